@@ -1,0 +1,145 @@
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { type ChatStream, type ChatStreamEvent, GatewayError } from '@infergate/core';
+import { describe, expect, it } from 'vitest';
+import { convertGatewayChatStream } from './convert-gateway-chat-stream';
+
+/** A gateway stream made of given events, optionally failing after them. */
+function gatewayStream(events: ChatStreamEvent[], failure?: unknown) {
+  const state = { cancelled: 0 };
+  const stream: ChatStream = {
+    requestedModel: 'my/laptop-model',
+    servedModel: 'pool-a/llama-3-8b',
+    fallback: true,
+    headers: new Headers({ 'x-service-model': 'pool-a/llama-3-8b' }),
+    async *[Symbol.asyncIterator]() {
+      for (const event of events) yield event;
+      if (failure !== undefined) throw failure;
+    },
+    result: () => Promise.reject(new Error('not used')),
+    cancel: async () => {
+      state.cancelled++;
+    },
+  };
+  return { stream, state };
+}
+
+const options = {
+  warnings: [],
+  mapError: (error: unknown) => error,
+  providerMetadata: () => ({ infergate: { servedModel: 'pool-a/llama-3-8b' } }),
+};
+
+async function collect(stream: ReadableStream<LanguageModelV4StreamPart>) {
+  const parts: LanguageModelV4StreamPart[] = [];
+  for await (const part of stream) parts.push(part);
+  return parts;
+}
+
+const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
+
+describe('convertGatewayChatStream', () => {
+  it('streams text with start metadata, then finish with usage', async () => {
+    const { stream } = gatewayStream([
+      { type: 'role', role: 'assistant', id: 'chatcmpl-1' },
+      { type: 'text-delta', delta: 'Echo: ', choiceIndex: 0 },
+      { type: 'text-delta', delta: 'hi', choiceIndex: 0 },
+      { type: 'finish', reason: 'stop', choiceIndex: 0 },
+      { type: 'usage', usage },
+    ]);
+    const parts = await collect(convertGatewayChatStream(stream, options));
+    expect(parts.map((part) => part.type)).toEqual([
+      'stream-start',
+      'response-metadata',
+      'response-metadata',
+      'text-start',
+      'text-delta',
+      'text-delta',
+      'text-end',
+      'finish',
+    ]);
+    expect(parts[1]).toEqual({ type: 'response-metadata', modelId: 'pool-a/llama-3-8b' });
+    expect(parts[2]).toMatchObject({ id: 'chatcmpl-1' });
+    expect(parts.at(-1)).toMatchObject({
+      type: 'finish',
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: { inputTokens: { total: 3 }, outputTokens: { total: 2 } },
+      providerMetadata: { infergate: { servedModel: 'pool-a/llama-3-8b' } },
+    });
+  });
+
+  it('streams tool input pieces and emits the tool call only at the end', async () => {
+    const { stream } = gatewayStream([
+      { type: 'role', role: 'assistant' },
+      { type: 'tool-call-delta', index: 0, id: 'call_a', name: 'weather', argumentsDelta: '' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{"city":' },
+      { type: 'tool-call-delta', index: 1, id: 'call_b', name: 'time', argumentsDelta: '' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '"Kyiv"}' },
+      { type: 'finish', reason: 'tool_calls', choiceIndex: 0 },
+    ]);
+    const parts = await collect(convertGatewayChatStream(stream, options));
+    const toolParts = parts.filter((part) => part.type.startsWith('tool'));
+    expect(toolParts).toEqual([
+      { type: 'tool-input-start', id: 'call_a', toolName: 'weather' },
+      { type: 'tool-input-delta', id: 'call_a', delta: '{"city":' },
+      { type: 'tool-input-start', id: 'call_b', toolName: 'time' },
+      { type: 'tool-input-delta', id: 'call_a', delta: '"Kyiv"}' },
+      { type: 'tool-input-end', id: 'call_a' },
+      { type: 'tool-call', toolCallId: 'call_a', toolName: 'weather', input: '{"city":"Kyiv"}' },
+      { type: 'tool-input-end', id: 'call_b' },
+      { type: 'tool-call', toolCallId: 'call_b', toolName: 'time', input: '{}' },
+    ]);
+    expect(parts.at(-1)).toMatchObject({ finishReason: { unified: 'tool-calls' } });
+  });
+
+  it('turns a mid-stream failure into an error part and finish reason error, with no tool call', async () => {
+    const failure = new GatewayError({ code: 'provider_request_failed', message: 'upstream died' });
+    const { stream, state } = gatewayStream(
+      [
+        { type: 'text-delta', delta: 'partial', choiceIndex: 0 },
+        { type: 'tool-call-delta', index: 0, id: 'c', name: 'weather', argumentsDelta: '{"ci' },
+      ],
+      failure,
+    );
+    const parts = await collect(convertGatewayChatStream(stream, options));
+    expect(parts.some((part) => part.type === 'tool-call')).toBe(false);
+    expect(parts.slice(-3)).toMatchObject([
+      { type: 'text-end' },
+      { type: 'error', error: failure },
+      { type: 'finish', finishReason: { unified: 'error' } },
+    ]);
+    expect(state.cancelled).toBe(1);
+  });
+
+  it('treats a stream that ends without finish_reason as an error', async () => {
+    const { stream } = gatewayStream([{ type: 'text-delta', delta: 'short', choiceIndex: 0 }]);
+    const parts = await collect(convertGatewayChatStream(stream, options));
+    const error = parts.find((part) => part.type === 'error');
+    expect(error).toMatchObject({ error: { code: 'stream_incomplete' } });
+    expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'error' } });
+  });
+
+  it('errors the stream on abort so that ai reports an abort', async () => {
+    const { stream } = gatewayStream([], new GatewayError({ code: 'aborted', message: 'aborted' }));
+    const abort = new DOMException('aborted', 'AbortError');
+    const converted = convertGatewayChatStream(stream, { ...options, mapError: () => abort });
+    await expect(collect(converted)).rejects.toBe(abort);
+  });
+
+  it('emits raw events when asked', async () => {
+    const { stream } = gatewayStream([{ type: 'finish', reason: 'stop', choiceIndex: 0 }]);
+    const parts = await collect(convertGatewayChatStream(stream, { ...options, includeRawChunks: true }));
+    expect(parts).toContainEqual({
+      type: 'raw',
+      rawValue: { type: 'finish', reason: 'stop', choiceIndex: 0 },
+    });
+  });
+
+  it('cancels the gateway stream when the consumer cancels', async () => {
+    const { stream, state } = gatewayStream([{ type: 'text-delta', delta: 'a', choiceIndex: 0 }]);
+    const converted = convertGatewayChatStream(stream, options);
+    const reader = converted.getReader();
+    await reader.read();
+    await reader.cancel();
+    expect(state.cancelled).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,0 +1,122 @@
+import { UnsupportedFunctionalityError } from '@ai-sdk/provider';
+import { describe, expect, it } from 'vitest';
+import { convertToGatewayChatMessages } from './convert-to-gateway-chat-messages';
+
+describe('convertToGatewayChatMessages', () => {
+  it('maps system and text-only user messages to plain strings', () => {
+    expect(
+      convertToGatewayChatMessages([
+        { role: 'system', content: 'Be brief.' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Hello ' },
+            { type: 'text', text: 'there' },
+          ],
+        },
+      ]),
+    ).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hello there' },
+    ]);
+  });
+
+  it('turns a user message with images into content parts (data and URL)', () => {
+    const messages = convertToGatewayChatMessages([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'file', mediaType: 'image/png', data: { type: 'data', data: new Uint8Array([1, 2, 3]) } },
+          {
+            type: 'file',
+            mediaType: 'image/jpeg',
+            data: { type: 'url', url: new URL('https://example.com/a.jpg') },
+          },
+          { type: 'file', mediaType: 'text/plain', data: { type: 'text', text: 'inline doc' } },
+        ],
+      },
+    ]);
+    expect(messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,AQID' } },
+          { type: 'image_url', image_url: { url: 'https://example.com/a.jpg' } },
+          { type: 'text', text: 'inline doc' },
+        ],
+      },
+    ]);
+  });
+
+  it('refuses file kinds the gateway chat cannot carry', () => {
+    expect(() =>
+      convertToGatewayChatMessages([
+        {
+          role: 'user',
+          content: [{ type: 'file', mediaType: 'application/pdf', data: { type: 'data', data: 'AAAA' } }],
+        },
+      ]),
+    ).toThrow(UnsupportedFunctionalityError);
+  });
+
+  it('maps assistant tool calls and tool results', () => {
+    const messages = convertToGatewayChatMessages([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'thinking' },
+          { type: 'tool-call', toolCallId: 'call_1', toolName: 'weather', input: { city: 'Kyiv' } },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'call_1',
+            toolName: 'weather',
+            output: { type: 'json', value: { celsius: 21 } },
+          },
+          {
+            type: 'tool-result',
+            toolCallId: 'call_2',
+            toolName: 'other',
+            output: { type: 'text', value: 'plain' },
+          },
+          {
+            type: 'tool-result',
+            toolCallId: 'call_3',
+            toolName: 'other',
+            output: { type: 'execution-denied' },
+          },
+        ],
+      },
+    ]);
+    expect(messages).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Kyiv"}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: '{"celsius":21}' },
+      { role: 'tool', tool_call_id: 'call_2', content: 'plain' },
+      { role: 'tool', tool_call_id: 'call_3', content: 'Tool execution denied.' },
+    ]);
+  });
+
+  it('keeps assistant text next to tool calls and passes message-level extra fields', () => {
+    expect(
+      convertToGatewayChatMessages([
+        {
+          role: 'assistant',
+          content: [{ type: 'text', text: 'Sure.' }],
+          providerOptions: { infergate: { name: 'helper' } },
+        },
+      ]),
+    ).toEqual([{ role: 'assistant', content: 'Sure.', name: 'helper' }]);
+  });
+});

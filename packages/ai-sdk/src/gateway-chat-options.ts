@@ -1,0 +1,30 @@
+import type { ModelCapability } from '@infergate/core';
+
+/**
+ * A chat model id as listed by `GET /models`: `my/<name>`, `<pool>/<model>` or a network model id.
+ * The catalog is live, so any string is accepted; `gateway.models()` lists the current ids.
+ */
+export type GatewayChatModelId = string & {};
+
+/** Per-model settings: the second argument of `gateway(modelId, settings)`. */
+export interface GatewayChatModelSettings {
+  /**
+   * The model's capabilities, when you know them. Given, they replace the catalog look-up
+   * (no `GET /models` before the first call). Missing optional capabilities are refused before
+   * any chat request is sent.
+   */
+  capabilities?: readonly ModelCapability[];
+  /**
+   * When the model has `json_object` but not `json_schema`, send a JSON-schema request as
+   * `json_object` instead of refusing it. The schema is put into the system message, an
+   * `unsupported` warning is returned and the answer is validated client-side by the AI SDK
+   * (e.g. `Output.object`). Default `false`: refuse.
+   */
+  fallbackToJsonObject?: boolean;
+}
+
+/** The key of this provider in `providerOptions` and `providerMetadata`. */
+export const PROVIDER_OPTIONS_KEY = 'infergate';
+
+/** Capabilities that a call may need beyond plain `chat`. */
+export type OptionalCapability = Exclude<ModelCapability, 'chat'>;

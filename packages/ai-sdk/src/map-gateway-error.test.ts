@@ -1,0 +1,84 @@
+import {
+  APICallError,
+  InvalidArgumentError,
+  LoadAPIKeyError,
+  LoadSettingError,
+} from '@ai-sdk/provider';
+import { GatewayError } from '@infergate/core';
+import { describe, expect, it } from 'vitest';
+import { mapGatewayError } from './map-gateway-error';
+
+const context = {
+  url: 'http://gw.test/v1/chat/completions',
+  requestBodyValues: { model: 'm' },
+  retriedByCore: true,
+};
+
+describe('mapGatewayError', () => {
+  it('maps an HTTP failure to APICallError with status, body, retry-after and the code in data', () => {
+    const cause = new GatewayError({
+      code: 'model_busy',
+      message: 'busy',
+      status: 429,
+      retryAfterMs: 1500,
+      body: '{"error":{"code":"model_busy","message":"busy"}}',
+      data: { error: { code: 'model_busy', message: 'busy' } },
+      requestedModel: 'community/general',
+    });
+    const mapped = mapGatewayError(cause, context);
+    expect(APICallError.isInstance(mapped)).toBe(true);
+    const error = mapped as APICallError;
+    expect(error.statusCode).toBe(429);
+    expect(error.responseHeaders).toEqual({ 'retry-after': '2' });
+    expect(error.responseBody).toBe(cause.body);
+    expect(error.url).toBe(context.url);
+    expect(error.requestBodyValues).toEqual({ model: 'm' });
+    expect(error.cause).toBe(cause);
+    expect(error.data).toMatchObject({ code: 'model_busy', requestedModel: 'community/general' });
+  });
+
+  it('says not retryable once core has retried, and passes retryability through when it has not', () => {
+    const busy = new GatewayError({ code: 'model_busy', message: 'busy', status: 429 });
+    expect(busy.isRetryable).toBe(true);
+    expect((mapGatewayError(busy, context) as APICallError).isRetryable).toBe(false);
+    expect(
+      (mapGatewayError(busy, { ...context, retriedByCore: false }) as APICallError).isRetryable,
+    ).toBe(true);
+  });
+
+  it('maps client-side validation to InvalidArgumentError naming the field', () => {
+    const mapped = mapGatewayError(
+      new GatewayError({
+        code: 'invalid_request_error',
+        message: 'input: 5000 bytes, limit 4096',
+        field: 'input',
+      }),
+      context,
+    );
+    expect(InvalidArgumentError.isInstance(mapped)).toBe(true);
+    expect((mapped as InvalidArgumentError).argument).toBe('input');
+  });
+
+  it('maps configuration errors to the AI SDK load errors', () => {
+    expect(
+      LoadAPIKeyError.isInstance(
+        mapGatewayError(new GatewayError({ code: 'configuration_error', message: 'No API key' }), context),
+      ),
+    ).toBe(true);
+    expect(
+      LoadSettingError.isInstance(
+        mapGatewayError(new GatewayError({ code: 'configuration_error', message: 'No base URL' }), context),
+      ),
+    ).toBe(true);
+  });
+
+  it('maps aborts to an AbortError', () => {
+    const mapped = mapGatewayError(new GatewayError({ code: 'aborted', message: 'aborted' }), context);
+    expect((mapped as Error).name).toBe('AbortError');
+  });
+
+  it('leaves other errors alone', () => {
+    const other = new TypeError('x');
+    expect(mapGatewayError(other, context)).toBe(other);
+  });
+});

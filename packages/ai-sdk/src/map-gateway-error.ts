@@ -1,0 +1,101 @@
+import {
+  APICallError,
+  InvalidArgumentError,
+  type JSONObject,
+  LoadAPIKeyError,
+  LoadSettingError,
+} from '@ai-sdk/provider';
+import { type GatewayError, isGatewayError } from '@infergate/core';
+
+export interface GatewayErrorContext {
+  /** The endpoint that was called. */
+  url: string;
+  /** The request body as sent (never the API key: it travels in a header). */
+  requestBodyValues: unknown;
+  /**
+   * True when core already retried this call (its `maxRetries` > 0). The AI SDK error then says
+   * `isRetryable: false`, so `ai`'s own retry loop does not retry a second time over.
+   */
+  retriedByCore: boolean;
+}
+
+/**
+ * Maps an error from `@infergate/core` to the error type the AI SDK expects:
+ * - HTTP and protocol failures → `APICallError` (status, headers incl. `retry-after`, raw body,
+ *   `isRetryable`, and the gateway `code` in `data`);
+ * - request refused by core's validation before the network → `InvalidArgumentError`;
+ * - missing configuration → `LoadAPIKeyError` / `LoadSettingError`;
+ * - aborts → a DOMException named `AbortError`, which `ai` recognises.
+ * Anything else is returned unchanged.
+ */
+export function mapGatewayError(error: unknown, context: GatewayErrorContext): unknown {
+  if (!isGatewayError(error)) return error;
+
+  switch (error.code) {
+    case 'aborted':
+      return abortError(error);
+    case 'configuration_error':
+      return /api key/i.test(error.message)
+        ? new LoadAPIKeyError({ message: error.message })
+        : new LoadSettingError({ message: error.message });
+    case 'invalid_request_error':
+      if (error.status === undefined) {
+        return new InvalidArgumentError({
+          argument: error.field ?? 'request',
+          message: error.message,
+          cause: error,
+        });
+      }
+      break;
+  }
+
+  return new APICallError({
+    message: error.message,
+    url: context.url,
+    requestBodyValues: context.requestBodyValues,
+    statusCode: error.status,
+    responseHeaders: responseHeadersOf(error),
+    responseBody: error.body,
+    cause: error,
+    isRetryable: context.retriedByCore ? false : error.isRetryable,
+    data: gatewayErrorData(error),
+  });
+}
+
+/** The gateway-specific facts of an error, as JSON for `APICallError.data` and stream errors. */
+export function gatewayErrorData(error: GatewayError): JSONObject {
+  const data: JSONObject = { code: error.code };
+  const optional: [string, unknown][] = [
+    ['type', error.type],
+    ['status', error.status],
+    ['retryAfterMs', error.retryAfterMs],
+    ['requestedModel', error.requestedModel],
+    ['servedModel', error.servedModel],
+    ['model', error.model],
+    ['missing', error.missing],
+    ['alternatives', error.alternatives],
+    ['field', error.field],
+    ['body', error.data],
+  ];
+  for (const [key, value] of optional) {
+    if (value !== undefined) data[key] = value as JSONObject[string];
+  }
+  return data;
+}
+
+// TODO(core): GatewayError carries no response headers; the two that matter are rebuilt here
+// from `retryAfterMs` and `servedModel` so that `ai` can honour `retry-after`.
+function responseHeadersOf(error: GatewayError): Record<string, string> | undefined {
+  const headers: Record<string, string> = {};
+  if (error.retryAfterMs !== undefined) {
+    headers['retry-after'] = String(Math.ceil(error.retryAfterMs / 1000));
+  }
+  if (error.servedModel !== undefined) headers['x-service-model'] = error.servedModel;
+  return Object.keys(headers).length > 0 ? headers : undefined;
+}
+
+function abortError(cause: GatewayError): Error {
+  const error = new DOMException(cause.message || 'The operation was aborted.', 'AbortError');
+  Object.defineProperty(error, 'cause', { value: cause });
+  return error;
+}
