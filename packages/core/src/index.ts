@@ -1,1 +1,22 @@
-export const placeholder = 'core';
+export { ChatAssembler } from './assemble-chat';
+export { type AudioFormat, detectAudioFormat } from './audio-format';
+export { ChatStreamDecoder } from './chat-stream-decoder';
+export { createGatewayClient, splitBatches } from './client';
+export {
+  CLIENT_ERROR_CODES,
+  GATEWAY_ERROR_CODES,
+  type GatewayClientErrorCode,
+  GatewayError,
+  type GatewayErrorCode,
+  type GatewayErrorOptions,
+  type GatewayServerErrorCode,
+  isGatewayError,
+  isGatewayServerErrorCode,
+} from './errors';
+export { LANGUAGE_CODE, LIMITS } from './limits';
+export { normalizeBaseURL } from './options';
+export { parseRetryAfter } from './retry-after';
+export type * from './types';
+export { requiredCapabilities, validateChatRequest } from './validate-chat';
+export { isMultilingualEngine } from './validate-embeddings';
+export { validateTranslationRequest } from './validate-translation';

@@ -1,0 +1,42 @@
+export type AudioFormat = 'wav' | 'mp3' | 'flac';
+
+export const AUDIO_MIME_TYPES: Record<AudioFormat, string> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  flac: 'audio/flac',
+};
+
+function ascii(bytes: Uint8Array, offset: number, text: string): boolean {
+  if (bytes.length < offset + text.length) return false;
+  for (let i = 0; i < text.length; i++) if (bytes[offset + i] !== text.charCodeAt(i)) return false;
+  return true;
+}
+
+/**
+ * Detects WAV (`RIFF....WAVE`), FLAC (`fLaC`) and MP3 (an `ID3` tag, or an MPEG audio frame sync
+ * for layers I-III) from the first bytes of a file. Returns undefined for anything else.
+ */
+export function detectAudioFormat(head: Uint8Array): AudioFormat | undefined {
+  if (ascii(head, 0, 'RIFF') && ascii(head, 8, 'WAVE')) return 'wav';
+  if (ascii(head, 0, 'fLaC')) return 'flac';
+  if (ascii(head, 0, 'ID3')) return 'mp3';
+  const b0 = head[0];
+  const b1 = head[1];
+  // 11 sync bits, a version other than "reserved" (01), a layer other than "reserved" (00, used by AAC ADTS).
+  if (
+    b0 === 0xff &&
+    b1 !== undefined &&
+    (b1 & 0xe0) === 0xe0 &&
+    (b1 & 0x18) !== 0x08 &&
+    (b1 & 0x06) !== 0
+  ) {
+    return 'mp3';
+  }
+  return undefined;
+}
+
+export function describeHead(head: Uint8Array): string {
+  return (
+    Array.from(head.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ') || 'no bytes'
+  );
+}

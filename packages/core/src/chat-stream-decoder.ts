@@ -1,0 +1,204 @@
+import { createParser, type EventSourceParser } from 'eventsource-parser';
+import { ChatAssembler } from './assemble-chat';
+import { GatewayError, isGatewayServerErrorCode } from './errors';
+import { readGatewayErrorShape } from './parse-error-response';
+import type { ChatStreamEvent, Usage } from './types';
+
+export interface DecoderContext {
+  requestedModel?: string;
+  servedModel?: string;
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * Turns the text of an SSE chat stream into typed events and the assembled answer.
+ * Errors are thrown from `feed` / `end` as GatewayError:
+ * an `{error:{...}}` event keeps its code; a malformed event is `provider_protocol_error`;
+ * an end without any `finish_reason` is `stream_incomplete`.
+ */
+export class ChatStreamDecoder {
+  readonly assembler = new ChatAssembler();
+  /** Events decoded but not yet taken; read from `head`. */
+  readonly queue: ChatStreamEvent[] = [];
+  head = 0;
+  done = false;
+  #roleSent = false;
+  #events = 0;
+  readonly #parser: EventSourceParser;
+  readonly #context: DecoderContext;
+
+  constructor(context: DecoderContext = {}) {
+    this.#context = context;
+    this.#parser = createParser({ onEvent: (message) => this.#onData(message.data) });
+  }
+
+  feed(text: string): void {
+    if (!this.done) this.#parser.feed(text);
+  }
+
+  /** Takes the next decoded event, or undefined when none is pending. */
+  take(): ChatStreamEvent | undefined {
+    if (this.head === this.queue.length) return undefined;
+    const event = this.queue[this.head++];
+    if (this.head === this.queue.length) {
+      this.queue.length = 0;
+      this.head = 0;
+    }
+    return event;
+  }
+
+  /** The input ended: flushes a last unterminated event, then checks that the answer is complete. */
+  end(): void {
+    if (!this.done) this.#parser.reset({ consume: true });
+    // A stream cut after its finish_reason lost only `[DONE]` (and maybe usage): the answer is whole.
+    if (!this.assembler.hasFinish) throw this.incomplete();
+    this.done = true;
+  }
+
+  incomplete(cause?: unknown): GatewayError {
+    return new GatewayError({
+      code: 'stream_incomplete',
+      message: `The chat stream ended without a finish_reason after ${this.#events} event(s)${this.done ? '' : ' and without [DONE]'}`,
+      isRetryable: false,
+      cause,
+      ...this.#context,
+    });
+  }
+
+  #protocolError(message: string, data: string, cause?: unknown): GatewayError {
+    return new GatewayError({
+      code: 'provider_protocol_error',
+      message,
+      status: 200,
+      body: data.length > 2000 ? `${data.slice(0, 2000)}…` : data,
+      isRetryable: false,
+      cause,
+      ...this.#context,
+    });
+  }
+
+  #onData(data: string): void {
+    if (this.done) return;
+    if (data === '[DONE]') {
+      if (!this.assembler.hasFinish) throw this.incomplete();
+      this.done = true;
+      return;
+    }
+    this.#events++;
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch (cause) {
+      throw this.#protocolError(
+        'The chat stream sent an event that is not valid JSON',
+        data,
+        cause,
+      );
+    }
+    if (typeof chunk !== 'object' || chunk === null || Array.isArray(chunk)) {
+      throw this.#protocolError('The chat stream sent an event that is not a JSON object', data);
+    }
+    const object = chunk as Json;
+    if (object.error !== undefined) throw this.#streamError(object, data);
+    this.#onChunk(object, data);
+  }
+
+  #streamError(object: Json, data: string): GatewayError {
+    const shape = readGatewayErrorShape(object);
+    if (!shape) return this.#protocolError('The chat stream sent a malformed error event', data);
+    return new GatewayError({
+      code: isGatewayServerErrorCode(shape.code) ? shape.code : 'upstream_error',
+      message: shape.message,
+      type: shape.type,
+      status: 200,
+      body: data,
+      data: object,
+      isRetryable: false,
+      ...this.#context,
+    });
+  }
+
+  #onChunk(chunk: Json, data: string): void {
+    const assembler = this.assembler;
+    if (assembler.id === undefined && typeof chunk.id === 'string') assembler.id = chunk.id;
+    if (assembler.model === undefined && typeof chunk.model === 'string')
+      assembler.model = chunk.model;
+    const choices = chunk.choices;
+    if (choices !== undefined && choices !== null) {
+      if (!Array.isArray(choices)) throw this.#protocolError('`choices` is not an array', data);
+      for (let i = 0; i < choices.length; i++) this.#onChoice(choices[i], chunk, data);
+    }
+    const usage = chunk.usage;
+    if (usage !== undefined && usage !== null) {
+      if (typeof usage !== 'object') throw this.#protocolError('`usage` is not an object', data);
+      assembler.usage = usage as Usage;
+      this.queue.push({ type: 'usage', usage: usage as Usage });
+    }
+  }
+
+  #onChoice(choice: unknown, chunk: Json, data: string): void {
+    if (typeof choice !== 'object' || choice === null) {
+      throw this.#protocolError('A choice is not an object', data);
+    }
+    const { index, delta, finish_reason: finishReason } = choice as Json;
+    const choiceIndex = typeof index === 'number' ? index : 0;
+    if (delta !== undefined && delta !== null) {
+      if (typeof delta !== 'object') throw this.#protocolError('`delta` is not an object', data);
+      const { role, content, tool_calls: toolCalls } = delta as Json;
+      if (role !== undefined && role !== null && !this.#roleSent) {
+        this.#roleSent = true;
+        const event: ChatStreamEvent = { type: 'role', role: 'assistant' };
+        if (typeof chunk.id === 'string') event.id = chunk.id;
+        if (typeof chunk.model === 'string') event.model = chunk.model;
+        this.queue.push(event);
+      }
+      if (typeof content === 'string') {
+        if (content !== '') {
+          this.assembler.addText(content, choiceIndex);
+          this.queue.push({ type: 'text-delta', delta: content, choiceIndex });
+        }
+      } else if (content !== undefined && content !== null) {
+        throw this.#protocolError('`delta.content` is not a string', data);
+      }
+      if (toolCalls !== undefined && toolCalls !== null) {
+        if (!Array.isArray(toolCalls))
+          throw this.#protocolError('`delta.tool_calls` is not an array', data);
+        for (let i = 0; i < toolCalls.length; i++) this.#onToolCall(toolCalls[i], data);
+      }
+    }
+    if (typeof finishReason === 'string') {
+      this.assembler.setFinish(finishReason, choiceIndex);
+      this.queue.push({ type: 'finish', reason: finishReason, choiceIndex });
+    } else if (finishReason !== undefined && finishReason !== null) {
+      throw this.#protocolError('`finish_reason` is not a string', data);
+    }
+  }
+
+  #onToolCall(piece: unknown, data: string): void {
+    if (typeof piece !== 'object' || piece === null) {
+      throw this.#protocolError('A tool-call piece is not an object', data);
+    }
+    const { index, id, function: fn } = piece as Json;
+    if (typeof index !== 'number')
+      throw this.#protocolError('A tool-call piece has no numeric `index`', data);
+    let name: string | undefined;
+    let args = '';
+    if (fn !== undefined && fn !== null) {
+      if (typeof fn !== 'object')
+        throw this.#protocolError('`tool_calls[].function` is not an object', data);
+      const f = fn as Json;
+      if (typeof f.name === 'string' && f.name !== '') name = f.name;
+      if (typeof f.arguments === 'string') args = f.arguments;
+      else if (f.arguments !== undefined && f.arguments !== null) {
+        throw this.#protocolError('`tool_calls[].function.arguments` is not a string', data);
+      }
+    }
+    const callId = typeof id === 'string' && id !== '' ? id : undefined;
+    this.assembler.addToolCallDelta(index, callId, name, args);
+    const event: ChatStreamEvent = { type: 'tool-call-delta', index, argumentsDelta: args };
+    if (callId !== undefined) event.id = callId;
+    if (name !== undefined) event.name = name;
+    this.queue.push(event);
+  }
+}

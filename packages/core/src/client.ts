@@ -1,0 +1,505 @@
+import { Catalog, closeMatches } from './catalog';
+import { BudgetView, sharedBudget } from './concurrency-budget';
+import { GatewayError, invalidRequest, isGatewayError } from './errors';
+import { LIMITS } from './limits';
+import { missingConfiguration, resolveOptions } from './options';
+import { GatewayChatStream } from './sse-chat-stream';
+import { invalidResponse, Transport } from './transport';
+import type {
+  CallOptions,
+  ChatCompletionResponse,
+  ChatRequest,
+  ChatResult,
+  ChatStream,
+  ConcurrencyBudgetState,
+  EmbeddingEngine,
+  EmbeddingsRequest,
+  EmbeddingsResponse,
+  EmbedManyOptions,
+  GatewayClient,
+  GatewayClientOptions,
+  GatewayModel,
+  GatewayService,
+  ModelCapability,
+  OcrRequest,
+  OcrResponse,
+  ServiceId,
+  TranscriptionRequest,
+  TranscriptionResponse,
+  TranslationRequest,
+  TranslationResponse,
+} from './types';
+import { validateChatRequest } from './validate-chat';
+import { inputTexts, validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
+import { validateOcrRequest, validateTranscriptionRequest } from './validate-transcription';
+import { validateTranslationRequest } from './validate-translation';
+
+const SERVICE_PATHS: Record<ServiceId, string> = {
+  translation: '/translations',
+  ocr: '/ocr',
+  speech_to_text: '/audio/transcriptions',
+  embeddings: '/embeddings',
+};
+
+function listIds(ids: readonly string[], max = 10): string {
+  if (ids.length === 0) return 'none';
+  const shown = ids.slice(0, max).join(', ');
+  return ids.length > max ? `${shown} and ${ids.length - max} more` : shown;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The gateway client. Create it with `createGatewayClient`. */
+class Client implements GatewayClient {
+  readonly #transport: Transport | undefined;
+  readonly #configError: GatewayError | undefined;
+  readonly #catalog: Catalog | undefined;
+  readonly #budget: BudgetView;
+  readonly #baseURL: string;
+
+  constructor(options: GatewayClientOptions) {
+    const resolved = resolveOptions(options);
+    this.#configError = missingConfiguration(resolved);
+    this.#baseURL = resolved.baseURL ?? '';
+    if (this.#configError || resolved.baseURL === undefined || resolved.apiKey === undefined) {
+      this.#budget = new BudgetView(undefined, resolved.maxConcurrency);
+      return;
+    }
+    const budget = sharedBudget(resolved.baseURL, resolved.apiKey);
+    this.#budget = new BudgetView(budget, resolved.maxConcurrency);
+    this.#transport = new Transport({
+      baseURL: resolved.baseURL,
+      apiKey: resolved.apiKey,
+      fetch: resolved.fetch,
+      headers: resolved.headers,
+      maxConcurrency: resolved.maxConcurrency,
+      timeoutMs: resolved.timeoutMs,
+      maxRetries: resolved.maxRetries,
+      maxRetryAfterMs: resolved.maxRetryAfterMs,
+      retryBaseDelayMs: resolved.retryBaseDelayMs,
+      budget,
+      onErrorResponse: (error) => {
+        if (error.code === 'model_not_found' || error.code === 'provider_unavailable') {
+          this.#catalog?.invalidate();
+        }
+      },
+    });
+    this.#catalog = new Catalog(this.#transport, resolved.catalogTtlMs);
+  }
+
+  get baseURL(): string {
+    return this.#baseURL;
+  }
+
+  get budget(): ConcurrencyBudgetState {
+    return this.#budget;
+  }
+
+  #ready(): { transport: Transport; catalog: Catalog } {
+    if (this.#configError || !this.#transport || !this.#catalog) throw this.#configError;
+    return { transport: this.#transport, catalog: this.#catalog };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Catalog
+  // -------------------------------------------------------------------------------------------
+
+  async models(opts?: CallOptions): Promise<GatewayModel[]> {
+    return this.#ready().catalog.models(opts);
+  }
+
+  async services(opts?: CallOptions): Promise<GatewayService[]> {
+    return this.#ready().catalog.services(opts);
+  }
+
+  refreshCatalog(): void {
+    this.#catalog?.invalidate();
+  }
+
+  async model(id: string, opts?: CallOptions): Promise<GatewayModel> {
+    const { catalog } = this.#ready();
+    const fromCache = catalog.hasFreshModels();
+    let models = await catalog.models(opts);
+    let found = models.find((model) => model.id === id);
+    if (!found && fromCache) {
+      // The cached snapshot may predate the model coming online: look once more.
+      catalog.invalidate();
+      models = await catalog.models(opts);
+      found = models.find((model) => model.id === id);
+    }
+    if (found) return found;
+    const ids = models.map((model) => model.id);
+    const alternatives = closeMatches(id, ids);
+    throw new GatewayError({
+      code: 'model_not_found',
+      message: `Model "${id}" is not in this key's model list (GET /models). ${
+        alternatives.length > 0
+          ? `Close matches: ${alternatives.join(', ')}.`
+          : `Listed models: ${listIds(ids)}.`
+      }`,
+      model: id,
+      alternatives,
+      requestedModel: id,
+      isRetryable: false,
+    });
+  }
+
+  async requireCapabilities(
+    modelId: string,
+    needs: readonly ModelCapability[],
+    opts?: CallOptions,
+  ): Promise<GatewayModel> {
+    const model = await this.model(modelId, opts);
+    const missing = needs.filter((need) => !model.capabilities.includes(need));
+    if (missing.length === 0) return model;
+    const models = await this.models(opts);
+    const alternatives = models
+      .filter((candidate) => needs.every((need) => candidate.capabilities.includes(need)))
+      .map((candidate) => candidate.id);
+    throw new GatewayError({
+      code: 'unsupported_model_capability',
+      message: `Model "${modelId}" lacks ${missing.join(', ')} (it has: ${model.capabilities.join(', ')}). Models with ${needs.join(', ')}: ${listIds(alternatives)}.`,
+      model: modelId,
+      missing,
+      alternatives,
+      requestedModel: modelId,
+      isRetryable: false,
+    });
+  }
+
+  async embeddingEngines(opts?: CallOptions): Promise<EmbeddingEngine[]> {
+    const services = await this.services(opts);
+    const embeddings = services.find((service) => service.id === 'embeddings');
+    return Array.isArray(embeddings?.engines) ? embeddings.engines : [];
+  }
+
+  async resolveEmbeddingEngine(
+    engineId: string | undefined,
+    opts?: CallOptions,
+  ): Promise<EmbeddingEngine> {
+    const { catalog } = this.#ready();
+    let engines = await this.embeddingEngines(opts);
+    if (engineId !== undefined && !engines.some((engine) => engine.id === engineId)) {
+      catalog.invalidate();
+      engines = await this.embeddingEngines(opts);
+    }
+    const ids = engines.map((engine) => engine.id);
+    if (engineId !== undefined) {
+      const engine = engines.find((candidate) => candidate.id === engineId);
+      if (engine) return engine;
+      throw new GatewayError({
+        code: 'model_not_found',
+        message: `Embedding engine "${engineId}" is not available (GET /capabilities lists: ${listIds(ids)}). The engine is never changed automatically: vectors of different engines do not mix.`,
+        model: engineId,
+        alternatives: ids,
+        isRetryable: false,
+      });
+    }
+    if (engines.length === 1) return engines[0]!;
+    if (engines.length === 0) {
+      throw new GatewayError({
+        code: 'provider_unavailable',
+        message: 'No embedding engine is available now (GET /capabilities lists none)',
+        isRetryable: true,
+      });
+    }
+    throw new GatewayError({
+      code: 'invalid_request_error',
+      message: `model: is required: ${engines.length} embedding engines are available (${listIds(ids)}); pick one and keep it for documents and queries`,
+      field: 'model',
+      alternatives: ids,
+      isRetryable: false,
+    });
+  }
+
+  /** Fails fast with provider_unavailable while the cached catalog says the service has no node. */
+  #checkService(id: ServiceId): void {
+    const service = this.#ready()
+      .catalog.cachedServices()
+      ?.find((candidate) => candidate.id === id);
+    if (service && service.available_nodes === 0) {
+      throw new GatewayError({
+        code: 'provider_unavailable',
+        message: `The ${id} service has no provider online (GET /capabilities: available_nodes 0); nothing was sent`,
+        isRetryable: true,
+      });
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Chat
+  // -------------------------------------------------------------------------------------------
+
+  #chatBody(req: ChatRequest, stream: boolean): string {
+    const { stream: _ignored, ...rest } = req;
+    return JSON.stringify(stream ? { ...rest, stream: true } : rest);
+  }
+
+  async chat(req: ChatRequest, opts?: CallOptions): Promise<ChatResult> {
+    const { transport } = this.#ready();
+    validateChatRequest(req);
+    const requestedModel = req.model;
+    const { data, headers, status } = await transport.json<ChatCompletionResponse>(
+      {
+        method: 'POST',
+        path: '/chat/completions',
+        body: this.#chatBody(req, false),
+        requestedModel,
+      },
+      opts,
+    );
+    if (!isObject(data) || !Array.isArray(data.choices)) {
+      throw invalidResponse('The chat completion has no `choices` array', {
+        status,
+        data,
+        requestedModel,
+      });
+    }
+    const servedModel =
+      headers.get('x-service-model') ??
+      (typeof data.model === 'string' ? data.model : requestedModel);
+    return {
+      response: data,
+      requestedModel,
+      servedModel,
+      fallback: servedModel !== requestedModel,
+      headers,
+    };
+  }
+
+  async chatStream(req: ChatRequest, opts?: CallOptions): Promise<ChatStream> {
+    const { transport } = this.#ready();
+    validateChatRequest(req);
+    const requestedModel = req.model;
+    const open = await transport.open(
+      {
+        method: 'POST',
+        path: '/chat/completions',
+        body: this.#chatBody(req, true),
+        accept: 'text/event-stream',
+        requestedModel,
+      },
+      opts,
+    );
+    const headers = open.response.headers;
+    const contentType = headers.get('content-type') ?? '';
+    if (contentType.includes('application/json')) {
+      open.release();
+      open.scope.dispose();
+      const body = await open.response.text().catch(() => '');
+      throw invalidResponse('Asked for a stream, the gateway answered with JSON', {
+        status: open.response.status,
+        body: transport.redact(body),
+        requestedModel,
+      });
+    }
+    const servedModel = headers.get('x-service-model') ?? requestedModel;
+    return new GatewayChatStream(open, {
+      requestedModel,
+      servedModel,
+      fallback: servedModel !== requestedModel,
+      headers,
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Services
+  // -------------------------------------------------------------------------------------------
+
+  async embed(req: EmbeddingsRequest, opts?: CallOptions): Promise<EmbeddingsResponse> {
+    this.#ready();
+    const sizes = validateEmbeddingsRequest(req);
+    this.#checkService('embeddings');
+    const engine = await this.resolveEmbeddingEngine(req.model, opts);
+    validateForEngine(req, sizes, engine);
+    return this.#postEmbeddings({ ...req, model: engine.id }, inputTexts(req.input).length, opts);
+  }
+
+  async #postEmbeddings(
+    req: EmbeddingsRequest,
+    count: number,
+    opts: CallOptions | undefined,
+  ): Promise<EmbeddingsResponse> {
+    const { transport } = this.#ready();
+    const { data, status } = await transport.json<EmbeddingsResponse>(
+      { method: 'POST', path: SERVICE_PATHS.embeddings, body: JSON.stringify(req) },
+      opts,
+    );
+    if (
+      !isObject(data) ||
+      !Array.isArray(data.data) ||
+      data.data.length !== count ||
+      !data.data.every((item) => isObject(item) && Array.isArray(item.embedding))
+    ) {
+      throw invalidResponse(`The embeddings answer does not hold ${count} embedding(s)`, {
+        status,
+        data,
+      });
+    }
+    return data;
+  }
+
+  async embedMany(texts: string[], opts: EmbedManyOptions = {}): Promise<number[][]> {
+    this.#ready();
+    if (!Array.isArray(texts)) throw invalidRequest('texts', 'must be an array of strings');
+    if (texts.length === 0) return [];
+    const { model, inputType, dimensions, ...callOptions } = opts;
+    // Validate every text on its own (non-empty, ≤ 65 536 bytes) before sending anything.
+    const sizes: number[] = [];
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i]!;
+      try {
+        sizes.push(
+          validateEmbeddingsRequest({ input: text, input_type: inputType, dimensions })[0]!,
+        );
+      } catch (error) {
+        throw isGatewayError(error) ? renameField(error, `texts[${i}]`) : error;
+      }
+    }
+    this.#checkService('embeddings');
+    const engine = await this.resolveEmbeddingEngine(model, callOptions);
+    validateForEngine({ input: texts, dimensions }, sizes, engine);
+    const batches = splitBatches(sizes);
+    const vectors = new Array<number[]>(texts.length);
+    await Promise.all(
+      batches.map(async ({ start, end }) => {
+        const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
+        if (inputType !== undefined) request.input_type = inputType;
+        if (dimensions !== undefined) request.dimensions = dimensions;
+        const response = await this.#postEmbeddings(request, end - start, callOptions);
+        for (const item of response.data) vectors[start + item.index] = item.embedding;
+      }),
+    );
+    if (vectors.some((vector) => vector === undefined)) {
+      throw invalidResponse('The embeddings answers did not cover every input index');
+    }
+    return vectors;
+  }
+
+  async translate(req: TranslationRequest, opts?: CallOptions): Promise<TranslationResponse> {
+    const { transport } = this.#ready();
+    validateTranslationRequest(req);
+    this.#checkService('translation');
+    const { data, status } = await transport.json<TranslationResponse>(
+      { method: 'POST', path: SERVICE_PATHS.translation, body: JSON.stringify(req) },
+      opts,
+    );
+    if (!isObject(data) || typeof data.text !== 'string') {
+      throw invalidResponse('The translation answer has no `text`', { status, data });
+    }
+    return data;
+  }
+
+  async ocr(req: OcrRequest, opts?: CallOptions): Promise<OcrResponse> {
+    const { transport } = this.#ready();
+    const image = await validateOcrRequest(req);
+    this.#checkService('ocr');
+    const body: Record<string, unknown> = { image_base64: image };
+    if (req.model !== undefined) body.model = req.model;
+    const { data, status } = await transport.json<OcrResponse>(
+      { method: 'POST', path: SERVICE_PATHS.ocr, body: JSON.stringify(body) },
+      opts,
+    );
+    if (!isObject(data) || typeof data.text !== 'string') {
+      throw invalidResponse('The OCR answer has no `text`', { status, data });
+    }
+    return data;
+  }
+
+  transcribe(
+    req: TranscriptionRequest & { response_format: 'text' },
+    opts?: CallOptions,
+  ): Promise<string>;
+  transcribe(
+    req: TranscriptionRequest & { response_format?: 'json' },
+    opts?: CallOptions,
+  ): Promise<TranscriptionResponse>;
+  transcribe(
+    req: TranscriptionRequest,
+    opts?: CallOptions,
+  ): Promise<TranscriptionResponse | string>;
+  async transcribe(
+    req: TranscriptionRequest,
+    opts?: CallOptions,
+  ): Promise<TranscriptionResponse | string> {
+    const { transport } = this.#ready();
+    const audio = await validateTranscriptionRequest(req);
+    this.#checkService('speech_to_text');
+    const asText = req.response_format === 'text';
+    let body: string | FormData;
+    if (req.encoding === 'json') {
+      const json: Record<string, unknown> = {
+        audio_base64: await audio.input.base64(),
+        filename: audio.filename,
+        mime_type: audio.mimeType,
+      };
+      if (req.language !== undefined) json.language = req.language;
+      if (req.response_format !== undefined) json.response_format = req.response_format;
+      if (req.translate !== undefined) json.translate = req.translate;
+      if (req.model !== undefined) json.model = req.model;
+      body = JSON.stringify(json);
+    } else {
+      const form = new FormData();
+      form.append('file', audio.input.blob(audio.mimeType), audio.filename);
+      if (req.language !== undefined) form.append('language', req.language);
+      if (req.response_format !== undefined) form.append('response_format', req.response_format);
+      if (req.translate !== undefined) form.append('translate', req.translate ? 'true' : 'false');
+      if (req.model !== undefined) form.append('model', req.model);
+      body = form;
+    }
+    const spec = {
+      method: 'POST' as const,
+      path: SERVICE_PATHS.speech_to_text,
+      body,
+      accept: asText ? 'text/plain' : 'application/json',
+    };
+    if (asText) return (await transport.text(spec, opts)).text;
+    const { data, status } = await transport.json<TranscriptionResponse>(spec, opts);
+    if (!isObject(data) || typeof data.text !== 'string') {
+      throw invalidResponse('The transcription answer has no `text`', { status, data });
+    }
+    return data;
+  }
+}
+
+/** Re-labels a validation error about `input` as one about `texts[i]`. */
+function renameField(error: GatewayError, field: string): GatewayError {
+  if (error.field !== 'input') return error;
+  return new GatewayError({
+    code: error.code,
+    message: `${field}${error.message.slice('input'.length)}`,
+    field,
+    isRetryable: false,
+  });
+}
+
+/** Consecutive batches of ≤ 64 texts and ≤ 65 536 bytes, keeping input order. */
+export function splitBatches(sizes: readonly number[]): { start: number; end: number }[] {
+  const batches: { start: number; end: number }[] = [];
+  let start = 0;
+  let bytes = 0;
+  for (let i = 0; i < sizes.length; i++) {
+    const size = sizes[i]!;
+    if (
+      i > start &&
+      (i - start >= LIMITS.embeddingsMaxInputs || bytes + size > LIMITS.embeddingsMaxTotalBytes)
+    ) {
+      batches.push({ start, end: i });
+      start = i;
+      bytes = 0;
+    }
+    bytes += size;
+  }
+  batches.push({ start, end: sizes.length });
+  return batches;
+}
+
+/**
+ * Creates a gateway client. `baseURL` and `apiKey` default to `INFERGATE_BASE_URL` and
+ * `INFERGATE_API_KEY`; when neither is given, every call rejects with `configuration_error`.
+ */
+export function createGatewayClient(options: GatewayClientOptions = {}): GatewayClient {
+  return new Client(options);
+}

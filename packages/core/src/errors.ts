@@ -1,0 +1,173 @@
+import type { ModelCapability } from './types';
+
+/** The codes the gateway itself sends (spec section 7). */
+export const GATEWAY_ERROR_CODES = [
+  'invalid_request_error',
+  'unsupported_model_capability',
+  'invalid_api_key',
+  'model_not_allowed',
+  'unshielded_access_required',
+  'model_not_found',
+  'model_busy',
+  'client_concurrency_exceeded',
+  'all_providers_failed',
+  'provider_request_failed',
+  'provider_protocol_error',
+  'provider_unavailable',
+  'request_timeout',
+] as const;
+
+/** Codes raised by the client itself. */
+export const CLIENT_ERROR_CODES = [
+  'stream_incomplete',
+  'aborted',
+  'timeout',
+  'network_error',
+  'invalid_response',
+  'configuration_error',
+  'upstream_error',
+] as const;
+
+export type GatewayServerErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
+export type GatewayClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
+export type GatewayErrorCode = GatewayServerErrorCode | GatewayClientErrorCode;
+
+const serverCodes: ReadonlySet<string> = new Set(GATEWAY_ERROR_CODES);
+
+export function isGatewayServerErrorCode(code: unknown): code is GatewayServerErrorCode {
+  return typeof code === 'string' && serverCodes.has(code);
+}
+
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+const RETRYABLE_CODES: ReadonlySet<GatewayErrorCode> = new Set<GatewayErrorCode>([
+  'model_busy',
+  'client_concurrency_exceeded',
+  'all_providers_failed',
+  'provider_unavailable',
+  'request_timeout',
+  'network_error',
+]);
+
+export interface GatewayErrorOptions {
+  code: GatewayErrorCode;
+  message: string;
+  status?: number;
+  type?: string;
+  retryAfterMs?: number;
+  isRetryable?: boolean;
+  /** Raw response body (text). */
+  body?: string;
+  /** Parsed JSON body, when the body was JSON. */
+  data?: unknown;
+  requestedModel?: string;
+  servedModel?: string;
+  model?: string;
+  missing?: ModelCapability[];
+  alternatives?: string[];
+  field?: string;
+  cause?: unknown;
+}
+
+const BRAND = Symbol.for('@infergate/core.GatewayError');
+
+/** The one error type of infergate; branch on `code`. */
+export class GatewayError extends Error {
+  override readonly name = 'GatewayError';
+  readonly code: GatewayErrorCode;
+  readonly status?: number;
+  readonly type?: string;
+  readonly retryAfterMs?: number;
+  readonly isRetryable: boolean;
+  readonly body?: string;
+  readonly data?: unknown;
+  readonly requestedModel?: string;
+  readonly servedModel?: string;
+  /** Capability errors: the model that lacks something. */
+  readonly model?: string;
+  /** Capability errors: what the model lacks. */
+  readonly missing?: ModelCapability[];
+  /** Capability / not-found errors: listed models (or engines) that would do. */
+  readonly alternatives?: string[];
+  /** Validation errors: the offending field, as a path (`messages`, `input[3]`). */
+  readonly field?: string;
+
+  constructor(options: GatewayErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = options.code;
+    this.status = options.status;
+    this.type = options.type;
+    this.retryAfterMs = options.retryAfterMs;
+    this.isRetryable =
+      options.isRetryable ??
+      (RETRYABLE_CODES.has(options.code) ||
+        (options.status !== undefined && RETRYABLE_STATUSES.has(options.status)));
+    this.body = options.body;
+    this.data = options.data;
+    this.requestedModel = options.requestedModel;
+    this.servedModel = options.servedModel;
+    this.model = options.model;
+    this.missing = options.missing;
+    this.alternatives = options.alternatives;
+    this.field = options.field;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  /** A plain, log-friendly object (no stack; the body cut to 2000 characters). */
+  toJSON(): Record<string, unknown> {
+    const json: Record<string, unknown> = {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+    };
+    const optional: [string, unknown][] = [
+      ['status', this.status],
+      ['type', this.type],
+      ['retryAfterMs', this.retryAfterMs],
+      ['isRetryable', this.isRetryable],
+      ['requestedModel', this.requestedModel],
+      ['servedModel', this.servedModel],
+      ['model', this.model],
+      ['missing', this.missing],
+      ['alternatives', this.alternatives],
+      ['field', this.field],
+      [
+        'body',
+        this.body !== undefined && this.body.length > 2000
+          ? `${this.body.slice(0, 2000)}…`
+          : this.body,
+      ],
+      ['cause', describeCause(this.cause)],
+    ];
+    for (const [key, value] of optional) if (value !== undefined) json[key] = value;
+    return json;
+  }
+}
+
+function describeCause(cause: unknown): unknown {
+  if (cause === undefined) return undefined;
+  if (cause instanceof GatewayError) return cause.toJSON();
+  if (cause instanceof Error) return { name: cause.name, message: cause.message };
+  if (typeof cause === 'string' || typeof cause === 'number' || typeof cause === 'boolean')
+    return cause;
+  return String(cause);
+}
+
+/** True for a GatewayError, also one made by another copy of this package (ESM + CJS). */
+export function isGatewayError(error: unknown): error is GatewayError {
+  return (
+    error instanceof GatewayError ||
+    (typeof error === 'object' &&
+      error !== null &&
+      (error as Record<symbol, unknown>)[BRAND] === true)
+  );
+}
+
+/** A validation refusal: the message names the field, the actual value/size and the limit. */
+export function invalidRequest(field: string, message: string): GatewayError {
+  return new GatewayError({
+    code: 'invalid_request_error',
+    message: `${field}: ${message}`,
+    field,
+    isRetryable: false,
+  });
+}

@@ -1,0 +1,16 @@
+/** The gateway's limits (spec sections 2.5, 2.8, 4.3-4.7 and 8), checked before anything is sent. */
+export const LIMITS = {
+  chatMinMessages: 1,
+  translationMaxInputBytes: 4096,
+  embeddingsMaxInputs: 64,
+  embeddingsMaxTotalBytes: 65_536,
+  /** "32 KB" per text for the multilingual engine, read as 32 × 1024 bytes. */
+  multilingualMaxTextBytes: 32 * 1024,
+  multilingualDimensions: [128, 256, 512, 768] as readonly number[],
+  ocrMaxImageBytes: 23 * 1024 * 1024,
+  audioMaxBytes: 23 * 1024 * 1024,
+  concurrentRequestsPerKey: 4,
+  requestDurationMs: 300_000,
+} as const;
+
+export const LANGUAGE_CODE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;

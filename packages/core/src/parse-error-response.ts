@@ -1,0 +1,84 @@
+import { GatewayError, isGatewayServerErrorCode } from './errors';
+import { parseRetryAfter } from './retry-after';
+
+export interface ErrorContext {
+  requestedModel?: string;
+  /** Replaces this secret wherever it appears in a body or message. */
+  redact?: string;
+  now?: number;
+}
+
+/** Replaces a secret in text taken from the network, so it can never reach logs through an error. */
+export function redact(text: string, secret: string | undefined): string {
+  return secret && secret.length >= 4 && text.includes(secret)
+    ? text.split(secret).join('[redacted]')
+    : text;
+}
+
+function tryParseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads `{error:{code,message,type}}`; anything else is not the gateway's shape. */
+export function readGatewayErrorShape(
+  data: unknown,
+): { code: string; message: string; type?: string } | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const error = (data as { error?: unknown }).error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, message, type } = error as Record<string, unknown>;
+  if (typeof code !== 'string' || typeof message !== 'string') return undefined;
+  return { code, message, type: typeof type === 'string' ? type : undefined };
+}
+
+/**
+ * Turns a non-2xx response into a GatewayError. A gateway body keeps its code; any other body
+ * (HTML, text, another JSON shape, an unknown code) becomes `upstream_error` with the status and
+ * the raw body.
+ */
+export function parseErrorResponse(
+  status: number,
+  headers: Headers,
+  bodyText: string,
+  context: ErrorContext = {},
+): GatewayError {
+  const body = redact(bodyText, context.redact);
+  const data = tryParseJson(body);
+  const retryAfterMs = parseRetryAfter(headers.get('retry-after'), context.now);
+  const servedModel = headers.get('x-service-model') ?? undefined;
+  const shape = readGatewayErrorShape(data);
+  const common = {
+    status,
+    body,
+    data,
+    retryAfterMs,
+    requestedModel: context.requestedModel,
+    servedModel,
+  };
+  if (shape && isGatewayServerErrorCode(shape.code)) {
+    return new GatewayError({
+      ...common,
+      code: shape.code,
+      message: shape.message,
+      type: shape.type,
+    });
+  }
+  const excerpt = summarize(body, headers.get('content-type'));
+  return new GatewayError({
+    ...common,
+    code: 'upstream_error',
+    type: shape?.type,
+    message: `Gateway answered HTTP ${status}${shape ? ` (${shape.code}: ${shape.message})` : excerpt ? `: ${excerpt}` : ''}`,
+  });
+}
+
+function summarize(body: string, contentType: string | null): string {
+  if (body === '') return '';
+  const text = contentType?.includes('html') ? body.replace(/<[^>]*>/g, ' ') : body;
+  const compact = text.replace(/\s+/g, ' ').trim();
+  return compact.length > 200 ? `${compact.slice(0, 200)}…` : compact;
+}

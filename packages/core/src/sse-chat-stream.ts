@@ -1,0 +1,158 @@
+import { ChatStreamDecoder } from './chat-stream-decoder';
+import { GatewayError, isGatewayError } from './errors';
+import type { OpenResponse } from './transport';
+import type { AssembledChat, ChatStream, ChatStreamEvent } from './types';
+
+export interface ChatStreamMeta {
+  requestedModel: string;
+  servedModel: string;
+  fallback: boolean;
+  headers: Headers;
+}
+
+type State = 'open' | 'done' | 'failed';
+
+/**
+ * A streamed chat answer read from an SSE body. It holds its concurrency slot until the stream is
+ * fully read, fails or is cancelled (a `for await` that breaks early cancels it).
+ */
+export class GatewayChatStream implements ChatStream {
+  readonly requestedModel: string;
+  readonly servedModel: string;
+  readonly fallback: boolean;
+  readonly headers: Headers;
+  readonly #open: OpenResponse;
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #text = new TextDecoder();
+  readonly #decoder: ChatStreamDecoder;
+  #state: State = 'open';
+  #error: GatewayError | undefined;
+  #result: AssembledChat | undefined;
+
+  constructor(open: OpenResponse, meta: ChatStreamMeta) {
+    this.#open = open;
+    this.requestedModel = meta.requestedModel;
+    this.servedModel = meta.servedModel;
+    this.fallback = meta.fallback;
+    this.headers = meta.headers;
+    this.#decoder = new ChatStreamDecoder({
+      requestedModel: meta.requestedModel,
+      servedModel: meta.servedModel,
+    });
+    const body = open.response.body;
+    if (!body) {
+      this.#reader = new ReadableStream<Uint8Array>({ start: (c) => c.close() }).getReader();
+    } else {
+      this.#reader = body.getReader();
+    }
+  }
+
+  /** The next event, or undefined at the end; throws the stream's typed error. */
+  async next(): Promise<ChatStreamEvent | undefined> {
+    for (;;) {
+      const event = this.#decoder.take();
+      if (event !== undefined) return event;
+      if (this.#state === 'done') return undefined;
+      if (this.#state === 'failed') throw this.#error;
+      await this.#pump();
+    }
+  }
+
+  async #pump(): Promise<void> {
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await this.#reader.read();
+    } catch (cause) {
+      const scope = this.#open.scope;
+      if (scope.aborted) this.#fail(scope.error(this.#models()));
+      else if (this.#decoder.assembler.hasFinish) this.#finish();
+      else this.#fail(this.#decoder.incomplete(cause));
+      return;
+    }
+    try {
+      if (chunk.done) {
+        this.#decoder.feed(this.#text.decode());
+        this.#decoder.end();
+        this.#finish();
+        return;
+      }
+      this.#decoder.feed(this.#text.decode(chunk.value, { stream: true }));
+      if (this.#decoder.done) this.#finish();
+    } catch (error) {
+      this.#fail(
+        isGatewayError(error)
+          ? error
+          : new GatewayError({
+              code: 'provider_protocol_error',
+              message: `The chat stream could not be decoded: ${error instanceof Error ? error.message : String(error)}`,
+              isRetryable: false,
+              cause: error,
+              ...this.#models(),
+            }),
+      );
+    }
+  }
+
+  #models(): { requestedModel: string; servedModel: string } {
+    return { requestedModel: this.requestedModel, servedModel: this.servedModel };
+  }
+
+  #finish(): void {
+    if (this.#state !== 'open') return;
+    this.#state = 'done';
+    this.#result = this.#decoder.assembler.result();
+    this.#close();
+  }
+
+  #fail(error: GatewayError): void {
+    if (this.#state !== 'open') return;
+    this.#state = 'failed';
+    this.#error = error;
+    this.#close();
+  }
+
+  #close(reason?: unknown): void {
+    this.#reader.cancel(reason).catch(() => {});
+    this.#open.release();
+    this.#open.scope.dispose();
+  }
+
+  async result(): Promise<AssembledChat> {
+    while ((await this.next()) !== undefined) {
+      // Drain: the events are assembled as they are decoded.
+    }
+    return this.#result!;
+  }
+
+  async cancel(reason?: unknown): Promise<void> {
+    if (this.#state !== 'open') return;
+    this.#state = 'failed';
+    this.#error = new GatewayError({
+      code: 'aborted',
+      message: 'The chat stream was cancelled',
+      cause: reason,
+      isRetryable: false,
+      ...this.#models(),
+    });
+    // Pending events are dropped: a cancelled stream yields nothing more.
+    this.#decoder.queue.length = 0;
+    this.#decoder.head = 0;
+    this.#open.scope.abort(reason);
+    this.#close(reason);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<ChatStreamEvent> {
+    return {
+      next: async () => {
+        const event = await this.next();
+        return event === undefined
+          ? { done: true, value: undefined }
+          : { done: false, value: event };
+      },
+      return: async () => {
+        await this.cancel();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+}

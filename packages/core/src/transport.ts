@@ -1,0 +1,230 @@
+import { CallScope, sleep } from './call-scope';
+import type { ConcurrencyBudget, ReleaseSlot } from './concurrency-budget';
+import { GatewayError, isGatewayError } from './errors';
+import { parseErrorResponse, redact } from './parse-error-response';
+import { backoffDelay } from './retry-after';
+import type { CallOptions } from './types';
+
+export interface TransportConfig {
+  baseURL: string;
+  apiKey: string;
+  fetch: typeof fetch | undefined;
+  headers: Record<string, string>;
+  maxConcurrency: number;
+  timeoutMs: number;
+  maxRetries: number;
+  maxRetryAfterMs: number;
+  retryBaseDelayMs: number;
+  budget: ConcurrencyBudget;
+  /** Called with every error response (the catalog refreshes on some codes). */
+  onErrorResponse?: (error: GatewayError) => void;
+}
+
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  /** Path below the base URL, starting with `/`. */
+  path: string;
+  /** JSON text, or FormData (its content type is set by fetch). */
+  body?: string | FormData;
+  accept?: string;
+  requestedModel?: string;
+}
+
+/** A 2xx response whose slot is still held: the owner must call `release` and `scope.dispose`. */
+export interface OpenResponse {
+  response: Response;
+  release: ReleaseSlot;
+  scope: CallScope;
+}
+
+const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/** fetch + concurrency slot + deadline + retries + error parsing. Holds the API key privately. */
+export class Transport {
+  readonly #apiKey: string;
+  readonly #config: Omit<TransportConfig, 'apiKey'>;
+
+  constructor(config: TransportConfig) {
+    const { apiKey, ...rest } = config;
+    this.#apiKey = apiKey;
+    this.#config = rest;
+  }
+
+  get baseURL(): string {
+    return this.#config.baseURL;
+  }
+
+  /** Replaces the API key in text that came from the network. */
+  redact(text: string): string {
+    return redact(text, this.#apiKey);
+  }
+
+  #headers(spec: RequestSpec, callHeaders: Record<string, string> | undefined): Headers {
+    const headers = new Headers(this.#config.headers);
+    if (callHeaders)
+      for (const [name, value] of Object.entries(callHeaders)) headers.set(name, value);
+    headers.set('authorization', `Bearer ${this.#apiKey}`);
+    if (typeof spec.body === 'string') headers.set('content-type', 'application/json');
+    headers.set('accept', spec.accept ?? 'application/json');
+    return headers;
+  }
+
+  /**
+   * Sends a request and returns the open 2xx response, retrying 429 (after Retry-After) and
+   * 502/503/504 / network errors (after backoff). The returned slot and scope belong to the caller.
+   */
+  async open(spec: RequestSpec, options: CallOptions = {}): Promise<OpenResponse> {
+    const scope = new CallScope(options.signal, options.timeoutMs ?? this.#config.timeoutMs);
+    let release: ReleaseSlot | undefined;
+    try {
+      try {
+        release = await this.#config.budget.acquire(this.#config.maxConcurrency, scope.signal);
+      } catch {
+        throw scope.error({ requestedModel: spec.requestedModel });
+      }
+      const response = await this.#attempts(spec, options, scope);
+      return { response, release, scope };
+    } catch (error) {
+      release?.();
+      scope.dispose();
+      throw error;
+    }
+  }
+
+  async #attempts(spec: RequestSpec, options: CallOptions, scope: CallScope): Promise<Response> {
+    const url = `${this.#config.baseURL}${spec.path}`;
+    const headers = this.#headers(spec, options.headers);
+    const fetchImpl = this.#config.fetch ?? globalThis.fetch;
+    for (let attempt = 0; ; attempt++) {
+      const canRetry = attempt < this.#config.maxRetries;
+      let response: Response;
+      try {
+        response = await fetchImpl(url, {
+          method: spec.method,
+          headers,
+          body: spec.body,
+          signal: scope.signal,
+        });
+      } catch (cause) {
+        if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
+        const error = new GatewayError({
+          code: 'network_error',
+          message: `Could not reach the gateway at ${this.#config.baseURL}: ${describe(cause)}`,
+          requestedModel: spec.requestedModel,
+          cause,
+        });
+        if (!canRetry) throw error;
+        await this.#wait(backoffDelay(attempt, this.#config.retryBaseDelayMs), scope, spec);
+        continue;
+      }
+      if (response.ok) return response;
+
+      const error = await this.#errorFrom(response, spec, scope);
+      this.#config.onErrorResponse?.(error);
+      if (!canRetry || !RETRY_STATUSES.has(response.status)) throw error;
+      let delay: number;
+      if (response.status === 429 && error.retryAfterMs !== undefined) {
+        // Waiting longer than the cap is the caller's decision: fail with the wait in the error.
+        if (error.retryAfterMs > this.#config.maxRetryAfterMs) throw error;
+        delay = error.retryAfterMs;
+      } else {
+        delay = backoffDelay(attempt, this.#config.retryBaseDelayMs);
+      }
+      await this.#wait(delay, scope, spec);
+    }
+  }
+
+  async #wait(ms: number, scope: CallScope, spec: RequestSpec): Promise<void> {
+    try {
+      await sleep(ms, scope.signal);
+    } catch {
+      throw scope.error({ requestedModel: spec.requestedModel });
+    }
+  }
+
+  async #errorFrom(response: Response, spec: RequestSpec, scope: CallScope): Promise<GatewayError> {
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (cause) {
+      if (scope.aborted) return scope.error({ requestedModel: spec.requestedModel });
+      text = '';
+      return new GatewayError({
+        code: 'network_error',
+        status: response.status,
+        message: `The gateway answered HTTP ${response.status} but its body could not be read: ${describe(cause)}`,
+        requestedModel: spec.requestedModel,
+        cause,
+      });
+    }
+    return parseErrorResponse(response.status, response.headers, text, {
+      requestedModel: spec.requestedModel,
+      redact: this.#apiKey,
+    });
+  }
+
+  /** Sends a request and reads the whole body as text, releasing the slot afterwards. */
+  async text(
+    spec: RequestSpec,
+    options?: CallOptions,
+  ): Promise<{ text: string; headers: Headers; status: number }> {
+    const { response, release, scope } = await this.open(spec, options);
+    try {
+      const text = await response.text();
+      return { text, headers: response.headers, status: response.status };
+    } catch (cause) {
+      if (isGatewayError(cause)) throw cause;
+      if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
+      throw new GatewayError({
+        code: 'network_error',
+        status: response.status,
+        message: `The response body could not be read: ${describe(cause)}`,
+        requestedModel: spec.requestedModel,
+        isRetryable: false,
+        cause,
+      });
+    } finally {
+      release();
+      scope.dispose();
+    }
+  }
+
+  /** Sends a request and parses a JSON body (`invalid_response` when it is not JSON). */
+  async json<T>(
+    spec: RequestSpec,
+    options?: CallOptions,
+  ): Promise<{ data: T; headers: Headers; status: number }> {
+    const { text, headers, status } = await this.text(spec, options);
+    try {
+      return { data: JSON.parse(text) as T, headers, status };
+    } catch (cause) {
+      throw invalidResponse(`The gateway's ${spec.path} answer is not valid JSON`, {
+        status,
+        body: this.redact(text),
+        requestedModel: spec.requestedModel,
+        cause,
+      });
+    }
+  }
+}
+
+export function invalidResponse(
+  message: string,
+  extra: {
+    status?: number;
+    body?: string;
+    requestedModel?: string;
+    cause?: unknown;
+    data?: unknown;
+  } = {},
+): GatewayError {
+  return new GatewayError({ code: 'invalid_response', message, isRetryable: false, ...extra });
+}
+
+function describe(cause: unknown): string {
+  if (cause instanceof Error) {
+    const inner = cause.cause instanceof Error ? ` (${cause.cause.message})` : '';
+    return `${cause.message}${inner}`;
+  }
+  return String(cause);
+}

@@ -1,0 +1,415 @@
+/**
+ * Wire types of the gateway API (revision 0.2.0) and the public types of the client.
+ * Objects the spec marks "additional fields may be present/allowed" carry an index signature.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Catalog: GET /models, GET /capabilities
+// ---------------------------------------------------------------------------------------------
+
+export type ModelCapability = 'chat' | 'streaming' | 'tools' | 'json_object' | 'json_schema';
+
+export type ModelOwner = 'service-owner' | 'service-pool' | 'service-community';
+
+export interface GatewayModel {
+  id: string;
+  object: 'model';
+  created?: number;
+  owned_by: ModelOwner | (string & {});
+  name?: string;
+  kind: 'chat' | (string & {});
+  capabilities: (ModelCapability | (string & {}))[];
+  verification?: 'exact' | 'provider_claimed' | (string & {});
+  pool?: string;
+  copies?: number;
+  available_nodes?: number;
+  capacity?: number;
+  inflight?: number;
+  [key: string]: unknown;
+}
+
+export interface GatewayList<T> {
+  object: 'list';
+  data: T[];
+  [key: string]: unknown;
+}
+
+export type ServiceId = 'translation' | 'ocr' | 'speech_to_text' | 'embeddings';
+
+export interface EmbeddingEngine {
+  id: string;
+  name?: string;
+  capacity?: number;
+  [key: string]: unknown;
+}
+
+export interface GatewayService {
+  id: ServiceId | (string & {});
+  object: 'capability';
+  name?: string;
+  endpoint: string;
+  available_nodes: number;
+  capacity?: number;
+  inflight?: number;
+  /** Embeddings entry only. */
+  engines?: EmbeddingEngine[];
+  [key: string]: unknown;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chat: POST /chat/completions
+// ---------------------------------------------------------------------------------------------
+
+export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
+
+export interface ChatContentPart {
+  type: string;
+  text?: string;
+  [key: string]: unknown;
+}
+
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+  [key: string]: unknown;
+}
+
+export interface ChatMessage {
+  role: ChatRole;
+  content?: string | ChatContentPart[] | null;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  name?: string;
+  [key: string]: unknown;
+}
+
+export interface ChatTool {
+  type: 'function';
+  function: {
+    name: string;
+    description?: string;
+    parameters?: Record<string, unknown>;
+    strict?: boolean;
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+export type ToolChoice =
+  | 'none'
+  | 'auto'
+  | 'required'
+  | { type: 'function'; function: { name: string } }
+  | (string & {});
+
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | {
+      type: 'json_schema';
+      json_schema: {
+        name: string;
+        schema: Record<string, unknown>;
+        description?: string;
+        strict?: boolean;
+        [key: string]: unknown;
+      };
+    };
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** Set by `chat()` / `chatStream()`; you need not pass it. */
+  stream?: boolean;
+  tools?: ChatTool[];
+  tool_choice?: ToolChoice | Record<string, unknown>;
+  response_format?: ResponseFormat;
+  temperature?: number;
+  max_tokens?: number;
+  top_p?: number;
+  stop?: string | string[];
+  seed?: number;
+  /** Fields not listed reach the model server unchanged. */
+  [key: string]: unknown;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  [key: string]: unknown;
+}
+
+export interface ChatChoice {
+  index: number;
+  message: ChatMessage;
+  finish_reason: string | null;
+  [key: string]: unknown;
+}
+
+export interface ChatCompletionResponse {
+  id: string;
+  object: 'chat.completion' | (string & {});
+  created: number;
+  model: string;
+  choices: ChatChoice[];
+  usage?: Usage;
+  [key: string]: unknown;
+}
+
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function?: { name?: string; arguments?: string };
+  [key: string]: unknown;
+}
+
+export interface ChatChunkChoice {
+  index: number;
+  delta: {
+    role?: ChatRole;
+    content?: string | null;
+    tool_calls?: ToolCallDelta[];
+    [key: string]: unknown;
+  };
+  finish_reason?: string | null;
+  [key: string]: unknown;
+}
+
+export interface ChatCompletionChunk {
+  id?: string;
+  object: 'chat.completion.chunk' | (string & {});
+  created?: number;
+  model: string;
+  choices: ChatChunkChoice[];
+  usage?: Usage | null;
+  [key: string]: unknown;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Services
+// ---------------------------------------------------------------------------------------------
+
+/** Exactly the fields the spec allows: the gateway refuses any other field. */
+export interface TranslationRequest {
+  input: string;
+  target_language: string;
+  source_language?: string;
+  /** Ignored by the gateway. */
+  model?: string;
+}
+
+export interface TranslationResponse {
+  object: 'translation' | (string & {});
+  text: string;
+  source_language?: string;
+  target_language: string;
+  [key: string]: unknown;
+}
+
+export type EmbeddingInputType = 'document' | 'query';
+
+export interface EmbeddingsRequest {
+  input: string | string[];
+  /** Engine id from `GET /capabilities`; filled in by the client when only one engine exists. */
+  model?: string;
+  input_type?: EmbeddingInputType;
+  /** Sent as-is (the field that picks the multilingual engine's dimension is unverified). */
+  dimensions?: number;
+  [key: string]: unknown;
+}
+
+export interface EmbeddingData {
+  object: 'embedding';
+  index: number;
+  embedding: number[];
+  [key: string]: unknown;
+}
+
+export interface EmbeddingsResponse {
+  object: 'list';
+  model: string;
+  data: EmbeddingData[];
+  usage?: { prompt_tokens?: number; total_tokens?: number; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** Binary input: bytes, or a base64 string (a `data:...;base64,` prefix is accepted). */
+export type AudioLike = Blob | Uint8Array | ArrayBuffer | string;
+
+export interface OcrRequest {
+  /** The image: bytes, Blob, or base64. Decoded size 1 byte .. 23 MiB. */
+  image: AudioLike;
+  /** Ignored by the gateway. */
+  model?: string;
+}
+
+export interface OcrResponse {
+  text: string;
+  model?: string;
+  confidence?: number;
+  [key: string]: unknown;
+}
+
+export interface TranscriptionRequest {
+  /** WAV, MP3 or FLAC; at most 23 MiB. */
+  audio: AudioLike;
+  /** Spoken language code; detected when omitted. */
+  language?: string;
+  /** `true` returns the speech translated into English. */
+  translate?: boolean;
+  /** `text` makes `transcribe()` resolve to a plain string. Default `json`. */
+  response_format?: 'json' | 'text';
+  /** File name sent with the audio (default from a File's name, else `audio.<ext>`). */
+  filename?: string;
+  /** MIME type sent with the audio (default detected from the magic bytes). */
+  mime_type?: string;
+  /** `multipart` (default) or `json` (`audio_base64`). */
+  encoding?: 'multipart' | 'json';
+  /** Ignored by the gateway. */
+  model?: string;
+}
+
+export interface TranscriptionResponse {
+  text: string;
+  language?: string;
+  duration?: number;
+  [key: string]: unknown;
+}
+
+export interface GatewayErrorBody {
+  error: { message: string; code: string; type?: string; [key: string]: unknown };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client
+// ---------------------------------------------------------------------------------------------
+
+export interface GatewayClientOptions {
+  /** Gateway base URL. Default: `INFERGATE_BASE_URL`. Normalised: trailing `/` removed, `/v1` appended when the path does not end in a version segment. */
+  baseURL?: string;
+  /** API key. Default: `INFERGATE_API_KEY`. */
+  apiKey?: string;
+  /** A WHATWG fetch. Default: `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /** Requests in flight per (base URL, API key) in this process. Default 4. */
+  maxConcurrency?: number;
+  /** Deadline of one call: queue + retries + body or stream. Default 300 000 ms. */
+  timeoutMs?: number;
+  /** Retries after the first attempt. Default 2. */
+  maxRetries?: number;
+  /** How long the model/service catalog is cached. Default 60 000 ms. */
+  catalogTtlMs?: number;
+  /** Longest `Retry-After` the client waits; longer ones fail at once. Default 60 000 ms. */
+  maxRetryAfterMs?: number;
+  /** Base of the exponential backoff for 502/503/504 and network errors. Default 500 ms. */
+  retryBaseDelayMs?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  /** Overrides the client's `timeoutMs` for this call. */
+  timeoutMs?: number;
+}
+
+export interface ChatResult {
+  response: ChatCompletionResponse;
+  requestedModel: string;
+  /** `X-Service-Model`, else the body's `model`, else the requested model. */
+  servedModel: string;
+  /** The gateway answered with another model than the one requested. */
+  fallback: boolean;
+  headers: Headers;
+}
+
+export type ChatStreamEvent =
+  | { type: 'role'; role: 'assistant'; id?: string; model?: string }
+  | { type: 'text-delta'; delta: string; choiceIndex: number }
+  | { type: 'tool-call-delta'; index: number; id?: string; name?: string; argumentsDelta: string }
+  | { type: 'finish'; reason: string; choiceIndex: number }
+  | { type: 'usage'; usage: Usage };
+
+export interface AssembledToolCall {
+  id: string;
+  name: string;
+  /** The joined argument text; `"{}"` when the model sent none. */
+  arguments: string;
+}
+
+export interface AssembledChat {
+  id?: string;
+  model?: string;
+  text: string;
+  toolCalls: AssembledToolCall[];
+  finishReason: string;
+  usage?: Usage;
+}
+
+export interface ChatStream extends AsyncIterable<ChatStreamEvent> {
+  readonly requestedModel: string;
+  readonly servedModel: string;
+  readonly fallback: boolean;
+  readonly headers: Headers;
+  /** Consumes what is left and resolves to the assembled answer; rejects with the stream's error. */
+  result(): Promise<AssembledChat>;
+  /** Stops reading and releases the concurrency slot. */
+  cancel(reason?: unknown): Promise<void>;
+}
+
+export interface EmbedManyOptions extends CallOptions {
+  model?: string;
+  inputType?: EmbeddingInputType;
+  dimensions?: number;
+}
+
+export interface ConcurrencyBudgetState {
+  readonly limit: number;
+  readonly active: number;
+  readonly queued: number;
+  readonly isIdle: boolean;
+  /** Resolves when nothing is running or queued. */
+  whenIdle(): Promise<void>;
+}
+
+export interface GatewayClient {
+  readonly baseURL: string;
+  /** The process-wide budget this client shares with every client of the same base URL and key. */
+  readonly budget: ConcurrencyBudgetState;
+  models(opts?: CallOptions): Promise<GatewayModel[]>;
+  model(id: string, opts?: CallOptions): Promise<GatewayModel>;
+  services(opts?: CallOptions): Promise<GatewayService[]>;
+  embeddingEngines(opts?: CallOptions): Promise<EmbeddingEngine[]>;
+  resolveEmbeddingEngine(
+    engineId: string | undefined,
+    opts?: CallOptions,
+  ): Promise<EmbeddingEngine>;
+  requireCapabilities(
+    modelId: string,
+    needs: readonly ModelCapability[],
+    opts?: CallOptions,
+  ): Promise<GatewayModel>;
+  refreshCatalog(): void;
+  chat(req: ChatRequest, opts?: CallOptions): Promise<ChatResult>;
+  chatStream(req: ChatRequest, opts?: CallOptions): Promise<ChatStream>;
+  embed(req: EmbeddingsRequest, opts?: CallOptions): Promise<EmbeddingsResponse>;
+  embedMany(texts: string[], opts?: EmbedManyOptions): Promise<number[][]>;
+  translate(req: TranslationRequest, opts?: CallOptions): Promise<TranslationResponse>;
+  ocr(req: OcrRequest, opts?: CallOptions): Promise<OcrResponse>;
+  transcribe(
+    req: TranscriptionRequest & { response_format: 'text' },
+    opts?: CallOptions,
+  ): Promise<string>;
+  transcribe(
+    req: TranscriptionRequest & { response_format?: 'json' },
+    opts?: CallOptions,
+  ): Promise<TranscriptionResponse>;
+  transcribe(
+    req: TranscriptionRequest,
+    opts?: CallOptions,
+  ): Promise<TranscriptionResponse | string>;
+}

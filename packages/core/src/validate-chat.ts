@@ -1,0 +1,120 @@
+import { invalidRequest } from './errors';
+import type { ChatRequest, ModelCapability } from './types';
+
+const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool']);
+const RESPONSE_FORMATS: ReadonlySet<string> = new Set(['text', 'json_object', 'json_schema']);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+/** Checks a chat request against the spec (2.4, 2.5, 4.3, 8) before anything is sent. */
+export function validateChatRequest(request: ChatRequest): void {
+  if (!isObject(request))
+    throw invalidRequest('request', `must be an object, got ${describeValue(request)}`);
+  if (typeof request.model !== 'string' || request.model.trim() === '') {
+    throw invalidRequest(
+      'model',
+      `must be a non-empty model id from GET /models, got ${describeValue(request.model)}`,
+    );
+  }
+  const messages: unknown = request.messages;
+  if (!Array.isArray(messages)) {
+    throw invalidRequest(
+      'messages',
+      `must be an array of messages, got ${describeValue(messages)}`,
+    );
+  }
+  if (messages.length < 1) {
+    throw invalidRequest('messages', 'has 0 messages; at least 1 is required');
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const message: unknown = messages[i];
+    if (!isObject(message)) {
+      throw invalidRequest(`messages[${i}]`, `must be an object, got ${describeValue(message)}`);
+    }
+    if (typeof message.role !== 'string' || !ROLES.has(message.role)) {
+      throw invalidRequest(
+        `messages[${i}].role`,
+        `is ${describeValue(message.role)}; allowed: system, user, assistant, tool`,
+      );
+    }
+    const content = message.content;
+    if (
+      content !== undefined &&
+      content !== null &&
+      typeof content !== 'string' &&
+      !Array.isArray(content)
+    ) {
+      throw invalidRequest(
+        `messages[${i}].content`,
+        `must be a string, an array of content parts or null, got ${describeValue(content)}`,
+      );
+    }
+  }
+  if (request.tools !== undefined) {
+    if (!Array.isArray(request.tools)) {
+      throw invalidRequest('tools', `must be an array, got ${describeValue(request.tools)}`);
+    }
+    request.tools.forEach((tool: unknown, i) => {
+      if (
+        !isObject(tool) ||
+        tool.type !== 'function' ||
+        !isObject(tool.function) ||
+        typeof tool.function.name !== 'string' ||
+        tool.function.name === ''
+      ) {
+        throw invalidRequest(
+          `tools[${i}]`,
+          'must be {type: "function", function: {name, description?, parameters?}}',
+        );
+      }
+    });
+  }
+  const format: unknown = request.response_format;
+  if (format !== undefined) {
+    if (!isObject(format)) {
+      throw invalidRequest('response_format', `must be an object, got ${describeValue(format)}`);
+    }
+    if (typeof format.type !== 'string' || !RESPONSE_FORMATS.has(format.type)) {
+      throw invalidRequest(
+        'response_format.type',
+        `is ${describeValue(format.type)}; allowed: text, json_object, json_schema`,
+      );
+    }
+    if (format.type === 'json_schema') {
+      const schema = format.json_schema;
+      if (
+        !isObject(schema) ||
+        typeof schema.name !== 'string' ||
+        schema.name === '' ||
+        !isObject(schema.schema)
+      ) {
+        throw invalidRequest(
+          'response_format.json_schema',
+          'must be {name: string, schema: object} when response_format.type is "json_schema"',
+        );
+      }
+    }
+  }
+}
+
+/** The model capabilities a chat request needs (spec 4.3 rules 1-3). */
+export function requiredCapabilities(
+  request: ChatRequest,
+  stream = request.stream === true,
+): ModelCapability[] {
+  const needs: ModelCapability[] = ['chat'];
+  if (stream) needs.push('streaming');
+  if (Array.isArray(request.tools) && request.tools.length > 0) needs.push('tools');
+  const type = request.response_format?.type;
+  if (type === 'json_object' || type === 'json_schema') needs.push(type);
+  return needs;
+}

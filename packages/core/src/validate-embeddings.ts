@@ -1,0 +1,111 @@
+import { invalidRequest } from './errors';
+import { LIMITS } from './limits';
+import type { EmbeddingEngine, EmbeddingsRequest } from './types';
+import { utf8ByteLength } from './utf8';
+
+const INPUT_TYPES: ReadonlySet<string> = new Set(['document', 'query']);
+
+/**
+ * The multilingual engine is recognised by "multilingual" in its id or name (case-insensitive):
+ * the spec names the engine by what it does, not by id.
+ */
+export function isMultilingualEngine(engine: EmbeddingEngine): boolean {
+  return (
+    /multilingual/i.test(engine.id) ||
+    (typeof engine.name === 'string' && /multilingual/i.test(engine.name))
+  );
+}
+
+/** The texts of a request as an array, whatever shape `input` had. */
+export function inputTexts(input: EmbeddingsRequest['input']): string[] {
+  return typeof input === 'string' ? [input] : input;
+}
+
+/**
+ * Checks what needs no engine: 1..64 non-empty strings, ≤ 65 536 UTF-8 bytes in total,
+ * `input_type` and `dimensions` shapes. Returns the byte size of each text.
+ */
+export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] {
+  if (typeof request !== 'object' || request === null) {
+    throw invalidRequest('request', 'must be an object');
+  }
+  const { input } = request;
+  if (typeof input !== 'string' && !Array.isArray(input)) {
+    throw invalidRequest('input', 'must be a string or an array of strings');
+  }
+  const texts = inputTexts(input);
+  if (texts.length < 1) throw invalidRequest('input', 'has 0 texts; at least 1 is required');
+  if (texts.length > LIMITS.embeddingsMaxInputs) {
+    throw invalidRequest(
+      'input',
+      `has ${texts.length} texts; the limit is ${LIMITS.embeddingsMaxInputs} per request (embedMany splits larger lists)`,
+    );
+  }
+  const sizes = new Array<number>(texts.length);
+  let total = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const text: unknown = texts[i];
+    const field = typeof input === 'string' ? 'input' : `input[${i}]`;
+    if (typeof text !== 'string')
+      throw invalidRequest(field, `must be a string, got ${typeof text}`);
+    if (text.length < 1)
+      throw invalidRequest(field, 'is empty; each text needs at least 1 character');
+    const bytes = utf8ByteLength(text);
+    sizes[i] = bytes;
+    total += bytes;
+  }
+  if (total > LIMITS.embeddingsMaxTotalBytes) {
+    throw invalidRequest(
+      'input',
+      `is ${total} bytes in UTF-8 in total; the limit is ${LIMITS.embeddingsMaxTotalBytes} bytes per request`,
+    );
+  }
+  if (request.input_type !== undefined && !INPUT_TYPES.has(request.input_type)) {
+    throw invalidRequest(
+      'input_type',
+      `is ${JSON.stringify(request.input_type)}; allowed: "document", "query"`,
+    );
+  }
+  if (
+    request.dimensions !== undefined &&
+    (typeof request.dimensions !== 'number' ||
+      !Number.isInteger(request.dimensions) ||
+      request.dimensions < 1)
+  ) {
+    throw invalidRequest(
+      'dimensions',
+      `must be a positive integer, got ${String(request.dimensions)}`,
+    );
+  }
+  if (request.model !== undefined && (typeof request.model !== 'string' || request.model === '')) {
+    throw invalidRequest('model', 'must be a non-empty engine id from GET /capabilities');
+  }
+  return sizes;
+}
+
+/** Checks what depends on the engine: ≤ 32 KB per text and the dimensions of the multilingual engine. */
+export function validateForEngine(
+  request: EmbeddingsRequest,
+  sizes: readonly number[],
+  engine: EmbeddingEngine,
+): void {
+  if (!isMultilingualEngine(engine)) return;
+  const single = typeof request.input === 'string';
+  for (let i = 0; i < sizes.length; i++) {
+    if (sizes[i]! > LIMITS.multilingualMaxTextBytes) {
+      throw invalidRequest(
+        single ? 'input' : `input[${i}]`,
+        `is ${sizes[i]} bytes in UTF-8; the multilingual engine "${engine.id}" takes at most ${LIMITS.multilingualMaxTextBytes} bytes per text (split long documents into chunks)`,
+      );
+    }
+  }
+  if (
+    request.dimensions !== undefined &&
+    !LIMITS.multilingualDimensions.includes(request.dimensions)
+  ) {
+    throw invalidRequest(
+      'dimensions',
+      `is ${request.dimensions}; the multilingual engine supports ${LIMITS.multilingualDimensions.join(', ')}`,
+    );
+  }
+}
