@@ -1,9 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/msw.ts', 'src/cli.ts', 'src/demo.ts'],
   format: ['esm', 'cjs'],
-  dts: true,
+  dts: { entry: ['src/index.ts', 'src/msw.ts'] },
   clean: true,
   sourcemap: true,
   target: 'es2022',

@@ -1,0 +1,78 @@
+import { jsonResponse } from './gateway-error';
+import { listedModels } from './model-access';
+import type { RequestContext } from './request-context';
+import type { ModelSpec, ServiceId } from './scenario';
+
+/** Fixed `created` timestamp so listings are byte-for-byte stable. */
+const CREATED = 1_735_689_600;
+
+export const SERVICE_ENDPOINTS: Record<ServiceId, string> = {
+  translation: '/v1/translations',
+  ocr: '/v1/ocr',
+  speech_to_text: '/v1/audio/transcriptions',
+  embeddings: '/v1/embeddings',
+};
+
+function modelEntry(id: string, spec: ModelSpec, inflight: number): Record<string, unknown> {
+  const entry: Record<string, unknown> = {
+    id,
+    object: 'model',
+    created: CREATED,
+    owned_by: spec.owned_by,
+    name: spec.name ?? id,
+    kind: 'chat',
+    capabilities: spec.capabilities.includes('chat')
+      ? [...spec.capabilities]
+      : ['chat', ...spec.capabilities],
+  };
+  if (spec.verification) entry.verification = spec.verification;
+  if (spec.pool) entry.pool = spec.pool;
+  if (typeof spec.copies === 'number') entry.copies = spec.copies;
+  entry.available_nodes = spec.owned_by === 'service-pool' ? (spec.copies ?? 1) : 1;
+  if (typeof spec.capacity === 'number') entry.capacity = spec.capacity;
+  entry.inflight = inflight;
+  return entry;
+}
+
+/** GET /models: online models the key may use. */
+export function handleModels(
+  ctx: RequestContext,
+  inflight: (resource: string) => number,
+): Response {
+  const data = listedModels(ctx.scenario, ctx.key).map(([id, spec]) =>
+    modelEntry(id, spec, inflight(`model:${id}`)),
+  );
+  return jsonResponse({ object: 'list', data });
+}
+
+/** GET /capabilities: one entry per service; the embeddings entry lists available engines. */
+export function handleCapabilities(
+  ctx: RequestContext,
+  inflight: (resource: string) => number,
+): Response {
+  const { services } = ctx.scenario;
+  const data = (Object.keys(SERVICE_ENDPOINTS) as ServiceId[]).map((id) => {
+    const spec = services[id];
+    const entry: Record<string, unknown> = {
+      id,
+      object: 'capability',
+      name: spec.name,
+      endpoint: SERVICE_ENDPOINTS[id],
+      available_nodes: spec.availableNodes,
+    };
+    if (typeof spec.capacity === 'number') entry.capacity = spec.capacity;
+    entry.inflight = inflight(`service:${id}`);
+    if (id === 'embeddings') {
+      entry.engines = Object.entries(services.embeddings.engines)
+        .filter(([, engine]) => engine.available !== false)
+        .map(([engineId, engine]) => ({
+          id: engineId,
+          name: engine.name,
+          capacity: engine.capacity,
+          dimensions: engine.dimensions,
+        }));
+    }
+    return entry;
+  });
+  return jsonResponse({ object: 'list', data });
+}

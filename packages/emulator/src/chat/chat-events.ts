@@ -1,0 +1,86 @@
+import type { ChosenFault } from '../faults';
+import type { ScriptedAnswer } from './scripted-model';
+
+export interface ChunkMeta {
+  id: string;
+  created: number;
+  model: string;
+}
+
+/** How many argument fragments each streamed tool call is split into (at least 2 when possible). */
+const ARGUMENT_PIECES = 3;
+
+export const DONE_EVENT = 'data: [DONE]\n\n';
+
+/** A `data: {"error": ...}` event as sent after the 200 (spec section 6). */
+export function errorEvent(code: string, message: string): string {
+  return `data: ${JSON.stringify({ error: { code, message } })}\n\n`;
+}
+
+function splitArguments(text: string): string[] {
+  if (text.length < 2) return [text];
+  const size = Math.ceil(text.length / ARGUMENT_PIECES);
+  const pieces: string[] = [];
+  for (let start = 0; start < text.length; start += size)
+    pieces.push(text.slice(start, start + size));
+  return pieces;
+}
+
+/**
+ * The SSE events of one streamed answer, each already in wire form (`data: <json>\n\n`), built
+ * lazily from a precomputed prefix so that 20 000-chunk streams cost one small string each.
+ */
+export function* chatEvents(
+  answer: ScriptedAnswer,
+  meta: ChunkMeta,
+  fault: ChosenFault | undefined,
+): Generator<string, void, undefined> {
+  const head = `data: {"id":${JSON.stringify(meta.id)},"object":"chat.completion.chunk","created":${meta.created},"model":${JSON.stringify(meta.model)},"choices":[`;
+  const choice = (delta: string, finish: string | null) =>
+    `${head}{"index":0,"delta":${delta},"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]}\n\n`;
+
+  const faultName = fault?.fault;
+  const cutAt =
+    faultName === 'stream_cut' || faultName === 'malformed_event' || faultName === 'stream_error'
+      ? fault!.afterChunks
+      : Number.POSITIVE_INFINITY;
+  let sent = 0;
+  const interrupt = function* (): Generator<string, boolean, undefined> {
+    if (sent < cutAt) return false;
+    if (faultName === 'stream_cut') throw new TypeError('terminated (stream_cut fault)');
+    if (faultName === 'malformed_event') yield 'data: {"choices":[{\n\n';
+    else
+      yield errorEvent(
+        'provider_request_failed',
+        'The provider failed while streaming (stream_error fault)',
+      );
+    yield DONE_EVENT;
+    return true;
+  };
+
+  const emit = function* (event: string): Generator<string, boolean, undefined> {
+    if (yield* interrupt()) return true;
+    sent++;
+    yield event;
+    return false;
+  };
+
+  if (yield* emit(choice('{"role":"assistant"}', null))) return;
+  for (let i = 0; i < answer.pieceCount; i++) {
+    if (yield* emit(choice(`{"content":${JSON.stringify(answer.piece(i))}}`, null))) return;
+  }
+  for (const [index, call] of answer.toolCalls.entries()) {
+    const first = `{"tool_calls":[{"index":${index},"id":${JSON.stringify(call.id)},"type":"function","function":{"name":${JSON.stringify(call.name)},"arguments":""}}]}`;
+    if (yield* emit(choice(first, null))) return;
+    for (const fragment of splitArguments(call.arguments)) {
+      const piece = `{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(fragment)}}}]}`;
+      if (yield* emit(choice(piece, null))) return;
+    }
+  }
+  if (faultName !== 'no_finish') {
+    if (yield* emit(choice('{}', answer.finishReason))) return;
+    if (yield* emit(`${head}],"usage":${JSON.stringify(answer.usage)}}\n\n`)) return;
+  }
+  if (yield* interrupt()) return;
+  yield DONE_EVENT;
+}

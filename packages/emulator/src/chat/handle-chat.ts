@@ -1,0 +1,104 @@
+import { GatewayRefusal, jsonResponse } from '../gateway-error';
+import { resolveChatModel } from '../model-access';
+import { type RequestContext, readJson, requireJsonContent } from '../request-context';
+import type { ModelSpec, OptionalCapability } from '../scenario';
+import { chatEvents } from './chat-events';
+import { answerText, runScriptedModel } from './scripted-model';
+import { sseBody } from './sse-body';
+import { type ChatRequest, validateChatRequest } from './validate-chat-request';
+
+function neededCapabilities(request: ChatRequest): OptionalCapability[] {
+  const needs: OptionalCapability[] = [];
+  if (request.stream) needs.push('streaming');
+  if (request.tools.length > 0) needs.push('tools');
+  if (request.responseFormat.type === 'json_object') needs.push('json_object');
+  if (request.responseFormat.type === 'json_schema') needs.push('json_schema');
+  return needs;
+}
+
+function checkCapabilities(id: string, spec: ModelSpec, needs: OptionalCapability[]): void {
+  const missing = needs.filter((capability) => !spec.capabilities.includes(capability));
+  if (missing.length > 0) {
+    throw new GatewayRefusal(
+      'unsupported_model_capability',
+      `Model '${id}' lacks the capability ${missing.join(', ')} that this request needs`,
+    );
+  }
+}
+
+/** The model id a chat body names, if readable (used to match fault rules). */
+export function chatBodyFacts(body: unknown): { model?: string; stream: boolean } {
+  if (typeof body !== 'object' || body === null) return { stream: false };
+  const { model, stream } = body as { model?: unknown; stream?: unknown };
+  return { model: typeof model === 'string' ? model : undefined, stream: stream === true };
+}
+
+/** POST /chat/completions. */
+export function handleChat(ctx: RequestContext): Response {
+  requireJsonContent(ctx);
+  const request = validateChatRequest(readJson(ctx));
+  const resolved = resolveChatModel(ctx.scenario, ctx.key, request.model);
+  const modelHeader = { 'x-service-model': resolved.served };
+  try {
+    const needs = neededCapabilities(request);
+    checkCapabilities(resolved.requested, resolved.requestedSpec, needs);
+    if (resolved.served !== resolved.requested) {
+      checkCapabilities(resolved.served, resolved.servedSpec, needs);
+    }
+    const running = ctx.occupy(`model:${resolved.served}`);
+    const capacity = resolved.servedSpec.capacity;
+    if (typeof capacity === 'number' && running > capacity) {
+      throw new GatewayRefusal(
+        'model_busy',
+        `Model '${resolved.served}' is running ${capacity} requests, its capacity`,
+        { retryAfter: ctx.scenario.retryAfterSeconds },
+      );
+    }
+  } catch (error) {
+    if (error instanceof GatewayRefusal) error.extra.headers = modelHeader;
+    throw error;
+  }
+
+  const answer = runScriptedModel(request);
+  const sequence = ctx.nextSequence();
+  const id = `chatcmpl-emu-${sequence.toString().padStart(6, '0')}`;
+  const created = Math.floor(Date.now() / 1000);
+
+  if (request.stream) {
+    const body = sseBody(chatEvents(answer, { id, created, model: resolved.served }, ctx.fault), {
+      chunkDelayMs: ctx.scenario.streamChunkDelayMs,
+      deadline: ctx.deadline,
+      signal: ctx.signal,
+      onEnd: ctx.takeRelease(),
+    });
+    return new Response(body, {
+      status: 200,
+      headers: {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        ...modelHeader,
+      },
+    });
+  }
+
+  const text = answerText(answer);
+  const message: Record<string, unknown> = { role: 'assistant', content: text };
+  if (answer.toolCalls.length > 0) {
+    message.tool_calls = answer.toolCalls.map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: call.arguments },
+    }));
+  }
+  return jsonResponse(
+    {
+      id,
+      object: 'chat.completion',
+      created,
+      model: resolved.served,
+      choices: [{ index: 0, message, finish_reason: answer.finishReason }],
+      usage: answer.usage,
+    },
+    modelHeader,
+  );
+}

@@ -1,0 +1,216 @@
+import type { ChatMessage, ChatRequest, ChatTool } from './validate-chat-request';
+import { isJsonObject } from './validate-chat-request';
+import { valueForSchema } from './value-for-schema';
+
+export interface ScriptedToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** What a scripted model answers. Content is given as pieces so long streams stay lazy. */
+export interface ScriptedAnswer {
+  pieceCount: number;
+  piece(index: number): string;
+  toolCalls: ScriptedToolCall[];
+  finishReason: 'stop' | 'tool_calls' | 'length';
+  usage: Usage;
+}
+
+/** The whole content of an answer (null when it only calls tools). */
+export function answerText(answer: ScriptedAnswer): string | null {
+  if (answer.pieceCount === 0 && answer.toolCalls.length > 0) return null;
+  let text = '';
+  for (let i = 0; i < answer.pieceCount; i++) text += answer.piece(i);
+  return text;
+}
+
+export function messageText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part) => (isJsonObject(part) && typeof part.text === 'string' ? part.text : ''))
+    .filter(Boolean)
+    .join(' ');
+}
+
+export function countWords(text: string): number {
+  let count = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = text.charCodeAt(i) <= 32;
+    if (!space && !inWord) count++;
+    inWord = !space;
+  }
+  return count;
+}
+
+function promptTokens(messages: ChatMessage[]): number {
+  let total = 0;
+  for (const message of messages) {
+    total += countWords(messageText(message.content));
+    for (const call of message.tool_calls ?? []) {
+      total += countWords(`${call.function?.name ?? ''} ${call.function?.arguments ?? ''}`);
+    }
+  }
+  return total;
+}
+
+const QUOTED = /"([^"]+)"|\u201c([^\u201d]+)\u201d|(?:^|\s)'([^']+)'(?=$|[\s.,!?;:])/u;
+
+function quotedPart(text: string): string | undefined {
+  const match = QUOTED.exec(text);
+  return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Tools the user's text names, in the order they appear in it. */
+function toolsNamedIn(text: string, tools: ChatTool[]): ChatTool[] {
+  const found: [number, ChatTool][] = [];
+  for (const tool of tools) {
+    const pattern = new RegExp(`(^|[^\\w])${escapeRegExp(tool.function.name)}($|[^\\w])`, 'u');
+    const match = pattern.exec(text);
+    if (match) found.push([match.index, tool]);
+  }
+  return found.sort((a, b) => a[0] - b[0]).map(([, tool]) => tool);
+}
+
+function toolsToCall(request: ChatRequest, lastUserText: string, lastIsUser: boolean): ChatTool[] {
+  const { tools, toolChoice } = request;
+  if (tools.length === 0 || toolChoice === 'none') return [];
+  if (typeof toolChoice === 'object') {
+    return tools.filter((tool) => tool.function.name === toolChoice.name).slice(0, 1);
+  }
+  const named = lastIsUser ? toolsNamedIn(lastUserText, tools) : [];
+  if (named.length > 0) return named;
+  return toolChoice === 'required' ? tools.slice(0, 1) : [];
+}
+
+/** Answer after tool results: one line per trailing `tool` message. */
+function toolResultText(messages: ChatMessage[]): string {
+  const names = new Map<string, string>();
+  for (const message of messages) {
+    for (const call of message.tool_calls ?? []) {
+      if (call.id && call.function?.name) names.set(call.id, call.function.name);
+    }
+  }
+  const lines: string[] = [];
+  for (let i = messages.length - 1; i >= 0 && messages[i]!.role === 'tool'; i--) {
+    const message = messages[i]!;
+    const name =
+      (message.tool_call_id && names.get(message.tool_call_id)) || message.name || 'unknown';
+    lines.unshift(`Tool ${name} returned: ${messageText(message.content)}`);
+  }
+  return lines.join('\n');
+}
+
+function wordPieces(text: string): string[] {
+  return text.match(/\s*\S+\s*/g) ?? (text === '' ? [] : [text]);
+}
+
+function directive(text: string, name: string): number | undefined {
+  const match = new RegExp(`\\[\\[${name}:(\\d+)\\]\\]`).exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
+function hashString(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
+}
+
+/**
+ * Deterministic scripted LLM: answers from the conversation alone (see the README's table of
+ * behaviours and directives).
+ */
+export function runScriptedModel(request: ChatRequest): ScriptedAnswer {
+  const { messages } = request;
+  const prompt = promptTokens(messages);
+  const last = messages[messages.length - 1]!;
+  const lastUser = [...messages].reverse().find((message) => message.role === 'user');
+  const userText = lastUser ? messageText(lastUser.content) : '';
+
+  const finish = (
+    pieces: string[] | { count: number; at: (i: number) => string },
+    finishReason: ScriptedAnswer['finishReason'],
+    toolCalls: ScriptedToolCall[] = [],
+    completion?: number,
+  ): ScriptedAnswer => {
+    const count = Array.isArray(pieces) ? pieces.length : pieces.count;
+    const at = Array.isArray(pieces) ? (i: number) => pieces[i]! : pieces.at;
+    let completionTokens = completion ?? 0;
+    if (completion === undefined) {
+      for (let i = 0; i < count; i++) completionTokens += countWords(at(i));
+      for (const call of toolCalls) completionTokens += Math.max(1, countWords(call.arguments));
+    }
+    return {
+      pieceCount: count,
+      piece: at,
+      toolCalls,
+      finishReason,
+      usage: {
+        prompt_tokens: prompt,
+        completion_tokens: completionTokens,
+        total_tokens: prompt + completionTokens,
+      },
+    };
+  };
+
+  if (last.role === 'tool') return finish(wordPieces(toolResultText(messages)), 'stop');
+
+  const calls = toolsToCall(request, userText, last.role === 'user');
+  if (calls.length > 0) {
+    const quoted = quotedPart(userText);
+    const conversationId = hashString(`${messages.length}:${userText}`);
+    const toolCalls = calls.map((tool, index) => ({
+      id: `call_${conversationId}_${index}`,
+      name: tool.function.name,
+      arguments: JSON.stringify(
+        valueForSchema(tool.function.parameters ?? { type: 'object' }, { text: quoted }) ?? {},
+      ),
+    }));
+    return finish([], 'tool_calls', toolCalls);
+  }
+
+  const invalidJson = userText.includes('[[invalid_json]]');
+  const format = request.responseFormat;
+  if (format.type === 'json_schema') {
+    const json = invalidJson
+      ? '{"answer": "unterminated'
+      : JSON.stringify(valueForSchema(format.schema, { text: quotedPart(userText) }));
+    return finish(wordPieces(json), 'stop');
+  }
+  const echo = `Echo: ${userText}`;
+  if (format.type === 'json_object') {
+    const json = invalidJson ? '{"answer": ' : JSON.stringify({ answer: echo });
+    return finish(wordPieces(json), 'stop');
+  }
+
+  const limit = request.maxTokens ?? Number.POSITIVE_INFINITY;
+  const chunks = directive(userText, 'chunks');
+  if (chunks !== undefined) {
+    const count = Math.min(chunks, limit);
+    return finish({ count, at: (i) => `tok${i} ` }, count < chunks ? 'length' : 'stop', [], count);
+  }
+  const wordCount = directive(userText, 'words');
+  const pieces =
+    wordCount !== undefined
+      ? Array.from({ length: wordCount }, (_, i) =>
+          i + 1 < wordCount ? `word${i + 1} ` : `word${i + 1}`,
+        )
+      : wordPieces(echo);
+  if (pieces.length > limit) return finish(pieces.slice(0, limit), 'length');
+  return finish(pieces, 'stop');
+}

@@ -1,0 +1,99 @@
+import { DONE_EVENT, errorEvent } from './chat-events';
+
+export interface SseBodyOptions {
+  /** Delay between events (0: events are batched into few writes). */
+  chunkDelayMs: number;
+  /** `Date.now()` value after which the stream ends with a `request_timeout` event. */
+  deadline: number;
+  signal: AbortSignal;
+  /** Called once when the last byte was queued, or on cancellation or failure. */
+  onEnd: () => void;
+}
+
+/** Bytes queued per read when there is no delay: few large writes keep long streams fast. */
+const BATCH_CHARS = 16 * 1024;
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** A pull-driven SSE body: nothing is generated before the reader asks for it. */
+export function sseBody(
+  events: Iterator<string>,
+  options: SseBodyOptions,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let first = true;
+  let ended = false;
+  let pendingError: unknown;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    options.onEnd();
+  };
+  options.signal.addEventListener('abort', end, { once: true });
+
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (ended) {
+          controller.close();
+          return;
+        }
+        try {
+          if (options.chunkDelayMs > 0 && !first) {
+            const wait = Math.min(options.chunkDelayMs, Math.max(0, options.deadline - Date.now()));
+            await delay(wait, options.signal);
+          }
+          first = false;
+          if (Date.now() >= options.deadline) {
+            controller.enqueue(
+              encoder.encode(
+                errorEvent('request_timeout', 'The request exceeded its time limit') + DONE_EVENT,
+              ),
+            );
+            controller.close();
+            end();
+            return;
+          }
+          if (pendingError !== undefined) throw pendingError;
+          let batch = '';
+          do {
+            let next: IteratorResult<string>;
+            try {
+              next = events.next();
+            } catch (error) {
+              // A `stream_cut` fault: deliver what was produced, then fail like a real cut.
+              if (!batch) throw error;
+              pendingError = error;
+              break;
+            }
+            if (next.done) {
+              if (batch) controller.enqueue(encoder.encode(batch));
+              controller.close();
+              end();
+              return;
+            }
+            batch += next.value;
+          } while (options.chunkDelayMs <= 0 && batch.length < BATCH_CHARS);
+          controller.enqueue(encoder.encode(batch));
+        } catch (error) {
+          end();
+          controller.error(error);
+        }
+      },
+      cancel() {
+        end();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}

@@ -1,0 +1,161 @@
+import { invalidField } from '../gateway-error';
+
+export type JsonObject = Record<string, unknown>;
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content?: unknown;
+  tool_calls?: { id?: string; function?: { name?: string; arguments?: string } }[];
+  tool_call_id?: string;
+  name?: string;
+}
+
+export interface ChatTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: unknown };
+}
+
+export type ToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; name: string };
+
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name?: string; schema: unknown };
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  stream: boolean;
+  tools: ChatTool[];
+  toolChoice: ToolChoice;
+  responseFormat: ResponseFormat;
+  maxTokens: number | undefined;
+}
+
+const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseTools(raw: unknown): ChatTool[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw invalidField('tools', '`tools` must be an array');
+  return raw.map((tool, i) => {
+    const fn = isJsonObject(tool) ? tool.function : undefined;
+    if (!isJsonObject(tool) || tool.type !== 'function' || !isJsonObject(fn)) {
+      throw invalidField(
+        `tools[${i}]`,
+        `\`tools[${i}]\` must be {type: 'function', function: {...}}`,
+      );
+    }
+    if (typeof fn.name !== 'string' || fn.name === '') {
+      throw invalidField(`tools[${i}].function.name`, `\`tools[${i}].function.name\` is required`);
+    }
+    return {
+      type: 'function',
+      function: {
+        name: fn.name,
+        description: typeof fn.description === 'string' ? fn.description : undefined,
+        parameters: fn.parameters,
+      },
+    };
+  });
+}
+
+function parseToolChoice(raw: unknown, tools: ChatTool[]): ToolChoice {
+  if (raw === undefined || raw === null) return 'auto';
+  if (raw === 'none' || raw === 'auto' || raw === 'required') return raw;
+  const fn = isJsonObject(raw) ? raw.function : undefined;
+  if (isJsonObject(raw) && raw.type === 'function' && isJsonObject(fn)) {
+    const name = fn.name;
+    if (typeof name === 'string' && tools.some((tool) => tool.function.name === name)) {
+      return { type: 'function', name };
+    }
+    throw invalidField(
+      'tool_choice',
+      `\`tool_choice\` names function '${String(name)}', which is not among \`tools\``,
+    );
+  }
+  throw invalidField(
+    'tool_choice',
+    "`tool_choice` must be 'none', 'auto', 'required' or {type: 'function', function: {name}}",
+  );
+}
+
+function parseResponseFormat(raw: unknown): ResponseFormat {
+  if (raw === undefined || raw === null) return { type: 'text' };
+  if (!isJsonObject(raw))
+    throw invalidField('response_format', '`response_format` must be an object');
+  const type = raw.type;
+  if (type === 'text' || type === 'json_object') return { type };
+  if (type === 'json_schema') {
+    const spec = raw.json_schema;
+    if (!isJsonObject(spec) || (!isJsonObject(spec.schema) && typeof spec.schema !== 'boolean')) {
+      throw invalidField(
+        'response_format.json_schema',
+        '`response_format.json_schema` with a `schema` object is required for type json_schema',
+      );
+    }
+    return {
+      type,
+      name: typeof spec.name === 'string' ? spec.name : undefined,
+      schema: spec.schema,
+    };
+  }
+  throw invalidField(
+    'response_format.type',
+    `\`response_format.type\` '${String(type)}' is not supported; use text, json_object or json_schema`,
+  );
+}
+
+function parseMessages(raw: unknown): ChatMessage[] {
+  if (!Array.isArray(raw)) throw invalidField('messages', '`messages` must be an array');
+  if (raw.length < 1) {
+    throw invalidField('messages', '`messages` has 0 items; at least 1 is required');
+  }
+  return raw.map((message, i) => {
+    if (!isJsonObject(message) || typeof message.role !== 'string' || !ROLES.has(message.role)) {
+      throw invalidField(
+        `messages[${i}].role`,
+        `\`messages[${i}].role\` must be one of system, user, assistant, tool`,
+      );
+    }
+    const content = message.content;
+    if (
+      content !== undefined &&
+      content !== null &&
+      typeof content !== 'string' &&
+      !Array.isArray(content)
+    ) {
+      throw invalidField(
+        `messages[${i}].content`,
+        `\`messages[${i}].content\` must be a string, an array of parts or null`,
+      );
+    }
+    return message as unknown as ChatMessage;
+  });
+}
+
+/** Checks a chat completion body (spec 2.5) and extracts what the scripted model needs. */
+export function validateChatRequest(body: unknown): ChatRequest {
+  if (!isJsonObject(body)) throw invalidField('body', 'The request body must be a JSON object');
+  if (typeof body.model !== 'string' || body.model === '') {
+    throw invalidField('model', '`model` is required: an id from GET /models');
+  }
+  const messages = parseMessages(body.messages);
+  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
+    throw invalidField('stream', '`stream` must be a boolean');
+  }
+  const tools = parseTools(body.tools);
+  const maxTokens = body.max_tokens;
+  return {
+    model: body.model,
+    messages,
+    stream: body.stream === true,
+    tools,
+    toolChoice: parseToolChoice(body.tool_choice, tools),
+    responseFormat: parseResponseFormat(body.response_format),
+    maxTokens: typeof maxTokens === 'number' && maxTokens > 0 ? Math.floor(maxTokens) : undefined,
+  };
+}

@@ -1,0 +1,209 @@
+import { isJsonObject, type JsonObject } from './validate-chat-request';
+
+/**
+ * A small deterministic generator of a value valid against a JSON schema: covers the shapes that
+ * tool parameters and structured outputs use (object, array, string, number, integer, boolean,
+ * null, enum, const, required, nullable, anyOf/oneOf/allOf, local $ref, common string formats and
+ * bounds). Not a full JSON-schema solver: `pattern` is honoured only by trying a few candidates.
+ */
+export interface SchemaValueOptions {
+  /** Used for plain strings (a quoted part of the user's message). */
+  text?: string;
+}
+
+interface Context {
+  root: unknown;
+  text: string | undefined;
+  depth: number;
+}
+
+const MAX_DEPTH = 12;
+
+const FORMAT_SAMPLES: Record<string, string> = {
+  'date-time': '2024-01-01T00:00:00Z',
+  date: '2024-01-01',
+  time: '00:00:00',
+  email: 'user@example.com',
+  uri: 'https://example.com/',
+  url: 'https://example.com/',
+  'uri-reference': 'https://example.com/',
+  uuid: '00000000-0000-4000-8000-000000000000',
+  ipv4: '127.0.0.1',
+  ipv6: '::1',
+  hostname: 'example.com',
+  duration: 'PT1M',
+};
+
+export function valueForSchema(schema: unknown, options: SchemaValueOptions = {}): unknown {
+  return generate(schema, { root: schema, text: options.text, depth: 0 }, undefined, 0);
+}
+
+function resolveRef(ref: string, root: unknown): unknown {
+  if (!ref.startsWith('#')) return {};
+  let node: unknown = root;
+  for (const raw of ref.slice(1).split('/').filter(Boolean)) {
+    const part = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    node = isJsonObject(node) ? node[part] : undefined;
+  }
+  return node ?? {};
+}
+
+function mergeAllOf(schema: JsonObject): JsonObject {
+  const parts = (schema.allOf as unknown[]).filter(isJsonObject);
+  const merged: JsonObject = { ...schema, allOf: undefined };
+  const properties: JsonObject = { ...(isJsonObject(schema.properties) ? schema.properties : {}) };
+  const required = new Set<string>(Array.isArray(schema.required) ? schema.required : []);
+  for (const part of parts) {
+    Object.assign(merged, part, { properties });
+    if (isJsonObject(part.properties)) Object.assign(properties, part.properties);
+    if (Array.isArray(part.required)) for (const name of part.required) required.add(String(name));
+  }
+  merged.properties = properties;
+  merged.required = [...required];
+  if (Object.keys(properties).length > 0 && merged.type === undefined) merged.type = 'object';
+  return merged;
+}
+
+function pickType(schema: JsonObject): string {
+  const type = schema.type;
+  if (typeof type === 'string') return type;
+  if (Array.isArray(type)) {
+    const concrete = type.find((t) => t !== 'null');
+    return typeof concrete === 'string' ? concrete : 'null';
+  }
+  if (isJsonObject(schema.properties) || schema.additionalProperties !== undefined) return 'object';
+  if (schema.items !== undefined || schema.prefixItems !== undefined) return 'array';
+  if (schema.minimum !== undefined || schema.maximum !== undefined) return 'number';
+  return 'string';
+}
+
+function generate(schema: unknown, ctx: Context, name: string | undefined, index: number): unknown {
+  if (schema === true || schema === undefined) return stringValue({}, ctx, name, index);
+  if (!isJsonObject(schema)) return null;
+  if (typeof schema.$ref === 'string') {
+    if (ctx.depth >= MAX_DEPTH) return null;
+    return generate(
+      resolveRef(schema.$ref, ctx.root),
+      { ...ctx, depth: ctx.depth + 1 },
+      name,
+      index,
+    );
+  }
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+    return schema.enum[index % schema.enum.length];
+  }
+  if (Array.isArray(schema.allOf)) return generate(mergeAllOf(schema), ctx, name, index);
+  const union = Array.isArray(schema.anyOf) ? schema.anyOf : schema.oneOf;
+  if (Array.isArray(union) && union.length > 0) {
+    const branch =
+      union.find((option) => !(isJsonObject(option) && option.type === 'null')) ?? union[0];
+    return generate(branch, ctx, name, index);
+  }
+  switch (pickType(schema)) {
+    case 'object':
+      return objectValue(schema, ctx);
+    case 'array':
+      return arrayValue(schema, ctx, name);
+    case 'integer':
+      return numberValue(schema, true, index);
+    case 'number':
+      return numberValue(schema, false, index);
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    default:
+      return stringValue(schema, ctx, name, index);
+  }
+}
+
+function objectValue(schema: JsonObject, ctx: Context): JsonObject {
+  const result: JsonObject = {};
+  const properties = isJsonObject(schema.properties) ? schema.properties : {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+  const deeper = { ...ctx, depth: ctx.depth + 1 };
+  for (const [key, propertySchema] of Object.entries(properties)) {
+    // Optional properties are filled too, except deep down where recursion could run away.
+    if (!required.has(key) && ctx.depth >= MAX_DEPTH / 2) continue;
+    result[key] = generate(propertySchema, deeper, key, 0);
+  }
+  for (const key of required) {
+    if (!(key in result)) result[key] = generate(true, deeper, key, 0);
+  }
+  return result;
+}
+
+function arrayValue(schema: JsonObject, ctx: Context, name: string | undefined): unknown[] {
+  const deeper = { ...ctx, depth: ctx.depth + 1 };
+  const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
+  const minItems = typeof schema.minItems === 'number' ? schema.minItems : 0;
+  const maxItems = typeof schema.maxItems === 'number' ? schema.maxItems : Number.POSITIVE_INFINITY;
+  const wanted = ctx.depth >= MAX_DEPTH ? minItems : Math.max(minItems, prefix.length, 1);
+  const count = Math.min(wanted, maxItems);
+  const items: unknown[] = [];
+  for (let i = 0; i < count; i++) {
+    const itemSchema = i < prefix.length ? prefix[i] : (schema.items ?? true);
+    items.push(generate(itemSchema, deeper, name, i));
+  }
+  return items;
+}
+
+function numberValue(schema: JsonObject, integer: boolean, index: number): number {
+  const num = (value: unknown) => (typeof value === 'number' ? value : undefined);
+  let low = num(schema.minimum) ?? Number.NEGATIVE_INFINITY;
+  let high = num(schema.maximum) ?? Number.POSITIVE_INFINITY;
+  const exclusiveLow = num(schema.exclusiveMinimum);
+  const exclusiveHigh = num(schema.exclusiveMaximum);
+  const step = integer ? 1 : 0.5;
+  if (exclusiveLow !== undefined) low = Math.max(low, exclusiveLow + step);
+  if (exclusiveHigh !== undefined) high = Math.min(high, exclusiveHigh - step);
+  if (schema.exclusiveMinimum === true && Number.isFinite(low)) low += step;
+  if (schema.exclusiveMaximum === true && Number.isFinite(high)) high -= step;
+  let value = 1 + index;
+  if (value < low) value = low;
+  if (value > high) value = Number.isFinite(low) ? (low + high) / 2 : high;
+  if (integer)
+    value = Number.isFinite(low) && Math.ceil(value) > high ? Math.floor(value) : Math.ceil(value);
+  const multipleOf = num(schema.multipleOf);
+  if (multipleOf !== undefined && multipleOf > 0) {
+    const candidate = Math.ceil(value / multipleOf) * multipleOf;
+    value = candidate <= high ? candidate : Math.floor(value / multipleOf) * multipleOf;
+    value = Number(value.toPrecision(12));
+  }
+  return value;
+}
+
+function fitLength(value: string, schema: JsonObject): string {
+  let result = value;
+  const minLength = typeof schema.minLength === 'number' ? schema.minLength : 0;
+  const maxLength =
+    typeof schema.maxLength === 'number' ? schema.maxLength : Number.POSITIVE_INFINITY;
+  if (result.length < minLength) result = result.padEnd(minLength, 'x');
+  if (result.length > maxLength) result = result.slice(0, maxLength);
+  return result;
+}
+
+function stringValue(
+  schema: JsonObject,
+  ctx: Context,
+  name: string | undefined,
+  index: number,
+): string {
+  const format = typeof schema.format === 'string' ? FORMAT_SAMPLES[schema.format] : undefined;
+  const base = format ?? ctx.text ?? (name ? `example ${name}` : 'example');
+  const value = fitLength(index > 0 && !format ? `${base} ${index + 1}` : base, schema);
+  if (typeof schema.pattern !== 'string') return value;
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(schema.pattern, 'u');
+  } catch {
+    return value;
+  }
+  if (pattern.test(value)) return value;
+  const candidates = ['a', 'A', '0', 'example', 'abc', 'ABC', '123', 'a1', 'en', 'x@example.com'];
+  return (
+    candidates.map((candidate) => fitLength(candidate, schema)).find((c) => pattern.test(c)) ??
+    value
+  );
+}

@@ -1,0 +1,52 @@
+export interface CliOptions {
+  port: number;
+  host: string;
+  scenarioFile?: string;
+  help: boolean;
+}
+
+export const USAGE = `Usage: infergate-emulator [--port N] [--host H] [--scenario file.json]
+
+Starts a local inference gateway emulator and prints its base URL and an API key.
+  --port N            port to listen on (default 8787; 0 picks a free port)
+  --host H            interface to listen on (default 127.0.0.1)
+  --scenario FILE     JSON scenario merged over the default scenario
+  -h, --help          show this help`;
+
+/** Parses the CLI's arguments; throws an Error with a readable message on bad input. */
+export function parseCliArgs(argv: string[]): CliOptions {
+  const options: CliOptions = { port: 8787, host: '127.0.0.1', help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s) : [arg];
+    const value = () => {
+      const next = inline ?? argv[++i];
+      if (next === undefined) throw new Error(`${flag} needs a value`);
+      return next;
+    };
+    switch (flag) {
+      case '--port': {
+        const raw = value();
+        const port = Number(raw);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) {
+          throw new Error(`--port must be an integer from 0 to 65535, got '${raw}'`);
+        }
+        options.port = port;
+        break;
+      }
+      case '--host':
+        options.host = value();
+        break;
+      case '--scenario':
+        options.scenarioFile = value();
+        break;
+      case '-h':
+      case '--help':
+        options.help = true;
+        break;
+      default:
+        throw new Error(`Unknown argument '${arg}'`);
+    }
+  }
+  return options;
+}

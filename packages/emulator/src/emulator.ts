@@ -1,0 +1,255 @@
+import { handleCapabilities, handleModels } from './catalog';
+import { chatBodyFacts, handleChat } from './chat/handle-chat';
+import {
+  createCounters,
+  type EmulatorCounters,
+  type EndpointName,
+  InflightTracker,
+  resetCounters,
+} from './counters';
+import {
+  type ChosenFault,
+  type FaultRule,
+  parseFaultHeader,
+  STREAM_FAULTS,
+  takeFault,
+} from './faults';
+import { errorResponse, GatewayRefusal, invalidField } from './gateway-error';
+import { contentType, type RequestContext } from './request-context';
+import { resolveScenario, type Scenario, type ScenarioInput } from './scenario';
+import { handleEmbeddings } from './services/handle-embeddings';
+import { handleOcr } from './services/handle-ocr';
+import { handleTranscription } from './services/handle-transcription';
+import { handleTranslation } from './services/handle-translation';
+import { nextLatency, waitBeforeHeaders } from './timing';
+import { applyPreHeaderFault, truncateJsonBody } from './upstream-faults';
+
+/** A local inference gateway behind a WHATWG fetch handler. */
+export interface Emulator {
+  /** Answers one request; the path must contain `/v1/` (any origin). */
+  fetch(request: Request): Promise<Response>;
+  /** Live counters (see `EmulatorCounters`). */
+  readonly counters: EmulatorCounters;
+  resetCounters(): void;
+  /** Adds a fault rule at run time (after the scenario's rules). */
+  injectFault(rule: FaultRule): void;
+  /** Removes every run-time and scenario fault rule. */
+  clearFaults(): void;
+  /** The resolved scenario; mutable (tests may flip availability). */
+  scenario: Scenario;
+}
+
+interface Route {
+  endpoint: EndpointName;
+  method: 'GET' | 'POST';
+}
+
+const ROUTES: Record<string, Route> = {
+  '/v1/models': { endpoint: 'models', method: 'GET' },
+  '/v1/capabilities': { endpoint: 'capabilities', method: 'GET' },
+  '/v1/chat/completions': { endpoint: 'chat', method: 'POST' },
+  '/v1/embeddings': { endpoint: 'embeddings', method: 'POST' },
+  '/v1/ocr': { endpoint: 'ocr', method: 'POST' },
+  '/v1/audio/transcriptions': { endpoint: 'transcriptions', method: 'POST' },
+  '/v1/translations': { endpoint: 'translations', method: 'POST' },
+};
+
+function routeOf(pathname: string): Route | undefined {
+  const start = pathname.indexOf('/v1/');
+  if (start === -1) return undefined;
+  return ROUTES[pathname.slice(start).replace(/\/+$/, '')];
+}
+
+function notFound(method: string, pathname: string): Response {
+  return new Response(
+    JSON.stringify({
+      error: {
+        message: `No endpoint ${method} ${pathname}`,
+        code: 'invalid_request_error',
+        type: 'not_found_error',
+      },
+    }),
+    { status: 404, headers: { 'content-type': 'application/json' } },
+  );
+}
+
+function bearerKey(request: Request): string | undefined {
+  const header = request.headers.get('authorization');
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+function faultFacts(endpoint: EndpointName, bytes: Uint8Array, request: Request) {
+  if (endpoint !== 'chat' && endpoint !== 'embeddings') return { model: undefined, stream: false };
+  if (!contentType(request).includes('json')) return { model: undefined, stream: false };
+  try {
+    return chatBodyFacts(JSON.parse(new TextDecoder().decode(bytes)));
+  } catch {
+    return { model: undefined, stream: false };
+  }
+}
+
+/** Creates an emulator from a scenario (deep-merged over `defaultScenario()`). */
+export function createEmulator(input?: ScenarioInput): Emulator {
+  const counters = createCounters();
+  const tracker = new InflightTracker(counters);
+  const runtimeFaults: FaultRule[] = [];
+  const resources = new Map<string, number>();
+  let sequence = 0;
+
+  const emulator: Emulator = {
+    scenario: resolveScenario(input),
+    counters,
+    resetCounters: () => resetCounters(counters),
+    injectFault: (rule) => {
+      runtimeFaults.push({ ...rule });
+    },
+    clearFaults: () => {
+      runtimeFaults.length = 0;
+      emulator.scenario.faults.length = 0;
+    },
+    fetch: (request) => handle(request),
+  };
+
+  function chooseFault(
+    request: Request,
+    endpoint: EndpointName,
+    apiKey: string,
+    bytes: Uint8Array,
+  ): ChosenFault | undefined {
+    const facts = faultFacts(endpoint, bytes, request);
+    const header = request.headers.get('x-emulator-fault');
+    if (header !== null && header.trim() !== '') {
+      const parsed = parseFaultHeader(header);
+      if (typeof parsed === 'string') throw invalidField('x-emulator-fault', parsed);
+      if (STREAM_FAULTS.has(parsed.fault) && !(endpoint === 'chat' && facts.stream))
+        return undefined;
+      return parsed;
+    }
+    return takeFault([emulator.scenario.faults, runtimeFaults], {
+      endpoint,
+      apiKey,
+      model: facts.model,
+      streaming: endpoint === 'chat' && facts.stream,
+    });
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const route = routeOf(url.pathname);
+    if (!route) return notFound(request.method, url.pathname);
+    counters.requests[route.endpoint] += 1;
+    if (request.method !== route.method) {
+      return errorResponse(
+        invalidField('method', `Use ${route.method} for ${url.pathname}, not ${request.method}`),
+      );
+    }
+    const scenario = emulator.scenario;
+    const apiKey = bearerKey(request);
+    const key = apiKey === undefined ? undefined : scenario.keys[apiKey];
+    if (apiKey === undefined || !key) {
+      return errorResponse(
+        new GatewayRefusal(
+          'invalid_api_key',
+          apiKey === undefined
+            ? 'Missing API key: send the header Authorization: Bearer <API_KEY>'
+            : 'Invalid API key',
+        ),
+      );
+    }
+    if (tracker.current(apiKey) >= scenario.maxConcurrentPerKey) {
+      counters.concurrencyRejections += 1;
+      return errorResponse(
+        new GatewayRefusal(
+          'client_concurrency_exceeded',
+          `This key already runs ${scenario.maxConcurrentPerKey} requests, its limit`,
+          { retryAfter: scenario.retryAfterSeconds },
+        ),
+      );
+    }
+
+    const releases: (() => void)[] = [tracker.acquire(apiKey)];
+    let handedOff = false;
+    const release = () => {
+      for (const fn of releases.splice(0)) fn();
+    };
+    try {
+      const deadline = Date.now() + scenario.requestTimeoutMs;
+      const bytes =
+        request.method === 'POST' ? new Uint8Array(await request.arrayBuffer()) : new Uint8Array();
+      const fault = chooseFault(request, route.endpoint, apiKey, bytes);
+      await waitBeforeHeaders(nextLatency(scenario.latencyMs), deadline, request.signal);
+      if (fault) {
+        const early = await applyPreHeaderFault(fault, deadline, request.signal);
+        if (early) {
+          if (early.status === 429 && fault.fault === 'rate_limit')
+            counters.concurrencyRejections += 1;
+          return early;
+        }
+      }
+      const ctx: RequestContext = {
+        scenario,
+        apiKey,
+        key,
+        request,
+        bytes,
+        fault,
+        deadline,
+        signal: request.signal,
+        onRelease: (callback) => {
+          releases.push(callback);
+        },
+        takeRelease: () => {
+          handedOff = true;
+          return release;
+        },
+        nextSequence: () => {
+          sequence += 1;
+          return sequence;
+        },
+        occupy: (resource) => {
+          const now = (resources.get(resource) ?? 0) + 1;
+          resources.set(resource, now);
+          releases.push(() => resources.set(resource, (resources.get(resource) ?? 1) - 1));
+          return now;
+        },
+      };
+      const inflight = (resource: string) => resources.get(resource) ?? 0;
+      const response = await dispatch(route.endpoint, ctx, inflight);
+      return fault?.fault === 'truncated_json' ? await truncateJsonBody(response) : response;
+    } catch (error) {
+      if (error instanceof GatewayRefusal) {
+        if (error.code === 'client_concurrency_exceeded') counters.concurrencyRejections += 1;
+        return errorResponse(error);
+      }
+      throw error;
+    } finally {
+      if (!handedOff) release();
+    }
+  }
+
+  async function dispatch(
+    endpoint: EndpointName,
+    ctx: RequestContext,
+    inflight: (resource: string) => number,
+  ): Promise<Response> {
+    switch (endpoint) {
+      case 'models':
+        return handleModels(ctx, inflight);
+      case 'capabilities':
+        return handleCapabilities(ctx, inflight);
+      case 'chat':
+        return handleChat(ctx);
+      case 'embeddings':
+        return handleEmbeddings(ctx);
+      case 'ocr':
+        return handleOcr(ctx);
+      case 'transcriptions':
+        return handleTranscription(ctx);
+      case 'translations':
+        return handleTranslation(ctx);
+    }
+  }
+
+  return emulator;
+}

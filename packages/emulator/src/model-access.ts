@@ -1,0 +1,54 @@
+import { GatewayRefusal } from './gateway-error';
+import type { KeySettings, ModelSpec, Scenario } from './scenario';
+
+/** `my/...` and pool models are "unshielded": only keys with Allow Unshielded models see them. */
+export function isUnshielded(spec: ModelSpec): boolean {
+  return spec.owned_by === 'service-owner' || spec.owned_by === 'service-pool';
+}
+
+export function isOnline(spec: ModelSpec): boolean {
+  return spec.online !== false;
+}
+
+function keyMayUse(key: KeySettings, id: string, spec: ModelSpec): boolean {
+  if (isUnshielded(spec) && !key.allowUnshielded) return false;
+  if (Array.isArray(key.allowedModels) && !key.allowedModels.includes(id)) return false;
+  return true;
+}
+
+/** Online models this key may use, in scenario order (what `GET /models` lists). */
+export function listedModels(scenario: Scenario, key: KeySettings): [string, ModelSpec][] {
+  return Object.entries(scenario.models).filter(
+    ([id, spec]) => isOnline(spec) && keyMayUse(key, id, spec),
+  );
+}
+
+export interface ResolvedModel {
+  requested: string;
+  /** The answering model (differs from `requested` only on an offline fallback). */
+  served: string;
+  requestedSpec: ModelSpec;
+  servedSpec: ModelSpec;
+}
+
+/** Applies the key's settings and the model's state to a chat request's `model`. */
+export function resolveChatModel(scenario: Scenario, key: KeySettings, id: string): ResolvedModel {
+  const spec = scenario.models[id];
+  if (!spec) throw new GatewayRefusal('model_not_found', `Model '${id}' does not exist`);
+  if (isUnshielded(spec) && !key.allowUnshielded) {
+    throw new GatewayRefusal(
+      'unshielded_access_required',
+      `Model '${id}' needs a key with the setting Allow Unshielded models`,
+    );
+  }
+  if (!keyMayUse(key, id, spec)) {
+    throw new GatewayRefusal('model_not_allowed', `This API key may not use model '${id}'`);
+  }
+  if (isOnline(spec)) return { requested: id, served: id, requestedSpec: spec, servedSpec: spec };
+  const fallbackId = spec.fallback ?? undefined;
+  const fallback = fallbackId === undefined ? undefined : scenario.models[fallbackId];
+  if (key.offlineFallback && fallbackId !== undefined && fallback && isOnline(fallback)) {
+    return { requested: id, served: fallbackId, requestedSpec: spec, servedSpec: fallback };
+  }
+  throw new GatewayRefusal('provider_unavailable', `Model '${id}' is offline and has no fallback`);
+}

@@ -1,0 +1,54 @@
+import type { ChosenFault } from './faults';
+import { invalidField } from './gateway-error';
+import type { KeySettings, Scenario } from './scenario';
+
+/** Everything an endpoint handler needs about one authenticated request. */
+export interface RequestContext {
+  scenario: Scenario;
+  apiKey: string;
+  key: KeySettings;
+  request: Request;
+  /** The body, read once. */
+  bytes: Uint8Array;
+  /** The chosen fault, if any (stream faults only on streamed chat requests). */
+  fault: ChosenFault | undefined;
+  /** `Date.now()` value of the request's deadline. */
+  deadline: number;
+  signal: AbortSignal;
+  /** Runs when the request stops counting as in flight. */
+  onRelease(callback: () => void): void;
+  /** Hands the in-flight release to a streamed body; the caller then must call it. */
+  takeRelease(): () => void;
+  /** Per-emulator sequence number, for response ids. */
+  nextSequence(): number;
+  /** Counts one more request on a model or service, for `inflight` and capacity checks. */
+  occupy(resource: string): number;
+}
+
+const decoder = new TextDecoder();
+
+/** Parses a JSON body or refuses with `invalid_request_error`. */
+export function readJson(ctx: RequestContext): unknown {
+  const text = decoder.decode(ctx.bytes);
+  if (text.trim() === '')
+    throw invalidField('body', 'The request body is empty; JSON was expected');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalidField('body', 'The request body is not valid JSON');
+  }
+}
+
+export function contentType(request: Request): string {
+  return (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+export function requireJsonContent(ctx: RequestContext): void {
+  const type = contentType(ctx.request);
+  if (type !== '' && type !== 'application/json' && !type.endsWith('+json')) {
+    throw invalidField(
+      'content-type',
+      `Content-Type '${type}' is not accepted; send application/json`,
+    );
+  }
+}

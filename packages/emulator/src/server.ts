@@ -1,0 +1,178 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createEmulator, type Emulator } from './emulator';
+import { DEFAULT_KEYS, type Scenario, type ScenarioInput } from './scenario';
+
+export interface StartEmulatorOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to listen on (default `127.0.0.1`). */
+  host?: string;
+  /** Scenario merged over `defaultScenario()`. */
+  scenario?: ScenarioInput;
+  /** Serve an existing emulator instead of creating one from `scenario`. */
+  emulator?: Emulator;
+}
+
+export interface RunningEmulator {
+  /** Base URL ending in `/v1`, e.g. `http://127.0.0.1:41234/v1`. */
+  url: string;
+  /** A key of the scenario allowed to use everything (`DEFAULT_KEYS.full` by default). */
+  apiKey: string;
+  emulator: Emulator;
+  /** Stops listening and closes open connections. */
+  close(): Promise<void>;
+}
+
+/** Request headers that belong to the connection, not to the request. */
+const HOP_BY_HOP = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'expect',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-connection',
+]);
+
+/** The key printed and returned: the full default key, else the most capable key. */
+export function fullAccessKey(scenario: Scenario): string {
+  const keys = Object.entries(scenario.keys);
+  const full = keys.find(([key]) => key === DEFAULT_KEYS.full);
+  const best =
+    full ??
+    keys.find(([, s]) => s.allowUnshielded && s.offlineFallback && !s.allowedModels) ??
+    keys.find(([, s]) => s.allowUnshielded && !s.allowedModels) ??
+    keys[0];
+  if (!best) throw new Error('The scenario has no API keys');
+  return best[0];
+}
+
+function toRequest(req: IncomingMessage, body: Buffer, origin: string, signal: AbortSignal) {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    if (!HOP_BY_HOP.has(name.toLowerCase())) headers.append(name, req.rawHeaders[i + 1]!);
+  }
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  return new Request(`${origin}${req.url ?? '/'}`, {
+    method,
+    headers,
+    body: hasBody ? new Uint8Array(body) : undefined,
+    signal,
+  });
+}
+
+function waitForDrain(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Bridges one Node request to the fetch handler, streaming the body out as it is produced. */
+async function serve(
+  emulator: Emulator,
+  req: IncomingMessage,
+  res: ServerResponse,
+  origin: string,
+) {
+  const aborter = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) aborter.abort();
+  });
+  let response: Response;
+  try {
+    const body = await readBody(req);
+    response = await emulator.fetch(toRequest(req, body, origin, aborter.signal));
+  } catch {
+    // `drop_connection`, or the client went away: close without an answer.
+    req.socket.destroy();
+    return;
+  }
+  if (res.destroyed) {
+    await response.body?.cancel().catch(() => undefined);
+    return;
+  }
+  res.statusCode = response.status;
+  response.headers.forEach((value, name) => {
+    res.setHeader(name, value);
+  });
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  aborter.signal.addEventListener('abort', () => {
+    reader.cancel().catch(() => undefined);
+  });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await waitForDrain(res);
+      if (res.destroyed) {
+        await reader.cancel().catch(() => undefined);
+        return;
+      }
+    }
+    res.end();
+  } catch {
+    // A failing body (`stream_cut`) cuts the connection, as a real gateway would.
+    res.destroy();
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Starts a real HTTP server on loopback serving an emulator under `/v1`. */
+export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
+  // Imported here so that the package root stays loadable where `node:http` does not exist.
+  const { createServer } = await import('node:http');
+  const emulator = options.emulator ?? createEmulator(options.scenario);
+  const host = options.host ?? '127.0.0.1';
+  let origin = '';
+  const server = createServer((req, res) => {
+    void serve(emulator, req, res, origin);
+  });
+  await listen(server, options.port ?? 0, host);
+  const { port } = server.address() as AddressInfo;
+  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${origin}/v1`,
+    apiKey: fullAccessKey(emulator.scenario),
+    emulator,
+    close() {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
