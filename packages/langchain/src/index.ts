@@ -1,1 +1,28 @@
-export const placeholder = 'langchain';
+export { GatewayError, isGatewayError } from '@infergate/core';
+export {
+  GatewayChatModel,
+  type GatewayChatModelCallOptions,
+  type GatewayChatModelFields,
+} from './chat_models/gateway-chat-model';
+export type { GatewayResponseMetadata } from './converters/response-metadata';
+export { GatewayEmbeddings, type GatewayEmbeddingsFields } from './embeddings/gateway-embeddings';
+export {
+  GatewayAudioTranscriptLoader,
+  type GatewayAudioTranscriptLoaderFields,
+} from './loaders/gateway-audio-transcript-loader';
+export { GatewayOcrLoader, type GatewayOcrLoaderFields } from './loaders/gateway-ocr-loader';
+export {
+  GatewayTranslator,
+  type GatewayTranslatorFields,
+  type TranslatorInput,
+} from './runnables/gateway-translator';
+export {
+  createGatewayTools,
+  createOcrTool,
+  createTranscribeTool,
+  createTranslateTool,
+  type GatewayTool,
+  type GatewayToolOptions,
+  type MediaResolver,
+} from './tools/gateway-tools';
+export type { ClientTuning, GatewayConnectionFields } from './utils/client';

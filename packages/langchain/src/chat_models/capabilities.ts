@@ -1,0 +1,80 @@
+import type { GatewayModel, ModelCapability } from '@infergate/core';
+import type { ModelProfile } from '@langchain/core/language_models/profile';
+import { unsupportedCapability } from '../utils/errors';
+
+export type StructuredOutputMethod = 'jsonSchema' | 'jsonMode' | 'functionCalling';
+
+/** The capability each structured-output method needs. */
+export const METHOD_CAPABILITY: Record<StructuredOutputMethod, ModelCapability> = {
+  jsonSchema: 'json_schema',
+  jsonMode: 'json_object',
+  functionCalling: 'tools',
+};
+
+/** Known capabilities plus, when the catalog was loaded, the models to name in a refusal. */
+export interface KnownCapabilities {
+  model: string;
+  capabilities: readonly string[];
+  catalog?: readonly GatewayModel[];
+}
+
+/** Throws the capability refusal when `known` lacks one of `needs`. */
+export function assertCapabilities(
+  known: KnownCapabilities,
+  needs: readonly ModelCapability[],
+  purpose: string,
+): void {
+  const missing = needs.filter((need) => !known.capabilities.includes(need));
+  if (missing.length === 0) return;
+  throw unsupportedCapability(known.model, missing, modelsWithAll(known.catalog, missing), purpose);
+}
+
+/** Throws unless the model has at least one of `anyOf` (used for the default structured-output method). */
+export function assertAnyCapability(
+  known: KnownCapabilities,
+  anyOf: readonly ModelCapability[],
+  purpose: string,
+): void {
+  if (anyOf.some((need) => known.capabilities.includes(need))) return;
+  const alternatives = known.catalog
+    ?.filter((model) => anyOf.some((need) => model.capabilities.includes(need)))
+    .map((model) => model.id);
+  throw unsupportedCapability(known.model, [...anyOf], alternatives, purpose);
+}
+
+function modelsWithAll(
+  catalog: readonly GatewayModel[] | undefined,
+  capabilities: readonly ModelCapability[],
+): string[] | undefined {
+  return catalog
+    ?.filter((model) => capabilities.every((need) => model.capabilities.includes(need)))
+    .map((model) => model.id);
+}
+
+/** The structured-output method a model serves best: json_schema, then tools, then json_object. */
+export function defaultStructuredOutputMethod(
+  capabilities: readonly string[],
+): StructuredOutputMethod | undefined {
+  if (capabilities.includes('json_schema')) return 'jsonSchema';
+  if (capabilities.includes('tools')) return 'functionCalling';
+  if (capabilities.includes('json_object')) return 'jsonMode';
+  return undefined;
+}
+
+/**
+ * Capabilities → LangChain's model profile. `structuredOutput` means native JSON-schema output:
+ * `createAgent` then sends `response_format: json_schema` instead of a tool.
+ */
+export function profileFromCapabilities(
+  capabilities: readonly string[] | undefined,
+  acceptsContentParts: boolean,
+): ModelProfile {
+  if (!capabilities) return {};
+  const tools = capabilities.includes('tools');
+  return {
+    toolCalling: tools,
+    toolChoice: tools,
+    structuredOutput: capabilities.includes('json_schema'),
+    imageInputs: acceptsContentParts,
+  };
+}

@@ -1,0 +1,612 @@
+import {
+  type ChatRequest,
+  type GatewayClient,
+  GatewayError,
+  type GatewayModel,
+  isGatewayError,
+  type ModelCapability,
+  type ResponseFormat,
+  requiredCapabilities,
+} from '@infergate/core';
+import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
+import type { BaseLanguageModelInput } from '@langchain/core/language_models/base';
+import {
+  BaseChatModel,
+  type BaseChatModelCallOptions,
+  type BaseChatModelParams,
+  type BindToolsInput,
+  type LangSmithParams,
+} from '@langchain/core/language_models/chat_models';
+import { convertChunksToEvents } from '@langchain/core/language_models/compat';
+import type { ChatModelStreamEvent } from '@langchain/core/language_models/event';
+import type { ModelProfile } from '@langchain/core/language_models/profile';
+import { assembleStructuredOutputPipeline } from '@langchain/core/language_models/structured_output';
+import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
+import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
+import { type Runnable, RunnableLambda } from '@langchain/core/runnables';
+import { toJsonSchema } from '@langchain/core/utils/json_schema';
+import { isSerializableSchema } from '@langchain/core/utils/standard_schema';
+import { getSchemaDescription, isInteropZodSchema } from '@langchain/core/utils/types';
+import { convertChatResult } from '../converters/convert-chat-result';
+import { StreamChunkConverter } from '../converters/convert-stream-events';
+import { mapFinishReason } from '../converters/map-finish-reason';
+import { callOptions, type GatewayConnectionFields, resolveClient } from '../utils/client';
+import { configurationError } from '../utils/errors';
+import {
+  buildChatRequest,
+  buildRequestParams,
+  type ChatCallSettings,
+  type ChatModelSettings,
+} from './build-chat-request';
+import {
+  assertAnyCapability,
+  assertCapabilities,
+  defaultStructuredOutputMethod,
+  type KnownCapabilities,
+  METHOD_CAPABILITY,
+  profileFromCapabilities,
+  type StructuredOutputMethod,
+} from './capabilities';
+import { type OutputSchema, structuredOutputParser } from './structured-output-parser';
+
+/** Call options: LangChain's, plus what `bindTools` / `createAgent` bind. */
+export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions {
+  /** Tools for this call (normally bound with `bindTools`). */
+  tools?: BindToolsInput[];
+  /** `response_format` sent as-is (`json_object` / `json_schema` need the matching capability). */
+  response_format?: ResponseFormat;
+  /** Sets `strict` on every tool of this call. */
+  strict?: boolean;
+  /** Extra headers for this call's requests. */
+  headers?: Record<string, string>;
+}
+
+export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConnectionFields {
+  /** Model id from `GET /models`, exactly as listed (e.g. `community/general`, `my/desk-model`). */
+  model: string;
+  /** Alias of `model`, as LangChain's `initChatModel` may pass it. */
+  modelName?: string;
+  /** Stream by default: `invoke` then reads a stream (needs the `streaming` capability). */
+  streaming?: boolean;
+  temperature?: number;
+  /** Sent as `max_tokens`. */
+  maxTokens?: number;
+  /** Sent as `top_p`. */
+  topP?: number;
+  /** Stop sequences (`stop`). */
+  stop?: string[];
+  /** Alias of `stop`. */
+  stopSequences?: string[];
+  seed?: number;
+  /** Deadline of one call in milliseconds (default 5 minutes, the gateway's limit). */
+  timeout?: number;
+  /** Retries after the first attempt (default 2); done by the gateway client, not by LangChain. */
+  maxRetries?: number;
+  /** Extra request fields; the gateway passes unknown fields to the model server unchanged. */
+  modelKwargs?: Record<string, unknown>;
+  /**
+   * The model's capabilities, when you know them (as `GET /models` lists them). With them every
+   * capability check runs at once; without them, before the first request (one catalog lookup).
+   */
+  capabilities?: readonly (ModelCapability | (string & {}))[];
+  /**
+   * Send message content parts (images, …) to the model as they are. The gateway lists no
+   * capability for this, so the default is `false`: text parts are joined into one string and
+   * any other part is refused with a clear error before a request is made.
+   */
+  acceptsContentParts?: boolean;
+}
+
+const PROVIDER = 'infergate';
+
+/** Fields that describe the model and may be serialised (never `client`, `fetch` or the key). */
+const SERIALIZABLE_FIELDS = [
+  'model',
+  'baseURL',
+  'streaming',
+  'temperature',
+  'maxTokens',
+  'topP',
+  'stop',
+  'stopSequences',
+  'seed',
+  'timeout',
+  'maxRetries',
+  'modelKwargs',
+  'capabilities',
+  'acceptsContentParts',
+];
+
+/**
+ * A LangChain chat model served by the inference gateway. It checks the model's capabilities
+ * (streaming, tools, json_object, json_schema) before any chat request leaves the process.
+ */
+export class GatewayChatModel
+  extends BaseChatModel<GatewayChatModelCallOptions, AIMessageChunk>
+  implements GatewayChatModelFields
+{
+  static override lc_name(): string {
+    return 'GatewayChatModel';
+  }
+
+  override lc_serializable = true;
+  override lc_namespace = ['infergate', 'chat_models'];
+
+  override get lc_secrets(): Record<string, string> {
+    return { apiKey: 'INFERGATE_API_KEY' };
+  }
+
+  override get lc_serializable_keys(): string[] {
+    return SERIALIZABLE_FIELDS;
+  }
+
+  model: string;
+  baseURL?: string;
+  streaming: boolean;
+  temperature?: number;
+  maxTokens?: number;
+  topP?: number;
+  stop?: string[];
+  stopSequences?: string[];
+  seed?: number;
+  timeout?: number;
+  maxRetries?: number;
+  modelKwargs?: Record<string, unknown>;
+  capabilities?: readonly string[];
+  acceptsContentParts: boolean;
+  /** The gateway client this model sends through. */
+  declare readonly client: GatewayClient;
+  /** Declared for serialisation only: held non-enumerable so it never shows in logs. */
+  declare readonly apiKey?: string;
+  /** Catalog snapshot (from `create` or the first check), to name alternatives in refusals. */
+  declare private catalog?: readonly GatewayModel[];
+  /** Capabilities learned from the catalog when none were passed. */
+  declare private liveCapabilities?: readonly string[];
+
+  constructor(model: string, fields?: Omit<GatewayChatModelFields, 'model'>);
+  constructor(fields: GatewayChatModelFields);
+  constructor(
+    modelOrFields: string | GatewayChatModelFields,
+    maybeFields?: Omit<GatewayChatModelFields, 'model'>,
+  ) {
+    const fields: GatewayChatModelFields =
+      typeof modelOrFields === 'string'
+        ? { ...maybeFields, model: modelOrFields }
+        : { ...modelOrFields };
+    const model = fields.model ?? fields.modelName;
+    super(typeof model === 'string' ? { ...fields, model } : fields);
+    if (typeof model !== 'string' || model === '') {
+      throw configurationError('GatewayChatModel needs a model id (the `model` field)');
+    }
+    this.model = model;
+    this.baseURL = fields.baseURL;
+    this.streaming = fields.streaming ?? false;
+    this.temperature = fields.temperature;
+    this.maxTokens = fields.maxTokens;
+    this.topP = fields.topP;
+    this.stop = fields.stop ?? fields.stopSequences;
+    this.stopSequences = this.stop;
+    this.seed = fields.seed;
+    this.timeout = fields.timeout;
+    this.maxRetries = fields.maxRetries;
+    this.modelKwargs = fields.modelKwargs;
+    this.capabilities = fields.capabilities ? [...fields.capabilities] : undefined;
+    this.acceptsContentParts = fields.acceptsContentParts ?? false;
+    hidden(this, 'client', resolveClient(fields));
+    hidden(this, 'apiKey', fields.apiKey);
+    hidden(this, 'catalog', undefined);
+    hidden(this, 'liveCapabilities', undefined);
+    if (this.streaming) this.assertKnown(['streaming'], 'streaming: true');
+  }
+
+  /**
+   * Loads the model's catalog entry first, so that every capability check runs while building
+   * (and `profile` is right from the start).
+   */
+  static async create(fields: GatewayChatModelFields): Promise<GatewayChatModel>;
+  static async create(
+    model: string,
+    fields?: Omit<GatewayChatModelFields, 'model'>,
+  ): Promise<GatewayChatModel>;
+  static async create(
+    modelOrFields: string | GatewayChatModelFields,
+    maybeFields?: Omit<GatewayChatModelFields, 'model'>,
+  ): Promise<GatewayChatModel> {
+    const fields: GatewayChatModelFields =
+      typeof modelOrFields === 'string' ? { ...maybeFields, model: modelOrFields } : modelOrFields;
+    const client = resolveClient(fields);
+    const catalog = await client.models();
+    const entry = catalog.find((candidate) => candidate.id === fields.model);
+    // An unlisted model is refused by client.model() with close matches; an own offline model
+    // (my/...) is not listed but still answers (spec 4.1), so it stays unchecked.
+    const listed = entry ?? (await modelOrOffline(client, fields.model));
+    const instance = new GatewayChatModel({
+      ...fields,
+      client,
+      ...(fields.capabilities === undefined && listed ? { capabilities: listed.capabilities } : {}),
+    });
+    hidden(instance, 'catalog', catalog);
+    return instance;
+  }
+
+  _llmType(): string {
+    return PROVIDER;
+  }
+
+  /** Live capabilities → LangChain's model profile (createAgent reads it). */
+  override get profile(): ModelProfile {
+    return profileFromCapabilities(this.knownCapabilities(), this.acceptsContentParts);
+  }
+
+  override getLsParams(options: this['ParsedCallOptions']): LangSmithParams {
+    return {
+      ls_provider: PROVIDER,
+      ls_model_name: this.model,
+      ls_model_type: 'chat',
+      ls_temperature: this.temperature,
+      ls_max_tokens: this.maxTokens,
+      ls_stop: options.stop ?? this.stop,
+    };
+  }
+
+  override invocationParams(options?: this['ParsedCallOptions']): Omit<ChatRequest, 'messages'> {
+    return buildRequestParams(this.settings(), this.callSettings(options), this.streaming);
+  }
+
+  override _identifyingParams(): Record<string, unknown> {
+    return { model_name: this.model, ...this.invocationParams() };
+  }
+
+  override bindTools(
+    tools: BindToolsInput[],
+    kwargs?: Partial<GatewayChatModelCallOptions>,
+  ): Runnable<BaseLanguageModelInput, AIMessageChunk, GatewayChatModelCallOptions> {
+    if (tools.length > 0) this.assertKnown(['tools'], 'bindTools');
+    // Converting now refuses malformed tools at bind time; the request converts again.
+    buildRequestParams(this.settings(), { tools, strict: kwargs?.strict }, false);
+    return this.withConfig({ ...kwargs, tools } as Partial<GatewayChatModelCallOptions>);
+  }
+
+  override withStructuredOutput<
+    RunOutput extends Record<string, unknown> = Record<string, unknown>,
+  >(
+    outputSchema: unknown,
+    config?: {
+      name?: string;
+      method?: string;
+      includeRaw?: boolean;
+      strict?: boolean;
+    },
+  ): Runnable<BaseLanguageModelInput, RunOutput | { raw: BaseMessage; parsed: RunOutput }> {
+    const method = normalizeMethod(config?.method);
+    if (method) this.assertKnown([METHOD_CAPABILITY[method]], `withStructuredOutput (${method})`);
+    const build = (chosen: StructuredOutputMethod) =>
+      this.structuredOutputPipeline<RunOutput>(outputSchema, chosen, config);
+    if (method) return build(method);
+    const known = this.knownCapabilities();
+    if (known) return build(this.pickMethod(known));
+    // Capabilities unknown: choose the method at the first call, from the catalog.
+    let pipeline: ReturnType<typeof build> | undefined;
+    return RunnableLambda.from(async (input: BaseLanguageModelInput, runConfig) => {
+      if (!pipeline) {
+        const capabilities = await this.loadCapabilities(runConfig?.signal);
+        pipeline = build(capabilities ? this.pickMethod(capabilities) : 'jsonSchema');
+      }
+      return pipeline.invoke(input, runConfig);
+    }).withConfig({ runName: 'GatewayStructuredOutput' }) as Runnable<
+      BaseLanguageModelInput,
+      RunOutput | { raw: BaseMessage; parsed: RunOutput }
+    >;
+  }
+
+  async _generate(
+    messages: BaseMessage[],
+    options: this['ParsedCallOptions'],
+    runManager?: CallbackManagerForLLMRun,
+  ): Promise<ChatResult> {
+    if (this.streaming) {
+      let final: ChatGenerationChunk | undefined;
+      for await (const chunk of this._streamResponseChunks(messages, options, runManager)) {
+        final = final ? final.concat(chunk) : chunk;
+      }
+      if (!final) throw configurationError('the stream ended without any chunk');
+      return {
+        generations: [
+          { text: final.text, message: final.message, generationInfo: final.generationInfo },
+        ],
+      };
+    }
+    const request = buildChatRequest(messages, this.settings(), this.callSettings(options), false);
+    await this.checkBeforeSending(request, options.signal);
+    const result = await this.client.chat(request, callOptions(options));
+    return convertChatResult(result);
+  }
+
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this['ParsedCallOptions'],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    const request = buildChatRequest(messages, this.settings(), this.callSettings(options), true);
+    await this.checkBeforeSending(request, options.signal);
+    const stream = await this.client.chatStream(request, callOptions(options));
+    const converter = new StreamChunkConverter(stream);
+    let finished = false;
+    try {
+      for await (const event of stream) {
+        const chunk = converter.convert(event);
+        if (!chunk) continue;
+        yield chunk;
+        await runManager?.handleLLMNewToken(
+          chunk.text,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          {
+            chunk,
+          },
+        );
+      }
+      finished = true;
+    } finally {
+      // A consumer that stops early (break, abort) frees the slot at once.
+      if (!finished) await stream.cancel().catch(() => undefined);
+    }
+    const last = converter.finish();
+    yield last;
+    await runManager?.handleLLMNewToken('', undefined, undefined, undefined, undefined, {
+      chunk: last,
+    });
+  }
+
+  /** LangChain's content-block event stream, finished with the real reason and metadata. */
+  override async *_streamChatModelEvents(
+    messages: BaseMessage[],
+    options: this['ParsedCallOptions'],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatModelStreamEvent> {
+    let metadata: Record<string, unknown> | undefined;
+    const chunks = this._streamResponseChunks(messages, options, runManager);
+    async function* remember(): AsyncGenerator<ChatGenerationChunk> {
+      for await (const chunk of chunks) {
+        if (Object.keys(chunk.message.response_metadata ?? {}).length > 0) {
+          metadata = chunk.message.response_metadata;
+        }
+        yield chunk;
+      }
+    }
+    for await (const event of convertChunksToEvents(remember(), { signal: options.signal })) {
+      if (event.event === 'message-finish' && metadata) {
+        yield {
+          ...event,
+          reason: mapFinishReason(metadata.finish_reason as string | undefined),
+          responseMetadata: metadata,
+        };
+      } else {
+        yield event;
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private settings(): ChatModelSettings {
+    return {
+      model: this.model,
+      temperature: this.temperature,
+      maxTokens: this.maxTokens,
+      topP: this.topP,
+      stop: this.stop,
+      seed: this.seed,
+      modelKwargs: this.modelKwargs,
+      acceptsContentParts: this.acceptsContentParts,
+    };
+  }
+
+  private callSettings(options?: Partial<GatewayChatModelCallOptions>): ChatCallSettings {
+    return {
+      stop: options?.stop,
+      tools: options?.tools,
+      tool_choice: options?.tool_choice,
+      response_format: options?.response_format,
+      strict: options?.strict,
+    };
+  }
+
+  private knownCapabilities(): readonly string[] | undefined {
+    return this.capabilities ?? this.liveCapabilities;
+  }
+
+  private known(): KnownCapabilities | undefined {
+    const capabilities = this.knownCapabilities();
+    if (!capabilities) return undefined;
+    return { model: this.model, capabilities, catalog: this.catalog };
+  }
+
+  /** Refuses at once when the capabilities are known; otherwise the request-time check does. */
+  private assertKnown(needs: ModelCapability[], purpose: string): void {
+    const known = this.known();
+    if (known) assertCapabilities(known, needs, purpose);
+  }
+
+  private pickMethod(capabilities: readonly string[]): StructuredOutputMethod {
+    const known = { model: this.model, capabilities, catalog: this.catalog };
+    assertAnyCapability(known, ['json_schema', 'tools', 'json_object'], 'withStructuredOutput');
+    return defaultStructuredOutputMethod(capabilities)!;
+  }
+
+  /**
+   * The check before any chat request: locally when the capabilities are known, else through
+   * core's cached catalog (one lookup, shared by every call of this client).
+   */
+  private async checkBeforeSending(request: ChatRequest, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) {
+      throw new GatewayError({
+        code: 'aborted',
+        message: 'The call was aborted',
+        cause: signal.reason,
+        isRetryable: false,
+      });
+    }
+    const needs = requiredCapabilities(request);
+    const known = this.known();
+    if (known) {
+      assertCapabilities(known, needs, describeNeeds(needs));
+      return;
+    }
+    try {
+      const model = await this.client.requireCapabilities(
+        this.model,
+        needs,
+        signal ? { signal } : {},
+      );
+      hidden(this, 'liveCapabilities', [...model.capabilities]);
+    } catch (error) {
+      if (isOwnModelNotListed(error, this.model)) return;
+      throw error;
+    }
+  }
+
+  /** The model's capabilities from the catalog, or undefined for an unlisted own model. */
+  private async loadCapabilities(signal?: AbortSignal): Promise<readonly string[] | undefined> {
+    const known = this.knownCapabilities();
+    if (known) return known;
+    try {
+      const model = await this.client.requireCapabilities(
+        this.model,
+        ['chat'],
+        signal ? { signal } : {},
+      );
+      hidden(this, 'liveCapabilities', [...model.capabilities]);
+      return model.capabilities;
+    } catch (error) {
+      if (isOwnModelNotListed(error, this.model)) return undefined;
+      throw error;
+    }
+  }
+
+  private structuredOutputPipeline<RunOutput extends Record<string, unknown>>(
+    schema: unknown,
+    method: StructuredOutputMethod,
+    config: { name?: string; includeRaw?: boolean; strict?: boolean } | undefined,
+  ): Runnable<BaseLanguageModelInput, RunOutput | { raw: BaseMessage; parsed: RunOutput }> {
+    const jsonSchema = schemaToJson(schema);
+    const name =
+      config?.name ?? (typeof jsonSchema.title === 'string' ? jsonSchema.title : 'extract');
+    const description = getSchemaDescription(schema as Record<string, unknown>);
+    const tracing = { ls_structured_output_format: { kwargs: { method }, schema: jsonSchema } };
+    let llm: Runnable<BaseLanguageModelInput, AIMessageChunk>;
+    if (method === 'functionCalling') {
+      llm = this.bindTools(
+        [
+          {
+            type: 'function',
+            function: { name, ...(description ? { description } : {}), parameters: jsonSchema },
+          },
+        ],
+        {
+          tool_choice: name,
+          ...(config?.strict !== undefined ? { strict: config.strict } : {}),
+          ...tracing,
+        },
+      );
+    } else if (method === 'jsonSchema') {
+      llm = this.withConfig({
+        response_format: {
+          type: 'json_schema',
+          json_schema: {
+            name,
+            schema: jsonSchema,
+            ...(description ? { description } : {}),
+            ...(config?.strict !== undefined ? { strict: config.strict } : {}),
+          },
+        },
+        ...tracing,
+      } as Partial<GatewayChatModelCallOptions>);
+    } else {
+      llm = this.withConfig({
+        response_format: { type: 'json_object' },
+        ...tracing,
+      } as Partial<GatewayChatModelCallOptions>);
+    }
+    const parser = structuredOutputParser<RunOutput>({
+      schema,
+      jsonSchema,
+      method,
+      toolName: name,
+      model: this.model,
+    });
+    return assembleStructuredOutputPipeline(
+      llm,
+      parser,
+      config?.includeRaw ?? false,
+      config?.includeRaw ? 'StructuredOutputRunnable' : 'StructuredOutput',
+    ) as Runnable<BaseLanguageModelInput, RunOutput | { raw: BaseMessage; parsed: RunOutput }>;
+  }
+}
+
+/** Defines a property that JSON.stringify, util.inspect and spreading do not show. */
+function hidden(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: false,
+    writable: true,
+    configurable: true,
+  });
+}
+
+function normalizeMethod(method: string | undefined): StructuredOutputMethod | undefined {
+  switch (method) {
+    case undefined:
+      return undefined;
+    case 'jsonSchema':
+    case 'json_schema':
+      return 'jsonSchema';
+    case 'jsonMode':
+    case 'json_mode':
+    case 'json_object':
+      return 'jsonMode';
+    case 'functionCalling':
+    case 'function_calling':
+    case 'tools':
+      return 'functionCalling';
+    default:
+      throw configurationError(
+        `withStructuredOutput: unknown method "${method}" (use jsonSchema, jsonMode or functionCalling)`,
+      );
+  }
+}
+
+function schemaToJson(schema: unknown): OutputSchema {
+  if (isInteropZodSchema(schema) || isSerializableSchema(schema)) {
+    const { $schema: _ignored, ...rest } = toJsonSchema(schema) as OutputSchema;
+    return rest;
+  }
+  if (typeof schema === 'object' && schema !== null) return schema as OutputSchema;
+  throw configurationError(
+    'withStructuredOutput needs a zod schema, a standard schema or a JSON schema',
+  );
+}
+
+function describeNeeds(needs: readonly ModelCapability[]): string {
+  const extra = needs.filter((need) => need !== 'chat');
+  return extra.length > 0 ? `this request (${extra.join(', ')})` : 'chat';
+}
+
+/** An own model (`my/...`) that is offline is not listed, yet its address still works (spec 4.1). */
+function isOwnModelNotListed(error: unknown, model: string): boolean {
+  return isGatewayError(error) && error.code === 'model_not_found' && model.startsWith('my/');
+}
+
+async function modelOrOffline(
+  client: GatewayClient,
+  model: string,
+): Promise<GatewayModel | undefined> {
+  try {
+    return await client.model(model);
+  } catch (error) {
+    if (isOwnModelNotListed(error, model)) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { convertChatResult } from './convert-chat-result';
+
+describe('convertChatResult', () => {
+  it('maps text, tool calls (valid and invalid), usage and metadata', () => {
+    const result = convertChatResult({
+      requestedModel: 'my/laptop-model',
+      servedModel: 'pool-a/llama-3-8b',
+      fallback: true,
+      headers: new Headers(),
+      response: {
+        id: 'chatcmpl-9',
+        object: 'chat.completion',
+        created: 1,
+        model: 'pool-a/llama-3-8b',
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'tool_calls',
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                { id: 'a', type: 'function', function: { name: 'f', arguments: '{"x":1}' } },
+                { id: 'b', type: 'function', function: { name: 'g', arguments: '{"x":' } },
+              ],
+            },
+          },
+        ],
+        usage: { prompt_tokens: 2, completion_tokens: 5, total_tokens: 7 },
+      },
+    });
+    const message = result.generations[0]?.message;
+    expect(message?.content).toBe('');
+    expect(message && 'tool_calls' in message ? message.tool_calls : undefined).toEqual([
+      { type: 'tool_call', id: 'a', name: 'f', args: { x: 1 } },
+    ]);
+    expect(
+      message && 'invalid_tool_calls' in message ? message.invalid_tool_calls : [],
+    ).toHaveLength(1);
+    expect(message?.response_metadata).toMatchObject({
+      model_name: 'pool-a/llama-3-8b',
+      requested_model: 'my/laptop-model',
+      fallback: true,
+      finish_reason: 'tool_calls',
+    });
+    expect(message && 'usage_metadata' in message ? message.usage_metadata : undefined).toEqual({
+      input_tokens: 2,
+      output_tokens: 5,
+      total_tokens: 7,
+    });
+  });
+});

@@ -1,0 +1,95 @@
+import type { ChatResult as GatewayChatResult } from '@infergate/core';
+import { AIMessage } from '@langchain/core/messages';
+import type { InvalidToolCall, ToolCall } from '@langchain/core/messages/tool';
+import type { ChatResult } from '@langchain/core/outputs';
+import { invalidResponse } from '../utils/errors';
+import { mapUsage } from './map-usage';
+import { buildResponseMetadata } from './response-metadata';
+
+/** A gateway chat answer (spec 2.6) → LangChain's ChatResult with one AIMessage. */
+export function convertChatResult(result: GatewayChatResult): ChatResult {
+  const { response } = result;
+  const choice = response.choices[0];
+  if (!choice) {
+    throw invalidResponse(`the chat answer from ${result.servedModel} has no choices`);
+  }
+  const { message } = choice;
+  const text = contentText(message.content);
+  const toolCalls: ToolCall[] = [];
+  const invalidToolCalls: InvalidToolCall[] = [];
+  for (const call of message.tool_calls ?? []) {
+    const parsed = parseArguments(call.function.arguments);
+    if (parsed.ok) {
+      toolCalls.push({
+        type: 'tool_call',
+        id: call.id,
+        name: call.function.name,
+        args: parsed.value,
+      });
+    } else {
+      invalidToolCalls.push({
+        type: 'invalid_tool_call',
+        id: call.id,
+        name: call.function.name,
+        args: call.function.arguments,
+        error: parsed.error,
+      });
+    }
+  }
+  const responseMetadata = buildResponseMetadata({
+    servedModel: result.servedModel,
+    requestedModel: result.requestedModel,
+    fallback: result.fallback,
+    finishReason: choice.finish_reason,
+    usage: response.usage,
+    id: response.id,
+  });
+  const aiMessage = new AIMessage({
+    content: text,
+    ...(response.id ? { id: response.id } : {}),
+    tool_calls: toolCalls,
+    invalid_tool_calls: invalidToolCalls,
+    usage_metadata: mapUsage(response.usage),
+    response_metadata: responseMetadata,
+  });
+  // No llmOutput: LangChain copies it into response_metadata, and a streamed answer has none, so
+  // invoke and stream would end in different messages. Usage travels in usage_metadata.
+  return {
+    generations: [
+      {
+        text,
+        message: aiMessage,
+        generationInfo: { finish_reason: responseMetadata.finish_reason },
+      },
+    ],
+  };
+}
+
+type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+
+/** Tool arguments are JSON text; the model may write invalid JSON (spec 4.3 rule 5). */
+export function parseArguments(text: string): Parsed {
+  if (text.trim() === '') return { ok: true, value: {} };
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      return { ok: true, value: value as Record<string, unknown> };
+    }
+    return { ok: false, error: 'tool call arguments are JSON but not an object' };
+  } catch (error) {
+    return {
+      ok: false,
+      error: `tool call arguments are not valid JSON: ${(error as Error).message}`,
+    };
+  }
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part) => (typeof part?.text === 'string' ? (part.text as string) : ''))
+      .join('');
+  }
+  return '';
+}

@@ -1,0 +1,57 @@
+import type { AIMessageChunk } from '@langchain/core/messages';
+import { concat } from '@langchain/core/utils/stream';
+import { describe, expect, it } from 'vitest';
+import { StreamChunkConverter } from './convert-stream-events';
+
+describe('StreamChunkConverter', () => {
+  it('turns events into text and tool-call chunks, with usage and metadata once at the end', () => {
+    const converter = new StreamChunkConverter({
+      requestedModel: 'my/laptop-model',
+      servedModel: 'pool-a/llama-3-8b',
+      fallback: true,
+    });
+    const chunks = [
+      converter.convert({ type: 'role', role: 'assistant', id: 'chatcmpl-1' }),
+      converter.convert({ type: 'text-delta', delta: 'Hel', choiceIndex: 0 }),
+      converter.convert({ type: 'text-delta', delta: 'lo', choiceIndex: 0 }),
+      converter.convert({
+        type: 'tool-call-delta',
+        index: 0,
+        id: 'c1',
+        name: 'weather',
+        argumentsDelta: '',
+      }),
+      converter.convert({ type: 'tool-call-delta', index: 0, argumentsDelta: '{"city":' }),
+      converter.convert({ type: 'tool-call-delta', index: 0, argumentsDelta: '"Kyiv"}' }),
+      converter.convert({ type: 'finish', reason: 'tool_calls', choiceIndex: 0 }),
+      converter.convert({
+        type: 'usage',
+        usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+      }),
+    ].filter((chunk) => chunk !== undefined);
+    chunks.push(converter.finish());
+    expect(chunks).toHaveLength(6);
+    const withUsage = chunks.filter((c) => (c.message as AIMessageChunk).usage_metadata);
+    expect(withUsage).toHaveLength(1);
+
+    const merged = chunks.reduce((a, b) => concat(a, b));
+    const message = merged.message as AIMessageChunk;
+    expect(message.content).toBe('Hello');
+    expect(message.tool_calls).toEqual([
+      { type: 'tool_call', id: 'c1', name: 'weather', args: { city: 'Kyiv' } },
+    ]);
+    expect(message.usage_metadata).toMatchObject({
+      input_tokens: 3,
+      output_tokens: 4,
+      total_tokens: 7,
+    });
+    expect(message.response_metadata).toMatchObject({
+      model_name: 'pool-a/llama-3-8b',
+      requested_model: 'my/laptop-model',
+      fallback: true,
+      finish_reason: 'tool_calls',
+      usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+    });
+    expect(message.id).toBe('chatcmpl-1');
+  });
+});

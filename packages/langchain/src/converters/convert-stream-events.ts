@@ -1,0 +1,93 @@
+import type { ChatStreamEvent, Usage } from '@infergate/core';
+import { AIMessageChunk } from '@langchain/core/messages';
+import { ChatGenerationChunk } from '@langchain/core/outputs';
+import { mapUsage } from './map-usage';
+import { buildResponseMetadata } from './response-metadata';
+
+export interface StreamIdentity {
+  requestedModel: string;
+  servedModel: string;
+  fallback: boolean;
+}
+
+/**
+ * Gateway stream events → LangChain generation chunks. Text and tool-call pieces become chunks as
+ * they arrive; usage and response metadata are held back for one final chunk, because LangChain
+ * adds up usage (and concatenates strings) when chunks are concatenated.
+ */
+export class StreamChunkConverter {
+  private id: string | undefined;
+  private finishReason: string | undefined;
+  private usage: Usage | undefined;
+
+  constructor(private readonly identity: StreamIdentity) {}
+
+  /** The chunk for one event, or undefined for events that only carry state. */
+  convert(event: ChatStreamEvent): ChatGenerationChunk | undefined {
+    switch (event.type) {
+      case 'role':
+        if (event.id) this.id = event.id;
+        return undefined;
+      case 'text-delta':
+        if (event.choiceIndex !== 0 || event.delta === '') return undefined;
+        return this.chunk(
+          new AIMessageChunk({ content: event.delta, ...this.idField() }),
+          event.delta,
+        );
+      case 'tool-call-delta':
+        return this.chunk(
+          new AIMessageChunk({
+            content: '',
+            ...this.idField(),
+            tool_call_chunks: [
+              {
+                type: 'tool_call_chunk',
+                index: event.index,
+                ...(event.id !== undefined ? { id: event.id } : {}),
+                ...(event.name !== undefined ? { name: event.name } : {}),
+                args: event.argumentsDelta,
+              },
+            ],
+          }),
+          '',
+        );
+      case 'finish':
+        if (event.choiceIndex === 0) this.finishReason = event.reason;
+        return undefined;
+      case 'usage':
+        this.usage = event.usage;
+        return undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  /** The last chunk: usage once, and who answered and why it stopped. */
+  finish(): ChatGenerationChunk {
+    const responseMetadata = buildResponseMetadata({
+      ...this.identity,
+      finishReason: this.finishReason,
+      usage: this.usage,
+      id: this.id,
+    });
+    const usage = mapUsage(this.usage);
+    return new ChatGenerationChunk({
+      text: '',
+      message: new AIMessageChunk({
+        content: '',
+        ...this.idField(),
+        ...(usage ? { usage_metadata: usage } : {}),
+        response_metadata: responseMetadata,
+      }),
+      generationInfo: { finish_reason: responseMetadata.finish_reason },
+    });
+  }
+
+  private chunk(message: AIMessageChunk, text: string): ChatGenerationChunk {
+    return new ChatGenerationChunk({ text, message });
+  }
+
+  private idField(): { id?: string } {
+    return this.id ? { id: this.id } : {};
+  }
+}

@@ -1,0 +1,38 @@
+import type { Usage } from '@infergate/core';
+
+/** What every answer reports in `response_metadata`: who answered, and why it stopped. */
+export interface GatewayResponseMetadata {
+  [key: string]: unknown;
+  /** The model that answered (`X-Service-Model`). */
+  model_name: string;
+  /** The model that was asked for. */
+  requested_model: string;
+  /** True when the gateway answered with another model than the one requested. */
+  fallback: boolean;
+  finish_reason: string;
+  /** The gateway's own usage object, when the model server reported one. */
+  usage?: Usage;
+  /** The response id. */
+  id?: string;
+  model_provider: 'infergate';
+}
+
+export function buildResponseMetadata(fields: {
+  servedModel: string;
+  requestedModel: string;
+  fallback: boolean;
+  finishReason: string | null | undefined;
+  usage?: Usage | null;
+  id?: string;
+}): GatewayResponseMetadata {
+  const metadata: GatewayResponseMetadata = {
+    model_name: fields.servedModel,
+    requested_model: fields.requestedModel,
+    fallback: fields.fallback,
+    finish_reason: fields.finishReason ?? 'stop',
+    model_provider: 'infergate',
+  };
+  if (fields.usage) metadata.usage = fields.usage;
+  if (fields.id) metadata.id = fields.id;
+  return metadata;
+}

@@ -1,0 +1,64 @@
+import type { AudioLike, GatewayClient } from '@infergate/core';
+import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
+import { Document } from '@langchain/core/documents';
+import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
+
+export interface GatewayAudioTranscriptLoaderFields extends GatewayConnectionFields, ClientTuning {
+  /** The audio: a Blob/File, bytes, or base64. WAV, MP3 or FLAC, at most 23 MiB. */
+  audio: AudioLike;
+  /** Spoken language code; detected when omitted. */
+  language?: string;
+  /** `true` transcribes the speech into English. */
+  translate?: boolean;
+  /** File name sent with the audio (a File's own name is used otherwise). */
+  filename?: string;
+  /** MIME type sent with the audio (detected from the bytes otherwise). */
+  mimeType?: string;
+  /** Metadata added to the document (e.g. `source`). */
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * Loads one Document with the transcript of an audio file (`POST /audio/transcriptions`).
+ * Metadata: `language` (detected or given), `duration` (seconds), plus your own.
+ */
+export class GatewayAudioTranscriptLoader extends BaseDocumentLoader {
+  private readonly fields: GatewayAudioTranscriptLoaderFields;
+  private readonly client: GatewayClient;
+
+  constructor(fields: GatewayAudioTranscriptLoaderFields) {
+    super();
+    // Only the request fields are kept: the connection fields (API key) stay inside the client.
+    const { audio, language, translate, filename, mimeType, metadata } = fields;
+    this.fields = { audio, language, translate, filename, mimeType, metadata };
+    this.client = resolveClient(fields);
+  }
+
+  async load(): Promise<Document[]> {
+    const { audio, language, translate, filename, mimeType, metadata } = this.fields;
+    const result = await this.client.transcribe({
+      audio,
+      ...(language !== undefined ? { language } : {}),
+      ...(translate !== undefined ? { translate } : {}),
+      ...(filename !== undefined ? { filename } : {}),
+      ...(mimeType !== undefined ? { mime_type: mimeType } : {}),
+      response_format: 'json',
+    });
+    const name = filename ?? (audio as { name?: unknown }).name;
+    return [
+      new Document({
+        pageContent: result.text,
+        metadata: {
+          ...(typeof name === 'string' ? { source: name } : {}),
+          ...(result.language !== undefined
+            ? { language: result.language }
+            : language
+              ? { language }
+              : {}),
+          ...(result.duration !== undefined ? { duration: result.duration } : {}),
+          ...metadata,
+        },
+      }),
+    ];
+  }
+}

@@ -1,0 +1,44 @@
+import type { AudioLike, GatewayClient } from '@infergate/core';
+import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
+import { Document } from '@langchain/core/documents';
+import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
+
+export interface GatewayOcrLoaderFields extends GatewayConnectionFields, ClientTuning {
+  /** The image: a Blob/File, bytes, or base64 (decoded 1 byte .. 23 MiB). */
+  image: AudioLike;
+  /** Metadata added to the document (e.g. `source`). */
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * Loads one Document with the text read from an image (`POST /ocr`; Ukrainian and English).
+ * Metadata: `confidence` (0..1) when the engine reports it, plus your own.
+ */
+export class GatewayOcrLoader extends BaseDocumentLoader {
+  private readonly fields: GatewayOcrLoaderFields;
+  private readonly client: GatewayClient;
+
+  constructor(fields: GatewayOcrLoaderFields) {
+    super();
+    // Only the request fields are kept: the connection fields (API key) stay inside the client.
+    const { image, metadata } = fields;
+    this.fields = { image, metadata };
+    this.client = resolveClient(fields);
+  }
+
+  async load(): Promise<Document[]> {
+    const { image, metadata } = this.fields;
+    const result = await this.client.ocr({ image });
+    const name = (image as { name?: unknown }).name;
+    return [
+      new Document({
+        pageContent: result.text,
+        metadata: {
+          ...(typeof name === 'string' ? { source: name } : {}),
+          ...(result.confidence !== undefined ? { confidence: result.confidence } : {}),
+          ...metadata,
+        },
+      }),
+    ];
+  }
+}

@@ -1,0 +1,107 @@
+import type { GatewayClient, TranslationResponse } from '@infergate/core';
+import { Document } from '@langchain/core/documents';
+import { Runnable, type RunnableConfig } from '@langchain/core/runnables';
+import { TRANSLATION_MAX_BYTES } from '../tools/service-limits';
+import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
+import { splitForTranslation } from './split-for-translation';
+
+export interface GatewayTranslatorFields extends GatewayConnectionFields, ClientTuning {
+  /** Language to translate into (`en`, `uk`, `pt-BR`, …). */
+  targetLanguage: string;
+  /** Language of the input; detected when omitted. */
+  sourceLanguage?: string;
+}
+
+export type TranslatorInput = string | Document;
+
+/**
+ * A Runnable that translates with the gateway's translation service: a string gives a string,
+ * a Document gives a Document (metadata kept, plus `source_language` / `target_language`).
+ * Text over the service's 4096-byte limit is split at paragraph or sentence boundaries and the
+ * pieces are translated in parallel within the key's concurrency budget.
+ */
+export class GatewayTranslator<RunInput extends TranslatorInput = TranslatorInput> extends Runnable<
+  RunInput,
+  RunInput extends Document ? Document : string
+> {
+  static override lc_name(): string {
+    return 'GatewayTranslator';
+  }
+
+  lc_namespace = ['infergate', 'runnables'];
+
+  targetLanguage: string;
+  sourceLanguage?: string;
+  declare readonly client: GatewayClient;
+
+  constructor(fields: GatewayTranslatorFields) {
+    super({ targetLanguage: fields.targetLanguage, sourceLanguage: fields.sourceLanguage });
+    this.targetLanguage = fields.targetLanguage;
+    this.sourceLanguage = fields.sourceLanguage;
+    Object.defineProperty(this, 'client', { value: resolveClient(fields), enumerable: false });
+  }
+
+  async invoke(
+    input: RunInput,
+    options?: Partial<RunnableConfig>,
+  ): Promise<RunInput extends Document ? Document : string> {
+    return this._callWithConfig(
+      ((value: RunInput, config?: RunnableConfig) => this.translateInput(value, config)) as (
+        value: RunInput,
+      ) => Promise<RunInput extends Document ? Document : string>,
+      input,
+      options,
+    ) as Promise<RunInput extends Document ? Document : string>;
+  }
+
+  private async translateInput(
+    input: RunInput,
+    config?: RunnableConfig,
+  ): Promise<string | Document> {
+    if (typeof input === 'string') return (await this.translateText(input, config)).text;
+    const result = await this.translateText(input.pageContent, config);
+    return new Document({
+      pageContent: result.text,
+      metadata: {
+        ...input.metadata,
+        ...(result.sourceLanguage ? { source_language: result.sourceLanguage } : {}),
+        target_language: this.targetLanguage,
+      },
+      ...(input.id !== undefined ? { id: input.id } : {}),
+    });
+  }
+
+  private async translateText(
+    text: string,
+    config?: RunnableConfig,
+  ): Promise<{ text: string; sourceLanguage?: string }> {
+    const pieces = splitForTranslation(text, TRANSLATION_MAX_BYTES).map(separateWhitespace);
+    const results = await Promise.all(
+      pieces.map(async ({ core }) =>
+        core === ''
+          ? undefined
+          : this.client.translate(
+              {
+                input: core,
+                target_language: this.targetLanguage,
+                ...(this.sourceLanguage ? { source_language: this.sourceLanguage } : {}),
+              },
+              config?.signal ? { signal: config.signal } : {},
+            ),
+      ),
+    );
+    // The whitespace around each piece is kept as it was, so paragraphs survive the split.
+    const translated = pieces
+      .map((piece, i) => `${piece.leading}${results[i]?.text ?? ''}${piece.trailing}`)
+      .join('');
+    const first = results.find((result): result is TranslationResponse => result !== undefined);
+    return { text: translated, sourceLanguage: first?.source_language };
+  }
+}
+
+function separateWhitespace(piece: string): { leading: string; core: string; trailing: string } {
+  const leading = /^\s*/.exec(piece)![0];
+  const rest = piece.slice(leading.length);
+  const trailing = /\s*$/.exec(rest)![0];
+  return { leading, core: rest.slice(0, rest.length - trailing.length), trailing };
+}

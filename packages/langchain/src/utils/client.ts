@@ -1,0 +1,48 @@
+import { createGatewayClient, type GatewayClient } from '@infergate/core';
+
+/** How a LangChain class reaches the gateway: an existing client, or the options to make one. */
+export interface GatewayConnectionFields {
+  /** A client to share (its catalog cache and concurrency budget). When given, the fields below are ignored. */
+  client?: GatewayClient;
+  /** API key. Default: the `INFERGATE_API_KEY` environment variable. */
+  apiKey?: string;
+  /** Gateway base URL (ending in `/v1`, or it is appended). Default: `INFERGATE_BASE_URL`. */
+  baseURL?: string;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /** A WHATWG fetch to use instead of `globalThis.fetch`. */
+  fetch?: typeof fetch;
+}
+
+export interface ClientTuning {
+  /** Deadline of one call in milliseconds (queue, retries, body or stream). */
+  timeout?: number;
+  /** Retries after the first attempt (429 after Retry-After, 502/503/504, network errors). */
+  maxRetries?: number;
+}
+
+/** The given client, or a new one made from the connection fields. */
+export function resolveClient(fields: GatewayConnectionFields & ClientTuning): GatewayClient {
+  if (fields.client) return fields.client;
+  return createGatewayClient({
+    ...(fields.apiKey !== undefined ? { apiKey: fields.apiKey } : {}),
+    ...(fields.baseURL !== undefined ? { baseURL: fields.baseURL } : {}),
+    ...(fields.headers !== undefined ? { headers: fields.headers } : {}),
+    ...(fields.fetch !== undefined ? { fetch: fields.fetch } : {}),
+    ...(fields.timeout !== undefined ? { timeoutMs: fields.timeout } : {}),
+    ...(fields.maxRetries !== undefined ? { maxRetries: fields.maxRetries } : {}),
+  });
+}
+
+/** The parts of LangChain call options that core's calls take. */
+export function callOptions(options: {
+  signal?: AbortSignal;
+  timeout?: number;
+  headers?: Record<string, string>;
+}): { signal?: AbortSignal; timeoutMs?: number; headers?: Record<string, string> } {
+  return {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
+    ...(options.headers ? { headers: options.headers } : {}),
+  };
+}
