@@ -1,0 +1,63 @@
+import {
+  createEmulator,
+  DEFAULT_KEYS,
+  type Emulator,
+  type ScenarioInput,
+} from '@infergate/emulator';
+import { createGatewayClient } from '../src/index';
+import type { GatewayClient, GatewayClientOptions } from '../src/types';
+
+export { DEFAULT_KEYS };
+
+let origins = 0;
+
+export interface Harness {
+  emulator: Emulator;
+  client: GatewayClient;
+  baseURL: string;
+  /** Another client object on the same base URL and key (shares the budget). */
+  another(options?: GatewayClientOptions): GatewayClient;
+}
+
+/**
+ * An emulator behind `fetch: emulator.fetch` and a client on a base URL of its own, so that each
+ * test has its own process-wide concurrency budget.
+ */
+export function harness(scenario?: ScenarioInput, options: GatewayClientOptions = {}): Harness {
+  const emulator = createEmulator(scenario);
+  const baseURL = `http://gateway-${++origins}.test/v1`;
+  const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+    emulator.fetch(new Request(input, init))) as typeof globalThis.fetch;
+  const make = (extra: GatewayClientOptions = {}) =>
+    createGatewayClient({
+      baseURL,
+      apiKey: DEFAULT_KEYS.full,
+      fetch,
+      retryBaseDelayMs: 0,
+      ...options,
+      ...extra,
+    });
+  return { emulator, client: make(), baseURL, another: make };
+}
+
+export const hi = (model = 'community/general', content = 'hello there') => ({
+  model,
+  messages: [{ role: 'user' as const, content }],
+});
+
+export async function caught(
+  run: () => Promise<unknown>,
+): Promise<import('../src/errors').GatewayError> {
+  try {
+    await run();
+  } catch (error) {
+    const { isGatewayError } = await import('../src/errors');
+    if (isGatewayError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+export function totalRequests(emulator: Emulator): number {
+  return Object.values(emulator.counters.requests).reduce((sum, n) => sum + n, 0);
+}
