@@ -1,0 +1,209 @@
+import { APICallError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
+import { generateText, Output, stepCountIs, streamText, tool } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod/v4';
+import { useEmulator } from '../test/use-emulator';
+
+const { emulator, gateway } = useEmulator();
+
+const weather = tool({
+  description: 'Current weather for a city',
+  inputSchema: z.object({ city: z.string() }),
+  execute: async ({ city }) => ({ city, celsius: 21 }),
+});
+
+describe('generateText through the gateway', () => {
+  it('answers a text prompt and reports the answering model', async () => {
+    const result = await generateText({ model: gateway()('community/general'), prompt: 'hello there' });
+    expect(result.text).toBe('Echo: hello there');
+    expect(result.finishReason).toBe('stop');
+    expect(result.usage.inputTokens).toBe(2);
+    expect(result.response.modelId).toBe('community/general');
+    expect(result.response.headers?.['x-service-model']).toBe('community/general');
+    expect(result.providerMetadata?.infergate).toMatchObject({
+      requestedModel: 'community/general',
+      servedModel: 'community/general',
+      fallback: false,
+    });
+  });
+
+  it('reports a fallback: my/laptop-model answered by pool-a/llama-3-8b', async () => {
+    const result = await generateText({ model: gateway()('my/laptop-model'), prompt: 'where am I' });
+    expect(result.response.modelId).toBe('pool-a/llama-3-8b');
+    expect(result.providerMetadata?.infergate).toMatchObject({
+      requestedModel: 'my/laptop-model',
+      servedModel: 'pool-a/llama-3-8b',
+      fallback: true,
+    });
+  });
+
+  it('runs a multi-step tool loop with stopWhen', async () => {
+    const result = await generateText({
+      model: gateway()('community/general'),
+      tools: { weather },
+      stopWhen: stepCountIs(3),
+      prompt: 'Use weather for "Kyiv"',
+    });
+    expect(result.steps).toHaveLength(2);
+    expect(result.steps[0]?.toolCalls[0]).toMatchObject({ toolName: 'weather', input: { city: 'Kyiv' } });
+    expect(result.steps[0]?.finishReason).toBe('tool-calls');
+    expect(result.text).toBe('Tool weather returned: {"city":"Kyiv","celsius":21}');
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('sends sampling options, stop sequences, seed and extra body fields; warns about the rest', async () => {
+    const result = await generateText({
+      model: gateway()('community/general'),
+      prompt: 'hi',
+      temperature: 0.2,
+      topP: 0.9,
+      maxOutputTokens: 50,
+      stopSequences: ['END'],
+      seed: 7,
+      topK: 3,
+      presencePenalty: 0.1,
+      providerOptions: { infergate: { user: 'u-1', repetition_penalty: 1.1 } },
+      include: { requestBody: true },
+    });
+    expect(result.request.body).toMatchObject({
+      model: 'community/general',
+      temperature: 0.2,
+      top_p: 0.9,
+      max_tokens: 50,
+      stop: ['END'],
+      seed: 7,
+      user: 'u-1',
+      repetition_penalty: 1.1,
+    });
+    expect(result.request.body).not.toHaveProperty('top_k');
+    expect(result.warnings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'unsupported', feature: 'topK' }),
+        expect.objectContaining({ type: 'unsupported', feature: 'presencePenalty' }),
+      ]),
+    );
+  });
+
+  it('produces a structured object with json_schema (Output.object)', async () => {
+    const result = await generateText({
+      model: gateway()('community/json-schema'),
+      output: Output.object({ schema: z.object({ title: z.string(), year: z.number().int() }) }),
+      prompt: 'a film',
+      include: { requestBody: true },
+    });
+    expect(result.output).toEqual({ title: expect.any(String), year: expect.any(Number) });
+    expect(result.request.body).toMatchObject({ response_format: { type: 'json_schema' } });
+  });
+});
+
+describe('capability refusals (no chat request is sent)', () => {
+  it('refuses json_schema on a json_object-only model by default', async () => {
+    const error = await generateText({
+      model: gateway()('community/json-object'),
+      output: Output.object({ schema: z.object({ answer: z.string() }) }),
+      prompt: 'hi',
+    }).catch((e: unknown) => e);
+    expect(UnsupportedFunctionalityError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('community/json-object');
+    expect((error as Error).message).toContain('json_schema');
+    expect((error as Error).message).toContain('community/json-schema');
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('downgrades to json_object with a warning when fallbackToJsonObject is set', async () => {
+    const result = await generateText({
+      model: gateway()('community/json-object', { fallbackToJsonObject: true }),
+      output: Output.object({ schema: z.object({ answer: z.string() }) }),
+      prompt: 'hi',
+      include: { requestBody: true },
+    });
+    expect(result.output).toEqual({ answer: expect.any(String) });
+    expect(result.request.body).toMatchObject({ response_format: { type: 'json_object' } });
+    const body = result.request.body as { messages: { role: string; content: string }[] };
+    expect(body.messages[0]?.role).toBe('system');
+    expect(body.messages[0]?.content).toContain('"answer"');
+    expect(result.warnings).toContainEqual(
+      expect.objectContaining({ type: 'unsupported', feature: 'responseFormat.schema' }),
+    );
+  });
+
+  it.each([
+    ['streaming', 'community/plain', () => ({ stream: true })],
+    ['tools', 'community/streamer', () => ({ tools: { weather } })],
+    ['json_object', 'community/json-schema', () => ({ output: Output.json() })],
+    ['json_schema', 'combo/sto', () => ({ output: Output.object({ schema: z.object({ a: z.string() }) }) })],
+  ])('refuses %s on %s', async (capability, modelId, options) => {
+    const { stream, ...rest } = options() as { stream?: boolean };
+    const model = gateway()(modelId);
+    let error: unknown;
+    if (stream) {
+      const result = streamText({ model, prompt: 'hi', onError: ({ error: e }) => void (error = e) });
+      await result.consumeStream();
+    } else {
+      error = await generateText({ model, prompt: 'hi', ...rest }).catch((e: unknown) => e);
+    }
+    expect(UnsupportedFunctionalityError.isInstance(error)).toBe(true);
+    expect((error as UnsupportedFunctionalityError).functionality).toBe(capability);
+    expect((error as Error).message).toContain(modelId);
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('uses capabilities from the model settings without reading the catalog', async () => {
+    const error = await generateText({
+      model: gateway()('community/general', { capabilities: ['chat'] }),
+      tools: { weather },
+      prompt: 'hi',
+    }).catch((e: unknown) => e);
+    expect(UnsupportedFunctionalityError.isInstance(error)).toBe(true);
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('loads the catalog once per provider', async () => {
+    const provider = gateway();
+    await generateText({ model: provider('community/general'), tools: { weather }, prompt: 'a' });
+    await generateText({ model: provider('community/tools'), tools: { weather }, prompt: 'b' });
+    expect(emulator.counters.requests.models).toBe(1);
+  });
+});
+
+describe('errors', () => {
+  it('throws APICallError with status, body and the gateway code', async () => {
+    emulator.injectFault({ fault: 'upstream_html', endpoint: 'chat' });
+    const error = await generateText({
+      model: gateway({ maxRetries: 0 })('community/general'),
+      prompt: 'hi',
+      maxRetries: 0,
+    }).catch((e: unknown) => e);
+    expect(APICallError.isInstance(error)).toBe(true);
+    const apiError = error as APICallError;
+    expect(apiError.statusCode).toBe(502);
+    expect(apiError.responseBody).toContain('<html');
+    expect(apiError.data).toMatchObject({ code: 'upstream_error' });
+  });
+
+  it('retries a 429 in core only: ai does not retry again once core gave up', async () => {
+    emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 0, times: 10 });
+    const error = await generateText({
+      model: gateway({ maxRetries: 2 })('community/general'),
+      prompt: 'hi',
+      maxRetries: 2,
+    }).catch((e: unknown) => e);
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect((error as APICallError).statusCode).toBe(429);
+    expect((error as APICallError).isRetryable).toBe(false);
+    expect((error as APICallError).responseHeaders?.['retry-after']).toBe('0');
+    expect((error as APICallError).data).toMatchObject({ code: 'client_concurrency_exceeded' });
+    expect(emulator.counters.requests.chat).toBe(3);
+  });
+
+  it('leaves retrying to ai when core retries are off (maxRetries: 0)', async () => {
+    emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 0, times: 1 });
+    const result = await generateText({
+      model: gateway({ maxRetries: 0 })('community/general'),
+      prompt: 'hi',
+      maxRetries: 1,
+    });
+    expect(result.text).toBe('Echo: hi');
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+});

@@ -1,0 +1,313 @@
+import type {
+  JSONObject,
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4StreamResult,
+  SharedV4ProviderMetadata,
+  SharedV4Warning,
+} from '@ai-sdk/provider';
+import { generateId, injectJsonInstructionIntoMessages } from '@ai-sdk/provider-utils';
+import {
+  type ChatMessage,
+  type ChatRequest,
+  type GatewayModel,
+  isGatewayError,
+  type ResponseFormat,
+  type Usage,
+} from '@infergate/core';
+import {
+  missingCapabilities,
+  modelsWithCapabilities,
+  UnsupportedModelCapabilityError,
+} from './check-model-capabilities';
+import { convertGatewayChatStream } from './convert-gateway-chat-stream';
+import { convertGatewayUsage } from './convert-gateway-usage';
+import { convertToGatewayChatMessages } from './convert-to-gateway-chat-messages';
+import {
+  type GatewayChatModelId,
+  type GatewayChatModelSettings,
+  type OptionalCapability,
+  PROVIDER_OPTIONS_KEY,
+} from './gateway-chat-options';
+import {
+  definedHeaders,
+  endpointURL,
+  type GatewayModelConfig,
+  headersToRecord,
+} from './gateway-model-config';
+import { mapGatewayError } from './map-gateway-error';
+import { mapGatewayFinishReason } from './map-gateway-finish-reason';
+import { prepareTools } from './prepare-tools';
+
+const CHAT_PATH = '/chat/completions';
+
+/** Call options the gateway has no field for: warned about and not sent. */
+const UNSUPPORTED_SETTINGS = ['topK', 'presencePenalty', 'frequencyPenalty'] as const;
+
+interface PreparedChatRequest {
+  body: ChatRequest;
+  warnings: SharedV4Warning[];
+}
+
+/** A gateway chat model as an AI SDK `LanguageModelV4`. */
+export class GatewayChatLanguageModel implements LanguageModelV4 {
+  readonly specificationVersion = 'v4';
+  readonly modelId: GatewayChatModelId;
+  /** Image URLs are passed to the gateway as they are instead of being downloaded first. */
+  readonly supportedUrls: Record<string, RegExp[]> = { 'image/*': [/^https?:\/\/.+$/] };
+
+  private readonly settings: GatewayChatModelSettings;
+  private readonly config: GatewayModelConfig;
+
+  constructor(modelId: GatewayChatModelId, settings: GatewayChatModelSettings, config: GatewayModelConfig) {
+    this.modelId = modelId;
+    this.settings = settings;
+    this.config = config;
+  }
+
+  get provider(): string {
+    return this.config.provider;
+  }
+
+  async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
+    const { body, warnings } = await this.prepareRequest(options, { stream: false });
+    const client = this.config.client();
+
+    let result: Awaited<ReturnType<typeof client.chat>>;
+    try {
+      result = await client.chat(body, {
+        signal: options.abortSignal,
+        headers: definedHeaders(options.headers),
+      });
+    } catch (error) {
+      throw this.mapError(error, body, this.config.retriedByCore);
+    }
+
+    const { response } = result;
+    const choice = response.choices[0];
+    const content: LanguageModelV4Content[] = [];
+    const text = messageText(choice?.message);
+    if (text.length > 0) content.push({ type: 'text', text });
+    for (const toolCall of choice?.message.tool_calls ?? []) {
+      content.push({
+        type: 'tool-call',
+        toolCallId: toolCall.id ?? generateId(),
+        toolName: toolCall.function.name,
+        input: toolCall.function.arguments?.trim() ? toolCall.function.arguments : '{}',
+      });
+    }
+
+    return {
+      content,
+      finishReason: mapGatewayFinishReason(choice?.finish_reason),
+      usage: convertGatewayUsage(response.usage),
+      providerMetadata: providerMetadata(result, response.usage),
+      request: { body },
+      response: {
+        id: response.id,
+        modelId: result.servedModel,
+        ...(typeof response.created === 'number' ? { timestamp: new Date(response.created * 1000) } : {}),
+        headers: headersToRecord(result.headers),
+        body: response,
+      },
+      warnings,
+    };
+  }
+
+  async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
+    const { body, warnings } = await this.prepareRequest(options, { stream: true });
+    const client = this.config.client();
+
+    let stream: Awaited<ReturnType<typeof client.chatStream>>;
+    try {
+      stream = await client.chatStream(body, {
+        signal: options.abortSignal,
+        headers: definedHeaders(options.headers),
+      });
+    } catch (error) {
+      throw this.mapError(error, body, this.config.retriedByCore);
+    }
+
+    return {
+      stream: convertGatewayChatStream(stream, {
+        warnings,
+        includeRawChunks: options.includeRawChunks,
+        // Core never retries a stream once it has started, so the error keeps its own retryability.
+        mapError: (error) => this.mapError(error, body, false),
+        providerMetadata: (usage) => providerMetadata(stream, usage),
+      }),
+      request: { body },
+      response: { headers: headersToRecord(stream.headers) },
+    };
+  }
+
+  /** Builds the gateway request and refuses it, before any chat request, when the model lacks a capability. */
+  private async prepareRequest(
+    options: LanguageModelV4CallOptions,
+    { stream }: { stream: boolean },
+  ): Promise<PreparedChatRequest> {
+    const warnings: SharedV4Warning[] = [];
+    for (const setting of UNSUPPORTED_SETTINGS) {
+      if (options[setting] != null) {
+        warnings.push({
+          type: 'unsupported',
+          feature: setting,
+          details:
+            'The gateway API has no field for it. If your model server understands one, send it through providerOptions.infergate.',
+        });
+      }
+    }
+    if (options.reasoning != null && options.reasoning !== 'provider-default') {
+      warnings.push({ type: 'unsupported', feature: 'reasoning', details: 'The gateway API has no reasoning setting.' });
+    }
+
+    const tools = prepareTools(options);
+    warnings.push(...tools.warnings);
+
+    let messages: ChatMessage[] = convertToGatewayChatMessages(options.prompt);
+    let responseFormat = mapResponseFormat(options.responseFormat);
+
+    const needed: OptionalCapability[] = [];
+    if (stream) needed.push('streaming');
+    if (tools.tools !== undefined) needed.push('tools');
+    if (responseFormat?.type === 'json_object' || responseFormat?.type === 'json_schema') {
+      needed.push(responseFormat.type);
+    }
+
+    if (needed.length > 0) {
+      const capabilities = await this.capabilities(options.abortSignal);
+      if (capabilities !== undefined) {
+        if (
+          responseFormat?.type === 'json_schema' &&
+          this.settings.fallbackToJsonObject === true &&
+          !capabilities.includes('json_schema') &&
+          capabilities.includes('json_object')
+        ) {
+          // Opt-in downgrade: the schema goes into the system message; `ai` validates the answer.
+          needed.splice(needed.indexOf('json_schema'), 1, 'json_object');
+          messages = convertToGatewayChatMessages(
+            injectJsonInstructionIntoMessages({
+              messages: options.prompt,
+              schema: options.responseFormat?.type === 'json' ? options.responseFormat.schema : undefined,
+            }),
+          );
+          responseFormat = { type: 'json_object' };
+          warnings.push({
+            type: 'unsupported',
+            feature: 'responseFormat.schema',
+            details: `Model "${this.modelId}" has json_object but not json_schema: sent as json_object with the schema in the system message (fallbackToJsonObject). The answer is validated client-side.`,
+          });
+        }
+
+        const missing = missingCapabilities(capabilities, needed);
+        if (missing.length > 0) {
+          throw new UnsupportedModelCapabilityError({
+            modelId: this.modelId,
+            missing,
+            needed,
+            alternatives: await this.alternatives(needed, options.abortSignal),
+          });
+        }
+      }
+    }
+
+    const extraFields = options.providerOptions?.[PROVIDER_OPTIONS_KEY] ?? {};
+    const standardFields: ChatRequest = {
+      model: this.modelId,
+      messages,
+      tools: tools.tools,
+      tool_choice: tools.toolChoice,
+      response_format: responseFormat,
+      temperature: options.temperature,
+      max_tokens: options.maxOutputTokens,
+      top_p: options.topP,
+      stop: options.stopSequences,
+      seed: options.seed,
+    };
+    const body = { ...extraFields, ...withoutUndefined(standardFields) } as ChatRequest;
+    return { body, warnings };
+  }
+
+  /**
+   * The model's capabilities: from the settings, else from core's cached catalog. Undefined when
+   * the model is not listed (an offline `my/...` model still answers through its fallback): the
+   * gateway then decides, and refuses with `unsupported_model_capability` itself.
+   */
+  private async capabilities(signal: AbortSignal | undefined): Promise<readonly string[] | undefined> {
+    if (this.settings.capabilities !== undefined) return this.settings.capabilities;
+    try {
+      const model = await this.config.client().model(this.modelId, { signal });
+      return model.capabilities;
+    } catch (error) {
+      if (isGatewayError(error) && error.code === 'model_not_found') return undefined;
+      throw this.mapError(error, undefined, this.config.retriedByCore, '/models');
+    }
+  }
+
+  /** Listed models that have every needed capability; undefined when the catalog cannot be read. */
+  private async alternatives(
+    needed: OptionalCapability[],
+    signal: AbortSignal | undefined,
+  ): Promise<string[] | undefined> {
+    let models: GatewayModel[];
+    try {
+      models = await this.config.client().models({ signal });
+    } catch {
+      return undefined;
+    }
+    return modelsWithCapabilities(models, needed).filter((id) => id !== this.modelId);
+  }
+
+  private mapError(error: unknown, body: unknown, retriedByCore: boolean, path = CHAT_PATH): unknown {
+    return mapGatewayError(error, {
+      url: endpointURL(this.config, path),
+      requestBodyValues: body,
+      retriedByCore,
+    });
+  }
+}
+
+function mapResponseFormat(
+  responseFormat: LanguageModelV4CallOptions['responseFormat'],
+): ResponseFormat | undefined {
+  if (responseFormat?.type !== 'json') return undefined;
+  if (responseFormat.schema === undefined) return { type: 'json_object' };
+  return {
+    type: 'json_schema',
+    json_schema: {
+      name: responseFormat.name ?? 'response',
+      schema: responseFormat.schema as Record<string, unknown>,
+      ...(responseFormat.description !== undefined ? { description: responseFormat.description } : {}),
+    },
+  };
+}
+
+function messageText(message: ChatMessage | undefined): string {
+  const content = message?.content;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content.map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
+  }
+  return '';
+}
+
+function providerMetadata(
+  answer: { requestedModel: string; servedModel: string; fallback: boolean },
+  usage: Usage | null | undefined,
+): SharedV4ProviderMetadata {
+  return {
+    [PROVIDER_OPTIONS_KEY]: {
+      requestedModel: answer.requestedModel,
+      servedModel: answer.servedModel,
+      fallback: answer.fallback,
+      ...(usage != null ? { usage: usage as JSONObject } : {}),
+    },
+  };
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+

@@ -1,0 +1,102 @@
+import {
+  type EmbeddingModelV4,
+  type EmbeddingModelV4CallOptions,
+  type EmbeddingModelV4Result,
+  TooManyEmbeddingValuesForCallError,
+} from '@ai-sdk/provider';
+import {
+  EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL,
+  parseProviderOptions,
+} from '@ai-sdk/provider-utils';
+import { z } from 'zod/v4';
+import { PROVIDER_OPTIONS_KEY } from './gateway-chat-options';
+import { definedHeaders, endpointURL, type GatewayModelConfig } from './gateway-model-config';
+import { mapGatewayError } from './map-gateway-error';
+
+/** Spec 4.4: 1 to 64 strings per request. */
+export const MAX_EMBEDDINGS_PER_CALL = 64;
+/** Spec 4.4: at most 65 536 bytes (UTF-8) of input per request. */
+export const MAX_EMBEDDING_INPUT_BYTES_PER_CALL = 65_536;
+
+/** `providerOptions.infergate` of `embed` / `embedMany`. */
+export const gatewayEmbeddingOptionsSchema = z.object({
+  /** Multilingual engine only: `document` (default, for indexing) or `query` (for searching). */
+  inputType: z.enum(['document', 'query']).optional(),
+  /**
+   * Output dimension, sent as `dimensions` only when set. Unverified against the live service:
+   * the spec does not show the field that picks the multilingual engine's dimension.
+   */
+  dimensions: z.number().int().positive().optional(),
+});
+export type GatewayEmbeddingOptions = z.infer<typeof gatewayEmbeddingOptionsSchema>;
+
+/**
+ * A gateway embedding engine as an AI SDK `EmbeddingModelV4`. Without an engine id the only
+ * available engine is used; with several available the id is required (the error lists them).
+ * Keep one engine for documents and queries: changing it means reindexing.
+ */
+export class GatewayEmbeddingModel implements EmbeddingModelV4 {
+  readonly specificationVersion = 'v4';
+  readonly modelId: string;
+  readonly maxEmbeddingsPerCall = MAX_EMBEDDINGS_PER_CALL;
+  readonly supportsParallelCalls = true;
+  /** Lets `embedMany` cut batches by bytes too; `doEmbed` splits again when called directly. */
+  readonly [EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL] = MAX_EMBEDDING_INPUT_BYTES_PER_CALL;
+
+  private readonly engineId: string | undefined;
+  private readonly config: GatewayModelConfig;
+
+  constructor(engineId: string | undefined, config: GatewayModelConfig) {
+    this.engineId = engineId;
+    this.modelId = engineId ?? 'default';
+    this.config = config;
+  }
+
+  get provider(): string {
+    return this.config.provider;
+  }
+
+  async doEmbed(options: EmbeddingModelV4CallOptions): Promise<EmbeddingModelV4Result> {
+    const { values, abortSignal } = options;
+    if (values.length > MAX_EMBEDDINGS_PER_CALL) {
+      throw new TooManyEmbeddingValuesForCallError({
+        provider: this.provider,
+        modelId: this.modelId,
+        maxEmbeddingsPerCall: MAX_EMBEDDINGS_PER_CALL,
+        values,
+      });
+    }
+
+    const infergateOptions = await parseProviderOptions({
+      provider: PROVIDER_OPTIONS_KEY,
+      providerOptions: options.providerOptions,
+      schema: gatewayEmbeddingOptionsSchema,
+    });
+    const dimensions = options.dimensions ?? infergateOptions?.dimensions;
+    const client = this.config.client();
+    const callOptions = { signal: abortSignal, headers: definedHeaders(options.headers) };
+
+    try {
+      const engine = await client.resolveEmbeddingEngine(this.engineId, callOptions);
+      // Core cuts the batch by the 64-item and 65 536-byte limits, runs the parts within the
+      // key's concurrency budget and returns the vectors in input order.
+      const embeddings = await client.embedMany(values, {
+        ...callOptions,
+        model: engine.id,
+        ...(infergateOptions?.inputType !== undefined ? { inputType: infergateOptions.inputType } : {}),
+        ...(dimensions !== undefined ? { dimensions } : {}),
+      });
+      return {
+        embeddings,
+        providerMetadata: { [PROVIDER_OPTIONS_KEY]: { engine: engine.id } },
+        warnings: [],
+      };
+    } catch (error) {
+      throw mapGatewayError(error, {
+        url: endpointURL(this.config, '/embeddings'),
+        requestBodyValues: { model: this.engineId, input: values, dimensions },
+        retriedByCore: this.config.retriedByCore,
+      });
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import type { GatewayClient } from '@infergate/core';
+
+/** What every model object of one provider shares. Holds no secret itself. */
+export interface GatewayModelConfig {
+  /** `infergate.chat`, `infergate.embedding`, ... */
+  provider: string;
+  /** The provider's core client, created on first use. */
+  client: () => GatewayClient;
+  /** Core retries 429/5xx itself (its `maxRetries` > 0): errors then tell `ai` not to retry again. */
+  retriedByCore: boolean;
+}
+
+/** Request headers for core: the AI SDK allows `undefined` values, core does not. */
+export function definedHeaders(
+  headers: Record<string, string | undefined> | undefined,
+): Record<string, string> | undefined {
+  if (headers === undefined) return undefined;
+  const entries = Object.entries(headers).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined,
+  );
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+export function headersToRecord(headers: Headers): Record<string, string> {
+  return Object.fromEntries(headers.entries());
+}
+
+/** The endpoint URL for error reports; empty when the client has no base URL yet. */
+export function endpointURL(config: GatewayModelConfig, path: string): string {
+  try {
+    return `${config.client().baseURL ?? ''}${path}`;
+  } catch {
+    return path;
+  }
+}

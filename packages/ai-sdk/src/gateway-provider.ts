@@ -1,0 +1,173 @@
+import { NoSuchModelError, type ProviderV4 } from '@ai-sdk/provider';
+import { loadApiKey, loadSetting } from '@ai-sdk/provider-utils';
+import {
+  type CallOptions,
+  createGatewayClient,
+  type GatewayClient,
+  type GatewayModel,
+  type GatewayService,
+} from '@infergate/core';
+import { GatewayChatLanguageModel } from './gateway-chat-language-model';
+import type { GatewayChatModelId, GatewayChatModelSettings } from './gateway-chat-options';
+import { GatewayEmbeddingModel } from './gateway-embedding-model';
+import { endpointURL, type GatewayModelConfig } from './gateway-model-config';
+import { createGatewayServices, type GatewayServices } from './gateway-services';
+import { createGatewayTools, type GatewayTools } from './gateway-tools';
+import { GatewayTranscriptionModel } from './gateway-transcription-model';
+import { mapGatewayError } from './map-gateway-error';
+
+export interface GatewayProviderSettings {
+  /** Gateway base URL, ending in `/v1`. Default: the `INFERGATE_BASE_URL` environment variable. */
+  baseURL?: string;
+  /** API key. Default: the `INFERGATE_API_KEY` environment variable. Never logged. */
+  apiKey?: string;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /** A WHATWG fetch, e.g. for tests or proxies. Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Requests in flight per base URL + key in this process (the gateway allows 4). Default 4. */
+  maxConcurrency?: number;
+  /** Deadline of one call, queue and retries included. Default 300 000 ms (the gateway's limit). */
+  timeoutMs?: number;
+  /**
+   * Retries by the gateway client on 429 (after `Retry-After`), 502/503/504 and network errors
+   * before any byte of a stream. Default 2. Set 0 to leave retrying to `ai`'s `maxRetries`.
+   */
+  maxRetries?: number;
+  /** How long the model and service catalog is cached. Default 60 000 ms. */
+  catalogTtlMs?: number;
+  /** Longest `Retry-After` the client waits; longer ones fail at once. Default 60 000 ms. */
+  maxRetryAfterMs?: number;
+}
+
+export interface GatewayProvider extends ProviderV4, GatewayServices {
+  /** A chat model: `gateway('community/general')`. */
+  (modelId: GatewayChatModelId, settings?: GatewayChatModelSettings): GatewayChatLanguageModel;
+  languageModel(modelId: GatewayChatModelId, settings?: GatewayChatModelSettings): GatewayChatLanguageModel;
+  chat(modelId: GatewayChatModelId, settings?: GatewayChatModelSettings): GatewayChatLanguageModel;
+  /** An embedding engine; the id may be left out when the gateway has exactly one engine. */
+  embeddingModel(engineId?: string): GatewayEmbeddingModel;
+  /** The speech-to-text service (it needs no model id). */
+  transcriptionModel(modelId?: string): GatewayTranscriptionModel;
+  /** The gateway has no image models: always throws `NoSuchModelError`. */
+  imageModel(modelId: string): never;
+  /** The chat models this key may use (cached briefly). */
+  models(options?: CallOptions): Promise<GatewayModel[]>;
+  /** The services (translation, ocr, speech_to_text, embeddings with its engines). */
+  services(options?: CallOptions): Promise<GatewayService[]>;
+  /** The services as AI SDK tools. */
+  readonly tools: GatewayTools;
+}
+
+/** Creates an infergate provider for the AI SDK. The gateway client is made on first use. */
+export function createGateway(settings: GatewayProviderSettings = {}): GatewayProvider {
+  let client: GatewayClient | undefined;
+
+  const getClient = (): GatewayClient => {
+    if (client !== undefined) return client;
+    const baseURL = loadSetting({
+      settingValue: settings.baseURL,
+      environmentVariableName: 'INFERGATE_BASE_URL',
+      settingName: 'baseURL',
+      description: 'Infergate gateway base URL',
+    });
+    const apiKey = loadApiKey({
+      apiKey: settings.apiKey,
+      environmentVariableName: 'INFERGATE_API_KEY',
+      description: 'Infergate',
+    });
+    try {
+      client = createGatewayClient({
+        baseURL,
+        apiKey,
+        ...(settings.fetch !== undefined ? { fetch: settings.fetch } : {}),
+        ...(settings.headers !== undefined ? { headers: settings.headers } : {}),
+        ...(settings.maxConcurrency !== undefined ? { maxConcurrency: settings.maxConcurrency } : {}),
+        ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
+        ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
+        ...(settings.catalogTtlMs !== undefined ? { catalogTtlMs: settings.catalogTtlMs } : {}),
+        ...(settings.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: settings.maxRetryAfterMs } : {}),
+      });
+    } catch (error) {
+      throw mapGatewayError(error, { url: baseURL, requestBodyValues: undefined, retriedByCore: false });
+    }
+    return client;
+  };
+
+  const configFor = (kind: string): GatewayModelConfig => ({
+    provider: `infergate.${kind}`,
+    client: getClient,
+    retriedByCore: settings.maxRetries !== 0,
+  });
+  const chatConfig = configFor('chat');
+  const serviceConfig = configFor('services');
+
+  const createChatModel = (modelId: GatewayChatModelId, modelSettings: GatewayChatModelSettings = {}) => {
+    if (new.target) {
+      throw new Error('The gateway provider is a function: call gateway(modelId), without `new`.');
+    }
+    return new GatewayChatLanguageModel(modelId, modelSettings, chatConfig);
+  };
+
+  const catalog = async <T>(path: string, read: (client: GatewayClient) => Promise<T>): Promise<T> => {
+    try {
+      return await read(getClient());
+    } catch (error) {
+      throw mapGatewayError(error, {
+        url: endpointURL(serviceConfig, path),
+        requestBodyValues: undefined,
+        retriedByCore: serviceConfig.retriedByCore,
+      });
+    }
+  };
+
+  const services = createGatewayServices(serviceConfig);
+
+  const provider = function (modelId: GatewayChatModelId, modelSettings?: GatewayChatModelSettings) {
+    return createChatModel(modelId, modelSettings);
+  } as GatewayProvider;
+
+  Object.assign(provider, {
+    specificationVersion: 'v4' as const,
+    languageModel: createChatModel,
+    chat: createChatModel,
+    embeddingModel: (engineId?: string) => new GatewayEmbeddingModel(engineId, configFor('embedding')),
+    transcriptionModel: (modelId?: string) =>
+      new GatewayTranscriptionModel(modelId, configFor('transcription')),
+    imageModel: (modelId: string): never => {
+      throw new NoSuchModelError({
+        modelId,
+        modelType: 'imageModel',
+        message: `The infergate gateway has no image models (asked for "${modelId}").`,
+      });
+    },
+    speechModel: (modelId: string): never => {
+      throw new NoSuchModelError({
+        modelId,
+        modelType: 'speechModel',
+        message: `The infergate gateway has no speech models (asked for "${modelId}"); it offers transcriptionModel().`,
+      });
+    },
+    rerankingModel: (modelId: string): never => {
+      throw new NoSuchModelError({
+        modelId,
+        modelType: 'rerankingModel',
+        message: `The infergate gateway has no reranking models (asked for "${modelId}").`,
+      });
+    },
+    models: (options?: CallOptions) => catalog('/models', (c) => c.models(options)),
+    services: (options?: CallOptions) => catalog('/capabilities', (c) => c.services(options)),
+    translate: services.translate,
+    ocr: services.ocr,
+    transcribe: services.transcribe,
+    tools: createGatewayTools(services),
+  });
+
+  return provider;
+}
+
+/**
+ * The default provider: reads `INFERGATE_BASE_URL` and `INFERGATE_API_KEY` on first use.
+ * Not to be confused with the `gateway` export of the `ai` package (Vercel's AI Gateway).
+ */
+export const gateway: GatewayProvider = createGateway();

@@ -1,0 +1,103 @@
+import type {
+  SharedV4Warning,
+  TranscriptionModelV4,
+  TranscriptionModelV4CallOptions,
+  TranscriptionModelV4Result,
+} from '@ai-sdk/provider';
+import { parseProviderOptions } from '@ai-sdk/provider-utils';
+import type { TranscriptionResponse } from '@infergate/core';
+import { z } from 'zod/v4';
+import { PROVIDER_OPTIONS_KEY } from './gateway-chat-options';
+import { definedHeaders, endpointURL, type GatewayModelConfig } from './gateway-model-config';
+import { mapGatewayError } from './map-gateway-error';
+
+/** `providerOptions.infergate` of `transcribe`. */
+export const gatewayTranscriptionOptionsSchema = z.object({
+  /** Spoken language code; detected when omitted. */
+  language: z.string().min(1).optional(),
+  /** `true` returns the speech translated into English. */
+  translate: z.boolean().optional(),
+});
+export type GatewayTranscriptionOptions = z.infer<typeof gatewayTranscriptionOptionsSchema>;
+
+/**
+ * The gateway's speech-to-text service as an AI SDK `TranscriptionModelV4`. The service needs no
+ * model, so the id is informational only and is not sent.
+ */
+export class GatewayTranscriptionModel implements TranscriptionModelV4 {
+  readonly specificationVersion = 'v4';
+  readonly modelId: string;
+  private readonly config: GatewayModelConfig;
+
+  constructor(modelId: string | undefined, config: GatewayModelConfig) {
+    this.modelId = modelId ?? 'default';
+    this.config = config;
+  }
+
+  get provider(): string {
+    return this.config.provider;
+  }
+
+  async doGenerate(options: TranscriptionModelV4CallOptions): Promise<TranscriptionModelV4Result> {
+    const warnings: SharedV4Warning[] = [];
+    if (options.timestampGranularities !== undefined && options.timestampGranularities.length > 0) {
+      warnings.push({
+        type: 'unsupported',
+        feature: 'timestampGranularities',
+        details: 'The gateway returns segments only when its engine does; it cannot be asked for them.',
+      });
+    }
+
+    const infergateOptions = await parseProviderOptions({
+      provider: PROVIDER_OPTIONS_KEY,
+      providerOptions: options.providerOptions,
+      schema: gatewayTranscriptionOptionsSchema,
+    });
+
+    const request = {
+      audio: options.audio,
+      mime_type: options.mediaType,
+      response_format: 'json' as const,
+      ...(infergateOptions?.language !== undefined ? { language: infergateOptions.language } : {}),
+      ...(infergateOptions?.translate !== undefined ? { translate: infergateOptions.translate } : {}),
+    };
+
+    let response: TranscriptionResponse;
+    try {
+      response = await this.config.client().transcribe(request, {
+        signal: options.abortSignal,
+        headers: definedHeaders(options.headers),
+      });
+    } catch (error) {
+      throw mapGatewayError(error, {
+        url: endpointURL(this.config, '/audio/transcriptions'),
+        // The audio itself is left out of error reports.
+        requestBodyValues: { ...request, audio: `<${audioSize(options.audio)} bytes>` },
+        retriedByCore: this.config.retriedByCore,
+      });
+    }
+
+    return {
+      text: response.text,
+      segments: segmentsOf(response),
+      language: typeof response.language === 'string' ? response.language : undefined,
+      durationInSeconds: typeof response.duration === 'number' ? response.duration : undefined,
+      warnings,
+      response: { timestamp: new Date(), modelId: this.modelId, body: response },
+    };
+  }
+}
+
+function segmentsOf(response: TranscriptionResponse): TranscriptionModelV4Result['segments'] {
+  if (!Array.isArray(response.segments)) return [];
+  return response.segments.flatMap((segment: unknown) => {
+    if (typeof segment !== 'object' || segment === null) return [];
+    const { text, start, end } = segment as Record<string, unknown>;
+    if (typeof text !== 'string' || typeof start !== 'number' || typeof end !== 'number') return [];
+    return [{ text, startSecond: start, endSecond: end }];
+  });
+}
+
+function audioSize(audio: Uint8Array | string): number {
+  return typeof audio === 'string' ? Math.floor((audio.length * 3) / 4) : audio.byteLength;
+}

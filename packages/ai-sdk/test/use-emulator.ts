@@ -1,0 +1,29 @@
+import { createEmulator, DEFAULT_KEYS, type Emulator, type ScenarioInput } from '@infergate/emulator';
+import { gatewayHandlers } from '@infergate/emulator/msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { createGateway, type GatewayProviderSettings } from '../src';
+
+export const BASE_URL = 'https://gateway.test/v1';
+
+/**
+ * Runs the emulator behind msw for the test file: every `fetch` to BASE_URL reaches
+ * `emulator.fetch`. Counters and faults are reset after each test.
+ */
+export function useEmulator(scenario?: ScenarioInput) {
+  const emulator: Emulator = createEmulator(scenario);
+  const server = setupServer(...gatewayHandlers(emulator, BASE_URL));
+
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterEach(() => {
+    emulator.clearFaults();
+    emulator.resetCounters();
+  });
+  afterAll(() => server.close());
+
+  /** A fresh provider (own client and catalog cache) for the emulator. */
+  const gateway = (settings: GatewayProviderSettings = {}) =>
+    createGateway({ baseURL: BASE_URL, apiKey: DEFAULT_KEYS.full, ...settings });
+
+  return { emulator, gateway };
+}
