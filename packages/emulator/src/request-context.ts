@@ -9,7 +9,7 @@ export interface RequestContext {
   key: KeySettings;
   request: Request;
   /** The body, read once. */
-  bytes: Uint8Array;
+  bytes: Uint8Array<ArrayBuffer>;
   /** The chosen fault, if any (stream faults only on streamed chat requests). */
   fault: ChosenFault | undefined;
   /** `Date.now()` value of the request's deadline. */

@@ -1,0 +1,57 @@
+import { invalidField } from '../gateway-error';
+
+export const MAX_BINARY_BYTES = 23 * 1024 * 1024;
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * Decodes a base64 field, refusing anything that is not base64 or whose decoded size is outside
+ * 1 byte .. 23 MiB (checked from the length before decoding).
+ */
+export function decodeBase64Field(field: string, value: unknown): Uint8Array {
+  if (typeof value !== 'string')
+    throw invalidField(field, `\`${field}\` is required: a base64 string`);
+  const compact = value.replace(/\s+/g, '');
+  if (compact.length % 4 !== 0 || !BASE64.test(compact)) {
+    throw invalidField(field, `\`${field}\` is not valid base64 (plain base64, no data: URL)`);
+  }
+  const padding = compact.endsWith('==') ? 2 : compact.endsWith('=') ? 1 : 0;
+  const size = (compact.length / 4) * 3 - padding;
+  checkBinarySize(field, size);
+  const binary = atob(compact);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+export function checkBinarySize(field: string, size: number): void {
+  if (size < 1)
+    throw invalidField(field, `\`${field}\` is 0 bytes once decoded; at least 1 byte is required`);
+  if (size > MAX_BINARY_BYTES) {
+    throw invalidField(
+      field,
+      `\`${field}\` is ${size} bytes once decoded; the limit is ${MAX_BINARY_BYTES} bytes (23 MiB)`,
+    );
+  }
+}
+
+function indexOfMarker(bytes: Uint8Array, marker: string): number {
+  const codes = [...marker].map((c) => c.charCodeAt(0));
+  outer: for (let i = 0; i + codes.length <= bytes.length; i++) {
+    for (let j = 0; j < codes.length; j++) if (bytes[i + j] !== codes[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+/**
+ * Test fixtures control the result: the UTF-8 text after `marker` (e.g. `TEXT:`), up to a NUL
+ * byte or the end, trimmed. Undefined when the bytes hold no marker.
+ */
+export function markerText(bytes: Uint8Array, marker: string): string | undefined {
+  const at = indexOfMarker(bytes, marker);
+  if (at === -1) return undefined;
+  let end = at + marker.length;
+  while (end < bytes.length && bytes[end] !== 0) end++;
+  return new TextDecoder().decode(bytes.subarray(at + marker.length, end)).trim();
+}

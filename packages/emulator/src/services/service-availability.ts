@@ -1,0 +1,30 @@
+import { GatewayRefusal } from '../gateway-error';
+import type { RequestContext } from '../request-context';
+import type { ServiceId } from '../scenario';
+
+/** Refuses when the service has no provider online; otherwise counts the request on it. */
+export function occupyService(ctx: RequestContext, id: ServiceId): void {
+  if (ctx.scenario.services[id].availableNodes <= 0) {
+    throw new GatewayRefusal('provider_unavailable', `No provider offers the ${id} service now`);
+  }
+  ctx.occupy(`service:${id}`);
+}
+
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** `uk` for text with Cyrillic letters, else `en`: enough for deterministic fixtures. */
+export function detectLanguage(text: string): string {
+  return /[\u0400-\u04ff]/u.test(text) ? 'uk' : 'en';
+}

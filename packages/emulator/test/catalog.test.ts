@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { createEmulator, DEFAULT_KEYS } from '../src/index';
+import { call, errorOf, type Json } from './helpers';
+
+async function listedIds(key: string, scenario?: Parameters<typeof createEmulator>[0]) {
+  const response = await call(createEmulator(scenario), '/models', { key });
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as Json;
+  expect(body.object).toBe('list');
+  return (body.data as Json[]).map((model) => model.id as string);
+}
+
+describe('authentication', () => {
+  it.each([
+    ['/models', 'GET'],
+    ['/capabilities', 'GET'],
+    ['/chat/completions', 'POST'],
+    ['/embeddings', 'POST'],
+    ['/ocr', 'POST'],
+    ['/audio/transcriptions', 'POST'],
+    ['/translations', 'POST'],
+  ])('%s refuses a missing or unknown key with 401 invalid_api_key', async (path, method) => {
+    const emulator = createEmulator();
+    for (const key of [null, 'ig-wrong-key']) {
+      const response = await call(emulator, path, { key, method });
+      const error = await errorOf(response);
+      expect(error).toMatchObject({ status: 401, code: 'invalid_api_key' });
+      expect(error.message).not.toContain('ig-wrong-key');
+    }
+  });
+
+  it('refuses a non-Bearer authorization header', async () => {
+    const emulator = createEmulator();
+    const response = await call(emulator, '/models', {
+      key: null,
+      headers: { authorization: `Basic ${DEFAULT_KEYS.full}` },
+    });
+    expect(response.status).toBe(401);
+  });
+
+  it('answers 404 outside the API and counts nothing', async () => {
+    const emulator = createEmulator();
+    const response = await call(emulator, '/nope');
+    expect(response.status).toBe(404);
+    expect(Object.values(emulator.counters.requests).every((n) => n === 0)).toBe(true);
+  });
+});
+
+describe('GET /models', () => {
+  it('lists every online model for the full key, not the offline my/laptop-model', async () => {
+    const ids = await listedIds(DEFAULT_KEYS.full);
+    expect(ids).toContain('community/general');
+    expect(ids).toContain('pool-a/llama-3-8b');
+    expect(ids).toContain('my/desk-model');
+    expect(ids).not.toContain('my/laptop-model');
+    expect(ids.filter((id) => id.startsWith('combo/'))).toHaveLength(16);
+  });
+
+  it('hides my/... and pool models from a key without Allow Unshielded models', async () => {
+    const ids = await listedIds(DEFAULT_KEYS.shielded);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.every((id) => !id.startsWith('my/') && !id.startsWith('pool-'))).toBe(true);
+  });
+
+  it('lists only the allowed models of a limited key', async () => {
+    expect(await listedIds(DEFAULT_KEYS.limited)).toEqual(['community/general']);
+  });
+
+  it('describes a model with the spec fields', async () => {
+    const response = await call(createEmulator(), '/models');
+    const body = (await response.json()) as Json;
+    const pool = body.data.find((model: Json) => model.id === 'pool-a/llama-3-8b');
+    expect(pool).toMatchObject({
+      object: 'model',
+      owned_by: 'service-pool',
+      kind: 'chat',
+      pool: 'pool-a',
+      copies: 2,
+      capabilities: ['chat', 'streaming', 'tools', 'json_object', 'json_schema'],
+    });
+    const plain = body.data.find((model: Json) => model.id === 'community/plain');
+    expect(plain.capabilities).toEqual(['chat']);
+    expect(plain.owned_by).toBe('service-community');
+  });
+
+  it('spells the 16 combo models from s, t, o, j with the matching capabilities', async () => {
+    const response = await call(createEmulator(), '/models');
+    const combos = ((await response.json()) as Json).data.filter((m: Json) =>
+      m.id.startsWith('combo/'),
+    );
+    const flag = { s: 'streaming', t: 'tools', o: 'json_object', j: 'json_schema' } as const;
+    const seen = new Set<string>();
+    for (const model of combos) {
+      const letters = model.id.slice(6) === 'none' ? '' : model.id.slice(6);
+      const expected = ['chat', ...[...letters].map((l: string) => flag[l as keyof typeof flag])];
+      expect(model.capabilities).toEqual(expected);
+      seen.add(expected.slice(1).sort().join());
+    }
+    expect(seen.size).toBe(16);
+    expect(combos.map((m: Json) => m.id)).toContain('combo/none');
+    expect(combos.map((m: Json) => m.id)).toContain('combo/stoj');
+  });
+
+  it('lists a model that a scenario turns offline no more, and again when turned back', async () => {
+    const emulator = createEmulator({ models: { 'community/plain': { online: false } } });
+    const ids = async () =>
+      ((await (await call(emulator, '/models')).json()) as Json).data.map((m: Json) => m.id);
+    expect(await ids()).not.toContain('community/plain');
+    emulator.scenario.models['community/plain']!.online = true;
+    expect(await ids()).toContain('community/plain');
+  });
+});
+
+describe('GET /capabilities', () => {
+  it('lists the four services with endpoints and the embedding engines', async () => {
+    const response = await call(createEmulator(), '/capabilities', { key: DEFAULT_KEYS.shielded });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Json;
+    expect(body.object).toBe('list');
+    const byId = Object.fromEntries(body.data.map((s: Json) => [s.id, s]));
+    expect(Object.keys(byId).sort()).toEqual([
+      'embeddings',
+      'ocr',
+      'speech_to_text',
+      'translation',
+    ]);
+    expect(byId.translation).toMatchObject({ object: 'capability', endpoint: '/v1/translations' });
+    expect(byId.ocr.endpoint).toBe('/v1/ocr');
+    expect(byId.speech_to_text.endpoint).toBe('/v1/audio/transcriptions');
+    expect(byId.embeddings.endpoint).toBe('/v1/embeddings');
+    for (const service of body.data) expect(service.available_nodes).toBeGreaterThanOrEqual(1);
+    expect(byId.embeddings.engines.map((e: Json) => e.id)).toEqual([
+      'multilingual-e5-base',
+      'all-minilm-l6-v2',
+    ]);
+    expect(byId.embeddings.engines[0].name).toContain('Multilingual');
+    expect(byId.translation.engines).toBeUndefined();
+  });
+
+  it('reports available_nodes 0 and hides unavailable engines as the scenario says', async () => {
+    const emulator = createEmulator({
+      services: {
+        ocr: { availableNodes: 0 },
+        embeddings: { engines: { 'all-minilm-l6-v2': { available: false } } },
+      },
+    });
+    const body = (await (await call(emulator, '/capabilities')).json()) as Json;
+    const byId = Object.fromEntries(body.data.map((s: Json) => [s.id, s]));
+    expect(byId.ocr.available_nodes).toBe(0);
+    expect(byId.embeddings.engines.map((e: Json) => e.id)).toEqual(['multilingual-e5-base']);
+  });
+});
