@@ -283,14 +283,16 @@ export class GatewayChatModel
     const build = (chosen: StructuredOutputMethod) =>
       this.structuredOutputPipeline<RunOutput>(outputSchema, chosen, config);
     if (method) return build(method);
-    const known = this.knownCapabilities();
-    if (known) return build(this.pickMethod(known));
+    if (this.capabilities) return build(this.pickMethod(this.capabilities, this.catalog));
     // Capabilities unknown: choose the method at the first call, from the catalog.
     let pipeline: ReturnType<typeof build> | undefined;
     return RunnableLambda.from(async (input: BaseLanguageModelInput, runConfig) => {
       if (!pipeline) {
         const capabilities = await this.loadCapabilities(runConfig?.signal);
-        pipeline = build(capabilities ? this.pickMethod(capabilities) : 'jsonSchema');
+        // The catalog is cached by the client: listing alternatives costs no request.
+        pipeline = build(
+          capabilities ? this.pickMethod(capabilities, await this.client.models()) : 'jsonSchema',
+        );
       }
       return pipeline.invoke(input, runConfig);
     }).withConfig({ runName: 'GatewayStructuredOutput' }) as Runnable<
@@ -418,10 +420,10 @@ export class GatewayChatModel
     return this.capabilities ?? this.liveCapabilities;
   }
 
+  /** Capabilities passed in or loaded by `create`: checked without any lookup. */
   private known(): KnownCapabilities | undefined {
-    const capabilities = this.knownCapabilities();
-    if (!capabilities) return undefined;
-    return { model: this.model, capabilities, catalog: this.catalog };
+    if (!this.capabilities) return undefined;
+    return { model: this.model, capabilities: this.capabilities, catalog: this.catalog };
   }
 
   /** Refuses at once when the capabilities are known; otherwise the request-time check does. */
@@ -430,8 +432,11 @@ export class GatewayChatModel
     if (known) assertCapabilities(known, needs, purpose);
   }
 
-  private pickMethod(capabilities: readonly string[]): StructuredOutputMethod {
-    const known = { model: this.model, capabilities, catalog: this.catalog };
+  private pickMethod(
+    capabilities: readonly string[],
+    catalog: readonly GatewayModel[] | undefined,
+  ): StructuredOutputMethod {
+    const known = { model: this.model, capabilities, catalog };
     assertAnyCapability(known, ['json_schema', 'tools', 'json_object'], 'withStructuredOutput');
     return defaultStructuredOutputMethod(capabilities)!;
   }
@@ -455,29 +460,22 @@ export class GatewayChatModel
       assertCapabilities(known, needs, describeNeeds(needs));
       return;
     }
-    try {
-      const model = await this.client.requireCapabilities(
-        this.model,
-        needs,
-        signal ? { signal } : {},
-      );
-      hidden(this, 'liveCapabilities', [...model.capabilities]);
-    } catch (error) {
-      if (isOwnModelNotListed(error, this.model)) return;
-      throw error;
-    }
+    const capabilities = await this.loadCapabilities(signal);
+    // An own offline model is unlisted: the gateway itself refuses what it cannot serve.
+    if (!capabilities) return;
+    // Core's check runs on the cached catalog (no new request), words the refusal and lists
+    // the models that would do.
+    await this.client.requireCapabilities(this.model, needs, signal ? { signal } : {});
   }
 
-  /** The model's capabilities from the catalog, or undefined for an unlisted own model. */
+  /**
+   * The model's capabilities from the client's cached catalog (remembered for `profile`), or
+   * undefined for an unlisted own model.
+   */
   private async loadCapabilities(signal?: AbortSignal): Promise<readonly string[] | undefined> {
-    const known = this.knownCapabilities();
-    if (known) return known;
+    if (this.capabilities) return this.capabilities;
     try {
-      const model = await this.client.requireCapabilities(
-        this.model,
-        ['chat'],
-        signal ? { signal } : {},
-      );
+      const model = await this.client.model(this.model, signal ? { signal } : {});
       hidden(this, 'liveCapabilities', [...model.capabilities]);
       return model.capabilities;
     } catch (error) {

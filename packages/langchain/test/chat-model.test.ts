@@ -1,0 +1,411 @@
+import { inspect } from 'node:util';
+import { isGatewayError } from '@infergate/core';
+import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
+import { type AIMessageChunk, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import type { ChatGenerationChunk } from '@langchain/core/outputs';
+import { RunnableLambda } from '@langchain/core/runnables';
+import { tool } from '@langchain/core/tools';
+import { concat } from '@langchain/core/utils/stream';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { GatewayChatModel } from '../src/index';
+import { API_KEY, gateway } from './helpers';
+
+const weather = tool(async ({ city }) => `sunny in ${city}`, {
+  name: 'weather',
+  description: 'Current weather in a city',
+  schema: z.object({ city: z.string() }),
+});
+
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('GatewayChatModel: invoke, stream, batch', () => {
+  it('invokes and reports answering model, finish reason and usage', async () => {
+    const { connection } = gateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const answer = await model.invoke('hello there');
+    expect(answer.content).toBe('Echo: hello there');
+    expect(answer.response_metadata).toMatchObject({
+      model_name: 'community/general',
+      requested_model: 'community/general',
+      fallback: false,
+      finish_reason: 'stop',
+    });
+    expect(answer.usage_metadata?.total_tokens).toBeGreaterThan(0);
+    expect(answer.usage_metadata?.total_tokens).toBe(
+      (answer.usage_metadata?.input_tokens ?? 0) + (answer.usage_metadata?.output_tokens ?? 0),
+    );
+  });
+
+  it('streams text chunks with one usage, the handler seeing each chunk', async () => {
+    const { connection } = gateway();
+    const model = new GatewayChatModel({ model: 'community/general', ...connection });
+    const seen: ChatGenerationChunk[] = [];
+    const handler = BaseCallbackHandler.fromMethods({
+      handleLLMNewToken(_token, _idx, _runId, _parentRunId, _tags, fields) {
+        if (fields?.chunk) seen.push(fields.chunk as ChatGenerationChunk);
+      },
+    });
+    const chunks: AIMessageChunk[] = [];
+    for await (const chunk of await model.stream('one two three', { callbacks: [handler] })) {
+      chunks.push(chunk);
+    }
+    expect(chunks.length).toBeGreaterThan(3);
+    expect(chunks.filter((chunk) => chunk.usage_metadata)).toHaveLength(1);
+    const merged = chunks.reduce((a, b) => concat(a, b));
+    expect(merged.content).toBe('Echo: one two three');
+    const invoked = await model.invoke('one two three');
+    expect(merged.usage_metadata).toMatchObject(invoked.usage_metadata!);
+    expect(merged.response_metadata).toMatchObject({
+      model_name: 'community/general',
+      finish_reason: 'stop',
+    });
+    expect(seen).toHaveLength(chunks.length);
+  });
+
+  it('batches', async () => {
+    const { connection } = gateway();
+    const model = new GatewayChatModel('community/plain', connection);
+    const answers = await model.batch(['a', 'b', 'c']);
+    expect(answers.map((answer) => answer.content)).toEqual(['Echo: a', 'Echo: b', 'Echo: c']);
+  });
+
+  it('reports the fallback when an offline own model is answered by its pool model', async () => {
+    const { connection } = gateway();
+    const model = new GatewayChatModel('my/laptop-model', connection);
+    const answer = await model.invoke('hi');
+    expect(answer.response_metadata).toMatchObject({
+      model_name: 'pool-a/llama-3-8b',
+      requested_model: 'my/laptop-model',
+      fallback: true,
+    });
+    const chunks: AIMessageChunk[] = [];
+    for await (const chunk of await model.stream('hi')) chunks.push(chunk);
+    const last = chunks.at(-1)!;
+    expect(last.response_metadata).toMatchObject({
+      model_name: 'pool-a/llama-3-8b',
+      requested_model: 'my/laptop-model',
+      fallback: true,
+      finish_reason: 'stop',
+    });
+  });
+
+  it('with streaming: true, invoke reads a stream and ends in the same message', async () => {
+    const { emulator, connection } = gateway();
+    const streaming = new GatewayChatModel('community/general', { ...connection, streaming: true });
+    const plain = new GatewayChatModel('community/general', connection);
+    const a = await streaming.invoke('same answer');
+    const b = await plain.invoke('same answer');
+    expect(a.content).toBe(b.content);
+    expect(a.usage_metadata).toMatchObject(b.usage_metadata!);
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+});
+
+describe('GatewayChatModel: tools', () => {
+  it('runs a tool loop: tool call → ToolMessage → answer', async () => {
+    const { emulator, connection } = gateway();
+    const model = new GatewayChatModel('community/general', connection).bindTools([weather]);
+    const question = new HumanMessage('use weather for "Kyiv"');
+    const call = await model.invoke([question]);
+    expect(call.tool_calls).toHaveLength(1);
+    const [toolCall] = call.tool_calls!;
+    expect(toolCall).toMatchObject({ name: 'weather', args: { city: 'Kyiv' } });
+    const result = await weather.invoke(toolCall!);
+    expect(result).toBeInstanceOf(ToolMessage);
+    const answer = await model.invoke([question, call, result]);
+    expect(answer.content).toBe('Tool weather returned: sunny in Kyiv');
+    expect(answer.tool_calls).toEqual([]);
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('streams tool calls as tool_call_chunks (index, id, name, args pieces)', async () => {
+    const { connection } = gateway();
+    const model = new GatewayChatModel('community/tools', connection).bindTools([weather]);
+    const chunks: AIMessageChunk[] = [];
+    for await (const chunk of await model.stream('weather in "Lviv"')) chunks.push(chunk);
+    const pieces = chunks.flatMap((chunk) => chunk.tool_call_chunks ?? []);
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces[0]).toMatchObject({ index: 0, name: 'weather' });
+    expect(pieces[0]?.id).toBeTruthy();
+    expect(pieces.slice(1).every((piece) => piece.name === undefined)).toBe(true);
+    const merged = chunks.reduce((a, b) => concat(a, b));
+    expect(merged.tool_calls).toEqual([
+      expect.objectContaining({ name: 'weather', args: { city: 'Lviv' } }),
+    ]);
+    expect(merged.response_metadata.finish_reason).toBe('tool_calls');
+  });
+
+  it('maps tool_choice "any" to "required" and a tool name to a forced function', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    const { emulator } = gateway();
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
+      return emulator.fetch(request);
+    };
+    const model = new GatewayChatModel('community/general', {
+      baseURL: 'http://gateway.test/v1',
+      apiKey: API_KEY,
+      fetch,
+    });
+    await model.bindTools([weather], { tool_choice: 'any' }).invoke('hello');
+    await model.bindTools([weather], { tool_choice: 'weather', strict: true }).invoke('hello');
+    expect(bodies[0]?.tool_choice).toBe('required');
+    expect(bodies[1]?.tool_choice).toEqual({ type: 'function', function: { name: 'weather' } });
+    expect((bodies[1]?.tools as { function: { strict?: boolean } }[])[0]?.function.strict).toBe(
+      true,
+    );
+  });
+});
+
+describe('GatewayChatModel: capability checks', () => {
+  it('refuses at construction when the capabilities are known', async () => {
+    const { emulator, connection } = gateway();
+    expect(
+      () =>
+        new GatewayChatModel('community/plain', {
+          ...connection,
+          capabilities: ['chat'],
+          streaming: true,
+        }),
+    ).toThrow(/community\/plain.*streaming/);
+    const plain = await GatewayChatModel.create('community/plain', connection);
+    const error = (() => {
+      try {
+        plain.bindTools([weather]);
+      } catch (caught) {
+        return caught as Error;
+      }
+      throw new Error('expected bindTools to throw');
+    })();
+    expect(isGatewayError(error) && error.code).toBe('unsupported_model_capability');
+    expect(error.message).toMatch(/community\/plain/);
+    expect(error.message).toMatch(/tools/);
+    expect(error.message).toMatch(/community\/general/);
+    await expect(
+      GatewayChatModel.create('community/plain', { ...connection, streaming: true }),
+    ).rejects.toThrow(/streaming/);
+    const tools = await GatewayChatModel.create('community/tools', connection);
+    expect(() =>
+      tools.withStructuredOutput(z.object({ a: z.string() }), { method: 'jsonSchema' }),
+    ).toThrow(/json_schema.*community\/general/);
+    expect(() =>
+      tools.withStructuredOutput(z.object({ a: z.string() }), { method: 'jsonMode' }),
+    ).toThrow(/json_object/);
+    const streamer = await GatewayChatModel.create('community/streamer', connection);
+    expect(() => streamer.withStructuredOutput(z.object({ a: z.string() }))).toThrow(
+      /community\/streamer/,
+    );
+    expect(() =>
+      streamer.withStructuredOutput(z.object({ a: z.string() }), { method: 'functionCalling' }),
+    ).toThrow(/tools/);
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('checks before the first request when the capabilities are not known (one catalog lookup)', async () => {
+    const { emulator, connection } = gateway();
+    const model = new GatewayChatModel('community/plain', connection);
+    const streamError = await rejection(
+      (async () => {
+        for await (const _ of await model.stream('hi')) {
+          // never reached
+        }
+      })(),
+    );
+    expect(isGatewayError(streamError) && streamError.code).toBe('unsupported_model_capability');
+    expect(streamError.message).toMatch(/community\/plain.*streaming/);
+    const toolError = await rejection(model.bindTools([weather]).invoke('weather for "Kyiv"'));
+    expect(toolError.message).toMatch(/tools/);
+    const structuredError = await rejection(
+      model.withStructuredOutput(z.object({ a: z.string() }), { method: 'jsonSchema' }).invoke('x'),
+    );
+    expect(structuredError.message).toMatch(/json_schema/);
+    expect(emulator.counters.requests.chat).toBe(0);
+    expect(emulator.counters.requests.models).toBe(1);
+    // Once learned, the profile reflects them; later calls need no new lookup.
+    expect(model.profile).toMatchObject({ toolCalling: false, structuredOutput: false });
+    await model.invoke('fine');
+    expect(emulator.counters.requests.models).toBe(1);
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
+  it('profile reflects the capabilities', async () => {
+    const { connection } = gateway();
+    const general = await GatewayChatModel.create('community/general', connection);
+    expect(general.profile).toMatchObject({
+      toolCalling: true,
+      structuredOutput: true,
+      toolChoice: true,
+    });
+    const tools = await GatewayChatModel.create('community/tools', connection);
+    expect(tools.profile).toMatchObject({ toolCalling: true, structuredOutput: false });
+    expect(new GatewayChatModel('x/y', connection).profile).toEqual({});
+  });
+
+  it('refuses content parts the model was not declared to accept, before any request', async () => {
+    const { emulator, connection } = gateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const message = new HumanMessage({
+      content: [
+        { type: 'text', text: 'what is in it?' },
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+      ],
+    });
+    await expect(model.invoke([message])).rejects.toThrow(/acceptsContentParts/);
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+});
+
+describe('GatewayChatModel: errors, abort, streamEvents', () => {
+  it('raises the typed error for a mid-stream error and an incomplete stream', async () => {
+    const { emulator, connection } = gateway();
+    const model = new GatewayChatModel('community/general', connection);
+    emulator.injectFault({ fault: 'stream_error', endpoint: 'chat', times: 1 });
+    const midStream = await rejection(
+      (async () => {
+        for await (const _ of await model.stream('one two three four')) {
+          // consume
+        }
+      })(),
+    );
+    expect(isGatewayError(midStream) && midStream.code).toBe('provider_request_failed');
+    emulator.injectFault({ fault: 'stream_cut', endpoint: 'chat', times: 1 });
+    const cut = await rejection(
+      (async () => {
+        for await (const _ of await model.stream('one two three four')) {
+          // consume
+        }
+      })(),
+    );
+    expect(isGatewayError(cut) && cut.code).toBe('stream_incomplete');
+    emulator.injectFault({ fault: 'no_finish', endpoint: 'chat', times: 1 });
+    const streaming = new GatewayChatModel('community/general', { ...connection, streaming: true });
+    const noFinish = await rejection(streaming.invoke('one two'));
+    expect(isGatewayError(noFinish) && noFinish.code).toBe('stream_incomplete');
+  });
+
+  it('an already-aborted signal rejects without any request', async () => {
+    const { emulator, connection } = gateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const controller = new AbortController();
+    controller.abort();
+    await expect(model.invoke('hi', { signal: controller.signal })).rejects.toThrow();
+    const unknown = new GatewayChatModel('community/tools', connection);
+    await expect(unknown.invoke('hi', { signal: controller.signal })).rejects.toThrow();
+    expect(emulator.counters.requests.chat).toBe(0);
+    expect(emulator.counters.requests.models).toBe(0);
+  });
+
+  it('aborting mid-stream stops the stream', async () => {
+    const { emulator, connection } = gateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const controller = new AbortController();
+    const received: AIMessageChunk[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const chunk of await model.stream('[[chunks:50]]', {
+          signal: controller.signal,
+        })) {
+          received.push(chunk);
+          if (received.length === 3) controller.abort();
+        }
+      })(),
+    );
+    expect(error).toBeDefined();
+    expect(received.length).toBeLessThan(50);
+    expect(emulator.counters.inflight[API_KEY] ?? 0).toBe(0);
+  });
+
+  it('invoke under streamEvents gives the same final message as invoke', async () => {
+    const { connection } = gateway();
+    const model = new GatewayChatModel('community/general', connection).bindTools([weather]);
+    const chain = RunnableLambda.from((text: string) => text).pipe(model);
+    const plain = await chain.invoke('weather for "Odesa"');
+    let streamedEnd: AIMessageChunk | undefined;
+    let streamedChunks = 0;
+    for await (const event of chain.streamEvents('weather for "Odesa"', { version: 'v2' })) {
+      if (event.event === 'on_chat_model_stream') streamedChunks++;
+      if (event.event === 'on_chat_model_end') streamedEnd = event.data.output as AIMessageChunk;
+    }
+    expect(streamedChunks).toBeGreaterThan(1);
+    expect(streamedEnd?.content).toEqual(plain.content);
+    expect(streamedEnd?.tool_calls?.map(({ name, args }) => ({ name, args }))).toEqual(
+      plain.tool_calls?.map(({ name, args }) => ({ name, args })),
+    );
+    expect(streamedEnd?.usage_metadata).toMatchObject(plain.usage_metadata!);
+    expect(streamedEnd?.response_metadata).toMatchObject({
+      model_name: plain.response_metadata.model_name,
+      requested_model: plain.response_metadata.requested_model,
+      fallback: plain.response_metadata.fallback,
+      finish_reason: plain.response_metadata.finish_reason,
+      usage: plain.response_metadata.usage,
+    });
+  });
+
+  it('streamEvents() (content-block protocol) ends with the answer, reason and metadata', async () => {
+    const { connection } = gateway();
+    const model = new GatewayChatModel('my/laptop-model', connection);
+    const stream = model.streamEvents('a b c');
+    let text = '';
+    for await (const delta of stream.text) text += delta;
+    const message = await stream;
+    expect(text).toBe('Echo: a b c');
+    expect(message.text).toBe('Echo: a b c');
+    expect(message.response_metadata).toMatchObject({
+      model_name: 'pool-a/llama-3-8b',
+      fallback: true,
+      finish_reason: 'stop',
+    });
+    expect(message.usage_metadata?.total_tokens).toBeGreaterThan(0);
+  });
+});
+
+describe('GatewayChatModel: tracing and secrets', () => {
+  it('gives LangSmith exactly its parameters', () => {
+    const { connection } = gateway();
+    const model = new GatewayChatModel('community/general', {
+      ...connection,
+      temperature: 0.2,
+      maxTokens: 64,
+      stopSequences: ['END'],
+    });
+    expect(model._llmType()).toBe('infergate');
+    expect(model.getLsParams({} as never)).toEqual({
+      ls_provider: 'infergate',
+      ls_model_name: 'community/general',
+      ls_model_type: 'chat',
+      ls_temperature: 0.2,
+      ls_max_tokens: 64,
+      ls_stop: ['END'],
+    });
+  });
+
+  it('never shows the API key in JSON, toJSON, inspect or error messages', async () => {
+    const { connection } = gateway(undefined, 'ig-secret-key-1234');
+    const model = new GatewayChatModel('community/general', {
+      ...connection,
+      temperature: 0.5,
+    });
+    const json = JSON.stringify(model);
+    expect(json).not.toContain('ig-secret-key-1234');
+    const serialized = model.toJSON();
+    expect(serialized.type).toBe('constructor');
+    expect(JSON.stringify(serialized)).toContain('INFERGATE_API_KEY');
+    expect(JSON.stringify(serialized)).toContain('community/general');
+    expect(inspect(model, { depth: 10 })).not.toContain('ig-secret-key-1234');
+    expect(model.lc_secrets).toEqual({ apiKey: 'INFERGATE_API_KEY' });
+    expect(model.lc_serializable).toBe(true);
+    const error = await rejection(model.invoke('hi'));
+    expect(isGatewayError(error) && error.code).toBe('invalid_api_key');
+    expect(error.message).not.toContain('ig-secret-key-1234');
+    expect(JSON.stringify(error)).not.toContain('ig-secret-key-1234');
+  });
+});

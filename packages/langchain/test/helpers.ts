@@ -1,0 +1,11 @@
+import { createEmulator, DEFAULT_KEYS, type ScenarioInput } from '@infergate/emulator';
+
+export const BASE_URL = 'http://gateway.test/v1';
+export const API_KEY = DEFAULT_KEYS.full;
+
+/** A fresh emulator and the connection fields that reach it through its fetch handler. */
+export function gateway(scenario?: ScenarioInput, apiKey: string = API_KEY) {
+  const emulator = createEmulator(scenario);
+  const fetch: typeof globalThis.fetch = (input, init) => emulator.fetch(new Request(input, init));
+  return { emulator, connection: { baseURL: BASE_URL, apiKey, fetch } };
+}
