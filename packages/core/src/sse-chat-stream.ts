@@ -45,6 +45,16 @@ export class GatewayChatStream implements ChatStream {
     } else {
       this.#reader = body.getReader();
     }
+    // Not every fetch errors the body on abort (handlers may just close it): cancel the reader so
+    // a pending read settles, then report the abort or deadline.
+    const scope = open.scope;
+    scope.signal.addEventListener(
+      'abort',
+      () => this.#reader.cancel(scope.signal.reason).catch(() => {}),
+      {
+        once: true,
+      },
+    );
   }
 
   /** The next event, or undefined at the end; throws the stream's typed error. */
@@ -67,6 +77,10 @@ export class GatewayChatStream implements ChatStream {
       if (scope.aborted) this.#fail(scope.error(this.#models()));
       else if (this.#decoder.assembler.hasFinish) this.#finish();
       else this.#fail(this.#decoder.incomplete(cause));
+      return;
+    }
+    if (this.#open.scope.aborted) {
+      this.#fail(this.#open.scope.error(this.#models()));
       return;
     }
     try {

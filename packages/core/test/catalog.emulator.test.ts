@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { caught, harness, hi, totalRequests } from './helpers';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('catalog', () => {
+  it('lists models and services', async () => {
+    const { client } = harness();
+    const models = await client.models();
+    expect(models.map((m) => m.id)).toContain('community/general');
+    const services = await client.services();
+    expect(services.map((s) => s.id).sort()).toEqual([
+      'embeddings',
+      'ocr',
+      'speech_to_text',
+      'translation',
+    ]);
+    const engines = await client.embeddingEngines();
+    expect(engines.map((e) => e.id).sort()).toEqual(['all-minilm-l6-v2', 'multilingual-e5-base']);
+  });
+
+  it('caches, and concurrent callers share one request', async () => {
+    const { client, emulator } = harness({ latencyMs: 5 });
+    await Promise.all([
+      client.models(),
+      client.models(),
+      client.model('community/plain'),
+      client.models(),
+    ]);
+    await Promise.all([client.services(), client.embeddingEngines(), client.services()]);
+    await client.models();
+    expect(emulator.counters.requests.models).toBe(1);
+    expect(emulator.counters.requests.capabilities).toBe(1);
+  });
+
+  it('expires after catalogTtlMs', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { client, emulator } = harness(undefined, { catalogTtlMs: 1000 });
+    await client.models();
+    vi.advanceTimersByTime(999);
+    await client.models();
+    expect(emulator.counters.requests.models).toBe(1);
+    vi.advanceTimersByTime(1);
+    await client.models();
+    expect(emulator.counters.requests.models).toBe(2);
+  });
+
+  it('refreshes after model_not_found or provider_unavailable from the gateway', async () => {
+    const { client, emulator } = harness();
+    await client.models();
+    await caught(() => client.chat(hi('nope/missing')));
+    await client.models();
+    expect(emulator.counters.requests.models).toBe(2);
+    await caught(() =>
+      client.chat(hi(), { headers: { 'X-Emulator-Fault': 'service_unavailable' } }),
+    );
+    await client.models();
+    expect(emulator.counters.requests.models).toBe(3);
+  });
+
+  it('one caller aborting does not fail the others sharing the request', async () => {
+    const { client } = harness({ latencyMs: 10 });
+    const controller = new AbortController();
+    const first = caught(() => client.models({ signal: controller.signal }));
+    const second = client.models();
+    controller.abort();
+    expect((await first).code).toBe('aborted');
+    expect((await second).length).toBeGreaterThan(0);
+  });
+
+  it('model() gives model_not_found with close matches, after one refresh', async () => {
+    const { client, emulator } = harness();
+    await client.models();
+    const error = await caught(() => client.model('community/genral'));
+    expect(error.code).toBe('model_not_found');
+    expect(error.alternatives?.[0]).toBe('community/general');
+    expect(error.message).toContain('community/general');
+    expect(emulator.counters.requests.models).toBe(2);
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('requireCapabilities names the model, what is missing and who has it', async () => {
+    const { client, emulator } = harness();
+    const error = await caught(() =>
+      client.requireCapabilities('combo/t', ['streaming', 'tools', 'json_schema']),
+    );
+    expect(error.code).toBe('unsupported_model_capability');
+    expect(error.model).toBe('combo/t');
+    expect(error.missing).toEqual(['streaming', 'json_schema']);
+    expect(error.alternatives).toContain('community/general');
+    expect(error.alternatives).toContain('combo/stj');
+    expect(error.alternatives).not.toContain('combo/st');
+    expect(error.message).toContain('combo/t');
+    expect(error.message).toContain('streaming, json_schema');
+    expect((await client.requireCapabilities('combo/st', ['streaming', 'tools'])).id).toBe(
+      'combo/st',
+    );
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('fails fast without sending when the cached catalog says a service has no node', async () => {
+    const { client, emulator } = harness({ services: { translation: { availableNodes: 0 } } });
+    await client.services();
+    const before = totalRequests(emulator);
+    const error = await caught(() => client.translate({ input: 'hello', target_language: 'uk' }));
+    expect(error.code).toBe('provider_unavailable');
+    expect(totalRequests(emulator)).toBe(before);
+  });
+
+  it('resolveEmbeddingEngine: one engine is taken, several require a choice', async () => {
+    const two = harness();
+    const error = await caught(() => two.client.resolveEmbeddingEngine(undefined));
+    expect(error.code).toBe('invalid_request_error');
+    expect(error.alternatives?.sort()).toEqual(['all-minilm-l6-v2', 'multilingual-e5-base']);
+    expect((await two.client.resolveEmbeddingEngine('all-minilm-l6-v2')).id).toBe(
+      'all-minilm-l6-v2',
+    );
+    expect((await caught(() => two.client.resolveEmbeddingEngine('other'))).code).toBe(
+      'model_not_found',
+    );
+    const one = harness({ services: { embeddings: { engines: { 'all-minilm-l6-v2': null } } } });
+    expect((await one.client.resolveEmbeddingEngine(undefined)).id).toBe('multilingual-e5-base');
+  });
+});

@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
+
+const key = DEFAULT_KEYS.full;
+
+describe('concurrency budget', () => {
+  it('50 concurrent calls on one key never exceed 4 in flight and all succeed', async () => {
+    const { client, emulator } = harness({ latencyMs: 2 });
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => client.chat(hi('community/general', `n${i}`))),
+    );
+    expect(results.map((r) => r.response.choices[0]?.message.content)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `Echo: n${i}`),
+    );
+    expect(emulator.counters.maxInflight[key]).toBe(4);
+    expect(emulator.counters.concurrencyRejections).toBe(0);
+    expect(client.budget.isIdle).toBe(true);
+  });
+
+  it('is shared by every client object on the same base URL and key, streams and catalog included', async () => {
+    const { client, another, emulator } = harness({ latencyMs: 2, streamChunkDelayMs: 1 });
+    const other = another();
+    const third = another({ maxConcurrency: 8 });
+    const calls: Promise<unknown>[] = [];
+    for (let i = 0; i < 12; i++) {
+      calls.push(client.chat(hi()));
+      calls.push(other.chatStream(hi('community/general', 'a b c d')).then((s) => s.result()));
+      calls.push(third.models());
+      client.refreshCatalog();
+    }
+    await Promise.all(calls);
+    // The client allowing 8 may add slots beyond 4 only for itself: the others never see more than 4.
+    expect(emulator.counters.maxInflight[key]).toBeLessThanOrEqual(8);
+    expect(emulator.counters.concurrencyRejections).toBe(0);
+    expect(client.budget.isIdle && other.budget.isIdle).toBe(true);
+  });
+
+  it('keeps 4 in flight with the default limit across two clients', async () => {
+    const { client, another, emulator } = harness({ latencyMs: 2, streamChunkDelayMs: 1 });
+    const other = another();
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0
+          ? client.chat(hi())
+          : other.chatStream(hi('community/general', 'x y z')).then((s) => s.result()),
+      ),
+    );
+    expect(emulator.counters.maxInflight[key]).toBe(4);
+    expect(emulator.counters.concurrencyRejections).toBe(0);
+  });
+
+  it('a stream holds its slot until it is read to the end', async () => {
+    const { client } = harness();
+    const stream = await client.chatStream(hi());
+    expect(client.budget.active).toBe(1);
+    await stream.result();
+    expect(client.budget.active).toBe(0);
+  });
+
+  it('is exposed as { limit, active, queued, isIdle, whenIdle }', async () => {
+    const { client } = harness({ latencyMs: 5 }, { maxConcurrency: 2 });
+    const calls = Array.from({ length: 5 }, () => client.chat(hi()));
+    await Promise.resolve();
+    expect(client.budget.limit).toBe(2);
+    expect(client.budget.active).toBe(2);
+    expect(client.budget.queued).toBe(3);
+    expect(client.budget.isIdle).toBe(false);
+    await Promise.all(calls);
+    await client.budget.whenIdle();
+    expect(client.budget.isIdle).toBe(true);
+  });
+});
+
+describe('abort and deadline', () => {
+  it('aborting a queued call removes it from the queue with code aborted and the reason as cause', async () => {
+    const { client, emulator } = harness({ latencyMs: 20 });
+    const running = Array.from({ length: 4 }, () => client.chat(hi()));
+    const controller = new AbortController();
+    const queued = caught(() => client.chat(hi(), { signal: controller.signal }));
+    await Promise.resolve();
+    expect(client.budget.queued).toBe(1);
+    const reason = new Error('user left');
+    controller.abort(reason);
+    const error = await queued;
+    expect(error.code).toBe('aborted');
+    expect(error.cause).toBe(reason);
+    expect(client.budget.queued).toBe(0);
+    await Promise.all(running);
+    expect(client.budget.isIdle).toBe(true);
+    expect(emulator.counters.requests.chat).toBe(4);
+  });
+
+  it('aborting in flight releases the slot', async () => {
+    const { client } = harness({ latencyMs: 1000 });
+    const controller = new AbortController();
+    const call = caught(() => client.chat(hi(), { signal: controller.signal }));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(client.budget.active).toBe(1);
+    controller.abort();
+    expect((await call).code).toBe('aborted');
+    expect(client.budget.isIdle).toBe(true);
+  });
+
+  it('aborting mid-stream raises aborted and releases the slot', async () => {
+    const { client, emulator } = harness({ streamChunkDelayMs: 2 });
+    const controller = new AbortController();
+    const stream = await client.chatStream(hi('community/general', '[[chunks:500]]'), {
+      signal: controller.signal,
+    });
+    let deltas = 0;
+    const error = await caught(async () => {
+      for await (const event of stream) {
+        if (event.type === 'text-delta' && ++deltas === 3) controller.abort('enough');
+      }
+    });
+    expect(error.code).toBe('aborted');
+    expect(error.cause).toBe('enough');
+    expect(client.budget.isIdle).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(emulator.counters.inflight[key] ?? 0).toBe(0);
+  });
+
+  it('breaking out of for-await cancels the stream and releases the slot', async () => {
+    const { client } = harness({ streamChunkDelayMs: 1 });
+    const stream = await client.chatStream(hi('community/general', '[[chunks:200]]'));
+    for await (const event of stream) {
+      if (event.type === 'text-delta') break;
+    }
+    expect(client.budget.isIdle).toBe(true);
+    expect((await caught(() => stream.result())).code).toBe('aborted');
+  });
+
+  it('cancel() releases the slot', async () => {
+    const { client } = harness({ streamChunkDelayMs: 1 });
+    const stream = await client.chatStream(hi('community/general', '[[chunks:200]]'));
+    await stream.cancel('no longer needed');
+    expect(client.budget.isIdle).toBe(true);
+  });
+
+  it('the deadline covers the queue: a call that waits too long times out', async () => {
+    const { client } = harness({ latencyMs: 200 }, { maxConcurrency: 1 });
+    const first = client.chat(hi());
+    const second = caught(() => client.chat(hi(), { timeoutMs: 20 }));
+    const error = await second;
+    expect(error.code).toBe('timeout');
+    expect(error.message).toContain('20 ms');
+    await first;
+    expect(client.budget.isIdle).toBe(true);
+  });
+
+  it('the deadline covers slow headers and a slow stream', async () => {
+    const { client } = harness({ streamChunkDelayMs: 5 }, { timeoutMs: 30 });
+    expect(
+      (
+        await caught(() =>
+          client.chat(hi(), { headers: { 'X-Emulator-Fault': 'slow_headers; ms=2000' } }),
+        )
+      ).code,
+    ).toBe('timeout');
+    const stream = await client.chatStream(hi('community/general', '[[chunks:500]]'));
+    expect((await caught(() => stream.result())).code).toBe('timeout');
+    expect(client.budget.isIdle).toBe(true);
+  });
+
+  it('an already aborted signal sends nothing', async () => {
+    const { client, emulator } = harness();
+    const error = await caught(() => client.chat(hi(), { signal: AbortSignal.abort('stop') }));
+    expect(error.code).toBe('aborted');
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+});

@@ -1,0 +1,119 @@
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { createGatewayClient, isGatewayError } from '../src/index';
+import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
+
+const fault = (name: string) => ({ headers: { 'X-Emulator-Fault': name } });
+
+describe('stream failures', () => {
+  it.each([
+    ['stream_error', 'provider_request_failed'],
+    ['stream_cut', 'stream_incomplete'],
+    ['no_finish', 'stream_incomplete'],
+    ['malformed_event', 'provider_protocol_error'],
+  ])('%s raises %s and releases the slot', async (faultName, code) => {
+    const { client, emulator } = harness();
+    const stream = await client.chatStream(
+      hi('community/general', 'a b c d e f g'),
+      fault(faultName),
+    );
+    const seen: string[] = [];
+    const error = await caught(async () => {
+      for await (const event of stream) seen.push(event.type);
+    });
+    expect(error.code).toBe(code);
+    expect(error.requestedModel).toBe('community/general');
+    expect(error.isRetryable).toBe(false);
+    expect(client.budget.isIdle).toBe(true);
+    // result() rejects with the same error, and nothing was retried once data had arrived.
+    await expect(stream.result()).rejects.toBe(error);
+    expect(emulator.counters.requests.chat).toBe(1);
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
+  });
+});
+
+describe('error bodies', () => {
+  it.each([
+    ['upstream_html', 502, 'text/html'],
+    ['upstream_text', 500, 'text/plain'],
+    ['upstream_json', 400, '{"detail"'],
+  ])(
+    '%s becomes upstream_error with status %i and the raw body',
+    async (name, status, bodyPart) => {
+      const { client } = harness(undefined, { maxRetries: 0 });
+      const error = await caught(() => client.chat(hi(), fault(name)));
+      expect(error.code).toBe('upstream_error');
+      expect(error.status).toBe(status);
+      expect(typeof error.body).toBe('string');
+      if (bodyPart.startsWith('{')) expect(error.body).toContain(bodyPart);
+      expect(error.message).toContain(`HTTP ${status}`);
+    },
+  );
+
+  it('a truncated JSON body is invalid_response', async () => {
+    const { client } = harness();
+    const error = await caught(() => client.chat(hi(), fault('truncated_json')));
+    expect(error.code).toBe('invalid_response');
+    expect(error.status).toBe(200);
+    expect(error.body?.length).toBeGreaterThan(0);
+  });
+
+  it('gateway errors keep code, status, type and the parsed body', async () => {
+    const { client } = harness();
+    const error = await caught(() => client.chat(hi('nope/missing')));
+    expect(error.code).toBe('model_not_found');
+    expect(error.status).toBe(404);
+    expect(error.data).toMatchObject({ error: { code: 'model_not_found' } });
+    expect(error.toJSON()).toMatchObject({
+      code: 'model_not_found',
+      status: 404,
+      isRetryable: false,
+    });
+  });
+
+  it('a dropped connection is network_error after maxRetries + 1 attempts', async () => {
+    const { client, emulator } = harness(undefined, { maxRetries: 2 });
+    const error = await caught(() => client.chat(hi(), fault('drop_connection')));
+    expect(error.code).toBe('network_error');
+    expect(error.cause).toBeInstanceOf(TypeError);
+    expect(emulator.counters.requests.chat).toBe(3);
+  });
+});
+
+describe('the API key stays secret', () => {
+  const secret = 'sk-very-secret-key-123456';
+
+  it('appears in no message, JSON or inspect output', async () => {
+    const { emulator } = harness();
+    const client = createGatewayClient({
+      baseURL: 'http://secret.test',
+      apiKey: secret,
+      fetch: (input, init) => emulator.fetch(new Request(input, init)),
+    });
+    const error = await caught(() => client.chat(hi()));
+    expect(error.code).toBe('invalid_api_key');
+    for (const text of [
+      error.message,
+      JSON.stringify(error),
+      inspect(error, { depth: 10, showHidden: true }),
+      inspect(client, { depth: 10, showHidden: true }),
+      JSON.stringify(client),
+      String(error.stack),
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it('is redacted from response bodies that echo it', async () => {
+    const client = createGatewayClient({
+      baseURL: 'http://echo.test',
+      apiKey: secret,
+      fetch: async (_input, init) =>
+        new Response(`bad key ${new Headers(init?.headers).get('authorization')}`, { status: 401 }),
+    });
+    const error = await caught(() => client.models());
+    expect(error.body).toBe('bad key Bearer [redacted]');
+    expect(JSON.stringify(error)).not.toContain(secret);
+    expect(isGatewayError(error)).toBe(true);
+  });
+});

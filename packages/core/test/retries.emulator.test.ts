@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { caught, harness, hi } from './helpers';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('retries', () => {
+  it('waits Retry-After on 429, then retries', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { client, emulator } = harness();
+    emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', times: 1, retryAfter: 3 });
+    const call = client.chat(hi());
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(emulator.counters.requests.chat).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    const result = await call;
+    expect(result.response.choices[0]?.message.content).toBe('Echo: hello there');
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('honours Retry-After for model_busy and on streams before the first byte', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { client, emulator } = harness();
+    emulator.injectFault({ fault: 'model_busy', endpoint: 'chat', times: 1, retryAfter: 2 });
+    const call = client.chatStream(hi());
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(emulator.counters.requests.chat).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    const stream = await call;
+    expect((await stream.result()).text).toBe('Echo: hello there');
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('fails at once with retryAfterMs when Retry-After exceeds maxRetryAfterMs', async () => {
+    const { client, emulator } = harness(undefined, { maxRetryAfterMs: 5_000 });
+    emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 120 });
+    const error = await caught(() => client.chat(hi()));
+    expect(error.code).toBe('client_concurrency_exceeded');
+    expect(error.status).toBe(429);
+    expect(error.retryAfterMs).toBe(120_000);
+    expect(error.isRetryable).toBe(true);
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
+  it('gives up after maxRetries and returns the last error', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { client, emulator } = harness(undefined, { maxRetries: 1 });
+    emulator.injectFault({ fault: 'model_busy', endpoint: 'chat', retryAfter: 1 });
+    const call = caught(() => client.chat(hi()));
+    await vi.advanceTimersByTimeAsync(1000);
+    const error = await call;
+    expect(error.code).toBe('model_busy');
+    expect(error.retryAfterMs).toBe(1000);
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it.each([
+    ['bad_gateway', 'all_providers_failed'],
+    ['service_unavailable', 'provider_unavailable'],
+    ['gateway_timeout', 'request_timeout'],
+  ])('retries %s with backoff and succeeds', async (faultName, code) => {
+    const { client, emulator } = harness(undefined, { maxRetries: 2 });
+    emulator.injectFault({ fault: faultName as 'bad_gateway', endpoint: 'chat', times: 2 });
+    await expect(client.chat(hi())).resolves.toBeTruthy();
+    expect(emulator.counters.requests.chat).toBe(3);
+    emulator.injectFault({ fault: faultName as 'bad_gateway', endpoint: 'chat', times: 3 });
+    expect((await caught(() => client.chat(hi()))).code).toBe(code);
+  });
+
+  it('backs off exponentially (fake timers)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const { client, emulator } = harness(undefined, { maxRetries: 2, retryBaseDelayMs: 100 });
+    emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat', times: 2 });
+    const call = client.chat(hi());
+    await vi.advanceTimersByTimeAsync(99);
+    expect(emulator.counters.requests.chat).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(emulator.counters.requests.chat).toBe(2);
+    await vi.advanceTimersByTimeAsync(199);
+    expect(emulator.counters.requests.chat).toBe(2);
+    await vi.advanceTimersByTimeAsync(1);
+    await call;
+    expect(emulator.counters.requests.chat).toBe(3);
+    vi.restoreAllMocks();
+  });
+
+  it('does not retry other 4xx', async () => {
+    const { client, emulator } = harness();
+    expect((await caught(() => client.chatStream(hi('community/plain')))).code).toBe(
+      'unsupported_model_capability',
+    );
+    expect((await caught(() => client.chat(hi('nope/none')))).code).toBe('model_not_found');
+    const upstream = await caught(() =>
+      client.chat(hi(), { headers: { 'X-Emulator-Fault': 'upstream_json' } }),
+    );
+    expect(upstream.status).toBe(400);
+    expect(emulator.counters.requests.chat).toBe(3);
+  });
+});

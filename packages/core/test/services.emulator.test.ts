@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../src/index';
+import { caught, harness, totalRequests } from './helpers';
+
+const WAV = new Uint8Array(64);
+WAV.set([0x52, 0x49, 0x46, 0x46, 56, 0, 0, 0, 0x57, 0x41, 0x56, 0x45]);
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+
+describe('services against the emulator', () => {
+  it('translates', async () => {
+    const { client } = harness();
+    const result = await client.translate({
+      input: 'Hello',
+      target_language: 'uk',
+      source_language: 'en',
+    });
+    expect(typeof result.text).toBe('string');
+    expect(result.target_language).toBe('uk');
+  });
+
+  it('embeds with the one engine given, and embedMany keeps input order across batches', async () => {
+    const { client, emulator } = harness();
+    const single = await client.embed({ input: ['alpha', 'beta'], model: 'all-minilm-l6-v2' });
+    expect(single.data).toHaveLength(2);
+    expect(single.data[0]?.embedding).toHaveLength(384);
+    const texts = Array.from({ length: 130 }, (_, i) => `text number ${i}`);
+    const vectors = await client.embedMany(texts, { model: 'all-minilm-l6-v2' });
+    expect(vectors).toHaveLength(130);
+    expect(emulator.counters.requests.embeddings).toBe(1 + 3);
+    const again = await client.embed({ input: [texts[129]!], model: 'all-minilm-l6-v2' });
+    expect(vectors[129]).toEqual(again.data[0]?.embedding);
+  });
+
+  it('embedMany splits by bytes too', async () => {
+    const { client, emulator } = harness();
+    const texts = Array.from({ length: 5 }, (_, i) => `${i}`.repeat(20_000));
+    await client.embedMany(texts, { model: 'all-minilm-l6-v2' });
+    expect(emulator.counters.requests.embeddings).toBe(2);
+  });
+
+  it('sends input_type and dimensions to the multilingual engine', async () => {
+    const { client } = harness();
+    const result = await client.embed({
+      input: 'привіт',
+      model: 'multilingual-e5-base',
+      input_type: 'query',
+      dimensions: 256,
+    });
+    expect(result.data[0]?.embedding).toHaveLength(256);
+  });
+
+  it('reads text from an image', async () => {
+    const { client } = harness();
+    const result = await client.ocr({ image: PNG });
+    expect(typeof result.text).toBe('string');
+  });
+
+  it('transcribes multipart, JSON and text', async () => {
+    const { client } = harness();
+    const json = await client.transcribe({ audio: WAV, language: 'en' });
+    expect(typeof json.text).toBe('string');
+    const viaJson = await client.transcribe({
+      audio: new Blob([WAV]),
+      encoding: 'json',
+      translate: true,
+    });
+    expect(typeof viaJson.text).toBe('string');
+    const text = await client.transcribe({ audio: WAV, response_format: 'text' });
+    expect(typeof text).toBe('string');
+    expect(text).toBe(json.text);
+  });
+
+  describe('a refused request sends nothing', () => {
+    const refusals: [string, (c: ReturnType<typeof harness>['client']) => Promise<unknown>][] = [
+      ['chat without messages', (c) => c.chat({ model: 'community/general', messages: [] })],
+      [
+        'stream with a bad response_format',
+        (c) =>
+          c.chatStream({
+            model: 'community/general',
+            messages: [{ role: 'user', content: 'x' }],
+            response_format: { type: 'yaml' } as never,
+          }),
+      ],
+      [
+        'translation too long',
+        (c) => c.translate({ input: 'x'.repeat(4097), target_language: 'uk' }),
+      ],
+      [
+        'translation bad language',
+        (c) => c.translate({ input: 'x', target_language: 'ukrainian' }),
+      ],
+      [
+        'translation extra field',
+        (c) => c.translate({ input: 'x', target_language: 'uk', tone: 'x' } as never),
+      ],
+      ['embeddings empty', (c) => c.embed({ input: [] })],
+      ['embeddings 65 texts', (c) => c.embed({ input: Array(65).fill('x') })],
+      ['embeddings empty text', (c) => c.embed({ input: ['a', ''] })],
+      ['embeddings too big', (c) => c.embed({ input: ['x'.repeat(65_537)] })],
+      ['embeddings bad input_type', (c) => c.embed({ input: 'x', input_type: 'passage' as never })],
+      ['embedMany empty text', (c) => c.embedMany(['a', ''])],
+      ['ocr malformed base64', (c) => c.ocr({ image: 'not base64!' })],
+      ['ocr empty', (c) => c.ocr({ image: '' })],
+      ['ocr too big', (c) => c.ocr({ image: new Uint8Array(LIMITS.ocrMaxImageBytes + 1) })],
+      ['audio not wav/mp3/flac', (c) => c.transcribe({ audio: PNG })],
+      [
+        'audio too big',
+        (c) => c.transcribe({ audio: new Uint8Array(LIMITS.audioMaxBytes + 1).fill(0xff) }),
+      ],
+      [
+        'audio bad response_format',
+        (c) => c.transcribe({ audio: WAV, response_format: 'vtt' as never }),
+      ],
+    ];
+    it.each(refusals)('%s', async (_name, run) => {
+      const { client, emulator } = harness();
+      const error = await caught(() => run(client));
+      expect(error.code).toBe('invalid_request_error');
+      expect(error.field).toBeTruthy();
+      expect(totalRequests(emulator)).toBe(0);
+    });
+
+    it('32 KB per text on the multilingual engine (after reading the catalog only)', async () => {
+      const { client, emulator } = harness();
+      const error = await caught(() =>
+        client.embed({ input: 'x'.repeat(32 * 1024 + 1), model: 'multilingual-e5-base' }),
+      );
+      expect(error.message).toContain('32769 bytes');
+      expect(emulator.counters.requests.embeddings).toBe(0);
+    });
+
+    it('a capability check refuses before any chat request', async () => {
+      const { client, emulator } = harness();
+      await caught(() => client.requireCapabilities('community/plain', ['streaming']));
+      expect(emulator.counters.requests.chat).toBe(0);
+    });
+  });
+});
