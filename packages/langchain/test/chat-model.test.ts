@@ -160,9 +160,8 @@ describe('GatewayChatModel: tools', () => {
     await model.bindTools([weather], { tool_choice: 'weather', strict: true }).invoke('hello');
     expect(bodies[0]?.tool_choice).toBe('required');
     expect(bodies[1]?.tool_choice).toEqual({ type: 'function', function: { name: 'weather' } });
-    expect((bodies[1]?.tools as { function: { strict?: boolean } }[])[0]?.function.strict).toBe(
-      true,
-    );
+    const tools = bodies[1]?.tools as { function: { strict?: boolean } }[];
+    expect(tools[0]?.function.strict).toBe(true);
   });
 });
 

@@ -9,3 +9,15 @@ export function gateway(scenario?: ScenarioInput, apiKey: string = API_KEY) {
   const fetch: typeof globalThis.fetch = (input, init) => emulator.fetch(new Request(input, init));
   return { emulator, connection: { baseURL: BASE_URL, apiKey, fetch } };
 }
+
+/** Like `gateway`, and records every chat request body. */
+export function recordingGateway(scenario?: ScenarioInput) {
+  const { emulator, connection } = gateway(scenario);
+  const chatBodies: Record<string, unknown>[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    if (request.url.endsWith('/chat/completions')) chatBodies.push(await request.clone().json());
+    return emulator.fetch(request);
+  };
+  return { emulator, chatBodies, connection: { ...connection, fetch } };
+}

@@ -1,0 +1,69 @@
+import { tool } from '@langchain/core/tools';
+import { createAgent } from 'langchain';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createGatewayTools, GatewayChatModel } from '../src/index';
+import { recordingGateway } from './helpers';
+
+const weather = tool(async ({ city }) => `sunny in ${city}`, {
+  name: 'weather',
+  description: 'Current weather in a city',
+  schema: z.object({ city: z.string() }),
+});
+
+describe('createAgent', () => {
+  it('runs a tool loop with the gateway model', async () => {
+    const { emulator, connection } = recordingGateway();
+    const model = await GatewayChatModel.create('community/general', connection);
+    const agent = createAgent({ model, tools: [weather] });
+    const result = await agent.invoke({
+      messages: [{ role: 'user', content: 'weather for "Kyiv"' }],
+    });
+    const last = result.messages.at(-1)!;
+    expect(last.text).toBe('Tool weather returned: sunny in Kyiv');
+    expect(result.messages.map((message) => message.type)).toEqual(['human', 'ai', 'tool', 'ai']);
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('uses the gateway service tools (translate)', async () => {
+    const { emulator, connection } = recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const tools = await createGatewayTools({ ...connection });
+    expect(tools.map((t) => t.name)).toEqual(['translate', 'ocr', 'transcribe']);
+    const translate = tools.find((t) => t.name === 'translate')!;
+    const agent = createAgent({ model, tools: [translate] });
+    const result = await agent.invoke({
+      messages: [{ role: 'user', content: 'translate "good morning"' }],
+    });
+    const toolMessage = result.messages.find((message) => message.type === 'tool');
+    expect(toolMessage).toBeDefined();
+    // The translation service answered (a failed tool run would leave status "error").
+    expect((toolMessage as { status?: string }).status).not.toBe('error');
+    expect(emulator.counters.requests.translations).toBe(1);
+    expect(result.messages.at(-1)?.text).toMatch(/^Tool translate returned: /);
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('native structured output (responseFormat zod) when the profile says json_schema', async () => {
+    const { chatBodies, connection } = recordingGateway();
+    const model = await GatewayChatModel.create('community/general', connection);
+    const Answer = z.object({ city: z.string(), temperature: z.number() });
+    const agent = createAgent({ model, tools: [weather], responseFormat: Answer });
+    const result = await agent.invoke({ messages: [{ role: 'user', content: 'how warm is it?' }] });
+    expect(Answer.parse(result.structuredResponse)).toEqual(result.structuredResponse);
+    expect((chatBodies[0]?.response_format as { type: string }).type).toBe('json_schema');
+  });
+
+  it('tool strategy structured output when the model has tools but no json_schema', async () => {
+    const { chatBodies, connection } = recordingGateway();
+    const model = await GatewayChatModel.create('community/tools', connection);
+    expect(model.profile.structuredOutput).toBe(false);
+    const Answer = z.object({ city: z.string(), temperature: z.number() });
+    // The only tool is the structured-output one, so the scripted model's forced call is that one.
+    const agent = createAgent({ model, tools: [], responseFormat: Answer });
+    const result = await agent.invoke({ messages: [{ role: 'user', content: 'how warm is it?' }] });
+    expect(Answer.parse(result.structuredResponse)).toEqual(result.structuredResponse);
+    expect(chatBodies[0]?.response_format).toBeUndefined();
+    expect(chatBodies[0]?.tool_choice).toBe('required');
+  });
+});

@@ -1,0 +1,116 @@
+import { OutputParserException } from '@langchain/core/output_parsers';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { GatewayChatModel } from '../src/index';
+import { recordingGateway } from './helpers';
+
+const Person = z.object({ name: z.string(), age: z.number() }).describe('A person');
+
+describe('withStructuredOutput', () => {
+  it('jsonSchema: sends response_format json_schema and validates with zod', async () => {
+    const { chatBodies, connection } = recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const person = await model
+      .withStructuredOutput(Person, { method: 'jsonSchema', name: 'person' })
+      .invoke('describe someone');
+    expect(Person.parse(person)).toEqual(person);
+    expect(chatBodies[0]?.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'person', schema: { type: 'object', required: ['name', 'age'] } },
+    });
+  });
+
+  it('functionCalling: forces the tool and returns its validated arguments', async () => {
+    const { chatBodies, connection } = recordingGateway();
+    const model = new GatewayChatModel('community/tools', connection);
+    const person = await model
+      .withStructuredOutput(Person, { method: 'functionCalling', name: 'person' })
+      .invoke('describe "Ada"');
+    expect(person).toMatchObject({ name: 'Ada' });
+    expect(typeof person.age).toBe('number');
+    expect(chatBodies[0]?.tool_choice).toEqual({ type: 'function', function: { name: 'person' } });
+  });
+
+  it('jsonMode: sends json_object and parses the text', async () => {
+    const { chatBodies, connection } = recordingGateway();
+    const model = new GatewayChatModel('community/json-object', connection);
+    const answer = await model
+      .withStructuredOutput(z.object({ answer: z.string() }), { method: 'jsonMode' })
+      .invoke('hi');
+    expect(answer).toEqual({ answer: 'Echo: hi' });
+    expect(chatBodies[0]?.response_format).toEqual({ type: 'json_object' });
+  });
+
+  it('includeRaw gives the raw message and the parsed value', async () => {
+    const { connection } = recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const result = await model
+      .withStructuredOutput(Person, { method: 'jsonSchema', includeRaw: true })
+      .invoke('someone');
+    expect(result.raw.response_metadata).toMatchObject({ model_name: 'community/general' });
+    expect(Person.parse(result.parsed)).toEqual(result.parsed);
+  });
+
+  it('chooses the method from the live capabilities: json_schema, then tools, then json_object', async () => {
+    const { chatBodies, connection } = recordingGateway();
+    await new GatewayChatModel('community/general', connection)
+      .withStructuredOutput(Person)
+      .invoke('x');
+    await new GatewayChatModel('community/tools', connection)
+      .withStructuredOutput(Person)
+      .invoke('x');
+    await new GatewayChatModel('community/json-object', connection)
+      .withStructuredOutput(z.object({ answer: z.string() }))
+      .invoke('x');
+    expect((chatBodies[0]?.response_format as { type: string }).type).toBe('json_schema');
+    expect(chatBodies[1]?.tools).toBeDefined();
+    expect(chatBodies[1]?.response_format).toBeUndefined();
+    expect((chatBodies[2]?.response_format as { type: string }).type).toBe('json_object');
+  });
+
+  it('refuses a model with none of the three, listing the models that can', async () => {
+    const { emulator, connection } = recordingGateway();
+    const plain = new GatewayChatModel('community/streamer', connection);
+    await expect(plain.withStructuredOutput(Person).invoke('x')).rejects.toThrow(
+      /community\/streamer.*community\/general/s,
+    );
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('accepts a plain JSON schema and validates against it', async () => {
+    const { connection } = recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const schema = {
+      title: 'city',
+      type: 'object',
+      properties: { city: { type: 'string' }, population: { type: 'integer' } },
+      required: ['city', 'population'],
+    };
+    const city = await model.withStructuredOutput(schema).invoke('x');
+    expect(typeof city.city).toBe('string');
+    expect(Number.isInteger(city.population)).toBe(true);
+  });
+
+  it('raises a clear parsing error when the model returns invalid JSON', async () => {
+    const { connection } = recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const error = await model
+      .withStructuredOutput(Person, { method: 'jsonSchema' })
+      .invoke('[[invalid_json]]')
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OutputParserException);
+    expect((error as Error).message).toMatch(/community\/general.*not valid JSON.*jsonSchema/);
+    const raw = await model
+      .withStructuredOutput(Person, { method: 'jsonSchema', includeRaw: true })
+      .invoke('[[invalid_json]]');
+    expect(raw.parsed).toBeNull();
+  });
+
+  it('raises a clear error when valid JSON does not match the schema', async () => {
+    const { connection } = recordingGateway();
+    const model = new GatewayChatModel('community/json-object', connection);
+    await expect(
+      model.withStructuredOutput(Person, { method: 'jsonMode' }).invoke('hi'),
+    ).rejects.toThrow(/does not match the schema/);
+  });
+});
