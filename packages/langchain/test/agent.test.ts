@@ -51,7 +51,7 @@ describe('createAgent', () => {
     const agent = createAgent({ model, tools: [weather], responseFormat: Answer });
     const result = await agent.invoke({ messages: [{ role: 'user', content: 'how warm is it?' }] });
     expect(Answer.parse(result.structuredResponse)).toEqual(result.structuredResponse);
-    expect((chatBodies[0]?.response_format as { type: string }).type).toBe('json_schema');
+    expect(chatBodies[0]?.response_format).toMatchObject({ type: 'json_schema' });
   });
 
   it('tool strategy structured output when the model has tools but no json_schema', async () => {

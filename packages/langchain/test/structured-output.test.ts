@@ -62,10 +62,10 @@ describe('withStructuredOutput', () => {
     await new GatewayChatModel('community/json-object', connection)
       .withStructuredOutput(z.object({ answer: z.string() }))
       .invoke('x');
-    expect((chatBodies[0]?.response_format as { type: string }).type).toBe('json_schema');
+    expect(chatBodies[0]?.response_format).toMatchObject({ type: 'json_schema' });
     expect(chatBodies[1]?.tools).toBeDefined();
     expect(chatBodies[1]?.response_format).toBeUndefined();
-    expect((chatBodies[2]?.response_format as { type: string }).type).toBe('json_object');
+    expect(chatBodies[2]?.response_format).toMatchObject({ type: 'json_object' });
   });
 
   it('refuses a model with none of the three, listing the models that can', async () => {
