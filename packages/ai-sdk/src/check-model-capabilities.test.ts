@@ -17,10 +17,9 @@ const model = (id: string, capabilities: string[]): GatewayModel => ({
 
 describe('capability checks', () => {
   it('lists what is missing', () => {
-    expect(missingCapabilities(['chat', 'streaming'], ['streaming', 'tools', 'json_schema'])).toEqual([
-      'tools',
-      'json_schema',
-    ]);
+    expect(
+      missingCapabilities(['chat', 'streaming'], ['streaming', 'tools', 'json_schema']),
+    ).toEqual(['tools', 'json_schema']);
   });
 
   it('finds the models that have everything needed', () => {

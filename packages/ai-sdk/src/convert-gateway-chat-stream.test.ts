@@ -127,7 +127,9 @@ describe('convertGatewayChatStream', () => {
 
   it('emits raw events when asked', async () => {
     const { stream } = gatewayStream([{ type: 'finish', reason: 'stop', choiceIndex: 0 }]);
-    const parts = await collect(convertGatewayChatStream(stream, { ...options, includeRawChunks: true }));
+    const parts = await collect(
+      convertGatewayChatStream(stream, { ...options, includeRawChunks: true }),
+    );
     expect(parts).toContainEqual({
       type: 'raw',
       rawValue: { type: 'finish', reason: 'stop', choiceIndex: 0 },

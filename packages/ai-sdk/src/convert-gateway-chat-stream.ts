@@ -132,7 +132,8 @@ export async function* gatewayStreamParts(
         rawFinishReason === undefined
           ? new GatewayError({
               code: 'stream_incomplete',
-              message: 'The gateway stream ended without a finish_reason: the answer is incomplete.',
+              message:
+                'The gateway stream ended without a finish_reason: the answer is incomplete.',
               isRetryable: false,
             })
           : new GatewayError({

@@ -20,13 +20,23 @@ describe('convertGatewayUsage', () => {
       completion_tokens_details: { reasoning_tokens: 5 },
     };
     const mapped = convertGatewayUsage(usage);
-    expect(mapped.inputTokens).toEqual({ total: 10, noCache: 6, cacheRead: 4, cacheWrite: undefined });
+    expect(mapped.inputTokens).toEqual({
+      total: 10,
+      noCache: 6,
+      cacheRead: 4,
+      cacheWrite: undefined,
+    });
     expect(mapped.outputTokens).toEqual({ total: 8, text: 3, reasoning: 5 });
   });
 
   it('reports unknown usage as undefined counts', () => {
     expect(convertGatewayUsage(undefined)).toEqual({
-      inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+      inputTokens: {
+        total: undefined,
+        noCache: undefined,
+        cacheRead: undefined,
+        cacheWrite: undefined,
+      },
       outputTokens: { total: undefined, text: undefined, reasoning: undefined },
     });
   });

@@ -28,7 +28,9 @@ export function convertGatewayUsage(usage: Usage | null | undefined): LanguageMo
 }
 
 function detail(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'object' && value !== null
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
 }
 
 function numberOrUndefined(value: unknown): number | undefined {

@@ -27,7 +27,11 @@ describe('convertToGatewayChatMessages', () => {
         role: 'user',
         content: [
           { type: 'text', text: 'What is this?' },
-          { type: 'file', mediaType: 'image/png', data: { type: 'data', data: new Uint8Array([1, 2, 3]) } },
+          {
+            type: 'file',
+            mediaType: 'image/png',
+            data: { type: 'data', data: new Uint8Array([1, 2, 3]) },
+          },
           {
             type: 'file',
             mediaType: 'image/jpeg',
@@ -55,7 +59,9 @@ describe('convertToGatewayChatMessages', () => {
       convertToGatewayChatMessages([
         {
           role: 'user',
-          content: [{ type: 'file', mediaType: 'application/pdf', data: { type: 'data', data: 'AAAA' } }],
+          content: [
+            { type: 'file', mediaType: 'application/pdf', data: { type: 'data', data: 'AAAA' } },
+          ],
         },
       ]),
     ).toThrow(UnsupportedFunctionalityError);
@@ -99,7 +105,11 @@ describe('convertToGatewayChatMessages', () => {
         role: 'assistant',
         content: null,
         tool_calls: [
-          { id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Kyiv"}' } },
+          {
+            id: 'call_1',
+            type: 'function',
+            function: { name: 'weather', arguments: '{"city":"Kyiv"}' },
+          },
         ],
       },
       { role: 'tool', tool_call_id: 'call_1', content: '{"celsius":21}' },

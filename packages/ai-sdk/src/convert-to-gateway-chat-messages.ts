@@ -32,7 +32,9 @@ export function convertToGatewayChatMessages(prompt: LanguageModelV4Prompt): Cha
       case 'user': {
         const onlyText = message.content.every((part) => part.type === 'text');
         if (onlyText) {
-          const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+          const text = message.content
+            .map((part) => (part.type === 'text' ? part.text : ''))
+            .join('');
           messages.push({ role: 'user', content: text, ...extra });
           break;
         }

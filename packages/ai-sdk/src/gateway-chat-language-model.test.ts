@@ -14,7 +14,10 @@ const weather = tool({
 
 describe('generateText through the gateway', () => {
   it('answers a text prompt and reports the answering model', async () => {
-    const result = await generateText({ model: gateway()('community/general'), prompt: 'hello there' });
+    const result = await generateText({
+      model: gateway()('community/general'),
+      prompt: 'hello there',
+    });
     expect(result.text).toBe('Echo: hello there');
     expect(result.finishReason).toBe('stop');
     expect(result.usage.inputTokens).toBe(2);
@@ -28,7 +31,10 @@ describe('generateText through the gateway', () => {
   });
 
   it('reports a fallback: my/laptop-model answered by pool-a/llama-3-8b', async () => {
-    const result = await generateText({ model: gateway()('my/laptop-model'), prompt: 'where am I' });
+    const result = await generateText({
+      model: gateway()('my/laptop-model'),
+      prompt: 'where am I',
+    });
     expect(result.response.modelId).toBe('pool-a/llama-3-8b');
     expect(result.providerMetadata?.infergate).toMatchObject({
       requestedModel: 'my/laptop-model',
@@ -45,7 +51,10 @@ describe('generateText through the gateway', () => {
       prompt: 'Use weather for "Kyiv"',
     });
     expect(result.steps).toHaveLength(2);
-    expect(result.steps[0]?.toolCalls[0]).toMatchObject({ toolName: 'weather', input: { city: 'Kyiv' } });
+    expect(result.steps[0]?.toolCalls[0]).toMatchObject({
+      toolName: 'weather',
+      input: { city: 'Kyiv' },
+    });
     expect(result.steps[0]?.finishReason).toBe('tool-calls');
     expect(result.text).toBe('Tool weather returned: {"city":"Kyiv","celsius":21}');
     expect(emulator.counters.requests.chat).toBe(2);
@@ -131,13 +140,23 @@ describe('capability refusals (no chat request is sent)', () => {
     ['streaming', 'community/plain', () => ({ stream: true })],
     ['tools', 'community/streamer', () => ({ tools: { weather } })],
     ['json_object', 'community/json-schema', () => ({ output: Output.json() })],
-    ['json_schema', 'combo/sto', () => ({ output: Output.object({ schema: z.object({ a: z.string() }) }) })],
+    [
+      'json_schema',
+      'combo/sto',
+      () => ({ output: Output.object({ schema: z.object({ a: z.string() }) }) }),
+    ],
   ])('refuses %s on %s', async (capability, modelId, options) => {
     const { stream, ...rest } = options() as { stream?: boolean };
     const model = gateway()(modelId);
     let error: unknown;
     if (stream) {
-      const result = streamText({ model, prompt: 'hi', onError: ({ error: e }) => void (error = e) });
+      const result = streamText({
+        model,
+        prompt: 'hi',
+        onError: ({ error: e }) => {
+          error = e;
+        },
+      });
       await result.consumeStream();
     } else {
       error = await generateText({ model, prompt: 'hi', ...rest }).catch((e: unknown) => e);

@@ -61,7 +61,11 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   private readonly settings: GatewayChatModelSettings;
   private readonly config: GatewayModelConfig;
 
-  constructor(modelId: GatewayChatModelId, settings: GatewayChatModelSettings, config: GatewayModelConfig) {
+  constructor(
+    modelId: GatewayChatModelId,
+    settings: GatewayChatModelSettings,
+    config: GatewayModelConfig,
+  ) {
     this.modelId = modelId;
     this.settings = settings;
     this.config = config;
@@ -108,7 +112,9 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       response: {
         id: response.id,
         modelId: result.servedModel,
-        ...(typeof response.created === 'number' ? { timestamp: new Date(response.created * 1000) } : {}),
+        ...(typeof response.created === 'number'
+          ? { timestamp: new Date(response.created * 1000) }
+          : {}),
         headers: headersToRecord(result.headers),
         body: response,
       },
@@ -160,7 +166,11 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       }
     }
     if (options.reasoning != null && options.reasoning !== 'provider-default') {
-      warnings.push({ type: 'unsupported', feature: 'reasoning', details: 'The gateway API has no reasoning setting.' });
+      warnings.push({
+        type: 'unsupported',
+        feature: 'reasoning',
+        details: 'The gateway API has no reasoning setting.',
+      });
     }
 
     const tools = prepareTools(options);
@@ -190,7 +200,8 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
           messages = convertToGatewayChatMessages(
             injectJsonInstructionIntoMessages({
               messages: options.prompt,
-              schema: options.responseFormat?.type === 'json' ? options.responseFormat.schema : undefined,
+              schema:
+                options.responseFormat?.type === 'json' ? options.responseFormat.schema : undefined,
             }),
           );
           responseFormat = { type: 'json_object' };
@@ -235,7 +246,9 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
    * the model is not listed (an offline `my/...` model still answers through its fallback): the
    * gateway then decides, and refuses with `unsupported_model_capability` itself.
    */
-  private async capabilities(signal: AbortSignal | undefined): Promise<readonly string[] | undefined> {
+  private async capabilities(
+    signal: AbortSignal | undefined,
+  ): Promise<readonly string[] | undefined> {
     if (this.settings.capabilities !== undefined) return this.settings.capabilities;
     try {
       const model = await this.config.client().model(this.modelId, { signal });
@@ -260,7 +273,12 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     return modelsWithCapabilities(models, needed).filter((id) => id !== this.modelId);
   }
 
-  private mapError(error: unknown, body: unknown, retriedByCore: boolean, path = CHAT_PATH): unknown {
+  private mapError(
+    error: unknown,
+    body: unknown,
+    retriedByCore: boolean,
+    path = CHAT_PATH,
+  ): unknown {
     return mapGatewayError(error, {
       url: endpointURL(this.config, path),
       requestBodyValues: body,
@@ -279,7 +297,9 @@ function mapResponseFormat(
     json_schema: {
       name: responseFormat.name ?? 'response',
       schema: responseFormat.schema as Record<string, unknown>,
-      ...(responseFormat.description !== undefined ? { description: responseFormat.description } : {}),
+      ...(responseFormat.description !== undefined
+        ? { description: responseFormat.description }
+        : {}),
     },
   };
 }
@@ -310,4 +330,3 @@ function providerMetadata(
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
-

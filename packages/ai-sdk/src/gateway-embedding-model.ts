@@ -41,7 +41,8 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
   readonly maxEmbeddingsPerCall = MAX_EMBEDDINGS_PER_CALL;
   readonly supportsParallelCalls = true;
   /** Lets `embedMany` cut batches by bytes too; `doEmbed` splits again when called directly. */
-  readonly [EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL] = MAX_EMBEDDING_INPUT_BYTES_PER_CALL;
+  readonly [EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL] =
+    MAX_EMBEDDING_INPUT_BYTES_PER_CALL;
 
   private readonly engineId: string | undefined;
   private readonly config: GatewayModelConfig;
@@ -83,7 +84,9 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
       const embeddings = await client.embedMany(values, {
         ...callOptions,
         model: engine.id,
-        ...(infergateOptions?.inputType !== undefined ? { inputType: infergateOptions.inputType } : {}),
+        ...(infergateOptions?.inputType !== undefined
+          ? { inputType: infergateOptions.inputType }
+          : {}),
         ...(dimensions !== undefined ? { dimensions } : {}),
       });
       return {

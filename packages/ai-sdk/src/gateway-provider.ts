@@ -43,7 +43,10 @@ export interface GatewayProviderSettings {
 export interface GatewayProvider extends ProviderV4, GatewayServices {
   /** A chat model: `gateway('community/general')`. */
   (modelId: GatewayChatModelId, settings?: GatewayChatModelSettings): GatewayChatLanguageModel;
-  languageModel(modelId: GatewayChatModelId, settings?: GatewayChatModelSettings): GatewayChatLanguageModel;
+  languageModel(
+    modelId: GatewayChatModelId,
+    settings?: GatewayChatModelSettings,
+  ): GatewayChatLanguageModel;
   chat(modelId: GatewayChatModelId, settings?: GatewayChatModelSettings): GatewayChatLanguageModel;
   /** An embedding engine; the id may be left out when the gateway has exactly one engine. */
   embeddingModel(engineId?: string): GatewayEmbeddingModel;
@@ -82,14 +85,22 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
         apiKey,
         ...(settings.fetch !== undefined ? { fetch: settings.fetch } : {}),
         ...(settings.headers !== undefined ? { headers: settings.headers } : {}),
-        ...(settings.maxConcurrency !== undefined ? { maxConcurrency: settings.maxConcurrency } : {}),
+        ...(settings.maxConcurrency !== undefined
+          ? { maxConcurrency: settings.maxConcurrency }
+          : {}),
         ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
         ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
         ...(settings.catalogTtlMs !== undefined ? { catalogTtlMs: settings.catalogTtlMs } : {}),
-        ...(settings.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: settings.maxRetryAfterMs } : {}),
+        ...(settings.maxRetryAfterMs !== undefined
+          ? { maxRetryAfterMs: settings.maxRetryAfterMs }
+          : {}),
       });
     } catch (error) {
-      throw mapGatewayError(error, { url: baseURL, requestBodyValues: undefined, retriedByCore: false });
+      throw mapGatewayError(error, {
+        url: baseURL,
+        requestBodyValues: undefined,
+        retriedByCore: false,
+      });
     }
     return client;
   };
@@ -102,14 +113,20 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
   const chatConfig = configFor('chat');
   const serviceConfig = configFor('services');
 
-  const createChatModel = (modelId: GatewayChatModelId, modelSettings: GatewayChatModelSettings = {}) => {
+  const createChatModel = (
+    modelId: GatewayChatModelId,
+    modelSettings: GatewayChatModelSettings = {},
+  ) => {
     if (new.target) {
       throw new Error('The gateway provider is a function: call gateway(modelId), without `new`.');
     }
     return new GatewayChatLanguageModel(modelId, modelSettings, chatConfig);
   };
 
-  const catalog = async <T>(path: string, read: (client: GatewayClient) => Promise<T>): Promise<T> => {
+  const catalog = async <T>(
+    path: string,
+    read: (client: GatewayClient) => Promise<T>,
+  ): Promise<T> => {
     try {
       return await read(getClient());
     } catch (error) {
@@ -123,15 +140,15 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
 
   const services = createGatewayServices(serviceConfig);
 
-  const provider = function (modelId: GatewayChatModelId, modelSettings?: GatewayChatModelSettings) {
-    return createChatModel(modelId, modelSettings);
-  } as GatewayProvider;
+  const provider = ((modelId: GatewayChatModelId, modelSettings?: GatewayChatModelSettings) =>
+    createChatModel(modelId, modelSettings)) as GatewayProvider;
 
   Object.assign(provider, {
     specificationVersion: 'v4' as const,
     languageModel: createChatModel,
     chat: createChatModel,
-    embeddingModel: (engineId?: string) => new GatewayEmbeddingModel(engineId, configFor('embedding')),
+    embeddingModel: (engineId?: string) =>
+      new GatewayEmbeddingModel(engineId, configFor('embedding')),
     transcriptionModel: (modelId?: string) =>
       new GatewayTranscriptionModel(modelId, configFor('transcription')),
     imageModel: (modelId: string): never => {

@@ -58,7 +58,10 @@ export interface GatewayTranscribeResult {
 
 export interface GatewayServices {
   /** Translates text (`POST /translations`). */
-  translate(input: GatewayTranslateInput, options?: GatewayServiceCallOptions): Promise<GatewayTranslateResult>;
+  translate(
+    input: GatewayTranslateInput,
+    options?: GatewayServiceCallOptions,
+  ): Promise<GatewayTranslateResult>;
   /** Reads the text in an image (`POST /ocr`). */
   ocr(input: GatewayOcrInput, options?: GatewayServiceCallOptions): Promise<GatewayOcrResult>;
   /** Speech to text (`POST /audio/transcriptions`). */
@@ -94,7 +97,9 @@ export function createGatewayServices(config: GatewayModelConfig): GatewayServic
       );
       return {
         text: response.text,
-        ...(response.source_language !== undefined ? { sourceLanguage: response.source_language } : {}),
+        ...(response.source_language !== undefined
+          ? { sourceLanguage: response.source_language }
+          : {}),
         targetLanguage: response.target_language,
       };
     },

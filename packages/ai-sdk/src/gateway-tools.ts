@@ -41,7 +41,10 @@ export interface OcrToolOptions {
    * Turns what the model passes (a file name, URL or id from the conversation) into the image.
    * Without it the model must pass base64 image data, which models rarely can.
    */
-  resolveImage?: (image: string, options: { abortSignal?: AbortSignal }) => Promise<GatewayBinaryInput>;
+  resolveImage?: (
+    image: string,
+    options: { abortSignal?: AbortSignal },
+  ) => Promise<GatewayBinaryInput>;
   description?: string;
 }
 
@@ -53,7 +56,10 @@ export interface TranscribeToolInput {
 
 export interface TranscribeToolOptions {
   /** Turns what the model passes (a file name, URL or id) into the audio. Without it: base64. */
-  resolveAudio?: (audio: string, options: { abortSignal?: AbortSignal }) => Promise<GatewayBinaryInput>;
+  resolveAudio?: (
+    audio: string,
+    options: { abortSignal?: AbortSignal },
+  ) => Promise<GatewayBinaryInput>;
   description?: string;
 }
 
@@ -82,12 +88,18 @@ export function createGatewayTools(services: GatewayServices): GatewayTools {
         fixedTarget === undefined
           ? z.object({
               text,
-              targetLanguage: languageCode.describe('Language to translate into, e.g. "de" or "pt-BR"'),
-              sourceLanguage: languageCode.optional().describe('Language of the text; detected when omitted'),
+              targetLanguage: languageCode.describe(
+                'Language to translate into, e.g. "de" or "pt-BR"',
+              ),
+              sourceLanguage: languageCode
+                .optional()
+                .describe('Language of the text; detected when omitted'),
             })
           : z.object({
               text,
-              sourceLanguage: languageCode.optional().describe('Language of the text; detected when omitted'),
+              sourceLanguage: languageCode
+                .optional()
+                .describe('Language of the text; detected when omitted'),
             });
 
       return tool({
@@ -102,7 +114,9 @@ export function createGatewayTools(services: GatewayServices): GatewayTools {
             {
               text: input.text,
               targetLanguage: fixedTarget ?? (input.targetLanguage as string),
-              ...(input.sourceLanguage !== undefined ? { sourceLanguage: input.sourceLanguage } : {}),
+              ...(input.sourceLanguage !== undefined
+                ? { sourceLanguage: input.sourceLanguage }
+                : {}),
             },
             { abortSignal },
           ),
@@ -113,7 +127,8 @@ export function createGatewayTools(services: GatewayServices): GatewayTools {
       const { resolveImage } = options;
       return tool({
         description:
-          options.description ?? 'Read the text (Ukrainian or English) in a photo, scan or screenshot.',
+          options.description ??
+          'Read the text (Ukrainian or English) in a photo, scan or screenshot.',
         inputSchema: z.object({
           image: z
             .string()
@@ -125,7 +140,10 @@ export function createGatewayTools(services: GatewayServices): GatewayTools {
             ),
         }),
         execute: async (input, { abortSignal }) => {
-          const image = resolveImage === undefined ? input.image : await resolveImage(input.image, { abortSignal });
+          const image =
+            resolveImage === undefined
+              ? input.image
+              : await resolveImage(input.image, { abortSignal });
           return services.ocr({ image }, { abortSignal });
         },
       });
@@ -134,7 +152,8 @@ export function createGatewayTools(services: GatewayServices): GatewayTools {
     transcribe(options = {}) {
       const { resolveAudio } = options;
       return tool({
-        description: options.description ?? 'Transcribe speech (WAV, MP3 or FLAC; 99 languages) to text.',
+        description:
+          options.description ?? 'Transcribe speech (WAV, MP3 or FLAC; 99 languages) to text.',
         inputSchema: z.object({
           audio: z
             .string()
@@ -145,10 +164,16 @@ export function createGatewayTools(services: GatewayServices): GatewayTools {
                 : 'The audio: its name, URL or id as given in the conversation',
             ),
           language: languageCode.optional().describe('Spoken language code; detected when omitted'),
-          translate: z.boolean().optional().describe('true to get the speech translated into English'),
+          translate: z
+            .boolean()
+            .optional()
+            .describe('true to get the speech translated into English'),
         }),
         execute: async (input, { abortSignal }) => {
-          const audio = resolveAudio === undefined ? input.audio : await resolveAudio(input.audio, { abortSignal });
+          const audio =
+            resolveAudio === undefined
+              ? input.audio
+              : await resolveAudio(input.audio, { abortSignal });
           return services.transcribe(
             {
               audio,

@@ -44,7 +44,8 @@ export class GatewayTranscriptionModel implements TranscriptionModelV4 {
       warnings.push({
         type: 'unsupported',
         feature: 'timestampGranularities',
-        details: 'The gateway returns segments only when its engine does; it cannot be asked for them.',
+        details:
+          'The gateway returns segments only when its engine does; it cannot be asked for them.',
       });
     }
 
@@ -59,7 +60,9 @@ export class GatewayTranscriptionModel implements TranscriptionModelV4 {
       mime_type: options.mediaType,
       response_format: 'json' as const,
       ...(infergateOptions?.language !== undefined ? { language: infergateOptions.language } : {}),
-      ...(infergateOptions?.translate !== undefined ? { translate: infergateOptions.translate } : {}),
+      ...(infergateOptions?.translate !== undefined
+        ? { translate: infergateOptions.translate }
+        : {}),
     };
 
     let response: TranscriptionResponse;

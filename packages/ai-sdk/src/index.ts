@@ -1,13 +1,4 @@
-export {
-  type OcrToolInput,
-  type OcrToolOptions,
-  type TranscribeToolInput,
-  type TranscribeToolOptions,
-  type TranslateToolInput,
-  type TranslateToolOptions,
-  type GatewayTools,
-  createGatewayTools,
-} from './gateway-tools';
+export type { GatewayModel, GatewayService, ModelCapability } from '@infergate/core';
 export { UnsupportedModelCapabilityError } from './check-model-capabilities';
 export { GatewayChatLanguageModel } from './gateway-chat-language-model';
 export type { GatewayChatModelId, GatewayChatModelSettings } from './gateway-chat-options';
@@ -19,9 +10,9 @@ export {
 } from './gateway-embedding-model';
 export {
   createGateway,
-  gateway,
   type GatewayProvider,
   type GatewayProviderSettings,
+  gateway,
 } from './gateway-provider';
 export type {
   GatewayBinaryInput,
@@ -35,7 +26,16 @@ export type {
   GatewayTranslateResult,
 } from './gateway-services';
 export {
+  createGatewayTools,
+  type GatewayTools,
+  type OcrToolInput,
+  type OcrToolOptions,
+  type TranscribeToolInput,
+  type TranscribeToolOptions,
+  type TranslateToolInput,
+  type TranslateToolOptions,
+} from './gateway-tools';
+export {
   GatewayTranscriptionModel,
   type GatewayTranscriptionOptions,
 } from './gateway-transcription-model';
-export type { GatewayModel, GatewayService, ModelCapability } from '@infergate/core';

@@ -62,18 +62,27 @@ describe('mapGatewayError', () => {
   it('maps configuration errors to the AI SDK load errors', () => {
     expect(
       LoadAPIKeyError.isInstance(
-        mapGatewayError(new GatewayError({ code: 'configuration_error', message: 'No API key' }), context),
+        mapGatewayError(
+          new GatewayError({ code: 'configuration_error', message: 'No API key' }),
+          context,
+        ),
       ),
     ).toBe(true);
     expect(
       LoadSettingError.isInstance(
-        mapGatewayError(new GatewayError({ code: 'configuration_error', message: 'No base URL' }), context),
+        mapGatewayError(
+          new GatewayError({ code: 'configuration_error', message: 'No base URL' }),
+          context,
+        ),
       ),
     ).toBe(true);
   });
 
   it('maps aborts to an AbortError', () => {
-    const mapped = mapGatewayError(new GatewayError({ code: 'aborted', message: 'aborted' }), context);
+    const mapped = mapGatewayError(
+      new GatewayError({ code: 'aborted', message: 'aborted' }),
+      context,
+    );
     expect((mapped as Error).name).toBe('AbortError');
   });
 

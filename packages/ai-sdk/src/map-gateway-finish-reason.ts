@@ -1,11 +1,15 @@
 import type { LanguageModelV4FinishReason } from '@ai-sdk/provider';
 
 /** Maps the gateway's `finish_reason` (chat-completions wording) to the AI SDK's unified reason. */
-export function mapGatewayFinishReason(raw: string | null | undefined): LanguageModelV4FinishReason {
+export function mapGatewayFinishReason(
+  raw: string | null | undefined,
+): LanguageModelV4FinishReason {
   return { unified: unifiedFinishReason(raw), raw: raw ?? undefined };
 }
 
-function unifiedFinishReason(raw: string | null | undefined): LanguageModelV4FinishReason['unified'] {
+function unifiedFinishReason(
+  raw: string | null | undefined,
+): LanguageModelV4FinishReason['unified'] {
   switch (raw) {
     case 'stop':
     case 'end_turn':

@@ -36,7 +36,10 @@ describe('prepareTools', () => {
     [{ type: 'auto' as const }, 'auto'],
     [{ type: 'none' as const }, 'none'],
     [{ type: 'required' as const }, 'required'],
-    [{ type: 'tool' as const, toolName: 'weather' }, { type: 'function', function: { name: 'weather' } }],
+    [
+      { type: 'tool' as const, toolName: 'weather' },
+      { type: 'function', function: { name: 'weather' } },
+    ],
   ])('maps tool choice %o', (toolChoice, expected) => {
     expect(prepareTools({ tools: [weather], toolChoice }).toolChoice).toEqual(expected);
   });

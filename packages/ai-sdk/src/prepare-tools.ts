@@ -1,7 +1,4 @@
-import type {
-  LanguageModelV4CallOptions,
-  SharedV4Warning,
-} from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions, SharedV4Warning } from '@ai-sdk/provider';
 import type { ChatTool, ToolChoice } from '@infergate/core';
 
 export interface PreparedTools {
@@ -44,7 +41,9 @@ export function prepareTools({
   return { tools: chatTools, toolChoice: mapToolChoice(toolChoice), warnings };
 }
 
-function mapToolChoice(toolChoice: LanguageModelV4CallOptions['toolChoice']): ToolChoice | undefined {
+function mapToolChoice(
+  toolChoice: LanguageModelV4CallOptions['toolChoice'],
+): ToolChoice | undefined {
   switch (toolChoice?.type) {
     case undefined:
       return undefined;

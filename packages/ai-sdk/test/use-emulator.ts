@@ -1,4 +1,9 @@
-import { createEmulator, DEFAULT_KEYS, type Emulator, type ScenarioInput } from '@infergate/emulator';
+import {
+  createEmulator,
+  DEFAULT_KEYS,
+  type Emulator,
+  type ScenarioInput,
+} from '@infergate/emulator';
 import { gatewayHandlers } from '@infergate/emulator/msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
@@ -14,7 +19,7 @@ export function useEmulator(scenario?: ScenarioInput) {
   const emulator: Emulator = createEmulator(scenario);
   const server = setupServer(...gatewayHandlers(emulator, BASE_URL));
 
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
   afterEach(() => {
     emulator.clearFaults();
     emulator.resetCounters();

@@ -1,0 +1,108 @@
+import { generateText, stepCountIs } from 'ai';
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod/v4';
+import { pngWithText, wavWithSpeech } from '../test/fixtures';
+import { useEmulator } from '../test/use-emulator';
+
+const { emulator, gateway } = useEmulator();
+
+const files: Record<string, Uint8Array> = {
+  'scan.png': pngWithText('Привіт, світе'),
+  'memo.wav': wavWithSpeech('call me back tomorrow'),
+};
+
+describe('service tools in an agent loop', () => {
+  it('lets the model call translate and answers with its result', async () => {
+    const provider = gateway();
+    const result = await generateText({
+      model: provider('community/general'),
+      tools: { translate: provider.tools.translate({ targetLanguage: 'de' }) },
+      stopWhen: stepCountIs(3),
+      prompt: 'Please translate "good morning" with translate',
+    });
+    expect(result.steps[0]?.toolCalls[0]).toMatchObject({
+      toolName: 'translate',
+      input: { text: 'good morning' },
+    });
+    expect(result.steps[0]?.toolResults[0]?.output).toEqual({
+      text: '[de] good morning',
+      sourceLanguage: expect.any(String),
+      targetLanguage: 'de',
+    });
+    expect(result.text).toContain('Tool translate returned:');
+    expect(result.text).toContain('[de] good morning');
+    expect(emulator.counters.requests.translations).toBe(1);
+  });
+
+  it('runs ocr and transcribe tools on files the application resolves', async () => {
+    const provider = gateway();
+    const resolve = async (name: string) => {
+      const bytes = files[name];
+      if (bytes === undefined) throw new Error(`no file ${name}`);
+      return bytes;
+    };
+    const result = await generateText({
+      model: provider('community/general'),
+      tools: {
+        ocr: provider.tools.ocr({ resolveImage: resolve }),
+        transcribe: provider.tools.transcribe({ resolveAudio: resolve }),
+      },
+      stopWhen: stepCountIs(3),
+      messages: [{ role: 'user', content: 'Use ocr on "scan.png"' }],
+    });
+    expect(result.steps[0]?.toolResults[0]?.output).toMatchObject({ text: 'Привіт, світе' });
+
+    const spoken = await generateText({
+      model: provider('community/general'),
+      tools: { transcribe: provider.tools.transcribe({ resolveAudio: resolve }) },
+      toolChoice: { type: 'tool', toolName: 'transcribe' },
+      stopWhen: stepCountIs(1),
+      prompt: 'What does "memo.wav" say? Use transcribe',
+    });
+    // The scripted model fills the optional fields too (language, translate), hence the prefix.
+    expect(spoken.steps[0]?.toolResults[0]?.output).toMatchObject({
+      text: expect.stringContaining('call me back tomorrow'),
+    });
+  });
+
+  it('exposes input schemas that carry the spec limits', async () => {
+    const translate = gateway().tools.translate();
+    const schema = translate.inputSchema as z.ZodType;
+    expect(schema.safeParse({ text: 'hi', targetLanguage: 'pt-BR' }).success).toBe(true);
+    expect(schema.safeParse({ text: 'hi', targetLanguage: 'Portuguese!' }).success).toBe(false);
+    expect(schema.safeParse({ text: '', targetLanguage: 'de' }).success).toBe(false);
+    expect(schema.safeParse({ text: 'ж'.repeat(2049), targetLanguage: 'de' }).success).toBe(false);
+  });
+});
+
+describe('service helpers', () => {
+  it('translate, ocr and transcribe return typed results', async () => {
+    const provider = gateway();
+    await expect(
+      provider.translate({ text: 'hello', targetLanguage: 'uk', sourceLanguage: 'en' }),
+    ).resolves.toEqual({
+      text: '[uk] hello',
+      sourceLanguage: 'en',
+      targetLanguage: 'uk',
+    });
+    await expect(provider.ocr({ image: pngWithText('Hello') })).resolves.toMatchObject({
+      text: 'Hello',
+      confidence: 0.98,
+    });
+    await expect(
+      provider.transcribe({ audio: wavWithSpeech('one two'), language: 'en' }),
+    ).resolves.toEqual({
+      text: 'one two',
+      language: 'en',
+      durationInSeconds: 1,
+    });
+  });
+
+  it('checks limits before the network', async () => {
+    const error = await gateway()
+      .translate({ text: 'x'.repeat(5000), targetLanguage: 'de' })
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toContain('4096');
+    expect(emulator.counters.requests.translations).toBe(0);
+  });
+});

@@ -1,0 +1,34 @@
+import { transcribe } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { wavWithSpeech } from '../test/fixtures';
+import { useEmulator } from '../test/use-emulator';
+
+const { emulator, gateway } = useEmulator();
+
+describe('transcribe through the gateway', () => {
+  it('returns text, language and duration, with no segments', async () => {
+    const result = await transcribe({
+      model: gateway().transcriptionModel(),
+      audio: wavWithSpeech('hello from the test', 2),
+    });
+    expect(result.text).toBe('hello from the test');
+    expect(result.language).toBe('en');
+    expect(result.durationInSeconds).toBe(2);
+    expect(result.segments).toEqual([]);
+    expect(emulator.counters.requests.transcriptions).toBe(1);
+  });
+
+  it('passes language and translate, and warns about timestamp granularities', async () => {
+    const result = await transcribe({
+      model: gateway().transcriptionModel(),
+      audio: Buffer.from(wavWithSpeech('добрий день')).toString('base64'),
+      timestampGranularities: ['word'],
+      providerOptions: { infergate: { language: 'uk', translate: true } },
+    });
+    expect(result.text).toBe('[en] добрий день');
+    expect(result.language).toBe('uk');
+    expect(result.warnings).toContainEqual(
+      expect.objectContaining({ type: 'unsupported', feature: 'timestampGranularities' }),
+    );
+  });
+});
