@@ -1,5 +1,5 @@
 import { APICallError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
-import { generateText, Output, stepCountIs, streamText, tool } from 'ai';
+import { generateText, NoObjectGeneratedError, Output, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { useEmulator } from '../test/use-emulator';
@@ -136,6 +136,26 @@ describe('capability refusals (no chat request is sent)', () => {
     );
   });
 
+  it('validates the downgraded answer client-side: invalid JSON is not a success', async () => {
+    const error = await generateText({
+      model: gateway()('community/json-object', { fallbackToJsonObject: true }),
+      output: Output.object({ schema: z.object({ answer: z.string() }) }),
+      prompt: 'break it [[invalid_json]]',
+    }).catch((e: unknown) => e);
+    expect(NoObjectGeneratedError.isInstance(error)).toBe(true);
+  });
+
+  it('still refuses with fallbackToJsonObject when the model has neither JSON mode', async () => {
+    const error = await generateText({
+      model: gateway()('combo/st', { fallbackToJsonObject: true }),
+      output: Output.object({ schema: z.object({ answer: z.string() }) }),
+      prompt: 'hi',
+    }).catch((e: unknown) => e);
+    expect(UnsupportedFunctionalityError.isInstance(error)).toBe(true);
+    expect((error as UnsupportedFunctionalityError).functionality).toBe('json_schema');
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
   it.each([
     ['streaming', 'community/plain', () => ({ stream: true })],
     ['tools', 'community/streamer', () => ({ tools: { weather } })],
@@ -213,6 +233,17 @@ describe('errors', () => {
     expect((error as APICallError).responseHeaders?.['retry-after']).toBe('0');
     expect((error as APICallError).data).toMatchObject({ code: 'client_concurrency_exceeded' });
     expect(emulator.counters.requests.chat).toBe(3);
+  });
+
+  it('hands timeoutMs to core: a slow gateway fails with a timeout', async () => {
+    emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5000 });
+    const error = await generateText({
+      model: gateway({ timeoutMs: 50, maxRetries: 0 })('community/general'),
+      prompt: 'hi',
+      maxRetries: 0,
+    }).catch((e: unknown) => e);
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect((error as APICallError).data).toMatchObject({ code: 'timeout' });
   });
 
   it('leaves retrying to ai when core retries are off (maxRetries: 0)', async () => {

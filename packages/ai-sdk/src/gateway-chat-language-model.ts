@@ -144,7 +144,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         mapError: (error) => this.mapError(error, body, false),
         providerMetadata: (usage) => providerMetadata(stream, usage),
       }),
-      request: { body },
+      request: { body: { ...body, stream: true } },
       response: { headers: headersToRecord(stream.headers) },
     };
   }

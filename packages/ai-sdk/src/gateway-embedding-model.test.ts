@@ -25,6 +25,12 @@ describe('embeddings through the gateway', () => {
     expect(embeddings[737]).toEqual(embedding);
   });
 
+  it('hands maxConcurrency to core', async () => {
+    const values = Array.from({ length: 300 }, (_, i) => `text ${i}`);
+    await embedMany({ model: gateway({ maxConcurrency: 2 }).embeddingModel(ENGINE), values });
+    expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(2);
+  });
+
   it('embeds one value and passes inputType and dimensions', async () => {
     const model = gateway().embeddingModel('multilingual-e5-base');
     const asQuery = await embed({

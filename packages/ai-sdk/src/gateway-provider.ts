@@ -116,12 +116,7 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
   const createChatModel = (
     modelId: GatewayChatModelId,
     modelSettings: GatewayChatModelSettings = {},
-  ) => {
-    if (new.target) {
-      throw new Error('The gateway provider is a function: call gateway(modelId), without `new`.');
-    }
-    return new GatewayChatLanguageModel(modelId, modelSettings, chatConfig);
-  };
+  ) => new GatewayChatLanguageModel(modelId, modelSettings, chatConfig);
 
   const catalog = async <T>(
     path: string,
@@ -140,6 +135,7 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
 
   const services = createGatewayServices(serviceConfig);
 
+  // An arrow function: calling the provider with `new` fails, as it should.
   const provider = ((modelId: GatewayChatModelId, modelSettings?: GatewayChatModelSettings) =>
     createChatModel(modelId, modelSettings)) as GatewayProvider;
 
