@@ -7,7 +7,12 @@ import { utf8Length } from '../tools/service-limits';
  */
 export function splitForTranslation(text: string, maxBytes: number): string[] {
   if (utf8Length(text) <= maxBytes) return [text];
-  for (const boundary of [/(?<=\n\s*\n)/, /(?<=\n)/, /(?<=[.!?…。])\s+/, /(?<=\s)/]) {
+  for (const boundary of [
+    /(?<=\n\s*\n)(?=\S)/,
+    /(?<=\n)(?=\S)/,
+    /(?<=[.!?…。]\s+)(?=\S)/,
+    /(?<=\s)(?=\S)/,
+  ]) {
     const parts = text.split(boundary).filter((part) => part !== '');
     if (parts.length > 1) return pack(parts, maxBytes);
   }

@@ -1,0 +1,113 @@
+import { MemoryVectorStore } from '@langchain/classic/vectorstores/memory';
+import { Document } from '@langchain/core/documents';
+import { describe, expect, it } from 'vitest';
+import { GatewayEmbeddings, isGatewayError } from '../src/index';
+import { API_KEY, gateway } from './helpers';
+
+/** A gateway that records every embeddings request body. */
+function recording(scenario?: Parameters<typeof gateway>[0]) {
+  const { emulator, connection } = gateway(scenario);
+  const bodies: { input: string[]; model?: string; input_type?: string }[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    if (request.url.endsWith('/embeddings')) bodies.push(await request.clone().json());
+    return emulator.fetch(request);
+  };
+  return { emulator, bodies, connection: { ...connection, fetch } };
+}
+
+const ONE_ENGINE = {
+  services: { embeddings: { engines: { 'all-minilm-l6-v2': { available: false } } } },
+};
+
+describe('GatewayEmbeddings', () => {
+  it('embeds 1 000 documents in input order, ≤ 64 per request, ≤ 4 in flight', async () => {
+    const { emulator, bodies, connection } = recording({ latencyMs: 1 });
+    const embeddings = new GatewayEmbeddings({ ...connection, model: 'multilingual-e5-base' });
+    const texts = Array.from(
+      { length: 1000 },
+      (_, i) => `document number ${i} about topic${i % 37}`,
+    );
+    const vectors = await embeddings.embedDocuments(texts);
+    expect(vectors).toHaveLength(1000);
+    expect(bodies.every((body) => body.input.length <= 64)).toBe(true);
+    expect(bodies.length).toBeGreaterThanOrEqual(16);
+    expect(emulator.counters.maxInflight[API_KEY]).toBeLessThanOrEqual(4);
+    expect(emulator.counters.maxInflight[API_KEY]).toBeGreaterThan(1);
+    expect(emulator.counters.concurrencyRejections).toBe(0);
+    // Order: each vector equals the one the same text gets on its own.
+    for (const i of [0, 1, 63, 64, 500, 999]) {
+      const [alone] = await embeddings.embedDocuments([texts[i]!]);
+      expect(vectors[i]).toEqual(alone);
+    }
+  });
+
+  it('sends input_type document / query to the multilingual engine only', async () => {
+    const { bodies, connection } = recording();
+    const multilingual = new GatewayEmbeddings({ ...connection, model: 'multilingual-e5-base' });
+    await multilingual.embedDocuments(['a text']);
+    await multilingual.embedQuery('a question');
+    const english = new GatewayEmbeddings({ ...connection, model: 'all-minilm-l6-v2' });
+    await english.embedDocuments(['a text']);
+    await english.embedQuery('a question');
+    expect(bodies.map((body) => [body.model, body.input_type])).toEqual([
+      ['multilingual-e5-base', 'document'],
+      ['multilingual-e5-base', 'query'],
+      ['all-minilm-l6-v2', undefined],
+      ['all-minilm-l6-v2', undefined],
+    ]);
+  });
+
+  it('uses the only engine when model is omitted', async () => {
+    const { bodies, connection } = recording(ONE_ENGINE);
+    const embeddings = new GatewayEmbeddings(connection);
+    const vector = await embeddings.embedQuery('hello');
+    expect(vector).toHaveLength(768);
+    expect(bodies[0]?.model).toBe('multilingual-e5-base');
+  });
+
+  it('requires a model when several engines are available, listing their ids', async () => {
+    const { emulator, connection } = recording();
+    const embeddings = new GatewayEmbeddings(connection);
+    const error = await embeddings.embedDocuments(['x']).catch((caught: unknown) => caught);
+    expect(isGatewayError(error)).toBe(true);
+    expect((error as Error).message).toMatch(/multilingual-e5-base/);
+    expect((error as Error).message).toMatch(/all-minilm-l6-v2/);
+    expect(emulator.counters.requests.embeddings).toBe(0);
+  });
+
+  it('refuses a text over the engine limit before sending anything', async () => {
+    const { emulator, connection } = recording();
+    const embeddings = new GatewayEmbeddings({ ...connection, model: 'multilingual-e5-base' });
+    const long = 'a'.repeat(40 * 1024);
+    const error = await embeddings
+      .embedDocuments(['short', long])
+      .catch((caught: unknown) => caught);
+    expect(isGatewayError(error)).toBe(true);
+    expect((error as Error).message).toMatch(/\[1\]/);
+    expect(emulator.counters.requests.embeddings).toBe(0);
+  });
+
+  it('serves MemoryVectorStore: similaritySearch returns the lexically closest document', async () => {
+    const { connection } = recording();
+    const embeddings = new GatewayEmbeddings({ ...connection, model: 'multilingual-e5-base' });
+    const store = await MemoryVectorStore.fromDocuments(
+      [
+        new Document({ pageContent: 'The cat sat on the warm mat', metadata: { id: 'cat' } }),
+        new Document({
+          pageContent: 'Stock markets fell sharply today',
+          metadata: { id: 'markets' },
+        }),
+        new Document({
+          pageContent: 'A recipe for apple pie with cinnamon',
+          metadata: { id: 'pie' },
+        }),
+      ],
+      embeddings,
+    );
+    const [best] = await store.similaritySearch('apple pie cinnamon recipe', 1);
+    expect(best?.metadata.id).toBe('pie');
+    const [cat] = await store.similaritySearch('where did the cat sit', 1);
+    expect(cat?.metadata.id).toBe('cat');
+  });
+});

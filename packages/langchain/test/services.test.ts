@@ -1,0 +1,138 @@
+import { Document } from '@langchain/core/documents';
+import { RunnableLambda } from '@langchain/core/runnables';
+import { describe, expect, it } from 'vitest';
+import {
+  createGatewayTools,
+  createOcrTool,
+  createTranscribeTool,
+  createTranslateTool,
+  GatewayAudioTranscriptLoader,
+  GatewayOcrLoader,
+  GatewayTranslator,
+  isGatewayError,
+} from '../src/index';
+import { splitForTranslation } from '../src/runnables/split-for-translation';
+import { gateway } from './helpers';
+import { pngWithText, wavWithSpeech } from './media';
+
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+describe('service tools', () => {
+  it('createGatewayTools returns only the services available now', async () => {
+    const { connection } = gateway({ services: { ocr: { availableNodes: 0 } } });
+    const tools = await createGatewayTools(connection);
+    expect(tools.map((t) => t.name)).toEqual(['translate', 'transcribe']);
+  });
+
+  it('translate calls the translation service; the schema holds the spec limits', async () => {
+    const { emulator, connection } = gateway();
+    const translate = createTranslateTool(connection);
+    expect(await translate.invoke({ text: 'hello', target_language: 'uk' })).toBe('[uk] hello');
+    await expect(
+      translate.invoke({ text: 'hello', target_language: 'not a code' }),
+    ).rejects.toThrow();
+    await expect(
+      translate.invoke({ text: 'я'.repeat(2049), target_language: 'en' }),
+    ).rejects.toThrow(/4096 bytes/);
+    expect(emulator.counters.requests.translations).toBe(1);
+  });
+
+  it('ocr and transcribe read base64, or a reference through resolveMedia', async () => {
+    const { connection } = gateway();
+    const ocr = createOcrTool(connection);
+    expect(await ocr.invoke({ image: base64(pngWithText('Привіт, світ')) })).toBe('Привіт, світ');
+    const transcribe = createTranscribeTool({
+      ...connection,
+      resolveMedia: (reference) => {
+        expect(reference).toBe('voice-note-1');
+        return wavWithSpeech('good morning');
+      },
+    });
+    expect(await transcribe.invoke({ audio: 'voice-note-1' })).toBe('good morning');
+  });
+});
+
+describe('document loaders', () => {
+  it('GatewayAudioTranscriptLoader gives a Document with language and duration', async () => {
+    const { connection } = gateway();
+    const audio = new Blob(
+      [wavWithSpeech('hello from the meeting', 2) as Uint8Array<ArrayBuffer>],
+      {
+        type: 'audio/wav',
+      },
+    );
+    const loader = new GatewayAudioTranscriptLoader({
+      ...connection,
+      audio,
+      filename: 'meeting.wav',
+      metadata: { team: 'core' },
+    });
+    const [doc] = await loader.load();
+    expect(doc?.pageContent).toBe('hello from the meeting');
+    expect(doc?.metadata).toMatchObject({ source: 'meeting.wav', team: 'core', duration: 2 });
+    expect(typeof doc?.metadata.language).toBe('string');
+  });
+
+  it('GatewayOcrLoader gives a Document with confidence', async () => {
+    const { connection } = gateway();
+    const loader = new GatewayOcrLoader({ ...connection, image: pngWithText('Invoice 42') });
+    const [doc] = await loader.load();
+    expect(doc?.pageContent).toBe('Invoice 42');
+    expect(doc?.metadata.confidence).toBeGreaterThan(0);
+    expect(doc?.metadata.confidence).toBeLessThanOrEqual(1);
+  });
+
+  it('refuses an image over 23 MiB before sending it', async () => {
+    const { emulator, connection } = gateway();
+    const loader = new GatewayOcrLoader({
+      ...connection,
+      image: new Uint8Array(23 * 1024 * 1024 + 1),
+    });
+    const error = await loader.load().catch((caught: unknown) => caught);
+    expect(isGatewayError(error)).toBe(true);
+    expect(emulator.counters.requests.ocr).toBe(0);
+  });
+});
+
+describe('GatewayTranslator', () => {
+  it('translates strings and Documents inside an LCEL chain', async () => {
+    const { connection } = gateway();
+    const translator = new GatewayTranslator({ ...connection, targetLanguage: 'de' });
+    const chain = RunnableLambda.from((text: string) => text.trim()).pipe(translator);
+    expect(await chain.invoke('  hello  ')).toBe('[de] hello');
+    const doc = await new GatewayTranslator({ ...connection, targetLanguage: 'de' }).invoke(
+      new Document({ pageContent: 'hello', metadata: { source: 'a.txt' } }),
+    );
+    expect(doc).toBeInstanceOf(Document);
+    expect(doc.pageContent).toBe('[de] hello');
+    expect(doc.metadata).toMatchObject({ source: 'a.txt', target_language: 'de' });
+    const batch = await translator.batch(['a', 'b']);
+    expect(batch).toEqual(['[de] a', '[de] b']);
+  });
+
+  it('splits text over 4096 bytes at paragraph boundaries and keeps them', async () => {
+    const { emulator, connection } = gateway();
+    const translator = new GatewayTranslator({ ...connection, targetLanguage: 'de' });
+    const paragraph = 'word '.repeat(500).trim();
+    const text = [paragraph, paragraph, paragraph].join('\n\n');
+    const translated = await translator.invoke(text);
+    expect(translated.split('\n\n')).toHaveLength(3);
+    expect(translated.split('\n\n').every((part) => part.startsWith('[de] word'))).toBe(true);
+    // 2 500-byte paragraphs: two do not fit in one 4 096-byte request.
+    expect(emulator.counters.requests.translations).toBe(3);
+  });
+});
+
+describe('splitForTranslation', () => {
+  it('keeps every piece under the limit and the text whole', () => {
+    const text = `${'Перше речення. '.repeat(200)}\n\n${'x'.repeat(5000)}`;
+    const pieces = splitForTranslation(text, 4096);
+    expect(pieces.join('')).toBe(text);
+    for (const piece of pieces)
+      expect(new TextEncoder().encode(piece).length).toBeLessThanOrEqual(4096);
+  });
+});
