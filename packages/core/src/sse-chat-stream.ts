@@ -157,11 +157,13 @@ export class GatewayChatStream implements ChatStream {
 
   [Symbol.asyncIterator](): AsyncIterator<ChatStreamEvent> {
     return {
-      next: async () => {
-        const event = await this.next();
-        return event === undefined
-          ? { done: true, value: undefined }
-          : { done: false, value: event };
+      next: () => {
+        // Fast path: an event already decoded needs no extra async step.
+        const ready = this.#decoder.take();
+        if (ready !== undefined) return Promise.resolve({ done: false, value: ready });
+        return this.next().then((event) =>
+          event === undefined ? { done: true, value: undefined } : { done: false, value: event },
+        );
       },
       return: async () => {
         await this.cancel();
