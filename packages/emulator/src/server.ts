@@ -134,8 +134,11 @@ async function serve(
     }
     res.end();
   } catch {
-    // A failing body (`stream_cut`) cuts the connection, as a real gateway would.
-    res.destroy();
+    // A failing body (`stream_cut`) cuts the connection, as a real gateway would: what was
+    // written is flushed, then the socket closes without the chunked terminator.
+    const socket = res.socket;
+    if (socket && !socket.destroyed) socket.end(() => socket.destroy());
+    else res.destroy();
   }
 }
 

@@ -1,0 +1,78 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+const packageDir = join(import.meta.dirname, '..');
+const bin = join(packageDir, 'bin', 'infergate-emulator.js');
+const children: ChildProcess[] = [];
+
+beforeAll(() => {
+  // The bin runs the built CLI; build once when the tests run before any build.
+  if (!existsSync(join(packageDir, 'dist', 'cli.js'))) {
+    execFileSync('pnpm', ['exec', 'tsup'], { cwd: packageDir, stdio: 'ignore' });
+  }
+}, 120_000);
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGTERM');
+});
+
+function start(args: string[]): Promise<{ url: string; key: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const url = /INFERGATE_BASE_URL=(\S+)/.exec(out)?.[1];
+      const key = /INFERGATE_API_KEY=(\S+)/.exec(out)?.[1];
+      if (url && key) resolve({ url, key, child });
+    });
+    child.on('exit', (code) => reject(new Error(`CLI exited with ${code}: ${out}`)));
+  });
+}
+
+describe('infergate-emulator CLI', () => {
+  it('starts on a free port and answers GET /models with the printed key', async () => {
+    const { url, key } = await start(['--port', '0']);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    const response = await fetch(`${url}/models`, { headers: { authorization: `Bearer ${key}` } });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { object: string }).object).toBe('list');
+  });
+
+  it('loads a scenario file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-cli-'));
+    const file = join(dir, 'scenario.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        keys: { 'my-own-key': { allowUnshielded: true, offlineFallback: true } },
+        models: { 'community/plain': null },
+      }),
+    );
+    const { url, key } = await start(['--port=0', '--scenario', file]);
+    expect(key).toBe('ig-emu-full-0000');
+    const response = await fetch(`${url}/models`, {
+      headers: { authorization: 'Bearer my-own-key' },
+    });
+    const ids = ((await response.json()) as { data: { id: string }[] }).data.map((m) => m.id);
+    expect(ids).not.toContain('community/plain');
+  });
+
+  it('exits with 2 and the usage on a bad argument', async () => {
+    const child = spawn(process.execPath, [bin, '--port', 'abc'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      err += chunk;
+    });
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(2);
+    expect(err).toMatch(/--port must be an integer/);
+    expect(err).toMatch(/Usage: infergate-emulator/);
+  });
+});

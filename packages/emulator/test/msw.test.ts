@@ -1,0 +1,67 @@
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmulator, DEFAULT_KEYS } from '../src/index';
+import { gatewayHandlers } from '../src/msw';
+import { type Json, parseSse, userChat } from './helpers';
+
+const emulator = createEmulator();
+const mswServer = setupServer(
+  ...gatewayHandlers(emulator),
+  ...gatewayHandlers(emulator, 'https://other.test/api/v1/'),
+);
+
+beforeAll(() => mswServer.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => mswServer.close());
+
+const headers = {
+  authorization: `Bearer ${DEFAULT_KEYS.full}`,
+  'content-type': 'application/json',
+};
+
+describe('gatewayHandlers', () => {
+  it('routes requests under the default base URL to the emulator', async () => {
+    const before = emulator.counters.requests.models;
+    const response = await fetch('https://gateway.test/v1/models', { headers });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Json).object).toBe('list');
+    expect(emulator.counters.requests.models).toBe(before + 1);
+  });
+
+  it('routes a custom base URL with a path prefix', async () => {
+    const response = await fetch('https://other.test/api/v1/chat/completions', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(userChat('community/general', 'via msw')),
+    });
+    expect(((await response.json()) as Json).choices[0].message.content).toBe('Echo: via msw');
+  });
+
+  it('passes streams through', async () => {
+    const response = await fetch('https://gateway.test/v1/chat/completions', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(userChat('community/streamer', 'hi', { stream: true })),
+    });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(parseSse(await response.text()).at(-1)).toBe('[DONE]');
+  });
+
+  it('turns drop_connection into a network error', async () => {
+    await expect(
+      fetch('https://gateway.test/v1/models', {
+        headers: { ...headers, 'x-emulator-fault': 'drop_connection' },
+      }),
+    ).rejects.toBeInstanceOf(TypeError);
+  });
+
+  it('passes multipart bodies', async () => {
+    const form = new FormData();
+    form.set('file', new Blob([new Uint8Array([0x66, 0x4c, 0x61, 0x43, 0, 0, 0, 0])]), 'a.flac');
+    const response = await fetch('https://gateway.test/v1/audio/transcriptions', {
+      method: 'POST',
+      headers: { authorization: headers.authorization },
+      body: form,
+    });
+    expect(response.status).toBe(200);
+  });
+});

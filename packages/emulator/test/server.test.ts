@@ -1,0 +1,192 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_KEYS, type RunningEmulator, startEmulator } from '../src/index';
+import { errorOf, type Json, parseSse, userChat, wavFile } from './helpers';
+
+let server: RunningEmulator;
+
+beforeAll(async () => {
+  server = await startEmulator({ port: 0 });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function send(path: string, init: RequestInit & { key?: string | null } = {}) {
+  const headers = new Headers(init.headers);
+  const key = init.key === undefined ? server.apiKey : init.key;
+  if (key !== null) headers.set('authorization', `Bearer ${key}`);
+  if (typeof init.body === 'string') headers.set('content-type', 'application/json');
+  return fetch(`${server.url}${path}`, { ...init, headers });
+}
+
+function postJson(path: string, body: unknown, headers: Record<string, string> = {}) {
+  return send(path, { method: 'POST', body: JSON.stringify(body), headers });
+}
+
+/** Raw HTTP: resolves with what arrived before the socket ended or failed. */
+function rawPost(path: string, body: unknown, headers: Record<string, string>) {
+  return new Promise<{ status?: number; text: string; error?: Error }>((resolve) => {
+    const url = new URL(`${server.url}${path}`);
+    let status: number | undefined;
+    let text = '';
+    const req = httpRequest(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${server.apiKey}`,
+          'content-type': 'application/json',
+          ...headers,
+        },
+      },
+      (res) => {
+        status = res.statusCode;
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status, text }));
+        res.on('error', (error) => resolve({ status, text, error }));
+      },
+    );
+    req.on('error', (error) => resolve({ status, text, error }));
+    req.end(JSON.stringify(body));
+  });
+}
+
+describe('startEmulator', () => {
+  it('listens on loopback with a /v1 base URL and the full key', () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(server.apiKey).toBe(DEFAULT_KEYS.full);
+    expect(server.emulator.scenario.models['community/general']).toBeDefined();
+  });
+
+  it('answers /models and refuses a bad key, like the fetch handler', async () => {
+    const models = (await (await send('/models')).json()) as Json;
+    expect(models.data.length).toBeGreaterThan(20);
+    expect(await errorOf(await send('/models', { key: 'nope' }))).toMatchObject({
+      status: 401,
+      code: 'invalid_api_key',
+    });
+  });
+
+  it('answers a chat completion with X-Service-Model', async () => {
+    const response = await postJson('/chat/completions', userChat('my/laptop-model', 'over http'));
+    expect(response.headers.get('x-service-model')).toBe('pool-a/llama-3-8b');
+    expect(((await response.json()) as Json).choices[0].message.content).toBe('Echo: over http');
+  });
+
+  it('streams SSE with the exact event framing', async () => {
+    const response = await postJson(
+      '/chat/completions',
+      userChat('community/streamer', 'a b', { stream: true }),
+    );
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const text = await response.text();
+    expect(text.endsWith('\n\ndata: [DONE]\n\n')).toBe(true);
+    const events = parseSse(text) as Json[];
+    expect(events[0].choices[0].delta).toEqual({ role: 'assistant' });
+    expect(
+      events.filter((e) => e?.choices?.[0]?.delta?.content).map((e) => e.choices[0].delta.content),
+    ).toEqual(['Echo: ', 'a ', 'b']);
+  });
+
+  it('streams 20 000 chunks', async () => {
+    const response = await postJson(
+      '/chat/completions',
+      userChat('community/streamer', '[[chunks:20000]]', { stream: true }),
+    );
+    const text = await response.text();
+    expect(text.split('"content":"tok').length - 1).toBe(20000);
+    expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+  });
+
+  it('accepts multipart transcriptions', async () => {
+    const form = new FormData();
+    form.set('file', new Blob([wavFile(0.5, 'SPEECH:over the wire')]), 'a.wav');
+    const response = await send('/audio/transcriptions', { method: 'POST', body: form });
+    expect(await response.json()).toEqual({ text: 'over the wire', language: 'en', duration: 0.5 });
+  });
+
+  it('enforces 4 requests at once per key with 429 and Retry-After', async () => {
+    const slow = await startEmulator({ port: 0, scenario: { latencyMs: 200 } });
+    try {
+      const responses = await Promise.all(
+        [1, 2, 3, 4, 5].map(() =>
+          fetch(`${slow.url}/models`, { headers: { authorization: `Bearer ${slow.apiKey}` } }),
+        ),
+      );
+      const statuses = responses.map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 200, 200, 200, 429]);
+      expect(responses.find((r) => r.status === 429)!.headers.get('retry-after')).toBe('1');
+      expect(slow.emulator.counters.maxInflight[slow.apiKey]).toBe(4);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('drop_connection closes the socket before any header: fetch rejects', async () => {
+    const before = server.emulator.counters.requests.chat;
+    await expect(
+      postJson('/chat/completions', userChat('community/general', 'x'), {
+        'x-emulator-fault': 'drop_connection',
+      }),
+    ).rejects.toBeInstanceOf(TypeError);
+    expect(server.emulator.counters.requests.chat).toBe(before + 1);
+  });
+
+  it('stream_cut destroys the socket after afterChunks events, without [DONE]', async () => {
+    const result = await rawPost(
+      '/chat/completions',
+      userChat('community/streamer', '[[words:9]]', { stream: true }),
+      {
+        'x-emulator-fault': 'stream_cut; afterChunks=2',
+      },
+    );
+    expect(result.status).toBe(200);
+    expect(result.error).toBeDefined();
+    expect(parseSse(result.text)).toHaveLength(2);
+    expect(result.text).not.toContain('[DONE]');
+  });
+
+  it('stream_cut makes a fetch body read fail', async () => {
+    const response = await postJson(
+      '/chat/completions',
+      userChat('community/streamer', '[[words:9]]', { stream: true }),
+      {
+        'x-emulator-fault': 'stream_cut',
+      },
+    );
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+  });
+
+  it('releases the in-flight slot when the client drops a stream', async () => {
+    const key = server.apiKey;
+    const slow = await startEmulator({ port: 0, scenario: { streamChunkDelayMs: 20 } });
+    try {
+      const controller = new AbortController();
+      const response = await fetch(`${slow.url}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(userChat('community/streamer', '[[chunks:1000]]', { stream: true })),
+        signal: controller.signal,
+      });
+      const reader = response.body!.getReader();
+      await reader.read();
+      expect(slow.emulator.counters.inflight[key]).toBe(1);
+      controller.abort();
+      await expect.poll(() => slow.emulator.counters.inflight[key]).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('serves an emulator given to it, and close() is idempotent', async () => {
+    const extra = await startEmulator({ emulator: server.emulator });
+    expect(extra.emulator).toBe(server.emulator);
+    await Promise.all([extra.close(), extra.close()]);
+    await expect(fetch(`${extra.url}/models`)).rejects.toThrow();
+  });
+});
