@@ -104,9 +104,10 @@ describe('GatewayTranslator', () => {
     const translator = new GatewayTranslator({ ...connection, targetLanguage: 'de' });
     const chain = RunnableLambda.from((text: string) => text.trim()).pipe(translator);
     expect(await chain.invoke('  hello  ')).toBe('[de] hello');
-    const doc = await new GatewayTranslator({ ...connection, targetLanguage: 'de' }).invoke(
-      new Document({ pageContent: 'hello', metadata: { source: 'a.txt' } }),
-    );
+    const doc = await new GatewayTranslator<Document>({
+      ...connection,
+      targetLanguage: 'de',
+    }).invoke(new Document({ pageContent: 'hello', metadata: { source: 'a.txt' } }));
     expect(doc).toBeInstanceOf(Document);
     expect(doc.pageContent).toBe('[de] hello');
     expect(doc.metadata).toMatchObject({ source: 'a.txt', target_language: 'de' });

@@ -9,7 +9,10 @@ import {
   requiredCapabilities,
 } from '@infergate/core';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
-import type { BaseLanguageModelInput } from '@langchain/core/language_models/base';
+import type {
+  BaseLanguageModelInput,
+  StructuredOutputMethodOptions,
+} from '@langchain/core/language_models/base';
 import {
   BaseChatModel,
   type BaseChatModelCallOptions,
@@ -25,8 +28,15 @@ import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
 import { type Runnable, RunnableLambda } from '@langchain/core/runnables';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
-import { isSerializableSchema } from '@langchain/core/utils/standard_schema';
-import { getSchemaDescription, isInteropZodSchema } from '@langchain/core/utils/types';
+import {
+  isSerializableSchema,
+  type SerializableSchema,
+} from '@langchain/core/utils/standard_schema';
+import {
+  getSchemaDescription,
+  type InteropZodType,
+  isInteropZodSchema,
+} from '@langchain/core/utils/types';
 import { convertChatResult } from '../converters/convert-chat-result';
 import { StreamChunkConverter } from '../converters/convert-stream-events';
 import { mapFinishReason } from '../converters/map-finish-reason';
@@ -267,16 +277,35 @@ export class GatewayChatModel
     return this.withConfig({ ...kwargs, tools } as Partial<GatewayChatModelCallOptions>);
   }
 
+  /**
+   * A runnable that returns the answer as an object checked against `outputSchema` (zod 3/4,
+   * standard schema or JSON schema). `method`: `jsonSchema` (needs json_schema), `functionCalling`
+   * (needs tools) or `jsonMode` (needs json_object); by default the first the model has, in
+   * that order. `includeRaw: true` returns `{ raw, parsed }` (parsed is null when parsing fails).
+   */
+  override withStructuredOutput<
+    RunOutput extends Record<string, unknown> = Record<string, unknown>,
+  >(
+    outputSchema:
+      | InteropZodType<RunOutput>
+      | SerializableSchema<RunOutput>
+      | Record<string, unknown>,
+    config?: StructuredOutputMethodOptions<false>,
+  ): Runnable<BaseLanguageModelInput, RunOutput>;
+  override withStructuredOutput<
+    RunOutput extends Record<string, unknown> = Record<string, unknown>,
+  >(
+    outputSchema:
+      | InteropZodType<RunOutput>
+      | SerializableSchema<RunOutput>
+      | Record<string, unknown>,
+    config?: StructuredOutputMethodOptions<true>,
+  ): Runnable<BaseLanguageModelInput, { raw: BaseMessage; parsed: RunOutput }>;
   override withStructuredOutput<
     RunOutput extends Record<string, unknown> = Record<string, unknown>,
   >(
     outputSchema: unknown,
-    config?: {
-      name?: string;
-      method?: string;
-      includeRaw?: boolean;
-      strict?: boolean;
-    },
+    config?: StructuredOutputMethodOptions<boolean>,
   ): Runnable<BaseLanguageModelInput, RunOutput | { raw: BaseMessage; parsed: RunOutput }> {
     const method = normalizeMethod(config?.method);
     if (method) this.assertKnown([METHOD_CAPABILITY[method]], `withStructuredOutput (${method})`);

@@ -20,7 +20,7 @@ export type TranslatorInput = string | Document;
  * Text over the service's 4096-byte limit is split at paragraph or sentence boundaries and the
  * pieces are translated in parallel within the key's concurrency budget.
  */
-export class GatewayTranslator<RunInput extends TranslatorInput = TranslatorInput> extends Runnable<
+export class GatewayTranslator<RunInput extends TranslatorInput = string> extends Runnable<
   RunInput,
   RunInput extends Document ? Document : string
 > {
