@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { LoadAPIKeyError, LoadSettingError, NoSuchModelError } from '@ai-sdk/provider';
 import { DEFAULT_KEYS } from '@infergate/emulator';
-import { generateText } from 'ai';
+import { createProviderRegistry, generateText } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BASE_URL, useEmulator } from '../test/use-emulator';
 import { createGateway, gateway as defaultGateway } from './gateway-provider';
@@ -107,6 +107,15 @@ describe('createGateway', () => {
     }).catch((e: unknown) => e);
     expect(JSON.stringify(error)).not.toContain(DEFAULT_KEYS.full);
     expect(inspect(error, { depth: 10 })).not.toContain(DEFAULT_KEYS.full);
+  });
+
+  it('works in a provider registry', async () => {
+    const registry = createProviderRegistry({ infergate: gateway() });
+    const result = await generateText({
+      model: registry.languageModel('infergate:community/general'),
+      prompt: 'registry',
+    });
+    expect(result.text).toBe('Echo: registry');
   });
 
   it('exports a default instance', () => {

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@ai-sdk/provider';
 import { generateText, stepCountIs } from 'ai';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod/v4';
@@ -102,6 +103,7 @@ describe('service helpers', () => {
     const error = await gateway()
       .translate({ text: 'x'.repeat(5000), targetLanguage: 'de' })
       .catch((e: unknown) => e);
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain('4096');
     expect(emulator.counters.requests.translations).toBe(0);
   });
