@@ -75,6 +75,14 @@ describe('streamText through the gateway', () => {
     expect(body).toContain('"type":"finish"');
   });
 
+  it('reports warnings at stream start', async () => {
+    const result = streamText({ model: gateway()('community/general'), prompt: 'x', topK: 5 });
+    await result.consumeStream();
+    expect(await result.warnings).toContainEqual(
+      expect.objectContaining({ type: 'unsupported', feature: 'topK' }),
+    );
+  });
+
   it('emits raw parts when includeRawChunks is set', async () => {
     const result = streamText({
       model: gateway()('community/general'),

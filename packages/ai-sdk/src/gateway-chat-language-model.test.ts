@@ -188,6 +188,16 @@ describe('capability refusals (no chat request is sent)', () => {
   });
 
   it('uses capabilities from the model settings without reading the catalog', async () => {
+    const result = await generateText({
+      model: gateway()('community/tools', { capabilities: ['chat', 'streaming', 'tools'] }),
+      tools: { weather },
+      prompt: 'hi',
+    });
+    expect(result.finishReason).toBe('stop');
+    expect(emulator.counters.requests.models).toBe(0);
+  });
+
+  it('refuses from the model settings too', async () => {
     const error = await generateText({
       model: gateway()('community/general', { capabilities: ['chat'] }),
       tools: { weather },
