@@ -48,7 +48,7 @@ export class ChatStreamDecoder {
     return event;
   }
 
-  /** The input ended: flushes a last unterminated event, then checks that the answer is complete. */
+  /** The input ended: an unterminated last event is dropped (as SSE says); checks the answer is complete. */
   end(): void {
     if (!this.done) this.#parser.reset({ consume: true });
     // A stream cut after its finish_reason lost only `[DONE]` (and maybe usage): the answer is whole.

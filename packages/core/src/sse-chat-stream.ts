@@ -45,16 +45,12 @@ export class GatewayChatStream implements ChatStream {
     } else {
       this.#reader = body.getReader();
     }
-    // Not every fetch errors the body on abort (handlers may just close it): cancel the reader so
-    // a pending read settles, then report the abort or deadline.
+    // On abort or deadline the stream fails and releases its slot at once, read or not; the
+    // reader is cancelled so that a pending read settles (not every fetch errors the body on abort).
     const scope = open.scope;
-    scope.signal.addEventListener(
-      'abort',
-      () => this.#reader.cancel(scope.signal.reason).catch(() => {}),
-      {
-        once: true,
-      },
-    );
+    scope.signal.addEventListener('abort', () => this.#fail(scope.error(this.#models())), {
+      once: true,
+    });
   }
 
   /** The next event, or undefined at the end; throws the stream's typed error. */
@@ -127,6 +123,7 @@ export class GatewayChatStream implements ChatStream {
 
   #close(reason?: unknown): void {
     this.#reader.cancel(reason).catch(() => {});
+    // (A pending read then settles as done; #pump sees the state and reports the error.)
     this.#open.release();
     this.#open.scope.dispose();
   }

@@ -168,4 +168,25 @@ describe('abort and deadline', () => {
     expect(error.code).toBe('aborted');
     expect(emulator.counters.requests.chat).toBe(0);
   });
+
+  it('a stream nobody reads releases its slot at the deadline', async () => {
+    const { client } = harness({ streamChunkDelayMs: 1 }, { timeoutMs: 30 });
+    const stream = await client.chatStream(hi('community/general', '[[chunks:1000]]'));
+    expect(client.budget.active).toBe(1);
+    await client.budget.whenIdle();
+    expect((await caught(() => stream.result())).code).toBe('timeout');
+  });
+
+  it('aborting while waiting for Retry-After sends nothing more and releases the slot', async () => {
+    const { client, emulator } = harness();
+    emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 30 });
+    const controller = new AbortController();
+    const call = caught(() => client.chat(hi(), { signal: controller.signal }));
+    while (emulator.counters.requests.chat === 0) await new Promise((r) => setTimeout(r, 1));
+    await new Promise((r) => setTimeout(r, 5));
+    controller.abort();
+    expect((await call).code).toBe('aborted');
+    expect(client.budget.isIdle).toBe(true);
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
 });
