@@ -66,7 +66,7 @@ export function parseSse(text: string): unknown[] {
 export type Json = any;
 
 /** A minimal PCM WAV file: `seconds` of silence at 8 kHz mono 16-bit, optional trailing bytes. */
-export function wavFile(seconds: number, extra = ''): Uint8Array {
+export function wavFile(seconds: number, extra = ''): Uint8Array<ArrayBuffer> {
   const sampleRate = 8000;
   const dataBytes = Math.round(seconds * sampleRate * 2);
   const tail = new TextEncoder().encode(extra);

@@ -10,7 +10,7 @@ const mswServer = setupServer(
   ...gatewayHandlers(emulator, 'https://other.test/api/v1/'),
 );
 
-beforeAll(() => mswServer.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => mswServer.listen({ onUnhandledFrame: 'error' }));
 afterAll(() => mswServer.close());
 
 const headers = {

@@ -259,7 +259,11 @@ describe('POST /ocr', () => {
 });
 
 describe('POST /audio/transcriptions', () => {
-  function multipart(file: Uint8Array, fields: Record<string, string> = {}, name = 'a.wav') {
+  function multipart(
+    file: Uint8Array<ArrayBuffer>,
+    fields: Record<string, string> = {},
+    name = 'a.wav',
+  ) {
     const form = new FormData();
     form.set('file', new Blob([file]), name);
     for (const [key, value] of Object.entries(fields)) form.set(key, value);
@@ -320,7 +324,7 @@ describe('POST /audio/transcriptions', () => {
 
   it('refuses other formats with 400 invalid_request_error', async () => {
     const error = await errorOf(
-      await multipart(new TextEncoder().encode('OggS fake'), {}, 'a.ogg'),
+      await multipart(new Uint8Array(new TextEncoder().encode('OggS fake')), {}, 'a.ogg'),
     );
     expect(error).toMatchObject({ status: 400, code: 'invalid_request_error', param: 'file' });
     const json = await errorOf(

@@ -14,15 +14,25 @@ export interface SchemaValueOptions {
 interface Context {
   root: unknown;
   text: string | undefined;
+  /** Nesting depth of objects and arrays. */
   depth: number;
+  /** How many `$ref`s led here: past a few, only what is required is generated. */
+  refs: number;
 }
 
 const MAX_DEPTH = 12;
+const MAX_REFS = 16;
+/** Deeper than this many `$ref`s (or half of MAX_DEPTH), optional parts are left out. */
+const MINIMAL_AFTER_REFS = 2;
+
+function minimal(ctx: Context): boolean {
+  return ctx.refs >= MINIMAL_AFTER_REFS || ctx.depth >= MAX_DEPTH / 2;
+}
 
 const FORMAT_SAMPLES: Record<string, string> = {
   'date-time': '2024-01-01T00:00:00Z',
   date: '2024-01-01',
-  time: '00:00:00',
+  time: '00:00:00Z',
   email: 'user@example.com',
   uri: 'https://example.com/',
   url: 'https://example.com/',
@@ -35,7 +45,7 @@ const FORMAT_SAMPLES: Record<string, string> = {
 };
 
 export function valueForSchema(schema: unknown, options: SchemaValueOptions = {}): unknown {
-  return generate(schema, { root: schema, text: options.text, depth: 0 }, undefined, 0);
+  return generate(schema, { root: schema, text: options.text, depth: 0, refs: 0 }, undefined, 0);
 }
 
 function resolveRef(ref: string, root: unknown): unknown {
@@ -81,13 +91,8 @@ function generate(schema: unknown, ctx: Context, name: string | undefined, index
   if (schema === true || schema === undefined) return stringValue({}, ctx, name, index);
   if (!isJsonObject(schema)) return null;
   if (typeof schema.$ref === 'string') {
-    if (ctx.depth >= MAX_DEPTH) return null;
-    return generate(
-      resolveRef(schema.$ref, ctx.root),
-      { ...ctx, depth: ctx.depth + 1 },
-      name,
-      index,
-    );
+    if (ctx.refs >= MAX_REFS) return null;
+    return generate(resolveRef(schema.$ref, ctx.root), { ...ctx, refs: ctx.refs + 1 }, name, index);
   }
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) {
@@ -125,7 +130,7 @@ function objectValue(schema: JsonObject, ctx: Context): JsonObject {
   const deeper = { ...ctx, depth: ctx.depth + 1 };
   for (const [key, propertySchema] of Object.entries(properties)) {
     // Optional properties are filled too, except deep down where recursion could run away.
-    if (!required.has(key) && ctx.depth >= MAX_DEPTH / 2) continue;
+    if (!required.has(key) && minimal(ctx)) continue;
     result[key] = generate(propertySchema, deeper, key, 0);
   }
   for (const key of required) {
@@ -139,7 +144,9 @@ function arrayValue(schema: JsonObject, ctx: Context, name: string | undefined):
   const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
   const minItems = typeof schema.minItems === 'number' ? schema.minItems : 0;
   const maxItems = typeof schema.maxItems === 'number' ? schema.maxItems : Number.POSITIVE_INFINITY;
-  const wanted = ctx.depth >= MAX_DEPTH ? minItems : Math.max(minItems, prefix.length, 1);
+  const wanted = minimal(ctx)
+    ? Math.max(minItems, prefix.length)
+    : Math.max(minItems, prefix.length, 1);
   const count = Math.min(wanted, maxItems);
   const items: unknown[] = [];
   for (let i = 0; i < count; i++) {
