@@ -1,6 +1,6 @@
 import { APICallError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
 import { generateText, NoObjectGeneratedError, Output, stepCountIs, streamText, tool } from 'ai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
 import { useEmulator } from '../test/use-emulator';
 
@@ -254,6 +254,19 @@ describe('errors', () => {
     }).catch((e: unknown) => e);
     expect(APICallError.isInstance(error)).toBe(true);
     expect((error as APICallError).data).toMatchObject({ code: 'timeout' });
+  });
+
+  it('aborts a waiting call with an AbortError', async () => {
+    emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5000 });
+    const controller = new AbortController();
+    const pending = generateText({
+      model: gateway()('community/general'),
+      prompt: 'hi',
+      abortSignal: controller.signal,
+    });
+    await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1));
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   it('leaves retrying to ai when core retries are off (maxRetries: 0)', async () => {
