@@ -97,6 +97,16 @@ describe('GatewayChatModel: invoke, stream, batch', () => {
     });
   });
 
+  it('create() accepts an offline own model and refuses an unknown id with close matches', async () => {
+    const { connection } = gateway();
+    const offline = await GatewayChatModel.create('my/laptop-model', connection);
+    expect(offline.profile).toEqual({});
+    expect((await offline.invoke('hi')).response_metadata.model_name).toBe('pool-a/llama-3-8b');
+    const error = await rejection(GatewayChatModel.create('community/genral', connection));
+    expect(isGatewayError(error) && error.code).toBe('model_not_found');
+    expect(error.message).toMatch(/community\/general/);
+  });
+
   it('with streaming: true, invoke reads a stream and ends in the same message', async () => {
     const { emulator, connection } = gateway();
     const streaming = new GatewayChatModel('community/general', { ...connection, streaming: true });
@@ -321,6 +331,23 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
     expect(error).toBeDefined();
     expect(received.length).toBeLessThan(50);
     expect(emulator.counters.inflight[API_KEY] ?? 0).toBe(0);
+  });
+
+  it("timeouts reach the request: the model's timeout and a call's timeout", async () => {
+    const { emulator, connection } = gateway();
+    emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5_000 });
+    const model = new GatewayChatModel('community/general', {
+      ...connection,
+      timeout: 30,
+      maxRetries: 0,
+    });
+    const modelTimeout = await rejection(model.invoke('hi'));
+    expect(isGatewayError(modelTimeout) && modelTimeout.code).toBe('timeout');
+    const plain = new GatewayChatModel('community/general', { ...connection, maxRetries: 0 });
+    const callTimeout = await rejection(plain.invoke('hi', { timeout: 30 }));
+    expect(callTimeout).toBeInstanceOf(Error);
+    emulator.clearFaults();
+    expect((await plain.invoke('hi')).content).toBe('Echo: hi');
   });
 
   it('invoke under streamEvents gives the same final message as invoke', async () => {

@@ -1,6 +1,7 @@
 import { OutputParserException } from '@langchain/core/output_parsers';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { z as z3 } from 'zod/v3';
 import { GatewayChatModel } from '../src/index';
 import { recordingGateway } from './helpers';
 
@@ -75,6 +76,18 @@ describe('withStructuredOutput', () => {
       /community\/streamer.*community\/general/s,
     );
     expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('accepts zod 3 schemas', async () => {
+    const { connection } = recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const Pet = z3.object({ kind: z3.string(), legs: z3.number() });
+    const pet = await model.withStructuredOutput(Pet, { method: 'jsonSchema' }).invoke('a pet');
+    expect(Pet.parse(pet)).toEqual(pet);
+    const viaTool = await model
+      .withStructuredOutput(Pet, { method: 'functionCalling' })
+      .invoke('a pet');
+    expect(Pet.parse(viaTool)).toEqual(viaTool);
   });
 
   it('accepts a plain JSON schema and validates against it', async () => {
