@@ -1,8 +1,9 @@
-import { Catalog, closeMatches } from './catalog';
+import { Catalog } from './catalog';
+import { closeMatches } from './close-matches';
 import { BudgetView, sharedBudget } from './concurrency-budget';
 import { GatewayError, invalidRequest, isGatewayError } from './errors';
-import { LIMITS } from './limits';
 import { missingConfiguration, resolveOptions } from './options';
+import { splitBatches } from './split-embedding-batches';
 import { GatewayChatStream } from './sse-chat-stream';
 import { invalidResponse, Transport } from './transport';
 import type {
@@ -31,7 +32,8 @@ import type {
 } from './types';
 import { validateChatRequest } from './validate-chat';
 import { inputTexts, validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
-import { validateOcrRequest, validateTranscriptionRequest } from './validate-transcription';
+import { validateOcrRequest } from './validate-ocr';
+import { validateTranscriptionRequest } from './validate-transcription';
 import { validateTranslationRequest } from './validate-translation';
 
 const SERVICE_PATHS: Record<ServiceId, string> = {
@@ -473,27 +475,6 @@ function renameField(error: GatewayError, field: string): GatewayError {
     field,
     isRetryable: false,
   });
-}
-
-/** Consecutive batches of ≤ 64 texts and ≤ 65 536 bytes, keeping input order. */
-export function splitBatches(sizes: readonly number[]): { start: number; end: number }[] {
-  const batches: { start: number; end: number }[] = [];
-  let start = 0;
-  let bytes = 0;
-  for (let i = 0; i < sizes.length; i++) {
-    const size = sizes[i]!;
-    if (
-      i > start &&
-      (i - start >= LIMITS.embeddingsMaxInputs || bytes + size > LIMITS.embeddingsMaxTotalBytes)
-    ) {
-      batches.push({ start, end: i });
-      start = i;
-      bytes = 0;
-    }
-    bytes += size;
-  }
-  batches.push({ start, end: sizes.length });
-  return batches;
 }
 
 /**

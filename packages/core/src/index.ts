@@ -1,7 +1,7 @@
 export { ChatAssembler } from './assemble-chat';
 export { type AudioFormat, detectAudioFormat } from './audio-format';
 export { ChatStreamDecoder } from './chat-stream-decoder';
-export { createGatewayClient, splitBatches } from './client';
+export { createGatewayClient } from './client';
 export {
   CLIENT_ERROR_CODES,
   GATEWAY_ERROR_CODES,
@@ -16,6 +16,7 @@ export {
 export { LANGUAGE_CODE, LIMITS } from './limits';
 export { normalizeBaseURL } from './options';
 export { parseRetryAfter } from './retry-after';
+export { splitBatches } from './split-embedding-batches';
 export type * from './types';
 export { requiredCapabilities, validateChatRequest } from './validate-chat';
 export { isMultilingualEngine } from './validate-embeddings';

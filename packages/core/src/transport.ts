@@ -148,7 +148,6 @@ export class Transport {
       text = await response.text();
     } catch (cause) {
       if (scope.aborted) return scope.error({ requestedModel: spec.requestedModel });
-      text = '';
       return new GatewayError({
         code: 'network_error',
         status: response.status,

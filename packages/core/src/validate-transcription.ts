@@ -7,7 +7,7 @@ import {
 import { type BinaryInput, toBinaryInput } from './binary-input';
 import { invalidRequest } from './errors';
 import { LIMITS } from './limits';
-import type { OcrRequest, TranscriptionRequest } from './types';
+import type { TranscriptionRequest } from './types';
 
 const RESPONSE_FORMATS: ReadonlySet<string> = new Set(['json', 'text']);
 const ENCODINGS: ReadonlySet<string> = new Set(['multipart', 'json']);
@@ -74,23 +74,4 @@ export async function validateTranscriptionRequest(
     mimeType: request.mime_type ?? input.type ?? AUDIO_MIME_TYPES[format],
     filename: request.filename ?? input.name ?? `audio.${format}`,
   };
-}
-
-/** Spec 4.5: base64 image that decodes to 1 byte .. 23 MiB. Returns the base64 text to send. */
-export async function validateOcrRequest(request: OcrRequest): Promise<string> {
-  if (typeof request !== 'object' || request === null)
-    throw invalidRequest('request', 'must be an object');
-  if (request.image === undefined || request.image === null) {
-    throw invalidRequest('image', 'is required (bytes, Blob or base64 string)');
-  }
-  const input = toBinaryInput('image', request.image);
-  if (input.size < 1)
-    throw invalidRequest('image', 'decodes to 0 bytes; at least 1 byte is required');
-  if (input.size > LIMITS.ocrMaxImageBytes) {
-    throw invalidRequest(
-      'image',
-      `decodes to ${input.size} bytes; the limit is ${LIMITS.ocrMaxImageBytes} bytes (23 MiB)`,
-    );
-  }
-  return input.base64();
 }

@@ -6,7 +6,8 @@ import { LIMITS } from './limits';
 import { utf8ByteLength } from './utf8';
 import { requiredCapabilities, validateChatRequest } from './validate-chat';
 import { validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
-import { validateOcrRequest, validateTranscriptionRequest } from './validate-transcription';
+import { validateOcrRequest } from './validate-ocr';
+import { validateTranscriptionRequest } from './validate-transcription';
 import { validateTranslationRequest } from './validate-translation';
 
 function refusal(run: () => unknown): GatewayError {

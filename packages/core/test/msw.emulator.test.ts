@@ -7,7 +7,7 @@ import { createGatewayClient } from '../src/index';
 const emulator = createEmulator({ latencyMs: 2 });
 const server = setupServer(...gatewayHandlers(emulator, 'https://msw-gateway.test/v1'));
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterAll(() => server.close());
 beforeEach(() => emulator.resetCounters());
 
