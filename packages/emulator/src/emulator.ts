@@ -26,14 +26,17 @@ import { applyPreHeaderFault, truncateJsonBody } from './upstream-faults';
 
 /** A local inference gateway behind a WHATWG fetch handler. */
 export interface Emulator {
-  /** Answers one request; the path must contain `/v1/` (any origin). */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Answers one request; the path must contain `/v1/` (any origin). Takes a `Request`, or the
+   * same arguments as the global `fetch`, so it can be passed wherever a fetch function goes.
+   */
+  fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
   /** Live counters (see `EmulatorCounters`). */
   readonly counters: EmulatorCounters;
   resetCounters(): void;
   /** Adds a fault rule at run time (after the scenario's rules). */
   injectFault(rule: FaultRule): void;
-  /** Removes every run-time and scenario fault rule. */
+  /** Removes the rules added by `injectFault` (the scenario's `faults` stay). */
   clearFaults(): void;
   /** The resolved scenario; mutable (tests may flip availability). */
   scenario: Scenario;
@@ -106,9 +109,9 @@ export function createEmulator(input?: ScenarioInput): Emulator {
     },
     clearFaults: () => {
       runtimeFaults.length = 0;
-      emulator.scenario.faults.length = 0;
     },
-    fetch: (request) => handle(request),
+    fetch: async (input, init) =>
+      handle(input instanceof Request && init === undefined ? input : new Request(input, init)),
   };
 
   function chooseFault(

@@ -150,3 +150,18 @@ describe('GET /capabilities', () => {
     expect(byId.embeddings.engines.map((e: Json) => e.id)).toEqual(['multilingual-e5-base']);
   });
 });
+
+describe('emulator.fetch as a fetch function', () => {
+  it('takes (url, init) like the global fetch', async () => {
+    const emulator = createEmulator();
+    const doFetch: typeof fetch = emulator.fetch;
+    const response = await doFetch('https://gateway.test/v1/models', {
+      headers: { authorization: `Bearer ${DEFAULT_KEYS.full}` },
+    });
+    expect(response.status).toBe(200);
+    const byUrl = await emulator.fetch(new URL('https://gateway.test/v1/capabilities'), {
+      headers: { authorization: `Bearer ${DEFAULT_KEYS.full}` },
+    });
+    expect(byUrl.status).toBe(200);
+  });
+});

@@ -197,14 +197,16 @@ describe('fault rules', () => {
     expect(busy.headers.get('retry-after')).toBe('3');
   });
 
-  it('scenario rules apply first; clearFaults removes every rule', async () => {
+  it('scenario rules apply first; clearFaults removes the run-time rules only', async () => {
     const emulator = createEmulator({ faults: [{ fault: 'gateway_timeout', endpoint: 'models' }] });
     emulator.injectFault({ fault: 'bad_gateway' });
     expect((await call(emulator, '/models')).status).toBe(504);
     expect((await chat(emulator, hello)).status).toBe(502);
     emulator.clearFaults();
-    expect((await call(emulator, '/models')).status).toBe(200);
+    expect((await call(emulator, '/models')).status).toBe(504);
     expect((await chat(emulator, hello)).status).toBe(200);
+    emulator.scenario.faults.length = 0;
+    expect((await call(emulator, '/models')).status).toBe(200);
   });
 
   it('a stream-fault rule waits for a streamed request', async () => {
