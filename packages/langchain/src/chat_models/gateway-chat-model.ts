@@ -24,8 +24,8 @@ import { convertChunksToEvents } from '@langchain/core/language_models/compat';
 import type { ChatModelStreamEvent } from '@langchain/core/language_models/event';
 import type { ModelProfile } from '@langchain/core/language_models/profile';
 import { assembleStructuredOutputPipeline } from '@langchain/core/language_models/structured_output';
-import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
-import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
+import { AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
+import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { type Runnable, RunnableLambda } from '@langchain/core/runnables';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import {
@@ -41,7 +41,7 @@ import { convertChatResult } from '../converters/convert-chat-result';
 import { StreamChunkConverter } from '../converters/convert-stream-events';
 import { mapFinishReason } from '../converters/map-finish-reason';
 import { callOptions, type GatewayConnectionFields, resolveClient } from '../utils/client';
-import { configurationError } from '../utils/errors';
+import { configurationError, invalidResponse } from '../utils/errors';
 import {
   buildChatRequest,
   buildRequestParams,
@@ -340,7 +340,7 @@ export class GatewayChatModel
       for await (const chunk of this._streamResponseChunks(messages, options, runManager)) {
         final = final ? final.concat(chunk) : chunk;
       }
-      if (!final) throw configurationError('the stream ended without any chunk');
+      if (!final) throw invalidResponse('the chat stream ended without any chunk');
       return {
         generations: [
           { text: final.text, message: final.message, generationInfo: final.generationInfo },
@@ -404,7 +404,7 @@ export class GatewayChatModel
         if (Object.keys(chunk.message.response_metadata ?? {}).length > 0) {
           metadata = chunk.message.response_metadata;
         }
-        yield chunk;
+        yield shiftToolBlocks(chunk);
       }
     }
     for await (const event of convertChunksToEvents(remember(), { signal: options.signal })) {
@@ -571,6 +571,27 @@ export class GatewayChatModel
       config?.includeRaw ? 'StructuredOutputRunnable' : 'StructuredOutput',
     ) as Runnable<BaseLanguageModelInput, RunOutput | { raw: BaseMessage; parsed: RunOutput }>;
   }
+}
+
+/**
+ * LangChain's chunk-to-event bridge puts text in content block 0 and each tool call in the block
+ * numbered by its index, so text and tool call 0 would share a block. Tool calls move up by one.
+ */
+function shiftToolBlocks(chunk: ChatGenerationChunk): ChatGenerationChunk {
+  const message = chunk.message as AIMessageChunk;
+  if (!message.tool_call_chunks?.length) return chunk;
+  return new ChatGenerationChunk({
+    text: chunk.text,
+    ...(chunk.generationInfo ? { generationInfo: chunk.generationInfo } : {}),
+    message: new AIMessageChunk({
+      content: message.content,
+      ...(message.id ? { id: message.id } : {}),
+      tool_call_chunks: message.tool_call_chunks.map((piece) => ({
+        ...piece,
+        index: (piece.index ?? 0) + 1,
+      })),
+    }),
+  });
 }
 
 /** Defines a property that JSON.stringify, util.inspect and spreading do not show. */

@@ -1,0 +1,38 @@
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import {
+  createGatewayTools,
+  GatewayAudioTranscriptLoader,
+  GatewayChatModel,
+  GatewayEmbeddings,
+  GatewayOcrLoader,
+  GatewayTranslator,
+} from '../src/index';
+import { gateway } from './helpers';
+
+const KEY = 'ig-emu-full-0000';
+
+describe('the API key never shows', () => {
+  it('in JSON, toJSON or inspect of any class, bound runnables included', async () => {
+    const { connection } = gateway();
+    expect(connection.apiKey).toBe(KEY);
+    const model = new GatewayChatModel('community/general', connection);
+    const objects: unknown[] = [
+      model,
+      model.bindTools([
+        { type: 'function', function: { name: 'f', parameters: { type: 'object' } } },
+      ]),
+      model.withStructuredOutput({ title: 'x', type: 'object', properties: {} }),
+      new GatewayEmbeddings(connection),
+      new GatewayTranslator({ ...connection, targetLanguage: 'en' }),
+      new GatewayOcrLoader({ ...connection, image: new Uint8Array([1]) }),
+      new GatewayAudioTranscriptLoader({ ...connection, audio: new Uint8Array([1]) }),
+      ...(await createGatewayTools(connection)),
+    ];
+    for (const object of objects) {
+      expect(JSON.stringify(object) ?? '').not.toContain(KEY);
+      expect(inspect(object, { depth: 8 })).not.toContain(KEY);
+    }
+    expect(JSON.stringify(model.toJSON())).not.toContain(KEY);
+  });
+});
