@@ -323,10 +323,11 @@ class Client implements GatewayClient {
     req: EmbeddingsRequest,
     count: number,
     opts: CallOptions | undefined,
+    onFailure?: (error: unknown) => void,
   ): Promise<EmbeddingsResponse> {
     const { transport } = this.#ready();
     const { data, status } = await transport.json<EmbeddingsResponse>(
-      { method: 'POST', path: SERVICE_PATHS.embeddings, body: JSON.stringify(req) },
+      { method: 'POST', path: SERVICE_PATHS.embeddings, body: JSON.stringify(req), onFailure },
       opts,
     );
     if (
@@ -365,15 +366,36 @@ class Client implements GatewayClient {
     validateForEngine({ input: texts, dimensions }, sizes, engine);
     const batches = splitBatches(sizes);
     const vectors = new Array<number[]>(texts.length);
-    await Promise.all(
-      batches.map(async ({ start, end }) => {
-        const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
-        if (inputType !== undefined) request.input_type = inputType;
-        if (dimensions !== undefined) request.dimensions = dimensions;
-        const response = await this.#postEmbeddings(request, end - start, callOptions);
-        for (const item of response.data) vectors[start + item.index] = item.embedding;
-      }),
-    );
+    // The first failing batch stops the others: their answers could no longer be used.
+    const stopOthers = new AbortController();
+    const callerSignal = callOptions.signal;
+    const forwardAbort = () => stopOthers.abort(callerSignal?.reason);
+    if (callerSignal?.aborted) forwardAbort();
+    callerSignal?.addEventListener('abort', forwardAbort, { once: true });
+    try {
+      await Promise.all(
+        batches.map(async ({ start, end }) => {
+          const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
+          if (inputType !== undefined) request.input_type = inputType;
+          if (dimensions !== undefined) request.dimensions = dimensions;
+          const stop = (error: unknown) => stopOthers.abort(error);
+          try {
+            const response = await this.#postEmbeddings(
+              request,
+              end - start,
+              { ...callOptions, signal: stopOthers.signal },
+              stop,
+            );
+            for (const item of response.data) vectors[start + item.index] = item.embedding;
+          } catch (error) {
+            stop(error);
+            throw error;
+          }
+        }),
+      );
+    } finally {
+      callerSignal?.removeEventListener('abort', forwardAbort);
+    }
     if (vectors.some((vector) => vector === undefined)) {
       throw invalidResponse('The embeddings answers did not cover every input index');
     }

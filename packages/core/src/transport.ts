@@ -28,6 +28,8 @@ export interface RequestSpec {
   body?: string | FormData;
   accept?: string;
   requestedModel?: string;
+  /** Called with the error before the slot is released (lets siblings stop before they start). */
+  onFailure?: (error: unknown) => void;
 }
 
 /** A 2xx response whose slot is still held: the owner must call `release` and `scope.dispose`. */
@@ -85,6 +87,7 @@ export class Transport {
       const response = await this.#attempts(spec, options, scope);
       return { response, release, scope };
     } catch (error) {
+      spec.onFailure?.(error);
       release?.();
       scope.dispose();
       throw error;

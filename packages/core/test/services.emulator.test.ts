@@ -31,6 +31,16 @@ describe('services against the emulator', () => {
     expect(vectors[129]).toEqual(again.data[0]?.embedding);
   });
 
+  it('embedMany stops the other batches when one fails', async () => {
+    const { client, emulator } = harness(undefined, { maxConcurrency: 1 });
+    emulator.injectFault({ fault: 'upstream_json', endpoint: 'embeddings', times: 1 });
+    const texts = Array.from({ length: 130 }, (_, i) => `t${i}`);
+    const error = await caught(() => client.embedMany(texts, { model: 'all-minilm-l6-v2' }));
+    expect(error.code).toBe('upstream_error');
+    expect(emulator.counters.requests.embeddings).toBe(1);
+    expect(client.budget.isIdle).toBe(true);
+  });
+
   it('embedMany splits by bytes too', async () => {
     const { client, emulator } = harness();
     const texts = Array.from({ length: 5 }, (_, i) => `${i}`.repeat(20_000));
