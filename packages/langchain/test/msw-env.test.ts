@@ -8,7 +8,7 @@ const BASE_URL = 'https://gateway.test/v1';
 const emulator = createEmulator();
 const server = setupServer(...gatewayHandlers(emulator, BASE_URL));
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => vi.unstubAllEnvs());
 afterAll(() => server.close());
 
