@@ -8,6 +8,7 @@ export class CallScope {
   readonly #controller = new AbortController();
   readonly #callerSignal: AbortSignal | undefined;
   readonly #timeoutMs: number;
+  readonly #deadline: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #reason: 'aborted' | 'timeout' | undefined;
   #onCallerAbort: (() => void) | undefined;
@@ -15,6 +16,7 @@ export class CallScope {
   constructor(callerSignal: AbortSignal | undefined, timeoutMs: number) {
     this.#callerSignal = callerSignal;
     this.#timeoutMs = timeoutMs;
+    this.#deadline = Date.now() + timeoutMs;
     if (callerSignal?.aborted) {
       this.#reason = 'aborted';
       this.#controller.abort(callerSignal.reason);
@@ -35,6 +37,11 @@ export class CallScope {
 
   get signal(): AbortSignal {
     return this.#controller.signal;
+  }
+
+  /** Milliseconds left before the deadline. */
+  get remainingMs(): number {
+    return this.#deadline - Date.now();
   }
 
   get aborted(): boolean {

@@ -49,6 +49,10 @@ function listIds(ids: readonly string[], max = 10): string {
   return ids.length > max ? `${shown} and ${ids.length - max} more` : shown;
 }
 
+function capabilitiesOf(model: GatewayModel): string[] {
+  return Array.isArray(model.capabilities) ? model.capabilities : [];
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -154,15 +158,15 @@ class Client implements GatewayClient {
     opts?: CallOptions,
   ): Promise<GatewayModel> {
     const model = await this.model(modelId, opts);
-    const missing = needs.filter((need) => !model.capabilities.includes(need));
+    const missing = needs.filter((need) => !capabilitiesOf(model).includes(need));
     if (missing.length === 0) return model;
     const models = await this.models(opts);
     const alternatives = models
-      .filter((candidate) => needs.every((need) => candidate.capabilities.includes(need)))
+      .filter((candidate) => needs.every((need) => capabilitiesOf(candidate).includes(need)))
       .map((candidate) => candidate.id);
     throw new GatewayError({
       code: 'unsupported_model_capability',
-      message: `Model "${modelId}" lacks ${missing.join(', ')} (it has: ${model.capabilities.join(', ')}). Models with ${needs.join(', ')}: ${listIds(alternatives)}.`,
+      message: `Model "${modelId}" lacks ${missing.join(', ')} (it has: ${capabilitiesOf(model).join(', ') || 'none'}). Models with ${needs.join(', ')}: ${listIds(alternatives)}.`,
       model: modelId,
       missing,
       alternatives,

@@ -98,6 +98,12 @@ export class Transport {
     const url = `${this.#config.baseURL}${spec.path}`;
     const headers = this.#headers(spec, options.headers);
     const fetchImpl = this.#config.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== 'function') {
+      throw new GatewayError({
+        code: 'configuration_error',
+        message: 'No fetch: this runtime has no global fetch; pass `fetch` to createGatewayClient',
+      });
+    }
     for (let attempt = 0; ; attempt++) {
       const canRetry = attempt < this.#config.maxRetries;
       let response: Response;
@@ -128,7 +134,10 @@ export class Transport {
       let delay: number;
       if (response.status === 429 && error.retryAfterMs !== undefined) {
         // Waiting longer than the cap is the caller's decision: fail with the wait in the error.
-        if (error.retryAfterMs > this.#config.maxRetryAfterMs) throw error;
+        // So is a wait that would outlast the deadline: the 429 says more than a timeout would.
+        if (error.retryAfterMs > Math.min(this.#config.maxRetryAfterMs, scope.remainingMs)) {
+          throw error;
+        }
         delay = error.retryAfterMs;
       } else {
         delay = backoffDelay(attempt, this.#config.retryBaseDelayMs);

@@ -43,6 +43,15 @@ describe('retries', () => {
     expect(emulator.counters.requests.chat).toBe(1);
   });
 
+  it('fails at once when Retry-After would outlast the deadline', async () => {
+    const { client, emulator } = harness(undefined, { timeoutMs: 10_000 });
+    emulator.injectFault({ fault: 'model_busy', endpoint: 'chat', retryAfter: 20 });
+    const error = await caught(() => client.chat(hi()));
+    expect(error.code).toBe('model_busy');
+    expect(error.retryAfterMs).toBe(20_000);
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
   it('gives up after maxRetries and returns the last error', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { client, emulator } = harness(undefined, { maxRetries: 1 });
