@@ -5,6 +5,17 @@ import type { Emulator } from './emulator';
 const EMULATOR_ORIGIN = 'http://emulator.invalid';
 
 /**
+ * Frames a body of unknown length as chunked, as a real server does, so that a body that fails
+ * half-way (`stream_cut`) reaches the client as a cut connection rather than a normal end.
+ */
+function chunked(response: Response): Response {
+  if (!response.body || response.headers.has('content-length')) return response;
+  const headers = new Headers(response.headers);
+  headers.set('transfer-encoding', 'chunked');
+  return new Response(response.body, { status: response.status, headers });
+}
+
+/**
  * msw handlers that send every request under `baseURL` to `emulator.fetch`, e.g.
  * `setupServer(...gatewayHandlers(emulator))`. A dropped connection becomes a network error.
  */
@@ -26,7 +37,7 @@ export function gatewayHandlers(
         signal: request.signal,
       });
       try {
-        return await emulator.fetch(forwarded);
+        return chunked(await emulator.fetch(forwarded));
       } catch (error) {
         if (error instanceof TypeError) return Response.error();
         throw error;

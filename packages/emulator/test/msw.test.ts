@@ -54,6 +54,30 @@ describe('gatewayHandlers', () => {
     ).rejects.toBeInstanceOf(TypeError);
   });
 
+  it('passes a stream_cut through as a failing body read', async () => {
+    const response = await fetch('https://gateway.test/v1/chat/completions', {
+      method: 'POST',
+      headers: { ...headers, 'x-emulator-fault': 'stream_cut' },
+      body: JSON.stringify(userChat('community/streamer', '[[words:9]]', { stream: true })),
+    });
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+  });
+
+  it('releases the slot of a stream the client aborts', async () => {
+    const controller = new AbortController();
+    const response = await fetch('https://gateway.test/v1/chat/completions', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(userChat('community/streamer', '[[chunks:5000]]', { stream: true })),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    await reader.read();
+    controller.abort();
+    await expect.poll(() => emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(0);
+  });
+
   it('passes multipart bodies', async () => {
     const form = new FormData();
     form.set('file', new Blob([new Uint8Array([0x66, 0x4c, 0x61, 0x43, 0, 0, 0, 0])]), 'a.flac');
