@@ -70,75 +70,72 @@ export interface GatewayErrorOptions {
 
 const BRAND = Symbol.for('@infergate/core.GatewayError');
 
+/** The optional fields copied from the options (only when given, so errors stay small in logs). */
+const OPTIONAL_FIELDS = [
+  'status',
+  'type',
+  'retryAfterMs',
+  'body',
+  'data',
+  'requestedModel',
+  'servedModel',
+  'model',
+  'missing',
+  'alternatives',
+  'field',
+] as const;
+
 /** The one error type of infergate; branch on `code`. */
 export class GatewayError extends Error {
   override readonly name = 'GatewayError';
   readonly code: GatewayErrorCode;
-  readonly status?: number;
-  readonly type?: string;
-  readonly retryAfterMs?: number;
   readonly isRetryable: boolean;
-  readonly body?: string;
-  readonly data?: unknown;
-  readonly requestedModel?: string;
-  readonly servedModel?: string;
-  /** Capability errors: the model that lacks something. */
-  readonly model?: string;
+  declare readonly status?: number;
+  declare readonly type?: string;
+  declare readonly retryAfterMs?: number;
+  /** The raw response body (text), whatever its shape. */
+  declare readonly body?: string;
+  /** The parsed JSON body, when the body was JSON. */
+  declare readonly data?: unknown;
+  declare readonly requestedModel?: string;
+  declare readonly servedModel?: string;
+  /** Capability / not-found errors: the model (or engine) in question. */
+  declare readonly model?: string;
   /** Capability errors: what the model lacks. */
-  readonly missing?: ModelCapability[];
+  declare readonly missing?: ModelCapability[];
   /** Capability / not-found errors: listed models (or engines) that would do. */
-  readonly alternatives?: string[];
+  declare readonly alternatives?: string[];
   /** Validation errors: the offending field, as a path (`messages`, `input[3]`). */
-  readonly field?: string;
+  declare readonly field?: string;
 
   constructor(options: GatewayErrorOptions) {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = options.code;
-    this.status = options.status;
-    this.type = options.type;
-    this.retryAfterMs = options.retryAfterMs;
     this.isRetryable =
       options.isRetryable ??
       (RETRYABLE_CODES.has(options.code) ||
         (options.status !== undefined && RETRYABLE_STATUSES.has(options.status)));
-    this.body = options.body;
-    this.data = options.data;
-    this.requestedModel = options.requestedModel;
-    this.servedModel = options.servedModel;
-    this.model = options.model;
-    this.missing = options.missing;
-    this.alternatives = options.alternatives;
-    this.field = options.field;
+    const self = this as unknown as Record<string, unknown>;
+    for (const key of OPTIONAL_FIELDS) if (options[key] !== undefined) self[key] = options[key];
     Object.defineProperty(this, BRAND, { value: true });
   }
 
-  /** A plain, log-friendly object (no stack; the body cut to 2000 characters). */
+  /** A plain, log-friendly object (no stack, no parsed `data`; the body cut to 2000 characters). */
   toJSON(): Record<string, unknown> {
     const json: Record<string, unknown> = {
       name: this.name,
       code: this.code,
       message: this.message,
+      isRetryable: this.isRetryable,
     };
-    const optional: [string, unknown][] = [
-      ['status', this.status],
-      ['type', this.type],
-      ['retryAfterMs', this.retryAfterMs],
-      ['isRetryable', this.isRetryable],
-      ['requestedModel', this.requestedModel],
-      ['servedModel', this.servedModel],
-      ['model', this.model],
-      ['missing', this.missing],
-      ['alternatives', this.alternatives],
-      ['field', this.field],
-      [
-        'body',
-        this.body !== undefined && this.body.length > 2000
-          ? `${this.body.slice(0, 2000)}…`
-          : this.body,
-      ],
-      ['cause', describeCause(this.cause)],
-    ];
-    for (const [key, value] of optional) if (value !== undefined) json[key] = value;
+    for (const key of OPTIONAL_FIELDS) {
+      const value = this[key];
+      if (value !== undefined && key !== 'data') json[key] = value;
+    }
+    if (this.body !== undefined && this.body.length > 2000)
+      json.body = `${this.body.slice(0, 2000)}…`;
+    const cause = describeCause(this.cause);
+    if (cause !== undefined) json.cause = cause;
     return json;
   }
 }
