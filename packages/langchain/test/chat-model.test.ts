@@ -9,7 +9,7 @@ import { concat } from '@langchain/core/utils/stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
-import { API_KEY, gateway } from './helpers';
+import { API_KEY, gateway, recordingGateway } from './helpers';
 
 const weather = tool(async ({ city }) => `sunny in ${city}`, {
   name: 'weather',
@@ -222,27 +222,36 @@ describe('GatewayChatModel: capability checks', () => {
   it('checks before the first request when the capabilities are not known (one catalog lookup)', async () => {
     const { emulator, connection } = gateway();
     const model = new GatewayChatModel('community/plain', connection);
-    const streamError = await rejection(
-      (async () => {
-        for await (const _ of await model.stream('hi')) {
-          // never reached
-        }
-      })(),
-    );
-    expect(isGatewayError(streamError) && streamError.code).toBe('unsupported_model_capability');
-    expect(streamError.message).toMatch(/community\/plain.*streaming/);
     const toolError = await rejection(model.bindTools([weather]).invoke('weather for "Kyiv"'));
-    expect(toolError.message).toMatch(/tools/);
+    expect(isGatewayError(toolError) && toolError.code).toBe('unsupported_model_capability');
+    expect(toolError.message).toMatch(/community\/plain.*tools/);
+    expect(toolError.message).toMatch(/community\/general/);
     const structuredError = await rejection(
       model.withStructuredOutput(z.object({ a: z.string() }), { method: 'jsonSchema' }).invoke('x'),
     );
     expect(structuredError.message).toMatch(/json_schema/);
+    const streaming = new GatewayChatModel('community/plain', { ...connection, streaming: true });
+    const streamError = await rejection(streaming.invoke('hi'));
+    expect(streamError.message).toMatch(/community\/plain.*streaming/);
     expect(emulator.counters.requests.chat).toBe(0);
-    expect(emulator.counters.requests.models).toBe(1);
+    expect(emulator.counters.requests.models).toBe(2);
     // Once learned, the profile reflects them; later calls need no new lookup.
     expect(model.profile).toMatchObject({ toolCalling: false, structuredOutput: false });
     await model.invoke('fine');
-    expect(emulator.counters.requests.models).toBe(1);
+    expect(emulator.counters.requests.models).toBe(2);
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
+  it('.stream() on a model without streaming sends one plain request and yields one chunk', async () => {
+    const { emulator, chatBodies, connection } = recordingGateway();
+    const model = new GatewayChatModel('community/plain', connection);
+    const chunks: AIMessageChunk[] = [];
+    for await (const chunk of await model.stream('no stream here')) chunks.push(chunk);
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]?.content).toBe('Echo: no stream here');
+    expect(chunks[0]?.usage_metadata?.total_tokens).toBeGreaterThan(0);
+    expect(chunks[0]?.response_metadata).toMatchObject({ model_name: 'community/plain' });
+    expect(chatBodies[0]?.stream).toBeUndefined();
     expect(emulator.counters.requests.chat).toBe(1);
   });
 

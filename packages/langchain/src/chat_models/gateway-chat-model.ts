@@ -37,7 +37,7 @@ import {
   type InteropZodType,
   isInteropZodSchema,
 } from '@langchain/core/utils/types';
-import { convertChatResult } from '../converters/convert-chat-result';
+import { convertChatResult, convertChatResultToChunk } from '../converters/convert-chat-result';
 import { StreamChunkConverter } from '../converters/convert-stream-events';
 import { mapFinishReason } from '../converters/map-finish-reason';
 import { callOptions, type GatewayConnectionFields, resolveClient } from '../utils/client';
@@ -358,6 +358,24 @@ export class GatewayChatModel
     options: this['ParsedCallOptions'],
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
+    if (!this.streaming && !(await this.canStream(options.signal))) {
+      // `.stream()` (or a streaming callback such as streamEvents) on a model without
+      // `streaming`: ask without streaming and hand the whole answer over as one chunk, as
+      // LangChain does for any model that cannot stream. `streaming: true` is refused instead.
+      const request = buildChatRequest(
+        messages,
+        this.settings(),
+        this.callSettings(options),
+        false,
+      );
+      await this.checkBeforeSending(request, options.signal);
+      const chunk = convertChatResultToChunk(await this.client.chat(request, callOptions(options)));
+      yield chunk;
+      await runManager?.handleLLMNewToken(chunk.text, undefined, undefined, undefined, undefined, {
+        chunk,
+      });
+      return;
+    }
     const request = buildChatRequest(messages, this.settings(), this.callSettings(options), true);
     await this.checkBeforeSending(request, options.signal);
     const stream = await this.client.chatStream(request, callOptions(options));
@@ -475,14 +493,7 @@ export class GatewayChatModel
    * core's cached catalog (one lookup, shared by every call of this client).
    */
   private async checkBeforeSending(request: ChatRequest, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) {
-      throw new GatewayError({
-        code: 'aborted',
-        message: 'The call was aborted',
-        cause: signal.reason,
-        isRetryable: false,
-      });
-    }
+    throwIfAborted(signal);
     const needs = requiredCapabilities(request);
     const known = this.known();
     if (known) {
@@ -495,6 +506,13 @@ export class GatewayChatModel
     // Core's check runs on the cached catalog (no new request), words the refusal and lists
     // the models that would do.
     await this.client.requireCapabilities(this.model, needs, signal ? { signal } : {});
+  }
+
+  /** Whether the model streams; true when unknown (an unlisted own model: the gateway decides). */
+  private async canStream(signal?: AbortSignal): Promise<boolean> {
+    throwIfAborted(signal);
+    const capabilities = await this.loadCapabilities(signal);
+    return capabilities === undefined || capabilities.includes('streaming');
   }
 
   /**
@@ -591,6 +609,17 @@ function shiftToolBlocks(chunk: ChatGenerationChunk): ChatGenerationChunk {
         index: (piece.index ?? 0) + 1,
       })),
     }),
+  });
+}
+
+/** An aborted call rejects before any request, catalog lookups included. */
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (!signal?.aborted) return;
+  throw new GatewayError({
+    code: 'aborted',
+    message: 'The call was aborted',
+    cause: signal.reason,
+    isRetryable: false,
   });
 }
 

@@ -1,7 +1,7 @@
 import type { ChatResult as GatewayChatResult } from '@infergate/core';
-import { AIMessage } from '@langchain/core/messages';
+import { AIMessage, AIMessageChunk } from '@langchain/core/messages';
 import type { InvalidToolCall, ToolCall } from '@langchain/core/messages/tool';
-import type { ChatResult } from '@langchain/core/outputs';
+import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { invalidResponse } from '../utils/errors';
 import { mapUsage } from './map-usage';
 import { buildResponseMetadata } from './response-metadata';
@@ -92,4 +92,32 @@ function contentText(content: unknown): string {
       .join('');
   }
   return '';
+}
+
+/**
+ * A whole (non-streamed) answer as one stream chunk: used when `.stream()` is called on a model
+ * without the `streaming` capability. Tool calls become tool_call_chunks so the chunk concatenates
+ * like a streamed one.
+ */
+export function convertChatResultToChunk(result: GatewayChatResult): ChatGenerationChunk {
+  const [generation] = convertChatResult(result).generations;
+  const message = generation!.message as AIMessage;
+  const rawCalls = result.response.choices[0]?.message.tool_calls ?? [];
+  return new ChatGenerationChunk({
+    text: generation!.text,
+    generationInfo: generation!.generationInfo,
+    message: new AIMessageChunk({
+      content: message.content,
+      ...(message.id ? { id: message.id } : {}),
+      tool_call_chunks: rawCalls.map((call, index) => ({
+        type: 'tool_call_chunk' as const,
+        index,
+        id: call.id,
+        name: call.function.name,
+        args: call.function.arguments,
+      })),
+      ...(message.usage_metadata ? { usage_metadata: message.usage_metadata } : {}),
+      response_metadata: message.response_metadata,
+    }),
+  });
 }
