@@ -25,6 +25,23 @@ describe('createAgent', () => {
     expect(emulator.counters.requests.chat).toBe(2);
   });
 
+  it('streams an agent run token by token (streamMode "messages")', async () => {
+    const { connection } = recordingGateway();
+    const model = await GatewayChatModel.create('community/general', connection);
+    const agent = createAgent({ model, tools: [weather] });
+    const pieces: string[] = [];
+    const stream = await agent.stream(
+      { messages: [{ role: 'user', content: 'weather for "Kyiv"' }] },
+      { streamMode: 'messages' },
+    );
+    for await (const [message] of stream) {
+      if (message.type === 'ai' && typeof message.content === 'string')
+        pieces.push(message.content);
+    }
+    expect(pieces.join('')).toContain('Tool weather returned: sunny in Kyiv');
+    expect(pieces.length).toBeGreaterThan(2);
+  });
+
   it('uses the gateway service tools (translate)', async () => {
     const { emulator, connection } = recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
