@@ -15,7 +15,7 @@ import {
   takeFault,
 } from './faults';
 import { errorResponse, GatewayRefusal, invalidField } from './gateway-error';
-import { contentType, type RequestContext } from './request-context';
+import { contentType, type ParsedBody, parseBody, type RequestContext } from './request-context';
 import { resolveScenario, type Scenario, type ScenarioInput } from './scenario';
 import { handleEmbeddings } from './services/handle-embeddings';
 import { handleOcr } from './services/handle-ocr';
@@ -82,14 +82,11 @@ function bearerKey(request: Request): string | undefined {
   return match?.[1];
 }
 
-function faultFacts(endpoint: EndpointName, bytes: Uint8Array, request: Request) {
+function faultFacts(endpoint: EndpointName, request: Request, body: () => ParsedBody) {
   if (endpoint !== 'chat' && endpoint !== 'embeddings') return { model: undefined, stream: false };
   if (!contentType(request).includes('json')) return { model: undefined, stream: false };
-  try {
-    return chatBodyFacts(JSON.parse(new TextDecoder().decode(bytes)));
-  } catch {
-    return { model: undefined, stream: false };
-  }
+  const parsed = body();
+  return parsed.ok ? chatBodyFacts(parsed.value) : { model: undefined, stream: false };
 }
 
 /** Creates an emulator from a scenario (deep-merged over `defaultScenario()`). */
@@ -118,9 +115,9 @@ export function createEmulator(input?: ScenarioInput): Emulator {
     request: Request,
     endpoint: EndpointName,
     apiKey: string,
-    bytes: Uint8Array,
+    body: () => ParsedBody,
   ): ChosenFault | undefined {
-    const facts = faultFacts(endpoint, bytes, request);
+    const facts = faultFacts(endpoint, request, body);
     const header = request.headers.get('x-emulator-fault');
     if (header !== null && header.trim() !== '') {
       const parsed = parseFaultHeader(header);
@@ -180,7 +177,12 @@ export function createEmulator(input?: ScenarioInput): Emulator {
       const deadline = Date.now() + scenario.requestTimeoutMs;
       const bytes =
         request.method === 'POST' ? new Uint8Array(await request.arrayBuffer()) : new Uint8Array();
-      const fault = chooseFault(request, route.endpoint, apiKey, bytes);
+      let parsed: ParsedBody | undefined;
+      const body = () => {
+        parsed ??= parseBody(bytes);
+        return parsed;
+      };
+      const fault = chooseFault(request, route.endpoint, apiKey, body);
       await waitBeforeHeaders(nextLatency(scenario.latencyMs), deadline, request.signal);
       if (fault) {
         const early = await applyPreHeaderFault(fault, deadline, request.signal);
@@ -196,6 +198,7 @@ export function createEmulator(input?: ScenarioInput): Emulator {
         key,
         request,
         bytes,
+        body,
         fault,
         deadline,
         signal: request.signal,

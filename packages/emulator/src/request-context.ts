@@ -10,6 +10,8 @@ export interface RequestContext {
   request: Request;
   /** The body, read once. */
   bytes: Uint8Array<ArrayBuffer>;
+  /** The body parsed as JSON, once, on first use. */
+  body(): ParsedBody;
   /** The chosen fault, if any (stream faults only on streamed chat requests). */
   fault: ChosenFault | undefined;
   /** `Date.now()` value of the request's deadline. */
@@ -27,16 +29,29 @@ export interface RequestContext {
 
 const decoder = new TextDecoder();
 
-/** Parses a JSON body or refuses with `invalid_request_error`. */
-export function readJson(ctx: RequestContext): unknown {
-  const text = decoder.decode(ctx.bytes);
-  if (text.trim() === '')
-    throw invalidField('body', 'The request body is empty; JSON was expected');
+export type ParsedBody = { ok: true; value: unknown } | { ok: false; reason: 'empty' | 'invalid' };
+
+/** Parses a body once; the result is shared by fault matching and the endpoint. */
+export function parseBody(bytes: Uint8Array): ParsedBody {
+  const text = decoder.decode(bytes);
+  if (text.trim() === '') return { ok: false, reason: 'empty' };
   try {
-    return JSON.parse(text);
+    return { ok: true, value: JSON.parse(text) };
   } catch {
-    throw invalidField('body', 'The request body is not valid JSON');
+    return { ok: false, reason: 'invalid' };
   }
+}
+
+/** The JSON body or an `invalid_request_error`. */
+export function readJson(ctx: RequestContext): unknown {
+  const parsed = ctx.body();
+  if (parsed.ok) return parsed.value;
+  throw invalidField(
+    'body',
+    parsed.reason === 'empty'
+      ? 'The request body is empty; JSON was expected'
+      : 'The request body is not valid JSON',
+  );
 }
 
 export function contentType(request: Request): string {

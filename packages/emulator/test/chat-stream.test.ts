@@ -93,6 +93,32 @@ describe('streamed chat completions', () => {
     ]);
   });
 
+  it('names the fallback model in the header and in every chunk', async () => {
+    const response = await chat(
+      createEmulator(),
+      userChat('my/laptop-model', 'hi', { stream: true }),
+    );
+    expect(response.headers.get('x-service-model')).toBe('pool-a/llama-3-8b');
+    const events = parseSse(await response.text()) as Json[];
+    for (const event of events.slice(0, -1)) expect(event.model).toBe('pool-a/llama-3-8b');
+  });
+
+  it('streams JSON-mode content that joins into valid JSON', async () => {
+    const response = await chat(
+      createEmulator(),
+      userChat('community/json-object', 'a b c', {
+        stream: true,
+        response_format: { type: 'json_object' },
+      }),
+    );
+    const events = parseSse(await response.text()) as Json[];
+    const text = events
+      .filter((e) => typeof e === 'object' && e.choices?.[0]?.delta?.content !== undefined)
+      .map((e) => e.choices[0].delta.content)
+      .join('');
+    expect(JSON.parse(text)).toEqual({ answer: 'Echo: a b c' });
+  });
+
   it('streams 20 000 chunks lazily and completely', async () => {
     const response = await chat(
       createEmulator(),

@@ -109,6 +109,66 @@ describe('startEmulator', () => {
     expect(await response.json()).toEqual({ text: 'over the wire', language: 'en', duration: 0.5 });
   });
 
+  it.each([
+    [
+      '/embeddings',
+      { model: 'all-minilm-l6-v2', input: ['a', 'b'] },
+      (b: Json) => b.data.length === 2,
+    ],
+    ['/translations', { input: 'hi', target_language: 'de' }, (b: Json) => b.text === '[de] hi'],
+    [
+      '/ocr',
+      { image_base64: Buffer.from('TEXT:scan').toString('base64') },
+      (b: Json) => b.text === 'scan',
+    ],
+    [
+      '/audio/transcriptions',
+      { audio_base64: Buffer.from(wavFile(0.5, 'SPEECH:json')).toString('base64') },
+      (b: Json) => b.text === 'json',
+    ],
+  ])('answers POST %s', async (path, body, check) => {
+    const response = await postJson(path, body);
+    expect(response.status).toBe(200);
+    expect(check(await response.json())).toBe(true);
+  });
+
+  it.each([
+    ['rate_limit', 429, 'application/json'],
+    ['upstream_html', 502, 'text/html; charset=utf-8'],
+    ['upstream_text', 500, 'text/plain; charset=utf-8'],
+    ['upstream_json', 400, 'application/json'],
+    ['slow_headers; ms=20', 200, 'application/json'],
+  ])('applies the %s fault', async (fault, status, type) => {
+    const response = await postJson('/chat/completions', userChat('community/general', 'x'), {
+      'x-emulator-fault': fault,
+    });
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toBe(type);
+    if (status === 429) expect(response.headers.get('retry-after')).toBe('1');
+    await response.arrayBuffer();
+  });
+
+  it('sends a truncated JSON body for truncated_json', async () => {
+    const response = await postJson('/chat/completions', userChat('community/general', 'x'), {
+      'x-emulator-fault': 'truncated_json',
+    });
+    expect(response.status).toBe(200);
+    await expect(response.json()).rejects.toThrow();
+  });
+
+  it('sends the mid-stream error event of stream_error', async () => {
+    const response = await postJson(
+      '/chat/completions',
+      userChat('community/general', 'x', { stream: true }),
+      {
+        'x-emulator-fault': 'stream_error',
+      },
+    );
+    const events = parseSse(await response.text()) as Json[];
+    expect(events.at(-2).error.code).toBe('provider_request_failed');
+    expect(events.at(-1)).toBe('[DONE]');
+  });
+
   it('enforces 4 requests at once per key with 429 and Retry-After', async () => {
     const slow = await startEmulator({ port: 0, scenario: { latencyMs: 200 } });
     try {
