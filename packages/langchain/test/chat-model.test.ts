@@ -201,7 +201,7 @@ describe('GatewayChatModel: capability checks', () => {
     expect(error.message).toMatch(/community\/general/);
     await expect(
       GatewayChatModel.create('community/plain', { ...connection, streaming: true }),
-    ).rejects.toThrow(/streaming/);
+    ).rejects.toThrow(/streaming.*community\/streamer/);
     const tools = await GatewayChatModel.create('community/tools', connection);
     expect(() =>
       tools.withStructuredOutput(z.object({ a: z.string() }), { method: 'jsonSchema' }),

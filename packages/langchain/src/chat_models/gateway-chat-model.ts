@@ -224,16 +224,22 @@ export class GatewayChatModel
   ): Promise<GatewayChatModel> {
     const fields: GatewayChatModelFields =
       typeof modelOrFields === 'string' ? { ...maybeFields, model: modelOrFields } : modelOrFields;
+    const model = fields.model ?? fields.modelName;
     const client = resolveClient(fields);
     const catalog = await client.models();
-    const entry = catalog.find((candidate) => candidate.id === fields.model);
+    const entry = catalog.find((candidate) => candidate.id === model);
     // An unlisted model is refused by client.model() with close matches; an own offline model
     // (my/...) is not listed but still answers (spec 4.1), so it stays unchecked.
-    const listed = entry ?? (await modelOrOffline(client, fields.model));
+    const listed = entry ?? (await modelOrOffline(client, model));
+    const capabilities = fields.capabilities ?? listed?.capabilities;
+    if (fields.streaming && capabilities) {
+      // Checked here too, so that the refusal can name the models that stream.
+      assertCapabilities({ model, capabilities, catalog }, ['streaming'], 'streaming: true');
+    }
     const instance = new GatewayChatModel({
       ...fields,
       client,
-      ...(fields.capabilities === undefined && listed ? { capabilities: listed.capabilities } : {}),
+      ...(capabilities ? { capabilities } : {}),
     });
     hidden(instance, 'catalog', catalog);
     return instance;
