@@ -131,7 +131,9 @@ export class ChatStreamDecoder {
     }
     const usage = chunk.usage;
     if (usage !== undefined && usage !== null) {
-      if (typeof usage !== 'object') throw this.#protocolError('`usage` is not an object', data);
+      if (typeof usage !== 'object' || Array.isArray(usage)) {
+        throw this.#protocolError('`usage` is not an object', data);
+      }
       assembler.usage = usage as Usage;
       this.queue.push({ type: 'usage', usage: usage as Usage });
     }

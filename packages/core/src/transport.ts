@@ -62,10 +62,27 @@ export class Transport {
   }
 
   #headers(spec: RequestSpec, callHeaders: Record<string, string> | undefined): Headers {
-    const headers = new Headers(this.#config.headers);
-    if (callHeaders)
-      for (const [name, value] of Object.entries(callHeaders)) headers.set(name, value);
-    headers.set('authorization', `Bearer ${this.#apiKey}`);
+    let headers: Headers;
+    try {
+      headers = new Headers(this.#config.headers);
+      if (callHeaders) {
+        for (const [name, value] of Object.entries(callHeaders)) headers.set(name, value);
+      }
+    } catch (cause) {
+      throw new GatewayError({
+        code: 'configuration_error',
+        message: `Invalid header in \`headers\`: ${this.redact(describe(cause))}`,
+      });
+    }
+    try {
+      headers.set('authorization', `Bearer ${this.#apiKey}`);
+    } catch {
+      // The runtime's message would quote the key: say what is wrong without it.
+      throw new GatewayError({
+        code: 'configuration_error',
+        message: 'The API key contains characters that cannot be sent in an HTTP header',
+      });
+    }
     if (typeof spec.body === 'string') headers.set('content-type', 'application/json');
     headers.set('accept', spec.accept ?? 'application/json');
     return headers;

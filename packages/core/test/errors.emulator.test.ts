@@ -104,6 +104,20 @@ describe('the API key stays secret', () => {
     }
   });
 
+  it('an API key that cannot be a header value gives configuration_error without quoting it', async () => {
+    const fetch = async () => new Response('{}');
+    const client = createGatewayClient({
+      baseURL: 'http://k.test',
+      apiKey: 'sk-line\nbreak-secret',
+      fetch,
+    });
+    const error = await caught(() => client.models());
+    expect(error.code).toBe('configuration_error');
+    expect(`${error.message} ${JSON.stringify(error)} ${inspect(error)}`).not.toContain(
+      'break-secret',
+    );
+  });
+
   it('is redacted from response bodies that echo it', async () => {
     const client = createGatewayClient({
       baseURL: 'http://echo.test',
