@@ -187,8 +187,7 @@ export function createEmulator(input?: ScenarioInput): Emulator {
       if (fault) {
         const early = await applyPreHeaderFault(fault, deadline, request.signal);
         if (early) {
-          if (early.status === 429 && fault.fault === 'rate_limit')
-            counters.concurrencyRejections += 1;
+          if (fault.fault === 'rate_limit') counters.concurrencyRejections += 1;
           return early;
         }
       }
@@ -202,9 +201,6 @@ export function createEmulator(input?: ScenarioInput): Emulator {
         fault,
         deadline,
         signal: request.signal,
-        onRelease: (callback) => {
-          releases.push(callback);
-        },
         takeRelease: () => {
           handedOff = true;
           return release;

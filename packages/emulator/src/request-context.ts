@@ -17,8 +17,6 @@ export interface RequestContext {
   /** `Date.now()` value of the request's deadline. */
   deadline: number;
   signal: AbortSignal;
-  /** Runs when the request stops counting as in flight. */
-  onRelease(callback: () => void): void;
   /** Hands the in-flight release to a streamed body; the caller then must call it. */
   takeRelease(): () => void;
   /** Per-emulator sequence number, for response ids. */

@@ -74,6 +74,7 @@ describe('gatewayHandlers', () => {
     });
     const reader = response.body!.getReader();
     await reader.read();
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(1);
     controller.abort();
     await expect.poll(() => emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(0);
   });
