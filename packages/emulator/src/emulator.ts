@@ -22,7 +22,7 @@ import { handleOcr } from './services/handle-ocr';
 import { handleTranscription } from './services/handle-transcription';
 import { handleTranslation } from './services/handle-translation';
 import { nextLatency, waitBeforeHeaders } from './timing';
-import { applyPreHeaderFault, truncateJsonBody } from './upstream-faults';
+import { applyPreHeaderFault, ConnectionDropped, truncateJsonBody } from './upstream-faults';
 
 /** A local inference gateway behind a WHATWG fetch handler. */
 export interface Emulator {
@@ -74,6 +74,10 @@ function notFound(method: string, pathname: string): Response {
     }),
     { status: 404, headers: { 'content-type': 'application/json' } },
   );
+}
+
+function isAbortError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
 }
 
 function bearerKey(request: Request): string | undefined {
@@ -224,7 +228,12 @@ export function createEmulator(input?: ScenarioInput): Emulator {
         if (error.code === 'client_concurrency_exceeded') counters.concurrencyRejections += 1;
         return errorResponse(error);
       }
-      throw error;
+      if (error instanceof ConnectionDropped || isAbortError(error)) throw error;
+      // A bug or a broken scenario: answer visibly instead of looking like a network failure.
+      return new Response(`infergate emulator internal error: ${String(error)}`, {
+        status: 500,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+      });
     } finally {
       if (!handedOff) release();
     }

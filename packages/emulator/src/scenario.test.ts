@@ -82,6 +82,27 @@ describe('scenario', () => {
     expect(scenario.latencyMs).toEqual({ min: 1, max: 2 });
   });
 
+  it('fills what partial new entries leave out', () => {
+    const scenario = resolveScenario({
+      keys: { k: {} },
+      models: { 'my/new': {}, 'pool-b/x': { capabilities: ['chat', 'tools'] }, 'lab/y': {} },
+      services: { embeddings: { engines: { 'tiny-engine': {} } } },
+    });
+    expect(scenario.keys.k).toEqual({ allowUnshielded: false, offlineFallback: false });
+    expect(scenario.models['my/new']).toEqual({
+      owned_by: 'service-owner',
+      capabilities: ['chat'],
+      online: true,
+    });
+    expect(scenario.models['pool-b/x']!.owned_by).toBe('service-pool');
+    expect(scenario.models['lab/y']!.owned_by).toBe('service-community');
+    expect(scenario.services.embeddings.engines['tiny-engine']).toEqual({
+      name: 'tiny-engine',
+      available: true,
+      dimensions: [384],
+    });
+  });
+
   it('is JSON-serialisable', () => {
     const scenario = defaultScenario();
     expect(JSON.parse(JSON.stringify(scenario))).toEqual(scenario);

@@ -165,3 +165,14 @@ describe('emulator.fetch as a fetch function', () => {
     expect(byUrl.status).toBe(200);
   });
 });
+
+describe('internal errors', () => {
+  it('answers 500 text/plain when a broken scenario makes a handler fail', async () => {
+    const emulator = createEmulator();
+    emulator.scenario.services = undefined as never;
+    const response = await call(emulator, '/capabilities');
+    expect(response.status).toBe(500);
+    expect(await response.text()).toMatch(/^infergate emulator internal error: TypeError/);
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(0);
+  });
+});
