@@ -1,3 +1,4 @@
+import { RunnableLambda } from '@langchain/core/runnables';
 import { tool } from '@langchain/core/tools';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -44,6 +45,20 @@ describe('convertToGatewayTools', () => {
     // the caller's object is never changed
     convertToGatewayTools([openai], { strict: true });
     expect('strict' in openai.function).toBe(false);
+  });
+
+  it('accepts a RunnableToolLike', () => {
+    const asTool = RunnableLambda.from(async ({ q }: { q: string }) => q).asTool({
+      name: 'search',
+      description: 'Search the docs',
+      schema: z.object({ q: z.string() }),
+    });
+    const [converted] = convertToGatewayTools([asTool]);
+    expect(converted?.function).toMatchObject({
+      name: 'search',
+      description: 'Search the docs',
+      parameters: { type: 'object', properties: { q: { type: 'string' } } },
+    });
   });
 
   it('sets strict on every tool when asked', () => {
