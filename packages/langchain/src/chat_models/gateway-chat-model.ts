@@ -678,6 +678,8 @@ function describeNeeds(needs: readonly ModelCapability[]): string {
 }
 
 /** An own model (`my/...`) that is offline is not listed, yet its address still works (spec 4.1). */
+// TODO(core): client.model() / requireCapabilities() answer model_not_found for such a model;
+// core could return "unknown, let the gateway decide" itself so every adapter agrees.
 function isOwnModelNotListed(error: unknown, model: string): boolean {
   return isGatewayError(error) && error.code === 'model_not_found' && model.startsWith('my/');
 }
