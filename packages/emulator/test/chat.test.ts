@@ -282,6 +282,18 @@ describe('scripted answers', () => {
     expect(body.choices[0].finish_reason).toBe('length');
   });
 
+  it('cuts a text answer before the first stop sequence', async () => {
+    const body = await answer(
+      userChat('community/plain', 'one two three four', { stop: ['four', 'three'] }),
+    );
+    expect(body.choices[0]).toMatchObject({
+      message: { content: 'Echo: one two ' },
+      finish_reason: 'stop',
+    });
+    const single = await answer(userChat('community/plain', '[[words:4]]', { stop: 'word3' }));
+    expect(single.choices[0].message.content).toBe('word1 word2 ');
+  });
+
   it('calls the tool the user names, with arguments valid against its schema', async () => {
     const body = await answer(
       userChat('community/tools', 'Use get_weather for "Kyiv" please', {

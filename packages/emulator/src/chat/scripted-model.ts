@@ -205,12 +205,21 @@ export function runScriptedModel(request: ChatRequest): ScriptedAnswer {
     return finish({ count, at: (i) => `tok${i} ` }, count < chunks ? 'length' : 'stop', [], count);
   }
   const wordCount = directive(userText, 'words');
-  const pieces =
+  const text =
     wordCount !== undefined
-      ? Array.from({ length: wordCount }, (_, i) =>
-          i + 1 < wordCount ? `word${i + 1} ` : `word${i + 1}`,
-        )
-      : wordPieces(echo);
+      ? Array.from({ length: wordCount }, (_, i) => `word${i + 1}`).join(' ')
+      : echo;
+  const pieces = wordPieces(cutAtStop(text, request.stop));
   if (pieces.length > limit) return finish(pieces.slice(0, limit), 'length');
   return finish(pieces, 'stop');
+}
+
+/** The text before the earliest stop sequence, as a model server does with `stop`. */
+function cutAtStop(text: string, stop: string[]): string {
+  let end = text.length;
+  for (const sequence of stop) {
+    const at = sequence === '' ? -1 : text.indexOf(sequence);
+    if (at !== -1 && at < end) end = at;
+  }
+  return text.slice(0, end);
 }

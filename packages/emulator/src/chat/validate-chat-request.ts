@@ -30,6 +30,8 @@ export interface ChatRequest {
   toolChoice: ToolChoice;
   responseFormat: ResponseFormat;
   maxTokens: number | undefined;
+  /** Stop sequences (applied to text answers). */
+  stop: string[];
 }
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
@@ -137,6 +139,12 @@ function parseMessages(raw: unknown): ChatMessage[] {
   });
 }
 
+/** `stop` is passed to the model server unchanged; the scripted model reads what it can. */
+function stopSequences(raw: unknown): string[] {
+  if (typeof raw === 'string') return [raw];
+  return Array.isArray(raw) ? raw.filter((item): item is string => typeof item === 'string') : [];
+}
+
 /** Checks a chat completion body (spec 2.5) and extracts what the scripted model needs. */
 export function validateChatRequest(body: unknown): ChatRequest {
   if (!isJsonObject(body)) throw invalidField('body', 'The request body must be a JSON object');
@@ -157,5 +165,6 @@ export function validateChatRequest(body: unknown): ChatRequest {
     toolChoice: parseToolChoice(body.tool_choice, tools),
     responseFormat: parseResponseFormat(body.response_format),
     maxTokens: typeof maxTokens === 'number' && maxTokens > 0 ? Math.floor(maxTokens) : undefined,
+    stop: stopSequences(body.stop),
   };
 }
