@@ -52,6 +52,11 @@ export function sseBody(
           if (options.chunkDelayMs > 0 && !first) {
             const wait = Math.min(options.chunkDelayMs, Math.max(0, options.deadline - Date.now()));
             await delay(wait, options.signal);
+            // Aborted or cancelled while waiting: stop producing.
+            if (ended) {
+              controller.close();
+              return;
+            }
           }
           first = false;
           if (Date.now() >= options.deadline) {
