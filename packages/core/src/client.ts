@@ -286,21 +286,11 @@ class Client implements GatewayClient {
         body: this.#chatBody(req, true),
         accept: 'text/event-stream',
         requestedModel,
+        stream: true,
       },
       opts,
     );
     const headers = open.response.headers;
-    const contentType = headers.get('content-type') ?? '';
-    if (contentType.includes('application/json')) {
-      open.release();
-      open.scope.dispose();
-      const body = await open.response.text().catch(() => '');
-      throw invalidResponse('Asked for a stream, the gateway answered with JSON', {
-        status: open.response.status,
-        body: transport.redact(body),
-        requestedModel,
-      });
-    }
     const servedModel = headers.get('x-service-model') ?? requestedModel;
     return new GatewayChatStream(open, {
       requestedModel,

@@ -30,6 +30,7 @@ function clientServing(pieces: Uint8Array[]) {
   const client = createGatewayClient({
     baseURL: `http://sse-${Math.random()}.test`,
     apiKey: 'k',
+    retryBaseDelayMs: 0,
     fetch: async () =>
       new Response(
         new ReadableStream<Uint8Array>({

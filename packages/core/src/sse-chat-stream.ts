@@ -28,6 +28,8 @@ export class GatewayChatStream implements ChatStream {
   #state: State = 'open';
   #error: GatewayError | undefined;
   #result: AssembledChat | undefined;
+  /** Bytes read before the stream was handed over (the transport awaits the first ones). */
+  #pending: Uint8Array | undefined;
 
   constructor(open: OpenResponse, meta: ChatStreamMeta) {
     this.#open = open;
@@ -39,8 +41,11 @@ export class GatewayChatStream implements ChatStream {
       requestedModel: meta.requestedModel,
       servedModel: meta.servedModel,
     });
+    this.#pending = open.firstChunk;
     const body = open.response.body;
-    if (!body) {
+    if (open.reader) {
+      this.#reader = open.reader;
+    } else if (!body) {
       this.#reader = new ReadableStream<Uint8Array>({ start: (c) => c.close() }).getReader();
     } else {
       this.#reader = body.getReader();
@@ -67,7 +72,12 @@ export class GatewayChatStream implements ChatStream {
   async #pump(): Promise<void> {
     let chunk: ReadableStreamReadResult<Uint8Array>;
     try {
-      chunk = await this.#reader.read();
+      if (this.#pending !== undefined) {
+        chunk = { done: false, value: this.#pending };
+        this.#pending = undefined;
+      } else {
+        chunk = await this.#reader.read();
+      }
     } catch (cause) {
       const scope = this.#open.scope;
       if (scope.aborted) this.#fail(scope.error(this.#models()));

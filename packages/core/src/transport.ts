@@ -30,6 +30,11 @@ export interface RequestSpec {
   requestedModel?: string;
   /** Called with the error before the slot is released (lets siblings stop before they start). */
   onFailure?: (error: unknown) => void;
+  /**
+   * An SSE stream: a JSON answer is refused, and the first body bytes are awaited so that a
+   * connection lost before them is retried like one lost before the response.
+   */
+  stream?: boolean;
 }
 
 /** A 2xx response whose slot is still held: the owner must call `release` and `scope.dispose`. */
@@ -37,6 +42,15 @@ export interface OpenResponse {
   response: Response;
   release: ReleaseSlot;
   scope: CallScope;
+  /** Stream requests: the body's reader and the first bytes already read from it. */
+  reader?: ReadableStreamDefaultReader<Uint8Array>;
+  firstChunk?: Uint8Array;
+}
+
+interface Received {
+  response: Response;
+  reader?: ReadableStreamDefaultReader<Uint8Array>;
+  firstChunk?: Uint8Array;
 }
 
 const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
@@ -101,8 +115,8 @@ export class Transport {
       } catch {
         throw scope.error({ requestedModel: spec.requestedModel });
       }
-      const response = await this.#attempts(spec, options, scope);
-      return { response, release, scope };
+      const received = await this.#attempts(spec, options, scope);
+      return { ...received, release, scope };
     } catch (error) {
       spec.onFailure?.(error);
       release?.();
@@ -111,7 +125,7 @@ export class Transport {
     }
   }
 
-  async #attempts(spec: RequestSpec, options: CallOptions, scope: CallScope): Promise<Response> {
+  async #attempts(spec: RequestSpec, options: CallOptions, scope: CallScope): Promise<Received> {
     const url = `${this.#config.baseURL}${spec.path}`;
     const headers = this.#headers(spec, options.headers);
     const fetchImpl = this.#config.fetch ?? globalThis.fetch;
@@ -143,7 +157,14 @@ export class Transport {
         await this.#wait(backoffDelay(attempt, this.#config.retryBaseDelayMs), scope, spec);
         continue;
       }
-      if (response.ok) return response;
+      if (response.ok) {
+        if (!spec.stream) return { response };
+        const received = await this.#firstBytes(response, spec, scope);
+        if (!(received instanceof GatewayError)) return received;
+        if (!canRetry) throw received;
+        await this.#wait(backoffDelay(attempt, this.#config.retryBaseDelayMs), scope, spec);
+        continue;
+      }
 
       const error = await this.#errorFrom(response, spec, scope);
       this.#config.onErrorResponse?.(error);
@@ -161,6 +182,50 @@ export class Transport {
       }
       await this.#wait(delay, scope, spec);
     }
+  }
+
+  /** Reads a stream's first bytes; a body that fails or ends before them is a retryable error. */
+  async #firstBytes(
+    response: Response,
+    spec: RequestSpec,
+    scope: CallScope,
+  ): Promise<Received | GatewayError> {
+    const contentType = response.headers.get('content-type') ?? '';
+    if (contentType.includes('application/json')) {
+      const body = await response.text().catch(() => '');
+      throw invalidResponse('Asked for a stream, the gateway answered with JSON', {
+        status: response.status,
+        body: this.redact(body),
+        requestedModel: spec.requestedModel,
+      });
+    }
+    const reader = response.body?.getReader();
+    if (!reader) return this.#lostStream(response, spec);
+    // Some fetch handlers only close (or never end) a body on abort: cancel the read ourselves.
+    const onAbort = () => reader.cancel().catch(() => {});
+    scope.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const first = await reader.read();
+      if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
+      if (first.done) return this.#lostStream(response, spec);
+      return { response, reader, firstChunk: first.value };
+    } catch (cause) {
+      if (isGatewayError(cause)) throw cause;
+      if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
+      return this.#lostStream(response, spec, cause);
+    } finally {
+      scope.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #lostStream(response: Response, spec: RequestSpec, cause?: unknown): GatewayError {
+    return new GatewayError({
+      code: 'network_error',
+      status: response.status,
+      message: `The stream ended before its first byte${cause === undefined ? '' : `: ${describe(cause)}`}`,
+      requestedModel: spec.requestedModel,
+      cause,
+    });
   }
 
   async #wait(ms: number, scope: CallScope, spec: RequestSpec): Promise<void> {

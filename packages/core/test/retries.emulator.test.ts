@@ -95,6 +95,19 @@ describe('retries', () => {
     vi.restoreAllMocks();
   });
 
+  it('retries a stream that breaks before its first byte, never one that delivered data', async () => {
+    const { client, emulator } = harness();
+    emulator.injectFault({ fault: 'stream_cut', endpoint: 'chat', afterChunks: 0, times: 1 });
+    const stream = await client.chatStream(hi());
+    expect((await stream.result()).text).toBe('Echo: hello there');
+    expect(emulator.counters.requests.chat).toBe(2);
+    emulator.injectFault({ fault: 'stream_cut', endpoint: 'chat', afterChunks: 1, times: 1 });
+    const cut = await client.chatStream(hi());
+    expect((await caught(() => cut.result())).code).toBe('stream_incomplete');
+    expect(emulator.counters.requests.chat).toBe(3);
+    expect(client.budget.isIdle).toBe(true);
+  });
+
   it('does not retry other 4xx', async () => {
     const { client, emulator } = harness();
     expect((await caught(() => client.chatStream(hi('community/plain')))).code).toBe(
