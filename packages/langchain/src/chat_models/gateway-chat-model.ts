@@ -23,20 +23,11 @@ import {
 import { convertChunksToEvents } from '@langchain/core/language_models/compat';
 import type { ChatModelStreamEvent } from '@langchain/core/language_models/event';
 import type { ModelProfile } from '@langchain/core/language_models/profile';
-import { assembleStructuredOutputPipeline } from '@langchain/core/language_models/structured_output';
 import { AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { type Runnable, RunnableLambda } from '@langchain/core/runnables';
-import { toJsonSchema } from '@langchain/core/utils/json_schema';
-import {
-  isSerializableSchema,
-  type SerializableSchema,
-} from '@langchain/core/utils/standard_schema';
-import {
-  getSchemaDescription,
-  type InteropZodType,
-  isInteropZodSchema,
-} from '@langchain/core/utils/types';
+import type { SerializableSchema } from '@langchain/core/utils/standard_schema';
+import type { InteropZodType } from '@langchain/core/utils/types';
 import { convertChatResult, convertChatResultToChunk } from '../converters/convert-chat-result';
 import { StreamChunkConverter } from '../converters/convert-stream-events';
 import { mapFinishReason } from '../converters/map-finish-reason';
@@ -57,7 +48,7 @@ import {
   profileFromCapabilities,
   type StructuredOutputMethod,
 } from './capabilities';
-import { type OutputSchema, structuredOutputParser } from './structured-output-parser';
+import { normalizeMethod, structuredOutputRunnable } from './structured-output';
 
 /** Call options: LangChain's, plus what `bindTools` / `createAgent` bind. */
 export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions {
@@ -316,7 +307,7 @@ export class GatewayChatModel
     const method = normalizeMethod(config?.method);
     if (method) this.assertKnown([METHOD_CAPABILITY[method]], `withStructuredOutput (${method})`);
     const build = (chosen: StructuredOutputMethod) =>
-      this.structuredOutputPipeline<RunOutput>(outputSchema, chosen, config);
+      structuredOutputRunnable<RunOutput>(this, outputSchema, chosen, config);
     if (method) return build(method);
     if (this.capabilities) return build(this.pickMethod(this.capabilities, this.catalog));
     // Capabilities unknown: choose the method at the first call, from the catalog.
@@ -536,65 +527,6 @@ export class GatewayChatModel
       throw error;
     }
   }
-
-  private structuredOutputPipeline<RunOutput extends Record<string, unknown>>(
-    schema: unknown,
-    method: StructuredOutputMethod,
-    config: { name?: string; includeRaw?: boolean; strict?: boolean } | undefined,
-  ): Runnable<BaseLanguageModelInput, RunOutput | { raw: BaseMessage; parsed: RunOutput }> {
-    const jsonSchema = schemaToJson(schema);
-    const name =
-      config?.name ?? (typeof jsonSchema.title === 'string' ? jsonSchema.title : 'extract');
-    const description = getSchemaDescription(schema as Record<string, unknown>);
-    const tracing = { ls_structured_output_format: { kwargs: { method }, schema: jsonSchema } };
-    let llm: Runnable<BaseLanguageModelInput, AIMessageChunk>;
-    if (method === 'functionCalling') {
-      llm = this.bindTools(
-        [
-          {
-            type: 'function',
-            function: { name, ...(description ? { description } : {}), parameters: jsonSchema },
-          },
-        ],
-        {
-          tool_choice: name,
-          ...(config?.strict !== undefined ? { strict: config.strict } : {}),
-          ...tracing,
-        },
-      );
-    } else if (method === 'jsonSchema') {
-      llm = this.withConfig({
-        response_format: {
-          type: 'json_schema',
-          json_schema: {
-            name,
-            schema: jsonSchema,
-            ...(description ? { description } : {}),
-            ...(config?.strict !== undefined ? { strict: config.strict } : {}),
-          },
-        },
-        ...tracing,
-      } as Partial<GatewayChatModelCallOptions>);
-    } else {
-      llm = this.withConfig({
-        response_format: { type: 'json_object' },
-        ...tracing,
-      } as Partial<GatewayChatModelCallOptions>);
-    }
-    const parser = structuredOutputParser<RunOutput>({
-      schema,
-      jsonSchema,
-      method,
-      toolName: name,
-      model: this.model,
-    });
-    return assembleStructuredOutputPipeline(
-      llm,
-      parser,
-      config?.includeRaw ?? false,
-      config?.includeRaw ? 'StructuredOutputRunnable' : 'StructuredOutput',
-    ) as Runnable<BaseLanguageModelInput, RunOutput | { raw: BaseMessage; parsed: RunOutput }>;
-  }
 }
 
 /**
@@ -637,39 +569,6 @@ function hidden(target: object, key: string, value: unknown): void {
     writable: true,
     configurable: true,
   });
-}
-
-function normalizeMethod(method: string | undefined): StructuredOutputMethod | undefined {
-  switch (method) {
-    case undefined:
-      return undefined;
-    case 'jsonSchema':
-    case 'json_schema':
-      return 'jsonSchema';
-    case 'jsonMode':
-    case 'json_mode':
-    case 'json_object':
-      return 'jsonMode';
-    case 'functionCalling':
-    case 'function_calling':
-    case 'tools':
-      return 'functionCalling';
-    default:
-      throw configurationError(
-        `withStructuredOutput: unknown method "${method}" (use jsonSchema, jsonMode or functionCalling)`,
-      );
-  }
-}
-
-function schemaToJson(schema: unknown): OutputSchema {
-  if (isInteropZodSchema(schema) || isSerializableSchema(schema)) {
-    const { $schema: _ignored, ...rest } = toJsonSchema(schema) as OutputSchema;
-    return rest;
-  }
-  if (typeof schema === 'object' && schema !== null) return schema as OutputSchema;
-  throw configurationError(
-    'withStructuredOutput needs a zod schema, a standard schema or a JSON schema',
-  );
 }
 
 function describeNeeds(needs: readonly ModelCapability[]): string {
