@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bootstrap.sh
-pnpm exec turbo run build --output-logs=errors-only >&2
+pnpm exec turbo run build --filter=@infergate/demo... --output-logs=errors-only >&2
 pnpm run demo
