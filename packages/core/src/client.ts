@@ -1,3 +1,4 @@
+import { buildTranscriptionBody } from './build-transcription-body';
 import { Catalog } from './catalog';
 import { closeMatches } from './close-matches';
 import { BudgetView, sharedBudget } from './concurrency-budget';
@@ -396,34 +397,38 @@ class Client implements GatewayClient {
     return vectors;
   }
 
-  async translate(req: TranslationRequest, opts?: CallOptions): Promise<TranslationResponse> {
+  /** POSTs to a service (after the availability check) and checks that the answer has `text`. */
+  async #postService<T>(
+    service: ServiceId,
+    body: string | FormData,
+    opts: CallOptions | undefined,
+  ): Promise<T> {
     const { transport } = this.#ready();
-    validateTranslationRequest(req);
-    this.#checkService('translation');
-    const { data, status } = await transport.json<TranslationResponse>(
-      { method: 'POST', path: SERVICE_PATHS.translation, body: JSON.stringify(req) },
+    this.#checkService(service);
+    const { data, status } = await transport.json<T>(
+      { method: 'POST', path: SERVICE_PATHS[service], body },
       opts,
     );
     if (!isObject(data) || typeof data.text !== 'string') {
-      throw invalidResponse('The translation answer has no `text`', { status, data });
+      throw invalidResponse(`The ${service} answer has no \`text\``, { status, data });
     }
     return data;
   }
 
+  async translate(req: TranslationRequest, opts?: CallOptions): Promise<TranslationResponse> {
+    this.#ready();
+    validateTranslationRequest(req);
+    return this.#postService('translation', JSON.stringify(req), opts);
+  }
+
   async ocr(req: OcrRequest, opts?: CallOptions): Promise<OcrResponse> {
-    const { transport } = this.#ready();
+    this.#ready();
     const image = await validateOcrRequest(req);
-    this.#checkService('ocr');
-    const body: Record<string, unknown> = { image_base64: image };
-    if (req.model !== undefined) body.model = req.model;
-    const { data, status } = await transport.json<OcrResponse>(
-      { method: 'POST', path: SERVICE_PATHS.ocr, body: JSON.stringify(body) },
+    return this.#postService(
+      'ocr',
+      JSON.stringify({ image_base64: image, model: req.model }),
       opts,
     );
-    if (!isObject(data) || typeof data.text !== 'string') {
-      throw invalidResponse('The OCR answer has no `text`', { status, data });
-    }
-    return data;
   }
 
   transcribe(
@@ -444,41 +449,16 @@ class Client implements GatewayClient {
   ): Promise<TranscriptionResponse | string> {
     const { transport } = this.#ready();
     const audio = await validateTranscriptionRequest(req);
+    const body = await buildTranscriptionBody(req, audio);
+    if (req.response_format !== 'text') return this.#postService('speech_to_text', body, opts);
     this.#checkService('speech_to_text');
-    const asText = req.response_format === 'text';
-    let body: string | FormData;
-    if (req.encoding === 'json') {
-      const json: Record<string, unknown> = {
-        audio_base64: await audio.input.base64(),
-        filename: audio.filename,
-        mime_type: audio.mimeType,
-      };
-      if (req.language !== undefined) json.language = req.language;
-      if (req.response_format !== undefined) json.response_format = req.response_format;
-      if (req.translate !== undefined) json.translate = req.translate;
-      if (req.model !== undefined) json.model = req.model;
-      body = JSON.stringify(json);
-    } else {
-      const form = new FormData();
-      form.append('file', audio.input.blob(audio.mimeType), audio.filename);
-      if (req.language !== undefined) form.append('language', req.language);
-      if (req.response_format !== undefined) form.append('response_format', req.response_format);
-      if (req.translate !== undefined) form.append('translate', req.translate ? 'true' : 'false');
-      if (req.model !== undefined) form.append('model', req.model);
-      body = form;
-    }
     const spec = {
       method: 'POST' as const,
       path: SERVICE_PATHS.speech_to_text,
       body,
-      accept: asText ? 'text/plain' : 'application/json',
+      accept: 'text/plain',
     };
-    if (asText) return (await transport.text(spec, opts)).text;
-    const { data, status } = await transport.json<TranscriptionResponse>(spec, opts);
-    if (!isObject(data) || typeof data.text !== 'string') {
-      throw invalidResponse('The transcription answer has no `text`', { status, data });
-    }
-    return data;
+    return (await transport.text(spec, opts)).text;
   }
 }
 
