@@ -1,5 +1,6 @@
 import { handleCapabilities, handleModels } from './catalog';
-import { chatBodyFacts, handleChat } from './chat/handle-chat';
+import { handleChat } from './chat/handle-chat';
+import { chooseFault } from './choose-fault';
 import {
   createCounters,
   type EmulatorCounters,
@@ -7,16 +8,12 @@ import {
   InflightTracker,
   resetCounters,
 } from './counters';
-import {
-  type ChosenFault,
-  type FaultRule,
-  parseFaultHeader,
-  STREAM_FAULTS,
-  takeFault,
-} from './faults';
+import type { FaultRule } from './faults';
 import { errorResponse, GatewayRefusal, invalidField } from './gateway-error';
-import { contentType, type ParsedBody, parseBody, type RequestContext } from './request-context';
-import { resolveScenario, type Scenario, type ScenarioInput } from './scenario';
+import { type ParsedBody, parseBody, type RequestContext } from './request-context';
+import { resolveScenario } from './resolve-scenario';
+import { notFound, routeOf } from './routes';
+import type { Scenario, ScenarioInput } from './scenario';
 import { handleEmbeddings } from './services/handle-embeddings';
 import { handleOcr } from './services/handle-ocr';
 import { handleTranscription } from './services/handle-transcription';
@@ -42,40 +39,6 @@ export interface Emulator {
   scenario: Scenario;
 }
 
-interface Route {
-  endpoint: EndpointName;
-  method: 'GET' | 'POST';
-}
-
-const ROUTES: Record<string, Route> = {
-  '/v1/models': { endpoint: 'models', method: 'GET' },
-  '/v1/capabilities': { endpoint: 'capabilities', method: 'GET' },
-  '/v1/chat/completions': { endpoint: 'chat', method: 'POST' },
-  '/v1/embeddings': { endpoint: 'embeddings', method: 'POST' },
-  '/v1/ocr': { endpoint: 'ocr', method: 'POST' },
-  '/v1/audio/transcriptions': { endpoint: 'transcriptions', method: 'POST' },
-  '/v1/translations': { endpoint: 'translations', method: 'POST' },
-};
-
-function routeOf(pathname: string): Route | undefined {
-  const start = pathname.indexOf('/v1/');
-  if (start === -1) return undefined;
-  return ROUTES[pathname.slice(start).replace(/\/+$/, '')];
-}
-
-function notFound(method: string, pathname: string): Response {
-  return new Response(
-    JSON.stringify({
-      error: {
-        message: `No endpoint ${method} ${pathname}`,
-        code: 'invalid_request_error',
-        type: 'not_found_error',
-      },
-    }),
-    { status: 404, headers: { 'content-type': 'application/json' } },
-  );
-}
-
 function isAbortError(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
 }
@@ -84,13 +47,6 @@ function bearerKey(request: Request): string | undefined {
   const header = request.headers.get('authorization');
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   return match?.[1];
-}
-
-function faultFacts(endpoint: EndpointName, request: Request, body: () => ParsedBody) {
-  if (endpoint !== 'chat' && endpoint !== 'embeddings') return { model: undefined, stream: false };
-  if (!contentType(request).includes('json')) return { model: undefined, stream: false };
-  const parsed = body();
-  return parsed.ok ? chatBodyFacts(parsed.value) : { model: undefined, stream: false };
 }
 
 /** Creates an emulator from a scenario (deep-merged over `defaultScenario()`). */
@@ -114,29 +70,6 @@ export function createEmulator(input?: ScenarioInput): Emulator {
     fetch: async (input, init) =>
       handle(input instanceof Request && init === undefined ? input : new Request(input, init)),
   };
-
-  function chooseFault(
-    request: Request,
-    endpoint: EndpointName,
-    apiKey: string,
-    body: () => ParsedBody,
-  ): ChosenFault | undefined {
-    const facts = faultFacts(endpoint, request, body);
-    const header = request.headers.get('x-emulator-fault');
-    if (header !== null && header.trim() !== '') {
-      const parsed = parseFaultHeader(header);
-      if (typeof parsed === 'string') throw invalidField('x-emulator-fault', parsed);
-      if (STREAM_FAULTS.has(parsed.fault) && !(endpoint === 'chat' && facts.stream))
-        return undefined;
-      return parsed;
-    }
-    return takeFault([emulator.scenario.faults, runtimeFaults], {
-      endpoint,
-      apiKey,
-      model: facts.model,
-      streaming: endpoint === 'chat' && facts.stream,
-    });
-  }
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -186,7 +119,10 @@ export function createEmulator(input?: ScenarioInput): Emulator {
         parsed ??= parseBody(bytes);
         return parsed;
       };
-      const fault = chooseFault(request, route.endpoint, apiKey, body);
+      const fault = chooseFault(request, route.endpoint, apiKey, body, [
+        scenario.faults,
+        runtimeFaults,
+      ]);
       await waitBeforeHeaders(nextLatency(scenario.latencyMs), deadline, request.signal);
       if (fault) {
         const early = await applyPreHeaderFault(fault, deadline, request.signal);

@@ -1,7 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_KEYS } from './default-scenario';
 import { createEmulator, type Emulator } from './emulator';
-import { DEFAULT_KEYS, type Scenario, type ScenarioInput } from './scenario';
+import type { Scenario, ScenarioInput } from './scenario';
 
 export interface StartEmulatorOptions {
   /** Port to listen on; 0 (the default) picks a free one. */

@@ -26,13 +26,6 @@ function checkCapabilities(id: string, spec: ModelSpec, needs: OptionalCapabilit
   }
 }
 
-/** The model id a chat body names, if readable (used to match fault rules). */
-export function chatBodyFacts(body: unknown): { model?: string; stream: boolean } {
-  if (typeof body !== 'object' || body === null) return { stream: false };
-  const { model, stream } = body as { model?: unknown; stream?: unknown };
-  return { model: typeof model === 'string' ? model : undefined, stream: stream === true };
-}
-
 /** POST /chat/completions. */
 export function handleChat(ctx: RequestContext): Response {
   requireJsonContent(ctx);

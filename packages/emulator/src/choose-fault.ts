@@ -1,0 +1,51 @@
+import type { EndpointName } from './counters';
+import {
+  type ChosenFault,
+  type FaultRule,
+  parseFaultHeader,
+  STREAM_FAULTS,
+  takeFault,
+} from './faults';
+import { invalidField } from './gateway-error';
+import { contentType, type ParsedBody } from './request-context';
+
+/** The `model` and `stream` a JSON body names, if readable (to match fault rules). */
+function bodyFacts(body: unknown): { model?: string; stream: boolean } {
+  if (typeof body !== 'object' || body === null) return { stream: false };
+  const { model, stream } = body as { model?: unknown; stream?: unknown };
+  return { model: typeof model === 'string' ? model : undefined, stream: stream === true };
+}
+
+function faultFacts(endpoint: EndpointName, request: Request, body: () => ParsedBody) {
+  if (endpoint !== 'chat' && endpoint !== 'embeddings') return { model: undefined, stream: false };
+  if (!contentType(request).includes('json')) return { model: undefined, stream: false };
+  const parsed = body();
+  return parsed.ok ? bodyFacts(parsed.value) : { model: undefined, stream: false };
+}
+
+/**
+ * The fault for one request: the `X-Emulator-Fault` header wins (a malformed one is refused with
+ * 400 so that a typo fails loudly), else the first matching rule of `rules`, in order.
+ */
+export function chooseFault(
+  request: Request,
+  endpoint: EndpointName,
+  apiKey: string,
+  body: () => ParsedBody,
+  rules: FaultRule[][],
+): ChosenFault | undefined {
+  const facts = faultFacts(endpoint, request, body);
+  const header = request.headers.get('x-emulator-fault');
+  if (header !== null && header.trim() !== '') {
+    const parsed = parseFaultHeader(header);
+    if (typeof parsed === 'string') throw invalidField('x-emulator-fault', parsed);
+    if (STREAM_FAULTS.has(parsed.fault) && !(endpoint === 'chat' && facts.stream)) return undefined;
+    return parsed;
+  }
+  return takeFault(rules, {
+    endpoint,
+    apiKey,
+    model: facts.model,
+    streaming: endpoint === 'chat' && facts.stream,
+  });
+}
