@@ -1,3 +1,3 @@
-import { packageTestConfig } from '../../vitest.shared';
+import { packageTestConfig } from '../../vitest.shared.ts';
 
 export default packageTestConfig();
