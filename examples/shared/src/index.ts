@@ -52,10 +52,18 @@ export async function runExample(
     await main(connection);
   } catch (error) {
     process.exitCode = 1;
-    console.error('\nThe example failed:', error);
+    console.error(`\nThe example failed: ${describeError(error)}`);
+    if (process.env.DEBUG) console.error(error);
   } finally {
     await connection.close();
   }
 }
 
 export { IMAGE_TEXT, readAsset, SPOKEN_TEXT } from './assets.ts';
+
+/** One line for an error: its name, the gateway code when there is one, and its message. */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return `${error.name}${typeof code === 'string' ? ` [${code}]` : ''}: ${error.message}`;
+}
