@@ -1,8 +1,9 @@
 import { buildTranscriptionBody } from './build-transcription-body';
 import { Catalog } from './catalog';
-import { closeMatches } from './close-matches';
+import { closeMatches, listIds } from './close-matches';
 import { BudgetView, sharedBudget } from './concurrency-budget';
 import { GatewayError, invalidRequest, isGatewayError } from './errors';
+import { capabilitiesOf, capabilityError, missingCapabilities } from './model-capabilities';
 import { missingConfiguration, resolveOptions } from './options';
 import { splitBatches } from './split-embedding-batches';
 import { GatewayChatStream } from './sse-chat-stream';
@@ -43,16 +44,6 @@ const SERVICE_PATHS: Record<ServiceId, string> = {
   speech_to_text: '/audio/transcriptions',
   embeddings: '/embeddings',
 };
-
-function listIds(ids: readonly string[], max = 10): string {
-  if (ids.length === 0) return 'none';
-  const shown = ids.slice(0, max).join(', ');
-  return ids.length > max ? `${shown} and ${ids.length - max} more` : shown;
-}
-
-function capabilitiesOf(model: GatewayModel): string[] {
-  return Array.isArray(model.capabilities) ? model.capabilities : [];
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -159,21 +150,11 @@ class Client implements GatewayClient {
     opts?: CallOptions,
   ): Promise<GatewayModel> {
     const model = await this.model(modelId, opts);
-    const missing = needs.filter((need) => !capabilitiesOf(model).includes(need));
-    if (missing.length === 0) return model;
-    const models = await this.models(opts);
-    const alternatives = models
-      .filter((candidate) => needs.every((need) => capabilitiesOf(candidate).includes(need)))
-      .map((candidate) => candidate.id);
-    throw new GatewayError({
-      code: 'unsupported_model_capability',
-      message: `Model "${modelId}" lacks ${missing.join(', ')} (it has: ${capabilitiesOf(model).join(', ') || 'none'}). Models with ${needs.join(', ')}: ${listIds(alternatives)}.`,
-      model: modelId,
-      missing,
-      alternatives,
-      requestedModel: modelId,
-      isRetryable: false,
-    });
+    const capabilities = capabilitiesOf(model);
+    if (missingCapabilities(capabilities, needs).length === 0) return model;
+    // The catalog is cached: naming the models that would do costs no request.
+    const catalog = await this.models(opts);
+    throw capabilityError({ model: modelId, needs, capabilities, catalog });
   }
 
   async embeddingEngines(opts?: CallOptions): Promise<EmbeddingEngine[]> {

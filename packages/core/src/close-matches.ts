@@ -35,3 +35,10 @@ export function closeMatches(wanted: string, ids: readonly string[], limit = 5):
     .slice(0, limit)
     .map((entry) => entry.id);
 }
+
+/** Ids for a message: the first `max`, then how many more; `none` for an empty list. */
+export function listIds(ids: readonly string[], max = 10): string {
+  if (ids.length === 0) return 'none';
+  const shown = ids.slice(0, max).join(', ');
+  return ids.length > max ? `${shown} and ${ids.length - max} more` : shown;
+}

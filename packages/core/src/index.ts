@@ -14,6 +14,13 @@ export {
   isGatewayServerErrorCode,
 } from './errors';
 export { LANGUAGE_CODE, LIMITS } from './limits';
+export {
+  type CapabilityErrorOptions,
+  capabilitiesOf,
+  capabilityError,
+  missingCapabilities,
+  modelsWithCapabilities,
+} from './model-capabilities';
 export { normalizeBaseURL } from './options';
 export { parseRetryAfter } from './retry-after';
 export { splitBatches } from './split-embedding-batches';
