@@ -3,7 +3,12 @@ import { Catalog } from './catalog';
 import { closeMatches, listIds } from './close-matches';
 import { BudgetView, sharedBudget } from './concurrency-budget';
 import { GatewayError, invalidRequest, isGatewayError } from './errors';
-import { capabilitiesOf, capabilityError, missingCapabilities } from './model-capabilities';
+import {
+  capabilitiesOf,
+  capabilityError,
+  isOwnModelId,
+  missingCapabilities,
+} from './model-capabilities';
 import { missingConfiguration, resolveOptions } from './options';
 import { splitBatches } from './split-embedding-batches';
 import { GatewayChatStream } from './sse-chat-stream';
@@ -117,6 +122,22 @@ class Client implements GatewayClient {
   }
 
   async model(id: string, opts?: CallOptions): Promise<GatewayModel> {
+    const { found, models } = await this.#findModel(id, opts);
+    if (found) return found;
+    throw modelNotFound(id, models);
+  }
+
+  async resolveModel(id: string, opts?: CallOptions): Promise<GatewayModel | undefined> {
+    const { found, models } = await this.#findModel(id, opts);
+    // An unlisted own model may just be offline: its address still works (spec 4.1).
+    if (found || isOwnModelId(id)) return found;
+    throw modelNotFound(id, models);
+  }
+
+  async #findModel(
+    id: string,
+    opts: CallOptions | undefined,
+  ): Promise<{ found: GatewayModel | undefined; models: GatewayModel[] }> {
     const { catalog } = this.#ready();
     const fromCache = catalog.hasFreshModels();
     let models = await catalog.models(opts);
@@ -127,29 +148,17 @@ class Client implements GatewayClient {
       models = await catalog.models(opts);
       found = models.find((model) => model.id === id);
     }
-    if (found) return found;
-    const ids = models.map((model) => model.id);
-    const alternatives = closeMatches(id, ids);
-    throw new GatewayError({
-      code: 'model_not_found',
-      message: `Model "${id}" is not in this key's model list (GET /models). ${
-        alternatives.length > 0
-          ? `Close matches: ${alternatives.join(', ')}.`
-          : `Listed models: ${listIds(ids)}.`
-      }`,
-      model: id,
-      alternatives,
-      requestedModel: id,
-      isRetryable: false,
-    });
+    return { found, models };
   }
 
   async requireCapabilities(
     modelId: string,
     needs: readonly ModelCapability[],
     opts?: CallOptions,
-  ): Promise<GatewayModel> {
-    const model = await this.model(modelId, opts);
+  ): Promise<GatewayModel | undefined> {
+    const model = await this.resolveModel(modelId, opts);
+    // An unlisted own model cannot be checked: the gateway refuses what it cannot serve.
+    if (!model) return undefined;
     const capabilities = capabilitiesOf(model);
     if (missingCapabilities(capabilities, needs).length === 0) return model;
     // The catalog is cached: naming the models that would do costs no request.
@@ -441,6 +450,27 @@ class Client implements GatewayClient {
     };
     return (await transport.text(spec, opts)).text;
   }
+}
+
+/** `model_not_found` for an id the model list does not hold, naming close matches. */
+function modelNotFound(id: string, models: readonly GatewayModel[]): GatewayError {
+  const ids = models.map((model) => model.id);
+  const alternatives = closeMatches(id, ids);
+  const own = isOwnModelId(id)
+    ? ' An own model (my/...) is not listed while it is offline; resolveModel() and requireCapabilities() let its address through.'
+    : '';
+  return new GatewayError({
+    code: 'model_not_found',
+    message: `Model "${id}" is not in this key's model list (GET /models). ${
+      alternatives.length > 0
+        ? `Close matches: ${alternatives.join(', ')}.`
+        : `Listed models: ${listIds(ids)}.`
+    }${own}`,
+    model: id,
+    alternatives,
+    requestedModel: id,
+    isRetryable: false,
+  });
 }
 
 /** Re-labels a validation error about `input` as one about `texts[i]`. */

@@ -18,6 +18,7 @@ export {
   type CapabilityErrorOptions,
   capabilitiesOf,
   capabilityError,
+  isOwnModelId,
   missingCapabilities,
   modelsWithCapabilities,
 } from './model-capabilities';

@@ -2,6 +2,15 @@ import { listIds } from './close-matches';
 import { GatewayError } from './errors';
 import type { GatewayModel, ModelCapability } from './types';
 
+/**
+ * True for the address of the account's own model (`my/<name>`, spec 2.1). Such a model is not
+ * listed while it is offline, yet its address still works (spec 4.1): the gateway answers it
+ * with `provider_unavailable`, or through a pool model when the key's offline setting says so.
+ */
+export function isOwnModelId(id: string): boolean {
+  return id.startsWith('my/');
+}
+
 /** A model's listed capabilities; an entry without a `capabilities` array has none. */
 export function capabilitiesOf(model: Pick<GatewayModel, 'capabilities'>): readonly string[] {
   return Array.isArray(model.capabilities) ? model.capabilities : [];

@@ -381,18 +381,28 @@ export interface GatewayClient {
   /** The process-wide budget this client shares with every client of the same base URL and key. */
   readonly budget: ConcurrencyBudgetState;
   models(opts?: CallOptions): Promise<GatewayModel[]>;
+  /** The listed model; `model_not_found` (with close matches) for any unlisted id. */
   model(id: string, opts?: CallOptions): Promise<GatewayModel>;
+  /**
+   * The listed model; `undefined` for an unlisted own model (`my/...`: offline models are not
+   * listed, yet their address still works); `model_not_found` for any other unlisted id.
+   */
+  resolveModel(id: string, opts?: CallOptions): Promise<GatewayModel | undefined>;
   services(opts?: CallOptions): Promise<GatewayService[]>;
   embeddingEngines(opts?: CallOptions): Promise<EmbeddingEngine[]>;
   resolveEmbeddingEngine(
     engineId: string | undefined,
     opts?: CallOptions,
   ): Promise<EmbeddingEngine>;
+  /**
+   * The model when it has every need; `unsupported_model_capability` when it lacks one;
+   * `undefined` (unchecked: the gateway decides) for an unlisted own model, as `resolveModel`.
+   */
   requireCapabilities(
     modelId: string,
     needs: readonly ModelCapability[],
     opts?: CallOptions,
-  ): Promise<GatewayModel>;
+  ): Promise<GatewayModel | undefined>;
   refreshCatalog(): void;
   chat(req: ChatRequest, opts?: CallOptions): Promise<ChatResult>;
   chatStream(req: ChatRequest, opts?: CallOptions): Promise<ChatStream>;

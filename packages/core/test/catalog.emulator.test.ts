@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { caught, harness, hi, totalRequests } from './helpers';
+import { caught, DEFAULT_KEYS, harness, hi, totalRequests } from './helpers';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -98,6 +98,41 @@ describe('catalog', () => {
       'combo/st',
     );
     expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('an unlisted own model is let through unchecked; any other unlisted id is refused', async () => {
+    const { client, emulator } = harness();
+    // my/laptop-model is offline: not listed, yet its address works (spec 4.1).
+    expect((await client.models()).map((m) => m.id)).not.toContain('my/laptop-model');
+    expect(await client.resolveModel('my/laptop-model')).toBeUndefined();
+    expect(await client.requireCapabilities('my/laptop-model', ['chat', 'tools'])).toBeUndefined();
+    expect((await client.resolveModel('my/desk-model'))?.id).toBe('my/desk-model');
+    const strict = await caught(() => client.model('my/laptop-model'));
+    expect(strict.code).toBe('model_not_found');
+    expect(strict.message).toContain('not listed while it is offline');
+    const unknown = await caught(() => client.requireCapabilities('community/genral', ['chat']));
+    expect(unknown.code).toBe('model_not_found');
+    expect(unknown.alternatives).toContain('community/general');
+    expect((await caught(() => client.resolveModel('pool-a/missing'))).code).toBe(
+      'model_not_found',
+    );
+    // A listed own model is still checked.
+    expect(
+      (await caught(() => client.requireCapabilities('my/desk-model', ['chat', 'tools']))).code,
+    ).toBe('unsupported_model_capability');
+    // The gateway decides: the key's offline setting sends it to its pool model...
+    const answered = await client.chat(hi('my/laptop-model'));
+    expect(answered.fallback).toBe(true);
+    expect(answered.servedModel).toBe('pool-a/llama-3-8b');
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
+  it('an unlisted own model without fallback fails at the gateway with provider_unavailable', async () => {
+    const { client } = harness(undefined, { apiKey: DEFAULT_KEYS.nofallback, maxRetries: 0 });
+    expect(await client.requireCapabilities('my/laptop-model', ['chat'])).toBeUndefined();
+    expect((await caught(() => client.chat(hi('my/laptop-model')))).code).toBe(
+      'provider_unavailable',
+    );
   });
 
   it('fails fast without sending when the cached catalog says a service has no node', async () => {
