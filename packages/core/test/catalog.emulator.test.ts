@@ -94,7 +94,7 @@ describe('catalog', () => {
     expect(error.alternatives).not.toContain('combo/st');
     expect(error.message).toContain('combo/t');
     expect(error.message).toContain('streaming, json_schema');
-    expect((await client.requireCapabilities('combo/st', ['streaming', 'tools'])).id).toBe(
+    expect((await client.requireCapabilities('combo/st', ['streaming', 'tools']))?.id).toBe(
       'combo/st',
     );
     expect(emulator.counters.requests.chat).toBe(0);
