@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Cell, createCell, settle } from './harness/cell';
+import { appliesTo, FAULT_ROWS, type FaultRow } from './harness/fault-table';
+import { EXPECTED } from './harness/fixtures';
+import { pool, writeResult } from './harness/results';
+import {
+  COUNTER,
+  type Endpoint,
+  ENDPOINTS,
+  type Outcome,
+  run,
+  SURFACES,
+  type Surface,
+} from './harness/surfaces';
+
+/**
+ * The fault matrix: every fault row × endpoint × surface × variant, generated from FAULT_ROWS.
+ * Each cell runs against its own emulator (so cells run side by side) and must end either in the
+ * whole answer after a retry (retryable fault, `once`) or in the typed error with the row's code;
+ * never an empty or partial answer as success; then the key's budget is idle and the emulator saw
+ * exactly the requests the retry policy allows.
+ */
+
+const MAX_RETRIES = 2;
+const TIMEOUT_MS = 4000;
+const VARIANTS = ['once', 'always'] as const;
+type Variant = (typeof VARIANTS)[number];
+
+interface CellSpec {
+  name: string;
+  row: FaultRow | undefined; // undefined: the no-fault baseline
+  endpoint: Endpoint;
+  surface: Surface;
+  variant: Variant | 'none';
+}
+
+interface CellResult {
+  outcome: Outcome;
+  requests: number;
+  idle: boolean;
+}
+
+const EXPECTED_KIND: Record<Surface, string> = {
+  core: 'GatewayError',
+  langchain: 'GatewayError',
+  'ai-sdk': 'APICallError',
+};
+
+function specs(): CellSpec[] {
+  const list: CellSpec[] = [];
+  for (const endpoint of ENDPOINTS) {
+    for (const surface of SURFACES) {
+      list.push({ name: `${surface} ${endpoint} no fault`, row: undefined, endpoint, surface, variant: 'none' });
+      for (const row of FAULT_ROWS) {
+        if (!appliesTo(row, endpoint)) continue;
+        for (const variant of VARIANTS) {
+          list.push({ name: `${surface} ${endpoint} ${row.id} ${variant}`, row, endpoint, surface, variant });
+        }
+      }
+    }
+  }
+  return list;
+}
+
+/** What the cell must produce. */
+function expectation(spec: CellSpec): { success: boolean; requests: number; code?: string } {
+  const row = spec.row;
+  if (!row) return { success: true, requests: 1 };
+  if (row.retryable && spec.variant === 'once') return { success: true, requests: 2 };
+  return { success: false, requests: row.retryable ? MAX_RETRIES + 1 : 1, code: row.code };
+}
+
+async function runCell(spec: CellSpec): Promise<CellResult> {
+  const cell: Cell = createCell();
+  if (spec.row) {
+    cell.emulator.injectFault({
+      ...spec.row.rule,
+      endpoint: COUNTER[spec.endpoint],
+      ...(spec.variant === 'once' ? { times: 1 } : {}),
+    });
+  }
+  const outcome = await run(spec.surface, spec.endpoint, cell, {
+    maxRetries: MAX_RETRIES,
+    timeoutMs: TIMEOUT_MS,
+  });
+  const idle = await settle(cell);
+  return { outcome, requests: cell.emulator.counters.requests[COUNTER[spec.endpoint]], idle };
+}
+
+const ALL = specs();
+const results = new Map<string, CellResult>();
+
+beforeAll(async () => {
+  const done = await pool(
+    ALL.map((spec) => () => runCell(spec)),
+    96,
+  );
+  ALL.forEach((spec, i) => results.set(spec.name, done[i]!));
+}, 120_000);
+
+function verdict(spec: CellSpec, result: CellResult): string[] {
+  const want = expectation(spec);
+  const problems: string[] = [];
+  const { outcome } = result;
+  if (want.success) {
+    if (!outcome.ok) problems.push(`failed with ${outcome.kind} ${outcome.code ?? '(no code)'}`);
+    else if (outcome.value !== EXPECTED[spec.endpoint === 'chat_stream' ? 'chat' : spec.endpoint])
+      problems.push(`wrong answer ${JSON.stringify(outcome.value)}`);
+  } else if (outcome.ok) {
+    problems.push(`succeeded with ${JSON.stringify(outcome.value)} instead of failing`);
+  } else {
+    if (outcome.code !== want.code) problems.push(`code ${outcome.code} instead of ${want.code}`);
+    if (outcome.kind !== EXPECTED_KIND[spec.surface])
+      problems.push(`${outcome.kind} instead of ${EXPECTED_KIND[spec.surface]}`);
+  }
+  if (result.requests !== want.requests)
+    problems.push(`${result.requests} requests instead of ${want.requests}`);
+  if (result.requests > MAX_RETRIES + 1) problems.push('more requests than maxRetries + 1');
+  if (!result.idle) problems.push('budget or emulator not idle afterwards');
+  return problems;
+}
+
+afterAll(() => {
+  const cells = ALL.filter((spec) => results.has(spec.name)).map((spec) => {
+    const result = results.get(spec.name)!;
+    const want = expectation(spec);
+    const problems = verdict(spec, result);
+    return {
+      fault: spec.row?.id ?? 'none',
+      endpoint: spec.endpoint,
+      surface: spec.surface,
+      variant: spec.variant,
+      expected: want.success ? `success after ${want.requests} request(s)` : `${want.code} after ${want.requests} request(s)`,
+      got: result.outcome.ok
+        ? 'success'
+        : `${result.outcome.kind}:${result.outcome.code ?? '-'}`,
+      requests: result.requests,
+      pass: problems.length === 0,
+      problems,
+    };
+  });
+  writeResult('fault-matrix', {
+    maxRetries: MAX_RETRIES,
+    timeoutMs: TIMEOUT_MS,
+    rows: FAULT_ROWS.map(({ id, label, retryable, code, endpoints }) => ({ id, label, retryable, code, endpoints })),
+    cells,
+  });
+});
+
+describe('fault matrix', () => {
+  it.each(ALL.map((spec) => [spec.name, spec] as const))('%s', (_name, spec) => {
+    const result = results.get(spec.name);
+    expect(result, 'cell did not run').toBeDefined();
+    expect(verdict(spec, result!)).toEqual([]);
+  });
+
+  it('covers every fault row, endpoint and surface', () => {
+    expect(ALL.length).toBeGreaterThan(FAULT_ROWS.length * SURFACES.length * 2);
+  });
+});

@@ -1,0 +1,50 @@
+import { createGatewayClient, type GatewayClient } from '@infergate/core';
+import {
+  createEmulator,
+  DEFAULT_KEYS,
+  type Emulator,
+  type ScenarioInput,
+} from '@infergate/emulator';
+
+let sequence = 0;
+
+/**
+ * One isolated gateway for one test cell: its own emulator and its own base URL, so that the
+ * process-wide concurrency budget (keyed by base URL + API key) is the cell's alone and cells can
+ * run side by side. `observer` is a core client on the same URL and key: it sees the shared budget.
+ */
+export interface Cell {
+  emulator: Emulator;
+  baseURL: string;
+  apiKey: string;
+  fetch: typeof globalThis.fetch;
+  observer: GatewayClient;
+  /** Requests in flight at the emulator for this key right now. */
+  inflight(): number;
+}
+
+export function createCell(scenario?: ScenarioInput, apiKey: string = DEFAULT_KEYS.full): Cell {
+  sequence += 1;
+  const emulator = createEmulator(scenario);
+  const baseURL = `https://cell-${sequence}.test/v1`;
+  const fetch: typeof globalThis.fetch = (input, init) =>
+    emulator.fetch(input instanceof Request ? input : String(input), init);
+  return {
+    emulator,
+    baseURL,
+    apiKey,
+    fetch,
+    observer: createGatewayClient({ baseURL, apiKey, fetch }),
+    inflight: () => emulator.counters.inflight[apiKey] ?? 0,
+  };
+}
+
+/** Waits (bounded, by polling) until the key's budget is idle and the emulator has nothing in flight. */
+export async function settle(cell: Cell, maxWaitMs = 2000): Promise<boolean> {
+  const until = Date.now() + maxWaitMs;
+  while (Date.now() < until) {
+    if (cell.observer.budget.isIdle && cell.inflight() === 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return cell.observer.budget.isIdle && cell.inflight() === 0;
+}
