@@ -53,7 +53,7 @@ export function Chat({ models, initialModel }: { models: ModelOption[]; initialM
               if (part.type.startsWith('tool-') && 'toolCallId' in part) {
                 return (
                   <div key={key} className="tool" data-testid="tool-call">
-                    🔧 {part.type.slice('tool-'.length)}({JSON.stringify(part.input ?? {})})
+                    tool {part.type.slice('tool-'.length)}({JSON.stringify(part.input ?? {})})
                     {part.state === 'output-available' && <> → {JSON.stringify(part.output)}</>}
                     {part.state === 'output-error' && <> → error: {part.errorText}</>}
                   </div>
@@ -66,7 +66,7 @@ export function Chat({ models, initialModel }: { models: ModelOption[]; initialM
       </section>
 
       {error && (
-        <div className="error" role="alert">
+        <div className="error" role="alert" data-testid="chat-error">
           <strong>The request failed.</strong> {error.message}
         </div>
       )}

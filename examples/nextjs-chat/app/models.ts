@@ -16,7 +16,7 @@ export async function streamingModels(): Promise<ModelOption[]> {
     .filter((model) => model.capabilities.includes('streaming'))
     .map((model) => ({
       id: model.id,
-      label: model.name ? `${model.name} (${model.id})` : model.id,
+      label: model.name ? `${model.id} · ${model.name}` : model.id,
       tools: model.capabilities.includes('tools'),
     }));
 }

@@ -1,5 +1,12 @@
 import { gateway } from '@infergate/ai-sdk';
-import { convertToModelMessages, stepCountIs, streamText, tool, type UIMessage } from 'ai';
+import {
+  APICallError,
+  convertToModelMessages,
+  stepCountIs,
+  streamText,
+  tool,
+  type UIMessage,
+} from 'ai';
 import { z } from 'zod';
 import { PREFERRED_MODEL } from '../../models';
 
@@ -32,6 +39,15 @@ export async function POST(request: Request): Promise<Response> {
   return result.toUIMessageStreamResponse({
     // By default the browser only learns "An error occurred."; the gateway's errors are safe to
     // show (they never contain the API key) and tell the user what went wrong.
-    onError: (error) => (error instanceof Error ? error.message : String(error)),
+    onError: describeError,
   });
+}
+
+/** The gateway's error code (when there is one) and message, e.g. `model_busy: …`. */
+function describeError(error: unknown): string {
+  if (APICallError.isInstance(error)) {
+    const code = (error.data as { code?: unknown } | undefined)?.code;
+    return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,0 +1,77 @@
+import { startEmulator } from '@infergate/emulator';
+import { describe, expect, it } from 'vitest';
+import { examplesDir, runNode } from '../helpers/run';
+
+const STEP_COUNT = 15;
+const runDemo = (env: Record<string, string> = {}) =>
+  runNode(examplesDir('demo'), ['src/index.ts'], env, 90_000);
+
+describe('the guided demo (examples/demo)', () => {
+  it('passes every step on its embedded emulator', async () => {
+    const result = await runDemo();
+    expect(result.code, result.output).toBe(0);
+    const out = result.stdout;
+    expect(out).toMatch(/Gateway: the embedded emulator at http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(out).toContain(`Summary: ${STEP_COUNT} passed, 0 skipped, 0 failed`);
+    // No colour codes when the output is not a terminal.
+    expect(out).not.toContain('\x1b[');
+    // A few results that prove what the steps claim.
+    expect(out).toContain('served by: pool-a/llama-3-8b');
+    expect(out).toMatch(/emulator chat counter: (\d+) before, \1 after/);
+    expect(out).toContain('statuses seen by the client: 429 → 200');
+    expect(out).toMatch(/20\/20 max in flight: [1-4], 429s: 0/);
+    expect(out).toContain(
+      'heard: Hello from infergate. Please send the quarterly report by Friday.',
+    );
+    expect(out).toContain('read: INVOICE 42');
+    expect(out).toContain('→ get_weather({"city":"Lviv"})');
+  });
+
+  it('against a configured gateway, skips the emulator-only steps and picks models by capability', async () => {
+    // A scenario unlike the default: the everything model is gone, so the picks must come
+    // from the live catalog.
+    const gateway = await startEmulator({
+      port: 0,
+      scenario: { models: { 'community/general': null, 'community/plain': null } },
+    });
+    try {
+      const result = await runDemo({
+        INFERGATE_BASE_URL: gateway.url,
+        INFERGATE_API_KEY: gateway.apiKey,
+      });
+      expect(result.code, result.output).toBe(0);
+      const out = result.stdout;
+      expect(out).toContain(`Gateway: ${gateway.url}`);
+      expect(out).toContain(`Summary: ${STEP_COUNT - 2} passed, 2 skipped, 0 failed`);
+      expect(out).toMatch(/skipped: it needs an offline my\/\.\.\. model/);
+      expect(out).toMatch(/skipped: it injects a 429/);
+      expect(out).not.toContain('community/general');
+      // The refusal was counted by the demo itself, and nothing reached the chat endpoint.
+      expect(out).toMatch(/chat requests sent: (\d+) before, \1 after/);
+      expect(gateway.emulator.counters.concurrencyRejections).toBe(0);
+      expect(gateway.emulator.counters.maxInflight[gateway.apiKey]).toBeLessThanOrEqual(4);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('exits 1 and names the failed step and its typed error', async () => {
+    const gateway = await startEmulator({
+      port: 0,
+      scenario: { services: { ocr: { availableNodes: 0 } } },
+    });
+    try {
+      const result = await runDemo({
+        INFERGATE_BASE_URL: gateway.url,
+        INFERGATE_API_KEY: gateway.apiKey,
+      });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/1 failed/);
+      expect(result.stdout).toMatch(
+        /failed: Text from an image \(OCR\): (GatewayError|APICallError) provider_unavailable/,
+      );
+    } finally {
+      await gateway.close();
+    }
+  });
+});

@@ -1,0 +1,106 @@
+import { type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RunResult, runExample } from '../helpers/run';
+
+// Every command-line example, run as a user runs it (`node src/index.ts`), against the
+// emulator's real HTTP server named by INFERGATE_BASE_URL / INFERGATE_API_KEY.
+let gateway: RunningEmulator;
+
+beforeAll(async () => {
+  gateway = await startEmulator({ port: 0 });
+});
+afterAll(async () => {
+  await gateway?.close();
+});
+beforeEach(() => {
+  gateway.emulator.resetCounters();
+  gateway.emulator.clearFaults();
+});
+
+function expectSuccess(result: RunResult): void {
+  expect(result.code, result.output).toBe(0);
+  expect(result.stdout).toContain(`Gateway: ${gateway.url}`);
+  expect(result.output).not.toContain('The example failed');
+}
+
+describe('examples/langchain-chain', () => {
+  it('streams the chain’s answer to the terminal', async () => {
+    const result = await runExample('langchain-chain', gateway);
+    expectSuccess(result);
+    expect(result.stdout).toContain('Echo: Explain an inference gateway to a new developer.');
+    expect(result.stdout).toMatch(/\(\d+ characters streamed\)/);
+    expect(gateway.emulator.counters.requests.chat).toBe(1);
+  });
+
+  it('runs on its own embedded emulator when INFERGATE_BASE_URL is unset', async () => {
+    const result = await runExample('langchain-chain');
+    expect(result.code, result.output).toBe(0);
+    expect(result.stdout).toMatch(
+      /Gateway: the embedded emulator at http:\/\/127\.0\.0\.1:\d+\/v1/,
+    );
+    expect(result.stdout).toContain('Echo: Explain an inference gateway');
+    expect(gateway.emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('reports a typed error and exits 1 when the gateway refuses the key', async () => {
+    const result = await runExample('langchain-chain', { url: gateway.url, apiKey: 'wrong-key' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('The example failed: GatewayError [invalid_api_key]');
+    expect(result.output).not.toContain('wrong-key');
+  });
+});
+
+describe('examples/langchain-agent', () => {
+  let result: RunResult;
+  beforeAll(async () => {
+    result = await runExample('langchain-agent', gateway);
+  });
+
+  it('gives the agent the gateway tools and the custom tool, and the model calls it', () => {
+    expect(result.stdout).toContain('Tools: translate, ocr, transcribe, lookup_order');
+    expect(result.stdout).toContain('→ lookup_order({"orderId":"A-1042"})');
+    expect(result.stdout).toContain('← lookup_order: {"orderId":"A-1042","status":"shipped"');
+  });
+
+  // Known emulator gap: after tool results the scripted model answers "Tool … returned: …" as
+  // text even when the request asks for json_schema, so the agent's native structured output
+  // cannot parse. A real model answers JSON here. Remove `.fails` once the emulator does too.
+  it.fails('ends with the zod responseFormat object', () => {
+    expectSuccess(result);
+    expect(result.stdout).toContain('Structured response:');
+    expect(result.stdout).toContain('"orderId": "A-1042"');
+  });
+});
+
+describe('examples/langchain-rag', () => {
+  it('indexes the corpus, retrieves with a query embedding and cites the passages', async () => {
+    const result = await runExample('langchain-rag', gateway);
+    expectSuccess(result);
+    expect(result.stdout).toContain('Indexed 6 passages with multilingual-e5-base.');
+    // The billing passages share the question's words: they rank first.
+    expect(result.stdout).toMatch(/\[1\] billing\.md#\d/);
+    expect(result.stdout).toContain('Answer: Echo: When are invoices due, and how can I pay them?');
+    expect(result.stdout).toMatch(/Sources:\n {2}\[1\] billing\.md: /);
+    expect(gateway.emulator.counters.requests.embeddings).toBe(2); // documents, then the query
+    expect(gateway.emulator.counters.requests.chat).toBe(1);
+  });
+});
+
+describe('examples/ai-sdk-node', () => {
+  it('runs generateText, streamText with tools, Output.object, embedMany and transcribe', async () => {
+    const result = await runExample('ai-sdk-node', gateway);
+    expectSuccess(result);
+    const out = result.stdout;
+    expect(out).toContain('Echo: Say hello to a new infergate user.');
+    expect(out).toContain('(answered by community/general,');
+    expect(out).toMatch(/→ convert_currency\(\{"amount":/);
+    expect(out).toContain('Tool convert_currency returned:');
+    expect(out).toContain('(2 steps, finish: stop)');
+    expect(out).toMatch(/city: '.+',\s+country: '.+',\s+sights: \[/);
+    expect(out).toMatch(/\d\.\d{3} {2}.*Lviv train/);
+    expect(out).toContain(
+      'Hello from infergate. Please send the quarterly report by Friday. (en, 0.4 s)',
+    );
+    expect(gateway.emulator.counters.requests.transcriptions).toBe(1);
+  });
+});

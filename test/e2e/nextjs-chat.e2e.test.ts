@@ -1,0 +1,144 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { childEnv, examplesDir, freePort, repoRoot, runNode, stop } from '../helpers/run';
+
+// The Next.js example, built and started as in production, driven by headless Chromium.
+const appDir = examplesDir('nextjs-chat');
+const nextBin = `${appDir}/node_modules/next/dist/bin/next`;
+const artifacts = `${repoRoot}test/artifacts`;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Without the background-networking flags Chromium tries to reach Google services, which a
+// closed network turns into hangs.
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+let gateway: RunningEmulator;
+let app: ChildProcess | undefined;
+let appURL: string;
+let browser: Browser;
+let page: Page;
+let appLog = '';
+
+async function waitForApp(url: string, child: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) throw new Error(`next start exited:\n${appLog}`);
+    try {
+      const response = await fetch(`${url}/api/models`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`next start did not answer:\n${appLog}`);
+}
+
+beforeAll(async () => {
+  await mkdir(artifacts, { recursive: true });
+  // Built once per run.
+  const build = await runNode(appDir, [nextBin, 'build'], {}, 170_000);
+  expect(build.code, build.output).toBe(0);
+
+  gateway = await startEmulator({ port: 0, scenario: { streamChunkDelayMs: 20 } });
+  const port = await freePort();
+  appURL = `http://127.0.0.1:${port}`;
+  app = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: appDir,
+    env: childEnv({ INFERGATE_BASE_URL: gateway.url, INFERGATE_API_KEY: gateway.apiKey }),
+  });
+  app.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    appLog += chunk;
+  });
+  app.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    appLog += chunk;
+  });
+  await waitForApp(appURL, app);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stop(app);
+  await gateway?.close();
+});
+
+beforeEach(async () => {
+  gateway.emulator.resetCounters();
+  gateway.emulator.clearFaults();
+  page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+  return async () => {
+    await page.close();
+  };
+});
+
+async function send(text: string): Promise<void> {
+  await page.getByLabel('Message').fill(text);
+  await page.getByLabel('Message').press('Enter');
+}
+
+describe('examples/nextjs-chat in Chromium', () => {
+  it('lists the gateway’s models, streams an answer and shows the tool call', async () => {
+    await page.goto(appURL);
+    const options = await page.getByLabel('Model').locator('option').allTextContents();
+    expect(options.some((label) => label.includes('community/general'))).toBe(true);
+    expect(options.some((label) => label.includes('community/plain'))).toBe(false); // cannot stream
+    expect(await page.getByLabel('Model').inputValue()).toBe('community/general');
+
+    // Record every text the assistant's message shows, to see it grow as the stream arrives.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('article[data-role="assistant"]')?.textContent ?? '';
+        if (text && seen.at(-1) !== text) seen.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await send('Use get_weather for "Kyiv"');
+    const assistant = page.locator('article[data-role="assistant"]');
+    await expect
+      .poll(() => assistant.textContent(), { timeout: 20_000 })
+      .toContain('Tool get_weather returned: {"city":"Kyiv"');
+    await expect.poll(() => page.getByTestId('status').textContent()).toBe('ready');
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    expect(seen.length, 'the answer was rendered in several steps').toBeGreaterThan(3);
+    const toolCall = page.getByTestId('tool-call');
+    expect(await toolCall.textContent()).toMatch(
+      /get_weather\(\{"city":"Kyiv"\}\) → \{"city":"Kyiv"/,
+    );
+    expect(await page.locator('article[data-role="user"]').textContent()).toContain(
+      'Use get_weather for "Kyiv"',
+    );
+    await page.screenshot({ path: `${artifacts}/nextjs-chat-answer.png`, fullPage: true });
+    // The tool round trip is two chat requests: the call, then the answer after its result.
+    expect(gateway.emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('shows the error when the gateway fails mid-stream', async () => {
+    await page.goto(appURL);
+    gateway.emulator.injectFault({
+      fault: 'stream_error',
+      endpoint: 'chat',
+      times: 1,
+      afterChunks: 3,
+    });
+    await send('Tell me a long story about gateways');
+    const alert = page.getByTestId('chat-error');
+    await alert.waitFor({ timeout: 20_000 });
+    expect(await alert.textContent()).toContain('The request failed.');
+    expect(await alert.textContent()).toContain('provider_request_failed');
+    expect(await alert.textContent()).not.toContain(gateway.apiKey);
+    await expect.poll(() => page.getByTestId('status').textContent()).toBe('error');
+    await page.screenshot({ path: `${artifacts}/nextjs-chat-error.png`, fullPage: true });
+  });
+});

@@ -1,0 +1,43 @@
+import { createGateway } from '@infergate/ai-sdk';
+import { startEmulator } from '@infergate/emulator';
+import { GatewayChatModel } from '@infergate/langchain';
+import { generateText, streamText } from 'ai';
+import { expect, it } from 'vitest';
+
+// One process, one key, two frameworks: LangChain and the AI SDK each build their own gateway
+// client, and still share the key's budget of 4 requests in flight.
+it('50 mixed LangChain and AI SDK calls on one key never exceed 4 in flight and get no 429', async () => {
+  // Latency before the headers keeps each request in flight long enough to overlap.
+  const server = await startEmulator({ port: 0, scenario: { latencyMs: { min: 5, max: 25 } } });
+  try {
+    const connection = { baseURL: server.url, apiKey: server.apiKey };
+    const langchain = new GatewayChatModel('community/general', connection);
+    const infergate = createGateway(connection);
+    const calls = Array.from({ length: 50 }, async (_, i) => {
+      const prompt = `call number ${i}`;
+      switch (i % 4) {
+        case 0:
+          return String((await langchain.invoke(prompt)).content);
+        case 1: {
+          let text = '';
+          for await (const chunk of await langchain.stream(prompt)) text += String(chunk.content);
+          return text;
+        }
+        case 2:
+          return (await generateText({ model: infergate('community/general'), prompt })).text;
+        default:
+          return await streamText({ model: infergate('community/general'), prompt }).text;
+      }
+    });
+    const answers = await Promise.all(calls);
+
+    expect(answers).toEqual(answers.map((_, i) => `Echo: call number ${i}`));
+    const { counters } = server.emulator;
+    // 50 chat requests plus each client's catalog reads (GET /models).
+    expect(counters.requests.chat).toBe(50);
+    expect(counters.concurrencyRejections).toBe(0);
+    expect(counters.maxInflight[server.apiKey]).toBe(4);
+  } finally {
+    await server.close();
+  }
+});
