@@ -8,6 +8,11 @@ interface Entry<T> {
   fetchedAt: number;
 }
 
+/** The models snapshot, with the ids looked up in it and not found (forgotten with it). */
+interface ModelsEntry extends Entry<GatewayModel[]> {
+  misses: Set<string>;
+}
+
 /**
  * A cached, single-flight snapshot of `GET /models` and `GET /capabilities`: concurrent callers
  * share one request; entries live `ttlMs`; `invalidate()` forces the next read to fetch.
@@ -15,7 +20,7 @@ interface Entry<T> {
 export class Catalog {
   readonly #transport: Transport;
   readonly #ttlMs: number;
-  #models: Entry<GatewayModel[]> | undefined;
+  #models: ModelsEntry | undefined;
   #services: Entry<GatewayService[]> | undefined;
   #modelsInFlight: Promise<GatewayModel[]> | undefined;
   #servicesInFlight: Promise<GatewayService[]> | undefined;
@@ -48,6 +53,20 @@ export class Catalog {
     return this.#fresh(this.#models) !== undefined;
   }
 
+  /** True when `id` was looked up in the current fresh snapshot and is not in it. */
+  isKnownMiss(id: string): boolean {
+    const entry = this.#models;
+    return entry !== undefined && this.#fresh(entry) !== undefined && entry.misses.has(id);
+  }
+
+  /**
+   * Remembers that `id` is not in `models`, while that list is the cached snapshot: later look-ups
+   * of the id then cost no request until the snapshot expires or is invalidated.
+   */
+  rememberMiss(id: string, models: readonly GatewayModel[]): void {
+    if (this.#models?.value === models) this.#models.misses.add(id);
+  }
+
   models(options?: CallOptions): Promise<GatewayModel[]> {
     const cached = this.#fresh(this.#models);
     if (cached) return Promise.resolve(cached);
@@ -56,7 +75,9 @@ export class Catalog {
       // The shared request is not bound to one caller's signal: one caller aborting must not fail the others.
       this.#modelsInFlight = this.#list<GatewayModel>('/models', withoutSignal(options))
         .then((value) => {
-          if (generation === this.#generation) this.#models = { value, fetchedAt: Date.now() };
+          if (generation === this.#generation) {
+            this.#models = { value, fetchedAt: Date.now(), misses: new Set() };
+          }
           return value;
         })
         .finally(() => {

@@ -142,12 +142,16 @@ class Client implements GatewayClient {
     const fromCache = catalog.hasFreshModels();
     let models = await catalog.models(opts);
     let found = models.find((model) => model.id === id);
-    if (!found && fromCache) {
+    if (!found && fromCache && !catalog.isKnownMiss(id)) {
       // The cached snapshot may predate the model coming online: look once more.
       catalog.invalidate();
       models = await catalog.models(opts);
       found = models.find((model) => model.id === id);
     }
+    // Remembered for the snapshot's lifetime: an unlisted model (an offline my/... one) must not
+    // cost a GET /models on every call. A model_not_found or provider_unavailable answer, or
+    // refreshCatalog(), forgets the snapshot and its misses.
+    if (!found) catalog.rememberMiss(id, models);
     return { found, models };
   }
 

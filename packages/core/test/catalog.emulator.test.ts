@@ -81,6 +81,49 @@ describe('catalog', () => {
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
+  it('remembers a miss for the cache lifetime: no GET /models per call to an unlisted model', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { client, emulator } = harness(undefined, { catalogTtlMs: 1000 });
+    for (let i = 0; i < 5; i++) {
+      await client.requireCapabilities('my/laptop-model', ['chat', 'tools']);
+      await client.chat(hi('my/laptop-model'));
+    }
+    expect(emulator.counters.requests.models).toBe(1);
+    // An id first missed in a cached list is looked up once more, then remembered.
+    for (let i = 0; i < 3; i++) await caught(() => client.model('community/genral'));
+    expect(emulator.counters.requests.models).toBe(2);
+    // The snapshot expires: the misses go with it.
+    vi.advanceTimersByTime(1000);
+    await client.resolveModel('my/laptop-model');
+    await client.resolveModel('my/laptop-model');
+    expect(emulator.counters.requests.models).toBe(3);
+    // refreshCatalog() forgets them too.
+    client.refreshCatalog();
+    await client.resolveModel('my/laptop-model');
+    expect(emulator.counters.requests.models).toBe(4);
+  });
+
+  it('forgets misses on model_not_found or provider_unavailable from the gateway', async () => {
+    const { client, emulator } = harness(undefined, {
+      apiKey: DEFAULT_KEYS.nofallback,
+      maxRetries: 0,
+    });
+    await client.resolveModel('my/laptop-model');
+    await client.resolveModel('my/laptop-model');
+    expect(emulator.counters.requests.models).toBe(1);
+    expect((await caught(() => client.chat(hi('my/laptop-model')))).code).toBe(
+      'provider_unavailable',
+    );
+    await client.resolveModel('my/laptop-model');
+    expect(emulator.counters.requests.models).toBe(2);
+    // A model that came online since is found by the fresh list.
+    emulator.scenario.models['my/laptop-model']!.online = true;
+    expect(await client.resolveModel('my/laptop-model')).toBeUndefined();
+    await caught(() => client.chat(hi('nope/missing')));
+    expect((await client.resolveModel('my/laptop-model'))?.id).toBe('my/laptop-model');
+    expect(emulator.counters.requests.models).toBe(3);
+  });
+
   it('requireCapabilities names the model, what is missing and who has it', async () => {
     const { client, emulator } = harness();
     const error = await caught(() =>
