@@ -59,6 +59,8 @@ export interface GatewayErrorOptions {
   body?: string;
   /** Parsed JSON body, when the body was JSON. */
   data?: unknown;
+  /** The headers of the error response (names in lower case; never `set-cookie`). */
+  responseHeaders?: Record<string, string>;
   requestedModel?: string;
   servedModel?: string;
   model?: string;
@@ -77,6 +79,7 @@ const OPTIONAL_FIELDS = [
   'retryAfterMs',
   'body',
   'data',
+  'responseHeaders',
   'requestedModel',
   'servedModel',
   'model',
@@ -97,6 +100,11 @@ export class GatewayError extends Error {
   declare readonly body?: string;
   /** The parsed JSON body, when the body was JSON. */
   declare readonly data?: unknown;
+  /**
+   * The headers of the HTTP error response it came with (`retry-after`, `x-service-model`, …),
+   * names in lower case. `set-cookie` is left out, and the API key is redacted from any value.
+   */
+  declare readonly responseHeaders?: Record<string, string>;
   declare readonly requestedModel?: string;
   declare readonly servedModel?: string;
   /** Capability / not-found errors: the model (or engine) in question. */

@@ -55,6 +55,7 @@ export function parseErrorResponse(
     status,
     body,
     data,
+    responseHeaders: headersRecord(headers, context.redact),
     retryAfterMs,
     requestedModel: context.requestedModel,
     servedModel,
@@ -74,6 +75,15 @@ export function parseErrorResponse(
     type: shape?.type,
     message: `Gateway answered HTTP ${status}${shape ? ` (${shape.code}: ${shape.message})` : excerpt ? `: ${excerpt}` : ''}`,
   });
+}
+
+/** Response headers as a plain object, without cookies and with the secret redacted. */
+export function headersRecord(headers: Headers, secret?: string): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (name.toLowerCase() !== 'set-cookie') record[name.toLowerCase()] = redact(value, secret);
+  });
+  return record;
 }
 
 function summarize(body: string, contentType: string | null): string {

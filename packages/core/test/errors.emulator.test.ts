@@ -71,6 +71,19 @@ describe('error bodies', () => {
     });
   });
 
+  it('keep the response headers they came with (retry-after, x-service-model)', async () => {
+    const { client } = harness(undefined, { maxRetries: 0 });
+    const error = await caught(() =>
+      client.chat(hi(), { headers: { 'X-Emulator-Fault': 'rate_limit; retryAfter=7' } }),
+    );
+    expect(error.code).toBe('client_concurrency_exceeded');
+    expect(error.responseHeaders?.['retry-after']).toBe('7');
+    expect(error.responseHeaders?.['content-type']).toContain('application/json');
+    expect(error.toJSON().responseHeaders).toEqual(error.responseHeaders);
+    const html = await caught(() => client.chat(hi(), fault('upstream_html')));
+    expect(html.responseHeaders?.['content-type']).toContain('text/html');
+  });
+
   it('a dropped connection is network_error after maxRetries + 1 attempts', async () => {
     const { client, emulator } = harness(undefined, { maxRetries: 2 });
     const error = await caught(() => client.chat(hi(), fault('drop_connection')));
@@ -118,6 +131,28 @@ describe('the API key stays secret', () => {
     );
   });
 
+  it('is redacted from response headers that echo it; cookies are left out', async () => {
+    const client = createGatewayClient({
+      baseURL: 'http://echo-headers.test',
+      apiKey: secret,
+      maxRetries: 0,
+      fetch: async (_input, init) =>
+        new Response('{"error":{"code":"invalid_api_key","message":"no"}}', {
+          status: 401,
+          headers: {
+            'x-echo': new Headers(init?.headers).get('authorization') ?? '',
+            'set-cookie': 'session=abc',
+            'X-Service-Model': 'community/general',
+          },
+        }),
+    });
+    const error = await caught(() => client.models());
+    expect(error.responseHeaders?.['x-echo']).toBe('Bearer [redacted]');
+    expect(error.responseHeaders?.['x-service-model']).toBe('community/general');
+    expect(error.responseHeaders?.['set-cookie']).toBeUndefined();
+    expect(JSON.stringify(error)).not.toContain(secret);
+  });
+
   it('is redacted from response bodies that echo it', async () => {
     const client = createGatewayClient({
       baseURL: 'http://echo.test',
@@ -127,6 +162,7 @@ describe('the API key stays secret', () => {
     });
     const error = await caught(() => client.models());
     expect(error.body).toBe('bad key Bearer [redacted]');
+    expect(error.responseHeaders).toBeDefined();
     expect(JSON.stringify(error)).not.toContain(secret);
     expect(isGatewayError(error)).toBe(true);
   });
