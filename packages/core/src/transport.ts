@@ -107,6 +107,7 @@ export class Transport {
    * 502/503/504 / network errors (after backoff). The returned slot and scope belong to the caller.
    */
   async open(spec: RequestSpec, options: CallOptions = {}): Promise<OpenResponse> {
+    checkCallOptions(options);
     const scope = new CallScope(options.signal, options.timeoutMs ?? this.#config.timeoutMs);
     let release: ReleaseSlot | undefined;
     try {
@@ -135,8 +136,9 @@ export class Transport {
         message: 'No fetch: this runtime has no global fetch; pass `fetch` to createGatewayClient',
       });
     }
+    const maxRetries = options.maxRetries ?? this.#config.maxRetries;
     for (let attempt = 0; ; attempt++) {
-      const canRetry = attempt < this.#config.maxRetries;
+      const canRetry = attempt < maxRetries;
       let response: Response;
       try {
         response = await fetchImpl(url, {
@@ -298,6 +300,17 @@ export class Transport {
         cause,
       });
     }
+  }
+}
+
+/** A per-call `maxRetries` is checked like the client's option, before anything is queued. */
+function checkCallOptions(options: CallOptions): void {
+  const { maxRetries } = options;
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: `maxRetries (call option) must be an integer ≥ 0, got ${String(maxRetries)}`,
+    });
   }
 }
 

@@ -315,6 +315,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Overrides the client's `timeoutMs` for this call. */
   timeoutMs?: number;
+  /** Overrides the client's `maxRetries` for this call (an integer ≥ 0; `0`: one attempt). */
+  maxRetries?: number;
 }
 
 export interface ChatResult {

@@ -32,6 +32,36 @@ describe('retries', () => {
     expect(emulator.counters.requests.chat).toBe(2);
   });
 
+  it('a per-call maxRetries overrides the client option, for chat, streams and services', async () => {
+    const { client, emulator } = harness(undefined, { maxRetries: 3 });
+    emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat' });
+    expect((await caught(() => client.chat(hi(), { maxRetries: 0 }))).code).toBe(
+      'all_providers_failed',
+    );
+    expect(emulator.counters.requests.chat).toBe(1);
+    await caught(() => client.chatStream(hi(), { maxRetries: 1 }));
+    expect(emulator.counters.requests.chat).toBe(3);
+    await caught(() => client.chat(hi()));
+    expect(emulator.counters.requests.chat).toBe(7);
+    emulator.injectFault({ fault: 'service_unavailable', endpoint: 'translations' });
+    await caught(() => client.translate({ input: 'hi', target_language: 'uk' }, { maxRetries: 1 }));
+    expect(emulator.counters.requests.translations).toBe(2);
+    const noFault = harness(undefined, { maxRetries: 0 });
+    noFault.emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat', times: 2 });
+    expect((await noFault.client.chat(hi(), { maxRetries: 2 })).response.choices).toHaveLength(1);
+    expect(noFault.emulator.counters.requests.chat).toBe(3);
+  });
+
+  it('refuses a per-call maxRetries that is not an integer ≥ 0, sending nothing', async () => {
+    const { client, emulator } = harness();
+    for (const maxRetries of [-1, 1.5, Number.NaN]) {
+      const error = await caught(() => client.chat(hi(), { maxRetries }));
+      expect(error.code).toBe('configuration_error');
+      expect(error.message).toContain('maxRetries');
+    }
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
   it('fails at once with retryAfterMs when Retry-After exceeds maxRetryAfterMs', async () => {
     const { client, emulator } = harness(undefined, { maxRetryAfterMs: 5_000 });
     emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 120 });
