@@ -38,7 +38,12 @@ import type {
   TranslationResponse,
 } from './types';
 import { validateChatRequest } from './validate-chat';
-import { inputTexts, validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
+import {
+  inputTexts,
+  isMultilingualEngine,
+  validateEmbeddingsRequest,
+  validateForEngine,
+} from './validate-embeddings';
 import { validateOcrRequest } from './validate-ocr';
 import { validateTranscriptionRequest } from './validate-transcription';
 import { validateTranslationRequest } from './validate-translation';
@@ -365,7 +370,10 @@ class Client implements GatewayClient {
       await Promise.all(
         batches.map(async ({ start, end }) => {
           const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
-          if (inputType !== undefined) request.input_type = inputType;
+          // input_type is a field of the multilingual engine only (spec 4.4).
+          if (inputType !== undefined && isMultilingualEngine(engine)) {
+            request.input_type = inputType;
+          }
           if (dimensions !== undefined) request.dimensions = dimensions;
           const stop = (error: unknown) => stopOthers.abort(error);
           try {

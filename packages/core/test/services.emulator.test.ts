@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../src/index';
-import { caught, harness, totalRequests } from './helpers';
+import { createGatewayClient, LIMITS } from '../src/index';
+import { caught, DEFAULT_KEYS, harness, totalRequests } from './helpers';
 
 const WAV = new Uint8Array(64);
 WAV.set([0x52, 0x49, 0x46, 0x46, 56, 0, 0, 0, 0x57, 0x41, 0x56, 0x45]);
@@ -46,6 +46,26 @@ describe('services against the emulator', () => {
     const texts = Array.from({ length: 5 }, (_, i) => `${i}`.repeat(20_000));
     await client.embedMany(texts, { model: 'all-minilm-l6-v2' });
     expect(emulator.counters.requests.embeddings).toBe(2);
+  });
+
+  it('embedMany sends inputType to the multilingual engine only (spec 4.4)', async () => {
+    const { emulator } = harness();
+    const sent: Record<string, unknown>[] = [];
+    const client = createGatewayClient({
+      baseURL: 'http://input-type.test',
+      apiKey: DEFAULT_KEYS.full,
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        if (request.url.endsWith('/embeddings')) sent.push(await request.clone().json());
+        return emulator.fetch(request);
+      },
+    });
+    await client.embedMany(['a', 'b'], { model: 'multilingual-e5-base', inputType: 'query' });
+    await client.embedMany(['a', 'b'], { model: 'all-minilm-l6-v2', inputType: 'query' });
+    expect(sent.map((body) => [body.model, body.input_type])).toEqual([
+      ['multilingual-e5-base', 'query'],
+      ['all-minilm-l6-v2', undefined],
+    ]);
   });
 
   it('sends input_type and dimensions to the multilingual engine', async () => {
