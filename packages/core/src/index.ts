@@ -14,6 +14,7 @@ export {
   isGatewayServerErrorCode,
 } from './errors';
 export { LANGUAGE_CODE, LIMITS } from './limits';
+export { messageText } from './message-text';
 export {
   type CapabilityErrorOptions,
   capabilitiesOf,
