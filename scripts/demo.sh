@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bootstrap.sh
 pnpm exec turbo run build --filter=@infergate/demo... --output-logs=errors-only >&2
-pnpm run demo
+pnpm --silent run demo
