@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { isGatewayError } from '@infergate/core';
+import { DEFAULT_KEYS } from '@infergate/emulator';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { type AIMessageChunk, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import type { ChatGenerationChunk } from '@langchain/core/outputs';
@@ -105,6 +106,42 @@ describe('GatewayChatModel: invoke, stream, batch', () => {
     const error = await rejection(GatewayChatModel.create('community/genral', connection));
     expect(isGatewayError(error) && error.code).toBe('model_not_found');
     expect(error.message).toMatch(/community\/general/);
+  });
+
+  it('an offline own model costs one GET /models, not one per call (core remembers the miss)', async () => {
+    const { emulator, connection } = gateway();
+    const model = new GatewayChatModel('my/laptop-model', connection);
+    const withTools = model.bindTools([weather]);
+    for (let i = 0; i < 3; i++) {
+      await model.invoke('hi');
+      await withTools.invoke('weather for "Lviv"');
+      for await (const _chunk of await model.stream('hi')) {
+        // read to the end
+      }
+    }
+    expect(emulator.counters.requests.chat).toBe(9);
+    expect(emulator.counters.requests.models).toBe(1);
+    expect(model.profile).toEqual({});
+    const created = await GatewayChatModel.create('my/laptop-model', connection);
+    await created.invoke('hi');
+    expect(emulator.counters.requests.models).toBe(2);
+  });
+
+  it('an unknown id is refused before any chat request; an own model without fallback fails at the gateway', async () => {
+    const { emulator, connection } = gateway();
+    const unknown = await rejection(
+      new GatewayChatModel('pool-a/llama-3-8', connection).invoke('hi'),
+    );
+    expect(isGatewayError(unknown) && unknown.code).toBe('model_not_found');
+    expect(unknown.message).toMatch(/pool-a\/llama-3-8b/);
+    expect(emulator.counters.requests.chat).toBe(0);
+    const offline = gateway(undefined, DEFAULT_KEYS.nofallback);
+    const error = await rejection(
+      new GatewayChatModel('my/laptop-model', { ...offline.connection, maxRetries: 0 }).invoke(
+        'hi',
+      ),
+    );
+    expect(isGatewayError(error) && error.code).toBe('provider_unavailable');
   });
 
   it('with streaming: true, invoke reads a stream and ends in the same message', async () => {

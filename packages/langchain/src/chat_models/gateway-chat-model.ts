@@ -1,9 +1,9 @@
 import {
   type ChatRequest,
+  capabilitiesOf,
   type GatewayClient,
   GatewayError,
   type GatewayModel,
-  isGatewayError,
   type ModelCapability,
   type ResponseFormat,
   requiredCapabilities,
@@ -217,11 +217,10 @@ export class GatewayChatModel
       typeof modelOrFields === 'string' ? { ...maybeFields, model: modelOrFields } : modelOrFields;
     const model = fields.model ?? fields.modelName;
     const client = resolveClient(fields);
-    const catalog = await client.models();
-    const entry = catalog.find((candidate) => candidate.id === model);
-    // An unlisted model is refused by client.model() with close matches; an own offline model
-    // (my/...) is not listed but still answers (spec 4.1), so it stays unchecked.
-    const listed = entry ?? (await modelOrOffline(client, model));
+    // Core's rule: an unknown id is refused with close matches; an unlisted own model (my/...,
+    // offline yet still answering, spec 4.1) resolves to undefined and stays unchecked.
+    const listed = await client.resolveModel(model);
+    const catalog = await client.models(); // cached by the look-up above
     const capabilities = fields.capabilities ?? listed?.capabilities;
     if (fields.streaming && capabilities) {
       // Checked here too, so that the refusal can name the models that stream.
@@ -497,11 +496,10 @@ export class GatewayChatModel
       assertCapabilities(known, needs, describeNeeds(needs));
       return;
     }
-    const capabilities = await this.loadCapabilities(signal);
-    // An own offline model is unlisted: the gateway itself refuses what it cannot serve.
-    if (!capabilities) return;
-    // Core's check runs on the cached catalog (no new request), words the refusal and lists
-    // the models that would do.
+    // Learns the capabilities for `profile`; then core's check runs on its cached catalog (no
+    // new request), words the refusal and lists the models that would do. An unlisted own model
+    // passes unchecked: the gateway itself refuses what it cannot serve.
+    await this.loadCapabilities(signal);
     await this.client.requireCapabilities(this.model, needs, signal ? { signal } : {});
   }
 
@@ -518,14 +516,11 @@ export class GatewayChatModel
    */
   private async loadCapabilities(signal?: AbortSignal): Promise<readonly string[] | undefined> {
     if (this.capabilities) return this.capabilities;
-    try {
-      const model = await this.client.model(this.model, signal ? { signal } : {});
-      hidden(this, 'liveCapabilities', [...model.capabilities]);
-      return model.capabilities;
-    } catch (error) {
-      if (isOwnModelNotListed(error, this.model)) return undefined;
-      throw error;
-    }
+    const model = await this.client.resolveModel(this.model, signal ? { signal } : {});
+    if (!model) return undefined;
+    const capabilities = capabilitiesOf(model);
+    hidden(this, 'liveCapabilities', [...capabilities]);
+    return capabilities;
   }
 }
 
@@ -574,23 +569,4 @@ function hidden(target: object, key: string, value: unknown): void {
 function describeNeeds(needs: readonly ModelCapability[]): string {
   const extra = needs.filter((need) => need !== 'chat');
   return extra.length > 0 ? `this request (${extra.join(', ')})` : 'chat';
-}
-
-/** An own model (`my/...`) that is offline is not listed, yet its address still works (spec 4.1). */
-// TODO(core): client.model() / requireCapabilities() answer model_not_found for such a model;
-// core could return "unknown, let the gateway decide" itself so every adapter agrees.
-function isOwnModelNotListed(error: unknown, model: string): boolean {
-  return isGatewayError(error) && error.code === 'model_not_found' && model.startsWith('my/');
-}
-
-async function modelOrOffline(
-  client: GatewayClient,
-  model: string,
-): Promise<GatewayModel | undefined> {
-  try {
-    return await client.model(model);
-  } catch (error) {
-    if (isOwnModelNotListed(error, model)) return undefined;
-    throw error;
-  }
 }
