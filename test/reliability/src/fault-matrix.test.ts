@@ -7,6 +7,7 @@ import {
   COUNTER,
   type Endpoint,
   ENDPOINTS,
+  Kit,
   type Outcome,
   run,
   SURFACES,
@@ -79,10 +80,8 @@ async function runCell(spec: CellSpec): Promise<CellResult> {
       ...(spec.variant === 'once' ? { times: 1 } : {}),
     });
   }
-  const outcome = await run(spec.surface, spec.endpoint, cell, {
-    maxRetries: MAX_RETRIES,
-    timeoutMs: TIMEOUT_MS,
-  });
+  const kit = new Kit(cell, { maxRetries: MAX_RETRIES, timeoutMs: TIMEOUT_MS });
+  const outcome = await run(spec.surface, spec.endpoint, kit);
   const idle = await settle(cell);
   return { outcome, requests: cell.emulator.counters.requests[COUNTER[spec.endpoint]], idle };
 }

@@ -48,3 +48,20 @@ export async function settle(cell: Cell, maxWaitMs = 2000): Promise<boolean> {
   }
   return cell.observer.budget.isIdle && cell.inflight() === 0;
 }
+
+/** A cell around a running emulator (the real HTTP server), reached with `fetch`. */
+export function cellFor(
+  emulator: Emulator,
+  baseURL: string,
+  apiKey: string,
+  fetch: typeof globalThis.fetch,
+): Cell {
+  return {
+    emulator,
+    baseURL,
+    apiKey,
+    fetch,
+    observer: createGatewayClient({ baseURL, apiKey, fetch }),
+    inflight: () => emulator.counters.inflight[apiKey] ?? 0,
+  };
+}

@@ -1,6 +1,6 @@
 import { APICallError, InvalidArgumentError } from '@ai-sdk/provider';
-import { createGateway } from '@infergate/ai-sdk';
-import { createGatewayClient, isGatewayError } from '@infergate/core';
+import { createGateway, type GatewayProvider } from '@infergate/ai-sdk';
+import { createGatewayClient, type GatewayClient, isGatewayError } from '@infergate/core';
 import {
   createOcrTool,
   createTranscribeTool,
@@ -38,12 +38,17 @@ export const COUNTER: Record<
   transcription: 'transcriptions',
 };
 
-export interface RunOptions {
+export interface KitOptions {
   maxRetries: number;
   timeoutMs: number;
-  signal?: AbortSignal;
   /** Called with every client / model / tool object built, for the secrets checks. */
   onObject?: (object: unknown) => void;
+}
+
+/** Per call: the caller's signal and the prompt (load runs vary it). */
+export interface CallInput {
+  signal?: AbortSignal;
+  prompt?: string;
 }
 
 /** What a call produced, seen from the caller: a whole answer, or an error (maybe after a partial). */
@@ -85,8 +90,6 @@ export function classify(error: unknown, partial = ''): Outcome {
   return { ok: false, code: undefined, kind, error, partial };
 }
 
-type Runner = (cell: Cell, options: RunOptions) => Promise<string>;
-
 /** Thrown by a runner whose stream failed after delivering some text. */
 class PartialFailure extends Error {
   constructor(
@@ -97,108 +100,166 @@ class PartialFailure extends Error {
   }
 }
 
-function keep<T>(options: RunOptions, object: T): T {
-  options.onObject?.(object);
-  return object;
+/**
+ * The objects of every surface for one gateway, built on first use and reused by every call (as an
+ * application would): a core client, LangChain's model, embeddings and tools, an AI SDK provider.
+ */
+export class Kit {
+  readonly #cell: Cell;
+  readonly #options: KitOptions;
+  readonly #made = new Map<string, unknown>();
+
+  constructor(cell: Cell, options: KitOptions) {
+    this.#cell = cell;
+    this.#options = options;
+  }
+
+  #once<T>(name: string, make: () => T): T {
+    if (!this.#made.has(name)) {
+      const object = make();
+      this.#options.onObject?.(object);
+      this.#made.set(name, object);
+    }
+    return this.#made.get(name) as T;
+  }
+
+  get objects(): unknown[] {
+    return [...this.#made.values()];
+  }
+
+  core(): GatewayClient {
+    return this.#once('core', () =>
+      createGatewayClient({
+        baseURL: this.#cell.baseURL,
+        apiKey: this.#cell.apiKey,
+        fetch: this.#cell.fetch,
+        maxRetries: this.#options.maxRetries,
+        timeoutMs: this.#options.timeoutMs,
+        retryBaseDelayMs: 1,
+      }),
+    );
+  }
+
+  /** LangChain connection fields: each LangChain object makes its own client from them. */
+  lcFields() {
+    return {
+      baseURL: this.#cell.baseURL,
+      apiKey: this.#cell.apiKey,
+      fetch: this.#cell.fetch,
+      maxRetries: this.#options.maxRetries,
+      timeout: this.#options.timeoutMs,
+    };
+  }
+
+  lcModel(): GatewayChatModel {
+    return this.#once(
+      'lcModel',
+      () => new GatewayChatModel({ model: 'community/general', ...this.lcFields() }),
+    );
+  }
+  lcEmbeddings(): GatewayEmbeddings {
+    return this.#once(
+      'lcEmbeddings',
+      () => new GatewayEmbeddings({ model: EMBED_ENGINE, ...this.lcFields() }),
+    );
+  }
+  lcTranslate() {
+    return this.#once('lcTranslate', () => createTranslateTool(this.lcFields()));
+  }
+  lcOcr() {
+    return this.#once('lcOcr', () => createOcrTool(this.lcFields()));
+  }
+  lcTranscribe() {
+    return this.#once('lcTranscribe', () => createTranscribeTool(this.lcFields()));
+  }
+
+  provider(): GatewayProvider {
+    return this.#once('provider', () =>
+      createGateway({
+        baseURL: this.#cell.baseURL,
+        apiKey: this.#cell.apiKey,
+        fetch: this.#cell.fetch,
+        maxRetries: this.#options.maxRetries,
+        timeoutMs: this.#options.timeoutMs,
+      }),
+    );
+  }
+  aiModel() {
+    return this.#once('aiModel', () => this.provider()('community/general'));
+  }
+  aiEmbedding() {
+    return this.#once('aiEmbedding', () => this.provider().embeddingModel(EMBED_ENGINE));
+  }
+  aiTranscription() {
+    return this.#once('aiTranscription', () => this.provider().transcriptionModel());
+  }
+  aiTranslate() {
+    return this.#once('aiTranslate', () => this.provider().tools.translate());
+  }
+  aiOcr() {
+    return this.#once('aiOcr', () => this.provider().tools.ocr());
+  }
 }
 
-// ---------------------------------------------------------------------------------------------
-// core
-// ---------------------------------------------------------------------------------------------
+type Runner = (kit: Kit, input: CallInput) => Promise<string>;
 
-function coreClient(cell: Cell, options: RunOptions) {
-  return keep(
-    options,
-    createGatewayClient({
-      baseURL: cell.baseURL,
-      apiKey: cell.apiKey,
-      fetch: cell.fetch,
-      maxRetries: options.maxRetries,
-      timeoutMs: options.timeoutMs,
-      retryBaseDelayMs: 1,
-    }),
-  );
-}
+const signalOf = (input: CallInput) => (input.signal ? { signal: input.signal } : {});
 
 const core: Record<Endpoint, Runner> = {
-  chat: async (cell, options) => {
-    const result = await coreClient(cell, options).chat(
-      { model: 'community/general', messages: [{ role: 'user', content: PROMPT }] },
-      { signal: options.signal },
-    );
+  chat: async (kit, input) => {
+    const result = await kit
+      .core()
+      .chat(
+        { model: 'community/general', messages: [{ role: 'user', content: input.prompt ?? PROMPT }] },
+        signalOf(input),
+      );
     const content = result.response.choices[0]?.message.content;
     return typeof content === 'string' ? content : '';
   },
-  chat_stream: async (cell, options) => {
+  chat_stream: async (kit, input) => {
     let text = '';
     try {
-      const stream = await coreClient(cell, options).chatStream(
-        { model: 'community/general', messages: [{ role: 'user', content: PROMPT }] },
-        { signal: options.signal },
-      );
+      const stream = await kit
+        .core()
+        .chatStream(
+          {
+            model: 'community/general',
+            messages: [{ role: 'user', content: input.prompt ?? PROMPT }],
+          },
+          signalOf(input),
+        );
       for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
-      const result = await stream.result().catch(() => undefined);
-      if (result && result.text !== text) throw new Error('result() differs from the events');
+      const result = await stream.result();
+      if (result.text !== text) throw new Error('result() differs from the events');
       return text;
     } catch (error) {
       throw new PartialFailure(error, text);
     }
   },
-  embeddings: async (cell, options) => {
-    const response = await coreClient(cell, options).embed(
-      { model: EMBED_ENGINE, input: EMBED_TEXTS },
-      { signal: options.signal },
-    );
+  embeddings: async (kit, input) => {
+    const response = await kit
+      .core()
+      .embed({ model: EMBED_ENGINE, input: EMBED_TEXTS }, signalOf(input));
     return `${response.data.length}x${response.data[0]?.embedding.length ?? 0}`;
   },
-  translation: async (cell, options) =>
-    (
-      await coreClient(cell, options).translate(
-        { input: 'hello', target_language: 'uk' },
-        { signal: options.signal },
-      )
-    ).text,
-  ocr: async (cell, options) =>
-    (await coreClient(cell, options).ocr({ image: PNG }, { signal: options.signal })).text,
-  transcription: async (cell, options) =>
-    (await coreClient(cell, options).transcribe({ audio: WAV }, { signal: options.signal })).text,
+  translation: async (kit, input) =>
+    (await kit.core().translate({ input: 'hello', target_language: 'uk' }, signalOf(input))).text,
+  ocr: async (kit, input) => (await kit.core().ocr({ image: PNG }, signalOf(input))).text,
+  transcription: async (kit, input) =>
+    (await kit.core().transcribe({ audio: WAV }, signalOf(input))).text,
 };
 
-// ---------------------------------------------------------------------------------------------
-// LangChain
-// ---------------------------------------------------------------------------------------------
-
-function lcConnection(cell: Cell, options: RunOptions) {
-  return {
-    baseURL: cell.baseURL,
-    apiKey: cell.apiKey,
-    fetch: cell.fetch,
-    maxRetries: options.maxRetries,
-    timeout: options.timeoutMs,
-  };
-}
-
-function lcCall(options: RunOptions) {
-  return options.signal ? { signal: options.signal } : {};
-}
-
 const langchain: Record<Endpoint, Runner> = {
-  chat: async (cell, options) => {
-    const model = keep(
-      options,
-      new GatewayChatModel({ model: 'community/general', ...lcConnection(cell, options) }),
-    );
-    const message = await model.invoke(PROMPT, lcCall(options));
+  chat: async (kit, input) => {
+    const message = await kit.lcModel().invoke(input.prompt ?? PROMPT, signalOf(input));
     return typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
   },
-  chat_stream: async (cell, options) => {
-    const model = keep(
-      options,
-      new GatewayChatModel({ model: 'community/general', ...lcConnection(cell, options) }),
-    );
+  chat_stream: async (kit, input) => {
     let text = '';
     try {
-      for await (const chunk of await model.stream(PROMPT, lcCall(options))) {
+      for await (const chunk of await kit
+        .lcModel()
+        .stream(input.prompt ?? PROMPT, signalOf(input))) {
         if (typeof chunk.content === 'string') text += chunk.content;
       }
       return text;
@@ -206,63 +267,42 @@ const langchain: Record<Endpoint, Runner> = {
       throw new PartialFailure(error, text);
     }
   },
-  embeddings: async (cell, options) => {
-    const embeddings = keep(
-      options,
-      new GatewayEmbeddings({ model: EMBED_ENGINE, ...lcConnection(cell, options) }),
-    );
-    const vectors = await embeddings.embedDocuments(EMBED_TEXTS);
+  embeddings: async (kit) => {
+    // embedDocuments takes no signal: LangChain's Embeddings interface has none.
+    const vectors = await kit.lcEmbeddings().embedDocuments(EMBED_TEXTS);
     return `${vectors.length}x${vectors[0]?.length ?? 0}`;
   },
-  translation: async (cell, options) => {
-    const tool = keep(options, createTranslateTool(lcConnection(cell, options)));
-    return String(await tool.invoke({ text: 'hello', target_language: 'uk' }, lcCall(options)));
-  },
-  ocr: async (cell, options) => {
-    const tool = keep(options, createOcrTool(lcConnection(cell, options)));
-    return String(await tool.invoke({ image: toBase64(PNG) }, lcCall(options)));
-  },
-  transcription: async (cell, options) => {
-    const tool = keep(options, createTranscribeTool(lcConnection(cell, options)));
-    return String(await tool.invoke({ audio: toBase64(WAV) }, lcCall(options)));
-  },
+  translation: async (kit, input) =>
+    String(
+      await kit.lcTranslate().invoke({ text: 'hello', target_language: 'uk' }, signalOf(input)),
+    ),
+  ocr: async (kit, input) =>
+    String(await kit.lcOcr().invoke({ image: toBase64(PNG) }, signalOf(input))),
+  transcription: async (kit, input) =>
+    String(await kit.lcTranscribe().invoke({ audio: toBase64(WAV) }, signalOf(input))),
 };
 
-// ---------------------------------------------------------------------------------------------
-// AI SDK
-// ---------------------------------------------------------------------------------------------
-
-function provider(cell: Cell, options: RunOptions) {
-  return keep(
-    options,
-    createGateway({
-      baseURL: cell.baseURL,
-      apiKey: cell.apiKey,
-      fetch: cell.fetch,
-      maxRetries: options.maxRetries,
-      timeoutMs: options.timeoutMs,
-    }),
-  );
-}
-
-const toolCall = (options: RunOptions) => ({
+const toolCall = (input: CallInput) => ({
   toolCallId: 'call-1',
   messages: [],
-  ...(options.signal ? { abortSignal: options.signal } : {}),
+  context: {},
+  ...(input.signal ? { abortSignal: input.signal } : {}),
 });
 
 const aiSdk: Record<Endpoint, Runner> = {
-  chat: async (cell, options) => {
-    const model = keep(options, provider(cell, options)('community/general'));
-    const result = await generateText({ model, prompt: PROMPT, abortSignal: options.signal });
+  chat: async (kit, input) => {
+    const result = await generateText({
+      model: kit.aiModel(),
+      prompt: input.prompt ?? PROMPT,
+      abortSignal: input.signal,
+    });
     return result.text;
   },
-  chat_stream: async (cell, options) => {
-    const model = keep(options, provider(cell, options)('community/general'));
+  chat_stream: async (kit, input) => {
     const result = streamText({
-      model,
-      prompt: PROMPT,
-      abortSignal: options.signal,
+      model: kit.aiModel(),
+      prompt: input.prompt ?? PROMPT,
+      abortSignal: input.signal,
       onError: () => {},
     });
     let text = '';
@@ -275,28 +315,30 @@ const aiSdk: Record<Endpoint, Runner> = {
     }
     return text;
   },
-  embeddings: async (cell, options) => {
-    const model = keep(options, provider(cell, options).embeddingModel(EMBED_ENGINE));
+  embeddings: async (kit, input) => {
     const { embeddings } = await embedMany({
-      model,
+      model: kit.aiEmbedding(),
       values: EMBED_TEXTS,
-      abortSignal: options.signal,
+      abortSignal: input.signal,
     });
     return `${embeddings.length}x${embeddings[0]?.length ?? 0}`;
   },
-  translation: async (cell, options) => {
-    const tool = keep(options, provider(cell, options).tools.translate());
-    const result = await tool.execute!({ text: 'hello', targetLanguage: 'uk' }, toolCall(options));
+  translation: async (kit, input) => {
+    const result = await kit
+      .aiTranslate()
+      .execute!({ text: 'hello', targetLanguage: 'uk' }, toolCall(input));
     return (result as { text: string }).text;
   },
-  ocr: async (cell, options) => {
-    const tool = keep(options, provider(cell, options).tools.ocr());
-    const result = await tool.execute!({ image: toBase64(PNG) }, toolCall(options));
+  ocr: async (kit, input) => {
+    const result = await kit.aiOcr().execute!({ image: toBase64(PNG) }, toolCall(input));
     return (result as { text: string }).text;
   },
-  transcription: async (cell, options) => {
-    const model = keep(options, provider(cell, options).transcriptionModel());
-    const result = await transcribe({ model, audio: WAV, abortSignal: options.signal });
+  transcription: async (kit, input) => {
+    const result = await transcribe({
+      model: kit.aiTranscription(),
+      audio: WAV,
+      abortSignal: input.signal,
+    });
     return result.text;
   },
 };
@@ -311,11 +353,11 @@ const RUNNERS: Record<Surface, Record<Endpoint, Runner>> = {
 export async function run(
   surface: Surface,
   endpoint: Endpoint,
-  cell: Cell,
-  options: RunOptions,
+  kit: Kit,
+  input: CallInput = {},
 ): Promise<Outcome> {
   try {
-    return { ok: true, value: await RUNNERS[surface][endpoint](cell, options) };
+    return { ok: true, value: await RUNNERS[surface][endpoint](kit, input) };
   } catch (error) {
     if (error instanceof PartialFailure) return classify(error.inner, error.partial);
     return classify(error);
