@@ -64,7 +64,7 @@ describe('capabilities', () => {
     expect(isGatewayError(caught) && caught.code).toBe('unsupported_model_capability');
     expect(isGatewayError(caught) && caught.alternatives).toEqual(['a/all', 'a/tools']);
     expect((caught as Error).message).toBe(
-      'Model "a/plain" lacks the tools capability needed for bindTools; models that have it: a/all, a/tools.',
+      'Model "a/plain" lacks tools, needed for bindTools (it has: chat). Models with tools: a/all, a/tools.',
     );
     expect(() =>
       assertCapabilities(
@@ -72,7 +72,7 @@ describe('capabilities', () => {
         ['streaming'],
         'streaming: true',
       ),
-    ).toThrow(/catalog was not loaded/);
+    ).toThrow(/model list was not loaded/);
     expect(() =>
       assertAnyCapability(
         { model: 'a/plain', capabilities: ['chat'], catalog },

@@ -1,6 +1,10 @@
-import type { GatewayModel, ModelCapability } from '@infergate/core';
+import {
+  capabilityError,
+  type GatewayModel,
+  type ModelCapability,
+  missingCapabilities,
+} from '@infergate/core';
 import type { ModelProfile } from '@langchain/core/language_models/profile';
-import { unsupportedCapability } from '../utils/errors';
 
 export type StructuredOutputMethod = 'jsonSchema' | 'jsonMode' | 'functionCalling';
 
@@ -18,15 +22,14 @@ export interface KnownCapabilities {
   catalog?: readonly GatewayModel[];
 }
 
-/** Throws the capability refusal when `known` lacks one of `needs`. */
+/** Throws core's capability refusal when `known` lacks one of `needs`. */
 export function assertCapabilities(
   known: KnownCapabilities,
   needs: readonly ModelCapability[],
   purpose: string,
 ): void {
-  const missing = needs.filter((need) => !known.capabilities.includes(need));
-  if (missing.length === 0) return;
-  throw unsupportedCapability(known.model, missing, modelsWithAll(known.catalog, missing), purpose);
+  if (missingCapabilities(known.capabilities, needs).length === 0) return;
+  throw capabilityError({ ...known, needs, purpose });
 }
 
 /** Throws unless the model has at least one of `anyOf` (used for the default structured-output method). */
@@ -35,20 +38,8 @@ export function assertAnyCapability(
   anyOf: readonly ModelCapability[],
   purpose: string,
 ): void {
-  if (anyOf.some((need) => known.capabilities.includes(need))) return;
-  const alternatives = known.catalog
-    ?.filter((model) => anyOf.some((need) => model.capabilities.includes(need)))
-    .map((model) => model.id);
-  throw unsupportedCapability(known.model, [...anyOf], alternatives, purpose);
-}
-
-function modelsWithAll(
-  catalog: readonly GatewayModel[] | undefined,
-  capabilities: readonly ModelCapability[],
-): string[] | undefined {
-  return catalog
-    ?.filter((model) => capabilities.every((need) => model.capabilities.includes(need)))
-    .map((model) => model.id);
+  if (missingCapabilities(known.capabilities, anyOf).length < anyOf.length) return;
+  throw capabilityError({ ...known, needs: anyOf, anyOf: true, purpose });
 }
 
 /** The structured-output method a model serves best: json_schema, then tools, then json_object. */
