@@ -124,6 +124,26 @@ describe('examples/nextjs-chat in Chromium', () => {
     expect(gateway.emulator.counters.requests.chat).toBe(2);
   });
 
+  it('sends the picked model, without tools when it has none', async () => {
+    await page.goto(appURL);
+    await page.getByLabel('Model').selectOption('community/streamer');
+    // Any request still going to the default model would fail visibly.
+    gateway.emulator.injectFault({
+      fault: 'bad_gateway',
+      endpoint: 'chat',
+      model: 'community/general',
+    });
+    await send('Hello from the picker');
+    const assistant = page.locator('article[data-role="assistant"]');
+    await expect
+      .poll(() => assistant.textContent(), { timeout: 20_000 })
+      .toContain('Echo: Hello from the picker');
+    await expect.poll(() => page.getByTestId('status').textContent()).toBe('ready');
+    // community/streamer lacks tools: sending them would have been refused before any request.
+    expect(gateway.emulator.counters.requests.chat).toBe(1);
+    expect(await page.getByTestId('chat-error').count()).toBe(0);
+  });
+
   it('shows the error when the gateway fails mid-stream', async () => {
     await page.goto(appURL);
     gateway.emulator.injectFault({
