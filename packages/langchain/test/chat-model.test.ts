@@ -396,6 +396,27 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
     expect((await plain.invoke('hi')).content).toBe('Echo: hi');
   });
 
+  it("a call's maxRetries overrides the model's, for invoke, stream and bound models", async () => {
+    const { emulator, connection } = gateway();
+    emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat' });
+    const model = new GatewayChatModel('community/general', { ...connection, maxRetries: 2 });
+    await rejection(model.invoke('hi', { maxRetries: 0 }));
+    expect(emulator.counters.requests.chat).toBe(1);
+    await rejection(model.withConfig({ maxRetries: 1 }).invoke('hi'));
+    expect(emulator.counters.requests.chat).toBe(3);
+    await rejection(
+      (async () => {
+        for await (const _chunk of await model.stream('hi', { maxRetries: 0 })) {
+          // nothing arrives
+        }
+      })(),
+    );
+    expect(emulator.counters.requests.chat).toBe(4);
+    const error = await rejection(model.invoke('hi'));
+    expect(isGatewayError(error) && error.code).toBe('all_providers_failed');
+    expect(emulator.counters.requests.chat).toBe(7);
+  });
+
   it('invoke under streamEvents gives the same final message as invoke', async () => {
     const { connection } = gateway();
     const model = new GatewayChatModel('community/general', connection).bindTools([weather]);

@@ -1,4 +1,4 @@
-import { createGatewayClient, type GatewayClient } from '@infergate/core';
+import { type CallOptions, createGatewayClient, type GatewayClient } from '@infergate/core';
 
 /** How a LangChain class reaches the gateway: an existing client, or the options to make one. */
 export interface GatewayConnectionFields {
@@ -38,11 +38,14 @@ export function resolveClient(fields: GatewayConnectionFields & ClientTuning): G
 export function callOptions(options: {
   signal?: AbortSignal;
   timeout?: number;
+  maxRetries?: number;
   headers?: Record<string, string>;
-}): { signal?: AbortSignal; timeoutMs?: number; headers?: Record<string, string> } {
+}): CallOptions {
   return {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
+    // LangChain's per-call override of the model's maxRetries: core does the retrying.
+    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     ...(options.headers ? { headers: options.headers } : {}),
   };
 }
