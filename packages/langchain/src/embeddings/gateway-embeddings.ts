@@ -1,4 +1,4 @@
-import { type EmbeddingEngine, type GatewayClient, isMultilingualEngine } from '@infergate/core';
+import type { EmbeddingEngine, GatewayClient } from '@infergate/core';
 import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 
@@ -55,11 +55,11 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
 
   private async embed(texts: string[], inputType: 'document' | 'query'): Promise<number[][]> {
     if (texts.length === 0) return [];
-    const engine = await this.engine();
+    // Core resolves the engine (one cached catalog look-up) and sends input_type only to the
+    // multilingual engine, whose field it is (spec 4.4).
     return this.client.embedMany(texts, {
-      model: engine.id,
-      // input_type is a multilingual-engine field (spec 4.4); the English engine gets none.
-      ...(isMultilingualEngine(engine) ? { inputType } : {}),
+      ...(this.model !== undefined ? { model: this.model } : {}),
+      inputType,
       ...(this.dimensions !== undefined ? { dimensions: this.dimensions } : {}),
     });
   }
