@@ -1,4 +1,4 @@
-import type { ChatResult as GatewayChatResult } from '@infergate/core';
+import { type ChatResult as GatewayChatResult, messageText } from '@infergate/core';
 import { AIMessage, AIMessageChunk } from '@langchain/core/messages';
 import type { InvalidToolCall, ToolCall } from '@langchain/core/messages/tool';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
@@ -14,7 +14,7 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
     throw invalidResponse(`the chat answer from ${result.servedModel} has no choices`);
   }
   const { message } = choice;
-  const text = contentText(message.content);
+  const text = messageText(message.content);
   const toolCalls: ToolCall[] = [];
   const invalidToolCalls: InvalidToolCall[] = [];
   for (const call of message.tool_calls ?? []) {
@@ -82,16 +82,6 @@ export function parseArguments(text: string): Parsed {
       error: `tool call arguments are not valid JSON: ${(error as Error).message}`,
     };
   }
-}
-
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((part) => (typeof part?.text === 'string' ? (part.text as string) : ''))
-      .join('');
-  }
-  return '';
 }
 
 /**
