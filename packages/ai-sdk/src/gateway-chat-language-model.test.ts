@@ -241,6 +241,8 @@ describe('errors', () => {
     expect((error as APICallError).statusCode).toBe(429);
     expect((error as APICallError).isRetryable).toBe(false);
     expect((error as APICallError).responseHeaders?.['retry-after']).toBe('0');
+    // Every header of the 429 as it came, from core's GatewayError.responseHeaders.
+    expect((error as APICallError).responseHeaders?.['content-type']).toContain('application/json');
     expect((error as APICallError).data).toMatchObject({ code: 'client_concurrency_exceeded' });
     expect(emulator.counters.requests.chat).toBe(3);
   });

@@ -21,6 +21,7 @@ describe('mapGatewayError', () => {
       message: 'busy',
       status: 429,
       retryAfterMs: 1500,
+      responseHeaders: { 'retry-after': '1.5', 'x-service-model': 'community/general' },
       body: '{"error":{"code":"model_busy","message":"busy"}}',
       data: { error: { code: 'model_busy', message: 'busy' } },
       requestedModel: 'community/general',
@@ -29,7 +30,10 @@ describe('mapGatewayError', () => {
     expect(APICallError.isInstance(mapped)).toBe(true);
     const error = mapped as APICallError;
     expect(error.statusCode).toBe(429);
-    expect(error.responseHeaders).toEqual({ 'retry-after': '2' });
+    expect(error.responseHeaders).toEqual({
+      'retry-after': '1.5',
+      'x-service-model': 'community/general',
+    });
     expect(error.responseBody).toBe(cause.body);
     expect(error.url).toBe(context.url);
     expect(error.requestBodyValues).toEqual({ model: 'm' });

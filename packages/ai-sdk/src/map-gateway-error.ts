@@ -54,7 +54,8 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
     url: context.url,
     requestBodyValues: context.requestBodyValues,
     statusCode: error.status,
-    responseHeaders: responseHeadersOf(error),
+    // Core keeps the error response's headers (retry-after, x-service-model, …) as they came.
+    responseHeaders: error.responseHeaders,
     responseBody: error.body,
     cause: error,
     isRetryable: context.retriedByCore ? false : error.isRetryable,
@@ -81,17 +82,6 @@ export function gatewayErrorData(error: GatewayError): JSONObject {
     if (value !== undefined) data[key] = value as JSONObject[string];
   }
   return data;
-}
-
-// TODO(core): GatewayError carries no response headers; the two that matter are rebuilt here
-// from `retryAfterMs` and `servedModel` so that `ai` can honour `retry-after`.
-function responseHeadersOf(error: GatewayError): Record<string, string> | undefined {
-  const headers: Record<string, string> = {};
-  if (error.retryAfterMs !== undefined) {
-    headers['retry-after'] = String(Math.ceil(error.retryAfterMs / 1000));
-  }
-  if (error.servedModel !== undefined) headers['x-service-model'] = error.servedModel;
-  return Object.keys(headers).length > 0 ? headers : undefined;
 }
 
 function abortError(cause: GatewayError): Error {
