@@ -1,4 +1,4 @@
-import { APICallError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
+import { APICallError, NoSuchModelError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
 import { generateText, NoObjectGeneratedError, Output, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
@@ -41,6 +41,33 @@ describe('generateText through the gateway', () => {
       servedModel: 'pool-a/llama-3-8b',
       fallback: true,
     });
+  });
+
+  it('checks an offline own model with core: unchecked, one GET /models for every call', async () => {
+    const provider = gateway();
+    for (let i = 0; i < 3; i++) {
+      const result = await generateText({
+        model: provider('my/laptop-model'),
+        tools: { weather },
+        prompt: 'hi',
+      });
+      expect(result.response.modelId).toBe('pool-a/llama-3-8b');
+      await streamText({ model: provider('my/laptop-model'), prompt: 'hi' }).consumeStream();
+    }
+    expect(emulator.counters.requests.chat).toBe(6);
+    expect(emulator.counters.requests.models).toBe(1);
+  });
+
+  it('refuses an unlisted id that is not an own model with NoSuchModelError and close matches', async () => {
+    const error = await generateText({
+      model: gateway()('community/genral'),
+      tools: { weather },
+      prompt: 'hi',
+    }).catch((e: unknown) => e);
+    expect(NoSuchModelError.isInstance(error)).toBe(true);
+    expect((error as NoSuchModelError).modelId).toBe('community/genral');
+    expect((error as Error).message).toContain('community/general');
+    expect(emulator.counters.requests.chat).toBe(0);
   });
 
   it('runs a multi-step tool loop with stopWhen', async () => {

@@ -12,8 +12,8 @@ import { generateId, injectJsonInstructionIntoMessages } from '@ai-sdk/provider-
 import {
   type ChatMessage,
   type ChatRequest,
+  capabilitiesOf,
   type GatewayModel,
-  isGatewayError,
   type ResponseFormat,
   type Usage,
 } from '@infergate/core';
@@ -242,19 +242,18 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 
   /**
-   * The model's capabilities: from the settings, else from core's cached catalog. Undefined when
-   * the model is not listed (an offline `my/...` model still answers through its fallback): the
-   * gateway then decides, and refuses with `unsupported_model_capability` itself.
+   * The model's capabilities: from the settings, else from core's cached catalog. Core's rule
+   * decides unlisted ids: an own model (`my/...`, offline yet still answering) is undefined, so
+   * the gateway decides; any other is refused with `model_not_found` (`NoSuchModelError`).
    */
   private async capabilities(
     signal: AbortSignal | undefined,
   ): Promise<readonly string[] | undefined> {
     if (this.settings.capabilities !== undefined) return this.settings.capabilities;
     try {
-      const model = await this.config.client().model(this.modelId, { signal });
-      return model.capabilities;
+      const model = await this.config.client().resolveModel(this.modelId, { signal });
+      return model === undefined ? undefined : capabilitiesOf(model);
     } catch (error) {
-      if (isGatewayError(error) && error.code === 'model_not_found') return undefined;
       throw this.mapError(error, undefined, this.config.retriedByCore, '/models');
     }
   }

@@ -99,6 +99,7 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
         url: endpointURL(this.config, '/embeddings'),
         requestBodyValues: { model: this.engineId, input: values, dimensions },
         retriedByCore: this.config.retriedByCore,
+        modelType: 'embeddingModel',
       });
     }
   }

@@ -3,6 +3,7 @@ import {
   InvalidArgumentError,
   LoadAPIKeyError,
   LoadSettingError,
+  NoSuchModelError,
 } from '@ai-sdk/provider';
 import { GatewayError } from '@infergate/core';
 import { describe, expect, it } from 'vitest';
@@ -48,6 +49,21 @@ describe('mapGatewayError', () => {
     expect(
       (mapGatewayError(busy, { ...context, retriedByCore: false }) as APICallError).isRetryable,
     ).toBe(true);
+  });
+
+  it('maps a model_not_found from the catalog look-up (no response) to NoSuchModelError', () => {
+    const cause = new GatewayError({
+      code: 'model_not_found',
+      message: 'Model "a/b" is not in this key\'s model list (GET /models). Close matches: a/c.',
+      model: 'a/b',
+    });
+    const mapped = mapGatewayError(cause, { ...context, modelType: 'embeddingModel' });
+    expect(NoSuchModelError.isInstance(mapped)).toBe(true);
+    expect((mapped as NoSuchModelError).modelType).toBe('embeddingModel');
+    expect((mapped as NoSuchModelError).message).toBe(cause.message);
+    expect((mapped as Error).cause).toBe(cause);
+    const fromGateway = new GatewayError({ code: 'model_not_found', message: 'no', status: 404 });
+    expect(APICallError.isInstance(mapGatewayError(fromGateway, context))).toBe(true);
   });
 
   it('maps client-side validation to InvalidArgumentError naming the field', () => {

@@ -4,6 +4,7 @@ import {
   type JSONObject,
   LoadAPIKeyError,
   LoadSettingError,
+  NoSuchModelError,
 } from '@ai-sdk/provider';
 import { type GatewayError, isGatewayError } from '@infergate/core';
 
@@ -17,6 +18,8 @@ export interface GatewayErrorContext {
    * `isRetryable: false`, so `ai`'s own retry loop does not retry a second time over.
    */
   retriedByCore: boolean;
+  /** The kind of model that made the call, for `NoSuchModelError`. Default `languageModel`. */
+  modelType?: 'languageModel' | 'embeddingModel';
 }
 
 /**
@@ -25,6 +28,7 @@ export interface GatewayErrorContext {
  *   `isRetryable`, and the gateway `code` in `data`);
  * - request refused by core's validation before the network → `InvalidArgumentError`;
  * - missing configuration → `LoadAPIKeyError` / `LoadSettingError`;
+ * - an id the catalog does not list, refused before any request → `NoSuchModelError`;
  * - aborts → a DOMException named `AbortError`, which `ai` recognises.
  * Anything else is returned unchanged.
  */
@@ -38,6 +42,19 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
       return /api key/i.test(error.message)
         ? new LoadAPIKeyError({ message: error.message })
         : new LoadSettingError({ message: error.message });
+    case 'model_not_found':
+      // Refused by core's catalog look-up before any request: the id is not listed.
+      if (error.status === undefined) {
+        return withCause(
+          new NoSuchModelError({
+            modelId: error.model ?? '',
+            modelType: context.modelType ?? 'languageModel',
+            message: error.message,
+          }),
+          error,
+        );
+      }
+      break;
     case 'invalid_request_error':
       if (error.status === undefined) {
         return new InvalidArgumentError({
@@ -82,6 +99,11 @@ export function gatewayErrorData(error: GatewayError): JSONObject {
     if (value !== undefined) data[key] = value as JSONObject[string];
   }
   return data;
+}
+
+function withCause<T extends Error>(error: T, cause: GatewayError): T {
+  Object.defineProperty(error, 'cause', { value: cause, configurable: true, writable: true });
+  return error;
 }
 
 function abortError(cause: GatewayError): Error {
