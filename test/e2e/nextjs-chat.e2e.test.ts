@@ -109,7 +109,9 @@ describe('examples/nextjs-chat in Chromium', () => {
     await expect
       .poll(() => assistant.textContent(), { timeout: 20_000 })
       .toContain('Tool get_weather returned: {"city":"Kyiv"');
-    await expect.poll(() => page.getByTestId('status').textContent()).toBe('ready');
+    await expect
+      .poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 })
+      .toBe('ready');
     const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
     expect(seen.length, 'the answer was rendered in several steps').toBeGreaterThan(3);
     const toolCall = page.getByTestId('tool-call');
@@ -138,7 +140,9 @@ describe('examples/nextjs-chat in Chromium', () => {
     await expect
       .poll(() => assistant.textContent(), { timeout: 20_000 })
       .toContain('Echo: Hello from the picker');
-    await expect.poll(() => page.getByTestId('status').textContent()).toBe('ready');
+    await expect
+      .poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 })
+      .toBe('ready');
     // community/streamer lacks tools: sending them would have been refused before any request.
     expect(gateway.emulator.counters.requests.chat).toBe(1);
     expect(await page.getByTestId('chat-error').count()).toBe(0);
@@ -158,7 +162,9 @@ describe('examples/nextjs-chat in Chromium', () => {
     expect(await alert.textContent()).toContain('The request failed.');
     expect(await alert.textContent()).toContain('provider_request_failed');
     expect(await alert.textContent()).not.toContain(gateway.apiKey);
-    await expect.poll(() => page.getByTestId('status').textContent()).toBe('error');
+    await expect
+      .poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 })
+      .toBe('error');
     await page.screenshot({ path: `${artifacts}/nextjs-chat-error.png`, fullPage: true });
   });
 });
