@@ -62,7 +62,12 @@ describe('abort storm', () => {
   it(`${400 * SCALE} concurrent mixed calls, a random half aborted at random moments`, async () => {
     const total = 400 * SCALE;
     const random = seededRandom(0xab047);
-    const cell = cellFor(server.emulator, server.url, DEFAULT_KEYS.full, timedFetch(globalThis.fetch, []));
+    const cell = cellFor(
+      server.emulator,
+      server.url,
+      DEFAULT_KEYS.full,
+      timedFetch(globalThis.fetch, []),
+    );
     const kit = new Kit(cell, { maxRetries: 2, timeoutMs: 300_000 });
     const surfaces: Surface[] = ['core', 'langchain', 'ai-sdk'];
     const phases = { queued: 0, inFlight: 0, midBody: 0, afterSettled: 0 };
@@ -175,7 +180,10 @@ describe('abort while the request is in flight releases its slot at once', () =>
       controller.abort(reason);
       const outcome = await pending;
       expect(outcome.ok).toBe(false);
-      expect(isAbort(outcome, reason), `${outcome.ok ? '' : `${outcome.kind} ${outcome.code}`}`).toBe(true);
+      expect(
+        isAbort(outcome, reason),
+        `${outcome.ok ? '' : `${outcome.kind} ${outcome.code}`}`,
+      ).toBe(true);
       expect(await settle(cell, 1000)).toBe(true);
     });
   }
@@ -193,7 +201,10 @@ describe('abort while the request is in flight releases its slot at once', () =>
       const reason = new Error('user gave up');
       controller.abort(reason);
       const outcome = await call.result;
-      expect(isAbort(outcome, reason), `${outcome.ok ? 'succeeded' : `${outcome.kind} ${outcome.code}`}`).toBe(true);
+      expect(
+        isAbort(outcome, reason),
+        `${outcome.ok ? 'succeeded' : `${outcome.kind} ${outcome.code}`}`,
+      ).toBe(true);
       expect(await settle(timed, 1000)).toBe(true);
     });
   }

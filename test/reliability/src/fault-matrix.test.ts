@@ -5,8 +5,8 @@ import { EXPECTED } from './harness/fixtures';
 import { pool, writeResult } from './harness/results';
 import {
   COUNTER,
-  type Endpoint,
   ENDPOINTS,
+  type Endpoint,
   Kit,
   type Outcome,
   run,
@@ -51,11 +51,23 @@ function specs(): CellSpec[] {
   const list: CellSpec[] = [];
   for (const endpoint of ENDPOINTS) {
     for (const surface of SURFACES) {
-      list.push({ name: `${surface} ${endpoint} no fault`, row: undefined, endpoint, surface, variant: 'none' });
+      list.push({
+        name: `${surface} ${endpoint} no fault`,
+        row: undefined,
+        endpoint,
+        surface,
+        variant: 'none',
+      });
       for (const row of FAULT_ROWS) {
         if (!appliesTo(row, endpoint)) continue;
         for (const variant of VARIANTS) {
-          list.push({ name: `${surface} ${endpoint} ${row.id} ${variant}`, row, endpoint, surface, variant });
+          list.push({
+            name: `${surface} ${endpoint} ${row.id} ${variant}`,
+            row,
+            endpoint,
+            surface,
+            variant,
+          });
         }
       }
     }
@@ -94,7 +106,7 @@ beforeAll(async () => {
     ALL.map((spec) => () => runCell(spec)),
     96,
   );
-  ALL.forEach((spec, i) => results.set(spec.name, done[i]!));
+  for (const [i, spec] of ALL.entries()) results.set(spec.name, done[i]!);
 }, 120_000);
 
 function verdict(spec: CellSpec, result: CellResult): string[] {
@@ -129,10 +141,10 @@ afterAll(() => {
       endpoint: spec.endpoint,
       surface: spec.surface,
       variant: spec.variant,
-      expected: want.success ? `success after ${want.requests} request(s)` : `${want.code} after ${want.requests} request(s)`,
-      got: result.outcome.ok
-        ? 'success'
-        : `${result.outcome.kind}:${result.outcome.code ?? '-'}`,
+      expected: want.success
+        ? `success after ${want.requests} request(s)`
+        : `${want.code} after ${want.requests} request(s)`,
+      got: result.outcome.ok ? 'success' : `${result.outcome.kind}:${result.outcome.code ?? '-'}`,
       requests: result.requests,
       pass: problems.length === 0,
       problems,
@@ -141,7 +153,13 @@ afterAll(() => {
   writeResult('fault-matrix', {
     maxRetries: MAX_RETRIES,
     timeoutMs: TIMEOUT_MS,
-    rows: FAULT_ROWS.map(({ id, label, retryable, code, endpoints }) => ({ id, label, retryable, code, endpoints })),
+    rows: FAULT_ROWS.map(({ id, label, retryable, code, endpoints }) => ({
+      id,
+      label,
+      retryable,
+      code,
+      endpoints,
+    })),
     cells,
   });
 });

@@ -207,27 +207,26 @@ const signalOf = (input: CallInput) => (input.signal ? { signal: input.signal } 
 
 const core: Record<Endpoint, Runner> = {
   chat: async (kit, input) => {
-    const result = await kit
-      .core()
-      .chat(
-        { model: 'community/general', messages: [{ role: 'user', content: input.prompt ?? PROMPT }] },
-        signalOf(input),
-      );
+    const result = await kit.core().chat(
+      {
+        model: 'community/general',
+        messages: [{ role: 'user', content: input.prompt ?? PROMPT }],
+      },
+      signalOf(input),
+    );
     const content = result.response.choices[0]?.message.content;
     return typeof content === 'string' ? content : '';
   },
   chat_stream: async (kit, input) => {
     let text = '';
     try {
-      const stream = await kit
-        .core()
-        .chatStream(
-          {
-            model: 'community/general',
-            messages: [{ role: 'user', content: input.prompt ?? PROMPT }],
-          },
-          signalOf(input),
-        );
+      const stream = await kit.core().chatStream(
+        {
+          model: 'community/general',
+          messages: [{ role: 'user', content: input.prompt ?? PROMPT }],
+        },
+        signalOf(input),
+      );
       for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
       const result = await stream.result();
       if (result.text !== text) throw new Error('result() differs from the events');
@@ -324,9 +323,10 @@ const aiSdk: Record<Endpoint, Runner> = {
     return `${embeddings.length}x${embeddings[0]?.length ?? 0}`;
   },
   translation: async (kit, input) => {
-    const result = await kit
-      .aiTranslate()
-      .execute!({ text: 'hello', targetLanguage: 'uk' }, toolCall(input));
+    const result = await kit.aiTranslate().execute!(
+      { text: 'hello', targetLanguage: 'uk' },
+      toolCall(input),
+    );
     return (result as { text: string }).text;
   },
   ocr: async (kit, input) => {
