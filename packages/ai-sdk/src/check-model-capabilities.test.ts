@@ -1,47 +1,35 @@
 import { UnsupportedFunctionalityError } from '@ai-sdk/provider';
-import type { GatewayModel } from '@infergate/core';
+import { capabilityError } from '@infergate/core';
 import { describe, expect, it } from 'vitest';
-import {
-  missingCapabilities,
-  modelsWithCapabilities,
-  UnsupportedModelCapabilityError,
-} from './check-model-capabilities';
+import { UnsupportedModelCapabilityError } from './check-model-capabilities';
 
-const model = (id: string, capabilities: string[]): GatewayModel => ({
-  id,
-  object: 'model',
-  owned_by: 'service-community',
-  kind: 'chat',
-  capabilities,
-});
-
-describe('capability checks', () => {
-  it('lists what is missing', () => {
-    expect(
-      missingCapabilities(['chat', 'streaming'], ['streaming', 'tools', 'json_schema']),
-    ).toEqual(['tools', 'json_schema']);
-  });
-
-  it('finds the models that have everything needed', () => {
-    const models = [
-      model('a', ['chat', 'streaming', 'tools']),
-      model('b', ['chat', 'streaming']),
-      model('c', ['chat', 'tools']),
-    ];
-    expect(modelsWithCapabilities(models, ['streaming', 'tools'])).toEqual(['a']);
-  });
-
-  it('is an UnsupportedFunctionalityError naming model, feature and alternatives', () => {
-    const error = new UnsupportedModelCapabilityError({
-      modelId: 'community/plain',
-      missing: ['streaming'],
-      needed: ['streaming'],
-      alternatives: ['community/general', 'community/streamer'],
+describe('UnsupportedModelCapabilityError', () => {
+  it("is an UnsupportedFunctionalityError with core's wording and fields", () => {
+    const refusal = capabilityError({
+      model: 'community/plain',
+      needs: ['chat', 'streaming'],
+      capabilities: ['chat'],
+      catalog: [
+        {
+          id: 'community/general',
+          object: 'model',
+          owned_by: 'service-community',
+          kind: 'chat',
+          capabilities: ['chat', 'streaming', 'tools'],
+        },
+      ],
+      purpose: 'streamText',
     });
+    const error = new UnsupportedModelCapabilityError(refusal);
     expect(UnsupportedFunctionalityError.isInstance(error)).toBe(true);
     expect(error.functionality).toBe('streaming');
-    expect(error.message).toContain('community/plain');
-    expect(error.message).toContain('streaming');
-    expect(error.message).toContain('community/general, community/streamer');
+    expect(error.message).toBe(refusal.message);
+    expect(error.message).toBe(
+      'Model "community/plain" lacks streaming, needed for streamText (it has: chat). Models with chat, streaming: community/general.',
+    );
+    expect(error.modelId).toBe('community/plain');
+    expect(error.missing).toEqual(['streaming']);
+    expect(error.alternatives).toEqual(['community/general']);
+    expect(error.cause).toBe(refusal);
   });
 });

@@ -224,13 +224,16 @@ describe('capability refusals (no chat request is sent)', () => {
     expect(emulator.counters.requests.models).toBe(0);
   });
 
-  it('refuses from the model settings too', async () => {
+  it('refuses from the model settings too, in the words of core', async () => {
     const error = await generateText({
       model: gateway()('community/general', { capabilities: ['chat'] }),
       tools: { weather },
       prompt: 'hi',
     }).catch((e: unknown) => e);
     expect(UnsupportedFunctionalityError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /^Model "community\/general" lacks tools, needed for generateText with tools \(it has: chat\)\. Models with chat, tools: .*community\/tools/,
+    );
     expect(emulator.counters.requests.chat).toBe(0);
   });
 

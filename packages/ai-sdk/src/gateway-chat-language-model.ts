@@ -13,22 +13,20 @@ import {
   type ChatMessage,
   type ChatRequest,
   capabilitiesOf,
+  capabilityError,
   type GatewayModel,
+  missingCapabilities,
   type ResponseFormat,
+  requiredCapabilities,
   type Usage,
 } from '@infergate/core';
-import {
-  missingCapabilities,
-  modelsWithCapabilities,
-  UnsupportedModelCapabilityError,
-} from './check-model-capabilities';
+import { UnsupportedModelCapabilityError } from './check-model-capabilities';
 import { convertGatewayChatStream } from './convert-gateway-chat-stream';
 import { convertGatewayUsage } from './convert-gateway-usage';
 import { convertToGatewayChatMessages } from './convert-to-gateway-chat-messages';
 import {
   type GatewayChatModelId,
   type GatewayChatModelSettings,
-  type OptionalCapability,
   PROVIDER_OPTIONS_KEY,
 } from './gateway-chat-options';
 import {
@@ -39,7 +37,7 @@ import {
 } from './gateway-model-config';
 import { mapGatewayError } from './map-gateway-error';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
-import { prepareTools } from './prepare-tools';
+import { type PreparedTools, prepareTools } from './prepare-tools';
 
 const CHAT_PATH = '/chat/completions';
 
@@ -178,25 +176,20 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
 
     let messages: ChatMessage[] = convertToGatewayChatMessages(options.prompt);
     let responseFormat = mapResponseFormat(options.responseFormat);
+    let body = requestBody(this.modelId, options, messages, tools, responseFormat);
+    let needs = requiredCapabilities(body, stream);
 
-    const needed: OptionalCapability[] = [];
-    if (stream) needed.push('streaming');
-    if (tools.tools !== undefined) needed.push('tools');
-    if (responseFormat?.type === 'json_object' || responseFormat?.type === 'json_schema') {
-      needed.push(responseFormat.type);
-    }
-
-    if (needed.length > 0) {
+    // Plain chat is not looked up: every listed model has it, and the gateway refuses the rest.
+    if (needs.some((need) => need !== 'chat')) {
       const capabilities = await this.capabilities(options.abortSignal);
       if (capabilities !== undefined) {
         if (
           responseFormat?.type === 'json_schema' &&
           this.settings.fallbackToJsonObject === true &&
-          !capabilities.includes('json_schema') &&
-          capabilities.includes('json_object')
+          missingCapabilities(capabilities, ['json_schema']).length > 0 &&
+          missingCapabilities(capabilities, ['json_object']).length === 0
         ) {
           // Opt-in downgrade: the schema goes into the system message; `ai` validates the answer.
-          needed.splice(needed.indexOf('json_schema'), 1, 'json_object');
           messages = convertToGatewayChatMessages(
             injectJsonInstructionIntoMessages({
               messages: options.prompt,
@@ -205,6 +198,8 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
             }),
           );
           responseFormat = { type: 'json_object' };
+          body = requestBody(this.modelId, options, messages, tools, responseFormat);
+          needs = requiredCapabilities(body, stream);
           warnings.push({
             type: 'unsupported',
             feature: 'responseFormat.schema',
@@ -212,32 +207,20 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
           });
         }
 
-        const missing = missingCapabilities(capabilities, needed);
-        if (missing.length > 0) {
-          throw new UnsupportedModelCapabilityError({
-            modelId: this.modelId,
-            missing,
-            needed,
-            alternatives: await this.alternatives(needed, options.abortSignal),
-          });
+        if (missingCapabilities(capabilities, needs).length > 0) {
+          throw new UnsupportedModelCapabilityError(
+            capabilityError({
+              model: this.modelId,
+              needs,
+              capabilities,
+              catalog: await this.catalog(options.abortSignal),
+              purpose: describeCall(stream, body),
+            }),
+          );
         }
       }
     }
 
-    const extraFields = options.providerOptions?.[PROVIDER_OPTIONS_KEY] ?? {};
-    const standardFields: ChatRequest = {
-      model: this.modelId,
-      messages,
-      tools: tools.tools,
-      tool_choice: tools.toolChoice,
-      response_format: responseFormat,
-      temperature: options.temperature,
-      max_tokens: options.maxOutputTokens,
-      top_p: options.topP,
-      stop: options.stopSequences,
-      seed: options.seed,
-    };
-    const body = { ...extraFields, ...withoutUndefined(standardFields) } as ChatRequest;
     return { body, warnings };
   }
 
@@ -258,18 +241,13 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     }
   }
 
-  /** Listed models that have every needed capability; undefined when the catalog cannot be read. */
-  private async alternatives(
-    needed: OptionalCapability[],
-    signal: AbortSignal | undefined,
-  ): Promise<string[] | undefined> {
-    let models: GatewayModel[];
+  /** The listed models, to name the ones that would do; undefined when the list cannot be read. */
+  private async catalog(signal: AbortSignal | undefined): Promise<GatewayModel[] | undefined> {
     try {
-      models = await this.config.client().models({ signal });
+      return await this.config.client().models({ signal });
     } catch {
       return undefined;
     }
-    return modelsWithCapabilities(models, needed).filter((id) => id !== this.modelId);
   }
 
   private mapError(
@@ -284,6 +262,40 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       retriedByCore,
     });
   }
+}
+
+/** The gateway request: `providerOptions.infergate` fields first, the call's own fields win. */
+function requestBody(
+  modelId: string,
+  options: LanguageModelV4CallOptions,
+  messages: ChatMessage[],
+  tools: PreparedTools,
+  responseFormat: ResponseFormat | undefined,
+): ChatRequest {
+  const extraFields = options.providerOptions?.[PROVIDER_OPTIONS_KEY] ?? {};
+  const standardFields: ChatRequest = {
+    model: modelId,
+    messages,
+    tools: tools.tools,
+    tool_choice: tools.toolChoice,
+    response_format: responseFormat,
+    temperature: options.temperature,
+    max_tokens: options.maxOutputTokens,
+    top_p: options.topP,
+    stop: options.stopSequences,
+    seed: options.seed,
+  };
+  return { ...extraFields, ...withoutUndefined(standardFields) } as ChatRequest;
+}
+
+/** What a refused call was, for the refusal's message: `streamText with tools`. */
+function describeCall(stream: boolean, body: ChatRequest): string {
+  const parts: string[] = [];
+  if (body.tools !== undefined) parts.push('tools');
+  if (body.response_format?.type === 'json_schema') parts.push('a JSON schema');
+  if (body.response_format?.type === 'json_object') parts.push('JSON output');
+  const call = stream ? 'streamText' : 'generateText';
+  return parts.length > 0 ? `${call} with ${parts.join(' and ')}` : call;
 }
 
 function mapResponseFormat(

@@ -25,6 +25,3 @@ export interface GatewayChatModelSettings {
 
 /** The key of this provider in `providerOptions` and `providerMetadata`. */
 export const PROVIDER_OPTIONS_KEY = 'infergate';
-
-/** Capabilities that a call may need beyond plain `chat`. */
-export type OptionalCapability = Exclude<ModelCapability, 'chat'>;
