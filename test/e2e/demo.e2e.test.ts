@@ -4,7 +4,7 @@ import { examplesDir, runNode } from '../helpers/run';
 
 const STEP_COUNT = 15;
 const runDemo = (env: Record<string, string> = {}) =>
-  runNode(examplesDir('demo'), ['src/index.ts'], env, 90_000);
+  runNode(examplesDir('demo'), ['--experimental-strip-types', 'src/index.ts'], env, 90_000);
 
 describe('the guided demo (examples/demo)', () => {
   it('passes every step on its embedded emulator', async () => {

@@ -55,7 +55,7 @@ export function runExample(
   const env: Record<string, string> = gateway
     ? { INFERGATE_BASE_URL: gateway.url, INFERGATE_API_KEY: gateway.apiKey }
     : {};
-  return runNode(examplesDir(name), ['src/index.ts', ...args], env);
+  return runNode(examplesDir(name), ['--experimental-strip-types', 'src/index.ts', ...args], env);
 }
 
 export async function freePort(): Promise<number> {

@@ -1,5 +1,5 @@
 // The guided tour of infergate: every package, on the embedded emulator or on your gateway.
-// Run: pnpm demo (from the repository root), or node src/index.ts here.
+// Run: pnpm demo (from the repository root), or pnpm start here.
 
 import { isGatewayError } from '@infergate/core';
 import { connectGateway } from '@infergate/examples-shared';
