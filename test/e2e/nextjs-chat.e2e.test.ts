@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { type RunningEmulator, startEmulator } from '@infergate/emulator';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -45,6 +46,11 @@ async function waitForApp(url: string, child: ChildProcess): Promise<void> {
 }
 
 beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: run bash scripts/ensure-chromium.sh (or set CHROMIUM_PATH)`,
+    );
+  }
   await mkdir(artifacts, { recursive: true });
   // Built once per run.
   const build = await runNode(appDir, [nextBin, 'build'], {}, 170_000);
