@@ -301,6 +301,32 @@ describe('errors', () => {
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it("a model's maxRetries setting overrides the provider's, for generateText and streamText", async () => {
+    emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat' });
+    const provider = gateway({ maxRetries: 2 });
+    const once = await generateText({
+      model: provider('community/general', { maxRetries: 0 }),
+      prompt: 'hi',
+      maxRetries: 0,
+    }).catch((e: unknown) => e);
+    expect(APICallError.isInstance(once)).toBe(true);
+    // Core did not retry, so ai may.
+    expect((once as APICallError).isRetryable).toBe(true);
+    expect(emulator.counters.requests.chat).toBe(1);
+    let streamError: unknown;
+    await streamText({
+      model: provider('community/general', { maxRetries: 1 }),
+      prompt: 'hi',
+      maxRetries: 0,
+      onError: ({ error }) => {
+        streamError = error;
+      },
+    }).consumeStream();
+    expect(APICallError.isInstance(streamError)).toBe(true);
+    expect((streamError as APICallError).isRetryable).toBe(false);
+    expect(emulator.counters.requests.chat).toBe(3);
+  });
+
   it('leaves retrying to ai when core retries are off (maxRetries: 0)', async () => {
     emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 0, times: 1 });
     const result = await generateText({

@@ -10,6 +10,7 @@ import type {
 } from '@ai-sdk/provider';
 import { generateId, injectJsonInstructionIntoMessages } from '@ai-sdk/provider-utils';
 import {
+  type CallOptions,
   type ChatMessage,
   type ChatRequest,
   capabilitiesOf,
@@ -79,12 +80,9 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
 
     let result: Awaited<ReturnType<typeof client.chat>>;
     try {
-      result = await client.chat(body, {
-        signal: options.abortSignal,
-        headers: definedHeaders(options.headers),
-      });
+      result = await client.chat(body, this.callOptions(options));
     } catch (error) {
-      throw this.mapError(error, body, this.config.retriedByCore);
+      throw this.mapError(error, body, this.retriedByCore);
     }
 
     const { response } = result;
@@ -126,12 +124,9 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
 
     let stream: Awaited<ReturnType<typeof client.chatStream>>;
     try {
-      stream = await client.chatStream(body, {
-        signal: options.abortSignal,
-        headers: definedHeaders(options.headers),
-      });
+      stream = await client.chatStream(body, this.callOptions(options));
     } catch (error) {
-      throw this.mapError(error, body, this.config.retriedByCore);
+      throw this.mapError(error, body, this.retriedByCore);
     }
 
     return {
@@ -234,10 +229,13 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   ): Promise<readonly string[] | undefined> {
     if (this.settings.capabilities !== undefined) return this.settings.capabilities;
     try {
-      const model = await this.config.client().resolveModel(this.modelId, { signal });
+      const model = await this.config.client().resolveModel(this.modelId, {
+        signal,
+        ...(this.settings.maxRetries !== undefined ? { maxRetries: this.settings.maxRetries } : {}),
+      });
       return model === undefined ? undefined : capabilitiesOf(model);
     } catch (error) {
-      throw this.mapError(error, undefined, this.config.retriedByCore, '/models');
+      throw this.mapError(error, undefined, this.retriedByCore, '/models');
     }
   }
 
@@ -248,6 +246,22 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     } catch {
       return undefined;
     }
+  }
+
+  /** Core's options for one call: the abort signal, headers, and this model's `maxRetries`. */
+  private callOptions(options: LanguageModelV4CallOptions): CallOptions {
+    return {
+      signal: options.abortSignal,
+      headers: definedHeaders(options.headers),
+      ...(this.settings.maxRetries !== undefined ? { maxRetries: this.settings.maxRetries } : {}),
+    };
+  }
+
+  /** Whether core retries this model's calls (then `ai` is told not to retry them again). */
+  private get retriedByCore(): boolean {
+    return this.settings.maxRetries !== undefined
+      ? this.settings.maxRetries > 0
+      : this.config.retriedByCore;
   }
 
   private mapError(
