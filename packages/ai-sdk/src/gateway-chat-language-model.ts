@@ -16,6 +16,7 @@ import {
   capabilitiesOf,
   capabilityError,
   type GatewayModel,
+  messageText,
   missingCapabilities,
   type ResponseFormat,
   requiredCapabilities,
@@ -88,7 +89,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     const { response } = result;
     const choice = response.choices[0];
     const content: LanguageModelV4Content[] = [];
-    const text = messageText(choice?.message);
+    const text = messageText(choice?.message.content);
     if (text.length > 0) content.push({ type: 'text', text });
     for (const toolCall of choice?.message.tool_calls ?? []) {
       content.push({
@@ -327,15 +328,6 @@ function mapResponseFormat(
         : {}),
     },
   };
-}
-
-function messageText(message: ChatMessage | undefined): string {
-  const content = message?.content;
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content.map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
-  }
-  return '';
 }
 
 function providerMetadata(
