@@ -8,15 +8,16 @@ import {
   EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL,
   parseProviderOptions,
 } from '@ai-sdk/provider-utils';
+import { LIMITS } from '@infergate/core';
 import { z } from 'zod/v4';
 import { PROVIDER_OPTIONS_KEY } from './gateway-chat-options';
 import { definedHeaders, endpointURL, type GatewayModelConfig } from './gateway-model-config';
 import { mapGatewayError } from './map-gateway-error';
 
-/** Spec 4.4: 1 to 64 strings per request. */
-export const MAX_EMBEDDINGS_PER_CALL = 64;
-/** Spec 4.4: at most 65 536 bytes (UTF-8) of input per request. */
-export const MAX_EMBEDDING_INPUT_BYTES_PER_CALL = 65_536;
+/** Spec 4.4: 1 to 64 strings per request (core's `LIMITS`). */
+export const MAX_EMBEDDINGS_PER_CALL: number = LIMITS.embeddingsMaxInputs;
+/** Spec 4.4: at most 65 536 bytes (UTF-8) of input per request (core's `LIMITS`). */
+export const MAX_EMBEDDING_INPUT_BYTES_PER_CALL: number = LIMITS.embeddingsMaxTotalBytes;
 
 /** `providerOptions.infergate` of `embed` / `embedMany`. */
 export const gatewayEmbeddingOptionsSchema = z.object({
