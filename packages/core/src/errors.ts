@@ -167,7 +167,10 @@ export function isGatewayError(error: unknown): error is GatewayError {
   );
 }
 
-/** A validation refusal: the message names the field, the actual value/size and the limit. */
+/**
+ * A validation refusal (`invalid_request_error`, nothing sent): the message is `<field>: <what is
+ * wrong>`, naming the actual value or size and the limit; `field` is set.
+ */
 export function invalidRequest(field: string, message: string): GatewayError {
   return new GatewayError({
     code: 'invalid_request_error',

@@ -10,6 +10,7 @@ export {
   type GatewayErrorCode,
   type GatewayErrorOptions,
   type GatewayServerErrorCode,
+  invalidRequest,
   isGatewayError,
   isGatewayServerErrorCode,
 } from './errors';

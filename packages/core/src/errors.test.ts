@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { invalidRequest, isGatewayError } from './index';
+
+describe('invalidRequest', () => {
+  it('is the exported validation refusal: field set, message led by the field', () => {
+    const error = invalidRequest('tools[1]', 'two tools are named "search"');
+    expect(isGatewayError(error)).toBe(true);
+    expect(error.code).toBe('invalid_request_error');
+    expect(error.field).toBe('tools[1]');
+    expect(error.message).toBe('tools[1]: two tools are named "search"');
+    expect(error.isRetryable).toBe(false);
+    expect(error.status).toBeUndefined();
+  });
+});
