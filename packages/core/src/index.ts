@@ -25,6 +25,7 @@ export {
   modelsWithCapabilities,
 } from './model-capabilities';
 export { normalizeBaseURL } from './options';
+export { readUsage, type UsageCounts } from './read-usage';
 export { parseRetryAfter } from './retry-after';
 export { splitBatches } from './split-embedding-batches';
 export type * from './types';
