@@ -123,6 +123,14 @@ export class Kit {
     return this.#made.get(name) as T;
   }
 
+  /**
+   * The AI SDK's own retries: off when core's are off (so a fuzz run sends one request), else the
+   * SDK default (the adapter marks errors core already retried as not retryable).
+   */
+  get aiMaxRetries(): number | undefined {
+    return this.#options.maxRetries === 0 ? 0 : undefined;
+  }
+
   get objects(): unknown[] {
     return [...this.#made.values()];
   }
@@ -294,6 +302,7 @@ const aiSdk: Record<Endpoint, Runner> = {
       model: kit.aiModel(),
       prompt: input.prompt ?? PROMPT,
       abortSignal: input.signal,
+      maxRetries: kit.aiMaxRetries,
     });
     return result.text;
   },
@@ -302,6 +311,7 @@ const aiSdk: Record<Endpoint, Runner> = {
       model: kit.aiModel(),
       prompt: input.prompt ?? PROMPT,
       abortSignal: input.signal,
+      maxRetries: kit.aiMaxRetries,
       onError: () => {},
     });
     let text = '';
@@ -319,6 +329,7 @@ const aiSdk: Record<Endpoint, Runner> = {
       model: kit.aiEmbedding(),
       values: EMBED_TEXTS,
       abortSignal: input.signal,
+      maxRetries: kit.aiMaxRetries,
     });
     return `${embeddings.length}x${embeddings[0]?.length ?? 0}`;
   },
@@ -338,6 +349,7 @@ const aiSdk: Record<Endpoint, Runner> = {
       model: kit.aiTranscription(),
       audio: WAV,
       abortSignal: input.signal,
+      maxRetries: kit.aiMaxRetries,
     });
     return result.text;
   },
