@@ -1,14 +1,22 @@
-import type { Usage } from '@infergate/core';
+import { readUsage, type Usage } from '@infergate/core';
 import type { UsageMetadata } from '@langchain/core/messages';
 
-/** Gateway usage (spec 2.6) → LangChain usage metadata. */
+/** Gateway usage (spec 2.6), read by core's `readUsage` → LangChain usage metadata. */
 export function mapUsage(usage: Usage | null | undefined): UsageMetadata | undefined {
-  if (!usage) return undefined;
-  const input = usage.prompt_tokens ?? 0;
-  const output = usage.completion_tokens ?? 0;
-  return {
+  const counts = readUsage(usage);
+  if (!counts) return undefined;
+  const input = counts.inputTokens ?? 0;
+  const output = counts.outputTokens ?? 0;
+  const metadata: UsageMetadata = {
     input_tokens: input,
     output_tokens: output,
-    total_tokens: usage.total_tokens ?? input + output,
+    total_tokens: counts.totalTokens ?? input + output,
   };
+  if (counts.cachedInputTokens !== undefined) {
+    metadata.input_token_details = { cache_read: counts.cachedInputTokens };
+  }
+  if (counts.reasoningTokens !== undefined) {
+    metadata.output_token_details = { reasoning: counts.reasoningTokens };
+  }
+  return metadata;
 }

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { mapUsage } from './map-usage';
+
+describe('mapUsage', () => {
+  it('maps the counts and adds a missing total', () => {
+    expect(mapUsage({ prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 })).toEqual({
+      input_tokens: 3,
+      output_tokens: 2,
+      total_tokens: 5,
+    });
+    expect(mapUsage({ prompt_tokens: 3, completion_tokens: 2 } as never)).toMatchObject({
+      total_tokens: 5,
+    });
+    expect(mapUsage(undefined)).toBeUndefined();
+  });
+
+  it('reports cached and reasoning tokens when the model server adds them', () => {
+    expect(
+      mapUsage({
+        prompt_tokens: 10,
+        completion_tokens: 8,
+        total_tokens: 18,
+        prompt_tokens_details: { cached_tokens: 4 },
+        completion_tokens_details: { reasoning_tokens: 5 },
+      }),
+    ).toEqual({
+      input_tokens: 10,
+      output_tokens: 8,
+      total_tokens: 18,
+      input_token_details: { cache_read: 4 },
+      output_token_details: { reasoning: 5 },
+    });
+  });
+});
