@@ -1,6 +1,10 @@
-import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
+import {
+  type ChatContentPart,
+  type ChatMessage,
+  invalidRequest,
+  type ToolCall,
+} from '@infergate/core';
 import type { BaseMessage, MessageContent } from '@langchain/core/messages';
-import { invalidInput } from '../utils/errors';
 
 export interface ConvertMessagesOptions {
   /** Send non-text content parts (images, …) as they are. Default false: text only. */
@@ -71,12 +75,12 @@ function gatewayRole(message: BaseMessage, index: number): ChatMessage['role'] {
     if (role === 'assistant' || role === 'ai') return 'assistant';
     if (role === 'system' || role === 'developer') return 'system';
     if (role === 'tool') return 'tool';
-    throw invalidInput(
+    throw invalidRequest(
       `messages[${index}].role`,
       `role "${String(role)}" is not one of system, user, assistant, tool`,
     );
   }
-  throw invalidInput(
+  throw invalidRequest(
     `messages[${index}]`,
     `a "${type}" message cannot be sent to the gateway (use system, human, ai or tool messages)`,
   );
@@ -138,7 +142,7 @@ function textOnly(content: MessageContent, field: string, model?: string): strin
       texts.push(String((block as { text?: unknown }).text ?? ''));
       continue;
     }
-    throw invalidInput(
+    throw invalidRequest(
       `${field}[${i}]`,
       `a "${type}" content part cannot be sent${model ? ` to ${model}` : ''}: only text is sent ` +
         'unless the model accepts content parts (set acceptsContentParts: true on GatewayChatModel)',

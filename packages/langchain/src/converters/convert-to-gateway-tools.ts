@@ -1,10 +1,9 @@
-import type { ChatTool } from '@infergate/core';
+import { type ChatTool, invalidRequest } from '@infergate/core';
 import type { BindToolsInput } from '@langchain/core/language_models/chat_models';
 import { convertToOpenAITool, isLangChainTool } from '@langchain/core/utils/function_calling';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { isSerializableSchema } from '@langchain/core/utils/standard_schema';
 import { isInteropZodSchema } from '@langchain/core/utils/types';
-import { invalidInput } from '../utils/errors';
 
 type JsonObject = Record<string, unknown>;
 
@@ -21,7 +20,7 @@ export function convertToGatewayTools(
   const seen = new Set<string>();
   for (const [index, tool] of converted.entries()) {
     if (seen.has(tool.function.name)) {
-      throw invalidInput(`tools[${index}]`, `two tools are named "${tool.function.name}"`);
+      throw invalidRequest(`tools[${index}]`, `two tools are named "${tool.function.name}"`);
     }
     seen.add(tool.function.name);
     if (options.strict !== undefined) tool.function.strict = options.strict;
@@ -50,7 +49,7 @@ function convertTool(tool: BindToolsInput, index: number): ChatTool {
   if (isObject(value) && (value.type === 'object' || isObject(value.properties))) {
     return fromJsonSchema(value, index);
   }
-  throw invalidInput(
+  throw invalidRequest(
     `tools[${index}]`,
     'not a tool: pass a LangChain tool, an OpenAI-format tool ({ type: "function", function }), ' +
       '{ name, description, schema } or a zod / JSON schema with a title',
@@ -60,7 +59,7 @@ function convertTool(tool: BindToolsInput, index: number): ChatTool {
 function fromJsonSchema(schema: JsonObject, index: number): ChatTool {
   const { title, description, $schema: _ignored, ...parameters } = schema;
   if (typeof title !== 'string' || title === '') {
-    throw invalidInput(
+    throw invalidRequest(
       `tools[${index}]`,
       'a schema used as a tool needs a name: give it a title (zod: .meta({ title })) or pass { name, schema }',
     );

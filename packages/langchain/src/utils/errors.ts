@@ -1,15 +1,5 @@
 import { GatewayError } from '@infergate/core';
 
-/** A refusal before any request: the message names the field and what is wrong with it. */
-export function invalidInput(field: string, message: string): GatewayError {
-  return new GatewayError({
-    code: 'invalid_request_error',
-    message: `${field}: ${message}`,
-    field,
-    isRetryable: false,
-  });
-}
-
 /** A configuration mistake found while building an object (no request was made). */
 export function configurationError(message: string): GatewayError {
   return new GatewayError({ code: 'configuration_error', message, isRetryable: false });
