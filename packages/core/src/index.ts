@@ -1,6 +1,7 @@
 export { ChatAssembler } from './assemble-chat';
 export { type AudioFormat, detectAudioFormat } from './audio-format';
 export { ChatStreamDecoder } from './chat-stream-decoder';
+export { classifyFinishReason, type FinishReasonKind } from './classify-finish-reason';
 export { createGatewayClient } from './client';
 export {
   CLIENT_ERROR_CODES,

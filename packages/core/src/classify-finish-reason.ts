@@ -1,0 +1,31 @@
+/** What a `finish_reason` means, whatever words the model server used. */
+export type FinishReasonKind =
+  | 'stop'
+  | 'length'
+  | 'tool_calls'
+  | 'content_filter'
+  | 'error'
+  | 'other';
+
+const KINDS: Record<string, FinishReasonKind> = {
+  stop: 'stop',
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  length: 'length',
+  max_tokens: 'length',
+  tool_calls: 'tool_calls',
+  function_call: 'tool_calls',
+  tool_use: 'tool_calls',
+  content_filter: 'content_filter',
+  error: 'error',
+};
+
+/**
+ * The kind of a chat answer's `finish_reason`. The gateway passes the model server's value on
+ * (chat-completions wording: `stop`, `length`, `tool_calls`, …); servers that speak other
+ * dialects say `end_turn`, `max_tokens`, `tool_use`, `function_call`. Anything else, or no
+ * reason, is `other`.
+ */
+export function classifyFinishReason(reason: string | null | undefined): FinishReasonKind {
+  return (reason != null && Object.hasOwn(KINDS, reason) ? KINDS[reason] : undefined) ?? 'other';
+}
