@@ -23,10 +23,12 @@ export interface Cell {
   inflight(): number;
 }
 
-export function createCell(scenario?: ScenarioInput, apiKey: string = DEFAULT_KEYS.full): Cell {
-  sequence += 1;
+export function createCell(
+  scenario?: ScenarioInput,
+  apiKey: string = DEFAULT_KEYS.full,
+  baseURL = `https://cell-${++sequence}.test/v1`,
+): Cell {
   const emulator = createEmulator(scenario);
-  const baseURL = `https://cell-${sequence}.test/v1`;
   const fetch: typeof globalThis.fetch = (input, init) =>
     emulator.fetch(input instanceof Request ? input : String(input), init);
   return {
