@@ -1,16 +1,17 @@
+import { classifyFinishReason, type FinishReasonKind } from '@infergate/core';
 import type { FinishReason } from '@langchain/core/language_models/event';
 
-/** The gateway's `finish_reason` → the reason of LangChain's content-block stream protocol. */
+/** LangChain's protocol has four reasons: an error or unknown reason ends the message as a stop. */
+const REASONS: Record<FinishReasonKind, FinishReason> = {
+  stop: 'stop',
+  length: 'length',
+  tool_calls: 'tool_use',
+  content_filter: 'content_filter',
+  error: 'stop',
+  other: 'stop',
+};
+
+/** The gateway's `finish_reason` (classified by core) → the reason of LangChain's content-block stream protocol. */
 export function mapFinishReason(reason: string | null | undefined): FinishReason {
-  switch (reason) {
-    case 'length':
-      return 'length';
-    case 'tool_calls':
-    case 'function_call':
-      return 'tool_use';
-    case 'content_filter':
-      return 'content_filter';
-    default:
-      return 'stop';
-  }
+  return REASONS[classifyFinishReason(reason)];
 }
