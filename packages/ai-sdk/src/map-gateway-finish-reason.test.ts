@@ -8,6 +8,8 @@ describe('mapGatewayFinishReason', () => {
     ['content_filter', 'content-filter'],
     ['tool_calls', 'tool-calls'],
     ['function_call', 'tool-calls'],
+    ['max_tokens', 'length'],
+    ['error', 'error'],
     ['something_new', 'other'],
   ])('maps %s to %s and keeps the raw value', (raw, unified) => {
     expect(mapGatewayFinishReason(raw)).toEqual({ unified, raw });

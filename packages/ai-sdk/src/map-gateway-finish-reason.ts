@@ -1,32 +1,18 @@
 import type { LanguageModelV4FinishReason } from '@ai-sdk/provider';
+import { classifyFinishReason, type FinishReasonKind } from '@infergate/core';
 
-/** Maps the gateway's `finish_reason` (chat-completions wording) to the AI SDK's unified reason. */
+const UNIFIED: Record<FinishReasonKind, LanguageModelV4FinishReason['unified']> = {
+  stop: 'stop',
+  length: 'length',
+  tool_calls: 'tool-calls',
+  content_filter: 'content-filter',
+  error: 'error',
+  other: 'other',
+};
+
+/** Maps the gateway's `finish_reason` (classified by core) to the AI SDK's unified reason. */
 export function mapGatewayFinishReason(
   raw: string | null | undefined,
 ): LanguageModelV4FinishReason {
-  return { unified: unifiedFinishReason(raw), raw: raw ?? undefined };
-}
-
-function unifiedFinishReason(
-  raw: string | null | undefined,
-): LanguageModelV4FinishReason['unified'] {
-  switch (raw) {
-    case 'stop':
-    case 'end_turn':
-    case 'stop_sequence':
-      return 'stop';
-    case 'length':
-    case 'max_tokens':
-      return 'length';
-    case 'content_filter':
-      return 'content-filter';
-    case 'tool_calls':
-    case 'function_call':
-    case 'tool_use':
-      return 'tool-calls';
-    case 'error':
-      return 'error';
-    default:
-      return 'other';
-  }
+  return { unified: UNIFIED[classifyFinishReason(raw)], raw: raw ?? undefined };
 }
