@@ -26,12 +26,13 @@ export class ChatAssembler {
     if (choiceIndex === 0) this.text += delta;
   }
 
+  /** Adds a tool-call piece; returns the call it belongs to (its order of start, from 0). */
   addToolCallDelta(
     index: number,
     id: string | undefined,
     name: string | undefined,
     args: string,
-  ): void {
+  ): number {
     let draft = this.#latestByIndex.get(index);
     if (
       draft === undefined ||
@@ -45,6 +46,7 @@ export class ChatAssembler {
       if (name && draft.name === '') draft.name = name;
     }
     if (args !== '') draft.arguments += args;
+    return draft.order;
   }
 
   setFinish(reason: string, choiceIndex: number): void {

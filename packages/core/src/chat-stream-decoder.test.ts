@@ -107,6 +107,7 @@ describe('ChatStreamDecoder', () => {
     expect(events[3]).toEqual({
       type: 'tool-call-delta',
       index: 0,
+      call: 0,
       id: 'call_a',
       name: 'get_weather',
       argumentsDelta: '',
@@ -114,7 +115,7 @@ describe('ChatStreamDecoder', () => {
   });
 
   it('starts a new tool call when a piece at a used index carries another id', () => {
-    const { result } = decodeAll([
+    const { result, events } = decodeAll([
       sse(
         chunk([
           {
@@ -140,6 +141,14 @@ describe('ChatStreamDecoder', () => {
     expect(result.toolCalls).toEqual([
       { id: 'a', name: 'x', arguments: '{"n":1}' },
       { id: 'b', name: 'y', arguments: '{"n":2}' },
+    ]);
+    // The events say which call each piece belongs to, so adapters join them the same way.
+    expect(
+      events.flatMap((e) => (e.type === 'tool-call-delta' ? [[e.index, e.call, e.id]] : [])),
+    ).toEqual([
+      [0, 0, 'a'],
+      [0, 1, 'b'],
+      [0, 1, undefined],
     ]);
   });
 

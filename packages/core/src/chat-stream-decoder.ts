@@ -197,8 +197,8 @@ export class ChatStreamDecoder {
       }
     }
     const callId = typeof id === 'string' && id !== '' ? id : undefined;
-    this.assembler.addToolCallDelta(index, callId, name, args);
-    const event: ChatStreamEvent = { type: 'tool-call-delta', index, argumentsDelta: args };
+    const call = this.assembler.addToolCallDelta(index, callId, name, args);
+    const event: ChatStreamEvent = { type: 'tool-call-delta', index, call, argumentsDelta: args };
     if (callId !== undefined) event.id = callId;
     if (name !== undefined) event.name = name;
     this.queue.push(event);

@@ -332,7 +332,20 @@ export interface ChatResult {
 export type ChatStreamEvent =
   | { type: 'role'; role: 'assistant'; id?: string; model?: string }
   | { type: 'text-delta'; delta: string; choiceIndex: number }
-  | { type: 'tool-call-delta'; index: number; id?: string; name?: string; argumentsDelta: string }
+  | {
+      type: 'tool-call-delta';
+      /** The server's `tool_calls[].index`. */
+      index: number;
+      /**
+       * The call this piece belongs to, numbered from 0 in the order the calls started. Usually
+       * equal to `index`; a piece at a used index that carries another `id` starts a new call
+       * (some servers send every call at index 0), so join pieces by `call`, not by `index`.
+       */
+      call: number;
+      id?: string;
+      name?: string;
+      argumentsDelta: string;
+    }
   | { type: 'finish'; reason: string; choiceIndex: number }
   | { type: 'usage'; usage: Usage };
 
