@@ -70,10 +70,24 @@ describe('convertGatewayChatStream', () => {
   it('streams tool input pieces and emits the tool call only at the end', async () => {
     const { stream } = gatewayStream([
       { type: 'role', role: 'assistant' },
-      { type: 'tool-call-delta', index: 0, id: 'call_a', name: 'weather', argumentsDelta: '' },
-      { type: 'tool-call-delta', index: 0, argumentsDelta: '{"city":' },
-      { type: 'tool-call-delta', index: 1, id: 'call_b', name: 'time', argumentsDelta: '' },
-      { type: 'tool-call-delta', index: 0, argumentsDelta: '"Kyiv"}' },
+      {
+        type: 'tool-call-delta',
+        index: 0,
+        call: 0,
+        id: 'call_a',
+        name: 'weather',
+        argumentsDelta: '',
+      },
+      { type: 'tool-call-delta', index: 0, call: 0, argumentsDelta: '{"city":' },
+      {
+        type: 'tool-call-delta',
+        index: 1,
+        call: 1,
+        id: 'call_b',
+        name: 'time',
+        argumentsDelta: '',
+      },
+      { type: 'tool-call-delta', index: 0, call: 0, argumentsDelta: '"Kyiv"}' },
       { type: 'finish', reason: 'tool_calls', choiceIndex: 0 },
     ]);
     const parts = await collect(convertGatewayChatStream(stream, options));
@@ -91,12 +105,33 @@ describe('convertGatewayChatStream', () => {
     expect(parts.at(-1)).toMatchObject({ finishReason: { unified: 'tool-calls' } });
   });
 
+  it('keeps two calls apart when the server sends both at index 0 (core numbers them)', async () => {
+    const { stream } = gatewayStream([
+      { type: 'tool-call-delta', index: 0, call: 0, id: 'a', name: 'x', argumentsDelta: '{"n":1}' },
+      { type: 'tool-call-delta', index: 0, call: 1, id: 'b', name: 'y', argumentsDelta: '{"n":' },
+      { type: 'tool-call-delta', index: 0, call: 1, argumentsDelta: '2}' },
+      { type: 'finish', reason: 'tool_calls', choiceIndex: 0 },
+    ]);
+    const parts = await collect(convertGatewayChatStream(stream, options));
+    expect(parts.filter((part) => part.type === 'tool-call')).toEqual([
+      { type: 'tool-call', toolCallId: 'a', toolName: 'x', input: '{"n":1}' },
+      { type: 'tool-call', toolCallId: 'b', toolName: 'y', input: '{"n":2}' },
+    ]);
+  });
+
   it('turns a mid-stream failure into an error part and finish reason error, with no tool call', async () => {
     const failure = new GatewayError({ code: 'provider_request_failed', message: 'upstream died' });
     const { stream, state } = gatewayStream(
       [
         { type: 'text-delta', delta: 'partial', choiceIndex: 0 },
-        { type: 'tool-call-delta', index: 0, id: 'c', name: 'weather', argumentsDelta: '{"ci' },
+        {
+          type: 'tool-call-delta',
+          index: 0,
+          call: 0,
+          id: 'c',
+          name: 'weather',
+          argumentsDelta: '{"ci',
+        },
       ],
       failure,
     );

@@ -169,10 +169,11 @@ function* toolCallDeltaParts(
   toolCalls: Map<number, ToolCallInProgress>,
   event: Extract<ChatStreamEvent, { type: 'tool-call-delta' }>,
 ): Generator<LanguageModelV4StreamPart> {
-  let call = toolCalls.get(event.index);
+  // Core says which call a piece belongs to (a reused index with a new id is a new call).
+  let call = toolCalls.get(event.call);
   if (call === undefined) {
     call = { id: event.id ?? generateId(), name: event.name, started: false, arguments: '' };
-    toolCalls.set(event.index, call);
+    toolCalls.set(event.call, call);
   } else if (call.name === undefined && event.name !== undefined) {
     call.name = event.name;
   }
