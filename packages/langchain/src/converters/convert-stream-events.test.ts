@@ -17,12 +17,13 @@ describe('StreamChunkConverter', () => {
       converter.convert({
         type: 'tool-call-delta',
         index: 0,
+        call: 0,
         id: 'c1',
         name: 'weather',
         argumentsDelta: '',
       }),
-      converter.convert({ type: 'tool-call-delta', index: 0, argumentsDelta: '{"city":' }),
-      converter.convert({ type: 'tool-call-delta', index: 0, argumentsDelta: '"Kyiv"}' }),
+      converter.convert({ type: 'tool-call-delta', index: 0, call: 0, argumentsDelta: '{"city":' }),
+      converter.convert({ type: 'tool-call-delta', index: 0, call: 0, argumentsDelta: '"Kyiv"}' }),
       converter.convert({ type: 'finish', reason: 'tool_calls', choiceIndex: 0 }),
       converter.convert({
         type: 'usage',
@@ -53,5 +54,38 @@ describe('StreamChunkConverter', () => {
       usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
     });
     expect(message.id).toBe('chatcmpl-1');
+  });
+
+  it('keeps two calls apart when the server sends both at index 0 (core numbers them)', () => {
+    const converter = new StreamChunkConverter({
+      requestedModel: 'm',
+      servedModel: 'm',
+      fallback: false,
+    });
+    const chunks = [
+      converter.convert({
+        type: 'tool-call-delta',
+        index: 0,
+        call: 0,
+        id: 'a',
+        name: 'x',
+        argumentsDelta: '{"n":1}',
+      }),
+      converter.convert({
+        type: 'tool-call-delta',
+        index: 0,
+        call: 1,
+        id: 'b',
+        name: 'y',
+        argumentsDelta: '{"n":',
+      }),
+      converter.convert({ type: 'tool-call-delta', index: 0, call: 1, argumentsDelta: '2}' }),
+    ].filter((chunk) => chunk !== undefined);
+    chunks.push(converter.finish());
+    const message = chunks.reduce((a, b) => concat(a, b)).message as AIMessageChunk;
+    expect(message.tool_calls?.map(({ id, name, args }) => ({ id, name, args }))).toEqual([
+      { id: 'a', name: 'x', args: { n: 1 } },
+      { id: 'b', name: 'y', args: { n: 2 } },
+    ]);
   });
 });

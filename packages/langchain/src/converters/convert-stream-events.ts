@@ -42,7 +42,9 @@ export class StreamChunkConverter {
             tool_call_chunks: [
               {
                 type: 'tool_call_chunk',
-                index: event.index,
+                // LangChain joins chunks by index: core's call number keeps two calls sent at
+                // one server index apart.
+                index: event.call,
                 ...(event.id !== undefined ? { id: event.id } : {}),
                 ...(event.name !== undefined ? { name: event.name } : {}),
                 args: event.argumentsDelta,
