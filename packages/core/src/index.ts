@@ -1,5 +1,6 @@
 export { ChatAssembler } from './assemble-chat';
 export { type AudioFormat, detectAudioFormat } from './audio-format';
+export { buildChatRequest, type ChatRequestOptions } from './build-chat-request';
 export { ChatStreamDecoder } from './chat-stream-decoder';
 export { classifyFinishReason, type FinishReasonKind } from './classify-finish-reason';
 export { createGatewayClient } from './client';

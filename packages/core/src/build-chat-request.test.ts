@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { buildChatRequest } from './build-chat-request';
+
+const messages = [{ role: 'user' as const, content: 'hi' }];
+const tool = { type: 'function' as const, function: { name: 'weather' } };
+
+describe('buildChatRequest', () => {
+  it('maps the sampling options to their wire names and sends nothing undefined', () => {
+    expect(
+      buildChatRequest({
+        model: 'm',
+        messages,
+        temperature: 0,
+        maxTokens: 10,
+        topP: 0.9,
+        stop: ['\n'],
+        seed: 1,
+        responseFormat: { type: 'json_object' },
+      }),
+    ).toEqual({
+      model: 'm',
+      messages,
+      temperature: 0,
+      max_tokens: 10,
+      top_p: 0.9,
+      stop: ['\n'],
+      seed: 1,
+      response_format: { type: 'json_object' },
+    });
+    expect(buildChatRequest({ model: 'm', messages, temperature: undefined })).toEqual({
+      model: 'm',
+      messages,
+    });
+  });
+
+  it('leaves out an empty stop or tools list, and tool_choice without tools', () => {
+    expect(
+      buildChatRequest({ model: 'm', messages, stop: [], tools: [], toolChoice: 'required' }),
+    ).toEqual({ model: 'm', messages });
+    expect(buildChatRequest({ model: 'm', messages, stop: 'END' }).stop).toBe('END');
+    expect(
+      buildChatRequest({ model: 'm', messages, tools: [tool], toolChoice: 'required' }),
+    ).toMatchObject({ tools: [tool], tool_choice: 'required' });
+  });
+
+  it('passes extra fields on, the named options winning; never stream', () => {
+    expect(
+      buildChatRequest({
+        model: 'm',
+        messages,
+        temperature: 0.5,
+        extraFields: { temperature: 2, user: 'u-1', model: 'other', stream: true },
+      }),
+    ).toEqual({ model: 'm', messages, temperature: 0.5, user: 'u-1' });
+  });
+});

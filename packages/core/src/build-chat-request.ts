@@ -1,0 +1,50 @@
+import type { ChatMessage, ChatRequest, ChatTool, ResponseFormat, ToolChoice } from './types';
+
+/** A chat request in the adapters' terms: camel-case sampling options, nothing undefined sent. */
+export interface ChatRequestOptions {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  /** Sent as `max_tokens`. */
+  maxTokens?: number;
+  /** Sent as `top_p`. */
+  topP?: number;
+  /** Stop sequences; an empty list is not sent. */
+  stop?: string | readonly string[];
+  seed?: number;
+  /** An empty list is not sent. */
+  tools?: readonly ChatTool[];
+  /** Sent only together with tools. */
+  toolChoice?: ToolChoice;
+  responseFormat?: ResponseFormat;
+  /**
+   * Fields the gateway passes to the model server unchanged (spec 2.4: unknown fields are
+   * forwarded). The named options above win over them.
+   */
+  extraFields?: Record<string, unknown>;
+}
+
+/**
+ * Builds the body of `POST /chat/completions` (spec 2.4) from the adapters' options: fields left
+ * undefined are not sent, nor an empty `stop` or `tools` list, nor `tool_choice` without tools;
+ * extra fields come first so that the named options win. `stream` is set by `chat` / `chatStream`.
+ */
+export function buildChatRequest(options: ChatRequestOptions): ChatRequest {
+  const { extraFields, model, messages } = options;
+  const request: ChatRequest = { ...extraFields, model, messages };
+  delete request.stream;
+  if (options.temperature !== undefined) request.temperature = options.temperature;
+  if (options.maxTokens !== undefined) request.max_tokens = options.maxTokens;
+  if (options.topP !== undefined) request.top_p = options.topP;
+  if (options.seed !== undefined) request.seed = options.seed;
+  const stop = options.stop;
+  if (typeof stop === 'string' || (stop !== undefined && stop.length > 0)) {
+    request.stop = typeof stop === 'string' ? stop : [...stop];
+  }
+  if (options.tools !== undefined && options.tools.length > 0) {
+    request.tools = [...options.tools];
+    if (options.toolChoice !== undefined) request.tool_choice = options.toolChoice;
+  }
+  if (options.responseFormat !== undefined) request.response_format = options.responseFormat;
+  return request;
+}
