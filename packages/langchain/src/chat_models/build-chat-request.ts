@@ -1,4 +1,10 @@
-import type { ChatRequest, ResponseFormat } from '@infergate/core';
+import {
+  buildChatRequest as buildGatewayChatRequest,
+  type ChatMessage,
+  type ChatRequest,
+  type ChatRequestOptions,
+  type ResponseFormat,
+} from '@infergate/core';
 import type { BindToolsInput, ToolChoice } from '@langchain/core/language_models/chat_models';
 import type { BaseMessage } from '@langchain/core/messages';
 import { convertToGatewayMessages } from '../converters/convert-to-gateway-messages';
@@ -26,33 +32,41 @@ export interface ChatCallSettings {
   strict?: boolean;
 }
 
+/** The request in core's terms; core builds the body (wire names, extras first, nothing empty). */
+function requestOptions(
+  settings: ChatModelSettings,
+  call: ChatCallSettings,
+  messages: ChatMessage[],
+): ChatRequestOptions {
+  const tools =
+    call.tools && call.tools.length > 0
+      ? convertToGatewayTools(call.tools, call.strict === undefined ? {} : { strict: call.strict })
+      : undefined;
+  return {
+    model: settings.model,
+    messages,
+    temperature: settings.temperature,
+    maxTokens: settings.maxTokens,
+    topP: settings.topP,
+    seed: settings.seed,
+    stop: call.stop ?? settings.stop,
+    tools,
+    toolChoice: tools ? mapToolChoice(call.tool_choice) : undefined,
+    responseFormat: call.response_format,
+    extraFields: settings.modelKwargs,
+  };
+}
+
 /** Everything that goes into a request except the messages: used for tracing as well. */
 export function buildRequestParams(
   settings: ChatModelSettings,
   call: ChatCallSettings,
   stream: boolean,
 ): Omit<ChatRequest, 'messages'> {
-  const tools =
-    call.tools && call.tools.length > 0
-      ? convertToGatewayTools(call.tools, call.strict === undefined ? {} : { strict: call.strict })
-      : undefined;
-  const toolChoice = tools ? mapToolChoice(call.tool_choice) : undefined;
-  const stop = call.stop ?? settings.stop;
-  const params: Omit<ChatRequest, 'messages'> = {
-    // modelKwargs first: the named settings win over free-form ones.
-    ...settings.modelKwargs,
-    model: settings.model,
-  };
-  if (stream) params.stream = true;
-  if (settings.temperature !== undefined) params.temperature = settings.temperature;
-  if (settings.maxTokens !== undefined) params.max_tokens = settings.maxTokens;
-  if (settings.topP !== undefined) params.top_p = settings.topP;
-  if (settings.seed !== undefined) params.seed = settings.seed;
-  if (stop !== undefined && stop.length > 0) params.stop = stop;
-  if (tools) params.tools = tools;
-  if (toolChoice !== undefined) params.tool_choice = toolChoice;
-  if (call.response_format) params.response_format = call.response_format;
-  return params;
+  const { messages: _none, ...params } = buildGatewayChatRequest(
+    requestOptions(settings, call, []),
+  );
+  return stream ? { ...params, stream: true } : params;
 }
 
 /** A complete gateway chat request. */
@@ -62,13 +76,15 @@ export function buildChatRequest(
   call: ChatCallSettings,
   stream: boolean,
 ): ChatRequest {
-  const params = buildRequestParams(settings, call, stream);
-  return {
-    ...params,
-    model: settings.model,
-    messages: convertToGatewayMessages(messages, {
-      acceptsContentParts: settings.acceptsContentParts,
-      model: settings.model,
-    }),
-  };
+  const request = buildGatewayChatRequest(
+    requestOptions(
+      settings,
+      call,
+      convertToGatewayMessages(messages, {
+        acceptsContentParts: settings.acceptsContentParts,
+        model: settings.model,
+      }),
+    ),
+  );
+  return stream ? { ...request, stream: true } : request;
 }
