@@ -112,6 +112,18 @@ describe('generateText through the gateway', () => {
       repetition_penalty: 1.1,
     });
     expect(result.request.body).not.toHaveProperty('top_k');
+    // Core's request rules: named options win over extra fields; an empty stop list is not sent.
+    const second = await generateText({
+      model: gateway()('community/general'),
+      prompt: 'hi',
+      temperature: 0.5,
+      stopSequences: [],
+      providerOptions: { infergate: { temperature: 2, stream: true } },
+      include: { requestBody: true },
+    });
+    expect(second.request.body).toMatchObject({ temperature: 0.5 });
+    expect(second.request.body).not.toHaveProperty('stop');
+    expect(second.request.body).not.toHaveProperty('stream');
     expect(result.warnings).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ type: 'unsupported', feature: 'topK' }),

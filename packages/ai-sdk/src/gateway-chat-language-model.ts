@@ -10,6 +10,7 @@ import type {
 } from '@ai-sdk/provider';
 import { generateId, injectJsonInstructionIntoMessages } from '@ai-sdk/provider-utils';
 import {
+  buildChatRequest,
   type CallOptions,
   type ChatMessage,
   type ChatRequest,
@@ -279,7 +280,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 }
 
-/** The gateway request: `providerOptions.infergate` fields first, the call's own fields win. */
+/** The gateway request, built by core: `providerOptions.infergate` fields first, the call's win. */
 function requestBody(
   modelId: string,
   options: LanguageModelV4CallOptions,
@@ -287,20 +288,19 @@ function requestBody(
   tools: PreparedTools,
   responseFormat: ResponseFormat | undefined,
 ): ChatRequest {
-  const extraFields = options.providerOptions?.[PROVIDER_OPTIONS_KEY] ?? {};
-  const standardFields: ChatRequest = {
+  return buildChatRequest({
     model: modelId,
     messages,
-    tools: tools.tools,
-    tool_choice: tools.toolChoice,
-    response_format: responseFormat,
     temperature: options.temperature,
-    max_tokens: options.maxOutputTokens,
-    top_p: options.topP,
+    maxTokens: options.maxOutputTokens,
+    topP: options.topP,
     stop: options.stopSequences,
     seed: options.seed,
-  };
-  return { ...extraFields, ...withoutUndefined(standardFields) } as ChatRequest;
+    tools: tools.tools,
+    toolChoice: tools.toolChoice,
+    responseFormat,
+    extraFields: options.providerOptions?.[PROVIDER_OPTIONS_KEY],
+  });
 }
 
 /** What a refused call was, for the refusal's message: `streamText with tools`. */
@@ -342,8 +342,4 @@ function providerMetadata(
       ...(usage != null ? { usage: usage as JSONObject } : {}),
     },
   };
-}
-
-function withoutUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
