@@ -1,5 +1,6 @@
+import { DEFAULT_KEYS, startEmulator } from '@infergate/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cell, createCell, settle } from './harness/cell';
+import { type Cell, cellFor, createCell, settle } from './harness/cell';
 import { appliesTo, FAULT_ROWS, type FaultRow } from './harness/fault-table';
 import { EXPECTED } from './harness/fixtures';
 import { pool, writeResult } from './harness/results';
@@ -26,6 +27,9 @@ const MAX_RETRIES = 2;
 const TIMEOUT_MS = 4000;
 const VARIANTS = ['once', 'always'] as const;
 type Variant = (typeof VARIANTS)[number];
+/** `fetch`: the emulator's fetch handler in process; `http`: its real server over a socket. */
+const TRANSPORTS = ['fetch', 'http'] as const;
+type Transport = (typeof TRANSPORTS)[number];
 
 interface CellSpec {
   name: string;
@@ -33,6 +37,7 @@ interface CellSpec {
   endpoint: Endpoint;
   surface: Surface;
   variant: Variant | 'none';
+  transport: Transport;
 }
 
 interface CellResult {
@@ -49,25 +54,30 @@ const EXPECTED_KIND: Record<Surface, string> = {
 
 function specs(): CellSpec[] {
   const list: CellSpec[] = [];
-  for (const endpoint of ENDPOINTS) {
-    for (const surface of SURFACES) {
-      list.push({
-        name: `${surface} ${endpoint} no fault`,
-        row: undefined,
-        endpoint,
-        surface,
-        variant: 'none',
-      });
-      for (const row of FAULT_ROWS) {
-        if (!appliesTo(row, endpoint)) continue;
-        for (const variant of VARIANTS) {
-          list.push({
-            name: `${surface} ${endpoint} ${row.id} ${variant}`,
-            row,
-            endpoint,
-            surface,
-            variant,
-          });
+  for (const transport of TRANSPORTS) {
+    const via = transport === 'http' ? ' via http' : '';
+    for (const endpoint of ENDPOINTS) {
+      for (const surface of SURFACES) {
+        list.push({
+          name: `${surface} ${endpoint} no fault${via}`,
+          row: undefined,
+          endpoint,
+          surface,
+          variant: 'none',
+          transport,
+        });
+        for (const row of FAULT_ROWS) {
+          if (!appliesTo(row, endpoint)) continue;
+          for (const variant of VARIANTS) {
+            list.push({
+              name: `${surface} ${endpoint} ${row.id} ${variant}${via}`,
+              row,
+              endpoint,
+              surface,
+              variant,
+              transport,
+            });
+          }
         }
       }
     }
@@ -84,7 +94,19 @@ function expectation(spec: CellSpec): { success: boolean; requests: number; code
 }
 
 async function runCell(spec: CellSpec): Promise<CellResult> {
-  const cell: Cell = createCell();
+  if (spec.transport === 'fetch') return runOn(createCell(), spec);
+  const server = await startEmulator();
+  try {
+    return await runOn(
+      cellFor(server.emulator, server.url, DEFAULT_KEYS.full, globalThis.fetch),
+      spec,
+    );
+  } finally {
+    await server.close();
+  }
+}
+
+async function runOn(cell: Cell, spec: CellSpec): Promise<CellResult> {
   if (spec.row) {
     cell.emulator.injectFault({
       ...spec.row.rule,
@@ -141,6 +163,7 @@ afterAll(() => {
       endpoint: spec.endpoint,
       surface: spec.surface,
       variant: spec.variant,
+      transport: spec.transport,
       expected: want.success
         ? `success after ${want.requests} request(s)`
         : `${want.code} after ${want.requests} request(s)`,

@@ -84,14 +84,20 @@ function sseOf(spec: StreamSpec): string {
   const event = (choices: unknown[], extra: Record<string, unknown> = {}) =>
     `data: ${JSON.stringify({ ...base, choices, ...extra })}\n\n`;
   let out = event([{ index: 0, delta: { role: 'assistant' }, finish_reason: null }]);
-  for (const text of spec.texts) out += event([{ index: 0, delta: { content: text }, finish_reason: null }]);
+  for (const text of spec.texts)
+    out += event([{ index: 0, delta: { content: text }, finish_reason: null }]);
   spec.tools.forEach((call, index) => {
     out += event([
       {
         index: 0,
         delta: {
           tool_calls: [
-            { index, id: `call_${index}`, type: 'function', function: { name: call.name, arguments: '' } },
+            {
+              index,
+              id: `call_${index}`,
+              type: 'function',
+              function: { name: call.name, arguments: '' },
+            },
           ],
         },
         finish_reason: null,
@@ -101,11 +107,17 @@ function sseOf(spec: StreamSpec): string {
     for (let at = 0; at < call.args.length; at += size) {
       const piece = call.args.slice(at, at + size);
       out += event([
-        { index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null },
+        {
+          index: 0,
+          delta: { tool_calls: [{ index, function: { arguments: piece } }] },
+          finish_reason: null,
+        },
       ]);
     }
   });
-  out += event([{ index: 0, delta: {}, finish_reason: spec.tools.length > 0 ? 'tool_calls' : 'stop' }]);
+  out += event([
+    { index: 0, delta: {}, finish_reason: spec.tools.length > 0 ? 'tool_calls' : 'stop' },
+  ]);
   if (spec.usage) {
     out += event([], { usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } });
   }
@@ -156,16 +168,25 @@ const observers: Record<Surface, Observe> = {
     const tools = Object.fromEntries(
       spec.tools.map((call) => [call.name, tool({ inputSchema: jsonSchema({ type: 'object' }) })]),
     );
-    const result = streamText({ model: provider('community/general'), prompt: 'x', tools, onError: () => {} });
+    const result = streamText({
+      model: provider('community/general'),
+      prompt: 'x',
+      tools,
+      onError: () => {},
+    });
     const parts: unknown[] = [];
     for await (const part of result.fullStream) {
       if (part.type === 'text-delta') parts.push(['text', part.text]);
-      else if (part.type === 'tool-call') parts.push(['tool', part.toolCallId, part.toolName, part.input]);
+      else if (part.type === 'tool-call')
+        parts.push(['tool', part.toolCallId, part.toolName, part.input]);
       else if (part.type === 'error') parts.push(['error', String(part.error)]);
       else if (part.type === 'finish') parts.push(['finish', part.finishReason]);
     }
     // Text deltas may be split differently by the SDK's own smoothing: compare their join.
-    const text = parts.filter((p) => (p as unknown[])[0] === 'text').map((p) => (p as string[])[1]).join('');
+    const text = parts
+      .filter((p) => (p as unknown[])[0] === 'text')
+      .map((p) => (p as string[])[1])
+      .join('');
     return { text, rest: parts.filter((p) => (p as unknown[])[0] !== 'text') };
   },
 };
@@ -182,7 +203,11 @@ describe('SSE parsing and tool-call assembly ignore how the bytes are chunked', 
             expect(whole).toMatchObject({
               text: spec.texts.join(''),
               finishReason: spec.tools.length > 0 ? 'tool_calls' : 'stop',
-              toolCalls: spec.tools.map((call, i) => ({ id: `call_${i}`, name: call.name, arguments: call.args })),
+              toolCalls: spec.tools.map((call, i) => ({
+                id: `call_${i}`,
+                name: call.name,
+                arguments: call.args,
+              })),
             });
           }
         }),
@@ -205,31 +230,50 @@ interface Answer {
   cuts: number[];
 }
 
-const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 12 });
+const printable = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  maxLength: 12,
+});
 
 const bodyArb = fc.oneof(
   fc.uint8Array({ maxLength: 300 }),
   fc.jsonValue({ maxDepth: 4 }).map((v) => new TextEncoder().encode(JSON.stringify(v))),
   // Near-valid shapes: the right keys with arbitrary values.
   fc
-    .record({
-      choices: fc.jsonValue({ maxDepth: 3 }),
-      data: fc.jsonValue({ maxDepth: 3 }),
-      text: fc.jsonValue({ maxDepth: 1 }),
-      error: fc.jsonValue({ maxDepth: 2 }),
-    }, { requiredKeys: [] })
+    .record(
+      {
+        choices: fc.jsonValue({ maxDepth: 3 }),
+        data: fc.jsonValue({ maxDepth: 3 }),
+        text: fc.jsonValue({ maxDepth: 1 }),
+        error: fc.jsonValue({ maxDepth: 2 }),
+      },
+      { requiredKeys: [] },
+    )
     .map((v) => new TextEncoder().encode(JSON.stringify(v))),
   // SSE-looking text with arbitrary event payloads.
   fc
-    .array(fc.oneof(fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)), fc.constant('[DONE]'), fc.string()), {
-      maxLength: 6,
-    })
+    .array(
+      fc.oneof(
+        fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+        fc.constant('[DONE]'),
+        fc.string(),
+      ),
+      {
+        maxLength: 6,
+      },
+    )
     .map((events) => new TextEncoder().encode(events.map((e) => `data: ${e}\n\n`).join(''))),
 );
 
 const answerArb: fc.Arbitrary<Answer> = fc.record({
   status: fc.constantFrom(200, 200, 200, 201, 204, 400, 401, 404, 429, 500, 502, 503, 504),
-  contentType: fc.constantFrom('application/json', 'text/event-stream', 'text/plain', 'text/html', ''),
+  contentType: fc.constantFrom(
+    'application/json',
+    'text/event-stream',
+    'text/plain',
+    'text/html',
+    '',
+  ),
   body: bodyArb,
   retryAfter: fc.option(printable, { nil: undefined }),
   cuts: fc.array(fc.nat(), { maxLength: 6 }),
@@ -250,7 +294,11 @@ function answerFetch(answer: Answer): typeof globalThis.fetch {
 
 /** Typed: core's GatewayError (LangChain passes it through) or any AI SDK error. */
 function isTyped(error: unknown): boolean {
-  return isGatewayError(error) || AISDKError.isInstance(error) || (error instanceof Error && error.name === 'AbortError');
+  return (
+    isGatewayError(error) ||
+    AISDKError.isInstance(error) ||
+    (error instanceof Error && error.name === 'AbortError')
+  );
 }
 
 const untyped: string[] = [];
@@ -282,27 +330,36 @@ describe('arbitrary answers give a result or a typed error, never an untyped one
   for (const surface of SURFACES) {
     it(`${surface}: every endpoint (${RUNS} runs)`, async () => {
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom<Endpoint>(...ENDPOINTS), answerArb, async (endpoint, answer) => {
-          fc.pre(!knownBadChoices(endpoint, answer));
-          const kit = new Kit(
-            {
-              emulator,
-              baseURL: BASE_URL,
-              apiKey: DEFAULT_KEYS.full,
-              fetch: answerFetch(answer),
-              observer: createGatewayClient({ baseURL: BASE_URL, apiKey: DEFAULT_KEYS.full }),
-              inflight: () => 0,
-            },
-            // maxRetries 0 keeps a run short; maxRetryAfterMs 0 refuses every Retry-After wait.
-            { maxRetries: 0, timeoutMs: 3000 },
-          );
-          const outcome = await run(surface, endpoint, kit);
-          if (!outcome.ok && !isTyped(outcome.error)) {
-            const error = outcome.error as Error;
-            untyped.push(`${surface} ${endpoint} status ${answer.status} ${answer.contentType}: ${error?.name}: ${error?.message}`);
-          }
-          expect(outcome.ok || isTyped(outcome.error), `${surface} ${endpoint}: ${outcome.ok ? '' : String(outcome.error)}`).toBe(true);
-        }),
+        fc.asyncProperty(
+          fc.constantFrom<Endpoint>(...ENDPOINTS),
+          answerArb,
+          async (endpoint, answer) => {
+            fc.pre(!knownBadChoices(endpoint, answer));
+            const kit = new Kit(
+              {
+                emulator,
+                baseURL: BASE_URL,
+                apiKey: DEFAULT_KEYS.full,
+                fetch: answerFetch(answer),
+                observer: createGatewayClient({ baseURL: BASE_URL, apiKey: DEFAULT_KEYS.full }),
+                inflight: () => 0,
+              },
+              // maxRetries 0 keeps a run short; maxRetryAfterMs 0 refuses every Retry-After wait.
+              { maxRetries: 0, timeoutMs: 3000 },
+            );
+            const outcome = await run(surface, endpoint, kit);
+            if (!outcome.ok && !isTyped(outcome.error)) {
+              const error = outcome.error as Error;
+              untyped.push(
+                `${surface} ${endpoint} status ${answer.status} ${answer.contentType}: ${error?.name}: ${error?.message}`,
+              );
+            }
+            expect(
+              outcome.ok || isTyped(outcome.error),
+              `${surface} ${endpoint}: ${outcome.ok ? '' : String(outcome.error)}`,
+            ).toBe(true);
+          },
+        ),
         { seed: STRESS ? undefined : SEED, numRuns: RUNS, timeout: 8000 },
       );
       stats[`arbitrary-${surface}`] = { runs: RUNS, seed: STRESS ? null : SEED };
@@ -311,7 +368,10 @@ describe('arbitrary answers give a result or a typed error, never an untyped one
 });
 
 afterAll(() => {
-  writeResult(STRESS ? 'fuzz-stress' : 'fuzz', { properties: stats, untyped: untyped.slice(0, 20) });
+  writeResult(STRESS ? 'fuzz-stress' : 'fuzz', {
+    properties: stats,
+    untyped: untyped.slice(0, 20),
+  });
 });
 
 describe('chat answers whose choices are not message objects', () => {

@@ -42,11 +42,26 @@ function captureError(where: string, error: unknown): void {
   let current: unknown = error;
   for (let depth = 0; current !== undefined && current !== null && depth < 8; depth++) {
     const e = current as Error & Record<string, unknown>;
-    capture(`${where} message`, safe(() => String(e.message)));
-    capture(`${where} stack`, safe(() => e.stack));
-    capture(`${where} String()`, safe(() => String(e)));
-    capture(`${where} JSON`, safe(() => JSON.stringify(e)));
-    capture(`${where} inspect`, safe(() => inspect(e, { depth: 10, showHidden: true })));
+    capture(
+      `${where} message`,
+      safe(() => String(e.message)),
+    );
+    capture(
+      `${where} stack`,
+      safe(() => e.stack),
+    );
+    capture(
+      `${where} String()`,
+      safe(() => String(e)),
+    );
+    capture(
+      `${where} JSON`,
+      safe(() => JSON.stringify(e)),
+    );
+    capture(
+      `${where} inspect`,
+      safe(() => inspect(e, { depth: 10, showHidden: true })),
+    );
     current = e.cause;
   }
 }
@@ -57,18 +72,29 @@ function captureError(where: string, error: unknown): void {
  */
 function captureObject(where: string, object: unknown): void {
   counts.objects++;
-  capture(`${where} JSON`, safe(() => JSON.stringify(object)));
-  capture(`${where} inspect`, safe(() => inspect(object, { depth: 6 })));
+  capture(
+    `${where} JSON`,
+    safe(() => JSON.stringify(object)),
+  );
+  capture(
+    `${where} inspect`,
+    safe(() => inspect(object, { depth: 6 })),
+  );
   const serializable = object as { toJSON?: () => unknown; lc_serializable?: boolean };
   if (typeof serializable.toJSON === 'function') {
-    capture(`${where} toJSON`, safe(() => JSON.stringify(serializable.toJSON!())));
+    capture(
+      `${where} toJSON`,
+      safe(() => JSON.stringify(serializable.toJSON!())),
+    );
   }
 }
 
 beforeEach(() => {
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-      consoleLines.push(args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 6 }))).join(' '));
+      consoleLines.push(
+        args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 6 }))).join(' '),
+      );
     });
   }
 });
@@ -115,7 +141,10 @@ describe('the API key appears nowhere', () => {
     await pool(tasks, 64);
     const leaks = [...captured, ...consoleLines.map((text) => ({ where: 'console', text }))]
       .filter((c) => c.text.includes(MARK))
-      .map((c) => `${c.where}: …${c.text.slice(Math.max(0, c.text.indexOf(MARK) - 60), c.text.indexOf(MARK) + 30)}…`);
+      .map(
+        (c) =>
+          `${c.where}: …${c.text.slice(Math.max(0, c.text.indexOf(MARK) - 60), c.text.indexOf(MARK) + 30)}…`,
+      );
     expect(leaks).toEqual([]);
     expect(counts.errors).toBeGreaterThan(100);
   });
@@ -126,7 +155,8 @@ describe('the API key appears nowhere', () => {
     const echo: typeof globalThis.fetch = async (input, init) => {
       const request = new Request(input as string | URL | Request, init);
       const path = new URL(request.url).pathname;
-      if (path.endsWith('/models') || path.endsWith('/capabilities')) return emulator.fetch(request);
+      if (path.endsWith('/models') || path.endsWith('/capabilities'))
+        return emulator.fetch(request);
       const auth = request.headers.get('authorization') ?? '';
       return new Response(
         JSON.stringify({ error: { code: 'invalid_api_key', message: `Key rejected: ${auth}` } }),
@@ -136,12 +166,19 @@ describe('the API key appears nowhere', () => {
     const cell = { ...createCell(SCENARIO, CANARY), fetch: echo };
     for (const surface of SURFACES) {
       for (const endpoint of ENDPOINTS) {
-        const outcome = await run(surface, endpoint, new Kit(cell, { maxRetries: 0, timeoutMs: 2000 }));
-        expect(outcome.ok).toBe(false);
+        const outcome = await run(
+          surface,
+          endpoint,
+          new Kit(cell, { maxRetries: 0, timeoutMs: 2000 }),
+        );
+        if (outcome.ok) throw new Error(`${surface} ${endpoint}: an echoed 401 gave a success`);
         const before = captured.length;
         captureError(`echo ${surface} ${endpoint}`, outcome.error);
         const views = captured.slice(before);
-        expect(views.some((v) => v.text.includes('[redacted]')), `${surface} ${endpoint}`).toBe(true);
+        expect(
+          views.some((v) => v.text.includes('[redacted]')),
+          `${surface} ${endpoint}`,
+        ).toBe(true);
         expect(views.filter((v) => v.text.includes(MARK)).map((v) => v.where)).toEqual([]);
       }
     }
@@ -210,7 +247,11 @@ describe('plain http to a non-loopback host', () => {
     const emulator = createEmulator(SCENARIO);
     const fetch: typeof globalThis.fetch = (input, init) =>
       emulator.fetch(input instanceof Request ? input : String(input), init);
-    const remote = createGatewayClient({ baseURL: 'http://gateway.example.com/v1', apiKey: CANARY, fetch });
+    const remote = createGatewayClient({
+      baseURL: 'http://gateway.example.com/v1',
+      apiKey: CANARY,
+      fetch,
+    });
     await remote.models();
     await remote.translate({ input: 'hello', target_language: 'uk' });
     expect(warn).toHaveBeenCalledTimes(1);
