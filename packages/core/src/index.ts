@@ -31,6 +31,7 @@ export { readUsage, type UsageCounts } from './read-usage';
 export { parseRetryAfter } from './retry-after';
 export { splitBatches } from './split-embedding-batches';
 export type * from './types';
+export { utf8ByteLength } from './utf8';
 export { requiredCapabilities, validateChatRequest } from './validate-chat';
 export { isMultilingualEngine } from './validate-embeddings';
 export { validateTranslationRequest } from './validate-translation';

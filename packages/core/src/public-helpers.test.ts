@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invalidRequest, isGatewayError } from './index';
+import { invalidRequest, isGatewayError, utf8ByteLength } from './index';
 
 describe('invalidRequest', () => {
   it('is the exported validation refusal: field set, message led by the field', () => {
@@ -10,5 +10,13 @@ describe('invalidRequest', () => {
     expect(error.message).toBe('tools[1]: two tools are named "search"');
     expect(error.isRetryable).toBe(false);
     expect(error.status).toBeUndefined();
+  });
+});
+
+describe('utf8ByteLength', () => {
+  it('is exported and counts as TextEncoder does', () => {
+    for (const text of ['', 'abc', 'привіт', '👍🏽', '\ud800x']) {
+      expect(utf8ByteLength(text)).toBe(new TextEncoder().encode(text).length);
+    }
   });
 });
