@@ -1,4 +1,4 @@
-import { utf8Length } from '../tools/service-limits';
+import { utf8ByteLength } from '@infergate/core';
 
 /**
  * Splits text into pieces of at most `maxBytes` UTF-8 bytes, at paragraph, then line, then
@@ -6,7 +6,7 @@ import { utf8Length } from '../tools/service-limits';
  * with the pieces, so joining them gives the text back.
  */
 export function splitForTranslation(text: string, maxBytes: number): string[] {
-  if (utf8Length(text) <= maxBytes) return [text];
+  if (utf8ByteLength(text) <= maxBytes) return [text];
   for (const boundary of [
     /(?<=\n\s*\n)(?=\S)/,
     /(?<=\n)(?=\S)/,
@@ -23,11 +23,11 @@ function pack(parts: string[], maxBytes: number): string[] {
   const pieces: string[] = [];
   let current = '';
   for (const part of parts) {
-    if (utf8Length(part) > maxBytes) {
+    if (utf8ByteLength(part) > maxBytes) {
       if (current) pieces.push(current);
       current = '';
       pieces.push(...splitForTranslation(part, maxBytes));
-    } else if (utf8Length(current + part) > maxBytes) {
+    } else if (utf8ByteLength(current + part) > maxBytes) {
       pieces.push(current);
       current = part;
     } else {
@@ -43,7 +43,7 @@ function hardSplit(text: string, maxBytes: number): string[] {
   const pieces: string[] = [];
   let current = '';
   for (const char of text) {
-    if (utf8Length(current + char) > maxBytes) {
+    if (utf8ByteLength(current + char) > maxBytes) {
       pieces.push(current);
       current = char;
     } else {

@@ -1,13 +1,8 @@
-import type { AudioLike, ServiceId } from '@infergate/core';
+import { type AudioLike, type ServiceId, utf8ByteLength } from '@infergate/core';
 import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
-import {
-  LANGUAGE_CODE,
-  MEDIA_MAX_BASE64_CHARS,
-  TRANSLATION_MAX_BYTES,
-  utf8Length,
-} from './service-limits';
+import { LANGUAGE_CODE, MEDIA_MAX_BASE64_CHARS, TRANSLATION_MAX_BYTES } from './service-limits';
 
 /**
  * Turns what a model passes for an image or audio file into bytes. Models cannot carry large
@@ -61,7 +56,7 @@ export function createTranslateTool(options: GatewayToolOptions = {}) {
         text: z
           .string()
           .min(1)
-          .refine((value) => utf8Length(value) <= TRANSLATION_MAX_BYTES, {
+          .refine((value) => utf8ByteLength(value) <= TRANSLATION_MAX_BYTES, {
             message: `text must be at most ${TRANSLATION_MAX_BYTES} bytes of UTF-8`,
           })
           .describe('The text to translate, at most 4096 bytes of UTF-8'),

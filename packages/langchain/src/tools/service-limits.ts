@@ -6,9 +6,3 @@ export { LANGUAGE_CODE } from '@infergate/core';
 export const TRANSLATION_MAX_BYTES = LIMITS.translationMaxInputBytes;
 /** Longest base64 text whose decoded size can be 23 MiB. */
 export const MEDIA_MAX_BASE64_CHARS = Math.ceil(LIMITS.ocrMaxImageBytes / 3) * 4;
-
-const encoder = new TextEncoder();
-
-export function utf8Length(text: string): number {
-  return encoder.encode(text).byteLength;
-}
