@@ -1,5 +1,5 @@
 import { type Tool, tool } from '@ai-sdk/provider-utils';
-import { LANGUAGE_CODE, LIMITS } from '@infergate/core';
+import { LANGUAGE_CODE, LIMITS, utf8ByteLength } from '@infergate/core';
 import { z } from 'zod/v4';
 import type {
   GatewayBinaryInput,
@@ -11,8 +11,6 @@ import type {
 
 /** Spec 2.8: translation input is at most 4096 bytes of UTF-8 (core checks it again). */
 const MAX_TRANSLATION_BYTES = LIMITS.translationMaxInputBytes;
-
-const utf8 = new TextEncoder();
 
 const languageCode = z
   .string()
@@ -79,7 +77,7 @@ export function createGatewayTools(services: GatewayServices): GatewayTools {
       const text = z
         .string()
         .min(1)
-        .refine((value) => utf8.encode(value).length <= MAX_TRANSLATION_BYTES, {
+        .refine((value) => utf8ByteLength(value) <= MAX_TRANSLATION_BYTES, {
           message: `text must be at most ${MAX_TRANSLATION_BYTES} bytes of UTF-8`,
         })
         .describe(`The text to translate (at most ${MAX_TRANSLATION_BYTES} bytes of UTF-8)`);
