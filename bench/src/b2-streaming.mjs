@@ -1,0 +1,196 @@
+/**
+ * B2 — streaming: chunks per second while consuming one long stream. Providers are measured at
+ * `doStream` level (the provider's own cost) and through `streamText` (what users call, dominated
+ * by `ai`'s pipeline); the LangChain models through `.stream()`.
+ */
+import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { streamText } from 'ai';
+import { createParser } from 'eventsource-parser';
+import {
+  CANNED_BASE_URL,
+  CANNED_KEY,
+  CHAT_MODEL,
+  cannedFetch,
+  ssePieces,
+} from './canned-gateway.mjs';
+import {
+  chatOpenAI,
+  coreClient,
+  FloorChatModel,
+  floorLanguageModel,
+  openaiCompatible,
+  oursAiSdk,
+  oursChatModel,
+} from './contenders.mjs';
+import { fmtRate, fmtRatio, interleaved, settle, target } from './harness.mjs';
+
+async function drain(readable) {
+  const reader = readable.getReader();
+  let parts = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return parts;
+    if (value.type === 'error') throw value.error;
+    parts++;
+  }
+}
+
+function cases(connection, prompt, chunks, withFloors) {
+  const { baseURL, apiKey, fetch } = connection;
+  const core = coreClient(connection);
+  const ours = oursAiSdk(connection);
+  const oc = openaiCompatible(connection);
+  const oursLc = oursChatModel(connection, CHAT_MODEL);
+  const lcOpenAI = chatOpenAI(connection, CHAT_MODEL);
+  const request = { model: CHAT_MODEL, messages: [{ role: 'user', content: prompt }] };
+  const v4Prompt = [{ role: 'user', content: [{ type: 'text', text: prompt }] }];
+  const list = [
+    {
+      name: 'raw reader + eventsource-parser + JSON.parse',
+      run: async () => {
+        const response = await fetch(`${baseURL}/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ ...request, stream: true }),
+        });
+        const reader = response.body.getReader();
+        const text = new TextDecoder();
+        let events = 0;
+        const parser = createParser({
+          onEvent: (e) => {
+            if (e.data !== '[DONE]') JSON.parse(e.data);
+            events++;
+          },
+        });
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          parser.feed(text.decode(value, { stream: true }));
+        }
+        if (events < chunks) throw new Error(`raw: ${events} events`);
+      },
+    },
+    {
+      name: 'core chatStream',
+      run: async () => {
+        const stream = await core.chatStream(request);
+        for await (const _event of stream);
+      },
+    },
+    {
+      name: '@infergate/ai-sdk doStream',
+      run: async () => drain((await ours(CHAT_MODEL).doStream({ prompt: v4Prompt })).stream),
+    },
+    {
+      name: '@ai-sdk/openai-compatible doStream',
+      run: async () =>
+        drain((await oc.chatModel(CHAT_MODEL).doStream({ prompt: v4Prompt })).stream),
+    },
+  ];
+  const floorModel = floorLanguageModel(chunks);
+  const floorLc = new FloorChatModel(chunks);
+  const textStream = async (model) => {
+    const result = streamText({
+      model,
+      prompt,
+      onError: ({ error }) => {
+        throw error;
+      },
+    });
+    for await (const _delta of result.textStream);
+  };
+  const lcStream = async (model) => {
+    for await (const _chunk of await model.stream(prompt));
+  };
+  if (withFloors)
+    list.push({
+      name: 'ai floor streamText (do-nothing V4 model)',
+      run: () => textStream(floorModel),
+    });
+  list.push(
+    { name: 'streamText + @infergate/ai-sdk', run: () => textStream(ours(CHAT_MODEL)) },
+    {
+      name: 'streamText + @ai-sdk/openai-compatible',
+      run: () => textStream(oc.chatModel(CHAT_MODEL)),
+    },
+  );
+  if (withFloors)
+    list.push({
+      name: 'LangChain floor .stream (do-nothing BaseChatModel)',
+      run: () => lcStream(floorLc),
+    });
+  list.push(
+    { name: 'GatewayChatModel.stream', run: () => lcStream(oursLc) },
+    { name: 'ChatOpenAI.stream', run: () => lcStream(lcOpenAI) },
+  );
+  return list;
+}
+
+export async function runB2({ quick }) {
+  const chunks = quick ? 2000 : 20_000;
+  const rounds = quick ? 5 : 11;
+  const sections = [];
+  const modes = [
+    [
+      'canned SSE body',
+      { baseURL: CANNED_BASE_URL, apiKey: CANNED_KEY, fetch: cannedFetch(ssePieces(chunks)) },
+      'Count to many.',
+      true,
+    ],
+    [
+      'emulator fetch handler',
+      {
+        baseURL: 'http://emulator.test/v1',
+        apiKey: DEFAULT_KEYS.full,
+        fetch: createEmulator().fetch,
+      },
+      `[[chunks:${chunks}]]`,
+      false,
+    ],
+  ];
+  const rates = {};
+  for (const [mode, connection, prompt, withFloors] of modes) {
+    const list = cases(connection, prompt, chunks, withFloors);
+    for (const c of list) await c.run();
+    await settle();
+    const result = await interleaved(list, {
+      rounds,
+      iterations: 1,
+      warmupMs: quick ? 2000 : 6000,
+    });
+    const perSecond = Object.fromEntries(
+      list.map(({ name }) => [name, chunks / (result[name] / 1000)]),
+    );
+    rates[mode] = perSecond;
+    const raw = perSecond['raw reader + eventsource-parser + JSON.parse'];
+    sections.push({
+      title: `B2 streaming ${chunks} chunks, ${mode} (median of ${rounds} streams)`,
+      rows: list.map(({ name }) => ({
+        case: name,
+        'chunks/s': fmtRate(perSecond[name]),
+        'ms / stream': result[name].toFixed(1),
+        'vs raw': fmtRatio(perSecond[name] / raw),
+      })),
+    });
+  }
+  const r = rates['canned SSE body'];
+  const doStreamVsOc = r['@infergate/ai-sdk doStream'] / r['@ai-sdk/openai-compatible doStream'];
+  const doStreamVsRaw =
+    r['@infergate/ai-sdk doStream'] / r['raw reader + eventsource-parser + JSON.parse'];
+  const lcVsAnchor = r['GatewayChatModel.stream'] / r['ChatOpenAI.stream'];
+  const targets = [
+    target(
+      `B2 our doStream ≥ 3× openai-compatible's chunks/s: ${fmtRatio(doStreamVsOc)}`,
+      doStreamVsOc >= 3,
+    ),
+    target(
+      `B2 our doStream ≥ 0.5× the raw floor: ${fmtRatio(doStreamVsRaw)}`,
+      doStreamVsRaw >= 0.5,
+    ),
+    target(
+      `B2 GatewayChatModel.stream ≥ 1.3× ChatOpenAI.stream: ${fmtRatio(lcVsAnchor)}`,
+      lcVsAnchor >= 1.3,
+    ),
+  ];
+  return { sections, targets, data: { chunks, rates } };
+}

@@ -1,0 +1,196 @@
+/**
+ * B3 — one API key under load, over real HTTP: many concurrent callers share a key that the
+ * gateway caps at 4 requests at once. Each contender keeps its default retry settings. Measures
+ * wall time against the ideal (requests × latency / cap), the 429s the gateway had to send, and
+ * the calls that failed.
+ */
+import { generateText } from 'ai';
+import { CHAT_MODEL } from './canned-gateway.mjs';
+import {
+  chatOpenAI,
+  coreClient,
+  openaiCompatible,
+  oursAiSdk,
+  oursChatModel,
+} from './contenders.mjs';
+import { spawnEmulator } from './emulator-process.mjs';
+import { fmtMs, fmtRatio, log, median, target } from './harness.mjs';
+
+const LATENCY_MS = 50;
+const CAP = 4;
+
+/** The floor: bare fetch + JSON.parse behind a perfect 4-slot semaphore (no retries needed). */
+function rawWithSemaphore({ baseURL, apiKey }) {
+  let active = 0;
+  const queue = [];
+  const acquire = () => {
+    if (active < CAP) {
+      active++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => queue.push(resolve));
+  };
+  const release = () => {
+    const next = queue.shift();
+    if (next) next();
+    else active--;
+  };
+  return async (prompt) => {
+    await acquire();
+    try {
+      const response = await fetch(`${baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: CHAT_MODEL, messages: [{ role: 'user', content: prompt }] }),
+      });
+      const data = JSON.parse(await response.text());
+      if (!response.ok) throw Object.assign(new Error('raw'), { code: data.error?.code });
+    } finally {
+      release();
+    }
+  };
+}
+
+const CONTENDERS = [
+  ['raw fetch + 4-slot semaphore (floor)', rawWithSemaphore],
+  [
+    'core client.chat',
+    (c) => {
+      const core = coreClient(c);
+      return (p) => core.chat({ model: CHAT_MODEL, messages: [{ role: 'user', content: p }] });
+    },
+  ],
+  [
+    'generateText + @infergate/ai-sdk',
+    (c) => {
+      const ours = oursAiSdk(c);
+      return (p) => generateText({ model: ours(CHAT_MODEL), prompt: p });
+    },
+  ],
+  [
+    'GatewayChatModel.invoke',
+    (c) => {
+      const m = oursChatModel(c, CHAT_MODEL);
+      return (p) => m.invoke(p);
+    },
+  ],
+  [
+    'generateText + @ai-sdk/openai-compatible',
+    (c) => {
+      const oc = openaiCompatible(c);
+      return (p) => generateText({ model: oc.chatModel(CHAT_MODEL), prompt: p });
+    },
+  ],
+  [
+    'ChatOpenAI.invoke',
+    (c) => {
+      const m = chatOpenAI(c, CHAT_MODEL);
+      return (p) => m.invoke(p);
+    },
+  ],
+];
+
+/** `total` calls from `callers` concurrent loops; resolves with wall time and counters. */
+async function loadOnce(makeCall, total, callers) {
+  const server = await spawnEmulator({ latencyMs: LATENCY_MS, maxConcurrentPerKey: CAP });
+  try {
+    const call = makeCall({ baseURL: server.url, apiKey: server.apiKey });
+    // One call first (catalog, connection); then the counters start from zero.
+    await call('warm up');
+    await server.reset();
+    let next = 0;
+    let failures = 0;
+    const errors = new Map();
+    const start = performance.now();
+    await Promise.all(
+      Array.from({ length: callers }, async () => {
+        while (next < total) {
+          const i = next++;
+          try {
+            await call(`request ${i}`);
+          } catch (error) {
+            failures++;
+            const kind = error?.code ?? error?.name ?? 'error';
+            errors.set(kind, (errors.get(kind) ?? 0) + 1);
+          }
+        }
+      }),
+    );
+    const wallMs = performance.now() - start;
+    const counters = await server.counters();
+    return {
+      wallMs,
+      rejections: counters.concurrencyRejections,
+      sent: counters.requests.chat,
+      maxInflight: Math.max(0, ...Object.values(counters.maxInflight)),
+      failures,
+      errors: [...errors].map(([k, n]) => `${k}×${n}`).join(', '),
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+export async function runB3({ quick }) {
+  const total = quick ? 100 : 400;
+  const callers = 50;
+  const repeats = quick ? 1 : 3;
+  const idealMs = (total * LATENCY_MS) / CAP;
+  const runs = new Map(CONTENDERS.map(([name]) => [name, []]));
+  for (let r = 0; r < repeats; r++) {
+    for (const [name, make] of CONTENDERS) {
+      const result = await loadOnce(make, total, callers);
+      log(
+        `B3 ${name}: ${fmtMs(result.wallMs)}, ${result.rejections} 429s, ${result.failures} failed`,
+      );
+      runs.get(name).push(result);
+    }
+  }
+  const rows = [];
+  const data = {};
+  for (const [name, list] of runs) {
+    const pick = list.toSorted((a, b) => a.wallMs - b.wallMs)[Math.floor(list.length / 2)];
+    const summary = {
+      wallMs: median(list.map((x) => x.wallMs)),
+      rejections: median(list.map((x) => x.rejections)),
+      sent: median(list.map((x) => x.sent)),
+      failures: median(list.map((x) => x.failures)),
+      maxInflight: Math.max(...list.map((x) => x.maxInflight)),
+      errors: pick.errors,
+    };
+    data[name] = summary;
+    rows.push({
+      case: name,
+      wall: fmtMs(summary.wallMs),
+      'vs ideal': fmtRatio(summary.wallMs / idealMs),
+      '429s received': summary.rejections,
+      'requests sent': summary.sent,
+      'failed calls': summary.failures,
+      'max in flight': summary.maxInflight,
+      errors: summary.errors,
+    });
+  }
+  const worst = [
+    'core client.chat',
+    'generateText + @infergate/ai-sdk',
+    'GatewayChatModel.invoke',
+  ].map((name) => data[name]);
+  const worstRatio = Math.max(...worst.map((x) => x.wallMs / idealMs));
+  const worst429 = Math.max(...worst.map((x) => x.rejections));
+  const anyFailure = worst.some((x) => x.failures > 0);
+  return {
+    sections: [
+      {
+        title: `B3 one key under load: ${total} requests from ${callers} callers, latency ${LATENCY_MS} ms, cap ${CAP}, real HTTP (ideal ${fmtMs(idealMs)}; median of ${repeats})`,
+        rows,
+      },
+    ],
+    targets: [
+      target(
+        `B3 ours ≤ 1.1× ideal with zero 429s: worst ${fmtRatio(worstRatio)}, ${worst429} 429s${anyFailure ? ', failures' : ''}`,
+        worstRatio <= 1.1 && worst429 === 0 && !anyFailure,
+      ),
+    ],
+    data: { total, callers, idealMs, results: data },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * B5 — size and start-up. Each entry is bundled from its published ESM files with esbuild, the
+ * framework packages left external (what a user's app already has); we report the gzip size of
+ * the minified bundle and of the unminified one (the published code as shipped). Cold start is
+ * the time of `await import(entry)` in a fresh Node process, sampled interleaved.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { fmtBytes, fmtRatio, log, median, target } from './harness.mjs';
+
+const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
+const AI_FRAMEWORK = ['ai', '@ai-sdk/provider', '@ai-sdk/provider-utils', 'zod', 'zod/*'];
+const LC_FRAMEWORK = ['@langchain/core', '@langchain/core/*', 'zod', 'zod/*'];
+
+const BUNDLES = [
+  { name: '@infergate/core', entry: '@infergate/core', external: [] },
+  { name: '@infergate/ai-sdk (core + ai-sdk)', entry: '@infergate/ai-sdk', external: AI_FRAMEWORK },
+  { name: '@ai-sdk/openai-compatible', entry: '@ai-sdk/openai-compatible', external: AI_FRAMEWORK },
+  {
+    name: '@infergate/langchain (core + langchain)',
+    entry: '@infergate/langchain',
+    external: LC_FRAMEWORK,
+  },
+  {
+    name: '@langchain/openai (with openai, js-tiktoken)',
+    entry: '@langchain/openai',
+    external: LC_FRAMEWORK,
+  },
+];
+
+const IMPORTS = [
+  ['@infergate/core', '@infergate/core'],
+  ['@infergate/ai-sdk', '@infergate/ai-sdk'],
+  ['@ai-sdk/openai-compatible', '@ai-sdk/openai-compatible'],
+  ['ai (framework, for reference)', 'ai'],
+  ['@infergate/langchain', '@infergate/langchain'],
+  ['@langchain/openai', '@langchain/openai'],
+  [
+    '@langchain/core chat_models (framework, for reference)',
+    '@langchain/core/language_models/chat_models',
+  ],
+];
+
+async function bundleSize({ entry, external }, minify) {
+  const result = await build({
+    stdin: { contents: `export * from '${entry}';`, resolveDir: BENCH_DIR, loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    conditions: ['import'],
+    external,
+    minify,
+    write: false,
+    logLevel: 'silent',
+    legalComments: 'none',
+  });
+  const bytes = result.outputFiles[0].contents;
+  return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+}
+
+async function coldImportMs(specifier) {
+  const script = `const t = performance.now(); await import(${JSON.stringify(specifier)}); process.stdout.write(String(performance.now() - t));`;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--input-type=module', '-e', script],
+    {
+      cwd: BENCH_DIR,
+    },
+  );
+  return Number(stdout);
+}
+
+export async function runB5({ quick }) {
+  const sizes = {};
+  for (const bundle of BUNDLES) {
+    sizes[bundle.name] = {
+      min: await bundleSize(bundle, true),
+      full: await bundleSize(bundle, false),
+    };
+  }
+  const samples = quick ? 5 : 15;
+  const times = new Map(IMPORTS.map(([name]) => [name, []]));
+  for (let i = 0; i < samples; i++) {
+    for (const [name, specifier] of IMPORTS) times.get(name).push(await coldImportMs(specifier));
+  }
+  const importMs = Object.fromEntries([...times].map(([name, list]) => [name, median(list)]));
+  log(`B5 sizes and ${samples} cold imports each done`);
+  const sizeRows = BUNDLES.map(({ name }) => ({
+    entry: name,
+    'min+gzip': fmtBytes(sizes[name].min.gzip),
+    minified: fmtBytes(sizes[name].min.raw),
+    'unminified gzip': fmtBytes(sizes[name].full.gzip),
+    unminified: fmtBytes(sizes[name].full.raw),
+  }));
+  const importRows = IMPORTS.map(([name]) => ({
+    entry: name,
+    'cold import (median)': `${importMs[name].toFixed(1)} ms`,
+  }));
+  const aiSize = sizes['@infergate/ai-sdk (core + ai-sdk)'].min.gzip;
+  const lcSize = sizes['@infergate/langchain (core + langchain)'].min.gzip;
+  const sizeVsAnchorAi = aiSize / sizes['@ai-sdk/openai-compatible'].min.gzip;
+  const sizeVsAnchorLc = lcSize / sizes['@langchain/openai (with openai, js-tiktoken)'].min.gzip;
+  const importVsAi = importMs['@infergate/ai-sdk'] / importMs['@ai-sdk/openai-compatible'];
+  const importVsLc = importMs['@infergate/langchain'] / importMs['@langchain/openai'];
+  return {
+    sections: [
+      {
+        title: 'B5 bundle size (esbuild, ESM, framework packages external; gzip -9)',
+        rows: sizeRows,
+        note: `ours vs anchor (min+gzip): ai-sdk ${fmtRatio(sizeVsAnchorAi)}, langchain ${fmtRatio(sizeVsAnchorLc)}`,
+      },
+      {
+        title: `B5 cold import() in a fresh Node process (median of ${samples}, interleaved)`,
+        rows: importRows,
+        note: `ours vs anchor: ai-sdk ${fmtRatio(importVsAi)}, langchain ${fmtRatio(importVsLc)}`,
+      },
+    ],
+    targets: [
+      target(`B5 core+ai-sdk ≤ 10 KB min+gzip: ${fmtBytes(aiSize)}`, aiSize <= 10 * 1024),
+      target(`B5 core+langchain ≤ 10 KB min+gzip: ${fmtBytes(lcSize)}`, lcSize <= 10 * 1024),
+    ],
+    data: { sizes, importMs },
+  };
+}

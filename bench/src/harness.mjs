@@ -1,0 +1,79 @@
+/**
+ * Timing helpers shared by the suites. Cases of one comparison run interleaved (round after
+ * round, the order rotating each round) so that a noisy neighbour slows every case alike; we
+ * report medians and ratios computed within one run.
+ */
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Runs each case `iterations` times per round for `rounds` rounds, interleaved (the order rotates
+ * each round). Untimed warm-up rounds come first until `warmupMs` have passed (at least two):
+ * V8 needs tens of thousands of calls before a client's timing is stable. Returns, per case
+ * name, the median time of one call in milliseconds. A case is `{ name, run }` where `run()`
+ * performs one call (sync or async).
+ */
+export async function interleaved(cases, { rounds, iterations, warmupMs = 1000 }) {
+  const samples = new Map(cases.map((c) => [c.name, []]));
+  const runRound = async (round, record) => {
+    const shift = round % cases.length;
+    const order = [...cases.slice(shift), ...cases.slice(0, shift)];
+    for (const c of order) {
+      // Garbage left by the previous case is collected outside the timing (needs --expose-gc).
+      globalThis.gc?.();
+      const start = performance.now();
+      for (let i = 0; i < iterations; i++) await c.run();
+      if (record) samples.get(c.name).push((performance.now() - start) / iterations);
+    }
+  };
+  const warmupStart = performance.now();
+  for (let round = 0; round < 2 || performance.now() - warmupStart < warmupMs; round++) {
+    await runRound(round, false);
+  }
+  for (let round = 0; round < rounds; round++) await runRound(round, true);
+  const result = {};
+  for (const [name, times] of samples) result[name] = median(times);
+  return result;
+}
+
+/** Lets the event loop and GC settle between heavy phases. */
+export async function settle() {
+  globalThis.gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+export function fmtMicros(ms) {
+  return `${(ms * 1000).toFixed(0)} µs`;
+}
+
+export function fmtRate(perSecond) {
+  if (perSecond >= 1e6) return `${(perSecond / 1e6).toFixed(2)} M/s`;
+  return `${Math.round(perSecond / 1000)} k/s`;
+}
+
+export function fmtRatio(value) {
+  return `${value.toFixed(2)}×`;
+}
+
+export function fmtMs(ms) {
+  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
+}
+
+export function fmtBytes(bytes) {
+  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+/** A target check: `{ text, met }`, `met` undefined when it could not be measured. */
+export function target(text, met) {
+  return { text, met };
+}
+
+/** Progress on stderr (the tables go to stdout). */
+export function log(message) {
+  process.stderr.write(`  [${(performance.now() / 1000).toFixed(1)} s] ${message}\n`);
+}
