@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs every check and test of the workspace: lint, types, package checks, unit and end-to-end tests.
+# Runs every check and test of the workspace: lint, types, package checks, unit and end-to-end tests
+# (the browser test needs Chromium: installed from Debian's packages when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/ensure-chromium.sh
 source scripts/bootstrap.sh
 set +e
 pnpm run lint && pnpm run test -- "$@"
