@@ -9,7 +9,7 @@ const dirs = ['packages', 'examples'].flatMap((group) =>
     ? readdirSync(join(root, group)).map((name) => join(root, group, name))
     : [],
 );
-dirs.push(join(root, 'test'));
+dirs.push(join(root, 'test'), join(root, 'test', 'reliability'));
 
 let passed = 0;
 let failed = 0;
