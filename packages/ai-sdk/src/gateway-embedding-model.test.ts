@@ -1,4 +1,8 @@
-import { InvalidArgumentError, TooManyEmbeddingValuesForCallError } from '@ai-sdk/provider';
+import {
+  InvalidArgumentError,
+  NoSuchModelError,
+  TooManyEmbeddingValuesForCallError,
+} from '@ai-sdk/provider';
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { embed, embedMany } from 'ai';
 import { describe, expect, it } from 'vitest';
@@ -70,6 +74,18 @@ describe('embeddings through the gateway', () => {
     await expect(
       model.doEmbed({ values: Array.from({ length: 65 }, () => 'a') }),
     ).rejects.toSatisfy(TooManyEmbeddingValuesForCallError.isInstance);
+  });
+
+  it('refuses an engine the gateway does not list with NoSuchModelError, listing the engines', async () => {
+    const error = await embed({
+      model: gateway().embeddingModel('multilingual-e5-large'),
+      value: 'x',
+      maxRetries: 0,
+    }).catch((e: unknown) => e);
+    expect(NoSuchModelError.isInstance(error)).toBe(true);
+    expect((error as NoSuchModelError).modelType).toBe('embeddingModel');
+    expect((error as Error).message).toContain('multilingual-e5-base');
+    expect(emulator.counters.requests.embeddings).toBe(0);
   });
 
   it('requires an engine id when several engines exist, listing them', async () => {
