@@ -62,13 +62,11 @@ describe('examples/langchain-agent', () => {
     expect(result.stdout).toContain('← lookup_order: {"orderId":"A-1042","status":"shipped"');
   });
 
-  // Known emulator gap: after tool results the scripted model answers "Tool … returned: …" as
-  // text even when the request asks for json_schema, so the agent's native structured output
-  // cannot parse. A real model answers JSON here. Remove `.fails` once the emulator does too.
-  it.fails('ends with the zod responseFormat object', () => {
+  it('ends with the zod responseFormat object', () => {
     expectSuccess(result);
     expect(result.stdout).toContain('Structured response:');
     expect(result.stdout).toContain('"orderId": "A-1042"');
+    expect(result.stdout).toContain('"status": "shipped"');
   });
 });
 

@@ -380,6 +380,85 @@ describe('scripted answers', () => {
     });
   });
 
+  const orderTool = {
+    type: 'function',
+    function: {
+      name: 'lookup_order',
+      parameters: {
+        type: 'object',
+        properties: { orderId: { type: 'string' } },
+        required: ['orderId'],
+      },
+    },
+  };
+  const afterOrderLookup = (result: string) => [
+    { role: 'user', content: 'Where is my order? Please use lookup_order for "A-1042".' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'call_1',
+          type: 'function',
+          function: { name: 'lookup_order', arguments: '{"orderId":"A-1042"}' },
+        },
+      ],
+    },
+    { role: 'tool', tool_call_id: 'call_1', content: result },
+  ];
+
+  it('answers JSON valid against the json_schema after tool results, from their fields', async () => {
+    const schema = z.toJSONSchema(
+      z.object({
+        orderId: z.string(),
+        status: z.enum(['pending', 'shipped']),
+        summary: z.string(),
+      }),
+    );
+    const toolResult = '{"orderId":"A-1042","status":"shipped","note":"Friday"}';
+    const body = await answer({
+      model: 'community/general',
+      tools: [orderTool],
+      messages: afterOrderLookup(toolResult),
+      response_format: { type: 'json_schema', json_schema: { name: 'reply', schema } },
+    });
+    expect(body.choices[0].finish_reason).toBe('stop');
+    expect(body.choices[0].message.tool_calls).toBeUndefined();
+    const value = JSON.parse(body.choices[0].message.content);
+    expect(new Validator(schema as never, '2020-12').validate(value).errors).toEqual([]);
+    expect(value).toEqual({
+      orderId: 'A-1042',
+      status: 'shipped',
+      summary: `Tool lookup_order returned: ${toolResult}`,
+    });
+  });
+
+  it('puts a plain-text tool result into the json_schema answer’s strings', async () => {
+    const schema = { type: 'object', properties: { answer: { type: 'string' } } };
+    const body = await answer({
+      model: 'community/general',
+      tools: [orderTool],
+      tool_choice: 'required', // still answers: after tool results the model does not call again
+      messages: afterOrderLookup('shipped on Monday'),
+      response_format: { type: 'json_schema', json_schema: { name: 'reply', schema } },
+    });
+    expect(JSON.parse(body.choices[0].message.content)).toEqual({
+      answer: 'Tool lookup_order returned: shipped on Monday',
+    });
+  });
+
+  it('answers a JSON object holding the tool results in json_object mode', async () => {
+    const body = await answer({
+      model: 'community/general',
+      tools: [orderTool],
+      messages: afterOrderLookup('shipped on Monday'),
+      response_format: { type: 'json_object' },
+    });
+    expect(JSON.parse(body.choices[0].message.content)).toEqual({
+      answer: 'Tool lookup_order returned: shipped on Monday',
+    });
+  });
+
   it('returns {"answer": ...} in json_object mode', async () => {
     const body = await answer(
       userChat('community/json-object', 'hi there', { response_format: { type: 'json_object' } }),

@@ -95,6 +95,13 @@ function toolsToCall(request: ChatRequest, lastUserText: string, lastIsUser: boo
   return toolChoice === 'required' ? tools.slice(0, 1) : [];
 }
 
+/** The `tool` messages that end the conversation, in order. */
+function trailingToolMessages(messages: ChatMessage[]): ChatMessage[] {
+  let start = messages.length;
+  while (start > 0 && messages[start - 1]!.role === 'tool') start--;
+  return messages.slice(start);
+}
+
 /** Answer after tool results: one line per trailing `tool` message. */
 function toolResultText(messages: ChatMessage[]): string {
   const names = new Map<string, string>();
@@ -103,14 +110,27 @@ function toolResultText(messages: ChatMessage[]): string {
       if (call.id && call.function?.name) names.set(call.id, call.function.name);
     }
   }
-  const lines: string[] = [];
-  for (let i = messages.length - 1; i >= 0 && messages[i]!.role === 'tool'; i--) {
-    const message = messages[i]!;
-    const name =
-      (message.tool_call_id && names.get(message.tool_call_id)) || message.name || 'unknown';
-    lines.unshift(`Tool ${name} returned: ${messageText(message.content)}`);
+  return trailingToolMessages(messages)
+    .map((message) => {
+      const name =
+        (message.tool_call_id && names.get(message.tool_call_id)) || message.name || 'unknown';
+      return `Tool ${name} returned: ${messageText(message.content)}`;
+    })
+    .join('\n');
+}
+
+/** The fields of the trailing tool results that are JSON objects (a later result wins). */
+function toolResultFacts(messages: ChatMessage[]): Record<string, unknown> {
+  const facts: Record<string, unknown> = {};
+  for (const message of trailingToolMessages(messages)) {
+    try {
+      const value: unknown = JSON.parse(messageText(message.content));
+      if (isJsonObject(value)) Object.assign(facts, value);
+    } catch {
+      // A plain-text result only feeds the answer's strings.
+    }
   }
-  return lines.join('\n');
+  return facts;
 }
 
 function wordPieces(text: string): string[] {
@@ -168,9 +188,10 @@ export function runScriptedModel(request: ChatRequest): ScriptedAnswer {
     };
   };
 
-  if (last.role === 'tool') return finish(wordPieces(toolResultText(messages)), 'stop');
-
-  const calls = toolsToCall(request, userText, last.role === 'user');
+  // After tool results the model answers from them (in the requested format), never calls again.
+  const afterTools = last.role === 'tool';
+  const toolText = afterTools ? toolResultText(messages) : '';
+  const calls = afterTools ? [] : toolsToCall(request, userText, last.role === 'user');
   if (calls.length > 0) {
     const quoted = quotedPart(userText);
     const conversationId = hashString(`${messages.length}:${userText}`);
@@ -187,16 +208,21 @@ export function runScriptedModel(request: ChatRequest): ScriptedAnswer {
   const invalidJson = userText.includes('[[invalid_json]]');
   const format = request.responseFormat;
   if (format.type === 'json_schema') {
+    const facts = afterTools ? toolResultFacts(messages) : {};
+    const text = afterTools ? toolText : quotedPart(userText);
     const json = invalidJson
       ? '{"answer": "unterminated'
-      : JSON.stringify(valueForSchema(format.schema, { text: quotedPart(userText) }));
+      : JSON.stringify(valueForSchema(format.schema, { text, facts }));
     return finish(wordPieces(json), 'stop');
   }
   const echo = `Echo: ${userText}`;
   if (format.type === 'json_object') {
-    const json = invalidJson ? '{"answer": ' : JSON.stringify({ answer: echo });
+    const json = invalidJson
+      ? '{"answer": '
+      : JSON.stringify({ answer: afterTools ? toolText : echo });
     return finish(wordPieces(json), 'stop');
   }
+  if (afterTools) return finish(wordPieces(toolText), 'stop');
 
   const limit = request.maxTokens ?? Number.POSITIVE_INFINITY;
   const chunks = directive(userText, 'chunks');

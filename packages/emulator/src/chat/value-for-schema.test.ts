@@ -3,8 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { valueForSchema } from './value-for-schema';
 
-function expectValid(schema: Record<string, unknown>, text?: string) {
-  const value = valueForSchema(schema, { text });
+function expectValid(
+  schema: Record<string, unknown>,
+  text?: string,
+  facts?: Record<string, unknown>,
+) {
+  const value = valueForSchema(schema, { text, facts });
   const result = new Validator(schema as never, '2020-12', false).validate(value);
   expect(result.errors, JSON.stringify(value)).toEqual([]);
   return value as Record<string, unknown>;
@@ -91,6 +95,56 @@ describe('valueForSchema', () => {
       'Lviv',
     );
     expect(value).toEqual({ city: 'Lviv', when: '2024-01-01' });
+  });
+
+  it('fills properties from known facts where they are valid, else as usual', () => {
+    const schema = z.toJSONSchema(
+      z.object({
+        orderId: z.string(),
+        status: z.enum(['pending', 'shipped']),
+        items: z.number().int().min(1),
+        express: z.boolean(),
+        note: z.string().nullable(),
+        code: z.string().regex(/^[A-Z]+$/),
+        weight: z.number().max(10),
+        summary: z.string(),
+      }),
+    ) as Record<string, unknown>;
+    const value = expectValid(schema, 'Tool lookup returned: …', {
+      orderId: 'A-1042',
+      status: 'shipped',
+      items: 3,
+      express: false,
+      note: 'Ships Friday',
+      code: 'lower-case',
+      weight: 12,
+    });
+    expect(value).toEqual({
+      orderId: 'A-1042',
+      status: 'shipped',
+      items: 3,
+      express: false,
+      note: 'Ships Friday',
+      code: 'A', // the fact breaks the pattern: a candidate that fits is used
+      weight: 1, // above the maximum: generated
+      summary: 'Tool lookup returned: …',
+    });
+  });
+
+  it('ignores facts of the wrong type or outside an enum', () => {
+    const value = expectValid(
+      {
+        type: 'object',
+        properties: {
+          count: { type: 'integer' },
+          kind: { enum: ['a', 'b'] },
+          name: { type: 'string', maxLength: 3 },
+        },
+      },
+      undefined,
+      { count: 1.5, kind: 'c', name: 'too long' },
+    );
+    expect(value).toEqual({ count: 1, kind: 'a', name: 'exa' });
   });
 
   it('is deterministic', () => {

@@ -7,13 +7,19 @@ import { isJsonObject, type JsonObject } from './validate-chat-request';
  * bounds). Not a full JSON-schema solver: `pattern` is honoured only by trying a few candidates.
  */
 export interface SchemaValueOptions {
-  /** Used for plain strings (a quoted part of the user's message). */
+  /** Used for plain strings (a quoted part of the user's message, or the tool results). */
   text?: string;
+  /**
+   * Known values by property name (the fields of a JSON tool result): a property of that name
+   * takes the value when it is valid there, as a model copies facts into its answer.
+   */
+  facts?: Readonly<Record<string, unknown>>;
 }
 
 interface Context {
   root: unknown;
   text: string | undefined;
+  facts: Readonly<Record<string, unknown>>;
   /** Nesting depth of objects and arrays. */
   depth: number;
   /** How many `$ref`s led here: past a few, only what is required is generated. */
@@ -45,7 +51,49 @@ const FORMAT_SAMPLES: Record<string, string> = {
 };
 
 export function valueForSchema(schema: unknown, options: SchemaValueOptions = {}): unknown {
-  return generate(schema, { root: schema, text: options.text, depth: 0, refs: 0 }, undefined, 0);
+  const ctx = { root: schema, text: options.text, facts: options.facts ?? {}, depth: 0, refs: 0 };
+  return generate(schema, ctx, undefined, 0);
+}
+
+/** The known value of the property `name`, if there is one. */
+function factOf(ctx: Context, name: string | undefined): unknown {
+  return name !== undefined && Object.hasOwn(ctx.facts, name) ? ctx.facts[name] : undefined;
+}
+
+function numberFits(value: number, schema: JsonObject, integer: boolean): boolean {
+  const num = (bound: unknown) => (typeof bound === 'number' ? bound : undefined);
+  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = schema;
+  const low = num(minimum);
+  const high = num(maximum);
+  const exclusiveLow = num(exclusiveMinimum);
+  const exclusiveHigh = num(exclusiveMaximum);
+  const multipleOf = num(schema.multipleOf);
+  // Draft 4 writes exclusive bounds as booleans beside minimum / maximum.
+  const draft4OpenLow = exclusiveMinimum === true;
+  const draft4OpenHigh = exclusiveMaximum === true;
+  return (
+    Number.isFinite(value) &&
+    (!integer || Number.isInteger(value)) &&
+    (low === undefined || (draft4OpenLow ? value > low : value >= low)) &&
+    (high === undefined || (draft4OpenHigh ? value < high : value <= high)) &&
+    (exclusiveLow === undefined || value > exclusiveLow) &&
+    (exclusiveHigh === undefined || value < exclusiveHigh) &&
+    (multipleOf === undefined || Number.isInteger(value / multipleOf))
+  );
+}
+
+function stringFits(value: string, schema: JsonObject): boolean {
+  // Formats are not checked here, so a fact only fills format-free strings.
+  if (schema.format !== undefined) return false;
+  const length = [...value].length; // JSON Schema counts code points
+  if (typeof schema.minLength === 'number' && length < schema.minLength) return false;
+  if (typeof schema.maxLength === 'number' && length > schema.maxLength) return false;
+  if (typeof schema.pattern !== 'string') return true;
+  try {
+    return new RegExp(schema.pattern, 'u').test(value);
+  } catch {
+    return false;
+  }
 }
 
 function resolveRef(ref: string, root: unknown): unknown {
@@ -96,6 +144,14 @@ function generate(schema: unknown, ctx: Context, name: string | undefined, index
   }
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+    const fact = factOf(ctx, name);
+    if (
+      fact !== undefined &&
+      fact !== null &&
+      typeof fact !== 'object' &&
+      schema.enum.includes(fact)
+    )
+      return fact;
     return schema.enum[index % schema.enum.length];
   }
   if (Array.isArray(schema.allOf)) return generate(mergeAllOf(schema), ctx, name, index);
@@ -105,20 +161,24 @@ function generate(schema: unknown, ctx: Context, name: string | undefined, index
       union.find((option) => !(isJsonObject(option) && option.type === 'null')) ?? union[0];
     return generate(branch, ctx, name, index);
   }
+  const fact = factOf(ctx, name);
   switch (pickType(schema)) {
     case 'object':
       return objectValue(schema, ctx);
     case 'array':
       return arrayValue(schema, ctx, name);
     case 'integer':
+      if (typeof fact === 'number' && numberFits(fact, schema, true)) return fact;
       return numberValue(schema, true, index);
     case 'number':
+      if (typeof fact === 'number' && numberFits(fact, schema, false)) return fact;
       return numberValue(schema, false, index);
     case 'boolean':
-      return true;
+      return typeof fact === 'boolean' ? fact : true;
     case 'null':
       return null;
     default:
+      if (typeof fact === 'string' && stringFits(fact, schema)) return fact;
       return stringValue(schema, ctx, name, index);
   }
 }
