@@ -17,8 +17,8 @@ const SURFACES = ['core', 'langchain', 'ai-sdk'];
 const md = (text) => String(text).replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 const TRANSPORT_TITLES = {
-  fetch: 'Through the emulator\'s fetch handler (in process)',
-  http: 'Through the emulator\'s HTTP server (real sockets: a dropped connection is a destroyed socket, a cut stream a connection closed without the chunked terminator)',
+  fetch: "Through the emulator's fetch handler (in process)",
+  http: "Through the emulator's HTTP server (real sockets: a dropped connection is a destroyed socket, a cut stream a connection closed without the chunked terminator)",
 };
 
 function matrix(data) {
@@ -41,7 +41,9 @@ function matrix(data) {
   if (failing.length > 0) {
     lines.push('', 'Failing cells:', '');
     for (const c of failing)
-      lines.push(`- ${c.surface} ${c.endpoint} ${c.fault} ${c.variant} (${c.transport}): ${c.problems.join('; ')}`);
+      lines.push(
+        `- ${c.surface} ${c.endpoint} ${c.fault} ${c.variant} (${c.transport}): ${c.problems.join('; ')}`,
+      );
   }
   return lines.join('\n');
 }
@@ -208,7 +210,7 @@ for (const [name, render] of Object.entries(blocks)) {
     console.warn(`RELIABILITY.md has no generated:${name} block`);
     continue;
   }
-  report = report.replace(pattern, `$1\n${text}\n$2`);
+  report = report.replace(pattern, (_match, open, close) => `${open}\n${text}\n${close}`);
 }
 writeFileSync(REPORT, report);
 console.log('RELIABILITY.md updated from test/reliability/results/');

@@ -82,6 +82,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
   writeResult(STRESS ? 'load-stress' : 'load', report);
+  // The figures also go to the console, so a `pnpm stress` log carries them.
+  console.log(`load figures${STRESS ? ' (stress)' : ''}:\n${JSON.stringify(report, null, 2)}`);
 });
 
 describe('load on one key', () => {
