@@ -21,7 +21,10 @@ export const ENDPOINT_NAMES: readonly EndpointName[] = [
 export interface EmulatorCounters {
   /** Every request that reached an endpoint, refused ones included. */
   requests: Record<EndpointName, number>;
-  /** By API key, right now (streams count until their last byte or cancellation). */
+  /**
+   * By API key, right now. A stream counts until its last bytes are handed to the reader (or it
+   * is cancelled); other answers until their headers are returned.
+   */
   inflight: Record<string, number>;
   /** By API key, highest seen since the last reset. */
   maxInflight: Record<string, number>;

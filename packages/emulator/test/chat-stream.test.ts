@@ -147,6 +147,21 @@ describe('streamed chat completions', () => {
     expect(emulator.counters.maxInflight[key]).toBe(2);
   });
 
+  it('releases a paced stream’s slot by the time its [DONE] is read', async () => {
+    const emulator = createEmulator({ streamChunkDelayMs: 1 });
+    const key = 'ig-emu-full-0000';
+    const response = await chat(emulator, userChat('community/streamer', 'a b', { stream: true }));
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes('data: [DONE]')) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    expect(emulator.counters.inflight[key]).toBe(0);
+    expect((await reader.read()).done).toBe(true);
+  });
+
   it('releases a stream whose request is aborted', async () => {
     const emulator = createEmulator();
     const controller = new AbortController();

@@ -186,6 +186,57 @@ describe('startEmulator', () => {
     }
   });
 
+  it('releases a stream’s slot with [DONE]: a client reusing it at once is never refused', async () => {
+    // A client that frees its slot when it reads [DONE] sends its next request right away; the
+    // emulator must not still count the finished stream (streamChunkDelayMs used to add one more
+    // delay after [DONE] before the stream closed).
+    const paced = await startEmulator({ port: 0, scenario: { streamChunkDelayMs: 25 } });
+    const decoder = new TextDecoder();
+    /** Streams one answer; resolves at [DONE] with the status and the rest of the body's read. */
+    async function streamToDone(): Promise<{ status: number; drained: Promise<void> }> {
+      const response = await fetch(`${paced.url}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${paced.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(userChat('community/streamer', 'hi there', { stream: true })),
+      });
+      if (response.status !== 200) {
+        await response.body?.cancel();
+        return { status: response.status, drained: Promise.resolve() };
+      }
+      const reader = response.body!.getReader();
+      let text = '';
+      while (!text.includes('data: [DONE]\n\n')) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+      const drain = async () => {
+        while (!(await reader.read()).done);
+      };
+      return { status: response.status, drained: drain() };
+    }
+    try {
+      const statuses: number[] = [];
+      const drained: Promise<void>[] = [];
+      let started = 0;
+      const worker = async () => {
+        while (started < 40) {
+          started += 1;
+          const result = await streamToDone();
+          statuses.push(result.status);
+          drained.push(result.drained);
+        }
+      };
+      await Promise.all([worker(), worker(), worker(), worker()]);
+      await Promise.all(drained);
+      expect(statuses).toEqual(Array(40).fill(200));
+      expect(paced.emulator.counters.concurrencyRejections).toBe(0);
+      expect(paced.emulator.counters.maxInflight[paced.apiKey]).toBe(4);
+    } finally {
+      await paced.close();
+    }
+  });
+
   it('drop_connection closes the socket before any header: fetch rejects', async () => {
     const before = server.emulator.counters.requests.chat;
     await expect(

@@ -6,7 +6,10 @@ export interface SseBodyOptions {
   /** `Date.now()` value after which the stream ends with a `request_timeout` event. */
   deadline: number;
   signal: AbortSignal;
-  /** Called once when the last byte was queued, or on cancellation or failure. */
+  /**
+   * Called once: when the last bytes are queued (before the reader receives them), or on
+   * cancellation or failure.
+   */
   onEnd: () => void;
 }
 
@@ -34,10 +37,23 @@ export function sseBody(
   let first = true;
   let ended = false;
   let pendingError: unknown;
+  /** The next event, already taken from `events` to learn whether the stream ends. */
+  let lookahead: IteratorResult<string> | undefined;
+  const take = (): IteratorResult<string> => {
+    const next = lookahead ?? events.next();
+    lookahead = undefined;
+    return next;
+  };
   const end = () => {
     if (ended) return;
     ended = true;
     options.onEnd();
+  };
+  /** Queues the last bytes, closes, and releases the slot, all before the reader sees them. */
+  const finish = (controller: ReadableStreamDefaultController<Uint8Array>, last: string) => {
+    if (last) controller.enqueue(encoder.encode(last));
+    controller.close();
+    end();
   };
   options.signal.addEventListener('abort', end, { once: true });
 
@@ -60,21 +76,18 @@ export function sseBody(
           }
           first = false;
           if (Date.now() >= options.deadline) {
-            controller.enqueue(
-              encoder.encode(
-                errorEvent('request_timeout', 'The request exceeded its time limit') + DONE_EVENT,
-              ),
+            finish(
+              controller,
+              errorEvent('request_timeout', 'The request exceeded its time limit') + DONE_EVENT,
             );
-            controller.close();
-            end();
             return;
           }
           if (pendingError !== undefined) throw pendingError;
           let batch = '';
-          do {
+          for (;;) {
             let next: IteratorResult<string>;
             try {
-              next = events.next();
+              next = take();
             } catch (error) {
               // A `stream_cut` fault: deliver what was produced, then fail like a real cut.
               if (!batch) throw error;
@@ -82,13 +95,26 @@ export function sseBody(
               break;
             }
             if (next.done) {
-              if (batch) controller.enqueue(encoder.encode(batch));
-              controller.close();
-              end();
+              finish(controller, batch);
               return;
             }
             batch += next.value;
-          } while (options.chunkDelayMs <= 0 && batch.length < BATCH_CHARS);
+            if (options.chunkDelayMs <= 0 && batch.length < BATCH_CHARS) continue;
+            // Look one event ahead: when this batch holds the last one ([DONE]), the stream closes
+            // and its in-flight slot is released now, with its last byte, not one pull (and one
+            // delay) later, when a client that saw [DONE] may already have sent its next request.
+            try {
+              lookahead = events.next();
+            } catch (error) {
+              pendingError = error;
+              break;
+            }
+            if (lookahead.done) {
+              finish(controller, batch);
+              return;
+            }
+            break;
+          }
           controller.enqueue(encoder.encode(batch));
         } catch (error) {
           end();
