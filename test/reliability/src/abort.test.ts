@@ -1,12 +1,13 @@
 import { DEFAULT_KEYS, type RunningEmulator, startEmulator } from '@infergate/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cellFor, createCell, settle } from './harness/cell';
-import { EXPECTED } from './harness/fixtures';
 import { STRESS, writeResult } from './harness/results';
 import {
   COUNTER,
   ENDPOINTS,
   type Endpoint,
+  expectedAnswer,
+  isChat,
   Kit,
   type Outcome,
   run,
@@ -25,9 +26,7 @@ import { type CallTiming, seededRandom, timedCall, timedFetch } from './harness/
 const SCALE = STRESS ? 10 : 1;
 const report: Record<string, unknown> = {};
 
-function expectedValue(endpoint: Endpoint): string {
-  return EXPECTED[endpoint === 'chat_stream' ? 'chat' : endpoint];
-}
+const expectedValue = expectedAnswer;
 
 /**
  * The abort error: core's `GatewayError` `aborted`, the AI SDK's `AbortError`, or — LangChain's
@@ -77,7 +76,7 @@ describe('abort storm', () => {
     expect(reference.ok).toBe(true);
     const chatText = reference.ok ? reference.value : '';
     const expected = (endpoint: Endpoint) =>
-      endpoint === 'chat' || endpoint === 'chat_stream' ? chatText : expectedValue(endpoint);
+      isChat(endpoint) ? chatText : expectedValue(endpoint);
     const calls = Array.from({ length: total }, (_, i) => {
       const surface = surfaces[i % surfaces.length]!;
       const endpoint = ENDPOINTS[Math.floor(random() * ENDPOINTS.length)]!;

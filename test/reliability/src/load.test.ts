@@ -1,9 +1,16 @@
 import { DEFAULT_KEYS, type RunningEmulator, startEmulator } from '@infergate/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cellFor, settle } from './harness/cell';
-import { EXPECTED } from './harness/fixtures';
 import { STRESS, writeResult } from './harness/results';
-import { ENDPOINTS, type Endpoint, Kit, type Outcome, run, type Surface } from './harness/surfaces';
+import {
+  ENDPOINTS,
+  type Endpoint,
+  expectedAnswer,
+  Kit,
+  type Outcome,
+  run,
+  type Surface,
+} from './harness/surfaces';
 import { percentile, seededRandom, timedCall, timedFetch } from './harness/timed-fetch';
 
 /**
@@ -19,9 +26,7 @@ const LIMIT = 4;
 
 const SURFACE_MIX: Surface[] = ['core', 'core', 'langchain', 'ai-sdk'];
 
-function expectedValue(endpoint: Endpoint): string {
-  return EXPECTED[endpoint === 'chat_stream' ? 'chat' : endpoint];
-}
+const expectedValue = expectedAnswer;
 
 interface LoadRun {
   outcomes: { surface: Surface; endpoint: Endpoint; outcome: Outcome; queueWaitMs: number }[];

@@ -160,5 +160,6 @@ export const FAULT_ROWS: FaultRow[] = [
 
 export function appliesTo(row: FaultRow, endpoint: Endpoint): boolean {
   if (row.endpoints === 'all') return true;
-  return row.endpoints === 'stream' ? endpoint === 'chat_stream' : endpoint !== 'chat_stream';
+  const streamed = endpoint === 'chat_stream' || endpoint === 'chat_stream_result';
+  return row.endpoints === 'stream' ? streamed : !streamed;
 }

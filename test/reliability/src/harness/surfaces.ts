@@ -8,13 +8,14 @@ import {
   GatewayChatModel,
   GatewayEmbeddings,
 } from '@infergate/langchain';
-import { embedMany, generateText, streamText, transcribe } from 'ai';
+import { embedMany, generateText, NoOutputGeneratedError, streamText, transcribe } from 'ai';
 import type { Cell } from './cell';
-import { EMBED_ENGINE, EMBED_TEXTS, PNG, PROMPT, toBase64, WAV } from './fixtures';
+import { EMBED_ENGINE, EMBED_TEXTS, EXPECTED, PNG, PROMPT, toBase64, WAV } from './fixtures';
 
 export const ENDPOINTS = [
   'chat',
   'chat_stream',
+  'chat_stream_result',
   'embeddings',
   'translation',
   'ocr',
@@ -32,11 +33,25 @@ export const COUNTER: Record<
 > = {
   chat: 'chat',
   chat_stream: 'chat',
+  chat_stream_result: 'chat',
   embeddings: 'embeddings',
   translation: 'translations',
   ocr: 'ocr',
   transcription: 'transcriptions',
 };
+
+/** The whole answer an endpoint gives for the matrix's request. */
+export function expectedAnswer(endpoint: Endpoint): string {
+  return EXPECTED[
+    isChat(endpoint)
+      ? 'chat'
+      : (endpoint as Exclude<Endpoint, 'chat_stream' | 'chat_stream_result'>)
+  ];
+}
+
+export function isChat(endpoint: Endpoint): boolean {
+  return endpoint === 'chat' || endpoint === 'chat_stream' || endpoint === 'chat_stream_result';
+}
 
 export interface KitOptions {
   maxRetries: number;
@@ -165,6 +180,13 @@ export class Kit {
       () => new GatewayChatModel({ model: 'community/general', ...this.lcFields() }),
     );
   }
+  lcStreamingModel(): GatewayChatModel {
+    return this.#once(
+      'lcStreamingModel',
+      () =>
+        new GatewayChatModel({ model: 'community/general', streaming: true, ...this.lcFields() }),
+    );
+  }
   lcEmbeddings(): GatewayEmbeddings {
     return this.#once(
       'lcEmbeddings',
@@ -243,6 +265,17 @@ const core: Record<Endpoint, Runner> = {
       throw new PartialFailure(error, text);
     }
   },
+  chat_stream_result: async (kit, input) => {
+    // The stream consumed only through result(), never iterated.
+    const stream = await kit.core().chatStream(
+      {
+        model: 'community/general',
+        messages: [{ role: 'user', content: input.prompt ?? PROMPT }],
+      },
+      signalOf(input),
+    );
+    return (await stream.result()).text;
+  },
   embeddings: async (kit, input) => {
     const response = await kit
       .core()
@@ -273,6 +306,11 @@ const langchain: Record<Endpoint, Runner> = {
     } catch (error) {
       throw new PartialFailure(error, text);
     }
+  },
+  chat_stream_result: async (kit, input) => {
+    // invoke() on a model built with `streaming: true` reads a stream.
+    const message = await kit.lcStreamingModel().invoke(input.prompt ?? PROMPT, signalOf(input));
+    return typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
   },
   embeddings: async (kit) => {
     // embedDocuments takes no signal: LangChain's Embeddings interface has none.
@@ -323,6 +361,33 @@ const aiSdk: Record<Endpoint, Runner> = {
       }
     }
     return text;
+  },
+  chat_stream_result: async (kit, input) => {
+    // streamText consumed through its `text` promise only, as many apps do. On a failure the
+    // promise rejects with the SDK's NoOutputGeneratedError (no cause); the typed error reaches
+    // `onError`, which is where such an app learns the gateway code.
+    const reported: unknown[] = [];
+    const result = streamText({
+      model: kit.aiModel(),
+      prompt: input.prompt ?? PROMPT,
+      abortSignal: input.signal,
+      maxRetries: kit.aiMaxRetries,
+      onError: ({ error }) => {
+        reported.push(error);
+      },
+    });
+    try {
+      const [text, finishReason] = await Promise.all([result.text, result.finishReason]);
+      if (finishReason === 'error' || reported.length > 0) {
+        throw new Error(`finish reason ${finishReason} with text ${JSON.stringify(text)}`);
+      }
+      return text;
+    } catch (error) {
+      if (NoOutputGeneratedError.isInstance(error) && reported.length > 0) {
+        throw new PartialFailure(reported[0], '');
+      }
+      throw error;
+    }
   },
   embeddings: async (kit, input) => {
     const { embeddings } = await embedMany({
