@@ -105,6 +105,14 @@ export function classify(error: unknown, partial = ''): Outcome {
   return { ok: false, code: undefined, kind, error, partial };
 }
 
+/**
+ * Thrown by a runner when a framework promise resolved although the call failed (AI SDK
+ * `result.text` after a mid-stream failure: see DEFECT in fault-matrix.test.ts).
+ */
+export class ResolvedDespiteError extends Error {
+  override readonly name = 'ResolvedDespiteError';
+}
+
 /** Thrown by a runner whose stream failed after delivering some text. */
 class PartialFailure extends Error {
   constructor(
@@ -379,7 +387,9 @@ const aiSdk: Record<Endpoint, Runner> = {
     try {
       const [text, finishReason] = await Promise.all([result.text, result.finishReason]);
       if (finishReason === 'error' || reported.length > 0) {
-        throw new Error(`finish reason ${finishReason} with text ${JSON.stringify(text)}`);
+        throw new ResolvedDespiteError(
+          `result.text resolved with ${JSON.stringify(text)} although finishReason is ${finishReason}`,
+        );
       }
       return text;
     } catch (error) {
