@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
 import { createGatewayClient } from '@infergate/core';
 import { createEmulator } from '@infergate/emulator';
+import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCell, settle } from './harness/cell';
 import { appliesTo, FAULT_ROWS } from './harness/fault-table';
@@ -182,6 +183,47 @@ describe('the API key appears nowhere', () => {
         expect(views.filter((v) => v.text.includes(MARK)).map((v) => v.where)).toEqual([]);
       }
     }
+  });
+
+  it('LangChain callback payloads (what tracers such as LangSmith record) hold no key', async () => {
+    const seen: string[] = [];
+    const record =
+      (name: string) =>
+      (...args: unknown[]) => {
+        seen.push(`${name} ${inspect(args, { depth: 8 })}`);
+      };
+    const handler = BaseCallbackHandler.fromMethods({
+      handleChatModelStart: record('chatModelStart'),
+      handleLLMStart: record('llmStart'),
+      handleLLMNewToken: record('newToken'),
+      handleLLMEnd: record('llmEnd'),
+      handleLLMError: record('llmError'),
+      handleToolStart: record('toolStart'),
+      handleToolEnd: record('toolEnd'),
+      handleToolError: record('toolError'),
+    });
+    for (const fault of [undefined, 'bad_gateway', 'stream_error'] as const) {
+      const cell = createCell(SCENARIO, CANARY);
+      if (fault) cell.emulator.injectFault({ fault, endpoint: 'chat' });
+      const kit = new Kit(cell, { maxRetries: 0, timeoutMs: 2000 });
+      const config = { callbacks: [handler] };
+      await kit
+        .lcModel()
+        .invoke('hello', config)
+        .catch(() => undefined);
+      await (async () => {
+        for await (const _chunk of await kit.lcModel().stream('hello', config)) {
+          // drain
+        }
+      })().catch(() => undefined);
+      await kit
+        .lcStreamingModel()
+        .invoke('hello', config)
+        .catch(() => undefined);
+      await kit.lcTranslate().invoke({ text: 'hello', target_language: 'uk' }, config);
+    }
+    expect(seen.length).toBeGreaterThan(20);
+    expect(seen.filter((text) => text.includes(MARK)).map((text) => text.slice(0, 80))).toEqual([]);
   });
 
   it('LangChain serialisation keeps the key as a secret reference', async () => {
