@@ -78,9 +78,8 @@ const report: Record<string, unknown> = {};
 
 beforeAll(async () => {
   server = await startEmulator({
-    // Random latency before every answer's headers. Streams are sent without a delay between
-    // events: with one, the emulator miscounts (see the DEFECT test below).
-    scenario: { latencyMs: { min: 1, max: 10 }, streamChunkDelayMs: 0 },
+    // Random latency before every answer's headers; 1 ms between the events of a stream.
+    scenario: { latencyMs: { min: 1, max: 10 }, streamChunkDelayMs: 1 },
   });
 });
 
@@ -160,16 +159,10 @@ describe('load on one key', () => {
 });
 
 describe('streams with a delay between events', () => {
-  // DEFECT (emulator, packages/emulator/src/chat/sse-body.ts): with `streamChunkDelayMs` > 0 the
-  // SSE body waits one chunk delay *after* enqueuing `data: [DONE]` before it finds the event
-  // iterator exhausted and calls `onEnd`, so the key's in-flight count stays up for that delay
-  // after the client has the whole stream. Core releases its slot at `[DONE]` (correctly: the
-  // answer is complete), sends the next queued request, and the emulator answers it 429
-  // `client_concurrency_exceeded` although only 4 requests were ever open on the client
-  // (measured: 2 rejections in 2 000 mixed requests, 4 in 600 streams, with a 1 ms delay).
-  // Fix: in sseBody, look ahead one event (or check for the end before waiting) so `onEnd` runs
-  // when the last byte is queued, as its own doc comment says.
-  it.skip('600 streams with a 2 ms event delay: 0 client_concurrency_exceeded', async () => {
+  // Was a DEFECT of the emulator (fixed in 05d4aed): with `streamChunkDelayMs` > 0 the SSE body
+  // released the key's in-flight count one event delay after `data: [DONE]`, so a client freeing
+  // its slot at `[DONE]` got spurious 429 client_concurrency_exceeded answers.
+  it('600 streams with a 2 ms event delay: 0 client_concurrency_exceeded', async () => {
     const slow = await startEmulator({
       scenario: { latencyMs: { min: 1, max: 5 }, streamChunkDelayMs: 2 },
     });
