@@ -158,18 +158,18 @@ function badInput(data) {
   const lines = [
     `${data.invalid} invalid inputs and ${data.boundary} boundary values. Each cell: the error type and message the caller gets (— where the surface cannot express the input); every refusal sent 0 requests to the endpoint.`,
     '',
-    '| # | endpoint | input | kind | core | LangChain | AI SDK |',
-    '|---|---|---|---|---|---|---|',
+    '| # | endpoint | input | kind | core | LangChain | AI SDK | note |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   data.rows.forEach((row, i) => {
     const cell = (s) => {
       const c = row.cells[s];
       if (!c) return '—';
       if (c.result === 'success') return '✓ success';
-      return `${md(c.result.replace('invalid_request_error', 'invalid_request'))}: ${md(c.message.slice(0, 90))}${c.endpointRequests ? ` (**${c.endpointRequests} sent**)` : ''}`;
+      return `${md(c.result.replace('invalid_request_error', 'invalid_request'))}: ${md(c.message.slice(0, 150))}${c.endpointRequests ? ` (**${c.endpointRequests} sent**)` : ''}`;
     };
     lines.push(
-      `| ${i + 1} | ${row.endpoint} | ${md(row.input)} | ${row.kind} | ${cell('core')} | ${cell('langchain')} | ${cell('ai-sdk')} |`,
+      `| ${i + 1} | ${row.endpoint} | ${md(row.input)} | ${row.kind} | ${cell('core')} | ${cell('langchain')} | ${cell('ai-sdk')} | ${md(row.note ?? '')} |`,
     );
   });
   return lines.join('\n');
