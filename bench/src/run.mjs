@@ -35,11 +35,7 @@ const benchDir = fileURLToPath(new URL('..', import.meta.url));
 
 function versionOf(name) {
   try {
-    const path = execFileSync(process.execPath, ['-p', `require.resolve('${name}/package.json')`], {
-      cwd: benchDir,
-      encoding: 'utf8',
-    }).trim();
-    return JSON.parse(readFileSync(path, 'utf8')).version;
+    return JSON.parse(readFileSync(`${benchDir}node_modules/${name}/package.json`, 'utf8')).version;
   } catch {
     return '?';
   }
