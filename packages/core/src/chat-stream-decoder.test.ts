@@ -88,6 +88,16 @@ function codeOf(run: () => unknown): string {
   return 'none';
 }
 
+function messageOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (isGatewayError(error)) return error.message;
+    throw error;
+  }
+  return 'none';
+}
+
 describe('ChatStreamDecoder', () => {
   it('decodes role, text, tool-call pieces, finish and a usage-only chunk', () => {
     const { events, result } = decodeAll([FULL_STREAM]);
@@ -196,10 +206,26 @@ describe('ChatStreamDecoder', () => {
     ).toBe('stream_incomplete');
   });
 
+  it('says [DONE] came without a finish_reason, not that [DONE] is missing', () => {
+    const decoder = new ChatStreamDecoder();
+    const message = messageOf(() =>
+      decoder.feed(sse(chunk([{ index: 0, delta: { content: 'hi' } }]), '[DONE]')),
+    );
+    expect(message).toContain('sent [DONE]');
+    expect(message).toContain('no choice had a finish_reason');
+    expect(message).not.toContain('before [DONE]');
+  });
+
   it('raises stream_incomplete when the input ends without finish_reason', () => {
     const decoder = new ChatStreamDecoder();
     decoder.feed(sse(chunk([{ index: 0, delta: { content: 'hi' } }])));
     expect(codeOf(() => decoder.end())).toBe('stream_incomplete');
+  });
+
+  it('says the connection closed before [DONE] when the input ends early', () => {
+    const decoder = new ChatStreamDecoder();
+    decoder.feed(sse(chunk([{ index: 0, delta: { content: 'hi' } }])));
+    expect(messageOf(() => decoder.end())).toContain('closed before [DONE]');
   });
 
   it('accepts an end without [DONE] once a finish_reason arrived', () => {

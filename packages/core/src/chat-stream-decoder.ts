@@ -15,7 +15,7 @@ type Json = Record<string, unknown>;
  * Turns the text of an SSE chat stream into typed events and the assembled answer.
  * Errors are thrown from `feed` / `end` as GatewayError:
  * an `{error:{...}}` event keeps its code; a malformed event is `provider_protocol_error`;
- * an end without any `finish_reason` is `stream_incomplete`.
+ * an end (`[DONE]` or the body's end) without any `finish_reason` is `stream_incomplete`.
  */
 export class ChatStreamDecoder {
   readonly assembler = new ChatAssembler();
@@ -52,14 +52,25 @@ export class ChatStreamDecoder {
   end(): void {
     if (!this.done) this.#parser.reset({ consume: true });
     // A stream cut after its finish_reason lost only `[DONE]` (and maybe usage): the answer is whole.
-    if (!this.assembler.hasFinish) throw this.incomplete();
+    if (!this.assembler.hasFinish) throw this.incomplete('closed');
     this.done = true;
   }
 
-  incomplete(cause?: unknown): GatewayError {
+  /**
+   * `stream_incomplete`, saying how the stream ended: `[DONE]` came but no choice had a
+   * finish_reason (`done`), the body ended before `[DONE]` (`closed`), or reading it failed (`cut`).
+   */
+  incomplete(how: 'done' | 'closed' | 'cut', cause?: unknown): GatewayError {
+    const events = `${this.#events} event(s)`;
+    const message =
+      how === 'done'
+        ? `The chat stream sent [DONE] after ${events} but no choice had a finish_reason: the answer may be incomplete`
+        : `The connection ${how === 'cut' ? 'failed' : 'closed'} before [DONE] and before any finish_reason, after ${events}${
+            cause instanceof Error ? `: ${cause.message}` : ''
+          }`;
     return new GatewayError({
       code: 'stream_incomplete',
-      message: `The chat stream ended without a finish_reason after ${this.#events} event(s)${this.done ? '' : ' and without [DONE]'}`,
+      message,
       isRetryable: false,
       cause,
       ...this.#context,
@@ -81,7 +92,7 @@ export class ChatStreamDecoder {
   #onData(data: string): void {
     if (this.done) return;
     if (data === '[DONE]') {
-      if (!this.assembler.hasFinish) throw this.incomplete();
+      if (!this.assembler.hasFinish) throw this.incomplete('done');
       this.done = true;
       return;
     }

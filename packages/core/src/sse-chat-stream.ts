@@ -82,7 +82,7 @@ export class GatewayChatStream implements ChatStream {
       const scope = this.#open.scope;
       if (scope.aborted) this.#fail(scope.error(this.#models()));
       else if (this.#decoder.assembler.hasFinish) this.#finish();
-      else this.#fail(this.#decoder.incomplete(cause));
+      else this.#fail(this.#decoder.incomplete('cut', cause));
       return;
     }
     if (this.#open.scope.aborted) {
