@@ -48,6 +48,19 @@ export class CallScope {
     return this.#reason !== undefined;
   }
 
+  /**
+   * True when the scope has ended, counting a deadline that has passed although its timer has not
+   * fired yet (a slot freed in the same millisecond reaches a queued call before its own timer):
+   * such a scope is ended here as timed out.
+   */
+  get ended(): boolean {
+    if (this.#reason === undefined && this.remainingMs <= 0) {
+      this.#reason = 'timeout';
+      this.#controller.abort(this.error());
+    }
+    return this.aborted;
+  }
+
   /** The typed error for an ended scope: `timeout`, or `aborted` with the caller's reason as cause. */
   error(extra: { requestedModel?: string; servedModel?: string } = {}): GatewayError {
     if (this.#reason === 'timeout') {

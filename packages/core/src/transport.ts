@@ -116,6 +116,9 @@ export class Transport {
       } catch {
         throw scope.error({ requestedModel: spec.requestedModel });
       }
+      // A slot may be handed over after the call's deadline passed or its caller aborted: such a
+      // call gives the slot back (in the catch below) and fails without sending anything.
+      if (scope.ended) throw scope.error({ requestedModel: spec.requestedModel });
       const received = await this.#attempts(spec, options, scope);
       return { ...received, release, scope };
     } catch (error) {
