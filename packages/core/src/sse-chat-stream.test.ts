@@ -28,7 +28,7 @@ const VALID = new TextEncoder().encode(
 /** A client whose fetch answers with the given byte pieces as an SSE body. */
 function clientServing(pieces: Uint8Array[]) {
   const client = createGatewayClient({
-    baseURL: `http://sse-${Math.random()}.test`,
+    baseURL: `https://sse-${Math.random()}.test`,
     apiKey: 'k',
     retryBaseDelayMs: 0,
     fetch: async () =>

@@ -4,6 +4,7 @@ import { GatewayError, isGatewayError } from './errors';
 import { parseErrorResponse, redact } from './parse-error-response';
 import { backoffDelay } from './retry-after';
 import type { CallOptions } from './types';
+import { isPlainHttpToRemote, warnPlainHttpOnce } from './warn-plain-http';
 
 export interface TransportConfig {
   baseURL: string;
@@ -59,11 +60,13 @@ const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 export class Transport {
   readonly #apiKey: string;
   readonly #config: Omit<TransportConfig, 'apiKey'>;
+  readonly #plainHttpToRemote: boolean;
 
   constructor(config: TransportConfig) {
     const { apiKey, ...rest } = config;
     this.#apiKey = apiKey;
     this.#config = rest;
+    this.#plainHttpToRemote = isPlainHttpToRemote(rest.baseURL);
   }
 
   get baseURL(): string {
@@ -139,6 +142,7 @@ export class Transport {
         message: 'No fetch: this runtime has no global fetch; pass `fetch` to createGatewayClient',
       });
     }
+    if (this.#plainHttpToRemote) warnPlainHttpOnce(this.#config.baseURL);
     const maxRetries = options.maxRetries ?? this.#config.maxRetries;
     for (let attempt = 0; ; attempt++) {
       const canRetry = attempt < maxRetries;

@@ -99,7 +99,7 @@ describe('the API key stays secret', () => {
   it('appears in no message, JSON or inspect output', async () => {
     const { emulator } = harness();
     const client = createGatewayClient({
-      baseURL: 'http://secret.test',
+      baseURL: 'https://secret.test',
       apiKey: secret,
       fetch: (input, init) => emulator.fetch(new Request(input, init)),
     });
@@ -120,7 +120,7 @@ describe('the API key stays secret', () => {
   it('an API key that cannot be a header value gives configuration_error without quoting it', async () => {
     const fetch = async () => new Response('{}');
     const client = createGatewayClient({
-      baseURL: 'http://k.test',
+      baseURL: 'https://k.test',
       apiKey: 'sk-line\nbreak-secret',
       fetch,
     });
@@ -133,7 +133,7 @@ describe('the API key stays secret', () => {
 
   it('is redacted from response headers that echo it; cookies are left out', async () => {
     const client = createGatewayClient({
-      baseURL: 'http://echo-headers.test',
+      baseURL: 'https://echo-headers.test',
       apiKey: secret,
       maxRetries: 0,
       fetch: async (_input, init) =>
@@ -155,7 +155,7 @@ describe('the API key stays secret', () => {
 
   it('is redacted from response bodies that echo it', async () => {
     const client = createGatewayClient({
-      baseURL: 'http://echo.test',
+      baseURL: 'https://echo.test',
       apiKey: secret,
       fetch: async (_input, init) =>
         new Response(`bad key ${new Headers(init?.headers).get('authorization')}`, { status: 401 }),

@@ -25,7 +25,7 @@ export interface Harness {
  */
 export function harness(scenario?: ScenarioInput, options: GatewayClientOptions = {}): Harness {
   const emulator = createEmulator(scenario);
-  const baseURL = `http://gateway-${++origins}.test/v1`;
+  const baseURL = `https://gateway-${++origins}.test/v1`;
   const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
     emulator.fetch(new Request(input, init))) as typeof globalThis.fetch;
   const make = (extra: GatewayClientOptions = {}) =>

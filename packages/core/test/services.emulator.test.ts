@@ -52,7 +52,7 @@ describe('services against the emulator', () => {
     const { emulator } = harness();
     const sent: Record<string, unknown>[] = [];
     const client = createGatewayClient({
-      baseURL: 'http://input-type.test',
+      baseURL: 'https://input-type.test',
       apiKey: DEFAULT_KEYS.full,
       fetch: async (input, init) => {
         const request = new Request(input, init);
