@@ -191,6 +191,13 @@ describe('ChatStreamDecoder', () => {
       JSON.stringify({ choices: [{ index: 0, delta: { content: 5 } }] }),
       JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ id: 'x' }] } }] }),
       JSON.stringify({ error: 'nope' }),
+      JSON.stringify({ choices: [[]] }),
+      JSON.stringify({ choices: [-5e-324] }),
+      JSON.stringify({ choices: [{ index: 0, delta: ['hi'] }] }),
+      JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [[]] } }] }),
+      JSON.stringify({
+        choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: [] }] } }],
+      }),
     ]) {
       expect(
         codeOf(() => new ChatStreamDecoder().feed(sse(bad))),

@@ -151,13 +151,14 @@ export class ChatStreamDecoder {
   }
 
   #onChoice(choice: unknown, chunk: Json, data: string): void {
-    if (typeof choice !== 'object' || choice === null) {
+    if (typeof choice !== 'object' || choice === null || Array.isArray(choice)) {
       throw this.#protocolError('A choice is not an object', data);
     }
     const { index, delta, finish_reason: finishReason } = choice as Json;
     const choiceIndex = typeof index === 'number' ? index : 0;
     if (delta !== undefined && delta !== null) {
-      if (typeof delta !== 'object') throw this.#protocolError('`delta` is not an object', data);
+      if (typeof delta !== 'object' || Array.isArray(delta))
+        throw this.#protocolError('`delta` is not an object', data);
       const { role, content, tool_calls: toolCalls } = delta as Json;
       if (role !== undefined && role !== null && !this.#roleSent) {
         this.#roleSent = true;
@@ -189,7 +190,7 @@ export class ChatStreamDecoder {
   }
 
   #onToolCall(piece: unknown, data: string): void {
-    if (typeof piece !== 'object' || piece === null) {
+    if (typeof piece !== 'object' || piece === null || Array.isArray(piece)) {
       throw this.#protocolError('A tool-call piece is not an object', data);
     }
     const { index, id, function: fn } = piece as Json;
@@ -198,7 +199,7 @@ export class ChatStreamDecoder {
     let name: string | undefined;
     let args = '';
     if (fn !== undefined && fn !== null) {
-      if (typeof fn !== 'object')
+      if (typeof fn !== 'object' || Array.isArray(fn))
         throw this.#protocolError('`tool_calls[].function` is not an object', data);
       const f = fn as Json;
       if (typeof f.name === 'string' && f.name !== '') name = f.name;

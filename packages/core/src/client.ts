@@ -45,6 +45,11 @@ import {
   validateForEngine,
 } from './validate-embeddings';
 import { validateOcrRequest } from './validate-ocr';
+import {
+  chatCompletionProblem,
+  embeddingsProblem,
+  serviceAnswerProblem,
+} from './validate-responses';
 import { validateTranscriptionRequest } from './validate-transcription';
 import { validateTranslationRequest } from './validate-translation';
 
@@ -54,10 +59,6 @@ const SERVICE_PATHS: Record<ServiceId, string> = {
   speech_to_text: '/audio/transcriptions',
   embeddings: '/embeddings',
 };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The gateway client. Create it with `createGatewayClient`. */
 class Client implements GatewayClient {
@@ -247,7 +248,7 @@ class Client implements GatewayClient {
     const { transport } = this.#ready();
     validateChatRequest(req);
     const requestedModel = req.model;
-    const { data, headers, status } = await transport.json<ChatCompletionResponse>(
+    const answer = await transport.json<ChatCompletionResponse>(
       {
         method: 'POST',
         path: '/chat/completions',
@@ -256,13 +257,11 @@ class Client implements GatewayClient {
       },
       opts,
     );
-    if (!isObject(data) || !Array.isArray(data.choices)) {
-      throw invalidResponse('The chat completion has no `choices` array', {
-        status,
-        data,
-        requestedModel,
-      });
+    const problem = chatCompletionProblem(answer.data);
+    if (problem) {
+      throw invalidAnswer(transport, `The chat completion ${problem}`, answer, requestedModel);
     }
+    const { data, headers } = answer;
     const servedModel =
       headers.get('x-service-model') ??
       (typeof data.model === 'string' ? data.model : requestedModel);
@@ -320,22 +319,13 @@ class Client implements GatewayClient {
     onFailure?: (error: unknown) => void,
   ): Promise<EmbeddingsResponse> {
     const { transport } = this.#ready();
-    const { data, status } = await transport.json<EmbeddingsResponse>(
+    const answer = await transport.json<EmbeddingsResponse>(
       { method: 'POST', path: SERVICE_PATHS.embeddings, body: JSON.stringify(req), onFailure },
       opts,
     );
-    if (
-      !isObject(data) ||
-      !Array.isArray(data.data) ||
-      data.data.length !== count ||
-      !data.data.every((item) => isObject(item) && Array.isArray(item.embedding))
-    ) {
-      throw invalidResponse(`The embeddings answer does not hold ${count} embedding(s)`, {
-        status,
-        data,
-      });
-    }
-    return data;
+    const problem = embeddingsProblem(answer.data, count);
+    if (problem) throw invalidAnswer(transport, `The embeddings answer ${problem}`, answer);
+    return answer.data;
   }
 
   async embedMany(texts: string[], opts: EmbedManyOptions = {}): Promise<number[][]> {
@@ -399,22 +389,21 @@ class Client implements GatewayClient {
     return vectors;
   }
 
-  /** POSTs to a service (after the availability check) and checks that the answer has `text`. */
+  /** POSTs to a service (after the availability check) and checks the answer's required fields. */
   async #postService<T>(
-    service: ServiceId,
+    service: 'translation' | 'ocr' | 'speech_to_text',
     body: string | FormData,
     opts: CallOptions | undefined,
   ): Promise<T> {
     const { transport } = this.#ready();
     this.#checkService(service);
-    const { data, status } = await transport.json<T>(
+    const answer = await transport.json<T>(
       { method: 'POST', path: SERVICE_PATHS[service], body },
       opts,
     );
-    if (!isObject(data) || typeof data.text !== 'string') {
-      throw invalidResponse(`The ${service} answer has no \`text\``, { status, data });
-    }
-    return data;
+    const problem = serviceAnswerProblem(service, answer.data);
+    if (problem) throw invalidAnswer(transport, `The ${service} answer ${problem}`, answer);
+    return answer.data;
   }
 
   async translate(req: TranslationRequest, opts?: CallOptions): Promise<TranslationResponse> {
@@ -482,6 +471,25 @@ function modelNotFound(id: string, models: readonly GatewayModel[]): GatewayErro
     alternatives,
     requestedModel: id,
     isRetryable: false,
+  });
+}
+
+/**
+ * `invalid_response` for a 2xx JSON answer of the wrong shape, with its raw body (the key
+ * redacted). The parsed `data` is kept only when the body did not echo the key.
+ */
+function invalidAnswer(
+  transport: Transport,
+  message: string,
+  answer: { data: unknown; status: number; text: string },
+  requestedModel?: string,
+): GatewayError {
+  const body = transport.redact(answer.text);
+  return invalidResponse(message, {
+    status: answer.status,
+    body,
+    data: body === answer.text ? answer.data : undefined,
+    requestedModel,
   });
 }
 

@@ -291,14 +291,17 @@ export class Transport {
     }
   }
 
-  /** Sends a request and parses a JSON body (`invalid_response` when it is not JSON). */
+  /**
+   * Sends a request and parses a JSON body (`invalid_response` when it is not JSON). `text` is the
+   * raw body, for an `invalid_response` about its shape (redact it first).
+   */
   async json<T>(
     spec: RequestSpec,
     options?: CallOptions,
-  ): Promise<{ data: T; headers: Headers; status: number }> {
+  ): Promise<{ data: T; headers: Headers; status: number; text: string }> {
     const { text, headers, status } = await this.text(spec, options);
     try {
-      return { data: JSON.parse(text) as T, headers, status };
+      return { data: JSON.parse(text) as T, headers, status, text };
     } catch (cause) {
       throw invalidResponse(`The gateway's ${spec.path} answer is not valid JSON`, {
         status,

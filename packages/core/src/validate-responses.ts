@@ -1,0 +1,87 @@
+/**
+ * Shape checks of 2xx answers, so that what a call returns is what its type promises. Each returns
+ * what is wrong (for an `invalid_response` message) or undefined. They look only at the fields the
+ * spec requires and the packages read: one pass, no copies.
+ */
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const isAbsent = (value: unknown) => value === undefined || value === null;
+
+function toolCallsProblem(toolCalls: unknown, at: string): string | undefined {
+  if (isAbsent(toolCalls)) return undefined;
+  if (!Array.isArray(toolCalls)) return `${at}.tool_calls is not an array`;
+  for (let i = 0; i < toolCalls.length; i++) {
+    const call: unknown = toolCalls[i];
+    const fn = isObject(call) ? call.function : undefined;
+    if (!isObject(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
+      return `${at}.tool_calls[${i}] is not {function: {name, arguments}} with string fields`;
+    }
+  }
+  return undefined;
+}
+
+/** Spec 2.6: `choices` is an array of `{index, message, finish_reason}`. */
+export function chatCompletionProblem(data: unknown): string | undefined {
+  if (!isObject(data)) return 'is not a JSON object';
+  const { choices } = data;
+  if (!Array.isArray(choices)) return 'has no `choices` array';
+  for (let i = 0; i < choices.length; i++) {
+    const choice: unknown = choices[i];
+    const at = `choices[${i}]`;
+    if (!isObject(choice)) return `has a ${at} that is not an object`;
+    const { message, finish_reason: finishReason } = choice;
+    if (!isObject(message)) return `has a ${at} without a \`message\` object`;
+    if (!isAbsent(message.content) && typeof message.content !== 'string') {
+      return `has a ${at}.message.content that is not a string`;
+    }
+    const toolCalls = toolCallsProblem(message.tool_calls, `${at}.message`);
+    if (toolCalls) return `has a ${toolCalls}`;
+    if (!isAbsent(finishReason) && typeof finishReason !== 'string') {
+      return `has a ${at}.finish_reason that is not a string`;
+    }
+  }
+  if (!isAbsent(data.usage) && !isObject(data.usage)) return 'has a `usage` that is not an object';
+  return undefined;
+}
+
+/** Spec 2.12: `data` holds one `{index, embedding: number[]}` per input, indexes in range. */
+export function embeddingsProblem(data: unknown, count: number): string | undefined {
+  if (!isObject(data) || !Array.isArray(data.data)) return 'has no `data` array';
+  const items = data.data;
+  if (items.length !== count) return `holds ${items.length} embedding(s) for ${count} input(s)`;
+  for (let i = 0; i < items.length; i++) {
+    const item: unknown = items[i];
+    if (!isObject(item)) return `has a data[${i}] that is not an object`;
+    const { index, embedding } = item;
+    if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= count) {
+      return `has a data[${i}].index that is not an input position (0 to ${count - 1})`;
+    }
+    if (!Array.isArray(embedding) || !embedding.every((x) => typeof x === 'number')) {
+      return `has a data[${i}].embedding that is not an array of numbers`;
+    }
+  }
+  return undefined;
+}
+
+/** The fields each service's JSON answer must have as strings (spec 2.9–2.11). */
+const REQUIRED_TEXT_FIELDS = {
+  translation: ['text', 'target_language'],
+  ocr: ['text'],
+  speech_to_text: ['text'],
+} as const;
+
+export function serviceAnswerProblem(
+  service: keyof typeof REQUIRED_TEXT_FIELDS,
+  data: unknown,
+): string | undefined {
+  if (!isObject(data)) return 'is not a JSON object';
+  for (const field of REQUIRED_TEXT_FIELDS[service]) {
+    if (typeof data[field] !== 'string') return `has no string \`${field}\``;
+  }
+  return undefined;
+}
