@@ -1,5 +1,5 @@
 import { type AudioLike, type ServiceId, utf8ByteLength } from '@infergate/core';
-import { tool } from '@langchain/core/tools';
+import { type ToolRunnableConfig, tool } from '@langchain/core/tools';
 import { z } from 'zod';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { LANGUAGE_CODE, MEDIA_MAX_BASE64_CHARS, TRANSLATION_MAX_BYTES } from './service-limits';
@@ -31,6 +31,15 @@ async function resolveMedia(value: string, options: GatewayToolOptions): Promise
   return options.resolveMedia ? options.resolveMedia(value) : value;
 }
 
+/**
+ * The tool call's signal (the caller's `signal` and LangChain's `timeout`, which LangChain folds
+ * into it) handed to core: an aborted call then frees its concurrency slot at once instead of
+ * holding it until the gateway answers.
+ */
+function callOptions(config: ToolRunnableConfig | undefined): { signal?: AbortSignal } {
+  return config?.signal ? { signal: config.signal } : {};
+}
+
 const languageCode = z
   .string()
   .regex(LANGUAGE_CODE, 'must be a language code such as "en", "uk" or "pt-BR"');
@@ -39,12 +48,15 @@ const languageCode = z
 export function createTranslateTool(options: GatewayToolOptions = {}) {
   const gateway = resolveClient(options);
   return tool(
-    async ({ text, target_language, source_language }) => {
-      const result = await gateway.translate({
-        input: text,
-        target_language,
-        ...(source_language ? { source_language } : {}),
-      });
+    async ({ text, target_language, source_language }, config) => {
+      const result = await gateway.translate(
+        {
+          input: text,
+          target_language,
+          ...(source_language ? { source_language } : {}),
+        },
+        callOptions(config),
+      );
       return result.text;
     },
     {
@@ -73,8 +85,11 @@ export function createTranslateTool(options: GatewayToolOptions = {}) {
 export function createOcrTool(options: GatewayToolOptions = {}) {
   const gateway = resolveClient(options);
   return tool(
-    async ({ image }) => {
-      const result = await gateway.ocr({ image: await resolveMedia(image, options) });
+    async ({ image }, config) => {
+      const result = await gateway.ocr(
+        { image: await resolveMedia(image, options) },
+        callOptions(config),
+      );
       return result.text;
     },
     {
@@ -91,12 +106,15 @@ export function createOcrTool(options: GatewayToolOptions = {}) {
 export function createTranscribeTool(options: GatewayToolOptions = {}) {
   const gateway = resolveClient(options);
   return tool(
-    async ({ audio, language, translate }) => {
-      const result = await gateway.transcribe({
-        audio: await resolveMedia(audio, options),
-        ...(language ? { language } : {}),
-        ...(translate !== undefined ? { translate } : {}),
-      });
+    async ({ audio, language, translate }, config) => {
+      const result = await gateway.transcribe(
+        {
+          audio: await resolveMedia(audio, options),
+          ...(language ? { language } : {}),
+          ...(translate !== undefined ? { translate } : {}),
+        },
+        callOptions(config),
+      );
       return result.text;
     },
     {
