@@ -199,7 +199,7 @@ describe('GatewayChatModel: tools', () => {
       return emulator.fetch(request);
     };
     const model = new GatewayChatModel('community/general', {
-      baseURL: 'http://gateway.test/v1',
+      baseURL: 'https://gateway.test/v1',
       apiKey: API_KEY,
       fetch,
     });

@@ -1,6 +1,6 @@
 import { createEmulator, DEFAULT_KEYS, type ScenarioInput } from '@infergate/emulator';
 
-export const BASE_URL = 'http://gateway.test/v1';
+export const BASE_URL = 'https://gateway.test/v1';
 export const API_KEY = DEFAULT_KEYS.full;
 
 /** A fresh emulator and the connection fields that reach it through its fetch handler. */

@@ -157,12 +157,21 @@ export class GatewayChatModel
   acceptsContentParts: boolean;
   /** The gateway client this model sends through. */
   declare readonly client: GatewayClient;
-  /** Declared for serialisation only: held non-enumerable so it never shows in logs. */
-  declare readonly apiKey?: string;
+  /**
+   * The key given to the constructor, if any. A private field behind a getter: no property holds
+   * it, so `util.inspect` (even with `showHidden`), spreading and JSON never show it, while
+   * LangChain's serialiser can still read it and write the `INFERGATE_API_KEY` secret reference
+   * in its place.
+   */
+  readonly #apiKey: string | undefined;
   /** Catalog snapshot (from `create` or the first check), to name alternatives in refusals. */
   declare private catalog?: readonly GatewayModel[];
   /** Capabilities learned from the catalog when none were passed. */
   declare private liveCapabilities?: readonly string[];
+
+  get apiKey(): string | undefined {
+    return this.#apiKey;
+  }
 
   constructor(model: string, fields?: Omit<GatewayChatModelFields, 'model'>);
   constructor(fields: GatewayChatModelFields);
@@ -194,7 +203,7 @@ export class GatewayChatModel
     this.capabilities = fields.capabilities ? [...fields.capabilities] : undefined;
     this.acceptsContentParts = fields.acceptsContentParts ?? false;
     hidden(this, 'client', resolveClient(fields));
-    hidden(this, 'apiKey', fields.apiKey);
+    this.#apiKey = fields.apiKey;
     hidden(this, 'catalog', undefined);
     hidden(this, 'liveCapabilities', undefined);
     if (this.streaming) this.assertKnown(['streaming'], 'streaming: true');

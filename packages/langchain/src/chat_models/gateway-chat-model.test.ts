@@ -1,0 +1,67 @@
+import { inspect } from 'node:util';
+import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { load } from '@langchain/core/load';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { GatewayEmbeddings } from '../embeddings/gateway-embeddings';
+import { GatewayTranslator } from '../runnables/gateway-translator';
+import { createTranslateTool } from '../tools/gateway-tools';
+import { GatewayChatModel } from './gateway-chat-model';
+
+const KEY = DEFAULT_KEYS.full;
+
+function connection() {
+  const emulator = createEmulator();
+  return {
+    baseURL: 'https://chat-model-key.test/v1',
+    apiKey: KEY,
+    fetch: ((input, init) => emulator.fetch(new Request(input, init))) as typeof fetch,
+  };
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('GatewayChatModel keeps the key out of every view', () => {
+  it('util.inspect with showHidden shows no key (model, bound model, other classes)', async () => {
+    const model = new GatewayChatModel('community/general', connection());
+    await model.invoke('hi'); // after use too
+    const objects = [
+      model,
+      model.bindTools([
+        { type: 'function', function: { name: 'f', parameters: { type: 'object' } } },
+      ]),
+      new GatewayEmbeddings(connection()),
+      new GatewayTranslator({ ...connection(), targetLanguage: 'en' }),
+      createTranslateTool(connection()),
+    ];
+    for (const object of objects) {
+      expect(inspect(object, { showHidden: true, depth: 10 })).not.toContain(KEY);
+      expect(JSON.stringify({ ...object })).not.toContain(KEY);
+    }
+    expect(Object.getOwnPropertyNames(model)).not.toContain('apiKey');
+  });
+
+  it('serialises the key as the INFERGATE_API_KEY secret and restores it from the environment', async () => {
+    const model = new GatewayChatModel('community/general', connection());
+    expect(model.apiKey).toBe(KEY);
+    const json = JSON.stringify(model.toJSON());
+    expect(json).not.toContain(KEY);
+    expect(JSON.parse(json).kwargs.api_key ?? JSON.parse(json).kwargs.apiKey).toEqual({
+      lc: 1,
+      type: 'secret',
+      id: ['INFERGATE_API_KEY'],
+    });
+    vi.stubEnv('INFERGATE_API_KEY', 'sk-from-the-environment');
+    const restored = await load<GatewayChatModel>(json, {
+      secretsFromEnv: true,
+      optionalImportsMap: { 'infergate/chat_models': { GatewayChatModel } },
+    });
+    expect(restored).toBeInstanceOf(GatewayChatModel);
+    expect(restored.model).toBe('community/general');
+    expect(restored.apiKey).toBe('sk-from-the-environment');
+    expect(inspect(restored, { showHidden: true, depth: 10 })).not.toContain(
+      'sk-from-the-environment',
+    );
+  });
+});
