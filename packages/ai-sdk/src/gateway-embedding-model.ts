@@ -4,15 +4,13 @@ import {
   type EmbeddingModelV4Result,
   TooManyEmbeddingValuesForCallError,
 } from '@ai-sdk/provider';
-import {
-  EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL,
-  parseProviderOptions,
-} from '@ai-sdk/provider-utils';
+import { EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL } from '@ai-sdk/provider-utils';
 import { LIMITS } from '@infergate/core';
 import { z } from 'zod/v4';
 import { PROVIDER_OPTIONS_KEY } from './gateway-chat-options';
 import { definedHeaders, endpointURL, type GatewayModelConfig } from './gateway-model-config';
 import { mapGatewayError } from './map-gateway-error';
+import { type AllowedValues, parseInfergateOptions } from './parse-infergate-options';
 
 /** Spec 4.4: 1 to 64 strings per request (core's `LIMITS`). */
 export const MAX_EMBEDDINGS_PER_CALL: number = LIMITS.embeddingsMaxInputs;
@@ -30,6 +28,11 @@ export const gatewayEmbeddingOptionsSchema = z.object({
   dimensions: z.number().int().positive().optional(),
 });
 export type GatewayEmbeddingOptions = z.infer<typeof gatewayEmbeddingOptionsSchema>;
+
+const EMBEDDING_OPTIONS_ALLOWED: AllowedValues<GatewayEmbeddingOptions> = {
+  inputType: '"document" or "query"',
+  dimensions: 'a positive integer',
+};
 
 /**
  * A gateway embedding engine as an AI SDK `EmbeddingModelV4`. Without an engine id the only
@@ -69,11 +72,11 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
       });
     }
 
-    const infergateOptions = await parseProviderOptions({
-      provider: PROVIDER_OPTIONS_KEY,
-      providerOptions: options.providerOptions,
-      schema: gatewayEmbeddingOptionsSchema,
-    });
+    const infergateOptions = parseInfergateOptions(
+      options.providerOptions,
+      gatewayEmbeddingOptionsSchema,
+      EMBEDDING_OPTIONS_ALLOWED,
+    );
     const dimensions = options.dimensions ?? infergateOptions?.dimensions;
     const client = this.config.client();
     const callOptions = { signal: abortSignal, headers: definedHeaders(options.headers) };

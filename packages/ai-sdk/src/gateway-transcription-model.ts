@@ -4,12 +4,11 @@ import type {
   TranscriptionModelV4CallOptions,
   TranscriptionModelV4Result,
 } from '@ai-sdk/provider';
-import { parseProviderOptions } from '@ai-sdk/provider-utils';
 import type { TranscriptionResponse } from '@infergate/core';
 import { z } from 'zod/v4';
-import { PROVIDER_OPTIONS_KEY } from './gateway-chat-options';
 import { definedHeaders, endpointURL, type GatewayModelConfig } from './gateway-model-config';
 import { mapGatewayError } from './map-gateway-error';
+import { type AllowedValues, parseInfergateOptions } from './parse-infergate-options';
 
 /** `providerOptions.infergate` of `transcribe`. */
 export const gatewayTranscriptionOptionsSchema = z.object({
@@ -19,6 +18,11 @@ export const gatewayTranscriptionOptionsSchema = z.object({
   translate: z.boolean().optional(),
 });
 export type GatewayTranscriptionOptions = z.infer<typeof gatewayTranscriptionOptionsSchema>;
+
+const TRANSCRIPTION_OPTIONS_ALLOWED: AllowedValues<GatewayTranscriptionOptions> = {
+  language: 'a non-empty language code such as "en" or "uk"',
+  translate: 'a boolean (true: the transcript in English)',
+};
 
 /**
  * The gateway's speech-to-text service as an AI SDK `TranscriptionModelV4`. The service needs no
@@ -49,11 +53,11 @@ export class GatewayTranscriptionModel implements TranscriptionModelV4 {
       });
     }
 
-    const infergateOptions = await parseProviderOptions({
-      provider: PROVIDER_OPTIONS_KEY,
-      providerOptions: options.providerOptions,
-      schema: gatewayTranscriptionOptionsSchema,
-    });
+    const infergateOptions = parseInfergateOptions(
+      options.providerOptions,
+      gatewayTranscriptionOptionsSchema,
+      TRANSCRIPTION_OPTIONS_ALLOWED,
+    );
 
     const request = {
       audio: options.audio,
