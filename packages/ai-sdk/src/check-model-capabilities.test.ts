@@ -32,4 +32,24 @@ describe('UnsupportedModelCapabilityError', () => {
     expect(error.alternatives).toEqual(['community/general']);
     expect(error.cause).toBe(refusal);
   });
+
+  it('has its own name and marker, and stays an UnsupportedFunctionalityError', () => {
+    const refusal = capabilityError({
+      model: 'community/plain',
+      needs: ['chat', 'tools'],
+      capabilities: ['chat'],
+      catalog: [],
+    });
+    const error = new UnsupportedModelCapabilityError(refusal);
+    expect(error.name).toBe('AI_UnsupportedModelCapabilityError');
+    expect(UnsupportedModelCapabilityError.isInstance(error)).toBe(true);
+    expect(UnsupportedFunctionalityError.isInstance(error)).toBe(true);
+    expect(error).toBeInstanceOf(UnsupportedFunctionalityError);
+    expect(error).toBeInstanceOf(UnsupportedModelCapabilityError);
+    // The parent's instances are not ours.
+    const plain = new UnsupportedFunctionalityError({ functionality: 'pdf' });
+    expect(UnsupportedModelCapabilityError.isInstance(plain)).toBe(false);
+    expect(UnsupportedModelCapabilityError.isInstance(undefined)).toBe(false);
+    expect(String(error)).toMatch(/^AI_UnsupportedModelCapabilityError: /);
+  });
 });

@@ -1,5 +1,11 @@
-import { UnsupportedFunctionalityError } from '@ai-sdk/provider';
+import { AISDKError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
 import type { GatewayError, ModelCapability } from '@infergate/core';
+
+const NAME = 'AI_UnsupportedModelCapabilityError';
+// The @ai-sdk/provider convention: a global symbol marks instances, so `isInstance` works across
+// copies of the package (where `instanceof` does not). Our own namespace, not `vercel.ai`.
+const MARKER = `infergate.ai-sdk.error.${NAME}`;
+const SYMBOL = Symbol.for(MARKER);
 
 /**
  * Core's `unsupported_model_capability` refusal (built by `capabilityError`) as the AI SDK's
@@ -7,6 +13,7 @@ import type { GatewayError, ModelCapability } from '@infergate/core';
  * core's: the model, each missing capability and the listed models that have what the call needs.
  */
 export class UnsupportedModelCapabilityError extends UnsupportedFunctionalityError {
+  private readonly [SYMBOL] = true;
   readonly modelId: string;
   readonly missing: ModelCapability[];
   readonly alternatives: string[] | undefined;
@@ -18,5 +25,13 @@ export class UnsupportedModelCapabilityError extends UnsupportedFunctionalityErr
     this.missing = missing;
     this.alternatives = refusal.alternatives;
     Object.defineProperty(this, 'cause', { value: refusal, configurable: true, writable: true });
+    // Its own name (the parent's constructor set `AI_UnsupportedFunctionalityError`); the parent's
+    // marker stays, so `UnsupportedFunctionalityError.isInstance` is still true.
+    this.name = NAME;
+  }
+
+  /** True for this error only; `UnsupportedFunctionalityError.isInstance` is true for it too. */
+  static override isInstance(error: unknown): error is UnsupportedModelCapabilityError {
+    return AISDKError.hasMarker(error, MARKER);
   }
 }
