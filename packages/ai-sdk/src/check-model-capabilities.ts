@@ -13,7 +13,6 @@ const SYMBOL = Symbol.for(MARKER);
  * core's: the model, each missing capability and the listed models that have what the call needs.
  */
 export class UnsupportedModelCapabilityError extends UnsupportedFunctionalityError {
-  private readonly [SYMBOL] = true;
   readonly modelId: string;
   readonly missing: ModelCapability[];
   readonly alternatives: string[] | undefined;
@@ -28,6 +27,7 @@ export class UnsupportedModelCapabilityError extends UnsupportedFunctionalityErr
     // Its own name (the parent's constructor set `AI_UnsupportedFunctionalityError`); the parent's
     // marker stays, so `UnsupportedFunctionalityError.isInstance` is still true.
     this.name = NAME;
+    (this as unknown as Record<symbol, boolean>)[SYMBOL] = true;
   }
 
   /** True for this error only; `UnsupportedFunctionalityError.isInstance` is true for it too. */
