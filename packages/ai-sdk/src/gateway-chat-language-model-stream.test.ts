@@ -120,6 +120,49 @@ describe('stream failures are never a silent success', () => {
   });
 });
 
+describe('after a mid-stream failure, result.text resolves (the AI SDK design, documented)', () => {
+  it.each([
+    ['stream_error', 'provider_request_failed'],
+    ['malformed_event', 'provider_protocol_error'],
+    ['no_finish', 'stream_incomplete'],
+    ['stream_cut', 'stream_incomplete'],
+  ])(
+    '%s: text resolves with the partial text, finishReason is error, onError has %s',
+    async (fault, code) => {
+      const reported: unknown[] = [];
+      const result = streamText({
+        model: gateway()('community/general'),
+        prompt: 'hello matrix',
+        headers: { 'X-Emulator-Fault': fault },
+        onError: ({ error }) => {
+          reported.push(error);
+        },
+      });
+      const text = await result.text;
+      expect('Echo: hello matrix'.startsWith(text)).toBe(true);
+      expect(await result.finishReason).toBe('error');
+      expect(reported).toHaveLength(1);
+      expect(APICallError.isInstance(reported[0])).toBe(true);
+      expect((reported[0] as APICallError).data).toMatchObject({ code });
+    },
+  );
+
+  it('toUIMessageStreamResponse sends the error chunk and ends the response normally', async () => {
+    const result = streamText({
+      model: gateway()('community/general'),
+      prompt: 'tell me [[words:20]]',
+      headers: { 'X-Emulator-Fault': 'stream_cut' },
+      onError: () => {},
+    });
+    const body = await result
+      .toUIMessageStreamResponse({ onError: (error) => `failed: ${(error as Error).name}` })
+      .text();
+    expect(body).toContain('{"type":"error","errorText":"failed: AI_APICallError"}');
+    expect(body).toContain('"finishReason":"error"');
+    expect(body.trimEnd().endsWith('data: [DONE]')).toBe(true);
+  });
+});
+
 describe('abort', () => {
   it('stops the stream and releases the gateway request', async () => {
     const controller = new AbortController();
