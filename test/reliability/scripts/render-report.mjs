@@ -33,13 +33,19 @@ function matrix(data) {
   const all = data.cells;
   const passed = all.filter((c) => c.pass).length;
   const known = all.filter((c) => !c.pass && c.knownDefect).length;
+  const resolved = all.filter((c) => c.pass && c.textResolvedOnError).length;
   const lines = [
-    `${all.length} cells: **${passed} as expected**, ${known} known-defect cells (⚠, skipped), ` +
-      `${all.length - passed - known} failing (maxRetries ${data.maxRetries}, deadline ${data.timeoutMs} ms).`,
+    `${all.length} cells: **${passed} as expected**` +
+      (resolved > 0 ? ` (${resolved} of them ✓ᵗ, see below)` : '') +
+      (known > 0 ? `, ${known} known-defect cells (⚠, skipped)` : '') +
+      `, ${all.length - passed - known} failing (maxRetries ${data.maxRetries}, deadline ${data.timeoutMs} ms).`,
     '',
     'Each endpoint cell shows core · LangChain · AI SDK for the `once` variant (fault on the first',
-    'request only), then for `always` (fault on every request). ✓ = as expected, ✗ = not, ⚠ = not,',
-    'a known defect (its test is skipped, see Defects found), — = the fault cannot hit that endpoint.',
+    'request only), then for `always` (fault on every request). ✓ = as expected, ✗ = not,',
+    ...(known > 0 ? ['⚠ = not, a known defect (its test is skipped, see Defects found),'] : []),
+    '— = the fault cannot hit that endpoint. ✓ᵗ = as expected, and (the documented AI SDK',
+    "behaviour) `await result.text` resolved with the partial text while `finishReason` is `'error'`",
+    'and `onError` received the `APICallError` with the code shown.',
   ];
   for (const transport of ['fetch', 'http']) {
     const cells = all.filter((c) => (c.transport ?? 'fetch') === transport);
@@ -48,7 +54,11 @@ function matrix(data) {
   }
   const failing = all.filter((c) => !c.pass);
   if (failing.length > 0) {
-    lines.push('', 'Cells not as expected (⚠: known defect, test skipped):', '');
+    lines.push(
+      '',
+      `Cells not as expected${known > 0 ? ' (⚠: known defect, test skipped)' : ''}:`,
+      '',
+    );
     for (const c of failing)
       lines.push(
         `- ${c.knownDefect ? '⚠' : '✗'} ${c.surface} ${c.endpoint} ${c.fault} ${c.variant} (${c.transport}): ${c.problems.join('; ')}`,
@@ -84,7 +94,7 @@ function matrixTable(data, cells) {
               c.fault === row.id && c.endpoint === endpoint && c.surface === s && c.variant === v,
           );
           if (!cell) return '—';
-          if (cell.pass) return '✓';
+          if (cell.pass) return cell.textResolvedOnError ? '✓ᵗ' : '✓';
           return cell.knownDefect ? '⚠' : '✗';
         }).join('');
       const o = variant('once');

@@ -337,7 +337,8 @@ const ROWS: Row[] = [
     limit: 'integer',
     core: embed(['x'], { dimensions: 1.5 }),
     langchain: lcEmbed(['x'], { dimensions: 1.5 }),
-    note: 'AI SDK: see the DEFECT test on provider options',
+    'ai-sdk': aiEmbed(['x'], { dimensions: 1.5 }),
+    note: 'AI SDK: providerOptions.infergate.dimensions',
   },
   {
     id: 'embed-input-type',
@@ -347,7 +348,8 @@ const ROWS: Row[] = [
     fields: ['input_type', 'inputType'],
     limit: 'query',
     core: embed(['x'], { input_type: 'passage' }),
-    note: 'AI SDK: see the DEFECT test on provider options',
+    'ai-sdk': aiEmbed(['x'], { inputType: 'passage' }),
+    note: 'AI SDK: providerOptions.infergate.inputType',
   },
   {
     id: 'embed-input-number',
@@ -645,7 +647,8 @@ const ROWS: Row[] = [
     fields: ['translate'],
     limit: 'boolean',
     core: (kit) => kit.core().transcribe({ audio: WAV, translate: 'yes' } as never),
-    note: 'AI SDK: see the DEFECT test on provider options',
+    'ai-sdk': aiTranscribe(WAV, { translate: 'yes' }),
+    note: 'AI SDK: providerOptions.infergate.translate',
   },
   {
     id: 'stt-language-empty',
@@ -759,13 +762,9 @@ describe('bad input is refused before sending', () => {
 });
 
 describe('AI SDK provider options', () => {
-  // DEFECT (ai-sdk, packages/ai-sdk/src/gateway-embedding-model.ts and
-  // gateway-transcription-model.ts): invalid `providerOptions.infergate` values are refused before
-  // sending (good) but with `InvalidArgumentError` whose message is only "invalid infergate
-  // provider options" (provider-utils' parseProviderOptions): neither the field nor the allowed
-  // values are named; they are only in `cause`. Fix: catch it and rethrow an InvalidArgumentError
-  // whose message names the field and the limit, like core's validation messages.
-  it.skip('invalid dimensions / inputType / translate name the field and the allowed values', async () => {
+  // Was a DEFECT (ai-sdk): the message was only "invalid infergate provider options". Fixed: an
+  // InvalidArgumentError naming the field path, the value and what is allowed.
+  it('invalid dimensions / inputType / translate name the field and the allowed values', async () => {
     const cases: [Call, string, string][] = [
       [aiEmbed(['x'], { dimensions: 1.5 }), 'dimensions', 'integer'],
       [aiEmbed(['x'], { inputType: 'passage' }), 'inputType', 'query'],

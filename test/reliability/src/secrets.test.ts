@@ -69,7 +69,7 @@ function captureError(where: string, error: unknown): void {
 
 /**
  * Every view of a client / model / tool object: JSON, util.inspect as console.log prints it, and
- * LangChain's toJSON. (`showHidden` views are checked in the DEFECT test below.)
+ * LangChain's toJSON. (`showHidden` views are checked in a test below.)
  */
 function captureObject(where: string, object: unknown): void {
   counts.objects++;
@@ -238,12 +238,9 @@ describe('the API key appears nowhere', () => {
     }
   });
 
-  // DEFECT (langchain, packages/langchain/src/chat_models/gateway-chat-model.ts `hidden(this,
-  // 'apiKey', …)`): GatewayChatModel keeps the key in a non-enumerable *data* property, so
-  // `util.inspect(model, { showHidden: true })` prints `[apiKey]: 'sk-…'` (every other object of
-  // core, LangChain and the AI SDK passes). Fix: keep it in a private field behind a getter
-  // (getters are not evaluated by inspect) or hand it only to the core client.
-  it.skip('util.inspect with showHidden shows no key on any object', async () => {
+  // Was a DEFECT (langchain): GatewayChatModel kept the key in a non-enumerable data property that
+  // `util.inspect(model, { showHidden: true })` printed. Fixed: a #private field behind a getter.
+  it('util.inspect with showHidden shows no key on any object', async () => {
     const cell = createCell(SCENARIO, CANARY);
     const kit = new Kit(cell, { maxRetries: 0, timeoutMs: 2000 });
     const objects = {
@@ -280,11 +277,10 @@ describe('the API key appears nowhere', () => {
 });
 
 describe('plain http to a non-loopback host', () => {
-  // DEFECT (core, feature missing): a client whose baseURL is `http://` and whose host is not
-  // loopback (127.0.0.0/8, ::1, localhost) sends the API key in clear text without a word. It
-  // should log one warning (console.warn, once per client or per base URL) naming the base URL
-  // and suggesting https, never quoting the key; loopback http (the emulator) must stay silent.
-  it.skip('logs a one-time warning that names the URL and not the key', async () => {
+  // Was a missing feature (core): plain http to a non-loopback host sent the key in clear text
+  // without a word. Now one console.warn per base URL, naming it and suggesting https; loopback
+  // http (the emulator) stays silent.
+  it('logs a one-time warning that names the URL and not the key', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const emulator = createEmulator(SCENARIO);
     const fetch: typeof globalThis.fetch = (input, init) =>

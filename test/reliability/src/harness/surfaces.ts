@@ -78,6 +78,12 @@ export type Outcome =
       error: unknown;
       /** Text a stream delivered before it failed. */
       partial: string;
+      /**
+       * AI SDK `streamText`: `await result.text` resolved with this text although the stream failed
+       * (`finishReason` 'error'; the typed error came through `onError`). That is the SDK's design
+       * for a failure after the stream started; the matrix checks it as the documented expectation.
+       */
+      resolvedText?: string;
     };
 
 /** Classifies what a surface threw (or put in an `error` stream part). */
@@ -106,8 +112,8 @@ export function classify(error: unknown, partial = ''): Outcome {
 }
 
 /**
- * Thrown by a runner when a framework promise resolved although the call failed (AI SDK
- * `result.text` after a mid-stream failure: see DEFECT in fault-matrix.test.ts).
+ * Thrown by a runner when a framework promise resolved although the call failed and nothing else
+ * (no `finishReason` 'error' with an `onError` report) told the caller.
  */
 export class ResolvedDespiteError extends Error {
   override readonly name = 'ResolvedDespiteError';
@@ -118,6 +124,7 @@ class PartialFailure extends Error {
   constructor(
     readonly inner: unknown,
     readonly partial: string,
+    readonly resolvedText?: string,
   ) {
     super('stream failed');
   }
@@ -371,9 +378,10 @@ const aiSdk: Record<Endpoint, Runner> = {
     return text;
   },
   chat_stream_result: async (kit, input) => {
-    // streamText consumed through its `text` promise only, as many apps do. On a failure the
-    // promise rejects with the SDK's NoOutputGeneratedError (no cause); the typed error reaches
-    // `onError`, which is where such an app learns the gateway code.
+    // streamText consumed through its `text` and `finishReason` promises, as many apps do. A
+    // failure before any output rejects them with the SDK's NoOutputGeneratedError (no cause); a
+    // failure after the stream started resolves `text` with the partial text and `finishReason`
+    // with 'error'. Either way the typed error reaches `onError`, where such an app learns the code.
     const reported: unknown[] = [];
     const result = streamText({
       model: kit.aiModel(),
@@ -386,6 +394,11 @@ const aiSdk: Record<Endpoint, Runner> = {
     });
     try {
       const [text, finishReason] = await Promise.all([result.text, result.finishReason]);
+      // A failure after the stream started: `text` resolves with what arrived (the AI SDK's design,
+      // as with its own providers); `finishReason` 'error' and `onError` carry the failure.
+      if (finishReason === 'error' && reported.length > 0) {
+        throw new PartialFailure(reported[0], text, text);
+      }
       if (finishReason === 'error' || reported.length > 0) {
         throw new ResolvedDespiteError(
           `result.text resolved with ${JSON.stringify(text)} although finishReason is ${finishReason}`,
@@ -446,7 +459,12 @@ export async function run(
   try {
     return { ok: true, value: await RUNNERS[surface][endpoint](kit, input) };
   } catch (error) {
-    if (error instanceof PartialFailure) return classify(error.inner, error.partial);
+    if (error instanceof PartialFailure) {
+      const outcome = classify(error.inner, error.partial);
+      if (!outcome.ok && error.resolvedText !== undefined)
+        outcome.resolvedText = error.resolvedText;
+      return outcome;
+    }
     return classify(error);
   }
 }
