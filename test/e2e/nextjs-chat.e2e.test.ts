@@ -52,9 +52,12 @@ beforeAll(async () => {
     );
   }
   await mkdir(artifacts, { recursive: true });
-  // Built once per run.
-  const build = await runNode(appDir, [nextBin, 'build'], {}, 170_000);
-  expect(build.code, build.output).toBe(0);
+  // `pnpm test` builds the app first (Turbo: this task depends on its build); a direct vitest run
+  // builds it here. Two `next build`s at once would fail on Next's build lock.
+  if (!existsSync(`${appDir}/.next/BUILD_ID`)) {
+    const build = await runNode(appDir, [nextBin, 'build'], {}, 170_000);
+    expect(build.code, build.output).toBe(0);
+  }
 
   gateway = await startEmulator({ port: 0, scenario: { streamChunkDelayMs: 20 } });
   const port = await freePort();
