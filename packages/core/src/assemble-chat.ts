@@ -1,5 +1,8 @@
 import type { AssembledChat, AssembledToolCall, Usage } from './types';
 
+/** Deltas joined into one flat string at a time. */
+const PIECE_DELTAS = 1024;
+
 interface ToolCallDraft {
   index: number;
   order: number;
@@ -16,14 +19,40 @@ interface ToolCallDraft {
 export class ChatAssembler {
   id: string | undefined;
   model: string | undefined;
-  text = '';
   finishReason: string | undefined;
   usage: Usage | undefined;
   readonly #drafts: ToolCallDraft[] = [];
   readonly #latestByIndex = new Map<number, ToolCallDraft>();
 
+  /**
+   * Deltas of the first choice not yet flattened. Text is never built with `+=`: V8 would keep a
+   * rope node per delta alive until the end (~2× the text's size for a long stream).
+   */
+  #deltas: string[] = [];
+  /** Flat pieces of up to PIECE_DELTAS deltas each. */
+  readonly #pieces: string[] = [];
+
   addText(delta: string, choiceIndex: number): void {
-    if (choiceIndex === 0) this.text += delta;
+    if (choiceIndex !== 0) return;
+    this.#deltas.push(delta);
+    if (this.#deltas.length === PIECE_DELTAS) this.#flatten();
+  }
+
+  /** The first choice's text so far. */
+  get text(): string {
+    if (this.#deltas.length > 0) this.#flatten();
+    if (this.#pieces.length > 1) this.#pieces.splice(0, this.#pieces.length, this.#pieces.join(''));
+    return this.#pieces[0] ?? '';
+  }
+
+  set text(value: string) {
+    this.#deltas = [];
+    this.#pieces.splice(0, this.#pieces.length, value);
+  }
+
+  #flatten(): void {
+    this.#pieces.push(this.#deltas.join(''));
+    this.#deltas = [];
   }
 
   /** Adds a tool-call piece; returns the call it belongs to (its order of start, from 0). */
