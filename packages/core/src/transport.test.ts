@@ -46,3 +46,52 @@ describe('a call handed a slot after its deadline', () => {
     expect(client.budget.isIdle).toBe(true);
   });
 });
+
+describe('request headers', () => {
+  /** A fetch answering `{}` that records the headers of every request it was sent. */
+  function recordingFetch() {
+    const seen: Headers[] = [];
+    const fetch: typeof globalThis.fetch = async (_input, init) => {
+      seen.push(new Headers(init?.headers));
+      return new Response('{"data":[]}', { headers: { 'content-type': 'application/json' } });
+    };
+    return { fetch, seen };
+  }
+
+  it('sends the client headers, the key, accept and content-type; call headers add to them', async () => {
+    const { fetch, seen } = recordingFetch();
+    const client = createGatewayClient({
+      baseURL: 'https://headers.test/v1',
+      apiKey: 'k1',
+      fetch,
+      headers: { 'X-Team': 'a', Authorization: 'Bearer other', Accept: 'text/plain' },
+      catalogTtlMs: 0,
+    });
+    await client.models({ headers: {} });
+    await client.models({ headers: { 'x-call': '1', authorization: 'Bearer call' } });
+    await client.models();
+    for (const headers of seen) {
+      expect(headers.get('x-team')).toBe('a');
+      expect(headers.get('authorization')).toBe('Bearer k1');
+      expect(headers.get('accept')).toBe('application/json');
+    }
+    expect(seen.map((headers) => headers.get('x-call'))).toEqual([null, '1', null]);
+  });
+
+  it('an invalid client header fails every call with configuration_error before sending', async () => {
+    const { fetch, seen } = recordingFetch();
+    const client = createGatewayClient({
+      baseURL: 'https://headers.test/v1',
+      apiKey: 'k1',
+      fetch,
+      headers: { 'bad header': 'x' },
+      catalogTtlMs: 0,
+    });
+    for (const headers of [undefined, {}, { 'x-call': '1' }, undefined]) {
+      const error = await client.models({ headers }).catch((caught: unknown) => caught);
+      expect(isGatewayError(error) && error.code).toBe('configuration_error');
+      expect(isGatewayError(error) && error.message).toMatch(/^Invalid header in `headers`/);
+    }
+    expect(seen).toHaveLength(0);
+  });
+});

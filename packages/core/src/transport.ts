@@ -61,6 +61,8 @@ export class Transport {
   readonly #apiKey: string;
   readonly #config: Omit<TransportConfig, 'apiKey'>;
   readonly #plainHttpToRemote: boolean;
+  /** Client headers + authorization, lowercase names; built on first use (an error is not cached). */
+  #baseHeaders: Record<string, string> | undefined;
 
   constructor(config: TransportConfig) {
     const { apiKey, ...rest } = config;
@@ -78,7 +80,29 @@ export class Transport {
     return redact(text, this.#apiKey);
   }
 
-  #headers(spec: RequestSpec, callHeaders: Record<string, string> | undefined): Headers {
+  /**
+   * The request's headers. Without call headers they are a plain record over the client's headers
+   * and authorization, built and checked once (fetch copies them anyway: no Headers per call).
+   */
+  #headers(
+    spec: RequestSpec,
+    callHeaders: Record<string, string> | undefined,
+  ): Headers | Record<string, string> {
+    if (callHeaders === undefined || isEmpty(callHeaders)) {
+      this.#baseHeaders ??= Object.fromEntries(this.#checkedHeaders(undefined));
+      const headers: Record<string, string> = { ...this.#baseHeaders };
+      if (typeof spec.body === 'string') headers['content-type'] = 'application/json';
+      headers.accept = spec.accept ?? 'application/json';
+      return headers;
+    }
+    const headers = this.#checkedHeaders(callHeaders);
+    if (typeof spec.body === 'string') headers.set('content-type', 'application/json');
+    headers.set('accept', spec.accept ?? 'application/json');
+    return headers;
+  }
+
+  /** The client's headers, then the call's, then authorization; `configuration_error` if invalid. */
+  #checkedHeaders(callHeaders: Record<string, string> | undefined): Headers {
     let headers: Headers;
     try {
       headers = new Headers(this.#config.headers);
@@ -100,8 +124,6 @@ export class Transport {
         message: 'The API key contains characters that cannot be sent in an HTTP header',
       });
     }
-    if (typeof spec.body === 'string') headers.set('content-type', 'application/json');
-    headers.set('accept', spec.accept ?? 'application/json');
     return headers;
   }
 
@@ -335,6 +357,11 @@ export function invalidResponse(
   } = {},
 ): GatewayError {
   return new GatewayError({ code: 'invalid_response', message, isRetryable: false, ...extra });
+}
+
+function isEmpty(record: Record<string, string>): boolean {
+  for (const _ in record) return false;
+  return true;
 }
 
 function describe(cause: unknown): string {
