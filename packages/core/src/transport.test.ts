@@ -87,7 +87,8 @@ describe('request headers', () => {
       headers: { 'bad header': 'x' },
       catalogTtlMs: 0,
     });
-    for (const headers of [undefined, {}, { 'x-call': '1' }, undefined]) {
+    const callHeaders: (Record<string, string> | undefined)[] = [undefined, {}, { 'x-call': '1' }];
+    for (const headers of [...callHeaders, undefined]) {
       const error = await client.models({ headers }).catch((caught: unknown) => caught);
       expect(isGatewayError(error) && error.code).toBe('configuration_error');
       expect(isGatewayError(error) && error.message).toMatch(/^Invalid header in `headers`/);
