@@ -1,6 +1,68 @@
 import { GatewayError } from './errors';
 
 /**
+ * One timer for the deadlines of all pending calls (a timer per call costs more than the rest of
+ * a small call's bookkeeping). It is armed for the earliest deadline, re-armed when an earlier one
+ * comes, and keeps the process alive only while a call is pending.
+ */
+const pending = new Set<CallScope>();
+let timer: ReturnType<typeof setTimeout> | undefined;
+/** When the armed timer fires (epoch ms); Infinity when none is armed. */
+let timerDue = Number.POSITIVE_INFINITY;
+
+function watch(scope: CallScope, deadline: number, now: number): void {
+  pending.add(scope);
+  // (A timer already due but not run is re-armed too: harmless when the loop is busy, and it
+  // recovers from a timer that will never run, e.g. one left behind by test fake timers.)
+  if (deadline < timerDue || timerDue <= now) {
+    const due = Math.min(deadline, timerDue);
+    arm(due, due - now);
+  } else if (pending.size === 1) setRef(true);
+}
+
+function unwatch(scope: CallScope): void {
+  if (pending.delete(scope) && pending.size === 0) setRef(false);
+}
+
+function arm(due: number, delay: number): void {
+  if (timer !== undefined) clearTimeout(timer);
+  timerDue = due;
+  timer = setTimeout(onTimer, Math.max(0, delay));
+}
+
+/** Node only: an idle timer must not hold the process open (other runtimes have no ref). */
+function setRef(on: boolean): void {
+  const handle = timer as { ref?: () => void; unref?: () => void } | undefined;
+  if (on) handle?.ref?.();
+  else handle?.unref?.();
+}
+
+function onTimer(): void {
+  timer = undefined;
+  timerDue = Number.POSITIVE_INFINITY;
+  const now = Date.now();
+  const expired: CallScope[] = [];
+  let next = Number.POSITIVE_INFINITY;
+  for (const scope of pending) {
+    if (scope.deadline <= now) expired.push(scope);
+    else if (scope.deadline < next) next = scope.deadline;
+  }
+  // Earliest deadline first, then in the order the calls began (as separate timers would fire).
+  expired.sort((a, b) => a.deadline - b.deadline);
+  for (const scope of expired) {
+    pending.delete(scope);
+    scope.expire();
+  }
+  if (next !== Number.POSITIVE_INFINITY) arm(next, next - now);
+}
+
+/** Whether the shared deadline timer holds the process open (tests). */
+export function deadlineTimerHoldsProcess(): boolean {
+  const handle = timer as { hasRef?: () => boolean } | undefined;
+  return handle?.hasRef?.() ?? false;
+}
+
+/**
  * The life of one call: the caller's signal combined with the call's deadline. Everything the call
  * does (queueing, attempts, backoff, reading the body or stream) listens to `signal`.
  */
@@ -8,15 +70,16 @@ export class CallScope {
   readonly #controller = new AbortController();
   readonly #callerSignal: AbortSignal | undefined;
   readonly #timeoutMs: number;
-  readonly #deadline: number;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Epoch ms at which the call times out. */
+  readonly deadline: number;
   #reason: 'aborted' | 'timeout' | undefined;
   #onCallerAbort: (() => void) | undefined;
 
   constructor(callerSignal: AbortSignal | undefined, timeoutMs: number) {
     this.#callerSignal = callerSignal;
     this.#timeoutMs = timeoutMs;
-    this.#deadline = Date.now() + timeoutMs;
+    const now = Date.now();
+    this.deadline = now + timeoutMs;
     if (callerSignal?.aborted) {
       this.#reason = 'aborted';
       this.#controller.abort(callerSignal.reason);
@@ -29,10 +92,13 @@ export class CallScope {
       };
       callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
     }
-    this.#timer = setTimeout(() => {
-      this.#reason ??= 'timeout';
-      this.#controller.abort(this.error());
-    }, timeoutMs);
+    watch(this, this.deadline, now);
+  }
+
+  /** The deadline passed (called by the shared timer). */
+  expire(): void {
+    this.#reason ??= 'timeout';
+    this.#controller.abort(this.error());
   }
 
   get signal(): AbortSignal {
@@ -41,7 +107,7 @@ export class CallScope {
 
   /** Milliseconds left before the deadline. */
   get remainingMs(): number {
-    return this.#deadline - Date.now();
+    return this.deadline - Date.now();
   }
 
   get aborted(): boolean {
@@ -54,10 +120,7 @@ export class CallScope {
    * such a scope is ended here as timed out.
    */
   get ended(): boolean {
-    if (this.#reason === undefined && this.remainingMs <= 0) {
-      this.#reason = 'timeout';
-      this.#controller.abort(this.error());
-    }
+    if (this.#reason === undefined && this.remainingMs <= 0) this.expire();
     return this.aborted;
   }
 
@@ -88,8 +151,7 @@ export class CallScope {
 
   /** Stops the deadline timer and detaches from the caller's signal. Idempotent. */
   dispose(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    unwatch(this);
     if (this.#onCallerAbort && this.#callerSignal) {
       this.#callerSignal.removeEventListener('abort', this.#onCallerAbort);
       this.#onCallerAbort = undefined;

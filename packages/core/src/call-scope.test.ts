@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CallScope, deadlineTimerHoldsProcess } from './call-scope';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('CallScope deadlines (one shared timer)', () => {
+  it('times out each call at its own deadline, whatever the order they began in', async () => {
+    vi.useFakeTimers();
+    const late = new CallScope(undefined, 300);
+    const early = new CallScope(undefined, 100);
+    const middle = new CallScope(undefined, 200);
+    const timedOut: string[] = [];
+    for (const [name, scope] of Object.entries({ late, early, middle })) {
+      scope.signal.addEventListener('abort', () => timedOut.push(`${name}@${Date.now() % 1000}`));
+    }
+    const start = Date.now() % 1000;
+    await vi.advanceTimersByTimeAsync(99);
+    expect(timedOut).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(timedOut).toEqual([`early@${start + 100}`]);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(timedOut).toEqual([
+      `early@${start + 100}`,
+      `middle@${start + 200}`,
+      `late@${start + 300}`,
+    ]);
+    expect(late.error().code).toBe('timeout');
+    expect(late.error().message).toContain('300 ms');
+    for (const scope of [late, early, middle]) scope.dispose();
+  });
+
+  it('a disposed call never times out; the others still do', async () => {
+    vi.useFakeTimers();
+    const first = new CallScope(undefined, 100);
+    const second = new CallScope(undefined, 150);
+    first.dispose();
+    await vi.advanceTimersByTimeAsync(120);
+    expect(first.aborted).toBe(false);
+    expect(second.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(30);
+    expect(second.aborted).toBe(true);
+    second.dispose();
+  });
+
+  it('holds the process open only while a call is pending', () => {
+    vi.useFakeTimers();
+    const first = new CallScope(undefined, 100);
+    expect(deadlineTimerHoldsProcess()).toBe(true);
+    const second = new CallScope(undefined, 5000);
+    first.dispose();
+    expect(deadlineTimerHoldsProcess()).toBe(true);
+    second.dispose();
+    expect(deadlineTimerHoldsProcess()).toBe(false);
+    const third = new CallScope(undefined, 10_000);
+    expect(deadlineTimerHoldsProcess()).toBe(true);
+    third.dispose();
+    expect(deadlineTimerHoldsProcess()).toBe(false);
+  });
+});
