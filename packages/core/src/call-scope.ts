@@ -164,10 +164,10 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     const onAbort = () => {
-      clearTimeout(timer);
+      clearTimeout(wait);
       reject(signal.reason);
     };
-    const timer = setTimeout(() => {
+    const wait = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
