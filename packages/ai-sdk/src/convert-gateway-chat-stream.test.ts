@@ -6,6 +6,7 @@ import { convertGatewayChatStream } from './convert-gateway-chat-stream';
 /** A gateway stream made of given events, optionally failing after them. */
 function gatewayStream(events: ChatStreamEvent[], failure?: unknown) {
   const state = { cancelled: 0 };
+  let next = 0;
   const stream: ChatStream = {
     requestedModel: 'my/laptop-model',
     servedModel: 'pool-a/llama-3-8b',
@@ -14,6 +15,12 @@ function gatewayStream(events: ChatStreamEvent[], failure?: unknown) {
     async *[Symbol.asyncIterator]() {
       for (const event of events) yield event;
       if (failure !== undefined) throw failure;
+    },
+    // One event per batch: the conversion must not depend on how events are grouped.
+    readBatch: async () => {
+      if (next < events.length) return [events[next++] as ChatStreamEvent];
+      if (failure !== undefined) throw failure;
+      return undefined;
     },
     result: () => Promise.reject(new Error('not used')),
     cancel: async () => {

@@ -30,25 +30,54 @@ export function convertGatewayChatStream(
   stream: ChatStream,
   options: StreamConversionOptions,
 ): ReadableStream<LanguageModelV4StreamPart> {
-  const parts = gatewayStreamParts(stream, options)[Symbol.asyncIterator]();
-  let cancelled = false;
+  const parts = new GatewayStreamParts(stream, options);
+  let started = false;
+  let settled = false;
 
   return new ReadableStream<LanguageModelV4StreamPart>({
+    // One pull awaits one batch of gateway events (one network chunk) and enqueues all their
+    // parts synchronously: one promise hop per chunk instead of several per part.
     async pull(controller) {
-      if (cancelled) return;
+      let enqueued = 0;
+      const enqueue = (part: LanguageModelV4StreamPart) => {
+        enqueued++;
+        controller.enqueue(part);
+      };
       try {
-        const { value, done } = await parts.next();
-        if (done) controller.close();
-        else controller.enqueue(value);
+        if (!started) {
+          started = true;
+          parts.start(enqueue);
+        }
+        // A batch may give no part (e.g. only usage): read on, since a pull that enqueues
+        // nothing is not called again.
+        while (!settled && enqueued === 0) {
+          let events: ChatStreamEvent[] | undefined;
+          try {
+            events = await stream.readBatch();
+            if (settled) return;
+            if (events !== undefined) for (const event of events) parts.event(event, enqueue);
+          } catch (error) {
+            if (settled) return;
+            settled = true;
+            await stream.cancel().catch(() => {});
+            parts.failed(error, enqueue);
+            controller.close();
+            return;
+          }
+          if (events === undefined) {
+            settled = true;
+            parts.end(enqueue);
+            controller.close();
+          }
+        }
       } catch (error) {
+        settled = true;
         controller.error(error);
       }
     },
     async cancel(reason) {
-      cancelled = true;
-      // Cancel the gateway stream directly: the generator may be waiting for the next event.
+      settled = true;
       await stream.cancel(reason).catch(() => {});
-      await parts.return?.(undefined).catch(() => {});
     },
   });
 }
@@ -62,113 +91,127 @@ interface ToolCallInProgress {
 
 const TEXT_ID = 'text-0';
 
-export async function* gatewayStreamParts(
-  stream: ChatStream,
-  options: StreamConversionOptions,
-): AsyncGenerator<LanguageModelV4StreamPart> {
-  yield { type: 'stream-start', warnings: options.warnings };
-  yield { type: 'response-metadata', modelId: stream.servedModel };
+type Enqueue = (part: LanguageModelV4StreamPart) => void;
 
-  let textOpen = false;
-  const toolCalls = new Map<number, ToolCallInProgress>();
-  let rawFinishReason: string | undefined;
-  let usage: Usage | undefined;
-  let ended = false;
+/**
+ * The conversion's state: gateway events in, V4 parts out through `enqueue`, synchronously.
+ * `start`, then `event` for each gateway event, then `end` (clean end) or `failed` (stream error).
+ */
+export class GatewayStreamParts {
+  readonly #stream: ChatStream;
+  readonly #options: StreamConversionOptions;
+  #textOpen = false;
+  readonly #toolCalls = new Map<number, ToolCallInProgress>();
+  #rawFinishReason: string | undefined;
+  #usage: Usage | undefined;
 
-  try {
-    for await (const event of stream) {
-      if (options.includeRawChunks) yield { type: 'raw', rawValue: event };
+  constructor(stream: ChatStream, options: StreamConversionOptions) {
+    this.#stream = stream;
+    this.#options = options;
+  }
 
-      switch (event.type) {
-        case 'role':
-          if (event.id !== undefined) {
-            yield { type: 'response-metadata', id: event.id, modelId: stream.servedModel };
-          }
-          break;
+  start(enqueue: Enqueue): void {
+    enqueue({ type: 'stream-start', warnings: this.#options.warnings });
+    enqueue({ type: 'response-metadata', modelId: this.#stream.servedModel });
+  }
 
-        case 'text-delta':
-          // Only the first choice is an AI SDK answer; the adapter never asks for more.
-          if (event.choiceIndex !== 0 || event.delta.length === 0) break;
-          if (!textOpen) {
-            textOpen = true;
-            yield { type: 'text-start', id: TEXT_ID };
-          }
-          yield { type: 'text-delta', id: TEXT_ID, delta: event.delta };
-          break;
+  event(event: ChatStreamEvent, enqueue: Enqueue): void {
+    if (this.#options.includeRawChunks) enqueue({ type: 'raw', rawValue: event });
 
-        case 'tool-call-delta':
-          yield* toolCallDeltaParts(toolCalls, event);
-          break;
+    switch (event.type) {
+      case 'role':
+        if (event.id !== undefined) {
+          enqueue({ type: 'response-metadata', id: event.id, modelId: this.#stream.servedModel });
+        }
+        break;
 
-        case 'finish':
-          if (event.choiceIndex === 0) rawFinishReason = event.reason;
-          break;
+      case 'text-delta':
+        // Only the first choice is an AI SDK answer; the adapter never asks for more.
+        if (event.choiceIndex !== 0 || event.delta.length === 0) break;
+        if (!this.#textOpen) {
+          this.#textOpen = true;
+          enqueue({ type: 'text-start', id: TEXT_ID });
+        }
+        enqueue({ type: 'text-delta', id: TEXT_ID, delta: event.delta });
+        break;
 
-        case 'usage':
-          usage = event.usage;
-          break;
-      }
+      case 'tool-call-delta':
+        toolCallDeltaParts(this.#toolCalls, event, enqueue);
+        break;
+
+      case 'finish':
+        if (event.choiceIndex === 0) this.#rawFinishReason = event.reason;
+        break;
+
+      case 'usage':
+        this.#usage = event.usage;
+        break;
     }
-    ended = true;
-  } catch (error) {
-    const mapped = options.mapError(error);
+  }
+
+  /** The gateway stream failed: an `error` part and finish reason `error`; aborts are rethrown. */
+  failed(error: unknown, enqueue: Enqueue): void {
+    const mapped = this.#options.mapError(error);
     if (isAbortError(mapped)) throw mapped;
-    if (textOpen) yield { type: 'text-end', id: TEXT_ID };
-    yield { type: 'error', error: mapped };
-    yield failedFinish(usage, options);
-    return;
-  } finally {
-    if (!ended) await stream.cancel().catch(() => {});
+    if (this.#textOpen) enqueue({ type: 'text-end', id: TEXT_ID });
+    enqueue({ type: 'error', error: mapped });
+    enqueue(failedFinish(this.#usage, this.#options));
   }
 
-  if (textOpen) yield { type: 'text-end', id: TEXT_ID };
+  /** The gateway stream ended cleanly: complete tool calls, then `finish`. */
+  end(enqueue: Enqueue): void {
+    const usage = this.#usage;
+    const rawFinishReason = this.#rawFinishReason;
+    if (this.#textOpen) enqueue({ type: 'text-end', id: TEXT_ID });
 
-  const unnamed = [...toolCalls.values()].find((call) => call.name === undefined);
-  if (rawFinishReason === undefined || unnamed !== undefined) {
-    yield {
-      type: 'error',
-      // Core raises these itself; this guard keeps the adapter honest should an event slip by.
-      error: options.mapError(
-        rawFinishReason === undefined
-          ? new GatewayError({
-              code: 'stream_incomplete',
-              message:
-                'The gateway stream ended without a finish_reason: the answer is incomplete.',
-              isRetryable: false,
-            })
-          : new GatewayError({
-              code: 'invalid_response',
-              message: `The gateway stream sent a tool call (${unnamed?.id}) without a function name.`,
-              isRetryable: false,
-            }),
-      ),
-    };
-    yield failedFinish(usage, options);
-    return;
+    const unnamed = [...this.#toolCalls.values()].find((call) => call.name === undefined);
+    if (rawFinishReason === undefined || unnamed !== undefined) {
+      enqueue({
+        type: 'error',
+        // Core raises these itself; this guard keeps the adapter honest should an event slip by.
+        error: this.#options.mapError(
+          rawFinishReason === undefined
+            ? new GatewayError({
+                code: 'stream_incomplete',
+                message:
+                  'The gateway stream ended without a finish_reason: the answer is incomplete.',
+                isRetryable: false,
+              })
+            : new GatewayError({
+                code: 'invalid_response',
+                message: `The gateway stream sent a tool call (${unnamed?.id}) without a function name.`,
+                isRetryable: false,
+              }),
+        ),
+      });
+      enqueue(failedFinish(usage, this.#options));
+      return;
+    }
+
+    for (const [, call] of [...this.#toolCalls.entries()].sort(([a], [b]) => a - b)) {
+      enqueue({ type: 'tool-input-end', id: call.id });
+      enqueue({
+        type: 'tool-call',
+        toolCallId: call.id,
+        toolName: call.name as string,
+        input: call.arguments.trim() === '' ? '{}' : call.arguments,
+      });
+    }
+
+    enqueue({
+      type: 'finish',
+      finishReason: mapGatewayFinishReason(rawFinishReason),
+      usage: convertGatewayUsage(usage),
+      providerMetadata: this.#options.providerMetadata(usage),
+    });
   }
-
-  for (const [, call] of [...toolCalls.entries()].sort(([a], [b]) => a - b)) {
-    yield { type: 'tool-input-end', id: call.id };
-    yield {
-      type: 'tool-call',
-      toolCallId: call.id,
-      toolName: call.name as string,
-      input: call.arguments.trim() === '' ? '{}' : call.arguments,
-    };
-  }
-
-  yield {
-    type: 'finish',
-    finishReason: mapGatewayFinishReason(rawFinishReason),
-    usage: convertGatewayUsage(usage),
-    providerMetadata: options.providerMetadata(usage),
-  };
 }
 
-function* toolCallDeltaParts(
+function toolCallDeltaParts(
   toolCalls: Map<number, ToolCallInProgress>,
   event: Extract<ChatStreamEvent, { type: 'tool-call-delta' }>,
-): Generator<LanguageModelV4StreamPart> {
+  enqueue: Enqueue,
+): void {
   // Core says which call a piece belongs to (a reused index with a new id is a new call).
   let call = toolCalls.get(event.call);
   if (call === undefined) {
@@ -182,16 +225,16 @@ function* toolCallDeltaParts(
 
   if (!call.started && call.name !== undefined) {
     call.started = true;
-    yield { type: 'tool-input-start', id: call.id, toolName: call.name };
+    enqueue({ type: 'tool-input-start', id: call.id, toolName: call.name });
     // Pieces that arrived before the name are sent now, in order.
     if (call.arguments.length > 0) {
-      yield { type: 'tool-input-delta', id: call.id, delta: call.arguments };
+      enqueue({ type: 'tool-input-delta', id: call.id, delta: call.arguments });
     }
     return;
   }
 
   if (call.started && event.argumentsDelta.length > 0) {
-    yield { type: 'tool-input-delta', id: call.id, delta: event.argumentsDelta };
+    enqueue({ type: 'tool-input-delta', id: call.id, delta: event.argumentsDelta });
   }
 }
 

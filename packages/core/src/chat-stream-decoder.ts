@@ -20,7 +20,7 @@ type Json = Record<string, unknown>;
 export class ChatStreamDecoder {
   readonly assembler = new ChatAssembler();
   /** Events decoded but not yet taken; read from `head`. */
-  readonly queue: ChatStreamEvent[] = [];
+  queue: ChatStreamEvent[] = [];
   head = 0;
   done = false;
   #roleSent = false;
@@ -46,6 +46,15 @@ export class ChatStreamDecoder {
       this.head = 0;
     }
     return event;
+  }
+
+  /** Takes every decoded event not yet taken (in order), or undefined when none is pending. */
+  takeAll(): ChatStreamEvent[] | undefined {
+    if (this.head === this.queue.length) return undefined;
+    const events = this.head === 0 ? this.queue : this.queue.slice(this.head);
+    this.queue = [];
+    this.head = 0;
+    return events;
   }
 
   /** The input ended: an unterminated last event is dropped (as SSE says); checks the answer is complete. */

@@ -101,3 +101,49 @@ describe('GatewayChatStream over a byte stream', () => {
     );
   });
 });
+
+describe('GatewayChatStream.readBatch', () => {
+  it('property: batches hold the same events, in order, as iteration, for any split', async () => {
+    const expected: unknown[] = [];
+    for await (const event of await clientServing([VALID]).chatStream(request))
+      expected.push(event);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat(), { maxLength: 12 }), async (cuts) => {
+        const stream = await clientServing(split(VALID, cuts)).chatStream(request);
+        const events: unknown[] = [];
+        for (let batch = await stream.readBatch(); batch; batch = await stream.readBatch()) {
+          expect(batch.length).toBeGreaterThan(0);
+          events.push(...batch);
+        }
+        expect(events).toEqual(expected);
+        expect((await stream.result()).text).toBe('Добрий день');
+        expect(await stream.readBatch()).toBeUndefined();
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('mixes with iteration and throws the stream error like it', async () => {
+    const bytes = new TextEncoder().encode(
+      sse(
+        chunk([{ index: 0, delta: { content: 'a' } }]),
+        chunk([{ index: 0, delta: { content: 'b' } }]),
+      ),
+    );
+    const stream = await clientServing([bytes.subarray(0, 10), bytes.subarray(10)]).chatStream(
+      request,
+    );
+    const first = await stream[Symbol.asyncIterator]().next();
+    expect(first.value).toEqual({ type: 'text-delta', delta: 'a', choiceIndex: 0 });
+    expect(await stream.readBatch()).toEqual([{ type: 'text-delta', delta: 'b', choiceIndex: 0 }]);
+    const error = await stream.readBatch().catch((caught: unknown) => caught);
+    expect(isGatewayError(error) && error.code).toBe('stream_incomplete');
+  });
+
+  it('gives nothing after cancel', async () => {
+    const stream = await clientServing([VALID]).chatStream(request);
+    await stream.cancel();
+    const error = await stream.readBatch().catch((caught: unknown) => caught);
+    expect(isGatewayError(error) && error.code).toBe('aborted');
+  });
+});

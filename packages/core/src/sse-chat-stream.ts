@@ -69,6 +69,20 @@ export class GatewayChatStream implements ChatStream {
     }
   }
 
+  /**
+   * Every event decoded from the next network chunk(s) that gave any, in order; undefined at the
+   * end; throws the stream's typed error. One await per chunk instead of one per event.
+   */
+  async readBatch(): Promise<ChatStreamEvent[] | undefined> {
+    for (;;) {
+      const events = this.#decoder.takeAll();
+      if (events !== undefined) return events;
+      if (this.#state === 'done') return undefined;
+      if (this.#state === 'failed') throw this.#error;
+      await this.#pump();
+    }
+  }
+
   async #pump(): Promise<void> {
     let chunk: ReadableStreamReadResult<Uint8Array>;
     try {
@@ -156,7 +170,7 @@ export class GatewayChatStream implements ChatStream {
       ...this.#models(),
     });
     // Pending events are dropped: a cancelled stream yields nothing more.
-    this.#decoder.queue.length = 0;
+    this.#decoder.queue = [];
     this.#decoder.head = 0;
     this.#open.scope.abort(reason);
     this.#close(reason);

@@ -372,6 +372,12 @@ export interface ChatStream extends AsyncIterable<ChatStreamEvent> {
   readonly headers: Headers;
   /** Consumes what is left and resolves to the assembled answer; rejects with the stream's error. */
   result(): Promise<AssembledChat>;
+  /**
+   * The events decoded from the next network chunk (never empty), undefined at the end; throws
+   * like iteration. Cheaper than `for await` when many small events arrive together; the two may
+   * be mixed on one stream.
+   */
+  readBatch(): Promise<ChatStreamEvent[] | undefined>;
   /** Stops reading and releases the concurrency slot. */
   cancel(reason?: unknown): Promise<void>;
 }

@@ -387,20 +387,23 @@ export class GatewayChatModel
     const converter = new StreamChunkConverter(stream);
     let finished = false;
     try {
-      for await (const event of stream) {
-        const chunk = converter.convert(event);
-        if (!chunk) continue;
-        yield chunk;
-        await runManager?.handleLLMNewToken(
-          chunk.text,
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          {
-            chunk,
-          },
-        );
+      // One await per network chunk rather than per event.
+      for (let batch = await stream.readBatch(); batch; batch = await stream.readBatch()) {
+        for (const event of batch) {
+          const chunk = converter.convert(event);
+          if (!chunk) continue;
+          yield chunk;
+          await runManager?.handleLLMNewToken(
+            chunk.text,
+            undefined,
+            undefined,
+            undefined,
+            undefined,
+            {
+              chunk,
+            },
+          );
+        }
       }
       finished = true;
     } finally {
