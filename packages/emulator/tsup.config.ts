@@ -1,9 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/msw.ts', 'src/cli.ts', 'src/demo.ts'],
+  entry: ['src/index.ts', 'src/msw.ts', 'src/fixtures.ts', 'src/cli.ts', 'src/demo.ts'],
   format: ['esm', 'cjs'],
-  dts: { entry: ['src/index.ts', 'src/msw.ts'] },
+  dts: { entry: ['src/index.ts', 'src/msw.ts', 'src/fixtures.ts'] },
   clean: true,
   sourcemap: true,
   target: 'es2022',

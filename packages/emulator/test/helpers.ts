@@ -65,34 +65,6 @@ export function parseSse(text: string): unknown[] {
 // biome-ignore lint/suspicious/noExplicitAny: test convenience for reading JSON bodies
 export type Json = any;
 
-/** A minimal PCM WAV file: `seconds` of silence at 8 kHz mono 16-bit, optional trailing bytes. */
-export function wavFile(seconds: number, extra = ''): Uint8Array<ArrayBuffer> {
-  const sampleRate = 8000;
-  const dataBytes = Math.round(seconds * sampleRate * 2);
-  const tail = new TextEncoder().encode(extra);
-  const buffer = new ArrayBuffer(44 + dataBytes + tail.length);
-  const view = new DataView(buffer);
-  const ascii = (at: number, text: string) => {
-    for (let i = 0; i < text.length; i++) view.setUint8(at + i, text.charCodeAt(i));
-  };
-  ascii(0, 'RIFF');
-  view.setUint32(4, 36 + dataBytes, true);
-  ascii(8, 'WAVE');
-  ascii(12, 'fmt ');
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint16(22, 1, true);
-  view.setUint32(24, sampleRate, true);
-  view.setUint32(28, sampleRate * 2, true);
-  view.setUint16(32, 2, true);
-  view.setUint16(34, 16, true);
-  ascii(36, 'data');
-  view.setUint32(40, dataBytes, true);
-  const bytes = new Uint8Array(buffer);
-  bytes.set(tail, 44 + dataBytes);
-  return bytes;
-}
-
 export function base64(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString('base64');
 }

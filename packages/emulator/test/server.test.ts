@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wavWithSpeech } from '../src/fixtures';
 import { DEFAULT_KEYS, type RunningEmulator, startEmulator } from '../src/index';
-import { errorOf, type Json, parseSse, userChat, wavFile } from './helpers';
+import { errorOf, type Json, parseSse, userChat } from './helpers';
 
 let server: RunningEmulator;
 
@@ -104,7 +105,7 @@ describe('startEmulator', () => {
 
   it('accepts multipart transcriptions', async () => {
     const form = new FormData();
-    form.set('file', new Blob([wavFile(0.5, 'SPEECH:over the wire')]), 'a.wav');
+    form.set('file', new Blob([wavWithSpeech('over the wire', { seconds: 0.5 })]), 'a.wav');
     const response = await send('/audio/transcriptions', { method: 'POST', body: form });
     expect(await response.json()).toEqual({ text: 'over the wire', language: 'en', duration: 0.5 });
   });
@@ -123,7 +124,7 @@ describe('startEmulator', () => {
     ],
     [
       '/audio/transcriptions',
-      { audio_base64: Buffer.from(wavFile(0.5, 'SPEECH:json')).toString('base64') },
+      { audio_base64: Buffer.from(wavWithSpeech('json', { seconds: 0.5 })).toString('base64') },
       (b: Json) => b.text === 'json',
     ],
   ])('answers POST %s', async (path, body, check) => {

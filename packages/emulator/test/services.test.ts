@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { wavWithoutSpeech, wavWithSpeech } from '../src/fixtures';
 import { createEmulator, DEFAULT_KEYS } from '../src/index';
-import { base64, call, errorOf, type Json, wavFile } from './helpers';
+import { base64, call, errorOf, type Json } from './helpers';
 
 const emulator = createEmulator();
 
@@ -271,17 +272,19 @@ describe('POST /audio/transcriptions', () => {
   }
 
   it('transcribes a multipart WAV with its duration from the header', async () => {
-    const body = await ok(await multipart(wavFile(1.5)));
+    const body = await ok(await multipart(wavWithoutSpeech({ seconds: 1.5 })));
     expect(body).toEqual({ text: '[WAV audio, 1.5 s]', language: 'en', duration: 1.5 });
   });
 
   it('uses the text after a SPEECH: marker and detects its language', async () => {
-    const body = await ok(await multipart(wavFile(0.25, 'SPEECH:Добрий день')));
+    const body = await ok(await multipart(wavWithSpeech('Добрий день', { seconds: 0.25 })));
     expect(body).toMatchObject({ text: 'Добрий день', language: 'uk', duration: 0.25 });
   });
 
   it('answers text/plain when response_format is text', async () => {
-    const response = await multipart(wavFile(0.1, 'SPEECH:hello'), { response_format: 'text' });
+    const response = await multipart(wavWithSpeech('hello', { seconds: 0.1 }), {
+      response_format: 'text',
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/plain');
     expect(await response.text()).toBe('hello');
@@ -289,10 +292,12 @@ describe('POST /audio/transcriptions', () => {
 
   it('translates into English when translate is true, and takes a given language', async () => {
     const body = await ok(
-      await multipart(wavFile(0.1, 'SPEECH:Добрий день'), { translate: 'true' }),
+      await multipart(wavWithSpeech('Добрий день', { seconds: 0.1 }), { translate: 'true' }),
     );
     expect(body.text).toBe('[en] Добрий день');
-    const given = await ok(await multipart(wavFile(0.1, 'SPEECH:hola'), { language: 'es' }));
+    const given = await ok(
+      await multipart(wavWithSpeech('hola', { seconds: 0.1 }), { language: 'es' }),
+    );
     expect(given.language).toBe('es');
   });
 
@@ -312,7 +317,7 @@ describe('POST /audio/transcriptions', () => {
   it('accepts JSON with audio_base64', async () => {
     const response = await call(emulator, '/audio/transcriptions', {
       body: {
-        audio_base64: base64(wavFile(0.5, 'SPEECH:json works')),
+        audio_base64: base64(wavWithSpeech('json works', { seconds: 0.5 })),
         filename: 'a.wav',
         mime_type: 'audio/wav',
         translate: false,
@@ -339,7 +344,9 @@ describe('POST /audio/transcriptions', () => {
     ['response_format', { response_format: 'srt' }],
     ['translate', { translate: 'yes' }],
   ])('refuses a bad multipart %s', async (param, fields) => {
-    expect(await errorOf(await multipart(wavFile(0.1), fields))).toMatchObject({
+    expect(
+      await errorOf(await multipart(wavWithoutSpeech({ seconds: 0.1 }), fields)),
+    ).toMatchObject({
       status: 400,
       param,
     });
@@ -372,7 +379,7 @@ describe('POST /audio/transcriptions', () => {
   it('answers 503 when no speech-to-text node is available', async () => {
     const down = createEmulator({ services: { speech_to_text: { availableNodes: 0 } } });
     const form = new FormData();
-    form.set('file', new Blob([wavFile(0.1)]), 'a.wav');
+    form.set('file', new Blob([wavWithoutSpeech({ seconds: 0.1 })]), 'a.wav');
     const response = await call(down, '/audio/transcriptions', { rawBody: form });
     expect(await errorOf(response)).toMatchObject({ status: 503, code: 'provider_unavailable' });
   });
