@@ -1,8 +1,8 @@
 import { InvalidArgumentError } from '@ai-sdk/provider';
+import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
 import { generateText, stepCountIs } from 'ai';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod/v4';
-import { pngWithText, wavWithSpeech } from '../test/fixtures';
 import { useEmulator } from '../test/use-emulator';
 
 const { emulator, gateway } = useEmulator();

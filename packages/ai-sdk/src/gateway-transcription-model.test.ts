@@ -1,6 +1,6 @@
+import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import { transcribe } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { wavWithSpeech } from '../test/fixtures';
 import { useEmulator } from '../test/use-emulator';
 
 const { emulator, gateway } = useEmulator();
@@ -9,7 +9,7 @@ describe('transcribe through the gateway', () => {
   it('returns text, language and duration, with no segments', async () => {
     const result = await transcribe({
       model: gateway().transcriptionModel(),
-      audio: wavWithSpeech('hello from the test', 2),
+      audio: wavWithSpeech('hello from the test', { seconds: 2 }),
     });
     expect(result.text).toBe('hello from the test');
     expect(result.language).toBe('en');

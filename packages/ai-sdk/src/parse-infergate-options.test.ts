@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '@ai-sdk/provider';
+import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import { embedMany, transcribe } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { wavWithSpeech } from '../test/fixtures';
 import { useEmulator } from '../test/use-emulator';
 
 const { emulator, gateway } = useEmulator();

@@ -1,3 +1,4 @@
+import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
 import { Document } from '@langchain/core/documents';
 import { RunnableLambda } from '@langchain/core/runnables';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +14,6 @@ import {
 } from '../src/index';
 import { splitForTranslation } from '../src/runnables/split-for-translation';
 import { gateway } from './helpers';
-import { pngWithText, wavWithSpeech } from './media';
 
 function base64(bytes: Uint8Array): string {
   let binary = '';
@@ -59,12 +59,9 @@ describe('service tools', () => {
 describe('document loaders', () => {
   it('GatewayAudioTranscriptLoader gives a Document with language and duration', async () => {
     const { connection } = gateway();
-    const audio = new Blob(
-      [wavWithSpeech('hello from the meeting', 2) as Uint8Array<ArrayBuffer>],
-      {
-        type: 'audio/wav',
-      },
-    );
+    const audio = new Blob([wavWithSpeech('hello from the meeting', { seconds: 2 })], {
+      type: 'audio/wav',
+    });
     const loader = new GatewayAudioTranscriptLoader({
       ...connection,
       audio,

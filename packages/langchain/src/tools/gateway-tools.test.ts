@@ -1,7 +1,7 @@
 import { createGatewayClient } from '@infergate/core';
 import { createEmulator, DEFAULT_KEYS, type EndpointName } from '@infergate/emulator';
+import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
 import { describe, expect, it } from 'vitest';
-import { pngWithText, wavWithSpeech } from '../../test/media';
 import { createOcrTool, createTranscribeTool, createTranslateTool } from './gateway-tools';
 
 function base64(bytes: Uint8Array): string {
