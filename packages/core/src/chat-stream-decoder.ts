@@ -1,7 +1,7 @@
-import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { ChatAssembler } from './assemble-chat';
 import { GatewayError, isGatewayServerErrorCode } from './errors';
 import { readGatewayErrorShape } from './parse-error-response';
+import { SseDataSplitter } from './split-sse-data';
 import type { ChatStreamEvent, Usage } from './types';
 
 export interface DecoderContext {
@@ -25,16 +25,16 @@ export class ChatStreamDecoder {
   done = false;
   #roleSent = false;
   #events = 0;
-  readonly #parser: EventSourceParser;
+  readonly #splitter: SseDataSplitter;
   readonly #context: DecoderContext;
 
   constructor(context: DecoderContext = {}) {
     this.#context = context;
-    this.#parser = createParser({ onEvent: (message) => this.#onData(message.data) });
+    this.#splitter = new SseDataSplitter((data) => this.#onData(data));
   }
 
   feed(text: string): void {
-    if (!this.done) this.#parser.feed(text);
+    if (!this.done) this.#splitter.feed(text);
   }
 
   /** Takes the next decoded event, or undefined when none is pending. */
@@ -59,7 +59,7 @@ export class ChatStreamDecoder {
 
   /** The input ended: an unterminated last event is dropped (as SSE says); checks the answer is complete. */
   end(): void {
-    if (!this.done) this.#parser.reset({ consume: true });
+    if (!this.done) this.#splitter.end();
     // A stream cut after its finish_reason lost only `[DONE]` (and maybe usage): the answer is whole.
     if (!this.assembler.hasFinish) throw this.incomplete('closed');
     this.done = true;

@@ -1,0 +1,133 @@
+import { createParser } from 'eventsource-parser';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SseDataSplitter } from './split-sse-data';
+
+/** The data of every event our splitter dispatches for the given pieces. */
+function ours(pieces: string[]): string[] {
+  const events: string[] = [];
+  const splitter = new SseDataSplitter((data) => events.push(data));
+  for (const piece of pieces) splitter.feed(piece);
+  splitter.end();
+  return events;
+}
+
+/** The same through eventsource-parser, the reference implementation of the SSE spec. */
+function reference(pieces: string[]): string[] {
+  const events: string[] = [];
+  const parser = createParser({ onEvent: (event) => events.push(event.data) });
+  for (const piece of pieces) parser.feed(piece);
+  parser.reset({ consume: true });
+  return events;
+}
+
+function cut(text: string, cuts: number[]): string[] {
+  const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+  const pieces: string[] = [];
+  let last = 0;
+  for (const point of [...points, text.length]) {
+    pieces.push(text.slice(last, point));
+    last = point;
+  }
+  return pieces;
+}
+
+describe('SseDataSplitter', () => {
+  it('handles LF, CR and CRLF line ends, multi-line data, comments and ignored fields', () => {
+    const text =
+      '\uFEFF: keep-alive\r\n' +
+      'event: chunk\rid: 7\nretry: 100\r\n' +
+      'data: one\r\ndata:two\rdata\ndata:  three\n\n' +
+      'unknown: x\n\r' + // a field line, then a blank line: no data, no event
+      'data: {"a":1}\r\n\r\n' +
+      'data: last-without-blank-line\n';
+    expect(ours([text])).toEqual(['one\ntwo\n\n three', '{"a":1}']);
+    expect(reference([text])).toEqual(ours([text]));
+  });
+
+  it('treats a CR at the end of one piece and a LF at the start of the next as one line end', () => {
+    expect(ours(['data: a\r', '\ndata: b\r', '\r', 'data: c\r\n\r', '\n'])).toEqual(['a\nb', 'c']);
+  });
+
+  it('strips only one leading BOM, and only at the very start', () => {
+    expect(ours(['', '\uFEFF\uFEFFdata: x\n\n'])).toEqual([]);
+    expect(ours(['\uFEFFdata: x\n\ndata: \uFEFFy\n\n'])).toEqual(['x', '\uFEFFy']);
+  });
+
+  it('joins a long line fed in many small pieces', () => {
+    const value = 'x'.repeat(5000);
+    const pieces = cut(
+      `data: ${value}\n\n`,
+      Array.from({ length: 2000 }, (_, i) => i * 3),
+    );
+    expect(ours(pieces)).toEqual([value]);
+  });
+
+  const fragment = fc.oneof(
+    fc.constantFrom(
+      'data: ',
+      'data:',
+      'data',
+      'dat',
+      'event: e',
+      'id: 1',
+      'retry: 5',
+      ': comment',
+      ':',
+      'x:y',
+      '\n',
+      '\r',
+      '\r\n',
+      '\n\n',
+      '\r\r',
+      '\r\n\r\n',
+      ' ',
+      '\uFEFF',
+      '{"choices":[]}',
+      '[DONE]',
+    ),
+    fc.string({ maxLength: 8 }),
+  );
+
+  it('property: for any stream and any split, the same events as eventsource-parser', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fragment, { maxLength: 40 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (fragments, cuts) => {
+          const text = fragments.join('');
+          expect(ours(cut(text, cuts))).toEqual(reference([text]));
+        },
+      ),
+      { seed: 20261122, numRuns: 2000 },
+    );
+  });
+
+  it('property: CRLF or CR line ends give the same events as LF, whatever the split', () => {
+    const events = fc.array(
+      fc.array(
+        fc.string({ maxLength: 12 }).filter((s) => !/[\r\n]/.test(s)),
+        {
+          minLength: 1,
+          maxLength: 3,
+        },
+      ),
+      { maxLength: 8 },
+    );
+    fc.assert(
+      fc.property(
+        events,
+        fc.constantFrom('\r\n', '\r'),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (list, eol, cuts) => {
+          const text = (end: string) =>
+            list.map((lines) => lines.map((line) => `data: ${line}${end}`).join('') + end).join('');
+          const expected = list.map((lines) => lines.join('\n'));
+          expect(ours(cut(text('\n'), cuts))).toEqual(expected);
+          expect(ours(cut(text(eol), cuts))).toEqual(expected);
+        },
+      ),
+      { seed: 11, numRuns: 500 },
+    );
+  });
+});
