@@ -1,8 +1,9 @@
 import type { ChatRequest, TranslationRequest } from '@infergate/core';
+import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import { embedMany, generateText, transcribe } from 'ai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCell } from './harness/cell';
-import { EMBED_ENGINE, PNG, toBase64, WAV, wavWithSpeech } from './harness/fixtures';
+import { EMBED_ENGINE, PNG, toBase64, WAV } from './harness/fixtures';
 import { writeResult } from './harness/results';
 import { classify, Kit, type Outcome, type Surface } from './harness/surfaces';
 
@@ -37,9 +38,11 @@ const ascii = (n: number) => 'a'.repeat(n);
 const twoByte = (n: number) => 'é'.repeat(n); // 2 bytes each in UTF-8
 const user = (content: string) => [{ role: 'user' as const, content }];
 
+/** A WAV file of exactly `bytes` bytes: a short one saying 'x', then zeros. */
 function audio(bytes: number): Uint8Array {
-  const wav = wavWithSpeech('x', Math.max(0, bytes - 44));
-  return wav.length === bytes ? wav : wav.slice(0, bytes);
+  const wav = new Uint8Array(bytes);
+  wav.set(wavWithSpeech('x', { seconds: 0.1 }).subarray(0, bytes));
+  return wav;
 }
 
 const chat =
