@@ -1,4 +1,3 @@
-import { buildTranscriptionBody } from './build-transcription-body';
 import { Catalog } from './catalog';
 import { closeMatches, listIds } from './close-matches';
 import { BudgetView, sharedBudget } from './concurrency-budget';
@@ -44,14 +43,15 @@ import {
   validateEmbeddingsRequest,
   validateForEngine,
 } from './validate-embeddings';
-import { validateOcrRequest } from './validate-ocr';
 import {
   chatCompletionProblem,
   embeddingsProblem,
   serviceAnswerProblem,
 } from './validate-responses';
-import { validateTranscriptionRequest } from './validate-transcription';
 import { validateTranslationRequest } from './validate-translation';
+
+/** Loaded on first ocr/transcribe call (its own chunk for bundlers that split code). */
+const loadMedia = () => import('./prepare-media-requests');
 
 const SERVICE_PATHS: Record<ServiceId, string> = {
   translation: '/translations',
@@ -414,6 +414,7 @@ class Client implements GatewayClient {
 
   async ocr(req: OcrRequest, opts?: CallOptions): Promise<OcrResponse> {
     this.#ready();
+    const { validateOcrRequest } = await loadMedia();
     const image = await validateOcrRequest(req);
     return this.#postService(
       'ocr',
@@ -439,6 +440,7 @@ class Client implements GatewayClient {
     opts?: CallOptions,
   ): Promise<TranscriptionResponse | string> {
     const { transport } = this.#ready();
+    const { validateTranscriptionRequest, buildTranscriptionBody } = await loadMedia();
     const audio = await validateTranscriptionRequest(req);
     const body = await buildTranscriptionBody(req, audio);
     if (req.response_format !== 'text') return this.#postService('speech_to_text', body, opts);
