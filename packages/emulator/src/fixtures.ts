@@ -63,10 +63,13 @@ function fields(bytes: number, write: (view: DataView) => void): Uint8Array {
   return out;
 }
 
-function checkSeconds(name: string, seconds: number): void {
+/** The requested length (default 1 s), refused when negative or not finite. */
+function secondsOf(name: string, options: { seconds?: number }): number {
+  const seconds = options.seconds ?? 1;
   if (!Number.isFinite(seconds) || seconds < 0) {
     throw new RangeError(`${name}: seconds must be a finite number ≥ 0, got ${seconds}`);
   }
+  return seconds;
 }
 
 // ---------------------------------------------------------------------------------------- WAV
@@ -89,8 +92,7 @@ function wav(options: WavFixtureOptions, comment?: Uint8Array): Uint8Array<Array
       for (const [i, sample] of samples.entries()) view.setInt16(i * 2, sample, true);
     });
   } else {
-    const seconds = options.seconds ?? 1;
-    checkSeconds('WAV fixture', seconds);
+    const seconds = secondsOf('WAV fixture', options);
     pcm = new Uint8Array(Math.round(seconds * sampleRate) * 2);
   }
   const format = fields(16, (view) => {
@@ -145,8 +147,7 @@ export function mp3WithSpeech(
   text: string,
   options: AudioFixtureOptions = {},
 ): Uint8Array<ArrayBuffer> {
-  const seconds = options.seconds ?? 1;
-  checkSeconds('MP3 fixture', seconds);
+  const seconds = secondsOf('MP3 fixture', options);
   const privData = concat([ascii('https://github.com/infergate\0'), marker('SPEECH:', text)]);
   const frame = concat([ascii('PRIV'), syncsafe(privData.length), new Uint8Array(2), privData]);
   const tag = concat([ascii('ID3'), Uint8Array.of(4, 0, 0), syncsafe(frame.length), frame]);
@@ -178,8 +179,7 @@ export function flacWithSpeech(
   text: string,
   options: AudioFixtureOptions = {},
 ): Uint8Array<ArrayBuffer> {
-  const seconds = options.seconds ?? 1;
-  checkSeconds('FLAC fixture', seconds);
+  const seconds = secondsOf('FLAC fixture', options);
   const totalSamples = Math.round(seconds * FLAC_SAMPLE_RATE);
   const streamInfo = fields(34, (view) => {
     view.setUint16(0, 4096); // min block size
