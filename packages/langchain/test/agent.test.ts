@@ -1,5 +1,5 @@
 import { tool } from '@langchain/core/tools';
-import { createAgent } from 'langchain';
+import { createAgent, createMiddleware } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createGatewayTools, GatewayChatModel } from '../src/index';
@@ -82,5 +82,47 @@ describe('createAgent', () => {
     expect(Answer.parse(result.structuredResponse)).toEqual(result.structuredResponse);
     expect(chatBodies[0]?.response_format).toBeUndefined();
     expect(chatBodies[0]?.tool_choice).toBe('required');
+  });
+});
+
+describe('bindTools kwargs that are no call option', () => {
+  it('sends parallel_tool_calls: false (and createAgent modelSettings) as request fields', async () => {
+    const { chatBodies, connection } = recordingGateway();
+    const model = new GatewayChatModel('community/general', {
+      ...connection,
+      modelKwargs: { user: 'u-1', parallel_tool_calls: true },
+    });
+    await model
+      .bindTools([weather], { tool_choice: 'any', parallel_tool_calls: false } as never)
+      .invoke('weather for "Kyiv"', { tags: ['t'], metadata: { m: 1 } });
+    const agent = createAgent({ model, tools: [weather] });
+    await agent.invoke({ messages: [{ role: 'user', content: 'hello' }] }, {
+      configurable: { thread: 'x' },
+      context: { who: 'me' },
+    } as never);
+    expect(chatBodies[0]).toMatchObject({
+      user: 'u-1',
+      parallel_tool_calls: false,
+      tool_choice: 'required',
+    });
+    for (const body of chatBodies) {
+      for (const key of ['tags', 'metadata', 'configurable', 'context', 'callbacks', 'signal']) {
+        expect(body).not.toHaveProperty(key);
+      }
+    }
+  });
+
+  it('forwards createAgent modelSettings', async () => {
+    const { chatBodies, connection } = recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    // modelSettings come from a middleware's wrapModelCall (request.modelSettings).
+    const settings = createMiddleware({
+      name: 'settings',
+      wrapModelCall: (request, handler) =>
+        handler({ ...request, modelSettings: { parallel_tool_calls: false, top_k: 3 } }),
+    });
+    const withSettings = createAgent({ model, tools: [weather], middleware: [settings] });
+    await withSettings.invoke({ messages: [{ role: 'user', content: 'hello' }] });
+    expect(chatBodies[0]).toMatchObject({ parallel_tool_calls: false, top_k: 3 });
   });
 });

@@ -30,6 +30,8 @@ export interface ChatCallSettings {
   tool_choice?: ToolChoice;
   response_format?: ResponseFormat;
   strict?: boolean;
+  /** Extra request fields of this call, over the model's `modelKwargs`. */
+  modelKwargs?: Record<string, unknown>;
 }
 
 /** The request in core's terms; core builds the body (wire names, extras first, nothing empty). */
@@ -53,7 +55,9 @@ function requestOptions(
     tools,
     toolChoice: tools ? mapToolChoice(call.tool_choice) : undefined,
     responseFormat: call.response_format,
-    extraFields: settings.modelKwargs,
+    extraFields: call.modelKwargs
+      ? { ...settings.modelKwargs, ...call.modelKwargs }
+      : settings.modelKwargs,
   };
 }
 

@@ -60,7 +60,48 @@ export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions {
   strict?: boolean;
   /** Extra headers for this call's requests. */
   headers?: Record<string, string>;
+  /**
+   * Extra request fields for this call, over the model's `modelKwargs` (the gateway passes
+   * unknown fields to the model server). `bindTools` puts every kwarg it does not know here.
+   */
+  modelKwargs?: Record<string, unknown>;
 }
+
+/**
+ * Call options that LangChain, LangGraph or this model read themselves, and the structured-output
+ * options `createAgent` sets for other providers (`outputConfig`, `responseSchema`): `bindTools`
+ * never sends these as request fields.
+ */
+const NOT_REQUEST_FIELDS = new Set([
+  // RunnableConfig (and what LangGraph adds to it)
+  'callbacks',
+  'tags',
+  'metadata',
+  'runName',
+  'runId',
+  'configurable',
+  'recursionLimit',
+  'maxConcurrency',
+  'timeout',
+  'signal',
+  'store',
+  'context',
+  // BaseLanguageModelCallOptions / BaseChatModelCallOptions
+  'stop',
+  'maxRetries',
+  'ls_structured_output_format',
+  'tool_choice',
+  'outputVersion',
+  // GatewayChatModelCallOptions
+  'tools',
+  'response_format',
+  'strict',
+  'headers',
+  'modelKwargs',
+  // createAgent's native structured output for Anthropic / Google models
+  'outputConfig',
+  'responseSchema',
+]);
 
 export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConnectionFields {
   /** Model id from `GET /models`, exactly as listed (e.g. `community/general`, `my/desk-model`). */
@@ -279,7 +320,7 @@ export class GatewayChatModel
     if (tools.length > 0) this.assertKnown(['tools'], 'bindTools');
     // Converting now refuses malformed tools at bind time; the request converts again.
     buildRequestParams(this.settings(), { tools, strict: kwargs?.strict }, false);
-    return this.withConfig({ ...kwargs, tools } as Partial<GatewayChatModelCallOptions>);
+    return this.withConfig({ ...moveRequestFields(kwargs), tools });
   }
 
   /**
@@ -468,6 +509,7 @@ export class GatewayChatModel
       tool_choice: options?.tool_choice,
       response_format: options?.response_format,
       strict: options?.strict,
+      modelKwargs: options?.modelKwargs,
     };
   }
 
@@ -555,6 +597,24 @@ function shiftToolBlocks(chunk: ChatGenerationChunk): ChatGenerationChunk {
       })),
     }),
   });
+}
+
+/**
+ * `bindTools` kwargs that are no call option (`parallel_tool_calls`, createAgent's
+ * `modelSettings`, …) become request fields, over any `modelKwargs` bound with them. Only bound
+ * kwargs are forwarded: `invoke` options also carry LangGraph's whole config.
+ */
+function moveRequestFields(
+  kwargs: Partial<GatewayChatModelCallOptions> | undefined,
+): Partial<GatewayChatModelCallOptions> {
+  if (!kwargs) return {};
+  const fields = Object.entries(kwargs).filter(
+    ([key, value]) => value !== undefined && !NOT_REQUEST_FIELDS.has(key),
+  );
+  if (fields.length === 0) return kwargs;
+  const options: Record<string, unknown> = { ...kwargs };
+  for (const [key] of fields) delete options[key];
+  return { ...options, modelKwargs: { ...kwargs.modelKwargs, ...Object.fromEntries(fields) } };
 }
 
 /** An aborted call rejects before any request, catalog lookups included. */
