@@ -51,6 +51,22 @@ export function checkBase64(field: string, text: string): number {
   return Math.floor((end * 3) / 4);
 }
 
+const ASCII_WHITESPACE = /[\t\n\f\r ]+/g;
+
+/**
+ * What is sent for a base64 string: the `data:` prefix and ASCII whitespace (line wrapping)
+ * removed, then checked, then the missing `=` padding added, because the gateway reads
+ * `string (base64)` strictly (length a multiple of 4). Returns that text and its decoded size.
+ */
+export function normaliseBase64(field: string, text: string): { text: string; size: number } {
+  let data = stripDataUrl(text.trim());
+  ASCII_WHITESPACE.lastIndex = 0;
+  if (ASCII_WHITESPACE.test(data)) data = data.replace(ASCII_WHITESPACE, '');
+  const size = checkBase64(field, data);
+  const missing = (4 - (data.length % 4)) % 4;
+  return { text: missing === 0 ? data : data + '='.repeat(missing), size };
+}
+
 /** Decodes already-checked base64. */
 export function decodeBase64(text: string): Uint8Array {
   const binary = atob(text);

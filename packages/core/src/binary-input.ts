@@ -1,10 +1,4 @@
-import {
-  checkBase64,
-  decodeBase64,
-  decodeBase64Prefix,
-  encodeBase64,
-  stripDataUrl,
-} from './base64';
+import { decodeBase64, decodeBase64Prefix, encodeBase64, normaliseBase64 } from './base64';
 import { invalidRequest } from './errors';
 import type { AudioLike } from './types';
 
@@ -47,8 +41,7 @@ function fromBlob(blob: Blob): BinaryInput {
 }
 
 function fromBase64(field: string, text: string): BinaryInput {
-  const data = stripDataUrl(text.trim());
-  const size = checkBase64(field, data);
+  const { text: data, size } = normaliseBase64(field, text);
   let decoded: Uint8Array | undefined;
   const bytes = () => {
     decoded ??= decodeBase64(data);
@@ -64,7 +57,10 @@ function fromBase64(field: string, text: string): BinaryInput {
   };
 }
 
-/** Normalises binary input; a string is read as base64 (a `data:...;base64,` prefix is allowed). */
+/**
+ * Normalises binary input; a string is read as base64 (a `data:...;base64,` prefix, line breaks
+ * and missing `=` padding are allowed; it is sent padded and without whitespace).
+ */
 export function toBinaryInput(field: string, value: AudioLike): BinaryInput {
   if (typeof value === 'string') return fromBase64(field, value);
   if (value instanceof Uint8Array) return fromBytes(value);

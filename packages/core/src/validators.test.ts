@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkBase64, decodeBase64, encodeBase64 } from './base64';
+import { checkBase64, decodeBase64, encodeBase64, normaliseBase64 } from './base64';
 import { type GatewayError, isGatewayError } from './errors';
 import { LIMITS } from './limits';
 import { utf8ByteLength } from './utf8';
@@ -255,6 +255,28 @@ describe('base64', () => {
         },
       ),
       { seed: 13, numRuns: 1000 },
+    );
+  });
+
+  it('normalises line-wrapped and unpadded base64 to the padded compact form', () => {
+    expect(normaliseBase64('x', 'aGVsbG8')).toEqual({ text: 'aGVsbG8=', size: 5 });
+    expect(normaliseBase64('x', 'aGVs\r\nbA')).toEqual({ text: 'aGVsbA==', size: 4 });
+    expect(normaliseBase64('x', ' data:image/png;base64,aGVs bG8=\n')).toEqual({
+      text: 'aGVsbG8=',
+      size: 5,
+    });
+    expect(() => normaliseBase64('image', 'aGVsb')).toThrow(/^image: .*dangling/);
+    expect(() => normaliseBase64('image', 'aGVsbG8-')).toThrow(/^image: .*"-"/);
+  });
+
+  it('property: any wrapping of unpadded base64 normalises to the padded text', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 60 }), fc.integer({ min: 1, max: 9 }), (bytes, w) => {
+        const padded = encodeBase64(bytes);
+        const wrapped = padded.replace(/=+$/, '').replace(new RegExp(`(.{${w}})`, 'g'), '$1\n');
+        expect(normaliseBase64('x', wrapped)).toEqual({ text: padded, size: bytes.length });
+      }),
+      { seed: 17, numRuns: 300 },
     );
   });
 });

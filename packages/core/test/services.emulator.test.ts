@@ -85,6 +85,37 @@ describe('services against the emulator', () => {
     expect(typeof result.text).toBe('string');
   });
 
+  it('sends unpadded and line-wrapped base64 padded and compact (the gateway reads it strictly)', async () => {
+    const { emulator } = harness();
+    const sent: Record<string, unknown>[] = [];
+    const client = createGatewayClient({
+      baseURL: 'https://base64-padding.test',
+      apiKey: DEFAULT_KEYS.full,
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        if (request.headers.get('content-type')?.includes('json') && request.method === 'POST') {
+          sent.push(await request.clone().json());
+        }
+        return emulator.fetch(request);
+      },
+    });
+    expect(typeof (await client.ocr({ image: 'aGVsbG8' })).text).toBe('string');
+    const wrapped = `${btoa(String.fromCharCode(...PNG)).replace(/=+$/, '')}`.replace(
+      /(.{8})/g,
+      '$1\r\n',
+    );
+    expect(typeof (await client.ocr({ image: wrapped })).text).toBe('string');
+    const wavBase64 = btoa(String.fromCharCode(...WAV));
+    const unpaddedWav = ` ${wavBase64.replace(/=+$/, '').replace(/(.{16})/g, '$1\n')} `;
+    const transcript = await client.transcribe({ audio: unpaddedWav, encoding: 'json' });
+    expect(typeof transcript.text).toBe('string');
+    expect(sent).toEqual([
+      { image_base64: 'aGVsbG8=' },
+      { image_base64: btoa(String.fromCharCode(...PNG)) },
+      expect.objectContaining({ audio_base64: wavBase64 }),
+    ]);
+  });
+
   it('transcribes multipart, JSON and text', async () => {
     const { client } = harness();
     const json = await client.transcribe({ audio: WAV, language: 'en' });
@@ -131,6 +162,9 @@ describe('services against the emulator', () => {
       ['embeddings bad input_type', (c) => c.embed({ input: 'x', input_type: 'passage' as never })],
       ['embedMany empty text', (c) => c.embedMany(['a', ''])],
       ['ocr malformed base64', (c) => c.ocr({ image: 'not base64!' })],
+      ['ocr base64 with a dangling character', (c) => c.ocr({ image: 'aGVsbG8gd' })],
+      ['ocr base64 with misplaced padding', (c) => c.ocr({ image: 'aGV=sbG8' })],
+      ['audio malformed base64 (JSON)', (c) => c.transcribe({ audio: 'UklGR$', encoding: 'json' })],
       ['ocr empty', (c) => c.ocr({ image: '' })],
       ['ocr too big', (c) => c.ocr({ image: new Uint8Array(LIMITS.ocrMaxImageBytes + 1) })],
       ['audio not wav/mp3/flac', (c) => c.transcribe({ audio: PNG })],
