@@ -85,6 +85,37 @@ describe('createAgent', () => {
   });
 });
 
+describe('createAgent responseFormat with a model built by new', () => {
+  it('refuses with a hint to use GatewayChatModel.create, before any chat request', async () => {
+    const { emulator, connection } = recordingGateway();
+    const model = new GatewayChatModel('combo/soj', connection);
+    const agent = createAgent({
+      model,
+      tools: [],
+      responseFormat: z.object({ city: z.string() }),
+    });
+    await expect(
+      agent.invoke({ messages: [{ role: 'user', content: 'where?' }] }),
+    ).rejects.toMatchObject({
+      code: 'unsupported_model_capability',
+      missing: ['tools'],
+      message: expect.stringContaining('await GatewayChatModel.create(...)'),
+    });
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('works with GatewayChatModel.create (json_schema through the profile)', async () => {
+    const { emulator, chatBodies, connection } = recordingGateway();
+    const model = await GatewayChatModel.create('combo/soj', connection);
+    const Answer = z.object({ city: z.string() });
+    const agent = createAgent({ model, tools: [], responseFormat: Answer });
+    const result = await agent.invoke({ messages: [{ role: 'user', content: 'where?' }] });
+    expect(Answer.parse(result.structuredResponse)).toEqual(result.structuredResponse);
+    expect(chatBodies[0]?.response_format).toMatchObject({ type: 'json_schema' });
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+});
+
 describe('bindTools kwargs that are no call option', () => {
   it('sends parallel_tool_calls: false (and createAgent modelSettings) as request fields', async () => {
     const { chatBodies, connection } = recordingGateway();

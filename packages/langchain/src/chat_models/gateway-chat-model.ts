@@ -553,8 +553,12 @@ export class GatewayChatModel
     // Learns the capabilities for `profile`; then core's check runs on its cached catalog (no
     // new request), words the refusal and lists the models that would do. An unlisted own model
     // passes unchecked: the gateway itself refuses what it cannot serve.
-    await this.loadCapabilities(signal);
-    await this.client.requireCapabilities(this.model, needs, signal ? { signal } : {});
+    const capabilities = await this.loadCapabilities(signal);
+    try {
+      await this.client.requireCapabilities(this.model, needs, signal ? { signal } : {});
+    } catch (error) {
+      throw withCreateHint(error, capabilities);
+    }
   }
 
   /** Whether the model streams; true when unknown (an unlisted own model: the gateway decides). */
@@ -615,6 +619,31 @@ function moveRequestFields(
   const options: Record<string, unknown> = { ...kwargs };
   for (const [key] of fields) delete options[key];
   return { ...options, modelKwargs: { ...kwargs.modelKwargs, ...Object.fromEntries(fields) } };
+}
+
+/**
+ * A model built with `new` and no `capabilities` has an empty `profile` until its first call, so
+ * `createAgent` asks a json_schema model without tools for structured output through a tool. Its
+ * refusal then says how to let `createAgent` pick `response_format: json_schema` instead.
+ */
+function withCreateHint(error: unknown, capabilities: readonly string[] | undefined): unknown {
+  if (
+    !(error instanceof GatewayError) ||
+    error.code !== 'unsupported_model_capability' ||
+    !error.missing?.includes('tools') ||
+    !capabilities?.includes('json_schema')
+  ) {
+    return error;
+  }
+  return new GatewayError({
+    code: error.code,
+    message: `${error.message} Its capabilities were unknown when it was built, so its \`profile\` was empty and \`createAgent\` asked for \`responseFormat\` through a tool: build it with \`await GatewayChatModel.create(...)\` (or pass \`capabilities\`) and \`createAgent\` uses the model's json_schema output instead.`,
+    isRetryable: false,
+    ...(error.model ? { model: error.model } : {}),
+    ...(error.missing ? { missing: error.missing } : {}),
+    ...(error.alternatives ? { alternatives: error.alternatives } : {}),
+    ...(error.requestedModel ? { requestedModel: error.requestedModel } : {}),
+  });
 }
 
 /** An aborted call rejects before any request, catalog lookups included. */
