@@ -7,6 +7,8 @@ export const LIMITS = {
   /** "32 KB" per text for the multilingual engine, read as 32 × 1024 bytes. */
   multilingualMaxTextBytes: 32 * 1024,
   multilingualDimensions: [128, 256, 512, 768] as readonly number[],
+  /** The English-oriented engine gives 384 dimensions only (spec 8). */
+  englishDimensions: [384] as readonly number[],
   ocrMaxImageBytes: 23 * 1024 * 1024,
   audioMaxBytes: 23 * 1024 * 1024,
   concurrentRequestsPerKey: 4,

@@ -83,29 +83,47 @@ export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] 
   return sizes;
 }
 
-/** Checks what depends on the engine: ≤ 32 KB per text and the dimensions of the multilingual engine. */
+/**
+ * The dimensions an engine gives: its own `dimensions` from `GET /capabilities` when listed (a
+ * number or an array of numbers), else the spec's numbers (multilingual 128/256/512/768, the
+ * English-oriented engine 384).
+ */
+export function engineDimensions(engine: EmbeddingEngine): readonly number[] {
+  const listed = engine.dimensions;
+  const valid = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n > 0;
+  if (valid(listed)) return [listed];
+  if (Array.isArray(listed) && listed.length > 0 && listed.every(valid)) return listed;
+  return isMultilingualEngine(engine) ? LIMITS.multilingualDimensions : LIMITS.englishDimensions;
+}
+
+/**
+ * Checks what depends on the engine: ≤ 32 KB per text on the multilingual engine, and
+ * `dimensions` one that the engine gives.
+ */
 export function validateForEngine(
   request: EmbeddingsRequest,
   sizes: readonly number[],
   engine: EmbeddingEngine,
 ): void {
-  if (!isMultilingualEngine(engine)) return;
-  const single = typeof request.input === 'string';
-  for (let i = 0; i < sizes.length; i++) {
-    if (sizes[i]! > LIMITS.multilingualMaxTextBytes) {
-      throw invalidRequest(
-        single ? 'input' : `input[${i}]`,
-        `is ${sizes[i]} bytes in UTF-8; the multilingual engine "${engine.id}" takes at most ${LIMITS.multilingualMaxTextBytes} bytes per text (split long documents into chunks)`,
-      );
+  const multilingual = isMultilingualEngine(engine);
+  if (multilingual) {
+    const single = typeof request.input === 'string';
+    for (let i = 0; i < sizes.length; i++) {
+      if (sizes[i]! > LIMITS.multilingualMaxTextBytes) {
+        throw invalidRequest(
+          single ? 'input' : `input[${i}]`,
+          `is ${sizes[i]} bytes in UTF-8; the multilingual engine "${engine.id}" takes at most ${LIMITS.multilingualMaxTextBytes} bytes per text (split long documents into chunks)`,
+        );
+      }
     }
   }
-  if (
-    request.dimensions !== undefined &&
-    !LIMITS.multilingualDimensions.includes(request.dimensions)
-  ) {
+  if (request.dimensions === undefined) return;
+  const supported = engineDimensions(engine);
+  if (!supported.includes(request.dimensions)) {
+    const kind = multilingual ? 'the multilingual engine' : 'the engine';
     throw invalidRequest(
       'dimensions',
-      `is ${request.dimensions}; the multilingual engine supports ${LIMITS.multilingualDimensions.join(', ')}`,
+      `is ${request.dimensions}; ${kind} "${engine.id}" supports ${[...supported].sort((a, b) => a - b).join(', ')}`,
     );
   }
 }

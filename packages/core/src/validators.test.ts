@@ -190,6 +190,26 @@ describe('embeddings validation', () => {
     ).toBe('dimensions');
   });
 
+  it('checks dimensions on every engine: its listed ones first, else the spec (384 for English)', () => {
+    const english = { id: 'all-minilm-l6-v2' };
+    const error = refusal(() => validateForEngine({ input: 'x', dimensions: 256 }, [1], english));
+    expect(error.field).toBe('dimensions');
+    expect(error.message).toBe('dimensions: is 256; the engine "all-minilm-l6-v2" supports 384');
+    expect(() => validateForEngine({ input: 'x', dimensions: 384 }, [1], english)).not.toThrow();
+    const listed = { id: 'custom', dimensions: [1024, 64] };
+    expect(() => validateForEngine({ input: 'x', dimensions: 64 }, [1], listed)).not.toThrow();
+    expect(
+      refusal(() => validateForEngine({ input: 'x', dimensions: 384 }, [1], listed)).message,
+    ).toBe('dimensions: is 384; the engine "custom" supports 64, 1024');
+    const single = { id: 'one', dimensions: 512 };
+    expect(() => validateForEngine({ input: 'x', dimensions: 512 }, [1], single)).not.toThrow();
+    const unreadable = { id: 'multilingual-x', dimensions: 'many' };
+    expect(() => validateForEngine({ input: 'x', dimensions: 768 }, [1], unreadable)).not.toThrow();
+    expect(
+      refusal(() => validateForEngine({ input: 'x', dimensions: 384 }, [1], unreadable)).field,
+    ).toBe('dimensions');
+  });
+
   it('property: total byte size decides acceptance exactly', () => {
     fc.assert(
       fc.property(

@@ -194,6 +194,39 @@ describe('services against the emulator', () => {
       expect(emulator.counters.requests.embeddings).toBe(0);
     });
 
+    it.each([
+      [
+        'embed',
+        (c: ReturnType<typeof harness>['client']) =>
+          c.embed({ input: 'x', model: 'all-minilm-l6-v2', dimensions: 256 }),
+      ],
+      [
+        'embedMany',
+        (c: ReturnType<typeof harness>['client']) =>
+          c.embedMany(['x'], { model: 'all-minilm-l6-v2', dimensions: 768 }),
+      ],
+      [
+        'embed (multilingual)',
+        (c: ReturnType<typeof harness>['client']) =>
+          c.embed({ input: 'x', model: 'multilingual-e5-base', dimensions: 384 }),
+      ],
+    ])(
+      '%s: dimensions the engine does not give (after reading the catalog only)',
+      async (_name, run) => {
+        const { client, emulator } = harness();
+        const error = await caught(() => run(client));
+        expect(error.code).toBe('invalid_request_error');
+        expect(error.field).toBe('dimensions');
+        expect(emulator.counters.requests.embeddings).toBe(0);
+      },
+    );
+
+    it('the English-oriented engine takes dimensions 384', async () => {
+      const { client } = harness();
+      const result = await client.embed({ input: 'x', model: 'all-minilm-l6-v2', dimensions: 384 });
+      expect(result.data[0]?.embedding).toHaveLength(384);
+    });
+
     it('a capability check refuses before any chat request', async () => {
       const { client, emulator } = harness();
       await caught(() => client.requireCapabilities('community/plain', ['streaming']));
