@@ -327,6 +327,49 @@ describe('POST /audio/transcriptions', () => {
     expect(await ok(response)).toMatchObject({ text: 'json works', duration: 0.5 });
   });
 
+  describe('the 23 MiB audio limit (spec 4.6)', () => {
+    const LIMIT = 23 * 1024 * 1024;
+    /** FLAC bytes of `size` bytes: magic and a STREAMINFO of 16 kHz, 16 000 samples (1 s). */
+    function flacOf(size: number): Uint8Array<ArrayBuffer> {
+      const flac = new Uint8Array(size);
+      flac.set([0x66, 0x4c, 0x61, 0x43, 0x80, 0, 0, 34]);
+      const info = new DataView(flac.buffer);
+      info.setUint32(18, (16000 << 12) >>> 0);
+      info.setUint32(22, 16000);
+      return flac;
+    }
+
+    it('takes a multipart file of exactly 23 MiB', async () => {
+      expect(await ok(await multipart(flacOf(LIMIT), {}, 'a.flac'))).toMatchObject({
+        text: '[FLAC audio, 1 s]',
+      });
+    });
+
+    it('refuses a multipart file of 23 MiB + 1 byte naming file', async () => {
+      const error = await errorOf(await multipart(flacOf(LIMIT + 1), {}, 'a.flac'));
+      expect(error).toMatchObject({ status: 400, code: 'invalid_request_error', param: 'file' });
+      expect(error.message).toContain(`${LIMIT + 1} bytes`);
+    });
+
+    it('takes audio_base64 of exactly 23 MiB and refuses 23 MiB + 1 byte', async () => {
+      const exact = await call(emulator, '/audio/transcriptions', {
+        body: { audio_base64: base64(flacOf(LIMIT)) },
+      });
+      expect(await ok(exact)).toMatchObject({ text: '[FLAC audio, 1 s]' });
+      const over = await errorOf(
+        await call(emulator, '/audio/transcriptions', {
+          body: { audio_base64: base64(flacOf(LIMIT + 1)) },
+        }),
+      );
+      expect(over).toMatchObject({
+        status: 400,
+        code: 'invalid_request_error',
+        param: 'audio_base64',
+      });
+      expect(over.message).toContain(`${LIMIT + 1} bytes`);
+    });
+  });
+
   it('refuses other formats with 400 invalid_request_error', async () => {
     const error = await errorOf(
       await multipart(new Uint8Array(new TextEncoder().encode('OggS fake')), {}, 'a.ogg'),
