@@ -144,12 +144,30 @@ describe('convertGatewayChatStream', () => {
     );
     const parts = await collect(convertGatewayChatStream(stream, options));
     expect(parts.some((part) => part.type === 'tool-call')).toBe(false);
-    expect(parts.slice(-3)).toMatchObject([
+    expect(parts.slice(-4)).toMatchObject([
       { type: 'text-end' },
+      { type: 'tool-input-end', id: 'c' },
       { type: 'error', error: failure },
       { type: 'finish', finishReason: { unified: 'error' } },
     ]);
     expect(state.cancelled).toBe(1);
+  });
+
+  it('ends the started tool inputs when the stream ends without finish_reason', async () => {
+    const { stream } = gatewayStream([
+      { type: 'tool-call-delta', index: 0, call: 0, id: 'a', name: 'x', argumentsDelta: '{' },
+      { type: 'tool-call-delta', index: 1, call: 1, id: 'b', argumentsDelta: '{' },
+    ]);
+    const parts = await collect(convertGatewayChatStream(stream, options));
+    expect(parts.filter((part) => part.type.startsWith('tool-'))).toEqual([
+      { type: 'tool-input-start', id: 'a', toolName: 'x' },
+      { type: 'tool-input-delta', id: 'a', delta: '{' },
+      { type: 'tool-input-end', id: 'a' },
+    ]);
+    expect(parts.slice(-2)).toMatchObject([
+      { type: 'error', error: { code: 'stream_incomplete' } },
+      { type: 'finish', finishReason: { unified: 'error' } },
+    ]);
   });
 
   it('treats a stream that ends without finish_reason as an error', async () => {

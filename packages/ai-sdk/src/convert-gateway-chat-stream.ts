@@ -154,6 +154,7 @@ export class GatewayStreamParts {
     const mapped = this.#options.mapError(error);
     if (isAbortError(mapped)) throw mapped;
     if (this.#textOpen) enqueue({ type: 'text-end', id: TEXT_ID });
+    this.#endStartedToolInputs(enqueue);
     enqueue({ type: 'error', error: mapped });
     enqueue(failedFinish(this.#usage, this.#options));
   }
@@ -166,6 +167,7 @@ export class GatewayStreamParts {
 
     const unnamed = [...this.#toolCalls.values()].find((call) => call.name === undefined);
     if (rawFinishReason === undefined || unnamed !== undefined) {
+      this.#endStartedToolInputs(enqueue);
       enqueue({
         type: 'error',
         // Core raises these itself; this guard keeps the adapter honest should an event slip by.
@@ -188,7 +190,7 @@ export class GatewayStreamParts {
       return;
     }
 
-    for (const [, call] of [...this.#toolCalls.entries()].sort(([a], [b]) => a - b)) {
+    for (const call of this.#callsInOrder()) {
       enqueue({ type: 'tool-input-end', id: call.id });
       enqueue({
         type: 'tool-call',
@@ -204,6 +206,17 @@ export class GatewayStreamParts {
       usage: convertGatewayUsage(usage),
       providerMetadata: this.#options.providerMetadata(usage),
     });
+  }
+
+  /** A failed stream still closes every tool input it opened (no `tool-call` follows). */
+  #endStartedToolInputs(enqueue: Enqueue): void {
+    for (const call of this.#callsInOrder()) {
+      if (call.started) enqueue({ type: 'tool-input-end', id: call.id });
+    }
+  }
+
+  #callsInOrder(): ToolCallInProgress[] {
+    return [...this.#toolCalls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
   }
 }
 

@@ -120,6 +120,28 @@ describe('stream failures are never a silent success', () => {
   });
 });
 
+describe('a stream failing in the middle of a tool call', () => {
+  it.each(['stream_error', 'malformed_event', 'stream_cut'])(
+    '%s: the started tool input is ended before the error part, and no tool call is made',
+    async (fault) => {
+      const result = streamText({
+        model: gateway()('community/tools'),
+        tools: { weather },
+        prompt: 'Use weather for "Lviv"',
+        headers: { 'X-Emulator-Fault': `${fault}; afterChunks=3` },
+        onError: () => {},
+      });
+      const types = (await parts(result.fullStream)).map((part) => part.type);
+      expect(types).toContain('tool-input-start');
+      expect(types).not.toContain('tool-call');
+      expect(types.indexOf('tool-input-end')).toBeGreaterThan(
+        types.lastIndexOf('tool-input-delta'),
+      );
+      expect(types.indexOf('tool-input-end')).toBeLessThan(types.indexOf('error'));
+    },
+  );
+});
+
 describe('after a mid-stream failure, result.text resolves (the AI SDK design, documented)', () => {
   it.each([
     ['stream_error', 'provider_request_failed'],
