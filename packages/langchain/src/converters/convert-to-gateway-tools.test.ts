@@ -24,6 +24,26 @@ describe('convertToGatewayTools', () => {
     });
   });
 
+  it('never sends $schema in function.parameters, whatever the tool form', () => {
+    const draft = 'https://json-schema.org/draft/2020-12/schema';
+    const converted = convertToGatewayTools([
+      weather,
+      { name: 'b', description: 'B', schema: z.object({ x: z.number() }) },
+      RunnableLambda.from(async ({ q }: { q: string }) => q).asTool({
+        name: 'c',
+        schema: z.object({ q: z.string() }),
+      }),
+      {
+        type: 'function',
+        function: { name: 'd', parameters: { $schema: draft, type: 'object', properties: {} } },
+      },
+      z.object({ y: z.string() }).meta({ title: 'e' }),
+      { title: 'f', $schema: draft, type: 'object', properties: {} },
+    ]);
+    expect(converted).toHaveLength(6);
+    for (const tool of converted) expect(tool.function.parameters).not.toHaveProperty('$schema');
+  });
+
   it('accepts OpenAI tools, function definitions, { name, schema } and titled schemas', () => {
     const openai = {
       type: 'function' as const,

@@ -74,9 +74,19 @@ function fromJsonSchema(schema: JsonObject, index: number): ChatTool {
   };
 }
 
-/** A copy, so that setting `strict` never changes the caller's object. */
+/**
+ * A copy, so that setting `strict` never changes the caller's object. The parameters lose their
+ * `$schema` (zod's JSON schema names its draft), as the schema and title forms do: the function
+ * parameters are a schema body, not a schema document.
+ */
 function copyTool(tool: ChatTool): ChatTool {
-  return { ...tool, type: 'function', function: { ...tool.function } };
+  const { parameters } = tool.function;
+  const fn = { ...tool.function };
+  if (isObject(parameters) && '$schema' in parameters) {
+    const { $schema: _draft, ...rest } = parameters;
+    fn.parameters = rest;
+  }
+  return { ...tool, type: 'function', function: fn };
 }
 
 function isObject(value: unknown): value is JsonObject {
