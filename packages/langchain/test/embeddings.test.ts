@@ -21,6 +21,29 @@ const ONE_ENGINE = {
 };
 
 describe('GatewayEmbeddings', () => {
+  it('splits requests at 65 536 bytes: 64 texts of ~2 KB take ≥ 2 requests', async () => {
+    const { emulator, connection } = gateway();
+    const sizes: number[] = [];
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (request.url.endsWith('/embeddings')) {
+        sizes.push(new TextEncoder().encode(await request.clone().text()).byteLength);
+      }
+      return emulator.fetch(request);
+    };
+    const embeddings = new GatewayEmbeddings({
+      ...connection,
+      fetch,
+      model: 'multilingual-e5-base',
+    });
+    // Two-byte characters: 64 × ~2 KB is about twice the limit.
+    const texts = Array.from({ length: 64 }, (_, i) => `${i} ${'é'.repeat(1000)}`);
+    const vectors = await embeddings.embedDocuments(texts);
+    expect(vectors).toHaveLength(64);
+    expect(sizes.length).toBeGreaterThanOrEqual(2);
+    for (const size of sizes) expect(size).toBeLessThanOrEqual(65_536);
+  });
+
   it('embeds 1 000 documents in input order, ≤ 64 per request, ≤ 4 in flight', async () => {
     const { emulator, bodies, connection } = recording({ latencyMs: 1 });
     const embeddings = new GatewayEmbeddings({ ...connection, model: 'multilingual-e5-base' });

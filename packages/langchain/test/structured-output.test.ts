@@ -32,6 +32,24 @@ describe('withStructuredOutput', () => {
     expect(chatBodies[0]?.tool_choice).toEqual({ type: 'function', function: { name: 'person' } });
   });
 
+  it('strict: true reaches json_schema.strict (jsonSchema) and the tool (functionCalling)', async () => {
+    const { chatBodies, connection } = recordingGateway();
+    const schemaModel = new GatewayChatModel('community/general', connection);
+    await schemaModel
+      .withStructuredOutput(Person, { method: 'jsonSchema', name: 'person', strict: true })
+      .invoke('describe someone');
+    expect(chatBodies[0]?.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'person', strict: true },
+    });
+    const toolModel = new GatewayChatModel('community/tools', connection);
+    await toolModel
+      .withStructuredOutput(Person, { method: 'functionCalling', name: 'person', strict: true })
+      .invoke('describe "Ada"');
+    const tools = chatBodies[1]?.tools as { function: { name: string; strict?: boolean } }[];
+    expect(tools[0]?.function).toMatchObject({ name: 'person', strict: true });
+  });
+
   it('jsonMode: sends json_object and parses the text', async () => {
     const { chatBodies, connection } = recordingGateway();
     const model = new GatewayChatModel('community/json-object', connection);
