@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLIENT_ERROR_CODES, GATEWAY_ERROR_CODES } from '../src/index';
+
+const root = join(import.meta.dirname, '..');
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const source = (file: string) => readFileSync(join(root, 'src', file), 'utf8');
+
+/** The names `src/index.ts` exports, the types of `export type * from './types'` included. */
+function exportedNames(): string[] {
+  const named = [...source('index.ts').matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) =>
+    m[1]!.split(',').map((part) => part.replace(/\btype\b/, '').trim()),
+  );
+  const types = [
+    ...source('types.ts').matchAll(/^export (?:interface|type|class|const|function) (\w+)/gm),
+  ].map((m) => m[1]!);
+  return [...new Set([...named, ...types])].filter((name) => name !== '');
+}
+
+describe('README.md', () => {
+  it('names every export of the package', () => {
+    const names = exportedNames();
+    expect(names.length).toBeGreaterThan(70);
+    expect(names).toContain('isGatewayServerErrorCode');
+    const missing = names.filter((name) => !new RegExp(`\\b${name}\\b`).test(readme));
+    expect(missing).toEqual([]);
+  });
+
+  it('has a table row for every error code', () => {
+    const missing = [...GATEWAY_ERROR_CODES, ...CLIENT_ERROR_CODES].filter(
+      (code) => !readme.includes(`\n| \`${code}\` |`),
+    );
+    expect(missing).toEqual([]);
+  });
+});
