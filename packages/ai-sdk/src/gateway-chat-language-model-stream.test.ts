@@ -42,6 +42,18 @@ describe('streamText through the gateway', () => {
     expect((await result.providerMetadata)?.infergate).toMatchObject({ fallback: true });
   });
 
+  it('gives the response headers (x-service-model) from doStream and streamText', async () => {
+    const model = gateway()('my/laptop-model');
+    const direct = await model.doStream({
+      prompt: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+    });
+    expect(direct.response?.headers?.['x-service-model']).toBe('pool-a/llama-3-8b');
+    await direct.stream.cancel();
+    const result = streamText({ model, prompt: 'hi' });
+    await result.consumeStream();
+    expect((await result.response).headers?.['x-service-model']).toBe('pool-a/llama-3-8b');
+  });
+
   it('streams tool input and emits the tool call once complete, then runs the loop', async () => {
     const result = streamText({
       model: gateway()('community/tools'),
