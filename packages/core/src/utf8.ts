@@ -18,8 +18,3 @@ export function utf8ByteLength(text: string): number {
   }
   return bytes;
 }
-
-/** "65 537 bytes" style sizes for messages. */
-export function formatBytes(bytes: number): string {
-  return `${bytes} bytes`;
-}
