@@ -170,7 +170,8 @@ export class GatewayStreamParts {
       this.#endStartedToolInputs(enqueue);
       enqueue({
         type: 'error',
-        // Core raises these itself; this guard keeps the adapter honest should an event slip by.
+        // Core already fails a stream that ends without a finish_reason (stream_incomplete); it
+        // does not check tool call names, so an unnamed call is refused here.
         error: this.#options.mapError(
           rawFinishReason === undefined
             ? new GatewayError({
