@@ -170,8 +170,7 @@ export class GatewayChatStream implements ChatStream {
       ...this.#models(),
     });
     // Pending events are dropped: a cancelled stream yields nothing more.
-    this.#decoder.queue = [];
-    this.#decoder.head = 0;
+    this.#decoder.takeAll();
     this.#open.scope.abort(reason);
     this.#close(reason);
   }
