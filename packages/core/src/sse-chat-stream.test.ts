@@ -146,4 +146,21 @@ describe('GatewayChatStream.readBatch', () => {
     const error = await stream.readBatch().catch((caught: unknown) => caught);
     expect(isGatewayError(error) && error.code).toBe('aborted');
   });
+
+  it('drops the events already decoded when cancelled mid-read', async () => {
+    const open = new TextEncoder().encode(
+      sse(
+        chunk([{ index: 0, delta: { content: 'a' } }]),
+        chunk([{ index: 0, delta: { content: 'b' } }]),
+      ),
+    );
+    const stream = await clientServing([open]).chatStream(request);
+    const events = stream[Symbol.asyncIterator]();
+    // One network chunk holds both events: taking the first leaves the second decoded and pending.
+    expect((await events.next()).value).toMatchObject({ type: 'text-delta', delta: 'a' });
+    await stream.cancel();
+    const error = await stream.readBatch().catch((caught: unknown) => caught);
+    expect(isGatewayError(error) && error.code).toBe('aborted');
+    expect(await events.next().catch(() => 'threw')).toBe('threw');
+  });
 });
