@@ -8,6 +8,9 @@ source scripts/bootstrap.sh
 set +e
 pnpm run lint && pnpm run test -- "$@"
 status=$?
+# Release (issue 18): pack every published package, install the tarballs with npm beside the lowest
+# and highest supported frameworks and smoke-test them on the emulator; changeset + publish dry run.
+bash scripts/pack-test/run.sh || status=1
 set -e
 node scripts/test-summary.mjs
 exit $status

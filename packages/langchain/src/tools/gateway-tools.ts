@@ -1,6 +1,6 @@
 import { type AudioLike, type ServiceId, utf8ByteLength } from '@infergate/core';
 import { type ToolRunnableConfig, tool } from '@langchain/core/tools';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { LANGUAGE_CODE, MEDIA_MAX_BASE64_CHARS, TRANSLATION_MAX_BYTES } from './service-limits';
 

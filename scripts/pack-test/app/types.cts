@@ -1,0 +1,12 @@
+// Types resolve from the packed packages' CommonJS view (`require` condition, .d.cts files).
+
+import { createGateway } from '@infergate/ai-sdk';
+import { createGatewayClient, type GatewayClient } from '@infergate/core';
+import { createEmulator } from '@infergate/emulator';
+import { GatewayChatModel } from '@infergate/langchain';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+
+export const client: GatewayClient = createGatewayClient({ baseURL: 'http://x/v1', apiKey: 'k' });
+export const chat: BaseChatModel = new GatewayChatModel('community/general');
+export const provider = createGateway();
+export const emulator = createEmulator();
