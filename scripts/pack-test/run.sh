@@ -42,13 +42,25 @@ for tarball in "$work"/tarballs/*.tgz; do
     "$(tar -tzf "$tarball" | wc -l)"
 done
 
-# 2. Release dry run: the changesets release plan, then what npm would publish from each tarball.
-pnpm exec changeset status >"$work/changeset-status.log" 2>&1 || {
+# 2. Release dry run: the changesets release plan (against main when it exists: a published package
+# changed without a changeset fails), each tarball's contents, what npm would publish from it.
+since=()
+git rev-parse --verify --quiet main >/dev/null || since=(--since HEAD)
+pnpm exec changeset status "${since[@]}" --output "$work/release-plan.json" \
+  >"$work/changeset-status.log" 2>&1 || {
   cat "$work/changeset-status.log"
   log "changeset status failed"
   exit 1
 }
+node -e '
+  const plan = require(process.argv[1]);
+  const bumps = plan.releases.filter((r) => r.type !== "none");
+  console.log(`  release plan: ${bumps.map((r) => `${r.name}@${r.newVersion}`).join(", ") || "nothing pending"}`);
+' "$work/release-plan.json"
 for tarball in "$work"/tarballs/*.tgz; do
+  mkdir -p "$work/contents" && rm -rf "$work/contents/package"
+  tar -xzf "$tarball" -C "$work/contents"
+  node "$here/check-tarball.mjs" "$work/contents/package"
   # --provenance=false: provenance needs a CI identity (the real release has one).
   if ! npm publish "$tarball" --dry-run --provenance=false --tag=pack-test \
     >"$work/publish.log" 2>&1; then
