@@ -3,9 +3,10 @@
 # with npm (not the workspace) into a temporary app beside the frameworks at their lowest and
 # highest supported versions (frameworks.json), start the emulator from its installed tarball, and
 # run per package: an ESM import, a CJS require (both call the emulator), and tsc with
-# moduleResolution node16 and bundler (the bundler run also checks every .d.ts: skipLibCheck false;
-# the node16/node20 runs check resolution and assignability only, to keep the test quick). Then a release dry run: `changeset status` and
-# `npm publish --dry-run` of each tarball.
+# moduleResolution node16 and bundler, plus module node20 for the CommonJS view. The bundler run
+# checks every .d.ts (skipLibCheck false); the others check resolution and assignability only, to
+# keep the test quick. Before that, the release dry run: `changeset status`, `changeset
+# publish-plan`, each tarball's contents, and `npm publish --dry-run` of each tarball.
 # npm downloads are cached in ~/.cache/infergate/npm (--prefer-offline): repeat runs stay offline.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -57,6 +58,23 @@ node -e '
   const bumps = plan.releases.filter((r) => r.type !== "none");
   console.log(`  release plan: ${bumps.map((r) => `${r.name}@${r.newVersion}`).join(", ") || "nothing pending"}`);
 ' "$work/release-plan.json"
+# `changeset publish-plan` is what `changeset publish` would do (asks the registry which versions
+# are new, orders dependencies first): everything in it must be public.
+pnpm exec changeset publish-plan --output "$work/publish-plan.json" >"$work/publish-plan.log" 2>&1 || {
+  cat "$work/publish-plan.log"
+  log "changeset publish-plan failed"
+  exit 1
+}
+node -e '
+  const steps = require(process.argv[1]).plan;
+  const notPublic = steps.flat().filter((p) => p.kind === "publish" && p.access !== "public");
+  if (notPublic.length > 0) {
+    console.error(`not public: ${notPublic.map((p) => p.name).join(", ")}`);
+    process.exit(1);
+  }
+  const order = steps.map((step) => step.map((p) => `${p.name}@${p.version}`).join(" + "));
+  console.log(`  publish plan: ${order.join(" -> ") || "nothing new to publish"}`);
+' "$work/publish-plan.json"
 for tarball in "$work"/tarballs/*.tgz; do
   mkdir -p "$work/contents" && rm -rf "$work/contents/package"
   tar -xzf "$tarball" -C "$work/contents"
@@ -69,7 +87,7 @@ for tarball in "$work"/tarballs/*.tgz; do
     exit 1
   fi
 done
-log "release dry run: changeset status and npm publish --dry-run of ${#packages[@]} tarballs ok"
+log "release dry run: changeset status, changeset publish-plan, npm publish --dry-run of ${#packages[@]} tarballs ok"
 
 # 3. Install the tarballs beside each framework set and smoke-test them.
 for set in lowest highest; do
