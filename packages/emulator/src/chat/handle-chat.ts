@@ -3,7 +3,8 @@ import { resolveChatModel } from '../model-access';
 import { type RequestContext, readJson, requireJsonContent } from '../request-context';
 import type { ModelSpec, OptionalCapability } from '../scenario';
 import { chatEvents } from './chat-events';
-import { answerText, runScriptedModel } from './scripted-model';
+import { DIALECT_SHAPES, dialectMessage, dialectUsage, reasoningPieces } from './dialects';
+import { answerText, messageText, runScriptedModel } from './scripted-model';
 import { sseBody } from './sse-body';
 import { type ChatRequest, validateChatRequest } from './validate-chat-request';
 
@@ -53,12 +54,21 @@ export function handleChat(ctx: RequestContext): Response {
   }
 
   const answer = runScriptedModel(request);
+  // The served model's server decides the answer's shape (the gateway passes it through).
+  const shape = DIALECT_SHAPES[resolved.servedSpec.dialect ?? 'gateway'];
+  const lastUser = [...request.messages].reverse().find((message) => message.role === 'user');
+  const reasoning =
+    shape.reasoning !== undefined && request.messages.at(-1)?.role !== 'tool'
+      ? reasoningPieces(shape, lastUser ? messageText(lastUser.content) : '')
+      : [];
+  const usage = dialectUsage(shape, answer, reasoning);
   const sequence = ctx.nextSequence();
   const id = `chatcmpl-emu-${sequence.toString().padStart(6, '0')}`;
   const created = Math.floor(Date.now() / 1000);
 
   if (request.stream) {
-    const body = sseBody(chatEvents(answer, { id, created, model: resolved.served }, ctx.fault), {
+    const meta = { id, created, model: resolved.served, shape, reasoning, usage };
+    const body = sseBody(chatEvents(answer, meta, ctx.fault), {
       chunkDelayMs: ctx.scenario.streamChunkDelayMs,
       deadline: ctx.deadline,
       signal: ctx.signal,
@@ -75,7 +85,7 @@ export function handleChat(ctx: RequestContext): Response {
   }
 
   const text = answerText(answer);
-  const message: Record<string, unknown> = { role: 'assistant', content: text };
+  const message = dialectMessage(shape, text, reasoning);
   if (answer.toolCalls.length > 0) {
     message.tool_calls = answer.toolCalls.map((call) => ({
       id: call.id,
@@ -89,8 +99,9 @@ export function handleChat(ctx: RequestContext): Response {
       object: 'chat.completion',
       created,
       model: resolved.served,
+      ...shape.extraKeys,
       choices: [{ index: 0, message, finish_reason: answer.finishReason }],
-      usage: answer.usage,
+      usage,
     },
     modelHeader,
   );
