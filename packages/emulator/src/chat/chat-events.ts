@@ -51,7 +51,10 @@ export function* chatEvents(
 
   const faultName = fault?.fault;
   const cutAt =
-    faultName === 'stream_cut' || faultName === 'malformed_event' || faultName === 'stream_error'
+    faultName === 'stream_cut' ||
+    faultName === 'malformed_event' ||
+    faultName === 'stream_error' ||
+    faultName === 'stream_protocol_error'
       ? fault!.afterChunks
       : Number.POSITIVE_INFINITY;
   let sent = 0;
@@ -59,6 +62,11 @@ export function* chatEvents(
     if (sent < cutAt) return false;
     if (faultName === 'stream_cut') throw new TypeError('terminated (stream_cut fault)');
     if (faultName === 'malformed_event') yield 'data: {"choices":[{\n\n';
+    else if (faultName === 'stream_protocol_error')
+      yield errorEvent(
+        'provider_protocol_error',
+        'The provider sent a chunk the gateway could not read (stream_protocol_error fault)',
+      );
     else
       yield errorEvent(
         'provider_request_failed',

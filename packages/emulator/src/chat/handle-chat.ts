@@ -2,6 +2,7 @@ import { GatewayRefusal, jsonResponse } from '../gateway-error';
 import { resolveChatModel } from '../model-access';
 import { type RequestContext, readJson, requireJsonContent } from '../request-context';
 import type { ModelSpec, OptionalCapability } from '../scenario';
+import { waitBeforeHeaders } from '../timing';
 import { chatEvents } from './chat-events';
 import { DIALECT_SHAPES, dialectMessage, dialectUsage, reasoningPieces } from './dialects';
 import { answerText, messageText, runScriptedModel } from './scripted-model';
@@ -28,7 +29,7 @@ function checkCapabilities(id: string, spec: ModelSpec, needs: OptionalCapabilit
 }
 
 /** POST /chat/completions. */
-export function handleChat(ctx: RequestContext): Response {
+export async function handleChat(ctx: RequestContext): Promise<Response> {
   requireJsonContent(ctx);
   const request = validateChatRequest(readJson(ctx));
   const resolved = resolveChatModel(ctx.scenario, ctx.key, request.model);
@@ -83,6 +84,13 @@ export function handleChat(ctx: RequestContext): Response {
       },
     });
   }
+
+  // A non-streamed answer takes the model as long as the stream would (one chunk delay per
+  // event), holding its slot meanwhile: `inflight` and `capacity` (model_busy) count it too.
+  const generationMs =
+    ctx.scenario.streamChunkDelayMs *
+    (reasoning.length + answer.pieceCount + answer.toolCalls.length + 1);
+  await waitBeforeHeaders(generationMs, ctx.deadline, ctx.signal);
 
   const text = answerText(answer);
   const message = dialectMessage(shape, text, reasoning);
