@@ -4,7 +4,12 @@
 import { isGatewayError } from '@infergate/core';
 import { connectGateway } from '@infergate/examples-shared';
 import { APICallError } from 'ai';
-import { aiSdkOutputObject, aiSdkStreamTools, embeddingsSearch } from './steps/ai-sdk.ts';
+import {
+  aiSdkOutputObject,
+  aiSdkReasoning,
+  aiSdkStreamTools,
+  embeddingsSearch,
+} from './steps/ai-sdk.ts';
 import { listCatalog } from './steps/catalog.ts';
 import {
   capabilityRefusal,
@@ -30,6 +35,7 @@ const STEPS: Step[] = [
   langchainStructured,
   aiSdkStreamTools,
   aiSdkOutputObject,
+  aiSdkReasoning,
   embeddingsSearch,
   translation,
   ocr,

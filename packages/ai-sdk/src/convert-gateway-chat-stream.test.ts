@@ -47,6 +47,7 @@ const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
 describe('convertGatewayChatStream', () => {
   it('streams text with start metadata, then finish with usage', async () => {
     const { stream } = gatewayStream([
+      { type: 'metadata', id: 'chatcmpl-1', model: 'm', created: 1_700_000_000 },
       { type: 'role', role: 'assistant', id: 'chatcmpl-1' },
       { type: 'text-delta', delta: 'Echo: ', choiceIndex: 0 },
       { type: 'text-delta', delta: 'hi', choiceIndex: 0 },
@@ -65,13 +66,49 @@ describe('convertGatewayChatStream', () => {
       'finish',
     ]);
     expect(parts[1]).toEqual({ type: 'response-metadata', modelId: 'pool-a/llama-3-8b' });
-    expect(parts[2]).toMatchObject({ id: 'chatcmpl-1' });
+    expect(parts[2]).toEqual({
+      type: 'response-metadata',
+      id: 'chatcmpl-1',
+      modelId: 'pool-a/llama-3-8b',
+      timestamp: new Date(1_700_000_000_000),
+    });
     expect(parts.at(-1)).toMatchObject({
       type: 'finish',
       finishReason: { unified: 'stop', raw: 'stop' },
       usage: { inputTokens: { total: 3 }, outputTokens: { total: 2 } },
       providerMetadata: { infergate: { servedModel: 'pool-a/llama-3-8b' } },
     });
+  });
+
+  it('streams reasoning blocks before text and tool input, closing each where the next begins', async () => {
+    const { stream } = gatewayStream([
+      { type: 'reasoning-delta', delta: 'Think', choiceIndex: 0 },
+      { type: 'reasoning-delta', delta: 'ing', choiceIndex: 0 },
+      { type: 'text-delta', delta: 'A', choiceIndex: 0 },
+      { type: 'reasoning-delta', delta: 'More', choiceIndex: 0 },
+      { type: 'tool-call-delta', index: 0, call: 0, id: 'c', name: 'f', argumentsDelta: '{}' },
+      { type: 'finish', reason: 'tool_calls', choiceIndex: 0 },
+    ]);
+    const parts = await collect(convertGatewayChatStream(stream, options));
+    expect(
+      parts.slice(2).map((part) => ('id' in part ? `${part.type}:${part.id}` : part.type)),
+    ).toEqual([
+      'reasoning-start:reasoning-0',
+      'reasoning-delta:reasoning-0',
+      'reasoning-delta:reasoning-0',
+      'reasoning-end:reasoning-0',
+      'text-start:text-0',
+      'text-delta:text-0',
+      'text-end:text-0',
+      'reasoning-start:reasoning-1',
+      'reasoning-delta:reasoning-1',
+      'reasoning-end:reasoning-1',
+      'tool-input-start:c',
+      'tool-input-delta:c',
+      'tool-input-end:c',
+      'tool-call',
+      'finish',
+    ]);
   });
 
   it('streams tool input pieces and emits the tool call only at the end', async () => {

@@ -20,7 +20,9 @@ export interface StreamConversionOptions {
 
 /**
  * Turns a gateway chat stream (core's typed events) into V4 stream parts:
- * `stream-start`, `response-metadata` (answering model from the headers), text blocks, tool
+ * `stream-start`, `response-metadata` (answering model from the headers; then id and timestamp
+ * from whichever chunk carries them), reasoning blocks (closed where text or a tool input
+ * begins), text blocks, tool
  * input pieces, then — only once the stream has ended cleanly — each complete `tool-call` and
  * `finish`. A failure, a malformed event or a stream without `finish_reason` yields an `error`
  * part and finish reason `error`, never a short success. Aborts error the stream instead, which
@@ -89,8 +91,6 @@ interface ToolCallInProgress {
   arguments: string;
 }
 
-const TEXT_ID = 'text-0';
-
 type Enqueue = (part: LanguageModelV4StreamPart) => void;
 
 /**
@@ -100,7 +100,12 @@ type Enqueue = (part: LanguageModelV4StreamPart) => void;
 export class GatewayStreamParts {
   readonly #stream: ChatStream;
   readonly #options: StreamConversionOptions;
-  #textOpen = false;
+  /** Id of the open text block, if any; blocks are numbered `text-0`, `text-1`, … */
+  #textId: string | undefined;
+  #textBlocks = 0;
+  /** Id of the open reasoning block, if any (`reasoning-0`, …). */
+  #reasoningId: string | undefined;
+  #reasoningBlocks = 0;
   readonly #toolCalls = new Map<number, ToolCallInProgress>();
   #rawFinishReason: string | undefined;
   #usage: Usage | undefined;
@@ -119,23 +124,39 @@ export class GatewayStreamParts {
     if (this.#options.includeRawChunks) enqueue({ type: 'raw', rawValue: event });
 
     switch (event.type) {
-      case 'role':
-        if (event.id !== undefined) {
-          enqueue({ type: 'response-metadata', id: event.id, modelId: this.#stream.servedModel });
+      case 'metadata':
+        // Core announces id/model/created from whichever chunk first carries them.
+        enqueue({
+          type: 'response-metadata',
+          ...(event.id !== undefined ? { id: event.id } : {}),
+          modelId: this.#stream.servedModel,
+          ...(event.created !== undefined ? { timestamp: new Date(event.created * 1000) } : {}),
+        });
+        break;
+
+      case 'reasoning-delta':
+        if (event.choiceIndex !== 0 || event.delta.length === 0) break;
+        this.#endText(enqueue);
+        if (this.#reasoningId === undefined) {
+          this.#reasoningId = `reasoning-${this.#reasoningBlocks++}`;
+          enqueue({ type: 'reasoning-start', id: this.#reasoningId });
         }
+        enqueue({ type: 'reasoning-delta', id: this.#reasoningId, delta: event.delta });
         break;
 
       case 'text-delta':
         // Only the first choice is an AI SDK answer; the adapter never asks for more.
         if (event.choiceIndex !== 0 || event.delta.length === 0) break;
-        if (!this.#textOpen) {
-          this.#textOpen = true;
-          enqueue({ type: 'text-start', id: TEXT_ID });
+        this.#endReasoning(enqueue);
+        if (this.#textId === undefined) {
+          this.#textId = `text-${this.#textBlocks++}`;
+          enqueue({ type: 'text-start', id: this.#textId });
         }
-        enqueue({ type: 'text-delta', id: TEXT_ID, delta: event.delta });
+        enqueue({ type: 'text-delta', id: this.#textId, delta: event.delta });
         break;
 
       case 'tool-call-delta':
+        this.#endReasoning(enqueue);
         toolCallDeltaParts(this.#toolCalls, event, enqueue);
         break;
 
@@ -153,7 +174,8 @@ export class GatewayStreamParts {
   failed(error: unknown, enqueue: Enqueue): void {
     const mapped = this.#options.mapError(error);
     if (isAbortError(mapped)) throw mapped;
-    if (this.#textOpen) enqueue({ type: 'text-end', id: TEXT_ID });
+    this.#endReasoning(enqueue);
+    this.#endText(enqueue);
     this.#endStartedToolInputs(enqueue);
     enqueue({ type: 'error', error: mapped });
     enqueue(failedFinish(this.#usage, this.#options));
@@ -163,7 +185,8 @@ export class GatewayStreamParts {
   end(enqueue: Enqueue): void {
     const usage = this.#usage;
     const rawFinishReason = this.#rawFinishReason;
-    if (this.#textOpen) enqueue({ type: 'text-end', id: TEXT_ID });
+    this.#endReasoning(enqueue);
+    this.#endText(enqueue);
 
     const unnamed = [...this.#toolCalls.values()].find((call) => call.name === undefined);
     if (rawFinishReason === undefined || unnamed !== undefined) {
@@ -207,6 +230,19 @@ export class GatewayStreamParts {
       usage: convertGatewayUsage(usage),
       providerMetadata: this.#options.providerMetadata(usage),
     });
+  }
+
+  #endText(enqueue: Enqueue): void {
+    if (this.#textId === undefined) return;
+    enqueue({ type: 'text-end', id: this.#textId });
+    this.#textId = undefined;
+  }
+
+  /** Reasoning ends where the text or a tool input begins (it may resume later as a new block). */
+  #endReasoning(enqueue: Enqueue): void {
+    if (this.#reasoningId === undefined) return;
+    enqueue({ type: 'reasoning-end', id: this.#reasoningId });
+    this.#reasoningId = undefined;
   }
 
   /** A failed stream still closes every tool input it opened (no `tool-call` follows). */

@@ -8,7 +8,7 @@ import type {
   SharedV4ProviderMetadata,
   SharedV4Warning,
 } from '@ai-sdk/provider';
-import { generateId, injectJsonInstructionIntoMessages } from '@ai-sdk/provider-utils';
+import { injectJsonInstructionIntoMessages } from '@ai-sdk/provider-utils';
 import {
   buildChatRequest,
   type CallOptions,
@@ -17,7 +17,6 @@ import {
   capabilitiesOf,
   capabilityError,
   type GatewayModel,
-  messageText,
   missingCapabilities,
   type ResponseFormat,
   requiredCapabilities,
@@ -87,32 +86,30 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       throw this.mapError(error, body, this.retriedByCore);
     }
 
-    const { response } = result;
-    const choice = response.choices[0];
+    const { response, answer } = result;
+    // Core read choice 0 tolerantly (content parts, reasoning fields, tool-call ids).
     const content: LanguageModelV4Content[] = [];
-    const text = messageText(choice?.message.content);
-    if (text.length > 0) content.push({ type: 'text', text });
-    for (const toolCall of choice?.message.tool_calls ?? []) {
+    if (answer.reasoning !== undefined) content.push({ type: 'reasoning', text: answer.reasoning });
+    if (answer.text.length > 0) content.push({ type: 'text', text: answer.text });
+    for (const toolCall of answer.toolCalls) {
       content.push({
         type: 'tool-call',
-        toolCallId: toolCall.id ?? generateId(),
-        toolName: toolCall.function.name,
-        input: toolCall.function.arguments?.trim() ? toolCall.function.arguments : '{}',
+        toolCallId: toolCall.id,
+        toolName: toolCall.name,
+        input: toolCall.arguments,
       });
     }
 
     return {
       content,
-      finishReason: mapGatewayFinishReason(choice?.finish_reason),
+      finishReason: mapGatewayFinishReason(answer.finishReason),
       usage: convertGatewayUsage(response.usage),
       providerMetadata: providerMetadata(result, response.usage),
       request: { body },
       response: {
-        id: response.id,
+        ...(answer.id !== undefined ? { id: answer.id } : {}),
         modelId: result.servedModel,
-        ...(typeof response.created === 'number'
-          ? { timestamp: new Date(response.created * 1000) }
-          : {}),
+        ...(answer.created !== undefined ? { timestamp: new Date(answer.created * 1000) } : {}),
         headers: headersToRecord(result.headers),
         body: response,
       },

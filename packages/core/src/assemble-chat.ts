@@ -1,4 +1,5 @@
-import type { AssembledChat, AssembledToolCall, Usage } from './types';
+import { readContent, readReasoningField } from './read-message-parts';
+import type { AssembledChat, AssembledToolCall, ChatCompletionResponse, Usage } from './types';
 
 /** Deltas joined into one flat string at a time. */
 const PIECE_DELTAS = 1024;
@@ -19,6 +20,9 @@ interface ToolCallDraft {
 export class ChatAssembler {
   id: string | undefined;
   model: string | undefined;
+  /** `created` (Unix seconds) of the first chunk that had one. */
+  created: number | undefined;
+  /** The first choice's finish reason (other choices are not part of the answer). */
   finishReason: string | undefined;
   usage: Usage | undefined;
   readonly #drafts: ToolCallDraft[] = [];
@@ -31,6 +35,20 @@ export class ChatAssembler {
   #deltas: string[] = [];
   /** Flat pieces of up to PIECE_DELTAS deltas each. */
   readonly #pieces: string[] = [];
+
+  /** Reasoning deltas of the first choice (far fewer and shorter than text in practice). */
+  readonly #reasoning: string[] = [];
+
+  addReasoning(delta: string, choiceIndex: number): void {
+    if (choiceIndex === 0) this.#reasoning.push(delta);
+  }
+
+  /** The first choice's reasoning so far ('' when the model sent none). */
+  get reasoning(): string {
+    if (this.#reasoning.length > 1)
+      this.#reasoning.splice(0, this.#reasoning.length, this.#reasoning.join(''));
+    return this.#reasoning[0] ?? '';
+  }
 
   addText(delta: string, choiceIndex: number): void {
     if (choiceIndex !== 0) return;
@@ -79,7 +97,7 @@ export class ChatAssembler {
   }
 
   setFinish(reason: string, choiceIndex: number): void {
-    if (choiceIndex === 0 || this.finishReason === undefined) this.finishReason = reason;
+    if (choiceIndex === 0) this.finishReason = reason;
   }
 
   get hasFinish(): boolean {
@@ -103,9 +121,53 @@ export class ChatAssembler {
       toolCalls: this.toolCalls(),
       finishReason: this.finishReason ?? 'unknown',
     };
+    const reasoning = this.reasoning;
+    if (reasoning !== '') result.reasoning = reasoning;
     if (this.id !== undefined) result.id = this.id;
     if (this.model !== undefined) result.model = this.model;
+    if (this.created !== undefined) result.created = this.created;
     if (this.usage !== undefined) result.usage = this.usage;
     return result;
   }
+}
+
+/**
+ * Reads choice 0 of a non-streamed completion (already shape-checked by `chatCompletionProblem`)
+ * the same tolerant way as a stream: content parts joined, reasoning from `reasoning_content`,
+ * `reasoning` or thinking parts, tool calls with ids. `undefined` when there is no choice 0.
+ */
+export function readChatCompletion(response: ChatCompletionResponse): AssembledChat | undefined {
+  const choices = response.choices;
+  const choice =
+    choices.find((c) => c.index === 0) ?? (choices.length === 1 ? choices[0] : undefined);
+  if (choice === undefined) return undefined;
+  const message = choice.message as unknown as Record<string, unknown>;
+  const parts = readContent(message.content) ?? { text: '', reasoning: '' };
+  const reasoning = readReasoningField(message) + parts.reasoning;
+  const toolCalls: AssembledToolCall[] = [];
+  const rawCalls = choice.message.tool_calls ?? [];
+  for (const [i, call] of rawCalls.entries()) {
+    const args = call.function.arguments;
+    toolCalls.push({
+      id: typeof call.id === 'string' && call.id !== '' ? call.id : `call_${i}_${i}`,
+      name: call.function.name,
+      arguments: args.trim() === '' ? '{}' : args,
+    });
+  }
+  const result: AssembledChat = {
+    text: parts.text,
+    toolCalls,
+    finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : 'unknown',
+  };
+  if (reasoning !== '') result.reasoning = reasoning;
+  if (typeof response.id === 'string' && response.id !== '') result.id = response.id;
+  if (typeof response.model === 'string' && response.model !== '') result.model = response.model;
+  if (
+    typeof response.created === 'number' &&
+    Number.isFinite(response.created) &&
+    response.created > 0
+  )
+    result.created = response.created;
+  if (typeof response.usage === 'object' && response.usage !== null) result.usage = response.usage;
+  return result;
 }

@@ -103,6 +103,7 @@ describe('ChatStreamDecoder', () => {
     const { events, result } = decodeAll([FULL_STREAM]);
     expect(result).toEqual(EXPECTED);
     expect(events.map((e) => e.type)).toEqual([
+      'metadata',
       'role',
       'text-delta',
       'text-delta',
@@ -113,8 +114,9 @@ describe('ChatStreamDecoder', () => {
       'finish',
       'usage',
     ]);
-    expect(events[0]).toEqual({ type: 'role', role: 'assistant', id: 'c1', model: 'pool-a/m' });
-    expect(events[3]).toEqual({
+    expect(events[0]).toEqual({ type: 'metadata', id: 'c1', model: 'pool-a/m' });
+    expect(events[1]).toEqual({ type: 'role', role: 'assistant', id: 'c1', model: 'pool-a/m' });
+    expect(events[4]).toEqual({
       type: 'tool-call-delta',
       index: 0,
       call: 0,
@@ -189,7 +191,8 @@ describe('ChatStreamDecoder', () => {
       '"text"',
       JSON.stringify({ choices: {} }),
       JSON.stringify({ choices: [{ index: 0, delta: { content: 5 } }] }),
-      JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ id: 'x' }] } }] }),
+      JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: '0', id: 'x' }] } }] }),
+      JSON.stringify({ choices: [{ index: 0, delta: { content: { text: 'x' } } }] }),
       JSON.stringify({ error: 'nope' }),
       JSON.stringify({ choices: [[]] }),
       JSON.stringify({ choices: [-5e-324] }),

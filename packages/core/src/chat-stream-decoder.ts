@@ -1,6 +1,7 @@
 import { ChatAssembler } from './assemble-chat';
 import { GatewayError, isGatewayServerErrorCode } from './errors';
 import { readGatewayErrorShape } from './parse-error-response';
+import { readContent, readReasoningField } from './read-message-parts';
 import { SseDataSplitter } from './split-sse-data';
 import type { ChatStreamEvent, Usage } from './types';
 
@@ -15,7 +16,13 @@ type Json = Record<string, unknown>;
  * Turns the text of an SSE chat stream into typed events and the assembled answer.
  * Errors are thrown from `feed` / `end` as GatewayError:
  * an `{error:{...}}` event keeps its code; a malformed event is `provider_protocol_error`;
- * an end (`[DONE]` or the body's end) without any `finish_reason` is `stream_incomplete`.
+ * an end (`[DONE]` or the body's end) without any `finish_reason` is `stream_incomplete`; a stream
+ * whose choices never include choice 0 is `provider_protocol_error`.
+ *
+ * Liberal in what it reads (model servers' dialects, passed through by the gateway): reasoning in
+ * `delta.reasoning_content` / `delta.reasoning` / thinking parts, `delta.content` as an array of
+ * parts, tool-call pieces without `index`, `choices: []` chunks (content filters, usage), extra
+ * keys, and `id`/`model`/`created` from the first chunk that has a non-empty value.
  */
 export class ChatStreamDecoder {
   readonly assembler = new ChatAssembler();
@@ -25,6 +32,13 @@ export class ChatStreamDecoder {
   done = false;
   #roleSent = false;
   #events = 0;
+  /** Some choice other than 0 finished (a stream without choice 0 is unreadable, not empty). */
+  #otherChoiceFinished = false;
+  #choiceZeroSeen = false;
+  /** Highest tool-call index seen, and the index of the latest piece (for pieces without one). */
+  #maxToolIndex = -1;
+  #lastToolIndex = 0;
+  #lastToolId: string | undefined;
   readonly #splitter: SseDataSplitter;
   readonly #context: DecoderContext;
 
@@ -70,6 +84,13 @@ export class ChatStreamDecoder {
    * finish_reason (`done`), the body ended before `[DONE]` (`closed`), or reading it failed (`cut`).
    */
   incomplete(how: 'done' | 'closed' | 'cut', cause?: unknown): GatewayError {
+    if (this.#otherChoiceFinished && !this.#choiceZeroSeen) {
+      return this.#protocolError(
+        'The chat stream answered without choice 0 (only other choices finished)',
+        '',
+        cause,
+      );
+    }
     const events = `${this.#events} event(s)`;
     const message =
       how === 'done'
@@ -141,13 +162,38 @@ export class ChatStreamDecoder {
 
   #onChunk(chunk: Json, data: string): void {
     const assembler = this.assembler;
-    if (assembler.id === undefined && typeof chunk.id === 'string') assembler.id = chunk.id;
-    if (assembler.model === undefined && typeof chunk.model === 'string')
+    // The first chunk may be a content filter's `choices: []` with an empty id/model: take each
+    // from the first chunk that has a non-empty value, and announce them when they arrive.
+    let metadata = false;
+    if (assembler.id === undefined && typeof chunk.id === 'string' && chunk.id !== '') {
+      assembler.id = chunk.id;
+      metadata = true;
+    }
+    if (assembler.model === undefined && typeof chunk.model === 'string' && chunk.model !== '') {
       assembler.model = chunk.model;
+      metadata = true;
+    }
+    const created = chunk.created;
+    if (
+      assembler.created === undefined &&
+      typeof created === 'number' &&
+      Number.isFinite(created) &&
+      created > 0
+    ) {
+      assembler.created = created;
+      metadata = true;
+    }
+    if (metadata) {
+      const event: ChatStreamEvent = { type: 'metadata' };
+      if (assembler.id !== undefined) event.id = assembler.id;
+      if (assembler.model !== undefined) event.model = assembler.model;
+      if (assembler.created !== undefined) event.created = assembler.created;
+      this.queue.push(event);
+    }
     const choices = chunk.choices;
     if (choices !== undefined && choices !== null) {
       if (!Array.isArray(choices)) throw this.#protocolError('`choices` is not an array', data);
-      for (let i = 0; i < choices.length; i++) this.#onChoice(choices[i], chunk, data);
+      for (let i = 0; i < choices.length; i++) this.#onChoice(choices[i], data);
     }
     const usage = chunk.usage;
     if (usage !== undefined && usage !== null) {
@@ -159,12 +205,13 @@ export class ChatStreamDecoder {
     }
   }
 
-  #onChoice(choice: unknown, chunk: Json, data: string): void {
+  #onChoice(choice: unknown, data: string): void {
     if (typeof choice !== 'object' || choice === null || Array.isArray(choice)) {
       throw this.#protocolError('A choice is not an object', data);
     }
     const { index, delta, finish_reason: finishReason } = choice as Json;
     const choiceIndex = typeof index === 'number' ? index : 0;
+    if (choiceIndex === 0) this.#choiceZeroSeen = true;
     if (delta !== undefined && delta !== null) {
       if (typeof delta !== 'object' || Array.isArray(delta))
         throw this.#protocolError('`delta` is not an object', data);
@@ -172,17 +219,22 @@ export class ChatStreamDecoder {
       if (role !== undefined && role !== null && !this.#roleSent) {
         this.#roleSent = true;
         const event: ChatStreamEvent = { type: 'role', role: 'assistant' };
-        if (typeof chunk.id === 'string') event.id = chunk.id;
-        if (typeof chunk.model === 'string') event.model = chunk.model;
+        if (this.assembler.id !== undefined) event.id = this.assembler.id;
+        if (this.assembler.model !== undefined) event.model = this.assembler.model;
         this.queue.push(event);
       }
+      // Reasoning comes before the text of the same delta (servers think, then answer).
+      const reasoning = readReasoningField(delta as Json);
+      if (reasoning !== '') this.#reasoning(reasoning, choiceIndex);
       if (typeof content === 'string') {
-        if (content !== '') {
-          this.assembler.addText(content, choiceIndex);
-          this.queue.push({ type: 'text-delta', delta: content, choiceIndex });
-        }
+        if (content !== '') this.#text(content, choiceIndex);
       } else if (content !== undefined && content !== null) {
-        throw this.#protocolError('`delta.content` is not a string', data);
+        const parts = readContent(content);
+        if (parts === undefined) {
+          throw this.#protocolError('`delta.content` is neither a string nor an array', data);
+        }
+        if (parts.reasoning !== '') this.#reasoning(parts.reasoning, choiceIndex);
+        if (parts.text !== '') this.#text(parts.text, choiceIndex);
       }
       if (toolCalls !== undefined && toolCalls !== null) {
         if (!Array.isArray(toolCalls))
@@ -191,6 +243,7 @@ export class ChatStreamDecoder {
       }
     }
     if (typeof finishReason === 'string') {
+      if (choiceIndex !== 0) this.#otherChoiceFinished = true;
       this.assembler.setFinish(finishReason, choiceIndex);
       this.queue.push({ type: 'finish', reason: finishReason, choiceIndex });
     } else if (finishReason !== undefined && finishReason !== null) {
@@ -198,13 +251,23 @@ export class ChatStreamDecoder {
     }
   }
 
+  #text(delta: string, choiceIndex: number): void {
+    this.assembler.addText(delta, choiceIndex);
+    this.queue.push({ type: 'text-delta', delta, choiceIndex });
+  }
+
+  #reasoning(delta: string, choiceIndex: number): void {
+    this.assembler.addReasoning(delta, choiceIndex);
+    this.queue.push({ type: 'reasoning-delta', delta, choiceIndex });
+  }
+
   #onToolCall(piece: unknown, data: string): void {
     if (typeof piece !== 'object' || piece === null || Array.isArray(piece)) {
       throw this.#protocolError('A tool-call piece is not an object', data);
     }
-    const { index, id, function: fn } = piece as Json;
-    if (typeof index !== 'number')
-      throw this.#protocolError('A tool-call piece has no numeric `index`', data);
+    const { index: rawIndex, id, function: fn } = piece as Json;
+    if (rawIndex !== undefined && rawIndex !== null && typeof rawIndex !== 'number')
+      throw this.#protocolError('A tool-call piece has an `index` that is not a number', data);
     let name: string | undefined;
     let args = '';
     if (fn !== undefined && fn !== null) {
@@ -218,6 +281,15 @@ export class ChatStreamDecoder {
       }
     }
     const callId = typeof id === 'string' && id !== '' ? id : undefined;
+    let index: number;
+    if (typeof rawIndex === 'number') index = rawIndex;
+    else if (callId !== undefined && name !== undefined && callId !== this.#lastToolId) {
+      // Some servers send each whole call without `index`: one carrying an id and a name is the next.
+      index = this.#maxToolIndex + 1;
+    } else index = this.#lastToolIndex;
+    if (index > this.#maxToolIndex) this.#maxToolIndex = index;
+    this.#lastToolIndex = index;
+    if (callId !== undefined) this.#lastToolId = callId;
     const call = this.assembler.addToolCallDelta(index, callId, name, args);
     const event: ChatStreamEvent = { type: 'tool-call-delta', index, call, argumentsDelta: args };
     if (callId !== undefined) event.id = callId;

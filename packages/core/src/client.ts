@@ -1,3 +1,4 @@
+import { readChatCompletion } from './assemble-chat';
 import { Catalog } from './catalog';
 import { closeMatches, listIds } from './close-matches';
 import { BudgetView, sharedBudget } from './concurrency-budget';
@@ -262,11 +263,21 @@ class Client implements GatewayClient {
       throw invalidAnswer(transport, `The chat completion ${problem}`, answer, requestedModel);
     }
     const { data, headers } = answer;
+    const assembled = readChatCompletion(data);
+    if (assembled === undefined) {
+      throw invalidAnswer(
+        transport,
+        'The chat completion has no choice 0 (its choices are all of other indexes)',
+        answer,
+        requestedModel,
+      );
+    }
     const servedModel =
       headers.get('x-service-model') ??
       (typeof data.model === 'string' ? data.model : requestedModel);
     return {
       response: data,
+      answer: assembled,
       requestedModel,
       servedModel,
       fallback: servedModel !== requestedModel,

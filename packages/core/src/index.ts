@@ -1,4 +1,4 @@
-export { ChatAssembler } from './assemble-chat';
+export { ChatAssembler, readChatCompletion } from './assemble-chat';
 export { type AudioFormat, detectAudioFormat } from './audio-format';
 export { buildChatRequest, type ChatRequestOptions } from './build-chat-request';
 export { ChatStreamDecoder } from './chat-stream-decoder';

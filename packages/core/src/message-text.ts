@@ -1,11 +1,10 @@
+import { readContent } from './read-message-parts';
 import type { ChatMessage } from './types';
 
 /**
- * The text of a message's `content` (spec 2.4): the string itself, or the `text` of its parts
- * joined; `''` for `null`, a missing content, or parts without text.
+ * The text of a message's `content` (spec 2.4): the string itself, or the text of its text parts
+ * joined (reasoning and other parts left out); `''` for `null`, a missing content, or no text.
  */
 export function messageText(content: ChatMessage['content'] | undefined): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
+  return readContent(content)?.text ?? '';
 }

@@ -126,8 +126,8 @@ describe('GatewayChatStream.readBatch', () => {
   it('mixes with iteration and throws the stream error like it', async () => {
     const bytes = new TextEncoder().encode(
       sse(
-        chunk([{ index: 0, delta: { content: 'a' } }]),
-        chunk([{ index: 0, delta: { content: 'b' } }]),
+        chunk([{ index: 0, delta: { content: 'a' } }], { model: '' }),
+        chunk([{ index: 0, delta: { content: 'b' } }], { model: '' }),
       ),
     );
     const stream = await clientServing([bytes.subarray(0, 10), bytes.subarray(10)]).chatStream(
@@ -150,8 +150,8 @@ describe('GatewayChatStream.readBatch', () => {
   it('drops the events already decoded when cancelled mid-read', async () => {
     const open = new TextEncoder().encode(
       sse(
-        chunk([{ index: 0, delta: { content: 'a' } }]),
-        chunk([{ index: 0, delta: { content: 'b' } }]),
+        chunk([{ index: 0, delta: { content: 'a' } }], { model: '' }),
+        chunk([{ index: 0, delta: { content: 'b' } }], { model: '' }),
       ),
     );
     const stream = await clientServing([open]).chatStream(request);

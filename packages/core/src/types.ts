@@ -320,7 +320,13 @@ export interface CallOptions {
 }
 
 export interface ChatResult {
+  /** The gateway's body as received. */
   response: ChatCompletionResponse;
+  /**
+   * Choice 0 read tolerantly (content parts joined, reasoning from `reasoning_content`,
+   * `reasoning` or thinking parts, tool calls with ids): what the adapters map.
+   */
+  answer: AssembledChat;
   requestedModel: string;
   /** `X-Service-Model`, else the body's `model`, else the requested model. */
   servedModel: string;
@@ -331,6 +337,13 @@ export interface ChatResult {
 
 export type ChatStreamEvent =
   | { type: 'role'; role: 'assistant'; id?: string; model?: string }
+  /**
+   * The answer's `id`, `model` and `created` (Unix seconds) known so far; sent when a chunk brings
+   * the first non-empty value of any of them (whichever chunk carries it, role chunk or not).
+   */
+  | { type: 'metadata'; id?: string; model?: string; created?: number }
+  /** The model's reasoning (`reasoning_content`, `reasoning`, thinking parts); before its text. */
+  | { type: 'reasoning-delta'; delta: string; choiceIndex: number }
   | { type: 'text-delta'; delta: string; choiceIndex: number }
   | {
       type: 'tool-call-delta';
@@ -356,10 +369,15 @@ export interface AssembledToolCall {
   arguments: string;
 }
 
+/** The answer of choice 0, read the same way from a stream or a non-streamed completion. */
 export interface AssembledChat {
   id?: string;
   model?: string;
+  /** `created` of the answer, in Unix seconds. */
+  created?: number;
   text: string;
+  /** The model's reasoning, when it sent any (`reasoning_content`, `reasoning`, thinking parts). */
+  reasoning?: string;
   toolCalls: AssembledToolCall[];
   finishReason: string;
   usage?: Usage;

@@ -1,3 +1,5 @@
+import { readContent } from './read-message-parts';
+
 /**
  * Shape checks of 2xx answers, so that what a call returns is what its type promises. Each returns
  * what is wrong (for an `invalid_response` message) or undefined. They look only at the fields the
@@ -30,14 +32,16 @@ export function chatCompletionProblem(data: unknown): string | undefined {
   if (!isObject(data)) return 'is not a JSON object';
   const { choices } = data;
   if (!Array.isArray(choices)) return 'has no `choices` array';
+  // A 200 without any choice is no answer (not an empty one).
+  if (choices.length === 0) return 'has an empty `choices` array (no answer)';
   for (let i = 0; i < choices.length; i++) {
     const choice: unknown = choices[i];
     const at = `choices[${i}]`;
     if (!isObject(choice)) return `has a ${at} that is not an object`;
     const { message, finish_reason: finishReason } = choice;
     if (!isObject(message)) return `has a ${at} without a \`message\` object`;
-    if (!isAbsent(message.content) && typeof message.content !== 'string') {
-      return `has a ${at}.message.content that is not a string`;
+    if (readContent(message.content) === undefined) {
+      return `has a ${at}.message.content that is neither a string nor an array of parts`;
     }
     const toolCalls = toolCallsProblem(message.tool_calls, `${at}.message`);
     if (toolCalls) return `has a ${toolCalls}`;

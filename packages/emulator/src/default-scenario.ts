@@ -72,6 +72,11 @@ export function defaultScenario(): Scenario {
       'community/tools': { ...community(['streaming', 'tools']), name: 'Tools' },
       'community/json-object': { ...community(['streaming', 'json_object']), name: 'JSON object' },
       'community/json-schema': { ...community(['streaming', 'json_schema']), name: 'JSON schema' },
+      'community/reasoner': {
+        ...community(['streaming', 'tools']),
+        name: 'Reasoner (reasoning_content, DeepSeek dialect)',
+        dialect: 'deepseek',
+      },
       ...comboModels(),
       'pool-a/llama-3-8b': {
         owned_by: 'service-pool',

@@ -16,6 +16,9 @@ export const FAULT_NAMES = [
   'malformed_event',
   'stream_error',
   'no_finish',
+  'provider_request_failed',
+  'provider_protocol_error',
+  'stream_protocol_error',
 ] as const;
 
 export type FaultName = (typeof FAULT_NAMES)[number];
@@ -26,6 +29,7 @@ export const STREAM_FAULTS: ReadonlySet<FaultName> = new Set([
   'malformed_event',
   'stream_error',
   'no_finish',
+  'stream_protocol_error',
 ]);
 
 /** A fault applied to the requests it matches (every given filter must match). */

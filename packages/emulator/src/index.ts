@@ -1,3 +1,4 @@
+export { CHAT_DIALECTS, type ChatDialect } from './chat/dialects';
 export type { EmulatorCounters, EndpointName } from './counters';
 export { DEFAULT_KEYS, defaultScenario } from './default-scenario';
 export { createEmulator, type Emulator } from './emulator';

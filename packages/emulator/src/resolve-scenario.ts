@@ -1,3 +1,4 @@
+import { CHAT_DIALECTS, isChatDialect } from './chat/dialects';
 import { defaultScenario } from './default-scenario';
 import type { ModelOwner, Scenario, ScenarioInput } from './scenario';
 
@@ -29,6 +30,11 @@ function fillDefaults(scenario: Scenario): void {
     model.owned_by ??= ownerFromId(id);
     model.capabilities ??= ['chat'];
     model.online ??= true;
+    if (model.dialect != null && !isChatDialect(model.dialect)) {
+      throw new Error(
+        `models['${id}'].dialect is ${JSON.stringify(model.dialect)}; allowed: ${CHAT_DIALECTS.join(', ')}`,
+      );
+    }
   }
   for (const key of Object.values(scenario.keys)) {
     key.allowUnshielded ??= false;

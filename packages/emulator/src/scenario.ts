@@ -1,3 +1,4 @@
+import type { ChatDialect } from './chat/dialects';
 import type { FaultRule } from './faults';
 
 /** The four optional chat capabilities, besides `chat` which every model has. */
@@ -32,6 +33,11 @@ export interface ModelSpec {
   capacity?: number | null;
   /** Pool model that answers when this model is offline and the key's offline setting allows. */
   fallback?: string | null;
+  /**
+   * How the model server behind this model writes its answers (reasoning fields, content parts,
+   * chunk order; see the README's dialect table). Default `gateway`.
+   */
+  dialect?: ChatDialect | null;
 }
 
 export interface EngineSpec {

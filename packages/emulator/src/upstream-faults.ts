@@ -37,6 +37,17 @@ export async function applyPreHeaderFault(
       );
     case 'bad_gateway':
       return errorResponse(new GatewayRefusal('all_providers_failed', 'All providers failed'));
+    case 'provider_request_failed':
+      return errorResponse(
+        new GatewayRefusal('provider_request_failed', 'The provider failed to answer the request'),
+      );
+    case 'provider_protocol_error':
+      return errorResponse(
+        new GatewayRefusal(
+          'provider_protocol_error',
+          'The provider answered with something that is not a valid chat answer',
+        ),
+      );
     case 'service_unavailable':
       return errorResponse(
         new GatewayRefusal('provider_unavailable', 'No provider is online for this request'),

@@ -23,7 +23,7 @@ describe('streamed chat completions', () => {
     vi.useRealTimers();
   });
 
-  it('sends the exact bytes of section 6: role, content words, finish, usage, [DONE]', async () => {
+  it('sends the exact bytes of section 6: role, content words, finish with usage last, [DONE]', async () => {
     const response = await chat(
       createEmulator(),
       userChat('community/streamer', 'hi you', { stream: true }),
@@ -38,10 +38,25 @@ describe('streamed chat completions', () => {
         `${head}{"index":0,"delta":{"content":"Echo: "},"finish_reason":null}]}\n\n` +
         `${head}{"index":0,"delta":{"content":"hi "},"finish_reason":null}]}\n\n` +
         `${head}{"index":0,"delta":{"content":"you"},"finish_reason":null}]}\n\n` +
-        `${head}{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n` +
-        `${head}],"usage":{"prompt_tokens":2,"completion_tokens":3,"total_tokens":5}}\n\n` +
+        `${head}{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":2,"completion_tokens":3,"total_tokens":5}}\n\n` +
         'data: [DONE]\n\n',
     );
+  });
+
+  it('keeps the OpenAI order (finish chunk, then a usage-only chunk) as the openai dialect', async () => {
+    const response = await chat(
+      createEmulator({ models: { 'community/streamer': { dialect: 'openai' } } }),
+      userChat('community/streamer', 'hi you', { stream: true }),
+    );
+    const head =
+      'data: {"id":"chatcmpl-emu-000001","object":"chat.completion.chunk","created":1735689600,"model":"community/streamer","system_fingerprint":"fp_emu","choices":[';
+    expect(
+      (await response.text()).endsWith(
+        `${head}{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n` +
+          `${head}],"usage":{"prompt_tokens":2,"completion_tokens":3,"total_tokens":5}}\n\n` +
+          'data: [DONE]\n\n',
+      ),
+    ).toBe(true);
   });
 
   it('streams tool calls in pieces joined by index: id and name first, then argument fragments', async () => {
@@ -132,6 +147,7 @@ describe('streamed chat completions', () => {
     expect(contents).toHaveLength(20000);
     expect(contents[19999].choices[0].delta.content).toBe('tok19999 ');
     expect(events.at(-2).usage.completion_tokens).toBe(20000);
+    expect(events.at(-2).choices[0].finish_reason).toBe('stop');
   });
 
   it('counts a stream in flight until its last byte, and releases it on cancel', async () => {

@@ -165,6 +165,29 @@ describe('chat model access', () => {
     await first.body?.cancel();
     expect((await chat(busy, userChat('community/streamer', 'hi'))).status).toBe(200);
   });
+
+  it('counts a non-streamed chat in inflight and capacity while the model generates it', async () => {
+    const busy = createEmulator({
+      models: { 'community/plain': { capacity: 1 } },
+      streamChunkDelayMs: 60_000,
+    });
+    const abort = new AbortController();
+    const first = chat(busy, userChat('community/plain', 'hi'), { signal: abort.signal });
+    first.catch(() => {});
+    // The listing shows the running request (no timing: wait until it is counted).
+    const inflight = async () => {
+      const list = (await (await call(busy, '/models')).json()) as Json;
+      return list.data.find((m: Json) => m.id === 'community/plain').inflight as number;
+    };
+    while ((await inflight()) === 0) await new Promise((resolve) => setImmediate(resolve));
+    const second = await chat(busy, userChat('community/plain', 'hi'), {
+      key: DEFAULT_KEYS.nofallback,
+    });
+    expect(await errorOf(second)).toMatchObject({ status: 429, code: 'model_busy' });
+    abort.abort();
+    await expect(first).rejects.toThrow();
+    expect(await inflight()).toBe(0);
+  });
 });
 
 describe('capability refusals', () => {

@@ -14,6 +14,8 @@ describe('faults that replace the answer', () => {
     ['rate_limit', 429, 'client_concurrency_exceeded'],
     ['model_busy', 429, 'model_busy'],
     ['bad_gateway', 502, 'all_providers_failed'],
+    ['provider_request_failed', 502, 'provider_request_failed'],
+    ['provider_protocol_error', 502, 'provider_protocol_error'],
     ['service_unavailable', 503, 'provider_unavailable'],
     ['gateway_timeout', 504, 'request_timeout'],
   ])('%s answers %i %s with a gateway body', async (fault, status, code) => {
@@ -155,6 +157,13 @@ describe('stream faults', () => {
     expect(got[3]).toBe('[DONE]');
   });
 
+  it('stream_protocol_error sends a provider_protocol_error event then [DONE]', async () => {
+    const got = await events('stream_protocol_error');
+    expect(got).toHaveLength(4);
+    expect(got[2].error.code).toBe('provider_protocol_error');
+    expect(got[3]).toBe('[DONE]');
+  });
+
   it('no_finish sends content and [DONE] without any finish_reason', async () => {
     const got = await events('no_finish');
     expect(got.at(-1)).toBe('[DONE]');
@@ -219,6 +228,6 @@ describe('fault rules', () => {
   });
 
   it('knows the 15 fault names of the contract', () => {
-    expect(FAULT_NAMES).toHaveLength(15);
+    expect(FAULT_NAMES).toHaveLength(18);
   });
 });

@@ -9,7 +9,7 @@ import {
   tool,
 } from 'ai';
 import { z } from 'zod';
-import { line, ok, streamPrinter } from '../terminal.ts';
+import { line, ok, streamPrinter, style } from '../terminal.ts';
 import { expect, type Step, StepSkipped } from '../tour.ts';
 
 const weather = tool({
@@ -45,6 +45,39 @@ export const aiSdkStreamTools: Step = {
     expect(toolCalls > 0, 'the model called the tool');
     expect((await result.text).length > 0, 'the last step has text');
     ok(`${steps.length} steps, ${toolCalls} tool call(s), finish: ${await result.finishReason}`);
+  },
+};
+
+/** Models that reason: the emulator's `community/reasoner`, or a known reasoning family. */
+const REASONING_MODEL = /reason|deepseek-r1|qwq|magistral|gpt-oss/i;
+
+export const aiSdkReasoning: Step = {
+  title: 'AI SDK: reasoning',
+  what: 'streamText on a reasoning model: its reasoning (reasoning_content on the wire) streamed before the answer.',
+  async run(tour) {
+    const model = tour.catalog.find(
+      (m) => REASONING_MODEL.test(m.id) && m.capabilities.includes('streaming'),
+    );
+    if (!model) throw new StepSkipped('no reasoning model is listed');
+    const result = streamText({
+      model: tour.gateway(model.id),
+      prompt: 'Is 7 a prime number? Answer in one short sentence.',
+    });
+    const printer = streamPrinter('›');
+    for await (const part of result.fullStream) {
+      if (part.type === 'reasoning-delta') printer.write(style.dim(part.text));
+      else if (part.type === 'reasoning-end') printer.note('(end of reasoning)');
+      else if (part.type === 'text-delta') printer.write(part.text);
+      else if (part.type === 'error') throw part.error;
+    }
+    printer.end();
+    const reasoning = (await result.reasoningText) ?? '';
+    expect(reasoning.length > 0, 'the model sent its reasoning');
+    const usage = await result.usage;
+    ok(
+      `${model.id}: ${reasoning.length} characters of reasoning, ` +
+        `${usage.outputTokenDetails.reasoningTokens ?? '?'} reasoning token(s)`,
+    );
   },
 };
 

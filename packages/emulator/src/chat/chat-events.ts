@@ -1,10 +1,17 @@
 import type { ChosenFault } from '../faults';
+import { contentValue, DIALECT_SHAPES, type DialectShape, reasoningFields } from './dialects';
 import type { ScriptedAnswer } from './scripted-model';
 
 export interface ChunkMeta {
   id: string;
   created: number;
   model: string;
+  /** How the model server writes its chunks (default: the gateway spec's plain shape). */
+  shape?: DialectShape;
+  /** Reasoning pieces, sent before the text (reasoning dialects only). */
+  reasoning?: string[];
+  /** The usage as the dialect reports it (default: the answer's). */
+  usage?: unknown;
 }
 
 /** How many argument fragments each streamed tool call is split into (at least 2 when possible). */
@@ -35,13 +42,19 @@ export function* chatEvents(
   meta: ChunkMeta,
   fault: ChosenFault | undefined,
 ): Generator<string, void, undefined> {
-  const head = `data: {"id":${JSON.stringify(meta.id)},"object":"chat.completion.chunk","created":${meta.created},"model":${JSON.stringify(meta.model)},"choices":[`;
-  const choice = (delta: string, finish: string | null) =>
-    `${head}{"index":0,"delta":${delta},"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]}\n\n`;
+  const shape = meta.shape ?? DIALECT_SHAPES.gateway;
+  const extra = shape.extraKeys ? `,${JSON.stringify(shape.extraKeys).slice(1, -1)}` : '';
+  const head = `data: {"id":${JSON.stringify(meta.id)},"object":"chat.completion.chunk","created":${meta.created},"model":${JSON.stringify(meta.model)}${extra},"choices":[`;
+  const choice = (delta: string, finish: string | null, tail = '') =>
+    `${head}{"index":0,"delta":${delta},"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]${tail}}\n\n`;
+  const usageJson = JSON.stringify(meta.usage ?? answer.usage);
 
   const faultName = fault?.fault;
   const cutAt =
-    faultName === 'stream_cut' || faultName === 'malformed_event' || faultName === 'stream_error'
+    faultName === 'stream_cut' ||
+    faultName === 'malformed_event' ||
+    faultName === 'stream_error' ||
+    faultName === 'stream_protocol_error'
       ? fault!.afterChunks
       : Number.POSITIVE_INFINITY;
   let sent = 0;
@@ -49,6 +62,11 @@ export function* chatEvents(
     if (sent < cutAt) return false;
     if (faultName === 'stream_cut') throw new TypeError('terminated (stream_cut fault)');
     if (faultName === 'malformed_event') yield 'data: {"choices":[{\n\n';
+    else if (faultName === 'stream_protocol_error')
+      yield errorEvent(
+        'provider_protocol_error',
+        'The provider sent a chunk the gateway could not read (stream_protocol_error fault)',
+      );
     else
       yield errorEvent(
         'provider_request_failed',
@@ -65,11 +83,34 @@ export function* chatEvents(
     return false;
   };
 
-  if (yield* emit(choice('{"role":"assistant"}', null))) return;
+  if (shape.contentFilterFirst) {
+    // Azure-style: a content-filter chunk before anything, without id, model or choices.
+    const filter = {
+      id: '',
+      object: '',
+      created: 0,
+      model: '',
+      choices: [],
+      prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }],
+    };
+    if (yield* emit(`data: ${JSON.stringify(filter)}\n\n`)) return;
+  }
+  if (!shape.noRole && (yield* emit(choice('{"role":"assistant"}', null)))) return;
+  for (const piece of meta.reasoning ?? []) {
+    if (yield* emit(choice(JSON.stringify(reasoningFields(shape, piece)), null))) return;
+  }
   for (let i = 0; i < answer.pieceCount; i++) {
-    if (yield* emit(choice(`{"content":${JSON.stringify(answer.piece(i))}}`, null))) return;
+    const content = shape.contentParts
+      ? JSON.stringify(contentValue(shape, answer.piece(i)))
+      : JSON.stringify(answer.piece(i));
+    if (yield* emit(choice(`{"content":${content}}`, null))) return;
   }
   for (const [index, call] of answer.toolCalls.entries()) {
+    if (shape.indexlessToolCalls) {
+      const whole = `{"tool_calls":[{"id":${JSON.stringify(call.id)},"type":"function","function":{"name":${JSON.stringify(call.name)},"arguments":${JSON.stringify(call.arguments)}}}]}`;
+      if (yield* emit(choice(whole, null))) return;
+      continue;
+    }
     const first = `{"tool_calls":[{"index":${index},"id":${JSON.stringify(call.id)},"type":"function","function":{"name":${JSON.stringify(call.name)},"arguments":""}}]}`;
     if (yield* emit(choice(first, null))) return;
     for (const fragment of splitArguments(call.arguments)) {
@@ -78,8 +119,14 @@ export function* chatEvents(
     }
   }
   if (faultName !== 'no_finish') {
-    if (yield* emit(choice('{}', answer.finishReason))) return;
-    if (yield* emit(`${head}],"usage":${JSON.stringify(answer.usage)}}\n\n`)) return;
+    if (shape.usageInFinish) {
+      // Spec 6.1: the last chunk before [DONE] carries the finish_reason (and here the usage).
+      if (yield* emit(choice('{}', answer.finishReason, `,"usage":${usageJson}`))) return;
+    } else {
+      // OpenAI's order: the finish chunk, then a usage-only chunk.
+      if (yield* emit(choice('{}', answer.finishReason))) return;
+      if (yield* emit(`${head}],"usage":${usageJson}}\n\n`)) return;
+    }
   }
   if (yield* interrupt()) return;
   yield DONE_EVENT;

@@ -2,8 +2,10 @@ import { GatewayRefusal, jsonResponse } from '../gateway-error';
 import { resolveChatModel } from '../model-access';
 import { type RequestContext, readJson, requireJsonContent } from '../request-context';
 import type { ModelSpec, OptionalCapability } from '../scenario';
+import { waitBeforeHeaders } from '../timing';
 import { chatEvents } from './chat-events';
-import { answerText, runScriptedModel } from './scripted-model';
+import { DIALECT_SHAPES, dialectMessage, dialectUsage, reasoningPieces } from './dialects';
+import { answerText, messageText, runScriptedModel } from './scripted-model';
 import { sseBody } from './sse-body';
 import { type ChatRequest, validateChatRequest } from './validate-chat-request';
 
@@ -27,7 +29,7 @@ function checkCapabilities(id: string, spec: ModelSpec, needs: OptionalCapabilit
 }
 
 /** POST /chat/completions. */
-export function handleChat(ctx: RequestContext): Response {
+export async function handleChat(ctx: RequestContext): Promise<Response> {
   requireJsonContent(ctx);
   const request = validateChatRequest(readJson(ctx));
   const resolved = resolveChatModel(ctx.scenario, ctx.key, request.model);
@@ -53,12 +55,21 @@ export function handleChat(ctx: RequestContext): Response {
   }
 
   const answer = runScriptedModel(request);
+  // The served model's server decides the answer's shape (the gateway passes it through).
+  const shape = DIALECT_SHAPES[resolved.servedSpec.dialect ?? 'gateway'];
+  const lastUser = [...request.messages].reverse().find((message) => message.role === 'user');
+  const reasoning =
+    shape.reasoning !== undefined && request.messages.at(-1)?.role !== 'tool'
+      ? reasoningPieces(shape, lastUser ? messageText(lastUser.content) : '')
+      : [];
+  const usage = dialectUsage(shape, answer, reasoning);
   const sequence = ctx.nextSequence();
   const id = `chatcmpl-emu-${sequence.toString().padStart(6, '0')}`;
   const created = Math.floor(Date.now() / 1000);
 
   if (request.stream) {
-    const body = sseBody(chatEvents(answer, { id, created, model: resolved.served }, ctx.fault), {
+    const meta = { id, created, model: resolved.served, shape, reasoning, usage };
+    const body = sseBody(chatEvents(answer, meta, ctx.fault), {
       chunkDelayMs: ctx.scenario.streamChunkDelayMs,
       deadline: ctx.deadline,
       signal: ctx.signal,
@@ -74,8 +85,15 @@ export function handleChat(ctx: RequestContext): Response {
     });
   }
 
+  // A non-streamed answer takes the model as long as the stream would (one chunk delay per
+  // event), holding its slot meanwhile: `inflight` and `capacity` (model_busy) count it too.
+  const generationMs =
+    ctx.scenario.streamChunkDelayMs *
+    (reasoning.length + answer.pieceCount + answer.toolCalls.length + 1);
+  await waitBeforeHeaders(generationMs, ctx.deadline, ctx.signal);
+
   const text = answerText(answer);
-  const message: Record<string, unknown> = { role: 'assistant', content: text };
+  const message = dialectMessage(shape, text, reasoning);
   if (answer.toolCalls.length > 0) {
     message.tool_calls = answer.toolCalls.map((call) => ({
       id: call.id,
@@ -89,8 +107,9 @@ export function handleChat(ctx: RequestContext): Response {
       object: 'chat.completion',
       created,
       model: resolved.served,
+      ...shape.extraKeys,
       choices: [{ index: 0, message, finish_reason: answer.finishReason }],
-      usage: answer.usage,
+      usage,
     },
     modelHeader,
   );

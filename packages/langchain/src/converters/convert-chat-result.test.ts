@@ -1,35 +1,50 @@
+import {
+  type ChatCompletionResponse,
+  type ChatResult as GatewayChatResult,
+  readChatCompletion,
+} from '@infergate/core';
+import type { AIMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { convertChatResult } from './convert-chat-result';
 
+/** What `client.chat()` returns: the body and core's reading of it. */
+function gatewayResult(fields: Omit<GatewayChatResult, 'answer'>): GatewayChatResult {
+  const answer = readChatCompletion(fields.response);
+  if (!answer) throw new Error('no choice 0');
+  return { ...fields, answer };
+}
+
 describe('convertChatResult', () => {
   it('maps text, tool calls (valid and invalid), usage and metadata', () => {
-    const result = convertChatResult({
-      requestedModel: 'my/laptop-model',
-      servedModel: 'pool-a/llama-3-8b',
-      fallback: true,
-      headers: new Headers(),
-      response: {
-        id: 'chatcmpl-9',
-        object: 'chat.completion',
-        created: 1,
-        model: 'pool-a/llama-3-8b',
-        choices: [
-          {
-            index: 0,
-            finish_reason: 'tool_calls',
-            message: {
-              role: 'assistant',
-              content: null,
-              tool_calls: [
-                { id: 'a', type: 'function', function: { name: 'f', arguments: '{"x":1}' } },
-                { id: 'b', type: 'function', function: { name: 'g', arguments: '{"x":' } },
-              ],
+    const result = convertChatResult(
+      gatewayResult({
+        requestedModel: 'my/laptop-model',
+        servedModel: 'pool-a/llama-3-8b',
+        fallback: true,
+        headers: new Headers(),
+        response: {
+          id: 'chatcmpl-9',
+          object: 'chat.completion',
+          created: 1,
+          model: 'pool-a/llama-3-8b',
+          choices: [
+            {
+              index: 0,
+              finish_reason: 'tool_calls',
+              message: {
+                role: 'assistant',
+                content: null,
+                tool_calls: [
+                  { id: 'a', type: 'function', function: { name: 'f', arguments: '{"x":1}' } },
+                  { id: 'b', type: 'function', function: { name: 'g', arguments: '{"x":' } },
+                ],
+              },
             },
-          },
-        ],
-        usage: { prompt_tokens: 2, completion_tokens: 5, total_tokens: 7 },
-      },
-    });
+          ],
+          usage: { prompt_tokens: 2, completion_tokens: 5, total_tokens: 7 },
+        },
+      }),
+    );
     const message = result.generations[0]?.message;
     expect(message?.content).toBe('');
     expect(message && 'tool_calls' in message ? message.tool_calls : undefined).toEqual([
@@ -49,5 +64,49 @@ describe('convertChatResult', () => {
       output_tokens: 5,
       total_tokens: 7,
     });
+  });
+
+  it('puts reasoning in additional_kwargs.reasoning_content and a reasoning content block', () => {
+    const response = {
+      id: 'r',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'stop',
+          message: {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking: [{ type: 'text', text: 'Because.' }] },
+              { type: 'text', text: 'Yes.' },
+            ],
+          },
+        },
+      ],
+      usage: {
+        prompt_tokens: 2,
+        completion_tokens: 5,
+        total_tokens: 7,
+        completion_tokens_details: { reasoning_tokens: 3 },
+      },
+    } as unknown as ChatCompletionResponse;
+    const message = convertChatResult(
+      gatewayResult({
+        requestedModel: 'm',
+        servedModel: 'm',
+        fallback: false,
+        headers: new Headers(),
+        response,
+      }),
+    ).generations[0]?.message as AIMessage;
+    expect(message.content).toBe('Yes.');
+    expect(message.additional_kwargs.reasoning_content).toBe('Because.');
+    expect(message.contentBlocks).toEqual([
+      { type: 'reasoning', reasoning: 'Because.' },
+      { type: 'text', text: 'Yes.' },
+    ]);
+    expect(message.usage_metadata?.output_token_details).toEqual({ reasoning: 3 });
   });
 });

@@ -1,37 +1,30 @@
-import { type ChatResult as GatewayChatResult, messageText } from '@infergate/core';
+import type { ChatResult as GatewayChatResult } from '@infergate/core';
 import { AIMessage, AIMessageChunk } from '@langchain/core/messages';
 import type { InvalidToolCall, ToolCall } from '@langchain/core/messages/tool';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
-import { invalidResponse } from '../utils/errors';
 import { mapUsage } from './map-usage';
+import { registerContentBlockTranslator } from './reasoning-content-blocks';
 import { buildResponseMetadata } from './response-metadata';
+
+registerContentBlockTranslator();
 
 /** A gateway chat answer (spec 2.6) → LangChain's ChatResult with one AIMessage. */
 export function convertChatResult(result: GatewayChatResult): ChatResult {
-  const { response } = result;
-  const choice = response.choices[0];
-  if (!choice) {
-    throw invalidResponse(`the chat answer from ${result.servedModel} has no choices`);
-  }
-  const { message } = choice;
-  const text = messageText(message.content);
+  // Core read choice 0 tolerantly: content parts, reasoning fields, tool-call ids.
+  const { response, answer } = result;
+  const { text } = answer;
   const toolCalls: ToolCall[] = [];
   const invalidToolCalls: InvalidToolCall[] = [];
-  for (const call of message.tool_calls ?? []) {
-    const parsed = parseArguments(call.function.arguments);
+  for (const call of answer.toolCalls) {
+    const parsed = parseArguments(call.arguments);
     if (parsed.ok) {
-      toolCalls.push({
-        type: 'tool_call',
-        id: call.id,
-        name: call.function.name,
-        args: parsed.value,
-      });
+      toolCalls.push({ type: 'tool_call', id: call.id, name: call.name, args: parsed.value });
     } else {
       invalidToolCalls.push({
         type: 'invalid_tool_call',
         id: call.id,
-        name: call.function.name,
-        args: call.function.arguments,
+        name: call.name,
+        args: call.arguments,
         error: parsed.error,
       });
     }
@@ -40,13 +33,17 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
     servedModel: result.servedModel,
     requestedModel: result.requestedModel,
     fallback: result.fallback,
-    finishReason: choice.finish_reason,
+    finishReason: answer.finishReason,
     usage: response.usage,
-    id: response.id,
+    id: answer.id,
   });
   const aiMessage = new AIMessage({
     content: text,
-    ...(response.id ? { id: response.id } : {}),
+    ...(answer.id ? { id: answer.id } : {}),
+    // Where ChatOpenAI keeps it; `contentBlocks` shows it as a `reasoning` block.
+    ...(answer.reasoning !== undefined
+      ? { additional_kwargs: { reasoning_content: answer.reasoning } }
+      : {}),
     tool_calls: toolCalls,
     invalid_tool_calls: invalidToolCalls,
     usage_metadata: mapUsage(response.usage),
@@ -92,19 +89,20 @@ export function parseArguments(text: string): Parsed {
 export function convertChatResultToChunk(result: GatewayChatResult): ChatGenerationChunk {
   const [generation] = convertChatResult(result).generations;
   const message = generation!.message as AIMessage;
-  const rawCalls = result.response.choices[0]?.message.tool_calls ?? [];
+  const calls = result.answer.toolCalls;
   return new ChatGenerationChunk({
     text: generation!.text,
     generationInfo: generation!.generationInfo,
     message: new AIMessageChunk({
       content: message.content,
       ...(message.id ? { id: message.id } : {}),
-      tool_call_chunks: rawCalls.map((call, index) => ({
+      additional_kwargs: message.additional_kwargs,
+      tool_call_chunks: calls.map((call, index) => ({
         type: 'tool_call_chunk' as const,
         index,
         id: call.id,
-        name: call.function.name,
-        args: call.function.arguments,
+        name: call.name,
+        args: call.arguments,
       })),
       ...(message.usage_metadata ? { usage_metadata: message.usage_metadata } : {}),
       response_metadata: message.response_metadata,

@@ -88,4 +88,40 @@ describe('StreamChunkConverter', () => {
       { id: 'b', name: 'y', args: { n: 2 } },
     ]);
   });
+
+  it('streams reasoning into additional_kwargs.reasoning_content (concatenated) and a reasoning block; id from a metadata event', () => {
+    const converter = new StreamChunkConverter({
+      requestedModel: 'm',
+      servedModel: 'm',
+      fallback: false,
+    });
+    const chunks = [
+      converter.convert({ type: 'metadata', id: 'r9', model: 'm', created: 1 }),
+      converter.convert({ type: 'reasoning-delta', delta: 'Think', choiceIndex: 0 }),
+      converter.convert({ type: 'reasoning-delta', delta: 'ing.', choiceIndex: 0 }),
+      converter.convert({ type: 'text-delta', delta: 'Yes', choiceIndex: 0 }),
+      converter.convert({ type: 'finish', reason: 'stop', choiceIndex: 0 }),
+      converter.convert({
+        type: 'usage',
+        usage: {
+          prompt_tokens: 3,
+          completion_tokens: 4,
+          total_tokens: 7,
+          completion_tokens_details: { reasoning_tokens: 2 },
+          prompt_tokens_details: { cached_tokens: 1 },
+        },
+      }),
+    ].filter((chunk) => chunk !== undefined);
+    chunks.push(converter.finish());
+    const message = chunks.reduce((a, b) => concat(a, b)).message as AIMessageChunk;
+    expect(message.id).toBe('r9');
+    expect(message.content).toBe('Yes');
+    expect(message.additional_kwargs.reasoning_content).toBe('Thinking.');
+    expect(message.contentBlocks).toEqual([
+      { type: 'reasoning', reasoning: 'Thinking.' },
+      { type: 'text', text: 'Yes' },
+    ]);
+    expect(message.usage_metadata?.output_token_details).toEqual({ reasoning: 2 });
+    expect(message.usage_metadata?.input_token_details).toEqual({ cache_read: 1 });
+  });
 });

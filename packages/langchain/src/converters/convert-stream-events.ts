@@ -2,7 +2,10 @@ import type { ChatStreamEvent, Usage } from '@infergate/core';
 import { AIMessageChunk } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { mapUsage } from './map-usage';
+import { registerContentBlockTranslator } from './reasoning-content-blocks';
 import { buildResponseMetadata } from './response-metadata';
+
+registerContentBlockTranslator();
 
 export interface StreamIdentity {
   requestedModel: string;
@@ -28,6 +31,21 @@ export class StreamChunkConverter {
       case 'role':
         if (event.id) this.id = event.id;
         return undefined;
+      case 'metadata':
+        // Whichever chunk first carries the id (role chunk or not).
+        if (event.id) this.id = event.id;
+        return undefined;
+      case 'reasoning-delta':
+        if (event.choiceIndex !== 0 || event.delta === '') return undefined;
+        // Chunks concatenate additional_kwargs strings, so the whole reasoning adds up.
+        return this.chunk(
+          new AIMessageChunk({
+            content: '',
+            ...this.idField(),
+            additional_kwargs: { reasoning_content: event.delta },
+          }),
+          '',
+        );
       case 'text-delta':
         if (event.choiceIndex !== 0 || event.delta === '') return undefined;
         return this.chunk(

@@ -1,0 +1,70 @@
+/**
+ * How model servers put an answer's text and reasoning into a message or a stream delta
+ * (the gateway passes them through):
+ * - `content`: a string, or an array of parts (spec 2.4/2.6): `{type:'text', text}`;
+ *   `{type:'thinking', thinking}` where `thinking` is a string or an array of `{type:'text', text}`
+ *   (Mistral's reasoning models); `{type:'reasoning', text}` (or `reasoning`/`summary` as a string).
+ *   Parts of any other type are ignored (images, citations, …), never fatal.
+ * - `reasoning_content` (DeepSeek, Qwen, Moonshot, xAI) or `reasoning` as a string (Groq, vLLM).
+ */
+
+type Json = Record<string, unknown>;
+
+export interface MessageParts {
+  text: string;
+  reasoning: string;
+}
+
+/**
+ * The text and reasoning held by `content`; undefined when `content` is neither absent, a string
+ * nor an array (truly unreadable).
+ */
+export function readContent(content: unknown): MessageParts | undefined {
+  if (typeof content === 'string') return { text: content, reasoning: '' };
+  if (content === undefined || content === null) return { text: '', reasoning: '' };
+  if (!Array.isArray(content)) return undefined;
+  let text = '';
+  let reasoning = '';
+  for (const part of content) {
+    if (typeof part === 'string') {
+      text += part;
+      continue;
+    }
+    if (typeof part !== 'object' || part === null) continue;
+    const { type } = part as Json;
+    if (type === 'text' || type === undefined) {
+      const value = (part as Json).text;
+      if (typeof value === 'string') text += value;
+    } else if (type === 'thinking' || type === 'reasoning') {
+      reasoning += reasoningPartText(part as Json);
+    }
+  }
+  return { text, reasoning };
+}
+
+function reasoningPartText(part: Json): string {
+  for (const key of ['thinking', 'reasoning', 'text', 'summary']) {
+    const value = part[key];
+    if (typeof value === 'string') return value;
+    if (Array.isArray(value)) {
+      let joined = '';
+      for (const inner of value) {
+        if (typeof inner === 'string') joined += inner;
+        else if (typeof inner === 'object' && inner !== null) {
+          const innerText = (inner as Json).text;
+          if (typeof innerText === 'string') joined += innerText;
+        }
+      }
+      return joined;
+    }
+  }
+  return '';
+}
+
+/** `reasoning_content`, else `reasoning` when it is a string; '' when neither. */
+export function readReasoningField(message: Json): string {
+  const { reasoning_content: reasoningContent, reasoning } = message;
+  if (typeof reasoningContent === 'string') return reasoningContent;
+  if (typeof reasoning === 'string') return reasoning;
+  return '';
+}

@@ -1,0 +1,55 @@
+import type { AIMessage, AIMessageChunk, ContentBlock } from '@langchain/core/messages';
+
+/**
+ * LangChain 1.x builds `contentBlocks` with the translator registered for the message's
+ * `response_metadata.model_provider`. Ours reads what the converters put on the message: the
+ * reasoning (`additional_kwargs.reasoning_content`, as ChatOpenAI and ChatDeepSeek keep it) as a
+ * `reasoning` block first, then the text, then the tool calls.
+ */
+function toStandardBlocks(message: AIMessage | AIMessageChunk): ContentBlock.Standard[] {
+  const blocks: ContentBlock.Standard[] = [];
+  const reasoning = message.additional_kwargs?.reasoning_content;
+  if (typeof reasoning === 'string' && reasoning.length > 0) {
+    blocks.push({ type: 'reasoning', reasoning });
+  }
+  const { content } = message;
+  if (typeof content === 'string') {
+    if (content.length > 0) blocks.push({ type: 'text', text: content });
+  } else {
+    for (const block of content) {
+      if (typeof block === 'object' && block.type === 'text' && typeof block.text === 'string') {
+        blocks.push({ type: 'text', text: block.text });
+      }
+    }
+  }
+  for (const call of message.tool_calls ?? []) {
+    blocks.push({
+      type: 'tool_call',
+      ...(call.id !== undefined ? { id: call.id } : {}),
+      name: call.name,
+      args: call.args,
+    });
+  }
+  return blocks;
+}
+
+export const MODEL_PROVIDER = 'infergate';
+
+interface TranslatorRegistry {
+  set(provider: string, translator: unknown): unknown;
+  has(provider: string): boolean;
+}
+
+/**
+ * Registers the translator in LangChain's own registry (created by @langchain/core when its
+ * messages module loads, shared through globalThis across copies of the package).
+ */
+export function registerContentBlockTranslator(): void {
+  const registry = (globalThis as { lc_block_translators_registry?: TranslatorRegistry })
+    .lc_block_translators_registry;
+  if (registry === undefined || registry.has(MODEL_PROVIDER)) return;
+  registry.set(MODEL_PROVIDER, {
+    translateContent: toStandardBlocks,
+    translateContentChunk: toStandardBlocks,
+  });
+}

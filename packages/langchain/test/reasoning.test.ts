@@ -1,0 +1,72 @@
+import type { ScenarioInput } from '@infergate/emulator';
+import { AIMessage, type AIMessageChunk, HumanMessage } from '@langchain/core/messages';
+import { concat } from '@langchain/core/utils/stream';
+import { describe, expect, it } from 'vitest';
+import { GatewayChatModel } from '../src/index';
+import { recordingGateway } from './helpers';
+
+const REASONING = 'The user wrote 2 words. I answer by echoing them.';
+const DIALECTS: ScenarioInput = {
+  models: {
+    'dialect/groq': { capabilities: ['chat', 'streaming'], dialect: 'groq' },
+    'dialect/mistral': { capabilities: ['chat', 'streaming'], dialect: 'mistral' },
+    'dialect/minimal': { capabilities: ['chat', 'streaming'], dialect: 'minimal' },
+  },
+};
+
+describe('GatewayChatModel: reasoning', () => {
+  it.each(['community/reasoner', 'dialect/groq', 'dialect/mistral'])(
+    '%s: invoke and stream carry reasoning_content, a reasoning block and reasoning tokens',
+    async (id) => {
+      const { connection } = recordingGateway(DIALECTS);
+      const model = new GatewayChatModel(id, connection);
+
+      const invoked = await model.invoke('hello there');
+      expect(invoked.content).toBe('Echo: hello there');
+      expect(invoked.additional_kwargs.reasoning_content).toBe(REASONING);
+      expect(invoked.contentBlocks[0]).toEqual({ type: 'reasoning', reasoning: REASONING });
+      expect(invoked.usage_metadata?.output_token_details?.reasoning).toBe(10);
+
+      let merged: AIMessageChunk | undefined;
+      for await (const chunk of await model.stream('hello there')) {
+        merged = merged ? concat(merged, chunk) : chunk;
+      }
+      expect(merged?.content).toBe('Echo: hello there');
+      expect(merged?.additional_kwargs.reasoning_content).toBe(REASONING);
+      expect(merged?.contentBlocks).toEqual([
+        { type: 'reasoning', reasoning: REASONING },
+        { type: 'text', text: 'Echo: hello there' },
+      ]);
+      expect(merged?.usage_metadata?.output_token_details?.reasoning).toBe(10);
+      expect(merged?.id).toMatch(/^chatcmpl-emu-/);
+    },
+  );
+
+  it('never sends reasoning back in a later turn', async () => {
+    const { connection, chatBodies } = recordingGateway();
+    const model = new GatewayChatModel('community/reasoner', connection);
+    const first = await model.invoke('hello there');
+    const withBlock = new AIMessage({
+      content: [
+        { type: 'reasoning', reasoning: 'secret thoughts' },
+        { type: 'text', text: 'Echo: hello there' },
+      ],
+    });
+    await model.invoke([new HumanMessage('hello there'), first, new HumanMessage('again')]);
+    await model.invoke([new HumanMessage('hello there'), withBlock, new HumanMessage('again')]);
+    for (const body of chatBodies.slice(1)) {
+      const assistant = (body.messages as Record<string, unknown>[])[1];
+      expect(assistant).toEqual({ role: 'assistant', content: 'Echo: hello there' });
+    }
+  });
+
+  it('takes the response id when the server sends no role chunk (minimal dialect)', async () => {
+    const { connection } = recordingGateway(DIALECTS);
+    const model = new GatewayChatModel('dialect/minimal', connection);
+    let merged: AIMessageChunk | undefined;
+    for await (const chunk of await model.stream('hi'))
+      merged = merged ? concat(merged, chunk) : chunk;
+    expect(merged?.id).toMatch(/^chatcmpl-emu-/);
+    expect(merged?.response_metadata.id).toBe(merged?.id);
+  });
+});
