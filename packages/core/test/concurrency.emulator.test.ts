@@ -51,9 +51,9 @@ describe('concurrency budget', () => {
     expect(emulator.counters.concurrencyRejections).toBe(0);
   });
 
-  it('a stream holds its slot until it is read to the end', async () => {
-    const { client } = harness();
-    const stream = await client.chatStream(hi());
+  it('a stream holds its slot while its body is being received', async () => {
+    const { client } = harness({ streamChunkDelayMs: 5 });
+    const stream = await client.chatStream(hi('community/general', 'a b c d'));
     expect(client.budget.active).toBe(1);
     await stream.result();
     expect(client.budget.active).toBe(0);
