@@ -1,7 +1,20 @@
 /**
+ * Unread bytes above which reading ahead pauses while the consumer keeps reading (a live consumer
+ * slower than the network then sets the pace, and memory stays near this bound).
+ */
+export const READ_AHEAD_HIGH_WATER_BYTES = 1024 * 1024;
+/**
+ * A consumer that has not read for this long while reading ahead is paused is treated as gone: the
+ * rest of the body is read ahead, so that the request (and its slot) ends.
+ */
+export const READ_AHEAD_STALL_MS = 1000;
+
+/**
  * Reads a response body as fast as the network delivers it into a queue the consumer drains, and
  * calls `onSettled` once the body has ended, failed or been cancelled — whether or not anyone reads.
- * The gateway stops counting a request when its response is complete: so must our slot.
+ * The gateway stops counting a request when its response is complete: so must our slot. Memory:
+ * the unread bytes, at most the answer's size; past `READ_AHEAD_HIGH_WATER_BYTES` reading pauses
+ * while the consumer keeps reading, and resumes for good once it stops for `READ_AHEAD_STALL_MS`.
  *
  * It holds no reference to its consumer, so a consumer object that becomes unreachable can be
  * collected (and cancel the read-ahead from a FinalizationRegistry) while the body is still open.
@@ -15,6 +28,12 @@ export class BodyReadAhead {
   #state: 'reading' | 'ended' | 'failed' | 'cancelled' = 'reading';
   #error: unknown;
   #wake: (() => void) | undefined;
+  #buffered = 0;
+  /** Set while reading ahead is paused at the high-water mark. */
+  #resume: (() => void) | undefined;
+  #stallTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The consumer stalled once: never pause again. */
+  #unattended = false;
 
   constructor(
     reader: ReadableStreamDefaultReader<Uint8Array>,
@@ -25,7 +44,10 @@ export class BodyReadAhead {
     this.#reader = reader;
     this.#signal = signal;
     this.#onSettled = onSettled;
-    if (first !== undefined) this.#chunks.push(first);
+    if (first !== undefined) {
+      this.#chunks.push(first);
+      this.#buffered = first.byteLength;
+    }
     if (signal.aborted) this.#onAbort();
     else {
       signal.addEventListener('abort', this.#onAbort, { once: true });
@@ -55,12 +77,36 @@ export class BodyReadAhead {
         }
         if (value.byteLength > 0) {
           this.#chunks.push(value);
+          this.#buffered += value.byteLength;
           this.#notify();
+          if (this.#buffered >= READ_AHEAD_HIGH_WATER_BYTES && !this.#unattended) {
+            await new Promise<void>((resolve) => {
+              this.#resume = resolve;
+              this.#armStall();
+            });
+            if (this.#state !== 'reading') return;
+          }
         }
       }
     } catch (error) {
       this.#settle('failed', error);
     }
+  }
+
+  #armStall(): void {
+    if (this.#stallTimer !== undefined) clearTimeout(this.#stallTimer);
+    this.#stallTimer = setTimeout(() => {
+      this.#unattended = true;
+      this.#unpause();
+    }, READ_AHEAD_STALL_MS);
+  }
+
+  #unpause(): void {
+    if (this.#stallTimer !== undefined) clearTimeout(this.#stallTimer);
+    this.#stallTimer = undefined;
+    const resume = this.#resume;
+    this.#resume = undefined;
+    resume?.();
   }
 
   #notify(): void {
@@ -74,6 +120,7 @@ export class BodyReadAhead {
     this.#state = state;
     this.#error = error;
     this.#signal.removeEventListener('abort', this.#onAbort);
+    this.#unpause();
     this.#onSettled();
     this.#notify();
   }
@@ -87,6 +134,11 @@ export class BodyReadAhead {
         if (this.#head === this.#chunks.length) {
           this.#chunks = [];
           this.#head = 0;
+        }
+        this.#buffered -= value.byteLength;
+        if (this.#resume !== undefined) {
+          if (this.#buffered < READ_AHEAD_HIGH_WATER_BYTES / 2) this.#unpause();
+          else this.#armStall();
         }
         return { done: false, value };
       }
@@ -104,6 +156,7 @@ export class BodyReadAhead {
   cancel(reason?: unknown): void {
     this.#chunks = [];
     this.#head = 0;
+    this.#buffered = 0;
     if (this.#state !== 'reading') return;
     this.#reader.cancel(reason).catch(() => {});
     this.#settle('cancelled');
