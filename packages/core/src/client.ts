@@ -93,6 +93,8 @@ class Client implements GatewayClient {
       maxRetries: resolved.maxRetries,
       maxRetryAfterMs: resolved.maxRetryAfterMs,
       retryBaseDelayMs: resolved.retryBaseDelayMs,
+      maxResponseBytes: resolved.maxResponseBytes,
+      maxErrorBodyBytes: resolved.maxErrorBodyBytes,
       budget,
       onErrorResponse: (error) => {
         if (error.code === 'model_not_found' || error.code === 'provider_unavailable') {

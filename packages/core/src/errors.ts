@@ -26,6 +26,7 @@ export const CLIENT_ERROR_CODES = [
   'invalid_response',
   'configuration_error',
   'upstream_error',
+  'response_too_large',
 ] as const;
 
 export type GatewayServerErrorCode = (typeof GATEWAY_ERROR_CODES)[number];

@@ -11,7 +11,12 @@ export const DEFAULTS = {
   catalogTtlMs: 60_000,
   maxRetryAfterMs: 60_000,
   retryBaseDelayMs: 500,
+  maxResponseBytes: 32 * 1024 * 1024,
+  maxErrorBodyBytes: 64 * 1024,
 } as const;
+
+/** Timers take at most 2^31 − 1 ms; longer deadlines are clamped to it (about 24.8 days). */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 export interface ResolvedOptions {
   /** Normalised base URL, or undefined when none was given (calls then fail with configuration_error). */
@@ -28,6 +33,8 @@ export interface ResolvedOptions {
   catalogTtlMs: number;
   maxRetryAfterMs: number;
   retryBaseDelayMs: number;
+  maxResponseBytes: number;
+  maxErrorBodyBytes: number;
 }
 
 /** Reads an environment variable where one exists (Node, Bun, Deno with compat); never imports `node:`. */
@@ -140,7 +147,20 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
       DEFAULTS.maxConcurrencyPerKey,
     ),
     budget: checkBudget(options.budget),
-    timeoutMs: positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs),
+    timeoutMs: Math.min(
+      MAX_TIMEOUT_MS,
+      positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs),
+    ),
+    maxResponseBytes: positiveInteger(
+      'maxResponseBytes',
+      options.maxResponseBytes,
+      DEFAULTS.maxResponseBytes,
+    ),
+    maxErrorBodyBytes: positiveInteger(
+      'maxErrorBodyBytes',
+      options.maxErrorBodyBytes,
+      DEFAULTS.maxErrorBodyBytes,
+    ),
     maxRetries: positiveInteger('maxRetries', options.maxRetries, DEFAULTS.maxRetries, 0),
     catalogTtlMs: positiveInteger('catalogTtlMs', options.catalogTtlMs, DEFAULTS.catalogTtlMs, 0),
     maxRetryAfterMs: positiveInteger(

@@ -173,3 +173,97 @@ describe('one retry policy (issue 12.3)', () => {
     expect(failing.sent.count).toBe(5);
   });
 });
+
+describe('bounded reads (issue 13.1)', () => {
+  const CHUNK = 64 * 1024;
+  /** A response whose body produces 64 KiB chunks for ever (or `chunks` of them); counts pulls. */
+  function endless(status = 200, headers: Record<string, string> = {}, chunks = Infinity) {
+    const pulled = { count: 0 };
+    const fetch: typeof globalThis.fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (pulled.count >= chunks) return controller.close();
+            pulled.count++;
+            controller.enqueue(new Uint8Array(CHUNK).fill(120));
+          },
+        }),
+        { status, headers: { 'content-type': 'application/json', ...headers } },
+      );
+    return { fetch, pulled };
+  }
+  const make = (fetch: typeof globalThis.fetch, extra: Record<string, number> = {}) =>
+    createGatewayClient({
+      baseURL: 'https://bounded.test/v1',
+      apiKey: 'k',
+      fetch,
+      maxRetries: 0,
+      ...extra,
+    });
+  const translate = (client: ReturnType<typeof make>, options = {}) =>
+    client.translate({ input: 'hi', target_language: 'uk' }, options).catch((e: unknown) => e);
+
+  it('an endless body stops at maxResponseBytes with response_too_large naming the limit', async () => {
+    const { fetch, pulled } = endless();
+    const error = await translate(make(fetch, { maxResponseBytes: 4 * CHUNK }));
+    expect(error).toMatchObject({ code: 'response_too_large', isRetryable: false });
+    expect((error as Error).message).toContain(`maxResponseBytes (${4 * CHUNK} bytes)`);
+    expect(pulled.count).toBeLessThanOrEqual(6);
+  });
+
+  it('a Content-Length above the limit fails before the body is read', async () => {
+    const { fetch, pulled } = endless(200, { 'content-length': String(10 * 1024 ** 3) });
+    const error = await translate(make(fetch));
+    expect(error).toMatchObject({ code: 'response_too_large' });
+    expect((error as Error).message).toContain('Content-Length 10737418240');
+    expect(pulled.count).toBeLessThanOrEqual(1);
+  });
+
+  it('an endless error body keeps a bounded prefix and says so', async () => {
+    const { fetch, pulled } = endless(500, { 'content-type': 'text/plain' });
+    const error = (await translate(make(fetch, { maxErrorBodyBytes: CHUNK }))) as {
+      code: string;
+      body: string;
+      message: string;
+    };
+    expect(error.code).toBe('upstream_error');
+    expect(error.body.length).toBeLessThan(CHUNK + 200);
+    expect(error.body).toContain(`error body cut after ${CHUNK} bytes (maxErrorBodyBytes)`);
+    expect(error.message.length).toBeLessThan(10_000);
+    expect(pulled.count).toBeLessThanOrEqual(3);
+  });
+
+  it('validates per-call timeoutMs and signal, clamps huge deadlines', async () => {
+    const ok: typeof globalThis.fetch = async () =>
+      new Response('{"text":"ok","target_language":"uk"}', {
+        headers: { 'content-type': 'application/json' },
+      });
+    const client = make(ok);
+    for (const timeoutMs of [Number.NaN, '100', 0, -1, Number.POSITIVE_INFINITY]) {
+      expect(await translate(client, { timeoutMs })).toMatchObject({
+        code: 'configuration_error',
+        field: 'timeoutMs',
+      });
+    }
+    expect(await translate(client, { signal: {} })).toMatchObject({
+      code: 'invalid_request_error',
+      field: 'signal',
+    });
+    expect(await translate(client, { timeoutMs: 2 ** 40 })).toMatchObject({ text: 'ok' });
+    expect(await translate(make(ok, { timeoutMs: 2 ** 40 }))).toMatchObject({ text: 'ok' });
+  });
+
+  it('the baseURL configuration error does not quote the value', () => {
+    const pasted = 'sk-live-0123456789abcdef';
+    let error: unknown;
+    try {
+      createGatewayClient({ baseURL: pasted, apiKey: 'k' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({ code: 'configuration_error', field: 'baseURL' });
+    expect(JSON.stringify(error)).not.toContain(pasted);
+    expect(String((error as Error).message)).not.toContain(pasted);
+    expect(String((error as Error).cause)).not.toContain(pasted);
+  });
+});

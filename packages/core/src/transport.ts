@@ -1,7 +1,9 @@
 import { CallScope, sleep } from './call-scope';
 import type { KeyBudget, ReleaseSlot, Semaphore } from './concurrency-budget';
 import { GatewayError, isGatewayError } from './errors';
+import { MAX_TIMEOUT_MS } from './options';
 import { parseErrorResponse, redact } from './parse-error-response';
+import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { backoffDelay } from './retry-after';
 import type { CallOptions } from './types';
 import { isPlainHttpToRemote, warnPlainHttpOnce } from './warn-plain-http';
@@ -22,6 +24,8 @@ export interface TransportConfig {
   maxRetries: number;
   maxRetryAfterMs: number;
   retryBaseDelayMs: number;
+  maxResponseBytes: number;
+  maxErrorBodyBytes: number;
   /** Called with every error response (the catalog refreshes on some codes). */
   onErrorResponse?: (error: GatewayError) => void;
 }
@@ -137,7 +141,8 @@ export class Transport {
    */
   async open(spec: RequestSpec, options: CallOptions = {}): Promise<OpenResponse> {
     checkCallOptions(options);
-    const scope = new CallScope(options.signal, options.timeoutMs ?? this.#config.timeoutMs);
+    const timeoutMs = Math.min(MAX_TIMEOUT_MS, options.timeoutMs ?? this.#config.timeoutMs);
+    const scope = new CallScope(options.signal, timeoutMs);
     try {
       return await this.#attempts(spec, options, scope);
     } catch (error) {
@@ -293,7 +298,7 @@ export class Transport {
   ): Promise<Received | GatewayError> {
     const contentType = response.headers.get('content-type') ?? '';
     if (contentType.includes('application/json')) {
-      const body = await response.text().catch(() => '');
+      const body = await this.#errorBody(response).catch(() => '');
       throw invalidResponse('Asked for a stream, the gateway answered with JSON', {
         status: response.status,
         body: this.redact(body),
@@ -341,7 +346,7 @@ export class Transport {
   async #errorFrom(response: Response, spec: RequestSpec, scope: CallScope): Promise<GatewayError> {
     let text: string;
     try {
-      text = await response.text();
+      text = await this.#errorBody(response);
     } catch (cause) {
       if (scope.aborted) return scope.error({ requestedModel: spec.requestedModel });
       return new GatewayError({
@@ -358,6 +363,29 @@ export class Transport {
     });
   }
 
+  /** An error body's first `maxErrorBodyBytes`; a longer one is cut and says so at its end. */
+  async #errorBody(response: Response): Promise<string> {
+    const limit = this.#config.maxErrorBodyBytes;
+    const { text, truncated } = await readBoundedBody(response, limit);
+    return truncated
+      ? `${text}\n[infergate: error body cut after ${limit} bytes (maxErrorBodyBytes)]`
+      : text;
+  }
+
+  /** `response_too_large` for a body over `maxResponseBytes`. */
+  #tooLarge(response: Response, spec: RequestSpec, declared?: number): GatewayError {
+    const limit = this.#config.maxResponseBytes;
+    return new GatewayError({
+      code: 'response_too_large',
+      status: response.status,
+      message: `The ${spec.path} answer is larger than maxResponseBytes (${limit} bytes)${
+        declared === undefined ? '' : `: Content-Length ${declared}`
+      }; it was not read further`,
+      requestedModel: spec.requestedModel,
+      isRetryable: false,
+    });
+  }
+
   /** Sends a request and reads the whole body as text, releasing the slot afterwards. */
   async text(
     spec: RequestSpec,
@@ -365,7 +393,13 @@ export class Transport {
   ): Promise<{ text: string; headers: Headers; status: number }> {
     const { response, release, scope } = await this.open(spec, options);
     try {
-      const text = await response.text();
+      const declared = declaredLength(response.headers);
+      if (declared !== undefined && declared > this.#config.maxResponseBytes) {
+        response.body?.cancel().catch(() => {});
+        throw this.#tooLarge(response, spec, declared);
+      }
+      const { text, truncated } = await readBoundedBody(response, this.#config.maxResponseBytes);
+      if (truncated) throw this.#tooLarge(response, spec);
       return { text, headers: response.headers, status: response.status };
     } catch (cause) {
       if (isGatewayError(cause)) throw cause;
@@ -406,15 +440,53 @@ export class Transport {
   }
 }
 
-/** A per-call `maxRetries` is checked like the client's option, before anything is queued. */
+/** Per-call options are checked like the client's, before anything is queued. */
 function checkCallOptions(options: CallOptions): void {
-  const { maxRetries } = options;
+  if (typeof options !== 'object' || options === null) {
+    throw new GatewayError({
+      code: 'invalid_request_error',
+      message: `call options must be an object, got ${options === null ? 'null' : typeof options}`,
+      field: 'options',
+      isRetryable: false,
+    });
+  }
+  const { maxRetries, timeoutMs, signal } = options;
+  if (
+    timeoutMs !== undefined &&
+    !(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0)
+  ) {
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: `timeoutMs (call option) must be a finite number > 0, got ${typeof timeoutMs === 'number' ? String(timeoutMs) : `a ${typeof timeoutMs}`}`,
+      field: 'timeoutMs',
+    });
+  }
+  if (signal !== undefined && !isAbortSignal(signal)) {
+    throw new GatewayError({
+      code: 'invalid_request_error',
+      message: `signal (call option) must be an AbortSignal, got ${signal === null ? 'null' : typeof signal}`,
+      field: 'signal',
+      isRetryable: false,
+    });
+  }
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
     throw new GatewayError({
       code: 'configuration_error',
       message: `maxRetries (call option) must be an integer ≥ 0, got ${String(maxRetries)}`,
     });
   }
+}
+
+/** An AbortSignal, also one from another realm (checked by shape, not by `instanceof`). */
+function isAbortSignal(value: unknown): value is AbortSignal {
+  const signal = value as Partial<AbortSignal> | null;
+  return (
+    typeof signal === 'object' &&
+    signal !== null &&
+    typeof signal.aborted === 'boolean' &&
+    typeof signal.addEventListener === 'function' &&
+    typeof signal.removeEventListener === 'function'
+  );
 }
 
 export function invalidResponse(

@@ -314,8 +314,16 @@ export interface GatewayClientOptions {
    * processes.
    */
   budget?: KeyBudget;
-  /** Deadline of one call: queue + retries + body or stream. Default 300 000 ms. */
+  /** Deadline of one call: queue + retries + body or stream. Default 300 000 ms; clamped to 2^31 − 1. */
   timeoutMs?: number;
+  /**
+   * Largest response body read (bytes after decompression, counted while reading; a larger
+   * `Content-Length` fails before reading): `response_too_large`. Default 32 MiB. Streams are
+   * bounded by their read-ahead and event limits instead.
+   */
+  maxResponseBytes?: number;
+  /** Prefix of an error response's body that is kept (the rest is not read). Default 64 KiB. */
+  maxErrorBodyBytes?: number;
   /** Retries after the first attempt. Default 2. */
   maxRetries?: number;
   /** How long the model/service catalog is cached. Default 60 000 ms. */
@@ -329,7 +337,7 @@ export interface GatewayClientOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   headers?: Record<string, string>;
-  /** Overrides the client's `timeoutMs` for this call. */
+  /** Overrides the client's `timeoutMs` for this call (a finite number > 0; clamped to 2^31 − 1). */
   timeoutMs?: number;
   /** Overrides the client's `maxRetries` for this call (an integer ≥ 0; `0`: one attempt). */
   maxRetries?: number;
