@@ -82,6 +82,11 @@ export class Transport {
     return this.#config.baseURL;
   }
 
+  /** The client's default deadline of a call. */
+  get timeoutMs(): number {
+    return this.#config.timeoutMs;
+  }
+
   /** Replaces the API key in text that came from the network. */
   redact(text: string): string {
     return redact(text, this.#apiKey);
@@ -441,7 +446,7 @@ export class Transport {
 }
 
 /** Per-call options are checked like the client's, before anything is queued. */
-function checkCallOptions(options: CallOptions): void {
+export function checkCallOptions(options: CallOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new GatewayError({
       code: 'invalid_request_error',
