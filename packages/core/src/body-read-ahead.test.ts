@@ -65,3 +65,20 @@ describe('BodyReadAhead', () => {
     await expect(ahead.read()).rejects.toBe('gone');
   });
 });
+
+describe('BodyReadAhead bound', () => {
+  it('an endless body nobody reads is stopped at the buffer limit with the given error', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { reader, pulled } = body(Number.POSITIVE_INFINITY);
+    const settled = vi.fn();
+    const limit = 4 * READ_AHEAD_HIGH_WATER_BYTES;
+    const ahead = new BodyReadAhead(reader, undefined, new AbortController().signal, settled, {
+      maxBufferedBytes: limit,
+      overflow: () => new Error('too much'),
+    });
+    await vi.advanceTimersByTimeAsync(READ_AHEAD_STALL_MS);
+    await vi.waitFor(() => expect(settled).toHaveBeenCalledTimes(1));
+    expect(pulled.count * CHUNK).toBeLessThanOrEqual(limit + 2 * CHUNK);
+    await expect(ahead.read()).rejects.toThrow('too much');
+  });
+});

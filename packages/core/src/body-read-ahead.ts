@@ -23,6 +23,8 @@ export class BodyReadAhead {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
   readonly #signal: AbortSignal;
   readonly #onSettled: () => void;
+  readonly #maxBuffered: number;
+  readonly #overflow: () => unknown;
   #chunks: Uint8Array[] = [];
   #head = 0;
   #state: 'reading' | 'ended' | 'failed' | 'cancelled' = 'reading';
@@ -40,10 +42,16 @@ export class BodyReadAhead {
     first: Uint8Array | undefined,
     signal: AbortSignal,
     onSettled: () => void,
+    limit: { maxBufferedBytes: number; overflow: () => unknown } = {
+      maxBufferedBytes: Number.POSITIVE_INFINITY,
+      overflow: () => new Error('read-ahead buffer overflow'),
+    },
   ) {
     this.#reader = reader;
     this.#signal = signal;
     this.#onSettled = onSettled;
+    this.#maxBuffered = limit.maxBufferedBytes;
+    this.#overflow = limit.overflow;
     if (first !== undefined) {
       this.#chunks.push(first);
       this.#buffered = first.byteLength;
@@ -78,6 +86,15 @@ export class BodyReadAhead {
         if (value.byteLength > 0) {
           this.#chunks.push(value);
           this.#buffered += value.byteLength;
+          if (this.#buffered > this.#maxBuffered) {
+            // Nobody reads an answer that does not end: stop it rather than grow without bound.
+            this.#chunks = [];
+            this.#head = 0;
+            this.#buffered = 0;
+            this.#reader.cancel().catch(() => {});
+            this.#settle('failed', this.#overflow());
+            return;
+          }
           this.#notify();
           if (this.#buffered >= READ_AHEAD_HIGH_WATER_BYTES && !this.#unattended) {
             await new Promise<void>((resolve) => {

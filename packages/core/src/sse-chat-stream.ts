@@ -49,10 +49,26 @@ export class GatewayChatStream implements ChatStream {
       new ReadableStream<Uint8Array>({ start: (c) => c.close() }).getReader();
     // On abort or deadline the read-ahead fails and the slot is released at once, read or not;
     // the next read reports the scope's error.
-    this.#body = new BodyReadAhead(reader, open.firstChunk, open.scope.signal, () => {
-      open.release();
-      open.scope.dispose();
-    });
+    const limit = open.maxBufferedBytes;
+    this.#body = new BodyReadAhead(
+      reader,
+      open.firstChunk,
+      open.scope.signal,
+      () => {
+        open.release();
+        open.scope.dispose();
+      },
+      {
+        maxBufferedBytes: limit,
+        overflow: () =>
+          new GatewayError({
+            code: 'response_too_large',
+            message: `The stream's unread bytes passed maxResponseBytes (${limit} bytes): nobody read it while it kept coming; it was stopped`,
+            isRetryable: false,
+            ...this.#models(),
+          }),
+      },
+    );
     cancelUnreachable.register(this, this.#body);
   }
 
@@ -88,6 +104,7 @@ export class GatewayChatStream implements ChatStream {
     } catch (cause) {
       const scope = this.#open.scope;
       if (scope.aborted) this.#fail(scope.error(this.#models()));
+      else if (isGatewayError(cause)) this.#fail(cause);
       else if (this.#decoder.assembler.hasFinish) this.#finish();
       else this.#fail(this.#decoder.incomplete('cut', cause));
       return;

@@ -267,3 +267,32 @@ describe('bounded reads (issue 13.1)', () => {
     expect(String((error as Error).cause)).not.toContain(pasted);
   });
 });
+
+describe('an endless stream nobody reads (issue 13.1)', () => {
+  it('is stopped once its unread bytes pass maxResponseBytes: slot released, response_too_large on read', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const event = new TextEncoder().encode(
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'x'.repeat(4000) } }] })}\n\n`.repeat(
+        16,
+      ),
+    );
+    const fetch: typeof globalThis.fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(event) }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      );
+    const client = createGatewayClient({
+      baseURL: 'https://endless-stream.test/v1',
+      apiKey: 'k',
+      fetch,
+      maxResponseBytes: 4 * 1024 * 1024,
+    });
+    const stream = await client.chatStream({
+      model: 'community/general',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    await vi.advanceTimersByTimeAsync(2_000);
+    await vi.waitFor(() => expect(client.budget.active).toBe(0));
+    await expect(stream.result()).rejects.toMatchObject({ code: 'response_too_large' });
+  });
+});

@@ -55,6 +55,8 @@ export interface OpenResponse {
   /** Stream requests: the body's reader and the first bytes already read from it. */
   reader?: ReadableStreamDefaultReader<Uint8Array>;
   firstChunk?: Uint8Array;
+  /** Most unread bytes a stream may buffer ahead of its reader (`maxResponseBytes`). */
+  maxBufferedBytes: number;
 }
 
 interface Received {
@@ -223,7 +225,7 @@ export class Transport {
         if (!(outcome instanceof GatewayError)) {
           const release = held;
           held = undefined;
-          return { ...outcome, release, scope };
+          return { ...outcome, release, scope, maxBufferedBytes: this.#config.maxResponseBytes };
         }
         const delay = attempt < maxRetries ? this.#retryDelay(outcome, attempt, scope) : undefined;
         if (delay === undefined) throw outcome;
