@@ -50,6 +50,8 @@ export class GatewayChatStream implements ChatStream {
     // On abort or deadline the read-ahead fails and the slot is released at once, read or not;
     // the next read reports the scope's error.
     const limit = open.maxBufferedBytes;
+    // Nothing handed to the read-ahead may reference this object: the finalizer needs it unreachable.
+    const models = { requestedModel: meta.requestedModel, servedModel: meta.servedModel };
     this.#body = new BodyReadAhead(
       reader,
       open.firstChunk,
@@ -65,7 +67,7 @@ export class GatewayChatStream implements ChatStream {
             code: 'response_too_large',
             message: `The stream's unread bytes passed maxResponseBytes (${limit} bytes): nobody read it while it kept coming; it was stopped`,
             isRetryable: false,
-            ...this.#models(),
+            ...models,
           }),
       },
     );
