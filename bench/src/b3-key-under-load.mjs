@@ -90,14 +90,44 @@ const CONTENDERS = [
   ],
 ];
 
-/** `total` calls from `callers` concurrent loops; resolves with wall time and counters. */
-async function loadOnce(makeCall, total, callers) {
-  const server = await spawnEmulator({ latencyMs: LATENCY_MS, maxConcurrentPerKey: CAP });
+/** The model that always answers 429 model_busy, Retry-After 1 s, in the retry-storm runs. */
+const FAILING_MODEL = 'community/plain';
+const STORM_CALLERS = 8;
+
+/**
+ * `total` calls from `callers` concurrent loops; resolves with wall time and counters. With
+ * `storm`, `STORM_CALLERS` more loops on the same key call a model that is always busy (each call
+ * retries after Retry-After until its retries are used up) until the healthy calls are done.
+ */
+async function loadOnce(makeCall, total, callers, storm = false) {
+  const server = await spawnEmulator({
+    latencyMs: LATENCY_MS,
+    maxConcurrentPerKey: CAP,
+    ...(storm ? { faults: [{ fault: 'model_busy', model: FAILING_MODEL, retryAfter: 1 }] } : {}),
+  });
   try {
     const call = makeCall({ baseURL: server.url, apiKey: server.apiKey });
+    let healthyDone = false;
+    const stormLoops = [];
+    const startStorm = () => {
+      if (!storm) return;
+      const core = coreClient({ baseURL: server.url, apiKey: server.apiKey });
+      for (let i = 0; i < STORM_CALLERS; i++) {
+        stormLoops.push(
+          (async () => {
+            while (!healthyDone) {
+              await core
+                .chat({ model: FAILING_MODEL, messages: [{ role: 'user', content: 'busy' }] })
+                .catch(() => {});
+            }
+          })(),
+        );
+      }
+    };
     // One call first (catalog, connection); then the counters start from zero.
     await call('warm up');
     await server.reset();
+    startStorm();
     let next = 0;
     let failures = 0;
     const errors = new Map();
@@ -117,7 +147,9 @@ async function loadOnce(makeCall, total, callers) {
       }),
     );
     const wallMs = performance.now() - start;
+    healthyDone = true;
     const counters = await server.counters();
+    await Promise.all(stormLoops);
     return {
       wallMs,
       rejections: counters.concurrencyRejections,
@@ -146,6 +178,15 @@ export async function runB3({ quick }) {
       runs.get(name).push(result);
     }
   }
+  // The retry storm: core beside one always-busy model on the same key (issue 12.2: a sleeping
+  // retry holds no slot, so the healthy calls keep the key's 4 slots).
+  const stormRuns = [];
+  for (let r = 0; r < repeats; r++) {
+    const make = CONTENDERS.find(([name]) => name === 'core client.chat')[1];
+    const result = await loadOnce(make, total, callers, true);
+    log(`B3 storm core client.chat: ${fmtMs(result.wallMs)}, ${result.rejections} 429s`);
+    stormRuns.push(result);
+  }
   const rows = [];
   const data = {};
   const floorMs = () => data['raw fetch + 4-slot semaphore (floor)'].wallMs;
@@ -172,6 +213,19 @@ export async function runB3({ quick }) {
       errors: summary.errors,
     });
   }
+  const stormWallMs = median(stormRuns.map((x) => x.wallMs));
+  const stormRow = {
+    case: `core client.chat beside a retry storm (${STORM_CALLERS} callers on an always-busy model, Retry-After 1 s)`,
+    wall: fmtMs(stormWallMs),
+    'vs ideal': fmtRatio(stormWallMs / idealMs),
+    'vs floor': fmtRatio(stormWallMs / floorMs()),
+    '429s received': median(stormRuns.map((x) => x.rejections)),
+    'requests sent': median(stormRuns.map((x) => x.sent)),
+    'failed calls': median(stormRuns.map((x) => x.failures)),
+    'max in flight': Math.max(...stormRuns.map((x) => x.maxInflight)),
+    errors: "healthy calls only (the busy model's model_busy 429s are not counted)",
+  };
+  data.retryStorm = { wallMs: stormWallMs, runs: stormRuns };
   const worst = [
     'core client.chat',
     'generateText + @infergate/ai-sdk',
@@ -185,6 +239,10 @@ export async function runB3({ quick }) {
       {
         title: `B3 one key under load: ${total} requests from ${callers} callers, latency ${LATENCY_MS} ms, cap ${CAP}, real HTTP (ideal ${fmtMs(idealMs)}; median of ${repeats})`,
         rows,
+      },
+      {
+        title: `B3 retry storm: the same ${total} healthy core calls while ${STORM_CALLERS} callers retry an always-busy model on the same key`,
+        rows: [rows.find((row) => row.case === 'core client.chat'), stormRow],
       },
     ],
     targets: [

@@ -56,3 +56,21 @@ describe('CallScope deadlines (one shared timer)', () => {
     expect(deadlineTimerHoldsProcess()).toBe(false);
   });
 });
+
+describe('CallScope deadlines (per-call timers, for isolate runtimes)', () => {
+  it('each call arms its own timer, fired at its deadline; dispose clears it', async () => {
+    vi.useFakeTimers();
+    const early = new CallScope(undefined, 100, true);
+    const late = new CallScope(undefined, 200, true);
+    const gone = new CallScope(undefined, 50, true);
+    gone.dispose();
+    expect(vi.getTimerCount()).toBe(2);
+    await vi.advanceTimersByTimeAsync(100);
+    expect([early.aborted, late.aborted, gone.aborted]).toEqual([true, false, false]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(late.error().code).toBe('timeout');
+    early.dispose();
+    late.dispose();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});

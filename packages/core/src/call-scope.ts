@@ -1,6 +1,18 @@
 import { GatewayError } from './errors';
 
 /**
+ * Runtimes that tie timers and I/O to the request that created them (Cloudflare's workerd, Vercel's
+ * edge runtime): a timer shared by calls of different requests would be armed in one request and
+ * fire (or never fire) in another, and aborting another request's fetch throws there. Each call
+ * then gets its own timer, created and fired in its own request's context. Elsewhere one shared
+ * timer is cheaper (bench B1).
+ */
+export const PER_CALL_TIMERS: boolean = (() => {
+  const global = globalThis as { navigator?: { userAgent?: unknown }; EdgeRuntime?: unknown };
+  return global.navigator?.userAgent === 'Cloudflare-Workers' || global.EdgeRuntime !== undefined;
+})();
+
+/**
  * One timer for the deadlines of all pending calls (a timer per call costs more than the rest of
  * a small call's bookkeeping). It is armed for the earliest deadline, re-armed when an earlier one
  * comes, and keeps the process alive only while a call is pending.
@@ -70,14 +82,21 @@ export class CallScope {
   readonly #controller = new AbortController();
   readonly #callerSignal: AbortSignal | undefined;
   readonly #timeoutMs: number;
+  readonly #perCallTimer: boolean;
+  #timer: ReturnType<typeof setTimeout> | undefined;
   /** Epoch ms at which the call times out. */
   readonly deadline: number;
   #reason: 'aborted' | 'timeout' | undefined;
   #onCallerAbort: (() => void) | undefined;
 
-  constructor(callerSignal: AbortSignal | undefined, timeoutMs: number) {
+  constructor(
+    callerSignal: AbortSignal | undefined,
+    timeoutMs: number,
+    perCallTimer: boolean = PER_CALL_TIMERS,
+  ) {
     this.#callerSignal = callerSignal;
     this.#timeoutMs = timeoutMs;
+    this.#perCallTimer = perCallTimer;
     const now = Date.now();
     this.deadline = now + timeoutMs;
     if (callerSignal?.aborted) {
@@ -92,7 +111,8 @@ export class CallScope {
       };
       callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
     }
-    watch(this, this.deadline, now);
+    if (perCallTimer) this.#timer = setTimeout(() => this.expire(), timeoutMs);
+    else watch(this, this.deadline, now);
   }
 
   /** The deadline passed (called by the shared timer). */
@@ -111,6 +131,8 @@ export class CallScope {
   }
 
   get aborted(): boolean {
+    // (Also after dispose: a caller that aborts after the body ended still ends the call.)
+    if (this.#reason === undefined && this.#callerSignal?.aborted) this.#reason = 'aborted';
     return this.#reason !== undefined;
   }
 
@@ -151,7 +173,10 @@ export class CallScope {
 
   /** Stops the deadline timer and detaches from the caller's signal. Idempotent. */
   dispose(): void {
-    unwatch(this);
+    if (this.#perCallTimer) {
+      if (this.#timer !== undefined) clearTimeout(this.#timer);
+      this.#timer = undefined;
+    } else unwatch(this);
     if (this.#onCallerAbort && this.#callerSignal) {
       this.#callerSignal.removeEventListener('abort', this.#onCallerAbort);
       this.#onCallerAbort = undefined;

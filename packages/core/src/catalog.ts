@@ -1,6 +1,6 @@
-import { GatewayError } from './errors';
+import { CallScope } from './call-scope';
 import type { Transport } from './transport';
-import { invalidResponse } from './transport';
+import { checkCallOptions, invalidResponse } from './transport';
 import type { CallOptions, GatewayList, GatewayModel, GatewayService } from './types';
 
 interface Entry<T> {
@@ -13,6 +13,14 @@ interface ModelsEntry extends Entry<GatewayModel[]> {
   misses: Set<string>;
 }
 
+/** One shared look-up: cancelled when every caller waiting for it has left. */
+interface Flight<T> {
+  promise: Promise<T>;
+  controller: AbortController;
+  callers: number;
+  settled: boolean;
+}
+
 /**
  * A cached, single-flight snapshot of `GET /models` and `GET /capabilities`: concurrent callers
  * share one request; entries live `ttlMs`; `invalidate()` forces the next read to fetch.
@@ -22,8 +30,8 @@ export class Catalog {
   readonly #ttlMs: number;
   #models: ModelsEntry | undefined;
   #services: Entry<GatewayService[]> | undefined;
-  #modelsInFlight: Promise<GatewayModel[]> | undefined;
-  #servicesInFlight: Promise<GatewayService[]> | undefined;
+  #modelsInFlight: Flight<GatewayModel[]> | undefined;
+  #servicesInFlight: Flight<GatewayService[]> | undefined;
   #generation = 0;
 
   constructor(transport: Transport, ttlMs: number) {
@@ -68,40 +76,129 @@ export class Catalog {
   }
 
   models(options?: CallOptions): Promise<GatewayModel[]> {
+    checkCallOptions(options ?? {});
     const cached = this.#fresh(this.#models);
     if (cached) return Promise.resolve(cached);
     if (!this.#modelsInFlight) {
       const generation = this.#generation;
-      // The shared request is not bound to one caller's signal: one caller aborting must not fail the others.
-      this.#modelsInFlight = this.#list<GatewayModel>('/models', withoutSignal(options))
-        .then((value) => {
-          if (generation === this.#generation) {
-            this.#models = { value, fetchedAt: Date.now(), misses: new Set() };
-          }
-          return value;
-        })
-        .finally(() => {
-          this.#modelsInFlight = undefined;
-        });
+      const flight = this.#start<GatewayModel>('/models', options, (value) => {
+        if (generation === this.#generation) {
+          this.#models = { value, fetchedAt: Date.now(), misses: new Set() };
+        }
+      });
+      this.#modelsInFlight = flight;
+      flight.promise.then(
+        () => this.#endModels(flight),
+        () => this.#endModels(flight),
+      );
     }
-    return raceSignal(this.#modelsInFlight, options?.signal);
+    return this.#join(this.#modelsInFlight, options, () => this.#endModels(this.#modelsInFlight));
+  }
+
+  #endModels(flight: Flight<GatewayModel[]> | undefined): void {
+    if (this.#modelsInFlight === flight) this.#modelsInFlight = undefined;
   }
 
   services(options?: CallOptions): Promise<GatewayService[]> {
+    checkCallOptions(options ?? {});
     const cached = this.#fresh(this.#services);
     if (cached) return Promise.resolve(cached);
     if (!this.#servicesInFlight) {
       const generation = this.#generation;
-      this.#servicesInFlight = this.#list<GatewayService>('/capabilities', withoutSignal(options))
-        .then((value) => {
-          if (generation === this.#generation) this.#services = { value, fetchedAt: Date.now() };
-          return value;
-        })
-        .finally(() => {
-          this.#servicesInFlight = undefined;
-        });
+      const flight = this.#start<GatewayService>('/capabilities', options, (value) => {
+        if (generation === this.#generation) this.#services = { value, fetchedAt: Date.now() };
+      });
+      this.#servicesInFlight = flight;
+      flight.promise.then(
+        () => this.#endServices(flight),
+        () => this.#endServices(flight),
+      );
     }
-    return raceSignal(this.#servicesInFlight, options?.signal);
+    return this.#join(this.#servicesInFlight, options, () =>
+      this.#endServices(this.#servicesInFlight),
+    );
+  }
+
+  #endServices(flight: Flight<GatewayService[]> | undefined): void {
+    if (this.#servicesInFlight === flight) this.#servicesInFlight = undefined;
+  }
+
+  /**
+   * The shared request: bound to no caller's signal or deadline (one caller leaving must not fail
+   * the others) but to the flight's own controller, aborted when no caller remains. It runs under
+   * the client's default deadline.
+   */
+  #start<T extends { id: string }>(
+    path: string,
+    options: CallOptions | undefined,
+    store: (value: T[]) => void,
+  ): Flight<T[]> {
+    const controller = new AbortController();
+    const { signal: _signal, timeoutMs: _timeoutMs, ...rest } = options ?? {};
+    const flight: Flight<T[]> = {
+      controller,
+      callers: 0,
+      settled: false,
+      promise: this.#list<T>(path, { ...rest, signal: controller.signal }).then((value) => {
+        store(value);
+        return value;
+      }),
+    };
+    flight.promise.then(
+      () => {
+        flight.settled = true;
+      },
+      () => {
+        flight.settled = true;
+      },
+    );
+    return flight;
+  }
+
+  /**
+   * One caller's wait for a shared look-up, under its own signal and deadline: a caller that
+   * aborts or times out leaves at once with its own `aborted` / `timeout`; the shared request is
+   * cancelled only when no caller remains.
+   */
+  #join<T>(flight: Flight<T>, options: CallOptions | undefined, forget: () => void): Promise<T> {
+    flight.callers++;
+    const scope = new CallScope(
+      options?.signal,
+      Math.min(2 ** 31 - 1, options?.timeoutMs ?? this.#transport.timeoutMs),
+    );
+    return new Promise<T>((resolve, reject) => {
+      let left = false;
+      const leave = (abandon: boolean) => {
+        if (left) return;
+        left = true;
+        scope.signal.removeEventListener('abort', onAbort);
+        scope.dispose();
+        flight.callers--;
+        if (abandon && flight.callers === 0 && !flight.settled) {
+          forget();
+          flight.controller.abort();
+        }
+      };
+      const onAbort = () => {
+        leave(true);
+        reject(scope.error());
+      };
+      if (scope.aborted) {
+        onAbort();
+        return;
+      }
+      scope.signal.addEventListener('abort', onAbort, { once: true });
+      flight.promise.then(
+        (value) => {
+          leave(false);
+          resolve(value);
+        },
+        (error: unknown) => {
+          leave(false);
+          reject(error);
+        },
+      );
+    });
   }
 
   async #list<T extends { id: string }>(
@@ -127,37 +224,4 @@ export class Catalog {
     }
     return data.data;
   }
-}
-
-function withoutSignal(options: CallOptions | undefined): CallOptions | undefined {
-  if (!options?.signal) return options;
-  const { signal: _signal, ...rest } = options;
-  return rest;
-}
-
-/** Lets one caller stop waiting for a shared promise without cancelling it for the others. */
-function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  const abortedError = () =>
-    new GatewayError({
-      code: 'aborted',
-      message: 'The call was aborted',
-      cause: signal.reason,
-      isRetryable: false,
-    });
-  if (signal.aborted) return Promise.reject(abortedError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortedError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -1,14 +1,22 @@
+import type { KeyBudget } from './concurrency-budget';
 import { GatewayError } from './errors';
+import { LIMITS } from './limits';
 import type { GatewayClientOptions } from './types';
 
 export const DEFAULTS = {
   maxConcurrency: 4,
+  maxConcurrencyPerKey: LIMITS.concurrentRequestsPerKey,
   timeoutMs: 300_000,
   maxRetries: 2,
   catalogTtlMs: 60_000,
   maxRetryAfterMs: 60_000,
   retryBaseDelayMs: 500,
+  maxResponseBytes: 32 * 1024 * 1024,
+  maxErrorBodyBytes: 64 * 1024,
 } as const;
+
+/** Timers take at most 2^31 − 1 ms; longer deadlines are clamped to it (about 24.8 days). */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 export interface ResolvedOptions {
   /** Normalised base URL, or undefined when none was given (calls then fail with configuration_error). */
@@ -17,11 +25,16 @@ export interface ResolvedOptions {
   fetch: typeof fetch | undefined;
   headers: Record<string, string>;
   maxConcurrency: number;
+  maxConcurrencyPerKey: number;
+  /** undefined: the default in-process budget. */
+  budget: KeyBudget | undefined;
   timeoutMs: number;
   maxRetries: number;
   catalogTtlMs: number;
   maxRetryAfterMs: number;
   retryBaseDelayMs: number;
+  maxResponseBytes: number;
+  maxErrorBodyBytes: number;
 }
 
 /** Reads an environment variable where one exists (Node, Bun, Deno with compat); never imports `node:`. */
@@ -35,7 +48,8 @@ export function readEnv(name: string): string | undefined {
 /**
  * Normalises a base URL:
  * - surrounding whitespace and trailing slashes are removed;
- * - when the last path segment is not a version (`v1`, `v2`, ...), `/v1` is appended.
+ * - a last path segment that is a version (`v1`, `V2`, ...) is lowercased; otherwise `/v1` is
+ *   appended.
  * `https://gw.example` → `https://gw.example/v1`; `https://gw.example/v1/` → `https://gw.example/v1`;
  * `https://gw.example/api` → `https://gw.example/api/v1`. Query strings and fragments are refused.
  */
@@ -45,10 +59,12 @@ export function normalizeBaseURL(input: string): string {
   try {
     url = new URL(raw);
   } catch (cause) {
+    // The value is not quoted: a key pasted into the wrong field would be printed.
     throw new GatewayError({
       code: 'configuration_error',
-      message: `baseURL is not an absolute URL: "${raw}"`,
-      cause,
+      message: `baseURL is not an absolute URL (a string of ${raw.length} characters that does not parse as http(s)://host/...)`,
+      field: 'baseURL',
+      cause: cause instanceof Error ? new TypeError('Invalid URL') : undefined,
     });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -70,8 +86,10 @@ export function normalizeBaseURL(input: string): string {
     });
   }
   let path = url.pathname.replace(/\/+$/, '');
-  const lastSegment = path.slice(path.lastIndexOf('/') + 1);
-  if (!/^v\d+$/.test(lastSegment)) path = `${path}/v1`;
+  const cut = path.lastIndexOf('/') + 1;
+  const lastSegment = path.slice(cut);
+  if (/^v\d+$/i.test(lastSegment)) path = `${path.slice(0, cut)}${lastSegment.toLowerCase()}`;
+  else path = `${path}/v1`;
   return `${url.origin}${path}`;
 }
 
@@ -91,7 +109,27 @@ function positiveInteger(
   return value;
 }
 
-export function resolveOptions(options: GatewayClientOptions = {}): ResolvedOptions {
+function checkBudget(budget: unknown): KeyBudget | undefined {
+  if (budget === undefined) return undefined;
+  const acquire = (budget as { acquire?: unknown } | null)?.acquire;
+  if (typeof budget !== 'object' || budget === null || typeof acquire !== 'function') {
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: 'budget must be a KeyBudget (an object with an acquire(request) method)',
+      field: 'budget',
+    });
+  }
+  return budget as KeyBudget;
+}
+
+export function resolveOptions(input: GatewayClientOptions | undefined = {}): ResolvedOptions {
+  if (typeof input !== 'object' || input === null) {
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: `createGatewayClient takes an options object or nothing, got ${input === null ? 'null' : typeof input}`,
+    });
+  }
+  const options = input;
   const baseURL = options.baseURL ?? readEnv('INFERGATE_BASE_URL');
   return {
     baseURL: baseURL === undefined ? undefined : normalizeBaseURL(baseURL),
@@ -103,7 +141,26 @@ export function resolveOptions(options: GatewayClientOptions = {}): ResolvedOpti
       options.maxConcurrency,
       DEFAULTS.maxConcurrency,
     ),
-    timeoutMs: positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs),
+    maxConcurrencyPerKey: positiveInteger(
+      'maxConcurrencyPerKey',
+      options.maxConcurrencyPerKey,
+      DEFAULTS.maxConcurrencyPerKey,
+    ),
+    budget: checkBudget(options.budget),
+    timeoutMs: Math.min(
+      MAX_TIMEOUT_MS,
+      positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs),
+    ),
+    maxResponseBytes: positiveInteger(
+      'maxResponseBytes',
+      options.maxResponseBytes,
+      DEFAULTS.maxResponseBytes,
+    ),
+    maxErrorBodyBytes: positiveInteger(
+      'maxErrorBodyBytes',
+      options.maxErrorBodyBytes,
+      DEFAULTS.maxErrorBodyBytes,
+    ),
     maxRetries: positiveInteger('maxRetries', options.maxRetries, DEFAULTS.maxRetries, 0),
     catalogTtlMs: positiveInteger('catalogTtlMs', options.catalogTtlMs, DEFAULTS.catalogTtlMs, 0),
     maxRetryAfterMs: positiveInteger(

@@ -131,3 +131,23 @@ describe('SseDataSplitter', () => {
     );
   });
 });
+
+describe('SseDataSplitter limits (issue 13.1)', () => {
+  it('refuses an unterminated line or an event longer than the limit with response_too_large', () => {
+    const splitter = new SseDataSplitter(() => {}, 100);
+    splitter.feed(`data: ${'x'.repeat(60)}`);
+    expect(() => splitter.feed('y'.repeat(60))).toThrowError(
+      expect.objectContaining({ code: 'response_too_large' }),
+    );
+    const single = new SseDataSplitter(() => {}, 100);
+    expect(() => single.feed(`data: ${'x'.repeat(200)}`)).toThrowError(/SSE event limit \(100/);
+    const multi = new SseDataSplitter(() => {}, 100);
+    expect(() => multi.feed(`data: ${'a'.repeat(60)}\ndata: ${'b'.repeat(60)}\n`)).toThrowError(
+      expect.objectContaining({ code: 'response_too_large' }),
+    );
+    const events: string[] = [];
+    const fine = new SseDataSplitter((data) => events.push(data), 100);
+    fine.feed(`data: ${'x'.repeat(90)}\n\n`);
+    expect(events).toEqual(['x'.repeat(90)]);
+  });
+});

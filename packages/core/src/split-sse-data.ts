@@ -1,3 +1,11 @@
+import { GatewayError } from './errors';
+
+/**
+ * Longest SSE line, and longest event (its `data` lines joined), in UTF-16 code units: 8 Mi. A
+ * chat event is a few hundred; an unterminated line must not grow until the heap runs out.
+ */
+export const SSE_MAX_EVENT_CHARS = 8 * 1024 * 1024;
+
 const LF = 10;
 const SPACE = 32;
 const COLON = 58;
@@ -15,14 +23,25 @@ export class SseDataSplitter {
   readonly #onData: (data: string) => void;
   /** Pieces of a line not yet terminated (joined once its end arrives). */
   #pending: string[] = [];
+  #pendingChars = 0;
+  readonly #maxChars: number;
   /** Data of the event being read; undefined before its first `data` line. */
   #data: string | undefined;
   #atStart = true;
   /** The last feed ended with CR: a LF starting the next one completes a CRLF. */
   #afterCR = false;
 
-  constructor(onData: (data: string) => void) {
+  constructor(onData: (data: string) => void, maxEventChars = SSE_MAX_EVENT_CHARS) {
     this.#onData = onData;
+    this.#maxChars = maxEventChars;
+  }
+
+  #tooLong(what: string): GatewayError {
+    return new GatewayError({
+      code: 'response_too_large',
+      message: `An SSE ${what} of the stream is longer than the SSE event limit (${this.#maxChars} characters); the stream was stopped`,
+      isRetryable: false,
+    });
   }
 
   feed(text: string): void {
@@ -39,10 +58,15 @@ export class SseDataSplitter {
     let cr = text.indexOf('\r');
     if (this.#pending.length > 0) {
       this.#pending.push(text);
+      this.#pendingChars += text.length;
       // A long line in many small pieces is joined once, not once per piece.
-      if (lf === -1 && cr === -1) return;
+      if (lf === -1 && cr === -1) {
+        if (this.#pendingChars > this.#maxChars) throw this.#tooLong('line');
+        return;
+      }
       text = this.#pending.join('');
       this.#pending = [];
+      this.#pendingChars = 0;
       lf = text.indexOf('\n');
       cr = cr === -1 ? -1 : text.indexOf('\r');
     }
@@ -77,12 +101,18 @@ export class SseDataSplitter {
       if (lf !== -1 && lf < start) lf = text.indexOf('\n', start);
       if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
     }
-    if (start < length) this.#pending.push(start === 0 ? text : text.slice(start));
+    if (start < length) {
+      const rest = start === 0 ? text : text.slice(start);
+      if (rest.length > this.#maxChars) throw this.#tooLong('line');
+      this.#pending.push(rest);
+      this.#pendingChars = rest.length;
+    }
   }
 
   /** The input ended: an event not closed by a blank line is dropped (as SSE says). */
   end(): void {
     this.#pending = [];
+    this.#pendingChars = 0;
     this.#data = undefined;
     this.#afterCR = false;
   }
@@ -97,8 +127,9 @@ export class SseDataSplitter {
       return;
     }
     const value = this.#dataValue(text, start, end);
-    if (value !== undefined)
-      this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
+    if (value === undefined) return;
+    this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
+    if (this.#data.length > this.#maxChars) throw this.#tooLong('event');
   }
 
   /** The value of a `data` line (`data` alone, or `data:` and one optional space), else undefined. */

@@ -1,7 +1,9 @@
 import { CallScope, sleep } from './call-scope';
-import type { ConcurrencyBudget, ReleaseSlot } from './concurrency-budget';
+import type { KeyBudget, ReleaseSlot, Semaphore } from './concurrency-budget';
 import { GatewayError, isGatewayError } from './errors';
+import { MAX_TIMEOUT_MS } from './options';
 import { parseErrorResponse, redact } from './parse-error-response';
+import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { backoffDelay } from './retry-after';
 import type { CallOptions } from './types';
 import { isPlainHttpToRemote, warnPlainHttpOnce } from './warn-plain-http';
@@ -11,12 +13,19 @@ export interface TransportConfig {
   apiKey: string;
   fetch: typeof fetch | undefined;
   headers: Record<string, string>;
+  /** This client's own limit, enforced by `local` before the key's budget is asked. */
   maxConcurrency: number;
+  local: Semaphore;
+  /** The key's limit, passed to `budget` with `budgetId`. */
+  maxConcurrencyPerKey: number;
+  budget: KeyBudget;
+  budgetId: string;
   timeoutMs: number;
   maxRetries: number;
   maxRetryAfterMs: number;
   retryBaseDelayMs: number;
-  budget: ConcurrencyBudget;
+  maxResponseBytes: number;
+  maxErrorBodyBytes: number;
   /** Called with every error response (the catalog refreshes on some codes). */
   onErrorResponse?: (error: GatewayError) => void;
 }
@@ -46,6 +55,8 @@ export interface OpenResponse {
   /** Stream requests: the body's reader and the first bytes already read from it. */
   reader?: ReadableStreamDefaultReader<Uint8Array>;
   firstChunk?: Uint8Array;
+  /** Most unread bytes a stream may buffer ahead of its reader (`maxResponseBytes`). */
+  maxBufferedBytes: number;
 }
 
 interface Received {
@@ -53,8 +64,6 @@ interface Received {
   reader?: ReadableStreamDefaultReader<Uint8Array>;
   firstChunk?: Uint8Array;
 }
-
-const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
 /** fetch + concurrency slot + deadline + retries + error parsing. Holds the API key privately. */
 export class Transport {
@@ -73,6 +82,11 @@ export class Transport {
 
   get baseURL(): string {
     return this.#config.baseURL;
+  }
+
+  /** The client's default deadline of a call. */
+  get timeoutMs(): number {
+    return this.#config.timeoutMs;
   }
 
   /** Replaces the API key in text that came from the network. */
@@ -128,91 +142,159 @@ export class Transport {
   }
 
   /**
-   * Sends a request and returns the open 2xx response, retrying 429 (after Retry-After) and
-   * 502/503/504 / network errors (after backoff). The returned slot and scope belong to the caller.
+   * Sends a request and returns the open 2xx response, retrying as `retryDelay` decides. Every
+   * attempt holds a slot; the slot is given back before a retry's sleep and asked for again after
+   * it. The returned slot and scope belong to the caller.
    */
   async open(spec: RequestSpec, options: CallOptions = {}): Promise<OpenResponse> {
     checkCallOptions(options);
-    const scope = new CallScope(options.signal, options.timeoutMs ?? this.#config.timeoutMs);
-    let release: ReleaseSlot | undefined;
+    const timeoutMs = Math.min(MAX_TIMEOUT_MS, options.timeoutMs ?? this.#config.timeoutMs);
+    const scope = new CallScope(options.signal, timeoutMs);
     try {
-      try {
-        release = await this.#config.budget.acquire(this.#config.maxConcurrency, scope.signal);
-      } catch {
-        throw scope.error({ requestedModel: spec.requestedModel });
-      }
-      // A slot may be handed over after the call's deadline passed or its caller aborted: such a
-      // call gives the slot back (in the catch below) and fails without sending anything.
-      if (scope.ended) throw scope.error({ requestedModel: spec.requestedModel });
-      const received = await this.#attempts(spec, options, scope);
-      return { ...received, release, scope };
+      return await this.#attempts(spec, options, scope);
     } catch (error) {
-      spec.onFailure?.(error);
-      release?.();
       scope.dispose();
       throw error;
     }
   }
 
-  async #attempts(spec: RequestSpec, options: CallOptions, scope: CallScope): Promise<Received> {
+  /**
+   * A slot for one attempt: this client's own `maxConcurrency` first (so a client with a small
+   * limit queues only behind itself), then the key's budget.
+   */
+  async #acquire(spec: RequestSpec, scope: CallScope): Promise<ReleaseSlot> {
+    let releaseLocal: ReleaseSlot | undefined;
+    try {
+      releaseLocal = await this.#config.local.acquire(this.#config.maxConcurrency, scope.signal);
+      if (scope.ended) throw scope.error({ requestedModel: spec.requestedModel });
+      const lease = await this.#config.budget.acquire({
+        id: this.#config.budgetId,
+        limit: this.#config.maxConcurrencyPerKey,
+        signal: scope.signal,
+        deadline: scope.deadline,
+      });
+      const local = releaseLocal;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        try {
+          lease.release();
+        } catch {
+          // A budget's release must not throw; if one does, the local slot is still given back.
+        }
+        local();
+      };
+      // A slot may be handed over after the call's deadline passed or its caller aborted: such a
+      // call gives the slot back and fails without sending anything.
+      if (scope.ended) {
+        release();
+        throw scope.error({ requestedModel: spec.requestedModel });
+      }
+      return release;
+    } catch (error) {
+      releaseLocal?.();
+      if (isGatewayError(error)) throw error;
+      if (scope.ended) throw scope.error({ requestedModel: spec.requestedModel });
+      throw error;
+    }
+  }
+
+  async #attempts(
+    spec: RequestSpec,
+    options: CallOptions,
+    scope: CallScope,
+  ): Promise<OpenResponse> {
     const url = `${this.#config.baseURL}${spec.path}`;
-    const headers = this.#headers(spec, options.headers);
-    const fetchImpl = this.#config.fetch ?? globalThis.fetch;
-    if (typeof fetchImpl !== 'function') {
-      throw new GatewayError({
-        code: 'configuration_error',
-        message: 'No fetch: this runtime has no global fetch; pass `fetch` to createGatewayClient',
+    let held: ReleaseSlot | undefined;
+    try {
+      const headers = this.#headers(spec, options.headers);
+      const fetchImpl = this.#config.fetch ?? globalThis.fetch;
+      if (typeof fetchImpl !== 'function') {
+        throw new GatewayError({
+          code: 'configuration_error',
+          message:
+            'No fetch: this runtime has no global fetch; pass `fetch` to createGatewayClient',
+        });
+      }
+      if (this.#plainHttpToRemote) warnPlainHttpOnce(this.#config.baseURL);
+      const maxRetries = options.maxRetries ?? this.#config.maxRetries;
+      for (let attempt = 0; ; attempt++) {
+        held = await this.#acquire(spec, scope);
+        const outcome = await this.#attempt(url, headers, fetchImpl, spec, scope);
+        if (!(outcome instanceof GatewayError)) {
+          const release = held;
+          held = undefined;
+          return { ...outcome, release, scope, maxBufferedBytes: this.#config.maxResponseBytes };
+        }
+        const delay = attempt < maxRetries ? this.#retryDelay(outcome, attempt, scope) : undefined;
+        if (delay === undefined) throw outcome;
+        // Sleeping never holds a slot: give it back, sleep, queue again behind those waiting.
+        held();
+        held = undefined;
+        await this.#wait(delay, scope, spec);
+      }
+    } catch (error) {
+      // Before the slot is released: lets siblings stop before they take it.
+      spec.onFailure?.(error);
+      held?.();
+      throw error;
+    }
+  }
+
+  /**
+   * One request. Returns the open response, or the error a retry may follow (a gateway error
+   * answer or a network error before the first byte); throws what ends the call at once.
+   */
+  async #attempt(
+    url: string,
+    headers: Headers | Record<string, string>,
+    fetchImpl: typeof fetch,
+    spec: RequestSpec,
+    scope: CallScope,
+  ): Promise<Received | GatewayError> {
+    let response: Response;
+    try {
+      response = await fetchImpl(url, {
+        method: spec.method,
+        headers,
+        body: spec.body,
+        signal: scope.signal,
+      });
+    } catch (cause) {
+      if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
+      return new GatewayError({
+        code: 'network_error',
+        message: `Could not reach the gateway at ${this.#config.baseURL}: ${describe(cause)}`,
+        requestedModel: spec.requestedModel,
+        isRetryable: true,
+        cause,
       });
     }
-    if (this.#plainHttpToRemote) warnPlainHttpOnce(this.#config.baseURL);
-    const maxRetries = options.maxRetries ?? this.#config.maxRetries;
-    for (let attempt = 0; ; attempt++) {
-      const canRetry = attempt < maxRetries;
-      let response: Response;
-      try {
-        response = await fetchImpl(url, {
-          method: spec.method,
-          headers,
-          body: spec.body,
-          signal: scope.signal,
-        });
-      } catch (cause) {
-        if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
-        const error = new GatewayError({
-          code: 'network_error',
-          message: `Could not reach the gateway at ${this.#config.baseURL}: ${describe(cause)}`,
-          requestedModel: spec.requestedModel,
-          cause,
-        });
-        if (!canRetry) throw error;
-        await this.#wait(backoffDelay(attempt, this.#config.retryBaseDelayMs), scope, spec);
-        continue;
-      }
-      if (response.ok) {
-        if (!spec.stream) return { response };
-        const received = await this.#firstBytes(response, spec, scope);
-        if (!(received instanceof GatewayError)) return received;
-        if (!canRetry) throw received;
-        await this.#wait(backoffDelay(attempt, this.#config.retryBaseDelayMs), scope, spec);
-        continue;
-      }
-
-      const error = await this.#errorFrom(response, spec, scope);
-      this.#config.onErrorResponse?.(error);
-      if (!canRetry || !RETRY_STATUSES.has(response.status)) throw error;
-      let delay: number;
-      if (response.status === 429 && error.retryAfterMs !== undefined) {
-        // Waiting longer than the cap is the caller's decision: fail with the wait in the error.
-        // So is a wait that would outlast the deadline: the 429 says more than a timeout would.
-        if (error.retryAfterMs > Math.min(this.#config.maxRetryAfterMs, scope.remainingMs)) {
-          throw error;
-        }
-        delay = error.retryAfterMs;
-      } else {
-        delay = backoffDelay(attempt, this.#config.retryBaseDelayMs);
-      }
-      await this.#wait(delay, scope, spec);
+    if (response.ok) {
+      if (!spec.stream) return { response };
+      return this.#firstBytes(response, spec, scope);
     }
+    const error = await this.#errorFrom(response, spec, scope);
+    this.#config.onErrorResponse?.(error);
+    return error;
+  }
+
+  /**
+   * The retry policy, the only one in core: how long to wait before retrying `error`, or
+   * undefined when it must not be retried. Retried: a network error before the first byte, HTTP
+   * 500/502/503/504 (after backoff) and HTTP 429 that carries `Retry-After` (after that wait, when
+   * it fits both `maxRetryAfterMs` and the call's deadline; a longer wait is the caller's
+   * decision, so the 429 is thrown with the wait in it).
+   */
+  #retryDelay(error: GatewayError, attempt: number, scope: CallScope): number | undefined {
+    if (!error.isRetryable) return undefined;
+    if (error.status === 429) {
+      const wait = error.retryAfterMs;
+      if (wait === undefined) return undefined;
+      return wait <= Math.min(this.#config.maxRetryAfterMs, scope.remainingMs) ? wait : undefined;
+    }
+    return backoffDelay(attempt, this.#config.retryBaseDelayMs);
   }
 
   /** Reads a stream's first bytes; a body that fails or ends before them is a retryable error. */
@@ -223,7 +305,7 @@ export class Transport {
   ): Promise<Received | GatewayError> {
     const contentType = response.headers.get('content-type') ?? '';
     if (contentType.includes('application/json')) {
-      const body = await response.text().catch(() => '');
+      const body = await this.#errorBody(response).catch(() => '');
       throw invalidResponse('Asked for a stream, the gateway answered with JSON', {
         status: response.status,
         body: this.redact(body),
@@ -255,6 +337,7 @@ export class Transport {
       status: response.status,
       message: `The stream ended before its first byte${cause === undefined ? '' : `: ${describe(cause)}`}`,
       requestedModel: spec.requestedModel,
+      isRetryable: true,
       cause,
     });
   }
@@ -270,7 +353,7 @@ export class Transport {
   async #errorFrom(response: Response, spec: RequestSpec, scope: CallScope): Promise<GatewayError> {
     let text: string;
     try {
-      text = await response.text();
+      text = await this.#errorBody(response);
     } catch (cause) {
       if (scope.aborted) return scope.error({ requestedModel: spec.requestedModel });
       return new GatewayError({
@@ -287,6 +370,29 @@ export class Transport {
     });
   }
 
+  /** An error body's first `maxErrorBodyBytes`; a longer one is cut and says so at its end. */
+  async #errorBody(response: Response): Promise<string> {
+    const limit = this.#config.maxErrorBodyBytes;
+    const { text, truncated } = await readBoundedBody(response, limit);
+    return truncated
+      ? `${text}\n[infergate: error body cut after ${limit} bytes (maxErrorBodyBytes)]`
+      : text;
+  }
+
+  /** `response_too_large` for a body over `maxResponseBytes`. */
+  #tooLarge(response: Response, spec: RequestSpec, declared?: number): GatewayError {
+    const limit = this.#config.maxResponseBytes;
+    return new GatewayError({
+      code: 'response_too_large',
+      status: response.status,
+      message: `The ${spec.path} answer is larger than maxResponseBytes (${limit} bytes)${
+        declared === undefined ? '' : `: Content-Length ${declared}`
+      }; it was not read further`,
+      requestedModel: spec.requestedModel,
+      isRetryable: false,
+    });
+  }
+
   /** Sends a request and reads the whole body as text, releasing the slot afterwards. */
   async text(
     spec: RequestSpec,
@@ -294,7 +400,13 @@ export class Transport {
   ): Promise<{ text: string; headers: Headers; status: number }> {
     const { response, release, scope } = await this.open(spec, options);
     try {
-      const text = await response.text();
+      const declared = declaredLength(response.headers);
+      if (declared !== undefined && declared > this.#config.maxResponseBytes) {
+        response.body?.cancel().catch(() => {});
+        throw this.#tooLarge(response, spec, declared);
+      }
+      const { text, truncated } = await readBoundedBody(response, this.#config.maxResponseBytes);
+      if (truncated) throw this.#tooLarge(response, spec);
       return { text, headers: response.headers, status: response.status };
     } catch (cause) {
       if (isGatewayError(cause)) throw cause;
@@ -335,15 +447,53 @@ export class Transport {
   }
 }
 
-/** A per-call `maxRetries` is checked like the client's option, before anything is queued. */
-function checkCallOptions(options: CallOptions): void {
-  const { maxRetries } = options;
+/** Per-call options are checked like the client's, before anything is queued. */
+export function checkCallOptions(options: CallOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new GatewayError({
+      code: 'invalid_request_error',
+      message: `call options must be an object, got ${options === null ? 'null' : typeof options}`,
+      field: 'options',
+      isRetryable: false,
+    });
+  }
+  const { maxRetries, timeoutMs, signal } = options;
+  if (
+    timeoutMs !== undefined &&
+    !(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0)
+  ) {
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: `timeoutMs (call option) must be a finite number > 0, got ${typeof timeoutMs === 'number' ? String(timeoutMs) : `a ${typeof timeoutMs}`}`,
+      field: 'timeoutMs',
+    });
+  }
+  if (signal !== undefined && !isAbortSignal(signal)) {
+    throw new GatewayError({
+      code: 'invalid_request_error',
+      message: `signal (call option) must be an AbortSignal, got ${signal === null ? 'null' : typeof signal}`,
+      field: 'signal',
+      isRetryable: false,
+    });
+  }
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
     throw new GatewayError({
       code: 'configuration_error',
       message: `maxRetries (call option) must be an integer ≥ 0, got ${String(maxRetries)}`,
     });
   }
+}
+
+/** An AbortSignal, also one from another realm (checked by shape, not by `instanceof`). */
+function isAbortSignal(value: unknown): value is AbortSignal {
+  const signal = value as Partial<AbortSignal> | null;
+  return (
+    typeof signal === 'object' &&
+    signal !== null &&
+    typeof signal.aborted === 'boolean' &&
+    typeof signal.addEventListener === 'function' &&
+    typeof signal.removeEventListener === 'function'
+  );
 }
 
 export function invalidResponse(

@@ -1,0 +1,41 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const dist = join(import.meta.dirname, '..', 'dist', 'index.js');
+
+/**
+ * Runs in a child process with --expose-gc: an endless stream is opened and dropped unread; the
+ * garbage collector's finalizer must cancel it and give the slot back.
+ */
+const SCRIPT = `
+const { createGatewayClient } = await import(${JSON.stringify(dist)});
+const chunk = new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"x"}}]}\\n\\n');
+let cancelled = false;
+const fetch = async () => new Response(new ReadableStream({
+  pull: (c) => new Promise((resolve) => setTimeout(() => { if (!cancelled) c.enqueue(chunk); resolve(); }, 2)),
+  cancel: () => { cancelled = true; },
+}), { headers: { 'content-type': 'text/event-stream' } });
+const client = createGatewayClient({ baseURL: 'https://unreachable.test/v1', apiKey: 'k', fetch });
+await (async () => {
+  await client.chatStream({ model: 'community/general', messages: [{ role: 'user', content: 'hi' }] });
+})();
+for (let i = 0; i < 200 && client.budget.active > 0; i++) {
+  globalThis.gc();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+}
+console.log(JSON.stringify({ active: client.budget.active, cancelled }));
+process.exit(0);
+`;
+
+describe('an unreachable stream (issue 12.1)', () => {
+  it('is cancelled by the finalizer: its endless body stops and the slot comes back', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--expose-gc', '--input-type=module', '-e', SCRIPT],
+      { timeout: 30_000 },
+    );
+    expect(JSON.parse(stdout.trim())).toEqual({ active: 0, cancelled: true });
+  });
+});
