@@ -155,12 +155,14 @@ const DEFAULT_BUDGET = Symbol.for('@infergate/core.keyBudget');
 /** The budget of clients created without `budget`: one per realm. */
 export function defaultBudget(): InProcessBudget {
   const holder = globalThis as unknown as Record<symbol, InProcessBudget | undefined>;
+  // Another copy of this package (the CJS build beside the ESM one, or a second bundle of a
+  // framework app) may have set it first: its budget is another class, but the same shape.
   let budget = holder[DEFAULT_BUDGET];
-  if (!(budget instanceof InProcessBudget)) {
+  if (typeof budget?.acquire !== 'function') {
     budget = new InProcessBudget();
     Object.defineProperty(globalThis, DEFAULT_BUDGET, { value: budget, enumerable: false });
   }
-  return budget;
+  return budget as InProcessBudget;
 }
 
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);

@@ -1,0 +1,29 @@
+import { createRequire } from 'node:module';
+import { createEmulator } from '@infergate/emulator';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_KEYS, hi } from './helpers';
+
+// A Next.js app bundles core once per route, and Node may load the ESM and the CJS build side by
+// side: every copy must find the realm's one default budget, and none may fail to start.
+describe('two copies of core in one realm', () => {
+  it('share the default key budget (the ESM and the CJS build)', async () => {
+    const esm = await import('../dist/index.js');
+    const cjs = createRequire(import.meta.url)('../dist/index.cjs') as typeof esm;
+    expect(esm.createGatewayClient).not.toBe(cjs.createGatewayClient);
+    const emulator = createEmulator({ latencyMs: 30 });
+    const options = {
+      baseURL: 'https://two-copies.test/v1',
+      apiKey: DEFAULT_KEYS.full,
+      fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
+        emulator.fetch(new Request(input, init))) as typeof fetch,
+    };
+    const fromEsm = esm.createGatewayClient(options);
+    const fromCjs = cjs.createGatewayClient(options);
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? fromEsm : fromCjs).chat(hi())),
+    );
+    // One budget for both copies: never more than the key's 4 at once, so no 429.
+    expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBe(4);
+    expect(emulator.counters.concurrencyRejections).toBe(0);
+  });
+});
