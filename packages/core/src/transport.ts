@@ -2,6 +2,7 @@ import { CallScope, sleep } from './call-scope';
 import type { ConcurrencyBudget, ReleaseSlot } from './concurrency-budget';
 import { GatewayError, isGatewayError } from './errors';
 import { parseErrorResponse, redact } from './parse-error-response';
+import { registerSecret } from './redact-secret';
 import { backoffDelay } from './retry-after';
 import type { CallOptions } from './types';
 import { isPlainHttpToRemote, warnPlainHttpOnce } from './warn-plain-http';
@@ -67,6 +68,7 @@ export class Transport {
   constructor(config: TransportConfig) {
     const { apiKey, ...rest } = config;
     this.#apiKey = apiKey;
+    registerSecret(apiKey);
     this.#config = rest;
     this.#plainHttpToRemote = isPlainHttpToRemote(rest.baseURL);
   }
