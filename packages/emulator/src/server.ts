@@ -52,19 +52,42 @@ export function fullAccessKey(scenario: Scenario): string {
   return best[0];
 }
 
-function toRequest(req: IncomingMessage, body: Buffer, origin: string, signal: AbortSignal) {
+function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal) {
   const headers = new Headers();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
     if (!HOP_BY_HOP.has(name.toLowerCase())) headers.append(name, req.rawHeaders[i + 1]!);
   }
+  // The declared size lets the emulator refuse an oversized body before reading it.
+  const length = req.headers['content-length'];
+  if (length !== undefined) headers.set('content-length', length);
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   return new Request(`${origin}${req.url ?? '/'}`, {
     method,
     headers,
-    body: hasBody ? new Uint8Array(body) : undefined,
+    body: hasBody ? bodyStream(req) : undefined,
     signal,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+/**
+ * The Node request body as a web stream read on demand: the emulator checks the key (and the
+ * declared size) first and pulls the body only if it wants it, chunk by chunk under its size cap.
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  const chunks = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await chunks.next();
+      if (done) controller.close();
+      else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+    },
+    cancel() {
+      // Left unread: `serve` closes the connection after answering instead of draining it.
+      req.pause();
+    },
   });
 }
 
@@ -80,12 +103,6 @@ function waitForDrain(res: ServerResponse): Promise<void> {
   });
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 /** Bridges one Node request to the fetch handler, streaming the body out as it is produced. */
 async function serve(
   emulator: Emulator,
@@ -99,8 +116,7 @@ async function serve(
   });
   let response: Response;
   try {
-    const body = await readBody(req);
-    response = await emulator.fetch(toRequest(req, body, origin, aborter.signal));
+    response = await emulator.fetch(toRequest(req, origin, aborter.signal));
   } catch {
     // `drop_connection`, or the client went away: close without an answer.
     req.socket.destroy();
@@ -114,6 +130,11 @@ async function serve(
   response.headers.forEach((value, name) => {
     res.setHeader(name, value);
   });
+  if (!req.complete) {
+    // The body was refused unread (no key, too large): answer, then close rather than drain it.
+    res.setHeader('connection', 'close');
+    res.once('finish', () => req.socket.destroy());
+  }
   if (!response.body) {
     res.end();
     return;
