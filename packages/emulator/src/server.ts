@@ -77,18 +77,60 @@ function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal) {
  * declared size) first and pulls the body only if it wants it, chunk by chunk under its size cap.
  */
 function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
-  const chunks = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { done, value } = await chunks.next();
-      if (done) controller.close();
-      else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+  let open = true;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.pause();
+        req.on('data', (chunk: Buffer) => {
+          if (!open) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.once('end', () => {
+          if (open) controller.close();
+          open = false;
+        });
+        req.once('error', (error) => {
+          if (open) controller.error(error);
+          open = false;
+        });
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        // Left unread: `serve` answers, then discards a little and closes (lingerThenClose).
+        open = false;
+        req.pause();
+      },
     },
-    cancel() {
-      // Left unread: `serve` closes the connection after answering instead of draining it.
-      req.pause();
-    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** How much of a refused body is discarded (never kept) so the client can read the answer. */
+const LINGER_BYTES = 64 * 1024 * 1024;
+const LINGER_MS = 2_000;
+
+/**
+ * The body was refused unread (no key, too large): answer with `Connection: close`, then discard
+ * what the client still sends for a short while — closing at once would reset the connection
+ * before a client busy uploading reads the answer — and close after `LINGER_BYTES` or
+ * `LINGER_MS`, whichever comes first. Nothing discarded is buffered.
+ */
+function lingerThenClose(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('connection', 'close');
+  let discarded = 0;
+  const close = () => req.socket.destroy();
+  const timer = setTimeout(close, LINGER_MS);
+  timer.unref?.();
+  req.socket.once('close', () => clearTimeout(timer));
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > LINGER_BYTES) close();
   });
+  req.resume();
 }
 
 function waitForDrain(res: ServerResponse): Promise<void> {
@@ -130,11 +172,7 @@ async function serve(
   response.headers.forEach((value, name) => {
     res.setHeader(name, value);
   });
-  if (!req.complete) {
-    // The body was refused unread (no key, too large): answer, then close rather than drain it.
-    res.setHeader('connection', 'close');
-    res.once('finish', () => req.socket.destroy());
-  }
+  if (!req.complete) lingerThenClose(req, res);
   if (!response.body) {
     res.end();
     return;
