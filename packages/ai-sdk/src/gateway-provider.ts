@@ -6,6 +6,7 @@ import {
   type GatewayClient,
   type GatewayModel,
   type GatewayService,
+  type KeyBudget,
 } from '@infergate/core';
 import { GatewayChatLanguageModel } from './gateway-chat-language-model';
 import type { GatewayChatModelId, GatewayChatModelSettings } from './gateway-chat-options';
@@ -25,8 +26,18 @@ export interface GatewayProviderSettings {
   headers?: Record<string, string>;
   /** A WHATWG fetch, e.g. for tests or proxies. Default: the global `fetch`. */
   fetch?: typeof fetch;
-  /** Requests in flight per base URL + key in this process (the gateway allows 4). Default 4. */
+  /**
+   * Requests this provider has in flight at once (its own queue, before the key's budget).
+   * Default 4. Never lets the key exceed `maxConcurrencyPerKey`.
+   */
   maxConcurrency?: number;
+  /** Requests in flight per (gateway origin, API key) over every client sharing `budget`. Default 4. */
+  maxConcurrencyPerKey?: number;
+  /**
+   * Where the key's slots are counted (core's `KeyBudget`, e.g. `@infergate/redis` across
+   * processes). Default: the in-process budget.
+   */
+  budget?: KeyBudget;
   /** Deadline of one call, queue and retries included. Default 300 000 ms (the gateway's limit). */
   timeoutMs?: number;
   /**
@@ -88,6 +99,10 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
         ...(settings.maxConcurrency !== undefined
           ? { maxConcurrency: settings.maxConcurrency }
           : {}),
+        ...(settings.maxConcurrencyPerKey !== undefined
+          ? { maxConcurrencyPerKey: settings.maxConcurrencyPerKey }
+          : {}),
+        ...(settings.budget !== undefined ? { budget: settings.budget } : {}),
         ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
         ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
         ...(settings.catalogTtlMs !== undefined ? { catalogTtlMs: settings.catalogTtlMs } : {}),

@@ -43,7 +43,12 @@ describe('mapGatewayError', () => {
   });
 
   it('says not retryable once core has retried, and passes retryability through when it has not', () => {
-    const busy = new GatewayError({ code: 'model_busy', message: 'busy', status: 429 });
+    const busy = new GatewayError({
+      code: 'model_busy',
+      message: 'busy',
+      status: 429,
+      retryAfterMs: 1000,
+    });
     expect(busy.isRetryable).toBe(true);
     expect((mapGatewayError(busy, context) as APICallError).isRetryable).toBe(false);
     expect(

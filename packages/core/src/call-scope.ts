@@ -111,6 +111,8 @@ export class CallScope {
   }
 
   get aborted(): boolean {
+    // (Also after dispose: a caller that aborts after the body ended still ends the call.)
+    if (this.#reason === undefined && this.#callerSignal?.aborted) this.#reason = 'aborted';
     return this.#reason !== undefined;
   }
 

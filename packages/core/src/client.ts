@@ -1,6 +1,6 @@
 import { Catalog } from './catalog';
 import { closeMatches, listIds } from './close-matches';
-import { BudgetView, sharedBudget } from './concurrency-budget';
+import { budgetId, ClientBudgetView, defaultBudget, Semaphore } from './concurrency-budget';
 import { GatewayError, invalidRequest, isGatewayError } from './errors';
 import {
   capabilitiesOf,
@@ -65,25 +65,30 @@ class Client implements GatewayClient {
   readonly #transport: Transport | undefined;
   readonly #configError: GatewayError | undefined;
   readonly #catalog: Catalog | undefined;
-  readonly #budget: BudgetView;
+  readonly #budget: ClientBudgetView;
   readonly #baseURL: string;
 
-  constructor(options: GatewayClientOptions) {
+  constructor(options: GatewayClientOptions | undefined) {
     const resolved = resolveOptions(options);
     this.#configError = missingConfiguration(resolved);
     this.#baseURL = resolved.baseURL ?? '';
     if (this.#configError || resolved.baseURL === undefined || resolved.apiKey === undefined) {
-      this.#budget = new BudgetView(undefined, resolved.maxConcurrency);
+      this.#budget = new ClientBudgetView(new Semaphore(), undefined, '', resolved.maxConcurrency);
       return;
     }
-    const budget = sharedBudget(resolved.baseURL, resolved.apiKey);
-    this.#budget = new BudgetView(budget, resolved.maxConcurrency);
+    const budget = resolved.budget ?? defaultBudget();
+    const id = budgetId(resolved.baseURL, resolved.apiKey);
+    const local = new Semaphore();
+    this.#budget = new ClientBudgetView(local, budget, id, resolved.maxConcurrency);
     this.#transport = new Transport({
       baseURL: resolved.baseURL,
       apiKey: resolved.apiKey,
       fetch: resolved.fetch,
       headers: resolved.headers,
       maxConcurrency: resolved.maxConcurrency,
+      maxConcurrencyPerKey: resolved.maxConcurrencyPerKey,
+      local,
+      budgetId: id,
       timeoutMs: resolved.timeoutMs,
       maxRetries: resolved.maxRetries,
       maxRetryAfterMs: resolved.maxRetryAfterMs,
@@ -510,6 +515,6 @@ function renameField(error: GatewayError, field: string): GatewayError {
  * Creates a gateway client. `baseURL` and `apiKey` default to `INFERGATE_BASE_URL` and
  * `INFERGATE_API_KEY`; when neither is given, every call rejects with `configuration_error`.
  */
-export function createGatewayClient(options: GatewayClientOptions = {}): GatewayClient {
+export function createGatewayClient(options?: GatewayClientOptions): GatewayClient {
   return new Client(options);
 }

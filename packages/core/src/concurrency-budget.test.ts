@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConcurrencyBudget, sharedBudget } from './concurrency-budget';
+import { budgetId, createInProcessBudget, defaultBudget, Semaphore } from './concurrency-budget';
 
-describe('ConcurrencyBudget', () => {
+describe('Semaphore', () => {
   it('grants in FIFO order and never more than the limit', async () => {
-    const budget = new ConcurrencyBudget();
+    const budget = new Semaphore();
     const order: number[] = [];
     const releases = await Promise.all([budget.acquire(2), budget.acquire(2)]);
     const waiting = [0, 1, 2].map((i) =>
@@ -29,7 +29,7 @@ describe('ConcurrencyBudget', () => {
   });
 
   it('drops an aborted waiter and rejects it with the reason', async () => {
-    const budget = new ConcurrencyBudget();
+    const budget = new Semaphore();
     const release = await budget.acquire(1);
     const controller = new AbortController();
     const queued = budget.acquire(1, controller.signal);
@@ -42,15 +42,61 @@ describe('ConcurrencyBudget', () => {
     expect(budget.isIdle).toBe(true);
   });
 
-  it('shares one budget per base URL and key, without holding the key', () => {
-    const a = sharedBudget('https://x/v1', 'key-1');
-    expect(sharedBudget('https://x/v1', 'key-1')).toBe(a);
-    expect(sharedBudget('https://x/v1', 'key-2')).not.toBe(a);
-    expect(sharedBudget('https://y/v1', 'key-1')).not.toBe(a);
-    const registry = (globalThis as unknown as Record<symbol, Map<string, unknown>>)[
-      Symbol.for('@infergate/core.concurrencyBudgets')
-    ];
-    expect([...registry!.keys()].join(' ')).not.toContain('key-1');
+  it('never makes a waiter wait behind one whose lower limit is reached (no head-of-line blocking)', async () => {
+    const budget = new Semaphore();
+    const held = await budget.acquire(1);
+    const small = budget.acquire(1);
+    let bigGranted = false;
+    const big = budget.acquire(4).then((release) => {
+      bigGranted = true;
+      return release;
+    });
+    await Promise.resolve();
+    expect(bigGranted).toBe(true);
+    expect(budget.queued).toBe(1);
+    (await big)();
+    held();
+    (await small)();
+    expect(budget.isIdle).toBe(true);
+  });
+
+  it('names one budget per normalised origin and key, without holding the key', () => {
+    const id = budgetId('http://localhost:8080/v1', 'key-1');
+    for (const same of [
+      'http://127.0.0.1:8080/v1',
+      'http://[::1]:8080',
+      'HTTP://LOCALHOST:8080/V1/',
+      'http://localhost:8080/api/v1',
+    ]) {
+      expect(budgetId(same, 'key-1')).toBe(id);
+    }
+    expect(budgetId('https://GW.example:443/v1', 'k')).toBe(budgetId('https://gw.example', 'k'));
+    expect(budgetId('http://localhost:8081/v1', 'key-1')).not.toBe(id);
+    expect(budgetId('https://localhost:8080/v1', 'key-1')).not.toBe(id);
+    expect(budgetId('http://localhost:8080/v1', 'key-2')).not.toBe(id);
+    expect(id).not.toContain('key-1');
+    expect(id).not.toContain('localhost');
+  });
+
+  it('the in-process KeyBudget counts per id and keeps the limit it is asked for', async () => {
+    const budget = createInProcessBudget();
+    const signal = new AbortController().signal;
+    const request = { id: 'a', limit: 2, signal, deadline: Date.now() + 1000 };
+    const leases = await Promise.all([budget.acquire(request), budget.acquire(request)]);
+    const third = budget.acquire(request);
+    const other = await budget.acquire({ ...request, id: 'b' });
+    expect(budget.state?.('a')).toEqual({ active: 2, queued: 1 });
+    leases[0]!.release();
+    leases[0]!.release();
+    (await third).release();
+    leases[1]!.release();
+    other.release();
+    expect(budget.state?.('a')).toEqual({ active: 0, queued: 0 });
+  });
+
+  it('the default budget is one per realm, kept off enumerable globals', () => {
+    expect(defaultBudget()).toBe(defaultBudget());
+    expect(Object.keys(globalThis).some((name) => name.includes('infergate'))).toBe(false);
   });
 
   it('property: any schedule of acquire / release / abort keeps active ≤ limit and ends idle', async () => {
@@ -59,7 +105,7 @@ describe('ConcurrencyBudget', () => {
         fc.integer({ min: 1, max: 4 }),
         fc.array(fc.constantFrom('acquire', 'release', 'abort'), { maxLength: 60 }),
         async (limit, steps) => {
-          const budget = new ConcurrencyBudget();
+          const budget = new Semaphore();
           const held: (() => void)[] = [];
           const controllers: AbortController[] = [];
           const pending: Promise<unknown>[] = [];

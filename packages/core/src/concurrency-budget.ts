@@ -1,5 +1,36 @@
 import type { ConcurrencyBudgetState } from './types';
 
+/**
+ * Where the slots of an API key are counted. The default counts within this JavaScript realm
+ * (`createInProcessBudget()`); another implementation may count across processes (e.g. on Redis).
+ */
+export interface KeyBudget {
+  /**
+   * Waits for a slot of budget `id`; at most `limit` in flight per id across everyone sharing this
+   * budget. Rejects with `signal.reason` if the signal aborts while waiting. Never hangs past
+   * `deadline` (rejects with signal.reason once the signal aborts at the deadline).
+   */
+  acquire(request: BudgetAcquireRequest): Promise<BudgetLease>;
+  /** Optional snapshot for `client.budget` (may be approximate for shared budgets). */
+  state?(id: string): { active: number; queued: number } | undefined;
+}
+
+export interface BudgetAcquireRequest {
+  /** Opaque id of the (normalised origin, API key) pair: a hash; never contains the key itself. */
+  id: string;
+  /** The key's limit: in flight at once for this id, summed over all clients (gateway: 4). */
+  limit: number;
+  /** Aborts when the caller aborts or the call's deadline passes. */
+  signal: AbortSignal;
+  /** Epoch ms of the call's deadline. */
+  deadline: number;
+}
+
+export interface BudgetLease {
+  /** Frees the slot. Idempotent; never throws (a shared budget handles its own I/O errors). */
+  release(): void;
+}
+
 /** Releases a slot; calling it more than once is harmless. */
 export type ReleaseSlot = () => void;
 
@@ -12,11 +43,11 @@ interface Waiter {
 }
 
 /**
- * A FIFO counting semaphore shared by every client of one (base URL, API key). Each caller passes
- * its own limit: a slot is granted while fewer than that many are held, so no client ever sees more
- * than its `maxConcurrency` in flight. Queued callers may give up through a signal.
+ * A counting semaphore whose callers each pass their limit: a slot is granted while fewer than
+ * that many are held. Waiters are served in arrival order, but a waiter whose limit is reached
+ * never blocks a later one whose limit is not (no head-of-line blocking across limits).
  */
-export class ConcurrencyBudget {
+export class Semaphore {
   #active = 0;
   readonly #queue: Waiter[] = [];
   readonly #idleWaiters: (() => void)[] = [];
@@ -34,7 +65,8 @@ export class ConcurrencyBudget {
   /** Resolves once a slot is free; rejects with the signal's reason when aborted while queued. */
   acquire(limit: number, signal?: AbortSignal): Promise<ReleaseSlot> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.#active < limit && this.#queue.length === 0) {
+    // (Every queued waiter has reached its limit: the drain grants any other at once.)
+    if (this.#active < limit) {
       this.#active++;
       return Promise.resolve(this.#releaser());
     }
@@ -44,7 +76,8 @@ export class ConcurrencyBudget {
         waiter.onAbort = () => {
           const index = this.#queue.indexOf(waiter);
           if (index !== -1) this.#queue.splice(index, 1);
-          this.#notifyIdle();
+          // A waiter that leaves may have been the one a later waiter queued behind.
+          this.#drain();
           reject(signal.reason);
         };
         signal.addEventListener('abort', waiter.onAbort, { once: true });
@@ -70,27 +103,91 @@ export class ConcurrencyBudget {
   }
 
   #drain(): void {
-    // Strict FIFO: the head waits for its own limit even when a later caller's limit would allow it.
-    while (this.#queue.length > 0 && this.#active < this.#queue[0]!.limit) {
-      const waiter = this.#queue.shift()!;
-      if (waiter.signal && waiter.onAbort)
+    for (let i = 0; i < this.#queue.length; ) {
+      const waiter = this.#queue[i]!;
+      if (this.#active >= waiter.limit) {
+        i++;
+        continue;
+      }
+      this.#queue.splice(i, 1);
+      if (waiter.signal && waiter.onAbort) {
         waiter.signal.removeEventListener('abort', waiter.onAbort);
+      }
       this.#active++;
       waiter.grant(this.#releaser());
     }
-    this.#notifyIdle();
-  }
-
-  #notifyIdle(): void {
-    if (!this.isIdle) return;
-    for (const resolve of this.#idleWaiters.splice(0)) resolve();
+    if (this.isIdle) for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 }
 
-/** A small non-cryptographic hash, so that the registry never holds the API key itself. */
-function hashKey(text: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
+/** The default `KeyBudget`: counts slots per id in this realm, FIFO per id. */
+export class InProcessBudget implements KeyBudget {
+  readonly #slots = new Map<string, Semaphore>();
+
+  acquire(request: BudgetAcquireRequest): Promise<BudgetLease> {
+    let slots = this.#slots.get(request.id);
+    if (!slots) {
+      slots = new Semaphore();
+      this.#slots.set(request.id, slots);
+    }
+    return slots.acquire(request.limit, request.signal).then((release) => ({ release }));
+  }
+
+  state(id: string): { active: number; queued: number } | undefined {
+    const slots = this.#slots.get(id);
+    return slots ? { active: slots.active, queued: slots.queued } : undefined;
+  }
+
+  /** Resolves when nothing of `id` is running or queued. */
+  whenIdle(id: string): Promise<void> {
+    return this.#slots.get(id)?.whenIdle() ?? Promise.resolve();
+  }
+}
+
+/** A new in-process key budget (share one object between clients to share their keys' slots). */
+export function createInProcessBudget(): KeyBudget {
+  return new InProcessBudget();
+}
+
+// Kept on globalThis so that an ESM and a CJS copy of this package in one process share budgets.
+const DEFAULT_BUDGET = Symbol.for('@infergate/core.keyBudget');
+
+/** The budget of clients created without `budget`: one per realm. */
+export function defaultBudget(): InProcessBudget {
+  const holder = globalThis as unknown as Record<symbol, InProcessBudget | undefined>;
+  let budget = holder[DEFAULT_BUDGET];
+  if (!(budget instanceof InProcessBudget)) {
+    budget = new InProcessBudget();
+    Object.defineProperty(globalThis, DEFAULT_BUDGET, { value: budget, enumerable: false });
+  }
+  return budget;
+}
+
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The origin that names a gateway for budgeting: scheme, host and port, lowercase, default ports
+ * dropped, and `localhost` / `127.0.0.1` / `[::1]` as one host. The path is not part of it: the
+ * gateway counts requests per key, whatever path prefix reaches it.
+ */
+export function budgetOrigin(baseURL: string): string {
+  const url = new URL(baseURL);
+  const host = LOOPBACK_HOSTS.has(url.hostname) ? 'localhost' : url.hostname;
+  return `${url.protocol}//${host}${url.port === '' ? '' : `:${url.port}`}`;
+}
+
+/**
+ * The budget id of (base URL, API key): a 106-bit non-cryptographic hash of the normalised origin
+ * and the key, so that no budget (in memory or in a shared store) holds the key itself.
+ */
+export function budgetId(baseURL: string, apiKey: string): string {
+  const text = `${budgetOrigin(baseURL)}\n${apiKey}`;
+  return `ig-${hash53(text, 0x9e3779b9)}${hash53(text, 0x85ebca6b)}`;
+}
+
+function hash53(text: string, seed: number): string {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     h1 = Math.imul(h1 ^ ch, 2654435761);
@@ -98,56 +195,45 @@ function hashKey(text: string): string {
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36).padStart(11, '0');
 }
 
-// Kept on globalThis so that an ESM and a CJS copy of this package in one process share budgets.
-const REGISTRY = Symbol.for('@infergate/core.concurrencyBudgets');
-
-function registry(): Map<string, ConcurrencyBudget> {
-  const holder = globalThis as unknown as Record<
-    symbol,
-    Map<string, ConcurrencyBudget> | undefined
-  >;
-  let map = holder[REGISTRY];
-  if (!map) {
-    map = new Map();
-    Object.defineProperty(globalThis, REGISTRY, { value: map, enumerable: false });
-  }
-  return map;
-}
-
-/** The process-wide budget for one (base URL, API key) pair. */
-export function sharedBudget(baseURL: string, apiKey: string): ConcurrencyBudget {
-  const map = registry();
-  const id = `${baseURL} ${hashKey(apiKey)}`;
-  let budget = map.get(id);
-  if (!budget) {
-    budget = new ConcurrencyBudget();
-    map.set(id, budget);
-  }
-  return budget;
-}
-
-/** One client's view of its shared budget. */
-export class BudgetView implements ConcurrencyBudgetState {
-  readonly #budget: ConcurrencyBudget | undefined;
+/** One client's view: its own `maxConcurrency` queue plus the key's count in the budget. */
+export class ClientBudgetView implements ConcurrencyBudgetState {
+  readonly #local: Semaphore;
+  readonly #budget: KeyBudget | undefined;
+  readonly #id: string;
   readonly limit: number;
 
-  constructor(budget: ConcurrencyBudget | undefined, limit: number) {
+  constructor(local: Semaphore, budget: KeyBudget | undefined, id: string, limit: number) {
+    this.#local = local;
     this.#budget = budget;
+    this.#id = id;
     this.limit = limit;
   }
-  get active(): number {
-    return this.#budget?.active ?? 0;
+  #keyState(): { active: number; queued: number } | undefined {
+    try {
+      return this.#budget?.state?.(this.#id);
+    } catch {
+      return undefined;
+    }
   }
+  /** Requests of this key in flight (all clients sharing the budget); this client's own when the budget cannot tell. */
+  get active(): number {
+    return this.#keyState()?.active ?? this.#local.active;
+  }
+  /** Calls waiting: this client's behind its `maxConcurrency`, plus the key's queue. */
   get queued(): number {
-    return this.#budget?.queued ?? 0;
+    return this.#local.queued + (this.#keyState()?.queued ?? 0);
   }
   get isIdle(): boolean {
-    return this.#budget?.isIdle ?? true;
+    return this.#local.isIdle && this.active === 0 && this.queued === 0;
   }
-  whenIdle(): Promise<void> {
-    return this.#budget?.whenIdle() ?? Promise.resolve();
+  async whenIdle(): Promise<void> {
+    while (!this.isIdle) {
+      await this.#local.whenIdle();
+      if (this.#budget instanceof InProcessBudget) await this.#budget.whenIdle(this.#id);
+      else if (!this.isIdle) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   }
 }

@@ -39,7 +39,12 @@ export function isGatewayServerErrorCode(code: unknown): code is GatewayServerEr
   return typeof code === 'string' && serverCodes.has(code);
 }
 
-const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+/**
+ * Core's retry policy (transport.ts retries exactly what this calls retryable): an HTTP answer is
+ * retryable when it is 500/502/503/504, or 429 with `Retry-After`; an error without an HTTP
+ * status is retryable by its code (`network_error` before the first byte, ...).
+ */
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
 const RETRYABLE_CODES: ReadonlySet<GatewayErrorCode> = new Set<GatewayErrorCode>([
   'model_busy',
   'client_concurrency_exceeded',
@@ -123,8 +128,10 @@ export class GatewayError extends Error {
     this.code = options.code;
     this.isRetryable =
       options.isRetryable ??
-      (RETRYABLE_CODES.has(options.code) ||
-        (options.status !== undefined && RETRYABLE_STATUSES.has(options.status)));
+      (options.status !== undefined && options.status >= 400
+        ? RETRYABLE_STATUSES.has(options.status) ||
+          (options.status === 429 && options.retryAfterMs !== undefined)
+        : RETRYABLE_CODES.has(options.code));
     const self = this as unknown as Record<string, unknown>;
     for (const key of OPTIONAL_FIELDS) if (options[key] !== undefined) self[key] = options[key];
     Object.defineProperty(this, BRAND, { value: true });

@@ -5,6 +5,13 @@ export { ChatStreamDecoder } from './chat-stream-decoder';
 export { classifyFinishReason, type FinishReasonKind } from './classify-finish-reason';
 export { createGatewayClient } from './client';
 export {
+  type BudgetAcquireRequest,
+  type BudgetLease,
+  budgetId,
+  createInProcessBudget,
+  type KeyBudget,
+} from './concurrency-budget';
+export {
   CLIENT_ERROR_CODES,
   GATEWAY_ERROR_CODES,
   type GatewayClientErrorCode,

@@ -1,8 +1,11 @@
+import type { KeyBudget } from './concurrency-budget';
 import { GatewayError } from './errors';
+import { LIMITS } from './limits';
 import type { GatewayClientOptions } from './types';
 
 export const DEFAULTS = {
   maxConcurrency: 4,
+  maxConcurrencyPerKey: LIMITS.concurrentRequestsPerKey,
   timeoutMs: 300_000,
   maxRetries: 2,
   catalogTtlMs: 60_000,
@@ -17,6 +20,9 @@ export interface ResolvedOptions {
   fetch: typeof fetch | undefined;
   headers: Record<string, string>;
   maxConcurrency: number;
+  maxConcurrencyPerKey: number;
+  /** undefined: the default in-process budget. */
+  budget: KeyBudget | undefined;
   timeoutMs: number;
   maxRetries: number;
   catalogTtlMs: number;
@@ -35,7 +41,8 @@ export function readEnv(name: string): string | undefined {
 /**
  * Normalises a base URL:
  * - surrounding whitespace and trailing slashes are removed;
- * - when the last path segment is not a version (`v1`, `v2`, ...), `/v1` is appended.
+ * - a last path segment that is a version (`v1`, `V2`, ...) is lowercased; otherwise `/v1` is
+ *   appended.
  * `https://gw.example` → `https://gw.example/v1`; `https://gw.example/v1/` → `https://gw.example/v1`;
  * `https://gw.example/api` → `https://gw.example/api/v1`. Query strings and fragments are refused.
  */
@@ -45,10 +52,12 @@ export function normalizeBaseURL(input: string): string {
   try {
     url = new URL(raw);
   } catch (cause) {
+    // The value is not quoted: a key pasted into the wrong field would be printed.
     throw new GatewayError({
       code: 'configuration_error',
-      message: `baseURL is not an absolute URL: "${raw}"`,
-      cause,
+      message: `baseURL is not an absolute URL (a string of ${raw.length} characters that does not parse as http(s)://host/...)`,
+      field: 'baseURL',
+      cause: cause instanceof Error ? new TypeError('Invalid URL') : undefined,
     });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -70,8 +79,10 @@ export function normalizeBaseURL(input: string): string {
     });
   }
   let path = url.pathname.replace(/\/+$/, '');
-  const lastSegment = path.slice(path.lastIndexOf('/') + 1);
-  if (!/^v\d+$/.test(lastSegment)) path = `${path}/v1`;
+  const cut = path.lastIndexOf('/') + 1;
+  const lastSegment = path.slice(cut);
+  if (/^v\d+$/i.test(lastSegment)) path = `${path.slice(0, cut)}${lastSegment.toLowerCase()}`;
+  else path = `${path}/v1`;
   return `${url.origin}${path}`;
 }
 
@@ -91,7 +102,27 @@ function positiveInteger(
   return value;
 }
 
-export function resolveOptions(options: GatewayClientOptions = {}): ResolvedOptions {
+function checkBudget(budget: unknown): KeyBudget | undefined {
+  if (budget === undefined) return undefined;
+  const acquire = (budget as { acquire?: unknown } | null)?.acquire;
+  if (typeof budget !== 'object' || budget === null || typeof acquire !== 'function') {
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: 'budget must be a KeyBudget (an object with an acquire(request) method)',
+      field: 'budget',
+    });
+  }
+  return budget as KeyBudget;
+}
+
+export function resolveOptions(input: GatewayClientOptions | undefined = {}): ResolvedOptions {
+  if (typeof input !== 'object' || input === null) {
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: `createGatewayClient takes an options object or nothing, got ${input === null ? 'null' : typeof input}`,
+    });
+  }
+  const options = input;
   const baseURL = options.baseURL ?? readEnv('INFERGATE_BASE_URL');
   return {
     baseURL: baseURL === undefined ? undefined : normalizeBaseURL(baseURL),
@@ -103,6 +134,12 @@ export function resolveOptions(options: GatewayClientOptions = {}): ResolvedOpti
       options.maxConcurrency,
       DEFAULTS.maxConcurrency,
     ),
+    maxConcurrencyPerKey: positiveInteger(
+      'maxConcurrencyPerKey',
+      options.maxConcurrencyPerKey,
+      DEFAULTS.maxConcurrencyPerKey,
+    ),
+    budget: checkBudget(options.budget),
     timeoutMs: positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs),
     maxRetries: positiveInteger('maxRetries', options.maxRetries, DEFAULTS.maxRetries, 0),
     catalogTtlMs: positiveInteger('catalogTtlMs', options.catalogTtlMs, DEFAULTS.catalogTtlMs, 0),

@@ -1,3 +1,4 @@
+import { BodyReadAhead, cancelUnreachable } from './body-read-ahead';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 import { GatewayError, isGatewayError } from './errors';
 import type { OpenResponse } from './transport';
@@ -13,8 +14,10 @@ export interface ChatStreamMeta {
 type State = 'open' | 'done' | 'failed';
 
 /**
- * A streamed chat answer read from an SSE body. It holds its concurrency slot until the stream is
- * fully read, fails or is cancelled (a `for await` that breaks early cancels it).
+ * A streamed chat answer read from an SSE body. The body is read ahead into a buffer as fast as
+ * the network delivers it, and the slot is released when the body ends, fails or is cancelled —
+ * whether or not anyone reads (a `for await` that breaks early cancels it; an unreachable stream
+ * object is cancelled by the garbage collector's finalizer).
  */
 export class GatewayChatStream implements ChatStream {
   readonly requestedModel: string;
@@ -22,14 +25,12 @@ export class GatewayChatStream implements ChatStream {
   readonly fallback: boolean;
   readonly headers: Headers;
   readonly #open: OpenResponse;
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #body: BodyReadAhead;
   readonly #text = new TextDecoder();
   readonly #decoder: ChatStreamDecoder;
   #state: State = 'open';
   #error: GatewayError | undefined;
   #result: AssembledChat | undefined;
-  /** Bytes read before the stream was handed over (the transport awaits the first ones). */
-  #pending: Uint8Array | undefined;
 
   constructor(open: OpenResponse, meta: ChatStreamMeta) {
     this.#open = open;
@@ -41,21 +42,18 @@ export class GatewayChatStream implements ChatStream {
       requestedModel: meta.requestedModel,
       servedModel: meta.servedModel,
     });
-    this.#pending = open.firstChunk;
     const body = open.response.body;
-    if (open.reader) {
-      this.#reader = open.reader;
-    } else if (!body) {
-      this.#reader = new ReadableStream<Uint8Array>({ start: (c) => c.close() }).getReader();
-    } else {
-      this.#reader = body.getReader();
-    }
-    // On abort or deadline the stream fails and releases its slot at once, read or not; the
-    // reader is cancelled so that a pending read settles (not every fetch errors the body on abort).
-    const scope = open.scope;
-    scope.signal.addEventListener('abort', () => this.#fail(scope.error(this.#models())), {
-      once: true,
+    const reader =
+      open.reader ??
+      body?.getReader() ??
+      new ReadableStream<Uint8Array>({ start: (c) => c.close() }).getReader();
+    // On abort or deadline the read-ahead fails and the slot is released at once, read or not;
+    // the next read reports the scope's error.
+    this.#body = new BodyReadAhead(reader, open.firstChunk, open.scope.signal, () => {
+      open.release();
+      open.scope.dispose();
     });
+    cancelUnreachable.register(this, this.#body);
   }
 
   /** The next event, or undefined at the end; throws the stream's typed error. */
@@ -86,12 +84,7 @@ export class GatewayChatStream implements ChatStream {
   async #pump(): Promise<void> {
     let chunk: ReadableStreamReadResult<Uint8Array>;
     try {
-      if (this.#pending !== undefined) {
-        chunk = { done: false, value: this.#pending };
-        this.#pending = undefined;
-      } else {
-        chunk = await this.#reader.read();
-      }
+      chunk = await this.#body.read();
     } catch (cause) {
       const scope = this.#open.scope;
       if (scope.aborted) this.#fail(scope.error(this.#models()));
@@ -146,8 +139,7 @@ export class GatewayChatStream implements ChatStream {
   }
 
   #close(reason?: unknown): void {
-    this.#reader.cancel(reason).catch(() => {});
-    // (A pending read then settles as done; #pump sees the state and reports the error.)
+    this.#body.cancel(reason);
     this.#open.release();
     this.#open.scope.dispose();
   }

@@ -96,3 +96,80 @@ describe('request headers', () => {
     expect(seen).toHaveLength(0);
   });
 });
+
+describe('one retry policy (issue 12.3)', () => {
+  /** A fetch answering the given responses in turn (the last one repeats); counts requests. */
+  function answering(...make: (() => Response | Promise<Response>)[]) {
+    const sent = { count: 0 };
+    const fetch: typeof globalThis.fetch = async () => {
+      const next = make[Math.min(sent.count, make.length - 1)]!;
+      sent.count++;
+      return next();
+    };
+    return { fetch, sent };
+  }
+  const gatewayError = (status: number, code: string, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify({ error: { code, message: code } }), {
+      status,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+  const ok = () =>
+    new Response('{"text":"ok","target_language":"uk"}', {
+      headers: { 'content-type': 'application/json' },
+    });
+  const client = (fetch: typeof globalThis.fetch, maxRetries = 2) =>
+    createGatewayClient({
+      baseURL: 'https://retry-policy.test/v1',
+      apiKey: 'k',
+      fetch,
+      maxRetries,
+      retryBaseDelayMs: 0,
+    });
+  const translate = (c: ReturnType<typeof client>, maxRetries?: number) =>
+    c.translate(
+      { input: 'hi', target_language: 'uk' },
+      maxRetries === undefined ? {} : { maxRetries },
+    );
+
+  it('retries a single 500, 502, 503 and 504', async () => {
+    for (const status of [500, 502, 503, 504]) {
+      const { fetch, sent } = answering(() => gatewayError(status, 'provider_request_failed'), ok);
+      expect((await translate(client(fetch))).text).toBe('ok');
+      expect(sent.count).toBe(2);
+    }
+  });
+
+  it('does not retry a 429 without Retry-After, and says it is not retryable', async () => {
+    const { fetch, sent } = answering(() => gatewayError(429, 'client_concurrency_exceeded'));
+    const error = await translate(client(fetch)).catch((e: unknown) => e);
+    expect(sent.count).toBe(1);
+    expect(error).toMatchObject({ status: 429, isRetryable: false });
+  });
+
+  it('with maxRetries: 0 sends once and leaves an honest isRetryable with the response headers', async () => {
+    const busy = answering(() => gatewayError(429, 'model_busy', { 'retry-after': '2' }));
+    const error = await translate(client(busy.fetch), 0).catch((e: unknown) => e);
+    expect(busy.sent.count).toBe(1);
+    expect(error).toMatchObject({ isRetryable: true, retryAfterMs: 2000 });
+    expect((error as { responseHeaders?: Record<string, string> }).responseHeaders).toMatchObject({
+      'retry-after': '2',
+    });
+    const refused = answering(() => gatewayError(400, 'invalid_request_error'));
+    expect(await translate(client(refused.fetch), 0).catch((e: unknown) => e)).toMatchObject({
+      isRetryable: false,
+    });
+    const down: typeof globalThis.fetch = async () => {
+      throw new TypeError('fetch failed');
+    };
+    expect(await translate(client(down), 0).catch((e: unknown) => e)).toMatchObject({
+      code: 'network_error',
+      isRetryable: true,
+    });
+  });
+
+  it('per-call maxRetries bounds the attempts in both directions', async () => {
+    const failing = answering(() => gatewayError(503, 'provider_unavailable'));
+    await translate(client(failing.fetch, 0), 4).catch(() => {});
+    expect(failing.sent.count).toBe(5);
+  });
+});

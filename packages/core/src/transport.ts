@@ -1,5 +1,5 @@
 import { CallScope, sleep } from './call-scope';
-import type { ConcurrencyBudget, ReleaseSlot } from './concurrency-budget';
+import type { KeyBudget, ReleaseSlot, Semaphore } from './concurrency-budget';
 import { GatewayError, isGatewayError } from './errors';
 import { parseErrorResponse, redact } from './parse-error-response';
 import { registerSecret } from './redact-secret';
@@ -12,12 +12,17 @@ export interface TransportConfig {
   apiKey: string;
   fetch: typeof fetch | undefined;
   headers: Record<string, string>;
+  /** This client's own limit, enforced by `local` before the key's budget is asked. */
   maxConcurrency: number;
+  local: Semaphore;
+  /** The key's limit, passed to `budget` with `budgetId`. */
+  maxConcurrencyPerKey: number;
+  budget: KeyBudget;
+  budgetId: string;
   timeoutMs: number;
   maxRetries: number;
   maxRetryAfterMs: number;
   retryBaseDelayMs: number;
-  budget: ConcurrencyBudget;
   /** Called with every error response (the catalog refreshes on some codes). */
   onErrorResponse?: (error: GatewayError) => void;
 }
@@ -54,8 +59,6 @@ interface Received {
   reader?: ReadableStreamDefaultReader<Uint8Array>;
   firstChunk?: Uint8Array;
 }
-
-const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
 /** fetch + concurrency slot + deadline + retries + error parsing. Holds the API key privately. */
 export class Transport {
@@ -130,91 +133,158 @@ export class Transport {
   }
 
   /**
-   * Sends a request and returns the open 2xx response, retrying 429 (after Retry-After) and
-   * 502/503/504 / network errors (after backoff). The returned slot and scope belong to the caller.
+   * Sends a request and returns the open 2xx response, retrying as `retryDelay` decides. Every
+   * attempt holds a slot; the slot is given back before a retry's sleep and asked for again after
+   * it. The returned slot and scope belong to the caller.
    */
   async open(spec: RequestSpec, options: CallOptions = {}): Promise<OpenResponse> {
     checkCallOptions(options);
     const scope = new CallScope(options.signal, options.timeoutMs ?? this.#config.timeoutMs);
-    let release: ReleaseSlot | undefined;
     try {
-      try {
-        release = await this.#config.budget.acquire(this.#config.maxConcurrency, scope.signal);
-      } catch {
-        throw scope.error({ requestedModel: spec.requestedModel });
-      }
-      // A slot may be handed over after the call's deadline passed or its caller aborted: such a
-      // call gives the slot back (in the catch below) and fails without sending anything.
-      if (scope.ended) throw scope.error({ requestedModel: spec.requestedModel });
-      const received = await this.#attempts(spec, options, scope);
-      return { ...received, release, scope };
+      return await this.#attempts(spec, options, scope);
     } catch (error) {
-      spec.onFailure?.(error);
-      release?.();
       scope.dispose();
       throw error;
     }
   }
 
-  async #attempts(spec: RequestSpec, options: CallOptions, scope: CallScope): Promise<Received> {
+  /**
+   * A slot for one attempt: this client's own `maxConcurrency` first (so a client with a small
+   * limit queues only behind itself), then the key's budget.
+   */
+  async #acquire(spec: RequestSpec, scope: CallScope): Promise<ReleaseSlot> {
+    let releaseLocal: ReleaseSlot | undefined;
+    try {
+      releaseLocal = await this.#config.local.acquire(this.#config.maxConcurrency, scope.signal);
+      if (scope.ended) throw scope.error({ requestedModel: spec.requestedModel });
+      const lease = await this.#config.budget.acquire({
+        id: this.#config.budgetId,
+        limit: this.#config.maxConcurrencyPerKey,
+        signal: scope.signal,
+        deadline: scope.deadline,
+      });
+      const local = releaseLocal;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        try {
+          lease.release();
+        } catch {
+          // A budget's release must not throw; if one does, the local slot is still given back.
+        }
+        local();
+      };
+      // A slot may be handed over after the call's deadline passed or its caller aborted: such a
+      // call gives the slot back and fails without sending anything.
+      if (scope.ended) {
+        release();
+        throw scope.error({ requestedModel: spec.requestedModel });
+      }
+      return release;
+    } catch (error) {
+      releaseLocal?.();
+      if (isGatewayError(error)) throw error;
+      if (scope.ended) throw scope.error({ requestedModel: spec.requestedModel });
+      throw error;
+    }
+  }
+
+  async #attempts(
+    spec: RequestSpec,
+    options: CallOptions,
+    scope: CallScope,
+  ): Promise<OpenResponse> {
     const url = `${this.#config.baseURL}${spec.path}`;
-    const headers = this.#headers(spec, options.headers);
-    const fetchImpl = this.#config.fetch ?? globalThis.fetch;
-    if (typeof fetchImpl !== 'function') {
-      throw new GatewayError({
-        code: 'configuration_error',
-        message: 'No fetch: this runtime has no global fetch; pass `fetch` to createGatewayClient',
+    let held: ReleaseSlot | undefined;
+    try {
+      const headers = this.#headers(spec, options.headers);
+      const fetchImpl = this.#config.fetch ?? globalThis.fetch;
+      if (typeof fetchImpl !== 'function') {
+        throw new GatewayError({
+          code: 'configuration_error',
+          message:
+            'No fetch: this runtime has no global fetch; pass `fetch` to createGatewayClient',
+        });
+      }
+      if (this.#plainHttpToRemote) warnPlainHttpOnce(this.#config.baseURL);
+      const maxRetries = options.maxRetries ?? this.#config.maxRetries;
+      for (let attempt = 0; ; attempt++) {
+        held = await this.#acquire(spec, scope);
+        const outcome = await this.#attempt(url, headers, fetchImpl, spec, scope);
+        if (!(outcome instanceof GatewayError)) {
+          const release = held;
+          held = undefined;
+          return { ...outcome, release, scope };
+        }
+        const delay = attempt < maxRetries ? this.#retryDelay(outcome, attempt, scope) : undefined;
+        if (delay === undefined) throw outcome;
+        // Sleeping never holds a slot: give it back, sleep, queue again behind those waiting.
+        held();
+        held = undefined;
+        await this.#wait(delay, scope, spec);
+      }
+    } catch (error) {
+      // Before the slot is released: lets siblings stop before they take it.
+      spec.onFailure?.(error);
+      held?.();
+      throw error;
+    }
+  }
+
+  /**
+   * One request. Returns the open response, or the error a retry may follow (a gateway error
+   * answer or a network error before the first byte); throws what ends the call at once.
+   */
+  async #attempt(
+    url: string,
+    headers: Headers | Record<string, string>,
+    fetchImpl: typeof fetch,
+    spec: RequestSpec,
+    scope: CallScope,
+  ): Promise<Received | GatewayError> {
+    let response: Response;
+    try {
+      response = await fetchImpl(url, {
+        method: spec.method,
+        headers,
+        body: spec.body,
+        signal: scope.signal,
+      });
+    } catch (cause) {
+      if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
+      return new GatewayError({
+        code: 'network_error',
+        message: `Could not reach the gateway at ${this.#config.baseURL}: ${describe(cause)}`,
+        requestedModel: spec.requestedModel,
+        isRetryable: true,
+        cause,
       });
     }
-    if (this.#plainHttpToRemote) warnPlainHttpOnce(this.#config.baseURL);
-    const maxRetries = options.maxRetries ?? this.#config.maxRetries;
-    for (let attempt = 0; ; attempt++) {
-      const canRetry = attempt < maxRetries;
-      let response: Response;
-      try {
-        response = await fetchImpl(url, {
-          method: spec.method,
-          headers,
-          body: spec.body,
-          signal: scope.signal,
-        });
-      } catch (cause) {
-        if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
-        const error = new GatewayError({
-          code: 'network_error',
-          message: `Could not reach the gateway at ${this.#config.baseURL}: ${describe(cause)}`,
-          requestedModel: spec.requestedModel,
-          cause,
-        });
-        if (!canRetry) throw error;
-        await this.#wait(backoffDelay(attempt, this.#config.retryBaseDelayMs), scope, spec);
-        continue;
-      }
-      if (response.ok) {
-        if (!spec.stream) return { response };
-        const received = await this.#firstBytes(response, spec, scope);
-        if (!(received instanceof GatewayError)) return received;
-        if (!canRetry) throw received;
-        await this.#wait(backoffDelay(attempt, this.#config.retryBaseDelayMs), scope, spec);
-        continue;
-      }
-
-      const error = await this.#errorFrom(response, spec, scope);
-      this.#config.onErrorResponse?.(error);
-      if (!canRetry || !RETRY_STATUSES.has(response.status)) throw error;
-      let delay: number;
-      if (response.status === 429 && error.retryAfterMs !== undefined) {
-        // Waiting longer than the cap is the caller's decision: fail with the wait in the error.
-        // So is a wait that would outlast the deadline: the 429 says more than a timeout would.
-        if (error.retryAfterMs > Math.min(this.#config.maxRetryAfterMs, scope.remainingMs)) {
-          throw error;
-        }
-        delay = error.retryAfterMs;
-      } else {
-        delay = backoffDelay(attempt, this.#config.retryBaseDelayMs);
-      }
-      await this.#wait(delay, scope, spec);
+    if (response.ok) {
+      if (!spec.stream) return { response };
+      return this.#firstBytes(response, spec, scope);
     }
+    const error = await this.#errorFrom(response, spec, scope);
+    this.#config.onErrorResponse?.(error);
+    return error;
+  }
+
+  /**
+   * The retry policy, the only one in core: how long to wait before retrying `error`, or
+   * undefined when it must not be retried. Retried: a network error before the first byte, HTTP
+   * 500/502/503/504 (after backoff) and HTTP 429 that carries `Retry-After` (after that wait, when
+   * it fits both `maxRetryAfterMs` and the call's deadline; a longer wait is the caller's
+   * decision, so the 429 is thrown with the wait in it).
+   */
+  #retryDelay(error: GatewayError, attempt: number, scope: CallScope): number | undefined {
+    if (!error.isRetryable) return undefined;
+    if (error.status === 429) {
+      const wait = error.retryAfterMs;
+      if (wait === undefined) return undefined;
+      return wait <= Math.min(this.#config.maxRetryAfterMs, scope.remainingMs) ? wait : undefined;
+    }
+    return backoffDelay(attempt, this.#config.retryBaseDelayMs);
   }
 
   /** Reads a stream's first bytes; a body that fails or ends before them is a retryable error. */
@@ -257,6 +327,7 @@ export class Transport {
       status: response.status,
       message: `The stream ended before its first byte${cause === undefined ? '' : `: ${describe(cause)}`}`,
       requestedModel: spec.requestedModel,
+      isRetryable: true,
       cause,
     });
   }

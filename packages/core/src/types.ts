@@ -1,3 +1,5 @@
+import type { KeyBudget } from './concurrency-budget';
+
 /**
  * Wire types of the gateway API (revision 0.2.0) and the public types of the client.
  * Objects the spec marks "additional fields may be present/allowed" carry an index signature.
@@ -296,8 +298,22 @@ export interface GatewayClientOptions {
   fetch?: typeof fetch;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
-  /** Requests in flight per (base URL, API key) in this process. Default 4. */
+  /**
+   * Requests this client has in flight at once (its own queue, checked before the key's budget).
+   * Default 4. A larger value never lets the key exceed `maxConcurrencyPerKey`.
+   */
   maxConcurrency?: number;
+  /**
+   * Requests in flight per (gateway origin, API key), summed over every client sharing `budget`.
+   * Default 4, the gateway's limit; set it only when the gateway grants the key another limit.
+   */
+  maxConcurrencyPerKey?: number;
+  /**
+   * Where the key's slots are counted. Default: the in-process budget shared by every client in
+   * this JavaScript realm. Pass a shared `KeyBudget` (e.g. `@infergate/redis`) to count across
+   * processes.
+   */
+  budget?: KeyBudget;
   /** Deadline of one call: queue + retries + body or stream. Default 300 000 ms. */
   timeoutMs?: number;
   /** Retries after the first attempt. Default 2. */
@@ -399,7 +415,11 @@ export interface ConcurrencyBudgetState {
 
 export interface GatewayClient {
   readonly baseURL: string;
-  /** The process-wide budget this client shares with every client of the same base URL and key. */
+  /**
+   * This client's view of the key's budget: `limit` is its `maxConcurrency`, `active` the key's
+   * requests in flight (every client sharing the budget), `queued` this client's waiting calls plus
+   * the key's queue.
+   */
   readonly budget: ConcurrencyBudgetState;
   models(opts?: CallOptions): Promise<GatewayModel[]>;
   /** The listed model; `model_not_found` (with close matches) for any unlisted id. */

@@ -1,4 +1,6 @@
+import { createEmulator } from '@infergate/emulator';
 import { describe, expect, it } from 'vitest';
+import { createGatewayClient, createInProcessBudget, type KeyBudget } from '../src/index';
 import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
 
 const key = DEFAULT_KEYS.full;
@@ -29,8 +31,8 @@ describe('concurrency budget', () => {
       client.refreshCatalog();
     }
     await Promise.all(calls);
-    // The client allowing 8 may add slots beyond 4 only for itself: the others never see more than 4.
-    expect(emulator.counters.maxInflight[key]).toBeLessThanOrEqual(8);
+    // A client allowing 8 still shares the key's 4 with the others.
+    expect(emulator.counters.maxInflight[key]).toBe(4);
     expect(emulator.counters.concurrencyRejections).toBe(0);
     expect(client.budget.isIdle && other.budget.isIdle).toBe(true);
   });
@@ -49,9 +51,9 @@ describe('concurrency budget', () => {
     expect(emulator.counters.concurrencyRejections).toBe(0);
   });
 
-  it('a stream holds its slot until it is read to the end', async () => {
-    const { client } = harness();
-    const stream = await client.chatStream(hi());
+  it('a stream holds its slot while its body is being received', async () => {
+    const { client } = harness({ streamChunkDelayMs: 5 });
+    const stream = await client.chatStream(hi('community/general', 'a b c d'));
     expect(client.budget.active).toBe(1);
     await stream.result();
     expect(client.budget.active).toBe(0);
@@ -68,6 +70,97 @@ describe('concurrency budget', () => {
     await Promise.all(calls);
     await client.budget.whenIdle();
     expect(client.budget.isIdle).toBe(true);
+  });
+});
+
+describe('the key budget across clients (issue 13.3)', () => {
+  it('a maxConcurrency: 8 client never pushes default clients into 429s', async () => {
+    const { client, another, emulator } = harness({ latencyMs: 5 });
+    const wide = another({ maxConcurrency: 8 });
+    await Promise.all([
+      ...Array.from({ length: 16 }, () => wide.chat(hi())),
+      ...Array.from({ length: 8 }, () => client.chat(hi())),
+    ]);
+    expect(emulator.counters.maxInflight[key]).toBe(4);
+    expect(emulator.counters.concurrencyRejections).toBe(0);
+  });
+
+  it("a maxConcurrency: 1 client's backlog never makes a default client wait while slots are free", async () => {
+    const { client, another } = harness({ latencyMs: 30 });
+    const narrow = another({ maxConcurrency: 1 });
+    const order: string[] = [];
+    const backlog = Array.from({ length: 4 }, (_, i) =>
+      narrow.chat(hi()).then(() => order.push(`narrow-${i}`)),
+    );
+    const other = client.chat(hi()).then(() => order.push('default'));
+    await Promise.resolve();
+    // The narrow client's backlog queues behind its own limit, not in the key's queue.
+    expect(client.budget.active).toBe(2);
+    await Promise.all([...backlog, other]);
+    expect(order.indexOf('default')).toBeLessThan(order.indexOf('narrow-1'));
+  });
+
+  it('one budget per normalised origin and key: spellings of one gateway share the 4 slots', async () => {
+    const emulator = createEmulator({ latencyMs: 5 });
+    const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+      emulator.fetch(new Request(input, init))) as typeof globalThis.fetch;
+    const spellings = [
+      'http://127.0.0.1:7431/v1',
+      'http://localhost:7431',
+      'HTTP://LOCALHOST:7431/V1/',
+      'http://[::1]:7431/v1',
+    ];
+    const clients = spellings.map((baseURL) =>
+      createGatewayClient({ baseURL, apiKey: DEFAULT_KEYS.full, fetch }),
+    );
+    expect(clients[2]!.baseURL).toBe('http://localhost:7431/v1');
+    await Promise.all(clients.flatMap((c) => Array.from({ length: 4 }, () => c.chat(hi()))));
+    expect(emulator.counters.maxInflight[key]).toBe(4);
+    expect(emulator.counters.concurrencyRejections).toBe(0);
+  });
+
+  it('takes any KeyBudget: asks it per request with a hashed id, the key limit, a signal and the deadline', async () => {
+    const inner = createInProcessBudget();
+    const requests: { id: string; limit: number; deadline: number; hasSignal: boolean }[] = [];
+    let released = 0;
+    const budget: KeyBudget = {
+      async acquire(request) {
+        requests.push({
+          id: request.id,
+          limit: request.limit,
+          deadline: request.deadline,
+          hasSignal: request.signal instanceof AbortSignal,
+        });
+        const lease = await inner.acquire(request);
+        return {
+          release: () => {
+            released++;
+            lease.release();
+          },
+        };
+      },
+      state: (id) => inner.state?.(id),
+    };
+    const { client, emulator } = harness({ latencyMs: 2 }, { budget, maxConcurrencyPerKey: 2 });
+    const before = Date.now();
+    await Promise.all(Array.from({ length: 6 }, () => client.chat(hi())));
+    expect(requests).toHaveLength(6);
+    expect(released).toBe(6);
+    expect(new Set(requests.map((r) => r.id)).size).toBe(1);
+    expect(requests[0]!.id).not.toContain(DEFAULT_KEYS.full);
+    expect(requests.every((r) => r.limit === 2 && r.hasSignal)).toBe(true);
+    expect(requests[0]!.deadline).toBeGreaterThanOrEqual(before + 300_000);
+    expect(emulator.counters.maxInflight[key]).toBe(2);
+    expect(client.budget.isIdle).toBe(true);
+  });
+
+  it('refuses a budget that is not a KeyBudget, and null options, with configuration_error', () => {
+    expect(() =>
+      createGatewayClient({ baseURL: 'https://g', apiKey: 'k', budget: {} as KeyBudget }),
+    ).toThrowError(expect.objectContaining({ code: 'configuration_error', field: 'budget' }));
+    expect(() => createGatewayClient(null as never)).toThrowError(
+      expect.objectContaining({ code: 'configuration_error' }),
+    );
   });
 });
 

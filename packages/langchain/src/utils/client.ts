@@ -1,4 +1,9 @@
-import { type CallOptions, createGatewayClient, type GatewayClient } from '@infergate/core';
+import {
+  type CallOptions,
+  createGatewayClient,
+  type GatewayClient,
+  type KeyBudget,
+} from '@infergate/core';
 
 /** How a LangChain class reaches the gateway: an existing client, or the options to make one. */
 export interface GatewayConnectionFields {
@@ -12,6 +17,13 @@ export interface GatewayConnectionFields {
   headers?: Record<string, string>;
   /** A WHATWG fetch to use instead of `globalThis.fetch`. */
   fetch?: typeof fetch;
+  /**
+   * Where the key's slots are counted (core's `KeyBudget`; e.g. `@infergate/redis` across
+   * processes). Default: the in-process budget. Never serialised.
+   */
+  budget?: KeyBudget;
+  /** The key's limit summed over every client sharing `budget`. Default 4 (the gateway's). */
+  maxConcurrencyPerKey?: number;
 }
 
 export interface ClientTuning {
@@ -29,6 +41,10 @@ export function resolveClient(fields: GatewayConnectionFields & ClientTuning): G
     ...(fields.baseURL !== undefined ? { baseURL: fields.baseURL } : {}),
     ...(fields.headers !== undefined ? { headers: fields.headers } : {}),
     ...(fields.fetch !== undefined ? { fetch: fields.fetch } : {}),
+    ...(fields.budget !== undefined ? { budget: fields.budget } : {}),
+    ...(fields.maxConcurrencyPerKey !== undefined
+      ? { maxConcurrencyPerKey: fields.maxConcurrencyPerKey }
+      : {}),
     ...(fields.timeout !== undefined ? { timeoutMs: fields.timeout } : {}),
     ...(fields.maxRetries !== undefined ? { maxRetries: fields.maxRetries } : {}),
   });

@@ -1,0 +1,61 @@
+import { DEFAULT_KEYS } from '@infergate/emulator';
+import { generateText, streamText } from 'ai';
+import { describe, expect, it, vi } from 'vitest';
+import { useEmulator } from './use-emulator';
+
+const key = DEFAULT_KEYS.full;
+const { emulator, gateway } = useEmulator({ streamChunkDelayMs: 2 });
+
+/** Resolves once no request of the key is at the emulator (every abandoned body has ended). */
+async function bodiesEnded(): Promise<void> {
+  await vi.waitFor(() => expect(emulator.counters.inflight[key] ?? 0).toBe(0), {
+    timeout: 10_000,
+    interval: 5,
+  });
+}
+
+describe('abandoned streams do not hold the key (issue 12.1)', () => {
+  it('4 streamText calls abandoned 4 ways, then 4 calls run at once', async () => {
+    // One provider: its client's budget is the one the abandoned streams would hold.
+    const provider = gateway();
+    const model = provider('community/streamer');
+    const prompt = 'one two three four five six';
+
+    // 1. break out of textStream
+    const broken = streamText({ model, prompt });
+    for await (const _delta of broken.textStream) break;
+
+    // 2. a result never read
+    streamText({ model, prompt });
+
+    // 3. a route that throws after streamText
+    const route = async () => {
+      const result = streamText({ model, prompt });
+      void result;
+      throw new Error('the route failed after starting the stream');
+    };
+    await expect(route()).rejects.toThrow('the route failed');
+
+    // 4. the consumer goes away: the response body is cancelled by the server
+    const response = streamText({ model, prompt }).toTextStreamResponse();
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+
+    await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(4), { interval: 5 });
+    await bodiesEnded();
+    emulator.resetCounters();
+
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        generateText({ model: provider('community/general'), prompt: `call ${i}` }),
+      ),
+    );
+    expect(answers.map((answer) => answer.text)).toEqual(
+      Array.from({ length: 4 }, (_, i) => `Echo: call ${i}`),
+    );
+    // All 4 ran at once: no slot was still held by an abandoned stream.
+    expect(emulator.counters.maxInflight[key]).toBe(4);
+    expect(emulator.counters.concurrencyRejections).toBe(0);
+  });
+});

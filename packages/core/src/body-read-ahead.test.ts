@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BodyReadAhead, READ_AHEAD_HIGH_WATER_BYTES, READ_AHEAD_STALL_MS } from './body-read-ahead';
+
+const CHUNK = 64 * 1024;
+
+/** A body of `chunks` pieces of 64 KiB, produced on demand; counts what was pulled. */
+function body(chunks: number) {
+  const pulled = { count: 0 };
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pulled.count === chunks) return controller.close();
+      pulled.count++;
+      controller.enqueue(new Uint8Array(CHUNK));
+    },
+  });
+  return { reader: stream.getReader(), pulled };
+}
+
+const flush = () => vi.advanceTimersByTimeAsync(0);
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('BodyReadAhead', () => {
+  it('reads a body to its end and settles with nobody reading, keeping every byte for a late reader', async () => {
+    const { reader } = body(4);
+    const settled = vi.fn();
+    const ahead = new BodyReadAhead(reader, undefined, new AbortController().signal, settled);
+    await vi.waitFor(() => expect(settled).toHaveBeenCalledTimes(1));
+    let bytes = 0;
+    for (let chunk = await ahead.read(); !chunk.done; chunk = await ahead.read()) {
+      bytes += chunk.value.byteLength;
+    }
+    expect(bytes).toBe(4 * CHUNK);
+  });
+
+  it('pauses at the high-water mark while the consumer reads, and reads on for good once it stalls', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const total = (4 * READ_AHEAD_HIGH_WATER_BYTES) / CHUNK;
+    const { reader, pulled } = body(total);
+    const settled = vi.fn();
+    const ahead = new BodyReadAhead(reader, undefined, new AbortController().signal, settled);
+    await flush();
+    const paused = pulled.count;
+    expect(paused * CHUNK).toBeLessThanOrEqual(READ_AHEAD_HIGH_WATER_BYTES + 2 * CHUNK);
+    // A live consumer sets the pace: reading below half the mark resumes, memory stays bounded.
+    for (let i = 0; i < paused - 4; i++) await ahead.read();
+    await flush();
+    expect(pulled.count).toBeGreaterThan(paused);
+    expect(settled).not.toHaveBeenCalled();
+    // The consumer goes away: after the stall the rest is read ahead and the request ends.
+    await vi.advanceTimersByTimeAsync(READ_AHEAD_STALL_MS);
+    await vi.waitFor(() => expect(settled).toHaveBeenCalledTimes(1));
+    expect(pulled.count).toBe(total);
+  });
+
+  it('an abort cancels the body, settles, and fails the next read with the reason', async () => {
+    const controller = new AbortController();
+    const stream = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}) });
+    const settled = vi.fn();
+    const ahead = new BodyReadAhead(stream.getReader(), undefined, controller.signal, settled);
+    controller.abort('gone');
+    expect(settled).toHaveBeenCalledTimes(1);
+    await expect(ahead.read()).rejects.toBe('gone');
+  });
+});

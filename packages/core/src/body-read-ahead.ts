@@ -1,0 +1,175 @@
+/**
+ * Unread bytes above which reading ahead pauses while the consumer keeps reading (a live consumer
+ * slower than the network then sets the pace, and memory stays near this bound).
+ */
+export const READ_AHEAD_HIGH_WATER_BYTES = 1024 * 1024;
+/**
+ * A consumer that has not read for this long while reading ahead is paused is treated as gone: the
+ * rest of the body is read ahead, so that the request (and its slot) ends.
+ */
+export const READ_AHEAD_STALL_MS = 1000;
+
+/**
+ * Reads a response body as fast as the network delivers it into a queue the consumer drains, and
+ * calls `onSettled` once the body has ended, failed or been cancelled — whether or not anyone reads.
+ * The gateway stops counting a request when its response is complete: so must our slot. Memory:
+ * the unread bytes, at most the answer's size; past `READ_AHEAD_HIGH_WATER_BYTES` reading pauses
+ * while the consumer keeps reading, and resumes for good once it stops for `READ_AHEAD_STALL_MS`.
+ *
+ * It holds no reference to its consumer, so a consumer object that becomes unreachable can be
+ * collected (and cancel the read-ahead from a FinalizationRegistry) while the body is still open.
+ */
+export class BodyReadAhead {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #signal: AbortSignal;
+  readonly #onSettled: () => void;
+  #chunks: Uint8Array[] = [];
+  #head = 0;
+  #state: 'reading' | 'ended' | 'failed' | 'cancelled' = 'reading';
+  #error: unknown;
+  #wake: (() => void) | undefined;
+  #buffered = 0;
+  /** Set while reading ahead is paused at the high-water mark. */
+  #resume: (() => void) | undefined;
+  #stallTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The consumer stalled once: never pause again. */
+  #unattended = false;
+
+  constructor(
+    reader: ReadableStreamDefaultReader<Uint8Array>,
+    first: Uint8Array | undefined,
+    signal: AbortSignal,
+    onSettled: () => void,
+  ) {
+    this.#reader = reader;
+    this.#signal = signal;
+    this.#onSettled = onSettled;
+    if (first !== undefined) {
+      this.#chunks.push(first);
+      this.#buffered = first.byteLength;
+    }
+    if (signal.aborted) this.#onAbort();
+    else {
+      signal.addEventListener('abort', this.#onAbort, { once: true });
+      void this.#pump();
+    }
+  }
+
+  /** Whether the body is still being read from the network. */
+  get reading(): boolean {
+    return this.#state === 'reading';
+  }
+
+  readonly #onAbort = (): void => {
+    // Not every fetch errors the body on abort: cancel the read ourselves.
+    this.#reader.cancel(this.#signal.reason).catch(() => {});
+    this.#settle('failed', this.#signal.reason);
+  };
+
+  async #pump(): Promise<void> {
+    try {
+      for (;;) {
+        const { done, value } = await this.#reader.read();
+        if (this.#state !== 'reading') return;
+        if (done) {
+          this.#settle('ended');
+          return;
+        }
+        if (value.byteLength > 0) {
+          this.#chunks.push(value);
+          this.#buffered += value.byteLength;
+          this.#notify();
+          if (this.#buffered >= READ_AHEAD_HIGH_WATER_BYTES && !this.#unattended) {
+            await new Promise<void>((resolve) => {
+              this.#resume = resolve;
+              this.#armStall();
+            });
+            if (this.#state !== 'reading') return;
+          }
+        }
+      }
+    } catch (error) {
+      this.#settle('failed', error);
+    }
+  }
+
+  #armStall(): void {
+    if (this.#stallTimer !== undefined) clearTimeout(this.#stallTimer);
+    this.#stallTimer = setTimeout(() => {
+      this.#unattended = true;
+      this.#unpause();
+    }, READ_AHEAD_STALL_MS);
+  }
+
+  #unpause(): void {
+    if (this.#stallTimer !== undefined) clearTimeout(this.#stallTimer);
+    this.#stallTimer = undefined;
+    const resume = this.#resume;
+    this.#resume = undefined;
+    resume?.();
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+
+  #settle(state: 'ended' | 'failed' | 'cancelled', error?: unknown): void {
+    if (this.#state !== 'reading') return;
+    this.#state = state;
+    this.#error = error;
+    this.#signal.removeEventListener('abort', this.#onAbort);
+    this.#unpause();
+    this.#onSettled();
+    this.#notify();
+  }
+
+  /** The next chunk (done at the end of the body); throws the error that ended the body. */
+  async read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+    for (;;) {
+      if (this.#head < this.#chunks.length) {
+        const value = this.#chunks[this.#head]!;
+        this.#chunks[this.#head++] = EMPTY;
+        if (this.#head === this.#chunks.length) {
+          this.#chunks = [];
+          this.#head = 0;
+        }
+        this.#buffered -= value.byteLength;
+        if (this.#resume !== undefined) {
+          if (this.#buffered < READ_AHEAD_HIGH_WATER_BYTES / 2) this.#unpause();
+          else this.#armStall();
+        }
+        return { done: false, value };
+      }
+      if (this.#state === 'ended' || this.#state === 'cancelled') {
+        return { done: true, value: undefined };
+      }
+      if (this.#state === 'failed') throw this.#error;
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      });
+    }
+  }
+
+  /** Stops reading, drops what is buffered and settles (the slot is released). Idempotent. */
+  cancel(reason?: unknown): void {
+    this.#chunks = [];
+    this.#head = 0;
+    this.#buffered = 0;
+    if (this.#state !== 'reading') return;
+    this.#reader.cancel(reason).catch(() => {});
+    this.#settle('cancelled');
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** Cancels the read-ahead of a stream object that became unreachable before it was finished. */
+export const cancelUnreachable: { register(target: object, body: BodyReadAhead): void } =
+  typeof FinalizationRegistry === 'function'
+    ? (() => {
+        const registry = new FinalizationRegistry<BodyReadAhead>((body) => body.cancel());
+        return { register: (target, body) => registry.register(target, body) };
+      })()
+    : { register: () => {} };

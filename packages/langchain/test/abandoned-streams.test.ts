@@ -1,0 +1,34 @@
+import { DEFAULT_KEYS } from '@infergate/emulator';
+import { describe, expect, it, vi } from 'vitest';
+import { GatewayChatModel } from '../src';
+import { gateway } from './helpers';
+
+const key = DEFAULT_KEYS.full;
+
+describe('abandoned streams do not hold the key (issue 12.1)', () => {
+  it('4 .stream() loops left with break, then 4 invokes run at once', async () => {
+    const { emulator, connection } = gateway({ streamChunkDelayMs: 2 });
+    const model = new GatewayChatModel({ ...connection, model: 'community/general' });
+    for (let i = 0; i < 4; i++) {
+      const stream = await model.stream('one two three four five six');
+      for await (const _chunk of stream) break;
+    }
+    // Abandoned stream objects that are never iterated again hold nothing either.
+    const neverRead = await model.stream('seven eight nine');
+    void neverRead;
+    await vi.waitFor(() => expect(emulator.counters.inflight[key] ?? 0).toBe(0), {
+      timeout: 10_000,
+      interval: 5,
+    });
+    expect(emulator.counters.requests.chat).toBe(5);
+    emulator.resetCounters();
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => model.invoke(`call ${i}`)),
+    );
+    expect(answers.map((answer) => answer.content)).toEqual(
+      Array.from({ length: 4 }, (_, i) => `Echo: call ${i}`),
+    );
+    expect(emulator.counters.maxInflight[key]).toBe(4);
+    expect(emulator.counters.concurrencyRejections).toBe(0);
+  });
+});
