@@ -111,22 +111,22 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
 
 /** How much of a refused body is discarded (never kept) so the client can read the answer. */
 const LINGER_BYTES = 64 * 1024 * 1024;
-const LINGER_MS = 2_000;
+const LINGER_MS = 5_000;
 
 /**
- * The body was refused unread (no key, too large): answer with `Connection: close`, then discard
- * what the client still sends for a short while — closing at once would reset the connection
- * before a client busy uploading reads the answer — and close after `LINGER_BYTES` or
- * `LINGER_MS`, whichever comes first. Nothing discarded is buffered.
+ * The body was refused unread (no key, too large): answer at once, then discard what the client
+ * still sends — never buffered — and close the connection after `LINGER_BYTES` or `LINGER_MS`,
+ * whichever comes first. (Closing at once, or `Connection: close`, would make a client that is
+ * still uploading fail with EPIPE before it reads the answer.)
  */
-function lingerThenClose(req: IncomingMessage, res: ServerResponse): void {
-  res.setHeader('connection', 'close');
+function lingerThenClose(req: IncomingMessage): void {
   let discarded = 0;
   const close = () => req.socket.destroy();
   const timer = setTimeout(close, LINGER_MS);
   timer.unref?.();
   req.socket.once('close', () => clearTimeout(timer));
-  req.on('data', (chunk: Buffer) => {
+  // Counted on the socket: Node's own discarding of an unread body drops 'data' listeners.
+  req.socket.on('data', (chunk: Buffer) => {
     discarded += chunk.length;
     if (discarded > LINGER_BYTES) close();
   });
@@ -172,7 +172,7 @@ async function serve(
   response.headers.forEach((value, name) => {
     res.setHeader(name, value);
   });
-  if (!req.complete) lingerThenClose(req, res);
+  if (!req.complete) lingerThenClose(req);
   if (!response.body) {
     res.end();
     return;

@@ -226,7 +226,9 @@ function hostile(...files) {
   ];
   for (const r of rows) {
     const now = `${HOSTILE_MARK[r.status] ?? '?'}${r.status !== 'pass' && r.detail ? ` (${md(r.detail).slice(0, 120)})` : ''}`;
-    lines.push(`| ${r.id} | ${r.area} | ${md(r.case)} | ${md(r.expect)} | ${md(r.before)} | ${now} |`);
+    lines.push(
+      `| ${r.id} | ${r.area} | ${md(r.case)} | ${md(r.expect)} | ${md(r.before)} | ${now} |`,
+    );
   }
   return lines.join('\n');
 }

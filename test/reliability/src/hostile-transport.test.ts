@@ -28,9 +28,11 @@ const LANDED = {
   /** wip-core 13.1: bounded reads (bodies, error bodies, SSE lines, assembled text). */
   boundedReads: false,
   /** wip-core 13.3: one budget per normalised (origin, key); no head-of-line blocking. */
-  budget: process.env.HOSTILE_BUDGET === '1',
-  /** wip-core: per-call timeoutMs / signal validation, createGatewayClient(null), the baseURL message, deadline clamp. */
+  budget: true,
+  /** wip-core: per-call timeoutMs / signal validation. */
   clientArguments: process.env.HOSTILE_CLIENT_ARGS === '1',
+  /** wip-core: createGatewayClient(null), the baseURL message, the deadline clamp. */
+  clientConfiguration: true,
   /** `…/V1` is not doubled: already holds on this branch. */
   deadlineAndVersion: true,
   /** wip-11: empty `choices`, a stream without choice 0 → typed errors. */
@@ -371,7 +373,7 @@ describe('hostile: one budget per (origin, key) (13.3, wip-core)', () => {
 });
 
 describe('hostile: client arguments (13.3/13.4, wip-core)', () => {
-  const why = 'client argument checks are not on this branch yet (wip-core)';
+  const why = 'per-call timeoutMs / signal checks are not on wip-core yet';
   const spec = (id: string, text: string, expectText: string, before: string) => ({
     id,
     area: 'arguments',
@@ -409,7 +411,7 @@ describe('hostile: client arguments (13.3/13.4, wip-core)', () => {
     },
   );
   rowOrTodo(
-    LANDED.clientArguments,
+    LANDED.clientConfiguration,
     why,
     spec(
       'C-null',
@@ -428,7 +430,7 @@ describe('hostile: client arguments (13.3/13.4, wip-core)', () => {
     },
   );
   rowOrTodo(
-    LANDED.clientArguments,
+    LANDED.clientConfiguration,
     why,
     spec(
       'C-deadline',
@@ -467,7 +469,7 @@ describe('hostile: client arguments (13.3/13.4, wip-core)', () => {
     },
   );
   rowOrTodo(
-    LANDED.clientArguments,
+    LANDED.clientConfiguration,
     why,
     spec(
       'C-baseurl-key',

@@ -518,7 +518,10 @@ describe('hostile: the emulator as a server (13.5)', () => {
     await emulator?.close();
   });
 
-  /** POSTs `size` bytes produced only as the server reads; reports the status and bytes written. */
+  /**
+   * POSTs `size` bytes produced only as the server reads, and stops sending once the answer's
+   * headers arrive (as a client that reads its answer does); reports the status and bytes written.
+   */
   const lazyPost = (path: string, size: number, headers: Record<string, string>) =>
     new Promise<{ status?: number; written: number }>((resolve) => {
       let written = 0;
@@ -532,7 +535,7 @@ describe('hostile: the emulator as a server (13.5)', () => {
       req.on('error', () => resolve({ status, written }));
       const piece = Buffer.alloc(256 * 1024, 'x');
       const pump = () => {
-        while (written < size) {
+        while (written < size && status === undefined) {
           written += piece.length;
           if (!req.write(piece)) {
             req.once('drain', pump);
@@ -633,7 +636,8 @@ describe('hostile: the emulator as a server (13.5)', () => {
       id: 'E-regex',
       area: 'emulator',
       case: 'json_schema with pattern ^(a+)+$ and a user text of 5 000 a then !',
-      expect: 'answers (pattern not run: exponential); event loop not blocked',
+      expect:
+        'answers (the risky pattern is only tested on strings of ≤ 16 characters); event loop not blocked',
       before: 'blocked the event loop for seconds',
     },
     async () => {

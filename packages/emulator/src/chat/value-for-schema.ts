@@ -89,8 +89,8 @@ function stringFits(value: string, schema: JsonObject): boolean {
   if (typeof schema.minLength === 'number' && length < schema.minLength) return false;
   if (typeof schema.maxLength === 'number' && length > schema.maxLength) return false;
   if (typeof schema.pattern !== 'string') return true;
-  const pattern = safePattern(schema.pattern);
-  return pattern !== undefined && value.length <= MAX_PATTERN_INPUT && pattern.test(value);
+  const test = patternTester(schema.pattern);
+  return test?.(value) === true;
 }
 
 /** Longest generated string (a larger `minLength` is not honoured: the output stays bounded). */
@@ -100,20 +100,31 @@ export const MAX_GENERATED_ITEMS = 1_000;
 /** Longest string tested against a schema `pattern`. */
 const MAX_PATTERN_INPUT = 1_024;
 
+/** Longest string tested against a pattern that could backtrack exponentially. */
+const MAX_RISKY_PATTERN_INPUT = 16;
+
 /**
- * The schema's `pattern` as a RegExp, unless it is invalid or could backtrack exponentially:
- * a repeated group (`(…)*`, `(…)+`, `(…){n,}`) that holds a quantifier or an alternation, as in
- * `^(a+)+$` or `(a|aa)*`. Such a pattern is not honoured (the value is generated without it)
- * rather than risk blocking the event loop for seconds. Conservative: a few safe patterns are
- * skipped too.
+ * The schema's `pattern` as a test, bounded so that no pattern can block the event loop: a
+ * pattern that could backtrack exponentially — a repeated group (`(…)*`, `(…)+`, `(…){n,}`)
+ * holding a quantifier or an alternation, as in `^(a+)+$` or `(a|aa)*` — is only run on strings
+ * of at most 16 characters (at most about 2¹⁶ steps), any other on strings of at most 1 024.
+ * Undefined when the pattern is invalid (or absurdly long): then it is not honoured.
  */
-export function safePattern(source: string): RegExp | undefined {
-  if (source.length > 1_000 || !hasBoundedBacktracking(source)) return undefined;
+export function patternTester(source: string): ((value: string) => boolean) | undefined {
+  if (source.length > 1_000) return undefined;
+  let regex: RegExp;
   try {
-    return new RegExp(source, 'u');
+    regex = new RegExp(source, 'u');
   } catch {
     return undefined;
   }
+  const limit = hasBoundedBacktracking(source) ? MAX_PATTERN_INPUT : MAX_RISKY_PATTERN_INPUT;
+  return (value) => value.length <= limit && regex.test(value);
+}
+
+/** True when `source` has no repeated group holding a quantifier or an alternation. */
+export function isLinearPattern(source: string): boolean {
+  return hasBoundedBacktracking(source);
 }
 
 function hasBoundedBacktracking(source: string): boolean {
@@ -310,10 +321,8 @@ function stringValue(
   const base = format ?? ctx.text ?? (name ? `example ${name}` : 'example');
   const value = fitLength(index > 0 && !format ? `${base} ${index + 1}` : base, schema);
   if (typeof schema.pattern !== 'string') return value;
-  const pattern = safePattern(schema.pattern);
-  if (pattern === undefined) return value;
-  const test = (candidate: string) =>
-    candidate.length <= MAX_PATTERN_INPUT && pattern.test(candidate);
+  const test = patternTester(schema.pattern);
+  if (test === undefined) return value;
   if (test(value)) return value;
   const candidates = ['a', 'A', '0', 'example', 'abc', 'ABC', '123', 'a1', 'en', 'x@example.com'];
   return candidates.map((candidate) => fitLength(candidate, schema)).find(test) ?? value;
