@@ -81,7 +81,7 @@ export const FAULT_ROWS: FaultRow[] = [
     label: '500 text/plain body',
     rule: { fault: 'upstream_text' },
     endpoints: 'all',
-    retryable: false,
+    retryable: true,
     code: 'upstream_error',
   },
   {
