@@ -1,3 +1,4 @@
+import { redactAll, redactValue, registeredSecrets } from './redact-secret';
 import type { ModelCapability } from './types';
 
 /** The codes the gateway itself sends (spec section 7). */
@@ -122,7 +123,8 @@ export class GatewayError extends Error {
   /** Validation errors: the offending field, as a path (`messages`, `input[3]`). */
   declare readonly field?: string;
 
-  constructor(options: GatewayErrorOptions) {
+  constructor(given: GatewayErrorOptions) {
+    const options = redactOptions(given);
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = options.code;
     this.isRetryable =
@@ -154,6 +156,58 @@ export class GatewayError extends Error {
     if (cause !== undefined) json.cause = cause;
     return json;
   }
+}
+
+/**
+ * Every string an error carries leaves the client: the registered API keys are redacted from the
+ * message, body, data (after JSON decoding, so escaped echoes are caught), headers and cause.
+ */
+function redactOptions(options: GatewayErrorOptions): GatewayErrorOptions {
+  let any = false;
+  for (const _ of registeredSecrets()) {
+    any = true;
+    break;
+  }
+  const cause = safeCause(options.cause, any);
+  if (!any) return cause === options.cause ? options : { ...options, cause };
+  const text = (value: string) => redactAll(value);
+  const redacted: GatewayErrorOptions = { ...options, message: text(options.message), cause };
+  if (options.body !== undefined) redacted.body = text(options.body);
+  if (options.data !== undefined) redacted.data = redactValue(options.data, text);
+  if (options.responseHeaders !== undefined)
+    redacted.responseHeaders = redactValue(options.responseHeaders, text) as Record<string, string>;
+  for (const key of ['type', 'requestedModel', 'servedModel', 'model', 'field'] as const) {
+    const value = options[key];
+    if (value !== undefined) redacted[key] = text(value);
+  }
+  return redacted;
+}
+
+/**
+ * A cause safe to keep: a `SyntaxError` from `JSON.parse` quotes the start of the text it could not
+ * read (which may be anything the gateway sent), so it is replaced by one that does not; another
+ * Error whose message or stack holds a key is replaced by a redacted copy.
+ */
+function safeCause(cause: unknown, redacting: boolean): unknown {
+  if (cause === undefined || cause === null || isGatewayError(cause)) return cause;
+  if (cause instanceof SyntaxError) {
+    const position = /at position \d+/.exec(cause.message)?.[0];
+    const safe = new SyntaxError(`The text is not valid JSON${position ? ` (${position})` : ''}`);
+    safe.stack = `SyntaxError: ${safe.message}`;
+    return safe;
+  }
+  if (!redacting) return cause;
+  if (typeof cause === 'string') return redactAll(cause);
+  if (cause instanceof Error) {
+    const message = redactAll(cause.message);
+    const stack = cause.stack === undefined ? undefined : redactAll(cause.stack);
+    if (message === cause.message && stack === cause.stack) return cause;
+    const copy = new Error(message);
+    copy.name = cause.name;
+    copy.stack = stack ?? `${cause.name}: ${message}`;
+    return copy;
+  }
+  return cause;
 }
 
 function describeCause(cause: unknown): unknown {

@@ -13,6 +13,8 @@ export const LIMITS = {
   audioMaxBytes: 23 * 1024 * 1024,
   concurrentRequestsPerKey: 4,
   requestDurationMs: 300_000,
+  /** Nesting depth of a JSON schema (tools' `parameters`, `response_format`): ours, not the spec's. */
+  schemaMaxDepth: 64,
 } as const;
 
 export const LANGUAGE_CODE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;

@@ -1,5 +1,5 @@
 import { listIds } from './close-matches';
-import { GatewayError } from './errors';
+import { GatewayError, invalidRequest } from './errors';
 import type { GatewayModel, ModelCapability } from './types';
 
 /**
@@ -16,12 +16,34 @@ export function capabilitiesOf(model: Pick<GatewayModel, 'capabilities'>): reado
   return Array.isArray(model.capabilities) ? model.capabilities : [];
 }
 
+/**
+ * `needs` as a list: one capability given as a string is read as a list of one (JavaScript callers
+ * pass `'vision'` for `['vision']`); anything else that is not a list of strings is refused.
+ */
+export function readNeeds(needs: unknown): readonly ModelCapability[] {
+  if (typeof needs === 'string') return [needs as ModelCapability];
+  if (!Array.isArray(needs)) {
+    throw invalidRequest(
+      'needs',
+      `expected a list of capabilities (e.g. ['vision']), got ${needs === null ? 'null' : typeof needs}`,
+    );
+  }
+  const index = needs.findIndex((need) => typeof need !== 'string');
+  if (index !== -1) {
+    throw invalidRequest(
+      `needs[${index}]`,
+      `expected a capability name, got ${typeof needs[index]}`,
+    );
+  }
+  return needs as readonly ModelCapability[];
+}
+
 /** The capabilities in `needs` that `capabilities` lacks, in the order of `needs`. */
 export function missingCapabilities(
   capabilities: readonly string[],
   needs: readonly ModelCapability[],
 ): ModelCapability[] {
-  return needs.filter((need) => !capabilities.includes(need));
+  return readNeeds(needs).filter((need) => !capabilities.includes(need));
 }
 
 /** Ids of the listed models that have every capability in `needs` (or, with `anyOf`, one of them). */
@@ -30,12 +52,13 @@ export function modelsWithCapabilities(
   needs: readonly ModelCapability[],
   options: { anyOf?: boolean } = {},
 ): string[] {
+  const list = readNeeds(needs);
   return models
     .filter((model) => {
       const has = capabilitiesOf(model);
       return options.anyOf
-        ? needs.some((need) => has.includes(need))
-        : missingCapabilities(has, needs).length === 0;
+        ? list.some((need) => has.includes(need))
+        : missingCapabilities(has, list).length === 0;
     })
     .map((model) => model.id);
 }
@@ -62,7 +85,8 @@ export interface CapabilityErrorOptions {
  * it themselves, so every refusal reads the same.
  */
 export function capabilityError(options: CapabilityErrorOptions): GatewayError {
-  const { model, needs, capabilities, catalog, purpose, anyOf = false } = options;
+  const { model, capabilities, catalog, purpose, anyOf = false } = options;
+  const needs = readNeeds(options.needs);
   const missing = missingCapabilities(capabilities, needs);
   const alternatives = catalog
     ? modelsWithCapabilities(catalog, needs, { anyOf }).filter((id) => id !== model)

@@ -1,4 +1,5 @@
 import { GatewayError, isGatewayServerErrorCode } from './errors';
+import { redactSecret, redactValue } from './redact-secret';
 import { parseRetryAfter } from './retry-after';
 
 export interface ErrorContext {
@@ -8,11 +9,12 @@ export interface ErrorContext {
   now?: number;
 }
 
-/** Replaces a secret in text taken from the network, so it can never reach logs through an error. */
+/**
+ * Replaces a secret in text taken from the network, so it can never reach logs through an error:
+ * raw, JSON-escaped, URL-encoded and base64 forms (see redact-secret.ts).
+ */
 export function redact(text: string, secret: string | undefined): string {
-  return secret && secret.length >= 4 && text.includes(secret)
-    ? text.split(secret).join('[redacted]')
-    : text;
+  return redactSecret(text, secret);
 }
 
 function tryParseJson(text: string): unknown {
@@ -47,7 +49,10 @@ export function parseErrorResponse(
   context: ErrorContext = {},
 ): GatewayError {
   const body = redact(bodyText, context.redact);
-  const data = tryParseJson(body);
+  // Parsed from the raw text, then redacted: an escaped echo of the key is caught once decoded.
+  const parsed = tryParseJson(bodyText);
+  const data =
+    parsed === undefined ? undefined : redactValue(parsed, (text) => redact(text, context.redact));
   const retryAfterMs = parseRetryAfter(headers.get('retry-after'), context.now);
   const servedModel = headers.get('x-service-model') ?? undefined;
   const shape = readGatewayErrorShape(data);

@@ -4,6 +4,7 @@ import { GatewayError, isGatewayError } from './errors';
 import { MAX_TIMEOUT_MS } from './options';
 import { parseErrorResponse, redact } from './parse-error-response';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
+import { registerSecret } from './redact-secret';
 import { backoffDelay } from './retry-after';
 import type { CallOptions } from './types';
 import { isPlainHttpToRemote, warnPlainHttpOnce } from './warn-plain-http';
@@ -76,6 +77,7 @@ export class Transport {
   constructor(config: TransportConfig) {
     const { apiKey, ...rest } = config;
     this.#apiKey = apiKey;
+    registerSecret(apiKey);
     this.#config = rest;
     this.#plainHttpToRemote = isPlainHttpToRemote(rest.baseURL);
   }

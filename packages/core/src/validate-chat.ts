@@ -1,4 +1,5 @@
 import { invalidRequest } from './errors';
+import { LIMITS } from './limits';
 import type { ChatRequest, ModelCapability } from './types';
 
 const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool']);
@@ -24,6 +25,15 @@ export function validateChatRequest(request: ChatRequest): void {
       'model',
       `must be a non-empty model id from GET /models, got ${describeValue(request.model)}`,
     );
+  }
+  for (const [name, value] of Object.entries(request)) {
+    // NaN and ±Infinity would be sent as `null` by JSON.stringify: refuse them instead.
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      throw invalidRequest(name, `must be a finite number, got ${value}`);
+    }
+    if (typeof value === 'bigint') {
+      throw invalidRequest(name, `must be a number, got bigint ${value}`);
+    }
   }
   const messages: unknown = request.messages;
   if (!Array.isArray(messages)) {
@@ -76,6 +86,7 @@ export function validateChatRequest(request: ChatRequest): void {
           'must be {type: "function", function: {name, description?, parameters?}}',
         );
       }
+      checkSerialisable(`tools[${i}].function.parameters`, tool.function.parameters);
     });
   }
   const format: unknown = request.response_format;
@@ -102,7 +113,61 @@ export function validateChatRequest(request: ChatRequest): void {
           'must be {name: string, schema: object} when response_format.type is "json_schema"',
         );
       }
+      checkSerialisable('response_format.json_schema.schema', schema.schema);
     }
+  }
+  if (request.tool_choice !== undefined) checkSerialisable('tool_choice', request.tool_choice);
+}
+
+/**
+ * Refuses a value JSON cannot carry faithfully: a cycle or a BigInt (JSON.stringify throws a raw
+ * TypeError), NaN/Infinity (sent as `null`), or nesting deeper than `LIMITS.schemaMaxDepth`
+ * (which could overflow the stack). Walks iteratively, so a deep value cannot overflow it here.
+ */
+export function checkSerialisable(
+  field: string,
+  value: unknown,
+  maxDepth: number = LIMITS.schemaMaxDepth,
+): void {
+  if (typeof value !== 'object' || value === null) {
+    checkLeaf(field, value);
+    return;
+  }
+  // Depth-first with an explicit stack; `path` holds the objects on the current branch (cycles).
+  const onPath = new Set<object>();
+  const stack: { node: object; depth: number; path: string; exit?: boolean }[] = [
+    { node: value, depth: 1, path: field },
+  ];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (frame.exit) {
+      onPath.delete(frame.node);
+      continue;
+    }
+    const { node, depth, path } = frame;
+    if (onPath.has(node)) throw invalidRequest(field, `has a circular reference at ${path}`);
+    if (depth > maxDepth) {
+      throw invalidRequest(field, `is nested more than ${maxDepth} levels deep (at ${path})`);
+    }
+    onPath.add(node);
+    stack.push({ node, depth, path, exit: true });
+    const entries: [string, unknown][] = Array.isArray(node)
+      ? node.map((item, i) => [`[${i}]`, item])
+      : Object.entries(node).map(([key, item]) => [`.${key}`, item]);
+    for (const [key, item] of entries) {
+      if (typeof item === 'object' && item !== null) {
+        stack.push({ node: item, depth: depth + 1, path: `${path}${key}` });
+      } else {
+        checkLeaf(`${path}${key}`, item, field);
+      }
+    }
+  }
+}
+
+function checkLeaf(path: string, value: unknown, field = path): void {
+  if (typeof value === 'bigint') throw invalidRequest(field, `holds a BigInt at ${path}`);
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    throw invalidRequest(field, `holds ${value} at ${path}; JSON has no such number`);
   }
 }
 

@@ -57,8 +57,28 @@ describe('embeddingsProblem', () => {
     [{ data: [item('0')] }, 1, 'data[0].index'],
     [{ data: [item(0, [1, '2'])] }, 1, 'data[0].embedding'],
     [{ data: [item(0, {})] }, 1, 'data[0].embedding'],
+    [{ data: [item(0, [1, Number.POSITIVE_INFINITY])] }, 1, 'non-finite'],
+    [{ data: [item(0, [Number.NaN])] }, 1, 'non-finite'],
+    [{ data: [item(0, [])] }, 1, 'empty data[0].embedding'],
+    [{ data: [item(0, [1, 2]), item(1, [1, 2, 3])] }, 2, 'different lengths'],
+    [{ data: [item(0), item(0)] }, 2, 'two vectors for input 0'],
   ])('%j for %i input(s): %s', (data, count, problem) => {
     expect(embeddingsProblem(data, count)).toContain(problem);
+  });
+});
+
+it('embeddings answer holding 1e999 (parsed as Infinity) is invalid_response', async () => {
+  const client = createGatewayClient({
+    baseURL: `https://vectors-${Math.random()}.test`,
+    apiKey: 'k-vectors',
+    maxRetries: 0,
+    fetch: async () =>
+      new Response('{"data":[{"index":0,"embedding":[0.1,1e999]}]}', {
+        headers: { 'content-type': 'application/json' },
+      }),
+  });
+  await expect(client.embed({ model: 'm', input: ['a'] })).rejects.toMatchObject({
+    code: 'invalid_response',
   });
 });
 

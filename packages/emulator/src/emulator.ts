@@ -39,6 +39,51 @@ export interface Emulator {
   scenario: Scenario;
 }
 
+/**
+ * The largest request body the emulator reads: above the spec's 23 MiB media limit once
+ * base64-encoded (23 MiB × 4/3 ≈ 30.7 MiB), so every valid request fits. Larger → 413.
+ */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Reads a body chunk by chunk, refusing (413) as soon as it passes `limit` — or at once when its
+ * `Content-Length` says it will — so an oversized upload is never held whole.
+ */
+async function readBodyCapped(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  const tooLarge = (size: string) =>
+    new GatewayRefusal(
+      'invalid_request_error',
+      `The request body is ${size}; the emulator reads at most ${limit} bytes`,
+      { status: 413 },
+    );
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit) {
+    await request.body?.cancel().catch(() => undefined);
+    throw tooLarge(`${declared} bytes`);
+  }
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(`over ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
 function isAbortError(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
 }
@@ -74,17 +119,14 @@ export function createEmulator(input?: ScenarioInput): Emulator {
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const route = routeOf(url.pathname);
-    if (!route) return notFound(request.method, url.pathname);
-    counters.requests[route.endpoint] += 1;
-    if (request.method !== route.method) {
-      return errorResponse(
-        invalidField('method', `Use ${route.method} for ${url.pathname}, not ${request.method}`),
-      );
-    }
+    if (route) counters.requests[route.endpoint] += 1;
+    // The key is checked first, on any path and before the body is read: a request without a
+    // valid key costs nothing, whatever it sends.
     const scenario = emulator.scenario;
     const apiKey = bearerKey(request);
     const key = apiKey === undefined ? undefined : scenario.keys[apiKey];
     if (apiKey === undefined || !key) {
+      await request.body?.cancel().catch(() => undefined);
       return errorResponse(
         new GatewayRefusal(
           'invalid_api_key',
@@ -92,6 +134,12 @@ export function createEmulator(input?: ScenarioInput): Emulator {
             ? 'Missing API key: send the header Authorization: Bearer <API_KEY>'
             : 'Invalid API key',
         ),
+      );
+    }
+    if (!route) return notFound(request.method, url.pathname);
+    if (request.method !== route.method) {
+      return errorResponse(
+        invalidField('method', `Use ${route.method} for ${url.pathname}, not ${request.method}`),
       );
     }
     if (tracker.current(apiKey) >= scenario.maxConcurrentPerKey) {
@@ -113,7 +161,9 @@ export function createEmulator(input?: ScenarioInput): Emulator {
     try {
       const deadline = Date.now() + scenario.requestTimeoutMs;
       const bytes =
-        request.method === 'POST' ? new Uint8Array(await request.arrayBuffer()) : new Uint8Array();
+        request.method === 'POST'
+          ? await readBodyCapped(request, MAX_BODY_BYTES)
+          : new Uint8Array();
       let parsed: ParsedBody | undefined;
       const body = () => {
         parsed ??= parseBody(bytes);

@@ -46,10 +46,16 @@ export class GatewayRefusal extends Error {
   constructor(
     readonly code: GatewayErrorCode,
     message: string,
-    readonly extra: { param?: string; retryAfter?: number; headers?: Record<string, string> } = {},
+    readonly extra: {
+      param?: string;
+      retryAfter?: number;
+      headers?: Record<string, string>;
+      /** Overrides the code's status (413 for an oversized body). */
+      status?: number;
+    } = {},
   ) {
     super(message);
-    this.status = STATUS_BY_CODE[code];
+    this.status = extra.status ?? STATUS_BY_CODE[code];
   }
 }
 
@@ -64,13 +70,25 @@ export function errorBody(code: GatewayErrorCode, message: string, param?: strin
   return JSON.stringify({ error });
 }
 
+/** The longest `Retry-After` the emulator sends, in seconds (the spec's request duration limit). */
+export const MAX_RETRY_AFTER_SECONDS = 300;
+
+/**
+ * `Retry-After` as RFC 9110 delta-seconds: a whole number from 0 to `MAX_RETRY_AFTER_SECONDS`,
+ * whatever a scenario or fault header asked for (`1e+300`, `-1`, `0.5`, NaN → 1).
+ */
+export function retryAfterSeconds(value: number): number {
+  if (!Number.isFinite(value)) return 1;
+  return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(0, Math.ceil(value)));
+}
+
 export function errorResponse(refusal: GatewayRefusal): Response {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     ...refusal.extra.headers,
   };
   if (refusal.extra.retryAfter !== undefined)
-    headers['retry-after'] = String(refusal.extra.retryAfter);
+    headers['retry-after'] = String(retryAfterSeconds(refusal.extra.retryAfter));
   return new Response(errorBody(refusal.code, refusal.message, refusal.extra.param), {
     status: refusal.status,
     headers,

@@ -1,7 +1,7 @@
 export { CHAT_DIALECTS, type ChatDialect } from './chat/dialects';
 export type { EmulatorCounters, EndpointName } from './counters';
 export { DEFAULT_KEYS, defaultScenario } from './default-scenario';
-export { createEmulator, type Emulator } from './emulator';
+export { createEmulator, type Emulator, MAX_BODY_BYTES } from './emulator';
 export { FAULT_NAMES, type FaultName, type FaultRule } from './faults';
 export type { GatewayErrorCode } from './gateway-error';
 export { resolveScenario } from './resolve-scenario';

@@ -52,20 +52,85 @@ export function fullAccessKey(scenario: Scenario): string {
   return best[0];
 }
 
-function toRequest(req: IncomingMessage, body: Buffer, origin: string, signal: AbortSignal) {
+function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal) {
   const headers = new Headers();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
     if (!HOP_BY_HOP.has(name.toLowerCase())) headers.append(name, req.rawHeaders[i + 1]!);
   }
+  // The declared size lets the emulator refuse an oversized body before reading it.
+  const length = req.headers['content-length'];
+  if (length !== undefined) headers.set('content-length', length);
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   return new Request(`${origin}${req.url ?? '/'}`, {
     method,
     headers,
-    body: hasBody ? new Uint8Array(body) : undefined,
+    body: hasBody ? bodyStream(req) : undefined,
     signal,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+/**
+ * The Node request body as a web stream read on demand: the emulator checks the key (and the
+ * declared size) first and pulls the body only if it wants it, chunk by chunk under its size cap.
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let open = true;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.pause();
+        req.on('data', (chunk: Buffer) => {
+          if (!open) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.once('end', () => {
+          if (open) controller.close();
+          open = false;
+        });
+        req.once('error', (error) => {
+          if (open) controller.error(error);
+          open = false;
+        });
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        // Left unread: `serve` answers, then discards a little and closes (lingerThenClose).
+        open = false;
+        req.pause();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** How much of a refused body is discarded (never kept) so the client can read the answer. */
+const LINGER_BYTES = 64 * 1024 * 1024;
+const LINGER_MS = 5_000;
+
+/**
+ * The body was refused unread (no key, too large): answer at once, then discard what the client
+ * still sends — never buffered — and close the connection after `LINGER_BYTES` or `LINGER_MS`,
+ * whichever comes first. (Closing at once, or `Connection: close`, would make a client that is
+ * still uploading fail with EPIPE before it reads the answer.)
+ */
+function lingerThenClose(req: IncomingMessage): void {
+  let discarded = 0;
+  const close = () => req.socket.destroy();
+  const timer = setTimeout(close, LINGER_MS);
+  timer.unref?.();
+  req.socket.once('close', () => clearTimeout(timer));
+  // Counted on the socket: Node's own discarding of an unread body drops 'data' listeners.
+  req.socket.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > LINGER_BYTES) close();
   });
+  req.resume();
 }
 
 function waitForDrain(res: ServerResponse): Promise<void> {
@@ -78,12 +143,6 @@ function waitForDrain(res: ServerResponse): Promise<void> {
     res.on('drain', done);
     res.on('close', done);
   });
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 /** Bridges one Node request to the fetch handler, streaming the body out as it is produced. */
@@ -99,8 +158,7 @@ async function serve(
   });
   let response: Response;
   try {
-    const body = await readBody(req);
-    response = await emulator.fetch(toRequest(req, body, origin, aborter.signal));
+    response = await emulator.fetch(toRequest(req, origin, aborter.signal));
   } catch {
     // `drop_connection`, or the client went away: close without an answer.
     req.socket.destroy();
@@ -114,6 +172,7 @@ async function serve(
   response.headers.forEach((value, name) => {
     res.setHeader(name, value);
   });
+  if (!req.complete) lingerThenClose(req);
   if (!response.body) {
     res.end();
     return;

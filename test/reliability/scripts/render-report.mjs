@@ -212,7 +212,31 @@ function secrets(data) {
   return `${data.cells} matrix cells run with the canary key; ${data.errors} errors and ${data.objects} object views captured (${data.views} texts: message, stack, String, JSON, util.inspect down the cause chain; JSON, util.inspect and toJSON of every client, model and tool, before and after use), ${data.consoleLines} console lines: **${data.leaks} leaks**.`;
 }
 
+const HOSTILE_MARK = { pass: '✓', fail: '✗', todo: 'todo' };
+
+/** The hostile rows of issue 13 (hostile.json and hostile-transport.json), one table. */
+function hostile(...files) {
+  const rows = files.filter(Boolean).flatMap((f) => f.rows ?? []);
+  const count = (status) => rows.filter((r) => r.status === status).length;
+  const lines = [
+    `${rows.length} cases: **${count('pass')} pass**, ${count('fail')} fail${count('todo') ? `, ${count('todo')} todo` : ''}.`,
+    '',
+    '| id | area | hostile case | must hold | before (issue 13) | now |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const r of rows) {
+    const now = `${HOSTILE_MARK[r.status] ?? '?'}${r.status !== 'pass' && r.detail ? ` (${md(r.detail).slice(0, 120)})` : ''}`;
+    lines.push(
+      `| ${r.id} | ${r.area} | ${md(r.case)} | ${md(r.expect)} | ${md(r.before)} | ${now} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 const blocks = {
+  hostile: () =>
+    (read('hostile') || read('hostile-transport')) &&
+    hostile(read('hostile'), read('hostile-transport')),
   matrix: () => read('fault-matrix') && matrix(read('fault-matrix')),
   load: () => (read('load') || read('load-stress')) && load(read('load'), read('load-stress')),
   abort: () =>

@@ -15,7 +15,10 @@ import { classify, SURFACES, type Surface } from './harness/surfaces';
 
 const TEXTS = Array.from({ length: 200 }, (_, i) => `text number ${i} about topic ${i % 7}`);
 
-/** A fetch that answers the `nth` embeddings request (1-based) with an engine's 500 page. */
+/**
+ * A fetch that answers the `nth` embeddings request (1-based) and every later one with an engine's
+ * 500 page (a 500 is retried, so the retries of that batch fail too).
+ */
 function failingNth(cell: Cell, nth: number): Cell {
   let seen = 0;
   const fetch: typeof globalThis.fetch = async (input, init) => {

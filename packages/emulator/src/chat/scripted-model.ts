@@ -137,9 +137,12 @@ function wordPieces(text: string): string[] {
   return text.match(/\s*\S+\s*/g) ?? (text === '' ? [] : [text]);
 }
 
+/** The largest N of `[[words:N]]` / `[[chunks:N]]`: a larger one is read as this (bounded output). */
+export const MAX_DIRECTIVE_COUNT = 100_000;
+
 function directive(text: string, name: string): number | undefined {
   const match = new RegExp(`\\[\\[${name}:(\\d+)\\]\\]`).exec(text);
-  return match ? Number(match[1]) : undefined;
+  return match ? Math.min(Number(match[1]), MAX_DIRECTIVE_COUNT) : undefined;
 }
 
 function hashString(text: string): string {

@@ -89,11 +89,70 @@ function stringFits(value: string, schema: JsonObject): boolean {
   if (typeof schema.minLength === 'number' && length < schema.minLength) return false;
   if (typeof schema.maxLength === 'number' && length > schema.maxLength) return false;
   if (typeof schema.pattern !== 'string') return true;
+  const test = patternTester(schema.pattern);
+  return test?.(value) === true;
+}
+
+/** Longest generated string (a larger `minLength` is not honoured: the output stays bounded). */
+export const MAX_GENERATED_STRING = 65_536;
+/** Most items generated for an array (a larger `minItems` is not honoured). */
+export const MAX_GENERATED_ITEMS = 1_000;
+/** Longest string tested against a schema `pattern`. */
+const MAX_PATTERN_INPUT = 1_024;
+
+/** Longest string tested against a pattern that could backtrack exponentially. */
+const MAX_RISKY_PATTERN_INPUT = 16;
+
+/**
+ * The schema's `pattern` as a test, bounded so that no pattern can block the event loop: a
+ * pattern that could backtrack exponentially — a repeated group (`(…)*`, `(…)+`, `(…){n,}`)
+ * holding a quantifier or an alternation, as in `^(a+)+$` or `(a|aa)*` — is only run on strings
+ * of at most 16 characters (at most about 2¹⁶ steps), any other on strings of at most 1 024.
+ * Undefined when the pattern is invalid (or absurdly long): then it is not honoured.
+ */
+export function patternTester(source: string): ((value: string) => boolean) | undefined {
+  if (source.length > 1_000) return undefined;
+  let regex: RegExp;
   try {
-    return new RegExp(schema.pattern, 'u').test(value);
+    regex = new RegExp(source, 'u');
   } catch {
-    return false;
+    return undefined;
   }
+  const limit = hasBoundedBacktracking(source) ? MAX_PATTERN_INPUT : MAX_RISKY_PATTERN_INPUT;
+  return (value) => value.length <= limit && regex.test(value);
+}
+
+/** True when `source` has no repeated group holding a quantifier or an alternation. */
+export function isLinearPattern(source: string): boolean {
+  return hasBoundedBacktracking(source);
+}
+
+function hasBoundedBacktracking(source: string): boolean {
+  // For each open group: does it hold a quantifier or `|`?
+  const groups: boolean[] = [];
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i];
+    if (char === '\\') {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (char === ']') inClass = false;
+      continue;
+    }
+    if (char === '[') inClass = true;
+    else if (char === '(') groups.push(false);
+    else if (char === '|' || char === '*' || char === '+' || char === '{') {
+      if (groups.length > 0) groups[groups.length - 1] = true;
+    } else if (char === ')') {
+      const risky = groups.pop() ?? false;
+      const next = source[i + 1];
+      if (risky && (next === '*' || next === '+' || next === '{')) return false;
+      if (risky && groups.length > 0) groups[groups.length - 1] = true;
+    }
+  }
+  return true;
 }
 
 function resolveRef(ref: string, root: unknown): unknown {
@@ -207,7 +266,7 @@ function arrayValue(schema: JsonObject, ctx: Context, name: string | undefined):
   const wanted = minimal(ctx)
     ? Math.max(minItems, prefix.length)
     : Math.max(minItems, prefix.length, 1);
-  const count = Math.min(wanted, maxItems);
+  const count = Math.min(wanted, maxItems, MAX_GENERATED_ITEMS);
   const items: unknown[] = [];
   for (let i = 0; i < count; i++) {
     const itemSchema = i < prefix.length ? prefix[i] : (schema.items ?? true);
@@ -246,7 +305,8 @@ function fitLength(value: string, schema: JsonObject): string {
   const minLength = typeof schema.minLength === 'number' ? schema.minLength : 0;
   const maxLength =
     typeof schema.maxLength === 'number' ? schema.maxLength : Number.POSITIVE_INFINITY;
-  if (result.length < minLength) result = result.padEnd(minLength, 'x');
+  if (result.length < minLength)
+    result = result.padEnd(Math.min(minLength, MAX_GENERATED_STRING), 'x');
   if (result.length > maxLength) result = result.slice(0, maxLength);
   return result;
 }
@@ -261,16 +321,9 @@ function stringValue(
   const base = format ?? ctx.text ?? (name ? `example ${name}` : 'example');
   const value = fitLength(index > 0 && !format ? `${base} ${index + 1}` : base, schema);
   if (typeof schema.pattern !== 'string') return value;
-  let pattern: RegExp;
-  try {
-    pattern = new RegExp(schema.pattern, 'u');
-  } catch {
-    return value;
-  }
-  if (pattern.test(value)) return value;
+  const test = patternTester(schema.pattern);
+  if (test === undefined) return value;
+  if (test(value)) return value;
   const candidates = ['a', 'A', '0', 'example', 'abc', 'ABC', '123', 'a1', 'en', 'x@example.com'];
-  return (
-    candidates.map((candidate) => fitLength(candidate, schema)).find((c) => pattern.test(c)) ??
-    value
-  );
+  return candidates.map((candidate) => fitLength(candidate, schema)).find(test) ?? value;
 }

@@ -199,10 +199,9 @@ export class GatewayChatModel
   /** The gateway client this model sends through. */
   declare readonly client: GatewayClient;
   /**
-   * The key given to the constructor, if any. A private field behind a getter: no property holds
-   * it, so `util.inspect` (even with `showHidden`), spreading and JSON never show it, while
-   * LangChain's serialiser can still read it and write the `INFERGATE_API_KEY` secret reference
-   * in its place.
+   * The key given to the constructor, if any. A private field with no getter: no property holds
+   * it, so `util.inspect` (even with `showHidden` and `getters`), spreading and JSON never show it;
+   * `toJSON` writes the `INFERGATE_API_KEY` secret reference in its place.
    */
   readonly #apiKey: string | undefined;
   /** Catalog snapshot (from `create` or the first check), to name alternatives in refusals. */
@@ -210,8 +209,16 @@ export class GatewayChatModel
   /** Capabilities learned from the catalog when none were passed. */
   declare private liveCapabilities?: readonly string[];
 
-  get apiKey(): string | undefined {
-    return this.#apiKey;
+  /**
+   * LangChain's serialiser reads secrets through properties; the key has none (a getter would show
+   * it to `util.inspect` with `getters: true`), so the secret reference is written here instead.
+   */
+  override toJSON(): ReturnType<BaseChatModel['toJSON']> {
+    const json = super.toJSON();
+    if (this.#apiKey !== undefined && json.type === 'constructor') {
+      json.kwargs.api_key = { lc: 1, type: 'secret', id: ['INFERGATE_API_KEY'] };
+    }
+    return json;
   }
 
   constructor(model: string, fields?: Omit<GatewayChatModelFields, 'model'>);

@@ -1,0 +1,191 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isLinearPattern, patternTester, valueForSchema } from '../src/chat/value-for-schema';
+import { retryAfterSeconds } from '../src/gateway-error';
+import { MAX_BODY_BYTES, type RunningEmulator, startEmulator } from '../src/index';
+
+let server: RunningEmulator;
+
+beforeAll(async () => {
+  server = await startEmulator({ port: 0 });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/**
+ * Sends a POST whose body is produced lazily (`size` bytes of `x`, 64 KiB at a time, only as the
+ * server reads), and reports the status and how many bytes the server let through.
+ */
+function lazyPost(
+  path: string,
+  size: number,
+  headers: Record<string, string>,
+): Promise<{ status?: number; written: number }> {
+  return new Promise((resolve) => {
+    const url = new URL(`${server.url}${path}`);
+    let written = 0;
+    let status: number | undefined;
+    const req = httpRequest(url, { method: 'POST', headers }, (res) => {
+      status = res.statusCode;
+      res.resume();
+      res.on('end', () => resolve({ status, written }));
+      res.on('error', () => resolve({ status, written }));
+    });
+    req.on('error', () => resolve({ status, written }));
+    const piece = Buffer.alloc(64 * 1024, 'x');
+    const pump = () => {
+      // Stops once the answer's headers arrived, as a client reading its answer does.
+      while (written < size && status === undefined) {
+        written += piece.length;
+        if (!req.write(piece)) {
+          req.once('drain', pump);
+          return;
+        }
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
+describe('the emulator as a server', () => {
+  it.each(['/v1/chat/completions', '/v1/no-such-path', '/elsewhere'])(
+    'a keyless request to %s is 401',
+    async (path) => {
+      const response = await fetch(`${server.url.replace(/\/v1$/, '')}${path}`, {
+        method: 'POST',
+        body: '{}',
+      });
+      expect(response.status).toBe(401);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+        'invalid_api_key',
+      );
+    },
+  );
+
+  it('a keyless 64 MiB upload is refused without being read', async () => {
+    const result = await lazyPost('/chat/completions', 64 * 1024 * 1024, {
+      'content-type': 'application/json',
+    });
+    expect(result.status).toBe(401);
+    // The server stopped reading: far less than the body was ever accepted by the socket.
+    expect(result.written).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('a declared Content-Length above the cap is 413 at once', async () => {
+    const result = await new Promise<number | undefined>((resolve) => {
+      const req = httpRequest(
+        `${server.url}/chat/completions`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${server.apiKey}`,
+            'content-type': 'application/json',
+            'content-length': String(10 * 1024 ** 3),
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        },
+      );
+      req.on('error', () => resolve(undefined));
+      req.write('{');
+    });
+    expect(result).toBe(413);
+  });
+
+  it('a chunked body over the cap is 413 once the cap is passed', async () => {
+    const result = await lazyPost('/chat/completions', MAX_BODY_BYTES + 4 * 1024 * 1024, {
+      authorization: `Bearer ${server.apiKey}`,
+      'content-type': 'application/json',
+    });
+    expect(result.status).toBe(413);
+  });
+});
+
+describe('generated output is bounded', () => {
+  it('[[words:5000000]] answers at most 100 000 words', async () => {
+    const response = await fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'community/general',
+        messages: [{ role: 'user', content: '[[words:5000000]]' }],
+      }),
+    });
+    const body = (await response.json()) as { choices: { message: { content: string } }[] };
+    const words = body.choices[0]!.message.content.split(' ');
+    expect(words).toHaveLength(100_000);
+  });
+
+  it('minLength: 1e8 and minItems: 1e8 are not honoured past the bounds', () => {
+    const value = valueForSchema(
+      {
+        type: 'object',
+        properties: {
+          s: { type: 'string', minLength: 1e8 },
+          a: { type: 'array', items: { type: 'integer' }, minItems: 1e8 },
+        },
+        required: ['s', 'a'],
+      },
+      {},
+    ) as { s: string; a: unknown[] };
+    expect(value.s.length).toBe(65_536);
+    expect(value.a.length).toBe(1_000);
+  });
+
+  it.each(['^(a+)+$', '(a|aa)*b', '^(\\w+\\s?)*$', '(x+x+)+y', '((ab)*)+c', '(a{1,}){2,}'])(
+    'pattern %s (exponential backtracking) is only run on short strings',
+    (pattern) => {
+      expect(isLinearPattern(pattern)).toBe(false);
+      expect(patternTester(pattern)!(`${'a'.repeat(5000)}!`)).toBe(false);
+      const value = valueForSchema({ type: 'string', pattern }, { text: `${'a'.repeat(5000)}!` });
+      expect(typeof value).toBe('string');
+    },
+  );
+
+  it('a language-code pattern with a repeated group still gets a matching value', () => {
+    const pattern = '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$';
+    const value = valueForSchema({ type: 'string', pattern }, { text: 'translate this please' });
+    expect(new RegExp(pattern).test(value as string)).toBe(true);
+  });
+
+  it.each(['^[a-z]+$', '^\\d{3}-\\d{4}$', '^(foo|bar)$', '^[A-Z]{2}(-[A-Z]{2})?$'])(
+    'pattern %s is honoured',
+    (pattern) => {
+      expect(isLinearPattern(pattern)).toBe(true);
+    },
+  );
+});
+
+describe('Retry-After is always a small whole number of seconds', () => {
+  it.each([
+    [1e300, 300],
+    [-1, 0],
+    [0.2, 1],
+    [Number.NaN, 1],
+    [Number.POSITIVE_INFINITY, 1],
+    [7, 7],
+  ])('%s → %i', (asked, sent) => {
+    expect(retryAfterSeconds(asked)).toBe(sent);
+  });
+
+  it('a fault header asking for 1e+300 sends 300', async () => {
+    const response = await fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${server.apiKey}`,
+        'content-type': 'application/json',
+        'x-emulator-fault': 'rate_limit; retryAfter=1e300',
+      },
+      body: JSON.stringify({
+        model: 'community/general',
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    });
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('300');
+  });
+});
