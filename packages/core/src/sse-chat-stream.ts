@@ -31,6 +31,9 @@ export class GatewayChatStream implements ChatStream {
   #state: State = 'open';
   #error: GatewayError | undefined;
   #result: AssembledChat | undefined;
+  /** Bytes received so far, and their bound: the answer assembled from them stays bounded too. */
+  #received = 0;
+  readonly #maxBytes: number;
 
   constructor(open: OpenResponse, meta: ChatStreamMeta) {
     this.#open = open;
@@ -50,6 +53,7 @@ export class GatewayChatStream implements ChatStream {
     // On abort or deadline the read-ahead fails and the slot is released at once, read or not;
     // the next read reports the scope's error.
     const limit = open.maxBufferedBytes;
+    this.#maxBytes = limit;
     // Nothing handed to the read-ahead may reference this object: the finalizer needs it unreachable.
     const models = { requestedModel: meta.requestedModel, servedModel: meta.servedModel };
     this.#body = new BodyReadAhead(
@@ -120,6 +124,18 @@ export class GatewayChatStream implements ChatStream {
         this.#decoder.feed(this.#text.decode());
         this.#decoder.end();
         this.#finish();
+        return;
+      }
+      this.#received += chunk.value.byteLength;
+      if (this.#received > this.#maxBytes) {
+        this.#fail(
+          new GatewayError({
+            code: 'response_too_large',
+            message: `The stream passed maxResponseBytes (${this.#maxBytes} bytes) in total; it was stopped (the assembled answer is bounded by the same limit)`,
+            isRetryable: false,
+            ...this.#models(),
+          }),
+        );
         return;
       }
       this.#decoder.feed(this.#text.decode(chunk.value, { stream: true }));

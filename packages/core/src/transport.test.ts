@@ -296,3 +296,36 @@ describe('an endless stream nobody reads (issue 13.1)', () => {
     await expect(stream.result()).rejects.toMatchObject({ code: 'response_too_large' });
   });
 });
+
+describe('an endless stream that is read (issue 13.1)', () => {
+  it('ends with response_too_large once it passes maxResponseBytes in total, so the assembled answer stays bounded', async () => {
+    const event = new TextEncoder().encode(
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'x'.repeat(4000) } }] })}\n\n`,
+    );
+    const fetch: typeof globalThis.fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(event) }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      );
+    // Above the read-ahead's 1 MiB pause, so the total is what stops it, not the unread bytes.
+    const limit = 4 * 1024 * 1024;
+    const client = createGatewayClient({
+      baseURL: 'https://endless-read-stream.test/v1',
+      apiKey: 'k',
+      fetch,
+      maxResponseBytes: limit,
+    });
+    const stream = await client.chatStream({
+      model: 'community/general',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    let text = 0;
+    const error = await (async () => {
+      for await (const part of stream) if (part.type === 'text-delta') text += part.delta.length;
+    })().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'response_too_large', isRetryable: false });
+    expect((error as Error).message).toContain(`maxResponseBytes (${limit} bytes) in total`);
+    expect(text).toBeLessThanOrEqual(limit);
+    expect(client.budget.active).toBe(0);
+  });
+});

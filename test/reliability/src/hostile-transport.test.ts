@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { createGateway } from '@infergate/ai-sdk';
 import { createGatewayClient, isGatewayError } from '@infergate/core';
 import { generateText } from 'ai';
@@ -9,35 +10,19 @@ import {
   answerSse,
   drain,
   type HostileServer,
+  pour,
   startHostileServer,
 } from './harness/hostile-server';
 
 /**
  * Issue 13's hostile cases whose fixes live in core's transport, budget and stream code (bounded
- * reads 13.1, budget normalisation 13.3, argument checks of the client, empty `choices`). A row
- * whose fix has not landed on this branch is an `it.todo` (reported as todo in RELIABILITY.md):
- * its run function is written, and moves to `row` when the fix lands.
+ * reads 13.1, budget normalisation 13.3, argument checks of the client, empty `choices`).
  */
 
 const KEY = 'sk-HOSTILE-transport-7c1e9b';
+const MIB = 1024 * 1024;
 const MODEL = 'community/general';
 const suite = hostileSuite('hostile-transport');
-
-/** Fixes that are on this branch (flip when the owning branch is merged). */
-const LANDED = {
-  /** wip-core 13.1: bounded reads (bodies, error bodies, SSE lines, assembled text). */
-  boundedReads: false,
-  /** wip-core 13.3: one budget per normalised (origin, key); no head-of-line blocking. */
-  budget: true,
-  /** wip-core: per-call timeoutMs / signal validation. */
-  clientArguments: process.env.HOSTILE_CLIENT_ARGS === '1',
-  /** wip-core: createGatewayClient(null), the baseURL message, the deadline clamp. */
-  clientConfiguration: true,
-  /** `…/V1` is not doubled: already holds on this branch. */
-  deadlineAndVersion: true,
-  /** wip-11: empty `choices`, a stream without choice 0 → typed errors. */
-  choices: process.env.HOSTILE_CHOICES === '1',
-};
 
 /** Chat requests held by the server until released, with the peak number in flight. */
 class Gate {
@@ -118,6 +103,49 @@ beforeAll(async () => {
       ]);
       return true;
     },
+    'gzip-bomb': async (req, res, endpoint) => {
+      if (endpoint !== 'chat/completions') return false;
+      await drain(req);
+      // 64 MiB of JSON whitespace in about 64 KB of gzip.
+      const bomb = gzipSync(Buffer.alloc(64 * MIB, 0x20));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(bomb);
+      return true;
+    },
+    'huge-line': async (req, res, endpoint) => {
+      if (endpoint !== 'chat/completions') return false;
+      await drain(req);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: ');
+      // One line of 40 MiB with no line end (the issue's case was 400 MB).
+      await pour(res, Buffer.alloc(MIB, 0x61), 40 * MIB);
+      return true;
+    },
+    endless: async (req, res, endpoint) => {
+      if (endpoint !== 'chat/completions') return false;
+      await drain(req);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const event = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'x'.repeat(4000) } }] })}\n\n`;
+      await pour(res, Buffer.from(event.repeat(64)), 1024 * MIB);
+      return true;
+    },
+    'huge-length': async (req, res, endpoint) => {
+      if (endpoint !== 'chat/completions') return false;
+      await drain(req);
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': String(10 * 1024 ** 3),
+      });
+      await pour(res, Buffer.alloc(MIB, 0x20), 64 * MIB);
+      return true;
+    },
+    'huge-error-body': async (req, res, endpoint) => {
+      if (endpoint !== 'chat/completions') return false;
+      await drain(req);
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      await pour(res, Buffer.alloc(MIB, 0x65), 100 * MIB);
+      return true;
+    },
     'huge-error': async (req, res, endpoint) => {
       if (endpoint !== 'chat/completions') return false;
       await drain(req);
@@ -141,19 +169,7 @@ afterAll(async () => {
 
 const ask = { model: MODEL, messages: [{ role: 'user' as const, content: 'hi' }] };
 
-function rowOrTodo(
-  landed: boolean,
-  why: string,
-  spec: Parameters<typeof suite.row>[0],
-  run: () => Promise<void>,
-  timeout?: number,
-) {
-  if (landed) suite.row(spec, run, timeout);
-  else suite.todo(spec, why);
-}
-
-describe('hostile: bounded reads (13.1, wip-core)', () => {
-  const why = 'bounded reads (13.1) are not on this branch yet (wip-core)';
+describe('hostile: bounded reads (13.1)', () => {
   const spec = (id: string, text: string, expectText: string, before: string) => ({
     id,
     area: 'bounded reads',
@@ -161,64 +177,113 @@ describe('hostile: bounded reads (13.1, wip-core)', () => {
     expect: expectText,
     before,
   });
-  rowOrTodo(
-    LANDED.boundedReads,
-    why,
+  suite.row(
     spec(
       'B-gzip-bomb',
-      'gzip body expanding to 2 GiB',
+      'gzip body expanding to 64 MiB (64 KB on the wire; the issue saw 2 GiB)',
       'typed error naming the limit, counted while decompressing; process alive',
       'process killed (Check failed: i::kMaxInt >= len)',
     ),
-    async () => {},
+    async () => {
+      const client = createGatewayClient({
+        baseURL: hostile.url('gzip-bomb'),
+        apiKey: KEY,
+        maxRetries: 0,
+        maxResponseBytes: 4 * MIB,
+      });
+      const error = await client.chat(ask).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'response_too_large' });
+      expect((error as Error).message).toContain(`maxResponseBytes (${4 * MIB} bytes)`);
+    },
   );
-  rowOrTodo(
-    LANDED.boundedReads,
-    why,
+  suite.row(
     spec(
       'B-huge-line',
-      'unterminated 400 MB SSE line',
+      'unterminated 40 MiB SSE line (the issue saw 400 MB)',
       'typed error naming the line limit',
       'heap exhausted',
     ),
-    async () => {},
+    async () => {
+      const client = createGatewayClient({
+        baseURL: hostile.url('huge-line'),
+        apiKey: KEY,
+        maxRetries: 0,
+      });
+      const stream = await client.chatStream(ask);
+      const error = await stream.result().catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'response_too_large' });
+      expect((error as Error).message).toContain('SSE event limit');
+      expect(client.budget.active).toBe(0);
+    },
   );
-  rowOrTodo(
-    LANDED.boundedReads,
-    why,
+  suite.row(
     spec(
       'B-endless',
       'endless valid stream, caller only iterates events',
       'memory bounded (no assembled text kept when asked); the assembled-answer limit is a typed error',
       'heap exhausted',
     ),
-    async () => {},
+    async () => {
+      const client = createGatewayClient({
+        baseURL: hostile.url('endless'),
+        apiKey: KEY,
+        maxRetries: 0,
+        maxResponseBytes: 8 * MIB,
+      });
+      const stream = await client.chatStream(ask);
+      let text = 0;
+      const error = await (async () => {
+        for await (const part of stream) if (part.type === 'text-delta') text += part.delta.length;
+      })().catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'response_too_large' });
+      expect((error as Error).message).toContain('in total');
+      expect(text).toBeLessThanOrEqual(8 * MIB);
+      expect(client.budget.active).toBe(0);
+    },
   );
-  rowOrTodo(
-    LANDED.boundedReads,
-    why,
+  suite.row(
     spec(
       'B-content-length',
       '10 GB Content-Length answer',
       'cut at the body limit with a typed error; memory bounded',
       'process grew 746 MB before the cut',
     ),
-    async () => {},
+    async () => {
+      const client = createGatewayClient({
+        baseURL: hostile.url('huge-length'),
+        apiKey: KEY,
+        maxRetries: 0,
+      });
+      const error = await client.chat(ask).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'response_too_large' });
+      expect((error as Error).message).toContain('Content-Length 10737418240');
+    },
   );
-  rowOrTodo(
-    LANDED.boundedReads,
-    why,
+  suite.row(
     spec(
       'B-error-body',
-      '100 MB error body',
+      '100 MiB error body',
       'bounded prefix kept (said so in the error)',
       'kept whole',
     ),
-    async () => {},
+    async () => {
+      const client = createGatewayClient({
+        baseURL: hostile.url('huge-error-body'),
+        apiKey: KEY,
+        maxRetries: 0,
+      });
+      const error = (await client.chat(ask).catch((e: unknown) => e)) as {
+        code: string;
+        body: string;
+        message: string;
+      };
+      expect(error.code).toBe('upstream_error');
+      expect(error.body.length).toBeLessThan(65 * 1024 + 200);
+      expect(error.body).toContain('maxErrorBodyBytes');
+      expect(error.message.length).toBeLessThan(10_000);
+    },
   );
-  rowOrTodo(
-    LANDED.boundedReads,
-    why,
+  suite.row(
     spec(
       'B-error-message',
       '1 MB error message',
@@ -238,11 +303,8 @@ describe('hostile: bounded reads (13.1, wip-core)', () => {
   );
 });
 
-describe('hostile: one budget per (origin, key) (13.3, wip-core)', () => {
-  const why = 'budget normalisation (13.3) is not on this branch yet (wip-core)';
-  rowOrTodo(
-    LANDED.budget,
-    why,
+describe('hostile: one budget per (origin, key) (13.3)', () => {
+  suite.row(
     {
       id: 'K-spelling',
       area: 'budget',
@@ -276,9 +338,7 @@ describe('hostile: one budget per (origin, key) (13.3, wip-core)', () => {
       expect(gate.peak).toBe(4);
     },
   );
-  rowOrTodo(
-    LANDED.budget,
-    why,
+  suite.row(
     {
       id: 'K-mixed',
       area: 'budget',
@@ -309,9 +369,7 @@ describe('hostile: one budget per (origin, key) (13.3, wip-core)', () => {
       expect(gate.peak).toBe(4);
     },
   );
-  rowOrTodo(
-    LANDED.budget,
-    why,
+  suite.row(
     {
       id: 'K-head-of-line',
       area: 'budget',
@@ -339,9 +397,7 @@ describe('hostile: one budget per (origin, key) (13.3, wip-core)', () => {
       clearInterval(release);
     },
   );
-  rowOrTodo(
-    LANDED.budget,
-    why,
+  suite.row(
     {
       id: 'K-catalog-abort',
       area: 'budget',
@@ -372,8 +428,7 @@ describe('hostile: one budget per (origin, key) (13.3, wip-core)', () => {
   );
 });
 
-describe('hostile: client arguments (13.3/13.4, wip-core)', () => {
-  const why = 'per-call timeoutMs / signal checks are not on wip-core yet';
+describe('hostile: client arguments (13.3/13.4)', () => {
   const spec = (id: string, text: string, expectText: string, before: string) => ({
     id,
     area: 'arguments',
@@ -381,13 +436,11 @@ describe('hostile: client arguments (13.3/13.4, wip-core)', () => {
     expect: expectText,
     before,
   });
-  rowOrTodo(
-    LANDED.clientArguments,
-    why,
+  suite.row(
     spec(
       'C-timeout-nan',
       "per-call timeoutMs: NaN / '100'",
-      'GatewayError invalid_request_error',
+      'GatewayError configuration_error naming timeoutMs',
       'NaN disabled the deadline; "100" was concatenated',
     ),
     async () => {
@@ -396,13 +449,11 @@ describe('hostile: client arguments (13.3/13.4, wip-core)', () => {
         const error = await client
           .chat(ask, { timeoutMs: timeoutMs as never })
           .catch((e: unknown) => e);
-        expect(isGatewayError(error) && error.code).toBe('invalid_request_error');
+        expect(error).toMatchObject({ code: 'configuration_error', field: 'timeoutMs' });
       }
     },
   );
-  rowOrTodo(
-    LANDED.clientArguments,
-    why,
+  suite.row(
     spec('C-signal', 'per-call signal: {}', 'GatewayError invalid_request_error', 'raw TypeError'),
     async () => {
       const client = createGatewayClient({ baseURL: hostile.url('args'), apiKey: KEY });
@@ -410,9 +461,7 @@ describe('hostile: client arguments (13.3/13.4, wip-core)', () => {
       expect(isGatewayError(error) && error.code).toBe('invalid_request_error');
     },
   );
-  rowOrTodo(
-    LANDED.clientConfiguration,
-    why,
+  suite.row(
     spec(
       'C-null',
       'createGatewayClient(null)',
@@ -429,9 +478,7 @@ describe('hostile: client arguments (13.3/13.4, wip-core)', () => {
       expect(isGatewayError(error) && error.code).toBe('configuration_error');
     },
   );
-  rowOrTodo(
-    LANDED.clientConfiguration,
-    why,
+  suite.row(
     spec(
       'C-deadline',
       'timeoutMs above 2³¹−1 ms',
@@ -453,9 +500,7 @@ describe('hostile: client arguments (13.3/13.4, wip-core)', () => {
       expect(warnings).not.toContain('TimeoutOverflowWarning');
     },
   );
-  rowOrTodo(
-    LANDED.deadlineAndVersion,
-    why,
+  suite.row(
     spec(
       'C-version-case',
       'baseURL ending in /V1',
@@ -468,9 +513,7 @@ describe('hostile: client arguments (13.3/13.4, wip-core)', () => {
       expect(hostile.seen('version')).not.toContain('v1/chat/completions');
     },
   );
-  rowOrTodo(
-    LANDED.clientConfiguration,
-    why,
+  suite.row(
     spec(
       'C-baseurl-key',
       'the key pasted into baseURL',
@@ -494,11 +537,8 @@ describe('hostile: client arguments (13.3/13.4, wip-core)', () => {
   );
 });
 
-describe('hostile: choices (13.4, wip-11)', () => {
-  const why = 'empty choices / stream without choice 0 are fixed on wip-11, not merged here';
-  rowOrTodo(
-    LANDED.choices,
-    why,
+describe('hostile: choices (13.4)', () => {
+  suite.row(
     {
       id: 'C-empty-choices',
       area: 'answers',
@@ -524,9 +564,7 @@ describe('hostile: choices (13.4, wip-11)', () => {
       expect(aiError).toBeInstanceOf(Error);
     },
   );
-  rowOrTodo(
-    LANDED.choices,
-    why,
+  suite.row(
     {
       id: 'C-choice-one',
       area: 'answers',

@@ -102,3 +102,26 @@ export function answerSse(res: ServerResponse, events: string[]): void {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   res.end(events.map((data) => `data: ${data}\n\n`).join(''));
 }
+
+/**
+ * Writes `chunk` again and again (minding backpressure) until `maxBytes` are written or the client
+ * goes away; then ends the response. An "endless" body for the client under test.
+ */
+export async function pour(res: ServerResponse, chunk: Buffer, maxBytes: number): Promise<void> {
+  let written = 0;
+  while (written < maxBytes && !res.destroyed) {
+    written += chunk.length;
+    if (!res.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
+  }
+  if (!res.destroyed) res.end();
+}
