@@ -160,3 +160,40 @@ describe('createRedisBudget', () => {
     expect(isGatewayError(failure) && failure.code).toBe('network_error');
   });
 });
+
+describe('Redis stopped mid-run', () => {
+  it('waiters and new calls fall back (one warning) instead of hanging; releases never throw', async () => {
+    const own = await startRedis();
+    const warnings: string[] = [];
+    const b = createRedisBudget({
+      url: own.url,
+      commandTimeoutMs: 300,
+      maxPollIntervalMs: 50,
+      warn: (m) => warnings.push(m),
+    });
+    try {
+      const id = `midrun-${Math.random()}`;
+      const held = await b.acquire({
+        id,
+        limit: 1,
+        signal: new AbortController().signal,
+        deadline: far(),
+      });
+      const queued = b.acquire({
+        id,
+        limit: 1,
+        signal: new AbortController().signal,
+        deadline: far(),
+      });
+      await sleep(30);
+      await own.stop();
+      const lease = await queued; // served by the in-process fallback
+      held.release();
+      lease.release();
+      expect(warnings).toHaveLength(1);
+      expect(b.stats.fallbackAcquires).toBe(1);
+    } finally {
+      await b.close();
+    }
+  });
+});

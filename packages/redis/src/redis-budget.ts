@@ -242,7 +242,11 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     stats,
     acquire,
     async close() {
-      await Promise.allSettled([client.close(), subscriber.close()]);
+      // A graceful close waits for the server; when it is gone, drop the sockets instead.
+      for (const c of [client, subscriber]) {
+        if (c.isReady) await withTimeout(c.close(), commandTimeout).catch(() => c.destroy());
+        else if (c.isOpen) c.destroy();
+      }
     },
   };
 }
