@@ -75,6 +75,43 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
   const fallback = createInProcessBudget();
   let warned = false;
   const wakers = new Map<string, Set<() => void>>();
+  // Per id, at most `limit` waiters of this process contend in Redis; the others wait here in FIFO
+  // order. Without it every release wakes every waiter of every process (a thundering herd).
+  const gates = new Map<string, { contending: number; waiting: (() => void)[] }>();
+
+  function enterGate(id: string, limit: number, signal: AbortSignal): Promise<() => void> {
+    let gate = gates.get(id);
+    if (!gate) {
+      gate = { contending: 0, waiting: [] };
+      gates.set(id, gate);
+    }
+    const g = gate;
+    const leave = () => {
+      const next = g.waiting.shift();
+      if (next) next();
+      else {
+        g.contending -= 1;
+        if (g.contending === 0) gates.delete(id);
+      }
+    };
+    if (g.contending < limit) {
+      g.contending += 1;
+      return Promise.resolve(leave);
+    }
+    return new Promise((resolve, reject) => {
+      const enter = () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(leave);
+      };
+      const onAbort = () => {
+        const at = g.waiting.indexOf(enter);
+        if (at >= 0) g.waiting.splice(at, 1);
+        reject(signal.reason);
+      };
+      g.waiting.push(enter);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
 
   const socket = {
     connectTimeout: commandTimeout,
@@ -185,6 +222,16 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
   async function acquire(request: BudgetAcquireRequest): Promise<BudgetLease> {
     const { id, limit, signal } = request;
     signal.throwIfAborted();
+    const leaveGate = await enterGate(id, limit, signal);
+    try {
+      return await acquireInRedis(request);
+    } finally {
+      leaveGate();
+    }
+  }
+
+  async function acquireInRedis(request: BudgetAcquireRequest): Promise<BudgetLease> {
+    const { id, limit, signal } = request;
     const keys = keysOf(id);
     const token = newToken();
     const scriptKeys = [keys.holders, keys.queue, keys.seen, keys.seq, keys.expired];
