@@ -18,6 +18,6 @@ const answers = await Promise.all(
   ),
 );
 console.log(
-  `${name}: ${answers.length} answers, e.g. "${answers[0].response.choices[0]?.message?.content"`,
+  `${name}: ${answers.length} answers, e.g. "${answers[0].response.choices[0]?.message?.content}"`,
 );
 await budget.close();
