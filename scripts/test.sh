@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-chromium.sh
+# @infergate/redis's tests start a real redis-server (Debian's package, installed when missing).
+bash scripts/ensure-redis.sh
 source scripts/bootstrap.sh
 set +e
 pnpm run lint && pnpm run test -- "$@"

@@ -1,0 +1,6 @@
+export {
+  createRedisBudget,
+  type RedisBudget,
+  type RedisBudgetOptions,
+  type RedisBudgetStats,
+} from './redis-budget';

@@ -1,0 +1,199 @@
+import { isGatewayError } from '@infergate/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type TestRedis } from '../test/redis-server';
+import { createRedisBudget, type RedisBudget } from './redis-budget';
+
+let redis: TestRedis;
+const open: RedisBudget[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await Promise.all(open.map((b) => b.close()));
+  await redis.stop();
+});
+
+function budget(options: Partial<Parameters<typeof createRedisBudget>[0]> = {}): RedisBudget {
+  const b = createRedisBudget({ url: redis.url, ...options });
+  open.push(b);
+  return b;
+}
+
+const far = () => Date.now() + 60_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('createRedisBudget', () => {
+  it('never lets more than the limit in flight across budgets with their own connections', async () => {
+    const budgets = [budget(), budget(), budget()];
+    let inFlight = 0;
+    let max = 0;
+    const id = `limit-${Math.random()}`;
+    await Promise.all(
+      budgets.flatMap((b) =>
+        Array.from({ length: 8 }, async () => {
+          const lease = await b.acquire({
+            id,
+            limit: 4,
+            signal: new AbortController().signal,
+            deadline: far(),
+          });
+          inFlight += 1;
+          max = Math.max(max, inFlight);
+          await sleep(5);
+          inFlight -= 1;
+          lease.release();
+        }),
+      ),
+    );
+    expect(max).toBe(4);
+    expect(budgets.every((b) => b.stats.fallbackAcquires === 0)).toBe(true);
+  });
+
+  it('rejects with the signal reason when aborted while queued, and frees its place', async () => {
+    const b = budget();
+    const id = `abort-${Math.random()}`;
+    const held = await b.acquire({
+      id,
+      limit: 1,
+      signal: new AbortController().signal,
+      deadline: far(),
+    });
+    const controller = new AbortController();
+    const waiting = b.acquire({ id, limit: 1, signal: controller.signal, deadline: far() });
+    const reason = new Error('caller left');
+    setTimeout(() => controller.abort(reason), 20);
+    await expect(waiting).rejects.toBe(reason);
+    held.release();
+    const next = await b.acquire({
+      id,
+      limit: 1,
+      signal: new AbortController().signal,
+      deadline: far(),
+    });
+    next.release();
+  });
+
+  it('rejects at the deadline while queued (the deadline aborts the signal)', async () => {
+    const b = budget();
+    const id = `deadline-${Math.random()}`;
+    const held = await b.acquire({
+      id,
+      limit: 1,
+      signal: new AbortController().signal,
+      deadline: far(),
+    });
+    const signal = AbortSignal.timeout(30);
+    const failure = await b
+      .acquire({ id, limit: 1, signal, deadline: Date.now() + 30 })
+      .catch((e: unknown) => e);
+    expect(failure).toBe(signal.reason);
+    expect(failure).toMatchObject({ name: 'TimeoutError' });
+    held.release();
+  });
+
+  it('gives a crashed holder’s slot back after the TTL and counts the expired lease', async () => {
+    const crashed = createRedisBudget({ url: redis.url, leaseTtlMs: 300 });
+    const id = `ttl-${Math.random()}`;
+    await crashed.acquire({ id, limit: 1, signal: new AbortController().signal, deadline: far() });
+    await crashed.close(); // never releases, never refreshes again
+    const survivor = budget({ leaseTtlMs: 300 });
+    const lease = await survivor.acquire({
+      id,
+      limit: 1,
+      signal: new AbortController().signal,
+      deadline: far(),
+    });
+    expect(survivor.stats.expiredLeases).toBe(1);
+    lease.release();
+  });
+
+  it('refreshes a lease held longer than its TTL', async () => {
+    const holder = budget({ leaseTtlMs: 150 });
+    const other = budget({ leaseTtlMs: 150 });
+    const id = `refresh-${Math.random()}`;
+    const lease = await holder.acquire({
+      id,
+      limit: 1,
+      signal: new AbortController().signal,
+      deadline: far(),
+    });
+    const controller = new AbortController();
+    const waiting = other.acquire({ id, limit: 1, signal: controller.signal, deadline: far() });
+    await sleep(600); // four TTLs: the refresh keeps the slot
+    controller.abort(new Error('done'));
+    await expect(waiting).rejects.toThrow('done');
+    expect(other.stats.expiredLeases).toBe(0);
+    lease.release();
+  });
+
+  it('falls back to an in-process budget and warns once when Redis is unreachable', async () => {
+    const down = await startRedis();
+    await down.stop();
+    const warnings: string[] = [];
+    const b = budget({ url: down.url, commandTimeoutMs: 200, warn: (m) => warnings.push(m) });
+    const a = await b.acquire({
+      id: 'x',
+      limit: 4,
+      signal: new AbortController().signal,
+      deadline: far(),
+    });
+    const c = await b.acquire({
+      id: 'x',
+      limit: 4,
+      signal: new AbortController().signal,
+      deadline: far(),
+    });
+    a.release();
+    c.release();
+    expect(warnings).toHaveLength(1);
+    expect(b.stats.fallbackAcquires).toBe(2);
+  });
+
+  it("fails with a typed network_error under onRedisFailure: 'error'", async () => {
+    const down = await startRedis();
+    await down.stop();
+    const b = budget({ url: down.url, commandTimeoutMs: 200, onRedisFailure: 'error' });
+    const failure = await b
+      .acquire({ id: 'x', limit: 4, signal: new AbortController().signal, deadline: far() })
+      .catch((e: unknown) => e);
+    expect(isGatewayError(failure) && failure.code).toBe('network_error');
+  });
+});
+
+describe('Redis stopped mid-run', () => {
+  it('waiters and new calls fall back (one warning) instead of hanging; releases never throw', async () => {
+    const own = await startRedis();
+    const warnings: string[] = [];
+    const b = createRedisBudget({
+      url: own.url,
+      commandTimeoutMs: 300,
+      maxPollIntervalMs: 50,
+      warn: (m) => warnings.push(m),
+    });
+    try {
+      const id = `midrun-${Math.random()}`;
+      const held = await b.acquire({
+        id,
+        limit: 1,
+        signal: new AbortController().signal,
+        deadline: far(),
+      });
+      const queued = b.acquire({
+        id,
+        limit: 1,
+        signal: new AbortController().signal,
+        deadline: far(),
+      });
+      await sleep(30);
+      await own.stop();
+      const lease = await queued; // served by the in-process fallback
+      held.release();
+      lease.release();
+      expect(warnings).toHaveLength(1);
+      expect(b.stats.fallbackAcquires).toBe(1);
+    } finally {
+      await b.close();
+    }
+  });
+});

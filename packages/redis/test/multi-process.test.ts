@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { budgetId } from '@infergate/core';
+import { startEmulator } from '@infergate/emulator';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createRedisBudget } from '../src/redis-budget';
+import { startRedis, type TestRedis } from './redis-server';
+
+// Real processes, a real redis-server and the emulator's real HTTP server: the key's budget of 4
+// must hold across processes. Needs `pnpm --filter @infergate/redis build` (the workers load dist).
+const worker = fileURLToPath(new URL('./worker.mjs', import.meta.url));
+let redis: TestRedis;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis.stop();
+});
+
+interface WorkerReport {
+  results: { ok: boolean; code?: string; ms: number }[];
+  stats: { expiredLeases: number; fallbackAcquires: number };
+}
+
+function runWorker(env: Record<string, string>): Promise<WorkerReport> {
+  const child = spawn(process.execPath, [worker], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  return once(child, 'exit').then(() => JSON.parse(out) as WorkerReport);
+}
+
+it('3 processes × 8 callers on one key: 0 gateway 429s and at most 4 in flight', async () => {
+  const server = await startEmulator({ port: 0, scenario: { latencyMs: { min: 10, max: 30 } } });
+  try {
+    const env = {
+      BASE_URL: server.url,
+      API_KEY: server.apiKey,
+      REDIS_URL: redis.url,
+      CALLERS: '8',
+    };
+    const reports = await Promise.all([runWorker(env), runWorker(env), runWorker(env)]);
+    const results = reports.flatMap((r) => r.results);
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(reports.every((r) => r.stats.fallbackAcquires === 0)).toBe(true);
+    const { counters } = server.emulator;
+    expect(counters.requests.chat).toBe(24);
+    expect(counters.concurrencyRejections).toBe(0);
+    expect(counters.maxInflight[server.apiKey]).toBe(4);
+  } finally {
+    await server.close();
+  }
+});
+
+it('a process killed mid-request gives its slot back within the TTL', async () => {
+  const server = await startEmulator({ port: 0, scenario: { latencyMs: 5000 } });
+  const env = {
+    BASE_URL: server.url,
+    API_KEY: server.apiKey,
+    REDIS_URL: redis.url,
+    HOLD: '1',
+    TTL_MS: '400',
+  };
+  const holders = Array.from({ length: 4 }, () =>
+    spawn(process.execPath, [worker], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
+  const budget = createRedisBudget({ url: redis.url, leaseTtlMs: 400 });
+  try {
+    await Promise.all(holders.map((h) => once(h.stdout, 'data')));
+    // Wait until all four hold a slot at the gateway, then kill them mid-request.
+    while ((server.emulator.counters.inflight[server.apiKey] ?? 0) < 4) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    for (const h of holders) h.kill('SIGKILL');
+    await Promise.all(holders.map((h) => once(h, 'exit')));
+    const id = budgetId(server.url, server.apiKey);
+    const lease = await budget.acquire({
+      id,
+      limit: 4,
+      signal: new AbortController().signal,
+      deadline: Date.now() + 60_000,
+    });
+    expect(budget.stats.expiredLeases).toBeGreaterThanOrEqual(1);
+    lease.release();
+  } finally {
+    for (const h of holders) if (h.exitCode === null) h.kill('SIGKILL');
+    await budget.close();
+    await server.close();
+  }
+});
