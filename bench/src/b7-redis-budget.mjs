@@ -72,6 +72,12 @@ async function runOnce(processes, redisUrl) {
       failures: results.reduce((n, r) => n + r.failures, 0),
       maxInflight: Math.max(0, ...Object.values(counters.maxInflight)),
       roundTripsPerRequest: results.reduce((n, r) => n + r.roundTrips, 0) / TOTAL,
+      // Fairness: the slowest process's mean call time over the fastest's (1.00 = even).
+      spread:
+        Math.max(...results.map((r) => r.meanMs)) /
+        Math.max(1, Math.min(...results.map((r) => r.meanMs))),
+      meanMsByProcess: results.map((r) => Math.round(r.meanMs)),
+      p95MsByProcess: results.map((r) => Math.round(r.p95Ms)),
     };
   } finally {
     await server.close();
@@ -98,6 +104,9 @@ export async function runB7({ quick } = {}) {
         failures: median(runs.map((x) => x.failures)),
         maxInflight: Math.max(...runs.map((x) => x.maxInflight)),
         roundTripsPerRequest: median(runs.map((x) => x.roundTripsPerRequest)),
+        spread: median(runs.map((x) => x.spread)),
+        meanMsByProcess: runs.at(-1).meanMsByProcess,
+        p95MsByProcess: runs.at(-1).p95MsByProcess,
       };
       log(`B7 ${name}: ${fmtMs(row.wallMs)}, ${row.rejections} 429s, ${row.failures} failed`);
       rows.push(row);
@@ -107,12 +116,12 @@ export async function runB7({ quick } = {}) {
   }
   const floor = rows[0].wallMs;
   console.log(
-    '| case | wall time | vs floor | gateway 429s | failed calls | max in flight | Redis round trips / request |',
+    '| case | wall time | vs floor | gateway 429s | failed calls | max in flight | Redis round trips / request | mean call time per process (ms) | spread (slowest / fastest) |',
   );
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     console.log(
-      `| ${r.name} | ${fmtMs(r.wallMs)} | ${fmtRatio(r.wallMs / floor)} | ${r.rejections} | ${r.failures} | ${r.maxInflight} | ${r.roundTripsPerRequest.toFixed(2)} |`,
+      `| ${r.name} | ${fmtMs(r.wallMs)} | ${fmtRatio(r.wallMs / floor)} | ${r.rejections} | ${r.failures} | ${r.maxInflight} | ${r.roundTripsPerRequest.toFixed(2)} | ${r.meanMsByProcess.join(' / ')} | ${r.spread.toFixed(2)} |`,
     );
   }
   return rows;

@@ -19,16 +19,23 @@ process.stdout.write('ready\n');
 process.stdin.once('data', async () => {
   let next = 0;
   let failures = 0;
+  /** Each call's time from asking to answer: queue wait (budget) + the gateway's latency. */
+  const callMs = [];
   await Promise.all(
     Array.from({ length: Number(CALLERS) }, async () => {
       while (next < Number(REQUESTS)) {
         const i = next++;
+        const began = performance.now();
         await call(`request ${i}`).catch(() => failures++);
+        callMs.push(performance.now() - began);
       }
     }),
   );
   const roundTrips = (budget?.stats.roundTrips ?? 0) - tripsBefore;
-  process.stdout.write(`${JSON.stringify({ failures, roundTrips })}\n`);
+  callMs.sort((a, b) => a - b);
+  const meanMs = callMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, callMs.length);
+  const p95Ms = callMs[Math.floor(callMs.length * 0.95)] ?? 0;
+  process.stdout.write(`${JSON.stringify({ failures, roundTrips, meanMs, p95Ms })}\n`);
   await budget?.close();
   process.exit(0);
 });

@@ -40,13 +40,19 @@ redis.call('PEXPIRE', KEYS[3], ttl * 2)
 return {0, expired}
 `;
 
-/** KEYS: holders, queue, seen. ARGV: token, channel. Frees a slot (or leaves the queue) and wakes
- *  waiters. Returns 1 when the token held a slot. */
+/** KEYS: holders, queue, seen. ARGV: token, channel, limit. Frees a slot (or leaves the queue) and
+ *  wakes only the waiters now first in line for a free slot: it publishes their tokens (a waiter
+ *  not named keeps sleeping until its bounded poll), so a release costs one script per woken
+ *  waiter instead of one per waiter. Returns 1 when the token held a slot. */
 export const RELEASE_SCRIPT = `
 local held = redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
-redis.call('PUBLISH', ARGV[2], '1')
+local free = tonumber(ARGV[3]) - redis.call('ZCARD', KEYS[1])
+if free > 0 then
+  local first = redis.call('ZRANGE', KEYS[2], 0, free - 1)
+  if #first > 0 then redis.call('PUBLISH', ARGV[2], table.concat(first, ' ')) end
+end
 return held
 `;
 

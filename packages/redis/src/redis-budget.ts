@@ -74,7 +74,7 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
   const stats: RedisBudgetStats = { expiredLeases: 0, roundTrips: 0, fallbackAcquires: 0 };
   const fallback = createInProcessBudget();
   let warned = false;
-  const wakers = new Map<string, Set<() => void>>();
+  const wakers = new Map<string, Set<(message: string) => void>>();
   // Per id, at most `limit` waiters of this process contend in Redis; the others wait here in FIFO
   // order. Without it every release wakes every waiter of every process (a thundering herd).
   const gates = new Map<string, { contending: number; waiting: (() => void)[] }>();
@@ -147,15 +147,15 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     return withTimeout(client.eval(script, { keys, arguments: args }), commandTimeout);
   }
 
-  async function subscribe(channel: string, wake: () => void): Promise<() => void> {
+  async function subscribe(channel: string, wake: (message: string) => void): Promise<() => void> {
     let set = wakers.get(channel);
     if (!set) {
       set = new Set();
       wakers.set(channel, set);
       const listeners = set;
       await withTimeout(
-        subscriber.subscribe(channel, () => {
-          for (const w of listeners) w();
+        subscriber.subscribe(channel, (message: string) => {
+          for (const w of listeners) w(message);
         }),
         commandTimeout,
       ).catch(() => {}); // bounded polling still wakes us
@@ -190,7 +190,7 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     return fallback.acquire(request);
   }
 
-  function holdLease(id: string, token: string): BudgetLease {
+  function holdLease(id: string, token: string, limit: number): BudgetLease {
     const keys = keysOf(id);
     let released = false;
     const refresh = setInterval(
@@ -212,9 +212,11 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
         if (released) return;
         released = true;
         clearInterval(refresh);
-        run(RELEASE_SCRIPT, [keys.holders, keys.queue, keys.seen], [token, keys.channel]).catch(
-          () => {},
-        ); // not released in Redis: it expires by its TTL
+        run(
+          RELEASE_SCRIPT,
+          [keys.holders, keys.queue, keys.seen],
+          [token, keys.channel, String(limit)],
+        ).catch(() => {}); // not released in Redis: it expires by its TTL
       },
     };
   }
@@ -239,9 +241,11 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     let wake: (() => void) | undefined;
     let unsubscribe: (() => void) | undefined;
     const leaveQueue = () =>
-      run(RELEASE_SCRIPT, [keys.holders, keys.queue, keys.seen], [token, keys.channel]).catch(
-        () => {},
-      );
+      run(
+        RELEASE_SCRIPT,
+        [keys.holders, keys.queue, keys.seen],
+        [token, keys.channel, String(limit)],
+      ).catch(() => {});
     try {
       for (let attempt = 0; ; attempt++) {
         let answer: unknown;
@@ -258,9 +262,12 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
           void leaveQueue();
           throw signal.reason;
         }
-        if (Number(granted) === 1) return holdLease(id, token);
+        if (Number(granted) === 1) return holdLease(id, token, limit);
         if (!unsubscribe) {
-          unsubscribe = await subscribe(keys.channel, () => wake?.());
+          // Woken only when a release names this waiter among the first in line.
+          unsubscribe = await subscribe(keys.channel, (message) => {
+            if (message.split(' ').includes(token)) wake?.();
+          });
         }
         // Wait for a release message, the caller's abort, or a bounded poll (lost messages).
         const pause = Math.min(maxPoll, 50 * 2 ** Math.min(attempt, 5), Math.max(10, ttl / 3));
