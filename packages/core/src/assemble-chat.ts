@@ -18,6 +18,11 @@ interface ToolCallDraft {
  * send every call at index 0). Empty arguments become `"{}"`.
  */
 export class ChatAssembler {
+  /**
+   * False when the caller only iterates events (`chatStream(req, { assemble: false })`): text and
+   * reasoning are not kept, so a long stream holds no copy of its answer.
+   */
+  keepText = true;
   id: string | undefined;
   model: string | undefined;
   /** `created` (Unix seconds) of the first chunk that had one. */
@@ -40,7 +45,7 @@ export class ChatAssembler {
   readonly #reasoning: string[] = [];
 
   addReasoning(delta: string, choiceIndex: number): void {
-    if (choiceIndex === 0) this.#reasoning.push(delta);
+    if (choiceIndex === 0 && this.keepText) this.#reasoning.push(delta);
   }
 
   /** The first choice's reasoning so far ('' when the model sent none). */
@@ -51,7 +56,7 @@ export class ChatAssembler {
   }
 
   addText(delta: string, choiceIndex: number): void {
-    if (choiceIndex !== 0) return;
+    if (choiceIndex !== 0 || !this.keepText) return;
     this.#deltas.push(delta);
     if (this.#deltas.length === PIECE_DELTAS) this.#flatten();
   }

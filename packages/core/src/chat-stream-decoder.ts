@@ -8,6 +8,8 @@ import type { ChatStreamEvent, Usage } from './types';
 export interface DecoderContext {
   requestedModel?: string;
   servedModel?: string;
+  /** Keep the answer's text and reasoning for `result()` (default true). */
+  assemble?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -44,6 +46,7 @@ export class ChatStreamDecoder {
 
   constructor(context: DecoderContext = {}) {
     this.#context = context;
+    if (context.assemble === false) this.assembler.keepText = false;
     this.#splitter = new SseDataSplitter((data) => this.#onData(data));
   }
 

@@ -19,6 +19,7 @@ import type {
   ChatRequest,
   ChatResult,
   ChatStream,
+  ChatStreamOptions,
   ConcurrencyBudgetState,
   EmbeddingEngine,
   EmbeddingsRequest,
@@ -292,9 +293,15 @@ class Client implements GatewayClient {
     };
   }
 
-  async chatStream(req: ChatRequest, opts?: CallOptions): Promise<ChatStream> {
+  async chatStream(req: ChatRequest, opts?: ChatStreamOptions): Promise<ChatStream> {
     const { transport } = this.#ready();
     validateChatRequest(req);
+    if (opts?.assemble !== undefined && typeof opts.assemble !== 'boolean') {
+      throw new GatewayError({
+        code: 'invalid_request_error',
+        message: `assemble (call option) must be a boolean, got ${typeof opts.assemble}`,
+      });
+    }
     const requestedModel = req.model;
     const open = await transport.open(
       {
@@ -314,6 +321,7 @@ class Client implements GatewayClient {
       servedModel,
       fallback: servedModel !== requestedModel,
       headers,
+      assemble: opts?.assemble !== false,
     });
   }
 

@@ -9,6 +9,7 @@ export interface ChatStreamMeta {
   servedModel: string;
   fallback: boolean;
   headers: Headers;
+  assemble: boolean;
 }
 
 type State = 'open' | 'done' | 'failed';
@@ -44,6 +45,7 @@ export class GatewayChatStream implements ChatStream {
     this.#decoder = new ChatStreamDecoder({
       requestedModel: meta.requestedModel,
       servedModel: meta.servedModel,
+      assemble: meta.assemble,
     });
     const body = open.response.body;
     const reader =

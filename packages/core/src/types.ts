@@ -343,6 +343,16 @@ export interface CallOptions {
   maxRetries?: number;
 }
 
+export interface ChatStreamOptions extends CallOptions {
+  /**
+   * `false`: the stream does not keep the answer's text and reasoning for `result()` (which then
+   * has `text: ''` and `reasoning: ''`, with finish reason, usage and tool calls), for callers that
+   * only iterate the events. Default `true`. Either way a stream's total size is bounded by
+   * `maxResponseBytes`.
+   */
+  assemble?: boolean;
+}
+
 export interface ChatResult {
   /** The gateway's body as received. */
   response: ChatCompletionResponse;
@@ -472,7 +482,7 @@ export interface GatewayClient {
   ): Promise<GatewayModel | undefined>;
   refreshCatalog(): void;
   chat(req: ChatRequest, opts?: CallOptions): Promise<ChatResult>;
-  chatStream(req: ChatRequest, opts?: CallOptions): Promise<ChatStream>;
+  chatStream(req: ChatRequest, opts?: ChatStreamOptions): Promise<ChatStream>;
   embed(req: EmbeddingsRequest, opts?: CallOptions): Promise<EmbeddingsResponse>;
   embedMany(texts: string[], opts?: EmbedManyOptions): Promise<number[][]>;
   translate(req: TranslationRequest, opts?: CallOptions): Promise<TranslationResponse>;
