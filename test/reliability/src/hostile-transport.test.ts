@@ -230,7 +230,8 @@ describe('hostile: bounded reads (13.1)', () => {
         maxRetries: 0,
         maxResponseBytes: 8 * MIB,
       });
-      const stream = await client.chatStream(ask);
+      // The caller only iterates: no copy of the answer is kept.
+      const stream = await client.chatStream(ask, { assemble: false });
       let text = 0;
       const error = await (async () => {
         for await (const part of stream) if (part.type === 'text-delta') text += part.delta.length;
