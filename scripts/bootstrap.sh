@@ -2,6 +2,9 @@
 # workspace. On a machine that already has them it changes nothing but PATH lookups.
 # Node 22 comes from the npm registry's `node` package, installed into a cache prefix; the system
 # Node is never replaced.
+# Safe to source from an interactive shell: the caller's shell options are restored at the end
+# (a `set -e` left behind would close the terminal on the next failing command).
+__infergate_saved_options="$(set +o)"
 set -euo pipefail
 
 INFERGATE_TOOLS="${INFERGATE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/infergate/tools}"
@@ -39,3 +42,6 @@ export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 NEXT_TELEMETRY_DISABLED=1
 if [ "${INFERGATE_SKIP_INSTALL:-0}" != "1" ]; then
   (cd "$(dirname "${BASH_SOURCE[0]}")/.." && pnpm install --frozen-lockfile --prefer-offline --reporter=silent) >&2
 fi
+
+eval "$__infergate_saved_options"
+unset __infergate_saved_options
