@@ -4,9 +4,13 @@ import { createGateway } from '@infergate/ai-sdk';
 import { createGatewayClient, type GatewayClient } from '@infergate/core';
 import { createEmulator } from '@infergate/emulator';
 import { GatewayChatModel } from '@infergate/langchain';
+import { createRedisBudget } from '@infergate/redis';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 
 export const client: GatewayClient = createGatewayClient({ baseURL: 'http://x/v1', apiKey: 'k' });
+export const shared: GatewayClient = createGatewayClient({
+  budget: createRedisBudget({ url: 'redis://127.0.0.1:6379' }),
+});
 export const chat: BaseChatModel = new GatewayChatModel('community/general');
 export const provider = createGateway();
 export const emulator = createEmulator();

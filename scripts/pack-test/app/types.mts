@@ -5,11 +5,15 @@ import { createGatewayClient, type GatewayClient, isGatewayError } from '@inferg
 import { createEmulator, type RunningEmulator } from '@infergate/emulator';
 import * as fixtures from '@infergate/emulator/fixtures';
 import { GatewayChatModel, GatewayEmbeddings } from '@infergate/langchain';
+import { createRedisBudget } from '@infergate/redis';
 import type { Embeddings } from '@langchain/core/embeddings';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { EmbeddingModel, LanguageModel } from 'ai';
 
 export const client: GatewayClient = createGatewayClient({ baseURL: 'http://x/v1', apiKey: 'k' });
+export const shared: GatewayClient = createGatewayClient({
+  budget: createRedisBudget({ url: 'redis://127.0.0.1:6379' }),
+});
 export const chat: BaseChatModel = new GatewayChatModel('community/general');
 export const embeddings: Embeddings = new GatewayEmbeddings({ model: 'multilingual-e5-base' });
 export const languageModel: LanguageModel = gateway('community/general');
