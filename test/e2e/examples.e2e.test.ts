@@ -60,6 +60,9 @@ describe('examples/langchain-agent', () => {
     expect(result.stdout).toContain('Tools: translate, ocr, transcribe, lookup_order');
     expect(result.stdout).toContain('→ lookup_order({"orderId":"A-1042"})');
     expect(result.stdout).toContain('← lookup_order: {"orderId":"A-1042","status":"shipped"');
+    // Each agent step is printed once (the structured-response step repeats the history).
+    expect(result.stdout.split('→ lookup_order(').length - 1).toBe(1);
+    expect(result.stdout.split('← lookup_order:').length - 1).toBe(1);
   });
 
   it('ends with the zod responseFormat object', () => {
@@ -81,6 +84,15 @@ describe('examples/langchain-rag', () => {
     expect(result.stdout).toMatch(/Sources:\n {2}\[1\] billing\.md: /);
     expect(gateway.emulator.counters.requests.embeddings).toBe(2); // documents, then the query
     expect(gateway.emulator.counters.requests.chat).toBe(1);
+  });
+
+  it('the README’s second question retrieves refunds.md first', async () => {
+    const result = await runExample('langchain-rag', gateway, [
+      'Within how many days is a refund paid?',
+    ]);
+    expectSuccess(result);
+    expect(result.stdout).toMatch(/\[1\] refunds\.md#\d/);
+    expect(result.stdout).toMatch(/Sources:\n {2}\[1\] refunds\.md: /);
   });
 });
 

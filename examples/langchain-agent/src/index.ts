@@ -49,6 +49,9 @@ await runExample(async () => {
   console.log(`User: ${question}\n`);
   // streamMode 'updates': each step of the agent (a model call, the tool runs) as it finishes.
   let structuredResponse: unknown;
+  // The step that writes the structured response returns the whole history again: print each
+  // message once.
+  const printed = new Set<unknown>();
   for await (const update of await agent.stream(
     { messages: [{ role: 'user', content: question }] },
     { streamMode: 'updates' },
@@ -58,6 +61,9 @@ await runExample(async () => {
       for (const message of ('messages' in state && Array.isArray(state.messages)
         ? state.messages
         : []) as BaseMessage[]) {
+        const key = message.id ?? message;
+        if (printed.has(key)) continue;
+        printed.add(key);
         printMessage(message);
       }
       if ('structuredResponse' in state) structuredResponse = state.structuredResponse;
