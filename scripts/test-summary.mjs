@@ -1,15 +1,24 @@
-// Adds up the vitest JSON reports of every package and prints one closing line
-// ("N passed, N failed, N skipped") that CI reads.
+// Adds up the vitest JSON reports of every workspace package: one line per package, then the
+// closing line ("Tests: N passed, N failed, N skipped") that CI reads. Failures are shown in full
+// by Turbo (`--output-logs=errors-only`); a green run stays this short.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const dirs = ['packages', 'examples'].flatMap((group) =>
-  existsSync(join(root, group))
-    ? readdirSync(join(root, group)).map((name) => join(root, group, name))
-    : [],
-);
-dirs.push(join(root, 'test'), join(root, 'test', 'reliability'));
+const children = (dir) =>
+  existsSync(dir)
+    ? readdirSync(dir, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && entry.name !== 'node_modules')
+        .map((entry) => join(dir, entry.name))
+    : [];
+// The workspace globs of pnpm-workspace.yaml: packages/*, examples/*, test, test/*, bench.
+const dirs = [
+  ...children(join(root, 'packages')),
+  ...children(join(root, 'examples')),
+  join(root, 'test'),
+  ...children(join(root, 'test')),
+  join(root, 'bench'),
+];
 
 let passed = 0;
 let failed = 0;
@@ -18,8 +27,17 @@ for (const dir of dirs) {
   const report = join(dir, '.vitest-report.json');
   if (!existsSync(report)) continue;
   const json = JSON.parse(readFileSync(report, 'utf8'));
-  passed += json.numPassedTests ?? 0;
-  failed += json.numFailedTests ?? 0;
-  skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+  const pass = json.numPassedTests ?? 0;
+  const fail = json.numFailedTests ?? 0;
+  const skip = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+  passed += pass;
+  failed += fail;
+  skipped += skip;
+  const name = existsSync(join(dir, 'package.json'))
+    ? JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name
+    : relative(root, dir);
+  console.log(
+    `${fail > 0 ? '✗' : '✓'} ${name}: ${pass} passed${fail ? `, ${fail} failed` : ''}${skip ? `, ${skip} skipped` : ''}`,
+  );
 }
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);

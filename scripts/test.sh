@@ -8,7 +8,9 @@ bash scripts/ensure-chromium.sh
 bash scripts/ensure-redis.sh
 source scripts/bootstrap.sh
 set +e
-pnpm run lint && pnpm run test -- "$@"
+# Quiet when green: Turbo prints a task's log only when it fails; the summary below has one line
+# per package.
+pnpm run lint -- --output-logs=errors-only && pnpm run test -- --output-logs=errors-only "$@"
 status=$?
 # Release (issue 18): pack every published package, install the tarballs with npm beside the lowest
 # and highest supported frameworks and smoke-test them on the emulator; changeset + publish dry run.
