@@ -200,8 +200,9 @@ export class GatewayChatModel
   declare readonly client: GatewayClient;
   /**
    * The key given to the constructor, if any. A private field with no getter: no property holds
-   * it, so `util.inspect` (even with `showHidden` and `getters`), spreading and JSON never show it;
-   * `toJSON` writes the `INFERGATE_API_KEY` secret reference in its place.
+   * it, so `util.inspect` (even with `showHidden` and `getters`), spreading and JSON never show it.
+   * When a key was given, `toJSON` writes the `INFERGATE_API_KEY` secret reference in its place; a
+   * key read from the environment leaves no entry (loading reads the environment again).
    */
   readonly #apiKey: string | undefined;
   /** Catalog snapshot (from `create` or the first check), to name alternatives in refusals. */
@@ -211,7 +212,8 @@ export class GatewayChatModel
 
   /**
    * LangChain's serialiser reads secrets through properties; the key has none (a getter would show
-   * it to `util.inspect` with `getters: true`), so the secret reference is written here instead.
+   * it to `util.inspect` with `getters: true`), so the secret reference is written here instead,
+   * for a key given to the constructor only.
    */
   override toJSON(): ReturnType<BaseChatModel['toJSON']> {
     const json = super.toJSON();
