@@ -1,0 +1,145 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/run';
+
+/**
+ * Every ```ts snippet of the READMEs is type-checked under strict tsc (issue 14.5). A snippet that
+ * continues an earlier one may use the context its README sets up (`infergate`, `gateway`,
+ * `model`, …): those names are declared for it, typed from the packages, unless the snippet
+ * imports or defines them itself.
+ */
+const READMES = ['README.md', 'ai-sdk', 'core', 'emulator', 'langchain', 'redis'].map((name) =>
+  name.endsWith('.md') ? name : `packages/${name}/README.md`,
+);
+
+/** Names a README's snippets may use without setting up, and their declarations. */
+const CONTEXT: Record<string, string> = {
+  infergate: "declare const infergate: import('@infergate/ai-sdk').GatewayProvider;",
+  gateway: "declare const gateway: import('@infergate/core').GatewayClient;",
+  model: "declare const model: import('@infergate/langchain').GatewayChatModel;",
+  GatewayChatModel:
+    "declare const GatewayChatModel: typeof import('@infergate/langchain').GatewayChatModel;",
+  generateText: "declare const generateText: typeof import('ai').generateText;",
+  streamText: "declare const streamText: typeof import('ai').streamText;",
+  z: "declare const z: typeof import('zod').z;",
+  requiredCapabilities:
+    "declare const requiredCapabilities: typeof import('@infergate/core').requiredCapabilities;",
+  isGatewayError: "declare const isGatewayError: typeof import('@infergate/core').isGatewayError;",
+  request: "declare const request: import('@infergate/core').ChatRequest;",
+  messages: "declare const messages: import('@infergate/core').ChatMessage[];",
+  tools: "declare const tools: import('@infergate/core').ChatTool[];",
+  texts: 'declare const texts: string[];',
+  chunks: 'declare const chunks: string[];',
+  documents: 'declare const documents: string[];',
+  ukrainianDocs: "declare const ukrainianDocs: import('@langchain/core/documents').Document[];",
+  Document: "type Document = import('@langchain/core/documents').Document;",
+  file: 'declare const file: File;',
+  bytes: 'declare const bytes: Uint8Array;',
+  pngBytes: 'declare const pngBytes: Uint8Array;',
+  wavBytes: 'declare const wavBytes: Uint8Array;',
+  loadUpload: 'declare function loadUpload(name: string): Promise<Uint8Array>;',
+  beforeAll: "declare const beforeAll: typeof import('vitest').beforeAll;",
+  afterEach: "declare const afterEach: typeof import('vitest').afterEach;",
+  afterAll: "declare const afterAll: typeof import('vitest').afterAll;",
+  FaultName: "type FaultName = import('@infergate/emulator').FaultName;",
+  EndpointName: "type EndpointName = import('@infergate/emulator').EndpointName;",
+  Usage: "type Usage = import('@infergate/core').Usage;",
+  docs: "declare const docs: import('@langchain/core/documents').Document[];",
+  embeddings: "declare const embeddings: import('@infergate/langchain').GatewayEmbeddings;",
+  weather: "declare const weather: import('@langchain/core/tools').DynamicStructuredTool;",
+  baseURL: 'declare const baseURL: string;',
+  apiKey: 'declare const apiKey: string;',
+};
+
+/** Where a README means something else by a name. */
+const CONTEXT_BY_README: Record<string, Record<string, string>> = {
+  'packages/ai-sdk/README.md': {
+    gateway: "declare const gateway: typeof import('@infergate/ai-sdk').gateway;",
+  },
+};
+
+interface Snippet {
+  file: string;
+  line: number;
+  code: string;
+}
+
+function snippets(): Snippet[] {
+  const found: Snippet[] = [];
+  for (const file of READMES) {
+    const text = readFileSync(join(repoRoot, file), 'utf8');
+    for (const match of text.matchAll(/^```ts\n([\s\S]*?)^```/gm)) {
+      const line = text.slice(0, match.index).split('\n').length + 1;
+      found.push({ file, line, code: match[1] ?? '' });
+    }
+  }
+  return found;
+}
+
+/** The snippet with the context it uses and does not set up itself, as a module. */
+function compilable({ file, code }: Snippet): string {
+  const own = new Set<string>();
+  for (const m of code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}/g))
+    for (const name of m[1]!.split(','))
+      own.add(
+        name
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()!
+          .replace(/^type\s+/, ''),
+      );
+  for (const m of code.matchAll(/import\s+(\w+)\s+from/g)) own.add(m[1]!);
+  for (const m of code.matchAll(/\b(?:const|let|var|function|class|type|interface)\s+(\w+)/g))
+    own.add(m[1]!);
+  for (const m of code.matchAll(/\b(?:const|let|var)\s+\{([^}]*)\}/g))
+    for (const part of m[1]!.split(',')) own.add(part.split(':').pop()!.trim());
+  // Names inside strings (import paths, prompts) are not uses.
+  const outsideStrings = code.replace(/'[^'\n]*'|"[^"\n]*"|`[^`]*`/g, "''");
+  const context = Object.entries({ ...CONTEXT, ...CONTEXT_BY_README[file] })
+    .filter(([name]) => !own.has(name) && new RegExp(`\\b${name}\\b`).test(outsideStrings))
+    .map(([, declaration]) => declaration);
+  return `${context.join('\n')}\n${code}\nexport {};\n`;
+}
+
+describe('README snippets', () => {
+  it('every ```ts snippet type-checks under strict tsc', () => {
+    const dir = join(repoRoot, 'test/.snippets');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    const all = snippets();
+    const names = all.map((snippet, i) => {
+      const name = `${snippet.file.replace(/[/.]/g, '_')}_${snippet.line}.ts`;
+      writeFileSync(join(dir, 'src', name), compilable(snippet));
+      return [name, `${snippet.file}:${snippet.line}`, i] as const;
+    });
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          module: 'esnext',
+          moduleResolution: 'bundler',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          lib: ['es2023', 'dom'],
+        },
+        include: ['src/*.ts'],
+      }),
+    );
+    const tsc = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    // Name each error by its README and line, not by the generated file.
+    let report = tsc.stdout;
+    for (const [name, where] of names) report = report.replaceAll(`src/${name}`, where);
+    expect(all.length).toBeGreaterThan(40);
+    expect(report.trim(), report).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 120_000);
+});
