@@ -7,10 +7,15 @@ bash scripts/ensure-chromium.sh
 # @infergate/redis's tests start a real redis-server (Debian's package, installed when missing).
 bash scripts/ensure-redis.sh
 source scripts/bootstrap.sh
+# Reports of an earlier run must not count in this run's summary (Turbo restores cached ones).
+find . -name .vitest-report.json -not -path '*/node_modules/*' -delete
 set +e
 # Quiet when green: Turbo prints a task's log only when it fails; the summary below has one line
 # per package.
-pnpm run lint -- --output-logs=errors-only && pnpm run test -- --output-logs=errors-only "$@"
+# (The root scripts `pnpm lint` and `pnpm test` run the same tasks with Turbo's full logs.)
+pnpm exec biome check . && node scripts/check-package-metadata.mjs &&
+  pnpm exec turbo run lint --output-logs=errors-only &&
+  pnpm exec turbo run test --continue --output-logs=errors-only -- "$@"
 status=$?
 # Release (issue 18): pack every published package, install the tarballs with npm beside the lowest
 # and highest supported frameworks and smoke-test them on the emulator; changeset + publish dry run.
