@@ -138,6 +138,7 @@ describe('README snippets', () => {
     // Name each error by its README and line, not by the generated file.
     let report = tsc.stdout;
     for (const [name, where] of names) report = report.replaceAll(`src/${name}`, where);
+    if (tsc.status === 0) rmSync(dir, { recursive: true, force: true }); // kept to inspect a failure
     expect(all.length).toBeGreaterThan(40);
     expect(report.trim(), report).toBe('');
     expect(tsc.status).toBe(0);
