@@ -169,6 +169,37 @@ describe('examples/nextjs-chat in Chromium', () => {
     expect(await page.getByTestId('chat-error').count()).toBe(0);
   });
 
+  it('shows a reasoning model’s reasoning collapsed above the answer', async () => {
+    await page.goto(appURL);
+    await page.getByLabel('Model').selectOption('community/reasoner');
+    await send('Is seven a prime number');
+    const assistant = page.locator('article[data-role="assistant"]');
+    await expect
+      .poll(() => page.getByTestId('status').textContent(), { timeout: 30_000 })
+      .toBe('ready');
+    const reasoning = assistant.getByTestId('reasoning');
+    expect(await reasoning.count()).toBe(1);
+    // Collapsed: only the summary shows until it is opened.
+    expect(await reasoning.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+    expect(await reasoning.textContent()).toContain('I answer by echoing them');
+    expect(await assistant.textContent()).toContain('Echo: Is seven a prime number');
+    // Above the answer: the details element comes before the answer's text in the message.
+    const reasoningFirst = await assistant.evaluate((article) => {
+      const details = article.querySelector('[data-testid="reasoning"]');
+      const answer = [...article.querySelectorAll('span')].find((span) =>
+        span.textContent?.includes('Echo:'),
+      );
+      return Boolean(
+        details &&
+          answer &&
+          details.compareDocumentPosition(answer) & Node.DOCUMENT_POSITION_FOLLOWING,
+      );
+    });
+    expect(reasoningFirst).toBe(true);
+    await reasoning.locator('summary').click();
+    expect(await reasoning.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(true);
+  });
+
   it('shows the error when the gateway fails mid-stream', async () => {
     await page.goto(appURL);
     gateway.emulator.injectFault({

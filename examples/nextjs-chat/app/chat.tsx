@@ -1,6 +1,7 @@
 'use client';
 
 import { useChat } from '@ai-sdk/react';
+import type { UIMessage } from 'ai';
 import { type FormEvent, useState } from 'react';
 import type { ModelOption } from './models';
 
@@ -47,6 +48,7 @@ export function Chat({ models, initialModel }: { models: ModelOption[]; initialM
         {messages.map((message) => (
           <article key={message.id} className={`message ${message.role}`} data-role={message.role}>
             <div className="role">{message.role === 'user' ? 'You' : 'Assistant'}</div>
+            <Reasoning parts={message.parts} />
             {message.parts.map((part, index) => {
               const key = `${message.id}-${index}`;
               if (part.type === 'text') return <span key={key}>{part.text}</span>;
@@ -94,5 +96,20 @@ export function Chat({ models, initialModel }: { models: ModelOption[]; initialM
         </div>
       </form>
     </>
+  );
+}
+
+/** A reasoning model's thinking, collapsed above its answer (reasoning parts are not the answer). */
+function Reasoning({ parts }: { parts: UIMessage['parts'] }) {
+  const text = parts
+    .map((part) => (part.type === 'reasoning' ? part.text : ''))
+    .join('')
+    .trim();
+  if (!text) return null;
+  return (
+    <details className="reasoning" data-testid="reasoning">
+      <summary>Reasoning</summary>
+      {text}
+    </details>
   );
 }

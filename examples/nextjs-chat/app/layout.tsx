@@ -14,6 +14,8 @@ const css = `
   .message { padding: 10px 14px; border-radius: 10px; background: white; border: 1px solid #e3e5e8; white-space: pre-wrap; }
   .message.user { align-self: flex-end; background: #e7f0ff; border-color: #c6dafc; }
   .role { font-size: 12px; color: #60646c; margin-bottom: 4px; }
+  .reasoning { font-size: 13px; color: #60646c; border-left: 3px solid #d0d4da; padding: 2px 8px; margin: 4px 0 8px; }
+  .reasoning summary { cursor: pointer; }
   .tool { font-family: ui-monospace, monospace; font-size: 13px; background: #f2f3f5; border-radius: 6px; padding: 6px 8px; margin: 6px 0; }
   .error { background: #fdecea; border: 1px solid #f5c2c0; color: #8a1c17; padding: 10px 14px; border-radius: 10px; }
   form { position: fixed; bottom: 0; left: 0; right: 0; background: #f6f7f9; border-top: 1px solid #e3e5e8; }

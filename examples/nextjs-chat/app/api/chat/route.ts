@@ -37,6 +37,8 @@ export async function POST(request: Request): Promise<Response> {
     abortSignal: request.signal,
   });
   return result.toUIMessageStreamResponse({
+    // A reasoning model's thinking reaches the page, which shows it collapsed above the answer.
+    sendReasoning: true,
     // By default the browser only learns "An error occurred."; the gateway's errors are safe to
     // show (they never contain the API key) and tell the user what went wrong.
     onError: describeError,
