@@ -17,8 +17,12 @@ import { PROVIDER_OPTIONS_KEY } from './gateway-chat-options';
  * - Assistant tool calls become `tool_calls`; each tool result becomes its own `tool` message.
  * - `providerOptions.infergate` on a message adds its fields to that message unchanged
  *   (the spec allows additional fields).
+ * - Reasoning parts are dropped, unless `sendReasoning`: then they go back as `reasoning_content`.
  */
-export function convertToGatewayChatMessages(prompt: LanguageModelV4Prompt): ChatMessage[] {
+export function convertToGatewayChatMessages(
+  prompt: LanguageModelV4Prompt,
+  options: { sendReasoning?: boolean } = {},
+): ChatMessage[] {
   const messages: ChatMessage[] = [];
 
   for (const message of prompt) {
@@ -47,6 +51,7 @@ export function convertToGatewayChatMessages(prompt: LanguageModelV4Prompt): Cha
 
       case 'assistant': {
         let text = '';
+        let reasoning = '';
         const toolCalls: ToolCall[] = [];
         for (const part of message.content) {
           switch (part.type) {
@@ -62,11 +67,14 @@ export function convertToGatewayChatMessages(prompt: LanguageModelV4Prompt): Cha
                 function: { name: part.toolName, arguments: JSON.stringify(part.input ?? {}) },
               });
               break;
+            case 'reasoning':
+              if (options.sendReasoning) reasoning += part.text;
+              break;
             case 'file':
               throw new UnsupportedFunctionalityError({
                 functionality: 'file parts in assistant messages',
               });
-            // Reasoning, custom parts and provider tool results have no field on the wire.
+            // Custom parts and provider tool results have no field on the wire.
             default:
               break;
           }
@@ -75,6 +83,7 @@ export function convertToGatewayChatMessages(prompt: LanguageModelV4Prompt): Cha
           role: 'assistant',
           content: text.length > 0 ? text : toolCalls.length > 0 ? null : '',
           ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+          ...(reasoning.length > 0 ? { reasoning_content: reasoning } : {}),
           ...extra,
         });
         break;

@@ -168,7 +168,8 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     const tools = prepareTools(options);
     warnings.push(...tools.warnings);
 
-    let messages: ChatMessage[] = convertToGatewayChatMessages(options.prompt);
+    const conversion = { sendReasoning: this.settings.sendReasoning === true };
+    let messages: ChatMessage[] = convertToGatewayChatMessages(options.prompt, conversion);
     let responseFormat = mapResponseFormat(options.responseFormat);
     let body = requestBody(this.modelId, options, messages, tools, responseFormat);
     let needs = requiredCapabilities(body, stream);
@@ -190,6 +191,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
               schema:
                 options.responseFormat?.type === 'json' ? options.responseFormat.schema : undefined,
             }),
+            conversion,
           );
           responseFormat = { type: 'json_object' };
           body = requestBody(this.modelId, options, messages, tools, responseFormat);

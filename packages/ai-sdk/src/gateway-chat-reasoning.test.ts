@@ -67,3 +67,44 @@ describe('response metadata whatever chunk carries it', () => {
     },
   );
 });
+
+describe('reasoning of earlier turns (sendReasoning)', () => {
+  const history = [
+    { role: 'user' as const, content: 'hello there' },
+    {
+      role: 'assistant' as const,
+      content: [
+        { type: 'reasoning' as const, text: 'They greet me.' },
+        { type: 'text' as const, text: 'Echo: hello there' },
+      ],
+    },
+    { role: 'user' as const, content: 'and again' },
+  ];
+  const assistantSent = (body: unknown) =>
+    (body as { messages: Record<string, unknown>[] }).messages.find((m) => m.role === 'assistant');
+
+  it('is not sent back by default', async () => {
+    const result = await generateText({
+      model: gateway()('community/reasoner'),
+      messages: history,
+      include: { requestBody: true },
+    });
+    expect(assistantSent(result.request.body)).toEqual({
+      role: 'assistant',
+      content: 'Echo: hello there',
+    });
+  });
+
+  it('is sent back as reasoning_content when the model is built with sendReasoning: true', async () => {
+    const result = await generateText({
+      model: gateway()('community/reasoner', { sendReasoning: true }),
+      messages: history,
+      include: { requestBody: true },
+    });
+    expect(assistantSent(result.request.body)).toEqual({
+      role: 'assistant',
+      content: 'Echo: hello there',
+      reasoning_content: 'They greet me.',
+    });
+  });
+});

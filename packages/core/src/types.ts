@@ -83,6 +83,11 @@ export interface ChatMessage {
   tool_calls?: ToolCall[];
   tool_call_id?: string;
   name?: string;
+  /**
+   * An assistant message's reasoning, in the field DeepSeek-style servers read. The adapters send
+   * it only when asked (`sendReasoning`); the spec passes unknown message fields through.
+   */
+  reasoning_content?: string;
   [key: string]: unknown;
 }
 

@@ -42,6 +42,28 @@ describe('GatewayChatModel: reasoning', () => {
     },
   );
 
+  it('sends reasoning back as reasoning_content only with sendReasoning: true', async () => {
+    const { connection, chatBodies } = recordingGateway();
+    const model = new GatewayChatModel('community/reasoner', {
+      ...connection,
+      sendReasoning: true,
+    });
+    const first = await model.invoke('hello there');
+    const withBlock = new AIMessage({
+      content: [
+        { type: 'reasoning', reasoning: 'block thoughts' },
+        { type: 'text', text: 'Echo: hello there' },
+      ],
+    });
+    await model.invoke([new HumanMessage('hello there'), first, new HumanMessage('again')]);
+    await model.invoke([new HumanMessage('hello there'), withBlock, new HumanMessage('again')]);
+    const sent = chatBodies.slice(1).map((body) => (body.messages as Record<string, unknown>[])[1]);
+    expect(sent).toEqual([
+      { role: 'assistant', content: 'Echo: hello there', reasoning_content: REASONING },
+      { role: 'assistant', content: 'Echo: hello there', reasoning_content: 'block thoughts' },
+    ]);
+  });
+
   it('never sends reasoning back in a later turn', async () => {
     const { connection, chatBodies } = recordingGateway();
     const model = new GatewayChatModel('community/reasoner', connection);

@@ -11,6 +11,7 @@ const settings: ChatModelSettings = {
   stop: ['END'],
   modelKwargs: { temperature: 2, repetition_penalty: 1.1, model: 'other' },
   acceptsContentParts: false,
+  sendReasoning: false,
 };
 
 describe('buildChatRequest', () => {

@@ -21,6 +21,7 @@ export interface ChatModelSettings {
   seed?: number;
   modelKwargs?: Record<string, unknown>;
   acceptsContentParts: boolean;
+  sendReasoning: boolean;
 }
 
 /** Per-call options (bound with bindTools / withConfig or passed to invoke). */
@@ -86,6 +87,7 @@ export function buildChatRequest(
       call,
       convertToGatewayMessages(messages, {
         acceptsContentParts: settings.acceptsContentParts,
+        sendReasoning: settings.sendReasoning,
         model: settings.model,
       }),
     ),

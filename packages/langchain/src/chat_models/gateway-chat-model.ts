@@ -137,6 +137,11 @@ export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConn
    * any other part is refused with a clear error before a request is made.
    */
   acceptsContentParts?: boolean;
+  /**
+   * Send the reasoning of earlier AI messages back to the gateway as `reasoning_content` (for
+   * model servers that want it). Default `false`: reasoning is never sent back.
+   */
+  sendReasoning?: boolean;
 }
 
 const PROVIDER = 'infergate';
@@ -157,6 +162,7 @@ const SERIALIZABLE_FIELDS = [
   'modelKwargs',
   'capabilities',
   'acceptsContentParts',
+  'sendReasoning',
 ];
 
 /**
@@ -196,6 +202,7 @@ export class GatewayChatModel
   modelKwargs?: Record<string, unknown>;
   capabilities?: readonly string[];
   acceptsContentParts: boolean;
+  sendReasoning: boolean;
   /** The gateway client this model sends through. */
   declare readonly client: GatewayClient;
   /**
@@ -252,6 +259,7 @@ export class GatewayChatModel
     this.modelKwargs = fields.modelKwargs;
     this.capabilities = fields.capabilities ? [...fields.capabilities] : undefined;
     this.acceptsContentParts = fields.acceptsContentParts ?? false;
+    this.sendReasoning = fields.sendReasoning ?? false;
     hidden(this, 'client', resolveClient(fields));
     this.#apiKey = fields.apiKey;
     hidden(this, 'catalog', undefined);
@@ -508,6 +516,7 @@ export class GatewayChatModel
       seed: this.seed,
       modelKwargs: this.modelKwargs,
       acceptsContentParts: this.acceptsContentParts,
+      sendReasoning: this.sendReasoning,
     };
   }
 

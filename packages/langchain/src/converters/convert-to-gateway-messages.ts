@@ -11,6 +11,8 @@ export interface ConvertMessagesOptions {
   acceptsContentParts?: boolean;
   /** Model id, named in the error when a part cannot be sent. */
   model?: string;
+  /** Send an AI message's reasoning back as `reasoning_content`. Default false: dropped. */
+  sendReasoning?: boolean;
 }
 
 /** Blocks LangChain keeps in an AI message's content that are not text for the model. */
@@ -110,11 +112,34 @@ function convertAssistantMessage(
   ];
   const text = textOnly(stripNonContentBlocks(message.content), field, options.model);
   const converted: ChatMessage = { role: 'assistant', content: text };
+  if (options.sendReasoning) {
+    const reasoning = reasoningOf(message);
+    if (reasoning) converted.reasoning_content = reasoning;
+  }
   if (toolCalls.length > 0) {
     converted.tool_calls = toolCalls;
     if (text === '') converted.content = null;
   }
   return converted;
+}
+
+/** `additional_kwargs.reasoning_content` (as read from the gateway), else the reasoning blocks. */
+function reasoningOf(message: BaseMessage): string {
+  const kept = message.additional_kwargs?.reasoning_content;
+  if (typeof kept === 'string' && kept !== '') return kept;
+  if (typeof message.content === 'string') return '';
+  return message.content
+    .map((block) => {
+      const { type, reasoning, thinking } = block as {
+        type?: string;
+        reasoning?: unknown;
+        thinking?: unknown;
+      };
+      if (type === 'reasoning' && typeof reasoning === 'string') return reasoning;
+      if (type === 'thinking' && typeof thinking === 'string') return thinking;
+      return '';
+    })
+    .join('');
 }
 
 function stripNonContentBlocks(content: MessageContent): MessageContent {
