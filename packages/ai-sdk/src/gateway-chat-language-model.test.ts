@@ -1,5 +1,13 @@
 import { APICallError, NoSuchModelError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
-import { generateText, NoObjectGeneratedError, Output, stepCountIs, streamText, tool } from 'ai';
+import {
+  generateText,
+  NoObjectGeneratedError,
+  Output,
+  RetryError,
+  stepCountIs,
+  streamText,
+  tool,
+} from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
 import { useEmulator } from '../test/use-emulator';
@@ -98,6 +106,7 @@ describe('generateText through the gateway', () => {
       seed: 7,
       topK: 3,
       presencePenalty: 0.1,
+      frequencyPenalty: -0.2,
       providerOptions: { infergate: { user: 'u-1', repetition_penalty: 1.1 } },
       include: { requestBody: true },
     });
@@ -108,6 +117,8 @@ describe('generateText through the gateway', () => {
       max_tokens: 50,
       stop: ['END'],
       seed: 7,
+      presence_penalty: 0.1,
+      frequency_penalty: -0.2,
       user: 'u-1',
       repetition_penalty: 1.1,
     });
@@ -124,12 +135,10 @@ describe('generateText through the gateway', () => {
     expect(second.request.body).toMatchObject({ temperature: 0.5 });
     expect(second.request.body).not.toHaveProperty('stop');
     expect(second.request.body).not.toHaveProperty('stream');
-    expect(result.warnings).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ type: 'unsupported', feature: 'topK' }),
-        expect.objectContaining({ type: 'unsupported', feature: 'presencePenalty' }),
-      ]),
-    );
+    // Only topK, which no OpenAI-style field carries, is warned about.
+    expect(result.warnings).toEqual([
+      expect.objectContaining({ type: 'unsupported', feature: 'topK' }),
+    ]);
   });
 
   it('produces a structured object with json_schema (Output.object)', async () => {
@@ -261,7 +270,7 @@ describe('errors', () => {
   it('throws APICallError with status, body and the gateway code', async () => {
     emulator.injectFault({ fault: 'upstream_html', endpoint: 'chat' });
     const error = await generateText({
-      model: gateway({ maxRetries: 0 })('community/general'),
+      model: gateway()('community/general'),
       prompt: 'hi',
       maxRetries: 0,
     }).catch((e: unknown) => e);
@@ -272,27 +281,73 @@ describe('errors', () => {
     expect(apiError.data).toMatchObject({ code: 'upstream_error' });
   });
 
-  it('retries a 429 in core only: ai does not retry again once core gave up', async () => {
+  it('ai owns retries: maxRetries 0 sends one request and throws the retryable APICallError', async () => {
     emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 0, times: 10 });
     const error = await generateText({
-      model: gateway({ maxRetries: 2 })('community/general'),
+      model: gateway()('community/general'),
       prompt: 'hi',
-      maxRetries: 2,
+      maxRetries: 0,
     }).catch((e: unknown) => e);
     expect(APICallError.isInstance(error)).toBe(true);
     expect((error as APICallError).statusCode).toBe(429);
-    expect((error as APICallError).isRetryable).toBe(false);
+    expect((error as APICallError).isRetryable).toBe(true);
     expect((error as APICallError).responseHeaders?.['retry-after']).toBe('0');
     // Every header of the 429 as it came, from core's GatewayError.responseHeaders.
     expect((error as APICallError).responseHeaders?.['content-type']).toContain('application/json');
     expect((error as APICallError).data).toMatchObject({ code: 'client_concurrency_exceeded' });
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
+  it("ai's maxRetries: 5 sends six requests, then RetryError with the last APICallError", async () => {
+    emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 0, times: 10 });
+    const error = await generateText({
+      model: gateway()('community/general'),
+      prompt: 'hi',
+      maxRetries: 5,
+    }).catch((e: unknown) => e);
+    expect(RetryError.isInstance(error)).toBe(true);
+    expect((error as RetryError).reason).toBe('maxRetriesExceeded');
+    expect(APICallError.isInstance((error as RetryError).lastError)).toBe(true);
+    expect(emulator.counters.requests.chat).toBe(6);
+  });
+
+  it('a single transient 502 is retried by ai and the call succeeds', async () => {
+    emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat', times: 1 });
+    const result = await generateText({ model: gateway()('community/general'), prompt: 'hi' });
+    expect(result.text).toBe('Echo: hi');
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('streamText: ai retries a refused stream; a Retry-After over maxRetryAfterMs fails at once', async () => {
+    emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 0, times: 1 });
+    const retried = streamText({
+      model: gateway()('community/general'),
+      prompt: 'hi',
+      maxRetries: 1,
+    });
+    expect(await retried.text).toBe('Echo: hi');
+    expect(emulator.counters.requests.chat).toBe(2);
+
+    emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 120, times: 10 });
+    let streamError: unknown;
+    await streamText({
+      model: gateway()('community/general'),
+      prompt: 'hi',
+      maxRetries: 3,
+      onError: ({ error }) => {
+        streamError = error;
+      },
+    }).consumeStream();
+    expect(APICallError.isInstance(streamError)).toBe(true);
+    expect((streamError as APICallError).isRetryable).toBe(false);
+    expect((streamError as APICallError).responseHeaders?.['retry-after']).toBe('120');
     expect(emulator.counters.requests.chat).toBe(3);
   });
 
   it('hands timeoutMs to core: a slow gateway fails with a timeout', async () => {
     emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5000 });
     const error = await generateText({
-      model: gateway({ timeoutMs: 50, maxRetries: 0 })('community/general'),
+      model: gateway({ timeoutMs: 50 })('community/general'),
       prompt: 'hi',
       maxRetries: 0,
     }).catch((e: unknown) => e);
@@ -311,42 +366,5 @@ describe('errors', () => {
     await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1));
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
-  });
-
-  it("a model's maxRetries setting overrides the provider's, for generateText and streamText", async () => {
-    emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat' });
-    const provider = gateway({ maxRetries: 2 });
-    const once = await generateText({
-      model: provider('community/general', { maxRetries: 0 }),
-      prompt: 'hi',
-      maxRetries: 0,
-    }).catch((e: unknown) => e);
-    expect(APICallError.isInstance(once)).toBe(true);
-    // Core did not retry, so ai may.
-    expect((once as APICallError).isRetryable).toBe(true);
-    expect(emulator.counters.requests.chat).toBe(1);
-    let streamError: unknown;
-    await streamText({
-      model: provider('community/general', { maxRetries: 1 }),
-      prompt: 'hi',
-      maxRetries: 0,
-      onError: ({ error }) => {
-        streamError = error;
-      },
-    }).consumeStream();
-    expect(APICallError.isInstance(streamError)).toBe(true);
-    expect((streamError as APICallError).isRetryable).toBe(false);
-    expect(emulator.counters.requests.chat).toBe(3);
-  });
-
-  it('leaves retrying to ai when core retries are off (maxRetries: 0)', async () => {
-    emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 0, times: 1 });
-    const result = await generateText({
-      model: gateway({ maxRetries: 0 })('community/general'),
-      prompt: 'hi',
-      maxRetries: 1,
-    });
-    expect(result.text).toBe('Echo: hi');
-    expect(emulator.counters.requests.chat).toBe(2);
   });
 });

@@ -32,6 +32,7 @@ import {
   PROVIDER_OPTIONS_KEY,
 } from './gateway-chat-options';
 import {
+  AI_RETRIES,
   definedHeaders,
   endpointURL,
   type GatewayModelConfig,
@@ -44,7 +45,7 @@ import { type PreparedTools, prepareTools } from './prepare-tools';
 const CHAT_PATH = '/chat/completions';
 
 /** Call options the gateway has no field for: warned about and not sent. */
-const UNSUPPORTED_SETTINGS = ['topK', 'presencePenalty', 'frequencyPenalty'] as const;
+const UNSUPPORTED_SETTINGS = ['topK'] as const;
 
 interface PreparedChatRequest {
   body: ChatRequest;
@@ -83,7 +84,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     try {
       result = await client.chat(body, this.callOptions(options));
     } catch (error) {
-      throw this.mapError(error, body, this.retriedByCore);
+      throw this.mapError(error, body);
     }
 
     const { response, answer } = result;
@@ -125,15 +126,14 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     try {
       stream = await client.chatStream(body, this.callOptions(options));
     } catch (error) {
-      throw this.mapError(error, body, this.retriedByCore);
+      throw this.mapError(error, body);
     }
 
     return {
       stream: convertGatewayChatStream(stream, {
         warnings,
         includeRawChunks: options.includeRawChunks,
-        // Core never retries a stream once it has started, so the error keeps its own retryability.
-        mapError: (error) => this.mapError(error, body, false),
+        mapError: (error) => this.mapError(error, body),
         providerMetadata: (usage) => providerMetadata(stream, usage),
       }),
       request: { body: { ...body, stream: true } },
@@ -230,13 +230,12 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   ): Promise<readonly string[] | undefined> {
     if (this.settings.capabilities !== undefined) return this.settings.capabilities;
     try {
-      const model = await this.config.client().resolveModel(this.modelId, {
-        signal,
-        ...(this.settings.maxRetries !== undefined ? { maxRetries: this.settings.maxRetries } : {}),
-      });
+      const model = await this.config
+        .client()
+        .resolveModel(this.modelId, { signal, maxRetries: AI_RETRIES });
       return model === undefined ? undefined : capabilitiesOf(model);
     } catch (error) {
-      throw this.mapError(error, undefined, this.retriedByCore, '/models');
+      throw this.mapError(error, undefined, '/models');
     }
   }
 
@@ -249,32 +248,20 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     }
   }
 
-  /** Core's options for one call: the abort signal, headers, and this model's `maxRetries`. */
+  /** Core's options for one call: the abort signal and headers (one attempt: `ai` retries). */
   private callOptions(options: LanguageModelV4CallOptions): CallOptions {
     return {
       signal: options.abortSignal,
       headers: definedHeaders(options.headers),
-      ...(this.settings.maxRetries !== undefined ? { maxRetries: this.settings.maxRetries } : {}),
+      maxRetries: AI_RETRIES,
     };
   }
 
-  /** Whether core retries this model's calls (then `ai` is told not to retry them again). */
-  private get retriedByCore(): boolean {
-    return this.settings.maxRetries !== undefined
-      ? this.settings.maxRetries > 0
-      : this.config.retriedByCore;
-  }
-
-  private mapError(
-    error: unknown,
-    body: unknown,
-    retriedByCore: boolean,
-    path = CHAT_PATH,
-  ): unknown {
+  private mapError(error: unknown, body: unknown, path = CHAT_PATH): unknown {
     return mapGatewayError(error, {
       url: endpointURL(this.config, path),
       requestBodyValues: body,
-      retriedByCore,
+      maxRetryAfterMs: this.config.maxRetryAfterMs,
     });
   }
 }
@@ -295,6 +282,8 @@ function requestBody(
     topP: options.topP,
     stop: options.stopSequences,
     seed: options.seed,
+    presencePenalty: options.presencePenalty,
+    frequencyPenalty: options.frequencyPenalty,
     tools: tools.tools,
     toolChoice: tools.toolChoice,
     responseFormat,

@@ -26,12 +26,6 @@ export interface GatewayChatModelSettings {
    * (for model servers that want it). Default `false`: reasoning is never sent back.
    */
   sendReasoning?: boolean;
-  /**
-   * Retries by the gateway client for this model's calls, overriding the provider's `maxRetries`
-   * (429 after `Retry-After`, 502/503/504 and network errors before a stream's first byte).
-   * `0` leaves retrying to `ai`'s own `maxRetries`.
-   */
-  maxRetries?: number;
 }
 
 /** The key of this provider in `providerOptions` and `providerMetadata`. */

@@ -69,6 +69,21 @@ describe('embeddings through the gateway', () => {
     expect(model.supportsParallelCalls).toBe(true);
   });
 
+  it("reports token usage summed over the requests, and the last answer's headers and body", async () => {
+    const values = ['one two three', 'four five'];
+    const result = await embedMany({ model: gateway().embeddingModel(ENGINE), values });
+    expect(result.usage.tokens).toBeGreaterThan(0);
+    expect(Number.isNaN(result.usage.tokens)).toBe(false);
+    expect(result.responses?.[0]?.headers?.['content-type']).toContain('application/json');
+    expect(result.responses?.[0]?.body).toMatchObject({
+      object: 'list',
+      usage: { prompt_tokens: result.usage.tokens },
+    });
+    const single = await embed({ model: gateway().embeddingModel(ENGINE), value: 'one two three' });
+    expect(single.usage.tokens).toBeGreaterThan(0);
+    expect(single.response?.headers?.['content-type']).toContain('application/json');
+  });
+
   it('refuses more than 64 values in one doEmbed call', async () => {
     const model = gateway().embeddingModel(ENGINE);
     await expect(

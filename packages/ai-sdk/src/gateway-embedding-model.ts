@@ -5,10 +5,16 @@ import {
   TooManyEmbeddingValuesForCallError,
 } from '@ai-sdk/provider';
 import { EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL } from '@ai-sdk/provider-utils';
-import { LIMITS } from '@infergate/core';
+import { type GatewayResponseInfo, LIMITS } from '@infergate/core';
 import { z } from 'zod/v4';
 import { PROVIDER_OPTIONS_KEY } from './gateway-chat-options';
-import { definedHeaders, endpointURL, type GatewayModelConfig } from './gateway-model-config';
+import {
+  AI_RETRIES,
+  definedHeaders,
+  endpointURL,
+  type GatewayModelConfig,
+  headersToRecord,
+} from './gateway-model-config';
 import { mapGatewayError } from './map-gateway-error';
 import { type AllowedValues, parseInfergateOptions } from './parse-infergate-options';
 
@@ -79,7 +85,20 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
     );
     const dimensions = options.dimensions ?? infergateOptions?.dimensions;
     const client = this.config.client();
-    const callOptions = { signal: abortSignal, headers: definedHeaders(options.headers) };
+    // Usage summed over the requests core sends (one, unless the batch had to be split); the
+    // headers and body of the last answer, as the AI SDK keeps one response per call.
+    let tokens: number | undefined;
+    let response: GatewayResponseInfo | undefined;
+    const callOptions = {
+      signal: abortSignal,
+      headers: definedHeaders(options.headers),
+      maxRetries: AI_RETRIES,
+      onResponse: (info: GatewayResponseInfo) => {
+        response = info;
+        const used = promptTokens(info.body);
+        if (used !== undefined) tokens = (tokens ?? 0) + used;
+      },
+    };
 
     try {
       const engine = await client.resolveEmbeddingEngine(this.engineId, callOptions);
@@ -95,6 +114,10 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
       });
       return {
         embeddings,
+        ...(tokens !== undefined ? { usage: { tokens } } : {}),
+        ...(response !== undefined
+          ? { response: { headers: headersToRecord(response.headers), body: response.body } }
+          : {}),
         providerMetadata: { [PROVIDER_OPTIONS_KEY]: { engine: engine.id } },
         warnings: [],
       };
@@ -102,9 +125,17 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
       throw mapGatewayError(error, {
         url: endpointURL(this.config, '/embeddings'),
         requestBodyValues: { model: this.engineId, input: values, dimensions },
-        retriedByCore: this.config.retriedByCore,
+        maxRetryAfterMs: this.config.maxRetryAfterMs,
         modelType: 'embeddingModel',
       });
     }
   }
+}
+
+/** `usage.prompt_tokens` of an embeddings answer (spec 2.12 shows no usage; servers send it). */
+function promptTokens(body: unknown): number | undefined {
+  const usage = (body as { usage?: { prompt_tokens?: unknown; total_tokens?: unknown } } | null)
+    ?.usage;
+  const tokens = usage?.prompt_tokens ?? usage?.total_tokens;
+  return typeof tokens === 'number' && Number.isFinite(tokens) ? tokens : undefined;
 }

@@ -6,8 +6,8 @@ export interface GatewayModelConfig {
   provider: string;
   /** The provider's core client, created on first use. */
   client: () => GatewayClient;
-  /** Core retries 429/5xx itself (its `maxRetries` > 0): errors then tell `ai` not to retry again. */
-  retriedByCore: boolean;
+  /** A 429 whose `Retry-After` is longer than this is reported as not retryable. */
+  maxRetryAfterMs: number;
 }
 
 /** Request headers for core: the AI SDK allows `undefined` values, core does not. */
@@ -33,3 +33,13 @@ export function endpointURL(config: GatewayModelConfig, path: string): string {
     return path;
   }
 }
+
+/** Core's default for `maxRetryAfterMs`: `ai` waits at most 60 s for a `Retry-After` too. */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * Core's `maxRetries` for model calls (doGenerate, doStream, doEmbed, doGenerate of
+ * transcription): one attempt, because `ai`'s own retry loop (`maxRetries` of `generateText`,
+ * `embedMany`, …) is the one owner of retries. Direct service calls keep core's retries.
+ */
+export const AI_RETRIES = 0;

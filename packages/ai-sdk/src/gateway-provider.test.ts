@@ -101,7 +101,7 @@ describe('createGateway', () => {
     }
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat' });
     const error = await generateText({
-      model: gateway({ maxRetries: 0 })('community/general'),
+      model: gateway()('community/general'),
       prompt: 'x',
       maxRetries: 0,
     }).catch((e: unknown) => e);

@@ -11,7 +11,11 @@ import {
 import { GatewayChatLanguageModel } from './gateway-chat-language-model';
 import type { GatewayChatModelId, GatewayChatModelSettings } from './gateway-chat-options';
 import { GatewayEmbeddingModel } from './gateway-embedding-model';
-import { endpointURL, type GatewayModelConfig } from './gateway-model-config';
+import {
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  endpointURL,
+  type GatewayModelConfig,
+} from './gateway-model-config';
 import { createGatewayServices, type GatewayServices } from './gateway-services';
 import { createGatewayTools, type GatewayTools } from './gateway-tools';
 import { GatewayTranscriptionModel } from './gateway-transcription-model';
@@ -40,14 +44,12 @@ export interface GatewayProviderSettings {
   budget?: KeyBudget;
   /** Deadline of one call, queue and retries included. Default 300 000 ms (the gateway's limit). */
   timeoutMs?: number;
-  /**
-   * Retries by the gateway client on 429 (after `Retry-After`), 502/503/504 and network errors
-   * before any byte of a stream. Default 2. Set 0 to leave retrying to `ai`'s `maxRetries`.
-   */
-  maxRetries?: number;
   /** How long the model and service catalog is cached. Default 60 000 ms. */
   catalogTtlMs?: number;
-  /** Longest `Retry-After` the client waits; longer ones fail at once. Default 60 000 ms. */
+  /**
+   * Longest `Retry-After` worth waiting for: a 429 asking for longer is not retryable
+   * (`APICallError.isRetryable: false`), so `ai` fails at once instead of waiting. Default 60 000 ms.
+   */
   maxRetryAfterMs?: number;
 }
 
@@ -104,7 +106,6 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
           : {}),
         ...(settings.budget !== undefined ? { budget: settings.budget } : {}),
         ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
-        ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
         ...(settings.catalogTtlMs !== undefined ? { catalogTtlMs: settings.catalogTtlMs } : {}),
         ...(settings.maxRetryAfterMs !== undefined
           ? { maxRetryAfterMs: settings.maxRetryAfterMs }
@@ -114,7 +115,7 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
       throw mapGatewayError(error, {
         url: baseURL,
         requestBodyValues: undefined,
-        retriedByCore: false,
+        maxRetryAfterMs: 0,
       });
     }
     return client;
@@ -123,7 +124,7 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
   const configFor = (kind: string): GatewayModelConfig => ({
     provider: `infergate.${kind}`,
     client: getClient,
-    retriedByCore: settings.maxRetries !== 0,
+    maxRetryAfterMs: settings.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
   });
   const chatConfig = configFor('chat');
   const serviceConfig = configFor('services');
@@ -143,7 +144,7 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
       throw mapGatewayError(error, {
         url: endpointURL(serviceConfig, path),
         requestBodyValues: undefined,
-        retriedByCore: serviceConfig.retriedByCore,
+        maxRetryAfterMs: serviceConfig.maxRetryAfterMs,
       });
     }
   };

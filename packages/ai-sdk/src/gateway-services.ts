@@ -80,7 +80,7 @@ export function createGatewayServices(config: GatewayModelConfig): GatewayServic
       throw mapGatewayError(error, {
         url: endpointURL(config, path),
         requestBodyValues: body,
-        retriedByCore: config.retriedByCore,
+        maxRetryAfterMs: config.maxRetryAfterMs,
       });
     }
   }

@@ -15,6 +15,9 @@ describe('transcribe through the gateway', () => {
     expect(result.language).toBe('en');
     expect(result.durationInSeconds).toBe(2);
     expect(result.segments).toEqual([]);
+    // The service's id (the gateway names no engine here) and the answer's headers.
+    expect(result.responses[0]?.modelId).toBe('speech_to_text');
+    expect(result.responses[0]?.headers?.['content-type']).toContain('application/json');
     expect(emulator.counters.requests.transcriptions).toBe(1);
   });
 

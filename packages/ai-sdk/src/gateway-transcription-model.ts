@@ -6,7 +6,13 @@ import type {
 } from '@ai-sdk/provider';
 import type { TranscriptionResponse } from '@infergate/core';
 import { z } from 'zod/v4';
-import { definedHeaders, endpointURL, type GatewayModelConfig } from './gateway-model-config';
+import {
+  AI_RETRIES,
+  definedHeaders,
+  endpointURL,
+  type GatewayModelConfig,
+  headersToRecord,
+} from './gateway-model-config';
 import { mapGatewayError } from './map-gateway-error';
 import { type AllowedValues, parseInfergateOptions } from './parse-infergate-options';
 
@@ -24,9 +30,13 @@ const TRANSCRIPTION_OPTIONS_ALLOWED: AllowedValues<GatewayTranscriptionOptions> 
   translate: 'a boolean (true: the transcript in English)',
 };
 
+/** The gateway's id of the speech-to-text service: the model id when none is given. */
+const SPEECH_TO_TEXT_SERVICE = 'speech_to_text';
+
 /**
  * The gateway's speech-to-text service as an AI SDK `TranscriptionModelV4`. The service needs no
- * model, so the id is informational only and is not sent.
+ * model, so the id is informational only and is not sent; results name the engine when the
+ * gateway's answer does (`model`), else this id.
  */
 export class GatewayTranscriptionModel implements TranscriptionModelV4 {
   readonly specificationVersion = 'v4';
@@ -34,7 +44,7 @@ export class GatewayTranscriptionModel implements TranscriptionModelV4 {
   private readonly config: GatewayModelConfig;
 
   constructor(modelId: string | undefined, config: GatewayModelConfig) {
-    this.modelId = modelId ?? 'default';
+    this.modelId = modelId ?? SPEECH_TO_TEXT_SERVICE;
     this.config = config;
   }
 
@@ -70,17 +80,22 @@ export class GatewayTranscriptionModel implements TranscriptionModelV4 {
     };
 
     let response: TranscriptionResponse;
+    let headers: Headers | undefined;
     try {
       response = await this.config.client().transcribe(request, {
         signal: options.abortSignal,
         headers: definedHeaders(options.headers),
+        maxRetries: AI_RETRIES,
+        onResponse: (info) => {
+          headers = info.headers;
+        },
       });
     } catch (error) {
       throw mapGatewayError(error, {
         url: endpointURL(this.config, '/audio/transcriptions'),
         // The audio itself is left out of error reports.
         requestBodyValues: { ...request, audio: `<${audioSize(options.audio)} bytes>` },
-        retriedByCore: this.config.retriedByCore,
+        maxRetryAfterMs: this.config.maxRetryAfterMs,
       });
     }
 
@@ -90,7 +105,16 @@ export class GatewayTranscriptionModel implements TranscriptionModelV4 {
       language: typeof response.language === 'string' ? response.language : undefined,
       durationInSeconds: typeof response.duration === 'number' ? response.duration : undefined,
       warnings,
-      response: { timestamp: new Date(), modelId: this.modelId, body: response },
+      response: {
+        timestamp: new Date(),
+        // The engine that answered when the gateway names it, else the id this model was made with.
+        modelId:
+          typeof response.model === 'string' && response.model !== ''
+            ? response.model
+            : this.modelId,
+        ...(headers !== undefined ? { headers: headersToRecord(headers) } : {}),
+        body: response,
+      },
     };
   }
 }

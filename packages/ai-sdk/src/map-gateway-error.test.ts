@@ -12,7 +12,7 @@ import { mapGatewayError } from './map-gateway-error';
 const context = {
   url: 'http://gw.test/v1/chat/completions',
   requestBodyValues: { model: 'm' },
-  retriedByCore: true,
+  maxRetryAfterMs: 60_000,
 };
 
 describe('mapGatewayError', () => {
@@ -42,18 +42,14 @@ describe('mapGatewayError', () => {
     expect(error.data).toMatchObject({ code: 'model_busy', requestedModel: 'community/general' });
   });
 
-  it('says not retryable once core has retried, and passes retryability through when it has not', () => {
-    const busy = new GatewayError({
-      code: 'model_busy',
-      message: 'busy',
-      status: 429,
-      retryAfterMs: 1000,
-    });
-    expect(busy.isRetryable).toBe(true);
-    expect((mapGatewayError(busy, context) as APICallError).isRetryable).toBe(false);
-    expect(
-      (mapGatewayError(busy, { ...context, retriedByCore: false }) as APICallError).isRetryable,
-    ).toBe(true);
+  it("passes core's retryability through, but not for a Retry-After over maxRetryAfterMs", () => {
+    const busy = (retryAfterMs: number) =>
+      new GatewayError({ code: 'model_busy', message: 'busy', status: 429, retryAfterMs });
+    expect(busy(1000).isRetryable).toBe(true);
+    expect((mapGatewayError(busy(1000), context) as APICallError).isRetryable).toBe(true);
+    expect((mapGatewayError(busy(120_000), context) as APICallError).isRetryable).toBe(false);
+    const refused = new GatewayError({ code: 'invalid_request_error', message: 'no', status: 400 });
+    expect((mapGatewayError(refused, context) as APICallError).isRetryable).toBe(false);
   });
 
   it('maps a model_not_found from the catalog look-up (no response) to NoSuchModelError', () => {
@@ -88,7 +84,11 @@ describe('mapGatewayError', () => {
     expect(
       LoadAPIKeyError.isInstance(
         mapGatewayError(
-          new GatewayError({ code: 'configuration_error', message: 'No API key' }),
+          new GatewayError({
+            code: 'configuration_error',
+            message: 'No key given',
+            field: 'apiKey',
+          }),
           context,
         ),
       ),
@@ -96,7 +96,11 @@ describe('mapGatewayError', () => {
     expect(
       LoadSettingError.isInstance(
         mapGatewayError(
-          new GatewayError({ code: 'configuration_error', message: 'No base URL' }),
+          new GatewayError({
+            code: 'configuration_error',
+            message: 'No API key here, just a URL',
+            field: 'baseURL',
+          }),
           context,
         ),
       ),

@@ -14,10 +14,10 @@ export interface GatewayErrorContext {
   /** The request body as sent (never the API key: it travels in a header). */
   requestBodyValues: unknown;
   /**
-   * True when core already retried this call (its `maxRetries` > 0). The AI SDK error then says
-   * `isRetryable: false`, so `ai`'s own retry loop does not retry a second time over.
+   * The longest `Retry-After` worth waiting for: a 429 asking for longer is not retryable, so
+   * `ai`'s retry loop (the only one: core makes one attempt per call here) fails at once.
    */
-  retriedByCore: boolean;
+  maxRetryAfterMs: number;
   /** The kind of model that made the call, for `NoSuchModelError`. Default `languageModel`. */
   modelType?: 'languageModel' | 'embeddingModel';
 }
@@ -27,7 +27,7 @@ export interface GatewayErrorContext {
  * - HTTP and protocol failures → `APICallError` (status, headers incl. `retry-after`, raw body,
  *   `isRetryable`, and the gateway `code` in `data`);
  * - request refused by core's validation before the network → `InvalidArgumentError`;
- * - missing configuration → `LoadAPIKeyError` / `LoadSettingError`;
+ * - configuration errors → `LoadAPIKeyError` (field `apiKey`) / `LoadSettingError` (any other);
  * - an id the catalog does not list, refused before any request → `NoSuchModelError`;
  * - aborts → a DOMException named `AbortError`, which `ai` recognises.
  * Anything else is returned unchanged.
@@ -39,7 +39,7 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
     case 'aborted':
       return abortError(error);
     case 'configuration_error':
-      return /api key/i.test(error.message)
+      return error.field === 'apiKey'
         ? new LoadAPIKeyError({ message: error.message })
         : new LoadSettingError({ message: error.message });
     case 'model_not_found':
@@ -75,7 +75,9 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
     responseHeaders: error.responseHeaders,
     responseBody: error.body,
     cause: error,
-    isRetryable: context.retriedByCore ? false : error.isRetryable,
+    isRetryable:
+      error.isRetryable &&
+      (error.retryAfterMs === undefined || error.retryAfterMs <= context.maxRetryAfterMs),
     data: gatewayErrorData(error),
   });
 }

@@ -15,6 +15,8 @@ describe('buildChatRequest', () => {
         topP: 0.9,
         stop: ['\n'],
         seed: 1,
+        presencePenalty: 0.5,
+        frequencyPenalty: -0.5,
         responseFormat: { type: 'json_object' },
       }),
     ).toEqual({
@@ -25,6 +27,8 @@ describe('buildChatRequest', () => {
       top_p: 0.9,
       stop: ['\n'],
       seed: 1,
+      presence_penalty: 0.5,
+      frequency_penalty: -0.5,
       response_format: { type: 'json_object' },
     });
     expect(buildChatRequest({ model: 'm', messages, temperature: undefined })).toEqual({

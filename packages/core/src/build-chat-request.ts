@@ -12,6 +12,10 @@ export interface ChatRequestOptions {
   /** Stop sequences; an empty list is not sent. */
   stop?: string | readonly string[];
   seed?: number;
+  /** Sent as `presence_penalty` (a field the gateway forwards to the model server unchanged). */
+  presencePenalty?: number;
+  /** Sent as `frequency_penalty` (forwarded unchanged, like `presence_penalty`). */
+  frequencyPenalty?: number;
   /** An empty list is not sent. */
   tools?: readonly ChatTool[];
   /** Sent only together with tools. */
@@ -37,6 +41,8 @@ export function buildChatRequest(options: ChatRequestOptions): ChatRequest {
   if (options.maxTokens !== undefined) request.max_tokens = options.maxTokens;
   if (options.topP !== undefined) request.top_p = options.topP;
   if (options.seed !== undefined) request.seed = options.seed;
+  if (options.presencePenalty !== undefined) request.presence_penalty = options.presencePenalty;
+  if (options.frequencyPenalty !== undefined) request.frequency_penalty = options.frequencyPenalty;
   const stop = options.stop;
   if (typeof stop === 'string' || (stop !== undefined && stop.length > 0)) {
     request.stop = typeof stop === 'string' ? stop : [...stop];

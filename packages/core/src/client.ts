@@ -351,6 +351,7 @@ class Client implements GatewayClient {
     );
     const problem = embeddingsProblem(answer.data, count);
     if (problem) throw invalidAnswer(transport, `The embeddings answer ${problem}`, answer);
+    reportResponse(opts, answer.status, answer.headers, answer.data);
     return answer.data;
   }
 
@@ -429,6 +430,7 @@ class Client implements GatewayClient {
     );
     const problem = serviceAnswerProblem(service, answer.data);
     if (problem) throw invalidAnswer(transport, `The ${service} answer ${problem}`, answer);
+    reportResponse(opts, answer.status, answer.headers, answer.data);
     return answer.data;
   }
 
@@ -477,7 +479,23 @@ class Client implements GatewayClient {
       body,
       accept: 'text/plain',
     };
-    return (await transport.text(spec, opts)).text;
+    const answer = await transport.text(spec, opts);
+    reportResponse(opts, answer.status, answer.headers, answer.text);
+    return answer.text;
+  }
+}
+
+/** Tells the caller's `onResponse` about an answer; its failure is the caller's, not the call's. */
+function reportResponse(
+  opts: CallOptions | undefined,
+  status: number,
+  headers: Headers,
+  body: unknown,
+): void {
+  try {
+    opts?.onResponse?.({ status, headers, body });
+  } catch {
+    // A throwing observer must not turn a good answer into a failure.
   }
 }
 

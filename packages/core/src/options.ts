@@ -71,18 +71,21 @@ export function normalizeBaseURL(input: string): string {
     throw new GatewayError({
       code: 'configuration_error',
       message: `baseURL must use http or https, got "${url.protocol}"`,
+      field: 'baseURL',
     });
   }
   if (url.search !== '' || url.hash !== '') {
     throw new GatewayError({
       code: 'configuration_error',
       message: 'baseURL must not contain a query string or fragment',
+      field: 'baseURL',
     });
   }
   if (url.username !== '' || url.password !== '') {
     throw new GatewayError({
       code: 'configuration_error',
       message: 'baseURL must not contain credentials; pass apiKey instead',
+      field: 'baseURL',
     });
   }
   let path = url.pathname.replace(/\/+$/, '');
@@ -104,6 +107,7 @@ function positiveInteger(
     throw new GatewayError({
       code: 'configuration_error',
       message: `${name} must be an integer ≥ ${min}, got ${String(value)}`,
+      field: name,
     });
   }
   return value;
@@ -184,6 +188,7 @@ export function missingConfiguration(resolved: ResolvedOptions): GatewayError | 
       code: 'configuration_error',
       message:
         'No gateway base URL: pass `baseURL` to createGatewayClient or set the INFERGATE_BASE_URL environment variable',
+      field: 'baseURL',
     });
   }
   if (resolved.apiKey === undefined) {
@@ -191,6 +196,7 @@ export function missingConfiguration(resolved: ResolvedOptions): GatewayError | 
       code: 'configuration_error',
       message:
         'No API key: pass `apiKey` to createGatewayClient or set the INFERGATE_API_KEY environment variable',
+      field: 'apiKey',
     });
   }
   return undefined;

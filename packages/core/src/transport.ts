@@ -129,6 +129,7 @@ export class Transport {
       throw new GatewayError({
         code: 'configuration_error',
         message: `Invalid header in \`headers\`: ${this.redact(describe(cause))}`,
+        field: 'headers',
       });
     }
     try {
@@ -138,6 +139,7 @@ export class Transport {
       throw new GatewayError({
         code: 'configuration_error',
         message: 'The API key contains characters that cannot be sent in an HTTP header',
+        field: 'apiKey',
       });
     }
     return headers;
@@ -217,6 +219,7 @@ export class Transport {
           code: 'configuration_error',
           message:
             'No fetch: this runtime has no global fetch; pass `fetch` to createGatewayClient',
+          field: 'fetch',
         });
       }
       if (this.#plainHttpToRemote) warnPlainHttpOnce(this.#config.baseURL);
@@ -482,6 +485,7 @@ export function checkCallOptions(options: CallOptions): void {
     throw new GatewayError({
       code: 'configuration_error',
       message: `maxRetries (call option) must be an integer ≥ 0, got ${String(maxRetries)}`,
+      field: 'maxRetries',
     });
   }
 }

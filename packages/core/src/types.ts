@@ -137,6 +137,9 @@ export interface ChatRequest {
   top_p?: number;
   stop?: string | string[];
   seed?: number;
+  /** Not in the gateway's table: forwarded to the model server unchanged, as any unlisted field. */
+  presence_penalty?: number;
+  frequency_penalty?: number;
   /** Fields not listed reach the model server unchanged. */
   [key: string]: unknown;
 }
@@ -346,6 +349,20 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Overrides the client's `maxRetries` for this call (an integer ≥ 0; `0`: one attempt). */
   maxRetries?: number;
+  /**
+   * Service calls (embeddings, translation, OCR, transcription): called with the status and
+   * headers of each successful answer, once its body was read (a batch of `embedMany` calls it
+   * once per request). Chat results carry their headers themselves.
+   */
+  onResponse?: (response: GatewayResponseInfo) => void;
+}
+
+/** What `CallOptions.onResponse` is told about one successful answer. */
+export interface GatewayResponseInfo {
+  status: number;
+  headers: Headers;
+  /** The parsed body (a service's JSON answer) or the text of a `text` answer. */
+  body: unknown;
 }
 
 export interface ChatStreamOptions extends CallOptions {
