@@ -305,17 +305,24 @@ describe('GatewayChatModel: capability checks', () => {
     expect(new GatewayChatModel('x/y', connection).profile).toEqual({});
   });
 
-  it('refuses content parts the model was not declared to accept, before any request', async () => {
+  it('sends content parts by default (the gateway decides); acceptsContentParts: false refuses them before any request', async () => {
     const { emulator, connection } = gateway();
-    const model = new GatewayChatModel('community/general', connection);
     const message = new HumanMessage({
       content: [
         { type: 'text', text: 'what is in it?' },
-        { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
       ],
     });
-    await expect(model.invoke([message])).rejects.toThrow(/acceptsContentParts/);
-    expect(emulator.counters.requests.chat).toBe(0);
+    const model = new GatewayChatModel('community/general', connection);
+    const answer = await model.invoke([message]);
+    expect(answer.text).not.toBe('');
+    expect(emulator.counters.requests.chat).toBe(1);
+    const textOnly = new GatewayChatModel('community/general', {
+      ...connection,
+      acceptsContentParts: false,
+    });
+    await expect(textOnly.invoke([message])).rejects.toThrow(/acceptsContentParts: false/);
+    expect(emulator.counters.requests.chat).toBe(1);
   });
 });
 

@@ -132,9 +132,10 @@ export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConn
    */
   capabilities?: readonly (ModelCapability | (string & {}))[];
   /**
-   * Send message content parts (images, …) to the model as they are. The gateway lists no
-   * capability for this, so the default is `false`: text parts are joined into one string and
-   * any other part is refused with a clear error before a request is made.
+   * Send the content parts of user and tool messages (images, audio, …) to the model. Default
+   * `true`: the gateway lists no capability for parts, so it (or the model server) decides.
+   * `false` is an opt-out: text parts are joined into one string and any other part is refused
+   * with a clear error before a request is made.
    */
   acceptsContentParts?: boolean;
   /**
@@ -258,7 +259,7 @@ export class GatewayChatModel
     this.maxRetries = fields.maxRetries;
     this.modelKwargs = fields.modelKwargs;
     this.capabilities = fields.capabilities ? [...fields.capabilities] : undefined;
-    this.acceptsContentParts = fields.acceptsContentParts ?? false;
+    this.acceptsContentParts = fields.acceptsContentParts ?? true;
     this.sendReasoning = fields.sendReasoning ?? false;
     hidden(this, 'client', resolveClient(fields));
     this.#apiKey = fields.apiKey;

@@ -6,7 +6,7 @@ import {
   SystemMessage,
   ToolMessage,
 } from '@langchain/core/messages';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { convertToGatewayMessages } from './convert-to-gateway-messages';
 
 describe('convertToGatewayMessages', () => {
@@ -41,20 +41,23 @@ describe('convertToGatewayMessages', () => {
   });
 
   it('flattens text parts to a string when the model does not accept parts', () => {
-    const [system, user] = convertToGatewayMessages([
-      new SystemMessage({
-        content: [
-          { type: 'text', text: 'be ' },
-          { type: 'text', text: 'brief' },
-        ],
-      }),
-      new HumanMessage({ content: [{ type: 'text', text: 'hi' }] }),
-    ]);
+    const [system, user] = convertToGatewayMessages(
+      [
+        new SystemMessage({
+          content: [
+            { type: 'text', text: 'be ' },
+            { type: 'text', text: 'brief' },
+          ],
+        }),
+        new HumanMessage({ content: [{ type: 'text', text: 'hi' }] }),
+      ],
+      { acceptsContentParts: false },
+    );
     expect(system).toEqual({ role: 'system', content: 'be brief' });
     expect(user).toEqual({ role: 'user', content: 'hi' });
   });
 
-  it('refuses an image part unless parts are accepted, naming field and model', () => {
+  it('refuses an image part when parts are turned off, naming field and model', () => {
     const message = new HumanMessage({
       content: [
         { type: 'text', text: 'what is this?' },
@@ -63,7 +66,10 @@ describe('convertToGatewayMessages', () => {
     });
     let caught: unknown;
     try {
-      convertToGatewayMessages([message], { model: 'community/general' });
+      convertToGatewayMessages([message], {
+        model: 'community/general',
+        acceptsContentParts: false,
+      });
     } catch (error) {
       caught = error;
     }
@@ -74,24 +80,120 @@ describe('convertToGatewayMessages', () => {
     expect((caught as Error).message).toMatch(/acceptsContentParts/);
   });
 
-  it('sends parts as they are when accepted, images as image_url', () => {
-    const [user] = convertToGatewayMessages(
-      [
-        new HumanMessage({
-          content: [
-            { type: 'text', text: 'what is this?' },
-            { type: 'image', data: 'AAAA', mimeType: 'image/jpeg' },
-            { type: 'image_url', image_url: 'https://example.test/a.png' },
-          ],
-        }),
-      ],
-      { acceptsContentParts: true },
-    );
+  it('sends parts by default, images as image_url and audio as input_audio', () => {
+    const [user] = convertToGatewayMessages([
+      new HumanMessage({
+        content: [
+          { type: 'text', text: 'what is this?' },
+          { type: 'image', data: 'AAAA', mimeType: 'image/jpeg' },
+          { type: 'image_url', image_url: 'https://example.test/a.png' },
+          { type: 'audio', data: 'BBBB', mimeType: 'audio/mpeg' },
+        ],
+      }),
+    ]);
     expect(user?.content).toEqual([
       { type: 'text', text: 'what is this?' },
       { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,AAAA' } },
       { type: 'image_url', image_url: { url: 'https://example.test/a.png' } },
+      { type: 'input_audio', input_audio: { data: 'BBBB', format: 'mp3' } },
     ]);
+  });
+
+  it("converts other providers' assistant history instead of refusing it", () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const [anthropic, responses, mixed] = convertToGatewayMessages([
+      new AIMessage({
+        content: [
+          { type: 'thinking', thinking: 'let me see', signature: 'sig' },
+          { type: 'text', text: 'Looking it up.' },
+          { type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Kyiv' } },
+        ],
+      }),
+      new AIMessage({
+        content: [
+          { type: 'function_call', call_id: 'fc_1', name: 'weather', arguments: '{"city":"Lviv"}' },
+        ],
+      }),
+      new AIMessage({
+        content: [
+          { type: 'text', text: 'Here: ' },
+          { type: 'image', url: 'https://example.test/chart.png' },
+          { type: 'non_standard', value: { custom: true } },
+          { type: 'tool_call', id: 'c1', name: 'f', args: { a: 1 } },
+        ],
+        tool_calls: [{ id: 'c1', name: 'f', args: { a: 1 }, type: 'tool_call' }],
+      }),
+    ]);
+    expect(anthropic).toEqual({
+      role: 'assistant',
+      content: 'Looking it up.',
+      tool_calls: [
+        {
+          id: 'toolu_1',
+          type: 'function',
+          function: { name: 'weather', arguments: '{"city":"Kyiv"}' },
+        },
+      ],
+    });
+    expect(responses).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'fc_1',
+          type: 'function',
+          function: { name: 'weather', arguments: '{"city":"Lviv"}' },
+        },
+      ],
+    });
+    // The call listed in tool_calls and as a block is sent once; image and non_standard dropped.
+    expect(mixed).toEqual({
+      role: 'assistant',
+      content: 'Here: ',
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }],
+    });
+    const warnings = warn.mock.calls.map((call) => String(call[0]));
+    expect(warnings.filter((w) => w.includes('"image"'))).toHaveLength(1);
+    expect(warnings.filter((w) => w.includes('"non_standard"'))).toHaveLength(1);
+    convertToGatewayMessages([new AIMessage({ content: [{ type: 'image', url: 'x' }] })]);
+    expect(warn).toHaveBeenCalledTimes(warnings.length);
+    warn.mockRestore();
+  });
+
+  it('sends message names, and tool results with blocks as text parts', () => {
+    const [user, assistant, tool] = convertToGatewayMessages([
+      new HumanMessage({ content: 'hi', name: 'alice' }),
+      new AIMessage({ content: 'hello', name: 'helper' }),
+      new ToolMessage({
+        tool_call_id: 'c1',
+        content: [
+          { type: 'text', text: 'found: ' },
+          { type: 'image', url: 'https://example.test/a.png' },
+          { type: 'json', json: { n: 1 } },
+        ],
+      }),
+    ]);
+    expect(user).toEqual({ role: 'user', content: 'hi', name: 'alice' });
+    expect(assistant).toEqual({ role: 'assistant', content: 'hello', name: 'helper' });
+    expect(tool).toEqual({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: [
+        { type: 'text', text: 'found: ' },
+        { type: 'image_url', image_url: { url: 'https://example.test/a.png' } },
+        { type: 'text', text: '{"type":"json","json":{"n":1}}' },
+      ],
+    });
+    const [textOnlyTool] = convertToGatewayMessages([
+      new ToolMessage({
+        tool_call_id: 'c2',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      }),
+    ]);
+    expect(textOnlyTool?.content).toBe('ab');
   });
 
   it('drops tool_call and reasoning blocks from v1 assistant content', () => {

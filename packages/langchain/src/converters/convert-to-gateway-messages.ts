@@ -7,7 +7,11 @@ import {
 import type { BaseMessage, MessageContent } from '@langchain/core/messages';
 
 export interface ConvertMessagesOptions {
-  /** Send non-text content parts (images, …) as they are. Default false: text only. */
+  /**
+   * Send non-text content parts (images, audio, …) of user and tool messages. Default true: the
+   * gateway lists no capability for parts, so it (or the model server) decides. `false` joins
+   * the text parts and refuses any other part before sending.
+   */
   acceptsContentParts?: boolean;
   /** Model id, named in the error when a part cannot be sent. */
   model?: string;
@@ -15,8 +19,11 @@ export interface ConvertMessagesOptions {
   sendReasoning?: boolean;
 }
 
-/** Blocks LangChain keeps in an AI message's content that are not text for the model. */
-const NON_CONTENT_BLOCK_TYPES: ReadonlySet<string> = new Set([
+/**
+ * Blocks of an AI message's content (from any provider) that carry no text for the model: tool
+ * calls live in `tool_calls`, reasoning is sent only as `reasoning_content` when asked.
+ */
+const NON_TEXT_ASSISTANT_BLOCKS: ReadonlySet<string> = new Set([
   'tool_call',
   'tool_call_chunk',
   'invalid_tool_call',
@@ -27,6 +34,12 @@ const NON_CONTENT_BLOCK_TYPES: ReadonlySet<string> = new Set([
   'thinking',
   'redacted_thinking',
 ]);
+
+/** Other providers' tool-call blocks, read into `tool_calls` (Anthropic, OpenAI Responses). */
+const TOOL_CALL_BLOCKS: ReadonlySet<string> = new Set(['tool_use', 'function_call']);
+
+/** Block types already warned about, so a long history warns once per type per process. */
+const warnedDroppedBlocks = new Set<string>();
 
 /** LangChain messages → gateway chat messages (spec 2.4). */
 export function convertToGatewayMessages(
@@ -50,17 +63,18 @@ function convertMessage(
       return {
         role: 'tool',
         tool_call_id: String((message as { tool_call_id?: unknown }).tool_call_id ?? ''),
-        content: toolResultText(message.content),
+        content: toolResultContent(message.content, options),
       };
     case 'system':
-      return { role: 'system', content: textOnly(message.content, field, options.model) };
+      return withName(
+        { role: 'system', content: textOnly(message.content, field, options.model) },
+        message,
+      );
     default: {
-      const converted: ChatMessage = {
-        role: 'user',
-        content: convertContent(message.content, field, options),
-      };
-      if (message.name) converted.name = message.name;
-      return converted;
+      return withName(
+        { role: 'user', content: convertContent(message.content, field, options) },
+        message,
+      );
     }
   }
 }
@@ -98,20 +112,39 @@ function convertAssistantMessage(
     invalid_tool_calls?: { id?: string; name?: string; args?: string }[];
   };
   const toolCalls: ToolCall[] = [
-    ...(ai.tool_calls ?? []).map((call) => ({
-      id: call.id ?? '',
-      type: 'function' as const,
-      function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) },
-    })),
+    ...(ai.tool_calls ?? []).map((call) =>
+      gatewayToolCall(call.id, call.name, JSON.stringify(call.args ?? {})),
+    ),
     // Sent back as the model wrote them, so the tool message answering them has its call.
-    ...(ai.invalid_tool_calls ?? []).map((call) => ({
-      id: call.id ?? '',
-      type: 'function' as const,
-      function: { name: call.name ?? '', arguments: call.args ?? '' },
-    })),
+    ...(ai.invalid_tool_calls ?? []).map((call) =>
+      gatewayToolCall(call.id, call.name ?? '', call.args ?? ''),
+    ),
   ];
-  const text = textOnly(stripNonContentBlocks(message.content), field, options.model);
-  const converted: ChatMessage = { role: 'assistant', content: text };
+  const known = new Set(toolCalls.map((call) => call.id).filter((id) => id !== ''));
+  const texts: string[] = [];
+  const content = typeof message.content === 'string' ? [message.content] : message.content;
+  for (const block of content) {
+    const type = blockType(block);
+    if (type === 'text') {
+      texts.push(
+        typeof block === 'string' ? block : String((block as { text?: unknown }).text ?? ''),
+      );
+      continue;
+    }
+    if (TOOL_CALL_BLOCKS.has(type) || type === 'tool_call') {
+      // History written by another provider keeps its calls only in content blocks.
+      const call = toolCallOfBlock(block as Record<string, unknown>);
+      if (call && !known.has(call.id)) {
+        known.add(call.id);
+        toolCalls.push(call);
+      }
+      continue;
+    }
+    if (NON_TEXT_ASSISTANT_BLOCKS.has(type)) continue;
+    warnDroppedBlock(type, field);
+  }
+  const text = texts.join('');
+  const converted = withName({ role: 'assistant', content: text }, message);
   if (options.sendReasoning) {
     const reasoning = reasoningOf(message);
     if (reasoning) converted.reasoning_content = reasoning;
@@ -120,6 +153,38 @@ function convertAssistantMessage(
     converted.tool_calls = toolCalls;
     if (text === '') converted.content = null;
   }
+  return converted;
+}
+
+function gatewayToolCall(id: string | undefined, name: string, args: string): ToolCall {
+  return { id: id ?? '', type: 'function', function: { name, arguments: args } };
+}
+
+/**
+ * A tool call written as a content block: LangChain's `tool_call` (`args`), Anthropic's
+ * `tool_use` (`input`), OpenAI Responses' `function_call` (`call_id`, `arguments` as text).
+ */
+function toolCallOfBlock(block: Record<string, unknown>): ToolCall | undefined {
+  const name = block.name;
+  if (typeof name !== 'string' || name === '') return undefined;
+  const id = [block.call_id, block.id].find((value) => typeof value === 'string') as
+    | string
+    | undefined;
+  const args = block.arguments ?? block.input ?? block.args ?? {};
+  return gatewayToolCall(id, name, typeof args === 'string' ? args : JSON.stringify(args));
+}
+
+/** An AI message block with no gateway form (an image, a provider's own block) is dropped. */
+function warnDroppedBlock(type: string, field: string): void {
+  if (warnedDroppedBlocks.has(type)) return;
+  warnedDroppedBlocks.add(type);
+  console.warn(
+    `[infergate] A "${type}" block of an AI message (first seen at ${field}) has no form in a gateway assistant message and is left out; further "${type}" blocks are left out silently.`,
+  );
+}
+
+function withName(converted: ChatMessage, message: BaseMessage): ChatMessage {
+  if (typeof message.name === 'string' && message.name !== '') converted.name = message.name;
   return converted;
 }
 
@@ -142,18 +207,13 @@ function reasoningOf(message: BaseMessage): string {
     .join('');
 }
 
-function stripNonContentBlocks(content: MessageContent): MessageContent {
-  if (typeof content === 'string') return content;
-  return content.filter((block) => !NON_CONTENT_BLOCK_TYPES.has(blockType(block)));
-}
-
 function convertContent(
   content: MessageContent,
   field: string,
   options: ConvertMessagesOptions,
 ): string | ChatContentPart[] {
   if (typeof content === 'string') return content;
-  if (!options.acceptsContentParts) return textOnly(content, field, options.model);
+  if (options.acceptsContentParts === false) return textOnly(content, field, options.model);
   return content.map((block) => toGatewayPart(block as Record<string, unknown>));
 }
 
@@ -169,20 +229,38 @@ function textOnly(content: MessageContent, field: string, model?: string): strin
     }
     throw invalidRequest(
       `${field}[${i}]`,
-      `a "${type}" content part cannot be sent${model ? ` to ${model}` : ''}: only text is sent ` +
-        'unless the model accepts content parts (set acceptsContentParts: true on GatewayChatModel)',
+      `a "${type}" content part cannot be sent${model ? ` to ${model}` : ''}: this model was built with acceptsContentParts: false, so only text is sent ` +
+        '(leave acceptsContentParts at its default, true, to send parts and let the gateway decide)',
     );
   }
   return texts.join('');
 }
 
-function toolResultText(content: MessageContent): string {
+/**
+ * A tool result: a string as it is; blocks as gateway parts (text as text parts, images as
+ * `image_url` when parts are accepted), any other block as a text part holding its JSON.
+ * Only text joins into one string.
+ */
+function toolResultContent(
+  content: MessageContent,
+  options: ConvertMessagesOptions,
+): string | ChatContentPart[] {
   if (typeof content === 'string') return content;
-  const texts = content.filter((block) => blockType(block) === 'text');
-  if (texts.length === content.length) {
-    return texts.map((block) => String((block as { text?: unknown }).text ?? '')).join('');
-  }
-  return JSON.stringify(content);
+  const parts = content.map((block): ChatContentPart => {
+    const type = blockType(block);
+    if (type === 'text') {
+      const text = typeof block === 'string' ? block : (block as { text?: unknown }).text;
+      return { type: 'text', text: String(text ?? '') };
+    }
+    if (options.acceptsContentParts !== false && (type === 'image' || type === 'image_url')) {
+      const part = toGatewayPart(block as Record<string, unknown>);
+      if (part.type === 'image_url') return part;
+    }
+    return { type: 'text', text: JSON.stringify(block) };
+  });
+  return parts.every((part) => part.type === 'text')
+    ? parts.map((part) => part.text ?? '').join('')
+    : parts;
 }
 
 function toGatewayPart(block: Record<string, unknown>): ChatContentPart {
@@ -196,6 +274,13 @@ function toGatewayPart(block: Record<string, unknown>): ChatContentPart {
   if (type === 'image') {
     const url = typeof block.url === 'string' ? block.url : dataUrl(block);
     if (url) return { type: 'image_url', image_url: { url } };
+  }
+  if (type === 'audio' && typeof block.data === 'string') {
+    // LangChain's standard audio block → OpenAI's `input_audio` part (format from the MIME type).
+    const mime = String(block.mimeType ?? block.mime_type ?? 'audio/wav');
+    const subtype = (mime.split('/')[1] ?? 'wav').replace(/^x-/, '');
+    const format = subtype === 'mpeg' ? 'mp3' : subtype;
+    return { type: 'input_audio', input_audio: { data: block.data, format } };
   }
   return { ...block, type };
 }
