@@ -156,10 +156,22 @@ export class CallScope {
         ...extra,
       });
     }
+    const reason = this.#callerSignal?.reason;
+    if (isTimeoutReason(reason)) {
+      // `AbortSignal.timeout(...)`, as LangChain's `timeout` and other frameworks build it: a
+      // deadline, not a cancellation.
+      return new GatewayError({
+        code: 'timeout',
+        message: "The call did not finish within its deadline (the caller's AbortSignal timed out)",
+        cause: reason,
+        isRetryable: false,
+        ...extra,
+      });
+    }
     return new GatewayError({
       code: 'aborted',
       message: 'The call was aborted',
-      cause: this.#callerSignal?.reason,
+      cause: reason,
       isRetryable: false,
       ...extra,
     });
@@ -198,4 +210,13 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** The reason `AbortSignal.timeout()` aborts with: a DOMException named `TimeoutError`. */
+export function isTimeoutReason(reason: unknown): boolean {
+  return (
+    typeof reason === 'object' &&
+    reason !== null &&
+    (reason as { name?: unknown }).name === 'TimeoutError'
+  );
 }

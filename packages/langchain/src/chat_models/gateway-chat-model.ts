@@ -1,4 +1,5 @@
 import {
+  type CallOptions,
   type ChatRequest,
   capabilitiesOf,
   type GatewayClient,
@@ -122,7 +123,11 @@ export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConn
   seed?: number;
   /** Deadline of one call in milliseconds (default 5 minutes, the gateway's limit). */
   timeout?: number;
-  /** Retries after the first attempt (default 2); done by the gateway client, not by LangChain. */
+  /**
+   * Retries after the first attempt (default 2): 429 with Retry-After, 500/502/503/504, network
+   * errors before any byte. Done by the gateway client, the one retry layer; a call's
+   * `maxRetries` option overrides it for that call.
+   */
   maxRetries?: number;
   /** Extra request fields; the gateway passes unknown fields to the model server unchanged. */
   modelKwargs?: Record<string, unknown>;
@@ -413,7 +418,7 @@ export class GatewayChatModel
     }
     const request = buildChatRequest(messages, this.settings(), this.callSettings(options), false);
     await this.checkBeforeSending(request, options.signal);
-    const result = await this.client.chat(request, callOptions(options));
+    const result = await this.client.chat(request, this.coreCallOptions(options));
     return convertChatResult(result);
   }
 
@@ -433,7 +438,9 @@ export class GatewayChatModel
         false,
       );
       await this.checkBeforeSending(request, options.signal);
-      const chunk = convertChatResultToChunk(await this.client.chat(request, callOptions(options)));
+      const chunk = convertChatResultToChunk(
+        await this.client.chat(request, this.coreCallOptions(options)),
+      );
       yield chunk;
       await runManager?.handleLLMNewToken(chunk.text, undefined, undefined, undefined, undefined, {
         chunk,
@@ -442,7 +449,7 @@ export class GatewayChatModel
     }
     const request = buildChatRequest(messages, this.settings(), this.callSettings(options), true);
     await this.checkBeforeSending(request, options.signal);
-    const stream = await this.client.chatStream(request, callOptions(options));
+    const stream = await this.client.chatStream(request, this.coreCallOptions(options));
     const converter = new StreamChunkConverter(stream);
     let finished = false;
     try {
@@ -530,6 +537,19 @@ export class GatewayChatModel
       strict: options?.strict,
       modelKwargs: options?.modelKwargs,
     };
+  }
+
+  /**
+   * Core's options for one call. Core is the one retry layer (LangChain's AsyncCaller is not used
+   * for chat calls): the call's `maxRetries` over the model's, and the model's `timeout` as the
+   * deadline (a call's `timeout` reaches us as an `AbortSignal.timeout`, read as `timeout` too).
+   */
+  private coreCallOptions(options: this['ParsedCallOptions']): CallOptions {
+    return callOptions({
+      ...options,
+      maxRetries: options.maxRetries ?? this.maxRetries,
+      timeout: options.timeout ?? this.timeout,
+    });
   }
 
   private knownCapabilities(): readonly string[] | undefined {
@@ -668,9 +688,11 @@ function withCreateHint(error: unknown, capabilities: readonly string[] | undefi
 /** An aborted call rejects before any request, catalog lookups included. */
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (!signal?.aborted) return;
+  // LangChain's `timeout` aborts with AbortSignal.timeout's TimeoutError: a deadline, as in core.
+  const timedOut = (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError';
   throw new GatewayError({
-    code: 'aborted',
-    message: 'The call was aborted',
+    code: timedOut ? 'timeout' : 'aborted',
+    message: timedOut ? 'The call did not finish within its deadline' : 'The call was aborted',
     cause: signal.reason,
     isRetryable: false,
   });

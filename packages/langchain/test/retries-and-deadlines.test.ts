@@ -1,0 +1,93 @@
+import { createGatewayClient, isGatewayError } from '@infergate/core';
+import { describe, expect, it } from 'vitest';
+import { GatewayChatModel } from '../src/index';
+import { gateway } from './helpers';
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('GatewayChatModel: one retry layer, with LangChain knobs', () => {
+  it("retries by the model's maxRetries, and a call's maxRetries overrides it", async () => {
+    const { emulator, connection } = gateway();
+    emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 0, times: 100 });
+    const model = new GatewayChatModel('community/general', { ...connection, maxRetries: 1 });
+    const error = await rejection(model.invoke('hi'));
+    expect(isGatewayError(error) && error.status).toBe(429);
+    expect(emulator.counters.requests.chat).toBe(2);
+
+    await rejection(model.invoke('hi', { maxRetries: 0 }));
+    expect(emulator.counters.requests.chat).toBe(3);
+
+    await rejection(model.invoke('hi', { maxRetries: 3 }));
+    expect(emulator.counters.requests.chat).toBe(7);
+  });
+
+  it("takes the model's maxRetries and timeout also with a shared client", async () => {
+    const { emulator, connection } = gateway();
+    const client = createGatewayClient(connection);
+    emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat', times: 100 });
+    const model = new GatewayChatModel('community/general', { client, maxRetries: 0 });
+    await rejection(model.invoke('hi'));
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
+  it('succeeds after one transient 500-class answer (one layer, no double count)', async () => {
+    const { emulator, connection } = gateway();
+    emulator.injectFault({ fault: 'service_unavailable', endpoint: 'chat', times: 1 });
+    const model = new GatewayChatModel('community/general', connection);
+    const answer = await model.invoke('hi');
+    expect(answer.text).toBe('Echo: hi');
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+});
+
+describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
+  it("a call's timeout fails invoke with GatewayError code timeout (stream: a TimeoutError)", async () => {
+    const { emulator, connection } = gateway();
+    emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5000, times: 2 });
+    const model = new GatewayChatModel('community/general', connection);
+    const invoked = await rejection(model.invoke('hi', { timeout: 50 }));
+    expect(isGatewayError(invoked) && invoked.code).toBe('timeout');
+    const streamed = await rejection(
+      (async () => {
+        for await (const _ of await model.stream('hi', { timeout: 50 })) {
+          // consume
+        }
+      })(),
+    );
+    // `.stream()` races its iterator with the call's signal in LangChain itself, which rejects with
+    // the signal's reason before the model sees the abort: AbortSignal.timeout's TimeoutError.
+    expect((streamed as Error).name).toBe('TimeoutError');
+  });
+
+  it("the model's timeout field is the call's deadline", async () => {
+    const { emulator, connection } = gateway();
+    emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5000 });
+    const model = new GatewayChatModel('community/general', {
+      ...connection,
+      timeout: 50,
+      maxRetries: 0,
+    });
+    const error = await rejection(model.invoke('hi'));
+    expect(isGatewayError(error) && error.code).toBe('timeout');
+  });
+
+  it('an abort stays an abort', async () => {
+    const { emulator, connection } = gateway();
+    emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5000 });
+    const model = new GatewayChatModel('community/general', connection);
+    const controller = new AbortController();
+    const pending = rejection(model.invoke('hi', { signal: controller.signal }));
+    setTimeout(() => controller.abort(), 20);
+    const error = await pending;
+    expect(isGatewayError(error) ? error.code : (error as Error).name).toMatch(
+      /aborted|AbortError/,
+    );
+  });
+});
