@@ -144,4 +144,47 @@ describe('withStructuredOutput', () => {
       model.withStructuredOutput(Person, { method: 'jsonMode' }).invoke('hi'),
     ).rejects.toThrow(/does not match the schema/);
   });
+
+  it('stream() yields growing partial objects, then the validated whole (functionCalling and jsonMode)', async () => {
+    const { connection } = recordingGateway();
+    const tools = new GatewayChatModel('community/tools', connection);
+    const parts: Record<string, unknown>[] = [];
+    for await (const part of await tools
+      .withStructuredOutput(Person, { method: 'functionCalling', name: 'person' })
+      .stream('describe "Ada Lovelace"')) {
+      parts.push(part);
+    }
+    expect(parts.length).toBeGreaterThan(1);
+    const last = parts.at(-1);
+    expect(Person.parse(last)).toEqual(last);
+    expect(last).toMatchObject({ name: 'Ada Lovelace' });
+    // Each partial is a prefix of the answer: its name grows towards the final one.
+    for (const part of parts) {
+      if (typeof part.name === 'string') expect('Ada Lovelace'.startsWith(part.name)).toBe(true);
+    }
+
+    const json = new GatewayChatModel('community/json-object', connection);
+    const answers: Record<string, unknown>[] = [];
+    for await (const part of await json
+      .withStructuredOutput(z.object({ answer: z.string() }), { method: 'jsonMode' })
+      .stream('a few words here')) {
+      answers.push(part);
+    }
+    expect(answers.length).toBeGreaterThan(1);
+    expect(answers.at(-1)).toEqual({ answer: 'Echo: a few words here' });
+  });
+
+  it('a streamed answer that does not match the schema fails the stream', async () => {
+    const { connection } = recordingGateway();
+    const model = new GatewayChatModel('community/json-object', connection);
+    const error = await (async () => {
+      for await (const _ of await model
+        .withStructuredOutput(Person, { method: 'jsonMode' })
+        .stream('hi')) {
+        // partial objects
+      }
+    })().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OutputParserException);
+    expect((error as Error).message).toMatch(/does not match the schema/);
+  });
 });

@@ -24,7 +24,7 @@ import {
 import { convertChunksToEvents } from '@langchain/core/language_models/compat';
 import type { ChatModelStreamEvent } from '@langchain/core/language_models/event';
 import type { ModelProfile } from '@langchain/core/language_models/profile';
-import { AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { type Runnable, RunnableLambda } from '@langchain/core/runnables';
 import type { SerializableSchema } from '@langchain/core/utils/standard_schema';
@@ -247,6 +247,10 @@ export class GatewayChatModel
         ? { ...maybeFields, model: modelOrFields }
         : { ...modelOrFields };
     const model = fields.model ?? fields.modelName;
+    // With a shared client, its base URL is the model's: serialisation keeps where it points.
+    if (fields.baseURL === undefined && fields.client !== undefined) {
+      fields.baseURL = fields.client.baseURL;
+    }
     super(typeof model === 'string' ? { ...fields, model } : fields);
     if (typeof model !== 'string' || model === '') {
       throw configurationError('GatewayChatModel needs a model id (the `model` field)');
@@ -412,7 +416,11 @@ export class GatewayChatModel
       if (!final) throw invalidResponse('the chat stream ended without any chunk');
       return {
         generations: [
-          { text: final.text, message: final.message, generationInfo: final.generationInfo },
+          {
+            text: final.text,
+            message: completeMessage(final.message as AIMessageChunk),
+            generationInfo: final.generationInfo,
+          },
         ],
       };
     }
@@ -631,14 +639,32 @@ function shiftToolBlocks(chunk: ChatGenerationChunk): ChatGenerationChunk {
   return new ChatGenerationChunk({
     text: chunk.text,
     ...(chunk.generationInfo ? { generationInfo: chunk.generationInfo } : {}),
+    // Everything else of the chunk is kept: a whole answer in one chunk (a model without
+    // `streaming`) carries its usage and metadata here.
     message: new AIMessageChunk({
       content: message.content,
       ...(message.id ? { id: message.id } : {}),
+      additional_kwargs: message.additional_kwargs,
+      response_metadata: message.response_metadata,
+      ...(message.usage_metadata ? { usage_metadata: message.usage_metadata } : {}),
       tool_call_chunks: message.tool_call_chunks.map((piece) => ({
         ...piece,
         index: (piece.index ?? 0) + 1,
       })),
     }),
+  });
+}
+
+/** The joined chunks of a streamed answer as the whole message `invoke` returns. */
+function completeMessage(chunk: AIMessageChunk): AIMessage {
+  return new AIMessage({
+    content: chunk.content,
+    ...(chunk.id ? { id: chunk.id } : {}),
+    additional_kwargs: chunk.additional_kwargs,
+    response_metadata: chunk.response_metadata,
+    tool_calls: chunk.tool_calls ?? [],
+    invalid_tool_calls: chunk.invalid_tool_calls ?? [],
+    ...(chunk.usage_metadata ? { usage_metadata: chunk.usage_metadata } : {}),
   });
 }
 

@@ -2,7 +2,7 @@ import type { ChatStreamEvent, Usage } from '@infergate/core';
 import { AIMessageChunk } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { mapUsage } from './map-usage';
-import { registerContentBlockTranslator } from './reasoning-content-blocks';
+import { MODEL_PROVIDER, registerContentBlockTranslator } from './reasoning-content-blocks';
 import { buildResponseMetadata } from './response-metadata';
 
 registerContentBlockTranslator();
@@ -104,6 +104,9 @@ export class StreamChunkConverter {
   }
 
   private chunk(message: AIMessageChunk, text: string): ChatGenerationChunk {
+    // Every chunk names its provider, so LangChain builds its content blocks (e.g. for
+    // `outputVersion: 'v1'`) with our translator; the name merges to itself on concat.
+    message.response_metadata = { model_provider: MODEL_PROVIDER };
     return new ChatGenerationChunk({ text, message });
   }
 

@@ -33,6 +33,32 @@ function toStandardBlocks(message: AIMessage | AIMessageChunk): ContentBlock.Sta
   return blocks;
 }
 
+/**
+ * One stream chunk's blocks, for `outputVersion: 'v1'` streams (LangChain casts each chunk on its
+ * own, then callers concatenate them). Each block has a fixed `index` — reasoning 0, text 1, tool
+ * call n at 2 + n — so concatenation merges the pieces of one block (text and argument strings
+ * add up) instead of appending one block per chunk; a chunk with no text has no text block.
+ */
+function toStandardChunkBlocks(message: AIMessage | AIMessageChunk): ContentBlock.Standard[] {
+  const blocks: ContentBlock.Standard[] = [];
+  const reasoning = message.additional_kwargs?.reasoning_content;
+  if (typeof reasoning === 'string' && reasoning.length > 0) {
+    blocks.push({ type: 'reasoning', reasoning, index: 0 });
+  }
+  const text = typeof message.content === 'string' ? message.content : '';
+  if (text.length > 0) blocks.push({ type: 'text', text, index: 1 });
+  for (const piece of (message as AIMessageChunk).tool_call_chunks ?? []) {
+    blocks.push({
+      type: 'tool_call_chunk',
+      ...(piece.id !== undefined ? { id: piece.id } : {}),
+      ...(piece.name !== undefined ? { name: piece.name } : {}),
+      args: piece.args ?? '',
+      index: 2 + (piece.index ?? 0),
+    });
+  }
+  return blocks;
+}
+
 export const MODEL_PROVIDER = 'infergate';
 
 interface TranslatorRegistry {
@@ -48,8 +74,11 @@ export function registerContentBlockTranslator(): void {
   const registry = (globalThis as { lc_block_translators_registry?: TranslatorRegistry })
     .lc_block_translators_registry;
   if (registry === undefined || registry.has(MODEL_PROVIDER)) return;
-  registry.set(MODEL_PROVIDER, {
-    translateContent: toStandardBlocks,
-    translateContentChunk: toStandardBlocks,
-  });
+  // LangChain asks `translateContent` for chunks too. A piece of a stream has tool-call pieces
+  // and no finish reason yet; a whole answer (or the joined stream) reads as complete blocks.
+  const translate = (message: AIMessage | AIMessageChunk) =>
+    'tool_call_chunks' in message && message.response_metadata?.finish_reason === undefined
+      ? toStandardChunkBlocks(message)
+      : toStandardBlocks(message);
+  registry.set(MODEL_PROVIDER, { translateContent: translate, translateContentChunk: translate });
 }
