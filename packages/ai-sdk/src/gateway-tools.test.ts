@@ -1,8 +1,8 @@
 import { InvalidArgumentError } from '@ai-sdk/provider';
+import { asSchema } from '@ai-sdk/provider-utils';
 import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
 import { generateText, stepCountIs } from 'ai';
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod/v4';
 import { useEmulator } from '../test/use-emulator';
 
 const { emulator, gateway } = useEmulator();
@@ -66,13 +66,22 @@ describe('service tools in an agent loop', () => {
     });
   });
 
-  it('exposes input schemas that carry the spec limits', async () => {
+  it("exposes core's JSON schemas, checked with the spec limits before the tool runs", async () => {
     const translate = gateway().tools.translate();
-    const schema = translate.inputSchema as z.ZodType;
-    expect(schema.safeParse({ text: 'hi', targetLanguage: 'pt-BR' }).success).toBe(true);
-    expect(schema.safeParse({ text: 'hi', targetLanguage: 'Portuguese!' }).success).toBe(false);
-    expect(schema.safeParse({ text: '', targetLanguage: 'de' }).success).toBe(false);
-    expect(schema.safeParse({ text: 'ж'.repeat(2049), targetLanguage: 'de' }).success).toBe(false);
+    const schema = asSchema(translate.inputSchema);
+    expect(await schema.jsonSchema).toMatchObject({
+      type: 'object',
+      required: ['text', 'target_language'],
+      properties: { target_language: { type: 'string' }, source_language: { type: 'string' } },
+    });
+    const check = async (value: unknown) => (await schema.validate?.(value))?.success;
+    expect(await check({ text: 'hi', target_language: 'pt-BR' })).toBe(true);
+    expect(await check({ text: 'hi', target_language: 'Portuguese!' })).toBe(false);
+    expect(await check({ text: '', target_language: 'de' })).toBe(false);
+    expect(await check({ text: 'ж'.repeat(2049), target_language: 'de' })).toBe(false);
+    expect(await check({ text: 'hi' })).toBe(false);
+    const fixed = asSchema(gateway().tools.translate({ targetLanguage: 'de' }).inputSchema);
+    expect((await fixed.validate?.({ text: 'hi' }))?.success).toBe(true);
   });
 });
 

@@ -1,6 +1,15 @@
-import { type Tool, tool } from '@ai-sdk/provider-utils';
-import { LANGUAGE_CODE, LIMITS, utf8ByteLength } from '@infergate/core';
-import { z } from 'zod/v4';
+import { TypeValidationError } from '@ai-sdk/provider';
+import { jsonSchema, type Schema, type Tool, tool } from '@ai-sdk/provider-utils';
+import {
+  type OcrToolArguments,
+  type ServiceToolName,
+  type ServiceToolOptions,
+  serviceToolArgumentsProblem,
+  serviceToolDefinition,
+  serviceToolRequest,
+  type TranscribeToolArguments,
+  type TranslateToolArguments,
+} from '@infergate/core';
 import type {
   GatewayBinaryInput,
   GatewayOcrResult,
@@ -9,19 +18,8 @@ import type {
   GatewayTranslateResult,
 } from './gateway-services';
 
-/** Spec 2.8: translation input is at most 4096 bytes of UTF-8 (core checks it again). */
-const MAX_TRANSLATION_BYTES = LIMITS.translationMaxInputBytes;
-
-const languageCode = z
-  .string()
-  .regex(LANGUAGE_CODE, 'a language code such as "de", "uk" or "pt-BR"')
-  .describe('Language code, e.g. "de", "uk" or "pt-BR"');
-
-export interface TranslateToolInput {
-  text: string;
-  targetLanguage?: string;
-  sourceLanguage?: string;
-}
+/** The model's arguments of the `translate` tool (snake_case, as the gateway's fields). */
+export type TranslateToolInput = TranslateToolArguments;
 
 export interface TranslateToolOptions {
   /** Always translate into this language; the model then only supplies the text. */
@@ -30,9 +28,7 @@ export interface TranslateToolOptions {
   description?: string;
 }
 
-export interface OcrToolInput {
-  image: string;
-}
+export type OcrToolInput = OcrToolArguments;
 
 export interface OcrToolOptions {
   /**
@@ -46,11 +42,7 @@ export interface OcrToolOptions {
   description?: string;
 }
 
-export interface TranscribeToolInput {
-  audio: string;
-  language?: string;
-  translate?: boolean;
-}
+export type TranscribeToolInput = TranscribeToolArguments;
 
 export interface TranscribeToolOptions {
   /** Turns what the model passes (a file name, URL or id) into the audio. Without it: base64. */
@@ -70,118 +62,86 @@ export interface GatewayTools {
   transcribe(options?: TranscribeToolOptions): Tool<TranscribeToolInput, GatewayTranscribeResult>;
 }
 
-/** The gateway's services as AI SDK tools, for agents (`generateText` with `stopWhen`). */
+/**
+ * The gateway's services as AI SDK tools, for agents (`generateText` with `stopWhen`). Names,
+ * descriptions and parameters are core's service-tool definitions, shared with the LangChain
+ * adapter; the tools run through `services` (their errors are the AI SDK's).
+ */
 export function createGatewayTools(services: GatewayServices): GatewayTools {
   return {
     translate(options = {}) {
-      const text = z
-        .string()
-        .min(1)
-        .refine((value) => utf8ByteLength(value) <= MAX_TRANSLATION_BYTES, {
-          message: `text must be at most ${MAX_TRANSLATION_BYTES} bytes of UTF-8`,
-        })
-        .describe(`The text to translate (at most ${MAX_TRANSLATION_BYTES} bytes of UTF-8)`);
-      const fixedTarget = options.targetLanguage;
-      const inputSchema =
-        fixedTarget === undefined
-          ? z.object({
-              text,
-              targetLanguage: languageCode.describe(
-                'Language to translate into, e.g. "de" or "pt-BR"',
-              ),
-              sourceLanguage: languageCode
-                .optional()
-                .describe('Language of the text; detected when omitted'),
-            })
-          : z.object({
-              text,
-              sourceLanguage: languageCode
-                .optional()
-                .describe('Language of the text; detected when omitted'),
-            });
-
+      const { description, parameters } = serviceToolDefinition('translate', options);
       return tool({
-        description:
-          options.description ??
-          (fixedTarget === undefined
-            ? 'Translate text into another language (about 60 languages).'
-            : `Translate text into the language "${fixedTarget}".`),
-        inputSchema: inputSchema as z.ZodType<TranslateToolInput>,
-        execute: (input, { abortSignal }) =>
-          services.translate(
+        description,
+        inputSchema: inputSchema<TranslateToolInput>('translate', parameters, options),
+        execute: (input, { abortSignal }) => {
+          const request = serviceToolRequest('translate', input, options);
+          return services.translate(
             {
-              text: input.text,
-              targetLanguage: fixedTarget ?? (input.targetLanguage as string),
-              ...(input.sourceLanguage !== undefined
-                ? { sourceLanguage: input.sourceLanguage }
-                : {}),
-            },
-            { abortSignal },
-          ),
-      });
-    },
-
-    ocr(options = {}) {
-      const { resolveImage } = options;
-      return tool({
-        description:
-          options.description ??
-          'Read the text (Ukrainian or English) in a photo, scan or screenshot.',
-        inputSchema: z.object({
-          image: z
-            .string()
-            .min(1)
-            .describe(
-              resolveImage === undefined
-                ? 'The image as base64 data'
-                : 'The image: its name, URL or id as given in the conversation',
-            ),
-        }),
-        execute: async (input, { abortSignal }) => {
-          const image =
-            resolveImage === undefined
-              ? input.image
-              : await resolveImage(input.image, { abortSignal });
-          return services.ocr({ image }, { abortSignal });
-        },
-      });
-    },
-
-    transcribe(options = {}) {
-      const { resolveAudio } = options;
-      return tool({
-        description:
-          options.description ?? 'Transcribe speech (WAV, MP3 or FLAC; 99 languages) to text.',
-        inputSchema: z.object({
-          audio: z
-            .string()
-            .min(1)
-            .describe(
-              resolveAudio === undefined
-                ? 'The audio as base64 data'
-                : 'The audio: its name, URL or id as given in the conversation',
-            ),
-          language: languageCode.optional().describe('Spoken language code; detected when omitted'),
-          translate: z
-            .boolean()
-            .optional()
-            .describe('true to get the speech translated into English'),
-        }),
-        execute: async (input, { abortSignal }) => {
-          const audio =
-            resolveAudio === undefined
-              ? input.audio
-              : await resolveAudio(input.audio, { abortSignal });
-          return services.transcribe(
-            {
-              audio,
-              ...(input.language !== undefined ? { language: input.language } : {}),
-              ...(input.translate !== undefined ? { translate: input.translate } : {}),
+              text: request.input,
+              targetLanguage: request.target_language,
+              sourceLanguage: request.source_language,
             },
             { abortSignal },
           );
         },
       });
     },
+
+    ocr(options = {}) {
+      const { resolveImage } = options;
+      const { description, parameters } = serviceToolDefinition('ocr', {
+        resolvesMedia: resolveImage !== undefined,
+        description: options.description,
+      });
+      return tool({
+        description,
+        inputSchema: inputSchema<OcrToolInput>('ocr', parameters),
+        execute: async (input, { abortSignal }) => {
+          const media = resolveImage ? await resolveImage(input.image, { abortSignal }) : undefined;
+          return services.ocr(serviceToolRequest('ocr', input, { media }), { abortSignal });
+        },
+      });
+    },
+
+    transcribe(options = {}) {
+      const { resolveAudio } = options;
+      const { description, parameters } = serviceToolDefinition('transcribe', {
+        resolvesMedia: resolveAudio !== undefined,
+        description: options.description,
+      });
+      return tool({
+        description,
+        inputSchema: inputSchema<TranscribeToolInput>('transcribe', parameters),
+        execute: async (input, { abortSignal }) => {
+          const media = resolveAudio ? await resolveAudio(input.audio, { abortSignal }) : undefined;
+          return services.transcribe(serviceToolRequest('transcribe', input, { media }), {
+            abortSignal,
+          });
+        },
+      });
+    },
   };
+}
+
+/**
+ * Core's JSON schema, checked by core's rules before the tool runs: `ai` then hands a bad input
+ * back to the model as a tool error it can repair, without a request.
+ */
+function inputSchema<Input>(
+  name: ServiceToolName,
+  parameters: Parameters<typeof jsonSchema>[0],
+  options: Pick<ServiceToolOptions, 'targetLanguage'> = {},
+): Schema<Input> {
+  return jsonSchema<Input>(parameters, {
+    validate: (value) => {
+      const problem = serviceToolArgumentsProblem(name, value, options);
+      return problem === undefined
+        ? { success: true, value: value as Input }
+        : {
+            success: false,
+            error: new TypeValidationError({ value, cause: new Error(`${name}: ${problem}`) }),
+          };
+    },
+  });
 }

@@ -36,6 +36,20 @@ export {
 export { normalizeBaseURL } from './options';
 export { readUsage, type UsageCounts } from './read-usage';
 export { parseRetryAfter } from './retry-after';
+export {
+  type OcrToolArguments,
+  type ServiceToolArguments,
+  type ServiceToolDefinition,
+  type ServiceToolName,
+  type ServiceToolOptions,
+  type ServiceToolRequests,
+  serviceToolArgumentsProblem,
+  serviceToolDefinition,
+  serviceToolRequest,
+  type ToolParametersSchema,
+  type TranscribeToolArguments,
+  type TranslateToolArguments,
+} from './service-tools';
 export { splitBatches } from './split-embedding-batches';
 export type * from './types';
 export { utf8ByteLength } from './utf8';

@@ -1,7 +1,6 @@
-import type { GatewayClient, TranslationResponse } from '@infergate/core';
+import { type GatewayClient, LIMITS, type TranslationResponse } from '@infergate/core';
 import { Document } from '@langchain/core/documents';
 import { Runnable, type RunnableConfig } from '@langchain/core/runnables';
-import { TRANSLATION_MAX_BYTES } from '../tools/service-limits';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { splitForTranslation } from './split-for-translation';
 
@@ -75,7 +74,9 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
     text: string,
     config?: RunnableConfig,
   ): Promise<{ text: string; sourceLanguage?: string }> {
-    const pieces = splitForTranslation(text, TRANSLATION_MAX_BYTES).map(separateWhitespace);
+    const pieces = splitForTranslation(text, LIMITS.translationMaxInputBytes).map(
+      separateWhitespace,
+    );
     const results = await Promise.all(
       pieces.map(async ({ core }) =>
         core === ''

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import {
+  serviceToolArgumentsProblem,
+  serviceToolDefinition,
+  serviceToolRequest,
+} from './service-tools';
+
+describe('service tools (one definition for both adapters)', () => {
+  it('names the service, the snake_case parameters and the limits', () => {
+    const translate = serviceToolDefinition('translate');
+    expect(translate.service).toBe('translation');
+    expect(translate.parameters.required).toEqual(['text', 'target_language']);
+    expect(
+      serviceToolDefinition('translate', { targetLanguage: 'de' }).parameters.required,
+    ).toEqual(['text']);
+    const ocr = serviceToolDefinition('ocr');
+    expect(ocr.parameters.properties.image?.maxLength).toBe(Math.ceil((23 * 1024 * 1024) / 3) * 4);
+    expect(
+      serviceToolDefinition('ocr', { resolvesMedia: true }).parameters.properties.image?.maxLength,
+    ).toBeUndefined();
+    expect(serviceToolDefinition('transcribe').service).toBe('speech_to_text');
+  });
+
+  it("maps the model's arguments to core's requests", () => {
+    expect(serviceToolRequest('translate', { text: 'hi', target_language: 'uk' })).toEqual({
+      input: 'hi',
+      target_language: 'uk',
+    });
+    expect(
+      serviceToolRequest(
+        'translate',
+        { text: 'hi', source_language: 'en' },
+        { targetLanguage: 'de' },
+      ),
+    ).toEqual({ input: 'hi', target_language: 'de', source_language: 'en' });
+    const media = new Uint8Array([1, 2]);
+    expect(serviceToolRequest('ocr', { image: 'scan.png' }, { media })).toEqual({ image: media });
+    expect(
+      serviceToolRequest('transcribe', { audio: 'QUJD', language: 'uk', translate: true }),
+    ).toEqual({
+      audio: 'QUJD',
+      response_format: 'json',
+      language: 'uk',
+      translate: true,
+    });
+  });
+
+  it('says what is wrong with arguments, including the UTF-8 byte limit', () => {
+    expect(
+      serviceToolArgumentsProblem('translate', { text: 'hi', target_language: 'de' }),
+    ).toBeUndefined();
+    expect(serviceToolArgumentsProblem('translate', { text: 'hi' })).toMatch(
+      /target_language.*required/,
+    );
+    expect(
+      serviceToolArgumentsProblem('translate', { text: 'hi', target_language: 'German' }),
+    ).toMatch(/language code/);
+    expect(
+      serviceToolArgumentsProblem('translate', { text: 'ж'.repeat(2049), target_language: 'de' }),
+    ).toMatch(/4098 bytes.*4096/);
+    expect(serviceToolArgumentsProblem('transcribe', { audio: 'x', translate: 'yes' })).toMatch(
+      /boolean/,
+    );
+    expect(serviceToolArgumentsProblem('ocr', { image: 'x', extra: 1 })).toMatch(
+      /unknown argument/,
+    );
+    expect(serviceToolArgumentsProblem('ocr', null)).toMatch(/object/);
+  });
+});
