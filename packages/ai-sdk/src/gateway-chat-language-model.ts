@@ -14,10 +14,8 @@ import {
   type CallOptions,
   type ChatMessage,
   type ChatRequest,
-  capabilitiesOf,
-  capabilityError,
-  type GatewayModel,
-  missingCapabilities,
+  isGatewayError,
+  type ModelCapability,
   type ResponseFormat,
   requiredCapabilities,
   type Usage,
@@ -176,44 +174,35 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
 
     // Plain chat is not looked up: every listed model has it, and the gateway refuses the rest.
     if (needs.some((need) => need !== 'chat')) {
-      const capabilities = await this.capabilities(options.abortSignal);
+      const capabilities = await this.checkModel([], options.abortSignal);
+      if (
+        capabilities !== undefined &&
+        responseFormat?.type === 'json_schema' &&
+        this.settings.fallbackToJsonObject === true &&
+        !capabilities.includes('json_schema') &&
+        capabilities.includes('json_object')
+      ) {
+        // Opt-in downgrade: the schema goes into the system message; `ai` validates the answer.
+        messages = convertToGatewayChatMessages(
+          injectJsonInstructionIntoMessages({
+            messages: options.prompt,
+            schema:
+              options.responseFormat?.type === 'json' ? options.responseFormat.schema : undefined,
+          }),
+          conversion,
+        );
+        responseFormat = { type: 'json_object' };
+        body = requestBody(this.modelId, options, messages, tools, responseFormat);
+        needs = requiredCapabilities(body, stream);
+        warnings.push({
+          type: 'unsupported',
+          feature: 'responseFormat.schema',
+          details: `Model "${this.modelId}" has json_object but not json_schema: sent as json_object with the schema in the system message (fallbackToJsonObject). The answer is validated client-side.`,
+        });
+      }
+      // Core's gate: refuses (naming the models that would do) before any chat request.
       if (capabilities !== undefined) {
-        if (
-          responseFormat?.type === 'json_schema' &&
-          this.settings.fallbackToJsonObject === true &&
-          missingCapabilities(capabilities, ['json_schema']).length > 0 &&
-          missingCapabilities(capabilities, ['json_object']).length === 0
-        ) {
-          // Opt-in downgrade: the schema goes into the system message; `ai` validates the answer.
-          messages = convertToGatewayChatMessages(
-            injectJsonInstructionIntoMessages({
-              messages: options.prompt,
-              schema:
-                options.responseFormat?.type === 'json' ? options.responseFormat.schema : undefined,
-            }),
-            conversion,
-          );
-          responseFormat = { type: 'json_object' };
-          body = requestBody(this.modelId, options, messages, tools, responseFormat);
-          needs = requiredCapabilities(body, stream);
-          warnings.push({
-            type: 'unsupported',
-            feature: 'responseFormat.schema',
-            details: `Model "${this.modelId}" has json_object but not json_schema: sent as json_object with the schema in the system message (fallbackToJsonObject). The answer is validated client-side.`,
-          });
-        }
-
-        if (missingCapabilities(capabilities, needs).length > 0) {
-          throw new UnsupportedModelCapabilityError(
-            capabilityError({
-              model: this.modelId,
-              needs,
-              capabilities,
-              catalog: await this.catalog(options.abortSignal),
-              purpose: describeCall(stream, body),
-            }),
-          );
-        }
+        await this.checkModel(needs, options.abortSignal, capabilities, describeCall(stream, body));
       }
     }
 
@@ -221,30 +210,26 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 
   /**
-   * The model's capabilities: from the settings, else from core's cached catalog. Core's rule
-   * decides unlisted ids: an own model (`my/...`, offline yet still answering) is undefined, so
-   * the gateway decides; any other is refused with `model_not_found` (`NoSuchModelError`).
+   * Core's capability gate for this model: its capabilities from the settings (`known`), else
+   * from core's cached catalog. Core's rule decides unlisted ids: an own model (`my/...`, offline
+   * yet still answering) is undefined, so the gateway decides; any other is refused with
+   * `model_not_found` (`NoSuchModelError`). A refusal becomes `UnsupportedModelCapabilityError`.
    */
-  private async capabilities(
+  private async checkModel(
+    needs: readonly ModelCapability[],
     signal: AbortSignal | undefined,
+    known: readonly string[] | undefined = this.settings.capabilities,
+    purpose?: string,
   ): Promise<readonly string[] | undefined> {
-    if (this.settings.capabilities !== undefined) return this.settings.capabilities;
     try {
-      const model = await this.config
+      return await this.config
         .client()
-        .resolveModel(this.modelId, { signal, maxRetries: AI_RETRIES });
-      return model === undefined ? undefined : capabilitiesOf(model);
+        .checkModel(this.modelId, needs, { signal, maxRetries: AI_RETRIES, known, purpose });
     } catch (error) {
+      if (isGatewayError(error) && error.code === 'unsupported_model_capability') {
+        throw new UnsupportedModelCapabilityError(error);
+      }
       throw this.mapError(error, undefined, '/models');
-    }
-  }
-
-  /** The listed models, to name the ones that would do; undefined when the list cannot be read. */
-  private async catalog(signal: AbortSignal | undefined): Promise<GatewayModel[] | undefined> {
-    try {
-      return await this.config.client().models({ signal });
-    } catch {
-      return undefined;
     }
   }
 

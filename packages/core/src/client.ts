@@ -3,12 +3,7 @@ import { Catalog } from './catalog';
 import { closeMatches, listIds } from './close-matches';
 import { budgetId, ClientBudgetView, defaultBudget, Semaphore } from './concurrency-budget';
 import { GatewayError, invalidRequest, isGatewayError } from './errors';
-import {
-  capabilitiesOf,
-  capabilityError,
-  isOwnModelId,
-  missingCapabilities,
-} from './model-capabilities';
+import { capabilitiesOf, checkCapabilities, isOwnModelId } from './model-capabilities';
 import { missingConfiguration, resolveOptions } from './options';
 import { splitBatches } from './split-embedding-batches';
 import { GatewayChatStream } from './sse-chat-stream';
@@ -20,6 +15,7 @@ import type {
   ChatResult,
   ChatStream,
   ChatStreamOptions,
+  CheckModelOptions,
   ConcurrencyBudgetState,
   EmbeddingEngine,
   EmbeddingsRequest,
@@ -178,11 +174,34 @@ class Client implements GatewayClient {
     const model = await this.resolveModel(modelId, opts);
     // An unlisted own model cannot be checked: the gateway refuses what it cannot serve.
     if (!model) return undefined;
-    const capabilities = capabilitiesOf(model);
-    if (missingCapabilities(capabilities, needs).length === 0) return model;
-    // The catalog is cached: naming the models that would do costs no request.
-    const catalog = await this.models(opts);
-    throw capabilityError({ model: modelId, needs, capabilities, catalog });
+    await this.checkModel(modelId, needs, { ...opts, known: capabilitiesOf(model) });
+    return model;
+  }
+
+  async checkModel(
+    modelId: string,
+    needs: readonly ModelCapability[],
+    opts: CheckModelOptions = {},
+  ): Promise<readonly string[] | undefined> {
+    const { known, purpose, anyOf, ...callOptions } = opts;
+    let capabilities = known;
+    if (capabilities === undefined) {
+      const model = await this.resolveModel(modelId, callOptions);
+      // An unlisted own model cannot be checked: the gateway refuses what it cannot serve.
+      if (!model) return undefined;
+      capabilities = capabilitiesOf(model);
+    }
+    const check = { model: modelId, needs, capabilities, purpose, anyOf };
+    try {
+      checkCapabilities(check);
+    } catch (refusal) {
+      // Refusing: the catalog (cached, or one read) names the models that would do; a list that
+      // cannot be read leaves them unnamed rather than hiding the refusal.
+      const catalog = await this.models(callOptions).catch(() => undefined);
+      if (catalog === undefined) throw refusal;
+      checkCapabilities({ ...check, catalog });
+    }
+    return capabilities;
   }
 
   async embeddingEngines(opts?: CallOptions): Promise<EmbeddingEngine[]> {

@@ -26,9 +26,12 @@ export {
 export { LANGUAGE_CODE, LIMITS } from './limits';
 export { messageText } from './message-text';
 export {
+  type CapabilityCheck,
   type CapabilityErrorOptions,
   capabilitiesOf,
   capabilityError,
+  checkCapabilities,
+  describeNeeds,
   isOwnModelId,
   missingCapabilities,
   modelsWithCapabilities,

@@ -111,3 +111,37 @@ export function capabilityError(options: CapabilityErrorOptions): GatewayError {
     isRetryable: false,
   });
 }
+
+/** What `checkCapabilities` and the client's `checkModel` are told. */
+export interface CapabilityCheck {
+  /** The model id that was asked for. */
+  model: string;
+  /** What the call needs (e.g. from `requiredCapabilities`). */
+  needs: readonly ModelCapability[];
+  /** The model's capabilities, as listed or as the caller knows them. */
+  capabilities: readonly string[];
+  /** The listed models, to name those that would do in a refusal. */
+  catalog?: readonly GatewayModel[];
+  /** What needs them, for the refusal (`bindTools`, `streamText with tools`, …). */
+  purpose?: string;
+  /** The call needs any one of `needs`, not all of them. */
+  anyOf?: boolean;
+}
+
+/**
+ * The capability gate's rule, without any request: passes when the model has every need (or,
+ * with `anyOf`, one of them); otherwise throws the `unsupported_model_capability` refusal that
+ * names what is missing and the models that would do. Both adapters refuse through it.
+ */
+export function checkCapabilities(check: CapabilityCheck): void {
+  const missing = missingCapabilities(check.capabilities, check.needs);
+  const passes = check.anyOf ? missing.length < check.needs.length : missing.length === 0;
+  if (passes) return;
+  throw capabilityError({ ...check, purpose: check.purpose ?? describeNeeds(check.needs) });
+}
+
+/** The default purpose of a refusal: `chat`, or `this request (tools, json_schema)`. */
+export function describeNeeds(needs: readonly ModelCapability[]): string {
+  const extra = needs.filter((need) => need !== 'chat');
+  return extra.length > 0 ? `this request (${extra.join(', ')})` : 'chat';
+}

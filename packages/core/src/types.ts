@@ -357,6 +357,16 @@ export interface CallOptions {
   onResponse?: (response: GatewayResponseInfo) => void;
 }
 
+/** `checkModel`'s options: a call's options plus what the gate needs to know. */
+export interface CheckModelOptions extends CallOptions {
+  /** The model's capabilities when the caller knows them (e.g. passed by the user). */
+  known?: readonly string[];
+  /** What needs the capabilities, for the refusal's message. */
+  purpose?: string;
+  /** The call needs any one of `needs`. */
+  anyOf?: boolean;
+}
+
 /** What `CallOptions.onResponse` is told about one successful answer. */
 export interface GatewayResponseInfo {
   status: number;
@@ -502,6 +512,19 @@ export interface GatewayClient {
     needs: readonly ModelCapability[],
     opts?: CallOptions,
   ): Promise<GatewayModel | undefined>;
+  /**
+   * The capability gate both adapters call before a chat request. The model's capabilities are
+   * `known` (passed by the user: no catalog read unless refusing) or read from the cached catalog;
+   * it refuses with `unsupported_model_capability` (naming `purpose`, what is missing and the
+   * listed models that would do) when they lack a need (`anyOf`: lack all of them), and returns
+   * them. `undefined`: an unlisted own model, unchecked (the gateway decides); any other unlisted
+   * id is `model_not_found`. With no `needs` it only resolves the capabilities.
+   */
+  checkModel(
+    modelId: string,
+    needs: readonly ModelCapability[],
+    opts?: CheckModelOptions,
+  ): Promise<readonly string[] | undefined>;
   refreshCatalog(): void;
   chat(req: ChatRequest, opts?: CallOptions): Promise<ChatResult>;
   chatStream(req: ChatRequest, opts?: ChatStreamOptions): Promise<ChatStream>;
