@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { isGatewayError } from './errors';
 import {
   capabilitiesOf,
   capabilityError,
+  checkCapabilities,
+  describeNeeds,
   missingCapabilities,
   modelsWithCapabilities,
 } from './model-capabilities';
@@ -101,5 +104,65 @@ describe('capabilityError', () => {
       catalog,
     });
     expect(error.alternatives).toEqual(['a/tools']);
+  });
+});
+
+describe('checkCapabilities (the gate both adapters refuse through)', () => {
+  const listed: GatewayModel[] = [
+    {
+      id: 'a/all',
+      object: 'model',
+      owned_by: 'x',
+      capabilities: ['chat', 'streaming', 'tools', 'json_schema'],
+    },
+    { id: 'a/tools', object: 'model', owned_by: 'x', capabilities: ['chat', 'tools'] },
+    { id: 'a/plain', object: 'model', owned_by: 'x', capabilities: ['chat'] },
+  ];
+
+  it('refuses naming model, capability, purpose and the models that have it', () => {
+    let caught: unknown;
+    try {
+      checkCapabilities({
+        model: 'a/plain',
+        capabilities: ['chat'],
+        catalog: listed,
+        needs: ['tools'],
+        purpose: 'bindTools',
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(isGatewayError(caught) && caught.code).toBe('unsupported_model_capability');
+    expect(isGatewayError(caught) && caught.alternatives).toEqual(['a/all', 'a/tools']);
+    expect((caught as Error).message).toBe(
+      'Model "a/plain" lacks tools, needed for bindTools (it has: chat). Models with tools: a/all, a/tools.',
+    );
+  });
+
+  it('says when the list was not loaded, reads anyOf, describes needs by default, passes when met', () => {
+    expect(() =>
+      checkCapabilities({ model: 'a/plain', capabilities: ['chat'], needs: ['streaming'] }),
+    ).toThrow(/needed for this request \(streaming\).*model list was not loaded/);
+    expect(() =>
+      checkCapabilities({
+        model: 'a/plain',
+        capabilities: ['chat'],
+        catalog: listed,
+        needs: ['json_schema', 'tools'],
+        anyOf: true,
+      }),
+    ).toThrow(/a\/all, a\/tools/);
+    expect(() =>
+      checkCapabilities({
+        model: 'a/tools',
+        capabilities: ['chat', 'tools'],
+        needs: ['json_schema', 'tools'],
+        anyOf: true,
+      }),
+    ).not.toThrow();
+    expect(() =>
+      checkCapabilities({ model: 'a/all', capabilities: ['chat', 'tools'], needs: ['tools'] }),
+    ).not.toThrow();
+    expect(describeNeeds(['chat'])).toBe('chat');
   });
 });

@@ -1,29 +1,5 @@
-import { isGatewayError } from '@infergate/core';
 import { describe, expect, it } from 'vitest';
-import {
-  assertAnyCapability,
-  assertCapabilities,
-  defaultStructuredOutputMethod,
-  profileFromCapabilities,
-} from './capabilities';
-
-const catalog = [
-  {
-    id: 'a/all',
-    object: 'model' as const,
-    owned_by: 'x',
-    kind: 'chat',
-    capabilities: ['chat', 'streaming', 'tools', 'json_schema'],
-  },
-  {
-    id: 'a/tools',
-    object: 'model' as const,
-    owned_by: 'x',
-    kind: 'chat',
-    capabilities: ['chat', 'tools'],
-  },
-  { id: 'a/plain', object: 'model' as const, owned_by: 'x', kind: 'chat', capabilities: ['chat'] },
-];
+import { defaultStructuredOutputMethod, profileFromCapabilities } from './capabilities';
 
 describe('capabilities', () => {
   it('picks json_schema, then tools, then json_object', () => {
@@ -48,44 +24,5 @@ describe('capabilities', () => {
       structuredOutput: true,
       imageInputs: true,
     });
-  });
-
-  it('refuses naming model, capability and the models that have it', () => {
-    let caught: unknown;
-    try {
-      assertCapabilities(
-        { model: 'a/plain', capabilities: ['chat'], catalog },
-        ['tools'],
-        'bindTools',
-      );
-    } catch (error) {
-      caught = error;
-    }
-    expect(isGatewayError(caught) && caught.code).toBe('unsupported_model_capability');
-    expect(isGatewayError(caught) && caught.alternatives).toEqual(['a/all', 'a/tools']);
-    expect((caught as Error).message).toBe(
-      'Model "a/plain" lacks tools, needed for bindTools (it has: chat). Models with tools: a/all, a/tools.',
-    );
-    expect(() =>
-      assertCapabilities(
-        { model: 'a/plain', capabilities: ['chat'] },
-        ['streaming'],
-        'streaming: true',
-      ),
-    ).toThrow(/model list was not loaded/);
-    expect(() =>
-      assertAnyCapability(
-        { model: 'a/plain', capabilities: ['chat'], catalog },
-        ['json_schema', 'tools'],
-        'x',
-      ),
-    ).toThrow(/a\/all, a\/tools/);
-    expect(() =>
-      assertCapabilities(
-        { model: 'a/all', capabilities: catalog[0]!.capabilities },
-        ['tools'],
-        'x',
-      ),
-    ).not.toThrow();
   });
 });

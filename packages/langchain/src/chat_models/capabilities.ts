@@ -1,9 +1,4 @@
-import {
-  capabilityError,
-  type GatewayModel,
-  type ModelCapability,
-  missingCapabilities,
-} from '@infergate/core';
+import type { ModelCapability } from '@infergate/core';
 import type { ModelProfile } from '@langchain/core/language_models/profile';
 
 export type StructuredOutputMethod = 'jsonSchema' | 'jsonMode' | 'functionCalling';
@@ -14,33 +9,6 @@ export const METHOD_CAPABILITY: Record<StructuredOutputMethod, ModelCapability> 
   jsonMode: 'json_object',
   functionCalling: 'tools',
 };
-
-/** Known capabilities plus, when the catalog was loaded, the models to name in a refusal. */
-export interface KnownCapabilities {
-  model: string;
-  capabilities: readonly string[];
-  catalog?: readonly GatewayModel[];
-}
-
-/** Throws core's capability refusal when `known` lacks one of `needs`. */
-export function assertCapabilities(
-  known: KnownCapabilities,
-  needs: readonly ModelCapability[],
-  purpose: string,
-): void {
-  if (missingCapabilities(known.capabilities, needs).length === 0) return;
-  throw capabilityError({ ...known, needs, purpose });
-}
-
-/** Throws unless the model has at least one of `anyOf` (used for the default structured-output method). */
-export function assertAnyCapability(
-  known: KnownCapabilities,
-  anyOf: readonly ModelCapability[],
-  purpose: string,
-): void {
-  if (missingCapabilities(known.capabilities, anyOf).length < anyOf.length) return;
-  throw capabilityError({ ...known, needs: anyOf, anyOf: true, purpose });
-}
 
 /** The structured-output method a model serves best: json_schema, then tools, then json_object. */
 export function defaultStructuredOutputMethod(

@@ -2,6 +2,7 @@ import {
   type CallOptions,
   type ChatRequest,
   capabilitiesOf,
+  checkCapabilities,
   type GatewayClient,
   GatewayError,
   type GatewayModel,
@@ -41,10 +42,7 @@ import {
   type ChatModelSettings,
 } from './build-chat-request';
 import {
-  assertAnyCapability,
-  assertCapabilities,
   defaultStructuredOutputMethod,
-  type KnownCapabilities,
   METHOD_CAPABILITY,
   profileFromCapabilities,
   type StructuredOutputMethod,
@@ -218,10 +216,10 @@ export class GatewayChatModel
    * key read from the environment leaves no entry (loading reads the environment again).
    */
   readonly #apiKey: string | undefined;
-  /** Catalog snapshot (from `create` or the first check), to name alternatives in refusals. */
-  declare private catalog?: readonly GatewayModel[];
-  /** Capabilities learned from the catalog when none were passed. */
-  declare private liveCapabilities?: readonly string[];
+  /** Catalog snapshot from `create`, to name alternatives in refusals made before any call. */
+  #catalog: readonly GatewayModel[] | undefined;
+  /** Capabilities learned from the catalog when none were passed, for the model id they belong to. */
+  #learned: { model: string; capabilities: readonly string[] } | undefined;
 
   /**
    * LangChain's serialiser reads secrets through properties; the key has none (a getter would show
@@ -272,8 +270,6 @@ export class GatewayChatModel
     this.sendReasoning = fields.sendReasoning ?? false;
     hidden(this, 'client', resolveClient(fields));
     this.#apiKey = fields.apiKey;
-    hidden(this, 'catalog', undefined);
-    hidden(this, 'liveCapabilities', undefined);
     if (this.streaming) this.assertKnown(['streaming'], 'streaming: true');
   }
 
@@ -301,14 +297,20 @@ export class GatewayChatModel
     const capabilities = fields.capabilities ?? listed?.capabilities;
     if (fields.streaming && capabilities) {
       // Checked here too, so that the refusal can name the models that stream.
-      assertCapabilities({ model, capabilities, catalog }, ['streaming'], 'streaming: true');
+      checkCapabilities({
+        model,
+        capabilities,
+        catalog,
+        needs: ['streaming'],
+        purpose: 'streaming: true',
+      });
     }
     const instance = new GatewayChatModel({
       ...fields,
       client,
       ...(capabilities ? { capabilities } : {}),
     });
-    hidden(instance, 'catalog', catalog);
+    instance.#catalog = catalog;
     return instance;
   }
 
@@ -385,7 +387,7 @@ export class GatewayChatModel
     const build = (chosen: StructuredOutputMethod) =>
       structuredOutputRunnable<RunOutput>(this, outputSchema, chosen, config);
     if (method) return build(method);
-    if (this.capabilities) return build(this.pickMethod(this.capabilities, this.catalog));
+    if (this.capabilities) return build(this.pickMethod(this.capabilities, this.#catalog));
     // Capabilities unknown: choose the method at the first call, from the catalog.
     let pipeline: ReturnType<typeof build> | undefined;
     return RunnableLambda.from(async (input: BaseLanguageModelInput, runConfig) => {
@@ -560,51 +562,46 @@ export class GatewayChatModel
     });
   }
 
+  /** Passed capabilities, else those learned for the current `model` id. */
   private knownCapabilities(): readonly string[] | undefined {
-    return this.capabilities ?? this.liveCapabilities;
+    if (this.capabilities) return this.capabilities;
+    return this.#learned?.model === this.model ? this.#learned.capabilities : undefined;
   }
 
-  /** Capabilities passed in or loaded by `create`: checked without any lookup. */
-  private known(): KnownCapabilities | undefined {
-    if (!this.capabilities) return undefined;
-    return { model: this.model, capabilities: this.capabilities, catalog: this.catalog };
-  }
-
-  /** Refuses at once when the capabilities are known; otherwise the request-time check does. */
+  /** Refuses at once when the capabilities were passed; otherwise the request-time gate does. */
   private assertKnown(needs: ModelCapability[], purpose: string): void {
-    const known = this.known();
-    if (known) assertCapabilities(known, needs, purpose);
+    if (!this.capabilities) return;
+    checkCapabilities({
+      model: this.model,
+      capabilities: this.capabilities,
+      catalog: this.#catalog,
+      needs,
+      purpose,
+    });
   }
 
   private pickMethod(
     capabilities: readonly string[],
     catalog: readonly GatewayModel[] | undefined,
   ): StructuredOutputMethod {
-    const known = { model: this.model, capabilities, catalog };
-    assertAnyCapability(known, ['json_schema', 'tools', 'json_object'], 'withStructuredOutput');
+    checkCapabilities({
+      model: this.model,
+      capabilities,
+      catalog,
+      needs: ['json_schema', 'tools', 'json_object'],
+      anyOf: true,
+      purpose: 'withStructuredOutput',
+    });
     return defaultStructuredOutputMethod(capabilities)!;
   }
 
-  /**
-   * The check before any chat request: locally when the capabilities are known, else through
-   * core's cached catalog (one lookup, shared by every call of this client).
-   */
+  /** Core's capability gate before any chat request (one cached catalog look-up at most). */
   private async checkBeforeSending(request: ChatRequest, signal?: AbortSignal): Promise<void> {
     throwIfAborted(signal);
-    const needs = requiredCapabilities(request);
-    const known = this.known();
-    if (known) {
-      assertCapabilities(known, needs, describeNeeds(needs));
-      return;
-    }
-    // Learns the capabilities for `profile`; then core's check runs on its cached catalog (no
-    // new request), words the refusal and lists the models that would do. An unlisted own model
-    // passes unchecked: the gateway itself refuses what it cannot serve.
-    const capabilities = await this.loadCapabilities(signal);
     try {
-      await this.client.requireCapabilities(this.model, needs, signal ? { signal } : {});
+      await this.loadCapabilities(signal, requiredCapabilities(request));
     } catch (error) {
-      throw withCreateHint(error, capabilities);
+      throw this.capabilities ? error : withCreateHint(error, this.knownCapabilities());
     }
   }
 
@@ -616,16 +613,24 @@ export class GatewayChatModel
   }
 
   /**
-   * The model's capabilities from the client's cached catalog (remembered for `profile`), or
-   * undefined for an unlisted own model.
+   * The model's capabilities through core's gate (checked against `needs`), remembered for
+   * `profile` under the model id; undefined for an unlisted own model.
    */
-  private async loadCapabilities(signal?: AbortSignal): Promise<readonly string[] | undefined> {
-    if (this.capabilities) return this.capabilities;
-    const model = await this.client.resolveModel(this.model, signal ? { signal } : {});
-    if (!model) return undefined;
-    const capabilities = capabilitiesOf(model);
-    hidden(this, 'liveCapabilities', [...capabilities]);
-    return capabilities;
+  private async loadCapabilities(
+    signal?: AbortSignal,
+    needs: readonly ModelCapability[] = [],
+  ): Promise<readonly string[] | undefined> {
+    const model = this.model;
+    const callOptions = signal ? { signal } : {};
+    let known = this.capabilities;
+    if (!known) {
+      // Read from the client's cached catalog every time, so a changed catalog is seen.
+      const listed = await this.client.resolveModel(model, callOptions);
+      if (!listed) return undefined;
+      known = [...capabilitiesOf(listed)];
+      this.#learned = { model, capabilities: known };
+    }
+    return this.client.checkModel(model, needs, { ...callOptions, known });
   }
 }
 
@@ -732,9 +737,4 @@ function hidden(target: object, key: string, value: unknown): void {
     writable: true,
     configurable: true,
   });
-}
-
-function describeNeeds(needs: readonly ModelCapability[]): string {
-  const extra = needs.filter((need) => need !== 'chat');
-  return extra.length > 0 ? `this request (${extra.join(', ')})` : 'chat';
 }
