@@ -69,4 +69,19 @@ describe('LangChain contracts', () => {
     expect(JSON.parse(json).kwargs.base_url).toBe(client.baseURL);
     expect(json).not.toContain(connection.apiKey);
   });
+
+  it('capabilities learned from the catalog belong to the model id: changing `model` re-checks', async () => {
+    const { emulator, connection } = gateway();
+    const model = new GatewayChatModel('community/general', connection);
+    await model.invoke('hi');
+    expect(model.profile.toolCalling).toBe(true);
+    model.model = 'community/plain';
+    expect(model.profile).toEqual({});
+    const refused = await model
+      .invoke('weather for "Kyiv"', { tools: [weather] })
+      .catch((e: unknown) => e);
+    expect((refused as Error).message).toMatch(/community\/plain.*lacks tools/);
+    expect(model.profile.toolCalling).toBe(false);
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
 });
