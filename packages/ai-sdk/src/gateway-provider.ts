@@ -93,23 +93,18 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
       description: 'Infergate',
     });
     try {
+      // Undefined settings mean core's defaults.
       client = createGatewayClient({
         baseURL,
         apiKey,
-        ...(settings.fetch !== undefined ? { fetch: settings.fetch } : {}),
-        ...(settings.headers !== undefined ? { headers: settings.headers } : {}),
-        ...(settings.maxConcurrency !== undefined
-          ? { maxConcurrency: settings.maxConcurrency }
-          : {}),
-        ...(settings.maxConcurrencyPerKey !== undefined
-          ? { maxConcurrencyPerKey: settings.maxConcurrencyPerKey }
-          : {}),
-        ...(settings.budget !== undefined ? { budget: settings.budget } : {}),
-        ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
-        ...(settings.catalogTtlMs !== undefined ? { catalogTtlMs: settings.catalogTtlMs } : {}),
-        ...(settings.maxRetryAfterMs !== undefined
-          ? { maxRetryAfterMs: settings.maxRetryAfterMs }
-          : {}),
+        fetch: settings.fetch,
+        headers: settings.headers,
+        maxConcurrency: settings.maxConcurrency,
+        maxConcurrencyPerKey: settings.maxConcurrencyPerKey,
+        budget: settings.budget,
+        timeoutMs: settings.timeoutMs,
+        catalogTtlMs: settings.catalogTtlMs,
+        maxRetryAfterMs: settings.maxRetryAfterMs,
       });
     } catch (error) {
       throw mapGatewayError(error, {

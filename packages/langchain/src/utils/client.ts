@@ -36,17 +36,16 @@ export interface ClientTuning {
 /** The given client, or a new one made from the connection fields. */
 export function resolveClient(fields: GatewayConnectionFields & ClientTuning): GatewayClient {
   if (fields.client) return fields.client;
+  // Undefined fields mean core's defaults (or the environment's base URL and key).
   return createGatewayClient({
-    ...(fields.apiKey !== undefined ? { apiKey: fields.apiKey } : {}),
-    ...(fields.baseURL !== undefined ? { baseURL: fields.baseURL } : {}),
-    ...(fields.headers !== undefined ? { headers: fields.headers } : {}),
-    ...(fields.fetch !== undefined ? { fetch: fields.fetch } : {}),
-    ...(fields.budget !== undefined ? { budget: fields.budget } : {}),
-    ...(fields.maxConcurrencyPerKey !== undefined
-      ? { maxConcurrencyPerKey: fields.maxConcurrencyPerKey }
-      : {}),
-    ...(fields.timeout !== undefined ? { timeoutMs: fields.timeout } : {}),
-    ...(fields.maxRetries !== undefined ? { maxRetries: fields.maxRetries } : {}),
+    apiKey: fields.apiKey,
+    baseURL: fields.baseURL,
+    headers: fields.headers,
+    fetch: fields.fetch,
+    budget: fields.budget,
+    maxConcurrencyPerKey: fields.maxConcurrencyPerKey,
+    timeoutMs: fields.timeout,
+    maxRetries: fields.maxRetries,
   });
 }
 
@@ -58,10 +57,10 @@ export function callOptions(options: {
   headers?: Record<string, string>;
 }): CallOptions {
   return {
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
+    signal: options.signal,
+    timeoutMs: options.timeout,
     // LangChain's per-call override of the model's maxRetries: core does the retrying.
-    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
-    ...(options.headers ? { headers: options.headers } : {}),
+    maxRetries: options.maxRetries,
+    headers: options.headers,
   };
 }
