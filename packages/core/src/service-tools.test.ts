@@ -19,6 +19,12 @@ describe('service tools (one definition for both adapters)', () => {
       serviceToolDefinition('ocr', { resolvesMedia: true }).parameters.properties.image?.maxLength,
     ).toBeUndefined();
     expect(serviceToolDefinition('transcribe').service).toBe('speech_to_text');
+    const bare = serviceToolDefinition('translate', { schemaChecks: false }).parameters;
+    expect(bare.properties.target_language).toEqual({
+      type: 'string',
+      description: 'Language to translate into, e.g. "de" or "pt-BR"',
+    });
+    expect(bare.required).toEqual(['text', 'target_language']);
   });
 
   it("maps the model's arguments to core's requests", () => {

@@ -55,6 +55,13 @@ export interface ServiceToolOptions {
   targetLanguage?: string;
   /** Replaces the description the model sees. */
   description?: string;
+  /**
+   * `false` leaves the checking keywords (`minLength`, `maxLength`, `pattern`) out of the
+   * parameters, keeping types, required fields and descriptions (which state the limits): for a
+   * framework whose own schema check would replace core's precise message (field, size, limit)
+   * with a generic one. Core checks every limit when the request is sent. Default `true`.
+   */
+  schemaChecks?: boolean;
 }
 
 /** A JSON schema of an object (what both frameworks accept as a tool's parameters). */
@@ -113,6 +120,18 @@ export function serviceToolDefinition(
   name: ServiceToolName,
   options: ServiceToolOptions = {},
 ): ServiceToolDefinition {
+  const definition = fullDefinition(name, options);
+  if (options.schemaChecks !== false) return definition;
+  const properties = Object.fromEntries(
+    Object.entries(definition.parameters.properties).map(([key, property]) => {
+      const { minLength: _min, maxLength: _max, pattern: _pattern, ...kept } = property;
+      return [key, kept];
+    }),
+  );
+  return { ...definition, parameters: { ...definition.parameters, properties } };
+}
+
+function fullDefinition(name: ServiceToolName, options: ServiceToolOptions): ServiceToolDefinition {
   const service = SERVICE_OF[name];
   switch (name) {
     case 'translate': {
@@ -164,7 +183,12 @@ export function serviceToolDefinition(
         parameters: objectSchema(
           {
             audio: media('audio', options.resolvesMedia),
-            language: languageCode('Spoken language code; detected when omitted'),
+            // No pattern: the spec asks only for a spoken language code here.
+            language: {
+              type: 'string',
+              minLength: 1,
+              description: 'Spoken language code, e.g. "en" or "uk"; detected when omitted',
+            },
             translate: {
               type: 'boolean',
               description: 'true returns the speech translated into English',
@@ -192,7 +216,7 @@ export function serviceToolRequest<Name extends ServiceToolName>(
         input: input.text,
         target_language: options.targetLanguage ?? input.target_language ?? '',
       };
-      if (input.source_language) request.source_language = input.source_language;
+      if (input.source_language !== undefined) request.source_language = input.source_language;
       return request as ServiceToolRequests[Name];
     }
     case 'ocr':
@@ -205,7 +229,7 @@ export function serviceToolRequest<Name extends ServiceToolName>(
         audio: options.media ?? input.audio,
         response_format: 'json',
       };
-      if (input.language) request.language = input.language;
+      if (input.language !== undefined) request.language = input.language;
       if (input.translate !== undefined) request.translate = input.translate;
       return request as ServiceToolRequests[Name];
     }

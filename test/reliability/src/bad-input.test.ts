@@ -64,7 +64,7 @@ const lcTranslate =
 const aiTranslate =
   (input: Record<string, unknown>): Call =>
   async (kit) =>
-    await kit.aiTranslate().execute!({ text: 'hello', targetLanguage: 'uk', ...input } as never, {
+    await kit.aiTranslate().execute!({ text: 'hello', target_language: 'uk', ...input } as never, {
       toolCallId: 'c',
       messages: [],
       context: {},
@@ -433,7 +433,7 @@ const ROWS: Row[] = [
     limit: 'language code',
     core: translate({ target_language: 'english' }),
     langchain: lcTranslate({ target_language: 'english' }),
-    'ai-sdk': aiTranslate({ targetLanguage: 'english' }),
+    'ai-sdk': aiTranslate({ target_language: 'english' }),
   },
   {
     id: 'tr-lang-one-letter',
@@ -444,7 +444,7 @@ const ROWS: Row[] = [
     limit: 'language code',
     core: translate({ target_language: 'e' }),
     langchain: lcTranslate({ target_language: 'e' }),
-    'ai-sdk': aiTranslate({ targetLanguage: 'e' }),
+    'ai-sdk': aiTranslate({ target_language: 'e' }),
   },
   {
     id: 'tr-lang-underscore',
@@ -455,7 +455,7 @@ const ROWS: Row[] = [
     limit: 'language code',
     core: translate({ target_language: 'en_US' }),
     langchain: lcTranslate({ target_language: 'en_US' }),
-    'ai-sdk': aiTranslate({ targetLanguage: 'en_US' }),
+    'ai-sdk': aiTranslate({ target_language: 'en_US' }),
   },
   {
     id: 'tr-lang-subtag-9',
@@ -466,7 +466,7 @@ const ROWS: Row[] = [
     limit: 'language code',
     core: translate({ target_language: 'en-abcdefghi' }),
     langchain: lcTranslate({ target_language: 'en-abcdefghi' }),
-    'ai-sdk': aiTranslate({ targetLanguage: 'en-abcdefghi' }),
+    'ai-sdk': aiTranslate({ target_language: 'en-abcdefghi' }),
   },
   {
     id: 'tr-lang-subtag-8',
@@ -475,7 +475,7 @@ const ROWS: Row[] = [
     kind: 'boundary',
     core: translate({ target_language: 'en-abcdefgh' }),
     langchain: lcTranslate({ target_language: 'en-abcdefgh' }),
-    'ai-sdk': aiTranslate({ targetLanguage: 'en-abcdefgh' }),
+    'ai-sdk': aiTranslate({ target_language: 'en-abcdefgh' }),
   },
   {
     id: 'tr-lang-region',
@@ -484,7 +484,7 @@ const ROWS: Row[] = [
     kind: 'boundary',
     core: translate({ target_language: 'pt-BR', source_language: 'ukr' }),
     langchain: lcTranslate({ target_language: 'pt-BR', source_language: 'ukr' }),
-    'ai-sdk': aiTranslate({ targetLanguage: 'pt-BR', sourceLanguage: 'ukr' }),
+    'ai-sdk': aiTranslate({ target_language: 'pt-BR', source_language: 'ukr' }),
   },
   {
     id: 'tr-source-digits',
@@ -495,7 +495,7 @@ const ROWS: Row[] = [
     limit: 'language code',
     core: translate({ source_language: 'x1' }),
     langchain: lcTranslate({ source_language: 'x1' }),
-    'ai-sdk': aiTranslate({ sourceLanguage: 'x1' }),
+    'ai-sdk': aiTranslate({ source_language: 'x1' }),
   },
   {
     id: 'tr-unknown-field',
@@ -668,7 +668,7 @@ const ROWS: Row[] = [
     fields: ['language'],
     limit: 'language code',
     core: (kit) => kit.core().transcribe({ audio: WAV, language: '' }),
-    langchain: (kit) => kit.lcTranscribe().invoke({ audio: toBase64(WAV), language: 'e' }),
+    langchain: (kit) => kit.lcTranscribe().invoke({ audio: toBase64(WAV), language: '' }),
   },
 ];
 

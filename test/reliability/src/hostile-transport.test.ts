@@ -556,9 +556,7 @@ describe('hostile: choices (13.4)', () => {
       const error = await client.chat(ask).catch((e: unknown) => e);
       expect(isGatewayError(error) && error.code).toBe('invalid_response');
       const aiError = await generateText({
-        model: createGateway({ baseURL: hostile.url('empty-choices'), apiKey: KEY, maxRetries: 0 })(
-          MODEL,
-        ),
+        model: createGateway({ baseURL: hostile.url('empty-choices'), apiKey: KEY })(MODEL),
         prompt: 'hi',
         maxRetries: 0,
       }).catch((e: unknown) => e);

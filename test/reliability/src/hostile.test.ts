@@ -168,7 +168,7 @@ async function everySurface(name: string) {
     );
     texts.push(inspect(model, { showHidden: true, getters: true, depth: 10 }));
   }
-  const provider = createGateway({ baseURL, apiKey: KEY, maxRetries: 0 });
+  const provider = createGateway({ baseURL, apiKey: KEY });
   await generateText({ model: provider(MODEL), prompt: 'hi', maxRetries: 0 }).then(
     () => errors.push({ surface: 'ai-sdk generateText', error: 'no error' }),
     (error) => errors.push({ surface: 'ai-sdk generateText', error }),
@@ -473,9 +473,7 @@ describe('hostile: arguments and answers (13.4)', () => {
           .catch((e: unknown) => e);
         expect(isGatewayError(lcError) && lcError.code).toBe('invalid_response');
         const aiError = await embedMany({
-          model: createGateway({ baseURL, apiKey: KEY, maxRetries: 0 }).embeddingModel(
-            EMBED_ENGINE,
-          ),
+          model: createGateway({ baseURL, apiKey: KEY }).embeddingModel(EMBED_ENGINE),
           values: ['a', 'b'],
           maxRetries: 0,
         }).catch((e: unknown) => e);

@@ -40,13 +40,18 @@ function serviceTool<Args>(
   options: GatewayToolOptions,
   run: (args: Args, config: RunnableConfig | undefined) => Promise<string>,
 ): DynamicStructuredTool<ToolParametersSchema, Args, Args, string> {
+  // LangChain's own schema check would answer a bad input with a generic message: core checks
+  // the limits instead, naming the field, the size and the limit.
   const definition = serviceToolDefinition(name, {
     resolvesMedia: options.resolveMedia !== undefined,
+    schemaChecks: false,
   });
   return new DynamicStructuredTool<ToolParametersSchema, Args, Args, string>({
     name: definition.name,
     description: definition.description,
     schema: definition.parameters,
+    // A wrong type is named with its field (e.g. `/properties/text/type`), not only "did not match".
+    verboseParsingErrors: true,
     func: (args, _runManager, config) => run(args, config),
   });
 }

@@ -8,7 +8,14 @@ import {
   GatewayChatModel,
   GatewayEmbeddings,
 } from '@infergate/langchain';
-import { embedMany, generateText, NoOutputGeneratedError, streamText, transcribe } from 'ai';
+import {
+  embedMany,
+  generateText,
+  NoOutputGeneratedError,
+  RetryError,
+  streamText,
+  transcribe,
+} from 'ai';
 import type { Cell } from './cell';
 import { EMBED_ENGINE, EMBED_TEXTS, EXPECTED, PNG, PROMPT, toBase64, WAV } from './fixtures';
 
@@ -88,6 +95,8 @@ export type Outcome =
 
 /** Classifies what a surface threw (or put in an `error` stream part). */
 export function classify(error: unknown, partial = ''): Outcome {
+  // `ai`'s retry loop wraps the last attempt's error once its retries are spent.
+  if (RetryError.isInstance(error)) return classify(error.lastError, partial);
   if (isGatewayError(error))
     return { ok: false, code: error.code, kind: 'GatewayError', error, partial };
   if (APICallError.isInstance(error)) {
@@ -154,11 +163,11 @@ export class Kit {
   }
 
   /**
-   * The AI SDK's own retries: off when core's are off (so a fuzz run sends one request), else the
-   * SDK default (the adapter marks errors core already retried as not retryable).
+   * The AI SDK's own retries: `ai` owns them (the adapter makes one attempt per model call), so
+   * its `maxRetries` gets the budget core gets on the other surfaces.
    */
   get aiMaxRetries(): number | undefined {
-    return this.#options.maxRetries === 0 ? 0 : undefined;
+    return this.#options.maxRetries;
   }
 
   get objects(): unknown[] {
@@ -224,7 +233,6 @@ export class Kit {
         baseURL: this.#cell.baseURL,
         apiKey: this.#cell.apiKey,
         fetch: this.#cell.fetch,
-        maxRetries: this.#options.maxRetries,
         timeoutMs: this.#options.timeoutMs,
       }),
     );
@@ -423,7 +431,7 @@ const aiSdk: Record<Endpoint, Runner> = {
   },
   translation: async (kit, input) => {
     const result = await kit.aiTranslate().execute!(
-      { text: 'hello', targetLanguage: 'uk' },
+      { text: 'hello', target_language: 'uk' },
       toolCall(input),
     );
     return (result as { text: string }).text;
