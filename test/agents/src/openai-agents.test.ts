@@ -3,7 +3,8 @@
  * `@openai/agents-extensions`' `aisdk()` adapter, against the emulator's HTTP server.
  */
 import type { RunningEmulator } from '@infergate/emulator';
-import { Agent, run, setTracingDisabled, tool } from '@openai/agents';
+import { Agent, handoff, run, setTracingDisabled, tool } from '@openai/agents';
+import { removeAllTools } from '@openai/agents-core/extensions';
 import { aisdk } from '@openai/agents-extensions/ai-sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -102,5 +103,34 @@ describe('OpenAI Agents SDK with aisdk(gateway())', () => {
 
     expect(toolCalls(result.newItems).map(([name]) => name)).toEqual(['get_weather']);
     expect(result.finalOutput).toEqual(weatherIn('Rome'));
+  });
+
+  it('hands off from a triage agent to an agent that runs its tools', async () => {
+    const cityAgent = new Agent({
+      name: 'city_agent',
+      instructions: INSTRUCTIONS,
+      model: aisdk(gateway(MODEL)),
+      tools,
+    });
+    // The handoff's tool is named after the agent: `transfer_to_city_agent`.
+    const triage = new Agent({
+      name: 'Triage',
+      model: aisdk(gateway(MODEL)),
+      // The SDK's own filter: the city agent gets the user's request without the handoff call
+      // (the scripted model calls tools only when the conversation ends with the user's words).
+      handoffs: [handoff(cityAgent, { inputFilter: removeAllTools })],
+    });
+
+    const result = await run(
+      triage,
+      'Please transfer_to_city_agent: use get_weather and get_time for "Rome".',
+      { maxTurns: 5 },
+    );
+
+    expect(result.lastAgent?.name).toBe('city_agent');
+    expect(toolCalls(result.newItems).map(([name]) => name)).toEqual(['get_weather', 'get_time']);
+    expect(result.finalOutput).toContain('Tool get_weather returned:');
+    // triage (handoff) → city agent (tools) → city agent (answer).
+    expect(chatCalls(server)).toBe(3);
   });
 });
