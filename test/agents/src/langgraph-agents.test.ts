@@ -147,7 +147,11 @@ describe('createSupervisor (@langchain/langgraph-supervisor)', () => {
   });
 });
 
-/** The last human message and what followed the latest handoff into this agent. */
+/**
+ * The last human message and what followed the latest handoff into this agent. (The supervisor
+ * has a system prompt, so its view is one message longer: the scripted model derives tool-call
+ * ids from the message count and the user's text, and equal views would reuse the handoff's id.)
+ */
 function ownTurn(messages: BaseMessage[]): BaseMessage[] {
   const human = messages.findLast(HumanMessage.isInstance);
   const handoff = messages.findLastIndex(

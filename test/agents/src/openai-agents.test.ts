@@ -112,7 +112,9 @@ describe('OpenAI Agents SDK with aisdk(gateway())', () => {
       model: aisdk(gateway(MODEL)),
       tools,
     });
-    // The handoff's tool is named after the agent: `transfer_to_city_agent`.
+    // The handoff's tool is named after the agent: `transfer_to_city_agent`. No instructions: the
+    // scripted model derives tool-call ids from the message count and the user's text, so the
+    // triage's view must differ in length from the city agent's (instructions + the request).
     const triage = new Agent({
       name: 'Triage',
       model: aisdk(gateway(MODEL)),
