@@ -335,6 +335,21 @@ describe('scripted answers', () => {
     expect(new Validator(weatherTool.function.parameters as never).validate(args).valid).toBe(true);
   });
 
+  it('gives the same request the same call ids, and conversations that differ different ones', async () => {
+    const ask = (system: string) =>
+      answer({
+        model: 'community/tools',
+        messages: [
+          { role: 'system', content: system },
+          { role: 'user', content: 'Use get_weather for "Kyiv"' },
+        ],
+        tools: [weatherTool],
+      });
+    const first = (await ask('agent A')).choices[0].message.tool_calls[0].id;
+    expect((await ask('agent A')).choices[0].message.tool_calls[0].id).toBe(first);
+    expect((await ask('agent B')).choices[0].message.tool_calls[0].id).not.toBe(first);
+  });
+
   it('calls every named tool in the order the message names them', async () => {
     const body = await answer(
       userChat('community/tools', 'first get_time then get_weather', {

@@ -197,7 +197,11 @@ export function runScriptedModel(request: ChatRequest): ScriptedAnswer {
   const calls = afterTools ? [] : toolsToCall(request, userText, last.role === 'user');
   if (calls.length > 0) {
     const quoted = quotedPart(userText);
-    const conversationId = hashString(`${messages.length}:${userText}`);
+    // Deterministic for one request, yet distinct across conversations that differ anywhere (two
+    // agents seeing histories of equal length must not reuse each other's call ids).
+    const conversationId = hashString(
+      `${JSON.stringify(messages)}|${calls.map((tool) => tool.function.name).join(',')}`,
+    );
     const toolCalls = calls.map((tool, index) => ({
       id: `call_${conversationId}_${index}`,
       name: tool.function.name,
