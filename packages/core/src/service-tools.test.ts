@@ -20,10 +20,11 @@ describe('service tools (one definition for both adapters)', () => {
     ).toBeUndefined();
     expect(serviceToolDefinition('transcribe').service).toBe('speech_to_text');
     const bare = serviceToolDefinition('translate', { schemaChecks: false }).parameters;
-    expect(bare.properties.target_language).toEqual({
+    expect(bare.properties.text).toEqual({
       type: 'string',
-      description: 'Language to translate into, e.g. "de" or "pt-BR"',
+      description: 'The text to translate (at most 4096 bytes of UTF-8; split longer text)',
     });
+    expect(bare.properties.target_language?.pattern).toBeDefined();
     expect(bare.required).toEqual(['text', 'target_language']);
   });
 
@@ -63,7 +64,7 @@ describe('service tools (one definition for both adapters)', () => {
     ).toMatch(/language code/);
     expect(
       serviceToolArgumentsProblem('translate', { text: 'ж'.repeat(2049), target_language: 'de' }),
-    ).toMatch(/4098 bytes.*4096/);
+    ).toMatch(/4098 bytes.*limit is 4096 bytes/);
     expect(serviceToolArgumentsProblem('transcribe', { audio: 'x', translate: 'yes' })).toMatch(
       /boolean/,
     );

@@ -56,9 +56,9 @@ export interface ServiceToolOptions {
   /** Replaces the description the model sees. */
   description?: string;
   /**
-   * `false` leaves the checking keywords (`minLength`, `maxLength`, `pattern`) out of the
-   * parameters, keeping types, required fields and descriptions (which state the limits): for a
-   * framework whose own schema check would replace core's precise message (field, size, limit)
+   * `false` leaves the length keywords (`minLength`, `maxLength`) out of the parameters, keeping
+   * types, patterns, required fields and descriptions (which state the limits): for a framework
+   * whose own schema check would replace core's precise message (field, size in bytes, limit)
    * with a generic one. Core checks every limit when the request is sent. Default `true`.
    */
   schemaChecks?: boolean;
@@ -124,7 +124,7 @@ export function serviceToolDefinition(
   if (options.schemaChecks !== false) return definition;
   const properties = Object.fromEntries(
     Object.entries(definition.parameters.properties).map(([key, property]) => {
-      const { minLength: _min, maxLength: _max, pattern: _pattern, ...kept } = property;
+      const { minLength: _min, maxLength: _max, ...kept } = property;
       return [key, kept];
     }),
   );
@@ -236,6 +236,15 @@ export function serviceToolRequest<Name extends ServiceToolName>(
   }
 }
 
+/** What an empty value of a field should have been. */
+const EMPTY_RULE: Record<string, string> = {
+  image: 'at least 1 byte of image data is required',
+  audio: 'at least 1 byte of audio is required',
+  language: 'a language code such as "en" or "uk" is required',
+  target_language: 'a language code such as "de" or "pt-BR" is required',
+  source_language: 'a language code such as "en" is required (or leave it out)',
+};
+
 /**
  * What is wrong with a model's arguments for a service tool, or undefined when they are usable:
  * the schema's rules plus the byte limit of `text` a JSON schema cannot state. For frameworks that
@@ -261,15 +270,21 @@ export function serviceToolArgumentsProblem(
     if (value === undefined) continue;
     const expected = properties[key]?.type;
     if (typeof value !== expected) return `"${key}" must be a ${String(expected)}`;
-    if (value === '') return `"${key}" must not be empty`;
-    if (properties[key]?.pattern !== undefined && !LANGUAGE_CODE.test(value as string)) {
-      return `"${key}" must be a language code such as "de", "uk" or "pt-BR"`;
+    if (typeof value !== 'string') continue;
+    if (value === '')
+      return `"${key}" is empty; ${EMPTY_RULE[key] ?? 'at least 1 character is required'}`;
+    const maxLength = properties[key]?.maxLength;
+    if (typeof maxLength === 'number' && value.length > maxLength) {
+      return `"${key}" is ${value.length} characters; at most ${maxLength} are allowed`;
+    }
+    if (properties[key]?.pattern !== undefined && !LANGUAGE_CODE.test(value)) {
+      return `"${key}" is ${JSON.stringify(value.slice(0, 40))}, not a language code such as "de", "uk" or "pt-BR"`;
     }
   }
   if (name === 'translate' && typeof values.text === 'string') {
     const bytes = utf8ByteLength(values.text);
     if (bytes > LIMITS.translationMaxInputBytes) {
-      return `"text" is ${bytes} bytes of UTF-8; at most ${LIMITS.translationMaxInputBytes} are allowed (split it)`;
+      return `"text" is ${bytes} bytes of UTF-8; the limit is ${LIMITS.translationMaxInputBytes} bytes (split it)`;
     }
   }
   return undefined;

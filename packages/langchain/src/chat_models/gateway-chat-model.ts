@@ -4,7 +4,6 @@ import {
   capabilitiesOf,
   checkCapabilities,
   type GatewayClient,
-  GatewayError,
   type GatewayModel,
   type ModelCapability,
   type ResponseFormat,
@@ -25,16 +24,22 @@ import {
 import { convertChunksToEvents } from '@langchain/core/language_models/compat';
 import type { ChatModelStreamEvent } from '@langchain/core/language_models/event';
 import type { ModelProfile } from '@langchain/core/language_models/profile';
-import { AIMessage, AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
-import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
+import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
+import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
 import { type Runnable, RunnableLambda } from '@langchain/core/runnables';
 import type { SerializableSchema } from '@langchain/core/utils/standard_schema';
 import type { InteropZodType } from '@langchain/core/utils/types';
 import { convertChatResult, convertChatResultToChunk } from '../converters/convert-chat-result';
 import { StreamChunkConverter } from '../converters/convert-stream-events';
 import { mapFinishReason } from '../converters/map-finish-reason';
+import { completeMessage, shiftToolBlocks } from '../converters/shape-stream-chunks';
 import { callOptions, type GatewayConnectionFields, resolveClient } from '../utils/client';
-import { configurationError, invalidResponse } from '../utils/errors';
+import {
+  configurationError,
+  invalidResponse,
+  throwIfAborted,
+  withCreateHint,
+} from '../utils/errors';
 import {
   buildChatRequest,
   buildRequestParams,
@@ -47,6 +52,7 @@ import {
   profileFromCapabilities,
   type StructuredOutputMethod,
 } from './capabilities';
+import { moveRequestFields } from './request-fields';
 import { normalizeMethod, structuredOutputRunnable } from './structured-output';
 
 /** Call options: LangChain's, plus what `bindTools` / `createAgent` bind. */
@@ -65,42 +71,6 @@ export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions {
    */
   modelKwargs?: Record<string, unknown>;
 }
-
-/**
- * Call options that LangChain, LangGraph or this model read themselves, and the structured-output
- * options `createAgent` sets for other providers (`outputConfig`, `responseSchema`): `bindTools`
- * never sends these as request fields.
- */
-const NOT_REQUEST_FIELDS = new Set([
-  // RunnableConfig (and what LangGraph adds to it)
-  'callbacks',
-  'tags',
-  'metadata',
-  'runName',
-  'runId',
-  'configurable',
-  'recursionLimit',
-  'maxConcurrency',
-  'timeout',
-  'signal',
-  'store',
-  'context',
-  // BaseLanguageModelCallOptions / BaseChatModelCallOptions
-  'stop',
-  'maxRetries',
-  'ls_structured_output_format',
-  'tool_choice',
-  'outputVersion',
-  // GatewayChatModelCallOptions
-  'tools',
-  'response_format',
-  'strict',
-  'headers',
-  'modelKwargs',
-  // createAgent's native structured output for Anthropic / Google models
-  'outputConfig',
-  'responseSchema',
-]);
 
 export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConnectionFields {
   /** Model id from `GET /models`, exactly as listed (e.g. `community/general`, `my/desk-model`). */
@@ -632,101 +602,6 @@ export class GatewayChatModel
     }
     return this.client.checkModel(model, needs, { ...callOptions, known });
   }
-}
-
-/**
- * LangChain's chunk-to-event bridge puts text in content block 0 and each tool call in the block
- * numbered by its index, so text and tool call 0 would share a block. Tool calls move up by one.
- */
-function shiftToolBlocks(chunk: ChatGenerationChunk): ChatGenerationChunk {
-  const message = chunk.message as AIMessageChunk;
-  if (!message.tool_call_chunks?.length) return chunk;
-  return new ChatGenerationChunk({
-    text: chunk.text,
-    ...(chunk.generationInfo ? { generationInfo: chunk.generationInfo } : {}),
-    // Everything else of the chunk is kept: a whole answer in one chunk (a model without
-    // `streaming`) carries its usage and metadata here.
-    message: new AIMessageChunk({
-      content: message.content,
-      ...(message.id ? { id: message.id } : {}),
-      additional_kwargs: message.additional_kwargs,
-      response_metadata: message.response_metadata,
-      ...(message.usage_metadata ? { usage_metadata: message.usage_metadata } : {}),
-      tool_call_chunks: message.tool_call_chunks.map((piece) => ({
-        ...piece,
-        index: (piece.index ?? 0) + 1,
-      })),
-    }),
-  });
-}
-
-/** The joined chunks of a streamed answer as the whole message `invoke` returns. */
-function completeMessage(chunk: AIMessageChunk): AIMessage {
-  return new AIMessage({
-    content: chunk.content,
-    ...(chunk.id ? { id: chunk.id } : {}),
-    additional_kwargs: chunk.additional_kwargs,
-    response_metadata: chunk.response_metadata,
-    tool_calls: chunk.tool_calls ?? [],
-    invalid_tool_calls: chunk.invalid_tool_calls ?? [],
-    ...(chunk.usage_metadata ? { usage_metadata: chunk.usage_metadata } : {}),
-  });
-}
-
-/**
- * `bindTools` kwargs that are no call option (`parallel_tool_calls`, createAgent's
- * `modelSettings`, …) become request fields, over any `modelKwargs` bound with them. Only bound
- * kwargs are forwarded: `invoke` options also carry LangGraph's whole config.
- */
-function moveRequestFields(
-  kwargs: Partial<GatewayChatModelCallOptions> | undefined,
-): Partial<GatewayChatModelCallOptions> {
-  if (!kwargs) return {};
-  const fields = Object.entries(kwargs).filter(
-    ([key, value]) => value !== undefined && !NOT_REQUEST_FIELDS.has(key),
-  );
-  if (fields.length === 0) return kwargs;
-  const options: Record<string, unknown> = { ...kwargs };
-  for (const [key] of fields) delete options[key];
-  return { ...options, modelKwargs: { ...kwargs.modelKwargs, ...Object.fromEntries(fields) } };
-}
-
-/**
- * A model built with `new` and no `capabilities` has an empty `profile` until its first call, so
- * `createAgent` asks a json_schema model without tools for structured output through a tool. Its
- * refusal then says how to let `createAgent` pick `response_format: json_schema` instead.
- */
-function withCreateHint(error: unknown, capabilities: readonly string[] | undefined): unknown {
-  if (
-    !(error instanceof GatewayError) ||
-    error.code !== 'unsupported_model_capability' ||
-    !error.missing?.includes('tools') ||
-    !capabilities?.includes('json_schema')
-  ) {
-    return error;
-  }
-  return new GatewayError({
-    code: error.code,
-    message: `${error.message} Its capabilities were unknown when it was built, so its \`profile\` was empty and \`createAgent\` asked for \`responseFormat\` through a tool: build it with \`await GatewayChatModel.create(...)\` (or pass \`capabilities\`) and \`createAgent\` uses the model's json_schema output instead.`,
-    isRetryable: false,
-    ...(error.model ? { model: error.model } : {}),
-    ...(error.missing ? { missing: error.missing } : {}),
-    ...(error.alternatives ? { alternatives: error.alternatives } : {}),
-    ...(error.requestedModel ? { requestedModel: error.requestedModel } : {}),
-  });
-}
-
-/** An aborted call rejects before any request, catalog lookups included. */
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (!signal?.aborted) return;
-  // LangChain's `timeout` aborts with AbortSignal.timeout's TimeoutError: a deadline, as in core.
-  const timedOut = (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError';
-  throw new GatewayError({
-    code: timedOut ? 'timeout' : 'aborted',
-    message: timedOut ? 'The call did not finish within its deadline' : 'The call was aborted',
-    cause: signal.reason,
-    isRetryable: false,
-  });
 }
 
 /** Defines a property that JSON.stringify, util.inspect and spreading do not show. */

@@ -3,6 +3,7 @@ import {
   type OcrToolArguments,
   type ServiceId,
   type ServiceToolName,
+  serviceToolArgumentsProblem,
   serviceToolDefinition,
   serviceToolRequest,
   type ToolParametersSchema,
@@ -10,7 +11,13 @@ import {
   type TranslateToolArguments,
 } from '@infergate/core';
 import type { RunnableConfig } from '@langchain/core/runnables';
-import { DynamicStructuredTool } from '@langchain/core/tools';
+import {
+  DynamicStructuredTool,
+  type StructuredToolCallInput,
+  ToolInputParsingException,
+  type ToolReturnType,
+  type ToolRunnableConfig,
+} from '@langchain/core/tools';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 
 /**
@@ -34,26 +41,71 @@ function callOptions(config: RunnableConfig | undefined): { signal?: AbortSignal
   return config?.signal ? { signal: config.signal } : {};
 }
 
-/** A LangChain tool of core's service-tool definition `name`, answering with a text. */
+/**
+ * A LangChain tool of core's service-tool definition. Its input is checked by core's rules before
+ * LangChain's own schema check, so a bad input is refused with core's message (the field, the
+ * value or its size, the limit) rather than LangChain's "did not match expected schema".
+ */
+class GatewayServiceTool<Args> extends DynamicStructuredTool<
+  ToolParametersSchema,
+  Args,
+  Args,
+  string
+> {
+  readonly #tool: ServiceToolName;
+
+  constructor(
+    tool: ServiceToolName,
+    options: GatewayToolOptions,
+    run: (args: Args, config: RunnableConfig | undefined) => Promise<string>,
+  ) {
+    const definition = serviceToolDefinition(tool, {
+      resolvesMedia: options.resolveMedia !== undefined,
+    });
+    super({
+      name: definition.name,
+      description: definition.description,
+      schema: definition.parameters,
+      verboseParsingErrors: true,
+      func: (args, _runManager, config) => run(args, config),
+    });
+    this.#tool = tool;
+  }
+
+  override call<
+    TArg extends StructuredToolCallInput<ToolParametersSchema, Args>,
+    TConfig extends ToolRunnableConfig | undefined,
+  >(
+    arg: TArg,
+    configArg?: TConfig,
+    tags?: string[],
+  ): Promise<ToolReturnType<TArg, TConfig, string>> {
+    const args = isToolCall(arg) ? arg.args : arg;
+    const problem = serviceToolArgumentsProblem(this.#tool, args);
+    if (problem !== undefined) {
+      return Promise.reject(
+        new ToolInputParsingException(`${this.name}: ${problem}`, JSON.stringify(args)),
+      );
+    }
+    return super.call(arg, configArg, tags);
+  }
+}
+
 function serviceTool<Args>(
   name: ServiceToolName,
   options: GatewayToolOptions,
   run: (args: Args, config: RunnableConfig | undefined) => Promise<string>,
 ): DynamicStructuredTool<ToolParametersSchema, Args, Args, string> {
-  // LangChain's own schema check would answer a bad input with a generic message: core checks
-  // the limits instead, naming the field, the size and the limit.
-  const definition = serviceToolDefinition(name, {
-    resolvesMedia: options.resolveMedia !== undefined,
-    schemaChecks: false,
-  });
-  return new DynamicStructuredTool<ToolParametersSchema, Args, Args, string>({
-    name: definition.name,
-    description: definition.description,
-    schema: definition.parameters,
-    // A wrong type is named with its field (e.g. `/properties/text/type`), not only "did not match".
-    verboseParsingErrors: true,
-    func: (args, _runManager, config) => run(args, config),
-  });
+  return new GatewayServiceTool<Args>(name, options, run);
+}
+
+/** A LangChain tool call (`{ args, name, id, type: 'tool_call' }`) rather than plain input. */
+function isToolCall(input: unknown): input is { args: unknown } {
+  return (
+    typeof input === 'object' &&
+    input !== null &&
+    (input as { type?: unknown }).type === 'tool_call'
+  );
 }
 
 /** `translate`: text → text in another language (about 60 languages, ≤ 4096 bytes per call). */

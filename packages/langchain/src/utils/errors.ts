@@ -9,3 +9,44 @@ export function configurationError(message: string): GatewayError {
 export function invalidResponse(message: string): GatewayError {
   return new GatewayError({ code: 'invalid_response', message, isRetryable: false });
 }
+
+/**
+ * A model built with `new` and no `capabilities` has an empty `profile` until its first call, so
+ * `createAgent` asks a json_schema model without tools for structured output through a tool. Its
+ * refusal then says how to let `createAgent` pick `response_format: json_schema` instead.
+ */
+export function withCreateHint(
+  error: unknown,
+  capabilities: readonly string[] | undefined,
+): unknown {
+  if (
+    !(error instanceof GatewayError) ||
+    error.code !== 'unsupported_model_capability' ||
+    !error.missing?.includes('tools') ||
+    !capabilities?.includes('json_schema')
+  ) {
+    return error;
+  }
+  return new GatewayError({
+    code: error.code,
+    message: `${error.message} Its capabilities were unknown when it was built, so its \`profile\` was empty and \`createAgent\` asked for \`responseFormat\` through a tool: build it with \`await GatewayChatModel.create(...)\` (or pass \`capabilities\`) and \`createAgent\` uses the model's json_schema output instead.`,
+    isRetryable: false,
+    model: error.model,
+    missing: error.missing,
+    alternatives: error.alternatives,
+    requestedModel: error.requestedModel,
+  });
+}
+
+/** An aborted call rejects before any request, catalog lookups included. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (!signal?.aborted) return;
+  // LangChain's `timeout` aborts with AbortSignal.timeout's TimeoutError: a deadline, as in core.
+  const timedOut = (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError';
+  throw new GatewayError({
+    code: timedOut ? 'timeout' : 'aborted',
+    message: timedOut ? 'The call did not finish within its deadline' : 'The call was aborted',
+    cause: signal.reason,
+    isRetryable: false,
+  });
+}
