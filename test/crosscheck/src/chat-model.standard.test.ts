@@ -11,6 +11,7 @@
  * `required`; after tool results it answers from them. The checks word their prompts for that
  * (LangChain's originals rely on a real model's judgement; each difference is noted in place).
  */
+import { isGatewayError } from '@infergate/core';
 import { DEFAULT_KEYS, type RunningEmulator, startEmulator } from '@infergate/emulator';
 import { GatewayChatModel } from '@infergate/langchain';
 import { type BaseCache, InMemoryCache } from '@langchain/core/caches';
@@ -36,7 +37,7 @@ import type { StreamEvent } from '@langchain/core/tracers/log_stream';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { concat } from '@langchain/core/utils/stream';
 import { ChatOpenAI } from '@langchain/openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 const MODEL = 'community/general';
@@ -47,6 +48,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
+});
+afterEach(() => {
+  server.emulator.clearFaults();
 });
 
 /** Every chat request body either model sent in the current check. */
@@ -65,6 +69,7 @@ interface ModelFields {
   cache?: BaseCache;
   streaming?: boolean;
   outputVersion?: 'v0' | 'v1';
+  maxRetries?: number;
 }
 
 interface Subject {
@@ -100,6 +105,10 @@ const SUBJECTS: Subject[] = [
         'sends the standard block unconverted, not as an `image_url` part',
       'an image as a standard block with a URL':
         'sends the standard block unconverted, not as an `image_url` part',
+      'an audio block with base64 data':
+        'sends the standard block unconverted, not as an `input_audio` part',
+      'profile describes the model once it has answered':
+        "knows profiles only for OpenAI's own model names",
     },
     skips: {
       'invoke of a streaming model (streaming: true) streams to the callbacks':
@@ -164,6 +173,8 @@ const additionPrompt = ChatPromptTemplate.fromMessages([
 const PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 const IMAGE_URL = 'https://example.com/images/red-disc.png';
+/** A short silent WAV. */
+const WAV_BASE64 = 'UklGRigAAABXQVZFZm10IBAAAAABAAEARKwAAIhYAQACABAAAABkYXRhAgAAAAEA';
 
 async function collect(stream: AsyncIterable<AIMessageChunk>): Promise<AIMessageChunk> {
   let merged: AIMessageChunk | undefined;
@@ -369,6 +380,36 @@ describe.each(SUBJECTS)('$name', (subject) => {
     };
     await expect(read()).rejects.toThrow();
     expect(seen).toBeLessThan(5000);
+  });
+
+  check('a per-call timeout rejects the call', async () => {
+    server.emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 10_000 });
+    const failure: unknown = await make()
+      .invoke('hello', { timeout: 200 })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(failure).toBeInstanceOf(Error);
+    // Ours names it: a deadline, not an abort by the caller.
+    if (isGatewayError(failure)) expect(failure.code).toBe('timeout');
+    else expect(subject.name).toBe('ChatOpenAI');
+  });
+
+  check('a single transient 502 is retried', async () => {
+    server.emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat', times: 1 });
+    const result = await make().invoke('hello');
+    expect(result.text).toBe('Echo: hello');
+    expect(sentBodies).toHaveLength(2);
+  });
+
+  check('maxRetries bounds the attempts (one retry layer)', async () => {
+    server.emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat' });
+    await expect(make({ maxRetries: 1 }).invoke('hello')).rejects.toThrow();
+    expect(sentBodies).toHaveLength(2);
+    sentBodies.length = 0;
+    await expect(make({ maxRetries: 0 }).invoke('hello')).rejects.toThrow();
+    expect(sentBodies).toHaveLength(1);
   });
 
   check('message names are sent', async () => {
@@ -636,6 +677,14 @@ describe.each(SUBJECTS)('$name', (subject) => {
     expect(blocks.filter((b) => b.type === 'text' && b.text === '')).toEqual([]);
   });
 
+  check('v1 output, streamed: a tool-call answer has no empty text block', async () => {
+    const model = make({ outputVersion: 'v1' });
+    const result = await collect(await model.bindTools!([weatherTool]).stream(weatherQuestion));
+    expect(result.tool_calls?.[0]?.name).toBe('get_current_weather');
+    const blocks = Array.isArray(result.content) ? result.content : [];
+    expect(blocks.filter((b) => b.type === 'text' && b.text === '')).toEqual([]);
+  });
+
   // --- structured output ---
 
   check('withStructuredOutput (function calling) and its traced format', async () => {
@@ -662,6 +711,19 @@ describe.each(SUBJECTS)('$name', (subject) => {
     const result = await additionPrompt.pipe(structured).invoke({ toolName: 'math_addition' });
     expect(result.raw).toBeInstanceOf(AIMessage);
     expect(result.parsed).toEqual({ a: expect.any(Number), b: expect.any(Number) });
+  });
+
+  check('withStructuredOutput with includeRaw, streamed', async () => {
+    const outputs: { raw?: unknown; parsed?: unknown }[] = [];
+    const stream = await make()
+      .withStructuredOutput(adderSchema, { name: 'math_addition', includeRaw: true })
+      .stream('Use math_addition');
+    for await (const output of stream) outputs.push(output);
+    // ChatOpenAI yields `{ raw }` then `{ parsed }`; ours yields them together.
+    const last = Object.assign({}, ...outputs) as { raw?: AIMessage; parsed?: unknown };
+    expect(last.parsed).toEqual({ a: expect.any(Number), b: expect.any(Number) });
+    // Both models default to JSON-schema output here: the raw message holds the JSON text.
+    expect(JSON.parse(last.raw?.text ?? '')).toEqual(last.parsed);
   });
 
   check('withStructuredOutput (json schema)', async () => {
@@ -763,7 +825,42 @@ describe.each(SUBJECTS)('$name', (subject) => {
     expect(sentImageUrls()).toEqual([IMAGE_URL]);
   });
 
+  check('an audio block with base64 data', async () => {
+    const result = await make().invoke([
+      new HumanMessage({
+        content: [
+          { type: 'text', text: 'Transcribe this' },
+          { type: 'audio', data: WAV_BASE64, mimeType: 'audio/wav' },
+        ],
+      }),
+    ]);
+    expect(result.text).toBe('Echo: Transcribe this');
+    const user = sentBodies.at(-1)?.messages.findLast((m) => m.role === 'user');
+    expect(user?.content).toContainEqual({
+      type: 'input_audio',
+      input_audio: { data: WAV_BASE64, format: 'wav' },
+    });
+  });
+
+  check('a file block with text data is answered', async () => {
+    const result = await make().invoke([
+      new HumanMessage({
+        content: [
+          { type: 'text', text: 'Summarise this file' },
+          { type: 'file', data: 'SGVsbG8sIFdvcmxkIQ==', mimeType: 'text/plain' },
+        ],
+      }),
+    ]);
+    expect(result.text).toBe('Echo: Summarise this file');
+  });
+
   // --- the model object ---
+
+  check('profile describes the model once it has answered', async () => {
+    const model = make();
+    await model.invoke('hello');
+    expect(model.profile).toMatchObject({ toolCalling: true, structuredOutput: true });
+  });
 
   check('serialisation: no key in the JSON, and load() gives a working model', async () => {
     const model = make();
