@@ -109,6 +109,10 @@ const SUBJECTS: Subject[] = [
         'sends the standard block unconverted, not as an `input_audio` part',
       'profile describes the model once it has answered':
         "knows profiles only for OpenAI's own model names",
+      'history from another provider (thinking and tool_use blocks only)':
+        'sends the blocks as they are: the tool call is lost (a real OpenAI server refuses them)',
+      'history from another provider (function_call blocks only)':
+        'sends the blocks as they are: the tool call is lost (a real OpenAI server refuses them)',
     },
     skips: {
       'invoke of a streaming model (streaming: true) streams to the callbacks':
@@ -577,6 +581,45 @@ describe.each(SUBJECTS)('$name', (subject) => {
       new ToolMessage('{"result":3}', addCall.id, addCall.name),
     ]);
     expect(result).toBeInstanceOf(AIMessage);
+    expect(result.text).toBe('Tool add_numbers returned: {"result":3}');
+  });
+
+  check('history from another provider (thinking and tool_use blocks only)', async () => {
+    const result = await withTools([new AddNumbersTool()]).invoke([
+      new HumanMessage('What is 1 + 2'),
+      // As Anthropic writes it, with no `tool_calls` beside the blocks.
+      new AIMessage({
+        content: [
+          { type: 'thinking', thinking: 'The user wants a sum.', signature: 'c2ln' },
+          { type: 'text', text: 'Let me add them.' },
+          { type: 'tool_use', id: 'toolu_01', name: 'add_numbers', input: { a: 1, b: 2 } },
+        ],
+      }),
+      new ToolMessage({ content: '{"result":3}', tool_call_id: 'toolu_01' }),
+    ]);
+    expect(result.text).toBe('Tool add_numbers returned: {"result":3}');
+    const assistant = sentBodies.at(-1)?.messages.find((m) => m.role === 'assistant');
+    expect(JSON.stringify(assistant?.content)).not.toContain('thinking');
+    expect(JSON.stringify(assistant?.content)).toContain('Let me add them.');
+  });
+
+  check('history from another provider (function_call blocks only)', async () => {
+    const result = await withTools([new AddNumbersTool()]).invoke([
+      new HumanMessage('What is 1 + 2'),
+      // As OpenAI's Responses API writes it.
+      new AIMessage({
+        content: [
+          { type: 'reasoning', reasoning: 'A sum.' },
+          {
+            type: 'function_call',
+            call_id: 'fc_01',
+            name: 'add_numbers',
+            arguments: '{"a":1,"b":2}',
+          },
+        ],
+      }),
+      new ToolMessage({ content: '{"result":3}', tool_call_id: 'fc_01' }),
+    ]);
     expect(result.text).toBe('Tool add_numbers returned: {"result":3}');
   });
 
