@@ -110,9 +110,9 @@ const SUBJECTS: Subject[] = [
       'profile describes the model once it has answered':
         "knows profiles only for OpenAI's own model names",
       'history from another provider (thinking and tool_use blocks only)':
-        'sends the blocks as they are: the tool call is lost (a real OpenAI server refuses them)',
+        'sends the blocks as they are, so the tool call is lost',
       'history from another provider (function_call blocks only)':
-        'sends the blocks as they are: the tool call is lost (a real OpenAI server refuses them)',
+        'sends the blocks as they are, so the tool call is lost',
     },
     skips: {
       'invoke of a streaming model (streaming: true) streams to the callbacks':
