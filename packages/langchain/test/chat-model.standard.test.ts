@@ -57,11 +57,17 @@ const PERSON_JSON_SCHEMA = {
   additionalProperties: false,
 };
 
+/**
+ * LangChain's suite only builds models with `timeout: 60` (seconds for some providers); ours is in
+ * milliseconds, so the models that make calls get a minute.
+ */
+const CALL_PARAMS = { ...STANDARD_PARAMS, timeout: 60_000 };
+
 function standardModel(extra: Partial<GatewayChatModelFields> = {}) {
   const recording = recordingGateway();
   const model = new GatewayChatModel({
     model: MODEL,
-    ...STANDARD_PARAMS,
+    ...CALL_PARAMS,
     ...recording.connection,
     ...extra,
   });
@@ -70,7 +76,8 @@ function standardModel(extra: Partial<GatewayChatModelFields> = {}) {
 
 describe('GatewayChatModel: construction', () => {
   it('builds with the standard parameters and keeps them', () => {
-    const { model } = standardModel();
+    const { connection } = gateway();
+    const model = new GatewayChatModel({ model: MODEL, ...STANDARD_PARAMS, ...connection });
     expect(model.model).toBe(MODEL);
     expect(model.temperature).toBe(0);
     expect(model.maxTokens).toBe(100);
@@ -288,7 +295,7 @@ describe('GatewayChatModel: serialisation', () => {
     expect(loaded.topP).toBe(0.5);
     expect(loaded.stop).toEqual(['END']);
     expect(loaded.maxRetries).toBe(2);
-    expect(loaded.timeout).toBe(60);
+    expect(loaded.timeout).toBe(60_000);
   });
 });
 
