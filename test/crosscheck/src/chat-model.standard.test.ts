@@ -70,6 +70,7 @@ interface ModelFields {
   streaming?: boolean;
   outputVersion?: 'v0' | 'v1';
   maxRetries?: number;
+  model?: string;
 }
 
 interface Subject {
@@ -308,6 +309,23 @@ describe.each(SUBJECTS)('$name', (subject) => {
     expect(result.usage_metadata?.input_tokens).toBeGreaterThan(0);
     expect(result.usage_metadata?.output_tokens).toBeGreaterThan(0);
     expect(typeof result.usage_metadata?.total_tokens).toBe('number');
+  });
+
+  // `community/reasoner` speaks DeepSeek's dialect: reasoning and cached prompt tokens reported.
+  check('usage details: reasoning and cached tokens, invoked and streamed', async () => {
+    const model = make({ model: 'community/reasoner' });
+    const prompt = 'think about these five words';
+    for (const message of [await model.invoke(prompt), await collect(await model.stream(prompt))]) {
+      const usage = message.usage_metadata;
+      expect(usage?.output_token_details?.reasoning).toBeGreaterThan(0);
+      expect(usage?.input_token_details?.cache_read).toBeGreaterThan(0);
+      expect(usage?.output_tokens).toBeGreaterThanOrEqual(
+        usage?.output_token_details?.reasoning ?? 0,
+      );
+      expect(usage?.input_tokens).toBeGreaterThanOrEqual(
+        usage?.input_token_details?.cache_read ?? 0,
+      );
+    }
   });
 
   check('streamEvents (v2): start, stream events, end with the streamed text', async () => {
