@@ -110,6 +110,8 @@ const SUBJECTS: Subject[] = [
         'sends the standard block unconverted, not as an `input_audio` part',
       'profile describes the model once it has answered':
         "knows profiles only for OpenAI's own model names",
+      'a model without streaming: stream() and streamEvents() answer, with usage':
+        'streams whatever the model lists; the gateway refuses (400)',
       'history from another provider (thinking and tool_use blocks only)':
         'sends the blocks as they are, so the tool call is lost',
       'history from another provider (function_call blocks only)':
@@ -357,6 +359,20 @@ describe.each(SUBJECTS)('$name', (subject) => {
       tools: [weatherTool],
     } as Partial<BaseChatModelCallOptions>);
     const message = await stream;
+    expect(message.tool_calls?.[0]?.name).toBe('get_current_weather');
+    expect(message.usage_metadata?.output_tokens).toBeGreaterThan(0);
+  });
+
+  // `combo/t` lists tools but not streaming: the gateway refuses `stream: true` for it.
+  check('a model without streaming: stream() and streamEvents() answer, with usage', async () => {
+    const model = make({ model: 'combo/t' });
+    const streamed = await collect(await model.stream('Hello there'));
+    expect(streamed.text).toBe('Echo: Hello there');
+    expect(streamed.usage_metadata?.output_tokens).toBeGreaterThan(0);
+    const events = model.streamEvents('Use get_current_weather for "Rome"', {
+      tools: [weatherTool],
+    } as Partial<BaseChatModelCallOptions>);
+    const message = await events;
     expect(message.tool_calls?.[0]?.name).toBe('get_current_weather');
     expect(message.usage_metadata?.output_tokens).toBeGreaterThan(0);
   });
