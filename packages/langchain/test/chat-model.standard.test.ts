@@ -5,7 +5,7 @@
  * and JSON schema, serialisation without the key, `profile`, and aborted signals. Each goes
  * through LangChain's own entry points to the emulator's fetch handler.
  */
-import { GatewayError } from '@infergate/core';
+import { createGatewayClient, GatewayError } from '@infergate/core';
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { LangSmithParams } from '@langchain/core/language_models/chat_models';
@@ -296,6 +296,19 @@ describe('GatewayChatModel: serialisation', () => {
     expect(loaded.stop).toEqual(['END']);
     expect(loaded.maxRetries).toBe(2);
     expect(loaded.timeout).toBe(60_000);
+  });
+});
+
+describe('GatewayChatModel: serialisation of a model built with a client', () => {
+  it('loads back pointing where the client pointed', async () => {
+    const { connection } = gateway();
+    const client = createGatewayClient(connection);
+    const model = new GatewayChatModel({ model: MODEL, client });
+    const loaded = await load<GatewayChatModel>(JSON.stringify(model), {
+      secretsMap: { INFERGATE_API_KEY: DEFAULT_KEYS.full },
+      optionalImportsMap: { 'infergate/chat_models': { GatewayChatModel } },
+    });
+    expect(loaded.client.baseURL).toBe(BASE_URL);
   });
 });
 
