@@ -574,6 +574,23 @@ describe.each(SUBJECTS)('$name', (subject) => {
     expect(result.tool_calls?.map((c) => c.name)).toEqual(['get_current_time']);
   });
 
+  check('a tool with no arguments', async () => {
+    const noArgs = tool(() => 'ok', {
+      name: 'magic_function_no_args',
+      description: 'Calls a magic function',
+      schema: z.object({}),
+    });
+    const result = await withTools([noArgs]).invoke('What does magic_function_no_args return?');
+    expect(result.tool_calls?.[0]).toMatchObject({ name: 'magic_function_no_args', args: {} });
+  });
+
+  check('tool arguments with non-ASCII text survive', async () => {
+    const result = await withTools([weatherTool]).invoke(
+      'Call get_current_weather for "São Paulo, 東京 ☀️"',
+    );
+    expect(result.tool_calls?.[0]?.args).toEqual({ location: 'São Paulo, 東京 ☀️' });
+  });
+
   check('stream with tool calls carries usage', async () => {
     const result = await collect(
       await additionPrompt.pipe(withTools([new AddNumbersTool()])).stream({
@@ -801,6 +818,15 @@ describe.each(SUBJECTS)('$name', (subject) => {
     expect(last.parsed).toEqual({ a: expect.any(Number), b: expect.any(Number) });
     // Both models default to JSON-schema output here: the raw message holds the JSON text.
     expect(JSON.parse(last.raw?.text ?? '')).toEqual(last.parsed);
+  });
+
+  check('withStructuredOutput with an optional field', async () => {
+    const schema = z.object({ setup: z.string(), punchline: z.string().optional() });
+    const result = await make()
+      .withStructuredOutput(schema, { name: 'joke' })
+      .invoke('Tell a joke about "cats"');
+    expect(schema.parse(result)).toEqual(result);
+    expect(result.setup).toBe('cats');
   });
 
   check('withStructuredOutput (json schema)', async () => {
