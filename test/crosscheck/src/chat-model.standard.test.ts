@@ -111,7 +111,7 @@ const SUBJECTS: Subject[] = [
       'profile describes the model once it has answered':
         "knows profiles only for OpenAI's own model names",
       'a model without streaming: stream() and streamEvents() answer, with usage':
-        'streams whatever the model lists; the gateway refuses (400)',
+        'streams although the model cannot; the gateway refuses (400)',
       'history from another provider (thinking and tool_use blocks only)':
         'sends the blocks as they are, so the tool call is lost',
       'history from another provider (function_call blocks only)':
@@ -219,7 +219,9 @@ function sentImageUrls(): string[] {
 }
 
 describe.each(SUBJECTS)('$name', (subject) => {
+  const checkNames = new Set<string>();
   const check = (name: string, body: () => Promise<void>) => {
+    checkNames.add(name);
     const skip = subject.skips?.[name];
     if (skip) return it.skip(`${name} (not run: ${skip})`, body);
     const gap = subject.gaps[name];
@@ -979,5 +981,10 @@ describe.each(SUBJECTS)('$name', (subject) => {
     expect(loaded).toBeInstanceOf(subject.module[Object.keys(subject.module)[0]!] as never);
     const result = await loaded.invoke('Hello again');
     expect(result.text).toBe('Echo: Hello again');
+  });
+
+  it('lists gaps and skips only of checks that exist', () => {
+    const listed = [...Object.keys(subject.gaps), ...Object.keys(subject.skips ?? {})];
+    expect(listed.filter((name) => !checkNames.has(name))).toEqual([]);
   });
 });
