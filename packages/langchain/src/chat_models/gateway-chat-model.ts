@@ -162,6 +162,11 @@ export class GatewayChatModel
     return SERIALIZABLE_FIELDS;
   }
 
+  /** `baseURL` is written `base_url`; without the alias `load()` would read it back as `baseUrl`. */
+  override get lc_aliases(): Record<string, string> {
+    return { baseURL: 'base_url' };
+  }
+
   model: string;
   baseURL?: string;
   streaming: boolean;

@@ -37,8 +37,11 @@ export function structuredOutputRunnable<RunOutput extends Record<string, unknow
     config?.name ?? (typeof jsonSchema.title === 'string' ? jsonSchema.title : 'extract');
   const description = getSchemaDescription(schema as Record<string, unknown>);
   const strict = config?.strict !== undefined ? { strict: config.strict } : {};
-  // What LangSmith shows as the structured-output format of the run.
-  const tracing = { ls_structured_output_format: { kwargs: { method }, schema: jsonSchema } };
+  // What LangSmith shows as the structured-output format of the run: the schema as LangChain's
+  // `toJsonSchema` writes it (what its standard tests compare), not the copy sent to the gateway.
+  const traced =
+    isInteropZodSchema(schema) || isSerializableSchema(schema) ? toJsonSchema(schema) : jsonSchema;
+  const tracing = { ls_structured_output_format: { kwargs: { method }, schema: traced } };
   let llm: Runnable<BaseLanguageModelInput, AIMessageChunk>;
   if (method === 'functionCalling') {
     const fn = { name, ...(description ? { description } : {}), parameters: jsonSchema };
