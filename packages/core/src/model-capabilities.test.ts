@@ -113,10 +113,17 @@ describe('checkCapabilities (the gate both adapters refuse through)', () => {
       id: 'a/all',
       object: 'model',
       owned_by: 'x',
+      kind: 'chat',
       capabilities: ['chat', 'streaming', 'tools', 'json_schema'],
     },
-    { id: 'a/tools', object: 'model', owned_by: 'x', capabilities: ['chat', 'tools'] },
-    { id: 'a/plain', object: 'model', owned_by: 'x', capabilities: ['chat'] },
+    {
+      id: 'a/tools',
+      object: 'model',
+      owned_by: 'x',
+      kind: 'chat',
+      capabilities: ['chat', 'tools'],
+    },
+    { id: 'a/plain', object: 'model', owned_by: 'x', kind: 'chat', capabilities: ['chat'] },
   ];
 
   it('refuses naming model, capability, purpose and the models that have it', () => {
