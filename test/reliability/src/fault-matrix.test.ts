@@ -24,7 +24,9 @@ import {
  */
 
 const MAX_RETRIES = 2;
-const TIMEOUT_MS = 4000;
+// Long enough that a cell's retries (LangChain keeps core's default backoff) finish on a loaded
+// 2-core machine with ~1 150 cells running side by side; only slow_headers waits for it.
+const TIMEOUT_MS = 20_000;
 const VARIANTS = ['once', 'always'] as const;
 type Variant = (typeof VARIANTS)[number];
 /** `fetch`: the emulator's fetch handler in process; `http`: its real server over a socket. */
