@@ -4,6 +4,7 @@ import {
   type CallOptions,
   createGatewayClient,
   type GatewayClient,
+  type GatewayEventHandler,
   type GatewayModel,
   type GatewayService,
   type KeyBudget,
@@ -49,6 +50,10 @@ export interface GatewayProviderSettings {
   catalogTtlMs?: number;
   /** Longest `Retry-After` the client waits; longer ones fail at once. Default 60 000 ms. */
   maxRetryAfterMs?: number;
+  /** Core's per-call events (queue wait, attempts, served model, usage); see core's Observability. */
+  onEvent?: GatewayEventHandler;
+  /** Let `onEvent` events carry request and answer bodies. Default `false`. */
+  recordContent?: boolean;
 }
 
 export interface GatewayProvider extends ProviderV4, GatewayServices {
@@ -109,6 +114,8 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
         ...(settings.maxRetryAfterMs !== undefined
           ? { maxRetryAfterMs: settings.maxRetryAfterMs }
           : {}),
+        ...(settings.onEvent !== undefined ? { onEvent: settings.onEvent } : {}),
+        ...(settings.recordContent !== undefined ? { recordContent: settings.recordContent } : {}),
       });
     } catch (error) {
       throw mapGatewayError(error, {
