@@ -94,6 +94,10 @@ export class CallEvents {
     this.#send({ type: 'dequeued', attempt, budgetId, waitMs });
   }
 
+  released(attempt: number, budgetId: string): void {
+    this.#send({ type: 'released', attempt, budgetId });
+  }
+
   attempt(attempt: number, method: 'GET' | 'POST', path: string): void {
     this.#attempts = attempt;
     this.#sentAt = performance.now();

@@ -58,6 +58,16 @@ export interface GatewayDequeuedEvent extends GatewayEventBase {
   waitMs: number;
 }
 
+/**
+ * The call gave its slot back: before a retry's wait, when its answer was read (a stream: when
+ * its body ended, read or not), or when it failed.
+ */
+export interface GatewayReleasedEvent extends GatewayEventBase {
+  type: 'released';
+  attempt: number;
+  budgetId: string;
+}
+
 /** A request is sent. */
 export interface GatewayAttemptEvent extends GatewayEventBase {
   type: 'attempt';
@@ -123,14 +133,15 @@ export interface GatewayDoneEvent extends GatewayEventBase {
 
 /**
  * What happens to a call, for `onEvent`. In order: `start`, then per attempt `queued`,
- * `dequeued`, `attempt`, `response` and, before the next attempt, `retry`; `fallback` when
- * another model answers; `done` last. Events never hold the API key or headers, and hold message
+ * `dequeued`, `attempt`, `response` and, before the next attempt, `retry` and `released`;
+ * `fallback` when another model answers; `released` when the slot is given back; `done` last. Events never hold the API key or headers, and hold message
  * content only when the client is created with `recordContent: true`.
  */
 export type GatewayEvent =
   | GatewayStartEvent
   | GatewayQueuedEvent
   | GatewayDequeuedEvent
+  | GatewayReleasedEvent
   | GatewayAttemptEvent
   | GatewayResponseEvent
   | GatewayRetryEvent

@@ -34,6 +34,7 @@ export type {
   GatewayFallbackEvent,
   GatewayOperation,
   GatewayQueuedEvent,
+  GatewayReleasedEvent,
   GatewayResponseEvent,
   GatewayRetryEvent,
   GatewayStartEvent,

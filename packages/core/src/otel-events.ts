@@ -114,6 +114,7 @@ export function otelEvents(options: OtelEventsOptions = {}): GatewayEventHandler
   return (event) => {
     if (event.type === 'start') {
       calls.set(event.callId, begin(tracer, event));
+      if (calls.size > MAX_OPEN_CALLS) dropOldest(calls);
       return;
     }
     const call = calls.get(event.callId);
@@ -121,6 +122,23 @@ export function otelEvents(options: OtelEventsOptions = {}): GatewayEventHandler
     if (event.type === 'done') calls.delete(event.callId);
     record(tracer, instruments, call, event);
   };
+}
+
+/**
+ * Calls whose end never comes (a stream dropped unread and collected) are forgotten past this
+ * many open calls, oldest first, their spans ended as they are.
+ */
+const MAX_OPEN_CALLS = 10_000;
+
+function dropOldest(calls: Map<number, CallState>): void {
+  for (const [id, call] of calls) {
+    calls.delete(id);
+    call.queueSpan?.end();
+    call.attemptSpan?.end();
+    call.span.setAttribute('infergate.abandoned', true);
+    call.span.end();
+    return;
+  }
 }
 
 function begin(tracer: Tracer, event: GatewayStartEvent): CallState {
@@ -185,6 +203,10 @@ function record(
         'gen_ai.operation.name': event.operation,
       });
       return;
+    case 'released':
+      if (call.holding) instruments.slotsInUse.add(-1, call.budget);
+      call.holding = false;
+      return;
     case 'attempt':
       call.attemptSpan = tracer.startSpan(
         `${event.method} ${event.path}`,
@@ -229,9 +251,6 @@ function record(
       };
       if (event.status !== undefined) attributes['http.response.status_code'] = event.status;
       call.span.addEvent('infergate.retry', attributes);
-      // The slot is given back before the retry's wait.
-      if (call.holding) instruments.slotsInUse.add(-1, call.budget);
-      call.holding = false;
       instruments.retries.add(1, { 'error.type': event.reason, ...call.budget });
       return;
     }

@@ -176,10 +176,10 @@ export class GatewayChatStream implements ChatStream {
   }
 
   #close(reason?: unknown): void {
-    this.#open.events?.streamEnded(this.#error, this.#result);
     this.#body.cancel(reason);
     this.#open.release();
     this.#open.scope.dispose();
+    this.#open.events?.streamEnded(this.#error, this.#result);
   }
 
   async result(): Promise<AssembledChat> {

@@ -230,14 +230,26 @@ export class Transport {
         release();
         throw scope.error({ requestedModel: spec.requestedModel });
       }
-      events?.dequeued(attempt, this.#config.budgetId);
-      return release;
+      if (!events) return release;
+      events.dequeued(attempt, this.#config.budgetId);
+      return this.#reported(release, events, attempt);
     } catch (error) {
       releaseLocal?.();
       if (isGatewayError(error)) throw error;
       if (scope.ended) throw scope.error({ requestedModel: spec.requestedModel });
       throw error;
     }
+  }
+
+  /** A slot's release that also reports it (once), for a call with events. */
+  #reported(release: ReleaseSlot, events: CallEvents, attempt: number): ReleaseSlot {
+    let released = false;
+    return () => {
+      release();
+      if (released) return;
+      released = true;
+      events.released(attempt, this.#config.budgetId);
+    };
   }
 
   async #attempts(

@@ -22,7 +22,15 @@ describe('onEvent', () => {
   it('reports a chat call: start, slot, attempt, response, done with usage and served model', async () => {
     const { client, events, types } = recorded();
     await client.chat(hi());
-    expect(types()).toEqual(['start', 'queued', 'dequeued', 'attempt', 'response', 'done']);
+    expect(types()).toEqual([
+      'start',
+      'queued',
+      'dequeued',
+      'attempt',
+      'response',
+      'released',
+      'done',
+    ]);
     const [start] = only(events, 'start');
     expect(start).toMatchObject({
       operation: 'chat',
@@ -73,10 +81,12 @@ describe('onEvent', () => {
       'attempt',
       'response',
       'retry',
+      'released',
       'queued',
       'dequeued',
       'attempt',
       'response',
+      'released',
       'done',
     ]);
     const [refused, answered] = only(events, 'response');
@@ -114,7 +124,15 @@ describe('onEvent', () => {
     const stream = await client.chatStream(hi());
     expect(types()).not.toContain('done');
     await stream.result();
-    expect(types()).toEqual(['start', 'queued', 'dequeued', 'attempt', 'response', 'done']);
+    expect(types()).toEqual([
+      'start',
+      'queued',
+      'dequeued',
+      'attempt',
+      'response',
+      'released',
+      'done',
+    ]);
     expect(only(events, 'start')[0]?.stream).toBe(true);
     expect(only(events, 'done')[0]).toMatchObject({ ok: true, servedModel: 'community/general' });
     expect(only(events, 'done')[0]?.usage?.outputTokens).toBeGreaterThan(0);
