@@ -132,10 +132,11 @@ export interface GatewayDoneEvent extends GatewayEventBase {
 }
 
 /**
- * What happens to a call, for `onEvent`. In order: `start`, then per attempt `queued`,
- * `dequeued`, `attempt`, `response` and, before the next attempt, `retry` and `released`;
- * `fallback` when another model answers; `released` when the slot is given back; `done` last. Events never hold the API key or headers, and hold message
- * content only when the client is created with `recordContent: true`.
+ * What happens to a call, for `onEvent`. In order: `start`; per attempt `queued`, `dequeued`,
+ * `attempt`, `response`, then `released` when the slot is given back (a stream's when its body
+ * ends) and `retry` when another attempt follows; `fallback` when another model answers; `done`
+ * last. Events never hold the API key or headers, and hold message content only when the client
+ * is created with `recordContent: true`.
  */
 export type GatewayEvent =
   | GatewayStartEvent

@@ -289,10 +289,10 @@ export class Transport {
         }
         const delay = attempt < maxRetries ? this.#retryDelay(outcome, attempt, scope) : undefined;
         if (delay === undefined) throw outcome;
-        events?.retry(attempt + 1, delay, outcome);
         // Sleeping never holds a slot: give it back, sleep, queue again behind those waiting.
         held();
         held = undefined;
+        events?.retry(attempt + 1, delay, outcome);
         await this.#wait(delay, scope, spec);
       }
     } catch (error) {
