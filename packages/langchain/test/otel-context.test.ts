@@ -3,7 +3,7 @@
 import { createGatewayClient } from '@infergate/core';
 import { otelEvents } from '@infergate/core/otel';
 import { ChatPromptTemplate } from '@langchain/core/prompts';
-import { context, trace } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   BasicTracerProvider,
