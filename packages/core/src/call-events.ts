@@ -1,9 +1,13 @@
 import { isGatewayError } from './errors';
 import type {
+  GatewayAttemptEvent,
   GatewayDoneEvent,
   GatewayEvent,
   GatewayEventHandler,
   GatewayOperation,
+  GatewayResponseEvent,
+  GatewayRetryEvent,
+  GatewayStartEvent,
 } from './gateway-events';
 import { readUsage } from './read-usage';
 import type { AssembledChat, Usage } from './types';
@@ -36,16 +40,10 @@ export interface CallEventsInit {
   serverPort: number;
 }
 
-/** An event without the fields every event has. */
-type EventFields = GatewayEvent extends infer E
-  ? E extends GatewayEvent
-    ? Omit<E, 'callId' | 'operation' | 'time'>
-    : never
-  : never;
-
 /**
  * The events of one call, built only when the client has an `onEvent` hook (a client without
- * one creates none: the hot path pays one `undefined` check per step).
+ * one creates none: the hot path pays one `undefined` check per step). Events are built as plain
+ * literals, without spreads: a hooked call makes about ten of them.
  */
 export class CallEvents {
   readonly #onEvent: GatewayEventHandler;
@@ -68,74 +66,108 @@ export class CallEvents {
     this.recordContent = init.recordContent;
     this.#operation = OPERATIONS[init.path] ?? 'other';
     this.#requestedModel = init.requestedModel;
-    this.#send({
+    const event: GatewayStartEvent = {
       type: 'start',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
       method: init.method,
       path: init.path,
       serverAddress: init.serverAddress,
       serverPort: init.serverPort,
-      ...(init.requestedModel === undefined ? {} : { requestedModel: init.requestedModel }),
       stream: init.stream,
       budgetId: init.budgetId,
-      ...(this.recordContent && typeof init.body === 'string'
-        ? { input: init.redact(init.body) }
-        : {}),
-    });
+    };
+    if (init.requestedModel !== undefined) event.requestedModel = init.requestedModel;
+    if (this.recordContent && typeof init.body === 'string') event.input = init.redact(init.body);
+    this.#send(event);
   }
 
   queued(attempt: number, budgetId: string): void {
     this.#queuedAt = performance.now();
-    this.#send({ type: 'queued', attempt, budgetId });
+    this.#send({
+      type: 'queued',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
+      attempt,
+      budgetId,
+    });
   }
 
   dequeued(attempt: number, budgetId: string): void {
     const waitMs = performance.now() - this.#queuedAt;
     this.#queueWaitMs += waitMs;
-    this.#send({ type: 'dequeued', attempt, budgetId, waitMs });
+    this.#send({
+      type: 'dequeued',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
+      attempt,
+      budgetId,
+      waitMs,
+    });
   }
 
   released(attempt: number, budgetId: string): void {
-    this.#send({ type: 'released', attempt, budgetId });
+    this.#send({
+      type: 'released',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
+      attempt,
+      budgetId,
+    });
   }
 
   attempt(attempt: number, method: 'GET' | 'POST', path: string): void {
     this.#attempts = attempt;
     this.#sentAt = performance.now();
-    this.#send({
+    const event: GatewayAttemptEvent = {
       type: 'attempt',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
       attempt,
       method,
       path,
-      ...(this.#requestedModel === undefined ? {} : { requestedModel: this.#requestedModel }),
-    });
+    };
+    if (this.#requestedModel !== undefined) event.requestedModel = this.#requestedModel;
+    this.#send(event);
   }
 
   /** An attempt's outcome: `error` is the error it failed with (a 2xx has none). */
   response(attempt: number, status: number | undefined, error?: unknown): void {
-    const durationMs = performance.now() - this.#sentAt;
-    const gatewayError = isGatewayError(error) ? error : undefined;
-    this.#send({
+    const event: GatewayResponseEvent = {
       type: 'response',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
       attempt,
       ok: error === undefined,
-      ...(status === undefined ? {} : { status }),
-      ...(gatewayError ? { code: gatewayError.code } : {}),
-      ...(gatewayError?.retryAfterMs === undefined
-        ? {}
-        : { retryAfterMs: gatewayError.retryAfterMs }),
-      durationMs,
-    });
+      durationMs: performance.now() - this.#sentAt,
+    };
+    if (status !== undefined) event.status = status;
+    if (isGatewayError(error)) {
+      event.code = error.code;
+      if (error.retryAfterMs !== undefined) event.retryAfterMs = error.retryAfterMs;
+    }
+    this.#send(event);
   }
 
   retry(attempt: number, delayMs: number, error: unknown): void {
     if (!isGatewayError(error)) return;
-    this.#send({
+    const event: GatewayRetryEvent = {
       type: 'retry',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
       attempt,
       delayMs,
       reason: error.code,
-      ...(error.status === undefined ? {} : { status: error.status }),
-    });
+    };
+    if (error.status !== undefined) event.status = error.status;
+    this.#send(event);
   }
 
   /** The answering model, when the answer names it; the first name given wins. */
@@ -144,33 +176,41 @@ export class CallEvents {
     this.#servedModel = model;
     const requested = this.#requestedModel;
     if (requested !== undefined && model !== requested) {
-      this.#send({ type: 'fallback', requestedModel: requested, servedModel: model });
+      this.#send({
+        type: 'fallback',
+        callId: this.#callId,
+        operation: this.#operation,
+        time: Date.now(),
+        requestedModel: requested,
+        servedModel: model,
+      });
     }
   }
 
   /** The answer was read. `output` is the answer's text, used only with `recordContent`. */
   succeeded(usage?: Usage | null, output?: () => string): void {
+    const event = this.#done(true);
+    if (!event) return;
+    const servedModel = this.#servedModel ?? this.#requestedModel;
+    if (servedModel !== undefined) event.servedModel = servedModel;
     const counts = readUsage(usage);
-    this.#done({
-      ok: true,
-      servedModel: this.#servedModel ?? this.#requestedModel,
-      ...(counts === undefined ? {} : { usage: counts }),
-      ...(this.recordContent && output ? { output: this.#redact(output()) } : {}),
-    });
+    if (counts !== undefined) event.usage = counts;
+    if (this.recordContent && output) event.output = this.#redact(output());
+    this.#send(event);
   }
 
   failed(error: unknown): void {
+    const event = this.#done(false);
+    if (!event) return;
+    if (this.#servedModel !== undefined) event.servedModel = this.#servedModel;
     const code = isGatewayError(error)
       ? error.code
       : error instanceof Error
         ? error.name
         : typeof error;
     const status = isGatewayError(error) ? error.status : undefined;
-    this.#done({
-      ok: false,
-      ...(this.#servedModel === undefined ? {} : { servedModel: this.#servedModel }),
-      error: status === undefined ? { code } : { code, status },
-    });
+    event.error = status === undefined ? { code } : { code, status };
+    this.#send(event);
   }
 
   /** A chat stream ended: read to its end (`answer`), or failed or cancelled (`error`). */
@@ -183,31 +223,25 @@ export class CallEvents {
     this.succeeded(answer.usage, () => JSON.stringify(answer));
   }
 
-  #done(
-    fields: Omit<
-      GatewayDoneEvent,
-      'type' | 'callId' | 'operation' | 'time' | 'durationMs' | 'attempts' | 'queueWaitMs'
-    >,
-  ): void {
-    if (this.#ended) return;
+  /** The `done` event to fill and send, or undefined when the call has already ended. */
+  #done(ok: boolean): GatewayDoneEvent | undefined {
+    if (this.#ended) return undefined;
     this.#ended = true;
-    this.#send({
+    const event: GatewayDoneEvent = {
       type: 'done',
-      durationMs: performance.now() - this.#startedAt,
-      attempts: this.#attempts,
-      queueWaitMs: this.#queueWaitMs,
-      ...(this.#requestedModel === undefined ? {} : { requestedModel: this.#requestedModel }),
-      ...fields,
-    });
-  }
-
-  #send(body: EventFields): void {
-    const event = {
       callId: this.#callId,
       operation: this.#operation,
       time: Date.now(),
-      ...body,
-    } as GatewayEvent;
+      ok,
+      durationMs: performance.now() - this.#startedAt,
+      attempts: this.#attempts,
+      queueWaitMs: this.#queueWaitMs,
+    };
+    if (this.#requestedModel !== undefined) event.requestedModel = this.#requestedModel;
+    return event;
+  }
+
+  #send(event: GatewayEvent): void {
     try {
       const result: unknown = this.#onEvent(event);
       // An async hook's rejection must not become an unhandled rejection either.

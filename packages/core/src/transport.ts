@@ -274,18 +274,24 @@ export class Transport {
       const maxRetries = options.maxRetries ?? this.#config.maxRetries;
       for (let attempt = 0; ; attempt++) {
         held = await this.#acquire(spec, scope, events, attempt + 1);
-        const outcome = await this.#attempt(url, headers, fetchImpl, spec, scope, events, attempt);
+        // (Without events the request is awaited directly: no extra async step per attempt.)
+        const outcome = await (events
+          ? this.#observed(url, headers, fetchImpl, spec, scope, events, attempt + 1)
+          : this.#attempt(url, headers, fetchImpl, spec, scope));
         if (!(outcome instanceof GatewayError)) {
           const release = held;
           held = undefined;
-          if (events) events.served(outcome.response.headers.get('x-service-model'));
-          return {
+          const open: OpenResponse = {
             ...outcome,
             release,
             scope,
             maxBufferedBytes: this.#config.maxResponseBytes,
-            ...(events ? { events } : {}),
           };
+          if (events) {
+            events.served(outcome.response.headers.get('x-service-model'));
+            open.events = events;
+          }
+          return open;
         }
         const delay = attempt < maxRetries ? this.#retryDelay(outcome, attempt, scope) : undefined;
         if (delay === undefined) throw outcome;
@@ -303,35 +309,34 @@ export class Transport {
     }
   }
 
-  /**
-   * One request. Returns the open response, or the error a retry may follow (a gateway error
-   * answer or a network error before the first byte); throws what ends the call at once.
-   */
-  async #attempt(
+  /** `#attempt` with its `attempt` and `response` events. */
+  async #observed(
     url: string,
     headers: Headers | Record<string, string>,
     fetchImpl: typeof fetch,
     spec: RequestSpec,
     scope: CallScope,
-    events: CallEvents | undefined,
+    events: CallEvents,
     attempt: number,
   ): Promise<Received | GatewayError> {
-    if (events === undefined) return this.#send(url, headers, fetchImpl, spec, scope);
-    events.attempt(attempt + 1, spec.method, spec.path);
+    events.attempt(attempt, spec.method, spec.path);
     let outcome: Received | GatewayError;
     try {
-      outcome = await this.#send(url, headers, fetchImpl, spec, scope);
+      outcome = await this.#attempt(url, headers, fetchImpl, spec, scope);
     } catch (error) {
-      events.response(attempt + 1, isGatewayError(error) ? error.status : undefined, error);
+      events.response(attempt, isGatewayError(error) ? error.status : undefined, error);
       throw error;
     }
-    if (outcome instanceof GatewayError) events.response(attempt + 1, outcome.status, outcome);
-    else events.response(attempt + 1, outcome.response.status);
+    if (outcome instanceof GatewayError) events.response(attempt, outcome.status, outcome);
+    else events.response(attempt, outcome.response.status);
     return outcome;
   }
 
-  /** Sends one request: see `#attempt`. */
-  async #send(
+  /**
+   * One request. Returns the open response, or the error a retry may follow (a gateway error
+   * answer or a network error before the first byte); throws what ends the call at once.
+   */
+  async #attempt(
     url: string,
     headers: Headers | Record<string, string>,
     fetchImpl: typeof fetch,
