@@ -499,6 +499,7 @@ export class Transport {
     options: CallOptions | undefined,
   ): Promise<{ text: string; headers: Headers; status: number; events?: CallEvents }> {
     const { response, release, scope, events } = await this.open(spec, options);
+    let failure: GatewayError | undefined;
     try {
       const declared = declaredLength(response.headers);
       if (declared !== undefined && declared > this.#config.maxResponseBytes) {
@@ -521,11 +522,13 @@ export class Transport {
               isRetryable: false,
               cause,
             });
-      events?.failed(error);
+      failure = error;
       throw error;
     } finally {
       release();
       scope.dispose();
+      // After the slot's `released`: `done` is a call's last event.
+      if (failure) events?.failed(failure);
     }
   }
 

@@ -119,6 +119,13 @@ describe('onEvent', () => {
     expect(only(events, 'done')[0]?.servedModel).toBeUndefined();
   });
 
+  it('ends with done after the slot is released, also when the body cannot be read', async () => {
+    const { client, events, types } = recorded({ maxResponseBytes: 16 });
+    expect((await caught(() => client.chat(hi()))).code).toBe('response_too_large');
+    expect(types().slice(-2)).toEqual(['released', 'done']);
+    expect(only(events, 'done')[0]?.error?.code).toBe('response_too_large');
+  });
+
   it('reports a stream when it ends, with its usage', async () => {
     const { client, events, types } = recorded();
     const stream = await client.chatStream(hi());
