@@ -224,6 +224,14 @@ describe('onEvent', () => {
     expect(JSON.stringify(withContent.events)).not.toContain(DEFAULT_KEYS.full);
   });
 
+  it('recorded content never holds the key, even when a message quotes it', async () => {
+    const { client, events } = recorded({ recordContent: true });
+    await client.chat(hi('community/general', `my key is ${DEFAULT_KEYS.full}`));
+    expect(only(events, 'start')[0]?.input).toContain('[redacted]');
+    expect(only(events, 'done')[0]?.output).toContain('[redacted]');
+    expect(JSON.stringify(events)).not.toContain(DEFAULT_KEYS.full);
+  });
+
   it('refuses an onEvent that is not a function', () => {
     let error: unknown;
     try {

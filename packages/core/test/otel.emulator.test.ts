@@ -287,6 +287,30 @@ describe('otelEvents: metrics', () => {
   });
 });
 
+describe('otelEvents: calls that never end', () => {
+  it('past 10 000 open calls, the oldest is ended as abandoned', () => {
+    const handler = otelEvents({ tracer, meter: meterProvider.getMeter('test') });
+    const start = (callId: number) =>
+      handler({
+        type: 'start',
+        callId,
+        operation: 'chat',
+        time: Date.now(),
+        method: 'POST',
+        path: '/chat/completions',
+        serverAddress: 'gw.test',
+        serverPort: 443,
+        stream: true,
+        budgetId: 'ig-test',
+      });
+    for (let id = 1; id <= 10_000; id++) start(-id);
+    expect(spans()).toHaveLength(0);
+    start(-10_001);
+    expect(spans()).toHaveLength(1);
+    expect(spans()[0]?.attributes['infergate.abandoned']).toBe(true);
+  });
+});
+
 describe('disabled path', () => {
   it('a client without onEvent makes no spans, even with a tracer provider registered', async () => {
     trace.setGlobalTracerProvider(tracerProvider);
