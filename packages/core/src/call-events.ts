@@ -175,7 +175,8 @@ export class CallEvents {
     if (typeof model !== 'string' || model === '' || this.#servedModel !== undefined) return;
     this.#servedModel = model;
     const requested = this.#requestedModel;
-    if (requested !== undefined && model !== requested) {
+    // Only a chat request can be answered by another model (the pool fallback of an offline one).
+    if (this.#operation === 'chat' && requested !== undefined && model !== requested) {
       this.#send({
         type: 'fallback',
         callId: this.#callId,

@@ -163,6 +163,25 @@ describe('onEvent', () => {
     expect(embeddings?.usage?.inputTokens).toBeGreaterThan(0);
   });
 
+  it('reports no fallback for an embeddings answer that names its engine another way', async () => {
+    const events: GatewayEvent[] = [];
+    const setup = harness(undefined, {
+      onEvent: (event) => events.push(event),
+      fetch: async (input, init) => {
+        const response = await setup.emulator.fetch(new Request(input, init));
+        if (!String(input).endsWith('/embeddings')) return response;
+        const body = {
+          ...(await response.json()),
+          model: 'sentence-transformers/all-MiniLM-L6-v2',
+        };
+        return Response.json(body);
+      },
+    });
+    await setup.client.embed({ input: 'hello', model: 'all-minilm-l6-v2' });
+    expect(only(events, 'done').at(-1)?.servedModel).toBe('sentence-transformers/all-MiniLM-L6-v2');
+    expect(only(events, 'fallback')).toEqual([]);
+  });
+
   it('reports a call that ends while queued: no attempt, queue wait counted', async () => {
     const { client, events } = recorded({ maxConcurrency: 1 });
     const first = await client.chatStream(hi());
