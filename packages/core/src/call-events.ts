@@ -188,10 +188,21 @@ export class CallEvents {
     }
   }
 
-  /** The answer was read. `output` is the answer's text, used only with `recordContent`. */
-  succeeded(usage?: Usage | null, output?: () => string): void {
+  /**
+   * The answer was read: its usage, `id` and finish reason when it has them; `output` is the
+   * answer's text, used only with `recordContent`.
+   */
+  succeeded(
+    usage?: Usage | null,
+    output?: () => string,
+    answer: { id?: unknown; finishReason?: unknown } = {},
+  ): void {
     const event = this.#done(true);
     if (!event) return;
+    if (typeof answer.id === 'string' && answer.id !== '') event.responseId = answer.id;
+    if (typeof answer.finishReason === 'string' && answer.finishReason !== '') {
+      event.finishReason = answer.finishReason;
+    }
     const servedModel = this.#servedModel ?? this.#requestedModel;
     if (servedModel !== undefined) event.servedModel = servedModel;
     const counts = readUsage(usage);
@@ -221,7 +232,7 @@ export class CallEvents {
       return;
     }
     this.served(this.#requestedModel);
-    this.succeeded(answer.usage, () => JSON.stringify(answer));
+    this.succeeded(answer.usage, () => JSON.stringify(answer), answer);
   }
 
   /** The `done` event to fill and send, or undefined when the call has already ended. */

@@ -125,6 +125,10 @@ export interface GatewayDoneEvent extends GatewayEventBase {
   servedModel?: string;
   /** Tokens, when the answer reported usage. */
   usage?: UsageCounts;
+  /** The answer's `id`, when it has one (chat). */
+  responseId?: string;
+  /** Choice 0's `finish_reason` as the model server sent it (chat). */
+  finishReason?: string;
   /** Why the call failed: the `GatewayError`'s code (else the thrown error's name) and status. */
   error?: { code: GatewayErrorCode | (string & {}); status?: number };
   /** The answer (JSON text; a stream's assembled answer); only with `recordContent: true`. */

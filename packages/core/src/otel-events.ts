@@ -287,6 +287,10 @@ function finish(instruments: Instruments, call: CallState, event: GatewayDoneEve
     'infergate.fallback': call.fallback,
   };
   if (event.servedModel !== undefined) attributes['gen_ai.response.model'] = event.servedModel;
+  if (event.responseId !== undefined) attributes['gen_ai.response.id'] = event.responseId;
+  if (event.finishReason !== undefined) {
+    attributes['gen_ai.response.finish_reasons'] = [event.finishReason];
+  }
   const usage = event.usage;
   if (usage?.inputTokens !== undefined) {
     attributes['gen_ai.usage.input_tokens'] = usage.inputTokens;

@@ -625,7 +625,15 @@ export function invalidResponse(
 function answered(events: CallEvents, data: unknown, text: string): void {
   const answer = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
   events.served(answer.model);
-  events.succeeded(answer.usage as Usage | undefined, () => text);
+  const choices = Array.isArray(answer.choices) ? (answer.choices as unknown[]) : undefined;
+  const first = choices?.find(
+    (choice): choice is Record<string, unknown> =>
+      typeof choice === 'object' && choice !== null && (choice as { index?: unknown }).index === 0,
+  );
+  events.succeeded(answer.usage as Usage | undefined, () => text, {
+    id: choices ? answer.id : undefined,
+    finishReason: first?.finish_reason,
+  });
 }
 
 function isEmpty(record: Record<string, string>): boolean {

@@ -54,6 +54,8 @@ describe('onEvent', () => {
     });
     expect(done?.usage?.inputTokens).toBeGreaterThan(0);
     expect(done?.usage?.outputTokens).toBeGreaterThan(0);
+    expect(done?.finishReason).toBe('stop');
+    expect(done?.responseId).toBeTypeOf('string');
     expect(new Set(events.map((event) => event.callId)).size).toBe(1);
     expect(events.every((event) => event.operation === 'chat')).toBe(true);
   });
@@ -143,6 +145,8 @@ describe('onEvent', () => {
     expect(only(events, 'start')[0]?.stream).toBe(true);
     expect(only(events, 'done')[0]).toMatchObject({ ok: true, servedModel: 'community/general' });
     expect(only(events, 'done')[0]?.usage?.outputTokens).toBeGreaterThan(0);
+    expect(only(events, 'done')[0]?.finishReason).toBe('stop');
+    expect(only(events, 'done')[0]?.responseId).toBeTypeOf('string');
   });
 
   it('reports a cancelled stream as failed', async () => {

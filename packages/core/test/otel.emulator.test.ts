@@ -96,6 +96,8 @@ describe('otelEvents: spans', () => {
     expect(span.attributes['server.address']).toMatch(/^gateway-\d+\.test$/);
     expect(span.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
     expect(span.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
+    expect(span.attributes['gen_ai.response.finish_reasons']).toEqual(['stop']);
+    expect(span.attributes['gen_ai.response.id']).toBeTypeOf('string');
     expect(span.status.code).not.toBe(SpanStatusCode.ERROR);
     const children = childrenOf(span).map((child) => child.name);
     expect(children).toEqual(['infergate.queue', 'POST /chat/completions']);
