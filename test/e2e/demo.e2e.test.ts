@@ -2,7 +2,7 @@ import { startEmulator } from '@infergate/emulator';
 import { describe, expect, it } from 'vitest';
 import { examplesDir, runNode } from '../helpers/run';
 
-const STEP_COUNT = 16;
+const STEP_COUNT = 17;
 const runDemo = (env: Record<string, string> = {}) =>
   runNode(examplesDir('demo'), ['--experimental-strip-types', 'src/index.ts'], env, 90_000);
 

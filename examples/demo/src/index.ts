@@ -24,6 +24,7 @@ import {
   langchainToolLoop,
 } from './steps/langchain.ts';
 import { ocr, transcription, translation } from './steps/services.ts';
+import { whatHappened } from './steps/what-happened.ts';
 import { failed, heading, skipped, style } from './terminal.ts';
 import { createTour, type Step, StepSkipped } from './tour.ts';
 
@@ -44,6 +45,7 @@ const STEPS: Step[] = [
   capabilityRefusal,
   rateLimitRetry,
   parallelBudget,
+  whatHappened,
 ];
 
 /** The typed error, as a user would branch on it. */

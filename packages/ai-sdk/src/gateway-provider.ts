@@ -4,6 +4,7 @@ import {
   type CallOptions,
   createGatewayClient,
   type GatewayClient,
+  type GatewayEventHandler,
   type GatewayModel,
   type GatewayService,
   type KeyBudget,
@@ -51,6 +52,10 @@ export interface GatewayProviderSettings {
    * (`APICallError.isRetryable: false`), so `ai` fails at once instead of waiting. Default 60 000 ms.
    */
   maxRetryAfterMs?: number;
+  /** Core's per-call events (queue wait, attempts, served model, usage); see core's Observability. */
+  onEvent?: GatewayEventHandler;
+  /** Let `onEvent` events carry request and answer bodies. Default `false`. */
+  recordContent?: boolean;
 }
 
 export interface GatewayProvider extends ProviderV4, GatewayServices {
@@ -105,6 +110,8 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
         timeoutMs: settings.timeoutMs,
         catalogTtlMs: settings.catalogTtlMs,
         maxRetryAfterMs: settings.maxRetryAfterMs,
+        onEvent: settings.onEvent,
+        recordContent: settings.recordContent,
       });
     } catch (error) {
       throw mapGatewayError(error, {

@@ -94,6 +94,8 @@ class Client implements GatewayClient {
       maxResponseBytes: resolved.maxResponseBytes,
       maxErrorBodyBytes: resolved.maxErrorBodyBytes,
       budget,
+      onEvent: resolved.onEvent,
+      recordContent: resolved.recordContent,
       onErrorResponse: (error) => {
         if (error.code === 'model_not_found' || error.code === 'provider_unavailable') {
           this.#catalog?.invalidate();
@@ -365,7 +367,13 @@ class Client implements GatewayClient {
   ): Promise<EmbeddingsResponse> {
     const { transport } = this.#ready();
     const answer = await transport.json<EmbeddingsResponse>(
-      { method: 'POST', path: SERVICE_PATHS.embeddings, body: JSON.stringify(req), onFailure },
+      {
+        method: 'POST',
+        path: SERVICE_PATHS.embeddings,
+        body: JSON.stringify(req),
+        model: req.model,
+        onFailure,
+      },
       opts,
     );
     const problem = embeddingsProblem(answer.data, count);

@@ -23,6 +23,22 @@ export {
   isGatewayError,
   isGatewayServerErrorCode,
 } from './errors';
+// Observability (issue 17): the client's `onEvent` events. OpenTelemetry is in `@infergate/core/otel`.
+export type {
+  GatewayAttemptEvent,
+  GatewayDequeuedEvent,
+  GatewayDoneEvent,
+  GatewayEvent,
+  GatewayEventBase,
+  GatewayEventHandler,
+  GatewayFallbackEvent,
+  GatewayOperation,
+  GatewayQueuedEvent,
+  GatewayReleasedEvent,
+  GatewayResponseEvent,
+  GatewayRetryEvent,
+  GatewayStartEvent,
+} from './gateway-events';
 export { LANGUAGE_CODE, LIMITS } from './limits';
 export { messageText } from './message-text';
 export {

@@ -1,5 +1,6 @@
 import type { KeyBudget } from './concurrency-budget';
 import { GatewayError } from './errors';
+import type { GatewayEventHandler } from './gateway-events';
 import { LIMITS } from './limits';
 import type { GatewayClientOptions } from './types';
 
@@ -35,6 +36,8 @@ export interface ResolvedOptions {
   retryBaseDelayMs: number;
   maxResponseBytes: number;
   maxErrorBodyBytes: number;
+  onEvent: GatewayEventHandler | undefined;
+  recordContent: boolean;
 }
 
 /** Reads an environment variable where one exists (Node, Bun, Deno with compat); never imports `node:`. */
@@ -126,6 +129,17 @@ function checkBudget(budget: unknown): KeyBudget | undefined {
   return budget as KeyBudget;
 }
 
+function checkOnEvent(onEvent: unknown): GatewayEventHandler | undefined {
+  if (onEvent === undefined || typeof onEvent === 'function') {
+    return onEvent as GatewayEventHandler | undefined;
+  }
+  throw new GatewayError({
+    code: 'configuration_error',
+    message: `onEvent must be a function, got ${onEvent === null ? 'null' : typeof onEvent}`,
+    field: 'onEvent',
+  });
+}
+
 export function resolveOptions(input: GatewayClientOptions | undefined = {}): ResolvedOptions {
   if (typeof input !== 'object' || input === null) {
     throw new GatewayError({
@@ -179,6 +193,8 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
       DEFAULTS.retryBaseDelayMs,
       0,
     ),
+    onEvent: checkOnEvent(options.onEvent),
+    recordContent: options.recordContent === true,
   };
 }
 

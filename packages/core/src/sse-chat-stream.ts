@@ -179,6 +179,7 @@ export class GatewayChatStream implements ChatStream {
     this.#body.cancel(reason);
     this.#open.release();
     this.#open.scope.dispose();
+    this.#open.events?.streamEnded(this.#error, this.#result);
   }
 
   async result(): Promise<AssembledChat> {

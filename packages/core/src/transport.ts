@@ -1,12 +1,14 @@
+import { CallEvents, serverOf } from './call-events';
 import { CallScope, sleep } from './call-scope';
 import type { KeyBudget, ReleaseSlot, Semaphore } from './concurrency-budget';
 import { GatewayError, isGatewayError } from './errors';
+import type { GatewayEventHandler } from './gateway-events';
 import { MAX_TIMEOUT_MS } from './options';
 import { parseErrorResponse, redact } from './parse-error-response';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { registerSecret } from './redact-secret';
 import { backoffDelay } from './retry-after';
-import type { CallOptions } from './types';
+import type { CallOptions, Usage } from './types';
 import { isPlainHttpToRemote, warnPlainHttpOnce } from './warn-plain-http';
 
 export interface TransportConfig {
@@ -29,6 +31,10 @@ export interface TransportConfig {
   maxErrorBodyBytes: number;
   /** Called with every error response (the catalog refreshes on some codes). */
   onErrorResponse?: (error: GatewayError) => void;
+  /** The client's `onEvent` hook: without one no call builds events. */
+  onEvent?: GatewayEventHandler;
+  /** Events carry the request and answer bodies (`recordContent`). */
+  recordContent?: boolean;
 }
 
 export interface RequestSpec {
@@ -39,6 +45,8 @@ export interface RequestSpec {
   body?: string | FormData;
   accept?: string;
   requestedModel?: string;
+  /** The model named in the body when it is not `requestedModel` (embeddings): for events only. */
+  model?: string;
   /** Called with the error before the slot is released (lets siblings stop before they start). */
   onFailure?: (error: unknown) => void;
   /**
@@ -58,6 +66,8 @@ export interface OpenResponse {
   firstChunk?: Uint8Array;
   /** Most unread bytes a stream may buffer ahead of its reader (`maxResponseBytes`). */
   maxBufferedBytes: number;
+  /** The call's events when the client has an `onEvent` hook; the owner reports the end. */
+  events?: CallEvents;
 }
 
 interface Received {
@@ -73,6 +83,8 @@ export class Transport {
   readonly #plainHttpToRemote: boolean;
   /** Client headers + authorization, lowercase names; built on first use (an error is not cached). */
   #baseHeaders: Record<string, string> | undefined;
+  /** `server.address` / `server.port` for events; read on the first call with a hook. */
+  #server: { address: string; port: number } | undefined;
 
   constructor(config: TransportConfig) {
     const { apiKey, ...rest } = config;
@@ -154,20 +166,45 @@ export class Transport {
     checkCallOptions(options);
     const timeoutMs = Math.min(MAX_TIMEOUT_MS, options.timeoutMs ?? this.#config.timeoutMs);
     const scope = new CallScope(options.signal, timeoutMs);
+    const events = this.#config.onEvent ? this.#events(spec, this.#config.onEvent) : undefined;
     try {
-      return await this.#attempts(spec, options, scope);
+      return await this.#attempts(spec, options, scope, events);
     } catch (error) {
       scope.dispose();
+      events?.failed(error);
       throw error;
     }
+  }
+
+  #events(spec: RequestSpec, onEvent: GatewayEventHandler): CallEvents {
+    this.#server ??= serverOf(this.#config.baseURL);
+    return new CallEvents({
+      onEvent,
+      recordContent: this.#config.recordContent === true,
+      redact: (text) => this.redact(text),
+      method: spec.method,
+      path: spec.path,
+      requestedModel: spec.requestedModel ?? spec.model,
+      stream: spec.stream === true,
+      body: spec.body,
+      budgetId: this.#config.budgetId,
+      serverAddress: this.#server.address,
+      serverPort: this.#server.port,
+    });
   }
 
   /**
    * A slot for one attempt: this client's own `maxConcurrency` first (so a client with a small
    * limit queues only behind itself), then the key's budget.
    */
-  async #acquire(spec: RequestSpec, scope: CallScope): Promise<ReleaseSlot> {
+  async #acquire(
+    spec: RequestSpec,
+    scope: CallScope,
+    events: CallEvents | undefined,
+    attempt: number,
+  ): Promise<ReleaseSlot> {
     let releaseLocal: ReleaseSlot | undefined;
+    events?.queued(attempt, this.#config.budgetId);
     try {
       releaseLocal = await this.#config.local.acquire(this.#config.maxConcurrency, scope.signal);
       if (scope.ended) throw scope.error({ requestedModel: spec.requestedModel });
@@ -195,7 +232,9 @@ export class Transport {
         release();
         throw scope.error({ requestedModel: spec.requestedModel });
       }
-      return release;
+      if (!events) return release;
+      events.dequeued(attempt, this.#config.budgetId);
+      return this.#reported(release, events, attempt);
     } catch (error) {
       releaseLocal?.();
       if (isGatewayError(error)) throw error;
@@ -204,10 +243,22 @@ export class Transport {
     }
   }
 
+  /** A slot's release that also reports it (once), for a call with events. */
+  #reported(release: ReleaseSlot, events: CallEvents, attempt: number): ReleaseSlot {
+    let released = false;
+    return () => {
+      release();
+      if (released) return;
+      released = true;
+      events.released(attempt, this.#config.budgetId);
+    };
+  }
+
   async #attempts(
     spec: RequestSpec,
     options: CallOptions,
     scope: CallScope,
+    events: CallEvents | undefined,
   ): Promise<OpenResponse> {
     const url = `${this.#config.baseURL}${spec.path}`;
     let held: ReleaseSlot | undefined;
@@ -225,18 +276,32 @@ export class Transport {
       if (this.#plainHttpToRemote) warnPlainHttpOnce(this.#config.baseURL);
       const maxRetries = options.maxRetries ?? this.#config.maxRetries;
       for (let attempt = 0; ; attempt++) {
-        held = await this.#acquire(spec, scope);
-        const outcome = await this.#attempt(url, headers, fetchImpl, spec, scope);
+        held = await this.#acquire(spec, scope, events, attempt + 1);
+        // (Without events the request is awaited directly: no extra async step per attempt.)
+        const outcome = await (events
+          ? this.#observed(url, headers, fetchImpl, spec, scope, events, attempt + 1)
+          : this.#attempt(url, headers, fetchImpl, spec, scope));
         if (!(outcome instanceof GatewayError)) {
           const release = held;
           held = undefined;
-          return { ...outcome, release, scope, maxBufferedBytes: this.#config.maxResponseBytes };
+          const open: OpenResponse = {
+            ...outcome,
+            release,
+            scope,
+            maxBufferedBytes: this.#config.maxResponseBytes,
+          };
+          if (events) {
+            events.served(outcome.response.headers.get('x-service-model'));
+            open.events = events;
+          }
+          return open;
         }
         const delay = attempt < maxRetries ? this.#retryDelay(outcome, attempt, scope) : undefined;
         if (delay === undefined) throw outcome;
         // Sleeping never holds a slot: give it back, sleep, queue again behind those waiting.
         held();
         held = undefined;
+        events?.retry(attempt + 1, delay, outcome);
         await this.#wait(delay, scope, spec);
       }
     } catch (error) {
@@ -245,6 +310,29 @@ export class Transport {
       held?.();
       throw error;
     }
+  }
+
+  /** `#attempt` with its `attempt` and `response` events. */
+  async #observed(
+    url: string,
+    headers: Headers | Record<string, string>,
+    fetchImpl: typeof fetch,
+    spec: RequestSpec,
+    scope: CallScope,
+    events: CallEvents,
+    attempt: number,
+  ): Promise<Received | GatewayError> {
+    events.attempt(attempt, spec.method, spec.path);
+    let outcome: Received | GatewayError;
+    try {
+      outcome = await this.#attempt(url, headers, fetchImpl, spec, scope);
+    } catch (error) {
+      events.response(attempt, isGatewayError(error) ? error.status : undefined, error);
+      throw error;
+    }
+    if (outcome instanceof GatewayError) events.response(attempt, outcome.status, outcome);
+    else events.response(attempt, outcome.response.status);
+    return outcome;
   }
 
   /**
@@ -403,7 +491,18 @@ export class Transport {
     spec: RequestSpec,
     options?: CallOptions,
   ): Promise<{ text: string; headers: Headers; status: number }> {
-    const { response, release, scope } = await this.open(spec, options);
+    const read = await this.#read(spec, options);
+    read.events?.succeeded();
+    return read;
+  }
+
+  /** `text`, leaving the `done` event to the caller (on success). */
+  async #read(
+    spec: RequestSpec,
+    options: CallOptions | undefined,
+  ): Promise<{ text: string; headers: Headers; status: number; events?: CallEvents }> {
+    const { response, release, scope, events } = await this.open(spec, options);
+    let failure: GatewayError | undefined;
     try {
       const declared = declaredLength(response.headers);
       if (declared !== undefined && declared > this.#config.maxResponseBytes) {
@@ -412,21 +511,27 @@ export class Transport {
       }
       const { text, truncated } = await readBoundedBody(response, this.#config.maxResponseBytes);
       if (truncated) throw this.#tooLarge(response, spec);
-      return { text, headers: response.headers, status: response.status };
+      return { text, headers: response.headers, status: response.status, events };
     } catch (cause) {
-      if (isGatewayError(cause)) throw cause;
-      if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
-      throw new GatewayError({
-        code: 'network_error',
-        status: response.status,
-        message: `The response body could not be read: ${describe(cause)}`,
-        requestedModel: spec.requestedModel,
-        isRetryable: false,
-        cause,
-      });
+      const error = isGatewayError(cause)
+        ? cause
+        : scope.aborted
+          ? scope.error({ requestedModel: spec.requestedModel })
+          : new GatewayError({
+              code: 'network_error',
+              status: response.status,
+              message: `The response body could not be read: ${describe(cause)}`,
+              requestedModel: spec.requestedModel,
+              isRetryable: false,
+              cause,
+            });
+      failure = error;
+      throw error;
     } finally {
       release();
       scope.dispose();
+      // After the slot's `released`: `done` is a call's last event.
+      if (failure) events?.failed(failure);
     }
   }
 
@@ -438,17 +543,22 @@ export class Transport {
     spec: RequestSpec,
     options?: CallOptions,
   ): Promise<{ data: T; headers: Headers; status: number; text: string }> {
-    const { text, headers, status } = await this.text(spec, options);
+    const { text, headers, status, events } = await this.#read(spec, options);
+    let data: T;
     try {
-      return { data: JSON.parse(text) as T, headers, status, text };
+      data = JSON.parse(text) as T;
     } catch (cause) {
-      throw invalidResponse(`The gateway's ${spec.path} answer is not valid JSON`, {
+      const error = invalidResponse(`The gateway's ${spec.path} answer is not valid JSON`, {
         status,
         body: this.redact(text),
         requestedModel: spec.requestedModel,
         cause,
       });
+      events?.failed(error);
+      throw error;
     }
+    if (events) answered(events, data, text);
+    return { data, headers, status, text };
   }
 }
 
@@ -513,6 +623,21 @@ export function invalidResponse(
   } = {},
 ): GatewayError {
   return new GatewayError({ code: 'invalid_response', message, isRetryable: false, ...extra });
+}
+
+/** The `done` event of a JSON answer: its `model` and `usage`, when it has them. */
+function answered(events: CallEvents, data: unknown, text: string): void {
+  const answer = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  events.served(answer.model);
+  const choices = Array.isArray(answer.choices) ? (answer.choices as unknown[]) : undefined;
+  const first = choices?.find(
+    (choice): choice is Record<string, unknown> =>
+      typeof choice === 'object' && choice !== null && (choice as { index?: unknown }).index === 0,
+  );
+  events.succeeded(answer.usage as Usage | undefined, () => text, {
+    id: choices ? answer.id : undefined,
+    finishReason: first?.finish_reason,
+  });
 }
 
 function isEmpty(record: Record<string, string>): boolean {

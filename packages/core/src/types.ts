@@ -1,4 +1,5 @@
 import type { KeyBudget } from './concurrency-budget';
+import type { GatewayEventHandler } from './gateway-events';
 
 /**
  * Wire types of the gateway API (revision 0.2.0) and the public types of the client.
@@ -340,6 +341,18 @@ export interface GatewayClientOptions {
   maxRetryAfterMs?: number;
   /** Base of the exponential backoff for 502/503/504 and network errors. Default 500 ms. */
   retryBaseDelayMs?: number;
+  /**
+   * Called with what happens to each call: queued, slot acquired (with the wait), each attempt
+   * and its response, retries, a fallback model, and the end (usage, duration). Synchronous;
+   * what it throws is ignored. Never given the API key or headers. `@infergate/core/otel` turns
+   * these events into OpenTelemetry spans and metrics.
+   */
+  onEvent?: GatewayEventHandler;
+  /**
+   * Events carry the request body (`start.input`) and the answer (`done.output`), for tracing
+   * that records message content. Default `false`: no content in any event.
+   */
+  recordContent?: boolean;
 }
 
 export interface CallOptions {

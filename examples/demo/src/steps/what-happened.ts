@@ -1,0 +1,107 @@
+import { createGateway } from '@infergate/ai-sdk';
+import type { GatewayDoneEvent, GatewayEvent, GatewayStartEvent } from '@infergate/core';
+import { generateText, streamText } from 'ai';
+import { line, ok, style } from '../terminal.ts';
+import { expect, type Step } from '../tour.ts';
+
+/** One event as a line of the call's timeline (ms since the call began). */
+function describe(event: GatewayEvent, startedAt: number): string {
+  const at = style.dim(`+${String(event.time - startedAt).padStart(5)} ms`);
+  switch (event.type) {
+    case 'start':
+      return `${at}  start     ${event.method} ${event.path}, model ${event.requestedModel ?? '-'}`;
+    case 'queued':
+      return `${at}  queued    attempt ${event.attempt} asks for a slot (its provider's 1, then the key's)`;
+    case 'dequeued':
+      return `${at}  slot      attempt ${event.attempt} got one after ${Math.round(event.waitMs)} ms`;
+    case 'attempt':
+      return `${at}  attempt   ${event.attempt} sent`;
+    case 'response': {
+      const outcome = event.ok
+        ? `HTTP ${event.status}`
+        : `HTTP ${event.status ?? '-'} ${event.code ?? ''}`.trim();
+      const wait = event.retryAfterMs === undefined ? '' : `, Retry-After ${event.retryAfterMs} ms`;
+      return `${at}  response  attempt ${event.attempt}: ${outcome}${wait}`;
+    }
+    case 'retry':
+      return `${at}  retry     in ${event.delayMs} ms (${event.reason}), holding no slot`;
+    case 'released':
+      return `${at}  released  the slot of attempt ${event.attempt}`;
+    case 'fallback':
+      return `${at}  fallback  ${event.requestedModel} → ${style.bold(event.servedModel)}`;
+    case 'done': {
+      const tokens = event.usage
+        ? `, tokens ${event.usage.inputTokens ?? '?'} in / ${event.usage.outputTokens ?? '?'} out`
+        : '';
+      const end = event.ok ? 'ok' : `failed (${event.error?.code})`;
+      return `${at}  done      ${end} in ${Math.round(event.durationMs)} ms, ${event.attempts} attempt(s), served by ${event.servedModel ?? '-'}${tokens}`;
+    }
+  }
+}
+
+export const whatHappened: Step = {
+  title: 'What happened to this call?',
+  what: 'One generateText call as core saw it, from the onEvent hook: queue wait, attempts, 429, fallback, tokens.',
+  async run(tour) {
+    const events: GatewayEvent[] = [];
+    const chatCalls: number[] = [];
+    let blockerAnswered = () => {};
+    const answered = new Promise<void>((resolve) => {
+      blockerAnswered = resolve;
+    });
+    // A provider of its own with the hook (the same events feed @infergate/core/otel's spans), and
+    // one slot, so that our call queues behind another one.
+    const gateway = createGateway({
+      baseURL: tour.client.baseURL,
+      apiKey: tour.apiKey,
+      fetch: tour.requests.fetch,
+      maxConcurrency: 1,
+      onEvent(event) {
+        events.push(event);
+        if (event.type === 'start' && event.operation === 'chat') chatCalls.push(event.callId);
+        if (event.type === 'response' && event.ok && event.callId === chatCalls[0]) {
+          blockerAnswered();
+        }
+      },
+    });
+    // The other call: a stream, which holds the slot until its body has arrived.
+    const blocker = streamText({
+      model: gateway(tour.modelWith(['chat', 'streaming'])),
+      prompt: 'Count from one to twenty, in words.',
+    });
+    const blockerText = blocker.text;
+    await answered;
+    // On the emulator: the offline my/laptop-model (answered by a pool model) and one 429 first.
+    const modelId = tour.emulator ? 'my/laptop-model' : tour.modelWith(['chat']);
+    tour.emulator?.injectFault({ fault: 'rate_limit', endpoint: 'chat', times: 1, retryAfter: 1 });
+    const result = await generateText({
+      model: gateway(modelId),
+      prompt: 'In one sentence: what is a gateway?',
+    });
+    await blockerText;
+    line(`the AI SDK saw one call and its answer: ${style.dim(JSON.stringify(result.text))}`);
+    const ours = chatCalls[1];
+    const start = events.find(
+      (event): event is GatewayStartEvent => event.type === 'start' && event.callId === ours,
+    );
+    expect(start, 'the hook saw the chat call');
+    const timeline = events.filter((event) => event.callId === ours);
+    line('core saw:');
+    for (const event of timeline) line(`  ${describe(event, start.time)}`);
+    const done = timeline.find((event): event is GatewayDoneEvent => event.type === 'done');
+    expect(done?.ok, 'the call ended well');
+    if (tour.emulator) {
+      expect(
+        timeline.some((event) => event.type === 'retry'),
+        'the 429 was retried',
+      );
+      expect(
+        timeline.some((event) => event.type === 'fallback'),
+        'the fallback was reported',
+      );
+    }
+    ok(
+      `${Math.round(done.queueWaitMs)} ms queued, ${done.attempts} attempt(s), served by ${done.servedModel}`,
+    );
+  },
+};

@@ -1,0 +1,345 @@
+import { readFileSync } from 'node:fs';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import {
+  type DataPoint,
+  type Histogram,
+  MeterProvider,
+  MetricReader,
+  type ResourceMetrics,
+} from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { otelEvents } from '../src/otel';
+import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
+
+/** Collects on demand (the test reads the metrics when it wants them). */
+class TestReader extends MetricReader {
+  protected override async onForceFlush(): Promise<void> {}
+  protected override async onShutdown(): Promise<void> {}
+}
+
+const contextManager = new AsyncLocalStorageContextManager();
+const exporter = new InMemorySpanExporter();
+const tracerProvider = new BasicTracerProvider({
+  spanProcessors: [new SimpleSpanProcessor(exporter)],
+});
+const tracer = tracerProvider.getTracer('test');
+let reader: TestReader;
+let meterProvider: MeterProvider;
+
+beforeAll(() => {
+  context.setGlobalContextManager(contextManager.enable());
+});
+afterAll(() => {
+  context.disable();
+});
+beforeEach(() => {
+  exporter.reset();
+  reader = new TestReader();
+  meterProvider = new MeterProvider({ readers: [reader] });
+});
+
+/** A client on its own emulator whose events go to the test's tracer and meter. */
+function traced(
+  options: Parameters<typeof harness>[1] = {},
+  scenario?: Parameters<typeof harness>[0],
+) {
+  return harness(scenario, {
+    onEvent: otelEvents({ tracer, meter: meterProvider.getMeter('test') }),
+    ...options,
+  });
+}
+
+const spans = () => exporter.getFinishedSpans();
+const named = (name: string) => spans().filter((span) => span.name === name);
+const callSpan = (name = 'chat community/general'): ReadableSpan => {
+  const found = named(name);
+  expect(found).toHaveLength(1);
+  return found[0]!;
+};
+const childrenOf = (parent: ReadableSpan) =>
+  spans().filter((span) => span.parentSpanContext?.spanId === parent.spanContext().spanId);
+
+async function metricPoints(name: string): Promise<DataPoint<unknown>[]> {
+  const { resourceMetrics } = await reader.collect();
+  return pointsOf(resourceMetrics, name);
+}
+
+function pointsOf(resourceMetrics: ResourceMetrics, name: string): DataPoint<unknown>[] {
+  return resourceMetrics.scopeMetrics
+    .flatMap((scope) => scope.metrics)
+    .filter((metric) => metric.descriptor.name === name)
+    .flatMap((metric) => metric.dataPoints as DataPoint<unknown>[]);
+}
+
+describe('otelEvents: spans', () => {
+  it('a chat call is a CLIENT span with the GenAI attributes and usage', async () => {
+    const { client } = traced();
+    await client.chat(hi());
+    const span = callSpan();
+    expect(span.kind).toBe(SpanKind.CLIENT);
+    expect(span.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'infergate',
+      'gen_ai.request.model': 'community/general',
+      'gen_ai.response.model': 'community/general',
+      'server.port': 443,
+      'infergate.fallback': false,
+      'infergate.attempts': 1,
+    });
+    expect(span.attributes['server.address']).toMatch(/^gateway-\d+\.test$/);
+    expect(span.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
+    expect(span.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
+    expect(span.attributes['gen_ai.response.finish_reasons']).toEqual(['stop']);
+    expect(span.attributes['gen_ai.response.id']).toBeTypeOf('string');
+    expect(span.status.code).not.toBe(SpanStatusCode.ERROR);
+    const children = childrenOf(span).map((child) => child.name);
+    expect(children).toEqual(['infergate.queue', 'POST /chat/completions']);
+    const attempt = named('POST /chat/completions')[0]!;
+    expect(attempt.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'http.response.status_code': 200,
+      'infergate.attempt': 1,
+      'http.request.resend_count': 0,
+    });
+  });
+
+  it('a fallback sets gen_ai.response.model to the served model and infergate.fallback', async () => {
+    const { client } = traced();
+    const result = await client.chat(hi('my/laptop-model'));
+    const span = callSpan('chat my/laptop-model');
+    expect(span.attributes['gen_ai.request.model']).toBe('my/laptop-model');
+    expect(span.attributes['gen_ai.response.model']).toBe(result.servedModel);
+    expect(span.attributes['infergate.fallback']).toBe(true);
+    expect(span.events.map((event) => event.name)).toContain('infergate.fallback');
+  });
+
+  it('a 429 is an attempt span with its Retry-After, a retry event and a second attempt', async () => {
+    const { client, emulator } = traced();
+    emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', times: 1, retryAfter: 0 });
+    await client.chat(hi());
+    const span = callSpan();
+    const attempts = childrenOf(span).filter((child) => child.name === 'POST /chat/completions');
+    expect(attempts.map((attempt) => attempt.attributes['http.response.status_code'])).toEqual([
+      429, 200,
+    ]);
+    expect(attempts[0]?.attributes).toMatchObject({
+      'error.type': 'client_concurrency_exceeded',
+      'infergate.retry_after_ms': 0,
+    });
+    expect(attempts[0]?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(attempts[1]?.attributes['http.request.resend_count']).toBe(1);
+    const retry = span.events.find((event) => event.name === 'infergate.retry');
+    expect(retry?.attributes).toMatchObject({
+      'error.type': 'client_concurrency_exceeded',
+      'http.response.status_code': 429,
+    });
+    expect(span.attributes['infergate.attempts']).toBe(2);
+    expect(childrenOf(span).filter((child) => child.name === 'infergate.queue')).toHaveLength(2);
+  });
+
+  it('a failed call sets error.type to the gateway code and an error status', async () => {
+    const { client, emulator } = traced({ maxRetries: 0 });
+    emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat' });
+    const error = await caught(() => client.chat(hi()));
+    const span = callSpan();
+    expect(span.attributes['error.type']).toBe(error.code);
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it('a stream span ends when the stream does, with its usage', async () => {
+    const { client } = traced();
+    const stream = await client.chatStream(hi());
+    expect(named('chat community/general')).toHaveLength(0);
+    await stream.result();
+    const span = callSpan();
+    expect(span.attributes['infergate.stream']).toBe(true);
+    expect(span.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
+  });
+
+  it('is a child of the span active when the call began', async () => {
+    const { client } = traced();
+    await tracer.startActiveSpan('app.handler', async (parent) => {
+      await client.chat(hi());
+      parent.end();
+    });
+    const parent = named('app.handler')[0]!;
+    const span = callSpan();
+    expect(span.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
+    expect(span.spanContext().traceId).toBe(parent.spanContext().traceId);
+  });
+
+  it('names embeddings spans by the GenAI operation', async () => {
+    const { client } = traced();
+    await client.embed({ input: 'hello', model: 'all-minilm-l6-v2' });
+    const span = callSpan('embeddings all-minilm-l6-v2');
+    expect(span.attributes['gen_ai.operation.name']).toBe('embeddings');
+    expect(span.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
+  });
+});
+
+describe('otelEvents: content and secrets', () => {
+  const message = 'a private message, not for traces';
+
+  it('exports neither the API key nor message content by default', async () => {
+    const { client, emulator } = traced();
+    emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', times: 1, retryAfter: 0 });
+    await client.chat(hi('community/general', message));
+    await (await client.chatStream(hi('my/laptop-model', message))).result();
+    await caught(() => client.chat(hi('no/such-model', message)));
+    const exported = JSON.stringify(
+      spans().map((span) => ({
+        name: span.name,
+        attributes: span.attributes,
+        events: span.events,
+        status: span.status,
+        resource: span.resource.attributes,
+      })),
+    );
+    expect(spans().length).toBeGreaterThan(6);
+    expect(exported).not.toContain(DEFAULT_KEYS.full);
+    expect(exported).not.toContain(message);
+    expect(exported).not.toContain('gen_ai.input.messages');
+    const { resourceMetrics } = await reader.collect();
+    expect(JSON.stringify(resourceMetrics.scopeMetrics)).not.toContain(DEFAULT_KEYS.full);
+  });
+
+  it('records messages with recordContent: true (and still not the key)', async () => {
+    const { client } = traced({ recordContent: true });
+    await client.chat(hi('community/general', message));
+    await (await client.chatStream(hi('community/general', message))).result();
+    for (const span of named('chat community/general')) {
+      const input = JSON.parse(String(span.attributes['gen_ai.input.messages']));
+      expect(input).toEqual([{ role: 'user', parts: [{ type: 'text', content: message }] }]);
+      const output = JSON.parse(String(span.attributes['gen_ai.output.messages']));
+      expect(output[0]).toMatchObject({
+        role: 'assistant',
+        parts: [{ type: 'text', content: `Echo: ${message}` }],
+        finish_reason: 'stop',
+      });
+    }
+    expect(named('chat community/general')).toHaveLength(2);
+    expect(JSON.stringify(spans().map((span) => span.attributes))).not.toContain(DEFAULT_KEYS.full);
+  });
+});
+
+describe('otelEvents: metrics', () => {
+  it('records call duration, tokens, queue wait, retries and 429s by code', async () => {
+    const { client, emulator } = traced();
+    emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', times: 1, retryAfter: 0 });
+    await client.chat(hi());
+    const [duration] = await metricPoints('gen_ai.client.operation.duration');
+    expect(duration?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.request.model': 'community/general',
+      'gen_ai.response.model': 'community/general',
+    });
+    expect((duration?.value as Histogram | undefined)?.count).toBe(1);
+    const tokens = await metricPoints('gen_ai.client.token.usage');
+    expect(tokens.map((point) => point.attributes['gen_ai.token.type']).sort()).toEqual([
+      'input',
+      'output',
+    ]);
+    const [wait] = await metricPoints('infergate.client.queue.wait');
+    expect((wait?.value as Histogram | undefined)?.count).toBe(2);
+    const [retries] = await metricPoints('infergate.client.retries');
+    expect(retries?.value).toBe(1);
+    expect(retries?.attributes['error.type']).toBe('client_concurrency_exceeded');
+    const [limited] = await metricPoints('infergate.client.rate_limited');
+    expect(limited?.value).toBe(1);
+    expect(limited?.attributes['error.type']).toBe('client_concurrency_exceeded');
+  });
+
+  it('counts slots in use and calls queued per budget, back to 0 when calls end', async () => {
+    // The first request is held at fetch: it keeps the only slot while the second call waits.
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let held = true;
+    const setup = traced({
+      maxConcurrency: 1,
+      fetch: async (input, init) => {
+        if (held) {
+          held = false;
+          await opened;
+        }
+        return setup.emulator.fetch(new Request(input, init));
+      },
+    });
+    const { client } = setup;
+    const first = client.chat(hi());
+    const second = client.chat(hi());
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const inUse = await metricPoints('infergate.client.slots.in_use');
+    const queued = await metricPoints('infergate.client.calls.queued');
+    expect(inUse[0]?.value).toBe(1);
+    expect(queued[0]?.value).toBe(1);
+    expect(inUse[0]?.attributes['infergate.budget.id']).toMatch(/^ig-/);
+    open();
+    await Promise.all([first, second]);
+    expect((await metricPoints('infergate.client.slots.in_use'))[0]?.value).toBe(0);
+    expect((await metricPoints('infergate.client.calls.queued'))[0]?.value).toBe(0);
+  });
+});
+
+describe('otelEvents: calls that never end', () => {
+  it('past 10 000 open calls, the oldest is ended as abandoned', () => {
+    const handler = otelEvents({ tracer, meter: meterProvider.getMeter('test') });
+    const start = (callId: number) =>
+      handler({
+        type: 'start',
+        callId,
+        operation: 'chat',
+        time: Date.now(),
+        method: 'POST',
+        path: '/chat/completions',
+        serverAddress: 'gw.test',
+        serverPort: 443,
+        stream: true,
+        budgetId: 'ig-test',
+      });
+    for (let id = 1; id <= 10_000; id++) start(-id);
+    expect(spans()).toHaveLength(0);
+    start(-10_001);
+    expect(spans()).toHaveLength(1);
+    expect(spans()[0]?.attributes['infergate.abandoned']).toBe(true);
+  });
+});
+
+describe('disabled path', () => {
+  it('a client without onEvent makes no spans, even with a tracer provider registered', async () => {
+    trace.setGlobalTracerProvider(tracerProvider);
+    try {
+      const { client } = harness();
+      await tracer.startActiveSpan('app.handler', async (parent) => {
+        await client.chat(hi());
+        parent.end();
+      });
+      expect(spans().map((span) => span.name)).toEqual(['app.handler']);
+    } finally {
+      trace.disable();
+    }
+  });
+
+  it("core's main entry never imports @opentelemetry/api (it loads without it)", () => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const source = readFileSync(new URL(`../src/${file}.ts`, import.meta.url), 'utf8');
+      expect(source, file).not.toMatch(/from '@opentelemetry|import\('@opentelemetry/);
+      for (const [, next] of source.matchAll(/from '\.\/([\w-]+)'/g)) visit(next!);
+      for (const [, next] of source.matchAll(/import\('\.\/([\w-]+)'\)/g)) visit(next!);
+    };
+    visit('index');
+    expect(seen.has('client')).toBe(true);
+    expect(seen.has('otel-events')).toBe(false);
+  });
+});
