@@ -1,6 +1,7 @@
 import type { KeyBudget } from './concurrency-budget';
 import { GatewayError } from './errors';
 import { LIMITS } from './limits';
+import { missingSettingMessage, readEnv } from './read-env';
 import type { GatewayClientOptions } from './types';
 
 export const DEFAULTS = {
@@ -35,14 +36,6 @@ export interface ResolvedOptions {
   retryBaseDelayMs: number;
   maxResponseBytes: number;
   maxErrorBodyBytes: number;
-}
-
-/** Reads an environment variable where one exists (Node, Bun, Deno with compat); never imports `node:`. */
-export function readEnv(name: string): string | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env;
-  const value = env?.[name];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
 /**
@@ -182,15 +175,13 @@ export function missingConfiguration(resolved: ResolvedOptions): GatewayError | 
   if (resolved.baseURL === undefined) {
     return new GatewayError({
       code: 'configuration_error',
-      message:
-        'No gateway base URL: pass `baseURL` to createGatewayClient or set the INFERGATE_BASE_URL environment variable',
+      message: missingSettingMessage('No gateway base URL', 'baseURL', 'INFERGATE_BASE_URL'),
     });
   }
   if (resolved.apiKey === undefined) {
     return new GatewayError({
       code: 'configuration_error',
-      message:
-        'No API key: pass `apiKey` to createGatewayClient or set the INFERGATE_API_KEY environment variable',
+      message: missingSettingMessage('No API key', 'apiKey', 'INFERGATE_API_KEY'),
     });
   }
   return undefined;
