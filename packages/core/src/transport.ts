@@ -1,3 +1,4 @@
+import { corsHint } from './cors-hint';
 import { CallScope, sleep } from './call-scope';
 import type { KeyBudget, ReleaseSlot, Semaphore } from './concurrency-budget';
 import { GatewayError, isGatewayError } from './errors';
@@ -267,7 +268,7 @@ export class Transport {
       if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
       return new GatewayError({
         code: 'network_error',
-        message: `Could not reach the gateway at ${this.#config.baseURL}: ${describe(cause)}`,
+        message: `Could not reach the gateway at ${this.#config.baseURL}: ${describe(cause)}${corsHint()}`,
         requestedModel: spec.requestedModel,
         isRetryable: true,
         cause,

@@ -20,4 +20,5 @@ export type {
   ServiceSpec,
   ServicesSpec,
 } from './scenario';
+export { type CorsOption, withCors } from './cors';
 export { type RunningEmulator, type StartEmulatorOptions, startEmulator } from './server';
