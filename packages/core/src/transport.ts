@@ -1,6 +1,6 @@
-import { corsHint } from './cors-hint';
 import { CallScope, sleep } from './call-scope';
 import type { KeyBudget, ReleaseSlot, Semaphore } from './concurrency-budget';
+import { corsHint } from './cors-hint';
 import { GatewayError, isGatewayError } from './errors';
 import { MAX_TIMEOUT_MS } from './options';
 import { parseErrorResponse, redact } from './parse-error-response';
