@@ -147,7 +147,13 @@ async function launchChild(
 }
 
 export function launchBun(binary: string, settings: Settings): Promise<LaunchedRuntime> {
-  return launchChild(binary, (file) => ['run', file], 'bun-entry.ts', ['bun', 'worker', 'browser'], settings);
+  return launchChild(
+    binary,
+    (file) => ['run', file],
+    'bun-entry.ts',
+    ['bun', 'worker', 'browser'],
+    settings,
+  );
 }
 
 /** The least Deno needs: the network, only to loopback (listening and reaching the gateway). */

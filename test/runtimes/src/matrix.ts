@@ -93,14 +93,17 @@ export function defineMatrix(
   context: () => { target: Target; gateway: RunningEmulator },
   options: { clientAbort?: boolean } = {},
 ): void {
-  const check = async (run: (target: Target) => Promise<void>) => {
+  const check = async (run: (target: Target) => Promise<void>, cancelling = false) => {
     const { target, gateway } = context();
     gateway.emulator.resetCounters();
     await run(target);
     expect(await settled(gateway)).toBe(0);
     const { maxInflight, concurrencyRejections } = gateway.emulator.counters;
     expect(maxInflight[gateway.apiKey] ?? 0).toBeLessThanOrEqual(4);
-    expect(concurrencyRejections).toBe(0);
+    // A cancelled stream frees its slot on our side at once; the gateway sees the connection
+    // close a moment later, so a call sent in between may get a 429, which core retries after
+    // Retry-After (the answers above were all served). Without cancelling, none.
+    if (!cancelling) expect(concurrencyRejections).toBe(0);
   };
 
   it(`${surface}: ${CONCURRENT} concurrent calls on one key are all answered`, () =>
@@ -126,7 +129,7 @@ export function defineMatrix(
         ).toEqual([]);
       }
       expectAnswered(await target.run(`/${surface}/chat`, CONCURRENT), jsonField('text'));
-    }));
+    }, true));
 
   it(`${surface}: every call's deadline fires (timeout), and the key is free afterwards`, () =>
     check(async (target) => {

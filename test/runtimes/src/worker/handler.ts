@@ -164,7 +164,10 @@ export async function handle(request: Request, settings: Settings): Promise<Resp
       // Settings from the environment only: where it cannot be read, the call says why.
       const error = await createGatewayClient()
         .models()
-        .then(() => undefined, (e: unknown) => e as { code?: string; message?: string });
+        .then(
+          () => undefined,
+          (e: unknown) => e as { code?: string; message?: string },
+        );
       return Response.json({ code: error?.code ?? 'answered', message: error?.message ?? '' });
     }
     const [, surface = '', kind = ''] = path.split('/');
