@@ -24,5 +24,7 @@ export async function bundleWorker(
       options.settings === undefined ? {} : { __SETTINGS__: JSON.stringify(options.settings) },
     logLevel: 'silent',
   });
-  return result.outputFiles[0]!.text;
+  const output = result.outputFiles?.[0];
+  if (output === undefined) throw new Error(`esbuild wrote nothing for ${entry}`);
+  return output.text;
 }

@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { bundleWorker } from './bundle';
 import type { Settings } from './worker/handler';
 
@@ -70,7 +71,7 @@ export async function launchWorkerd(settings: Settings): Promise<LaunchedRuntime
         log += `${message}\n`;
       }
     })(LogLevel.WARN),
-    handleRuntimeStdio(stdout, stderr) {
+    handleRuntimeStdio(stdout: Readable, stderr: Readable) {
       stdout.setEncoding('utf8').on('data', (chunk: string) => {
         log += chunk;
       });

@@ -84,6 +84,15 @@ async function settled(gateway: RunningEmulator): Promise<number> {
   return inflight();
 }
 
+/** Waits (bounded) until the emulator has `count` of the key in flight; returns what it has. */
+async function inflightReaches(gateway: RunningEmulator, count: number): Promise<number> {
+  const inflight = () => gateway.emulator.counters.inflight[gateway.apiKey] ?? 0;
+  for (let i = 0; i < 200 && inflight() < count; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return inflight();
+}
+
 /**
  * The cases of one surface, as vitest tests (run in order): each checks the answers, then the
  * emulator's counters: at most 4 of the key in flight, no request refused for concurrency.
@@ -131,9 +140,16 @@ export function defineMatrix(
       expectAnswered(await target.run(`/${surface}/chat`, CONCURRENT), jsonField('text'));
     }, true));
 
-  it(`${surface}: every call's deadline fires (timeout), and the key is free afterwards`, () =>
+  it(`${surface}: every call's deadline fires, in flight or queued, and the key is free afterwards`, () =>
     check(async (target) => {
-      const outcomes = await target.run(`/${surface}/deadline`, CONCURRENT);
+      const { gateway } = context();
+      // Four calls take the key's slots and time out in flight; then eight more, with a shorter
+      // deadline, time out while queued behind them (so no slot frees while one waits: a freed
+      // slot would send a call the gateway, not yet aware of the abort, could refuse).
+      const holders = target.run(`/${surface}/deadline?ms=2500`, 4);
+      expect(await inflightReaches(gateway, 4)).toBe(4);
+      const queued = await target.run(`/${surface}/deadline?ms=600`, CONCURRENT - 4);
+      const outcomes = [...(await holders), ...queued];
       const codes = outcomes.map((o) => o.error ?? jsonField('code')(o.body));
       expect(codes, described(outcomes)).toEqual(codes.map(() => 'timeout'));
       expectAnswered(await target.run(`/${surface}/chat`, 4), jsonField('text'));

@@ -5,8 +5,9 @@
  * - `chat`: one answer, as JSON `{ text }`;
  * - `stream`: the answer streamed as text;
  * - `abandon`: starts a stream, reads its first piece and answers without reading the rest;
- * - `deadline`: a call whose deadline (800 ms) passes before the gateway answers (the emulator's
- *   `slow_headers` fault): JSON `{ code }` of the error it failed with;
+ * - `deadline?ms=N`: a call whose deadline (N ms) passes before the gateway answers (the
+ *   emulator's `slow_headers` fault), in flight or still queued for a slot: JSON `{ code }` of
+ *   the error it failed with;
  * - `/config`: a core client made without settings: JSON `{ code, message }` of its first call.
  * No `node:` import and no `process`: settings come from the caller (the Worker's `env`).
  */
@@ -21,16 +22,18 @@ export interface Settings {
 }
 
 const MODEL = 'community/general';
-const DEADLINE_MS = 800;
 const SLOW = { 'x-emulator-fault': 'slow_headers; ms=5000' };
 const PROMPT = `Tell me something: ${'word '.repeat(24)}`;
 
 interface Surfaces {
   core: GatewayClient;
   ai: GatewayProvider;
-  aiSlow: GatewayProvider;
+  /** AI SDK providers by deadline (the provider's `timeoutMs` is the call's deadline). */
+  aiSlow: Map<number, GatewayProvider>;
   chat: GatewayChatModel;
-  chatSlow: GatewayChatModel;
+  /** LangChain models by deadline (the model's `timeout`). */
+  chatSlow: Map<number, GatewayChatModel>;
+  settings: Settings;
 }
 
 let surfaces: Surfaces | undefined;
@@ -39,15 +42,10 @@ function surfacesFor(settings: Settings): Surfaces {
   surfaces ??= {
     core: createGatewayClient(settings),
     ai: createGateway(settings),
-    aiSlow: createGateway({ ...settings, timeoutMs: DEADLINE_MS, maxRetries: 0, headers: SLOW }),
+    aiSlow: new Map(),
     chat: new GatewayChatModel({ model: MODEL, ...settings }),
-    chatSlow: new GatewayChatModel({
-      model: MODEL,
-      ...settings,
-      timeout: DEADLINE_MS,
-      maxRetries: 0,
-      headers: SLOW,
-    }),
+    chatSlow: new Map(),
+    settings,
   };
   return surfaces;
 }
@@ -102,7 +100,12 @@ async function firstPiece(pieces: AsyncIterable<string>): Promise<Response> {
   return Response.json({ first: value ?? '' });
 }
 
-async function route(s: Surfaces, surface: string, kind: string): Promise<Response> {
+async function route(
+  s: Surfaces,
+  surface: string,
+  kind: string,
+  deadlineMs: number,
+): Promise<Response> {
   const core = () => s.core.chat({ model: MODEL, messages: [{ role: 'user', content: PROMPT }] });
   if (surface === 'core') {
     if (kind === 'chat') {
@@ -115,7 +118,7 @@ async function route(s: Surfaces, surface: string, kind: string): Promise<Respon
       const error = await s.core
         .chat(
           { model: MODEL, messages: [{ role: 'user', content: PROMPT }] },
-          { timeoutMs: DEADLINE_MS, maxRetries: 0, headers: SLOW },
+          { timeoutMs: deadlineMs, maxRetries: 0, headers: SLOW },
         )
         .then(() => undefined, codeOf);
       return Response.json({ code: error ?? 'answered' });
@@ -133,8 +136,18 @@ async function route(s: Surfaces, surface: string, kind: string): Promise<Respon
       return firstPiece(streamText({ model: s.ai(MODEL), prompt: PROMPT }).textStream);
     }
     if (kind === 'deadline') {
+      let slow = s.aiSlow.get(deadlineMs);
+      if (slow === undefined) {
+        slow = createGateway({
+          ...s.settings,
+          timeoutMs: deadlineMs,
+          maxRetries: 0,
+          headers: SLOW,
+        });
+        s.aiSlow.set(deadlineMs, slow);
+      }
       const error = await generateText({
-        model: s.aiSlow(MODEL),
+        model: slow(MODEL),
         prompt: PROMPT,
         maxRetries: 0,
       }).then(() => undefined, codeOf);
@@ -149,7 +162,18 @@ async function route(s: Surfaces, surface: string, kind: string): Promise<Respon
     if (kind === 'stream') return textStream(langchainText(s.chat));
     if (kind === 'abandon') return firstPiece(langchainText(s.chat));
     if (kind === 'deadline') {
-      const error = await s.chatSlow.invoke(PROMPT).then(() => undefined, codeOf);
+      let slow = s.chatSlow.get(deadlineMs);
+      if (slow === undefined) {
+        slow = new GatewayChatModel({
+          model: MODEL,
+          ...s.settings,
+          timeout: deadlineMs,
+          maxRetries: 0,
+        });
+        s.chatSlow.set(deadlineMs, slow);
+      }
+      // The fault header on the chat request only (the catalog look-up before it is quick).
+      const error = await slow.invoke(PROMPT, { headers: SLOW }).then(() => undefined, codeOf);
       return Response.json({ code: error ?? 'answered' });
     }
   }
@@ -158,7 +182,8 @@ async function route(s: Surfaces, surface: string, kind: string): Promise<Respon
 
 /** Answers one request of the test app. */
 export async function handle(request: Request, settings: Settings): Promise<Response> {
-  const path = new URL(request.url).pathname;
+  const url = new URL(request.url);
+  const path = url.pathname;
   try {
     if (path === '/config') {
       // Settings from the environment only: where it cannot be read, the call says why.
@@ -171,7 +196,12 @@ export async function handle(request: Request, settings: Settings): Promise<Resp
       return Response.json({ code: error?.code ?? 'answered', message: error?.message ?? '' });
     }
     const [, surface = '', kind = ''] = path.split('/');
-    return await route(surfacesFor(settings), surface, kind);
+    return await route(
+      surfacesFor(settings),
+      surface,
+      kind,
+      Number(url.searchParams.get('ms') ?? 800),
+    );
   } catch (error) {
     return Response.json({ error: codeOf(error), message: String(error) }, { status: 500 });
   }
