@@ -76,9 +76,10 @@ function quietly(action: () => void): void {
  * In request-bound mode (Cloudflare's workerd, Vercel's edge runtime: promises, timers and I/O
  * belong to the request that created them) no call ever settles another call's promise:
  * - a release only frees the slot; each waiter takes it from a timer of its own (every
- *   `pollMs`), so it wakes in its own request's context. (Settled from another request, its
- *   continuation runs only while that other request lives, and a request waiting on nothing of its
- *   own is cancelled as hung by workerd.)
+ *   `pollMs`), so it wakes in its own request's context. (A promise settled from another request
+ *   makes workerd warn, and its continuation is cancelled once the waiting request has ended; a
+ *   request whose only pending work is a promise another request must settle is cancelled as
+ *   hung.)
  * - a holder renews a heartbeat from a timer of its own; a slot whose heartbeat stopped for
  *   `staleMs` is taken back. When a request's context ends (its response was sent, its client went
  *   away) its pending reads never complete, so the release that would follow them never runs.
