@@ -7,7 +7,8 @@
  * - `abandon`: starts a stream, reads its first piece and answers without reading the rest;
  * - `deadline?ms=N`: a call whose deadline (N ms) passes before the gateway answers (the
  *   emulator's `slow_headers` fault), in flight or still queued for a slot: JSON `{ code }` of
- *   the error it failed with;
+ *   the error it failed with (core's retries stay on: a connection that fails before the answer,
+ *   e.g. a reused keep-alive socket the gateway closed, is retried, and the deadline still ends it);
  * - `/config`: a core client made without settings: JSON `{ code, message }` of its first call.
  * No `node:` import and no `process`: settings come from the caller (the Worker's `env`).
  */
@@ -118,7 +119,7 @@ async function route(
       const error = await s.core
         .chat(
           { model: MODEL, messages: [{ role: 'user', content: PROMPT }] },
-          { timeoutMs: deadlineMs, maxRetries: 0, headers: SLOW },
+          { timeoutMs: deadlineMs, headers: SLOW },
         )
         .then(() => undefined, codeOf);
       return Response.json({ code: error ?? 'answered' });
@@ -141,7 +142,6 @@ async function route(
         slow = createGateway({
           ...s.settings,
           timeoutMs: deadlineMs,
-          maxRetries: 0,
           headers: SLOW,
         });
         s.aiSlow.set(deadlineMs, slow);
@@ -168,7 +168,6 @@ async function route(
           model: MODEL,
           ...s.settings,
           timeout: deadlineMs,
-          maxRetries: 0,
         });
         s.chatSlow.set(deadlineMs, slow);
       }
