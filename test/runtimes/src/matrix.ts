@@ -146,7 +146,7 @@ export function defineMatrix(
       // Four calls take the key's slots and time out in flight; then eight more, with a shorter
       // deadline, time out while queued behind them (so no slot frees while one waits: a freed
       // slot would send a call the gateway, not yet aware of the abort, could refuse).
-      const holders = target.run(`/${surface}/deadline?ms=2500`, 4);
+      const holders = target.run(`/${surface}/deadline?ms=3500`, 4);
       expect(await inflightReaches(gateway, 4)).toBe(4);
       const queued = await target.run(`/${surface}/deadline?ms=600`, CONCURRENT - 4);
       const outcomes = [...(await holders), ...queued];
