@@ -1,5 +1,4 @@
 import { NoSuchModelError, type ProviderV4 } from '@ai-sdk/provider';
-import { loadApiKey, loadSetting } from '@ai-sdk/provider-utils';
 import {
   type CallOptions,
   createGatewayClient,
@@ -86,17 +85,10 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
 
   const getClient = (): GatewayClient => {
     if (client !== undefined) return client;
-    const baseURL = loadSetting({
-      settingValue: settings.baseURL,
-      environmentVariableName: 'INFERGATE_BASE_URL',
-      settingName: 'baseURL',
-      description: 'Infergate gateway base URL',
-    });
-    const apiKey = loadApiKey({
-      apiKey: settings.apiKey,
-      environmentVariableName: 'INFERGATE_API_KEY',
-      description: 'Infergate',
-    });
+    // Core reads INFERGATE_BASE_URL / INFERGATE_API_KEY when a setting is not given, never
+    // throwing (no `process` on Workers, Deno without --allow-env): a missing one fails the call
+    // with configuration_error, mapped to LoadSettingError / LoadAPIKeyError.
+    const { baseURL, apiKey } = settings;
     try {
       // Undefined settings mean core's defaults.
       client = createGatewayClient({
@@ -115,7 +107,7 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
       });
     } catch (error) {
       throw mapGatewayError(error, {
-        url: baseURL,
+        url: baseURL ?? '',
         requestBodyValues: undefined,
         maxRetryAfterMs: 0,
       });

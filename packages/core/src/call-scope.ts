@@ -1,16 +1,21 @@
 import { GatewayError } from './errors';
 
 /**
- * Runtimes that tie timers and I/O to the request that created them (Cloudflare's workerd, Vercel's
- * edge runtime): a timer shared by calls of different requests would be armed in one request and
- * fire (or never fire) in another, and aborting another request's fetch throws there. Each call
- * then gets its own timer, created and fired in its own request's context. Elsewhere one shared
- * timer is cheaper (bench B1).
+ * Runtimes that tie promises, timers and I/O to the request that created them (Cloudflare's
+ * workerd, Vercel's edge runtime). There:
+ * - a timer shared by calls of different requests would be armed in one request and fire (or never
+ *   fire) in another, and aborting another request's fetch throws: each call gets its own timer,
+ *   created and fired in its own request's context (elsewhere one shared timer is cheaper, bench
+ *   B1);
+ * - the key budget never settles one call's promise from another call (see `Semaphore`).
  */
-export const PER_CALL_TIMERS: boolean = (() => {
+export const REQUEST_BOUND_IO: boolean = (() => {
   const global = globalThis as { navigator?: { userAgent?: unknown }; EdgeRuntime?: unknown };
   return global.navigator?.userAgent === 'Cloudflare-Workers' || global.EdgeRuntime !== undefined;
 })();
+
+/** Each call's deadline is its own timer (request-bound runtimes). */
+export const PER_CALL_TIMERS: boolean = REQUEST_BOUND_IO;
 
 /**
  * One timer for the deadlines of all pending calls (a timer per call costs more than the rest of

@@ -1,3 +1,4 @@
+import { REQUEST_BOUND_IO } from './call-scope';
 import type { ConcurrencyBudgetState } from './types';
 
 /**
@@ -40,38 +41,92 @@ interface Waiter {
   reject: (reason: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
+  /** Request-bound mode: arrival order, and when the waiter last checked (epoch ms). */
+  seq: number;
+  seenAt: number;
+}
+
+/**
+ * Request-bound mode (isolate runtimes, see `REQUEST_BOUND_IO`): how often a waiter checks for a
+ * free slot from its own timer, how often a holder shows it is alive, and after how long without a
+ * sign of life a waiter or a holder counts as gone (its request's context ended).
+ */
+export const REQUEST_BOUND_TIMING = { pollMs: 10, heartbeatMs: 250, staleMs: 2_000 } as const;
+
+/** A slot held in request-bound mode; `beatAt` is renewed by a timer of the holder's request. */
+interface Lease {
+  beatAt: number;
+  reclaimed: boolean;
+}
+
+/** Runs a timer call that may belong to another request's context (workerd refuses some). */
+function quietly(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // The timer belonged to a request that has ended: nothing is left to stop.
+  }
 }
 
 /**
  * A counting semaphore whose callers each pass their limit: a slot is granted while fewer than
  * that many are held. Waiters are served in arrival order, but a waiter whose limit is reached
  * never blocks a later one whose limit is not (no head-of-line blocking across limits).
+ *
+ * In request-bound mode (Cloudflare's workerd, Vercel's edge runtime: promises, timers and I/O
+ * belong to the request that created them) no call ever settles another call's promise:
+ * - a release only frees the slot; each waiter takes it from a timer of its own (every
+ *   `pollMs`), so it wakes in its own request's context. (A promise settled from another request
+ *   makes workerd warn, and its continuation is cancelled once the waiting request has ended; a
+ *   request whose only pending work is a promise another request must settle is cancelled as
+ *   hung.)
+ * - a holder renews a heartbeat from a timer of its own; a slot whose heartbeat stopped for
+ *   `staleMs` is taken back. When a request's context ends (its response was sent, its client went
+ *   away) its pending reads never complete, so the release that would follow them never runs.
+ * - a waiter that stopped checking for `staleMs` is passed over (its request is gone).
  */
 export class Semaphore {
   #active = 0;
   readonly #queue: Waiter[] = [];
   readonly #idleWaiters: (() => void)[] = [];
+  readonly #requestBound: boolean;
+  readonly #leases = new Set<Lease>();
+  #seq = 0;
+
+  constructor(options: { requestBound?: boolean } = {}) {
+    this.#requestBound = options.requestBound ?? REQUEST_BOUND_IO;
+  }
 
   get active(): number {
+    if (this.#requestBound) this.#reclaimStale(Date.now());
     return this.#active;
   }
   get queued(): number {
     return this.#queue.length;
   }
   get isIdle(): boolean {
-    return this.#active === 0 && this.#queue.length === 0;
+    return this.active === 0 && this.#queue.length === 0;
   }
 
   /** Resolves once a slot is free; rejects with the signal's reason when aborted while queued. */
   acquire(limit: number, signal?: AbortSignal): Promise<ReleaseSlot> {
     if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.#requestBound) return this.#acquireInOwnContext(limit, signal);
     // (Every queued waiter has reached its limit: the drain grants any other at once.)
     if (this.#active < limit) {
       this.#active++;
       return Promise.resolve(this.#releaser());
     }
     return new Promise<ReleaseSlot>((resolve, reject) => {
-      const waiter: Waiter = { limit, grant: resolve, reject, signal, onAbort: undefined };
+      const waiter: Waiter = {
+        limit,
+        grant: resolve,
+        reject,
+        signal,
+        onAbort: undefined,
+        seq: 0,
+        seenAt: 0,
+      };
       if (signal) {
         waiter.onAbort = () => {
           const index = this.#queue.indexOf(waiter);
@@ -116,7 +171,116 @@ export class Semaphore {
       this.#active++;
       waiter.grant(this.#releaser());
     }
-    if (this.isIdle) for (const resolve of this.#idleWaiters.splice(0)) resolve();
+    this.#notifyIdle();
+  }
+
+  #notifyIdle(): void {
+    if (this.#active === 0 && this.#queue.length === 0) {
+      for (const resolve of this.#idleWaiters.splice(0)) resolve();
+    }
+  }
+
+  // --- request-bound mode -----------------------------------------------------------------
+
+  #acquireInOwnContext(limit: number, signal: AbortSignal | undefined): Promise<ReleaseSlot> {
+    return new Promise<ReleaseSlot>((resolve, reject) => {
+      const now = Date.now();
+      const waiter: Waiter = {
+        limit,
+        grant: resolve,
+        reject,
+        signal,
+        onAbort: undefined,
+        seq: this.#seq++,
+        seenAt: now,
+      };
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const leave = () => {
+        if (timer !== undefined) quietly(() => clearTimeout(timer));
+        if (signal && waiter.onAbort) signal.removeEventListener('abort', waiter.onAbort);
+        const index = this.#queue.indexOf(waiter);
+        if (index !== -1) this.#queue.splice(index, 1);
+      };
+      // Runs in this call's own context: synchronously now, then from its own timer.
+      const check = () => {
+        timer = undefined;
+        const at = Date.now();
+        waiter.seenAt = at;
+        // Passed over while it could not check (its request was busy): back in its place.
+        if (!this.#queue.includes(waiter)) this.#insertInOrder(waiter);
+        if (this.#firstEligible(at) === waiter) {
+          leave();
+          resolve(this.#leaseReleaser());
+          this.#notifyIdle();
+          return;
+        }
+        timer = setTimeout(check, REQUEST_BOUND_TIMING.pollMs);
+      };
+      if (signal) {
+        waiter.onAbort = () => {
+          leave();
+          this.#notifyIdle();
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      this.#queue.push(waiter);
+      check();
+    });
+  }
+
+  #insertInOrder(waiter: Waiter): void {
+    const index = this.#queue.findIndex((other) => other.seq > waiter.seq);
+    if (index === -1) this.#queue.push(waiter);
+    else this.#queue.splice(index, 0, waiter);
+  }
+
+  /** The waiter that may take a slot now: the first live one in line whose limit is not reached. */
+  #firstEligible(now: number): Waiter | undefined {
+    this.#reclaimStale(now);
+    const staleBefore = now - REQUEST_BOUND_TIMING.staleMs;
+    for (let i = 0; i < this.#queue.length; ) {
+      const waiter = this.#queue[i]!;
+      if (waiter.seenAt < staleBefore) {
+        // Its request's context is gone (or it will put itself back when it checks again).
+        this.#queue.splice(i, 1);
+        continue;
+      }
+      if (this.#active < waiter.limit) return waiter;
+      i++;
+    }
+    return undefined;
+  }
+
+  /** Takes back the slots whose holders stopped renewing their heartbeat. */
+  #reclaimStale(now: number): void {
+    const staleBefore = now - REQUEST_BOUND_TIMING.staleMs;
+    for (const lease of this.#leases) {
+      if (lease.beatAt >= staleBefore) continue;
+      lease.reclaimed = true;
+      this.#leases.delete(lease);
+      this.#active--;
+    }
+  }
+
+  /** Takes a slot for the calling request, alive as long as that request's heartbeat runs. */
+  #leaseReleaser(): ReleaseSlot {
+    this.#active++;
+    const lease: Lease = { beatAt: Date.now(), reclaimed: false };
+    this.#leases.add(lease);
+    const heartbeat = setInterval(() => {
+      lease.beatAt = Date.now();
+    }, REQUEST_BOUND_TIMING.heartbeatMs);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      quietly(() => clearInterval(heartbeat));
+      if (lease.reclaimed) return;
+      this.#leases.delete(lease);
+      this.#active--;
+      this.#notifyIdle();
+    };
   }
 }
 

@@ -2,6 +2,7 @@ import type { KeyBudget } from './concurrency-budget';
 import { GatewayError } from './errors';
 import type { GatewayEventHandler } from './gateway-events';
 import { LIMITS } from './limits';
+import { missingSettingMessage, readEnv } from './read-env';
 import type { GatewayClientOptions } from './types';
 
 export const DEFAULTS = {
@@ -38,14 +39,6 @@ export interface ResolvedOptions {
   maxErrorBodyBytes: number;
   onEvent: GatewayEventHandler | undefined;
   recordContent: boolean;
-}
-
-/** Reads an environment variable where one exists (Node, Bun, Deno with compat); never imports `node:`. */
-export function readEnv(name: string): string | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env;
-  const value = env?.[name];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
 /**
@@ -202,16 +195,14 @@ export function missingConfiguration(resolved: ResolvedOptions): GatewayError | 
   if (resolved.baseURL === undefined) {
     return new GatewayError({
       code: 'configuration_error',
-      message:
-        'No gateway base URL: pass `baseURL` to createGatewayClient or set the INFERGATE_BASE_URL environment variable',
+      message: missingSettingMessage('No gateway base URL', 'baseURL', 'INFERGATE_BASE_URL'),
       field: 'baseURL',
     });
   }
   if (resolved.apiKey === undefined) {
     return new GatewayError({
       code: 'configuration_error',
-      message:
-        'No API key: pass `apiKey` to createGatewayClient or set the INFERGATE_API_KEY environment variable',
+      message: missingSettingMessage('No API key', 'apiKey', 'INFERGATE_API_KEY'),
       field: 'apiKey',
     });
   }

@@ -1,6 +1,7 @@
 import { CallEvents, serverOf } from './call-events';
 import { CallScope, sleep } from './call-scope';
 import type { KeyBudget, ReleaseSlot, Semaphore } from './concurrency-budget';
+import { corsHint } from './cors-hint';
 import { GatewayError, isGatewayError } from './errors';
 import type { GatewayEventHandler } from './gateway-events';
 import { MAX_TIMEOUT_MS } from './options';
@@ -358,7 +359,7 @@ export class Transport {
       if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
       return new GatewayError({
         code: 'network_error',
-        message: `Could not reach the gateway at ${this.#config.baseURL}: ${describe(cause)}`,
+        message: `Could not reach the gateway at ${this.#config.baseURL}: ${describe(cause)}${corsHint()}`,
         requestedModel: spec.requestedModel,
         isRetryable: true,
         cause,

@@ -16,7 +16,18 @@ describe('parseCliArgs', () => {
     expect(parseCliArgs(['-h']).help).toBe(true);
   });
 
+  it("reads --cors: '*' for any origin, or a comma-separated list of origins", () => {
+    expect(parseCliArgs(['--cors', '*']).cors).toBe(true);
+    expect(parseCliArgs(['--cors=http://localhost:5173, http://127.0.0.1:3000/']).cors).toEqual([
+      'http://localhost:5173',
+      'http://127.0.0.1:3000',
+    ]);
+  });
+
   it.each([
+    [['--cors', 'localhost:5173'], /not an origin/],
+    [['--cors', 'http://localhost:5173/app'], /not an origin/],
+    [['--cors'], /--cors needs a value/],
     [['--port', '70000'], /--port must be an integer/],
     [['--port'], /--port needs a value/],
     [['--nope'], /Unknown argument/],

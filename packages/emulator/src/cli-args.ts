@@ -1,16 +1,22 @@
+import { type CorsOption, parseCorsOrigins } from './cors';
+
 export interface CliOptions {
   port: number;
   host: string;
   scenarioFile?: string;
+  /** `--cors`: origins allowed to call from a browser, or true for any. */
+  cors?: CorsOption;
   help: boolean;
 }
 
-export const USAGE = `Usage: infergate-emulator [--port N] [--host H] [--scenario file.json]
+export const USAGE = `Usage: infergate-emulator [--port N] [--host H] [--scenario file.json] [--cors ORIGINS]
 
 Starts a local inference gateway emulator and prints its base URL and an API key.
   --port N            port to listen on (default 8787; 0 picks a free port)
   --host H            interface to listen on (default 127.0.0.1)
   --scenario FILE     JSON scenario merged over the default scenario
+  --cors ORIGINS      let browser apps call it: '*' for any origin, or origins separated by
+                      commas (http://localhost:5173,http://127.0.0.1:3000)
   -h, --help          show this help`;
 
 /** Parses the CLI's arguments; throws an Error with a readable message on bad input. */
@@ -39,6 +45,9 @@ export function parseCliArgs(argv: string[]): CliOptions {
         break;
       case '--scenario':
         options.scenarioFile = value();
+        break;
+      case '--cors':
+        options.cors = parseCorsOrigins(value());
         break;
       case '-h':
       case '--help':

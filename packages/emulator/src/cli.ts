@@ -12,10 +12,18 @@ async function main(): Promise<void> {
   const scenario = options.scenarioFile
     ? (JSON.parse(await readFile(options.scenarioFile, 'utf8')) as ScenarioInput)
     : undefined;
-  const server = await startEmulator({ port: options.port, host: options.host, scenario });
+  const server = await startEmulator({
+    port: options.port,
+    host: options.host,
+    scenario,
+    ...(options.cors !== undefined ? { cors: options.cors } : {}),
+  });
   console.log('infergate emulator is listening');
   console.log(`INFERGATE_BASE_URL=${server.url}`);
   console.log(`INFERGATE_API_KEY=${server.apiKey}`);
+  if (options.cors !== undefined) {
+    console.log(`CORS: ${options.cors === true ? 'any origin' : options.cors.join(', ')}`);
+  }
   console.log(
     `Try: curl -H 'Authorization: Bearer ${server.apiKey}' ${server.url}/models   (Ctrl+C stops)`,
   );

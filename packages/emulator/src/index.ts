@@ -1,4 +1,5 @@
 export { CHAT_DIALECTS, type ChatDialect } from './chat/dialects';
+export { type CorsOption, withCors } from './cors';
 export type { EmulatorCounters, EndpointName } from './counters';
 export { DEFAULT_KEYS, defaultScenario } from './default-scenario';
 export { createEmulator, type Emulator, MAX_BODY_BYTES } from './emulator';

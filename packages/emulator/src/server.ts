@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type CorsOption, withCors } from './cors';
 import { DEFAULT_KEYS } from './default-scenario';
 import { createEmulator, type Emulator } from './emulator';
 import type { Scenario, ScenarioInput } from './scenario';
@@ -13,6 +14,12 @@ export interface StartEmulatorOptions {
   scenario?: ScenarioInput;
   /** Serve an existing emulator instead of creating one from `scenario`. */
   emulator?: Emulator;
+  /**
+   * Lets browser apps on other origins call the server: `true` for any origin, or a list of
+   * origins (`['http://localhost:5173']`). Preflights are answered with 204; responses carry
+   * `Access-Control-Allow-Origin` and expose `Retry-After` and `X-Service-Model`. Default: off.
+   */
+  cors?: CorsOption;
 }
 
 export interface RunningEmulator {
@@ -147,7 +154,7 @@ function waitForDrain(res: ServerResponse): Promise<void> {
 
 /** Bridges one Node request to the fetch handler, streaming the body out as it is produced. */
 async function serve(
-  emulator: Emulator,
+  handle: (request: Request) => Promise<Response>,
   req: IncomingMessage,
   res: ServerResponse,
   origin: string,
@@ -158,7 +165,7 @@ async function serve(
   });
   let response: Response;
   try {
-    response = await emulator.fetch(toRequest(req, origin, aborter.signal));
+    response = await handle(toRequest(req, origin, aborter.signal));
   } catch {
     // `drop_connection`, or the client went away: close without an answer.
     req.socket.destroy();
@@ -219,8 +226,10 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const emulator = options.emulator ?? createEmulator(options.scenario);
   const host = options.host ?? '127.0.0.1';
   let origin = '';
+  const answer = (request: Request) => emulator.fetch(request);
+  const handle = options.cors === undefined ? answer : withCors(answer, options.cors);
   const server = createServer((req, res) => {
-    void serve(emulator, req, res, origin);
+    void serve(handle, req, res, origin);
   });
   await listen(server, options.port ?? 0, host);
   const { port } = server.address() as AddressInfo;

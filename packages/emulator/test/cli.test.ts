@@ -43,6 +43,23 @@ describe('infergate-emulator CLI', () => {
     expect(((await response.json()) as { object: string }).object).toBe('list');
   });
 
+  it('--cors answers a browser preflight from an allowed origin', async () => {
+    const { url } = await start(['--port', '0', '--cors', 'http://localhost:5173']);
+    const preflight = (origin: string) =>
+      fetch(`${url}/chat/completions`, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
+      });
+    const allowed = await preflight('http://localhost:5173');
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect((await preflight('http://other.example')).status).toBe(403);
+  });
+
   it('loads a scenario file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'emu-cli-'));
     const file = join(dir, 'scenario.json');

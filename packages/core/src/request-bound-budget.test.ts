@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { REQUEST_BOUND_TIMING, Semaphore } from './concurrency-budget';
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+const { pollMs, heartbeatMs, staleMs } = REQUEST_BOUND_TIMING;
+
+/** Lets every pending promise continuation run (no timer). */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+}
+
+describe('Semaphore in request-bound mode (isolate runtimes)', () => {
+  it('a release never settles a waiter: the waiter takes the slot from its own timer', async () => {
+    vi.useFakeTimers();
+    const slots = new Semaphore({ requestBound: true });
+    const held = await slots.acquire(1);
+    let granted = false;
+    const waiting = slots.acquire(1).then((release) => {
+      granted = true;
+      return release;
+    });
+    held();
+    await settle();
+    // Not from the releasing call's stack or its microtasks: that would be another request.
+    expect(granted).toBe(false);
+    await vi.advanceTimersByTimeAsync(pollMs);
+    expect(granted).toBe(true);
+    (await waiting)();
+    expect(slots.isIdle).toBe(true);
+  });
+
+  it('serves waiters in arrival order and never more than the limit', async () => {
+    vi.useFakeTimers();
+    const slots = new Semaphore({ requestBound: true });
+    const held = await Promise.all([slots.acquire(2), slots.acquire(2)]);
+    const order: number[] = [];
+    const waiting = [0, 1, 2].map((i) =>
+      slots.acquire(2).then((release) => {
+        order.push(i);
+        return release;
+      }),
+    );
+    expect(slots.queued).toBe(3);
+    held[0]!();
+    await vi.advanceTimersByTimeAsync(pollMs * 3);
+    expect(order).toEqual([0]);
+    expect(slots.active).toBe(2);
+    held[1]!();
+    (await waiting[0]!)();
+    await vi.advanceTimersByTimeAsync(pollMs * 3);
+    expect(order).toEqual([0, 1, 2]);
+    for (const release of await Promise.all(waiting)) release();
+    expect(slots.isIdle).toBe(true);
+  });
+
+  it('an aborted waiter leaves the line and is rejected with the reason', async () => {
+    vi.useFakeTimers();
+    const slots = new Semaphore({ requestBound: true });
+    const held = await slots.acquire(1);
+    const controller = new AbortController();
+    const waiting = slots.acquire(1, controller.signal);
+    controller.abort('gone');
+    await expect(waiting).rejects.toBe('gone');
+    expect(slots.queued).toBe(0);
+    held();
+    expect(slots.isIdle).toBe(true);
+  });
+
+  it('takes back a slot whose holder stopped showing it is alive (its request ended)', async () => {
+    vi.useFakeTimers();
+    const slots = new Semaphore({ requestBound: true });
+    // The holder's heartbeat timer never runs, as in a request whose context has ended.
+    vi.spyOn(globalThis, 'setInterval').mockImplementationOnce(
+      () => 0 as unknown as ReturnType<typeof setInterval>,
+    );
+    const lost = await slots.acquire(1);
+    const alive = await slots.acquire(2);
+    let granted = false;
+    const waiting = slots.acquire(2).then((release) => {
+      granted = true;
+      return release;
+    });
+    await vi.advanceTimersByTimeAsync(staleMs - heartbeatMs);
+    expect(granted).toBe(false);
+    await vi.advanceTimersByTimeAsync(heartbeatMs + pollMs * 2);
+    // The live holder kept its slot; the lost one was taken back.
+    expect(granted).toBe(true);
+    expect(slots.active).toBe(2);
+    lost(); // a late release of a slot taken back changes nothing
+    expect(slots.active).toBe(2);
+    alive();
+    (await waiting)();
+    expect(slots.isIdle).toBe(true);
+  });
+
+  it('passes over a waiter that stopped checking (its request ended) instead of blocking the line', async () => {
+    vi.useFakeTimers();
+    const slots = new Semaphore({ requestBound: true });
+    const held = await slots.acquire(1);
+    // The first waiter's own timer never runs: its request is gone.
+    vi.spyOn(globalThis, 'setTimeout').mockImplementationOnce(
+      () => 0 as unknown as ReturnType<typeof setTimeout>,
+    );
+    void slots.acquire(1);
+    let granted = false;
+    const second = slots.acquire(1).then((release) => {
+      granted = true;
+      return release;
+    });
+    held();
+    await vi.advanceTimersByTimeAsync(staleMs - pollMs);
+    expect(granted).toBe(false);
+    await vi.advanceTimersByTimeAsync(pollMs * 3);
+    expect(granted).toBe(true);
+    (await second)();
+    expect(slots.isIdle).toBe(true);
+  });
+});

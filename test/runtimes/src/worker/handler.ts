@@ -1,0 +1,207 @@
+/**
+ * The app every runtime serves: one module-level client per surface (as a real app keeps them, so
+ * that concurrent requests of one isolate share the key's budget), and routes
+ * `/<surface>/<case>` with surface `core` | `ai-sdk` | `langchain` and case
+ * - `chat`: one answer, as JSON `{ text }`;
+ * - `stream`: the answer streamed as text;
+ * - `abandon`: starts a stream, reads its first piece and answers without reading the rest;
+ * - `deadline?ms=N`: a call whose deadline (N ms) passes before the gateway answers (the
+ *   emulator's `slow_headers` fault), in flight or still queued for a slot: JSON `{ code }` of
+ *   the error it failed with (core's retries stay on: a connection that fails before the answer,
+ *   e.g. a reused keep-alive socket the gateway closed, is retried, and the deadline still ends it);
+ * - `/config`: a core client made without settings: JSON `{ code, message }` of its first call.
+ * No `node:` import and no `process`: settings come from the caller (the Worker's `env`).
+ */
+import { createGateway, type GatewayProvider } from '@infergate/ai-sdk';
+import { createGatewayClient, type GatewayClient } from '@infergate/core';
+import { GatewayChatModel } from '@infergate/langchain';
+import { generateText, streamText } from 'ai';
+
+export interface Settings {
+  baseURL: string;
+  apiKey: string;
+}
+
+const MODEL = 'community/general';
+const SLOW = { 'x-emulator-fault': 'slow_headers; ms=5000' };
+const PROMPT = `Tell me something: ${'word '.repeat(24)}`;
+
+interface Surfaces {
+  core: GatewayClient;
+  ai: GatewayProvider;
+  /** AI SDK providers by deadline (the provider's `timeoutMs` is the call's deadline). */
+  aiSlow: Map<number, GatewayProvider>;
+  chat: GatewayChatModel;
+  /** LangChain models by deadline (the model's `timeout`). */
+  chatSlow: Map<number, GatewayChatModel>;
+  settings: Settings;
+}
+
+let surfaces: Surfaces | undefined;
+
+function surfacesFor(settings: Settings): Surfaces {
+  surfaces ??= {
+    core: createGatewayClient(settings),
+    ai: createGateway(settings),
+    aiSlow: new Map(),
+    chat: new GatewayChatModel({ model: MODEL, ...settings }),
+    chatSlow: new Map(),
+    settings,
+  };
+  return surfaces;
+}
+
+function textStream(pieces: AsyncIterable<string>): Response {
+  const encoder = new TextEncoder();
+  const iterator = pieces[Symbol.asyncIterator]();
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await iterator.next();
+        if (done) controller.close();
+        else controller.enqueue(encoder.encode(value));
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    }),
+    { headers: { 'content-type': 'text/plain; charset=utf-8' } },
+  );
+}
+
+async function* coreText(client: GatewayClient): AsyncIterable<string> {
+  const stream = await client.chatStream({
+    model: MODEL,
+    messages: [{ role: 'user', content: PROMPT }],
+  });
+  for await (const event of stream) if (event.type === 'text-delta') yield event.delta;
+}
+
+async function* langchainText(model: GatewayChatModel): AsyncIterable<string> {
+  for await (const chunk of await model.stream(PROMPT)) yield chunk.text;
+}
+
+/** The error's gateway code wherever the surface put it (core, AI SDK's data, a cause). */
+function codeOf(error: unknown): string {
+  const e = error as {
+    code?: unknown;
+    data?: { code?: unknown };
+    cause?: { code?: unknown };
+    name?: unknown;
+  };
+  for (const code of [e?.code, e?.data?.code, e?.cause?.code, e?.name]) {
+    if (typeof code === 'string') return code;
+  }
+  return String(error);
+}
+
+async function firstPiece(pieces: AsyncIterable<string>): Promise<Response> {
+  // Read one piece, then answer: the rest is never read (nor cancelled).
+  const { value } = await pieces[Symbol.asyncIterator]().next();
+  return Response.json({ first: value ?? '' });
+}
+
+async function route(
+  s: Surfaces,
+  surface: string,
+  kind: string,
+  deadlineMs: number,
+): Promise<Response> {
+  const core = () => s.core.chat({ model: MODEL, messages: [{ role: 'user', content: PROMPT }] });
+  if (surface === 'core') {
+    if (kind === 'chat') {
+      const { response } = await core();
+      return Response.json({ text: response.choices[0]?.message.content ?? '' });
+    }
+    if (kind === 'stream') return textStream(coreText(s.core));
+    if (kind === 'abandon') return firstPiece(coreText(s.core));
+    if (kind === 'deadline') {
+      const error = await s.core
+        .chat(
+          { model: MODEL, messages: [{ role: 'user', content: PROMPT }] },
+          { timeoutMs: deadlineMs, headers: SLOW },
+        )
+        .then(() => undefined, codeOf);
+      return Response.json({ code: error ?? 'answered' });
+    }
+  }
+  if (surface === 'ai-sdk') {
+    if (kind === 'chat') {
+      const { text } = await generateText({ model: s.ai(MODEL), prompt: PROMPT });
+      return Response.json({ text });
+    }
+    if (kind === 'stream') {
+      return streamText({ model: s.ai(MODEL), prompt: PROMPT }).toTextStreamResponse();
+    }
+    if (kind === 'abandon') {
+      return firstPiece(streamText({ model: s.ai(MODEL), prompt: PROMPT }).textStream);
+    }
+    if (kind === 'deadline') {
+      let slow = s.aiSlow.get(deadlineMs);
+      if (slow === undefined) {
+        slow = createGateway({
+          ...s.settings,
+          timeoutMs: deadlineMs,
+          headers: SLOW,
+        });
+        s.aiSlow.set(deadlineMs, slow);
+      }
+      const error = await generateText({
+        model: slow(MODEL),
+        prompt: PROMPT,
+        maxRetries: 0,
+      }).then(() => undefined, codeOf);
+      return Response.json({ code: error ?? 'answered' });
+    }
+  }
+  if (surface === 'langchain') {
+    if (kind === 'chat') {
+      const answer = await s.chat.invoke(PROMPT);
+      return Response.json({ text: answer.text });
+    }
+    if (kind === 'stream') return textStream(langchainText(s.chat));
+    if (kind === 'abandon') return firstPiece(langchainText(s.chat));
+    if (kind === 'deadline') {
+      let slow = s.chatSlow.get(deadlineMs);
+      if (slow === undefined) {
+        slow = new GatewayChatModel({
+          model: MODEL,
+          ...s.settings,
+          timeout: deadlineMs,
+        });
+        s.chatSlow.set(deadlineMs, slow);
+      }
+      // The fault header on the chat request only (the catalog look-up before it is quick).
+      const error = await slow.invoke(PROMPT, { headers: SLOW }).then(() => undefined, codeOf);
+      return Response.json({ code: error ?? 'answered' });
+    }
+  }
+  return new Response(`no route /${surface}/${kind}`, { status: 404 });
+}
+
+/** Answers one request of the test app. */
+export async function handle(request: Request, settings: Settings): Promise<Response> {
+  const url = new URL(request.url);
+  const path = url.pathname;
+  try {
+    if (path === '/config') {
+      // Settings from the environment only: where it cannot be read, the call says why.
+      const error = await createGatewayClient()
+        .models()
+        .then(
+          () => undefined,
+          (e: unknown) => e as { code?: string; message?: string },
+        );
+      return Response.json({ code: error?.code ?? 'answered', message: error?.message ?? '' });
+    }
+    const [, surface = '', kind = ''] = path.split('/');
+    return await route(
+      surfacesFor(settings),
+      surface,
+      kind,
+      Number(url.searchParams.get('ms') ?? 800),
+    );
+  } catch (error) {
+    return Response.json({ error: codeOf(error), message: String(error) }, { status: 500 });
+  }
+}

@@ -1,0 +1,38 @@
+import type { RunningEmulator } from '@infergate/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway } from './emulator';
+import { type LaunchedRuntime, launchWorkerd } from './launch';
+import { defineMatrix, httpTarget, SURFACES } from './matrix';
+
+// A Worker built from our packages, in workerd (Miniflare), without nodejs_compat: settings
+// come from its env bindings.
+let gateway: RunningEmulator;
+let runtime: LaunchedRuntime;
+
+beforeAll(async () => {
+  gateway = await startGateway();
+  runtime = await launchWorkerd({ baseURL: gateway.url, apiKey: gateway.apiKey });
+});
+afterAll(async () => {
+  await runtime?.close();
+  await gateway?.close();
+});
+
+const context = () => ({ target: httpTarget(() => runtime.url), gateway });
+
+describe('workerd', () => {
+  for (const surface of SURFACES) defineMatrix(surface, context, { clientAbort: true });
+
+  it('without process (no nodejs_compat), a client made without settings says to pass env', async () => {
+    const body = (await (await fetch(new URL('/config', runtime.url))).json()) as {
+      code: string;
+      message: string;
+    };
+    expect(body.code).toBe('configuration_error');
+    expect(body.message).toContain('no process.env');
+  });
+
+  it('workerd printed no cross-request warning or hung request', () => {
+    expect(runtime.log()).not.toMatch(/different request|never generate a response|hung/i);
+  });
+});
