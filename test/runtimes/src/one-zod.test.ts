@@ -61,7 +61,8 @@ describe.each([
     const uses = zodImports(await browserBundle(adapter));
     const ours = uses.filter((use) => isOurs(use.importer));
     const theirs = uses.filter((use) => !isOurs(use.importer) && !isZodFile(use.importer));
-    expect(ours.length, 'the adapter imports zod (its tools schemas)').toBeGreaterThan(0);
+    // The service tools use core's JSON schemas, so an adapter may import no zod at all; whatever
+    // it imports must be the framework's own zod files.
     const frameworkFiles = new Set(theirs.map((use) => use.resolved));
     const extra = ours.filter((use) => !frameworkFiles.has(use.resolved));
     expect(

@@ -7,8 +7,10 @@
  * - `abandon`: starts a stream, reads its first piece and answers without reading the rest;
  * - `deadline?ms=N`: a call whose deadline (N ms) passes before the gateway answers (the
  *   emulator's `slow_headers` fault), in flight or still queued for a slot: JSON `{ code }` of
- *   the error it failed with (core's retries stay on: a connection that fails before the answer,
- *   e.g. a reused keep-alive socket the gateway closed, is retried, and the deadline still ends it);
+ *   the error it failed with (retries stay on — core's, and `ai`'s for the AI SDK, which owns them
+ *   there: a connection that fails before the answer, e.g. a reused keep-alive socket the gateway
+ *   closed, or a 429 the gateway sends before it notices a cancel, is retried, and the deadline
+ *   still ends it);
  * - `/config`: a core client made without settings: JSON `{ code, message }` of its first call.
  * No `node:` import and no `process`: settings come from the caller (the Worker's `env`).
  */
@@ -83,6 +85,9 @@ async function* langchainText(model: GatewayChatModel): AsyncIterable<string> {
 
 /** The error's gateway code wherever the surface put it (core, AI SDK's data, a cause). */
 function codeOf(error: unknown): string {
+  // `ai`'s RetryError (retries spent, or a retry ended in an error not retryable): its last error.
+  const last = (error as { lastError?: unknown } | null)?.lastError;
+  if (last !== undefined) return codeOf(last);
   const e = error as {
     code?: unknown;
     data?: { code?: unknown };
@@ -146,10 +151,11 @@ async function route(
         });
         s.aiSlow.set(deadlineMs, slow);
       }
+      // `ai` owns the AI SDK's retries: a 429 in the race described above is retried by it.
       const error = await generateText({
         model: slow(MODEL),
         prompt: PROMPT,
-        maxRetries: 0,
+        maxRetries: 2,
       }).then(() => undefined, codeOf);
       return Response.json({ code: error ?? 'answered' });
     }
