@@ -9,7 +9,7 @@ import type {
   GatewayTranslateResult,
 } from './gateway-services';
 
-/** Spec 2.8: translation input is at most 4096 bytes of UTF-8 (core checks it again). */
+/** docs/gateway-protocol.md §7: translation input is at most 4096 bytes of UTF-8 (core checks it again). */
 const MAX_TRANSLATION_BYTES = LIMITS.translationMaxInputBytes;
 
 const languageCode = z

@@ -1,7 +1,7 @@
 import { redactAll, redactValue, registeredSecrets } from './redact-secret';
 import type { ModelCapability } from './types';
 
-/** The codes the gateway itself sends (spec section 7). */
+/** The codes the gateway itself sends (docs/gateway-protocol.md §10.2). */
 export const GATEWAY_ERROR_CODES = [
   'invalid_request_error',
   'unsupported_model_capability',

@@ -10,7 +10,7 @@ export type OutputSchema = Record<string, unknown>;
 
 /**
  * Reads the structured answer out of an AI message and validates it against the schema
- * (spec 4.3 rule 5: models may return invalid JSON, the client validates). Failures raise
+ * (docs/gateway-protocol.md §4.5: models may return invalid JSON, the client validates). Failures raise
  * LangChain's OutputParserException with the model, the method and what was wrong.
  */
 export function structuredOutputParser<RunOutput extends Record<string, unknown>>(fields: {

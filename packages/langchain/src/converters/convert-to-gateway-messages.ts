@@ -28,7 +28,7 @@ const NON_CONTENT_BLOCK_TYPES: ReadonlySet<string> = new Set([
   'redacted_thinking',
 ]);
 
-/** LangChain messages → gateway chat messages (spec 2.4). */
+/** LangChain messages → gateway chat messages (docs/gateway-protocol.md §4.1). */
 export function convertToGatewayMessages(
   messages: BaseMessage[],
   options: ConvertMessagesOptions = {},
