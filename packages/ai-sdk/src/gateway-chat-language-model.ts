@@ -10,18 +10,20 @@ import type {
 } from '@ai-sdk/provider';
 import { injectJsonInstructionIntoMessages } from '@ai-sdk/provider-utils';
 import {
-  buildChatRequest,
   type CallOptions,
   type ChatMessage,
   type ChatRequest,
-  capabilitiesOf,
-  capabilityError,
   type GatewayModel,
-  missingCapabilities,
   type ResponseFormat,
   requiredCapabilities,
   type Usage,
 } from '@infergate/core';
+import {
+  buildChatRequest,
+  capabilitiesOf,
+  capabilityError,
+  missingCapabilities,
+} from '@infergate/core/internal';
 import { UnsupportedModelCapabilityError } from './check-model-capabilities';
 import { convertGatewayChatStream } from './convert-gateway-chat-stream';
 import { convertGatewayUsage } from './convert-gateway-usage';

@@ -1,5 +1,6 @@
 import { type Tool, tool } from '@ai-sdk/provider-utils';
-import { LANGUAGE_CODE, LIMITS, utf8ByteLength } from '@infergate/core';
+import { LANGUAGE_CODE, LIMITS } from '@infergate/core';
+import { utf8ByteLength } from '@infergate/core/internal';
 import { z } from 'zod/v4';
 import type {
   GatewayBinaryInput,

@@ -1,9 +1,5 @@
-import {
-  capabilityError,
-  type GatewayModel,
-  type ModelCapability,
-  missingCapabilities,
-} from '@infergate/core';
+import type { GatewayModel, ModelCapability } from '@infergate/core';
+import { capabilityError, missingCapabilities } from '@infergate/core/internal';
 import type { ModelProfile } from '@langchain/core/language_models/profile';
 
 export type StructuredOutputMethod = 'jsonSchema' | 'jsonMode' | 'functionCalling';

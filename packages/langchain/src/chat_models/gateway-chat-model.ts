@@ -1,6 +1,5 @@
 import {
   type ChatRequest,
-  capabilitiesOf,
   type GatewayClient,
   GatewayError,
   type GatewayModel,
@@ -8,6 +7,7 @@ import {
   type ResponseFormat,
   requiredCapabilities,
 } from '@infergate/core';
+import { capabilitiesOf } from '@infergate/core/internal';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import type {
   BaseLanguageModelInput,

@@ -1,4 +1,5 @@
-import { readUsage, type Usage } from '@infergate/core';
+import type { Usage } from '@infergate/core';
+import { readUsage } from '@infergate/core/internal';
 import type { UsageMetadata } from '@langchain/core/messages';
 
 /** Gateway usage (docs/gateway-protocol.md §4.3), read by core's `readUsage` → LangChain usage metadata. */

@@ -1,4 +1,5 @@
-import { type AudioLike, type ServiceId, utf8ByteLength } from '@infergate/core';
+import type { AudioLike, ServiceId } from '@infergate/core';
+import { utf8ByteLength } from '@infergate/core/internal';
 import { type ToolRunnableConfig, tool } from '@langchain/core/tools';
 import { z } from 'zod/v4';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
