@@ -5,7 +5,7 @@
  * b5-size-startup.mjs (publishes the numbers) and test/chat-only-size.test.ts (enforces the target).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -18,7 +18,7 @@ export const CHAT_ONLY_TARGET_BYTES = 10 * 1024;
  * What it may weigh today (test/chat-only-size.test.ts fails above it): the size measured when
  * the test was added, rounded up. Lower it with each cut until it reaches the target.
  */
-export const CHAT_ONLY_CEILING_BYTES = 25 * 1024;
+export const CHAT_ONLY_CEILING_BYTES = 27 * 1024;
 
 const FRAMEWORKS = ['ai', '@ai-sdk/*', '@langchain/*', 'zod', 'zod/*'];
 
@@ -41,8 +41,9 @@ console.log((await model.invoke('Hello')).content);`,
 /**
  * Bundles an app as an edge or browser build would: ESM with code splitting, so modules the code
  * loads with `import()` (core's OCR and transcription preparation) land in chunks of their own that
- * a chat-only app never fetches. Returns min+gzip bytes of the entry chunk (what the app loads),
- * of all chunks together, and the minified bytes each of our files puts in the entry chunk.
+ * a chat-only app never fetches. Returns min+gzip bytes of what the app loads at start (the entry
+ * chunk and the chunks it imports statically), of all chunks together, and the minified bytes each
+ * of our files puts in the start-up chunks.
  */
 export async function bundleChatOnlyApp({ source }, { minify = true } = {}) {
   const dir = mkdtempSync(join(BENCH_DIR, '.chat-only-'));
@@ -66,17 +67,27 @@ export async function bundleChatOnlyApp({ source }, { minify = true } = {}) {
       legalComments: 'none',
     });
     const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
+    const outputs = result.metafile.outputs;
     const js = result.outputFiles.filter((file) => file.path.endsWith('.js'));
-    const main = js.find((file) => file.path.endsWith(`${sep}app.js`));
-    const meta = Object.entries(result.metafile.outputs).find(([path]) =>
-      path.endsWith('app.js'),
-    )[1];
-    const inputs = Object.entries(meta.inputs)
+    const contents = (path) => js.find((file) => file.path.endsWith(path.slice(path.lastIndexOf('/'))));
+    // What the app loads at start: the entry chunk and the chunks it imports statically.
+    const entryPath = Object.keys(outputs).find((path) => path.endsWith('/app.js'));
+    const loaded = [];
+    const visit = (path) => {
+      if (loaded.includes(path)) return;
+      loaded.push(path);
+      for (const { path: next, kind } of outputs[path].imports)
+        if (kind === 'import-statement' && outputs[next]) visit(next);
+    };
+    visit(entryPath);
+    const startup = Buffer.concat(loaded.map((path) => contents(path).contents));
+    const inputs = loaded
+      .flatMap((path) => Object.entries(outputs[path].inputs))
       .map(([path, { bytesInOutput }]) => [path.replace(/^.*\/packages\//, ''), bytesInOutput])
       .sort((a, b) => b[1] - a[1]);
     return {
-      raw: main.contents.length,
-      gzip: gzip(main.contents),
+      raw: startup.length,
+      gzip: gzip(startup),
       allChunksGzip: js.reduce((sum, file) => sum + gzip(file.contents), 0),
       inputs,
     };
