@@ -69,7 +69,8 @@ export async function bundleChatOnlyApp({ source }, { minify = true } = {}) {
     const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
     const outputs = result.metafile.outputs;
     const js = result.outputFiles.filter((file) => file.path.endsWith('.js'));
-    const contents = (path) => js.find((file) => file.path.endsWith(path.slice(path.lastIndexOf('/'))));
+    const contents = (path) =>
+      js.find((file) => file.path.endsWith(path.slice(path.lastIndexOf('/'))));
     // What the app loads at start: the entry chunk and the chunks it imports statically.
     const entryPath = Object.keys(outputs).find((path) => path.endsWith('/app.js'));
     const loaded = [];
