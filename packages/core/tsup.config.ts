@@ -1,11 +1,22 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/otel.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'es2022',
-  platform: 'neutral',
-});
+const common = { target: 'es2022', platform: 'neutral' } as const;
+
+// The build script empties dist/ first: the three builds run in parallel, so none may clean.
+export default defineConfig([
+  {
+    ...common,
+    entry: ['src/index.ts', 'src/internal.ts', 'src/otel.ts'],
+    format: ['esm', 'cjs'],
+    dts: false,
+    sourcemap: true,
+  },
+  // One declaration file per entry, each whole (no shared chunk with mangled names), so that
+  // dist/index.d.ts reads as the public API and test/api-report.test.ts can compare it.
+  ...['src/index.ts', 'src/internal.ts', 'src/otel.ts'].map((entry) => ({
+    ...common,
+    entry: [entry],
+    format: ['esm', 'cjs'] as ('esm' | 'cjs')[],
+    dts: { only: true },
+  })),
+]);

@@ -1,5 +1,5 @@
 import { UnsupportedFunctionalityError } from '@ai-sdk/provider';
-import { capabilityError } from '@infergate/core';
+import { capabilityError } from '@infergate/core/internal';
 import { describe, expect, it } from 'vitest';
 import { UnsupportedModelCapabilityError } from './check-model-capabilities';
 

@@ -1,5 +1,6 @@
 import type { JSONObject, LanguageModelV4Usage } from '@ai-sdk/provider';
-import { readUsage, type Usage } from '@infergate/core';
+import type { Usage } from '@infergate/core';
+import { readUsage } from '@infergate/core/internal';
 
 /**
  * Maps the gateway's `usage` (present when the model server reports it), read by core's

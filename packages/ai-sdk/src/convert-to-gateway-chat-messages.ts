@@ -10,7 +10,7 @@ import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
 import { PROVIDER_OPTIONS_KEY } from './gateway-chat-options';
 
 /**
- * Converts an AI SDK prompt into gateway chat messages (spec 2.4).
+ * Converts an AI SDK prompt into gateway chat messages (docs/gateway-protocol.md §4.1).
  *
  * - A user message made only of text is sent as a plain string; image or text-file parts turn it
  *   into an array of content parts, which only models that accept parts understand.

@@ -10,7 +10,6 @@ import type {
 } from '@ai-sdk/provider';
 import { injectJsonInstructionIntoMessages } from '@ai-sdk/provider-utils';
 import {
-  buildChatRequest,
   type CallOptions,
   type ChatMessage,
   type ChatRequest,
@@ -20,6 +19,12 @@ import {
   requiredCapabilities,
   type Usage,
 } from '@infergate/core';
+import {
+  buildChatRequest,
+  capabilitiesOf,
+  capabilityError,
+  missingCapabilities,
+} from '@infergate/core/internal';
 import { UnsupportedModelCapabilityError } from './check-model-capabilities';
 import { convertGatewayChatStream } from './convert-gateway-chat-stream';
 import { convertGatewayUsage } from './convert-gateway-usage';

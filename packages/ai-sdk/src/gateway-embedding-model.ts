@@ -18,9 +18,9 @@ import {
 import { mapGatewayError } from './map-gateway-error';
 import { type AllowedValues, parseInfergateOptions } from './parse-infergate-options';
 
-/** Spec 4.4: 1 to 64 strings per request (core's `LIMITS`). */
+/** docs/gateway-protocol.md §6: 1 to 64 strings per request (core's `LIMITS`). */
 export const MAX_EMBEDDINGS_PER_CALL: number = LIMITS.embeddingsMaxInputs;
-/** Spec 4.4: at most 65 536 bytes (UTF-8) of input per request (core's `LIMITS`). */
+/** docs/gateway-protocol.md §6: at most 65 536 bytes (UTF-8) of input per request (core's `LIMITS`). */
 export const MAX_EMBEDDING_INPUT_BYTES_PER_CALL: number = LIMITS.embeddingsMaxTotalBytes;
 
 /** `providerOptions.infergate` of `embed` / `embedMany`. */

@@ -9,7 +9,7 @@ import {
   serviceToolRequest,
   type TranscribeToolArguments,
   type TranslateToolArguments,
-} from '@infergate/core';
+} from '@infergate/core/internal';
 import type {
   GatewayBinaryInput,
   GatewayOcrResult,

@@ -1,5 +1,5 @@
 import type { LanguageModelV4FinishReason } from '@ai-sdk/provider';
-import { classifyFinishReason, type FinishReasonKind } from '@infergate/core';
+import { classifyFinishReason, type FinishReasonKind } from '@infergate/core/internal';
 
 const UNIFIED: Record<FinishReasonKind, LanguageModelV4FinishReason['unified']> = {
   stop: 'stop',

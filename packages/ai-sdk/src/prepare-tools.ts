@@ -8,7 +8,7 @@ export interface PreparedTools {
 }
 
 /**
- * Maps AI SDK function tools and tool choice to the gateway's `tools` / `tool_choice` (spec 2.5).
+ * Maps AI SDK function tools and tool choice to the gateway's `tools` / `tool_choice` (docs/gateway-protocol.md §4.1).
  * Provider-defined tools belong to other providers: they are dropped with a warning.
  */
 export function prepareTools({

@@ -4,7 +4,8 @@
  * `pnpm --filter @infergate/core bench` (builds first). Target: ≥ 50% of the bare throughput.
  */
 import { createParser } from 'eventsource-parser';
-import { ChatStreamDecoder, createGatewayClient } from '../dist/index.js';
+import { createGatewayClient } from '../dist/index.js';
+import { ChatStreamDecoder } from '../dist/internal.js';
 
 const CHUNKS = 20_000;
 const RUNS = 25;

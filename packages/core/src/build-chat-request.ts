@@ -22,14 +22,14 @@ export interface ChatRequestOptions {
   toolChoice?: ToolChoice;
   responseFormat?: ResponseFormat;
   /**
-   * Fields the gateway passes to the model server unchanged (spec 2.4: unknown fields are
+   * Fields the gateway passes to the model server unchanged (docs/gateway-protocol.md §4.1: unknown fields are
    * forwarded). The named options above win over them.
    */
   extraFields?: Record<string, unknown>;
 }
 
 /**
- * Builds the body of `POST /chat/completions` (spec 2.4) from the adapters' options: fields left
+ * Builds the body of `POST /chat/completions` (docs/gateway-protocol.md §4.1) from the adapters' options: fields left
  * undefined are not sent, nor an empty `stop` or `tools` list, nor `tool_choice` without tools;
  * extra fields come first so that the named options win. `stream` is set by `chat` / `chatStream`.
  */

@@ -142,7 +142,7 @@ class Client implements GatewayClient {
 
   async resolveModel(id: string, opts?: CallOptions): Promise<GatewayModel | undefined> {
     const { found, models } = await this.#findModel(id, opts);
-    // An unlisted own model may just be offline: its address still works (spec 4.1).
+    // An unlisted own model may just be offline: its address still works (docs/gateway-protocol.md §3.1).
     if (found || isOwnModelId(id)) return found;
     throw modelNotFound(id, models);
   }
@@ -414,7 +414,7 @@ class Client implements GatewayClient {
       await Promise.all(
         batches.map(async ({ start, end }) => {
           const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
-          // input_type is a field of the multilingual engine only (spec 4.4).
+          // input_type is a field of the multilingual engine only (docs/gateway-protocol.md §6).
           if (inputType !== undefined && isMultilingualEngine(engine)) {
             request.input_type = inputType;
           }

@@ -1,7 +1,7 @@
 import { redactAll, redactValue, registeredSecrets } from './redact-secret';
 import type { ModelCapability } from './types';
 
-/** The codes the gateway itself sends (spec section 7). */
+/** The codes the gateway itself sends (docs/gateway-protocol.md §10.2). */
 export const GATEWAY_ERROR_CODES = [
   'invalid_request_error',
   'unsupported_model_capability',
@@ -123,6 +123,15 @@ export class GatewayError extends Error {
   /** Validation errors: the offending field, as a path (`messages`, `input[3]`). */
   declare readonly field?: string;
 
+  /**
+   * `instanceof GatewayError` holds for an error made by any copy of core: the CJS build loads the
+   * main entry and `@infergate/core/internal` as separate copies. (Not meant to be subclassed: one
+   * error type, branch on `code`.)
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isGatewayError(value);
+  }
+
   constructor(given: GatewayErrorOptions) {
     const options = redactOptions(given);
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -222,10 +231,9 @@ function describeCause(cause: unknown): unknown {
 /** True for a GatewayError, also one made by another copy of this package (ESM + CJS). */
 export function isGatewayError(error: unknown): error is GatewayError {
   return (
-    error instanceof GatewayError ||
-    (typeof error === 'object' &&
-      error !== null &&
-      (error as Record<symbol, unknown>)[BRAND] === true)
+    typeof error === 'object' &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[BRAND] === true
   );
 }
 

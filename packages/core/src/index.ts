@@ -1,13 +1,13 @@
-export { ChatAssembler, readChatCompletion } from './assemble-chat';
-export { type AudioFormat, detectAudioFormat } from './audio-format';
-export { buildChatRequest, type ChatRequestOptions } from './build-chat-request';
-export { ChatStreamDecoder } from './chat-stream-decoder';
-export { classifyFinishReason, type FinishReasonKind } from './classify-finish-reason';
+/**
+ * `@infergate/core`: what applications call — the client factory, the error type and codes, the
+ * key budget, the gateway's limits, and the public types. Its declarations are snapshotted in
+ * `api/index.d.ts` (test/api-report.test.ts), so a change to this surface is deliberate. Helpers
+ * for adapters live in `@infergate/core/internal` (unstable).
+ */
 export { createGatewayClient } from './client';
 export {
   type BudgetAcquireRequest,
   type BudgetLease,
-  budgetId,
   createInProcessBudget,
   type KeyBudget,
 } from './concurrency-budget';
@@ -19,7 +19,6 @@ export {
   type GatewayErrorCode,
   type GatewayErrorOptions,
   type GatewayServerErrorCode,
-  invalidRequest,
   isGatewayError,
   isGatewayServerErrorCode,
 } from './errors';
@@ -40,38 +39,6 @@ export type {
   GatewayStartEvent,
 } from './gateway-events';
 export { LANGUAGE_CODE, LIMITS } from './limits';
-export { messageText } from './message-text';
-export {
-  type CapabilityCheck,
-  type CapabilityErrorOptions,
-  capabilitiesOf,
-  capabilityError,
-  checkCapabilities,
-  describeNeeds,
-  isOwnModelId,
-  missingCapabilities,
-  modelsWithCapabilities,
-} from './model-capabilities';
-export { normalizeBaseURL } from './options';
-export { readUsage, type UsageCounts } from './read-usage';
-export { parseRetryAfter } from './retry-after';
-export {
-  type OcrToolArguments,
-  type ServiceToolArguments,
-  type ServiceToolDefinition,
-  type ServiceToolName,
-  type ServiceToolOptions,
-  type ServiceToolRequests,
-  serviceToolArgumentsProblem,
-  serviceToolDefinition,
-  serviceToolRequest,
-  type ToolParametersSchema,
-  type TranscribeToolArguments,
-  type TranslateToolArguments,
-} from './service-tools';
-export { splitBatches } from './split-embedding-batches';
 export type * from './types';
-export { utf8ByteLength } from './utf8';
-export { requiredCapabilities, validateChatRequest } from './validate-chat';
+export { requiredCapabilities } from './validate-chat';
 export { isMultilingualEngine } from './validate-embeddings';
-export { validateTranslationRequest } from './validate-translation';

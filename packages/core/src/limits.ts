@@ -1,4 +1,4 @@
-/** The gateway's limits (spec sections 2.5, 2.8, 4.3-4.7 and 8), checked before anything is sent. */
+/** The gateway's limits (docs/gateway-protocol.md §11), checked before anything is sent. */
 export const LIMITS = {
   chatMinMessages: 1,
   translationMaxInputBytes: 4096,
@@ -7,13 +7,13 @@ export const LIMITS = {
   /** "32 KB" per text for the multilingual engine, read as 32 × 1024 bytes. */
   multilingualMaxTextBytes: 32 * 1024,
   multilingualDimensions: [128, 256, 512, 768] as readonly number[],
-  /** The English-oriented engine gives 384 dimensions only (spec 8). */
+  /** The English-oriented engine gives 384 dimensions only (docs/gateway-protocol.md §11). */
   englishDimensions: [384] as readonly number[],
   ocrMaxImageBytes: 23 * 1024 * 1024,
   audioMaxBytes: 23 * 1024 * 1024,
   concurrentRequestsPerKey: 4,
   requestDurationMs: 300_000,
-  /** Nesting depth of a JSON schema (tools' `parameters`, `response_format`): ours, not the spec's. */
+  /** Nesting depth of a JSON schema (tools' `parameters`, `response_format`): ours, not the gateway's. */
   schemaMaxDepth: 64,
 } as const;
 

@@ -2,7 +2,7 @@ import { readContent } from './read-message-parts';
 import type { ChatMessage } from './types';
 
 /**
- * The text of a message's `content` (spec 2.4): the string itself, or the text of its text parts
+ * The text of a message's `content` (docs/gateway-protocol.md §4.1): the string itself, or the text of its text parts
  * joined (reasoning and other parts left out); `''` for `null`, a missing content, or no text.
  */
 export function messageText(content: ChatMessage['content'] | undefined): string {

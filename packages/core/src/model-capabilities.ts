@@ -3,8 +3,8 @@ import { GatewayError, invalidRequest } from './errors';
 import type { GatewayModel, ModelCapability } from './types';
 
 /**
- * True for the address of the account's own model (`my/<name>`, spec 2.1). Such a model is not
- * listed while it is offline, yet its address still works (spec 4.1): the gateway answers it
+ * True for the address of the account's own model (`my/<name>`, docs/gateway-protocol.md §3.1). Such a model is not
+ * listed while it is offline, yet its address still works (docs/gateway-protocol.md §3.1): the gateway answers it
  * with `provider_unavailable`, or through a pool model when the key's offline setting says so.
  */
 export function isOwnModelId(id: string): boolean {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { invalidRequest, isGatewayError, utf8ByteLength } from './index';
+import { isGatewayError } from './index';
+import { invalidRequest, utf8ByteLength } from './internal';
 
 describe('invalidRequest', () => {
   it('is the exported validation refusal: field set, message led by the field', () => {

@@ -1,7 +1,7 @@
 /**
  * How model servers put an answer's text and reasoning into a message or a stream delta
  * (the gateway passes them through):
- * - `content`: a string, or an array of parts (spec 2.4/2.6): `{type:'text', text}`;
+ * - `content`: a string, or an array of parts (docs/gateway-protocol.md §4.1, §4.3): `{type:'text', text}`;
  *   `{type:'thinking', thinking}` where `thinking` is a string or an array of `{type:'text', text}`
  *   (Mistral's reasoning models); `{type:'reasoning', text}` (or `reasoning`/`summary` as a string).
  *   Parts of any other type are ignored (images, citations, …), never fatal.

@@ -15,7 +15,7 @@ export interface UsageCounts {
 }
 
 /**
- * Reads the gateway's `usage` (spec 2.6: present when the model server reports it). Counts that
+ * Reads the gateway's `usage` (docs/gateway-protocol.md §4.3: present when the model server reports it). Counts that
  * are missing or not finite numbers are left out; `undefined` when there is no usage at all.
  */
 export function readUsage(usage: Usage | null | undefined): UsageCounts | undefined {

@@ -11,8 +11,24 @@ const MIN_SECRET_LENGTH = 4;
 /** Secrets of live clients (a process holds few keys; the cap only guards against misuse). */
 const MAX_REGISTERED = 256;
 
-const registered = new Set<string>();
-const patterns = new Map<string, RegExp>();
+/**
+ * Kept on globalThis so that every copy of core in a realm (ESM and CJS builds, the main entry and
+ * `@infergate/core/internal` in CJS) redacts the keys of every client.
+ */
+const REGISTRY = Symbol.for('@infergate/core.secrets');
+interface SecretRegistry {
+  registered: Set<string>;
+  patterns: Map<string, RegExp>;
+}
+function secretRegistry(): SecretRegistry {
+  const holder = globalThis as unknown as Record<symbol, SecretRegistry | undefined>;
+  const existing = holder[REGISTRY];
+  if (existing) return existing;
+  const created: SecretRegistry = { registered: new Set(), patterns: new Map() };
+  Object.defineProperty(globalThis, REGISTRY, { value: created, enumerable: false });
+  return created;
+}
+const { registered, patterns } = secretRegistry();
 
 /**
  * Registers a secret that every GatewayError built afterwards redacts from its message, body,

@@ -16,7 +16,7 @@ function describeValue(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
-/** Checks a chat request against the spec (2.4, 2.5, 4.3, 8) before anything is sent. */
+/** Checks a chat request against docs/gateway-protocol.md §4.1, §4.2 and §11 before anything is sent. */
 export function validateChatRequest(request: ChatRequest): void {
   if (!isObject(request))
     throw invalidRequest('request', `must be an object, got ${describeValue(request)}`);
@@ -171,7 +171,7 @@ function checkLeaf(path: string, value: unknown, field = path): void {
   }
 }
 
-/** The model capabilities a chat request needs (spec 4.3 rules 1-3). */
+/** The model capabilities a chat request needs (docs/gateway-protocol.md §4.2). */
 export function requiredCapabilities(
   request: ChatRequest,
   stream = request.stream === true,

@@ -7,7 +7,7 @@ const INPUT_TYPES: ReadonlySet<string> = new Set(['document', 'query']);
 
 /**
  * The multilingual engine is recognised by "multilingual" in its id or name (case-insensitive):
- * the spec names the engine by what it does, not by id.
+ * engines are named by what they do, not by id (docs/gateway-protocol.md §12.7).
  */
 export function isMultilingualEngine(engine: EmbeddingEngine): boolean {
   return (
@@ -85,7 +85,7 @@ export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] 
 
 /**
  * The dimensions an engine gives: its own `dimensions` from `GET /capabilities` when listed (a
- * number or an array of numbers), else the spec's numbers (multilingual 128/256/512/768, the
+ * number or an array of numbers), else the published numbers of docs/gateway-protocol.md §11 (multilingual 128/256/512/768, the
  * English-oriented engine 384).
  */
 export function engineDimensions(engine: EmbeddingEngine): readonly number[] {

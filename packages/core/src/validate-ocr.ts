@@ -3,7 +3,7 @@ import { invalidRequest } from './errors';
 import { LIMITS } from './limits';
 import type { OcrRequest } from './types';
 
-/** Spec 4.5: base64 image that decodes to 1 byte .. 23 MiB. Returns the base64 text to send. */
+/** docs/gateway-protocol.md §8: base64 image that decodes to 1 byte .. 23 MiB. Returns the base64 text to send. */
 export async function validateOcrRequest(request: OcrRequest): Promise<string> {
   if (typeof request !== 'object' || request === null)
     throw invalidRequest('request', 'must be an object');

@@ -27,7 +27,7 @@ function toolCallsProblem(toolCalls: unknown, at: string): string | undefined {
   return undefined;
 }
 
-/** Spec 2.6: `choices` is an array of `{index, message, finish_reason}`. */
+/** docs/gateway-protocol.md §4.3: `choices` is an array of `{index, message, finish_reason}`. */
 export function chatCompletionProblem(data: unknown): string | undefined {
   if (!isObject(data)) return 'is not a JSON object';
   const { choices } = data;
@@ -54,7 +54,7 @@ export function chatCompletionProblem(data: unknown): string | undefined {
 }
 
 /**
- * Spec 2.12: `data` holds one `{index, embedding: number[]}` per input, indexes in range and
+ * docs/gateway-protocol.md §6: `data` holds one `{index, embedding: number[]}` per input, indexes in range and
  * distinct, every vector non-empty, of finite numbers and of one length.
  */
 export function embeddingsProblem(data: unknown, count: number): string | undefined {
@@ -88,7 +88,7 @@ export function embeddingsProblem(data: unknown, count: number): string | undefi
   return undefined;
 }
 
-/** The fields each service's JSON answer must have as strings (spec 2.9–2.11). */
+/** The fields each service's JSON answer must have as strings (docs/gateway-protocol.md §7–§9). */
 const REQUIRED_TEXT_FIELDS = {
   translation: ['text', 'target_language'],
   ocr: ['text'],

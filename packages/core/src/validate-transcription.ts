@@ -19,7 +19,7 @@ export interface CheckedAudio {
   filename: string;
 }
 
-/** Spec 4.6 / 8: WAV, MP3 or FLAC (by magic bytes), 1 byte .. 23 MiB; option values. */
+/** docs/gateway-protocol.md §9, §11: WAV, MP3 or FLAC (by magic bytes), 1 byte .. 23 MiB; option values. */
 export async function validateTranscriptionRequest(
   request: TranscriptionRequest,
 ): Promise<CheckedAudio> {

@@ -19,7 +19,7 @@ export function checkLanguageCode(field: string, value: unknown): void {
   }
 }
 
-/** Spec 2.8: input 1 character .. 4096 UTF-8 bytes, language codes, and no other fields. */
+/** docs/gateway-protocol.md §7: input 1 character .. 4096 UTF-8 bytes, language codes, and no other fields. */
 export function validateTranslationRequest(request: TranslationRequest): void {
   if (typeof request !== 'object' || request === null) {
     throw invalidRequest('request', 'must be an object');

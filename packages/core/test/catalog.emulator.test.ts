@@ -145,7 +145,7 @@ describe('catalog', () => {
 
   it('an unlisted own model is let through unchecked; any other unlisted id is refused', async () => {
     const { client, emulator } = harness();
-    // my/laptop-model is offline: not listed, yet its address works (spec 4.1).
+    // my/laptop-model is offline: not listed, yet its address works (docs/gateway-protocol.md §3.1).
     expect((await client.models()).map((m) => m.id)).not.toContain('my/laptop-model');
     expect(await client.resolveModel('my/laptop-model')).toBeUndefined();
     expect(await client.requireCapabilities('my/laptop-model', ['chat', 'tools'])).toBeUndefined();

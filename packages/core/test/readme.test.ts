@@ -20,8 +20,8 @@ function exportedNames(): string[] {
 
 describe('README.md', () => {
   it('names every export of the package', () => {
+    // The surface itself is pinned by the API report (api-report.test.ts); here: all documented.
     const names = exportedNames();
-    expect(names.length).toBeGreaterThan(70);
     expect(names).toContain('isGatewayServerErrorCode');
     const missing = names.filter((name) => !new RegExp(`\\b${name}\\b`).test(readme));
     expect(missing).toEqual([]);

@@ -48,7 +48,7 @@ describe('services against the emulator', () => {
     expect(emulator.counters.requests.embeddings).toBe(2);
   });
 
-  it('embedMany sends inputType to the multilingual engine only (spec 4.4)', async () => {
+  it('embedMany sends inputType to the multilingual engine only (docs/gateway-protocol.md §6)', async () => {
     const { emulator } = harness();
     const sent: Record<string, unknown>[] = [];
     const client = createGatewayClient({

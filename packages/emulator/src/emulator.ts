@@ -40,7 +40,7 @@ export interface Emulator {
 }
 
 /**
- * The largest request body the emulator reads: above the spec's 23 MiB media limit once
+ * The largest request body the emulator reads: above the 23 MiB media limit once
  * base64-encoded (23 MiB × 4/3 ≈ 30.7 MiB), so every valid request fits. Larger → 413.
  */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;

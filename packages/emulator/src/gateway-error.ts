@@ -1,4 +1,4 @@
-/** The gateway's error codes (spec section 7). */
+/** The gateway's error codes (docs/gateway-protocol.md §10.2). */
 export type GatewayErrorCode =
   | 'invalid_request_error'
   | 'unsupported_model_capability'
@@ -14,7 +14,7 @@ export type GatewayErrorCode =
   | 'provider_unavailable'
   | 'request_timeout';
 
-/** Status used for each code (READING-NOTES decision). */
+/** Status used for each code (docs/gateway-protocol.md §10.2). */
 export const STATUS_BY_CODE: Record<GatewayErrorCode, number> = {
   invalid_request_error: 400,
   unsupported_model_capability: 400,
@@ -70,7 +70,7 @@ export function errorBody(code: GatewayErrorCode, message: string, param?: strin
   return JSON.stringify({ error });
 }
 
-/** The longest `Retry-After` the emulator sends, in seconds (the spec's request duration limit). */
+/** The longest `Retry-After` the emulator sends, in seconds (the request duration limit, docs/gateway-protocol.md §11). */
 export const MAX_RETRY_AFTER_SECONDS = 300;
 
 /**

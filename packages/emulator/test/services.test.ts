@@ -327,7 +327,7 @@ describe('POST /audio/transcriptions', () => {
     expect(await ok(response)).toMatchObject({ text: 'json works', duration: 0.5 });
   });
 
-  describe('the 23 MiB audio limit (spec 4.6)', () => {
+  describe('the 23 MiB audio limit (docs/gateway-protocol.md §9)', () => {
     const LIMIT = 23 * 1024 * 1024;
     /** FLAC bytes of `size` bytes: magic and a STREAMINFO of 16 kHz, 16 000 samples (1 s). */
     function flacOf(size: number): Uint8Array<ArrayBuffer> {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { budgetId } from '@infergate/core';
+import { budgetId } from '@infergate/core/internal';
 import { startEmulator } from '@infergate/emulator';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRedisBudget } from '../src/redis-budget';

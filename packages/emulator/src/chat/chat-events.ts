@@ -6,7 +6,7 @@ export interface ChunkMeta {
   id: string;
   created: number;
   model: string;
-  /** How the model server writes its chunks (default: the gateway spec's plain shape). */
+  /** How the model server writes its chunks (default: the plain shape of docs/gateway-protocol.md §5.1). */
   shape?: DialectShape;
   /** Reasoning pieces, sent before the text (reasoning dialects only). */
   reasoning?: string[];
@@ -19,7 +19,7 @@ const ARGUMENT_PIECES = 3;
 
 export const DONE_EVENT = 'data: [DONE]\n\n';
 
-/** A `data: {"error": ...}` event as sent after the 200 (spec section 6). */
+/** A `data: {"error": ...}` event as sent after the 200 (docs/gateway-protocol.md §5.3). */
 export function errorEvent(code: string, message: string): string {
   return `data: ${JSON.stringify({ error: { code, message } })}\n\n`;
 }
@@ -120,7 +120,7 @@ export function* chatEvents(
   }
   if (faultName !== 'no_finish') {
     if (shape.usageInFinish) {
-      // Spec 6.1: the last chunk before [DONE] carries the finish_reason (and here the usage).
+      // docs/gateway-protocol.md §5.1: the last chunk before [DONE] carries the finish_reason (and here the usage).
       if (yield* emit(choice('{}', answer.finishReason, `,"usage":${usageJson}`))) return;
     } else {
       // OpenAI's order: the finish chunk, then a usage-only chunk.

@@ -145,7 +145,7 @@ function stopSequences(raw: unknown): string[] {
   return Array.isArray(raw) ? raw.filter((item): item is string => typeof item === 'string') : [];
 }
 
-/** Checks a chat completion body (spec 2.5) and extracts what the scripted model needs. */
+/** Checks a chat completion body (docs/gateway-protocol.md §4.1) and extracts what the scripted model needs. */
 export function validateChatRequest(body: unknown): ChatRequest {
   if (!isJsonObject(body)) throw invalidField('body', 'The request body must be a JSON object');
   if (typeof body.model !== 'string' || body.model === '') {

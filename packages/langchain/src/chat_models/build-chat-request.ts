@@ -1,10 +1,8 @@
+import type { ChatMessage, ChatRequest, ResponseFormat } from '@infergate/core';
 import {
   buildChatRequest as buildGatewayChatRequest,
-  type ChatMessage,
-  type ChatRequest,
   type ChatRequestOptions,
-  type ResponseFormat,
-} from '@infergate/core';
+} from '@infergate/core/internal';
 import type { BindToolsInput, ToolChoice } from '@langchain/core/language_models/chat_models';
 import type { BaseMessage } from '@langchain/core/messages';
 import { convertToGatewayMessages } from '../converters/convert-to-gateway-messages';

@@ -1,14 +1,13 @@
 import {
   type CallOptions,
   type ChatRequest,
-  capabilitiesOf,
-  checkCapabilities,
   type GatewayClient,
   type GatewayModel,
   type ModelCapability,
   type ResponseFormat,
   requiredCapabilities,
 } from '@infergate/core';
+import { capabilitiesOf, checkCapabilities } from '@infergate/core/internal';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import type {
   BaseLanguageModelInput,
@@ -266,7 +265,7 @@ export class GatewayChatModel
     const model = fields.model ?? fields.modelName;
     const client = resolveClient(fields);
     // Core's rule: an unknown id is refused with close matches; an unlisted own model (my/...,
-    // offline yet still answering, spec 4.1) resolves to undefined and stays unchecked.
+    // offline yet still answering, docs/gateway-protocol.md §3.1) resolves to undefined and stays unchecked.
     const listed = await client.resolveModel(model);
     const catalog = await client.models(); // cached by the look-up above
     const capabilities = fields.capabilities ?? listed?.capabilities;

@@ -1,8 +1,5 @@
-import {
-  type ChatCompletionResponse,
-  type ChatResult as GatewayChatResult,
-  readChatCompletion,
-} from '@infergate/core';
+import type { ChatCompletionResponse, ChatResult as GatewayChatResult } from '@infergate/core';
+import { readChatCompletion } from '@infergate/core/internal';
 import type { AIMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { convertChatResult } from './convert-chat-result';

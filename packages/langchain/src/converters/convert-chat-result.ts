@@ -8,7 +8,7 @@ import { buildResponseMetadata } from './response-metadata';
 
 registerContentBlockTranslator();
 
-/** A gateway chat answer (spec 2.6) → LangChain's ChatResult with one AIMessage. */
+/** A gateway chat answer (docs/gateway-protocol.md §4.3) → LangChain's ChatResult with one AIMessage. */
 export function convertChatResult(result: GatewayChatResult): ChatResult {
   // Core read choice 0 tolerantly: content parts, reasoning fields, tool-call ids.
   const { response, answer } = result;
@@ -64,7 +64,7 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
 
 type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
-/** Tool arguments are JSON text; the model may write invalid JSON (spec 4.3 rule 5). */
+/** Tool arguments are JSON text; the model may write invalid JSON (docs/gateway-protocol.md §4.5). */
 export function parseArguments(text: string): Parsed {
   if (text.trim() === '') return { ok: true, value: {} };
   try {

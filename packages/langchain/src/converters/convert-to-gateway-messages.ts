@@ -1,9 +1,5 @@
-import {
-  type ChatContentPart,
-  type ChatMessage,
-  invalidRequest,
-  type ToolCall,
-} from '@infergate/core';
+import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
+import { invalidRequest } from '@infergate/core/internal';
 import type { BaseMessage, MessageContent } from '@langchain/core/messages';
 
 export interface ConvertMessagesOptions {

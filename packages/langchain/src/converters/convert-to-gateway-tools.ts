@@ -1,4 +1,5 @@
-import { type ChatTool, invalidRequest } from '@infergate/core';
+import type { ChatTool } from '@infergate/core';
+import { invalidRequest } from '@infergate/core/internal';
 import type { BindToolsInput } from '@langchain/core/language_models/chat_models';
 import { convertToOpenAITool, isLangChainTool } from '@langchain/core/utils/function_calling';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';

@@ -1,4 +1,4 @@
-import { classifyFinishReason, type FinishReasonKind } from '@infergate/core';
+import { classifyFinishReason, type FinishReasonKind } from '@infergate/core/internal';
 import type { FinishReason } from '@langchain/core/language_models/event';
 
 /** LangChain's protocol has four reasons: an error or unknown reason ends the message as a stop. */

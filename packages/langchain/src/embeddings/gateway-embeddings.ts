@@ -56,7 +56,7 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
   private async embed(texts: string[], inputType: 'document' | 'query'): Promise<number[][]> {
     if (texts.length === 0) return [];
     // Core resolves the engine (one cached catalog look-up) and sends input_type only to the
-    // multilingual engine, whose field it is (spec 4.4).
+    // multilingual engine, whose field it is (docs/gateway-protocol.md §6).
     return this.client.embedMany(texts, {
       ...(this.model !== undefined ? { model: this.model } : {}),
       inputType,

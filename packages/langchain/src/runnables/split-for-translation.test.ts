@@ -1,4 +1,4 @@
-import { utf8ByteLength } from '@infergate/core';
+import { utf8ByteLength } from '@infergate/core/internal';
 import { describe, expect, it } from 'vitest';
 import { splitForTranslation } from './split-for-translation';
 

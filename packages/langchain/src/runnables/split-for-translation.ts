@@ -1,4 +1,4 @@
-import { utf8ByteLength } from '@infergate/core';
+import { utf8ByteLength } from '@infergate/core/internal';
 
 /**
  * Boundaries, best first. The look-ahead `(?=\S)` comes first so the look-behind only runs where a

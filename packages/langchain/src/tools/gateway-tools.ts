@@ -1,7 +1,6 @@
+import type { AudioLike, ServiceId } from '@infergate/core';
 import {
-  type AudioLike,
   type OcrToolArguments,
-  type ServiceId,
   type ServiceToolName,
   serviceToolArgumentsProblem,
   serviceToolDefinition,
@@ -9,7 +8,7 @@ import {
   type ToolParametersSchema,
   type TranscribeToolArguments,
   type TranslateToolArguments,
-} from '@infergate/core';
+} from '@infergate/core/internal';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
   DynamicStructuredTool,

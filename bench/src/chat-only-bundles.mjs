@@ -1,0 +1,98 @@
+/**
+ * The chat-only app bundles of B5 and of the size test: the smallest app that chats through each
+ * adapter, bundled with esbuild from the published ESM files, the frameworks external (`ai`,
+ * `@ai-sdk/*`, `@langchain/*`, `zod`), so what is left is our code. Shared by
+ * b5-size-startup.mjs (publishes the numbers) and test/chat-only-size.test.ts (enforces the target).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+/** What a chat-only bundle of our code should weigh, min+gzip (issue 15, B5): not met yet. */
+export const CHAT_ONLY_TARGET_BYTES = 10 * 1024;
+/**
+ * What it may weigh today (test/chat-only-size.test.ts fails above it): the size measured when
+ * the test was added, rounded up. Lower it with each cut until it reaches the target.
+ */
+export const CHAT_ONLY_CEILING_BYTES = 27 * 1024;
+
+const FRAMEWORKS = ['ai', '@ai-sdk/*', '@langchain/*', 'zod', 'zod/*'];
+
+export const CHAT_ONLY_APPS = [
+  {
+    name: 'ai-sdk chat-only (gateway() + streamText)',
+    source: `import { gateway } from '@infergate/ai-sdk';
+import { streamText } from 'ai';
+const result = streamText({ model: gateway('community/general'), prompt: 'Hello' });
+for await (const text of result.textStream) console.log(text);`,
+  },
+  {
+    name: 'langchain chat-only (GatewayChatModel + invoke)',
+    source: `import { GatewayChatModel } from '@infergate/langchain';
+const model = new GatewayChatModel({ model: 'community/general' });
+console.log((await model.invoke('Hello')).content);`,
+  },
+];
+
+/**
+ * Bundles an app as an edge or browser build would: ESM with code splitting, so modules the code
+ * loads with `import()` (core's OCR and transcription preparation) land in chunks of their own that
+ * a chat-only app never fetches. Returns min+gzip bytes of what the app loads at start (the entry
+ * chunk and the chunks it imports statically), of all chunks together, and the minified bytes each
+ * of our files puts in the start-up chunks.
+ */
+export async function bundleChatOnlyApp({ source }, { minify = true } = {}) {
+  const dir = mkdtempSync(join(BENCH_DIR, '.chat-only-'));
+  try {
+    const entry = join(dir, 'app.mjs');
+    writeFileSync(entry, source);
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      splitting: true,
+      outdir: join(dir, 'out'),
+      format: 'esm',
+      platform: 'neutral',
+      mainFields: ['module', 'main'],
+      conditions: ['import'],
+      external: FRAMEWORKS,
+      minify,
+      metafile: true,
+      write: false,
+      logLevel: 'silent',
+      legalComments: 'none',
+    });
+    const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
+    const outputs = result.metafile.outputs;
+    const js = result.outputFiles.filter((file) => file.path.endsWith('.js'));
+    const contents = (path) =>
+      js.find((file) => file.path.endsWith(path.slice(path.lastIndexOf('/'))));
+    // What the app loads at start: the entry chunk and the chunks it imports statically.
+    const entryPath = Object.keys(outputs).find((path) => path.endsWith('/app.js'));
+    const loaded = [];
+    const visit = (path) => {
+      if (loaded.includes(path)) return;
+      loaded.push(path);
+      for (const { path: next, kind } of outputs[path].imports)
+        if (kind === 'import-statement' && outputs[next]) visit(next);
+    };
+    visit(entryPath);
+    const startup = Buffer.concat(loaded.map((path) => contents(path).contents));
+    const inputs = loaded
+      .flatMap((path) => Object.entries(outputs[path].inputs))
+      .map(([path, { bytesInOutput }]) => [path.replace(/^.*\/packages\//, ''), bytesInOutput])
+      .sort((a, b) => b[1] - a[1]);
+    return {
+      raw: startup.length,
+      gzip: gzip(startup),
+      allChunksGzip: js.reduce((sum, file) => sum + gzip(file.contents), 0),
+      inputs,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import * as bundles from '../src/chat-only-bundles.mjs';
+
+interface ChatOnlyApp {
+  name: string;
+  source: string;
+}
+const { CHAT_ONLY_APPS, CHAT_ONLY_CEILING_BYTES, bundleChatOnlyApp } = bundles as {
+  CHAT_ONLY_APPS: ChatOnlyApp[];
+  CHAT_ONLY_CEILING_BYTES: number;
+  bundleChatOnlyApp: (app: ChatOnlyApp) => Promise<{ gzip: number; inputs: [string, number][] }>;
+};
+
+// B5: a chat-only app's bundle of our code (frameworks external) must not grow past the ceiling.
+// Needs the packages built (`pnpm exec turbo run build`); the test task builds them first.
+describe('chat-only bundle size (B5)', () => {
+  it.each(CHAT_ONLY_APPS.map((app) => [app.name, app] as const))(
+    '%s stays within the ceiling',
+    async (_name, app) => {
+      const { gzip, inputs } = await bundleChatOnlyApp(app);
+      const largest = inputs
+        .slice(0, 6)
+        .map(([file, bytes]) => `${file} ${bytes} B`)
+        .join(', ');
+      expect(
+        gzip,
+        `${app.name}: ${gzip} B min+gzip > ${CHAT_ONLY_CEILING_BYTES} B; largest inputs: ${largest}`,
+      ).toBeLessThanOrEqual(CHAT_ONLY_CEILING_BYTES);
+    },
+  );
+});
