@@ -211,6 +211,7 @@ describe('examples/nextjs-chat in Chromium', () => {
     const badge = assistant.getByTestId('fallback-badge');
     expect(await badge.textContent()).toContain('fallback for my/laptop-model');
     expect(await badge.getAttribute('title')).toContain('answered with pool-a/llama-3-8b');
+    await page.screenshot({ path: `${artifacts}/nextjs-chat-fallback.png` });
   });
 
   it('marks a stopped answer as stopped, keeping what had arrived', async () => {
@@ -313,6 +314,10 @@ describe('examples/nextjs-chat in Chromium', () => {
       await expect.poll(() => placement(assistant.last())).toEqual(IN_VIEW);
     }
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    // Nothing wider than the window (a long model label once pushed the page sideways).
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+    ).toBe(true);
     await page.screenshot({ path: `${artifacts}/nextjs-chat-scrolled.png` });
 
     // A refusal: the whole message, in view above the bar (not only the status word "error").

@@ -90,7 +90,10 @@ export function Chat({ models, initialModel }: { models: ModelOption[]; initialM
         <p className="note" data-testid="model-note">
           {unavailable.length} of {models.length} models are greyed out: the chat streams its
           answers, so models without streaming cannot answer it
-          {toolsOn ? ', and with Tools on, models without tools would refuse get_weather' : ''}.
+          {toolsOn
+            ? ', and with Tools on, models without tools would refuse get_weather (turn Tools off to use them)'
+            : ''}
+          .
         </p>
       )}
 
@@ -178,7 +181,7 @@ function ServedModel({ metadata }: { metadata: AnswerMetadata | undefined }) {
   if (!metadata?.servedModel) return null;
   return (
     <div className="served" data-testid="served-model">
-      {metadata.servedModel}
+      answered by {metadata.servedModel}
       {metadata.fallback && (
         <span
           className="badge"

@@ -5,9 +5,10 @@ export const metadata = { title: 'infergate chat', description: 'Next.js + AI SD
 const css = `
   body { font-family: system-ui, sans-serif; margin: 0; background: #f6f7f9; color: #1c1e21; }
   main { max-width: 760px; margin: 0 auto; padding: 24px 16px calc(var(--bar-height, 96px) + 16px); }
-  header { display: flex; align-items: center; justify-content: space-between; gap: 12px; }
+  header { display: flex; align-items: center; justify-content: space-between; gap: 12px; flex-wrap: wrap; }
   h1 { font-size: 20px; margin: 0; }
-  .controls { display: flex; align-items: center; gap: 12px; flex-wrap: wrap; }
+  .controls { display: flex; align-items: center; gap: 12px; flex-wrap: wrap; min-width: 0; }
+  .controls select { max-width: min(440px, 100%); }
   .note { font-size: 12px; color: #60646c; margin: 8px 0 0; }
   select, input, button { font: inherit; padding: 8px 10px; border-radius: 8px; border: 1px solid #c9ccd1; }
   input[type="checkbox"] { padding: 0; }

@@ -6,6 +6,6 @@ import type { ModelOption } from './models';
  */
 export function unavailableReason(model: ModelOption, toolsOn: boolean): string | undefined {
   if (!model.streaming) return 'no streaming';
-  if (toolsOn && !model.tools) return 'no tools (turn Tools off to use it)';
+  if (toolsOn && !model.tools) return 'no tools';
   return undefined;
 }
