@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { type RunningEmulator, startEmulator } from '@infergate/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RunResult, runExample } from '../helpers/run';
+import { examplesDir, type RunResult, runExample } from '../helpers/run';
 
 // Every command-line example, run as a user runs it (`node src/index.ts`), against the
 // emulator's real HTTP server named by INFERGATE_BASE_URL / INFERGATE_API_KEY.
@@ -39,6 +40,10 @@ describe('examples/langchain-chain', () => {
       /Gateway: the embedded emulator at http:\/\/127\.0\.0\.1:\d+\/v1/,
     );
     expect(result.stdout).toContain('Echo: Explain an inference gateway');
+    // The stand-in answers are explained before they are printed.
+    expect(result.stdout).toContain(
+      '(the emulator answers with deterministic stand-ins; set INFERGATE_BASE_URL and INFERGATE_API_KEY to your gateway for real answers)',
+    );
     expect(gateway.emulator.counters.requests.chat).toBe(0);
   });
 
@@ -63,6 +68,8 @@ describe('examples/langchain-agent', () => {
     // Each agent step is printed once (the structured-response step repeats the history).
     expect(result.stdout.split('→ lookup_order(').length - 1).toBe(1);
     expect(result.stdout.split('← lookup_order:').length - 1).toBe(1);
+    expect(result.stdout.split('\nUser: ').length - 1).toBe(1);
+    expect(result.stdout.split('\nAI: ').length - 1).toBe(1);
   });
 
   it('ends with the zod responseFormat object', () => {
@@ -86,14 +93,31 @@ describe('examples/langchain-rag', () => {
     expect(gateway.emulator.counters.requests.chat).toBe(1);
   });
 
-  it('the README’s second question retrieves refunds.md first', async () => {
-    const result = await runExample('langchain-rag', gateway, [
-      'Within how many days is a refund paid?',
-    ]);
-    expectSuccess(result);
-    expect(result.stdout).toMatch(/\[1\] refunds\.md#\d/);
-    expect(result.stdout).toMatch(/Sources:\n {2}\[1\] refunds\.md: /);
+  // The README's commands, as written there: each question retrieves the file that answers it.
+  const readmeQuestions = readFileSync(`${examplesDir('langchain-rag')}/README.md`, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('pnpm --filter @infergate/example-langchain-rag start'))
+    .map((line) => /start "([^"]+)"/.exec(line)?.[1]);
+  const expectedSource: Record<string, string> = {
+    'Within how many days is a refund paid?': 'refunds.md',
+  };
+
+  it('the README has the default question and the refunds question', () => {
+    expect(readmeQuestions).toEqual([undefined, 'Within how many days is a refund paid?']);
   });
+
+  it.each(readmeQuestions.filter((question): question is string => question !== undefined))(
+    'the README’s question %j retrieves its source first',
+    async (question) => {
+      const result = await runExample('langchain-rag', gateway, [question]);
+      expectSuccess(result);
+      const source = expectedSource[question];
+      expect(source, `no expected source for ${question}`).toBeDefined();
+      expect(result.stdout).toContain(`[1] ${source}#`);
+      expect(result.stdout).toContain(`Sources:\n  [1] ${source}: `);
+      expect(result.stdout).toContain(`Answer: Echo: ${question}`);
+    },
+  );
 });
 
 describe('examples/ai-sdk-node', () => {
@@ -104,6 +128,9 @@ describe('examples/ai-sdk-node', () => {
     expect(out).toContain('Echo: Say hello to a new infergate user.');
     expect(out).toContain('(answered by community/general,');
     expect(out).toMatch(/→ convert_currency\(\{"amount":/);
+    // Each tool call and result printed once.
+    expect(out.split('→ convert_currency(').length - 1).toBe(1);
+    expect(out.split('← {').length - 1).toBe(1);
     expect(out).toContain('Tool convert_currency returned:');
     expect(out).toContain('(2 steps, finish: stop)');
     expect(out).toMatch(/city: '.+',\s+country: '.+',\s+sights: \[/);

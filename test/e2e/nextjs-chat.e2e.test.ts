@@ -2,9 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { type RunningEmulator, startEmulator } from '@infergate/emulator';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { childEnv, examplesDir, freePort, repoRoot, runNode, stop } from '../helpers/run';
+import { type HoldingProxy, startHoldingProxy } from './holding-proxy';
 
 // The Next.js example, built and started as in production, driven by headless Chromium.
 const appDir = examplesDir('nextjs-chat');
@@ -25,6 +26,8 @@ const CHROMIUM_ARGS = [
 ];
 
 let gateway: RunningEmulator;
+// The app reaches the emulator through this proxy, which can hold a stream mid-way (Stop test).
+let proxy: HoldingProxy;
 let app: ChildProcess | undefined;
 let appURL: string;
 let browser: Browser;
@@ -60,11 +63,12 @@ beforeAll(async () => {
   }
 
   gateway = await startEmulator({ port: 0, scenario: { streamChunkDelayMs: 20 } });
+  proxy = await startHoldingProxy(gateway.url);
   const port = await freePort();
   appURL = `http://127.0.0.1:${port}`;
   app = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: appDir,
-    env: childEnv({ INFERGATE_BASE_URL: gateway.url, INFERGATE_API_KEY: gateway.apiKey }),
+    env: childEnv({ INFERGATE_BASE_URL: proxy.url, INFERGATE_API_KEY: gateway.apiKey }),
   });
   app.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
     appLog += chunk;
@@ -79,6 +83,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stop(app);
+  await proxy?.close();
   await gateway?.close();
 });
 
@@ -102,7 +107,6 @@ describe('examples/nextjs-chat in Chromium', () => {
     await page.goto(appURL);
     const options = await page.getByLabel('Model').locator('option').allTextContents();
     expect(options.some((label) => label.includes('community/general'))).toBe(true);
-    expect(options.some((label) => label.includes('community/plain'))).toBe(false); // cannot stream
     expect(await page.getByLabel('Model').inputValue()).toBe('community/general');
 
     // Streaming is asserted by a state it must pass through, not by counting renders (a loaded
@@ -147,9 +151,25 @@ describe('examples/nextjs-chat in Chromium', () => {
     expect(gateway.emulator.counters.requests.chat).toBe(2);
   });
 
-  it('sends the picked model, without tools when it has none', async () => {
+  it('says why a model is disabled, and sends the picked model without tools when it has none', async () => {
     await page.goto(appURL);
-    await page.getByLabel('Model').selectOption('community/streamer');
+    const picker = page.getByLabel('Model');
+    // From the catalog's capabilities: the chat streams, and with Tools on it sends get_weather.
+    const plain = picker.locator('option[value="community/plain"]');
+    expect(await plain.isDisabled()).toBe(true);
+    expect(await plain.textContent()).toContain('unavailable: no streaming');
+    const streamer = picker.locator('option[value="community/streamer"]');
+    expect(await streamer.isDisabled()).toBe(true);
+    expect(await streamer.textContent()).toContain('unavailable: no tools');
+    expect(await picker.locator('option[value="community/tools"]').isDisabled()).toBe(false);
+    expect(await page.getByTestId('model-note').textContent()).toContain('without streaming');
+
+    // Tools off: a streaming model without tools can be picked; one without streaming still not.
+    await page.getByLabel('Tools').uncheck();
+    expect(await streamer.isDisabled()).toBe(false);
+    expect(await streamer.textContent()).not.toContain('unavailable');
+    expect(await plain.isDisabled()).toBe(true);
+    await picker.selectOption('community/streamer');
     // Any request still going to the default model would fail visibly.
     gateway.emulator.injectFault({
       fault: 'bad_gateway',
@@ -167,6 +187,56 @@ describe('examples/nextjs-chat in Chromium', () => {
     // community/streamer lacks tools: sending them would have been refused before any request.
     expect(gateway.emulator.counters.requests.chat).toBe(1);
     expect(await page.getByTestId('chat-error').count()).toBe(0);
+    // The served model under the answer; no fallback badge when it is the one asked for.
+    expect(await assistant.getByTestId('served-model').textContent()).toContain(
+      'community/streamer',
+    );
+    expect(await assistant.getByTestId('fallback-badge').count()).toBe(0);
+  });
+
+  it('marks an answer from a fallback model with a badge naming the model asked for', async () => {
+    // The emulator's own model my/laptop-model is offline (so not listed); the key's offline
+    // setting lets the gateway answer with pool-a/llama-3-8b.
+    await page.goto(`${appURL}/?model=my/laptop-model`);
+    expect(await page.getByLabel('Model').inputValue()).toBe('my/laptop-model');
+    await send('Hello laptop');
+    const assistant = page.locator('article[data-role="assistant"]');
+    await expect
+      .poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 })
+      .toBe('ready');
+    expect(await assistant.textContent()).toContain('Echo: Hello laptop');
+    expect(await assistant.getByTestId('served-model').textContent()).toContain(
+      'pool-a/llama-3-8b',
+    );
+    const badge = assistant.getByTestId('fallback-badge');
+    expect(await badge.textContent()).toContain('fallback for my/laptop-model');
+    expect(await badge.getAttribute('title')).toContain('answered with pool-a/llama-3-8b');
+    await page.screenshot({ path: `${artifacts}/nextjs-chat-fallback.png` });
+  });
+
+  it('marks a stopped answer as stopped, keeping what had arrived', async () => {
+    await page.goto(appURL);
+    await page.getByLabel('Tools').uncheck();
+    // Held after its first text by the proxy: the answer is mid-stream for as long as the test
+    // needs, whatever the machine's speed.
+    const held = proxy.holdNextStream();
+    await send('Tell me a long story about gateways');
+    await held.reached;
+    const assistant = page.locator('article[data-role="assistant"]');
+    await expect.poll(() => assistant.textContent(), { timeout: 20_000 }).toContain('Echo:');
+    expect(await page.getByTestId('status').textContent()).toBe('streaming');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    // Stop reaches the gateway: the app closes its connection (the proxy sees it).
+    await held.clientClosed;
+    await expect
+      .poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 })
+      .toBe('ready');
+    const stopped = assistant.getByTestId('stopped');
+    expect(await stopped.count()).toBe(1);
+    expect(await stopped.textContent()).toContain('Stopped');
+    expect(await assistant.textContent()).toContain('Echo:');
+    expect(await page.getByTestId('chat-error').count()).toBe(0);
+    held.release();
   });
 
   it('shows a reasoning model’s reasoning collapsed above the answer', async () => {
@@ -208,6 +278,7 @@ describe('examples/nextjs-chat in Chromium', () => {
       times: 1,
       afterChunks: 3,
     });
+    const logBefore = appLog.length;
     await send('Tell me a long story about gateways');
     const alert = page.getByTestId('chat-error');
     await alert.waitFor({ timeout: 20_000 });
@@ -218,5 +289,70 @@ describe('examples/nextjs-chat in Chromium', () => {
       .poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 })
       .toBe('error');
     await page.screenshot({ path: `${artifacts}/nextjs-chat-error.png`, fullPage: true });
+    // The server logs the refusal as one line, without a stack trace.
+    await expect
+      .poll(() => refusalLines(appLog.slice(logBefore)), { timeout: 20_000 })
+      .toHaveLength(1);
+    const log = appLog.slice(logBefore);
+    expect(refusalLines(log)[0]).toContain(
+      'chat: community/general failed: provider_request_failed: ',
+    );
+    expect(log).not.toMatch(/^\s+at /m);
+  });
+
+  it('keeps the newest message and the error in view, above the input bar', async () => {
+    await page.goto(appURL);
+    await page.getByLabel('Tools').uncheck();
+    const assistant = page.locator('article[data-role="assistant"]');
+    // Enough exchanges to fill more than the 700 px viewport.
+    for (let turn = 1; turn <= 6; turn++) {
+      await send(`Message number ${turn}, with a few words to make the bubble a little taller`);
+      await expect
+        .poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 })
+        .toBe('ready');
+      expect(await assistant.count()).toBe(turn);
+      await expect.poll(() => placement(assistant.last())).toEqual(IN_VIEW);
+    }
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    // Nothing wider than the window (a long model label once pushed the page sideways).
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+    ).toBe(true);
+    await page.screenshot({ path: `${artifacts}/nextjs-chat-scrolled.png` });
+
+    // A refusal: the whole message, in view above the bar (not only the status word "error").
+    gateway.emulator.injectFault({ fault: 'provider_request_failed', endpoint: 'chat' });
+    const logBefore = appLog.length;
+    await send('This one is refused');
+    const alert = page.getByTestId('chat-error');
+    await alert.waitFor({ timeout: 30_000 });
+    expect(await alert.textContent()).toMatch(
+      /The request failed\. provider_request_failed: .*provider failed/,
+    );
+    await expect.poll(() => placement(alert)).toEqual(IN_VIEW);
+    await page.screenshot({ path: `${artifacts}/nextjs-chat-error-in-view.png` });
+    await expect
+      .poll(() => refusalLines(appLog.slice(logBefore)), { timeout: 20_000 })
+      .toHaveLength(1);
+    expect(appLog.slice(logBefore)).not.toMatch(/^\s+at /m);
   });
 });
+
+const IN_VIEW = { inViewport: true, aboveBar: true };
+
+/** Whether the element is fully inside the viewport and not under the fixed input bar. */
+async function placement(element: Locator): Promise<{ inViewport: boolean; aboveBar: boolean }> {
+  return element.evaluate((node) => {
+    const box = node.getBoundingClientRect();
+    const bar = document.querySelector('form')?.getBoundingClientRect();
+    return {
+      inViewport: box.top >= 0 && box.bottom <= window.innerHeight,
+      aboveBar: bar !== undefined && box.bottom <= bar.top,
+    };
+  });
+}
+
+/** The server's log lines about failed answers. */
+function refusalLines(log: string): string[] {
+  return log.split('\n').filter((line) => line.startsWith('chat: '));
+}

@@ -1,14 +1,19 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../helpers/run';
+import { type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot, runNode } from '../helpers/run';
 
 /**
  * Every ```ts snippet of the READMEs is type-checked under strict tsc (issue 14.5). A snippet that
  * continues an earlier one may use the context its README sets up (`infergate`, `gateway`,
  * `model`, …): those names are declared for it, typed from the packages, unless the snippet
  * imports or defines them itself.
+ *
+ * A snippet fenced ```ts run is also run, as written, against the emulator's real HTTP server
+ * (named by INFERGATE_BASE_URL / INFERGATE_API_KEY, as a reader's gateway would be): it must be
+ * self-contained, end with exit code 0 and print nothing on stderr (no warning either).
  */
 const READMES = ['README.md', 'ai-sdk', 'core', 'emulator', 'langchain', 'redis'].map((name) =>
   name.endsWith('.md') ? name : `packages/${name}/README.md`,
@@ -64,22 +69,24 @@ interface Snippet {
   file: string;
   line: number;
   code: string;
+  /** Fenced ```ts run: executed as well as type-checked. */
+  run: boolean;
 }
 
 function snippets(): Snippet[] {
   const found: Snippet[] = [];
   for (const file of READMES) {
     const text = readFileSync(join(repoRoot, file), 'utf8');
-    for (const match of text.matchAll(/^```ts\n([\s\S]*?)^```/gm)) {
+    for (const match of text.matchAll(/^```ts( run)?\n([\s\S]*?)^```/gm)) {
       const line = text.slice(0, match.index).split('\n').length + 1;
-      found.push({ file, line, code: match[1] ?? '' });
+      found.push({ file, line, code: match[2] ?? '', run: match[1] !== undefined });
     }
   }
   return found;
 }
 
-/** The snippet with the context it uses and does not set up itself, as a module. */
-function compilable({ file, code }: Snippet): string {
+/** The declarations of the README context a snippet uses without setting it up. */
+function contextFor({ file, code }: Snippet): string[] {
   const own = new Set<string>();
   for (const m of code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}/g))
     for (const name of m[1]!.split(','))
@@ -97,11 +104,17 @@ function compilable({ file, code }: Snippet): string {
     for (const part of m[1]!.split(',')) own.add(part.split(':').pop()!.trim());
   // Names inside strings (import paths, prompts) are not uses.
   const outsideStrings = code.replace(/'[^'\n]*'|"[^"\n]*"|`[^`]*`/g, "''");
-  const context = Object.entries({ ...CONTEXT, ...CONTEXT_BY_README[file] })
+  return Object.entries({ ...CONTEXT, ...CONTEXT_BY_README[file] })
     .filter(([name]) => !own.has(name) && new RegExp(`\\b${name}\\b`).test(outsideStrings))
     .map(([, declaration]) => declaration);
-  return `${context.join('\n')}\n${code}\nexport {};\n`;
 }
+
+/** The snippet with the context it uses and does not set up itself, as a module. */
+function compilable(snippet: Snippet): string {
+  return `${contextFor(snippet).join('\n')}\n${snippet.code}\nexport {};\n`;
+}
+
+const where = (snippet: Snippet) => `${snippet.file}:${snippet.line}`;
 
 describe('README snippets', () => {
   it('every ```ts snippet type-checks under strict tsc', () => {
@@ -143,4 +156,54 @@ describe('README snippets', () => {
     expect(report.trim(), report).toBe('');
     expect(tsc.status).toBe(0);
   }, 120_000);
+});
+
+describe('README snippets fenced ```ts run', () => {
+  const runnable = snippets().filter((snippet) => snippet.run);
+  // Inside test/, so the snippets' imports resolve to this workspace's packages.
+  const dir = join(repoRoot, 'test/.snippets/run');
+  let gateway: RunningEmulator;
+  let failed = false;
+
+  beforeAll(async () => {
+    gateway = await startEmulator({ port: 0 });
+    mkdirSync(dir, { recursive: true });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    if (!failed) rmSync(dir, { recursive: true, force: true }); // kept to inspect a failure
+  });
+
+  it('the quick starts of the READMEs are among them', () => {
+    const files = new Set(runnable.map((snippet) => snippet.file));
+    expect([...files].sort()).toEqual(
+      [
+        'README.md',
+        'packages/ai-sdk/README.md',
+        'packages/core/README.md',
+        'packages/emulator/README.md',
+        'packages/langchain/README.md',
+      ].sort(),
+    );
+  });
+
+  it.each(runnable.map((snippet) => [where(snippet), snippet] as const))(
+    '%s runs against the emulator',
+    async (_, snippet) => {
+      failed = true;
+      // Run as written, with no README context declared: a name it does not set up fails here.
+      const name = `${snippet.file.replace(/[/.]/g, '_')}_${snippet.line}.ts`;
+      writeFileSync(join(dir, name), `${snippet.code}\nexport {};\n`);
+      gateway.emulator.resetCounters();
+      const result = await runNode(
+        dir,
+        ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', name],
+        { INFERGATE_BASE_URL: gateway.url, INFERGATE_API_KEY: gateway.apiKey },
+      );
+      expect(result.code, result.output).toBe(0);
+      expect(result.stderr.trim(), result.stderr).toBe('');
+      failed = false;
+    },
+    60_000,
+  );
 });

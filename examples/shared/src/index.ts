@@ -32,7 +32,10 @@ export async function connectGateway(
   process.env.INFERGATE_API_KEY = server.apiKey;
   if (!options.quiet) {
     console.log(`Gateway: the embedded emulator at ${server.url}`);
-    console.log('(set INFERGATE_BASE_URL and INFERGATE_API_KEY to use a real gateway)\n');
+    // Its answers (`Echo: …`, placeholder tool arguments) are not a model's: say so up front.
+    console.log(
+      '(the emulator answers with deterministic stand-ins; set INFERGATE_BASE_URL and INFERGATE_API_KEY to your gateway for real answers)\n',
+    );
   }
   return {
     baseURL: server.url,

@@ -1,14 +1,9 @@
 import { gateway } from '@infergate/ai-sdk';
-import {
-  APICallError,
-  convertToModelMessages,
-  stepCountIs,
-  streamText,
-  tool,
-  type UIMessage,
-} from 'ai';
+import { convertToModelMessages, stepCountIs, streamText, tool, type UIMessage } from 'ai';
 import { z } from 'zod';
+import { answerMetadata } from '../../message-metadata';
 import { PREFERRED_MODEL } from '../../models';
+import { describeError, logFailedAnswer } from './describe-error';
 
 // The gateway lets one request run for up to 5 minutes.
 export const maxDuration = 300;
@@ -27,29 +22,24 @@ export async function POST(request: Request): Promise<Response> {
     model?: string;
     useTools?: boolean;
   };
+  const requestedModel = model || PREFERRED_MODEL;
   const result = streamText({
-    model: gateway(model || PREFERRED_MODEL),
+    model: gateway(requestedModel),
     system: 'You are a helpful assistant. Use get_weather for weather questions.',
     messages: await convertToModelMessages(messages),
     // Only send tools to a model that has the tools capability (or the call is refused).
     tools: useTools === false ? undefined : tools,
     stopWhen: stepCountIs(3),
     abortSignal: request.signal,
+    onError: ({ error }) => logFailedAnswer(requestedModel, error),
   });
   return result.toUIMessageStreamResponse({
     // A reasoning model's thinking reaches the page, which shows it collapsed above the answer.
     sendReasoning: true,
+    // The requested and the served model, so the page can mark a fallback answer.
+    messageMetadata: ({ part }) => answerMetadata(part, requestedModel),
     // By default the browser only learns "An error occurred."; the gateway's errors are safe to
     // show (they never contain the API key) and tell the user what went wrong.
     onError: describeError,
   });
-}
-
-/** The gateway's error code (when there is one) and message, e.g. `model_busy: …`. */
-function describeError(error: unknown): string {
-  if (APICallError.isInstance(error)) {
-    const code = (error.data as { code?: unknown } | undefined)?.code;
-    return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
-  }
-  return error instanceof Error ? error.message : String(error);
 }
