@@ -1,7 +1,11 @@
-import { APICallError } from 'ai';
+import { APICallError, RetryError } from 'ai';
 
 /** The gateway's error code (when there is one) and message, e.g. `model_busy: …`. */
 export function describeError(error: unknown): string {
+  // `ai` retried (it owns the provider's retries) and gave up: what the last attempt got.
+  if (RetryError.isInstance(error)) {
+    return `${describeError(error.lastError)} (after ${error.errors.length} attempts)`;
+  }
   if (APICallError.isInstance(error)) {
     const code = (error.data as { code?: unknown } | undefined)?.code;
     return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
