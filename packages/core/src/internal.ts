@@ -7,6 +7,7 @@
 export { ChatAssembler, readChatCompletion } from './assemble-chat';
 export { type AudioFormat, detectAudioFormat } from './audio-format';
 export { buildChatRequest, type ChatRequestOptions } from './build-chat-request';
+export { isTimeoutReason } from './call-scope';
 export { ChatStreamDecoder } from './chat-stream-decoder';
 export { classifyFinishReason, type FinishReasonKind } from './classify-finish-reason';
 export { budgetId } from './concurrency-budget';

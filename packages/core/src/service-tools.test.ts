@@ -19,13 +19,6 @@ describe('service tools (one definition for both adapters)', () => {
       serviceToolDefinition('ocr', { resolvesMedia: true }).parameters.properties.image?.maxLength,
     ).toBeUndefined();
     expect(serviceToolDefinition('transcribe').service).toBe('speech_to_text');
-    const bare = serviceToolDefinition('translate', { schemaChecks: false }).parameters;
-    expect(bare.properties.text).toEqual({
-      type: 'string',
-      description: 'The text to translate (at most 4096 bytes of UTF-8; split longer text)',
-    });
-    expect(bare.properties.target_language?.pattern).toBeDefined();
-    expect(bare.required).toEqual(['text', 'target_language']);
   });
 
   it("maps the model's arguments to core's requests", () => {

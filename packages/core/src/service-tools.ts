@@ -55,13 +55,6 @@ export interface ServiceToolOptions {
   targetLanguage?: string;
   /** Replaces the description the model sees. */
   description?: string;
-  /**
-   * `false` leaves the length keywords (`minLength`, `maxLength`) out of the parameters, keeping
-   * types, patterns, required fields and descriptions (which state the limits): for a framework
-   * whose own schema check would replace core's precise message (field, size in bytes, limit)
-   * with a generic one. Core checks every limit when the request is sent. Default `true`.
-   */
-  schemaChecks?: boolean;
 }
 
 /** A JSON schema of an object (what both frameworks accept as a tool's parameters). */
@@ -120,18 +113,6 @@ export function serviceToolDefinition(
   name: ServiceToolName,
   options: ServiceToolOptions = {},
 ): ServiceToolDefinition {
-  const definition = fullDefinition(name, options);
-  if (options.schemaChecks !== false) return definition;
-  const properties = Object.fromEntries(
-    Object.entries(definition.parameters.properties).map(([key, property]) => {
-      const { minLength: _min, maxLength: _max, ...kept } = property;
-      return [key, kept];
-    }),
-  );
-  return { ...definition, parameters: { ...definition.parameters, properties } };
-}
-
-function fullDefinition(name: ServiceToolName, options: ServiceToolOptions): ServiceToolDefinition {
   const service = SERVICE_OF[name];
   switch (name) {
     case 'translate': {

@@ -1,4 +1,5 @@
 import { GatewayError } from '@infergate/core';
+import { isTimeoutReason } from '@infergate/core/internal';
 
 /** A configuration mistake found while building an object (no request was made). */
 export function configurationError(message: string): GatewayError {
@@ -41,8 +42,9 @@ export function withCreateHint(
 /** An aborted call rejects before any request, catalog lookups included. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (!signal?.aborted) return;
-  // LangChain's `timeout` aborts with AbortSignal.timeout's TimeoutError: a deadline, as in core.
-  const timedOut = (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError';
+  // LangChain's `timeout` aborts with AbortSignal.timeout's TimeoutError: core's rule reads it as
+  // a deadline.
+  const timedOut = isTimeoutReason(signal.reason);
   throw new GatewayError({
     code: timedOut ? 'timeout' : 'aborted',
     message: timedOut ? 'The call did not finish within its deadline' : 'The call was aborted',
