@@ -19,12 +19,7 @@ import {
   requiredCapabilities,
   type Usage,
 } from '@infergate/core';
-import {
-  buildChatRequest,
-  capabilitiesOf,
-  capabilityError,
-  missingCapabilities,
-} from '@infergate/core/internal';
+import { buildChatRequest } from '@infergate/core/internal';
 import { UnsupportedModelCapabilityError } from './check-model-capabilities';
 import { convertGatewayChatStream } from './convert-gateway-chat-stream';
 import { convertGatewayUsage } from './convert-gateway-usage';
