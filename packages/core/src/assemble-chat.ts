@@ -1,5 +1,6 @@
+import type { AssembledChat, AssembledToolCall } from './client-types';
 import { readContent, readReasoningField } from './read-message-parts';
-import type { AssembledChat, AssembledToolCall, ChatCompletionResponse, Usage } from './types';
+import type { ChatCompletionResponse, Usage } from './wire-types';
 
 /** Deltas joined into one flat string at a time. */
 const PIECE_DELTAS = 1024;

@@ -1,6 +1,6 @@
 import { decodeBase64, decodeBase64Prefix, encodeBase64, normaliseBase64 } from './base64';
 import { invalidRequest } from './errors';
-import type { AudioLike } from './types';
+import type { AudioLike } from './wire-types';
 
 /** Bytes given as a Blob/File, Uint8Array, ArrayBuffer or base64 string, with their size known up front. */
 export interface BinaryInput {

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest, ChatTool, ResponseFormat, ToolChoice } from './types';
+import type { ChatMessage, ChatRequest, ChatTool, ResponseFormat, ToolChoice } from './wire-types';
 
 /** A chat request in the adapters' terms: camel-case sampling options, nothing undefined sent. */
 export interface ChatRequestOptions {

@@ -1,5 +1,5 @@
-import type { TranscriptionRequest } from './types';
 import type { CheckedAudio } from './validate-transcription';
+import type { TranscriptionRequest } from './wire-types';
 
 /** The body of `POST /audio/transcriptions`: multipart by default, JSON with `audio_base64` on request. */
 export async function buildTranscriptionBody(

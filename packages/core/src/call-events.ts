@@ -1,3 +1,4 @@
+import type { AssembledChat } from './client-types';
 import { isGatewayError } from './errors';
 import type {
   GatewayAttemptEvent,
@@ -10,7 +11,7 @@ import type {
   GatewayStartEvent,
 } from './gateway-events';
 import { readUsage } from './read-usage';
-import type { AssembledChat, Usage } from './types';
+import type { Usage } from './wire-types';
 
 /** Ids of calls in this realm: every event of one call carries its id. */
 let lastCallId = 0;

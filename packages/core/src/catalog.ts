@@ -1,7 +1,9 @@
 import { CallScope } from './call-scope';
+import { checkCallOptions } from './check-call-options';
+import type { CallOptions } from './client-types';
+import { invalidResponse } from './invalid-response';
 import type { Transport } from './transport';
-import { checkCallOptions, invalidResponse } from './transport';
-import type { CallOptions, GatewayList, GatewayModel, GatewayService } from './types';
+import type { GatewayList, GatewayModel, GatewayService } from './wire-types';
 
 interface Entry<T> {
   value: T;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readChatCompletion } from './assemble-chat';
 import { ChatStreamDecoder } from './chat-stream-decoder';
+import type { ChatStreamEvent } from './client-types';
 import { isGatewayError } from './errors';
-import type { ChatCompletionResponse, ChatStreamEvent } from './types';
 import { chatCompletionProblem } from './validate-responses';
+import type { ChatCompletionResponse } from './wire-types';
 
 const sse = (...chunks: unknown[]) =>
   `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`;

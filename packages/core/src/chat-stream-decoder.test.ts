@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChatStreamDecoder } from './chat-stream-decoder';
+import type { AssembledChat, ChatStreamEvent } from './client-types';
 import { isGatewayError } from './errors';
-import type { AssembledChat, ChatStreamEvent } from './types';
 
 const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
   JSON.stringify({

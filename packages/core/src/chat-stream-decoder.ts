@@ -1,9 +1,10 @@
 import { ChatAssembler } from './assemble-chat';
+import type { ChatStreamEvent } from './client-types';
 import { GatewayError, isGatewayServerErrorCode } from './errors';
 import { readGatewayErrorShape } from './parse-error-response';
 import { readContent, readReasoningField } from './read-message-parts';
 import { SseDataSplitter } from './split-sse-data';
-import type { ChatStreamEvent, Usage } from './types';
+import type { Usage } from './wire-types';
 
 export interface DecoderContext {
   requestedModel?: string;

@@ -1,5 +1,5 @@
 import { REQUEST_BOUND_IO } from './call-scope';
-import type { ConcurrencyBudgetState } from './types';
+import type { ConcurrencyBudgetState } from './client-types';
 
 /**
  * Where the slots of an API key are counted. The default counts within this JavaScript realm

@@ -1,5 +1,5 @@
 import { redactAll, redactValue, registeredSecrets } from './redact-secret';
-import type { ModelCapability } from './types';
+import type { ModelCapability } from './wire-types';
 
 /** The codes the gateway itself sends (docs/gateway-protocol.md §10.2). */
 export const GATEWAY_ERROR_CODES = [

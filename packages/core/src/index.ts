@@ -4,7 +4,8 @@
  * `api/index.d.ts` (test/api-report.test.ts), so a change to this surface is deliberate. Helpers
  * for adapters live in `@infergate/core/internal` (unstable).
  */
-export { createGatewayClient } from './client';
+export { createGatewayClient, type GatewayClient } from './client';
+export type * from './client-types';
 export {
   type BudgetAcquireRequest,
   type BudgetLease,
@@ -39,6 +40,6 @@ export type {
   GatewayStartEvent,
 } from './gateway-events';
 export { LANGUAGE_CODE, LIMITS } from './limits';
-export type * from './types';
+export { isMultilingualEngine } from './multilingual-engine';
 export { requiredCapabilities } from './validate-chat';
-export { isMultilingualEngine } from './validate-embeddings';
+export type * from './wire-types';

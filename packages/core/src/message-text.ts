@@ -1,5 +1,5 @@
 import { readContent } from './read-message-parts';
-import type { ChatMessage } from './types';
+import type { ChatMessage } from './wire-types';
 
 /**
  * The text of a message's `content` (docs/gateway-protocol.md §4.1): the string itself, or the text of its text parts

@@ -8,7 +8,7 @@ import {
   missingCapabilities,
   modelsWithCapabilities,
 } from './model-capabilities';
-import type { GatewayModel } from './types';
+import type { GatewayModel } from './wire-types';
 
 const model = (id: string, capabilities: string[]): GatewayModel => ({
   id,

@@ -1,6 +1,6 @@
 import { listIds } from './close-matches';
 import { GatewayError, invalidRequest } from './errors';
-import type { GatewayModel, ModelCapability } from './types';
+import type { GatewayModel, ModelCapability } from './wire-types';
 
 /**
  * True for the address of the account's own model (`my/<name>`, docs/gateway-protocol.md §3.1). Such a model is not

@@ -1,9 +1,9 @@
+import type { GatewayClientOptions } from './client-types';
 import type { KeyBudget } from './concurrency-budget';
 import { GatewayError } from './errors';
 import type { GatewayEventHandler } from './gateway-events';
 import { LIMITS } from './limits';
 import { missingSettingMessage, readEnv } from './read-env';
-import type { GatewayClientOptions } from './types';
 
 export const DEFAULTS = {
   maxConcurrency: 4,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readUsage } from './read-usage';
-import type { Usage } from './types';
+import type { Usage } from './wire-types';
 
 describe('readUsage', () => {
   it('reads the spec fields and the usual detail objects', () => {

@@ -1,4 +1,4 @@
-import type { Usage } from './types';
+import type { Usage } from './wire-types';
 
 /** Token counts of one answer, each present only when the model server reported it. */
 export interface UsageCounts {

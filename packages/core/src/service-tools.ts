@@ -1,12 +1,12 @@
 import { LANGUAGE_CODE, LIMITS } from './limits';
+import { utf8ByteLength } from './utf8';
 import type {
   AudioLike,
   OcrRequest,
   ServiceId,
   TranscriptionRequest,
   TranslationRequest,
-} from './types';
-import { utf8ByteLength } from './utf8';
+} from './wire-types';
 
 /**
  * The gateway's services as tools a model can call, defined once for every framework: name,

@@ -1,8 +1,8 @@
 import { BodyReadAhead, cancelUnreachable } from './body-read-ahead';
 import { ChatStreamDecoder } from './chat-stream-decoder';
+import type { AssembledChat, ChatStream, ChatStreamEvent } from './client-types';
 import { GatewayError, isGatewayError } from './errors';
 import type { OpenResponse } from './transport';
-import type { AssembledChat, ChatStream, ChatStreamEvent } from './types';
 
 export interface ChatStreamMeta {
   requestedModel: string;

@@ -1,16 +1,19 @@
 import { CallEvents, serverOf } from './call-events';
 import { CallScope, sleep } from './call-scope';
+import { checkCallOptions } from './check-call-options';
+import type { CallOptions } from './client-types';
 import type { KeyBudget, ReleaseSlot, Semaphore } from './concurrency-budget';
 import { corsHint } from './cors-hint';
 import { GatewayError, isGatewayError } from './errors';
 import type { GatewayEventHandler } from './gateway-events';
+import { invalidResponse } from './invalid-response';
 import { MAX_TIMEOUT_MS } from './options';
 import { parseErrorResponse, redact } from './parse-error-response';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { registerSecret } from './redact-secret';
 import { backoffDelay } from './retry-after';
-import type { CallOptions, Usage } from './types';
 import { isPlainHttpToRemote, warnPlainHttpOnce } from './warn-plain-http';
+import type { Usage } from './wire-types';
 
 export interface TransportConfig {
   baseURL: string;
@@ -561,69 +564,6 @@ export class Transport {
     if (events) answered(events, data, text);
     return { data, headers, status, text };
   }
-}
-
-/** Per-call options are checked like the client's, before anything is queued. */
-export function checkCallOptions(options: CallOptions): void {
-  if (typeof options !== 'object' || options === null) {
-    throw new GatewayError({
-      code: 'invalid_request_error',
-      message: `call options must be an object, got ${options === null ? 'null' : typeof options}`,
-      field: 'options',
-      isRetryable: false,
-    });
-  }
-  const { maxRetries, timeoutMs, signal } = options;
-  if (
-    timeoutMs !== undefined &&
-    !(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0)
-  ) {
-    throw new GatewayError({
-      code: 'configuration_error',
-      message: `timeoutMs (call option) must be a finite number > 0, got ${typeof timeoutMs === 'number' ? String(timeoutMs) : `a ${typeof timeoutMs}`}`,
-      field: 'timeoutMs',
-    });
-  }
-  if (signal !== undefined && !isAbortSignal(signal)) {
-    throw new GatewayError({
-      code: 'invalid_request_error',
-      message: `signal (call option) must be an AbortSignal, got ${signal === null ? 'null' : typeof signal}`,
-      field: 'signal',
-      isRetryable: false,
-    });
-  }
-  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
-    throw new GatewayError({
-      code: 'configuration_error',
-      message: `maxRetries (call option) must be an integer ≥ 0, got ${String(maxRetries)}`,
-      field: 'maxRetries',
-    });
-  }
-}
-
-/** An AbortSignal, also one from another realm (checked by shape, not by `instanceof`). */
-function isAbortSignal(value: unknown): value is AbortSignal {
-  const signal = value as Partial<AbortSignal> | null;
-  return (
-    typeof signal === 'object' &&
-    signal !== null &&
-    typeof signal.aborted === 'boolean' &&
-    typeof signal.addEventListener === 'function' &&
-    typeof signal.removeEventListener === 'function'
-  );
-}
-
-export function invalidResponse(
-  message: string,
-  extra: {
-    status?: number;
-    body?: string;
-    requestedModel?: string;
-    cause?: unknown;
-    data?: unknown;
-  } = {},
-): GatewayError {
-  return new GatewayError({ code: 'invalid_response', message, isRetryable: false, ...extra });
 }
 
 /** The `done` event of a JSON answer: its `model` and `usage`, when it has them. */

@@ -1,6 +1,6 @@
 import { invalidRequest } from './errors';
 import { LIMITS } from './limits';
-import type { ChatRequest, ModelCapability } from './types';
+import type { ChatRequest, ModelCapability } from './wire-types';
 
 const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool']);
 const RESPONSE_FORMATS: ReadonlySet<string> = new Set(['text', 'json_object', 'json_schema']);

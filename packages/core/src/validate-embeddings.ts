@@ -1,20 +1,10 @@
 import { invalidRequest } from './errors';
 import { LIMITS } from './limits';
-import type { EmbeddingEngine, EmbeddingsRequest } from './types';
+import { isMultilingualEngine } from './multilingual-engine';
 import { utf8ByteLength } from './utf8';
+import type { EmbeddingEngine, EmbeddingsRequest } from './wire-types';
 
 const INPUT_TYPES: ReadonlySet<string> = new Set(['document', 'query']);
-
-/**
- * The multilingual engine is recognised by "multilingual" in its id or name (case-insensitive):
- * engines are named by what they do, not by id (docs/gateway-protocol.md §12.7).
- */
-export function isMultilingualEngine(engine: EmbeddingEngine): boolean {
-  return (
-    /multilingual/i.test(engine.id) ||
-    (typeof engine.name === 'string' && /multilingual/i.test(engine.name))
-  );
-}
 
 /** The texts of a request as an array, whatever shape `input` had. */
 export function inputTexts(input: EmbeddingsRequest['input']): string[] {

@@ -1,7 +1,7 @@
 import { toBinaryInput } from './binary-input';
 import { invalidRequest } from './errors';
 import { LIMITS } from './limits';
-import type { OcrRequest } from './types';
+import type { OcrRequest } from './wire-types';
 
 /** docs/gateway-protocol.md §8: base64 image that decodes to 1 byte .. 23 MiB. Returns the base64 text to send. */
 export async function validateOcrRequest(request: OcrRequest): Promise<string> {

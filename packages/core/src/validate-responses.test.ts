@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient } from './client';
 import { type GatewayError, isGatewayError } from './errors';
-import {
-  chatCompletionProblem,
-  embeddingsProblem,
-  serviceAnswerProblem,
-} from './validate-responses';
+import { chatCompletionProblem } from './validate-responses';
+import { embeddingsProblem, serviceAnswerProblem } from './validate-service-responses';
 
 const message = (content: unknown = 'hi') => ({ role: 'assistant', content });
 const choice = (extra: Record<string, unknown> = {}) => ({

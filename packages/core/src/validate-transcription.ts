@@ -7,7 +7,7 @@ import {
 import { type BinaryInput, toBinaryInput } from './binary-input';
 import { invalidRequest } from './errors';
 import { LIMITS } from './limits';
-import type { TranscriptionRequest } from './types';
+import type { TranscriptionRequest } from './wire-types';
 
 const RESPONSE_FORMATS: ReadonlySet<string> = new Set(['json', 'text']);
 const ENCODINGS: ReadonlySet<string> = new Set(['multipart', 'json']);

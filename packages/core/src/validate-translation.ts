@@ -1,7 +1,7 @@
 import { invalidRequest } from './errors';
 import { LANGUAGE_CODE, LIMITS } from './limits';
-import type { TranslationRequest } from './types';
 import { utf8ByteLength } from './utf8';
+import type { TranslationRequest } from './wire-types';
 
 const ALLOWED_FIELDS: ReadonlySet<string> = new Set([
   'input',

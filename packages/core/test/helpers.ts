@@ -4,8 +4,9 @@ import {
   type Emulator,
   type ScenarioInput,
 } from '@infergate/emulator';
+import type { GatewayClient } from '../src/client';
+import type { GatewayClientOptions } from '../src/client-types';
 import { createGatewayClient } from '../src/index';
-import type { GatewayClient, GatewayClientOptions } from '../src/types';
 
 export { DEFAULT_KEYS };
 

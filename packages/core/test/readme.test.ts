@@ -7,14 +7,16 @@ const root = join(import.meta.dirname, '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const source = (file: string) => readFileSync(join(root, 'src', file), 'utf8');
 
-/** The names `src/index.ts` exports, the types of `export type * from './types'` included. */
+/** The names `src/index.ts` exports, the types of its `export type *` files included. */
 function exportedNames(): string[] {
   const named = [...source('index.ts').matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) =>
     m[1]!.split(',').map((part) => part.replace(/\btype\b/, '').trim()),
   );
-  const types = [
-    ...source('types.ts').matchAll(/^export (?:interface|type|class|const|function) (\w+)/gm),
-  ].map((m) => m[1]!);
+  const types = ['client-types.ts', 'wire-types.ts'].flatMap((file) =>
+    [...source(file).matchAll(/^export (?:interface|type|class|const|function) (\w+)/gm)].map(
+      (m) => m[1]!,
+    ),
+  );
   return [...new Set([...named, ...types])].filter((name) => name !== '');
 }
 

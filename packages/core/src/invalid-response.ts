@@ -1,0 +1,34 @@
+import { GatewayError } from './errors';
+
+/** `invalid_response`: a 2xx answer the client cannot read (not JSON, the wrong shape, …). */
+export function invalidResponse(
+  message: string,
+  extra: {
+    status?: number;
+    body?: string;
+    requestedModel?: string;
+    cause?: unknown;
+    data?: unknown;
+  } = {},
+): GatewayError {
+  return new GatewayError({ code: 'invalid_response', message, isRetryable: false, ...extra });
+}
+
+/**
+ * `invalid_response` for a 2xx JSON answer of the wrong shape, with its raw body (the key
+ * redacted by `redact`). The parsed `data` is kept only when the body did not echo the key.
+ */
+export function invalidAnswer(
+  redact: (text: string) => string,
+  message: string,
+  answer: { data: unknown; status: number; text: string },
+  requestedModel?: string,
+): GatewayError {
+  const body = redact(answer.text);
+  return invalidResponse(message, {
+    status: answer.status,
+    body,
+    data: body === answer.text ? answer.data : undefined,
+    requestedModel,
+  });
+}
