@@ -1,3 +1,10 @@
+import {
+  describeCause,
+  errorFromAnswer,
+  lostStream,
+  readErrorBody,
+  tooLarge,
+} from './answer-errors';
 import { CallEvents, serverOf } from './call-events';
 import { CallScope, sleep } from './call-scope';
 import { checkCallOptions } from './check-call-options';
@@ -8,9 +15,10 @@ import { GatewayError, isGatewayError } from './errors';
 import type { GatewayEventHandler } from './gateway-events';
 import { invalidResponse } from './invalid-response';
 import { MAX_TIMEOUT_MS } from './options';
-import { parseErrorResponse, redact } from './parse-error-response';
+import { redact } from './parse-error-response';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { registerSecret } from './redact-secret';
+import { RequestHeaders } from './request-headers';
 import { backoffDelay } from './retry-after';
 import { isPlainHttpToRemote, warnPlainHttpOnce } from './warn-plain-http';
 import type { Usage } from './wire-types';
@@ -85,8 +93,7 @@ export class Transport {
   readonly #apiKey: string;
   readonly #config: Omit<TransportConfig, 'apiKey'>;
   readonly #plainHttpToRemote: boolean;
-  /** Client headers + authorization, lowercase names; built on first use (an error is not cached). */
-  #baseHeaders: Record<string, string> | undefined;
+  readonly #headers: RequestHeaders;
   /** `server.address` / `server.port` for events; read on the first call with a hook. */
   #server: { address: string; port: number } | undefined;
 
@@ -96,6 +103,7 @@ export class Transport {
     registerSecret(apiKey);
     this.#config = rest;
     this.#plainHttpToRemote = isPlainHttpToRemote(rest.baseURL);
+    this.#headers = new RequestHeaders(rest.headers, apiKey);
   }
 
   get baseURL(): string {
@@ -110,55 +118,6 @@ export class Transport {
   /** Replaces the API key in text that came from the network. */
   redact(text: string): string {
     return redact(text, this.#apiKey);
-  }
-
-  /**
-   * The request's headers. Without call headers they are a plain record over the client's headers
-   * and authorization, built and checked once (fetch copies them anyway: no Headers per call).
-   */
-  #headers(
-    spec: RequestSpec,
-    callHeaders: Record<string, string> | undefined,
-  ): Headers | Record<string, string> {
-    if (callHeaders === undefined || isEmpty(callHeaders)) {
-      this.#baseHeaders ??= Object.fromEntries(this.#checkedHeaders(undefined));
-      const headers: Record<string, string> = { ...this.#baseHeaders };
-      if (typeof spec.body === 'string') headers['content-type'] = 'application/json';
-      headers.accept = spec.accept ?? 'application/json';
-      return headers;
-    }
-    const headers = this.#checkedHeaders(callHeaders);
-    if (typeof spec.body === 'string') headers.set('content-type', 'application/json');
-    headers.set('accept', spec.accept ?? 'application/json');
-    return headers;
-  }
-
-  /** The client's headers, then the call's, then authorization; `configuration_error` if invalid. */
-  #checkedHeaders(callHeaders: Record<string, string> | undefined): Headers {
-    let headers: Headers;
-    try {
-      headers = new Headers(this.#config.headers);
-      if (callHeaders) {
-        for (const [name, value] of Object.entries(callHeaders)) headers.set(name, value);
-      }
-    } catch (cause) {
-      throw new GatewayError({
-        code: 'configuration_error',
-        message: `Invalid header in \`headers\`: ${this.redact(describe(cause))}`,
-        field: 'headers',
-      });
-    }
-    try {
-      headers.set('authorization', `Bearer ${this.#apiKey}`);
-    } catch {
-      // The runtime's message would quote the key: say what is wrong without it.
-      throw new GatewayError({
-        code: 'configuration_error',
-        message: 'The API key contains characters that cannot be sent in an HTTP header',
-        field: 'apiKey',
-      });
-    }
-    return headers;
   }
 
   /**
@@ -267,7 +226,7 @@ export class Transport {
     const url = `${this.#config.baseURL}${spec.path}`;
     let held: ReleaseSlot | undefined;
     try {
-      const headers = this.#headers(spec, options.headers);
+      const headers = this.#headers.for(spec.body, spec.accept, options.headers);
       const fetchImpl = this.#config.fetch ?? globalThis.fetch;
       if (typeof fetchImpl !== 'function') {
         throw new GatewayError({
@@ -362,7 +321,7 @@ export class Transport {
       if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
       return new GatewayError({
         code: 'network_error',
-        message: `Could not reach the gateway at ${this.#config.baseURL}: ${describe(cause)}${corsHint()}`,
+        message: `Could not reach the gateway at ${this.#config.baseURL}: ${describeCause(cause)}${corsHint()}`,
         requestedModel: spec.requestedModel,
         isRetryable: true,
         cause,
@@ -372,7 +331,13 @@ export class Transport {
       if (!spec.stream) return { response };
       return this.#firstBytes(response, spec, scope);
     }
-    const error = await this.#errorFrom(response, spec, scope);
+    const error = await errorFromAnswer(
+      response,
+      spec,
+      scope,
+      this.#config.maxErrorBodyBytes,
+      this.#apiKey,
+    );
     this.#config.onErrorResponse?.(error);
     return error;
   }
@@ -402,7 +367,7 @@ export class Transport {
   ): Promise<Received | GatewayError> {
     const contentType = response.headers.get('content-type') ?? '';
     if (contentType.includes('application/json')) {
-      const body = await this.#errorBody(response).catch(() => '');
+      const body = await readErrorBody(response, this.#config.maxErrorBodyBytes).catch(() => '');
       throw invalidResponse('Asked for a stream, the gateway answered with JSON', {
         status: response.status,
         body: this.redact(body),
@@ -410,33 +375,22 @@ export class Transport {
       });
     }
     const reader = response.body?.getReader();
-    if (!reader) return this.#lostStream(response, spec);
+    if (!reader) return lostStream(response, spec);
     // Some fetch handlers only close (or never end) a body on abort: cancel the read ourselves.
     const onAbort = () => reader.cancel().catch(() => {});
     scope.signal.addEventListener('abort', onAbort, { once: true });
     try {
       const first = await reader.read();
       if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
-      if (first.done) return this.#lostStream(response, spec);
+      if (first.done) return lostStream(response, spec);
       return { response, reader, firstChunk: first.value };
     } catch (cause) {
       if (isGatewayError(cause)) throw cause;
       if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
-      return this.#lostStream(response, spec, cause);
+      return lostStream(response, spec, cause);
     } finally {
       scope.signal.removeEventListener('abort', onAbort);
     }
-  }
-
-  #lostStream(response: Response, spec: RequestSpec, cause?: unknown): GatewayError {
-    return new GatewayError({
-      code: 'network_error',
-      status: response.status,
-      message: `The stream ended before its first byte${cause === undefined ? '' : `: ${describe(cause)}`}`,
-      requestedModel: spec.requestedModel,
-      isRetryable: true,
-      cause,
-    });
   }
 
   async #wait(ms: number, scope: CallScope, spec: RequestSpec): Promise<void> {
@@ -445,49 +399,6 @@ export class Transport {
     } catch {
       throw scope.error({ requestedModel: spec.requestedModel });
     }
-  }
-
-  async #errorFrom(response: Response, spec: RequestSpec, scope: CallScope): Promise<GatewayError> {
-    let text: string;
-    try {
-      text = await this.#errorBody(response);
-    } catch (cause) {
-      if (scope.aborted) return scope.error({ requestedModel: spec.requestedModel });
-      return new GatewayError({
-        code: 'network_error',
-        status: response.status,
-        message: `The gateway answered HTTP ${response.status} but its body could not be read: ${describe(cause)}`,
-        requestedModel: spec.requestedModel,
-        cause,
-      });
-    }
-    return parseErrorResponse(response.status, response.headers, text, {
-      requestedModel: spec.requestedModel,
-      redact: this.#apiKey,
-    });
-  }
-
-  /** An error body's first `maxErrorBodyBytes`; a longer one is cut and says so at its end. */
-  async #errorBody(response: Response): Promise<string> {
-    const limit = this.#config.maxErrorBodyBytes;
-    const { text, truncated } = await readBoundedBody(response, limit);
-    return truncated
-      ? `${text}\n[infergate: error body cut after ${limit} bytes (maxErrorBodyBytes)]`
-      : text;
-  }
-
-  /** `response_too_large` for a body over `maxResponseBytes`. */
-  #tooLarge(response: Response, spec: RequestSpec, declared?: number): GatewayError {
-    const limit = this.#config.maxResponseBytes;
-    return new GatewayError({
-      code: 'response_too_large',
-      status: response.status,
-      message: `The ${spec.path} answer is larger than maxResponseBytes (${limit} bytes)${
-        declared === undefined ? '' : `: Content-Length ${declared}`
-      }; it was not read further`,
-      requestedModel: spec.requestedModel,
-      isRetryable: false,
-    });
   }
 
   /** Sends a request and reads the whole body as text, releasing the slot afterwards. */
@@ -511,10 +422,10 @@ export class Transport {
       const declared = declaredLength(response.headers);
       if (declared !== undefined && declared > this.#config.maxResponseBytes) {
         response.body?.cancel().catch(() => {});
-        throw this.#tooLarge(response, spec, declared);
+        throw tooLarge(response, spec, this.#config.maxResponseBytes, declared);
       }
       const { text, truncated } = await readBoundedBody(response, this.#config.maxResponseBytes);
-      if (truncated) throw this.#tooLarge(response, spec);
+      if (truncated) throw tooLarge(response, spec, this.#config.maxResponseBytes);
       return { text, headers: response.headers, status: response.status, events };
     } catch (cause) {
       const error = isGatewayError(cause)
@@ -524,7 +435,7 @@ export class Transport {
           : new GatewayError({
               code: 'network_error',
               status: response.status,
-              message: `The response body could not be read: ${describe(cause)}`,
+              message: `The response body could not be read: ${describeCause(cause)}`,
               requestedModel: spec.requestedModel,
               isRetryable: false,
               cause,
@@ -579,17 +490,4 @@ function answered(events: CallEvents, data: unknown, text: string): void {
     id: choices ? answer.id : undefined,
     finishReason: first?.finish_reason,
   });
-}
-
-function isEmpty(record: Record<string, string>): boolean {
-  for (const _ in record) return false;
-  return true;
-}
-
-function describe(cause: unknown): string {
-  if (cause instanceof Error) {
-    const inner = cause.cause instanceof Error ? ` (${cause.cause.message})` : '';
-    return `${cause.message}${inner}`;
-  }
-  return String(cause);
 }
