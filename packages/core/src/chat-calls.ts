@@ -5,7 +5,7 @@ import { invalidAnswer } from './invalid-response';
 import { GatewayChatStream } from './sse-chat-stream';
 import type { Transport } from './transport';
 import { validateChatRequest } from './validate-chat';
-import { chatCompletionProblem } from './validate-responses';
+import { chatCompletionProblem } from './validate-chat-response';
 import type { ChatCompletionResponse, ChatRequest } from './wire-types';
 
 /** `POST /chat/completions` answered as one JSON completion, checked and read. */

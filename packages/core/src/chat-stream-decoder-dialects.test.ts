@@ -3,7 +3,7 @@ import { readChatCompletion } from './assemble-chat';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 import type { ChatStreamEvent } from './client-types';
 import { isGatewayError } from './errors';
-import { chatCompletionProblem } from './validate-responses';
+import { chatCompletionProblem } from './validate-chat-response';
 import type { ChatCompletionResponse } from './wire-types';
 
 const sse = (...chunks: unknown[]) =>

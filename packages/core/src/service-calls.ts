@@ -15,7 +15,7 @@ import { splitBatches } from './split-embedding-batches';
 import type { Transport } from './transport';
 import { inputTexts, validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
 import { validateOcrRequest } from './validate-ocr';
-import { embeddingsProblem, serviceAnswerProblem } from './validate-service-responses';
+import { embeddingsProblem, serviceAnswerProblem } from './validate-service-response';
 import { validateTranscriptionRequest } from './validate-transcription';
 import { validateTranslationRequest } from './validate-translation';
 import type {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient } from './client';
 import { type GatewayError, isGatewayError } from './errors';
-import { chatCompletionProblem } from './validate-responses';
-import { embeddingsProblem, serviceAnswerProblem } from './validate-service-responses';
+import { chatCompletionProblem } from './validate-chat-response';
+import { embeddingsProblem, serviceAnswerProblem } from './validate-service-response';
 
 const message = (content: unknown = 'hi') => ({ role: 'assistant', content });
 const choice = (extra: Record<string, unknown> = {}) => ({

@@ -1,6 +1,6 @@
-import { isObject } from './validate-responses';
+import { isObject } from './validate-chat-response';
 
-/** Shape checks of the services' 2xx answers, as validate-responses.ts does for chat. */
+/** Shape checks of the services' 2xx answers, as validate-chat-response.ts does for chat. */
 
 /**
  * docs/gateway-protocol.md §6: `data` holds one `{index, embedding: number[]}` per input, indexes in range and
