@@ -98,9 +98,12 @@ for tarball in "$work"/tarballs/*.tgz; do
 done
 log "release dry run: changeset status, changeset publish-plan, npm publish --dry-run of ${#packages[@]} tarballs ok"
 
-# 3. Install the tarballs beside each framework set and smoke-test them.
-for set in lowest highest; do
-  app="$work/app-$set"
+# 3. Install the tarballs beside each framework set and smoke-test them. The two sets run side by
+# side (each in its own directory, with its own emulator): npm and tsc each keep one core busy.
+check_set() {
+  local set="$1" app="$work/app-$1"
+  emulator_pid="" # global in this subshell: read by its EXIT trap after the function returned
+  trap '[ -z "$emulator_pid" ] || kill "$emulator_pid" 2>/dev/null || true' EXIT
   mkdir -p "$app"
   cp "$here"/app/* "$app/"
   printf '{ "name": "infergate-pack-test-%s", "private": true }\n' "$set" >"$app/package.json"
@@ -111,7 +114,8 @@ for set in lowest highest; do
   (cd "$app" && npm install --ignore-scripts "$work"/tarballs/*.tgz "${frameworks[@]}" @types/node@22 @types/json-schema@7 >/dev/null)
   log "$set: installed ${frameworks[*]}"
 
-  (cd "$app" && node node_modules/@infergate/emulator/bin/infergate-emulator.js --port 0 \
+  # exec: the pid is the emulator's own, so that the trap stops it (not only its subshell).
+  (cd "$app" && exec node node_modules/@infergate/emulator/bin/infergate-emulator.js --port 0 \
     >"$app/emulator.log" 2>&1) &
   emulator_pid=$!
   for _ in $(seq 1 100); do
@@ -145,9 +149,17 @@ for set in lowest highest; do
     (cd "$app" && node "$root/node_modules/typescript/bin/tsc" -p "tsconfig.$resolution.json")
     log "$set: types resolve (tsconfig.$resolution.json)"
   done
+}
 
-  kill "$emulator_pid" 2>/dev/null || true
-  wait "$emulator_pid" 2>/dev/null || true
-  emulator_pid=""
+pids=()
+for set in lowest highest; do
+  (check_set "$set") >"$work/$set.log" 2>&1 &
+  pids+=("$!")
 done
+failed=0
+for i in 0 1; do
+  wait "${pids[$i]}" || failed=1
+done
+cat "$work/lowest.log" "$work/highest.log"
+[ "$failed" = 0 ] || { log "a framework set failed (its output is above)"; exit 1; }
 log "ok"

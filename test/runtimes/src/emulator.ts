@@ -6,7 +6,7 @@ import { type RunningEmulator, startEmulator } from '@infergate/emulator';
  */
 export function startGateway(options: { cors?: true | string[] } = {}): Promise<RunningEmulator> {
   return startEmulator({
-    scenario: { streamChunkDelayMs: 30, latencyMs: { min: 20, max: 60 } },
+    scenario: { streamChunkDelayMs: 10, latencyMs: { min: 20, max: 60 } },
     ...options,
   });
 }

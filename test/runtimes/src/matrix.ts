@@ -109,9 +109,10 @@ export function defineMatrix(
     expect(await settled(gateway)).toBe(0);
     const { maxInflight, concurrencyRejections } = gateway.emulator.counters;
     expect(maxInflight[gateway.apiKey] ?? 0).toBeLessThanOrEqual(4);
-    // A cancelled stream frees its slot on our side at once; the gateway sees the connection
-    // close a moment later, so a call sent in between may get a 429, which core retries after
-    // Retry-After (the answers above were all served). Without cancelling, none.
+    // A cancelled stream or call frees its slot on our side at once; the gateway sees the
+    // connection close a moment later (Deno's fetch can take until the answer arrives), so a call
+    // sent in between may get a 429, which is retried after Retry-After (the answers above were
+    // all served). Without cancelling, none.
     if (!cancelling) expect(concurrencyRejections).toBe(0);
   };
 
@@ -152,6 +153,11 @@ export function defineMatrix(
       const outcomes = [...(await holders), ...queued];
       const codes = outcomes.map((o) => o.error ?? jsonField('code')(o.body));
       expect(codes, described(outcomes)).toEqual(codes.map(() => 'timeout'));
+      // Our side frees a slot the moment its call's deadline passes; the gateway counts the
+      // request until it sees the connection close. Calls sent in between may meet its 429
+      // (retried, yet counted as a rejection): wait until it has seen every abort.
+      expect(await settled(gateway)).toBe(0);
       expectAnswered(await target.run(`/${surface}/chat`, 4), jsonField('text'));
-    }));
+      // Deadlines cancel requests in flight: the cancelling case of `check` (see there).
+    }, true));
 }
