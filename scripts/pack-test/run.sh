@@ -25,7 +25,10 @@ log() { printf 'pack-test [%ss]: %s\n' "$SECONDS" "$*"; }
 cd "$root"
 
 # 1. Build and pack every published package (pnpm pack turns workspace:^ into real ranges).
-pnpm exec turbo run build --filter='./packages/*' --output-logs=errors-only >/dev/null
+# (scripts/test.sh has built them already and runs this beside the tests: a second Turbo run could
+# restore build outputs while tests read them.)
+[ "${INFERGATE_PACK_TEST_BUILT:-0}" = 1 ] ||
+  pnpm exec turbo run build --filter='./packages/*' --output-logs=errors-only >/dev/null
 mkdir -p "$work/tarballs"
 packages=()
 for dir in packages/*/; do
