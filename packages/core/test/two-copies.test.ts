@@ -7,8 +7,11 @@ import { DEFAULT_KEYS, hi } from './helpers';
 // side: every copy must find the realm's one default budget, and none may fail to start.
 describe('two copies of core in one realm', () => {
   it('share the default key budget (the ESM and the CJS build)', async () => {
-    const esm = await import('../dist/index.js');
-    const cjs = createRequire(import.meta.url)('../dist/index.cjs') as typeof esm;
+    // Typed from the source: type-checking must not need dist/, which the build may be rewriting.
+    type Core = typeof import('../src/index');
+    const built = new URL('../dist/', import.meta.url);
+    const esm = (await import(/* @vite-ignore */ new URL('index.js', built).href)) as Core;
+    const cjs = createRequire(import.meta.url)('../dist/index.cjs') as Core;
     expect(esm.createGatewayClient).not.toBe(cjs.createGatewayClient);
     const emulator = createEmulator({ latencyMs: 30 });
     const options = {
