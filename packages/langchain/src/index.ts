@@ -1,9 +1,9 @@
 export { GatewayError, isGatewayError } from '@infergate/core';
-export {
-  GatewayChatModel,
-  type GatewayChatModelCallOptions,
-  type GatewayChatModelFields,
-} from './chat_models/gateway-chat-model';
+export { GatewayChatModel } from './chat_models/gateway-chat-model';
+export type {
+  GatewayChatModelCallOptions,
+  GatewayChatModelFields,
+} from './chat_models/gateway-chat-model-options';
 export type { GatewayResponseMetadata } from './converters/response-metadata';
 export { GatewayEmbeddings, type GatewayEmbeddingsFields } from './embeddings/gateway-embeddings';
 export {

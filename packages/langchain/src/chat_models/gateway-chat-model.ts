@@ -1,13 +1,5 @@
-import {
-  type CallOptions,
-  type ChatRequest,
-  type GatewayClient,
-  type GatewayModel,
-  type ModelCapability,
-  type ResponseFormat,
-  requiredCapabilities,
-} from '@infergate/core';
-import { capabilitiesOf, checkCapabilities } from '@infergate/core/internal';
+import type { CallOptions, ChatRequest, GatewayClient } from '@infergate/core';
+import { checkCapabilities } from '@infergate/core/internal';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import type {
   BaseLanguageModelInput,
@@ -15,8 +7,6 @@ import type {
 } from '@langchain/core/language_models/base';
 import {
   BaseChatModel,
-  type BaseChatModelCallOptions,
-  type BaseChatModelParams,
   type BindToolsInput,
   type LangSmithParams,
 } from '@langchain/core/language_models/chat_models';
@@ -29,16 +19,11 @@ import { type Runnable, RunnableLambda } from '@langchain/core/runnables';
 import type { SerializableSchema } from '@langchain/core/utils/standard_schema';
 import type { InteropZodType } from '@langchain/core/utils/types';
 import { convertChatResult, convertChatResultToChunk } from '../converters/convert-chat-result';
-import { StreamChunkConverter } from '../converters/convert-stream-events';
+import { readChatChunks } from '../converters/convert-stream-events';
 import { mapFinishReason } from '../converters/map-finish-reason';
 import { completeMessage, shiftToolBlocks } from '../converters/shape-stream-chunks';
-import { callOptions, type GatewayConnectionFields, resolveClient } from '../utils/client';
-import {
-  configurationError,
-  invalidResponse,
-  throwIfAborted,
-  withCreateHint,
-} from '../utils/errors';
+import { callOptions, resolveClient } from '../utils/client';
+import { configurationError, invalidResponse } from '../utils/errors';
 import {
   buildChatRequest,
   buildRequestParams,
@@ -46,97 +31,20 @@ import {
   type ChatModelSettings,
 } from './build-chat-request';
 import {
-  defaultStructuredOutputMethod,
   METHOD_CAPABILITY,
   profileFromCapabilities,
   type StructuredOutputMethod,
 } from './capabilities';
+import { ChatModelCapabilityGate } from './capability-gate';
+import {
+  type GatewayChatModelCallOptions,
+  type GatewayChatModelFields,
+  SERIALIZABLE_FIELDS,
+} from './gateway-chat-model-options';
 import { moveRequestFields } from './request-fields';
 import { normalizeMethod, structuredOutputRunnable } from './structured-output';
 
-/** Call options: LangChain's, plus what `bindTools` / `createAgent` bind. */
-export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions {
-  /** Tools for this call (normally bound with `bindTools`). */
-  tools?: BindToolsInput[];
-  /** `response_format` sent as-is (`json_object` / `json_schema` need the matching capability). */
-  response_format?: ResponseFormat;
-  /** Sets `strict` on every tool of this call. */
-  strict?: boolean;
-  /** Extra headers for this call's requests. */
-  headers?: Record<string, string>;
-  /**
-   * Extra request fields for this call, over the model's `modelKwargs` (the gateway passes
-   * unknown fields to the model server). `bindTools` puts every kwarg it does not know here.
-   */
-  modelKwargs?: Record<string, unknown>;
-}
-
-export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConnectionFields {
-  /** Model id from `GET /models`, exactly as listed (e.g. `community/general`, `my/desk-model`). */
-  model: string;
-  /** Alias of `model`, as LangChain's `initChatModel` may pass it. */
-  modelName?: string;
-  /** Stream by default: `invoke` then reads a stream (needs the `streaming` capability). */
-  streaming?: boolean;
-  temperature?: number;
-  /** Sent as `max_tokens`. */
-  maxTokens?: number;
-  /** Sent as `top_p`. */
-  topP?: number;
-  /** Stop sequences (`stop`). */
-  stop?: string[];
-  /** Alias of `stop`. */
-  stopSequences?: string[];
-  seed?: number;
-  /** Deadline of one call in milliseconds (default 5 minutes, the gateway's limit). */
-  timeout?: number;
-  /**
-   * Retries after the first attempt (default 2): 429 with Retry-After, 500/502/503/504, network
-   * errors before any byte. Done by the gateway client, the one retry layer; a call's
-   * `maxRetries` option overrides it for that call.
-   */
-  maxRetries?: number;
-  /** Extra request fields; the gateway passes unknown fields to the model server unchanged. */
-  modelKwargs?: Record<string, unknown>;
-  /**
-   * The model's capabilities, when you know them (as `GET /models` lists them). With them every
-   * capability check runs at once; without them, before the first request (one catalog lookup).
-   */
-  capabilities?: readonly (ModelCapability | (string & {}))[];
-  /**
-   * Send the content parts of user and tool messages (images, audio, …) to the model. Default
-   * `true`: the gateway lists no capability for parts, so it (or the model server) decides.
-   * `false` is an opt-out: text parts are joined into one string and any other part is refused
-   * with a clear error before a request is made.
-   */
-  acceptsContentParts?: boolean;
-  /**
-   * Send the reasoning of earlier AI messages back to the gateway as `reasoning_content` (for
-   * model servers that want it). Default `false`: reasoning is never sent back.
-   */
-  sendReasoning?: boolean;
-}
-
 const PROVIDER = 'infergate';
-
-/** Fields that describe the model and may be serialised (never `client`, `fetch` or the key). */
-const SERIALIZABLE_FIELDS = [
-  'model',
-  'baseURL',
-  'streaming',
-  'temperature',
-  'maxTokens',
-  'topP',
-  'stop',
-  'stopSequences',
-  'seed',
-  'timeout',
-  'maxRetries',
-  'modelKwargs',
-  'capabilities',
-  'acceptsContentParts',
-  'sendReasoning',
-];
 
 /**
  * A LangChain chat model served by the inference gateway. It checks the model's capabilities
@@ -181,8 +89,6 @@ export class GatewayChatModel
   capabilities?: readonly string[];
   acceptsContentParts: boolean;
   sendReasoning: boolean;
-  /** The gateway client this model sends through. */
-  declare readonly client: GatewayClient;
   /**
    * The key given to the constructor, if any. A private field with no getter: no property holds
    * it, so `util.inspect` (even with `showHidden` and `getters`), spreading and JSON never show it.
@@ -190,10 +96,8 @@ export class GatewayChatModel
    * key read from the environment leaves no entry (loading reads the environment again).
    */
   readonly #apiKey: string | undefined;
-  /** Catalog snapshot from `create`, to name alternatives in refusals made before any call. */
-  #catalog: readonly GatewayModel[] | undefined;
-  /** Capabilities learned from the catalog when none were passed, for the model id they belong to. */
-  #learned: { model: string; capabilities: readonly string[] } | undefined;
+  readonly #client: GatewayClient;
+  readonly #gate: ChatModelCapabilityGate;
 
   /**
    * LangChain's serialiser reads secrets through properties; the key has none (a getter would show
@@ -242,9 +146,15 @@ export class GatewayChatModel
     this.capabilities = fields.capabilities ? [...fields.capabilities] : undefined;
     this.acceptsContentParts = fields.acceptsContentParts ?? true;
     this.sendReasoning = fields.sendReasoning ?? false;
-    hidden(this, 'client', resolveClient(fields));
+    this.#client = resolveClient(fields);
+    this.#gate = new ChatModelCapabilityGate(this.#client, this);
     this.#apiKey = fields.apiKey;
-    if (this.streaming) this.assertKnown(['streaming'], 'streaming: true');
+    if (this.streaming) this.#gate.assertKnown(['streaming'], 'streaming: true');
+  }
+
+  /** The gateway client this model sends through (a private field: never serialised or shown). */
+  get client(): GatewayClient {
+    return this.#client;
   }
 
   /**
@@ -279,12 +189,8 @@ export class GatewayChatModel
         purpose: 'streaming: true',
       });
     }
-    const instance = new GatewayChatModel({
-      ...fields,
-      client,
-      ...(capabilities ? { capabilities } : {}),
-    });
-    instance.#catalog = catalog;
+    const instance = new GatewayChatModel({ ...fields, client, capabilities });
+    instance.#gate.catalog = catalog;
     return instance;
   }
 
@@ -294,7 +200,7 @@ export class GatewayChatModel
 
   /** Live capabilities → LangChain's model profile (createAgent reads it). */
   override get profile(): ModelProfile {
-    return profileFromCapabilities(this.knownCapabilities(), this.acceptsContentParts);
+    return profileFromCapabilities(this.#gate.known(), this.acceptsContentParts);
   }
 
   override getLsParams(options: this['ParsedCallOptions']): LangSmithParams {
@@ -320,7 +226,7 @@ export class GatewayChatModel
     tools: BindToolsInput[],
     kwargs?: Partial<GatewayChatModelCallOptions>,
   ): Runnable<BaseLanguageModelInput, AIMessageChunk, GatewayChatModelCallOptions> {
-    if (tools.length > 0) this.assertKnown(['tools'], 'bindTools');
+    if (tools.length > 0) this.#gate.assertKnown(['tools'], 'bindTools');
     // Converting now refuses malformed tools at bind time; the request converts again.
     buildRequestParams(this.settings(), { tools, strict: kwargs?.strict }, false);
     return this.withConfig({ ...moveRequestFields(kwargs), tools });
@@ -357,19 +263,23 @@ export class GatewayChatModel
     config?: StructuredOutputMethodOptions<boolean>,
   ): Runnable<BaseLanguageModelInput, RunOutput | { raw: BaseMessage; parsed: RunOutput }> {
     const method = normalizeMethod(config?.method);
-    if (method) this.assertKnown([METHOD_CAPABILITY[method]], `withStructuredOutput (${method})`);
+    if (method) {
+      this.#gate.assertKnown([METHOD_CAPABILITY[method]], `withStructuredOutput (${method})`);
+    }
     const build = (chosen: StructuredOutputMethod) =>
       structuredOutputRunnable<RunOutput>(this, outputSchema, chosen, config);
     if (method) return build(method);
-    if (this.capabilities) return build(this.pickMethod(this.capabilities, this.#catalog));
+    if (this.capabilities) return build(this.#gate.pickMethod(this.capabilities));
     // Capabilities unknown: choose the method at the first call, from the catalog.
     let pipeline: ReturnType<typeof build> | undefined;
     return RunnableLambda.from(async (input: BaseLanguageModelInput, runConfig) => {
       if (!pipeline) {
-        const capabilities = await this.loadCapabilities(runConfig?.signal);
+        const capabilities = await this.#gate.load(runConfig?.signal);
         // The catalog is cached by the client: listing alternatives costs no request.
         pipeline = build(
-          capabilities ? this.pickMethod(capabilities, await this.client.models()) : 'jsonSchema',
+          capabilities
+            ? this.#gate.pickMethod(capabilities, await this.#client.models())
+            : 'jsonSchema',
         );
       }
       return pipeline.invoke(input, runConfig);
@@ -401,8 +311,8 @@ export class GatewayChatModel
       };
     }
     const request = buildChatRequest(messages, this.settings(), this.callSettings(options), false);
-    await this.checkBeforeSending(request, options.signal);
-    const result = await this.client.chat(request, this.coreCallOptions(options));
+    await this.#gate.beforeSending(request, options.signal);
+    const result = await this.#client.chat(request, this.coreCallOptions(options));
     return convertChatResult(result);
   }
 
@@ -411,7 +321,7 @@ export class GatewayChatModel
     options: this['ParsedCallOptions'],
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
-    if (!this.streaming && !(await this.canStream(options.signal))) {
+    if (!this.streaming && !(await this.#gate.canStream(options.signal))) {
       // `.stream()` (or a streaming callback such as streamEvents) on a model without
       // `streaming`: ask without streaming and hand the whole answer over as one chunk, as
       // LangChain does for any model that cannot stream. `streaming: true` is refused instead.
@@ -421,9 +331,9 @@ export class GatewayChatModel
         this.callSettings(options),
         false,
       );
-      await this.checkBeforeSending(request, options.signal);
+      await this.#gate.beforeSending(request, options.signal);
       const chunk = convertChatResultToChunk(
-        await this.client.chat(request, this.coreCallOptions(options)),
+        await this.#client.chat(request, this.coreCallOptions(options)),
       );
       yield chunk;
       await runManager?.handleLLMNewToken(chunk.text, undefined, undefined, undefined, undefined, {
@@ -432,39 +342,14 @@ export class GatewayChatModel
       return;
     }
     const request = buildChatRequest(messages, this.settings(), this.callSettings(options), true);
-    await this.checkBeforeSending(request, options.signal);
-    const stream = await this.client.chatStream(request, this.coreCallOptions(options));
-    const converter = new StreamChunkConverter(stream);
-    let finished = false;
-    try {
-      // One await per network chunk rather than per event.
-      for (let batch = await stream.readBatch(); batch; batch = await stream.readBatch()) {
-        for (const event of batch) {
-          const chunk = converter.convert(event);
-          if (!chunk) continue;
-          yield chunk;
-          await runManager?.handleLLMNewToken(
-            chunk.text,
-            undefined,
-            undefined,
-            undefined,
-            undefined,
-            {
-              chunk,
-            },
-          );
-        }
-      }
-      finished = true;
-    } finally {
-      // A consumer that stops early (break, abort) frees the slot at once.
-      if (!finished) await stream.cancel().catch(() => undefined);
+    await this.#gate.beforeSending(request, options.signal);
+    const stream = await this.#client.chatStream(request, this.coreCallOptions(options));
+    for await (const chunk of readChatChunks(stream)) {
+      yield chunk;
+      await runManager?.handleLLMNewToken(chunk.text, undefined, undefined, undefined, undefined, {
+        chunk,
+      });
     }
-    const last = converter.finish();
-    yield last;
-    await runManager?.handleLLMNewToken('', undefined, undefined, undefined, undefined, {
-      chunk: last,
-    });
   }
 
   /** LangChain's content-block event stream, finished with the real reason and metadata. */
@@ -535,85 +420,4 @@ export class GatewayChatModel
       timeout: options.timeout ?? this.timeout,
     });
   }
-
-  /** Passed capabilities, else those learned for the current `model` id. */
-  private knownCapabilities(): readonly string[] | undefined {
-    if (this.capabilities) return this.capabilities;
-    return this.#learned?.model === this.model ? this.#learned.capabilities : undefined;
-  }
-
-  /** Refuses at once when the capabilities were passed; otherwise the request-time gate does. */
-  private assertKnown(needs: ModelCapability[], purpose: string): void {
-    if (!this.capabilities) return;
-    checkCapabilities({
-      model: this.model,
-      capabilities: this.capabilities,
-      catalog: this.#catalog,
-      needs,
-      purpose,
-    });
-  }
-
-  private pickMethod(
-    capabilities: readonly string[],
-    catalog: readonly GatewayModel[] | undefined,
-  ): StructuredOutputMethod {
-    checkCapabilities({
-      model: this.model,
-      capabilities,
-      catalog,
-      needs: ['json_schema', 'tools', 'json_object'],
-      anyOf: true,
-      purpose: 'withStructuredOutput',
-    });
-    return defaultStructuredOutputMethod(capabilities)!;
-  }
-
-  /** Core's capability gate before any chat request (one cached catalog look-up at most). */
-  private async checkBeforeSending(request: ChatRequest, signal?: AbortSignal): Promise<void> {
-    throwIfAborted(signal);
-    try {
-      await this.loadCapabilities(signal, requiredCapabilities(request));
-    } catch (error) {
-      throw this.capabilities ? error : withCreateHint(error, this.knownCapabilities());
-    }
-  }
-
-  /** Whether the model streams; true when unknown (an unlisted own model: the gateway decides). */
-  private async canStream(signal?: AbortSignal): Promise<boolean> {
-    throwIfAborted(signal);
-    const capabilities = await this.loadCapabilities(signal);
-    return capabilities === undefined || capabilities.includes('streaming');
-  }
-
-  /**
-   * The model's capabilities through core's gate (checked against `needs`), remembered for
-   * `profile` under the model id; undefined for an unlisted own model.
-   */
-  private async loadCapabilities(
-    signal?: AbortSignal,
-    needs: readonly ModelCapability[] = [],
-  ): Promise<readonly string[] | undefined> {
-    const model = this.model;
-    const callOptions = signal ? { signal } : {};
-    let known = this.capabilities;
-    if (!known) {
-      // Read from the client's cached catalog every time, so a changed catalog is seen.
-      const listed = await this.client.resolveModel(model, callOptions);
-      if (!listed) return undefined;
-      known = [...capabilitiesOf(listed)];
-      this.#learned = { model, capabilities: known };
-    }
-    return this.client.checkModel(model, needs, { ...callOptions, known });
-  }
-}
-
-/** Defines a property that JSON.stringify, util.inspect and spreading do not show. */
-function hidden(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: false,
-    writable: true,
-    configurable: true,
-  });
 }

@@ -1,4 +1,4 @@
-import type { GatewayChatModelCallOptions } from './gateway-chat-model';
+import type { GatewayChatModelCallOptions } from './gateway-chat-model-options';
 
 /**
  * Call options that LangChain, LangGraph or this model read themselves, and the structured-output

@@ -1,4 +1,4 @@
-import type { ChatStreamEvent, Usage } from '@infergate/core';
+import type { ChatStream, ChatStreamEvent, Usage } from '@infergate/core';
 import { AIMessageChunk } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { mapUsage } from './map-usage';
@@ -113,4 +113,26 @@ export class StreamChunkConverter {
   private idField(): { id?: string } {
     return this.id ? { id: this.id } : {};
   }
+}
+
+/**
+ * A gateway stream as LangChain chunks, the final one (usage, metadata) last. One await per
+ * network chunk rather than per event; a consumer that stops early (break, abort) cancels the
+ * stream, which frees its slot at once.
+ */
+export async function* readChatChunks(stream: ChatStream): AsyncGenerator<ChatGenerationChunk> {
+  const converter = new StreamChunkConverter(stream);
+  let finished = false;
+  try {
+    for (let batch = await stream.readBatch(); batch; batch = await stream.readBatch()) {
+      for (const event of batch) {
+        const chunk = converter.convert(event);
+        if (chunk) yield chunk;
+      }
+    }
+    finished = true;
+  } finally {
+    if (!finished) await stream.cancel().catch(() => undefined);
+  }
+  yield converter.finish();
 }

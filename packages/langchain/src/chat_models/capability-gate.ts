@@ -1,0 +1,102 @@
+import {
+  type ChatRequest,
+  type GatewayClient,
+  type GatewayModel,
+  type ModelCapability,
+  requiredCapabilities,
+} from '@infergate/core';
+import { capabilitiesOf, checkCapabilities } from '@infergate/core/internal';
+import { throwIfAborted, withCreateHint } from '../utils/errors';
+import { defaultStructuredOutputMethod, type StructuredOutputMethod } from './capabilities';
+
+/** What the gate reads from the chat model on every check (both fields may change). */
+export interface GatedModel {
+  readonly model: string;
+  readonly capabilities?: readonly string[];
+}
+
+/**
+ * The chat model's side of core's capability gate: capabilities passed by the user are checked at
+ * once (bind time); otherwise core's `checkModel` reads them from the client's cached catalog
+ * before a request, and they are remembered for `profile` under the model id they belong to.
+ */
+export class ChatModelCapabilityGate {
+  readonly #client: GatewayClient;
+  readonly #model: GatedModel;
+  /** Catalog snapshot from `GatewayChatModel.create`, to name alternatives before any call. */
+  catalog: readonly GatewayModel[] | undefined;
+  #learned: { model: string; capabilities: readonly string[] } | undefined;
+
+  constructor(client: GatewayClient, model: GatedModel) {
+    this.#client = client;
+    this.#model = model;
+  }
+
+  /** Passed capabilities, else those learned for the current `model` id. */
+  known(): readonly string[] | undefined {
+    const { model, capabilities } = this.#model;
+    if (capabilities) return capabilities;
+    return this.#learned?.model === model ? this.#learned.capabilities : undefined;
+  }
+
+  /** Refuses at once when the capabilities were passed; otherwise the request-time gate does. */
+  assertKnown(needs: ModelCapability[], purpose: string): void {
+    const { model, capabilities } = this.#model;
+    if (!capabilities) return;
+    checkCapabilities({ model, capabilities, catalog: this.catalog, needs, purpose });
+  }
+
+  /** `withStructuredOutput`'s default method: the first of json_schema, tools, json_object. */
+  pickMethod(
+    capabilities: readonly string[],
+    catalog: readonly GatewayModel[] | undefined = this.catalog,
+  ): StructuredOutputMethod {
+    checkCapabilities({
+      model: this.#model.model,
+      capabilities,
+      catalog,
+      needs: ['json_schema', 'tools', 'json_object'],
+      anyOf: true,
+      purpose: 'withStructuredOutput',
+    });
+    return defaultStructuredOutputMethod(capabilities)!;
+  }
+
+  /** Core's gate before a chat request (one cached catalog look-up at most). */
+  async beforeSending(request: ChatRequest, signal?: AbortSignal): Promise<void> {
+    throwIfAborted(signal);
+    try {
+      await this.load(signal, requiredCapabilities(request));
+    } catch (error) {
+      throw this.#model.capabilities ? error : withCreateHint(error, this.known());
+    }
+  }
+
+  /** Whether the model streams; true when unknown (an unlisted own model: the gateway decides). */
+  async canStream(signal?: AbortSignal): Promise<boolean> {
+    throwIfAborted(signal);
+    const capabilities = await this.load(signal);
+    return capabilities === undefined || capabilities.includes('streaming');
+  }
+
+  /**
+   * The model's capabilities through core's gate (checked against `needs`); undefined for an
+   * unlisted own model.
+   */
+  async load(
+    signal?: AbortSignal,
+    needs: readonly ModelCapability[] = [],
+  ): Promise<readonly string[] | undefined> {
+    const model = this.#model.model;
+    const callOptions = { signal };
+    let known = this.#model.capabilities;
+    if (!known) {
+      // Read from the client's cached catalog every time, so a changed catalog is seen.
+      const listed = await this.#client.resolveModel(model, callOptions);
+      if (!listed) return undefined;
+      known = [...capabilitiesOf(listed)];
+      this.#learned = { model, capabilities: known };
+    }
+    return this.#client.checkModel(model, needs, { ...callOptions, known });
+  }
+}

@@ -1,0 +1,89 @@
+import type { ModelCapability, ResponseFormat } from '@infergate/core';
+import type {
+  BaseChatModelCallOptions,
+  BaseChatModelParams,
+  BindToolsInput,
+} from '@langchain/core/language_models/chat_models';
+import type { GatewayConnectionFields } from '../utils/client';
+
+/** Call options: LangChain's, plus what `bindTools` / `createAgent` bind. */
+export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions {
+  /** Tools for this call (normally bound with `bindTools`). */
+  tools?: BindToolsInput[];
+  /** `response_format` sent as-is (`json_object` / `json_schema` need the matching capability). */
+  response_format?: ResponseFormat;
+  /** Sets `strict` on every tool of this call. */
+  strict?: boolean;
+  /** Extra headers for this call's requests. */
+  headers?: Record<string, string>;
+  /**
+   * Extra request fields for this call, over the model's `modelKwargs` (the gateway passes
+   * unknown fields to the model server). `bindTools` puts every kwarg it does not know here.
+   */
+  modelKwargs?: Record<string, unknown>;
+}
+
+export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConnectionFields {
+  /** Model id from `GET /models`, exactly as listed (e.g. `community/general`, `my/desk-model`). */
+  model: string;
+  /** Alias of `model`, as LangChain's `initChatModel` may pass it. */
+  modelName?: string;
+  /** Stream by default: `invoke` then reads a stream (needs the `streaming` capability). */
+  streaming?: boolean;
+  temperature?: number;
+  /** Sent as `max_tokens`. */
+  maxTokens?: number;
+  /** Sent as `top_p`. */
+  topP?: number;
+  /** Stop sequences (`stop`). */
+  stop?: string[];
+  /** Alias of `stop`. */
+  stopSequences?: string[];
+  seed?: number;
+  /** Deadline of one call in milliseconds (default 5 minutes, the gateway's limit). */
+  timeout?: number;
+  /**
+   * Retries after the first attempt (default 2): 429 with Retry-After, 500/502/503/504, network
+   * errors before any byte. Done by the gateway client, the one retry layer; a call's
+   * `maxRetries` option overrides it for that call.
+   */
+  maxRetries?: number;
+  /** Extra request fields; the gateway passes unknown fields to the model server unchanged. */
+  modelKwargs?: Record<string, unknown>;
+  /**
+   * The model's capabilities, when you know them (as `GET /models` lists them). With them every
+   * capability check runs at once; without them, before the first request (one catalog lookup).
+   */
+  capabilities?: readonly (ModelCapability | (string & {}))[];
+  /**
+   * Send the content parts of user and tool messages (images, audio, …) to the model. Default
+   * `true`: the gateway lists no capability for parts, so it (or the model server) decides.
+   * `false` is an opt-out: text parts are joined into one string and any other part is refused
+   * with a clear error before a request is made.
+   */
+  acceptsContentParts?: boolean;
+  /**
+   * Send the reasoning of earlier AI messages back to the gateway as `reasoning_content` (for
+   * model servers that want it). Default `false`: reasoning is never sent back.
+   */
+  sendReasoning?: boolean;
+}
+
+/** Fields that describe the model and may be serialised (never `client`, `fetch` or the key). */
+export const SERIALIZABLE_FIELDS = [
+  'model',
+  'baseURL',
+  'streaming',
+  'temperature',
+  'maxTokens',
+  'topP',
+  'stop',
+  'stopSequences',
+  'seed',
+  'timeout',
+  'maxRetries',
+  'modelKwargs',
+  'capabilities',
+  'acceptsContentParts',
+  'sendReasoning',
+];
