@@ -107,10 +107,8 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
       const embeddings = await client.embedMany(values, {
         ...callOptions,
         model: engine.id,
-        ...(infergateOptions?.inputType !== undefined
-          ? { inputType: infergateOptions.inputType }
-          : {}),
-        ...(dimensions !== undefined ? { dimensions } : {}),
+        inputType: infergateOptions?.inputType,
+        dimensions,
       });
       return {
         embeddings,
@@ -132,7 +130,7 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
   }
 }
 
-/** `usage.prompt_tokens` of an embeddings answer (spec 2.12 shows no usage; servers send it). */
+/** `usage.prompt_tokens` of an embeddings answer (docs/gateway-protocol.md §6 shows no usage; servers send it). */
 function promptTokens(body: unknown): number | undefined {
   const usage = (body as { usage?: { prompt_tokens?: unknown; total_tokens?: unknown } } | null)
     ?.usage;

@@ -90,7 +90,7 @@ export function createGatewayServices(config: GatewayModelConfig): GatewayServic
       const request = {
         input: input.text,
         target_language: input.targetLanguage,
-        ...(input.sourceLanguage !== undefined ? { source_language: input.sourceLanguage } : {}),
+        source_language: input.sourceLanguage,
       };
       const response = await call('/translations', request, () =>
         config.client().translate(request, callOptions(options)),
@@ -119,9 +119,9 @@ export function createGatewayServices(config: GatewayModelConfig): GatewayServic
       const request = {
         audio: input.audio,
         response_format: 'json' as const,
-        ...(input.mediaType !== undefined ? { mime_type: input.mediaType } : {}),
-        ...(input.language !== undefined ? { language: input.language } : {}),
-        ...(input.translate !== undefined ? { translate: input.translate } : {}),
+        mime_type: input.mediaType,
+        language: input.language,
+        translate: input.translate,
       };
       const response = await call('/audio/transcriptions', { ...request, audio: '<audio>' }, () =>
         config.client().transcribe(request, callOptions(options)),

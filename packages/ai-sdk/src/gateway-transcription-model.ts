@@ -73,10 +73,8 @@ export class GatewayTranscriptionModel implements TranscriptionModelV4 {
       audio: options.audio,
       mime_type: options.mediaType,
       response_format: 'json' as const,
-      ...(infergateOptions?.language !== undefined ? { language: infergateOptions.language } : {}),
-      ...(infergateOptions?.translate !== undefined
-        ? { translate: infergateOptions.translate }
-        : {}),
+      language: infergateOptions?.language,
+      translate: infergateOptions?.translate,
     };
 
     let response: TranscriptionResponse;

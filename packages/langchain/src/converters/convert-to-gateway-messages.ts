@@ -37,7 +37,7 @@ const TOOL_CALL_BLOCKS: ReadonlySet<string> = new Set(['tool_use', 'function_cal
 /** Block types already warned about, so a long history warns once per type per process. */
 const warnedDroppedBlocks = new Set<string>();
 
-/** LangChain messages → gateway chat messages (spec 2.4). */
+/** LangChain messages → gateway chat messages (docs/gateway-protocol.md §4.1). */
 export function convertToGatewayMessages(
   messages: BaseMessage[],
   options: ConvertMessagesOptions = {},

@@ -58,9 +58,9 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
     // Core resolves the engine (one cached catalog look-up) and sends input_type only to the
     // multilingual engine, whose field it is (docs/gateway-protocol.md §6).
     return this.client.embedMany(texts, {
-      ...(this.model !== undefined ? { model: this.model } : {}),
+      model: this.model,
       inputType,
-      ...(this.dimensions !== undefined ? { dimensions: this.dimensions } : {}),
+      dimensions: this.dimensions,
     });
   }
 }

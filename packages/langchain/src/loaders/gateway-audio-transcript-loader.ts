@@ -38,10 +38,10 @@ export class GatewayAudioTranscriptLoader extends BaseDocumentLoader {
     const { audio, language, translate, filename, mimeType, metadata } = this.fields;
     const result = await this.client.transcribe({
       audio,
-      ...(language !== undefined ? { language } : {}),
-      ...(translate !== undefined ? { translate } : {}),
-      ...(filename !== undefined ? { filename } : {}),
-      ...(mimeType !== undefined ? { mime_type: mimeType } : {}),
+      language,
+      translate,
+      filename,
+      mime_type: mimeType,
       response_format: 'json',
     });
     const name = filename ?? (audio as { name?: unknown }).name;
