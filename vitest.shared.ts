@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /** One vitest setup for every workspace package: a JSON report per package feeds the CI summary. */
-export function packageTestConfig(options: { testTimeout?: number; setupFiles?: string[] } = {}) {
+export function packageTestConfig(
+  options: { testTimeout?: number; setupFiles?: string[]; maxWorkers?: number } = {},
+) {
   return defineConfig({
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
@@ -9,6 +11,7 @@ export function packageTestConfig(options: { testTimeout?: number; setupFiles?: 
       setupFiles: options.setupFiles ?? [],
       reporters: ['default', ['json', { outputFile: '.vitest-report.json' }]],
       pool: 'threads',
+      maxWorkers: options.maxWorkers,
     },
   });
 }
