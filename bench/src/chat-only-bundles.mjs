@@ -17,10 +17,10 @@ export const CHAT_ONLY_TARGET_BYTES = 10 * 1024;
 /**
  * What it may weigh today (test/chat-only-size.test.ts fails above it): the size measured, rounded
  * up — 27 KB when the test was added, 31 KB once the onEvent hook, the capability gate and the
- * service-tool definitions landed in core's chat path. Lower it with each cut until it reaches
- * the target.
+ * service-tool definitions landed in core's chat path, 29 KB once the client's service calls
+ * loaded on first use. Lower it with each cut until it reaches the target.
  */
-export const CHAT_ONLY_CEILING_BYTES = 31 * 1024;
+export const CHAT_ONLY_CEILING_BYTES = 29 * 1024;
 
 const FRAMEWORKS = ['ai', '@ai-sdk/*', '@langchain/*', 'zod', 'zod/*'];
 
