@@ -23,20 +23,37 @@ interface WorkerReport {
   stats: { expiredLeases: number; fallbackAcquires: number };
 }
 
-function runWorker(env: Record<string, string>): Promise<WorkerReport> {
+interface Worker {
+  ready: Promise<void>;
+  go(): void;
+  report: Promise<WorkerReport>;
+}
+
+function startWorker(env: Record<string, string>): Worker {
   const child = spawn(process.execPath, [worker], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
   child.stdout.on('data', (chunk: Buffer) => {
     out += chunk.toString();
+    if (out.startsWith('ready\n')) markReady();
   });
-  return once(child, 'exit').then(() => JSON.parse(out) as WorkerReport);
+  return {
+    ready,
+    go: () => child.stdin.end('go\n'),
+    report: once(child, 'exit').then(() => JSON.parse(out.slice('ready\n'.length)) as WorkerReport),
+  };
 }
 
 it('3 processes × 8 callers on one key: 0 gateway 429s and at most 4 in flight', async () => {
-  const server = await startEmulator({ port: 0, scenario: { latencyMs: { min: 10, max: 30 } } });
+  // All 24 calls start together (each worker waits for the others to be ready) and each takes
+  // 100–150 ms, so they contend for the 4 slots however loaded the machine is.
+  const server = await startEmulator({ port: 0, scenario: { latencyMs: { min: 100, max: 150 } } });
   try {
     const env = {
       BASE_URL: server.url,
@@ -44,14 +61,20 @@ it('3 processes × 8 callers on one key: 0 gateway 429s and at most 4 in flight'
       REDIS_URL: redis.url,
       CALLERS: '8',
     };
-    const reports = await Promise.all([runWorker(env), runWorker(env), runWorker(env)]);
+    const workers = [startWorker(env), startWorker(env), startWorker(env)];
+    await Promise.all(workers.map((w) => w.ready));
+    for (const w of workers) w.go();
+    const reports = await Promise.all(workers.map((w) => w.report));
     const results = reports.flatMap((r) => r.results);
     expect(results.filter((r) => !r.ok)).toEqual([]);
     expect(reports.every((r) => r.stats.fallbackAcquires === 0)).toBe(true);
     const { counters } = server.emulator;
     expect(counters.requests.chat).toBe(24);
     expect(counters.concurrencyRejections).toBe(0);
-    expect(counters.maxInflight[server.apiKey]).toBe(4);
+    // How many overlap at the peak depends on the machine's speed; the limit must hold, and the
+    // calls must have overlapped for the check to mean anything.
+    expect(counters.maxInflight[server.apiKey]).toBeLessThanOrEqual(4);
+    expect(counters.maxInflight[server.apiKey]).toBeGreaterThanOrEqual(2);
   } finally {
     await server.close();
   }

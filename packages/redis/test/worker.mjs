@@ -1,6 +1,7 @@
 // One worker process of the multi-process tests: CALLERS concurrent chat calls on one key, through
 // a Redis budget. Prints one JSON line with its results. With HOLD=1 it starts one call and waits
-// to be killed mid-request (the emulator's latency keeps the request in flight).
+// to be killed mid-request (the emulator's latency keeps the request in flight). Otherwise it
+// prints `ready`, then waits for a line on stdin so that every worker starts its calls together.
 import { createGatewayClient } from '@infergate/core';
 import { createRedisBudget } from '../dist/index.js';
 
@@ -23,6 +24,8 @@ if (HOLD) {
   call(0);
   process.stdout.write('holding\n');
 } else {
+  process.stdout.write('ready\n');
+  await new Promise((resolve) => process.stdin.once('data', resolve));
   const results = await Promise.all(Array.from({ length: Number(CALLERS) }, (_, i) => call(i)));
   process.stdout.write(`${JSON.stringify({ results, stats: budget.stats })}\n`);
   await budget.close();
