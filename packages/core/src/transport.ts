@@ -88,7 +88,13 @@ interface Received {
   firstChunk?: Uint8Array;
 }
 
-/** fetch + concurrency slot + deadline + retries + error parsing. Holds the API key privately. */
+/**
+ * fetch + concurrency slot + deadline + retries + error parsing. Holds the API key privately.
+ * One class (and one file over 400 lines) on purpose: every step of an attempt shares the call's
+ * scope, slot and events, and the order of slot release, retry sleep and body read is what
+ * docs/gateway-protocol.md §2.5 and §10.5 state; its helpers (headers, answer errors, bounded
+ * reads, option checks) live in files of their own.
+ */
 export class Transport {
   readonly #apiKey: string;
   readonly #config: Omit<TransportConfig, 'apiKey'>;
