@@ -7,7 +7,10 @@ export function packageTestConfig(
   return defineConfig({
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      testTimeout: options.testTimeout ?? 20_000,
+      // Timeouts catch hangs, not slowness: with two suites at once on 2 cores (load ~40) a test
+      // that takes 1 s alone can take 25.
+      testTimeout: options.testTimeout ?? 60_000,
+      hookTimeout: 60_000,
       setupFiles: options.setupFiles ?? [],
       reporters: ['default', ['json', { outputFile: '.vitest-report.json' }]],
       pool: 'threads',

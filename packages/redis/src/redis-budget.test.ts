@@ -14,8 +14,10 @@ afterAll(async () => {
   await redis.stop();
 });
 
+// Tests against a running Redis use a generous command timeout: a loaded machine must not turn a
+// slow answer into the fallback these tests say is not used.
 function budget(options: Partial<Parameters<typeof createRedisBudget>[0]> = {}): RedisBudget {
-  const b = createRedisBudget({ url: redis.url, ...options });
+  const b = createRedisBudget({ url: redis.url, commandTimeoutMs: 10_000, ...options });
   open.push(b);
   return b;
 }
@@ -93,7 +95,7 @@ describe('createRedisBudget', () => {
   });
 
   it('gives a crashed holder’s slot back after the TTL and counts the expired lease', async () => {
-    const crashed = createRedisBudget({ url: redis.url, leaseTtlMs: 300 });
+    const crashed = budget({ leaseTtlMs: 300 });
     const id = `ttl-${Math.random()}`;
     await crashed.acquire({ id, limit: 1, signal: new AbortController().signal, deadline: far() });
     await crashed.close(); // never releases, never refreshes again
@@ -109,8 +111,10 @@ describe('createRedisBudget', () => {
   });
 
   it('refreshes a lease held longer than its TTL', async () => {
-    const holder = budget({ leaseTtlMs: 150 });
-    const other = budget({ leaseTtlMs: 150 });
+    // The holder refreshes every TTL/3; a TTL of 1 s leaves room for timers delayed by a loaded
+    // machine (at 150 ms, a late refresh let the lease expire).
+    const holder = budget({ leaseTtlMs: 1000 });
+    const other = budget({ leaseTtlMs: 1000 });
     const id = `refresh-${Math.random()}`;
     const lease = await holder.acquire({
       id,
@@ -120,7 +124,7 @@ describe('createRedisBudget', () => {
     });
     const controller = new AbortController();
     const waiting = other.acquire({ id, limit: 1, signal: controller.signal, deadline: far() });
-    await sleep(600); // four TTLs: the refresh keeps the slot
+    await sleep(2500); // two and a half TTLs: only the refresh keeps the slot
     controller.abort(new Error('done'));
     await expect(waiting).rejects.toThrow('done');
     expect(other.stats.expiredLeases).toBe(0);
@@ -165,9 +169,12 @@ describe('Redis stopped mid-run', () => {
   it('waiters and new calls fall back (one warning) instead of hanging; releases never throw', async () => {
     const own = await startRedis();
     const warnings: string[] = [];
+    // A generous command timeout: on a loaded machine a short one made the first acquire fall
+    // back too, and the queued call then waited for a slot the test releases only after it.
+    // Once Redis is gone, calls fail at once (the client is not ready), not after this timeout.
     const b = createRedisBudget({
       url: own.url,
-      commandTimeoutMs: 300,
+      commandTimeoutMs: 10_000,
       maxPollIntervalMs: 50,
       warn: (m) => warnings.push(m),
     });
@@ -179,6 +186,7 @@ describe('Redis stopped mid-run', () => {
         signal: new AbortController().signal,
         deadline: far(),
       });
+      expect(b.stats.fallbackAcquires).toBe(0); // held in Redis
       const queued = b.acquire({
         id,
         limit: 1,

@@ -95,7 +95,7 @@ it('a process killed mid-request gives its slot back within the TTL', async () =
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
   );
-  const budget = createRedisBudget({ url: redis.url, leaseTtlMs: 400 });
+  const budget = createRedisBudget({ url: redis.url, leaseTtlMs: 400, commandTimeoutMs: 10_000 });
   try {
     await Promise.all(holders.map((h) => once(h.stdout, 'data')));
     // Wait until all four hold a slot at the gateway, then kill them mid-request.

@@ -6,7 +6,12 @@ import { createGatewayClient } from '@infergate/core';
 import { createRedisBudget } from '../dist/index.js';
 
 const { BASE_URL, API_KEY, REDIS_URL, CALLERS = '1', HOLD, TTL_MS = '15000' } = process.env;
-const budget = createRedisBudget({ url: REDIS_URL, leaseTtlMs: Number(TTL_MS) });
+// A generous command timeout: on a loaded machine a slow answer must not count as Redis down.
+const budget = createRedisBudget({
+  url: REDIS_URL,
+  leaseTtlMs: Number(TTL_MS),
+  commandTimeoutMs: 10_000,
+});
 const client = createGatewayClient({ baseURL: BASE_URL, apiKey: API_KEY, budget, maxRetries: 0 });
 const call = async (i) => {
   const started = performance.now();
