@@ -1,4 +1,4 @@
-import { CallScope } from './call-scope';
+import { CallScope, REQUEST_BOUND_IO } from './call-scope';
 import { checkCallOptions } from './check-call-options';
 import type { CallOptions } from './client-types';
 import { invalidResponse } from './invalid-response';
@@ -26,19 +26,27 @@ interface Flight<T> {
 /**
  * A cached, single-flight snapshot of `GET /models` and `GET /capabilities`: concurrent callers
  * share one request; entries live `ttlMs`; `invalidate()` forces the next read to fetch.
+ *
+ * In request-bound runtimes (workerd, edge-runtime; see `REQUEST_BOUND_IO`) only the cached
+ * answer is shared: each call that finds no fresh entry sends its own request. A shared look-up
+ * would settle every waiting call's promise from the context of the request that started it;
+ * workerd warns and cancels the continuation of a waiting request that has already ended (one
+ * whose deadline passed while it waited).
  */
 export class Catalog {
   readonly #transport: Transport;
   readonly #ttlMs: number;
+  readonly #requestBound: boolean;
   #models: ModelsEntry | undefined;
   #services: Entry<GatewayService[]> | undefined;
   #modelsInFlight: Flight<GatewayModel[]> | undefined;
   #servicesInFlight: Flight<GatewayService[]> | undefined;
   #generation = 0;
 
-  constructor(transport: Transport, ttlMs: number) {
+  constructor(transport: Transport, ttlMs: number, options: { requestBound?: boolean } = {}) {
     this.#transport = transport;
     this.#ttlMs = ttlMs;
+    this.#requestBound = options.requestBound ?? REQUEST_BOUND_IO;
   }
 
   invalidate(): void {
@@ -81,13 +89,15 @@ export class Catalog {
     checkCallOptions(options ?? {});
     const cached = this.#fresh(this.#models);
     if (cached) return Promise.resolve(cached);
+    const generation = this.#generation;
+    const store = (value: GatewayModel[]) => {
+      if (generation === this.#generation) {
+        this.#models = { value, fetchedAt: Date.now(), misses: new Set() };
+      }
+    };
+    if (this.#requestBound) return this.#fetchOwn('/models', options, store);
     if (!this.#modelsInFlight) {
-      const generation = this.#generation;
-      const flight = this.#start<GatewayModel>('/models', options, (value) => {
-        if (generation === this.#generation) {
-          this.#models = { value, fetchedAt: Date.now(), misses: new Set() };
-        }
-      });
+      const flight = this.#start<GatewayModel>('/models', options, store);
       this.#modelsInFlight = flight;
       flight.promise.then(
         () => this.#endModels(flight),
@@ -105,11 +115,13 @@ export class Catalog {
     checkCallOptions(options ?? {});
     const cached = this.#fresh(this.#services);
     if (cached) return Promise.resolve(cached);
+    const generation = this.#generation;
+    const store = (value: GatewayService[]) => {
+      if (generation === this.#generation) this.#services = { value, fetchedAt: Date.now() };
+    };
+    if (this.#requestBound) return this.#fetchOwn('/capabilities', options, store);
     if (!this.#servicesInFlight) {
-      const generation = this.#generation;
-      const flight = this.#start<GatewayService>('/capabilities', options, (value) => {
-        if (generation === this.#generation) this.#services = { value, fetchedAt: Date.now() };
-      });
+      const flight = this.#start<GatewayService>('/capabilities', options, store);
       this.#servicesInFlight = flight;
       flight.promise.then(
         () => this.#endServices(flight),
@@ -123,6 +135,17 @@ export class Catalog {
 
   #endServices(flight: Flight<GatewayService[]> | undefined): void {
     if (this.#servicesInFlight === flight) this.#servicesInFlight = undefined;
+  }
+
+  /** One caller's own look-up, under its own signal and deadline (request-bound runtimes). */
+  async #fetchOwn<T extends { id: string }>(
+    path: string,
+    options: CallOptions | undefined,
+    store: (value: T[]) => void,
+  ): Promise<T[]> {
+    const value = await this.#list<T>(path, options);
+    store(value);
+    return value;
   }
 
   /**
