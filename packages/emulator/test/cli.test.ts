@@ -1,8 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 
 const packageDir = join(import.meta.dirname, '..');
 const bin = join(packageDir, 'bin', 'infergate-emulator.js');
@@ -62,6 +62,7 @@ describe('infergate-emulator CLI', () => {
 
   it('loads a scenario file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'emu-cli-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'scenario.json');
     writeFileSync(
       file,
