@@ -241,16 +241,18 @@ describe('abort and deadline', () => {
     expect(client.budget.isIdle).toBe(true);
   });
 
+  // The deadlines below leave a loaded machine ample time to open the stream; only the scripted
+  // stream (1000 chunks, 20 ms apart) is too slow to end before them.
   it('the deadline covers slow headers and a slow stream', async () => {
-    const { client } = harness({ streamChunkDelayMs: 5 }, { timeoutMs: 30 });
+    const { client } = harness({ streamChunkDelayMs: 20 }, { timeoutMs: 1000 });
     expect(
       (
         await caught(() =>
-          client.chat(hi(), { headers: { 'X-Emulator-Fault': 'slow_headers; ms=2000' } }),
+          client.chat(hi(), { headers: { 'X-Emulator-Fault': 'slow_headers; ms=20000' } }),
         )
       ).code,
     ).toBe('timeout');
-    const stream = await client.chatStream(hi('community/general', '[[chunks:500]]'));
+    const stream = await client.chatStream(hi('community/general', '[[chunks:1000]]'));
     expect((await caught(() => stream.result())).code).toBe('timeout');
     expect(client.budget.isIdle).toBe(true);
   });
@@ -263,7 +265,7 @@ describe('abort and deadline', () => {
   });
 
   it('a stream nobody reads releases its slot at the deadline', async () => {
-    const { client } = harness({ streamChunkDelayMs: 1 }, { timeoutMs: 30 });
+    const { client } = harness({ streamChunkDelayMs: 20 }, { timeoutMs: 1000 });
     const stream = await client.chatStream(hi('community/general', '[[chunks:1000]]'));
     expect(client.budget.active).toBe(1);
     await client.budget.whenIdle();

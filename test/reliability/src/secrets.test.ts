@@ -263,7 +263,7 @@ describe('the API key appears nowhere', () => {
     for (const row of FAULT_ROWS.filter((r) => appliesTo(r, 'chat'))) {
       const cell = createCell(SCENARIO, CANARY, 'https://secrets.test/v1');
       cell.emulator.injectFault({ ...row.rule, endpoint: 'chat' });
-      const outcome = await run('core', 'chat', new Kit(cell, { maxRetries: 0, timeoutMs: 300 }));
+      const outcome = await run('core', 'chat', new Kit(cell, { maxRetries: 0, timeoutMs: 2000 }));
       if (!outcome.ok) {
         // The one time-dependent value (a truncated answer's `created`) is pinned for the snapshot.
         const json = JSON.stringify((outcome.error as { toJSON(): unknown }).toJSON());

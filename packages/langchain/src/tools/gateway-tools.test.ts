@@ -72,7 +72,7 @@ describe('service tools pass the call signal to the gateway request', () => {
 
     it(`${name}: LangChain's timeout ends the gateway request too`, async () => {
       const { emulator, client } = stuckGateway(endpoint);
-      const pending = run(client, { timeout: 50 }).catch((error: unknown) => error);
+      const pending = run(client, { timeout: 1000 }).catch((error: unknown) => error);
       expect(await until(() => emulator.counters.requests[endpoint] === 1)).toBe(true);
       expect(await pending).toBeInstanceOf(Error);
       expect(await until(() => client.budget.isIdle)).toBe(true);
