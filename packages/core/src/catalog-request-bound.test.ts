@@ -8,32 +8,32 @@ vi.mock('./call-scope', async (original) => ({
   REQUEST_BOUND_IO: true,
 }));
 
-/** A fetch whose GET /models answers after `delayMs` (or when its signal aborts); counts calls. */
-function slowModels(delayMs: number) {
+/**
+ * A fetch whose GET /models answers only when `answer()` is called (or fails when its signal
+ * aborts), so the test decides the order, not the machine's speed; counts calls.
+ */
+function heldModels() {
   const seen = { count: 0 };
+  const held: (() => void)[] = [];
   const fetch: typeof globalThis.fetch = (_input, init) => {
     seen.count++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      held.push(() => {
         const body = JSON.stringify({ object: 'list', data: [{ id: 'community/general' }] });
         resolve(new Response(body, { headers: { 'content-type': 'application/json' } }));
-      }, delayMs);
-      init?.signal?.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          reject(init.signal?.reason);
-        },
-        { once: true },
-      );
+      });
+      init?.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true });
     });
   };
-  return { fetch, seen };
+  const answer = () => {
+    for (const send of held.splice(0)) send();
+  };
+  return { fetch, seen, answer };
 }
 
 describe('the catalog in request-bound runtimes', () => {
   it('shares the cached answer but not a look-up in flight: each call waits on its own request', async () => {
-    const { fetch, seen } = slowModels(60);
+    const { fetch, seen, answer } = heldModels();
     const client = createGatewayClient({
       baseURL: 'https://catalog-request-bound.test/v1',
       apiKey: 'k',
@@ -41,11 +41,13 @@ describe('the catalog in request-bound runtimes', () => {
     });
     const patient = client.models();
     // A call whose deadline passes while the look-up is in flight: it must not be waiting on a
-    // promise the other call's request settles later.
-    const hurried = client.models({ timeoutMs: 20 }).catch((e: unknown) => e);
+    // promise the other call's request settles later, so it sent a request of its own. (The
+    // deadline leaves a loaded machine time to send it.)
+    const hurried = client.models({ timeoutMs: 1000 }).catch((e: unknown) => e);
     expect(await hurried).toMatchObject({ code: 'timeout' });
-    expect((await patient).map((m) => m.id)).toEqual(['community/general']);
     expect(seen.count).toBe(2);
+    answer();
+    expect((await patient).map((m) => m.id)).toEqual(['community/general']);
     // The answer is cached for every later call.
     await client.models();
     expect(seen.count).toBe(2);
