@@ -13,7 +13,8 @@ import { errorResponse, GatewayRefusal, invalidField } from './gateway-error';
 import { type ParsedBody, parseBody, type RequestContext } from './request-context';
 import { resolveScenario } from './resolve-scenario';
 import { notFound, routeOf } from './routes';
-import type { Scenario, ScenarioInput } from './scenario';
+import { resolveChatModel } from './model-access';
+import type { KeySettings, Scenario, ScenarioInput } from './scenario';
 import { handleEmbeddings } from './services/handle-embeddings';
 import { handleOcr } from './services/handle-ocr';
 import { handleTranscription } from './services/handle-transcription';
@@ -173,6 +174,15 @@ export function createEmulator(input?: ScenarioInput): Emulator {
         scenario.faults,
         runtimeFaults,
       ]);
+      const occupy = (resource: string) => {
+        const now = (resources.get(resource) ?? 0) + 1;
+        resources.set(resource, now);
+        releases.push(() => resources.set(resource, (resources.get(resource) ?? 1) - 1));
+        return now;
+      };
+      // A chat request occupies its model from arrival to answer: during the scripted latency and
+      // a `slow_headers` fault too, so `/models` `inflight` and `model_busy` count it.
+      const arrived = route.endpoint === 'chat' ? occupyChatModel(body(), key, occupy) : undefined;
       await waitBeforeHeaders(nextLatency(scenario.latencyMs), deadline, request.signal);
       if (fault) {
         const early = await applyPreHeaderFault(fault, deadline, request.signal);
@@ -199,12 +209,8 @@ export function createEmulator(input?: ScenarioInput): Emulator {
           sequence += 1;
           return sequence;
         },
-        occupy: (resource) => {
-          const now = (resources.get(resource) ?? 0) + 1;
-          resources.set(resource, now);
-          releases.push(() => resources.set(resource, (resources.get(resource) ?? 1) - 1));
-          return now;
-        },
+        occupy: (resource) =>
+          arrived?.resource === resource ? arrived.running : occupy(resource),
       };
       const inflight = (resource: string) => resources.get(resource) ?? 0;
       const response = await dispatch(route.endpoint, ctx, inflight);
@@ -223,6 +229,24 @@ export function createEmulator(input?: ScenarioInput): Emulator {
     } finally {
       if (!handedOff) release();
     }
+  }
+
+  /** Occupies the model a chat body names, when it names one this key may use. */
+  function occupyChatModel(
+    parsed: ParsedBody,
+    key: KeySettings,
+    occupy: (resource: string) => number,
+  ): { resource: string; running: number } | undefined {
+    const model = parsed.ok ? (parsed.value as { model?: unknown } | null)?.model : undefined;
+    if (typeof model !== 'string') return undefined;
+    let served: string;
+    try {
+      served = resolveChatModel(emulator.scenario, key, model).served;
+    } catch {
+      return undefined; // refused later by the endpoint, with its own error
+    }
+    const resource = `model:${served}`;
+    return { resource, running: occupy(resource) };
   }
 
   async function dispatch(

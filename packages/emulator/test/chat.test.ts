@@ -190,6 +190,54 @@ describe('chat model access', () => {
   });
 });
 
+describe('a chat request occupies its model from arrival', () => {
+  it('counts a non-streamed chat in inflight and capacity before its headers are due', async () => {
+    // The first key's requests wait a minute for their headers (as a scripted latency would):
+    // the model is busy meanwhile for `/models` and for the capacity check of other keys.
+    const busy = createEmulator({ models: { 'community/plain': { capacity: 1 } } });
+    busy.injectFault({
+      fault: 'slow_headers',
+      ms: 60_000,
+      endpoint: 'chat',
+      apiKey: DEFAULT_KEYS.full,
+    });
+    const abort = new AbortController();
+    const first = chat(busy, userChat('community/plain', 'hi'), { signal: abort.signal });
+    first.catch(() => {});
+    const inflight = async () => {
+      const list = (await (await call(busy, '/models')).json()) as Json;
+      return list.data.find((m: Json) => m.id === 'community/plain').inflight as number;
+    };
+    while ((await inflight()) === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(await inflight()).toBe(1);
+    const second = await chat(busy, userChat('community/plain', 'hi'), {
+      key: DEFAULT_KEYS.nofallback,
+    });
+    expect(await errorOf(second)).toMatchObject({ status: 429, code: 'model_busy' });
+    abort.abort();
+    await expect(first).rejects.toThrow();
+    expect(await inflight()).toBe(0);
+    busy.clearFaults();
+    expect((await chat(busy, userChat('community/plain', 'hi'))).status).toBe(200);
+  });
+
+  it('counts it during the scenario latency and once only', async () => {
+    const slow = createEmulator({
+      models: { 'community/plain': { capacity: 1 } },
+      latencyMs: 2_000,
+    });
+    // Both arrive before either's latency ends: the later one finds the model busy.
+    const [a, b] = await Promise.all([
+      chat(slow, userChat('community/plain', 'one')),
+      chat(slow, userChat('community/plain', 'two'), { key: DEFAULT_KEYS.nofallback }),
+    ]);
+    expect(a.status).toBe(200);
+    expect(await errorOf(b)).toMatchObject({ status: 429, code: 'model_busy' });
+    // Alone, it is counted once (not once at arrival and again by the endpoint).
+    expect((await chat(slow, userChat('community/plain', 'three'))).status).toBe(200);
+  });
+});
+
 describe('capability refusals', () => {
   const emulator = createEmulator();
   const flag = { s: 'streaming', t: 'tools', o: 'json_object', j: 'json_schema' } as const;
