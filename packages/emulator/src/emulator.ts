@@ -10,10 +10,10 @@ import {
 } from './counters';
 import type { FaultRule } from './faults';
 import { errorResponse, GatewayRefusal, invalidField } from './gateway-error';
+import { resolveChatModel } from './model-access';
 import { type ParsedBody, parseBody, type RequestContext } from './request-context';
 import { resolveScenario } from './resolve-scenario';
 import { notFound, routeOf } from './routes';
-import { resolveChatModel } from './model-access';
 import type { KeySettings, Scenario, ScenarioInput } from './scenario';
 import { handleEmbeddings } from './services/handle-embeddings';
 import { handleOcr } from './services/handle-ocr';
@@ -209,8 +209,7 @@ export function createEmulator(input?: ScenarioInput): Emulator {
           sequence += 1;
           return sequence;
         },
-        occupy: (resource) =>
-          arrived?.resource === resource ? arrived.running : occupy(resource),
+        occupy: (resource) => (arrived?.resource === resource ? arrived.running : occupy(resource)),
       };
       const inflight = (resource: string) => resources.get(resource) ?? 0;
       const response = await dispatch(route.endpoint, ctx, inflight);
