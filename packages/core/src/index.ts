@@ -4,14 +4,16 @@
  * `api/index.d.ts` (test/api-report.test.ts), so a change to this surface is deliberate. Helpers
  * for adapters live in `@infergate/core/internal` (unstable).
  */
-export { createGatewayClient, type GatewayClient } from './client';
-export type * from './client-types';
+
 export {
   type BudgetAcquireRequest,
   type BudgetLease,
   createInProcessBudget,
   type KeyBudget,
-} from './concurrency-budget';
+} from './budget/concurrency-budget';
+export { requiredCapabilities } from './chat/validate-chat';
+export { createGatewayClient, type GatewayClient } from './client/client';
+export type * from './client/client-types';
 export {
   CLIENT_ERROR_CODES,
   GATEWAY_ERROR_CODES,
@@ -22,7 +24,7 @@ export {
   type GatewayServerErrorCode,
   isGatewayError,
   isGatewayServerErrorCode,
-} from './errors';
+} from './errors/errors';
 // Observability (issue 17): the client's `onEvent` events. OpenTelemetry is in `@infergate/core/otel`.
 export type {
   GatewayAttemptEvent,
@@ -38,8 +40,7 @@ export type {
   GatewayResponseEvent,
   GatewayRetryEvent,
   GatewayStartEvent,
-} from './gateway-events';
-export { LANGUAGE_CODE, LIMITS } from './limits';
-export { isMultilingualEngine } from './multilingual-engine';
-export { requiredCapabilities } from './validate-chat';
-export type * from './wire-types';
+} from './events/gateway-events';
+export { LANGUAGE_CODE, LIMITS } from './protocol/limits';
+export { isMultilingualEngine } from './protocol/multilingual-engine';
+export type * from './protocol/wire-types';

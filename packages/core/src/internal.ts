@@ -4,15 +4,8 @@
  * reason reading, validators. UNSTABLE: no semver promise; any release may change or remove a
  * name. Applications use the main entry (`@infergate/core`).
  */
-export { ChatAssembler, readChatCompletion } from './assemble-chat';
-export { type AudioFormat, detectAudioFormat } from './audio-format';
-export { buildChatRequest, type ChatRequestOptions } from './build-chat-request';
-export { isTimeoutReason } from './call-scope';
-export { ChatStreamDecoder } from './chat-stream-decoder';
-export { classifyFinishReason, type FinishReasonKind } from './classify-finish-reason';
-export { budgetId } from './concurrency-budget';
-export { invalidRequest } from './errors';
-export { messageText } from './message-text';
+
+export { budgetId } from './budget/concurrency-budget';
 export {
   type CapabilityCheck,
   type CapabilityErrorOptions,
@@ -23,10 +16,20 @@ export {
   isOwnModelId,
   missingCapabilities,
   modelsWithCapabilities,
-} from './model-capabilities';
-export { normalizeBaseURL } from './options';
-export { readUsage, type UsageCounts } from './read-usage';
-export { parseRetryAfter } from './retry-after';
+} from './catalog/model-capabilities';
+export { ChatAssembler, readChatCompletion } from './chat/assemble-chat';
+export { buildChatRequest, type ChatRequestOptions } from './chat/build-chat-request';
+export { classifyFinishReason, type FinishReasonKind } from './chat/classify-finish-reason';
+export { messageText } from './chat/message-text';
+export { ChatStreamDecoder } from './chat/stream/chat-stream-decoder';
+export { validateChatRequest } from './chat/validate-chat';
+export { normalizeBaseURL } from './client/options';
+export { type AudioFormat, detectAudioFormat } from './encoding/audio-format';
+export { utf8ByteLength } from './encoding/utf8';
+export { invalidRequest } from './errors/errors';
+export { isTimeoutReason } from './http/call-scope';
+export { parseRetryAfter } from './http/retry-after';
+export { readUsage, type UsageCounts } from './protocol/read-usage';
 export {
   type OcrToolArguments,
   type ServiceToolArguments,
@@ -40,8 +43,6 @@ export {
   type ToolParametersSchema,
   type TranscribeToolArguments,
   type TranslateToolArguments,
-} from './service-tools';
-export { splitBatches } from './split-embedding-batches';
-export { utf8ByteLength } from './utf8';
-export { validateChatRequest } from './validate-chat';
-export { validateTranslationRequest } from './validate-translation';
+} from './services/service-tools';
+export { splitBatches } from './services/split-embedding-batches';
+export { validateTranslationRequest } from './services/validate-translation';

@@ -4,8 +4,8 @@ import {
   type Emulator,
   type ScenarioInput,
 } from '@infergate/emulator';
-import type { GatewayClient } from '../src/client';
-import type { GatewayClientOptions } from '../src/client-types';
+import type { GatewayClient } from '../src/client/client';
+import type { GatewayClientOptions } from '../src/client/client-types';
 import { createGatewayClient } from '../src/index';
 
 export { DEFAULT_KEYS };
@@ -48,11 +48,11 @@ export const hi = (model = 'community/general', content = 'hello there') => ({
 
 export async function caught(
   run: () => Promise<unknown>,
-): Promise<import('../src/errors').GatewayError> {
+): Promise<import('../src/errors/errors').GatewayError> {
   try {
     await run();
   } catch (error) {
-    const { isGatewayError } = await import('../src/errors');
+    const { isGatewayError } = await import('../src/errors/errors');
     if (isGatewayError(error)) return error;
     throw error;
   }

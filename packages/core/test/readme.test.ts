@@ -12,7 +12,7 @@ function exportedNames(): string[] {
   const named = [...source('index.ts').matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) =>
     m[1]!.split(',').map((part) => part.replace(/\btype\b/, '').trim()),
   );
-  const types = ['client-types.ts', 'wire-types.ts'].flatMap((file) =>
+  const types = ['client/client-types.ts', 'protocol/wire-types.ts'].flatMap((file) =>
     [...source(file).matchAll(/^export (?:interface|type|class|const|function) (\w+)/gm)].map(
       (m) => m[1]!,
     ),

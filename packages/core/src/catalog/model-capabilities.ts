@@ -1,0 +1,147 @@
+import { GatewayError, invalidRequest } from '../errors/errors';
+import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
+import { listIds } from './close-matches';
+
+/**
+ * True for the address of the account's own model (`my/<name>`, docs/gateway-protocol.md §3.1). Such a model is not
+ * listed while it is offline, yet its address still works (docs/gateway-protocol.md §3.1): the gateway answers it
+ * with `provider_unavailable`, or through a pool model when the key's offline setting says so.
+ */
+export function isOwnModelId(id: string): boolean {
+  return id.startsWith('my/');
+}
+
+/** A model's listed capabilities; an entry without a `capabilities` array has none. */
+export function capabilitiesOf(model: Pick<GatewayModel, 'capabilities'>): readonly string[] {
+  return Array.isArray(model.capabilities) ? model.capabilities : [];
+}
+
+/**
+ * `needs` as a list: one capability given as a string is read as a list of one (JavaScript callers
+ * pass `'vision'` for `['vision']`); anything else that is not a list of strings is refused.
+ */
+export function readNeeds(needs: unknown): readonly ModelCapability[] {
+  if (typeof needs === 'string') return [needs as ModelCapability];
+  if (!Array.isArray(needs)) {
+    throw invalidRequest(
+      'needs',
+      `expected a list of capabilities (e.g. ['vision']), got ${needs === null ? 'null' : typeof needs}`,
+    );
+  }
+  const index = needs.findIndex((need) => typeof need !== 'string');
+  if (index !== -1) {
+    throw invalidRequest(
+      `needs[${index}]`,
+      `expected a capability name, got ${typeof needs[index]}`,
+    );
+  }
+  return needs as readonly ModelCapability[];
+}
+
+/** The capabilities in `needs` that `capabilities` lacks, in the order of `needs`. */
+export function missingCapabilities(
+  capabilities: readonly string[],
+  needs: readonly ModelCapability[],
+): ModelCapability[] {
+  return readNeeds(needs).filter((need) => !capabilities.includes(need));
+}
+
+/** Ids of the listed models that have every capability in `needs` (or, with `anyOf`, one of them). */
+export function modelsWithCapabilities(
+  models: readonly GatewayModel[],
+  needs: readonly ModelCapability[],
+  options: { anyOf?: boolean } = {},
+): string[] {
+  const list = readNeeds(needs);
+  return models
+    .filter((model) => {
+      const has = capabilitiesOf(model);
+      return options.anyOf
+        ? list.some((need) => has.includes(need))
+        : missingCapabilities(has, list).length === 0;
+    })
+    .map((model) => model.id);
+}
+
+export interface CapabilityErrorOptions {
+  /** The model id that was asked for. */
+  model: string;
+  /** What the call needs (e.g. from `requiredCapabilities`). */
+  needs: readonly ModelCapability[];
+  /** The model's capabilities, as listed or as the caller knows them. */
+  capabilities: readonly string[];
+  /** The listed models, to name those that would do; leave out when the list was not loaded. */
+  catalog?: readonly GatewayModel[];
+  /** What needed the capabilities, for the message (`bindTools`, `streamText`, …). */
+  purpose?: string;
+  /** The call needs any one of `needs`, not all of them. */
+  anyOf?: boolean;
+}
+
+/**
+ * The `unsupported_model_capability` refusal, built without any request: it names the model,
+ * what it lacks, what it has, and (when `catalog` is given) the listed models that have what the
+ * call needs. `requireCapabilities` throws it; adapters that know a model's capabilities build
+ * it themselves, so every refusal reads the same.
+ */
+export function capabilityError(options: CapabilityErrorOptions): GatewayError {
+  const { model, capabilities, catalog, purpose, anyOf = false } = options;
+  const needs = readNeeds(options.needs);
+  const missing = missingCapabilities(capabilities, needs);
+  const alternatives = catalog
+    ? modelsWithCapabilities(catalog, needs, { anyOf }).filter((id) => id !== model)
+    : undefined;
+  const wanted = anyOf ? needs.join(' or ') : needs.join(', ');
+  const lacking = anyOf ? missing.join(' and ') : missing.join(', ');
+  const others =
+    alternatives === undefined
+      ? `The models with ${wanted} are unknown: the model list was not loaded.`
+      : alternatives.length > 0
+        ? `Models with ${wanted}: ${listIds(alternatives)}.`
+        : `No listed model has ${wanted}.`;
+  return new GatewayError({
+    code: 'unsupported_model_capability',
+    message: `Model "${model}" lacks ${lacking}${purpose ? `, needed for ${purpose}` : ''} (it has: ${
+      capabilities.join(', ') || 'none'
+    }). ${others}`,
+    model,
+    missing,
+    alternatives,
+    requestedModel: model,
+    isRetryable: false,
+  });
+}
+
+/** What `checkCapabilities` and the client's `checkModel` are told. */
+export interface CapabilityCheck {
+  /** The model id that was asked for. */
+  model: string;
+  /** What the call needs (e.g. from `requiredCapabilities`). */
+  needs: readonly ModelCapability[];
+  /** The model's capabilities, as listed or as the caller knows them. */
+  capabilities: readonly string[];
+  /** The listed models, to name those that would do in a refusal. */
+  catalog?: readonly GatewayModel[];
+  /** What needs them, for the refusal (`bindTools`, `streamText with tools`, …). */
+  purpose?: string;
+  /** The call needs any one of `needs`, not all of them. */
+  anyOf?: boolean;
+}
+
+/**
+ * The capability gate's rule, without any request: passes when the model has every need (or,
+ * with `anyOf`, one of them); otherwise throws the `unsupported_model_capability` refusal that
+ * names what is missing and the models that would do. Both adapters refuse through it.
+ */
+export function checkCapabilities(check: CapabilityCheck): void {
+  const missing = missingCapabilities(check.capabilities, check.needs);
+  const passes = check.anyOf ? missing.length < check.needs.length : missing.length === 0;
+  if (passes) return;
+  throw capabilityError({ ...check, purpose: check.purpose ?? describeNeeds(check.needs) });
+}
+
+/** The default purpose of a refusal: `chat`, or `this request (tools, json_schema)`. */
+export function describeNeeds(needs: readonly ModelCapability[]): string {
+  const extra = needs.filter((need) => need !== 'chat');
+  return extra.length > 0 ? `this request (${extra.join(', ')})` : 'chat';
+}

@@ -1,0 +1,99 @@
+import type { CallOptions, CheckModelOptions } from '../client/client-types';
+import { GatewayError } from '../errors/errors';
+import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
+import type { Catalog } from './catalog';
+import { closeMatches, listIds } from './close-matches';
+import { capabilitiesOf, checkCapabilities, isOwnModelId } from './model-capabilities';
+
+/** The listed model; `model_not_found` (with close matches) for any unlisted id. */
+export async function listedModel(
+  catalog: Catalog,
+  id: string,
+  opts: CallOptions | undefined,
+): Promise<GatewayModel> {
+  const { found, models } = await findModel(catalog, id, opts);
+  if (found) return found;
+  throw modelNotFound(id, models);
+}
+
+/** The listed model; `undefined` for an unlisted own model; `model_not_found` otherwise. */
+export async function resolveModel(
+  catalog: Catalog,
+  id: string,
+  opts: CallOptions | undefined,
+): Promise<GatewayModel | undefined> {
+  const { found, models } = await findModel(catalog, id, opts);
+  // An unlisted own model may just be offline: its address still works (docs/gateway-protocol.md §3.1).
+  if (found || isOwnModelId(id)) return found;
+  throw modelNotFound(id, models);
+}
+
+/** The capability gate (`GatewayClient.checkModel`): the capabilities, or a refusal. */
+export async function checkModel(
+  catalog: Catalog,
+  modelId: string,
+  needs: readonly ModelCapability[],
+  opts: CheckModelOptions = {},
+): Promise<readonly string[] | undefined> {
+  const { known, purpose, anyOf, ...callOptions } = opts;
+  let capabilities = known;
+  if (capabilities === undefined) {
+    const model = await resolveModel(catalog, modelId, callOptions);
+    // An unlisted own model cannot be checked: the gateway refuses what it cannot serve.
+    if (!model) return undefined;
+    capabilities = capabilitiesOf(model);
+  }
+  const check = { model: modelId, needs, capabilities, purpose, anyOf };
+  try {
+    checkCapabilities(check);
+  } catch (refusal) {
+    // Refusing: the catalog (cached, or one read) names the models that would do; a list that
+    // cannot be read leaves them unnamed rather than hiding the refusal.
+    const models = await catalog.models(callOptions).catch(() => undefined);
+    if (models === undefined) throw refusal;
+    checkCapabilities({ ...check, catalog: models });
+  }
+  return capabilities;
+}
+
+async function findModel(
+  catalog: Catalog,
+  id: string,
+  opts: CallOptions | undefined,
+): Promise<{ found: GatewayModel | undefined; models: GatewayModel[] }> {
+  const fromCache = catalog.hasFreshModels();
+  let models = await catalog.models(opts);
+  let found = models.find((model) => model.id === id);
+  if (!found && fromCache && !catalog.isKnownMiss(id)) {
+    // The cached snapshot may predate the model coming online: look once more.
+    catalog.invalidate();
+    models = await catalog.models(opts);
+    found = models.find((model) => model.id === id);
+  }
+  // Remembered for the snapshot's lifetime: an unlisted model (an offline my/... one) must not
+  // cost a GET /models on every call. A model_not_found or provider_unavailable answer, or
+  // refreshCatalog(), forgets the snapshot and its misses.
+  if (!found) catalog.rememberMiss(id, models);
+  return { found, models };
+}
+
+/** `model_not_found` for an id the model list does not hold, naming close matches. */
+function modelNotFound(id: string, models: readonly GatewayModel[]): GatewayError {
+  const ids = models.map((model) => model.id);
+  const alternatives = closeMatches(id, ids);
+  const own = isOwnModelId(id)
+    ? ' An own model (my/...) is not listed while it is offline; resolveModel() and requireCapabilities() let its address through.'
+    : '';
+  return new GatewayError({
+    code: 'model_not_found',
+    message: `Model "${id}" is not in this key's model list (GET /models). ${
+      alternatives.length > 0
+        ? `Close matches: ${alternatives.join(', ')}.`
+        : `Listed models: ${listIds(ids)}.`
+    }${own}`,
+    model: id,
+    alternatives,
+    requestedModel: id,
+    isRetryable: false,
+  });
+}

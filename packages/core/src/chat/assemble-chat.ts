@@ -1,0 +1,179 @@
+import type { AssembledChat, AssembledToolCall } from '../client/client-types';
+import type { ChatCompletionResponse, Usage } from '../protocol/wire-types';
+import { readContent, readReasoningField } from './read-message-parts';
+
+/** Deltas joined into one flat string at a time. */
+const PIECE_DELTAS = 1024;
+
+interface ToolCallDraft {
+  index: number;
+  order: number;
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/**
+ * Builds the final answer of a stream from its pieces. Tool-call pieces are joined by `index`;
+ * a piece whose `id` differs from the one already at that index starts a new call (some servers
+ * send every call at index 0). Empty arguments become `"{}"`.
+ */
+export class ChatAssembler {
+  /**
+   * False when the caller only iterates events (`chatStream(req, { assemble: false })`): text and
+   * reasoning are not kept, so a long stream holds no copy of its answer.
+   */
+  keepText = true;
+  id: string | undefined;
+  model: string | undefined;
+  /** `created` (Unix seconds) of the first chunk that had one. */
+  created: number | undefined;
+  /** The first choice's finish reason (other choices are not part of the answer). */
+  finishReason: string | undefined;
+  usage: Usage | undefined;
+  readonly #drafts: ToolCallDraft[] = [];
+  readonly #latestByIndex = new Map<number, ToolCallDraft>();
+
+  /**
+   * Deltas of the first choice not yet flattened. Text is never built with `+=`: V8 would keep a
+   * rope node per delta alive until the end (~2× the text's size for a long stream).
+   */
+  #deltas: string[] = [];
+  /** Flat pieces of up to PIECE_DELTAS deltas each. */
+  readonly #pieces: string[] = [];
+
+  /** Reasoning deltas of the first choice (far fewer and shorter than text in practice). */
+  readonly #reasoning: string[] = [];
+
+  addReasoning(delta: string, choiceIndex: number): void {
+    if (choiceIndex === 0 && this.keepText) this.#reasoning.push(delta);
+  }
+
+  /** The first choice's reasoning so far ('' when the model sent none). */
+  get reasoning(): string {
+    if (this.#reasoning.length > 1)
+      this.#reasoning.splice(0, this.#reasoning.length, this.#reasoning.join(''));
+    return this.#reasoning[0] ?? '';
+  }
+
+  addText(delta: string, choiceIndex: number): void {
+    if (choiceIndex !== 0 || !this.keepText) return;
+    this.#deltas.push(delta);
+    if (this.#deltas.length === PIECE_DELTAS) this.#flatten();
+  }
+
+  /** The first choice's text so far. */
+  get text(): string {
+    if (this.#deltas.length > 0) this.#flatten();
+    if (this.#pieces.length > 1) this.#pieces.splice(0, this.#pieces.length, this.#pieces.join(''));
+    return this.#pieces[0] ?? '';
+  }
+
+  set text(value: string) {
+    this.#deltas = [];
+    this.#pieces.splice(0, this.#pieces.length, value);
+  }
+
+  #flatten(): void {
+    this.#pieces.push(this.#deltas.join(''));
+    this.#deltas = [];
+  }
+
+  /** Adds a tool-call piece; returns the call it belongs to (its order of start, from 0). */
+  addToolCallDelta(
+    index: number,
+    id: string | undefined,
+    name: string | undefined,
+    args: string,
+  ): number {
+    let draft = this.#latestByIndex.get(index);
+    if (
+      draft === undefined ||
+      (id !== undefined && id !== '' && draft.id !== '' && draft.id !== id)
+    ) {
+      draft = { index, order: this.#drafts.length, id: id ?? '', name: name ?? '', arguments: '' };
+      this.#drafts.push(draft);
+      this.#latestByIndex.set(index, draft);
+    } else {
+      if (id && draft.id === '') draft.id = id;
+      if (name && draft.name === '') draft.name = name;
+    }
+    if (args !== '') draft.arguments += args;
+    return draft.order;
+  }
+
+  setFinish(reason: string, choiceIndex: number): void {
+    if (choiceIndex === 0) this.finishReason = reason;
+  }
+
+  get hasFinish(): boolean {
+    return this.finishReason !== undefined;
+  }
+
+  toolCalls(): AssembledToolCall[] {
+    return [...this.#drafts]
+      .sort((a, b) => a.index - b.index || a.order - b.order)
+      .map((draft) => ({
+        id: draft.id !== '' ? draft.id : `call_${draft.index}_${draft.order}`,
+        name: draft.name,
+        arguments: draft.arguments.trim() === '' ? '{}' : draft.arguments,
+      }));
+  }
+
+  /** The assembled answer; call only once a finish reason was seen. */
+  result(): AssembledChat {
+    const result: AssembledChat = {
+      text: this.text,
+      toolCalls: this.toolCalls(),
+      finishReason: this.finishReason ?? 'unknown',
+    };
+    const reasoning = this.reasoning;
+    if (reasoning !== '') result.reasoning = reasoning;
+    if (this.id !== undefined) result.id = this.id;
+    if (this.model !== undefined) result.model = this.model;
+    if (this.created !== undefined) result.created = this.created;
+    if (this.usage !== undefined) result.usage = this.usage;
+    return result;
+  }
+}
+
+/**
+ * Reads choice 0 of a non-streamed completion (already shape-checked by `chatCompletionProblem`)
+ * the same tolerant way as a stream: content parts joined, reasoning from `reasoning_content`,
+ * `reasoning` or thinking parts, tool calls with ids. `undefined` when there is no choice 0.
+ */
+export function readChatCompletion(response: ChatCompletionResponse): AssembledChat | undefined {
+  const choices = response.choices;
+  const choice =
+    choices.find((c) => c.index === 0) ?? (choices.length === 1 ? choices[0] : undefined);
+  if (choice === undefined) return undefined;
+  const message = choice.message as unknown as Record<string, unknown>;
+  const parts = readContent(message.content) ?? { text: '', reasoning: '' };
+  const reasoning = readReasoningField(message) + parts.reasoning;
+  const toolCalls: AssembledToolCall[] = [];
+  const rawCalls = choice.message.tool_calls ?? [];
+  for (const [i, call] of rawCalls.entries()) {
+    const args = call.function.arguments;
+    toolCalls.push({
+      id: typeof call.id === 'string' && call.id !== '' ? call.id : `call_${i}_${i}`,
+      name: call.function.name,
+      arguments: args.trim() === '' ? '{}' : args,
+    });
+  }
+  const result: AssembledChat = {
+    text: parts.text,
+    toolCalls,
+    finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : 'unknown',
+  };
+  if (reasoning !== '') result.reasoning = reasoning;
+  if (typeof response.id === 'string' && response.id !== '') result.id = response.id;
+  if (typeof response.model === 'string' && response.model !== '') result.model = response.model;
+  if (
+    typeof response.created === 'number' &&
+    Number.isFinite(response.created) &&
+    response.created > 0
+  )
+    result.created = response.created;
+  if (typeof response.usage === 'object' && response.usage !== null) result.usage = response.usage;
+  return result;
+}

@@ -1,0 +1,62 @@
+import type {
+  ChatMessage,
+  ChatRequest,
+  ChatTool,
+  ResponseFormat,
+  ToolChoice,
+} from '../protocol/wire-types';
+
+/** A chat request in the adapters' terms: camel-case sampling options, nothing undefined sent. */
+export interface ChatRequestOptions {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  /** Sent as `max_tokens`. */
+  maxTokens?: number;
+  /** Sent as `top_p`. */
+  topP?: number;
+  /** Stop sequences; an empty list is not sent. */
+  stop?: string | readonly string[];
+  seed?: number;
+  /** Sent as `presence_penalty` (a field the gateway forwards to the model server unchanged). */
+  presencePenalty?: number;
+  /** Sent as `frequency_penalty` (forwarded unchanged, like `presence_penalty`). */
+  frequencyPenalty?: number;
+  /** An empty list is not sent. */
+  tools?: readonly ChatTool[];
+  /** Sent only together with tools. */
+  toolChoice?: ToolChoice;
+  responseFormat?: ResponseFormat;
+  /**
+   * Fields the gateway passes to the model server unchanged (docs/gateway-protocol.md §4.1: unknown fields are
+   * forwarded). The named options above win over them.
+   */
+  extraFields?: Record<string, unknown>;
+}
+
+/**
+ * Builds the body of `POST /chat/completions` (docs/gateway-protocol.md §4.1) from the adapters' options: fields left
+ * undefined are not sent, nor an empty `stop` or `tools` list, nor `tool_choice` without tools;
+ * extra fields come first so that the named options win. `stream` is set by `chat` / `chatStream`.
+ */
+export function buildChatRequest(options: ChatRequestOptions): ChatRequest {
+  const { extraFields, model, messages } = options;
+  const request: ChatRequest = { ...extraFields, model, messages };
+  delete request.stream;
+  if (options.temperature !== undefined) request.temperature = options.temperature;
+  if (options.maxTokens !== undefined) request.max_tokens = options.maxTokens;
+  if (options.topP !== undefined) request.top_p = options.topP;
+  if (options.seed !== undefined) request.seed = options.seed;
+  if (options.presencePenalty !== undefined) request.presence_penalty = options.presencePenalty;
+  if (options.frequencyPenalty !== undefined) request.frequency_penalty = options.frequencyPenalty;
+  const stop = options.stop;
+  if (typeof stop === 'string' || (stop !== undefined && stop.length > 0)) {
+    request.stop = typeof stop === 'string' ? stop : [...stop];
+  }
+  if (options.tools !== undefined && options.tools.length > 0) {
+    request.tools = [...options.tools];
+    if (options.toolChoice !== undefined) request.tool_choice = options.toolChoice;
+  }
+  if (options.responseFormat !== undefined) request.response_format = options.responseFormat;
+  return request;
+}

@@ -1,0 +1,96 @@
+import type {
+  CallOptions,
+  ChatResult,
+  ChatStream,
+  ChatStreamOptions,
+} from '../client/client-types';
+import { GatewayError } from '../errors/errors';
+import { invalidAnswer } from '../errors/invalid-response';
+import type { Transport } from '../http/transport';
+import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
+import { readChatCompletion } from './assemble-chat';
+import { GatewayChatStream } from './stream/sse-chat-stream';
+import { validateChatRequest } from './validate-chat';
+import { chatCompletionProblem } from './validate-chat-response';
+
+/** `POST /chat/completions` answered as one JSON completion, checked and read. */
+export async function postChat(
+  transport: Transport,
+  req: ChatRequest,
+  opts: CallOptions | undefined,
+): Promise<ChatResult> {
+  validateChatRequest(req);
+  const requestedModel = req.model;
+  const answer = await transport.json<ChatCompletionResponse>(
+    { method: 'POST', path: '/chat/completions', body: chatBody(req, false), requestedModel },
+    opts,
+  );
+  const redact = (text: string) => transport.redact(text);
+  const problem = chatCompletionProblem(answer.data);
+  if (problem) {
+    throw invalidAnswer(redact, `The chat completion ${problem}`, answer, requestedModel);
+  }
+  const { data, headers } = answer;
+  const assembled = readChatCompletion(data);
+  if (assembled === undefined) {
+    throw invalidAnswer(
+      redact,
+      'The chat completion has no choice 0 (its choices are all of other indexes)',
+      answer,
+      requestedModel,
+    );
+  }
+  const servedModel =
+    headers.get('x-service-model') ??
+    (typeof data.model === 'string' ? data.model : requestedModel);
+  return {
+    response: data,
+    answer: assembled,
+    requestedModel,
+    servedModel,
+    fallback: servedModel !== requestedModel,
+    headers,
+  };
+}
+
+/** `POST /chat/completions` with `stream: true`: resolves once the answer's headers arrived. */
+export async function openChatStream(
+  transport: Transport,
+  req: ChatRequest,
+  opts: ChatStreamOptions | undefined,
+): Promise<ChatStream> {
+  validateChatRequest(req);
+  if (opts?.assemble !== undefined && typeof opts.assemble !== 'boolean') {
+    throw new GatewayError({
+      code: 'invalid_request_error',
+      message: `assemble (call option) must be a boolean, got ${typeof opts.assemble}`,
+    });
+  }
+  const requestedModel = req.model;
+  const open = await transport.open(
+    {
+      method: 'POST',
+      path: '/chat/completions',
+      body: chatBody(req, true),
+      accept: 'text/event-stream',
+      requestedModel,
+      stream: true,
+    },
+    opts,
+  );
+  const headers = open.response.headers;
+  const servedModel = headers.get('x-service-model') ?? requestedModel;
+  return new GatewayChatStream(open, {
+    requestedModel,
+    servedModel,
+    fallback: servedModel !== requestedModel,
+    headers,
+    assemble: opts?.assemble !== false,
+  });
+}
+
+/** The request as sent: `stream` is the client's to set, whatever the caller put there. */
+function chatBody(req: ChatRequest, stream: boolean): string {
+  const { stream: _ignored, ...rest } = req;
+  return JSON.stringify(stream ? { ...rest, stream: true } : rest);
+}

@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatStreamEvent } from '../../client/client-types';
+import { isGatewayError } from '../../errors/errors';
+import type { ChatCompletionResponse } from '../../protocol/wire-types';
+import { readChatCompletion } from '../assemble-chat';
+import { chatCompletionProblem } from '../validate-chat-response';
+import { ChatStreamDecoder } from './chat-stream-decoder';
+
+const sse = (...chunks: unknown[]) =>
+  `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`;
+const chunk = (delta: unknown, extra: Record<string, unknown> = {}) => ({
+  id: 'r1',
+  object: 'chat.completion.chunk',
+  created: 1_700_000_000,
+  model: 'm',
+  choices: [{ index: 0, delta, finish_reason: null }],
+  ...extra,
+});
+const finish = (reason: string, extra: Record<string, unknown> = {}) => ({
+  id: 'r1',
+  object: 'chat.completion.chunk',
+  created: 1_700_000_000,
+  model: 'm',
+  choices: [{ index: 0, delta: {}, finish_reason: reason }],
+  ...extra,
+});
+
+function decode(text: string) {
+  const decoder = new ChatStreamDecoder();
+  const events: ChatStreamEvent[] = [];
+  decoder.feed(text);
+  decoder.end();
+  for (let e = decoder.take(); e !== undefined; e = decoder.take()) events.push(e);
+  return { events, result: decoder.assembler.result() };
+}
+
+describe('ChatStreamDecoder dialects', () => {
+  it('reads delta.reasoning_content (DeepSeek, Qwen) as reasoning before the text', () => {
+    const { events, result } = decode(
+      sse(
+        chunk({ role: 'assistant', content: null, reasoning_content: 'Think ' }),
+        chunk({ reasoning_content: 'hard.' }),
+        chunk({ content: 'Answer', reasoning_content: null }),
+        finish('stop'),
+      ),
+    );
+    expect(result.reasoning).toBe('Think hard.');
+    expect(result.text).toBe('Answer');
+    expect(events.filter((e) => e.type === 'reasoning-delta').map((e) => e.delta)).toEqual([
+      'Think ',
+      'hard.',
+    ]);
+  });
+
+  it('reads delta.reasoning as a string (Groq) and ignores x_groq, logprobs, system_fingerprint', () => {
+    const { result } = decode(
+      sse(
+        chunk({ role: 'assistant', reasoning: 'Hmm.' }, { x_groq: { id: 'req_1' } }),
+        chunk({ content: 'Yes' }, { system_fingerprint: 'fp', logprobs: null }),
+        finish('stop', { x_groq: { usage: { prompt_tokens: 1 } } }),
+      ),
+    );
+    expect(result).toMatchObject({ reasoning: 'Hmm.', text: 'Yes', finishReason: 'stop' });
+  });
+
+  it('reads content arrays: text parts joined, thinking parts (Mistral) to reasoning, unknown parts ignored', () => {
+    const { result } = decode(
+      sse(
+        chunk({
+          role: 'assistant',
+          content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Plan.' }] }],
+        }),
+        chunk({ content: [{ type: 'reasoning', text: ' More.' }, { type: 'image_url' }] }),
+        chunk({
+          content: [
+            { type: 'text', text: 'Hi' },
+            { type: 'text', text: '!' },
+          ],
+        }),
+        finish('stop'),
+      ),
+    );
+    expect(result).toMatchObject({ reasoning: 'Plan. More.', text: 'Hi!' });
+  });
+
+  it('starts the next tool call at an index-less piece with id and name; continues index-less pieces', () => {
+    const { result, events } = decode(
+      sse(
+        chunk({
+          tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{"x":' } }],
+        }),
+        chunk({ tool_calls: [{ function: { arguments: '1}' } }] }),
+        chunk({
+          tool_calls: [{ id: 'b', type: 'function', function: { name: 'g', arguments: '{}' } }],
+        }),
+        finish('tool_calls'),
+      ),
+    );
+    expect(result.toolCalls).toEqual([
+      { id: 'a', name: 'f', arguments: '{"x":1}' },
+      { id: 'b', name: 'g', arguments: '{}' },
+    ]);
+    expect(
+      events.flatMap((e) => (e.type === 'tool-call-delta' ? [[e.index, e.call]] : [])),
+    ).toEqual([
+      [0, 0],
+      [0, 0],
+      [1, 1],
+    ]);
+  });
+
+  it('takes id/model/created from the first non-empty chunk (content-filter chunk first, no role chunk)', () => {
+    const { result, events } = decode(
+      sse(
+        { id: '', object: '', created: 0, model: '', choices: [], prompt_filter_results: [{}] },
+        chunk({ content: 'Hi' }),
+        {
+          ...finish('stop'),
+          usage: {
+            prompt_tokens: 3,
+            completion_tokens: 9,
+            total_tokens: 12,
+            completion_tokens_details: { reasoning_tokens: 5 },
+            prompt_tokens_details: { cached_tokens: 2 },
+          },
+        },
+      ),
+    );
+    expect(result).toMatchObject({ id: 'r1', model: 'm', created: 1_700_000_000, text: 'Hi' });
+    expect(result.usage?.completion_tokens_details).toEqual({ reasoning_tokens: 5 });
+    expect(events[0]).toEqual({ type: 'metadata', id: 'r1', model: 'm', created: 1_700_000_000 });
+    expect(events.some((e) => e.type === 'role')).toBe(false);
+  });
+
+  it('refuses a stream that answers only on another choice than 0 (provider_protocol_error)', () => {
+    const decoder = new ChatStreamDecoder();
+    let code: string | undefined;
+    try {
+      decoder.feed(
+        sse({
+          id: 'x',
+          model: 'm',
+          choices: [{ index: 1, delta: { content: 'a' }, finish_reason: 'stop' }],
+        }),
+      );
+      decoder.end();
+    } catch (error) {
+      code = isGatewayError(error) ? error.code : 'other';
+    }
+    expect(code).toBe('provider_protocol_error');
+  });
+});
+
+describe('readChatCompletion / chatCompletionProblem dialects', () => {
+  const completion = (message: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    ({
+      id: 'r2',
+      object: 'chat.completion',
+      created: 1_700_000_001,
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop' }],
+      ...extra,
+    }) as unknown as ChatCompletionResponse;
+
+  it('reads reasoning_content, reasoning and thinking parts, and content arrays', () => {
+    expect(readChatCompletion(completion({ content: 'A', reasoning_content: 'R' }))).toMatchObject({
+      text: 'A',
+      reasoning: 'R',
+      id: 'r2',
+      created: 1_700_000_001,
+    });
+    expect(readChatCompletion(completion({ content: 'A', reasoning: 'G' }))?.reasoning).toBe('G');
+    const parts = completion({
+      content: [
+        { type: 'thinking', thinking: [{ type: 'text', text: 'T' }] },
+        { type: 'text', text: 'B' },
+        { type: 'reference', ids: [1] },
+      ],
+    });
+    expect(chatCompletionProblem(parts)).toBeUndefined();
+    expect(readChatCompletion(parts)).toMatchObject({ text: 'B', reasoning: 'T' });
+  });
+
+  it('refuses an empty choices array and unreadable content', () => {
+    expect(chatCompletionProblem({ choices: [] })).toMatch(/empty `choices`/);
+    expect(chatCompletionProblem(completion({ content: 5 }))).toMatch(/content/);
+  });
+});

@@ -1,0 +1,342 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { AssembledChat, ChatStreamEvent } from '../../client/client-types';
+import { isGatewayError } from '../../errors/errors';
+import { ChatStreamDecoder } from './chat-stream-decoder';
+
+const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    id: 'c1',
+    object: 'chat.completion.chunk',
+    model: 'pool-a/m',
+    choices,
+    ...extra,
+  });
+
+const sse = (...data: string[]) => data.map((d) => `data: ${d}\n\n`).join('');
+
+const FULL_STREAM = sse(
+  chunk([{ index: 0, delta: { role: 'assistant' } }]),
+  chunk([{ index: 0, delta: { content: 'Hello ' } }]),
+  chunk([{ index: 0, delta: { content: 'world' } }]),
+  chunk([
+    {
+      index: 0,
+      delta: {
+        tool_calls: [
+          {
+            index: 0,
+            id: 'call_a',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '' },
+          },
+        ],
+      },
+    },
+  ]),
+  chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] } }]),
+  chunk([
+    {
+      index: 0,
+      delta: {
+        tool_calls: [
+          { index: 1, id: 'call_b', type: 'function', function: { name: 'noop', arguments: '' } },
+        ],
+      },
+    },
+  ]),
+  chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"Kyiv"}' } }] } }]),
+  chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]),
+  chunk([], { usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 } }),
+  '[DONE]',
+);
+
+const EXPECTED: AssembledChat = {
+  id: 'c1',
+  model: 'pool-a/m',
+  text: 'Hello world',
+  toolCalls: [
+    { id: 'call_a', name: 'get_weather', arguments: '{"city":"Kyiv"}' },
+    { id: 'call_b', name: 'noop', arguments: '{}' },
+  ],
+  finishReason: 'tool_calls',
+  usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 },
+};
+
+function decodeAll(pieces: readonly string[]): {
+  events: ChatStreamEvent[];
+  result: AssembledChat;
+} {
+  const decoder = new ChatStreamDecoder();
+  const events: ChatStreamEvent[] = [];
+  for (const piece of pieces) {
+    decoder.feed(piece);
+    for (let e = decoder.take(); e !== undefined; e = decoder.take()) events.push(e);
+  }
+  decoder.end();
+  for (let e = decoder.take(); e !== undefined; e = decoder.take()) events.push(e);
+  return { events, result: decoder.assembler.result() };
+}
+
+function codeOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (isGatewayError(error)) return error.code;
+    throw error;
+  }
+  return 'none';
+}
+
+function messageOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (isGatewayError(error)) return error.message;
+    throw error;
+  }
+  return 'none';
+}
+
+describe('ChatStreamDecoder', () => {
+  it('decodes role, text, tool-call pieces, finish and a usage-only chunk', () => {
+    const { events, result } = decodeAll([FULL_STREAM]);
+    expect(result).toEqual(EXPECTED);
+    expect(events.map((e) => e.type)).toEqual([
+      'metadata',
+      'role',
+      'text-delta',
+      'text-delta',
+      'tool-call-delta',
+      'tool-call-delta',
+      'tool-call-delta',
+      'tool-call-delta',
+      'finish',
+      'usage',
+    ]);
+    expect(events[0]).toEqual({ type: 'metadata', id: 'c1', model: 'pool-a/m' });
+    expect(events[1]).toEqual({ type: 'role', role: 'assistant', id: 'c1', model: 'pool-a/m' });
+    expect(events[4]).toEqual({
+      type: 'tool-call-delta',
+      index: 0,
+      call: 0,
+      id: 'call_a',
+      name: 'get_weather',
+      argumentsDelta: '',
+    });
+  });
+
+  it('starts a new tool call when a piece at a used index carries another id', () => {
+    const { result, events } = decodeAll([
+      sse(
+        chunk([
+          {
+            index: 0,
+            delta: {
+              tool_calls: [{ index: 0, id: 'a', function: { name: 'x', arguments: '{"n":1}' } }],
+            },
+          },
+        ]),
+        chunk([
+          {
+            index: 0,
+            delta: {
+              tool_calls: [{ index: 0, id: 'b', function: { name: 'y', arguments: '{"n":' } }],
+            },
+          },
+        ]),
+        chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '2}' } }] } }]),
+        chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]),
+        '[DONE]',
+      ),
+    ]);
+    expect(result.toolCalls).toEqual([
+      { id: 'a', name: 'x', arguments: '{"n":1}' },
+      { id: 'b', name: 'y', arguments: '{"n":2}' },
+    ]);
+    // The events say which call each piece belongs to, so adapters join them the same way.
+    expect(
+      events.flatMap((e) => (e.type === 'tool-call-delta' ? [[e.index, e.call, e.id]] : [])),
+    ).toEqual([
+      [0, 0, 'a'],
+      [0, 1, 'b'],
+      [0, 1, undefined],
+    ]);
+  });
+
+  it('raises an in-stream error event with its gateway code', () => {
+    const decoder = new ChatStreamDecoder({ requestedModel: 'm' });
+    decoder.feed(sse(chunk([{ index: 0, delta: { role: 'assistant' } }])));
+    let error: unknown;
+    try {
+      decoder.feed(
+        sse(JSON.stringify({ error: { code: 'provider_request_failed', message: 'engine died' } })),
+      );
+    } catch (e) {
+      error = e;
+    }
+    expect(isGatewayError(error) && error.code).toBe('provider_request_failed');
+    expect(isGatewayError(error) && error.message).toBe('engine died');
+    expect(isGatewayError(error) && error.requestedModel).toBe('m');
+  });
+
+  it('raises provider_protocol_error for an event that is not JSON', () => {
+    const decoder = new ChatStreamDecoder();
+    expect(codeOf(() => decoder.feed('data: {"choices":[{\n\n'))).toBe('provider_protocol_error');
+  });
+
+  it('raises provider_protocol_error for wrongly typed fields', () => {
+    for (const bad of [
+      '[1,2]',
+      '"text"',
+      JSON.stringify({ choices: {} }),
+      JSON.stringify({ choices: [{ index: 0, delta: { content: 5 } }] }),
+      JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: '0', id: 'x' }] } }] }),
+      JSON.stringify({ choices: [{ index: 0, delta: { content: { text: 'x' } } }] }),
+      JSON.stringify({ error: 'nope' }),
+      JSON.stringify({ choices: [[]] }),
+      JSON.stringify({ choices: [-5e-324] }),
+      JSON.stringify({ choices: [{ index: 0, delta: ['hi'] }] }),
+      JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [[]] } }] }),
+      JSON.stringify({
+        choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: [] }] } }],
+      }),
+    ]) {
+      expect(
+        codeOf(() => new ChatStreamDecoder().feed(sse(bad))),
+        bad,
+      ).toBe('provider_protocol_error');
+    }
+  });
+
+  it('raises stream_incomplete at [DONE] without any finish_reason', () => {
+    const decoder = new ChatStreamDecoder();
+    expect(
+      codeOf(() => decoder.feed(sse(chunk([{ index: 0, delta: { content: 'hi' } }]), '[DONE]'))),
+    ).toBe('stream_incomplete');
+  });
+
+  it('says [DONE] came without a finish_reason, not that [DONE] is missing', () => {
+    const decoder = new ChatStreamDecoder();
+    const message = messageOf(() =>
+      decoder.feed(sse(chunk([{ index: 0, delta: { content: 'hi' } }]), '[DONE]')),
+    );
+    expect(message).toContain('sent [DONE]');
+    expect(message).toContain('no choice had a finish_reason');
+    expect(message).not.toContain('before [DONE]');
+  });
+
+  it('raises stream_incomplete when the input ends without finish_reason', () => {
+    const decoder = new ChatStreamDecoder();
+    decoder.feed(sse(chunk([{ index: 0, delta: { content: 'hi' } }])));
+    expect(codeOf(() => decoder.end())).toBe('stream_incomplete');
+  });
+
+  it('says the connection closed before [DONE] when the input ends early', () => {
+    const decoder = new ChatStreamDecoder();
+    decoder.feed(sse(chunk([{ index: 0, delta: { content: 'hi' } }])));
+    expect(messageOf(() => decoder.end())).toContain('closed before [DONE]');
+  });
+
+  it('accepts an end without [DONE] once a finish_reason arrived', () => {
+    const decoder = new ChatStreamDecoder();
+    decoder.feed(sse(chunk([{ index: 0, delta: { content: 'hi' }, finish_reason: 'stop' }])));
+    decoder.end();
+    expect(decoder.assembler.result().text).toBe('hi');
+  });
+
+  it('ignores whatever follows [DONE]', () => {
+    const { result } = decodeAll([
+      sse(
+        chunk([{ index: 0, delta: { content: 'a' }, finish_reason: 'stop' }]),
+        '[DONE]',
+        '{garbage',
+      ),
+    ]);
+    expect(result.text).toBe('a');
+  });
+
+  it('property: any chunking of a valid stream gives the same events and result', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: FULL_STREAM.length }), { maxLength: 40 }), (cuts) => {
+        const points = [...new Set(cuts)].sort((a, b) => a - b);
+        const pieces: string[] = [];
+        let last = 0;
+        for (const point of points) {
+          pieces.push(FULL_STREAM.slice(last, point));
+          last = point;
+        }
+        pieces.push(FULL_STREAM.slice(last));
+        expect(decodeAll(pieces).result).toEqual(EXPECTED);
+      }),
+      { seed: 20261121, numRuns: 300 },
+    );
+  });
+
+  it('property: any chunking of the byte stream, decoded as UTF-8, gives the same result', () => {
+    const unicode = sse(
+      chunk([{ index: 0, delta: { role: 'assistant', content: 'Привіт 👋 ' } }]),
+      chunk([{ index: 0, delta: { content: 'світе' }, finish_reason: 'stop' }]),
+      '[DONE]',
+    );
+    const bytes = new TextEncoder().encode(unicode);
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: bytes.length }), { maxLength: 30 }), (cuts) => {
+        const decoder = new ChatStreamDecoder();
+        const text = new TextDecoder();
+        const points = [...new Set(cuts)].sort((a, b) => a - b);
+        let last = 0;
+        for (const point of [...points, bytes.length]) {
+          decoder.feed(text.decode(bytes.subarray(last, point), { stream: true }));
+          last = point;
+        }
+        decoder.feed(text.decode());
+        decoder.end();
+        expect(decoder.assembler.result().text).toBe('Привіт 👋 світе');
+      }),
+      { seed: 7, numRuns: 200 },
+    );
+  });
+
+  it('property: arbitrary input yields a result or a GatewayError, never another throw', () => {
+    const fragments = fc.oneof(
+      fc.string(),
+      fc.constantFrom(
+        'data: ',
+        '\n',
+        '\n\n',
+        '\r\n',
+        '[DONE]',
+        ':comment\n',
+        'event: x\n',
+        '{',
+        '}',
+      ),
+      fc.constantFrom(
+        chunk([{ index: 0, delta: { content: 'x' } }]),
+        chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]),
+        JSON.stringify({ error: { code: 'model_busy', message: 'm' } }),
+        JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: 'x' }] } }] }),
+        JSON.stringify({ choices: null, usage: 3 }),
+      ),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fragments, { maxLength: 30 }),
+        fc.uint8Array({ maxLength: 64 }),
+        (parts, noise) => {
+          const decoder = new ChatStreamDecoder();
+          try {
+            for (const part of parts) decoder.feed(part);
+            decoder.feed(new TextDecoder().decode(noise));
+            decoder.end();
+            expect(typeof decoder.assembler.result().finishReason).toBe('string');
+          } catch (error) {
+            expect(isGatewayError(error)).toBe(true);
+          }
+        },
+      ),
+      { seed: 42, numRuns: 500 },
+    );
+  });
+});

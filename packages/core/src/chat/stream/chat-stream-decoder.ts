@@ -1,0 +1,303 @@
+import type { ChatStreamEvent } from '../../client/client-types';
+import { GatewayError, isGatewayServerErrorCode } from '../../errors/errors';
+import { readGatewayErrorShape } from '../../http/parse-error-response';
+import type { Usage } from '../../protocol/wire-types';
+import { ChatAssembler } from '../assemble-chat';
+import { readContent, readReasoningField } from '../read-message-parts';
+import { SseDataSplitter } from './split-sse-data';
+
+export interface DecoderContext {
+  requestedModel?: string;
+  servedModel?: string;
+  /** Keep the answer's text and reasoning for `result()` (default true). */
+  assemble?: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * Turns the text of an SSE chat stream into typed events and the assembled answer.
+ * Errors are thrown from `feed` / `end` as GatewayError:
+ * an `{error:{...}}` event keeps its code; a malformed event is `provider_protocol_error`;
+ * an end (`[DONE]` or the body's end) without any `finish_reason` is `stream_incomplete`; a stream
+ * whose choices never include choice 0 is `provider_protocol_error`.
+ *
+ * Liberal in what it reads (model servers' dialects, passed through by the gateway): reasoning in
+ * `delta.reasoning_content` / `delta.reasoning` / thinking parts, `delta.content` as an array of
+ * parts, tool-call pieces without `index`, `choices: []` chunks (content filters, usage), extra
+ * keys, and `id`/`model`/`created` from the first chunk that has a non-empty value.
+ */
+export class ChatStreamDecoder {
+  readonly assembler = new ChatAssembler();
+  /** Events decoded but not yet taken; read from `head`. */
+  queue: ChatStreamEvent[] = [];
+  head = 0;
+  done = false;
+  #roleSent = false;
+  #events = 0;
+  /** Some choice other than 0 finished (a stream without choice 0 is unreadable, not empty). */
+  #otherChoiceFinished = false;
+  #choiceZeroSeen = false;
+  /** Highest tool-call index seen, and the index of the latest piece (for pieces without one). */
+  #maxToolIndex = -1;
+  #lastToolIndex = 0;
+  #lastToolId: string | undefined;
+  readonly #splitter: SseDataSplitter;
+  readonly #context: DecoderContext;
+
+  constructor(context: DecoderContext = {}) {
+    this.#context = context;
+    if (context.assemble === false) this.assembler.keepText = false;
+    this.#splitter = new SseDataSplitter((data) => this.#onData(data));
+  }
+
+  feed(text: string): void {
+    if (!this.done) this.#splitter.feed(text);
+  }
+
+  /** Takes the next decoded event, or undefined when none is pending. */
+  take(): ChatStreamEvent | undefined {
+    if (this.head === this.queue.length) return undefined;
+    const event = this.queue[this.head++];
+    if (this.head === this.queue.length) {
+      this.queue.length = 0;
+      this.head = 0;
+    }
+    return event;
+  }
+
+  /** Takes every decoded event not yet taken (in order), or undefined when none is pending. */
+  takeAll(): ChatStreamEvent[] | undefined {
+    if (this.head === this.queue.length) return undefined;
+    const events = this.head === 0 ? this.queue : this.queue.slice(this.head);
+    this.queue = [];
+    this.head = 0;
+    return events;
+  }
+
+  /** The input ended: an unterminated last event is dropped (as SSE says); checks the answer is complete. */
+  end(): void {
+    if (!this.done) this.#splitter.end();
+    // A stream cut after its finish_reason lost only `[DONE]` (and maybe usage): the answer is whole.
+    if (!this.assembler.hasFinish) throw this.incomplete('closed');
+    this.done = true;
+  }
+
+  /**
+   * `stream_incomplete`, saying how the stream ended: `[DONE]` came but no choice had a
+   * finish_reason (`done`), the body ended before `[DONE]` (`closed`), or reading it failed (`cut`).
+   */
+  incomplete(how: 'done' | 'closed' | 'cut', cause?: unknown): GatewayError {
+    if (this.#otherChoiceFinished && !this.#choiceZeroSeen) {
+      return this.#protocolError(
+        'The chat stream answered without choice 0 (only other choices finished)',
+        '',
+        cause,
+      );
+    }
+    const events = `${this.#events} event(s)`;
+    const message =
+      how === 'done'
+        ? `The chat stream sent [DONE] after ${events} but no choice had a finish_reason: the answer may be incomplete`
+        : `The connection ${how === 'cut' ? 'failed' : 'closed'} before [DONE] and before any finish_reason, after ${events}${
+            cause instanceof Error ? `: ${cause.message}` : ''
+          }`;
+    return new GatewayError({
+      code: 'stream_incomplete',
+      message,
+      isRetryable: false,
+      cause,
+      ...this.#context,
+    });
+  }
+
+  #protocolError(message: string, data: string, cause?: unknown): GatewayError {
+    return new GatewayError({
+      code: 'provider_protocol_error',
+      message,
+      status: 200,
+      body: data.length > 2000 ? `${data.slice(0, 2000)}…` : data,
+      isRetryable: false,
+      cause,
+      ...this.#context,
+    });
+  }
+
+  #onData(data: string): void {
+    if (this.done) return;
+    if (data === '[DONE]') {
+      if (!this.assembler.hasFinish) throw this.incomplete('done');
+      this.done = true;
+      return;
+    }
+    this.#events++;
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch (cause) {
+      throw this.#protocolError(
+        'The chat stream sent an event that is not valid JSON',
+        data,
+        cause,
+      );
+    }
+    if (typeof chunk !== 'object' || chunk === null || Array.isArray(chunk)) {
+      throw this.#protocolError('The chat stream sent an event that is not a JSON object', data);
+    }
+    const object = chunk as Json;
+    if (object.error !== undefined) throw this.#streamError(object, data);
+    this.#onChunk(object, data);
+  }
+
+  #streamError(object: Json, data: string): GatewayError {
+    const shape = readGatewayErrorShape(object);
+    if (!shape) return this.#protocolError('The chat stream sent a malformed error event', data);
+    return new GatewayError({
+      code: isGatewayServerErrorCode(shape.code) ? shape.code : 'upstream_error',
+      message: shape.message,
+      type: shape.type,
+      status: 200,
+      body: data,
+      data: object,
+      isRetryable: false,
+      ...this.#context,
+    });
+  }
+
+  #onChunk(chunk: Json, data: string): void {
+    const assembler = this.assembler;
+    // The first chunk may be a content filter's `choices: []` with an empty id/model: take each
+    // from the first chunk that has a non-empty value, and announce them when they arrive.
+    let metadata = false;
+    if (assembler.id === undefined && typeof chunk.id === 'string' && chunk.id !== '') {
+      assembler.id = chunk.id;
+      metadata = true;
+    }
+    if (assembler.model === undefined && typeof chunk.model === 'string' && chunk.model !== '') {
+      assembler.model = chunk.model;
+      metadata = true;
+    }
+    const created = chunk.created;
+    if (
+      assembler.created === undefined &&
+      typeof created === 'number' &&
+      Number.isFinite(created) &&
+      created > 0
+    ) {
+      assembler.created = created;
+      metadata = true;
+    }
+    if (metadata) {
+      const event: ChatStreamEvent = { type: 'metadata' };
+      if (assembler.id !== undefined) event.id = assembler.id;
+      if (assembler.model !== undefined) event.model = assembler.model;
+      if (assembler.created !== undefined) event.created = assembler.created;
+      this.queue.push(event);
+    }
+    const choices = chunk.choices;
+    if (choices !== undefined && choices !== null) {
+      if (!Array.isArray(choices)) throw this.#protocolError('`choices` is not an array', data);
+      for (let i = 0; i < choices.length; i++) this.#onChoice(choices[i], data);
+    }
+    const usage = chunk.usage;
+    if (usage !== undefined && usage !== null) {
+      if (typeof usage !== 'object' || Array.isArray(usage)) {
+        throw this.#protocolError('`usage` is not an object', data);
+      }
+      assembler.usage = usage as Usage;
+      this.queue.push({ type: 'usage', usage: usage as Usage });
+    }
+  }
+
+  #onChoice(choice: unknown, data: string): void {
+    if (typeof choice !== 'object' || choice === null || Array.isArray(choice)) {
+      throw this.#protocolError('A choice is not an object', data);
+    }
+    const { index, delta, finish_reason: finishReason } = choice as Json;
+    const choiceIndex = typeof index === 'number' ? index : 0;
+    if (choiceIndex === 0) this.#choiceZeroSeen = true;
+    if (delta !== undefined && delta !== null) {
+      if (typeof delta !== 'object' || Array.isArray(delta))
+        throw this.#protocolError('`delta` is not an object', data);
+      const { role, content, tool_calls: toolCalls } = delta as Json;
+      if (role !== undefined && role !== null && !this.#roleSent) {
+        this.#roleSent = true;
+        const event: ChatStreamEvent = { type: 'role', role: 'assistant' };
+        if (this.assembler.id !== undefined) event.id = this.assembler.id;
+        if (this.assembler.model !== undefined) event.model = this.assembler.model;
+        this.queue.push(event);
+      }
+      // Reasoning comes before the text of the same delta (servers think, then answer).
+      const reasoning = readReasoningField(delta as Json);
+      if (reasoning !== '') this.#reasoning(reasoning, choiceIndex);
+      if (typeof content === 'string') {
+        if (content !== '') this.#text(content, choiceIndex);
+      } else if (content !== undefined && content !== null) {
+        const parts = readContent(content);
+        if (parts === undefined) {
+          throw this.#protocolError('`delta.content` is neither a string nor an array', data);
+        }
+        if (parts.reasoning !== '') this.#reasoning(parts.reasoning, choiceIndex);
+        if (parts.text !== '') this.#text(parts.text, choiceIndex);
+      }
+      if (toolCalls !== undefined && toolCalls !== null) {
+        if (!Array.isArray(toolCalls))
+          throw this.#protocolError('`delta.tool_calls` is not an array', data);
+        for (let i = 0; i < toolCalls.length; i++) this.#onToolCall(toolCalls[i], data);
+      }
+    }
+    if (typeof finishReason === 'string') {
+      if (choiceIndex !== 0) this.#otherChoiceFinished = true;
+      this.assembler.setFinish(finishReason, choiceIndex);
+      this.queue.push({ type: 'finish', reason: finishReason, choiceIndex });
+    } else if (finishReason !== undefined && finishReason !== null) {
+      throw this.#protocolError('`finish_reason` is not a string', data);
+    }
+  }
+
+  #text(delta: string, choiceIndex: number): void {
+    this.assembler.addText(delta, choiceIndex);
+    this.queue.push({ type: 'text-delta', delta, choiceIndex });
+  }
+
+  #reasoning(delta: string, choiceIndex: number): void {
+    this.assembler.addReasoning(delta, choiceIndex);
+    this.queue.push({ type: 'reasoning-delta', delta, choiceIndex });
+  }
+
+  #onToolCall(piece: unknown, data: string): void {
+    if (typeof piece !== 'object' || piece === null || Array.isArray(piece)) {
+      throw this.#protocolError('A tool-call piece is not an object', data);
+    }
+    const { index: rawIndex, id, function: fn } = piece as Json;
+    if (rawIndex !== undefined && rawIndex !== null && typeof rawIndex !== 'number')
+      throw this.#protocolError('A tool-call piece has an `index` that is not a number', data);
+    let name: string | undefined;
+    let args = '';
+    if (fn !== undefined && fn !== null) {
+      if (typeof fn !== 'object' || Array.isArray(fn))
+        throw this.#protocolError('`tool_calls[].function` is not an object', data);
+      const f = fn as Json;
+      if (typeof f.name === 'string' && f.name !== '') name = f.name;
+      if (typeof f.arguments === 'string') args = f.arguments;
+      else if (f.arguments !== undefined && f.arguments !== null) {
+        throw this.#protocolError('`tool_calls[].function.arguments` is not a string', data);
+      }
+    }
+    const callId = typeof id === 'string' && id !== '' ? id : undefined;
+    let index: number;
+    if (typeof rawIndex === 'number') index = rawIndex;
+    else if (callId !== undefined && name !== undefined && callId !== this.#lastToolId) {
+      // Some servers send each whole call without `index`: one carrying an id and a name is the next.
+      index = this.#maxToolIndex + 1;
+    } else index = this.#lastToolIndex;
+    if (index > this.#maxToolIndex) this.#maxToolIndex = index;
+    this.#lastToolIndex = index;
+    if (callId !== undefined) this.#lastToolId = callId;
+    const call = this.assembler.addToolCallDelta(index, callId, name, args);
+    const event: ChatStreamEvent = { type: 'tool-call-delta', index, call, argumentsDelta: args };
+    if (callId !== undefined) event.id = callId;
+    if (name !== undefined) event.name = name;
+    this.queue.push(event);
+  }
+}

@@ -1,0 +1,153 @@
+import { GatewayError } from '../../errors/errors';
+
+/**
+ * Longest SSE line, and longest event (its `data` lines joined), in UTF-16 code units: 8 Mi. A
+ * chat event is a few hundred; an unterminated line must not grow until the heap runs out.
+ */
+export const SSE_MAX_EVENT_CHARS = 8 * 1024 * 1024;
+
+const LF = 10;
+const SPACE = 32;
+const COLON = 58;
+const BOM = 0xfeff;
+
+/**
+ * Splits the text of a server-sent event stream into the `data` of each event, as the WHATWG
+ * "parse an event stream" algorithm does, keeping only what a chat stream uses: lines end with
+ * LF, CR or CRLF (also when the pair is split across feeds); `data` lines of one event are joined
+ * with `\n`; a blank line dispatches an event that had at least one `data` line; comments (`:`)
+ * and every other field (`event`, `id`, `retry`, unknown) are ignored; one leading U+FEFF (BOM) is
+ * dropped. Text may be fed in any pieces. An unterminated last event is dropped by `end`.
+ */
+export class SseDataSplitter {
+  readonly #onData: (data: string) => void;
+  /** Pieces of a line not yet terminated (joined once its end arrives). */
+  #pending: string[] = [];
+  #pendingChars = 0;
+  readonly #maxChars: number;
+  /** Data of the event being read; undefined before its first `data` line. */
+  #data: string | undefined;
+  #atStart = true;
+  /** The last feed ended with CR: a LF starting the next one completes a CRLF. */
+  #afterCR = false;
+
+  constructor(onData: (data: string) => void, maxEventChars = SSE_MAX_EVENT_CHARS) {
+    this.#onData = onData;
+    this.#maxChars = maxEventChars;
+  }
+
+  #tooLong(what: string): GatewayError {
+    return new GatewayError({
+      code: 'response_too_large',
+      message: `An SSE ${what} of the stream is longer than the SSE event limit (${this.#maxChars} characters); the stream was stopped`,
+      isRetryable: false,
+    });
+  }
+
+  feed(text: string): void {
+    if (text === '') return;
+    if (this.#atStart) {
+      this.#atStart = false;
+      if (text.charCodeAt(0) === BOM) text = text.slice(1);
+    }
+    if (this.#afterCR) {
+      this.#afterCR = false;
+      if (text.charCodeAt(0) === LF) text = text.slice(1);
+    }
+    let lf = text.indexOf('\n');
+    let cr = text.indexOf('\r');
+    if (this.#pending.length > 0) {
+      this.#pending.push(text);
+      this.#pendingChars += text.length;
+      // A long line in many small pieces is joined once, not once per piece.
+      if (lf === -1 && cr === -1) {
+        if (this.#pendingChars > this.#maxChars) throw this.#tooLong('line');
+        return;
+      }
+      text = this.#pending.join('');
+      this.#pending = [];
+      this.#pendingChars = 0;
+      lf = text.indexOf('\n');
+      cr = cr === -1 ? -1 : text.indexOf('\r');
+    }
+    const length = text.length;
+    let start = 0;
+    if (cr === -1) {
+      // The usual case, LF only: one search per line.
+      while (lf !== -1) {
+        // `data: …` followed by a blank line, the shape of nearly every event: dispatch at once.
+        if (this.#data === undefined && text.charCodeAt(lf + 1) === LF) {
+          const value = this.#dataValue(text, start, lf);
+          if (value !== undefined) {
+            start = lf + 2;
+            lf = text.indexOf('\n', start);
+            this.#onData(value);
+            continue;
+          }
+        }
+        this.#line(text, start, lf);
+        start = lf + 1;
+        lf = text.indexOf('\n', start);
+      }
+    }
+    while (lf !== -1 || cr !== -1) {
+      const end = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr;
+      this.#line(text, start, end);
+      start = end + 1;
+      if (end === cr) {
+        if (start === length) this.#afterCR = true;
+        else if (text.charCodeAt(start) === LF) start++;
+      }
+      if (lf !== -1 && lf < start) lf = text.indexOf('\n', start);
+      if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
+    }
+    if (start < length) {
+      const rest = start === 0 ? text : text.slice(start);
+      if (rest.length > this.#maxChars) throw this.#tooLong('line');
+      this.#pending.push(rest);
+      this.#pendingChars = rest.length;
+    }
+  }
+
+  /** The input ended: an event not closed by a blank line is dropped (as SSE says). */
+  end(): void {
+    this.#pending = [];
+    this.#pendingChars = 0;
+    this.#data = undefined;
+    this.#afterCR = false;
+  }
+
+  #line(text: string, start: number, end: number): void {
+    if (start === end) {
+      const data = this.#data;
+      if (data !== undefined) {
+        this.#data = undefined;
+        this.#onData(data);
+      }
+      return;
+    }
+    const value = this.#dataValue(text, start, end);
+    if (value === undefined) return;
+    this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
+    if (this.#data.length > this.#maxChars) throw this.#tooLong('event');
+  }
+
+  /** The value of a `data` line (`data` alone, or `data:` and one optional space), else undefined. */
+  #dataValue(text: string, start: number, end: number): string | undefined {
+    if (
+      text.charCodeAt(start) !== 100 || // d
+      text.charCodeAt(start + 1) !== 97 || // a
+      text.charCodeAt(start + 2) !== 116 || // t
+      text.charCodeAt(start + 3) !== 97 // a
+    ) {
+      return undefined;
+    }
+    let valueStart = start + 4;
+    if (valueStart !== end) {
+      if (text.charCodeAt(valueStart) !== COLON) return undefined;
+      valueStart++;
+      if (text.charCodeAt(valueStart) === SPACE && valueStart < end) valueStart++;
+    }
+    return text.slice(valueStart, end);
+  }
+}

@@ -1,0 +1,166 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createGatewayClient } from '../../client/client';
+import { isGatewayError } from '../../errors/errors';
+
+const sse = (...data: string[]) => data.map((d) => `data: ${d}\n\n`).join('');
+const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ object: 'chat.completion.chunk', model: 'm', choices, ...extra });
+
+const VALID = new TextEncoder().encode(
+  sse(
+    chunk([{ index: 0, delta: { role: 'assistant' } }]),
+    chunk([{ index: 0, delta: { content: 'Добрий ' } }]),
+    chunk([
+      {
+        index: 0,
+        delta: { tool_calls: [{ index: 0, id: 'c', function: { name: 'f', arguments: '{"a"' } }] },
+      },
+    ]),
+    chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: ':1}' } }] } }]),
+    chunk([{ index: 0, delta: { content: 'день' } }]),
+    chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]),
+    chunk([], { usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } }),
+    '[DONE]',
+  ),
+);
+
+/** A client whose fetch answers with the given byte pieces as an SSE body. */
+function clientServing(pieces: Uint8Array[]) {
+  const client = createGatewayClient({
+    baseURL: `https://sse-${Math.random()}.test`,
+    apiKey: 'k',
+    retryBaseDelayMs: 0,
+    fetch: async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const piece of pieces) controller.enqueue(piece);
+            controller.close();
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      ),
+  });
+  return client;
+}
+
+function split(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const pieces: Uint8Array[] = [];
+  let last = 0;
+  for (const point of [...points, bytes.length]) {
+    pieces.push(bytes.subarray(last, point));
+    last = point;
+  }
+  return pieces;
+}
+
+const request = { model: 'm', messages: [{ role: 'user' as const, content: 'x' }] };
+
+describe('GatewayChatStream over a byte stream', () => {
+  it('property: any split of the bytes gives the same assembled answer and frees the slot', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat(), { maxLength: 25 }), async (cuts) => {
+        const client = clientServing(split(VALID, cuts));
+        const stream = await client.chatStream(request);
+        expect(await stream.result()).toEqual({
+          text: 'Добрий день',
+          toolCalls: [{ id: 'c', name: 'f', arguments: '{"a":1}' }],
+          finishReason: 'tool_calls',
+          model: 'm',
+          usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
+        });
+        expect(client.budget.isIdle).toBe(true);
+      }),
+      { seed: 99, numRuns: 150 },
+    );
+  });
+
+  it('property: arbitrary bytes end in a result or a GatewayError, and always free the slot', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.boolean(),
+        async (noise, cuts, withValidPrefix) => {
+          const bytes = withValidPrefix
+            ? new Uint8Array([...VALID.subarray(0, 200), ...noise])
+            : noise;
+          const client = clientServing(split(bytes, cuts));
+          const stream = await client.chatStream(request);
+          try {
+            await stream.result();
+          } catch (error) {
+            expect(isGatewayError(error)).toBe(true);
+          }
+          expect(client.budget.isIdle).toBe(true);
+        },
+      ),
+      { seed: 123, numRuns: 300 },
+    );
+  });
+});
+
+describe('GatewayChatStream.readBatch', () => {
+  it('property: batches hold the same events, in order, as iteration, for any split', async () => {
+    const expected: unknown[] = [];
+    for await (const event of await clientServing([VALID]).chatStream(request))
+      expected.push(event);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat(), { maxLength: 12 }), async (cuts) => {
+        const stream = await clientServing(split(VALID, cuts)).chatStream(request);
+        const events: unknown[] = [];
+        for (let batch = await stream.readBatch(); batch; batch = await stream.readBatch()) {
+          expect(batch.length).toBeGreaterThan(0);
+          events.push(...batch);
+        }
+        expect(events).toEqual(expected);
+        expect((await stream.result()).text).toBe('Добрий день');
+        expect(await stream.readBatch()).toBeUndefined();
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('mixes with iteration and throws the stream error like it', async () => {
+    const bytes = new TextEncoder().encode(
+      sse(
+        chunk([{ index: 0, delta: { content: 'a' } }], { model: '' }),
+        chunk([{ index: 0, delta: { content: 'b' } }], { model: '' }),
+      ),
+    );
+    const stream = await clientServing([bytes.subarray(0, 10), bytes.subarray(10)]).chatStream(
+      request,
+    );
+    const first = await stream[Symbol.asyncIterator]().next();
+    expect(first.value).toEqual({ type: 'text-delta', delta: 'a', choiceIndex: 0 });
+    expect(await stream.readBatch()).toEqual([{ type: 'text-delta', delta: 'b', choiceIndex: 0 }]);
+    const error = await stream.readBatch().catch((caught: unknown) => caught);
+    expect(isGatewayError(error) && error.code).toBe('stream_incomplete');
+  });
+
+  it('gives nothing after cancel', async () => {
+    const stream = await clientServing([VALID]).chatStream(request);
+    await stream.cancel();
+    const error = await stream.readBatch().catch((caught: unknown) => caught);
+    expect(isGatewayError(error) && error.code).toBe('aborted');
+  });
+
+  it('drops the events already decoded when cancelled mid-read', async () => {
+    const open = new TextEncoder().encode(
+      sse(
+        chunk([{ index: 0, delta: { content: 'a' } }], { model: '' }),
+        chunk([{ index: 0, delta: { content: 'b' } }], { model: '' }),
+      ),
+    );
+    const stream = await clientServing([open]).chatStream(request);
+    const events = stream[Symbol.asyncIterator]();
+    // One network chunk holds both events: taking the first leaves the second decoded and pending.
+    expect((await events.next()).value).toMatchObject({ type: 'text-delta', delta: 'a' });
+    await stream.cancel();
+    const error = await stream.readBatch().catch((caught: unknown) => caught);
+    expect(isGatewayError(error) && error.code).toBe('aborted');
+    expect(await events.next().catch(() => 'threw')).toBe('threw');
+  });
+});

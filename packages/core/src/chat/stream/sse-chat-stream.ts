@@ -1,0 +1,224 @@
+import type { AssembledChat, ChatStream, ChatStreamEvent } from '../../client/client-types';
+import { GatewayError, isGatewayError } from '../../errors/errors';
+import { BodyReadAhead, cancelUnreachable } from '../../http/body-read-ahead';
+import type { OpenResponse } from '../../http/transport';
+import { ChatStreamDecoder } from './chat-stream-decoder';
+
+export interface ChatStreamMeta {
+  requestedModel: string;
+  servedModel: string;
+  fallback: boolean;
+  headers: Headers;
+  assemble: boolean;
+}
+
+type State = 'open' | 'done' | 'failed';
+
+/**
+ * A streamed chat answer read from an SSE body. The body is read ahead into a buffer as fast as
+ * the network delivers it, and the slot is released when the body ends, fails or is cancelled —
+ * whether or not anyone reads (a `for await` that breaks early cancels it; an unreachable stream
+ * object is cancelled by the garbage collector's finalizer).
+ */
+export class GatewayChatStream implements ChatStream {
+  readonly requestedModel: string;
+  readonly servedModel: string;
+  readonly fallback: boolean;
+  readonly headers: Headers;
+  readonly #open: OpenResponse;
+  readonly #body: BodyReadAhead;
+  readonly #text = new TextDecoder();
+  readonly #decoder: ChatStreamDecoder;
+  #state: State = 'open';
+  #error: GatewayError | undefined;
+  #result: AssembledChat | undefined;
+  /** Bytes received so far, and their bound: the answer assembled from them stays bounded too. */
+  #received = 0;
+  readonly #maxBytes: number;
+
+  constructor(open: OpenResponse, meta: ChatStreamMeta) {
+    this.#open = open;
+    this.requestedModel = meta.requestedModel;
+    this.servedModel = meta.servedModel;
+    this.fallback = meta.fallback;
+    this.headers = meta.headers;
+    this.#decoder = new ChatStreamDecoder({
+      requestedModel: meta.requestedModel,
+      servedModel: meta.servedModel,
+      assemble: meta.assemble,
+    });
+    const body = open.response.body;
+    const reader =
+      open.reader ??
+      body?.getReader() ??
+      new ReadableStream<Uint8Array>({ start: (c) => c.close() }).getReader();
+    // On abort or deadline the read-ahead fails and the slot is released at once, read or not;
+    // the next read reports the scope's error.
+    const limit = open.maxBufferedBytes;
+    this.#maxBytes = limit;
+    // Nothing handed to the read-ahead may reference this object: the finalizer needs it unreachable.
+    const models = { requestedModel: meta.requestedModel, servedModel: meta.servedModel };
+    this.#body = new BodyReadAhead(
+      reader,
+      open.firstChunk,
+      open.scope.signal,
+      () => {
+        open.release();
+        open.scope.dispose();
+      },
+      {
+        maxBufferedBytes: limit,
+        overflow: () =>
+          new GatewayError({
+            code: 'response_too_large',
+            message: `The stream's unread bytes passed maxResponseBytes (${limit} bytes): nobody read it while it kept coming; it was stopped`,
+            isRetryable: false,
+            ...models,
+          }),
+      },
+    );
+    cancelUnreachable.register(this, this.#body);
+  }
+
+  /** The next event, or undefined at the end; throws the stream's typed error. */
+  async next(): Promise<ChatStreamEvent | undefined> {
+    for (;;) {
+      const event = this.#decoder.take();
+      if (event !== undefined) return event;
+      if (this.#state === 'done') return undefined;
+      if (this.#state === 'failed') throw this.#error;
+      await this.#pump();
+    }
+  }
+
+  /**
+   * Every event decoded from the next network chunk(s) that gave any, in order; undefined at the
+   * end; throws the stream's typed error. One await per chunk instead of one per event.
+   */
+  async readBatch(): Promise<ChatStreamEvent[] | undefined> {
+    for (;;) {
+      const events = this.#decoder.takeAll();
+      if (events !== undefined) return events;
+      if (this.#state === 'done') return undefined;
+      if (this.#state === 'failed') throw this.#error;
+      await this.#pump();
+    }
+  }
+
+  async #pump(): Promise<void> {
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await this.#body.read();
+    } catch (cause) {
+      const scope = this.#open.scope;
+      if (scope.aborted) this.#fail(scope.error(this.#models()));
+      else if (isGatewayError(cause)) this.#fail(cause);
+      else if (this.#decoder.assembler.hasFinish) this.#finish();
+      else this.#fail(this.#decoder.incomplete('cut', cause));
+      return;
+    }
+    if (this.#open.scope.aborted) {
+      this.#fail(this.#open.scope.error(this.#models()));
+      return;
+    }
+    try {
+      if (chunk.done) {
+        this.#decoder.feed(this.#text.decode());
+        this.#decoder.end();
+        this.#finish();
+        return;
+      }
+      this.#received += chunk.value.byteLength;
+      if (this.#received > this.#maxBytes) {
+        this.#fail(
+          new GatewayError({
+            code: 'response_too_large',
+            message: `The stream passed maxResponseBytes (${this.#maxBytes} bytes) in total; it was stopped (the assembled answer is bounded by the same limit)`,
+            isRetryable: false,
+            ...this.#models(),
+          }),
+        );
+        return;
+      }
+      this.#decoder.feed(this.#text.decode(chunk.value, { stream: true }));
+      if (this.#decoder.done) this.#finish();
+    } catch (error) {
+      this.#fail(
+        isGatewayError(error)
+          ? error
+          : new GatewayError({
+              code: 'provider_protocol_error',
+              message: `The chat stream could not be decoded: ${error instanceof Error ? error.message : String(error)}`,
+              isRetryable: false,
+              cause: error,
+              ...this.#models(),
+            }),
+      );
+    }
+  }
+
+  #models(): { requestedModel: string; servedModel: string } {
+    return { requestedModel: this.requestedModel, servedModel: this.servedModel };
+  }
+
+  #finish(): void {
+    if (this.#state !== 'open') return;
+    this.#state = 'done';
+    this.#result = this.#decoder.assembler.result();
+    this.#close();
+  }
+
+  #fail(error: GatewayError): void {
+    if (this.#state !== 'open') return;
+    this.#state = 'failed';
+    this.#error = error;
+    this.#close();
+  }
+
+  #close(reason?: unknown): void {
+    this.#body.cancel(reason);
+    this.#open.release();
+    this.#open.scope.dispose();
+    this.#open.events?.streamEnded(this.#error, this.#result);
+  }
+
+  async result(): Promise<AssembledChat> {
+    while ((await this.next()) !== undefined) {
+      // Drain: the events are assembled as they are decoded.
+    }
+    return this.#result!;
+  }
+
+  async cancel(reason?: unknown): Promise<void> {
+    if (this.#state !== 'open') return;
+    this.#state = 'failed';
+    this.#error = new GatewayError({
+      code: 'aborted',
+      message: 'The chat stream was cancelled',
+      cause: reason,
+      isRetryable: false,
+      ...this.#models(),
+    });
+    // Pending events are dropped: a cancelled stream yields nothing more.
+    this.#decoder.takeAll();
+    this.#open.scope.abort(reason);
+    this.#close(reason);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<ChatStreamEvent> {
+    return {
+      next: () => {
+        // Fast path: an event already decoded needs no extra async step.
+        const ready = this.#decoder.take();
+        if (ready !== undefined) return Promise.resolve({ done: false, value: ready });
+        return this.next().then((event) =>
+          event === undefined ? { done: true, value: undefined } : { done: false, value: event },
+        );
+      },
+      return: async () => {
+        await this.cancel();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+}

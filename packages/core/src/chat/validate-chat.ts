@@ -1,0 +1,185 @@
+import { invalidRequest } from '../errors/errors';
+import { LIMITS } from '../protocol/limits';
+import type { ChatRequest, ModelCapability } from '../protocol/wire-types';
+
+const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool']);
+const RESPONSE_FORMATS: ReadonlySet<string> = new Set(['text', 'json_object', 'json_schema']);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+/** Checks a chat request against docs/gateway-protocol.md §4.1, §4.2 and §11 before anything is sent. */
+export function validateChatRequest(request: ChatRequest): void {
+  if (!isObject(request))
+    throw invalidRequest('request', `must be an object, got ${describeValue(request)}`);
+  if (typeof request.model !== 'string' || request.model.trim() === '') {
+    throw invalidRequest(
+      'model',
+      `must be a non-empty model id from GET /models, got ${describeValue(request.model)}`,
+    );
+  }
+  for (const [name, value] of Object.entries(request)) {
+    // NaN and ±Infinity would be sent as `null` by JSON.stringify: refuse them instead.
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      throw invalidRequest(name, `must be a finite number, got ${value}`);
+    }
+    if (typeof value === 'bigint') {
+      throw invalidRequest(name, `must be a number, got bigint ${value}`);
+    }
+  }
+  const messages: unknown = request.messages;
+  if (!Array.isArray(messages)) {
+    throw invalidRequest(
+      'messages',
+      `must be an array of messages, got ${describeValue(messages)}`,
+    );
+  }
+  if (messages.length < 1) {
+    throw invalidRequest('messages', 'has 0 messages; at least 1 is required');
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const message: unknown = messages[i];
+    if (!isObject(message)) {
+      throw invalidRequest(`messages[${i}]`, `must be an object, got ${describeValue(message)}`);
+    }
+    if (typeof message.role !== 'string' || !ROLES.has(message.role)) {
+      throw invalidRequest(
+        `messages[${i}].role`,
+        `is ${describeValue(message.role)}; allowed: system, user, assistant, tool`,
+      );
+    }
+    const content = message.content;
+    if (
+      content !== undefined &&
+      content !== null &&
+      typeof content !== 'string' &&
+      !Array.isArray(content)
+    ) {
+      throw invalidRequest(
+        `messages[${i}].content`,
+        `must be a string, an array of content parts or null, got ${describeValue(content)}`,
+      );
+    }
+  }
+  if (request.tools !== undefined) {
+    if (!Array.isArray(request.tools)) {
+      throw invalidRequest('tools', `must be an array, got ${describeValue(request.tools)}`);
+    }
+    request.tools.forEach((tool: unknown, i) => {
+      if (
+        !isObject(tool) ||
+        tool.type !== 'function' ||
+        !isObject(tool.function) ||
+        typeof tool.function.name !== 'string' ||
+        tool.function.name === ''
+      ) {
+        throw invalidRequest(
+          `tools[${i}]`,
+          'must be {type: "function", function: {name, description?, parameters?}}',
+        );
+      }
+      checkSerialisable(`tools[${i}].function.parameters`, tool.function.parameters);
+    });
+  }
+  const format: unknown = request.response_format;
+  if (format !== undefined) {
+    if (!isObject(format)) {
+      throw invalidRequest('response_format', `must be an object, got ${describeValue(format)}`);
+    }
+    if (typeof format.type !== 'string' || !RESPONSE_FORMATS.has(format.type)) {
+      throw invalidRequest(
+        'response_format.type',
+        `is ${describeValue(format.type)}; allowed: text, json_object, json_schema`,
+      );
+    }
+    if (format.type === 'json_schema') {
+      const schema = format.json_schema;
+      if (
+        !isObject(schema) ||
+        typeof schema.name !== 'string' ||
+        schema.name === '' ||
+        !isObject(schema.schema)
+      ) {
+        throw invalidRequest(
+          'response_format.json_schema',
+          'must be {name: string, schema: object} when response_format.type is "json_schema"',
+        );
+      }
+      checkSerialisable('response_format.json_schema.schema', schema.schema);
+    }
+  }
+  if (request.tool_choice !== undefined) checkSerialisable('tool_choice', request.tool_choice);
+}
+
+/**
+ * Refuses a value JSON cannot carry faithfully: a cycle or a BigInt (JSON.stringify throws a raw
+ * TypeError), NaN/Infinity (sent as `null`), or nesting deeper than `LIMITS.schemaMaxDepth`
+ * (which could overflow the stack). Walks iteratively, so a deep value cannot overflow it here.
+ */
+export function checkSerialisable(
+  field: string,
+  value: unknown,
+  maxDepth: number = LIMITS.schemaMaxDepth,
+): void {
+  if (typeof value !== 'object' || value === null) {
+    checkLeaf(field, value);
+    return;
+  }
+  // Depth-first with an explicit stack; `path` holds the objects on the current branch (cycles).
+  const onPath = new Set<object>();
+  const stack: { node: object; depth: number; path: string; exit?: boolean }[] = [
+    { node: value, depth: 1, path: field },
+  ];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (frame.exit) {
+      onPath.delete(frame.node);
+      continue;
+    }
+    const { node, depth, path } = frame;
+    if (onPath.has(node)) throw invalidRequest(field, `has a circular reference at ${path}`);
+    if (depth > maxDepth) {
+      throw invalidRequest(field, `is nested more than ${maxDepth} levels deep (at ${path})`);
+    }
+    onPath.add(node);
+    stack.push({ node, depth, path, exit: true });
+    const entries: [string, unknown][] = Array.isArray(node)
+      ? node.map((item, i) => [`[${i}]`, item])
+      : Object.entries(node).map(([key, item]) => [`.${key}`, item]);
+    for (const [key, item] of entries) {
+      if (typeof item === 'object' && item !== null) {
+        stack.push({ node: item, depth: depth + 1, path: `${path}${key}` });
+      } else {
+        checkLeaf(`${path}${key}`, item, field);
+      }
+    }
+  }
+}
+
+function checkLeaf(path: string, value: unknown, field = path): void {
+  if (typeof value === 'bigint') throw invalidRequest(field, `holds a BigInt at ${path}`);
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    throw invalidRequest(field, `holds ${value} at ${path}; JSON has no such number`);
+  }
+}
+
+/** The model capabilities a chat request needs (docs/gateway-protocol.md §4.2). */
+export function requiredCapabilities(
+  request: ChatRequest,
+  stream = request.stream === true,
+): ModelCapability[] {
+  const needs: ModelCapability[] = ['chat'];
+  if (stream) needs.push('streaming');
+  if (Array.isArray(request.tools) && request.tools.length > 0) needs.push('tools');
+  const type = request.response_format?.type;
+  if (type === 'json_object' || type === 'json_schema') needs.push(type);
+  return needs;
+}

@@ -1,0 +1,253 @@
+import { budgetId, ClientBudgetView, defaultBudget, Semaphore } from '../budget/concurrency-budget';
+import { Catalog } from '../catalog/catalog';
+import { capabilitiesOf } from '../catalog/model-capabilities';
+import { checkModel, listedModel, resolveModel } from '../catalog/resolve-model';
+import { openChatStream, postChat } from '../chat/chat-calls';
+import type { GatewayError } from '../errors/errors';
+import { Transport } from '../http/transport';
+import type {
+  ChatRequest,
+  EmbeddingEngine,
+  EmbeddingsRequest,
+  EmbeddingsResponse,
+  GatewayModel,
+  GatewayService,
+  ModelCapability,
+  OcrRequest,
+  OcrResponse,
+  TranscriptionRequest,
+  TranscriptionResponse,
+  TranslationRequest,
+  TranslationResponse,
+} from '../protocol/wire-types';
+import type { ServiceContext } from '../services/service-calls';
+import type {
+  CallOptions,
+  ChatResult,
+  ChatStream,
+  ChatStreamOptions,
+  CheckModelOptions,
+  ConcurrencyBudgetState,
+  EmbedManyOptions,
+  GatewayClientOptions,
+} from './client-types';
+import { missingConfiguration, resolveOptions } from './options';
+
+/**
+ * Loaded on the first service call: with code splitting, a chat-only app's start-up chunk does
+ * not carry the services' validation, batching and multipart code (about 4 KB min+gzip, B5).
+ */
+const loadServices = () => import('../services/service-calls');
+
+/**
+ * The gateway client: a facade over the transport (budget, retries, deadlines), the catalog, the
+ * chat calls and the service calls. Create it with `createGatewayClient`.
+ */
+export class GatewayClient {
+  readonly #transport: Transport | undefined;
+  readonly #configError: GatewayError | undefined;
+  readonly #catalog: Catalog | undefined;
+  readonly #budget: ClientBudgetView;
+  readonly #baseURL: string;
+
+  /** @internal Use `createGatewayClient`. */
+  constructor(options: GatewayClientOptions | undefined) {
+    const resolved = resolveOptions(options);
+    this.#configError = missingConfiguration(resolved);
+    this.#baseURL = resolved.baseURL ?? '';
+    if (this.#configError || resolved.baseURL === undefined || resolved.apiKey === undefined) {
+      this.#budget = new ClientBudgetView(new Semaphore(), undefined, '', resolved.maxConcurrency);
+      return;
+    }
+    const budget = resolved.budget ?? defaultBudget();
+    const id = budgetId(resolved.baseURL, resolved.apiKey);
+    const local = new Semaphore();
+    this.#budget = new ClientBudgetView(local, budget, id, resolved.maxConcurrency);
+    this.#transport = new Transport({
+      baseURL: resolved.baseURL,
+      apiKey: resolved.apiKey,
+      fetch: resolved.fetch,
+      headers: resolved.headers,
+      maxConcurrency: resolved.maxConcurrency,
+      maxConcurrencyPerKey: resolved.maxConcurrencyPerKey,
+      local,
+      budgetId: id,
+      timeoutMs: resolved.timeoutMs,
+      maxRetries: resolved.maxRetries,
+      maxRetryAfterMs: resolved.maxRetryAfterMs,
+      retryBaseDelayMs: resolved.retryBaseDelayMs,
+      maxResponseBytes: resolved.maxResponseBytes,
+      maxErrorBodyBytes: resolved.maxErrorBodyBytes,
+      budget,
+      onEvent: resolved.onEvent,
+      recordContent: resolved.recordContent,
+      onErrorResponse: (error) => {
+        if (error.code === 'model_not_found' || error.code === 'provider_unavailable') {
+          this.#catalog?.invalidate();
+        }
+      },
+    });
+    this.#catalog = new Catalog(this.#transport, resolved.catalogTtlMs);
+  }
+
+  /** The gateway base URL, normalised (`/v1` appended when the path has no version segment). */
+  get baseURL(): string {
+    return this.#baseURL;
+  }
+
+  /**
+   * This client's view of the key's budget: `limit` is its `maxConcurrency`, `active` the key's
+   * requests in flight (every client sharing the budget), `queued` this client's waiting calls plus
+   * the key's queue.
+   */
+  get budget(): ConcurrencyBudgetState {
+    return this.#budget;
+  }
+
+  #ready(): ServiceContext {
+    if (this.#configError || !this.#transport || !this.#catalog) throw this.#configError;
+    return { transport: this.#transport, catalog: this.#catalog };
+  }
+
+  /** The chat models this key may use (`GET /models`, cached `catalogTtlMs`). */
+  async models(opts?: CallOptions): Promise<GatewayModel[]> {
+    return this.#ready().catalog.models(opts);
+  }
+
+  /** The services and their engines (`GET /capabilities`, cached `catalogTtlMs`). */
+  async services(opts?: CallOptions): Promise<GatewayService[]> {
+    return this.#ready().catalog.services(opts);
+  }
+
+  /** Forgets the cached catalog: the next look-up reads it again. */
+  refreshCatalog(): void {
+    this.#catalog?.invalidate();
+  }
+
+  /** The listed model; `model_not_found` (with close matches) for any unlisted id. */
+  async model(id: string, opts?: CallOptions): Promise<GatewayModel> {
+    return listedModel(this.#ready().catalog, id, opts);
+  }
+
+  /**
+   * The listed model; `undefined` for an unlisted own model (`my/...`: offline models are not
+   * listed, yet their address still works); `model_not_found` for any other unlisted id.
+   */
+  async resolveModel(id: string, opts?: CallOptions): Promise<GatewayModel | undefined> {
+    return resolveModel(this.#ready().catalog, id, opts);
+  }
+
+  /**
+   * The model when it has every need; `unsupported_model_capability` when it lacks one;
+   * `undefined` (unchecked: the gateway decides) for an unlisted own model, as `resolveModel`.
+   */
+  async requireCapabilities(
+    modelId: string,
+    needs: readonly ModelCapability[],
+    opts?: CallOptions,
+  ): Promise<GatewayModel | undefined> {
+    const { catalog } = this.#ready();
+    const model = await resolveModel(catalog, modelId, opts);
+    // An unlisted own model cannot be checked: the gateway refuses what it cannot serve.
+    if (!model) return undefined;
+    await checkModel(catalog, modelId, needs, { ...opts, known: capabilitiesOf(model) });
+    return model;
+  }
+
+  /**
+   * The capability gate both adapters call before a chat request. The model's capabilities are
+   * `known` (passed by the user: no catalog read unless refusing) or read from the cached catalog;
+   * it refuses with `unsupported_model_capability` (naming `purpose`, what is missing and the
+   * listed models that would do) when they lack a need (`anyOf`: lack all of them), and returns
+   * them. `undefined`: an unlisted own model, unchecked (the gateway decides); any other unlisted
+   * id is `model_not_found`. With no `needs` it only resolves the capabilities.
+   */
+  async checkModel(
+    modelId: string,
+    needs: readonly ModelCapability[],
+    opts?: CheckModelOptions,
+  ): Promise<readonly string[] | undefined> {
+    return checkModel(this.#ready().catalog, modelId, needs, opts);
+  }
+
+  /** The embedding engines `GET /capabilities` lists. */
+  async embeddingEngines(opts?: CallOptions): Promise<EmbeddingEngine[]> {
+    const { catalog } = this.#ready();
+    return (await loadServices()).embeddingEngines(catalog, opts);
+  }
+
+  /**
+   * The engine named (`model_not_found` when it is not listed: engines are never swapped), or the
+   * only one when none is named.
+   */
+  async resolveEmbeddingEngine(
+    engineId: string | undefined,
+    opts?: CallOptions,
+  ): Promise<EmbeddingEngine> {
+    const { catalog } = this.#ready();
+    return (await loadServices()).resolveEmbeddingEngine(catalog, engineId, opts);
+  }
+
+  /** One chat completion (`POST /chat/completions`), read tolerantly into `answer`. */
+  async chat(req: ChatRequest, opts?: CallOptions): Promise<ChatResult> {
+    return postChat(this.#ready().transport, req, opts);
+  }
+
+  /** A streamed chat completion: resolves once the gateway answered with a stream. */
+  async chatStream(req: ChatRequest, opts?: ChatStreamOptions): Promise<ChatStream> {
+    return openChatStream(this.#ready().transport, req, opts);
+  }
+
+  /** `POST /embeddings` as given (one request; limits checked first). */
+  async embed(req: EmbeddingsRequest, opts?: CallOptions): Promise<EmbeddingsResponse> {
+    const context = this.#ready();
+    return (await loadServices()).embed(context, req, opts);
+  }
+
+  /** Embeds any number of texts: batched under the gateway's limits, in input order. */
+  async embedMany(texts: string[], opts: EmbedManyOptions = {}): Promise<number[][]> {
+    const context = this.#ready();
+    return (await loadServices()).embedMany(context, texts, opts);
+  }
+
+  /** `POST /translations`. */
+  async translate(req: TranslationRequest, opts?: CallOptions): Promise<TranslationResponse> {
+    const context = this.#ready();
+    return (await loadServices()).translate(context, req, opts);
+  }
+
+  /** `POST /ocr`: an image (bytes, Blob, base64 or data URL) to text. */
+  async ocr(req: OcrRequest, opts?: CallOptions): Promise<OcrResponse> {
+    const context = this.#ready();
+    return (await loadServices()).ocr(context, req, opts);
+  }
+
+  /** `POST /audio/transcriptions`: JSON by default, plain text with `response_format: 'text'`. */
+  transcribe(
+    req: TranscriptionRequest & { response_format: 'text' },
+    opts?: CallOptions,
+  ): Promise<string>;
+  transcribe(
+    req: TranscriptionRequest & { response_format?: 'json' },
+    opts?: CallOptions,
+  ): Promise<TranscriptionResponse>;
+  transcribe(
+    req: TranscriptionRequest,
+    opts?: CallOptions,
+  ): Promise<TranscriptionResponse | string>;
+  async transcribe(
+    req: TranscriptionRequest,
+    opts?: CallOptions,
+  ): Promise<TranscriptionResponse | string> {
+    const context = this.#ready();
+    return (await loadServices()).transcribe(context, req, opts);
+  }
+}
+
+/**
+ * Creates a gateway client. `baseURL` and `apiKey` default to `INFERGATE_BASE_URL` and
+ * `INFERGATE_API_KEY`; when neither is given, every call rejects with `configuration_error`.
+ */
+export function createGatewayClient(options?: GatewayClientOptions): GatewayClient {
+  return new GatewayClient(options);
+}

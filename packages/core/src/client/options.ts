@@ -1,0 +1,210 @@
+import type { KeyBudget } from '../budget/concurrency-budget';
+import { GatewayError } from '../errors/errors';
+import type { GatewayEventHandler } from '../events/gateway-events';
+import { LIMITS } from '../protocol/limits';
+import type { GatewayClientOptions } from './client-types';
+import { missingSettingMessage, readEnv } from './read-env';
+
+export const DEFAULTS = {
+  maxConcurrency: 4,
+  maxConcurrencyPerKey: LIMITS.concurrentRequestsPerKey,
+  timeoutMs: 300_000,
+  maxRetries: 2,
+  catalogTtlMs: 60_000,
+  maxRetryAfterMs: 60_000,
+  retryBaseDelayMs: 500,
+  maxResponseBytes: 32 * 1024 * 1024,
+  maxErrorBodyBytes: 64 * 1024,
+} as const;
+
+/** Timers take at most 2^31 − 1 ms; longer deadlines are clamped to it (about 24.8 days). */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+export interface ResolvedOptions {
+  /** Normalised base URL, or undefined when none was given (calls then fail with configuration_error). */
+  baseURL: string | undefined;
+  apiKey: string | undefined;
+  fetch: typeof fetch | undefined;
+  headers: Record<string, string>;
+  maxConcurrency: number;
+  maxConcurrencyPerKey: number;
+  /** undefined: the default in-process budget. */
+  budget: KeyBudget | undefined;
+  timeoutMs: number;
+  maxRetries: number;
+  catalogTtlMs: number;
+  maxRetryAfterMs: number;
+  retryBaseDelayMs: number;
+  maxResponseBytes: number;
+  maxErrorBodyBytes: number;
+  onEvent: GatewayEventHandler | undefined;
+  recordContent: boolean;
+}
+
+/**
+ * Normalises a base URL:
+ * - surrounding whitespace and trailing slashes are removed;
+ * - a last path segment that is a version (`v1`, `V2`, ...) is lowercased; otherwise `/v1` is
+ *   appended.
+ * `https://gw.example` → `https://gw.example/v1`; `https://gw.example/v1/` → `https://gw.example/v1`;
+ * `https://gw.example/api` → `https://gw.example/api/v1`. Query strings and fragments are refused.
+ */
+export function normalizeBaseURL(input: string): string {
+  const raw = input.trim();
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch (cause) {
+    // The value is not quoted: a key pasted into the wrong field would be printed.
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: `baseURL is not an absolute URL (a string of ${raw.length} characters that does not parse as http(s)://host/...)`,
+      field: 'baseURL',
+      cause: cause instanceof Error ? new TypeError('Invalid URL') : undefined,
+    });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: `baseURL must use http or https, got "${url.protocol}"`,
+      field: 'baseURL',
+    });
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: 'baseURL must not contain a query string or fragment',
+      field: 'baseURL',
+    });
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: 'baseURL must not contain credentials; pass apiKey instead',
+      field: 'baseURL',
+    });
+  }
+  let path = url.pathname.replace(/\/+$/, '');
+  const cut = path.lastIndexOf('/') + 1;
+  const lastSegment = path.slice(cut);
+  if (/^v\d+$/i.test(lastSegment)) path = `${path.slice(0, cut)}${lastSegment.toLowerCase()}`;
+  else path = `${path}/v1`;
+  return `${url.origin}${path}`;
+}
+
+function positiveInteger(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  min = 1,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < min || Math.floor(value) !== value) {
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: `${name} must be an integer ≥ ${min}, got ${String(value)}`,
+      field: name,
+    });
+  }
+  return value;
+}
+
+function checkBudget(budget: unknown): KeyBudget | undefined {
+  if (budget === undefined) return undefined;
+  const acquire = (budget as { acquire?: unknown } | null)?.acquire;
+  if (typeof budget !== 'object' || budget === null || typeof acquire !== 'function') {
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: 'budget must be a KeyBudget (an object with an acquire(request) method)',
+      field: 'budget',
+    });
+  }
+  return budget as KeyBudget;
+}
+
+function checkOnEvent(onEvent: unknown): GatewayEventHandler | undefined {
+  if (onEvent === undefined || typeof onEvent === 'function') {
+    return onEvent as GatewayEventHandler | undefined;
+  }
+  throw new GatewayError({
+    code: 'configuration_error',
+    message: `onEvent must be a function, got ${onEvent === null ? 'null' : typeof onEvent}`,
+    field: 'onEvent',
+  });
+}
+
+export function resolveOptions(input: GatewayClientOptions | undefined = {}): ResolvedOptions {
+  if (typeof input !== 'object' || input === null) {
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: `createGatewayClient takes an options object or nothing, got ${input === null ? 'null' : typeof input}`,
+    });
+  }
+  const options = input;
+  const baseURL = options.baseURL ?? readEnv('INFERGATE_BASE_URL');
+  return {
+    baseURL: baseURL === undefined ? undefined : normalizeBaseURL(baseURL),
+    apiKey: options.apiKey?.trim() || readEnv('INFERGATE_API_KEY'),
+    fetch: options.fetch,
+    headers: { ...options.headers },
+    maxConcurrency: positiveInteger(
+      'maxConcurrency',
+      options.maxConcurrency,
+      DEFAULTS.maxConcurrency,
+    ),
+    maxConcurrencyPerKey: positiveInteger(
+      'maxConcurrencyPerKey',
+      options.maxConcurrencyPerKey,
+      DEFAULTS.maxConcurrencyPerKey,
+    ),
+    budget: checkBudget(options.budget),
+    timeoutMs: Math.min(
+      MAX_TIMEOUT_MS,
+      positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs),
+    ),
+    maxResponseBytes: positiveInteger(
+      'maxResponseBytes',
+      options.maxResponseBytes,
+      DEFAULTS.maxResponseBytes,
+    ),
+    maxErrorBodyBytes: positiveInteger(
+      'maxErrorBodyBytes',
+      options.maxErrorBodyBytes,
+      DEFAULTS.maxErrorBodyBytes,
+    ),
+    maxRetries: positiveInteger('maxRetries', options.maxRetries, DEFAULTS.maxRetries, 0),
+    catalogTtlMs: positiveInteger('catalogTtlMs', options.catalogTtlMs, DEFAULTS.catalogTtlMs, 0),
+    maxRetryAfterMs: positiveInteger(
+      'maxRetryAfterMs',
+      options.maxRetryAfterMs,
+      DEFAULTS.maxRetryAfterMs,
+      0,
+    ),
+    retryBaseDelayMs: positiveInteger(
+      'retryBaseDelayMs',
+      options.retryBaseDelayMs,
+      DEFAULTS.retryBaseDelayMs,
+      0,
+    ),
+    onEvent: checkOnEvent(options.onEvent),
+    recordContent: options.recordContent === true,
+  };
+}
+
+export function missingConfiguration(resolved: ResolvedOptions): GatewayError | undefined {
+  if (resolved.baseURL === undefined) {
+    return new GatewayError({
+      code: 'configuration_error',
+      message: missingSettingMessage('No gateway base URL', 'baseURL', 'INFERGATE_BASE_URL'),
+      field: 'baseURL',
+    });
+  }
+  if (resolved.apiKey === undefined) {
+    return new GatewayError({
+      code: 'configuration_error',
+      message: missingSettingMessage('No API key', 'apiKey', 'INFERGATE_API_KEY'),
+      field: 'apiKey',
+    });
+  }
+  return undefined;
+}

@@ -1,0 +1,98 @@
+import { invalidRequest } from '../errors/errors';
+
+const DATA_URL = /^data:[^,]*;base64,/i;
+
+/** Removes a `data:<mime>;base64,` prefix when present. */
+export function stripDataUrl(text: string): string {
+  if (text.charCodeAt(0) !== 100 /* d */ && text.charCodeAt(0) !== 68 /* D */) return text;
+  const match = DATA_URL.exec(text.slice(0, 256));
+  return match ? text.slice(match[0].length) : text;
+}
+
+function isBase64Char(code: number): boolean {
+  return (
+    (code >= 65 && code <= 90) || // A-Z
+    (code >= 97 && code <= 122) || // a-z
+    (code >= 48 && code <= 57) || // 0-9
+    code === 43 || // +
+    code === 47 // /
+  );
+}
+
+/**
+ * Checks standard base64 (RFC 4648 §4, no whitespace; `=` padding optional but correct when
+ * present) and returns the decoded size in bytes. Throws invalid_request_error naming `field`.
+ */
+export function checkBase64(field: string, text: string): number {
+  let end = text.length;
+  let padding = 0;
+  while (end > 0 && text.charCodeAt(end - 1) === 61 /* = */ && padding < 2) {
+    end--;
+    padding++;
+  }
+  for (let i = 0; i < end; i++) {
+    if (!isBase64Char(text.charCodeAt(i))) {
+      const shown = JSON.stringify(text[i]);
+      throw invalidRequest(field, `is not well-formed base64: character ${shown} at position ${i}`);
+    }
+  }
+  if (padding > 0 && text.length % 4 !== 0) {
+    throw invalidRequest(
+      field,
+      `is not well-formed base64: padded length ${text.length} is not a multiple of 4`,
+    );
+  }
+  if (end % 4 === 1) {
+    throw invalidRequest(
+      field,
+      `is not well-formed base64: length ${end} leaves a dangling character`,
+    );
+  }
+  return Math.floor((end * 3) / 4);
+}
+
+const ASCII_WHITESPACE = /[\t\n\f\r ]+/g;
+
+/**
+ * What is sent for a base64 string: the `data:` prefix and ASCII whitespace (line wrapping)
+ * removed, then checked, then the missing `=` padding added, because the gateway reads
+ * `string (base64)` strictly (length a multiple of 4). Returns that text and its decoded size.
+ */
+export function normaliseBase64(field: string, text: string): { text: string; size: number } {
+  let data = stripDataUrl(text.trim());
+  ASCII_WHITESPACE.lastIndex = 0;
+  if (ASCII_WHITESPACE.test(data)) data = data.replace(ASCII_WHITESPACE, '');
+  const size = checkBase64(field, data);
+  const missing = (4 - (data.length % 4)) % 4;
+  return { text: missing === 0 ? data : data + '='.repeat(missing), size };
+}
+
+/** Decodes already-checked base64. */
+export function decodeBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** Decodes just the first `count` bytes of already-checked base64 (for magic-byte sniffing). */
+export function decodeBase64Prefix(text: string, count: number): Uint8Array {
+  const chars = Math.min(text.length, Math.ceil(count / 3) * 4);
+  let prefix = text.slice(0, chars);
+  prefix = prefix.replace(/=+$/, '');
+  while (prefix.length % 4 === 1) prefix = prefix.slice(0, -1);
+  return decodeBase64(prefix).subarray(0, count);
+}
+
+/** Standard padded base64 of bytes. */
+export function encodeBase64(bytes: Uint8Array): string {
+  const CHUNK = 0x8000 - (0x8000 % 3); // a multiple of 3 so chunks concatenate without padding
+  let out = '';
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    const slice = bytes.subarray(i, i + CHUNK);
+    let binary = '';
+    for (let j = 0; j < slice.length; j++) binary += String.fromCharCode(slice[j]!);
+    out += btoa(binary);
+  }
+  return out;
+}

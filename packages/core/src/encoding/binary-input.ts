@@ -1,0 +1,74 @@
+import { invalidRequest } from '../errors/errors';
+import type { AudioLike } from '../protocol/wire-types';
+import { decodeBase64, decodeBase64Prefix, encodeBase64, normaliseBase64 } from './base64';
+
+/** Bytes given as a Blob/File, Uint8Array, ArrayBuffer or base64 string, with their size known up front. */
+export interface BinaryInput {
+  readonly size: number;
+  /** A File's name, when there is one. */
+  readonly name: string | undefined;
+  /** A Blob's MIME type, when there is one. */
+  readonly type: string | undefined;
+  /** The first `count` bytes (for format sniffing). */
+  head(count: number): Promise<Uint8Array>;
+  /** The bytes as a Blob (for multipart). */
+  blob(type: string): Blob;
+  /** Standard base64 of the bytes. */
+  base64(): Promise<string>;
+}
+
+function fromBytes(bytes: Uint8Array): BinaryInput {
+  return {
+    size: bytes.byteLength,
+    name: undefined,
+    type: undefined,
+    head: async (count) => bytes.subarray(0, count),
+    blob: (type) => new Blob([bytes as Uint8Array<ArrayBuffer>], { type }),
+    base64: async () => encodeBase64(bytes),
+  };
+}
+
+function fromBlob(blob: Blob): BinaryInput {
+  const name = (blob as { name?: unknown }).name;
+  return {
+    size: blob.size,
+    name: typeof name === 'string' && name !== '' ? name : undefined,
+    type: blob.type !== '' ? blob.type : undefined,
+    head: async (count) => new Uint8Array(await blob.slice(0, count).arrayBuffer()),
+    blob: (type) => (blob.type !== '' ? blob : new Blob([blob], { type })),
+    base64: async () => encodeBase64(new Uint8Array(await blob.arrayBuffer())),
+  };
+}
+
+function fromBase64(field: string, text: string): BinaryInput {
+  const { text: data, size } = normaliseBase64(field, text);
+  let decoded: Uint8Array | undefined;
+  const bytes = () => {
+    decoded ??= decodeBase64(data);
+    return decoded;
+  };
+  return {
+    size,
+    name: undefined,
+    type: undefined,
+    head: async (count) => decodeBase64Prefix(data, count),
+    blob: (type) => new Blob([bytes() as Uint8Array<ArrayBuffer>], { type }),
+    base64: async () => data,
+  };
+}
+
+/**
+ * Normalises binary input; a string is read as base64 (a `data:...;base64,` prefix, line breaks
+ * and missing `=` padding are allowed; it is sent padded and without whitespace).
+ */
+export function toBinaryInput(field: string, value: AudioLike): BinaryInput {
+  if (typeof value === 'string') return fromBase64(field, value);
+  if (value instanceof Uint8Array) return fromBytes(value);
+  if (value instanceof ArrayBuffer) return fromBytes(new Uint8Array(value));
+  if (ArrayBuffer.isView(value)) {
+    const view = value as ArrayBufferView;
+    return fromBytes(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+  }
+  if (typeof Blob !== 'undefined' && value instanceof Blob) return fromBlob(value);
+  throw invalidRequest(field, 'must be a Blob, File, Uint8Array, ArrayBuffer or base64 string');
+}

@@ -1,0 +1,251 @@
+import type { ModelCapability } from '../protocol/wire-types';
+import { redactAll, redactValue, registeredSecrets } from './redact-secret';
+
+/** The codes the gateway itself sends (docs/gateway-protocol.md §10.2). */
+export const GATEWAY_ERROR_CODES = [
+  'invalid_request_error',
+  'unsupported_model_capability',
+  'invalid_api_key',
+  'model_not_allowed',
+  'unshielded_access_required',
+  'model_not_found',
+  'model_busy',
+  'client_concurrency_exceeded',
+  'all_providers_failed',
+  'provider_request_failed',
+  'provider_protocol_error',
+  'provider_unavailable',
+  'request_timeout',
+] as const;
+
+/** Codes raised by the client itself. */
+export const CLIENT_ERROR_CODES = [
+  'stream_incomplete',
+  'aborted',
+  'timeout',
+  'network_error',
+  'invalid_response',
+  'configuration_error',
+  'upstream_error',
+  'response_too_large',
+] as const;
+
+export type GatewayServerErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
+export type GatewayClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
+export type GatewayErrorCode = GatewayServerErrorCode | GatewayClientErrorCode;
+
+const serverCodes: ReadonlySet<string> = new Set(GATEWAY_ERROR_CODES);
+
+export function isGatewayServerErrorCode(code: unknown): code is GatewayServerErrorCode {
+  return typeof code === 'string' && serverCodes.has(code);
+}
+
+/**
+ * Core's retry policy (transport.ts retries exactly what this calls retryable): an HTTP answer is
+ * retryable when it is 500/502/503/504, or 429 with `Retry-After`; an error without an HTTP
+ * status is retryable by its code (`network_error` before the first byte, ...).
+ */
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
+const RETRYABLE_CODES: ReadonlySet<GatewayErrorCode> = new Set<GatewayErrorCode>([
+  'model_busy',
+  'client_concurrency_exceeded',
+  'all_providers_failed',
+  'provider_unavailable',
+  'request_timeout',
+  'network_error',
+]);
+
+export interface GatewayErrorOptions {
+  code: GatewayErrorCode;
+  message: string;
+  status?: number;
+  type?: string;
+  retryAfterMs?: number;
+  isRetryable?: boolean;
+  /** Raw response body (text). */
+  body?: string;
+  /** Parsed JSON body, when the body was JSON. */
+  data?: unknown;
+  /** The headers of the error response (names in lower case; never `set-cookie`). */
+  responseHeaders?: Record<string, string>;
+  requestedModel?: string;
+  servedModel?: string;
+  model?: string;
+  missing?: ModelCapability[];
+  alternatives?: string[];
+  field?: string;
+  cause?: unknown;
+}
+
+const BRAND = Symbol.for('@infergate/core.GatewayError');
+
+/** The optional fields copied from the options (only when given, so errors stay small in logs). */
+const OPTIONAL_FIELDS = [
+  'status',
+  'type',
+  'retryAfterMs',
+  'body',
+  'data',
+  'responseHeaders',
+  'requestedModel',
+  'servedModel',
+  'model',
+  'missing',
+  'alternatives',
+  'field',
+] as const;
+
+/** The one error type of infergate; branch on `code`. */
+export class GatewayError extends Error {
+  override readonly name = 'GatewayError';
+  readonly code: GatewayErrorCode;
+  readonly isRetryable: boolean;
+  declare readonly status?: number;
+  declare readonly type?: string;
+  declare readonly retryAfterMs?: number;
+  /** The raw response body (text), whatever its shape. */
+  declare readonly body?: string;
+  /** The parsed JSON body, when the body was JSON. */
+  declare readonly data?: unknown;
+  /**
+   * The headers of the HTTP error response it came with (`retry-after`, `x-service-model`, …),
+   * names in lower case. `set-cookie` is left out, and the API key is redacted from any value.
+   */
+  declare readonly responseHeaders?: Record<string, string>;
+  declare readonly requestedModel?: string;
+  declare readonly servedModel?: string;
+  /** Capability / not-found errors: the model (or engine) in question. */
+  declare readonly model?: string;
+  /** Capability errors: what the model lacks. */
+  declare readonly missing?: ModelCapability[];
+  /** Capability / not-found errors: listed models (or engines) that would do. */
+  declare readonly alternatives?: string[];
+  /** Validation errors: the offending field, as a path (`messages`, `input[3]`). */
+  declare readonly field?: string;
+
+  /**
+   * `instanceof GatewayError` holds for an error made by any copy of core: the CJS build loads the
+   * main entry and `@infergate/core/internal` as separate copies. (Not meant to be subclassed: one
+   * error type, branch on `code`.)
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isGatewayError(value);
+  }
+
+  constructor(given: GatewayErrorOptions) {
+    const options = redactOptions(given);
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = options.code;
+    this.isRetryable =
+      options.isRetryable ??
+      (options.status !== undefined && options.status >= 400
+        ? RETRYABLE_STATUSES.has(options.status) ||
+          (options.status === 429 && options.retryAfterMs !== undefined)
+        : RETRYABLE_CODES.has(options.code));
+    const self = this as unknown as Record<string, unknown>;
+    for (const key of OPTIONAL_FIELDS) if (options[key] !== undefined) self[key] = options[key];
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  /** A plain, log-friendly object (no stack, no parsed `data`; the body cut to 2000 characters). */
+  toJSON(): Record<string, unknown> {
+    const json: Record<string, unknown> = {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      isRetryable: this.isRetryable,
+    };
+    for (const key of OPTIONAL_FIELDS) {
+      const value = this[key];
+      if (value !== undefined && key !== 'data') json[key] = value;
+    }
+    if (this.body !== undefined && this.body.length > 2000)
+      json.body = `${this.body.slice(0, 2000)}…`;
+    const cause = describeCause(this.cause);
+    if (cause !== undefined) json.cause = cause;
+    return json;
+  }
+}
+
+/**
+ * Every string an error carries leaves the client: the registered API keys are redacted from the
+ * message, body, data (after JSON decoding, so escaped echoes are caught), headers and cause.
+ */
+function redactOptions(options: GatewayErrorOptions): GatewayErrorOptions {
+  let any = false;
+  for (const _ of registeredSecrets()) {
+    any = true;
+    break;
+  }
+  const cause = safeCause(options.cause, any);
+  if (!any) return cause === options.cause ? options : { ...options, cause };
+  const text = (value: string) => redactAll(value);
+  const redacted: GatewayErrorOptions = { ...options, message: text(options.message), cause };
+  if (options.body !== undefined) redacted.body = text(options.body);
+  if (options.data !== undefined) redacted.data = redactValue(options.data, text);
+  if (options.responseHeaders !== undefined)
+    redacted.responseHeaders = redactValue(options.responseHeaders, text) as Record<string, string>;
+  for (const key of ['type', 'requestedModel', 'servedModel', 'model', 'field'] as const) {
+    const value = options[key];
+    if (value !== undefined) redacted[key] = text(value);
+  }
+  return redacted;
+}
+
+/**
+ * A cause safe to keep: a `SyntaxError` from `JSON.parse` quotes the start of the text it could not
+ * read (which may be anything the gateway sent), so it is replaced by one that does not; another
+ * Error whose message or stack holds a key is replaced by a redacted copy.
+ */
+function safeCause(cause: unknown, redacting: boolean): unknown {
+  if (cause === undefined || cause === null || isGatewayError(cause)) return cause;
+  if (cause instanceof SyntaxError) {
+    const position = /at position \d+/.exec(cause.message)?.[0];
+    const safe = new SyntaxError(`The text is not valid JSON${position ? ` (${position})` : ''}`);
+    safe.stack = `SyntaxError: ${safe.message}`;
+    return safe;
+  }
+  if (!redacting) return cause;
+  if (typeof cause === 'string') return redactAll(cause);
+  if (cause instanceof Error) {
+    const message = redactAll(cause.message);
+    const stack = cause.stack === undefined ? undefined : redactAll(cause.stack);
+    if (message === cause.message && stack === cause.stack) return cause;
+    const copy = new Error(message);
+    copy.name = cause.name;
+    copy.stack = stack ?? `${cause.name}: ${message}`;
+    return copy;
+  }
+  return cause;
+}
+
+function describeCause(cause: unknown): unknown {
+  if (cause === undefined) return undefined;
+  if (cause instanceof GatewayError) return cause.toJSON();
+  if (cause instanceof Error) return { name: cause.name, message: cause.message };
+  if (typeof cause === 'string' || typeof cause === 'number' || typeof cause === 'boolean')
+    return cause;
+  return String(cause);
+}
+
+/** True for a GatewayError, also one made by another copy of this package (ESM + CJS). */
+export function isGatewayError(error: unknown): error is GatewayError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[BRAND] === true
+  );
+}
+
+/**
+ * A validation refusal (`invalid_request_error`, nothing sent): the message is `<field>: <what is
+ * wrong>`, naming the actual value or size and the limit; `field` is set.
+ */
+export function invalidRequest(field: string, message: string): GatewayError {
+  return new GatewayError({
+    code: 'invalid_request_error',
+    message: `${field}: ${message}`,
+    field,
+    isRetryable: false,
+  });
+}

@@ -1,0 +1,156 @@
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { createGatewayClient } from '../client/client';
+import { GatewayError, isGatewayError } from './errors';
+import { redactSecret } from './redact-secret';
+
+const KEY = 'sk-live/Ab+9x_Yz=Q1w2e3r4t5';
+
+/** Every form an echo of the key may take on the wire. */
+const FORMS: Record<string, string> = {
+  raw: KEY,
+  'JSON \\/': KEY.replace(/\//g, '\\/'),
+  'JSON \\u002b': KEY.replace(/\+/g, '\\u002b'),
+  'JSON \\u escapes of every char': [...KEY]
+    .map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .join(''),
+  'URL-encoded': encodeURIComponent(KEY),
+  'URL-encoded lower-case hex': encodeURIComponent(KEY).replace(/%[0-9A-F]{2}/g, (m) =>
+    m.toLowerCase(),
+  ),
+  base64: btoa(KEY),
+  'base64 inside more text (offset 1)': btoa(`x${KEY}y`),
+  'base64 inside more text (offset 2)': btoa(`xy${KEY}`),
+  base64url: btoa(`Bearer ${KEY}`).replace(/\+/g, '-').replace(/\//g, '_'),
+};
+
+const leaks = (text: string) =>
+  Object.entries(FORMS).some(([, form]) => text.includes(form)) ||
+  text.includes(KEY) ||
+  text.includes(btoa(KEY).slice(4, 20));
+
+describe('redactSecret', () => {
+  for (const [name, form] of Object.entries(FORMS)) {
+    it(`redacts the key's ${name} form`, () => {
+      const out = redactSecret(`before ${form} after`, KEY);
+      expect(out).toContain('[redacted]');
+      expect(leaks(out)).toBe(false);
+    });
+  }
+
+  it('leaves text without the key alone', () => {
+    expect(redactSecret('a plain % message \\n with \\u0041', KEY)).toBe(
+      'a plain % message \\n with \\u0041',
+    );
+  });
+});
+
+function clientAnswering(respond: () => Response) {
+  return createGatewayClient({
+    baseURL: `https://redact-${Math.random()}.test`,
+    apiKey: KEY,
+    maxRetries: 0,
+    fetch: async () => respond(),
+  });
+}
+
+async function failure(run: () => Promise<unknown>): Promise<GatewayError> {
+  try {
+    await run();
+  } catch (error) {
+    if (isGatewayError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
+
+function everything(error: GatewayError): string {
+  return [
+    error.message,
+    error.stack,
+    JSON.stringify(error),
+    JSON.stringify(error.data),
+    error.body,
+    inspect(error, { showHidden: true, depth: 10, getters: true }),
+  ].join('\n');
+}
+
+const ask = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };
+
+describe('every string an error carries is redacted', () => {
+  for (const [name, form] of Object.entries(FORMS)) {
+    it(`HTTP error body echoing the key (${name})`, async () => {
+      const client = clientAnswering(
+        () =>
+          new Response(
+            `{"error":{"code":"invalid_api_key","message":"bad key ${form}","type":"auth"}}`,
+            { status: 401, headers: { 'content-type': 'application/json' } },
+          ),
+      );
+      const error = await failure(() => client.chat(ask));
+      expect(error.code).toBe('invalid_api_key');
+      expect(leaks(everything(error))).toBe(false);
+    });
+
+    it(`in-stream error event echoing the key (${name})`, async () => {
+      const client = clientAnswering(
+        () =>
+          new Response(
+            `data: {"error":{"code":"provider_request_failed","message":"upstream said ${form}"}}\n\n`,
+            { headers: { 'content-type': 'text/event-stream' } },
+          ),
+      );
+      const error = await failure(async () => {
+        const stream = await client.chatStream(ask);
+        await stream.result();
+      });
+      expect(error.code).toBe('provider_request_failed');
+      expect(leaks(everything(error))).toBe(false);
+    });
+
+    it(`malformed stream event echoing the key (${name})`, async () => {
+      const client = clientAnswering(
+        () =>
+          new Response(`data: {"choices": oops ${form}\n\n`, {
+            headers: { 'content-type': 'text/event-stream' },
+          }),
+      );
+      const error = await failure(async () => {
+        const stream = await client.chatStream(ask);
+        await stream.result();
+      });
+      expect(error.code).toBe('provider_protocol_error');
+      expect(leaks(everything(error))).toBe(false);
+    });
+  }
+
+  it('a SyntaxError cause does not quote the body', async () => {
+    const client = clientAnswering(
+      () =>
+        new Response(`not json at all: secret-ish text ${KEY}`, {
+          headers: { 'content-type': 'application/json' },
+        }),
+    );
+    const error = await failure(() => client.chat(ask));
+    expect(error.code).toBe('invalid_response');
+    expect(error.cause).toBeInstanceOf(SyntaxError);
+    expect((error.cause as Error).message).not.toContain('not json');
+    expect(leaks(everything(error))).toBe(false);
+  });
+
+  it('a cause whose message holds the key is replaced by a redacted copy', () => {
+    createGatewayClient({ baseURL: 'https://x.test', apiKey: KEY });
+    const error = new GatewayError({
+      code: 'network_error',
+      message: 'failed',
+      cause: new TypeError(`fetch failed for ${KEY}`),
+    });
+    expect(leaks(everything(error))).toBe(false);
+    expect((error.cause as Error).name).toBe('TypeError');
+  });
+
+  it('util.inspect of the client never shows the key', () => {
+    const client = createGatewayClient({ baseURL: 'https://x.test', apiKey: KEY });
+    expect(inspect(client, { showHidden: true, getters: true, depth: 10 })).not.toContain(KEY);
+  });
+});

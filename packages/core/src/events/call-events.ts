@@ -1,0 +1,278 @@
+import type { AssembledChat } from '../client/client-types';
+import { isGatewayError } from '../errors/errors';
+import { readUsage } from '../protocol/read-usage';
+import type { Usage } from '../protocol/wire-types';
+import type {
+  GatewayAttemptEvent,
+  GatewayDoneEvent,
+  GatewayEvent,
+  GatewayEventHandler,
+  GatewayOperation,
+  GatewayResponseEvent,
+  GatewayRetryEvent,
+  GatewayStartEvent,
+} from './gateway-events';
+
+/** Ids of calls in this realm: every event of one call carries its id. */
+let lastCallId = 0;
+
+const OPERATIONS: Readonly<Record<string, GatewayOperation>> = {
+  '/chat/completions': 'chat',
+  '/embeddings': 'embeddings',
+  '/translations': 'translation',
+  '/ocr': 'ocr',
+  '/audio/transcriptions': 'transcription',
+  '/models': 'models',
+  '/capabilities': 'capabilities',
+};
+
+export interface CallEventsInit {
+  onEvent: GatewayEventHandler;
+  recordContent: boolean;
+  /** Removes the API key from content (which may echo it). */
+  redact: (text: string) => string;
+  method: 'GET' | 'POST';
+  path: string;
+  requestedModel: string | undefined;
+  stream: boolean;
+  body: string | FormData | undefined;
+  budgetId: string;
+  serverAddress: string;
+  serverPort: number;
+}
+
+/**
+ * The events of one call, built only when the client has an `onEvent` hook (a client without
+ * one creates none: the hot path pays one `undefined` check per step). Events are built as plain
+ * literals, without spreads: a hooked call makes about ten of them.
+ */
+export class CallEvents {
+  readonly #onEvent: GatewayEventHandler;
+  readonly #redact: (text: string) => string;
+  readonly #callId = ++lastCallId;
+  readonly #operation: GatewayOperation;
+  readonly #requestedModel: string | undefined;
+  readonly #startedAt = performance.now();
+  readonly recordContent: boolean;
+  #attempts = 0;
+  #queueWaitMs = 0;
+  #queuedAt = 0;
+  #sentAt = 0;
+  #servedModel: string | undefined;
+  #ended = false;
+
+  constructor(init: CallEventsInit) {
+    this.#onEvent = init.onEvent;
+    this.#redact = init.redact;
+    this.recordContent = init.recordContent;
+    this.#operation = OPERATIONS[init.path] ?? 'other';
+    this.#requestedModel = init.requestedModel;
+    const event: GatewayStartEvent = {
+      type: 'start',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
+      method: init.method,
+      path: init.path,
+      serverAddress: init.serverAddress,
+      serverPort: init.serverPort,
+      stream: init.stream,
+      budgetId: init.budgetId,
+    };
+    if (init.requestedModel !== undefined) event.requestedModel = init.requestedModel;
+    if (this.recordContent && typeof init.body === 'string') event.input = init.redact(init.body);
+    this.#send(event);
+  }
+
+  queued(attempt: number, budgetId: string): void {
+    this.#queuedAt = performance.now();
+    this.#send({
+      type: 'queued',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
+      attempt,
+      budgetId,
+    });
+  }
+
+  dequeued(attempt: number, budgetId: string): void {
+    const waitMs = performance.now() - this.#queuedAt;
+    this.#queueWaitMs += waitMs;
+    this.#send({
+      type: 'dequeued',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
+      attempt,
+      budgetId,
+      waitMs,
+    });
+  }
+
+  released(attempt: number, budgetId: string): void {
+    this.#send({
+      type: 'released',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
+      attempt,
+      budgetId,
+    });
+  }
+
+  attempt(attempt: number, method: 'GET' | 'POST', path: string): void {
+    this.#attempts = attempt;
+    this.#sentAt = performance.now();
+    const event: GatewayAttemptEvent = {
+      type: 'attempt',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
+      attempt,
+      method,
+      path,
+    };
+    if (this.#requestedModel !== undefined) event.requestedModel = this.#requestedModel;
+    this.#send(event);
+  }
+
+  /** An attempt's outcome: `error` is the error it failed with (a 2xx has none). */
+  response(attempt: number, status: number | undefined, error?: unknown): void {
+    const event: GatewayResponseEvent = {
+      type: 'response',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
+      attempt,
+      ok: error === undefined,
+      durationMs: performance.now() - this.#sentAt,
+    };
+    if (status !== undefined) event.status = status;
+    if (isGatewayError(error)) {
+      event.code = error.code;
+      if (error.retryAfterMs !== undefined) event.retryAfterMs = error.retryAfterMs;
+    }
+    this.#send(event);
+  }
+
+  retry(attempt: number, delayMs: number, error: unknown): void {
+    if (!isGatewayError(error)) return;
+    const event: GatewayRetryEvent = {
+      type: 'retry',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
+      attempt,
+      delayMs,
+      reason: error.code,
+    };
+    if (error.status !== undefined) event.status = error.status;
+    this.#send(event);
+  }
+
+  /** The answering model, when the answer names it; the first name given wins. */
+  served(model: unknown): void {
+    if (typeof model !== 'string' || model === '' || this.#servedModel !== undefined) return;
+    this.#servedModel = model;
+    const requested = this.#requestedModel;
+    // Only a chat request can be answered by another model (the pool fallback of an offline one).
+    if (this.#operation === 'chat' && requested !== undefined && model !== requested) {
+      this.#send({
+        type: 'fallback',
+        callId: this.#callId,
+        operation: this.#operation,
+        time: Date.now(),
+        requestedModel: requested,
+        servedModel: model,
+      });
+    }
+  }
+
+  /**
+   * The answer was read: its usage, `id` and finish reason when it has them; `output` is the
+   * answer's text, used only with `recordContent`.
+   */
+  succeeded(
+    usage?: Usage | null,
+    output?: () => string,
+    answer: { id?: unknown; finishReason?: unknown } = {},
+  ): void {
+    const event = this.#done(true);
+    if (!event) return;
+    if (typeof answer.id === 'string' && answer.id !== '') event.responseId = answer.id;
+    if (typeof answer.finishReason === 'string' && answer.finishReason !== '') {
+      event.finishReason = answer.finishReason;
+    }
+    const servedModel = this.#servedModel ?? this.#requestedModel;
+    if (servedModel !== undefined) event.servedModel = servedModel;
+    const counts = readUsage(usage);
+    if (counts !== undefined) event.usage = counts;
+    if (this.recordContent && output) event.output = this.#redact(output());
+    this.#send(event);
+  }
+
+  failed(error: unknown): void {
+    const event = this.#done(false);
+    if (!event) return;
+    if (this.#servedModel !== undefined) event.servedModel = this.#servedModel;
+    const code = isGatewayError(error)
+      ? error.code
+      : error instanceof Error
+        ? error.name
+        : typeof error;
+    const status = isGatewayError(error) ? error.status : undefined;
+    event.error = status === undefined ? { code } : { code, status };
+    this.#send(event);
+  }
+
+  /** A chat stream ended: read to its end (`answer`), or failed or cancelled (`error`). */
+  streamEnded(error: unknown, answer: AssembledChat | undefined): void {
+    if (error !== undefined || answer === undefined) {
+      this.failed(error);
+      return;
+    }
+    this.served(this.#requestedModel);
+    this.succeeded(answer.usage, () => JSON.stringify(answer), answer);
+  }
+
+  /** The `done` event to fill and send, or undefined when the call has already ended. */
+  #done(ok: boolean): GatewayDoneEvent | undefined {
+    if (this.#ended) return undefined;
+    this.#ended = true;
+    const event: GatewayDoneEvent = {
+      type: 'done',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
+      ok,
+      durationMs: performance.now() - this.#startedAt,
+      attempts: this.#attempts,
+      queueWaitMs: this.#queueWaitMs,
+    };
+    if (this.#requestedModel !== undefined) event.requestedModel = this.#requestedModel;
+    return event;
+  }
+
+  #send(event: GatewayEvent): void {
+    try {
+      const result: unknown = this.#onEvent(event);
+      // An async hook's rejection must not become an unhandled rejection either.
+      if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') {
+        (result as PromiseLike<unknown>).then(undefined, ignore);
+      }
+    } catch {
+      // A hook that throws must not change the call's outcome.
+    }
+  }
+}
+
+function ignore(): void {}
+
+/** `server.address` and `server.port` of a base URL. */
+export function serverOf(baseURL: string): { address: string; port: number } {
+  const url = new URL(baseURL);
+  const address = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  return { address, port };
+}

@@ -1,0 +1,157 @@
+import type { GatewayErrorCode } from '../errors/errors';
+import type { UsageCounts } from '../protocol/read-usage';
+
+/**
+ * What a call does, named as in the OpenTelemetry GenAI conventions where they have a name
+ * (`chat`, `embeddings`); the gateway's other endpoints by their service.
+ */
+export type GatewayOperation =
+  | 'chat'
+  | 'embeddings'
+  | 'translation'
+  | 'ocr'
+  | 'transcription'
+  | 'models'
+  | 'capabilities'
+  | 'other';
+
+/** Fields every event has. */
+export interface GatewayEventBase {
+  /** Identifies the call within this JavaScript realm: every event of one call has the same id. */
+  callId: number;
+  operation: GatewayOperation;
+  /** When the event happened (epoch ms). */
+  time: number;
+}
+
+/** The call began (before it asks for a slot). */
+export interface GatewayStartEvent extends GatewayEventBase {
+  type: 'start';
+  method: 'GET' | 'POST';
+  /** Path below the base URL, e.g. `/chat/completions`. */
+  path: string;
+  /** Host of the base URL (`server.address`). */
+  serverAddress: string;
+  /** Port of the base URL (the scheme's default when it names none). */
+  serverPort: number;
+  requestedModel?: string;
+  stream: boolean;
+  /** Opaque id of the (gateway origin, API key) budget: a hash, never the key. */
+  budgetId: string;
+  /** The request body as sent (JSON text); only with `recordContent: true` on the client. */
+  input?: string;
+}
+
+/** The call asks for a slot (its client's `maxConcurrency`, then the key's budget). */
+export interface GatewayQueuedEvent extends GatewayEventBase {
+  type: 'queued';
+  /** Attempt the slot is for (1 = the first). */
+  attempt: number;
+  budgetId: string;
+}
+
+/** The call got its slot, after `waitMs` in the queue (0 when a slot was free). */
+export interface GatewayDequeuedEvent extends GatewayEventBase {
+  type: 'dequeued';
+  attempt: number;
+  budgetId: string;
+  waitMs: number;
+}
+
+/**
+ * The call gave its slot back: before a retry's wait, when its answer was read (a stream: when
+ * its body ended, read or not), or when it failed.
+ */
+export interface GatewayReleasedEvent extends GatewayEventBase {
+  type: 'released';
+  attempt: number;
+  budgetId: string;
+}
+
+/** A request is sent. */
+export interface GatewayAttemptEvent extends GatewayEventBase {
+  type: 'attempt';
+  attempt: number;
+  method: 'GET' | 'POST';
+  path: string;
+  requestedModel?: string;
+}
+
+/** An attempt's outcome: a 2xx, an error answer, or a network error (no `status`). */
+export interface GatewayResponseEvent extends GatewayEventBase {
+  type: 'response';
+  attempt: number;
+  ok: boolean;
+  /** HTTP status; absent when the gateway was not reached. */
+  status?: number;
+  /** The gateway's error code (or `network_error`), when not ok. */
+  code?: GatewayErrorCode;
+  /** The answer's `Retry-After`, in ms. */
+  retryAfterMs?: number;
+  /** From sending the request to its status (and, for streams, the first bytes). */
+  durationMs: number;
+}
+
+/** The attempt failed and another follows after `delayMs` (the slot is given back meanwhile). */
+export interface GatewayRetryEvent extends GatewayEventBase {
+  type: 'retry';
+  /** The attempt that failed. */
+  attempt: number;
+  delayMs: number;
+  /** The failed attempt's error code, e.g. `client_concurrency_exceeded`, `network_error`. */
+  reason: GatewayErrorCode;
+  status?: number;
+}
+
+/** Another model answered than the one requested (`X-Service-Model`, else the body's `model`). */
+export interface GatewayFallbackEvent extends GatewayEventBase {
+  type: 'fallback';
+  requestedModel: string;
+  servedModel: string;
+}
+
+/** The call ended: its answer was read (a stream: to its end), or it failed. */
+export interface GatewayDoneEvent extends GatewayEventBase {
+  type: 'done';
+  ok: boolean;
+  /** From `start` to the end of the answer (a stream's last byte). */
+  durationMs: number;
+  /** Attempts sent (0 when the call ended while queued). */
+  attempts: number;
+  /** Time spent waiting for slots, summed over attempts. */
+  queueWaitMs: number;
+  requestedModel?: string;
+  /** The model that answered; absent when none did. */
+  servedModel?: string;
+  /** Tokens, when the answer reported usage. */
+  usage?: UsageCounts;
+  /** The answer's `id`, when it has one (chat). */
+  responseId?: string;
+  /** Choice 0's `finish_reason` as the model server sent it (chat). */
+  finishReason?: string;
+  /** Why the call failed: the `GatewayError`'s code (else the thrown error's name) and status. */
+  error?: { code: GatewayErrorCode | (string & {}); status?: number };
+  /** The answer (JSON text; a stream's assembled answer); only with `recordContent: true`. */
+  output?: string;
+}
+
+/**
+ * What happens to a call, for `onEvent`. In order: `start`; per attempt `queued`, `dequeued`,
+ * `attempt`, `response`, then `released` when the slot is given back (a stream's when its body
+ * ends) and `retry` when another attempt follows; `fallback` when another model answers; `done`
+ * last. Events never hold the API key or headers, and hold message content only when the client
+ * is created with `recordContent: true`.
+ */
+export type GatewayEvent =
+  | GatewayStartEvent
+  | GatewayQueuedEvent
+  | GatewayDequeuedEvent
+  | GatewayReleasedEvent
+  | GatewayAttemptEvent
+  | GatewayResponseEvent
+  | GatewayRetryEvent
+  | GatewayFallbackEvent
+  | GatewayDoneEvent;
+
+/** A plain hook for a client's events. It is called synchronously; what it throws is ignored. */
+export type GatewayEventHandler = (event: GatewayEvent) => void;

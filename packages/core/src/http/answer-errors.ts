@@ -1,0 +1,90 @@
+/**
+ * The errors of an answer that is not a usable 2xx: an error answer (read up to
+ * `maxErrorBodyBytes` and parsed), a stream lost before its first byte, a body over
+ * `maxResponseBytes`.
+ */
+
+import { GatewayError } from '../errors/errors';
+import type { CallScope } from './call-scope';
+import { parseErrorResponse } from './parse-error-response';
+import { readBoundedBody } from './read-bounded-body';
+
+/** What the answer's errors name: the request's path and model. */
+interface Asked {
+  path: string;
+  requestedModel?: string;
+}
+
+/** The error of a non-2xx answer, from its body (the key redacted). */
+export async function errorFromAnswer(
+  response: Response,
+  asked: Asked,
+  scope: CallScope,
+  maxErrorBodyBytes: number,
+  apiKey: string,
+): Promise<GatewayError> {
+  let text: string;
+  try {
+    text = await readErrorBody(response, maxErrorBodyBytes);
+  } catch (cause) {
+    if (scope.aborted) return scope.error({ requestedModel: asked.requestedModel });
+    return new GatewayError({
+      code: 'network_error',
+      status: response.status,
+      message: `The gateway answered HTTP ${response.status} but its body could not be read: ${describeCause(cause)}`,
+      requestedModel: asked.requestedModel,
+      cause,
+    });
+  }
+  return parseErrorResponse(response.status, response.headers, text, {
+    requestedModel: asked.requestedModel,
+    redact: apiKey,
+  });
+}
+
+/** An error body's first `limit` bytes; a longer one is cut and says so at its end. */
+export async function readErrorBody(response: Response, limit: number): Promise<string> {
+  const { text, truncated } = await readBoundedBody(response, limit);
+  return truncated
+    ? `${text}\n[infergate: error body cut after ${limit} bytes (maxErrorBodyBytes)]`
+    : text;
+}
+
+/** A stream that failed or ended before its first byte: retryable, like a lost connection. */
+export function lostStream(response: Response, asked: Asked, cause?: unknown): GatewayError {
+  return new GatewayError({
+    code: 'network_error',
+    status: response.status,
+    message: `The stream ended before its first byte${cause === undefined ? '' : `: ${describeCause(cause)}`}`,
+    requestedModel: asked.requestedModel,
+    isRetryable: true,
+    cause,
+  });
+}
+
+/** `response_too_large` for a body over `maxResponseBytes`. */
+export function tooLarge(
+  response: Response,
+  asked: Asked,
+  limit: number,
+  declared?: number,
+): GatewayError {
+  return new GatewayError({
+    code: 'response_too_large',
+    status: response.status,
+    message: `The ${asked.path} answer is larger than maxResponseBytes (${limit} bytes)${
+      declared === undefined ? '' : `: Content-Length ${declared}`
+    }; it was not read further`,
+    requestedModel: asked.requestedModel,
+    isRetryable: false,
+  });
+}
+
+/** A thrown value's message, with its cause's (fetch hides the reason in `cause`). */
+export function describeCause(cause: unknown): string {
+  if (cause instanceof Error) {
+    const inner = cause.cause instanceof Error ? ` (${cause.cause.message})` : '';
+    return `${cause.message}${inner}`;
+  }
+  return String(cause);
+}

@@ -1,0 +1,227 @@
+import { GatewayError } from '../errors/errors';
+
+/**
+ * Runtimes that tie promises, timers and I/O to the request that created them (Cloudflare's
+ * workerd, Vercel's edge runtime). There:
+ * - a timer shared by calls of different requests would be armed in one request and fire (or never
+ *   fire) in another, and aborting another request's fetch throws: each call gets its own timer,
+ *   created and fired in its own request's context (elsewhere one shared timer is cheaper, bench
+ *   B1);
+ * - the key budget never settles one call's promise from another call (see `Semaphore`).
+ */
+export const REQUEST_BOUND_IO: boolean = (() => {
+  const global = globalThis as { navigator?: { userAgent?: unknown }; EdgeRuntime?: unknown };
+  return global.navigator?.userAgent === 'Cloudflare-Workers' || global.EdgeRuntime !== undefined;
+})();
+
+/** Each call's deadline is its own timer (request-bound runtimes). */
+export const PER_CALL_TIMERS: boolean = REQUEST_BOUND_IO;
+
+/**
+ * One timer for the deadlines of all pending calls (a timer per call costs more than the rest of
+ * a small call's bookkeeping). It is armed for the earliest deadline, re-armed when an earlier one
+ * comes, and keeps the process alive only while a call is pending.
+ */
+const pending = new Set<CallScope>();
+let timer: ReturnType<typeof setTimeout> | undefined;
+/** When the armed timer fires (epoch ms); Infinity when none is armed. */
+let timerDue = Number.POSITIVE_INFINITY;
+
+function watch(scope: CallScope, deadline: number, now: number): void {
+  pending.add(scope);
+  // (A timer already due but not run is re-armed too: harmless when the loop is busy, and it
+  // recovers from a timer that will never run, e.g. one left behind by test fake timers.)
+  if (deadline < timerDue || timerDue <= now) {
+    const due = Math.min(deadline, timerDue);
+    arm(due, due - now);
+  } else if (pending.size === 1) setRef(true);
+}
+
+function unwatch(scope: CallScope): void {
+  if (pending.delete(scope) && pending.size === 0) setRef(false);
+}
+
+function arm(due: number, delay: number): void {
+  if (timer !== undefined) clearTimeout(timer);
+  timerDue = due;
+  timer = setTimeout(onTimer, Math.max(0, delay));
+}
+
+/** Node only: an idle timer must not hold the process open (other runtimes have no ref). */
+function setRef(on: boolean): void {
+  const handle = timer as { ref?: () => void; unref?: () => void } | undefined;
+  if (on) handle?.ref?.();
+  else handle?.unref?.();
+}
+
+function onTimer(): void {
+  timer = undefined;
+  timerDue = Number.POSITIVE_INFINITY;
+  const now = Date.now();
+  const expired: CallScope[] = [];
+  let next = Number.POSITIVE_INFINITY;
+  for (const scope of pending) {
+    if (scope.deadline <= now) expired.push(scope);
+    else if (scope.deadline < next) next = scope.deadline;
+  }
+  // Earliest deadline first, then in the order the calls began (as separate timers would fire).
+  expired.sort((a, b) => a.deadline - b.deadline);
+  for (const scope of expired) {
+    pending.delete(scope);
+    scope.expire();
+  }
+  if (next !== Number.POSITIVE_INFINITY) arm(next, next - now);
+}
+
+/** Whether the shared deadline timer holds the process open (tests). */
+export function deadlineTimerHoldsProcess(): boolean {
+  const handle = timer as { hasRef?: () => boolean } | undefined;
+  return handle?.hasRef?.() ?? false;
+}
+
+/**
+ * The life of one call: the caller's signal combined with the call's deadline. Everything the call
+ * does (queueing, attempts, backoff, reading the body or stream) listens to `signal`.
+ */
+export class CallScope {
+  readonly #controller = new AbortController();
+  readonly #callerSignal: AbortSignal | undefined;
+  readonly #timeoutMs: number;
+  readonly #perCallTimer: boolean;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Epoch ms at which the call times out. */
+  readonly deadline: number;
+  #reason: 'aborted' | 'timeout' | undefined;
+  #onCallerAbort: (() => void) | undefined;
+
+  constructor(
+    callerSignal: AbortSignal | undefined,
+    timeoutMs: number,
+    perCallTimer: boolean = PER_CALL_TIMERS,
+  ) {
+    this.#callerSignal = callerSignal;
+    this.#timeoutMs = timeoutMs;
+    this.#perCallTimer = perCallTimer;
+    const now = Date.now();
+    this.deadline = now + timeoutMs;
+    if (callerSignal?.aborted) {
+      this.#reason = 'aborted';
+      this.#controller.abort(callerSignal.reason);
+      return;
+    }
+    if (callerSignal) {
+      this.#onCallerAbort = () => {
+        this.#reason ??= 'aborted';
+        this.#controller.abort(callerSignal.reason);
+      };
+      callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
+    }
+    if (perCallTimer) this.#timer = setTimeout(() => this.expire(), timeoutMs);
+    else watch(this, this.deadline, now);
+  }
+
+  /** The deadline passed (called by the shared timer). */
+  expire(): void {
+    this.#reason ??= 'timeout';
+    this.#controller.abort(this.error());
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Milliseconds left before the deadline. */
+  get remainingMs(): number {
+    return this.deadline - Date.now();
+  }
+
+  get aborted(): boolean {
+    // (Also after dispose: a caller that aborts after the body ended still ends the call.)
+    if (this.#reason === undefined && this.#callerSignal?.aborted) this.#reason = 'aborted';
+    return this.#reason !== undefined;
+  }
+
+  /**
+   * True when the scope has ended, counting a deadline that has passed although its timer has not
+   * fired yet (a slot freed in the same millisecond reaches a queued call before its own timer):
+   * such a scope is ended here as timed out.
+   */
+  get ended(): boolean {
+    if (this.#reason === undefined && this.remainingMs <= 0) this.expire();
+    return this.aborted;
+  }
+
+  /** The typed error for an ended scope: `timeout`, or `aborted` with the caller's reason as cause. */
+  error(extra: { requestedModel?: string; servedModel?: string } = {}): GatewayError {
+    if (this.#reason === 'timeout') {
+      return new GatewayError({
+        code: 'timeout',
+        message: `The call did not finish within its deadline of ${this.#timeoutMs} ms`,
+        isRetryable: false,
+        ...extra,
+      });
+    }
+    const reason = this.#callerSignal?.reason;
+    if (isTimeoutReason(reason)) {
+      // `AbortSignal.timeout(...)`, as LangChain's `timeout` and other frameworks build it: a
+      // deadline, not a cancellation.
+      return new GatewayError({
+        code: 'timeout',
+        message: "The call did not finish within its deadline (the caller's AbortSignal timed out)",
+        cause: reason,
+        isRetryable: false,
+        ...extra,
+      });
+    }
+    return new GatewayError({
+      code: 'aborted',
+      message: 'The call was aborted',
+      cause: reason,
+      isRetryable: false,
+      ...extra,
+    });
+  }
+
+  /** Ends the scope from inside (e.g. a stream is cancelled by its reader). */
+  abort(reason: unknown): void {
+    this.#reason ??= 'aborted';
+    this.#controller.abort(reason);
+  }
+
+  /** Stops the deadline timer and detaches from the caller's signal. Idempotent. */
+  dispose(): void {
+    if (this.#perCallTimer) {
+      if (this.#timer !== undefined) clearTimeout(this.#timer);
+      this.#timer = undefined;
+    } else unwatch(this);
+    if (this.#onCallerAbort && this.#callerSignal) {
+      this.#callerSignal.removeEventListener('abort', this.#onCallerAbort);
+      this.#onCallerAbort = undefined;
+    }
+  }
+}
+
+/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(wait);
+      reject(signal.reason);
+    };
+    const wait = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The reason `AbortSignal.timeout()` aborts with: a DOMException named `TimeoutError`. */
+export function isTimeoutReason(reason: unknown): boolean {
+  return (
+    typeof reason === 'object' &&
+    reason !== null &&
+    (reason as { name?: unknown }).name === 'TimeoutError'
+  );
+}

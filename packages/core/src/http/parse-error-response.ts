@@ -1,0 +1,99 @@
+import { GatewayError, isGatewayServerErrorCode } from '../errors/errors';
+import { redactSecret, redactValue } from '../errors/redact-secret';
+import { parseRetryAfter } from './retry-after';
+
+export interface ErrorContext {
+  requestedModel?: string;
+  /** Replaces this secret wherever it appears in a body or message. */
+  redact?: string;
+  now?: number;
+}
+
+/**
+ * Replaces a secret in text taken from the network, so it can never reach logs through an error:
+ * raw, JSON-escaped, URL-encoded and base64 forms (see redact-secret.ts).
+ */
+export function redact(text: string, secret: string | undefined): string {
+  return redactSecret(text, secret);
+}
+
+function tryParseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads `{error:{code,message,type}}`; anything else is not the gateway's shape. */
+export function readGatewayErrorShape(
+  data: unknown,
+): { code: string; message: string; type?: string } | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const error = (data as { error?: unknown }).error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, message, type } = error as Record<string, unknown>;
+  if (typeof code !== 'string' || typeof message !== 'string') return undefined;
+  return { code, message, type: typeof type === 'string' ? type : undefined };
+}
+
+/**
+ * Turns a non-2xx response into a GatewayError. A gateway body keeps its code; any other body
+ * (HTML, text, another JSON shape, an unknown code) becomes `upstream_error` with the status and
+ * the raw body.
+ */
+export function parseErrorResponse(
+  status: number,
+  headers: Headers,
+  bodyText: string,
+  context: ErrorContext = {},
+): GatewayError {
+  const body = redact(bodyText, context.redact);
+  // Parsed from the raw text, then redacted: an escaped echo of the key is caught once decoded.
+  const parsed = tryParseJson(bodyText);
+  const data =
+    parsed === undefined ? undefined : redactValue(parsed, (text) => redact(text, context.redact));
+  const retryAfterMs = parseRetryAfter(headers.get('retry-after'), context.now);
+  const servedModel = headers.get('x-service-model') ?? undefined;
+  const shape = readGatewayErrorShape(data);
+  const common = {
+    status,
+    body,
+    data,
+    responseHeaders: headersRecord(headers, context.redact),
+    retryAfterMs,
+    requestedModel: context.requestedModel,
+    servedModel,
+  };
+  if (shape && isGatewayServerErrorCode(shape.code)) {
+    return new GatewayError({
+      ...common,
+      code: shape.code,
+      message: shape.message,
+      type: shape.type,
+    });
+  }
+  const excerpt = summarize(body, headers.get('content-type'));
+  return new GatewayError({
+    ...common,
+    code: 'upstream_error',
+    type: shape?.type,
+    message: `Gateway answered HTTP ${status}${shape ? ` (${shape.code}: ${shape.message})` : excerpt ? `: ${excerpt}` : ''}`,
+  });
+}
+
+/** Response headers as a plain object, without cookies and with the secret redacted. */
+export function headersRecord(headers: Headers, secret?: string): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (name.toLowerCase() !== 'set-cookie') record[name.toLowerCase()] = redact(value, secret);
+  });
+  return record;
+}
+
+function summarize(body: string, contentType: string | null): string {
+  if (body === '') return '';
+  const text = contentType?.includes('html') ? body.replace(/<[^>]*>/g, ' ') : body;
+  const compact = text.replace(/\s+/g, ' ').trim();
+  return compact.length > 200 ? `${compact.slice(0, 200)}…` : compact;
+}

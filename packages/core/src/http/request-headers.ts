@@ -1,0 +1,71 @@
+import { GatewayError } from '../errors/errors';
+import { describeCause } from './answer-errors';
+import { redact } from './parse-error-response';
+
+/**
+ * A request's headers: the client's, then the call's, then `authorization`. Without call headers
+ * they are a plain record built and checked once (fetch copies them anyway: no `Headers` object
+ * per call, which saved ~1.4 µs of B1's ~21 µs). Holds the API key privately.
+ */
+export class RequestHeaders {
+  readonly #clientHeaders: Record<string, string>;
+  readonly #apiKey: string;
+  /** Client headers + authorization, lowercase names; built on first use (an error is not cached). */
+  #base: Record<string, string> | undefined;
+
+  constructor(clientHeaders: Record<string, string>, apiKey: string) {
+    this.#clientHeaders = clientHeaders;
+    this.#apiKey = apiKey;
+  }
+
+  /** The headers of one request; `configuration_error` when a header cannot be sent. */
+  for(
+    body: string | FormData | undefined,
+    accept: string | undefined,
+    callHeaders: Record<string, string> | undefined,
+  ): Headers | Record<string, string> {
+    if (callHeaders === undefined || isEmpty(callHeaders)) {
+      this.#base ??= Object.fromEntries(this.#checked(undefined));
+      const headers: Record<string, string> = { ...this.#base };
+      if (typeof body === 'string') headers['content-type'] = 'application/json';
+      headers.accept = accept ?? 'application/json';
+      return headers;
+    }
+    const headers = this.#checked(callHeaders);
+    if (typeof body === 'string') headers.set('content-type', 'application/json');
+    headers.set('accept', accept ?? 'application/json');
+    return headers;
+  }
+
+  #checked(callHeaders: Record<string, string> | undefined): Headers {
+    let headers: Headers;
+    try {
+      headers = new Headers(this.#clientHeaders);
+      if (callHeaders) {
+        for (const [name, value] of Object.entries(callHeaders)) headers.set(name, value);
+      }
+    } catch (cause) {
+      throw new GatewayError({
+        code: 'configuration_error',
+        message: `Invalid header in \`headers\`: ${redact(describeCause(cause), this.#apiKey)}`,
+        field: 'headers',
+      });
+    }
+    try {
+      headers.set('authorization', `Bearer ${this.#apiKey}`);
+    } catch {
+      // The runtime's message would quote the key: say what is wrong without it.
+      throw new GatewayError({
+        code: 'configuration_error',
+        message: 'The API key contains characters that cannot be sent in an HTTP header',
+        field: 'apiKey',
+      });
+    }
+    return headers;
+  }
+}
+
+function isEmpty(record: Record<string, string>): boolean {
+  for (const _ in record) return false;
+  return true;
+}

@@ -1,0 +1,331 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createGatewayClient } from '../client/client';
+import { isGatewayError } from '../errors/errors';
+
+/** A fetch that never answers (until its signal aborts) and counts the requests it was sent. */
+function stuckFetch() {
+  const sent = { count: 0 };
+  const fetch: typeof globalThis.fetch = (_input, init) => {
+    sent.count++;
+    return new Promise((_resolve, reject) => {
+      const signal = init?.signal;
+      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+  };
+  return { fetch, sent };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('a call handed a slot after its deadline', () => {
+  it('gives the slot back and fails with timeout without sending a request', async () => {
+    vi.useFakeTimers();
+    const { fetch, sent } = stuckFetch();
+    const client = createGatewayClient({
+      baseURL: 'https://queued-deadline.test/v1',
+      apiKey: 'k',
+      fetch,
+      maxConcurrency: 1,
+      timeoutMs: 100,
+    });
+    // Equal deadlines: the running call's timer fires first and frees the slot, which is handed to
+    // the next queued call before that call's own timer (due in the same millisecond) has fired.
+    const calls = Array.from({ length: 3 }, () =>
+      client.translate({ input: 'hi', target_language: 'uk' }).catch((error: unknown) => error),
+    );
+    await vi.advanceTimersByTimeAsync(100);
+    const errors = await Promise.all(calls);
+    expect(errors.map((error) => (isGatewayError(error) ? error.code : error))).toEqual([
+      'timeout',
+      'timeout',
+      'timeout',
+    ]);
+    expect(sent.count).toBe(1);
+    expect(client.budget.isIdle).toBe(true);
+  });
+});
+
+describe('request headers', () => {
+  /** A fetch answering `{}` that records the headers of every request it was sent. */
+  function recordingFetch() {
+    const seen: Headers[] = [];
+    const fetch: typeof globalThis.fetch = async (_input, init) => {
+      seen.push(new Headers(init?.headers));
+      return new Response('{"data":[]}', { headers: { 'content-type': 'application/json' } });
+    };
+    return { fetch, seen };
+  }
+
+  it('sends the client headers, the key, accept and content-type; call headers add to them', async () => {
+    const { fetch, seen } = recordingFetch();
+    const client = createGatewayClient({
+      baseURL: 'https://headers.test/v1',
+      apiKey: 'k1',
+      fetch,
+      headers: { 'X-Team': 'a', Authorization: 'Bearer other', Accept: 'text/plain' },
+      catalogTtlMs: 0,
+    });
+    await client.models({ headers: {} });
+    await client.models({ headers: { 'x-call': '1', authorization: 'Bearer call' } });
+    await client.models();
+    for (const headers of seen) {
+      expect(headers.get('x-team')).toBe('a');
+      expect(headers.get('authorization')).toBe('Bearer k1');
+      expect(headers.get('accept')).toBe('application/json');
+    }
+    expect(seen.map((headers) => headers.get('x-call'))).toEqual([null, '1', null]);
+  });
+
+  it('an invalid client header fails every call with configuration_error before sending', async () => {
+    const { fetch, seen } = recordingFetch();
+    const client = createGatewayClient({
+      baseURL: 'https://headers.test/v1',
+      apiKey: 'k1',
+      fetch,
+      headers: { 'bad header': 'x' },
+      catalogTtlMs: 0,
+    });
+    const callHeaders: (Record<string, string> | undefined)[] = [undefined, {}, { 'x-call': '1' }];
+    for (const headers of [...callHeaders, undefined]) {
+      const error = await client.models({ headers }).catch((caught: unknown) => caught);
+      expect(isGatewayError(error) && error.code).toBe('configuration_error');
+      expect(isGatewayError(error) && error.message).toMatch(/^Invalid header in `headers`/);
+    }
+    expect(seen).toHaveLength(0);
+  });
+});
+
+describe('one retry policy (issue 12.3)', () => {
+  /** A fetch answering the given responses in turn (the last one repeats); counts requests. */
+  function answering(...make: (() => Response | Promise<Response>)[]) {
+    const sent = { count: 0 };
+    const fetch: typeof globalThis.fetch = async () => {
+      const next = make[Math.min(sent.count, make.length - 1)]!;
+      sent.count++;
+      return next();
+    };
+    return { fetch, sent };
+  }
+  const gatewayError = (status: number, code: string, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify({ error: { code, message: code } }), {
+      status,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+  const ok = () =>
+    new Response('{"text":"ok","target_language":"uk"}', {
+      headers: { 'content-type': 'application/json' },
+    });
+  const client = (fetch: typeof globalThis.fetch, maxRetries = 2) =>
+    createGatewayClient({
+      baseURL: 'https://retry-policy.test/v1',
+      apiKey: 'k',
+      fetch,
+      maxRetries,
+      retryBaseDelayMs: 0,
+    });
+  const translate = (c: ReturnType<typeof client>, maxRetries?: number) =>
+    c.translate(
+      { input: 'hi', target_language: 'uk' },
+      maxRetries === undefined ? {} : { maxRetries },
+    );
+
+  it('retries a single 500, 502, 503 and 504', async () => {
+    for (const status of [500, 502, 503, 504]) {
+      const { fetch, sent } = answering(() => gatewayError(status, 'provider_request_failed'), ok);
+      expect((await translate(client(fetch))).text).toBe('ok');
+      expect(sent.count).toBe(2);
+    }
+  });
+
+  it('does not retry a 429 without Retry-After, and says it is not retryable', async () => {
+    const { fetch, sent } = answering(() => gatewayError(429, 'client_concurrency_exceeded'));
+    const error = await translate(client(fetch)).catch((e: unknown) => e);
+    expect(sent.count).toBe(1);
+    expect(error).toMatchObject({ status: 429, isRetryable: false });
+  });
+
+  it('with maxRetries: 0 sends once and leaves an honest isRetryable with the response headers', async () => {
+    const busy = answering(() => gatewayError(429, 'model_busy', { 'retry-after': '2' }));
+    const error = await translate(client(busy.fetch), 0).catch((e: unknown) => e);
+    expect(busy.sent.count).toBe(1);
+    expect(error).toMatchObject({ isRetryable: true, retryAfterMs: 2000 });
+    expect((error as { responseHeaders?: Record<string, string> }).responseHeaders).toMatchObject({
+      'retry-after': '2',
+    });
+    const refused = answering(() => gatewayError(400, 'invalid_request_error'));
+    expect(await translate(client(refused.fetch), 0).catch((e: unknown) => e)).toMatchObject({
+      isRetryable: false,
+    });
+    const down: typeof globalThis.fetch = async () => {
+      throw new TypeError('fetch failed');
+    };
+    expect(await translate(client(down), 0).catch((e: unknown) => e)).toMatchObject({
+      code: 'network_error',
+      isRetryable: true,
+    });
+  });
+
+  it('per-call maxRetries bounds the attempts in both directions', async () => {
+    const failing = answering(() => gatewayError(503, 'provider_unavailable'));
+    await translate(client(failing.fetch, 0), 4).catch(() => {});
+    expect(failing.sent.count).toBe(5);
+  });
+});
+
+describe('bounded reads (issue 13.1)', () => {
+  const CHUNK = 64 * 1024;
+  /** A response whose body produces 64 KiB chunks for ever (or `chunks` of them); counts pulls. */
+  function endless(status = 200, headers: Record<string, string> = {}, chunks = Infinity) {
+    const pulled = { count: 0 };
+    const fetch: typeof globalThis.fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (pulled.count >= chunks) return controller.close();
+            pulled.count++;
+            controller.enqueue(new Uint8Array(CHUNK).fill(120));
+          },
+        }),
+        { status, headers: { 'content-type': 'application/json', ...headers } },
+      );
+    return { fetch, pulled };
+  }
+  const make = (fetch: typeof globalThis.fetch, extra: Record<string, number> = {}) =>
+    createGatewayClient({
+      baseURL: 'https://bounded.test/v1',
+      apiKey: 'k',
+      fetch,
+      maxRetries: 0,
+      ...extra,
+    });
+  const translate = (client: ReturnType<typeof make>, options = {}) =>
+    client.translate({ input: 'hi', target_language: 'uk' }, options).catch((e: unknown) => e);
+
+  it('an endless body stops at maxResponseBytes with response_too_large naming the limit', async () => {
+    const { fetch, pulled } = endless();
+    const error = await translate(make(fetch, { maxResponseBytes: 4 * CHUNK }));
+    expect(error).toMatchObject({ code: 'response_too_large', isRetryable: false });
+    expect((error as Error).message).toContain(`maxResponseBytes (${4 * CHUNK} bytes)`);
+    expect(pulled.count).toBeLessThanOrEqual(6);
+  });
+
+  it('a Content-Length above the limit fails before the body is read', async () => {
+    const { fetch, pulled } = endless(200, { 'content-length': String(10 * 1024 ** 3) });
+    const error = await translate(make(fetch));
+    expect(error).toMatchObject({ code: 'response_too_large' });
+    expect((error as Error).message).toContain('Content-Length 10737418240');
+    expect(pulled.count).toBeLessThanOrEqual(1);
+  });
+
+  it('an endless error body keeps a bounded prefix and says so', async () => {
+    const { fetch, pulled } = endless(500, { 'content-type': 'text/plain' });
+    const error = (await translate(make(fetch, { maxErrorBodyBytes: CHUNK }))) as {
+      code: string;
+      body: string;
+      message: string;
+    };
+    expect(error.code).toBe('upstream_error');
+    expect(error.body.length).toBeLessThan(CHUNK + 200);
+    expect(error.body).toContain(`error body cut after ${CHUNK} bytes (maxErrorBodyBytes)`);
+    expect(error.message.length).toBeLessThan(10_000);
+    expect(pulled.count).toBeLessThanOrEqual(3);
+  });
+
+  it('validates per-call timeoutMs and signal, clamps huge deadlines', async () => {
+    const ok: typeof globalThis.fetch = async () =>
+      new Response('{"text":"ok","target_language":"uk"}', {
+        headers: { 'content-type': 'application/json' },
+      });
+    const client = make(ok);
+    for (const timeoutMs of [Number.NaN, '100', 0, -1, Number.POSITIVE_INFINITY]) {
+      expect(await translate(client, { timeoutMs })).toMatchObject({
+        code: 'configuration_error',
+        field: 'timeoutMs',
+      });
+    }
+    expect(await translate(client, { signal: {} })).toMatchObject({
+      code: 'invalid_request_error',
+      field: 'signal',
+    });
+    expect(await translate(client, { timeoutMs: 2 ** 40 })).toMatchObject({ text: 'ok' });
+    expect(await translate(make(ok, { timeoutMs: 2 ** 40 }))).toMatchObject({ text: 'ok' });
+  });
+
+  it('the baseURL configuration error does not quote the value', () => {
+    const pasted = 'sk-live-0123456789abcdef';
+    let error: unknown;
+    try {
+      createGatewayClient({ baseURL: pasted, apiKey: 'k' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({ code: 'configuration_error', field: 'baseURL' });
+    expect(JSON.stringify(error)).not.toContain(pasted);
+    expect(String((error as Error).message)).not.toContain(pasted);
+    expect(String((error as Error).cause)).not.toContain(pasted);
+  });
+});
+
+describe('an endless stream nobody reads (issue 13.1)', () => {
+  it('is stopped once its unread bytes pass maxResponseBytes: slot released, response_too_large on read', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const event = new TextEncoder().encode(
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'x'.repeat(4000) } }] })}\n\n`.repeat(
+        16,
+      ),
+    );
+    const fetch: typeof globalThis.fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(event) }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      );
+    const client = createGatewayClient({
+      baseURL: 'https://endless-stream.test/v1',
+      apiKey: 'k',
+      fetch,
+      maxResponseBytes: 4 * 1024 * 1024,
+    });
+    const stream = await client.chatStream({
+      model: 'community/general',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    await vi.advanceTimersByTimeAsync(2_000);
+    await vi.waitFor(() => expect(client.budget.active).toBe(0));
+    await expect(stream.result()).rejects.toMatchObject({ code: 'response_too_large' });
+  });
+});
+
+describe('an endless stream that is read (issue 13.1)', () => {
+  it('ends with response_too_large once it passes maxResponseBytes in total, so the assembled answer stays bounded', async () => {
+    const event = new TextEncoder().encode(
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'x'.repeat(4000) } }] })}\n\n`,
+    );
+    const fetch: typeof globalThis.fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(event) }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      );
+    // Above the read-ahead's 1 MiB pause, so the total is what stops it, not the unread bytes.
+    const limit = 4 * 1024 * 1024;
+    const client = createGatewayClient({
+      baseURL: 'https://endless-read-stream.test/v1',
+      apiKey: 'k',
+      fetch,
+      maxResponseBytes: limit,
+    });
+    const stream = await client.chatStream({
+      model: 'community/general',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    let text = 0;
+    const error = await (async () => {
+      for await (const part of stream) if (part.type === 'text-delta') text += part.delta.length;
+    })().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'response_too_large', isRetryable: false });
+    expect((error as Error).message).toContain(`maxResponseBytes (${limit} bytes) in total`);
+    expect(text).toBeLessThanOrEqual(limit);
+    expect(client.budget.active).toBe(0);
+  });
+});

@@ -1,0 +1,499 @@
+import type { KeyBudget, ReleaseSlot, Semaphore } from '../budget/concurrency-budget';
+import type { CallOptions } from '../client/client-types';
+import { MAX_TIMEOUT_MS } from '../client/options';
+import { GatewayError, isGatewayError } from '../errors/errors';
+import { invalidResponse } from '../errors/invalid-response';
+import { registerSecret } from '../errors/redact-secret';
+import { CallEvents, serverOf } from '../events/call-events';
+import type { GatewayEventHandler } from '../events/gateway-events';
+import type { Usage } from '../protocol/wire-types';
+import {
+  describeCause,
+  errorFromAnswer,
+  lostStream,
+  readErrorBody,
+  tooLarge,
+} from './answer-errors';
+import { CallScope, sleep } from './call-scope';
+import { checkCallOptions } from './check-call-options';
+import { corsHint } from './cors-hint';
+import { redact } from './parse-error-response';
+import { declaredLength, readBoundedBody } from './read-bounded-body';
+import { RequestHeaders } from './request-headers';
+import { backoffDelay } from './retry-after';
+import { isPlainHttpToRemote, warnPlainHttpOnce } from './warn-plain-http';
+
+export interface TransportConfig {
+  baseURL: string;
+  apiKey: string;
+  fetch: typeof fetch | undefined;
+  headers: Record<string, string>;
+  /** This client's own limit, enforced by `local` before the key's budget is asked. */
+  maxConcurrency: number;
+  local: Semaphore;
+  /** The key's limit, passed to `budget` with `budgetId`. */
+  maxConcurrencyPerKey: number;
+  budget: KeyBudget;
+  budgetId: string;
+  timeoutMs: number;
+  maxRetries: number;
+  maxRetryAfterMs: number;
+  retryBaseDelayMs: number;
+  maxResponseBytes: number;
+  maxErrorBodyBytes: number;
+  /** Called with every error response (the catalog refreshes on some codes). */
+  onErrorResponse?: (error: GatewayError) => void;
+  /** The client's `onEvent` hook: without one no call builds events. */
+  onEvent?: GatewayEventHandler;
+  /** Events carry the request and answer bodies (`recordContent`). */
+  recordContent?: boolean;
+}
+
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  /** Path below the base URL, starting with `/`. */
+  path: string;
+  /** JSON text, or FormData (its content type is set by fetch). */
+  body?: string | FormData;
+  accept?: string;
+  requestedModel?: string;
+  /** The model named in the body when it is not `requestedModel` (embeddings): for events only. */
+  model?: string;
+  /** Called with the error before the slot is released (lets siblings stop before they start). */
+  onFailure?: (error: unknown) => void;
+  /**
+   * An SSE stream: a JSON answer is refused, and the first body bytes are awaited so that a
+   * connection lost before them is retried like one lost before the response.
+   */
+  stream?: boolean;
+}
+
+/** A 2xx response whose slot is still held: the owner must call `release` and `scope.dispose`. */
+export interface OpenResponse {
+  response: Response;
+  release: ReleaseSlot;
+  scope: CallScope;
+  /** Stream requests: the body's reader and the first bytes already read from it. */
+  reader?: ReadableStreamDefaultReader<Uint8Array>;
+  firstChunk?: Uint8Array;
+  /** Most unread bytes a stream may buffer ahead of its reader (`maxResponseBytes`). */
+  maxBufferedBytes: number;
+  /** The call's events when the client has an `onEvent` hook; the owner reports the end. */
+  events?: CallEvents;
+}
+
+interface Received {
+  response: Response;
+  reader?: ReadableStreamDefaultReader<Uint8Array>;
+  firstChunk?: Uint8Array;
+}
+
+/**
+ * fetch + concurrency slot + deadline + retries + error parsing. Holds the API key privately.
+ * One class (and one file over 400 lines) on purpose: every step of an attempt shares the call's
+ * scope, slot and events, and the order of slot release, retry sleep and body read is what
+ * docs/gateway-protocol.md §2.5 and §10.5 state; its helpers (headers, answer errors, bounded
+ * reads, option checks) live in files of their own.
+ */
+export class Transport {
+  readonly #apiKey: string;
+  readonly #config: Omit<TransportConfig, 'apiKey'>;
+  readonly #plainHttpToRemote: boolean;
+  readonly #headers: RequestHeaders;
+  /** `server.address` / `server.port` for events; read on the first call with a hook. */
+  #server: { address: string; port: number } | undefined;
+
+  constructor(config: TransportConfig) {
+    const { apiKey, ...rest } = config;
+    this.#apiKey = apiKey;
+    registerSecret(apiKey);
+    this.#config = rest;
+    this.#plainHttpToRemote = isPlainHttpToRemote(rest.baseURL);
+    this.#headers = new RequestHeaders(rest.headers, apiKey);
+  }
+
+  get baseURL(): string {
+    return this.#config.baseURL;
+  }
+
+  /** The client's default deadline of a call. */
+  get timeoutMs(): number {
+    return this.#config.timeoutMs;
+  }
+
+  /** Replaces the API key in text that came from the network. */
+  redact(text: string): string {
+    return redact(text, this.#apiKey);
+  }
+
+  /**
+   * Sends a request and returns the open 2xx response, retrying as `retryDelay` decides. Every
+   * attempt holds a slot; the slot is given back before a retry's sleep and asked for again after
+   * it. The returned slot and scope belong to the caller.
+   */
+  async open(spec: RequestSpec, options: CallOptions = {}): Promise<OpenResponse> {
+    checkCallOptions(options);
+    const timeoutMs = Math.min(MAX_TIMEOUT_MS, options.timeoutMs ?? this.#config.timeoutMs);
+    const scope = new CallScope(options.signal, timeoutMs);
+    const events = this.#config.onEvent ? this.#events(spec, this.#config.onEvent) : undefined;
+    try {
+      return await this.#attempts(spec, options, scope, events);
+    } catch (error) {
+      scope.dispose();
+      events?.failed(error);
+      throw error;
+    }
+  }
+
+  #events(spec: RequestSpec, onEvent: GatewayEventHandler): CallEvents {
+    this.#server ??= serverOf(this.#config.baseURL);
+    return new CallEvents({
+      onEvent,
+      recordContent: this.#config.recordContent === true,
+      redact: (text) => this.redact(text),
+      method: spec.method,
+      path: spec.path,
+      requestedModel: spec.requestedModel ?? spec.model,
+      stream: spec.stream === true,
+      body: spec.body,
+      budgetId: this.#config.budgetId,
+      serverAddress: this.#server.address,
+      serverPort: this.#server.port,
+    });
+  }
+
+  /**
+   * A slot for one attempt: this client's own `maxConcurrency` first (so a client with a small
+   * limit queues only behind itself), then the key's budget.
+   */
+  async #acquire(
+    spec: RequestSpec,
+    scope: CallScope,
+    events: CallEvents | undefined,
+    attempt: number,
+  ): Promise<ReleaseSlot> {
+    let releaseLocal: ReleaseSlot | undefined;
+    events?.queued(attempt, this.#config.budgetId);
+    try {
+      releaseLocal = await this.#config.local.acquire(this.#config.maxConcurrency, scope.signal);
+      if (scope.ended) throw scope.error({ requestedModel: spec.requestedModel });
+      const lease = await this.#config.budget.acquire({
+        id: this.#config.budgetId,
+        limit: this.#config.maxConcurrencyPerKey,
+        signal: scope.signal,
+        deadline: scope.deadline,
+      });
+      const local = releaseLocal;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        try {
+          lease.release();
+        } catch {
+          // A budget's release must not throw; if one does, the local slot is still given back.
+        }
+        local();
+      };
+      // A slot may be handed over after the call's deadline passed or its caller aborted: such a
+      // call gives the slot back and fails without sending anything.
+      if (scope.ended) {
+        release();
+        throw scope.error({ requestedModel: spec.requestedModel });
+      }
+      if (!events) return release;
+      events.dequeued(attempt, this.#config.budgetId);
+      return this.#reported(release, events, attempt);
+    } catch (error) {
+      releaseLocal?.();
+      if (isGatewayError(error)) throw error;
+      if (scope.ended) throw scope.error({ requestedModel: spec.requestedModel });
+      throw error;
+    }
+  }
+
+  /** A slot's release that also reports it (once), for a call with events. */
+  #reported(release: ReleaseSlot, events: CallEvents, attempt: number): ReleaseSlot {
+    let released = false;
+    return () => {
+      release();
+      if (released) return;
+      released = true;
+      events.released(attempt, this.#config.budgetId);
+    };
+  }
+
+  async #attempts(
+    spec: RequestSpec,
+    options: CallOptions,
+    scope: CallScope,
+    events: CallEvents | undefined,
+  ): Promise<OpenResponse> {
+    const url = `${this.#config.baseURL}${spec.path}`;
+    let held: ReleaseSlot | undefined;
+    try {
+      const headers = this.#headers.for(spec.body, spec.accept, options.headers);
+      const fetchImpl = this.#config.fetch ?? globalThis.fetch;
+      if (typeof fetchImpl !== 'function') {
+        throw new GatewayError({
+          code: 'configuration_error',
+          message:
+            'No fetch: this runtime has no global fetch; pass `fetch` to createGatewayClient',
+          field: 'fetch',
+        });
+      }
+      if (this.#plainHttpToRemote) warnPlainHttpOnce(this.#config.baseURL);
+      const maxRetries = options.maxRetries ?? this.#config.maxRetries;
+      for (let attempt = 0; ; attempt++) {
+        held = await this.#acquire(spec, scope, events, attempt + 1);
+        // (Without events the request is awaited directly: no extra async step per attempt.)
+        const outcome = await (events
+          ? this.#observed(url, headers, fetchImpl, spec, scope, events, attempt + 1)
+          : this.#attempt(url, headers, fetchImpl, spec, scope));
+        if (!(outcome instanceof GatewayError)) {
+          const release = held;
+          held = undefined;
+          const open: OpenResponse = {
+            ...outcome,
+            release,
+            scope,
+            maxBufferedBytes: this.#config.maxResponseBytes,
+          };
+          if (events) {
+            events.served(outcome.response.headers.get('x-service-model'));
+            open.events = events;
+          }
+          return open;
+        }
+        const delay = attempt < maxRetries ? this.#retryDelay(outcome, attempt, scope) : undefined;
+        if (delay === undefined) throw outcome;
+        // Sleeping never holds a slot: give it back, sleep, queue again behind those waiting.
+        held();
+        held = undefined;
+        events?.retry(attempt + 1, delay, outcome);
+        await this.#wait(delay, scope, spec);
+      }
+    } catch (error) {
+      // Before the slot is released: lets siblings stop before they take it.
+      spec.onFailure?.(error);
+      held?.();
+      throw error;
+    }
+  }
+
+  /** `#attempt` with its `attempt` and `response` events. */
+  async #observed(
+    url: string,
+    headers: Headers | Record<string, string>,
+    fetchImpl: typeof fetch,
+    spec: RequestSpec,
+    scope: CallScope,
+    events: CallEvents,
+    attempt: number,
+  ): Promise<Received | GatewayError> {
+    events.attempt(attempt, spec.method, spec.path);
+    let outcome: Received | GatewayError;
+    try {
+      outcome = await this.#attempt(url, headers, fetchImpl, spec, scope);
+    } catch (error) {
+      events.response(attempt, isGatewayError(error) ? error.status : undefined, error);
+      throw error;
+    }
+    if (outcome instanceof GatewayError) events.response(attempt, outcome.status, outcome);
+    else events.response(attempt, outcome.response.status);
+    return outcome;
+  }
+
+  /**
+   * One request. Returns the open response, or the error a retry may follow (a gateway error
+   * answer or a network error before the first byte); throws what ends the call at once.
+   */
+  async #attempt(
+    url: string,
+    headers: Headers | Record<string, string>,
+    fetchImpl: typeof fetch,
+    spec: RequestSpec,
+    scope: CallScope,
+  ): Promise<Received | GatewayError> {
+    let response: Response;
+    try {
+      response = await fetchImpl(url, {
+        method: spec.method,
+        headers,
+        body: spec.body,
+        signal: scope.signal,
+      });
+    } catch (cause) {
+      if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
+      return new GatewayError({
+        code: 'network_error',
+        message: `Could not reach the gateway at ${this.#config.baseURL}: ${describeCause(cause)}${corsHint()}`,
+        requestedModel: spec.requestedModel,
+        isRetryable: true,
+        cause,
+      });
+    }
+    if (response.ok) {
+      if (!spec.stream) return { response };
+      return this.#firstBytes(response, spec, scope);
+    }
+    const error = await errorFromAnswer(
+      response,
+      spec,
+      scope,
+      this.#config.maxErrorBodyBytes,
+      this.#apiKey,
+    );
+    this.#config.onErrorResponse?.(error);
+    return error;
+  }
+
+  /**
+   * The retry policy, the only one in core: how long to wait before retrying `error`, or
+   * undefined when it must not be retried. Retried: a network error before the first byte, HTTP
+   * 500/502/503/504 (after backoff) and HTTP 429 that carries `Retry-After` (after that wait, when
+   * it fits both `maxRetryAfterMs` and the call's deadline; a longer wait is the caller's
+   * decision, so the 429 is thrown with the wait in it).
+   */
+  #retryDelay(error: GatewayError, attempt: number, scope: CallScope): number | undefined {
+    if (!error.isRetryable) return undefined;
+    if (error.status === 429) {
+      const wait = error.retryAfterMs;
+      if (wait === undefined) return undefined;
+      return wait <= Math.min(this.#config.maxRetryAfterMs, scope.remainingMs) ? wait : undefined;
+    }
+    return backoffDelay(attempt, this.#config.retryBaseDelayMs);
+  }
+
+  /** Reads a stream's first bytes; a body that fails or ends before them is a retryable error. */
+  async #firstBytes(
+    response: Response,
+    spec: RequestSpec,
+    scope: CallScope,
+  ): Promise<Received | GatewayError> {
+    const contentType = response.headers.get('content-type') ?? '';
+    if (contentType.includes('application/json')) {
+      const body = await readErrorBody(response, this.#config.maxErrorBodyBytes).catch(() => '');
+      throw invalidResponse('Asked for a stream, the gateway answered with JSON', {
+        status: response.status,
+        body: this.redact(body),
+        requestedModel: spec.requestedModel,
+      });
+    }
+    const reader = response.body?.getReader();
+    if (!reader) return lostStream(response, spec);
+    // Some fetch handlers only close (or never end) a body on abort: cancel the read ourselves.
+    const onAbort = () => reader.cancel().catch(() => {});
+    scope.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const first = await reader.read();
+      if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
+      if (first.done) return lostStream(response, spec);
+      return { response, reader, firstChunk: first.value };
+    } catch (cause) {
+      if (isGatewayError(cause)) throw cause;
+      if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
+      return lostStream(response, spec, cause);
+    } finally {
+      scope.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async #wait(ms: number, scope: CallScope, spec: RequestSpec): Promise<void> {
+    try {
+      await sleep(ms, scope.signal);
+    } catch {
+      throw scope.error({ requestedModel: spec.requestedModel });
+    }
+  }
+
+  /** Sends a request and reads the whole body as text, releasing the slot afterwards. */
+  async text(
+    spec: RequestSpec,
+    options?: CallOptions,
+  ): Promise<{ text: string; headers: Headers; status: number }> {
+    const read = await this.#read(spec, options);
+    read.events?.succeeded();
+    return read;
+  }
+
+  /** `text`, leaving the `done` event to the caller (on success). */
+  async #read(
+    spec: RequestSpec,
+    options: CallOptions | undefined,
+  ): Promise<{ text: string; headers: Headers; status: number; events?: CallEvents }> {
+    const { response, release, scope, events } = await this.open(spec, options);
+    let failure: GatewayError | undefined;
+    try {
+      const declared = declaredLength(response.headers);
+      if (declared !== undefined && declared > this.#config.maxResponseBytes) {
+        response.body?.cancel().catch(() => {});
+        throw tooLarge(response, spec, this.#config.maxResponseBytes, declared);
+      }
+      const { text, truncated } = await readBoundedBody(response, this.#config.maxResponseBytes);
+      if (truncated) throw tooLarge(response, spec, this.#config.maxResponseBytes);
+      return { text, headers: response.headers, status: response.status, events };
+    } catch (cause) {
+      const error = isGatewayError(cause)
+        ? cause
+        : scope.aborted
+          ? scope.error({ requestedModel: spec.requestedModel })
+          : new GatewayError({
+              code: 'network_error',
+              status: response.status,
+              message: `The response body could not be read: ${describeCause(cause)}`,
+              requestedModel: spec.requestedModel,
+              isRetryable: false,
+              cause,
+            });
+      failure = error;
+      throw error;
+    } finally {
+      release();
+      scope.dispose();
+      // After the slot's `released`: `done` is a call's last event.
+      if (failure) events?.failed(failure);
+    }
+  }
+
+  /**
+   * Sends a request and parses a JSON body (`invalid_response` when it is not JSON). `text` is the
+   * raw body, for an `invalid_response` about its shape (redact it first).
+   */
+  async json<T>(
+    spec: RequestSpec,
+    options?: CallOptions,
+  ): Promise<{ data: T; headers: Headers; status: number; text: string }> {
+    const { text, headers, status, events } = await this.#read(spec, options);
+    let data: T;
+    try {
+      data = JSON.parse(text) as T;
+    } catch (cause) {
+      const error = invalidResponse(`The gateway's ${spec.path} answer is not valid JSON`, {
+        status,
+        body: this.redact(text),
+        requestedModel: spec.requestedModel,
+        cause,
+      });
+      events?.failed(error);
+      throw error;
+    }
+    if (events) answered(events, data, text);
+    return { data, headers, status, text };
+  }
+}
+
+/** The `done` event of a JSON answer: its `model` and `usage`, when it has them. */
+function answered(events: CallEvents, data: unknown, text: string): void {
+  const answer = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  events.served(answer.model);
+  const choices = Array.isArray(answer.choices) ? (answer.choices as unknown[]) : undefined;
+  const first = choices?.find(
+    (choice): choice is Record<string, unknown> =>
+      typeof choice === 'object' && choice !== null && (choice as { index?: unknown }).index === 0,
+  );
+  events.succeeded(answer.usage as Usage | undefined, () => text, {
+    id: choices ? answer.id : undefined,
+    finishReason: first?.finish_reason,
+  });
+}

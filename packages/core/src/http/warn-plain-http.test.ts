@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createGatewayClient } from '../client/client';
+import { isLoopbackHost, isPlainHttpToRemote } from './warn-plain-http';
+
+const KEY = 'sk-plain-http-test-key';
+
+const models = () =>
+  new Response(JSON.stringify({ object: 'list', data: [] }), {
+    headers: { 'content-type': 'application/json' },
+  });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('plain http to a host that is not loopback', () => {
+  it('is told apart from https and loopback', () => {
+    expect(isPlainHttpToRemote('http://gateway.example.com/v1')).toBe(true);
+    expect(isPlainHttpToRemote('http://10.0.0.5:8080/v1')).toBe(true);
+    expect(isPlainHttpToRemote('https://gateway.example.com/v1')).toBe(false);
+    for (const url of [
+      'http://localhost:8080/v1',
+      'http://LOCALHOST/v1',
+      'http://127.0.0.1:9/v1',
+      'http://127.255.3.4/v1',
+      'http://[::1]:8080/v1',
+    ]) {
+      expect(isPlainHttpToRemote(url), url).toBe(false);
+    }
+    expect(isLoopbackHost('128.0.0.1')).toBe(false);
+    expect(isLoopbackHost('127.0.0.1.example.com')).toBe(false);
+    expect(isLoopbackHost('localhost.example.com')).toBe(false);
+  });
+
+  it('logs one warning per base URL at the first request, naming the URL and not the key', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const baseURL = 'http://plain-http-warning.example.com/v1';
+    const client = createGatewayClient({ baseURL, apiKey: KEY, fetch: async () => models() });
+    expect(warn).not.toHaveBeenCalled();
+    await client.models();
+    client.refreshCatalog();
+    await client.models();
+    // Another client on the same base URL does not warn again.
+    await createGatewayClient({ baseURL, apiKey: 'other', fetch: async () => models() }).models();
+    expect(warn).toHaveBeenCalledTimes(1);
+    const message = warn.mock.calls.flat().map(String).join(' ');
+    expect(message).toContain(baseURL);
+    expect(message).toContain('https://');
+    expect(message).not.toContain(KEY);
+  });
+
+  it('stays silent for https and loopback http', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    for (const baseURL of [
+      'https://plain-http-silent.example.com/v1',
+      'http://127.0.0.1:1/v1',
+      'http://localhost:1/v1',
+      'http://[::1]:1/v1',
+    ]) {
+      await createGatewayClient({ baseURL, apiKey: KEY, fetch: async () => models() }).models();
+    }
+    expect(warn).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,338 @@
+import {
+  type Attributes,
+  type Context,
+  type Counter,
+  context,
+  type Histogram,
+  type Meter,
+  metrics,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+  type UpDownCounter,
+} from '@opentelemetry/api';
+import type {
+  GatewayDoneEvent,
+  GatewayEvent,
+  GatewayEventHandler,
+  GatewayStartEvent,
+} from '../events/gateway-events';
+import { inputMessages, outputMessages } from './genai-messages';
+
+/** Scope name of our tracer and meter. */
+export const INSTRUMENTATION_SCOPE = '@infergate/core';
+
+export interface OtelEventsOptions {
+  /** Default: `trace.getTracer('@infergate/core')` of the global tracer provider. */
+  tracer?: Tracer;
+  /** Default: `metrics.getMeter('@infergate/core')` of the global meter provider. */
+  meter?: Meter;
+}
+
+/** The instruments, created once per handler. */
+interface Instruments {
+  duration: Histogram;
+  tokens: Histogram;
+  queueWait: Histogram;
+  slotsInUse: UpDownCounter;
+  queued: UpDownCounter;
+  retries: Counter;
+  rateLimited: Counter;
+}
+
+/** What one call has open: its span, its queue or attempt span, and what it counts. */
+interface CallState {
+  span: Span;
+  /** The active context with the call's span in it: parent of the queue and attempt spans. */
+  context: Context;
+  start: GatewayStartEvent;
+  /** Attributes of the budget metrics (`infergate.budget.id`, `server.address`). */
+  budget: Attributes;
+  queueSpan?: Span;
+  attemptSpan?: Span;
+  waiting: boolean;
+  holding: boolean;
+  fallback: boolean;
+}
+
+// Seconds, as the GenAI conventions advise for gen_ai.client.operation.duration.
+const DURATION_BUCKETS = [
+  0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+];
+const TOKEN_BUCKETS = [
+  1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
+];
+
+function createInstruments(meter: Meter): Instruments {
+  return {
+    duration: meter.createHistogram('gen_ai.client.operation.duration', {
+      description: 'Duration of a gateway call: queue, attempts, retries and the whole answer',
+      unit: 's',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+    }),
+    tokens: meter.createHistogram('gen_ai.client.token.usage', {
+      description: 'Tokens of a gateway call, by gen_ai.token.type (input, output)',
+      unit: '{token}',
+      advice: { explicitBucketBoundaries: TOKEN_BUCKETS },
+    }),
+    queueWait: meter.createHistogram('infergate.client.queue.wait', {
+      description: "Time an attempt waited for a slot of its client and its key's budget",
+      unit: 's',
+      advice: { explicitBucketBoundaries: [0, ...DURATION_BUCKETS] },
+    }),
+    slotsInUse: meter.createUpDownCounter('infergate.client.slots.in_use', {
+      description: "Slots of the key's budget held by this process's calls",
+      unit: '{slot}',
+    }),
+    queued: meter.createUpDownCounter('infergate.client.calls.queued', {
+      description: "This process's calls waiting for a slot",
+      unit: '{call}',
+    }),
+    retries: meter.createCounter('infergate.client.retries', {
+      description: 'Retries, by the failed attempt’s error.type (the gateway code)',
+      unit: '{retry}',
+    }),
+    rateLimited: meter.createCounter('infergate.client.rate_limited', {
+      description: 'HTTP 429 answers, by error.type (the gateway code)',
+      unit: '{response}',
+    }),
+  };
+}
+
+/**
+ * An `onEvent` handler that turns a client's events into OpenTelemetry spans and metrics, through
+ * the global providers (or the `tracer` / `meter` given). Each call is a CLIENT span, child of the
+ * span active when the call began (the AI SDK's or LangChain's, when they trace), with child
+ * spans `infergate.queue` (waiting for a slot) and one per attempt.
+ */
+export function otelEvents(options: OtelEventsOptions = {}): GatewayEventHandler {
+  const tracer = options.tracer ?? trace.getTracer(INSTRUMENTATION_SCOPE);
+  const instruments = createInstruments(options.meter ?? metrics.getMeter(INSTRUMENTATION_SCOPE));
+  const calls = new Map<number, CallState>();
+  return (event) => {
+    if (event.type === 'start') {
+      calls.set(event.callId, begin(tracer, event));
+      if (calls.size > MAX_OPEN_CALLS) dropOldest(calls);
+      return;
+    }
+    const call = calls.get(event.callId);
+    if (!call) return;
+    if (event.type === 'done') calls.delete(event.callId);
+    record(tracer, instruments, call, event);
+  };
+}
+
+/**
+ * Calls whose end never comes (a stream dropped unread and collected) are forgotten past this
+ * many open calls, oldest first, their spans ended as they are.
+ */
+const MAX_OPEN_CALLS = 10_000;
+
+function dropOldest(calls: Map<number, CallState>): void {
+  for (const [id, call] of calls) {
+    calls.delete(id);
+    call.queueSpan?.end();
+    call.attemptSpan?.end();
+    call.span.setAttribute('infergate.abandoned', true);
+    call.span.end();
+    return;
+  }
+}
+
+function begin(tracer: Tracer, event: GatewayStartEvent): CallState {
+  const attributes: Attributes = {
+    'gen_ai.operation.name': event.operation,
+    'gen_ai.provider.name': 'infergate',
+    'server.address': event.serverAddress,
+    'server.port': event.serverPort,
+    'infergate.budget.id': event.budgetId,
+    'infergate.stream': event.stream,
+  };
+  if (event.requestedModel !== undefined) {
+    attributes['gen_ai.request.model'] = event.requestedModel;
+  }
+  if (event.input !== undefined) {
+    const messages = inputMessages(event.input);
+    if (messages !== undefined) attributes['gen_ai.input.messages'] = messages;
+  }
+  const name =
+    event.requestedModel === undefined
+      ? event.operation
+      : `${event.operation} ${event.requestedModel}`;
+  const parent = context.active();
+  const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
+  return {
+    span,
+    context: trace.setSpan(parent, span),
+    start: event,
+    budget: { 'infergate.budget.id': event.budgetId, 'server.address': event.serverAddress },
+    waiting: false,
+    holding: false,
+    fallback: false,
+  };
+}
+
+function record(
+  tracer: Tracer,
+  instruments: Instruments,
+  call: CallState,
+  event: Exclude<GatewayEvent, GatewayStartEvent>,
+): void {
+  switch (event.type) {
+    case 'queued':
+      call.queueSpan = tracer.startSpan(
+        'infergate.queue',
+        { attributes: { 'infergate.attempt': event.attempt, ...call.budget } },
+        call.context,
+      );
+      call.waiting = true;
+      instruments.queued.add(1, call.budget);
+      return;
+    case 'dequeued':
+      call.queueSpan?.setAttribute('infergate.queue.wait_ms', event.waitMs);
+      call.queueSpan?.end();
+      call.queueSpan = undefined;
+      call.waiting = false;
+      call.holding = true;
+      instruments.queued.add(-1, call.budget);
+      instruments.slotsInUse.add(1, call.budget);
+      instruments.queueWait.record(event.waitMs / 1000, {
+        ...call.budget,
+        'gen_ai.operation.name': event.operation,
+      });
+      return;
+    case 'released':
+      if (call.holding) instruments.slotsInUse.add(-1, call.budget);
+      call.holding = false;
+      return;
+    case 'attempt':
+      call.attemptSpan = tracer.startSpan(
+        `${event.method} ${event.path}`,
+        {
+          kind: SpanKind.CLIENT,
+          attributes: {
+            'http.request.method': event.method,
+            'url.path': event.path,
+            'server.address': call.start.serverAddress,
+            'server.port': call.start.serverPort,
+            'infergate.attempt': event.attempt,
+            // The HTTP conventions' count of resends: 0 for the first attempt.
+            'http.request.resend_count': event.attempt - 1,
+          },
+        },
+        call.context,
+      );
+      return;
+    case 'response': {
+      const span = call.attemptSpan;
+      call.attemptSpan = undefined;
+      if (event.status !== undefined) span?.setAttribute('http.response.status_code', event.status);
+      if (event.retryAfterMs !== undefined) {
+        span?.setAttribute('infergate.retry_after_ms', event.retryAfterMs);
+      }
+      if (!event.ok) {
+        const code = event.code ?? 'unknown';
+        span?.setAttribute('error.type', code);
+        span?.setStatus({ code: SpanStatusCode.ERROR });
+        if (event.status === 429) {
+          instruments.rateLimited.add(1, { 'error.type': code, ...call.budget });
+        }
+      }
+      span?.end();
+      return;
+    }
+    case 'retry': {
+      const attributes: Attributes = {
+        'infergate.attempt': event.attempt,
+        'infergate.retry.delay_ms': event.delayMs,
+        'error.type': event.reason,
+      };
+      if (event.status !== undefined) attributes['http.response.status_code'] = event.status;
+      call.span.addEvent('infergate.retry', attributes);
+      instruments.retries.add(1, { 'error.type': event.reason, ...call.budget });
+      return;
+    }
+    case 'fallback':
+      call.fallback = true;
+      call.span.setAttributes({
+        'infergate.fallback': true,
+        'gen_ai.response.model': event.servedModel,
+      });
+      call.span.addEvent('infergate.fallback', {
+        'gen_ai.request.model': event.requestedModel,
+        'gen_ai.response.model': event.servedModel,
+      });
+      return;
+    case 'done':
+      finish(instruments, call, event);
+      return;
+  }
+}
+
+function finish(instruments: Instruments, call: CallState, event: GatewayDoneEvent): void {
+  const { span } = call;
+  // A call that ended while queued or mid-attempt (deadline, abort) closes those spans too.
+  if (call.queueSpan) {
+    call.queueSpan.setStatus({ code: SpanStatusCode.ERROR });
+    call.queueSpan.end();
+  }
+  call.attemptSpan?.end();
+  if (call.waiting) instruments.queued.add(-1, call.budget);
+  if (call.holding) instruments.slotsInUse.add(-1, call.budget);
+  const attributes: Attributes = {
+    'infergate.attempts': event.attempts,
+    'infergate.queue.wait_ms': event.queueWaitMs,
+    'infergate.fallback': call.fallback,
+  };
+  if (event.servedModel !== undefined) attributes['gen_ai.response.model'] = event.servedModel;
+  if (event.responseId !== undefined) attributes['gen_ai.response.id'] = event.responseId;
+  if (event.finishReason !== undefined) {
+    attributes['gen_ai.response.finish_reasons'] = [event.finishReason];
+  }
+  const usage = event.usage;
+  if (usage?.inputTokens !== undefined) {
+    attributes['gen_ai.usage.input_tokens'] = usage.inputTokens;
+  }
+  if (usage?.outputTokens !== undefined) {
+    attributes['gen_ai.usage.output_tokens'] = usage.outputTokens;
+  }
+  if (event.output !== undefined) {
+    const messages = outputMessages(event.output);
+    if (messages !== undefined) attributes['gen_ai.output.messages'] = messages;
+  }
+  if (event.error) {
+    attributes['error.type'] = event.error.code;
+    span.setStatus({ code: SpanStatusCode.ERROR, message: event.error.code });
+  }
+  span.setAttributes(attributes);
+  span.end();
+
+  const metricAttributes: Attributes = {
+    'gen_ai.operation.name': event.operation,
+    'gen_ai.provider.name': 'infergate',
+    'server.address': call.start.serverAddress,
+    'server.port': call.start.serverPort,
+  };
+  if (event.requestedModel !== undefined) {
+    metricAttributes['gen_ai.request.model'] = event.requestedModel;
+  }
+  if (event.servedModel !== undefined) {
+    metricAttributes['gen_ai.response.model'] = event.servedModel;
+  }
+  if (event.error) metricAttributes['error.type'] = event.error.code;
+  instruments.duration.record(event.durationMs / 1000, metricAttributes);
+  if (usage?.inputTokens !== undefined) {
+    instruments.tokens.record(usage.inputTokens, {
+      ...metricAttributes,
+      'gen_ai.token.type': 'input',
+    });
+  }
+  if (usage?.outputTokens !== undefined) {
+    instruments.tokens.record(usage.outputTokens, {
+      ...metricAttributes,
+      'gen_ai.token.type': 'output',
+    });
+  }
+}

@@ -1,0 +1,27 @@
+import type { TranscriptionRequest } from '../protocol/wire-types';
+import type { CheckedAudio } from './validate-transcription';
+
+/** The body of `POST /audio/transcriptions`: multipart by default, JSON with `audio_base64` on request. */
+export async function buildTranscriptionBody(
+  req: TranscriptionRequest,
+  audio: CheckedAudio,
+): Promise<string | FormData> {
+  if (req.encoding === 'json') {
+    return JSON.stringify({
+      audio_base64: await audio.input.base64(),
+      filename: audio.filename,
+      mime_type: audio.mimeType,
+      language: req.language,
+      response_format: req.response_format,
+      translate: req.translate,
+      model: req.model,
+    });
+  }
+  const form = new FormData();
+  form.append('file', audio.input.blob(audio.mimeType), audio.filename);
+  if (req.language !== undefined) form.append('language', req.language);
+  if (req.response_format !== undefined) form.append('response_format', req.response_format);
+  if (req.translate !== undefined) form.append('translate', req.translate ? 'true' : 'false');
+  if (req.model !== undefined) form.append('model', req.model);
+  return form;
+}

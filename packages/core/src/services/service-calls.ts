@@ -1,0 +1,292 @@
+/**
+ * The service calls (embeddings, translation, OCR, speech to text). The client loads this module
+ * on the first service call, so that a bundler with code splitting keeps it out of a chat-only
+ * app's start-up chunk.
+ */
+
+import type { Catalog } from '../catalog/catalog';
+import { listIds } from '../catalog/close-matches';
+import type { CallOptions, EmbedManyOptions } from '../client/client-types';
+import { GatewayError, invalidRequest, isGatewayError } from '../errors/errors';
+import { invalidAnswer, invalidResponse } from '../errors/invalid-response';
+import type { Transport } from '../http/transport';
+import { isMultilingualEngine } from '../protocol/multilingual-engine';
+import type {
+  EmbeddingEngine,
+  EmbeddingsRequest,
+  EmbeddingsResponse,
+  OcrRequest,
+  OcrResponse,
+  ServiceId,
+  TranscriptionRequest,
+  TranscriptionResponse,
+  TranslationRequest,
+  TranslationResponse,
+} from '../protocol/wire-types';
+import { buildTranscriptionBody } from './build-transcription-body';
+import { splitBatches } from './split-embedding-batches';
+import { inputTexts, validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
+import { validateOcrRequest } from './validate-ocr';
+import { embeddingsProblem, serviceAnswerProblem } from './validate-service-response';
+import { validateTranscriptionRequest } from './validate-transcription';
+import { validateTranslationRequest } from './validate-translation';
+
+/** What a service call works with: the client's transport and catalog. */
+export interface ServiceContext {
+  transport: Transport;
+  catalog: Catalog;
+}
+
+const SERVICE_PATHS: Record<ServiceId, string> = {
+  translation: '/translations',
+  ocr: '/ocr',
+  speech_to_text: '/audio/transcriptions',
+  embeddings: '/embeddings',
+};
+
+export async function embeddingEngines(
+  catalog: Catalog,
+  opts: CallOptions | undefined,
+): Promise<EmbeddingEngine[]> {
+  const services = await catalog.services(opts);
+  const embeddings = services.find((service) => service.id === 'embeddings');
+  return Array.isArray(embeddings?.engines) ? embeddings.engines : [];
+}
+
+export async function resolveEmbeddingEngine(
+  catalog: Catalog,
+  engineId: string | undefined,
+  opts: CallOptions | undefined,
+): Promise<EmbeddingEngine> {
+  let engines = await embeddingEngines(catalog, opts);
+  if (engineId !== undefined && !engines.some((engine) => engine.id === engineId)) {
+    catalog.invalidate();
+    engines = await embeddingEngines(catalog, opts);
+  }
+  const ids = engines.map((engine) => engine.id);
+  if (engineId !== undefined) {
+    const engine = engines.find((candidate) => candidate.id === engineId);
+    if (engine) return engine;
+    throw new GatewayError({
+      code: 'model_not_found',
+      message: `Embedding engine "${engineId}" is not available (GET /capabilities lists: ${listIds(ids)}). The engine is never changed automatically: vectors of different engines do not mix.`,
+      model: engineId,
+      alternatives: ids,
+      isRetryable: false,
+    });
+  }
+  if (engines.length === 1) return engines[0]!;
+  if (engines.length === 0) {
+    throw new GatewayError({
+      code: 'provider_unavailable',
+      message: 'No embedding engine is available now (GET /capabilities lists none)',
+      isRetryable: true,
+    });
+  }
+  throw new GatewayError({
+    code: 'invalid_request_error',
+    message: `model: is required: ${engines.length} embedding engines are available (${listIds(ids)}); pick one and keep it for documents and queries`,
+    field: 'model',
+    alternatives: ids,
+    isRetryable: false,
+  });
+}
+
+export async function embed(
+  { transport, catalog }: ServiceContext,
+  req: EmbeddingsRequest,
+  opts: CallOptions | undefined,
+): Promise<EmbeddingsResponse> {
+  const sizes = validateEmbeddingsRequest(req);
+  checkService(catalog, 'embeddings');
+  const engine = await resolveEmbeddingEngine(catalog, req.model, opts);
+  validateForEngine(req, sizes, engine);
+  const request = { ...req, model: engine.id };
+  return postEmbeddings(transport, request, inputTexts(req.input).length, opts);
+}
+
+export async function embedMany(
+  { transport, catalog }: ServiceContext,
+  texts: string[],
+  opts: EmbedManyOptions,
+): Promise<number[][]> {
+  if (!Array.isArray(texts)) throw invalidRequest('texts', 'must be an array of strings');
+  if (texts.length === 0) return [];
+  const { model, inputType, dimensions, ...callOptions } = opts;
+  // Validate every text on its own (non-empty, ≤ 65 536 bytes) before sending anything.
+  const sizes: number[] = [];
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i]!;
+    try {
+      sizes.push(validateEmbeddingsRequest({ input: text, input_type: inputType, dimensions })[0]!);
+    } catch (error) {
+      throw isGatewayError(error) ? renameField(error, `texts[${i}]`) : error;
+    }
+  }
+  checkService(catalog, 'embeddings');
+  const engine = await resolveEmbeddingEngine(catalog, model, callOptions);
+  validateForEngine({ input: texts, dimensions }, sizes, engine);
+  const vectors = new Array<number[]>(texts.length);
+  // The first failing batch stops the others: their answers could no longer be used.
+  const stopOthers = new AbortController();
+  const callerSignal = callOptions.signal;
+  const forwardAbort = () => stopOthers.abort(callerSignal?.reason);
+  if (callerSignal?.aborted) forwardAbort();
+  callerSignal?.addEventListener('abort', forwardAbort, { once: true });
+  try {
+    await Promise.all(
+      splitBatches(sizes).map(async ({ start, end }) => {
+        const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
+        // input_type is a field of the multilingual engine only (docs/gateway-protocol.md §6).
+        if (inputType !== undefined && isMultilingualEngine(engine)) {
+          request.input_type = inputType;
+        }
+        if (dimensions !== undefined) request.dimensions = dimensions;
+        const stop = (error: unknown) => stopOthers.abort(error);
+        try {
+          const batchOptions = { ...callOptions, signal: stopOthers.signal };
+          const response = await postEmbeddings(
+            transport,
+            request,
+            end - start,
+            batchOptions,
+            stop,
+          );
+          for (const item of response.data) vectors[start + item.index] = item.embedding;
+        } catch (error) {
+          stop(error);
+          throw error;
+        }
+      }),
+    );
+  } finally {
+    callerSignal?.removeEventListener('abort', forwardAbort);
+  }
+  if (vectors.some((vector) => vector === undefined)) {
+    throw invalidResponse('The embeddings answers did not cover every input index');
+  }
+  return vectors;
+}
+
+export async function translate(
+  context: ServiceContext,
+  req: TranslationRequest,
+  opts: CallOptions | undefined,
+): Promise<TranslationResponse> {
+  validateTranslationRequest(req);
+  return postService(context, 'translation', JSON.stringify(req), opts);
+}
+
+export async function ocr(
+  context: ServiceContext,
+  req: OcrRequest,
+  opts: CallOptions | undefined,
+): Promise<OcrResponse> {
+  const image = await validateOcrRequest(req);
+  const body = JSON.stringify({ image_base64: image, model: req.model });
+  return postService(context, 'ocr', body, opts);
+}
+
+export async function transcribe(
+  context: ServiceContext,
+  req: TranscriptionRequest,
+  opts: CallOptions | undefined,
+): Promise<TranscriptionResponse | string> {
+  const audio = await validateTranscriptionRequest(req);
+  const body = await buildTranscriptionBody(req, audio);
+  if (req.response_format !== 'text') return postService(context, 'speech_to_text', body, opts);
+  checkService(context.catalog, 'speech_to_text');
+  const spec = {
+    method: 'POST' as const,
+    path: SERVICE_PATHS.speech_to_text,
+    body,
+    accept: 'text/plain',
+  };
+  const answer = await context.transport.text(spec, opts);
+  reportResponse(opts, answer.status, answer.headers, answer.text);
+  return answer.text;
+}
+
+/** Fails fast with provider_unavailable while the cached catalog says the service has no node. */
+function checkService(catalog: Catalog, id: ServiceId): void {
+  const service = catalog.cachedServices()?.find((candidate) => candidate.id === id);
+  if (service && service.available_nodes === 0) {
+    throw new GatewayError({
+      code: 'provider_unavailable',
+      message: `The ${id} service has no provider online (GET /capabilities: available_nodes 0); nothing was sent`,
+      isRetryable: true,
+    });
+  }
+}
+
+async function postEmbeddings(
+  transport: Transport,
+  req: EmbeddingsRequest,
+  count: number,
+  opts: CallOptions | undefined,
+  onFailure?: (error: unknown) => void,
+): Promise<EmbeddingsResponse> {
+  const answer = await transport.json<EmbeddingsResponse>(
+    {
+      method: 'POST',
+      path: SERVICE_PATHS.embeddings,
+      body: JSON.stringify(req),
+      model: req.model,
+      onFailure,
+    },
+    opts,
+  );
+  const problem = embeddingsProblem(answer.data, count);
+  if (problem) {
+    const redact = (text: string) => transport.redact(text);
+    throw invalidAnswer(redact, `The embeddings answer ${problem}`, answer);
+  }
+  reportResponse(opts, answer.status, answer.headers, answer.data);
+  return answer.data;
+}
+
+/** POSTs to a service (after the availability check) and checks the answer's required fields. */
+async function postService<T>(
+  { transport, catalog }: ServiceContext,
+  service: 'translation' | 'ocr' | 'speech_to_text',
+  body: string | FormData,
+  opts: CallOptions | undefined,
+): Promise<T> {
+  checkService(catalog, service);
+  const answer = await transport.json<T>(
+    { method: 'POST', path: SERVICE_PATHS[service], body },
+    opts,
+  );
+  const problem = serviceAnswerProblem(service, answer.data);
+  if (problem) {
+    const redact = (text: string) => transport.redact(text);
+    throw invalidAnswer(redact, `The ${service} answer ${problem}`, answer);
+  }
+  reportResponse(opts, answer.status, answer.headers, answer.data);
+  return answer.data;
+}
+
+/** Tells the caller's `onResponse` about an answer; its failure is the caller's, not the call's. */
+function reportResponse(
+  opts: CallOptions | undefined,
+  status: number,
+  headers: Headers,
+  body: unknown,
+): void {
+  try {
+    opts?.onResponse?.({ status, headers, body });
+  } catch {
+    // A throwing observer must not turn a good answer into a failure.
+  }
+}
+
+/** Re-labels a validation error about `input` as one about `texts[i]`. */
+function renameField(error: GatewayError, field: string): GatewayError {
+  if (error.field !== 'input') return error;
+  return new GatewayError({
+    code: error.code,
+    message: `${field}${error.message.slice('input'.length)}`,
+    field,
+    isRetryable: false,
+  });
+}

@@ -1,0 +1,119 @@
+import { utf8ByteLength } from '../encoding/utf8';
+import { invalidRequest } from '../errors/errors';
+import { LIMITS } from '../protocol/limits';
+import { isMultilingualEngine } from '../protocol/multilingual-engine';
+import type { EmbeddingEngine, EmbeddingsRequest } from '../protocol/wire-types';
+
+const INPUT_TYPES: ReadonlySet<string> = new Set(['document', 'query']);
+
+/** The texts of a request as an array, whatever shape `input` had. */
+export function inputTexts(input: EmbeddingsRequest['input']): string[] {
+  return typeof input === 'string' ? [input] : input;
+}
+
+/**
+ * Checks what needs no engine: 1..64 non-empty strings, ≤ 65 536 UTF-8 bytes in total,
+ * `input_type` and `dimensions` shapes. Returns the byte size of each text.
+ */
+export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] {
+  if (typeof request !== 'object' || request === null) {
+    throw invalidRequest('request', 'must be an object');
+  }
+  const { input } = request;
+  if (typeof input !== 'string' && !Array.isArray(input)) {
+    throw invalidRequest('input', 'must be a string or an array of strings');
+  }
+  const texts = inputTexts(input);
+  if (texts.length < 1) throw invalidRequest('input', 'has 0 texts; at least 1 is required');
+  if (texts.length > LIMITS.embeddingsMaxInputs) {
+    throw invalidRequest(
+      'input',
+      `has ${texts.length} texts; the limit is ${LIMITS.embeddingsMaxInputs} per request (embedMany splits larger lists)`,
+    );
+  }
+  const sizes = new Array<number>(texts.length);
+  let total = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const text: unknown = texts[i];
+    const field = typeof input === 'string' ? 'input' : `input[${i}]`;
+    if (typeof text !== 'string')
+      throw invalidRequest(field, `must be a string, got ${typeof text}`);
+    if (text.length < 1)
+      throw invalidRequest(field, 'is empty; each text needs at least 1 character');
+    const bytes = utf8ByteLength(text);
+    sizes[i] = bytes;
+    total += bytes;
+  }
+  if (total > LIMITS.embeddingsMaxTotalBytes) {
+    throw invalidRequest(
+      'input',
+      `is ${total} bytes in UTF-8 in total; the limit is ${LIMITS.embeddingsMaxTotalBytes} bytes per request`,
+    );
+  }
+  if (request.input_type !== undefined && !INPUT_TYPES.has(request.input_type)) {
+    throw invalidRequest(
+      'input_type',
+      `is ${JSON.stringify(request.input_type)}; allowed: "document", "query"`,
+    );
+  }
+  if (
+    request.dimensions !== undefined &&
+    (typeof request.dimensions !== 'number' ||
+      !Number.isInteger(request.dimensions) ||
+      request.dimensions < 1)
+  ) {
+    throw invalidRequest(
+      'dimensions',
+      `must be a positive integer, got ${String(request.dimensions)}`,
+    );
+  }
+  if (request.model !== undefined && (typeof request.model !== 'string' || request.model === '')) {
+    throw invalidRequest('model', 'must be a non-empty engine id from GET /capabilities');
+  }
+  return sizes;
+}
+
+/**
+ * The dimensions an engine gives: its own `dimensions` from `GET /capabilities` when listed (a
+ * number or an array of numbers), else the published numbers of docs/gateway-protocol.md §11 (multilingual 128/256/512/768, the
+ * English-oriented engine 384).
+ */
+export function engineDimensions(engine: EmbeddingEngine): readonly number[] {
+  const listed = engine.dimensions;
+  const valid = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n > 0;
+  if (valid(listed)) return [listed];
+  if (Array.isArray(listed) && listed.length > 0 && listed.every(valid)) return listed;
+  return isMultilingualEngine(engine) ? LIMITS.multilingualDimensions : LIMITS.englishDimensions;
+}
+
+/**
+ * Checks what depends on the engine: ≤ 32 KB per text on the multilingual engine, and
+ * `dimensions` one that the engine gives.
+ */
+export function validateForEngine(
+  request: EmbeddingsRequest,
+  sizes: readonly number[],
+  engine: EmbeddingEngine,
+): void {
+  const multilingual = isMultilingualEngine(engine);
+  if (multilingual) {
+    const single = typeof request.input === 'string';
+    for (let i = 0; i < sizes.length; i++) {
+      if (sizes[i]! > LIMITS.multilingualMaxTextBytes) {
+        throw invalidRequest(
+          single ? 'input' : `input[${i}]`,
+          `is ${sizes[i]} bytes in UTF-8; the multilingual engine "${engine.id}" takes at most ${LIMITS.multilingualMaxTextBytes} bytes per text (split long documents into chunks)`,
+        );
+      }
+    }
+  }
+  if (request.dimensions === undefined) return;
+  const supported = engineDimensions(engine);
+  if (!supported.includes(request.dimensions)) {
+    const kind = multilingual ? 'the multilingual engine' : 'the engine';
+    throw invalidRequest(
+      'dimensions',
+      `is ${request.dimensions}; ${kind} "${engine.id}" supports ${[...supported].sort((a, b) => a - b).join(', ')}`,
+    );
+  }
+}

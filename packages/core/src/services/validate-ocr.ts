@@ -1,0 +1,23 @@
+import { toBinaryInput } from '../encoding/binary-input';
+import { invalidRequest } from '../errors/errors';
+import { LIMITS } from '../protocol/limits';
+import type { OcrRequest } from '../protocol/wire-types';
+
+/** docs/gateway-protocol.md §8: base64 image that decodes to 1 byte .. 23 MiB. Returns the base64 text to send. */
+export async function validateOcrRequest(request: OcrRequest): Promise<string> {
+  if (typeof request !== 'object' || request === null)
+    throw invalidRequest('request', 'must be an object');
+  if (request.image === undefined || request.image === null) {
+    throw invalidRequest('image', 'is required (bytes, Blob or base64 string)');
+  }
+  const input = toBinaryInput('image', request.image);
+  if (input.size < 1)
+    throw invalidRequest('image', 'decodes to 0 bytes; at least 1 byte is required');
+  if (input.size > LIMITS.ocrMaxImageBytes) {
+    throw invalidRequest(
+      'image',
+      `decodes to ${input.size} bytes; the limit is ${LIMITS.ocrMaxImageBytes} bytes (23 MiB)`,
+    );
+  }
+  return input.base64();
+}

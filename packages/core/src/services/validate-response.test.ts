@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { chatCompletionProblem } from '../chat/validate-chat-response';
+import { createGatewayClient } from '../client/client';
+import { type GatewayError, isGatewayError } from '../errors/errors';
+import { embeddingsProblem, serviceAnswerProblem } from './validate-service-response';
+
+const message = (content: unknown = 'hi') => ({ role: 'assistant', content });
+const choice = (extra: Record<string, unknown> = {}) => ({
+  index: 0,
+  message: message(),
+  finish_reason: 'stop',
+  ...extra,
+});
+
+describe('chatCompletionProblem', () => {
+  it('accepts the spec shape, null content with tool calls, and extra fields', () => {
+    expect(chatCompletionProblem({ choices: [choice()], extra: 1 })).toBeUndefined();
+    const toolCall = { id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } };
+    expect(
+      chatCompletionProblem({
+        choices: [choice({ message: { ...message(null), tool_calls: [toolCall] } })],
+        usage: { prompt_tokens: 1 },
+      }),
+    ).toBeUndefined();
+  });
+
+  it.each([
+    [null, 'is not a JSON object'],
+    [{ choices: 'x' }, 'has no `choices` array'],
+    [{ choices: [[]] }, 'choices[0] that is not an object'],
+    [{ choices: [-5e-324] }, 'choices[0] that is not an object'],
+    [{ choices: [{ index: 0 }] }, 'choices[0] without a `message` object'],
+    [{ choices: [choice(), choice({ message: 'hi' })] }, 'choices[1] without a `message`'],
+    [{ choices: [choice({ message: message(5) })] }, 'choices[0].message.content'],
+    [{ choices: [choice({ message: { ...message(), tool_calls: {} } })] }, 'tool_calls is not'],
+    [{ choices: [choice({ message: { ...message(), tool_calls: [{}] } })] }, 'tool_calls[0]'],
+    [{ choices: [choice({ finish_reason: 1 })] }, 'finish_reason'],
+    [{ choices: [choice()], usage: 3 }, '`usage`'],
+  ])('%j: %s', (data, problem) => {
+    expect(chatCompletionProblem(data)).toContain(problem);
+  });
+});
+
+describe('embeddingsProblem', () => {
+  const item = (index: unknown, embedding: unknown = [0.1, 0.2]) => ({ index, embedding });
+  it('accepts one item per input with in-range indexes', () => {
+    expect(embeddingsProblem({ data: [item(1), item(0)] }, 2)).toBeUndefined();
+  });
+  it.each([
+    [{}, 1, 'no `data` array'],
+    [{ data: [item(0)] }, 2, 'holds 1 embedding(s) for 2'],
+    [{ data: [null] }, 1, 'data[0] that is not an object'],
+    [{ data: [item(1)] }, 1, 'data[0].index'],
+    [{ data: [item('0')] }, 1, 'data[0].index'],
+    [{ data: [item(0, [1, '2'])] }, 1, 'data[0].embedding'],
+    [{ data: [item(0, {})] }, 1, 'data[0].embedding'],
+    [{ data: [item(0, [1, Number.POSITIVE_INFINITY])] }, 1, 'non-finite'],
+    [{ data: [item(0, [Number.NaN])] }, 1, 'non-finite'],
+    [{ data: [item(0, [])] }, 1, 'empty data[0].embedding'],
+    [{ data: [item(0, [1, 2]), item(1, [1, 2, 3])] }, 2, 'different lengths'],
+    [{ data: [item(0), item(0)] }, 2, 'two vectors for input 0'],
+  ])('%j for %i input(s): %s', (data, count, problem) => {
+    expect(embeddingsProblem(data, count)).toContain(problem);
+  });
+});
+
+it('embeddings answer holding 1e999 (parsed as Infinity) is invalid_response', async () => {
+  const client = createGatewayClient({
+    baseURL: `https://vectors-${Math.random()}.test`,
+    apiKey: 'k-vectors',
+    maxRetries: 0,
+    fetch: async () =>
+      new Response('{"data":[{"index":0,"embedding":[0.1,1e999]}]}', {
+        headers: { 'content-type': 'application/json' },
+      }),
+  });
+  await expect(client.embed({ model: 'm', input: ['a'] })).rejects.toMatchObject({
+    code: 'invalid_response',
+  });
+});
+
+describe('serviceAnswerProblem', () => {
+  it('requires the string fields of each service', () => {
+    expect(serviceAnswerProblem('translation', { text: 'x', target_language: 'uk' })).toBe(
+      undefined,
+    );
+    expect(serviceAnswerProblem('translation', { text: 'x' })).toContain('target_language');
+    expect(serviceAnswerProblem('ocr', { text: 1 })).toContain('`text`');
+    expect(serviceAnswerProblem('speech_to_text', [])).toContain('not a JSON object');
+  });
+});
+
+/** A client whose every request is answered 200 with this JSON body. */
+function clientAnswering(body: string) {
+  let sent = 0;
+  const client = createGatewayClient({
+    baseURL: `https://shape-${Math.random()}.test/v1`,
+    apiKey: 'sk-shape-test-key',
+    maxRetries: 0,
+    fetch: async () => {
+      sent++;
+      return new Response(body, { headers: { 'content-type': 'application/json' } });
+    },
+  });
+  return { client, sent: () => sent };
+}
+
+async function failure(promise: Promise<unknown>): Promise<GatewayError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!isGatewayError(error)) throw new Error(`expected a GatewayError, got ${String(error)}`);
+  return error;
+}
+
+describe('2xx answers of the wrong shape are invalid_response with the raw body', () => {
+  it.each(['{"choices":[[]]}', '{"choices":[-5e-324]}', '{"choices":[{"index":0}]}'])(
+    'chat %s',
+    async (body) => {
+      const { client, sent } = clientAnswering(body);
+      const error = await failure(
+        client.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+      );
+      expect(error.code).toBe('invalid_response');
+      expect(error.message).toMatch(/^The chat completion has a choices\[0\]/);
+      expect(error.body).toBe(body);
+      expect(error.status).toBe(200);
+      expect(error.requestedModel).toBe('m');
+      expect(sent()).toBe(1);
+    },
+  );
+
+  it('translation without target_language, OCR and transcription without text', async () => {
+    const translation = await failure(
+      clientAnswering('{"text":"x"}').client.translate({ input: 'a', target_language: 'uk' }),
+    );
+    expect(translation.code).toBe('invalid_response');
+    expect(translation.message).toContain('target_language');
+    expect(translation.body).toBe('{"text":"x"}');
+    const ocr = await failure(clientAnswering('{"txt":"x"}').client.ocr({ image: 'iVBORw0K' }));
+    expect(ocr.code).toBe('invalid_response');
+    const audio = new Uint8Array([0x52, 0x49, 0x46, 0x46, 0, 0, 0, 0, 0x57, 0x41, 0x56, 0x45]);
+    const transcription = await failure(
+      clientAnswering('{"text":null}').client.transcribe({ audio }),
+    );
+    expect(transcription.code).toBe('invalid_response');
+  });
+
+  it('the raw body is redacted when it echoes the key', async () => {
+    const body = '{"choices":[{"index":0,"echo":"sk-shape-test-key"}]}';
+    const error = await failure(
+      clientAnswering(body).client.chat({ model: 'm', messages: [{ role: 'user', content: 'x' }] }),
+    );
+    expect(error.body).toBe('{"choices":[{"index":0,"echo":"[redacted]"}]}');
+    expect(error.data).toBeUndefined();
+  });
+});

@@ -1,0 +1,56 @@
+import { isObject } from '../chat/validate-chat-response';
+
+/** Shape checks of the services' 2xx answers, as validate-chat-response.ts does for chat. */
+
+/**
+ * docs/gateway-protocol.md §6: `data` holds one `{index, embedding: number[]}` per input, indexes in range and
+ * distinct, every vector non-empty, of finite numbers and of one length.
+ */
+export function embeddingsProblem(data: unknown, count: number): string | undefined {
+  if (!isObject(data) || !Array.isArray(data.data)) return 'has no `data` array';
+  const items = data.data;
+  if (items.length !== count) return `holds ${items.length} embedding(s) for ${count} input(s)`;
+  let dimensions: number | undefined;
+  const seen = new Set<number>();
+  for (let i = 0; i < items.length; i++) {
+    const item: unknown = items[i];
+    if (!isObject(item)) return `has a data[${i}] that is not an object`;
+    const { index, embedding } = item;
+    if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= count) {
+      return `has a data[${i}].index that is not an input position (0 to ${count - 1})`;
+    }
+    if (!Array.isArray(embedding) || !embedding.every((x) => typeof x === 'number')) {
+      return `has a data[${i}].embedding that is not an array of numbers`;
+    }
+    // `1e999` parses as Infinity: a vector holding it (or NaN) cannot be compared.
+    if (!embedding.every(Number.isFinite)) {
+      return `has a data[${i}].embedding with a non-finite number`;
+    }
+    if (embedding.length === 0) return `has an empty data[${i}].embedding`;
+    if (dimensions === undefined) dimensions = embedding.length;
+    else if (embedding.length !== dimensions) {
+      return `has vectors of different lengths (data[0] has ${dimensions}, data[${i}] has ${embedding.length})`;
+    }
+    if (seen.has(index as number)) return `has two vectors for input ${index as number}`;
+    seen.add(index as number);
+  }
+  return undefined;
+}
+
+/** The fields each service's JSON answer must have as strings (docs/gateway-protocol.md §7–§9). */
+const REQUIRED_TEXT_FIELDS = {
+  translation: ['text', 'target_language'],
+  ocr: ['text'],
+  speech_to_text: ['text'],
+} as const;
+
+export function serviceAnswerProblem(
+  service: keyof typeof REQUIRED_TEXT_FIELDS,
+  data: unknown,
+): string | undefined {
+  if (!isObject(data)) return 'is not a JSON object';
+  for (const field of REQUIRED_TEXT_FIELDS[service]) {
+    if (typeof data[field] !== 'string') return `has no string \`${field}\``;
+  }
+  return undefined;
+}

@@ -1,0 +1,77 @@
+import {
+  AUDIO_MIME_TYPES,
+  type AudioFormat,
+  describeHead,
+  detectAudioFormat,
+} from '../encoding/audio-format';
+import { type BinaryInput, toBinaryInput } from '../encoding/binary-input';
+import { invalidRequest } from '../errors/errors';
+import { LIMITS } from '../protocol/limits';
+import type { TranscriptionRequest } from '../protocol/wire-types';
+
+const RESPONSE_FORMATS: ReadonlySet<string> = new Set(['json', 'text']);
+const ENCODINGS: ReadonlySet<string> = new Set(['multipart', 'json']);
+
+export interface CheckedAudio {
+  input: BinaryInput;
+  format: AudioFormat;
+  mimeType: string;
+  filename: string;
+}
+
+/** docs/gateway-protocol.md §9, §11: WAV, MP3 or FLAC (by magic bytes), 1 byte .. 23 MiB; option values. */
+export async function validateTranscriptionRequest(
+  request: TranscriptionRequest,
+): Promise<CheckedAudio> {
+  if (typeof request !== 'object' || request === null)
+    throw invalidRequest('request', 'must be an object');
+  if (request.audio === undefined || request.audio === null) {
+    throw invalidRequest(
+      'audio',
+      'is required (Blob, File, Uint8Array, ArrayBuffer or base64 string)',
+    );
+  }
+  if (request.response_format !== undefined && !RESPONSE_FORMATS.has(request.response_format)) {
+    throw invalidRequest(
+      'response_format',
+      `is ${JSON.stringify(request.response_format)}; allowed: "json", "text"`,
+    );
+  }
+  if (request.encoding !== undefined && !ENCODINGS.has(request.encoding)) {
+    throw invalidRequest(
+      'encoding',
+      `is ${JSON.stringify(request.encoding)}; allowed: "multipart", "json"`,
+    );
+  }
+  if (request.translate !== undefined && typeof request.translate !== 'boolean') {
+    throw invalidRequest('translate', `must be a boolean, got ${typeof request.translate}`);
+  }
+  if (
+    request.language !== undefined &&
+    (typeof request.language !== 'string' || request.language.trim() === '')
+  ) {
+    throw invalidRequest('language', 'must be a non-empty language code');
+  }
+  const input = toBinaryInput('audio', request.audio);
+  if (input.size < 1) throw invalidRequest('audio', 'is 0 bytes; the file must not be empty');
+  if (input.size > LIMITS.audioMaxBytes) {
+    throw invalidRequest(
+      'audio',
+      `is ${input.size} bytes; the limit is ${LIMITS.audioMaxBytes} bytes (23 MiB)`,
+    );
+  }
+  const head = await input.head(16);
+  const format = detectAudioFormat(head);
+  if (!format) {
+    throw invalidRequest(
+      'audio',
+      `is not WAV, MP3 or FLAC (first bytes: ${describeHead(head)}); the gateway accepts only these formats`,
+    );
+  }
+  return {
+    input,
+    format,
+    mimeType: request.mime_type ?? input.type ?? AUDIO_MIME_TYPES[format],
+    filename: request.filename ?? input.name ?? `audio.${format}`,
+  };
+}

@@ -1,0 +1,57 @@
+import { utf8ByteLength } from '../encoding/utf8';
+import { invalidRequest } from '../errors/errors';
+import { LANGUAGE_CODE, LIMITS } from '../protocol/limits';
+import type { TranslationRequest } from '../protocol/wire-types';
+
+const ALLOWED_FIELDS: ReadonlySet<string> = new Set([
+  'input',
+  'target_language',
+  'source_language',
+  'model',
+]);
+
+export function checkLanguageCode(field: string, value: unknown): void {
+  if (typeof value !== 'string' || !LANGUAGE_CODE.test(value)) {
+    throw invalidRequest(
+      field,
+      `${JSON.stringify(value) ?? String(value)} is not a language code matching ${LANGUAGE_CODE.source} (e.g. "en", "uk", "pt-BR")`,
+    );
+  }
+}
+
+/** docs/gateway-protocol.md §7: input 1 character .. 4096 UTF-8 bytes, language codes, and no other fields. */
+export function validateTranslationRequest(request: TranslationRequest): void {
+  if (typeof request !== 'object' || request === null) {
+    throw invalidRequest('request', 'must be an object');
+  }
+  for (const key of Object.keys(request)) {
+    if (!ALLOWED_FIELDS.has(key)) {
+      throw invalidRequest(
+        key,
+        'is not allowed: a translation request takes only input, target_language, source_language and model',
+      );
+    }
+  }
+  const { input } = request;
+  if (typeof input !== 'string') {
+    throw invalidRequest(
+      'input',
+      `must be a string, got ${input === null ? 'null' : typeof input}`,
+    );
+  }
+  if (input.length < 1) throw invalidRequest('input', 'is empty; at least 1 character is required');
+  const bytes = utf8ByteLength(input);
+  if (bytes > LIMITS.translationMaxInputBytes) {
+    throw invalidRequest(
+      'input',
+      `is ${bytes} bytes in UTF-8; the limit is ${LIMITS.translationMaxInputBytes} bytes`,
+    );
+  }
+  checkLanguageCode('target_language', request.target_language);
+  if (request.source_language !== undefined) {
+    checkLanguageCode('source_language', request.source_language);
+  }
+  if (request.model !== undefined && typeof request.model !== 'string') {
+    throw invalidRequest('model', `must be a string, got ${typeof request.model}`);
+  }
+}
