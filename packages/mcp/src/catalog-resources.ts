@@ -1,0 +1,42 @@
+import type { GatewayClient } from '@infergate/core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { readCatalog } from './model-tools';
+
+export const MODELS_URI = 'infergate://models';
+export const SERVICES_URI = 'infergate://services';
+
+/** The catalog as two JSON resources, so a client can read what this key may use. */
+export function registerCatalogResources(server: McpServer, client: GatewayClient): void {
+  server.registerResource(
+    'models',
+    MODELS_URI,
+    {
+      title: 'Gateway models',
+      description:
+        'The chat models this gateway key may use: id, owner, capabilities, available nodes',
+      mimeType: 'application/json',
+    },
+    async (uri, extra) => {
+      const { models } = await readCatalog(client, extra.signal);
+      return {
+        contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(models) }],
+      };
+    },
+  );
+  server.registerResource(
+    'services',
+    SERVICES_URI,
+    {
+      title: 'Gateway services',
+      description:
+        'The gateway services (translation, ocr, speech_to_text, embeddings and its engines) and whether each is available now',
+      mimeType: 'application/json',
+    },
+    async (uri, extra) => {
+      const { services } = await readCatalog(client, extra.signal);
+      return {
+        contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(services) }],
+      };
+    },
+  );
+}

@@ -1,0 +1,102 @@
+import type { GatewayClient, GatewayService, ServiceId } from '@infergate/core';
+
+/** The tools this server offers. */
+export const TOOL_NAMES = [
+  'translate',
+  'ocr',
+  'transcribe',
+  'embed',
+  'similarity',
+  'list_models',
+  'ask_model',
+] as const;
+export type GatewayToolName = (typeof TOOL_NAMES)[number];
+
+/** The gateway service each service tool calls; the others need only the model catalog. */
+export const SERVICE_OF_TOOL: Partial<Record<GatewayToolName, ServiceId>> = {
+  translate: 'translation',
+  ocr: 'ocr',
+  transcribe: 'speech_to_text',
+  embed: 'embeddings',
+  similarity: 'embeddings',
+};
+
+export type ToolAvailability = Record<GatewayToolName, boolean>;
+
+const allAvailable = (): ToolAvailability =>
+  Object.fromEntries(TOOL_NAMES.map((name) => [name, true])) as ToolAvailability;
+
+/** Which tools can be served from the catalog's services (a service with 0 nodes cannot). */
+export function availabilityOf(services: readonly GatewayService[]): ToolAvailability {
+  const available = allAvailable();
+  for (const [tool, id] of Object.entries(SERVICE_OF_TOOL) as [GatewayToolName, ServiceId][]) {
+    const service = services.find((entry) => entry.id === id);
+    const engines = service?.engines;
+    available[tool] =
+      service !== undefined &&
+      service.available_nodes > 0 &&
+      (id !== 'embeddings' || engines === undefined || engines.length > 0);
+  }
+  return available;
+}
+
+/**
+ * Keeps the tools' availability in step with the gateway's `GET /capabilities`: read again every
+ * `intervalMs` (and on `refresh()`), bypassing the client's catalog cache. A read that fails keeps
+ * what was known (a gateway hiccup must not empty the tool list); until the first read, every tool
+ * is offered.
+ */
+export class CatalogWatch {
+  readonly #client: GatewayClient;
+  readonly #onChange: (availability: ToolAvailability) => void;
+  #availability: ToolAvailability = allAvailable();
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #inFlight: Promise<boolean> | undefined;
+  #closed = false;
+
+  constructor(
+    client: GatewayClient,
+    intervalMs: number,
+    onChange: (availability: ToolAvailability) => void,
+  ) {
+    this.#client = client;
+    this.#onChange = onChange;
+    if (intervalMs > 0) {
+      this.#timer = setInterval(() => void this.refresh(), intervalMs);
+      this.#timer.unref?.();
+    }
+  }
+
+  get availability(): Readonly<ToolAvailability> {
+    return this.#availability;
+  }
+
+  /** Reads the catalog now; resolves to whether the availability changed. Never rejects. */
+  refresh(): Promise<boolean> {
+    this.#inFlight ??= this.#read().finally(() => {
+      this.#inFlight = undefined;
+    });
+    return this.#inFlight;
+  }
+
+  close(): void {
+    this.#closed = true;
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+  }
+
+  async #read(): Promise<boolean> {
+    let services: GatewayService[];
+    try {
+      this.#client.refreshCatalog();
+      services = await this.#client.services({ timeoutMs: 30_000 });
+    } catch {
+      return false;
+    }
+    if (this.#closed) return false;
+    const next = availabilityOf(services);
+    const changed = TOOL_NAMES.some((name) => next[name] !== this.#availability[name]);
+    this.#availability = next;
+    if (changed) this.#onChange(next);
+    return changed;
+  }
+}

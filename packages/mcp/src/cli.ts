@@ -1,0 +1,2 @@
+// The `infergate-mcp` command (filled in with the transports).
+export {};

@@ -1,0 +1,97 @@
+import { LIMITS } from '@infergate/core';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { runTool, type ToolContext, toolResult } from './tool-context';
+import { embedInput, similarityInput } from './tool-schemas';
+
+/** Cosine similarity of two vectors of one length (0 when either is all zeros). */
+export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i += 1) {
+    const x = a[i]!;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    normA += x * x;
+    normB += y * y;
+  }
+  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
+}
+
+/** Texts in an answer are cut to this many characters (the model has them already). */
+const ECHO_CHARS = 200;
+const echo = (text: string) => (text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text);
+
+/** `embed` (vectors) and `similarity` (texts ranked against a query by cosine similarity). */
+export function registerEmbeddingTools(
+  server: McpServer,
+  context: ToolContext,
+): Record<'embed' | 'similarity', RegisteredTool> {
+  const { client } = context;
+
+  const embed = server.registerTool(
+    'embed',
+    {
+      title: 'Embed texts',
+      description: `Turn texts into embedding vectors with the gateway's embedding engines (for storing in a vector index, clustering or your own comparisons). At most ${LIMITS.embeddingsMaxInputs} texts and ${LIMITS.embeddingsMaxTotalBytes} bytes per call. To rank texts by meaning against a query, use similarity instead. Returns the engine, the dimension and one vector per text, in order.`,
+      inputSchema: embedInput,
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    (args, extra) =>
+      runTool(context, extra, async () => {
+        const engine = await client.resolveEmbeddingEngine(args.engine, { signal: extra.signal });
+        const vectors = await client.embedMany(args.texts, {
+          model: engine.id,
+          inputType: args.input_type,
+          dimensions: args.dimensions,
+          signal: extra.signal,
+        });
+        const dimensions = vectors[0]?.length ?? 0;
+        return toolResult(JSON.stringify({ engine: engine.id, dimensions, vectors }), {
+          engine: engine.id,
+          dimensions,
+          vectors,
+        });
+      }),
+  );
+
+  const similarity = server.registerTool(
+    'similarity',
+    {
+      title: 'Rank texts by similarity',
+      description: `Rank the given texts by how close their meaning is to a query (embeddings and cosine similarity; works across languages with the multilingual engine). Use it to pick the relevant passages, de-duplicate or match items. At most ${LIMITS.embeddingsMaxInputs} texts per call. Returns the texts best first with their index in the input and a score from -1 to 1.`,
+      inputSchema: similarityInput,
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    (args, extra) =>
+      runTool(context, extra, async () => {
+        const engine = await client.resolveEmbeddingEngine(args.engine, { signal: extra.signal });
+        const [[queryVector], documents] = await Promise.all([
+          client.embedMany([args.query], {
+            model: engine.id,
+            inputType: 'query',
+            signal: extra.signal,
+          }),
+          client.embedMany(args.texts, {
+            model: engine.id,
+            inputType: 'document',
+            signal: extra.signal,
+          }),
+        ]);
+        const ranked = documents
+          .map((vector, index) => ({
+            index,
+            score: Number(cosineSimilarity(queryVector!, vector).toFixed(6)),
+          }))
+          .sort((a, b) => b.score - a.score || a.index - b.index)
+          .slice(0, args.top_k ?? documents.length)
+          .map(({ index, score }) => ({ index, score, text: echo(args.texts[index]!) }));
+        const lines = ranked.map(
+          (entry, rank) => `${rank + 1}. [${entry.index}] ${entry.score.toFixed(3)} ${entry.text}`,
+        );
+        return toolResult(lines.join('\n'), { engine: engine.id, ranking: ranked });
+      }),
+  );
+
+  return { embed, similarity };
+}

@@ -1,0 +1,169 @@
+import {
+  createGatewayClient,
+  type GatewayClient,
+  type GatewayClientOptions,
+  type GatewayEvent,
+} from '@infergate/core';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { AllowedRoots } from './allowed-roots';
+import { registerCatalogResources } from './catalog-resources';
+import {
+  CatalogWatch,
+  type GatewayToolName,
+  TOOL_NAMES,
+  type ToolAvailability,
+} from './catalog-watch';
+import { registerEmbeddingTools } from './embedding-tools';
+import { registerModelTools } from './model-tools';
+import { progressFromGatewayEvents } from './progress';
+import { registerServiceTools } from './service-tools';
+import type { ToolContext } from './tool-context';
+
+declare const __PACKAGE_VERSION__: string | undefined;
+const VERSION = typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : '0.0.0-dev';
+
+export interface GatewayMcpServerOptions {
+  /**
+   * The gateway client every session uses (one per server, so all sessions share the key's
+   * budget). Default: one made from `clientOptions` (`INFERGATE_BASE_URL` / `INFERGATE_API_KEY`).
+   * A client given here reports no per-step progress (queued, sent, retrying): that comes from the
+   * client this server makes itself.
+   */
+  client?: GatewayClient;
+  /** Options of the client the server makes: `baseURL`, `apiKey`, `budget`, `timeoutMs`, … */
+  clientOptions?: GatewayClientOptions;
+  /**
+   * Directories that `image_path` / `audio_path` may read from (symbolic links resolved; no way
+   * out). Default: the working directory. Relative paths start at the first root.
+   */
+  roots?: readonly string[];
+  /** Whether `image_url` / `audio_url` are downloaded by the server. Default `true`. */
+  allowUrls?: boolean;
+  /** `fetch` used for those downloads. Default `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /**
+   * How often the gateway's services are read again to update the tool list (ms). Default 60000;
+   * `0` reads them only at start, on `refreshCatalog()` and after a `provider_unavailable`.
+   */
+  catalogRefreshMs?: number;
+  /** The name this server gives in MCP's `initialize`. Default `infergate`. */
+  name?: string;
+}
+
+export interface SessionOptions {
+  /**
+   * Offer `image_path` / `audio_path` (files under the allowed roots). Default `true`; the HTTP
+   * transport passes `false`: a remote client has no business reading this machine's files.
+   */
+  files?: boolean;
+}
+
+export interface GatewayMcpServer {
+  /** The one gateway client of this server. */
+  readonly client: GatewayClient;
+  /** The tools offered now (a tool whose service has no available nodes is not). */
+  readonly availability: Readonly<ToolAvailability>;
+  /** A new MCP server for one session, with every tool and resource registered. */
+  createServer(options?: SessionOptions): McpServer;
+  /** `createServer()` connected to `transport`, after the first catalog read. */
+  connect(transport: Transport, options?: SessionOptions): Promise<McpServer>;
+  /**
+   * Reads the gateway's services now; sessions whose tool list changed get
+   * `notifications/tools/list_changed`. Resolves to whether anything changed.
+   */
+  refreshCatalog(): Promise<boolean>;
+  /** Stops the catalog reads and closes every session. */
+  close(): Promise<void>;
+}
+
+interface Session {
+  server: McpServer;
+  tools: Record<GatewayToolName, RegisteredTool>;
+}
+
+/**
+ * The gateway's services and models as a Model Context Protocol server. One object serves any
+ * number of sessions (stdio, Streamable HTTP, in-memory): each gets its own `McpServer`, all share
+ * one gateway client, so their calls share the key's budget of 4 requests at once.
+ */
+export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): GatewayMcpServer {
+  const client =
+    options.client ??
+    createGatewayClient({
+      ...options.clientOptions,
+      onEvent: (event: GatewayEvent) => {
+        progressFromGatewayEvents(event);
+        options.clientOptions?.onEvent?.(event);
+      },
+    });
+  const roots = new AllowedRoots(options.roots?.length ? options.roots : [process.cwd()]);
+  const sessions = new Set<Session>();
+
+  const apply = (availability: ToolAvailability) => {
+    for (const session of sessions) {
+      // Set directly and notify once per session (enable()/disable() notify once per tool).
+      for (const name of TOOL_NAMES) session.tools[name].enabled = availability[name];
+      if (session.server.isConnected()) session.server.sendToolListChanged();
+    }
+  };
+  const watch = new CatalogWatch(client, options.catalogRefreshMs ?? 60_000, apply);
+  const firstRead = watch.refresh();
+
+  const createServer = (sessionOptions: SessionOptions = {}): McpServer => {
+    const files = sessionOptions.files ?? true;
+    const server = new McpServer(
+      { name: options.name ?? 'infergate', version: VERSION },
+      {
+        instructions:
+          "Tools of an inference gateway: translate, ocr, transcribe, embed, similarity, list_models, ask_model. A tool left out of the list has no available nodes now. Errors say what to do. The gateway key's requests are limited to 4 at once; calls beyond wait their turn.",
+      },
+    );
+    const context: ToolContext = {
+      client,
+      media: {
+        roots: files ? roots : undefined,
+        allowUrls: options.allowUrls ?? true,
+        fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      },
+      onGatewayError: (code) => {
+        if (code === 'provider_unavailable') void watch.refresh();
+      },
+    };
+    const tools = {
+      ...registerServiceTools(server, context, files),
+      ...registerEmbeddingTools(server, context),
+      ...registerModelTools(server, context),
+    };
+    for (const name of TOOL_NAMES) tools[name].enabled = watch.availability[name];
+    registerCatalogResources(server, client);
+    const session: Session = { server, tools };
+    sessions.add(session);
+    const previous = server.server.onclose;
+    server.server.onclose = () => {
+      sessions.delete(session);
+      previous?.();
+    };
+    return server;
+  };
+
+  return {
+    client,
+    get availability() {
+      return watch.availability;
+    },
+    createServer,
+    async connect(transport, sessionOptions) {
+      await firstRead;
+      const server = createServer(sessionOptions);
+      await server.connect(transport);
+      return server;
+    },
+    refreshCatalog: () => watch.refresh(),
+    async close() {
+      watch.close();
+      await Promise.all([...sessions].map((session) => session.server.close()));
+      sessions.clear();
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import {
+  type ChatMessage,
+  type ChatRequest,
+  type GatewayClient,
+  type GatewayModel,
+  requiredCapabilities,
+} from '@infergate/core';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ToolProgress } from './progress';
+import { runTool, type ToolContext, toolResult } from './tool-context';
+import { type AskModelArgs, askModelInput, listModelsInput } from './tool-schemas';
+
+/** A model as `list_models` and `infergate://models` show it. */
+export function describeModel(model: GatewayModel): Record<string, unknown> {
+  const entry: Record<string, unknown> = {
+    id: model.id,
+    owned_by: model.owned_by,
+    capabilities: model.capabilities,
+  };
+  if (model.name !== undefined) entry.name = model.name;
+  if (model.available_nodes !== undefined) entry.available_nodes = model.available_nodes;
+  if (model.capacity !== undefined) entry.capacity = model.capacity;
+  if (model.inflight !== undefined) entry.inflight = model.inflight;
+  return entry;
+}
+
+/** The catalog this key may use: its chat models and the services with their availability. */
+export async function readCatalog(client: GatewayClient, signal?: AbortSignal) {
+  const [models, services] = await Promise.all([
+    client.models({ signal }),
+    client.services({ signal }),
+  ]);
+  return {
+    models: models.map(describeModel),
+    services: services.map((service) => {
+      const entry: Record<string, unknown> = {
+        id: service.id,
+        available: service.available_nodes > 0,
+        available_nodes: service.available_nodes,
+      };
+      if (service.name !== undefined) entry.name = service.name;
+      if (service.engines !== undefined) {
+        entry.engines = service.engines.map((engine) => ({
+          id: engine.id,
+          ...(engine.name === undefined ? {} : { name: engine.name }),
+          ...(Array.isArray(engine.dimensions) ? { dimensions: engine.dimensions } : {}),
+        }));
+      }
+      return entry;
+    }),
+  };
+}
+
+function chatRequest(args: AskModelArgs): ChatRequest {
+  const messages: ChatMessage[] = [];
+  if (args.system !== undefined) messages.push({ role: 'system', content: args.system });
+  messages.push({ role: 'user', content: args.prompt });
+  const request: ChatRequest = { model: args.model, messages };
+  if (args.json === true) request.response_format = { type: 'json_object' };
+  if (args.max_tokens !== undefined) request.max_tokens = args.max_tokens;
+  if (args.temperature !== undefined) request.temperature = args.temperature;
+  return request;
+}
+
+/** Characters of streamed answer between two progress notifications. */
+const PROGRESS_EVERY_CHARS = 200;
+
+async function ask(
+  client: GatewayClient,
+  request: ChatRequest,
+  streams: boolean,
+  progress: ToolProgress,
+  signal: AbortSignal,
+) {
+  if (!streams) {
+    const { answer, servedModel, fallback } = await client.chat(request, { signal });
+    return { text: answer.text, finishReason: answer.finishReason, servedModel, fallback };
+  }
+  const stream = await client.chatStream(request, { signal });
+  let received = 0;
+  let reported = 0;
+  for await (const event of stream) {
+    if (event.type !== 'text-delta') continue;
+    received += event.delta.length;
+    if (received - reported >= PROGRESS_EVERY_CHARS) {
+      reported = received;
+      progress.step(`${received} characters of the answer received`);
+    }
+  }
+  const result = await stream.result();
+  return {
+    text: result.text,
+    finishReason: result.finishReason,
+    servedModel: stream.servedModel,
+    fallback: stream.fallback,
+  };
+}
+
+/** `list_models` and `ask_model`: the catalog, and a prompt sent to a chosen gateway model. */
+export function registerModelTools(
+  server: McpServer,
+  context: ToolContext,
+): Record<'list_models' | 'ask_model', RegisteredTool> {
+  const { client } = context;
+
+  const listModels = server.registerTool(
+    'list_models',
+    {
+      title: 'List gateway models and services',
+      description:
+        'List the chat models this gateway key may use (id, owner, capabilities such as tools or json_schema, available nodes) and the services (translation, ocr, speech_to_text, embeddings with their engines) with whether they are available now. Use it to choose a model for ask_model or an engine for embed.',
+      inputSchema: listModelsInput,
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    (args, extra) =>
+      runTool(context, extra, async () => {
+        const catalog = await readCatalog(client, extra.signal);
+        const models =
+          args.capability === undefined
+            ? catalog.models
+            : catalog.models.filter((model) =>
+                (model.capabilities as string[]).includes(args.capability!),
+              );
+        const result = { models, services: catalog.services };
+        return toolResult(JSON.stringify(result, null, 2), result);
+      }),
+  );
+
+  const askModel = server.registerTool(
+    'ask_model',
+    {
+      title: 'Ask another model',
+      description:
+        "Send a prompt to one of the gateway's chat models and get its answer: for a second opinion, a cheaper or specialised model, or a task you want done by another model. Choose the model with list_models. json: true asks for a JSON object (the model needs json_object). A model lacking what the request needs is refused before anything is sent, with models that would do.",
+      inputSchema: askModelInput,
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    (args, extra) =>
+      runTool(context, extra, async (progress) => {
+        const request = chatRequest(args);
+        // Refused before sending: unknown ids get close matches, missing capabilities alternatives.
+        const model = await client.requireCapabilities(args.model, requiredCapabilities(request), {
+          signal: extra.signal,
+        });
+        // Streamed when someone watches the progress and the model can stream (an unlisted own
+        // model, unchecked, is asked without streaming).
+        const streams = progress.wanted && (model?.capabilities.includes('streaming') ?? false);
+        const answer = await ask(client, request, streams, progress, extra.signal);
+        const structured: Record<string, unknown> = {
+          text: answer.text,
+          model: answer.servedModel,
+          finish_reason: answer.finishReason,
+        };
+        if (answer.fallback) structured.requested_model = args.model;
+        const note = answer.fallback
+          ? `\n\n(answered by ${answer.servedModel} in place of ${args.model})`
+          : '';
+        return toolResult(`${answer.text}${note}`, structured);
+      }),
+  );
+
+  return { list_models: listModels, ask_model: askModel };
+}

@@ -1,0 +1,72 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { GatewayEvent } from '@infergate/core';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+
+export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** MCP progress of one tool call: notifications only when the client sent a `progressToken`. */
+export class ToolProgress {
+  readonly #extra: ToolExtra;
+  readonly #token: string | number | undefined;
+  #progress = 0;
+
+  constructor(extra: ToolExtra) {
+    this.#extra = extra;
+    this.#token = extra._meta?.progressToken;
+  }
+
+  get wanted(): boolean {
+    return this.#token !== undefined;
+  }
+
+  /** One step further (`progress` only grows, as MCP requires). */
+  step(message: string, total?: number): void {
+    if (this.#token === undefined || this.#extra.signal.aborted) return;
+    this.#progress += 1;
+    const params: {
+      progressToken: string | number;
+      progress: number;
+      message: string;
+      total?: number;
+    } = { progressToken: this.#token, progress: this.#progress, message };
+    if (total !== undefined) params.total = Math.max(total, this.#progress);
+    // A notification that cannot be sent (the session went away) must not fail the call.
+    this.#extra.sendNotification({ method: 'notifications/progress', params }).catch(() => {});
+  }
+}
+
+/**
+ * The tool call a gateway call belongs to: core calls its `onEvent` hook synchronously in the
+ * calling code's async context, so the hook finds the call's progress here and reports what the
+ * gateway call is doing (waiting for one of the key's slots, sent, retrying, answered).
+ */
+const currentCall = new AsyncLocalStorage<ToolProgress>();
+
+export function withProgress<T>(progress: ToolProgress, run: () => Promise<T>): Promise<T> {
+  return currentCall.run(progress, run);
+}
+
+/** The client's `onEvent` hook that turns core's events into the current tool call's progress. */
+export function progressFromGatewayEvents(event: GatewayEvent): void {
+  const progress = currentCall.getStore();
+  if (progress === undefined || !progress.wanted) return;
+  switch (event.type) {
+    case 'queued':
+      progress.step(`${event.operation}: waiting for one of the gateway key's slots`);
+      break;
+    case 'attempt':
+      progress.step(
+        `${event.operation}: sent to the gateway${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`,
+      );
+      break;
+    case 'retry':
+      progress.step(
+        `${event.operation}: ${event.reason}, retrying in ${Math.ceil(event.delayMs / 1000)} s`,
+      );
+      break;
+    case 'done':
+      if (event.ok) progress.step(`${event.operation}: answered`);
+      break;
+  }
+}

@@ -1,0 +1,116 @@
+import { LIMITS } from '@infergate/core';
+import { serviceToolDefinition, serviceToolRequest } from '@infergate/core/internal';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { readMedia } from './media-input';
+import { runTool, type ToolContext, toolResult } from './tool-context';
+import { type MediaArgs, ocrInput, transcribeInput, translateInput } from './tool-schemas';
+
+function mediaHow(kind: 'image' | 'audio', files: boolean): string {
+  const ways = [
+    ...(files ? [`a file path (${kind}_path, under the allowed roots)`] : []),
+    `an http(s) URL (${kind}_url)`,
+    `base64 data (${kind}_base64)`,
+  ];
+  return `Give the ${kind} as exactly one of: ${ways.join(', ')}.`;
+}
+
+/** `translate`, `ocr` and `transcribe`: the gateway's services, described as core defines them. */
+export function registerServiceTools(
+  server: McpServer,
+  context: ToolContext,
+  files: boolean,
+): Record<'translate' | 'ocr' | 'transcribe', RegisteredTool> {
+  const { client } = context;
+
+  const translate = server.registerTool(
+    'translate',
+    {
+      title: 'Translate text',
+      description: `${serviceToolDefinition('translate').description} At most ${LIMITS.translationMaxInputBytes} bytes of UTF-8 per call: split longer text.`,
+      inputSchema: translateInput,
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    (args, extra) =>
+      runTool(context, extra, async () => {
+        const answer = await client.translate(serviceToolRequest('translate', args), {
+          signal: extra.signal,
+        });
+        const structured: Record<string, unknown> = {
+          text: answer.text,
+          target_language: answer.target_language,
+        };
+        if (answer.source_language !== undefined)
+          structured.source_language = answer.source_language;
+        return toolResult(answer.text, structured);
+      }),
+  );
+
+  const ocr = server.registerTool(
+    'ocr',
+    {
+      title: 'Read text in an image (OCR)',
+      description: `${serviceToolDefinition('ocr').description} ${mediaHow('image', files)} At most ${LIMITS.ocrMaxImageBytes / 1024 / 1024} MiB.`,
+      inputSchema: ocrInput(files),
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    (args: MediaArgs, extra) =>
+      runTool(context, extra, async (progress) => {
+        const image = await readMedia(
+          'image',
+          args,
+          LIMITS.ocrMaxImageBytes,
+          context.media,
+          extra.signal,
+        );
+        progress.step('image read');
+        const answer = await client.ocr(
+          serviceToolRequest('ocr', { image: '' }, { media: image }),
+          {
+            signal: extra.signal,
+          },
+        );
+        const structured: Record<string, unknown> = { text: answer.text };
+        if (typeof answer.confidence === 'number') structured.confidence = answer.confidence;
+        if (typeof answer.language === 'string') structured.language = answer.language;
+        return toolResult(answer.text, structured);
+      }),
+  );
+
+  const transcribe = server.registerTool(
+    'transcribe',
+    {
+      title: 'Transcribe speech',
+      description: `${serviceToolDefinition('transcribe').description} ${mediaHow('audio', files)}`,
+      inputSchema: transcribeInput(files),
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    (args: MediaArgs, extra) =>
+      runTool(context, extra, async (progress) => {
+        const audio = await readMedia(
+          'audio',
+          args,
+          LIMITS.audioMaxBytes,
+          context.media,
+          extra.signal,
+        );
+        progress.step('audio read');
+        const request = serviceToolRequest(
+          'transcribe',
+          {
+            audio: '',
+            language: args.language as string | undefined,
+            translate: args.translate as boolean | undefined,
+          },
+          { media: audio },
+        );
+        const answer = await client.transcribe(request, { signal: extra.signal });
+        const structured: Record<string, unknown> = { text: answer.text };
+        if (answer.language !== undefined) structured.language = answer.language;
+        if (answer.duration !== undefined) structured.duration_seconds = answer.duration;
+        if (args.translate === true) structured.translated_to = 'en';
+        return toolResult(answer.text, structured);
+      }),
+  );
+
+  return { translate, ocr, transcribe };
+}

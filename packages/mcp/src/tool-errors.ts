@@ -1,0 +1,93 @@
+import { type GatewayError, isGatewayError } from '@infergate/core';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { FileAccessError } from './allowed-roots';
+
+/** What a model (or the person behind it) can do about each gateway error code. */
+function whatToDo(error: GatewayError): string {
+  const alternatives = error.alternatives?.length
+    ? error.alternatives.slice(0, 10).join(', ')
+    : undefined;
+  const wait =
+    error.retryAfterMs !== undefined
+      ? `wait ${Math.ceil(error.retryAfterMs / 1000)} s, then try again`
+      : 'try again in a little while';
+  switch (error.code) {
+    case 'invalid_request_error':
+      return error.field
+        ? `Fix the argument "${error.field}" as the message says and call the tool again.`
+        : 'Fix the arguments as the message says and call the tool again.';
+    case 'unsupported_model_capability':
+      return alternatives
+        ? `Use a model that has what is needed: ${alternatives}.`
+        : 'Call list_models and choose a model with the needed capability.';
+    case 'model_not_found':
+      return alternatives
+        ? `Did you mean ${alternatives}? Call list_models for the exact ids.`
+        : 'Call list_models for the exact model ids.';
+    case 'model_not_allowed':
+    case 'unshielded_access_required':
+      return 'This gateway key may not use that model: choose another one from list_models.';
+    case 'provider_unavailable':
+      return 'No node serves this right now: try another model, or try again later.';
+    case 'model_busy':
+    case 'client_concurrency_exceeded':
+      return `The gateway is busy: ${wait}.`;
+    case 'all_providers_failed':
+    case 'provider_request_failed':
+    case 'provider_protocol_error':
+    case 'upstream_error':
+    case 'stream_incomplete':
+    case 'invalid_response':
+    case 'network_error':
+      return `The gateway or its model server failed: ${wait}.`;
+    case 'request_timeout':
+    case 'timeout':
+      return 'The call took too long: try a smaller input, or try again later.';
+    case 'response_too_large':
+      return 'The answer was too large: ask for less (fewer texts, a shorter answer).';
+    case 'aborted':
+      return 'The call was cancelled.';
+    case 'invalid_api_key':
+    case 'configuration_error':
+      return "The MCP server's own gateway settings are wrong (INFERGATE_BASE_URL / INFERGATE_API_KEY): tell the person who runs it; retrying will not help.";
+    default:
+      return 'Try again later, or tell the person who runs this server.';
+  }
+}
+
+/**
+ * A failed tool call as a result the model can act on (`isError: true`): the gateway error's code,
+ * its message and what to do, plus the same as structured content. Core has already replaced the
+ * API key in every string of a `GatewayError`; nothing here adds it.
+ */
+export function toolErrorResult(error: unknown): CallToolResult {
+  if (isGatewayError(error)) {
+    const todo = whatToDo(error);
+    const details: Record<string, unknown> = { code: error.code, message: error.message };
+    if (error.status !== undefined) details.status = error.status;
+    if (error.field !== undefined) details.field = error.field;
+    if (error.model !== undefined) details.model = error.model;
+    if (error.missing !== undefined) details.missing = error.missing;
+    if (error.alternatives !== undefined) details.alternatives = error.alternatives;
+    if (error.retryAfterMs !== undefined) details.retry_after_ms = error.retryAfterMs;
+    details.what_to_do = todo;
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `Gateway error ${error.code}: ${error.message}\n${todo}` }],
+      structuredContent: { error: details },
+    };
+  }
+  if (error instanceof FileAccessError) {
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `Cannot use the file: ${error.message}` }],
+      structuredContent: { error: { code: 'file_refused', message: error.message } },
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `The tool failed: ${message}` }],
+    structuredContent: { error: { code: 'internal_error', message } },
+  };
+}

@@ -1,0 +1,218 @@
+import { LANGUAGE_CODE, LIMITS } from '@infergate/core';
+import { serviceToolArgumentsProblem, serviceToolDefinition } from '@infergate/core/internal';
+import { z } from 'zod/v4';
+
+/**
+ * The tools' input schemas (zod, as the MCP SDK takes them; it publishes them as JSON Schema and
+ * refuses arguments that do not match before a handler runs). Every limit of the gateway's spec
+ * that a schema can state is stated; the byte limits a JSON Schema cannot express are refinements
+ * (checked by the SDK too) and named in the field's description.
+ */
+
+const utf8 = new TextEncoder();
+const bytesOf = (text: string) => utf8.encode(text).length;
+const MiB = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
+
+/** Longest base64 text of a file within the media limit (core's own tool definition states it). */
+const MEDIA_MAX_BASE64_CHARS = Number(
+  serviceToolDefinition('ocr').parameters.properties.image?.maxLength ??
+    Math.ceil(LIMITS.ocrMaxImageBytes / 3) * 4,
+);
+
+const languageCode = (description: string) =>
+  z
+    .string()
+    .regex(LANGUAGE_CODE, 'a language code such as "de", "uk" or "pt-BR"')
+    .describe(description);
+
+export const translateInput = z
+  .object({
+    text: z
+      .string()
+      .min(1)
+      .max(LIMITS.translationMaxInputBytes)
+      .describe(
+        `The text to translate: at most ${LIMITS.translationMaxInputBytes} bytes of UTF-8 (split longer text and translate the parts)`,
+      ),
+    target_language: languageCode('Language to translate into, e.g. "de", "uk" or "pt-BR"'),
+    source_language: languageCode('Language of the text; detected when omitted').optional(),
+  })
+  .strict()
+  .superRefine((args, context) => {
+    const problem = serviceToolArgumentsProblem('translate', args);
+    if (problem !== undefined)
+      context.addIssue({ code: 'custom', message: problem, path: ['text'] });
+  });
+
+/** The three ways to hand a tool an image or audio file; exactly one is given. */
+function mediaFields(kind: 'image' | 'audio', limit: number, files: boolean) {
+  const what = kind === 'image' ? 'image (PNG, JPEG, …)' : 'audio file (WAV, MP3 or FLAC)';
+  const fields = {
+    [`${kind}_url`]: z
+      .url({ protocol: /^https?$/ })
+      .describe(`An http(s) URL of the ${what}; the server downloads it (at most ${MiB(limit)})`)
+      .optional(),
+    [`${kind}_base64`]: z
+      .string()
+      .min(1)
+      .max(MEDIA_MAX_BASE64_CHARS)
+      .describe(
+        `The ${what} as base64 data (a data: URL prefix is accepted; decoded at most ${MiB(limit)})`,
+      )
+      .optional(),
+  };
+  if (files) {
+    fields[`${kind}_path`] = z
+      .string()
+      .min(1)
+      .max(4096)
+      .describe(
+        `Path of the ${what} on this machine, under the server's allowed roots (relative paths start at the first root; at most ${MiB(limit)})`,
+      )
+      .optional();
+  }
+  return fields;
+}
+
+function exactlyOne(kind: 'image' | 'audio', files: boolean) {
+  const keys = [...(files ? [`${kind}_path`] : []), `${kind}_url`, `${kind}_base64`];
+  return (args: Record<string, unknown>, context: z.RefinementCtx) => {
+    const given = keys.filter((key) => args[key] !== undefined);
+    if (given.length !== 1) {
+      context.addIssue({
+        code: 'custom',
+        message: `give exactly one of ${keys.join(', ')} (got ${given.length === 0 ? 'none' : given.join(', ')})`,
+      });
+    }
+  };
+}
+
+export function ocrInput(files: boolean) {
+  return z
+    .object(mediaFields('image', LIMITS.ocrMaxImageBytes, files))
+    .strict()
+    .superRefine(exactlyOne('image', files));
+}
+
+export function transcribeInput(files: boolean) {
+  return z
+    .object({
+      ...mediaFields('audio', LIMITS.audioMaxBytes, files),
+      language: z
+        .string()
+        .min(1)
+        .max(35)
+        .describe('Spoken language code, e.g. "en" or "uk"; detected when omitted')
+        .optional(),
+      translate: z
+        .boolean()
+        .describe('true returns the speech translated into English instead of a transcript')
+        .optional(),
+    })
+    .strict()
+    .superRefine(exactlyOne('audio', files));
+}
+
+/** A list of texts that fits one embeddings request (spec: 64 texts, 64 KiB of UTF-8 in all). */
+function embeddingTexts(description: string) {
+  return z
+    .array(z.string().min(1))
+    .min(1)
+    .max(LIMITS.embeddingsMaxInputs)
+    .describe(
+      `${description}: 1 to ${LIMITS.embeddingsMaxInputs} non-empty texts, at most ${LIMITS.embeddingsMaxTotalBytes} bytes of UTF-8 in all`,
+    )
+    .superRefine((texts, context) => {
+      const total = texts.reduce((sum, text) => sum + bytesOf(text), 0);
+      if (total > LIMITS.embeddingsMaxTotalBytes) {
+        context.addIssue({
+          code: 'custom',
+          message: `the texts are ${total} bytes of UTF-8 in all; the limit is ${LIMITS.embeddingsMaxTotalBytes} bytes (send fewer or shorter texts)`,
+        });
+      }
+    });
+}
+
+const engine = z
+  .string()
+  .min(1)
+  .describe(
+    'Embedding engine id from list_models (e.g. "multilingual-e5-base"); may be omitted when the gateway has one engine, and must then be the same for texts you compare',
+  )
+  .optional();
+
+export const embedInput = z
+  .object({
+    texts: embeddingTexts('Texts to embed'),
+    engine,
+    input_type: z
+      .enum(['document', 'query'])
+      .describe(
+        'Multilingual engine only: "document" for texts to search in (default), "query" for search queries',
+      )
+      .optional(),
+    dimensions: z
+      .number()
+      .int()
+      .positive()
+      .describe(
+        `Vector length, one the engine offers (multilingual: ${LIMITS.multilingualDimensions.join(', ')}; English: ${LIMITS.englishDimensions.join(', ')})`,
+      )
+      .optional(),
+  })
+  .strict();
+
+export const similarityInput = z
+  .object({
+    query: z
+      .string()
+      .min(1)
+      .max(LIMITS.embeddingsMaxTotalBytes)
+      .describe('What to look for (a question, a phrase)'),
+    texts: embeddingTexts('Candidate texts to rank by their similarity to the query'),
+    engine,
+    top_k: z
+      .number()
+      .int()
+      .min(1)
+      .max(LIMITS.embeddingsMaxInputs)
+      .describe('Return only the best k texts (default: all, best first)')
+      .optional(),
+  })
+  .strict();
+
+const CAPABILITIES = ['chat', 'streaming', 'tools', 'json_object', 'json_schema'] as const;
+
+export const listModelsInput = z
+  .object({
+    capability: z
+      .enum(CAPABILITIES)
+      .describe('List only the models with this capability')
+      .optional(),
+  })
+  .strict();
+
+export const askModelInput = z
+  .object({
+    model: z
+      .string()
+      .min(1)
+      .describe('Gateway chat model id from list_models, e.g. "community/general"'),
+    prompt: z.string().min(1).describe('The question or task for that model'),
+    system: z.string().min(1).describe('Instructions for the model (a system message)').optional(),
+    json: z
+      .boolean()
+      .describe('true asks for a JSON object as the answer (the model needs json_object)')
+      .optional(),
+    max_tokens: z.number().int().positive().describe('Longest answer, in tokens').optional(),
+    temperature: z.number().min(0).max(2).describe('Sampling temperature, 0 to 2').optional(),
+  })
+  .strict();
+
+export type TranslateArgs = z.infer<typeof translateInput>;
+export type EmbedArgs = z.infer<typeof embedInput>;
+export type SimilarityArgs = z.infer<typeof similarityInput>;
+export type ListModelsArgs = z.infer<typeof listModelsInput>;
+export type AskModelArgs = z.infer<typeof askModelInput>;
+/** The media tools' arguments (their keys depend on the transport: no `*_path` over HTTP). */
+export type MediaArgs = Record<string, unknown>;

@@ -1,0 +1,79 @@
+/** File paths through the tools: only under the allowed roots, sizes checked before reading. */
+import { mkdir, open, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pngWithText } from '@infergate/emulator/fixtures';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness, textOf } from './harness';
+
+let harness: Harness;
+let client: Client;
+beforeAll(async () => {
+  harness = await startHarness();
+  client = await harness.connect();
+  await writeFile(join(harness.outside, 'secret.png'), pngWithText('the secret'));
+  await symlink(join(harness.outside, 'secret.png'), join(harness.root, 'innocent.png'));
+  await mkdir(join(harness.root, 'photos'));
+  const big = await open(join(harness.root, 'photos', 'big.png'), 'w');
+  await big.truncate(24 * 1024 * 1024); // 1 MiB over the gateway's 23 MiB
+  await big.close();
+});
+afterAll(() => harness.close());
+
+const ocrOf = (image_path: string) => client.callTool({ name: 'ocr', arguments: { image_path } });
+
+describe('image_path and audio_path', () => {
+  it('refuses paths out of the allowed roots, sending nothing', async () => {
+    for (const path of [
+      '../outside/secret.png',
+      join(harness.outside, 'secret.png'),
+      'innocent.png',
+      'photos/../../outside/secret.png',
+    ]) {
+      const result = await ocrOf(path);
+      expect(result.isError, path).toBe(true);
+      expect(textOf(result)).toContain('is outside the allowed roots');
+      expect(textOf(result)).not.toContain('the secret');
+    }
+    const audio = await client.callTool({
+      name: 'transcribe',
+      arguments: { audio_path: '../outside/secret.png' },
+    });
+    expect(textOf(audio)).toContain('is outside the allowed roots');
+    expect(harness.gateway.emulator.counters.requests.ocr).toBe(0);
+    expect(harness.gateway.emulator.counters.requests.transcriptions).toBe(0);
+  });
+
+  it('refuses a file over 23 MiB from its size, sending nothing', async () => {
+    const result = await ocrOf('photos/big.png');
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toEqual({
+      error: {
+        code: 'file_refused',
+        message:
+          'photos/big.png is 25165824 bytes; the gateway takes images of at most 24117248 bytes (23 MiB)',
+      },
+    });
+    expect(harness.gateway.emulator.counters.requests.ocr).toBe(0);
+  });
+
+  it('are not offered on sessions without files (the HTTP transport)', async () => {
+    const server = harness.mcp.createServer({ files: false });
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const remote = new Client({ name: 'remote', version: '1.0.0' });
+    await remote.connect(clientSide);
+    const { tools } = await remote.listTools();
+    const ocr = tools.find((tool) => tool.name === 'ocr')!;
+    expect(Object.keys(ocr.inputSchema.properties ?? {})).toEqual(['image_url', 'image_base64']);
+    const result = await remote.callTool({
+      name: 'ocr',
+      arguments: { image_path: 'photos/x.png' },
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('Input validation error');
+    await remote.close();
+  });
+});

@@ -1,0 +1,86 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunningEmulator, type ScenarioInput, startEmulator } from '@infergate/emulator';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  createGatewayMcpServer,
+  type GatewayMcpServer,
+  type GatewayMcpServerOptions,
+} from '../src/index';
+
+/** Every JSON-RPC message that crossed a transport, as sent (to check what never appears). */
+export const wire: string[] = [];
+
+export interface Harness {
+  gateway: RunningEmulator;
+  mcp: GatewayMcpServer;
+  /** A directory that is the server's only allowed root. */
+  root: string;
+  /** Outside the root (for traversal tests). */
+  outside: string;
+  connect(): Promise<Client>;
+  close(): Promise<void>;
+}
+
+/** The emulator's HTTP server, a gateway MCP server on it, and SDK clients over in-memory pairs. */
+export async function startHarness(
+  options: { scenario?: ScenarioInput; server?: Partial<GatewayMcpServerOptions> } = {},
+): Promise<Harness> {
+  const gateway = await startEmulator({ scenario: options.scenario });
+  const base = await mkdtemp(join(tmpdir(), 'infergate-mcp-'));
+  const root = join(base, 'root');
+  const outside = join(base, 'outside');
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(root);
+  await mkdir(outside);
+  const mcp = createGatewayMcpServer({
+    roots: [root],
+    catalogRefreshMs: 0,
+    ...options.server,
+    // No retries: a test sees the gateway's first answer.
+    clientOptions: {
+      baseURL: gateway.url,
+      apiKey: gateway.apiKey,
+      maxRetries: 0,
+      ...options.server?.clientOptions,
+    },
+  });
+  const clients: Client[] = [];
+  return {
+    gateway,
+    mcp,
+    root,
+    outside,
+    async connect() {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      for (const transport of [clientSide, serverSide]) {
+        const send = transport.send.bind(transport);
+        transport.send = (message, sendOptions) => {
+          wire.push(JSON.stringify(message));
+          return send(message, sendOptions);
+        };
+      }
+      await mcp.connect(serverSide);
+      const client = new Client({ name: 'test-client', version: '1.0.0' });
+      await client.connect(clientSide);
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      await Promise.all(clients.map((client) => client.close()));
+      await mcp.close();
+      await gateway.close();
+      await rm(base, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The text of a tool result's first content block. */
+export function textOf(result: unknown): string {
+  const content = (result as CallToolResult).content;
+  const first = content[0];
+  return first?.type === 'text' ? first.text : '';
+}
