@@ -1,0 +1,46 @@
+import { EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL } from '@ai-sdk/provider-utils';
+import type {
+  EmbeddingModelV3,
+  EmbeddingModelV3CallOptions,
+  EmbeddingModelV3Result,
+} from '@ai-sdk/provider-v3';
+import {
+  type GatewayEmbeddingModel,
+  MAX_EMBEDDING_INPUT_BYTES_PER_CALL,
+  MAX_EMBEDDINGS_PER_CALL,
+} from '../gateway-embedding-model';
+import { toV3ProviderMetadata, toV3Warnings } from './convert-to-v3-result';
+
+/**
+ * A gateway embedding engine for AI SDK 6 (`EmbeddingModelV3`), running the V4 model of the main
+ * entry. V3 calls have no `dimensions`: `providerOptions.infergate.dimensions` sets it.
+ */
+export class GatewayEmbeddingModelV3 implements EmbeddingModelV3 {
+  readonly specificationVersion = 'v3';
+  readonly modelId: string;
+  readonly maxEmbeddingsPerCall = MAX_EMBEDDINGS_PER_CALL;
+  readonly supportsParallelCalls = true;
+  /** Read by ai@7 when it runs this model (ai@6 batches by count only; `doEmbed` splits by bytes). */
+  readonly [EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL] =
+    MAX_EMBEDDING_INPUT_BYTES_PER_CALL;
+
+  private readonly model: GatewayEmbeddingModel;
+
+  constructor(model: GatewayEmbeddingModel) {
+    this.model = model;
+    this.modelId = model.modelId;
+  }
+
+  get provider(): string {
+    return this.model.provider;
+  }
+
+  async doEmbed(options: EmbeddingModelV3CallOptions): Promise<EmbeddingModelV3Result> {
+    const result = await this.model.doEmbed(options);
+    return {
+      ...result,
+      providerMetadata: toV3ProviderMetadata(result.providerMetadata),
+      warnings: toV3Warnings(result.warnings),
+    };
+  }
+}
