@@ -14,13 +14,12 @@ export default defineConfig([
     define: { __PACKAGE_VERSION__: JSON.stringify(version) },
   },
   {
-    // The `infergate-mcp` command: ESM only, with its shebang.
+    // The `infergate-mcp` command (bin/infergate-mcp.js imports it): ESM only, top-level await.
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],
     sourcemap: true,
     target: 'es2022',
     platform: 'node',
-    banner: { js: '#!/usr/bin/env node' },
     define: { __PACKAGE_VERSION__: JSON.stringify(version) },
   },
 ]);

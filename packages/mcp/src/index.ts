@@ -18,4 +18,10 @@ export {
   type GatewayMcpServerOptions,
   type SessionOptions,
 } from './gateway-mcp-server';
+export {
+  type HttpServerOptions,
+  type RunningHttpServer,
+  startHttpServer,
+} from './http-server';
+export { type StdioServerOptions, serveStdio } from './stdio-server';
 export { toolErrorResult } from './tool-errors';

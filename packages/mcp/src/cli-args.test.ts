@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { CliUsageError, parseCli } from './cli-args';
+
+const run = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+  const parsed = parseCli(argv, env);
+  if (parsed.kind !== 'run') throw new Error(parsed.kind);
+  return parsed.options;
+};
+
+describe('parseCli', () => {
+  it('serves stdio from the working directory by default', () => {
+    expect(run([])).toMatchObject({
+      http: false,
+      roots: [process.cwd()],
+      allowUrls: true,
+      catalogRefreshMs: 60_000,
+      redisUrl: undefined,
+      token: undefined,
+    });
+  });
+
+  it('reads the HTTP options, repeated roots and origins', () => {
+    expect(
+      run([
+        '--http',
+        '--port',
+        '0',
+        '--host',
+        '0.0.0.0',
+        '--token',
+        'a-long-enough-token',
+        '--allowed-origin',
+        'http://localhost:5173',
+        '--allowed-origin',
+        'https://app.example',
+        '--root',
+        '/data/a',
+        '--root',
+        '/data/b',
+        '--no-urls',
+        '--catalog-refresh',
+        '5',
+        '--redis',
+        'redis://127.0.0.1:6379',
+      ]),
+    ).toMatchObject({
+      http: true,
+      port: 0,
+      host: '0.0.0.0',
+      token: 'a-long-enough-token',
+      allowedOrigins: ['http://localhost:5173', 'https://app.example'],
+      roots: ['/data/a', '/data/b'],
+      allowUrls: false,
+      catalogRefreshMs: 5000,
+      redisUrl: 'redis://127.0.0.1:6379',
+    });
+  });
+
+  it('takes the token and Redis URL from the environment', () => {
+    expect(
+      run(['--http'], {
+        INFERGATE_MCP_TOKEN: 'from-the-environment',
+        INFERGATE_REDIS_URL: 'redis://r:6379',
+      }),
+    ).toMatchObject({ token: 'from-the-environment', redisUrl: 'redis://r:6379' });
+  });
+
+  it('refuses bad command lines with a message naming the argument', () => {
+    const cases: [string[], RegExp][] = [
+      [['--port', '80'], /--port needs --http/],
+      [['--http', '--port', 'abc'], /--port must be a whole number/],
+      [['--http', '--port', '70000'], /--port must be a whole number/],
+      [['--http', '--token', 'short'], /at least 16 characters/],
+      [['--http', '--allowed-origin', 'localhost:5173'], /--allowed-origin must be an origin/],
+      [['--verbose'], /--verbose/],
+      [['stray'], /stray/],
+    ];
+    for (const [argv, message] of cases) {
+      expect(() => parseCli(argv, {}), argv.join(' ')).toThrow(CliUsageError);
+      expect(() => parseCli(argv, {}), argv.join(' ')).toThrow(message);
+    }
+  });
+
+  it('never quotes a too-short token', () => {
+    expect(() => parseCli(['--http', '--token', 'secret123'], {})).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('secret123') }),
+    );
+  });
+
+  it('answers --help and --version', () => {
+    expect(parseCli(['--help'], {})).toEqual({ kind: 'help' });
+    expect(parseCli(['-v'], {})).toEqual({ kind: 'version' });
+  });
+});

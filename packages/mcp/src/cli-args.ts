@@ -1,0 +1,133 @@
+import { parseArgs } from 'node:util';
+
+export const USAGE = `infergate-mcp — the inference gateway's services and models as an MCP server
+
+Usage:
+  infergate-mcp [options]                 serve over stdio (for Claude Desktop, VS Code, Cursor, …)
+  infergate-mcp --http [--port N] [options]  serve over Streamable HTTP
+
+Gateway:
+  --base-url URL         gateway URL (default: INFERGATE_BASE_URL)
+  --api-key KEY          gateway key (default: INFERGATE_API_KEY; prefer the variable: arguments
+                         are visible to other users of this machine)
+  --redis URL            share the key's 4 slots with other processes through Redis
+                         (default: INFERGATE_REDIS_URL; without it, slots are shared in-process)
+  --catalog-refresh S    read the gateway's services again every S seconds (default 60; 0: never)
+
+Files (stdio only):
+  --root DIR             a directory image_path / audio_path may read from; repeatable
+                         (default: the working directory)
+  --no-urls              do not download image_url / audio_url
+
+HTTP:
+  --http                 serve Streamable HTTP instead of stdio
+  --port N               port (default 8788; 0 picks a free one)
+  --host H               interface (default 127.0.0.1; another host needs --token or a proxy)
+  --token T              require "Authorization: Bearer T" (default: INFERGATE_MCP_TOKEN);
+                         this server's own secret, never the gateway key
+  --allowed-origin O     a browser origin allowed to call, e.g. http://localhost:5173; repeatable
+  --allowed-host H       a Host name allowed (default: loopback names when bound to loopback)
+
+  --help, --version`;
+
+export interface CliOptions {
+  http: boolean;
+  port: number;
+  host: string;
+  token: string | undefined;
+  allowedOrigins: string[];
+  allowedHosts: string[] | undefined;
+  roots: string[];
+  allowUrls: boolean;
+  redisUrl: string | undefined;
+  baseURL: string | undefined;
+  apiKey: string | undefined;
+  catalogRefreshMs: number;
+}
+
+export type ParsedCli =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'run'; options: CliOptions };
+
+/** A command line that cannot be run; the message names the argument (never its value for keys). */
+export class CliUsageError extends Error {
+  override readonly name = 'CliUsageError';
+}
+
+function integer(flag: string, value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) > max) {
+    throw new CliUsageError(`${flag} must be a whole number from 0 to ${max}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+/** The command line and environment as options (environment variables are the defaults). */
+export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): ParsedCli {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    ({ values } = parse(argv));
+  } catch (error) {
+    // parseArgs quotes unknown options, never the values of known ones.
+    throw new CliUsageError((error as Error).message);
+  }
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  const http = values.http ?? false;
+  for (const flag of ['port', 'host', 'token', 'allowed-origin', 'allowed-host'] as const) {
+    if (!http && values[flag] !== undefined) throw new CliUsageError(`--${flag} needs --http`);
+  }
+  for (const origin of values['allowed-origin'] ?? []) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new CliUsageError(
+        `--allowed-origin must be an origin such as http://localhost:5173 (scheme://host[:port]), got "${origin}"`,
+      );
+    }
+  }
+  const token = values.token ?? (env.INFERGATE_MCP_TOKEN || undefined);
+  if (token !== undefined && token.length < 16) {
+    throw new CliUsageError('--token must be at least 16 characters (use a random secret)');
+  }
+  return {
+    kind: 'run',
+    options: {
+      http,
+      port: integer('--port', values.port, 8788, 65535),
+      host: values.host ?? '127.0.0.1',
+      token,
+      allowedOrigins: values['allowed-origin'] ?? [],
+      allowedHosts: values['allowed-host'],
+      roots: values.root?.length ? values.root : [process.cwd()],
+      allowUrls: !values['no-urls'],
+      redisUrl: values.redis ?? (env.INFERGATE_REDIS_URL || undefined),
+      baseURL: values['base-url'],
+      apiKey: values['api-key'],
+      catalogRefreshMs: integer('--catalog-refresh', values['catalog-refresh'], 60, 86_400) * 1000,
+    },
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      http: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      token: { type: 'string' },
+      'allowed-origin': { type: 'string', multiple: true },
+      'allowed-host': { type: 'string', multiple: true },
+      root: { type: 'string', multiple: true },
+      'no-urls': { type: 'boolean' },
+      redis: { type: 'string' },
+      'base-url': { type: 'string' },
+      'api-key': { type: 'string' },
+      'catalog-refresh': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+}

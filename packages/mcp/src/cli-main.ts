@@ -1,0 +1,103 @@
+import { createGatewayClient, type GatewayClientOptions, type KeyBudget } from '@infergate/core';
+import { CliUsageError, parseCli, USAGE } from './cli-args';
+import { createGatewayMcpServer } from './gateway-mcp-server';
+import { startHttpServer } from './http-server';
+import { serveStdio } from './stdio-server';
+
+declare const __PACKAGE_VERSION__: string | undefined;
+
+export interface CliIo {
+  stdin?: NodeJS.ReadableStream & import('node:stream').Readable;
+  stdout?: import('node:stream').Writable;
+  /** Where the server writes what it has to say (never stdout: that is the stdio transport). */
+  log: (line: string) => void;
+}
+
+export interface RunningCli {
+  /** The HTTP endpoint, when serving HTTP. */
+  url?: string;
+  /** Resolves when the server stops by itself (stdio: the client closed stdin). */
+  done: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The `infergate-mcp` command without the process around it (arguments, environment and streams
+ * passed in), so tests can run it in-process. Rejects with `CliUsageError` for a bad command line;
+ * returns undefined after printing `--help` / `--version`.
+ */
+export async function runCli(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  io: CliIo,
+): Promise<RunningCli | undefined> {
+  const parsed = parseCli(argv, env);
+  if (parsed.kind === 'help') {
+    io.log(USAGE);
+    return undefined;
+  }
+  if (parsed.kind === 'version') {
+    io.log(typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : '0.0.0-dev');
+    return undefined;
+  }
+  const { options } = parsed;
+  let budget: (KeyBudget & { close(): Promise<void> }) | undefined;
+  if (options.redisUrl !== undefined) {
+    const { createRedisBudget } = await import('@infergate/redis');
+    budget = createRedisBudget({ url: options.redisUrl, warn: io.log });
+  }
+  const clientOptions: GatewayClientOptions = { budget };
+  if (options.baseURL !== undefined) clientOptions.baseURL = options.baseURL;
+  if (options.apiKey !== undefined) clientOptions.apiKey = options.apiKey;
+  // Settings are checked up front (a bad URL throws configuration_error here, not per call).
+  createGatewayClient(clientOptions);
+  if (
+    !(clientOptions.baseURL ?? env.INFERGATE_BASE_URL) ||
+    !(clientOptions.apiKey ?? env.INFERGATE_API_KEY)
+  ) {
+    io.log(
+      'infergate-mcp: warning: no gateway URL or key (INFERGATE_BASE_URL / INFERGATE_API_KEY, or --base-url / --api-key): every tool will fail with configuration_error',
+    );
+  }
+  const gateway = createGatewayMcpServer({
+    clientOptions,
+    roots: options.roots,
+    allowUrls: options.allowUrls,
+    catalogRefreshMs: options.catalogRefreshMs,
+  });
+  const shutdown: (() => Promise<void>)[] = [
+    () => gateway.close(),
+    async () => {
+      await budget?.close();
+    },
+  ];
+  const close = async () => {
+    for (const step of shutdown.splice(0)) await step().catch(() => {});
+  };
+
+  if (!options.http) {
+    const stdio = await serveStdio(gateway, { stdin: io.stdin, stdout: io.stdout });
+    io.log(`infergate-mcp: serving over stdio (files under ${options.roots.join(', ')})`);
+    return { done: stdio.closed.then(close), close };
+  }
+  const http = await startHttpServer(gateway, {
+    port: options.port,
+    host: options.host,
+    token: options.token,
+    allowedOrigins: options.allowedOrigins,
+    allowedHosts: options.allowedHosts,
+  });
+  shutdown.unshift(() => http.close());
+  const loopback = options.host === 'localhost' || /^(127\.|::1$)/.test(options.host);
+  if (!loopback && options.token === undefined) {
+    io.log(
+      `infergate-mcp: warning: listening on ${options.host} without --token: anyone who can reach it uses your gateway key's budget`,
+    );
+  }
+  io.log(
+    `infergate-mcp: listening on ${http.url}${options.token ? ' (bearer token required)' : ''}`,
+  );
+  return { url: http.url, done: new Promise(() => {}), close };
+}
+
+export { CliUsageError };

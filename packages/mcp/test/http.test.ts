@@ -1,0 +1,178 @@
+/**
+ * Streamable HTTP: the SDK's own client against `startHttpServer`; loopback binding, Host and
+ * Origin checks (DNS-rebinding protection) and the optional bearer token.
+ */
+import { request } from 'node:http';
+import { pngWithText } from '@infergate/emulator/fixtures';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type RunningHttpServer, startHttpServer } from '../src/index';
+import { type Harness, startHarness, textOf } from './harness';
+
+const TOKEN = 'mcp-test-token-0123456789';
+let harness: Harness;
+let open: RunningHttpServer;
+let guarded: RunningHttpServer;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  harness = await startHarness({ scenario: { latencyMs: 20 } });
+  open = await startHttpServer(harness.mcp, {
+    port: 0,
+    allowedOrigins: ['http://localhost:5173'],
+  });
+  guarded = await startHttpServer(harness.mcp, { port: 0, token: TOKEN });
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await open.close();
+  await guarded.close();
+  await harness.close();
+});
+
+async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'http-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
+  );
+  clients.push(client);
+  return client;
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '1' },
+  },
+});
+
+/** A raw POST of `initialize` with the given headers (node:http lets the test set `Host`). */
+function rawInitialize(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end(INITIALIZE);
+  });
+}
+
+describe('Streamable HTTP', () => {
+  it('binds to 127.0.0.1 by default and serves the tools, without file paths', async () => {
+    expect(open.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = await connect(open.url);
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(7);
+    const ocr = tools.find((tool) => tool.name === 'ocr')!;
+    expect(Object.keys(ocr.inputSchema.properties ?? {})).toEqual(['image_url', 'image_base64']);
+    const result = await client.callTool({
+      name: 'ocr',
+      arguments: { image_base64: Buffer.from(pngWithText('over http')).toString('base64') },
+    });
+    expect(textOf(result)).toBe('over http');
+    const models = await client.readResource({ uri: 'infergate://models' });
+    expect(models.contents[0]!.mimeType).toBe('application/json');
+  });
+
+  it('shares the key budget across HTTP sessions: 20 calls, never more than 4 in flight', async () => {
+    const sessions = [await connect(open.url), await connect(open.url)];
+    harness.gateway.emulator.resetCounters();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        sessions[i % 2]!.callTool({
+          name: 'translate',
+          arguments: { text: `n${i}`, target_language: 'de' },
+        }),
+      ),
+    );
+    expect(results.map(textOf)).toEqual(Array.from({ length: 20 }, (_, i) => `[de] n${i}`));
+    const counters = harness.gateway.emulator.counters;
+    expect(counters.maxInflight[harness.gateway.apiKey]).toBeLessThanOrEqual(4);
+    expect(counters.concurrencyRejections).toBe(0);
+  });
+
+  it('cancels over HTTP: the gateway call is aborted and its slot freed', async () => {
+    const client = await connect(open.url);
+    harness.gateway.emulator.resetCounters();
+    harness.gateway.emulator.injectFault({
+      fault: 'slow_headers',
+      endpoint: 'translations',
+      ms: 120_000,
+      times: 1,
+    });
+    const controller = new AbortController();
+    const call = client.callTool(
+      { name: 'translate', arguments: { text: 'slow', target_language: 'de' } },
+      undefined,
+      { signal: controller.signal },
+    );
+    const key = harness.gateway.apiKey;
+    await vi.waitFor(() => expect(harness.gateway.emulator.counters.inflight[key]).toBe(1), {
+      timeout: 30_000,
+    });
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    await vi.waitFor(() => expect(harness.mcp.client.budget.active).toBe(0), { timeout: 30_000 });
+    await vi.waitFor(() => expect(harness.gateway.emulator.counters.inflight[key]).toBe(0), {
+      timeout: 30_000,
+    });
+  });
+
+  it('refuses a foreign Origin and a DNS-rebound Host before any MCP handling', async () => {
+    expect(await rawInitialize(open.url, { origin: 'http://evil.example' })).toBe(403);
+    expect(await rawInitialize(open.url, { host: 'evil.example' })).toBe(403);
+    expect(await rawInitialize(open.url, { host: `evil.example:${new URL(open.url).port}` })).toBe(
+      403,
+    );
+    expect(await rawInitialize(open.url, { origin: 'http://localhost:5173' })).toBe(200);
+    expect(await rawInitialize(open.url, {})).toBe(200);
+    expect(await rawInitialize(open.url, { host: `localhost:${new URL(open.url).port}` })).toBe(
+      200,
+    );
+  });
+
+  it('requires the bearer token when one is set', async () => {
+    expect(await rawInitialize(guarded.url, {})).toBe(401);
+    expect(
+      await rawInitialize(guarded.url, { authorization: 'Bearer wrong-token-0000000000' }),
+    ).toBe(401);
+    expect(await rawInitialize(guarded.url, { authorization: `Bearer ${TOKEN}` })).toBe(200);
+    await expect(connect(guarded.url)).rejects.toThrow();
+    const client = await connect(guarded.url, { authorization: `Bearer ${TOKEN}` });
+    expect((await client.listTools()).tools).toHaveLength(7);
+  });
+
+  it('answers only on its path, and refuses requests without a session', async () => {
+    const base = new URL(open.url);
+    const other = await fetch(new URL('/other', base), { method: 'POST', body: INITIALIZE });
+    expect(other.status).toBe(404);
+    const noSession = await fetch(open.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(noSession.status).toBe(400);
+    const unknown = await fetch(open.url, { headers: { 'mcp-session-id': 'nope' } });
+    expect(unknown.status).toBe(404);
+  });
+});

@@ -1,0 +1,33 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const packageDir = join(import.meta.dirname, '..');
+export const bin = join(packageDir, 'bin', 'infergate-mcp.js');
+
+/** The bin runs the built CLI; build once when the tests run before any build. */
+export function ensureBuilt(): void {
+  if (!existsSync(join(packageDir, 'dist', 'cli.js'))) {
+    execFileSync('pnpm', ['exec', 'tsup'], { cwd: packageDir, stdio: 'ignore' });
+  }
+}
+
+/** Starts `infergate-mcp --http …` and resolves with its URL once it listens. */
+export function spawnHttpCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+  const child = spawn(process.execPath, [bin, '--http', '--port', '0', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  return new Promise((resolve, reject) => {
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      err += chunk;
+      const match = /listening on (\S+)/.exec(err);
+      if (match) resolve({ url: match[1]!, child, stderr: () => err });
+    });
+    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${err}`)));
+  });
+}
