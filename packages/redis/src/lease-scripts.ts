@@ -1,20 +1,53 @@
 /**
  * The semaphore's Lua scripts (EVAL; Redis ≥ 6 or any managed Redis with EVAL, e.g. Upstash).
- * Per budget id there are three keys under one hash tag (cluster-safe):
+ * Per budget id the keys share one hash tag (cluster-safe):
  *   {prefix:id}:holders  ZSET lease token → expiry (server ms): the slots in use
  *   {prefix:id}:queue    ZSET waiter token → ticket number: FIFO order of waiters
  *   {prefix:id}:seen     ZSET waiter token → expiry: waiters still alive (a crashed waiter leaves)
- *   {prefix:id}:seq      counter for tickets; {prefix:id}:expired counter of expired leases
+ *   {prefix:id}:seq      counter for tickets, never expiring: its absence means the id's state was
+ *                        never written or has been lost (restart without persistence, FLUSHALL)
+ *   {prefix:id}:expired  counter of expired leases
+ *   {prefix:id}:limits   ZSET limit → expiry: the limits of the processes using the id lately;
+ *                        the smallest applies to everyone, so tickets stay in order
+ *   {prefix:id}:settle   set while live holders re-register after a loss; nothing is granted
  * Time comes from the server (TIME) so clocks of the processes never matter.
  */
 
-/** KEYS: holders, queue, seen, seq, expired. ARGV: token, limit, ttlMs.
- *  Returns { granted (0/1), leases expired by this call }. A waiter is granted when it is among the
- *  first (limit − holders) of the queue, so slots go out in ticket order (FIFO across processes). */
-export const ACQUIRE_SCRIPT = `
+/** Shared preamble: server time in ms as `now`. */
+const NOW = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`;
+
+/** Records `limit` for `ttl * 2` and sets `limit` to the smallest live one. KEYS[limitsKey]. */
+const EFFECTIVE_LIMIT = (limitsKey: string, limitArg: string, ttlVar: string) => `
+redis.call('ZREMRANGEBYSCORE', ${limitsKey}, '-inf', now)
+redis.call('ZADD', ${limitsKey}, now + ${ttlVar} * 2, ${limitArg})
+redis.call('PEXPIRE', ${limitsKey}, ${ttlVar} * 2)
+local limit = tonumber(${limitArg})
+for _, other in ipairs(redis.call('ZRANGE', ${limitsKey}, 0, -1)) do
+  limit = math.min(limit, tonumber(other))
+end
+`;
+
+/** KEYS: holders, queue, seen, seq, expired, limits, settle.
+ *  ARGV: token, limit, ttlMs, known (1 when this process saw the id's state before), census channel.
+ *  Returns { granted (0/1), leases expired by this call, the limit that applies }. A waiter is
+ *  granted when it is among the first (limit − holders) of the queue, so slots go out in ticket
+ *  order (FIFO across processes).
+ *
+ *  The id's state lost (no `seq`) while processes may still hold leases: the script asks them on
+ *  the census channel (PUBLISH answers how many processes hold a lease of the id) and, when any
+ *  does or this process saw the state before, grants nothing until they re-registered their
+ *  leases (each answers once) or for at most 2/3 of the TTL (two refresh periods). */
+export const ACQUIRE_SCRIPT = `${NOW}
 local ttl = tonumber(ARGV[3])
+if redis.call('EXISTS', KEYS[4]) == 0 then
+  local holding = redis.call('PUBLISH', ARGV[5], 'lost')
+  if holding > 0 or ARGV[4] == '1' then
+    redis.call('SET', KEYS[7], holding, 'PX', math.max(1, math.floor(ttl * 2 / 3)))
+  end
+end
 local expired = redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if expired > 0 then redis.call('INCRBY', KEYS[5], expired) end
 local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
@@ -22,33 +55,39 @@ if #gone > 0 then
   redis.call('ZREM', KEYS[2], unpack(gone))
   redis.call('ZREM', KEYS[3], unpack(gone))
 end
+${EFFECTIVE_LIMIT('KEYS[6]', 'ARGV[2]', 'ttl')}
 if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
   redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), ARGV[1])
 end
 redis.call('ZADD', KEYS[3], now + ttl, ARGV[1])
-local free = tonumber(ARGV[2]) - redis.call('ZCARD', KEYS[1])
+local free = limit - redis.call('ZCARD', KEYS[1])
 local rank = redis.call('ZRANK', KEYS[2], ARGV[1])
-if free > 0 and rank < free then
+if free > 0 and rank < free and redis.call('EXISTS', KEYS[7]) == 0 then
   redis.call('ZREM', KEYS[2], ARGV[1])
   redis.call('ZREM', KEYS[3], ARGV[1])
   redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
   redis.call('PEXPIRE', KEYS[1], ttl * 2)
-  return {1, expired}
+  return {1, expired, limit}
 end
 redis.call('PEXPIRE', KEYS[2], ttl * 2)
 redis.call('PEXPIRE', KEYS[3], ttl * 2)
-return {0, expired}
+return {0, expired, limit}
 `;
 
-/** KEYS: holders, queue, seen. ARGV: token, channel, limit. Frees a slot (or leaves the queue) and
- *  wakes only the waiters now first in line for a free slot: it publishes their tokens (a waiter
- *  not named keeps sleeping until its bounded poll), so a release costs one script per woken
- *  waiter instead of one per waiter. Returns 1 when the token held a slot. */
-export const RELEASE_SCRIPT = `
+/** KEYS: holders, queue, seen, limits. ARGV: token, channel, limit. Frees a slot (or leaves the
+ *  queue) and wakes only the waiters now first in line for a free slot: it publishes their tokens
+ *  (a waiter not named keeps sleeping until its bounded poll), so a release costs one script per
+ *  woken waiter instead of one per waiter. Returns 1 when the token held a slot. Idempotent: a
+ *  release sent again (after a lost reply) changes nothing. */
+export const RELEASE_SCRIPT = `${NOW}
 local held = redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
-local free = tonumber(ARGV[3]) - redis.call('ZCARD', KEYS[1])
+local limit = tonumber(ARGV[3])
+for _, other in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], now, '+inf')) do
+  limit = math.min(limit, tonumber(other))
+end
+local free = limit - redis.call('ZCARD', KEYS[1])
 if free > 0 then
   local first = redis.call('ZRANGE', KEYS[2], 0, free - 1)
   if #first > 0 then redis.call('PUBLISH', ARGV[2], table.concat(first, ' ')) end
@@ -56,12 +95,18 @@ end
 return held
 `;
 
-/** KEYS: holders. ARGV: token, ttlMs. Extends a held lease; 0 when it had already expired. */
-export const REFRESH_SCRIPT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
-redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
-redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 2)
-return 1
+/** KEYS: holders, limits, settle. ARGV: ttlMs, limit, census (1 when answering a census), tokens….
+ *  Extends the leases this process holds and re-takes any that Redis lost (expired while the
+ *  process stalled, or wiped by a restart or FLUSHALL): a call in flight stays counted until it
+ *  ends. Answering a census counts down the settle period. Returns how many were re-taken. */
+export const REFRESH_SCRIPT = `${NOW}
+local ttl = tonumber(ARGV[1])
+local retaken = 0
+for i = 4, #ARGV do
+  if redis.call('ZADD', KEYS[1], now + ttl, ARGV[i]) == 1 then retaken = retaken + 1 end
+end
+if #ARGV >= 4 then redis.call('PEXPIRE', KEYS[1], ttl * 2) end
+${EFFECTIVE_LIMIT('KEYS[2]', 'ARGV[2]', 'ttl')}
+if ARGV[3] == '1' and redis.call('DECR', KEYS[3]) <= 0 then redis.call('DEL', KEYS[3]) end
+return retaken
 `;

@@ -17,8 +17,10 @@ export interface RedisBudgetOptions {
   leaseTtlMs?: number;
   /** Key prefix in Redis. Default `infergate:budget`. */
   keyPrefix?: string;
-  /** Redis down or unreachable: `'fallback'` (default) uses an in-process budget and warns once;
-   *  `'error'` fails the call with a GatewayError `network_error`. */
+  /** Redis down, unreachable or slower than `commandTimeoutMs`: `'fallback'` (default) counts the
+   *  call in an in-process budget that also counts the calls this process already holds (the
+   *  limit per process, not shared) and warns once; `'error'` fails the call with a GatewayError
+   *  `network_error`. */
   onRedisFailure?: 'fallback' | 'error';
   /** Longest wait between two tries while queued when no wake-up arrives. Default 1000. */
   maxPollIntervalMs?: number;
@@ -29,11 +31,15 @@ export interface RedisBudgetOptions {
 }
 
 export interface RedisBudgetStats {
-  /** Leases this process saw expire (removed by TTL, or found gone when refreshing). */
+  /** Leases of crashed or stalled holders removed by their TTL when this process acquired. */
   expiredLeases: number;
+  /** Leases of this process that Redis had lost (expired during a stall, or wiped by a restart or
+   *  `FLUSHALL`) and that the refresh took again, so their calls stay counted until they end. */
+  retakenLeases: number;
   /** Redis round trips made (acquire, refresh and release scripts). */
   roundTrips: number;
-  /** Calls served by the in-process fallback while Redis was unreachable. */
+  /** Calls served by the in-process fallback while Redis was unreachable (or slower than
+   *  `commandTimeoutMs`). */
   fallbackAcquires: number;
 }
 
@@ -60,9 +66,22 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   ]).finally(() => clearTimeout(timer));
 }
 
+/** The leases this process holds on one budget id, refreshed together. */
+interface HeldId {
+  /** Token → the limit its call asked with. */
+  tokens: Map<string, number>;
+  refresh: ReturnType<typeof setInterval>;
+  /** Subscribed to the id's census channel while anything is held (see ACQUIRE_SCRIPT). */
+  census: Promise<() => void>;
+}
+
 /**
  * A KeyBudget shared by every process that points at the same Redis: a counting semaphore per
  * budget id (already a hash of origin and key; the key itself never reaches Redis).
+ *
+ * Every call first takes a slot of an in-process budget with the same limit, then its lease in
+ * Redis: the process never runs more than the limit whatever Redis does, and when Redis cannot be
+ * reached the fallback is that in-process slot, which already counts the calls the process holds.
  */
 export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
   const ttl = options.leaseTtlMs ?? 15_000;
@@ -71,47 +90,26 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
   const maxPoll = options.maxPollIntervalMs ?? 1000;
   const commandTimeout = options.commandTimeoutMs ?? 2000;
   const warn = options.warn ?? ((message: string) => console.warn(message));
-  const stats: RedisBudgetStats = { expiredLeases: 0, roundTrips: 0, fallbackAcquires: 0 };
-  const fallback = createInProcessBudget();
-  let warned = false;
+  const stats: RedisBudgetStats = {
+    expiredLeases: 0,
+    retakenLeases: 0,
+    roundTrips: 0,
+    fallbackAcquires: 0,
+  };
+  // Every call of this process, held in Redis or not, and those waiting for Redis: at most the
+  // limit per id (also bounds the waiters that contend in Redis, so a release does not wake a herd).
+  const local = createInProcessBudget();
+  const warned = new Set<'fallback' | 'limit'>();
+  const warnOnce = (kind: 'fallback' | 'limit', message: string) => {
+    if (warned.has(kind)) return;
+    warned.add(kind);
+    warn(message);
+  };
   const wakers = new Map<string, Set<(message: string) => void>>();
-  // Per id, at most `limit` waiters of this process contend in Redis; the others wait here in FIFO
-  // order. Without it every release wakes every waiter of every process (a thundering herd).
-  const gates = new Map<string, { contending: number; waiting: (() => void)[] }>();
-
-  function enterGate(id: string, limit: number, signal: AbortSignal): Promise<() => void> {
-    let gate = gates.get(id);
-    if (!gate) {
-      gate = { contending: 0, waiting: [] };
-      gates.set(id, gate);
-    }
-    const g = gate;
-    const leave = () => {
-      const next = g.waiting.shift();
-      if (next) next();
-      else {
-        g.contending -= 1;
-        if (g.contending === 0) gates.delete(id);
-      }
-    };
-    if (g.contending < limit) {
-      g.contending += 1;
-      return Promise.resolve(leave);
-    }
-    return new Promise((resolve, reject) => {
-      const enter = () => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(leave);
-      };
-      const onAbort = () => {
-        const at = g.waiting.indexOf(enter);
-        if (at >= 0) g.waiting.splice(at, 1);
-        reject(signal.reason);
-      };
-      g.waiting.push(enter);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-  }
+  const held = new Map<string, HeldId>();
+  // Ids whose state this process has seen in Redis: finding it gone later means Redis lost it.
+  const known = new Set<string>();
+  let closed = false;
 
   const socket = {
     connectTimeout: commandTimeout,
@@ -122,6 +120,10 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
   const subscriber: RedisClient = client.duplicate();
   client.on('error', () => {});
   subscriber.on('error', () => {});
+  // Back after a drop (maybe a restart that lost every lease): re-take what this process holds.
+  client.on('ready', () => {
+    for (const id of held.keys()) refreshHeld(id, false);
+  });
   let connecting: Promise<unknown> | undefined;
   const connect = () => {
     connecting ??= Promise.all([client.connect(), subscriber.connect()]).catch(() => {});
@@ -136,10 +138,14 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
       seen: `${base}:seen`,
       seq: `${base}:seq`,
       expired: `${base}:expired`,
+      limits: `${base}:limits`,
+      settle: `${base}:settle`,
       channel: `${base}:released`,
+      census: `${base}:census`,
     };
   };
 
+  /** Runs a script; rejects past `commandTimeoutMs`, but the script may still run later. */
   async function run(script: string, keys: string[], args: string[]): Promise<unknown> {
     await withTimeout(connect(), commandTimeout);
     if (!client.isReady) throw new Error('Redis is not connected');
@@ -171,8 +177,87 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     };
   }
 
-  function redisFailed(request: BudgetAcquireRequest, cause: unknown): Promise<BudgetLease> {
+  /**
+   * Removes a token from Redis (holder or waiter). A release whose reply is lost or late is sent
+   * again until it is answered or the lease would have expired anyway: no orphan slot.
+   */
+  function releaseInRedis(id: string, token: string, limit: number, until = Date.now() + ttl) {
+    const keys = keysOf(id);
+    run(
+      RELEASE_SCRIPT,
+      [keys.holders, keys.queue, keys.seen, keys.limits],
+      [token, keys.channel, String(limit)],
+    ).catch(() => {
+      if (closed || Date.now() >= until) return; // expired by its TTL by now
+      setTimeout(
+        () => releaseInRedis(id, token, limit, until),
+        Math.min(commandTimeout, 1000),
+      ).unref?.();
+    });
+  }
+
+  /** Extends (and re-takes when lost) every lease this process holds on `id`. */
+  function refreshHeld(id: string, census: boolean): void {
+    const entry = held.get(id);
+    const tokens = entry ? [...entry.tokens.keys()] : [];
+    if (tokens.length === 0 && !census) return;
+    const limit = entry ? Math.min(...entry.tokens.values()) : 0;
+    const keys = keysOf(id);
+    run(
+      REFRESH_SCRIPT,
+      [keys.holders, keys.limits, keys.settle],
+      [String(ttl), String(limit || 1), census ? '1' : '0', ...tokens],
+    )
+      .then((retaken) => {
+        stats.retakenLeases += Number(retaken);
+      })
+      .catch(() => {}); // still counted here (local slot); re-taken at the next refresh
+  }
+
+  function hold(id: string, token: string, limit: number): void {
+    let entry = held.get(id);
+    if (!entry) {
+      const refresh = setInterval(() => refreshHeld(id, false), Math.max(10, Math.floor(ttl / 3)));
+      refresh.unref?.();
+      const census = subscribe(keysOf(id).census, () => refreshHeld(id, true));
+      entry = { tokens: new Map(), refresh, census };
+      held.set(id, entry);
+    }
+    entry.tokens.set(token, limit);
+  }
+
+  function unhold(id: string, token: string): void {
+    const entry = held.get(id);
+    if (!entry) return;
+    entry.tokens.delete(token);
+    if (entry.tokens.size > 0) return;
+    held.delete(id);
+    clearInterval(entry.refresh);
+    void entry.census.then((unsubscribe) => unsubscribe());
+  }
+
+  /** A lease: the local slot, and the token this process keeps counted in Redis until released. */
+  function lease(id: string, token: string, limit: number, slot: BudgetLease): BudgetLease {
+    hold(id, token, limit);
+    let released = false;
+    return {
+      release() {
+        if (released) return;
+        released = true;
+        unhold(id, token);
+        slot.release();
+        releaseInRedis(id, token, limit);
+      },
+    };
+  }
+
+  function redisFailed(
+    request: BudgetAcquireRequest,
+    slot: BudgetLease,
+    cause: unknown,
+  ): BudgetLease {
     if (policy === 'error') {
+      slot.release();
       throw new GatewayError({
         code: 'network_error',
         message: 'The shared key budget is unavailable: Redis cannot be reached',
@@ -180,89 +265,72 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
         isRetryable: true,
       });
     }
-    if (!warned) {
-      warned = true;
-      warn(
-        '@infergate/redis: Redis cannot be reached; using an in-process budget (limit per process, not shared) until it is back',
-      );
-    }
-    stats.fallbackAcquires += 1;
-    return fallback.acquire(request);
-  }
-
-  function holdLease(id: string, token: string, limit: number): BudgetLease {
-    const keys = keysOf(id);
-    let released = false;
-    const refresh = setInterval(
-      () => {
-        run(REFRESH_SCRIPT, [keys.holders], [token, String(ttl)])
-          .then((held) => {
-            if (Number(held) === 0 && !released) {
-              stats.expiredLeases += 1;
-              clearInterval(refresh);
-            }
-          })
-          .catch(() => {}); // the lease runs out by its TTL if Redis stays away
-      },
-      Math.max(10, Math.floor(ttl / 3)),
+    warnOnce(
+      'fallback',
+      '@infergate/redis: Redis cannot be reached; using an in-process budget (limit per process, not shared) until it is back',
     );
-    refresh.unref?.();
-    return {
-      release() {
-        if (released) return;
-        released = true;
-        clearInterval(refresh);
-        run(
-          RELEASE_SCRIPT,
-          [keys.holders, keys.queue, keys.seen],
-          [token, keys.channel, String(limit)],
-        ).catch(() => {}); // not released in Redis: it expires by its TTL
-      },
-    };
+    stats.fallbackAcquires += 1;
+    // The local slot is the fallback. Its token is re-taken in Redis by the refresh once Redis
+    // answers, so other processes count this call while it runs.
+    return lease(request.id, newToken(), request.limit, slot);
   }
 
   async function acquire(request: BudgetAcquireRequest): Promise<BudgetLease> {
-    const { id, limit, signal } = request;
-    signal.throwIfAborted();
-    const leaveGate = await enterGate(id, limit, signal);
+    request.signal.throwIfAborted();
+    const slot = await local.acquire(request);
     try {
-      return await acquireInRedis(request);
-    } finally {
-      leaveGate();
+      return await acquireInRedis(request, slot);
+    } catch (error) {
+      slot.release();
+      throw error;
     }
   }
 
-  async function acquireInRedis(request: BudgetAcquireRequest): Promise<BudgetLease> {
+  async function acquireInRedis(
+    request: BudgetAcquireRequest,
+    slot: BudgetLease,
+  ): Promise<BudgetLease> {
     const { id, limit, signal } = request;
     const keys = keysOf(id);
     const token = newToken();
-    const scriptKeys = [keys.holders, keys.queue, keys.seen, keys.seq, keys.expired];
-    const args = [token, String(limit), String(ttl)];
+    const scriptKeys = [
+      keys.holders,
+      keys.queue,
+      keys.seen,
+      keys.seq,
+      keys.expired,
+      keys.limits,
+      keys.settle,
+    ];
     let wake: (() => void) | undefined;
     let unsubscribe: (() => void) | undefined;
-    const leaveQueue = () =>
-      run(
-        RELEASE_SCRIPT,
-        [keys.holders, keys.queue, keys.seen],
-        [token, keys.channel, String(limit)],
-      ).catch(() => {});
     try {
       for (let attempt = 0; ; attempt++) {
+        const args = [token, String(limit), String(ttl), known.has(id) ? '1' : '0', keys.census];
         let answer: unknown;
         try {
           answer = await run(ACQUIRE_SCRIPT, scriptKeys, args);
         } catch (cause) {
+          // No answer in time: the script may still run and take a slot or a place in the queue.
+          releaseInRedis(id, token, limit);
           if (signal.aborted) throw signal.reason;
-          return await redisFailed(request, cause);
+          return redisFailed(request, slot, cause);
         }
-        const [granted, expired] = answer as [number, number];
+        known.add(id);
+        const [granted, expired, applied] = answer as [number, number, number];
         stats.expiredLeases += Number(expired);
+        if (Number(applied) < limit) {
+          warnOnce(
+            'limit',
+            `@infergate/redis: another process uses this key with a limit of ${applied}; the smallest limit applies to all (this process asked for ${limit})`,
+          );
+        }
         if (signal.aborted) {
           // Granted or queued just as the caller left: give it back.
-          void leaveQueue();
+          releaseInRedis(id, token, limit);
           throw signal.reason;
         }
-        if (Number(granted) === 1) return holdLease(id, token, limit);
+        if (Number(granted) === 1) return lease(id, token, limit, slot);
         if (!unsubscribe) {
           // Woken only when a release names this waiter among the first in line.
           unsubscribe = await subscribe(keys.channel, (message) => {
@@ -283,7 +351,7 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
           signal.addEventListener('abort', done, { once: true });
         });
         if (signal.aborted) {
-          void leaveQueue();
+          releaseInRedis(id, token, limit);
           throw signal.reason;
         }
       }
@@ -296,6 +364,9 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     stats,
     acquire,
     async close() {
+      closed = true;
+      for (const entry of held.values()) clearInterval(entry.refresh);
+      held.clear();
       // A graceful close waits for the server; when it is gone, drop the sockets instead.
       for (const c of [client, subscriber]) {
         if (c.isReady) await withTimeout(c.close(), commandTimeout).catch(() => c.destroy());
