@@ -21,6 +21,9 @@ afterEach(() => {
 
 describe('a call handed a slot after its deadline', () => {
   it('gives the slot back and fails with timeout without sending a request', async () => {
+    // The services load on first use; loaded under fake timers, they could arrive after the clock
+    // was advanced (a cold module cache: this file run alone), leaving every deadline unfired.
+    await import('../services/service-calls');
     vi.useFakeTimers();
     const { fetch, sent } = stuckFetch();
     const client = createGatewayClient({
