@@ -2,7 +2,7 @@ import { startEmulator } from '@infergate/emulator';
 import { describe, expect, it } from 'vitest';
 import { examplesDir, runNode } from '../helpers/run';
 
-const STEP_COUNT = 17;
+const STEP_COUNT = 18;
 const runDemo = (env: Record<string, string> = {}) =>
   runNode(examplesDir('demo'), ['--experimental-strip-types', 'src/index.ts'], env, 90_000);
 
@@ -25,6 +25,12 @@ describe('the guided demo (examples/demo)', () => {
     );
     expect(out).toContain('read: INVOICE 42');
     expect(out).toContain('→ get_weather({"city":"Lviv"})');
+    // The MCP server, spawned over stdio, read the file under its root and refused one outside.
+    expect(out).toContain('mcp ocr: INVOICE 42');
+    expect(out).toContain('mcp translate: [uk] INVOICE 42');
+    expect(out).toMatch(
+      /refused: Cannot use the file: \.\.\/\.\.\/etc\/passwd is outside the allowed roots/,
+    );
   });
 
   it('against a configured gateway, skips the emulator-only steps and picks models by capability', async () => {
@@ -70,6 +76,8 @@ describe('the guided demo (examples/demo)', () => {
       expect(result.stdout).toMatch(
         /failed: Text from an image \(OCR\): (GatewayError|APICallError) provider_unavailable/,
       );
+      // The MCP server leaves the unavailable service's tool out and the step still passes.
+      expect(result.stdout).toContain('ocr is not offered: the OCR service has no available nodes');
     } finally {
       await gateway.close();
     }

@@ -23,6 +23,7 @@ import {
   langchainStructured,
   langchainToolLoop,
 } from './steps/langchain.ts';
+import { mcpServer } from './steps/mcp-server.ts';
 import { ocr, transcription, translation } from './steps/services.ts';
 import { whatHappened } from './steps/what-happened.ts';
 import { failed, heading, skipped, style } from './terminal.ts';
@@ -45,6 +46,7 @@ const STEPS: Step[] = [
   capabilityRefusal,
   rateLimitRetry,
   parallelBudget,
+  mcpServer,
   whatHappened,
 ];
 
