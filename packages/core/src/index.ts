@@ -1,19 +1,23 @@
 /**
  * `@infergate/core`: what applications call — the client factory, the error type and codes, the
- * key budget, the gateway's limits, and the public types. Its declarations are snapshotted in
- * `api/index.d.ts` (test/api-report.test.ts), so a change to this surface is deliberate. Helpers
- * for adapters live in `@infergate/core/internal` (unstable).
+ * key budget, the gateway's limits, and the public types, each listed by name. Its declarations are
+ * kept in `api/core.api.md` (test/api-report.test.ts), so a change to this surface is deliberate.
+ * Helpers for adapters live in `@infergate/core/internal` (unstable).
  */
 
 export {
   type BudgetAcquireRequest,
   type BudgetLease,
+  type ConcurrencyBudgetState,
   createInProcessBudget,
   type KeyBudget,
 } from './budget/concurrency-budget';
+export type { CallOptions, GatewayResponseInfo } from './call/call-options';
+export type { CheckModelOptions } from './catalog/resolve-model';
+export type { ChatStreamOptions } from './chat/chat-calls';
 export { requiredCapabilities } from './chat/validate-chat';
 export { createGatewayClient, type GatewayClient } from './client/client';
-export type * from './client/client-types';
+export type { GatewayClientOptions } from './client/options';
 export {
   CLIENT_ERROR_CODES,
   GATEWAY_ERROR_CODES,
@@ -41,6 +45,48 @@ export type {
   GatewayRetryEvent,
   GatewayStartEvent,
 } from './events/gateway-events';
+export type {
+  AssembledChat,
+  AssembledToolCall,
+  ChatResult,
+  ChatStream,
+  ChatStreamEvent,
+} from './protocol/chat-result-types';
 export { LANGUAGE_CODE, LIMITS } from './protocol/limits';
 export { isMultilingualEngine } from './protocol/multilingual-engine';
-export type * from './protocol/wire-types';
+export type {
+  AudioLike,
+  ChatChoice,
+  ChatChunkChoice,
+  ChatCompletionChunk,
+  ChatCompletionResponse,
+  ChatContentPart,
+  ChatMessage,
+  ChatRequest,
+  ChatRole,
+  ChatTool,
+  EmbeddingData,
+  EmbeddingEngine,
+  EmbeddingInputType,
+  EmbeddingsRequest,
+  EmbeddingsResponse,
+  GatewayErrorBody,
+  GatewayList,
+  GatewayModel,
+  GatewayService,
+  ModelCapability,
+  ModelOwner,
+  OcrRequest,
+  OcrResponse,
+  ResponseFormat,
+  ServiceId,
+  ToolCall,
+  ToolCallDelta,
+  ToolChoice,
+  TranscriptionRequest,
+  TranscriptionResponse,
+  TranslationRequest,
+  TranslationResponse,
+  Usage,
+} from './protocol/wire-types';
+export type { EmbedManyOptions } from './services/service-calls';

@@ -6,6 +6,7 @@
  */
 
 export { budgetId } from './budget/concurrency-budget';
+export { isTimeoutReason } from './call/call-scope';
 export {
   type CapabilityCheck,
   type CapabilityErrorOptions,
@@ -27,7 +28,6 @@ export { normalizeBaseURL } from './client/options';
 export { type AudioFormat, detectAudioFormat } from './encoding/audio-format';
 export { utf8ByteLength } from './encoding/utf8';
 export { invalidRequest } from './errors/errors';
-export { isTimeoutReason } from './http/call-scope';
 export { parseRetryAfter } from './http/retry-after';
 export { readUsage, type UsageCounts } from './protocol/read-usage';
 export {

@@ -5,7 +5,7 @@ import {
   type ScenarioInput,
 } from '@infergate/emulator';
 import type { GatewayClient } from '../src/client/client';
-import type { GatewayClientOptions } from '../src/client/client-types';
+import type { GatewayClientOptions } from '../src/client/options';
 import { createGatewayClient } from '../src/index';
 
 export { DEFAULT_KEYS };

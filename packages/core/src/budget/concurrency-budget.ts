@@ -1,5 +1,13 @@
-import type { ConcurrencyBudgetState } from '../client/client-types';
-import { REQUEST_BOUND_IO } from '../http/call-scope';
+import { REQUEST_BOUND_IO } from '../call/call-scope';
+
+export interface ConcurrencyBudgetState {
+  readonly limit: number;
+  readonly active: number;
+  readonly queued: number;
+  readonly isIdle: boolean;
+  /** Resolves when nothing is running or queued. */
+  whenIdle(): Promise<void>;
+}
 
 /**
  * Where the slots of an API key are counted. The default counts within this JavaScript realm

@@ -1,7 +1,7 @@
-import type { CallOptions } from '../client/client-types';
+import type { CallOptions } from '../call/call-options';
+import { checkCallOptions } from '../call/call-options';
+import { CallScope, REQUEST_BOUND_IO } from '../call/call-scope';
 import { invalidResponse } from '../errors/invalid-response';
-import { CallScope, REQUEST_BOUND_IO } from '../http/call-scope';
-import { checkCallOptions } from '../http/check-call-options';
 import type { Transport } from '../http/transport';
 import type { GatewayList, GatewayModel, GatewayService } from '../protocol/wire-types';
 

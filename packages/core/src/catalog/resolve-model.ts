@@ -1,9 +1,19 @@
-import type { CallOptions, CheckModelOptions } from '../client/client-types';
+import type { CallOptions } from '../call/call-options';
 import { GatewayError } from '../errors/errors';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
 import type { Catalog } from './catalog';
 import { closeMatches, listIds } from './close-matches';
 import { capabilitiesOf, checkCapabilities, isOwnModelId } from './model-capabilities';
+
+/** `checkModel`'s options: a call's options plus what the gate needs to know. */
+export interface CheckModelOptions extends CallOptions {
+  /** The model's capabilities when the caller knows them (e.g. passed by the user). */
+  known?: readonly string[];
+  /** What needs the capabilities, for the refusal's message. */
+  purpose?: string;
+  /** The call needs any one of `needs`. */
+  anyOf?: boolean;
+}
 
 /** The listed model; `model_not_found` (with close matches) for any unlisted id. */
 export async function listedModel(

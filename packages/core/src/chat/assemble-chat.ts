@@ -1,4 +1,4 @@
-import type { AssembledChat, AssembledToolCall } from '../client/client-types';
+import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
 import type { ChatCompletionResponse, Usage } from '../protocol/wire-types';
 import { readContent, readReasoningField } from './read-message-parts';
 

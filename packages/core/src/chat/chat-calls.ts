@@ -1,17 +1,23 @@
-import type {
-  CallOptions,
-  ChatResult,
-  ChatStream,
-  ChatStreamOptions,
-} from '../client/client-types';
+import type { CallOptions } from '../call/call-options';
 import { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
 import type { Transport } from '../http/transport';
+import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
 import { readChatCompletion } from './assemble-chat';
 import { GatewayChatStream } from './stream/sse-chat-stream';
 import { validateChatRequest } from './validate-chat';
 import { chatCompletionProblem } from './validate-chat-response';
+
+export interface ChatStreamOptions extends CallOptions {
+  /**
+   * `false`: the stream does not keep the answer's text and reasoning for `result()` (which then
+   * has `text: ''` and `reasoning: ''`, with finish reason, usage and tool calls), for callers that
+   * only iterate the events. Default `true`. Either way a stream's total size is bounded by
+   * `maxResponseBytes`.
+   */
+  assemble?: boolean;
+}
 
 /** `POST /chat/completions` answered as one JSON completion, checked and read. */
 export async function postChat(

@@ -3,8 +3,8 @@ import { createGatewayClient } from './client';
 
 // As in workerd and edge-runtime, where a promise settled from another request's context is
 // cancelled once the request that waits for it has ended.
-vi.mock('../http/call-scope', async (original) => ({
-  ...(await original<typeof import('../http/call-scope')>()),
+vi.mock('../call/call-scope', async (original) => ({
+  ...(await original<typeof import('../call/call-scope')>()),
   REQUEST_BOUND_IO: true,
 }));
 

@@ -1,10 +1,15 @@
+import type { ConcurrencyBudgetState } from '../budget/concurrency-budget';
 import { budgetId, ClientBudgetView, defaultBudget, Semaphore } from '../budget/concurrency-budget';
+import type { CallOptions } from '../call/call-options';
 import { Catalog } from '../catalog/catalog';
 import { capabilitiesOf } from '../catalog/model-capabilities';
+import type { CheckModelOptions } from '../catalog/resolve-model';
 import { checkModel, listedModel, resolveModel } from '../catalog/resolve-model';
+import type { ChatStreamOptions } from '../chat/chat-calls';
 import { openChatStream, postChat } from '../chat/chat-calls';
 import type { GatewayError } from '../errors/errors';
 import { Transport } from '../http/transport';
+import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
 import type {
   ChatRequest,
   EmbeddingEngine,
@@ -20,17 +25,8 @@ import type {
   TranslationRequest,
   TranslationResponse,
 } from '../protocol/wire-types';
-import type { ServiceContext } from '../services/service-calls';
-import type {
-  CallOptions,
-  ChatResult,
-  ChatStream,
-  ChatStreamOptions,
-  CheckModelOptions,
-  ConcurrencyBudgetState,
-  EmbedManyOptions,
-  GatewayClientOptions,
-} from './client-types';
+import type { EmbedManyOptions, ServiceContext } from '../services/service-calls';
+import type { GatewayClientOptions } from './options';
 import { missingConfiguration, resolveOptions } from './options';
 
 /**

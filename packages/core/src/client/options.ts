@@ -1,9 +1,66 @@
 import type { KeyBudget } from '../budget/concurrency-budget';
+import { MAX_TIMEOUT_MS } from '../call/call-scope';
 import { GatewayError } from '../errors/errors';
 import type { GatewayEventHandler } from '../events/gateway-events';
 import { LIMITS } from '../protocol/limits';
-import type { GatewayClientOptions } from './client-types';
 import { missingSettingMessage, readEnv } from './read-env';
+
+export interface GatewayClientOptions {
+  /** Gateway base URL. Default: `INFERGATE_BASE_URL`. Normalised: trailing `/` removed, `/v1` appended when the path does not end in a version segment. */
+  baseURL?: string;
+  /** API key. Default: `INFERGATE_API_KEY`. */
+  apiKey?: string;
+  /** A WHATWG fetch. Default: `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /**
+   * Requests this client has in flight at once (its own queue, checked before the key's budget).
+   * Default 4. A larger value never lets the key exceed `maxConcurrencyPerKey`.
+   */
+  maxConcurrency?: number;
+  /**
+   * Requests in flight per (gateway origin, API key), summed over every client sharing `budget`.
+   * Default 4, the gateway's limit; set it only when the gateway grants the key another limit.
+   */
+  maxConcurrencyPerKey?: number;
+  /**
+   * Where the key's slots are counted. Default: the in-process budget shared by every client in
+   * this JavaScript realm. Pass a shared `KeyBudget` (e.g. `@infergate/redis`) to count across
+   * processes.
+   */
+  budget?: KeyBudget;
+  /** Deadline of one call: queue + retries + body or stream. Default 300 000 ms; clamped to 2^31 − 1. */
+  timeoutMs?: number;
+  /**
+   * Largest response body read (bytes after decompression, counted while reading; a larger
+   * `Content-Length` fails before reading): `response_too_large`. Default 32 MiB. Streams are
+   * bounded by their read-ahead and event limits instead.
+   */
+  maxResponseBytes?: number;
+  /** Prefix of an error response's body that is kept (the rest is not read). Default 64 KiB. */
+  maxErrorBodyBytes?: number;
+  /** Retries after the first attempt. Default 2. */
+  maxRetries?: number;
+  /** How long the model/service catalog is cached. Default 60 000 ms. */
+  catalogTtlMs?: number;
+  /** Longest `Retry-After` the client waits; longer ones fail at once. Default 60 000 ms. */
+  maxRetryAfterMs?: number;
+  /** Base of the exponential backoff for 502/503/504 and network errors. Default 500 ms. */
+  retryBaseDelayMs?: number;
+  /**
+   * Called with what happens to each call: queued, slot acquired (with the wait), each attempt
+   * and its response, retries, a fallback model, and the end (usage, duration). Synchronous;
+   * what it throws is ignored. Never given the API key or headers. `@infergate/core/otel` turns
+   * these events into OpenTelemetry spans and metrics.
+   */
+  onEvent?: GatewayEventHandler;
+  /**
+   * Events carry the request body (`start.input`) and the answer (`done.output`), for tracing
+   * that records message content. Default `false`: no content in any event.
+   */
+  recordContent?: boolean;
+}
 
 export const DEFAULTS = {
   maxConcurrency: 4,
@@ -16,9 +73,6 @@ export const DEFAULTS = {
   maxResponseBytes: 32 * 1024 * 1024,
   maxErrorBodyBytes: 64 * 1024,
 } as const;
-
-/** Timers take at most 2^31 − 1 ms; longer deadlines are clamped to it (about 24.8 days). */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 export interface ResolvedOptions {
   /** Normalised base URL, or undefined when none was given (calls then fail with configuration_error). */

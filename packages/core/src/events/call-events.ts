@@ -1,5 +1,5 @@
-import type { AssembledChat } from '../client/client-types';
 import { isGatewayError } from '../errors/errors';
+import type { AssembledChat } from '../protocol/chat-result-types';
 import { readUsage } from '../protocol/read-usage';
 import type { Usage } from '../protocol/wire-types';
 import type {

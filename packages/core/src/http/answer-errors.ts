@@ -4,8 +4,8 @@
  * `maxResponseBytes`.
  */
 
+import type { CallScope } from '../call/call-scope';
 import { GatewayError } from '../errors/errors';
-import type { CallScope } from './call-scope';
 import { parseErrorResponse } from './parse-error-response';
 import { readBoundedBody } from './read-bounded-body';
 

@@ -1,6 +1,7 @@
 import type { KeyBudget, ReleaseSlot, Semaphore } from '../budget/concurrency-budget';
-import type { CallOptions } from '../client/client-types';
-import { MAX_TIMEOUT_MS } from '../client/options';
+import type { CallOptions } from '../call/call-options';
+import { checkCallOptions } from '../call/call-options';
+import { CallScope, MAX_TIMEOUT_MS, sleep } from '../call/call-scope';
 import { GatewayError, isGatewayError } from '../errors/errors';
 import { invalidResponse } from '../errors/invalid-response';
 import { registerSecret } from '../errors/redact-secret';
@@ -14,8 +15,6 @@ import {
   readErrorBody,
   tooLarge,
 } from './answer-errors';
-import { CallScope, sleep } from './call-scope';
-import { checkCallOptions } from './check-call-options';
 import { corsHint } from './cors-hint';
 import { redact } from './parse-error-response';
 import { declaredLength, readBoundedBody } from './read-bounded-body';

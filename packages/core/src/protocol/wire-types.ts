@@ -1,7 +1,8 @@
 /**
  * The gateway's JSON shapes (API revision 0.2.0; docs/gateway-protocol.md): catalog, chat,
  * services and errors, as sent and received. Objects the spec marks "additional fields may be
- * present/allowed" carry an index signature. The client's own types are in client-types.ts.
+ * present/allowed" carry an index signature. The client's own types sit beside the code that
+ * uses them; index.ts lists every public one.
  */
 
 // ---------------------------------------------------------------------------------------------

@@ -4,15 +4,16 @@
  * app's start-up chunk.
  */
 
+import type { CallOptions } from '../call/call-options';
 import type { Catalog } from '../catalog/catalog';
 import { listIds } from '../catalog/close-matches';
-import type { CallOptions, EmbedManyOptions } from '../client/client-types';
 import { GatewayError, invalidRequest, isGatewayError } from '../errors/errors';
 import { invalidAnswer, invalidResponse } from '../errors/invalid-response';
 import type { Transport } from '../http/transport';
 import { isMultilingualEngine } from '../protocol/multilingual-engine';
 import type {
   EmbeddingEngine,
+  EmbeddingInputType,
   EmbeddingsRequest,
   EmbeddingsResponse,
   OcrRequest,
@@ -30,6 +31,12 @@ import { validateOcrRequest } from './validate-ocr';
 import { embeddingsProblem, serviceAnswerProblem } from './validate-service-response';
 import { validateTranscriptionRequest } from './validate-transcription';
 import { validateTranslationRequest } from './validate-translation';
+
+export interface EmbedManyOptions extends CallOptions {
+  model?: string;
+  inputType?: EmbeddingInputType;
+  dimensions?: number;
+}
 
 /** What a service call works with: the client's transport and catalog. */
 export interface ServiceContext {

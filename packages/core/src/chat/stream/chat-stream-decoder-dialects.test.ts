@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatStreamEvent } from '../../client/client-types';
 import { isGatewayError } from '../../errors/errors';
+import type { ChatStreamEvent } from '../../protocol/chat-result-types';
 import type { ChatCompletionResponse } from '../../protocol/wire-types';
 import { readChatCompletion } from '../assemble-chat';
 import { chatCompletionProblem } from '../validate-chat-response';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AssembledChat, ChatStreamEvent } from '../../client/client-types';
 import { isGatewayError } from '../../errors/errors';
+import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 
 const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>

@@ -1,6 +1,6 @@
-import type { ChatStreamEvent } from '../../client/client-types';
 import { GatewayError, isGatewayServerErrorCode } from '../../errors/errors';
 import { readGatewayErrorShape } from '../../http/parse-error-response';
+import type { ChatStreamEvent } from '../../protocol/chat-result-types';
 import type { Usage } from '../../protocol/wire-types';
 import { ChatAssembler } from '../assemble-chat';
 import { readContent, readReasoningField } from '../read-message-parts';

@@ -1,7 +1,7 @@
-import type { AssembledChat, ChatStream, ChatStreamEvent } from '../../client/client-types';
 import { GatewayError, isGatewayError } from '../../errors/errors';
 import { BodyReadAhead, cancelUnreachable } from '../../http/body-read-ahead';
 import type { OpenResponse } from '../../http/transport';
+import type { AssembledChat, ChatStream, ChatStreamEvent } from '../../protocol/chat-result-types';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 
 export interface ChatStreamMeta {

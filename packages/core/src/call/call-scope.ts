@@ -1,5 +1,8 @@
 import { GatewayError } from '../errors/errors';
 
+/** Timers take at most 2^31 − 1 ms; longer deadlines are clamped to it (about 24.8 days). */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 /**
  * Runtimes that tie promises, timers and I/O to the request that created them (Cloudflare's
  * workerd, Vercel's edge runtime). There:

@@ -1,5 +1,27 @@
-import type { CallOptions } from '../client/client-types';
 import { GatewayError } from '../errors/errors';
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  /** Overrides the client's `timeoutMs` for this call (a finite number > 0; clamped to 2^31 − 1). */
+  timeoutMs?: number;
+  /** Overrides the client's `maxRetries` for this call (an integer ≥ 0; `0`: one attempt). */
+  maxRetries?: number;
+  /**
+   * Service calls (embeddings, translation, OCR, transcription): called with the status and
+   * headers of each successful answer, once its body was read (a batch of `embedMany` calls it
+   * once per request). Chat results carry their headers themselves.
+   */
+  onResponse?: (response: GatewayResponseInfo) => void;
+}
+
+/** What `CallOptions.onResponse` is told about one successful answer. */
+export interface GatewayResponseInfo {
+  status: number;
+  headers: Headers;
+  /** The parsed body (a service's JSON answer) or the text of a `text` answer. */
+  body: unknown;
+}
 
 /** Per-call options are checked like the client's, before anything is queued. */
 export function checkCallOptions(options: CallOptions): void {

@@ -1,0 +1,87 @@
+/**
+ * What chat calls give back: the result of `chat`, the events of `chatStream` and the answer of
+ * choice 0 read the same way from either (the adapters map these). The gateway's JSON shapes are
+ * in wire-types.ts.
+ */
+import type { ChatCompletionResponse, Usage } from './wire-types';
+
+export interface ChatResult {
+  /** The gateway's body as received. */
+  response: ChatCompletionResponse;
+  /**
+   * Choice 0 read tolerantly (content parts joined, reasoning from `reasoning_content`,
+   * `reasoning` or thinking parts, tool calls with ids): what the adapters map.
+   */
+  answer: AssembledChat;
+  requestedModel: string;
+  /** `X-Service-Model`, else the body's `model`, else the requested model. */
+  servedModel: string;
+  /** The gateway answered with another model than the one requested. */
+  fallback: boolean;
+  headers: Headers;
+}
+
+export type ChatStreamEvent =
+  | { type: 'role'; role: 'assistant'; id?: string; model?: string }
+  /**
+   * The answer's `id`, `model` and `created` (Unix seconds) known so far; sent when a chunk brings
+   * the first non-empty value of any of them (whichever chunk carries it, role chunk or not).
+   */
+  | { type: 'metadata'; id?: string; model?: string; created?: number }
+  /** The model's reasoning (`reasoning_content`, `reasoning`, thinking parts); before its text. */
+  | { type: 'reasoning-delta'; delta: string; choiceIndex: number }
+  | { type: 'text-delta'; delta: string; choiceIndex: number }
+  | {
+      type: 'tool-call-delta';
+      /** The server's `tool_calls[].index`. */
+      index: number;
+      /**
+       * The call this piece belongs to, numbered from 0 in the order the calls started. Usually
+       * equal to `index`; a piece at a used index that carries another `id` starts a new call
+       * (some servers send every call at index 0), so join pieces by `call`, not by `index`.
+       */
+      call: number;
+      id?: string;
+      name?: string;
+      argumentsDelta: string;
+    }
+  | { type: 'finish'; reason: string; choiceIndex: number }
+  | { type: 'usage'; usage: Usage };
+
+export interface AssembledToolCall {
+  id: string;
+  name: string;
+  /** The joined argument text; `"{}"` when the model sent none. */
+  arguments: string;
+}
+
+/** The answer of choice 0, read the same way from a stream or a non-streamed completion. */
+export interface AssembledChat {
+  id?: string;
+  model?: string;
+  /** `created` of the answer, in Unix seconds. */
+  created?: number;
+  text: string;
+  /** The model's reasoning, when it sent any (`reasoning_content`, `reasoning`, thinking parts). */
+  reasoning?: string;
+  toolCalls: AssembledToolCall[];
+  finishReason: string;
+  usage?: Usage;
+}
+
+export interface ChatStream extends AsyncIterable<ChatStreamEvent> {
+  readonly requestedModel: string;
+  readonly servedModel: string;
+  readonly fallback: boolean;
+  readonly headers: Headers;
+  /** Consumes what is left and resolves to the assembled answer; rejects with the stream's error. */
+  result(): Promise<AssembledChat>;
+  /**
+   * The events decoded from the next network chunk (never empty), undefined at the end; throws
+   * like iteration. Cheaper than `for await` when many small events arrive together; the two may
+   * be mixed on one stream.
+   */
+  readBatch(): Promise<ChatStreamEvent[] | undefined>;
+  /** Stops reading and releases the concurrency slot. */
+  cancel(reason?: unknown): Promise<void>;
+}
