@@ -30,6 +30,11 @@ export interface HttpServerOptions {
   allowedHosts?: readonly string[];
   /** Open sessions at most; a new one beyond is refused with 503. Default 100. */
   maxSessions?: number;
+  /**
+   * A session that has sent nothing for this long is closed (ms); its client starts a new one on
+   * its next request. Many clients never end their sessions. Default 1800000 (30 min); 0: never.
+   */
+  sessionIdleMs?: number;
 }
 
 export interface RunningHttpServer {
@@ -93,6 +98,21 @@ export async function startHttpServer(
   const tokenDigest = options.token === undefined ? undefined : digest(options.token);
   const maxSessions = options.maxSessions ?? 100;
   const transports = new Map<string, StreamableHTTPServerTransport>();
+  const lastSeen = new Map<string, number>();
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const sweep =
+    idleMs > 0
+      ? setInterval(
+          () => {
+            const now = Date.now();
+            for (const [id, seen] of lastSeen) {
+              if (now - seen >= idleMs) void transports.get(id)?.close();
+            }
+          },
+          Math.min(idleMs, 60_000),
+        )
+      : undefined;
+  sweep?.unref();
 
   const authorised = (req: IncomingMessage): boolean => {
     if (tokenDigest === undefined) return true;
@@ -119,6 +139,7 @@ export async function startHttpServer(
     }
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+    if (existing !== undefined) lastSeen.set(sessionId as string, Date.now());
 
     if (req.method === 'POST') {
       let body: unknown;
@@ -139,10 +160,13 @@ export async function startHttpServer(
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
           transports.set(id, transport);
+          lastSeen.set(id, Date.now());
         },
       });
       transport.onclose = () => {
-        if (transport.sessionId !== undefined) transports.delete(transport.sessionId);
+        if (transport.sessionId === undefined) return;
+        transports.delete(transport.sessionId);
+        lastSeen.delete(transport.sessionId);
       };
       await gateway.connect(transport, { files: false });
       return transport.handleRequest(req, res, body);
@@ -179,6 +203,7 @@ export async function startHttpServer(
     },
     close() {
       closed ??= (async () => {
+        if (sweep !== undefined) clearInterval(sweep);
         await Promise.all([...transports.values()].map((transport) => transport.close()));
         transports.clear();
         await new Promise<void>((resolve) => {

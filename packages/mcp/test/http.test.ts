@@ -159,6 +159,30 @@ describe('Streamable HTTP', () => {
     expect((await client.listTools()).tools).toHaveLength(7);
   });
 
+  it('closes sessions that stay idle, and counts the open ones', async () => {
+    const idle = await startHttpServer(harness.mcp, { port: 0, sessionIdleMs: 50 });
+    try {
+      const client = new Client({ name: 'idle', version: '1.0.0' });
+      const transport = new StreamableHTTPClientTransport(new URL(idle.url));
+      await client.connect(transport);
+      expect(idle.sessions).toBe(1);
+      await vi.waitFor(() => expect(idle.sessions).toBe(0), { timeout: 30_000 });
+      const gone = await fetch(idle.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': transport.sessionId!,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+      });
+      expect(gone.status).toBe(404);
+      await client.close();
+    } finally {
+      await idle.close();
+    }
+  });
+
   it('answers only on its path, and refuses requests without a session', async () => {
     const base = new URL(open.url);
     const other = await fetch(new URL('/other', base), { method: 'POST', body: INITIALIZE });
