@@ -15,7 +15,7 @@ import { repoRoot, runNode } from '../helpers/run';
  * (named by INFERGATE_BASE_URL / INFERGATE_API_KEY, as a reader's gateway would be): it must be
  * self-contained, end with exit code 0 and print nothing on stderr (no warning either).
  */
-const READMES = ['README.md', 'ai-sdk', 'core', 'emulator', 'langchain', 'redis'].map((name) =>
+const READMES = ['README.md', 'ai-sdk', 'core', 'emulator', 'langchain', 'redis', 'mcp'].map((name) =>
   name.endsWith('.md') ? name : `packages/${name}/README.md`,
 );
 
@@ -183,6 +183,7 @@ describe('README snippets fenced ```ts run', () => {
         'packages/core/README.md',
         'packages/emulator/README.md',
         'packages/langchain/README.md',
+        'packages/mcp/README.md',
       ].sort(),
     );
   });
