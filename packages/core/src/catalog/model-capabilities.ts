@@ -63,7 +63,8 @@ export function modelsWithCapabilities(
     .map((model) => model.id);
 }
 
-export interface CapabilityErrorOptions {
+/** What a capability check (`checkCapabilities`, the client's `checkModel`) and its refusal are told. */
+export interface CapabilityCheck {
   /** The model id that was asked for. */
   model: string;
   /** What the call needs (e.g. from `requiredCapabilities`). */
@@ -72,7 +73,7 @@ export interface CapabilityErrorOptions {
   capabilities: readonly string[];
   /** The listed models, to name those that would do; leave out when the list was not loaded. */
   catalog?: readonly GatewayModel[];
-  /** What needed the capabilities, for the message (`bindTools`, `streamText`, …). */
+  /** What needed the capabilities, for the refusal (`bindTools`, `streamText with tools`, …). */
   purpose?: string;
   /** The call needs any one of `needs`, not all of them. */
   anyOf?: boolean;
@@ -84,7 +85,7 @@ export interface CapabilityErrorOptions {
  * call needs. `requireCapabilities` throws it; adapters that know a model's capabilities build
  * it themselves, so every refusal reads the same.
  */
-export function capabilityError(options: CapabilityErrorOptions): GatewayError {
+export function capabilityError(options: CapabilityCheck): GatewayError {
   const { model, capabilities, catalog, purpose, anyOf = false } = options;
   const needs = readNeeds(options.needs);
   const missing = missingCapabilities(capabilities, needs);
@@ -110,22 +111,6 @@ export function capabilityError(options: CapabilityErrorOptions): GatewayError {
     requestedModel: model,
     isRetryable: false,
   });
-}
-
-/** What `checkCapabilities` and the client's `checkModel` are told. */
-export interface CapabilityCheck {
-  /** The model id that was asked for. */
-  model: string;
-  /** What the call needs (e.g. from `requiredCapabilities`). */
-  needs: readonly ModelCapability[];
-  /** The model's capabilities, as listed or as the caller knows them. */
-  capabilities: readonly string[];
-  /** The listed models, to name those that would do in a refusal. */
-  catalog?: readonly GatewayModel[];
-  /** What needs them, for the refusal (`bindTools`, `streamText with tools`, …). */
-  purpose?: string;
-  /** The call needs any one of `needs`, not all of them. */
-  anyOf?: boolean;
 }
 
 /**

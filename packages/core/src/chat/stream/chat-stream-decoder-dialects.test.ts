@@ -31,7 +31,7 @@ function decode(text: string) {
   decoder.feed(text);
   decoder.end();
   for (let e = decoder.take(); e !== undefined; e = decoder.take()) events.push(e);
-  return { events, result: decoder.assembler.result() };
+  return { events, result: decoder.result() };
 }
 
 describe('ChatStreamDecoder dialects', () => {

@@ -75,7 +75,7 @@ function decodeAll(pieces: readonly string[]): {
   }
   decoder.end();
   for (let e = decoder.take(); e !== undefined; e = decoder.take()) events.push(e);
-  return { events, result: decoder.assembler.result() };
+  return { events, result: decoder.result() };
 }
 
 function codeOf(run: () => unknown): string {
@@ -242,7 +242,7 @@ describe('ChatStreamDecoder', () => {
     const decoder = new ChatStreamDecoder();
     decoder.feed(sse(chunk([{ index: 0, delta: { content: 'hi' }, finish_reason: 'stop' }])));
     decoder.end();
-    expect(decoder.assembler.result().text).toBe('hi');
+    expect(decoder.result().text).toBe('hi');
   });
 
   it('ignores whatever follows [DONE]', () => {
@@ -292,7 +292,7 @@ describe('ChatStreamDecoder', () => {
         }
         decoder.feed(text.decode());
         decoder.end();
-        expect(decoder.assembler.result().text).toBe('Привіт 👋 світе');
+        expect(decoder.result().text).toBe('Привіт 👋 світе');
       }),
       { seed: 7, numRuns: 200 },
     );
@@ -330,7 +330,7 @@ describe('ChatStreamDecoder', () => {
             for (const part of parts) decoder.feed(part);
             decoder.feed(new TextDecoder().decode(noise));
             decoder.end();
-            expect(typeof decoder.assembler.result().finishReason).toBe('string');
+            expect(typeof decoder.result().finishReason).toBe('string');
           } catch (error) {
             expect(isGatewayError(error)).toBe(true);
           }

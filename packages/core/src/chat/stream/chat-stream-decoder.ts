@@ -1,6 +1,6 @@
 import { GatewayError, isGatewayServerErrorCode } from '../../errors/errors';
 import { readGatewayErrorShape } from '../../http/parse-error-response';
-import type { ChatStreamEvent } from '../../protocol/chat-result-types';
+import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import type { Usage } from '../../protocol/wire-types';
 import { ChatAssembler } from '../assemble-chat';
 import { readContent, readReasoningField } from '../read-message-parts';
@@ -28,11 +28,11 @@ type Json = Record<string, unknown>;
  * keys, and `id`/`model`/`created` from the first chunk that has a non-empty value.
  */
 export class ChatStreamDecoder {
-  readonly assembler = new ChatAssembler();
-  /** Events decoded but not yet taken; read from `head`. */
-  queue: ChatStreamEvent[] = [];
-  head = 0;
-  done = false;
+  readonly #assembler = new ChatAssembler();
+  /** Events decoded but not yet taken; read from `#head`. */
+  #queue: ChatStreamEvent[] = [];
+  #head = 0;
+  #done = false;
   #roleSent = false;
   #events = 0;
   /** Some choice other than 0 finished (a stream without choice 0 is unreadable, not empty). */
@@ -47,40 +47,55 @@ export class ChatStreamDecoder {
 
   constructor(context: DecoderContext = {}) {
     this.#context = context;
-    if (context.assemble === false) this.assembler.keepText = false;
+    if (context.assemble === false) this.#assembler.keepText = false;
     this.#splitter = new SseDataSplitter((data) => this.#onData(data));
   }
 
+  /** `[DONE]` came, or the input ended complete: nothing more will be decoded. */
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /** Some event carried choice 0's finish_reason (the answer is whole). */
+  get hasFinish(): boolean {
+    return this.#assembler.hasFinish;
+  }
+
+  /** The answer of choice 0 assembled from the events decoded so far. */
+  result(): AssembledChat {
+    return this.#assembler.result();
+  }
+
   feed(text: string): void {
-    if (!this.done) this.#splitter.feed(text);
+    if (!this.#done) this.#splitter.feed(text);
   }
 
   /** Takes the next decoded event, or undefined when none is pending. */
   take(): ChatStreamEvent | undefined {
-    if (this.head === this.queue.length) return undefined;
-    const event = this.queue[this.head++];
-    if (this.head === this.queue.length) {
-      this.queue.length = 0;
-      this.head = 0;
+    if (this.#head === this.#queue.length) return undefined;
+    const event = this.#queue[this.#head++];
+    if (this.#head === this.#queue.length) {
+      this.#queue.length = 0;
+      this.#head = 0;
     }
     return event;
   }
 
   /** Takes every decoded event not yet taken (in order), or undefined when none is pending. */
   takeAll(): ChatStreamEvent[] | undefined {
-    if (this.head === this.queue.length) return undefined;
-    const events = this.head === 0 ? this.queue : this.queue.slice(this.head);
-    this.queue = [];
-    this.head = 0;
+    if (this.#head === this.#queue.length) return undefined;
+    const events = this.#head === 0 ? this.#queue : this.#queue.slice(this.#head);
+    this.#queue = [];
+    this.#head = 0;
     return events;
   }
 
   /** The input ended: an unterminated last event is dropped (as SSE says); checks the answer is complete. */
   end(): void {
-    if (!this.done) this.#splitter.end();
+    if (!this.#done) this.#splitter.end();
     // A stream cut after its finish_reason lost only `[DONE]` (and maybe usage): the answer is whole.
-    if (!this.assembler.hasFinish) throw this.incomplete('closed');
-    this.done = true;
+    if (!this.#assembler.hasFinish) throw this.incomplete('closed');
+    this.#done = true;
   }
 
   /**
@@ -124,10 +139,10 @@ export class ChatStreamDecoder {
   }
 
   #onData(data: string): void {
-    if (this.done) return;
+    if (this.#done) return;
     if (data === '[DONE]') {
-      if (!this.assembler.hasFinish) throw this.incomplete('done');
-      this.done = true;
+      if (!this.#assembler.hasFinish) throw this.incomplete('done');
+      this.#done = true;
       return;
     }
     this.#events++;
@@ -165,7 +180,7 @@ export class ChatStreamDecoder {
   }
 
   #onChunk(chunk: Json, data: string): void {
-    const assembler = this.assembler;
+    const assembler = this.#assembler;
     // The first chunk may be a content filter's `choices: []` with an empty id/model: take each
     // from the first chunk that has a non-empty value, and announce them when they arrive.
     let metadata = false;
@@ -192,7 +207,7 @@ export class ChatStreamDecoder {
       if (assembler.id !== undefined) event.id = assembler.id;
       if (assembler.model !== undefined) event.model = assembler.model;
       if (assembler.created !== undefined) event.created = assembler.created;
-      this.queue.push(event);
+      this.#queue.push(event);
     }
     const choices = chunk.choices;
     if (choices !== undefined && choices !== null) {
@@ -205,7 +220,7 @@ export class ChatStreamDecoder {
         throw this.#protocolError('`usage` is not an object', data);
       }
       assembler.usage = usage as Usage;
-      this.queue.push({ type: 'usage', usage: usage as Usage });
+      this.#queue.push({ type: 'usage', usage: usage as Usage });
     }
   }
 
@@ -223,9 +238,9 @@ export class ChatStreamDecoder {
       if (role !== undefined && role !== null && !this.#roleSent) {
         this.#roleSent = true;
         const event: ChatStreamEvent = { type: 'role', role: 'assistant' };
-        if (this.assembler.id !== undefined) event.id = this.assembler.id;
-        if (this.assembler.model !== undefined) event.model = this.assembler.model;
-        this.queue.push(event);
+        if (this.#assembler.id !== undefined) event.id = this.#assembler.id;
+        if (this.#assembler.model !== undefined) event.model = this.#assembler.model;
+        this.#queue.push(event);
       }
       // Reasoning comes before the text of the same delta (servers think, then answer).
       const reasoning = readReasoningField(delta as Json);
@@ -248,21 +263,21 @@ export class ChatStreamDecoder {
     }
     if (typeof finishReason === 'string') {
       if (choiceIndex !== 0) this.#otherChoiceFinished = true;
-      this.assembler.setFinish(finishReason, choiceIndex);
-      this.queue.push({ type: 'finish', reason: finishReason, choiceIndex });
+      this.#assembler.setFinish(finishReason, choiceIndex);
+      this.#queue.push({ type: 'finish', reason: finishReason, choiceIndex });
     } else if (finishReason !== undefined && finishReason !== null) {
       throw this.#protocolError('`finish_reason` is not a string', data);
     }
   }
 
   #text(delta: string, choiceIndex: number): void {
-    this.assembler.addText(delta, choiceIndex);
-    this.queue.push({ type: 'text-delta', delta, choiceIndex });
+    this.#assembler.addText(delta, choiceIndex);
+    this.#queue.push({ type: 'text-delta', delta, choiceIndex });
   }
 
   #reasoning(delta: string, choiceIndex: number): void {
-    this.assembler.addReasoning(delta, choiceIndex);
-    this.queue.push({ type: 'reasoning-delta', delta, choiceIndex });
+    this.#assembler.addReasoning(delta, choiceIndex);
+    this.#queue.push({ type: 'reasoning-delta', delta, choiceIndex });
   }
 
   #onToolCall(piece: unknown, data: string): void {
@@ -294,10 +309,10 @@ export class ChatStreamDecoder {
     if (index > this.#maxToolIndex) this.#maxToolIndex = index;
     this.#lastToolIndex = index;
     if (callId !== undefined) this.#lastToolId = callId;
-    const call = this.assembler.addToolCallDelta(index, callId, name, args);
+    const call = this.#assembler.addToolCallDelta(index, callId, name, args);
     const event: ChatStreamEvent = { type: 'tool-call-delta', index, call, argumentsDelta: args };
     if (callId !== undefined) event.id = callId;
     if (name !== undefined) event.name = name;
-    this.queue.push(event);
+    this.#queue.push(event);
   }
 }

@@ -113,7 +113,7 @@ export class GatewayChatStream implements ChatStream {
       const scope = this.#open.scope;
       if (scope.aborted) this.#fail(scope.error(this.#models()));
       else if (isGatewayError(cause)) this.#fail(cause);
-      else if (this.#decoder.assembler.hasFinish) this.#finish();
+      else if (this.#decoder.hasFinish) this.#finish();
       else this.#fail(this.#decoder.incomplete('cut', cause));
       return;
     }
@@ -164,7 +164,7 @@ export class GatewayChatStream implements ChatStream {
   #finish(): void {
     if (this.#state !== 'open') return;
     this.#state = 'done';
-    this.#result = this.#decoder.assembler.result();
+    this.#result = this.#decoder.result();
     this.#close();
   }
 
