@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §3.1 (`GET /models`), §3.2 (`GET /capabilities`).
 import { jsonResponse } from './gateway-error';
 import { listedModels } from './model-access';
 import type { RequestContext } from './request-context';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.5 (4 requests at once per key), §10.2 (codes and statuses).
 import { handleCapabilities, handleModels } from './catalog';
 import { handleChat } from './chat/handle-chat';
 import { chooseFault } from './choose-fault';

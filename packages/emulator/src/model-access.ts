@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.2 (key settings), §3.1 (own, pool and network models).
 import { GatewayRefusal } from './gateway-error';
 import type { KeySettings, ModelSpec, Scenario } from './scenario';
 

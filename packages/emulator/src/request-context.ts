@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.2 (authentication).
 import type { ChosenFault } from './faults';
 import { invalidField } from './gateway-error';
 import type { KeySettings, Scenario } from './scenario';

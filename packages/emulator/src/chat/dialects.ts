@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §5.4 (the dialects a client must accept).
 import type { ScriptedAnswer, Usage } from './scripted-model';
 import { countWords } from './scripted-model';
 

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.2 (capability rules), §4.6 (fallback).
 import { GatewayRefusal, jsonResponse } from '../gateway-error';
 import { resolveChatModel } from '../model-access';
 import { type RequestContext, readJson, requireJsonContent } from '../request-context';

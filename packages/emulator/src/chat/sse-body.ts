@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §5.1 (events), §5.2 (end), §5.3 (failures after the 200).
 import { DONE_EVENT, errorEvent } from './chat-events';
 
 export interface SseBodyOptions {

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §6 (embeddings), §11.
 import { isJsonObject } from '../chat/validate-chat-request';
 import { GatewayRefusal, invalidField, jsonResponse } from '../gateway-error';
 import { type RequestContext, readJson, requireJsonContent } from '../request-context';

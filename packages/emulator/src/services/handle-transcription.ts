@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §9 (transcription).
 import { isJsonObject } from '../chat/validate-chat-request';
 import { invalidField, jsonResponse } from '../gateway-error';
 import { contentType, type RequestContext, readJson } from '../request-context';

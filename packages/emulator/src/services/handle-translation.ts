@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §7 (translation).
 import { isJsonObject } from '../chat/validate-chat-request';
 import { invalidField, jsonResponse } from '../gateway-error';
 import { type RequestContext, readJson, requireJsonContent } from '../request-context';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §3.2 (`available_nodes` 0: `provider_unavailable`).
 import { GatewayRefusal } from '../gateway-error';
 import type { RequestContext } from '../request-context';
 import type { ServiceId } from '../scenario';
