@@ -52,7 +52,10 @@ function archName(): string {
 }
 
 /** Cloudflare's workerd through Miniflare (both from npm), without nodejs_compat. */
-export async function launchWorkerd(settings: Settings): Promise<LaunchedRuntime> {
+export async function launchWorkerd(
+  settings: Settings,
+  options: { compatibilityFlags?: string[] } = {},
+): Promise<LaunchedRuntime> {
   const { Miniflare, Log, LogLevel } = await import('miniflare');
   const script = await bundleWorker('workerd-entry.ts', {
     conditions: ['workerd', 'worker', 'browser'],
@@ -63,6 +66,7 @@ export async function launchWorkerd(settings: Settings): Promise<LaunchedRuntime
     modules: true,
     script,
     compatibilityDate: '2026-07-01',
+    compatibilityFlags: options.compatibilityFlags ?? [],
     bindings: { INFERGATE_BASE_URL: settings.baseURL, INFERGATE_API_KEY: settings.apiKey },
     host: '127.0.0.1',
     port: 0,
@@ -159,6 +163,13 @@ export function launchBun(binary: string, settings: Settings): Promise<LaunchedR
 
 /** The least Deno needs: the network, only to loopback (listening and reaching the gateway). */
 export const DENO_PERMISSIONS = ['--allow-net=127.0.0.1'];
+
+/**
+ * The least Deno needs to run the packages from node_modules (not bundled): `ai` itself reads the
+ * host name when it is imported (its dependency `@vercel/oidc` builds a user agent with
+ * `os.hostname()`), so `--allow-sys=hostname` too.
+ */
+export const DENO_NODE_MODULES_PERMISSIONS = [...DENO_PERMISSIONS, '--allow-sys=hostname'];
 
 export function launchDeno(binary: string, settings: Settings): Promise<LaunchedRuntime> {
   return launchChild(

@@ -11,6 +11,10 @@
  *   there: a connection that fails before the answer, e.g. a reused keep-alive socket the gateway
  *   closed, or a 429 the gateway sends before it notices a cancel, is retried, and the deadline
  *   still ends it);
+ * - `stream-signal` (core, ai-sdk): `stream`, with the incoming request's `signal` passed to the
+ *   call, so a client that goes away cancels the gateway request where the runtime aborts that
+ *   signal (workerd: only with the `enable_request_signal` compatibility flag);
+ * - `/core/budget`: JSON `{ active, queued }` of the key's budget in this isolate;
  * - `/config`: a core client made without settings: JSON `{ code, message }` of its first call.
  * No `node:` import and no `process`: settings come from the caller (the Worker's `env`).
  */
@@ -71,11 +75,11 @@ function textStream(pieces: AsyncIterable<string>): Response {
   );
 }
 
-async function* coreText(client: GatewayClient): AsyncIterable<string> {
-  const stream = await client.chatStream({
-    model: MODEL,
-    messages: [{ role: 'user', content: PROMPT }],
-  });
+async function* coreText(client: GatewayClient, signal?: AbortSignal): AsyncIterable<string> {
+  const stream = await client.chatStream(
+    { model: MODEL, messages: [{ role: 'user', content: PROMPT }] },
+    { signal },
+  );
   for await (const event of stream) if (event.type === 'text-delta') yield event.delta;
 }
 
@@ -111,6 +115,7 @@ async function route(
   surface: string,
   kind: string,
   deadlineMs: number,
+  signal: AbortSignal,
 ): Promise<Response> {
   const core = () => s.core.chat({ model: MODEL, messages: [{ role: 'user', content: PROMPT }] });
   if (surface === 'core') {
@@ -119,6 +124,10 @@ async function route(
       return Response.json({ text: response.choices[0]?.message.content ?? '' });
     }
     if (kind === 'stream') return textStream(coreText(s.core));
+    if (kind === 'stream-signal') return textStream(coreText(s.core, signal));
+    if (kind === 'budget') {
+      return Response.json({ active: s.core.budget.active, queued: s.core.budget.queued });
+    }
     if (kind === 'abandon') return firstPiece(coreText(s.core));
     if (kind === 'deadline') {
       const error = await s.core
@@ -137,6 +146,13 @@ async function route(
     }
     if (kind === 'stream') {
       return streamText({ model: s.ai(MODEL), prompt: PROMPT }).toTextStreamResponse();
+    }
+    if (kind === 'stream-signal') {
+      return streamText({
+        model: s.ai(MODEL),
+        prompt: PROMPT,
+        abortSignal: signal,
+      }).toTextStreamResponse();
     }
     if (kind === 'abandon') {
       return firstPiece(streamText({ model: s.ai(MODEL), prompt: PROMPT }).textStream);
@@ -206,6 +222,7 @@ export async function handle(request: Request, settings: Settings): Promise<Resp
       surface,
       kind,
       Number(url.searchParams.get('ms') ?? 800),
+      request.signal,
     );
   } catch (error) {
     return Response.json({ error: codeOf(error), message: String(error) }, { status: 500 });

@@ -1,0 +1,87 @@
+import { type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LaunchedRuntime, launchWorkerd } from './launch';
+
+// workerd on a client that goes away mid-stream: it neither cancels the Worker's response body nor
+// aborts `request.signal` unless the `enable_request_signal` compatibility flag is set. The app
+// passes `request.signal` to the call (`/<surface>/stream-signal`). The gateway streams slowly
+// (about 30 s per answer), so a request cancelled upstream is told apart from one that ran to its
+// end without timing anything: bounds only.
+
+let gateway: RunningEmulator;
+const runtimes: Record<'withFlag' | 'withoutFlag', LaunchedRuntime | undefined> = {
+  withFlag: undefined,
+  withoutFlag: undefined,
+};
+
+beforeAll(async () => {
+  gateway = await startEmulator({ scenario: { streamChunkDelayMs: 1000 } });
+  const settings = { baseURL: gateway.url, apiKey: gateway.apiKey };
+  [runtimes.withFlag, runtimes.withoutFlag] = await Promise.all([
+    launchWorkerd(settings, { compatibilityFlags: ['enable_request_signal'] }),
+    launchWorkerd(settings),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all(Object.values(runtimes).map((r) => r?.close()));
+  await gateway?.close();
+});
+
+const inflight = () => gateway.emulator.counters.inflight[gateway.apiKey] ?? 0;
+
+async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return true;
+}
+
+/** Starts `count` streams and goes away after the first bytes of each (the reader cancels). */
+async function abandon(runtime: LaunchedRuntime, path: string, count: number): Promise<void> {
+  await Promise.all(
+    Array.from({ length: count }, async () => {
+      // Identity: workerd gzips a text answer for a client that accepts it, and its compressor
+      // holds small pieces back (the first bytes would arrive with the last).
+      const response = await fetch(new URL(path, runtime.url), {
+        headers: { 'accept-encoding': 'identity' },
+      });
+      const reader = response.body?.getReader();
+      await reader?.read();
+      await reader?.cancel();
+    }),
+  );
+}
+
+async function budgetActive(runtime: LaunchedRuntime): Promise<number> {
+  const body = (await (await fetch(new URL('/core/budget', runtime.url))).json()) as {
+    active: number;
+  };
+  return body.active;
+}
+
+describe('workerd: a client that goes away mid-stream', () => {
+  for (const surface of ['core', 'ai-sdk'] as const) {
+    it(`${surface}, with enable_request_signal: the gateway request is cancelled at once and the slot freed`, async () => {
+      const runtime = runtimes.withFlag as LaunchedRuntime;
+      await abandon(runtime, `/${surface}/stream-signal`, 4);
+      // The streams would run about 30 s; cancelled, they leave the gateway at once.
+      expect(await until(() => inflight() === 0, 10_000)).toBe(true);
+      expect(await budgetActive(runtime)).toBe(0);
+    });
+  }
+
+  it('core, without the flag: the slot comes back only by the ~2 s take-back', async () => {
+    const runtime = runtimes.withoutFlag as LaunchedRuntime;
+    await abandon(runtime, '/core/stream-signal', 4);
+    // The client going away aborts nothing the app can see: the four slots stay held …
+    expect(await budgetActive(runtime)).toBe(4);
+    // … until their holders' requests, ended by workerd without a release, stop showing
+    // themselves alive and the budget takes the slots back (2 s without a heartbeat). (Measured
+    // with workerd 1.20260730: workerd also drops the gateway request about a second after the
+    // client left, when it ends the request's context.)
+    expect(await until(async () => (await budgetActive(runtime)) === 0, 15_000)).toBe(true);
+    expect(await until(() => inflight() === 0, 30_000)).toBe(true);
+  });
+});
