@@ -57,16 +57,22 @@ async function download(
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new FileAccessError(`only http(s) URLs are downloaded, not ${parsed.protocol}`);
   }
-  // The URL may carry credentials of its own; messages name only the host.
+  // The URL may carry a secret (credentials, a signed query): messages name only the host, and
+  // never quote fetch's own message (it can quote the URL).
   const where = parsed.host;
+  if (parsed.username !== '' || parsed.password !== '') {
+    throw new FileAccessError(
+      `the URL for ${where} carries credentials, which are not sent; use a URL without them`,
+    );
+  }
   let response: Response;
   try {
     response = await fetchImpl(parsed, { signal, redirect: 'follow' });
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    throw new FileAccessError(
-      `the download from ${where} failed (${(error as Error).message ?? 'network error'})`,
-    );
+    const cause = (error as { cause?: { code?: unknown } }).cause;
+    const code = typeof cause?.code === 'string' ? cause.code : 'network error';
+    throw new FileAccessError(`the download from ${where} failed (${code})`);
   }
   if (!response.ok) {
     await response.body?.cancel();
