@@ -15,8 +15,8 @@ import { repoRoot, runNode } from '../helpers/run';
  * (named by INFERGATE_BASE_URL / INFERGATE_API_KEY, as a reader's gateway would be): it must be
  * self-contained, end with exit code 0 and print nothing on stderr (no warning either).
  */
-const READMES = ['README.md', 'ai-sdk', 'core', 'emulator', 'langchain', 'redis', 'mcp'].map((name) =>
-  name.endsWith('.md') ? name : `packages/${name}/README.md`,
+const READMES = ['README.md', 'ai-sdk', 'core', 'emulator', 'langchain', 'redis', 'mcp'].map(
+  (name) => (name.endsWith('.md') ? name : `packages/${name}/README.md`),
 );
 
 /** Names a README's snippets may use without setting up, and their declarations. */
