@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.5 (4 requests at once per key, a slot held until the answer ends).
 import { REQUEST_BOUND_IO } from '../call/call-scope';
 
 export interface ConcurrencyBudgetState {

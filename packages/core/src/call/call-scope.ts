@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §2.5 (the request's duration: the call's deadline), §10.4 (`aborted`,
+// `timeout`).
 import { GatewayError } from '../errors/errors';
 
 /** Timers take at most 2^31 − 1 ms; longer deadlines are clamped to it (about 24.8 days). */

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §3.1 (`GET /models`), §3.2 (`GET /capabilities`), §3.3 (caching).
 import type { CallOptions } from '../call/call-options';
 import { checkCallOptions } from '../call/call-options';
 import { CallScope, REQUEST_BOUND_IO } from '../call/call-scope';

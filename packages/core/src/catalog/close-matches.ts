@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §3.1 (an unknown id is `model_not_found` with close matches).
 /** Edit distance, for "did you mean" lists. */
 export function editDistance(a: string, b: string): number {
   if (a === b) return 0;

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §3.1 (capabilities, own models), §4.2 (capability rules).
 import { GatewayError, invalidRequest } from '../errors/errors';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
 import { listIds } from './close-matches';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §3.1 (listed and unlisted own models), §4.2 (the capability gate).
 import type { CallOptions } from '../call/call-options';
 import { GatewayError } from '../errors/errors';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';

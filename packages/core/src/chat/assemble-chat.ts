@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.3 (the answer's choice 0), §4.4 (tool calls), §5.4 (dialects).
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
 import type { ChatCompletionResponse, Usage } from '../protocol/wire-types';
 import { readContent, readReasoningField } from './read-message-parts';

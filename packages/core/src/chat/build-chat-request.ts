@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.1 (the request body).
 import type {
   ChatMessage,
   ChatRequest,

@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §4 (`POST /chat/completions`), §2.4 and §4.6 (`X-Service-Model`:
+// fallback detection, requested and served model).
 import type { CallOptions } from '../call/call-options';
 import { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';

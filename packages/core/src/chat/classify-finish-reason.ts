@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.3 (`finish_reason`), §5.2 (an answer ends with one).
 /** What a `finish_reason` means, whatever words the model server used. */
 export type FinishReasonKind =
   | 'stop'

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.1 (message content).
 import type { ChatMessage } from '../protocol/wire-types';
 import { readContent } from './read-message-parts';
 

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.1, §4.3 (content and its parts), §5.4 (dialects).
 /**
  * How model servers put an answer's text and reasoning into a message or a stream delta
  * (the gateway passes them through):

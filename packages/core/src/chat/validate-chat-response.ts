@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.3 (the response's shape).
 import { readContent } from './read-message-parts';
 
 /**

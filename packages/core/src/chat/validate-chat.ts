@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.1 (request), §4.2 (capability rules), §11 (limits).
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { ChatRequest, ModelCapability } from '../protocol/wire-types';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §9 (WAV, MP3 or FLAC, by their first bytes).
 export type AudioFormat = 'wav' | 'mp3' | 'flac';
 
 export const AUDIO_MIME_TYPES: Record<AudioFormat, string> = {

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §8, §9 (base64 images and audio).
 import { invalidRequest } from '../errors/errors';
 
 const DATA_URL = /^data:[^,]*;base64,/i;

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §8, §9 (image and audio input, 1 byte … 23 MiB).
 import { invalidRequest } from '../errors/errors';
 import type { AudioLike } from '../protocol/wire-types';
 import { decodeBase64, decodeBase64Prefix, encodeBase64, normaliseBase64 } from './base64';

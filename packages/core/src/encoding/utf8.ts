@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §11 (limits counted in UTF-8 bytes).
 /** UTF-8 byte length of a string without encoding it (lone surrogates count as 3, like TextEncoder). */
 export function utf8ByteLength(text: string): number {
   let bytes = 0;

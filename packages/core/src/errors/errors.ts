@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §10.2 (gateway codes), §10.4 (client codes), §10.5 (`isRetryable`).
 import type { ModelCapability } from '../protocol/wire-types';
 import { redactAll, redactValue, registeredSecrets } from './redact-secret';
 

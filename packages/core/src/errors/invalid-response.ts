@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §10.4 (`invalid_response`).
 import { GatewayError } from './errors';
 
 /** `invalid_response`: a 2xx answer the client cannot read (not JSON, the wrong shape, …). */

@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §2.3 (the key goes in `authorization` only), §10.3 (raw bodies kept
+// redacted).
 /**
  * Redaction of the API key from text that leaves the client. The key is recognised raw, JSON-escaped
  * (`\/`, `\u002b`, any character as `\uXXXX`), URL-encoded (`%2B`, either hex case) and in base64

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.6 (the fallback event), §10.5 (retry events).
 import { isGatewayError } from '../errors/errors';
 import type { AssembledChat } from '../protocol/chat-result-types';
 import { readUsage } from '../protocol/read-usage';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §10.1 (error body), §10.3 (bodies that are not the gateway's).
 /**
  * The errors of an answer that is not a usable 2xx: an error answer (read up to
  * `maxErrorBodyBytes` and parsed), a stream lost before its first byte, a body over

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.5 (a streamed answer gives its slot back when its body ends).
 /**
  * Unread bytes above which reading ahead pauses while the consumer keeps reading (a live consumer
  * slower than the network then sets the pace, and memory stays near this bound).

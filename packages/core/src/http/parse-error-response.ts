@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.4 (`Retry-After`, `X-Service-Model` on errors), §10.1, §10.2, §10.3.
 import { GatewayError, isGatewayServerErrorCode } from '../errors/errors';
 import { redactSecret, redactValue } from '../errors/redact-secret';
 import { parseRetryAfter } from './retry-after';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.4 (`Content-Length`), §10.4 (`response_too_large`).
 /**
  * Reads a body as text, counting the bytes as they arrive (after any decompression by fetch, so a
  * compression bomb is cut while it expands, not after). Past `limit` bytes the body is cancelled:

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §10.5 (`Retry-After`, RFC 9110's two forms).
 const DELTA_SECONDS = /^\d+(\.\d+)?$/;
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';

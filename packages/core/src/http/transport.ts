@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §2.5 (the key's slots), §5.5 (a stream is retried until its first
+// bytes), §10.5 (the retry policy).
 import type { KeyBudget, ReleaseSlot, Semaphore } from '../budget/concurrency-budget';
 import type { CallOptions } from '../call/call-options';
 import { checkCallOptions } from '../call/call-options';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.1 (plain `http://` to a remote host).
 /** Base URLs already warned about, process-wide (kept on globalThis: ESM and CJS copies share it). */
 const WARNED = Symbol.for('@infergate/core.plainHttpWarned');
 

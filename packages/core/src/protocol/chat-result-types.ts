@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §4.3 (the answer), §4.6 (requested and served model), §5.1 (stream
+// events).
 /**
  * What chat calls give back: the result of `chat`, the events of `chatStream` and the answer of
  * choice 0 read the same way from either (the adapters map these). The gateway's JSON shapes are

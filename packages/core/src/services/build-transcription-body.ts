@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §9 (multipart and JSON forms).
 import type { TranscriptionRequest } from '../protocol/wire-types';
 import type { CheckedAudio } from './validate-transcription';
 

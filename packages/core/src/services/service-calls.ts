@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §3.2 (`available_nodes`), §6 (embeddings), §7 (translation), §8 (OCR),
+// §9 (transcription).
 /**
  * The service calls (embeddings, translation, OCR, speech to text). The client loads this module
  * on the first service call, so that a bundler with code splitting keeps it out of a chat-only

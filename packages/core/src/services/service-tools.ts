@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §7 (translation), §8 (OCR), §9 (transcription): the services as tools.
 import { utf8ByteLength } from '../encoding/utf8';
 import { LANGUAGE_CODE, LIMITS } from '../protocol/limits';
 import type {

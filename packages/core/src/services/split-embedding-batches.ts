@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §6 (longer lists split by count and bytes), §11.
 import { LIMITS } from '../protocol/limits';
 
 /** Consecutive batches of ≤ 64 texts and ≤ 65 536 bytes, keeping input order. */

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §6 (embeddings), §11 (limits).
 import { utf8ByteLength } from '../encoding/utf8';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';

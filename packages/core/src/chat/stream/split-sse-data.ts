@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §5.1 (`data:` events), §5.4 (the SSE format's lines), §10.4
+// (`response_too_large`).
 import { GatewayError } from '../../errors/errors';
 
 /**

@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §2.5 (a stream holds its slot until its body ends), §5.2, §5.3, §5.5 (no
+// replay after the first bytes).
 import { GatewayError, isGatewayError } from '../../errors/errors';
 import { BodyReadAhead, cancelUnreachable } from '../../http/body-read-ahead';
 import type { OpenResponse } from '../../http/transport';
