@@ -22,6 +22,8 @@ import type { ToolContext } from './tool-context';
 
 declare const __PACKAGE_VERSION__: string | undefined;
 const VERSION = typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : '0.0.0-dev';
+/** How long `connect` waits for the first catalog read. */
+const FIRST_READ_WAIT_MS = 5_000;
 
 export interface GatewayMcpServerOptions {
   /**
@@ -66,7 +68,7 @@ export interface GatewayMcpServer {
   readonly availability: Readonly<ToolAvailability>;
   /** A new MCP server for one session, with every tool and resource registered. */
   createServer(options?: SessionOptions): McpServer;
-  /** `createServer()` connected to `transport`, after the first catalog read. */
+  /** `createServer()` connected to `transport`, after the first catalog read (5 s at most). */
   connect(transport: Transport, options?: SessionOptions): Promise<McpServer>;
   /**
    * Reads the gateway's services now; sessions whose tool list changed get
@@ -154,7 +156,16 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): G
     },
     createServer,
     async connect(transport, sessionOptions) {
-      await firstRead;
+      // The first tool list should reflect the catalog, but a slow or unreachable gateway must not
+      // hold up a client's handshake (desktop clients give up on it): wait a few seconds at most.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        firstRead,
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, FIRST_READ_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
       const server = createServer(sessionOptions);
       await server.connect(transport);
       return server;

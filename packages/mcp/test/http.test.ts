@@ -108,6 +108,19 @@ describe('Streamable HTTP', () => {
     expect(counters.concurrencyRejections).toBe(0);
   });
 
+  it('sends progress on the request’s stream', async () => {
+    const client = await connect(open.url);
+    const messages: string[] = [];
+    const result = await client.callTool(
+      { name: 'translate', arguments: { text: 'progress', target_language: 'de' } },
+      undefined,
+      { onprogress: (progress) => messages.push(progress.message ?? '') },
+    );
+    expect(textOf(result)).toBe('[de] progress');
+    expect(messages).toContain('translation: sent to the gateway');
+    expect(messages.at(-1)).toBe('translation: answered');
+  });
+
   it('cancels over HTTP: the gateway call is aborted and its slot freed', async () => {
     const client = await connect(open.url);
     harness.gateway.emulator.resetCounters();
