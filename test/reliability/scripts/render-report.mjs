@@ -2,7 +2,7 @@
 // Renders the generated blocks of RELIABILITY.md (repo root) from results/*.json, which the test
 // files write. Blocks are delimited by <!-- generated:NAME --> … <!-- /generated:NAME -->; the
 // text around them is written by hand. A block whose results are missing is left unchanged.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -10,6 +10,16 @@ const REPORT = here('../../../RELIABILITY.md');
 const read = (name) => {
   const file = here(`../results/${name}.json`);
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+};
+
+/** Every result whose name starts with `prefix` (e.g. each file's rows of one issue), by name. */
+const readAll = (prefix) => {
+  const dir = here('../results/');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.startsWith(prefix) && f.endsWith('.json'))
+    .sort()
+    .map((f) => read(f.slice(0, -'.json'.length)));
 };
 
 const ENDPOINTS = [
@@ -214,14 +224,14 @@ function secrets(data) {
 
 const HOSTILE_MARK = { pass: '✓', fail: '✗', todo: 'todo' };
 
-/** The hostile rows of issue 13 (hostile.json and hostile-transport.json), one table. */
-function hostile(...files) {
+/** The hostile rows of one issue (issue 13: hostile.json and hostile-transport.json), one table. */
+function hostile(files, issue = 13) {
   const rows = files.filter(Boolean).flatMap((f) => f.rows ?? []);
   const count = (status) => rows.filter((r) => r.status === status).length;
   const lines = [
     `${rows.length} cases: **${count('pass')} pass**, ${count('fail')} fail${count('todo') ? `, ${count('todo')} todo` : ''}.`,
     '',
-    '| id | area | hostile case | must hold | before (issue 13) | now |',
+    `| id | area | hostile case | must hold | before (issue ${issue}) | now |`,
     '|---|---|---|---|---|---|',
   ];
   for (const r of rows) {
@@ -236,7 +246,9 @@ function hostile(...files) {
 const blocks = {
   hostile: () =>
     (read('hostile') || read('hostile-transport')) &&
-    hostile(read('hostile'), read('hostile-transport')),
+    hostile([read('hostile'), read('hostile-transport')]),
+  // Issue 28: every results/hostile-28*.json (one per test file: hostile-28-<area>.test.ts).
+  'hostile-28': () => readAll('hostile-28').length > 0 && hostile(readAll('hostile-28'), 28),
   matrix: () => read('fault-matrix') && matrix(read('fault-matrix')),
   load: () => (read('load') || read('load-stress')) && load(read('load'), read('load-stress')),
   abort: () =>

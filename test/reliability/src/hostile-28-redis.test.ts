@@ -1,0 +1,242 @@
+import { createGatewayClient, type KeyBudget } from '@infergate/core';
+import { type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { createRedisBudget, type RedisBudget } from '@infergate/redis';
+import { createClient } from 'redis';
+import { afterAll, afterEach, describe, expect } from 'vitest';
+// The throwaway redis-server of @infergate/redis's own tests (Debian's redis-server, installed by
+// scripts/ensure-redis.sh).
+import { startRedis, type TestRedis } from '../../../packages/redis/test/redis-server';
+import { hostileSuite } from './harness/hostile-rows';
+
+/**
+ * Issue 28's hostile cases outside core: a Redis that forgets, freezes or answers late under the
+ * shared budget, and the emulator's count of a request being generated. The gateway is the
+ * emulator's real HTTP server, which answers 429 past 4 of a key in flight: every call of a row
+ * succeeds without a retry and the emulator never counts more than 4.
+ */
+
+const MODEL = 'community/general';
+const suite = hostileSuite('hostile-28-redis');
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => {});
+});
+afterAll(() => suite.write());
+
+async function redisServer(): Promise<TestRedis> {
+  const redis = await startRedis();
+  cleanup.push(() => redis.stop());
+  return redis;
+}
+
+async function gateway(scenario: Record<string, unknown>): Promise<RunningEmulator> {
+  const server = await startEmulator({ port: 0, scenario });
+  cleanup.push(() => server.close());
+  return server;
+}
+
+function budget(url: string, options: Partial<Parameters<typeof createRedisBudget>[0]> = {}) {
+  const b = createRedisBudget({ url, leaseTtlMs: 3000, warn: () => {}, ...options });
+  cleanup.push(() => b.close());
+  return b;
+}
+
+function calls(
+  server: RunningEmulator,
+  b: KeyBudget,
+  count: number,
+  maxConcurrencyPerKey?: number,
+): Promise<string[]> {
+  const client = createGatewayClient({
+    baseURL: server.url,
+    apiKey: server.apiKey,
+    budget: b,
+    maxRetries: 0,
+    maxConcurrency: 8,
+    maxConcurrencyPerKey,
+  });
+  return Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      client
+        .chat({ model: MODEL, messages: [{ role: 'user', content: `n${i}` }] })
+        .then(() => 'ok')
+        .catch((error: { code?: string }) => error.code ?? String(error)),
+    ),
+  );
+}
+
+async function until(check: () => boolean, ms = 20_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return true;
+}
+
+const inflight = (server: RunningEmulator) => server.emulator.counters.inflight[server.apiKey] ?? 0;
+
+function expectAtMost4(server: RunningEmulator, results: string[]): void {
+  expect(results.filter((r) => r !== 'ok')).toEqual([]);
+  expect(server.emulator.counters.concurrencyRejections).toBe(0);
+  expect(server.emulator.counters.maxInflight[server.apiKey]).toBeLessThanOrEqual(4);
+}
+
+/** 4 calls of one process in flight, `fault` done to Redis, then 4 calls of another process. */
+async function loseLeases(fault: (redis: TestRedis) => Promise<void>): Promise<void> {
+  const redis = await redisServer();
+  const server = await gateway({ latencyMs: 5000 });
+  const a = budget(redis.url, { commandTimeoutMs: 10_000 });
+  const first = calls(server, a, 4);
+  expect(await until(() => inflight(server) === 4)).toBe(true);
+  await fault(redis);
+  await until(() => (a as RedisBudget).stats.retakenLeases >= 4, 2000);
+  const second = calls(server, budget(redis.url, { commandTimeoutMs: 10_000 }), 4);
+  expectAtMost4(server, [...(await first), ...(await second)]);
+}
+
+describe('hostile 28: a Redis that forgets', () => {
+  suite.row(
+    {
+      id: 'Q-flushall',
+      area: 'redis',
+      case: 'FLUSHALL while one process runs 4 calls; another process then sends 4',
+      expect: 'the holders re-take their leases; the gateway never sees more than 4; 0 429s',
+      before:
+        'refresh returned 0 and stopped; the other process was granted 4 more (8 at the gateway, 429s)',
+    },
+    () =>
+      loseLeases(async (redis) => {
+        const admin = createClient({ url: redis.url });
+        await admin.connect();
+        await admin.flushAll();
+        await admin.close();
+      }),
+  );
+  suite.row(
+    {
+      id: 'Q-restart',
+      area: 'redis',
+      case: 'redis-server killed and restarted empty while one process runs 4 calls',
+      expect: 'the holders re-take their leases on reconnecting; at most 4 at the gateway',
+      before: 'the leases were never re-taken; another process was granted 4 more',
+    },
+    () => loseLeases((redis) => redis.restart()),
+  );
+  suite.row(
+    {
+      id: 'Q-late-reply',
+      area: 'redis',
+      case: 'Redis frozen (SIGSTOP) past commandTimeoutMs during an acquire, then resumed',
+      expect:
+        'the call falls back; the lease the late script took is released: another process gets all 4 slots',
+      before: 'the late lease stayed as an orphan for leaseTtlMs (one slot lost)',
+    },
+    async () => {
+      const redis = await redisServer();
+      const id = `late-${Math.random()}`;
+      const ask = (b: RedisBudget, signal: AbortSignal) =>
+        b.acquire({ id, limit: 4, signal, deadline: Date.now() + 60_000 });
+      const a = budget(redis.url, { leaseTtlMs: 60_000, commandTimeoutMs: 300 });
+      (await ask(a, new AbortController().signal)).release();
+      redis.pause();
+      try {
+        (await ask(a, new AbortController().signal)).release();
+      } finally {
+        redis.resume();
+      }
+      expect(a.stats.fallbackAcquires).toBeGreaterThanOrEqual(1);
+      const b = budget(redis.url, { leaseTtlMs: 60_000, commandTimeoutMs: 10_000 });
+      const signal = AbortSignal.timeout(20_000);
+      const leases = await Promise.all([1, 2, 3, 4].map(() => ask(b, signal)));
+      for (const lease of leases) lease.release();
+    },
+  );
+  suite.row(
+    {
+      id: 'Q-fallback-held',
+      area: 'redis',
+      case: 'Redis unreachable while a process holds 4 leases; it sends 4 more',
+      expect: 'the fallback counts the 4 held: the 4 more wait; at most 4 at the gateway',
+      before: 'a fresh in-process fallback: the process ran 8',
+    },
+    async () => {
+      const redis = await redisServer();
+      const server = await gateway({ latencyMs: 2000 });
+      const a = budget(redis.url, { commandTimeoutMs: 2000 });
+      const first = calls(server, a, 4);
+      expect(await until(() => inflight(server) === 4)).toBe(true);
+      await redis.stop();
+      const second = calls(server, a, 4);
+      expectAtMost4(server, [...(await first), ...(await second)]);
+    },
+  );
+  suite.row(
+    {
+      id: 'Q-mixed-limits',
+      area: 'redis',
+      case: 'two apps on one key with limits 4 and 8, 8 calls each at once',
+      expect:
+        'the smallest limit applies to both (ticket order kept); at most 4 at the gateway; 0 429s',
+      before:
+        "the limit-8 app's later tickets overtook the limit-4 app's first waiter (8 at the gateway)",
+    },
+    async () => {
+      const redis = await redisServer();
+      const server = await gateway({ latencyMs: 300 });
+      const four = budget(redis.url, { commandTimeoutMs: 10_000 });
+      const eight = budget(redis.url, { commandTimeoutMs: 10_000 });
+      await calls(server, four, 1, 4); // the limit-4 app has used the key
+      server.emulator.resetCounters();
+      const results = await Promise.all([calls(server, four, 8, 4), calls(server, eight, 8, 8)]);
+      expectAtMost4(server, results.flat());
+    },
+  );
+});
+
+describe('hostile 28: the emulator counts a request being generated', () => {
+  suite.row(
+    {
+      id: 'E-inflight-arrival',
+      area: 'emulator',
+      case: 'a non-streamed chat waiting for its headers (latency or slow_headers) on a model of capacity 1',
+      expect: '/models inflight counts it; a second request is model_busy',
+      before:
+        'counted only for the time its stream would take: inflight 0, the second request served',
+    },
+    async () => {
+      const server = await gateway({ models: { 'community/plain': { capacity: 1 } } });
+      server.emulator.injectFault({ fault: 'slow_headers', ms: 60_000, endpoint: 'chat' });
+      const ask = (signal?: AbortSignal) =>
+        fetch(`${server.url}/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            model: 'community/plain',
+            messages: [{ role: 'user', content: 'hi' }],
+          }),
+          signal,
+        });
+      const listed = async () => {
+        const list = (await (
+          await fetch(`${server.url}/models`, {
+            headers: { authorization: `Bearer ${server.apiKey}` },
+          })
+        ).json()) as { data: { id: string; inflight: number }[] };
+        return list.data.find((m) => m.id === 'community/plain')?.inflight;
+      };
+      const abort = new AbortController();
+      const first = ask(abort.signal).catch(() => undefined);
+      const end = Date.now() + 10_000;
+      while ((await listed()) !== 1 && Date.now() < end)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(await listed()).toBe(1);
+      server.emulator.clearFaults();
+      const second = await ask();
+      expect(second.status).toBe(429);
+      expect(((await second.json()) as { error: { code: string } }).error.code).toBe('model_busy');
+      abort.abort();
+      await first;
+    },
+  );
+});
