@@ -1,22 +1,33 @@
 /**
- * Every tool and resource through the MCP SDK's own `Client` (in-memory transport) against the
- * emulator's HTTP server.
+ * Every tool and resource through the MCP SDK's own `Client` against the emulator's HTTP server,
+ * over each transport: in-memory, Streamable HTTP (`startHttpServer`, no file paths) and stdio
+ * (the built `infergate-mcp`, spawned as a desktop client does).
  */
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { mp3WithSpeech, pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningHttpServer, startHttpServer } from '../src/index';
 import { type Harness, startHarness, textOf } from './harness';
+import { bin, ensureBuilt } from './spawn-cli';
 
 let harness: Harness;
-let client: Client;
+let http: RunningHttpServer;
+const clients: Client[] = [];
 beforeAll(async () => {
+  ensureBuilt();
   harness = await startHarness();
-  client = await harness.connect();
+  http = await startHttpServer(harness.mcp, { port: 0 });
+}, 120_000);
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await http.close();
+  await harness.close();
 });
-afterAll(() => harness.close());
 beforeEach(() => {
   harness.gateway.emulator.clearFaults();
   harness.gateway.emulator.resetCounters();
@@ -25,304 +36,347 @@ beforeEach(() => {
 const requests = () => harness.gateway.emulator.counters.requests;
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
-describe('tools/list', () => {
-  it('offers every tool with schemas that state the gateway limits', async () => {
-    const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual([
-      'ask_model',
-      'embed',
-      'list_models',
-      'ocr',
-      'similarity',
-      'transcribe',
-      'translate',
-    ]);
-    const schema = (name: string) =>
-      tools.find((tool) => tool.name === name)!.inputSchema as {
-        properties: Record<string, Record<string, unknown>>;
-        required?: string[];
-      };
-    expect(schema('translate').properties.text).toMatchObject({ maxLength: 4096 });
-    expect(String(schema('translate').properties.text!.description)).toContain('4096 bytes');
-    expect(schema('translate').required).toEqual(['text', 'target_language']);
-    expect(schema('ocr').properties.image_base64).toMatchObject({ maxLength: 32_156_332 });
-    expect(String(schema('ocr').properties.image_path!.description)).toContain('23 MiB');
-    expect(Object.keys(schema('transcribe').properties)).toEqual([
-      'audio_url',
-      'audio_base64',
-      'audio_path',
-      'language',
-      'translate',
-    ]);
-    expect(schema('embed').properties.texts).toMatchObject({ maxItems: 64, minItems: 1 });
-    expect(String(schema('embed').properties.texts!.description)).toContain('65536 bytes');
-    for (const tool of tools) expect(tool.description!.length).toBeGreaterThan(60);
-  });
-});
+async function connectOver(transport: 'in-memory' | 'http' | 'stdio'): Promise<Client> {
+  if (transport === 'in-memory') return harness.connect();
+  const client = new Client({ name: `tools-${transport}`, version: '1.0.0' });
+  await client.connect(
+    transport === 'http'
+      ? new StreamableHTTPClientTransport(new URL(http.url))
+      : new StdioClientTransport({
+          command: process.execPath,
+          args: [bin, '--root', harness.root, '--catalog-refresh', '0'],
+          env: {
+            PATH: process.env.PATH ?? '',
+            INFERGATE_BASE_URL: harness.gateway.url,
+            INFERGATE_API_KEY: harness.gateway.apiKey,
+          },
+          stderr: 'ignore',
+        }),
+  );
+  clients.push(client);
+  return client;
+}
 
-describe('translate', () => {
-  it('translates', async () => {
-    const result = await client.callTool({
-      name: 'translate',
-      arguments: { text: 'Good morning', target_language: 'de' },
-    });
-    expect(result.isError).toBeFalsy();
-    expect(textOf(result)).toBe('[de] Good morning');
-    expect(result.structuredContent).toEqual({
-      text: '[de] Good morning',
-      target_language: 'de',
-      source_language: 'en',
-    });
+describe.each([
+  { transport: 'in-memory', files: true },
+  { transport: 'http', files: false },
+  { transport: 'stdio', files: true },
+] as const)('over $transport', ({ transport, files }) => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await connectOver(transport);
   });
 
-  it('refuses text over 4096 bytes of UTF-8 by its schema, sending nothing', async () => {
-    const result = await client.callTool({
-      name: 'translate',
-      arguments: { text: 'é'.repeat(2049), target_language: 'de' },
+  describe('tools/list', () => {
+    it('offers every tool with schemas that state the gateway limits', async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual([
+        'ask_model',
+        'embed',
+        'list_models',
+        'ocr',
+        'similarity',
+        'transcribe',
+        'translate',
+      ]);
+      const schema = (name: string) =>
+        tools.find((tool) => tool.name === name)!.inputSchema as {
+          properties: Record<string, Record<string, unknown>>;
+          required?: string[];
+        };
+      expect(schema('translate').properties.text).toMatchObject({ maxLength: 4096 });
+      expect(String(schema('translate').properties.text!.description)).toContain('4096 bytes');
+      expect(schema('translate').required).toEqual(['text', 'target_language']);
+      expect(schema('ocr').properties.image_base64).toMatchObject({ maxLength: 32_156_332 });
+      expect(String(schema('ocr').properties.image_base64!.description)).toContain('23 MiB');
+      expect(Object.keys(schema('transcribe').properties)).toEqual([
+        'audio_url',
+        'audio_base64',
+        ...(files ? ['audio_path'] : []),
+        'language',
+        'translate',
+      ]);
+      expect(schema('embed').properties.texts).toMatchObject({ maxItems: 64, minItems: 1 });
+      expect(String(schema('embed').properties.texts!.description)).toContain('65536 bytes');
+      for (const tool of tools) expect(tool.description!.length).toBeGreaterThan(60);
     });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain('4098 bytes');
-    expect(requests().translations).toBe(0);
   });
 
-  it('refuses a bad language code and unknown arguments by its schema', async () => {
-    for (const args of [
-      { text: 'hi', target_language: 'German!' },
-      { text: 'hi', target_language: 'de', tone: 'formal' },
-      { text: '', target_language: 'de' },
-    ]) {
-      const result = await client.callTool({ name: 'translate', arguments: args });
+  describe('translate', () => {
+    it('translates', async () => {
+      const result = await client.callTool({
+        name: 'translate',
+        arguments: { text: 'Good morning', target_language: 'de' },
+      });
+      expect(result.isError).toBeFalsy();
+      expect(textOf(result)).toBe('[de] Good morning');
+      expect(result.structuredContent).toEqual({
+        text: '[de] Good morning',
+        target_language: 'de',
+        source_language: 'en',
+      });
+    });
+
+    it('refuses text over 4096 bytes of UTF-8 by its schema, sending nothing', async () => {
+      const result = await client.callTool({
+        name: 'translate',
+        arguments: { text: 'é'.repeat(2049), target_language: 'de' },
+      });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain('Input validation error');
-    }
-    expect(requests().translations).toBe(0);
-  });
-});
-
-describe('ocr', () => {
-  it('reads an image given as base64', async () => {
-    const result = await client.callTool({
-      name: 'ocr',
-      arguments: { image_base64: base64(pngWithText('Invoice 42')) },
+      expect(textOf(result)).toContain('4098 bytes');
+      expect(requests().translations).toBe(0);
     });
-    expect(textOf(result)).toBe('Invoice 42');
-    expect(result.structuredContent).toMatchObject({ text: 'Invoice 42', confidence: 0.98 });
+
+    it('refuses a bad language code and unknown arguments by its schema', async () => {
+      for (const args of [
+        { text: 'hi', target_language: 'German!' },
+        { text: 'hi', target_language: 'de', tone: 'formal' },
+        { text: '', target_language: 'de' },
+      ]) {
+        const result = await client.callTool({ name: 'translate', arguments: args });
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toContain('Input validation error');
+      }
+      expect(requests().translations).toBe(0);
+    });
   });
 
-  it('reads an image file under the allowed root (a relative path starts there)', async () => {
-    await writeFile(join(harness.root, 'scan.png'), pngWithText('Receipt 7'));
-    const result = await client.callTool({ name: 'ocr', arguments: { image_path: 'scan.png' } });
-    expect(textOf(result)).toBe('Receipt 7');
-  });
-
-  it('downloads an image from a URL', async () => {
-    const png = pngWithText('From the web');
-    const web = createServer((_, res) =>
-      res.writeHead(200, { 'content-type': 'image/png' }).end(png),
-    );
-    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
-    try {
-      const { port } = web.address() as { port: number };
+  describe('ocr', () => {
+    it('reads an image given as base64', async () => {
       const result = await client.callTool({
         name: 'ocr',
-        arguments: { image_url: `http://127.0.0.1:${port}/scan.png` },
+        arguments: { image_base64: base64(pngWithText('Invoice 42')) },
       });
-      expect(textOf(result)).toBe('From the web');
-    } finally {
-      web.close();
-    }
-  });
-
-  it('takes exactly one of path, URL and base64', async () => {
-    for (const args of [{}, { image_base64: 'aGk=', image_url: 'https://example.test/a.png' }]) {
-      const result = await client.callTool({ name: 'ocr', arguments: args });
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain('give exactly one of image_path, image_url, image_base64');
-    }
-    expect(requests().ocr).toBe(0);
-  });
-});
-
-describe('transcribe', () => {
-  it('transcribes an audio file, and translates the speech into English with translate: true', async () => {
-    await writeFile(join(harness.root, 'note.wav'), wavWithSpeech('привіт світ', { seconds: 2 }));
-    const plain = await client.callTool({
-      name: 'transcribe',
-      arguments: { audio_path: join(harness.root, 'note.wav') },
+      expect(textOf(result)).toBe('Invoice 42');
+      expect(result.structuredContent).toMatchObject({ text: 'Invoice 42', confidence: 0.98 });
     });
-    expect(textOf(plain)).toBe('привіт світ');
-    expect(plain.structuredContent).toMatchObject({ language: 'uk', duration_seconds: 2 });
 
-    const english = await client.callTool({
-      name: 'transcribe',
-      arguments: { audio_base64: base64(mp3WithSpeech('привіт світ')), translate: true },
-    });
-    expect(textOf(english)).toBe('[en] привіт світ');
-    expect(english.structuredContent).toMatchObject({ translated_to: 'en' });
-  });
-});
-
-describe('embed and similarity', () => {
-  it('embeds texts with the chosen engine, one vector per text', async () => {
-    const result = await client.callTool({
-      name: 'embed',
-      arguments: { texts: ['red apple', 'green pear'], engine: 'multilingual-e5-base' },
-    });
-    const { engine, dimensions, vectors } = result.structuredContent as {
-      engine: string;
-      dimensions: number;
-      vectors: number[][];
-    };
-    expect([engine, dimensions, vectors.length]).toEqual(['multilingual-e5-base', 768, 2]);
-    expect(JSON.parse(textOf(result)).vectors).toEqual(vectors);
-  });
-
-  it('asks for an engine when the gateway has several and none was named', async () => {
-    const result = await client.callTool({ name: 'embed', arguments: { texts: ['a'] } });
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({
-      error: {
-        code: 'invalid_request_error',
-        alternatives: ['multilingual-e5-base', 'all-minilm-l6-v2'],
+    it.skipIf(!files)(
+      'reads an image file under the allowed root (a relative path starts there)',
+      async () => {
+        await writeFile(join(harness.root, 'scan.png'), pngWithText('Receipt 7'));
+        const result = await client.callTool({
+          name: 'ocr',
+          arguments: { image_path: 'scan.png' },
+        });
+        expect(textOf(result)).toBe('Receipt 7');
       },
+    );
+
+    it('downloads an image from a URL', async () => {
+      const png = pngWithText('From the web');
+      const web = createServer((_, res) =>
+        res.writeHead(200, { 'content-type': 'image/png' }).end(png),
+      );
+      await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = web.address() as { port: number };
+        const result = await client.callTool({
+          name: 'ocr',
+          arguments: { image_url: `http://127.0.0.1:${port}/scan.png` },
+        });
+        expect(textOf(result)).toBe('From the web');
+      } finally {
+        web.close();
+      }
     });
-    expect(requests().embeddings).toBe(0);
+
+    it('takes exactly one of path, URL and base64', async () => {
+      for (const args of [{}, { image_base64: 'aGk=', image_url: 'https://example.test/a.png' }]) {
+        const result = await client.callTool({ name: 'ocr', arguments: args });
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toContain(
+          `give exactly one of ${files ? 'image_path, ' : ''}image_url, image_base64`,
+        );
+      }
+      expect(requests().ocr).toBe(0);
+    });
   });
 
-  it('refuses more than 64 texts or 64 KiB by its schema', async () => {
-    for (const texts of [Array(65).fill('a'), ['x'.repeat(40_000), 'y'.repeat(30_000)]]) {
+  describe('transcribe', () => {
+    it('transcribes an audio file, and translates the speech into English with translate: true', async () => {
+      const wav = wavWithSpeech('привіт світ', { seconds: 2 });
+      await writeFile(join(harness.root, 'note.wav'), wav);
+      const plain = await client.callTool({
+        name: 'transcribe',
+        arguments: files
+          ? { audio_path: join(harness.root, 'note.wav') }
+          : { audio_base64: base64(wav) },
+      });
+      expect(textOf(plain)).toBe('привіт світ');
+      expect(plain.structuredContent).toMatchObject({ language: 'uk', duration_seconds: 2 });
+
+      const english = await client.callTool({
+        name: 'transcribe',
+        arguments: { audio_base64: base64(mp3WithSpeech('привіт світ')), translate: true },
+      });
+      expect(textOf(english)).toBe('[en] привіт світ');
+      expect(english.structuredContent).toMatchObject({ translated_to: 'en' });
+    });
+  });
+
+  describe('embed and similarity', () => {
+    it('embeds texts with the chosen engine, one vector per text', async () => {
       const result = await client.callTool({
         name: 'embed',
-        arguments: { texts, engine: 'all-minilm-l6-v2' },
+        arguments: { texts: ['red apple', 'green pear'], engine: 'multilingual-e5-base' },
+      });
+      const { engine, dimensions, vectors } = result.structuredContent as {
+        engine: string;
+        dimensions: number;
+        vectors: number[][];
+      };
+      expect([engine, dimensions, vectors.length]).toEqual(['multilingual-e5-base', 768, 2]);
+      expect(JSON.parse(textOf(result)).vectors).toEqual(vectors);
+    });
+
+    it('asks for an engine when the gateway has several and none was named', async () => {
+      const result = await client.callTool({ name: 'embed', arguments: { texts: ['a'] } });
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toMatchObject({
+        error: {
+          code: 'invalid_request_error',
+          alternatives: ['multilingual-e5-base', 'all-minilm-l6-v2'],
+        },
+      });
+      expect(requests().embeddings).toBe(0);
+    });
+
+    it('refuses more than 64 texts or 64 KiB by its schema', async () => {
+      for (const texts of [Array(65).fill('a'), ['x'.repeat(40_000), 'y'.repeat(30_000)]]) {
+        const result = await client.callTool({
+          name: 'embed',
+          arguments: { texts, engine: 'all-minilm-l6-v2' },
+        });
+        expect(result.isError).toBe(true);
+      }
+      expect(requests().embeddings).toBe(0);
+    });
+
+    it('ranks texts against a query, best first', async () => {
+      const result = await client.callTool({
+        name: 'similarity',
+        arguments: {
+          query: 'cats purr',
+          texts: ['stock markets fell', 'cats purr softly at night', 'dogs bark'],
+          engine: 'all-minilm-l6-v2',
+          top_k: 2,
+        },
+      });
+      const { ranking } = result.structuredContent as {
+        ranking: { index: number; score: number; text: string }[];
+      };
+      expect(ranking).toHaveLength(2);
+      expect(ranking[0]).toMatchObject({ index: 1, text: 'cats purr softly at night' });
+      expect(ranking[0]!.score).toBeGreaterThan(ranking[1]!.score);
+      expect(textOf(result).split('\n')[0]).toMatch(/^1\. \[1\] 0\.\d{3} cats purr/);
+    });
+  });
+
+  describe('list_models and ask_model', () => {
+    it('lists the models with capabilities and the services with their availability', async () => {
+      const result = await client.callTool({
+        name: 'list_models',
+        arguments: { capability: 'json_schema' },
+      });
+      const { models, services } = result.structuredContent as {
+        models: { id: string; capabilities: string[]; owned_by: string }[];
+        services: { id: string; available: boolean }[];
+      };
+      expect(models.map((model) => model.id)).toContain('community/general');
+      expect(models.map((model) => model.id)).not.toContain('community/plain');
+      expect(models.every((model) => model.capabilities.includes('json_schema'))).toBe(true);
+      expect(models.find((model) => model.id === 'community/general')?.owned_by).toBe(
+        'service-community',
+      );
+      expect(services.map((service) => [service.id, service.available])).toEqual([
+        ['translation', true],
+        ['ocr', true],
+        ['speech_to_text', true],
+        ['embeddings', true],
+      ]);
+    });
+
+    it('asks a model', async () => {
+      const result = await client.callTool({
+        name: 'ask_model',
+        arguments: { model: 'community/general', prompt: 'hello there' },
+      });
+      expect(textOf(result)).toBe('Echo: hello there');
+      expect(result.structuredContent).toMatchObject({
+        model: 'community/general',
+        finish_reason: 'stop',
+      });
+    });
+
+    it('refuses a model that lacks a needed capability before sending, naming models that would do', async () => {
+      const result = await client.callTool({
+        name: 'ask_model',
+        arguments: { model: 'community/plain', prompt: 'hi', json: true },
       });
       expect(result.isError).toBe(true);
-    }
-    expect(requests().embeddings).toBe(0);
-  });
-
-  it('ranks texts against a query, best first', async () => {
-    const result = await client.callTool({
-      name: 'similarity',
-      arguments: {
-        query: 'cats purr',
-        texts: ['stock markets fell', 'cats purr softly at night', 'dogs bark'],
-        engine: 'all-minilm-l6-v2',
-        top_k: 2,
-      },
+      const { error } = result.structuredContent as {
+        error: { code: string; missing: string[]; alternatives: string[]; what_to_do: string };
+      };
+      expect(error.code).toBe('unsupported_model_capability');
+      expect(error.missing).toEqual(['json_object']);
+      expect(error.alternatives).toContain('community/general');
+      expect(error.what_to_do).toContain('community/general');
+      expect(textOf(result)).toMatch(/^Gateway error unsupported_model_capability: /);
+      expect(requests().chat).toBe(0);
     });
-    const { ranking } = result.structuredContent as {
-      ranking: { index: number; score: number; text: string }[];
-    };
-    expect(ranking).toHaveLength(2);
-    expect(ranking[0]).toMatchObject({ index: 1, text: 'cats purr softly at night' });
-    expect(ranking[0]!.score).toBeGreaterThan(ranking[1]!.score);
-    expect(textOf(result).split('\n')[0]).toMatch(/^1\. \[1\] 0\.\d{3} cats purr/);
-  });
-});
 
-describe('list_models and ask_model', () => {
-  it('lists the models with capabilities and the services with their availability', async () => {
-    const result = await client.callTool({
-      name: 'list_models',
-      arguments: { capability: 'json_schema' },
-    });
-    const { models, services } = result.structuredContent as {
-      models: { id: string; capabilities: string[]; owned_by: string }[];
-      services: { id: string; available: boolean }[];
-    };
-    expect(models.map((model) => model.id)).toContain('community/general');
-    expect(models.map((model) => model.id)).not.toContain('community/plain');
-    expect(models.every((model) => model.capabilities.includes('json_schema'))).toBe(true);
-    expect(models.find((model) => model.id === 'community/general')?.owned_by).toBe(
-      'service-community',
-    );
-    expect(services.map((service) => [service.id, service.available])).toEqual([
-      ['translation', true],
-      ['ocr', true],
-      ['speech_to_text', true],
-      ['embeddings', true],
-    ]);
-  });
-
-  it('asks a model', async () => {
-    const result = await client.callTool({
-      name: 'ask_model',
-      arguments: { model: 'community/general', prompt: 'hello there' },
-    });
-    expect(textOf(result)).toBe('Echo: hello there');
-    expect(result.structuredContent).toMatchObject({
-      model: 'community/general',
-      finish_reason: 'stop',
+    it('names close matches for an unknown model', async () => {
+      const result = await client.callTool({
+        name: 'ask_model',
+        arguments: { model: 'community/genral', prompt: 'hi' },
+      });
+      expect(result.structuredContent).toMatchObject({ error: { code: 'model_not_found' } });
+      expect(textOf(result)).toContain('Did you mean community/general');
+      expect(requests().chat).toBe(0);
     });
   });
 
-  it('refuses a model that lacks a needed capability before sending, naming models that would do', async () => {
-    const result = await client.callTool({
-      name: 'ask_model',
-      arguments: { model: 'community/plain', prompt: 'hi', json: true },
+  describe('gateway errors', () => {
+    it('become isError results with the code, the message and what to do', async () => {
+      harness.gateway.emulator.injectFault({
+        fault: 'model_busy',
+        endpoint: 'translations',
+        retryAfter: 120,
+      });
+      const result = await client.callTool({
+        name: 'translate',
+        arguments: { text: 'hi', target_language: 'de' },
+      });
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toMatchObject({
+        error: { code: 'model_busy', status: 429, retry_after_ms: 120_000 },
+      });
+      expect(textOf(result)).toContain('wait 120 s, then try again');
     });
-    expect(result.isError).toBe(true);
-    const { error } = result.structuredContent as {
-      error: { code: string; missing: string[]; alternatives: string[]; what_to_do: string };
-    };
-    expect(error.code).toBe('unsupported_model_capability');
-    expect(error.missing).toEqual(['json_object']);
-    expect(error.alternatives).toContain('community/general');
-    expect(error.what_to_do).toContain('community/general');
-    expect(textOf(result)).toMatch(/^Gateway error unsupported_model_capability: /);
-    expect(requests().chat).toBe(0);
   });
 
-  it('names close matches for an unknown model', async () => {
-    const result = await client.callTool({
-      name: 'ask_model',
-      arguments: { model: 'community/genral', prompt: 'hi' },
+  describe('resources', () => {
+    it('lists and reads infergate://models and infergate://services as JSON', async () => {
+      const { resources } = await client.listResources();
+      expect(resources.map((resource) => [resource.uri, resource.mimeType])).toEqual([
+        ['infergate://models', 'application/json'],
+        ['infergate://services', 'application/json'],
+      ]);
+      const models = await client.readResource({ uri: 'infergate://models' });
+      const listed = JSON.parse((models.contents[0] as { text: string }).text) as { id: string }[];
+      expect(listed.map((model) => model.id)).toContain('pool-a/llama-3-8b');
+      const services = await client.readResource({ uri: 'infergate://services' });
+      const embeddings = (
+        JSON.parse((services.contents[0] as { text: string }).text) as {
+          id: string;
+          engines?: { id: string }[];
+        }[]
+      ).find((service) => service.id === 'embeddings');
+      expect(embeddings?.engines?.map((engine) => engine.id)).toEqual([
+        'multilingual-e5-base',
+        'all-minilm-l6-v2',
+      ]);
     });
-    expect(result.structuredContent).toMatchObject({ error: { code: 'model_not_found' } });
-    expect(textOf(result)).toContain('Did you mean community/general');
-    expect(requests().chat).toBe(0);
-  });
-});
-
-describe('gateway errors', () => {
-  it('become isError results with the code, the message and what to do', async () => {
-    harness.gateway.emulator.injectFault({
-      fault: 'model_busy',
-      endpoint: 'translations',
-      retryAfter: 120,
-    });
-    const result = await client.callTool({
-      name: 'translate',
-      arguments: { text: 'hi', target_language: 'de' },
-    });
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({
-      error: { code: 'model_busy', status: 429, retry_after_ms: 120_000 },
-    });
-    expect(textOf(result)).toContain('wait 120 s, then try again');
-  });
-});
-
-describe('resources', () => {
-  it('lists and reads infergate://models and infergate://services as JSON', async () => {
-    const { resources } = await client.listResources();
-    expect(resources.map((resource) => [resource.uri, resource.mimeType])).toEqual([
-      ['infergate://models', 'application/json'],
-      ['infergate://services', 'application/json'],
-    ]);
-    const models = await client.readResource({ uri: 'infergate://models' });
-    const listed = JSON.parse((models.contents[0] as { text: string }).text) as { id: string }[];
-    expect(listed.map((model) => model.id)).toContain('pool-a/llama-3-8b');
-    const services = await client.readResource({ uri: 'infergate://services' });
-    const embeddings = (
-      JSON.parse((services.contents[0] as { text: string }).text) as {
-        id: string;
-        engines?: { id: string }[];
-      }[]
-    ).find((service) => service.id === 'embeddings');
-    expect(embeddings?.engines?.map((engine) => engine.id)).toEqual([
-      'multilingual-e5-base',
-      'all-minilm-l6-v2',
-    ]);
   });
 });
