@@ -56,12 +56,20 @@ function newToken(): string {
   return `${crypto.randomUUID()}:${tokenCounter}`;
 }
 
+/** Redis did not answer within `commandTimeoutMs` (it may still run the command later). */
+class RedisTimeout extends Error {
+  constructor(ms: number) {
+    super(`Redis did not answer within ${ms} ms`);
+    this.name = 'RedisTimeout';
+  }
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return Promise.race([
     promise,
     new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+      timer = setTimeout(() => reject(new RedisTimeout(ms)), ms);
     }),
   ]).finally(() => clearTimeout(timer));
 }
@@ -146,9 +154,25 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
   };
 
   /** Runs a script; rejects past `commandTimeoutMs`, but the script may still run later. */
-  async function run(script: string, keys: string[], args: string[]): Promise<unknown> {
+  // One wait for the client's next 'ready' (reconnecting), shared by every caller.
+  let reconnected: Promise<void> | undefined;
+  async function whenReady(): Promise<void> {
     await withTimeout(connect(), commandTimeout);
-    if (!client.isReady) throw new Error('Redis is not connected');
+    if (client.isReady) return;
+    if (closed) throw new Error('The Redis budget is closed');
+    reconnected ??= new Promise<void>((resolve) => {
+      client.once('ready', () => {
+        reconnected = undefined;
+        resolve();
+      });
+    });
+    // A restarted Redis is back within moments: waiting (bounded) keeps this process counted in
+    // Redis, where the holders re-take their leases, instead of counting alone in the fallback.
+    await withTimeout(reconnected, commandTimeout);
+  }
+
+  async function run(script: string, keys: string[], args: string[]): Promise<unknown> {
+    await whenReady();
     stats.roundTrips += 1;
     return withTimeout(client.eval(script, { keys, arguments: args }), commandTimeout);
   }
@@ -292,7 +316,7 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
   ): Promise<BudgetLease> {
     const { id, limit, signal } = request;
     const keys = keysOf(id);
-    const token = newToken();
+    let token = newToken();
     const scriptKeys = [
       keys.holders,
       keys.queue,
@@ -304,6 +328,7 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     ];
     let wake: (() => void) | undefined;
     let unsubscribe: (() => void) | undefined;
+    let failingSince: number | undefined;
     try {
       for (let attempt = 0; ; attempt++) {
         const args = [token, String(limit), String(ttl), known.has(id) ? '1' : '0', keys.census];
@@ -311,11 +336,21 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
         try {
           answer = await run(ACQUIRE_SCRIPT, scriptKeys, args);
         } catch (cause) {
-          // No answer in time: the script may still run and take a slot or a place in the queue.
+          // No answer (in time): the script may still run and take a slot or a place in the queue.
           releaseInRedis(id, token, limit);
           if (signal.aborted) throw signal.reason;
+          failingSince ??= Date.now();
+          const dropped = !closed && !(cause instanceof RedisTimeout);
+          if (dropped && Date.now() - failingSince < commandTimeout) {
+            // The connection dropped (a restart?): try again, with a new token, once Redis is
+            // back (`run` waits for it), within one command timeout.
+            token = newToken();
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            continue;
+          }
           return redisFailed(request, slot, cause);
         }
+        failingSince = undefined;
         known.add(id);
         const [granted, expired, applied] = answer as [number, number, number];
         stats.expiredLeases += Number(expired);

@@ -115,6 +115,22 @@ describe('Redis forgets the leases while calls run', () => {
     expect(b.stats.fallbackAcquires).toBe(0);
   });
 
+  it('restart: calls of a running process that wait in Redis wait for it to come back', async () => {
+    const redis = await redisServer();
+    const server = await gateway(6000);
+    const a = budget({ url: redis.url, leaseTtlMs: 3000, commandTimeoutMs: 10_000 });
+    const b = budget({ url: redis.url, leaseTtlMs: 3000, commandTimeoutMs: 10_000 });
+    const first = calls(client(server, a), 4);
+    await until(() => inflight(server) === 4, 'four calls at the gateway');
+    const second = calls(client(server, b), 4); // queued in Redis behind the first four
+    await new Promise((r) => setTimeout(r, 300));
+    await redis.restart();
+    const results = [...(await first), ...(await second)];
+    expectNoMoreThan4(server, results);
+    // They did not count alone in the fallback: Redis was back within the command timeout.
+    expect(b.stats.fallbackAcquires).toBe(0);
+  });
+
   it('a process that used the key before waits for the holders after a loss', async () => {
     const redis = await redisServer();
     const server = await gateway(3000);
