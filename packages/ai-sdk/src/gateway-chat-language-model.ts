@@ -19,7 +19,7 @@ import {
   requiredCapabilities,
   type Usage,
 } from '@infergate/core';
-import { buildChatRequest } from '@infergate/core/internal';
+import { buildChatRequest, ENDPOINTS } from '@infergate/core/internal';
 import { UnsupportedModelCapabilityError } from './check-model-capabilities';
 import { convertGatewayChatStream } from './convert-gateway-chat-stream';
 import { convertGatewayUsage } from './convert-gateway-usage';
@@ -39,8 +39,6 @@ import {
 import { mapGatewayError } from './map-gateway-error';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { type PreparedTools, prepareTools } from './prepare-tools';
-
-const CHAT_PATH = '/chat/completions';
 
 /** Call options the gateway has no field for: warned about and not sent. */
 const UNSUPPORTED_SETTINGS = ['topK'] as const;
@@ -229,7 +227,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       if (isGatewayError(error) && error.code === 'unsupported_model_capability') {
         throw new UnsupportedModelCapabilityError(error);
       }
-      throw this.mapError(error, undefined, '/models');
+      throw this.mapError(error, undefined, ENDPOINTS.models);
     }
   }
 
@@ -242,7 +240,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     };
   }
 
-  private mapError(error: unknown, body: unknown, path = CHAT_PATH): unknown {
+  private mapError(error: unknown, body: unknown, path: string = ENDPOINTS.chat): unknown {
     return mapGatewayError(error, {
       url: endpointURL(this.config, path),
       requestBodyValues: body,

@@ -6,6 +6,7 @@ import {
 } from '@ai-sdk/provider';
 import { EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL } from '@ai-sdk/provider-utils';
 import { type GatewayResponseInfo, LIMITS } from '@infergate/core';
+import { ENDPOINTS } from '@infergate/core/internal';
 import { z } from 'zod/v4';
 import { PROVIDER_OPTIONS_KEY } from './gateway-chat-options';
 import {
@@ -121,7 +122,7 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
       };
     } catch (error) {
       throw mapGatewayError(error, {
-        url: endpointURL(this.config, '/embeddings'),
+        url: endpointURL(this.config, ENDPOINTS.embeddings),
         requestBodyValues: { model: this.engineId, input: values, dimensions },
         maxRetryAfterMs: this.config.maxRetryAfterMs,
         modelType: 'embeddingModel',

@@ -8,6 +8,7 @@ import {
   type GatewayService,
   type KeyBudget,
 } from '@infergate/core';
+import { ENDPOINTS } from '@infergate/core/internal';
 import { GatewayChatLanguageModel } from './gateway-chat-language-model';
 import type { GatewayChatModelId, GatewayChatModelSettings } from './gateway-chat-options';
 import { GatewayEmbeddingModel } from './gateway-embedding-model';
@@ -178,8 +179,9 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
         message: `The infergate gateway has no reranking models (asked for "${modelId}").`,
       });
     },
-    models: (options?: CallOptions) => catalog('/models', (c) => c.models(options)),
-    services: (options?: CallOptions) => catalog('/capabilities', (c) => c.services(options)),
+    models: (options?: CallOptions) => catalog(ENDPOINTS.models, (c) => c.models(options)),
+    services: (options?: CallOptions) =>
+      catalog(ENDPOINTS.capabilities, (c) => c.services(options)),
     translate: services.translate,
     ocr: services.ocr,
     transcribe: services.transcribe,

@@ -1,4 +1,5 @@
 import type { AudioLike } from '@infergate/core';
+import { ENDPOINTS } from '@infergate/core/internal';
 import { definedHeaders, endpointURL, type GatewayModelConfig } from './gateway-model-config';
 import { mapGatewayError } from './map-gateway-error';
 
@@ -92,7 +93,7 @@ export function createGatewayServices(config: GatewayModelConfig): GatewayServic
         target_language: input.targetLanguage,
         source_language: input.sourceLanguage,
       };
-      const response = await call('/translations', request, () =>
+      const response = await call(ENDPOINTS.translation, request, () =>
         config.client().translate(request, callOptions(options)),
       );
       return {
@@ -105,7 +106,7 @@ export function createGatewayServices(config: GatewayModelConfig): GatewayServic
     },
 
     async ocr(input, options = {}) {
-      const response = await call('/ocr', { image_base64: '<image>' }, () =>
+      const response = await call(ENDPOINTS.ocr, { image_base64: '<image>' }, () =>
         config.client().ocr({ image: input.image }, callOptions(options)),
       );
       return {
@@ -123,7 +124,7 @@ export function createGatewayServices(config: GatewayModelConfig): GatewayServic
         language: input.language,
         translate: input.translate,
       };
-      const response = await call('/audio/transcriptions', { ...request, audio: '<audio>' }, () =>
+      const response = await call(ENDPOINTS.transcription, { ...request, audio: '<audio>' }, () =>
         config.client().transcribe(request, callOptions(options)),
       );
       return {

@@ -5,6 +5,7 @@ import type {
   TranscriptionModelV4Result,
 } from '@ai-sdk/provider';
 import type { TranscriptionResponse } from '@infergate/core';
+import { ENDPOINTS } from '@infergate/core/internal';
 import { z } from 'zod/v4';
 import {
   AI_RETRIES,
@@ -90,7 +91,7 @@ export class GatewayTranscriptionModel implements TranscriptionModelV4 {
       });
     } catch (error) {
       throw mapGatewayError(error, {
-        url: endpointURL(this.config, '/audio/transcriptions'),
+        url: endpointURL(this.config, ENDPOINTS.transcription),
         // The audio itself is left out of error reports.
         requestBodyValues: { ...request, audio: `<${audioSize(options.audio)} bytes>` },
         maxRetryAfterMs: this.config.maxRetryAfterMs,

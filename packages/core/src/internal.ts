@@ -15,6 +15,7 @@ export { ChatStreamDecoder } from './chat/stream/chat-stream-decoder';
 export { utf8ByteLength } from './encoding/utf8';
 export { invalidRequest } from './errors/errors';
 export { parseRetryAfter } from './http/retry-after';
+export { ENDPOINTS, isServiceAvailable, SERVICE_OF_TOOL } from './protocol/endpoints';
 export { readUsage } from './protocol/read-usage';
 export {
   type OcrToolArguments,

@@ -28,6 +28,20 @@ describe('service tools', () => {
     expect(tools.map((t) => t.name)).toEqual(['translate', 'transcribe']);
   });
 
+  it('createGatewayTools keeps a service whose available_nodes is missing (core rule: only 0 is unavailable)', async () => {
+    const { emulator, connection } = gateway({ services: { ocr: { availableNodes: 0 } } });
+    // A gateway that leaves the field out of the translation entry.
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const answer = await emulator.fetch(new Request(input, init));
+      if (!String(input).endsWith('/capabilities')) return answer;
+      const body = (await answer.json()) as { data: Record<string, unknown>[] };
+      for (const entry of body.data) if (entry.id === 'translation') delete entry.available_nodes;
+      return Response.json(body, { status: answer.status, headers: answer.headers });
+    };
+    const tools = await createGatewayTools({ ...connection, fetch });
+    expect(tools.map((t) => t.name)).toEqual(['translate', 'transcribe']);
+  });
+
   it('translate calls the translation service; the schema holds the spec limits', async () => {
     const { emulator, connection } = gateway();
     const translate = createTranslateTool(connection);

@@ -4,6 +4,7 @@ import { checkCallOptions } from '../call/call-options';
 import { CallScope, REQUEST_BOUND_IO } from '../call/call-scope';
 import { invalidResponse } from '../errors/invalid-response';
 import type { Transport } from '../http/transport';
+import { ENDPOINTS } from '../protocol/endpoints';
 import type { GatewayList, GatewayModel, GatewayService } from '../protocol/wire-types';
 
 interface Entry<T> {
@@ -96,9 +97,9 @@ export class Catalog {
         this.#models = { value, fetchedAt: Date.now(), misses: new Set() };
       }
     };
-    if (this.#requestBound) return this.#fetchOwn('/models', options, store);
+    if (this.#requestBound) return this.#fetchOwn(ENDPOINTS.models, options, store);
     if (!this.#modelsInFlight) {
-      const flight = this.#start<GatewayModel>('/models', options, store);
+      const flight = this.#start<GatewayModel>(ENDPOINTS.models, options, store);
       this.#modelsInFlight = flight;
       flight.promise.then(
         () => this.#endModels(flight),
@@ -120,9 +121,9 @@ export class Catalog {
     const store = (value: GatewayService[]) => {
       if (generation === this.#generation) this.#services = { value, fetchedAt: Date.now() };
     };
-    if (this.#requestBound) return this.#fetchOwn('/capabilities', options, store);
+    if (this.#requestBound) return this.#fetchOwn(ENDPOINTS.capabilities, options, store);
     if (!this.#servicesInFlight) {
-      const flight = this.#start<GatewayService>('/capabilities', options, store);
+      const flight = this.#start<GatewayService>(ENDPOINTS.capabilities, options, store);
       this.#servicesInFlight = flight;
       flight.promise.then(
         () => this.#endServices(flight),

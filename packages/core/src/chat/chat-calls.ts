@@ -5,6 +5,7 @@ import { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
 import type { Transport } from '../http/transport';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
+import { ENDPOINTS } from '../protocol/endpoints';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
 import { readChatCompletion } from './assemble-chat';
 import { GatewayChatStream } from './stream/sse-chat-stream';
@@ -30,7 +31,7 @@ export async function postChat(
   validateChatRequest(req);
   const requestedModel = req.model;
   const answer = await transport.json<ChatCompletionResponse>(
-    { method: 'POST', path: '/chat/completions', body: chatBody(req, false), requestedModel },
+    { method: 'POST', path: ENDPOINTS.chat, body: chatBody(req, false), requestedModel },
     opts,
   );
   const redact = (text: string) => transport.redact(text);
@@ -78,7 +79,7 @@ export async function openChatStream(
   const open = await transport.open(
     {
       method: 'POST',
-      path: '/chat/completions',
+      path: ENDPOINTS.chat,
       body: chatBody(req, true),
       accept: 'text/event-stream',
       requestedModel,

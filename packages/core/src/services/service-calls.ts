@@ -12,6 +12,7 @@ import { listIds } from '../catalog/close-matches';
 import { GatewayError, invalidRequest, isGatewayError } from '../errors/errors';
 import { invalidAnswer, invalidResponse } from '../errors/invalid-response';
 import type { Transport } from '../http/transport';
+import { isServiceAvailable, SERVICE_PATHS } from '../protocol/endpoints';
 import { isMultilingualEngine } from '../protocol/multilingual-engine';
 import type {
   EmbeddingEngine,
@@ -45,13 +46,6 @@ export interface ServiceContext {
   transport: Transport;
   catalog: Catalog;
 }
-
-const SERVICE_PATHS: Record<ServiceId, string> = {
-  translation: '/translations',
-  ocr: '/ocr',
-  speech_to_text: '/audio/transcriptions',
-  embeddings: '/embeddings',
-};
 
 export async function embeddingEngines(
   catalog: Catalog,
@@ -219,7 +213,7 @@ export async function transcribe(
 /** Fails fast with provider_unavailable while the cached catalog says the service has no node. */
 function checkService(catalog: Catalog, id: ServiceId): void {
   const service = catalog.cachedServices()?.find((candidate) => candidate.id === id);
-  if (service && service.available_nodes === 0) {
+  if (service && !isServiceAvailable(service)) {
     throw new GatewayError({
       code: 'provider_unavailable',
       message: `The ${id} service has no provider online (GET /capabilities: available_nodes 0); nothing was sent`,

@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §7 (translation), §8 (OCR), §9 (transcription): the services as tools.
 import { utf8ByteLength } from '../encoding/utf8';
+import { SERVICE_OF_TOOL, type ServiceToolName } from '../protocol/endpoints';
 import { LANGUAGE_CODE, LIMITS } from '../protocol/limits';
 import type {
   AudioLike,
@@ -15,7 +16,7 @@ import type {
  * the model's arguments to core's request. The adapters only wrap these in their framework's tool
  * type and run the request through their client.
  */
-export type ServiceToolName = 'translate' | 'ocr' | 'transcribe';
+export type { ServiceToolName };
 
 /** Arguments of the `translate` tool, as the model sends them. */
 export interface TranslateToolArguments {
@@ -77,12 +78,6 @@ export interface ServiceToolDefinition {
 /** Longest base64 text whose decoded size can be 23 MiB. */
 const MEDIA_MAX_BASE64_CHARS = Math.ceil(LIMITS.ocrMaxImageBytes / 3) * 4;
 
-const SERVICE_OF: Record<ServiceToolName, ServiceId> = {
-  translate: 'translation',
-  ocr: 'ocr',
-  transcribe: 'speech_to_text',
-};
-
 function languageCode(description: string): Record<string, unknown> {
   return { type: 'string', pattern: LANGUAGE_CODE.source, description };
 }
@@ -114,7 +109,7 @@ export function serviceToolDefinition(
   name: ServiceToolName,
   options: ServiceToolOptions = {},
 ): ServiceToolDefinition {
-  const service = SERVICE_OF[name];
+  const service = SERVICE_OF_TOOL[name];
   switch (name) {
     case 'translate': {
       const fixed = options.targetLanguage;

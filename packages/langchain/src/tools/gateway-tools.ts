@@ -1,6 +1,8 @@
-import type { AudioLike, ServiceId } from '@infergate/core';
+import type { AudioLike } from '@infergate/core';
 import {
+  isServiceAvailable,
   type OcrToolArguments,
+  SERVICE_OF_TOOL,
   type ServiceToolName,
   serviceToolArgumentsProblem,
   serviceToolDefinition,
@@ -141,18 +143,19 @@ export type GatewayTool =
   | ReturnType<typeof createOcrTool>
   | ReturnType<typeof createTranscribeTool>;
 
-const SERVICE_TOOLS: [
-  ServiceId,
-  typeof createTranslateTool | typeof createOcrTool | typeof createTranscribeTool,
-][] = [
-  ['translation', createTranslateTool],
-  ['ocr', createOcrTool],
-  ['speech_to_text', createTranscribeTool],
-];
+const CREATE_TOOL: Record<
+  ServiceToolName,
+  typeof createTranslateTool | typeof createOcrTool | typeof createTranscribeTool
+> = {
+  translate: createTranslateTool,
+  ocr: createOcrTool,
+  transcribe: createTranscribeTool,
+};
 
 /**
- * The service tools whose service is available now (`GET /capabilities`, `available_nodes` ≥ 1),
- * sharing one client: `translate`, `ocr`, `transcribe`.
+ * The service tools whose service is available now (`GET /capabilities`: core's rule, a service
+ * is left out only when it reports `available_nodes` 0), sharing one client: `translate`, `ocr`,
+ * `transcribe`.
  */
 export async function createGatewayTools(
   options: GatewayToolOptions & { include?: ('translate' | 'ocr' | 'transcribe')[] } = {},
@@ -160,14 +163,13 @@ export async function createGatewayTools(
   const client = resolveClient(options);
   const services = await client.services();
   const available = new Set(
-    services.filter((service) => service.available_nodes > 0).map((service) => service.id),
+    services.filter((service) => isServiceAvailable(service)).map((service) => service.id),
   );
   const tools: GatewayTool[] = [];
-  for (const [service, create] of SERVICE_TOOLS) {
+  for (const [name, service] of Object.entries(SERVICE_OF_TOOL) as [ServiceToolName, string][]) {
     if (!available.has(service)) continue;
-    const made = create({ ...options, client });
-    if (options.include && !options.include.includes(made.name as 'translate')) continue;
-    tools.push(made);
+    if (options.include && !options.include.includes(name)) continue;
+    tools.push(CREATE_TOOL[name]({ ...options, client }));
   }
   return tools;
 }

@@ -1,0 +1,58 @@
+// docs/gateway-protocol.md §3 (catalog), §4 (chat), §6–§9 (services), §3.2 (`available_nodes`).
+/**
+ * The gateway's endpoints, its service ids and which tool calls which service: the one table core,
+ * the adapters and the events read, so a path or an id is spelt once.
+ */
+import type { GatewayService, ServiceId } from './wire-types';
+
+/** Each endpoint by what it does (the events' `operation` names the same). */
+export const ENDPOINTS = {
+  chat: '/chat/completions',
+  models: '/models',
+  capabilities: '/capabilities',
+  embeddings: '/embeddings',
+  translation: '/translations',
+  ocr: '/ocr',
+  transcription: '/audio/transcriptions',
+} as const;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+export type EndpointPath = (typeof ENDPOINTS)[EndpointName];
+
+/** The endpoint of each service of `GET /capabilities`. */
+export const SERVICE_PATHS: Readonly<Record<ServiceId, EndpointPath>> = {
+  translation: ENDPOINTS.translation,
+  ocr: ENDPOINTS.ocr,
+  speech_to_text: ENDPOINTS.transcription,
+  embeddings: ENDPOINTS.embeddings,
+};
+
+const NAME_OF_PATH: ReadonlyMap<string, EndpointName> = new Map(
+  (Object.entries(ENDPOINTS) as [EndpointName, EndpointPath][]).map(([name, path]) => [path, name]),
+);
+
+/** What an endpoint path does (`/audio/transcriptions` → `transcription`), or undefined. */
+export function endpointName(path: string): EndpointName | undefined {
+  return NAME_OF_PATH.get(path);
+}
+
+/** The service tools every adapter offers. */
+export type ServiceToolName = 'translate' | 'ocr' | 'transcribe';
+
+/** The gateway service each tool calls, in the order adapters list the tools. */
+export const SERVICE_OF_TOOL: Readonly<Record<ServiceToolName, ServiceId>> = {
+  translate: 'translation',
+  ocr: 'ocr',
+  transcribe: 'speech_to_text',
+};
+
+/**
+ * Whether a service of `GET /capabilities` can be called now. Only a reported 0 (or less) means no
+ * provider is online (§3.2); an entry without a readable `available_nodes` is not refused locally —
+ * the gateway's own answer (`provider_unavailable`) decides, as for a service the catalog does not
+ * list.
+ */
+export function isServiceAvailable(service: Pick<GatewayService, 'available_nodes'>): boolean {
+  const nodes: unknown = service.available_nodes;
+  return !(typeof nodes === 'number' && nodes <= 0);
+}
