@@ -125,6 +125,29 @@ describe('hostile 28: a Redis that forgets', () => {
   );
   suite.row(
     {
+      id: 'Q-restart-queued',
+      area: 'redis',
+      case: 'redis-server restarted empty while one process runs 4 calls and another has 4 queued',
+      expect:
+        'the queued calls wait for Redis to come back (no fallback) and run after the first four; 0 429s',
+      before: 'the queued calls fell back to a fresh in-process budget at once: 8 at the gateway',
+    },
+    async () => {
+      const redis = await redisServer();
+      const server = await gateway({ latencyMs: 5000 });
+      const a = budget(redis.url, { commandTimeoutMs: 10_000 });
+      const b = budget(redis.url, { commandTimeoutMs: 10_000 });
+      const first = calls(server, a, 4);
+      expect(await until(() => inflight(server) === 4)).toBe(true);
+      const second = calls(server, b, 4);
+      await new Promise((r) => setTimeout(r, 300)); // queued in Redis
+      await redis.restart();
+      expectAtMost4(server, [...(await first), ...(await second)]);
+      expect(b.stats.fallbackAcquires).toBe(0);
+    },
+  );
+  suite.row(
+    {
       id: 'Q-late-reply',
       area: 'redis',
       case: 'Redis frozen (SIGSTOP) past commandTimeoutMs during an acquire, then resumed',
