@@ -82,3 +82,45 @@ describe('BodyReadAhead bound', () => {
     await expect(ahead.read()).rejects.toThrow('too much');
   });
 });
+
+describe('BodyReadAhead with several readers (issue 28)', () => {
+  it('wakes every pending read: each settles with a chunk or the end', async () => {
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        controller = c;
+      },
+    });
+    const ahead = new BodyReadAhead(
+      stream.getReader(),
+      undefined,
+      new AbortController().signal,
+      () => {},
+    );
+    const reads = [ahead.read(), ahead.read(), ahead.read()];
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    controller.enqueue(new Uint8Array(3));
+    controller.close();
+    const results = await Promise.all(reads);
+    expect(results.map((r) => (r.done ? 'end' : r.value.byteLength)).sort()).toEqual([
+      3,
+      'end',
+      'end',
+    ]);
+  });
+
+  it('wakes every pending read with the error when the read-ahead is aborted', async () => {
+    const stream = new ReadableStream<Uint8Array>({});
+    const abort = new AbortController();
+    const ahead = new BodyReadAhead(stream.getReader(), undefined, abort.signal, () => {});
+    const reads = [ahead.read(), ahead.read()].map((r) =>
+      r.then(
+        () => 'read',
+        (e) => e,
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    abort.abort('gone');
+    expect(await Promise.all(reads)).toEqual(['gone', 'gone']);
+  });
+});

@@ -30,7 +30,8 @@ export class BodyReadAhead {
   #head = 0;
   #state: 'reading' | 'ended' | 'failed' | 'cancelled' = 'reading';
   #error: unknown;
-  #wake: (() => void) | undefined;
+  /** Every reader waiting for the next chunk or the end: each is woken (any number may wait). */
+  #waiting: (() => void)[] = [];
   #buffered = 0;
   /** Set while reading ahead is paused at the high-water mark. */
   #resume: (() => void) | undefined;
@@ -128,9 +129,10 @@ export class BodyReadAhead {
   }
 
   #notify(): void {
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
+    if (this.#waiting.length === 0) return;
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const wake of waiting) wake();
   }
 
   #settle(state: 'ended' | 'failed' | 'cancelled', error?: unknown): void {
@@ -165,7 +167,7 @@ export class BodyReadAhead {
       }
       if (this.#state === 'failed') throw this.#error;
       await new Promise<void>((resolve) => {
-        this.#wake = resolve;
+        this.#waiting.push(resolve);
       });
     }
   }

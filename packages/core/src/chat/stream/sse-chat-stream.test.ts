@@ -164,3 +164,121 @@ describe('GatewayChatStream.readBatch', () => {
     expect(await events.next().catch(() => 'threw')).toBe('threw');
   });
 });
+
+/** A client whose stream body is fed by hand: `push` a piece, `end` it, or `fail` it. */
+function clientFedByHand() {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+  });
+  const client = createGatewayClient({
+    baseURL: `https://readers-${Math.random()}.test`,
+    apiKey: 'k',
+    maxRetries: 0,
+    fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+  });
+  const encoder = new TextEncoder();
+  return {
+    client,
+    push: (text: string) => controller.enqueue(encoder.encode(text)),
+    end: () => controller.close(),
+  };
+}
+
+const ticks = async (n = 20) => {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+};
+
+/** Every promise's outcome: the text, or the error's code. */
+const outcomes = (promises: Promise<unknown>[]) =>
+  Promise.all(
+    promises.map((p) =>
+      p.then(
+        (value) => (typeof value === 'string' ? value : 'other'),
+        (error: unknown) => (isGatewayError(error) ? error.code : String(error)),
+      ),
+    ),
+  );
+
+describe('several readers of one stream (issue 28)', () => {
+  const first = sse(chunk([{ index: 0, delta: { role: 'assistant', content: 'Добрий ' } }]));
+  const rest = sse(
+    chunk([{ index: 0, delta: { content: 'день' }, finish_reason: 'stop' }]),
+    '[DONE]',
+  );
+
+  it('two result() calls pending at once both settle with the same text', async () => {
+    const fed = clientFedByHand();
+    fed.push(first);
+    const stream = await fed.client.chatStream(request);
+    const a = stream.result().then((r) => r.text);
+    const b = stream.result().then((r) => r.text);
+    await ticks();
+    fed.push(rest);
+    fed.end();
+    expect(await outcomes([a, b])).toEqual(['Добрий день', 'Добрий день']);
+    expect(fed.client.budget.isIdle).toBe(true);
+  });
+
+  it('result() beside for await: both settle, the iterator ends and result() has the whole text', async () => {
+    const fed = clientFedByHand();
+    fed.push(first);
+    const stream = await fed.client.chatStream(request);
+    const iterated = (async () => {
+      let seen = '';
+      for await (const event of stream) if (event.type === 'text-delta') seen += event.delta;
+      return seen;
+    })();
+    const result = stream.result().then((r) => r.text);
+    await ticks();
+    fed.push(rest);
+    fed.end();
+    const [text, seen] = await outcomes([result, iterated]);
+    expect(text).toBe('Добрий день');
+    // One queue of events: what the iterator saw is a part of the answer, in order.
+    expect('Добрий день'.startsWith(seen ?? '') || 'Добрий день'.endsWith(seen ?? '')).toBe(true);
+  });
+
+  it('readers pending while cancel() runs all reject with the same aborted error', async () => {
+    const fed = clientFedByHand();
+    fed.push(first);
+    const stream = await fed.client.chatStream(request);
+    const readers = [
+      stream.result(),
+      stream.result(),
+      (async () => {
+        for await (const _ of stream) {
+          // reads until the cancel
+        }
+        return 'ended';
+      })(),
+      stream.readBatch(),
+    ];
+    await ticks();
+    await stream.cancel('stop');
+    const results = await outcomes(readers);
+    // The iterator may have taken the buffered events and be waiting: it rejects like the rest.
+    expect(new Set(results.filter((r) => r !== 'other'))).toEqual(new Set(['aborted']));
+    expect(fed.client.budget.isIdle).toBe(true);
+  });
+
+  it('readers pending when the body fails all reject with the same typed error', async () => {
+    const fed = clientFedByHand();
+    fed.push(first);
+    const stream = await fed.client.chatStream(request);
+    const readers = [
+      stream.result(),
+      stream.result(),
+      stream.readBatch().then(() => stream.result()),
+    ];
+    await ticks();
+    fed.end(); // ends before any finish_reason
+    expect(await outcomes(readers)).toEqual([
+      'stream_incomplete',
+      'stream_incomplete',
+      'stream_incomplete',
+    ]);
+  });
+});

@@ -37,6 +37,8 @@ export class GatewayChatStream implements ChatStream {
   /** Bytes received so far, and their bound: the answer assembled from them stays bounded too. */
   #received = 0;
   readonly #maxBytes: number;
+  /** The network read in progress: every reader waits on this one (one chunk is fed at a time). */
+  #pumping: Promise<void> | undefined;
 
   constructor(open: OpenResponse, meta: ChatStreamMeta) {
     this.#open = open;
@@ -107,11 +109,22 @@ export class GatewayChatStream implements ChatStream {
     }
   }
 
-  async #pump(): Promise<void> {
+  /**
+   * Decodes the next network chunk. Readers that ask while a read is in progress share it, so any
+   * number of `next()`, `readBatch()`, `result()` and iterators may wait at once: each is woken
+   * when the chunk (or the end, or the error) is in, and chunks are fed to the decoder in order.
+   */
+  #pump(): Promise<void> {
+    this.#pumping ??= this.#pumpOnce();
+    return this.#pumping;
+  }
+
+  async #pumpOnce(): Promise<void> {
     let chunk: ReadableStreamReadResult<Uint8Array>;
     try {
       chunk = await this.#body.read();
     } catch (cause) {
+      this.#pumping = undefined;
       const scope = this.#open.scope;
       if (scope.aborted) this.#fail(scope.error(this.#models()));
       else if (isGatewayError(cause)) this.#fail(cause);
@@ -119,6 +132,8 @@ export class GatewayChatStream implements ChatStream {
       else this.#fail(this.#decoder.incomplete('cut', cause));
       return;
     }
+    // What follows is synchronous: the next reader to ask starts the next read.
+    this.#pumping = undefined;
     if (this.#open.scope.aborted) {
       this.#fail(this.#open.scope.error(this.#models()));
       return;

@@ -1,0 +1,158 @@
+import type { ServerResponse } from 'node:http';
+import { createGatewayClient, isGatewayError } from '@infergate/core';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { hostileSuite } from './harness/hostile-rows';
+import { drain, type HostileServer, startHostileServer } from './harness/hostile-server';
+
+/**
+ * Issue 28's hostile cases in core: readers that race on one stream, secrets at rest, input JSON
+ * cannot carry, an isolate that stalls and a stream dropped unread. The gateway is a hostile HTTP
+ * server of our own on loopback (`harness/hostile-server.ts`); the cases that need a fresh process
+ * (a runtime flag, the garbage collector) run core's built entry in a child `node`.
+ */
+
+const KEY = 'sk-HOSTILE28/core+Zb4c8d2e6f0q7';
+const MODEL = 'community/general';
+const suite = hostileSuite('hostile-28-core');
+
+const event = (delta: Record<string, unknown>, finish?: string) =>
+  `data: ${JSON.stringify({
+    object: 'chat.completion.chunk',
+    model: MODEL,
+    choices: [{ index: 0, delta, finish_reason: finish ?? null }],
+  })}\n\n`;
+
+/** Streams held open after their first event, until the test lets them go on (`finish` / `cut`). */
+const held: ServerResponse[] = [];
+
+let hostile: HostileServer;
+beforeAll(async () => {
+  hostile = await startHostileServer(KEY, {
+    held: async (req, res, endpoint) => {
+      if (endpoint !== 'chat/completions') return false;
+      await drain(req);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(event({ role: 'assistant', content: 'Добрий ' }));
+      held.push(res);
+      return true;
+    },
+  });
+});
+afterAll(async () => {
+  suite.write();
+  await hostile?.close();
+});
+
+/** Lets the held stream end well (`finish`) or be cut before its finish_reason (`cut`). */
+async function letGo(how: 'finish' | 'cut'): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const res = held.shift();
+  if (!res) throw new Error('no stream is held');
+  if (how === 'finish') res.end(`${event({ content: 'день' }, 'stop')}data: [DONE]\n\n`);
+  else res.destroy();
+}
+
+/** Each reader's outcome: its text, or its error's code. */
+function outcomes(readers: Promise<unknown>[]): Promise<unknown[]> {
+  return Promise.all(
+    readers.map((reader) =>
+      reader.then(
+        (value) => value,
+        (error: unknown) => (isGatewayError(error) ? error.code : `untyped ${String(error)}`),
+      ),
+    ),
+  );
+}
+
+function heldStream() {
+  const client = createGatewayClient({ baseURL: hostile.url('held'), apiKey: KEY, maxRetries: 0 });
+  return {
+    client,
+    open: () => client.chatStream({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }),
+  };
+}
+
+describe('hostile 28: readers that race on one stream', () => {
+  suite.row(
+    {
+      id: 'R-two-results',
+      area: 'streams',
+      case: 'two result() calls pending on one stream while its body is still coming',
+      expect: 'both settle with the same text; the slot is released',
+      before: 'the second reader replaced the first one’s wake-up: the first never settled',
+    },
+    async () => {
+      const { client, open } = heldStream();
+      const stream = await open();
+      const readers = [stream.result(), stream.result()].map((r) => r.then((a) => a.text));
+      await letGo('finish');
+      expect(await outcomes(readers)).toEqual(['Добрий день', 'Добрий день']);
+      expect(client.budget.isIdle).toBe(true);
+    },
+  );
+  suite.row(
+    {
+      id: 'R-result-and-iterate',
+      area: 'streams',
+      case: 'result() beside a for await on one stream (the README says they can be mixed)',
+      expect: 'both settle: the iterator ends, result() has the whole text',
+      before: 'one of the two never settled',
+    },
+    async () => {
+      const { open } = heldStream();
+      const stream = await open();
+      const iterated = (async () => {
+        for await (const _ of stream) {
+          // shares the events with result()
+        }
+        return 'ended';
+      })();
+      const result = stream.result().then((a) => a.text);
+      await letGo('finish');
+      expect(await outcomes([result, iterated])).toEqual(['Добрий день', 'ended']);
+    },
+  );
+  suite.row(
+    {
+      id: 'R-readers-cancel',
+      area: 'streams',
+      case: 'result() ×2, for await and readBatch() pending while cancel() runs',
+      expect: 'every reader rejects with the same typed error (aborted); the slot is released',
+      before: 'the readers whose wake-up was replaced hung',
+    },
+    async () => {
+      const { client, open } = heldStream();
+      const stream = await open();
+      const iterate = async () => {
+        for await (const _ of stream) {
+          // reads until the cancel
+        }
+      };
+      const readers = [stream.result(), stream.result(), iterate(), stream.readBatch()];
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await stream.cancel('enough');
+      const results = await outcomes(readers);
+      // A reader may have taken the first event before the cancel: it then asked again and failed.
+      expect(results.filter((r) => r !== 'aborted' && typeof r !== 'object')).toEqual([]);
+      expect(results.filter((r) => r === 'aborted').length).toBeGreaterThanOrEqual(3);
+      await letGo('cut');
+      expect(client.budget.isIdle).toBe(true);
+    },
+  );
+  suite.row(
+    {
+      id: 'R-readers-cut',
+      area: 'streams',
+      case: 'two result() calls pending when the connection is cut before any finish_reason',
+      expect: 'both reject with the same typed error (stream_incomplete)',
+      before: 'the first reader never settled',
+    },
+    async () => {
+      const { open } = heldStream();
+      const stream = await open();
+      const readers = [stream.result(), stream.result()];
+      await letGo('cut');
+      expect(await outcomes(readers)).toEqual(['stream_incomplete', 'stream_incomplete']);
+    },
+  );
+});
