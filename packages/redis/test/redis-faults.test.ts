@@ -35,7 +35,12 @@ function budget(options: Parameters<typeof createRedisBudget>[0]): RedisBudget {
   return b;
 }
 
-function client(server: RunningEmulator, b: RedisBudget, maxConcurrencyPerKey?: number) {
+function client(
+  server: RunningEmulator,
+  b: RedisBudget,
+  maxConcurrencyPerKey?: number,
+  timeoutMs?: number,
+) {
   return createGatewayClient({
     baseURL: server.url,
     apiKey: server.apiKey,
@@ -43,6 +48,7 @@ function client(server: RunningEmulator, b: RedisBudget, maxConcurrencyPerKey?: 
     maxRetries: 0,
     maxConcurrency: 8,
     maxConcurrencyPerKey,
+    timeoutMs,
   });
 }
 
@@ -65,6 +71,14 @@ async function until(check: () => boolean, what: string, ms = 20_000): Promise<v
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/** An acquire request on the emulator's key (as core would send it). */
+const probe = (server: RunningEmulator) => ({
+  id: budgetId(server.url, server.apiKey),
+  limit: 4,
+  signal: new AbortController().signal,
+  deadline: Date.now() + 60_000,
+});
 
 const inflight = (server: RunningEmulator) => server.emulator.counters.inflight[server.apiKey] ?? 0;
 
@@ -202,6 +216,40 @@ describe('Redis answers after commandTimeoutMs', () => {
       expect(b.stats.fallbackAcquires).toBe(0);
     });
   }
+});
+
+describe('Redis frozen while calls run (SIGSTOP, then SIGCONT)', () => {
+  it("onRedisFailure 'error': the other process's calls fail typed, the gateway never sees more than 4, and no slot is lost", async () => {
+    const redis = await redisServer();
+    const server = await gateway(3000);
+    // A TTL of a minute: a lease orphaned by a late script would hold its slot past the test.
+    const a = budget({ url: redis.url, leaseTtlMs: 60_000, commandTimeoutMs: 10_000 });
+    const b = budget({
+      url: redis.url,
+      leaseTtlMs: 60_000,
+      commandTimeoutMs: 300,
+      onRedisFailure: 'error',
+    });
+    (await a.acquire(probe(server))).release(); // both connected
+    (await b.acquire(probe(server))).release();
+    const first = calls(client(server, a), 4);
+    await until(() => inflight(server) === 4, 'four calls at the gateway');
+    redis.pause();
+    let second: string[];
+    try {
+      second = await calls(client(server, b), 4);
+    } finally {
+      redis.resume();
+    }
+    expect(second).toEqual(['network_error', 'network_error', 'network_error', 'network_error']);
+    expect(await first).toEqual(['ok', 'ok', 'ok', 'ok']);
+    // The acquires Redis ran late were released: once the first calls end, all 4 slots are free
+    // (an orphan would keep a call waiting past its 20 s deadline).
+    const third = await calls(client(server, b, undefined, 20_000), 4);
+    expect(third).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(server.emulator.counters.concurrencyRejections).toBe(0);
+    expect(server.emulator.counters.maxInflight[server.apiKey]).toBeLessThanOrEqual(4);
+  });
 });
 
 describe('Redis unreachable mid-lease', () => {

@@ -46,6 +46,7 @@ function calls(
   b: KeyBudget,
   count: number,
   maxConcurrencyPerKey?: number,
+  timeoutMs?: number,
 ): Promise<string[]> {
   const client = createGatewayClient({
     baseURL: server.url,
@@ -54,6 +55,7 @@ function calls(
     maxRetries: 0,
     maxConcurrency: 8,
     maxConcurrencyPerKey,
+    timeoutMs,
   });
   return Promise.all(
     Array.from({ length: count }, (_, i) =>
@@ -173,6 +175,40 @@ describe('hostile 28: a Redis that forgets', () => {
       const signal = AbortSignal.timeout(20_000);
       const leases = await Promise.all([1, 2, 3, 4].map(() => ask(b, signal)));
       for (const lease of leases) lease.release();
+    },
+  );
+  suite.row(
+    {
+      id: 'Q-sigstop-error',
+      area: 'redis',
+      case: "Redis frozen (SIGSTOP) while one process runs 4 calls; another process (onRedisFailure: 'error') sends 4; then SIGCONT",
+      expect:
+        'the 4 fail with network_error; at most 4 at the gateway; afterwards all 4 slots are free (no orphan lease)',
+      before: 'the late acquires left 4 orphan leases: the next calls waited leaseTtlMs',
+    },
+    async () => {
+      const redis = await redisServer();
+      const server = await gateway({ latencyMs: 3000 });
+      const a = budget(redis.url, { leaseTtlMs: 60_000, commandTimeoutMs: 10_000 });
+      const b = budget(redis.url, {
+        leaseTtlMs: 60_000,
+        commandTimeoutMs: 300,
+        onRedisFailure: 'error',
+      });
+      await calls(server, b, 1); // connected
+      server.emulator.resetCounters();
+      const first = calls(server, a, 4);
+      expect(await until(() => inflight(server) === 4)).toBe(true);
+      redis.pause();
+      let second: string[];
+      try {
+        second = await calls(server, b, 4);
+      } finally {
+        redis.resume();
+      }
+      expect(second).toEqual(['network_error', 'network_error', 'network_error', 'network_error']);
+      expect(await first).toEqual(['ok', 'ok', 'ok', 'ok']);
+      expectAtMost4(server, await calls(server, b, 4, undefined, 20_000));
     },
   );
   suite.row(
