@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { createGatewayClient, isGatewayError } from '@infergate/core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { hostileSuite } from './harness/hostile-rows';
@@ -62,6 +65,23 @@ function outcomes(readers: Promise<unknown>[]): Promise<unknown[]> {
       ),
     ),
   );
+}
+
+/**
+ * Runs `script` (an ES module importing `@infergate/core`) in a fresh `node` with `flags`; `env`
+ * reaches it as process.env. Returns what it printed last, parsed as JSON.
+ */
+async function inChild(script: string, flags: string[], env: Record<string, string> = {}) {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...flags, '--input-type=module', '-e', script],
+    {
+      timeout: 60_000,
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: { ...process.env, ...env },
+    },
+  );
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as unknown;
 }
 
 function heldStream() {
@@ -153,6 +173,57 @@ describe('hostile 28: readers that race on one stream', () => {
       const readers = [stream.result(), stream.result()];
       await letGo('cut');
       expect(await outcomes(readers)).toEqual(['stream_incomplete', 'stream_incomplete']);
+    },
+  );
+});
+
+describe('hostile 28: a stream dropped unread', () => {
+  suite.row(
+    {
+      id: 'G-dropped-stream',
+      area: 'events',
+      case: 'streams opened with an onEvent hook and dropped unread (one still coming, one ended), then collected (node --expose-gc)',
+      expect:
+        'each call ends: released, then done (ok false, error.code abandoned), so a span ends and the handler forgets it',
+      before:
+        'released but never done: the OpenTelemetry span stayed open in the handler’s map until 10,000 newer calls pushed it out',
+    },
+    async () => {
+      const script = `
+const { createGatewayClient } = await import('@infergate/core');
+const events = [];
+const client = createGatewayClient({
+  baseURL: process.env.BASE, apiKey: process.env.KEY, maxRetries: 0,
+  onEvent: (event) => events.push(event),
+});
+const open = async (content) => {
+  await client.chatStream({ model: '${MODEL}', messages: [{ role: 'user', content }] });
+};
+await open('held');
+await (async () => {
+  const other = createGatewayClient({
+    baseURL: process.env.EMULATOR, apiKey: process.env.KEY, maxRetries: 0,
+    onEvent: (event) => events.push(event),
+  });
+  await other.chatStream({ model: '${MODEL}', messages: [{ role: 'user', content: 'ends' }] });
+})();
+const done = () => events.filter((e) => e.type === 'done');
+for (let i = 0; i < 500 && done().length < 2; i++) {
+  globalThis.gc();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+}
+console.log(JSON.stringify({
+  released: events.filter((e) => e.type === 'released').length,
+  done: done().map((e) => e.error?.code),
+}));
+process.exit(0);`;
+      const seen = await inChild(script, ['--expose-gc'], {
+        BASE: hostile.url('held'),
+        EMULATOR: hostile.url('emulator'),
+        KEY,
+      });
+      expect(seen).toEqual({ released: 2, done: ['abandoned', 'abandoned'] });
+      await letGo('cut');
     },
   );
 });

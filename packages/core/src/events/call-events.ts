@@ -237,6 +237,18 @@ export class CallEvents {
     this.succeeded(answer.usage, () => JSON.stringify(answer), answer);
   }
 
+  /**
+   * A stream dropped unread and garbage-collected: the call ends (not ok, `error.code`
+   * `'abandoned'`) unless it already has — a handler keeping state per call (spans) can free it.
+   */
+  abandoned(): void {
+    const event = this.#done(false);
+    if (!event) return;
+    if (this.#servedModel !== undefined) event.servedModel = this.#servedModel;
+    event.error = { code: 'abandoned' };
+    this.#send(event);
+  }
+
   /** The `done` event to fill and send, or undefined when the call has already ended. */
   #done(ok: boolean): GatewayDoneEvent | undefined {
     if (this.#ended) return undefined;

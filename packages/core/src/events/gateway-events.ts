@@ -129,7 +129,10 @@ export interface GatewayDoneEvent extends GatewayEventBase {
   responseId?: string;
   /** Choice 0's `finish_reason` as the model server sent it (chat). */
   finishReason?: string;
-  /** Why the call failed: the `GatewayError`'s code (else the thrown error's name) and status. */
+  /**
+   * Why the call failed: the `GatewayError`'s code (else the thrown error's name) and status;
+   * `abandoned` for a stream dropped unread and garbage-collected.
+   */
   error?: { code: GatewayErrorCode | (string & {}); status?: number };
   /** The answer (JSON text; a stream's assembled answer); only with `recordContent: true`. */
   output?: string;

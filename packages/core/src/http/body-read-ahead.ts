@@ -185,11 +185,28 @@ export class BodyReadAhead {
 
 const EMPTY = new Uint8Array(0);
 
-/** Cancels the read-ahead of a stream object that became unreachable before it was finished. */
-export const cancelUnreachable: { register(target: object, body: BodyReadAhead): void } =
+/**
+ * Cancels the read-ahead of a stream object that became unreachable before it was finished, and
+ * then calls `collected` (the stream's call reports its end: nobody will read it). Neither may
+ * reference the stream object.
+ */
+export const cancelUnreachable: {
+  register(target: object, body: BodyReadAhead, collected?: () => void): void;
+} =
   typeof FinalizationRegistry === 'function'
     ? (() => {
-        const registry = new FinalizationRegistry<BodyReadAhead>((body) => body.cancel());
-        return { register: (target, body) => registry.register(target, body) };
+        const registry = new FinalizationRegistry<{ body: BodyReadAhead; collected?: () => void }>(
+          ({ body, collected }) => {
+            body.cancel();
+            try {
+              collected?.();
+            } catch {
+              // A finalizer must not throw.
+            }
+          },
+        );
+        return {
+          register: (target, body, collected) => registry.register(target, { body, collected }),
+        };
       })()
     : { register: () => {} };

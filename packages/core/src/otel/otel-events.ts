@@ -302,6 +302,8 @@ function finish(instruments: Instruments, call: CallState, event: GatewayDoneEve
     const messages = outputMessages(event.output);
     if (messages !== undefined) attributes['gen_ai.output.messages'] = messages;
   }
+  // A stream dropped unread and collected (its `done` comes from the finalizer).
+  if (event.error?.code === 'abandoned') attributes['infergate.abandoned'] = true;
   if (event.error) {
     attributes['error.type'] = event.error.code;
     span.setStatus({ code: SpanStatusCode.ERROR, message: event.error.code });

@@ -81,7 +81,10 @@ export class GatewayChatStream implements ChatStream {
           }),
       },
     );
-    cancelUnreachable.register(this, this.#body);
+    // Dropped unread and collected: the call ends (a `done` event), so its span ends and a
+    // handler's state for it is freed.
+    const events = open.events;
+    cancelUnreachable.register(this, this.#body, events && (() => events.abandoned()));
   }
 
   /** The next event, or undefined at the end; throws the stream's typed error. */

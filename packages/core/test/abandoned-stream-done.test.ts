@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const dist = (name: string) => JSON.stringify(join(import.meta.dirname, '..', 'dist', name));
+
+/**
+ * Runs in a child process with --expose-gc: streams are opened with an `onEvent` hook (the OTel
+ * handler and a plain one), dropped unread and collected. Each call must end with a `done` event,
+ * so that its span ends and the handler forgets it (issue 28).
+ */
+const SCRIPT = `
+const { createGatewayClient } = await import(${dist('index.js')});
+const { otelEvents } = await import(${dist('otel.js')});
+const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+const exporter = new InMemorySpanExporter();
+const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('t');
+const otel = otelEvents({ tracer });
+const events = [];
+const chunk = new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"x"}}]}\\n\\n');
+const finished = new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"y"},"finish_reason":"stop"}]}\\n\\ndata: [DONE]\\n\\n');
+// An endless body (cancelled by the finalizer) and a complete one (already released when collected).
+let endless = true;
+const fetch = async () => {
+  const mine = endless;
+  endless = false;
+  let cancelled = false;
+  return new Response(new ReadableStream({
+    start: (c) => { if (!mine) { c.enqueue(finished); c.close(); } },
+    pull: (c) => mine ? new Promise((resolve) => setTimeout(() => { if (!cancelled) c.enqueue(chunk); resolve(); }, 2)) : undefined,
+    cancel: () => { cancelled = true; },
+  }), { headers: { 'content-type': 'text/event-stream' } });
+};
+const client = createGatewayClient({
+  baseURL: 'https://unreachable.test/v1', apiKey: 'k', fetch,
+  onEvent: (event) => { events.push(event); otel(event); },
+});
+const open = async () => {
+  await client.chatStream({ model: 'community/general', messages: [{ role: 'user', content: 'hi' }] });
+};
+await open();
+await open();
+const done = () => events.filter((e) => e.type === 'done');
+for (let i = 0; i < 300 && (done().length < 2 || client.budget.active > 0); i++) {
+  globalThis.gc();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+}
+console.log(JSON.stringify({
+  active: client.budget.active,
+  released: events.filter((e) => e.type === 'released').length,
+  done: done().map((e) => ({ ok: e.ok, error: e.error })),
+  spans: exporter.getFinishedSpans().filter((s) => s.name.startsWith('chat')).map((s) => ({
+    abandoned: s.attributes['infergate.abandoned'], error: s.attributes['error.type'],
+  })),
+}));
+process.exit(0);
+`;
+
+describe('a stream dropped unread (issue 28)', () => {
+  it('ends its call once collected: a done event, and the OTel span ends', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--expose-gc', '--input-type=module', '-e', SCRIPT],
+      { timeout: 30_000, cwd: join(import.meta.dirname, '..') },
+    );
+    const abandoned = { ok: false, error: { code: 'abandoned' } };
+    expect(JSON.parse(stdout.trim())).toEqual({
+      active: 0,
+      released: 2,
+      done: [abandoned, abandoned],
+      spans: [
+        { abandoned: true, error: 'abandoned' },
+        { abandoned: true, error: 'abandoned' },
+      ],
+    });
+  });
+});
