@@ -23,18 +23,17 @@ export type {
   GatewayTranslateInput,
   GatewayTranslateResult,
 } from './gateway-services';
-export {
-  createGatewayTools,
-  type GatewayTools,
-  type OcrToolInput,
-  type OcrToolOptions,
-  type TranscribeToolInput,
-  type TranscribeToolOptions,
-  type TranslateToolInput,
-  type TranslateToolOptions,
+export type {
+  OcrToolInput,
+  OcrToolOptions,
+  TranscribeToolInput,
+  TranscribeToolOptions,
+  TranslateToolInput,
+  TranslateToolOptions,
 } from './gateway-tools';
 export type { GatewayTranscriptionOptions } from './gateway-transcription-model';
 export { GatewayChatLanguageModelV3 } from './v3/gateway-chat-language-model-v3';
 export { GatewayEmbeddingModelV3 } from './v3/gateway-embedding-model-v3';
 export { createGateway, type GatewayProviderV3, gateway } from './v3/gateway-provider-v3';
+export type { GatewayToolsV3 } from './v3/gateway-tools-v3';
 export { GatewayTranscriptionModelV3 } from './v3/gateway-transcription-model-v3';

@@ -148,4 +148,20 @@ describe('ai@6 quick start through @infergate/ai-sdk/v6', () => {
     expect(RetryError.isInstance(retried)).toBe(true);
     expect(emulator.counters.requests.chat).toBe(4);
   });
+
+  it("the service tools run in ai@6's tool loop", async () => {
+    const provider = gateway();
+    const result = await generateText({
+      model: provider('community/general'),
+      tools: { translate: provider.tools.translate({ targetLanguage: 'de' }) },
+      stopWhen: stepCountIs(3),
+      prompt: 'Please translate "good morning" with translate',
+    });
+    expect(result.steps[0]?.toolCalls[0]).toMatchObject({
+      toolName: 'translate',
+      input: { text: 'good morning' },
+    });
+    expect(result.text).toContain('[de] good morning');
+    expect(emulator.counters.requests.translations).toBe(1);
+  });
 });

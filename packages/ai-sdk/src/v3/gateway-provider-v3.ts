@@ -6,9 +6,9 @@ import {
   type GatewayProviderSettings,
 } from '../gateway-provider';
 import type { GatewayServices } from '../gateway-services';
-import type { GatewayTools } from '../gateway-tools';
 import { GatewayChatLanguageModelV3 } from './gateway-chat-language-model-v3';
 import { GatewayEmbeddingModelV3 } from './gateway-embedding-model-v3';
+import { type GatewayToolsV3, toV3Tools } from './gateway-tools-v3';
 import { GatewayTranscriptionModelV3 } from './gateway-transcription-model-v3';
 
 /** The infergate provider for AI SDK 6: the same settings, models and services as the main entry's, as V3. */
@@ -39,8 +39,8 @@ export interface GatewayProviderV3 extends ProviderV3, GatewayServices {
   models(options?: CallOptions): Promise<GatewayModel[]>;
   /** The services (translation, ocr, speech_to_text, embeddings with its engines). */
   services(options?: CallOptions): Promise<GatewayService[]>;
-  /** The services as AI SDK tools. */
-  readonly tools: GatewayTools;
+  /** The services as AI SDK 6 tools. */
+  readonly tools: GatewayToolsV3;
 }
 
 /**
@@ -76,7 +76,7 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
     translate: v4.translate,
     ocr: v4.ocr,
     transcribe: v4.transcribe,
-    tools: v4.tools,
+    tools: toV3Tools(v4.tools),
   });
 
   return provider;
