@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createGatewayClient, isGatewayError } from '@infergate/core';
+import { startEmulator } from '@infergate/emulator';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { hostileSuite } from './harness/hostile-rows';
 import { drain, type HostileServer, startHostileServer } from './harness/hostile-server';
@@ -224,6 +225,50 @@ process.exit(0);`;
       });
       expect(seen).toEqual({ released: 2, done: ['abandoned', 'abandoned'] });
       await letGo('cut');
+    },
+  );
+});
+
+describe('hostile 28: an isolate that stalls', () => {
+  suite.row(
+    {
+      id: 'I-stall',
+      area: 'isolates',
+      case: 'request-bound runtime (core as in an edge isolate): 4 calls hold slots, 4 wait, then a 2.5 s synchronous task',
+      expect:
+        'no live slot is taken back: the 4 waiters run after the 4 holders; the gateway never sees more than 4; budget.active is 4 while 4 run',
+      before:
+        'a waiter’s check ran before the holders’ heartbeats and took back every live slot: 8 at the gateway, then active 0 while 4 ran',
+    },
+    async () => {
+      const server = await startEmulator({ port: 0, scenario: { latencyMs: 3500 } });
+      try {
+        const script = `
+globalThis.EdgeRuntime = 'edge-runtime'; // core then runs as in Vercel's edge runtime
+const { createGatewayClient } = await import('@infergate/core');
+const client = createGatewayClient({ baseURL: process.env.BASE, apiKey: process.env.KEY, maxRetries: 0, maxConcurrency: 8 });
+const calls = Array.from({ length: 8 }, (_, i) =>
+  client.chat({ model: '${MODEL}', messages: [{ role: 'user', content: 'n' + i }] })
+    .then(() => 'ok', (error) => error.code ?? String(error)));
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+await pause(100);
+while (client.budget.active !== 4 || client.budget.queued !== 4) await pause(5);
+const end = Date.now() + 2500;
+while (Date.now() < end) {} // the synchronous task
+await new Promise((resolve) => setTimeout(resolve, 600));
+const afterStall = { active: client.budget.active, queued: client.budget.queued };
+console.log(JSON.stringify({ afterStall, results: await Promise.all(calls) }));
+process.exit(0);`;
+        const seen = await inChild(script, [], { BASE: server.url, KEY: server.apiKey });
+        expect(seen).toEqual({
+          afterStall: { active: 4, queued: 4 },
+          results: Array(8).fill('ok'),
+        });
+        expect(server.emulator.counters.maxInflight[server.apiKey]).toBe(4);
+        expect(server.emulator.counters.concurrencyRejections).toBe(0);
+      } finally {
+        await server.close();
+      }
     },
   );
 });

@@ -50,7 +50,7 @@ interface Waiter {
   reject: (reason: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
-  /** Request-bound mode: arrival order, and when the waiter last checked (epoch ms). */
+  /** Request-bound mode: arrival order, and when the waiter last checked (on the live clock). */
   seq: number;
   seenAt: number;
 }
@@ -62,7 +62,14 @@ interface Waiter {
  */
 export const REQUEST_BOUND_TIMING = { pollMs: 10, heartbeatMs: 250, staleMs: 2_000 } as const;
 
-/** A slot held in request-bound mode; `beatAt` is renewed by a timer of the holder's request. */
+/**
+ * The most a gap between two runs of the budget's timers counts on its live clock. Someone's timer
+ * runs at least every `heartbeatMs` while a slot is held; a longer gap means the isolate itself was
+ * stalled (a long synchronous task), and then no holder could show it was alive either.
+ */
+const MAX_LIVE_GAP_MS = 2 * REQUEST_BOUND_TIMING.heartbeatMs;
+
+/** A slot held in request-bound mode; `beatAt` (live clock) is renewed by its request's timer. */
 interface Lease {
   beatAt: number;
   reclaimed: boolean;
@@ -92,6 +99,9 @@ function quietly(action: () => void): void {
  * - a holder renews a heartbeat from a timer of its own; a slot whose heartbeat stopped for
  *   `staleMs` is taken back. When a request's context ends (its response was sent, its client went
  *   away) its pending reads never complete, so the release that would follow them never runs.
+ *   Heartbeats are judged by what a holder could have done: a long synchronous task stalls every
+ *   timer of the isolate, and counts for at most `2 × heartbeatMs` (see `#live`), so whichever
+ *   timer runs first after it never takes back the slots of live holders.
  * - a waiter that stopped checking for `staleMs` is passed over (its request is gone).
  */
 export class Semaphore {
@@ -101,13 +111,22 @@ export class Semaphore {
   readonly #requestBound: boolean;
   readonly #leases = new Set<Lease>();
   #seq = 0;
+  /**
+   * Request-bound mode: time during which the isolate ran (ms). Heartbeats and checks are judged on
+   * it, not on the wall clock: it advances by the gap between two runs of the budget's timers, but
+   * by at most `MAX_LIVE_GAP_MS`, so a stall — during which no holder could have renewed its
+   * heartbeat — never makes live slots stale.
+   */
+  #live = 0;
+  /** Wall-clock time (epoch ms) the live clock was last read. */
+  #liveReadAt = 0;
 
   constructor(options: { requestBound?: boolean } = {}) {
     this.#requestBound = options.requestBound ?? REQUEST_BOUND_IO;
   }
 
   get active(): number {
-    if (this.#requestBound) this.#reclaimStale(Date.now());
+    if (this.#requestBound) this.#reclaimStale(this.#liveNow());
     return this.#active;
   }
   get queued(): number {
@@ -191,9 +210,19 @@ export class Semaphore {
 
   // --- request-bound mode -----------------------------------------------------------------
 
+  /** The live clock now (see `#live`). */
+  #liveNow(): number {
+    const now = Date.now();
+    if (this.#liveReadAt !== 0 && now > this.#liveReadAt) {
+      this.#live += Math.min(now - this.#liveReadAt, MAX_LIVE_GAP_MS);
+    }
+    if (now > this.#liveReadAt) this.#liveReadAt = now;
+    return this.#live;
+  }
+
   #acquireInOwnContext(limit: number, signal: AbortSignal | undefined): Promise<ReleaseSlot> {
     return new Promise<ReleaseSlot>((resolve, reject) => {
-      const now = Date.now();
+      const now = this.#liveNow();
       const waiter: Waiter = {
         limit,
         grant: resolve,
@@ -213,7 +242,7 @@ export class Semaphore {
       // Runs in this call's own context: synchronously now, then from its own timer.
       const check = () => {
         timer = undefined;
-        const at = Date.now();
+        const at = this.#liveNow();
         waiter.seenAt = at;
         // Passed over while it could not check (its request was busy): back in its place.
         if (!this.#queue.includes(waiter)) this.#insertInOrder(waiter);
@@ -261,7 +290,7 @@ export class Semaphore {
     return undefined;
   }
 
-  /** Takes back the slots whose holders stopped renewing their heartbeat. */
+  /** Takes back the slots whose holders stopped renewing their heartbeat (`now`: live clock). */
   #reclaimStale(now: number): void {
     const staleBefore = now - REQUEST_BOUND_TIMING.staleMs;
     for (const lease of this.#leases) {
@@ -275,10 +304,10 @@ export class Semaphore {
   /** Takes a slot for the calling request, alive as long as that request's heartbeat runs. */
   #leaseReleaser(): ReleaseSlot {
     this.#active++;
-    const lease: Lease = { beatAt: Date.now(), reclaimed: false };
+    const lease: Lease = { beatAt: this.#liveNow(), reclaimed: false };
     this.#leases.add(lease);
     const heartbeat = setInterval(() => {
-      lease.beatAt = Date.now();
+      lease.beatAt = this.#liveNow();
     }, REQUEST_BOUND_TIMING.heartbeatMs);
     let released = false;
     return () => {

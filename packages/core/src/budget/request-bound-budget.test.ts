@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { REQUEST_BOUND_TIMING, Semaphore } from './concurrency-budget';
 
 afterEach(() => {
-  vi.useRealTimers();
+  // Mocks first: a spy set on a fake timer function would otherwise restore the fake one.
   vi.restoreAllMocks();
+  vi.useRealTimers();
 });
 
 const { pollMs, heartbeatMs, staleMs } = REQUEST_BOUND_TIMING;
@@ -117,6 +118,63 @@ describe('Semaphore in request-bound mode (isolate runtimes)', () => {
     await vi.advanceTimersByTimeAsync(pollMs * 3);
     expect(granted).toBe(true);
     (await second)();
+    expect(slots.isIdle).toBe(true);
+  });
+});
+
+describe('Semaphore in request-bound mode after an isolate stall (issue 28)', () => {
+  /** A synchronous task: every timer of the isolate waits for it. */
+  function stall(ms: number): void {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      // busy
+    }
+  }
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('a 2.5 s synchronous stall while 4 hold and 4 wait takes back no live slot', async () => {
+    const slots = new Semaphore({ requestBound: true });
+    const holders = await Promise.all([1, 2, 3, 4].map(() => slots.acquire(4)));
+    const granted: number[] = [];
+    const waiters = [0, 1, 2, 3].map((i) =>
+      slots.acquire(4).then((release) => {
+        granted.push(i);
+        return release;
+      }),
+    );
+    // The waiters' checks (every 10 ms) are due before the holders' heartbeats (every 250 ms):
+    // after the stall one of them runs first.
+    stall(staleMs + 500);
+    await pause(heartbeatMs * 2);
+    expect(granted).toEqual([]);
+    expect(slots.active).toBe(4);
+    expect(slots.queued).toBe(4);
+    for (const release of holders) release();
+    const released = await Promise.all(waiters);
+    expect(granted).toEqual([0, 1, 2, 3]);
+    expect(slots.active).toBe(4);
+    for (const release of released) release();
+    expect(slots.isIdle).toBe(true);
+  });
+
+  it('still takes back a lost holder’s slot once the isolate has run staleMs without its heartbeat', async () => {
+    vi.spyOn(globalThis, 'setInterval').mockImplementationOnce(
+      () => 0 as unknown as ReturnType<typeof setInterval>,
+    );
+    const slots = new Semaphore({ requestBound: true });
+    await slots.acquire(1); // its request is gone: its heartbeat never runs
+    stall(staleMs + 500);
+    let granted = false;
+    const waiting = slots.acquire(1).then((release) => {
+      granted = true;
+      return release;
+    });
+    await pause(heartbeatMs);
+    // The stall counted for little: the lost slot is not yet taken back…
+    expect(granted).toBe(false);
+    // …but it is once the isolate ran for staleMs.
+    (await waiting)();
+    expect(granted).toBe(true);
     expect(slots.isIdle).toBe(true);
   });
 });
