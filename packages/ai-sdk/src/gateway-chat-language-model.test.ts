@@ -311,6 +311,34 @@ describe('errors', () => {
     expect(emulator.counters.requests.chat).toBe(6);
   });
 
+  it('a 429 without Retry-After is retryable: ai retries it and the call succeeds (issue 28)', async () => {
+    // A gateway (or proxy) that drops the header: core's policy still calls the 429 retryable.
+    const withoutRetryAfter: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      const headers = new Headers(answer.headers);
+      headers.delete('retry-after');
+      return new Response(answer.body, { status: answer.status, headers });
+    };
+    emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', times: 2 });
+    const error = await generateText({
+      model: gateway({ fetch: withoutRetryAfter })('community/general'),
+      prompt: 'hi',
+      maxRetries: 0,
+    }).catch((e: unknown) => e);
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect((error as APICallError).statusCode).toBe(429);
+    expect((error as APICallError).responseHeaders?.['retry-after']).toBeUndefined();
+    expect((error as APICallError).isRetryable).toBe(true);
+
+    const result = await generateText({
+      model: gateway({ fetch: withoutRetryAfter })('community/general'),
+      prompt: 'hi',
+      maxRetries: 1,
+    });
+    expect(result.text).toBe('Echo: hi');
+    expect(emulator.counters.requests.chat).toBe(3);
+  });
+
   it('a single transient 502 is retried by ai and the call succeeds', async () => {
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat', times: 1 });
     const result = await generateText({ model: gateway()('community/general'), prompt: 'hi' });

@@ -34,9 +34,6 @@ export function endpointURL(config: GatewayModelConfig, path: string): string {
   }
 }
 
-/** Core's default for `maxRetryAfterMs`: `ai` waits at most 60 s for a `Retry-After` too. */
-export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
-
 /**
  * Core's `maxRetries` for model calls (doGenerate, doStream, doEmbed, doGenerate of
  * transcription): one attempt, because `ai`'s own retry loop (`maxRetries` of `generateText`,

@@ -8,15 +8,11 @@ import {
   type GatewayService,
   type KeyBudget,
 } from '@infergate/core';
-import { ENDPOINTS } from '@infergate/core/internal';
+import { ENDPOINTS, RETRY_DEFAULTS } from '@infergate/core/internal';
 import { GatewayChatLanguageModel } from './gateway-chat-language-model';
 import type { GatewayChatModelId, GatewayChatModelSettings } from './gateway-chat-options';
 import { GatewayEmbeddingModel } from './gateway-embedding-model';
-import {
-  DEFAULT_MAX_RETRY_AFTER_MS,
-  endpointURL,
-  type GatewayModelConfig,
-} from './gateway-model-config';
+import { endpointURL, type GatewayModelConfig } from './gateway-model-config';
 import { createGatewayServices, type GatewayServices } from './gateway-services';
 import { createGatewayTools, type GatewayTools } from './gateway-tools';
 import { GatewayTranscriptionModel } from './gateway-transcription-model';
@@ -119,7 +115,7 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
   const configFor = (kind: string): GatewayModelConfig => ({
     provider: `infergate.${kind}`,
     client: getClient,
-    maxRetryAfterMs: settings.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
+    maxRetryAfterMs: settings.maxRetryAfterMs ?? RETRY_DEFAULTS.maxRetryAfterMs,
   });
   const chatConfig = configFor('chat');
   const serviceConfig = configFor('services');

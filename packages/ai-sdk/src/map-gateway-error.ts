@@ -7,6 +7,7 @@ import {
   NoSuchModelError,
 } from '@ai-sdk/provider';
 import { type GatewayError, isGatewayError } from '@infergate/core';
+import { isRetryableWithin } from '@infergate/core/internal';
 
 export interface GatewayErrorContext {
   /** The endpoint that was called. */
@@ -75,9 +76,8 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
     responseHeaders: error.responseHeaders,
     responseBody: error.body,
     cause: error,
-    isRetryable:
-      error.isRetryable &&
-      (error.retryAfterMs === undefined || error.retryAfterMs <= context.maxRetryAfterMs),
+    // Core's retry policy decides; only the wait limit is this provider's.
+    isRetryable: isRetryableWithin(error, context.maxRetryAfterMs),
     data: gatewayErrorData(error),
   });
 }

@@ -14,7 +14,7 @@ export { classifyFinishReason, type FinishReasonKind } from './chat/classify-fin
 export { ChatStreamDecoder } from './chat/stream/chat-stream-decoder';
 export { utf8ByteLength } from './encoding/utf8';
 export { invalidRequest } from './errors/errors';
-export { parseRetryAfter } from './http/retry-after';
+export { isRetryableWithin, parseRetryAfter, RETRY_DEFAULTS } from './http/retry-policy';
 export { ENDPOINTS, isServiceAvailable, SERVICE_OF_TOOL } from './protocol/endpoints';
 export { readUsage } from './protocol/read-usage';
 export {

@@ -62,14 +62,15 @@ describe('retries', () => {
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
-  it('fails at once with retryAfterMs when Retry-After exceeds maxRetryAfterMs', async () => {
+  it('fails at once, not retryable, with retryAfterMs when Retry-After exceeds maxRetryAfterMs', async () => {
     const { client, emulator } = harness(undefined, { maxRetryAfterMs: 5_000 });
     emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 120 });
     const error = await caught(() => client.chat(hi()));
     expect(error.code).toBe('client_concurrency_exceeded');
     expect(error.status).toBe(429);
     expect(error.retryAfterMs).toBe(120_000);
-    expect(error.isRetryable).toBe(true);
+    // The transport retries exactly what is retryable: a wait past maxRetryAfterMs is not.
+    expect(error.isRetryable).toBe(false);
     expect(emulator.counters.requests.chat).toBe(1);
   });
 

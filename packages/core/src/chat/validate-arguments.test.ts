@@ -6,7 +6,7 @@ import {
 } from '../catalog/model-capabilities';
 import { createGatewayClient } from '../client/client';
 import { isGatewayError } from '../errors/errors';
-import { parseRetryAfter } from '../http/retry-after';
+import { parseRetryAfter } from '../http/retry-policy';
 import { checkSerialisable, validateChatRequest } from './validate-chat';
 
 const base = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseRetryAfter } from '../http/retry-after';
+import { parseRetryAfter } from '../http/retry-policy';
 import { createGatewayClient, isGatewayError } from '../index';
 import { normalizeBaseURL } from './options';
 

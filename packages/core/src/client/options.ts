@@ -4,6 +4,7 @@ import type { KeyBudget } from '../budget/concurrency-budget';
 import { MAX_TIMEOUT_MS } from '../call/call-scope';
 import { GatewayError } from '../errors/errors';
 import type { GatewayEventHandler } from '../events/gateway-events';
+import { RETRY_DEFAULTS } from '../http/retry-policy';
 import { LIMITS } from '../protocol/limits';
 import { missingSettingMessage, readEnv } from './read-env';
 
@@ -68,10 +69,10 @@ export const DEFAULTS = {
   maxConcurrency: 4,
   maxConcurrencyPerKey: LIMITS.concurrentRequestsPerKey,
   timeoutMs: 300_000,
-  maxRetries: 2,
+  maxRetries: RETRY_DEFAULTS.maxRetries,
   catalogTtlMs: 60_000,
-  maxRetryAfterMs: 60_000,
-  retryBaseDelayMs: 500,
+  maxRetryAfterMs: RETRY_DEFAULTS.maxRetryAfterMs,
+  retryBaseDelayMs: RETRY_DEFAULTS.retryBaseDelayMs,
   maxResponseBytes: 32 * 1024 * 1024,
   maxErrorBodyBytes: 64 * 1024,
 } as const;

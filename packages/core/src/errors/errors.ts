@@ -41,21 +41,6 @@ export function isGatewayServerErrorCode(code: unknown): code is GatewayServerEr
   return typeof code === 'string' && serverCodes.has(code);
 }
 
-/**
- * Core's retry policy (transport.ts retries exactly what this calls retryable): an HTTP answer is
- * retryable when it is 500/502/503/504, or 429 with `Retry-After`; an error without an HTTP
- * status is retryable by its code (`network_error` before the first byte, ...).
- */
-const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
-const RETRYABLE_CODES: ReadonlySet<GatewayErrorCode> = new Set<GatewayErrorCode>([
-  'model_busy',
-  'client_concurrency_exceeded',
-  'all_providers_failed',
-  'provider_unavailable',
-  'request_timeout',
-  'network_error',
-]);
-
 export interface GatewayErrorOptions {
   code: GatewayErrorCode;
   message: string;
@@ -137,12 +122,8 @@ export class GatewayError extends Error {
     const options = redactOptions(given);
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = options.code;
-    this.isRetryable =
-      options.isRetryable ??
-      (options.status !== undefined && options.status >= 400
-        ? RETRYABLE_STATUSES.has(options.status) ||
-          (options.status === 429 && options.retryAfterMs !== undefined)
-        : RETRYABLE_CODES.has(options.code));
+    // Who makes the error decides, by core's retry policy (http/retry-policy.ts).
+    this.isRetryable = options.isRetryable ?? false;
     const self = this as unknown as Record<string, unknown>;
     for (const key of OPTIONAL_FIELDS) if (options[key] !== undefined) self[key] = options[key];
     Object.defineProperty(this, BRAND, { value: true });

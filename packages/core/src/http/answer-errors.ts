@@ -9,6 +9,7 @@ import type { CallScope } from '../call/call-scope';
 import { GatewayError } from '../errors/errors';
 import { parseErrorResponse } from './parse-error-response';
 import { readBoundedBody } from './read-bounded-body';
+import { isRetryableFailure } from './retry-policy';
 
 /** What the answer's errors name: the request's path and model. */
 interface Asked {
@@ -23,6 +24,7 @@ export async function errorFromAnswer(
   scope: CallScope,
   maxErrorBodyBytes: number,
   apiKey: string,
+  maxRetryAfterMs: number,
 ): Promise<GatewayError> {
   let text: string;
   try {
@@ -34,12 +36,14 @@ export async function errorFromAnswer(
       status: response.status,
       message: `The gateway answered HTTP ${response.status} but its body could not be read: ${describeCause(cause)}`,
       requestedModel: asked.requestedModel,
+      isRetryable: isRetryableFailure(response.status, 'network_error'),
       cause,
     });
   }
   return parseErrorResponse(response.status, response.headers, text, {
     requestedModel: asked.requestedModel,
     redact: apiKey,
+    maxRetryAfterMs,
   });
 }
 

@@ -1,13 +1,15 @@
 // docs/gateway-protocol.md §2.4 (`Retry-After`, `X-Service-Model` on errors), §10.1, §10.2, §10.3.
 import { GatewayError, isGatewayServerErrorCode } from '../errors/errors';
 import { redactSecret, redactValue } from '../errors/redact-secret';
-import { parseRetryAfter } from './retry-after';
+import { isRetryableFailure, parseRetryAfter } from './retry-policy';
 
 export interface ErrorContext {
   requestedModel?: string;
   /** Replaces this secret wherever it appears in a body or message. */
   redact?: string;
   now?: number;
+  /** The client's longest acceptable `Retry-After` (a longer one is not retryable). Default 60 s. */
+  maxRetryAfterMs?: number;
 }
 
 /**
@@ -69,6 +71,7 @@ export function parseErrorResponse(
   if (shape && isGatewayServerErrorCode(shape.code)) {
     return new GatewayError({
       ...common,
+      isRetryable: isRetryableFailure(status, shape.code, retryAfterMs, context.maxRetryAfterMs),
       code: shape.code,
       message: shape.message,
       type: shape.type,
@@ -77,6 +80,12 @@ export function parseErrorResponse(
   const excerpt = summarize(body, headers.get('content-type'));
   return new GatewayError({
     ...common,
+    isRetryable: isRetryableFailure(
+      status,
+      'upstream_error',
+      retryAfterMs,
+      context.maxRetryAfterMs,
+    ),
     code: 'upstream_error',
     type: shape?.type,
     message: `Gateway answered HTTP ${status}${shape ? ` (${shape.code}: ${shape.message})` : excerpt ? `: ${excerpt}` : ''}`,

@@ -142,11 +142,36 @@ describe('one retry policy (issue 12.3)', () => {
     }
   });
 
-  it('does not retry a 429 without Retry-After, and says it is not retryable', async () => {
-    const { fetch, sent } = answering(() => gatewayError(429, 'client_concurrency_exceeded'));
-    const error = await translate(client(fetch)).catch((e: unknown) => e);
+  it('retries a 429 without a readable Retry-After after back-off, and says it is retryable (issue 28)', async () => {
+    const headers: Record<string, string>[] = [
+      {},
+      { 'retry-after': 'soon' },
+      { 'retry-after': '-1' },
+    ];
+    for (const header of headers) {
+      const once = answering(() => gatewayError(429, 'client_concurrency_exceeded', header), ok);
+      expect((await translate(client(once.fetch))).text).toBe('ok');
+      expect(once.sent.count).toBe(2);
+      const always = answering(() => gatewayError(429, 'model_busy', header));
+      const error = await translate(client(always.fetch)).catch((e: unknown) => e);
+      expect(always.sent.count).toBe(3);
+      expect(error).toMatchObject({ status: 429, isRetryable: true });
+      expect((error as { retryAfterMs?: number }).retryAfterMs).toBeUndefined();
+    }
+  });
+
+  it('a back-off longer than what is left of the deadline is not waited for', async () => {
+    const { fetch, sent } = answering(() => gatewayError(503, 'provider_unavailable'));
+    const slow = createGatewayClient({
+      baseURL: 'https://retry-policy.test/v1',
+      apiKey: 'k',
+      fetch,
+      retryBaseDelayMs: 60_000,
+      timeoutMs: 5_000,
+    });
+    const error = await translate(slow).catch((e: unknown) => e);
     expect(sent.count).toBe(1);
-    expect(error).toMatchObject({ status: 429, isRetryable: false });
+    expect(error).toMatchObject({ status: 503, code: 'provider_unavailable', isRetryable: true });
   });
 
   it('with maxRetries: 0 sends once and leaves an honest isRetryable with the response headers', async () => {

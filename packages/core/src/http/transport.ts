@@ -21,7 +21,7 @@ import { corsHint } from './cors-hint';
 import { redact } from './parse-error-response';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { RequestHeaders } from './request-headers';
-import { backoffDelay } from './retry-after';
+import { retryDelay } from './retry-policy';
 import { isPlainHttpToRemote, warnPlainHttpOnce } from './warn-plain-http';
 
 export interface TransportConfig {
@@ -128,9 +128,9 @@ export class Transport {
   }
 
   /**
-   * Sends a request and returns the open 2xx response, retrying as `retryDelay` decides. Every
-   * attempt holds a slot; the slot is given back before a retry's sleep and asked for again after
-   * it. The returned slot and scope belong to the caller.
+   * Sends a request and returns the open 2xx response, retrying as `retryDelay` (retry-policy.ts)
+   * decides. Every attempt holds a slot; the slot is given back before a retry's sleep and asked
+   * for again after it. The returned slot and scope belong to the caller.
    */
   async open(spec: RequestSpec, options: CallOptions = {}): Promise<OpenResponse> {
     checkCallOptions(options);
@@ -266,7 +266,14 @@ export class Transport {
           }
           return open;
         }
-        const delay = attempt < maxRetries ? this.#retryDelay(outcome, attempt, scope) : undefined;
+        const delay =
+          attempt < maxRetries
+            ? retryDelay(outcome, attempt, {
+                maxRetryAfterMs: this.#config.maxRetryAfterMs,
+                retryBaseDelayMs: this.#config.retryBaseDelayMs,
+                remainingMs: scope.remainingMs,
+              })
+            : undefined;
         if (delay === undefined) throw outcome;
         // Sleeping never holds a slot: give it back, sleep, queue again behind those waiting.
         held();
@@ -344,26 +351,10 @@ export class Transport {
       scope,
       this.#config.maxErrorBodyBytes,
       this.#apiKey,
+      this.#config.maxRetryAfterMs,
     );
     this.#config.onErrorResponse?.(error);
     return error;
-  }
-
-  /**
-   * The retry policy, the only one in core: how long to wait before retrying `error`, or
-   * undefined when it must not be retried. Retried: a network error before the first byte, HTTP
-   * 500/502/503/504 (after backoff) and HTTP 429 that carries `Retry-After` (after that wait, when
-   * it fits both `maxRetryAfterMs` and the call's deadline; a longer wait is the caller's
-   * decision, so the 429 is thrown with the wait in it).
-   */
-  #retryDelay(error: GatewayError, attempt: number, scope: CallScope): number | undefined {
-    if (!error.isRetryable) return undefined;
-    if (error.status === 429) {
-      const wait = error.retryAfterMs;
-      if (wait === undefined) return undefined;
-      return wait <= Math.min(this.#config.maxRetryAfterMs, scope.remainingMs) ? wait : undefined;
-    }
-    return backoffDelay(attempt, this.#config.retryBaseDelayMs);
   }
 
   /** Reads a stream's first bytes; a body that fails or ends before them is a retryable error. */

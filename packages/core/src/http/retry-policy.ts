@@ -1,0 +1,132 @@
+// docs/gateway-protocol.md §10.5 (the retry policy; `Retry-After`, RFC 9110's two forms).
+/**
+ * Core's retry policy, in one place: which failures are retryable, how long to wait before the
+ * next attempt (the answer's `Retry-After`, else exponential back-off), the longest wait worth
+ * taking (`maxRetryAfterMs`), and the defaults. The transport retries exactly what this file
+ * calls retryable, while its attempts and the call's deadline allow; the AI SDK adapter, whose
+ * retries `ai` owns, reports `isRetryable` with `isRetryableWithin`.
+ */
+import type { GatewayError, GatewayErrorCode } from '../errors/errors';
+
+/** The retry options' defaults (`createGatewayClient`'s `maxRetries`, `maxRetryAfterMs`, `retryBaseDelayMs`). */
+export const RETRY_DEFAULTS = {
+  maxRetries: 2,
+  /** `ai` and openai-node wait at most about a minute for a `Retry-After` too. */
+  maxRetryAfterMs: 60_000,
+  retryBaseDelayMs: 500,
+} as const;
+
+/** HTTP answers worth another attempt: every 429 (the spec: retryable) and the 5xx a retry can fix. */
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+/** Failures without an HTTP error status, by code (`network_error` before the first byte, ...). */
+const RETRYABLE_CODES: ReadonlySet<GatewayErrorCode> = new Set<GatewayErrorCode>([
+  'model_busy',
+  'client_concurrency_exceeded',
+  'all_providers_failed',
+  'provider_unavailable',
+  'request_timeout',
+  'network_error',
+]);
+
+/**
+ * Whether a failure is retryable: an HTTP error answer by its status, anything else by its code.
+ * A 429 whose `Retry-After` asks for longer than `maxRetryAfterMs` is not: waiting that long is
+ * the caller's decision, so it is thrown at once with the wait in `retryAfterMs`. A 429 without a
+ * readable `Retry-After` is retried after back-off (issue 28).
+ */
+export function isRetryableFailure(
+  status: number | undefined,
+  code: GatewayErrorCode,
+  retryAfterMs: number | undefined = undefined,
+  maxRetryAfterMs: number = RETRY_DEFAULTS.maxRetryAfterMs,
+): boolean {
+  if (status === undefined || status < 400) return RETRYABLE_CODES.has(code);
+  if (!RETRYABLE_STATUSES.has(status)) return false;
+  return status !== 429 || retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs;
+}
+
+/**
+ * Whether a caller whose longest acceptable wait is `maxRetryAfterMs` should retry `error`: what
+ * core marked retryable, unless its `Retry-After` is longer (the AI SDK's `isRetryable`).
+ */
+export function isRetryableWithin(
+  error: Pick<GatewayError, 'isRetryable' | 'retryAfterMs'>,
+  maxRetryAfterMs: number = RETRY_DEFAULTS.maxRetryAfterMs,
+): boolean {
+  return (
+    error.isRetryable && (error.retryAfterMs === undefined || error.retryAfterMs <= maxRetryAfterMs)
+  );
+}
+
+export interface RetryLimits {
+  maxRetryAfterMs: number;
+  retryBaseDelayMs: number;
+  /** What is left of the call's deadline. */
+  remainingMs: number;
+}
+
+/**
+ * How long to wait before retrying `error` after attempt `attempt` (0-based), or undefined when it
+ * must not be retried: not retryable, or its wait does not fit `maxRetryAfterMs` and the deadline.
+ * The wait is the answer's `Retry-After` when it has one, else exponential back-off.
+ */
+export function retryDelay(
+  error: Pick<GatewayError, 'isRetryable' | 'retryAfterMs'>,
+  attempt: number,
+  limits: RetryLimits,
+): number | undefined {
+  if (!isRetryableWithin(error, limits.maxRetryAfterMs)) return undefined;
+  const wait = error.retryAfterMs ?? backoffDelay(attempt, limits.retryBaseDelayMs);
+  return wait <= limits.remainingMs ? wait : undefined;
+}
+
+const DELTA_SECONDS = /^\d+(\.\d+)?$/;
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+/** RFC 9110 §5.6.7 HTTP-date: IMF-fixdate, or the obsolete RFC 850 and asctime forms. */
+const HTTP_DATE = new RegExp(
+  `^(?:${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT|${LONG_DAY}, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`,
+);
+
+/**
+ * Parses a `Retry-After` header per RFC 9110 §10.2.3: delta-seconds (digits; a decimal fraction is
+ * accepted too) or an HTTP-date. Anything else (`-1`, `5, 6`, `soon`) is ignored, not read as 0.
+ * Returns milliseconds to wait (≥ 0), or undefined when absent or unreadable.
+ */
+export function parseRetryAfter(
+  value: string | null,
+  now: number = Date.now(),
+): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (text === '') return undefined;
+  if (DELTA_SECONDS.test(text)) {
+    const ms = Math.round(Number(text) * 1000);
+    return Number.isFinite(ms) ? ms : undefined;
+  }
+  if (!HTTP_DATE.test(text)) return undefined;
+  // asctime has no zone (it is GMT); Date.parse would read it as local time.
+  const date = Date.parse(
+    !text.includes(',') ? `${text} GMT` : text.includes('-') ? rfc850ToImf(text) : text,
+  );
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+/** `Sunday, 06-Nov-94 08:49:37 GMT` → `06 Nov 1994 08:49:37 GMT` (two-digit years: RFC 9110 says within 50 years). */
+function rfc850ToImf(text: string): string {
+  const [, day, month, year, rest] = /, (\d{2})-(\w{3})-(\d{2}) (.*)$/.exec(text) ?? [];
+  if (year === undefined) return text;
+  const currentYear = new Date().getUTCFullYear();
+  let full = Math.floor(currentYear / 100) * 100 + Number(year);
+  if (full > currentYear + 50) full -= 100;
+  return `${day} ${month} ${full} ${rest}`;
+}
+
+/** Exponential backoff with full jitter: a random delay in [base·2^attempt / 2, base·2^attempt], capped. */
+export function backoffDelay(attempt: number, baseMs: number, capMs = 30_000): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** attempt);
+  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+}
