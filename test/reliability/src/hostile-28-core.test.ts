@@ -272,3 +272,62 @@ process.exit(0);`;
     },
   );
 });
+
+describe('hostile 28: secrets at rest', () => {
+  suite.row(
+    {
+      id: 'S-keys-at-rest',
+      area: 'secrets',
+      case: 'a core client, an AI SDK provider and a LangChain model, each with its own key, used against a gateway echoing the key; then dropped and collected (node --expose-gc)',
+      expect:
+        'while they live: errors redacted, and util.inspect(globalThis, { showHidden }) (symbol-keyed properties included) shows no key; once collected: nothing keeps a key',
+      before:
+        'every key sat raw in a global Symbol.for set (up to 256, kept after the client was gone), printed by util.inspect(globalThis, { showHidden: true })',
+    },
+    async () => {
+      const script = `
+const { inspect } = await import('node:util');
+const { createGatewayClient, isGatewayError } = await import('@infergate/core');
+const { createGateway } = await import('@infergate/ai-sdk');
+const { GatewayChatModel } = await import('@infergate/langchain');
+const { generateText } = await import('ai');
+const keys = ['sk-REST-core-' + 'a1B2c3D4e5F6', 'sk-REST-aisdk-' + 'g7H8i9J0k1L2', 'sk-REST-lc-' + 'm3N4o5P6q7R8'];
+const echo = (key) => async () => new Response(
+  JSON.stringify({ error: { code: 'invalid_api_key', message: 'bad key ' + key } }),
+  { status: 401, headers: { 'content-type': 'application/json' } });
+const texts = [];
+const collect = (error) => { texts.push(String(error?.message), inspect(error, { showHidden: true, depth: 8 })); };
+await (async () => {
+  const client = createGatewayClient({ baseURL: 'https://rest.test/v1', apiKey: keys[0], fetch: echo(keys[0]), maxRetries: 0 });
+  await client.chat({ model: '${MODEL}', messages: [{ role: 'user', content: 'hi' }] }).catch(collect);
+  const provider = createGateway({ baseURL: 'https://rest.test/v1', apiKey: keys[1], fetch: echo(keys[1]) });
+  await generateText({ model: provider('${MODEL}'), prompt: 'hi', maxRetries: 0 }).catch(collect);
+  const model = new GatewayChatModel('${MODEL}', { baseURL: 'https://rest.test/v1', apiKey: keys[2], fetch: echo(keys[2]), maxRetries: 0 });
+  await model.invoke('hi').catch(collect);
+  const state = [inspect(globalThis, { showHidden: true, depth: 8 })];
+  for (const symbol of Object.getOwnPropertySymbols(globalThis)) state.push(inspect(globalThis[symbol], { showHidden: true, depth: 12 }));
+  const global = state.join('');
+  console.log(JSON.stringify({ step: 'alive', errors: texts.length, leakedInErrors: keys.filter((k) => texts.some((t) => t.includes(k))), inGlobalState: keys.filter((k) => global.includes(k)) }));
+})();
+const registry = globalThis[Symbol.for('@infergate/core.redactors')];
+for (let i = 0; i < 200 && registry.live.size > 0; i++) {
+  globalThis.gc();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+}
+console.log(JSON.stringify({ live: registry.live.size }));
+process.exit(0);`;
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--expose-gc', '--input-type=module', '-e', script],
+        { timeout: 60_000, cwd: fileURLToPath(new URL('..', import.meta.url)) },
+      );
+      const [alive, collected] = stdout
+        .trim()
+        .split('\n')
+        .slice(-2)
+        .map((line) => JSON.parse(line) as unknown);
+      expect(alive).toEqual({ step: 'alive', errors: 6, leakedInErrors: [], inGlobalState: [] });
+      expect(collected).toEqual({ live: 0 });
+    },
+  );
+});

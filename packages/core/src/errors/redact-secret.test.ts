@@ -154,3 +154,60 @@ describe('every string an error carries is redacted', () => {
     expect(inspect(client, { showHidden: true, getters: true, depth: 10 })).not.toContain(KEY);
   });
 });
+
+describe('secrets at rest (issue 28)', () => {
+  /**
+   * What any code can read from the symbol-keyed global state (where core keeps what its copies
+   * share), as text. (All of globalThis is inspected in test/secrets-at-rest.test.ts, in a fresh
+   * process: here it holds the test runner's worker ports.)
+   */
+  function globalState(): string {
+    const texts: string[] = [];
+    for (const symbol of Object.getOwnPropertySymbols(globalThis)) {
+      const value = (globalThis as unknown as Record<symbol, unknown>)[symbol];
+      texts.push(inspect(value, { showHidden: true, depth: 12, getters: false }));
+      // Sets and maps spelled out too (their entries, WeakRefs' targets).
+      if (value && typeof value === 'object') {
+        for (const inner of Object.values(value)) {
+          if (inner instanceof Set || inner instanceof Map) {
+            for (const item of inner.values()) {
+              const target = item instanceof WeakRef ? item.deref() : item;
+              texts.push(inspect(target, { showHidden: true, depth: 12 }), String(target));
+            }
+          }
+        }
+      }
+    }
+    return texts.join('\n');
+  }
+
+  it('no raw key is reachable from globalThis, while its clients live and redact', async () => {
+    const keys = ['sk-at-rest-one-7f3a9c2e', 'sk-at-rest-two/Ab+9x_Yz'];
+    const clients = keys.map((apiKey) =>
+      createGatewayClient({
+        baseURL: `https://rest-${Math.random()}.test`,
+        apiKey,
+        maxRetries: 0,
+        fetch: async () =>
+          new Response(`{"error":{"code":"invalid_api_key","message":"bad ${apiKey}"}}`, {
+            status: 401,
+            headers: { 'content-type': 'application/json' },
+          }),
+      }),
+    );
+    // Redaction still works from what the clients hold: an echo built into any error is redacted.
+    for (const [i, client] of clients.entries()) {
+      const error = await failure(() => client.chat(ask));
+      expect(error.message).not.toContain(keys[i]);
+      expect(new GatewayError({ code: 'upstream_error', message: `x ${keys[i]} y` }).message).toBe(
+        'x [redacted] y',
+      );
+    }
+    const state = globalState();
+    for (const key of keys) {
+      expect(state).not.toContain(key);
+      expect(state).not.toContain(btoa(key).slice(4, 16));
+      expect(state).not.toContain(key.slice(3, -3).replace(/[/+]/g, ''));
+    }
+  });
+});

@@ -10,63 +10,143 @@
 const REDACTED = '[redacted]';
 /** Shorter secrets are not redacted: they would match ordinary text. */
 const MIN_SECRET_LENGTH = 4;
-/** Secrets of live clients (a process holds few keys; the cap only guards against misuse). */
-const MAX_REGISTERED = 256;
+/** Where the runtime has no WeakRef: at most this many redactors are kept (oldest dropped). */
+const MAX_STRONG = 256;
 
 /**
- * Kept on globalThis so that every copy of core in a realm (ESM and CJS builds, the main entry and
- * `@infergate/core/internal` in CJS) redacts the keys of every client.
+ * Redacts one secret. The secret, its pattern and its base64 forms live only in this closure: no
+ * property, map key or cache holds them, so nothing that can reach a `Redactor` (global state
+ * included) can read the secret back.
  */
-const REGISTRY = Symbol.for('@infergate/core.secrets');
-interface SecretRegistry {
-  registered: Set<string>;
-  patterns: Map<string, RegExp>;
+interface Redactor {
+  redact(text: string): string;
+  /** Whether this redactor is for `secret` (to share one between clients of the same key). */
+  holds(secret: string): boolean;
 }
-function secretRegistry(): SecretRegistry {
-  const holder = globalThis as unknown as Record<symbol, SecretRegistry | undefined>;
+
+function createRedactor(secret: string): Redactor {
+  let pattern: RegExp | undefined;
+  let forms: string[] | undefined;
+  return Object.freeze({
+    redact: (text: string) =>
+      redactWith(
+        text,
+        secret,
+        () => (pattern ??= patternFor(secret)),
+        () => (forms ??= base64Forms(secret)),
+      ),
+    holds: (other: string) => other === secret,
+  });
+}
+
+/**
+ * The redactors of the live clients, shared by every copy of core in a realm (ESM and CJS builds,
+ * the main entry and `@infergate/core/internal` in CJS) so that an error built by any copy is
+ * redacted. It holds them weakly: each lives as long as a client that registered its secret, and
+ * is dropped from here once collected. No raw secret is reachable from it (see `Redactor`).
+ */
+const REGISTRY = Symbol.for('@infergate/core.redactors');
+interface RedactorRegistry {
+  live: Set<{ deref(): Redactor | undefined }>;
+  forget: { register(target: object, held: unknown): void };
+}
+function redactorRegistry(): RedactorRegistry {
+  const holder = globalThis as unknown as Record<symbol, RedactorRegistry | undefined>;
   const existing = holder[REGISTRY];
   if (existing) return existing;
-  const created: SecretRegistry = { registered: new Set(), patterns: new Map() };
+  const live: RedactorRegistry['live'] = new Set();
+  const created: RedactorRegistry = {
+    live,
+    forget:
+      typeof FinalizationRegistry === 'function'
+        ? new FinalizationRegistry<{ deref(): Redactor | undefined }>((ref) => live.delete(ref))
+        : { register: () => {} },
+  };
   Object.defineProperty(globalThis, REGISTRY, { value: created, enumerable: false });
   return created;
 }
-const { registered, patterns } = secretRegistry();
+const registry = redactorRegistry();
 
-/**
- * Registers a secret that every GatewayError built afterwards redacts from its message, body,
- * data, headers and cause (the stream decoder and validators never see the key).
- */
-export function registerSecret(secret: string | undefined): void {
-  if (secret === undefined || secret.length < MIN_SECRET_LENGTH || registered.has(secret)) return;
-  if (registered.size >= MAX_REGISTERED) {
-    const oldest = registered.values().next().value as string;
-    registered.delete(oldest);
-    patterns.delete(oldest);
+/** Each owner (a client's transport) keeps its redactor alive; never enumerable, never global. */
+const owned = new WeakMap<object, Redactor>();
+
+/** The live redactor for `secret`, if a live client registered it. */
+function liveRedactor(secret: string): Redactor | undefined {
+  for (const ref of registry.live) {
+    const redactor = ref.deref();
+    if (redactor?.holds(secret)) return redactor;
   }
-  registered.add(secret);
+  return undefined;
 }
 
-/** The registered secrets (for GatewayError). */
-export function registeredSecrets(): Iterable<string> {
-  return registered;
+/**
+ * Registers the secret of `owner` (a client's transport): every GatewayError built while the owner
+ * is alive redacts it from its message, body, data, headers and cause (the stream decoder and
+ * validators never see the key). Once the owner is collected, nothing keeps the secret.
+ */
+export function registerSecret(secret: string | undefined, owner: object): void {
+  if (secret === undefined || secret.length < MIN_SECRET_LENGTH) return;
+  let redactor = liveRedactor(secret);
+  if (!redactor) {
+    redactor = createRedactor(secret);
+    if (typeof WeakRef === 'function') {
+      const ref = new WeakRef(redactor);
+      registry.live.add(ref);
+      registry.forget.register(redactor, ref);
+    } else {
+      // No weak references in this runtime: kept strongly, the oldest dropped past the cap.
+      if (registry.live.size >= MAX_STRONG) {
+        const oldest = registry.live.values().next().value;
+        if (oldest) registry.live.delete(oldest);
+      }
+      const strong = redactor;
+      registry.live.add({ deref: () => strong });
+    }
+  }
+  owned.set(owner, redactor);
+}
+
+/** The live clients' redactors (for GatewayError: whether there is anything to redact). */
+export function registeredSecrets(): Iterable<unknown> {
+  return registry.live;
 }
 
 /** Replaces `secret` in `text` in every recognised form. */
 export function redactSecret(text: string, secret: string | undefined): string {
   if (!secret || secret.length < MIN_SECRET_LENGTH || text.length < MIN_SECRET_LENGTH) return text;
+  const registered = liveRedactor(secret);
+  if (registered) return registered.redact(text);
+  return redactWith(
+    text,
+    secret,
+    () => patternFor(secret),
+    () => base64Forms(secret),
+  );
+}
+
+function redactWith(
+  text: string,
+  secret: string,
+  pattern: () => RegExp,
+  forms: () => string[],
+): string {
+  if (text.length < MIN_SECRET_LENGTH) return text;
   let out = text.includes(secret) ? text.split(secret).join(REDACTED) : text;
   // Fast path: none of the encodings' marks and no base64 of the key: nothing more to find.
-  if (out.includes('\\') || out.includes('%')) out = out.replace(patternFor(secret), REDACTED);
-  for (const form of base64Forms(secret)) {
+  if (out.includes('\\') || out.includes('%')) out = out.replace(pattern(), REDACTED);
+  for (const form of forms()) {
     if (out.includes(form)) out = out.split(form).join(REDACTED);
   }
   return out;
 }
 
-/** Replaces every registered secret (and `extra`) in `text`. */
+/** Replaces every live client's secret (and `extra`) in `text`. */
 export function redactAll(text: string, extra?: string): string {
   let out = extra === undefined ? text : redactSecret(text, extra);
-  for (const secret of registered) out = redactSecret(out, secret);
+  for (const ref of registry.live) {
+    const redactor = ref.deref();
+    if (redactor) out = redactor.redact(out);
+  }
   return out;
 }
 
@@ -96,8 +176,6 @@ function hexClass(code: number, width: number): string {
 
 /** Per character: itself, `\uXXXX`, `\/` for `/`, or its URL encoding (`%XX` per UTF-8 byte). */
 function patternFor(secret: string): RegExp {
-  let pattern = patterns.get(secret);
-  if (pattern) return pattern;
   let source = '';
   for (const char of secret) {
     const code = char.codePointAt(0) ?? 0;
@@ -109,20 +187,14 @@ function patternFor(secret: string): RegExp {
     if (char === ' ') options.push('\\+');
     source += `(?:${options.join('|')})`;
   }
-  pattern = new RegExp(source, 'g');
-  patterns.set(secret, pattern);
-  return pattern;
+  return new RegExp(source, 'g');
 }
-
-const base64Cache = new Map<string, string[]>();
 
 /**
  * The key's base64 forms that do not depend on its neighbours: for each of the three byte
  * alignments, the characters fully determined by the key's own bytes (standard and URL-safe).
  */
 function base64Forms(secret: string): string[] {
-  const cached = base64Cache.get(secret);
-  if (cached) return cached;
   const bytes = new TextEncoder().encode(secret);
   const forms = new Set<string>();
   for (let offset = 0; offset < 3; offset++) {
@@ -138,10 +210,7 @@ function base64Forms(secret: string): string[] {
       forms.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
     }
   }
-  const list = [...forms];
-  if (base64Cache.size > MAX_REGISTERED) base64Cache.clear();
-  base64Cache.set(secret, list);
-  return list;
+  return [...forms];
 }
 
 function toBase64(bytes: Uint8Array): string {

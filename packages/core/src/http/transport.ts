@@ -107,7 +107,7 @@ export class Transport {
   constructor(config: TransportConfig) {
     const { apiKey, ...rest } = config;
     this.#apiKey = apiKey;
-    registerSecret(apiKey);
+    registerSecret(apiKey, this);
     this.#config = rest;
     this.#plainHttpToRemote = isPlainHttpToRemote(rest.baseURL);
     this.#headers = new RequestHeaders(rest.headers, apiKey);

@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const dist = JSON.stringify(join(import.meta.dirname, '..', 'dist', 'index.js'));
+
+/**
+ * Runs in a child process with --expose-gc: a client registers its key for redaction; nothing of
+ * globalThis (inspected with showHidden, symbols included) shows the key; the client is dropped and
+ * collected, and nothing keeps its key (issue 28: the keys stayed in a global set for good).
+ */
+const SCRIPT = `
+const { inspect } = await import('node:util');
+const { createGatewayClient, GatewayError } = await import(${dist});
+const KEY = 'sk-outlives-' + 'x7Qp2Lm9Zr4';
+const registry = globalThis[Symbol.for('@infergate/core.redactors')];
+const redacted = () => !new GatewayError({ code: 'upstream_error', message: 'k=' + KEY }).message.includes(KEY);
+let client = createGatewayClient({ baseURL: 'https://outlives.test/v1', apiKey: KEY, fetch: async () => new Response('{"error":{"code":"invalid_api_key","message":"bad ' + KEY + '"}}', { status: 401, headers: { 'content-type': 'application/json' } }) });
+// An error echoing the key, so that every cache redaction may fill is filled.
+await client.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }).catch(() => {});
+const seen = [inspect(globalThis, { showHidden: true, depth: 8 })];
+for (const symbol of Object.getOwnPropertySymbols(globalThis)) {
+  seen.push(inspect(globalThis[symbol], { showHidden: true, depth: 12 }));
+}
+const text = seen.join('\\n');
+const whileAlive = {
+  redacted: redacted(),
+  live: registry.live.size,
+  keyInGlobalState: text.includes(KEY) || text.includes(btoa(KEY).slice(4, 16)),
+};
+client = undefined;
+for (let i = 0; i < 100 && registry.live.size > 0; i++) {
+  globalThis.gc();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+}
+console.log(JSON.stringify({ whileAlive, afterCollected: { live: registry.live.size, redacted: redacted() } }));
+process.exit(0);
+`;
+
+describe('a client’s key after the client is gone (issue 28)', () => {
+  it('is forgotten: nothing registered outlives the client', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--expose-gc', '--input-type=module', '-e', SCRIPT],
+      { timeout: 30_000 },
+    );
+    expect(JSON.parse(stdout.trim())).toEqual({
+      whileAlive: { redacted: true, live: 1, keyInGlobalState: false },
+      // Nobody holds the key any more: there is nothing left to redact it with.
+      afterCollected: { live: 0, redacted: false },
+    });
+  });
+});
