@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Pack-and-install test: `pnpm pack` every published package under packages/, install the tarballs
-# with npm (not the workspace) into a temporary app beside the frameworks at their lowest and
-# highest supported versions (frameworks.json), start the emulator from its installed tarball, and
+# with npm (not the workspace) into temporary apps beside the frameworks at the lowest and highest
+# version of every peer range (frameworks.json: four apps for ai 6/7 × lowest/highest, with
+# @langchain/core and zod ends spread over them), start the emulator from its installed tarball, and
 # run per package: an ESM import, a CJS require (both call the emulator), and tsc with
 # moduleResolution node16 and bundler, plus module node20 for the CommonJS view. The bundler run
 # checks every .d.ts (skipLibCheck false); the others check resolution and assignability only, to
 # keep the test quick. Before that, the release dry run: `changeset status`, `changeset
-# publish-plan`, each tarball's contents, and `npm publish --dry-run` of each tarball.
+# publish-plan`, each tarball's contents, and `npm publish --dry-run` of each tarball. Last, npm
+# must refuse (ERESOLVE) our packages beside an `ai` or `@langchain/core` just below our ranges.
+# A package's smoke test is app/smoke-<package dir>.mjs and .cjs (else its entry must just load).
 # npm downloads are cached in ~/.cache/infergate/npm (--prefer-offline): repeat runs stay offline.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -101,21 +104,34 @@ for tarball in "$work"/tarballs/*.tgz; do
 done
 log "release dry run: changeset status, changeset publish-plan, npm publish --dry-run of ${#packages[@]} tarballs ok"
 
-# 3. Install the tarballs beside each framework set and smoke-test them. The two sets run side by
-# side (each in its own directory, with its own emulator): npm and tsc each keep one core busy.
+# 3. Install the tarballs beside each framework set (frameworks.json `sets`: together they hold both
+# ends of every peer range) and smoke-test them; and check that npm refuses our tarballs beside a
+# framework just below a range (`belowRange`). Every job has its own directory (and emulator) and
+# they run side by side, at most INFERGATE_PACK_TEST_JOBS at once (default 4): each mostly waits on
+# npm or keeps one core busy with tsc.
 check_set() {
-  local set="$1" app="$work/app-$1"
+  local set="$1" app="$work/app-$1" name format script spec resolution
   emulator_pid="" # global in this subshell: read by its EXIT trap after the function returned
   trap '[ -z "$emulator_pid" ] || kill "$emulator_pid" 2>/dev/null || true' EXIT
   mkdir -p "$app"
   cp "$here"/app/* "$app/"
   printf '{ "name": "infergate-pack-test-%s", "private": true }\n' "$set" >"$app/package.json"
   mapfile -t frameworks < <(node -e '
-    const sets = require(process.argv[1]);
+    const { sets } = require(process.argv[1]);
     for (const [name, version] of Object.entries(sets[process.argv[2]])) console.log(`${name}@${version}`);
   ' "$here/frameworks.json" "$set")
   (cd "$app" && npm install --ignore-scripts "$work"/tarballs/*.tgz "${frameworks[@]}" @types/node@22 @types/json-schema@7 >/dev/null)
   log "$set: installed ${frameworks[*]}"
+  # The AI SDK's types are checked with the entry TypeScript users of the installed `ai` take:
+  # the main entry from aiSdkMainEntryTypesFrom on, `/v6` before (ai@6, and ai@7 before that).
+  local types
+  types="$(cd "$app" && node -e '
+    const from = require(process.argv[1]).aiSdkMainEntryTypesFrom.split(".").map(Number);
+    const have = require("ai/package.json").version.split(".").map(Number);
+    const order = have.map((n, i) => n - from[i]).find((d) => d !== 0) ?? 0;
+    console.log(order >= 0 ? "v7" : "v6");
+  ' "$here/frameworks.json")"
+  cp "$app/types-ai-sdk-$types.mts" "$app/types-ai-sdk.mts"
 
   # exec: the pid is the emulator's own, so that the trap stops it (not only its subshell).
   (cd "$app" && exec node node_modules/@infergate/emulator/bin/infergate-emulator.js --port 0 \
@@ -131,6 +147,14 @@ check_set() {
   export INFERGATE_BASE_URL INFERGATE_API_KEY
 
   for name in "${packages[@]}"; do
+    # A package without a framework peer behaves the same in every set: it runs in the first only.
+    if [ "$set" != "${sets[0]}" ] && ! node -e '
+      const peers = Object.keys(require(process.argv[1]).peerDependencies ?? {});
+      const set = require(process.argv[2]).sets[process.argv[3]];
+      process.exit(peers.some((peer) => peer in set) ? 0 : 1);
+    ' "$root/packages/$name/package.json" "$here/frameworks.json" "$set"; then
+      continue
+    fi
     for format in mjs cjs; do
       script="$app/smoke-$name.$format"
       if [ ! -f "$script" ]; then
@@ -154,15 +178,49 @@ check_set() {
   done
 }
 
-pids=()
-for set in lowest highest; do
-  (check_set "$set") >"$work/$set.log" 2>&1 &
-  pids+=("$!")
+# npm must refuse our package beside a peer just below its range, at install (ERESOLVE), not let
+# the app fail at run time. A dry run: the refusal comes from resolving the tree, before downloads.
+check_below_range() {
+  local index="$1" peer version package app="$work/below-$1"
+  read -r peer version package < <(node -e '
+    const { peer, version, package: name } = require(process.argv[1]).belowRange[process.argv[2]];
+    console.log(peer, version, name);
+  ' "$here/frameworks.json" "$index")
+  mkdir -p "$app"
+  printf '{ "name": "infergate-pack-test-below-%s", "private": true }\n' "$index" >"$app/package.json"
+  if (cd "$app" && npm install --dry-run --ignore-scripts "$work"/tarballs/infergate-core-*.tgz \
+    "$work"/tarballs/infergate-"$package"-*.tgz "$peer@$version" >"$app/npm.log" 2>&1); then
+    log "below range: npm installed @infergate/$package beside $peer@$version instead of refusing"
+    exit 1
+  fi
+  if ! grep -q 'ERESOLVE' "$app/npm.log" || ! grep -q "peer $peer@" "$app/npm.log"; then
+    cat "$app/npm.log"
+    log "below range: npm failed beside $peer@$version, but not with its peer message (ERESOLVE)"
+    exit 1
+  fi
+  log "below range: npm refuses @infergate/$package beside $peer@$version (ERESOLVE: $(grep -m1 -o "peer $peer@.* from @infergate/[^ ]*" "$app/npm.log"))"
+}
+
+mapfile -t sets < <(node -e 'console.log(Object.keys(require(process.argv[1]).sets).join("\n"))' "$here/frameworks.json")
+below_count="$(node -p 'require(process.argv[1]).belowRange.length' "$here/frameworks.json")"
+jobs_max="${INFERGATE_PACK_TEST_JOBS:-4}"
+names=()
+start_job() { # start_job <name> <command...>: runs in the background, output and status kept
+  local job="$1"
+  shift
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  local status_file="$work/job-$job.rc" # (the job's functions may reuse any variable name)
+  ("$@" >"$work/job-$job.log" 2>&1; echo $? >"$status_file") &
+  names+=("$job")
+}
+for set in "${sets[@]}"; do start_job "$set" check_set "$set"; done
+for ((i = 0; i < below_count; i++)); do start_job "below-$i" check_below_range "$i"; done
+wait
+failed=()
+for name in "${names[@]}"; do
+  cat "$work/job-$name.log"
+  rc="$(cat "$work/job-$name.rc" 2>/dev/null || echo none)"
+  [ "$rc" = 0 ] || failed+=("$name (exit $rc)")
 done
-failed=0
-for i in 0 1; do
-  wait "${pids[$i]}" || failed=1
-done
-cat "$work/lowest.log" "$work/highest.log"
-[ "$failed" = 0 ] || { log "a framework set failed (its output is above)"; exit 1; }
+[ "${#failed[@]}" = 0 ] || { log "failed: ${failed[*]} (its output is above)"; exit 1; }
 log "ok"

@@ -1,8 +1,8 @@
 // Provider registries, custom providers and middleware wrappers of both AI SDK majors around our
 // providers: ai@7 with the main entry (V4) and with `/v6` (V3, which ai@7 wraps), ai@6 (the
-// `ai-v6` alias) with `/v6`. A provider whose spec version a registry misreads gets its models
-// wrapped as V2 ones: usage would stop being numbers. Reasoning, tool calls and the served model
-// must come through every wrapper.
+// `ai-v6` alias) with `/v6`. What `ai` takes for a V2 model or provider it adapts, converting usage
+// (upstream, a provider misread this way reported usage as '[object Object]'): usage must stay
+// numbers, and reasoning, tool calls and the served model must come through every wrapper.
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import * as ai7 from 'ai';
@@ -178,8 +178,8 @@ describe('ai@6 with the /v6 provider', () => {
     expect((await result.steps)[0]?.toolCalls[0]).toMatchObject({ toolName: 'weather' });
     expectNumericUsage(await result.totalUsage);
 
-    // The fallback path is where ai@6 adapts a provider it takes for V2 (usage would turn into
-    // '[object Object]'): our provider says v3, so its models pass through unchanged.
+    // The fallback path is where ai@6 adapts a provider it does not take for V3 (asProviderV3, the
+    // V2 adapter that converts usage): ours says v3, so its models come through as they are.
     const fallback = await ai6.generateText({
       model: custom.languageModel('my/laptop-model'),
       prompt: 'where am I',

@@ -1,19 +1,19 @@
-// ESM import of the packed @infergate/ai-sdk, used through the installed `ai`.
-import assert from 'node:assert/strict';
-import { gateway } from '@infergate/ai-sdk';
-import { embedMany, generateText, streamText } from 'ai';
+// ESM import of the packed @infergate/ai-sdk (the entries for the installed `ai` major), through
+// the installed `ai`: the README's quick start (ai-sdk-quick-start.cjs).
+import { createRequire } from 'node:module';
+import * as fixtures from '@infergate/emulator/fixtures';
+import * as ai from 'ai';
+import { z } from 'zod';
 
-const { text } = await generateText({ model: gateway('community/general'), prompt: 'Hello' });
-assert.ok(text.length > 0, 'generateText');
-let streamed = '';
-for await (const delta of streamText({ model: gateway('community/general'), prompt: 'Hi' })
-  .textStream) {
-  streamed += delta;
+const require = createRequire(import.meta.url);
+const { entriesFor, quickStart } = require('./ai-sdk-quick-start.cjs');
+const { major, entries } = entriesFor(require('ai/package.json').version);
+for (const entry of entries) {
+  await quickStart({
+    ai,
+    infergate: await import(entry),
+    z,
+    wavWithSpeech: fixtures.wavWithSpeech,
+    label: `esm, ai@${major}, ${entry}`,
+  });
 }
-assert.ok(streamed.length > 0, 'streamText');
-const { embeddings } = await embedMany({
-  model: gateway.embeddingModel('multilingual-e5-base'),
-  values: ['a', 'b'],
-});
-assert.equal(embeddings.length, 2);
-console.log('ai-sdk (esm): ok');

@@ -1,6 +1,7 @@
 // Types resolve from the packed packages' CommonJS view (`require` condition, .d.cts files).
 
 import { createGateway } from '@infergate/ai-sdk';
+import { createGateway as createGatewayV3 } from '@infergate/ai-sdk/v6';
 import { createGatewayClient, type GatewayClient } from '@infergate/core';
 import { createEmulator } from '@infergate/emulator';
 import { GatewayChatModel } from '@infergate/langchain';
@@ -13,4 +14,5 @@ export const shared: GatewayClient = createGatewayClient({
 });
 export const chat: BaseChatModel = new GatewayChatModel('community/general');
 export const provider = createGateway();
+export const providerV3 = createGatewayV3();
 export const emulator = createEmulator();

@@ -1,6 +1,7 @@
 // Types resolve from the packed packages (ESM view) and fit the installed frameworks' own types.
+// The AI SDK's are in types-ai-sdk.mts: run.sh copies types-ai-sdk-v<major>.mts there for the
+// installed `ai` major.
 
-import { createGateway, gateway } from '@infergate/ai-sdk';
 import { createGatewayClient, type GatewayClient, isGatewayError } from '@infergate/core';
 import { createEmulator, type RunningEmulator } from '@infergate/emulator';
 import * as fixtures from '@infergate/emulator/fixtures';
@@ -8,7 +9,6 @@ import { GatewayChatModel, GatewayEmbeddings } from '@infergate/langchain';
 import { createRedisBudget } from '@infergate/redis';
 import type { Embeddings } from '@langchain/core/embeddings';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import type { EmbeddingModel, LanguageModel } from 'ai';
 
 export const client: GatewayClient = createGatewayClient({ baseURL: 'http://x/v1', apiKey: 'k' });
 export const shared: GatewayClient = createGatewayClient({
@@ -16,9 +16,6 @@ export const shared: GatewayClient = createGatewayClient({
 });
 export const chat: BaseChatModel = new GatewayChatModel('community/general');
 export const embeddings: Embeddings = new GatewayEmbeddings({ model: 'multilingual-e5-base' });
-export const languageModel: LanguageModel = gateway('community/general');
-export const embeddingModel: EmbeddingModel =
-  createGateway().embeddingModel('multilingual-e5-base');
 export const emulator = createEmulator();
 export type Running = RunningEmulator;
 export const checks = [isGatewayError, fixtures];
