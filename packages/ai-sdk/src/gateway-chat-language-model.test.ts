@@ -78,6 +78,42 @@ describe('generateText through the gateway', () => {
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
+  it('refuses a mistyped id for plain chat too, as LangChain does: nothing reaches the gateway', async () => {
+    const generated = await generateText({
+      model: gateway()('community/genral'),
+      prompt: 'hi',
+    }).catch((e: unknown) => e);
+    let streamed: unknown;
+    await streamText({
+      model: gateway()('community/genral'),
+      prompt: 'hi',
+      onError: ({ error }) => {
+        streamed = error;
+      },
+    }).consumeStream();
+    for (const error of [generated, streamed]) {
+      expect(NoSuchModelError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toContain('Close matches: community/general');
+    }
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('the catalog unreachable: the look-up fails as a retryable APICallError on /models, ai retries it', async () => {
+    emulator.injectFault({ fault: 'bad_gateway', endpoint: 'models', times: 1 });
+    const result = await generateText({ model: gateway()('community/general'), prompt: 'hi' });
+    expect(result.text).toBe('Echo: hi');
+    emulator.injectFault({ fault: 'bad_gateway', endpoint: 'models', times: 10 });
+    const error = await generateText({
+      model: gateway()('community/general'),
+      prompt: 'hi',
+      maxRetries: 0,
+    }).catch((e: unknown) => e);
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect((error as APICallError).url).toContain('/models');
+    expect((error as APICallError).isRetryable).toBe(true);
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
   it('runs a multi-step tool loop with stopWhen', async () => {
     const result = await generateText({
       model: gateway()('community/general'),

@@ -170,38 +170,37 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     let body = requestBody(this.modelId, options, messages, tools, responseFormat);
     let needs = requiredCapabilities(body, stream);
 
-    // Plain chat is not looked up: every listed model has it, and the gateway refuses the rest.
-    if (needs.some((need) => need !== 'chat')) {
-      const capabilities = await this.checkModel([], options.abortSignal);
-      if (
-        capabilities !== undefined &&
-        responseFormat?.type === 'json_schema' &&
-        this.settings.fallbackToJsonObject === true &&
-        !capabilities.includes('json_schema') &&
-        capabilities.includes('json_object')
-      ) {
-        // Opt-in downgrade: the schema goes into the system message; `ai` validates the answer.
-        messages = convertToGatewayChatMessages(
-          injectJsonInstructionIntoMessages({
-            messages: options.prompt,
-            schema:
-              options.responseFormat?.type === 'json' ? options.responseFormat.schema : undefined,
-          }),
-          conversion,
-        );
-        responseFormat = { type: 'json_object' };
-        body = requestBody(this.modelId, options, messages, tools, responseFormat);
-        needs = requiredCapabilities(body, stream);
-        warnings.push({
-          type: 'unsupported',
-          feature: 'responseFormat.schema',
-          details: `Model "${this.modelId}" has json_object but not json_schema: sent as json_object with the schema in the system message (fallbackToJsonObject). The answer is validated client-side.`,
-        });
-      }
-      // Core's gate: refuses (naming the models that would do) before any chat request.
-      if (capabilities !== undefined) {
-        await this.checkModel(needs, options.abortSignal, capabilities, describeCall(stream, body));
-      }
+    // Core's gate for every call, plain chat too: an id the catalog does not list is refused
+    // here with close matches (one cached GET /models per catalogTtlMs), as in LangChain.
+    const capabilities = await this.checkModel([], options.abortSignal);
+    if (
+      capabilities !== undefined &&
+      responseFormat?.type === 'json_schema' &&
+      this.settings.fallbackToJsonObject === true &&
+      !capabilities.includes('json_schema') &&
+      capabilities.includes('json_object')
+    ) {
+      // Opt-in downgrade: the schema goes into the system message; `ai` validates the answer.
+      messages = convertToGatewayChatMessages(
+        injectJsonInstructionIntoMessages({
+          messages: options.prompt,
+          schema:
+            options.responseFormat?.type === 'json' ? options.responseFormat.schema : undefined,
+        }),
+        conversion,
+      );
+      responseFormat = { type: 'json_object' };
+      body = requestBody(this.modelId, options, messages, tools, responseFormat);
+      needs = requiredCapabilities(body, stream);
+      warnings.push({
+        type: 'unsupported',
+        feature: 'responseFormat.schema',
+        details: `Model "${this.modelId}" has json_object but not json_schema: sent as json_object with the schema in the system message (fallbackToJsonObject). The answer is validated client-side.`,
+      });
+    }
+    // Core's gate: refuses (naming the models that would do) before any chat request.
+    if (capabilities !== undefined) {
+      await this.checkModel(needs, options.abortSignal, capabilities, describeCall(stream, body));
     }
 
     return { body, warnings };

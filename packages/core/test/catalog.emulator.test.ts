@@ -143,6 +143,29 @@ describe('catalog', () => {
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
+  it('needs given as one string, as documented: both outcomes (issue 28)', async () => {
+    const { client, emulator } = harness();
+    expect((await client.requireCapabilities('combo/st', 'streaming'))?.id).toBe('combo/st');
+    const lacking = await caught(() => client.requireCapabilities('combo/t', 'streaming'));
+    expect(lacking.code).toBe('unsupported_model_capability');
+    expect(lacking.missing).toEqual(['streaming']);
+    expect(lacking.alternatives).toContain('combo/st');
+    expect(lacking.message).toContain('lacks streaming');
+    expect(await client.checkModel('combo/st', 'tools')).toContain('tools');
+    const refused = await caught(() => client.checkModel('combo/t', 'json_schema'));
+    expect(refused.code).toBe('unsupported_model_capability');
+    expect(refused.missing).toEqual(['json_schema']);
+    const known = await caught(() =>
+      client.checkModel('any/model', 'tools', { known: ['chat'], purpose: 'bindTools' }),
+    );
+    expect(known.message).toContain('needed for bindTools');
+    const wrong = await caught(() =>
+      client.requireCapabilities('combo/st', 7 as unknown as 'streaming'),
+    );
+    expect(wrong).toMatchObject({ code: 'invalid_request_error', field: 'needs' });
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
   it('an unlisted own model is let through unchecked; any other unlisted id is refused', async () => {
     const { client, emulator } = harness();
     // my/laptop-model is offline: not listed, yet its address works (docs/gateway-protocol.md §3.1).

@@ -120,14 +120,15 @@ export function capabilityError(options: CapabilityCheck): GatewayError {
  * names what is missing and the models that would do. Both adapters refuse through it.
  */
 export function checkCapabilities(check: CapabilityCheck): void {
-  const missing = missingCapabilities(check.capabilities, check.needs);
-  const passes = check.anyOf ? missing.length < check.needs.length : missing.length === 0;
+  const needs = readNeeds(check.needs);
+  const missing = missingCapabilities(check.capabilities, needs);
+  const passes = check.anyOf ? missing.length < needs.length : missing.length === 0;
   if (passes) return;
-  throw capabilityError({ ...check, purpose: check.purpose ?? describeNeeds(check.needs) });
+  throw capabilityError({ ...check, needs, purpose: check.purpose ?? describeNeeds(needs) });
 }
 
 /** The default purpose of a refusal: `chat`, or `this request (tools, json_schema)`. */
 export function describeNeeds(needs: readonly ModelCapability[]): string {
-  const extra = needs.filter((need) => need !== 'chat');
+  const extra = readNeeds(needs).filter((need) => need !== 'chat');
   return extra.length > 0 ? `this request (${extra.join(', ')})` : 'chat';
 }

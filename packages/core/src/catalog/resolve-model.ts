@@ -4,9 +4,9 @@ import { GatewayError } from '../errors/errors';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
 import type { Catalog } from './catalog';
 import { closeMatches, listIds } from './close-matches';
-import { capabilitiesOf, checkCapabilities, isOwnModelId } from './model-capabilities';
+import { capabilitiesOf, checkCapabilities, isOwnModelId, readNeeds } from './model-capabilities';
 
-/** `checkModel`'s options: a call's options plus what the gate needs to know. */
+/** The gate's options (`checkModel`): a call's options plus what the gate needs to know. */
 export interface CheckModelOptions extends CallOptions {
   /** The model's capabilities when the caller knows them (e.g. passed by the user). */
   known?: readonly string[];
@@ -27,34 +27,44 @@ export async function listedModel(
   throw modelNotFound(id, models);
 }
 
-/** The listed model; `undefined` for an unlisted own model; `model_not_found` otherwise. */
-export async function resolveModel(
-  catalog: Catalog,
-  id: string,
-  opts: CallOptions | undefined,
-): Promise<GatewayModel | undefined> {
-  const { found, models } = await findModel(catalog, id, opts);
-  // An unlisted own model may just be offline: its address still works (docs/gateway-protocol.md §3.1).
-  if (found || isOwnModelId(id)) return found;
-  throw modelNotFound(id, models);
+/** What the capability gate found: the catalog entry (when it was read) and the capabilities. */
+export interface GateResult {
+  /** The listed model; undefined for an unlisted own model, or when the capabilities were `known`. */
+  model: GatewayModel | undefined;
+  /** The capabilities checked; undefined for an unlisted own model (unchecked: the gateway decides). */
+  capabilities: readonly string[] | undefined;
 }
 
-/** The capability gate (`GatewayClient.checkModel`): the capabilities, or a refusal. */
-export async function checkModel(
+/**
+ * The capability gate, the one rule behind the client's `checkModel`, `requireCapabilities` and
+ * `resolveModel` (docs/gateway-protocol.md §4.2): the capabilities come from `known`, else from the
+ * cached catalog, where an unlisted id is `model_not_found` with close matches — except an own
+ * model (`my/...`), which is offline yet keeps its address, so it is let through unchecked. Then
+ * each need is checked (`needs` may be one capability as a string); a refusal names the listed
+ * models that would do.
+ */
+export async function gateModel(
   catalog: Catalog,
   modelId: string,
-  needs: readonly ModelCapability[],
+  needs: ModelCapability | readonly ModelCapability[],
   opts: CheckModelOptions = {},
-): Promise<readonly string[] | undefined> {
+): Promise<GateResult> {
   const { known, purpose, anyOf, ...callOptions } = opts;
+  const list = readNeeds(needs);
+  let model: GatewayModel | undefined;
   let capabilities = known;
   if (capabilities === undefined) {
-    const model = await resolveModel(catalog, modelId, callOptions);
-    // An unlisted own model cannot be checked: the gateway refuses what it cannot serve.
-    if (!model) return undefined;
+    const found = await findModel(catalog, modelId, callOptions);
+    model = found.found;
+    if (!model) {
+      // An unlisted own model may just be offline: its address still works (§3.1).
+      if (isOwnModelId(modelId)) return { model: undefined, capabilities: undefined };
+      throw modelNotFound(modelId, found.models);
+    }
     capabilities = capabilitiesOf(model);
   }
-  const check = { model: modelId, needs, capabilities, purpose, anyOf };
+  if (list.length === 0) return { model, capabilities };
+  const check = { model: modelId, needs: list, capabilities, purpose, anyOf };
   try {
     checkCapabilities(check);
   } catch (refusal) {
@@ -64,7 +74,7 @@ export async function checkModel(
     if (models === undefined) throw refusal;
     checkCapabilities({ ...check, catalog: models });
   }
-  return capabilities;
+  return { model, capabilities };
 }
 
 async function findModel(
@@ -93,7 +103,7 @@ function modelNotFound(id: string, models: readonly GatewayModel[]): GatewayErro
   const ids = models.map((model) => model.id);
   const alternatives = closeMatches(id, ids);
   const own = isOwnModelId(id)
-    ? ' An own model (my/...) is not listed while it is offline; resolveModel() and requireCapabilities() let its address through.'
+    ? ' An own model (my/...) is not listed while it is offline; the capability gate (checkModel, requireCapabilities, resolveModel) lets its address through.'
     : '';
   return new GatewayError({
     code: 'model_not_found',

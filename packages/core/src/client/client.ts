@@ -2,9 +2,8 @@ import type { ConcurrencyBudgetState } from '../budget/concurrency-budget';
 import { budgetId, ClientBudgetView, defaultBudget, Semaphore } from '../budget/concurrency-budget';
 import type { CallOptions } from '../call/call-options';
 import { Catalog } from '../catalog/catalog';
-import { capabilitiesOf } from '../catalog/model-capabilities';
 import type { CheckModelOptions } from '../catalog/resolve-model';
-import { checkModel, listedModel, resolveModel } from '../catalog/resolve-model';
+import { gateModel, listedModel } from '../catalog/resolve-model';
 import type { ChatStreamOptions } from '../chat/chat-calls';
 import { openChatStream, postChat } from '../chat/chat-calls';
 import type { GatewayError } from '../errors/errors';
@@ -120,50 +119,52 @@ export class GatewayClient {
     this.#catalog?.invalidate();
   }
 
-  /** The listed model; `model_not_found` (with close matches) for any unlisted id. */
+  // The model look-ups. One rule, core's capability gate (`gateModel`, catalog/resolve-model.ts),
+  // behind three views of what it found — `checkModel` (the capabilities), `requireCapabilities`
+  // (the catalog entry) and `resolveModel` (the entry, no needs) — plus the strict `model`.
+
+  /** The listed model; `model_not_found` (with close matches) for any unlisted id, `my/...` too. */
   async model(id: string, opts?: CallOptions): Promise<GatewayModel> {
     return listedModel(this.#ready().catalog, id, opts);
   }
 
   /**
    * The listed model; `undefined` for an unlisted own model (`my/...`: offline models are not
-   * listed, yet their address still works); `model_not_found` for any other unlisted id.
+   * listed, yet their address still works); `model_not_found` for any other unlisted id. The
+   * capability gate with no needs: `requireCapabilities(id, [])`.
    */
   async resolveModel(id: string, opts?: CallOptions): Promise<GatewayModel | undefined> {
-    return resolveModel(this.#ready().catalog, id, opts);
+    return (await gateModel(this.#ready().catalog, id, [], opts)).model;
   }
 
   /**
-   * The model when it has every need; `unsupported_model_capability` when it lacks one;
-   * `undefined` (unchecked: the gateway decides) for an unlisted own model, as `resolveModel`.
+   * The capability gate returning the catalog entry: the model when it has every need (one need
+   * may be given as a string); `unsupported_model_capability` when it lacks one; `undefined`
+   * (unchecked: the gateway decides) for an unlisted own model; `model_not_found` for any other
+   * unlisted id.
    */
   async requireCapabilities(
     modelId: string,
-    needs: readonly ModelCapability[],
+    needs: ModelCapability | readonly ModelCapability[],
     opts?: CallOptions,
   ): Promise<GatewayModel | undefined> {
-    const { catalog } = this.#ready();
-    const model = await resolveModel(catalog, modelId, opts);
-    // An unlisted own model cannot be checked: the gateway refuses what it cannot serve.
-    if (!model) return undefined;
-    await checkModel(catalog, modelId, needs, { ...opts, known: capabilitiesOf(model) });
-    return model;
+    return (await gateModel(this.#ready().catalog, modelId, needs, opts)).model;
   }
 
   /**
-   * The capability gate both adapters call before a chat request. The model's capabilities are
-   * `known` (passed by the user: no catalog read unless refusing) or read from the cached catalog;
-   * it refuses with `unsupported_model_capability` (naming `purpose`, what is missing and the
-   * listed models that would do) when they lack a need (`anyOf`: lack all of them), and returns
-   * them. `undefined`: an unlisted own model, unchecked (the gateway decides); any other unlisted
-   * id is `model_not_found`. With no `needs` it only resolves the capabilities.
+   * The capability gate both adapters call before a chat request, returning the capabilities. They
+   * are `known` (passed by the user: no catalog read unless refusing) or read from the cached
+   * catalog; it refuses with `unsupported_model_capability` (naming `purpose`, what is missing and
+   * the listed models that would do) when they lack a need (`anyOf`: lack all of them).
+   * `undefined`: an unlisted own model, unchecked (the gateway decides); any other unlisted id is
+   * `model_not_found`. With no `needs` it only resolves the capabilities.
    */
   async checkModel(
     modelId: string,
-    needs: readonly ModelCapability[],
+    needs: ModelCapability | readonly ModelCapability[],
     opts?: CheckModelOptions,
   ): Promise<readonly string[] | undefined> {
-    return checkModel(this.#ready().catalog, modelId, needs, opts);
+    return (await gateModel(this.#ready().catalog, modelId, needs, opts)).capabilities;
   }
 
   /** The embedding engines `GET /capabilities` lists. */
