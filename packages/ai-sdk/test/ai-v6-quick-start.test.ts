@@ -1,6 +1,6 @@
 // The README's AI SDK quick start under ai@6 (the `ai-v6` alias of ai@6.x), through
 // `@infergate/ai-sdk/v6` and ai@6's own entry points, against the emulator.
-import { APICallError, UnsupportedFunctionalityError } from '@ai-sdk/provider-v3';
+import { APICallError, NoSuchModelError, UnsupportedFunctionalityError } from '@ai-sdk/provider-v3';
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import {
@@ -34,6 +34,33 @@ describe('ai@6 quick start through @infergate/ai-sdk/v6', () => {
     expect(provider('community/general').specificationVersion).toBe('v3');
     expect(provider.embeddingModel().specificationVersion).toBe('v3');
     expect(provider.transcriptionModel().specificationVersion).toBe('v3');
+  });
+
+  it('has no image, speech or reranking models, and textEmbeddingModel is embeddingModel', () => {
+    const provider = gateway();
+    // `isInstance`, as ai@6 checks: the error comes from `@ai-sdk/provider` 4, ai@6 has 3.
+    const thrown = (make: () => unknown) => {
+      try {
+        make();
+      } catch (error) {
+        return error;
+      }
+    };
+    expect(NoSuchModelError.isInstance(thrown(() => provider.imageModel('any')))).toBe(true);
+    expect(NoSuchModelError.isInstance(thrown(() => provider.speechModel('any')))).toBe(true);
+    expect(NoSuchModelError.isInstance(thrown(() => provider.rerankingModel('any')))).toBe(true);
+    expect(provider.textEmbeddingModel('all-minilm-l6-v2').modelId).toBe('all-minilm-l6-v2');
+  });
+
+  it("passes the V4 model's warnings on as V3 warnings", async () => {
+    const result = await generateText({
+      model: gateway()('community/general'),
+      prompt: 'hi',
+      topK: 3,
+    });
+    expect(result.warnings).toContainEqual(
+      expect.objectContaining({ type: 'unsupported', feature: 'topK' }),
+    );
   });
 
   it('generateText: text, numeric usage, served model', async () => {
