@@ -6,7 +6,7 @@
  * or remove a name. Applications use the main entry (`@infergate/core`).
  */
 export { budgetId } from './budget/concurrency-budget';
-export { isTimeoutReason } from './call/call-scope';
+export { callEndedError } from './call/call-scope';
 export { capabilitiesOf, capabilityError, checkCapabilities } from './catalog/model-capabilities';
 export { readChatCompletion } from './chat/assemble-chat';
 export { buildChatRequest, type ChatRequestOptions } from './chat/build-chat-request';
@@ -14,6 +14,7 @@ export { classifyFinishReason, type FinishReasonKind } from './chat/classify-fin
 export { ChatStreamDecoder } from './chat/stream/chat-stream-decoder';
 export { utf8ByteLength } from './encoding/utf8';
 export { invalidRequest } from './errors/errors';
+export { invalidResponse } from './errors/invalid-response';
 export { isRetryableWithin, parseRetryAfter, RETRY_DEFAULTS } from './http/retry-policy';
 export { ENDPOINTS, isServiceAvailable, SERVICE_OF_TOOL } from './protocol/endpoints';
 export { readUsage } from './protocol/read-usage';

@@ -78,6 +78,26 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
     expect(isGatewayError(error) && error.code).toBe('timeout');
   });
 
+  it("a signal that ended before the call: core's error, worded as core words it, nothing sent", async () => {
+    const { emulator, connection } = gateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const late = AbortSignal.abort(new DOMException('late', 'TimeoutError'));
+    const timedOut = await rejection(model.invoke('hi', { signal: late }));
+    const client = createGatewayClient({ ...connection, maxRetries: 0 });
+    const fromCore = await rejection(
+      client.chat(
+        { model: 'community/general', messages: [{ role: 'user', content: 'hi' }] },
+        { signal: late },
+      ),
+    );
+    expect(timedOut).toMatchObject({ code: 'timeout', message: (fromCore as Error).message });
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = await rejection(model.invoke('hi', { signal: controller.signal }));
+    expect(aborted).toMatchObject({ code: 'aborted', message: 'The call was aborted' });
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
   it('an abort stays an abort', async () => {
     const { emulator, connection } = gateway();
     emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5000 });

@@ -157,34 +157,11 @@ export class CallScope {
   }
 
   /** The typed error for an ended scope: `timeout`, or `aborted` with the caller's reason as cause. */
-  error(extra: { requestedModel?: string; servedModel?: string } = {}): GatewayError {
+  error(extra: CallEndContext = {}): GatewayError {
     if (this.#reason === 'timeout') {
-      return new GatewayError({
-        code: 'timeout',
-        message: `The call did not finish within its deadline of ${this.#timeoutMs} ms`,
-        isRetryable: false,
-        ...extra,
-      });
+      return callEndedError(undefined, { ...extra, timeoutMs: this.#timeoutMs });
     }
-    const reason = this.#callerSignal?.reason;
-    if (isTimeoutReason(reason)) {
-      // `AbortSignal.timeout(...)`, as LangChain's `timeout` and other frameworks build it: a
-      // deadline, not a cancellation.
-      return new GatewayError({
-        code: 'timeout',
-        message: "The call did not finish within its deadline (the caller's AbortSignal timed out)",
-        cause: reason,
-        isRetryable: false,
-        ...extra,
-      });
-    }
-    return new GatewayError({
-      code: 'aborted',
-      message: 'The call was aborted',
-      cause: reason,
-      isRetryable: false,
-      ...extra,
-    });
+    return callEndedError(this.#callerSignal?.reason, extra);
   }
 
   /** Ends the scope from inside (e.g. a stream is cancelled by its reader). */
@@ -204,6 +181,49 @@ export class CallScope {
       this.#onCallerAbort = undefined;
     }
   }
+}
+
+/** What the error of an ended call names. */
+export interface CallEndContext {
+  requestedModel?: string;
+  servedModel?: string;
+}
+
+/**
+ * The error of a call that ended before its answer, built here only (core's scope and the
+ * adapters' own early checks alike): `timeout` when its deadline of `timeoutMs` passed or the
+ * caller's signal is `AbortSignal.timeout(...)`'s (LangChain's `timeout` builds one: a deadline,
+ * not a cancellation); otherwise `aborted`, with the caller's reason as cause.
+ */
+export function callEndedError(
+  reason: unknown,
+  extra: CallEndContext & { timeoutMs?: number } = {},
+): GatewayError {
+  const { timeoutMs, ...context } = extra;
+  if (timeoutMs !== undefined) {
+    return new GatewayError({
+      code: 'timeout',
+      message: `The call did not finish within its deadline of ${timeoutMs} ms`,
+      isRetryable: false,
+      ...context,
+    });
+  }
+  if (isTimeoutReason(reason)) {
+    return new GatewayError({
+      code: 'timeout',
+      message: "The call did not finish within its deadline (the caller's AbortSignal timed out)",
+      cause: reason,
+      isRetryable: false,
+      ...context,
+    });
+  }
+  return new GatewayError({
+    code: 'aborted',
+    message: 'The call was aborted',
+    cause: reason,
+    isRetryable: false,
+    ...context,
+  });
 }
 
 /** Waits `ms`, or rejects with the signal's reason when it aborts first. */

@@ -143,7 +143,7 @@ export class GatewayError extends Error {
     }
     if (this.body !== undefined && this.body.length > 2000)
       json.body = `${this.body.slice(0, 2000)}…`;
-    const cause = describeCause(this.cause);
+    const cause = causeAsJSON(this.cause);
     if (cause !== undefined) json.cause = cause;
     return json;
   }
@@ -201,12 +201,22 @@ function safeCause(cause: unknown, redacting: boolean): unknown {
   return cause;
 }
 
-function describeCause(cause: unknown): unknown {
+/** A cause as plain JSON for `toJSON` (a GatewayError as its own JSON). */
+function causeAsJSON(cause: unknown): unknown {
   if (cause === undefined) return undefined;
   if (cause instanceof GatewayError) return cause.toJSON();
   if (cause instanceof Error) return { name: cause.name, message: cause.message };
   if (typeof cause === 'string' || typeof cause === 'number' || typeof cause === 'boolean')
     return cause;
+  return String(cause);
+}
+
+/** A thrown value's message for an error message, with its cause's (fetch hides the reason in `cause`). */
+export function describeCause(cause: unknown): string {
+  if (cause instanceof Error) {
+    const inner = cause.cause instanceof Error ? ` (${cause.cause.message})` : '';
+    return `${cause.message}${inner}`;
+  }
   return String(cause);
 }
 

@@ -6,7 +6,7 @@
  */
 
 import type { CallScope } from '../call/call-scope';
-import { GatewayError } from '../errors/errors';
+import { describeCause, GatewayError } from '../errors/errors';
 import { parseErrorResponse } from './parse-error-response';
 import { readBoundedBody } from './read-bounded-body';
 import { isRetryableFailure } from './retry-policy';
@@ -83,13 +83,4 @@ export function tooLarge(
     requestedModel: asked.requestedModel,
     isRetryable: false,
   });
-}
-
-/** A thrown value's message, with its cause's (fetch hides the reason in `cause`). */
-export function describeCause(cause: unknown): string {
-  if (cause instanceof Error) {
-    const inner = cause.cause instanceof Error ? ` (${cause.cause.message})` : '';
-    return `${cause.message}${inner}`;
-  }
-  return String(cause);
 }

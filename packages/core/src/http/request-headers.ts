@@ -1,6 +1,5 @@
 // docs/gateway-protocol.md §2.2 (authentication), §2.3 (request headers we send).
-import { GatewayError } from '../errors/errors';
-import { describeCause } from './answer-errors';
+import { describeCause, GatewayError } from '../errors/errors';
 import { redact } from './parse-error-response';
 
 /**

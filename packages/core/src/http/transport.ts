@@ -4,14 +4,13 @@ import type { KeyBudget, ReleaseSlot, Semaphore } from '../budget/concurrency-bu
 import type { CallOptions } from '../call/call-options';
 import { checkCallOptions } from '../call/call-options';
 import { CallScope, MAX_TIMEOUT_MS, sleep } from '../call/call-scope';
-import { GatewayError, isGatewayError } from '../errors/errors';
+import { describeCause, GatewayError, isGatewayError } from '../errors/errors';
 import { invalidResponse } from '../errors/invalid-response';
 import { registerSecret } from '../errors/redact-secret';
 import { CallEvents, serverOf } from '../events/call-events';
 import type { GatewayEventHandler } from '../events/gateway-events';
 import type { Usage } from '../protocol/wire-types';
 import {
-  describeCause,
   errorFromAnswer,
   lostStream,
   readErrorBody,

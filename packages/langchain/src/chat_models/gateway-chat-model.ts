@@ -1,5 +1,5 @@
 import type { CallOptions, ChatRequest, GatewayClient } from '@infergate/core';
-import { checkCapabilities } from '@infergate/core/internal';
+import { checkCapabilities, invalidResponse } from '@infergate/core/internal';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import type {
   BaseLanguageModelInput,
@@ -23,7 +23,7 @@ import { readChatChunks } from '../converters/convert-stream-events';
 import { mapFinishReason } from '../converters/map-finish-reason';
 import { completeMessage, shiftToolBlocks } from '../converters/shape-stream-chunks';
 import { callOptions, resolveClient } from '../utils/client';
-import { configurationError, invalidResponse } from '../utils/errors';
+import { configurationError } from '../utils/errors';
 import {
   buildChatRequest,
   buildRequestParams,

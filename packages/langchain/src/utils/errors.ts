@@ -1,14 +1,9 @@
 import { GatewayError } from '@infergate/core';
-import { isTimeoutReason } from '@infergate/core/internal';
+import { callEndedError } from '@infergate/core/internal';
 
 /** A configuration mistake found while building an object (no request was made). */
 export function configurationError(message: string): GatewayError {
   return new GatewayError({ code: 'configuration_error', message, isRetryable: false });
-}
-
-/** The gateway answered 200 with a body the client cannot use. */
-export function invalidResponse(message: string): GatewayError {
-  return new GatewayError({ code: 'invalid_response', message, isRetryable: false });
 }
 
 /**
@@ -39,16 +34,11 @@ export function withCreateHint(
   });
 }
 
-/** An aborted call rejects before any request, catalog lookups included. */
+/**
+ * An aborted call rejects before any request, catalog lookups included, with core's error for it
+ * (LangChain's `timeout` aborts with AbortSignal.timeout's TimeoutError: core reads it as a
+ * deadline, `timeout`; any other reason is `aborted`).
+ */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (!signal?.aborted) return;
-  // LangChain's `timeout` aborts with AbortSignal.timeout's TimeoutError: core's rule reads it as
-  // a deadline.
-  const timedOut = isTimeoutReason(signal.reason);
-  throw new GatewayError({
-    code: timedOut ? 'timeout' : 'aborted',
-    message: timedOut ? 'The call did not finish within its deadline' : 'The call was aborted',
-    cause: signal.reason,
-    isRetryable: false,
-  });
+  if (signal?.aborted) throw callEndedError(signal.reason);
 }
