@@ -35,6 +35,28 @@ describe('service tools in an agent loop', () => {
     expect(emulator.counters.requests.translations).toBe(1);
   });
 
+  it("core's availability rule: available_nodes 0 refuses before sending, a missing count does not", async () => {
+    // A gateway whose /capabilities leaves out the translation entry's count and reports ocr at 0.
+    const patched: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      if (!String(input).endsWith('/capabilities')) return answer;
+      const body = (await answer.json()) as { data: Record<string, unknown>[] };
+      for (const entry of body.data) {
+        if (entry.id === 'translation') delete entry.available_nodes;
+        if (entry.id === 'ocr') entry.available_nodes = 0;
+      }
+      return Response.json(body, { status: answer.status, headers: answer.headers });
+    };
+    const provider = gateway({ fetch: patched });
+    await provider.services();
+    expect((await provider.translate({ text: 'hi', targetLanguage: 'de' })).text).toBe('[de] hi');
+    await expect(provider.ocr({ image: files['scan.png']! })).rejects.toMatchObject({
+      data: { code: 'provider_unavailable' },
+    });
+    expect(emulator.counters.requests.translations).toBe(1);
+    expect(emulator.counters.requests.ocr).toBe(0);
+  });
+
   it('runs ocr and transcribe tools on files the application resolves', async () => {
     const provider = gateway();
     const resolve = async (name: string) => {
