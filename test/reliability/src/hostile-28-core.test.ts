@@ -2,8 +2,11 @@ import { execFile } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { createGateway } from '@infergate/ai-sdk';
 import { createGatewayClient, isGatewayError } from '@infergate/core';
 import { startEmulator } from '@infergate/emulator';
+import { GatewayChatModel } from '@infergate/langchain';
+import { generateText } from 'ai';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { hostileSuite } from './harness/hostile-rows';
 import { drain, type HostileServer, startHostileServer } from './harness/hostile-server';
@@ -40,6 +43,8 @@ beforeAll(async () => {
       held.push(res);
       return true;
     },
+    // The emulator answers; the case only records what reached the gateway.
+    plain: () => false,
   });
 });
 afterAll(async () => {
@@ -328,6 +333,94 @@ process.exit(0);`;
         .map((line) => JSON.parse(line) as unknown);
       expect(alive).toEqual({ step: 'alive', errors: 6, leakedInErrors: [], inGlobalState: [] });
       expect(collected).toEqual({ live: 0 });
+    },
+  );
+});
+
+describe('hostile 28: input JSON cannot carry', () => {
+  /** What each surface threw, as `<error type>:<code or argument>:<field>`. */
+  async function everySurface(
+    request: { messages: Record<string, unknown>[]; extra?: Record<string, unknown> },
+    field: string,
+  ): Promise<void> {
+    const baseURL = hostile.url('plain');
+    const outcomes: string[] = [];
+    const record = (error: unknown) => {
+      if (isGatewayError(error)) outcomes.push(`GatewayError:${error.code}:${error.field}`);
+      else if (error instanceof Error && error.name === 'AI_InvalidArgumentError')
+        outcomes.push(`InvalidArgumentError:${(error as { argument?: string }).argument}`);
+      else outcomes.push(`untyped:${String(error)}`);
+    };
+    const client = createGatewayClient({ baseURL, apiKey: KEY, maxRetries: 0 });
+    const body = { model: MODEL, messages: request.messages, ...request.extra } as never;
+    await client.chat(body).then(() => outcomes.push('sent'), record);
+    await client.chatStream(body).then(() => outcomes.push('sent'), record);
+    // The adapters carry extra fields as provider options / modelKwargs.
+    if (request.extra) {
+      const provider = createGateway({ baseURL, apiKey: KEY });
+      await generateText({
+        model: provider(MODEL),
+        prompt: 'hi',
+        maxRetries: 0,
+        providerOptions: { infergate: request.extra as never },
+      }).then(() => outcomes.push('sent'), record);
+      const model = new GatewayChatModel(MODEL, {
+        baseURL,
+        apiKey: KEY,
+        maxRetries: 0,
+        modelKwargs: request.extra,
+      });
+      await model.invoke('hi').then(() => outcomes.push('sent'), record);
+    }
+    const typed = `GatewayError:invalid_request_error:${field}`;
+    const expected = request.extra
+      ? [typed, typed, `InvalidArgumentError:${field}`, typed]
+      : [typed, typed];
+    expect(outcomes).toEqual(expected);
+    expect(hostile.seen('plain').filter((endpoint) => endpoint === 'chat/completions')).toEqual([]);
+  }
+
+  suite.row(
+    {
+      id: 'U-circular-message',
+      area: 'input',
+      case: 'a message that refers to itself (circular), through chat and chatStream',
+      expect: 'invalid_request_error naming messages[0].parent, before sending',
+      before: 'a raw TypeError from JSON.stringify (nothing sent, but untyped, no field)',
+    },
+    () => {
+      const message: Record<string, unknown> = { role: 'user', content: 'hi' };
+      message.parent = message;
+      return everySurface({ messages: [message] }, 'messages[0].parent');
+    },
+  );
+  suite.row(
+    {
+      id: 'U-bigint-message',
+      area: 'input',
+      case: 'a BigInt in a message',
+      expect: 'invalid_request_error naming messages[0].name, before sending',
+      before: 'a raw TypeError (“Do not know how to serialize a BigInt”)',
+    },
+    () =>
+      everySurface({ messages: [{ role: 'user', content: 'hi', name: 7n }] }, 'messages[0].name'),
+  );
+  suite.row(
+    {
+      id: 'U-cyclic-extra',
+      area: 'input',
+      case: 'a cyclic extra field: core (a field of the request), AI SDK (providerOptions.infergate), LangChain (modelKwargs)',
+      expect:
+        'core and LangChain: invalid_request_error naming metadata.self; AI SDK: InvalidArgumentError with that argument; nothing sent',
+      before: 'a raw TypeError on every surface',
+    },
+    () => {
+      const metadata: Record<string, unknown> = { tag: 'x' };
+      metadata.self = metadata;
+      return everySurface(
+        { messages: [{ role: 'user', content: 'hi' }], extra: { metadata } },
+        'metadata.self',
+      );
     },
   );
 });

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4 (`POST /chat/completions`), §2.4 and §4.6 (`X-Service-Model`:
 // fallback detection, requested and served model).
 import type { CallOptions } from '../call/call-options';
+import { jsonBody } from '../encoding/json-body';
 import { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
 import type { Transport } from '../http/transport';
@@ -101,5 +102,5 @@ export async function openChatStream(
 /** The request as sent: `stream` is the client's to set, whatever the caller put there. */
 function chatBody(req: ChatRequest, stream: boolean): string {
   const { stream: _ignored, ...rest } = req;
-  return JSON.stringify(stream ? { ...rest, stream: true } : rest);
+  return jsonBody(stream ? { ...rest, stream: true } : rest);
 }

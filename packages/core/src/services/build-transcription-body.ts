@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §9 (multipart and JSON forms).
+import { jsonBody } from '../encoding/json-body';
 import type { TranscriptionRequest } from '../protocol/wire-types';
 import type { CheckedAudio } from './validate-transcription';
 
@@ -8,7 +9,7 @@ export async function buildTranscriptionBody(
   audio: CheckedAudio,
 ): Promise<string | FormData> {
   if (req.encoding === 'json') {
-    return JSON.stringify({
+    return jsonBody({
       audio_base64: await audio.input.base64(),
       filename: audio.filename,
       mime_type: audio.mimeType,

@@ -9,6 +9,7 @@
 import type { CallOptions } from '../call/call-options';
 import type { Catalog } from '../catalog/catalog';
 import { listIds } from '../catalog/close-matches';
+import { jsonBody } from '../encoding/json-body';
 import { GatewayError, invalidRequest, isGatewayError } from '../errors/errors';
 import { invalidAnswer, invalidResponse } from '../errors/invalid-response';
 import type { Transport } from '../http/transport';
@@ -177,7 +178,7 @@ export async function translate(
   opts: CallOptions | undefined,
 ): Promise<TranslationResponse> {
   validateTranslationRequest(req);
-  return postService(context, 'translation', JSON.stringify(req), opts);
+  return postService(context, 'translation', jsonBody(req), opts);
 }
 
 export async function ocr(
@@ -186,7 +187,7 @@ export async function ocr(
   opts: CallOptions | undefined,
 ): Promise<OcrResponse> {
   const image = await validateOcrRequest(req);
-  const body = JSON.stringify({ image_base64: image, model: req.model });
+  const body = jsonBody({ image_base64: image, model: req.model });
   return postService(context, 'ocr', body, opts);
 }
 
@@ -233,7 +234,7 @@ async function postEmbeddings(
     {
       method: 'POST',
       path: SERVICE_PATHS.embeddings,
-      body: JSON.stringify(req),
+      body: jsonBody(req),
       model: req.model,
       onFailure,
     },

@@ -1,0 +1,79 @@
+import { InvalidArgumentError } from '@ai-sdk/provider';
+import { isGatewayError } from '@infergate/core';
+import { generateText, streamText } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from './use-emulator';
+
+const { emulator, gateway } = useEmulator();
+
+/**
+ * Input JSON cannot carry reaches the request as the adapter builds it (provider options are sent
+ * as extra fields, message provider options on the message): refused before sending, as
+ * `InvalidArgumentError` naming the field, through `ai`'s own entry points (issue 28).
+ */
+function cyclic(): Record<string, unknown> {
+  const value: Record<string, unknown> = { tag: 'x' };
+  value.self = value;
+  return value;
+}
+
+/** The error a call failed with (`streamText` reports it through `onError` and the stream). */
+async function failure(run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+function expectRefusal(error: unknown, argument: string): void {
+  expect(InvalidArgumentError.isInstance(error)).toBe(true);
+  const refusal = error as InvalidArgumentError;
+  expect(refusal.argument).toBe(argument);
+  expect(isGatewayError(refusal.cause)).toBe(true);
+  expect((refusal.cause as { code: string }).code).toBe('invalid_request_error');
+  expect(emulator.counters.requests.chat ?? 0).toBe(0);
+}
+
+describe('unserialisable input through the AI SDK (issue 28)', () => {
+  it('generateText: a cyclic provider option (an extra field) → InvalidArgumentError, nothing sent', async () => {
+    const error = await failure(() =>
+      generateText({
+        model: gateway()('community/general'),
+        prompt: 'hi',
+        maxRetries: 0,
+        providerOptions: { infergate: { metadata: cyclic() } as never },
+      }),
+    );
+    expectRefusal(error, 'metadata.self');
+  });
+
+  it('generateText: a BigInt in a provider option → InvalidArgumentError naming it', async () => {
+    const error = await failure(() =>
+      generateText({
+        model: gateway()('community/general'),
+        prompt: 'hi',
+        maxRetries: 0,
+        providerOptions: { infergate: { metadata: { id: 12n } } as never },
+      }),
+    );
+    expectRefusal(error, 'metadata.id');
+  });
+
+  it('streamText: a cyclic provider option → the stream fails with InvalidArgumentError', async () => {
+    const errors: unknown[] = [];
+    const result = streamText({
+      model: gateway()('community/general'),
+      prompt: 'hi',
+      maxRetries: 0,
+      providerOptions: { infergate: { metadata: cyclic() } as never },
+      onError: ({ error }) => {
+        errors.push(error);
+      },
+    });
+    await failure(() => result.text);
+    expect(errors).toHaveLength(1);
+    expectRefusal(errors[0], 'metadata.self');
+  });
+});

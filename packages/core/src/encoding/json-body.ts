@@ -1,0 +1,121 @@
+// docs/gateway-protocol.md §4.1, §6–§9 (JSON request bodies), §10.4 (`invalid_request_error`: a
+// refusal before sending, naming the field).
+import { GatewayError } from '../errors/errors';
+
+/**
+ * The JSON text of a request body. `JSON.stringify` throws a raw `TypeError` on a circular
+ * reference or a BigInt (and whatever a `toJSON` or a getter throws); only then is the value
+ * walked to find the field, so a body that serialises costs one `JSON.stringify`. The refusal is
+ * `invalid_request_error` with `field` the path of the offending value (`messages[0].content`,
+ * `metadata.self`), before anything is sent.
+ */
+export function jsonBody(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    throw unserialisable(value, error);
+  }
+}
+
+/** A value to look at, or (`exit`) the end of an object's fields. */
+type Frame =
+  | { node: unknown; path: string; exit?: false }
+  | { node: object; path: string; exit: true };
+
+/** The refusal for a value JSON.stringify threw on, naming the first offending field found. */
+function unserialisable(root: unknown, thrown: unknown): GatewayError {
+  const found = locate(root);
+  const field = found?.path || 'request';
+  const problem = found?.problem ?? `cannot be sent as JSON (${describe(thrown)})`;
+  return new GatewayError({
+    code: 'invalid_request_error',
+    message: `${field}: ${problem}; nothing was sent`,
+    field,
+    isRetryable: false,
+    cause: thrown,
+  });
+}
+
+/**
+ * Walks the value as JSON.stringify does (`toJSON`, own enumerable keys), depth-first with an
+ * explicit stack (a value too deep for JSON.stringify's recursion is walked too).
+ */
+function locate(root: unknown): { path: string; problem: string } | undefined {
+  /** The objects on the current branch, with their paths (a cycle points back into them). */
+  const onPath = new Map<object, string>();
+  const stack: Frame[] = [{ node: root, path: '' }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (frame.exit) {
+      onPath.delete(frame.node);
+      continue;
+    }
+    const { path } = frame;
+    let node = frame.node;
+    if (hasToJSON(node)) {
+      try {
+        node = node.toJSON(lastKey(path));
+      } catch (error) {
+        return { path, problem: `its toJSON() threw (${describe(error)})` };
+      }
+    }
+    if (typeof node === 'bigint') {
+      return {
+        path,
+        problem: `is a BigInt (${node}n), which JSON cannot carry: send a number or a string`,
+      };
+    }
+    if (typeof node !== 'object' || node === null) continue;
+    const back = onPath.get(node);
+    if (back !== undefined) {
+      return {
+        path,
+        problem: `is a circular reference (back to ${back === '' ? 'the request itself' : back}), which JSON cannot carry`,
+      };
+    }
+    if (onPath.size >= MAX_DEPTH) {
+      return { path, problem: `is nested more than ${MAX_DEPTH} levels deep` };
+    }
+    const children: [string, unknown][] = [];
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) children.push([`${path}[${i}]`, node[i]]);
+    } else {
+      for (const key of Object.keys(node)) {
+        const childPath = path === '' ? key : `${path}.${key}`;
+        try {
+          children.push([childPath, (node as Record<string, unknown>)[key]]);
+        } catch (error) {
+          return { path: childPath, problem: `could not be read (${describe(error)})` };
+        }
+      }
+    }
+    onPath.set(node, path);
+    stack.push({ node, path, exit: true });
+    // Reversed, so that the first field is looked at first.
+    for (let i = children.length - 1; i >= 0; i--) {
+      const [childPath, child] = children[i]!;
+      stack.push({ node: child, path: childPath });
+    }
+  }
+  return undefined;
+}
+
+/** Deeper than this, JSON.stringify's own recursion would overflow the stack anyway. */
+const MAX_DEPTH = 5_000;
+
+function hasToJSON(value: unknown): value is { toJSON(key: string): unknown } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { toJSON?: unknown }).toJSON === 'function'
+  );
+}
+
+function lastKey(path: string): string {
+  const match = /(?:\.([^.[\]]+)|\[(\d+)\])$/.exec(path);
+  return match?.[1] ?? match?.[2] ?? path;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
