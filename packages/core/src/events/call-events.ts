@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4.6 (the fallback event), §10.5 (retry events).
 import { isGatewayError } from '../errors/errors';
 import type { AssembledChat } from '../protocol/chat-result-types';
+import { endpointName } from '../protocol/endpoints';
 import { readUsage } from '../protocol/read-usage';
 import type { Usage } from '../protocol/wire-types';
 import type {
@@ -17,15 +18,6 @@ import type {
 /** Ids of calls in this realm: every event of one call carries its id. */
 let lastCallId = 0;
 
-const OPERATIONS: Readonly<Record<string, GatewayOperation>> = {
-  '/chat/completions': 'chat',
-  '/embeddings': 'embeddings',
-  '/translations': 'translation',
-  '/ocr': 'ocr',
-  '/audio/transcriptions': 'transcription',
-  '/models': 'models',
-  '/capabilities': 'capabilities',
-};
 
 export interface CallEventsInit {
   onEvent: GatewayEventHandler;
@@ -66,7 +58,8 @@ export class CallEvents {
     this.#onEvent = init.onEvent;
     this.#redact = init.redact;
     this.recordContent = init.recordContent;
-    this.#operation = OPERATIONS[init.path] ?? 'other';
+    // Each endpoint's name in protocol/endpoints.ts is its operation.
+    this.#operation = endpointName(init.path) ?? 'other';
     this.#requestedModel = init.requestedModel;
     const event: GatewayStartEvent = {
       type: 'start',
