@@ -5,8 +5,8 @@
 # @langchain/core and zod ends spread over them), start the emulator from its installed tarball, and
 # run per package: an ESM import, a CJS require (both call the emulator), and tsc with
 # moduleResolution node16 and bundler, plus module node20 for the CommonJS view. The bundler run
-# checks every .d.ts (skipLibCheck false); the others check resolution and assignability only, to
-# keep the test quick. Before that, the release dry run: `changeset status`, `changeset
+# checks every .d.ts (skipLibCheck false) and that our AI SDK models fit the installed `ai`'s types
+# (types-ai-sdk.mts); the others check resolution and assignability only, to keep the test quick. Before that, the release dry run: `changeset status`, `changeset
 # publish-plan`, each tarball's contents, and `npm publish --dry-run` of each tarball. Last, npm
 # must refuse (ERESOLVE) our packages beside an `ai` or `@langchain/core` just below our ranges.
 # A package's smoke test is app/smoke-<package dir>.mjs and .cjs (else its entry must just load).

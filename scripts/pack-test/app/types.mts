@@ -1,7 +1,11 @@
 // Types resolve from the packed packages (ESM view) and fit the installed frameworks' own types.
-// The AI SDK's are in types-ai-sdk.mts: run.sh copies types-ai-sdk-v<major>.mts there for the
-// installed `ai` major.
+// The AI SDK's are in types-ai-sdk.mts: run.sh copies types-ai-sdk-v7.mts (main entry) or
+// types-ai-sdk-v6.mts (`/v6`) there, for the installed `ai` (frameworks.json).
 
+// Both AI SDK entries resolve (their fit to `ai`'s types: types-ai-sdk.mts, checked by the bundler
+// config with every .d.ts).
+import type { GatewayProvider } from '@infergate/ai-sdk';
+import type { GatewayProviderV3 } from '@infergate/ai-sdk/v6';
 import { createGatewayClient, type GatewayClient, isGatewayError } from '@infergate/core';
 import { createEmulator, type RunningEmulator } from '@infergate/emulator';
 import * as fixtures from '@infergate/emulator/fixtures';
@@ -18,4 +22,5 @@ export const chat: BaseChatModel = new GatewayChatModel('community/general');
 export const embeddings: Embeddings = new GatewayEmbeddings({ model: 'multilingual-e5-base' });
 export const emulator = createEmulator();
 export type Running = RunningEmulator;
+export type Providers = [GatewayProvider, GatewayProviderV3];
 export const checks = [isGatewayError, fixtures];
