@@ -152,3 +152,36 @@ describe('unserialisable input through the client (issue 28)', () => {
     });
   }
 });
+
+describe('a bad value named in a refusal (issue 28)', () => {
+  const client = createGatewayClient({
+    baseURL: 'https://quote.test/v1',
+    apiKey: 'k',
+    maxRetries: 0,
+    fetch: async () => new Response('{}', { status: 500 }),
+  });
+  const loop: Record<string, unknown> = {};
+  loop.loop = loop;
+  const cases: [string, () => unknown, string][] = [
+    [
+      'translate: a BigInt target_language',
+      () => client.translate({ input: 'a', target_language: 5n } as never),
+      'target_language',
+    ],
+    [
+      'translate: a cyclic target_language',
+      () => client.translate({ input: 'a', target_language: loop } as never),
+      'target_language',
+    ],
+    [
+      'embed: a BigInt input_type',
+      () => client.embed({ input: 'a', model: 'e', input_type: 5n } as never),
+      'input_type',
+    ],
+  ];
+  for (const [name, run, field] of cases) {
+    it(`${name}: invalid_request_error naming ${field} (describing the value does not throw)`, async () => {
+      expect(refusal(await thrown(run))).toMatchObject({ code: 'invalid_request_error', field });
+    });
+  }
+});

@@ -119,3 +119,18 @@ function lastKey(path: string): string {
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
+
+/**
+ * A value as JSON text, for a refusal's message: never throws (a BigInt shows as `5n`, a value
+ * JSON cannot carry by its type), so describing a bad field cannot fail with a raw TypeError.
+ */
+export function quoteValue(value: unknown): string {
+  if (typeof value === 'bigint') return `${value}n`;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Array.isArray(value)
+      ? 'an array JSON cannot carry'
+      : `an ${typeof value} JSON cannot carry`;
+  }
+}

@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §6 (embeddings), §11 (limits).
+import { quoteValue } from '../encoding/json-body';
 import { utf8ByteLength } from '../encoding/utf8';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
@@ -54,7 +55,7 @@ export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] 
   if (request.input_type !== undefined && !INPUT_TYPES.has(request.input_type)) {
     throw invalidRequest(
       'input_type',
-      `is ${JSON.stringify(request.input_type)}; allowed: "document", "query"`,
+      `is ${quoteValue(request.input_type)}; allowed: "document", "query"`,
     );
   }
   if (

@@ -5,6 +5,7 @@ import {
   detectAudioFormat,
 } from '../encoding/audio-format';
 import { type BinaryInput, toBinaryInput } from '../encoding/binary-input';
+import { quoteValue } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { TranscriptionRequest } from '../protocol/wire-types';
@@ -34,13 +35,13 @@ export async function validateTranscriptionRequest(
   if (request.response_format !== undefined && !RESPONSE_FORMATS.has(request.response_format)) {
     throw invalidRequest(
       'response_format',
-      `is ${JSON.stringify(request.response_format)}; allowed: "json", "text"`,
+      `is ${quoteValue(request.response_format)}; allowed: "json", "text"`,
     );
   }
   if (request.encoding !== undefined && !ENCODINGS.has(request.encoding)) {
     throw invalidRequest(
       'encoding',
-      `is ${JSON.stringify(request.encoding)}; allowed: "multipart", "json"`,
+      `is ${quoteValue(request.encoding)}; allowed: "multipart", "json"`,
     );
   }
   if (request.translate !== undefined && typeof request.translate !== 'boolean') {

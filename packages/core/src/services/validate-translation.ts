@@ -1,3 +1,4 @@
+import { quoteValue } from '../encoding/json-body';
 import { utf8ByteLength } from '../encoding/utf8';
 import { invalidRequest } from '../errors/errors';
 import { LANGUAGE_CODE, LIMITS } from '../protocol/limits';
@@ -14,7 +15,7 @@ export function checkLanguageCode(field: string, value: unknown): void {
   if (typeof value !== 'string' || !LANGUAGE_CODE.test(value)) {
     throw invalidRequest(
       field,
-      `${JSON.stringify(value) ?? String(value)} is not a language code matching ${LANGUAGE_CODE.source} (e.g. "en", "uk", "pt-BR")`,
+      `${quoteValue(value)} is not a language code matching ${LANGUAGE_CODE.source} (e.g. "en", "uk", "pt-BR")`,
     );
   }
 }
