@@ -18,7 +18,6 @@ import type {
 /** Ids of calls in this realm: every event of one call carries its id. */
 let lastCallId = 0;
 
-
 export interface CallEventsInit {
   onEvent: GatewayEventHandler;
   recordContent: boolean;
