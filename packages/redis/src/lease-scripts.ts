@@ -36,20 +36,25 @@ end
  *  granted when it is among the first (limit − holders) of the queue, so slots go out in ticket
  *  order (FIFO across processes).
  *
- *  The id's state lost (no `seq`) while processes may still hold leases: the script asks them on
- *  the census channel (PUBLISH answers how many processes hold a lease of the id) and, when any
- *  does or this process saw the state before, grants nothing until they re-registered their
- *  leases (each answers once) or for at most 2/3 of the TTL (two refresh periods). */
+ *  Live leases may be missing: the id's state lost (no `seq`: a restart without persistence,
+ *  FLUSHALL), or leases expired while their processes live (Redis frozen longer than the TTL,
+ *  or a holder stalled). Then the script asks on the census channel, where every process that
+ *  has held a lease of the id listens: PUBLISH answers how many may have lost one (a crashed
+ *  process answers nothing and costs no wait). When any may have, or the state was lost and this
+ *  process saw it before, nothing is granted until they re-registered their leases (each answers
+ *  once) or for at most 2/3 of the TTL (two refresh periods). The holders' key lives 20 TTLs
+ *  after its last change, so expired leases are found as such after a long freeze too. */
 export const ACQUIRE_SCRIPT = `${NOW}
 local ttl = tonumber(ARGV[3])
-if redis.call('EXISTS', KEYS[4]) == 0 then
+local lost = redis.call('EXISTS', KEYS[4]) == 0
+local expired = redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if expired > 0 then redis.call('INCRBY', KEYS[5], expired) end
+if (lost or expired > 0) and redis.call('EXISTS', KEYS[7]) == 0 then
   local holding = redis.call('PUBLISH', ARGV[5], 'lost')
-  if holding > 0 or ARGV[4] == '1' then
+  if holding > 0 or (lost and ARGV[4] == '1') then
     redis.call('SET', KEYS[7], holding, 'PX', math.max(1, math.floor(ttl * 2 / 3)))
   end
 end
-local expired = redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if expired > 0 then redis.call('INCRBY', KEYS[5], expired) end
 local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
 if #gone > 0 then
   redis.call('ZREM', KEYS[2], unpack(gone))
@@ -66,7 +71,7 @@ if free > 0 and rank < free and redis.call('EXISTS', KEYS[7]) == 0 then
   redis.call('ZREM', KEYS[2], ARGV[1])
   redis.call('ZREM', KEYS[3], ARGV[1])
   redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
-  redis.call('PEXPIRE', KEYS[1], ttl * 2)
+  redis.call('PEXPIRE', KEYS[1], ttl * 20)
   return {1, expired, limit}
 end
 redis.call('PEXPIRE', KEYS[2], ttl * 2)
@@ -105,8 +110,11 @@ local retaken = 0
 for i = 4, #ARGV do
   if redis.call('ZADD', KEYS[1], now + ttl, ARGV[i]) == 1 then retaken = retaken + 1 end
 end
-if #ARGV >= 4 then redis.call('PEXPIRE', KEYS[1], ttl * 2) end
-${EFFECTIVE_LIMIT('KEYS[2]', 'ARGV[2]', 'ttl')}
+if #ARGV >= 4 then
+  redis.call('PEXPIRE', KEYS[1], ttl * 20)
+  -- Its limit stays recorded while it holds leases (a census answer holding none records none).
+  ${EFFECTIVE_LIMIT('KEYS[2]', 'ARGV[2]', 'ttl')}
+end
 if ARGV[3] == '1' and redis.call('DECR', KEYS[3]) <= 0 then redis.call('DEL', KEYS[3]) end
 return retaken
 `;

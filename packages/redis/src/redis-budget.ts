@@ -79,8 +79,6 @@ interface HeldId {
   /** Token → the limit its call asked with. */
   tokens: Map<string, number>;
   refresh: ReturnType<typeof setInterval>;
-  /** Subscribed to the id's census channel while anything is held (see ACQUIRE_SCRIPT). */
-  census: Promise<() => void>;
 }
 
 /**
@@ -225,12 +223,13 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     const entry = held.get(id);
     const tokens = entry ? [...entry.tokens.keys()] : [];
     if (tokens.length === 0 && !census) return;
-    const limit = entry ? Math.min(...entry.tokens.values()) : 0;
+    // (A census answer holding nothing sends no token and records no limit.)
+    const limit = tokens.length > 0 && entry ? Math.min(...entry.tokens.values()) : 0;
     const keys = keysOf(id);
     run(
       REFRESH_SCRIPT,
       [keys.holders, keys.limits, keys.settle],
-      [String(ttl), String(limit || 1), census ? '1' : '0', ...tokens],
+      [String(ttl), String(limit), census ? '1' : '0', ...tokens],
     )
       .then((retaken) => {
         stats.retakenLeases += Number(retaken);
@@ -238,13 +237,25 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
       .catch(() => {}); // still counted here (local slot); re-taken at the next refresh
   }
 
+  /**
+   * From its first lease of `id` on, this process listens on the id's census channel and answers
+   * every census (re-taking what it holds, or nothing): an acquire that counted it among the
+   * listeners waits for its answer, so it never leaves while one may be on its way.
+   */
+  const census = new Set<string>();
+  function answerCensus(id: string): void {
+    if (census.has(id)) return;
+    census.add(id);
+    void subscribe(keysOf(id).census, () => refreshHeld(id, true));
+  }
+
   function hold(id: string, token: string, limit: number): void {
     let entry = held.get(id);
     if (!entry) {
       const refresh = setInterval(() => refreshHeld(id, false), Math.max(10, Math.floor(ttl / 3)));
       refresh.unref?.();
-      const census = subscribe(keysOf(id).census, () => refreshHeld(id, true));
-      entry = { tokens: new Map(), refresh, census };
+      entry = { tokens: new Map(), refresh };
+      answerCensus(id);
       held.set(id, entry);
     }
     entry.tokens.set(token, limit);
@@ -257,7 +268,6 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     if (entry.tokens.size > 0) return;
     held.delete(id);
     clearInterval(entry.refresh);
-    void entry.census.then((unsubscribe) => unsubscribe());
   }
 
   /** A lease: the local slot, and the token this process keeps counted in Redis until released. */

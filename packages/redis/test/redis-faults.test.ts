@@ -252,6 +252,26 @@ describe('Redis frozen while calls run (SIGSTOP, then SIGCONT)', () => {
   });
 });
 
+describe('Redis frozen longer than the lease TTL', () => {
+  it('the leases that expired meanwhile are asked for before another process is granted', async () => {
+    const redis = await redisServer();
+    const server = await gateway(6000);
+    const a = budget({ url: redis.url, leaseTtlMs: 1000, commandTimeoutMs: 10_000 });
+    const b = budget({ url: redis.url, leaseTtlMs: 1000, commandTimeoutMs: 10_000 });
+    (await b.acquire(probe(server))).release(); // connected
+    const first = calls(client(server, a), 4);
+    await until(() => inflight(server) === 4, 'four calls at the gateway');
+    redis.pause();
+    // Sent while Redis is frozen: it runs them, and the holders' refreshes, when it resumes, in
+    // no fixed order; by its clock the four leases have expired by then.
+    const second = calls(client(server, b), 4);
+    await new Promise((r) => setTimeout(r, 2500));
+    redis.resume();
+    const results = [...(await first), ...(await second)];
+    expectNoMoreThan4(server, results);
+  });
+});
+
 describe('Redis unreachable mid-lease', () => {
   it('the fallback counts the slots this process already holds', async () => {
     const redis = await redisServer();
