@@ -54,17 +54,44 @@ describe('convertToGatewayChatMessages', () => {
     ]);
   });
 
-  it('refuses file kinds the gateway chat cannot carry', () => {
-    expect(() =>
+  it("sends other files as core's file part; refuses audio and files given only by URL", () => {
+    expect(
       convertToGatewayChatMessages([
         {
           role: 'user',
           content: [
-            { type: 'file', mediaType: 'application/pdf', data: { type: 'data', data: 'AAAA' } },
+            {
+              type: 'file',
+              mediaType: 'application/pdf',
+              filename: 'a.pdf',
+              data: { type: 'data', data: 'AAAA' },
+            },
           ],
         },
       ]),
-    ).toThrow(UnsupportedFunctionalityError);
+    ).toEqual([
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'file',
+            file: { file_data: 'data:application/pdf;base64,AAAA', filename: 'a.pdf' },
+          },
+        ],
+      },
+    ]);
+    for (const mediaType of ['application/pdf', 'audio/wav']) {
+      expect(() =>
+        convertToGatewayChatMessages([
+          {
+            role: 'user',
+            content: [
+              { type: 'file', mediaType, data: { type: 'url', url: new URL('https://x.test/a') } },
+            ],
+          },
+        ]),
+      ).toThrow(UnsupportedFunctionalityError);
+    }
   });
 
   it('maps assistant tool calls and tool results', () => {

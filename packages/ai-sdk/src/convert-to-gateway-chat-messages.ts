@@ -5,8 +5,8 @@ import {
   type SharedV4ProviderOptions,
   UnsupportedFunctionalityError,
 } from '@ai-sdk/provider';
-import { convertToBase64 } from '@ai-sdk/provider-utils';
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
+import { mediaPart } from '@infergate/core/internal';
 import { PROVIDER_OPTIONS_KEY } from './gateway-chat-options';
 
 /**
@@ -118,27 +118,18 @@ function messageExtras(providerOptions: SharedV4ProviderOptions | undefined) {
 }
 
 function convertFilePart(part: LanguageModelV4FilePart): ChatContentPart {
-  const mediaType = part.mediaType;
-  const { data } = part;
-
-  if (data.type === 'text') {
-    return { type: 'text', text: data.text };
-  }
-
-  if (mediaType === 'image' || mediaType.startsWith('image/')) {
-    if (data.type === 'url') {
-      return { type: 'image_url', image_url: { url: data.url.toString() } };
-    }
-    if (data.type === 'data') {
-      // A bare `image` top-level type has no subtype to put in the data URL: JPEG is the safe default.
-      const fullType = mediaType === 'image' || mediaType === 'image/*' ? 'image/jpeg' : mediaType;
-      const base64 = typeof data.data === 'string' ? data.data : convertToBase64(data.data);
-      return { type: 'image_url', image_url: { url: `data:${fullType};base64,${base64}` } };
-    }
-  }
-
+  const { mediaType, data } = part;
+  if (data.type === 'text') return { type: 'text', text: data.text };
+  // Core builds the part (images, audio, files: one rule and one default image type for every adapter).
+  const converted =
+    data.type === 'url'
+      ? mediaPart({ mediaType, url: data.url.toString() })
+      : data.type === 'data'
+        ? mediaPart({ mediaType, data: data.data, filename: part.filename })
+        : undefined;
+  if (converted) return converted;
   throw new UnsupportedFunctionalityError({
-    functionality: `file part with media type ${mediaType} (${data.type}); the gateway chat accepts images and inline text`,
+    functionality: `file part with media type ${mediaType} (${data.type}); the gateway chat takes images by URL or data, and audio and other files as data`,
   });
 }
 

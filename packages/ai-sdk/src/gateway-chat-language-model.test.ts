@@ -114,6 +114,33 @@ describe('generateText through the gateway', () => {
     expect(emulator.counters.requests.chat).toBe(1);
   });
 
+  it("sends images, audio and files as core's content parts (one default image type)", async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const wav = new TextEncoder().encode('RIFF\0\0\0\0WAVEfmt ');
+    const result = await generateText({
+      model: gateway()('community/general'),
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'what is in these?' },
+            { type: 'image', image: png, mediaType: 'image' },
+            { type: 'image', image: 'AAAA', mediaType: 'image' },
+            { type: 'file', data: wav, mediaType: 'audio/wav' },
+          ],
+        },
+      ],
+      include: { requestBody: true },
+    });
+    const body = result.request.body as { messages: { content: unknown }[] };
+    expect(body.messages[0]?.content).toEqual([
+      { type: 'text', text: 'what is in these?' },
+      { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+      { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,AAAA' } },
+      { type: 'input_audio', input_audio: { data: 'UklGRgAAAABXQVZFZm10IA==', format: 'wav' } },
+    ]);
+  });
+
   it('runs a multi-step tool loop with stopWhen', async () => {
     const result = await generateText({
       model: gateway()('community/general'),

@@ -11,6 +11,7 @@ export { capabilitiesOf, capabilityError, checkCapabilities } from './catalog/mo
 export { readChatCompletion } from './chat/assemble-chat';
 export { buildChatRequest, type ChatRequestOptions } from './chat/build-chat-request';
 export { classifyFinishReason, type FinishReasonKind } from './chat/classify-finish-reason';
+export { mediaPart } from './chat/content-parts';
 export { ChatStreamDecoder } from './chat/stream/chat-stream-decoder';
 export { utf8ByteLength } from './encoding/utf8';
 export { invalidRequest } from './errors/errors';

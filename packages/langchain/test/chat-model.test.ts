@@ -326,6 +326,39 @@ describe('GatewayChatModel: capability checks', () => {
   });
 });
 
+describe("GatewayChatModel: media as core's content parts", () => {
+  it('images (one default type), audio and files become the same parts as in the AI SDK adapter', async () => {
+    const { chatBodies, connection } = recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    await model.invoke([
+      new HumanMessage({
+        content: [
+          { type: 'text', text: 'what is in these?' },
+          { type: 'image', data: 'iVBORw0KGgo=' },
+          { type: 'image', data: 'AAAA' },
+          { type: 'audio', data: 'UklGRgAAAABXQVZFZm10IA==' },
+          { type: 'file', data: 'JVBERi0=', mimeType: 'application/pdf', filename: 'a.pdf' },
+        ],
+      }),
+    ]);
+    expect(chatBodies[0]?.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'what is in these?' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+          { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,AAAA' } },
+          { type: 'input_audio', input_audio: { data: 'UklGRgAAAABXQVZFZm10IA==', format: 'wav' } },
+          {
+            type: 'file',
+            file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'a.pdf' },
+          },
+        ],
+      },
+    ]);
+  });
+});
+
 describe('GatewayChatModel: errors, abort, streamEvents', () => {
   it('raises the typed error for a mid-stream error and an incomplete stream', async () => {
     const { emulator, connection } = gateway();

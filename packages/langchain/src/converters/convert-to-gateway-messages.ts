@@ -1,5 +1,5 @@
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
-import { invalidRequest } from '@infergate/core/internal';
+import { invalidRequest, mediaPart } from '@infergate/core/internal';
 import type { BaseMessage, MessageContent } from '@langchain/core/messages';
 
 export interface ConvertMessagesOptions {
@@ -267,25 +267,23 @@ function toGatewayPart(block: Record<string, unknown>): ChatContentPart {
     const url = typeof imageUrl === 'string' ? imageUrl : (imageUrl as { url?: unknown })?.url;
     return { ...block, type: 'image_url', image_url: { ...asObject(imageUrl), url } };
   }
-  if (type === 'image') {
-    const url = typeof block.url === 'string' ? block.url : dataUrl(block);
-    if (url) return { type: 'image_url', image_url: { url } };
-  }
-  if (type === 'audio' && typeof block.data === 'string') {
-    // LangChain's standard audio block → OpenAI's `input_audio` part (format from the MIME type).
-    const mime = String(block.mimeType ?? block.mime_type ?? 'audio/wav');
-    const subtype = (mime.split('/')[1] ?? 'wav').replace(/^x-/, '');
-    const format = subtype === 'mpeg' ? 'mp3' : subtype;
-    return { type: 'input_audio', input_audio: { data: block.data, format } };
+  if (type === 'image' || type === 'audio' || type === 'file') {
+    // Core builds the part (one rule and one default image type for every adapter).
+    const data = block.data;
+    const part = mediaPart({
+      mediaType: String(block.mimeType ?? block.mime_type ?? defaultMediaType(type)),
+      url: typeof block.url === 'string' ? block.url : undefined,
+      data: typeof data === 'string' || data instanceof Uint8Array ? data : undefined,
+      filename: typeof block.filename === 'string' ? block.filename : undefined,
+    });
+    if (part) return part;
   }
   return { ...block, type };
 }
 
-function dataUrl(block: Record<string, unknown>): string | undefined {
-  const data = block.data ?? (block.source_type === 'base64' ? block.data : undefined);
-  if (typeof data !== 'string') return undefined;
-  const mime = block.mimeType ?? block.mime_type ?? 'image/png';
-  return `data:${String(mime)};base64,${data}`;
+/** A block without a MIME type: an image or audio of unknown format (core sniffs it), or bytes. */
+function defaultMediaType(type: string): string {
+  return type === 'file' ? 'application/octet-stream' : type;
 }
 
 function asObject(value: unknown): Record<string, unknown> {

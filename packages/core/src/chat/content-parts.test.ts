@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { encodeBase64 } from '../encoding/base64';
+import { DEFAULT_IMAGE_TYPE, mediaPart } from './content-parts';
+
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+const WAV = new TextEncoder().encode('RIFF\0\0\0\0WAVEfmt ');
+
+describe('mediaPart', () => {
+  it('an image: its URL, or a data URL whose type is given, sniffed, or the default', () => {
+    expect(mediaPart({ mediaType: 'image/*', url: 'https://x.test/a.png' })).toEqual({
+      type: 'image_url',
+      image_url: { url: 'https://x.test/a.png' },
+    });
+    expect(mediaPart({ mediaType: 'image/webp', data: 'AAAA' })?.image_url).toEqual({
+      url: 'data:image/webp;base64,AAAA',
+    });
+    expect(mediaPart({ mediaType: 'image', data: PNG })?.image_url).toEqual({
+      url: `data:image/png;base64,${encodeBase64(PNG)}`,
+    });
+    expect(mediaPart({ mediaType: 'image/*', data: encodeBase64(PNG) })?.image_url).toEqual({
+      url: `data:image/png;base64,${encodeBase64(PNG)}`,
+    });
+    expect(mediaPart({ mediaType: 'image', data: 'AAAA' })?.image_url).toEqual({
+      url: `data:${DEFAULT_IMAGE_TYPE};base64,AAAA`,
+    });
+    expect(mediaPart({ mediaType: 'image', data: 'not base64!' })?.image_url).toEqual({
+      url: `data:${DEFAULT_IMAGE_TYPE};base64,not base64!`,
+    });
+  });
+
+  it('audio: input_audio with its format from the type or the bytes; by URL it has no part', () => {
+    expect(mediaPart({ mediaType: 'audio/mpeg', data: 'AAAA' })).toEqual({
+      type: 'input_audio',
+      input_audio: { data: 'AAAA', format: 'mp3' },
+    });
+    expect(mediaPart({ mediaType: 'audio/x-wav', data: 'AAAA' })?.input_audio).toMatchObject({
+      format: 'wav',
+    });
+    expect(mediaPart({ mediaType: 'audio', data: WAV })?.input_audio).toEqual({
+      data: encodeBase64(WAV),
+      format: 'wav',
+    });
+    expect(mediaPart({ mediaType: 'audio/wav', url: 'https://x.test/a.wav' })).toBeUndefined();
+  });
+
+  it('any other file: a file part with a data URL and its name', () => {
+    expect(
+      mediaPart({ mediaType: 'application/pdf', data: 'JVBERi0=', filename: 'a.pdf' }),
+    ).toEqual({
+      type: 'file',
+      file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'a.pdf' },
+    });
+    expect(
+      mediaPart({ mediaType: 'application/pdf', url: 'https://x.test/a.pdf' }),
+    ).toBeUndefined();
+  });
+});
