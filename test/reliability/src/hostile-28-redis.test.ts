@@ -213,6 +213,31 @@ describe('hostile 28: a Redis that forgets', () => {
   );
   suite.row(
     {
+      id: 'Q-freeze-past-ttl',
+      area: 'redis',
+      case: 'Redis frozen (SIGSTOP) for 2.5 TTLs while one process runs 4 calls and another sends 4',
+      expect:
+        'the expired leases are asked for (census) before their slots are granted; at most 4 at the gateway',
+      before: 'leases expired by the frozen clock were free slots at once: 8 at the gateway',
+    },
+    async () => {
+      const redis = await redisServer();
+      const server = await gateway({ latencyMs: 6000 });
+      const a = budget(redis.url, { leaseTtlMs: 1000, commandTimeoutMs: 10_000 });
+      const b = budget(redis.url, { leaseTtlMs: 1000, commandTimeoutMs: 10_000 });
+      await calls(server, b, 1); // connected
+      server.emulator.resetCounters();
+      const first = calls(server, a, 4);
+      expect(await until(() => inflight(server) === 4)).toBe(true);
+      redis.pause();
+      const second = calls(server, b, 4);
+      await new Promise((r) => setTimeout(r, 2500));
+      redis.resume();
+      expectAtMost4(server, [...(await first), ...(await second)]);
+    },
+  );
+  suite.row(
+    {
       id: 'Q-fallback-held',
       area: 'redis',
       case: 'Redis unreachable while a process holds 4 leases; it sends 4 more',
