@@ -169,7 +169,10 @@ export async function createGatewayTools(
   for (const [name, service] of Object.entries(SERVICE_OF_TOOL) as [ServiceToolName, string][]) {
     if (!available.has(service)) continue;
     if (options.include && !options.include.includes(name)) continue;
-    tools.push(CREATE_TOOL[name]({ ...options, client }));
+    // The shared client carries the hooks (made with them above).
+    tools.push(
+      CREATE_TOOL[name]({ ...options, client, onEvent: undefined, recordContent: undefined }),
+    );
   }
   return tools;
 }

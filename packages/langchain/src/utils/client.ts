@@ -2,6 +2,8 @@ import {
   type CallOptions,
   createGatewayClient,
   type GatewayClient,
+  GatewayError,
+  type GatewayEventHandler,
   type KeyBudget,
 } from '@infergate/core';
 
@@ -24,6 +26,14 @@ export interface GatewayConnectionFields {
   budget?: KeyBudget;
   /** The key's limit summed over every client sharing `budget`. Default 4 (the gateway's). */
   maxConcurrencyPerKey?: number;
+  /**
+   * Core's per-call events (queued, slot, attempts, retries, fallback, done), as `createGateway`'s
+   * and `createGatewayClient`'s `onEvent`; `@infergate/core/otel` turns them into spans. Given with
+   * `client`, it is refused: a shared client's hook is that client's. Never serialised.
+   */
+  onEvent?: GatewayEventHandler;
+  /** Let `onEvent` events carry request and answer bodies. Default `false`. Not with `client`. */
+  recordContent?: boolean;
 }
 
 export interface ClientTuning {
@@ -35,7 +45,24 @@ export interface ClientTuning {
 
 /** The given client, or a new one made from the connection fields. */
 export function resolveClient(fields: GatewayConnectionFields & ClientTuning): GatewayClient {
-  if (fields.client) return fields.client;
+  if (fields.client) {
+    // One rule for the hooks: they belong to the client that makes the calls.
+    const field =
+      fields.onEvent !== undefined
+        ? 'onEvent'
+        : fields.recordContent !== undefined
+          ? 'recordContent'
+          : undefined;
+    if (field !== undefined) {
+      throw new GatewayError({
+        code: 'configuration_error',
+        message: `${field} was given with a shared client: the events are the client's — pass ${field} to createGatewayClient instead`,
+        field,
+        isRetryable: false,
+      });
+    }
+    return fields.client;
+  }
   // Undefined fields mean core's defaults (or the environment's base URL and key).
   return createGatewayClient({
     apiKey: fields.apiKey,
@@ -44,6 +71,8 @@ export function resolveClient(fields: GatewayConnectionFields & ClientTuning): G
     fetch: fields.fetch,
     budget: fields.budget,
     maxConcurrencyPerKey: fields.maxConcurrencyPerKey,
+    onEvent: fields.onEvent,
+    recordContent: fields.recordContent,
     timeoutMs: fields.timeout,
     maxRetries: fields.maxRetries,
   });
