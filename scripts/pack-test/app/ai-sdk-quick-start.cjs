@@ -148,11 +148,22 @@ async function chatRoute({ ai, gateway }) {
   });
   let last;
   for await (const message of ai.readUIMessageStream({ stream })) last = message;
-  const text = last.parts
+  assert.equal(textOf(last), 'Echo: hello route', 'the UI message stream of the route handler');
+
+  // `useChat` keeps its state in @ai-sdk/react's Chat (the package of the installed major; it
+  // brings its own `ai`): a message sent through the transport gets the route's answer.
+  const { Chat } = require('@ai-sdk/react');
+  const chat = new Chat({ transport });
+  await chat.sendMessage({ text: 'hello chat' });
+  assert.equal(chat.status, 'ready', String(chat.error));
+  assert.equal(textOf(chat.messages.at(-1)), 'Echo: hello chat', "@ai-sdk/react's Chat");
+}
+
+function textOf(message) {
+  return message.parts
     .filter((part) => part.type === 'text')
     .map((part) => part.text)
     .join('');
-  assert.equal(text, 'Echo: hello route', 'useChat transport through a route handler');
 }
 
 module.exports = { entriesFor, quickStart };
