@@ -5,10 +5,8 @@ import {
   GatewayError,
   type KeyBudget,
 } from '@infergate/core';
-import { createClient } from 'redis';
 import { ACQUIRE_SCRIPT, REFRESH_SCRIPT, RELEASE_SCRIPT } from './lease-scripts';
-
-type RedisClient = ReturnType<typeof createClient>;
+import { connectRedis, RedisTimeout } from './redis-connection';
 
 export interface RedisBudgetOptions {
   /** `redis://host:port` or `rediss://…` (TLS, e.g. Upstash). */
@@ -56,24 +54,6 @@ function newToken(): string {
   return `${crypto.randomUUID()}:${tokenCounter}`;
 }
 
-/** Redis did not answer within `commandTimeoutMs` (it may still run the command later). */
-class RedisTimeout extends Error {
-  constructor(ms: number) {
-    super(`Redis did not answer within ${ms} ms`);
-    this.name = 'RedisTimeout';
-  }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RedisTimeout(ms)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
-
 /** The leases this process holds on one budget id, refreshed together. */
 interface HeldId {
   /** Token → the limit its call asked with. */
@@ -111,30 +91,17 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     warned.add(kind);
     warn(message);
   };
-  const wakers = new Map<string, Set<(message: string) => void>>();
   const held = new Map<string, HeldId>();
   // Ids whose state this process has seen in Redis: finding it gone later means Redis lost it.
   const known = new Set<string>();
-  let closed = false;
 
-  const socket = {
-    connectTimeout: commandTimeout,
-    // Keep trying in the background, but calls never wait for it (no offline queue).
-    reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000),
-  };
-  const client: RedisClient = createClient({ url: options.url, disableOfflineQueue: true, socket });
-  const subscriber: RedisClient = client.duplicate();
-  client.on('error', () => {});
-  subscriber.on('error', () => {});
+  const redis = connectRedis(options.url, commandTimeout, () => {
+    stats.roundTrips += 1;
+  });
   // Back after a drop (maybe a restart that lost every lease): re-take what this process holds.
-  client.on('ready', () => {
+  redis.onReady(() => {
     for (const id of held.keys()) refreshHeld(id, false);
   });
-  let connecting: Promise<unknown> | undefined;
-  const connect = () => {
-    connecting ??= Promise.all([client.connect(), subscriber.connect()]).catch(() => {});
-    return connecting;
-  };
 
   const keysOf = (id: string) => {
     const base = `{${prefix}:${id}}`;
@@ -151,53 +118,7 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     };
   };
 
-  /** Runs a script; rejects past `commandTimeoutMs`, but the script may still run later. */
-  // One wait for the client's next 'ready' (reconnecting), shared by every caller.
-  let reconnected: Promise<void> | undefined;
-  async function whenReady(): Promise<void> {
-    await withTimeout(connect(), commandTimeout);
-    if (client.isReady) return;
-    if (closed) throw new Error('The Redis budget is closed');
-    reconnected ??= new Promise<void>((resolve) => {
-      client.once('ready', () => {
-        reconnected = undefined;
-        resolve();
-      });
-    });
-    // A restarted Redis is back within moments: waiting (bounded) keeps this process counted in
-    // Redis, where the holders re-take their leases, instead of counting alone in the fallback.
-    await withTimeout(reconnected, commandTimeout);
-  }
-
-  async function run(script: string, keys: string[], args: string[]): Promise<unknown> {
-    await whenReady();
-    stats.roundTrips += 1;
-    return withTimeout(client.eval(script, { keys, arguments: args }), commandTimeout);
-  }
-
-  async function subscribe(channel: string, wake: (message: string) => void): Promise<() => void> {
-    let set = wakers.get(channel);
-    if (!set) {
-      set = new Set();
-      wakers.set(channel, set);
-      const listeners = set;
-      await withTimeout(
-        subscriber.subscribe(channel, (message: string) => {
-          for (const w of listeners) w(message);
-        }),
-        commandTimeout,
-      ).catch(() => {}); // bounded polling still wakes us
-    }
-    set.add(wake);
-    const listeners = set;
-    return () => {
-      listeners.delete(wake);
-      if (listeners.size === 0 && wakers.get(channel) === listeners) {
-        wakers.delete(channel);
-        subscriber.unsubscribe(channel).catch(() => {});
-      }
-    };
-  }
+  const { run, subscribe } = redis;
 
   /**
    * Removes a token from Redis (holder or waiter). A release whose reply is lost or late is sent
@@ -210,7 +131,7 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
       [keys.holders, keys.queue, keys.seen, keys.limits],
       [token, keys.channel, String(limit)],
     ).catch(() => {
-      if (closed || Date.now() >= until) return; // expired by its TTL by now
+      if (redis.closed || Date.now() >= until) return; // expired by its TTL by now
       setTimeout(
         () => releaseInRedis(id, token, limit, until),
         Math.min(commandTimeout, 1000),
@@ -350,7 +271,7 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
           releaseInRedis(id, token, limit);
           if (signal.aborted) throw signal.reason;
           failingSince ??= Date.now();
-          const dropped = !closed && !(cause instanceof RedisTimeout);
+          const dropped = !redis.closed && !(cause instanceof RedisTimeout);
           if (dropped && Date.now() - failingSince < commandTimeout) {
             // The connection dropped (a restart?): try again, with a new token, once Redis is
             // back (`run` waits for it), within one command timeout.
@@ -409,14 +330,9 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     stats,
     acquire,
     async close() {
-      closed = true;
       for (const entry of held.values()) clearInterval(entry.refresh);
       held.clear();
-      // A graceful close waits for the server; when it is gone, drop the sockets instead.
-      for (const c of [client, subscriber]) {
-        if (c.isReady) await withTimeout(c.close(), commandTimeout).catch(() => c.destroy());
-        else if (c.isOpen) c.destroy();
-      }
+      await redis.close();
     },
   };
 }
