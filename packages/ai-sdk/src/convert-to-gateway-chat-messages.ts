@@ -5,6 +5,7 @@ import {
   type SharedV4ProviderOptions,
   UnsupportedFunctionalityError,
 } from '@ai-sdk/provider';
+import { convertToBase64 } from '@ai-sdk/provider-utils';
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
 import { mediaPart } from '@infergate/core/internal';
 import { PROVIDER_OPTIONS_KEY } from './gateway-chat-options';
@@ -125,7 +126,11 @@ function convertFilePart(part: LanguageModelV4FilePart): ChatContentPart {
     data.type === 'url'
       ? mediaPart({ mediaType, url: data.url.toString() })
       : data.type === 'data'
-        ? mediaPart({ mediaType, data: data.data, filename: part.filename })
+        ? mediaPart({
+            mediaType,
+            data: typeof data.data === 'string' ? data.data : convertToBase64(data.data),
+            filename: part.filename,
+          })
         : undefined;
   if (converted) return converted;
   throw new UnsupportedFunctionalityError({

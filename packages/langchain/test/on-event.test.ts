@@ -46,12 +46,10 @@ describe('onEvent and recordContent on the LangChain classes', () => {
     await new GatewayTranslator({ ...hooks, targetLanguage: 'uk' }).invoke('hello');
     await new GatewayOcrLoader({ ...hooks, image: pngWithText('Привіт') }).load();
     const tools = await createGatewayTools(hooks);
-    await tools
-      .find((tool) => tool.name === 'translate')
-      ?.invoke({
-        text: 'hi',
-        target_language: 'de',
-      });
+    const translate = tools.find((tool) => tool.name === 'translate') as
+      | { invoke(input: { text: string; target_language: string }): Promise<string> }
+      | undefined;
+    await translate?.invoke({ text: 'hi', target_language: 'de' });
     const done = events.filter((event) => event.type === 'done').map((event) => event.operation);
     expect(done).toEqual(
       expect.arrayContaining(['embeddings', 'translation', 'ocr', 'capabilities']),

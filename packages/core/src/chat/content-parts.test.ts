@@ -4,6 +4,7 @@ import { DEFAULT_IMAGE_TYPE, mediaPart } from './content-parts';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 const WAV = new TextEncoder().encode('RIFF\0\0\0\0WAVEfmt ');
+const WEBP = new TextEncoder().encode('RIFF\0\0\0\0WEBPVP8 ');
 
 describe('mediaPart', () => {
   it('an image: its URL, or a data URL whose type is given, sniffed, or the default', () => {
@@ -14,8 +15,11 @@ describe('mediaPart', () => {
     expect(mediaPart({ mediaType: 'image/webp', data: 'AAAA' })?.image_url).toEqual({
       url: 'data:image/webp;base64,AAAA',
     });
-    expect(mediaPart({ mediaType: 'image', data: PNG })?.image_url).toEqual({
-      url: `data:image/png;base64,${encodeBase64(PNG)}`,
+    expect(mediaPart({ mediaType: 'image', data: encodeBase64(WEBP) })?.image_url).toEqual({
+      url: `data:image/webp;base64,${encodeBase64(WEBP)}`,
+    });
+    expect(mediaPart({ mediaType: 'image', data: '/9j/4AAQ' })?.image_url).toEqual({
+      url: 'data:image/jpeg;base64,/9j/4AAQ',
     });
     expect(mediaPart({ mediaType: 'image/*', data: encodeBase64(PNG) })?.image_url).toEqual({
       url: `data:image/png;base64,${encodeBase64(PNG)}`,
@@ -28,7 +32,7 @@ describe('mediaPart', () => {
     });
   });
 
-  it('audio: input_audio with its format from the type or the bytes; by URL it has no part', () => {
+  it('audio: input_audio with its format from the type, else wav; by URL it has no part', () => {
     expect(mediaPart({ mediaType: 'audio/mpeg', data: 'AAAA' })).toEqual({
       type: 'input_audio',
       input_audio: { data: 'AAAA', format: 'mp3' },
@@ -36,7 +40,7 @@ describe('mediaPart', () => {
     expect(mediaPart({ mediaType: 'audio/x-wav', data: 'AAAA' })?.input_audio).toMatchObject({
       format: 'wav',
     });
-    expect(mediaPart({ mediaType: 'audio', data: WAV })?.input_audio).toEqual({
+    expect(mediaPart({ mediaType: 'audio', data: encodeBase64(WAV) })?.input_audio).toEqual({
       data: encodeBase64(WAV),
       format: 'wav',
     });

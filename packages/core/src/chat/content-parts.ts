@@ -5,8 +5,6 @@
  * format), any other file a `file` part (a data URL and its name). The spec lists no capability
  * for media: parts are sent, and the gateway (or the model behind it) refuses what it cannot read.
  */
-import { detectAudioFormat } from '../encoding/audio-format';
-import { decodeBase64Prefix, encodeBase64 } from '../encoding/base64';
 import type { ChatContentPart } from '../protocol/wire-types';
 
 /** An image's type when neither its media type nor its first bytes name one (as openai-compatible). */
@@ -16,38 +14,29 @@ export const DEFAULT_IMAGE_TYPE = 'image/jpeg';
 export interface MediaSource {
   /** Full (`image/png`) or only the top-level type (`image`, `image/*`). */
   mediaType: string;
-  /** The bytes, or their base64 (without a `data:` prefix). */
-  data?: Uint8Array | string;
+  /**
+   * The data as base64 (without a `data:` prefix); adapters encode bytes with their framework's
+   * own helper, which keeps an encoder out of core's chat path.
+   */
+  data?: string;
   /** Where the media is (http(s) or a data URL), instead of `data`. */
   url?: string;
   filename?: string;
 }
 
-/** Image types recognised by their first bytes. */
-const IMAGE_SIGNATURES: [string, (head: Uint8Array) => boolean][] = [
-  ['image/png', (h) => h[0] === 0x89 && h[1] === 0x50 && h[2] === 0x4e && h[3] === 0x47],
-  ['image/jpeg', (h) => h[0] === 0xff && h[1] === 0xd8 && h[2] === 0xff],
-  ['image/gif', (h) => h[0] === 0x47 && h[1] === 0x49 && h[2] === 0x46 && h[3] === 0x38],
-  ['image/webp', (h) => ascii(h, 0, 'RIFF') && ascii(h, 8, 'WEBP')],
-];
-
-function ascii(bytes: Uint8Array, offset: number, text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (bytes[offset + i] !== text.charCodeAt(i)) return false;
-  return true;
-}
-
-/** The first bytes, for sniffing; none when the text is not base64 (the gateway then judges it). */
-function head(data: Uint8Array | string): Uint8Array {
-  if (typeof data !== 'string') return data.subarray(0, 12);
+/** Image types recognised by the start of their base64 (PNG, JPEG, GIF; WebP by its RIFF tag). */
+function sniffImage(base64: string): string | undefined {
+  if (base64.startsWith('iVBORw0KGgo')) return 'image/png';
+  if (base64.startsWith('/9j/')) return 'image/jpeg';
+  if (base64.startsWith('R0lGOD')) return 'image/gif';
   try {
-    return decodeBase64Prefix(data, 12);
+    if (base64.startsWith('UklGR') && atob(base64.slice(0, 16)).slice(8) === 'WEBP') {
+      return 'image/webp';
+    }
   } catch {
-    return new Uint8Array(0);
+    // Not base64: the gateway judges the data.
   }
-}
-
-function base64(data: Uint8Array | string): string {
-  return typeof data === 'string' ? data : encodeBase64(data);
+  return undefined;
 }
 
 /** The subtype of a full media type (`audio/x-wav` → `x-wav`), or undefined for `image`, `image/*`. */
@@ -57,17 +46,19 @@ function subtypeOf(mediaType: string): string | undefined {
 }
 
 /** The media type of an image: as given when full, else by its first bytes, else `DEFAULT_IMAGE_TYPE`. */
-export function imageMediaType(mediaType: string, data: Uint8Array | string): string {
+export function imageMediaType(mediaType: string, base64: string): string {
   if (subtypeOf(mediaType)) return mediaType;
-  const bytes = head(data);
-  return IMAGE_SIGNATURES.find(([, matches]) => matches(bytes))?.[0] ?? DEFAULT_IMAGE_TYPE;
+  return sniffImage(base64) ?? DEFAULT_IMAGE_TYPE;
 }
 
-/** `input_audio`'s format: from the media type (`audio/mpeg` → `mp3`), else the bytes, else `wav`. */
-export function audioFormat(mediaType: string, data: Uint8Array | string): string {
+/**
+ * `input_audio`'s format: from the media type (`audio/mpeg` → `mp3`, `audio/x-wav` → `wav`), else
+ * `wav` (the bytes are not sniffed: it would pull the audio sniffer into every chat bundle).
+ */
+export function audioFormat(mediaType: string): string {
   const subtype = subtypeOf(mediaType)?.replace(/^x-/, '');
-  if (subtype) return subtype === 'mpeg' ? 'mp3' : subtype;
-  return detectAudioFormat(head(data)) ?? 'wav';
+  if (!subtype) return 'wav';
+  return subtype === 'mpeg' ? 'mp3' : subtype;
 }
 
 /**
@@ -80,16 +71,16 @@ export function mediaPart(source: MediaSource): ChatContentPart | undefined {
   if (kind === 'image') {
     if (url !== undefined) return imageUrl(url);
     if (data === undefined) return undefined;
-    return imageUrl(`data:${imageMediaType(mediaType, data)};base64,${base64(data)}`);
+    return imageUrl(`data:${imageMediaType(mediaType, data)};base64,${data}`);
   }
   if (data === undefined) return undefined;
   if (kind === 'audio') {
     return {
       type: 'input_audio',
-      input_audio: { data: base64(data), format: audioFormat(mediaType, data) },
+      input_audio: { data, format: audioFormat(mediaType) },
     };
   }
-  const file: Record<string, string> = { file_data: `data:${mediaType};base64,${base64(data)}` };
+  const file: Record<string, string> = { file_data: `data:${mediaType};base64,${data}` };
   if (source.filename !== undefined) file.filename = source.filename;
   return { type: 'file', file };
 }

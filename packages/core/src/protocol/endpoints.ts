@@ -27,13 +27,13 @@ export const SERVICE_PATHS: Readonly<Record<ServiceId, EndpointPath>> = {
   embeddings: ENDPOINTS.embeddings,
 };
 
-const NAME_OF_PATH: ReadonlyMap<string, EndpointName> = new Map(
-  (Object.entries(ENDPOINTS) as [EndpointName, EndpointPath][]).map(([name, path]) => [path, name]),
-);
-
 /** What an endpoint path does (`/audio/transcriptions` → `transcription`), or undefined. */
 export function endpointName(path: string): EndpointName | undefined {
-  return NAME_OF_PATH.get(path);
+  // A lookup over seven entries: no module-level map, which a bundler could not drop.
+  for (const name in ENDPOINTS) {
+    if (ENDPOINTS[name as EndpointName] === path) return name as EndpointName;
+  }
+  return undefined;
 }
 
 /** The service tools every adapter offers. */

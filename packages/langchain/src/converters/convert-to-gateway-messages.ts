@@ -273,7 +273,7 @@ function toGatewayPart(block: Record<string, unknown>): ChatContentPart {
     const part = mediaPart({
       mediaType: String(block.mimeType ?? block.mime_type ?? defaultMediaType(type)),
       url: typeof block.url === 'string' ? block.url : undefined,
-      data: typeof data === 'string' || data instanceof Uint8Array ? data : undefined,
+      data: typeof data === 'string' ? data : undefined,
       filename: typeof block.filename === 'string' ? block.filename : undefined,
     });
     if (part) return part;
