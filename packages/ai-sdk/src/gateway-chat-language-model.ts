@@ -171,12 +171,15 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     let needs = requiredCapabilities(body, stream);
 
     // Core's gate for every call, plain chat too: an id the catalog does not list is refused
-    // here with close matches (one cached GET /models per catalogTtlMs), as in LangChain.
+    // here with close matches (one cached GET /models per catalogTtlMs), as in LangChain. One
+    // look-up and check, unless the opt-in json_schema downgrade must see the capabilities first.
+    if (responseFormat?.type !== 'json_schema' || this.settings.fallbackToJsonObject !== true) {
+      await this.checkModel(needs, options.abortSignal, undefined, describeCall(stream, body));
+      return { body, warnings };
+    }
     const capabilities = await this.checkModel([], options.abortSignal);
     if (
       capabilities !== undefined &&
-      responseFormat?.type === 'json_schema' &&
-      this.settings.fallbackToJsonObject === true &&
       !capabilities.includes('json_schema') &&
       capabilities.includes('json_object')
     ) {
