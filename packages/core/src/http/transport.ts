@@ -10,12 +10,7 @@ import { registerSecret } from '../errors/redact-secret';
 import { CallEvents, serverOf } from '../events/call-events';
 import type { GatewayEventHandler } from '../events/gateway-events';
 import type { Usage } from '../protocol/wire-types';
-import {
-  errorFromAnswer,
-  lostStream,
-  readErrorBody,
-  tooLarge,
-} from './answer-errors';
+import { errorFromAnswer, lostStream, readErrorBody, tooLarge } from './answer-errors';
 import { corsHint } from './cors-hint';
 import { redact } from './parse-error-response';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
