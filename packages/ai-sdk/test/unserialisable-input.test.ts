@@ -18,7 +18,7 @@ function cyclic(): Record<string, unknown> {
 }
 
 /** The error a call failed with (`streamText` reports it through `onError` and the stream). */
-async function failure(run: () => Promise<unknown>): Promise<unknown> {
+async function failure(run: () => PromiseLike<unknown>): Promise<unknown> {
   try {
     await run();
   } catch (error) {
