@@ -38,7 +38,57 @@ console.log(JSON.stringify({ whileAlive, afterCollected: { live: registry.live.s
 process.exit(0);
 `;
 
+/**
+ * A stream outlives the client that opened it (a client made per request and dropped while its
+ * answer still streams): an error event that echoes the key, read after the client was collected,
+ * is still redacted, because the open stream keeps its transport, and so its redactor, alive.
+ */
+const STREAM_SCRIPT = `
+const { createGatewayClient } = await import(${dist});
+const KEY = 'sk-streamed-' + 'q8Wn3Rt6Yb1';
+const registry = globalThis[Symbol.for('@infergate/core.redactors')];
+const encoder = new TextEncoder();
+let push;
+const body = new ReadableStream({
+  start(controller) {
+    push = (text) => controller.enqueue(encoder.encode(text));
+    push('data: {"id":"1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}\\n\\n');
+    globalThis.finish = () => {
+      push('data: {"error":{"code":"upstream_error","message":"upstream echoed ' + KEY + '"}}\\n\\n');
+      controller.close();
+    };
+  },
+});
+let client = createGatewayClient({ baseURL: 'https://streamed.test/v1', apiKey: KEY, maxRetries: 0,
+  fetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }) });
+const stream = await client.chatStream({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+client = undefined;
+for (let i = 0; i < 20; i++) {
+  globalThis.gc();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+}
+const liveWhileStreaming = registry.live.size;
+globalThis.finish();
+const error = await stream.result().then(() => undefined, (caught) => caught);
+const text = String(error?.message) + JSON.stringify(error);
+console.log(JSON.stringify({ liveWhileStreaming, failed: error !== undefined, keyShown: text.includes(KEY) }));
+process.exit(0);
+`;
+
 describe('a client’s key after the client is gone (issue 28)', () => {
+  it('is still redacted from a stream the dropped client opened', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--expose-gc', '--input-type=module', '-e', STREAM_SCRIPT],
+      { timeout: 30_000 },
+    );
+    expect(JSON.parse(stdout.trim())).toEqual({
+      liveWhileStreaming: 1,
+      failed: true,
+      keyShown: false,
+    });
+  });
+
   it('is forgotten: nothing registered outlives the client', async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §10.2 (gateway codes), §10.4 (client codes), §10.5 (`isRetryable`).
 import type { ModelCapability } from '../protocol/wire-types';
-import { redactAll, redactValue, registeredSecrets } from './redact-secret';
+import { hasRegisteredSecrets, redactAll, redactValue } from './redact-secret';
 
 /** The codes the gateway itself sends (docs/gateway-protocol.md §10.2). */
 export const GATEWAY_ERROR_CODES = [
@@ -154,11 +154,7 @@ export class GatewayError extends Error {
  * message, body, data (after JSON decoding, so escaped echoes are caught), headers and cause.
  */
 function redactOptions(options: GatewayErrorOptions): GatewayErrorOptions {
-  let any = false;
-  for (const _ of registeredSecrets()) {
-    any = true;
-    break;
-  }
+  const any = hasRegisteredSecrets();
   const cause = safeCause(options.cause, any);
   if (!any) return cause === options.cause ? options : { ...options, cause };
   const text = (value: string) => redactAll(value);

@@ -106,9 +106,9 @@ export function registerSecret(secret: string | undefined, owner: object): void 
   owned.set(owner, redactor);
 }
 
-/** The live clients' redactors (for GatewayError: whether there is anything to redact). */
-export function registeredSecrets(): Iterable<unknown> {
-  return registry.live;
+/** Whether any live client registered a key (GatewayError skips redaction when none did). */
+export function hasRegisteredSecrets(): boolean {
+  return registry.live.size > 0;
 }
 
 /** Replaces `secret` in `text` in every recognised form. */

@@ -75,6 +75,11 @@ export interface OpenResponse {
   maxBufferedBytes: number;
   /** The call's events when the client has an `onEvent` hook; the owner reports the end. */
   events?: CallEvents;
+  /**
+   * The transport that opened it. Held so that a stream outliving its client (made per request,
+   * then dropped) keeps the key's redactor alive until the stream ends (errors/redact-secret.ts).
+   */
+  readonly owner: object;
 }
 
 interface Received {
@@ -253,6 +258,7 @@ export class Transport {
             release,
             scope,
             maxBufferedBytes: this.#config.maxResponseBytes,
+            owner: this,
           };
           if (events) {
             events.served(outcome.response.headers.get('x-service-model'));
