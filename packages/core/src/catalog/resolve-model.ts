@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §3.1 (listed and unlisted own models), §4.2 (the capability gate).
 import type { CallOptions } from '../call/call-options';
-import { GatewayError } from '../errors/errors';
+import { GatewayError, invalidRequest } from '../errors/errors';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
 import type { Catalog } from './catalog';
 import { closeMatches, listIds } from './close-matches';
@@ -14,6 +14,25 @@ export interface CheckModelOptions extends CallOptions {
   purpose?: string;
   /** The call needs any one of `needs`. */
   anyOf?: boolean;
+}
+
+/**
+ * A model id is a non-empty string (§4.1). Checked before any look-up, so an empty id is an
+ * `invalid_request_error` naming `model`, never a catalog read or a `model_not_found`.
+ */
+export function checkModelId(model: unknown): asserts model is string {
+  if (typeof model === 'string' && model.trim() !== '') return;
+  const got =
+    typeof model === 'string'
+      ? `"${model}"`
+      : model === null
+        ? 'null'
+        : Array.isArray(model)
+          ? 'an array'
+          : typeof model === 'object'
+            ? 'an object'
+            : `${typeof model} ${String(model)}`;
+  throw invalidRequest('model', `must be a non-empty model id from GET /models, got ${got}`);
 }
 
 /** The listed model; `model_not_found` (with close matches) for any unlisted id. */
@@ -49,6 +68,7 @@ export async function gateModel(
   needs: ModelCapability | readonly ModelCapability[],
   opts: CheckModelOptions = {},
 ): Promise<GateResult> {
+  checkModelId(modelId);
   const { known, purpose, anyOf, ...callOptions } = opts;
   const list = readNeeds(needs);
   let model: GatewayModel | undefined;

@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §4.1 (request), §4.2 (capability rules), §11 (limits).
+import { checkModelId } from '../catalog/resolve-model';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { ChatRequest, ModelCapability } from '../protocol/wire-types';
@@ -21,12 +22,7 @@ function describeValue(value: unknown): string {
 export function validateChatRequest(request: ChatRequest): void {
   if (!isObject(request))
     throw invalidRequest('request', `must be an object, got ${describeValue(request)}`);
-  if (typeof request.model !== 'string' || request.model.trim() === '') {
-    throw invalidRequest(
-      'model',
-      `must be a non-empty model id from GET /models, got ${describeValue(request.model)}`,
-    );
-  }
+  checkModelId(request.model);
   for (const [name, value] of Object.entries(request)) {
     // NaN and ±Infinity would be sent as `null` by JSON.stringify: refuse them instead.
     if (typeof value === 'number' && !Number.isFinite(value)) {
