@@ -98,7 +98,9 @@ async function flushAll(url: string): Promise<void> {
 describe('Redis forgets the leases while calls run', () => {
   it('FLUSHALL: the holders re-take their leases; another process is not granted 4 more', async () => {
     const redis = await redisServer();
-    const server = await gateway(3000);
+    // Answers take 8 s: on a loaded machine the flush and the next refresh must still land while
+    // the four calls are in flight (with 3 s they once ended first, and nothing was re-taken).
+    const server = await gateway(8000);
     const a = budget({ url: redis.url, leaseTtlMs: 3000, commandTimeoutMs: 10_000 });
     const b = budget({ url: redis.url, leaseTtlMs: 3000, commandTimeoutMs: 10_000 });
     const first = calls(client(server, a), 4);
