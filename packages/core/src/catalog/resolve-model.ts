@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §3.1 (listed and unlisted own models), §4.2 (the capability gate).
 import type { CallOptions } from '../call/call-options';
+import { quoteValue } from '../encoding/json-body';
 import { GatewayError, invalidRequest } from '../errors/errors';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
 import type { Catalog } from './catalog';
@@ -21,18 +22,12 @@ export interface CheckModelOptions extends CallOptions {
  * `invalid_request_error` naming `model`, never a catalog read or a `model_not_found`.
  */
 export function checkModelId(model: unknown): asserts model is string {
-  if (typeof model === 'string' && model.trim() !== '') return;
-  const got =
-    typeof model === 'string'
-      ? `"${model}"`
-      : model === null
-        ? 'null'
-        : Array.isArray(model)
-          ? 'an array'
-          : typeof model === 'object'
-            ? 'an object'
-            : `${typeof model} ${String(model)}`;
-  throw invalidRequest('model', `must be a non-empty model id from GET /models, got ${got}`);
+  if (typeof model !== 'string' || model.trim() === '') {
+    throw invalidRequest(
+      'model',
+      `must be a non-empty model id from GET /models, got ${quoteValue(model)}`,
+    );
+  }
 }
 
 /** The listed model; `model_not_found` (with close matches) for any unlisted id. */
