@@ -13,6 +13,21 @@ import { gateway } from './helpers';
 // One rule, as createGateway's: every LangChain class that makes its client takes onEvent and
 // recordContent; a shared client's hooks are that client's (giving both is refused).
 describe('onEvent and recordContent on the LangChain classes', () => {
+  it('GatewayChatModel.create: the hooks reach the client it makes', async () => {
+    const { connection } = gateway();
+    const events: GatewayEvent[] = [];
+    const model = await GatewayChatModel.create('community/general', {
+      ...connection,
+      onEvent: (event) => events.push(event),
+      recordContent: true,
+    });
+    await model.invoke('hello there');
+    const start = events.find((e) => e.operation === 'chat' && e.type === 'start') as
+      | { input?: unknown }
+      | undefined;
+    expect(JSON.stringify(start?.input)).toContain('hello there');
+  });
+
   it('GatewayChatModel: events of each call, content only with recordContent; never serialised', async () => {
     const { connection } = gateway();
     const events: GatewayEvent[] = [];

@@ -189,7 +189,14 @@ export class GatewayChatModel
         purpose: 'streaming: true',
       });
     }
-    const instance = new GatewayChatModel({ ...fields, client, capabilities });
+    // The hooks went into the client made above: handed on beside it, they would be refused.
+    const instance = new GatewayChatModel({
+      ...fields,
+      client,
+      capabilities,
+      onEvent: undefined,
+      recordContent: undefined,
+    });
     instance.#gate.catalog = catalog;
     return instance;
   }
