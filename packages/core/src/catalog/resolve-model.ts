@@ -25,7 +25,9 @@ export function checkModelId(model: unknown): asserts model is string {
   if (typeof model !== 'string' || model.trim() === '') {
     throw invalidRequest(
       'model',
-      `must be a non-empty model id from GET /models, got ${quoteValue(model)}`,
+      // A string here is blank, so short; anything else is named by its type only (an object
+      // given by mistake may hold secrets no redactor knows).
+      `must be a non-empty model id from GET /models, got ${typeof model === 'string' ? quoteValue(model) : model === null ? 'null' : Array.isArray(model) ? 'an array' : typeof model}`,
     );
   }
 }
