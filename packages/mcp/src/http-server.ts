@@ -168,8 +168,12 @@ export async function startHttpServer(
         transports.delete(transport.sessionId);
         lastSeen.delete(transport.sessionId);
       };
-      await gateway.connect(transport, { files: false });
-      return transport.handleRequest(req, res, body);
+      const session = await gateway.connect(transport, { files: false });
+      await transport.handleRequest(req, res, body);
+      // Refused before a session id was given (a wrong Accept or Content-Type): no close will
+      // ever come for it, so it is closed here rather than kept forever and never counted.
+      if (transport.sessionId === undefined) await session.close();
+      return;
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (existing === undefined) {
