@@ -173,9 +173,9 @@ describe('Streamable HTTP', () => {
   });
 
   it('closes sessions that stay idle', async () => {
-    const idle = await startHttpServer(harness.mcp, { port: 0, sessionIdleMs: 50 });
+    const idle = await startHttpServer(harness.mcp, { port: 0, sessionIdleMs: 500 });
     try {
-      // One request opens the session (a handshake of several could outlast 50 ms on a busy machine).
+      // One request opens the session (a handshake of several could outlast the idle time on a busy machine).
       const headers = {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',

@@ -246,7 +246,8 @@ describe('hostile 28: an isolate that stalls', () => {
         'a waiter’s check ran before the holders’ heartbeats and took back every live slot: 8 at the gateway, then active 0 while 4 ran',
     },
     async () => {
-      const server = await startEmulator({ port: 0, scenario: { latencyMs: 3500 } });
+      // 6 s answers: the holders still run after the child's 2.5 s stall on a loaded machine.
+      const server = await startEmulator({ port: 0, scenario: { latencyMs: 6000 } });
       try {
         const script = `
 globalThis.EdgeRuntime = 'edge-runtime'; // core then runs as in Vercel's edge runtime
