@@ -1,4 +1,8 @@
 import type { GatewayClient, GatewayService, ServiceId } from '@infergate/core';
+import {
+  SERVICE_OF_TOOL as CORE_SERVICE_OF_TOOL,
+  isServiceAvailable,
+} from '@infergate/core/internal';
 
 /** The tools this server offers. */
 export const TOOL_NAMES = [
@@ -14,9 +18,7 @@ export type GatewayToolName = (typeof TOOL_NAMES)[number];
 
 /** The gateway service each service tool calls; the others need only the model catalog. */
 export const SERVICE_OF_TOOL: Partial<Record<GatewayToolName, ServiceId>> = {
-  translate: 'translation',
-  ocr: 'ocr',
-  transcribe: 'speech_to_text',
+  ...CORE_SERVICE_OF_TOOL,
   embed: 'embeddings',
   similarity: 'embeddings',
 };
@@ -26,16 +28,20 @@ export type ToolAvailability = Record<GatewayToolName, boolean>;
 const allAvailable = (): ToolAvailability =>
   Object.fromEntries(TOOL_NAMES.map((name) => [name, true])) as ToolAvailability;
 
-/** Which tools can be served from the catalog's services (a service with 0 nodes cannot). */
+/**
+ * Which tools can be served from the catalog's services: core's availability rule (only a reported
+ * 0 nodes, or an embeddings service without engines, hides a tool; an unlisted service or a missing
+ * count leaves the gateway to decide, as in both adapters).
+ */
 export function availabilityOf(services: readonly GatewayService[]): ToolAvailability {
   const available = allAvailable();
   for (const [tool, id] of Object.entries(SERVICE_OF_TOOL) as [GatewayToolName, ServiceId][]) {
     const service = services.find((entry) => entry.id === id);
     const engines = service?.engines;
     available[tool] =
-      service !== undefined &&
-      service.available_nodes > 0 &&
-      (id !== 'embeddings' || engines === undefined || engines.length > 0);
+      service === undefined ||
+      (isServiceAvailable(service) &&
+        (id !== 'embeddings' || engines === undefined || engines.length > 0));
   }
   return available;
 }
