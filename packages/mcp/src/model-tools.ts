@@ -5,6 +5,7 @@ import {
   type GatewayModel,
   requiredCapabilities,
 } from '@infergate/core';
+import { isServiceAvailable } from '@infergate/core/internal';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolProgress } from './progress';
 import { runTool, type ToolContext, toolResult } from './tool-context';
@@ -35,7 +36,7 @@ export async function readCatalog(client: GatewayClient, signal?: AbortSignal) {
     services: services.map((service) => {
       const entry: Record<string, unknown> = {
         id: service.id,
-        available: service.available_nodes > 0,
+        available: isServiceAvailable(service),
         available_nodes: service.available_nodes,
       };
       if (service.name !== undefined) entry.name = service.name;
