@@ -157,11 +157,16 @@ export class CallScope {
   }
 
   /** The typed error for an ended scope: `timeout`, or `aborted` with the caller's reason as cause. */
-  error(extra: CallEndContext = {}): GatewayError {
+  /**
+   * The error this scope ended with. `lastFailure`: the failed attempt a retry was waiting after,
+   * kept as a timeout's cause (an abort's cause stays the caller's reason).
+   */
+  error(extra: CallEndContext & { lastFailure?: GatewayError } = {}): GatewayError {
+    const { lastFailure, ...context } = extra;
     if (this.#reason === 'timeout') {
-      return callEndedError(undefined, { ...extra, timeoutMs: this.#timeoutMs });
+      return callEndedError(lastFailure, { ...context, timeoutMs: this.#timeoutMs });
     }
-    return callEndedError(this.#callerSignal?.reason, extra);
+    return callEndedError(this.#callerSignal?.reason, context);
   }
 
   /** Ends the scope from inside (e.g. a stream is cancelled by its reader). */
@@ -201,9 +206,11 @@ export function callEndedError(
 ): GatewayError {
   const { timeoutMs, ...context } = extra;
   if (timeoutMs !== undefined) {
+    const last = reason instanceof GatewayError ? reason : undefined;
     return new GatewayError({
       code: 'timeout',
-      message: `The call did not finish within its deadline of ${timeoutMs} ms`,
+      message: `The call did not finish within its deadline of ${timeoutMs} ms${last ? ` (waiting to retry after: ${last.message})` : ''}`,
+      cause: last,
       isRetryable: false,
       ...context,
     });

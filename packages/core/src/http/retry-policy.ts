@@ -67,8 +67,11 @@ export interface RetryLimits {
 
 /**
  * How long to wait before retrying `error` after attempt `attempt` (0-based), or undefined when it
- * must not be retried: not retryable, or its wait does not fit `maxRetryAfterMs` and the deadline.
- * The wait is the answer's `Retry-After` when it has one, else exponential back-off.
+ * must not be retried: not retryable, or its `Retry-After` does not fit `maxRetryAfterMs` and the
+ * deadline. Without `Retry-After` the wait is exponential back-off, slept even when the deadline
+ * comes first: the deadline then ends the call as `timeout` (the failure as its cause), the same
+ * answer whether or not the jitter happened to fit. A `Retry-After` that cannot fit is the
+ * gateway's word that no retry can succeed in time: the error is thrown at once.
  */
 export function retryDelay(
   error: Pick<GatewayError, 'isRetryable' | 'retryAfterMs'>,
@@ -76,8 +79,8 @@ export function retryDelay(
   limits: RetryLimits,
 ): number | undefined {
   if (!isRetryableWithin(error, limits.maxRetryAfterMs)) return undefined;
-  const wait = error.retryAfterMs ?? backoffDelay(attempt, limits.retryBaseDelayMs);
-  return wait <= limits.remainingMs ? wait : undefined;
+  if (error.retryAfterMs === undefined) return backoffDelay(attempt, limits.retryBaseDelayMs);
+  return error.retryAfterMs <= limits.remainingMs ? error.retryAfterMs : undefined;
 }
 
 const DELTA_SECONDS = /^\d+(\.\d+)?$/;

@@ -160,18 +160,22 @@ describe('one retry policy (issue 12.3)', () => {
     }
   });
 
-  it('a back-off longer than what is left of the deadline is not waited for', async () => {
+  it('a back-off longer than what is left of the deadline is cut by it: timeout, the failure as its cause', async () => {
+    // Back-off is jittered: answering "timeout" or "503" by whether the jitter fit would give one
+    // situation two outcomes. The deadline ends the wait, and the 503 is kept.
     const { fetch, sent } = answering(() => gatewayError(503, 'provider_unavailable'));
     const slow = createGatewayClient({
       baseURL: 'https://retry-policy.test/v1',
       apiKey: 'k',
       fetch,
       retryBaseDelayMs: 60_000,
-      timeoutMs: 5_000,
+      timeoutMs: 200,
     });
     const error = await translate(slow).catch((e: unknown) => e);
     expect(sent.count).toBe(1);
-    expect(error).toMatchObject({ status: 503, code: 'provider_unavailable', isRetryable: true });
+    expect(error).toMatchObject({ code: 'timeout', isRetryable: false });
+    expect((error as Error).message).toMatch(/deadline of 200 ms \(waiting to retry after: /);
+    expect((error as Error).cause).toMatchObject({ status: 503, code: 'provider_unavailable' });
   });
 
   it('with maxRetries: 0 sends once and leaves an honest isRetryable with the response headers', async () => {

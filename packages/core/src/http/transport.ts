@@ -279,7 +279,7 @@ export class Transport {
         held();
         held = undefined;
         events?.retry(attempt + 1, delay, outcome);
-        await this.#wait(delay, scope, spec);
+        await this.#wait(delay, scope, spec, outcome);
       }
     } catch (error) {
       // Before the slot is released: lets siblings stop before they take it.
@@ -391,11 +391,16 @@ export class Transport {
     }
   }
 
-  async #wait(ms: number, scope: CallScope, spec: RequestSpec): Promise<void> {
+  async #wait(
+    ms: number,
+    scope: CallScope,
+    spec: RequestSpec,
+    lastFailure: GatewayError,
+  ): Promise<void> {
     try {
       await sleep(ms, scope.signal);
     } catch {
-      throw scope.error({ requestedModel: spec.requestedModel });
+      throw scope.error({ requestedModel: spec.requestedModel, lastFailure });
     }
   }
 
