@@ -61,9 +61,34 @@ beforeAll(async () => {
   noCors = await startGateway();
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   page = await browser.newPage();
-  await page.goto(siteOrigin);
-  await page.waitForFunction(() => document.title === 'ready');
-});
+  await openSite(page);
+}, 300_000);
+
+/**
+ * Opens the site and waits for its module to run. A fresh Chromium on a loaded 2-core machine (CI
+ * runs the other suites beside this one) once needed more than Playwright's 30 s for the `load`
+ * event, so: generous waits, one reload, and what the page said when it still does not come up.
+ */
+async function openSite(page: Page): Promise<void> {
+  const said: string[] = [];
+  page.on('console', (message) => said.push(`console.${message.type()}: ${message.text()}`));
+  page.on('pageerror', (error) => said.push(`pageerror: ${error.message}`));
+  page.on('crash', () => said.push('the page crashed'));
+  const ready = () =>
+    page.waitForFunction(() => document.title === 'ready', undefined, { timeout: 90_000 });
+  try {
+    await page.goto(siteOrigin, { waitUntil: 'commit', timeout: 90_000 });
+    await ready();
+  } catch (first) {
+    said.push(`first try: ${String(first)}`);
+    try {
+      await page.reload({ waitUntil: 'commit', timeout: 90_000 });
+      await ready();
+    } catch (second) {
+      throw new Error(`The test page did not come up: ${String(second)}\n${said.join('\n')}`);
+    }
+  }
+}
 afterAll(async () => {
   await browser?.close();
   await gateway?.close();

@@ -51,7 +51,7 @@ export function httpTarget(baseURL: () => string): Target {
 
 function described(outcomes: Outcome[]): string {
   return JSON.stringify(
-    outcomes.map((o) => o.error ?? `${o.status} ${o.body.slice(0, 120)}`),
+    outcomes.map((o) => o.error ?? `${o.status} ${o.body.slice(0, 400)}`),
     null,
     1,
   );

@@ -6,7 +6,7 @@
  * - `stream`: the answer streamed as text;
  * - `abandon`: starts a stream, reads its first piece and answers without reading the rest;
  * - `deadline?ms=N`: a call whose deadline (N ms) passes before the gateway answers (the
- *   emulator's `slow_headers` fault), in flight or still queued for a slot: JSON `{ code }` of
+ *   emulator's `slow_headers` fault), in flight or still queued for a slot: JSON `{ code, message }` of
  *   the error it failed with (retries stay on — core's, and `ai`'s for the AI SDK, which owns them
  *   there: a connection that fails before the answer, e.g. a reused keep-alive socket the gateway
  *   closed, or a 429 the gateway sends before it notices a cancel, is retried, and the deadline
@@ -104,6 +104,14 @@ function codeOf(error: unknown): string {
   return String(error);
 }
 
+const answered = () => Response.json({ code: 'answered' });
+
+/** A deadline call's error: its code, and its message for the test's report when it differs. */
+function deadlineFailure(error: unknown): Response {
+  const message = (error as { message?: unknown } | null)?.message;
+  return Response.json({ code: codeOf(error), message: String(message ?? error) });
+}
+
 async function firstPiece(pieces: AsyncIterable<string>): Promise<Response> {
   // Read one piece, then answer: the rest is never read (nor cancelled).
   const { value } = await pieces[Symbol.asyncIterator]().next();
@@ -130,13 +138,12 @@ async function route(
     }
     if (kind === 'abandon') return firstPiece(coreText(s.core));
     if (kind === 'deadline') {
-      const error = await s.core
+      return s.core
         .chat(
           { model: MODEL, messages: [{ role: 'user', content: PROMPT }] },
           { timeoutMs: deadlineMs, headers: SLOW },
         )
-        .then(() => undefined, codeOf);
-      return Response.json({ code: error ?? 'answered' });
+        .then(answered, deadlineFailure);
     }
   }
   if (surface === 'ai-sdk') {
@@ -164,15 +171,14 @@ async function route(
         s.aiSlow.set(deadlineMs, slow);
       }
       // `ai` owns the AI SDK's retries: a 429 in the race described above is retried by it.
-      const error = await generateText({
+      return generateText({
         model: slow(MODEL),
         prompt: PROMPT,
         maxRetries: 2,
         // The call's own headers reach the chat request only: on the provider they would slow
         // the catalog look-up too, and the deadline would end the call before it was sent.
         headers: SLOW,
-      }).then(() => undefined, codeOf);
-      return Response.json({ code: error ?? 'answered' });
+      }).then(answered, deadlineFailure);
     }
   }
   if (surface === 'langchain') {
@@ -193,8 +199,7 @@ async function route(
         s.chatSlow.set(deadlineMs, slow);
       }
       // The fault header on the chat request only (the catalog look-up before it is quick).
-      const error = await slow.invoke(PROMPT, { headers: SLOW }).then(() => undefined, codeOf);
-      return Response.json({ code: error ?? 'answered' });
+      return slow.invoke(PROMPT, { headers: SLOW }).then(answered, deadlineFailure);
     }
   }
   return new Response(`no route /${surface}/${kind}`, { status: 404 });
