@@ -15,14 +15,15 @@ const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
 /** What a chat-only bundle of our code should weigh, min+gzip (issue 15, B5): not met yet. */
 export const CHAT_ONLY_TARGET_BYTES = 10 * 1024;
 /**
- * What it may weigh today (test/chat-only-size.test.ts fails above it): the size measured, rounded
- * up — 27 KB when the test was added, 31 KB once the onEvent hook, the capability gate and the
- * service-tool definitions landed in core's chat path, 29 KB once the client's service calls
- * loaded on first use. Issue 27 (each rule one home) and issue 28 (stream readers, request bodies,
- * key redaction, the empty-model check) brought both apps from 28 447 B to 29 496 B, still under
- * that 29 KB, which stays the ceiling. Lower it with each cut until it reaches the target.
+ * What it may weigh today (test/chat-only-size.test.ts fails above it): 27 KB when the test was
+ * added, 31 KB once the onEvent hook, the capability gate and the service-tool definitions landed
+ * in core's chat path, 29 KB once the client's service calls loaded on first use. Issue 27 asked
+ * that the bundles not grow past their size then, 28 447 B: after its rules and issue 28's fixes
+ * had brought them to 29 496 B, the events module (loaded by a client with `onEvent`), the
+ * close-match search (loaded on the first refused model id) and one value walker instead of two
+ * brought them back under it. Lower it with each cut until it reaches the target.
  */
-export const CHAT_ONLY_CEILING_BYTES = 29 * 1024;
+export const CHAT_ONLY_CEILING_BYTES = 28_447;
 
 const FRAMEWORKS = ['ai', '@ai-sdk/*', '@langchain/*', 'zod', 'zod/*'];
 

@@ -1,7 +1,6 @@
 // docs/gateway-protocol.md §3.1 (capabilities, own models), §4.2 (capability rules).
 import { GatewayError, invalidRequest } from '../errors/errors';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
-import { listIds } from './close-matches';
 
 /**
  * True for the address of the account's own model (`my/<name>`, docs/gateway-protocol.md §3.1). Such a model is not
@@ -131,4 +130,11 @@ export function checkCapabilities(check: CapabilityCheck): void {
 export function describeNeeds(needs: readonly ModelCapability[]): string {
   const extra = readNeeds(needs).filter((need) => need !== 'chat');
   return extra.length > 0 ? `this request (${extra.join(', ')})` : 'chat';
+}
+
+/** Ids for a message: the first `max`, then how many more; `none` for an empty list. */
+export function listIds(ids: readonly string[], max = 10): string {
+  if (ids.length === 0) return 'none';
+  const shown = ids.slice(0, max).join(', ');
+  return ids.length > max ? `${shown} and ${ids.length - max} more` : shown;
 }

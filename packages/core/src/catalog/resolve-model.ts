@@ -1,10 +1,9 @@
 // docs/gateway-protocol.md §3.1 (listed and unlisted own models), §4.2 (the capability gate).
 import type { CallOptions } from '../call/call-options';
 import { quoteValue } from '../encoding/json-body';
-import { GatewayError, invalidRequest } from '../errors/errors';
+import { type GatewayError, invalidRequest } from '../errors/errors';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
 import type { Catalog } from './catalog';
-import { closeMatches, listIds } from './close-matches';
 import { capabilitiesOf, checkCapabilities, isOwnModelId, readNeeds } from './model-capabilities';
 
 /** The gate's options (`checkModel`): a call's options plus what the gate needs to know. */
@@ -40,7 +39,7 @@ export async function listedModel(
 ): Promise<GatewayModel> {
   const { found, models } = await findModel(catalog, id, opts);
   if (found) return found;
-  throw modelNotFound(id, models);
+  throw await notFound(id, models);
 }
 
 /** What the capability gate found: the catalog entry (when it was read) and the capabilities. */
@@ -69,14 +68,16 @@ export async function gateModel(
   const { known, purpose, anyOf, ...callOptions } = opts;
   const list = readNeeds(needs);
   let model: GatewayModel | undefined;
+  let models: readonly GatewayModel[] | undefined;
   let capabilities = known;
   if (capabilities === undefined) {
     const found = await findModel(catalog, modelId, callOptions);
     model = found.found;
+    models = found.models;
     if (!model) {
       // An unlisted own model may just be offline: its address still works (§3.1).
       if (isOwnModelId(modelId)) return { model: undefined, capabilities: undefined };
-      throw modelNotFound(modelId, found.models);
+      throw await notFound(modelId, found.models);
     }
     capabilities = capabilitiesOf(model);
   }
@@ -85,9 +86,9 @@ export async function gateModel(
   try {
     checkCapabilities(check);
   } catch (refusal) {
-    // Refusing: the catalog (cached, or one read) names the models that would do; a list that
-    // cannot be read leaves them unnamed rather than hiding the refusal.
-    const models = await catalog.models(callOptions).catch(() => undefined);
+    // Refusing: the catalog (the one just read, else cached or read now) names the models that
+    // would do; a list that cannot be read leaves them unnamed rather than hiding the refusal.
+    models ??= await catalog.models(callOptions).catch(() => undefined);
     if (models === undefined) throw refusal;
     checkCapabilities({ ...check, catalog: models });
   }
@@ -115,23 +116,8 @@ async function findModel(
   return { found, models };
 }
 
-/** `model_not_found` for an id the model list does not hold, naming close matches. */
-function modelNotFound(id: string, models: readonly GatewayModel[]): GatewayError {
-  const ids = models.map((model) => model.id);
-  const alternatives = closeMatches(id, ids);
-  const own = isOwnModelId(id)
-    ? ' An own model (my/...) is not listed while it is offline; the capability gate (checkModel, requireCapabilities, resolveModel) lets its address through.'
-    : '';
-  return new GatewayError({
-    code: 'model_not_found',
-    message: `Model "${id}" is not in this key's model list (GET /models). ${
-      alternatives.length > 0
-        ? `Close matches: ${alternatives.join(', ')}.`
-        : `Listed models: ${listIds(ids)}.`
-    }${own}`,
-    model: id,
-    alternatives,
-    requestedModel: id,
-    isRetryable: false,
-  });
+/** `model_not_found` naming close matches, from close-matches.ts (loaded on the first refusal). */
+async function notFound(id: string, models: readonly GatewayModel[]): Promise<GatewayError> {
+  const { modelNotFound } = await import('./close-matches');
+  return modelNotFound(id, models);
 }

@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §4.1 (request), §4.2 (capability rules), §11 (limits).
 import { checkModelId } from '../catalog/resolve-model';
+import { findUnsendable } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { ChatRequest, ModelCapability } from '../protocol/wire-types';
@@ -117,55 +118,21 @@ export function validateChatRequest(request: ChatRequest): void {
 }
 
 /**
- * Refuses a value JSON cannot carry faithfully: a cycle or a BigInt (JSON.stringify throws a raw
- * TypeError), NaN/Infinity (sent as `null`), or nesting deeper than `LIMITS.schemaMaxDepth`
- * (which could overflow the stack). Walks iteratively, so a deep value cannot overflow it here.
+ * Refuses a value JSON cannot carry faithfully (encoding/json-body.ts's `findUnsendable`): a cycle
+ * or a BigInt (JSON.stringify throws a raw TypeError), NaN/Infinity (sent as `null`), or nesting
+ * deeper than `LIMITS.schemaMaxDepth` (which could overflow the stack), naming where it is.
  */
 export function checkSerialisable(
   field: string,
   value: unknown,
   maxDepth: number = LIMITS.schemaMaxDepth,
 ): void {
-  if (typeof value !== 'object' || value === null) {
-    checkLeaf(field, value);
-    return;
-  }
-  // Depth-first with an explicit stack; `path` holds the objects on the current branch (cycles).
-  const onPath = new Set<object>();
-  const stack: { node: object; depth: number; path: string; exit?: boolean }[] = [
-    { node: value, depth: 1, path: field },
-  ];
-  while (stack.length > 0) {
-    const frame = stack.pop()!;
-    if (frame.exit) {
-      onPath.delete(frame.node);
-      continue;
-    }
-    const { node, depth, path } = frame;
-    if (onPath.has(node)) throw invalidRequest(field, `has a circular reference at ${path}`);
-    if (depth > maxDepth) {
-      throw invalidRequest(field, `is nested more than ${maxDepth} levels deep (at ${path})`);
-    }
-    onPath.add(node);
-    stack.push({ node, depth, path, exit: true });
-    const entries: [string, unknown][] = Array.isArray(node)
-      ? node.map((item, i) => [`[${i}]`, item])
-      : Object.entries(node).map(([key, item]) => [`.${key}`, item]);
-    for (const [key, item] of entries) {
-      if (typeof item === 'object' && item !== null) {
-        stack.push({ node: item, depth: depth + 1, path: `${path}${key}` });
-      } else {
-        checkLeaf(`${path}${key}`, item, field);
-      }
-    }
-  }
-}
-
-function checkLeaf(path: string, value: unknown, field = path): void {
-  if (typeof value === 'bigint') throw invalidRequest(field, `holds a BigInt at ${path}`);
-  if (typeof value === 'number' && !Number.isFinite(value)) {
-    throw invalidRequest(field, `holds ${value} at ${path}; JSON has no such number`);
-  }
+  const found = findUnsendable(value, field, { maxDepth, finiteNumbers: true });
+  if (found === undefined) return;
+  throw invalidRequest(
+    field,
+    found.path === field ? found.problem : `${found.problem} (at ${found.path})`,
+  );
 }
 
 /** The model capabilities a chat request needs (docs/gateway-protocol.md §4.2). */

@@ -24,7 +24,7 @@ type Frame =
 
 /** The refusal for a value JSON.stringify threw on, naming the first offending field found. */
 function unserialisable(root: unknown, thrown: unknown): GatewayError {
-  const found = locate(root);
+  const found = findUnsendable(root, '', { maxDepth: MAX_DEPTH });
   const field = found?.path || 'request';
   const problem = found?.problem ?? `cannot be sent as JSON (${describe(thrown)})`;
   return new GatewayError({
@@ -36,14 +36,28 @@ function unserialisable(root: unknown, thrown: unknown): GatewayError {
   });
 }
 
+export interface UnsendableCheck {
+  /** Objects nested deeper than this are refused. */
+  maxDepth: number;
+  /** Refuse NaN and ±Infinity, which JSON.stringify sends as `null`. */
+  finiteNumbers?: boolean;
+}
+
 /**
- * Walks the value as JSON.stringify does (`toJSON`, own enumerable keys), depth-first with an
- * explicit stack (a value too deep for JSON.stringify's recursion is walked too).
+ * The first value under `root` (at `rootPath`) that JSON cannot carry faithfully, with its path
+ * and why: a cycle, a BigInt, a `toJSON` or getter that throws, nesting deeper than `maxDepth`,
+ * and with `finiteNumbers` NaN and ±Infinity. Walks as JSON.stringify does (`toJSON`, own
+ * enumerable keys), depth-first with an explicit stack, so a value too deep for recursion is
+ * walked too; only the current branch counts as a cycle (a shared sub-object is fine).
  */
-function locate(root: unknown): { path: string; problem: string } | undefined {
+export function findUnsendable(
+  root: unknown,
+  rootPath: string,
+  check: UnsendableCheck,
+): { path: string; problem: string } | undefined {
   /** The objects on the current branch, with their paths (a cycle points back into them). */
   const onPath = new Map<object, string>();
-  const stack: Frame[] = [{ node: root, path: '' }];
+  const stack: Frame[] = [{ node: root, path: rootPath }];
   while (stack.length > 0) {
     const frame = stack.pop()!;
     if (frame.exit) {
@@ -65,6 +79,12 @@ function locate(root: unknown): { path: string; problem: string } | undefined {
         problem: `is a BigInt (${node}n), which JSON cannot carry: send a number or a string`,
       };
     }
+    if (check.finiteNumbers && typeof node === 'number' && !Number.isFinite(node)) {
+      return {
+        path,
+        problem: `is ${node}, which JSON has no number for (it would be sent as null)`,
+      };
+    }
     if (typeof node !== 'object' || node === null) continue;
     const back = onPath.get(node);
     if (back !== undefined) {
@@ -73,8 +93,8 @@ function locate(root: unknown): { path: string; problem: string } | undefined {
         problem: `is a circular reference (back to ${back === '' ? 'the request itself' : back}), which JSON cannot carry`,
       };
     }
-    if (onPath.size >= MAX_DEPTH) {
-      return { path, problem: `is nested more than ${MAX_DEPTH} levels deep` };
+    if (onPath.size >= check.maxDepth) {
+      return { path, problem: `is nested more than ${check.maxDepth} levels deep` };
     }
     const children: [string, unknown][] = [];
     if (Array.isArray(node)) {

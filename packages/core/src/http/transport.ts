@@ -7,7 +7,7 @@ import { CallScope, MAX_TIMEOUT_MS, sleep } from '../call/call-scope';
 import { describeCause, GatewayError, isGatewayError } from '../errors/errors';
 import { invalidResponse } from '../errors/invalid-response';
 import { registerSecret } from '../errors/redact-secret';
-import { CallEvents, serverOf } from '../events/call-events';
+import type { CallEvents } from '../events/call-events';
 import type { GatewayEventHandler } from '../events/gateway-events';
 import type { Usage } from '../protocol/wire-types';
 import { errorFromAnswer, lostStream, readErrorBody, tooLarge } from './answer-errors';
@@ -100,6 +100,11 @@ export class Transport {
   readonly #config: Omit<TransportConfig, 'apiKey'>;
   readonly #plainHttpToRemote: boolean;
   readonly #headers: RequestHeaders;
+  /**
+   * The events module, loaded on the first call of a client with an `onEvent` hook: an app that
+   * never sets one never loads it (it is a tenth of the chat path's code).
+   */
+  #eventsModule: Promise<typeof import('../events/call-events')> | undefined;
   /** `server.address` / `server.port` for events; read on the first call with a hook. */
   #server: { address: string; port: number } | undefined;
 
@@ -134,8 +139,10 @@ export class Transport {
   async open(spec: RequestSpec, options: CallOptions = {}): Promise<OpenResponse> {
     checkCallOptions(options);
     const timeoutMs = Math.min(MAX_TIMEOUT_MS, options.timeoutMs ?? this.#config.timeoutMs);
+    const events = this.#config.onEvent
+      ? await this.#events(spec, this.#config.onEvent)
+      : undefined;
     const scope = new CallScope(options.signal, timeoutMs);
-    const events = this.#config.onEvent ? this.#events(spec, this.#config.onEvent) : undefined;
     try {
       return await this.#attempts(spec, options, scope, events);
     } catch (error) {
@@ -145,7 +152,9 @@ export class Transport {
     }
   }
 
-  #events(spec: RequestSpec, onEvent: GatewayEventHandler): CallEvents {
+  async #events(spec: RequestSpec, onEvent: GatewayEventHandler): Promise<CallEvents> {
+    this.#eventsModule ??= import('../events/call-events');
+    const { CallEvents, serverOf } = await this.#eventsModule;
     this.#server ??= serverOf(this.#config.baseURL);
     return new CallEvents({
       onEvent,

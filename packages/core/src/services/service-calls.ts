@@ -8,7 +8,7 @@
 
 import type { CallOptions } from '../call/call-options';
 import type { Catalog } from '../catalog/catalog';
-import { listIds } from '../catalog/close-matches';
+import { listIds } from '../catalog/model-capabilities';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError, invalidRequest, isGatewayError } from '../errors/errors';
 import { invalidAnswer, invalidResponse } from '../errors/invalid-response';
