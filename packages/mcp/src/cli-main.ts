@@ -1,4 +1,4 @@
-import { createGatewayClient, type GatewayClientOptions, type KeyBudget } from '@infergate/core';
+import type { GatewayClientOptions, KeyBudget } from '@infergate/core';
 import { CliUsageError, parseCli, USAGE } from './cli-args';
 import { createGatewayMcpServer } from './gateway-mcp-server';
 import { startHttpServer } from './http-server';
@@ -49,8 +49,14 @@ export async function runCli(
   const clientOptions: GatewayClientOptions = { budget };
   if (options.baseURL !== undefined) clientOptions.baseURL = options.baseURL;
   if (options.apiKey !== undefined) clientOptions.apiKey = options.apiKey;
-  // Settings are checked up front (a bad URL throws configuration_error here, not per call).
-  createGatewayClient(clientOptions);
+  // The server makes its one client here, so bad settings throw configuration_error now (a
+  // malformed URL), not on every call.
+  const gateway = createGatewayMcpServer({
+    clientOptions,
+    roots: options.roots,
+    allowUrls: options.allowUrls,
+    catalogRefreshMs: options.catalogRefreshMs,
+  });
   if (
     !(clientOptions.baseURL ?? env.INFERGATE_BASE_URL) ||
     !(clientOptions.apiKey ?? env.INFERGATE_API_KEY)
@@ -59,12 +65,6 @@ export async function runCli(
       'infergate-mcp: warning: no gateway URL or key (INFERGATE_BASE_URL / INFERGATE_API_KEY, or --base-url / --api-key): every tool will fail with configuration_error',
     );
   }
-  const gateway = createGatewayMcpServer({
-    clientOptions,
-    roots: options.roots,
-    allowUrls: options.allowUrls,
-    catalogRefreshMs: options.catalogRefreshMs,
-  });
   const shutdown: (() => Promise<void>)[] = [
     () => gateway.close(),
     async () => {
