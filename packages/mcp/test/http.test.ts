@@ -6,8 +6,9 @@ import { request } from 'node:http';
 import { pngWithText } from '@infergate/emulator/fixtures';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RunningHttpServer, startHttpServer } from '../src/index';
+import { type GatewayMcpServer, type RunningHttpServer, startHttpServer } from '../src/index';
 import { type Harness, startHarness, textOf } from './harness';
 
 const TOKEN = 'mcp-test-token-0123456789';
@@ -194,6 +195,42 @@ describe('Streamable HTTP', () => {
       expect(gone.status).toBe(404);
     } finally {
       await idle.close();
+    }
+  });
+
+  it('closes the session of an initialize the SDK refused before giving it an id', async () => {
+    // Each MCP session this HTTP server makes, to see whether it is still connected.
+    const made: McpServer[] = [];
+    const counted: GatewayMcpServer = Object.create(harness.mcp, {
+      connect: {
+        value: async (...args: Parameters<GatewayMcpServer['connect']>) => {
+          const server = await harness.mcp.connect(...args);
+          made.push(server);
+          return server;
+        },
+      },
+    });
+    const small = await startHttpServer(counted, { port: 0, maxSessions: 1 });
+    try {
+      const post = (headers: Record<string, string>) =>
+        fetch(small.url, { method: 'POST', headers, body: INITIALIZE });
+      const refused = [
+        await post({ 'content-type': 'application/json', accept: 'application/json' }),
+        await post({ 'content-type': 'application/json', accept: 'text/event-stream' }),
+        await post({ 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }),
+      ];
+      for (const response of refused) await response.body?.cancel();
+      expect(refused.map((response) => response.status)).toEqual([406, 406, 415]);
+      expect(made).toHaveLength(3);
+      expect(made.filter((server) => server.isConnected())).toHaveLength(0);
+      expect(small.sessions).toBe(0);
+
+      const client = await connect(small.url);
+      expect((await client.listTools()).tools).toHaveLength(7);
+      expect(small.sessions).toBe(1);
+      expect(made.filter((server) => server.isConnected())).toHaveLength(1);
+    } finally {
+      await small.close();
     }
   });
 
