@@ -81,6 +81,29 @@ describe('the tool list follows the catalog', () => {
     expect(await toolNames(client)).not.toContain('translate');
   });
 
+  it('list_models says a service is available by the same rule as the tool list (core’s)', async () => {
+    harness = await startHarness();
+    const services = harness.gateway.emulator.scenario.services;
+    // A gateway that gives no node count for a service: the gateway decides, so it is available.
+    services.translation.availableNodes = undefined as unknown as number;
+    services.ocr.availableNodes = 0;
+    await harness.mcp.refreshCatalog();
+    const client = await harness.connect();
+    const result = await client.callTool({ name: 'list_models', arguments: {} });
+    const listed = (result.structuredContent as { services: Record<string, unknown>[] }).services;
+    expect(
+      listed.map(({ id, available, available_nodes }) => [id, available, available_nodes]),
+    ).toEqual([
+      ['translation', true, undefined],
+      ['ocr', false, 0],
+      ['speech_to_text', true, 1],
+      ['embeddings', true, 2],
+    ]);
+    const tools = await toolNames(client);
+    expect(tools).toContain('translate');
+    expect(tools).not.toContain('ocr');
+  });
+
   it('keeps the tools when the catalog cannot be read', async () => {
     harness = await startHarness();
     const client = await harness.connect();
