@@ -1,3 +1,6 @@
 import { packageTestConfig } from '../../vitest.shared.ts';
 
-export default packageTestConfig();
+export default packageTestConfig({
+  // The shared deadline timer's ref/unref and the request-bound mode are per realm.
+  isolatedFiles: ['src/call/call-scope.test.ts', 'src/client/catalog-request-bound.test.ts'],
+});

@@ -4,7 +4,7 @@
 # version of every peer range (frameworks.json: four apps for ai 6/7 × lowest/highest, with
 # @langchain/core and zod ends spread over them), start the emulator from its installed tarball, and
 # run per package: an ESM import, a CJS require (both call the emulator), and tsc with
-# moduleResolution node16 and bundler, plus module node20 for the CommonJS view. The bundler run
+# moduleResolution bundler, plus node16 and module node20 (the CommonJS view) in `resolutionSets`. The bundler run
 # checks every .d.ts (skipLibCheck false) and that our AI SDK models fit the installed `ai`'s types
 # (types-ai-sdk.mts); the others check resolution and assignability only, to keep the test quick. Before that, the release dry run: `changeset status`, `changeset
 # publish-plan`, each tarball's contents, and `npm publish --dry-run` of each tarball. Last, npm
@@ -174,7 +174,14 @@ check_set() {
       (cd "$app" && node "$script") | sed "s/^/  $set: /"
     done
   done
-  for resolution in node16 bundler node20; do
+  # bundler (every .d.ts checked, our models against this set's `ai`) in every set; node16 and
+  # node20 check how our exports resolve, the same in every set of an `ai` major: in its newest.
+  local resolutions=(bundler)
+  if node -e 'process.exit(require(process.argv[1]).resolutionSets.includes(process.argv[2]) ? 0 : 1)' \
+    "$here/frameworks.json" "$set"; then
+    resolutions=(node16 bundler node20)
+  fi
+  for resolution in "${resolutions[@]}"; do
     (cd "$app" && node "$root/node_modules/typescript/bin/tsc" -p "tsconfig.$resolution.json")
     log "$set: types resolve (tsconfig.$resolution.json)"
   done
