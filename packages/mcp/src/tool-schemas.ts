@@ -19,6 +19,15 @@ const MEDIA_MAX_BASE64_CHARS = Number(
     Math.ceil(LIMITS.ocrMaxImageBytes / 3) * 4,
 );
 
+/**
+ * An optional argument. Many models' tool callers fill every optional field, with "" when they have
+ * nothing to give: an empty string counts as the field left out (before validation, so the media
+ * tools' one-of check does not see it). Required fields stay strict.
+ */
+function optional<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+}
+
 const languageCode = (description: string) =>
   z
     .string()
@@ -35,7 +44,7 @@ export const translateInput = z
         `The text to translate: at most ${LIMITS.translationMaxInputBytes} bytes of UTF-8 (split longer text and translate the parts)`,
       ),
     target_language: languageCode('Language to translate into, e.g. "de", "uk" or "pt-BR"'),
-    source_language: languageCode('Language of the text; detected when omitted').optional(),
+    source_language: optional(languageCode('Language of the text; detected when omitted')),
   })
   .strict()
   .superRefine((args, context) => {
@@ -48,28 +57,31 @@ export const translateInput = z
 function mediaFields(kind: 'image' | 'audio', limit: number, files: boolean) {
   const what = kind === 'image' ? 'image (PNG, JPEG, …)' : 'audio file (WAV, MP3 or FLAC)';
   const fields = {
-    [`${kind}_url`]: z
-      .url({ protocol: /^https?$/ })
-      .describe(`An http(s) URL of the ${what}; the server downloads it (at most ${MiB(limit)})`)
-      .optional(),
-    [`${kind}_base64`]: z
-      .string()
-      .min(1)
-      .max(MEDIA_MAX_BASE64_CHARS)
-      .describe(
-        `The ${what} as base64 data (a data: URL prefix is accepted; decoded at most ${MiB(limit)})`,
-      )
-      .optional(),
+    [`${kind}_url`]: optional(
+      z
+        .url({ protocol: /^https?$/ })
+        .describe(`An http(s) URL of the ${what}; the server downloads it (at most ${MiB(limit)})`),
+    ),
+    [`${kind}_base64`]: optional(
+      z
+        .string()
+        .min(1)
+        .max(MEDIA_MAX_BASE64_CHARS)
+        .describe(
+          `The ${what} as base64 data (a data: URL prefix is accepted; decoded at most ${MiB(limit)})`,
+        ),
+    ),
   };
   if (files) {
-    fields[`${kind}_path`] = z
-      .string()
-      .min(1)
-      .max(4096)
-      .describe(
-        `Path of the ${what} on this machine, under the server's allowed roots (relative paths start at the first root; at most ${MiB(limit)})`,
-      )
-      .optional();
+    fields[`${kind}_path`] = optional(
+      z
+        .string()
+        .min(1)
+        .max(4096)
+        .describe(
+          `Path of the ${what} on this machine, under the server's allowed roots (relative paths start at the first root; at most ${MiB(limit)})`,
+        ),
+    );
   }
   return fields;
 }
@@ -98,16 +110,18 @@ export function transcribeInput(files: boolean) {
   return z
     .object({
       ...mediaFields('audio', LIMITS.audioMaxBytes, files),
-      language: z
-        .string()
-        .min(1)
-        .max(35)
-        .describe('Spoken language code, e.g. "en" or "uk"; detected when omitted')
-        .optional(),
-      translate: z
-        .boolean()
-        .describe('true returns the speech translated into English instead of a transcript')
-        .optional(),
+      language: optional(
+        z
+          .string()
+          .min(1)
+          .max(35)
+          .describe('Spoken language code, e.g. "en" or "uk"; detected when omitted'),
+      ),
+      translate: optional(
+        z
+          .boolean()
+          .describe('true returns the speech translated into English instead of a transcript'),
+      ),
     })
     .strict()
     .superRefine(exactlyOne('audio', files));
@@ -133,32 +147,35 @@ function embeddingTexts(description: string) {
     });
 }
 
-const engine = z
-  .string()
-  .min(1)
-  .describe(
-    'Embedding engine id from list_models (e.g. "multilingual-e5-base"); may be omitted when the gateway has one engine, and must then be the same for texts you compare',
-  )
-  .optional();
+const engine = optional(
+  z
+    .string()
+    .min(1)
+    .describe(
+      'Embedding engine id from list_models (e.g. "multilingual-e5-base"); may be omitted when the gateway has one engine, and must then be the same for texts you compare',
+    ),
+);
 
 export const embedInput = z
   .object({
     texts: embeddingTexts('Texts to embed'),
     engine,
-    input_type: z
-      .enum(['document', 'query'])
-      .describe(
-        'Multilingual engine only: "document" for texts to search in (default), "query" for search queries',
-      )
-      .optional(),
-    dimensions: z
-      .number()
-      .int()
-      .positive()
-      .describe(
-        `Vector length, one the engine offers (multilingual: ${LIMITS.multilingualDimensions.join(', ')}; English: ${LIMITS.englishDimensions.join(', ')})`,
-      )
-      .optional(),
+    input_type: optional(
+      z
+        .enum(['document', 'query'])
+        .describe(
+          'Multilingual engine only: "document" for texts to search in (default), "query" for search queries',
+        ),
+    ),
+    dimensions: optional(
+      z
+        .number()
+        .int()
+        .positive()
+        .describe(
+          `Vector length, one the engine offers (multilingual: ${LIMITS.multilingualDimensions.join(', ')}; English: ${LIMITS.englishDimensions.join(', ')})`,
+        ),
+    ),
   })
   .strict();
 
@@ -171,13 +188,14 @@ export const similarityInput = z
       .describe('What to look for (a question, a phrase)'),
     texts: embeddingTexts('Candidate texts to rank by their similarity to the query'),
     engine,
-    top_k: z
-      .number()
-      .int()
-      .min(1)
-      .max(LIMITS.embeddingsMaxInputs)
-      .describe('Return only the best k texts (default: all, best first)')
-      .optional(),
+    top_k: optional(
+      z
+        .number()
+        .int()
+        .min(1)
+        .max(LIMITS.embeddingsMaxInputs)
+        .describe('Return only the best k texts (default: all, best first)'),
+    ),
   })
   .strict();
 
@@ -185,10 +203,9 @@ const CAPABILITIES = ['chat', 'streaming', 'tools', 'json_object', 'json_schema'
 
 export const listModelsInput = z
   .object({
-    capability: z
-      .enum(CAPABILITIES)
-      .describe('List only the models with this capability')
-      .optional(),
+    capability: optional(
+      z.enum(CAPABILITIES).describe('List only the models with this capability'),
+    ),
   })
   .strict();
 
@@ -199,13 +216,14 @@ export const askModelInput = z
       .min(1)
       .describe('Gateway chat model id from list_models, e.g. "community/general"'),
     prompt: z.string().min(1).describe('The question or task for that model'),
-    system: z.string().min(1).describe('Instructions for the model (a system message)').optional(),
-    json: z
-      .boolean()
-      .describe('true asks for a JSON object as the answer (the model needs json_object)')
-      .optional(),
-    max_tokens: z.number().int().positive().describe('Longest answer, in tokens').optional(),
-    temperature: z.number().min(0).max(2).describe('Sampling temperature, 0 to 2').optional(),
+    system: optional(z.string().min(1).describe('Instructions for the model (a system message)')),
+    json: optional(
+      z
+        .boolean()
+        .describe('true asks for a JSON object as the answer (the model needs json_object)'),
+    ),
+    max_tokens: optional(z.number().int().positive().describe('Longest answer, in tokens')),
+    temperature: optional(z.number().min(0).max(2).describe('Sampling temperature, 0 to 2')),
   })
   .strict();
 

@@ -337,6 +337,84 @@ describe.each([
     });
   });
 
+  describe('optional arguments given as ""', () => {
+    it('are taken as left out, as many tool callers send them', async () => {
+      const ocr = await client.callTool({
+        name: 'ocr',
+        arguments: {
+          image_base64: base64(pngWithText('Blank fields')),
+          image_url: '',
+          ...(files ? { image_path: '' } : {}),
+        },
+      });
+      expect(textOf(ocr)).toBe('Blank fields');
+
+      const transcribe = await client.callTool({
+        name: 'transcribe',
+        arguments: {
+          audio_base64: base64(wavWithSpeech('leave it blank')),
+          audio_url: '',
+          ...(files ? { audio_path: '' } : {}),
+          language: '',
+          translate: '',
+        },
+      });
+      expect(textOf(transcribe)).toBe('leave it blank');
+      expect(transcribe.structuredContent).not.toHaveProperty('translated_to');
+
+      const translate = await client.callTool({
+        name: 'translate',
+        arguments: { text: 'hello', target_language: 'de', source_language: '' },
+      });
+      expect(textOf(translate)).toBe('[de] hello');
+
+      const embed = await client.callTool({
+        name: 'embed',
+        arguments: { texts: ['a'], engine: 'all-minilm-l6-v2', input_type: '', dimensions: '' },
+      });
+      expect(embed.structuredContent).toMatchObject({ engine: 'all-minilm-l6-v2' });
+
+      const ranked = await client.callTool({
+        name: 'similarity',
+        arguments: { query: 'a', texts: ['a', 'b'], engine: 'all-minilm-l6-v2', top_k: '' },
+      });
+      expect((ranked.structuredContent as { ranking: unknown[] }).ranking).toHaveLength(2);
+
+      const models = await client.callTool({ name: 'list_models', arguments: { capability: '' } });
+      const ids = (models.structuredContent as { models: { id: string }[] }).models.map(
+        (model) => model.id,
+      );
+      expect(ids).toContain('community/plain');
+
+      const asked = await client.callTool({
+        name: 'ask_model',
+        arguments: {
+          model: 'community/general',
+          prompt: 'blank options',
+          system: '',
+          json: '',
+          max_tokens: '',
+          temperature: '',
+        },
+      });
+      expect(textOf(asked)).toBe('Echo: blank options');
+    });
+
+    it('stay refused where a value is required (a required field, one of the media fields)', async () => {
+      for (const [name, args] of [
+        ['translate', { text: 'hello', target_language: '' }],
+        ['ask_model', { model: 'community/general', prompt: '' }],
+        ['similarity', { query: '', texts: ['a'], engine: 'all-minilm-l6-v2' }],
+        ['ocr', { image_base64: '', image_url: '' }],
+      ] as const) {
+        const result = await client.callTool({ name, arguments: args });
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toContain('Input validation error');
+      }
+      expect(requests()).toMatchObject({ translations: 0, chat: 0, embeddings: 0, ocr: 0 });
+    });
+  });
+
   describe('gateway errors', () => {
     it('become isError results with the code, the message and what to do', async () => {
       harness.gateway.emulator.injectFault({
