@@ -250,7 +250,7 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** The reason `AbortSignal.timeout()` aborts with: a DOMException named `TimeoutError`. */
-export function isTimeoutReason(reason: unknown): boolean {
+function isTimeoutReason(reason: unknown): boolean {
   return (
     typeof reason === 'object' &&
     reason !== null &&

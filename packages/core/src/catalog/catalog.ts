@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §3.1 (`GET /models`), §3.2 (`GET /capabilities`), §3.3 (caching).
 import type { CallOptions } from '../call/call-options';
 import { checkCallOptions } from '../call/call-options';
-import { CallScope, REQUEST_BOUND_IO } from '../call/call-scope';
+import { CallScope, MAX_TIMEOUT_MS, REQUEST_BOUND_IO } from '../call/call-scope';
 import { invalidResponse } from '../errors/invalid-response';
 import type { Transport } from '../http/transport';
 import { ENDPOINTS } from '../protocol/endpoints';
@@ -191,7 +191,7 @@ export class Catalog {
     flight.callers++;
     const scope = new CallScope(
       options?.signal,
-      Math.min(2 ** 31 - 1, options?.timeoutMs ?? this.#transport.timeoutMs),
+      Math.min(MAX_TIMEOUT_MS, options?.timeoutMs ?? this.#transport.timeoutMs),
     );
     return new Promise<T>((resolve, reject) => {
       let left = false;

@@ -46,7 +46,7 @@ function subtypeOf(mediaType: string): string | undefined {
 }
 
 /** The media type of an image: as given when full, else by its first bytes, else `DEFAULT_IMAGE_TYPE`. */
-export function imageMediaType(mediaType: string, base64: string): string {
+function imageMediaType(mediaType: string, base64: string): string {
   if (subtypeOf(mediaType)) return mediaType;
   return sniffImage(base64) ?? DEFAULT_IMAGE_TYPE;
 }
@@ -55,7 +55,7 @@ export function imageMediaType(mediaType: string, base64: string): string {
  * `input_audio`'s format: from the media type (`audio/mpeg` → `mp3`, `audio/x-wav` → `wav`), else
  * `wav` (the bytes are not sniffed: it would pull the audio sniffer into every chat bundle).
  */
-export function audioFormat(mediaType: string): string {
+function audioFormat(mediaType: string): string {
   const subtype = subtypeOf(mediaType)?.replace(/^x-/, '');
   if (!subtype) return 'wav';
   return subtype === 'mpeg' ? 'mp3' : subtype;

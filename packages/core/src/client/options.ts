@@ -49,7 +49,10 @@ export interface GatewayClientOptions {
   catalogTtlMs?: number;
   /** Longest `Retry-After` the client waits; longer ones fail at once. Default 60 000 ms. */
   maxRetryAfterMs?: number;
-  /** Base of the exponential backoff for 502/503/504 and network errors. Default 500 ms. */
+  /**
+   * Base of the exponential backoff (500/502/503/504, network errors, a 429 without `Retry-After`).
+   * Default 500 ms.
+   */
   retryBaseDelayMs?: number;
   /**
    * Called with what happens to each call: queued, slot acquired (with the wait), each attempt

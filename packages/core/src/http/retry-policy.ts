@@ -129,7 +129,7 @@ function rfc850ToImf(text: string): string {
 }
 
 /** Exponential backoff with full jitter: a random delay in [base·2^attempt / 2, base·2^attempt], capped. */
-export function backoffDelay(attempt: number, baseMs: number, capMs = 30_000): number {
+function backoffDelay(attempt: number, baseMs: number, capMs = 30_000): number {
   const ceiling = Math.min(capMs, baseMs * 2 ** attempt);
   return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 }
