@@ -2,10 +2,10 @@ import {
   type CallOptions,
   createGatewayClient,
   type GatewayClient,
-  GatewayError,
   type GatewayEventHandler,
   type KeyBudget,
 } from '@infergate/core';
+import { configurationError } from './errors';
 
 /** How a LangChain class reaches the gateway: an existing client, or the options to make one. */
 export interface GatewayConnectionFields {
@@ -39,7 +39,7 @@ export interface GatewayConnectionFields {
 export interface ClientTuning {
   /** Deadline of one call in milliseconds (queue, retries, body or stream). */
   timeout?: number;
-  /** Retries after the first attempt (429 after Retry-After, 502/503/504, network errors). */
+  /** Retries after the first attempt, by core's retry policy (429, 500/502/503/504, network errors). */
   maxRetries?: number;
 }
 
@@ -54,12 +54,10 @@ export function resolveClient(fields: GatewayConnectionFields & ClientTuning): G
           ? 'recordContent'
           : undefined;
     if (field !== undefined) {
-      throw new GatewayError({
-        code: 'configuration_error',
-        message: `${field} was given with a shared client: the events are the client's — pass ${field} to createGatewayClient instead`,
+      throw configurationError(
+        `${field} was given with a shared client: the events are the client's — pass ${field} to createGatewayClient instead`,
         field,
-        isRetryable: false,
-      });
+      );
     }
     return fields.client;
   }

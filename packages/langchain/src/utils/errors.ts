@@ -2,8 +2,8 @@ import { GatewayError } from '@infergate/core';
 import { callEndedError } from '@infergate/core/internal';
 
 /** A configuration mistake found while building an object (no request was made). */
-export function configurationError(message: string): GatewayError {
-  return new GatewayError({ code: 'configuration_error', message, isRetryable: false });
+export function configurationError(message: string, field?: string): GatewayError {
+  return new GatewayError({ code: 'configuration_error', message, field, isRetryable: false });
 }
 
 /**
