@@ -5,7 +5,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../src/cli-main';
 import { type Harness, startHarness, textOf } from './harness';
 
 const made = vi.hoisted(() => ({ clients: 0 }));
@@ -21,8 +20,13 @@ vi.mock('@infergate/core', async (importOriginal) => {
 });
 
 let harness: Harness;
+let runCli: typeof import('../src/cli-main').runCli;
 beforeAll(async () => {
   harness = await startHarness();
+  // Test files may share one module graph: core and the CLI are loaded afresh, so the CLI gets the
+  // counting factory even when another file loaded them first.
+  vi.resetModules();
+  ({ runCli } = await import('../src/cli-main'));
 });
 afterAll(() => harness.close());
 
