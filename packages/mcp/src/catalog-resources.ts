@@ -1,9 +1,19 @@
 import type { GatewayClient } from '@infergate/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { readCatalog } from './model-tools';
+import { redactMessage } from './redact-message';
 
 export const MODELS_URI = 'infergate://models';
 export const SERVICES_URI = 'infergate://services';
+
+/** The catalog, or an error whose message (the SDK sends it to the client) is redacted. */
+async function readSafely(client: GatewayClient, signal: AbortSignal) {
+  try {
+    return await readCatalog(client, signal);
+  } catch (error) {
+    throw new Error(redactMessage(error instanceof Error ? error.message : String(error)));
+  }
+}
 
 /** The catalog as two JSON resources, so a client can read what this key may use. */
 export function registerCatalogResources(server: McpServer, client: GatewayClient): void {
@@ -17,7 +27,7 @@ export function registerCatalogResources(server: McpServer, client: GatewayClien
       mimeType: 'application/json',
     },
     async (uri, extra) => {
-      const { models } = await readCatalog(client, extra.signal);
+      const { models } = await readSafely(client, extra.signal);
       return {
         contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(models) }],
       };
@@ -33,7 +43,7 @@ export function registerCatalogResources(server: McpServer, client: GatewayClien
       mimeType: 'application/json',
     },
     async (uri, extra) => {
-      const { services } = await readCatalog(client, extra.signal);
+      const { services } = await readSafely(client, extra.signal);
       return {
         contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(services) }],
       };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CliUsageError, parseCli } from './cli-args';
+import { CliUsageError, cliSecrets, parseCli } from './cli-args';
 
 const run = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
   const parsed = parseCli(argv, env);
@@ -90,5 +90,18 @@ describe('parseCli', () => {
   it('answers --help and --version', () => {
     expect(parseCli(['--help'], {})).toEqual({ kind: 'help' });
     expect(parseCli(['-v'], {})).toEqual({ kind: 'version' });
+  });
+});
+
+describe('cliSecrets', () => {
+  it('finds the key and the token in the variables and the command line, even one it cannot parse', () => {
+    expect(
+      cliSecrets(['--api-key', 'ig-arg-key', '--token=token-arg', '--port', 'x', '--bogus'], {
+        INFERGATE_API_KEY: ' ig-env-key ',
+        INFERGATE_MCP_TOKEN: '',
+      }),
+    ).toEqual(['ig-env-key', 'ig-arg-key', 'token-arg']);
+    // A flag left without its value does not make the next option a secret.
+    expect(cliSecrets(['--api-key', '--port', '9', '--token'], {})).toEqual([]);
   });
 });

@@ -55,6 +55,21 @@ export class CliUsageError extends Error {
   override readonly name = 'CliUsageError';
 }
 
+/**
+ * The secrets a command line may carry (`--api-key`, `--token`, or their variables), found without
+ * parsing it, so that a line that cannot be parsed has them replaced in its error message too.
+ */
+export function cliSecrets(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  const found = [env.INFERGATE_API_KEY, env.INFERGATE_MCP_TOKEN];
+  argv.forEach((arg, index) => {
+    for (const flag of ['--api-key', '--token']) {
+      if (arg === flag && !argv[index + 1]?.startsWith('-')) found.push(argv[index + 1]);
+      else if (arg.startsWith(`${flag}=`)) found.push(arg.slice(flag.length + 1));
+    }
+  });
+  return found.map((secret) => secret?.trim() ?? '').filter((secret) => secret !== '');
+}
+
 function integer(flag: string, value: string | undefined, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) > max) {

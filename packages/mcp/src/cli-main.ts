@@ -1,7 +1,8 @@
-import type { GatewayClientOptions, KeyBudget } from '@infergate/core';
-import { CliUsageError, parseCli, USAGE } from './cli-args';
+import { type GatewayClientOptions, GatewayError, type KeyBudget } from '@infergate/core';
+import { CliUsageError, cliSecrets, parseCli, USAGE } from './cli-args';
 import { createGatewayMcpServer } from './gateway-mcp-server';
 import { startHttpServer } from './http-server';
+import { redactMessage, redactUrlCredentials } from './redact-message';
 import { serveStdio } from './stdio-server';
 
 declare const __PACKAGE_VERSION__: string | undefined;
@@ -31,20 +32,37 @@ export async function runCli(
   env: NodeJS.ProcessEnv,
   io: CliIo,
 ): Promise<RunningCli | undefined> {
+  // Whatever is printed has the key, the token and URL credentials replaced.
+  const secrets = cliSecrets(argv, env);
+  const log = (line: string) => io.log(redactMessage(line, secrets));
   const parsed = parseCli(argv, env);
   if (parsed.kind === 'help') {
-    io.log(USAGE);
+    log(USAGE);
     return undefined;
   }
   if (parsed.kind === 'version') {
-    io.log(typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : '0.0.0-dev');
+    log(typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : '0.0.0-dev');
     return undefined;
   }
   const { options } = parsed;
   let budget: (KeyBudget & { close(): Promise<void> }) | undefined;
   if (options.redisUrl !== undefined) {
     const { createRedisBudget } = await import('@infergate/redis');
-    budget = createRedisBudget({ url: options.redisUrl, warn: io.log });
+    // Messages name the Redis they are about, its password replaced.
+    const redis = redactUrlCredentials(options.redisUrl);
+    try {
+      budget = createRedisBudget({
+        url: options.redisUrl,
+        warn: (message) => log(`${message} (Redis at ${redis})`),
+      });
+    } catch (cause) {
+      throw new GatewayError({
+        code: 'configuration_error',
+        message: `The Redis URL ${redis} (--redis / INFERGATE_REDIS_URL) cannot be used: ${cause instanceof Error ? cause.message : String(cause)}`,
+        field: 'redisUrl',
+        cause,
+      });
+    }
   }
   const clientOptions: GatewayClientOptions = { budget };
   if (options.baseURL !== undefined) clientOptions.baseURL = options.baseURL;
@@ -61,7 +79,7 @@ export async function runCli(
     !(clientOptions.baseURL ?? env.INFERGATE_BASE_URL) ||
     !(clientOptions.apiKey ?? env.INFERGATE_API_KEY)
   ) {
-    io.log(
+    log(
       'infergate-mcp: warning: no gateway URL or key (INFERGATE_BASE_URL / INFERGATE_API_KEY, or --base-url / --api-key): every tool will fail with configuration_error',
     );
   }
@@ -77,7 +95,7 @@ export async function runCli(
 
   if (!options.http) {
     const stdio = await serveStdio(gateway, { stdin: io.stdin, stdout: io.stdout });
-    io.log(`infergate-mcp: serving over stdio (files under ${options.roots.join(', ')})`);
+    log(`infergate-mcp: serving over stdio (files under ${options.roots.join(', ')})`);
     return { done: stdio.closed.then(close), close };
   }
   const http = await startHttpServer(gateway, {
@@ -90,13 +108,11 @@ export async function runCli(
   shutdown.unshift(() => http.close());
   const loopback = options.host === 'localhost' || /^(127\.|::1$)/.test(options.host);
   if (!loopback && options.token === undefined) {
-    io.log(
+    log(
       `infergate-mcp: warning: listening on ${options.host} without --token: anyone who can reach it uses your gateway key's budget`,
     );
   }
-  io.log(
-    `infergate-mcp: listening on ${http.url}${options.token ? ' (bearer token required)' : ''}`,
-  );
+  log(`infergate-mcp: listening on ${http.url}${options.token ? ' (bearer token required)' : ''}`);
   return { url: http.url, done: new Promise(() => {}), close };
 }
 

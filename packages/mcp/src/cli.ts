@@ -1,10 +1,15 @@
 import { isGatewayError } from '@infergate/core';
+import { cliSecrets } from './cli-args';
 import { CliUsageError, runCli } from './cli-main';
+import { redactMessage } from './redact-message';
 
-const log = (line: string) => process.stderr.write(`${line}\n`);
+const argv = process.argv.slice(2);
+// Every line, startup errors included, with the key, the token and URL credentials replaced.
+const secrets = cliSecrets(argv, process.env);
+const log = (line: string) => process.stderr.write(`${redactMessage(line, secrets)}\n`);
 
 try {
-  const running = await runCli(process.argv.slice(2), process.env, { log });
+  const running = await runCli(argv, process.env, { log });
   if (running !== undefined) {
     const stop = async () => {
       await running.close();
@@ -20,7 +25,8 @@ try {
     log(`infergate-mcp: ${error.message}\nRun infergate-mcp --help for the options.`);
     process.exit(2);
   }
-  // configuration_error names the setting, never its value (a key pasted into the URL stays hidden).
+  // configuration_error names the setting, never its value (a key pasted into the URL stays hidden);
+  // any other error's message is redacted by log.
   log(`infergate-mcp: ${isGatewayError(error) ? error.message : String(error)}`);
   process.exit(1);
 }

@@ -1,6 +1,7 @@
 import { type GatewayError, isGatewayError } from '@infergate/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FileAccessError } from './allowed-roots';
+import { redactMessage } from './redact-message';
 
 /** What a model (or the person behind it) can do about each gateway error code. */
 function whatToDo(error: GatewayError): string {
@@ -57,13 +58,16 @@ function whatToDo(error: GatewayError): string {
 
 /**
  * A failed tool call as a result the model can act on (`isError: true`): the gateway error's code,
- * its message and what to do, plus the same as structured content. Core has already replaced the
- * API key in every string of a `GatewayError`; nothing here adds it.
+ * its message and what to do, plus the same as structured content. Every message goes through
+ * `redactMessage` (the live clients' API keys, URL credentials): core has already redacted the key
+ * from a `GatewayError`, but any other error's message is whatever its thrower wrote — a shared
+ * budget quoting its Redis URL, a `fetch` quoting its proxy's.
  */
 export function toolErrorResult(error: unknown): CallToolResult {
   if (isGatewayError(error)) {
     const todo = whatToDo(error);
-    const details: Record<string, unknown> = { code: error.code, message: error.message };
+    const message = redactMessage(error.message);
+    const details: Record<string, unknown> = { code: error.code, message };
     if (error.status !== undefined) details.status = error.status;
     if (error.field !== undefined) details.field = error.field;
     if (error.model !== undefined) details.model = error.model;
@@ -73,18 +77,19 @@ export function toolErrorResult(error: unknown): CallToolResult {
     details.what_to_do = todo;
     return {
       isError: true,
-      content: [{ type: 'text', text: `Gateway error ${error.code}: ${error.message}\n${todo}` }],
+      content: [{ type: 'text', text: `Gateway error ${error.code}: ${message}\n${todo}` }],
       structuredContent: { error: details },
     };
   }
   if (error instanceof FileAccessError) {
+    const message = redactMessage(error.message);
     return {
       isError: true,
-      content: [{ type: 'text', text: `Cannot use the file: ${error.message}` }],
-      structuredContent: { error: { code: 'file_refused', message: error.message } },
+      content: [{ type: 'text', text: `Cannot use the file: ${message}` }],
+      structuredContent: { error: { code: 'file_refused', message } },
     };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = redactMessage(error instanceof Error ? error.message : String(error));
   return {
     isError: true,
     content: [{ type: 'text', text: `The tool failed: ${message}` }],

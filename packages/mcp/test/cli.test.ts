@@ -2,14 +2,16 @@
  * The `infergate-mcp` command as a client starts it: over stdio (the SDK's `StdioClientTransport`
  * spawning the bin, as Claude Desktop does) and over HTTP.
  */
-import { type ChildProcess, execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Harness, startHarness, textOf } from './harness';
 import { bin, ensureBuilt, spawnHttpCli } from './spawn-cli';
 
@@ -90,6 +92,54 @@ describe('infergate-mcp', () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it('names an unreachable Redis by its URL without the password', async () => {
+    // A port nothing listens on.
+    const probe = createServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const { port } = probe.address() as { port: number };
+    probe.close();
+    const redis = `redis://:hunter2-pass@127.0.0.1:${port}`;
+    const { url, child, stderr } = await spawnHttpCli(
+      ['--redis', redis, '--catalog-refresh', '0'],
+      gatewayEnv(),
+    );
+    children.push(child);
+    const client = new Client({ name: 'no-redis', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const result = await client.callTool({
+      name: 'translate',
+      arguments: { text: 'still served', target_language: 'de' },
+    });
+    expect(textOf(result)).toBe('[de] still served');
+    await client.close();
+    await vi.waitFor(() => expect(stderr()).toContain('Redis cannot be reached'), {
+      timeout: 30_000,
+    });
+    expect(stderr()).toContain(`(Redis at redis://***@127.0.0.1:${port})`);
+    expect(stderr()).not.toContain('hunter2-pass');
+  });
+
+  it('prints startup errors without a Redis password, URL credentials or the key', () => {
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [bin, ...args], { env: gatewayEnv(), encoding: 'utf8' });
+    const redis = run('--http', '--redis', 'redis://:hunter2-pass@127.0.0.1:6379/not-a-db');
+    expect(redis.status).toBe(1);
+    expect(redis.stderr).toContain(
+      'The Redis URL redis://***@127.0.0.1:6379/not-a-db (--redis / INFERGATE_REDIS_URL) cannot be used',
+    );
+    const origin = run('--http', '--allowed-origin', 'http://user:origin-pass@evil.example/');
+    expect(origin.status).toBe(2);
+    expect(origin.stderr).toContain('got "http://***@evil.example/"');
+    // The shell's `--api-key= "$INFERGATE_API_KEY"`: the key is a stray argument.
+    const stray = run('--api-key=', harness.gateway.apiKey);
+    expect(stray.status).toBe(2);
+    expect(stray.stderr).toContain("Unexpected argument '[redacted]'");
+    const printed = [redis, origin, stray].map((outcome) => outcome.stderr).join('\n');
+    for (const secret of ['hunter2-pass', 'origin-pass', harness.gateway.apiKey]) {
+      expect(printed).not.toContain(secret);
+    }
   });
 
   it('exits 2 with the usage hint on a bad command line', () => {

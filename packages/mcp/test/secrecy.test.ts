@@ -1,5 +1,6 @@
 /** The gateway's API key never crosses the MCP transport: not in results, errors or notifications. */
 import { inspect } from 'node:util';
+import { createInProcessBudget, type KeyBudget } from '@infergate/core';
 import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness, textOf, wire } from './harness';
@@ -56,5 +57,48 @@ describe('the API key', () => {
       expect(inspect(harness.mcp, { depth: 5 })).not.toContain(secret);
     }
     expect(inspect(wrong.mcp, { depth: 5 })).not.toContain(WRONG_KEY);
+  });
+});
+
+describe('an unexpected error', () => {
+  it('reaches the client without the key or URL credentials (internal_error, a resource read)', async () => {
+    // A shared budget whose failure quotes its Redis URL and the key: what a tool call meets is
+    // whatever such a piece wrote in its message.
+    let failWith: string | undefined;
+    const inProcess = createInProcessBudget();
+    const budget: KeyBudget = {
+      acquire: (request) =>
+        failWith === undefined ? inProcess.acquire(request) : Promise.reject(new Error(failWith)),
+    };
+    const failing = await startHarness({ server: { clientOptions: { budget } } });
+    try {
+      const key = failing.gateway.apiKey;
+      const client = await failing.connect();
+      failWith = `lease refused by redis://:hunter2-secret@cache.internal:6379 (proxy https://ops:proxy-pass@proxy.internal:3128) for key ${key}`;
+      const sent = wire.length;
+
+      const result = await client.callTool({
+        name: 'translate',
+        arguments: { text: 'hi', target_language: 'de' },
+      });
+      expect(result.isError).toBe(true);
+      const { error } = result.structuredContent as { error: { code: string; message: string } };
+      expect(error.code).toBe('internal_error');
+      expect(error.message).toBe(
+        'lease refused by redis://***@cache.internal:6379 (proxy https://***@proxy.internal:3128) for key [redacted]',
+      );
+      expect(textOf(result)).toBe(`The tool failed: ${error.message}`);
+
+      const read = client.readResource({ uri: 'infergate://services' });
+      await expect(read).rejects.toThrow('redis://***@cache.internal:6379');
+
+      const after = wire.slice(sent);
+      expect(after.length).toBeGreaterThan(2);
+      for (const secret of ['hunter2-secret', 'proxy-pass', key]) {
+        expect(after.filter((message) => message.includes(secret))).toEqual([]);
+      }
+    } finally {
+      await failing.close();
+    }
   });
 });
