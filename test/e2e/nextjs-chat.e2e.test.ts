@@ -311,7 +311,8 @@ describe('examples/nextjs-chat in Chromium', () => {
         .poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 })
         .toBe('ready');
       expect(await assistant.count()).toBe(turn);
-      await expect.poll(() => placement(assistant.last())).toEqual(IN_VIEW);
+      // (The page scrolls smoothly; on a loaded machine that takes more than poll's default 1 s.)
+      await expect.poll(() => placement(assistant.last()), { timeout: 15_000 }).toEqual(IN_VIEW);
     }
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     // Nothing wider than the window (a long model label once pushed the page sideways).
@@ -329,7 +330,7 @@ describe('examples/nextjs-chat in Chromium', () => {
     expect(await alert.textContent()).toMatch(
       /The request failed\. provider_request_failed: .*provider failed/,
     );
-    await expect.poll(() => placement(alert)).toEqual(IN_VIEW);
+    await expect.poll(() => placement(alert), { timeout: 15_000 }).toEqual(IN_VIEW);
     await page.screenshot({ path: `${artifacts}/nextjs-chat-error-in-view.png` });
     await expect
       .poll(() => refusalLines(appLog.slice(logBefore)), { timeout: 20_000 })

@@ -76,7 +76,9 @@ describe('gatewayHandlers', () => {
     await reader.read();
     expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(1);
     controller.abort();
-    await expect.poll(() => emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(0);
+    await expect
+      .poll(() => emulator.counters.inflight[DEFAULT_KEYS.full], { timeout: 10_000 })
+      .toBe(0);
   });
 
   it('passes multipart bodies', async () => {

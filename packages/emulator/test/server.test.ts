@@ -289,7 +289,7 @@ describe('startEmulator', () => {
       await reader.read();
       expect(slow.emulator.counters.inflight[key]).toBe(1);
       controller.abort();
-      await expect.poll(() => slow.emulator.counters.inflight[key]).toBe(0);
+      await expect.poll(() => slow.emulator.counters.inflight[key], { timeout: 10_000 }).toBe(0);
     } finally {
       await slow.close();
     }

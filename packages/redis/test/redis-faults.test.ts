@@ -177,11 +177,13 @@ describe('Redis answers after commandTimeoutMs', () => {
     'busy with a slow script': async (redis: TestRedis, during: () => Promise<void>) => {
       const admin = createClient({ url: redis.url });
       await admin.connect();
-      // Holds the server for 1.5 s: every other command is answered after it.
+      // Holds the server for 3 s: every other command is answered after it.
       const busy = admin.eval(
-        "local t = redis.call('TIME') local stop = t[1] * 1000 + t[2] / 1000 + 1500 repeat t = redis.call('TIME') until t[1] * 1000 + t[2] / 1000 > stop",
+        "local t = redis.call('TIME') local stop = t[1] * 1000 + t[2] / 1000 + 3000 repeat t = redis.call('TIME') until t[1] * 1000 + t[2] / 1000 > stop",
       );
-      await new Promise((r) => setTimeout(r, 100)); // the script is running
+      // The script is running (300 ms for it to start on a loaded machine, 2.7 s left of it: far
+      // more than the 300 ms commandTimeoutMs the acquire below must outlast).
+      await new Promise((r) => setTimeout(r, 300));
       try {
         await during();
       } finally {

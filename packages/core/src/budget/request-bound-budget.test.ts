@@ -169,9 +169,11 @@ describe('Semaphore in request-bound mode after an isolate stall (issue 28)', ()
       granted = true;
       return release;
     });
+    const paused = Date.now();
     await pause(heartbeatMs);
-    // The stall counted for little: the lost slot is not yet taken back…
-    expect(granted).toBe(false);
+    // The stall counted for little: the lost slot is not yet taken back… (unless the machine was
+    // so loaded that the pause itself ran past staleMs: then only the end below can be seen)
+    if (Date.now() - paused < staleMs / 2) expect(granted).toBe(false);
     // …but it is once the isolate ran for staleMs.
     (await waiting)();
     expect(granted).toBe(true);
