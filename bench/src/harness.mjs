@@ -15,16 +15,22 @@ export function median(values) {
  * each round). Untimed warm-up rounds come first until `warmupMs` have passed (at least two):
  * V8 needs tens of thousands of calls before a client's timing is stable. Returns, per case
  * name, the median time of one call in milliseconds. A case is `{ name, run }` where `run()`
- * performs one call (sync or async).
+ * performs one call (sync or async). `collectBetween: false` skips the forced GC between cases.
  */
-export async function interleaved(cases, { rounds, iterations, warmupMs = 1000 }) {
+export async function interleaved(
+  cases,
+  { rounds, iterations, warmupMs = 1000, collectBetween = true },
+) {
   const samples = new Map(cases.map((c) => [c.name, []]));
   const runRound = async (round, record) => {
     const shift = round % cases.length;
     const order = [...cases.slice(shift), ...cases.slice(0, shift)];
     for (const c of order) {
       // Garbage left by the previous case is collected outside the timing (needs --expose-gc).
-      globalThis.gc?.();
+      // Not for light cases compared alone: a forced full GC also shrinks the young generation,
+      // so the next short batch pays scavenges a running app would not (the more it allocates,
+      // the more it pays).
+      if (collectBetween) globalThis.gc?.();
       const start = performance.now();
       for (let i = 0; i < iterations; i++) await c.run();
       if (record) samples.get(c.name).push((performance.now() - start) / iterations);
