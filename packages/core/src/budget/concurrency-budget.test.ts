@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { budgetId, createInProcessBudget, defaultBudget, Semaphore } from './concurrency-budget';
+import {
+  budgetId,
+  createInProcessBudget,
+  defaultBudget,
+  Semaphore,
+  tryAcquireNow,
+} from './concurrency-budget';
 
 describe('Semaphore', () => {
   it('grants in FIFO order and never more than the limit', async () => {
@@ -137,5 +143,40 @@ describe('Semaphore', () => {
       ),
       { seed: 17, numRuns: 200 },
     );
+  });
+});
+
+describe("a free slot taken synchronously (the transport's fast path)", () => {
+  it('grants while under the limit, then leaves the caller to queue; a release frees it', async () => {
+    const slots = new Semaphore({ requestBound: false });
+    const first = slots.tryAcquire(2);
+    const second = slots.tryAcquire(2);
+    expect(first).toBeTypeOf('function');
+    expect(second).toBeTypeOf('function');
+    expect(slots.tryAcquire(2)).toBeUndefined();
+    expect(slots.active).toBe(2);
+    // A queued waiter is served by a release, as with `acquire`.
+    const waiting = slots.acquire(2);
+    first?.();
+    first?.(); // idempotent
+    (await waiting)();
+    second?.();
+    expect(slots.isIdle).toBe(true);
+  });
+
+  it("is never taken in request-bound mode (a slot there is taken from the waiter's own timer)", () => {
+    expect(new Semaphore({ requestBound: true }).tryAcquire(4)).toBeUndefined();
+  });
+
+  it("the in-process budget offers it; a budget of the user's own is awaited instead", async () => {
+    const budget = createInProcessBudget();
+    const releases = [1, 2, 3, 4].map(() => tryAcquireNow(budget, 'k', 4));
+    expect(releases.every((release) => typeof release === 'function')).toBe(true);
+    expect(tryAcquireNow(budget, 'k', 4)).toBeUndefined();
+    expect(budget.state?.('k')).toEqual({ active: 4, queued: 0 });
+    for (const release of releases) release?.();
+    expect(budget.state?.('k')).toEqual({ active: 0, queued: 0 });
+    const own = { acquire: async () => ({ release: () => {} }), tryAcquire: () => () => {} };
+    expect(tryAcquireNow(own, 'k', 4)).toBeUndefined();
   });
 });

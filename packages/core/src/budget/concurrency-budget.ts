@@ -169,6 +169,16 @@ export class Semaphore {
     });
   }
 
+  /**
+   * A slot now, when `acquire` would grant one at once, else undefined (never in request-bound
+   * mode, whose slots are taken from the waiter's own timer). Saves a free slot's promise.
+   */
+  tryAcquire(limit: number): ReleaseSlot | undefined {
+    if (this.#requestBound || this.#active >= limit) return undefined;
+    this.#active++;
+    return this.#releaser();
+  }
+
   /** Resolves when nothing is running or queued (for tests and graceful shutdown). */
   whenIdle(): Promise<void> {
     if (this.isIdle) return Promise.resolve();
@@ -322,17 +332,47 @@ export class Semaphore {
   }
 }
 
+/**
+ * The method of a budget that can grant a free slot synchronously (the in-process one): the
+ * transport asks it first and awaits `acquire` only when it answers undefined. A registered
+ * symbol, so that every copy of core in a realm (ESM and CJS) finds it on the shared default
+ * budget, and no user budget's own method can be taken for it.
+ */
+const TRY_ACQUIRE = Symbol.for('@infergate/core.budget.tryAcquire');
+
+/** A budget's synchronous grant, when it has one (see `TRY_ACQUIRE`). */
+export function tryAcquireNow(
+  budget: KeyBudget,
+  id: string,
+  limit: number,
+): ReleaseSlot | undefined {
+  const now = (
+    budget as { [TRY_ACQUIRE]?: (id: string, limit: number) => ReleaseSlot | undefined }
+  )[TRY_ACQUIRE];
+  return typeof now === 'function' ? now.call(budget, id, limit) : undefined;
+}
+
 /** The default `KeyBudget`: counts slots per id in this realm, FIFO per id. */
 export class InProcessBudget implements KeyBudget {
   readonly #slots = new Map<string, Semaphore>();
 
   acquire(request: BudgetAcquireRequest): Promise<BudgetLease> {
-    let slots = this.#slots.get(request.id);
+    return this.#slotsOf(request.id)
+      .acquire(request.limit, request.signal)
+      .then((release) => ({ release }));
+  }
+
+  [TRY_ACQUIRE](id: string, limit: number): ReleaseSlot | undefined {
+    return this.#slotsOf(id).tryAcquire(limit);
+  }
+
+  #slotsOf(id: string): Semaphore {
+    let slots = this.#slots.get(id);
     if (!slots) {
       slots = new Semaphore();
-      this.#slots.set(request.id, slots);
+      this.#slots.set(id, slots);
     }
-    return slots.acquire(request.limit, request.signal).then((release) => ({ release }));
+    return slots;
   }
 
   state(id: string): { active: number; queued: number } | undefined {

@@ -1,6 +1,11 @@
 // docs/gateway-protocol.md §2.5 (the key's slots), §5.5 (a stream is retried until its first
 // bytes), §10.5 (the retry policy).
-import type { KeyBudget, ReleaseSlot, Semaphore } from '../budget/concurrency-budget';
+import {
+  type KeyBudget,
+  type ReleaseSlot,
+  type Semaphore,
+  tryAcquireNow,
+} from '../budget/concurrency-budget';
 import type { CallOptions } from '../call/call-options';
 import { checkCallOptions } from '../call/call-options';
 import { CallScope, MAX_TIMEOUT_MS, sleep } from '../call/call-scope';
@@ -192,18 +197,7 @@ export class Transport {
         signal: scope.signal,
         deadline: scope.deadline,
       });
-      const local = releaseLocal;
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        try {
-          lease.release();
-        } catch {
-          // A budget's release must not throw; if one does, the local slot is still given back.
-        }
-        local();
-      };
+      const release = bothSlots(releaseLocal, () => lease.release());
       // A slot may be handed over after the call's deadline passed or its caller aborted: such a
       // call gives the slot back and fails without sending anything.
       if (scope.ended) {
@@ -219,6 +213,26 @@ export class Transport {
       if (scope.ended) throw scope.error({ requestedModel: spec.requestedModel });
       throw error;
     }
+  }
+
+  /**
+   * Both slots at once when both are free (the common case: no promise, no async step), else
+   * undefined and the caller awaits `#acquire`. Not for calls with events (they report the wait).
+   */
+  #acquireNow(scope: CallScope): ReleaseSlot | undefined {
+    if (scope.ended) return undefined;
+    const local = this.#config.local.tryAcquire(this.#config.maxConcurrency);
+    if (local === undefined) return undefined;
+    const key = tryAcquireNow(
+      this.#config.budget,
+      this.#config.budgetId,
+      this.#config.maxConcurrencyPerKey,
+    );
+    if (key === undefined) {
+      local();
+      return undefined;
+    }
+    return bothSlots(local, key);
   }
 
   /** A slot's release that also reports it (once), for a call with events. */
@@ -254,7 +268,9 @@ export class Transport {
       if (this.#plainHttpToRemote) warnPlainHttpOnce(this.#config.baseURL);
       const maxRetries = options.maxRetries ?? this.#config.maxRetries;
       for (let attempt = 0; ; attempt++) {
-        held = await this.#acquire(spec, scope, events, attempt + 1);
+        held =
+          (events ? undefined : this.#acquireNow(scope)) ??
+          (await this.#acquire(spec, scope, events, attempt + 1));
         // (Without events the request is awaited directly: no extra async step per attempt.)
         const outcome = await (events
           ? this.#observed(url, headers, fetchImpl, spec, scope, events, attempt + 1)
@@ -517,4 +533,19 @@ function answered(events: CallEvents, data: unknown, text: string): void {
     id: choices ? answer.id : undefined,
     finishReason: first?.finish_reason,
   });
+}
+
+/** The release of a local slot and a key slot together: once, the key's first. */
+function bothSlots(local: ReleaseSlot, key: () => void): ReleaseSlot {
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    try {
+      key();
+    } catch {
+      // A budget's release must not throw; if one does, the local slot is still given back.
+    }
+    local();
+  };
 }
