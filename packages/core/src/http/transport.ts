@@ -21,7 +21,6 @@ import { redact } from './parse-error-response';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { RequestHeaders } from './request-headers';
 import { retryDelay } from './retry-policy';
-import { isPlainHttpToRemote, warnPlainHttpOnce } from './warn-plain-http';
 
 export interface TransportConfig {
   baseURL: string;
@@ -103,7 +102,11 @@ interface Received {
 export class Transport {
   readonly #apiKey: string;
   readonly #config: Omit<TransportConfig, 'apiKey'>;
-  readonly #plainHttpToRemote: boolean;
+  /**
+   * Whether the base URL still has to be checked for plain http:// to a remote host: on the first
+   * call, with warn-plain-http.ts loaded then (https:// base URLs never load it).
+   */
+  #plainHttpUnchecked: boolean;
   readonly #headers: RequestHeaders;
   /**
    * The events module, loaded on the first call of a client with an `onEvent` hook: an app that
@@ -118,7 +121,7 @@ export class Transport {
     this.#apiKey = apiKey;
     registerSecret(apiKey, this);
     this.#config = rest;
-    this.#plainHttpToRemote = isPlainHttpToRemote(rest.baseURL);
+    this.#plainHttpUnchecked = /^http:/i.test(rest.baseURL);
     this.#headers = new RequestHeaders(rest.headers, apiKey);
   }
 
@@ -215,6 +218,12 @@ export class Transport {
     }
   }
 
+  async #warnIfPlainHttpToRemote(): Promise<void> {
+    this.#plainHttpUnchecked = false;
+    const { isPlainHttpToRemote, warnPlainHttpOnce } = await import('./warn-plain-http');
+    if (isPlainHttpToRemote(this.#config.baseURL)) warnPlainHttpOnce(this.#config.baseURL);
+  }
+
   /**
    * Both slots at once when both are free (the common case: no promise, no async step), else
    * undefined and the caller awaits `#acquire`. Not for calls with events (they report the wait).
@@ -265,7 +274,7 @@ export class Transport {
           field: 'fetch',
         });
       }
-      if (this.#plainHttpToRemote) warnPlainHttpOnce(this.#config.baseURL);
+      if (this.#plainHttpUnchecked) await this.#warnIfPlainHttpToRemote();
       const maxRetries = options.maxRetries ?? this.#config.maxRetries;
       for (let attempt = 0; ; attempt++) {
         held =
