@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runWithGc } from './helpers';
 
 const dist = (name: string) => JSON.stringify(join(import.meta.dirname, '..', 'dist', name));
 
@@ -59,13 +58,9 @@ process.exit(0);
 
 describe('a stream dropped unread (issue 28)', () => {
   it('ends its call once collected: a done event, and the OTel span ends', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--expose-gc', '--input-type=module', '-e', SCRIPT],
-      { timeout: 30_000, cwd: join(import.meta.dirname, '..') },
-    );
+    const outcome = await runWithGc(SCRIPT, join(import.meta.dirname, '..'));
     const abandoned = { ok: false, error: { code: 'abandoned' } };
-    expect(JSON.parse(stdout.trim())).toEqual({
+    expect(outcome).toEqual({
       active: 0,
       released: 2,
       done: [abandoned, abandoned],

@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import {
   createEmulator,
   DEFAULT_KEYS,
@@ -61,4 +63,18 @@ export async function caught(
 
 export function totalRequests(emulator: Emulator): number {
   return Object.values(emulator.counters.requests).reduce((sum, n) => sum + n, 0);
+}
+
+/**
+ * Runs `script` (an ES module) in a fresh Node process with `--expose-gc`, for what only a
+ * collection shows, and returns the JSON its output ends with.
+ */
+export async function runWithGc(script: string, cwd?: string): Promise<unknown> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--expose-gc', '--input-type=module', '-e', script],
+    // Under the suite's 60 s test timeout, with room for a loaded machine.
+    { timeout: 50_000, cwd },
+  );
+  return JSON.parse(stdout.trim());
 }

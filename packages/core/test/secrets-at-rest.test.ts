@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runWithGc } from './helpers';
 
 const dist = JSON.stringify(join(import.meta.dirname, '..', 'dist', 'index.js'));
 
@@ -77,12 +76,7 @@ process.exit(0);
 
 describe('a client’s key after the client is gone (issue 28)', () => {
   it('is still redacted from a stream the dropped client opened', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--expose-gc', '--input-type=module', '-e', STREAM_SCRIPT],
-      { timeout: 30_000 },
-    );
-    expect(JSON.parse(stdout.trim())).toEqual({
+    expect(await runWithGc(STREAM_SCRIPT)).toEqual({
       liveWhileStreaming: 1,
       failed: true,
       keyShown: false,
@@ -90,12 +84,7 @@ describe('a client’s key after the client is gone (issue 28)', () => {
   });
 
   it('is forgotten: nothing registered outlives the client', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--expose-gc', '--input-type=module', '-e', SCRIPT],
-      { timeout: 30_000 },
-    );
-    expect(JSON.parse(stdout.trim())).toEqual({
+    expect(await runWithGc(SCRIPT)).toEqual({
       whileAlive: { redacted: true, live: 1, keyInGlobalState: false },
       // Nobody holds the key any more: there is nothing left to redact it with.
       afterCollected: { live: 0, redacted: false },

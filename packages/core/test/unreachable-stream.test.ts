@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runWithGc } from './helpers';
 
 const dist = join(import.meta.dirname, '..', 'dist', 'index.js');
 
@@ -31,11 +30,6 @@ process.exit(0);
 
 describe('an unreachable stream (issue 12.1)', () => {
   it('is cancelled by the finalizer: its endless body stops and the slot comes back', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--expose-gc', '--input-type=module', '-e', SCRIPT],
-      { timeout: 30_000 },
-    );
-    expect(JSON.parse(stdout.trim())).toEqual({ active: 0, cancelled: true });
+    expect(await runWithGc(SCRIPT)).toEqual({ active: 0, cancelled: true });
   });
 });
