@@ -198,7 +198,8 @@ export interface CallEndContext {
  * The error of a call that ended before its answer, built here only (core's scope and the
  * adapters' own early checks alike): `timeout` when its deadline of `timeoutMs` passed or the
  * caller's signal is `AbortSignal.timeout(...)`'s (LangChain's `timeout` builds one: a deadline,
- * not a cancellation); otherwise `aborted`, with the caller's reason as cause.
+ * not a cancellation); otherwise `aborted`, with the caller's reason as cause. With `timeoutMs`,
+ * a `GatewayError` reason is the failed attempt a retry was waiting after: the timeout's cause.
  */
 export function callEndedError(
   reason: unknown,
