@@ -4,9 +4,10 @@
 # version of every peer range (frameworks.json: four apps for ai 6/7 × lowest/highest, with
 # @langchain/core and zod ends spread over them), start the emulator from its installed tarball, and
 # run per package: an ESM import, a CJS require (both call the emulator), and tsc with
-# moduleResolution bundler, plus node16 and module node20 (the CommonJS view) in `resolutionSets`. The bundler run
-# checks every .d.ts (skipLibCheck false) and that our AI SDK models fit the installed `ai`'s types
-# (types-ai-sdk.mts); the others check resolution and assignability only, to keep the test quick. Before that, the release dry run: `changeset status`, `changeset
+# moduleResolution bundler, plus node16 and module node20 (the CommonJS view) in `resolutionSets`.
+# The bundler run (TypeScript 7) checks every .d.ts (skipLibCheck false) and that our AI SDK models
+# fit the installed `ai`'s types (types-ai-sdk.mts); the others (TypeScript 6) check resolution and
+# assignability only, to keep the test quick. Before that, the release dry run: `changeset status`, `changeset
 # publish-plan`, each tarball's contents, and `npm publish --dry-run` of each tarball. Last, npm
 # must refuse (ERESOLVE) our packages beside an `ai` or `@langchain/core` just below our ranges.
 # A package's smoke test is app/smoke-<package dir>.mjs and .cjs (else its entry must just load).
@@ -181,9 +182,14 @@ check_set() {
     "$here/frameworks.json" "$set"; then
     resolutions=(node16 bundler node20)
   fi
+  # Two compilers: TypeScript 7 (tsc-native) checks every .d.ts in bundler; TypeScript 6 reads our
+  # exports in node16 and node20, as the compilers of most existing apps do.
+  local tsc
   for resolution in "${resolutions[@]}"; do
-    (cd "$app" && node "$root/node_modules/typescript/bin/tsc" -p "tsconfig.$resolution.json")
-    log "$set: types resolve (tsconfig.$resolution.json)"
+    tsc="$root/node_modules/typescript/bin/tsc"
+    [ "$resolution" != bundler ] || tsc="$root/tools/typescript-native/tsc-native.mjs"
+    (cd "$app" && node "$tsc" -p "tsconfig.$resolution.json")
+    log "$set: types resolve (tsconfig.$resolution.json, TypeScript $(node "$tsc" -v | sed 's/^Version //'))"
   done
 }
 

@@ -117,7 +117,7 @@ function compilable(snippet: Snippet): string {
 const where = (snippet: Snippet) => `${snippet.file}:${snippet.line}`;
 
 describe('README snippets', () => {
-  it('every ```ts snippet type-checks under strict tsc', () => {
+  it('every ```ts snippet type-checks under strict tsc (TypeScript 7)', () => {
     const dir = join(repoRoot, 'test/.snippets');
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(join(dir, 'src'), { recursive: true });
@@ -145,7 +145,7 @@ describe('README snippets', () => {
     );
     const tsc = spawnSync(
       process.execPath,
-      [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+      [join(repoRoot, 'tools/typescript-native/tsc-native.mjs'), '-p', 'tsconfig.json'],
       { cwd: dir, encoding: 'utf8' },
     );
     // Name each error by its README and line, not by the generated file.
