@@ -20,6 +20,15 @@ const dirs = [
   join(root, 'bench'),
 ];
 
+// The pack-and-install test and release dry run (scripts/pack-test/run.sh) writes its report last,
+// when every check passed.
+const packReport = join(root, '.pack-test-report.json');
+console.log(
+  existsSync(packReport)
+    ? `✓ pack-and-install test (lowest and highest frameworks) and release dry run (${JSON.parse(readFileSync(packReport, 'utf8')).seconds} s)`
+    : '✗ pack-and-install test and release dry run (did not pass or did not run: its log is above)',
+);
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;

@@ -31,9 +31,10 @@ log() { printf 'pack-test [%ss]: %s\n' "$SECONDS" "$*"; }
 cd "$root"
 
 # 1. Build and pack every published package (pnpm pack turns workspace:^ into real ranges).
-# (scripts/test.sh has built them already and runs this beside the tests: a second Turbo run could
-# restore build outputs while tests read them.)
-[ "${INFERGATE_PACK_TEST_BUILT:-0}" = 1 ] ||
+# Run as Turbo's `pack-test` task (TURBO_HASH set: scripts/test.sh runs it beside the tests), the
+# task depends on the packages' builds: a second Turbo run could restore build outputs while tests
+# read them.
+[ "${INFERGATE_PACK_TEST_BUILT:-0}" = 1 ] || [ -n "${TURBO_HASH:-}" ] ||
   pnpm exec turbo run build --filter='./packages/*' --output-logs=errors-only >/dev/null
 mkdir -p "$work/tarballs"
 packages=()
@@ -239,3 +240,5 @@ for name in "${names[@]}"; do
 done
 [ "${#failed[@]}" = 0 ] || { log "failed: ${failed[*]} (its output is above)"; exit 1; }
 log "ok"
+# Read by scripts/test-summary.mjs.
+printf '{ "seconds": %s }\n' "$SECONDS" >"$root/.pack-test-report.json"
