@@ -19,7 +19,8 @@ set +e
 # `pack-test`: pack every published package, install the tarballs with npm beside the lowest and
 # highest supported frameworks, smoke-test them on the emulator; changeset + publish dry run), which
 # starts once the packages are built and runs beside the tests (they spend much of their time
-# waiting on the emulator's scripted delays).
+# waiting on the emulator's scripted delays). It sees the whole environment (turbo.json
+# `passThroughEnv`), as npm on a user's machine would: proxies, CA certificates, npm settings.
 pnpm exec biome check . && node scripts/check-package-metadata.mjs &&
   pnpm exec turbo run test pack-test --continue --output-logs=errors-only -- "$@"
 status=$?
