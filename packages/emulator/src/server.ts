@@ -121,22 +121,31 @@ const LINGER_BYTES = 64 * 1024 * 1024;
 const LINGER_MS = 5_000;
 
 /**
- * The body was refused unread (no key, too large): answer at once, then discard what the client
- * still sends — never buffered — and close the connection after `LINGER_BYTES` or `LINGER_MS`,
- * whichever comes first. (Closing at once, or `Connection: close`, would make a client that is
- * still uploading fail with EPIPE before it reads the answer.)
+ * The body was refused unread (no key, too large, a fault): answer at once, then discard what the
+ * client still sends — never buffered — and close the connection after `LINGER_BYTES` or
+ * `LINGER_MS`, whichever comes first, unless the whole body arrives before. (Closing at once, or
+ * `Connection: close`, would make a client that is still uploading fail with EPIPE before it reads
+ * the answer.)
  */
 function lingerThenClose(req: IncomingMessage): void {
   let discarded = 0;
   const close = () => req.socket.destroy();
   const timer = setTimeout(close, LINGER_MS);
   timer.unref?.();
-  req.socket.once('close', () => clearTimeout(timer));
   // Counted on the socket: Node's own discarding of an unread body drops 'data' listeners.
-  req.socket.on('data', (chunk: Buffer) => {
+  const count = (chunk: Buffer) => {
     discarded += chunk.length;
     if (discarded > LINGER_BYTES) close();
-  });
+  };
+  const stop = () => {
+    clearTimeout(timer);
+    req.socket.off('data', count);
+  };
+  req.socket.on('data', count);
+  req.socket.once('close', stop);
+  // The whole body arrived: the connection is sound, and a keep-alive client may already be
+  // sending its next request on it (a retry after a 429), which a late close would reset.
+  req.once('end', stop);
   req.resume();
 }
 

@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLinearPattern, patternTester, valueForSchema } from '../src/chat/value-for-schema';
 import { retryAfterSeconds } from '../src/gateway-error';
@@ -72,6 +72,42 @@ describe('the emulator as a server', () => {
     // The server stopped reading: far less than the body was ever accepted by the socket.
     expect(result.written).toBeLessThan(64 * 1024 * 1024);
   });
+
+  it('a keep-alive connection stays sound after a refusal whose small body arrived', async () => {
+    // The reliability matrix's retry after a 429 reset (ECONNRESET): the refused request's 5 s
+    // linger closed the connection while the client's next request was using it.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (headers: Record<string, string>) =>
+      new Promise<{ status?: number; reused: boolean }>((resolve, reject) => {
+        const req = httpRequest(
+          `${server.url}/chat/completions`,
+          { method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode, reused: req.reusedSocket }));
+          },
+        );
+        req.on('error', reject);
+        req.end(
+          JSON.stringify({
+            model: 'community/general',
+            messages: [{ role: 'user', content: 'hi' }],
+          }),
+        );
+      });
+    try {
+      expect((await post({})).status).toBe(401); // keyless: refused before its body was read
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      // In flight over the refused request's fifth second, on the same connection.
+      const next = await post({
+        authorization: `Bearer ${server.apiKey}`,
+        'x-emulator-fault': 'slow_headers; ms=3000',
+      });
+      expect(next).toEqual({ status: 200, reused: true });
+    } finally {
+      agent.destroy();
+    }
+  }, 15_000);
 
   it('a declared Content-Length above the cap is 413 at once', async () => {
     const result = await new Promise<number | undefined>((resolve) => {
