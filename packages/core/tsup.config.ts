@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { emittedDeclarations } from '../../tsup.declarations';
 
 const common = { target: 'es2022', platform: 'neutral' } as const;
 
@@ -17,6 +18,6 @@ export default defineConfig([
     ...common,
     entry: [entry],
     format: ['esm', 'cjs'] as ('esm' | 'cjs')[],
-    dts: { only: true },
+    dts: { only: true, entry: emittedDeclarations([entry]) },
   })),
 ]);

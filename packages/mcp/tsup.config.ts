@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { emittedDeclarations } from '../../tsup.declarations';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
@@ -7,7 +8,7 @@ export default defineConfig([
   {
     entry: ['src/index.ts'],
     format: ['esm', 'cjs'],
-    dts: true,
+    dts: { entry: emittedDeclarations(['src/index.ts']) },
     sourcemap: true,
     target: 'es2022',
     platform: 'node',

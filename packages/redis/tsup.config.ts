@@ -1,9 +1,10 @@
 import { defineConfig } from 'tsup';
+import { emittedDeclarations } from '../../tsup.declarations';
 
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
-  dts: true,
+  dts: { entry: emittedDeclarations(['src/index.ts']) },
   clean: true,
   sourcemap: true,
   target: 'es2022',
