@@ -21,8 +21,11 @@ set +e
 # starts once the packages are built and runs beside the tests (they spend much of their time
 # waiting on the emulator's scripted delays). It sees the whole environment (turbo.json
 # `passThroughEnv`), as npm on a user's machine would: proxies, CA certificates, npm settings.
+# --concurrency=20 (Turbo's default is 10): several suites spend minutes waiting on timers, Redis
+# restarts and child processes; with 10 slots, type checks and lint queued behind them while a
+# core was idle.
 pnpm exec biome check . && node scripts/check-package-metadata.mjs &&
-  pnpm exec turbo run test pack-test --continue --output-logs=errors-only -- "$@"
+  pnpm exec turbo run test pack-test --continue --concurrency=20 --output-logs=errors-only -- "$@"
 status=$?
 set -e
 # Its last line ("Tests: N passed, N failed, N skipped") is the run's last line.
