@@ -33,7 +33,7 @@ cd "$root"
 # 1. Build and pack every published package (pnpm pack turns workspace:^ into real ranges).
 # Run as Turbo's `pack-test` task (TURBO_HASH set: scripts/test.sh runs it beside the tests), the
 # task depends on the packages' builds: a second Turbo run could restore build outputs while tests
-# read them.
+# read them. INFERGATE_PACK_TEST_BUILT=1 skips the build too, for packages you have just built.
 [ "${INFERGATE_PACK_TEST_BUILT:-0}" = 1 ] || [ -n "${TURBO_HASH:-}" ] ||
   pnpm exec turbo run build --filter='./packages/*' --output-logs=errors-only >/dev/null
 mkdir -p "$work/tarballs"
