@@ -13,17 +13,17 @@ rm -f .pack-test-report.json
 set +e
 # Quiet when green: Turbo prints a task's log only when it fails; the summary below has one line
 # per package.
-# (The root scripts `pnpm lint` and `pnpm test` run the same checks with Turbo's full logs.)
-# One Turbo run schedules everything on the machine's cores: builds, type checks, every package's
-# tests, and the release check (issue 18, `pack-test`: pack every published package, lint each
-# tarball with publint and are-the-types-wrong, install the tarballs with npm beside the lowest and
+# (The root scripts `pnpm lint` and `pnpm test` run the same tasks with Turbo's full logs.)
+# One Turbo run schedules everything on the machine's cores: builds, lint (publint,
+# are-the-types-wrong), type checks, every package's tests, and the release check (issue 18,
+# `pack-test`: pack every published package, install the tarballs with npm beside the lowest and
 # highest supported frameworks, smoke-test them on the emulator; changeset + publish dry run), which
 # starts once the packages are built and runs beside the tests (they spend much of their time
 # waiting on the emulator's scripted delays). It sees the whole environment (turbo.json
 # `passThroughEnv`), as npm on a user's machine would: proxies, CA certificates, npm settings.
 # --concurrency=20 (Turbo's default is 10): several suites spend minutes waiting on timers, Redis
-# restarts and child processes; with 10 slots, type checks queued behind them while a core was
-# idle.
+# restarts and child processes; with 10 slots, type checks and lint queued behind them while a
+# core was idle.
 pnpm exec biome check . && node scripts/check-package-metadata.mjs &&
   pnpm exec turbo run test pack-test --continue --concurrency=20 --output-logs=errors-only -- "$@"
 status=$?

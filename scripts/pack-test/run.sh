@@ -8,9 +8,8 @@
 # The bundler run (TypeScript 7) checks every .d.ts (skipLibCheck false) and that our AI SDK models
 # fit the installed `ai`'s types (types-ai-sdk.mts); the others (TypeScript 6) check resolution and
 # assignability only, to keep the test quick. Before that, the release dry run: `changeset status`, `changeset
-# publish-plan`, each tarball's contents, and `npm publish --dry-run` of each tarball; beside the
-# apps, publint and are-the-types-wrong on each tarball. Last, npm must refuse (ERESOLVE) our
-# packages beside an `ai` or `@langchain/core` just below our ranges.
+# publish-plan`, each tarball's contents, and `npm publish --dry-run` of each tarball. Last, npm
+# must refuse (ERESOLVE) our packages beside an `ai` or `@langchain/core` just below our ranges.
 # A package's smoke test is app/smoke-<package dir>.mjs and .cjs (else its entry must just load).
 # npm downloads are cached in ~/.cache/infergate/npm (--prefer-offline): repeat runs stay offline.
 set -euo pipefail
@@ -112,8 +111,8 @@ log "release dry run: changeset status, changeset publish-plan, npm publish --dr
 # 3. Install the tarballs beside each framework set (frameworks.json `sets`: together they hold both
 # ends of every peer range) and smoke-test them; and check that npm refuses our tarballs beside a
 # framework just below a range (`belowRange`). Every job has its own directory (and emulator) and
-# they run side by side, at most INFERGATE_PACK_TEST_JOBS at once (default 5, with the tarballs'
-# lint): each mostly waits on npm or keeps one core busy with tsc.
+# they run side by side, at most INFERGATE_PACK_TEST_JOBS at once (default 4): each mostly waits on
+# npm or keeps one core busy with tsc.
 check_set() {
   local set="$1" app="$work/app-$1" name format script spec resolution
   emulator_pid="" # global in this subshell: read by its EXIT trap after the function returned
@@ -195,17 +194,6 @@ check_set() {
   done
 }
 
-# publint (strict) and are-the-types-wrong (node16 profile) on each tarball as it will be published:
-# the checks of each package's `pnpm lint`, on the tarballs packed above instead of packing again.
-lint_tarballs() {
-  local tarball
-  for tarball in "$work"/tarballs/*.tgz; do
-    "$root/node_modules/.bin/publint" run "$tarball" --strict
-    "$root/node_modules/.bin/attw" "$tarball" --profile node16
-  done
-  log "publint --strict and attw --profile node16: ${#packages[@]} tarballs ok"
-}
-
 # npm must refuse our package beside a peer just below its range, at install (ERESOLVE), not let
 # the app fail at run time. A dry run: the refusal comes from resolving the tree, before downloads.
 check_below_range() {
@@ -231,7 +219,7 @@ check_below_range() {
 
 mapfile -t sets < <(node -e 'console.log(Object.keys(require(process.argv[1]).sets).join("\n"))' "$here/frameworks.json")
 below_count="$(node -p 'require(process.argv[1]).belowRange.length' "$here/frameworks.json")"
-jobs_max="${INFERGATE_PACK_TEST_JOBS:-5}"
+jobs_max="${INFERGATE_PACK_TEST_JOBS:-4}"
 names=()
 start_job() { # start_job <name> <command...>: runs in the background, output and status kept
   local job="$1"
@@ -241,7 +229,6 @@ start_job() { # start_job <name> <command...>: runs in the background, output an
   ("$@" >"$work/job-$job.log" 2>&1; echo $? >"$status_file") &
   names+=("$job")
 }
-start_job lint-tarballs lint_tarballs
 for set in "${sets[@]}"; do start_job "$set" check_set "$set"; done
 for ((i = 0; i < below_count; i++)); do start_job "below-$i" check_below_range "$i"; done
 wait
