@@ -237,7 +237,10 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   let origin = '';
   const answer = (request: Request) => emulator.fetch(request);
   const handle = options.cors === undefined ? answer : withCors(answer, options.cors);
-  const server = createServer((req, res) => {
+  // An idle connection is kept 30 s, not Node's 5 s: a keep-alive client (undici: the server's
+  // `Keep-Alive: timeout` less 2 s) closes it first, and a retry sent a few seconds after a 429 on
+  // a loaded machine never meets a connection the server is closing at that moment (ECONNRESET).
+  const server = createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
     void serve(handle, req, res, origin);
   });
   await listen(server, options.port ?? 0, host);

@@ -63,6 +63,12 @@ describe('startEmulator', () => {
     expect(server.emulator.scenario.models['community/general']).toBeDefined();
   });
 
+  it('keeps an idle connection 30 s and says so, so that keep-alive clients close it first', async () => {
+    const response = await send('/models');
+    await response.body?.cancel();
+    expect(response.headers.get('keep-alive')).toBe('timeout=30');
+  });
+
   it('answers /models and refuses a bad key, like the fetch handler', async () => {
     const models = (await (await send('/models')).json()) as Json;
     expect(models.data.length).toBeGreaterThan(20);
