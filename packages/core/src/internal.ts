@@ -17,7 +17,7 @@ export { utf8ByteLength } from './encoding/utf8';
 export { invalidRequest } from './errors/errors';
 export { invalidResponse } from './errors/invalid-response';
 export { isRetryableWithin, parseRetryAfter, RETRY_DEFAULTS } from './http/retry-policy';
-export { ENDPOINTS, isServiceAvailable, SERVICE_OF_TOOL } from './protocol/endpoints';
+export { ENDPOINTS, isServiceOffered, SERVICE_OF_TOOL } from './protocol/endpoints';
 export { readUsage } from './protocol/read-usage';
 export {
   type OcrToolArguments,

@@ -1,7 +1,7 @@
 import type { GatewayClient, GatewayService, ServiceId } from '@infergate/core';
 import {
   SERVICE_OF_TOOL as CORE_SERVICE_OF_TOOL,
-  isServiceAvailable,
+  isServiceOffered,
 } from '@infergate/core/internal';
 
 /** The tools this server offers. */
@@ -29,19 +29,13 @@ const allAvailable = (): ToolAvailability =>
   Object.fromEntries(TOOL_NAMES.map((name) => [name, true])) as ToolAvailability;
 
 /**
- * Which tools can be served from the catalog's services: core's availability rule (only a reported
- * 0 nodes, or an embeddings service without engines, hides a tool; an unlisted service or a missing
- * count leaves the gateway to decide, as in both adapters).
+ * Which tools can be served from the catalog's services: core's availability rule,
+ * `isServiceOffered` (the one LangChain's `createGatewayTools` and the AI SDK's tools use too).
  */
 export function availabilityOf(services: readonly GatewayService[]): ToolAvailability {
   const available = allAvailable();
   for (const [tool, id] of Object.entries(SERVICE_OF_TOOL) as [GatewayToolName, ServiceId][]) {
-    const service = services.find((entry) => entry.id === id);
-    const engines = service?.engines;
-    available[tool] =
-      service === undefined ||
-      (isServiceAvailable(service) &&
-        (id !== 'embeddings' || engines === undefined || engines.length > 0));
+    available[tool] = isServiceOffered(services, id);
   }
   return available;
 }

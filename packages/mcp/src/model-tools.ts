@@ -4,8 +4,9 @@ import {
   type GatewayClient,
   type GatewayModel,
   requiredCapabilities,
+  type ServiceId,
 } from '@infergate/core';
-import { isServiceAvailable } from '@infergate/core/internal';
+import { isServiceOffered } from '@infergate/core/internal';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolProgress } from './progress';
 import { runTool, type ToolContext, toolResult } from './tool-context';
@@ -36,7 +37,7 @@ export async function readCatalog(client: GatewayClient, signal?: AbortSignal) {
     services: services.map((service) => {
       const entry: Record<string, unknown> = {
         id: service.id,
-        available: isServiceAvailable(service),
+        available: isServiceOffered(services, service.id as ServiceId),
         available_nodes: service.available_nodes,
       };
       if (service.name !== undefined) entry.name = service.name;

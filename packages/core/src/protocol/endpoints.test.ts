@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   ENDPOINTS,
   endpointName,
-  isServiceAvailable,
+  isServiceOffered,
   SERVICE_OF_TOOL,
   SERVICE_PATHS,
 } from './endpoints';
+import type { GatewayService, ServiceId } from './wire-types';
 
 describe('the endpoint table', () => {
   it('names each path once, and every service and tool maps into it', () => {
@@ -18,10 +19,31 @@ describe('the endpoint table', () => {
     expect(endpointName('/nope')).toBeUndefined();
   });
 
-  it('a service is unavailable only when it reports available_nodes 0 (missing: the gateway decides)', () => {
-    expect(isServiceAvailable({ available_nodes: 0 })).toBe(false);
-    expect(isServiceAvailable({ available_nodes: 2 })).toBe(true);
-    expect(isServiceAvailable({} as { available_nodes: number })).toBe(true);
-    expect(isServiceAvailable({ available_nodes: 'x' as unknown as number })).toBe(true);
+  it.each([
+    ['reports available_nodes 0', { id: 'ocr', available_nodes: 0 }, 'ocr', false],
+    ['reports a negative count', { id: 'ocr', available_nodes: -1 }, 'ocr', false],
+    ['reports nodes', { id: 'ocr', available_nodes: 2 }, 'ocr', true],
+    ['has no count', { id: 'ocr' }, 'ocr', true],
+    ['has an unreadable count', { id: 'ocr', available_nodes: 'x' }, 'ocr', true],
+    [
+      'is embeddings without engines',
+      { id: 'embeddings', available_nodes: 1, engines: [] },
+      'embeddings',
+      false,
+    ],
+    [
+      'is embeddings with engines',
+      { id: 'embeddings', available_nodes: 1, engines: [{ id: 'e' }] },
+      'embeddings',
+      true,
+    ],
+    ['is not listed', { id: 'translation', available_nodes: 0 }, 'ocr', true],
+  ])('the availability rule: a service that %s is offered: %s', (_case, entry, id, offered) => {
+    const services = [entry] as unknown as GatewayService[];
+    expect(isServiceOffered(services, id as ServiceId)).toBe(offered);
+  });
+
+  it('the availability rule: before the list is read, every service is offered', () => {
+    expect(isServiceOffered(undefined, 'ocr')).toBe(true);
   });
 });

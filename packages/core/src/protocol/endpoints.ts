@@ -47,12 +47,21 @@ export const SERVICE_OF_TOOL: Readonly<Record<ServiceToolName, ServiceId>> = {
 };
 
 /**
- * Whether a service of `GET /capabilities` can be called now. Only a reported 0 (or less) means no
- * provider is online (§3.2); an entry without a readable `available_nodes` is not refused locally —
- * the gateway's own answer (`provider_unavailable`) decides, as for a service the catalog does not
- * list.
+ * The availability rule (docs/gateway-protocol.md §3.2), the one every adapter and the MCP server
+ * use for service calls and service tools: a service is offered unless `GET /capabilities` lists it
+ * as unable to serve now — a reported `available_nodes` of 0 (or less), or an `embeddings` entry
+ * whose `engines` list is empty. A service the list leaves out, an entry without a readable count,
+ * or no list at all (not read yet) offers it: the gateway's own answer (`provider_unavailable`)
+ * decides, as the catalog is only a snapshot.
  */
-export function isServiceAvailable(service: Pick<GatewayService, 'available_nodes'>): boolean {
+export function isServiceOffered(
+  services: readonly GatewayService[] | undefined,
+  id: ServiceId,
+): boolean {
+  const service = services?.find((entry) => entry.id === id);
+  if (service === undefined) return true;
   const nodes: unknown = service.available_nodes;
-  return !(typeof nodes === 'number' && nodes <= 0);
+  if (typeof nodes === 'number' && nodes <= 0) return false;
+  const engines: unknown = service.engines;
+  return !(id === 'embeddings' && Array.isArray(engines) && engines.length === 0);
 }

@@ -13,7 +13,7 @@ import { jsonBody } from '../encoding/json-body';
 import { GatewayError, invalidRequest, isGatewayError } from '../errors/errors';
 import { invalidAnswer, invalidResponse } from '../errors/invalid-response';
 import type { Transport } from '../http/transport';
-import { isServiceAvailable, SERVICE_PATHS } from '../protocol/endpoints';
+import { isServiceOffered, SERVICE_PATHS } from '../protocol/endpoints';
 import { isMultilingualEngine } from '../protocol/multilingual-engine';
 import type {
   EmbeddingEngine,
@@ -211,13 +211,12 @@ export async function transcribe(
   return answer.text;
 }
 
-/** Fails fast with provider_unavailable while the cached catalog says the service has no node. */
+/** Fails fast with provider_unavailable while the cached catalog says the service cannot serve. */
 function checkService(catalog: Catalog, id: ServiceId): void {
-  const service = catalog.cachedServices()?.find((candidate) => candidate.id === id);
-  if (service && !isServiceAvailable(service)) {
+  if (!isServiceOffered(catalog.cachedServices(), id)) {
     throw new GatewayError({
       code: 'provider_unavailable',
-      message: `The ${id} service has no provider online (GET /capabilities: available_nodes 0); nothing was sent`,
+      message: `The ${id} service has no provider online (GET /capabilities: ${id === 'embeddings' ? 'available_nodes 0 or no engine' : 'available_nodes 0'}); nothing was sent`,
       isRetryable: true,
     });
   }

@@ -1,6 +1,6 @@
-import type { AudioLike } from '@infergate/core';
+import type { AudioLike, ServiceId } from '@infergate/core';
 import {
-  isServiceAvailable,
+  isServiceOffered,
   type OcrToolArguments,
   SERVICE_OF_TOOL,
   type ServiceToolName,
@@ -153,21 +153,18 @@ const CREATE_TOOL: Record<
 };
 
 /**
- * The service tools whose service is available now (`GET /capabilities`: core's rule, a service
- * is left out only when it reports `available_nodes` 0), sharing one client: `translate`, `ocr`,
- * `transcribe`.
+ * The service tools whose service is offered now (`GET /capabilities`, core's availability rule
+ * `isServiceOffered`: a tool is left out only when its service is listed with `available_nodes`
+ * 0), sharing one client: `translate`, `ocr`, `transcribe`.
  */
 export async function createGatewayTools(
   options: GatewayToolOptions & { include?: ('translate' | 'ocr' | 'transcribe')[] } = {},
 ): Promise<GatewayTool[]> {
   const client = resolveClient(options);
   const services = await client.services();
-  const available = new Set(
-    services.filter((service) => isServiceAvailable(service)).map((service) => service.id),
-  );
   const tools: GatewayTool[] = [];
-  for (const [name, service] of Object.entries(SERVICE_OF_TOOL) as [ServiceToolName, string][]) {
-    if (!available.has(service)) continue;
+  for (const [name, service] of Object.entries(SERVICE_OF_TOOL) as [ServiceToolName, ServiceId][]) {
+    if (!isServiceOffered(services, service)) continue;
     if (options.include && !options.include.includes(name)) continue;
     // The shared client carries the hooks (made with them above).
     tools.push(
