@@ -117,13 +117,6 @@ export class GatewayStructuredOutputParser<
   }
 }
 
-/** The parser for one structured-output method. */
-export function structuredOutputParser<RunOutput extends Record<string, unknown>>(
-  fields: ParserFields,
-): GatewayStructuredOutputParser<RunOutput> {
-  return new GatewayStructuredOutputParser<RunOutput>(fields);
-}
-
 function parseJsonText(raw: string, fields: { method: string; model: string }): unknown {
   const text = raw.trim();
   try {

@@ -65,7 +65,7 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
 type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
 /** Tool arguments are JSON text; the model may write invalid JSON (docs/gateway-protocol.md §4.5). */
-export function parseArguments(text: string): Parsed {
+function parseArguments(text: string): Parsed {
   if (text.trim() === '') return { ok: true, value: {} };
   try {
     const value: unknown = JSON.parse(text);
