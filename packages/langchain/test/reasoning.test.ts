@@ -43,7 +43,7 @@ describe('GatewayChatModel: reasoning', () => {
   );
 
   it('sends reasoning back as reasoning_content only with sendReasoning: true', async () => {
-    const { connection, chatBodies } = recordingGateway();
+    const { connection, bodies } = recordingGateway();
     const model = new GatewayChatModel('community/reasoner', {
       ...connection,
       sendReasoning: true,
@@ -57,7 +57,7 @@ describe('GatewayChatModel: reasoning', () => {
     });
     await model.invoke([new HumanMessage('hello there'), first, new HumanMessage('again')]);
     await model.invoke([new HumanMessage('hello there'), withBlock, new HumanMessage('again')]);
-    const sent = chatBodies.slice(1).map((body) => (body.messages as Record<string, unknown>[])[1]);
+    const sent = bodies.slice(1).map((body) => (body.messages as Record<string, unknown>[])[1]);
     expect(sent).toEqual([
       { role: 'assistant', content: 'Echo: hello there', reasoning_content: REASONING },
       { role: 'assistant', content: 'Echo: hello there', reasoning_content: 'block thoughts' },
@@ -65,7 +65,7 @@ describe('GatewayChatModel: reasoning', () => {
   });
 
   it('never sends reasoning back in a later turn', async () => {
-    const { connection, chatBodies } = recordingGateway();
+    const { connection, bodies } = recordingGateway();
     const model = new GatewayChatModel('community/reasoner', connection);
     const first = await model.invoke('hello there');
     const withBlock = new AIMessage({
@@ -76,7 +76,7 @@ describe('GatewayChatModel: reasoning', () => {
     });
     await model.invoke([new HumanMessage('hello there'), first, new HumanMessage('again')]);
     await model.invoke([new HumanMessage('hello there'), withBlock, new HumanMessage('again')]);
-    for (const body of chatBodies.slice(1)) {
+    for (const body of bodies.slice(1)) {
       const assistant = (body.messages as Record<string, unknown>[])[1];
       expect(assistant).toEqual({ role: 'assistant', content: 'Echo: hello there' });
     }
