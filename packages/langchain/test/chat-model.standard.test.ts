@@ -1,6 +1,6 @@
 /**
- * LangChain's chat-model unit contract (the behaviours its standard unit tests check, issue
- * 12.4), in our own words: construction with the standard parameters, `_llmType`, LangSmith
+ * LangChain's chat-model unit contract (the behaviours its standard unit tests check), in our own
+ * words: construction with the standard parameters, `_llmType`, LangSmith
  * params, `bindTools` with every tool format LangChain accepts, `withStructuredOutput` with zod
  * and JSON schema, serialisation without the key, `profile`, and aborted signals. Each goes
  * through LangChain's own entry points to the emulator's fetch handler.

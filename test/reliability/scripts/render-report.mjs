@@ -224,7 +224,7 @@ function secrets(data) {
 
 const HOSTILE_MARK = { pass: '✓', fail: '✗', todo: 'todo' };
 
-/** The hostile rows of one issue (issue 13: hostile.json and hostile-transport.json), one table. */
+/** The hostile rows of the given result files (hostile.json and hostile-transport.json), one table. */
 function hostile(files, issue = 13) {
   const rows = files.filter(Boolean).flatMap((f) => f.rows ?? []);
   const count = (status) => rows.filter((r) => r.status === status).length;
