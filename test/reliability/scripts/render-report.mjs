@@ -247,7 +247,7 @@ const blocks = {
   hostile: () =>
     (read('hostile') || read('hostile-transport')) &&
     hostile([read('hostile'), read('hostile-transport')]),
-  // Issue 28: every results/hostile-28*.json (one per test file: hostile-28-<area>.test.ts).
+  // Every results/hostile-28*.json (one per test file: hostile-28-<area>.test.ts), one table.
   'hostile-28': () => readAll('hostile-28').length > 0 && hostile(readAll('hostile-28'), 28),
   matrix: () => read('fault-matrix') && matrix(read('fault-matrix')),
   load: () => (read('load') || read('load-stress')) && load(read('load'), read('load-stress')),
