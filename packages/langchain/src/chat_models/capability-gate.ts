@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.2 (capability rules, checked before sending through core's gate).
 import {
   type ChatRequest,
   type GatewayClient,

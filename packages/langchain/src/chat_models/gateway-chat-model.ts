@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4, §5 (chat completions, streamed or not, as a LangChain chat model).
 import type { CallOptions, ChatRequest, GatewayClient } from '@infergate/core';
 import { checkCapabilities } from '@infergate/core/internal';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';

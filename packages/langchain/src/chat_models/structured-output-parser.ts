@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.5 (JSON output is not trusted: parsed and validated).
 import {
   type AIMessageChunk,
   type BaseMessage,

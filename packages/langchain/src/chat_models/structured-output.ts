@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.1 (`response_format`), §4.2 (json_schema, tools, json_object).
 import type {
   BaseLanguageModelInput,
   StructuredOutputMethodOptions,

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.3 (the response), §4.4 (tool calls), §4.5 (invalid tool arguments).
 import type { ChatResult as GatewayChatResult } from '@infergate/core';
 import { AIMessage, AIMessageChunk } from '@langchain/core/messages';
 import type { InvalidToolCall, ToolCall } from '@langchain/core/messages/tool';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §5.1 (stream events as LangChain chunks).
 import type { ChatStream, ChatStreamEvent, Usage } from '@infergate/core';
 import { AIMessageChunk } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.1 (messages and their content parts).
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
 import { invalidRequest, mediaPart } from '@infergate/core/internal';
 import type { BaseMessage, MessageContent } from '@langchain/core/messages';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §10.4 (client error codes).
 import { GatewayError } from '@infergate/core';
 import { callEndedError } from '@infergate/core/internal';
 
