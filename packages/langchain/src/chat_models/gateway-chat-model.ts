@@ -285,7 +285,7 @@ export class GatewayChatModel
     options: this['ParsedCallOptions'],
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
-    for await (const chunk of this.#answerChunks(messages, options)) {
+    for await (const chunk of await this.#answerChunks(messages, options)) {
       yield chunk;
       await runManager?.handleLLMNewToken(chunk.text, undefined, undefined, undefined, undefined, {
         chunk,
@@ -309,18 +309,19 @@ export class GatewayChatModel
    * chunk, as LangChain does for any model that cannot stream; `streaming: true` is refused
    * instead.
    */
-  async *#answerChunks(
+  async #answerChunks(
     messages: BaseMessage[],
     options: this['ParsedCallOptions'],
-  ): AsyncGenerator<ChatGenerationChunk> {
+  ): Promise<Iterable<ChatGenerationChunk> | AsyncIterable<ChatGenerationChunk>> {
     const stream = this.streaming || (await this.#gate.canStream(options.signal));
     const request = convertToGatewayRequest(messages, this, options);
     await this.#gate.beforeSending(request, stream, options.signal);
     if (!stream) {
-      yield convertChatResultToChunk(await this.#client.chat(request, this.#callOptions(options)));
-      return;
+      return [
+        convertChatResultToChunk(await this.#client.chat(request, this.#callOptions(options))),
+      ];
     }
-    yield* readChatChunks(await this.#client.chatStream(request, this.#callOptions(options)));
+    return readChatChunks(await this.#client.chatStream(request, this.#callOptions(options)));
   }
 
   /**
