@@ -15,8 +15,8 @@ set +e
 # per package.
 # (The root scripts `pnpm lint` and `pnpm test` run the same tasks with Turbo's full logs.)
 # One Turbo run schedules everything on the machine's cores: builds, lint (publint,
-# are-the-types-wrong), type checks, every package's tests, and the release check (issue 18,
-# `pack-test`: pack every published package, install the tarballs with npm beside the lowest and
+# are-the-types-wrong), type checks, every package's tests, and the release check (`pack-test`:
+# pack every published package, install the tarballs with npm beside the lowest and
 # highest supported frameworks, smoke-test them on the emulator; changeset + publish dry run), which
 # starts once the packages are built and runs beside the tests (they spend much of their time
 # waiting on the emulator's scripted delays). It sees the whole environment (turbo.json

@@ -178,8 +178,8 @@ export async function runB3({ quick }) {
       runs.get(name).push(result);
     }
   }
-  // The retry storm: core beside one always-busy model on the same key (issue 12.2: a sleeping
-  // retry holds no slot, so the healthy calls keep the key's 4 slots).
+  // The retry storm: core beside one always-busy model on the same key (a sleeping retry holds no
+  // slot, so the healthy calls keep the key's 4 slots).
   const stormRuns = [];
   for (let r = 0; r < repeats; r++) {
     const make = CONTENDERS.find(([name]) => name === 'core client.chat')[1];

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, runNode } from '../helpers/run';
 
 /**
- * Every ```ts snippet of the READMEs is type-checked under strict tsc (issue 14.5). A snippet that
+ * Every ```ts snippet of the READMEs is type-checked under strict tsc, as users copy them. A snippet that
  * continues an earlier one may use the context its README sets up (`infergate`, `gateway`,
  * `model`, …): those names are declared for it, typed from the packages, unless the snippet
  * imports or defines them itself.

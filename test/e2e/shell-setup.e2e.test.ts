@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/run';
 
-// The README's shell setup must leave the user's interactive shell as it was (issue 14.2).
+// The README's shell setup must leave the user's interactive shell as it was: users paste it into
+// the shell they keep working in.
 const bash = (script: string) =>
   execFileSync('bash', ['-c', script], {
     cwd: repoRoot,

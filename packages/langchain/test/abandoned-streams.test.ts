@@ -1,11 +1,8 @@
-import { DEFAULT_KEYS } from '@infergate/emulator';
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayChatModel } from '../src';
-import { gateway } from './helpers';
+import { gateway, API_KEY as key } from './helpers';
 
-const key = DEFAULT_KEYS.full;
-
-describe('abandoned streams do not hold the key (issue 12.1)', () => {
+describe('abandoned streams do not hold the key: a stream left unread frees its slot', () => {
   it('4 .stream() loops left with break, then 4 invokes run at once', async () => {
     const { emulator, connection } = gateway({ streamChunkDelayMs: 2 });
     const model = new GatewayChatModel({ ...connection, model: 'community/general' });

@@ -62,17 +62,17 @@ describe('createAgent', () => {
   });
 
   it('native structured output (responseFormat zod) when the profile says json_schema', async () => {
-    const { chatBodies, connection } = recordingGateway();
+    const { bodies, connection } = recordingGateway();
     const model = await GatewayChatModel.create('community/general', connection);
     const Answer = z.object({ city: z.string(), temperature: z.number() });
     const agent = createAgent({ model, tools: [weather], responseFormat: Answer });
     const result = await agent.invoke({ messages: [{ role: 'user', content: 'how warm is it?' }] });
     expect(Answer.parse(result.structuredResponse)).toEqual(result.structuredResponse);
-    expect(chatBodies[0]?.response_format).toMatchObject({ type: 'json_schema' });
+    expect(bodies[0]?.response_format).toMatchObject({ type: 'json_schema' });
   });
 
   it('tool strategy structured output when the model has tools but no json_schema', async () => {
-    const { chatBodies, connection } = recordingGateway();
+    const { bodies, connection } = recordingGateway();
     const model = await GatewayChatModel.create('community/tools', connection);
     expect(model.profile.structuredOutput).toBe(false);
     const Answer = z.object({ city: z.string(), temperature: z.number() });
@@ -80,8 +80,8 @@ describe('createAgent', () => {
     const agent = createAgent({ model, tools: [], responseFormat: Answer });
     const result = await agent.invoke({ messages: [{ role: 'user', content: 'how warm is it?' }] });
     expect(Answer.parse(result.structuredResponse)).toEqual(result.structuredResponse);
-    expect(chatBodies[0]?.response_format).toBeUndefined();
-    expect(chatBodies[0]?.tool_choice).toBe('required');
+    expect(bodies[0]?.response_format).toBeUndefined();
+    expect(bodies[0]?.tool_choice).toBe('required');
   });
 });
 
@@ -105,20 +105,20 @@ describe('createAgent responseFormat with a model built by new', () => {
   });
 
   it('works with GatewayChatModel.create (json_schema through the profile)', async () => {
-    const { emulator, chatBodies, connection } = recordingGateway();
+    const { emulator, bodies, connection } = recordingGateway();
     const model = await GatewayChatModel.create('combo/soj', connection);
     const Answer = z.object({ city: z.string() });
     const agent = createAgent({ model, tools: [], responseFormat: Answer });
     const result = await agent.invoke({ messages: [{ role: 'user', content: 'where?' }] });
     expect(Answer.parse(result.structuredResponse)).toEqual(result.structuredResponse);
-    expect(chatBodies[0]?.response_format).toMatchObject({ type: 'json_schema' });
+    expect(bodies[0]?.response_format).toMatchObject({ type: 'json_schema' });
     expect(emulator.counters.requests.chat).toBe(1);
   });
 });
 
 describe('bindTools kwargs that are no call option', () => {
   it('sends parallel_tool_calls: false (and createAgent modelSettings) as request fields', async () => {
-    const { chatBodies, connection } = recordingGateway();
+    const { bodies, connection } = recordingGateway();
     const model = new GatewayChatModel('community/general', {
       ...connection,
       modelKwargs: { user: 'u-1', parallel_tool_calls: true },
@@ -131,12 +131,12 @@ describe('bindTools kwargs that are no call option', () => {
       configurable: { thread: 'x' },
       context: { who: 'me' },
     } as never);
-    expect(chatBodies[0]).toMatchObject({
+    expect(bodies[0]).toMatchObject({
       user: 'u-1',
       parallel_tool_calls: false,
       tool_choice: 'required',
     });
-    for (const body of chatBodies) {
+    for (const body of bodies) {
       for (const key of ['tags', 'metadata', 'configurable', 'context', 'callbacks', 'signal']) {
         expect(body).not.toHaveProperty(key);
       }
@@ -144,7 +144,7 @@ describe('bindTools kwargs that are no call option', () => {
   });
 
   it('forwards createAgent modelSettings', async () => {
-    const { chatBodies, connection } = recordingGateway();
+    const { bodies, connection } = recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
     // modelSettings come from a middleware's wrapModelCall (request.modelSettings).
     const settings = createMiddleware({
@@ -154,6 +154,6 @@ describe('bindTools kwargs that are no call option', () => {
     });
     const withSettings = createAgent({ model, tools: [weather], middleware: [settings] });
     await withSettings.invoke({ messages: [{ role: 'user', content: 'hello' }] });
-    expect(chatBodies[0]).toMatchObject({ parallel_tool_calls: false, top_k: 3 });
+    expect(bodies[0]).toMatchObject({ parallel_tool_calls: false, top_k: 3 });
   });
 });

@@ -1,12 +1,11 @@
 /**
- * LangChain's chat-model unit contract (the behaviours its standard unit tests check, issue
- * 12.4), in our own words: construction with the standard parameters, `_llmType`, LangSmith
+ * LangChain's chat-model unit contract (the behaviours its standard unit tests check), in our own
+ * words: construction with the standard parameters, `_llmType`, LangSmith
  * params, `bindTools` with every tool format LangChain accepts, `withStructuredOutput` with zod
  * and JSON schema, serialisation without the key, `profile`, and aborted signals. Each goes
  * through LangChain's own entry points to the emulator's fetch handler.
  */
 import { createGatewayClient, GatewayError } from '@infergate/core';
-import { DEFAULT_KEYS } from '@infergate/emulator';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { LangSmithParams } from '@langchain/core/language_models/chat_models';
 import { load } from '@langchain/core/load';
@@ -18,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
 import { GatewayChatModel, type GatewayChatModelFields } from '../src/index';
-import { BASE_URL, gateway, recordingGateway } from './helpers';
+import { API_KEY, BASE_URL, gateway, recordingGateway } from './helpers';
 
 const MODEL = 'community/general';
 
@@ -186,9 +185,9 @@ describe('GatewayChatModel: bindTools with every tool format', () => {
   ];
 
   it.each(formats)('%s is sent as a function tool and called', async (_label, make) => {
-    const { model, chatBodies } = standardModel();
+    const { model, bodies } = standardModel();
     const answer = await model.bindTools([make()]).invoke('Tell me about person_tool');
-    const sent = (chatBodies[0]?.tools as Record<string, unknown>[] | undefined) ?? [];
+    const sent = (bodies[0]?.tools as Record<string, unknown>[] | undefined) ?? [];
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({
       type: 'function',
@@ -214,9 +213,9 @@ describe('GatewayChatModel: bindTools with every tool format', () => {
     ['none', 'none'],
     ['person_tool', { type: 'function', function: { name: 'person_tool' } }],
   ] as const)("tool_choice '%s' is sent as %j", async (choice, sent) => {
-    const { model, chatBodies } = standardModel();
+    const { model, bodies } = standardModel();
     await model.bindTools([new PersonTool()], { tool_choice: choice }).invoke('hello');
-    expect(chatBodies[0]?.tool_choice).toEqual(sent);
+    expect(bodies[0]?.tool_choice).toEqual(sent);
   });
 });
 
@@ -274,16 +273,16 @@ describe('GatewayChatModel: the traced structured-output format', () => {
 
 describe('GatewayChatModel: serialisation', () => {
   it('writes no key, only a secret reference, and loads back with its fields', async () => {
-    const { model } = standardModel({ apiKey: DEFAULT_KEYS.full, topP: 0.5, stop: ['END'] });
+    const { model } = standardModel({ apiKey: API_KEY, topP: 0.5, stop: ['END'] });
     const json = JSON.stringify(model);
-    expect(json).not.toContain(DEFAULT_KEYS.full);
+    expect(json).not.toContain(API_KEY);
     expect(JSON.parse(json).kwargs.api_key).toEqual({
       lc: 1,
       type: 'secret',
       id: ['INFERGATE_API_KEY'],
     });
     const loaded = await load<GatewayChatModel>(json, {
-      secretsMap: { INFERGATE_API_KEY: DEFAULT_KEYS.full },
+      secretsMap: { INFERGATE_API_KEY: API_KEY },
       optionalImportsMap: { 'infergate/chat_models': { GatewayChatModel } },
     });
     expect(loaded).toBeInstanceOf(GatewayChatModel);
@@ -305,7 +304,7 @@ describe('GatewayChatModel: serialisation of a model built with a client', () =>
     const client = createGatewayClient(connection);
     const model = new GatewayChatModel({ model: MODEL, client });
     const loaded = await load<GatewayChatModel>(JSON.stringify(model), {
-      secretsMap: { INFERGATE_API_KEY: DEFAULT_KEYS.full },
+      secretsMap: { INFERGATE_API_KEY: API_KEY },
       optionalImportsMap: { 'infergate/chat_models': { GatewayChatModel } },
     });
     expect(loaded.client.baseURL).toBe(BASE_URL);
@@ -337,7 +336,7 @@ describe('GatewayChatModel: profile', () => {
 
 describe('GatewayChatModel: an aborted signal', () => {
   it('makes invoke reject before any request', async () => {
-    const { model, chatBodies } = standardModel();
+    const { model, bodies } = standardModel();
     const failure = await model
       .invoke([new HumanMessage('hello')], { signal: AbortSignal.abort() })
       .then(
@@ -345,11 +344,11 @@ describe('GatewayChatModel: an aborted signal', () => {
         (error: unknown) => error,
       );
     expect(failure).toBeInstanceOf(Error);
-    expect(chatBodies).toHaveLength(0);
+    expect(bodies).toHaveLength(0);
   });
 
   it('makes stream reject or yield nothing', async () => {
-    const { model, chatBodies } = standardModel();
+    const { model, bodies } = standardModel();
     const chunks: AIMessageChunk[] = [];
     try {
       for await (const chunk of await model.stream([new HumanMessage('hello')], {
@@ -361,7 +360,7 @@ describe('GatewayChatModel: an aborted signal', () => {
       expect(error).toBeInstanceOf(Error);
     }
     expect(chunks).toHaveLength(0);
-    expect(chatBodies).toHaveLength(0);
+    expect(bodies).toHaveLength(0);
   });
 
   it('is reported as a GatewayError `aborted`', async () => {

@@ -10,22 +10,13 @@ import { concat } from '@langchain/core/utils/stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
-import { API_KEY, gateway, recordingGateway } from './helpers';
+import { API_KEY, gateway, recordingGateway, rejection } from './helpers';
 
 const weather = tool(async ({ city }) => `sunny in ${city}`, {
   name: 'weather',
   description: 'Current weather in a city',
   schema: z.object({ city: z.string() }),
 });
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('GatewayChatModel: invoke, stream, batch', () => {
   it('invokes and reports answering model, finish reason and usage', async () => {
@@ -135,7 +126,7 @@ describe('GatewayChatModel: invoke, stream, batch', () => {
     expect(isGatewayError(unknown) && unknown.code).toBe('model_not_found');
     expect(unknown.message).toMatch(/pool-a\/llama-3-8b/);
     expect(emulator.counters.requests.chat).toBe(0);
-    const offline = gateway(undefined, DEFAULT_KEYS.nofallback);
+    const offline = gateway(undefined, { apiKey: DEFAULT_KEYS.nofallback });
     const error = await rejection(
       new GatewayChatModel('my/laptop-model', { ...offline.connection, maxRetries: 0 }).invoke(
         'hi',
@@ -191,18 +182,8 @@ describe('GatewayChatModel: tools', () => {
   });
 
   it('maps tool_choice "any" to "required" and a tool name to a forced function', async () => {
-    const bodies: Record<string, unknown>[] = [];
-    const { emulator } = gateway();
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      const request = new Request(input, init);
-      if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
-      return emulator.fetch(request);
-    };
-    const model = new GatewayChatModel('community/general', {
-      baseURL: 'https://gateway.test/v1',
-      apiKey: API_KEY,
-      fetch,
-    });
+    const { bodies, connection } = recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
     await model.bindTools([weather], { tool_choice: 'any' }).invoke('hello');
     await model.bindTools([weather], { tool_choice: 'weather', strict: true }).invoke('hello');
     expect(bodies[0]?.tool_choice).toBe('required');
@@ -280,7 +261,7 @@ describe('GatewayChatModel: capability checks', () => {
   });
 
   it('.stream() on a model without streaming sends one plain request and yields one chunk', async () => {
-    const { emulator, chatBodies, connection } = recordingGateway();
+    const { emulator, bodies, connection } = recordingGateway();
     const model = new GatewayChatModel('community/plain', connection);
     const chunks: AIMessageChunk[] = [];
     for await (const chunk of await model.stream('no stream here')) chunks.push(chunk);
@@ -288,7 +269,7 @@ describe('GatewayChatModel: capability checks', () => {
     expect(chunks[0]?.content).toBe('Echo: no stream here');
     expect(chunks[0]?.usage_metadata?.total_tokens).toBeGreaterThan(0);
     expect(chunks[0]?.response_metadata).toMatchObject({ model_name: 'community/plain' });
-    expect(chatBodies[0]?.stream).toBeUndefined();
+    expect(bodies[0]?.stream).toBeUndefined();
     expect(emulator.counters.requests.chat).toBe(1);
   });
 
@@ -328,7 +309,7 @@ describe('GatewayChatModel: capability checks', () => {
 
 describe("GatewayChatModel: media as core's content parts", () => {
   it('images (one default type), audio and files become the same parts as in the AI SDK adapter', async () => {
-    const { chatBodies, connection } = recordingGateway();
+    const { bodies, connection } = recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
     await model.invoke([
       new HumanMessage({
@@ -341,7 +322,7 @@ describe("GatewayChatModel: media as core's content parts", () => {
         ],
       }),
     ]);
-    expect(chatBodies[0]?.messages).toEqual([
+    expect(bodies[0]?.messages).toEqual([
       {
         role: 'user',
         content: [
@@ -522,7 +503,7 @@ describe('GatewayChatModel: tracing and secrets', () => {
   });
 
   it('never shows the API key in JSON, toJSON, inspect or error messages', async () => {
-    const { connection } = gateway(undefined, 'ig-secret-key-1234');
+    const { connection } = gateway(undefined, { apiKey: 'ig-secret-key-1234' });
     const model = new GatewayChatModel('community/general', {
       ...connection,
       temperature: 0.5,

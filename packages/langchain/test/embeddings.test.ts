@@ -2,18 +2,13 @@ import { MemoryVectorStore } from '@langchain/classic/vectorstores/memory';
 import { Document } from '@langchain/core/documents';
 import { describe, expect, it } from 'vitest';
 import { GatewayEmbeddings, isGatewayError } from '../src/index';
-import { API_KEY, gateway } from './helpers';
+import { API_KEY, gateway, recordingGateway } from './helpers';
+
+type EmbeddingsBody = { input: string[]; model?: string; input_type?: string };
 
 /** A gateway that records every embeddings request body. */
 function recording(scenario?: Parameters<typeof gateway>[0]) {
-  const { emulator, connection } = gateway(scenario);
-  const bodies: { input: string[]; model?: string; input_type?: string }[] = [];
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const request = new Request(input, init);
-    if (request.url.endsWith('/embeddings')) bodies.push(await request.clone().json());
-    return emulator.fetch(request);
-  };
-  return { emulator, bodies, connection: { ...connection, fetch } };
+  return recordingGateway<EmbeddingsBody>(scenario, '/embeddings');
 }
 
 const ONE_ENGINE = {
@@ -22,20 +17,16 @@ const ONE_ENGINE = {
 
 describe('GatewayEmbeddings', () => {
   it('splits requests at 65 536 bytes: 64 texts of ~2 KB take ≥ 2 requests', async () => {
-    const { emulator, connection } = gateway();
     const sizes: number[] = [];
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      const request = new Request(input, init);
-      if (request.url.endsWith('/embeddings')) {
-        sizes.push(new TextEncoder().encode(await request.clone().text()).byteLength);
-      }
-      return emulator.fetch(request);
-    };
-    const embeddings = new GatewayEmbeddings({
-      ...connection,
-      fetch,
-      model: 'multilingual-e5-base',
+    const { connection } = gateway(undefined, {
+      intercept: async (request) => {
+        if (request.url.endsWith('/embeddings')) {
+          sizes.push(new TextEncoder().encode(await request.text()).byteLength);
+        }
+        return undefined;
+      },
     });
+    const embeddings = new GatewayEmbeddings({ ...connection, model: 'multilingual-e5-base' });
     // Two-byte characters: 64 × ~2 KB is about twice the limit.
     const texts = Array.from({ length: 64 }, (_, i) => `${i} ${'é'.repeat(1000)}`);
     const vectors = await embeddings.embedDocuments(texts);

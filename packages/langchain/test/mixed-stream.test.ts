@@ -36,12 +36,11 @@ function mixedStream(): Response {
 
 describe('text and tool calls in one streamed answer', () => {
   it('keeps both apart in stream() and in streamEvents()', async () => {
-    const { emulator, connection } = gateway();
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      const request = new Request(input, init);
-      return request.url.endsWith('/chat/completions') ? mixedStream() : emulator.fetch(request);
-    };
-    const model = new GatewayChatModel('community/general', { ...connection, fetch });
+    const { connection } = gateway(undefined, {
+      intercept: async (request) =>
+        request.url.endsWith('/chat/completions') ? mixedStream() : undefined,
+    });
+    const model = new GatewayChatModel('community/general', connection);
 
     const chunks = [];
     for await (const chunk of await model.stream('weather?')) chunks.push(chunk);

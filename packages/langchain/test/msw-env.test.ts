@@ -1,10 +1,10 @@
-import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { createEmulator } from '@infergate/emulator';
 import { gatewayHandlers } from '@infergate/emulator/msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GatewayChatModel, GatewayEmbeddings } from '../src/index';
+import { API_KEY, BASE_URL } from './helpers';
 
-const BASE_URL = 'https://gateway.test/v1';
 const emulator = createEmulator();
 const server = setupServer(...gatewayHandlers(emulator, BASE_URL));
 
@@ -15,7 +15,7 @@ afterAll(() => server.close());
 describe('configured from the environment, over the real fetch (msw)', () => {
   it('reads INFERGATE_BASE_URL and INFERGATE_API_KEY', async () => {
     vi.stubEnv('INFERGATE_BASE_URL', BASE_URL);
-    vi.stubEnv('INFERGATE_API_KEY', DEFAULT_KEYS.full);
+    vi.stubEnv('INFERGATE_API_KEY', API_KEY);
     const model = await GatewayChatModel.create('community/general');
     expect((await model.invoke('from env')).content).toBe('Echo: from env');
     const chunks = [];
@@ -27,6 +27,6 @@ describe('configured from the environment, over the real fetch (msw)', () => {
     ]);
     expect(vectors.map((vector) => vector.length)).toEqual([384, 384]);
     // Nothing about the key ends up in what LangChain serialises.
-    expect(JSON.stringify(model)).not.toContain(DEFAULT_KEYS.full);
+    expect(JSON.stringify(model)).not.toContain(API_KEY);
   });
 });

@@ -42,12 +42,26 @@ describe('GatewayChatModel: reasoning', () => {
     },
   );
 
-  it('sends reasoning back as reasoning_content only with sendReasoning: true', async () => {
-    const { connection, chatBodies } = recordingGateway();
-    const model = new GatewayChatModel('community/reasoner', {
-      ...connection,
-      sendReasoning: true,
-    });
+  it.each([
+    [
+      'sends reasoning back as reasoning_content only with sendReasoning: true',
+      true,
+      [
+        { role: 'assistant', content: 'Echo: hello there', reasoning_content: REASONING },
+        { role: 'assistant', content: 'Echo: hello there', reasoning_content: 'block thoughts' },
+      ],
+    ],
+    [
+      'never sends reasoning back in a later turn',
+      false,
+      [
+        { role: 'assistant', content: 'Echo: hello there' },
+        { role: 'assistant', content: 'Echo: hello there' },
+      ],
+    ],
+  ])('%s', async (_name, sendReasoning, expected) => {
+    const { connection, bodies } = recordingGateway();
+    const model = new GatewayChatModel('community/reasoner', { ...connection, sendReasoning });
     const first = await model.invoke('hello there');
     const withBlock = new AIMessage({
       content: [
@@ -57,29 +71,8 @@ describe('GatewayChatModel: reasoning', () => {
     });
     await model.invoke([new HumanMessage('hello there'), first, new HumanMessage('again')]);
     await model.invoke([new HumanMessage('hello there'), withBlock, new HumanMessage('again')]);
-    const sent = chatBodies.slice(1).map((body) => (body.messages as Record<string, unknown>[])[1]);
-    expect(sent).toEqual([
-      { role: 'assistant', content: 'Echo: hello there', reasoning_content: REASONING },
-      { role: 'assistant', content: 'Echo: hello there', reasoning_content: 'block thoughts' },
-    ]);
-  });
-
-  it('never sends reasoning back in a later turn', async () => {
-    const { connection, chatBodies } = recordingGateway();
-    const model = new GatewayChatModel('community/reasoner', connection);
-    const first = await model.invoke('hello there');
-    const withBlock = new AIMessage({
-      content: [
-        { type: 'reasoning', reasoning: 'secret thoughts' },
-        { type: 'text', text: 'Echo: hello there' },
-      ],
-    });
-    await model.invoke([new HumanMessage('hello there'), first, new HumanMessage('again')]);
-    await model.invoke([new HumanMessage('hello there'), withBlock, new HumanMessage('again')]);
-    for (const body of chatBodies.slice(1)) {
-      const assistant = (body.messages as Record<string, unknown>[])[1];
-      expect(assistant).toEqual({ role: 'assistant', content: 'Echo: hello there' });
-    }
+    const sent = bodies.slice(1).map((body) => (body.messages as Record<string, unknown>[])[1]);
+    expect(sent).toEqual(expected);
   });
 
   it('takes the response id when the server sends no role chunk (minimal dialect)', async () => {

@@ -1,16 +1,7 @@
 import { createGatewayClient, isGatewayError } from '@infergate/core';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
-import { gateway } from './helpers';
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
+import { gateway, rejection } from './helpers';
 
 describe('GatewayChatModel: one retry layer, with LangChain knobs', () => {
   it("retries by the model's maxRetries, and a call's maxRetries overrides it", async () => {

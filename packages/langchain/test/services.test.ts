@@ -13,13 +13,7 @@ import {
   isGatewayError,
 } from '../src/index';
 import { splitForTranslation } from '../src/runnables/split-for-translation';
-import { gateway } from './helpers';
-
-function base64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
+import { base64, gateway } from './helpers';
 
 describe('service tools', () => {
   it('createGatewayTools returns only the services available now', async () => {
@@ -29,16 +23,21 @@ describe('service tools', () => {
   });
 
   it('createGatewayTools keeps a service whose available_nodes is missing (core rule: only 0 is unavailable)', async () => {
-    const { emulator, connection } = gateway({ services: { ocr: { availableNodes: 0 } } });
     // A gateway that leaves the field out of the translation entry.
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      const answer = await emulator.fetch(new Request(input, init));
-      if (!String(input).endsWith('/capabilities')) return answer;
-      const body = (await answer.json()) as { data: Record<string, unknown>[] };
-      for (const entry of body.data) if (entry.id === 'translation') delete entry.available_nodes;
-      return Response.json(body, { status: answer.status, headers: answer.headers });
-    };
-    const tools = await createGatewayTools({ ...connection, fetch });
+    const { connection } = gateway(
+      { services: { ocr: { availableNodes: 0 } } },
+      {
+        intercept: async (request, emulator) => {
+          if (!request.url.endsWith('/capabilities')) return undefined;
+          const answer = await emulator.fetch(request);
+          const body = (await answer.json()) as { data: Record<string, unknown>[] };
+          for (const entry of body.data)
+            if (entry.id === 'translation') delete entry.available_nodes;
+          return Response.json(body, { status: answer.status, headers: answer.headers });
+        },
+      },
+    );
+    const tools = await createGatewayTools(connection);
     expect(tools.map((t) => t.name)).toEqual(['translate', 'transcribe']);
   });
 

@@ -9,36 +9,36 @@ const Person = z.object({ name: z.string(), age: z.number() }).describe('A perso
 
 describe('withStructuredOutput', () => {
   it('jsonSchema: sends response_format json_schema and validates with zod', async () => {
-    const { chatBodies, connection } = recordingGateway();
+    const { bodies, connection } = recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
     const person = await model
       .withStructuredOutput(Person, { method: 'jsonSchema', name: 'person' })
       .invoke('describe someone');
     expect(Person.parse(person)).toEqual(person);
-    expect(chatBodies[0]?.response_format).toMatchObject({
+    expect(bodies[0]?.response_format).toMatchObject({
       type: 'json_schema',
       json_schema: { name: 'person', schema: { type: 'object', required: ['name', 'age'] } },
     });
   });
 
   it('functionCalling: forces the tool and returns its validated arguments', async () => {
-    const { chatBodies, connection } = recordingGateway();
+    const { bodies, connection } = recordingGateway();
     const model = new GatewayChatModel('community/tools', connection);
     const person = await model
       .withStructuredOutput(Person, { method: 'functionCalling', name: 'person' })
       .invoke('describe "Ada"');
     expect(person).toMatchObject({ name: 'Ada' });
     expect(typeof person.age).toBe('number');
-    expect(chatBodies[0]?.tool_choice).toEqual({ type: 'function', function: { name: 'person' } });
+    expect(bodies[0]?.tool_choice).toEqual({ type: 'function', function: { name: 'person' } });
   });
 
   it('strict: true reaches json_schema.strict (jsonSchema) and the tool (functionCalling)', async () => {
-    const { chatBodies, connection } = recordingGateway();
+    const { bodies, connection } = recordingGateway();
     const schemaModel = new GatewayChatModel('community/general', connection);
     await schemaModel
       .withStructuredOutput(Person, { method: 'jsonSchema', name: 'person', strict: true })
       .invoke('describe someone');
-    expect(chatBodies[0]?.response_format).toMatchObject({
+    expect(bodies[0]?.response_format).toMatchObject({
       type: 'json_schema',
       json_schema: { name: 'person', strict: true },
     });
@@ -46,18 +46,18 @@ describe('withStructuredOutput', () => {
     await toolModel
       .withStructuredOutput(Person, { method: 'functionCalling', name: 'person', strict: true })
       .invoke('describe "Ada"');
-    const tools = chatBodies[1]?.tools as { function: { name: string; strict?: boolean } }[];
+    const tools = bodies[1]?.tools as { function: { name: string; strict?: boolean } }[];
     expect(tools[0]?.function).toMatchObject({ name: 'person', strict: true });
   });
 
   it('jsonMode: sends json_object and parses the text', async () => {
-    const { chatBodies, connection } = recordingGateway();
+    const { bodies, connection } = recordingGateway();
     const model = new GatewayChatModel('community/json-object', connection);
     const answer = await model
       .withStructuredOutput(z.object({ answer: z.string() }), { method: 'jsonMode' })
       .invoke('hi');
     expect(answer).toEqual({ answer: 'Echo: hi' });
-    expect(chatBodies[0]?.response_format).toEqual({ type: 'json_object' });
+    expect(bodies[0]?.response_format).toEqual({ type: 'json_object' });
   });
 
   it('includeRaw gives the raw message and the parsed value', async () => {
@@ -71,7 +71,7 @@ describe('withStructuredOutput', () => {
   });
 
   it('chooses the method from the live capabilities: json_schema, then tools, then json_object', async () => {
-    const { chatBodies, connection } = recordingGateway();
+    const { bodies, connection } = recordingGateway();
     await new GatewayChatModel('community/general', connection)
       .withStructuredOutput(Person)
       .invoke('x');
@@ -81,10 +81,10 @@ describe('withStructuredOutput', () => {
     await new GatewayChatModel('community/json-object', connection)
       .withStructuredOutput(z.object({ answer: z.string() }))
       .invoke('x');
-    expect(chatBodies[0]?.response_format).toMatchObject({ type: 'json_schema' });
-    expect(chatBodies[1]?.tools).toBeDefined();
-    expect(chatBodies[1]?.response_format).toBeUndefined();
-    expect(chatBodies[2]?.response_format).toMatchObject({ type: 'json_object' });
+    expect(bodies[0]?.response_format).toMatchObject({ type: 'json_schema' });
+    expect(bodies[1]?.tools).toBeDefined();
+    expect(bodies[1]?.response_format).toBeUndefined();
+    expect(bodies[2]?.response_format).toMatchObject({ type: 'json_object' });
   });
 
   it('refuses a model with none of the three, listing the models that can', async () => {

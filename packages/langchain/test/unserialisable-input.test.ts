@@ -1,11 +1,12 @@
 import { isGatewayError } from '@infergate/core';
 import { describe, expect, it } from 'vitest';
-import { GatewayChatModel } from '../src/index';
-import { gateway } from './helpers';
+import { GatewayChatModel, type GatewayChatModelFields } from '../src/index';
+import { gateway, rejection } from './helpers';
 
 /**
  * Input JSON cannot carry (here in `modelKwargs`, the extra request fields) is refused before
- * sending through LangChain's own entry points: a typed GatewayError naming the field (issue 28).
+ * sending through LangChain's own entry points: a typed GatewayError naming the field, not
+ * JSON.stringify's raw TypeError.
  */
 function cyclic(): Record<string, unknown> {
   const value: Record<string, unknown> = { tag: 'x' };
@@ -13,55 +14,42 @@ function cyclic(): Record<string, unknown> {
   return value;
 }
 
-async function failure(run: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail');
-}
-
-function expectRefusal(error: unknown, field: string): void {
-  expect(isGatewayError(error)).toBe(true);
-  expect(error).toMatchObject({ code: 'invalid_request_error', field, isRetryable: false });
-}
-
-describe('unserialisable input through LangChain (issue 28)', () => {
-  it('invoke with a cyclic modelKwargs field: invalid_request_error naming it, nothing sent', async () => {
+describe('unserialisable input through LangChain: refused before sending, naming the field', () => {
+  it.each<
+    [string, Partial<GatewayChatModelFields>, (model: GatewayChatModel) => Promise<unknown>, string]
+  >([
+    [
+      'invoke with a cyclic modelKwargs field: invalid_request_error naming it, nothing sent',
+      { modelKwargs: { metadata: cyclic() } },
+      (model) => model.invoke('hi'),
+      'metadata.self',
+    ],
+    [
+      'invoke with a BigInt in the call’s modelKwargs: invalid_request_error naming it',
+      {},
+      (model) => model.invoke('hi', { modelKwargs: { metadata: { id: 12n } } } as never),
+      'metadata.id',
+    ],
+    [
+      'stream with a cyclic modelKwargs field: the same refusal',
+      { modelKwargs: { metadata: cyclic() } },
+      async (model) => {
+        for await (const _ of await model.stream('hi')) {
+          // nothing arrives
+        }
+      },
+      'metadata.self',
+    ],
+  ])('%s', async (_name, fields, run, field) => {
     const { emulator, connection } = gateway();
     const model = new GatewayChatModel('community/general', {
       ...connection,
       maxRetries: 0,
-      modelKwargs: { metadata: cyclic() },
+      ...fields,
     });
-    expectRefusal(await failure(() => model.invoke('hi')), 'metadata.self');
-    expect(emulator.counters.requests.chat ?? 0).toBe(0);
-  });
-
-  it('invoke with a BigInt in the call’s modelKwargs: invalid_request_error naming it', async () => {
-    const { emulator, connection } = gateway();
-    const model = new GatewayChatModel('community/general', { ...connection, maxRetries: 0 });
-    const error = await failure(() =>
-      model.invoke('hi', { modelKwargs: { metadata: { id: 12n } } } as never),
-    );
-    expectRefusal(error, 'metadata.id');
-    expect(emulator.counters.requests.chat ?? 0).toBe(0);
-  });
-
-  it('stream with a cyclic modelKwargs field: the same refusal', async () => {
-    const { emulator, connection } = gateway();
-    const model = new GatewayChatModel('community/general', {
-      ...connection,
-      maxRetries: 0,
-      modelKwargs: { metadata: cyclic() },
-    });
-    const error = await failure(async () => {
-      for await (const _ of await model.stream('hi')) {
-        // nothing arrives
-      }
-    });
-    expectRefusal(error, 'metadata.self');
+    const error = await rejection(run(model));
+    expect(isGatewayError(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'invalid_request_error', field, isRetryable: false });
     expect(emulator.counters.requests.chat ?? 0).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * LangChain's chat-model contract (the behaviours its standard integration tests check, issue
- * 12.4), in our own words, against the emulator's real HTTP server. `ChatOpenAI` is the anchor:
+ * LangChain's chat-model contract (the behaviours its standard integration tests check), in our
+ * own words, against the emulator's real HTTP server. `ChatOpenAI` is the anchor:
  * both models run every check on the same input, so the run's output reads as a table
  * (behaviour × model). Where ChatOpenAI passes, GatewayChatModel must pass too; a check a model is
  * known to fail is listed in its `gaps` with the reason, and runs as `it.fails` (so it is

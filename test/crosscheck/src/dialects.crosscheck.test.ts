@@ -1,5 +1,5 @@
 /**
- * Cross-check against the anchors (issue 11.4): every dialect the emulator speaks, streamed and
+ * Cross-check against the anchors: every dialect the emulator speaks, streamed and
  * not, with a text prompt and a tool prompt, through core, the AI SDK provider (generateText,
  * streamText), GatewayChatModel (invoke, stream), and through `@ai-sdk/openai-compatible` and
  * `ChatOpenAI` as oracles. Ours must return at least what each anchor returns.
@@ -27,8 +27,7 @@ const emulator = createEmulator({
     ]),
   ),
 });
-const fetchEmulator = (input: RequestInfo | URL, init?: RequestInit) =>
-  emulator.fetch(new Request(input, init));
+const fetchEmulator: typeof fetch = emulator.fetch;
 
 const WEATHER_PARAMETERS = {
   type: 'object',

@@ -224,7 +224,7 @@ function secrets(data) {
 
 const HOSTILE_MARK = { pass: '✓', fail: '✗', todo: 'todo' };
 
-/** The hostile rows of one issue (issue 13: hostile.json and hostile-transport.json), one table. */
+/** The hostile rows of the given result files (hostile.json and hostile-transport.json), one table. */
 function hostile(files, issue = 13) {
   const rows = files.filter(Boolean).flatMap((f) => f.rows ?? []);
   const count = (status) => rows.filter((r) => r.status === status).length;
@@ -247,7 +247,7 @@ const blocks = {
   hostile: () =>
     (read('hostile') || read('hostile-transport')) &&
     hostile([read('hostile'), read('hostile-transport')]),
-  // Issue 28: every results/hostile-28*.json (one per test file: hostile-28-<area>.test.ts).
+  // Every results/hostile-28*.json (one per test file: hostile-28-<area>.test.ts), one table.
   'hostile-28': () => readAll('hostile-28').length > 0 && hostile(readAll('hostile-28'), 28),
   matrix: () => read('fault-matrix') && matrix(read('fault-matrix')),
   load: () => (read('load') || read('load-stress')) && load(read('load'), read('load-stress')),

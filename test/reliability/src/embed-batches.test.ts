@@ -23,7 +23,7 @@ function failingNth(cell: Cell, nth: number): Cell {
   let seen = 0;
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const request = new Request(input as string | URL | Request, init);
-    // From the nth request on: a 500 is retried (issue 12.3), so one failure alone would heal.
+    // From the nth request on: core's retry policy retries a 500, so one failure alone would heal.
     if (new URL(request.url).pathname.endsWith('/embeddings') && ++seen >= nth) {
       return new Response('Internal Server Error: the engine crashed', {
         status: 500,

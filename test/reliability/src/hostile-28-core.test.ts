@@ -12,7 +12,7 @@ import { hostileSuite } from './harness/hostile-rows';
 import { drain, type HostileServer, startHostileServer } from './harness/hostile-server';
 
 /**
- * Issue 28's hostile cases in core: readers that race on one stream, secrets at rest, input JSON
+ * The hostile cases in core: readers that race on one stream, secrets at rest, input JSON
  * cannot carry, an isolate that stalls and a stream dropped unread. The gateway is a hostile HTTP
  * server of our own on loopback (`harness/hostile-server.ts`); the cases that need a fresh process
  * (a runtime flag, the garbage collector) run core's built entry in a child `node`.

@@ -9,7 +9,7 @@ import { startRedis, type TestRedis } from '../../../packages/redis/test/redis-s
 import { hostileSuite } from './harness/hostile-rows';
 
 /**
- * Issue 28's hostile cases outside core: a Redis that forgets, freezes or answers late under the
+ * The hostile cases outside core: a Redis that forgets, freezes or answers late under the
  * shared budget, and the emulator's count of a request being generated. The gateway is the
  * emulator's real HTTP server, which answers 429 past 4 of a key in flight: every call of a row
  * succeeds without a retry and the emulator never counts more than 4.

@@ -15,8 +15,8 @@ import {
 } from './harness/hostile-server';
 
 /**
- * Issue 13's hostile cases whose fixes live in core's transport, budget and stream code (bounded
- * reads 13.1, budget normalisation 13.3, argument checks of the client, empty `choices`).
+ * The hostile cases whose fixes live in core's transport, budget and stream code (bounded reads,
+ * budget normalisation, argument checks of the client, empty `choices`).
  */
 
 const KEY = 'sk-HOSTILE-transport-7c1e9b';
@@ -117,7 +117,7 @@ beforeAll(async () => {
       await drain(req);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: ');
-      // One line of 40 MiB with no line end (the issue's case was 400 MB).
+      // One line of 40 MiB with no line end (the case reported was 400 MB: the bound is the same).
       await pour(res, Buffer.alloc(MIB, 0x61), 40 * MIB);
       return true;
     },

@@ -21,8 +21,7 @@ import {
 import { STRESS } from './harness/results';
 
 /**
- * Issue 13, redaction, arguments and the emulator as a server: every hostile case of the issue is
- * a row (rendered into RELIABILITY.md's hostile table). The gateway is a hostile HTTP server of our
+ * Hostile gateways, redaction, arguments and the emulator as a server: every hostile case is a row (rendered into RELIABILITY.md's hostile table). The gateway is a hostile HTTP server of our
  * own on loopback (`harness/hostile-server.ts`); each row runs through the public entry points of
  * core, LangChain and the AI SDK. Cases that depend on bounded reads and the budget live in
  * `hostile-transport.test.ts`.

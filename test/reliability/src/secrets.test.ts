@@ -282,9 +282,7 @@ describe('plain http to a non-loopback host', () => {
   // http (the emulator) stays silent.
   it('logs a one-time warning that names the URL and not the key', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const emulator = createEmulator(SCENARIO);
-    const fetch: typeof globalThis.fetch = (input, init) =>
-      emulator.fetch(input instanceof Request ? input : String(input), init);
+    const { fetch } = createEmulator(SCENARIO);
     const remote = createGatewayClient({
       baseURL: 'http://gateway.example.com/v1',
       apiKey: CANARY,

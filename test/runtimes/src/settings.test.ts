@@ -30,10 +30,18 @@ const REFUSED =
   /refused by the runtime \(NotCapable\).*--allow-env=INFERGATE_BASE_URL,INFERGATE_API_KEY/;
 
 describe('settings when the environment refuses to be read', () => {
-  it('core: creating works; the call fails with configuration_error', async () => {
+  it.each([
+    [
+      'core: creating works; the call fails with configuration_error',
+      () => createGatewayClient().models(),
+    ],
+    [
+      'LangChain: new GatewayChatModel works; invoke fails with configuration_error',
+      () => new GatewayChatModel({ model: 'community/general' }).invoke('x'),
+    ],
+  ])('%s', async (_name, call) => {
     refuseInfergateVariables();
-    const client = createGatewayClient();
-    await expect(client.models()).rejects.toMatchObject({
+    await expect(call()).rejects.toMatchObject({
       code: 'configuration_error',
       message: expect.stringMatching(REFUSED),
     });
@@ -47,15 +55,6 @@ describe('settings when the environment refuses to be read', () => {
     );
     expect((error as Error).name).toBe('AI_LoadSettingError');
     expect((error as Error).message).toMatch(REFUSED);
-  });
-
-  it('LangChain: new GatewayChatModel works; invoke fails with configuration_error', async () => {
-    refuseInfergateVariables();
-    const model = new GatewayChatModel({ model: 'community/general' });
-    await expect(model.invoke('x')).rejects.toMatchObject({
-      code: 'configuration_error',
-      message: expect.stringMatching(REFUSED),
-    });
   });
 
   it('explicit settings (the Workers form) never read it', async () => {

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.2 (the capability each structured-output method needs; the profile they give).
 import type { ModelCapability } from '@infergate/core';
 import type { ModelProfile } from '@langchain/core/language_models/profile';
 

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.2 (capability rules, checked before sending through core's gate).
 import {
   type ChatRequest,
   type GatewayClient,
@@ -10,7 +11,7 @@ import { throwIfAborted, withCreateHint } from '../utils/errors';
 import { defaultStructuredOutputMethod, type StructuredOutputMethod } from './capabilities';
 
 /** What the gate reads from the chat model on every check (both fields may change). */
-export interface GatedModel {
+interface GatedModel {
   readonly model: string;
   readonly capabilities?: readonly string[];
 }
@@ -46,10 +47,29 @@ export class ChatModelCapabilityGate {
     checkCapabilities({ model, capabilities, catalog: this.catalog, needs, purpose });
   }
 
-  /** `withStructuredOutput`'s default method: the first of json_schema, tools, json_object. */
-  pickMethod(
+  /**
+   * `withStructuredOutput`'s default method, the first of json_schema, tools, json_object, from
+   * the capabilities passed to the model; undefined when none were passed.
+   */
+  pickKnownMethod(): StructuredOutputMethod | undefined {
+    const { capabilities } = this.#model;
+    return capabilities ? this.#pickMethod(capabilities, this.catalog) : undefined;
+  }
+
+  /**
+   * The default method at the first call, from the catalog; json_schema for an unlisted own model
+   * (the gateway decides).
+   */
+  async pickMethodAtCall(signal?: AbortSignal): Promise<StructuredOutputMethod> {
+    const capabilities = await this.load(signal);
+    if (!capabilities) return 'jsonSchema';
+    // The catalog is cached by the client: listing alternatives costs no request.
+    return this.#pickMethod(capabilities, await this.#client.models());
+  }
+
+  #pickMethod(
     capabilities: readonly string[],
-    catalog: readonly GatewayModel[] | undefined = this.catalog,
+    catalog: readonly GatewayModel[] | undefined,
   ): StructuredOutputMethod {
     checkCapabilities({
       model: this.#model.model,
@@ -63,10 +83,10 @@ export class ChatModelCapabilityGate {
   }
 
   /** Core's gate before a chat request (one cached catalog look-up at most). */
-  async beforeSending(request: ChatRequest, signal?: AbortSignal): Promise<void> {
+  async beforeSending(request: ChatRequest, stream: boolean, signal?: AbortSignal): Promise<void> {
     throwIfAborted(signal);
     try {
-      await this.load(signal, requiredCapabilities(request));
+      await this.load(signal, requiredCapabilities(request, stream));
     } catch (error) {
       throw this.#model.capabilities ? error : withCreateHint(error, this.known());
     }

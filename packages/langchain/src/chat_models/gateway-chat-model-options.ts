@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.1 (the request fields the chat model's options set).
 import type { ModelCapability, ResponseFormat } from '@infergate/core';
 import type {
   BaseChatModelCallOptions,

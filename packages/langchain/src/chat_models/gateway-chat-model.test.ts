@@ -1,21 +1,14 @@
 import { inspect } from 'node:util';
-import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
 import { load } from '@langchain/core/load';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { gateway, API_KEY as KEY } from '../../test/helpers';
 import { GatewayEmbeddings } from '../embeddings/gateway-embeddings';
 import { GatewayTranslator } from '../runnables/gateway-translator';
 import { createTranslateTool } from '../tools/gateway-tools';
 import { GatewayChatModel } from './gateway-chat-model';
 
-const KEY = DEFAULT_KEYS.full;
-
 function connection() {
-  const emulator = createEmulator();
-  return {
-    baseURL: 'https://chat-model-key.test/v1',
-    apiKey: KEY,
-    fetch: ((input, init) => emulator.fetch(new Request(input, init))) as typeof fetch,
-  };
+  return gateway(undefined, { apiKey: KEY, baseURL: 'https://chat-model-key.test/v1' }).connection;
 }
 
 afterEach(() => {

@@ -1,5 +1,6 @@
+// docs/gateway-protocol.md §4, §5 (chat completions, streamed or not, as a LangChain chat model).
 import type { CallOptions, ChatRequest, GatewayClient } from '@infergate/core';
-import { checkCapabilities, invalidResponse } from '@infergate/core/internal';
+import { checkCapabilities } from '@infergate/core/internal';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import type {
   BaseLanguageModelInput,
@@ -10,31 +11,25 @@ import {
   type BindToolsInput,
   type LangSmithParams,
 } from '@langchain/core/language_models/chat_models';
-import { convertChunksToEvents } from '@langchain/core/language_models/compat';
 import type { ChatModelStreamEvent } from '@langchain/core/language_models/event';
 import type { ModelProfile } from '@langchain/core/language_models/profile';
 import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
-import { type Runnable, RunnableLambda } from '@langchain/core/runnables';
+import type { Runnable } from '@langchain/core/runnables';
 import type { SerializableSchema } from '@langchain/core/utils/standard_schema';
 import type { InteropZodType } from '@langchain/core/utils/types';
 import { convertChatResult, convertChatResultToChunk } from '../converters/convert-chat-result';
 import { readChatChunks } from '../converters/convert-stream-events';
-import { mapFinishReason } from '../converters/map-finish-reason';
-import { completeMessage, shiftToolBlocks } from '../converters/shape-stream-chunks';
+import { convertToChatModelEvents } from '../converters/convert-to-chat-model-events';
+import {
+  convertToGatewayRequest,
+  convertToInvocationParams,
+} from '../converters/convert-to-gateway-request';
+import { convertToGatewayTools } from '../converters/convert-to-gateway-tools';
+import { joinStreamChunks } from '../converters/join-stream-chunks';
 import { callOptions, resolveClient } from '../utils/client';
 import { configurationError } from '../utils/errors';
-import {
-  buildChatRequest,
-  buildRequestParams,
-  type ChatCallSettings,
-  type ChatModelSettings,
-} from './build-chat-request';
-import {
-  METHOD_CAPABILITY,
-  profileFromCapabilities,
-  type StructuredOutputMethod,
-} from './capabilities';
+import { profileFromCapabilities } from './capabilities';
 import { ChatModelCapabilityGate } from './capability-gate';
 import {
   type GatewayChatModelCallOptions,
@@ -42,7 +37,7 @@ import {
   SERIALIZABLE_FIELDS,
 } from './gateway-chat-model-options';
 import { moveRequestFields } from './request-fields';
-import { normalizeMethod, structuredOutputRunnable } from './structured-output';
+import { structuredOutput } from './structured-output';
 
 const PROVIDER = 'infergate';
 
@@ -222,7 +217,7 @@ export class GatewayChatModel
   }
 
   override invocationParams(options?: this['ParsedCallOptions']): Omit<ChatRequest, 'messages'> {
-    return buildRequestParams(this.settings(), this.callSettings(options), this.streaming);
+    return convertToInvocationParams(this, options, this.streaming);
   }
 
   override _identifyingParams(): Record<string, unknown> {
@@ -235,7 +230,7 @@ export class GatewayChatModel
   ): Runnable<BaseLanguageModelInput, AIMessageChunk, GatewayChatModelCallOptions> {
     if (tools.length > 0) this.#gate.assertKnown(['tools'], 'bindTools');
     // Converting now refuses malformed tools at bind time; the request converts again.
-    buildRequestParams(this.settings(), { tools, strict: kwargs?.strict }, false);
+    convertToGatewayTools(tools, { strict: kwargs?.strict });
     return this.withConfig({ ...moveRequestFields(kwargs), tools });
   }
 
@@ -269,31 +264,7 @@ export class GatewayChatModel
     outputSchema: unknown,
     config?: StructuredOutputMethodOptions<boolean>,
   ): Runnable<BaseLanguageModelInput, RunOutput | { raw: BaseMessage; parsed: RunOutput }> {
-    const method = normalizeMethod(config?.method);
-    if (method) {
-      this.#gate.assertKnown([METHOD_CAPABILITY[method]], `withStructuredOutput (${method})`);
-    }
-    const build = (chosen: StructuredOutputMethod) =>
-      structuredOutputRunnable<RunOutput>(this, outputSchema, chosen, config);
-    if (method) return build(method);
-    if (this.capabilities) return build(this.#gate.pickMethod(this.capabilities));
-    // Capabilities unknown: choose the method at the first call, from the catalog.
-    let pipeline: ReturnType<typeof build> | undefined;
-    return RunnableLambda.from(async (input: BaseLanguageModelInput, runConfig) => {
-      if (!pipeline) {
-        const capabilities = await this.#gate.load(runConfig?.signal);
-        // The catalog is cached by the client: listing alternatives costs no request.
-        pipeline = build(
-          capabilities
-            ? this.#gate.pickMethod(capabilities, await this.#client.models())
-            : 'jsonSchema',
-        );
-      }
-      return pipeline.invoke(input, runConfig);
-    }).withConfig({ runName: 'GatewayStructuredOutput' }) as Runnable<
-      BaseLanguageModelInput,
-      RunOutput | { raw: BaseMessage; parsed: RunOutput }
-    >;
+    return structuredOutput<RunOutput>(this, this.#gate, outputSchema, config);
   }
 
   async _generate(
@@ -302,25 +273,11 @@ export class GatewayChatModel
     runManager?: CallbackManagerForLLMRun,
   ): Promise<ChatResult> {
     if (this.streaming) {
-      let final: ChatGenerationChunk | undefined;
-      for await (const chunk of this._streamResponseChunks(messages, options, runManager)) {
-        final = final ? final.concat(chunk) : chunk;
-      }
-      if (!final) throw invalidResponse('the chat stream ended without any chunk');
-      return {
-        generations: [
-          {
-            text: final.text,
-            message: completeMessage(final.message as AIMessageChunk),
-            generationInfo: final.generationInfo,
-          },
-        ],
-      };
+      return joinStreamChunks(this._streamResponseChunks(messages, options, runManager));
     }
-    const request = buildChatRequest(messages, this.settings(), this.callSettings(options), false);
-    await this.#gate.beforeSending(request, options.signal);
-    const result = await this.#client.chat(request, this.coreCallOptions(options));
-    return convertChatResult(result);
+    const request = convertToGatewayRequest(messages, this, options);
+    await this.#gate.beforeSending(request, false, options.signal);
+    return convertChatResult(await this.#client.chat(request, this.#callOptions(options)));
   }
 
   override async *_streamResponseChunks(
@@ -328,30 +285,7 @@ export class GatewayChatModel
     options: this['ParsedCallOptions'],
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
-    if (!this.streaming && !(await this.#gate.canStream(options.signal))) {
-      // `.stream()` (or a streaming callback such as streamEvents) on a model without
-      // `streaming`: ask without streaming and hand the whole answer over as one chunk, as
-      // LangChain does for any model that cannot stream. `streaming: true` is refused instead.
-      const request = buildChatRequest(
-        messages,
-        this.settings(),
-        this.callSettings(options),
-        false,
-      );
-      await this.#gate.beforeSending(request, options.signal);
-      const chunk = convertChatResultToChunk(
-        await this.#client.chat(request, this.coreCallOptions(options)),
-      );
-      yield chunk;
-      await runManager?.handleLLMNewToken(chunk.text, undefined, undefined, undefined, undefined, {
-        chunk,
-      });
-      return;
-    }
-    const request = buildChatRequest(messages, this.settings(), this.callSettings(options), true);
-    await this.#gate.beforeSending(request, options.signal);
-    const stream = await this.#client.chatStream(request, this.coreCallOptions(options));
-    for await (const chunk of readChatChunks(stream)) {
+    for await (const chunk of await this.#answerChunks(messages, options)) {
       yield chunk;
       await runManager?.handleLLMNewToken(chunk.text, undefined, undefined, undefined, undefined, {
         chunk,
@@ -360,59 +294,34 @@ export class GatewayChatModel
   }
 
   /** LangChain's content-block event stream, finished with the real reason and metadata. */
-  override async *_streamChatModelEvents(
+  override _streamChatModelEvents(
     messages: BaseMessage[],
     options: this['ParsedCallOptions'],
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatModelStreamEvent> {
-    let metadata: Record<string, unknown> | undefined;
     const chunks = this._streamResponseChunks(messages, options, runManager);
-    async function* remember(): AsyncGenerator<ChatGenerationChunk> {
-      for await (const chunk of chunks) {
-        if (Object.keys(chunk.message.response_metadata ?? {}).length > 0) {
-          metadata = chunk.message.response_metadata;
-        }
-        yield shiftToolBlocks(chunk);
-      }
-    }
-    for await (const event of convertChunksToEvents(remember(), { signal: options.signal })) {
-      if (event.event === 'message-finish' && metadata) {
-        yield {
-          ...event,
-          reason: mapFinishReason(metadata.finish_reason as string | undefined),
-          responseMetadata: metadata,
-        };
-      } else {
-        yield event;
-      }
-    }
+    return convertToChatModelEvents(chunks, options.signal);
   }
 
-  // -------------------------------------------------------------------------------------------
-
-  private settings(): ChatModelSettings {
-    return {
-      model: this.model,
-      temperature: this.temperature,
-      maxTokens: this.maxTokens,
-      topP: this.topP,
-      stop: this.stop,
-      seed: this.seed,
-      modelKwargs: this.modelKwargs,
-      acceptsContentParts: this.acceptsContentParts,
-      sendReasoning: this.sendReasoning,
-    };
-  }
-
-  private callSettings(options?: Partial<GatewayChatModelCallOptions>): ChatCallSettings {
-    return {
-      stop: options?.stop,
-      tools: options?.tools,
-      tool_choice: options?.tool_choice,
-      response_format: options?.response_format,
-      strict: options?.strict,
-      modelKwargs: options?.modelKwargs,
-    };
+  /**
+   * The answer as stream chunks. `.stream()` (or a streaming callback such as streamEvents) on a
+   * model without `streaming` asks without streaming and hands the whole answer over as one
+   * chunk, as LangChain does for any model that cannot stream; `streaming: true` is refused
+   * instead.
+   */
+  async #answerChunks(
+    messages: BaseMessage[],
+    options: this['ParsedCallOptions'],
+  ): Promise<Iterable<ChatGenerationChunk> | AsyncIterable<ChatGenerationChunk>> {
+    const stream = this.streaming || (await this.#gate.canStream(options.signal));
+    const request = convertToGatewayRequest(messages, this, options);
+    await this.#gate.beforeSending(request, stream, options.signal);
+    if (!stream) {
+      return [
+        convertChatResultToChunk(await this.#client.chat(request, this.#callOptions(options))),
+      ];
+    }
+    return readChatChunks(await this.#client.chatStream(request, this.#callOptions(options)));
   }
 
   /**
@@ -420,7 +329,7 @@ export class GatewayChatModel
    * for chat calls): the call's `maxRetries` over the model's, and the model's `timeout` as the
    * deadline (a call's `timeout` reaches us as an `AbortSignal.timeout`, read as `timeout` too).
    */
-  private coreCallOptions(options: this['ParsedCallOptions']): CallOptions {
+  #callOptions(options: this['ParsedCallOptions']): CallOptions {
     return callOptions({
       ...options,
       maxRetries: options.maxRetries ?? this.maxRetries,

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.1 (unknown request fields reach the model server unchanged).
 import type { GatewayChatModelCallOptions } from './gateway-chat-model-options';
 
 /**

@@ -2,14 +2,14 @@ import { AIMessage } from '@langchain/core/messages';
 import { OutputParserException } from '@langchain/core/output_parsers';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { structuredOutputParser } from './structured-output-parser';
+import { GatewayStructuredOutputParser } from './structured-output-parser';
 
 const schema = z.object({ n: z.number() });
 const jsonSchema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
 
-describe('structuredOutputParser', () => {
+describe('GatewayStructuredOutputParser', () => {
   it('parses JSON text, also inside a Markdown fence', async () => {
-    const parser = structuredOutputParser({
+    const parser = new GatewayStructuredOutputParser({
       schema,
       jsonSchema,
       method: 'jsonMode',
@@ -21,7 +21,7 @@ describe('structuredOutputParser', () => {
   });
 
   it('reads the named tool call, and explains a missing or unparseable one', async () => {
-    const parser = structuredOutputParser({
+    const parser = new GatewayStructuredOutputParser({
       schema: jsonSchema,
       jsonSchema,
       method: 'functionCalling',

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.5 (JSON output is not trusted: parsed and validated).
 import {
   type AIMessageChunk,
   type BaseMessage,
@@ -115,13 +116,6 @@ export class GatewayStructuredOutputParser<
     const call = message?.tool_calls?.find((candidate) => candidate.name === this.#fields.toolName);
     return call === undefined ? undefined : JSON.stringify(call.args);
   }
-}
-
-/** The parser for one structured-output method. */
-export function structuredOutputParser<RunOutput extends Record<string, unknown>>(
-  fields: ParserFields,
-): GatewayStructuredOutputParser<RunOutput> {
-  return new GatewayStructuredOutputParser<RunOutput>(fields);
 }
 
 function parseJsonText(raw: string, fields: { method: string; model: string }): unknown {

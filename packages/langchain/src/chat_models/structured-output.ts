@@ -1,19 +1,21 @@
+// docs/gateway-protocol.md §4.1 (`response_format`), §4.2 (json_schema, tools, json_object).
 import type {
   BaseLanguageModelInput,
   StructuredOutputMethodOptions,
 } from '@langchain/core/language_models/base';
 import { assembleStructuredOutputPipeline } from '@langchain/core/language_models/structured_output';
 import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
-import type { Runnable } from '@langchain/core/runnables';
+import { type Runnable, RunnableLambda } from '@langchain/core/runnables';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { isSerializableSchema } from '@langchain/core/utils/standard_schema';
 import { getSchemaDescription, isInteropZodSchema } from '@langchain/core/utils/types';
 import { configurationError } from '../utils/errors';
-import type { StructuredOutputMethod } from './capabilities';
-import { type OutputSchema, structuredOutputParser } from './structured-output-parser';
+import { METHOD_CAPABILITY, type StructuredOutputMethod } from './capabilities';
+import type { ChatModelCapabilityGate } from './capability-gate';
+import { GatewayStructuredOutputParser, type OutputSchema } from './structured-output-parser';
 
 /** What the structured-output runnable needs from the chat model. */
-export interface StructuredOutputModel {
+interface StructuredOutputModel {
   readonly model: string;
   bindTools(
     tools: Record<string, unknown>[],
@@ -22,16 +24,45 @@ export interface StructuredOutputModel {
   withConfig(config: Record<string, unknown>): Runnable<BaseLanguageModelInput, AIMessageChunk>;
 }
 
+type StructuredOutputRunnable<RunOutput> = Runnable<
+  BaseLanguageModelInput,
+  RunOutput | { raw: BaseMessage; parsed: RunOutput }
+>;
+
+/**
+ * `withStructuredOutput`: the method asked for (checked against capabilities passed to the model),
+ * else the first the model has of json_schema, tools and json_object; with capabilities unknown,
+ * chosen from the catalog at the first call.
+ */
+export function structuredOutput<RunOutput extends Record<string, unknown>>(
+  model: StructuredOutputModel,
+  gate: ChatModelCapabilityGate,
+  schema: unknown,
+  config: StructuredOutputMethodOptions<boolean> | undefined,
+): StructuredOutputRunnable<RunOutput> {
+  const method = normalizeMethod(config?.method);
+  if (method) gate.assertKnown([METHOD_CAPABILITY[method]], `withStructuredOutput (${method})`);
+  const build = (chosen: StructuredOutputMethod) =>
+    structuredOutputRunnable<RunOutput>(model, schema, chosen, config);
+  const known = method ?? gate.pickKnownMethod();
+  if (known) return build(known);
+  let pipeline: StructuredOutputRunnable<RunOutput> | undefined;
+  return RunnableLambda.from(async (input: BaseLanguageModelInput, runConfig) => {
+    if (!pipeline) pipeline = build(await gate.pickMethodAtCall(runConfig?.signal));
+    return pipeline.invoke(input, runConfig);
+  }).withConfig({ runName: 'GatewayStructuredOutput' }) as StructuredOutputRunnable<RunOutput>;
+}
+
 /**
  * The model bound for one method (a forced tool, or a `response_format`), piped into the parser
  * that validates its answer.
  */
-export function structuredOutputRunnable<RunOutput extends Record<string, unknown>>(
+function structuredOutputRunnable<RunOutput extends Record<string, unknown>>(
   model: StructuredOutputModel,
   schema: unknown,
   method: StructuredOutputMethod,
   config: StructuredOutputMethodOptions<boolean> | undefined,
-): Runnable<BaseLanguageModelInput, RunOutput | { raw: BaseMessage; parsed: RunOutput }> {
+): StructuredOutputRunnable<RunOutput> {
   const jsonSchema = schemaToJson(schema);
   const name =
     config?.name ?? (typeof jsonSchema.title === 'string' ? jsonSchema.title : 'extract');
@@ -66,7 +97,7 @@ export function structuredOutputRunnable<RunOutput extends Record<string, unknow
   } else {
     llm = model.withConfig({ response_format: { type: 'json_object' }, ...tracing });
   }
-  const parser = structuredOutputParser<RunOutput>({
+  const parser = new GatewayStructuredOutputParser<RunOutput>({
     schema,
     jsonSchema,
     method,
@@ -78,11 +109,11 @@ export function structuredOutputRunnable<RunOutput extends Record<string, unknow
     parser,
     config?.includeRaw ?? false,
     config?.includeRaw ? 'StructuredOutputRunnable' : 'StructuredOutput',
-  ) as Runnable<BaseLanguageModelInput, RunOutput | { raw: BaseMessage; parsed: RunOutput }>;
+  ) as StructuredOutputRunnable<RunOutput>;
 }
 
 /** LangChain's method names, and the gateway's capability names as aliases. */
-export function normalizeMethod(method: string | undefined): StructuredOutputMethod | undefined {
+function normalizeMethod(method: string | undefined): StructuredOutputMethod | undefined {
   switch (method) {
     case undefined:
       return undefined;

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.3 (the response), §4.4 (tool calls), §4.5 (invalid tool arguments).
 import type { ChatResult as GatewayChatResult } from '@infergate/core';
 import { AIMessage, AIMessageChunk } from '@langchain/core/messages';
 import type { InvalidToolCall, ToolCall } from '@langchain/core/messages/tool';
@@ -65,7 +66,7 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
 type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
 /** Tool arguments are JSON text; the model may write invalid JSON (docs/gateway-protocol.md §4.5). */
-export function parseArguments(text: string): Parsed {
+function parseArguments(text: string): Parsed {
   if (text.trim() === '') return { ok: true, value: {} };
   try {
     const value: unknown = JSON.parse(text);

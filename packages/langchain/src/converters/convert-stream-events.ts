@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §5.1 (stream events as LangChain chunks).
 import type { ChatStream, ChatStreamEvent, Usage } from '@infergate/core';
 import { AIMessageChunk } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
@@ -7,18 +8,20 @@ import { buildResponseMetadata } from './response-metadata';
 
 registerContentBlockTranslator();
 
-export interface StreamIdentity {
-  requestedModel: string;
-  servedModel: string;
-  fallback: boolean;
-}
+/** What the converter reads of core's chat stream: who answered, and the events in batches. */
+type EventSource = Pick<
+  ChatStream,
+  'requestedModel' | 'servedModel' | 'fallback' | 'readBatch' | 'cancel'
+>;
+
+type StreamIdentity = Pick<ChatStream, 'requestedModel' | 'servedModel' | 'fallback'>;
 
 /**
  * Gateway stream events → LangChain generation chunks. Text and tool-call pieces become chunks as
  * they arrive; usage and response metadata are held back for one final chunk, because LangChain
  * adds up usage (and concatenates strings) when chunks are concatenated.
  */
-export class StreamChunkConverter {
+class StreamChunkConverter {
   private id: string | undefined;
   private finishReason: string | undefined;
   private usage: Usage | undefined;
@@ -120,7 +123,7 @@ export class StreamChunkConverter {
  * network chunk rather than per event; a consumer that stops early (break, abort) cancels the
  * stream, which frees its slot at once.
  */
-export async function* readChatChunks(stream: ChatStream): AsyncGenerator<ChatGenerationChunk> {
+export async function* readChatChunks(stream: EventSource): AsyncGenerator<ChatGenerationChunk> {
   const converter = new StreamChunkConverter(stream);
   let finished = false;
   try {

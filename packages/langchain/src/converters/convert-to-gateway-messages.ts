@@ -1,8 +1,9 @@
+// docs/gateway-protocol.md §4.1 (messages and their content parts).
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
 import { invalidRequest, mediaPart } from '@infergate/core/internal';
 import type { BaseMessage, MessageContent } from '@langchain/core/messages';
 
-export interface ConvertMessagesOptions {
+interface ConvertMessagesOptions {
   /**
    * Send non-text content parts (images, audio, …) of user and tool messages. Default true: the
    * gateway lists no capability for parts, so it (or the model server) decides. `false` joins

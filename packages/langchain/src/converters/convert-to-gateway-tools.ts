@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.1 (`tools`: function tools).
 import type { ChatTool } from '@infergate/core';
 import { invalidRequest } from '@infergate/core/internal';
 import type { BindToolsInput } from '@langchain/core/language_models/chat_models';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.3 (`finish_reason`, as LangChain's stream protocol names it).
 import { classifyFinishReason, type FinishReasonKind } from '@infergate/core/internal';
 import type { FinishReason } from '@langchain/core/language_models/event';
 

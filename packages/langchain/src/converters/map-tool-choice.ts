@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.1 (`tool_choice`, passed to the model server).
 import type { ToolChoice as GatewayToolChoice } from '@infergate/core';
 import type { ToolChoice } from '@langchain/core/language_models/chat_models';
 

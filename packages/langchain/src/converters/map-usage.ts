@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.3 (`usage`).
 import type { Usage } from '@infergate/core';
 import { readUsage } from '@infergate/core/internal';
 import type { UsageMetadata } from '@langchain/core/messages';

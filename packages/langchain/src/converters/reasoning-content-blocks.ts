@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §5.4 (the reasoning read from an answer, as LangChain content blocks).
 import type { AIMessage, AIMessageChunk, ContentBlock } from '@langchain/core/messages';
 
 /**

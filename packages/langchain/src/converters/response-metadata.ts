@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.6 (the answering model and fallback), §4.3 (finish reason, usage).
 import type { Usage } from '@infergate/core';
 
 /** What every answer reports in `response_metadata`: who answered, and why it stopped. */

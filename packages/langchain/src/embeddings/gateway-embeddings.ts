@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §6 (embeddings).
 import type { EmbeddingEngine, GatewayClient } from '@infergate/core';
 import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §8 (OCR).
 import type { AudioLike, GatewayClient } from '@infergate/core';
 import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
 import { Document } from '@langchain/core/documents';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §7 (translation).
 import { type GatewayClient, LIMITS, type TranslationResponse } from '@infergate/core';
 import { Document } from '@langchain/core/documents';
 import { Runnable, type RunnableConfig } from '@langchain/core/runnables';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §7 (the translation input limit, 4096 UTF-8 bytes).
 import { utf8ByteLength } from '@infergate/core/internal';
 
 /**

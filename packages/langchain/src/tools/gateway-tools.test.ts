@@ -1,26 +1,19 @@
 import { createGatewayClient } from '@infergate/core';
-import { createEmulator, DEFAULT_KEYS, type EndpointName } from '@infergate/emulator';
+import type { EndpointName } from '@infergate/emulator';
 import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
 import { describe, expect, it } from 'vitest';
+import { base64, gateway } from '../../test/helpers';
 import { createOcrTool, createTranscribeTool, createTranslateTool } from './gateway-tools';
-
-function base64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
 
 let hosts = 0;
 
 /** A client on an emulator whose endpoint holds its answer's headers for 30 s. */
 function stuckGateway(endpoint: EndpointName) {
-  const emulator = createEmulator();
-  emulator.injectFault({ fault: 'slow_headers', ms: 30_000, endpoint });
-  const client = createGatewayClient({
+  const { emulator, connection } = gateway(undefined, {
     baseURL: `https://tools-abort-${++hosts}.test/v1`,
-    apiKey: DEFAULT_KEYS.full,
-    fetch: (input, init) => emulator.fetch(new Request(input, init)),
   });
+  emulator.injectFault({ fault: 'slow_headers', ms: 30_000, endpoint });
+  const client = createGatewayClient(connection);
   return { emulator, client };
 }
 
@@ -30,36 +23,38 @@ async function until(done: () => boolean): Promise<boolean> {
   return done();
 }
 
-const CASES = [
+type Client = ReturnType<typeof createGatewayClient>;
+type ToolConfig = { signal?: AbortSignal; timeout?: number };
+
+const CASES: {
+  name: string;
+  endpoint: EndpointName;
+  run: (client: Client, config: ToolConfig) => Promise<unknown>;
+}[] = [
   {
     name: 'translate',
-    endpoint: 'translations' as const,
-    run: (
-      client: ReturnType<typeof createGatewayClient>,
-      config: { signal?: AbortSignal; timeout?: number },
-    ) => createTranslateTool({ client }).invoke({ text: 'hello', target_language: 'uk' }, config),
+    endpoint: 'translations',
+    run: (client, config) =>
+      createTranslateTool({ client }).invoke({ text: 'hello', target_language: 'uk' }, config),
   },
   {
     name: 'ocr',
-    endpoint: 'ocr' as const,
-    run: (
-      client: ReturnType<typeof createGatewayClient>,
-      config: { signal?: AbortSignal; timeout?: number },
-    ) => createOcrTool({ client }).invoke({ image: base64(pngWithText('hi')) }, config),
+    endpoint: 'ocr',
+    run: (client, config) =>
+      createOcrTool({ client }).invoke({ image: base64(pngWithText('hi')) }, config),
   },
   {
     name: 'transcribe',
-    endpoint: 'transcriptions' as const,
-    run: (
-      client: ReturnType<typeof createGatewayClient>,
-      config: { signal?: AbortSignal; timeout?: number },
-    ) => createTranscribeTool({ client }).invoke({ audio: base64(wavWithSpeech('hi')) }, config),
+    endpoint: 'transcriptions',
+    run: (client, config) =>
+      createTranscribeTool({ client }).invoke({ audio: base64(wavWithSpeech('hi')) }, config),
   },
 ];
 
 describe('service tools pass the call signal to the gateway request', () => {
-  for (const { name, endpoint, run } of CASES) {
-    it(`${name}: an abort frees the concurrency slot at once`, async () => {
+  it.each(CASES)(
+    '$name: an abort frees the concurrency slot at once',
+    async ({ endpoint, run }) => {
       const { emulator, client } = stuckGateway(endpoint);
       const controller = new AbortController();
       const pending = run(client, { signal: controller.signal }).catch((error: unknown) => error);
@@ -68,14 +63,17 @@ describe('service tools pass the call signal to the gateway request', () => {
       controller.abort(new Error('user gave up'));
       expect(await pending).toBeInstanceOf(Error);
       expect(await until(() => client.budget.isIdle)).toBe(true);
-    });
+    },
+  );
 
-    it(`${name}: LangChain's timeout ends the gateway request too`, async () => {
+  it.each(CASES)(
+    "$name: LangChain's timeout ends the gateway request too",
+    async ({ endpoint, run }) => {
       const { emulator, client } = stuckGateway(endpoint);
       const pending = run(client, { timeout: 1000 }).catch((error: unknown) => error);
       expect(await until(() => emulator.counters.requests[endpoint] === 1)).toBe(true);
       expect(await pending).toBeInstanceOf(Error);
       expect(await until(() => client.budget.isIdle)).toBe(true);
-    });
-  }
+    },
+  );
 });

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §7–§9 (the services as tools), §3.2 (which services are offered).
 import type { AudioLike, ServiceId } from '@infergate/core';
 import {
   isServiceOffered,

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2 (connection: base URL, key, headers, the key's concurrency).
 import {
   type CallOptions,
   createGatewayClient,

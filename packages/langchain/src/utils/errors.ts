@@ -1,9 +1,10 @@
+// docs/gateway-protocol.md §10.4 (client error codes).
 import { GatewayError } from '@infergate/core';
 import { callEndedError } from '@infergate/core/internal';
 
 /** A configuration mistake found while building an object (no request was made). */
 export function configurationError(message: string, field?: string): GatewayError {
-  return new GatewayError({ code: 'configuration_error', message, field, isRetryable: false });
+  return new GatewayError({ code: 'configuration_error', message, field });
 }
 
 /**
@@ -26,7 +27,6 @@ export function withCreateHint(
   return new GatewayError({
     code: error.code,
     message: `${error.message} Its capabilities were unknown when it was built, so its \`profile\` was empty and \`createAgent\` asked for \`responseFormat\` through a tool: build it with \`await GatewayChatModel.create(...)\` (or pass \`capabilities\`) and \`createAgent\` uses the model's json_schema output instead.`,
-    isRetryable: false,
     model: error.model,
     missing: error.missing,
     alternatives: error.alternatives,

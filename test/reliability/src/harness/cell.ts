@@ -29,8 +29,7 @@ export function createCell(
   baseURL = `https://cell-${++sequence}.test/v1`,
 ): Cell {
   const emulator = createEmulator(scenario);
-  const fetch: typeof globalThis.fetch = (input, init) =>
-    emulator.fetch(input instanceof Request ? input : String(input), init);
+  const fetch: typeof globalThis.fetch = emulator.fetch;
   return {
     emulator,
     baseURL,

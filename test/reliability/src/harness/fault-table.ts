@@ -81,7 +81,7 @@ export const FAULT_ROWS: FaultRow[] = [
     label: '500 text/plain body',
     rule: { fault: 'upstream_text' },
     endpoints: 'all',
-    // Issue 12.3: core's one retry policy retries 500 like 502/503/504.
+    // Core's one retry policy retries 500 like 502/503/504.
     retryable: true,
     code: 'upstream_error',
   },

@@ -2,13 +2,13 @@ import { inspect } from 'node:util';
 import { it } from 'vitest';
 import { writeResult } from './results';
 
-/** One hostile case: what the issue reported, what must hold, and what happened here. */
+/** One hostile case: what was reported, what must hold, and what happened here. */
 export interface HostileRow {
   id: string;
   area: string;
   case: string;
   expect: string;
-  /** What happened before issue 13's fixes (from the issue's report). */
+  /** What happened before the fix (as the case was reported). */
   before: string;
   status?: 'pass' | 'fail' | 'todo';
   detail?: string;
@@ -48,7 +48,7 @@ export function hostileSuite(file: string) {
   };
 }
 
-/** The forms in which an echo of `key` may come back (issue 13: raw, JSON-escaped, URL, base64). */
+/** The forms in which an echo of `key` may come back: raw, JSON-escaped, URL-encoded, base64. */
 export function keyForms(key: string): Record<string, string> {
   return {
     raw: key,

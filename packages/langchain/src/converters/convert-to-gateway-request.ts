@@ -1,0 +1,81 @@
+// docs/gateway-protocol.md §4.1 (the request body: LangChain's settings mapped onto core's builder).
+import type { ChatRequest } from '@infergate/core';
+import { buildChatRequest, type ChatRequestOptions } from '@infergate/core/internal';
+import type { BaseMessage } from '@langchain/core/messages';
+import type { GatewayChatModelCallOptions } from '../chat_models/gateway-chat-model-options';
+import { convertToGatewayMessages } from './convert-to-gateway-messages';
+import { convertToGatewayTools } from './convert-to-gateway-tools';
+import { mapToolChoice } from './map-tool-choice';
+
+/** The chat model's own settings that become request fields (the model itself has them). */
+interface RequestSettings {
+  model: string;
+  temperature?: number;
+  maxTokens?: number;
+  topP?: number;
+  stop?: string[];
+  seed?: number;
+  modelKwargs?: Record<string, unknown>;
+  acceptsContentParts: boolean;
+  sendReasoning: boolean;
+}
+
+/** The call options (bound with bindTools / withConfig, or passed to invoke) that become request fields. */
+type RequestCallOptions = Pick<
+  GatewayChatModelCallOptions,
+  'stop' | 'tools' | 'tool_choice' | 'response_format' | 'strict' | 'modelKwargs'
+>;
+
+/**
+ * LangChain's settings in core's terms: a call's stop and extra fields over the model's. Core's
+ * builder owns the body's rules (wire names, extras first, nothing empty, no tool_choice without
+ * tools).
+ */
+function requestOptions(
+  settings: RequestSettings,
+  call: RequestCallOptions,
+  messages: ChatRequestOptions['messages'],
+): ChatRequestOptions {
+  return {
+    model: settings.model,
+    messages,
+    temperature: settings.temperature,
+    maxTokens: settings.maxTokens,
+    topP: settings.topP,
+    seed: settings.seed,
+    stop: call.stop ?? settings.stop,
+    tools: call.tools && convertToGatewayTools(call.tools, { strict: call.strict }),
+    toolChoice: mapToolChoice(call.tool_choice),
+    responseFormat: call.response_format,
+    extraFields: call.modelKwargs
+      ? { ...settings.modelKwargs, ...call.modelKwargs }
+      : settings.modelKwargs,
+  };
+}
+
+/** A LangChain chat call as the gateway chat request core sends (`stream` is core's to set). */
+export function convertToGatewayRequest(
+  messages: BaseMessage[],
+  settings: RequestSettings,
+  call: RequestCallOptions = {},
+): ChatRequest {
+  const converted = convertToGatewayMessages(messages, {
+    acceptsContentParts: settings.acceptsContentParts,
+    sendReasoning: settings.sendReasoning,
+    model: settings.model,
+  });
+  return buildChatRequest(requestOptions(settings, call, converted));
+}
+
+/**
+ * The request without its messages, as LangChain traces a call's invocation params; `stream: true`
+ * when the model streams by default.
+ */
+export function convertToInvocationParams(
+  settings: RequestSettings,
+  call: RequestCallOptions = {},
+  stream = false,
+): Omit<ChatRequest, 'messages'> {
+  const { messages: _none, ...params } = buildChatRequest(requestOptions(settings, call, []));
+  return stream ? { ...params, stream: true } : params;
+}
