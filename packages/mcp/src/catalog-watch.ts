@@ -30,7 +30,9 @@ const allAvailable = (): ToolAvailability =>
 
 /**
  * Which tools can be served from the catalog's services: core's availability rule,
- * `isServiceOffered` (the one LangChain's `createGatewayTools` and the AI SDK's tools use too).
+ * `isServiceOffered` (LangChain's `createGatewayTools` filters its tools by it too; the AI SDK's
+ * tools are not filtered, but core refuses their calls by the same rule). A service the catalog
+ * does not list is offered.
  */
 export function availabilityOf(services: readonly GatewayService[]): ToolAvailability {
   const available = allAvailable();

@@ -1,9 +1,13 @@
-/** File paths through the tools: only under the allowed roots, sizes checked before reading. */
+/**
+ * File paths through the tools: only under the allowed roots, sizes checked before reading; URL
+ * downloads through the server's media fetch.
+ */
 import { mkdir, open, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pngWithText } from '@infergate/emulator/fixtures';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGatewayMcpServer, type GatewayMcpServerOptions } from '../src/index';
 import { type Harness, startHarness, textOf } from './harness';
 
 let harness: Harness;
@@ -75,5 +79,39 @@ describe('image_path and audio_path', () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('Input validation error');
     await remote.close();
+  });
+});
+
+describe('image_url and audio_url', () => {
+  // `fetch` is the deprecated name of `mediaFetch`, kept working for this release.
+  it.each(['mediaFetch', 'fetch'] as const)('are downloaded with the %s option', async (option) => {
+    const downloaded: string[] = [];
+    const mediaFetch: typeof fetch = async (input) => {
+      downloaded.push(String(input));
+      return new Response(pngWithText('From the media fetch'));
+    };
+    const options: GatewayMcpServerOptions = {
+      catalogRefreshMs: 0,
+      clientOptions: { baseURL: harness.gateway.url, apiKey: harness.gateway.apiKey },
+      [option]: mediaFetch,
+    };
+    const mcp = createGatewayMcpServer(options);
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(serverSide);
+    const remote = new Client({ name: 'media', version: '1.0.0' });
+    await remote.connect(clientSide);
+    try {
+      const result = await remote.callTool({
+        name: 'ocr',
+        arguments: { image_url: 'https://images.example/scan.png' },
+      });
+      expect(textOf(result)).toBe('From the media fetch');
+      expect(downloaded).toEqual(['https://images.example/scan.png']);
+    } finally {
+      await remote.close();
+      await mcp.close();
+    }
   });
 });
