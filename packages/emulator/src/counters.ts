@@ -7,7 +7,7 @@ export type EndpointName =
   | 'transcriptions'
   | 'translations';
 
-export const ENDPOINT_NAMES: readonly EndpointName[] = [
+const ENDPOINT_NAMES: readonly EndpointName[] = [
   'models',
   'capabilities',
   'chat',

@@ -57,7 +57,7 @@ export interface ChosenFault {
   afterChunks: number;
 }
 
-export interface FaultRequestFacts {
+interface FaultRequestFacts {
   endpoint: EndpointName;
   apiKey: string;
   model: string | undefined;

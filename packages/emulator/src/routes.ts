@@ -9,7 +9,7 @@ import { handleOcr } from './services/handle-ocr';
 import { handleTranscription } from './services/handle-transcription';
 import { handleTranslation } from './services/handle-translation';
 
-export interface Route {
+interface Route {
   endpoint: EndpointName;
   method: 'GET' | 'POST';
 }

@@ -17,7 +17,7 @@ export const TOOL_NAMES = [
 export type GatewayToolName = (typeof TOOL_NAMES)[number];
 
 /** The gateway service each service tool calls; the others need only the model catalog. */
-export const SERVICE_OF_TOOL: Partial<Record<GatewayToolName, ServiceId>> = {
+const SERVICE_OF_TOOL: Partial<Record<GatewayToolName, ServiceId>> = {
   ...CORE_SERVICE_OF_TOOL,
   embed: 'embeddings',
   similarity: 'embeddings',

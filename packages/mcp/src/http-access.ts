@@ -10,7 +10,7 @@ export function refuse(res: ServerResponse, status: number, message: string, hea
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
-export const isLoopback = (host: string) =>
+const isLoopback = (host: string) =>
   host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -25,7 +25,7 @@ function hostName(header: string | undefined): string | undefined {
   }
 }
 
-export interface HttpAccessOptions {
+interface HttpAccessOptions {
   /** The interface the server is bound to (loopback: only loopback names in `Host`). */
   host: string;
   allowedHosts?: readonly string[];

@@ -209,10 +209,6 @@ export const askModelInput = z
   })
   .strict();
 
-export type TranslateArgs = z.infer<typeof translateInput>;
-export type EmbedArgs = z.infer<typeof embedInput>;
-export type SimilarityArgs = z.infer<typeof similarityInput>;
-export type ListModelsArgs = z.infer<typeof listModelsInput>;
 export type AskModelArgs = z.infer<typeof askModelInput>;
 /** The media tools' arguments (their keys depend on the transport: no `*_path` over HTTP). */
 export type MediaArgs = Record<string, unknown>;

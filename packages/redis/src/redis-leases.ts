@@ -1,4 +1,10 @@
-import { ACQUIRE_SCRIPT, leaseKeys, REFRESH_SCRIPT, RELEASE_SCRIPT } from './lease-scripts';
+import {
+  ACQUIRE_SCRIPT,
+  type LeaseKeys,
+  leaseKeys,
+  REFRESH_SCRIPT,
+  RELEASE_SCRIPT,
+} from './lease-scripts';
 import type { RedisConnection } from './redis-connection';
 
 let tokenCounter = 0;
@@ -46,7 +52,7 @@ export class RedisLeases {
     this.#stats = stats;
   }
 
-  keys(id: string) {
+  keys(id: string): LeaseKeys {
     return leaseKeys(this.#options.keyPrefix, id);
   }
 

@@ -2,7 +2,7 @@ import type { ChosenFault } from '../faults';
 import { contentValue, DIALECT_SHAPES, type DialectShape, reasoningFields } from './dialects';
 import type { ScriptedAnswer } from './scripted-model';
 
-export interface ChunkMeta {
+interface ChunkMeta {
   id: string;
   created: number;
   model: string;

@@ -15,9 +15,9 @@ export interface ChatTool {
   function: { name: string; description?: string; parameters?: unknown };
 }
 
-export type ToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; name: string };
+type ToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; name: string };
 
-export type ResponseFormat =
+type ResponseFormat =
   | { type: 'text' }
   | { type: 'json_object' }
   | { type: 'json_schema'; name?: string; schema: unknown };
