@@ -1,4 +1,4 @@
-// docs/gateway-protocol.md §2.2 (authentication: `Authorization: Bearer <key>`, 401 `invalid_api_key`).
+// docs/gateway-protocol.md §2.2 (authentication: a bearer key, else 401 `invalid_api_key`).
 import { errorResponse, GatewayRefusal } from './gateway-error';
 import type { KeySettings, Scenario } from './scenario';
 

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.5 (requests at once per key, as the emulator counts them).
 export type EndpointName =
   | 'models'
   | 'capabilities'

@@ -1,4 +1,5 @@
-/** The gateway's error codes (docs/gateway-protocol.md §10.2). */
+// docs/gateway-protocol.md §10.1 (error body), §10.2 (codes and statuses), §10.5 (Retry-After).
+/** The gateway's error codes. */
 export type GatewayErrorCode =
   | 'invalid_request_error'
   | 'unsupported_model_capability'

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.3 (the answer), §4.4 (tool calls), §4.5 (JSON output).
 import type { ChatMessage, ChatRequest, ChatTool } from './validate-chat-request';
 import { isJsonObject } from './validate-chat-request';
 import { valueForSchema } from './value-for-schema';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.1 (the request), §4.2 (capability rules).
 import { invalidField } from '../gateway-error';
 
 export type JsonObject = Record<string, unknown>;

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.4 (tool arguments), §4.5 (`json_schema` answers).
 import { isJsonObject, type JsonObject } from './validate-chat-request';
 
 /**
