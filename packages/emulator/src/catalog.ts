@@ -7,7 +7,7 @@ import type { ModelSpec, ServiceId } from './scenario';
 /** Fixed `created` timestamp so listings are byte-for-byte stable. */
 const CREATED = 1_735_689_600;
 
-export const SERVICE_ENDPOINTS: Record<ServiceId, string> = {
+const SERVICE_ENDPOINTS: Record<ServiceId, string> = {
   translation: '/v1/translations',
   ocr: '/v1/ocr',
   speech_to_text: '/v1/audio/transcriptions',

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §10.2, §5.3 (the failures a fault stands for).
 import type { EndpointName } from './counters';
 import {
   type ChosenFault,

@@ -1,6 +1,6 @@
 import { type CorsOption, parseCorsOrigins } from './cors';
 
-export interface CliOptions {
+interface CliOptions {
   port: number;
   host: string;
   scenarioFile?: string;

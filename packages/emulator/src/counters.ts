@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.5 (requests at once per key, as the emulator counts them).
 export type EndpointName =
   | 'models'
   | 'capabilities'
@@ -7,7 +8,7 @@ export type EndpointName =
   | 'transcriptions'
   | 'translations';
 
-export const ENDPOINT_NAMES: readonly EndpointName[] = [
+const ENDPOINT_NAMES: readonly EndpointName[] = [
   'models',
   'capabilities',
   'chat',

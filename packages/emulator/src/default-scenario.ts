@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §3.1 and §3.2 (the catalog the emulator serves by default).
 import type { ModelSpec, OptionalCapability, Scenario } from './scenario';
 
 /** The default API keys, by name. */

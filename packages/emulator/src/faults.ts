@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §10.2 (the codes faults answer with), §5.3 (failures after the 200).
 import type { EndpointName } from './counters';
 
 export const FAULT_NAMES = [
@@ -57,7 +58,7 @@ export interface ChosenFault {
   afterChunks: number;
 }
 
-export interface FaultRequestFacts {
+interface FaultRequestFacts {
   endpoint: EndpointName;
   apiKey: string;
   model: string | undefined;

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §8 (OCR images), §9 (WAV, MP3 and FLAC audio).
 // Media for tests against the emulator. Each file is a well-formed WAV, MP3, FLAC or PNG whose
 // bytes also carry the marker the emulator reads (`SPEECH:<text>` for speech to text,
 // `TEXT:<text>` for OCR), ended by a NUL byte, in a place decoders skip: a WAV comment, an ID3

@@ -1,4 +1,5 @@
-/** The gateway's error codes (docs/gateway-protocol.md §10.2). */
+// docs/gateway-protocol.md §10.1 (error body), §10.2 (codes and statuses), §10.5 (Retry-After).
+/** The gateway's error codes. */
 export type GatewayErrorCode =
   | 'invalid_request_error'
   | 'unsupported_model_capability'
@@ -15,7 +16,7 @@ export type GatewayErrorCode =
   | 'request_timeout';
 
 /** Status used for each code (docs/gateway-protocol.md §10.2). */
-export const STATUS_BY_CODE: Record<GatewayErrorCode, number> = {
+const STATUS_BY_CODE: Record<GatewayErrorCode, number> = {
   invalid_request_error: 400,
   unsupported_model_capability: 400,
   invalid_api_key: 401,
@@ -64,14 +65,14 @@ export function invalidField(param: string, message: string): GatewayRefusal {
   return new GatewayRefusal('invalid_request_error', message, { param });
 }
 
-export function errorBody(code: GatewayErrorCode, message: string, param?: string): string {
+function errorBody(code: GatewayErrorCode, message: string, param?: string): string {
   const error: Record<string, string> = { message, code, type: typeFor(STATUS_BY_CODE[code]) };
   if (param !== undefined) error.param = param;
   return JSON.stringify({ error });
 }
 
 /** The longest `Retry-After` the emulator sends, in seconds (the request duration limit, docs/gateway-protocol.md §11). */
-export const MAX_RETRY_AFTER_SECONDS = 300;
+const MAX_RETRY_AFTER_SECONDS = 300;
 
 /**
  * `Retry-After` as RFC 9110 delta-seconds: a whole number from 0 to `MAX_RETRY_AFTER_SECONDS`,

@@ -2,9 +2,10 @@ export { CHAT_DIALECTS, type ChatDialect } from './chat/dialects';
 export { type CorsOption, withCors } from './cors';
 export type { EmulatorCounters, EndpointName } from './counters';
 export { DEFAULT_KEYS, defaultScenario } from './default-scenario';
-export { createEmulator, type Emulator, MAX_BODY_BYTES } from './emulator';
+export { createEmulator, type Emulator } from './emulator';
 export { FAULT_NAMES, type FaultName, type FaultRule } from './faults';
 export type { GatewayErrorCode } from './gateway-error';
+export { MAX_BODY_BYTES } from './read-body';
 export { resolveScenario } from './resolve-scenario';
 export type {
   EmbeddingsServiceSpec,

@@ -3,11 +3,11 @@ import { GatewayRefusal } from './gateway-error';
 import type { KeySettings, ModelSpec, Scenario } from './scenario';
 
 /** `my/...` and pool models are "unshielded": only keys with Allow Unshielded models see them. */
-export function isUnshielded(spec: ModelSpec): boolean {
+function isUnshielded(spec: ModelSpec): boolean {
   return spec.owned_by === 'service-owner' || spec.owned_by === 'service-pool';
 }
 
-export function isOnline(spec: ModelSpec): boolean {
+function isOnline(spec: ModelSpec): boolean {
   return spec.online !== false;
 }
 
@@ -24,7 +24,7 @@ export function listedModels(scenario: Scenario, key: KeySettings): [string, Mod
   );
 }
 
-export interface ResolvedModel {
+interface ResolvedModel {
   requested: string;
   /** The answering model (differs from `requested` only on an offline fallback). */
   served: string;

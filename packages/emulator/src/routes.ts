@@ -1,6 +1,15 @@
+// docs/gateway-protocol.md §3 to §9 (the endpoints under `/v1`).
+import { handleCapabilities, handleModels } from './catalog';
+import { handleChat } from './chat/handle-chat';
 import type { EndpointName } from './counters';
+import { errorResponse, invalidField } from './gateway-error';
+import type { RequestContext } from './request-context';
+import { handleEmbeddings } from './services/handle-embeddings';
+import { handleOcr } from './services/handle-ocr';
+import { handleTranscription } from './services/handle-transcription';
+import { handleTranslation } from './services/handle-translation';
 
-export interface Route {
+interface Route {
   endpoint: EndpointName;
   method: 'GET' | 'POST';
 }
@@ -34,4 +43,35 @@ export function notFound(method: string, pathname: string): Response {
     }),
     { status: 404, headers: { 'content-type': 'application/json' } },
   );
+}
+
+/** A known path asked with the other method: 400 naming the method to use. */
+export function wrongMethod(request: Request, route: Route, pathname: string): Response {
+  return errorResponse(
+    invalidField('method', `Use ${route.method} for ${pathname}, not ${request.method}`),
+  );
+}
+
+/** Runs the endpoint's handler. `inflight` counts the requests running on a model or service. */
+export async function dispatch(
+  endpoint: EndpointName,
+  ctx: RequestContext,
+  inflight: (resource: string) => number,
+): Promise<Response> {
+  switch (endpoint) {
+    case 'models':
+      return handleModels(ctx, inflight);
+    case 'capabilities':
+      return handleCapabilities(ctx, inflight);
+    case 'chat':
+      return handleChat(ctx);
+    case 'embeddings':
+      return handleEmbeddings(ctx);
+    case 'ocr':
+      return handleOcr(ctx);
+    case 'transcriptions':
+      return handleTranscription(ctx);
+    case 'translations':
+      return handleTranslation(ctx);
+  }
 }

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.2 (key settings), §3.1 and §3.2 (models and services).
 import type { ChatDialect } from './chat/dialects';
 import type { FaultRule } from './faults';
 

@@ -47,7 +47,7 @@ const HOP_BY_HOP = new Set([
 ]);
 
 /** The key printed and returned: the full default key, else the most capable key. */
-export function fullAccessKey(scenario: Scenario): string {
+function fullAccessKey(scenario: Scenario): string {
   const keys = Object.entries(scenario.keys);
   const full = keys.find(([key]) => key === DEFAULT_KEYS.full);
   const best =

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.5 (request duration: past it, 504 `request_timeout`).
 import { GatewayRefusal } from './gateway-error';
 import type { Latency } from './scenario';
 

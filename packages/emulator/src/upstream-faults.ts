@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §10.2 (codes and statuses), §10.3 (bodies that are not the gateway's).
 import type { ChosenFault } from './faults';
 import { errorResponse, GatewayRefusal } from './gateway-error';
 import { waitBeforeHeaders } from './timing';

@@ -1,7 +1,7 @@
 import { Validator } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createEmulator, DEFAULT_KEYS } from '../src/index';
+import { createEmulator, DEFAULT_KEYS, type Emulator } from '../src/index';
 import { call, chat, errorOf, type Json, userChat } from './helpers';
 
 const weatherTool = {
@@ -26,6 +26,11 @@ const timeTool = {
   function: { name: 'get_time', parameters: { type: 'object', properties: {} } },
 };
 
+/** The `inflight` that `GET /models` lists for `model`. */
+async function listedInflight(emulator: Emulator, model: string): Promise<number> {
+  const list = (await (await call(emulator, '/models')).json()) as Json;
+  return list.data.find((m: Json) => m.id === model).inflight as number;
+}
 describe('chat request validation', () => {
   const emulator = createEmulator();
   it.each([
@@ -175,10 +180,7 @@ describe('chat model access', () => {
     const first = chat(busy, userChat('community/plain', 'hi'), { signal: abort.signal });
     first.catch(() => {});
     // The listing shows the running request (no timing: wait until it is counted).
-    const inflight = async () => {
-      const list = (await (await call(busy, '/models')).json()) as Json;
-      return list.data.find((m: Json) => m.id === 'community/plain').inflight as number;
-    };
+    const inflight = () => listedInflight(busy, 'community/plain');
     while ((await inflight()) === 0) await new Promise((resolve) => setImmediate(resolve));
     const second = await chat(busy, userChat('community/plain', 'hi'), {
       key: DEFAULT_KEYS.nofallback,
@@ -204,10 +206,7 @@ describe('a chat request occupies its model from arrival', () => {
     const abort = new AbortController();
     const first = chat(busy, userChat('community/plain', 'hi'), { signal: abort.signal });
     first.catch(() => {});
-    const inflight = async () => {
-      const list = (await (await call(busy, '/models')).json()) as Json;
-      return list.data.find((m: Json) => m.id === 'community/plain').inflight as number;
-    };
+    const inflight = () => listedInflight(busy, 'community/plain');
     while ((await inflight()) === 0) await new Promise((resolve) => setImmediate(resolve));
     expect(await inflight()).toBe(1);
     const second = await chat(busy, userChat('community/plain', 'hi'), {

@@ -39,18 +39,14 @@ describe('faults that replace the answer', () => {
     expect(emulator.counters.concurrencyRejections).toBe(1);
   });
 
-  it('upstream_html answers 502 with an HTML page', async () => {
-    const response = await chat(createEmulator(), hello, withFault('upstream_html'));
-    expect(response.status).toBe(502);
-    expect(response.headers.get('content-type')).toContain('text/html');
-    expect(await response.text()).toContain('<html>');
-  });
-
-  it('upstream_text answers 500 text/plain', async () => {
-    const response = await chat(createEmulator(), hello, withFault('upstream_text'));
-    expect(response.status).toBe(500);
-    expect(response.headers.get('content-type')).toContain('text/plain');
-    expect(await response.text()).toMatch(/Internal Server Error/);
+  it.each([
+    ['upstream_html', 502, 'text/html', /<html>/],
+    ['upstream_text', 500, 'text/plain', /Internal Server Error/],
+  ])('%s answers %i %s', async (fault, status, type, body) => {
+    const response = await chat(createEmulator(), hello, withFault(fault));
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toContain(type);
+    expect(await response.text()).toMatch(body);
   });
 
   it('upstream_json answers 400 with a JSON body in another shape', async () => {
@@ -150,17 +146,13 @@ describe('stream faults', () => {
     expect(blocks[3]).toBe('data: [DONE]');
   });
 
-  it('stream_error sends an error event then [DONE]', async () => {
-    const got = await events('stream_error');
+  it.each([
+    ['stream_error', 'provider_request_failed'],
+    ['stream_protocol_error', 'provider_protocol_error'],
+  ])('%s sends a %s error event then [DONE]', async (fault, code) => {
+    const got = await events(fault);
     expect(got).toHaveLength(4);
-    expect(got[2].error.code).toBe('provider_request_failed');
-    expect(got[3]).toBe('[DONE]');
-  });
-
-  it('stream_protocol_error sends a provider_protocol_error event then [DONE]', async () => {
-    const got = await events('stream_protocol_error');
-    expect(got).toHaveLength(4);
-    expect(got[2].error.code).toBe('provider_protocol_error');
+    expect(got[2].error.code).toBe(code);
     expect(got[3]).toBe('[DONE]');
   });
 

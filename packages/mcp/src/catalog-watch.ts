@@ -17,7 +17,7 @@ export const TOOL_NAMES = [
 export type GatewayToolName = (typeof TOOL_NAMES)[number];
 
 /** The gateway service each service tool calls; the others need only the model catalog. */
-export const SERVICE_OF_TOOL: Partial<Record<GatewayToolName, ServiceId>> = {
+const SERVICE_OF_TOOL: Partial<Record<GatewayToolName, ServiceId>> = {
   ...CORE_SERVICE_OF_TOOL,
   embed: 'embeddings',
   similarity: 'embeddings',
@@ -30,7 +30,9 @@ const allAvailable = (): ToolAvailability =>
 
 /**
  * Which tools can be served from the catalog's services: core's availability rule,
- * `isServiceOffered` (the one LangChain's `createGatewayTools` and the AI SDK's tools use too).
+ * `isServiceOffered` (LangChain's `createGatewayTools` filters its tools by it too; the AI SDK's
+ * tools are not filtered, but core refuses their calls by the same rule). A service the catalog
+ * does not list is offered.
  */
 export function availabilityOf(services: readonly GatewayService[]): ToolAvailability {
   const available = allAvailable();

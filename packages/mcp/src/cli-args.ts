@@ -30,7 +30,7 @@ HTTP:
 
   --help, --version`;
 
-export interface CliOptions {
+interface CliOptions {
   http: boolean;
   port: number;
   host: string;
@@ -45,10 +45,7 @@ export interface CliOptions {
   catalogRefreshMs: number;
 }
 
-export type ParsedCli =
-  | { kind: 'help' }
-  | { kind: 'version' }
-  | { kind: 'run'; options: CliOptions };
+type ParsedCli = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; options: CliOptions };
 
 /** A command line that cannot be run; the message names the argument (never its value for keys). */
 export class CliUsageError extends Error {

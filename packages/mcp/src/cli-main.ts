@@ -7,14 +7,14 @@ import { serveStdio } from './stdio-server';
 
 declare const __PACKAGE_VERSION__: string | undefined;
 
-export interface CliIo {
+interface CliIo {
   stdin?: NodeJS.ReadableStream & import('node:stream').Readable;
   stdout?: import('node:stream').Writable;
   /** Where the server writes what it has to say (never stdout: that is the stdio transport). */
   log: (line: string) => void;
 }
 
-export interface RunningCli {
+interface RunningCli {
   /** The HTTP endpoint, when serving HTTP. */
   url?: string;
   /** Resolves when the server stops by itself (stdio: the client closed stdin). */

@@ -1,4 +1,3 @@
-import { LIMITS } from '@infergate/core';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runTool, type ToolContext, toolResult } from './tool-context';
 import { embedInput, similarityInput } from './tool-schemas';
@@ -33,7 +32,8 @@ export function registerEmbeddingTools(
     'embed',
     {
       title: 'Embed texts',
-      description: `Turn texts into embedding vectors with the gateway's embedding engines (for storing in a vector index, clustering or your own comparisons). At most ${LIMITS.embeddingsMaxInputs} texts and ${LIMITS.embeddingsMaxTotalBytes} bytes per call. To rank texts by meaning against a query, use similarity instead. Returns the engine, the dimension and one vector per text, in order.`,
+      description:
+        "Turn texts into embedding vectors with the gateway's embedding engines (for storing in a vector index, clustering or your own comparisons). Any number of texts: a long list is sent to the gateway in several requests. To rank texts by meaning against a query, use similarity instead. Returns the engine, the dimension and one vector per text, in order.",
       inputSchema: embedInput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -59,7 +59,8 @@ export function registerEmbeddingTools(
     'similarity',
     {
       title: 'Rank texts by similarity',
-      description: `Rank the given texts by how close their meaning is to a query (embeddings and cosine similarity; works across languages with the multilingual engine). Use it to pick the relevant passages, de-duplicate or match items. At most ${LIMITS.embeddingsMaxInputs} texts per call. Returns the texts best first with their index in the input and a score from -1 to 1.`,
+      description:
+        'Rank the given texts by how close their meaning is to a query (embeddings and cosine similarity; works across languages with the multilingual engine). Use it to pick the relevant passages, de-duplicate or match items. Returns the texts best first with their index in the input and a score from -1 to 1.',
       inputSchema: similarityInput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },

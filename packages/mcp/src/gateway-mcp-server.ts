@@ -42,7 +42,12 @@ export interface GatewayMcpServerOptions {
   roots?: readonly string[];
   /** Whether `image_url` / `audio_url` are downloaded by the server. Default `true`. */
   allowUrls?: boolean;
-  /** `fetch` used for those downloads. Default `globalThis.fetch`. */
+  /**
+   * The fetch function that downloads `image_url` / `audio_url` (never used to reach the gateway:
+   * that is the client's `fetch`). Default `globalThis.fetch`.
+   */
+  mediaFetch?: typeof fetch;
+  /** @deprecated The old name of `mediaFetch`, still read in this release; `mediaFetch` wins. */
   fetch?: typeof fetch;
   /**
    * How often the gateway's services are read again to update the tool list (ms). Default 60000;
@@ -126,7 +131,8 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): G
       media: {
         roots: files ? roots : undefined,
         allowUrls: options.allowUrls ?? true,
-        fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+        mediaFetch:
+          options.mediaFetch ?? options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
       },
       onGatewayError: (code) => {
         if (code === 'provider_unavailable') void watch.refresh();

@@ -51,7 +51,7 @@ afterAll(() => {
 const sources = (overrides: Partial<MediaSources> = {}): MediaSources => ({
   roots: undefined,
   allowUrls: true,
-  fetch: globalThis.fetch,
+  mediaFetch: globalThis.fetch,
   ...overrides,
 });
 const read = (args: Record<string, unknown>, options?: Partial<MediaSources>) =>

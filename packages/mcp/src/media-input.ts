@@ -6,7 +6,8 @@ export interface MediaSources {
   roots: AllowedRoots | undefined;
   /** Whether `*_url` is fetched. */
   allowUrls: boolean;
-  fetch: typeof fetch;
+  /** The fetch function for those downloads. */
+  mediaFetch: typeof fetch;
 }
 
 /**
@@ -41,7 +42,7 @@ export async function readMedia(
         `this server does not download URLs; send ${kind}_base64${sources.roots ? ` or ${kind}_path` : ''}`,
       );
     }
-    return download(url, limitBytes, what, sources.fetch, signal);
+    return download(url, limitBytes, what, sources.mediaFetch, signal);
   }
   throw new FileAccessError(`no ${kind} was given`);
 }

@@ -13,7 +13,7 @@ import { runTool, type ToolContext, toolResult } from './tool-context';
 import { type AskModelArgs, askModelInput, listModelsInput } from './tool-schemas';
 
 /** A model as `list_models` and `infergate://models` show it. */
-export function describeModel(model: GatewayModel): Record<string, unknown> {
+function describeModel(model: GatewayModel): Record<string, unknown> {
   const entry: Record<string, unknown> = {
     id: model.id,
     owned_by: model.owned_by,

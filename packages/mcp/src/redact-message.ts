@@ -1,7 +1,14 @@
 import { GatewayError } from '@infergate/core';
 
-/** Shorter secrets are not replaced: they would match ordinary text (core's rule too). */
-const MIN_SECRET_LENGTH = 4;
+// import { redactKey } from '@infergate/core/internal';
+
+// TEMPORARY until `@infergate/core/internal` exports `redactKey` (a parallel change to core): then
+// enable the import above and delete from here to the END TEMPORARY line. Core's `redactKey` also
+// knows the key's JSON-escaped, URL-encoded and base64 forms; this stand-in knows the raw one.
+function redactKey(text: string, key: string): string {
+  return key.length < 4 ? text : text.split(key).join('[redacted]');
+}
+// END TEMPORARY
 
 /**
  * A URL's user information (`user:password@`, `:password@`, `token@`), up to the last `@` before
@@ -15,18 +22,22 @@ export function redactUrlCredentials(text: string): string {
 }
 
 /**
+ * Every live gateway client's key, in every form core knows: core redacts them from each
+ * `GatewayError` it builds, which is its one entry to the redactor that holds them.
+ */
+function redactLiveClientKeys(text: string): string {
+  return new GatewayError({ code: 'configuration_error', message: text }).message;
+}
+
+/**
  * Text this server or its command prints or returns, made safe to show: URL credentials (a
  * `--redis` URL's password) become `***`, and `secrets` as well as every live gateway client's API
- * key become `[redacted]`. The keys go through core's own redactor, which also knows their
- * JSON-escaped, URL-encoded and base64 forms; core applies it to every `GatewayError` it builds and
- * has no other public entry to it.
+ * key become `[redacted]`, by core's redactor (raw, JSON-escaped, URL-encoded and base64 forms).
  */
 export function redactMessage(text: string, secrets: readonly (string | undefined)[] = []): string {
   let out = redactUrlCredentials(text);
   for (const secret of secrets) {
-    if (secret !== undefined && secret.length >= MIN_SECRET_LENGTH) {
-      out = out.split(secret).join('[redacted]');
-    }
+    if (secret !== undefined) out = redactKey(out, secret);
   }
-  return new GatewayError({ code: 'configuration_error', message: out }).message;
+  return redactLiveClientKeys(out);
 }

@@ -9,8 +9,6 @@ import { z } from 'zod/v4';
  * (checked by the SDK too) and named in the field's description.
  */
 
-const utf8 = new TextEncoder();
-const bytesOf = (text: string) => utf8.encode(text).length;
 const MiB = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
 
 /** Longest base64 text of a file within the media limit (core's own tool definition states it). */
@@ -127,24 +125,13 @@ export function transcribeInput(files: boolean) {
     .superRefine(exactlyOne('audio', files));
 }
 
-/** A list of texts that fits one embeddings request (spec: 64 texts, 64 KiB of UTF-8 in all). */
+/**
+ * A list of texts to embed. The gateway's per-request limits (64 texts, 64 KiB of UTF-8) are not
+ * the tool's: core's `embedMany` sends a longer list in several requests, and checks each text
+ * before anything is sent.
+ */
 function embeddingTexts(description: string) {
-  return z
-    .array(z.string().min(1))
-    .min(1)
-    .max(LIMITS.embeddingsMaxInputs)
-    .describe(
-      `${description}: 1 to ${LIMITS.embeddingsMaxInputs} non-empty texts, at most ${LIMITS.embeddingsMaxTotalBytes} bytes of UTF-8 in all`,
-    )
-    .superRefine((texts, context) => {
-      const total = texts.reduce((sum, text) => sum + bytesOf(text), 0);
-      if (total > LIMITS.embeddingsMaxTotalBytes) {
-        context.addIssue({
-          code: 'custom',
-          message: `the texts are ${total} bytes of UTF-8 in all; the limit is ${LIMITS.embeddingsMaxTotalBytes} bytes (send fewer or shorter texts)`,
-        });
-      }
-    });
+  return z.array(z.string().min(1)).min(1).describe(`${description}: one or more non-empty texts`);
 }
 
 const engine = optional(
@@ -189,12 +176,7 @@ export const similarityInput = z
     texts: embeddingTexts('Candidate texts to rank by their similarity to the query'),
     engine,
     top_k: optional(
-      z
-        .number()
-        .int()
-        .min(1)
-        .max(LIMITS.embeddingsMaxInputs)
-        .describe('Return only the best k texts (default: all, best first)'),
+      z.number().int().min(1).describe('Return only the best k texts (default: all, best first)'),
     ),
   })
   .strict();
@@ -227,10 +209,6 @@ export const askModelInput = z
   })
   .strict();
 
-export type TranslateArgs = z.infer<typeof translateInput>;
-export type EmbedArgs = z.infer<typeof embedInput>;
-export type SimilarityArgs = z.infer<typeof similarityInput>;
-export type ListModelsArgs = z.infer<typeof listModelsInput>;
 export type AskModelArgs = z.infer<typeof askModelInput>;
 /** The media tools' arguments (their keys depend on the transport: no `*_path` over HTTP). */
 export type MediaArgs = Record<string, unknown>;

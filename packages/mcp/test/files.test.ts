@@ -1,9 +1,15 @@
-/** File paths through the tools: only under the allowed roots, sizes checked before reading. */
+/**
+ * File paths through the tools: only under the allowed roots, sizes checked before reading; URL
+ * downloads through the server's media fetch.
+ */
 import { mkdir, open, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pngWithText } from '@infergate/emulator/fixtures';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGatewayMcpServer, type GatewayMcpServerOptions } from '../src/index';
 import { type Harness, startHarness, textOf } from './harness';
 
 let harness: Harness;
@@ -19,6 +25,15 @@ beforeAll(async () => {
   await big.close();
 });
 afterAll(() => harness.close());
+
+/** An SDK client in memory, its server side connected by `serve`. */
+async function clientOf(serve: (transport: Transport) => Promise<unknown>): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await serve(serverSide);
+  const remote = new Client({ name: 'remote', version: '1.0.0' });
+  await remote.connect(clientSide);
+  return remote;
+}
 
 const ocrOf = (image_path: string) => client.callTool({ name: 'ocr', arguments: { image_path } });
 
@@ -59,12 +74,7 @@ describe('image_path and audio_path', () => {
 
   it('are not offered on sessions without files (the HTTP transport)', async () => {
     const server = harness.mcp.createServer({ files: false });
-    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const remote = new Client({ name: 'remote', version: '1.0.0' });
-    await remote.connect(clientSide);
+    const remote = await clientOf((transport) => server.connect(transport));
     const { tools } = await remote.listTools();
     const ocr = tools.find((tool) => tool.name === 'ocr')!;
     expect(Object.keys(ocr.inputSchema.properties ?? {})).toEqual(['image_url', 'image_base64']);
@@ -75,5 +85,34 @@ describe('image_path and audio_path', () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('Input validation error');
     await remote.close();
+  });
+});
+
+describe('image_url and audio_url', () => {
+  // `fetch` is the deprecated name of `mediaFetch`, kept working for this release.
+  it.each(['mediaFetch', 'fetch'] as const)('are downloaded with the %s option', async (option) => {
+    const downloaded: string[] = [];
+    const mediaFetch: typeof fetch = async (input) => {
+      downloaded.push(String(input));
+      return new Response(pngWithText('From the media fetch'));
+    };
+    const options: GatewayMcpServerOptions = {
+      catalogRefreshMs: 0,
+      clientOptions: { baseURL: harness.gateway.url, apiKey: harness.gateway.apiKey },
+      [option]: mediaFetch,
+    };
+    const mcp = createGatewayMcpServer(options);
+    const remote = await clientOf((transport) => mcp.connect(transport));
+    try {
+      const result = await remote.callTool({
+        name: 'ocr',
+        arguments: { image_url: 'https://images.example/scan.png' },
+      });
+      expect(textOf(result)).toBe('From the media fetch');
+      expect(downloaded).toEqual(['https://images.example/scan.png']);
+    } finally {
+      await remote.close();
+      await mcp.close();
+    }
   });
 });

@@ -118,3 +118,33 @@ end
 if ARGV[3] == '1' and redis.call('DECR', KEYS[3]) <= 0 then redis.call('DEL', KEYS[3]) end
 return retaken
 `;
+
+/** The Redis keys and channels of one budget id (documented above); the id is already a hash. */
+export interface LeaseKeys {
+  holders: string;
+  queue: string;
+  seen: string;
+  seq: string;
+  expired: string;
+  limits: string;
+  settle: string;
+  /** Pub/sub: the tokens of the waiters a release wakes. */
+  channel: string;
+  /** Pub/sub: an acquire asking the holders to re-take their leases. */
+  census: string;
+}
+
+export function leaseKeys(prefix: string, id: string): LeaseKeys {
+  const base = `{${prefix}:${id}}`;
+  return {
+    holders: `${base}:holders`,
+    queue: `${base}:queue`,
+    seen: `${base}:seen`,
+    seq: `${base}:seq`,
+    expired: `${base}:expired`,
+    limits: `${base}:limits`,
+    settle: `${base}:settle`,
+    channel: `${base}:released`,
+    census: `${base}:census`,
+  };
+}

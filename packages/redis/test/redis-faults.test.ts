@@ -6,10 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRedisBudget, type RedisBudget } from '../src/redis-budget';
 import { startRedis, type TestRedis } from './redis-server';
 
-// A Redis that forgets, freezes or answers late (issue 28): the gateway (the emulator's real HTTP
-// server, which answers 429 past 4 in flight per key) must never see more than the key's limit.
-// Each budget has its own connections and in-process count, as another process would. Bounds, not
-// exact timings: the machine may be loaded.
+// A Redis that forgets, freezes or answers late, as a restarted or managed one may: the gateway
+// (the emulator's real HTTP server, which answers 429 past 4 in flight per key) must never see more
+// than the key's limit. Each budget has its own connections and in-process count, as another
+// process would. Bounds, not exact timings: the machine may be loaded.
 
 const MODEL = 'community/general';
 const cleanup: (() => Promise<void>)[] = [];
@@ -192,8 +192,9 @@ describe('Redis answers after commandTimeoutMs', () => {
       }
     },
   };
-  for (const [how, slow] of Object.entries(late)) {
-    it(`${how}: the lease a late script took is given back, no orphan slot`, async () => {
+  it.each(Object.entries(late))(
+    '%s: the lease a late script took is given back, no orphan slot',
+    async (_how, slow) => {
       const redis = await redisServer();
       const id = `late-${Math.random()}`;
       const request = () => ({
@@ -219,8 +220,8 @@ describe('Redis answers after commandTimeoutMs', () => {
       );
       for (const l of leases) l.release();
       expect(b.stats.fallbackAcquires).toBe(0);
-    });
-  }
+    },
+  );
 });
 
 describe('Redis frozen while calls run (SIGSTOP, then SIGCONT)', () => {

@@ -1,8 +1,9 @@
+// docs/gateway-protocol.md §5.1 (the chunks of a streamed answer), §5.4 (their dialects).
 import type { ChosenFault } from '../faults';
 import { contentValue, DIALECT_SHAPES, type DialectShape, reasoningFields } from './dialects';
 import type { ScriptedAnswer } from './scripted-model';
 
-export interface ChunkMeta {
+interface ChunkMeta {
   id: string;
   created: number;
   model: string;

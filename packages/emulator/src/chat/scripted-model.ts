@@ -1,8 +1,9 @@
+// docs/gateway-protocol.md §4.3 (the answer), §4.4 (tool calls), §4.5 (JSON output).
 import type { ChatMessage, ChatRequest, ChatTool } from './validate-chat-request';
 import { isJsonObject } from './validate-chat-request';
 import { valueForSchema } from './value-for-schema';
 
-export interface ScriptedToolCall {
+interface ScriptedToolCall {
   id: string;
   name: string;
   arguments: string;
@@ -138,7 +139,7 @@ function wordPieces(text: string): string[] {
 }
 
 /** The largest N of `[[words:N]]` / `[[chunks:N]]`: a larger one is read as this (bounded output). */
-export const MAX_DIRECTIVE_COUNT = 100_000;
+const MAX_DIRECTIVE_COUNT = 100_000;
 
 function directive(text: string, name: string): number | undefined {
   const match = new RegExp(`\\[\\[${name}:(\\d+)\\]\\]`).exec(text);

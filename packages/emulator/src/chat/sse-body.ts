@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §5.1 (events), §5.2 (end), §5.3 (failures after the 200).
 import { DONE_EVENT, errorEvent } from './chat-events';
 
-export interface SseBodyOptions {
+interface SseBodyOptions {
   /** Delay between events (0: events are batched into few writes). */
   chunkDelayMs: number;
   /** `Date.now()` value after which the stream ends with a `request_timeout` event. */

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.1 (the request), §4.2 (capability rules).
 import { invalidField } from '../gateway-error';
 
 export type JsonObject = Record<string, unknown>;
@@ -15,9 +16,9 @@ export interface ChatTool {
   function: { name: string; description?: string; parameters?: unknown };
 }
 
-export type ToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; name: string };
+type ToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; name: string };
 
-export type ResponseFormat =
+type ResponseFormat =
   | { type: 'text' }
   | { type: 'json_object' }
   | { type: 'json_schema'; name?: string; schema: unknown };

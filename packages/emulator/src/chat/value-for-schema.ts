@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.4 (tool arguments), §4.5 (`json_schema` answers).
 import { isJsonObject, type JsonObject } from './validate-chat-request';
 
 /**
@@ -6,7 +7,7 @@ import { isJsonObject, type JsonObject } from './validate-chat-request';
  * null, enum, const, required, nullable, anyOf/oneOf/allOf, local $ref, common string formats and
  * bounds). Not a full JSON-schema solver: `pattern` is honoured only by trying a few candidates.
  */
-export interface SchemaValueOptions {
+interface SchemaValueOptions {
   /** Used for plain strings (a quoted part of the user's message, or the tool results). */
   text?: string;
   /**
@@ -94,9 +95,9 @@ function stringFits(value: string, schema: JsonObject): boolean {
 }
 
 /** Longest generated string (a larger `minLength` is not honoured: the output stays bounded). */
-export const MAX_GENERATED_STRING = 65_536;
+const MAX_GENERATED_STRING = 65_536;
 /** Most items generated for an array (a larger `minItems` is not honoured). */
-export const MAX_GENERATED_ITEMS = 1_000;
+const MAX_GENERATED_ITEMS = 1_000;
 /** Longest string tested against a schema `pattern`. */
 const MAX_PATTERN_INPUT = 1_024;
 

@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §8, §9, §11 (image and audio, 1 byte … 23 MiB).
 import { invalidField } from '../gateway-error';
 
-export const MAX_BINARY_BYTES = 23 * 1024 * 1024;
+const MAX_BINARY_BYTES = 23 * 1024 * 1024;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 

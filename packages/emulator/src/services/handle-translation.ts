@@ -4,7 +4,7 @@ import { invalidField, jsonResponse } from '../gateway-error';
 import { type RequestContext, readJson, requireJsonContent } from '../request-context';
 import { detectLanguage, occupyService, utf8Length } from './service-availability';
 
-export const LANGUAGE_CODE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+const LANGUAGE_CODE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 const MAX_INPUT_BYTES = 4096;
 const ALLOWED_FIELDS = new Set(['input', 'target_language', 'source_language', 'model']);
 

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §6 (embedding vectors, one per input).
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {

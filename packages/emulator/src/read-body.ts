@@ -1,0 +1,50 @@
+// docs/gateway-protocol.md §11 (limits: media up to 23 MiB, so bodies up to ~31 MiB as base64).
+import { GatewayRefusal } from './gateway-error';
+
+/**
+ * The largest request body the emulator reads: above the 23 MiB media limit once
+ * base64-encoded (23 MiB × 4/3 ≈ 30.7 MiB), so every valid request fits. Larger → 413.
+ */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Reads a body chunk by chunk, refusing (413) as soon as it passes `limit` — or at once when its
+ * `Content-Length` says it will — so an oversized upload is never held whole.
+ */
+export async function readBodyCapped(
+  request: Request,
+  limit: number,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const tooLarge = (size: string) =>
+    new GatewayRefusal(
+      'invalid_request_error',
+      `The request body is ${size}; the emulator reads at most ${limit} bytes`,
+      { status: 413 },
+    );
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit) {
+    await request.body?.cancel().catch(() => undefined);
+    throw tooLarge(`${declared} bytes`);
+  }
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(`over ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}

@@ -1,0 +1,74 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** A JSON-RPC error answer outside any session (the MCP SDK's shape). */
+export function refuse(res: ServerResponse, status: number, message: string, headers = {}): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json', ...headers })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+const isLoopback = (host: string) =>
+  host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** The `Host` header's name without its port (`[::1]:80` → `[::1]`). */
+function hostName(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  try {
+    return new URL(`http://${header}`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+interface HttpAccessOptions {
+  /** The interface the server is bound to (loopback: only loopback names in `Host`). */
+  host: string;
+  allowedHosts?: readonly string[];
+  allowedOrigins?: readonly string[];
+  token?: string;
+}
+
+/**
+ * Who may call: the `Host` header (DNS-rebinding protection), the browser `Origin` and the bearer
+ * token. `refused` answers a request that fails a check and says whether it did.
+ */
+export function httpAccess(options: HttpAccessOptions) {
+  const allowedHosts =
+    options.allowedHosts ?? (isLoopback(options.host) ? LOOPBACK_HOSTS : undefined);
+  const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  const tokenDigest = options.token === undefined ? undefined : digest(options.token);
+
+  const authorised = (req: IncomingMessage): boolean => {
+    if (tokenDigest === undefined) return true;
+    const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
+    // Compared as digests of equal length, in constant time.
+    return match !== null && timingSafeEqual(digest(match[1]!.trim()), tokenDigest);
+  };
+
+  return {
+    refused(req: IncomingMessage, res: ServerResponse): boolean {
+      const name = hostName(req.headers.host);
+      if (allowedHosts !== undefined && (name === undefined || !allowedHosts.includes(name))) {
+        refuse(res, 403, 'Forbidden: Host not allowed');
+        return true;
+      }
+      const origin = req.headers.origin;
+      if (origin !== undefined && !allowedOrigins.has(origin)) {
+        refuse(res, 403, 'Forbidden: Origin not allowed');
+        return true;
+      }
+      if (!authorised(req)) {
+        refuse(res, 401, 'Unauthorized: a bearer token is required', {
+          'www-authenticate': 'Bearer',
+        });
+        return true;
+      }
+      return false;
+    },
+  };
+}

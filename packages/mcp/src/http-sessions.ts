@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { GatewayMcpServer } from './gateway-mcp-server';
+
+/**
+ * The open MCP sessions of the HTTP server: one transport (and `McpServer`) per client, found by
+ * its `mcp-session-id`; a session idle for `idleMs` is closed (many clients never end theirs).
+ */
+export class HttpSessions {
+  readonly #gateway: GatewayMcpServer;
+  readonly #transports = new Map<string, StreamableHTTPServerTransport>();
+  readonly #lastSeen = new Map<string, number>();
+  readonly #sweep: ReturnType<typeof setInterval> | undefined;
+
+  constructor(gateway: GatewayMcpServer, idleMs: number) {
+    this.#gateway = gateway;
+    this.#sweep =
+      idleMs > 0 ? setInterval(() => this.#closeIdle(idleMs), Math.min(idleMs, 60_000)) : undefined;
+    this.#sweep?.unref();
+  }
+
+  get size(): number {
+    return this.#transports.size;
+  }
+
+  /** The session `id` names, marked as seen now; undefined when there is none. */
+  use(id: string | string[] | undefined): StreamableHTTPServerTransport | undefined {
+    const transport = typeof id === 'string' ? this.#transports.get(id) : undefined;
+    if (transport !== undefined) this.#lastSeen.set(id as string, Date.now());
+    return transport;
+  }
+
+  /** Opens a session for an `initialize` request and answers it. */
+  async open(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        this.#transports.set(id, transport);
+        this.#lastSeen.set(id, Date.now());
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId === undefined) return;
+      this.#transports.delete(transport.sessionId);
+      this.#lastSeen.delete(transport.sessionId);
+    };
+    const session = await this.#gateway.connect(transport, { files: false });
+    await transport.handleRequest(req, res, body);
+    // Refused before a session id was given (a wrong Accept or Content-Type): no close will
+    // ever come for it, so it is closed here rather than kept forever and never counted.
+    if (transport.sessionId === undefined) await session.close();
+  }
+
+  /** Closes every session and stops the idle sweep. */
+  async close(): Promise<void> {
+    if (this.#sweep !== undefined) clearInterval(this.#sweep);
+    await Promise.all([...this.#transports.values()].map((transport) => transport.close()));
+    this.#transports.clear();
+  }
+
+  #closeIdle(idleMs: number): void {
+    const now = Date.now();
+    for (const [id, seen] of this.#lastSeen) {
+      if (now - seen >= idleMs) void this.#transports.get(id)?.close();
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import type { BudgetLease } from '@infergate/core';
+import type { RedisConnection } from './redis-connection';
+import type { RedisLeases } from './redis-leases';
+
+/** The leases this process holds on one budget id, refreshed together. */
+interface HeldId {
+  /** Token → the limit its call asked with. */
+  tokens: Map<string, number>;
+  refresh: ReturnType<typeof setInterval>;
+}
+
+/**
+ * The leases this process holds, kept alive in Redis: refreshed every TTL/3 while held, re-taken
+ * when Redis lost them (on each refresh, on reconnecting, and when a census asks).
+ */
+export class HeldLeases {
+  readonly #leases: RedisLeases;
+  readonly #redis: Pick<RedisConnection, 'subscribe'>;
+  readonly #ttl: number;
+  readonly #held = new Map<string, HeldId>();
+  /** Ids whose census channel this process answers. */
+  readonly #census = new Set<string>();
+
+  constructor(leases: RedisLeases, redis: Pick<RedisConnection, 'subscribe'>, ttl: number) {
+    this.#leases = leases;
+    this.#redis = redis;
+    this.#ttl = ttl;
+  }
+
+  /**
+   * A lease: the local slot, and the token this process keeps counted in Redis until released
+   * (then the slot and the token are given back).
+   */
+  lease(id: string, token: string, limit: number, slot: BudgetLease): BudgetLease {
+    this.#hold(id, token, limit);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.#unhold(id, token);
+        slot.release();
+        this.#leases.release(id, token, limit);
+      },
+    };
+  }
+
+  /** Re-takes every lease held (Redis is back after a drop, maybe a restart that lost them all). */
+  retakeAll(): void {
+    for (const id of this.#held.keys()) this.#refresh(id, false);
+  }
+
+  /** Stops the refreshes (the budget closes). */
+  close(): void {
+    for (const entry of this.#held.values()) clearInterval(entry.refresh);
+    this.#held.clear();
+  }
+
+  #hold(id: string, token: string, limit: number): void {
+    let entry = this.#held.get(id);
+    if (!entry) {
+      const refresh = setInterval(
+        () => this.#refresh(id, false),
+        Math.max(10, Math.floor(this.#ttl / 3)),
+      );
+      refresh.unref?.();
+      entry = { tokens: new Map(), refresh };
+      this.#answerCensus(id);
+      this.#held.set(id, entry);
+    }
+    entry.tokens.set(token, limit);
+  }
+
+  #unhold(id: string, token: string): void {
+    const entry = this.#held.get(id);
+    if (!entry) return;
+    entry.tokens.delete(token);
+    if (entry.tokens.size > 0) return;
+    this.#held.delete(id);
+    clearInterval(entry.refresh);
+  }
+
+  /** Extends (and re-takes when lost) every lease this process holds on `id`. */
+  #refresh(id: string, census: boolean): void {
+    const entry = this.#held.get(id);
+    const tokens = entry ? [...entry.tokens.keys()] : [];
+    if (tokens.length === 0 && !census) return;
+    // (A census answer holding nothing sends no token and records no limit.)
+    const limit = tokens.length > 0 && entry ? Math.min(...entry.tokens.values()) : 0;
+    this.#leases.refresh(id, tokens, limit, census);
+  }
+
+  /**
+   * From its first lease of `id` on, this process listens on the id's census channel and answers
+   * every census (re-taking what it holds, or nothing): an acquire that counted it among the
+   * listeners waits for its answer, so it never leaves while one may be on its way.
+   */
+  #answerCensus(id: string): void {
+    if (this.#census.has(id)) return;
+    this.#census.add(id);
+    void this.#redis.subscribe(this.#leases.keys(id).census, () => this.#refresh(id, true));
+  }
+}

@@ -1,0 +1,115 @@
+import {
+  ACQUIRE_SCRIPT,
+  type LeaseKeys,
+  leaseKeys,
+  REFRESH_SCRIPT,
+  RELEASE_SCRIPT,
+} from './lease-scripts';
+import type { RedisConnection } from './redis-connection';
+
+let tokenCounter = 0;
+
+/** A lease's token: unique across processes, never derived from the key. */
+export function newToken(): string {
+  tokenCounter += 1;
+  return `${crypto.randomUUID()}:${tokenCounter}`;
+}
+
+/** What one run of the acquire script answered. */
+export interface AcquireAnswer {
+  granted: boolean;
+  /** The smallest limit recorded for the id: the one that applies to every process. */
+  appliedLimit: number;
+}
+
+/** The budget's counters these scripts feed (`RedisBudgetStats`). */
+interface LeaseCounters {
+  expiredLeases: number;
+  retakenLeases: number;
+}
+
+interface RedisLeasesOptions {
+  keyPrefix: string;
+  ttl: number;
+  commandTimeout: number;
+}
+
+/**
+ * The budget's three scripts (acquire, refresh, release) run on its connection: lease acquire,
+ * renewal and release in Redis, each a single round trip. Counts `expiredLeases` and
+ * `retakenLeases` in `stats`.
+ */
+export class RedisLeases {
+  readonly #redis: RedisConnection;
+  readonly #options: RedisLeasesOptions;
+  readonly #stats: LeaseCounters;
+  /** Ids whose state this process has seen in Redis: finding it gone later means Redis lost it. */
+  readonly #known = new Set<string>();
+
+  constructor(redis: RedisConnection, options: RedisLeasesOptions, stats: LeaseCounters) {
+    this.#redis = redis;
+    this.#options = options;
+    this.#stats = stats;
+  }
+
+  keys(id: string): LeaseKeys {
+    return leaseKeys(this.#options.keyPrefix, id);
+  }
+
+  /**
+   * Takes a slot for `token`, or its place in the queue (kept until released). Rejects when Redis
+   * does not answer in time: the script may still run, so the caller releases the token.
+   */
+  async acquire(id: string, token: string, limit: number): Promise<AcquireAnswer> {
+    const keys = this.keys(id);
+    const { ttl } = this.#options;
+    const answer = await this.#redis.run(
+      ACQUIRE_SCRIPT,
+      [keys.holders, keys.queue, keys.seen, keys.seq, keys.expired, keys.limits, keys.settle],
+      [token, String(limit), String(ttl), this.#known.has(id) ? '1' : '0', keys.census],
+    );
+    this.#known.add(id);
+    const [granted, expired, applied] = answer as [number, number, number];
+    this.#stats.expiredLeases += Number(expired);
+    return { granted: Number(granted) === 1, appliedLimit: Number(applied) };
+  }
+
+  /**
+   * Removes a token from Redis (holder or waiter). A release whose reply is lost or late is sent
+   * again until it is answered or the lease would have expired anyway: no orphan slot.
+   */
+  release(id: string, token: string, limit: number, until = Date.now() + this.#options.ttl): void {
+    const keys = this.keys(id);
+    this.#redis
+      .run(
+        RELEASE_SCRIPT,
+        [keys.holders, keys.queue, keys.seen, keys.limits],
+        [token, keys.channel, String(limit)],
+      )
+      .catch(() => {
+        if (this.#redis.closed || Date.now() >= until) return; // expired by its TTL by now
+        setTimeout(
+          () => this.release(id, token, limit, until),
+          Math.min(this.#options.commandTimeout, 1000),
+        ).unref?.();
+      });
+  }
+
+  /**
+   * Extends the leases `tokens` (and re-takes those Redis lost), recording `limit`; `census` when
+   * answering a census. A failure is left to the next refresh: the calls stay counted locally.
+   */
+  refresh(id: string, tokens: readonly string[], limit: number, census: boolean): void {
+    const keys = this.keys(id);
+    this.#redis
+      .run(
+        REFRESH_SCRIPT,
+        [keys.holders, keys.limits, keys.settle],
+        [String(this.#options.ttl), String(limit), census ? '1' : '0', ...tokens],
+      )
+      .then((retaken) => {
+        this.#stats.retakenLeases += Number(retaken);
+      })
+      .catch(() => {}); // still counted here (local slot); re-taken at the next refresh
+  }
+}
