@@ -1,19 +1,19 @@
 export type { GatewayModel, GatewayService, ModelCapability } from '@infergate/core';
-export { UnsupportedModelCapabilityError } from './check-model-capabilities';
-export { GatewayChatLanguageModel } from './gateway-chat-language-model';
-export type { GatewayChatModelId, GatewayChatModelSettings } from './gateway-chat-options';
+export { GatewayChatLanguageModel } from './chat/gateway-chat-language-model';
+export type { GatewayChatModelId, GatewayChatModelSettings } from './chat/gateway-chat-options';
+export { UnsupportedModelCapabilityError } from './chat/unsupported-model-capability-error';
 export {
   GatewayEmbeddingModel,
   type GatewayEmbeddingOptions,
   MAX_EMBEDDING_INPUT_BYTES_PER_CALL,
   MAX_EMBEDDINGS_PER_CALL,
-} from './gateway-embedding-model';
+} from './embedding/gateway-embedding-model';
 export {
   createGateway,
   type GatewayProvider,
   type GatewayProviderSettings,
   gateway,
-} from './gateway-provider';
+} from './provider/gateway-provider';
 export type {
   GatewayBinaryInput,
   GatewayOcrInput,
@@ -24,7 +24,7 @@ export type {
   GatewayTranscribeResult,
   GatewayTranslateInput,
   GatewayTranslateResult,
-} from './gateway-services';
+} from './tools/gateway-services';
 export {
   createGatewayTools,
   type GatewayTools,
@@ -34,8 +34,8 @@ export {
   type TranscribeToolOptions,
   type TranslateToolInput,
   type TranslateToolOptions,
-} from './gateway-tools';
+} from './tools/gateway-tools';
 export {
   GatewayTranscriptionModel,
   type GatewayTranscriptionOptions,
-} from './gateway-transcription-model';
+} from './transcription/gateway-transcription-model';

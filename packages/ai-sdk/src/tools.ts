@@ -12,7 +12,7 @@ export type {
   GatewayTranscribeResult,
   GatewayTranslateInput,
   GatewayTranslateResult,
-} from './gateway-services';
+} from './tools/gateway-services';
 export {
   createGatewayTools,
   type GatewayTools,
@@ -22,4 +22,4 @@ export {
   type TranscribeToolOptions,
   type TranslateToolInput,
   type TranslateToolOptions,
-} from './gateway-tools';
+} from './tools/gateway-tools';

@@ -4,14 +4,14 @@
  * it runs; ai@7 accepts these models too (it wraps V3 models), but the main entry is the one for it.
  */
 export type { GatewayModel, GatewayService, ModelCapability } from '@infergate/core';
-export { UnsupportedModelCapabilityError } from './check-model-capabilities';
-export type { GatewayChatModelId, GatewayChatModelSettings } from './gateway-chat-options';
+export type { GatewayChatModelId, GatewayChatModelSettings } from './chat/gateway-chat-options';
+export { UnsupportedModelCapabilityError } from './chat/unsupported-model-capability-error';
 export {
   type GatewayEmbeddingOptions,
   MAX_EMBEDDING_INPUT_BYTES_PER_CALL,
   MAX_EMBEDDINGS_PER_CALL,
-} from './gateway-embedding-model';
-export type { GatewayProviderSettings } from './gateway-provider';
+} from './embedding/gateway-embedding-model';
+export type { GatewayProviderSettings } from './provider/gateway-provider';
 export type {
   GatewayBinaryInput,
   GatewayOcrInput,
@@ -22,7 +22,7 @@ export type {
   GatewayTranscribeResult,
   GatewayTranslateInput,
   GatewayTranslateResult,
-} from './gateway-services';
+} from './tools/gateway-services';
 export type {
   OcrToolInput,
   OcrToolOptions,
@@ -30,8 +30,8 @@ export type {
   TranscribeToolOptions,
   TranslateToolInput,
   TranslateToolOptions,
-} from './gateway-tools';
-export type { GatewayTranscriptionOptions } from './gateway-transcription-model';
+} from './tools/gateway-tools';
+export type { GatewayTranscriptionOptions } from './transcription/gateway-transcription-model';
 export { GatewayChatLanguageModelV3 } from './v3/gateway-chat-language-model-v3';
 export { GatewayEmbeddingModelV3 } from './v3/gateway-embedding-model-v3';
 export { createGateway, type GatewayProviderV3, gateway } from './v3/gateway-provider-v3';

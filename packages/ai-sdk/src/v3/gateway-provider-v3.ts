@@ -1,11 +1,11 @@
 import type { ProviderV3 } from '@ai-sdk/provider-v3';
 import type { CallOptions, GatewayModel, GatewayService } from '@infergate/core';
-import type { GatewayChatModelId, GatewayChatModelSettings } from '../gateway-chat-options';
+import type { GatewayChatModelId, GatewayChatModelSettings } from '../chat/gateway-chat-options';
 import {
   createGateway as createGatewayV4,
   type GatewayProviderSettings,
-} from '../gateway-provider';
-import type { GatewayServices } from '../gateway-services';
+} from '../provider/gateway-provider';
+import type { GatewayServices } from '../tools/gateway-services';
 import { GatewayChatLanguageModelV3 } from './gateway-chat-language-model-v3';
 import { GatewayEmbeddingModelV3 } from './gateway-embedding-model-v3';
 import { type GatewayToolsV3, toV3Tools } from './gateway-tools-v3';

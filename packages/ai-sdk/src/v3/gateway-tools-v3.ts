@@ -4,7 +4,7 @@ import type {
   GatewayOcrResult,
   GatewayTranscribeResult,
   GatewayTranslateResult,
-} from '../gateway-services';
+} from '../tools/gateway-services';
 import type {
   GatewayTools,
   OcrToolInput,
@@ -13,7 +13,7 @@ import type {
   TranscribeToolOptions,
   TranslateToolInput,
   TranslateToolOptions,
-} from '../gateway-tools';
+} from '../tools/gateway-tools';
 
 /**
  * A service tool for AI SDK 6. Its input schema is a Standard Schema with its JSON Schema (what

@@ -8,16 +8,16 @@ import { EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL } from '@ai-sdk/p
 import { type GatewayResponseInfo, LIMITS } from '@infergate/core';
 import { ENDPOINTS } from '@infergate/core/internal';
 import { z } from 'zod/v4';
-import { PROVIDER_OPTIONS_KEY } from './gateway-chat-options';
+import { PROVIDER_OPTIONS_KEY } from '../chat/gateway-chat-options';
 import {
   AI_RETRIES,
   definedHeaders,
   endpointURL,
   type GatewayModelConfig,
   headersToRecord,
-} from './gateway-model-config';
-import { mapGatewayError } from './map-gateway-error';
-import { type AllowedValues, parseInfergateOptions } from './parse-infergate-options';
+} from '../shared/gateway-model-config';
+import { mapGatewayError } from '../shared/map-gateway-error';
+import { type AllowedValues, parseInfergateOptions } from '../shared/parse-infergate-options';
 
 /** docs/gateway-protocol.md §6: 1 to 64 strings per request (core's `LIMITS`). */
 export const MAX_EMBEDDINGS_PER_CALL: number = LIMITS.embeddingsMaxInputs;

@@ -1,7 +1,7 @@
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import { transcribe } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../test/use-emulator';
+import { useEmulator } from '../../test/use-emulator';
 
 const { emulator, gateway } = useEmulator();
 

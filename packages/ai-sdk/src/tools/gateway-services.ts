@@ -1,7 +1,11 @@
 import type { AudioLike } from '@infergate/core';
 import { ENDPOINTS } from '@infergate/core/internal';
-import { definedHeaders, endpointURL, type GatewayModelConfig } from './gateway-model-config';
-import { mapGatewayError } from './map-gateway-error';
+import {
+  definedHeaders,
+  endpointURL,
+  type GatewayModelConfig,
+} from '../shared/gateway-model-config';
+import { mapGatewayError } from '../shared/map-gateway-error';
 
 /** Options of every service helper call. */
 export interface GatewayServiceCallOptions {

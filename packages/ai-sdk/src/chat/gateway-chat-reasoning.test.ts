@@ -1,6 +1,6 @@
 import { generateText, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../test/use-emulator';
+import { useEmulator } from '../../test/use-emulator';
 
 // Scripted models whose model servers answer in other dialects (see the emulator README).
 const { gateway } = useEmulator({

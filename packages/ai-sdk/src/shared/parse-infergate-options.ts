@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@ai-sdk/provider';
 import type { z } from 'zod/v4';
-import { PROVIDER_OPTIONS_KEY } from './gateway-chat-options';
+import { PROVIDER_OPTIONS_KEY } from '../chat/gateway-chat-options';
 
 /** What each option field accepts, in words, for the refusal message. */
 export type AllowedValues<T> = { [K in keyof T]-?: string };

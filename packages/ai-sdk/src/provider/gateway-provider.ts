@@ -9,14 +9,14 @@ import {
   type KeyBudget,
 } from '@infergate/core';
 import { ENDPOINTS, RETRY_DEFAULTS } from '@infergate/core/internal';
-import { GatewayChatLanguageModel } from './gateway-chat-language-model';
-import type { GatewayChatModelId, GatewayChatModelSettings } from './gateway-chat-options';
-import { GatewayEmbeddingModel } from './gateway-embedding-model';
-import { endpointURL, type GatewayModelConfig } from './gateway-model-config';
-import { createGatewayServices, type GatewayServices } from './gateway-services';
-import { createGatewayTools, type GatewayTools } from './gateway-tools';
-import { GatewayTranscriptionModel } from './gateway-transcription-model';
-import { mapGatewayError } from './map-gateway-error';
+import { GatewayChatLanguageModel } from '../chat/gateway-chat-language-model';
+import type { GatewayChatModelId, GatewayChatModelSettings } from '../chat/gateway-chat-options';
+import { GatewayEmbeddingModel } from '../embedding/gateway-embedding-model';
+import { endpointURL, type GatewayModelConfig } from '../shared/gateway-model-config';
+import { mapGatewayError } from '../shared/map-gateway-error';
+import { createGatewayServices, type GatewayServices } from '../tools/gateway-services';
+import { createGatewayTools, type GatewayTools } from '../tools/gateway-tools';
+import { GatewayTranscriptionModel } from '../transcription/gateway-transcription-model';
 
 export interface GatewayProviderSettings {
   /** Gateway base URL, ending in `/v1`. Default: the `INFERGATE_BASE_URL` environment variable. */

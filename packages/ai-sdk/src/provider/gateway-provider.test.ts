@@ -3,7 +3,7 @@ import { LoadAPIKeyError, LoadSettingError, NoSuchModelError } from '@ai-sdk/pro
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { createProviderRegistry, generateText } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BASE_URL, useEmulator } from '../test/use-emulator';
+import { BASE_URL, useEmulator } from '../../test/use-emulator';
 import { createGateway, gateway as defaultGateway } from './gateway-provider';
 
 const { emulator, gateway } = useEmulator();

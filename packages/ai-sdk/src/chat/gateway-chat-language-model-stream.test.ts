@@ -3,7 +3,7 @@ import { DEFAULT_KEYS } from '@infergate/emulator';
 import { stepCountIs, streamText, type TextStreamPart, type ToolSet, tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
-import { useEmulator } from '../test/use-emulator';
+import { useEmulator } from '../../test/use-emulator';
 
 const { emulator, gateway } = useEmulator();
 

@@ -3,7 +3,7 @@ import { asSchema } from '@ai-sdk/provider-utils';
 import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
 import { generateText, stepCountIs } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../test/use-emulator';
+import { useEmulator } from '../../test/use-emulator';
 
 const { emulator, gateway } = useEmulator();
 

@@ -13,9 +13,9 @@ import {
   endpointURL,
   type GatewayModelConfig,
   headersToRecord,
-} from './gateway-model-config';
-import { mapGatewayError } from './map-gateway-error';
-import { type AllowedValues, parseInfergateOptions } from './parse-infergate-options';
+} from '../shared/gateway-model-config';
+import { mapGatewayError } from '../shared/map-gateway-error';
+import { type AllowedValues, parseInfergateOptions } from '../shared/parse-infergate-options';
 
 /** `providerOptions.infergate` of `transcribe`. */
 export const gatewayTranscriptionOptionsSchema = z.object({

@@ -6,7 +6,7 @@ import {
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { embed, embedMany } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../test/use-emulator';
+import { useEmulator } from '../../test/use-emulator';
 
 const { emulator, gateway } = useEmulator({ latencyMs: 2 });
 

@@ -1,7 +1,7 @@
 import { UnsupportedFunctionalityError } from '@ai-sdk/provider';
 import { capabilityError } from '@infergate/core/internal';
 import { describe, expect, it } from 'vitest';
-import { UnsupportedModelCapabilityError } from './check-model-capabilities';
+import { UnsupportedModelCapabilityError } from './unsupported-model-capability-error';
 
 describe('UnsupportedModelCapabilityError', () => {
   it("is an UnsupportedFunctionalityError with core's wording and fields", () => {

@@ -20,7 +20,14 @@ import {
   type Usage,
 } from '@infergate/core';
 import { buildChatRequest, ENDPOINTS } from '@infergate/core/internal';
-import { UnsupportedModelCapabilityError } from './check-model-capabilities';
+import {
+  AI_RETRIES,
+  definedHeaders,
+  endpointURL,
+  type GatewayModelConfig,
+  headersToRecord,
+} from '../shared/gateway-model-config';
+import { mapGatewayError } from '../shared/map-gateway-error';
 import { convertGatewayChatStream } from './convert-gateway-chat-stream';
 import { convertGatewayUsage } from './convert-gateway-usage';
 import { convertToGatewayChatMessages } from './convert-to-gateway-chat-messages';
@@ -29,16 +36,9 @@ import {
   type GatewayChatModelSettings,
   PROVIDER_OPTIONS_KEY,
 } from './gateway-chat-options';
-import {
-  AI_RETRIES,
-  definedHeaders,
-  endpointURL,
-  type GatewayModelConfig,
-  headersToRecord,
-} from './gateway-model-config';
-import { mapGatewayError } from './map-gateway-error';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { type PreparedTools, prepareTools } from './prepare-tools';
+import { UnsupportedModelCapabilityError } from './unsupported-model-capability-error';
 
 /** Call options the gateway has no field for: warned about and not sent. */
 const UNSUPPORTED_SETTINGS = ['topK'] as const;

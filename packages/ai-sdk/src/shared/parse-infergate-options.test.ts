@@ -2,7 +2,7 @@ import { InvalidArgumentError } from '@ai-sdk/provider';
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import { embedMany, transcribe } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../test/use-emulator';
+import { useEmulator } from '../../test/use-emulator';
 
 const { emulator, gateway } = useEmulator();
 
