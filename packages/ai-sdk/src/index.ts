@@ -8,12 +8,9 @@ export {
   MAX_EMBEDDING_INPUT_BYTES_PER_CALL,
   MAX_EMBEDDINGS_PER_CALL,
 } from './embedding/gateway-embedding-model';
-export {
-  createGateway,
-  type GatewayProvider,
-  type GatewayProviderSettings,
-  gateway,
-} from './provider/gateway-provider';
+export { createGateway, type GatewayProvider, gateway } from './provider/gateway-provider';
+export type { GatewayProviderBase } from './provider/gateway-provider-base';
+export type { GatewayProviderSettings } from './provider/gateway-provider-settings';
 export type {
   GatewayBinaryInput,
   GatewayOcrInput,

@@ -11,7 +11,8 @@ export {
   MAX_EMBEDDING_INPUT_BYTES_PER_CALL,
   MAX_EMBEDDINGS_PER_CALL,
 } from './embedding/gateway-embedding-model';
-export type { GatewayProviderSettings } from './provider/gateway-provider';
+export type { GatewayProviderBase } from './provider/gateway-provider-base';
+export type { GatewayProviderSettings } from './provider/gateway-provider-settings';
 export type {
   GatewayBinaryInput,
   GatewayOcrInput,
