@@ -3,36 +3,7 @@
  * settings, requests, capability checks, errors and services as the main entry, whose V4 models
  * it runs; ai@7 accepts these models too (it wraps V3 models), but the main entry is the one for it.
  */
-export type { GatewayModel, GatewayService, ModelCapability } from '@infergate/core';
-export type { GatewayChatModelId, GatewayChatModelSettings } from './chat/gateway-chat-options';
-export { UnsupportedModelCapabilityError } from './chat/unsupported-model-capability-error';
-export {
-  type GatewayEmbeddingOptions,
-  MAX_EMBEDDING_INPUT_BYTES_PER_CALL,
-  MAX_EMBEDDINGS_PER_CALL,
-} from './embedding/gateway-embedding-model';
-export type { GatewayProviderBase } from './provider/gateway-provider-base';
-export type { GatewayProviderSettings } from './provider/gateway-provider-settings';
-export type {
-  GatewayBinaryInput,
-  GatewayOcrInput,
-  GatewayOcrResult,
-  GatewayServiceCallOptions,
-  GatewayServices,
-  GatewayTranscribeInput,
-  GatewayTranscribeResult,
-  GatewayTranslateInput,
-  GatewayTranslateResult,
-} from './tools/gateway-services';
-export type {
-  OcrToolInput,
-  OcrToolOptions,
-  TranscribeToolInput,
-  TranscribeToolOptions,
-  TranslateToolInput,
-  TranslateToolOptions,
-} from './tools/gateway-tools';
-export type { GatewayTranscriptionOptions } from './transcription/gateway-transcription-model';
+export * from './common-exports';
 export { GatewayChatLanguageModelV3 } from './v3/gateway-chat-language-model-v3';
 export { GatewayEmbeddingModelV3 } from './v3/gateway-embedding-model-v3';
 export { createGateway, type GatewayProviderV3, gateway } from './v3/gateway-provider-v3';

@@ -1,5 +1,5 @@
 import type { GatewayChatModelId, GatewayChatModelSettings } from '../chat/gateway-chat-options';
-import type { GatewayServices } from '../tools/gateway-services';
+import type { GatewayServices } from '../tools/gateway-service-types';
 import type { GatewayCatalog } from './gateway-catalog';
 import { UNAVAILABLE_MODELS } from './unavailable-models';
 

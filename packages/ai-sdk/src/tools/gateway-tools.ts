@@ -1,57 +1,26 @@
 import { TypeValidationError } from '@ai-sdk/provider';
 import { jsonSchema, type Schema, type Tool, tool } from '@ai-sdk/provider-utils';
 import {
-  type OcrToolArguments,
   type ServiceToolName,
   type ServiceToolOptions,
   serviceToolArgumentsProblem,
   serviceToolDefinition,
   serviceToolRequest,
-  type TranscribeToolArguments,
-  type TranslateToolArguments,
 } from '@infergate/core/internal';
 import type {
-  GatewayBinaryInput,
   GatewayOcrResult,
   GatewayServices,
   GatewayTranscribeResult,
   GatewayTranslateResult,
-} from './gateway-services';
-
-/** The model's arguments of the `translate` tool (snake_case, as the gateway's fields). */
-export type TranslateToolInput = TranslateToolArguments;
-
-export interface TranslateToolOptions {
-  /** Always translate into this language; the model then only supplies the text. */
-  targetLanguage?: string;
-  /** Replaces the tool description the model sees. */
-  description?: string;
-}
-
-export type OcrToolInput = OcrToolArguments;
-
-export interface OcrToolOptions {
-  /**
-   * Turns what the model passes (a file name, URL or id from the conversation) into the image.
-   * Without it the model must pass base64 image data, which models rarely can.
-   */
-  resolveImage?: (
-    image: string,
-    options: { abortSignal?: AbortSignal },
-  ) => Promise<GatewayBinaryInput>;
-  description?: string;
-}
-
-export type TranscribeToolInput = TranscribeToolArguments;
-
-export interface TranscribeToolOptions {
-  /** Turns what the model passes (a file name, URL or id) into the audio. Without it: base64. */
-  resolveAudio?: (
-    audio: string,
-    options: { abortSignal?: AbortSignal },
-  ) => Promise<GatewayBinaryInput>;
-  description?: string;
-}
+} from './gateway-service-types';
+import type {
+  OcrToolInput,
+  OcrToolOptions,
+  TranscribeToolInput,
+  TranscribeToolOptions,
+  TranslateToolInput,
+  TranslateToolOptions,
+} from './gateway-tool-options';
 
 export interface GatewayTools {
   /** A tool that translates text with the gateway's translation service. */

@@ -4,16 +4,16 @@ import type {
   GatewayOcrResult,
   GatewayTranscribeResult,
   GatewayTranslateResult,
-} from '../tools/gateway-services';
+} from '../tools/gateway-service-types';
 import type {
-  GatewayTools,
   OcrToolInput,
   OcrToolOptions,
   TranscribeToolInput,
   TranscribeToolOptions,
   TranslateToolInput,
   TranslateToolOptions,
-} from '../tools/gateway-tools';
+} from '../tools/gateway-tool-options';
+import type { GatewayTools } from '../tools/gateway-tools';
 
 /**
  * A service tool for AI SDK 6. Its input schema is a Standard Schema with its JSON Schema (what
