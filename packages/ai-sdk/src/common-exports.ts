@@ -6,12 +6,12 @@ export type { GatewayModel, GatewayService, ModelCapability } from '@infergate/c
 export type { GatewayChatModelId, GatewayChatModelSettings } from './chat/gateway-chat-options';
 export { UnsupportedModelCapabilityError } from './chat/unsupported-model-capability-error';
 export {
-  type GatewayEmbeddingOptions,
   MAX_EMBEDDING_INPUT_BYTES_PER_CALL,
   MAX_EMBEDDINGS_PER_CALL,
 } from './embedding/gateway-embedding-model';
+export type { GatewayEmbeddingOptions } from './embedding/gateway-embedding-options';
 export type { GatewayProviderBase } from './provider/gateway-provider-base';
 export type { GatewayProviderSettings } from './provider/gateway-provider-settings';
 export type * from './tools/gateway-service-types';
 export type * from './tools/gateway-tool-options';
-export type { GatewayTranscriptionOptions } from './transcription/gateway-transcription-model';
+export type { GatewayTranscriptionOptions } from './transcription/gateway-transcription-options';

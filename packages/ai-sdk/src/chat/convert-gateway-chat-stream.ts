@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §5 (streaming: events, completeness §5.2, failures after the 200 §5.3), §4.4 (tool calls).
 import type {
   LanguageModelV4StreamPart,
   SharedV4ProviderMetadata,

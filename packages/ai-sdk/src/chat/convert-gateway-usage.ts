@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.3 (`usage`, present only when the model server reports it).
 import type { JSONObject, LanguageModelV4Usage } from '@ai-sdk/provider';
 import type { Usage } from '@infergate/core';
 import { readUsage } from '@infergate/core/internal';

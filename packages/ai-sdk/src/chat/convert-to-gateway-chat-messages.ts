@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.1 (messages, content parts, tool turns, reasoning sent back).
 import {
   type LanguageModelV4FilePart,
   type LanguageModelV4Prompt,
@@ -8,7 +9,7 @@ import {
 import { convertToBase64 } from '@ai-sdk/provider-utils';
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
 import { mediaPart } from '@infergate/core/internal';
-import { PROVIDER_OPTIONS_KEY } from './gateway-chat-options';
+import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 
 /**
  * Converts an AI SDK prompt into gateway chat messages (docs/gateway-protocol.md §4.1).

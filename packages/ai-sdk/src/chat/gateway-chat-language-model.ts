@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4 (chat completions: the request §4.1, the capability gate §4.2, the answer §4.3, fallback §4.6).
 import type {
   JSONObject,
   LanguageModelV4,
@@ -28,14 +29,11 @@ import {
   headersToRecord,
 } from '../shared/gateway-model-config';
 import { mapGatewayError } from '../shared/map-gateway-error';
+import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 import { convertGatewayChatStream } from './convert-gateway-chat-stream';
 import { convertGatewayUsage } from './convert-gateway-usage';
 import { convertToGatewayChatMessages } from './convert-to-gateway-chat-messages';
-import {
-  type GatewayChatModelId,
-  type GatewayChatModelSettings,
-  PROVIDER_OPTIONS_KEY,
-} from './gateway-chat-options';
+import type { GatewayChatModelId, GatewayChatModelSettings } from './gateway-chat-options';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { type PreparedTools, prepareTools } from './prepare-tools';
 import { UnsupportedModelCapabilityError } from './unsupported-model-capability-error';

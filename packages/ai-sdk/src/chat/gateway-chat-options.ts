@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.2 (capabilities given instead of the catalog's), §4.1 (reasoning sent back).
 import type { ModelCapability } from '@infergate/core';
 
 /**
@@ -27,6 +28,3 @@ export interface GatewayChatModelSettings {
    */
   sendReasoning?: boolean;
 }
-
-/** The key of this provider in `providerOptions` and `providerMetadata`. */
-export const PROVIDER_OPTIONS_KEY = 'infergate';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.3 and §5.1 (`finish_reason`).
 import type { LanguageModelV4FinishReason } from '@ai-sdk/provider';
 import { classifyFinishReason, type FinishReasonKind } from '@infergate/core/internal';
 

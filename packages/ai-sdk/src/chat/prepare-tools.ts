@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.1 (`tools`, `tool_choice`).
 import type { LanguageModelV4CallOptions, SharedV4Warning } from '@ai-sdk/provider';
 import type { ChatTool, ToolChoice } from '@infergate/core';
 

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.2 (capability rules: the refusal before sending).
 import { AISDKError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
 import type { GatewayError, ModelCapability } from '@infergate/core';
 

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §6 (embeddings: limits, engines, batching by core).
 import {
   type EmbeddingModelV4,
   type EmbeddingModelV4CallOptions,
@@ -7,8 +8,6 @@ import {
 import { EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL } from '@ai-sdk/provider-utils';
 import { type GatewayResponseInfo, LIMITS } from '@infergate/core';
 import { ENDPOINTS } from '@infergate/core/internal';
-import { z } from 'zod/v4';
-import { PROVIDER_OPTIONS_KEY } from '../chat/gateway-chat-options';
 import {
   AI_RETRIES,
   definedHeaders,
@@ -17,29 +16,13 @@ import {
   headersToRecord,
 } from '../shared/gateway-model-config';
 import { mapGatewayError } from '../shared/map-gateway-error';
-import { type AllowedValues, parseInfergateOptions } from '../shared/parse-infergate-options';
+import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
+import { parseGatewayEmbeddingOptions } from './gateway-embedding-options';
 
 /** docs/gateway-protocol.md §6: 1 to 64 strings per request (core's `LIMITS`). */
 export const MAX_EMBEDDINGS_PER_CALL: number = LIMITS.embeddingsMaxInputs;
 /** docs/gateway-protocol.md §6: at most 65 536 bytes (UTF-8) of input per request (core's `LIMITS`). */
 export const MAX_EMBEDDING_INPUT_BYTES_PER_CALL: number = LIMITS.embeddingsMaxTotalBytes;
-
-/** `providerOptions.infergate` of `embed` / `embedMany`. */
-export const gatewayEmbeddingOptionsSchema = z.object({
-  /** Multilingual engine only: `document` (default, for indexing) or `query` (for searching). */
-  inputType: z.enum(['document', 'query']).optional(),
-  /**
-   * Output dimension, sent as `dimensions` only when set. Unverified against the live service:
-   * the spec does not show the field that picks the multilingual engine's dimension.
-   */
-  dimensions: z.number().int().positive().optional(),
-});
-export type GatewayEmbeddingOptions = z.infer<typeof gatewayEmbeddingOptionsSchema>;
-
-const EMBEDDING_OPTIONS_ALLOWED: AllowedValues<GatewayEmbeddingOptions> = {
-  inputType: '"document" or "query"',
-  dimensions: 'a positive integer',
-};
 
 /**
  * A gateway embedding engine as an AI SDK `EmbeddingModelV4`. Without an engine id the only
@@ -79,11 +62,7 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
       });
     }
 
-    const infergateOptions = parseInfergateOptions(
-      options.providerOptions,
-      gatewayEmbeddingOptionsSchema,
-      EMBEDDING_OPTIONS_ALLOWED,
-    );
+    const infergateOptions = parseGatewayEmbeddingOptions(options.providerOptions);
     const dimensions = options.dimensions ?? infergateOptions?.dimensions;
     const client = this.config.client();
     // Usage summed over the requests core sends (one, unless the batch had to be split); the

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §10.5 (one attempt per model call: `ai` owns the retries).
 import type { GatewayClient } from '@infergate/core';
 
 /** What every model object of one provider shares. Holds no secret itself. */

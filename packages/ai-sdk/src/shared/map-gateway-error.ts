@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §10 (errors: codes and statuses, retryability §10.5).
 import {
   APICallError,
   InvalidArgumentError,

@@ -1,6 +1,9 @@
+// docs/gateway-protocol.md §4.1 (extra fields reach the model server unchanged).
 import { InvalidArgumentError } from '@ai-sdk/provider';
 import type { z } from 'zod/v4';
-import { PROVIDER_OPTIONS_KEY } from '../chat/gateway-chat-options';
+
+/** The key of this provider in `providerOptions` and `providerMetadata`. */
+export const PROVIDER_OPTIONS_KEY = 'infergate';
 
 /** What each option field accepts, in words, for the refusal message. */
 export type AllowedValues<T> = { [K in keyof T]-?: string };

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §7 (translation), §8 (OCR), §9 (transcription).
 import { ENDPOINTS } from '@infergate/core/internal';
 import {
   definedHeaders,

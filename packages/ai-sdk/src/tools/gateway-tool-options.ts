@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §7, §8, §9 (the services the tools call).
 import type {
   OcrToolArguments,
   TranscribeToolArguments,

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §7, §8, §9 (the services the tools call).
 import { TypeValidationError } from '@ai-sdk/provider';
 import { jsonSchema, type Schema, type Tool, tool } from '@ai-sdk/provider-utils';
 import {

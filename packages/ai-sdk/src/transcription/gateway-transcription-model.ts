@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §9 (transcription).
 import type {
   SharedV4Warning,
   TranscriptionModelV4,
@@ -6,7 +7,6 @@ import type {
 } from '@ai-sdk/provider';
 import type { TranscriptionResponse } from '@infergate/core';
 import { ENDPOINTS } from '@infergate/core/internal';
-import { z } from 'zod/v4';
 import {
   AI_RETRIES,
   definedHeaders,
@@ -15,21 +15,7 @@ import {
   headersToRecord,
 } from '../shared/gateway-model-config';
 import { mapGatewayError } from '../shared/map-gateway-error';
-import { type AllowedValues, parseInfergateOptions } from '../shared/parse-infergate-options';
-
-/** `providerOptions.infergate` of `transcribe`. */
-export const gatewayTranscriptionOptionsSchema = z.object({
-  /** Spoken language code; detected when omitted. */
-  language: z.string().min(1).optional(),
-  /** `true` returns the speech translated into English. */
-  translate: z.boolean().optional(),
-});
-export type GatewayTranscriptionOptions = z.infer<typeof gatewayTranscriptionOptionsSchema>;
-
-const TRANSCRIPTION_OPTIONS_ALLOWED: AllowedValues<GatewayTranscriptionOptions> = {
-  language: 'a non-empty language code such as "en" or "uk"',
-  translate: 'a boolean (true: the transcript in English)',
-};
+import { parseGatewayTranscriptionOptions } from './gateway-transcription-options';
 
 /** The gateway's id of the speech-to-text service: the model id when none is given. */
 const SPEECH_TO_TEXT_SERVICE = 'speech_to_text';
@@ -64,11 +50,7 @@ export class GatewayTranscriptionModel implements TranscriptionModelV4 {
       });
     }
 
-    const infergateOptions = parseInfergateOptions(
-      options.providerOptions,
-      gatewayTranscriptionOptionsSchema,
-      TRANSCRIPTION_OPTIONS_ALLOWED,
-    );
+    const infergateOptions = parseGatewayTranscriptionOptions(options.providerOptions);
 
     const request = {
       audio: options.audio,
