@@ -9,7 +9,7 @@ import { type ChatStream, type ChatStreamEvent, GatewayError, type Usage } from 
 import { convertGatewayUsage } from './convert-gateway-usage';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 
-export interface StreamConversionOptions {
+interface StreamConversionOptions {
   warnings: SharedV4Warning[];
   /** Also emit each gateway event as a `raw` part. */
   includeRawChunks?: boolean;
@@ -98,7 +98,7 @@ type Enqueue = (part: LanguageModelV4StreamPart) => void;
  * The conversion's state: gateway events in, V4 parts out through `enqueue`, synchronously.
  * `start`, then `event` for each gateway event, then `end` (clean end) or `failed` (stream error).
  */
-export class GatewayStreamParts {
+class GatewayStreamParts {
   readonly #stream: ChatStream;
   readonly #options: StreamConversionOptions;
   /** Id of the open text block, if any; blocks are numbered `text-0`, `text-1`, … */

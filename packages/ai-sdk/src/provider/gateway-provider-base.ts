@@ -24,7 +24,7 @@ interface AssembledProvider extends GatewayProviderBase<unknown, unknown> {
 }
 
 /** What makes one provider: its models, catalog, services and tools. */
-export interface GatewayProviderParts<Provider extends AssembledProvider> {
+interface GatewayProviderParts<Provider extends AssembledProvider> {
   specificationVersion: Provider['specificationVersion'];
   chatModel: Provider['chat'];
   embeddingModel: Provider['embeddingModel'];

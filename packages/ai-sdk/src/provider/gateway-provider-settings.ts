@@ -46,7 +46,7 @@ export interface GatewayProviderSettings {
 }
 
 /** The kinds of object a provider makes, each named in its `provider` (`infergate.chat`, …). */
-export type GatewayModelKind = 'chat' | 'embedding' | 'transcription' | 'services';
+type GatewayModelKind = 'chat' | 'embedding' | 'transcription' | 'services';
 
 /**
  * A provider's settings resolved into what its model objects share: one core client, created on

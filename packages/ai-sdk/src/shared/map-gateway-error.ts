@@ -10,7 +10,7 @@ import {
 import { type GatewayError, isGatewayError } from '@infergate/core';
 import { isRetryableWithin } from '@infergate/core/internal';
 
-export interface GatewayErrorContext {
+interface GatewayErrorContext {
   /** The endpoint that was called. */
   url: string;
   /** The request body as sent (never the API key: it travels in a header). */
@@ -84,7 +84,7 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
 }
 
 /** The gateway-specific facts of an error, as JSON for `APICallError.data` and stream errors. */
-export function gatewayErrorData(error: GatewayError): JSONObject {
+function gatewayErrorData(error: GatewayError): JSONObject {
   const data: JSONObject = { code: error.code };
   const optional: [string, unknown][] = [
     ['type', error.type],

@@ -20,7 +20,7 @@ import type { GatewayTools } from '../tools/gateway-tools';
  * every ai@6 reads), because `ai@6`'s own `Schema` type carries a symbol each release of
  * `@ai-sdk/provider-utils` declares anew: no one declared type fits every 6.x.
  */
-export interface GatewayToolV3<INPUT, OUTPUT> {
+interface GatewayToolV3<INPUT, OUTPUT> {
   description: string;
   inputSchema: StandardSchemaV1<unknown, INPUT> & StandardJSONSchemaV1<unknown, INPUT>;
   execute: (input: INPUT, options: { abortSignal?: AbortSignal }) => Promise<OUTPUT>;
