@@ -202,12 +202,10 @@ class GatewayStreamParts {
                 code: 'stream_incomplete',
                 message:
                   'The gateway stream ended without a finish_reason: the answer is incomplete.',
-                isRetryable: false,
               })
             : new GatewayError({
                 code: 'invalid_response',
                 message: `The gateway stream sent a tool call (${unnamed?.id}) without a function name.`,
-                isRetryable: false,
               }),
         ),
       });

@@ -374,7 +374,7 @@ describe('errors', () => {
     expect(emulator.counters.requests.chat).toBe(6);
   });
 
-  it('a 429 without Retry-After is retryable: ai retries it and the call succeeds (issue 28)', async () => {
+  it('a 429 without Retry-After (a proxy dropped it) is still retryable: ai retries it and the call succeeds', async () => {
     // A gateway (or proxy) that drops the header: core's policy still calls the 429 retryable.
     const withoutRetryAfter: typeof fetch = async (input, init) => {
       const answer = await fetch(input, init);
