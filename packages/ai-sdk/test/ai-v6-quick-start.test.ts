@@ -16,14 +16,11 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { UnsupportedModelCapabilityError } from '../src/v6';
 import { useEmulator } from './use-emulator';
+import { WEATHER_TOOL } from './weather-tool';
 
 const { emulator, gatewayV3: gateway } = useEmulator();
 
-const weather = tool({
-  description: 'Current weather for a city',
-  inputSchema: z.object({ city: z.string() }),
-  execute: async ({ city }) => ({ city, celsius: 21 }),
-});
+const weather = tool(WEATHER_TOOL);
 
 describe('ai@6 quick start through @infergate/ai-sdk/v6', () => {
   it('models are V3 and the provider says so', () => {

@@ -7,8 +7,8 @@ import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import * as ai7 from 'ai';
 import * as ai6 from 'ai-v6';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod/v4';
 import { useEmulator } from './use-emulator';
+import { WEATHER_TOOL } from './weather-tool';
 
 const { emulator, gateway: gatewayV4, gatewayV3 } = useEmulator();
 
@@ -62,11 +62,7 @@ describe.each([
   { major: 'ai@7', entry: '/v6 (V3, wrapped by ai@7)', ai: ai7 as AiModule, provider: gatewayV3 },
   { major: 'ai@6', entry: '/v6', ai: ai6Module, provider: gatewayV3 },
 ])('$major with the $entry provider', ({ ai, provider }) => {
-  const weather = ai.tool({
-    description: 'Current weather for a city',
-    inputSchema: z.object({ city: z.string() }),
-    execute: async ({ city }) => ({ city, celsius: 21 }),
-  });
+  const weather = ai.tool(WEATHER_TOOL);
 
   it('createProviderRegistry: chat, embeddings and transcription by "infergate:<id>"', async () => {
     const registry = ai.createProviderRegistry({ infergate: provider() });

@@ -2,16 +2,12 @@ import { APICallError } from '@ai-sdk/provider';
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { stepCountIs, streamText, type TextStreamPart, type ToolSet, tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod/v4';
 import { useEmulator } from '../../test/use-emulator';
+import { WEATHER_TOOL } from '../../test/weather-tool';
 
 const { emulator, gateway } = useEmulator();
 
-const weather = tool({
-  description: 'Current weather for a city',
-  inputSchema: z.object({ city: z.string() }),
-  execute: async ({ city }) => ({ city, celsius: 21 }),
-});
+const weather = tool(WEATHER_TOOL);
 
 async function parts<T extends ToolSet>(stream: AsyncIterable<TextStreamPart<T>>) {
   const seen: TextStreamPart<T>[] = [];

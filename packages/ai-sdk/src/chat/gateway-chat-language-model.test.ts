@@ -11,14 +11,11 @@ import {
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
 import { useEmulator } from '../../test/use-emulator';
+import { WEATHER_TOOL } from '../../test/weather-tool';
 
 const { emulator, gateway } = useEmulator();
 
-const weather = tool({
-  description: 'Current weather for a city',
-  inputSchema: z.object({ city: z.string() }),
-  execute: async ({ city }) => ({ city, celsius: 21 }),
-});
+const weather = tool(WEATHER_TOOL);
 
 describe('generateText through the gateway', () => {
   it('answers a text prompt and reports the answering model', async () => {

@@ -86,31 +86,16 @@ describe('mapGatewayError', () => {
     expect((mapped as InvalidArgumentError).argument).toBe('input');
   });
 
-  it('maps configuration errors to the AI SDK load errors', () => {
-    expect(
-      LoadAPIKeyError.isInstance(
-        mapGatewayError(
-          new GatewayError({
-            code: 'configuration_error',
-            message: 'No key given',
-            field: 'apiKey',
-          }),
-          context,
-        ),
-      ),
-    ).toBe(true);
-    expect(
-      LoadSettingError.isInstance(
-        mapGatewayError(
-          new GatewayError({
-            code: 'configuration_error',
-            message: 'No API key here, just a URL',
-            field: 'baseURL',
-          }),
-          context,
-        ),
-      ),
-    ).toBe(true);
+  // The field decides, not the wording: the baseURL message mentions an API key.
+  it.each([
+    ['apiKey', 'No key given', LoadAPIKeyError],
+    ['baseURL', 'No API key here, just a URL', LoadSettingError],
+  ])('maps a configuration error on %s to the AI SDK load error', (field, message, expected) => {
+    const mapped = mapGatewayError(
+      new GatewayError({ code: 'configuration_error', message, field }),
+      context,
+    );
+    expect(expected.isInstance(mapped)).toBe(true);
   });
 
   it('maps aborts to an AbortError', () => {
