@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §6 (the embedding request's `input_type` and `dimensions`).
 import { z } from 'zod/v4';
-import { type AllowedValues, parseInfergateOptions } from '../shared/parse-infergate-options';
+import { infergateOptionsParser } from '../shared/parse-infergate-options';
 
 /** `providerOptions.infergate` of `embed` / `embedMany`. */
 const gatewayEmbeddingOptionsSchema = z.object({
@@ -14,18 +14,8 @@ const gatewayEmbeddingOptionsSchema = z.object({
 });
 export type GatewayEmbeddingOptions = z.infer<typeof gatewayEmbeddingOptionsSchema>;
 
-const EMBEDDING_OPTIONS_ALLOWED: AllowedValues<GatewayEmbeddingOptions> = {
+/** `providerOptions.infergate` of an embedding call, checked (a wrong value names the field). */
+export const parseGatewayEmbeddingOptions = infergateOptionsParser(gatewayEmbeddingOptionsSchema, {
   inputType: '"document" or "query"',
   dimensions: 'a positive integer',
-};
-
-/** `providerOptions.infergate` of an embedding call, checked (a wrong value names the field). */
-export function parseGatewayEmbeddingOptions(
-  providerOptions: Record<string, unknown> | undefined,
-): GatewayEmbeddingOptions | undefined {
-  return parseInfergateOptions(
-    providerOptions,
-    gatewayEmbeddingOptionsSchema,
-    EMBEDDING_OPTIONS_ALLOWED,
-  );
-}
+});

@@ -9,6 +9,7 @@ import {
 } from '@ai-sdk/provider';
 import { type GatewayError, isGatewayError } from '@infergate/core';
 import { isRetryableWithin } from '@infergate/core/internal';
+import { endpointURL, type GatewayModelConfig } from './gateway-model-config';
 
 interface GatewayErrorContext {
   /** The endpoint that was called. */
@@ -81,6 +82,27 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
     isRetryable: isRetryableWithin(error, context.maxRetryAfterMs),
     data: gatewayErrorData(error),
   });
+}
+
+/**
+ * Runs a call the provider makes outside its models (the catalog, the service helpers), a failure
+ * mapped by `mapGatewayError` and reported against `path`.
+ */
+export async function withMappedErrors<T>(
+  config: GatewayModelConfig,
+  path: string,
+  requestBodyValues: unknown,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw mapGatewayError(error, {
+      url: endpointURL(config, path),
+      requestBodyValues,
+      maxRetryAfterMs: config.maxRetryAfterMs,
+    });
+  }
 }
 
 /** The gateway-specific facts of an error, as JSON for `APICallError.data` and stream errors. */

@@ -6,14 +6,21 @@ import type { z } from 'zod/v4';
 export const PROVIDER_OPTIONS_KEY = 'infergate';
 
 /** What each option field accepts, in words, for the refusal message. */
-export type AllowedValues<T> = { [K in keyof T]-?: string };
+type AllowedValues<T> = { [K in keyof T]-?: string };
 
 /**
- * Reads `providerOptions.infergate` with `schema`. A wrong value is an `InvalidArgumentError`
+ * A reader of `providerOptions.infergate` with `schema`. A wrong value is an `InvalidArgumentError`
  * (as `parseProviderOptions` gives) whose message names the field, the value given and what is
  * allowed, e.g. `providerOptions.infergate.dimensions is 1.5; allowed: a positive integer`.
  */
-export function parseInfergateOptions<T extends Record<string, unknown>>(
+export function infergateOptionsParser<T extends Record<string, unknown>>(
+  schema: z.ZodType<T>,
+  allowed: AllowedValues<T>,
+): (providerOptions: Record<string, unknown> | undefined) => T | undefined {
+  return (providerOptions) => parseInfergateOptions(providerOptions, schema, allowed);
+}
+
+function parseInfergateOptions<T extends Record<string, unknown>>(
   providerOptions: Record<string, unknown> | undefined,
   schema: z.ZodType<T>,
   allowed: AllowedValues<T>,

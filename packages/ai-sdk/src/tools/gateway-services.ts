@@ -1,27 +1,11 @@
 // docs/gateway-protocol.md §7 (translation), §8 (OCR), §9 (transcription).
 import { ENDPOINTS } from '@infergate/core/internal';
-import {
-  definedHeaders,
-  endpointURL,
-  type GatewayModelConfig,
-} from '../shared/gateway-model-config';
-import { mapGatewayError } from '../shared/map-gateway-error';
+import { definedHeaders, type GatewayModelConfig } from '../shared/gateway-model-config';
+import { withMappedErrors } from '../shared/map-gateway-error';
 import type { GatewayServiceCallOptions, GatewayServices } from './gateway-service-types';
 
 /** The gateway's services as typed helpers; core validates every limit before the network. */
 export function createGatewayServices(config: GatewayModelConfig): GatewayServices {
-  async function call<T>(path: string, body: unknown, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      throw mapGatewayError(error, {
-        url: endpointURL(config, path),
-        requestBodyValues: body,
-        maxRetryAfterMs: config.maxRetryAfterMs,
-      });
-    }
-  }
-
   return {
     async translate(input, options = {}) {
       const request = {
@@ -29,7 +13,7 @@ export function createGatewayServices(config: GatewayModelConfig): GatewayServic
         target_language: input.targetLanguage,
         source_language: input.sourceLanguage,
       };
-      const response = await call(ENDPOINTS.translation, request, () =>
+      const response = await withMappedErrors(config, ENDPOINTS.translation, request, () =>
         config.client().translate(request, callOptions(options)),
       );
       return {
@@ -42,8 +26,11 @@ export function createGatewayServices(config: GatewayModelConfig): GatewayServic
     },
 
     async ocr(input, options = {}) {
-      const response = await call(ENDPOINTS.ocr, { image_base64: '<image>' }, () =>
-        config.client().ocr({ image: input.image }, callOptions(options)),
+      const response = await withMappedErrors(
+        config,
+        ENDPOINTS.ocr,
+        { image_base64: '<image>' },
+        () => config.client().ocr({ image: input.image }, callOptions(options)),
       );
       return {
         text: response.text,
@@ -60,8 +47,11 @@ export function createGatewayServices(config: GatewayModelConfig): GatewayServic
         language: input.language,
         translate: input.translate,
       };
-      const response = await call(ENDPOINTS.transcription, { ...request, audio: '<audio>' }, () =>
-        config.client().transcribe(request, callOptions(options)),
+      const response = await withMappedErrors(
+        config,
+        ENDPOINTS.transcription,
+        { ...request, audio: '<audio>' },
+        () => config.client().transcribe(request, callOptions(options)),
       );
       return {
         text: response.text,

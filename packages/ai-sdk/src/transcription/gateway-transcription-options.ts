@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §9 (the transcription request's `language` and `translate`).
 import { z } from 'zod/v4';
-import { type AllowedValues, parseInfergateOptions } from '../shared/parse-infergate-options';
+import { infergateOptionsParser } from '../shared/parse-infergate-options';
 
 /** `providerOptions.infergate` of `transcribe`. */
 const gatewayTranscriptionOptionsSchema = z.object({
@@ -11,18 +11,11 @@ const gatewayTranscriptionOptionsSchema = z.object({
 });
 export type GatewayTranscriptionOptions = z.infer<typeof gatewayTranscriptionOptionsSchema>;
 
-const TRANSCRIPTION_OPTIONS_ALLOWED: AllowedValues<GatewayTranscriptionOptions> = {
-  language: 'a non-empty language code such as "en" or "uk"',
-  translate: 'a boolean (true: the transcript in English)',
-};
-
 /** `providerOptions.infergate` of a transcription call, checked (a wrong value names the field). */
-export function parseGatewayTranscriptionOptions(
-  providerOptions: Record<string, unknown> | undefined,
-): GatewayTranscriptionOptions | undefined {
-  return parseInfergateOptions(
-    providerOptions,
-    gatewayTranscriptionOptionsSchema,
-    TRANSCRIPTION_OPTIONS_ALLOWED,
-  );
-}
+export const parseGatewayTranscriptionOptions = infergateOptionsParser(
+  gatewayTranscriptionOptionsSchema,
+  {
+    language: 'a non-empty language code such as "en" or "uk"',
+    translate: 'a boolean (true: the transcript in English)',
+  },
+);
