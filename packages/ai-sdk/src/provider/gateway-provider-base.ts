@@ -23,42 +23,32 @@ interface AssembledProvider extends GatewayProviderBase<unknown, unknown> {
   transcriptionModel(modelId?: string): unknown;
 }
 
-/** What makes one provider: its models, catalog, services and tools. */
-interface GatewayProviderParts<Provider extends AssembledProvider> {
-  specificationVersion: Provider['specificationVersion'];
-  chatModel: Provider['chat'];
-  embeddingModel: Provider['embeddingModel'];
-  transcriptionModel: Provider['transcriptionModel'];
-  catalog: GatewayCatalog;
-  services: GatewayServices;
-  tools: Provider['tools'];
-}
+/** What is the provider's own: its specification, model factories and tools. */
+type GatewayProviderParts<Provider extends AssembledProvider> = Pick<
+  Provider,
+  'specificationVersion' | 'chat' | 'embeddingModel' | 'transcriptionModel' | 'tools'
+>;
 
 /**
- * A provider, callable for a chat model, from its parts. Its members are own, plain properties:
- * registries read `specificationVersion` to decide whether to wrap a provider (a V3 provider taken
- * for V2 gets its usage converted twice). The model kinds the gateway lacks throw
- * `NoSuchModelError`.
+ * A provider, callable for a chat model, from its own parts and the catalog and service helpers it
+ * shares. Its members are own, plain properties: registries read `specificationVersion` to decide
+ * whether to wrap a provider (a V3 provider taken for V2 gets its usage converted twice). The
+ * model kinds the gateway lacks throw `NoSuchModelError`.
  */
 export function assembleGatewayProvider<Provider extends AssembledProvider>(
   parts: GatewayProviderParts<Provider>,
+  shared: GatewayCatalog & GatewayServices,
 ): Provider {
-  const { chatModel, catalog, services } = parts;
+  const { chat } = parts;
   // An arrow function: calling the provider with `new` fails, as it should.
   const provider = ((modelId: GatewayChatModelId, settings?: GatewayChatModelSettings) =>
-    chatModel(modelId, settings)) as Provider;
-  return Object.assign(provider, {
-    specificationVersion: parts.specificationVersion,
-    languageModel: chatModel,
-    chat: chatModel,
-    embeddingModel: parts.embeddingModel,
-    transcriptionModel: parts.transcriptionModel,
-    ...UNAVAILABLE_MODELS,
-    models: catalog.models,
-    services: catalog.services,
-    translate: services.translate,
-    ocr: services.ocr,
-    transcribe: services.transcribe,
-    tools: parts.tools,
+    chat(modelId, settings)) as Provider;
+  return Object.assign(provider, parts, UNAVAILABLE_MODELS, {
+    languageModel: chat,
+    models: shared.models,
+    services: shared.services,
+    translate: shared.translate,
+    ocr: shared.ocr,
+    transcribe: shared.transcribe,
   });
 }

@@ -30,17 +30,18 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
   const configFor = resolveGatewaySettings(settings);
   const chatConfig = configFor('chat');
   const services = createGatewayServices(configFor('services'));
-  return assembleGatewayProvider<GatewayProvider>({
-    specificationVersion: 'v4',
-    chatModel: (modelId, modelSettings = {}) =>
-      new GatewayChatLanguageModel(modelId, modelSettings, chatConfig),
-    embeddingModel: (engineId) => new GatewayEmbeddingModel(engineId, configFor('embedding')),
-    transcriptionModel: (modelId) =>
-      new GatewayTranscriptionModel(modelId, configFor('transcription')),
-    catalog: createGatewayCatalog(configFor('services')),
-    services,
-    tools: createGatewayTools(services),
-  });
+  return assembleGatewayProvider<GatewayProvider>(
+    {
+      specificationVersion: 'v4',
+      chat: (modelId, modelSettings = {}) =>
+        new GatewayChatLanguageModel(modelId, modelSettings, chatConfig),
+      embeddingModel: (engineId) => new GatewayEmbeddingModel(engineId, configFor('embedding')),
+      transcriptionModel: (modelId) =>
+        new GatewayTranscriptionModel(modelId, configFor('transcription')),
+      tools: createGatewayTools(services),
+    },
+    { ...createGatewayCatalog(configFor('services')), ...services },
+  );
 }
 
 /**

@@ -41,17 +41,18 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
   const v4 = createGatewayV4(settings);
   const embeddingModel = (engineId?: string) =>
     new GatewayEmbeddingModelV3(v4.embeddingModel(engineId));
-  const provider = assembleGatewayProvider<GatewayProviderV3>({
-    specificationVersion: 'v3',
-    chatModel: (modelId, modelSettings) =>
-      new GatewayChatLanguageModelV3(v4.chat(modelId, modelSettings)),
-    embeddingModel,
-    transcriptionModel: (modelId) =>
-      new GatewayTranscriptionModelV3(v4.transcriptionModel(modelId)),
-    catalog: v4,
-    services: v4,
-    tools: toV3Tools(v4.tools),
-  });
+  const provider = assembleGatewayProvider<GatewayProviderV3>(
+    {
+      specificationVersion: 'v3',
+      chat: (modelId, modelSettings) =>
+        new GatewayChatLanguageModelV3(v4.chat(modelId, modelSettings)),
+      embeddingModel,
+      transcriptionModel: (modelId) =>
+        new GatewayTranscriptionModelV3(v4.transcriptionModel(modelId)),
+      tools: toV3Tools(v4.tools),
+    },
+    v4,
+  );
   return Object.assign(provider, { textEmbeddingModel: embeddingModel });
 }
 
