@@ -3,35 +3,7 @@
  * settings, requests, capability checks, errors and services as the main entry, whose V4 models
  * it runs; ai@7 accepts these models too (it wraps V3 models), but the main entry is the one for it.
  */
-export type { GatewayModel, GatewayService, ModelCapability } from '@infergate/core';
-export { UnsupportedModelCapabilityError } from './check-model-capabilities';
-export type { GatewayChatModelId, GatewayChatModelSettings } from './gateway-chat-options';
-export {
-  type GatewayEmbeddingOptions,
-  MAX_EMBEDDING_INPUT_BYTES_PER_CALL,
-  MAX_EMBEDDINGS_PER_CALL,
-} from './gateway-embedding-model';
-export type { GatewayProviderSettings } from './gateway-provider';
-export type {
-  GatewayBinaryInput,
-  GatewayOcrInput,
-  GatewayOcrResult,
-  GatewayServiceCallOptions,
-  GatewayServices,
-  GatewayTranscribeInput,
-  GatewayTranscribeResult,
-  GatewayTranslateInput,
-  GatewayTranslateResult,
-} from './gateway-services';
-export type {
-  OcrToolInput,
-  OcrToolOptions,
-  TranscribeToolInput,
-  TranscribeToolOptions,
-  TranslateToolInput,
-  TranslateToolOptions,
-} from './gateway-tools';
-export type { GatewayTranscriptionOptions } from './gateway-transcription-model';
+export * from './common-exports';
 export { GatewayChatLanguageModelV3 } from './v3/gateway-chat-language-model-v3';
 export { GatewayEmbeddingModelV3 } from './v3/gateway-embedding-model-v3';
 export { createGateway, type GatewayProviderV3, gateway } from './v3/gateway-provider-v3';

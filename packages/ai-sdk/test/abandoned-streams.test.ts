@@ -14,7 +14,7 @@ async function bodiesEnded(): Promise<void> {
   });
 }
 
-describe('abandoned streams do not hold the key (issue 12.1)', () => {
+describe('abandoned streams free their slot at once, not after timeoutMs', () => {
   it('4 streamText calls abandoned 4 ways, then 4 calls run at once', async () => {
     // One provider: its client's budget is the one the abandoned streams would hold.
     const provider = gateway();

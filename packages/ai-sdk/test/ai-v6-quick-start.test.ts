@@ -1,7 +1,6 @@
 // The README's AI SDK quick start under ai@6 (the `ai-v6` alias of ai@6.x), through
 // `@infergate/ai-sdk/v6` and ai@6's own entry points, against the emulator.
 import { APICallError, NoSuchModelError, UnsupportedFunctionalityError } from '@ai-sdk/provider-v3';
-import { DEFAULT_KEYS } from '@infergate/emulator';
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import {
   embedMany,
@@ -15,17 +14,13 @@ import {
 } from 'ai-v6';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
-import { createGateway, UnsupportedModelCapabilityError } from '../src/v6';
-import { BASE_URL, useEmulator } from './use-emulator';
+import { UnsupportedModelCapabilityError } from '../src/v6';
+import { useEmulator } from './use-emulator';
+import { WEATHER_TOOL } from './weather-tool';
 
-const { emulator } = useEmulator();
-const gateway = () => createGateway({ baseURL: BASE_URL, apiKey: DEFAULT_KEYS.full });
+const { emulator, gatewayV3: gateway } = useEmulator();
 
-const weather = tool({
-  description: 'Current weather for a city',
-  inputSchema: z.object({ city: z.string() }),
-  execute: async ({ city }) => ({ city, celsius: 21 }),
-});
+const weather = tool(WEATHER_TOOL);
 
 describe('ai@6 quick start through @infergate/ai-sdk/v6', () => {
   it('models are V3 and the provider says so', () => {

@@ -3,18 +3,14 @@
 // `ai-v6` alias) with `/v6`. What `ai` takes for a V2 model or provider it adapts, converting usage
 // (upstream, a provider misread this way reported usage as '[object Object]'): usage must stay
 // numbers, and reasoning, tool calls and the served model must come through every wrapper.
-import { DEFAULT_KEYS } from '@infergate/emulator';
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import * as ai7 from 'ai';
 import * as ai6 from 'ai-v6';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod/v4';
-import { createGateway as createGatewayV3, type GatewayProviderSettings } from '../src/v6';
-import { BASE_URL, useEmulator } from './use-emulator';
+import { useEmulator } from './use-emulator';
+import { WEATHER_TOOL } from './weather-tool';
 
-const { emulator, gateway: gatewayV4 } = useEmulator();
-const gatewayV3 = (settings: GatewayProviderSettings = {}) =>
-  createGatewayV3({ baseURL: BASE_URL, apiKey: DEFAULT_KEYS.full, ...settings });
+const { emulator, gateway: gatewayV4, gatewayV3 } = useEmulator();
 
 /** A fetch that keeps the chat request bodies it sends (what a middleware's settings became). */
 function recordingFetch() {
@@ -40,27 +36,37 @@ function expectNumericUsage(usage: {
   expect(typeof usage.totalTokens).toBe('number');
 }
 
-const weather7 = ai7.tool({
-  description: 'Current weather for a city',
-  inputSchema: z.object({ city: z.string() }),
-  execute: async ({ city }) => ({ city, celsius: 21 }),
-});
-const weather6 = ai6.tool({
-  description: 'Current weather for a city',
-  inputSchema: z.object({ city: z.string() }),
-  execute: async ({ city }) => ({ city, celsius: 21 }),
-});
+/**
+ * The functions of `ai` these tests call. For everything used here ai@6's take the same arguments
+ * as ai@7's, so one test body, typed by ai@7's declarations, runs on both majors (ai@6 names
+ * `transcribe` `experimental_transcribe`, as every 6.x does).
+ */
+type AiModule = Pick<
+  typeof ai7,
+  | 'createProviderRegistry'
+  | 'customProvider'
+  | 'defaultSettingsMiddleware'
+  | 'embedMany'
+  | 'extractReasoningMiddleware'
+  | 'generateText'
+  | 'stepCountIs'
+  | 'streamText'
+  | 'tool'
+  | 'transcribe'
+  | 'wrapLanguageModel'
+>;
+const ai6Module = { ...ai6, transcribe: ai6.experimental_transcribe } as unknown as AiModule;
 
 describe.each([
-  { entry: 'main (V4)', provider: (settings?: GatewayProviderSettings) => gatewayV4(settings) },
-  {
-    entry: '/v6 (V3, wrapped by ai@7)',
-    provider: (settings?: GatewayProviderSettings) => gatewayV3(settings),
-  },
-])('ai@7 with the $entry provider', ({ provider }) => {
+  { major: 'ai@7', entry: 'main (V4)', ai: ai7 as AiModule, provider: gatewayV4 },
+  { major: 'ai@7', entry: '/v6 (V3, wrapped by ai@7)', ai: ai7 as AiModule, provider: gatewayV3 },
+  { major: 'ai@6', entry: '/v6', ai: ai6Module, provider: gatewayV3 },
+])('$major with the $entry provider', ({ ai, provider }) => {
+  const weather = ai.tool(WEATHER_TOOL);
+
   it('createProviderRegistry: chat, embeddings and transcription by "infergate:<id>"', async () => {
-    const registry = ai7.createProviderRegistry({ infergate: provider() });
-    const result = await ai7.generateText({
+    const registry = ai.createProviderRegistry({ infergate: provider() });
+    const result = await ai.generateText({
       model: registry.languageModel('infergate:community/reasoner'),
       prompt: 'hello there',
     });
@@ -70,13 +76,13 @@ describe.each([
     expect(result.usage.outputTokenDetails.reasoningTokens).toBe(10);
     expect(result.response.modelId).toBe('community/reasoner');
 
-    const { embeddings } = await ai7.embedMany({
+    const { embeddings } = await ai.embedMany({
       model: registry.embeddingModel('infergate:all-minilm-l6-v2'),
       values: ['a', 'b'],
     });
     expect(embeddings).toHaveLength(2);
 
-    const transcript = await ai7.transcribe({
+    const transcript = await ai.transcribe({
       model: registry.transcriptionModel('infergate:speech_to_text'),
       audio: wavWithSpeech('hello registry'),
     });
@@ -85,102 +91,24 @@ describe.each([
 
   it('customProvider with an alias and the gateway as fallback: tool loop and served model', async () => {
     const gateway = provider();
-    const custom = ai7.customProvider({
+    const custom = ai.customProvider({
       languageModels: { fast: gateway('community/general') },
       fallbackProvider: gateway,
     });
-    const result = ai7.streamText({
+    const result = ai.streamText({
       model: custom.languageModel('fast'),
-      tools: { weather: weather7 },
-      stopWhen: ai7.stepCountIs(3),
+      tools: { weather },
+      stopWhen: ai.stepCountIs(3),
       prompt: 'Use weather for "Kyiv"',
     });
     expect(await result.text).toBe('Tool weather returned: {"city":"Kyiv","celsius":21}');
     expect((await result.steps)[0]?.toolCalls[0]).toMatchObject({ toolName: 'weather' });
     expectNumericUsage(await result.totalUsage);
 
-    const fallback = await ai7.generateText({
-      model: custom.languageModel('my/laptop-model'),
-      prompt: 'where am I',
-    });
-    expect(fallback.response.modelId).toBe('pool-a/llama-3-8b');
-    expect(fallback.providerMetadata?.infergate).toMatchObject({
-      servedModel: 'pool-a/llama-3-8b',
-    });
-  });
-
-  it('wrapLanguageModel with extractReasoningMiddleware and defaultSettingsMiddleware', async () => {
-    const recording = recordingFetch();
-    const model = ai7.wrapLanguageModel({
-      model: provider({ fetch: recording.fetch })('community/reasoner'),
-      middleware: [
-        ai7.extractReasoningMiddleware({ tagName: 'think' }),
-        ai7.defaultSettingsMiddleware({ settings: { temperature: 0.25 } }),
-      ],
-    });
-    const generated = await ai7.generateText({ model, prompt: 'hello there' });
-    expect(generated.reasoningText).toBe(REASONING);
-    expect(recording.sent[0]).toMatchObject({ temperature: 0.25 });
-    expectNumericUsage(generated.usage);
-
-    const streamed = ai7.streamText({
-      model,
-      tools: { weather: weather7 },
-      stopWhen: ai7.stepCountIs(3),
-      prompt: 'Use weather for "Kyiv"',
-    });
-    expect(await streamed.text).toContain('Tool weather returned');
-    expect((await streamed.steps)[0]?.toolCalls[0]).toMatchObject({ input: { city: 'Kyiv' } });
-    expectNumericUsage(await streamed.totalUsage);
-    expect((await streamed.response).modelId).toBe('community/reasoner');
-  });
-});
-
-describe('ai@6 with the /v6 provider', () => {
-  it('createProviderRegistry: chat, embeddings and transcription by "infergate:<id>"', async () => {
-    const registry = ai6.createProviderRegistry({ infergate: gatewayV3() });
-    const result = await ai6.generateText({
-      model: registry.languageModel('infergate:community/reasoner'),
-      prompt: 'hello there',
-    });
-    expect(result.text).toBe('Echo: hello there');
-    expect(result.reasoningText).toBe(REASONING);
-    expectNumericUsage(result.usage);
-    expect(result.usage.outputTokenDetails.reasoningTokens).toBe(10);
-    expect(result.response.modelId).toBe('community/reasoner');
-
-    const { embeddings } = await ai6.embedMany({
-      model: registry.embeddingModel('infergate:all-minilm-l6-v2'),
-      values: ['a', 'b'],
-    });
-    expect(embeddings).toHaveLength(2);
-
-    const transcript = await ai6.experimental_transcribe({
-      model: registry.transcriptionModel('infergate:speech_to_text'),
-      audio: wavWithSpeech('hello registry'),
-    });
-    expect(transcript.text).toBe('hello registry');
-  });
-
-  it('customProvider with an alias and the gateway as fallback: tool loop and served model', async () => {
-    const gateway = gatewayV3();
-    const custom = ai6.customProvider({
-      languageModels: { fast: gateway('community/general') },
-      fallbackProvider: gateway,
-    });
-    const result = ai6.streamText({
-      model: custom.languageModel('fast'),
-      tools: { weather: weather6 },
-      stopWhen: ai6.stepCountIs(3),
-      prompt: 'Use weather for "Kyiv"',
-    });
-    expect(await result.text).toBe('Tool weather returned: {"city":"Kyiv","celsius":21}');
-    expect((await result.steps)[0]?.toolCalls[0]).toMatchObject({ toolName: 'weather' });
-    expectNumericUsage(await result.totalUsage);
-
-    // The fallback path is where ai@6 adapts a provider it does not take for V3 (asProviderV3, the
-    // V2 adapter that converts usage): ours says v3, so its models come through as they are.
-    const fallback = await ai6.generateText({
+    // The fallback path is where `ai` adapts a provider it does not take for its own version
+    // (ai@6's asProviderV3, the V2 adapter that converts usage): ours says which it is, so its
+    // models come through as they are.
+    const fallback = await ai.generateText({
       model: custom.languageModel('my/laptop-model'),
       prompt: 'where am I',
     });
@@ -193,22 +121,22 @@ describe('ai@6 with the /v6 provider', () => {
 
   it('wrapLanguageModel with extractReasoningMiddleware and defaultSettingsMiddleware', async () => {
     const recording = recordingFetch();
-    const model = ai6.wrapLanguageModel({
-      model: gatewayV3({ fetch: recording.fetch })('community/reasoner'),
+    const model = ai.wrapLanguageModel({
+      model: provider({ fetch: recording.fetch })('community/reasoner'),
       middleware: [
-        ai6.extractReasoningMiddleware({ tagName: 'think' }),
-        ai6.defaultSettingsMiddleware({ settings: { temperature: 0.25 } }),
+        ai.extractReasoningMiddleware({ tagName: 'think' }),
+        ai.defaultSettingsMiddleware({ settings: { temperature: 0.25 } }),
       ],
     });
-    const generated = await ai6.generateText({ model, prompt: 'hello there' });
+    const generated = await ai.generateText({ model, prompt: 'hello there' });
     expect(generated.reasoningText).toBe(REASONING);
     expect(recording.sent[0]).toMatchObject({ temperature: 0.25 });
     expectNumericUsage(generated.usage);
 
-    const streamed = ai6.streamText({
+    const streamed = ai.streamText({
       model,
-      tools: { weather: weather6 },
-      stopWhen: ai6.stepCountIs(3),
+      tools: { weather },
+      stopWhen: ai.stepCountIs(3),
       prompt: 'Use weather for "Kyiv"',
     });
     expect(await streamed.text).toContain('Tool weather returned');

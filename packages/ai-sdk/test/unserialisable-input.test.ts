@@ -9,7 +9,8 @@ const { emulator, gateway } = useEmulator();
 /**
  * Input JSON cannot carry reaches the request as the adapter builds it (provider options are sent
  * as extra fields, message provider options on the message): refused before sending, as
- * `InvalidArgumentError` naming the field, through `ai`'s own entry points (issue 28).
+ * `InvalidArgumentError` naming the field (not `JSON.stringify`'s raw `TypeError`), through `ai`'s
+ * own entry points.
  */
 function cyclic(): Record<string, unknown> {
   const value: Record<string, unknown> = { tag: 'x' };
@@ -36,7 +37,7 @@ function expectRefusal(error: unknown, argument: string): void {
   expect(emulator.counters.requests.chat ?? 0).toBe(0);
 }
 
-describe('unserialisable input through the AI SDK (issue 28)', () => {
+describe('unserialisable input through the AI SDK: a typed refusal naming the field', () => {
   it('generateText: a cyclic provider option (an extra field) → InvalidArgumentError, nothing sent', async () => {
     const error = await failure(() =>
       generateText({

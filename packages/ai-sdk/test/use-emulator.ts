@@ -8,6 +8,7 @@ import { gatewayHandlers } from '@infergate/emulator/msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createGateway, type GatewayProviderSettings } from '../src';
+import { createGateway as createGatewayV3 } from '../src/v6';
 
 export const BASE_URL = 'https://gateway.test/v1';
 
@@ -26,9 +27,16 @@ export function useEmulator(scenario?: ScenarioInput) {
   });
   afterAll(() => server.close());
 
+  const settingsFor = (settings: GatewayProviderSettings): GatewayProviderSettings => ({
+    baseURL: BASE_URL,
+    apiKey: DEFAULT_KEYS.full,
+    ...settings,
+  });
   /** A fresh provider (own client and catalog cache) for the emulator. */
-  const gateway = (settings: GatewayProviderSettings = {}) =>
-    createGateway({ baseURL: BASE_URL, apiKey: DEFAULT_KEYS.full, ...settings });
+  const gateway = (settings: GatewayProviderSettings = {}) => createGateway(settingsFor(settings));
+  /** The same, from `/v6` (AI SDK 6). */
+  const gatewayV3 = (settings: GatewayProviderSettings = {}) =>
+    createGatewayV3(settingsFor(settings));
 
-  return { emulator, gateway };
+  return { emulator, gateway, gatewayV3 };
 }

@@ -1,16 +1,20 @@
-import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import type {
+  LanguageModelV4FinishReason,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4StreamPart,
+} from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import {
-  toV3FinishReason,
-  toV3GenerateResult,
-  toV3StreamParts,
-  toV3Warnings,
-} from './convert-to-v3-result';
+import { toV3GenerateResult, toV3StreamParts, toV3Warnings } from './convert-to-v3-result';
 
 const usage = {
   inputTokens: { total: 2, noCache: 2, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 3, text: 3, reasoning: undefined },
 };
+
+/** The finish reason of a V4 result as V3 gives it. */
+function toV3FinishReason(finishReason: LanguageModelV4FinishReason) {
+  return toV3GenerateResult({ content: [], finishReason, usage, warnings: [] }).finishReason;
+}
 
 async function convertStream(parts: LanguageModelV4StreamPart[]) {
   const source = new ReadableStream<LanguageModelV4StreamPart>({

@@ -40,7 +40,7 @@ export function toV3Warnings(warnings: readonly SharedV4Warning[]): SharedV3Warn
 }
 
 /** V3 has no `interrupted`: it is reported as `other`, the gateway's own reason kept in `raw`. */
-export function toV3FinishReason(reason: LanguageModelV4FinishReason): LanguageModelV3FinishReason {
+function toV3FinishReason(reason: LanguageModelV4FinishReason): LanguageModelV3FinishReason {
   return reason.unified === 'interrupted'
     ? { unified: 'other', raw: reason.raw ?? 'interrupted' }
     : { unified: reason.unified, raw: reason.raw };

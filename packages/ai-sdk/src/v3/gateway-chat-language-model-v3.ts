@@ -4,7 +4,7 @@ import type {
   LanguageModelV3GenerateResult,
   LanguageModelV3StreamResult,
 } from '@ai-sdk/provider-v3';
-import type { GatewayChatLanguageModel } from '../gateway-chat-language-model';
+import type { GatewayChatLanguageModel } from '../chat/gateway-chat-language-model';
 import { toV3GenerateResult, toV3StreamParts } from './convert-to-v3-result';
 import { convertV3CallOptions } from './convert-v3-call-options';
 

@@ -8,7 +8,7 @@ import {
   type GatewayEmbeddingModel,
   MAX_EMBEDDING_INPUT_BYTES_PER_CALL,
   MAX_EMBEDDINGS_PER_CALL,
-} from '../gateway-embedding-model';
+} from '../embedding/gateway-embedding-model';
 import { toV3ProviderMetadata, toV3Warnings } from './convert-to-v3-result';
 
 /**

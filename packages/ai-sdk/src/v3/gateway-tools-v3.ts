@@ -4,23 +4,23 @@ import type {
   GatewayOcrResult,
   GatewayTranscribeResult,
   GatewayTranslateResult,
-} from '../gateway-services';
+} from '../tools/gateway-service-types';
 import type {
-  GatewayTools,
   OcrToolInput,
   OcrToolOptions,
   TranscribeToolInput,
   TranscribeToolOptions,
   TranslateToolInput,
   TranslateToolOptions,
-} from '../gateway-tools';
+} from '../tools/gateway-tool-options';
+import type { GatewayTools } from '../tools/gateway-tools';
 
 /**
  * A service tool for AI SDK 6. Its input schema is a Standard Schema with its JSON Schema (what
  * every ai@6 reads), because `ai@6`'s own `Schema` type carries a symbol each release of
  * `@ai-sdk/provider-utils` declares anew: no one declared type fits every 6.x.
  */
-export interface GatewayToolV3<INPUT, OUTPUT> {
+interface GatewayToolV3<INPUT, OUTPUT> {
   description: string;
   inputSchema: StandardSchemaV1<unknown, INPUT> & StandardJSONSchemaV1<unknown, INPUT>;
   execute: (input: INPUT, options: { abortSignal?: AbortSignal }) => Promise<OUTPUT>;

@@ -1,5 +1,5 @@
 import type { TranscriptionModelV3, TranscriptionModelV3CallOptions } from '@ai-sdk/provider-v3';
-import type { GatewayTranscriptionModel } from '../gateway-transcription-model';
+import type { GatewayTranscriptionModel } from '../transcription/gateway-transcription-model';
 import { toV3Warnings } from './convert-to-v3-result';
 
 type TranscriptionModelV3Result = Awaited<ReturnType<TranscriptionModelV3['doGenerate']>>;

@@ -1,0 +1,304 @@
+// docs/gateway-protocol.md §5 (streaming: events, completeness §5.2, failures after the 200 §5.3), §4.4 (tool calls).
+import type {
+  LanguageModelV4StreamPart,
+  SharedV4ProviderMetadata,
+  SharedV4Warning,
+} from '@ai-sdk/provider';
+import { generateId } from '@ai-sdk/provider-utils';
+import { type ChatStream, type ChatStreamEvent, GatewayError, type Usage } from '@infergate/core';
+import { convertGatewayUsage } from './convert-gateway-usage';
+import { mapGatewayFinishReason } from './map-gateway-finish-reason';
+
+interface StreamConversionOptions {
+  warnings: SharedV4Warning[];
+  /** Also emit each gateway event as a `raw` part. */
+  includeRawChunks?: boolean;
+  /** Maps a failure of the gateway stream to the error put into the `error` part. */
+  mapError: (error: unknown) => unknown;
+  /** `providerMetadata` for the `finish` part, given the usage seen. */
+  providerMetadata: (usage: Usage | undefined) => SharedV4ProviderMetadata;
+}
+
+/**
+ * Turns a gateway chat stream (core's typed events) into V4 stream parts:
+ * `stream-start`, `response-metadata` (answering model from the headers; then id and timestamp
+ * from whichever chunk carries them), reasoning blocks (closed where text or a tool input
+ * begins), text blocks, tool
+ * input pieces, then — only once the stream has ended cleanly — each complete `tool-call` and
+ * `finish`. A failure, a malformed event or a stream without `finish_reason` yields an `error`
+ * part and finish reason `error`, never a short success. Aborts error the stream instead, which
+ * is how `ai` recognises them.
+ */
+export function convertGatewayChatStream(
+  stream: ChatStream,
+  options: StreamConversionOptions,
+): ReadableStream<LanguageModelV4StreamPart> {
+  const parts = new GatewayStreamParts(stream, options);
+  let started = false;
+  let settled = false;
+
+  return new ReadableStream<LanguageModelV4StreamPart>({
+    // One pull awaits one batch of gateway events (one network chunk) and enqueues all their
+    // parts synchronously: one promise hop per chunk instead of several per part.
+    async pull(controller) {
+      let enqueued = 0;
+      const enqueue = (part: LanguageModelV4StreamPart) => {
+        enqueued++;
+        controller.enqueue(part);
+      };
+      try {
+        if (!started) {
+          started = true;
+          parts.start(enqueue);
+        }
+        // A batch may give no part (e.g. only usage): read on, since a pull that enqueues
+        // nothing is not called again.
+        while (!settled && enqueued === 0) {
+          let events: ChatStreamEvent[] | undefined;
+          try {
+            events = await stream.readBatch();
+            if (settled) return;
+            if (events !== undefined) for (const event of events) parts.event(event, enqueue);
+          } catch (error) {
+            if (settled) return;
+            settled = true;
+            await stream.cancel().catch(() => {});
+            parts.failed(error, enqueue);
+            controller.close();
+            return;
+          }
+          if (events === undefined) {
+            settled = true;
+            parts.end(enqueue);
+            controller.close();
+          }
+        }
+      } catch (error) {
+        settled = true;
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      settled = true;
+      await stream.cancel(reason).catch(() => {});
+    },
+  });
+}
+
+interface ToolCallInProgress {
+  id: string;
+  name: string | undefined;
+  started: boolean;
+  arguments: string;
+}
+
+type Enqueue = (part: LanguageModelV4StreamPart) => void;
+
+/**
+ * The conversion's state: gateway events in, V4 parts out through `enqueue`, synchronously.
+ * `start`, then `event` for each gateway event, then `end` (clean end) or `failed` (stream error).
+ */
+class GatewayStreamParts {
+  readonly #stream: ChatStream;
+  readonly #options: StreamConversionOptions;
+  /** Id of the open text block, if any; blocks are numbered `text-0`, `text-1`, … */
+  #textId: string | undefined;
+  #textBlocks = 0;
+  /** Id of the open reasoning block, if any (`reasoning-0`, …). */
+  #reasoningId: string | undefined;
+  #reasoningBlocks = 0;
+  readonly #toolCalls = new Map<number, ToolCallInProgress>();
+  #rawFinishReason: string | undefined;
+  #usage: Usage | undefined;
+
+  constructor(stream: ChatStream, options: StreamConversionOptions) {
+    this.#stream = stream;
+    this.#options = options;
+  }
+
+  start(enqueue: Enqueue): void {
+    enqueue({ type: 'stream-start', warnings: this.#options.warnings });
+    enqueue({ type: 'response-metadata', modelId: this.#stream.servedModel });
+  }
+
+  event(event: ChatStreamEvent, enqueue: Enqueue): void {
+    if (this.#options.includeRawChunks) enqueue({ type: 'raw', rawValue: event });
+
+    switch (event.type) {
+      case 'metadata':
+        // Core announces id/model/created from whichever chunk first carries them.
+        enqueue({
+          type: 'response-metadata',
+          ...(event.id !== undefined ? { id: event.id } : {}),
+          modelId: this.#stream.servedModel,
+          ...(event.created !== undefined ? { timestamp: new Date(event.created * 1000) } : {}),
+        });
+        break;
+
+      case 'reasoning-delta':
+        if (event.choiceIndex !== 0 || event.delta.length === 0) break;
+        this.#endText(enqueue);
+        if (this.#reasoningId === undefined) {
+          this.#reasoningId = `reasoning-${this.#reasoningBlocks++}`;
+          enqueue({ type: 'reasoning-start', id: this.#reasoningId });
+        }
+        enqueue({ type: 'reasoning-delta', id: this.#reasoningId, delta: event.delta });
+        break;
+
+      case 'text-delta':
+        // Only the first choice is an AI SDK answer; the adapter never asks for more.
+        if (event.choiceIndex !== 0 || event.delta.length === 0) break;
+        this.#endReasoning(enqueue);
+        if (this.#textId === undefined) {
+          this.#textId = `text-${this.#textBlocks++}`;
+          enqueue({ type: 'text-start', id: this.#textId });
+        }
+        enqueue({ type: 'text-delta', id: this.#textId, delta: event.delta });
+        break;
+
+      case 'tool-call-delta':
+        this.#endReasoning(enqueue);
+        toolCallDeltaParts(this.#toolCalls, event, enqueue);
+        break;
+
+      case 'finish':
+        if (event.choiceIndex === 0) this.#rawFinishReason = event.reason;
+        break;
+
+      case 'usage':
+        this.#usage = event.usage;
+        break;
+    }
+  }
+
+  /** The gateway stream failed: an `error` part and finish reason `error`; aborts are rethrown. */
+  failed(error: unknown, enqueue: Enqueue): void {
+    const mapped = this.#options.mapError(error);
+    if (isAbortError(mapped)) throw mapped;
+    this.#endReasoning(enqueue);
+    this.#endText(enqueue);
+    this.#endStartedToolInputs(enqueue);
+    enqueue({ type: 'error', error: mapped });
+    enqueue(failedFinish(this.#usage, this.#options));
+  }
+
+  /** The gateway stream ended cleanly: complete tool calls, then `finish`. */
+  end(enqueue: Enqueue): void {
+    const usage = this.#usage;
+    const rawFinishReason = this.#rawFinishReason;
+    this.#endReasoning(enqueue);
+    this.#endText(enqueue);
+
+    const unnamed = [...this.#toolCalls.values()].find((call) => call.name === undefined);
+    if (rawFinishReason === undefined || unnamed !== undefined) {
+      this.#endStartedToolInputs(enqueue);
+      enqueue({
+        type: 'error',
+        // Core already fails a stream that ends without a finish_reason (stream_incomplete); it
+        // does not check tool call names, so an unnamed call is refused here.
+        error: this.#options.mapError(
+          rawFinishReason === undefined
+            ? new GatewayError({
+                code: 'stream_incomplete',
+                message:
+                  'The gateway stream ended without a finish_reason: the answer is incomplete.',
+              })
+            : new GatewayError({
+                code: 'invalid_response',
+                message: `The gateway stream sent a tool call (${unnamed?.id}) without a function name.`,
+              }),
+        ),
+      });
+      enqueue(failedFinish(usage, this.#options));
+      return;
+    }
+
+    for (const call of this.#callsInOrder()) {
+      enqueue({ type: 'tool-input-end', id: call.id });
+      enqueue({
+        type: 'tool-call',
+        toolCallId: call.id,
+        toolName: call.name as string,
+        input: call.arguments.trim() === '' ? '{}' : call.arguments,
+      });
+    }
+
+    enqueue({
+      type: 'finish',
+      finishReason: mapGatewayFinishReason(rawFinishReason),
+      usage: convertGatewayUsage(usage),
+      providerMetadata: this.#options.providerMetadata(usage),
+    });
+  }
+
+  #endText(enqueue: Enqueue): void {
+    if (this.#textId === undefined) return;
+    enqueue({ type: 'text-end', id: this.#textId });
+    this.#textId = undefined;
+  }
+
+  /** Reasoning ends where the text or a tool input begins (it may resume later as a new block). */
+  #endReasoning(enqueue: Enqueue): void {
+    if (this.#reasoningId === undefined) return;
+    enqueue({ type: 'reasoning-end', id: this.#reasoningId });
+    this.#reasoningId = undefined;
+  }
+
+  /** A failed stream still closes every tool input it opened (no `tool-call` follows). */
+  #endStartedToolInputs(enqueue: Enqueue): void {
+    for (const call of this.#callsInOrder()) {
+      if (call.started) enqueue({ type: 'tool-input-end', id: call.id });
+    }
+  }
+
+  #callsInOrder(): ToolCallInProgress[] {
+    return [...this.#toolCalls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+  }
+}
+
+function toolCallDeltaParts(
+  toolCalls: Map<number, ToolCallInProgress>,
+  event: Extract<ChatStreamEvent, { type: 'tool-call-delta' }>,
+  enqueue: Enqueue,
+): void {
+  // Core says which call a piece belongs to (a reused index with a new id is a new call).
+  let call = toolCalls.get(event.call);
+  if (call === undefined) {
+    call = { id: event.id ?? generateId(), name: event.name, started: false, arguments: '' };
+    toolCalls.set(event.call, call);
+  } else if (call.name === undefined && event.name !== undefined) {
+    call.name = event.name;
+  }
+
+  call.arguments += event.argumentsDelta;
+
+  if (!call.started && call.name !== undefined) {
+    call.started = true;
+    enqueue({ type: 'tool-input-start', id: call.id, toolName: call.name });
+    // Pieces that arrived before the name are sent now, in order.
+    if (call.arguments.length > 0) {
+      enqueue({ type: 'tool-input-delta', id: call.id, delta: call.arguments });
+    }
+    return;
+  }
+
+  if (call.started && event.argumentsDelta.length > 0) {
+    enqueue({ type: 'tool-input-delta', id: call.id, delta: event.argumentsDelta });
+  }
+}
+
+function failedFinish(
+  usage: Usage | undefined,
+  options: StreamConversionOptions,
+): LanguageModelV4StreamPart {
+  return {
+    type: 'finish',
+    finishReason: { unified: 'error', raw: undefined },
+    usage: convertGatewayUsage(usage),
+    providerMetadata: options.providerMetadata(usage),
+  };
+}
+
+function isAbortError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}

@@ -1,0 +1,31 @@
+// docs/gateway-protocol.md §4.3 (`usage`, present only when the model server reports it).
+import type { JSONObject, LanguageModelV4Usage } from '@ai-sdk/provider';
+import type { Usage } from '@infergate/core';
+import { readUsage } from '@infergate/core/internal';
+
+/**
+ * Maps the gateway's `usage` (present when the model server reports it), read by core's
+ * `readUsage`, to V4 usage. Unknown counts stay undefined.
+ */
+export function convertGatewayUsage(usage: Usage | null | undefined): LanguageModelV4Usage {
+  const counts = readUsage(usage);
+  const input = counts?.inputTokens;
+  const output = counts?.outputTokens;
+  const cached = counts?.cachedInputTokens;
+  const reasoning = counts?.reasoningTokens;
+
+  return {
+    inputTokens: {
+      total: input,
+      noCache: input !== undefined ? input - (cached ?? 0) : undefined,
+      cacheRead: cached,
+      cacheWrite: undefined,
+    },
+    outputTokens: {
+      total: output,
+      text: output !== undefined ? output - (reasoning ?? 0) : undefined,
+      reasoning,
+    },
+    ...(usage != null ? { raw: usage as JSONObject } : {}),
+  };
+}

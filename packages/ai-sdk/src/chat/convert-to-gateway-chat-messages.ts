@@ -1,0 +1,159 @@
+// docs/gateway-protocol.md §4.1 (messages, content parts, tool turns, reasoning sent back).
+import {
+  type LanguageModelV4FilePart,
+  type LanguageModelV4Prompt,
+  type LanguageModelV4ToolResultOutput,
+  type SharedV4ProviderOptions,
+  UnsupportedFunctionalityError,
+} from '@ai-sdk/provider';
+import { convertToBase64 } from '@ai-sdk/provider-utils';
+import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
+import { mediaPart } from '@infergate/core/internal';
+import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
+
+/**
+ * Converts an AI SDK prompt into gateway chat messages (docs/gateway-protocol.md §4.1).
+ *
+ * - A user message made only of text is sent as a plain string; image or text-file parts turn it
+ *   into an array of content parts, which only models that accept parts understand.
+ * - Assistant tool calls become `tool_calls`; each tool result becomes its own `tool` message.
+ * - `providerOptions.infergate` on a message adds its fields to that message unchanged
+ *   (the spec allows additional fields).
+ * - Reasoning parts are dropped, unless `sendReasoning`: then they go back as `reasoning_content`.
+ */
+export function convertToGatewayChatMessages(
+  prompt: LanguageModelV4Prompt,
+  options: { sendReasoning?: boolean } = {},
+): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+
+  for (const message of prompt) {
+    const extra = messageExtras(message.providerOptions);
+
+    switch (message.role) {
+      case 'system':
+        messages.push({ role: 'system', content: message.content, ...extra });
+        break;
+
+      case 'user': {
+        const onlyText = message.content.every((part) => part.type === 'text');
+        if (onlyText) {
+          const text = message.content
+            .map((part) => (part.type === 'text' ? part.text : ''))
+            .join('');
+          messages.push({ role: 'user', content: text, ...extra });
+          break;
+        }
+        const parts = message.content.map((part) =>
+          part.type === 'text' ? { type: 'text', text: part.text } : convertFilePart(part),
+        );
+        messages.push({ role: 'user', content: parts, ...extra });
+        break;
+      }
+
+      case 'assistant': {
+        let text = '';
+        let reasoning = '';
+        const toolCalls: ToolCall[] = [];
+        for (const part of message.content) {
+          switch (part.type) {
+            case 'text':
+              text += part.text;
+              break;
+            case 'tool-call':
+              // Tools run by the provider are not a gateway concept: only client tool calls are replayed.
+              if (part.providerExecuted) break;
+              toolCalls.push({
+                id: part.toolCallId,
+                type: 'function',
+                function: { name: part.toolName, arguments: JSON.stringify(part.input ?? {}) },
+              });
+              break;
+            case 'reasoning':
+              if (options.sendReasoning) reasoning += part.text;
+              break;
+            case 'file':
+              throw new UnsupportedFunctionalityError({
+                functionality: 'file parts in assistant messages',
+              });
+            // Custom parts and provider tool results have no field on the wire.
+            default:
+              break;
+          }
+        }
+        messages.push({
+          role: 'assistant',
+          content: text.length > 0 ? text : toolCalls.length > 0 ? null : '',
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+          ...(reasoning.length > 0 ? { reasoning_content: reasoning } : {}),
+          ...extra,
+        });
+        break;
+      }
+
+      case 'tool':
+        for (const part of message.content) {
+          if (part.type !== 'tool-result') continue; // approval responses have no wire form
+          messages.push({
+            role: 'tool',
+            tool_call_id: part.toolCallId,
+            content: toolResultContent(part.output),
+            ...extra,
+          });
+        }
+        break;
+
+      default: {
+        const unknownRole: never = message;
+        throw new UnsupportedFunctionalityError({
+          functionality: `message role ${String((unknownRole as { role?: unknown }).role)}`,
+        });
+      }
+    }
+  }
+
+  return messages;
+}
+
+function messageExtras(providerOptions: SharedV4ProviderOptions | undefined) {
+  return { ...(providerOptions?.[PROVIDER_OPTIONS_KEY] ?? {}) };
+}
+
+function convertFilePart(part: LanguageModelV4FilePart): ChatContentPart {
+  const { mediaType, data } = part;
+  if (data.type === 'text') return { type: 'text', text: data.text };
+  // Core builds the part (images, audio, files: one rule and one default image type for every adapter).
+  const converted =
+    data.type === 'url'
+      ? mediaPart({ mediaType, url: data.url.toString() })
+      : data.type === 'data'
+        ? mediaPart({
+            mediaType,
+            data: typeof data.data === 'string' ? data.data : convertToBase64(data.data),
+            filename: part.filename,
+          })
+        : undefined;
+  if (converted) return converted;
+  throw new UnsupportedFunctionalityError({
+    functionality: `file part with media type ${mediaType} (${data.type}); the gateway chat takes images by URL or data, and audio and other files as data`,
+  });
+}
+
+function toolResultContent(output: LanguageModelV4ToolResultOutput): string {
+  switch (output.type) {
+    case 'text':
+    case 'error-text':
+      return output.value;
+    case 'json':
+    case 'error-json':
+      return JSON.stringify(output.value);
+    case 'execution-denied':
+      return output.reason ?? 'Tool execution denied.';
+    case 'content':
+      return output.value
+        .map((item) => (item.type === 'text' ? item.text : JSON.stringify(item)))
+        .join('\n');
+    default:
+      return JSON.stringify(output);
+  }
+}

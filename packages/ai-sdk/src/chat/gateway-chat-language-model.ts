@@ -1,0 +1,316 @@
+// docs/gateway-protocol.md §4 (chat completions: the request §4.1, the capability gate §4.2, the answer §4.3, fallback §4.6).
+import type {
+  JSONObject,
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4StreamResult,
+  SharedV4ProviderMetadata,
+  SharedV4Warning,
+} from '@ai-sdk/provider';
+import { injectJsonInstructionIntoMessages } from '@ai-sdk/provider-utils';
+import {
+  type CallOptions,
+  type ChatMessage,
+  type ChatRequest,
+  isGatewayError,
+  type ModelCapability,
+  type ResponseFormat,
+  requiredCapabilities,
+  type Usage,
+} from '@infergate/core';
+import { buildChatRequest, ENDPOINTS } from '@infergate/core/internal';
+import {
+  AI_RETRIES,
+  definedHeaders,
+  endpointURL,
+  type GatewayModelConfig,
+  headersToRecord,
+} from '../shared/gateway-model-config';
+import { mapGatewayError } from '../shared/map-gateway-error';
+import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
+import { convertGatewayChatStream } from './convert-gateway-chat-stream';
+import { convertGatewayUsage } from './convert-gateway-usage';
+import { convertToGatewayChatMessages } from './convert-to-gateway-chat-messages';
+import type { GatewayChatModelId, GatewayChatModelSettings } from './gateway-chat-options';
+import { mapGatewayFinishReason } from './map-gateway-finish-reason';
+import { type PreparedTools, prepareTools } from './prepare-tools';
+import { UnsupportedModelCapabilityError } from './unsupported-model-capability-error';
+
+/** Call options the gateway has no field for: warned about and not sent. */
+const UNSUPPORTED_SETTINGS = ['topK'] as const;
+
+interface PreparedChatRequest {
+  body: ChatRequest;
+  warnings: SharedV4Warning[];
+}
+
+/** A gateway chat model as an AI SDK `LanguageModelV4`. */
+export class GatewayChatLanguageModel implements LanguageModelV4 {
+  readonly specificationVersion = 'v4';
+  readonly modelId: GatewayChatModelId;
+  /** Image URLs are passed to the gateway as they are instead of being downloaded first. */
+  readonly supportedUrls: Record<string, RegExp[]> = { 'image/*': [/^https?:\/\/.+$/] };
+
+  private readonly settings: GatewayChatModelSettings;
+  private readonly config: GatewayModelConfig;
+
+  constructor(
+    modelId: GatewayChatModelId,
+    settings: GatewayChatModelSettings,
+    config: GatewayModelConfig,
+  ) {
+    this.modelId = modelId;
+    this.settings = settings;
+    this.config = config;
+  }
+
+  get provider(): string {
+    return this.config.provider;
+  }
+
+  async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
+    const { body, warnings } = await this.prepareRequest(options, { stream: false });
+    const client = this.config.client();
+
+    let result: Awaited<ReturnType<typeof client.chat>>;
+    try {
+      result = await client.chat(body, this.callOptions(options));
+    } catch (error) {
+      throw this.mapError(error, body);
+    }
+
+    const { response, answer } = result;
+    // Core read choice 0 tolerantly (content parts, reasoning fields, tool-call ids).
+    const content: LanguageModelV4Content[] = [];
+    if (answer.reasoning !== undefined) content.push({ type: 'reasoning', text: answer.reasoning });
+    if (answer.text.length > 0) content.push({ type: 'text', text: answer.text });
+    for (const toolCall of answer.toolCalls) {
+      content.push({
+        type: 'tool-call',
+        toolCallId: toolCall.id,
+        toolName: toolCall.name,
+        input: toolCall.arguments,
+      });
+    }
+
+    return {
+      content,
+      finishReason: mapGatewayFinishReason(answer.finishReason),
+      usage: convertGatewayUsage(response.usage),
+      providerMetadata: providerMetadata(result, response.usage),
+      request: { body },
+      response: {
+        ...(answer.id !== undefined ? { id: answer.id } : {}),
+        modelId: result.servedModel,
+        ...(answer.created !== undefined ? { timestamp: new Date(answer.created * 1000) } : {}),
+        headers: headersToRecord(result.headers),
+        body: response,
+      },
+      warnings,
+    };
+  }
+
+  async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
+    const { body, warnings } = await this.prepareRequest(options, { stream: true });
+    const client = this.config.client();
+
+    let stream: Awaited<ReturnType<typeof client.chatStream>>;
+    try {
+      stream = await client.chatStream(body, this.callOptions(options));
+    } catch (error) {
+      throw this.mapError(error, body);
+    }
+
+    return {
+      stream: convertGatewayChatStream(stream, {
+        warnings,
+        includeRawChunks: options.includeRawChunks,
+        mapError: (error) => this.mapError(error, body),
+        providerMetadata: (usage) => providerMetadata(stream, usage),
+      }),
+      request: { body: { ...body, stream: true } },
+      response: { headers: headersToRecord(stream.headers) },
+    };
+  }
+
+  /** Builds the gateway request and refuses it, before any chat request, when the model lacks a capability. */
+  private async prepareRequest(
+    options: LanguageModelV4CallOptions,
+    { stream }: { stream: boolean },
+  ): Promise<PreparedChatRequest> {
+    const warnings: SharedV4Warning[] = [];
+    for (const setting of UNSUPPORTED_SETTINGS) {
+      if (options[setting] != null) {
+        warnings.push({
+          type: 'unsupported',
+          feature: setting,
+          details:
+            'The gateway API has no field for it. If your model server understands one, send it through providerOptions.infergate.',
+        });
+      }
+    }
+    if (options.reasoning != null && options.reasoning !== 'provider-default') {
+      warnings.push({
+        type: 'unsupported',
+        feature: 'reasoning',
+        details: 'The gateway API has no reasoning setting.',
+      });
+    }
+
+    const tools = prepareTools(options);
+    warnings.push(...tools.warnings);
+
+    const conversion = { sendReasoning: this.settings.sendReasoning === true };
+    let messages: ChatMessage[] = convertToGatewayChatMessages(options.prompt, conversion);
+    let responseFormat = mapResponseFormat(options.responseFormat);
+    let body = requestBody(this.modelId, options, messages, tools, responseFormat);
+    let needs = requiredCapabilities(body, stream);
+
+    // Core's gate for every call, plain chat too: an id the catalog does not list is refused
+    // here with close matches (one cached GET /models per catalogTtlMs), as in LangChain. One
+    // look-up and check, unless the opt-in json_schema downgrade must see the capabilities first.
+    if (responseFormat?.type !== 'json_schema' || this.settings.fallbackToJsonObject !== true) {
+      await this.checkModel(needs, options.abortSignal, undefined, describeCall(stream, body));
+      return { body, warnings };
+    }
+    const capabilities = await this.checkModel([], options.abortSignal);
+    if (
+      capabilities !== undefined &&
+      !capabilities.includes('json_schema') &&
+      capabilities.includes('json_object')
+    ) {
+      // Opt-in downgrade: the schema goes into the system message; `ai` validates the answer.
+      messages = convertToGatewayChatMessages(
+        injectJsonInstructionIntoMessages({
+          messages: options.prompt,
+          schema:
+            options.responseFormat?.type === 'json' ? options.responseFormat.schema : undefined,
+        }),
+        conversion,
+      );
+      responseFormat = { type: 'json_object' };
+      body = requestBody(this.modelId, options, messages, tools, responseFormat);
+      needs = requiredCapabilities(body, stream);
+      warnings.push({
+        type: 'unsupported',
+        feature: 'responseFormat.schema',
+        details: `Model "${this.modelId}" has json_object but not json_schema: sent as json_object with the schema in the system message (fallbackToJsonObject). The answer is validated client-side.`,
+      });
+    }
+    // Core's gate: refuses (naming the models that would do) before any chat request.
+    if (capabilities !== undefined) {
+      await this.checkModel(needs, options.abortSignal, capabilities, describeCall(stream, body));
+    }
+
+    return { body, warnings };
+  }
+
+  /**
+   * Core's capability gate for this model: its capabilities from the settings (`known`), else
+   * from core's cached catalog. Core's rule decides unlisted ids: an own model (`my/...`, offline
+   * yet still answering) is undefined, so the gateway decides; any other is refused with
+   * `model_not_found` (`NoSuchModelError`). A refusal becomes `UnsupportedModelCapabilityError`.
+   */
+  private async checkModel(
+    needs: readonly ModelCapability[],
+    signal: AbortSignal | undefined,
+    known: readonly string[] | undefined = this.settings.capabilities,
+    purpose?: string,
+  ): Promise<readonly string[] | undefined> {
+    try {
+      return await this.config
+        .client()
+        .checkModel(this.modelId, needs, { signal, maxRetries: AI_RETRIES, known, purpose });
+    } catch (error) {
+      if (isGatewayError(error) && error.code === 'unsupported_model_capability') {
+        throw new UnsupportedModelCapabilityError(error);
+      }
+      throw this.mapError(error, undefined, ENDPOINTS.models);
+    }
+  }
+
+  /** Core's options for one call: the abort signal and headers (one attempt: `ai` retries). */
+  private callOptions(options: LanguageModelV4CallOptions): CallOptions {
+    return {
+      signal: options.abortSignal,
+      headers: definedHeaders(options.headers),
+      maxRetries: AI_RETRIES,
+    };
+  }
+
+  private mapError(error: unknown, body: unknown, path: string = ENDPOINTS.chat): unknown {
+    return mapGatewayError(error, {
+      url: endpointURL(this.config, path),
+      requestBodyValues: body,
+      maxRetryAfterMs: this.config.maxRetryAfterMs,
+    });
+  }
+}
+
+/** The gateway request, built by core: `providerOptions.infergate` fields first, the call's win. */
+function requestBody(
+  modelId: string,
+  options: LanguageModelV4CallOptions,
+  messages: ChatMessage[],
+  tools: PreparedTools,
+  responseFormat: ResponseFormat | undefined,
+): ChatRequest {
+  return buildChatRequest({
+    model: modelId,
+    messages,
+    temperature: options.temperature,
+    maxTokens: options.maxOutputTokens,
+    topP: options.topP,
+    stop: options.stopSequences,
+    seed: options.seed,
+    presencePenalty: options.presencePenalty,
+    frequencyPenalty: options.frequencyPenalty,
+    tools: tools.tools,
+    toolChoice: tools.toolChoice,
+    responseFormat,
+    extraFields: options.providerOptions?.[PROVIDER_OPTIONS_KEY],
+  });
+}
+
+/** What a refused call was, for the refusal's message: `streamText with tools`. */
+function describeCall(stream: boolean, body: ChatRequest): string {
+  const parts: string[] = [];
+  if (body.tools !== undefined) parts.push('tools');
+  if (body.response_format?.type === 'json_schema') parts.push('a JSON schema');
+  if (body.response_format?.type === 'json_object') parts.push('JSON output');
+  const call = stream ? 'streamText' : 'generateText';
+  return parts.length > 0 ? `${call} with ${parts.join(' and ')}` : call;
+}
+
+function mapResponseFormat(
+  responseFormat: LanguageModelV4CallOptions['responseFormat'],
+): ResponseFormat | undefined {
+  if (responseFormat?.type !== 'json') return undefined;
+  if (responseFormat.schema === undefined) return { type: 'json_object' };
+  return {
+    type: 'json_schema',
+    json_schema: {
+      name: responseFormat.name ?? 'response',
+      schema: responseFormat.schema as Record<string, unknown>,
+      ...(responseFormat.description !== undefined
+        ? { description: responseFormat.description }
+        : {}),
+    },
+  };
+}
+
+function providerMetadata(
+  answer: { requestedModel: string; servedModel: string; fallback: boolean },
+  usage: Usage | null | undefined,
+): SharedV4ProviderMetadata {
+  return {
+    [PROVIDER_OPTIONS_KEY]: {
+      requestedModel: answer.requestedModel,
+      servedModel: answer.servedModel,
+      fallback: answer.fallback,
+      ...(usage != null ? { usage: usage as JSONObject } : {}),
+    },
+  };
+}

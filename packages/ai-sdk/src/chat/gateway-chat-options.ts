@@ -1,0 +1,30 @@
+// docs/gateway-protocol.md §4.2 (capabilities given instead of the catalog's), §4.1 (reasoning sent back).
+import type { ModelCapability } from '@infergate/core';
+
+/**
+ * A chat model id as listed by `GET /models`: `my/<name>`, `<pool>/<model>` or a network model id.
+ * The catalog is live, so any string is accepted; `gateway.models()` lists the current ids.
+ */
+export type GatewayChatModelId = string & {};
+
+/** Per-model settings: the second argument of `gateway(modelId, settings)`. */
+export interface GatewayChatModelSettings {
+  /**
+   * The model's capabilities, when you know them. Given, they replace the catalog look-up
+   * (no `GET /models` before the first call). Missing optional capabilities are refused before
+   * any chat request is sent.
+   */
+  capabilities?: readonly ModelCapability[];
+  /**
+   * When the model has `json_object` but not `json_schema`, send a JSON-schema request as
+   * `json_object` instead of refusing it. The schema is put into the system message, an
+   * `unsupported` warning is returned and the answer is validated client-side by the AI SDK
+   * (e.g. `Output.object`). Default `false`: refuse.
+   */
+  fallbackToJsonObject?: boolean;
+  /**
+   * Send the reasoning of earlier assistant turns back to the gateway as `reasoning_content`
+   * (for model servers that want it). Default `false`: reasoning is never sent back.
+   */
+  sendReasoning?: boolean;
+}

@@ -1,0 +1,17 @@
+/**
+ * What both provider entries export besides their own provider and models: the main entry (ai@7)
+ * and `/v6` (ai@6) share settings, options, services, tool options, errors and catalog types.
+ */
+export type { GatewayModel, GatewayService, ModelCapability } from '@infergate/core';
+export type { GatewayChatModelId, GatewayChatModelSettings } from './chat/gateway-chat-options';
+export { UnsupportedModelCapabilityError } from './chat/unsupported-model-capability-error';
+export {
+  MAX_EMBEDDING_INPUT_BYTES_PER_CALL,
+  MAX_EMBEDDINGS_PER_CALL,
+} from './embedding/gateway-embedding-model';
+export type { GatewayEmbeddingOptions } from './embedding/gateway-embedding-options';
+export type { GatewayProviderBase } from './provider/gateway-provider-base';
+export type { GatewayProviderSettings } from './provider/gateway-provider-settings';
+export type * from './tools/gateway-service-types';
+export type * from './tools/gateway-tool-options';
+export type { GatewayTranscriptionOptions } from './transcription/gateway-transcription-options';

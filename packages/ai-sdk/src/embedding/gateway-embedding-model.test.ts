@@ -1,0 +1,117 @@
+import {
+  InvalidArgumentError,
+  NoSuchModelError,
+  TooManyEmbeddingValuesForCallError,
+} from '@ai-sdk/provider';
+import { DEFAULT_KEYS } from '@infergate/emulator';
+import { embed, embedMany } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../../test/use-emulator';
+
+const { emulator, gateway } = useEmulator({ latencyMs: 2 });
+
+const ENGINE = 'all-minilm-l6-v2';
+
+describe('embeddings through the gateway', () => {
+  it('embeds 1 000 values with at most 4 requests in flight, in input order', async () => {
+    const values = Array.from({ length: 1000 }, (_, i) => `document number ${i}`);
+    const model = gateway().embeddingModel(ENGINE);
+    const { embeddings } = await embedMany({ model, values });
+    expect(embeddings).toHaveLength(1000);
+    expect(embeddings[0]).toHaveLength(384);
+    expect(emulator.counters.requests.embeddings).toBe(Math.ceil(1000 / 64));
+    expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(4);
+    expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeGreaterThan(1);
+    expect(emulator.counters.concurrencyRejections).toBe(0);
+
+    // Order: each vector equals the vector of the same text embedded alone.
+    const { embedding } = await embed({ model, value: values[737]! });
+    expect(embeddings[737]).toEqual(embedding);
+  });
+
+  it('hands maxConcurrency to core', async () => {
+    const values = Array.from({ length: 300 }, (_, i) => `text ${i}`);
+    await embedMany({ model: gateway({ maxConcurrency: 2 }).embeddingModel(ENGINE), values });
+    expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(2);
+  });
+
+  it('embeds one value and passes inputType and dimensions', async () => {
+    const model = gateway().embeddingModel('multilingual-e5-base');
+    const asQuery = await embed({
+      model,
+      value: 'where is the station',
+      providerOptions: { infergate: { inputType: 'query', dimensions: 256 } },
+    });
+    expect(asQuery.embedding).toHaveLength(256);
+    const asDocument = await embed({
+      model,
+      value: 'where is the station',
+      providerOptions: { infergate: { dimensions: 256 } },
+    });
+    expect(asDocument.embedding).not.toEqual(asQuery.embedding);
+    const viaAi = await embed({ model, value: 'x', dimensions: 128 } as Parameters<
+      typeof embed
+    >[0]);
+    expect(viaAi.embedding).toHaveLength(128);
+  });
+
+  it('splits a 64-value call by the 64 KiB byte limit inside doEmbed', async () => {
+    const model = gateway().embeddingModel(ENGINE);
+    const values = Array.from({ length: 64 }, (_, i) => `${i} ${'x'.repeat(2000)}`);
+    const result = await model.doEmbed({ values });
+    expect(result.embeddings).toHaveLength(64);
+    expect(emulator.counters.requests.embeddings).toBe(2);
+  });
+
+  it('declares its limits to ai', () => {
+    const model = gateway().embeddingModel(ENGINE);
+    expect(model.maxEmbeddingsPerCall).toBe(64);
+    expect(model.supportsParallelCalls).toBe(true);
+  });
+
+  it("reports token usage summed over the requests, and the last answer's headers and body", async () => {
+    const values = ['one two three', 'four five'];
+    const result = await embedMany({ model: gateway().embeddingModel(ENGINE), values });
+    expect(result.usage.tokens).toBeGreaterThan(0);
+    expect(Number.isNaN(result.usage.tokens)).toBe(false);
+    expect(result.responses?.[0]?.headers?.['content-type']).toContain('application/json');
+    expect(result.responses?.[0]?.body).toMatchObject({
+      object: 'list',
+      usage: { prompt_tokens: result.usage.tokens },
+    });
+    const single = await embed({ model: gateway().embeddingModel(ENGINE), value: 'one two three' });
+    expect(single.usage.tokens).toBeGreaterThan(0);
+    expect(single.response?.headers?.['content-type']).toContain('application/json');
+  });
+
+  it('refuses more than 64 values in one doEmbed call', async () => {
+    const model = gateway().embeddingModel(ENGINE);
+    await expect(
+      model.doEmbed({ values: Array.from({ length: 65 }, () => 'a') }),
+    ).rejects.toSatisfy(TooManyEmbeddingValuesForCallError.isInstance);
+  });
+
+  it('refuses an engine the gateway does not list with NoSuchModelError, listing the engines', async () => {
+    const error = await embed({
+      model: gateway().embeddingModel('multilingual-e5-large'),
+      value: 'x',
+      maxRetries: 0,
+    }).catch((e: unknown) => e);
+    expect(NoSuchModelError.isInstance(error)).toBe(true);
+    expect((error as NoSuchModelError).modelType).toBe('embeddingModel');
+    expect((error as Error).message).toContain('multilingual-e5-base');
+    expect(emulator.counters.requests.embeddings).toBe(0);
+  });
+
+  it('requires an engine id when several engines exist, listing them', async () => {
+    const error = await embed({
+      model: gateway().embeddingModel(),
+      value: 'x',
+      maxRetries: 0,
+    }).catch((e: unknown) => e);
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('multilingual-e5-base');
+    expect((error as Error).message).toContain('all-minilm-l6-v2');
+    expect(emulator.counters.requests.embeddings).toBe(0);
+  });
+});

@@ -1,0 +1,123 @@
+// Compile-time tests of the main entry's public types against ai@7: checked by `typecheck`
+// (tsconfig includes src/), never run. A line that stops compiling, or a `@ts-expect-error` that
+// no longer finds an error, fails the package's type check.
+import type {
+  EmbeddingModelV4,
+  LanguageModelV4,
+  ProviderV4,
+  TranscriptionModelV4,
+} from '@ai-sdk/provider';
+import type { GatewayModel, GatewayService } from '@infergate/core';
+import type { EmbeddingModel, LanguageModel, ToolSet, TranscriptionModel } from 'ai';
+import { expectTypeOf } from 'vitest';
+import {
+  createGateway,
+  type GatewayChatLanguageModel,
+  type GatewayEmbeddingModel,
+  type GatewayEmbeddingOptions,
+  type GatewayProvider,
+  type GatewayProviderBase,
+  type GatewayProviderSettings,
+  type GatewayTools,
+  type GatewayTranscriptionModel,
+  type GatewayTranscriptionOptions,
+  gateway,
+  type ModelCapability,
+  UnsupportedModelCapabilityError,
+} from './index';
+
+// The provider is ai@7's: a ProviderV4 whose models ai@7 takes.
+expectTypeOf(gateway).toEqualTypeOf<GatewayProvider>();
+expectTypeOf(createGateway()).toEqualTypeOf<GatewayProvider>();
+expectTypeOf<GatewayProvider>().toExtend<ProviderV4>();
+expectTypeOf<GatewayProvider>().toExtend<
+  GatewayProviderBase<GatewayChatLanguageModel, GatewayTools>
+>();
+expectTypeOf(gateway('community/general')).toEqualTypeOf<GatewayChatLanguageModel>();
+expectTypeOf(gateway('community/general')).toExtend<LanguageModel>();
+expectTypeOf(gateway.languageModel('community/general')).toExtend<LanguageModelV4>();
+expectTypeOf(gateway.chat('community/general')).toEqualTypeOf<GatewayChatLanguageModel>();
+expectTypeOf(gateway.embeddingModel()).toEqualTypeOf<GatewayEmbeddingModel>();
+expectTypeOf(gateway.embeddingModel('all-minilm-l6-v2')).toExtend<EmbeddingModel>();
+expectTypeOf(gateway.embeddingModel()).toExtend<EmbeddingModelV4>();
+expectTypeOf(gateway.transcriptionModel()).toEqualTypeOf<GatewayTranscriptionModel>();
+expectTypeOf(gateway.transcriptionModel()).toExtend<TranscriptionModel>();
+expectTypeOf(gateway.transcriptionModel()).toExtend<TranscriptionModelV4>();
+expectTypeOf(gateway.imageModel).returns.toBeNever();
+expectTypeOf(gateway.models()).resolves.toEqualTypeOf<GatewayModel[]>();
+expectTypeOf(gateway.services()).resolves.toEqualTypeOf<GatewayService[]>();
+
+// Model ids are open strings (the catalog is live); the settings are typed.
+expectTypeOf(gateway).toBeCallableWith('my/laptop-model');
+expectTypeOf(gateway).toBeCallableWith('community/general', {
+  capabilities: ['chat', 'tools'],
+  fallbackToJsonObject: true,
+  sendReasoning: true,
+});
+// @ts-expect-error a chat model needs an id
+gateway.chat();
+// @ts-expect-error capabilities are the gateway's names
+gateway('community/general', { capabilities: ['vision'] });
+// @ts-expect-error fallbackToJsonObject is a boolean
+gateway('community/general', { fallbackToJsonObject: 'yes' });
+
+// createGateway's settings: each option's type, unknown options refused.
+expectTypeOf(createGateway).toBeCallableWith({
+  baseURL: 'https://gateway.example/v1',
+  apiKey: 'key',
+  headers: { 'x-team': 'search' },
+  fetch,
+  maxConcurrency: 2,
+  maxConcurrencyPerKey: 4,
+  timeoutMs: 60_000,
+  catalogTtlMs: 1000,
+  maxRetryAfterMs: 5000,
+  onEvent: () => {},
+  recordContent: false,
+});
+expectTypeOf(createGateway).parameter(0).toEqualTypeOf<GatewayProviderSettings | undefined>();
+// @ts-expect-error baseURL is a string
+createGateway({ baseURL: new URL('https://gateway.example/v1') });
+// @ts-expect-error maxConcurrency is a number
+createGateway({ maxConcurrency: '4' });
+// @ts-expect-error headers are strings
+createGateway({ headers: { 'x-retries': 3 } });
+// @ts-expect-error no such setting
+createGateway({ retries: 3 });
+
+// providerOptions.infergate of embeddings and transcription.
+expectTypeOf<GatewayEmbeddingOptions>().toEqualTypeOf<{
+  inputType?: 'document' | 'query' | undefined;
+  dimensions?: number | undefined;
+}>();
+expectTypeOf<GatewayTranscriptionOptions>().toEqualTypeOf<{
+  language?: string | undefined;
+  translate?: boolean | undefined;
+}>();
+// @ts-expect-error inputType is document or query
+const wrongInputType: GatewayEmbeddingOptions = { inputType: 'passage' };
+// @ts-expect-error translate is a boolean
+const wrongTranslate: GatewayTranscriptionOptions = { translate: 'yes' };
+
+// The service tools are ai@7 tools; the service helpers are typed.
+expectTypeOf({
+  translate: gateway.tools.translate({ targetLanguage: 'de' }),
+  ocr: gateway.tools.ocr(),
+  transcribe: gateway.tools.transcribe(),
+}).toExtend<ToolSet>();
+expectTypeOf(gateway.translate({ text: 'hi', targetLanguage: 'de' })).resolves.toEqualTypeOf<{
+  text: string;
+  sourceLanguage?: string;
+  targetLanguage: string;
+}>();
+// @ts-expect-error translate needs a target language
+gateway.translate({ text: 'hi' });
+
+// The capability refusal narrows like the AI SDK's errors.
+declare const error: unknown;
+if (UnsupportedModelCapabilityError.isInstance(error)) {
+  expectTypeOf(error.missing).toEqualTypeOf<ModelCapability[]>();
+  expectTypeOf(error.alternatives).toEqualTypeOf<string[] | undefined>();
+}
+
+export { wrongInputType, wrongTranslate };

@@ -1,0 +1,96 @@
+// docs/gateway-protocol.md §2 (base URL, key, headers, concurrency and duration), §3.3 (catalog TTL).
+import {
+  createGatewayClient,
+  type GatewayClient,
+  type GatewayEventHandler,
+  type KeyBudget,
+} from '@infergate/core';
+import { RETRY_DEFAULTS } from '@infergate/core/internal';
+import type { GatewayModelConfig } from '../shared/gateway-model-config';
+import { mapGatewayError } from '../shared/map-gateway-error';
+
+export interface GatewayProviderSettings {
+  /** Gateway base URL, ending in `/v1`. Default: the `INFERGATE_BASE_URL` environment variable. */
+  baseURL?: string;
+  /** API key. Default: the `INFERGATE_API_KEY` environment variable. Never logged. */
+  apiKey?: string;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /** A WHATWG fetch, e.g. for tests or proxies. Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /**
+   * Requests this provider has in flight at once (its own queue, before the key's budget).
+   * Default 4. Never lets the key exceed `maxConcurrencyPerKey`.
+   */
+  maxConcurrency?: number;
+  /** Requests in flight per (gateway origin, API key) over every client sharing `budget`. Default 4. */
+  maxConcurrencyPerKey?: number;
+  /**
+   * Where the key's slots are counted (core's `KeyBudget`, e.g. `@infergate/redis` across
+   * processes). Default: the in-process budget.
+   */
+  budget?: KeyBudget;
+  /** Deadline of one call, queue and retries included. Default 300 000 ms (the gateway's limit). */
+  timeoutMs?: number;
+  /** How long the model and service catalog is cached. Default 60 000 ms. */
+  catalogTtlMs?: number;
+  /**
+   * Longest `Retry-After` worth waiting for: a 429 asking for longer is not retryable
+   * (`APICallError.isRetryable: false`), so `ai` fails at once instead of waiting. Default 60 000 ms.
+   */
+  maxRetryAfterMs?: number;
+  /** Core's per-call events (queue wait, attempts, served model, usage); see core's Observability. */
+  onEvent?: GatewayEventHandler;
+  /** Let `onEvent` events carry request and answer bodies. Default `false`. */
+  recordContent?: boolean;
+}
+
+/** The kinds of object a provider makes, each named in its `provider` (`infergate.chat`, …). */
+type GatewayModelKind = 'chat' | 'embedding' | 'transcription' | 'services';
+
+/**
+ * A provider's settings resolved into what its model objects share: one core client, created on
+ * first use, and the `Retry-After` limit. Returns the config of each kind of object.
+ */
+export function resolveGatewaySettings(
+  settings: GatewayProviderSettings,
+): (kind: GatewayModelKind) => GatewayModelConfig {
+  const client = lazyGatewayClient(settings);
+  const maxRetryAfterMs = settings.maxRetryAfterMs ?? RETRY_DEFAULTS.maxRetryAfterMs;
+  return (kind) => ({ provider: `infergate.${kind}`, client, maxRetryAfterMs });
+}
+
+function lazyGatewayClient(settings: GatewayProviderSettings): () => GatewayClient {
+  let client: GatewayClient | undefined;
+  return () => {
+    if (client !== undefined) return client;
+    // Core reads INFERGATE_BASE_URL / INFERGATE_API_KEY when a setting is not given, never
+    // throwing (no `process` on Workers, Deno without --allow-env): a missing one fails the call
+    // with configuration_error, mapped to LoadSettingError / LoadAPIKeyError.
+    const { baseURL, apiKey } = settings;
+    try {
+      // Undefined settings mean core's defaults.
+      client = createGatewayClient({
+        baseURL,
+        apiKey,
+        fetch: settings.fetch,
+        headers: settings.headers,
+        maxConcurrency: settings.maxConcurrency,
+        maxConcurrencyPerKey: settings.maxConcurrencyPerKey,
+        budget: settings.budget,
+        timeoutMs: settings.timeoutMs,
+        catalogTtlMs: settings.catalogTtlMs,
+        maxRetryAfterMs: settings.maxRetryAfterMs,
+        onEvent: settings.onEvent,
+        recordContent: settings.recordContent,
+      });
+    } catch (error) {
+      throw mapGatewayError(error, {
+        url: baseURL ?? '',
+        requestBodyValues: undefined,
+        maxRetryAfterMs: 0,
+      });
+    }
+    return client;
+  };
+}

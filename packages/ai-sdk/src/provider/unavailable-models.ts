@@ -1,0 +1,29 @@
+import { NoSuchModelError } from '@ai-sdk/provider';
+
+/**
+ * The AI SDK's model kinds the gateway has none of: each factory throws `NoSuchModelError`, so
+ * `ai` (and a registry's fallback) reports the missing kind instead of calling a model.
+ */
+export const UNAVAILABLE_MODELS = {
+  imageModel: (modelId: string): never => {
+    throw new NoSuchModelError({
+      modelId,
+      modelType: 'imageModel',
+      message: `The infergate gateway has no image models (asked for "${modelId}").`,
+    });
+  },
+  speechModel: (modelId: string): never => {
+    throw new NoSuchModelError({
+      modelId,
+      modelType: 'speechModel',
+      message: `The infergate gateway has no speech models (asked for "${modelId}"); it offers transcriptionModel().`,
+    });
+  },
+  rerankingModel: (modelId: string): never => {
+    throw new NoSuchModelError({
+      modelId,
+      modelType: 'rerankingModel',
+      message: `The infergate gateway has no reranking models (asked for "${modelId}").`,
+    });
+  },
+};

@@ -1,0 +1,138 @@
+// docs/gateway-protocol.md §10 (errors: codes and statuses, retryability §10.5).
+import {
+  APICallError,
+  InvalidArgumentError,
+  type JSONObject,
+  LoadAPIKeyError,
+  LoadSettingError,
+  NoSuchModelError,
+} from '@ai-sdk/provider';
+import { type GatewayError, isGatewayError } from '@infergate/core';
+import { isRetryableWithin } from '@infergate/core/internal';
+import { endpointURL, type GatewayModelConfig } from './gateway-model-config';
+
+interface GatewayErrorContext {
+  /** The endpoint that was called. */
+  url: string;
+  /** The request body as sent (never the API key: it travels in a header). */
+  requestBodyValues: unknown;
+  /**
+   * The longest `Retry-After` worth waiting for: a 429 asking for longer is not retryable, so
+   * `ai`'s retry loop (the only one: core makes one attempt per call here) fails at once.
+   */
+  maxRetryAfterMs: number;
+  /** The kind of model that made the call, for `NoSuchModelError`. Default `languageModel`. */
+  modelType?: 'languageModel' | 'embeddingModel';
+}
+
+/**
+ * Maps an error from `@infergate/core` to the error type the AI SDK expects:
+ * - HTTP and protocol failures → `APICallError` (status, headers incl. `retry-after`, raw body,
+ *   `isRetryable`, and the gateway `code` in `data`);
+ * - request refused by core's validation before the network → `InvalidArgumentError`;
+ * - configuration errors → `LoadAPIKeyError` (field `apiKey`) / `LoadSettingError` (any other);
+ * - an id the catalog does not list, refused before any request → `NoSuchModelError`;
+ * - aborts → a DOMException named `AbortError`, which `ai` recognises.
+ * Anything else is returned unchanged.
+ */
+export function mapGatewayError(error: unknown, context: GatewayErrorContext): unknown {
+  if (!isGatewayError(error)) return error;
+
+  switch (error.code) {
+    case 'aborted':
+      return abortError(error);
+    case 'configuration_error':
+      return error.field === 'apiKey'
+        ? new LoadAPIKeyError({ message: error.message })
+        : new LoadSettingError({ message: error.message });
+    case 'model_not_found':
+      // Refused by core's catalog look-up before any request: the id is not listed.
+      if (error.status === undefined) {
+        return withCause(
+          new NoSuchModelError({
+            modelId: error.model ?? '',
+            modelType: context.modelType ?? 'languageModel',
+            message: error.message,
+          }),
+          error,
+        );
+      }
+      break;
+    case 'invalid_request_error':
+      if (error.status === undefined) {
+        return new InvalidArgumentError({
+          argument: error.field ?? 'request',
+          message: error.message,
+          cause: error,
+        });
+      }
+      break;
+  }
+
+  return new APICallError({
+    message: error.message,
+    url: context.url,
+    requestBodyValues: context.requestBodyValues,
+    statusCode: error.status,
+    // Core keeps the error response's headers (retry-after, x-service-model, …) as they came.
+    responseHeaders: error.responseHeaders,
+    responseBody: error.body,
+    cause: error,
+    // Core's retry policy decides; only the wait limit is this provider's.
+    isRetryable: isRetryableWithin(error, context.maxRetryAfterMs),
+    data: gatewayErrorData(error),
+  });
+}
+
+/**
+ * Runs a call the provider makes outside its models (the catalog, the service helpers), a failure
+ * mapped by `mapGatewayError` and reported against `path`.
+ */
+export async function withMappedErrors<T>(
+  config: GatewayModelConfig,
+  path: string,
+  requestBodyValues: unknown,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw mapGatewayError(error, {
+      url: endpointURL(config, path),
+      requestBodyValues,
+      maxRetryAfterMs: config.maxRetryAfterMs,
+    });
+  }
+}
+
+/** The gateway-specific facts of an error, as JSON for `APICallError.data` and stream errors. */
+function gatewayErrorData(error: GatewayError): JSONObject {
+  const data: JSONObject = { code: error.code };
+  const optional: [string, unknown][] = [
+    ['type', error.type],
+    ['status', error.status],
+    ['retryAfterMs', error.retryAfterMs],
+    ['requestedModel', error.requestedModel],
+    ['servedModel', error.servedModel],
+    ['model', error.model],
+    ['missing', error.missing],
+    ['alternatives', error.alternatives],
+    ['field', error.field],
+    ['body', error.data],
+  ];
+  for (const [key, value] of optional) {
+    if (value !== undefined) data[key] = value as JSONObject[string];
+  }
+  return data;
+}
+
+function withCause<T extends Error>(error: T, cause: GatewayError): T {
+  Object.defineProperty(error, 'cause', { value: cause, configurable: true, writable: true });
+  return error;
+}
+
+function abortError(cause: GatewayError): Error {
+  const error = new DOMException(cause.message || 'The operation was aborted.', 'AbortError');
+  Object.defineProperty(error, 'cause', { value: cause });
+  return error;
+}

@@ -1,0 +1,65 @@
+import { InvalidArgumentError } from '@ai-sdk/provider';
+import { wavWithSpeech } from '@infergate/emulator/fixtures';
+import { embedMany, transcribe } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../../test/use-emulator';
+
+const { emulator, gateway } = useEmulator();
+
+async function refusal(call: Promise<unknown>): Promise<InvalidArgumentError> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(InvalidArgumentError.isInstance(error), String(error)).toBe(true);
+  return error as InvalidArgumentError;
+}
+
+describe('invalid providerOptions.infergate name the field, the value and what is allowed', () => {
+  it.each([
+    [
+      { dimensions: 1.5 },
+      'providerOptions.infergate.dimensions is 1.5; allowed: a positive integer',
+    ],
+    [{ dimensions: -3 }, 'providerOptions.infergate.dimensions is -3; allowed: a positive integer'],
+    [
+      { inputType: 'passage' },
+      'providerOptions.infergate.inputType is "passage"; allowed: "document" or "query"',
+    ],
+  ])('embedMany %j', async (options, message) => {
+    const model = gateway().embeddingModel('multilingual-e5-base');
+    const error = await refusal(
+      embedMany({ model, values: ['x'], maxRetries: 0, providerOptions: { infergate: options } }),
+    );
+    expect(error.message).toBe(message);
+    expect(error.argument).toBe(message.split(' ')[0]);
+    expect(emulator.counters.requests.embeddings).toBe(0);
+  });
+
+  it('transcribe { translate: "yes" }', async () => {
+    const error = await refusal(
+      transcribe({
+        model: gateway().transcriptionModel(),
+        audio: wavWithSpeech('hello'),
+        providerOptions: { infergate: { translate: 'yes' } },
+      }),
+    );
+    expect(error.message).toBe(
+      'providerOptions.infergate.translate is "yes"; allowed: a boolean (true: the transcript in English)',
+    );
+    expect(emulator.counters.requests.transcriptions).toBe(0);
+  });
+
+  it('a value that is not an object names the fields it may hold', async () => {
+    const error = await refusal(
+      embedMany({
+        model: gateway().embeddingModel('multilingual-e5-base'),
+        values: ['x'],
+        providerOptions: { infergate: 'query' as never },
+      }),
+    );
+    expect(error.message).toBe(
+      'providerOptions.infergate is "query"; allowed: an object with inputType, dimensions',
+    );
+  });
+});

@@ -1,0 +1,141 @@
+import { InvalidArgumentError } from '@ai-sdk/provider';
+import { asSchema } from '@ai-sdk/provider-utils';
+import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
+import { generateText, stepCountIs } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../../test/use-emulator';
+
+const { emulator, gateway } = useEmulator();
+
+const files: Record<string, Uint8Array> = {
+  'scan.png': pngWithText('Привіт, світе'),
+  'memo.wav': wavWithSpeech('call me back tomorrow'),
+};
+
+describe('service tools in an agent loop', () => {
+  it('lets the model call translate and answers with its result', async () => {
+    const provider = gateway();
+    const result = await generateText({
+      model: provider('community/general'),
+      tools: { translate: provider.tools.translate({ targetLanguage: 'de' }) },
+      stopWhen: stepCountIs(3),
+      prompt: 'Please translate "good morning" with translate',
+    });
+    expect(result.steps[0]?.toolCalls[0]).toMatchObject({
+      toolName: 'translate',
+      input: { text: 'good morning' },
+    });
+    expect(result.steps[0]?.toolResults[0]?.output).toEqual({
+      text: '[de] good morning',
+      sourceLanguage: expect.any(String),
+      targetLanguage: 'de',
+    });
+    expect(result.text).toContain('Tool translate returned:');
+    expect(result.text).toContain('[de] good morning');
+    expect(emulator.counters.requests.translations).toBe(1);
+  });
+
+  it("core's availability rule: available_nodes 0 refuses before sending, a missing count does not", async () => {
+    // A gateway whose /capabilities leaves out the translation entry's count and reports ocr at 0.
+    const patched: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      if (!String(input).endsWith('/capabilities')) return answer;
+      const body = (await answer.json()) as { data: Record<string, unknown>[] };
+      for (const entry of body.data) {
+        if (entry.id === 'translation') delete entry.available_nodes;
+        if (entry.id === 'ocr') entry.available_nodes = 0;
+      }
+      return Response.json(body, { status: answer.status, headers: answer.headers });
+    };
+    const provider = gateway({ fetch: patched });
+    await provider.services();
+    expect((await provider.translate({ text: 'hi', targetLanguage: 'de' })).text).toBe('[de] hi');
+    await expect(provider.ocr({ image: files['scan.png']! })).rejects.toMatchObject({
+      data: { code: 'provider_unavailable' },
+    });
+    expect(emulator.counters.requests.translations).toBe(1);
+    expect(emulator.counters.requests.ocr).toBe(0);
+  });
+
+  it('runs ocr and transcribe tools on files the application resolves', async () => {
+    const provider = gateway();
+    const resolve = async (name: string) => {
+      const bytes = files[name];
+      if (bytes === undefined) throw new Error(`no file ${name}`);
+      return bytes;
+    };
+    const result = await generateText({
+      model: provider('community/general'),
+      tools: {
+        ocr: provider.tools.ocr({ resolveImage: resolve }),
+        transcribe: provider.tools.transcribe({ resolveAudio: resolve }),
+      },
+      stopWhen: stepCountIs(3),
+      messages: [{ role: 'user', content: 'Use ocr on "scan.png"' }],
+    });
+    expect(result.steps[0]?.toolResults[0]?.output).toMatchObject({ text: 'Привіт, світе' });
+
+    const spoken = await generateText({
+      model: provider('community/general'),
+      tools: { transcribe: provider.tools.transcribe({ resolveAudio: resolve }) },
+      toolChoice: { type: 'tool', toolName: 'transcribe' },
+      stopWhen: stepCountIs(1),
+      prompt: 'What does "memo.wav" say? Use transcribe',
+    });
+    // The scripted model fills the optional fields too (language, translate), hence the prefix.
+    expect(spoken.steps[0]?.toolResults[0]?.output).toMatchObject({
+      text: expect.stringContaining('call me back tomorrow'),
+    });
+  });
+
+  it("exposes core's JSON schemas, checked with the spec limits before the tool runs", async () => {
+    const translate = gateway().tools.translate();
+    const schema = asSchema(translate.inputSchema);
+    expect(await schema.jsonSchema).toMatchObject({
+      type: 'object',
+      required: ['text', 'target_language'],
+      properties: { target_language: { type: 'string' }, source_language: { type: 'string' } },
+    });
+    const check = async (value: unknown) => (await schema.validate?.(value))?.success;
+    expect(await check({ text: 'hi', target_language: 'pt-BR' })).toBe(true);
+    expect(await check({ text: 'hi', target_language: 'Portuguese!' })).toBe(false);
+    expect(await check({ text: '', target_language: 'de' })).toBe(false);
+    expect(await check({ text: 'ж'.repeat(2049), target_language: 'de' })).toBe(false);
+    expect(await check({ text: 'hi' })).toBe(false);
+    const fixed = asSchema(gateway().tools.translate({ targetLanguage: 'de' }).inputSchema);
+    expect((await fixed.validate?.({ text: 'hi' }))?.success).toBe(true);
+  });
+});
+
+describe('service helpers', () => {
+  it('translate, ocr and transcribe return typed results', async () => {
+    const provider = gateway();
+    await expect(
+      provider.translate({ text: 'hello', targetLanguage: 'uk', sourceLanguage: 'en' }),
+    ).resolves.toEqual({
+      text: '[uk] hello',
+      sourceLanguage: 'en',
+      targetLanguage: 'uk',
+    });
+    await expect(provider.ocr({ image: pngWithText('Hello') })).resolves.toMatchObject({
+      text: 'Hello',
+      confidence: 0.98,
+    });
+    await expect(
+      provider.transcribe({ audio: wavWithSpeech('one two'), language: 'en' }),
+    ).resolves.toEqual({
+      text: 'one two',
+      language: 'en',
+      durationInSeconds: 1,
+    });
+  });
+
+  it('checks limits before the network', async () => {
+    const error = await gateway()
+      .translate({ text: 'x'.repeat(5000), targetLanguage: 'de' })
+      .catch((e: unknown) => e);
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('4096');
+    expect(emulator.counters.requests.translations).toBe(0);
+  });
+});
