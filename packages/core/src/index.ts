@@ -22,13 +22,11 @@ export {
   CLIENT_ERROR_CODES,
   GATEWAY_ERROR_CODES,
   type GatewayClientErrorCode,
-  GatewayError,
   type GatewayErrorCode,
-  type GatewayErrorOptions,
   type GatewayServerErrorCode,
-  isGatewayError,
   isGatewayServerErrorCode,
-} from './errors/errors';
+} from './errors/error-codes';
+export { GatewayError, type GatewayErrorOptions, isGatewayError } from './errors/errors';
 // Observability (issue 17): the client's `onEvent` events. OpenTelemetry is in `@infergate/core/otel`.
 export type {
   GatewayAttemptEvent,

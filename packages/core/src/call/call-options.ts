@@ -30,7 +30,6 @@ export function checkCallOptions(options: CallOptions): void {
       code: 'invalid_request_error',
       message: `call options must be an object, got ${options === null ? 'null' : typeof options}`,
       field: 'options',
-      isRetryable: false,
     });
   }
   const { maxRetries, timeoutMs, signal } = options;
@@ -49,7 +48,6 @@ export function checkCallOptions(options: CallOptions): void {
       code: 'invalid_request_error',
       message: `signal (call option) must be an AbortSignal, got ${signal === null ? 'null' : typeof signal}`,
       field: 'signal',
-      isRetryable: false,
     });
   }
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {

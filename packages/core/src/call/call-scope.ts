@@ -212,7 +212,6 @@ export function callEndedError(
       code: 'timeout',
       message: `The call did not finish within its deadline of ${timeoutMs} ms${last ? ` (waiting to retry after: ${last.message})` : ''}`,
       cause: last,
-      isRetryable: false,
       ...context,
     });
   }
@@ -221,7 +220,6 @@ export function callEndedError(
       code: 'timeout',
       message: "The call did not finish within its deadline (the caller's AbortSignal timed out)",
       cause: reason,
-      isRetryable: false,
       ...context,
     });
   }
@@ -229,7 +227,6 @@ export function callEndedError(
     code: 'aborted',
     message: 'The call was aborted',
     cause: reason,
-    isRetryable: false,
     ...context,
   });
 }

@@ -60,6 +60,5 @@ export function modelNotFound(id: string, models: readonly GatewayModel[]): Gate
     model: id,
     alternatives,
     requestedModel: id,
-    isRetryable: false,
   });
 }

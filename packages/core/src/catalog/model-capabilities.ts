@@ -109,7 +109,6 @@ export function capabilityError(options: CapabilityCheck): GatewayError {
     missing,
     alternatives,
     requestedModel: model,
-    isRetryable: false,
   });
 }
 

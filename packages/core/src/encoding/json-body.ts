@@ -31,7 +31,6 @@ function unserialisable(root: unknown, thrown: unknown): GatewayError {
     code: 'invalid_request_error',
     message: `${field}: ${problem}; nothing was sent`,
     field,
-    isRetryable: false,
     cause: thrown,
   });
 }

@@ -1,45 +1,8 @@
-// docs/gateway-protocol.md §10.2 (gateway codes), §10.4 (client codes), §10.5 (`isRetryable`).
+// docs/gateway-protocol.md §10 (the one error type), §10.5 (`isRetryable`, decided by the policy).
 import type { ModelCapability } from '../protocol/wire-types';
+import type { GatewayErrorCode } from './error-codes';
 import { hasRegisteredSecrets, redactAll, redactValue } from './redact-secret';
-
-/** The codes the gateway itself sends (docs/gateway-protocol.md §10.2). */
-export const GATEWAY_ERROR_CODES = [
-  'invalid_request_error',
-  'unsupported_model_capability',
-  'invalid_api_key',
-  'model_not_allowed',
-  'unshielded_access_required',
-  'model_not_found',
-  'model_busy',
-  'client_concurrency_exceeded',
-  'all_providers_failed',
-  'provider_request_failed',
-  'provider_protocol_error',
-  'provider_unavailable',
-  'request_timeout',
-] as const;
-
-/** Codes raised by the client itself. */
-export const CLIENT_ERROR_CODES = [
-  'stream_incomplete',
-  'aborted',
-  'timeout',
-  'network_error',
-  'invalid_response',
-  'configuration_error',
-  'upstream_error',
-  'response_too_large',
-] as const;
-
-export type GatewayServerErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
-export type GatewayClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
-export type GatewayErrorCode = GatewayServerErrorCode | GatewayClientErrorCode;
-
-const serverCodes: ReadonlySet<string> = new Set(GATEWAY_ERROR_CODES);
-
-export function isGatewayServerErrorCode(code: unknown): code is GatewayServerErrorCode {
-  return typeof code === 'string' && serverCodes.has(code);
-}
+import { type FailureContext, isRetryableFailure } from './retryable-failure';
 
 export interface GatewayErrorOptions {
   code: GatewayErrorCode;
@@ -47,6 +10,10 @@ export interface GatewayErrorOptions {
   status?: number;
   type?: string;
   retryAfterMs?: number;
+  /**
+   * @deprecated Ignored: core's retry policy decides `isRetryable` from `code`, `status` and
+   * `retryAfterMs` (errors/retryable-failure.ts). Kept so that existing call sites compile.
+   */
   isRetryable?: boolean;
   /** Raw response body (text). */
   body?: string;
@@ -85,6 +52,7 @@ const OPTIONAL_FIELDS = [
 export class GatewayError extends Error {
   override readonly name = 'GatewayError';
   readonly code: GatewayErrorCode;
+  /** Whether core's retry policy retries this failure (errors/retryable-failure.ts). */
   readonly isRetryable: boolean;
   declare readonly status?: number;
   declare readonly type?: string;
@@ -122,8 +90,8 @@ export class GatewayError extends Error {
     const options = redactOptions(given);
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = options.code;
-    // Who makes the error decides, by core's retry policy (http/retry-policy.ts).
-    this.isRetryable = options.isRetryable ?? false;
+    // The retry policy alone decides, from the error's own fields (a given `isRetryable` is ignored).
+    this.isRetryable = isRetryableFailure(options);
     const self = this as unknown as Record<string, unknown>;
     for (const key of OPTIONAL_FIELDS) if (options[key] !== undefined) self[key] = options[key];
     Object.defineProperty(this, BRAND, { value: true });
@@ -147,6 +115,19 @@ export class GatewayError extends Error {
     if (cause !== undefined) json.cause = cause;
     return json;
   }
+}
+
+/**
+ * A GatewayError judged by the retry policy with what only its maker knows beyond the error's
+ * fields: the client's `maxRetryAfterMs`, a stream lost before its first bytes.
+ */
+export function gatewayFailure(
+  options: GatewayErrorOptions,
+  context: FailureContext,
+): GatewayError {
+  const error = new GatewayError(options);
+  (error as { isRetryable: boolean }).isRetryable = isRetryableFailure(options, context);
+  return error;
 }
 
 /**
@@ -234,6 +215,5 @@ export function invalidRequest(field: string, message: string): GatewayError {
     code: 'invalid_request_error',
     message: `${field}: ${message}`,
     field,
-    isRetryable: false,
   });
 }

@@ -1,7 +1,8 @@
 // docs/gateway-protocol.md §2.4 (`Retry-After`, `X-Service-Model` on errors), §10.1, §10.2, §10.3.
-import { GatewayError, isGatewayServerErrorCode } from '../errors/errors';
+import { isGatewayServerErrorCode } from '../errors/error-codes';
+import { type GatewayError, gatewayFailure } from '../errors/errors';
 import { redactSecret, redactValue } from '../errors/redact-secret';
-import { isRetryableFailure, parseRetryAfter } from './retry-policy';
+import { parseRetryAfter } from './retry-policy';
 
 export interface ErrorContext {
   requestedModel?: string;
@@ -68,28 +69,24 @@ export function parseErrorResponse(
     requestedModel: context.requestedModel,
     servedModel,
   };
+  // A `Retry-After` longer than the client accepts makes a 429 not retryable.
+  const judged = { maxRetryAfterMs: context.maxRetryAfterMs };
   if (shape && isGatewayServerErrorCode(shape.code)) {
-    return new GatewayError({
-      ...common,
-      isRetryable: isRetryableFailure(status, shape.code, retryAfterMs, context.maxRetryAfterMs),
-      code: shape.code,
-      message: shape.message,
-      type: shape.type,
-    });
+    return gatewayFailure(
+      { ...common, code: shape.code, message: shape.message, type: shape.type },
+      judged,
+    );
   }
   const excerpt = summarize(body, headers.get('content-type'));
-  return new GatewayError({
-    ...common,
-    isRetryable: isRetryableFailure(
-      status,
-      'upstream_error',
-      retryAfterMs,
-      context.maxRetryAfterMs,
-    ),
-    code: 'upstream_error',
-    type: shape?.type,
-    message: `Gateway answered HTTP ${status}${shape ? ` (${shape.code}: ${shape.message})` : excerpt ? `: ${excerpt}` : ''}`,
-  });
+  return gatewayFailure(
+    {
+      ...common,
+      code: 'upstream_error',
+      type: shape?.type,
+      message: `Gateway answered HTTP ${status}${shape ? ` (${shape.code}: ${shape.message})` : excerpt ? `: ${excerpt}` : ''}`,
+    },
+    judged,
+  );
 }
 
 /** Response headers as a plain object, without cookies and with the secret redacted. */

@@ -371,7 +371,6 @@ export class Transport {
         code: 'network_error',
         message: `Could not reach the gateway at ${this.#config.baseURL}: ${describeCause(cause)}${corsHint()}`,
         requestedModel: spec.requestedModel,
-        isRetryable: true,
         cause,
       });
     }
@@ -487,7 +486,6 @@ export class Transport {
               status: response.status,
               message: `The response body could not be read: ${describeCause(cause)}`,
               requestedModel: spec.requestedModel,
-              isRetryable: false,
               cause,
             });
       failure = error;

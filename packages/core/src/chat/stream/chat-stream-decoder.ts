@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §5.1 (events), §5.2 (end and completeness), §5.3 (failures after the
 // 200), §5.4 (dialects).
-import { GatewayError, isGatewayServerErrorCode } from '../../errors/errors';
+import { isGatewayServerErrorCode } from '../../errors/error-codes';
+import { GatewayError } from '../../errors/errors';
 import { readGatewayErrorShape } from '../../http/parse-error-response';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import type { Usage } from '../../protocol/wire-types';
@@ -122,7 +123,6 @@ export class ChatStreamDecoder {
     return new GatewayError({
       code: 'stream_incomplete',
       message,
-      isRetryable: false,
       cause,
       ...this.#context,
     });
@@ -134,7 +134,6 @@ export class ChatStreamDecoder {
       message,
       status: 200,
       body: data.length > 2000 ? `${data.slice(0, 2000)}…` : data,
-      isRetryable: false,
       cause,
       ...this.#context,
     });
@@ -176,7 +175,6 @@ export class ChatStreamDecoder {
       status: 200,
       body: data,
       data: object,
-      isRetryable: false,
       ...this.#context,
     });
   }

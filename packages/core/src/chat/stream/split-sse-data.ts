@@ -42,7 +42,6 @@ export class SseDataSplitter {
     return new GatewayError({
       code: 'response_too_large',
       message: `An SSE ${what} of the stream is longer than the SSE event limit (${this.#maxChars} characters); the stream was stopped`,
-      isRetryable: false,
     });
   }
 
