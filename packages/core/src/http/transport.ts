@@ -14,7 +14,6 @@ import { invalidResponse } from '../errors/invalid-response';
 import { registerSecret } from '../errors/redact-secret';
 import type { CallEvents } from '../events/call-events';
 import type { GatewayEventHandler } from '../events/gateway-events';
-import type { Usage } from '../protocol/wire-types';
 import { errorFromAnswer, lostStream, readErrorBody, tooLarge } from './answer-errors';
 import { corsHint } from './cors-hint';
 import { redact } from './parse-error-response';
@@ -295,7 +294,7 @@ export class Transport {
             owner: this,
           };
           if (events) {
-            events.served(outcome.response.headers.get('x-service-model'));
+            events.responded(outcome.response.headers);
             open.events = events;
           }
           return open;
@@ -512,7 +511,7 @@ export class Transport {
       events?.failed(error);
       throw error;
     }
-    if (events) answered(events, data, text);
+    events?.answered(data, text);
     return { data, text, headers, status };
   }
 }
@@ -525,21 +524,6 @@ interface Read {
   data?: unknown;
   /** The call's events, for `text`'s caller to end (json calls have ended them). */
   events?: CallEvents;
-}
-
-/** The `done` event of a JSON answer: its `model` and `usage`, when it has them. */
-function answered(events: CallEvents, data: unknown, text: string): void {
-  const answer = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
-  events.served(answer.model);
-  const choices = Array.isArray(answer.choices) ? (answer.choices as unknown[]) : undefined;
-  const first = choices?.find(
-    (choice): choice is Record<string, unknown> =>
-      typeof choice === 'object' && choice !== null && (choice as { index?: unknown }).index === 0,
-  );
-  events.succeeded(answer.usage as Usage | undefined, () => text, {
-    id: choices ? answer.id : undefined,
-    finishReason: first?.finish_reason,
-  });
 }
 
 /** The release of a local slot and a key slot together: once, the key's first. */
