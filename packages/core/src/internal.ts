@@ -5,7 +5,7 @@
  * and finish reason reading, the service tools. UNSTABLE: no semver promise; any release may change
  * or remove a name. Applications use the main entry (`@infergate/core`).
  */
-export { budgetId } from './budget/concurrency-budget';
+export { budgetId } from './budget/budget-id';
 export { callEndedError } from './call/call-scope';
 export { capabilitiesOf, capabilityError, checkCapabilities } from './catalog/model-capabilities';
 export { readChatCompletion } from './chat/assemble-chat';

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §2.1 (base URL), §2.5 (4 slots, 300 000 ms deadline), §3.3
 // (`catalogTtlMs`), §10.5 (retries).
-import type { KeyBudget } from '../budget/concurrency-budget';
+import type { KeyBudget } from '../budget/key-budget';
 import { MAX_TIMEOUT_MS } from '../call/call-scope';
 import { GatewayError } from '../errors/errors';
 import type { GatewayEventHandler } from '../events/gateway-events';

@@ -1,11 +1,7 @@
 // docs/gateway-protocol.md §2.5 (the key's slots), §5.5 (a stream is retried until its first
 // bytes), §10.5 (the retry policy).
-import {
-  type KeyBudget,
-  type ReleaseSlot,
-  type Semaphore,
-  tryAcquireNow,
-} from '../budget/concurrency-budget';
+import { type KeyBudget, type ReleaseSlot, tryAcquireNow } from '../budget/key-budget';
+import type { Semaphore } from '../budget/semaphore';
 import type { CallOptions } from '../call/call-options';
 import { checkCallOptions } from '../call/call-options';
 import { CallScope, MAX_TIMEOUT_MS, sleep } from '../call/call-scope';

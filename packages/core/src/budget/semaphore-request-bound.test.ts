@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { REQUEST_BOUND_TIMING, Semaphore } from './concurrency-budget';
+import { REQUEST_BOUND_TIMING, Semaphore } from './semaphore';
 
 afterEach(() => {
   // Mocks first: a spy set on a fake timer function would otherwise restore the fake one.
