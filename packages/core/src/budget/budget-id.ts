@@ -6,7 +6,7 @@ const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '
  * dropped, and `localhost` / `127.0.0.1` / `[::1]` as one host. The path is not part of it: the
  * gateway counts requests per key, whatever path prefix reaches it.
  */
-export function budgetOrigin(baseURL: string): string {
+function budgetOrigin(baseURL: string): string {
   const url = new URL(baseURL);
   const host = LOOPBACK_HOSTS.has(url.hostname) ? 'localhost' : url.hostname;
   return `${url.protocol}//${host}${url.port === '' ? '' : `:${url.port}`}`;

@@ -20,7 +20,7 @@ export const REQUEST_BOUND_IO: boolean = (() => {
 })();
 
 /** Each call's deadline is its own timer (request-bound runtimes). */
-export const PER_CALL_TIMERS: boolean = REQUEST_BOUND_IO;
+const PER_CALL_TIMERS: boolean = REQUEST_BOUND_IO;
 
 /**
  * One timer for the deadlines of all pending calls (a timer per call costs more than the rest of
@@ -189,7 +189,7 @@ export class CallScope {
 }
 
 /** What the error of an ended call names. */
-export interface CallEndContext {
+interface CallEndContext {
   requestedModel?: string;
   servedModel?: string;
 }

@@ -68,7 +68,7 @@ export interface GatewayClientOptions {
   recordContent?: boolean;
 }
 
-export const DEFAULTS = {
+const DEFAULTS = {
   maxConcurrency: 4,
   maxConcurrencyPerKey: LIMITS.concurrentRequestsPerKey,
   timeoutMs: 300_000,
@@ -80,7 +80,7 @@ export const DEFAULTS = {
   maxErrorBodyBytes: 64 * 1024,
 } as const;
 
-export interface ResolvedOptions {
+interface ResolvedOptions {
   /** Normalised base URL, or undefined when none was given (calls then fail with configuration_error). */
   baseURL: string | undefined;
   apiKey: string | undefined;

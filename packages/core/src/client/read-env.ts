@@ -51,7 +51,7 @@ export function readEnv(name: string): string | undefined {
 }
 
 /** The variables core reads: Deno's `--allow-env` needs no others. */
-export const ENV_VARIABLES = ['INFERGATE_BASE_URL', 'INFERGATE_API_KEY'] as const;
+const ENV_VARIABLES = ['INFERGATE_BASE_URL', 'INFERGATE_API_KEY'] as const;
 
 /**
  * The `configuration_error` message for a setting given neither as an option nor in the

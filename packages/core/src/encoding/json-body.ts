@@ -35,7 +35,7 @@ function unserialisable(root: unknown, thrown: unknown): GatewayError {
   });
 }
 
-export interface UnsendableCheck {
+interface UnsendableCheck {
   /** Objects nested deeper than this are refused. */
   maxDepth: number;
   /** Refuse NaN and ±Infinity, which JSON.stringify sends as `null`. */

@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §10 (the one error type), §10.5 (`isRetryable`, decided by the policy).
 import type { ModelCapability } from '../protocol/wire-types';
 import type { GatewayErrorCode } from './error-codes';
-import { hasRegisteredSecrets, redactAll, redactValue } from './redact-secret';
+import { hasRegisteredSecrets, redactKey, redactValue } from './redact-secret';
 import { type FailureContext, isRetryableFailure } from './retryable-failure';
 
 export interface GatewayErrorOptions {
@@ -138,7 +138,7 @@ function redactOptions(options: GatewayErrorOptions): GatewayErrorOptions {
   const any = hasRegisteredSecrets();
   const cause = safeCause(options.cause, any);
   if (!any) return cause === options.cause ? options : { ...options, cause };
-  const text = (value: string) => redactAll(value);
+  const text = (value: string) => redactKey(value);
   const redacted: GatewayErrorOptions = { ...options, message: text(options.message), cause };
   if (options.body !== undefined) redacted.body = text(options.body);
   if (options.data !== undefined) redacted.data = redactValue(options.data, text);
@@ -165,10 +165,10 @@ function safeCause(cause: unknown, redacting: boolean): unknown {
     return safe;
   }
   if (!redacting) return cause;
-  if (typeof cause === 'string') return redactAll(cause);
+  if (typeof cause === 'string') return redactKey(cause);
   if (cause instanceof Error) {
-    const message = redactAll(cause.message);
-    const stack = cause.stack === undefined ? undefined : redactAll(cause.stack);
+    const message = redactKey(cause.message);
+    const stack = cause.stack === undefined ? undefined : redactKey(cause.stack);
     if (message === cause.message && stack === cause.stack) return cause;
     const copy = new Error(message);
     copy.name = cause.name;

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient } from '../client/client';
 import { GatewayError, isGatewayError } from './errors';
-import { redactSecret } from './redact-secret';
+import { redactKey, redactSecret } from './redact-secret';
 
 const KEY = 'sk-live/Ab+9x_Yz=Q1w2e3r4t5';
 
@@ -30,18 +30,33 @@ const leaks = (text: string) =>
   text.includes(btoa(KEY).slice(4, 20));
 
 describe('redactSecret', () => {
-  for (const [name, form] of Object.entries(FORMS)) {
-    it(`redacts the key's ${name} form`, () => {
-      const out = redactSecret(`before ${form} after`, KEY);
-      expect(out).toContain('[redacted]');
-      expect(leaks(out)).toBe(false);
-    });
-  }
+  it.each(Object.entries(FORMS))("redacts the key's %s form", (_name, form) => {
+    const out = redactSecret(`before ${form} after`, KEY);
+    expect(out).toContain('[redacted]');
+    expect(leaks(out)).toBe(false);
+  });
 
   it('leaves text without the key alone', () => {
     expect(redactSecret('a plain % message \\n with \\u0041', KEY)).toBe(
       'a plain % message \\n with \\u0041',
     );
+  });
+});
+
+describe('redactKey (text that leaves the process outside an error)', () => {
+  it.each(Object.entries(FORMS))("redacts a given key's %s form", (_name, form) => {
+    const out = redactKey(`before ${form} after`, KEY);
+    expect(out).toContain('[redacted]');
+    expect(leaks(out)).toBe(false);
+  });
+
+  it("redacts every live client's key without being given it, and leaves short keys", () => {
+    const live = `ig-live-${Math.random()}`;
+    createGatewayClient({ baseURL: 'https://redact-key.test', apiKey: live });
+    expect(redactKey(`key ${live} and ${encodeURIComponent(live)}`)).toBe(
+      'key [redacted] and [redacted]',
+    );
+    expect(redactKey('abc abcd', 'abc')).toBe('abc abcd');
   });
 });
 

@@ -26,7 +26,7 @@ const RETRYABLE_CODES: ReadonlySet<GatewayErrorCode> = new Set<GatewayErrorCode>
 ]);
 
 /** A failure as the policy reads it: the error's own fields. */
-export interface Failure {
+interface Failure {
   code: GatewayErrorCode;
   status?: number;
   retryAfterMs?: number;

@@ -19,7 +19,7 @@ import type {
 /** Ids of calls in this realm: every event of one call carries its id. */
 let lastCallId = 0;
 
-export interface CallEventsInit {
+interface CallEventsInit {
   onEvent: GatewayEventHandler;
   recordContent: boolean;
   /** Removes the API key from content (which may echo it). */

@@ -4,7 +4,7 @@ import { type GatewayError, gatewayFailure } from '../errors/errors';
 import { redactSecret, redactValue } from '../errors/redact-secret';
 import { parseRetryAfter } from './retry-policy';
 
-export interface ErrorContext {
+interface ErrorContext {
   requestedModel?: string;
   /** Replaces this secret wherever it appears in a body or message. */
   redact?: string;
@@ -90,7 +90,7 @@ export function parseErrorResponse(
 }
 
 /** Response headers as a plain object, without cookies and with the secret redacted. */
-export function headersRecord(headers: Headers, secret?: string): Record<string, string> {
+function headersRecord(headers: Headers, secret?: string): Record<string, string> {
   const record: Record<string, string> = {};
   headers.forEach((value, name) => {
     if (name.toLowerCase() !== 'set-cookie') record[name.toLowerCase()] = redact(value, secret);

@@ -17,7 +17,7 @@ import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { RequestHeaders } from './request-headers';
 import { retryDelay } from './retry-policy';
 
-export interface TransportConfig {
+interface TransportConfig {
   baseURL: string;
   apiKey: string;
   fetch: typeof fetch | undefined;
@@ -43,7 +43,7 @@ export interface TransportConfig {
   recordContent?: boolean;
 }
 
-export interface RequestSpec {
+interface RequestSpec {
   method: 'GET' | 'POST';
   /** Path below the base URL, starting with `/`. */
   path: string;

@@ -11,7 +11,7 @@ const ALLOWED_FIELDS: ReadonlySet<string> = new Set([
   'model',
 ]);
 
-export function checkLanguageCode(field: string, value: unknown): void {
+function checkLanguageCode(field: string, value: unknown): void {
   if (typeof value !== 'string' || !LANGUAGE_CODE.test(value)) {
     throw invalidRequest(
       field,

@@ -9,7 +9,7 @@ import { ChatAssembler } from '../assemble-chat';
 import { readContent, readReasoningField } from '../read-message-parts';
 import { SseDataSplitter } from './split-sse-data';
 
-export interface DecoderContext {
+interface DecoderContext {
   requestedModel?: string;
   servedModel?: string;
   /** Keep the answer's text and reasoning for `result()` (default true). */

@@ -6,7 +6,7 @@ import { GatewayError } from '../../errors/errors';
  * Longest SSE line, and longest event (its `data` lines joined), in UTF-16 code units: 8 Mi. A
  * chat event is a few hundred; an unterminated line must not grow until the heap runs out.
  */
-export const SSE_MAX_EVENT_CHARS = 8 * 1024 * 1024;
+const SSE_MAX_EVENT_CHARS = 8 * 1024 * 1024;
 
 const LF = 10;
 const SPACE = 32;

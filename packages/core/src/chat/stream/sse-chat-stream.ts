@@ -6,7 +6,7 @@ import type { OpenResponse } from '../../http/transport';
 import type { AssembledChat, ChatStream, ChatStreamEvent } from '../../protocol/chat-result-types';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 
-export interface ChatStreamMeta {
+interface ChatStreamMeta {
   requestedModel: string;
   servedModel: string;
   fallback: boolean;
