@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.3 (headers a call adds), §2.5 (its deadline), §10.5 (its retries).
 import { GatewayError } from '../errors/errors';
 
 export interface CallOptions {

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.1 (the base URL), §2.2 (the key): read from the environment.
 /**
  * Reading the environment without `node:` imports, on every runtime core runs on:
  * - Node, Bun, Deno 2 and Workers with `nodejs_compat`: `process.env`;

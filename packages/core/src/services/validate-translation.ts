@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §7 (translation), §11 (its limits).
 import { quoteValue } from '../encoding/json-body';
 import { utf8ByteLength } from '../encoding/utf8';
 import { invalidRequest } from '../errors/errors';
