@@ -27,7 +27,7 @@ export {
   isGatewayServerErrorCode,
 } from './errors/error-codes';
 export { GatewayError, type GatewayErrorOptions, isGatewayError } from './errors/errors';
-// Observability (issue 17): the client's `onEvent` events. OpenTelemetry is in `@infergate/core/otel`.
+// Observability: the client's `onEvent` events. OpenTelemetry is in `@infergate/core/otel`.
 export type {
   GatewayAttemptEvent,
   GatewayDequeuedEvent,

@@ -122,7 +122,7 @@ describe('Semaphore in request-bound mode (isolate runtimes)', () => {
   });
 });
 
-describe('Semaphore in request-bound mode after an isolate stall (issue 28)', () => {
+describe('Semaphore in request-bound mode after an isolate stall (live holders keep their slots)', () => {
   /** A synchronous task: every timer of the isolate waits for it. */
   function stall(ms: number): void {
     const end = Date.now() + ms;
