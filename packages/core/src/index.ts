@@ -22,11 +22,13 @@ export {
   CLIENT_ERROR_CODES,
   GATEWAY_ERROR_CODES,
   type GatewayClientErrorCode,
+  GatewayError,
   type GatewayErrorCode,
+  type GatewayErrorOptions,
   type GatewayServerErrorCode,
+  isGatewayError,
   isGatewayServerErrorCode,
-} from './errors/error-codes';
-export { GatewayError, type GatewayErrorOptions, isGatewayError } from './errors/errors';
+} from './errors/errors';
 // Observability: the client's `onEvent` events. OpenTelemetry is in `@infergate/core/otel`.
 export type {
   GatewayAttemptEvent,

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { GatewayErrorCode } from './error-codes';
-import { GatewayError, gatewayFailure } from './errors';
+import {
+  CLIENT_ERROR_CODES,
+  GATEWAY_ERROR_CODES,
+  GatewayError,
+  type GatewayErrorCode,
+  gatewayFailure,
+} from './errors';
 import { type FailureContext, isRetryableFailure } from './retryable-failure';
 
 type Case = [
@@ -63,6 +68,21 @@ describe('isRetryableFailure', () => {
   ])('%s', (_name, failure, context, retryable) => {
     expect(isRetryableFailure(failure, context)).toBe(retryable);
     expect(gatewayFailure({ ...failure, message: 'm' }, context).isRetryable).toBe(retryable);
+  });
+});
+
+describe('without an answer, by code', () => {
+  // As the README's table of fields documents them.
+  const retryable = new Set<GatewayErrorCode>([
+    'model_busy',
+    'client_concurrency_exceeded',
+    'all_providers_failed',
+    'provider_unavailable',
+    'request_timeout',
+    'network_error',
+  ]);
+  it.each([...GATEWAY_ERROR_CODES, ...CLIENT_ERROR_CODES])('%s', (code) => {
+    expect(isRetryableFailure({ code })).toBe(retryable.has(code));
   });
 });
 

@@ -5,8 +5,6 @@
  * it is made, so its `isRetryable` is decided here and nowhere else. How long to wait before the
  * next attempt, and the retry defaults, are the other half (http/retry-policy.ts).
  */
-import type { GatewayErrorCode } from './error-codes';
-
 /**
  * The longest `Retry-After` worth waiting for, unless the client sets `maxRetryAfterMs`: `ai` and
  * openai-node wait at most about a minute too.
@@ -16,7 +14,7 @@ export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 /** HTTP answers worth another attempt: every 429 (the spec: retryable) and the 5xx a retry can fix. */
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
 /** Failures without an HTTP error status, by code (`network_error` before the first byte, ...). */
-const RETRYABLE_CODES: ReadonlySet<GatewayErrorCode> = new Set<GatewayErrorCode>([
+const RETRYABLE_CODES: ReadonlySet<string> = new Set([
   'model_busy',
   'client_concurrency_exceeded',
   'all_providers_failed',
@@ -25,9 +23,9 @@ const RETRYABLE_CODES: ReadonlySet<GatewayErrorCode> = new Set<GatewayErrorCode>
   'network_error',
 ]);
 
-/** A failure as the policy reads it: the error's own fields. */
+/** A failure as the policy reads it: the error's own fields (`code`: a `GatewayErrorCode`). */
 interface Failure {
-  code: GatewayErrorCode;
+  code: string;
   status?: number;
   retryAfterMs?: number;
 }

@@ -1,4 +1,4 @@
-import type { GatewayErrorCode } from '../errors/error-codes';
+import type { GatewayErrorCode } from '../errors/errors';
 import type { UsageCounts } from '../protocol/read-usage';
 
 /**

@@ -1,6 +1,5 @@
 // docs/gateway-protocol.md §2.4 (`Retry-After`, `X-Service-Model` on errors), §10.1, §10.2, §10.3.
-import { isGatewayServerErrorCode } from '../errors/error-codes';
-import { type GatewayError, gatewayFailure } from '../errors/errors';
+import { type GatewayError, gatewayFailure, isGatewayServerErrorCode } from '../errors/errors';
 import { redactSecret, redactValue } from '../errors/redact-secret';
 import { parseRetryAfter } from './retry-policy';
 
@@ -60,32 +59,25 @@ export function parseErrorResponse(
   const retryAfterMs = parseRetryAfter(headers.get('retry-after'), context.now);
   const servedModel = headers.get('x-service-model') ?? undefined;
   const shape = readGatewayErrorShape(data);
-  const common = {
-    status,
-    body,
-    data,
-    responseHeaders: headersRecord(headers, context.redact),
-    retryAfterMs,
-    requestedModel: context.requestedModel,
-    servedModel,
-  };
-  // A `Retry-After` longer than the client accepts makes a 429 not retryable.
-  const judged = { maxRetryAfterMs: context.maxRetryAfterMs };
-  if (shape && isGatewayServerErrorCode(shape.code)) {
-    return gatewayFailure(
-      { ...common, code: shape.code, message: shape.message, type: shape.type },
-      judged,
-    );
-  }
-  const excerpt = summarize(body, headers.get('content-type'));
+  const code = shape && isGatewayServerErrorCode(shape.code) ? shape.code : undefined;
   return gatewayFailure(
     {
-      ...common,
-      code: 'upstream_error',
+      code: code ?? 'upstream_error',
+      message:
+        code && shape
+          ? shape.message
+          : `Gateway answered HTTP ${status}${shape ? ` (${shape.code}: ${shape.message})` : excerptOf(body, headers)}`,
       type: shape?.type,
-      message: `Gateway answered HTTP ${status}${shape ? ` (${shape.code}: ${shape.message})` : excerpt ? `: ${excerpt}` : ''}`,
+      status,
+      body,
+      data,
+      responseHeaders: headersRecord(headers, context.redact),
+      retryAfterMs,
+      requestedModel: context.requestedModel,
+      servedModel,
     },
-    judged,
+    // A `Retry-After` longer than the client accepts makes a 429 not retryable.
+    { maxRetryAfterMs: context.maxRetryAfterMs },
   );
 }
 
@@ -98,9 +90,10 @@ function headersRecord(headers: Headers, secret?: string): Record<string, string
   return record;
 }
 
-function summarize(body: string, contentType: string | null): string {
-  if (body === '') return '';
-  const text = contentType?.includes('html') ? body.replace(/<[^>]*>/g, ' ') : body;
+/** `: <the body's start>` for the message of a body that is not the gateway's (`''` when empty). */
+function excerptOf(body: string, headers: Headers): string {
+  const text = headers.get('content-type')?.includes('html') ? body.replace(/<[^>]*>/g, ' ') : body;
   const compact = text.replace(/\s+/g, ' ').trim();
-  return compact.length > 200 ? `${compact.slice(0, 200)}…` : compact;
+  if (compact === '') return '';
+  return `: ${compact.length > 200 ? `${compact.slice(0, 200)}…` : compact}`;
 }

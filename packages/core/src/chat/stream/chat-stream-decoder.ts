@@ -1,7 +1,6 @@
 // docs/gateway-protocol.md §5.1 (events), §5.2 (end and completeness), §5.3 (failures after the
 // 200), §5.4 (dialects).
-import { isGatewayServerErrorCode } from '../../errors/error-codes';
-import { GatewayError } from '../../errors/errors';
+import { GatewayError, isGatewayServerErrorCode } from '../../errors/errors';
 import { readGatewayErrorShape } from '../../http/parse-error-response';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import type { Usage } from '../../protocol/wire-types';
