@@ -5,6 +5,7 @@
  * it is made, so its `isRetryable` is decided here and nowhere else. How long to wait before the
  * next attempt, and the retry defaults, are the other half (http/retry-policy.ts).
  */
+
 /**
  * The longest `Retry-After` worth waiting for, unless the client sets `maxRetryAfterMs`: `ai` and
  * openai-node wait at most about a minute too.
