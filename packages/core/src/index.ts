@@ -5,13 +5,13 @@
  * Helpers for adapters live in `@infergate/core/internal` (unstable).
  */
 
-export {
-  type BudgetAcquireRequest,
-  type BudgetLease,
-  type ConcurrencyBudgetState,
-  createInProcessBudget,
-  type KeyBudget,
-} from './budget/concurrency-budget';
+export { createInProcessBudget } from './budget/in-process-budget';
+export type {
+  BudgetAcquireRequest,
+  BudgetLease,
+  ConcurrencyBudgetState,
+  KeyBudget,
+} from './budget/key-budget';
 export type { CallOptions, GatewayResponseInfo } from './call/call-options';
 export type { CheckModelOptions } from './catalog/resolve-model';
 export type { ChatStreamOptions } from './chat/chat-calls';
@@ -29,7 +29,7 @@ export {
   isGatewayError,
   isGatewayServerErrorCode,
 } from './errors/errors';
-// Observability (issue 17): the client's `onEvent` events. OpenTelemetry is in `@infergate/core/otel`.
+// Observability: the client's `onEvent` events. OpenTelemetry is in `@infergate/core/otel`.
 export type {
   GatewayAttemptEvent,
   GatewayDequeuedEvent,

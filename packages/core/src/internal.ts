@@ -1,14 +1,15 @@
 /**
- * `@infergate/core/internal`: what the infergate adapters (`@infergate/langchain`,
- * `@infergate/ai-sdk`, `@infergate/mcp`), `@infergate/redis`'s tests and the benchmarks share with
- * core, and nothing else: request building, the capability gate's pieces, stream decoding, usage
- * and finish reason reading, the service tools. UNSTABLE: no semver promise; any release may change
- * or remove a name. Applications use the main entry (`@infergate/core`).
+ * `@infergate/core/internal`: what the sources of the published infergate packages
+ * (`@infergate/langchain`, `@infergate/ai-sdk`, `@infergate/mcp`, `@infergate/redis`),
+ * `@infergate/redis`'s tests and the benchmarks share with core, and nothing else: request
+ * building, the capability gate's pieces, stream decoding, usage and finish reason reading, the
+ * service tools, redacting the key. UNSTABLE: no semver promise; any release may change or remove
+ * a name. Applications use the main entry (`@infergate/core`). test/internal-surface.test.ts
+ * checks that every name has such a user.
  */
-export { budgetId } from './budget/concurrency-budget';
+export { budgetId } from './budget/budget-id';
 export { callEndedError } from './call/call-scope';
-export { capabilitiesOf, capabilityError, checkCapabilities } from './catalog/model-capabilities';
-export { readChatCompletion } from './chat/assemble-chat';
+export { capabilitiesOf, checkCapabilities } from './catalog/model-capabilities';
 export { buildChatRequest, type ChatRequestOptions } from './chat/build-chat-request';
 export { classifyFinishReason, type FinishReasonKind } from './chat/classify-finish-reason';
 export { mediaPart } from './chat/content-parts';
@@ -16,16 +17,14 @@ export { ChatStreamDecoder } from './chat/stream/chat-stream-decoder';
 export { utf8ByteLength } from './encoding/utf8';
 export { invalidRequest } from './errors/errors';
 export { invalidResponse } from './errors/invalid-response';
-export { isRetryableWithin, parseRetryAfter, RETRY_DEFAULTS } from './http/retry-policy';
+export { redactKey } from './errors/redact-secret';
+export { isRetryableWithin, RETRY_DEFAULTS } from './http/retry-policy';
 export { ENDPOINTS, isServiceOffered, SERVICE_OF_TOOL } from './protocol/endpoints';
 export { readUsage } from './protocol/read-usage';
 export {
   type OcrToolArguments,
-  type ServiceToolArguments,
-  type ServiceToolDefinition,
   type ServiceToolName,
   type ServiceToolOptions,
-  type ServiceToolRequests,
   serviceToolArgumentsProblem,
   serviceToolDefinition,
   serviceToolRequest,

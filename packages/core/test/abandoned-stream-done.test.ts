@@ -7,7 +7,7 @@ const dist = (name: string) => JSON.stringify(join(import.meta.dirname, '..', 'd
 /**
  * Runs in a child process with --expose-gc: streams are opened with an `onEvent` hook (the OTel
  * handler and a plain one), dropped unread and collected. Each call must end with a `done` event,
- * so that its span ends and the handler forgets it (issue 28).
+ * so that its span ends and the handler forgets it (else a handler keeping state per call leaks).
  */
 const SCRIPT = `
 const { createGatewayClient } = await import(${dist('index.js')});
@@ -56,7 +56,7 @@ console.log(JSON.stringify({
 process.exit(0);
 `;
 
-describe('a stream dropped unread (issue 28)', () => {
+describe('a stream dropped unread (its call still ends with a done event)', () => {
   it('ends its call once collected: a done event, and the OTel span ends', async () => {
     const outcome = await runWithGc(SCRIPT, join(import.meta.dirname, '..'));
     const abandoned = { ok: false, error: { code: 'abandoned' } };

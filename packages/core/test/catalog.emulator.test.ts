@@ -143,7 +143,7 @@ describe('catalog', () => {
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
-  it('needs given as one string, as documented: both outcomes (issue 28)', async () => {
+  it('needs given as one string, as documented: both outcomes', async () => {
     const { client, emulator } = harness();
     expect((await client.requireCapabilities('combo/st', 'streaming'))?.id).toBe('combo/st');
     const lacking = await caught(() => client.requireCapabilities('combo/t', 'streaming'));

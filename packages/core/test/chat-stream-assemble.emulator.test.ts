@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { caught, harness, hi } from './helpers';
 
-describe('chatStream({ assemble: false }) (issue 13.1)', () => {
+describe('chatStream({ assemble: false }) (a reader of events keeps no copy of the answer)', () => {
   it('yields every event but keeps no copy of the text for result()', async () => {
     const { client } = harness();
     const stream = await client.chatStream(hi('community/general', 'one two three four'), {

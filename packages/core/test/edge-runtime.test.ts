@@ -62,8 +62,7 @@ describe('the built package', () => {
   it('runs with only web-platform globals (no process, no require)', async () => {
     const emulator = createEmulator({ streamChunkDelayMs: 0 });
     const webGlobals = {
-      fetch: (input: RequestInfo | URL, init?: RequestInit) =>
-        emulator.fetch(new Request(input, init)),
+      fetch: emulator.fetch,
       Request,
       Response,
       Headers,

@@ -101,7 +101,7 @@ describe('the API key stays secret', () => {
     const client = createGatewayClient({
       baseURL: 'https://secret.test',
       apiKey: secret,
-      fetch: (input, init) => emulator.fetch(new Request(input, init)),
+      fetch: emulator.fetch,
     });
     const error = await caught(() => client.chat(hi()));
     expect(error.code).toBe('invalid_api_key');

@@ -172,7 +172,7 @@ describe('onEvent', () => {
     const setup = harness(undefined, {
       onEvent: (event) => events.push(event),
       fetch: async (input, init) => {
-        const response = await setup.emulator.fetch(new Request(input, init));
+        const response = await setup.emulator.fetch(input, init);
         if (!String(input).endsWith('/embeddings')) return response;
         const body = {
           ...(await response.json()),

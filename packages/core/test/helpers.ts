@@ -29,8 +29,7 @@ export interface Harness {
 export function harness(scenario?: ScenarioInput, options: GatewayClientOptions = {}): Harness {
   const emulator = createEmulator(scenario);
   const baseURL = `https://gateway-${++origins}.test/v1`;
-  const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
-    emulator.fetch(new Request(input, init))) as typeof globalThis.fetch;
+  const fetch = emulator.fetch;
   const make = (extra: GatewayClientOptions = {}) =>
     createGatewayClient({
       baseURL,

@@ -271,7 +271,7 @@ describe('otelEvents: metrics', () => {
           held = false;
           await opened;
         }
-        return setup.emulator.fetch(new Request(input, init));
+        return setup.emulator.fetch(input, init);
       },
     });
     const { client } = setup;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { GatewayClient } from '../src/index';
 import { caught, harness, hi } from './helpers';
 
 afterEach(() => {
@@ -6,29 +7,29 @@ afterEach(() => {
 });
 
 describe('retries', () => {
-  it('waits Retry-After on 429, then retries', async () => {
+  it.each([
+    [
+      'waits Retry-After on 429, then retries',
+      'rate_limit' as const,
+      3,
+      async (client: GatewayClient) =>
+        (await client.chat(hi())).response.choices[0]?.message.content,
+    ],
+    [
+      'honours Retry-After for model_busy and on streams before the first byte',
+      'model_busy' as const,
+      2,
+      async (client: GatewayClient) => (await (await client.chatStream(hi())).result()).text,
+    ],
+  ])('%s', async (_name, fault, retryAfter, answer) => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { client, emulator } = harness();
-    emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', times: 1, retryAfter: 3 });
-    const call = client.chat(hi());
-    await vi.advanceTimersByTimeAsync(2999);
+    emulator.injectFault({ fault, endpoint: 'chat', times: 1, retryAfter });
+    const call = answer(client);
+    await vi.advanceTimersByTimeAsync(retryAfter * 1000 - 1);
     expect(emulator.counters.requests.chat).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
-    const result = await call;
-    expect(result.response.choices[0]?.message.content).toBe('Echo: hello there');
-    expect(emulator.counters.requests.chat).toBe(2);
-  });
-
-  it('honours Retry-After for model_busy and on streams before the first byte', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const { client, emulator } = harness();
-    emulator.injectFault({ fault: 'model_busy', endpoint: 'chat', times: 1, retryAfter: 2 });
-    const call = client.chatStream(hi());
-    await vi.advanceTimersByTimeAsync(1999);
-    expect(emulator.counters.requests.chat).toBe(1);
-    await vi.advanceTimersByTimeAsync(1);
-    const stream = await call;
-    expect((await stream.result()).text).toBe('Echo: hello there');
+    expect(await call).toBe('Echo: hello there');
     expect(emulator.counters.requests.chat).toBe(2);
   });
 

@@ -7,7 +7,7 @@ const dist = JSON.stringify(join(import.meta.dirname, '..', 'dist', 'index.js'))
 /**
  * Runs in a child process with --expose-gc: a client registers its key for redaction; nothing of
  * globalThis (inspected with showHidden, symbols included) shows the key; the client is dropped and
- * collected, and nothing keeps its key (issue 28: the keys stayed in a global set for good).
+ * collected, and nothing keeps its key (a global set of keys would keep every key for good).
  */
 const SCRIPT = `
 const { inspect } = await import('node:util');
@@ -74,7 +74,7 @@ console.log(JSON.stringify({ liveWhileStreaming, failed: error !== undefined, ke
 process.exit(0);
 `;
 
-describe('a client’s key after the client is gone (issue 28)', () => {
+describe('a client’s key after the client is gone (nothing keeps it)', () => {
   it('is still redacted from a stream the dropped client opened', async () => {
     expect(await runWithGc(STREAM_SCRIPT)).toEqual({
       liveWhileStreaming: 1,

@@ -6,6 +6,22 @@ const WAV = new Uint8Array(64);
 WAV.set([0x52, 0x49, 0x46, 0x46, 56, 0, 0, 0, 0x57, 0x41, 0x56, 0x45]);
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 
+/** A client of its own emulator that keeps the JSON body of every request `kept` selects. */
+function recordingClient(baseURL: string, kept: (request: Request) => boolean) {
+  const { emulator } = harness();
+  const sent: Record<string, unknown>[] = [];
+  const client = createGatewayClient({
+    baseURL,
+    apiKey: DEFAULT_KEYS.full,
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      if (kept(request)) sent.push(await request.clone().json());
+      return emulator.fetch(request);
+    },
+  });
+  return { client, sent };
+}
+
 describe('services against the emulator', () => {
   it('translates', async () => {
     const { client } = harness();
@@ -49,17 +65,9 @@ describe('services against the emulator', () => {
   });
 
   it('embedMany sends inputType to the multilingual engine only (docs/gateway-protocol.md §6)', async () => {
-    const { emulator } = harness();
-    const sent: Record<string, unknown>[] = [];
-    const client = createGatewayClient({
-      baseURL: 'https://input-type.test',
-      apiKey: DEFAULT_KEYS.full,
-      fetch: async (input, init) => {
-        const request = new Request(input, init);
-        if (request.url.endsWith('/embeddings')) sent.push(await request.clone().json());
-        return emulator.fetch(request);
-      },
-    });
+    const { client, sent } = recordingClient('https://input-type.test', (request) =>
+      request.url.endsWith('/embeddings'),
+    );
     await client.embedMany(['a', 'b'], { model: 'multilingual-e5-base', inputType: 'query' });
     await client.embedMany(['a', 'b'], { model: 'all-minilm-l6-v2', inputType: 'query' });
     expect(sent.map((body) => [body.model, body.input_type])).toEqual([
@@ -86,19 +94,11 @@ describe('services against the emulator', () => {
   });
 
   it('sends unpadded and line-wrapped base64 padded and compact (the gateway reads it strictly)', async () => {
-    const { emulator } = harness();
-    const sent: Record<string, unknown>[] = [];
-    const client = createGatewayClient({
-      baseURL: 'https://base64-padding.test',
-      apiKey: DEFAULT_KEYS.full,
-      fetch: async (input, init) => {
-        const request = new Request(input, init);
-        if (request.headers.get('content-type')?.includes('json') && request.method === 'POST') {
-          sent.push(await request.clone().json());
-        }
-        return emulator.fetch(request);
-      },
-    });
+    const { client, sent } = recordingClient(
+      'https://base64-padding.test',
+      (request) =>
+        request.headers.get('content-type')?.includes('json') === true && request.method === 'POST',
+    );
     expect(typeof (await client.ocr({ image: 'aGVsbG8' })).text).toBe('string');
     const wrapped = `${btoa(String.fromCharCode(...PNG)).replace(/=+$/, '')}`.replace(
       /(.{8})/g,

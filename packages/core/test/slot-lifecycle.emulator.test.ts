@@ -7,7 +7,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('a slot follows the gateway request, not our reader (issue 12.1)', () => {
+describe('a slot follows the gateway request, not our reader (the gateway counts requests, not readers)', () => {
   it('4 streams nobody reads release their slots when their bodies end; 4 calls then run at once', async () => {
     const { client, emulator } = harness({ streamChunkDelayMs: 2, latencyMs: 5 });
     const streams = await Promise.all(
@@ -43,7 +43,7 @@ describe('a slot follows the gateway request, not our reader (issue 12.1)', () =
   });
 });
 
-describe('sleeping never holds a slot (issue 12.2)', () => {
+describe('sleeping never holds a slot (a waiting call must not take the key from healthy ones)', () => {
   it('4 calls sleeping on Retry-After leave the key to healthy calls, then queue again', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { client, emulator } = harness();

@@ -17,8 +17,7 @@ describe('two copies of core in one realm', () => {
     const options = {
       baseURL: 'https://two-copies.test/v1',
       apiKey: DEFAULT_KEYS.full,
-      fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
-        emulator.fetch(new Request(input, init))) as typeof fetch,
+      fetch: emulator.fetch,
     };
     const fromEsm = esm.createGatewayClient(options);
     const fromCjs = cjs.createGatewayClient(options);

@@ -28,7 +28,7 @@ console.log(JSON.stringify({ active: client.budget.active, cancelled }));
 process.exit(0);
 `;
 
-describe('an unreachable stream (issue 12.1)', () => {
+describe('an unreachable stream (a dropped stream must not keep its slot)', () => {
   it('is cancelled by the finalizer: its endless body stops and the slot comes back', async () => {
     expect(await runWithGc(SCRIPT)).toEqual({ active: 0, cancelled: true });
   });

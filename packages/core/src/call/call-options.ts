@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.3 (headers a call adds), §2.5 (its deadline), §10.5 (its retries).
 import { GatewayError } from '../errors/errors';
 
 export interface CallOptions {
@@ -30,7 +31,6 @@ export function checkCallOptions(options: CallOptions): void {
       code: 'invalid_request_error',
       message: `call options must be an object, got ${options === null ? 'null' : typeof options}`,
       field: 'options',
-      isRetryable: false,
     });
   }
   const { maxRetries, timeoutMs, signal } = options;
@@ -49,7 +49,6 @@ export function checkCallOptions(options: CallOptions): void {
       code: 'invalid_request_error',
       message: `signal (call option) must be an AbortSignal, got ${signal === null ? 'null' : typeof signal}`,
       field: 'signal',
-      isRetryable: false,
     });
   }
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {

@@ -20,7 +20,7 @@ export const REQUEST_BOUND_IO: boolean = (() => {
 })();
 
 /** Each call's deadline is its own timer (request-bound runtimes). */
-export const PER_CALL_TIMERS: boolean = REQUEST_BOUND_IO;
+const PER_CALL_TIMERS: boolean = REQUEST_BOUND_IO;
 
 /**
  * One timer for the deadlines of all pending calls (a timer per call costs more than the rest of
@@ -189,7 +189,7 @@ export class CallScope {
 }
 
 /** What the error of an ended call names. */
-export interface CallEndContext {
+interface CallEndContext {
   requestedModel?: string;
   servedModel?: string;
 }
@@ -212,7 +212,6 @@ export function callEndedError(
       code: 'timeout',
       message: `The call did not finish within its deadline of ${timeoutMs} ms${last ? ` (waiting to retry after: ${last.message})` : ''}`,
       cause: last,
-      isRetryable: false,
       ...context,
     });
   }
@@ -221,7 +220,6 @@ export function callEndedError(
       code: 'timeout',
       message: "The call did not finish within its deadline (the caller's AbortSignal timed out)",
       cause: reason,
-      isRetryable: false,
       ...context,
     });
   }
@@ -229,7 +227,6 @@ export function callEndedError(
     code: 'aborted',
     message: 'The call was aborted',
     cause: reason,
-    isRetryable: false,
     ...context,
   });
 }

@@ -14,7 +14,7 @@ function hangingModels() {
   return { fetch, seen };
 }
 
-describe('the shared catalog look-up (issue 13.3)', () => {
+describe('the shared catalog look-up (one request for concurrent callers, each with its own deadline)', () => {
   it("honours each caller's signal and deadline; the shared request ends only when no caller remains", async () => {
     const { fetch, seen } = hangingModels();
     const client = createGatewayClient({

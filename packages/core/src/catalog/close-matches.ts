@@ -6,7 +6,7 @@ import type { GatewayModel } from '../protocol/wire-types';
 import { isOwnModelId, listIds } from './model-capabilities';
 
 /** Edit distance, for "did you mean" lists. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   if (a === b) return 0;
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
@@ -21,7 +21,7 @@ export function editDistance(a: string, b: string): number {
 }
 
 /** Up to `limit` ids close to `wanted`: same name after the prefix, containment, or a small edit distance. */
-export function closeMatches(wanted: string, ids: readonly string[], limit = 5): string[] {
+function closeMatches(wanted: string, ids: readonly string[], limit = 5): string[] {
   const lower = wanted.toLowerCase();
   const tail = lower.slice(lower.lastIndexOf('/') + 1);
   const scored: { id: string; score: number }[] = [];
@@ -60,6 +60,5 @@ export function modelNotFound(id: string, models: readonly GatewayModel[]): Gate
     model: id,
     alternatives,
     requestedModel: id,
-    isRetryable: false,
   });
 }

@@ -64,7 +64,7 @@ export function modelsWithCapabilities(
 }
 
 /** What a capability check (`checkCapabilities`, the client's `checkModel`) and its refusal are told. */
-export interface CapabilityCheck {
+interface CapabilityCheck {
   /** The model id that was asked for. */
   model: string;
   /** What the call needs (e.g. from `requiredCapabilities`). */
@@ -109,7 +109,6 @@ export function capabilityError(options: CapabilityCheck): GatewayError {
     missing,
     alternatives,
     requestedModel: model,
-    isRetryable: false,
   });
 }
 

@@ -43,7 +43,7 @@ export async function listedModel(
 }
 
 /** What the capability gate found: the catalog entry (when it was read) and the capabilities. */
-export interface GateResult {
+interface GateResult {
   /** The listed model; undefined for an unlisted own model, or when the capabilities were `known`. */
   model: GatewayModel | undefined;
   /** The capabilities checked; undefined for an unlisted own model (unchecked: the gateway decides). */

@@ -1,10 +1,11 @@
-// docs/gateway-protocol.md §4 (`POST /chat/completions`), §2.4 and §4.6 (`X-Service-Model`:
-// fallback detection, requested and served model).
+// docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.6 (fallback detection: requested and
+// served model).
 import type { CallOptions } from '../call/call-options';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
 import type { Transport } from '../http/transport';
+import { answeringModel } from '../protocol/answering-model';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
 import { ENDPOINTS } from '../protocol/endpoints';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
@@ -50,9 +51,7 @@ export async function postChat(
       requestedModel,
     );
   }
-  const servedModel =
-    headers.get('x-service-model') ??
-    (typeof data.model === 'string' ? data.model : requestedModel);
+  const servedModel = answeringModel(headers, data.model, requestedModel);
   return {
     response: data,
     answer: assembled,
@@ -89,7 +88,8 @@ export async function openChatStream(
     opts,
   );
   const headers = open.response.headers;
-  const servedModel = headers.get('x-service-model') ?? requestedModel;
+  // A stream's chunks are not read for it: the header, else the requested model.
+  const servedModel = answeringModel(headers, undefined, requestedModel);
   return new GatewayChatStream(open, {
     requestedModel,
     servedModel,

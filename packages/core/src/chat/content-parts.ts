@@ -11,7 +11,7 @@ import type { ChatContentPart } from '../protocol/wire-types';
 export const DEFAULT_IMAGE_TYPE = 'image/jpeg';
 
 /** Media as the frameworks hand it over. */
-export interface MediaSource {
+interface MediaSource {
   /** Full (`image/png`) or only the top-level type (`image`, `image/*`). */
   mediaType: string;
   /**

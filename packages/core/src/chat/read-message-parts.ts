@@ -11,7 +11,7 @@
 
 type Json = Record<string, unknown>;
 
-export interface MessageParts {
+interface MessageParts {
   text: string;
   reasoning: string;
 }

@@ -1,5 +1,8 @@
-import type { ConcurrencyBudgetState } from '../budget/concurrency-budget';
-import { budgetId, ClientBudgetView, defaultBudget, Semaphore } from '../budget/concurrency-budget';
+import { budgetId } from '../budget/budget-id';
+import { ClientBudgetView } from '../budget/client-budget-view';
+import { defaultBudget } from '../budget/in-process-budget';
+import type { ConcurrencyBudgetState } from '../budget/key-budget';
+import { Semaphore } from '../budget/semaphore';
 import type { CallOptions } from '../call/call-options';
 import { Catalog } from '../catalog/catalog';
 import type { CheckModelOptions } from '../catalog/resolve-model';

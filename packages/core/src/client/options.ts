@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §2.1 (base URL), §2.5 (4 slots, 300 000 ms deadline), §3.3
 // (`catalogTtlMs`), §10.5 (retries).
-import type { KeyBudget } from '../budget/concurrency-budget';
+import type { KeyBudget } from '../budget/key-budget';
 import { MAX_TIMEOUT_MS } from '../call/call-scope';
 import { GatewayError } from '../errors/errors';
 import type { GatewayEventHandler } from '../events/gateway-events';
@@ -68,7 +68,7 @@ export interface GatewayClientOptions {
   recordContent?: boolean;
 }
 
-export const DEFAULTS = {
+const DEFAULTS = {
   maxConcurrency: 4,
   maxConcurrencyPerKey: LIMITS.concurrentRequestsPerKey,
   timeoutMs: 300_000,
@@ -80,7 +80,7 @@ export const DEFAULTS = {
   maxErrorBodyBytes: 64 * 1024,
 } as const;
 
-export interface ResolvedOptions {
+interface ResolvedOptions {
   /** Normalised base URL, or undefined when none was given (calls then fail with configuration_error). */
   baseURL: string | undefined;
   apiKey: string | undefined;

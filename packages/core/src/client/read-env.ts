@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.1 (the base URL), §2.2 (the key): read from the environment.
 /**
  * Reading the environment without `node:` imports, on every runtime core runs on:
  * - Node, Bun, Deno 2 and Workers with `nodejs_compat`: `process.env`;
@@ -51,7 +52,7 @@ export function readEnv(name: string): string | undefined {
 }
 
 /** The variables core reads: Deno's `--allow-env` needs no others. */
-export const ENV_VARIABLES = ['INFERGATE_BASE_URL', 'INFERGATE_API_KEY'] as const;
+const ENV_VARIABLES = ['INFERGATE_BASE_URL', 'INFERGATE_API_KEY'] as const;
 
 /**
  * The `configuration_error` message for a setting given neither as an option nor in the

@@ -4,7 +4,7 @@ import { invalidRequest } from '../errors/errors';
 const DATA_URL = /^data:[^,]*;base64,/i;
 
 /** Removes a `data:<mime>;base64,` prefix when present. */
-export function stripDataUrl(text: string): string {
+function stripDataUrl(text: string): string {
   if (text.charCodeAt(0) !== 100 /* d */ && text.charCodeAt(0) !== 68 /* D */) return text;
   const match = DATA_URL.exec(text.slice(0, 256));
   return match ? text.slice(match[0].length) : text;

@@ -82,7 +82,7 @@ describe('jsonBody', () => {
   });
 });
 
-describe('unserialisable input through the client (issue 28)', () => {
+describe('unserialisable input through the client (refused before anything is sent)', () => {
   // The emulator answers the catalog look-ups; no POST may leave the client.
   const emulator = createEmulator();
   let sent = 0;
@@ -144,16 +144,17 @@ describe('unserialisable input through the client (issue 28)', () => {
       'priority',
     ],
   ];
-  for (const [name, run, field] of cases) {
-    it(`${name}: invalid_request_error naming ${field}, nothing sent`, async () => {
+  it.each(cases.map(([name, run, field]) => ({ name, run, field })))(
+    '$name: invalid_request_error naming $field, nothing sent',
+    async ({ run, field }) => {
       const error = await thrown(run);
       expect(refusal(error)).toEqual({ code: 'invalid_request_error', field, isRetryable: false });
       expect(sent).toBe(0);
-    });
-  }
+    },
+  );
 });
 
-describe('a bad value named in a refusal (issue 28)', () => {
+describe('a bad value named in a refusal (quoted briefly, never whole)', () => {
   const client = createGatewayClient({
     baseURL: 'https://quote.test/v1',
     apiKey: 'k',
@@ -179,9 +180,10 @@ describe('a bad value named in a refusal (issue 28)', () => {
       'input_type',
     ],
   ];
-  for (const [name, run, field] of cases) {
-    it(`${name}: invalid_request_error naming ${field} (describing the value does not throw)`, async () => {
+  it.each(cases.map(([name, run, field]) => ({ name, run, field })))(
+    '$name: invalid_request_error naming $field (describing the value does not throw)',
+    async ({ run, field }) => {
       expect(refusal(await thrown(run))).toMatchObject({ code: 'invalid_request_error', field });
-    });
-  }
+    },
+  );
 });

@@ -31,12 +31,11 @@ function unserialisable(root: unknown, thrown: unknown): GatewayError {
     code: 'invalid_request_error',
     message: `${field}: ${problem}; nothing was sent`,
     field,
-    isRetryable: false,
     cause: thrown,
   });
 }
 
-export interface UnsendableCheck {
+interface UnsendableCheck {
   /** Objects nested deeper than this are refused. */
   maxDepth: number;
   /** Refuse NaN and ±Infinity, which JSON.stringify sends as `null`. */

@@ -1,6 +1,8 @@
-// docs/gateway-protocol.md §10.2 (gateway codes), §10.4 (client codes), §10.5 (`isRetryable`).
+// docs/gateway-protocol.md §10.2 (gateway codes), §10.4 (client codes), §10.5 (`isRetryable`,
+// decided by the retry policy).
 import type { ModelCapability } from '../protocol/wire-types';
-import { hasRegisteredSecrets, redactAll, redactValue } from './redact-secret';
+import { hasRegisteredSecrets, redactKey, redactValue } from './redact-secret';
+import { type FailureContext, isRetryableFailure } from './retryable-failure';
 
 /** The codes the gateway itself sends (docs/gateway-protocol.md §10.2). */
 export const GATEWAY_ERROR_CODES = [
@@ -47,6 +49,10 @@ export interface GatewayErrorOptions {
   status?: number;
   type?: string;
   retryAfterMs?: number;
+  /**
+   * @deprecated Ignored: core's retry policy decides `isRetryable` from `code`, `status` and
+   * `retryAfterMs` (errors/retryable-failure.ts). Kept so that existing call sites compile.
+   */
   isRetryable?: boolean;
   /** Raw response body (text). */
   body?: string;
@@ -85,6 +91,7 @@ const OPTIONAL_FIELDS = [
 export class GatewayError extends Error {
   override readonly name = 'GatewayError';
   readonly code: GatewayErrorCode;
+  /** Whether core's retry policy retries this failure (errors/retryable-failure.ts). */
   readonly isRetryable: boolean;
   declare readonly status?: number;
   declare readonly type?: string;
@@ -122,8 +129,8 @@ export class GatewayError extends Error {
     const options = redactOptions(given);
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = options.code;
-    // Who makes the error decides, by core's retry policy (http/retry-policy.ts).
-    this.isRetryable = options.isRetryable ?? false;
+    // The retry policy alone decides, from the error's own fields (a given `isRetryable` is ignored).
+    this.isRetryable = isRetryableFailure(options);
     const self = this as unknown as Record<string, unknown>;
     for (const key of OPTIONAL_FIELDS) if (options[key] !== undefined) self[key] = options[key];
     Object.defineProperty(this, BRAND, { value: true });
@@ -150,6 +157,19 @@ export class GatewayError extends Error {
 }
 
 /**
+ * A GatewayError judged by the retry policy with what only its maker knows beyond the error's
+ * fields: the client's `maxRetryAfterMs`, a stream lost before its first bytes.
+ */
+export function gatewayFailure(
+  options: GatewayErrorOptions,
+  context: FailureContext,
+): GatewayError {
+  const error = new GatewayError(options);
+  (error as { isRetryable: boolean }).isRetryable = isRetryableFailure(options, context);
+  return error;
+}
+
+/**
  * Every string an error carries leaves the client: the registered API keys are redacted from the
  * message, body, data (after JSON decoding, so escaped echoes are caught), headers and cause.
  */
@@ -157,7 +177,7 @@ function redactOptions(options: GatewayErrorOptions): GatewayErrorOptions {
   const any = hasRegisteredSecrets();
   const cause = safeCause(options.cause, any);
   if (!any) return cause === options.cause ? options : { ...options, cause };
-  const text = (value: string) => redactAll(value);
+  const text = (value: string) => redactKey(value);
   const redacted: GatewayErrorOptions = { ...options, message: text(options.message), cause };
   if (options.body !== undefined) redacted.body = text(options.body);
   if (options.data !== undefined) redacted.data = redactValue(options.data, text);
@@ -184,10 +204,10 @@ function safeCause(cause: unknown, redacting: boolean): unknown {
     return safe;
   }
   if (!redacting) return cause;
-  if (typeof cause === 'string') return redactAll(cause);
+  if (typeof cause === 'string') return redactKey(cause);
   if (cause instanceof Error) {
-    const message = redactAll(cause.message);
-    const stack = cause.stack === undefined ? undefined : redactAll(cause.stack);
+    const message = redactKey(cause.message);
+    const stack = cause.stack === undefined ? undefined : redactKey(cause.stack);
     if (message === cause.message && stack === cause.stack) return cause;
     const copy = new Error(message);
     copy.name = cause.name;
@@ -234,6 +254,5 @@ export function invalidRequest(field: string, message: string): GatewayError {
     code: 'invalid_request_error',
     message: `${field}: ${message}`,
     field,
-    isRetryable: false,
   });
 }

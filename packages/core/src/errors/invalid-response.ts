@@ -12,7 +12,7 @@ export function invalidResponse(
     data?: unknown;
   } = {},
 ): GatewayError {
-  return new GatewayError({ code: 'invalid_response', message, isRetryable: false, ...extra });
+  return new GatewayError({ code: 'invalid_response', message, ...extra });
 }
 
 /**

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient } from '../client/client';
 import { GatewayError, isGatewayError } from './errors';
-import { redactSecret } from './redact-secret';
+import { redactKey, redactSecret } from './redact-secret';
 
 const KEY = 'sk-live/Ab+9x_Yz=Q1w2e3r4t5';
 
@@ -29,19 +29,31 @@ const leaks = (text: string) =>
   text.includes(KEY) ||
   text.includes(btoa(KEY).slice(4, 20));
 
-describe('redactSecret', () => {
-  for (const [name, form] of Object.entries(FORMS)) {
-    it(`redacts the key's ${name} form`, () => {
-      const out = redactSecret(`before ${form} after`, KEY);
-      expect(out).toContain('[redacted]');
-      expect(leaks(out)).toBe(false);
-    });
-  }
+describe.each([
+  ['redactSecret', redactSecret],
+  ['redactKey', redactKey],
+])('%s', (_fn, redact) => {
+  it.each(Object.entries(FORMS))("redacts the key's %s form", (_name, form) => {
+    const out = redact(`before ${form} after`, KEY);
+    expect(out).toContain('[redacted]');
+    expect(leaks(out)).toBe(false);
+  });
 
   it('leaves text without the key alone', () => {
-    expect(redactSecret('a plain % message \\n with \\u0041', KEY)).toBe(
+    expect(redact('a plain % message \\n with \\u0041', KEY)).toBe(
       'a plain % message \\n with \\u0041',
     );
+  });
+});
+
+describe('redactKey (text that leaves the process outside an error)', () => {
+  it("redacts every live client's key without being given it, and leaves short keys", () => {
+    const live = `ig-live-${Math.random()}`;
+    createGatewayClient({ baseURL: 'https://redact-key.test', apiKey: live });
+    expect(redactKey(`key ${live} and ${encodeURIComponent(live)}`)).toBe(
+      'key [redacted] and [redacted]',
+    );
+    expect(redactKey('abc abcd', 'abc')).toBe('abc abcd');
   });
 });
 
@@ -78,51 +90,55 @@ function everything(error: GatewayError): string {
 const ask = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };
 
 describe('every string an error carries is redacted', () => {
-  for (const [name, form] of Object.entries(FORMS)) {
-    it(`HTTP error body echoing the key (${name})`, async () => {
-      const client = clientAnswering(
-        () =>
-          new Response(
-            `{"error":{"code":"invalid_api_key","message":"bad key ${form}","type":"auth"}}`,
-            { status: 401, headers: { 'content-type': 'application/json' } },
-          ),
-      );
-      const error = await failure(() => client.chat(ask));
-      expect(error.code).toBe('invalid_api_key');
-      expect(leaks(everything(error))).toBe(false);
-    });
-
-    it(`in-stream error event echoing the key (${name})`, async () => {
-      const client = clientAnswering(
-        () =>
-          new Response(
-            `data: {"error":{"code":"provider_request_failed","message":"upstream said ${form}"}}\n\n`,
-            { headers: { 'content-type': 'text/event-stream' } },
-          ),
-      );
-      const error = await failure(async () => {
-        const stream = await client.chatStream(ask);
-        await stream.result();
-      });
-      expect(error.code).toBe('provider_request_failed');
-      expect(leaks(everything(error))).toBe(false);
-    });
-
-    it(`malformed stream event echoing the key (${name})`, async () => {
-      const client = clientAnswering(
-        () =>
-          new Response(`data: {"choices": oops ${form}\n\n`, {
-            headers: { 'content-type': 'text/event-stream' },
-          }),
-      );
-      const error = await failure(async () => {
-        const stream = await client.chatStream(ask);
-        await stream.result();
-      });
-      expect(error.code).toBe('provider_protocol_error');
-      expect(leaks(everything(error))).toBe(false);
-    });
-  }
+  /** Answers that echo the key: how each is read (a stream or not) and the error it ends in. */
+  const echoes = [
+    {
+      what: 'HTTP error body echoing the key',
+      stream: false,
+      code: 'invalid_api_key',
+      answer: (form: string) =>
+        new Response(
+          `{"error":{"code":"invalid_api_key","message":"bad key ${form}","type":"auth"}}`,
+          { status: 401, headers: { 'content-type': 'application/json' } },
+        ),
+    },
+    {
+      what: 'in-stream error event echoing the key',
+      stream: true,
+      code: 'provider_request_failed',
+      answer: (form: string) =>
+        new Response(
+          `data: {"error":{"code":"provider_request_failed","message":"upstream said ${form}"}}\n\n`,
+          { headers: { 'content-type': 'text/event-stream' } },
+        ),
+    },
+    {
+      what: 'malformed stream event echoing the key',
+      stream: true,
+      code: 'provider_protocol_error',
+      answer: (form: string) =>
+        new Response(`data: {"choices": oops ${form}\n\n`, {
+          headers: { 'content-type': 'text/event-stream' },
+        }),
+    },
+  ];
+  it.each(
+    echoes.flatMap((echo) =>
+      Object.entries(FORMS).map(([name, form]) => ({ ...echo, name, form })),
+    ),
+  )('$what ($name)', async ({ answer, stream, code, form }) => {
+    const client = clientAnswering(() => answer(form));
+    const error = await failure(
+      stream
+        ? async () => {
+            const opened = await client.chatStream(ask);
+            await opened.result();
+          }
+        : () => client.chat(ask),
+    );
+    expect(error.code).toBe(code);
+    expect(leaks(everything(error))).toBe(false);
+  });
 
   it('a SyntaxError cause does not quote the body', async () => {
     const client = clientAnswering(
@@ -155,7 +171,7 @@ describe('every string an error carries is redacted', () => {
   });
 });
 
-describe('secrets at rest (issue 28)', () => {
+describe('secrets at rest (no global state can give the key back)', () => {
   /**
    * What any code can read from the symbol-keyed global state (where core keeps what its copies
    * share), as text. (All of globalThis is inspected in test/secrets-at-rest.test.ts, in a fresh

@@ -140,9 +140,14 @@ function redactWith(
   return out;
 }
 
-/** Replaces every live client's secret (and `extra`) in `text`. */
-export function redactAll(text: string, extra?: string): string {
-  let out = extra === undefined ? text : redactSecret(text, extra);
+/**
+ * Replaces `key` (when given; a key shorter than 4 characters is left, it would match ordinary
+ * text) and the API key of every live client in `text`, in every form recognised (raw,
+ * JSON-escaped, URL-encoded, base64). A GatewayError does this to everything it carries; this is
+ * for other text that leaves the process: a log line, a tool's answer.
+ */
+export function redactKey(text: string, key?: string): string {
+  let out = key === undefined ? text : redactSecret(text, key);
   for (const ref of registry.live) {
     const redactor = ref.deref();
     if (redactor) out = redactor.redact(out);

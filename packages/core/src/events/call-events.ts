@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §4.6 (the fallback event), §10.5 (retry events).
 import { isGatewayError } from '../errors/errors';
+import { answeringModel } from '../protocol/answering-model';
 import type { AssembledChat } from '../protocol/chat-result-types';
 import { endpointName } from '../protocol/endpoints';
 import { readUsage } from '../protocol/read-usage';
@@ -18,7 +19,7 @@ import type {
 /** Ids of calls in this realm: every event of one call carries its id. */
 let lastCallId = 0;
 
-export interface CallEventsInit {
+interface CallEventsInit {
   onEvent: GatewayEventHandler;
   recordContent: boolean;
   /** Removes the API key from content (which may echo it). */
@@ -50,6 +51,8 @@ export class CallEvents {
   #queueWaitMs = 0;
   #queuedAt = 0;
   #sentAt = 0;
+  /** The answer's headers, once a 2xx arrived (`X-Service-Model`). */
+  #headers: Headers | undefined;
   #servedModel: string | undefined;
   #ended = false;
 
@@ -164,9 +167,37 @@ export class CallEvents {
     this.#send(event);
   }
 
-  /** The answering model, when the answer names it; the first name given wins. */
-  served(model: unknown): void {
-    if (typeof model !== 'string' || model === '' || this.#servedModel !== undefined) return;
+  /** A 2xx answer's headers arrived: `X-Service-Model`, when present, names the answering model. */
+  responded(headers: Headers): void {
+    this.#headers = headers;
+    // Before the body is read, only the header can name it.
+    this.#served(answeringModel(headers, undefined, undefined));
+  }
+
+  /**
+   * A JSON answer was read whole: the `done` event with its answering model, its `usage`, and
+   * for a chat completion its `id` and the finish reason of choice 0.
+   */
+  answered(data: unknown, text: string): void {
+    const answer =
+      typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+    this.#served(answeringModel(this.#headers, answer.model, this.#requestedModel));
+    const choices = Array.isArray(answer.choices) ? (answer.choices as unknown[]) : undefined;
+    const first = choices?.find(
+      (choice): choice is Record<string, unknown> =>
+        typeof choice === 'object' &&
+        choice !== null &&
+        (choice as { index?: unknown }).index === 0,
+    );
+    this.succeeded(answer.usage as Usage | undefined, () => text, {
+      id: choices ? answer.id : undefined,
+      finishReason: first?.finish_reason,
+    });
+  }
+
+  /** The answering model, once known (the first one wins), with a `fallback` event for chat. */
+  #served(model: string | undefined): void {
+    if (model === undefined || this.#servedModel !== undefined) return;
     this.#servedModel = model;
     const requested = this.#requestedModel;
     // Only a chat request can be answered by another model (the pool fallback of an offline one).
@@ -225,7 +256,7 @@ export class CallEvents {
       this.failed(error);
       return;
     }
-    this.served(this.#requestedModel);
+    this.#served(answeringModel(this.#headers, undefined, this.#requestedModel));
     this.succeeded(answer.usage, () => JSON.stringify(answer), answer);
   }
 

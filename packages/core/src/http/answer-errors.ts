@@ -6,10 +6,9 @@
  */
 
 import type { CallScope } from '../call/call-scope';
-import { describeCause, GatewayError } from '../errors/errors';
+import { describeCause, GatewayError, gatewayFailure } from '../errors/errors';
 import { parseErrorResponse } from './parse-error-response';
 import { readBoundedBody } from './read-bounded-body';
-import { isRetryableFailure } from './retry-policy';
 
 /** What the answer's errors name: the request's path and model. */
 interface Asked {
@@ -36,7 +35,6 @@ export async function errorFromAnswer(
       status: response.status,
       message: `The gateway answered HTTP ${response.status} but its body could not be read: ${describeCause(cause)}`,
       requestedModel: asked.requestedModel,
-      isRetryable: isRetryableFailure(response.status, 'network_error'),
       cause,
     });
   }
@@ -57,14 +55,16 @@ export async function readErrorBody(response: Response, limit: number): Promise<
 
 /** A stream that failed or ended before its first byte: retryable, like a lost connection. */
 export function lostStream(response: Response, asked: Asked, cause?: unknown): GatewayError {
-  return new GatewayError({
-    code: 'network_error',
-    status: response.status,
-    message: `The stream ended before its first byte${cause === undefined ? '' : `: ${describeCause(cause)}`}`,
-    requestedModel: asked.requestedModel,
-    isRetryable: true,
-    cause,
-  });
+  return gatewayFailure(
+    {
+      code: 'network_error',
+      status: response.status,
+      message: `The stream ended before its first byte${cause === undefined ? '' : `: ${describeCause(cause)}`}`,
+      requestedModel: asked.requestedModel,
+      cause,
+    },
+    { beforeFirstBytes: true },
+  );
 }
 
 /** `response_too_large` for a body over `maxResponseBytes`. */
@@ -81,6 +81,5 @@ export function tooLarge(
       declared === undefined ? '' : `: Content-Length ${declared}`
     }; it was not read further`,
     requestedModel: asked.requestedModel,
-    isRetryable: false,
   });
 }

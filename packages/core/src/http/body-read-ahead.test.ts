@@ -83,7 +83,7 @@ describe('BodyReadAhead bound', () => {
   });
 });
 
-describe('BodyReadAhead with several readers (issue 28)', () => {
+describe('BodyReadAhead with several readers (none may wait for ever)', () => {
   it('wakes every pending read: each settles with a chunk or the end', async () => {
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     const stream = new ReadableStream<Uint8Array>({

@@ -1,9 +1,9 @@
 // docs/gateway-protocol.md §2.4 (`Retry-After`, `X-Service-Model` on errors), §10.1, §10.2, §10.3.
-import { GatewayError, isGatewayServerErrorCode } from '../errors/errors';
+import { type GatewayError, gatewayFailure, isGatewayServerErrorCode } from '../errors/errors';
 import { redactSecret, redactValue } from '../errors/redact-secret';
-import { isRetryableFailure, parseRetryAfter } from './retry-policy';
+import { parseRetryAfter } from './retry-policy';
 
-export interface ErrorContext {
+interface ErrorContext {
   requestedModel?: string;
   /** Replaces this secret wherever it appears in a body or message. */
   redact?: string;
@@ -59,41 +59,30 @@ export function parseErrorResponse(
   const retryAfterMs = parseRetryAfter(headers.get('retry-after'), context.now);
   const servedModel = headers.get('x-service-model') ?? undefined;
   const shape = readGatewayErrorShape(data);
-  const common = {
-    status,
-    body,
-    data,
-    responseHeaders: headersRecord(headers, context.redact),
-    retryAfterMs,
-    requestedModel: context.requestedModel,
-    servedModel,
-  };
-  if (shape && isGatewayServerErrorCode(shape.code)) {
-    return new GatewayError({
-      ...common,
-      isRetryable: isRetryableFailure(status, shape.code, retryAfterMs, context.maxRetryAfterMs),
-      code: shape.code,
-      message: shape.message,
-      type: shape.type,
-    });
-  }
-  const excerpt = summarize(body, headers.get('content-type'));
-  return new GatewayError({
-    ...common,
-    isRetryable: isRetryableFailure(
+  const code = shape && isGatewayServerErrorCode(shape.code) ? shape.code : undefined;
+  return gatewayFailure(
+    {
+      code: code ?? 'upstream_error',
+      message:
+        code && shape
+          ? shape.message
+          : `Gateway answered HTTP ${status}${shape ? ` (${shape.code}: ${shape.message})` : excerptOf(body, headers)}`,
+      type: shape?.type,
       status,
-      'upstream_error',
+      body,
+      data,
+      responseHeaders: headersRecord(headers, context.redact),
       retryAfterMs,
-      context.maxRetryAfterMs,
-    ),
-    code: 'upstream_error',
-    type: shape?.type,
-    message: `Gateway answered HTTP ${status}${shape ? ` (${shape.code}: ${shape.message})` : excerpt ? `: ${excerpt}` : ''}`,
-  });
+      requestedModel: context.requestedModel,
+      servedModel,
+    },
+    // A `Retry-After` longer than the client accepts makes a 429 not retryable.
+    { maxRetryAfterMs: context.maxRetryAfterMs },
+  );
 }
 
 /** Response headers as a plain object, without cookies and with the secret redacted. */
-export function headersRecord(headers: Headers, secret?: string): Record<string, string> {
+function headersRecord(headers: Headers, secret?: string): Record<string, string> {
   const record: Record<string, string> = {};
   headers.forEach((value, name) => {
     if (name.toLowerCase() !== 'set-cookie') record[name.toLowerCase()] = redact(value, secret);
@@ -101,9 +90,10 @@ export function headersRecord(headers: Headers, secret?: string): Record<string,
   return record;
 }
 
-function summarize(body: string, contentType: string | null): string {
-  if (body === '') return '';
-  const text = contentType?.includes('html') ? body.replace(/<[^>]*>/g, ' ') : body;
+/** `: <the body's start>` for the message of a body that is not the gateway's (`''` when empty). */
+function excerptOf(body: string, headers: Headers): string {
+  const text = headers.get('content-type')?.includes('html') ? body.replace(/<[^>]*>/g, ' ') : body;
   const compact = text.replace(/\s+/g, ' ').trim();
-  return compact.length > 200 ? `${compact.slice(0, 200)}…` : compact;
+  if (compact === '') return '';
+  return `: ${compact.length > 200 ? `${compact.slice(0, 200)}…` : compact}`;
 }

@@ -1,49 +1,21 @@
-// docs/gateway-protocol.md §10.5 (the retry policy; `Retry-After`, RFC 9110's two forms).
+// docs/gateway-protocol.md §10.5 (the retry policy: the wait; `Retry-After`, RFC 9110's two forms).
 /**
- * Core's retry policy, in one place: which failures are retryable, how long to wait before the
- * next attempt (the answer's `Retry-After`, else exponential back-off), the longest wait worth
- * taking (`maxRetryAfterMs`), and the defaults. The transport retries exactly what this file
- * calls retryable, while its attempts and the call's deadline allow; the AI SDK adapter, whose
- * retries `ai` owns, reports `isRetryable` with `isRetryableWithin`.
+ * Core's retry policy, the wait: how long to wait before the next attempt (the answer's
+ * `Retry-After`, else exponential back-off), the longest wait worth taking (`maxRetryAfterMs`),
+ * and the defaults. Which failures are retryable is decided when a `GatewayError` is made
+ * (errors/retryable-failure.ts, its `isRetryable`); the transport retries exactly those, while its
+ * attempts and the call's deadline allow; the AI SDK adapter, whose retries `ai` owns, reports
+ * `isRetryable` with `isRetryableWithin`.
  */
-import type { GatewayError, GatewayErrorCode } from '../errors/errors';
+import type { GatewayError } from '../errors/errors';
+import { DEFAULT_MAX_RETRY_AFTER_MS } from '../errors/retryable-failure';
 
 /** The retry options' defaults (`createGatewayClient`'s `maxRetries`, `maxRetryAfterMs`, `retryBaseDelayMs`). */
 export const RETRY_DEFAULTS = {
   maxRetries: 2,
-  /** `ai` and openai-node wait at most about a minute for a `Retry-After` too. */
-  maxRetryAfterMs: 60_000,
+  maxRetryAfterMs: DEFAULT_MAX_RETRY_AFTER_MS,
   retryBaseDelayMs: 500,
 } as const;
-
-/** HTTP answers worth another attempt: every 429 (the spec: retryable) and the 5xx a retry can fix. */
-const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
-/** Failures without an HTTP error status, by code (`network_error` before the first byte, ...). */
-const RETRYABLE_CODES: ReadonlySet<GatewayErrorCode> = new Set<GatewayErrorCode>([
-  'model_busy',
-  'client_concurrency_exceeded',
-  'all_providers_failed',
-  'provider_unavailable',
-  'request_timeout',
-  'network_error',
-]);
-
-/**
- * Whether a failure is retryable: an HTTP error answer by its status, anything else by its code.
- * A 429 whose `Retry-After` asks for longer than `maxRetryAfterMs` is not: waiting that long is
- * the caller's decision, so it is thrown at once with the wait in `retryAfterMs`. A 429 without a
- * readable `Retry-After` is retried after back-off (issue 28).
- */
-export function isRetryableFailure(
-  status: number | undefined,
-  code: GatewayErrorCode,
-  retryAfterMs: number | undefined = undefined,
-  maxRetryAfterMs: number = RETRY_DEFAULTS.maxRetryAfterMs,
-): boolean {
-  if (status === undefined || status < 400) return RETRYABLE_CODES.has(code);
-  if (!RETRYABLE_STATUSES.has(status)) return false;
-  return status !== 429 || retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs;
-}
 
 /**
  * Whether a caller whose longest acceptable wait is `maxRetryAfterMs` should retry `error`: what
@@ -58,7 +30,7 @@ export function isRetryableWithin(
   );
 }
 
-export interface RetryLimits {
+interface RetryLimits {
   maxRetryAfterMs: number;
   retryBaseDelayMs: number;
   /** What is left of the call's deadline. */

@@ -100,7 +100,7 @@ describe('request headers', () => {
   });
 });
 
-describe('one retry policy (issue 12.3)', () => {
+describe('one retry policy (the transport retries exactly what isRetryable says)', () => {
   /** A fetch answering the given responses in turn (the last one repeats); counts requests. */
   function answering(...make: (() => Response | Promise<Response>)[]) {
     const sent = { count: 0 };
@@ -142,7 +142,7 @@ describe('one retry policy (issue 12.3)', () => {
     }
   });
 
-  it('retries a 429 without a readable Retry-After after back-off, and says it is retryable (issue 28)', async () => {
+  it('retries a 429 without a readable Retry-After after back-off, and says it is retryable (the spec: every 429 is)', async () => {
     const headers: Record<string, string>[] = [
       {},
       { 'retry-after': 'soon' },
@@ -206,7 +206,7 @@ describe('one retry policy (issue 12.3)', () => {
   });
 });
 
-describe('bounded reads (issue 13.1)', () => {
+describe('bounded reads (a body never grows memory past maxResponseBytes)', () => {
   const CHUNK = 64 * 1024;
   /** A response whose body produces 64 KiB chunks for ever (or `chunks` of them); counts pulls. */
   function endless(status = 200, headers: Record<string, string> = {}, chunks = Infinity) {
@@ -300,7 +300,7 @@ describe('bounded reads (issue 13.1)', () => {
   });
 });
 
-describe('an endless stream nobody reads (issue 13.1)', () => {
+describe('an endless stream nobody reads (must not hold memory or a slot)', () => {
   it('is stopped once its unread bytes pass maxResponseBytes: slot released, response_too_large on read', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const event = new TextEncoder().encode(
@@ -329,7 +329,7 @@ describe('an endless stream nobody reads (issue 13.1)', () => {
   });
 });
 
-describe('an endless stream that is read (issue 13.1)', () => {
+describe('an endless stream that is read (its assembled answer stays bounded)', () => {
   it('ends with response_too_large once it passes maxResponseBytes in total, so the assembled answer stays bounded', async () => {
     const event = new TextEncoder().encode(
       `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'x'.repeat(4000) } }] })}\n\n`,

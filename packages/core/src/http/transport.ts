@@ -1,11 +1,7 @@
 // docs/gateway-protocol.md §2.5 (the key's slots), §5.5 (a stream is retried until its first
 // bytes), §10.5 (the retry policy).
-import {
-  type KeyBudget,
-  type ReleaseSlot,
-  type Semaphore,
-  tryAcquireNow,
-} from '../budget/concurrency-budget';
+import { type KeyBudget, type ReleaseSlot, tryAcquireNow } from '../budget/key-budget';
+import type { Semaphore } from '../budget/semaphore';
 import type { CallOptions } from '../call/call-options';
 import { checkCallOptions } from '../call/call-options';
 import { CallScope, MAX_TIMEOUT_MS, sleep } from '../call/call-scope';
@@ -14,7 +10,6 @@ import { invalidResponse } from '../errors/invalid-response';
 import { registerSecret } from '../errors/redact-secret';
 import type { CallEvents } from '../events/call-events';
 import type { GatewayEventHandler } from '../events/gateway-events';
-import type { Usage } from '../protocol/wire-types';
 import { errorFromAnswer, lostStream, readErrorBody, tooLarge } from './answer-errors';
 import { corsHint } from './cors-hint';
 import { redact } from './parse-error-response';
@@ -22,7 +17,7 @@ import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { RequestHeaders } from './request-headers';
 import { retryDelay } from './retry-policy';
 
-export interface TransportConfig {
+interface TransportConfig {
   baseURL: string;
   apiKey: string;
   fetch: typeof fetch | undefined;
@@ -48,7 +43,7 @@ export interface TransportConfig {
   recordContent?: boolean;
 }
 
-export interface RequestSpec {
+interface RequestSpec {
   method: 'GET' | 'POST';
   /** Path below the base URL, starting with `/`. */
   path: string;
@@ -295,7 +290,7 @@ export class Transport {
             owner: this,
           };
           if (events) {
-            events.served(outcome.response.headers.get('x-service-model'));
+            events.responded(outcome.response.headers);
             open.events = events;
           }
           return open;
@@ -371,7 +366,6 @@ export class Transport {
         code: 'network_error',
         message: `Could not reach the gateway at ${this.#config.baseURL}: ${describeCause(cause)}${corsHint()}`,
         requestedModel: spec.requestedModel,
-        isRetryable: true,
         cause,
       });
     }
@@ -487,7 +481,6 @@ export class Transport {
               status: response.status,
               message: `The response body could not be read: ${describeCause(cause)}`,
               requestedModel: spec.requestedModel,
-              isRetryable: false,
               cause,
             });
       failure = error;
@@ -514,7 +507,7 @@ export class Transport {
       events?.failed(error);
       throw error;
     }
-    if (events) answered(events, data, text);
+    events?.answered(data, text);
     return { data, text, headers, status };
   }
 }
@@ -527,21 +520,6 @@ interface Read {
   data?: unknown;
   /** The call's events, for `text`'s caller to end (json calls have ended them). */
   events?: CallEvents;
-}
-
-/** The `done` event of a JSON answer: its `model` and `usage`, when it has them. */
-function answered(events: CallEvents, data: unknown, text: string): void {
-  const answer = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
-  events.served(answer.model);
-  const choices = Array.isArray(answer.choices) ? (answer.choices as unknown[]) : undefined;
-  const first = choices?.find(
-    (choice): choice is Record<string, unknown> =>
-      typeof choice === 'object' && choice !== null && (choice as { index?: unknown }).index === 0,
-  );
-  events.succeeded(answer.usage as Usage | undefined, () => text, {
-    id: choices ? answer.id : undefined,
-    finishReason: first?.finish_reason,
-  });
 }
 
 /** The release of a local slot and a key slot together: once, the key's first. */

@@ -16,8 +16,8 @@ export const ENDPOINTS = {
   transcription: '/audio/transcriptions',
 } as const;
 
-export type EndpointName = keyof typeof ENDPOINTS;
-export type EndpointPath = (typeof ENDPOINTS)[EndpointName];
+type EndpointName = keyof typeof ENDPOINTS;
+type EndpointPath = (typeof ENDPOINTS)[EndpointName];
 
 /** The endpoint of each service of `GET /capabilities`. */
 export const SERVICE_PATHS: Readonly<Record<ServiceId, EndpointPath>> = {

@@ -1,4 +1,5 @@
-/** The gateway's limits (docs/gateway-protocol.md §11), checked before anything is sent. */
+// docs/gateway-protocol.md §11 (the gateway's limits).
+/** The gateway's limits, checked before anything is sent. */
 export const LIMITS = {
   chatMinMessages: 1,
   translationMaxInputBytes: 4096,

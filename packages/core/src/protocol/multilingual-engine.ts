@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §12.7 (which engine is the multilingual one).
 import type { EmbeddingEngine } from './wire-types';
 
 /**

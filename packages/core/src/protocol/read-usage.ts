@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.3 (`usage`, when the model server reports it).
 import type { Usage } from './wire-types';
 
 /** Token counts of one answer, each present only when the model server reported it. */

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §3 to §10 (the JSON shapes: catalog, chat, streams, services, errors).
 /**
  * The gateway's JSON shapes (API revision 0.2.0; docs/gateway-protocol.md): catalog, chat,
  * services and errors, as sent and received. Objects the spec marks "additional fields may be

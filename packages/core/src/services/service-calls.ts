@@ -76,7 +76,6 @@ export async function resolveEmbeddingEngine(
       message: `Embedding engine "${engineId}" is not available (GET /capabilities lists: ${listIds(ids)}). The engine is never changed automatically: vectors of different engines do not mix.`,
       model: engineId,
       alternatives: ids,
-      isRetryable: false,
     });
   }
   if (engines.length === 1) return engines[0]!;
@@ -84,7 +83,6 @@ export async function resolveEmbeddingEngine(
     throw new GatewayError({
       code: 'provider_unavailable',
       message: 'No embedding engine is available now (GET /capabilities lists none)',
-      isRetryable: true,
     });
   }
   throw new GatewayError({
@@ -92,7 +90,6 @@ export async function resolveEmbeddingEngine(
     message: `model: is required: ${engines.length} embedding engines are available (${listIds(ids)}); pick one and keep it for documents and queries`,
     field: 'model',
     alternatives: ids,
-    isRetryable: false,
   });
 }
 
@@ -217,7 +214,6 @@ function checkService(catalog: Catalog, id: ServiceId): void {
     throw new GatewayError({
       code: 'provider_unavailable',
       message: `The ${id} service has no provider online (GET /capabilities: ${id === 'embeddings' ? 'available_nodes 0 or no engine' : 'available_nodes 0'}); nothing was sent`,
-      isRetryable: true,
     });
   }
 }
@@ -290,6 +286,5 @@ function renameField(error: GatewayError, field: string): GatewayError {
     code: error.code,
     message: `${field}${error.message.slice('input'.length)}`,
     field,
-    isRetryable: false,
   });
 }

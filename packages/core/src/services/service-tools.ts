@@ -38,13 +38,13 @@ export interface TranscribeToolArguments {
   translate?: boolean;
 }
 
-export interface ServiceToolArguments {
+interface ServiceToolArguments {
   translate: TranslateToolArguments;
   ocr: OcrToolArguments;
   transcribe: TranscribeToolArguments;
 }
 
-export interface ServiceToolRequests {
+interface ServiceToolRequests {
   translate: TranslationRequest;
   ocr: OcrRequest;
   transcribe: TranscriptionRequest & { response_format: 'json' };
@@ -67,7 +67,7 @@ export interface ToolParametersSchema {
   additionalProperties: false;
 }
 
-export interface ServiceToolDefinition {
+interface ServiceToolDefinition {
   name: ServiceToolName;
   /** The gateway service it calls (`GET /capabilities` id). */
   service: ServiceId;

@@ -80,7 +80,7 @@ export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] 
  * number or an array of numbers), else the published numbers of docs/gateway-protocol.md §11 (multilingual 128/256/512/768, the
  * English-oriented engine 384).
  */
-export function engineDimensions(engine: EmbeddingEngine): readonly number[] {
+function engineDimensions(engine: EmbeddingEngine): readonly number[] {
   const listed = engine.dimensions;
   const valid = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n > 0;
   if (valid(listed)) return [listed];

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §8 (OCR), §11 (its limits).
 import { toBinaryInput } from '../encoding/binary-input';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';

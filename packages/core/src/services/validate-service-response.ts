@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §6 to §9 (the services' 2xx answers).
 import { isObject } from '../chat/validate-chat-response';
 
 /** Shape checks of the services' 2xx answers, as validate-chat-response.ts does for chat. */

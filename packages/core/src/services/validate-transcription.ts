@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §9 (transcription), §11 (its limits).
 import {
   AUDIO_MIME_TYPES,
   type AudioFormat,

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §7 (translation), §11 (its limits).
 import { quoteValue } from '../encoding/json-body';
 import { utf8ByteLength } from '../encoding/utf8';
 import { invalidRequest } from '../errors/errors';
@@ -11,7 +12,7 @@ const ALLOWED_FIELDS: ReadonlySet<string> = new Set([
   'model',
 ]);
 
-export function checkLanguageCode(field: string, value: unknown): void {
+function checkLanguageCode(field: string, value: unknown): void {
   if (typeof value !== 'string' || !LANGUAGE_CODE.test(value)) {
     throw invalidRequest(
       field,

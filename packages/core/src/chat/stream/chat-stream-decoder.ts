@@ -8,7 +8,7 @@ import { ChatAssembler } from '../assemble-chat';
 import { readContent, readReasoningField } from '../read-message-parts';
 import { SseDataSplitter } from './split-sse-data';
 
-export interface DecoderContext {
+interface DecoderContext {
   requestedModel?: string;
   servedModel?: string;
   /** Keep the answer's text and reasoning for `result()` (default true). */
@@ -122,7 +122,6 @@ export class ChatStreamDecoder {
     return new GatewayError({
       code: 'stream_incomplete',
       message,
-      isRetryable: false,
       cause,
       ...this.#context,
     });
@@ -134,7 +133,6 @@ export class ChatStreamDecoder {
       message,
       status: 200,
       body: data.length > 2000 ? `${data.slice(0, 2000)}…` : data,
-      isRetryable: false,
       cause,
       ...this.#context,
     });
@@ -176,7 +174,6 @@ export class ChatStreamDecoder {
       status: 200,
       body: data,
       data: object,
-      isRetryable: false,
       ...this.#context,
     });
   }

@@ -132,7 +132,7 @@ describe('SseDataSplitter', () => {
   });
 });
 
-describe('SseDataSplitter limits (issue 13.1)', () => {
+describe('SseDataSplitter limits (a line without end must not grow memory)', () => {
   it('refuses an unterminated line or an event longer than the limit with response_too_large', () => {
     const splitter = new SseDataSplitter(() => {}, 100);
     splitter.feed(`data: ${'x'.repeat(60)}`);

@@ -6,7 +6,7 @@ import { GatewayError } from '../../errors/errors';
  * Longest SSE line, and longest event (its `data` lines joined), in UTF-16 code units: 8 Mi. A
  * chat event is a few hundred; an unterminated line must not grow until the heap runs out.
  */
-export const SSE_MAX_EVENT_CHARS = 8 * 1024 * 1024;
+const SSE_MAX_EVENT_CHARS = 8 * 1024 * 1024;
 
 const LF = 10;
 const SPACE = 32;
@@ -42,7 +42,6 @@ export class SseDataSplitter {
     return new GatewayError({
       code: 'response_too_large',
       message: `An SSE ${what} of the stream is longer than the SSE event limit (${this.#maxChars} characters); the stream was stopped`,
-      isRetryable: false,
     });
   }
 

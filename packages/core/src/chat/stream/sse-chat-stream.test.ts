@@ -202,7 +202,7 @@ const outcomes = (promises: Promise<unknown>[]) =>
     ),
   );
 
-describe('several readers of one stream (issue 28)', () => {
+describe('several readers of one stream (each event once, none left waiting)', () => {
   const first = sse(chunk([{ index: 0, delta: { role: 'assistant', content: 'Добрий ' } }]));
   const rest = sse(
     chunk([{ index: 0, delta: { content: 'день' }, finish_reason: 'stop' }]),

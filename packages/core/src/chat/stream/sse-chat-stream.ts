@@ -6,7 +6,7 @@ import type { OpenResponse } from '../../http/transport';
 import type { AssembledChat, ChatStream, ChatStreamEvent } from '../../protocol/chat-result-types';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 
-export interface ChatStreamMeta {
+interface ChatStreamMeta {
   requestedModel: string;
   servedModel: string;
   fallback: boolean;
@@ -76,7 +76,6 @@ export class GatewayChatStream implements ChatStream {
           new GatewayError({
             code: 'response_too_large',
             message: `The stream's unread bytes passed maxResponseBytes (${limit} bytes): nobody read it while it kept coming; it was stopped`,
-            isRetryable: false,
             ...models,
           }),
       },
@@ -154,7 +153,6 @@ export class GatewayChatStream implements ChatStream {
           new GatewayError({
             code: 'response_too_large',
             message: `The stream passed maxResponseBytes (${this.#maxBytes} bytes) in total; it was stopped (the assembled answer is bounded by the same limit)`,
-            isRetryable: false,
             ...this.#models(),
           }),
         );
@@ -169,7 +167,6 @@ export class GatewayChatStream implements ChatStream {
           : new GatewayError({
               code: 'provider_protocol_error',
               message: `The chat stream could not be decoded: ${error instanceof Error ? error.message : String(error)}`,
-              isRetryable: false,
               cause: error,
               ...this.#models(),
             }),
@@ -216,7 +213,6 @@ export class GatewayChatStream implements ChatStream {
       code: 'aborted',
       message: 'The chat stream was cancelled',
       cause: reason,
-      isRetryable: false,
       ...this.#models(),
     });
     // Pending events are dropped: a cancelled stream yields nothing more.

@@ -1,53 +1,10 @@
 // docs/gateway-protocol.md §2.5 (4 requests at once per key, a slot held until the answer ends).
 import { REQUEST_BOUND_IO } from '../call/call-scope';
-
-export interface ConcurrencyBudgetState {
-  readonly limit: number;
-  readonly active: number;
-  readonly queued: number;
-  readonly isIdle: boolean;
-  /** Resolves when nothing is running or queued. */
-  whenIdle(): Promise<void>;
-}
-
-/**
- * Where the slots of an API key are counted. The default counts within this JavaScript realm
- * (`createInProcessBudget()`); another implementation may count across processes (e.g. on Redis).
- */
-export interface KeyBudget {
-  /**
-   * Waits for a slot of budget `id`; at most `limit` in flight per id across everyone sharing this
-   * budget. Rejects with `signal.reason` if the signal aborts while waiting. Never hangs past
-   * `deadline` (rejects with signal.reason once the signal aborts at the deadline).
-   */
-  acquire(request: BudgetAcquireRequest): Promise<BudgetLease>;
-  /** Optional snapshot for `client.budget` (may be approximate for shared budgets). */
-  state?(id: string): { active: number; queued: number } | undefined;
-}
-
-export interface BudgetAcquireRequest {
-  /** Opaque id of the (normalised origin, API key) pair: a hash; never contains the key itself. */
-  id: string;
-  /** The key's limit: in flight at once for this id, summed over all clients (gateway: 4). */
-  limit: number;
-  /** Aborts when the caller aborts or the call's deadline passes. */
-  signal: AbortSignal;
-  /** Epoch ms of the call's deadline. */
-  deadline: number;
-}
-
-export interface BudgetLease {
-  /** Frees the slot. Idempotent; never throws (a shared budget handles its own I/O errors). */
-  release(): void;
-}
-
-/** Releases a slot; calling it more than once is harmless. */
-export type ReleaseSlot = () => void;
+import type { ReleaseSlot } from './key-budget';
 
 interface Waiter {
   limit: number;
   grant: (release: ReleaseSlot) => void;
-  reject: (reason: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
   /** Request-bound mode: arrival order, and when the waiter last checked (on the live clock). */
@@ -146,26 +103,12 @@ export class Semaphore {
       return Promise.resolve(this.#releaser());
     }
     return new Promise<ReleaseSlot>((resolve, reject) => {
-      const waiter: Waiter = {
-        limit,
-        grant: resolve,
-        reject,
-        signal,
-        onAbort: undefined,
-        seq: 0,
-        seenAt: 0,
-      };
-      if (signal) {
-        waiter.onAbort = () => {
-          const index = this.#queue.indexOf(waiter);
-          if (index !== -1) this.#queue.splice(index, 1);
-          // A waiter that leaves may have been the one a later waiter queued behind.
-          this.#drain();
-          reject(signal.reason);
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
-      this.#queue.push(waiter);
+      const waiter = this.#enqueue(limit, signal, resolve, reject, () => {
+        const index = this.#queue.indexOf(waiter);
+        if (index !== -1) this.#queue.splice(index, 1);
+        // A waiter that leaves may have been the one a later waiter queued behind.
+        this.#drain();
+      });
     });
   }
 
@@ -183,6 +126,36 @@ export class Semaphore {
   whenIdle(): Promise<void> {
     if (this.isIdle) return Promise.resolve();
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /**
+   * Queues a waiter for `limit` (both modes build theirs here). If its signal aborts first, `leave`
+   * takes it out of line, then it is rejected with the signal's reason.
+   */
+  #enqueue(
+    limit: number,
+    signal: AbortSignal | undefined,
+    grant: (release: ReleaseSlot) => void,
+    reject: (reason: unknown) => void,
+    leave: () => void,
+  ): Waiter {
+    const waiter: Waiter = {
+      limit,
+      grant,
+      signal,
+      onAbort: undefined,
+      seq: this.#seq++,
+      seenAt: this.#requestBound ? this.#liveNow() : 0,
+    };
+    if (signal) {
+      waiter.onAbort = () => {
+        leave();
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', waiter.onAbort, { once: true });
+    }
+    this.#queue.push(waiter);
+    return waiter;
   }
 
   #releaser(): ReleaseSlot {
@@ -232,16 +205,6 @@ export class Semaphore {
 
   #acquireInOwnContext(limit: number, signal: AbortSignal | undefined): Promise<ReleaseSlot> {
     return new Promise<ReleaseSlot>((resolve, reject) => {
-      const now = this.#liveNow();
-      const waiter: Waiter = {
-        limit,
-        grant: resolve,
-        reject,
-        signal,
-        onAbort: undefined,
-        seq: this.#seq++,
-        seenAt: now,
-      };
       let timer: ReturnType<typeof setTimeout> | undefined;
       const leave = () => {
         if (timer !== undefined) quietly(() => clearTimeout(timer));
@@ -249,6 +212,10 @@ export class Semaphore {
         const index = this.#queue.indexOf(waiter);
         if (index !== -1) this.#queue.splice(index, 1);
       };
+      const waiter = this.#enqueue(limit, signal, resolve, reject, () => {
+        leave();
+        this.#notifyIdle();
+      });
       // Runs in this call's own context: synchronously now, then from its own timer.
       const check = () => {
         timer = undefined;
@@ -264,15 +231,6 @@ export class Semaphore {
         }
         timer = setTimeout(check, REQUEST_BOUND_TIMING.pollMs);
       };
-      if (signal) {
-        waiter.onAbort = () => {
-          leave();
-          this.#notifyIdle();
-          reject(signal.reason);
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
-      this.#queue.push(waiter);
       check();
     });
   }
@@ -329,155 +287,5 @@ export class Semaphore {
       this.#active--;
       this.#notifyIdle();
     };
-  }
-}
-
-/**
- * The method of a budget that can grant a free slot synchronously (the in-process one): the
- * transport asks it first and awaits `acquire` only when it answers undefined. A registered
- * symbol, so that every copy of core in a realm (ESM and CJS) finds it on the shared default
- * budget, and no user budget's own method can be taken for it.
- */
-const TRY_ACQUIRE = Symbol.for('@infergate/core.budget.tryAcquire');
-
-/** A budget's synchronous grant, when it has one (see `TRY_ACQUIRE`). */
-export function tryAcquireNow(
-  budget: KeyBudget,
-  id: string,
-  limit: number,
-): ReleaseSlot | undefined {
-  const now = (
-    budget as { [TRY_ACQUIRE]?: (id: string, limit: number) => ReleaseSlot | undefined }
-  )[TRY_ACQUIRE];
-  return typeof now === 'function' ? now.call(budget, id, limit) : undefined;
-}
-
-/** The default `KeyBudget`: counts slots per id in this realm, FIFO per id. */
-export class InProcessBudget implements KeyBudget {
-  readonly #slots = new Map<string, Semaphore>();
-
-  acquire(request: BudgetAcquireRequest): Promise<BudgetLease> {
-    return this.#slotsOf(request.id)
-      .acquire(request.limit, request.signal)
-      .then((release) => ({ release }));
-  }
-
-  [TRY_ACQUIRE](id: string, limit: number): ReleaseSlot | undefined {
-    return this.#slotsOf(id).tryAcquire(limit);
-  }
-
-  #slotsOf(id: string): Semaphore {
-    let slots = this.#slots.get(id);
-    if (!slots) {
-      slots = new Semaphore();
-      this.#slots.set(id, slots);
-    }
-    return slots;
-  }
-
-  state(id: string): { active: number; queued: number } | undefined {
-    const slots = this.#slots.get(id);
-    return slots ? { active: slots.active, queued: slots.queued } : undefined;
-  }
-
-  /** Resolves when nothing of `id` is running or queued. */
-  whenIdle(id: string): Promise<void> {
-    return this.#slots.get(id)?.whenIdle() ?? Promise.resolve();
-  }
-}
-
-/** A new in-process key budget (share one object between clients to share their keys' slots). */
-export function createInProcessBudget(): KeyBudget {
-  return new InProcessBudget();
-}
-
-// Kept on globalThis so that an ESM and a CJS copy of this package in one process share budgets.
-const DEFAULT_BUDGET = Symbol.for('@infergate/core.keyBudget');
-
-/** The budget of clients created without `budget`: one per realm. */
-export function defaultBudget(): InProcessBudget {
-  const holder = globalThis as unknown as Record<symbol, InProcessBudget | undefined>;
-  // Another copy of this package (the CJS build beside the ESM one, or a second bundle of a
-  // framework app) may have set it first: its budget is another class, but the same shape.
-  let budget = holder[DEFAULT_BUDGET];
-  if (typeof budget?.acquire !== 'function') {
-    budget = new InProcessBudget();
-    Object.defineProperty(globalThis, DEFAULT_BUDGET, { value: budget, enumerable: false });
-  }
-  return budget as InProcessBudget;
-}
-
-const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/**
- * The origin that names a gateway for budgeting: scheme, host and port, lowercase, default ports
- * dropped, and `localhost` / `127.0.0.1` / `[::1]` as one host. The path is not part of it: the
- * gateway counts requests per key, whatever path prefix reaches it.
- */
-export function budgetOrigin(baseURL: string): string {
-  const url = new URL(baseURL);
-  const host = LOOPBACK_HOSTS.has(url.hostname) ? 'localhost' : url.hostname;
-  return `${url.protocol}//${host}${url.port === '' ? '' : `:${url.port}`}`;
-}
-
-/**
- * The budget id of (base URL, API key): a 106-bit non-cryptographic hash of the normalised origin
- * and the key, so that no budget (in memory or in a shared store) holds the key itself.
- */
-export function budgetId(baseURL: string, apiKey: string): string {
-  const text = `${budgetOrigin(baseURL)}\n${apiKey}`;
-  return `ig-${hash53(text, 0x9e3779b9)}${hash53(text, 0x85ebca6b)}`;
-}
-
-function hash53(text: string, seed: number): string {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36).padStart(11, '0');
-}
-
-/** One client's view: its own `maxConcurrency` queue plus the key's count in the budget. */
-export class ClientBudgetView implements ConcurrencyBudgetState {
-  readonly #local: Semaphore;
-  readonly #budget: KeyBudget | undefined;
-  readonly #id: string;
-  readonly limit: number;
-
-  constructor(local: Semaphore, budget: KeyBudget | undefined, id: string, limit: number) {
-    this.#local = local;
-    this.#budget = budget;
-    this.#id = id;
-    this.limit = limit;
-  }
-  #keyState(): { active: number; queued: number } | undefined {
-    try {
-      return this.#budget?.state?.(this.#id);
-    } catch {
-      return undefined;
-    }
-  }
-  /** Requests of this key in flight (all clients sharing the budget); this client's own when the budget cannot tell. */
-  get active(): number {
-    return this.#keyState()?.active ?? this.#local.active;
-  }
-  /** Calls waiting: this client's behind its `maxConcurrency`, plus the key's queue. */
-  get queued(): number {
-    return this.#local.queued + (this.#keyState()?.queued ?? 0);
-  }
-  get isIdle(): boolean {
-    return this.#local.isIdle && this.active === 0 && this.queued === 0;
-  }
-  async whenIdle(): Promise<void> {
-    while (!this.isIdle) {
-      await this.#local.whenIdle();
-      if (this.#budget instanceof InProcessBudget) await this.#budget.whenIdle(this.#id);
-      else if (!this.isIdle) await new Promise((resolve) => setTimeout(resolve, 10));
-    }
   }
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { REQUEST_BOUND_TIMING, Semaphore } from './concurrency-budget';
+import { REQUEST_BOUND_TIMING, Semaphore } from './semaphore';
 
 afterEach(() => {
   // Mocks first: a spy set on a fake timer function would otherwise restore the fake one.
@@ -122,7 +122,7 @@ describe('Semaphore in request-bound mode (isolate runtimes)', () => {
   });
 });
 
-describe('Semaphore in request-bound mode after an isolate stall (issue 28)', () => {
+describe('Semaphore in request-bound mode after an isolate stall (live holders keep their slots)', () => {
   /** A synchronous task: every timer of the isolate waits for it. */
   function stall(ms: number): void {
     const end = Date.now() + ms;

@@ -1,12 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  budgetId,
-  createInProcessBudget,
-  defaultBudget,
-  Semaphore,
-  tryAcquireNow,
-} from './concurrency-budget';
+import { Semaphore } from './semaphore';
 
 describe('Semaphore', () => {
   it('grants in FIFO order and never more than the limit', async () => {
@@ -64,45 +58,6 @@ describe('Semaphore', () => {
     held();
     (await small)();
     expect(budget.isIdle).toBe(true);
-  });
-
-  it('names one budget per normalised origin and key, without holding the key', () => {
-    const id = budgetId('http://localhost:8080/v1', 'key-1');
-    for (const same of [
-      'http://127.0.0.1:8080/v1',
-      'http://[::1]:8080',
-      'HTTP://LOCALHOST:8080/V1/',
-      'http://localhost:8080/api/v1',
-    ]) {
-      expect(budgetId(same, 'key-1')).toBe(id);
-    }
-    expect(budgetId('https://GW.example:443/v1', 'k')).toBe(budgetId('https://gw.example', 'k'));
-    expect(budgetId('http://localhost:8081/v1', 'key-1')).not.toBe(id);
-    expect(budgetId('https://localhost:8080/v1', 'key-1')).not.toBe(id);
-    expect(budgetId('http://localhost:8080/v1', 'key-2')).not.toBe(id);
-    expect(id).not.toContain('key-1');
-    expect(id).not.toContain('localhost');
-  });
-
-  it('the in-process KeyBudget counts per id and keeps the limit it is asked for', async () => {
-    const budget = createInProcessBudget();
-    const signal = new AbortController().signal;
-    const request = { id: 'a', limit: 2, signal, deadline: Date.now() + 1000 };
-    const leases = await Promise.all([budget.acquire(request), budget.acquire(request)]);
-    const third = budget.acquire(request);
-    const other = await budget.acquire({ ...request, id: 'b' });
-    expect(budget.state?.('a')).toEqual({ active: 2, queued: 1 });
-    leases[0]!.release();
-    leases[0]!.release();
-    (await third).release();
-    leases[1]!.release();
-    other.release();
-    expect(budget.state?.('a')).toEqual({ active: 0, queued: 0 });
-  });
-
-  it('the default budget is one per realm, kept off enumerable globals', () => {
-    expect(defaultBudget()).toBe(defaultBudget());
-    expect(Object.keys(globalThis).some((name) => name.includes('infergate'))).toBe(false);
   });
 
   it('property: any schedule of acquire / release / abort keeps active ≤ limit and ends idle', async () => {
@@ -166,17 +121,5 @@ describe("a free slot taken synchronously (the transport's fast path)", () => {
 
   it("is never taken in request-bound mode (a slot there is taken from the waiter's own timer)", () => {
     expect(new Semaphore({ requestBound: true }).tryAcquire(4)).toBeUndefined();
-  });
-
-  it("the in-process budget offers it; a budget of the user's own is awaited instead", async () => {
-    const budget = createInProcessBudget();
-    const releases = [1, 2, 3, 4].map(() => tryAcquireNow(budget, 'k', 4));
-    expect(releases.every((release) => typeof release === 'function')).toBe(true);
-    expect(tryAcquireNow(budget, 'k', 4)).toBeUndefined();
-    expect(budget.state?.('k')).toEqual({ active: 4, queued: 0 });
-    for (const release of releases) release?.();
-    expect(budget.state?.('k')).toEqual({ active: 0, queued: 0 });
-    const own = { acquire: async () => ({ release: () => {} }), tryAcquire: () => () => {} };
-    expect(tryAcquireNow(own, 'k', 4)).toBeUndefined();
   });
 });

@@ -1,0 +1,70 @@
+// docs/gateway-protocol.md §2.5 (4 requests at once per key, a slot held until the answer ends).
+/**
+ * The contract of a key's budget: what the transport asks of any `KeyBudget` (the in-process one,
+ * `@infergate/redis`'s, a user's own), the synchronous grant only core's own budget offers, and
+ * what a client shows of it (`client.budget`).
+ */
+
+/** `client.budget`: the key's slots as one client sees them (client-budget-view.ts). */
+export interface ConcurrencyBudgetState {
+  readonly limit: number;
+  readonly active: number;
+  readonly queued: number;
+  readonly isIdle: boolean;
+  /** Resolves when nothing is running or queued. */
+  whenIdle(): Promise<void>;
+}
+
+/**
+ * Where the slots of an API key are counted. The default counts within this JavaScript realm
+ * (`createInProcessBudget()`); another implementation may count across processes (e.g. on Redis).
+ */
+export interface KeyBudget {
+  /**
+   * Waits for a slot of budget `id`; at most `limit` in flight per id across everyone sharing this
+   * budget. Rejects with `signal.reason` if the signal aborts while waiting. Never hangs past
+   * `deadline` (rejects with signal.reason once the signal aborts at the deadline).
+   */
+  acquire(request: BudgetAcquireRequest): Promise<BudgetLease>;
+  /** Optional snapshot for `client.budget` (may be approximate for shared budgets). */
+  state?(id: string): { active: number; queued: number } | undefined;
+}
+
+export interface BudgetAcquireRequest {
+  /** Opaque id of the (normalised origin, API key) pair: a hash; never contains the key itself. */
+  id: string;
+  /** The key's limit: in flight at once for this id, summed over all clients (gateway: 4). */
+  limit: number;
+  /** Aborts when the caller aborts or the call's deadline passes. */
+  signal: AbortSignal;
+  /** Epoch ms of the call's deadline. */
+  deadline: number;
+}
+
+export interface BudgetLease {
+  /** Frees the slot. Idempotent; never throws (a shared budget handles its own I/O errors). */
+  release(): void;
+}
+
+/** Releases a slot; calling it more than once is harmless. */
+export type ReleaseSlot = () => void;
+
+/**
+ * The method of a budget that can grant a free slot synchronously (the in-process one): the
+ * transport asks it first and awaits `acquire` only when it answers undefined. A registered
+ * symbol, so that every copy of core in a realm (ESM and CJS) finds it on the shared default
+ * budget, and no user budget's own method can be taken for it.
+ */
+export const TRY_ACQUIRE = Symbol.for('@infergate/core.budget.tryAcquire');
+
+/** A budget's synchronous grant, when it has one (see `TRY_ACQUIRE`). */
+export function tryAcquireNow(
+  budget: KeyBudget,
+  id: string,
+  limit: number,
+): ReleaseSlot | undefined {
+  const now = (
+    budget as { [TRY_ACQUIRE]?: (id: string, limit: number) => ReleaseSlot | undefined }
+  )[TRY_ACQUIRE];
+  return typeof now === 'function' ? now.call(budget, id, limit) : undefined;
+}

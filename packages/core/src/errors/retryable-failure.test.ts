@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CLIENT_ERROR_CODES,
+  GATEWAY_ERROR_CODES,
+  GatewayError,
+  type GatewayErrorCode,
+  gatewayFailure,
+} from './errors';
+import { type FailureContext, isRetryableFailure } from './retryable-failure';
+
+type Case = [
+  string,
+  { code: GatewayErrorCode; status?: number; retryAfterMs?: number },
+  FailureContext,
+  boolean,
+];
+
+describe('isRetryableFailure', () => {
+  it.each<Case>([
+    ['no answer: a network error', { code: 'network_error' }, {}, true],
+    ['no answer: a retryable code', { code: 'provider_unavailable' }, {}, true],
+    ['no answer: a refusal', { code: 'invalid_request_error' }, {}, false],
+    ['no answer: a deadline', { code: 'timeout' }, {}, false],
+    ['a 503', { code: 'provider_unavailable', status: 503 }, {}, true],
+    ['a 502 the gateway did not describe', { code: 'upstream_error', status: 502 }, {}, true],
+    ['a 400', { code: 'invalid_request_error', status: 400 }, {}, false],
+    ['a 404', { code: 'model_not_found', status: 404 }, {}, false],
+    ['a 429 without Retry-After', { code: 'model_busy', status: 429 }, {}, true],
+    ['a 429 asking for 60 s', { code: 'model_busy', status: 429, retryAfterMs: 60_000 }, {}, true],
+    [
+      'a 429 asking for more than 60 s',
+      { code: 'model_busy', status: 429, retryAfterMs: 60_001 },
+      {},
+      false,
+    ],
+    [
+      "a 429 asking for more than the client's maxRetryAfterMs",
+      { code: 'client_concurrency_exceeded', status: 429, retryAfterMs: 10_000 },
+      { maxRetryAfterMs: 5_000 },
+      false,
+    ],
+    [
+      "a 429 within the client's maxRetryAfterMs",
+      { code: 'client_concurrency_exceeded', status: 429, retryAfterMs: 4_000 },
+      { maxRetryAfterMs: 5_000 },
+      true,
+    ],
+    [
+      'an error answer whose body could not be read, by its status',
+      { code: 'network_error', status: 503 },
+      {},
+      true,
+    ],
+    ['a 2xx body that failed while read', { code: 'network_error', status: 200 }, {}, false],
+    ['an error event after the 200 (§5.3)', { code: 'model_busy', status: 200 }, {}, false],
+    [
+      'a stream lost before its first bytes (§5.5)',
+      { code: 'network_error', status: 200 },
+      { beforeFirstBytes: true },
+      true,
+    ],
+    [
+      'a 2xx answer that cannot be read',
+      { code: 'invalid_response', status: 200 },
+      { beforeFirstBytes: true },
+      false,
+    ],
+  ])('%s', (_name, failure, context, retryable) => {
+    expect(isRetryableFailure(failure, context)).toBe(retryable);
+    expect(gatewayFailure({ ...failure, message: 'm' }, context).isRetryable).toBe(retryable);
+  });
+});
+
+describe('without an answer, by code', () => {
+  // As the README's table of fields documents them.
+  const retryable = new Set<GatewayErrorCode>([
+    'model_busy',
+    'client_concurrency_exceeded',
+    'all_providers_failed',
+    'provider_unavailable',
+    'request_timeout',
+    'network_error',
+  ]);
+  it.each([...GATEWAY_ERROR_CODES, ...CLIENT_ERROR_CODES])('%s', (code) => {
+    expect(isRetryableFailure({ code })).toBe(retryable.has(code));
+  });
+});
+
+describe("GatewayError's isRetryable", () => {
+  it("is the policy's answer from the error's own fields, whatever `isRetryable` is given", () => {
+    expect(new GatewayError({ code: 'model_busy', message: 'm', status: 429 }).isRetryable).toBe(
+      true,
+    );
+    const given = (isRetryable: boolean) =>
+      new GatewayError({ code: 'invalid_request_error', message: 'm', status: 400, isRetryable });
+    expect(given(true).isRetryable).toBe(false);
+    expect(
+      new GatewayError({ code: 'network_error', message: 'm', isRetryable: false }),
+    ).toMatchObject({ isRetryable: true });
+    expect(given(true).toJSON()).toMatchObject({ isRetryable: false });
+  });
+});

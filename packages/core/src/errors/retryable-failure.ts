@@ -1,0 +1,58 @@
+// docs/gateway-protocol.md §10.5 (which failures are retried), §5.3 and §5.5 (nothing is replayed
+// once an answer has begun, except a stream lost before its first bytes).
+/**
+ * Which failures are retryable: the half of core's retry policy that `GatewayError` applies when
+ * it is made, so its `isRetryable` is decided here and nowhere else. How long to wait before the
+ * next attempt, and the retry defaults, are the other half (http/retry-policy.ts).
+ */
+
+/**
+ * The longest `Retry-After` worth waiting for, unless the client sets `maxRetryAfterMs`: `ai` and
+ * openai-node wait at most about a minute too.
+ */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+
+/** HTTP answers worth another attempt: every 429 (the spec: retryable) and the 5xx a retry can fix. */
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+/** Failures without an HTTP error status, by code (`network_error` before the first byte, ...). */
+const RETRYABLE_CODES: ReadonlySet<string> = new Set([
+  'model_busy',
+  'client_concurrency_exceeded',
+  'all_providers_failed',
+  'provider_unavailable',
+  'request_timeout',
+  'network_error',
+]);
+
+/** A failure as the policy reads it: the error's own fields (`code`: a `GatewayErrorCode`). */
+interface Failure {
+  code: string;
+  status?: number;
+  retryAfterMs?: number;
+}
+
+/** What the policy needs beyond the error's fields, known only where the transport makes it. */
+export interface FailureContext {
+  /** The client's longest acceptable `Retry-After` (default `DEFAULT_MAX_RETRY_AFTER_MS`). */
+  maxRetryAfterMs?: number;
+  /** A 2xx stream whose body failed or ended before its first bytes: it counts as no answer (§5.5). */
+  beforeFirstBytes?: boolean;
+}
+
+/**
+ * Whether a failure is retryable. Without an answer (no status), by its code. Once a 2xx answer
+ * has begun, never: a failure in its body or stream reaches the caller as it is (§5.3), except a
+ * stream lost before its first bytes, which counts as no answer. An HTTP error answer, by its
+ * status; a 429 whose `Retry-After` asks for longer than `maxRetryAfterMs` is not retryable
+ * (waiting that long is the caller's decision: it gets the wait in `retryAfterMs`), one without a
+ * readable `Retry-After` is retried after back-off.
+ */
+export function isRetryableFailure(failure: Failure, context: FailureContext = {}): boolean {
+  const { code, status, retryAfterMs } = failure;
+  if (status === undefined) return RETRYABLE_CODES.has(code);
+  if (status >= 200 && status < 300 && context.beforeFirstBytes !== true) return false;
+  if (status < 400) return RETRYABLE_CODES.has(code);
+  if (!RETRYABLE_STATUSES.has(status)) return false;
+  const maxRetryAfterMs = context.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+  return status !== 429 || retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs;
+}
