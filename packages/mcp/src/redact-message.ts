@@ -1,14 +1,4 @@
-import { GatewayError } from '@infergate/core';
-
-// import { redactKey } from '@infergate/core/internal';
-
-// TEMPORARY until `@infergate/core/internal` exports `redactKey` (a parallel change to core): then
-// enable the import above and delete from here to the END TEMPORARY line. Core's `redactKey` also
-// knows the key's JSON-escaped, URL-encoded and base64 forms; this stand-in knows the raw one.
-function redactKey(text: string, key: string): string {
-  return key.length < 4 ? text : text.split(key).join('[redacted]');
-}
-// END TEMPORARY
+import { redactKey } from '@infergate/core/internal';
 
 /**
  * A URL's user information (`user:password@`, `:password@`, `token@`), up to the last `@` before
@@ -22,14 +12,6 @@ export function redactUrlCredentials(text: string): string {
 }
 
 /**
- * Every live gateway client's key, in every form core knows: core redacts them from each
- * `GatewayError` it builds, which is its one entry to the redactor that holds them.
- */
-function redactLiveClientKeys(text: string): string {
-  return new GatewayError({ code: 'configuration_error', message: text }).message;
-}
-
-/**
  * Text this server or its command prints or returns, made safe to show: URL credentials (a
  * `--redis` URL's password) become `***`, and `secrets` as well as every live gateway client's API
  * key become `[redacted]`, by core's redactor (raw, JSON-escaped, URL-encoded and base64 forms).
@@ -39,5 +21,6 @@ export function redactMessage(text: string, secrets: readonly (string | undefine
   for (const secret of secrets) {
     if (secret !== undefined) out = redactKey(out, secret);
   }
-  return redactLiveClientKeys(out);
+  // Without a key of its own, core's redactor still replaces every live client's key.
+  return redactKey(out);
 }

@@ -1,7 +1,18 @@
 import { UnsupportedFunctionalityError } from '@ai-sdk/provider';
-import { capabilityError } from '@infergate/core/internal';
+import type { GatewayError } from '@infergate/core';
+import { checkCapabilities } from '@infergate/core/internal';
 import { describe, expect, it } from 'vitest';
 import { UnsupportedModelCapabilityError } from './unsupported-model-capability-error';
+
+/** The refusal core's capability rule throws for `check`. */
+function capabilityError(check: Parameters<typeof checkCapabilities>[0]): GatewayError {
+  try {
+    checkCapabilities(check);
+  } catch (refusal) {
+    return refusal as GatewayError;
+  }
+  throw new Error('expected a refusal');
+}
 
 describe('UnsupportedModelCapabilityError', () => {
   it("is an UnsupportedFunctionalityError with core's wording and fields", () => {

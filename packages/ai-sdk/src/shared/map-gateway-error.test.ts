@@ -50,7 +50,6 @@ describe('mapGatewayError', () => {
         message: 'busy',
         status: 429,
         retryAfterMs,
-        isRetryable: true,
       });
     expect((mapGatewayError(busy(1000), context) as APICallError).isRetryable).toBe(true);
     expect((mapGatewayError(busy(120_000), context) as APICallError).isRetryable).toBe(false);

@@ -49,11 +49,6 @@ export interface GatewayErrorOptions {
   status?: number;
   type?: string;
   retryAfterMs?: number;
-  /**
-   * @deprecated Ignored: core's retry policy decides `isRetryable` from `code`, `status` and
-   * `retryAfterMs` (errors/retryable-failure.ts). Kept so that existing call sites compile.
-   */
-  isRetryable?: boolean;
   /** Raw response body (text). */
   body?: string;
   /** Parsed JSON body, when the body was JSON. */
@@ -129,7 +124,7 @@ export class GatewayError extends Error {
     const options = redactOptions(given);
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = options.code;
-    // The retry policy alone decides, from the error's own fields (a given `isRetryable` is ignored).
+    // The retry policy alone decides, from the error's own fields.
     this.isRetryable = isRetryableFailure(options);
     const self = this as unknown as Record<string, unknown>;
     for (const key of OPTIONAL_FIELDS) if (options[key] !== undefined) self[key] = options[key];

@@ -87,16 +87,26 @@ describe('without an answer, by code', () => {
 });
 
 describe("GatewayError's isRetryable", () => {
-  it("is the policy's answer from the error's own fields, whatever `isRetryable` is given", () => {
-    expect(new GatewayError({ code: 'model_busy', message: 'm', status: 429 }).isRetryable).toBe(
-      true,
-    );
-    const given = (isRetryable: boolean) =>
-      new GatewayError({ code: 'invalid_request_error', message: 'm', status: 400, isRetryable });
-    expect(given(true).isRetryable).toBe(false);
-    expect(
-      new GatewayError({ code: 'network_error', message: 'm', isRetryable: false }),
-    ).toMatchObject({ isRetryable: true });
-    expect(given(true).toJSON()).toMatchObject({ isRetryable: false });
+  it.each([
+    ['model_busy', 429, true],
+    ['invalid_request_error', 400, false],
+    ['network_error', undefined, true],
+  ] as const)(
+    "is the policy's answer from the error's own fields: %s",
+    (code, status, retryable) => {
+      const error = new GatewayError({ code, message: 'm', status });
+      expect(error.isRetryable).toBe(retryable);
+      expect(error.toJSON()).toMatchObject({ isRetryable: retryable });
+    },
+  );
+
+  it('cannot be given by hand: the options have no isRetryable', () => {
+    // @ts-expect-error the retry policy alone decides
+    const error = new GatewayError({
+      code: 'invalid_request_error',
+      message: 'm',
+      isRetryable: true,
+    });
+    expect(error.isRetryable).toBe(false);
   });
 });

@@ -1,20 +1,32 @@
-import type { ChatCompletionResponse, ChatResult as GatewayChatResult } from '@infergate/core';
-import { readChatCompletion } from '@infergate/core/internal';
+import {
+  type ChatCompletionResponse,
+  createGatewayClient,
+  type ChatResult as GatewayChatResult,
+} from '@infergate/core';
 import type { AIMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { convertChatResult } from './convert-chat-result';
 
-/** What `client.chat()` returns: the body and core's reading of it. */
-function gatewayResult(fields: Omit<GatewayChatResult, 'answer'>): GatewayChatResult {
-  const answer = readChatCompletion(fields.response);
-  if (!answer) throw new Error('no choice 0');
+/** What `client.chat()` returns for a gateway answering `fields.response`: core's reading of it. */
+async function gatewayResult(
+  fields: Omit<GatewayChatResult, 'answer'>,
+): Promise<GatewayChatResult> {
+  const client = createGatewayClient({
+    baseURL: 'https://gateway.test/v1',
+    apiKey: 'test-key-0123',
+    fetch: async () => Response.json(fields.response),
+  });
+  const { answer } = await client.chat({
+    model: fields.requestedModel,
+    messages: [{ role: 'user', content: 'hi' }],
+  });
   return { ...fields, answer };
 }
 
 describe('convertChatResult', () => {
-  it('maps text, tool calls (valid and invalid), usage and metadata', () => {
+  it('maps text, tool calls (valid and invalid), usage and metadata', async () => {
     const result = convertChatResult(
-      gatewayResult({
+      await gatewayResult({
         requestedModel: 'my/laptop-model',
         servedModel: 'pool-a/llama-3-8b',
         fallback: true,
@@ -63,7 +75,7 @@ describe('convertChatResult', () => {
     });
   });
 
-  it('puts reasoning in additional_kwargs.reasoning_content and a reasoning content block', () => {
+  it('puts reasoning in additional_kwargs.reasoning_content and a reasoning content block', async () => {
     const response = {
       id: 'r',
       object: 'chat.completion',
@@ -90,7 +102,7 @@ describe('convertChatResult', () => {
       },
     } as unknown as ChatCompletionResponse;
     const message = convertChatResult(
-      gatewayResult({
+      await gatewayResult({
         requestedModel: 'm',
         servedModel: 'm',
         fallback: false,
