@@ -101,12 +101,9 @@ describe("GatewayError's isRetryable", () => {
   );
 
   it('cannot be given by hand: the options have no isRetryable', () => {
-    // @ts-expect-error the retry policy alone decides
-    const error = new GatewayError({
-      code: 'invalid_request_error',
-      message: 'm',
-      isRetryable: true,
-    });
+    const options = { code: 'invalid_request_error', message: 'm', isRetryable: true } as const;
+    // @ts-expect-error the retry policy alone decides: GatewayErrorOptions has no isRetryable
+    const error = new GatewayError(options satisfies GatewayErrorOptions);
     expect(error.isRetryable).toBe(false);
   });
 });
