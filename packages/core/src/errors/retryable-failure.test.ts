@@ -4,6 +4,7 @@ import {
   GATEWAY_ERROR_CODES,
   GatewayError,
   type GatewayErrorCode,
+  type GatewayErrorOptions,
   gatewayFailure,
 } from './errors';
 import { type FailureContext, isRetryableFailure } from './retryable-failure';
