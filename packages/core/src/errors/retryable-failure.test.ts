@@ -102,9 +102,13 @@ describe("GatewayError's isRetryable", () => {
   );
 
   it('cannot be given by hand: the options have no isRetryable', () => {
-    const options = { code: 'invalid_request_error', message: 'm', isRetryable: true } as const;
-    // @ts-expect-error the retry policy alone decides: GatewayErrorOptions has no isRetryable
-    const error = new GatewayError(options satisfies GatewayErrorOptions);
+    const options: GatewayErrorOptions = {
+      code: 'invalid_request_error',
+      message: 'm',
+      // @ts-expect-error the retry policy alone decides: GatewayErrorOptions has no isRetryable
+      isRetryable: true,
+    };
+    const error = new GatewayError(options);
     expect(error.isRetryable).toBe(false);
   });
 });
