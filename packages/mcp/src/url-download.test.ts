@@ -16,6 +16,8 @@ let port: number;
 let connections = 0;
 /** Set per test: where `/redirect` sends the client. */
 let redirectTo = '';
+/** Called when `/silent` has a request. */
+let silentReached: (() => void) | undefined;
 
 beforeAll(async () => {
   web = createServer((req, res) => {
@@ -29,7 +31,8 @@ beforeAll(async () => {
       const n = Number(url.searchParams.get('n'));
       return void res.writeHead(302, { location: n > 0 ? `/hop?n=${n - 1}` : '/image.png' }).end();
     }
-    if (url.pathname === '/silent') return; // never answers
+    if (url.pathname === '/silent') return void silentReached?.(); // never answers
+    if (url.pathname === '/stalls') return void res.writeHead(200).write('pn'); // then nothing
     res.writeHead(404).end();
   });
   web.on('connection', () => {
@@ -320,14 +323,45 @@ describe('redirects', () => {
 });
 
 describe('the server’s own requests', () => {
-  it('give up when nothing arrives for the idle timeout', async () => {
-    const error = await download(`http://127.0.0.1:${port}/silent`, {
-      allowPrivateUrls: thisServerOnly,
-      timeouts: { idleMs: 50 },
+  it('give up when nothing arrives for the idle timeout, before or after the headers', async () => {
+    for (const path of ['/silent', '/stalls']) {
+      const error = await download(`http://127.0.0.1:${port}${path}`, {
+        allowPrivateUrls: thisServerOnly,
+        timeouts: { idleMs: 50 },
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(FileAccessError);
+      expect((error as Error).message).toBe(
+        `the download from 127.0.0.1:${port} failed (nothing received for 50 ms)`,
+      );
+    }
+  });
+
+  it('stop when the tool call is cancelled, with its reason', async () => {
+    const controller = new AbortController();
+    const reached = new Promise<void>((resolve) => {
+      silentReached = resolve;
+    });
+    const pending = downloadUrl(
+      `http://127.0.0.1:${port}/silent`,
+      LIMIT,
+      'images',
+      { guard: new UrlGuard({ allowPrivateUrls: thisServerOnly }), fetch: undefined },
+      controller.signal,
+    );
+    await reached;
+    const reason = new Error('the tool call was cancelled');
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+  });
+
+  it('give up when no connection is made within the connect timeout', async () => {
+    // A look-up that never answers keeps the socket connecting, without any address reached.
+    const error = await download('http://slow-dns.example/a.png', {
+      resolveHost: () => new Promise(() => {}),
+      timeouts: { connectMs: 50 },
     }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(FileAccessError);
     expect((error as Error).message).toBe(
-      `the download from 127.0.0.1:${port} failed (nothing received for 50 ms)`,
+      'the download from slow-dns.example failed (no connection within 50 ms)',
     );
   });
 

@@ -143,12 +143,14 @@ function requestOnce(
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    let answer: IncomingMessage | undefined;
     // No pooled sockets (`agent: false`): a socket another request opened was not judged here.
     // No Accept-Encoding: the size limit applies to the bytes as sent, never inflated.
     const req: ClientRequest = send(
       url,
       { method: 'GET', agent: false, lookup, signal, timeout: timeouts.idleMs },
       (res) => {
+        answer = res;
         try {
           resolve(toResponse(res));
         } catch (error) {
@@ -158,9 +160,12 @@ function requestOnce(
         }
       },
     );
-    req.on('timeout', () =>
-      req.destroy(new DownloadFailed(`nothing received for ${timeouts.idleMs} ms`)),
-    );
+    req.on('timeout', () => {
+      // Before the headers the request fails; after them, the body being read.
+      const stalled = new DownloadFailed(`nothing received for ${timeouts.idleMs} ms`);
+      if (answer === undefined) req.destroy(stalled);
+      else answer.destroy(stalled);
+    });
     req.on('socket', (socket) => {
       if (!socket.connecting) return;
       const timer = setTimeout(
