@@ -13,6 +13,7 @@ describe('parseCli', () => {
       http: false,
       roots: [process.cwd()],
       allowUrls: true,
+      allowPrivateUrls: false,
       catalogRefreshMs: 60_000,
       redisUrl: undefined,
       token: undefined,
@@ -38,6 +39,7 @@ describe('parseCli', () => {
         '--root',
         '/data/b',
         '--no-urls',
+        '--allow-private-urls',
         '--catalog-refresh',
         '5',
         '--redis',
@@ -51,6 +53,7 @@ describe('parseCli', () => {
       allowedOrigins: ['http://localhost:5173', 'https://app.example'],
       roots: ['/data/a', '/data/b'],
       allowUrls: false,
+      allowPrivateUrls: true,
       catalogRefreshMs: 5000,
       redisUrl: 'redis://127.0.0.1:6379',
     });

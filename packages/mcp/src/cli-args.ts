@@ -17,7 +17,11 @@ Gateway:
 Files (stdio only):
   --root DIR             a directory image_path / audio_path may read from; repeatable
                          (default: the working directory)
+
+URLs:
   --no-urls              do not download image_url / audio_url
+  --allow-private-urls   let image_url / audio_url reach loopback, private and link-local
+                         addresses (default: only public internet addresses)
 
 HTTP:
   --http                 serve Streamable HTTP instead of stdio
@@ -39,6 +43,7 @@ interface CliOptions {
   allowedHosts: string[] | undefined;
   roots: string[];
   allowUrls: boolean;
+  allowPrivateUrls: boolean;
   redisUrl: string | undefined;
   baseURL: string | undefined;
   apiKey: string | undefined;
@@ -112,6 +117,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
       allowedHosts: values['allowed-host'],
       roots: values.root?.length ? values.root : [process.cwd()],
       allowUrls: !values['no-urls'],
+      allowPrivateUrls: values['allow-private-urls'] ?? false,
       redisUrl: values.redis ?? (env.INFERGATE_REDIS_URL || undefined),
       baseURL: values['base-url'],
       apiKey: values['api-key'],
@@ -134,6 +140,7 @@ function parse(argv: readonly string[]) {
       'allowed-host': { type: 'string', multiple: true },
       root: { type: 'string', multiple: true },
       'no-urls': { type: 'boolean' },
+      'allow-private-urls': { type: 'boolean' },
       redis: { type: 'string' },
       'base-url': { type: 'string' },
       'api-key': { type: 'string' },

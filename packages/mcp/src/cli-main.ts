@@ -73,6 +73,7 @@ export async function runCli(
     clientOptions,
     roots: options.roots,
     allowUrls: options.allowUrls,
+    allowPrivateUrls: options.allowPrivateUrls,
     catalogRefreshMs: options.catalogRefreshMs,
   });
   if (

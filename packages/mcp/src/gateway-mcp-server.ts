@@ -19,6 +19,7 @@ import { registerModelTools } from './model-tools';
 import { progressFromGatewayEvents } from './progress';
 import { registerServiceTools } from './service-tools';
 import type { ToolContext } from './tool-context';
+import { type HostResolver, type PrivateUrlPolicy, UrlGuard } from './url-guard';
 
 declare const __PACKAGE_VERSION__: string | undefined;
 const VERSION = typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : '0.0.0-dev';
@@ -43,8 +44,24 @@ export interface GatewayMcpServerOptions {
   /** Whether `image_url` / `audio_url` are downloaded by the server. Default `true`. */
   allowUrls?: boolean;
   /**
-   * The fetch function that downloads `image_url` / `audio_url` (never used to reach the gateway:
-   * that is the client's `fetch`). Default `globalThis.fetch`.
+   * Which non-public addresses (loopback, private, link-local, unspecified, multicast, reserved)
+   * `image_url` / `audio_url` downloads may reach: `false` none, `true` all, or a function that
+   * allows some (`({ address, port }) => …`). Default `false`: an internal address is refused
+   * with `url_refused`, before any connection, whether the URL names it or a name resolves to it.
+   */
+  allowPrivateUrls?: PrivateUrlPolicy;
+  /**
+   * How download hosts are resolved: every address of a name, each judged by `allowPrivateUrls`,
+   * and the server's own requests connect only to those. Default: the system resolver
+   * (`dns.lookup`, `/etc/hosts` included).
+   */
+  resolveHost?: HostResolver;
+  /**
+   * A fetch function of your own for `image_url` / `audio_url` (never used to reach the gateway:
+   * that is the client's `fetch`). It is called per hop with `redirect: 'manual'` (the server
+   * follows at most 5 redirects itself, each judged), after the host and what it resolves to
+   * passed `allowPrivateUrls`; it owns its connection, so it should connect to what was judged
+   * (or run behind an egress policy). Default: the server's own node:http(s) requests.
    */
   mediaFetch?: typeof fetch;
   /** @deprecated The old name of `mediaFetch`, still read in this release; `mediaFetch` wins. */
@@ -106,6 +123,10 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): G
     });
   const roots = new AllowedRoots(options.roots?.length ? options.roots : [process.cwd()]);
   const sessions = new Set<Session>();
+  const urlGuard = new UrlGuard({
+    allowPrivateUrls: options.allowPrivateUrls,
+    resolveHost: options.resolveHost,
+  });
 
   const apply = (availability: ToolAvailability) => {
     for (const session of sessions) {
@@ -131,8 +152,8 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): G
       media: {
         roots: files ? roots : undefined,
         allowUrls: options.allowUrls ?? true,
-        mediaFetch:
-          options.mediaFetch ?? options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+        guard: urlGuard,
+        mediaFetch: options.mediaFetch ?? options.fetch,
       },
       onGatewayError: (code) => {
         if (code === 'provider_unavailable') void watch.refresh();

@@ -28,7 +28,11 @@ export interface HttpServerOptions {
    * `[::1]` when bound to loopback (so a DNS-rebound name is refused), and any host otherwise.
    */
   allowedHosts?: readonly string[];
-  /** Open sessions at most; a new one beyond is refused with 503. Default 100. */
+  /**
+   * Open sessions at most, counted from the moment an `initialize` is accepted (a session whose
+   * first catalog read is still pending holds its slot); a new one beyond is refused with 503
+   * `Too many open sessions`. Default 100.
+   */
   maxSessions?: number;
   /**
    * A session that has sent nothing for this long is closed (ms); its client starts a new one on
@@ -40,7 +44,7 @@ export interface HttpServerOptions {
 export interface RunningHttpServer {
   /** The endpoint's URL, e.g. `http://127.0.0.1:8788/mcp`. */
   url: string;
-  /** Open MCP sessions. */
+  /** Open MCP sessions, those whose `initialize` is still being answered included. */
   readonly sessions: number;
   /** Closes every session and the listening socket (the gateway MCP server stays usable). */
   close(): Promise<void>;
@@ -68,7 +72,6 @@ async function route(
   req: IncomingMessage,
   res: ServerResponse,
   sessions: HttpSessions,
-  maxSessions: number,
 ): Promise<void> {
   const sessionId = req.headers['mcp-session-id'];
   const existing = sessions.use(sessionId);
@@ -86,7 +89,6 @@ async function route(
     if (!isInitializeRequest(body)) {
       return refuse(res, 400, 'Bad Request: no session id, and not an initialize request');
     }
-    if (sessions.size >= maxSessions) return refuse(res, 503, 'Too many open sessions');
     return sessions.open(req, res, body);
   }
   if (req.method === 'GET' || req.method === 'DELETE') {
@@ -110,15 +112,17 @@ export async function startHttpServer(
 ): Promise<RunningHttpServer> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const maxSessions = options.maxSessions ?? 100;
   const access = httpAccess({ ...options, host });
-  const sessions = new HttpSessions(gateway, options.sessionIdleMs ?? 30 * 60_000);
+  const sessions = new HttpSessions(gateway, {
+    idleMs: options.sessionIdleMs ?? 30 * 60_000,
+    maxSessions: options.maxSessions ?? 100,
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== path) return refuse(res, 404, `Not found: the MCP endpoint is ${path}`);
     if (access.refused(req, res)) return;
-    return route(req, res, sessions, maxSessions);
+    return route(req, res, sessions);
   };
 
   const server = createServer((req, res) => {

@@ -3,6 +3,8 @@
  * Protocol server — `createGatewayMcpServer` to embed, `startHttpServer` / `serveStdio` for the
  * transports the `infergate-mcp` command runs.
  */
+
+export type { AddressClass } from './address-class';
 export { AllowedRoots, FileAccessError } from './allowed-roots';
 export { MODELS_URI, SERVICES_URI } from './catalog-resources';
 export {
@@ -25,3 +27,9 @@ export {
 } from './http-server';
 export { type StdioServerOptions, serveStdio } from './stdio-server';
 export { toolErrorResult } from './tool-errors';
+export {
+  type HostResolver,
+  type PrivateUrlPolicy,
+  type PrivateUrlTarget,
+  UrlRefusedError,
+} from './url-guard';

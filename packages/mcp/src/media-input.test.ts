@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileAccessError } from './allowed-roots';
 import { type MediaSources, readMedia } from './media-input';
+import { UrlGuard } from './url-guard';
 
 const LIMIT = 1024;
 let web: Server;
@@ -48,10 +49,16 @@ afterAll(() => {
   web.close();
 });
 
+// The test server is on loopback: allowed here, and only it (the guard's own tests are in
+// url-download.test.ts).
 const sources = (overrides: Partial<MediaSources> = {}): MediaSources => ({
   roots: undefined,
   allowUrls: true,
-  mediaFetch: globalThis.fetch,
+  guard: new UrlGuard({
+    allowPrivateUrls: ({ address, port }) =>
+      address === '127.0.0.1' && String(port) === base.split(':')[2],
+  }),
+  mediaFetch: undefined,
   ...overrides,
 });
 const read = (args: Record<string, unknown>, options?: Partial<MediaSources>) =>

@@ -2,6 +2,7 @@ import { type GatewayError, isGatewayError } from '@infergate/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FileAccessError } from './allowed-roots';
 import { redactMessage } from './redact-message';
+import { UrlRefusedError } from './url-guard';
 
 /** What a model (or the person behind it) can do about each gateway error code. */
 function whatToDo(error: GatewayError): string {
@@ -79,6 +80,16 @@ export function toolErrorResult(error: unknown): CallToolResult {
       isError: true,
       content: [{ type: 'text', text: `Gateway error ${error.code}: ${message}\n${todo}` }],
       structuredContent: { error: details },
+    };
+  }
+  if (error instanceof UrlRefusedError) {
+    const message = redactMessage(error.message);
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `Cannot download the URL: ${message}` }],
+      structuredContent: {
+        error: { code: 'url_refused', message, host: redactMessage(error.host) },
+      },
     };
   }
   if (error instanceof FileAccessError) {

@@ -100,6 +100,8 @@ describe('image_url and audio_url', () => {
       catalogRefreshMs: 0,
       clientOptions: { baseURL: harness.gateway.url, apiKey: harness.gateway.apiKey },
       [option]: mediaFetch,
+      // The host is judged before the fetch is handed the URL: a public address, stubbed.
+      resolveHost: async () => ['93.184.215.14'],
     };
     const mcp = createGatewayMcpServer(options);
     const remote = await clientOf((transport) => mcp.connect(transport));

@@ -164,11 +164,13 @@ describe.each([
       },
     );
 
-    it('downloads an image from a URL', async () => {
-      const png = pngWithText('From the web');
-      const web = createServer((_, res) =>
-        res.writeHead(200, { 'content-type': 'image/png' }).end(png),
-      );
+    // Downloads themselves: private-urls.test.ts (a loopback server, allowed there).
+    it('refuses an image URL on a loopback address by default, sending nothing', async () => {
+      let connections = 0;
+      const web = createServer((_, res) => res.writeHead(200).end(pngWithText('From the web')));
+      web.on('connection', () => {
+        connections += 1;
+      });
       await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
       try {
         const { port } = web.address() as { port: number };
@@ -176,7 +178,10 @@ describe.each([
           name: 'ocr',
           arguments: { image_url: `http://127.0.0.1:${port}/scan.png` },
         });
-        expect(textOf(result)).toBe('From the web');
+        expect(result.isError).toBe(true);
+        expect(result.structuredContent).toMatchObject({ error: { code: 'url_refused' } });
+        expect(connections).toBe(0);
+        expect(requests().ocr).toBe(0);
       } finally {
         web.close();
       }
