@@ -322,6 +322,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.table(section.rows);
     if (section.note) console.log(section.note);
   }
-  for (const t of result.targets) console.log(t.met ? 'met   ' : 'MISSED', t.text);
+  for (const t of result.targets) {
+    console.log(t.met === undefined ? 'not measured' : t.met ? 'met' : 'MISSED', t.text);
+  }
   process.exit(0);
 }
