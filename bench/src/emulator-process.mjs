@@ -11,8 +11,9 @@ if (process.argv[2] === '--child') {
   const { startEmulator } = await import('@infergate/emulator');
   const scenario = JSON.parse(process.argv[3]);
   const server = await startEmulator({ port: 0, scenario });
-  process.on('message', async ({ id, op }) => {
+  process.on('message', async ({ id, op, rule }) => {
     if (op === 'reset') server.emulator.resetCounters();
+    if (op === 'inject') server.emulator.injectFault(rule);
     if (op === 'close') await server.close();
     process.send({ id, counters: structuredClone(server.emulator.counters) });
     if (op === 'close') process.disconnect();
@@ -20,7 +21,10 @@ if (process.argv[2] === '--child') {
   process.send({ id: 0, url: server.url, apiKey: server.apiKey });
 }
 
-/** Starts the emulator server in a child process: `{ url, apiKey, reset(), counters(), close() }`. */
+/**
+ * Starts the emulator server in a child process:
+ * `{ url, apiKey, reset(), inject(rule), counters(), close() }`.
+ */
 export async function spawnEmulator(scenario) {
   const child = fork(SELF, ['--child', JSON.stringify(scenario)], { stdio: 'inherit' });
   const waiting = new Map();
@@ -34,16 +38,18 @@ export async function spawnEmulator(scenario) {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`emulator process exited with ${code}`)));
   });
-  const ask = (op) =>
+  const ask = (op, rule) =>
     new Promise((resolve) => {
       const id = nextId++;
       waiting.set(id, (message) => resolve(message.counters));
-      child.send({ id, op });
+      child.send({ id, op, rule });
     });
   return {
     url: ready.url,
     apiKey: ready.apiKey,
     reset: () => ask('reset'),
+    /** Adds a fault rule at run time (`emulator.injectFault`). */
+    inject: (rule) => ask('inject', rule),
     counters: () => ask('counters'),
     close: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
