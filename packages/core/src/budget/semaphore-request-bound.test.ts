@@ -98,6 +98,27 @@ describe('Semaphore in request-bound mode (isolate runtimes)', () => {
     expect(slots.isIdle).toBe(true);
   });
 
+  it('takes a lost slot back on time although the wall clock was stepped back (its clock is monotonic)', async () => {
+    vi.useFakeTimers();
+    const slots = new Semaphore({ requestBound: true });
+    vi.spyOn(globalThis, 'setInterval').mockImplementationOnce(
+      () => 0 as unknown as ReturnType<typeof setInterval>,
+    );
+    const lost = await slots.acquire(1);
+    let granted = false;
+    const waiting = slots.acquire(1).then((release) => {
+      granted = true;
+      return release;
+    });
+    // Only `Date` moves: timers and performance.now() keep their pace.
+    vi.setSystemTime(Date.now() - 60_000);
+    await vi.advanceTimersByTimeAsync(staleMs + heartbeatMs + pollMs * 2);
+    expect(granted).toBe(true);
+    lost();
+    (await waiting)();
+    expect(slots.isIdle).toBe(true);
+  });
+
   it('passes over a waiter that stopped checking (its request ended) instead of blocking the line', async () => {
     vi.useFakeTimers();
     const slots = new Semaphore({ requestBound: true });

@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §2.5 (4 requests at once per key, a slot held until the answer ends).
 import { REQUEST_BOUND_IO } from '../call/call-scope';
+import { monotonicNow } from '../call/monotonic-clock';
 import type { ReleaseSlot } from './key-budget';
 
 interface Waiter {
@@ -75,7 +76,7 @@ export class Semaphore {
    * heartbeat — never makes live slots stale.
    */
   #live = 0;
-  /** Wall-clock time (epoch ms) the live clock was last read. */
+  /** Monotonic time (call/monotonic-clock.ts) the live clock was last read. */
   #liveReadAt = 0;
 
   constructor(options: { requestBound?: boolean } = {}) {
@@ -195,7 +196,7 @@ export class Semaphore {
 
   /** The live clock now (see `#live`). */
   #liveNow(): number {
-    const now = Date.now();
+    const now = monotonicNow();
     if (this.#liveReadAt !== 0 && now > this.#liveReadAt) {
       this.#live += Math.min(now - this.#liveReadAt, MAX_LIVE_GAP_MS);
     }
