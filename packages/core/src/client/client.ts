@@ -10,6 +10,7 @@ import { gateModel, listedModel } from '../catalog/resolve-model';
 import type { ChatStreamOptions } from '../chat/chat-calls';
 import { openChatStream, postChat } from '../chat/chat-calls';
 import type { GatewayError } from '../errors/errors';
+import { lazily } from '../errors/load-lazily';
 import { Transport } from '../http/transport';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
 import type {
@@ -33,9 +34,10 @@ import { missingConfiguration, resolveOptions } from './options';
 
 /**
  * Loaded on the first service call: with code splitting, a chat-only app's start-up chunk does
- * not carry the services' validation, batching and multipart code (about 4 KB min+gzip, B5).
+ * not carry the services' validation, batching and multipart code (about 4 KB min+gzip, B5). A
+ * failed load is `client_code_unavailable`, and the next service call loads it again.
  */
-const loadServices = () => import('../services/service-calls');
+const loadServices = lazily('the service calls', () => import('../services/service-calls'));
 
 /**
  * The gateway client: a facade over the transport (budget, retries, deadlines), the catalog, the

@@ -31,6 +31,7 @@ export const CLIENT_ERROR_CODES = [
   'configuration_error',
   'upstream_error',
   'response_too_large',
+  'client_code_unavailable',
 ] as const;
 
 export type GatewayServerErrorCode = (typeof GATEWAY_ERROR_CODES)[number];

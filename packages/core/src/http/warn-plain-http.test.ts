@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGatewayClient } from '../client/client';
-import { isLoopbackHost, isPlainHttpToRemote } from './warn-plain-http';
+import { isLoopbackHost, isPlainHttpToRemote } from './plain-http';
 
 const KEY = 'sk-plain-http-test-key';
 

@@ -12,24 +12,6 @@ function warned(): Set<string> {
   return set;
 }
 
-/** localhost, 127.0.0.0/8 and [::1]: traffic that never leaves the machine. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === 'localhost' || host === '[::1]') return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
-/** Whether requests to this base URL would carry the key in clear text to another machine. */
-export function isPlainHttpToRemote(baseURL: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(baseURL);
-  } catch {
-    return false;
-  }
-  return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
-}
-
 /**
  * Logs once per base URL (per process) that the API key is about to travel unencrypted. The URL
  * holds no credentials (options refuse them) and the key is never quoted.
