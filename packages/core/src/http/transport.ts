@@ -222,7 +222,7 @@ export class Transport {
     if (!this.#plainHttpToWarn) return;
     const { warnPlainHttpOnce } = await loadPlainHttpWarning();
     this.#plainHttpToWarn = false;
-    warnPlainHttpOnce(this.#config.baseURL);
+    warnPlainHttpOnce(this.#config.baseURL, this.#apiKey);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGatewayClient } from '../client/client';
 import { isLoopbackHost, isPlainHttpToRemote } from './plain-http';
+import { warnPlainHttpOnce } from './warn-plain-http';
 
 const KEY = 'sk-plain-http-test-key';
 
@@ -47,6 +48,40 @@ describe('plain http to a host that is not loopback', () => {
     expect(message).toContain(baseURL);
     expect(message).toContain('https://');
     expect(message).not.toContain(KEY);
+  });
+
+  it('redacts the key from the URL it prints when the base URL holds it', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const key = 'sk-in-the-path-0123456789';
+    const baseURL = `http://plain-http-key-in-path.example.com/tenants/${key}/v1`;
+    const client = createGatewayClient({ baseURL, apiKey: key, fetch: async () => models() });
+    await client.models();
+    const message = warn.mock.calls.flat().map(String).join(' ');
+    expect(message).toContain('http://plain-http-key-in-path.example.com/tenants/[redacted]/v1');
+    expect(message).not.toContain(key);
+  });
+
+  it('redacts the key wherever it is: path (raw or encoded), query, user-info', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const key = 'sk-everywhere+0123456789';
+    const urls = [
+      `http://key-in-path.example.com/${key}/v1`,
+      `http://key-in-encoded-path.example.com/${encodeURIComponent(key)}/v1`,
+      `http://key-in-query.example.com/v1?key=${key}`,
+      `http://key-in-encoded-query.example.com/v1?key=${encodeURIComponent(key)}`,
+      `http://user:${key}@key-in-password.example.com/v1`,
+      `http://${encodeURIComponent(key)}@key-in-user.example.com/v1`,
+    ];
+    for (const url of urls) warnPlainHttpOnce(url, key);
+    const printed = warn.mock.calls.map((call) => String(call[0]));
+    expect(printed).toHaveLength(urls.length);
+    for (const message of printed) {
+      expect(message).toContain('[redacted]');
+      expect(message).not.toContain(key);
+      expect(message).not.toContain(encodeURIComponent(key));
+      expect(message).not.toContain('user:');
+    }
+    expect(printed[4]).toContain('http://[redacted]@key-in-password.example.com/v1');
   });
 
   it('stays silent for https and loopback http', async () => {
