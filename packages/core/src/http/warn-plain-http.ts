@@ -23,7 +23,10 @@ function warned(): Set<string> {
  * credential whatever it holds. (Options refuse query and credentials; this does not rely on it.)
  */
 export function printableBaseURL(baseURL: string, apiKey: string): string {
-  return redactSecret(baseURL, apiKey).replace(/^([a-z][a-z\d+.-]*:\/\/)[^/?#]*@/i, '$1[redacted]@');
+  return redactSecret(baseURL, apiKey).replace(
+    /^([a-z][a-z\d+.-]*:\/\/)[^/?#]*@/i,
+    '$1[redacted]@',
+  );
 }
 
 /**
