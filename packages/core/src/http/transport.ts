@@ -217,12 +217,20 @@ export class Transport {
     }
   }
 
-  /** Plain http:// to a remote host: the warning, logged once its module has loaded. */
-  async #plainHttpWarning(): Promise<void> {
-    if (!this.#plainHttpToWarn) return;
-    const { warnPlainHttpOnce } = await loadPlainHttpWarning();
-    this.#plainHttpToWarn = false;
-    warnPlainHttpOnce(this.#config.baseURL, this.#apiKey);
+  /**
+   * Plain http:// to a remote host: the warning, logged once its module has loaded. The caller
+   * asks for its slot first and awaits this before sending: loading never costs a call its place
+   * in the key's queue. Undefined when there is nothing to log.
+   */
+  #plainHttpWarning(): Promise<void> | undefined {
+    if (!this.#plainHttpToWarn) return undefined;
+    const logged = loadPlainHttpWarning().then(({ warnPlainHttpOnce }) => {
+      this.#plainHttpToWarn = false;
+      warnPlainHttpOnce(this.#config.baseURL, this.#apiKey);
+    });
+    // Awaited once the slot is held; until then a failed load must not count as unhandled.
+    logged.catch(() => {});
+    return logged;
   }
 
   /**
@@ -275,12 +283,16 @@ export class Transport {
           field: 'fetch',
         });
       }
-      if (this.#plainHttpToWarn) await this.#plainHttpWarning();
+      let plainHttpWarning = this.#plainHttpWarning();
       const maxRetries = options.maxRetries ?? this.#config.maxRetries;
       for (let attempt = 0; ; attempt++) {
         held =
           (events ? undefined : this.#acquireNow(scope)) ??
           (await this.#acquire(spec, scope, events, attempt + 1));
+        if (plainHttpWarning) {
+          await plainHttpWarning;
+          plainHttpWarning = undefined;
+        }
         // (Without events the request is awaited directly: no extra async step per attempt.)
         const outcome = await (events
           ? this.#observed(url, headers, fetchImpl, spec, scope, events, attempt + 1)

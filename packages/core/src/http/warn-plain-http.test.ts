@@ -1,3 +1,4 @@
+import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGatewayClient } from '../client/client';
 import { isLoopbackHost, isPlainHttpToRemote } from './plain-http';
@@ -82,6 +83,58 @@ describe('plain http to a host that is not loopback', () => {
       expect(message).not.toContain('user:');
     }
     expect(printed[4]).toContain('http://[redacted]@key-in-password.example.com/v1');
+  });
+
+  it("keeps a fresh client's first call in its FIFO place while the warning loads", async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const emulator = createEmulator({ latencyMs: 20 });
+    const arrived: string[] = [];
+    const client = createGatewayClient({
+      baseURL: 'http://plain-http-fifo.example.com/v1',
+      apiKey: DEFAULT_KEYS.full,
+      fetch: async (input, init) => {
+        const body = JSON.parse(String(init?.body)) as { messages: { content: string }[] };
+        arrived.push(body.messages[0]!.content);
+        return emulator.fetch(input, init);
+      },
+    });
+    // Six calls on one key, made in order: four run at once, two wait; none overtakes another.
+    const names = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'];
+    await Promise.all(
+      names.map((name) =>
+        client.chat({ model: 'community/general', messages: [{ role: 'user', content: name }] }),
+      ),
+    );
+    expect(arrived).toEqual(names);
+    expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBe(4);
+  });
+
+  it("keeps a fresh client's first call ahead of later calls of a warned client on the key", async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const emulator = createEmulator({ latencyMs: 20 });
+    const arrived: string[] = [];
+    const options = {
+      baseURL: 'http://plain-http-fifo-two.example.com/v1',
+      apiKey: DEFAULT_KEYS.full,
+      fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+        const body = JSON.parse(String(init?.body)) as { messages: { content: string }[] };
+        arrived.push(body.messages[0]!.content);
+        return emulator.fetch(input, init);
+      },
+    };
+    const say = (client: ReturnType<typeof createGatewayClient>, content: string) =>
+      client.chat({ model: 'community/general', messages: [{ role: 'user', content }] });
+    const warned = createGatewayClient(options);
+    await say(warned, 'warm-up');
+    arrived.length = 0;
+    // A client made later on the same base URL and key: its first call comes first.
+    const fresh = createGatewayClient(options);
+    const calls = [say(fresh, 'fresh'), ...[1, 2, 3, 4, 5].map((i) => say(warned, `warned ${i}`))];
+    await Promise.all(calls);
+    // The first four hold the key's slots at once (the fresh one sends once its warning is
+    // logged); the last two waited for slots.
+    expect(arrived.slice(0, 4).sort()).toEqual(['fresh', 'warned 1', 'warned 2', 'warned 3']);
+    expect(arrived.slice(4)).toEqual(['warned 4', 'warned 5']);
   });
 
   it('stays silent for https and loopback http', async () => {
