@@ -1,7 +1,9 @@
+import { createEmulator } from '@infergate/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultBudget } from '../src/budget/in-process-budget';
 import type { GatewayClient } from '../src/index';
 import { createGatewayClient } from '../src/index';
-import { caught } from './helpers';
+import { caught, DEFAULT_KEYS } from './helpers';
 
 // A many-tenant server makes a client per tenant key. Redaction must not cost more per error, nor
 // creating a client more per client, as tenants come: the work is counted here as looks at a
@@ -70,5 +72,56 @@ describe(`${TENANTS} live tenant keys`, () => {
     // per string the error carries.
     expect(looks).toBeLessThan(50);
     expect(clients).toHaveLength(TENANTS);
+  });
+});
+
+describe('the default budget with a client per request, each on its tenant key', () => {
+  const models = () =>
+    new Response('{"object":"list","data":[]}', {
+      headers: { 'content-type': 'application/json' },
+    });
+
+  it('forgets each key once its calls are done: it keeps only the keys in use', async () => {
+    const budget = defaultBudget();
+    const before = budget.size;
+    let inUse = 0;
+    const calls = Array.from({ length: 2_000 }, (_, tenant) =>
+      createGatewayClient({
+        baseURL: 'https://budget-tenants.test/v1',
+        apiKey: keyOf(tenant),
+        fetch: async () => {
+          inUse = Math.max(inUse, budget.size - before);
+          return models();
+        },
+      }).models(),
+    );
+    await Promise.all(calls);
+    // While the calls ran, their keys were counted; once done, none is kept.
+    expect(inUse).toBeGreaterThan(0);
+    expect(budget.size).toBe(before);
+  });
+
+  it('a key that comes back is served first come, first served, 4 at a time', async () => {
+    const emulator = createEmulator({ latencyMs: 10 });
+    const arrived: string[] = [];
+    const client = () =>
+      createGatewayClient({
+        baseURL: 'https://budget-comes-back.test/v1',
+        apiKey: DEFAULT_KEYS.full,
+        fetch: async (input, init) => {
+          arrived.push(JSON.parse(String(init?.body)).messages[0].content);
+          return emulator.fetch(input, init);
+        },
+      });
+    const say = (content: string) =>
+      client().chat({ model: 'community/general', messages: [{ role: 'user', content }] });
+    await say('first visit');
+    const before = defaultBudget().size;
+    const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    await Promise.all(names.map(say));
+    expect(arrived.slice(1)).toEqual(names);
+    expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBe(4);
+    expect(emulator.counters.concurrencyRejections).toBe(0);
+    expect(defaultBudget().size).toBe(before);
   });
 });
