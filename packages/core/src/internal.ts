@@ -3,12 +3,13 @@
  * (`@infergate/langchain`, `@infergate/ai-sdk`, `@infergate/mcp`, `@infergate/redis`),
  * `@infergate/redis`'s tests and the benchmarks share with core, and nothing else: request
  * building, the capability gate's pieces, stream decoding, usage and finish reason reading, the
- * service tools, redacting the key. UNSTABLE: no semver promise; any release may change or remove
- * a name. Applications use the main entry (`@infergate/core`). test/internal-surface.test.ts
- * checks that every name has such a user.
+ * service tools, redacting the key, the monotonic clock every timing is measured on. UNSTABLE: no
+ * semver promise; any release may change or remove a name. Applications use the main entry
+ * (`@infergate/core`). test/internal-surface.test.ts checks that every name has such a user.
  */
 export { budgetId } from './budget/budget-id';
 export { callEndedError } from './call/call-scope';
+export { monotonicNow } from './call/monotonic-clock';
 export { capabilitiesOf, checkCapabilities } from './catalog/model-capabilities';
 export { buildChatRequest, type ChatRequestOptions } from './chat/build-chat-request';
 export { classifyFinishReason, type FinishReasonKind } from './chat/classify-finish-reason';

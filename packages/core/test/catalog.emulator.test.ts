@@ -36,7 +36,7 @@ describe('catalog', () => {
   });
 
   it('expires after catalogTtlMs', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.useFakeTimers({ toFake: ['performance'] });
     const { client, emulator } = harness(undefined, { catalogTtlMs: 1000 });
     await client.models();
     vi.advanceTimersByTime(999);
@@ -45,6 +45,17 @@ describe('catalog', () => {
     vi.advanceTimersByTime(1);
     await client.models();
     expect(emulator.counters.requests.models).toBe(2);
+  });
+
+  it('keeps its age on the monotonic clock: a step of the wall clock neither expires nor extends it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { client, emulator } = harness(undefined, { catalogTtlMs: 60_000 });
+    await client.models();
+    vi.setSystemTime(Date.now() + 3_600_000);
+    await client.models();
+    vi.setSystemTime(Date.now() - 7_200_000);
+    await client.models();
+    expect(emulator.counters.requests.models).toBe(1);
   });
 
   it('refreshes after model_not_found or provider_unavailable from the gateway', async () => {
@@ -82,7 +93,7 @@ describe('catalog', () => {
   });
 
   it('remembers a miss for the cache lifetime: no GET /models per call to an unlisted model', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.useFakeTimers({ toFake: ['performance'] });
     const { client, emulator } = harness(undefined, { catalogTtlMs: 1000 });
     for (let i = 0; i < 5; i++) {
       await client.requireCapabilities('my/laptop-model', ['chat', 'tools']);

@@ -1,5 +1,5 @@
 import { createGatewayClient, isGatewayError } from '@infergate/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GatewayChatModel } from '../src/index';
 import { gateway, rejection } from './helpers';
 
@@ -67,6 +67,28 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
     });
     const error = await rejection(model.invoke('hi'));
     expect(isGatewayError(error) && error.code).toBe('timeout');
+  });
+
+  it("the model's timeout holds when the wall clock is stepped back (a monotonic deadline)", async () => {
+    // Only `Date` is faked: an NTP step; timers and performance.now() keep their pace.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { emulator, connection } = gateway();
+      emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 3000 });
+      const model = new GatewayChatModel('community/general', {
+        ...connection,
+        timeout: 500,
+        maxRetries: 0,
+      });
+      const pending = rejection(model.invoke('hi'));
+      await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1));
+      vi.setSystemTime(Date.now() - 60_000);
+      // Before the slow answer: the deadline fired on time.
+      const error = await pending;
+      expect(isGatewayError(error) && error.code).toBe('timeout');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a signal that ended before the call: core's error, worded as core words it, nothing sent", async () => {

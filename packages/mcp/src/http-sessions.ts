@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { monotonicNow } from '@infergate/core/internal';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { GatewayMcpServer } from './gateway-mcp-server';
 import { refuse } from './http-access';
@@ -36,7 +37,7 @@ export class HttpSessions {
   /** The session `id` names, marked as seen now; undefined when there is none. */
   use(id: string | string[] | undefined): StreamableHTTPServerTransport | undefined {
     const transport = typeof id === 'string' ? this.#transports.get(id) : undefined;
-    if (transport !== undefined) this.#lastSeen.set(id as string, Date.now());
+    if (transport !== undefined) this.#lastSeen.set(id as string, monotonicNow());
     return transport;
   }
 
@@ -57,7 +58,7 @@ export class HttpSessions {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         this.#transports.set(id, transport);
-        this.#lastSeen.set(id, Date.now());
+        this.#lastSeen.set(id, monotonicNow());
         opened();
       },
     });
@@ -84,8 +85,9 @@ export class HttpSessions {
     this.#transports.clear();
   }
 
+  /** Idle time on the monotonic clock: a step of the wall clock closes no live session, keeps no idle one. */
   #closeIdle(idleMs: number): void {
-    const now = Date.now();
+    const now = monotonicNow();
     for (const [id, seen] of this.#lastSeen) {
       if (now - seen >= idleMs) void this.#transports.get(id)?.close();
     }

@@ -443,6 +443,27 @@ describe('errors', () => {
     expect((error as APICallError).data).toMatchObject({ code: 'timeout' });
   });
 
+  it('keeps timeoutMs when the wall clock is stepped back (deadlines are on a monotonic clock)', async () => {
+    // Only `Date` is faked: an NTP step; timers and performance.now() keep their pace.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 3000 });
+      const pending = generateText({
+        model: gateway({ timeoutMs: 500 })('community/general'),
+        prompt: 'hi',
+        maxRetries: 0,
+      }).catch((e: unknown) => e);
+      await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1));
+      vi.setSystemTime(Date.now() - 60_000);
+      // Before the slow answer: the deadline fired on time.
+      const error = await pending;
+      expect(APICallError.isInstance(error)).toBe(true);
+      expect((error as APICallError).data).toMatchObject({ code: 'timeout' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('aborts a waiting call with an AbortError', async () => {
     emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5000 });
     const controller = new AbortController();

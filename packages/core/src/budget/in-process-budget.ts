@@ -8,32 +8,58 @@ import {
 } from './key-budget';
 import { Semaphore } from './semaphore';
 
-/** The default `KeyBudget`: counts slots per id in this realm, FIFO per id. */
+/**
+ * The default `KeyBudget`: counts slots per id in this realm, FIFO per id. It keeps a semaphore
+ * only for the ids with a slot held or a call waiting: an id goes idle (its last slot given back,
+ * its last waiter served or gone) and is forgotten, so a server that makes a client per request
+ * with each user's key keeps no trace of the keys at rest. Its memory is bounded by the calls in
+ * flight or queued, not by the keys ever seen (README, "Key budget and slot lifecycle").
+ */
 export class InProcessBudget implements KeyBudget {
   readonly #slots = new Map<string, Semaphore>();
 
   acquire(request: BudgetAcquireRequest): Promise<BudgetLease> {
-    return this.#slotsOf(request.id)
-      .acquire(request.limit, request.signal)
-      .then((release) => ({ release }));
+    const slots = this.#slotsOf(request.id);
+    const granted = slots.acquire(request.limit, request.signal);
+    // Refused at once (an aborted signal): nothing holds or waits.
+    this.#forgetIfIdle(request.id, slots);
+    return granted.then((release) => ({ release }));
   }
 
   [TRY_ACQUIRE](id: string, limit: number): ReleaseSlot | undefined {
-    return this.#slotsOf(id).tryAcquire(limit);
+    const slots = this.#slotsOf(id);
+    const release = slots.tryAcquire(limit);
+    this.#forgetIfIdle(id, slots);
+    return release;
   }
 
   #slotsOf(id: string): Semaphore {
     let slots = this.#slots.get(id);
     if (!slots) {
-      slots = new Semaphore();
+      const created = new Semaphore({ onIdle: () => this.#forgetIfIdle(id, created) });
+      slots = created;
       this.#slots.set(id, slots);
     }
     return slots;
   }
 
+  /** Forgets `slots` once nothing holds or waits for them (a later call makes new ones). */
+  #forgetIfIdle(id: string, slots: Semaphore): void {
+    if (this.#slots.get(id) === slots && slots.isForgettable) this.#slots.delete(id);
+  }
+
+  /** The ids with a slot held or a call waiting (the ones the budget keeps a semaphore for). */
+  get size(): number {
+    return this.#slots.size;
+  }
+
   state(id: string): { active: number; queued: number } | undefined {
     const slots = this.#slots.get(id);
-    return slots ? { active: slots.active, queued: slots.queued } : undefined;
+    if (!slots) return { active: 0, queued: 0 };
+    const state = { active: slots.active, queued: slots.queued };
+    // Reading `active` may take back stale slots (request-bound mode): the id may be idle now.
+    this.#forgetIfIdle(id, slots);
+    return state;
   }
 
   /** Resolves when nothing of `id` is running or queued. */

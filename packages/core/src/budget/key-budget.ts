@@ -37,7 +37,11 @@ export interface BudgetAcquireRequest {
   limit: number;
   /** Aborts when the caller aborts or the call's deadline passes. */
   signal: AbortSignal;
-  /** Epoch ms of the call's deadline. */
+  /**
+   * Epoch ms of the call's deadline, as the wall clock read it when the slot was asked for. Core
+   * times the call on a monotonic clock and aborts `signal` at the deadline: wait on `signal`, not
+   * on this, since the wall clock can be stepped (NTP, a resumed VM) while the call waits.
+   */
   deadline: number;
 }
 

@@ -98,6 +98,27 @@ describe('Semaphore in request-bound mode (isolate runtimes)', () => {
     expect(slots.isIdle).toBe(true);
   });
 
+  it('takes a lost slot back on time although the wall clock was stepped back (its clock is monotonic)', async () => {
+    vi.useFakeTimers();
+    const slots = new Semaphore({ requestBound: true });
+    vi.spyOn(globalThis, 'setInterval').mockImplementationOnce(
+      () => 0 as unknown as ReturnType<typeof setInterval>,
+    );
+    const lost = await slots.acquire(1);
+    let granted = false;
+    const waiting = slots.acquire(1).then((release) => {
+      granted = true;
+      return release;
+    });
+    // Only `Date` moves: timers and performance.now() keep their pace.
+    vi.setSystemTime(Date.now() - 60_000);
+    await vi.advanceTimersByTimeAsync(staleMs + heartbeatMs + pollMs * 2);
+    expect(granted).toBe(true);
+    lost();
+    (await waiting)();
+    expect(slots.isIdle).toBe(true);
+  });
+
   it('passes over a waiter that stopped checking (its request ended) instead of blocking the line', async () => {
     vi.useFakeTimers();
     const slots = new Semaphore({ requestBound: true });
@@ -119,6 +140,59 @@ describe('Semaphore in request-bound mode (isolate runtimes)', () => {
     expect(granted).toBe(true);
     (await second)();
     expect(slots.isIdle).toBe(true);
+  });
+});
+
+describe('Semaphore in request-bound mode: when it may be forgotten (onIdle)', () => {
+  it('reports idle when its last slot is given back, or taken back from a lost holder', async () => {
+    vi.useFakeTimers();
+    const onIdle = vi.fn();
+    const slots = new Semaphore({ requestBound: true, onIdle });
+    const release = await slots.acquire(1);
+    expect(onIdle).not.toHaveBeenCalled();
+    release();
+    expect(onIdle).toHaveBeenCalledTimes(1);
+    // A holder whose heartbeat never runs (its request ended): taken back when a reader (the
+    // budget's `state`) finds it stale, and then idle.
+    vi.spyOn(globalThis, 'setInterval').mockImplementationOnce(
+      () => 0 as unknown as ReturnType<typeof setInterval>,
+    );
+    await slots.acquire(1);
+    expect(slots.isForgettable).toBe(false);
+    // Each read advances the live clock by at most 2 × heartbeatMs (see `Semaphore`).
+    for (let read = 0; read < 8 && !slots.isForgettable; read++) {
+      await vi.advanceTimersByTimeAsync(heartbeatMs * 2);
+    }
+    expect(slots.active).toBe(0);
+    expect(onIdle).toHaveBeenCalledTimes(2);
+  });
+
+  it('is not forgettable while a waiter passed over as stale may still come back', async () => {
+    vi.useFakeTimers();
+    const onIdle = vi.fn();
+    const slots = new Semaphore({ requestBound: true, onIdle });
+    const held = await slots.acquire(1);
+    // The first waiter's own timer never runs (its request is busy or gone): it goes stale.
+    let checkAgain: (() => void) | undefined;
+    vi.spyOn(globalThis, 'setTimeout').mockImplementationOnce((callback) => {
+      checkAgain = callback as () => void;
+      return 0 as unknown as ReturnType<typeof setTimeout>;
+    });
+    const stale = slots.acquire(1);
+    const live = slots.acquire(1);
+    await vi.advanceTimersByTimeAsync(staleMs + pollMs);
+    held();
+    // The live waiter passes over the stale one and takes the slot, then gives it back.
+    await vi.advanceTimersByTimeAsync(pollMs * 2);
+    (await live)();
+    expect(slots.isIdle).toBe(true);
+    expect(slots.isForgettable).toBe(false);
+    expect(onIdle).not.toHaveBeenCalled();
+    // The stale waiter checks again: back in line, it takes the slot; once given back, idle.
+    checkAgain?.();
+    (await stale)();
+    expect(onIdle).toHaveBeenCalledTimes(1);
+    expect(slots.isForgettable).toBe(true);
   });
 });
 

@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §2.5 (4 requests at once per key, a slot held until the answer ends).
 import { REQUEST_BOUND_IO } from '../call/call-scope';
+import { monotonicNow } from '../call/monotonic-clock';
 import type { ReleaseSlot } from './key-budget';
 
 interface Waiter {
@@ -10,6 +11,8 @@ interface Waiter {
   /** Request-bound mode: arrival order, and when the waiter last checked (on the live clock). */
   seq: number;
   seenAt: number;
+  /** Request-bound mode: taken out of line as stale, and not back yet. */
+  passedOver: boolean;
 }
 
 /**
@@ -75,11 +78,22 @@ export class Semaphore {
    * heartbeat — never makes live slots stale.
    */
   #live = 0;
-  /** Wall-clock time (epoch ms) the live clock was last read. */
+  /** Monotonic time (call/monotonic-clock.ts) the live clock was last read. */
   #liveReadAt = 0;
+  /**
+   * Request-bound mode: waiters passed over as stale whose promise is still pending. One may yet
+   * put itself back in line (see `check`), so the semaphore is not idle for `onIdle` while any is.
+   */
+  #passedOver = 0;
+  readonly #onIdle: (() => void) | undefined;
 
-  constructor(options: { requestBound?: boolean } = {}) {
+  /**
+   * `onIdle`: called each time the semaphore becomes idle (nothing held, nobody waiting), e.g. for
+   * its owner to forget it (`InProcessBudget`).
+   */
+  constructor(options: { requestBound?: boolean; onIdle?: () => void } = {}) {
     this.#requestBound = options.requestBound ?? REQUEST_BOUND_IO;
+    this.#onIdle = options.onIdle;
   }
 
   get active(): number {
@@ -91,6 +105,11 @@ export class Semaphore {
   }
   get isIdle(): boolean {
     return this.active === 0 && this.#queue.length === 0;
+  }
+
+  /** Idle, and no waiter passed over could come back (what `onIdle` reports). */
+  get isForgettable(): boolean {
+    return this.isIdle && this.#passedOver === 0;
   }
 
   /** Resolves once a slot is free; rejects with the signal's reason when aborted while queued. */
@@ -146,6 +165,7 @@ export class Semaphore {
       onAbort: undefined,
       seq: this.#seq++,
       seenAt: this.#requestBound ? this.#liveNow() : 0,
+      passedOver: false,
     };
     if (signal) {
       waiter.onAbort = () => {
@@ -188,6 +208,7 @@ export class Semaphore {
   #notifyIdle(): void {
     if (this.#active === 0 && this.#queue.length === 0) {
       for (const resolve of this.#idleWaiters.splice(0)) resolve();
+      if (this.#passedOver === 0) this.#onIdle?.();
     }
   }
 
@@ -195,7 +216,7 @@ export class Semaphore {
 
   /** The live clock now (see `#live`). */
   #liveNow(): number {
-    const now = Date.now();
+    const now = monotonicNow();
     if (this.#liveReadAt !== 0 && now > this.#liveReadAt) {
       this.#live += Math.min(now - this.#liveReadAt, MAX_LIVE_GAP_MS);
     }
@@ -211,6 +232,10 @@ export class Semaphore {
         if (signal && waiter.onAbort) signal.removeEventListener('abort', waiter.onAbort);
         const index = this.#queue.indexOf(waiter);
         if (index !== -1) this.#queue.splice(index, 1);
+        if (waiter.passedOver) {
+          waiter.passedOver = false;
+          this.#passedOver--;
+        }
       };
       const waiter = this.#enqueue(limit, signal, resolve, reject, () => {
         leave();
@@ -222,7 +247,13 @@ export class Semaphore {
         const at = this.#liveNow();
         waiter.seenAt = at;
         // Passed over while it could not check (its request was busy): back in its place.
-        if (!this.#queue.includes(waiter)) this.#insertInOrder(waiter);
+        if (!this.#queue.includes(waiter)) {
+          if (waiter.passedOver) {
+            waiter.passedOver = false;
+            this.#passedOver--;
+          }
+          this.#insertInOrder(waiter);
+        }
         if (this.#firstEligible(at) === waiter) {
           leave();
           resolve(this.#leaseReleaser());
@@ -250,6 +281,8 @@ export class Semaphore {
       if (waiter.seenAt < staleBefore) {
         // Its request's context is gone (or it will put itself back when it checks again).
         this.#queue.splice(i, 1);
+        waiter.passedOver = true;
+        this.#passedOver++;
         continue;
       }
       if (this.#active < waiter.limit) return waiter;
@@ -261,12 +294,15 @@ export class Semaphore {
   /** Takes back the slots whose holders stopped renewing their heartbeat (`now`: live clock). */
   #reclaimStale(now: number): void {
     const staleBefore = now - REQUEST_BOUND_TIMING.staleMs;
+    let reclaimed = false;
     for (const lease of this.#leases) {
       if (lease.beatAt >= staleBefore) continue;
       lease.reclaimed = true;
       this.#leases.delete(lease);
       this.#active--;
+      reclaimed = true;
     }
+    if (reclaimed) this.#notifyIdle();
   }
 
   /** Takes a slot for the calling request, alive as long as that request's heartbeat runs. */

@@ -41,6 +41,23 @@ describe('CallScope deadlines (one shared timer)', () => {
     second.dispose();
   });
 
+  it('times calls on the monotonic clock: steps of the wall clock move no deadline', async () => {
+    vi.useFakeTimers();
+    const short = new CallScope(undefined, 500);
+    const long = new CallScope(undefined, 30_000);
+    // `setSystemTime` moves `Date` only (an NTP step); timers and performance.now() keep their pace.
+    vi.setSystemTime(Date.now() - 60_000);
+    await vi.advanceTimersByTimeAsync(500);
+    expect([short.aborted, long.aborted]).toEqual([true, false]);
+    vi.setSystemTime(Date.now() + 120_000);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(long.aborted).toBe(false);
+    expect(long.remainingMs).toBe(28_500);
+    await vi.advanceTimersByTimeAsync(28_500);
+    expect(long.error().code).toBe('timeout');
+    for (const scope of [short, long]) scope.dispose();
+  });
+
   it('holds the process open only while a call is pending', () => {
     vi.useFakeTimers();
     const first = new CallScope(undefined, 100);

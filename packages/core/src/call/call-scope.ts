@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §2.5 (the request's duration: the call's deadline), §10.4 (`aborted`,
 // `timeout`).
 import { GatewayError } from '../errors/errors';
+import { monotonicNow } from './monotonic-clock';
 
 /** Timers take at most 2^31 − 1 ms; longer deadlines are clamped to it (about 24.8 days). */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
@@ -29,7 +30,7 @@ const PER_CALL_TIMERS: boolean = REQUEST_BOUND_IO;
  */
 const pending = new Set<CallScope>();
 let timer: ReturnType<typeof setTimeout> | undefined;
-/** When the armed timer fires (epoch ms); Infinity when none is armed. */
+/** When the armed timer fires (monotonic ms); Infinity when none is armed. */
 let timerDue = Number.POSITIVE_INFINITY;
 
 function watch(scope: CallScope, deadline: number, now: number): void {
@@ -62,15 +63,15 @@ function setRef(on: boolean): void {
 function onTimer(): void {
   timer = undefined;
   timerDue = Number.POSITIVE_INFINITY;
-  const now = Date.now();
+  const now = monotonicNow();
   const expired: CallScope[] = [];
   let next = Number.POSITIVE_INFINITY;
   for (const scope of pending) {
-    if (scope.deadline <= now) expired.push(scope);
-    else if (scope.deadline < next) next = scope.deadline;
+    if (scope.dueAt <= now) expired.push(scope);
+    else if (scope.dueAt < next) next = scope.dueAt;
   }
   // Earliest deadline first, then in the order the calls began (as separate timers would fire).
-  expired.sort((a, b) => a.deadline - b.deadline);
+  expired.sort((a, b) => a.dueAt - b.dueAt);
   for (const scope of expired) {
     pending.delete(scope);
     scope.expire();
@@ -94,8 +95,8 @@ export class CallScope {
   readonly #timeoutMs: number;
   readonly #perCallTimer: boolean;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  /** Epoch ms at which the call times out. */
-  readonly deadline: number;
+  /** When the call times out, on the monotonic clock (call/monotonic-clock.ts). */
+  readonly dueAt: number;
   #reason: 'aborted' | 'timeout' | undefined;
   #onCallerAbort: (() => void) | undefined;
 
@@ -107,8 +108,8 @@ export class CallScope {
     this.#callerSignal = callerSignal;
     this.#timeoutMs = timeoutMs;
     this.#perCallTimer = perCallTimer;
-    const now = Date.now();
-    this.deadline = now + timeoutMs;
+    const now = monotonicNow();
+    this.dueAt = now + timeoutMs;
     if (callerSignal?.aborted) {
       this.#reason = 'aborted';
       this.#controller.abort(callerSignal.reason);
@@ -122,7 +123,7 @@ export class CallScope {
       callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
     }
     if (perCallTimer) this.#timer = setTimeout(() => this.expire(), timeoutMs);
-    else watch(this, this.deadline, now);
+    else watch(this, this.dueAt, now);
   }
 
   /** The deadline passed (called by the shared timer). */
@@ -135,9 +136,18 @@ export class CallScope {
     return this.#controller.signal;
   }
 
+  /**
+   * Epoch ms of the deadline, as the wall clock reads now (`KeyBudget`'s `deadline`): a projection,
+   * never used to time the call (a step of the wall clock moves it; `dueAt` does not move).
+   */
+  get deadline(): number {
+    // Rounded up: never earlier than the deadline itself (Date.now() is whole milliseconds).
+    return Math.ceil(Date.now() + this.remainingMs);
+  }
+
   /** Milliseconds left before the deadline. */
   get remainingMs(): number {
-    return this.deadline - Date.now();
+    return this.dueAt - monotonicNow();
   }
 
   get aborted(): boolean {

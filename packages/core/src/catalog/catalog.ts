@@ -2,6 +2,7 @@
 import type { CallOptions } from '../call/call-options';
 import { checkCallOptions } from '../call/call-options';
 import { CallScope, MAX_TIMEOUT_MS, REQUEST_BOUND_IO } from '../call/call-scope';
+import { monotonicNow } from '../call/monotonic-clock';
 import { invalidResponse } from '../errors/invalid-response';
 import type { Transport } from '../http/transport';
 import { ENDPOINTS } from '../protocol/endpoints';
@@ -58,7 +59,7 @@ export class Catalog {
   }
 
   #fresh<T>(entry: Entry<T> | undefined): T | undefined {
-    return entry !== undefined && Date.now() - entry.fetchedAt < this.#ttlMs
+    return entry !== undefined && monotonicNow() - entry.fetchedAt < this.#ttlMs
       ? entry.value
       : undefined;
   }
@@ -94,7 +95,7 @@ export class Catalog {
     const generation = this.#generation;
     const store = (value: GatewayModel[]) => {
       if (generation === this.#generation) {
-        this.#models = { value, fetchedAt: Date.now(), misses: new Set() };
+        this.#models = { value, fetchedAt: monotonicNow(), misses: new Set() };
       }
     };
     if (this.#requestBound) return this.#fetchOwn(ENDPOINTS.models, options, store);
@@ -119,7 +120,7 @@ export class Catalog {
     if (cached) return Promise.resolve(cached);
     const generation = this.#generation;
     const store = (value: GatewayService[]) => {
-      if (generation === this.#generation) this.#services = { value, fetchedAt: Date.now() };
+      if (generation === this.#generation) this.#services = { value, fetchedAt: monotonicNow() };
     };
     if (this.#requestBound) return this.#fetchOwn(ENDPOINTS.capabilities, options, store);
     if (!this.#servicesInFlight) {

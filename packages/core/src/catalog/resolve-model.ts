@@ -2,6 +2,7 @@
 import type { CallOptions } from '../call/call-options';
 import { quoteValue } from '../encoding/json-body';
 import { type GatewayError, invalidRequest } from '../errors/errors';
+import { lazily } from '../errors/load-lazily';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
 import type { Catalog } from './catalog';
 import { capabilitiesOf, checkCapabilities, isOwnModelId, readNeeds } from './model-capabilities';
@@ -116,8 +117,11 @@ async function findModel(
   return { found, models };
 }
 
-/** `model_not_found` naming close matches, from close-matches.ts (loaded on the first refusal). */
+/** close-matches.ts, loaded on the first refusal (`client_code_unavailable` if it cannot be). */
+const loadCloseMatches = lazily('the close-match search', () => import('./close-matches'));
+
+/** `model_not_found` naming close matches. */
 async function notFound(id: string, models: readonly GatewayModel[]): Promise<GatewayError> {
-  const { modelNotFound } = await import('./close-matches');
+  const { modelNotFound } = await loadCloseMatches();
   return modelNotFound(id, models);
 }

@@ -9,7 +9,8 @@ import type { CheckModelOptions } from '../catalog/resolve-model';
 import { gateModel, listedModel } from '../catalog/resolve-model';
 import type { ChatStreamOptions } from '../chat/chat-calls';
 import { openChatStream, postChat } from '../chat/chat-calls';
-import type { GatewayError } from '../errors/errors';
+import { type GatewayError, redactOwnKey } from '../errors/errors';
+import { lazily } from '../errors/load-lazily';
 import { Transport } from '../http/transport';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
 import type {
@@ -33,9 +34,10 @@ import { missingConfiguration, resolveOptions } from './options';
 
 /**
  * Loaded on the first service call: with code splitting, a chat-only app's start-up chunk does
- * not carry the services' validation, batching and multipart code (about 4 KB min+gzip, B5).
+ * not carry the services' validation, batching and multipart code (about 4 KB min+gzip, B5). A
+ * failed load is `client_code_unavailable`, and the next service call loads it again.
  */
-const loadServices = () => import('../services/service-calls');
+const loadServices = lazily('the service calls', () => import('../services/service-calls'));
 
 /**
  * The gateway client: a facade over the transport (budget, retries, deadlines), the catalog, the
@@ -102,6 +104,14 @@ export class GatewayClient {
     return this.#budget;
   }
 
+  /**
+   * An error of this client's call, redacted of this client's key (errors/errors.ts,
+   * `redactOwnKey`): every method passes what it throws through here.
+   */
+  #own(error: unknown): unknown {
+    return redactOwnKey(error, this.#transport);
+  }
+
   #ready(): ServiceContext {
     if (this.#configError || !this.#transport || !this.#catalog) throw this.#configError;
     return { transport: this.#transport, catalog: this.#catalog };
@@ -109,12 +119,20 @@ export class GatewayClient {
 
   /** The chat models this key may use (`GET /models`, cached `catalogTtlMs`). */
   async models(opts?: CallOptions): Promise<GatewayModel[]> {
-    return this.#ready().catalog.models(opts);
+    try {
+      return await this.#ready().catalog.models(opts);
+    } catch (error) {
+      throw this.#own(error);
+    }
   }
 
   /** The services and their engines (`GET /capabilities`, cached `catalogTtlMs`). */
   async services(opts?: CallOptions): Promise<GatewayService[]> {
-    return this.#ready().catalog.services(opts);
+    try {
+      return await this.#ready().catalog.services(opts);
+    } catch (error) {
+      throw this.#own(error);
+    }
   }
 
   /** Forgets the cached catalog: the next look-up reads it again. */
@@ -128,7 +146,11 @@ export class GatewayClient {
 
   /** The listed model; `model_not_found` (with close matches) for any unlisted id, `my/...` too. */
   async model(id: string, opts?: CallOptions): Promise<GatewayModel> {
-    return listedModel(this.#ready().catalog, id, opts);
+    try {
+      return await listedModel(this.#ready().catalog, id, opts);
+    } catch (error) {
+      throw this.#own(error);
+    }
   }
 
   /**
@@ -137,7 +159,11 @@ export class GatewayClient {
    * capability gate with no needs: `requireCapabilities(id, [])`.
    */
   async resolveModel(id: string, opts?: CallOptions): Promise<GatewayModel | undefined> {
-    return (await gateModel(this.#ready().catalog, id, [], opts)).model;
+    try {
+      return (await gateModel(this.#ready().catalog, id, [], opts)).model;
+    } catch (error) {
+      throw this.#own(error);
+    }
   }
 
   /**
@@ -151,7 +177,11 @@ export class GatewayClient {
     needs: ModelCapability | readonly ModelCapability[],
     opts?: CallOptions,
   ): Promise<GatewayModel | undefined> {
-    return (await gateModel(this.#ready().catalog, modelId, needs, opts)).model;
+    try {
+      return (await gateModel(this.#ready().catalog, modelId, needs, opts)).model;
+    } catch (error) {
+      throw this.#own(error);
+    }
   }
 
   /**
@@ -167,13 +197,22 @@ export class GatewayClient {
     needs: ModelCapability | readonly ModelCapability[],
     opts?: CheckModelOptions,
   ): Promise<readonly string[] | undefined> {
-    return (await gateModel(this.#ready().catalog, modelId, needs, opts)).capabilities;
+    try {
+      return (await gateModel(this.#ready().catalog, modelId, needs, opts)).capabilities;
+    } catch (error) {
+      throw this.#own(error);
+    }
   }
 
   /** The embedding engines `GET /capabilities` lists. */
   async embeddingEngines(opts?: CallOptions): Promise<EmbeddingEngine[]> {
-    const { catalog } = this.#ready();
-    return (await loadServices()).embeddingEngines(catalog, opts);
+    try {
+      const { catalog } = this.#ready();
+      const services = await loadServices();
+      return await services.embeddingEngines(catalog, opts);
+    } catch (error) {
+      throw this.#own(error);
+    }
   }
 
   /**
@@ -184,42 +223,75 @@ export class GatewayClient {
     engineId: string | undefined,
     opts?: CallOptions,
   ): Promise<EmbeddingEngine> {
-    const { catalog } = this.#ready();
-    return (await loadServices()).resolveEmbeddingEngine(catalog, engineId, opts);
+    try {
+      const { catalog } = this.#ready();
+      const services = await loadServices();
+      return await services.resolveEmbeddingEngine(catalog, engineId, opts);
+    } catch (error) {
+      throw this.#own(error);
+    }
   }
 
   /** One chat completion (`POST /chat/completions`), read tolerantly into `answer`. */
   async chat(req: ChatRequest, opts?: CallOptions): Promise<ChatResult> {
-    return postChat(this.#ready().transport, req, opts);
+    try {
+      return await postChat(this.#ready().transport, req, opts);
+    } catch (error) {
+      throw this.#own(error);
+    }
   }
 
   /** A streamed chat completion: resolves once the gateway answered with a stream. */
   async chatStream(req: ChatRequest, opts?: ChatStreamOptions): Promise<ChatStream> {
-    return openChatStream(this.#ready().transport, req, opts);
+    try {
+      return await openChatStream(this.#ready().transport, req, opts);
+    } catch (error) {
+      throw this.#own(error);
+    }
   }
 
   /** `POST /embeddings` as given (one request; limits checked first). */
   async embed(req: EmbeddingsRequest, opts?: CallOptions): Promise<EmbeddingsResponse> {
-    const context = this.#ready();
-    return (await loadServices()).embed(context, req, opts);
+    try {
+      const context = this.#ready();
+      const services = await loadServices();
+      return await services.embed(context, req, opts);
+    } catch (error) {
+      throw this.#own(error);
+    }
   }
 
   /** Embeds any number of texts: batched under the gateway's limits, in input order. */
   async embedMany(texts: string[], opts: EmbedManyOptions = {}): Promise<number[][]> {
-    const context = this.#ready();
-    return (await loadServices()).embedMany(context, texts, opts);
+    try {
+      const context = this.#ready();
+      const services = await loadServices();
+      return await services.embedMany(context, texts, opts);
+    } catch (error) {
+      throw this.#own(error);
+    }
   }
 
   /** `POST /translations`. */
   async translate(req: TranslationRequest, opts?: CallOptions): Promise<TranslationResponse> {
-    const context = this.#ready();
-    return (await loadServices()).translate(context, req, opts);
+    try {
+      const context = this.#ready();
+      const services = await loadServices();
+      return await services.translate(context, req, opts);
+    } catch (error) {
+      throw this.#own(error);
+    }
   }
 
   /** `POST /ocr`: an image (bytes, Blob, base64 or data URL) to text. */
   async ocr(req: OcrRequest, opts?: CallOptions): Promise<OcrResponse> {
-    const context = this.#ready();
-    return (await loadServices()).ocr(context, req, opts);
+    try {
+      const context = this.#ready();
+      const services = await loadServices();
+      return await services.ocr(context, req, opts);
+    } catch (error) {
+      throw this.#own(error);
+    }
   }
 
   /** `POST /audio/transcriptions`: JSON by default, plain text with `response_format: 'text'`. */
@@ -239,8 +311,13 @@ export class GatewayClient {
     req: TranscriptionRequest,
     opts?: CallOptions,
   ): Promise<TranscriptionResponse | string> {
-    const context = this.#ready();
-    return (await loadServices()).transcribe(context, req, opts);
+    try {
+      const context = this.#ready();
+      const services = await loadServices();
+      return await services.transcribe(context, req, opts);
+    } catch (error) {
+      throw this.#own(error);
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §10.2 (gateway codes), §10.4 (client codes), §10.5 (`isRetryable`,
 // decided by the retry policy).
 import type { ModelCapability } from '../protocol/wire-types';
-import { hasRegisteredSecrets, redactKey, redactValue } from './redact-secret';
+import { ownRedaction, redactValue } from './redact-secret';
 import { type FailureContext, isRetryableFailure } from './retryable-failure';
 
 /** The codes the gateway itself sends (docs/gateway-protocol.md §10.2). */
@@ -31,6 +31,7 @@ export const CLIENT_ERROR_CODES = [
   'configuration_error',
   'upstream_error',
   'response_too_large',
+  'client_code_unavailable',
 ] as const;
 
 export type GatewayServerErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
@@ -121,7 +122,8 @@ export class GatewayError extends Error {
   }
 
   constructor(given: GatewayErrorOptions) {
-    const options = redactOptions(given);
+    const cause = safeCause(given.cause);
+    const options = cause === given.cause ? given : { ...given, cause };
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = options.code;
     // The retry policy alone decides, from the error's own fields.
@@ -164,52 +166,65 @@ export function gatewayFailure(
   return error;
 }
 
+/** The text fields an error carries besides its message, body, data and headers. */
+const TEXT_FIELDS = ['type', 'requestedModel', 'servedModel', 'model', 'field'] as const;
+
 /**
- * Every string an error carries leaves the client: the registered API keys are redacted from the
- * message, body, data (after JSON decoding, so escaped echoes are caught), headers and cause.
+ * Every string an error carries leaves the client: the API key of the client whose call made it
+ * (`owner`: that client's transport, errors/redact-secret.ts) is redacted, in place, from its
+ * message, stack, body, data (after JSON decoding, so escaped echoes are caught), headers, other
+ * text fields and cause (a GatewayError cause likewise; another Error replaced by a redacted
+ * copy). Only that key: what reaches an error reaches it through its own client's call, and the
+ * cost does not grow with the number of other clients alive. Returns `error`; anything that is
+ * not a GatewayError, or an owner without a key, is left as it is.
  */
-function redactOptions(options: GatewayErrorOptions): GatewayErrorOptions {
-  const any = hasRegisteredSecrets();
-  const cause = safeCause(options.cause, any);
-  if (!any) return cause === options.cause ? options : { ...options, cause };
-  const text = (value: string) => redactKey(value);
-  const redacted: GatewayErrorOptions = { ...options, message: text(options.message), cause };
-  if (options.body !== undefined) redacted.body = text(options.body);
-  if (options.data !== undefined) redacted.data = redactValue(options.data, text);
-  if (options.responseHeaders !== undefined)
-    redacted.responseHeaders = redactValue(options.responseHeaders, text) as Record<string, string>;
-  for (const key of ['type', 'requestedModel', 'servedModel', 'model', 'field'] as const) {
-    const value = options[key];
-    if (value !== undefined) redacted[key] = text(value);
+export function redactOwnKey<T>(error: T, owner: object | undefined): T {
+  const redact = owner === undefined ? undefined : ownRedaction(owner);
+  if (redact !== undefined && isGatewayError(error)) redactInPlace(error, redact, 0);
+  return error;
+}
+
+function redactInPlace(error: GatewayError, redact: (text: string) => string, depth: number): void {
+  const self = error as unknown as Record<string, unknown>;
+  self.message = redact(error.message);
+  if (typeof error.stack === 'string') self.stack = redact(error.stack);
+  if (error.body !== undefined) self.body = redact(error.body);
+  if (error.data !== undefined) self.data = redactValue(error.data, redact);
+  if (error.responseHeaders !== undefined) {
+    self.responseHeaders = redactValue(error.responseHeaders, redact);
   }
-  return redacted;
+  for (const key of TEXT_FIELDS) {
+    const value = error[key];
+    if (typeof value === 'string') self[key] = redact(value);
+  }
+  const cause: unknown = error.cause;
+  if (isGatewayError(cause)) {
+    if (depth < 8) redactInPlace(cause, redact, depth + 1);
+  } else if (typeof cause === 'string') self.cause = redact(cause);
+  else if (cause instanceof Error) self.cause = redactedCopy(cause, redact);
+}
+
+/** An Error whose message or stack holds the key, as a redacted copy (the same error otherwise). */
+function redactedCopy(cause: Error, redact: (text: string) => string): Error {
+  const message = redact(cause.message);
+  const stack = cause.stack === undefined ? undefined : redact(cause.stack);
+  if (message === cause.message && stack === cause.stack) return cause;
+  const copy = new Error(message);
+  copy.name = cause.name;
+  copy.stack = stack ?? `${cause.name}: ${message}`;
+  return copy;
 }
 
 /**
  * A cause safe to keep: a `SyntaxError` from `JSON.parse` quotes the start of the text it could not
- * read (which may be anything the gateway sent), so it is replaced by one that does not; another
- * Error whose message or stack holds a key is replaced by a redacted copy.
+ * read (which may be anything the gateway sent), so it is replaced by one that does not.
  */
-function safeCause(cause: unknown, redacting: boolean): unknown {
-  if (cause === undefined || cause === null || isGatewayError(cause)) return cause;
-  if (cause instanceof SyntaxError) {
-    const position = /at position \d+/.exec(cause.message)?.[0];
-    const safe = new SyntaxError(`The text is not valid JSON${position ? ` (${position})` : ''}`);
-    safe.stack = `SyntaxError: ${safe.message}`;
-    return safe;
-  }
-  if (!redacting) return cause;
-  if (typeof cause === 'string') return redactKey(cause);
-  if (cause instanceof Error) {
-    const message = redactKey(cause.message);
-    const stack = cause.stack === undefined ? undefined : redactKey(cause.stack);
-    if (message === cause.message && stack === cause.stack) return cause;
-    const copy = new Error(message);
-    copy.name = cause.name;
-    copy.stack = stack ?? `${cause.name}: ${message}`;
-    return copy;
-  }
-  return cause;
+function safeCause(cause: unknown): unknown {
+  if (!(cause instanceof SyntaxError)) return cause;
+  const position = /at position \d+/.exec(cause.message)?.[0];
+  const safe = new SyntaxError(`The text is not valid JSON${position ? ` (${position})` : ''}`);
+  safe.stack = `SyntaxError: ${safe.message}`;
+  return safe;
 }
 
 /** A cause as plain JSON for `toJSON` (a GatewayError as its own JSON). */

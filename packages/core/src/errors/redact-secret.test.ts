@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient } from '../client/client';
-import { GatewayError, isGatewayError } from './errors';
+import { type GatewayError, isGatewayError } from './errors';
 import { redactKey, redactSecret } from './redact-secret';
 
 const KEY = 'sk-live/Ab+9x_Yz=Q1w2e3r4t5';
@@ -154,15 +154,34 @@ describe('every string an error carries is redacted', () => {
     expect(leaks(everything(error))).toBe(false);
   });
 
-  it('a cause whose message holds the key is replaced by a redacted copy', () => {
-    createGatewayClient({ baseURL: 'https://x.test', apiKey: KEY });
-    const error = new GatewayError({
-      code: 'network_error',
-      message: 'failed',
-      cause: new TypeError(`fetch failed for ${KEY}`),
+  it('a cause whose message holds the key is replaced by a redacted copy', async () => {
+    const client = createGatewayClient({
+      baseURL: 'https://x.test',
+      apiKey: KEY,
+      maxRetries: 0,
+      fetch: async () => {
+        throw new TypeError(`fetch failed for ${KEY}`);
+      },
     });
+    const error = await failure(() => client.chat(ask));
+    expect(error.code).toBe('network_error');
     expect(leaks(everything(error))).toBe(false);
     expect((error.cause as Error).name).toBe('TypeError');
+    expect((error.cause as Error).message).toBe('fetch failed for [redacted]');
+  });
+
+  it('a base URL holding the key is redacted from the errors that quote it', async () => {
+    const client = createGatewayClient({
+      baseURL: `https://x.test/${encodeURIComponent(KEY)}/v1`,
+      apiKey: KEY,
+      maxRetries: 0,
+      fetch: async () => {
+        throw new TypeError('fetch failed');
+      },
+    });
+    const error = await failure(() => client.chat(ask));
+    expect(error.message).toContain('https://x.test/[redacted]/v1');
+    expect(leaks(everything(error))).toBe(false);
   });
 
   it('util.inspect of the client never shows the key', () => {
@@ -215,9 +234,7 @@ describe('secrets at rest (no global state can give the key back)', () => {
     for (const [i, client] of clients.entries()) {
       const error = await failure(() => client.chat(ask));
       expect(error.message).not.toContain(keys[i]);
-      expect(new GatewayError({ code: 'upstream_error', message: `x ${keys[i]} y` }).message).toBe(
-        'x [redacted] y',
-      );
+      expect(redactKey(`x ${keys[i]} y`)).toBe('x [redacted] y');
     }
     const state = globalState();
     for (const key of keys) {

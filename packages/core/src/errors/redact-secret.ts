@@ -41,25 +41,38 @@ function createRedactor(secret: string): Redactor {
 
 /**
  * The redactors of the live clients, shared by every copy of core in a realm (ESM and CJS builds,
- * the main entry and `@infergate/core/internal` in CJS) so that an error built by any copy is
- * redacted. It holds them weakly: each lives as long as a client that registered its secret, and
- * is dropped from here once collected. No raw secret is reachable from it (see `Redactor`).
+ * the main entry and `@infergate/core/internal` in CJS) so that clients of one key share one
+ * redactor and `redactKey` finds every live key. It holds them weakly: each lives as long as a
+ * client that registered its secret, and is dropped from here once collected. No raw secret is
+ * reachable from it (see `Redactor`): `byHash` files them under a 32-bit hash of their secret, so
+ * finding a key's redactor costs the same with one live key or a million (a many-tenant server
+ * makes a client per tenant).
  */
 const REGISTRY = Symbol.for('@infergate/core.redactors');
+type RedactorRef = { deref(): Redactor | undefined };
 interface RedactorRegistry {
-  live: Set<{ deref(): Redactor | undefined }>;
+  live: Set<RedactorRef>;
+  byHash: Map<number, Set<RedactorRef>>;
   forget: { register(target: object, held: unknown): void };
 }
 function redactorRegistry(): RedactorRegistry {
   const holder = globalThis as unknown as Record<symbol, RedactorRegistry | undefined>;
   const existing = holder[REGISTRY];
-  if (existing) return existing;
+  if (existing) {
+    // Made by an older copy of core in this realm: the index is added beside its set.
+    existing.byHash ??= new Map();
+    return existing;
+  }
   const live: RedactorRegistry['live'] = new Set();
+  const byHash: RedactorRegistry['byHash'] = new Map();
   const created: RedactorRegistry = {
     live,
+    byHash,
     forget:
       typeof FinalizationRegistry === 'function'
-        ? new FinalizationRegistry<{ deref(): Redactor | undefined }>((ref) => live.delete(ref))
+        ? new FinalizationRegistry<{ ref: RedactorRef; hash: number }>(({ ref, hash }) =>
+            unlist(created, ref, hash),
+          )
         : { register: () => {} },
   };
   Object.defineProperty(globalThis, REGISTRY, { value: created, enumerable: false });
@@ -67,12 +80,28 @@ function redactorRegistry(): RedactorRegistry {
 }
 const registry = redactorRegistry();
 
+function unlist(from: RedactorRegistry, ref: RedactorRef, hash: number): void {
+  from.live.delete(ref);
+  const bucket = from.byHash.get(hash);
+  bucket?.delete(ref);
+  if (bucket?.size === 0) from.byHash.delete(hash);
+}
+
 /** Each owner (a client's transport) keeps its redactor alive; never enumerable, never global. */
 const owned = new WeakMap<object, Redactor>();
 
-/** The live redactor for `secret`, if a live client registered it. */
+/** A 32-bit hash of a secret: where its redactor is filed (the secret itself is never kept). */
+function hashOf(secret: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < secret.length; i++) hash = Math.imul(hash ^ secret.charCodeAt(i), 16777619);
+  return hash >>> 0;
+}
+
+/** The live redactor for `secret`, if a live client registered it (one hash look-up). */
 function liveRedactor(secret: string): Redactor | undefined {
-  for (const ref of registry.live) {
+  const bucket = registry.byHash.get(hashOf(secret));
+  if (bucket === undefined) return undefined;
+  for (const ref of bucket) {
     const redactor = ref.deref();
     if (redactor?.holds(secret)) return redactor;
   }
@@ -80,35 +109,48 @@ function liveRedactor(secret: string): Redactor | undefined {
 }
 
 /**
- * Registers the secret of `owner` (a client's transport): every GatewayError built while the owner
- * is alive redacts it from its message, body, data, headers and cause (the stream decoder and
- * validators never see the key). Once the owner is collected, nothing keeps the secret.
+ * Registers the secret of `owner` (a client's transport), in constant time whatever the number of
+ * live clients: the errors of the owner's calls are redacted with it (`redactOwnKey`), and
+ * `redactKey` finds it while the owner is alive. Once the owner is collected, nothing keeps it.
  */
 export function registerSecret(secret: string | undefined, owner: object): void {
   if (secret === undefined || secret.length < MIN_SECRET_LENGTH) return;
   let redactor = liveRedactor(secret);
   if (!redactor) {
     redactor = createRedactor(secret);
+    const hash = hashOf(secret);
+    let ref: RedactorRef;
     if (typeof WeakRef === 'function') {
-      const ref = new WeakRef(redactor);
-      registry.live.add(ref);
-      registry.forget.register(redactor, ref);
+      ref = new WeakRef(redactor);
+      registry.forget.register(redactor, { ref, hash });
     } else {
       // No weak references in this runtime: kept strongly, the oldest dropped past the cap.
       if (registry.live.size >= MAX_STRONG) {
-        const oldest = registry.live.values().next().value;
-        if (oldest) registry.live.delete(oldest);
+        const oldest = registry.live.values().next().value as
+          | (RedactorRef & { hash?: number })
+          | undefined;
+        if (oldest) unlist(registry, oldest, oldest.hash ?? 0);
       }
       const strong = redactor;
-      registry.live.add({ deref: () => strong });
+      ref = { deref: () => strong, hash } as RedactorRef;
     }
+    registry.live.add(ref);
+    let bucket = registry.byHash.get(hash);
+    if (!bucket) {
+      bucket = new Set();
+      registry.byHash.set(hash, bucket);
+    }
+    bucket.add(ref);
   }
   owned.set(owner, redactor);
 }
 
-/** Whether any live client registered a key (GatewayError skips redaction when none did). */
-export function hasRegisteredSecrets(): boolean {
-  return registry.live.size > 0;
+/**
+ * The function that redacts the secret `owner` registered, if it registered one: what the errors
+ * of its calls are redacted with.
+ */
+export function ownRedaction(owner: object): ((text: string) => string) | undefined {
+  return owned.get(owner)?.redact;
 }
 
 /** Replaces `secret` in `text` in every recognised form. */
@@ -143,8 +185,9 @@ function redactWith(
 /**
  * Replaces `key` (when given; a key shorter than 4 characters is left, it would match ordinary
  * text) and the API key of every live client in `text`, in every form recognised (raw,
- * JSON-escaped, URL-encoded, base64). A GatewayError does this to everything it carries; this is
- * for other text that leaves the process: a log line, a tool's answer.
+ * JSON-escaped, URL-encoded, base64). For text that leaves the process outside an error (a log
+ * line, a tool's answer; an error is redacted of its own client's key). Its cost grows with the
+ * number of live keys: a many-tenant server passes the one `key` the text could hold instead.
  */
 export function redactKey(text: string, key?: string): string {
   let out = key === undefined ? text : redactSecret(text, key);

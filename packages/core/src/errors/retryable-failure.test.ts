@@ -81,6 +81,7 @@ describe('without an answer, by code', () => {
     'provider_unavailable',
     'request_timeout',
     'network_error',
+    'client_code_unavailable',
   ]);
   it.each([...GATEWAY_ERROR_CODES, ...CLIENT_ERROR_CODES])('%s', (code) => {
     expect(isRetryableFailure({ code })).toBe(retryable.has(code));

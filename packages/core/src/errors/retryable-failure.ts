@@ -22,6 +22,9 @@ const RETRYABLE_CODES: ReadonlySet<string> = new Set([
   'provider_unavailable',
   'request_timeout',
   'network_error',
+  // A lazily loaded part of core that failed to load (a chunk request failing in a browser): the
+  // next call loads it again (errors/load-lazily.ts); core itself does not retry it within a call.
+  'client_code_unavailable',
 ]);
 
 /** A failure as the policy reads it: the error's own fields (`code`: a `GatewayErrorCode`). */

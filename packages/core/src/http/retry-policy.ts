@@ -69,6 +69,10 @@ const HTTP_DATE = new RegExp(
  * Parses a `Retry-After` header per RFC 9110 §10.2.3: delta-seconds (digits; a decimal fraction is
  * accepted too) or an HTTP-date. Anything else (`-1`, `5, 6`, `soon`) is ignored, not read as 0.
  * Returns milliseconds to wait (≥ 0), or undefined when absent or unreadable.
+ *
+ * An HTTP-date is wall-clock time by nature, so it alone is read against `Date.now()`: once, when
+ * the answer arrives, into a wait that is then slept on timers like any other (a step of the wall
+ * clock after that does not move it; one just before it does, as it would for any reader).
  */
 export function parseRetryAfter(
   value: string | null,

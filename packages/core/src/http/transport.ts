@@ -7,15 +7,25 @@ import { checkCallOptions } from '../call/call-options';
 import { CallScope, MAX_TIMEOUT_MS, sleep } from '../call/call-scope';
 import { describeCause, GatewayError, isGatewayError } from '../errors/errors';
 import { invalidResponse } from '../errors/invalid-response';
+import { lazily } from '../errors/load-lazily';
 import { registerSecret } from '../errors/redact-secret';
 import type { CallEvents } from '../events/call-events';
 import type { GatewayEventHandler } from '../events/gateway-events';
 import { errorFromAnswer, lostStream, readErrorBody, tooLarge } from './answer-errors';
 import { corsHint } from './cors-hint';
 import { redact } from './parse-error-response';
+import { isPlainHttpToRemote } from './plain-http';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { RequestHeaders } from './request-headers';
 import { retryDelay } from './retry-policy';
+
+/**
+ * The events module, loaded on the first call of a client with an `onEvent` hook: an app that
+ * never sets one never loads it (it is a tenth of the chat path's code).
+ */
+const loadEvents = lazily('the onEvent events', () => import('../events/call-events'));
+/** The plain-http warning, loaded on the first call of a client on plain http:// to a remote host. */
+const loadPlainHttpWarning = lazily('the plain-http warning', () => import('./warn-plain-http'));
 
 interface TransportConfig {
   baseURL: string;
@@ -98,16 +108,11 @@ export class Transport {
   readonly #apiKey: string;
   readonly #config: Omit<TransportConfig, 'apiKey'>;
   /**
-   * Whether the base URL still has to be checked for plain http:// to a remote host: on the first
-   * call, with warn-plain-http.ts loaded then (https:// base URLs never load it).
+   * Whether the warning about plain http:// to a remote host is still to be logged: before the
+   * first request goes out, warn-plain-http.ts loaded then (https:// and loopback never load it).
    */
-  #plainHttpUnchecked: boolean;
+  #plainHttpToWarn: boolean;
   readonly #headers: RequestHeaders;
-  /**
-   * The events module, loaded on the first call of a client with an `onEvent` hook: an app that
-   * never sets one never loads it (it is a tenth of the chat path's code).
-   */
-  #eventsModule: Promise<typeof import('../events/call-events')> | undefined;
   /** `server.address` / `server.port` for events; read on the first call with a hook. */
   #server: { address: string; port: number } | undefined;
 
@@ -116,7 +121,7 @@ export class Transport {
     this.#apiKey = apiKey;
     registerSecret(apiKey, this);
     this.#config = rest;
-    this.#plainHttpUnchecked = /^http:/i.test(rest.baseURL);
+    this.#plainHttpToWarn = isPlainHttpToRemote(rest.baseURL);
     this.#headers = new RequestHeaders(rest.headers, apiKey);
   }
 
@@ -156,8 +161,7 @@ export class Transport {
   }
 
   async #events(spec: RequestSpec, onEvent: GatewayEventHandler): Promise<CallEvents> {
-    this.#eventsModule ??= import('../events/call-events');
-    const { CallEvents, serverOf } = await this.#eventsModule;
+    const { CallEvents, serverOf } = await loadEvents();
     this.#server ??= serverOf(this.#config.baseURL);
     return new CallEvents({
       onEvent,
@@ -213,10 +217,20 @@ export class Transport {
     }
   }
 
-  async #warnIfPlainHttpToRemote(): Promise<void> {
-    this.#plainHttpUnchecked = false;
-    const { isPlainHttpToRemote, warnPlainHttpOnce } = await import('./warn-plain-http');
-    if (isPlainHttpToRemote(this.#config.baseURL)) warnPlainHttpOnce(this.#config.baseURL);
+  /**
+   * Plain http:// to a remote host: the warning, logged once its module has loaded. The caller
+   * asks for its slot first and awaits this before sending: loading never costs a call its place
+   * in the key's queue. Undefined when there is nothing to log.
+   */
+  #plainHttpWarning(): Promise<void> | undefined {
+    if (!this.#plainHttpToWarn) return undefined;
+    const logged = loadPlainHttpWarning().then(({ warnPlainHttpOnce }) => {
+      this.#plainHttpToWarn = false;
+      warnPlainHttpOnce(this.#config.baseURL, this.#apiKey);
+    });
+    // Awaited once the slot is held; until then a failed load must not count as unhandled.
+    logged.catch(() => {});
+    return logged;
   }
 
   /**
@@ -269,12 +283,16 @@ export class Transport {
           field: 'fetch',
         });
       }
-      if (this.#plainHttpUnchecked) await this.#warnIfPlainHttpToRemote();
+      let plainHttpWarning = this.#plainHttpWarning();
       const maxRetries = options.maxRetries ?? this.#config.maxRetries;
       for (let attempt = 0; ; attempt++) {
         held =
           (events ? undefined : this.#acquireNow(scope)) ??
           (await this.#acquire(spec, scope, events, attempt + 1));
+        if (plainHttpWarning) {
+          await plainHttpWarning;
+          plainHttpWarning = undefined;
+        }
         // (Without events the request is awaited directly: no extra async step per attempt.)
         const outcome = await (events
           ? this.#observed(url, headers, fetchImpl, spec, scope, events, attempt + 1)

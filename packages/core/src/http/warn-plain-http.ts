@@ -1,5 +1,10 @@
 // docs/gateway-protocol.md §2.1 (plain `http://` to a remote host).
-/** Base URLs already warned about, process-wide (kept on globalThis: ESM and CJS copies share it). */
+import { redactSecret } from '../errors/redact-secret';
+
+/**
+ * Base URLs already warned about, process-wide (kept on globalThis: ESM and CJS copies share it),
+ * as printed: redacted, so that no key is kept there either.
+ */
 const WARNED = Symbol.for('@infergate/core.plainHttpWarned');
 
 function warned(): Set<string> {
@@ -12,33 +17,28 @@ function warned(): Set<string> {
   return set;
 }
 
-/** localhost, 127.0.0.0/8 and [::1]: traffic that never leaves the machine. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === 'localhost' || host === '[::1]') return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
-/** Whether requests to this base URL would carry the key in clear text to another machine. */
-export function isPlainHttpToRemote(baseURL: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(baseURL);
-  } catch {
-    return false;
-  }
-  return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
+/**
+ * The base URL as the warning prints it: the key redacted wherever it appears (path, query,
+ * user-info; raw or encoded, as errors redact it) and any user-info replaced, since it is a
+ * credential whatever it holds. (Options refuse query and credentials; this does not rely on it.)
+ */
+export function printableBaseURL(baseURL: string, apiKey: string): string {
+  return redactSecret(baseURL, apiKey).replace(
+    /^([a-z][a-z\d+.-]*:\/\/)[^/?#]*@/i,
+    '$1[redacted]@',
+  );
 }
 
 /**
- * Logs once per base URL (per process) that the API key is about to travel unencrypted. The URL
- * holds no credentials (options refuse them) and the key is never quoted.
+ * Logs once per base URL (per process) that the API key is about to travel unencrypted, the URL
+ * printed without the key (`printableBaseURL`).
  */
-export function warnPlainHttpOnce(baseURL: string): void {
+export function warnPlainHttpOnce(baseURL: string, apiKey: string): void {
+  const printable = printableBaseURL(baseURL, apiKey);
   const seen = warned();
-  if (seen.has(baseURL)) return;
-  seen.add(baseURL);
+  if (seen.has(printable)) return;
+  seen.add(printable);
   console.warn(
-    `[@infergate/core] Warning: the gateway base URL ${baseURL} is plain http:// to a host that is not loopback, so the API key is sent unencrypted. Use https:// (http:// is meant for localhost only).`,
+    `[@infergate/core] Warning: the gateway base URL ${printable} is plain http:// to a host that is not loopback, so the API key is sent unencrypted. Use https:// (http:// is meant for localhost only).`,
   );
 }

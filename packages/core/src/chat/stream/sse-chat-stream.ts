@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §2.5 (a stream holds its slot until its body ends), §5.2, §5.3, §5.5 (no
 // replay after the first bytes).
-import { GatewayError, isGatewayError } from '../../errors/errors';
+import { GatewayError, isGatewayError, redactOwnKey } from '../../errors/errors';
 import { BodyReadAhead, cancelUnreachable } from '../../http/body-read-ahead';
 import type { OpenResponse } from '../../http/transport';
 import type { AssembledChat, ChatStream, ChatStreamEvent } from '../../protocol/chat-result-types';
@@ -188,7 +188,8 @@ export class GatewayChatStream implements ChatStream {
   #fail(error: GatewayError): void {
     if (this.#state !== 'open') return;
     this.#state = 'failed';
-    this.#error = error;
+    // Redacted of its client's key here: a stream's errors reach the caller after the call returned.
+    this.#error = redactOwnKey(error, this.#open.owner);
     this.#close();
   }
 

@@ -1,0 +1,38 @@
+// docs/gateway-protocol.md §10.4 (`client_code_unavailable`: a part of the client's own code could
+// not be loaded).
+import { describeCause, GatewayError } from './errors';
+
+/**
+ * A part of core loaded on first use (a lazy chunk in a split bundle: the events, the close-match
+ * search, the plain-http warning, the services). `load` is the part's `import()`; the module is
+ * kept once it has loaded. A load that fails (a partial deploy missing the chunk, a chunk request
+ * failing in a browser) rejects with `client_code_unavailable`, the loader's error as its `cause`,
+ * and is not kept: the next call imports it again, so a client recovers once the chunk is back.
+ */
+export function lazily<T>(part: string, load: () => Promise<T>): () => Promise<T> {
+  let loaded: T | undefined;
+  let loading: Promise<T> | undefined;
+  return () => {
+    if (loaded !== undefined) return Promise.resolve(loaded);
+    loading ??= load().then(
+      (module) => {
+        loaded = module;
+        return module;
+      },
+      (cause: unknown) => {
+        loading = undefined;
+        throw codeUnavailable(part, cause);
+      },
+    );
+    return loading;
+  };
+}
+
+/** The error of a part that could not be loaded. */
+function codeUnavailable(part: string, cause: unknown): GatewayError {
+  return new GatewayError({
+    code: 'client_code_unavailable',
+    message: `Part of @infergate/core could not be loaded (${part}): ${describeCause(cause)}. Is the deployment complete? The next call loads it again.`,
+    cause,
+  });
+}

@@ -1,0 +1,177 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'tsup';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// A split bundle whose lazy chunk is missing (a partial deploy; a chunk request failing in a
+// browser): the call that needs it fails with a typed `client_code_unavailable`, the loader's
+// error as its cause, and the same client succeeds once the chunk is back (nothing cached as
+// failed). Core's source is bundled with code splitting into a directory of the test's own, and
+// each case runs in a fresh Node process, so Node's own module loader does the loading.
+const root = join(import.meta.dirname, '..');
+let outDir: string;
+let chunks: string[];
+
+beforeAll(async () => {
+  outDir = await mkdtemp(join(tmpdir(), 'infergate-lazy-chunks-'));
+  await build({
+    entry: { index: join(root, 'src', 'index.ts') },
+    outDir,
+    format: ['esm'],
+    platform: 'neutral',
+    target: 'es2022',
+    splitting: true,
+    dts: false,
+    sourcemap: false,
+    silent: true,
+    config: false,
+  });
+  chunks = await readdir(outDir);
+});
+
+afterAll(async () => {
+  await rm(outDir, { recursive: true, force: true });
+});
+
+/** The file of the lazy chunk named after `module` (`call-events` → `call-events-XXXX.js`). */
+function chunkOf(module: string): string {
+  const file = chunks.find((name) => name.startsWith(`${module}-`) && name.endsWith('.js'));
+  expect(file, `a lazy chunk for ${module}`).toBeDefined();
+  return file!;
+}
+
+interface Outcome {
+  ok: boolean;
+  code?: string;
+  isGatewayError?: boolean;
+  isRetryable?: boolean;
+  causeCode?: string;
+  result?: unknown;
+}
+
+/**
+ * Runs `call` (the body of an async function given `core`, `emulator`, `DEFAULT_KEYS`) in a fresh
+ * process on the split bundle: once with `chunk` moved away, once with it back, then (when given)
+ * `after` with the chunk back. `setup` runs first (it makes the client).
+ */
+async function withChunkMissing(
+  chunk: string,
+  script: { setup: string; call: string; whileMissing?: string },
+): Promise<{ missing: Outcome; restored: Outcome; whileMissing?: Outcome; warnings: string[] }> {
+  const emulatorURL = import.meta.resolve('@infergate/emulator');
+  const source = `
+    import { rename } from 'node:fs/promises';
+    const core = await import(${JSON.stringify(pathToFileURL(join(outDir, 'index.js')).href)});
+    const { createEmulator, DEFAULT_KEYS } = await import(${JSON.stringify(emulatorURL)});
+    const emulator = createEmulator();
+    const warnings = [];
+    console.warn = (...args) => warnings.push(args.join(' '));
+    const chunk = ${JSON.stringify(join(outDir, chunk))};
+    ${script.setup}
+    const outcome = (run) => run().then(
+      (result) => ({ ok: true, result }),
+      (error) => ({
+        ok: false,
+        code: error?.code,
+        isGatewayError: core.isGatewayError(error),
+        isRetryable: error?.isRetryable,
+        causeCode: error?.cause?.code,
+      }),
+    );
+    await rename(chunk, chunk + '.gone');
+    let missing, whileMissing;
+    try {
+      missing = await outcome(async () => { ${script.call} });
+      ${script.whileMissing ? `whileMissing = await outcome(async () => { ${script.whileMissing} });` : ''}
+    } finally {
+      await rename(chunk + '.gone', chunk);
+    }
+    const restored = await outcome(async () => { ${script.call} });
+    process.stdout.write(JSON.stringify({ missing, restored, whileMissing, warnings }));
+  `;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--input-type=module', '-e', source],
+    { timeout: 50_000, cwd: outDir },
+  );
+  return JSON.parse(stdout);
+}
+
+const HTTPS_CLIENT = `const client = core.createGatewayClient({
+  baseURL: 'https://lazy-chunks.test/v1', apiKey: DEFAULT_KEYS.full, fetch: emulator.fetch });`;
+const CHAT = `return (await client.chat({ model: 'community/general',
+  messages: [{ role: 'user', content: 'hi' }] })).answer.text;`;
+
+function expectTypedThenRecovered(missing: Outcome, restored: Outcome, result: unknown): void {
+  expect(missing).toMatchObject({
+    ok: false,
+    code: 'client_code_unavailable',
+    isGatewayError: true,
+    isRetryable: true,
+    causeCode: 'ERR_MODULE_NOT_FOUND',
+  });
+  expect(restored).toEqual({ ok: true, result });
+}
+
+describe('a split bundle with a lazy chunk missing, then restored', () => {
+  it('bundles exactly these lazily loaded parts', async () => {
+    const index = await readFile(join(outDir, 'index.js'), 'utf8');
+    const lazy = [...index.matchAll(/import\("\.\/([\w-]+?)-[A-Z\d]+\.js"\)/g)].map((m) => m[1]);
+    expect(lazy.sort()).toEqual([
+      'call-events',
+      'close-matches',
+      'service-calls',
+      'warn-plain-http',
+    ]);
+  });
+
+  it('the events (onEvent): typed, and the same client recovers', async () => {
+    const { missing, restored } = await withChunkMissing(chunkOf('call-events'), {
+      setup: `const events = []; const client = core.createGatewayClient({
+        baseURL: 'https://lazy-chunks.test/v1', apiKey: DEFAULT_KEYS.full, fetch: emulator.fetch,
+        onEvent: (event) => events.push(event.type) });`,
+      call: `${CHAT.replace('return', 'const text =')} return { text, done: events.includes('done') };`,
+    });
+    expectTypedThenRecovered(missing, restored, { text: 'Echo: hi', done: true });
+  });
+
+  it('the close-match search: typed, then model_not_found with its matches', async () => {
+    const { missing, restored } = await withChunkMissing(chunkOf('close-matches'), {
+      setup: HTTPS_CLIENT,
+      call: `try { await client.model('community/genral'); return 'found'; }
+        catch (error) { if (error.code !== 'model_not_found') throw error; return error.alternatives[0]; }`,
+    });
+    expectTypedThenRecovered(missing, restored, 'community/general');
+  });
+
+  it('the service calls: typed, and the same client recovers', async () => {
+    const { missing, restored } = await withChunkMissing(chunkOf('service-calls'), {
+      setup: HTTPS_CLIENT,
+      call: `return (await client.translate({ input: 'hi', target_language: 'uk' })).text.length > 0;`,
+    });
+    expectTypedThenRecovered(missing, restored, true);
+  });
+
+  it('the plain-http warning: typed for a remote http:// URL; loopback loads nothing', async () => {
+    const { missing, restored, whileMissing, warnings } = await withChunkMissing(
+      chunkOf('warn-plain-http'),
+      {
+        setup: `const client = core.createGatewayClient({
+          baseURL: 'http://gateway.lazy-chunks.test/v1', apiKey: DEFAULT_KEYS.full, fetch: emulator.fetch });
+          const loopback = core.createGatewayClient({
+          baseURL: 'http://127.0.0.1:9/v1', apiKey: DEFAULT_KEYS.full, fetch: emulator.fetch });`,
+        call: CHAT,
+        whileMissing: CHAT.replace('client.chat', 'loopback.chat'),
+      },
+    );
+    expectTypedThenRecovered(missing, restored, 'Echo: hi');
+    // The emulator's own base URL (loopback http://) never needs the chunk.
+    expect(whileMissing).toEqual({ ok: true, result: 'Echo: hi' });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('http://gateway.lazy-chunks.test/v1');
+  });
+});
