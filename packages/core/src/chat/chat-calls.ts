@@ -1,12 +1,13 @@
 // docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.6 (fallback detection: requested and
 // served model).
-import type { CallOptions } from '../call/call-options';
+import type { CallOptions, StallTimeoutOptions } from '../call/call-options';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
 import type { Transport } from '../http/transport';
 import { answeringModel } from '../protocol/answering-model';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
+import type { ChatRoute } from '../protocol/chat-route';
 import { ENDPOINTS } from '../protocol/endpoints';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
 import { readChatCompletion } from './assemble-chat';
@@ -14,7 +15,19 @@ import { GatewayChatStream } from './stream/sse-chat-stream';
 import { validateChatRequest } from './validate-chat';
 import { chatCompletionProblem } from './validate-chat-response';
 
-export interface ChatStreamOptions extends CallOptions {
+/** The options of a chat call (`chat`, and `chatStream` through `ChatStreamOptions`). */
+export interface ChatCallOptions extends CallOptions, StallTimeoutOptions {
+  /**
+   * Models to use, in order, when `model` cannot serve the call: each is checked against the
+   * catalog first (like `model` itself: listed, with the capabilities the call needs), tried
+   * after `model` and in this order, with the ones that have room before the busy and offline
+   * ones, and the call moves to the next at once when one is busy, unavailable or stalls before
+   * its first chunk. Duplicates are ignored. Without it (or empty) no catalog is read.
+   */
+  fallbackModels?: readonly string[];
+}
+
+export interface ChatStreamOptions extends ChatCallOptions {
   /**
    * `false`: the stream does not keep the answer's text and reasoning for `result()` (which then
    * has `text: ''` and `reasoning: ''`, with finish reason, usage and tool calls), for callers that
@@ -28,7 +41,7 @@ export interface ChatStreamOptions extends CallOptions {
 export async function postChat(
   transport: Transport,
   req: ChatRequest,
-  opts: CallOptions | undefined,
+  opts: ChatCallOptions | undefined,
 ): Promise<ChatResult> {
   validateChatRequest(req);
   const requestedModel = req.model;
@@ -59,6 +72,7 @@ export async function postChat(
     servedModel,
     fallback: servedModel !== requestedModel,
     headers,
+    route: oneHop(requestedModel, servedModel),
   };
 }
 
@@ -95,8 +109,14 @@ export async function openChatStream(
     servedModel,
     fallback: servedModel !== requestedModel,
     headers,
+    route: oneHop(requestedModel, servedModel),
     assemble: opts?.assemble !== false,
   });
+}
+
+/** The route of a call without `fallbackModels`: the requested model, answered. */
+function oneHop(model: string, answeredBy: string): ChatRoute {
+  return { requested: [model], hops: [{ model, outcome: 'answered' }], answeredBy };
 }
 
 /** The request as sent: `stream` is the client's to set, whatever the caller put there. */

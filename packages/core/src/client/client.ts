@@ -7,7 +7,7 @@ import type { CallOptions } from '../call/call-options';
 import { Catalog } from '../catalog/catalog';
 import type { CheckModelOptions } from '../catalog/resolve-model';
 import { gateModel, listedModel } from '../catalog/resolve-model';
-import type { ChatStreamOptions } from '../chat/chat-calls';
+import type { ChatCallOptions, ChatStreamOptions } from '../chat/chat-calls';
 import { openChatStream, postChat } from '../chat/chat-calls';
 import type { GatewayError } from '../errors/errors';
 import { Transport } from '../http/transport';
@@ -188,8 +188,11 @@ export class GatewayClient {
     return (await loadServices()).resolveEmbeddingEngine(catalog, engineId, opts);
   }
 
-  /** One chat completion (`POST /chat/completions`), read tolerantly into `answer`. */
-  async chat(req: ChatRequest, opts?: CallOptions): Promise<ChatResult> {
+  /**
+   * One chat completion (`POST /chat/completions`), read tolerantly into `answer`. With
+   * `fallbackModels`, the models are checked against the catalog and walked in order (`route`).
+   */
+  async chat(req: ChatRequest, opts?: ChatCallOptions): Promise<ChatResult> {
     return postChat(this.#ready().transport, req, opts);
   }
 

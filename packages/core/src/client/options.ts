@@ -43,6 +43,18 @@ export interface GatewayClientOptions {
   maxResponseBytes?: number;
   /** Prefix of an error response's body that is kept (the rest is not read). Default 64 KiB. */
   maxErrorBodyBytes?: number;
+  /**
+   * Chat calls: longest wait from sending a request to the first byte of its answer (a stream's
+   * first chunk). Off by default. A stall aborts the request, frees its slot and counts like a
+   * busy model (the next `fallbackModels` entry, else a retry). Per call: the call option.
+   */
+  firstChunkTimeoutMs?: number;
+  /**
+   * Chat streams: longest silence between two chunks once the stream has begun. Off by default.
+   * A stall aborts the stream, frees its slot and fails it with `timeout` (never retried: part of
+   * the answer was delivered). Per call: the call option.
+   */
+  chunkTimeoutMs?: number;
   /** Retries after the first attempt. Default 2. */
   maxRetries?: number;
   /** How long the model/service catalog is cached. Default 60 000 ms. */

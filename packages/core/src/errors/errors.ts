@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §10.2 (gateway codes), §10.4 (client codes), §10.5 (`isRetryable`,
 // decided by the retry policy).
+import type { SkippedModel } from '../protocol/chat-route';
 import type { ModelCapability } from '../protocol/wire-types';
 import { hasRegisteredSecrets, redactKey, redactValue } from './redact-secret';
 import { type FailureContext, isRetryableFailure } from './retryable-failure';
@@ -31,6 +32,7 @@ export const CLIENT_ERROR_CODES = [
   'configuration_error',
   'upstream_error',
   'response_too_large',
+  'no_model_can_serve',
 ] as const;
 
 export type GatewayServerErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
@@ -61,7 +63,24 @@ export interface GatewayErrorOptions {
   missing?: ModelCapability[];
   alternatives?: string[];
   field?: string;
+  /** A stall timeout (`timeout`): which phase stalled, how long it waited, the limit. */
+  stall?: GatewayStall;
+  /** `no_model_can_serve`: every listed model, and why it was left out. */
+  skipped?: SkippedModel[];
   cause?: unknown;
+}
+
+/** Where a stream stalled: before its first chunk, or in the silence between two chunks. */
+export type StallPhase = 'first-chunk' | 'between-chunks';
+
+/**
+ * A stall timeout (`firstChunkTimeoutMs`, `chunkTimeoutMs`): the phase, how long nothing came
+ * (`waitedMs`), and the limit that was passed (`limitMs`).
+ */
+export interface GatewayStall {
+  phase: StallPhase;
+  waitedMs: number;
+  limitMs: number;
 }
 
 const BRAND = Symbol.for('@infergate/core.GatewayError');
@@ -80,6 +99,8 @@ const OPTIONAL_FIELDS = [
   'missing',
   'alternatives',
   'field',
+  'stall',
+  'skipped',
 ] as const;
 
 /** The one error type of infergate; branch on `code`. */
@@ -110,6 +131,10 @@ export class GatewayError extends Error {
   declare readonly alternatives?: string[];
   /** Validation errors: the offending field, as a path (`messages`, `input[3]`). */
   declare readonly field?: string;
+  /** Stall timeouts (`timeout`): the phase that stalled, how long it waited, the limit. */
+  declare readonly stall?: GatewayStall;
+  /** `no_model_can_serve`: every listed model and why it was left out, before any request. */
+  declare readonly skipped?: SkippedModel[];
 
   /**
    * `instanceof GatewayError` holds for an error made by any copy of core: the CJS build loads the
