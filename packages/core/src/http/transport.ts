@@ -299,11 +299,16 @@ export class Transport {
     const url = `${this.#config.baseURL}${spec.path}`;
     let held: ReleaseSlot | undefined;
     try {
-      const headers = this.#headers.for(spec.body, spec.accept, options.headers);
+      const walk = spec.route ? new FailoverWalk(spec.route) : undefined;
+      // (Every body of a walk is JSON text: the first one's headers are all of theirs.)
+      const headers = this.#headers.for(
+        walk ? walk.body() : spec.body,
+        spec.accept,
+        options.headers,
+      );
       const fetchImpl = this.#fetch();
       if (this.#plainHttpUnchecked) await this.#warnIfPlainHttpToRemote();
       const maxRetries = options.maxRetries ?? this.#config.maxRetries;
-      const walk = spec.route ? new FailoverWalk(spec.route) : undefined;
       let retries = 0;
       for (let attempt = 1; ; attempt++) {
         const sent = walk ? { ...spec, body: walk.body(), requestedModel: walk.model } : spec;
