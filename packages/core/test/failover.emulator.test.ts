@@ -120,8 +120,18 @@ describe('fallbackModels: failover at once', () => {
 
   it('when every model is busy, waits the shortest Retry-After once, then walks the list again', async () => {
     const { client, emulator, events } = recorded();
-    emulator.injectFault({ fault: 'model_busy', model: 'community/general', times: 1, retryAfter: 0 });
-    emulator.injectFault({ fault: 'model_busy', model: 'community/plain', times: 1, retryAfter: 0 });
+    emulator.injectFault({
+      fault: 'model_busy',
+      model: 'community/general',
+      times: 1,
+      retryAfter: 0,
+    });
+    emulator.injectFault({
+      fault: 'model_busy',
+      model: 'community/plain',
+      times: 1,
+      retryAfter: 0,
+    });
     const result = await client.chat(hi(), { fallbackModels: ['community/plain'] });
     expect(result.servedModel).toBe('community/general');
     expect(result.route.hops).toEqual([
