@@ -54,7 +54,10 @@ export async function postChat(
       : await stallOptions(opts);
   const requestedModel = req.model;
   const spec = { method: 'POST', path: ENDPOINTS.chat, requestedModel, stall } as const;
-  const planned = await planFallbacks(transport, catalog, req, false, opts);
+  const planned =
+    opts?.fallbackModels === undefined
+      ? undefined
+      : await planFallbacks(transport, catalog, req, false, opts);
   const answer = await transport.json<ChatCompletionResponse>(
     planned ? { ...spec, ...planned.spec } : { ...spec, body: chatBody(req, false) },
     planned ? planned.options : opts,
@@ -117,7 +120,10 @@ export async function openChatStream(
     stream: true,
     stall,
   } as const;
-  const planned = await planFallbacks(transport, catalog, req, true, opts);
+  const planned =
+    opts?.fallbackModels === undefined
+      ? undefined
+      : await planFallbacks(transport, catalog, req, true, opts);
   const open = await transport.open(
     planned ? { ...spec, ...planned.spec } : { ...spec, body: chatBody(req, true) },
     planned ? planned.options : opts,
@@ -139,30 +145,25 @@ export async function openChatStream(
 
 /**
  * A call with `fallbackModels` planned (fallback-route.ts, loaded by the first such call);
- * undefined for a call without them, which stays exactly as it was (no catalog read).
+ * undefined for an empty list. A call without them stays exactly as it was (no catalog read).
  */
 async function planFallbacks(
   transport: Transport,
   catalog: Catalog,
   req: ChatRequest,
   stream: boolean,
-  opts: ChatCallOptions | undefined,
+  opts: ChatCallOptions,
 ): Promise<PlannedCall | undefined> {
-  if (opts?.fallbackModels === undefined) return undefined;
   const { planFallbackCall } = await import('./fallback-route');
   return planFallbackCall(transport, catalog, req, stream, opts, (model) =>
     chatBody({ ...req, model }, stream),
   );
 }
 
-/**
- * A chat call's stall timeouts as it set them, checked (call/stall-timer.ts, loaded by the first
- * call that sets one); `{}` when it sets none: the client's apply.
- */
+/** A chat call's stall timeouts as it set them, checked (call/stall-timer.ts, loaded on first use). */
 async function stallOptions(
-  opts: ChatCallOptions | undefined,
+  opts: ChatCallOptions,
 ): Promise<{ firstChunkMs?: number; chunkMs?: number }> {
-  if (opts?.firstChunkTimeoutMs === undefined && opts?.chunkTimeoutMs === undefined) return {};
   return (await import('../call/stall-timer')).readStallTimeouts(opts);
 }
 
