@@ -12,9 +12,13 @@ export type {
   ConcurrencyBudgetState,
   KeyBudget,
 } from './budget/key-budget';
-export type { CallOptions, GatewayResponseInfo } from './call/call-options';
+export type {
+  CallOptions,
+  GatewayResponseInfo,
+  StallTimeoutOptions,
+} from './call/call-options';
 export type { CheckModelOptions } from './catalog/resolve-model';
-export type { ChatStreamOptions } from './chat/chat-calls';
+export type { ChatCallOptions, ChatStreamOptions } from './chat/chat-calls';
 export { requiredCapabilities } from './chat/validate-chat';
 export { createGatewayClient, type GatewayClient } from './client/client';
 export type { GatewayClientOptions } from './client/options';
@@ -26,8 +30,10 @@ export {
   type GatewayErrorCode,
   type GatewayErrorOptions,
   type GatewayServerErrorCode,
+  type GatewayStall,
   isGatewayError,
   isGatewayServerErrorCode,
+  type StallPhase,
 } from './errors/errors';
 // Observability: the client's `onEvent` events. OpenTelemetry is in `@infergate/core/otel`.
 export type {
@@ -37,7 +43,9 @@ export type {
   GatewayEvent,
   GatewayEventBase,
   GatewayEventHandler,
+  GatewayFailoverEvent,
   GatewayFallbackEvent,
+  GatewayModelSkippedEvent,
   GatewayOperation,
   GatewayQueuedEvent,
   GatewayReleasedEvent,
@@ -52,6 +60,13 @@ export type {
   ChatStream,
   ChatStreamEvent,
 } from './protocol/chat-result-types';
+export type {
+  ChatRoute,
+  ChatRouteHop,
+  FailoverReason,
+  ModelSkipReason,
+  SkippedModel,
+} from './protocol/chat-route';
 export { LANGUAGE_CODE, LIMITS } from './protocol/limits';
 export { isMultilingualEngine } from './protocol/multilingual-engine';
 export type {

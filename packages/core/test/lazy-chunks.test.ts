@@ -125,6 +125,8 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
       'call-events',
       'close-matches',
       'service-calls',
+      'stall-watch',
+      'steer-chat-call',
       'warn-plain-http',
     ]);
   });
@@ -154,6 +156,24 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
       call: `return (await client.translate({ input: 'hi', target_language: 'uk' })).text.length > 0;`,
     });
     expectTypedThenRecovered(missing, restored, true);
+  });
+
+  it('the fallback-model steering: typed, and the same client recovers', async () => {
+    const { missing, restored } = await withChunkMissing(chunkOf('steer-chat-call'), {
+      setup: HTTPS_CLIENT,
+      call: `return (await client.chat({ model: 'community/general',
+        messages: [{ role: 'user', content: 'hi' }] },
+        { fallbackModels: ['community/plain'] })).route.answeredBy;`,
+    });
+    expectTypedThenRecovered(missing, restored, 'community/general');
+  });
+
+  it('the stall timeouts: typed, and the same client recovers', async () => {
+    const { missing, restored } = await withChunkMissing(chunkOf('stall-watch'), {
+      setup: HTTPS_CLIENT,
+      call: CHAT.replace("content: 'hi' }] })", "content: 'hi' }] }, { firstChunkTimeoutMs: 30000 })"),
+    });
+    expectTypedThenRecovered(missing, restored, 'Echo: hi');
   });
 
   it('the plain-http warning: typed for a remote http:// URL; loopback loads nothing', async () => {

@@ -1,4 +1,5 @@
-// docs/gateway-protocol.md §2.3 (headers a call adds), §2.5 (its deadline), §10.5 (its retries).
+// docs/gateway-protocol.md §2.3 (headers a call adds), §2.5 (its deadline), §10.5 (its retries),
+// §4.7 (its stall timeouts).
 import { GatewayError } from '../errors/errors';
 
 export interface CallOptions {
@@ -14,6 +15,25 @@ export interface CallOptions {
    * once per request). Chat results carry their headers themselves.
    */
   onResponse?: (response: GatewayResponseInfo) => void;
+}
+
+/**
+ * Stall timeouts of a chat call (client options, overridden per call). Off unless set; a finite
+ * number of ms > 0, clamped to 2^31 − 1. A stall aborts the request, gives its slot back at once
+ * and fails with `timeout` and `stall` (its phase, the wait, the limit).
+ */
+export interface StallTimeoutOptions {
+  /**
+   * Longest wait from sending a request to the first byte of its answer (a stream's first chunk;
+   * a non-streamed answer's headers). A stall here counts like a busy model: the call moves to
+   * its next `fallbackModels` entry at once, or is retried.
+   */
+  firstChunkTimeoutMs?: number;
+  /**
+   * Longest silence between two chunks of a stream, once it has begun. A stall here is final:
+   * part of the answer has reached the caller, so nothing is retried.
+   */
+  chunkTimeoutMs?: number;
 }
 
 /** What `CallOptions.onResponse` is told about one successful answer. */

@@ -1,20 +1,36 @@
 // docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.6 (fallback detection: requested and
-// served model).
-import type { CallOptions } from '../call/call-options';
+// served model), §4.7 (`fallbackModels`, stall timeouts).
+import type { CallOptions, StallTimeoutOptions } from '../call/call-options';
+import type { Catalog } from '../catalog/catalog';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
-import type { Transport } from '../http/transport';
+import { lazily } from '../errors/load-lazily';
+import type { RequestSpec, Transport } from '../http/transport';
 import { answeringModel } from '../protocol/answering-model';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
+import { singleHopRoute } from '../protocol/chat-route';
 import { ENDPOINTS } from '../protocol/endpoints';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
 import { readChatCompletion } from './assemble-chat';
+import type { SteeredCall } from './steer-chat-call';
 import { GatewayChatStream } from './stream/sse-chat-stream';
 import { validateChatRequest } from './validate-chat';
 import { chatCompletionProblem } from './validate-chat-response';
 
-export interface ChatStreamOptions extends CallOptions {
+/** The options of a chat call (`chat`, and `chatStream` through `ChatStreamOptions`). */
+export interface ChatCallOptions extends CallOptions, StallTimeoutOptions {
+  /**
+   * Models to use, in order, when `model` cannot serve the call: each is checked against the
+   * catalog first (like `model` itself: listed, with the capabilities the call needs), tried
+   * after `model` and in this order, with the ones that have room before the busy and offline
+   * ones, and the call moves to the next at once when one is busy, unavailable or stalls before
+   * its first chunk. Duplicates are ignored. Without it (or empty) no catalog is read.
+   */
+  fallbackModels?: readonly string[];
+}
+
+export interface ChatStreamOptions extends ChatCallOptions {
   /**
    * `false`: the stream does not keep the answer's text and reasoning for `result()` (which then
    * has `text: ''` and `reasoning: ''`, with finish reason, usage and tool calls), for callers that
@@ -27,21 +43,24 @@ export interface ChatStreamOptions extends CallOptions {
 /** `POST /chat/completions` answered as one JSON completion, checked and read. */
 export async function postChat(
   transport: Transport,
+  catalog: Catalog,
   req: ChatRequest,
-  opts: CallOptions | undefined,
+  opts: ChatCallOptions | undefined,
 ): Promise<ChatResult> {
   validateChatRequest(req);
   const requestedModel = req.model;
+  const spec = { method: 'POST', path: ENDPOINTS.chat, requestedModel, stall: {} } as const;
+  const steered = steers(opts) ? await steer(transport, catalog, req, opts, spec) : undefined;
   const answer = await transport.json<ChatCompletionResponse>(
-    { method: 'POST', path: ENDPOINTS.chat, body: chatBody(req, false), requestedModel },
-    opts,
+    steered ? steered.spec : { ...spec, body: chatBody(req, false) },
+    steered ? steered.options : opts,
   );
   const redact = (text: string) => transport.redact(text);
   const problem = chatCompletionProblem(answer.data);
   if (problem) {
     throw invalidAnswer(redact, `The chat completion ${problem}`, answer, requestedModel);
   }
-  const { data, headers } = answer;
+  const { data, headers, walked } = answer;
   const assembled = readChatCompletion(data);
   if (assembled === undefined) {
     throw invalidAnswer(
@@ -51,7 +70,8 @@ export async function postChat(
       requestedModel,
     );
   }
-  const servedModel = answeringModel(headers, data.model, requestedModel);
+  // After a failover the model sent is the walk's, not the request's.
+  const servedModel = answeringModel(headers, data.model, walked?.model ?? requestedModel);
   return {
     response: data,
     answer: assembled,
@@ -59,12 +79,16 @@ export async function postChat(
     servedModel,
     fallback: servedModel !== requestedModel,
     headers,
+    route: steered
+      ? steered.route(walked, requestedModel, servedModel)
+      : singleHopRoute(requestedModel, servedModel),
   };
 }
 
 /** `POST /chat/completions` with `stream: true`: resolves once the answer's headers arrived. */
 export async function openChatStream(
   transport: Transport,
+  catalog: Catalog,
   req: ChatRequest,
   opts: ChatStreamOptions | undefined,
 ): Promise<ChatStream> {
@@ -76,27 +100,62 @@ export async function openChatStream(
     });
   }
   const requestedModel = req.model;
+  const spec = {
+    method: 'POST',
+    path: ENDPOINTS.chat,
+    accept: 'text/event-stream',
+    requestedModel,
+    stream: true,
+    stall: {},
+  } as const;
+  const steered = steers(opts) ? await steer(transport, catalog, req, opts, spec) : undefined;
   const open = await transport.open(
-    {
-      method: 'POST',
-      path: ENDPOINTS.chat,
-      body: chatBody(req, true),
-      accept: 'text/event-stream',
-      requestedModel,
-      stream: true,
-    },
-    opts,
+    steered ? steered.spec : { ...spec, body: chatBody(req, true) },
+    steered ? steered.options : opts,
   );
   const headers = open.response.headers;
-  // A stream's chunks are not read for it: the header, else the requested model.
-  const servedModel = answeringModel(headers, undefined, requestedModel);
+  // A stream's chunks are not read for it: the header, else the model sent.
+  const servedModel = answeringModel(headers, undefined, open.walked?.model ?? requestedModel);
   return new GatewayChatStream(open, {
     requestedModel,
     servedModel,
     fallback: servedModel !== requestedModel,
     headers,
+    route: steered
+      ? steered.route(open.walked, requestedModel, servedModel)
+      : singleHopRoute(requestedModel, servedModel),
     assemble: opts?.assemble !== false,
   });
+}
+
+/**
+ * Whether a call steers itself (`fallbackModels`, its own stall timeouts). A call that does not
+ * stays exactly as it was: no catalog read, no extra async step (bench B1).
+ */
+function steers(opts: ChatCallOptions | undefined): opts is ChatCallOptions {
+  return (
+    opts !== undefined &&
+    (opts.fallbackModels !== undefined ||
+      opts.firstChunkTimeoutMs !== undefined ||
+      opts.chunkTimeoutMs !== undefined)
+  );
+}
+
+/** The steering code (`fallbackModels`), loaded by the first call with a list. */
+const loadSteering = lazily('the fallback-model steering', () => import('./steer-chat-call'));
+
+/** A steering call prepared by steer-chat-call.ts, loaded by the first one. */
+async function steer(
+  transport: Transport,
+  catalog: Catalog,
+  req: ChatRequest,
+  opts: ChatCallOptions,
+  spec: RequestSpec,
+): Promise<SteeredCall> {
+  const { steerChatCall } = await loadSteering();
+  return steerChatCall(transport, catalog, req, opts, spec, (model) =>
+    chatBody({ ...req, model }, spec.stream === true),
+  );
 }
 
 /** The request as sent: `stream` is the client's to set, whatever the caller put there. */

@@ -7,7 +7,7 @@ import type { CallOptions } from '../call/call-options';
 import { Catalog } from '../catalog/catalog';
 import type { CheckModelOptions } from '../catalog/resolve-model';
 import { gateModel, listedModel } from '../catalog/resolve-model';
-import type { ChatStreamOptions } from '../chat/chat-calls';
+import type { ChatCallOptions, ChatStreamOptions } from '../chat/chat-calls';
 import { openChatStream, postChat } from '../chat/chat-calls';
 import { type GatewayError, redactOwnKey } from '../errors/errors';
 import { lazily } from '../errors/load-lazily';
@@ -73,6 +73,8 @@ export class GatewayClient {
       local,
       budgetId: id,
       timeoutMs: resolved.timeoutMs,
+      firstChunkTimeoutMs: resolved.firstChunkTimeoutMs,
+      chunkTimeoutMs: resolved.chunkTimeoutMs,
       maxRetries: resolved.maxRetries,
       maxRetryAfterMs: resolved.maxRetryAfterMs,
       retryBaseDelayMs: resolved.retryBaseDelayMs,
@@ -232,10 +234,14 @@ export class GatewayClient {
     }
   }
 
-  /** One chat completion (`POST /chat/completions`), read tolerantly into `answer`. */
-  async chat(req: ChatRequest, opts?: CallOptions): Promise<ChatResult> {
+  /**
+   * One chat completion (`POST /chat/completions`), read tolerantly into `answer`. With
+   * `fallbackModels`, the models are checked against the catalog and walked in order (`route`).
+   */
+  async chat(req: ChatRequest, opts?: ChatCallOptions): Promise<ChatResult> {
     try {
-      return await postChat(this.#ready().transport, req, opts);
+      const { transport, catalog } = this.#ready();
+      return await postChat(transport, catalog, req, opts);
     } catch (error) {
       throw this.#own(error);
     }
@@ -244,7 +250,8 @@ export class GatewayClient {
   /** A streamed chat completion: resolves once the gateway answered with a stream. */
   async chatStream(req: ChatRequest, opts?: ChatStreamOptions): Promise<ChatStream> {
     try {
-      return await openChatStream(this.#ready().transport, req, opts);
+      const { transport, catalog } = this.#ready();
+      return await openChatStream(transport, catalog, req, opts);
     } catch (error) {
       throw this.#own(error);
     }

@@ -43,6 +43,18 @@ export interface GatewayClientOptions {
   maxResponseBytes?: number;
   /** Prefix of an error response's body that is kept (the rest is not read). Default 64 KiB. */
   maxErrorBodyBytes?: number;
+  /**
+   * Chat calls: longest wait from sending a request to the first byte of its answer (a stream's
+   * first chunk). Off by default. A stall aborts the request, frees its slot and counts like a
+   * busy model (the next `fallbackModels` entry, else a retry). Per call: the call option.
+   */
+  firstChunkTimeoutMs?: number;
+  /**
+   * Chat streams: longest silence between two chunks once the stream has begun. Off by default.
+   * A stall aborts the stream, frees its slot and fails it with `timeout` (never retried: part of
+   * the answer was delivered). Per call: the call option.
+   */
+  chunkTimeoutMs?: number;
   /** Retries after the first attempt. Default 2. */
   maxRetries?: number;
   /** How long the model/service catalog is cached. Default 60 000 ms. */
@@ -91,6 +103,9 @@ interface ResolvedOptions {
   /** undefined: the default in-process budget. */
   budget: KeyBudget | undefined;
   timeoutMs: number;
+  /** Stall timeouts of chat calls; undefined: off. */
+  firstChunkTimeoutMs: number | undefined;
+  chunkTimeoutMs: number | undefined;
   maxRetries: number;
   catalogTtlMs: number;
   maxRetryAfterMs: number;
@@ -169,6 +184,12 @@ function positiveInteger(
   return value;
 }
 
+/** A timeout that is off unless given: an integer ≥ 1 ms, clamped to the longest timer. */
+function optionalTimeout(name: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  return Math.min(MAX_TIMEOUT_MS, positiveInteger(name, value, 1));
+}
+
 function checkBudget(budget: unknown): KeyBudget | undefined {
   if (budget === undefined) return undefined;
   const acquire = (budget as { acquire?: unknown } | null)?.acquire;
@@ -222,6 +243,8 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
       MAX_TIMEOUT_MS,
       positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs),
     ),
+    firstChunkTimeoutMs: optionalTimeout('firstChunkTimeoutMs', options.firstChunkTimeoutMs),
+    chunkTimeoutMs: optionalTimeout('chunkTimeoutMs', options.chunkTimeoutMs),
     maxResponseBytes: positiveInteger(
       'maxResponseBytes',
       options.maxResponseBytes,

@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §10.2 (gateway codes), §10.4 (client codes), §10.5 (`isRetryable`,
 // decided by the retry policy).
+import type { SkippedModel } from '../protocol/chat-route';
 import type { ModelCapability } from '../protocol/wire-types';
 import { ownRedaction, redactValue } from './redact-secret';
 import { type FailureContext, isRetryableFailure } from './retryable-failure';
@@ -32,6 +33,7 @@ export const CLIENT_ERROR_CODES = [
   'upstream_error',
   'response_too_large',
   'client_code_unavailable',
+  'no_model_can_serve',
 ] as const;
 
 export type GatewayServerErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
@@ -62,7 +64,24 @@ export interface GatewayErrorOptions {
   missing?: ModelCapability[];
   alternatives?: string[];
   field?: string;
+  /** A stall timeout (`timeout`): which phase stalled, how long it waited, the limit. */
+  stall?: GatewayStall;
+  /** `no_model_can_serve`: every listed model, and why it was left out. */
+  skipped?: SkippedModel[];
   cause?: unknown;
+}
+
+/** Where a stream stalled: before its first chunk, or in the silence between two chunks. */
+export type StallPhase = 'first-chunk' | 'between-chunks';
+
+/**
+ * A stall timeout (`firstChunkTimeoutMs`, `chunkTimeoutMs`): the phase, how long nothing came
+ * (`waitedMs`), and the limit that was passed (`limitMs`).
+ */
+export interface GatewayStall {
+  phase: StallPhase;
+  waitedMs: number;
+  limitMs: number;
 }
 
 const BRAND = Symbol.for('@infergate/core.GatewayError');
@@ -81,6 +100,8 @@ const OPTIONAL_FIELDS = [
   'missing',
   'alternatives',
   'field',
+  'stall',
+  'skipped',
 ] as const;
 
 /** The one error type of infergate; branch on `code`. */
@@ -111,6 +132,10 @@ export class GatewayError extends Error {
   declare readonly alternatives?: string[];
   /** Validation errors: the offending field, as a path (`messages`, `input[3]`). */
   declare readonly field?: string;
+  /** Stall timeouts (`timeout`): the phase that stalled, how long it waited, the limit. */
+  declare readonly stall?: GatewayStall;
+  /** `no_model_can_serve`: every listed model and why it was left out, before any request. */
+  declare readonly skipped?: SkippedModel[];
 
   /**
    * `instanceof GatewayError` holds for an error made by any copy of core: the CJS build loads the

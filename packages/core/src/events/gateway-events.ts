@@ -1,4 +1,5 @@
 import type { GatewayErrorCode } from '../errors/errors';
+import type { FailoverReason, ModelSkipReason } from '../protocol/chat-route';
 import type { UsageCounts } from '../protocol/read-usage';
 
 /**
@@ -75,6 +76,36 @@ export interface GatewayAttemptEvent extends GatewayEventBase {
   method: 'GET' | 'POST';
   path: string;
   requestedModel?: string;
+  /**
+   * The model this attempt asks for, when the call has `fallbackModels`: after a failover it
+   * differs from `requestedModel` (the call's first model).
+   */
+  model?: string;
+}
+
+/**
+ * A listed model was left out before any request (`fallbackModels` only): not in the catalog,
+ * or lacking what the call needs. Sent after `start`, before the first `queued`.
+ */
+export interface GatewayModelSkippedEvent extends GatewayEventBase {
+  type: 'model-skipped';
+  model: string;
+  reason: ModelSkipReason;
+  /** Why, in a sentence (what the model lacks, and the models that would do). */
+  detail: string;
+}
+
+/**
+ * The call left `from` for `to` at once, without a retry wait (`fallbackModels` only): `from`
+ * was busy, unavailable, stalled before its first chunk, or refused the model. `waitedMs`: the
+ * time spent on `from` (its queue and its attempt). Sent after `from`'s `released`.
+ */
+export interface GatewayFailoverEvent extends GatewayEventBase {
+  type: 'failover';
+  from: string;
+  to: string;
+  reason: FailoverReason;
+  waitedMs: number;
 }
 
 /** An attempt's outcome: a 2xx, an error answer, or a network error (no `status`). */
@@ -139,10 +170,11 @@ export interface GatewayDoneEvent extends GatewayEventBase {
 }
 
 /**
- * What happens to a call, for `onEvent`. In order: `start`; per attempt `queued`, `dequeued`,
- * `attempt`, `response`, then `released` when the slot is given back (a stream's when its body
- * ends) and `retry` when another attempt follows; `fallback` when another model answers; `done`
- * last. Events never hold the API key or headers, and hold message content only when the client
+ * What happens to a call, for `onEvent`. In order: `start`; `model-skipped` for each listed model
+ * left out before sending; per attempt `queued`, `dequeued`, `attempt`, `response`, then
+ * `released` when the slot is given back (a stream's when its body ends), then `failover` when
+ * the next listed model follows at once or `retry` when another attempt follows after a wait;
+ * `fallback` when another model answers than the one requested; `done` last. Events never hold the API key or headers, and hold message content only when the client
  * is created with `recordContent: true`.
  */
 export type GatewayEvent =
@@ -153,6 +185,8 @@ export type GatewayEvent =
   | GatewayAttemptEvent
   | GatewayResponseEvent
   | GatewayRetryEvent
+  | GatewayModelSkippedEvent
+  | GatewayFailoverEvent
   | GatewayFallbackEvent
   | GatewayDoneEvent;
 

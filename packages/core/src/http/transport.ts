@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §2.5 (the key's slots), §5.5 (a stream is retried until its first
-// bytes), §10.5 (the retry policy).
+// bytes), §10.5 (the retry policy), §4.7 (failover between models, the first-chunk stall).
 import { type KeyBudget, type ReleaseSlot, tryAcquireNow } from '../budget/key-budget';
 import type { Semaphore } from '../budget/semaphore';
 import type { CallOptions } from '../call/call-options';
@@ -11,13 +11,18 @@ import { lazily } from '../errors/load-lazily';
 import { registerSecret } from '../errors/redact-secret';
 import type { CallEvents } from '../events/call-events';
 import type { GatewayEventHandler } from '../events/gateway-events';
+import type { ChatRouteHop, SkippedModel } from '../protocol/chat-route';
 import { errorFromAnswer, lostStream, readErrorBody, tooLarge } from './answer-errors';
+import type { SilenceClock } from './body-read-ahead';
 import { corsHint } from './cors-hint';
+import type { FailoverWalk, NextStep } from './failover-route';
+import { countModelInflight, modelInflight } from './model-inflight';
 import { redact } from './parse-error-response';
 import { isPlainHttpToRemote } from './plain-http';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { RequestHeaders } from './request-headers';
 import { retryDelay } from './retry-policy';
+import type { FirstChunkWatch } from './stall-watch';
 
 /**
  * The events module, loaded on the first call of a client with an `onEvent` hook: an app that
@@ -26,6 +31,8 @@ import { retryDelay } from './retry-policy';
 const loadEvents = lazily('the onEvent events', () => import('../events/call-events'));
 /** The plain-http warning, loaded on the first call of a client on plain http:// to a remote host. */
 const loadPlainHttpWarning = lazily('the plain-http warning', () => import('./warn-plain-http'));
+/** The stall timeouts' code, loaded on the first call that sets one. */
+const loadStallWatch = lazily('the stall timeouts', () => import('./stall-watch'));
 
 interface TransportConfig {
   baseURL: string;
@@ -40,6 +47,9 @@ interface TransportConfig {
   budget: KeyBudget;
   budgetId: string;
   timeoutMs: number;
+  /** Chat calls' stall timeouts (client options; a call's own win). Undefined: off. */
+  firstChunkTimeoutMs?: number;
+  chunkTimeoutMs?: number;
   maxRetries: number;
   maxRetryAfterMs: number;
   retryBaseDelayMs: number;
@@ -53,7 +63,8 @@ interface TransportConfig {
   recordContent?: boolean;
 }
 
-interface RequestSpec {
+/** One request as the transport sends it (and, for a chat call, how it may steer). */
+export interface RequestSpec {
   method: 'GET' | 'POST';
   /** Path below the base URL, starting with `/`. */
   path: string;
@@ -70,6 +81,26 @@ interface RequestSpec {
    * connection lost before them is retried like one lost before the response.
    */
   stream?: boolean;
+  /**
+   * Chat calls: their stall timeouts as the call set them (each falls back to the client's).
+   * Requests without it (catalog, services) have none.
+   */
+  stall?: { firstChunkMs?: number; chunkMs?: number };
+  /** Chat calls with `fallbackModels`: the walk over their models (then `body` is not read). */
+  route?: FailoverWalk;
+  /** Chat calls with `fallbackModels`: the models left out before sending (for events). */
+  skipped?: readonly SkippedModel[];
+  /**
+   * A call refused before any request (`no_model_can_serve`): `open` reports it through the
+   * call's events (`start`, its skips, `done`) and throws it, sending nothing.
+   */
+  refusal?: GatewayError;
+}
+
+/** The walk of a call with `fallbackModels`, as it ended: its failed hops and the model that answered. */
+export interface Walked {
+  hops: ChatRouteHop[];
+  model: string;
 }
 
 /** A 2xx response whose slot is still held: the owner must call `release` and `scope.dispose`. */
@@ -82,6 +113,10 @@ export interface OpenResponse {
   firstChunk?: Uint8Array;
   /** Most unread bytes a stream may buffer ahead of its reader (`maxResponseBytes`). */
   maxBufferedBytes: number;
+  /** Streams with `chunkTimeoutMs`: the clock of their silences, for the stream's models. */
+  silence?: (models: { requestedModel: string; servedModel: string }) => SilenceClock;
+  /** Calls with `fallbackModels`: the models tried before this answer, and the one that gave it. */
+  walked?: Walked;
   /** The call's events when the client has an `onEvent` hook; the owner reports the end. */
   events?: CallEvents;
   /**
@@ -89,6 +124,13 @@ export interface OpenResponse {
    * then dropped) keeps the key's redactor alive until the stream ends (errors/redact-secret.ts).
    */
   readonly owner: object;
+}
+
+/** A call's stall timeouts, resolved (the call's, else the client's), and their code, loaded. */
+interface Stalls {
+  firstChunkMs: number | undefined;
+  chunkMs: number | undefined;
+  watch: typeof import('./stall-watch');
 }
 
 interface Received {
@@ -150,6 +192,11 @@ export class Transport {
     const events = this.#config.onEvent
       ? await this.#events(spec, this.#config.onEvent)
       : undefined;
+    if (events && spec.skipped) for (const skip of spec.skipped) events.skipped(skip);
+    if (spec.refusal) {
+      events?.failed(spec.refusal);
+      throw spec.refusal;
+    }
     const scope = new CallScope(options.signal, timeoutMs);
     try {
       return await this.#attempts(spec, options, scope, events);
@@ -273,60 +320,53 @@ export class Transport {
     const url = `${this.#config.baseURL}${spec.path}`;
     let held: ReleaseSlot | undefined;
     try {
-      const headers = this.#headers.for(spec.body, spec.accept, options.headers);
-      const fetchImpl = this.#config.fetch ?? globalThis.fetch;
-      if (typeof fetchImpl !== 'function') {
-        throw new GatewayError({
-          code: 'configuration_error',
-          message:
-            'No fetch: this runtime has no global fetch; pass `fetch` to createGatewayClient',
-          field: 'fetch',
-        });
-      }
+      const walk = spec.route;
+      const loading = this.#stalls(spec);
+      const stalls = loading && (await loading);
+      // (Every body of a walk is JSON text: the first one's headers are all of theirs.)
+      const headers = this.#headers.for(
+        walk ? walk.body() : spec.body,
+        spec.accept,
+        options.headers,
+      );
+      const fetchImpl = this.#fetch();
+      // Loads while the slot is asked for: a fresh client's first call keeps its FIFO place.
       let plainHttpWarning = this.#plainHttpWarning();
       const maxRetries = options.maxRetries ?? this.#config.maxRetries;
-      for (let attempt = 0; ; attempt++) {
+      let retries = 0;
+      for (let attempt = 1; ; attempt++) {
+        const sent = walk ? walk.hop(spec) : spec;
         held =
           (events ? undefined : this.#acquireNow(scope)) ??
-          (await this.#acquire(spec, scope, events, attempt + 1));
+          (await this.#acquire(sent, scope, events, attempt));
         if (plainHttpWarning) {
           await plainHttpWarning;
           plainHttpWarning = undefined;
         }
+        if (sent.requestedModel !== undefined) {
+          held = countModelInflight(this.#config.budgetId, sent.requestedModel, held);
+        }
         // (Without events the request is awaited directly: no extra async step per attempt.)
         const outcome = await (events
-          ? this.#observed(url, headers, fetchImpl, spec, scope, events, attempt + 1)
-          : this.#attempt(url, headers, fetchImpl, spec, scope));
+          ? this.#observed(url, headers, fetchImpl, sent, scope, stalls, events, attempt)
+          : this.#attempt(url, headers, fetchImpl, sent, scope, stalls));
         if (!(outcome instanceof GatewayError)) {
           const release = held;
           held = undefined;
-          const open: OpenResponse = {
-            ...outcome,
-            release,
-            scope,
-            maxBufferedBytes: this.#config.maxResponseBytes,
-            owner: this,
-          };
-          if (events) {
-            events.responded(outcome.response.headers);
-            open.events = events;
-          }
-          return open;
+          return this.#opened(outcome, release, scope, events, stalls, walk);
         }
-        const delay =
-          attempt < maxRetries
-            ? retryDelay(outcome, attempt, {
-                maxRetryAfterMs: this.#config.maxRetryAfterMs,
-                retryBaseDelayMs: this.#config.retryBaseDelayMs,
-                remainingMs: scope.remainingMs,
-              })
-            : undefined;
-        if (delay === undefined) throw outcome;
-        // Sleeping never holds a slot: give it back, sleep, queue again behind those waiting.
+        const step = this.#next(outcome, walk, retries, maxRetries, scope);
+        if (step === undefined) throw outcome;
+        // Neither moving on nor sleeping holds a slot: give it back, then queue again.
         held();
         held = undefined;
-        events?.retry(attempt + 1, delay, outcome);
-        await this.#wait(delay, scope, spec, outcome);
+        if (step.kind === 'failover') {
+          walk?.left(step, events);
+          continue;
+        }
+        retries++;
+        events?.retry(attempt, step.delayMs, outcome);
+        await this.#wait(step.delayMs, scope, sent, outcome);
       }
     } catch (error) {
       // Before the slot is released: lets siblings stop before they take it.
@@ -336,6 +376,82 @@ export class Transport {
     }
   }
 
+  #fetch(): typeof fetch {
+    const fetchImpl = this.#config.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== 'function') {
+      throw new GatewayError({
+        code: 'configuration_error',
+        message: 'No fetch: this runtime has no global fetch; pass `fetch` to createGatewayClient',
+        field: 'fetch',
+      });
+    }
+    return fetchImpl;
+  }
+
+  /** What follows a failed attempt: the walk's step (`fallbackModels`), else the retry policy's. */
+  #next(
+    outcome: GatewayError,
+    walk: FailoverWalk | undefined,
+    retries: number,
+    maxRetries: number,
+    scope: CallScope,
+  ): NextStep {
+    const limits = {
+      maxRetryAfterMs: this.#config.maxRetryAfterMs,
+      retryBaseDelayMs: this.#config.retryBaseDelayMs,
+      remainingMs: scope.remainingMs,
+    };
+    if (walk) return walk.next(outcome, retries, maxRetries, limits);
+    const delayMs = retries < maxRetries ? retryDelay(outcome, retries, limits) : undefined;
+    return delayMs === undefined ? undefined : { kind: 'wait', delayMs };
+  }
+
+  /** The 2xx answer handed to the caller, with its slot, scope and events. */
+  #opened(
+    received: Received,
+    release: ReleaseSlot,
+    scope: CallScope,
+    events: CallEvents | undefined,
+    stalls: Stalls | undefined,
+    walk: FailoverWalk | undefined,
+  ): OpenResponse {
+    const open: OpenResponse = {
+      ...received,
+      release,
+      scope,
+      maxBufferedBytes: this.#config.maxResponseBytes,
+      owner: this,
+    };
+    const chunkMs = stalls?.chunkMs;
+    if (chunkMs !== undefined && received.reader) {
+      const { betweenChunks } = stalls!.watch;
+      open.silence = (models) => betweenChunks(chunkMs, models);
+    }
+    if (walk) open.walked = walk;
+    if (events) {
+      events.responded(received.response.headers);
+      open.events = events;
+    }
+    return open;
+  }
+
+  /**
+   * A chat call's stall timeouts (the call's, else the client's), with their code loaded once
+   * (an app that sets none never loads it); undefined, without an async step, when it has none.
+   */
+  #stalls(spec: RequestSpec): Promise<Stalls> | undefined {
+    if (!spec.stall) return undefined;
+    const firstChunkMs = spec.stall.firstChunkMs ?? this.#config.firstChunkTimeoutMs;
+    const chunkMs = spec.stream ? (spec.stall.chunkMs ?? this.#config.chunkTimeoutMs) : undefined;
+    if (firstChunkMs === undefined && chunkMs === undefined) return undefined;
+    return loadStallWatch().then((watch) => ({ firstChunkMs, chunkMs, watch }));
+  }
+
+  /** Chat requests in flight from this realm to `model` under this client's key (the order of `fallbackModels`). */
+  inflightTo(model: string): number {
+    return modelInflight(this.#config.budgetId, model);
+  }
+
   /** `#attempt` with its `attempt` and `response` events. */
   async #observed(
     url: string,
@@ -343,13 +459,14 @@ export class Transport {
     fetchImpl: typeof fetch,
     spec: RequestSpec,
     scope: CallScope,
+    stalls: Stalls | undefined,
     events: CallEvents,
     attempt: number,
   ): Promise<Received | GatewayError> {
-    events.attempt(attempt, spec.method, spec.path);
+    events.attempt(attempt, spec.method, spec.path, spec.route ? spec.requestedModel : undefined);
     let outcome: Received | GatewayError;
     try {
-      outcome = await this.#attempt(url, headers, fetchImpl, spec, scope);
+      outcome = await this.#attempt(url, headers, fetchImpl, spec, scope, stalls);
     } catch (error) {
       events.response(attempt, isGatewayError(error) ? error.status : undefined, error);
       throw error;
@@ -361,7 +478,8 @@ export class Transport {
 
   /**
    * One request. Returns the open response, or the error a retry may follow (a gateway error
-   * answer or a network error before the first byte); throws what ends the call at once.
+   * answer, a network error before the first byte, a stall before it); throws what ends the call
+   * at once. With a first-chunk limit the request has its own signal, aborted on a stall.
    */
   async #attempt(
     url: string,
@@ -369,6 +487,22 @@ export class Transport {
     fetchImpl: typeof fetch,
     spec: RequestSpec,
     scope: CallScope,
+    stalls: Stalls | undefined,
+  ): Promise<Received | GatewayError> {
+    const limitMs = stalls?.firstChunkMs;
+    if (limitMs === undefined) return this.#request(url, headers, fetchImpl, spec, scope);
+    return stalls!.watch.withFirstChunkLimit(scope.signal, limitMs, spec.requestedModel, (watch) =>
+      this.#request(url, headers, fetchImpl, spec, scope, watch),
+    );
+  }
+
+  async #request(
+    url: string,
+    headers: Headers | Record<string, string>,
+    fetchImpl: typeof fetch,
+    spec: RequestSpec,
+    scope: CallScope,
+    watch?: FirstChunkWatch,
   ): Promise<Received | GatewayError> {
     let response: Response;
     try {
@@ -376,10 +510,11 @@ export class Transport {
         method: spec.method,
         headers,
         body: spec.body,
-        signal: scope.signal,
+        signal: watch?.signal ?? scope.signal,
       });
     } catch (cause) {
       if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
+      if (watch?.stall) return watch.stall;
       return new GatewayError({
         code: 'network_error',
         message: `Could not reach the gateway at ${this.#config.baseURL}: ${describeCause(cause)}${corsHint()}`,
@@ -387,9 +522,11 @@ export class Transport {
         cause,
       });
     }
+    // A non-streamed answer's headers come with it: its first byte. A stream's come before it.
+    if (!(response.ok && spec.stream)) watch?.arrived();
     if (response.ok) {
       if (!spec.stream) return { response };
-      return this.#firstBytes(response, spec, scope);
+      return this.#firstBytes(response, spec, scope, watch);
     }
     const error = await errorFromAnswer(
       response,
@@ -403,11 +540,15 @@ export class Transport {
     return error;
   }
 
-  /** Reads a stream's first bytes; a body that fails or ends before them is a retryable error. */
+  /**
+   * Reads a stream's first bytes; a body that fails or ends before them is a retryable error, and
+   * so is one that stays silent past the first-chunk limit (`watch`).
+   */
   async #firstBytes(
     response: Response,
     spec: RequestSpec,
     scope: CallScope,
+    watch: FirstChunkWatch | undefined,
   ): Promise<Received | GatewayError> {
     const contentType = response.headers.get('content-type') ?? '';
     if (contentType.includes('application/json')) {
@@ -421,19 +562,23 @@ export class Transport {
     const reader = response.body?.getReader();
     if (!reader) return lostStream(response, spec);
     // Some fetch handlers only close (or never end) a body on abort: cancel the read ourselves.
+    const signal = watch?.signal ?? scope.signal;
     const onAbort = () => reader.cancel().catch(() => {});
-    scope.signal.addEventListener('abort', onAbort, { once: true });
+    signal.addEventListener('abort', onAbort, { once: true });
     try {
       const first = await reader.read();
       if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
+      if (watch?.stall) return watch.stall;
       if (first.done) return lostStream(response, spec);
       return { response, reader, firstChunk: first.value };
     } catch (cause) {
-      if (isGatewayError(cause)) throw cause;
       if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
+      // (A stalled read may reject with the stall itself: it is the attempt's outcome.)
+      if (watch?.stall) return watch.stall;
+      if (isGatewayError(cause)) throw cause;
       return lostStream(response, spec, cause);
     } finally {
-      scope.signal.removeEventListener('abort', onAbort);
+      signal.removeEventListener('abort', onAbort);
     }
   }
 
@@ -467,7 +612,7 @@ export class Transport {
   json<T>(
     spec: RequestSpec,
     options?: CallOptions,
-  ): Promise<{ data: T; headers: Headers; status: number; text: string }> {
+  ): Promise<{ data: T; headers: Headers; status: number; text: string; walked?: Walked }> {
     // No async frame of its own: one less per call on the chat path (bench B1).
     return this.#read(spec, options, true) as Promise<Read & { data: T }>;
   }
@@ -477,7 +622,7 @@ export class Transport {
    * `json` parsed, its `done` event sent; without `json` the `done` event is the caller's.
    */
   async #read(spec: RequestSpec, options: CallOptions | undefined, json: boolean): Promise<Read> {
-    const { response, release, scope, events } = await this.open(spec, options);
+    const { response, release, scope, events, walked } = await this.open(spec, options);
     let failure: GatewayError | undefined;
     let text: string;
     try {
@@ -526,7 +671,7 @@ export class Transport {
       throw error;
     }
     events?.answered(data, text);
-    return { data, text, headers, status };
+    return walked ? { data, text, headers, status, walked } : { data, text, headers, status };
   }
 }
 
@@ -538,6 +683,8 @@ interface Read {
   data?: unknown;
   /** The call's events, for `text`'s caller to end (json calls have ended them). */
   events?: CallEvents;
+  /** Calls with `fallbackModels`: the models tried, and the one that answered. */
+  walked?: Walked;
 }
 
 /** The release of a local slot and a key slot together: once, the key's first. */

@@ -5,6 +5,7 @@
  * choice 0 read the same way from either (the adapters map these). The gateway's JSON shapes are
  * in wire-types.ts.
  */
+import type { ChatRoute } from './chat-route';
 import type { ChatCompletionResponse, Usage } from './wire-types';
 
 export interface ChatResult {
@@ -21,6 +22,11 @@ export interface ChatResult {
   /** The gateway answered with another model than the one requested. */
   fallback: boolean;
   headers: Headers;
+  /**
+   * The models the call went through (`model` + `fallbackModels`): skipped, tried and left, and
+   * the one that answered. Without `fallbackModels`: one hop, the requested model.
+   */
+  route: ChatRoute;
 }
 
 export type ChatStreamEvent =
@@ -76,6 +82,11 @@ export interface ChatStream extends AsyncIterable<ChatStreamEvent> {
   readonly servedModel: string;
   readonly fallback: boolean;
   readonly headers: Headers;
+  /**
+   * The models the call went through before this stream opened (`model` + `fallbackModels`):
+   * known once the stream is, since a stream fails over only before its first bytes.
+   */
+  readonly route: ChatRoute;
   /** Consumes what is left and resolves to the assembled answer; rejects with the stream's error. */
   result(): Promise<AssembledChat>;
   /**

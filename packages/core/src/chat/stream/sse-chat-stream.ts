@@ -4,6 +4,7 @@ import { GatewayError, isGatewayError, redactOwnKey } from '../../errors/errors'
 import { BodyReadAhead, cancelUnreachable } from '../../http/body-read-ahead';
 import type { OpenResponse } from '../../http/transport';
 import type { AssembledChat, ChatStream, ChatStreamEvent } from '../../protocol/chat-result-types';
+import type { ChatRoute } from '../../protocol/chat-route';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 
 interface ChatStreamMeta {
@@ -11,6 +12,7 @@ interface ChatStreamMeta {
   servedModel: string;
   fallback: boolean;
   headers: Headers;
+  route: ChatRoute;
   assemble: boolean;
 }
 
@@ -27,6 +29,7 @@ export class GatewayChatStream implements ChatStream {
   readonly servedModel: string;
   readonly fallback: boolean;
   readonly headers: Headers;
+  readonly route: ChatRoute;
   readonly #open: OpenResponse;
   readonly #body: BodyReadAhead;
   readonly #text = new TextDecoder();
@@ -46,6 +49,7 @@ export class GatewayChatStream implements ChatStream {
     this.servedModel = meta.servedModel;
     this.fallback = meta.fallback;
     this.headers = meta.headers;
+    this.route = meta.route;
     this.#decoder = new ChatStreamDecoder({
       requestedModel: meta.requestedModel,
       servedModel: meta.servedModel,
@@ -78,6 +82,7 @@ export class GatewayChatStream implements ChatStream {
             message: `The stream's unread bytes passed maxResponseBytes (${limit} bytes): nobody read it while it kept coming; it was stopped`,
             ...models,
           }),
+        silence: open.silence?.(models),
       },
     );
     // Dropped unread and collected: the call ends (a `done` event), so its span ends and a

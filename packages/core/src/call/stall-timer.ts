@@ -1,0 +1,103 @@
+// docs/gateway-protocol.md §4.7 (stall timeouts: before the first chunk, between chunks).
+/**
+ * The stall timeouts' options check, clock and error: loaded by the first call that sets one (an
+ * app that never does never loads this code).
+ */
+import { GatewayError, type StallPhase } from '../errors/errors';
+import type { StallTimeoutOptions } from './call-options';
+import { MAX_TIMEOUT_MS } from './call-scope';
+
+/**
+ * Fires `onStall` when nothing happened for `limitMs` since the last `start()`: the stall
+ * timeouts' clock. `start()` when waiting for bytes begins (the request sent, a chunk read
+ * requested), `stop()` when they came or the wait ended. A timer per wait, re-armed on every
+ * chunk: cheap next to a chunk's decoding, and right under any timer implementation (fake ones
+ * in tests included).
+ */
+export class StallTimer {
+  readonly #limitMs: number;
+  readonly #onStall: (waitedMs: number) => void;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #since = 0;
+
+  constructor(limitMs: number, onStall: (waitedMs: number) => void) {
+    this.#limitMs = limitMs;
+    this.#onStall = onStall;
+  }
+
+  start(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#since = performance.now();
+    this.#timer = setTimeout(this.#fire, this.#limitMs);
+  }
+
+  stop(): void {
+    if (this.#timer === undefined) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  readonly #fire = (): void => {
+    this.#timer = undefined;
+    // A timer never fires early; a clock faked in tests may lag behind it: report the limit then.
+    this.#onStall(Math.max(this.#limitMs, Math.round(performance.now() - this.#since)));
+  };
+}
+
+/** What a stall error names besides its phase and times. */
+interface StallContext {
+  /** The model the stalled request asked for. */
+  requestedModel?: string;
+  servedModel?: string;
+}
+
+/**
+ * The `timeout` of a stall, with `stall` set. Before the first chunk it is retryable (and a
+ * failover reason): nothing was received. Between chunks it is final.
+ */
+export function stallError(
+  phase: StallPhase,
+  waitedMs: number,
+  limitMs: number,
+  context: StallContext = {},
+): GatewayError {
+  // The model that was answering (a stream's served model), else the one asked for.
+  const named = context.servedModel ?? context.requestedModel;
+  const model = named === undefined ? '' : ` from model "${named}"`;
+  const message =
+    phase === 'first-chunk'
+      ? `No answer${model} within firstChunkTimeoutMs (${limitMs} ms): nothing came for ${waitedMs} ms after the request was sent; the request was aborted`
+      : `The stream${model} stalled: no chunk for ${waitedMs} ms, more than chunkTimeoutMs (${limitMs} ms); the stream was aborted`;
+  return new GatewayError({
+    code: 'timeout',
+    message,
+    stall: { phase, waitedMs, limitMs },
+    ...context,
+  });
+}
+
+/**
+ * A chat call's stall timeouts, checked like its `timeoutMs` (a finite number > 0, else
+ * `configuration_error` naming the field, before anything is queued) and clamped to the longest
+ * timer. Undefined: the client's.
+ */
+export function readStallTimeouts(options: StallTimeoutOptions | undefined): {
+  firstChunkMs?: number;
+  chunkMs?: number;
+} {
+  const read = (field: 'firstChunkTimeoutMs' | 'chunkTimeoutMs'): number | undefined => {
+    const value: unknown = options?.[field];
+    if (value === undefined) return undefined;
+    if (typeof value === 'number' && Number.isFinite(value) && value > 0) {
+      return Math.min(MAX_TIMEOUT_MS, value);
+    }
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: `${field} (call option) must be a finite number > 0, got ${typeof value === 'number' ? String(value) : `a ${typeof value}`}`,
+      field,
+    });
+  };
+  const firstChunkMs = read('firstChunkTimeoutMs');
+  const chunkMs = read('chunkTimeoutMs');
+  return { firstChunkMs, chunkMs };
+}

@@ -1,0 +1,66 @@
+// docs/gateway-protocol.md §4.7 (failover: the route a chat call took, its skips and its hops).
+/**
+ * What a chat call reports about the models it went through: the list it was given
+ * (`model` + `fallbackModels`), which were skipped before sending and why, which were tried and
+ * left and why, and the model that answered. Made by the failover loop (http/failover-route.ts),
+ * carried by `ChatResult.route` and `ChatStream.route`, by the `model-skipped` and `failover`
+ * events, and by the `no_model_can_serve` refusal (`GatewayError.skipped`).
+ */
+
+/**
+ * Why a listed model was left out before any request (`fallbackModels` only; the catalog decides):
+ * - `not_in_catalog`: `GET /models` does not list it for this key (unknown, not allowed, or offline);
+ * - `missing_capability`: it lacks what the call needs (`tools`, `streaming`, `json_schema`, ...).
+ */
+export type ModelSkipReason = 'not_in_catalog' | 'missing_capability';
+
+/**
+ * Why a tried model was left for the next listed one at once (or, when the list is exhausted,
+ * for the next round after the retry wait): the failed attempt's error code, or
+ * `first_chunk_stall` when nothing came within `firstChunkTimeoutMs`. The retry policy decides
+ * which failures these are (errors/retryable-failure.ts, `failoverReason`).
+ */
+export type FailoverReason =
+  | 'model_busy'
+  | 'provider_unavailable'
+  | 'all_providers_failed'
+  | 'provider_request_failed'
+  | 'provider_protocol_error'
+  | 'request_timeout'
+  | 'upstream_error'
+  | 'network_error'
+  | 'model_not_found'
+  | 'model_not_allowed'
+  | 'unshielded_access_required'
+  | 'unsupported_model_capability'
+  | 'first_chunk_stall';
+
+/** A listed model left out before any request, and why (`detail`: a sentence for people). */
+export interface SkippedModel {
+  model: string;
+  reason: ModelSkipReason;
+  detail: string;
+}
+
+/** One step of a chat call's route, in the order they happened. */
+export type ChatRouteHop =
+  /** Left out before sending (only with `fallbackModels`). */
+  | { model: string; outcome: 'skipped'; reason: ModelSkipReason }
+  /** Tried, and left for another model (or another round) for `reason`. */
+  | { model: string; outcome: 'failed'; reason: FailoverReason }
+  /** Tried, and it answered (the gateway may still have served another model: `answeredBy`). */
+  | { model: string; outcome: 'answered' };
+
+/** The route of a chat call: what it was asked to use, what it did, who answered. */
+export interface ChatRoute {
+  /** `[model, ...fallbackModels]`, duplicates removed, in the order given. */
+  requested: string[];
+  hops: ChatRouteHop[];
+  /** The answering model: `X-Service-Model`, else the body's `model`, else the model sent. */
+  answeredBy: string;
+}
+
+/** The route of a call without `fallbackModels`: the requested model, answered. */
+export function singleHopRoute(model: string, answeredBy: string): ChatRoute {
+  return { requested: [model], hops: [{ model, outcome: 'answered' }], answeredBy };
+}
