@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §10.2, §5.3 (the failures a fault stands for).
 import type { EndpointName } from './counters';
 import {
+  CHAT_FAULTS,
   type ChosenFault,
   type FaultRule,
   parseFaultHeader,
@@ -41,6 +42,7 @@ export function chooseFault(
     const parsed = parseFaultHeader(header);
     if (typeof parsed === 'string') throw invalidField('x-emulator-fault', parsed);
     if (STREAM_FAULTS.has(parsed.fault) && !(endpoint === 'chat' && facts.stream)) return undefined;
+    if (CHAT_FAULTS.has(parsed.fault) && endpoint !== 'chat') return undefined;
     return parsed;
   }
   return takeFault(rules, {

@@ -10,7 +10,7 @@ import {
 } from './counters';
 import type { FaultRule } from './faults';
 import { errorResponse, GatewayRefusal } from './gateway-error';
-import { resolveChatModel } from './model-access';
+import { resolveChatModel, takeModelOffline } from './model-access';
 import { Occupancy, RequestHold } from './occupancy';
 import { MAX_BODY_BYTES, readBodyCapped } from './read-body';
 import { type ParsedBody, parseBody, type RequestContext } from './request-context';
@@ -48,6 +48,11 @@ interface Admitted extends Caller {
 
 function isAbortError(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
+}
+
+/** The `model` a parsed JSON body names, if any. */
+function requestedModel(parsed: ParsedBody): unknown {
+  return parsed.ok ? (parsed.value as { model?: unknown } | null)?.model : undefined;
 }
 
 /** The answer to what a request's handling threw; a dropped connection or an abort rethrows. */
@@ -131,6 +136,9 @@ class RequestHandler {
       scenario.faults,
       this.#runtimeFaults,
     ]);
+    if (fault?.fault === 'model_offline') {
+      takeModelOffline(scenario, requestedModel(body()));
+    }
     const occupy = (resource: string) => {
       const { running, release } = this.#occupancy.occupy(resource);
       hold.add(release);
@@ -176,7 +184,7 @@ class RequestHandler {
     key: KeySettings,
     occupy: (resource: string) => number,
   ): { resource: string; running: number } | undefined {
-    const model = parsed.ok ? (parsed.value as { model?: unknown } | null)?.model : undefined;
+    const model = requestedModel(parsed);
     if (typeof model !== 'string') return undefined;
     let served: string;
     try {

@@ -21,6 +21,26 @@ describe('parseFaultHeader', () => {
     expect(parseFaultHeader('oops')).toMatch(/Unknown X-Emulator-Fault 'oops'/);
     expect(parseFaultHeader('slow_headers; ms=-1')).toMatch(/Invalid/);
   });
+
+  it('reads the stall faults with ms and afterChunks', () => {
+    expect(parseFaultHeader('stall_first_chunk; ms=300')).toMatchObject({
+      fault: 'stall_first_chunk',
+      ms: 300,
+    });
+    expect(parseFaultHeader('stall_stream; afterChunks=4; ms=50')).toMatchObject({
+      fault: 'stall_stream',
+      afterChunks: 4,
+      ms: 50,
+    });
+    expect(parseFaultHeader('model_offline')).toMatchObject({ fault: 'model_offline' });
+  });
+
+  it('refuses the counting options every and afterRequests in a one-request header', () => {
+    expect(parseFaultHeader('stall_first_chunk; every=10')).toMatch(
+      /'every' counts requests, so it only works in a fault rule/,
+    );
+    expect(parseFaultHeader('model_offline; afterRequests=3')).toMatch(/'afterRequests'/);
+  });
 });
 
 describe('takeFault', () => {
@@ -37,5 +57,48 @@ describe('takeFault', () => {
     const rules: FaultRule[] = [{ fault: 'no_finish', times: 1 }];
     expect(takeFault([rules], facts)).toBeUndefined();
     expect(takeFault([rules], { ...facts, streaming: true })?.fault).toBe('no_finish');
+  });
+
+  it('every: N applies to the Nth, 2Nth, … matching request only', () => {
+    const rules: FaultRule[] = [{ fault: 'bad_gateway', every: 3 }];
+    const got = Array.from({ length: 7 }, () => takeFault([rules], facts)?.fault);
+    expect(got).toEqual([
+      undefined,
+      undefined,
+      'bad_gateway',
+      undefined,
+      undefined,
+      'bad_gateway',
+      undefined,
+    ]);
+  });
+
+  it('afterRequests: N lets N matching requests pass, then applies (with every, counted after)', () => {
+    const rules: FaultRule[] = [{ fault: 'bad_gateway', afterRequests: 2, every: 2 }];
+    const got = Array.from({ length: 6 }, () => takeFault([rules], facts)?.fault);
+    expect(got).toEqual([undefined, undefined, undefined, 'bad_gateway', undefined, 'bad_gateway']);
+  });
+
+  it('counts only the requests a rule matches, and counts them whichever rule applies', () => {
+    const stall: FaultRule = { fault: 'stall_first_chunk', model: 'm', every: 2 };
+    const busy: FaultRule = { fault: 'model_busy', model: 'm', times: 1 };
+    const rules = [busy, stall];
+    expect(takeFault([rules], facts)?.fault).toBe('model_busy'); // stall counts 1
+    expect(takeFault([rules], { ...facts, model: 'other' })).toBeUndefined(); // not counted
+    expect(takeFault([rules], facts)?.fault).toBe('stall_first_chunk'); // stall counts 2
+    expect(takeFault([rules], facts)).toBeUndefined();
+  });
+
+  it('model_offline and stall_first_chunk only match chat requests', () => {
+    const rules: FaultRule[] = [{ fault: 'model_offline' }, { fault: 'stall_first_chunk' }];
+    expect(takeFault([rules], { ...facts, endpoint: 'embeddings' })).toBeUndefined();
+    expect(rules).toHaveLength(2);
+  });
+
+  it('a model_offline rule is spent once it applies (the model stays offline)', () => {
+    const rules: FaultRule[] = [{ fault: 'model_offline', afterRequests: 1 }];
+    expect(takeFault([rules], facts)).toBeUndefined();
+    expect(takeFault([rules], facts)?.fault).toBe('model_offline');
+    expect(rules).toHaveLength(0);
   });
 });

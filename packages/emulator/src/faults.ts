@@ -20,6 +20,9 @@ export const FAULT_NAMES = [
   'provider_request_failed',
   'provider_protocol_error',
   'stream_protocol_error',
+  'model_offline',
+  'stall_first_chunk',
+  'stall_stream',
 ] as const;
 
 export type FaultName = (typeof FAULT_NAMES)[number];
@@ -31,7 +34,11 @@ export const STREAM_FAULTS: ReadonlySet<FaultName> = new Set([
   'stream_error',
   'no_finish',
   'stream_protocol_error',
+  'stall_stream',
 ]);
+
+/** Faults about a chat model's answer: they only match chat requests. */
+export const CHAT_FAULTS: ReadonlySet<FaultName> = new Set(['model_offline', 'stall_first_chunk']);
 
 /** A fault applied to the requests it matches (every given filter must match). */
 export interface FaultRule {
@@ -44,11 +51,24 @@ export interface FaultRule {
   times?: number;
   /** `Retry-After` seconds of `rate_limit` / `model_busy` (default 1). */
   retryAfter?: number;
-  /** Delay of `slow_headers` (default 2000). */
+  /** Delay of `slow_headers`, silence of `stall_first_chunk` / `stall_stream` (default 2000). */
   ms?: number;
-  /** Chunks sent before `stream_cut` / `malformed_event` (default 2). */
+  /** Chunks sent before a stream fault acts (`stream_cut`, `stall_stream`, …; default 2). */
   afterChunks?: number;
+  /**
+   * Applies to every Nth request the rule matches (the Nth, 2Nth, …); the others go on as if the
+   * rule were absent. `every: 10` stalls 10% of the matching streams.
+   */
+  every?: number;
+  /**
+   * The first N requests the rule matches go on as if it were absent; it applies from the
+   * (N+1)th (with `model_offline`: the model goes offline after N requests to it).
+   */
+  afterRequests?: number;
 }
+
+/** Options that count requests: only a rule can hold them, not a one-request header. */
+const COUNTING_OPTIONS = ['every', 'afterRequests'];
 
 /** The fault chosen for one request, with its parameters resolved. */
 export interface ChosenFault {
@@ -69,7 +89,9 @@ function isFaultName(name: string): name is FaultName {
   return (FAULT_NAMES as readonly string[]).includes(name);
 }
 
-function resolve(rule: Omit<FaultRule, 'endpoint' | 'model' | 'apiKey' | 'times'>): ChosenFault {
+type FaultParameters = Pick<FaultRule, 'fault' | 'retryAfter' | 'ms' | 'afterChunks'>;
+
+function resolve(rule: FaultParameters): ChosenFault {
   return {
     fault: rule.fault,
     retryAfter: rule.retryAfter ?? 1,
@@ -87,10 +109,13 @@ export function parseFaultHeader(header: string): ChosenFault | string {
   if (!isFaultName(rawName)) {
     return `Unknown X-Emulator-Fault '${rawName}'; known faults: ${FAULT_NAMES.join(', ')}`;
   }
-  const rule: Omit<FaultRule, 'endpoint' | 'model' | 'apiKey' | 'times'> = { fault: rawName };
+  const rule: FaultParameters = { fault: rawName };
   for (const param of params) {
     if (param === '') continue;
     const [key = '', value = ''] = param.split('=').map((part) => part.trim());
+    if (COUNTING_OPTIONS.includes(key)) {
+      return `X-Emulator-Fault parameter '${key}' counts requests, so it only works in a fault rule (scenario faults or injectFault), not in a header that applies to one request`;
+    }
     const number = Number(value);
     if (
       !['retryAfter', 'ms', 'afterChunks'].includes(key) ||
@@ -106,26 +131,45 @@ export function parseFaultHeader(header: string): ChosenFault | string {
 
 function matches(rule: FaultRule, facts: FaultRequestFacts): boolean {
   if (STREAM_FAULTS.has(rule.fault) && !facts.streaming) return false;
+  if (CHAT_FAULTS.has(rule.fault) && facts.endpoint !== 'chat') return false;
   if (rule.endpoint !== undefined && rule.endpoint !== facts.endpoint) return false;
   if (rule.model !== undefined && rule.model !== facts.model) return false;
   if (rule.apiKey !== undefined && rule.apiKey !== facts.apiKey) return false;
   return true;
 }
 
+/** Requests each rule has matched so far (for `every` and `afterRequests`). */
+const matchedRequests = new WeakMap<FaultRule, number>();
+
+/** Counts one more matching request for `rule`; true when the rule applies to this one. */
+function countAndApplies(rule: FaultRule): boolean {
+  const seen = (matchedRequests.get(rule) ?? 0) + 1;
+  matchedRequests.set(rule, seen);
+  const after = Math.max(0, Math.floor(rule.afterRequests ?? 0));
+  if (seen <= after) return false;
+  const every = Math.max(1, Math.floor(rule.every ?? 1));
+  return (seen - after) % every === 0;
+}
+
 /**
- * Picks the first matching rule (scenario rules first, then run-time rules), counting down and
- * dropping rules that have a `times` budget.
+ * Picks the first rule that applies (scenario rules first, then run-time rules), counting down
+ * and dropping rules that have a `times` budget. Every rule whose filters match counts the
+ * request, whichever rule applies, so that each rule's `every` / `afterRequests` counts the
+ * requests it matches on its own.
  */
 export function takeFault(lists: FaultRule[][], facts: FaultRequestFacts): ChosenFault | undefined {
+  let chosen: { rules: FaultRule[]; rule: FaultRule } | undefined;
   for (const rules of lists) {
-    const index = rules.findIndex((rule) => matches(rule, facts));
-    if (index === -1) continue;
-    const rule = rules[index]!;
-    if (rule.times !== undefined) {
-      rule.times -= 1;
-      if (rule.times <= 0) rules.splice(index, 1);
+    for (const rule of rules) {
+      if (!matches(rule, facts)) continue;
+      if (countAndApplies(rule) && chosen === undefined) chosen = { rules, rule };
     }
-    return resolve(rule);
   }
-  return undefined;
+  if (chosen === undefined) return undefined;
+  const { rules, rule } = chosen;
+  if (rule.times !== undefined) rule.times -= 1;
+  // `model_offline` changes the model's state for good: once applied, the rule is spent.
+  const spent = rule.fault === 'model_offline' || (rule.times !== undefined && rule.times <= 0);
+  if (spent) rules.splice(rules.indexOf(rule), 1);
+  return resolve(rule);
 }

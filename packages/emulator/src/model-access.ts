@@ -53,3 +53,12 @@ export function resolveChatModel(scenario: Scenario, key: KeySettings, id: strin
   }
   throw new GatewayRefusal('provider_unavailable', `Model '${id}' is offline and has no fallback`);
 }
+
+/**
+ * The `model_offline` fault: the model goes offline for good (until a test sets `online` back),
+ * so it leaves `GET /models` and its requests answer as an offline model's do.
+ */
+export function takeModelOffline(scenario: Scenario, id: unknown): void {
+  if (typeof id !== 'string' || !Object.hasOwn(scenario.models, id)) return;
+  scenario.models[id]!.online = false;
+}

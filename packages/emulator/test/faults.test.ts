@@ -1,5 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
-import { createEmulator, DEFAULT_KEYS, FAULT_NAMES } from '../src/index';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createEmulator, DEFAULT_KEYS, type Emulator, FAULT_NAMES } from '../src/index';
 import { call, chat, errorOf, type Json, parseSse, userChat } from './helpers';
 
 const hello = userChat('community/general', 'hello there');
@@ -219,7 +219,219 @@ describe('fault rules', () => {
     expect(parseSse(await (await chat(emulator, streamed)).text()).at(-1)).toBe('[DONE]');
   });
 
-  it('knows the 15 fault names of the contract', () => {
-    expect(FAULT_NAMES).toHaveLength(18);
+  it('knows the 21 fault names of the contract', () => {
+    expect(FAULT_NAMES).toHaveLength(21);
+  });
+
+  it('every: N applies a rule to every Nth matching request', async () => {
+    const emulator = createEmulator();
+    emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', every: 3 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await chat(emulator, hello)).status);
+    expect(statuses).toEqual([200, 200, 502, 200, 200, 502]);
+  });
+
+  it('refuses every / afterRequests in the header with 400 naming it', async () => {
+    const error = await errorOf(
+      await chat(createEmulator(), streamed, withFault('stall_first_chunk; every=10')),
+    );
+    expect(error).toMatchObject({ status: 400, param: 'x-emulator-fault' });
+    expect(error.message).toMatch(/every.*only works in a fault rule/);
+  });
+});
+
+describe('model_offline', () => {
+  const desk = userChat('my/desk-model', 'hello');
+  const listed = async (emulator: Emulator) =>
+    ((await (await call(emulator, '/models')).json()) as Json).data.map((m: Json) => m.id);
+
+  it('with afterRequests: N, answers N requests, then 503 provider_unavailable and leaves /models', async () => {
+    const emulator = createEmulator();
+    emulator.injectFault({ fault: 'model_offline', model: 'my/desk-model', afterRequests: 2 });
+    expect((await chat(emulator, desk)).status).toBe(200);
+    expect(await listed(emulator)).toContain('my/desk-model');
+    expect((await chat(emulator, desk)).status).toBe(200);
+    const offline = await errorOf(await chat(emulator, desk));
+    expect(offline).toMatchObject({ status: 503, code: 'provider_unavailable' });
+    expect(offline.message).toMatch(/my\/desk-model.*offline/);
+    // Offline from then on, for streams too, and gone from the catalog.
+    const stream = userChat('my/desk-model', 'x', { stream: true });
+    expect(await errorOf(await chat(emulator, stream))).toMatchObject({ status: 503 });
+    expect(await listed(emulator)).not.toContain('my/desk-model');
+    expect(emulator.scenario.models['my/desk-model']!.online).toBe(false);
+    // Other models are untouched.
+    expect((await chat(emulator, hello)).status).toBe(200);
+  });
+
+  it('answers as the spec says an offline model answers: the key may send it to the fallback pool model', async () => {
+    const emulator = createEmulator({
+      models: { 'my/desk-model': { fallback: 'pool-a/llama-3-8b' } },
+    });
+    emulator.injectFault({ fault: 'model_offline', model: 'my/desk-model' });
+    const rerouted = await chat(emulator, desk); // the full key has the offline setting
+    expect(rerouted.status).toBe(200);
+    expect(rerouted.headers.get('x-service-model')).toBe('pool-a/llama-3-8b');
+    const refused = await chat(emulator, desk, { key: DEFAULT_KEYS.nofallback });
+    expect(await errorOf(refused)).toMatchObject({ status: 503, code: 'provider_unavailable' });
+  });
+
+  it('as a header, takes the named model offline; setting online back restores it', async () => {
+    const emulator = createEmulator();
+    const response = await chat(emulator, desk, withFault('model_offline'));
+    expect(await errorOf(response)).toMatchObject({ code: 'provider_unavailable' });
+    expect(await listed(emulator)).not.toContain('my/desk-model');
+    emulator.scenario.models['my/desk-model']!.online = true;
+    expect((await chat(emulator, desk)).status).toBe(200);
+  });
+});
+
+describe('stall faults', () => {
+  const stream = userChat('community/streamer', '[[words:6]]', { stream: true });
+  const decoder = new TextDecoder();
+
+  /** Reads once, reporting whether the read settled by the time `ms` of fake time passed. */
+  async function readAfter(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number) {
+    let result: ReadableStreamReadResult<Uint8Array> | undefined;
+    const pending = reader.read().then((r) => {
+      result = r;
+    });
+    await vi.advanceTimersByTimeAsync(ms);
+    return { settled: () => result, pending };
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('stall_first_chunk sends the headers, then no byte for ms, then the stream as usual', async () => {
+    vi.useFakeTimers();
+    const emulator = createEmulator();
+    const response = await chat(emulator, stream, withFault('stall_first_chunk; ms=5000'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const reader = response.body!.getReader();
+    const first = await readAfter(reader, 4999);
+    expect(first.settled()).toBeUndefined();
+    // The slot is held as a real server holds it.
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await first.pending;
+    let text = decoder.decode(first.settled()!.value);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+    expect(parseSse(text).at(-1)).toBe('[DONE]');
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(0);
+  });
+
+  it('stall_first_chunk: an abort during the stall frees the key slot and the model at once', async () => {
+    vi.useFakeTimers();
+    const emulator = createEmulator();
+    const aborter = new AbortController();
+    const response = await chat(emulator, stream, {
+      ...withFault('stall_first_chunk; ms=60000'),
+      signal: aborter.signal,
+    });
+    const reader = response.body!.getReader();
+    void reader.read().catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(10);
+    const models = async () =>
+      ((await (await call(emulator, '/models')).json()) as Json).data.find(
+        (m: Json) => m.id === 'community/streamer',
+      ).inflight;
+    expect(await models()).toBe(1);
+    aborter.abort();
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(0);
+    expect(await models()).toBe(0);
+    expect(vi.getTimerCount()).toBe(0); // the stall's timer went with it
+  });
+
+  it('stall_first_chunk: cancelling the body frees the slot at once', async () => {
+    vi.useFakeTimers();
+    const emulator = createEmulator();
+    const response = await chat(emulator, stream, withFault('stall_first_chunk; ms=60000'));
+    const reader = response.body!.getReader();
+    void reader.read();
+    await vi.advanceTimersByTimeAsync(10);
+    await reader.cancel();
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(0);
+  });
+
+  it('stall_first_chunk is bounded by the request deadline: then a request_timeout event', async () => {
+    vi.useFakeTimers();
+    const emulator = createEmulator({ requestTimeoutMs: 1000 });
+    const response = await chat(emulator, stream, withFault('stall_first_chunk; ms=60000'));
+    const text = response.text();
+    await vi.advanceTimersByTimeAsync(1000);
+    const events = parseSse(await text) as Json[];
+    expect(events[0]).toMatchObject({ error: { code: 'request_timeout' } });
+    expect(events.at(-1)).toBe('[DONE]');
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(0);
+  });
+
+  it('stall_first_chunk on a non-streamed answer delays its headers (they come with the answer)', async () => {
+    vi.useFakeTimers();
+    let settled = false;
+    const pending = chat(createEmulator(), hello, withFault('stall_first_chunk; ms=500')).then(
+      (r) => {
+        settled = true;
+        return r;
+      },
+    );
+    await vi.advanceTimersByTimeAsync(499);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await pending).status).toBe(200);
+  });
+
+  it('stall_stream sends afterChunks events, falls silent for ms, then continues to [DONE]', async () => {
+    vi.useFakeTimers();
+    const emulator = createEmulator();
+    const response = await chat(emulator, stream, withFault('stall_stream; afterChunks=3; ms=800'));
+    const reader = response.body!.getReader();
+    const head = await reader.read();
+    expect(parseSse(decoder.decode(head.value))).toHaveLength(3);
+    const next = await readAfter(reader, 799);
+    expect(next.settled()).toBeUndefined();
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await next.pending;
+    let text = decoder.decode(next.settled()!.value);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+    const rest = parseSse(text) as Json[];
+    const content = (events: Json[]) =>
+      events
+        .filter((e) => typeof e === 'object')
+        .map((e) => e.choices[0]?.delta.content ?? '')
+        .join('');
+    const before = parseSse(decoder.decode(head.value)) as Json[];
+    expect(content(before) + content(rest)).toBe('word1 word2 word3 word4 word5 word6');
+    expect(rest.at(-1)).toBe('[DONE]');
+  });
+
+  it('a stall rule with every: 10 stalls the 10th stream of the model only', async () => {
+    vi.useFakeTimers();
+    const emulator = createEmulator();
+    emulator.injectFault({
+      fault: 'stall_first_chunk',
+      model: 'community/streamer',
+      every: 10,
+      ms: 60000,
+    });
+    const outcomes: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const reader = (await chat(emulator, stream)).body!.getReader();
+      const read = await readAfter(reader, 0);
+      outcomes.push(read.settled() ? 'sent' : 'stalled');
+      await reader.cancel();
+    }
+    expect(outcomes.filter((o) => o === 'stalled')).toHaveLength(1);
+    expect(outcomes[9]).toBe('stalled');
   });
 });

@@ -1,6 +1,11 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isLinearPattern, patternTester, valueForSchema } from '../src/chat/value-for-schema';
+import {
+  isLinearPattern,
+  MAX_GENERATED_VALUE_CHARS,
+  patternTester,
+  valueForSchema,
+} from '../src/chat/value-for-schema';
 import { retryAfterSeconds } from '../src/gateway-error';
 import { MAX_BODY_BYTES, type RunningEmulator, startEmulator } from '../src/index';
 
@@ -170,6 +175,55 @@ describe('generated output is bounded', () => {
     ) as { s: string; a: unknown[] };
     expect(value.s.length).toBe(65_536);
     expect(value.a.length).toBe(1_000);
+  });
+
+  it('nested minItems (1000 × 1000 × 20) stay within the whole value’s 1 MiB budget', () => {
+    const leaf = { type: 'string', minLength: 20 };
+    const nested = (items: unknown, minItems: number) => ({ type: 'array', items, minItems });
+    const value = valueForSchema(nested(nested(nested(leaf, 20), 1000), 1000)) as unknown[][][];
+    const size = JSON.stringify(value).length;
+    expect(size).toBeLessThanOrEqual(MAX_GENERATED_VALUE_CHARS + 1024);
+    expect(size).toBeGreaterThan(MAX_GENERATED_VALUE_CHARS / 2); // filled up to the budget
+    expect(value[0]![0]).toHaveLength(20); // the first parts are whole; the budget cuts the rest
+    expect(value.length * value[0]!.length).toBeLessThan(1000 * 1000);
+  });
+
+  it('a self-referencing schema with many required properties stays within the budget', () => {
+    const required = Array.from({ length: 10 }, (_, i) => `p${i}`);
+    const node = {
+      type: 'object',
+      properties: Object.fromEntries(required.map((name) => [name, { $ref: '#' }])),
+      required,
+    };
+    const size = JSON.stringify(valueForSchema(node)).length;
+    expect(size).toBeLessThanOrEqual(MAX_GENERATED_VALUE_CHARS + 1024);
+  });
+
+  it('a large const repeated by minItems stops at the budget', () => {
+    const big = 'x'.repeat(100_000);
+    const value = valueForSchema({ type: 'array', items: { const: big }, minItems: 1000 });
+    expect(JSON.stringify(value).length).toBeLessThanOrEqual(MAX_GENERATED_VALUE_CHARS + 200_000);
+  });
+
+  it('a json_schema answer asking for 1000³ items is answered, bounded', async () => {
+    const nested = (items: unknown) => ({ type: 'array', items, minItems: 1000 });
+    const response = await fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'community/general',
+        messages: [{ role: 'user', content: 'fill it' }],
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'big', schema: nested(nested(nested({ type: 'integer' }))) },
+        },
+      }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { choices: { message: { content: string } }[] };
+    const content = body.choices[0]!.message.content;
+    expect(content.length).toBeLessThanOrEqual(MAX_GENERATED_VALUE_CHARS + 1024);
+    expect(Array.isArray(JSON.parse(content))).toBe(true);
   });
 
   it.each(['^(a+)+$', '(a|aa)*b', '^(\\w+\\s?)*$', '(x+x+)+y', '((ab)*)+c', '(a{1,}){2,}'])(

@@ -301,6 +301,25 @@ describe('startEmulator', () => {
     }
   });
 
+  it('stall_first_chunk: the headers arrive, no byte follows, and an abort frees the slot', async () => {
+    const key = server.apiKey;
+    const controller = new AbortController();
+    const response = await fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        'x-emulator-fault': 'stall_first_chunk; ms=600000',
+      },
+      body: JSON.stringify(userChat('community/streamer', 'hi', { stream: true })),
+      signal: controller.signal,
+    });
+    expect(response.status).toBe(200);
+    expect(server.emulator.counters.inflight[key]).toBe(1);
+    controller.abort();
+    await expect.poll(() => server.emulator.counters.inflight[key], { timeout: 10_000 }).toBe(0);
+  });
+
   it('serves an emulator given to it, and close() is idempotent', async () => {
     const extra = await startEmulator({ emulator: server.emulator });
     expect(extra.emulator).toBe(server.emulator);

@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.2 (capability rules), §4.6 (fallback).
+import type { ChosenFault } from '../faults';
 import { GatewayRefusal, jsonResponse } from '../gateway-error';
 import { resolveChatModel } from '../model-access';
 import { type RequestContext, readJson, requireJsonContent } from '../request-context';
@@ -27,6 +28,15 @@ function checkCapabilities(id: string, spec: ModelSpec, needs: OptionalCapabilit
       `Model '${id}' lacks the capability ${missing.join(', ')} that this request needs`,
     );
   }
+}
+
+/** Where a stall fault falls silent in a stream: before the first event, or after `afterChunks`. */
+function streamPause(
+  fault: ChosenFault | undefined,
+): { beforeEvent: number; ms: number } | undefined {
+  if (fault?.fault === 'stall_first_chunk') return { beforeEvent: 0, ms: fault.ms };
+  if (fault?.fault === 'stall_stream') return { beforeEvent: fault.afterChunks, ms: fault.ms };
+  return undefined;
 }
 
 /** POST /chat/completions. */
@@ -75,6 +85,7 @@ export async function handleChat(ctx: RequestContext): Promise<Response> {
       deadline: ctx.deadline,
       signal: ctx.signal,
       onEnd: ctx.takeRelease(),
+      pause: streamPause(ctx.fault),
     });
     return new Response(body, {
       status: 200,
@@ -91,7 +102,10 @@ export async function handleChat(ctx: RequestContext): Promise<Response> {
   const generationMs =
     ctx.scenario.streamChunkDelayMs *
     (reasoning.length + answer.pieceCount + answer.toolCalls.length + 1);
-  await waitBeforeHeaders(generationMs, ctx.deadline, ctx.signal);
+  // A non-streamed answer's server sends its headers with the answer: there a first-chunk stall
+  // delays the headers too.
+  const stallMs = ctx.fault?.fault === 'stall_first_chunk' ? ctx.fault.ms : 0;
+  await waitBeforeHeaders(generationMs + stallMs, ctx.deadline, ctx.signal);
 
   const text = answerText(answer);
   const message = dialectMessage(shape, text, reasoning);

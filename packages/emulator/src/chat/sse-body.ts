@@ -12,6 +12,11 @@ interface SseBodyOptions {
    * cancellation or failure.
    */
   onEnd: () => void;
+  /**
+   * A silence of `ms` before the event at index `beforeEvent` (0: before the first byte), instead
+   * of the usual chunk delay; bounded by the deadline like any wait. For the stall faults.
+   */
+  pause?: { beforeEvent: number; ms: number };
 }
 
 /** Bytes queued per read when there is no delay: few large writes keep long streams fast. */
@@ -37,6 +42,11 @@ export function sseBody(
   const encoder = new TextEncoder();
   let first = true;
   let ended = false;
+  /** Events queued so far (to find where `pause` goes). */
+  let produced = 0;
+  let paused = options.pause === undefined;
+  /** Stops a wait when the request is aborted or the body cancelled, so the slot frees at once. */
+  const stopWaiting = new AbortController();
   let pendingError: unknown;
   /** The next event, already taken from `events` to learn whether the stream ends. */
   let lookahead: IteratorResult<string> | undefined;
@@ -48,6 +58,7 @@ export function sseBody(
   const end = () => {
     if (ended) return;
     ended = true;
+    stopWaiting.abort();
     options.onEnd();
   };
   /** Queues the last bytes, closes, and releases the slot, all before the reader sees them. */
@@ -66,9 +77,12 @@ export function sseBody(
           return;
         }
         try {
-          if (options.chunkDelayMs > 0 && !first) {
-            const wait = Math.min(options.chunkDelayMs, Math.max(0, options.deadline - Date.now()));
-            await delay(wait, options.signal);
+          const pauseNow = !paused && produced === options.pause?.beforeEvent;
+          const silence = pauseNow ? options.pause!.ms : first ? 0 : options.chunkDelayMs;
+          if (pauseNow) paused = true;
+          if (silence > 0) {
+            const wait = Math.min(silence, Math.max(0, options.deadline - Date.now()));
+            await delay(wait, stopWaiting.signal);
             // Aborted or cancelled while waiting: stop producing.
             if (ended) {
               controller.close();
@@ -100,7 +114,9 @@ export function sseBody(
               return;
             }
             batch += next.value;
-            if (options.chunkDelayMs <= 0 && batch.length < BATCH_CHARS) continue;
+            produced += 1;
+            const pauseNext = !paused && produced === options.pause?.beforeEvent;
+            if (options.chunkDelayMs <= 0 && batch.length < BATCH_CHARS && !pauseNext) continue;
             // Look one event ahead: when this batch holds the last one ([DONE]), the stream closes
             // and its in-flight slot is released now, with its last byte, not one pull (and one
             // delay) later, when a client that saw [DONE] may already have sent its next request.

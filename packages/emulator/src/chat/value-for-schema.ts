@@ -25,6 +25,8 @@ interface Context {
   depth: number;
   /** How many `$ref`s led here: past a few, only what is required is generated. */
   refs: number;
+  /** Shared by the whole value: what is left of `MAX_GENERATED_VALUE_CHARS`. */
+  budget: { left: number };
 }
 
 const MAX_DEPTH = 12;
@@ -52,8 +54,30 @@ const FORMAT_SAMPLES: Record<string, string> = {
 };
 
 export function valueForSchema(schema: unknown, options: SchemaValueOptions = {}): unknown {
-  const ctx = { root: schema, text: options.text, facts: options.facts ?? {}, depth: 0, refs: 0 };
+  const ctx: Context = {
+    root: schema,
+    text: options.text,
+    facts: options.facts ?? {},
+    depth: 0,
+    refs: 0,
+    budget: { left: MAX_GENERATED_VALUE_CHARS },
+  };
   return generate(schema, ctx, undefined, 0);
+}
+
+/** Counts `chars` characters of JSON against the value's budget. */
+function spend(ctx: Context, chars: number): void {
+  ctx.budget.left -= chars;
+}
+
+function exhausted(ctx: Context): boolean {
+  return ctx.budget.left <= 0;
+}
+
+/** The JSON size of a value copied as is (a `const`, an `enum` member, a fact). */
+function copied<T>(ctx: Context, value: T): T {
+  spend(ctx, (JSON.stringify(value) ?? 'null').length + 1);
+  return value;
 }
 
 /** The known value of the property `name`, if there is one. */
@@ -98,6 +122,14 @@ function stringFits(value: string, schema: JsonObject): boolean {
 const MAX_GENERATED_STRING = 65_536;
 /** Most items generated for an array (a larger `minItems` is not honoured). */
 const MAX_GENERATED_ITEMS = 1_000;
+/**
+ * Largest whole value, in characters of its JSON (1 MiB): each array and string is bounded above,
+ * but nesting multiplies them (1 000 × 1 000 × 20 items), so the value as a whole has a budget
+ * too. Past it, arrays stop short of `minItems`, objects leave out their remaining properties
+ * (required ones included), strings are cut, and anything else is `null`: the value may then
+ * break its schema, as with `minLength` and `minItems` above their bounds.
+ */
+export const MAX_GENERATED_VALUE_CHARS = 1_048_576;
 /** Longest string tested against a schema `pattern`. */
 const MAX_PATTERN_INPUT = 1_024;
 
@@ -196,13 +228,14 @@ function pickType(schema: JsonObject): string {
 }
 
 function generate(schema: unknown, ctx: Context, name: string | undefined, index: number): unknown {
+  if (exhausted(ctx)) return null;
   if (schema === true || schema === undefined) return stringValue({}, ctx, name, index);
-  if (!isJsonObject(schema)) return null;
+  if (!isJsonObject(schema)) return copied(ctx, null);
   if (typeof schema.$ref === 'string') {
-    if (ctx.refs >= MAX_REFS) return null;
+    if (ctx.refs >= MAX_REFS) return copied(ctx, null);
     return generate(resolveRef(schema.$ref, ctx.root), { ...ctx, refs: ctx.refs + 1 }, name, index);
   }
-  if ('const' in schema) return schema.const;
+  if ('const' in schema) return copied(ctx, schema.const);
   if (Array.isArray(schema.enum) && schema.enum.length > 0) {
     const fact = factOf(ctx, name);
     if (
@@ -211,8 +244,8 @@ function generate(schema: unknown, ctx: Context, name: string | undefined, index
       typeof fact !== 'object' &&
       schema.enum.includes(fact)
     )
-      return fact;
-    return schema.enum[index % schema.enum.length];
+      return copied(ctx, fact);
+    return copied(ctx, schema.enum[index % schema.enum.length]);
   }
   if (Array.isArray(schema.allOf)) return generate(mergeAllOf(schema), ctx, name, index);
   const union = Array.isArray(schema.anyOf) ? schema.anyOf : schema.oneOf;
@@ -228,17 +261,19 @@ function generate(schema: unknown, ctx: Context, name: string | undefined, index
     case 'array':
       return arrayValue(schema, ctx, name);
     case 'integer':
-      if (typeof fact === 'number' && numberFits(fact, schema, true)) return fact;
-      return numberValue(schema, true, index);
+      if (typeof fact === 'number' && numberFits(fact, schema, true)) return copied(ctx, fact);
+      return copied(ctx, numberValue(schema, true, index));
     case 'number':
-      if (typeof fact === 'number' && numberFits(fact, schema, false)) return fact;
-      return numberValue(schema, false, index);
+      if (typeof fact === 'number' && numberFits(fact, schema, false)) return copied(ctx, fact);
+      return copied(ctx, numberValue(schema, false, index));
     case 'boolean':
-      return typeof fact === 'boolean' ? fact : true;
+      return copied(ctx, typeof fact === 'boolean' ? fact : true);
     case 'null':
-      return null;
+      return copied(ctx, null);
     default:
-      if (typeof fact === 'string' && stringFits(fact, schema)) return fact;
+      if (typeof fact === 'string' && stringFits(fact, schema) && fact.length < ctx.budget.left) {
+        return copied(ctx, fact);
+      }
       return stringValue(schema, ctx, name, index);
   }
 }
@@ -248,13 +283,19 @@ function objectValue(schema: JsonObject, ctx: Context): JsonObject {
   const properties = isJsonObject(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
   const deeper = { ...ctx, depth: ctx.depth + 1 };
+  spend(ctx, 2);
   for (const [key, propertySchema] of Object.entries(properties)) {
+    if (exhausted(ctx)) return result;
     // Optional properties are filled too, except deep down where recursion could run away.
     if (!required.has(key) && minimal(ctx)) continue;
+    spend(ctx, key.length + 3);
     result[key] = generate(propertySchema, deeper, key, 0);
   }
   for (const key of required) {
-    if (!(key in result)) result[key] = generate(true, deeper, key, 0);
+    if (exhausted(ctx)) return result;
+    if (key in result) continue;
+    spend(ctx, key.length + 3);
+    result[key] = generate(true, deeper, key, 0);
   }
   return result;
 }
@@ -269,7 +310,8 @@ function arrayValue(schema: JsonObject, ctx: Context, name: string | undefined):
     : Math.max(minItems, prefix.length, 1);
   const count = Math.min(wanted, maxItems, MAX_GENERATED_ITEMS);
   const items: unknown[] = [];
-  for (let i = 0; i < count; i++) {
+  spend(ctx, 2);
+  for (let i = 0; i < count && !exhausted(ctx); i++) {
     const itemSchema = i < prefix.length ? prefix[i] : (schema.items ?? true);
     items.push(generate(itemSchema, deeper, name, i));
   }
@@ -321,10 +363,21 @@ function stringValue(
   const format = typeof schema.format === 'string' ? FORMAT_SAMPLES[schema.format] : undefined;
   const base = format ?? ctx.text ?? (name ? `example ${name}` : 'example');
   const value = fitLength(index > 0 && !format ? `${base} ${index + 1}` : base, schema);
+  return copied(ctx, withinBudget(patterned(value, schema), ctx));
+}
+
+/** `value`, or a short candidate matching the schema's `pattern` when `value` does not. */
+function patterned(value: string, schema: JsonObject): string {
   if (typeof schema.pattern !== 'string') return value;
   const test = patternTester(schema.pattern);
   if (test === undefined) return value;
   if (test(value)) return value;
   const candidates = ['a', 'A', '0', 'example', 'abc', 'ABC', '123', 'a1', 'en', 'x@example.com'];
   return candidates.map((candidate) => fitLength(candidate, schema)).find(test) ?? value;
+}
+
+/** A string cut to what is left of the value's budget. */
+function withinBudget(value: string, ctx: Context): string {
+  const left = Math.max(0, ctx.budget.left - 3);
+  return value.length > left ? value.slice(0, left) : value;
 }
