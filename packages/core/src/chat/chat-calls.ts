@@ -1,16 +1,22 @@
 // docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.6 (fallback detection: requested and
-// served model).
-import type { CallOptions, StallTimeoutOptions } from '../call/call-options';
+// served model), §4.7 (`fallbackModels`, stall timeouts).
+import {
+  type CallOptions,
+  readStallTimeouts,
+  type StallTimeoutOptions,
+} from '../call/call-options';
+import type { Catalog } from '../catalog/catalog';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
 import type { Transport } from '../http/transport';
 import { answeringModel } from '../protocol/answering-model';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
-import type { ChatRoute } from '../protocol/chat-route';
 import { ENDPOINTS } from '../protocol/endpoints';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
 import { readChatCompletion } from './assemble-chat';
+import { chatRoute, planFallbackCall } from './fallback-route';
+import { readFallbackModels } from './plan-candidates';
 import { GatewayChatStream } from './stream/sse-chat-stream';
 import { validateChatRequest } from './validate-chat';
 import { chatCompletionProblem } from './validate-chat-response';
@@ -40,21 +46,30 @@ export interface ChatStreamOptions extends ChatCallOptions {
 /** `POST /chat/completions` answered as one JSON completion, checked and read. */
 export async function postChat(
   transport: Transport,
+  catalog: Catalog,
   req: ChatRequest,
   opts: ChatCallOptions | undefined,
 ): Promise<ChatResult> {
   validateChatRequest(req);
+  const stall = readStallTimeouts(opts);
+  const fallbackModels = readFallbackModels(opts?.fallbackModels);
   const requestedModel = req.model;
+  const spec = { method: 'POST', path: ENDPOINTS.chat, requestedModel, stall } as const;
+  const planned = fallbackModels
+    ? await planFallbackCall(transport, catalog, req, false, fallbackModels, opts, (model) =>
+        chatBody({ ...req, model }, false),
+      )
+    : undefined;
   const answer = await transport.json<ChatCompletionResponse>(
-    { method: 'POST', path: ENDPOINTS.chat, body: chatBody(req, false), requestedModel },
-    opts,
+    planned ? { ...spec, ...planned.spec } : { ...spec, body: chatBody(req, false) },
+    planned ? planned.options : opts,
   );
   const redact = (text: string) => transport.redact(text);
   const problem = chatCompletionProblem(answer.data);
   if (problem) {
     throw invalidAnswer(redact, `The chat completion ${problem}`, answer, requestedModel);
   }
-  const { data, headers } = answer;
+  const { data, headers, walked } = answer;
   const assembled = readChatCompletion(data);
   if (assembled === undefined) {
     throw invalidAnswer(
@@ -64,7 +79,8 @@ export async function postChat(
       requestedModel,
     );
   }
-  const servedModel = answeringModel(headers, data.model, requestedModel);
+  // After a failover the model sent is the walk's, not the request's.
+  const servedModel = answeringModel(headers, data.model, walked?.model ?? requestedModel);
   return {
     response: data,
     answer: assembled,
@@ -72,13 +88,14 @@ export async function postChat(
     servedModel,
     fallback: servedModel !== requestedModel,
     headers,
-    route: oneHop(requestedModel, servedModel),
+    route: chatRoute(planned, walked, requestedModel, servedModel),
   };
 }
 
 /** `POST /chat/completions` with `stream: true`: resolves once the answer's headers arrived. */
 export async function openChatStream(
   transport: Transport,
+  catalog: Catalog,
   req: ChatRequest,
   opts: ChatStreamOptions | undefined,
 ): Promise<ChatStream> {
@@ -89,34 +106,37 @@ export async function openChatStream(
       message: `assemble (call option) must be a boolean, got ${typeof opts.assemble}`,
     });
   }
+  const stall = readStallTimeouts(opts);
+  const fallbackModels = readFallbackModels(opts?.fallbackModels);
   const requestedModel = req.model;
+  const spec = {
+    method: 'POST',
+    path: ENDPOINTS.chat,
+    accept: 'text/event-stream',
+    requestedModel,
+    stream: true,
+    stall,
+  } as const;
+  const planned = fallbackModels
+    ? await planFallbackCall(transport, catalog, req, true, fallbackModels, opts, (model) =>
+        chatBody({ ...req, model }, true),
+      )
+    : undefined;
   const open = await transport.open(
-    {
-      method: 'POST',
-      path: ENDPOINTS.chat,
-      body: chatBody(req, true),
-      accept: 'text/event-stream',
-      requestedModel,
-      stream: true,
-    },
-    opts,
+    planned ? { ...spec, ...planned.spec } : { ...spec, body: chatBody(req, true) },
+    planned ? planned.options : opts,
   );
   const headers = open.response.headers;
-  // A stream's chunks are not read for it: the header, else the requested model.
-  const servedModel = answeringModel(headers, undefined, requestedModel);
+  // A stream's chunks are not read for it: the header, else the model sent.
+  const servedModel = answeringModel(headers, undefined, open.walked?.model ?? requestedModel);
   return new GatewayChatStream(open, {
     requestedModel,
     servedModel,
     fallback: servedModel !== requestedModel,
     headers,
-    route: oneHop(requestedModel, servedModel),
+    route: chatRoute(planned, open.walked, requestedModel, servedModel),
     assemble: opts?.assemble !== false,
   });
-}
-
-/** The route of a call without `fallbackModels`: the requested model, answered. */
-function oneHop(model: string, answeredBy: string): ChatRoute {
-  return { requested: [model], hops: [{ model, outcome: 'answered' }], answeredBy };
 }
 
 /** The request as sent: `stream` is the client's to set, whatever the caller put there. */

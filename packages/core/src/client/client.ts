@@ -71,6 +71,8 @@ export class GatewayClient {
       local,
       budgetId: id,
       timeoutMs: resolved.timeoutMs,
+      firstChunkTimeoutMs: resolved.firstChunkTimeoutMs,
+      chunkTimeoutMs: resolved.chunkTimeoutMs,
       maxRetries: resolved.maxRetries,
       maxRetryAfterMs: resolved.maxRetryAfterMs,
       retryBaseDelayMs: resolved.retryBaseDelayMs,
@@ -193,12 +195,14 @@ export class GatewayClient {
    * `fallbackModels`, the models are checked against the catalog and walked in order (`route`).
    */
   async chat(req: ChatRequest, opts?: ChatCallOptions): Promise<ChatResult> {
-    return postChat(this.#ready().transport, req, opts);
+    const { transport, catalog } = this.#ready();
+    return postChat(transport, catalog, req, opts);
   }
 
   /** A streamed chat completion: resolves once the gateway answered with a stream. */
   async chatStream(req: ChatRequest, opts?: ChatStreamOptions): Promise<ChatStream> {
-    return openChatStream(this.#ready().transport, req, opts);
+    const { transport, catalog } = this.#ready();
+    return openChatStream(transport, catalog, req, opts);
   }
 
   /** `POST /embeddings` as given (one request; limits checked first). */

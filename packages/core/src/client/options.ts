@@ -103,6 +103,9 @@ interface ResolvedOptions {
   /** undefined: the default in-process budget. */
   budget: KeyBudget | undefined;
   timeoutMs: number;
+  /** Stall timeouts of chat calls; undefined: off. */
+  firstChunkTimeoutMs: number | undefined;
+  chunkTimeoutMs: number | undefined;
   maxRetries: number;
   catalogTtlMs: number;
   maxRetryAfterMs: number;
@@ -181,6 +184,12 @@ function positiveInteger(
   return value;
 }
 
+/** A timeout that is off unless given: an integer ≥ 1 ms, clamped to the longest timer. */
+function optionalTimeout(name: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  return Math.min(MAX_TIMEOUT_MS, positiveInteger(name, value, 1));
+}
+
 function checkBudget(budget: unknown): KeyBudget | undefined {
   if (budget === undefined) return undefined;
   const acquire = (budget as { acquire?: unknown } | null)?.acquire;
@@ -234,6 +243,8 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
       MAX_TIMEOUT_MS,
       positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs),
     ),
+    firstChunkTimeoutMs: optionalTimeout('firstChunkTimeoutMs', options.firstChunkTimeoutMs),
+    chunkTimeoutMs: optionalTimeout('chunkTimeoutMs', options.chunkTimeoutMs),
     maxResponseBytes: positiveInteger(
       'maxResponseBytes',
       options.maxResponseBytes,

@@ -1,10 +1,12 @@
 // docs/gateway-protocol.md §10.5 (which failures are retried), §5.3 and §5.5 (nothing is replayed
-// once an answer has begun, except a stream lost before its first bytes).
+// once an answer has begun, except a stream lost before its first bytes), §4.7 (which move on).
 /**
  * Which failures are retryable: the half of core's retry policy that `GatewayError` applies when
- * it is made, so its `isRetryable` is decided here and nowhere else. How long to wait before the
+ * it is made, so its `isRetryable` is decided here and nowhere else; and which of them move a call
+ * with `fallbackModels` to its next model at once (`failoverReason`). How long to wait before the
  * next attempt, and the retry defaults, are the other half (http/retry-policy.ts).
  */
+import type { FailoverReason } from '../protocol/chat-route';
 
 /**
  * The longest `Retry-After` worth waiting for, unless the client sets `maxRetryAfterMs`: `ai` and
@@ -29,6 +31,8 @@ interface Failure {
   code: string;
   status?: number;
   retryAfterMs?: number;
+  /** A stall timeout's phase (`timeout` errors of `firstChunkTimeoutMs` / `chunkTimeoutMs`). */
+  stall?: { phase: 'first-chunk' | 'between-chunks' };
 }
 
 /** What the policy needs beyond the error's fields, known only where the transport makes it. */
@@ -49,10 +53,50 @@ export interface FailureContext {
  */
 export function isRetryableFailure(failure: Failure, context: FailureContext = {}): boolean {
   const { code, status, retryAfterMs } = failure;
+  // Nothing came before the first chunk: no answer, like a lost connection. Silence after it is
+  // final (part of the answer was delivered).
+  if (failure.stall) return failure.stall.phase === 'first-chunk';
   if (status === undefined) return RETRYABLE_CODES.has(code);
   if (status >= 200 && status < 300 && context.beforeFirstBytes !== true) return false;
   if (status < 400) return RETRYABLE_CODES.has(code);
   if (!RETRYABLE_STATUSES.has(status)) return false;
   const maxRetryAfterMs = context.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
   return status !== 429 || retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs;
+}
+
+/**
+ * Failures that say "this model cannot take the call now, another may": a busy or unavailable
+ * model or provider, the gateway's own time limit, a connection lost before the first byte, and
+ * the gateway refusing this model (unknown, not allowed, lacking a capability the catalog
+ * claimed). Not `client_concurrency_exceeded`: the key's limit is the same for every model.
+ */
+const FAILOVER_CODES: ReadonlySet<string> = new Set<FailoverReason>([
+  'model_busy',
+  'provider_unavailable',
+  'all_providers_failed',
+  'provider_request_failed',
+  'request_timeout',
+  'network_error',
+  'model_not_found',
+  'model_not_allowed',
+  'unshielded_access_required',
+  'unsupported_model_capability',
+]);
+/** Error answers that say a model's provider failed, whatever their body: the next model, at once. */
+const FAILOVER_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+
+/**
+ * Why a failed attempt of a call with `fallbackModels` moves to the next listed model at once
+ * (no retry wait), or undefined when it does not (a caller error, the key's concurrency limit, a
+ * 500, a stall after the first chunk): those follow the retry rules above on the same model.
+ * Asked only of attempts that failed before any answer byte (the transport's loop).
+ */
+export function failoverReason(failure: Failure): FailoverReason | undefined {
+  const { code, status, stall } = failure;
+  if (stall) return stall.phase === 'first-chunk' ? 'first_chunk_stall' : undefined;
+  if (FAILOVER_CODES.has(code)) return code as FailoverReason;
+  if (status !== undefined && FAILOVER_STATUSES.has(status)) {
+    return code === 'provider_protocol_error' ? code : 'upstream_error';
+  }
+  return undefined;
 }

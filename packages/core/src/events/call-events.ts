@@ -1,7 +1,8 @@
-// docs/gateway-protocol.md §4.6 (the fallback event), §10.5 (retry events).
+// docs/gateway-protocol.md §4.6 (the fallback event), §10.5 (retry events), §4.7 (skips, failovers).
 import { isGatewayError } from '../errors/errors';
 import { answeringModel } from '../protocol/answering-model';
 import type { AssembledChat } from '../protocol/chat-result-types';
+import type { FailoverReason, SkippedModel } from '../protocol/chat-route';
 import { endpointName } from '../protocol/endpoints';
 import { readUsage } from '../protocol/read-usage';
 import type { Usage } from '../protocol/wire-types';
@@ -10,6 +11,8 @@ import type {
   GatewayDoneEvent,
   GatewayEvent,
   GatewayEventHandler,
+  GatewayFailoverEvent,
+  GatewayModelSkippedEvent,
   GatewayOperation,
   GatewayResponseEvent,
   GatewayRetryEvent,
@@ -54,6 +57,8 @@ export class CallEvents {
   /** The answer's headers, once a 2xx arrived (`X-Service-Model`). */
   #headers: Headers | undefined;
   #servedModel: string | undefined;
+  /** The model the latest attempt asked for, when it is not the requested one's (`fallbackModels`). */
+  #model: string | undefined;
   #ended = false;
 
   constructor(init: CallEventsInit) {
@@ -117,8 +122,10 @@ export class CallEvents {
     });
   }
 
-  attempt(attempt: number, method: 'GET' | 'POST', path: string): void {
+  /** A request is sent; `model`: the model it asks for (calls with `fallbackModels`). */
+  attempt(attempt: number, method: 'GET' | 'POST', path: string, model?: string): void {
     this.#attempts = attempt;
+    if (model !== undefined) this.#model = model;
     this.#sentAt = performance.now();
     const event: GatewayAttemptEvent = {
       type: 'attempt',
@@ -130,6 +137,36 @@ export class CallEvents {
       path,
     };
     if (this.#requestedModel !== undefined) event.requestedModel = this.#requestedModel;
+    if (model !== undefined) event.model = model;
+    this.#send(event);
+  }
+
+  /** A listed model was left out before sending (`fallbackModels`). */
+  skipped(skip: SkippedModel): void {
+    const event: GatewayModelSkippedEvent = {
+      type: 'model-skipped',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
+      model: skip.model,
+      reason: skip.reason,
+      detail: skip.detail,
+    };
+    this.#send(event);
+  }
+
+  /** The call left `from` for `to` at once (`fallbackModels`), after `waitedMs` on `from`. */
+  failover(from: string, to: string, reason: FailoverReason, waitedMs: number): void {
+    const event: GatewayFailoverEvent = {
+      type: 'failover',
+      callId: this.#callId,
+      operation: this.#operation,
+      time: Date.now(),
+      from,
+      to,
+      reason,
+      waitedMs,
+    };
     this.#send(event);
   }
 
@@ -181,7 +218,7 @@ export class CallEvents {
   answered(data: unknown, text: string): void {
     const answer =
       typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
-    this.#served(answeringModel(this.#headers, answer.model, this.#requestedModel));
+    this.#served(answeringModel(this.#headers, answer.model, this.#model ?? this.#requestedModel));
     const choices = Array.isArray(answer.choices) ? (answer.choices as unknown[]) : undefined;
     const first = choices?.find(
       (choice): choice is Record<string, unknown> =>
@@ -228,7 +265,7 @@ export class CallEvents {
     if (typeof answer.finishReason === 'string' && answer.finishReason !== '') {
       event.finishReason = answer.finishReason;
     }
-    const servedModel = this.#servedModel ?? this.#requestedModel;
+    const servedModel = this.#servedModel ?? this.#model ?? this.#requestedModel;
     if (servedModel !== undefined) event.servedModel = servedModel;
     const counts = readUsage(usage);
     if (counts !== undefined) event.usage = counts;
@@ -256,7 +293,7 @@ export class CallEvents {
       this.failed(error);
       return;
     }
-    this.#served(answeringModel(this.#headers, undefined, this.#requestedModel));
+    this.#served(answeringModel(this.#headers, undefined, this.#model ?? this.#requestedModel));
     this.succeeded(answer.usage, () => JSON.stringify(answer), answer);
   }
 

@@ -1,4 +1,7 @@
-// docs/gateway-protocol.md §2.5 (a streamed answer gives its slot back when its body ends).
+// docs/gateway-protocol.md §2.5 (a streamed answer gives its slot back when its body ends), §4.7
+// (a stream silent for longer than `chunkTimeoutMs` is stopped).
+import { StallTimer } from '../call/stall-timer';
+
 /**
  * Unread bytes above which reading ahead pauses while the consumer keeps reading (a live consumer
  * slower than the network then sets the pace, and memory stays near this bound).
@@ -9,6 +12,18 @@ export const READ_AHEAD_HIGH_WATER_BYTES = 1024 * 1024;
  * rest of the body is read ahead, so that the request (and its slot) ends.
  */
 export const READ_AHEAD_STALL_MS = 1000;
+
+/** How a body read ahead is bounded: its unread bytes, and optionally its silences. */
+export interface ReadAheadLimits {
+  maxBufferedBytes: number;
+  /** The error of a body whose unread bytes passed `maxBufferedBytes`. */
+  overflow: () => unknown;
+  /**
+   * Longest wait for the network's next chunk (`chunkTimeoutMs`): past it the body is cancelled
+   * and fails with `stalled(waitedMs)`. Waits while reading is paused for the consumer do not count.
+   */
+  silence?: { limitMs: number; stalled: (waitedMs: number) => unknown };
+}
 
 /**
  * Reads a response body as fast as the network delivers it into a queue the consumer drains, and
@@ -38,13 +53,15 @@ export class BodyReadAhead {
   #stallTimer: ReturnType<typeof setTimeout> | undefined;
   /** The consumer stalled once: never pause again. */
   #unattended = false;
+  /** The network's silence clock (`limit.silence`). */
+  readonly #silence: StallTimer | undefined;
 
   constructor(
     reader: ReadableStreamDefaultReader<Uint8Array>,
     first: Uint8Array | undefined,
     signal: AbortSignal,
     onSettled: () => void,
-    limit: { maxBufferedBytes: number; overflow: () => unknown } = {
+    limit: ReadAheadLimits = {
       maxBufferedBytes: Number.POSITIVE_INFINITY,
       overflow: () => new Error('read-ahead buffer overflow'),
     },
@@ -54,6 +71,15 @@ export class BodyReadAhead {
     this.#onSettled = onSettled;
     this.#maxBuffered = limit.maxBufferedBytes;
     this.#overflow = limit.overflow;
+    const silence = limit.silence;
+    if (silence) {
+      this.#silence = new StallTimer(silence.limitMs, (waitedMs) => {
+        const error = silence.stalled(waitedMs);
+        // Cancelling the body aborts the request: the gateway stops counting it, as we do.
+        this.#reader.cancel(error).catch(() => {});
+        this.#settle('failed', error);
+      });
+    }
     if (first !== undefined) {
       this.#chunks.push(first);
       this.#buffered = first.byteLength;
@@ -79,7 +105,9 @@ export class BodyReadAhead {
   async #pump(): Promise<void> {
     try {
       for (;;) {
+        this.#silence?.start();
         const { done, value } = await this.#reader.read();
+        this.#silence?.stop();
         if (this.#state !== 'reading') return;
         if (done) {
           this.#settle('ended');
@@ -108,6 +136,7 @@ export class BodyReadAhead {
         }
       }
     } catch (error) {
+      this.#silence?.stop();
       this.#settle('failed', error);
     }
   }
@@ -139,6 +168,7 @@ export class BodyReadAhead {
     if (this.#state !== 'reading') return;
     this.#state = state;
     this.#error = error;
+    this.#silence?.stop();
     this.#signal.removeEventListener('abort', this.#onAbort);
     this.#unpause();
     this.#onSettled();

@@ -30,7 +30,7 @@ export function isRetryableWithin(
   );
 }
 
-interface RetryLimits {
+export interface RetryLimits {
   maxRetryAfterMs: number;
   retryBaseDelayMs: number;
   /** What is left of the call's deadline. */

@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §2.5 (the key's slots), §5.5 (a stream is retried until its first
-// bytes), §10.5 (the retry policy).
+// bytes), §10.5 (the retry policy), §4.7 (failover between models, the first-chunk stall).
 import { type KeyBudget, type ReleaseSlot, tryAcquireNow } from '../budget/key-budget';
 import type { Semaphore } from '../budget/semaphore';
 import type { CallOptions } from '../call/call-options';
@@ -10,8 +10,12 @@ import { invalidResponse } from '../errors/invalid-response';
 import { registerSecret } from '../errors/redact-secret';
 import type { CallEvents } from '../events/call-events';
 import type { GatewayEventHandler } from '../events/gateway-events';
+import type { ChatRouteHop, SkippedModel } from '../protocol/chat-route';
 import { errorFromAnswer, lostStream, readErrorBody, tooLarge } from './answer-errors';
 import { corsHint } from './cors-hint';
+import { FailoverWalk, type NextStep, type RouteSpec } from './failover-route';
+import { FirstChunkWatch } from './first-chunk-watch';
+import { countModelInflight, modelInflight } from './model-inflight';
 import { redact } from './parse-error-response';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { RequestHeaders } from './request-headers';
@@ -30,6 +34,9 @@ interface TransportConfig {
   budget: KeyBudget;
   budgetId: string;
   timeoutMs: number;
+  /** Chat calls' stall timeouts (client options; a call's own win). Undefined: off. */
+  firstChunkTimeoutMs?: number;
+  chunkTimeoutMs?: number;
   maxRetries: number;
   maxRetryAfterMs: number;
   retryBaseDelayMs: number;
@@ -60,6 +67,21 @@ interface RequestSpec {
    * connection lost before them is retried like one lost before the response.
    */
   stream?: boolean;
+  /**
+   * Chat calls: their stall timeouts as the call set them (each falls back to the client's).
+   * Requests without it (catalog, services) have none.
+   */
+  stall?: { firstChunkMs?: number; chunkMs?: number };
+  /** Chat calls with `fallbackModels`: the models to walk (then `body` is not read). */
+  route?: RouteSpec;
+  /** Chat calls with `fallbackModels`: the models left out before sending (for events). */
+  skipped?: readonly SkippedModel[];
+}
+
+/** The walk of a call with `fallbackModels`, as it ended: its failed hops and the model that answered. */
+export interface Walked {
+  hops: ChatRouteHop[];
+  model: string;
 }
 
 /** A 2xx response whose slot is still held: the owner must call `release` and `scope.dispose`. */
@@ -72,6 +94,10 @@ export interface OpenResponse {
   firstChunk?: Uint8Array;
   /** Most unread bytes a stream may buffer ahead of its reader (`maxResponseBytes`). */
   maxBufferedBytes: number;
+  /** Streams: the longest silence between two chunks (`chunkTimeoutMs`); undefined: none. */
+  chunkTimeoutMs?: number;
+  /** Calls with `fallbackModels`: the models tried before this answer, and the one that gave it. */
+  walked?: Walked;
   /** The call's events when the client has an `onEvent` hook; the owner reports the end. */
   events?: CallEvents;
   /**
@@ -145,6 +171,7 @@ export class Transport {
     const events = this.#config.onEvent
       ? await this.#events(spec, this.#config.onEvent)
       : undefined;
+    if (events && spec.skipped) for (const skip of spec.skipped) events.skipped(skip);
     const scope = new CallScope(options.signal, timeoutMs);
     try {
       return await this.#attempts(spec, options, scope, events);
@@ -153,6 +180,19 @@ export class Transport {
       events?.failed(error);
       throw error;
     }
+  }
+
+  /**
+   * A chat call refused before any request (`no_model_can_serve`): with a hook, its events
+   * (`start`, each `model-skipped`, `done`), then the refusal is thrown.
+   */
+  async refuse(spec: RequestSpec, error: GatewayError): Promise<never> {
+    if (this.#config.onEvent) {
+      const events = await this.#events(spec, this.#config.onEvent);
+      for (const skip of spec.skipped ?? []) events.skipped(skip);
+      events.failed(error);
+    }
+    throw error;
   }
 
   async #events(spec: RequestSpec, onEvent: GatewayEventHandler): Promise<CallEvents> {
@@ -259,56 +299,47 @@ export class Transport {
     const url = `${this.#config.baseURL}${spec.path}`;
     let held: ReleaseSlot | undefined;
     try {
-      const headers = this.#headers.for(spec.body, spec.accept, options.headers);
-      const fetchImpl = this.#config.fetch ?? globalThis.fetch;
-      if (typeof fetchImpl !== 'function') {
-        throw new GatewayError({
-          code: 'configuration_error',
-          message:
-            'No fetch: this runtime has no global fetch; pass `fetch` to createGatewayClient',
-          field: 'fetch',
-        });
-      }
+      const walk = spec.route ? new FailoverWalk(spec.route) : undefined;
+      // (Every body of a walk is JSON text: the first one's headers are all of theirs.)
+      const headers = this.#headers.for(
+        walk ? walk.body() : spec.body,
+        spec.accept,
+        options.headers,
+      );
+      const fetchImpl = this.#fetch();
       if (this.#plainHttpUnchecked) await this.#warnIfPlainHttpToRemote();
       const maxRetries = options.maxRetries ?? this.#config.maxRetries;
-      for (let attempt = 0; ; attempt++) {
+      let retries = 0;
+      for (let attempt = 1; ; attempt++) {
+        const sent = walk ? { ...spec, body: walk.body(), requestedModel: walk.model } : spec;
+        const startedAt = walk ? performance.now() : 0;
         held =
           (events ? undefined : this.#acquireNow(scope)) ??
-          (await this.#acquire(spec, scope, events, attempt + 1));
+          (await this.#acquire(sent, scope, events, attempt));
+        if (sent.requestedModel !== undefined) {
+          held = countModelInflight(this.#config.budgetId, sent.requestedModel, held);
+        }
         // (Without events the request is awaited directly: no extra async step per attempt.)
         const outcome = await (events
-          ? this.#observed(url, headers, fetchImpl, spec, scope, events, attempt + 1)
-          : this.#attempt(url, headers, fetchImpl, spec, scope));
+          ? this.#observed(url, headers, fetchImpl, sent, scope, events, attempt)
+          : this.#attempt(url, headers, fetchImpl, sent, scope));
         if (!(outcome instanceof GatewayError)) {
           const release = held;
           held = undefined;
-          const open: OpenResponse = {
-            ...outcome,
-            release,
-            scope,
-            maxBufferedBytes: this.#config.maxResponseBytes,
-            owner: this,
-          };
-          if (events) {
-            events.responded(outcome.response.headers);
-            open.events = events;
-          }
-          return open;
+          return this.#opened(outcome, release, scope, events, sent, walk);
         }
-        const delay =
-          attempt < maxRetries
-            ? retryDelay(outcome, attempt, {
-                maxRetryAfterMs: this.#config.maxRetryAfterMs,
-                retryBaseDelayMs: this.#config.retryBaseDelayMs,
-                remainingMs: scope.remainingMs,
-              })
-            : undefined;
-        if (delay === undefined) throw outcome;
-        // Sleeping never holds a slot: give it back, sleep, queue again behind those waiting.
+        const step = this.#next(outcome, walk, retries, maxRetries, scope);
+        if (step === undefined) throw outcome;
+        // Neither moving on nor sleeping holds a slot: give it back, then queue again.
         held();
         held = undefined;
-        events?.retry(attempt + 1, delay, outcome);
-        await this.#wait(delay, scope, spec, outcome);
+        if (step.kind === 'failover') {
+          events?.failover(step.from, step.to, step.reason, performance.now() - startedAt);
+          continue;
+        }
+        retries++;
+        events?.retry(attempt, step.delayMs, outcome);
+        await this.#wait(step.delayMs, scope, sent, outcome);
       }
     } catch (error) {
       // Before the slot is released: lets siblings stop before they take it.
@@ -316,6 +347,69 @@ export class Transport {
       held?.();
       throw error;
     }
+  }
+
+  #fetch(): typeof fetch {
+    const fetchImpl = this.#config.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== 'function') {
+      throw new GatewayError({
+        code: 'configuration_error',
+        message: 'No fetch: this runtime has no global fetch; pass `fetch` to createGatewayClient',
+        field: 'fetch',
+      });
+    }
+    return fetchImpl;
+  }
+
+  /** What follows a failed attempt: the walk's step (`fallbackModels`), else the retry policy's. */
+  #next(
+    outcome: GatewayError,
+    walk: FailoverWalk | undefined,
+    retries: number,
+    maxRetries: number,
+    scope: CallScope,
+  ): NextStep {
+    const limits = {
+      maxRetryAfterMs: this.#config.maxRetryAfterMs,
+      retryBaseDelayMs: this.#config.retryBaseDelayMs,
+      remainingMs: scope.remainingMs,
+    };
+    if (walk) return walk.next(outcome, retries, maxRetries, limits);
+    const delayMs = retries < maxRetries ? retryDelay(outcome, retries, limits) : undefined;
+    return delayMs === undefined ? undefined : { kind: 'wait', delayMs };
+  }
+
+  /** The 2xx answer handed to the caller, with its slot, scope and events. */
+  #opened(
+    received: Received,
+    release: ReleaseSlot,
+    scope: CallScope,
+    events: CallEvents | undefined,
+    sent: RequestSpec,
+    walk: FailoverWalk | undefined,
+  ): OpenResponse {
+    const open: OpenResponse = {
+      ...received,
+      release,
+      scope,
+      maxBufferedBytes: this.#config.maxResponseBytes,
+      owner: this,
+    };
+    if (sent.stream && sent.stall) {
+      const chunkTimeoutMs = sent.stall.chunkMs ?? this.#config.chunkTimeoutMs;
+      if (chunkTimeoutMs !== undefined) open.chunkTimeoutMs = chunkTimeoutMs;
+    }
+    if (walk) open.walked = { hops: walk.hops, model: walk.model };
+    if (events) {
+      events.responded(received.response.headers);
+      open.events = events;
+    }
+    return open;
+  }
+
+  /** Chat requests in flight from this realm to `model` under this client's key (the order of `fallbackModels`). */
+  inflightTo(model: string): number {
+    return modelInflight(this.#config.budgetId, model);
   }
 
   /** `#attempt` with its `attempt` and `response` events. */
@@ -328,7 +422,7 @@ export class Transport {
     events: CallEvents,
     attempt: number,
   ): Promise<Received | GatewayError> {
-    events.attempt(attempt, spec.method, spec.path);
+    events.attempt(attempt, spec.method, spec.path, spec.route ? spec.requestedModel : undefined);
     let outcome: Received | GatewayError;
     try {
       outcome = await this.#attempt(url, headers, fetchImpl, spec, scope);
@@ -343,7 +437,8 @@ export class Transport {
 
   /**
    * One request. Returns the open response, or the error a retry may follow (a gateway error
-   * answer or a network error before the first byte); throws what ends the call at once.
+   * answer, a network error before the first byte, a stall before it); throws what ends the call
+   * at once. With a first-chunk limit the request has its own signal, aborted on a stall.
    */
   async #attempt(
     url: string,
@@ -352,16 +447,42 @@ export class Transport {
     spec: RequestSpec,
     scope: CallScope,
   ): Promise<Received | GatewayError> {
+    const limitMs = spec.stall
+      ? (spec.stall.firstChunkMs ?? this.#config.firstChunkTimeoutMs)
+      : undefined;
+    if (limitMs === undefined)
+      return this.#request(url, headers, fetchImpl, spec, scope, undefined);
+    const watch = new FirstChunkWatch(scope.signal, limitMs, spec.requestedModel);
+    try {
+      const outcome = await this.#request(url, headers, fetchImpl, spec, scope, watch);
+      if (outcome instanceof GatewayError) watch.end();
+      else watch.arrived();
+      return outcome;
+    } catch (error) {
+      watch.end();
+      throw error;
+    }
+  }
+
+  async #request(
+    url: string,
+    headers: Headers | Record<string, string>,
+    fetchImpl: typeof fetch,
+    spec: RequestSpec,
+    scope: CallScope,
+    watch: FirstChunkWatch | undefined,
+  ): Promise<Received | GatewayError> {
     let response: Response;
     try {
       response = await fetchImpl(url, {
         method: spec.method,
         headers,
         body: spec.body,
-        signal: scope.signal,
+        signal: watch?.signal ?? scope.signal,
       });
     } catch (cause) {
       if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
+      if (watch?.stall) return watch.stall;
       return new GatewayError({
         code: 'network_error',
         message: `Could not reach the gateway at ${this.#config.baseURL}: ${describeCause(cause)}${corsHint()}`,
@@ -369,9 +490,11 @@ export class Transport {
         cause,
       });
     }
+    // A non-streamed answer's headers come with it: its first byte. A stream's come before it.
+    if (!(response.ok && spec.stream)) watch?.arrived();
     if (response.ok) {
       if (!spec.stream) return { response };
-      return this.#firstBytes(response, spec, scope);
+      return this.#firstBytes(response, spec, scope, watch);
     }
     const error = await errorFromAnswer(
       response,
@@ -385,11 +508,15 @@ export class Transport {
     return error;
   }
 
-  /** Reads a stream's first bytes; a body that fails or ends before them is a retryable error. */
+  /**
+   * Reads a stream's first bytes; a body that fails or ends before them is a retryable error, and
+   * so is one that stays silent past the first-chunk limit (`watch`).
+   */
   async #firstBytes(
     response: Response,
     spec: RequestSpec,
     scope: CallScope,
+    watch: FirstChunkWatch | undefined,
   ): Promise<Received | GatewayError> {
     const contentType = response.headers.get('content-type') ?? '';
     if (contentType.includes('application/json')) {
@@ -403,19 +530,23 @@ export class Transport {
     const reader = response.body?.getReader();
     if (!reader) return lostStream(response, spec);
     // Some fetch handlers only close (or never end) a body on abort: cancel the read ourselves.
+    const signal = watch?.signal ?? scope.signal;
     const onAbort = () => reader.cancel().catch(() => {});
-    scope.signal.addEventListener('abort', onAbort, { once: true });
+    signal.addEventListener('abort', onAbort, { once: true });
     try {
       const first = await reader.read();
       if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
+      if (watch?.stall) return watch.stall;
       if (first.done) return lostStream(response, spec);
       return { response, reader, firstChunk: first.value };
     } catch (cause) {
-      if (isGatewayError(cause)) throw cause;
       if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
+      // (A stalled read may reject with the stall itself: it is the attempt's outcome.)
+      if (watch?.stall) return watch.stall;
+      if (isGatewayError(cause)) throw cause;
       return lostStream(response, spec, cause);
     } finally {
-      scope.signal.removeEventListener('abort', onAbort);
+      signal.removeEventListener('abort', onAbort);
     }
   }
 
@@ -449,7 +580,7 @@ export class Transport {
   json<T>(
     spec: RequestSpec,
     options?: CallOptions,
-  ): Promise<{ data: T; headers: Headers; status: number; text: string }> {
+  ): Promise<{ data: T; headers: Headers; status: number; text: string; walked?: Walked }> {
     // No async frame of its own: one less per call on the chat path (bench B1).
     return this.#read(spec, options, true) as Promise<Read & { data: T }>;
   }
@@ -459,7 +590,7 @@ export class Transport {
    * `json` parsed, its `done` event sent; without `json` the `done` event is the caller's.
    */
   async #read(spec: RequestSpec, options: CallOptions | undefined, json: boolean): Promise<Read> {
-    const { response, release, scope, events } = await this.open(spec, options);
+    const { response, release, scope, events, walked } = await this.open(spec, options);
     let failure: GatewayError | undefined;
     let text: string;
     try {
@@ -508,7 +639,7 @@ export class Transport {
       throw error;
     }
     events?.answered(data, text);
-    return { data, text, headers, status };
+    return walked ? { data, text, headers, status, walked } : { data, text, headers, status };
   }
 }
 
@@ -520,6 +651,8 @@ interface Read {
   data?: unknown;
   /** The call's events, for `text`'s caller to end (json calls have ended them). */
   events?: CallEvents;
+  /** Calls with `fallbackModels`: the models tried, and the one that answered. */
+  walked?: Walked;
 }
 
 /** The release of a local slot and a key slot together: once, the key's first. */

@@ -1,0 +1,349 @@
+import { describe, expect, it } from 'vitest';
+import type { GatewayEvent } from '../src/index';
+import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
+
+/** A harness whose client records the events of its chat calls (not its catalog reads). */
+function recorded(...args: Parameters<typeof harness>) {
+  const events: GatewayEvent[] = [];
+  const [scenario, options = {}] = args;
+  const setup = harness(scenario, {
+    onEvent: (event) => {
+      if (event.operation === 'chat') events.push(event);
+    },
+    ...options,
+  });
+  return { ...setup, events };
+}
+
+function only<T extends GatewayEvent['type']>(
+  events: GatewayEvent[],
+  type: T,
+): Extract<GatewayEvent, { type: T }>[] {
+  return events.filter((event): event is Extract<GatewayEvent, { type: T }> => event.type === type);
+}
+
+const weather = {
+  type: 'function' as const,
+  function: { name: 'weather', parameters: { type: 'object', properties: {} } },
+};
+
+describe('fallbackModels: failover at once', () => {
+  it('a busy first model is answered by the second, without sleeping its Retry-After', async () => {
+    const { client, emulator, events } = recorded();
+    // An hour: far above maxRetryAfterMs, so a wait on it could never end the test.
+    emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
+    const result = await client.chat(hi(), { fallbackModels: ['community/streamer'] });
+    expect(result.answer.text).toBe('Echo: hello there');
+    expect(result.requestedModel).toBe('community/general');
+    expect(result.servedModel).toBe('community/streamer');
+    expect(result.fallback).toBe(true);
+    expect(result.route).toEqual({
+      requested: ['community/general', 'community/streamer'],
+      hops: [
+        { model: 'community/general', outcome: 'failed', reason: 'model_busy' },
+        { model: 'community/streamer', outcome: 'answered' },
+      ],
+      answeredBy: 'community/streamer',
+    });
+    expect(emulator.counters.requests.chat).toBe(2);
+    expect(only(events, 'retry')).toEqual([]);
+    expect(only(events, 'failover')).toMatchObject([
+      { from: 'community/general', to: 'community/streamer', reason: 'model_busy' },
+    ]);
+    expect(only(events, 'failover')[0]?.waitedMs).toBeGreaterThanOrEqual(0);
+    // Each hop took its own slot and gave it back before the next.
+    const steps = events
+      .map((event) => event.type)
+      .filter((type) => ['dequeued', 'released', 'failover'].includes(type));
+    expect(steps).toEqual(['dequeued', 'released', 'failover', 'dequeued', 'released']);
+    expect(only(events, 'attempt').map((event) => event.model)).toEqual([
+      'community/general',
+      'community/streamer',
+    ]);
+    expect(only(events, 'done')[0]).toMatchObject({ ok: true, servedModel: 'community/streamer' });
+  });
+
+  it('also with a Retry-After it would wait for, and for streams', async () => {
+    const { client, emulator, events } = recorded();
+    emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 30 });
+    const stream = await client.chatStream(hi(), { fallbackModels: ['community/streamer'] });
+    expect((await stream.result()).text).toBe('Echo: hello there');
+    expect(stream.servedModel).toBe('community/streamer');
+    expect(stream.route.hops.map((hop) => hop.outcome)).toEqual(['failed', 'answered']);
+    expect(stream.route.answeredBy).toBe('community/streamer');
+    expect(only(events, 'retry')).toEqual([]);
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('moves on for provider_unavailable, 502/503/504 and a connection lost before the answer', async () => {
+    for (const fault of [
+      'service_unavailable',
+      'bad_gateway',
+      'gateway_timeout',
+      'provider_request_failed',
+      'upstream_html',
+      'drop_connection',
+    ] as const) {
+      const { client, emulator, events } = recorded();
+      emulator.injectFault({ fault, model: 'community/general' });
+      const result = await client.chat(hi(), { fallbackModels: ['community/plain'] });
+      expect(result.servedModel, fault).toBe('community/plain');
+      expect(only(events, 'retry'), fault).toEqual([]);
+      expect(emulator.counters.requests.chat, fault).toBe(2);
+    }
+  });
+
+  it('does not fail over on client_concurrency_exceeded: the key limit is the same for every model', async () => {
+    const { client, emulator, events } = recorded();
+    emulator.injectFault({
+      fault: 'rate_limit',
+      model: 'community/general',
+      times: 1,
+      retryAfter: 0,
+    });
+    const result = await client.chat(hi(), { fallbackModels: ['community/plain'] });
+    expect(result.servedModel).toBe('community/general');
+    expect(result.route.hops).toEqual([{ model: 'community/general', outcome: 'answered' }]);
+    expect(only(events, 'failover')).toEqual([]);
+    expect(only(events, 'retry')).toMatchObject([{ reason: 'client_concurrency_exceeded' }]);
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('does not fail over on a caller error: the request is refused as it is', async () => {
+    const { client, emulator } = recorded();
+    emulator.injectFault({ fault: 'upstream_json', model: 'community/general' });
+    const error = await caught(() => client.chat(hi(), { fallbackModels: ['community/plain'] }));
+    expect(error.code).toBe('upstream_error');
+    expect(error.status).toBe(400);
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
+  it('when every model is busy, waits the shortest Retry-After once, then walks the list again', async () => {
+    const { client, emulator, events } = recorded();
+    emulator.injectFault({
+      fault: 'model_busy',
+      model: 'community/general',
+      times: 1,
+      retryAfter: 0,
+    });
+    emulator.injectFault({
+      fault: 'model_busy',
+      model: 'community/plain',
+      times: 1,
+      retryAfter: 0,
+    });
+    const result = await client.chat(hi(), { fallbackModels: ['community/plain'] });
+    expect(result.servedModel).toBe('community/general');
+    expect(result.route.hops).toEqual([
+      { model: 'community/general', outcome: 'failed', reason: 'model_busy' },
+      { model: 'community/plain', outcome: 'failed', reason: 'model_busy' },
+      { model: 'community/general', outcome: 'answered' },
+    ]);
+    expect(only(events, 'failover')).toHaveLength(1);
+    expect(only(events, 'retry')).toMatchObject([{ delayMs: 0, reason: 'model_busy' }]);
+    expect(emulator.counters.requests.chat).toBe(3);
+  });
+
+  it('throws the last failure when the list is exhausted and nothing may be retried', async () => {
+    const { client, emulator } = recorded(undefined, { maxRetries: 0 });
+    emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
+    emulator.injectFault({ fault: 'service_unavailable', model: 'community/plain' });
+    const error = await caught(() => client.chat(hi(), { fallbackModels: ['community/plain'] }));
+    expect(error.code).toBe('provider_unavailable');
+    expect(error.requestedModel).toBe('community/plain');
+    expect(emulator.counters.requests.chat).toBe(2);
+    expect(client.budget.active).toBe(0);
+  });
+
+  it('never has more than 4 requests in flight at the gateway, with 0 concurrency refusals', async () => {
+    const { client, emulator } = harness({
+      streamChunkDelayMs: 1,
+      models: { 'community/general': { capacity: 2 } },
+    });
+    const calls = Array.from({ length: 16 }, (_, i) =>
+      i % 2 === 0
+        ? client.chat(hi('community/general', 'one two three'), {
+            fallbackModels: ['community/plain', 'community/streamer'],
+          })
+        : client
+            .chatStream(hi('community/general', 'one two three'), {
+              fallbackModels: ['community/streamer'],
+            })
+            .then((stream) => stream.result()),
+    );
+    await Promise.all(calls);
+    expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(4);
+    expect(emulator.counters.concurrencyRejections).toBe(0);
+    expect(client.budget.active).toBe(0);
+  });
+});
+
+describe('fallbackModels: checked against the catalog before sending', () => {
+  it('skips a fallback lacking tools without a request, and reports the skip', async () => {
+    const { client, emulator, events } = recorded();
+    emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
+    const result = await client.chat(
+      { ...hi(), tools: [weather] },
+      { fallbackModels: ['community/streamer', 'community/tools'] },
+    );
+    expect(result.servedModel).toBe('community/tools');
+    // community/general (busy) and community/tools: nothing was sent to community/streamer.
+    expect(emulator.counters.requests.chat).toBe(2);
+    expect(only(events, 'model-skipped')).toMatchObject([
+      { model: 'community/streamer', reason: 'missing_capability' },
+    ]);
+    expect(only(events, 'model-skipped')[0]?.detail).toContain('lacks tools');
+    expect(result.route.hops).toEqual([
+      { model: 'community/streamer', outcome: 'skipped', reason: 'missing_capability' },
+      { model: 'community/general', outcome: 'failed', reason: 'model_busy' },
+      { model: 'community/tools', outcome: 'answered' },
+    ]);
+    // `start`, then the skips, then the first attempt's queue.
+    expect(events.slice(0, 3).map((event) => event.type)).toEqual([
+      'start',
+      'model-skipped',
+      'queued',
+    ]);
+  });
+
+  it('gates the first model too: one lacking streaming is skipped for a stream', async () => {
+    const { client, emulator } = recorded();
+    const stream = await client.chatStream(hi('community/plain'), {
+      fallbackModels: ['community/streamer'],
+    });
+    expect((await stream.result()).text).toBe('Echo: hello there');
+    expect(stream.requestedModel).toBe('community/plain');
+    expect(stream.servedModel).toBe('community/streamer');
+    expect(stream.route.hops[0]).toEqual({
+      model: 'community/plain',
+      outcome: 'skipped',
+      reason: 'missing_capability',
+    });
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
+  it('skips an offline model (not in the catalog) without a request', async () => {
+    const { client, emulator, events } = recorded({
+      models: { 'community/down': { capabilities: ['chat', 'streaming'], online: false } },
+    });
+    const result = await client.chat(hi('community/down'), {
+      fallbackModels: ['community/plain'],
+    });
+    expect(result.servedModel).toBe('community/plain');
+    expect(emulator.counters.requests.chat).toBe(1);
+    expect(only(events, 'model-skipped')).toMatchObject([
+      { model: 'community/down', reason: 'not_in_catalog' },
+    ]);
+  });
+
+  it('refuses before any request when no listed model can serve, naming every model and why', async () => {
+    const { client, emulator, events } = recorded();
+    const error = await caught(() =>
+      client.chat(
+        { ...hi('community/plain'), tools: [weather] },
+        { fallbackModels: ['community/nope', 'community/streamer'] },
+      ),
+    );
+    expect(error.code).toBe('no_model_can_serve');
+    expect(error.isRetryable).toBe(false);
+    expect(error.message).toContain('"community/plain" lacks tools');
+    expect(error.message).toContain('"community/nope" is not in the catalog');
+    expect(error.message).toContain('"community/streamer" lacks tools');
+    expect(error.skipped?.map(({ model, reason }) => ({ model, reason }))).toEqual([
+      { model: 'community/plain', reason: 'missing_capability' },
+      { model: 'community/nope', reason: 'not_in_catalog' },
+      { model: 'community/streamer', reason: 'missing_capability' },
+    ]);
+    expect(error.alternatives).toContain('community/tools');
+    expect(emulator.counters.requests.chat).toBe(0);
+    expect(events.map((event) => event.type)).toEqual([
+      'start',
+      'model-skipped',
+      'model-skipped',
+      'model-skipped',
+      'done',
+    ]);
+    expect(only(events, 'done')[0]).toMatchObject({
+      ok: false,
+      attempts: 0,
+      error: { code: 'no_model_can_serve' },
+    });
+  });
+
+  it('keeps an unlisted own model (my/...), tried after the listed ones', async () => {
+    const { client, emulator } = recorded();
+    emulator.injectFault({ fault: 'model_busy', model: 'community/plain', retryAfter: 3600 });
+    const result = await client.chat(hi('my/laptop-model'), {
+      fallbackModels: ['community/plain'],
+    });
+    // Listed first (busy), then the own model, offline, answered through its pool fallback.
+    expect(result.route.hops).toEqual([
+      { model: 'community/plain', outcome: 'failed', reason: 'model_busy' },
+      { model: 'my/laptop-model', outcome: 'answered' },
+    ]);
+    expect(result.servedModel).toBe('pool-a/llama-3-8b');
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('without fallbackModels (or with an empty list) reads no catalog', async () => {
+    const { client, emulator } = harness();
+    const plain = await client.chat(hi());
+    await client.chat(hi(), { fallbackModels: [] });
+    await (await client.chatStream(hi())).result();
+    expect(emulator.counters.requests.models).toBe(0);
+    expect(plain.route).toEqual({
+      requested: ['community/general'],
+      hops: [{ model: 'community/general', outcome: 'answered' }],
+      answeredBy: 'community/general',
+    });
+  });
+
+  it('refuses a fallbackModels that is not a list of model ids, sending nothing', async () => {
+    const { client, emulator } = harness();
+    for (const fallbackModels of ['community/plain', [''], [42], null]) {
+      const error = await caught(() =>
+        // @ts-expect-error a wrong type, as JavaScript callers may pass
+        client.chat(hi(), { fallbackModels }),
+      );
+      expect(error.code).toBe('invalid_request_error');
+      expect(error.field).toMatch(/^fallbackModels/);
+    }
+    expect(emulator.counters.requests.chat + emulator.counters.requests.models).toBe(0);
+  });
+});
+
+describe('fallbackModels: capacity-aware order', () => {
+  it('tries a model with room before one that is full, counting our own calls in flight', async () => {
+    const { client, emulator } = harness({
+      streamChunkDelayMs: 5,
+      models: { 'community/small': { capabilities: ['chat', 'streaming'], capacity: 1 } },
+    });
+    // The catalog, read before: it shows nothing in flight to community/small.
+    await client.models();
+    const held = await client.chatStream(hi('community/small', 'a b c d e f g h i j'));
+    const result = await client.chat(hi('community/small'), {
+      fallbackModels: ['community/plain'],
+    });
+    // community/small is full (our own stream, which the cached catalog does not show):
+    // community/plain first, and no request to small.
+    expect(result.route.hops).toEqual([{ model: 'community/plain', outcome: 'answered' }]);
+    expect(emulator.counters.requests.chat).toBe(2);
+    await held.result();
+    // With room again, the first listed model keeps its priority.
+    const again = await client.chat(hi('community/small'), {
+      fallbackModels: ['community/plain'],
+    });
+    expect(again.servedModel).toBe('community/small');
+  });
+
+  it('tries a model reported without a node (available_nodes: 0) after the others', async () => {
+    const { client, emulator } = harness({
+      models: { 'pool-a/idle': { capabilities: ['chat'], copies: 0, pool: 'pool-a' } },
+    });
+    const result = await client.chat(hi('pool-a/idle'), {
+      fallbackModels: ['community/general'],
+    });
+    expect(result.route.hops).toEqual([{ model: 'community/general', outcome: 'answered' }]);
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+});
