@@ -12,10 +12,14 @@ import { WEATHER_TOOL } from './weather-tool';
 
 const { emulator, gateway, gatewayV3 } = useEmulator();
 
-// `model_offline` takes the model offline for good: back online for the next test.
+// `model_offline` takes the model offline for good, and a test shrinks its capacity: both undone.
+const generalCapacity = emulator.scenario.models['community/general']?.capacity;
 afterEach(() => {
   const general = emulator.scenario.models['community/general'];
-  if (general !== undefined) general.online = true;
+  if (general !== undefined) {
+    general.online = true;
+    general.capacity = generalCapacity;
+  }
 });
 
 /** One chat call of a test, made through either major's entry points. */
@@ -343,6 +347,24 @@ describe.each([AI7, AI6])('fallbackModels through $name', (major) => {
       expect(inflight()).toBe(0);
     },
   );
+});
+
+describe('under load', () => {
+  it('16 calls over a list with a small first model: all answered, never above 4 in flight', async () => {
+    emulator.scenario.models['community/general']!.capacity = 1;
+    const provider = gateway();
+    const model = provider('community/general', {
+      fallbackModels: ['community/streamer', 'community/tools'],
+    });
+    const calls = Array.from({ length: 16 }, async (_, i) => {
+      if (i % 2 === 0) return (await ai7.generateText({ model, prompt: 'one two' })).text;
+      return ai7.streamText({ model, prompt: 'one two' }).text;
+    });
+    expect(await Promise.all(calls)).toEqual(Array(16).fill('Echo: one two'));
+    expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(4);
+    expect(emulator.counters.concurrencyRejections).toBe(0);
+    expect(inflight()).toBe(0);
+  });
 });
 
 describe("ai@7's own timeout next to ours", () => {
