@@ -145,6 +145,46 @@ describe('otelEvents: spans', () => {
     expect(childrenOf(span).filter((child) => child.name === 'infergate.queue')).toHaveLength(2);
   });
 
+  it('shows each hop of a walk over fallbackModels: skips, one attempt span per model, failovers', async () => {
+    const { client, emulator } = traced();
+    emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
+    await client.chat(
+      {
+        ...hi(),
+        tools: [
+          { type: 'function', function: { name: 'weather', parameters: { type: 'object' } } },
+        ],
+      },
+      { fallbackModels: ['community/streamer', 'community/tools'] },
+    );
+    const span = callSpan();
+    const attempts = childrenOf(span).filter((child) => child.name === 'POST /chat/completions');
+    expect(attempts.map((attempt) => attempt.attributes['gen_ai.request.model'])).toEqual([
+      'community/general',
+      'community/tools',
+    ]);
+    expect(attempts[0]?.attributes['error.type']).toBe('model_busy');
+    const skipped = span.events.find((event) => event.name === 'infergate.model_skipped');
+    expect(skipped?.attributes).toMatchObject({
+      'gen_ai.request.model': 'community/streamer',
+      'infergate.skip.reason': 'missing_capability',
+    });
+    const failover = span.events.find((event) => event.name === 'infergate.failover');
+    expect(failover?.attributes).toMatchObject({
+      'infergate.failover.from': 'community/general',
+      'infergate.failover.to': 'community/tools',
+      'error.type': 'model_busy',
+    });
+    expect(failover?.attributes?.['infergate.failover.waited_ms']).toBeTypeOf('number');
+    expect(span.attributes).toMatchObject({
+      'infergate.failovers': 1,
+      'gen_ai.response.model': 'community/tools',
+    });
+    const [failovers] = await metricPoints('infergate.client.failovers');
+    expect(failovers?.value).toBe(1);
+    expect(failovers?.attributes['error.type']).toBe('model_busy');
+  });
+
   it('a failed call sets error.type to the gateway code and an error status', async () => {
     const { client, emulator } = traced({ maxRetries: 0 });
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat' });

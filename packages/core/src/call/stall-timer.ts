@@ -55,8 +55,9 @@ export function stallError(
   limitMs: number,
   context: StallContext = {},
 ): GatewayError {
-  const model =
-    context.requestedModel === undefined ? '' : ` from model "${context.requestedModel}"`;
+  // The model that was answering (a stream's served model), else the one asked for.
+  const named = context.servedModel ?? context.requestedModel;
+  const model = named === undefined ? '' : ` from model "${named}"`;
   const message =
     phase === 'first-chunk'
       ? `No answer${model} within firstChunkTimeoutMs (${limitMs} ms): nothing came for ${waitedMs} ms after the request was sent; the request was aborted`

@@ -14,9 +14,12 @@ import {
   type UpDownCounter,
 } from '@opentelemetry/api';
 import type {
+  GatewayAttemptEvent,
   GatewayDoneEvent,
   GatewayEvent,
   GatewayEventHandler,
+  GatewayFailoverEvent,
+  GatewayModelSkippedEvent,
   GatewayStartEvent,
 } from '../events/gateway-events';
 import { inputMessages, outputMessages } from './genai-messages';
@@ -40,6 +43,7 @@ interface Instruments {
   queued: UpDownCounter;
   retries: Counter;
   rateLimited: Counter;
+  failovers: Counter;
 }
 
 /** What one call has open: its span, its queue or attempt span, and what it counts. */
@@ -55,6 +59,8 @@ interface CallState {
   waiting: boolean;
   holding: boolean;
   fallback: boolean;
+  /** Models left for the next one (`fallbackModels`). */
+  failovers: number;
 }
 
 // Seconds, as the GenAI conventions advise for gen_ai.client.operation.duration.
@@ -97,6 +103,11 @@ function createInstruments(meter: Meter): Instruments {
     rateLimited: meter.createCounter('infergate.client.rate_limited', {
       description: 'HTTP 429 answers, by error.type (the gateway code)',
       unit: '{response}',
+    }),
+    failovers: meter.createCounter('infergate.client.failovers', {
+      description:
+        'Calls moved to their next fallback model at once, by error.type (the failover reason)',
+      unit: '{failover}',
     }),
   };
 }
@@ -171,6 +182,7 @@ function begin(tracer: Tracer, event: GatewayStartEvent): CallState {
     waiting: false,
     holding: false,
     fallback: false,
+    failovers: 0,
   };
 }
 
@@ -208,22 +220,9 @@ function record(
       call.holding = false;
       return;
     case 'attempt':
-      call.attemptSpan = tracer.startSpan(
-        `${event.method} ${event.path}`,
-        {
-          kind: SpanKind.CLIENT,
-          attributes: {
-            'http.request.method': event.method,
-            'url.path': event.path,
-            'server.address': call.start.serverAddress,
-            'server.port': call.start.serverPort,
-            'infergate.attempt': event.attempt,
-            // The HTTP conventions' count of resends: 0 for the first attempt.
-            'http.request.resend_count': event.attempt - 1,
-          },
-        },
-        call.context,
-      );
+    case 'model-skipped':
+    case 'failover':
+      recordHop(tracer, instruments, call, event);
       return;
     case 'response': {
       const span = call.attemptSpan;
@@ -271,6 +270,53 @@ function record(
   }
 }
 
+/** A hop of a call: an attempt (its span, naming the model it asked for), a skipped model, a failover. */
+function recordHop(
+  tracer: Tracer,
+  instruments: Instruments,
+  call: CallState,
+  event: GatewayAttemptEvent | GatewayModelSkippedEvent | GatewayFailoverEvent,
+): void {
+  switch (event.type) {
+    case 'attempt': {
+      const attributes: Attributes = {
+        'http.request.method': event.method,
+        'url.path': event.path,
+        'server.address': call.start.serverAddress,
+        'server.port': call.start.serverPort,
+        'infergate.attempt': event.attempt,
+        // The HTTP conventions' count of resends: 0 for the first attempt.
+        'http.request.resend_count': event.attempt - 1,
+      };
+      // Each hop of a walk over `fallbackModels` names the model it asked for.
+      if (event.model !== undefined) attributes['gen_ai.request.model'] = event.model;
+      call.attemptSpan = tracer.startSpan(
+        `${event.method} ${event.path}`,
+        { kind: SpanKind.CLIENT, attributes },
+        call.context,
+      );
+      return;
+    }
+    case 'model-skipped':
+      call.span.addEvent('infergate.model_skipped', {
+        'gen_ai.request.model': event.model,
+        'infergate.skip.reason': event.reason,
+        'infergate.skip.detail': event.detail,
+      });
+      return;
+    case 'failover':
+      call.failovers++;
+      call.span.addEvent('infergate.failover', {
+        'infergate.failover.from': event.from,
+        'infergate.failover.to': event.to,
+        'error.type': event.reason,
+        'infergate.failover.waited_ms': event.waitedMs,
+      });
+      instruments.failovers.add(1, { 'error.type': event.reason, ...call.budget });
+      return;
+  }
+}
+
 function finish(instruments: Instruments, call: CallState, event: GatewayDoneEvent): void {
   const { span } = call;
   // A call that ended while queued or mid-attempt (deadline, abort) closes those spans too.
@@ -286,6 +332,7 @@ function finish(instruments: Instruments, call: CallState, event: GatewayDoneEve
     'infergate.queue.wait_ms': event.queueWaitMs,
     'infergate.fallback': call.fallback,
   };
+  if (call.failovers > 0) attributes['infergate.failovers'] = call.failovers;
   if (event.servedModel !== undefined) attributes['gen_ai.response.model'] = event.servedModel;
   if (event.responseId !== undefined) attributes['gen_ai.response.id'] = event.responseId;
   if (event.finishReason !== undefined) {

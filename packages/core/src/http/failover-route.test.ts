@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError, type GatewayErrorCode } from '../errors/errors';
+import { FailoverWalk } from './failover-route';
+
+const limits = { maxRetryAfterMs: 60_000, retryBaseDelayMs: 0, remainingMs: 300_000 };
+
+function walkOver(...models: string[]): FailoverWalk {
+  return new FailoverWalk({ models, bodyFor: (model) => JSON.stringify({ model }) });
+}
+
+function failure(code: GatewayErrorCode, status?: number, retryAfterMs?: number): GatewayError {
+  return new GatewayError({ code, message: code, status, retryAfterMs });
+}
+
+describe('FailoverWalk', () => {
+  it('moves to the next model at once on a failover reason, recording the hop', () => {
+    const walk = walkOver('a', 'b', 'c');
+    expect(walk.model).toBe('a');
+    expect(walk.body()).toBe('{"model":"a"}');
+    expect(walk.next(failure('model_busy', 429, 5_000), 0, 2, limits)).toEqual({
+      kind: 'failover',
+      from: 'a',
+      to: 'b',
+      reason: 'model_busy',
+    });
+    expect(walk.model).toBe('b');
+    expect(walk.body()).toBe('{"model":"b"}');
+    expect(walk.hops).toEqual([{ model: 'a', outcome: 'failed', reason: 'model_busy' }]);
+  });
+
+  it('retries the same model, by the retry rules, on a failure that is not a failover reason', () => {
+    const walk = walkOver('a', 'b');
+    const step = walk.next(failure('client_concurrency_exceeded', 429, 1_000), 0, 2, limits);
+    expect(step).toEqual({ kind: 'wait', delayMs: 1_000 });
+    expect(walk.model).toBe('a');
+    expect(walk.hops).toEqual([]);
+    expect(walk.next(failure('invalid_request_error', 400), 1, 2, limits)).toBeUndefined();
+  });
+
+  it('after a round of failures: the shortest wait, then only the models worth retrying', () => {
+    const walk = walkOver('a', 'b', 'c');
+    walk.next(failure('model_busy', 429, 3_000), 0, 2, limits);
+    walk.next(failure('model_not_found', 404), 0, 2, limits);
+    const step = walk.next(failure('model_busy', 429, 1_000), 0, 2, limits);
+    expect(step).toEqual({ kind: 'wait', delayMs: 1_000 });
+    // b is unknown to the gateway: not worth another round.
+    expect(walk.model).toBe('a');
+    expect(walk.next(failure('model_busy', 429, 3_000), 1, 2, limits)).toMatchObject({
+      kind: 'failover',
+      to: 'c',
+    });
+  });
+
+  it('ends when no model of the round may be retried, or the retries are used up', () => {
+    const refused = walkOver('a', 'b');
+    refused.next(failure('model_not_allowed', 403), 0, 2, limits);
+    expect(refused.next(failure('model_busy', 429, 120_000), 0, 2, limits)).toBeUndefined();
+    const spent = walkOver('a', 'b');
+    spent.next(failure('model_busy', 429, 0), 2, 2, limits);
+    expect(spent.next(failure('model_busy', 429, 0), 2, 2, limits)).toBeUndefined();
+  });
+
+  it('does not wait for a Retry-After longer than what is left of the deadline', () => {
+    const walk = walkOver('a');
+    const short = { ...limits, remainingMs: 500 };
+    expect(walk.next(failure('model_busy', 429, 1_000), 0, 2, short)).toBeUndefined();
+  });
+});

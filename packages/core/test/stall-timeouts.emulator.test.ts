@@ -1,0 +1,234 @@
+import { describe, expect, it } from 'vitest';
+import { createGatewayClient, type GatewayEvent } from '../src/index';
+import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
+
+/** A harness whose client records the events of its chat calls. */
+function recorded(...args: Parameters<typeof harness>) {
+  const events: GatewayEvent[] = [];
+  const [scenario, options = {}] = args;
+  const setup = harness(scenario, {
+    onEvent: (event) => {
+      if (event.operation === 'chat') events.push(event);
+    },
+    ...options,
+  });
+  return { ...setup, events };
+}
+
+function only<T extends GatewayEvent['type']>(
+  events: GatewayEvent[],
+  type: T,
+): Extract<GatewayEvent, { type: T }>[] {
+  return events.filter((event): event is Extract<GatewayEvent, { type: T }> => event.type === type);
+}
+
+/** Far longer than any test: a stall the client must cut, never one that ends by itself. */
+const FOREVER = 60_000;
+
+describe('firstChunkTimeoutMs', () => {
+  it('a stream silent before its first chunk fails over to the next model at once', async () => {
+    const { client, emulator, events } = recorded();
+    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: FOREVER });
+    const stream = await client.chatStream(hi(), {
+      fallbackModels: ['community/streamer'],
+      firstChunkTimeoutMs: 50,
+    });
+    expect((await stream.result()).text).toBe('Echo: hello there');
+    expect(stream.route.hops).toEqual([
+      { model: 'community/general', outcome: 'failed', reason: 'first_chunk_stall' },
+      { model: 'community/streamer', outcome: 'answered' },
+    ]);
+    expect(only(events, 'failover')).toMatchObject([
+      { from: 'community/general', to: 'community/streamer', reason: 'first_chunk_stall' },
+    ]);
+    expect(only(events, 'failover')[0]?.waitedMs).toBeGreaterThanOrEqual(50);
+    expect(only(events, 'retry')).toEqual([]);
+    expect(emulator.counters.requests.chat).toBe(2);
+    // The stalled request was aborted: the gateway holds nothing for it.
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
+  });
+
+  it('a non-streamed answer whose headers do not come fails over too', async () => {
+    const { client, emulator } = recorded();
+    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: FOREVER });
+    const result = await client.chat(hi(), {
+      fallbackModels: ['community/plain'],
+      firstChunkTimeoutMs: 50,
+    });
+    expect(result.servedModel).toBe('community/plain');
+    expect(result.route.hops[0]).toEqual({
+      model: 'community/general',
+      outcome: 'failed',
+      reason: 'first_chunk_stall',
+    });
+  });
+
+  it('without fallbacks: a typed timeout naming the phase, retryable, the slot free at once', async () => {
+    const { client, emulator } = recorded(undefined, { firstChunkTimeoutMs: 50, maxRetries: 0 });
+    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: FOREVER });
+    const error = await caught(() => client.chatStream(hi()));
+    expect(error.code).toBe('timeout');
+    expect(error.stall).toMatchObject({ phase: 'first-chunk', limitMs: 50 });
+    expect(error.stall?.waitedMs).toBeGreaterThanOrEqual(50);
+    expect(error.isRetryable).toBe(true);
+    expect(error.message).toContain('firstChunkTimeoutMs (50 ms)');
+    expect(error.message).toContain('community/general');
+    expect(client.budget.active).toBe(0);
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
+  });
+
+  it('is retried like a lost connection when no other model is listed', async () => {
+    const { client, emulator, events } = recorded(undefined, { firstChunkTimeoutMs: 50 });
+    emulator.injectFault({
+      fault: 'stall_first_chunk',
+      model: 'community/general',
+      ms: FOREVER,
+      times: 1,
+    });
+    expect((await client.chat(hi())).answer.text).toBe('Echo: hello there');
+    expect(only(events, 'retry')).toMatchObject([{ reason: 'timeout' }]);
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it("the call's option wins over the client's; both are off by default", async () => {
+    const { client, emulator } = harness(undefined, { firstChunkTimeoutMs: 20 });
+    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 100 });
+    const answered = await client.chat(hi(), { firstChunkTimeoutMs: FOREVER });
+    expect(answered.answer.text).toBe('Echo: hello there');
+    const off = harness();
+    off.emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 100 });
+    expect((await off.client.chat(hi())).answer.text).toBe('Echo: hello there');
+  });
+
+  it('applies to chat calls only: a slow service answer is not a stall', async () => {
+    const { client, emulator } = harness(undefined, {
+      firstChunkTimeoutMs: 10,
+      chunkTimeoutMs: 10,
+    });
+    emulator.injectFault({ fault: 'slow_headers', endpoint: 'translations', ms: 100 });
+    const translated = await client.translate({ input: 'hello', target_language: 'uk' });
+    expect(translated.text).toBeTypeOf('string');
+  });
+});
+
+describe('chunkTimeoutMs', () => {
+  it('a stream silent between chunks fails with timeout and its phase; its slot is free at once', async () => {
+    const { client, emulator, events } = recorded(undefined, { chunkTimeoutMs: 50 });
+    emulator.injectFault({ fault: 'stall_stream', afterChunks: 2, ms: FOREVER });
+    // Listed fallbacks change nothing once the stream has begun: no failover, no repeat.
+    const stream = await client.chatStream(hi('community/general', 'one two three four'), {
+      fallbackModels: ['community/streamer'],
+    });
+    const seen: string[] = [];
+    const error = await caught(async () => {
+      for await (const event of stream) seen.push(event.type);
+    });
+    expect(client.budget.active).toBe(0);
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
+    expect(error.code).toBe('timeout');
+    expect(error.stall).toMatchObject({ phase: 'between-chunks', limitMs: 50 });
+    expect(error.isRetryable).toBe(false);
+    expect(error.message).toContain('chunkTimeoutMs (50 ms)');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(emulator.counters.requests.chat).toBe(1);
+    expect(only(events, 'failover')).toEqual([]);
+    expect(only(events, 'done')[0]).toMatchObject({ ok: false, error: { code: 'timeout' } });
+  });
+
+  it('does not fire while chunks keep coming', async () => {
+    const { client } = harness({ streamChunkDelayMs: 5 }, { chunkTimeoutMs: 1_000 });
+    const stream = await client.chatStream(hi('community/general', 'a b c d e f g h'));
+    expect((await stream.result()).text).toBe('Echo: a b c d e f g h');
+  });
+});
+
+describe('one deadline and one abort over the whole walk', () => {
+  it('an abort during failover stops the walk: no further model is tried', async () => {
+    const controller = new AbortController();
+    const { client, emulator } = recorded(undefined, {
+      onEvent: (event) => {
+        if (event.type === 'failover') controller.abort(new Error('user left'));
+      },
+    });
+    emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
+    const error = await caught(() =>
+      client.chat(hi(), {
+        fallbackModels: ['community/plain', 'community/streamer'],
+        signal: controller.signal,
+      }),
+    );
+    expect(error.code).toBe('aborted');
+    expect(emulator.counters.requests.chat).toBe(1);
+    expect(client.budget.active).toBe(0);
+  });
+
+  it('an abort while a later model is being tried ends that request too', async () => {
+    const controller = new AbortController();
+    const { client, emulator } = recorded(undefined, {
+      onEvent: (event) => {
+        if (event.type === 'attempt' && event.model === 'community/plain') {
+          setTimeout(() => controller.abort(), 20);
+        }
+      },
+    });
+    emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
+    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/plain', ms: FOREVER });
+    const error = await caught(() =>
+      client.chat(hi(), {
+        fallbackModels: ['community/plain', 'community/streamer'],
+        signal: controller.signal,
+      }),
+    );
+    expect(error.code).toBe('aborted');
+    expect(emulator.counters.requests.chat).toBe(2);
+    expect(client.budget.active).toBe(0);
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
+  });
+
+  it("the call's deadline bounds the whole walk, across models", async () => {
+    const { client, emulator } = recorded();
+    for (const model of ['community/general', 'community/plain']) {
+      emulator.injectFault({ fault: 'stall_first_chunk', model, ms: FOREVER });
+    }
+    // The first model stalls at 400 ms; the second would at 800 ms, past the deadline of 600 ms.
+    const error = await caught(() =>
+      client.chat(hi(), {
+        fallbackModels: ['community/plain', 'community/streamer'],
+        firstChunkTimeoutMs: 400,
+        timeoutMs: 600,
+      }),
+    );
+    expect(error.code).toBe('timeout');
+    expect(error.stall).toBeUndefined();
+    expect(emulator.counters.requests.chat).toBe(2);
+    expect(client.budget.active).toBe(0);
+  });
+});
+
+describe('stall timeout options', () => {
+  it('refuses a call option that is not a finite number > 0, sending nothing', async () => {
+    const { client, emulator } = harness();
+    for (const [field, value] of [
+      ['firstChunkTimeoutMs', 0],
+      ['chunkTimeoutMs', -1],
+      ['firstChunkTimeoutMs', Number.POSITIVE_INFINITY],
+      ['chunkTimeoutMs', '100'],
+    ] as const) {
+      const error = await caught(() =>
+        client.chatStream(hi(), { [field]: value } as Record<string, number>),
+      );
+      expect(error.code).toBe('configuration_error');
+      expect(error.field).toBe(field);
+      expect(error.message).toContain(`${field} (call option)`);
+    }
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('refuses a client option that is not an integer ≥ 1 at creation', () => {
+    for (const field of ['firstChunkTimeoutMs', 'chunkTimeoutMs'] as const) {
+      expect(() =>
+        createGatewayClient({ baseURL: 'https://gw.test', apiKey: 'k-1234', [field]: 0 }),
+      ).toThrow(expect.objectContaining({ code: 'configuration_error', field }));
+    }
+  });
+});
