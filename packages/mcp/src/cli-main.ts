@@ -74,6 +74,8 @@ export async function runCli(
     roots: options.roots,
     allowUrls: options.allowUrls,
     catalogRefreshMs: options.catalogRefreshMs,
+    firstChunkTimeoutMs: options.firstChunkTimeoutMs,
+    chunkTimeoutMs: options.chunkTimeoutMs,
   });
   if (
     !(clientOptions.baseURL ?? env.INFERGATE_BASE_URL) ||
