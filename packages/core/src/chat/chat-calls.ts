@@ -1,10 +1,6 @@
 // docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.6 (fallback detection: requested and
 // served model), §4.7 (`fallbackModels`, stall timeouts).
-import {
-  type CallOptions,
-  readStallTimeouts,
-  type StallTimeoutOptions,
-} from '../call/call-options';
+import type { CallOptions, StallTimeoutOptions } from '../call/call-options';
 import type { Catalog } from '../catalog/catalog';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError } from '../errors/errors';
@@ -12,11 +8,11 @@ import { invalidAnswer } from '../errors/invalid-response';
 import type { Transport } from '../http/transport';
 import { answeringModel } from '../protocol/answering-model';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
+import type { ChatRoute } from '../protocol/chat-route';
 import { ENDPOINTS } from '../protocol/endpoints';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
 import { readChatCompletion } from './assemble-chat';
-import { chatRoute, planFallbackCall } from './fallback-route';
-import { readFallbackModels } from './plan-candidates';
+import type { PlannedCall } from './fallback-route';
 import { GatewayChatStream } from './stream/sse-chat-stream';
 import { validateChatRequest } from './validate-chat';
 import { chatCompletionProblem } from './validate-chat-response';
@@ -51,15 +47,17 @@ export async function postChat(
   opts: ChatCallOptions | undefined,
 ): Promise<ChatResult> {
   validateChatRequest(req);
-  const stall = readStallTimeouts(opts);
-  const fallbackModels = readFallbackModels(opts?.fallbackModels);
+  // (Read without an async step unless set: a call without them keeps its path, bench B1.)
+  const stall =
+    opts?.firstChunkTimeoutMs === undefined && opts?.chunkTimeoutMs === undefined
+      ? {}
+      : await stallOptions(opts);
   const requestedModel = req.model;
   const spec = { method: 'POST', path: ENDPOINTS.chat, requestedModel, stall } as const;
-  const planned = fallbackModels
-    ? await planFallbackCall(transport, catalog, req, false, fallbackModels, opts, (model) =>
-        chatBody({ ...req, model }, false),
-      )
-    : undefined;
+  const planned =
+    opts?.fallbackModels === undefined
+      ? undefined
+      : await planFallbacks(transport, catalog, req, false, opts);
   const answer = await transport.json<ChatCompletionResponse>(
     planned ? { ...spec, ...planned.spec } : { ...spec, body: chatBody(req, false) },
     planned ? planned.options : opts,
@@ -88,7 +86,9 @@ export async function postChat(
     servedModel,
     fallback: servedModel !== requestedModel,
     headers,
-    route: chatRoute(planned, walked, requestedModel, servedModel),
+    route: planned
+      ? planned.route(walked, requestedModel, servedModel)
+      : oneHop(requestedModel, servedModel),
   };
 }
 
@@ -106,8 +106,11 @@ export async function openChatStream(
       message: `assemble (call option) must be a boolean, got ${typeof opts.assemble}`,
     });
   }
-  const stall = readStallTimeouts(opts);
-  const fallbackModels = readFallbackModels(opts?.fallbackModels);
+  // (Read without an async step unless set: a call without them keeps its path, bench B1.)
+  const stall =
+    opts?.firstChunkTimeoutMs === undefined && opts?.chunkTimeoutMs === undefined
+      ? {}
+      : await stallOptions(opts);
   const requestedModel = req.model;
   const spec = {
     method: 'POST',
@@ -117,11 +120,10 @@ export async function openChatStream(
     stream: true,
     stall,
   } as const;
-  const planned = fallbackModels
-    ? await planFallbackCall(transport, catalog, req, true, fallbackModels, opts, (model) =>
-        chatBody({ ...req, model }, true),
-      )
-    : undefined;
+  const planned =
+    opts?.fallbackModels === undefined
+      ? undefined
+      : await planFallbacks(transport, catalog, req, true, opts);
   const open = await transport.open(
     planned ? { ...spec, ...planned.spec } : { ...spec, body: chatBody(req, true) },
     planned ? planned.options : opts,
@@ -134,9 +136,40 @@ export async function openChatStream(
     servedModel,
     fallback: servedModel !== requestedModel,
     headers,
-    route: chatRoute(planned, open.walked, requestedModel, servedModel),
+    route: planned
+      ? planned.route(open.walked, requestedModel, servedModel)
+      : oneHop(requestedModel, servedModel),
     assemble: opts?.assemble !== false,
   });
+}
+
+/**
+ * A call with `fallbackModels` planned (fallback-route.ts, loaded by the first such call);
+ * undefined for an empty list. A call without them stays exactly as it was (no catalog read).
+ */
+async function planFallbacks(
+  transport: Transport,
+  catalog: Catalog,
+  req: ChatRequest,
+  stream: boolean,
+  opts: ChatCallOptions,
+): Promise<PlannedCall | undefined> {
+  const { planFallbackCall } = await import('./fallback-route');
+  return planFallbackCall(transport, catalog, req, stream, opts, (model) =>
+    chatBody({ ...req, model }, stream),
+  );
+}
+
+/** A chat call's stall timeouts as it set them, checked (call/stall-timer.ts, loaded on first use). */
+async function stallOptions(
+  opts: ChatCallOptions,
+): Promise<{ firstChunkMs?: number; chunkMs?: number }> {
+  return (await import('../call/stall-timer')).readStallTimeouts(opts);
+}
+
+/** The route of a call without `fallbackModels`: the requested model, answered. */
+function oneHop(model: string, answeredBy: string): ChatRoute {
+  return { requested: [model], hops: [{ model, outcome: 'answered' }], answeredBy };
 }
 
 /** The request as sent: `stream` is the client's to set, whatever the caller put there. */

@@ -1,22 +1,28 @@
 // docs/gateway-protocol.md §4.7 (a call with `fallbackModels`: planned within its deadline, its route).
+/**
+ * Loaded by the first chat call with `fallbackModels` (chat-calls.ts): an app that never sets it
+ * never loads the plan, the order or the walk.
+ */
 import type { CallOptions } from '../call/call-options';
 import { callEndedError, MAX_TIMEOUT_MS } from '../call/call-scope';
 import type { Catalog } from '../catalog/catalog';
 import { isGatewayError } from '../errors/errors';
-import type { RouteSpec } from '../http/failover-route';
+import { FailoverWalk } from '../http/failover-route';
 import type { Transport, Walked } from '../http/transport';
 import type { ChatRoute, ChatRouteHop, SkippedModel } from '../protocol/chat-route';
 import { ENDPOINTS } from '../protocol/endpoints';
 import type { ChatRequest } from '../protocol/wire-types';
-import { type CandidatePlan, planCandidates } from './plan-candidates';
+import { type CandidatePlan, planCandidates, readFallbackModels } from './plan-candidates';
 
 /** A planned call: what the transport walks, and the call options left for it. */
 export interface PlannedCall {
   plan: CandidatePlan;
-  /** For the request spec: the models to walk and the skips to report. */
-  spec: { route: RouteSpec; skipped: readonly SkippedModel[] };
+  /** For the request spec: the walk over the models and the skips to report. */
+  spec: { route: FailoverWalk; skipped: readonly SkippedModel[] };
   /** The call's options, its `timeoutMs` reduced by the time the plan took (one deadline). */
   options: CallOptions;
+  /** The call's route once answered: `walked` from the answer, `model` the call's, `answeredBy` §4.6's. */
+  route(walked: Walked | undefined, model: string, answeredBy: string): ChatRoute;
 }
 
 /**
@@ -29,10 +35,11 @@ export async function planFallbackCall(
   catalog: Catalog,
   request: ChatRequest,
   stream: boolean,
-  fallbackModels: readonly string[],
-  opts: CallOptions | undefined,
+  opts: (CallOptions & { fallbackModels?: unknown }) | undefined,
   bodyFor: (model: string) => string,
-): Promise<PlannedCall> {
+): Promise<PlannedCall | undefined> {
+  const fallbackModels = readFallbackModels(opts?.fallbackModels);
+  if (!fallbackModels) return undefined;
   const startedAt = performance.now();
   const timeoutMs = Math.min(MAX_TIMEOUT_MS, opts?.timeoutMs ?? transport.timeoutMs);
   // The catalog read takes the call's signal and deadline only (not its headers or hooks).
@@ -43,11 +50,9 @@ export async function planFallbackCall(
     plan = await planCandidates(catalog, request, stream, fallbackModels, inflightOf, lookup);
   } catch (error) {
     if (isGatewayError(error) && error.code === 'no_model_can_serve') {
-      const spec = { method: 'POST' as const, path: ENDPOINTS.chat, stream };
-      return transport.refuse(
-        { ...spec, requestedModel: request.model, skipped: error.skipped },
-        error,
-      );
+      // Through the transport, which reports it to the client's events and throws it.
+      const spec = { method: 'POST' as const, path: ENDPOINTS.chat, stream, refusal: error };
+      await transport.open({ ...spec, requestedModel: request.model, skipped: error.skipped });
     }
     throw error;
   }
@@ -56,28 +61,25 @@ export async function planFallbackCall(
     throw callEndedError(undefined, { timeoutMs, requestedModel: request.model });
   return {
     plan,
-    spec: { route: { models: plan.models, bodyFor }, skipped: plan.skipped },
+    route: (walked, model, answeredBy) => routeOf(plan, walked, model, answeredBy),
+    spec: { route: new FailoverWalk({ models: plan.models, bodyFor }), skipped: plan.skipped },
     options: spent > 0 ? { ...opts, timeoutMs: timeoutMs - spent } : { ...opts },
   };
 }
 
-/**
- * The route of a chat call: one hop without `fallbackModels`; with them, the skips, the failed
- * hops of the walk and the model that answered.
- */
-export function chatRoute(
-  planned: PlannedCall | undefined,
+/** The route of a planned call: its skips, the failed hops of its walk and the model that answered. */
+function routeOf(
+  plan: CandidatePlan,
   walked: Walked | undefined,
   model: string,
   answeredBy: string,
 ): ChatRoute {
-  if (!planned) return { requested: [model], hops: [{ model, outcome: 'answered' }], answeredBy };
-  const hops: ChatRouteHop[] = planned.plan.skipped.map(({ model: id, reason }) => ({
+  const hops: ChatRouteHop[] = plan.skipped.map(({ model: id, reason }) => ({
     model: id,
     outcome: 'skipped',
     reason,
   }));
   if (walked) hops.push(...walked.hops);
   hops.push({ model: walked?.model ?? model, outcome: 'answered' });
-  return { requested: planned.plan.requested, hops, answeredBy };
+  return { requested: plan.requested, hops, answeredBy };
 }

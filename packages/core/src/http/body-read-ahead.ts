@@ -1,6 +1,5 @@
 // docs/gateway-protocol.md §2.5 (a streamed answer gives its slot back when its body ends), §4.7
 // (a stream silent for longer than `chunkTimeoutMs` is stopped).
-import { StallTimer } from '../call/stall-timer';
 
 /**
  * Unread bytes above which reading ahead pauses while the consumer keeps reading (a live consumer
@@ -19,11 +18,15 @@ export interface ReadAheadLimits {
   /** The error of a body whose unread bytes passed `maxBufferedBytes`. */
   overflow: () => unknown;
   /**
-   * Longest wait for the network's next chunk (`chunkTimeoutMs`): past it the body is cancelled
-   * and fails with `stalled(waitedMs)`. Waits while reading is paused for the consumer do not count.
+   * The clock of the network's silences (`chunkTimeoutMs`, stall-watch.ts): when it runs out the
+   * body is cancelled and fails with its error. Waits while reading is paused for the consumer do
+   * not count.
    */
-  silence?: { limitMs: number; stalled: (waitedMs: number) => unknown };
+  silence?: SilenceClock;
 }
+
+/** Makes a silence clock that calls `fail` with the stall's error when it runs out. */
+export type SilenceClock = (fail: (error: unknown) => void) => { start(): void; stop(): void };
 
 /**
  * Reads a response body as fast as the network delivers it into a queue the consumer drains, and
@@ -54,7 +57,7 @@ export class BodyReadAhead {
   /** The consumer stalled once: never pause again. */
   #unattended = false;
   /** The network's silence clock (`limit.silence`). */
-  readonly #silence: StallTimer | undefined;
+  readonly #silence: { start(): void; stop(): void } | undefined;
 
   constructor(
     reader: ReadableStreamDefaultReader<Uint8Array>,
@@ -71,15 +74,11 @@ export class BodyReadAhead {
     this.#onSettled = onSettled;
     this.#maxBuffered = limit.maxBufferedBytes;
     this.#overflow = limit.overflow;
-    const silence = limit.silence;
-    if (silence) {
-      this.#silence = new StallTimer(silence.limitMs, (waitedMs) => {
-        const error = silence.stalled(waitedMs);
-        // Cancelling the body aborts the request: the gateway stops counting it, as we do.
-        this.#reader.cancel(error).catch(() => {});
-        this.#settle('failed', error);
-      });
-    }
+    this.#silence = limit.silence?.((error) => {
+      // Cancelling the body aborts the request: the gateway stops counting it, as we do.
+      this.#reader.cancel(error).catch(() => {});
+      this.#settle('failed', error);
+    });
     if (first !== undefined) {
       this.#chunks.push(first);
       this.#buffered = first.byteLength;

@@ -12,14 +12,15 @@ import type { CallEvents } from '../events/call-events';
 import type { GatewayEventHandler } from '../events/gateway-events';
 import type { ChatRouteHop, SkippedModel } from '../protocol/chat-route';
 import { errorFromAnswer, lostStream, readErrorBody, tooLarge } from './answer-errors';
+import type { SilenceClock } from './body-read-ahead';
 import { corsHint } from './cors-hint';
-import { FailoverWalk, type NextStep, type RouteSpec } from './failover-route';
-import { FirstChunkWatch } from './first-chunk-watch';
+import type { FailoverWalk, NextStep } from './failover-route';
 import { countModelInflight, modelInflight } from './model-inflight';
 import { redact } from './parse-error-response';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { RequestHeaders } from './request-headers';
 import { retryDelay } from './retry-policy';
+import type { FirstChunkWatch } from './stall-watch';
 
 interface TransportConfig {
   baseURL: string;
@@ -72,10 +73,15 @@ interface RequestSpec {
    * Requests without it (catalog, services) have none.
    */
   stall?: { firstChunkMs?: number; chunkMs?: number };
-  /** Chat calls with `fallbackModels`: the models to walk (then `body` is not read). */
-  route?: RouteSpec;
+  /** Chat calls with `fallbackModels`: the walk over their models (then `body` is not read). */
+  route?: FailoverWalk;
   /** Chat calls with `fallbackModels`: the models left out before sending (for events). */
   skipped?: readonly SkippedModel[];
+  /**
+   * A call refused before any request (`no_model_can_serve`): `open` reports it through the
+   * call's events (`start`, its skips, `done`) and throws it, sending nothing.
+   */
+  refusal?: GatewayError;
 }
 
 /** The walk of a call with `fallbackModels`, as it ended: its failed hops and the model that answered. */
@@ -94,8 +100,8 @@ export interface OpenResponse {
   firstChunk?: Uint8Array;
   /** Most unread bytes a stream may buffer ahead of its reader (`maxResponseBytes`). */
   maxBufferedBytes: number;
-  /** Streams: the longest silence between two chunks (`chunkTimeoutMs`); undefined: none. */
-  chunkTimeoutMs?: number;
+  /** Streams with `chunkTimeoutMs`: the clock of their silences, for the stream's models. */
+  silence?: (models: { requestedModel: string; servedModel: string }) => SilenceClock;
   /** Calls with `fallbackModels`: the models tried before this answer, and the one that gave it. */
   walked?: Walked;
   /** The call's events when the client has an `onEvent` hook; the owner reports the end. */
@@ -105,6 +111,13 @@ export interface OpenResponse {
    * then dropped) keeps the key's redactor alive until the stream ends (errors/redact-secret.ts).
    */
   readonly owner: object;
+}
+
+/** A call's stall timeouts, resolved (the call's, else the client's), and their code, loaded. */
+interface Stalls {
+  firstChunkMs: number | undefined;
+  chunkMs: number | undefined;
+  watch: typeof import('./stall-watch');
 }
 
 interface Received {
@@ -134,6 +147,8 @@ export class Transport {
    * never sets one never loads it (it is a tenth of the chat path's code).
    */
   #eventsModule: Promise<typeof import('../events/call-events')> | undefined;
+  /** The stall timeouts' code, loaded on the first call that sets one. */
+  #stallWatch: Promise<typeof import('./stall-watch')> | undefined;
   /** `server.address` / `server.port` for events; read on the first call with a hook. */
   #server: { address: string; port: number } | undefined;
 
@@ -172,6 +187,10 @@ export class Transport {
       ? await this.#events(spec, this.#config.onEvent)
       : undefined;
     if (events && spec.skipped) for (const skip of spec.skipped) events.skipped(skip);
+    if (spec.refusal) {
+      events?.failed(spec.refusal);
+      throw spec.refusal;
+    }
     const scope = new CallScope(options.signal, timeoutMs);
     try {
       return await this.#attempts(spec, options, scope, events);
@@ -180,19 +199,6 @@ export class Transport {
       events?.failed(error);
       throw error;
     }
-  }
-
-  /**
-   * A chat call refused before any request (`no_model_can_serve`): with a hook, its events
-   * (`start`, each `model-skipped`, `done`), then the refusal is thrown.
-   */
-  async refuse(spec: RequestSpec, error: GatewayError): Promise<never> {
-    if (this.#config.onEvent) {
-      const events = await this.#events(spec, this.#config.onEvent);
-      for (const skip of spec.skipped ?? []) events.skipped(skip);
-      events.failed(error);
-    }
-    throw error;
   }
 
   async #events(spec: RequestSpec, onEvent: GatewayEventHandler): Promise<CallEvents> {
@@ -299,7 +305,8 @@ export class Transport {
     const url = `${this.#config.baseURL}${spec.path}`;
     let held: ReleaseSlot | undefined;
     try {
-      const walk = spec.route ? new FailoverWalk(spec.route) : undefined;
+      const walk = spec.route;
+      const stalls = await this.#stalls(spec);
       // (Every body of a walk is JSON text: the first one's headers are all of theirs.)
       const headers = this.#headers.for(
         walk ? walk.body() : spec.body,
@@ -321,12 +328,12 @@ export class Transport {
         }
         // (Without events the request is awaited directly: no extra async step per attempt.)
         const outcome = await (events
-          ? this.#observed(url, headers, fetchImpl, sent, scope, events, attempt)
-          : this.#attempt(url, headers, fetchImpl, sent, scope));
+          ? this.#observed(url, headers, fetchImpl, sent, scope, stalls, events, attempt)
+          : this.#attempt(url, headers, fetchImpl, sent, scope, stalls));
         if (!(outcome instanceof GatewayError)) {
           const release = held;
           held = undefined;
-          return this.#opened(outcome, release, scope, events, sent, walk);
+          return this.#opened(outcome, release, scope, events, stalls, walk);
         }
         const step = this.#next(outcome, walk, retries, maxRetries, scope);
         if (step === undefined) throw outcome;
@@ -385,7 +392,7 @@ export class Transport {
     release: ReleaseSlot,
     scope: CallScope,
     events: CallEvents | undefined,
-    sent: RequestSpec,
+    stalls: Stalls | undefined,
     walk: FailoverWalk | undefined,
   ): OpenResponse {
     const open: OpenResponse = {
@@ -395,9 +402,10 @@ export class Transport {
       maxBufferedBytes: this.#config.maxResponseBytes,
       owner: this,
     };
-    if (sent.stream && sent.stall) {
-      const chunkTimeoutMs = sent.stall.chunkMs ?? this.#config.chunkTimeoutMs;
-      if (chunkTimeoutMs !== undefined) open.chunkTimeoutMs = chunkTimeoutMs;
+    const chunkMs = stalls?.chunkMs;
+    if (chunkMs !== undefined && received.reader) {
+      const { betweenChunks } = stalls!.watch;
+      open.silence = (models) => betweenChunks(chunkMs, models);
     }
     if (walk) open.walked = { hops: walk.hops, model: walk.model };
     if (events) {
@@ -405,6 +413,19 @@ export class Transport {
       open.events = events;
     }
     return open;
+  }
+
+  /**
+   * A chat call's stall timeouts (the call's, else the client's), with their code loaded once
+   * (an app that sets none never loads it); undefined when it has none.
+   */
+  async #stalls(spec: RequestSpec): Promise<Stalls | undefined> {
+    if (!spec.stall) return undefined;
+    const firstChunkMs = spec.stall.firstChunkMs ?? this.#config.firstChunkTimeoutMs;
+    const chunkMs = spec.stream ? (spec.stall.chunkMs ?? this.#config.chunkTimeoutMs) : undefined;
+    if (firstChunkMs === undefined && chunkMs === undefined) return undefined;
+    this.#stallWatch ??= import('./stall-watch');
+    return { firstChunkMs, chunkMs, watch: await this.#stallWatch };
   }
 
   /** Chat requests in flight from this realm to `model` under this client's key (the order of `fallbackModels`). */
@@ -419,13 +440,14 @@ export class Transport {
     fetchImpl: typeof fetch,
     spec: RequestSpec,
     scope: CallScope,
+    stalls: Stalls | undefined,
     events: CallEvents,
     attempt: number,
   ): Promise<Received | GatewayError> {
     events.attempt(attempt, spec.method, spec.path, spec.route ? spec.requestedModel : undefined);
     let outcome: Received | GatewayError;
     try {
-      outcome = await this.#attempt(url, headers, fetchImpl, spec, scope);
+      outcome = await this.#attempt(url, headers, fetchImpl, spec, scope, stalls);
     } catch (error) {
       events.response(attempt, isGatewayError(error) ? error.status : undefined, error);
       throw error;
@@ -446,13 +468,13 @@ export class Transport {
     fetchImpl: typeof fetch,
     spec: RequestSpec,
     scope: CallScope,
+    stalls: Stalls | undefined,
   ): Promise<Received | GatewayError> {
-    const limitMs = spec.stall
-      ? (spec.stall.firstChunkMs ?? this.#config.firstChunkTimeoutMs)
-      : undefined;
-    if (limitMs === undefined)
+    const limitMs = stalls?.firstChunkMs;
+    if (limitMs === undefined) {
       return this.#request(url, headers, fetchImpl, spec, scope, undefined);
-    const watch = new FirstChunkWatch(scope.signal, limitMs, spec.requestedModel);
+    }
+    const watch = new stalls!.watch.FirstChunkWatch(scope.signal, limitMs, spec.requestedModel);
     try {
       const outcome = await this.#request(url, headers, fetchImpl, spec, scope, watch);
       if (outcome instanceof GatewayError) watch.end();

@@ -1,9 +1,8 @@
 // docs/gateway-protocol.md §2.5 (a stream holds its slot until its body ends), §5.2, §5.3, §5.5 (no
 // replay after the first bytes).
 
-import { stallError } from '../../call/stall-timer';
 import { GatewayError, isGatewayError } from '../../errors/errors';
-import { BodyReadAhead, cancelUnreachable, type ReadAheadLimits } from '../../http/body-read-ahead';
+import { BodyReadAhead, cancelUnreachable } from '../../http/body-read-ahead';
 import type { OpenResponse } from '../../http/transport';
 import type { AssembledChat, ChatStream, ChatStreamEvent } from '../../protocol/chat-result-types';
 import type { ChatRoute } from '../../protocol/chat-route';
@@ -84,7 +83,7 @@ export class GatewayChatStream implements ChatStream {
             message: `The stream's unread bytes passed maxResponseBytes (${limit} bytes): nobody read it while it kept coming; it was stopped`,
             ...models,
           }),
-        silence: silenceLimit(open.chunkTimeoutMs, models),
+        silence: open.silence?.(models),
       },
     );
     // Dropped unread and collected: the call ends (a `done` event), so its span ends and a
@@ -244,16 +243,4 @@ export class GatewayChatStream implements ChatStream {
       },
     };
   }
-}
-
-/** The between-chunks stall clock of a stream (`chunkTimeoutMs`), when it has one. */
-function silenceLimit(
-  limitMs: number | undefined,
-  models: { requestedModel: string; servedModel: string },
-): ReadAheadLimits['silence'] {
-  if (limitMs === undefined) return undefined;
-  return {
-    limitMs,
-    stalled: (waitedMs) => stallError('between-chunks', waitedMs, limitMs, models),
-  };
 }

@@ -1,6 +1,11 @@
-// docs/gateway-protocol.md §4.7 (the first-chunk stall: the attempt aborted, its slot freed).
+// docs/gateway-protocol.md §4.7 (stalls of one attempt: before its first chunk, between chunks).
+/**
+ * The stall timeouts of one request, loaded (with the stall clock) by the first call that has one:
+ * an app that never sets them never loads this code.
+ */
 import { StallTimer, stallError } from '../call/stall-timer';
 import type { GatewayError } from '../errors/errors';
+import type { SilenceClock } from './body-read-ahead';
 
 /**
  * One attempt's own abort signal and first-chunk clock (`firstChunkTimeoutMs`): the signal follows
@@ -55,4 +60,18 @@ export class FirstChunkWatch {
     this.#timer.stop();
     this.#controller.abort(this.#callSignal.reason);
   };
+}
+
+/**
+ * The between-chunks clock of a stream (`chunkTimeoutMs`), for its read-ahead: when the network
+ * is silent for `limitMs`, the body fails with the `timeout` naming the phase and the model.
+ */
+export function betweenChunks(
+  limitMs: number,
+  context: { requestedModel: string; servedModel: string },
+): SilenceClock {
+  return (fail) =>
+    new StallTimer(limitMs, (waitedMs) =>
+      fail(stallError('between-chunks', waitedMs, limitMs, context)),
+    );
 }
