@@ -103,6 +103,18 @@ describe('GatewayChatModel with fallbackModels', () => {
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
+  it('streaming: true on a model known to lack streaming is not refused with a list', async () => {
+    const { emulator, chat } = setup('community/plain', {
+      capabilities: ['chat'],
+      streaming: true,
+      fallbackModels: ['community/streamer'],
+    });
+    const message = await chat.invoke('hello there');
+    expect(message.text).toBe('Echo: hello there');
+    expect(message.response_metadata.model_name).toBe('community/streamer');
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
   it('bindTools: a model and a fallback lacking tools are skipped without a request', async () => {
     // Known capabilities: without a list, bindTools would refuse at once.
     const { emulator, bodies, chat, ofType } = setup('community/plain', {

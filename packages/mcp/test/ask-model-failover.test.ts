@@ -92,6 +92,25 @@ describe('ask_model with fallback_models', () => {
     expect(chats()).toBe(1);
   });
 
+  it('with a list the answer is asked for whole, also when progress is wanted: a model without streaming stays eligible', async () => {
+    busy();
+    const steps: string[] = [];
+    const result = (await client.callTool(
+      {
+        name: 'ask_model',
+        arguments: {
+          model: 'community/general',
+          prompt: 'hi',
+          fallback_models: ['community/plain'],
+        },
+      },
+      undefined,
+      { onprogress: (progress) => steps.push(progress.message ?? '') },
+    )) as CallToolResult;
+    expect(result.structuredContent).toMatchObject({ model: 'community/plain' });
+    expect(steps.length).toBeGreaterThan(0);
+  });
+
   it('an offline model fails over, then is skipped from the refreshed catalog', async () => {
     emulator().injectFault({ fault: 'model_offline', model: 'community/general' });
     const args = {
