@@ -258,6 +258,23 @@ describe('GatewayChatModel with fallbackModels', () => {
     expect(inflight(emulator)).toBe(0);
   });
 
+  it('create: a first model the catalog does not list is not refused; each call skips it', async () => {
+    const { emulator, connection } = gateway();
+    const chat = await GatewayChatModel.create('community/retired', {
+      ...connection,
+      streaming: true,
+      fallbackModels: ['community/streamer'],
+    });
+    const message = await chat.invoke('hello there');
+    expect(message.response_metadata).toMatchObject({
+      model_name: 'community/streamer',
+      route: {
+        hops: [{ model: 'community/retired', outcome: 'skipped', reason: 'not_in_catalog' }, {}],
+      },
+    });
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
   it('keeps the list and timeouts when serialised', () => {
     const { connection } = gateway();
     const chat = new GatewayChatModel('community/general', {

@@ -178,12 +178,17 @@ export class GatewayChatModel
       typeof modelOrFields === 'string' ? { ...maybeFields, model: modelOrFields } : modelOrFields;
     const model = fields.model ?? fields.modelName;
     const client = resolveClient(fields);
+    // With a fallback list core gates every listed model at each call, the first included: an
+    // unlisted first model is not refused here (it is skipped then), and nothing is checked.
+    const walksList = (fields.fallbackModels?.length ?? 0) > 0;
     // Core's rule: an unknown id is refused with close matches; an unlisted own model (my/...,
     // offline yet still answering, docs/gateway-protocol.md §3.1) resolves to undefined and stays unchecked.
-    const listed = await client.resolveModel(model);
+    const listed = walksList
+      ? (await client.models()).find((entry) => entry.id === model)
+      : await client.resolveModel(model);
     const catalog = await client.models(); // cached by the look-up above
     const capabilities = fields.capabilities ?? listed?.capabilities;
-    if (fields.streaming && capabilities) {
+    if (fields.streaming && capabilities && !walksList) {
       // Checked here too, so that the refusal can name the models that stream.
       checkCapabilities({
         model,
