@@ -236,6 +236,30 @@ describe('fallbackModels: checked against the catalog before sending', () => {
     ]);
   });
 
+  it('a model going offline mid-run: failed over at once, then skipped without a request', async () => {
+    const { client, emulator, events } = recorded();
+    emulator.injectFault({ fault: 'model_offline', model: 'community/general', afterRequests: 1 });
+    const options = { fallbackModels: ['community/plain'] };
+    expect((await client.chat(hi(), options)).servedModel).toBe('community/general');
+    // Offline now: provider_unavailable, the next model at once (and the catalog forgotten).
+    const second = await client.chat(hi(), options);
+    expect(second.servedModel).toBe('community/plain');
+    expect(second.route.hops[0]).toEqual({
+      model: 'community/general',
+      outcome: 'failed',
+      reason: 'provider_unavailable',
+    });
+    // The catalog, read again, no longer lists it: skipped before sending.
+    const chatRequests = emulator.counters.requests.chat;
+    const third = await client.chat(hi(), options);
+    expect(third.route.hops).toEqual([
+      { model: 'community/general', outcome: 'skipped', reason: 'not_in_catalog' },
+      { model: 'community/plain', outcome: 'answered' },
+    ]);
+    expect(emulator.counters.requests.chat).toBe(chatRequests + 1);
+    expect(only(events, 'retry')).toEqual([]);
+  });
+
   it('refuses before any request when no listed model can serve, naming every model and why', async () => {
     const { client, emulator, events } = recorded();
     const error = await caught(() =>

@@ -1,4 +1,4 @@
-// docs/gateway-protocol.md §3.1 (listed and unlisted own models), §4.2 (the capability gate), §4.7.
+// docs/gateway-protocol.md §3.1 (listed and unlisted own models), §4.2 (the capability gate).
 import type { CallOptions } from '../call/call-options';
 import { quoteValue } from '../encoding/json-body';
 import { type GatewayError, invalidRequest } from '../errors/errors';
@@ -114,29 +114,6 @@ async function findModel(
   // refreshCatalog(), forgets the snapshot and its misses.
   if (!found) catalog.rememberMiss(id, models);
   return { found, models };
-}
-
-/**
- * The catalog for checking several models at once (`fallbackModels`): one read, and one re-read
- * when an id is missing from a cached snapshot that has not already been found to lack it (it may
- * have come online since), as `findModel` does for one id; the ids still missing are remembered
- * for the snapshot's lifetime, so an offline model in a list costs no read on later calls.
- */
-export async function catalogFor(
-  catalog: Catalog,
-  ids: readonly string[],
-  opts: CallOptions | undefined,
-): Promise<GatewayModel[]> {
-  const fromCache = catalog.hasFreshModels();
-  let models = await catalog.models(opts);
-  const missing = (list: readonly GatewayModel[]) =>
-    ids.filter((id) => !list.some((model) => model.id === id));
-  if (fromCache && missing(models).some((id) => !catalog.isKnownMiss(id))) {
-    catalog.invalidate();
-    models = await catalog.models(opts);
-  }
-  for (const id of missing(models)) catalog.rememberMiss(id, models);
-  return models;
 }
 
 /** `model_not_found` naming close matches, from close-matches.ts (loaded on the first refusal). */

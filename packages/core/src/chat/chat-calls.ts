@@ -5,14 +5,14 @@ import type { Catalog } from '../catalog/catalog';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
-import type { Transport } from '../http/transport';
+import type { RequestSpec, Transport } from '../http/transport';
 import { answeringModel } from '../protocol/answering-model';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
-import type { ChatRoute } from '../protocol/chat-route';
+import { singleHopRoute } from '../protocol/chat-route';
 import { ENDPOINTS } from '../protocol/endpoints';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
 import { readChatCompletion } from './assemble-chat';
-import type { PlannedCall } from './fallback-route';
+import type { SteeredCall } from './steer-chat-call';
 import { GatewayChatStream } from './stream/sse-chat-stream';
 import { validateChatRequest } from './validate-chat';
 import { chatCompletionProblem } from './validate-chat-response';
@@ -47,20 +47,12 @@ export async function postChat(
   opts: ChatCallOptions | undefined,
 ): Promise<ChatResult> {
   validateChatRequest(req);
-  // (Read without an async step unless set: a call without them keeps its path, bench B1.)
-  const stall =
-    opts?.firstChunkTimeoutMs === undefined && opts?.chunkTimeoutMs === undefined
-      ? {}
-      : await stallOptions(opts);
   const requestedModel = req.model;
-  const spec = { method: 'POST', path: ENDPOINTS.chat, requestedModel, stall } as const;
-  const planned =
-    opts?.fallbackModels === undefined
-      ? undefined
-      : await planFallbacks(transport, catalog, req, false, opts);
+  const spec = { method: 'POST', path: ENDPOINTS.chat, requestedModel, stall: {} } as const;
+  const steered = steers(opts) ? await steer(transport, catalog, req, opts, spec) : undefined;
   const answer = await transport.json<ChatCompletionResponse>(
-    planned ? { ...spec, ...planned.spec } : { ...spec, body: chatBody(req, false) },
-    planned ? planned.options : opts,
+    steered ? steered.spec : { ...spec, body: chatBody(req, false) },
+    steered ? steered.options : opts,
   );
   const redact = (text: string) => transport.redact(text);
   const problem = chatCompletionProblem(answer.data);
@@ -86,9 +78,9 @@ export async function postChat(
     servedModel,
     fallback: servedModel !== requestedModel,
     headers,
-    route: planned
-      ? planned.route(walked, requestedModel, servedModel)
-      : oneHop(requestedModel, servedModel),
+    route: steered
+      ? steered.route(walked, requestedModel, servedModel)
+      : singleHopRoute(requestedModel, servedModel),
   };
 }
 
@@ -106,11 +98,6 @@ export async function openChatStream(
       message: `assemble (call option) must be a boolean, got ${typeof opts.assemble}`,
     });
   }
-  // (Read without an async step unless set: a call without them keeps its path, bench B1.)
-  const stall =
-    opts?.firstChunkTimeoutMs === undefined && opts?.chunkTimeoutMs === undefined
-      ? {}
-      : await stallOptions(opts);
   const requestedModel = req.model;
   const spec = {
     method: 'POST',
@@ -118,15 +105,12 @@ export async function openChatStream(
     accept: 'text/event-stream',
     requestedModel,
     stream: true,
-    stall,
+    stall: {},
   } as const;
-  const planned =
-    opts?.fallbackModels === undefined
-      ? undefined
-      : await planFallbacks(transport, catalog, req, true, opts);
+  const steered = steers(opts) ? await steer(transport, catalog, req, opts, spec) : undefined;
   const open = await transport.open(
-    planned ? { ...spec, ...planned.spec } : { ...spec, body: chatBody(req, true) },
-    planned ? planned.options : opts,
+    steered ? steered.spec : { ...spec, body: chatBody(req, true) },
+    steered ? steered.options : opts,
   );
   const headers = open.response.headers;
   // A stream's chunks are not read for it: the header, else the model sent.
@@ -136,40 +120,38 @@ export async function openChatStream(
     servedModel,
     fallback: servedModel !== requestedModel,
     headers,
-    route: planned
-      ? planned.route(open.walked, requestedModel, servedModel)
-      : oneHop(requestedModel, servedModel),
+    route: steered
+      ? steered.route(open.walked, requestedModel, servedModel)
+      : singleHopRoute(requestedModel, servedModel),
     assemble: opts?.assemble !== false,
   });
 }
 
 /**
- * A call with `fallbackModels` planned (fallback-route.ts, loaded by the first such call);
- * undefined for an empty list. A call without them stays exactly as it was (no catalog read).
+ * Whether a call steers itself (`fallbackModels`, its own stall timeouts). A call that does not
+ * stays exactly as it was: no catalog read, no extra async step (bench B1).
  */
-async function planFallbacks(
-  transport: Transport,
-  catalog: Catalog,
-  req: ChatRequest,
-  stream: boolean,
-  opts: ChatCallOptions,
-): Promise<PlannedCall | undefined> {
-  const { planFallbackCall } = await import('./fallback-route');
-  return planFallbackCall(transport, catalog, req, stream, opts, (model) =>
-    chatBody({ ...req, model }, stream),
+function steers(opts: ChatCallOptions | undefined): opts is ChatCallOptions {
+  return (
+    opts !== undefined &&
+    (opts.fallbackModels !== undefined ||
+      opts.firstChunkTimeoutMs !== undefined ||
+      opts.chunkTimeoutMs !== undefined)
   );
 }
 
-/** A chat call's stall timeouts as it set them, checked (call/stall-timer.ts, loaded on first use). */
-async function stallOptions(
+/** A steering call prepared by steer-chat-call.ts, loaded by the first one. */
+async function steer(
+  transport: Transport,
+  catalog: Catalog,
+  req: ChatRequest,
   opts: ChatCallOptions,
-): Promise<{ firstChunkMs?: number; chunkMs?: number }> {
-  return (await import('../call/stall-timer')).readStallTimeouts(opts);
-}
-
-/** The route of a call without `fallbackModels`: the requested model, answered. */
-function oneHop(model: string, answeredBy: string): ChatRoute {
-  return { requested: [model], hops: [{ model, outcome: 'answered' }], answeredBy };
+  spec: RequestSpec,
+): Promise<SteeredCall> {
+  const { steerChatCall } = await import('./steer-chat-call');
+  return steerChatCall(transport, catalog, req, opts, spec, (model) =>
+    chatBody({ ...req, model }, spec.stream === true),
+  );
 }
 
 /** The request as sent: `stream` is the client's to set, whatever the caller put there. */

@@ -9,7 +9,6 @@ import {
   missingCapabilities,
   modelsWithCapabilities,
 } from '../catalog/model-capabilities';
-import { catalogFor } from '../catalog/resolve-model';
 import { GatewayError, invalidRequest } from '../errors/errors';
 import type { SkippedModel } from '../protocol/chat-route';
 import type { ChatRequest, GatewayModel, ModelCapability } from '../protocol/wire-types';
@@ -77,6 +76,29 @@ export async function planCandidates(
   }
   if (kept.length === 0) throw noModelCanServe(request.model, needs, skipped, listed);
   return { requested, models: orderCandidates(kept, entryOf, inflightOf), skipped };
+}
+
+/**
+ * The catalog for checking several models at once (`fallbackModels`): one read, and one re-read
+ * when an id is missing from a cached snapshot that has not already been found to lack it (it may
+ * have come online since), as `findModel` (catalog/resolve-model.ts) does for one id; the ids still missing are remembered
+ * for the snapshot's lifetime, so an offline model in a list costs no read on later calls.
+ */
+async function catalogFor(
+  catalog: Catalog,
+  ids: readonly string[],
+  opts: CallOptions | undefined,
+): Promise<GatewayModel[]> {
+  const fromCache = catalog.hasFreshModels();
+  let models = await catalog.models(opts);
+  const missing = (list: readonly GatewayModel[]) =>
+    ids.filter((id) => !list.some((model) => model.id === id));
+  if (fromCache && missing(models).some((id) => !catalog.isKnownMiss(id))) {
+    catalog.invalidate();
+    models = await catalog.models(opts);
+  }
+  for (const id of missing(models)) catalog.rememberMiss(id, models);
+  return models;
 }
 
 /** Why `id` cannot serve the call, or undefined when it may be tried. */

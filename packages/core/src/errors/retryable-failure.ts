@@ -65,38 +65,35 @@ export function isRetryableFailure(failure: Failure, context: FailureContext = {
 }
 
 /**
- * Failures that say "this model cannot take the call now, another may": a busy or unavailable
- * model or provider, the gateway's own time limit, a connection lost before the first byte, and
- * the gateway refusing this model (unknown, not allowed, lacking a capability the catalog
- * claimed). Not `client_concurrency_exceeded`: the key's limit is the same for every model.
+ * The gateway refusing this model (unknown, not allowed, lacking a capability the catalog
+ * claimed): another model may take the call.
  */
-const FAILOVER_CODES: ReadonlySet<string> = new Set<FailoverReason>([
-  'model_busy',
-  'provider_unavailable',
-  'all_providers_failed',
-  'provider_request_failed',
-  'request_timeout',
-  'network_error',
+const MODEL_REFUSALS: ReadonlySet<string> = new Set([
   'model_not_found',
   'model_not_allowed',
   'unshielded_access_required',
   'unsupported_model_capability',
 ]);
-/** Error answers that say a model's provider failed, whatever their body: the next model, at once. */
-const FAILOVER_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /**
  * Why a failed attempt of a call with `fallbackModels` moves to the next listed model at once
- * (no retry wait), or undefined when it does not (a caller error, the key's concurrency limit, a
- * 500, a stall after the first chunk): those follow the retry rules above on the same model.
- * Asked only of attempts that failed before any answer byte (the transport's loop).
+ * (no retry wait), or undefined when it does not: "this model cannot take the call now, another
+ * may". That is a stall before the first chunk, a 502/503/504 (a provider failed, whatever the
+ * body), a failure retryable by code without an answer (busy, unavailable, the gateway's time
+ * limit, a connection lost before the first byte) — except `client_concurrency_exceeded`, the
+ * key's limit, the same for every model — and a refusal of the model. Not a caller error, a 500
+ * or a stall after the first chunk: those follow the retry rules above on the same model. Asked
+ * only of attempts that failed before any answer byte (the transport's loop).
  */
 export function failoverReason(failure: Failure): FailoverReason | undefined {
   const { code, status, stall } = failure;
   if (stall) return stall.phase === 'first-chunk' ? 'first_chunk_stall' : undefined;
-  if (FAILOVER_CODES.has(code)) return code as FailoverReason;
-  if (status !== undefined && FAILOVER_STATUSES.has(status)) {
-    return code === 'provider_protocol_error' ? code : 'upstream_error';
+  if (code === 'client_concurrency_exceeded') return undefined;
+  if (RETRYABLE_CODES.has(code) || MODEL_REFUSALS.has(code)) return code as FailoverReason;
+  if (status !== undefined && status >= 502 && status <= 504) {
+    return code === 'provider_request_failed' || code === 'provider_protocol_error'
+      ? code
+      : 'upstream_error';
   }
   return undefined;
 }

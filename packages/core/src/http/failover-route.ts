@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4.7 (failover at once, then rounds under the retry policy), §10.5.
 import type { GatewayError } from '../errors/errors';
 import { failoverReason } from '../errors/retryable-failure';
+import type { CallEvents } from '../events/call-events';
 import type { ChatRouteHop, FailoverReason } from '../protocol/chat-route';
 import { type RetryLimits, retryDelay } from './retry-policy';
 
@@ -34,6 +35,8 @@ export class FailoverWalk {
   #index = 0;
   /** This round's failover failures, to pick the next round's models and wait. */
   #failures: { model: string; error: GatewayError }[] = [];
+  /** When the current model's attempt began (its queue included), for `failover.waitedMs`. */
+  #hopStartedAt = 0;
 
   constructor(route: RouteSpec) {
     this.#round = route.models;
@@ -43,6 +46,17 @@ export class FailoverWalk {
   /** The model the next attempt asks for. */
   get model(): string {
     return this.#round[this.#index]!;
+  }
+
+  /** The spec of the next attempt: `spec` asking for the current model, with its body. */
+  hop<Spec extends { body?: string | FormData; requestedModel?: string }>(spec: Spec): Spec {
+    this.#hopStartedAt = performance.now();
+    return { ...spec, body: this.body(), requestedModel: this.model };
+  }
+
+  /** Reports a failover (`next` moved on): the `failover` event, with the time spent on `from`. */
+  left(step: { from: string; to: string; reason: FailoverReason }, events?: CallEvents): void {
+    events?.failover(step.from, step.to, step.reason, performance.now() - this.#hopStartedAt);
   }
 
   /** The request body of the next attempt. */

@@ -4,7 +4,7 @@
  * an app that never sets them never loads this code.
  */
 import { StallTimer, stallError } from '../call/stall-timer';
-import type { GatewayError } from '../errors/errors';
+import { GatewayError } from '../errors/errors';
 import type { SilenceClock } from './body-read-ahead';
 
 /**
@@ -60,6 +60,28 @@ export class FirstChunkWatch {
     this.#timer.stop();
     this.#controller.abort(this.#callSignal.reason);
   };
+}
+
+/**
+ * Runs one attempt (`request`) with a first-chunk clock: it ends with the attempt, or stops when
+ * its first byte came (the request then keeps the watch's signal for the rest of its body).
+ */
+export async function withFirstChunkLimit<T>(
+  callSignal: AbortSignal,
+  limitMs: number,
+  model: string | undefined,
+  request: (watch: FirstChunkWatch) => Promise<T | GatewayError>,
+): Promise<T | GatewayError> {
+  const watch = new FirstChunkWatch(callSignal, limitMs, model);
+  try {
+    const outcome = await request(watch);
+    if (outcome instanceof GatewayError) watch.end();
+    else watch.arrived();
+    return outcome;
+  } catch (error) {
+    watch.end();
+    throw error;
+  }
 }
 
 /**

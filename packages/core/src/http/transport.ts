@@ -51,7 +51,8 @@ interface TransportConfig {
   recordContent?: boolean;
 }
 
-interface RequestSpec {
+/** One request as the transport sends it (and, for a chat call, how it may steer). */
+export interface RequestSpec {
   method: 'GET' | 'POST';
   /** Path below the base URL, starting with `/`. */
   path: string;
@@ -306,7 +307,8 @@ export class Transport {
     let held: ReleaseSlot | undefined;
     try {
       const walk = spec.route;
-      const stalls = await this.#stalls(spec);
+      const loading = this.#stalls(spec);
+      const stalls = loading && (await loading);
       // (Every body of a walk is JSON text: the first one's headers are all of theirs.)
       const headers = this.#headers.for(
         walk ? walk.body() : spec.body,
@@ -318,8 +320,7 @@ export class Transport {
       const maxRetries = options.maxRetries ?? this.#config.maxRetries;
       let retries = 0;
       for (let attempt = 1; ; attempt++) {
-        const sent = walk ? { ...spec, body: walk.body(), requestedModel: walk.model } : spec;
-        const startedAt = walk ? performance.now() : 0;
+        const sent = walk ? walk.hop(spec) : spec;
         held =
           (events ? undefined : this.#acquireNow(scope)) ??
           (await this.#acquire(sent, scope, events, attempt));
@@ -341,7 +342,7 @@ export class Transport {
         held();
         held = undefined;
         if (step.kind === 'failover') {
-          events?.failover(step.from, step.to, step.reason, performance.now() - startedAt);
+          walk?.left(step, events);
           continue;
         }
         retries++;
@@ -407,7 +408,7 @@ export class Transport {
       const { betweenChunks } = stalls!.watch;
       open.silence = (models) => betweenChunks(chunkMs, models);
     }
-    if (walk) open.walked = { hops: walk.hops, model: walk.model };
+    if (walk) open.walked = walk;
     if (events) {
       events.responded(received.response.headers);
       open.events = events;
@@ -417,15 +418,15 @@ export class Transport {
 
   /**
    * A chat call's stall timeouts (the call's, else the client's), with their code loaded once
-   * (an app that sets none never loads it); undefined when it has none.
+   * (an app that sets none never loads it); undefined, without an async step, when it has none.
    */
-  async #stalls(spec: RequestSpec): Promise<Stalls | undefined> {
+  #stalls(spec: RequestSpec): Promise<Stalls> | undefined {
     if (!spec.stall) return undefined;
     const firstChunkMs = spec.stall.firstChunkMs ?? this.#config.firstChunkTimeoutMs;
     const chunkMs = spec.stream ? (spec.stall.chunkMs ?? this.#config.chunkTimeoutMs) : undefined;
     if (firstChunkMs === undefined && chunkMs === undefined) return undefined;
     this.#stallWatch ??= import('./stall-watch');
-    return { firstChunkMs, chunkMs, watch: await this.#stallWatch };
+    return this.#stallWatch.then((watch) => ({ firstChunkMs, chunkMs, watch }));
   }
 
   /** Chat requests in flight from this realm to `model` under this client's key (the order of `fallbackModels`). */
@@ -471,19 +472,10 @@ export class Transport {
     stalls: Stalls | undefined,
   ): Promise<Received | GatewayError> {
     const limitMs = stalls?.firstChunkMs;
-    if (limitMs === undefined) {
-      return this.#request(url, headers, fetchImpl, spec, scope, undefined);
-    }
-    const watch = new stalls!.watch.FirstChunkWatch(scope.signal, limitMs, spec.requestedModel);
-    try {
-      const outcome = await this.#request(url, headers, fetchImpl, spec, scope, watch);
-      if (outcome instanceof GatewayError) watch.end();
-      else watch.arrived();
-      return outcome;
-    } catch (error) {
-      watch.end();
-      throw error;
-    }
+    if (limitMs === undefined) return this.#request(url, headers, fetchImpl, spec, scope);
+    return stalls!.watch.withFirstChunkLimit(scope.signal, limitMs, spec.requestedModel, (watch) =>
+      this.#request(url, headers, fetchImpl, spec, scope, watch),
+    );
   }
 
   async #request(
@@ -492,7 +484,7 @@ export class Transport {
     fetchImpl: typeof fetch,
     spec: RequestSpec,
     scope: CallScope,
-    watch: FirstChunkWatch | undefined,
+    watch?: FirstChunkWatch,
   ): Promise<Received | GatewayError> {
     let response: Response;
     try {

@@ -59,3 +59,8 @@ export interface ChatRoute {
   /** The answering model: `X-Service-Model`, else the body's `model`, else the model sent. */
   answeredBy: string;
 }
+
+/** The route of a call without `fallbackModels`: the requested model, answered. */
+export function singleHopRoute(model: string, answeredBy: string): ChatRoute {
+  return { requested: [model], hops: [{ model, outcome: 'answered' }], answeredBy };
+}
