@@ -4,6 +4,7 @@
  */
 export type { GatewayModel, GatewayService, ModelCapability } from '@infergate/core';
 export type { GatewayChatModelId, GatewayChatModelSettings } from './chat/gateway-chat-options';
+export type { GatewayChatOptions } from './chat/gateway-chat-steering';
 export { UnsupportedModelCapabilityError } from './chat/unsupported-model-capability-error';
 export {
   MAX_EMBEDDING_INPUT_BYTES_PER_CALL,

@@ -8,11 +8,12 @@ import type {
   TranscriptionModelV4,
 } from '@ai-sdk/provider';
 import type { GatewayModel, GatewayService } from '@infergate/core';
-import type { EmbeddingModel, LanguageModel, ToolSet, TranscriptionModel } from 'ai';
+import type { EmbeddingModel, generateText, LanguageModel, ToolSet, TranscriptionModel } from 'ai';
 import { expectTypeOf } from 'vitest';
 import {
   createGateway,
   type GatewayChatLanguageModel,
+  type GatewayChatOptions,
   type GatewayEmbeddingModel,
   type GatewayEmbeddingOptions,
   type GatewayProvider,
@@ -54,6 +55,24 @@ expectTypeOf(gateway).toBeCallableWith('community/general', {
   fallbackToJsonObject: true,
   sendReasoning: true,
 });
+// The steering settings (issue 33): per model, per provider, and per call through providerOptions.
+expectTypeOf(gateway).toBeCallableWith('community/general', {
+  fallbackModels: ['community/tools', 'pool-a/llama-3-8b'],
+  firstChunkTimeoutMs: 20_000,
+  chunkTimeoutMs: 30_000,
+});
+expectTypeOf(createGateway).toBeCallableWith({ firstChunkTimeoutMs: 20_000, chunkTimeoutMs: 1 });
+expectTypeOf<GatewayChatOptions>().toEqualTypeOf<{
+  fallbackModels?: string[] | undefined;
+  firstChunkTimeoutMs?: number | undefined;
+  chunkTimeoutMs?: number | undefined;
+}>();
+// A call's options fit ai's providerOptions as they are.
+expectTypeOf<{ infergate: GatewayChatOptions }>().toExtend<
+  NonNullable<Parameters<typeof generateText>[0]['providerOptions']>
+>();
+// @ts-expect-error fallbackModels is a list of ids
+gateway('community/general', { fallbackModels: 'community/tools' });
 // @ts-expect-error a chat model needs an id
 gateway.chat();
 // @ts-expect-error capabilities are the gateway's names

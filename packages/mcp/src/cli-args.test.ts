@@ -90,6 +90,24 @@ describe('parseCli', () => {
     );
   });
 
+  it("reads ask_model's stall timeouts (off by default) and refuses a value that is no ms count", () => {
+    expect(run([])).toMatchObject({ firstChunkTimeoutMs: undefined, chunkTimeoutMs: undefined });
+    expect(run(['--first-chunk-timeout-ms', '20000', '--chunk-timeout-ms=30000'])).toMatchObject({
+      firstChunkTimeoutMs: 20_000,
+      chunkTimeoutMs: 30_000,
+    });
+    for (const [flag, value] of [
+      ['--first-chunk-timeout-ms', '0'],
+      ['--first-chunk-timeout-ms', '1.5'],
+      ['--chunk-timeout-ms', '-5'],
+      ['--chunk-timeout-ms', '2147483648'],
+    ] as const) {
+      expect(() => parseCli([`${flag}=${value}`], {}), `${flag} ${value}`).toThrow(
+        `${flag} must be a whole number of ms from 1 to 2147483647, got "${value}"`,
+      );
+    }
+  });
+
   it('answers --help and --version', () => {
     expect(parseCli(['--help'], {})).toEqual({ kind: 'help' });
     expect(parseCli(['-v'], {})).toEqual({ kind: 'version' });

@@ -13,6 +13,11 @@ Gateway:
   --redis URL            share the key's 4 slots with other processes through Redis
                          (default: INFERGATE_REDIS_URL; without it, slots are shared in-process)
   --catalog-refresh S    read the gateway's services again every S seconds (default 60; 0: never)
+  --first-chunk-timeout-ms N
+                         ask_model: leave a model that sends no byte of its answer within N ms
+                         (for the call's next fallback_models entry); default: off
+  --chunk-timeout-ms N   ask_model: fail a streamed answer silent for N ms between two chunks;
+                         default: off
 
 Files (stdio only):
   --root DIR             a directory image_path / audio_path may read from; repeatable
@@ -48,6 +53,8 @@ interface CliOptions {
   baseURL: string | undefined;
   apiKey: string | undefined;
   catalogRefreshMs: number;
+  firstChunkTimeoutMs: number | undefined;
+  chunkTimeoutMs: number | undefined;
 }
 
 type ParsedCli = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; options: CliOptions };
@@ -76,6 +83,17 @@ function integer(flag: string, value: string | undefined, fallback: number, max:
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) > max) {
     throw new CliUsageError(`${flag} must be a whole number from 0 to ${max}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+/** A timeout in ms that is off unless given: a whole number from 1 to 2^31 − 1 (the longest timer). */
+function optionalMs(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 2 ** 31 - 1) {
+    throw new CliUsageError(
+      `${flag} must be a whole number of ms from 1 to 2147483647, got "${value}"`,
+    );
   }
   return Number(value);
 }
@@ -122,6 +140,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
       baseURL: values['base-url'],
       apiKey: values['api-key'],
       catalogRefreshMs: integer('--catalog-refresh', values['catalog-refresh'], 60, 86_400) * 1000,
+      firstChunkTimeoutMs: optionalMs('--first-chunk-timeout-ms', values['first-chunk-timeout-ms']),
+      chunkTimeoutMs: optionalMs('--chunk-timeout-ms', values['chunk-timeout-ms']),
     },
   };
 }
@@ -145,6 +165,8 @@ function parse(argv: readonly string[]) {
       'base-url': { type: 'string' },
       'api-key': { type: 'string' },
       'catalog-refresh': { type: 'string' },
+      'first-chunk-timeout-ms': { type: 'string' },
+      'chunk-timeout-ms': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },

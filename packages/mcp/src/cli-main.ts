@@ -75,6 +75,8 @@ export async function runCli(
     allowUrls: options.allowUrls,
     allowPrivateUrls: options.allowPrivateUrls,
     catalogRefreshMs: options.catalogRefreshMs,
+    firstChunkTimeoutMs: options.firstChunkTimeoutMs,
+    chunkTimeoutMs: options.chunkTimeoutMs,
   });
   if (
     !(clientOptions.baseURL ?? env.INFERGATE_BASE_URL) ||

@@ -2,6 +2,7 @@ import {
   createGatewayClient,
   type GatewayClient,
   type GatewayClientOptions,
+  GatewayError,
   type GatewayEvent,
 } from '@infergate/core';
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -15,7 +16,7 @@ import {
   type ToolAvailability,
 } from './catalog-watch';
 import { registerEmbeddingTools } from './embedding-tools';
-import { registerModelTools } from './model-tools';
+import { type AskModelOptions, registerModelTools } from './model-tools';
 import { progressFromGatewayEvents } from './progress';
 import { registerServiceTools } from './service-tools';
 import type { ToolContext } from './tool-context';
@@ -73,6 +74,16 @@ export interface GatewayMcpServerOptions {
   catalogRefreshMs?: number;
   /** The name this server gives in MCP's `initialize`. Default `infergate`. */
   name?: string;
+  /**
+   * `ask_model`: longest wait from sending a request to the first byte of its answer, in ms. Off
+   * by default. A stall moves to the call's next `fallback_models` entry (else it fails with
+   * `timeout`). Passed per call, so it also applies to a `client` given here.
+   */
+  firstChunkTimeoutMs?: number;
+  /**
+   * `ask_model`: longest silence between two chunks of a streamed answer, in ms. Off by default.
+   */
+  chunkTimeoutMs?: number;
 }
 
 export interface SessionOptions {
@@ -107,6 +118,27 @@ interface Session {
 }
 
 /**
+ * `ask_model`'s stall timeouts, checked when the server is made (a wrong one would fail every
+ * call): finite numbers > 0, else `configuration_error` naming the option.
+ */
+function stallTimeouts(options: GatewayMcpServerOptions): AskModelOptions {
+  const timeouts: AskModelOptions = {};
+  for (const field of ['firstChunkTimeoutMs', 'chunkTimeoutMs'] as const) {
+    const value: unknown = options[field];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+      throw new GatewayError({
+        code: 'configuration_error',
+        message: `${field} must be a number of ms > 0, got ${String(value)}`,
+        field,
+      });
+    }
+    timeouts[field] = value;
+  }
+  return timeouts;
+}
+
+/**
  * The gateway's services and models as a Model Context Protocol server. One object serves any
  * number of sessions (stdio, Streamable HTTP, in-memory): each gets its own `McpServer`, all share
  * one gateway client, so their calls share the key's budget of 4 requests at once.
@@ -122,6 +154,7 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): G
       },
     });
   const roots = new AllowedRoots(options.roots?.length ? options.roots : [process.cwd()]);
+  const askOptions = stallTimeouts(options);
   const sessions = new Set<Session>();
   const urlGuard = new UrlGuard({
     allowPrivateUrls: options.allowPrivateUrls,
@@ -162,7 +195,7 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): G
     const tools = {
       ...registerServiceTools(server, context, files),
       ...registerEmbeddingTools(server, context),
-      ...registerModelTools(server, context),
+      ...registerModelTools(server, context, askOptions),
     };
     for (const name of TOOL_NAMES) tools[name].enabled = watch.availability[name];
     registerCatalogResources(server, client);

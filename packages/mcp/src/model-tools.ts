@@ -1,6 +1,8 @@
 import {
+  type ChatCallOptions,
   type ChatMessage,
   type ChatRequest,
+  type ChatRoute,
   type GatewayClient,
   type GatewayModel,
   requiredCapabilities,
@@ -67,18 +69,34 @@ function chatRequest(args: AskModelArgs): ChatRequest {
 /** Characters of streamed answer between two progress notifications. */
 const PROGRESS_EVERY_CHARS = 200;
 
+/** The stall timeouts `ask_model` passes to core (the server's options; off when not set). */
+export interface AskModelOptions {
+  /** Longest wait from sending a request to the first byte of its answer, in ms. */
+  firstChunkTimeoutMs?: number;
+  /** Longest silence between two chunks of a streamed answer, in ms. */
+  chunkTimeoutMs?: number;
+}
+
+interface Answer {
+  text: string;
+  finishReason: string | null;
+  servedModel: string;
+  fallback: boolean;
+  route: ChatRoute;
+}
+
 async function ask(
   client: GatewayClient,
   request: ChatRequest,
   streams: boolean,
   progress: ToolProgress,
-  signal: AbortSignal,
-) {
+  options: ChatCallOptions,
+): Promise<Answer> {
   if (!streams) {
-    const { answer, servedModel, fallback } = await client.chat(request, { signal });
-    return { text: answer.text, finishReason: answer.finishReason, servedModel, fallback };
+    const { answer, servedModel, fallback, route } = await client.chat(request, options);
+    return { text: answer.text, finishReason: answer.finishReason, servedModel, fallback, route };
   }
-  const stream = await client.chatStream(request, { signal });
+  const stream = await client.chatStream(request, options);
   let received = 0;
   let reported = 0;
   for await (const event of stream) {
@@ -95,13 +113,59 @@ async function ask(
     finishReason: result.finishReason,
     servedModel: stream.servedModel,
     fallback: stream.fallback,
+    route: stream.route,
   };
+}
+
+/**
+ * Whether to stream, and core's options. With `fallback_models` core gates every listed model
+ * (the first included) before sending, and the answer is asked for whole: streaming only feeds
+ * progress, so it must not make the models without `streaming` ineligible. Without a list, the
+ * model is refused here before sending (unknown ids get close matches, missing capabilities
+ * alternatives), and streamed when someone watches the progress and it can stream (an unlisted
+ * own model, unchecked, is asked without streaming).
+ */
+async function plan(
+  client: GatewayClient,
+  args: AskModelArgs,
+  request: ChatRequest,
+  progressWanted: boolean,
+  options: ChatCallOptions,
+): Promise<{ streams: boolean; options: ChatCallOptions }> {
+  if (args.fallback_models !== undefined) {
+    return { streams: false, options: { ...options, fallbackModels: args.fallback_models } };
+  }
+  const model = await client.requireCapabilities(args.model, requiredCapabilities(request), {
+    signal: options.signal,
+  });
+  const streams = progressWanted && (model?.capabilities.includes('streaming') ?? false);
+  return { streams, options };
+}
+
+/** `ask_model`'s result: the answer, and which model gave it (with a list, the route). */
+function askResult(args: AskModelArgs, answer: Answer) {
+  const structured: Record<string, unknown> = {
+    text: answer.text,
+    model: answer.servedModel,
+    finish_reason: answer.finishReason,
+  };
+  if (answer.fallback) structured.requested_model = args.model;
+  if (args.fallback_models !== undefined) structured.route = answer.route;
+  const left = answer.route.hops.flatMap((hop) =>
+    hop.outcome === 'answered' ? [] : [`${hop.model}: ${hop.reason}`],
+  );
+  const why = left.length > 0 ? `; ${left.join(', ')}` : '';
+  const note = answer.fallback
+    ? `\n\n(answered by ${answer.servedModel} in place of ${args.model}${why})`
+    : '';
+  return toolResult(`${answer.text}${note}`, structured);
 }
 
 /** `list_models` and `ask_model`: the catalog, and a prompt sent to a chosen gateway model. */
 export function registerModelTools(
   server: McpServer,
   context: ToolContext,
+  askOptions: AskModelOptions = {},
 ): Record<'list_models' | 'ask_model', RegisteredTool> {
   const { client } = context;
 
@@ -133,31 +197,16 @@ export function registerModelTools(
     {
       title: 'Ask another model',
       description:
-        "Send a prompt to one of the gateway's chat models and get its answer: for a second opinion, a cheaper or specialised model, or a task you want done by another model. Choose the model with list_models. json: true asks for a JSON object (the model needs json_object). A model lacking what the request needs is refused before anything is sent, with models that would do.",
+        "Send a prompt to one of the gateway's chat models and get its answer: for a second opinion, a cheaper or specialised model, or a task you want done by another model. Choose the model with list_models. json: true asks for a JSON object (the model needs json_object). A model lacking what the request needs is refused before anything is sent, with models that would do. fallback_models: models to use in order when the model is busy, offline, stalls or lacks what is needed (each checked first; the result names the model that answered).",
       inputSchema: askModelInput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (args, extra) =>
       runTool(context, extra, async (progress) => {
         const request = chatRequest(args);
-        // Refused before sending: unknown ids get close matches, missing capabilities alternatives.
-        const model = await client.requireCapabilities(args.model, requiredCapabilities(request), {
-          signal: extra.signal,
-        });
-        // Streamed when someone watches the progress and the model can stream (an unlisted own
-        // model, unchecked, is asked without streaming).
-        const streams = progress.wanted && (model?.capabilities.includes('streaming') ?? false);
-        const answer = await ask(client, request, streams, progress, extra.signal);
-        const structured: Record<string, unknown> = {
-          text: answer.text,
-          model: answer.servedModel,
-          finish_reason: answer.finishReason,
-        };
-        if (answer.fallback) structured.requested_model = args.model;
-        const note = answer.fallback
-          ? `\n\n(answered by ${answer.servedModel} in place of ${args.model})`
-          : '';
-        return toolResult(`${answer.text}${note}`, structured);
+        const base: ChatCallOptions = { signal: extra.signal, ...askOptions };
+        const { streams, options } = await plan(client, args, request, progress.wanted, base);
+        return askResult(args, await ask(client, request, streams, progress, options));
       }),
   );
 

@@ -47,6 +47,8 @@ function whatToDo(error: GatewayError): string {
       return 'The call took too long: try a smaller input, or try again later.';
     case 'response_too_large':
       return 'The answer was too large: ask for less (fewer texts, a shorter answer).';
+    case 'no_model_can_serve':
+      return 'None of the models named can serve this request (the message says why for each): call list_models and name others.';
     case 'aborted':
       return 'The call was cancelled.';
     case 'invalid_api_key':
@@ -75,6 +77,8 @@ export function toolErrorResult(error: unknown): CallToolResult {
     if (error.missing !== undefined) details.missing = error.missing;
     if (error.alternatives !== undefined) details.alternatives = error.alternatives;
     if (error.retryAfterMs !== undefined) details.retry_after_ms = error.retryAfterMs;
+    if (error.skipped !== undefined) details.skipped = error.skipped;
+    if (error.stall !== undefined) details.stall = error.stall;
     details.what_to_do = todo;
     return {
       isError: true,

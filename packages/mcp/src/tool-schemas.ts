@@ -191,6 +191,9 @@ export const listModelsInput = z
   })
   .strict();
 
+/** The most `fallback_models` one ask_model call may name. */
+export const MAX_FALLBACK_MODELS = 8;
+
 export const askModelInput = z
   .object({
     model: z
@@ -206,6 +209,15 @@ export const askModelInput = z
     ),
     max_tokens: optional(z.number().int().positive().describe('Longest answer, in tokens')),
     temperature: optional(z.number().min(0).max(2).describe('Sampling temperature, 0 to 2')),
+    fallback_models: optional(
+      z
+        .array(z.string().min(1))
+        .min(1)
+        .max(MAX_FALLBACK_MODELS)
+        .describe(
+          'Models to use, in order, when `model` cannot answer (busy, offline, stalled, or lacking what the request needs), e.g. ["community/tools"]; each is checked against list_models first',
+        ),
+    ),
   })
   .strict();
 

@@ -12,6 +12,11 @@ function gatewayStream(events: ChatStreamEvent[], failure?: unknown) {
     servedModel: 'pool-a/llama-3-8b',
     fallback: true,
     headers: new Headers({ 'x-service-model': 'pool-a/llama-3-8b' }),
+    route: {
+      requested: ['my/laptop-model'],
+      hops: [{ model: 'my/laptop-model', outcome: 'answered' }],
+      answeredBy: 'pool-a/llama-3-8b',
+    },
     async *[Symbol.asyncIterator]() {
       for (const event of events) yield event;
       if (failure !== undefined) throw failure;

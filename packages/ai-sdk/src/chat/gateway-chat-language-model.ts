@@ -1,4 +1,5 @@
-// docs/gateway-protocol.md §4 (chat completions: the request §4.1, the capability gate §4.2, the answer §4.3, fallback §4.6).
+// docs/gateway-protocol.md §4 (chat completions: the request §4.1, the capability gate §4.2, the answer §4.3, fallback §4.6,
+// failover and stall timeouts §4.7).
 import type {
   JSONObject,
   LanguageModelV4,
@@ -11,9 +12,10 @@ import type {
 } from '@ai-sdk/provider';
 import { injectJsonInstructionIntoMessages } from '@ai-sdk/provider-utils';
 import {
-  type CallOptions,
+  type ChatCallOptions,
   type ChatMessage,
   type ChatRequest,
+  type ChatRoute,
   isGatewayError,
   type ModelCapability,
   type ResponseFormat,
@@ -34,6 +36,7 @@ import { convertGatewayChatStream } from './convert-gateway-chat-stream';
 import { convertGatewayUsage } from './convert-gateway-usage';
 import { convertToGatewayChatMessages } from './convert-to-gateway-chat-messages';
 import type { GatewayChatModelId, GatewayChatModelSettings } from './gateway-chat-options';
+import { type ChatSteering, chatSteering } from './gateway-chat-steering';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { type PreparedTools, prepareTools } from './prepare-tools';
 import { UnsupportedModelCapabilityError } from './unsupported-model-capability-error';
@@ -44,6 +47,8 @@ const UNSUPPORTED_SETTINGS = ['topK'] as const;
 interface PreparedChatRequest {
   body: ChatRequest;
   warnings: SharedV4Warning[];
+  /** Core's steering options of the call (fallback list, stall timeouts). */
+  steering: ChatSteering['options'];
 }
 
 /** A gateway chat model as an AI SDK `LanguageModelV4`. */
@@ -71,12 +76,12 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 
   async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
-    const { body, warnings } = await this.prepareRequest(options, { stream: false });
+    const { body, warnings, steering } = await this.prepareRequest(options, { stream: false });
     const client = this.config.client();
 
     let result: Awaited<ReturnType<typeof client.chat>>;
     try {
-      result = await client.chat(body, this.callOptions(options));
+      result = await client.chat(body, this.callOptions(options, steering));
     } catch (error) {
       throw this.mapError(error, body);
     }
@@ -113,12 +118,12 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
-    const { body, warnings } = await this.prepareRequest(options, { stream: true });
+    const { body, warnings, steering } = await this.prepareRequest(options, { stream: true });
     const client = this.config.client();
 
     let stream: Awaited<ReturnType<typeof client.chatStream>>;
     try {
-      stream = await client.chatStream(body, this.callOptions(options));
+      stream = await client.chatStream(body, this.callOptions(options, steering));
     } catch (error) {
       throw this.mapError(error, body);
     }
@@ -135,64 +140,54 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     };
   }
 
-  /** Builds the gateway request and refuses it, before any chat request, when the model lacks a capability. */
+  /**
+   * Builds the gateway request and refuses it, before any chat request, when the model lacks a
+   * capability. With a fallback list, core gates every listed model itself (this one included).
+   */
   private async prepareRequest(
     options: LanguageModelV4CallOptions,
     { stream }: { stream: boolean },
   ): Promise<PreparedChatRequest> {
-    const warnings: SharedV4Warning[] = [];
-    for (const setting of UNSUPPORTED_SETTINGS) {
-      if (options[setting] != null) {
-        warnings.push({
-          type: 'unsupported',
-          feature: setting,
-          details:
-            'The gateway API has no field for it. If your model server understands one, send it through providerOptions.infergate.',
-        });
-      }
-    }
-    if (options.reasoning != null && options.reasoning !== 'provider-default') {
-      warnings.push({
-        type: 'unsupported',
-        feature: 'reasoning',
-        details: 'The gateway API has no reasoning setting.',
-      });
-    }
-
+    const steering = chatSteering(this.settings, options.providerOptions);
+    const warnings = unsupportedSettingWarnings(options);
     const tools = prepareTools(options);
     warnings.push(...tools.warnings);
 
     const conversion = { sendReasoning: this.settings.sendReasoning === true };
-    let messages: ChatMessage[] = convertToGatewayChatMessages(options.prompt, conversion);
-    let responseFormat = mapResponseFormat(options.responseFormat);
-    let body = requestBody(this.modelId, options, messages, tools, responseFormat);
-    let needs = requiredCapabilities(body, stream);
+    const messages = convertToGatewayChatMessages(options.prompt, conversion);
+    const responseFormat = mapResponseFormat(options.responseFormat);
+    const build = (chatMessages: ChatMessage[], format: ResponseFormat | undefined) =>
+      buildChatRequest({
+        ...requestFields(this.modelId, options, tools),
+        messages: chatMessages,
+        responseFormat: format,
+        extraFields: steering.extraFields,
+      });
+    const body = build(messages, responseFormat);
+    const prepared = { body, warnings, steering: steering.options };
+    // Core's gate over the whole list replaces this model's gate, and the json_object downgrade
+    // (a property of one model's capabilities) is not made: models without json_schema are skipped.
+    if (steering.hasFallbacks) return prepared;
 
     // Core's gate for every call, plain chat too: an id the catalog does not list is refused
     // here with close matches (one cached GET /models per catalogTtlMs), as in LangChain. One
     // look-up and check, unless the opt-in json_schema downgrade must see the capabilities first.
     if (responseFormat?.type !== 'json_schema' || this.settings.fallbackToJsonObject !== true) {
+      const needs = requiredCapabilities(body, stream);
       await this.checkModel(needs, options.abortSignal, undefined, describeCall(stream, body));
-      return { body, warnings };
+      return prepared;
     }
     const capabilities = await this.checkModel([], options.abortSignal);
-    if (
-      capabilities !== undefined &&
-      !capabilities.includes('json_schema') &&
-      capabilities.includes('json_object')
-    ) {
+    if (capabilities === undefined) return prepared;
+    let downgraded = body;
+    if (!capabilities.includes('json_schema') && capabilities.includes('json_object')) {
       // Opt-in downgrade: the schema goes into the system message; `ai` validates the answer.
-      messages = convertToGatewayChatMessages(
-        injectJsonInstructionIntoMessages({
-          messages: options.prompt,
-          schema:
-            options.responseFormat?.type === 'json' ? options.responseFormat.schema : undefined,
-        }),
-        conversion,
-      );
-      responseFormat = { type: 'json_object' };
-      body = requestBody(this.modelId, options, messages, tools, responseFormat);
-      needs = requiredCapabilities(body, stream);
+      const schema =
+        options.responseFormat?.type === 'json' ? options.responseFormat.schema : undefined;
+      const withSchema = injectJsonInstructionIntoMessages({ messages: options.prompt, schema });
+      downgraded = build(convertToGatewayChatMessages(withSchema, conversion), {
+        type: 'json_object',
+      });
       warnings.push({
         type: 'unsupported',
         feature: 'responseFormat.schema',
@@ -200,11 +195,14 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       });
     }
     // Core's gate: refuses (naming the models that would do) before any chat request.
-    if (capabilities !== undefined) {
-      await this.checkModel(needs, options.abortSignal, capabilities, describeCall(stream, body));
-    }
-
-    return { body, warnings };
+    const needs = requiredCapabilities(downgraded, stream);
+    await this.checkModel(
+      needs,
+      options.abortSignal,
+      capabilities,
+      describeCall(stream, downgraded),
+    );
+    return { ...prepared, body: downgraded };
   }
 
   /**
@@ -231,12 +229,19 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     }
   }
 
-  /** Core's options for one call: the abort signal and headers (one attempt: `ai` retries). */
-  private callOptions(options: LanguageModelV4CallOptions): CallOptions {
+  /**
+   * Core's options for one call: the abort signal, headers and steering. One round (`ai`
+   * retries): a fallback list is walked once per `doGenerate` / `doStream`.
+   */
+  private callOptions(
+    options: LanguageModelV4CallOptions,
+    steering: ChatSteering['options'],
+  ): ChatCallOptions {
     return {
       signal: options.abortSignal,
       headers: definedHeaders(options.headers),
       maxRetries: AI_RETRIES,
+      ...steering,
     };
   }
 
@@ -249,17 +254,10 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 }
 
-/** The gateway request, built by core: `providerOptions.infergate` fields first, the call's win. */
-function requestBody(
-  modelId: string,
-  options: LanguageModelV4CallOptions,
-  messages: ChatMessage[],
-  tools: PreparedTools,
-  responseFormat: ResponseFormat | undefined,
-): ChatRequest {
-  return buildChatRequest({
+/** The request fields of a call, for core's `buildChatRequest` (which also takes messages and format). */
+function requestFields(modelId: string, options: LanguageModelV4CallOptions, tools: PreparedTools) {
+  return {
     model: modelId,
-    messages,
     temperature: options.temperature,
     maxTokens: options.maxOutputTokens,
     topP: options.topP,
@@ -269,9 +267,30 @@ function requestBody(
     frequencyPenalty: options.frequencyPenalty,
     tools: tools.tools,
     toolChoice: tools.toolChoice,
-    responseFormat,
-    extraFields: options.providerOptions?.[PROVIDER_OPTIONS_KEY],
-  });
+  };
+}
+
+/** Warnings for the call options the gateway has no field for (they are not sent). */
+function unsupportedSettingWarnings(options: LanguageModelV4CallOptions): SharedV4Warning[] {
+  const warnings: SharedV4Warning[] = [];
+  for (const setting of UNSUPPORTED_SETTINGS) {
+    if (options[setting] != null) {
+      warnings.push({
+        type: 'unsupported',
+        feature: setting,
+        details:
+          'The gateway API has no field for it. If your model server understands one, send it through providerOptions.infergate.',
+      });
+    }
+  }
+  if (options.reasoning != null && options.reasoning !== 'provider-default') {
+    warnings.push({
+      type: 'unsupported',
+      feature: 'reasoning',
+      details: 'The gateway API has no reasoning setting.',
+    });
+  }
+  return warnings;
 }
 
 /** What a refused call was, for the refusal's message: `streamText with tools`. */
@@ -302,14 +321,17 @@ function mapResponseFormat(
 }
 
 function providerMetadata(
-  answer: { requestedModel: string; servedModel: string; fallback: boolean },
+  answer: { requestedModel: string; servedModel: string; fallback: boolean; route: ChatRoute },
   usage: Usage | null | undefined,
 ): SharedV4ProviderMetadata {
+  const { requested, hops, answeredBy } = answer.route;
   return {
     [PROVIDER_OPTIONS_KEY]: {
       requestedModel: answer.requestedModel,
       servedModel: answer.servedModel,
       fallback: answer.fallback,
+      // Core's route as plain JSON: the models skipped, tried and left, and the answering one.
+      route: { requested, hops: hops.map((hop) => ({ ...hop })), answeredBy },
       ...(usage != null ? { usage: usage as JSONObject } : {}),
     },
   };

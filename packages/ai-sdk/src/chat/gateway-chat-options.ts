@@ -1,4 +1,5 @@
-// docs/gateway-protocol.md §4.2 (capabilities given instead of the catalog's), §4.1 (reasoning sent back).
+// docs/gateway-protocol.md §4.2 (capabilities given instead of the catalog's), §4.1 (reasoning sent back),
+// §4.7 (failover and stall timeouts).
 import type { ModelCapability } from '@infergate/core';
 
 /**
@@ -27,4 +28,22 @@ export interface GatewayChatModelSettings {
    * (for model servers that want it). Default `false`: reasoning is never sent back.
    */
   sendReasoning?: boolean;
+  /**
+   * Models to use, in order, when this one cannot serve a call (busy, unavailable, stalled before
+   * its first chunk, or lacking what the call needs): core checks each against the catalog and
+   * walks them within one `doGenerate` / `doStream`. With a list, core's gate replaces this
+   * model's own (`capabilities` and `fallbackToJsonObject` are not used). A call's
+   * `providerOptions.infergate.fallbackModels` replaces it.
+   */
+  fallbackModels?: readonly string[];
+  /**
+   * Longest wait from sending a request to the first byte of its answer, in ms (a stall moves to
+   * the next `fallbackModels` entry). Replaces the provider's; a call's provider option wins.
+   */
+  firstChunkTimeoutMs?: number;
+  /**
+   * Longest silence between two chunks of a stream, in ms (a stall fails the stream with
+   * `timeout`). Replaces the provider's; a call's provider option wins.
+   */
+  chunkTimeoutMs?: number;
 }

@@ -1,4 +1,5 @@
-// docs/gateway-protocol.md §2 (base URL, key, headers, concurrency and duration), §3.3 (catalog TTL).
+// docs/gateway-protocol.md §2 (base URL, key, headers, concurrency and duration), §3.3 (catalog TTL),
+// §4.7 (stall timeouts).
 import {
   createGatewayClient,
   type GatewayClient,
@@ -32,6 +33,16 @@ export interface GatewayProviderSettings {
   budget?: KeyBudget;
   /** Deadline of one call, queue and retries included. Default 300 000 ms (the gateway's limit). */
   timeoutMs?: number;
+  /**
+   * Chat calls: longest wait from sending a request to the first byte of its answer, in ms. Off
+   * by default. A stall frees the slot and moves to the next `fallbackModels` entry.
+   */
+  firstChunkTimeoutMs?: number;
+  /**
+   * Chat streams: longest silence between two chunks, in ms. Off by default. A stall frees the
+   * slot and fails the stream with `timeout`.
+   */
+  chunkTimeoutMs?: number;
   /** How long the model and service catalog is cached. Default 60 000 ms. */
   catalogTtlMs?: number;
   /**
@@ -79,6 +90,8 @@ function lazyGatewayClient(settings: GatewayProviderSettings): () => GatewayClie
         maxConcurrencyPerKey: settings.maxConcurrencyPerKey,
         budget: settings.budget,
         timeoutMs: settings.timeoutMs,
+        firstChunkTimeoutMs: settings.firstChunkTimeoutMs,
+        chunkTimeoutMs: settings.chunkTimeoutMs,
         catalogTtlMs: settings.catalogTtlMs,
         maxRetryAfterMs: settings.maxRetryAfterMs,
         onEvent: settings.onEvent,

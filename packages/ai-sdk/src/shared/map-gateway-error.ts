@@ -118,6 +118,8 @@ function gatewayErrorData(error: GatewayError): JSONObject {
     ['missing', error.missing],
     ['alternatives', error.alternatives],
     ['field', error.field],
+    ['stall', error.stall],
+    ['skipped', error.skipped],
     ['body', error.data],
   ];
   for (const [key, value] of optional) {

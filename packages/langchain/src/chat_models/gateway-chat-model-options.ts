@@ -1,4 +1,5 @@
-// docs/gateway-protocol.md §4.1 (the request fields the chat model's options set).
+// docs/gateway-protocol.md §4.1 (the request fields the chat model's options set), §4.7 (failover and
+// stall timeouts).
 import type { ModelCapability, ResponseFormat } from '@infergate/core';
 import type {
   BaseChatModelCallOptions,
@@ -22,6 +23,12 @@ export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions {
    * unknown fields to the model server). `bindTools` puts every kwarg it does not know here.
    */
   modelKwargs?: Record<string, unknown>;
+  /** This call's fallback list, over the model's (`[]`: none for this call). */
+  fallbackModels?: string[];
+  /** This call's `firstChunkTimeoutMs`, over the model's. */
+  firstChunkTimeoutMs?: number;
+  /** This call's `chunkTimeoutMs`, over the model's. */
+  chunkTimeoutMs?: number;
 }
 
 export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConnectionFields {
@@ -68,6 +75,22 @@ export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConn
    * model servers that want it). Default `false`: reasoning is never sent back.
    */
   sendReasoning?: boolean;
+  /**
+   * Models to use, in order, when `model` cannot serve a call (busy, unavailable, stalled before
+   * its first chunk, or lacking what the call needs). Core checks each against the catalog and
+   * walks them; with a list the model's own capability checks are left to core.
+   */
+  fallbackModels?: string[];
+  /**
+   * Longest wait from sending a request to the first byte of its answer, in ms. Off by default.
+   * A stall moves to the next `fallbackModels` entry (else it is retried).
+   */
+  firstChunkTimeoutMs?: number;
+  /**
+   * Longest silence between two chunks of a stream, in ms. Off by default. A stall fails the
+   * stream with `timeout`.
+   */
+  chunkTimeoutMs?: number;
 }
 
 /** Fields that describe the model and may be serialised (never `client`, `fetch` or the key). */
@@ -87,4 +110,7 @@ export const SERIALIZABLE_FIELDS = [
   'capabilities',
   'acceptsContentParts',
   'sendReasoning',
+  'fallbackModels',
+  'firstChunkTimeoutMs',
+  'chunkTimeoutMs',
 ];

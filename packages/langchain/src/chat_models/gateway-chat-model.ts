@@ -1,5 +1,6 @@
-// docs/gateway-protocol.md §4, §5 (chat completions, streamed or not, as a LangChain chat model).
-import type { CallOptions, ChatRequest, GatewayClient } from '@infergate/core';
+// docs/gateway-protocol.md §4, §5 (chat completions, streamed or not, as a LangChain chat model), §4.7
+// (fallback models and stall timeouts, passed to core).
+import type { ChatCallOptions, ChatRequest, GatewayClient } from '@infergate/core';
 import { checkCapabilities } from '@infergate/core/internal';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import type {
@@ -84,6 +85,9 @@ export class GatewayChatModel
   capabilities?: readonly string[];
   acceptsContentParts: boolean;
   sendReasoning: boolean;
+  fallbackModels?: string[];
+  firstChunkTimeoutMs?: number;
+  chunkTimeoutMs?: number;
   /**
    * The key given to the constructor, if any. A private field with no getter: no property holds
    * it, so `util.inspect` (even with `showHidden` and `getters`), spreading and JSON never show it.
@@ -141,10 +145,15 @@ export class GatewayChatModel
     this.capabilities = fields.capabilities ? [...fields.capabilities] : undefined;
     this.acceptsContentParts = fields.acceptsContentParts ?? true;
     this.sendReasoning = fields.sendReasoning ?? false;
+    this.fallbackModels = fields.fallbackModels ? [...fields.fallbackModels] : undefined;
+    this.firstChunkTimeoutMs = fields.firstChunkTimeoutMs;
+    this.chunkTimeoutMs = fields.chunkTimeoutMs;
     this.#client = resolveClient(fields);
     this.#gate = new ChatModelCapabilityGate(this.#client, this);
     this.#apiKey = fields.apiKey;
-    if (this.streaming) this.#gate.assertKnown(['streaming'], 'streaming: true');
+    if (this.streaming && !this.#walksList()) {
+      this.#gate.assertKnown(['streaming'], 'streaming: true');
+    }
   }
 
   /** The gateway client this model sends through (a private field: never serialised or shown). */
@@ -169,12 +178,17 @@ export class GatewayChatModel
       typeof modelOrFields === 'string' ? { ...maybeFields, model: modelOrFields } : modelOrFields;
     const model = fields.model ?? fields.modelName;
     const client = resolveClient(fields);
+    // With a fallback list core gates every listed model at each call, the first included: an
+    // unlisted first model is not refused here (it is skipped then), and nothing is checked.
+    const walksList = (fields.fallbackModels?.length ?? 0) > 0;
     // Core's rule: an unknown id is refused with close matches; an unlisted own model (my/...,
     // offline yet still answering, docs/gateway-protocol.md §3.1) resolves to undefined and stays unchecked.
-    const listed = await client.resolveModel(model);
+    const listed = walksList
+      ? (await client.models()).find((entry) => entry.id === model)
+      : await client.resolveModel(model);
     const catalog = await client.models(); // cached by the look-up above
     const capabilities = fields.capabilities ?? listed?.capabilities;
-    if (fields.streaming && capabilities) {
+    if (fields.streaming && capabilities && !walksList) {
       // Checked here too, so that the refusal can name the models that stream.
       checkCapabilities({
         model,
@@ -228,7 +242,8 @@ export class GatewayChatModel
     tools: BindToolsInput[],
     kwargs?: Partial<GatewayChatModelCallOptions>,
   ): Runnable<BaseLanguageModelInput, AIMessageChunk, GatewayChatModelCallOptions> {
-    if (tools.length > 0) this.#gate.assertKnown(['tools'], 'bindTools');
+    if (tools.length > 0 && !this.#walksList(kwargs))
+      this.#gate.assertKnown(['tools'], 'bindTools');
     // Converting now refuses malformed tools at bind time; the request converts again.
     convertToGatewayTools(tools, { strict: kwargs?.strict });
     return this.withConfig({ ...moveRequestFields(kwargs), tools });
@@ -264,7 +279,10 @@ export class GatewayChatModel
     outputSchema: unknown,
     config?: StructuredOutputMethodOptions<boolean>,
   ): Runnable<BaseLanguageModelInput, RunOutput | { raw: BaseMessage; parsed: RunOutput }> {
-    return structuredOutput<RunOutput>(this, this.#gate, outputSchema, config);
+    // With a fallback list core gates every listed model at the call: no check here, and no
+    // method read from this one model's capabilities.
+    const gate = this.#walksList() ? undefined : this.#gate;
+    return structuredOutput<RunOutput>(this, gate, outputSchema, config);
   }
 
   async _generate(
@@ -276,7 +294,7 @@ export class GatewayChatModel
       return joinStreamChunks(this._streamResponseChunks(messages, options, runManager));
     }
     const request = convertToGatewayRequest(messages, this, options);
-    await this.#gate.beforeSending(request, false, options.signal);
+    if (!this.#walksList(options)) await this.#gate.beforeSending(request, false, options.signal);
     return convertChatResult(await this.#client.chat(request, this.#callOptions(options)));
   }
 
@@ -307,15 +325,16 @@ export class GatewayChatModel
    * The answer as stream chunks. `.stream()` (or a streaming callback such as streamEvents) on a
    * model without `streaming` asks without streaming and hands the whole answer over as one
    * chunk, as LangChain does for any model that cannot stream; `streaming: true` is refused
-   * instead.
+   * instead. With a fallback list it streams: core skips the listed models that cannot.
    */
   async #answerChunks(
     messages: BaseMessage[],
     options: this['ParsedCallOptions'],
   ): Promise<Iterable<ChatGenerationChunk> | AsyncIterable<ChatGenerationChunk>> {
-    const stream = this.streaming || (await this.#gate.canStream(options.signal));
+    const walksList = this.#walksList(options);
+    const stream = this.streaming || walksList || (await this.#gate.canStream(options.signal));
     const request = convertToGatewayRequest(messages, this, options);
-    await this.#gate.beforeSending(request, stream, options.signal);
+    if (!walksList) await this.#gate.beforeSending(request, stream, options.signal);
     if (!stream) {
       return [
         convertChatResultToChunk(await this.#client.chat(request, this.#callOptions(options))),
@@ -329,11 +348,29 @@ export class GatewayChatModel
    * for chat calls): the call's `maxRetries` over the model's, and the model's `timeout` as the
    * deadline (a call's `timeout` reaches us as an `AbortSignal.timeout`, read as `timeout` too).
    */
-  #callOptions(options: this['ParsedCallOptions']): CallOptions {
-    return callOptions({
-      ...options,
-      maxRetries: options.maxRetries ?? this.maxRetries,
-      timeout: options.timeout ?? this.timeout,
-    });
+  #callOptions(options: this['ParsedCallOptions']): ChatCallOptions {
+    return {
+      ...callOptions({
+        ...options,
+        maxRetries: options.maxRetries ?? this.maxRetries,
+        timeout: options.timeout ?? this.timeout,
+      }),
+      fallbackModels: this.#fallbackModels(options),
+      firstChunkTimeoutMs: options.firstChunkTimeoutMs ?? this.firstChunkTimeoutMs,
+      chunkTimeoutMs: options.chunkTimeoutMs ?? this.chunkTimeoutMs,
+    };
+  }
+
+  /** The call's fallback list, else the model's (a call's `[]` turns the model's off). */
+  #fallbackModels(options?: Partial<GatewayChatModelCallOptions>): string[] | undefined {
+    return options?.fallbackModels ?? this.fallbackModels;
+  }
+
+  /**
+   * Whether core walks a fallback list for the call (or for every call, without options): core
+   * then gates every listed model against the catalog, so this model's own checks are skipped.
+   */
+  #walksList(options?: Partial<GatewayChatModelCallOptions>): boolean {
+    return (this.#fallbackModels(options)?.length ?? 0) > 0;
   }
 }

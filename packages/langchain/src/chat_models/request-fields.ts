@@ -32,6 +32,9 @@ const NOT_REQUEST_FIELDS = new Set([
   'strict',
   'headers',
   'modelKwargs',
+  'fallbackModels',
+  'firstChunkTimeoutMs',
+  'chunkTimeoutMs',
   // createAgent's native structured output for Anthropic / Google models
   'outputConfig',
   'responseSchema',

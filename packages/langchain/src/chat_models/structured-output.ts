@@ -32,15 +32,19 @@ type StructuredOutputRunnable<RunOutput> = Runnable<
 /**
  * `withStructuredOutput`: the method asked for (checked against capabilities passed to the model),
  * else the first the model has of json_schema, tools and json_object; with capabilities unknown,
- * chosen from the catalog at the first call.
+ * chosen from the catalog at the first call. Without a gate (the model walks a fallback list,
+ * which core gates at the call): the method asked for, else `jsonSchema`.
  */
 export function structuredOutput<RunOutput extends Record<string, unknown>>(
   model: StructuredOutputModel,
-  gate: ChatModelCapabilityGate,
+  gate: ChatModelCapabilityGate | undefined,
   schema: unknown,
   config: StructuredOutputMethodOptions<boolean> | undefined,
 ): StructuredOutputRunnable<RunOutput> {
   const method = normalizeMethod(config?.method);
+  if (gate === undefined) {
+    return structuredOutputRunnable<RunOutput>(model, schema, method ?? 'jsonSchema', config);
+  }
   if (method) gate.assertKnown([METHOD_CAPABILITY[method]], `withStructuredOutput (${method})`);
   const build = (chosen: StructuredOutputMethod) =>
     structuredOutputRunnable<RunOutput>(model, schema, chosen, config);

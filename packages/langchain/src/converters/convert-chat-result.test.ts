@@ -9,18 +9,18 @@ import { convertChatResult } from './convert-chat-result';
 
 /** What `client.chat()` returns for a gateway answering `fields.response`: core's reading of it. */
 async function gatewayResult(
-  fields: Omit<GatewayChatResult, 'answer'>,
+  fields: Omit<GatewayChatResult, 'answer' | 'route'>,
 ): Promise<GatewayChatResult> {
   const client = createGatewayClient({
     baseURL: 'https://gateway.test/v1',
     apiKey: 'test-key-0123',
     fetch: async () => Response.json(fields.response),
   });
-  const { answer } = await client.chat({
+  const { answer, route } = await client.chat({
     model: fields.requestedModel,
     messages: [{ role: 'user', content: 'hi' }],
   });
-  return { ...fields, answer };
+  return { ...fields, answer, route };
 }
 
 describe('convertChatResult', () => {

@@ -37,6 +37,7 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
     finishReason: answer.finishReason,
     usage: response.usage,
     id: answer.id,
+    route: result.route,
   });
   const aiMessage = new AIMessage({
     content: text,

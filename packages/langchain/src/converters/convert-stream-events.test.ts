@@ -11,7 +11,17 @@ async function chunksOf(
   events: ChatStreamEvent[],
 ): Promise<ChatGenerationChunk[]> {
   const batches = [events];
-  const stream = { ...identity, readBatch: async () => batches.shift(), cancel: async () => {} };
+  const route = {
+    requested: [identity.requestedModel],
+    hops: [{ model: identity.requestedModel, outcome: 'answered' as const }],
+    answeredBy: identity.servedModel,
+  };
+  const stream = {
+    ...identity,
+    route,
+    readBatch: async () => batches.shift(),
+    cancel: async () => {},
+  };
   const chunks: ChatGenerationChunk[] = [];
   for await (const chunk of readChatChunks(stream)) chunks.push(chunk);
   return chunks;

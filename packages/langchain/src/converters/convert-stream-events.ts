@@ -11,10 +11,10 @@ registerContentBlockTranslator();
 /** What the converter reads of core's chat stream: who answered, and the events in batches. */
 type EventSource = Pick<
   ChatStream,
-  'requestedModel' | 'servedModel' | 'fallback' | 'readBatch' | 'cancel'
+  'requestedModel' | 'servedModel' | 'fallback' | 'route' | 'readBatch' | 'cancel'
 >;
 
-type StreamIdentity = Pick<ChatStream, 'requestedModel' | 'servedModel' | 'fallback'>;
+type StreamIdentity = Pick<ChatStream, 'requestedModel' | 'servedModel' | 'fallback' | 'route'>;
 
 /**
  * Gateway stream events → LangChain generation chunks. Text and tool-call pieces become chunks as
@@ -87,8 +87,12 @@ class StreamChunkConverter {
 
   /** The last chunk: usage once, and who answered and why it stopped. */
   finish(): ChatGenerationChunk {
+    const { requestedModel, servedModel, fallback, route } = this.identity;
     const responseMetadata = buildResponseMetadata({
-      ...this.identity,
+      requestedModel,
+      servedModel,
+      fallback,
+      route,
       finishReason: this.finishReason,
       usage: this.usage,
       id: this.id,

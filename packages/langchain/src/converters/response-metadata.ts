@@ -1,10 +1,11 @@
-// docs/gateway-protocol.md §4.6 (the answering model and fallback), §4.3 (finish reason, usage).
-import type { Usage } from '@infergate/core';
+// docs/gateway-protocol.md §4.6 (the answering model and fallback), §4.3 (finish reason, usage), §4.7
+// (the route of a call with fallback models).
+import type { ChatRoute, Usage } from '@infergate/core';
 
 /** What every answer reports in `response_metadata`: who answered, and why it stopped. */
 export interface GatewayResponseMetadata {
   [key: string]: unknown;
-  /** The model that answered (`X-Service-Model`). */
+  /** The model that answered (`X-Service-Model`; with `fallbackModels`, the listed model that answered). */
   model_name: string;
   /** The model that was asked for. */
   requested_model: string;
@@ -15,6 +16,8 @@ export interface GatewayResponseMetadata {
   usage?: Usage;
   /** The response id. */
   id?: string;
+  /** The models the call went through (core's `ChatRoute`): skipped, tried and left, answered. */
+  route?: ChatRoute;
   model_provider: 'infergate';
 }
 
@@ -25,6 +28,7 @@ export function buildResponseMetadata(fields: {
   finishReason: string | null | undefined;
   usage?: Usage | null;
   id?: string;
+  route?: ChatRoute;
 }): GatewayResponseMetadata {
   const metadata: GatewayResponseMetadata = {
     model_name: fields.servedModel,
@@ -35,5 +39,6 @@ export function buildResponseMetadata(fields: {
   };
   if (fields.usage) metadata.usage = fields.usage;
   if (fields.id) metadata.id = fields.id;
+  if (fields.route) metadata.route = fields.route;
   return metadata;
 }

@@ -1,0 +1,482 @@
+// fallbackModels and the stall timeouts through generateText / streamText of ai@7 (main entry) and
+// ai@6 (`/v6`), against the emulator: core walks the list, the provider passes it and maps the
+// outcome (response.modelId, providerMetadata.infergate.route, errors carrying core's code).
+import type { GatewayEvent } from '@infergate/core';
+import { DEFAULT_KEYS } from '@infergate/emulator';
+import * as ai7 from 'ai';
+import * as ai6 from 'ai-v6';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { GatewayChatModelSettings, GatewayChatOptions, GatewayProviderSettings } from '../src';
+import { useEmulator } from './use-emulator';
+import { WEATHER_TOOL } from './weather-tool';
+
+const { emulator, gateway, gatewayV3 } = useEmulator();
+
+// `model_offline` takes the model offline for good, and a test shrinks its capacity: both undone.
+const generalCapacity = emulator.scenario.models['community/general']?.capacity;
+afterEach(() => {
+  const general = emulator.scenario.models['community/general'];
+  if (general !== undefined) {
+    general.online = true;
+    general.capacity = generalCapacity;
+  }
+});
+
+/** One chat call of a test, made through either major's entry points. */
+interface Call {
+  model: string;
+  settings?: GatewayChatModelSettings;
+  provider?: GatewayProviderSettings;
+  prompt?: string;
+  tools?: boolean;
+  infergate?: GatewayChatOptions;
+  abortSignal?: AbortSignal;
+}
+
+/** What a test reads back: the answer, the answering model, our metadata, a stream's error. */
+interface Outcome {
+  text: string;
+  modelId: string;
+  finishReason: string;
+  metadata: Record<string, unknown> | undefined;
+  error?: unknown;
+}
+
+interface Major {
+  name: string;
+  generate(call: Call): Promise<Outcome>;
+  stream(call: Call): Promise<Outcome>;
+}
+
+const prompt = (call: Call) => call.prompt ?? 'hello there';
+const options = (call: Call) =>
+  call.infergate !== undefined ? { infergate: call.infergate } : undefined;
+
+const AI7: Major = {
+  name: 'ai@7',
+  async generate(call) {
+    const result = await ai7.generateText({
+      model: gateway(call.provider)(call.model, call.settings),
+      prompt: prompt(call),
+      tools: call.tools ? { weather: ai7.tool(WEATHER_TOOL) } : undefined,
+      providerOptions: options(call),
+      abortSignal: call.abortSignal,
+      maxRetries: 0,
+    });
+    return {
+      text: result.text,
+      modelId: result.response.modelId,
+      finishReason: result.finishReason,
+      metadata: result.providerMetadata?.infergate,
+    };
+  },
+  async stream(call) {
+    let error: unknown;
+    const result = ai7.streamText({
+      model: gateway(call.provider)(call.model, call.settings),
+      prompt: prompt(call),
+      tools: call.tools ? { weather: ai7.tool(WEATHER_TOOL) } : undefined,
+      providerOptions: options(call),
+      abortSignal: call.abortSignal,
+      maxRetries: 0,
+      onError: (event) => {
+        error = event.error;
+      },
+    });
+    await result.consumeStream();
+    // A failure before the first byte leaves no response: the call fails with its error.
+    const response = await Promise.resolve(result.response).catch((noOutput: unknown) => {
+      throw error ?? noOutput;
+    });
+    return {
+      text: await Promise.resolve(result.text).catch(() => ''),
+      modelId: response.modelId,
+      finishReason: await result.finishReason,
+      metadata: (await result.providerMetadata)?.infergate,
+      error,
+    };
+  },
+};
+
+const AI6: Major = {
+  name: 'ai@6',
+  async generate(call) {
+    const result = await ai6.generateText({
+      model: gatewayV3(call.provider)(call.model, call.settings),
+      prompt: prompt(call),
+      tools: call.tools ? { weather: ai6.tool(WEATHER_TOOL) } : undefined,
+      providerOptions: options(call),
+      abortSignal: call.abortSignal,
+      maxRetries: 0,
+    });
+    return {
+      text: result.text,
+      modelId: result.response.modelId,
+      finishReason: result.finishReason,
+      metadata: result.providerMetadata?.infergate,
+    };
+  },
+  async stream(call) {
+    let error: unknown;
+    const result = ai6.streamText({
+      model: gatewayV3(call.provider)(call.model, call.settings),
+      prompt: prompt(call),
+      tools: call.tools ? { weather: ai6.tool(WEATHER_TOOL) } : undefined,
+      providerOptions: options(call),
+      abortSignal: call.abortSignal,
+      maxRetries: 0,
+      onError: (event) => {
+        error = event.error;
+      },
+    });
+    await result.consumeStream();
+    // A failure before the first byte leaves no response: the call fails with its error.
+    const response = await Promise.resolve(result.response).catch((noOutput: unknown) => {
+      throw error ?? noOutput;
+    });
+    return {
+      text: await Promise.resolve(result.text).catch(() => ''),
+      modelId: response.modelId,
+      finishReason: await result.finishReason,
+      metadata: (await result.providerMetadata)?.infergate,
+      error,
+    };
+  },
+};
+
+/** A provider setting that records core's events of chat calls. */
+function recording() {
+  const events: GatewayEvent[] = [];
+  const provider: GatewayProviderSettings = {
+    onEvent: (event) => {
+      if (event.operation === 'chat') events.push(event);
+    },
+  };
+  const ofType = <T extends GatewayEvent['type']>(type: T) =>
+    events.filter((event): event is Extract<GatewayEvent, { type: T }> => event.type === type);
+  return { events, provider, ofType };
+}
+
+/** The key's requests in flight at the emulator now. */
+const inflight = () => emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0;
+
+describe.each([AI7, AI6])('fallbackModels through $name', (major) => {
+  describe.each(['generate', 'stream'] as const)('%sText', (kind) => {
+    const call = (c: Call) => major[kind](c);
+
+    it('a busy first model is answered by the second, without waiting its Retry-After', async () => {
+      const { provider, ofType } = recording();
+      // An hour: a wait on it could never end the test.
+      emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
+      const outcome = await call({
+        model: 'community/general',
+        settings: { fallbackModels: ['community/streamer'] },
+        provider,
+      });
+      expect(outcome.text).toBe('Echo: hello there');
+      expect(outcome.modelId).toBe('community/streamer');
+      expect(outcome.metadata).toMatchObject({
+        requestedModel: 'community/general',
+        servedModel: 'community/streamer',
+        fallback: true,
+        route: {
+          requested: ['community/general', 'community/streamer'],
+          hops: [
+            { model: 'community/general', outcome: 'failed', reason: 'model_busy' },
+            { model: 'community/streamer', outcome: 'answered' },
+          ],
+          answeredBy: 'community/streamer',
+        },
+      });
+      expect(ofType('retry')).toEqual([]);
+      expect(ofType('failover')).toMatchObject([
+        { from: 'community/general', to: 'community/streamer', reason: 'model_busy' },
+      ]);
+      expect(emulator.counters.requests.chat).toBe(2);
+    });
+
+    it("the call's providerOptions list wins over the model's", async () => {
+      emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
+      const outcome = await call({
+        model: 'community/general',
+        settings: { fallbackModels: ['community/streamer'] },
+        infergate: { fallbackModels: ['community/json-object'] },
+      });
+      expect(outcome.modelId).toBe('community/json-object');
+      expect(outcome.metadata?.route).toMatchObject({
+        requested: ['community/general', 'community/json-object'],
+      });
+    });
+
+    it('a fallback lacking tools is skipped without a request; a first model lacking them is not refused', async () => {
+      const { provider, ofType } = recording();
+      emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
+      const outcome = await call({
+        model: 'community/general',
+        infergate: { fallbackModels: ['community/streamer', 'community/tools'] },
+        tools: true,
+        prompt: 'Use weather for "Lviv"',
+        provider,
+      });
+      expect(outcome.modelId).toBe('community/tools');
+      // community/general (busy) and community/tools: nothing was sent to community/streamer.
+      expect(emulator.counters.requests.chat).toBe(2);
+      expect(ofType('model-skipped')).toMatchObject([
+        { model: 'community/streamer', reason: 'missing_capability' },
+      ]);
+
+      // Without a list the provider refuses community/plain with tools before sending; with
+      // one, core's gate skips it and the next model answers.
+      emulator.resetCounters();
+      const plain = await call({
+        model: 'community/plain',
+        settings: { fallbackModels: ['community/tools'] },
+        tools: true,
+        prompt: 'Use weather for "Lviv"',
+      });
+      expect(plain.modelId).toBe('community/tools');
+      expect(plain.metadata?.route).toMatchObject({
+        hops: [
+          { model: 'community/plain', outcome: 'skipped', reason: 'missing_capability' },
+          { model: 'community/tools', outcome: 'answered' },
+        ],
+      });
+      expect(emulator.counters.requests.chat).toBe(1);
+    });
+
+    it('a model that went offline fails over, then is skipped from the refreshed catalog', async () => {
+      const { provider, ofType } = recording();
+      emulator.injectFault({ fault: 'model_offline', model: 'community/general' });
+      const settings = { fallbackModels: ['community/streamer'] };
+      const first = await call({ model: 'community/general', settings, provider });
+      expect(first.modelId).toBe('community/streamer');
+      expect(ofType('failover')).toMatchObject([{ reason: 'provider_unavailable' }]);
+      const second = await call({ model: 'community/general', settings, provider });
+      expect(second.modelId).toBe('community/streamer');
+      expect(second.metadata?.route).toMatchObject({
+        hops: [
+          { model: 'community/general', outcome: 'skipped', reason: 'not_in_catalog' },
+          { model: 'community/streamer', outcome: 'answered' },
+        ],
+      });
+      expect(emulator.counters.requests.chat).toBe(3);
+    });
+
+    it('a stall before the first chunk fails over at once', async () => {
+      const { provider, ofType } = recording();
+      emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 });
+      const outcome = await call({
+        model: 'community/general',
+        infergate: { fallbackModels: ['community/streamer'], firstChunkTimeoutMs: 50 },
+        provider,
+      });
+      expect(outcome.text).toBe('Echo: hello there');
+      expect(outcome.modelId).toBe('community/streamer');
+      expect(ofType('failover')).toMatchObject([{ reason: 'first_chunk_stall' }]);
+      expect(inflight()).toBe(0);
+    });
+
+    it('no model can serve: refused before any request, with the code and every model', async () => {
+      const error = await call({
+        model: 'community/plain',
+        settings: { fallbackModels: ['community/streamer', 'community/unknown'] },
+        tools: true,
+      }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(ai7.APICallError.isInstance(error), String(error)).toBe(true);
+      const data = (error as ai7.APICallError).data as Record<string, unknown>;
+      expect(data.code).toBe('no_model_can_serve');
+      expect(data.skipped).toMatchObject([
+        { model: 'community/plain', reason: 'missing_capability' },
+        { model: 'community/streamer', reason: 'missing_capability' },
+        { model: 'community/unknown', reason: 'not_in_catalog' },
+      ]);
+      expect((error as Error).message).toContain('community/unknown');
+      expect((error as ai7.APICallError).isRetryable).toBe(false);
+      expect(emulator.counters.requests.chat).toBe(0);
+    });
+  });
+
+  it('streamText: a stall mid-stream fails with timeout (the code in the error), the slot freed', async () => {
+    emulator.injectFault({
+      fault: 'stall_stream',
+      model: 'community/general',
+      afterChunks: 2,
+      ms: 60_000,
+    });
+    const outcome = await major.stream({
+      model: 'community/general',
+      settings: { fallbackModels: ['community/streamer'], chunkTimeoutMs: 50 },
+    });
+    expect(outcome.finishReason).toBe('error');
+    expect(ai7.APICallError.isInstance(outcome.error), String(outcome.error)).toBe(true);
+    expect((outcome.error as ai7.APICallError).data).toMatchObject({
+      code: 'timeout',
+      stall: { phase: 'between-chunks', limitMs: 50 },
+    });
+    expect((outcome.error as Error).message).toContain('chunkTimeoutMs');
+    // Content had reached the caller: no failover, no second request.
+    expect(emulator.counters.requests.chat).toBe(1);
+    expect(inflight()).toBe(0);
+  });
+
+  it.each(['generate', 'stream'] as const)(
+    '%sText: an abort during failover stops the walk and frees every slot',
+    async (kind) => {
+      const controller = new AbortController();
+      emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
+      emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/streamer', ms: 60_000 });
+      const outcome = major[kind]({
+        model: 'community/general',
+        settings: { fallbackModels: ['community/streamer', 'community/json-object'] },
+        abortSignal: controller.signal,
+      }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      // The second model holds the request, silent: abort while the walk waits on it.
+      await vi.waitFor(() => expect(inflight()).toBe(1));
+      expect(emulator.counters.requests.chat).toBe(2);
+      controller.abort();
+      const error = await outcome;
+      expect((error as Error).name).toBe('AbortError');
+      // The third model was never asked, and the stalled request was given up at once.
+      expect(emulator.counters.requests.chat).toBe(2);
+      expect(inflight()).toBe(0);
+    },
+  );
+});
+
+describe('under load', () => {
+  it('16 calls over a list with a small first model: all answered, never above 4 in flight', async () => {
+    emulator.scenario.models['community/general']!.capacity = 1;
+    const provider = gateway();
+    const model = provider('community/general', {
+      fallbackModels: ['community/streamer', 'community/tools'],
+    });
+    const calls = Array.from({ length: 16 }, async (_, i) => {
+      if (i % 2 === 0) return (await ai7.generateText({ model, prompt: 'one two' })).text;
+      return ai7.streamText({ model, prompt: 'one two' }).text;
+    });
+    expect(await Promise.all(calls)).toEqual(Array(16).fill('Echo: one two'));
+    expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(4);
+    expect(emulator.counters.concurrencyRejections).toBe(0);
+    expect(inflight()).toBe(0);
+  });
+});
+
+describe("ai@7's own timeout next to ours", () => {
+  /** A streamText of ai@7 with ai's `timeout`, its parts and its error. */
+  async function streamWithTimeout(
+    settings: GatewayChatModelSettings,
+    timeout: ai7.TimeoutConfiguration<ai7.ToolSet>,
+  ) {
+    let error: unknown;
+    const result = ai7.streamText({
+      model: gateway()('community/general', settings),
+      prompt: 'hello there',
+      timeout,
+      maxRetries: 0,
+      onError: (event) => {
+        error = event.error;
+      },
+    });
+    const types: string[] = [];
+    for await (const part of result.fullStream) types.push(part.type);
+    return { result, types, error };
+  }
+
+  it("before the first byte only ours runs: ai's firstChunkMs starts once doStream has returned", async () => {
+    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 });
+    const { result, types } = await streamWithTimeout(
+      { fallbackModels: ['community/streamer'], firstChunkTimeoutMs: 100 },
+      { firstChunkMs: 20 },
+    );
+    expect(types).not.toContain('abort');
+    expect(await result.text).toBe('Echo: hello there');
+    expect((await result.response).modelId).toBe('community/streamer');
+  });
+
+  it("between chunks the shorter limit fires: ai's chunkMs aborts the call, the slot freed", async () => {
+    emulator.injectFault({
+      fault: 'stall_stream',
+      model: 'community/general',
+      afterChunks: 2,
+      ms: 60_000,
+    });
+    const { types, error } = await streamWithTimeout({ chunkTimeoutMs: 60_000 }, { chunkMs: 50 });
+    // ai's limit is a hard stop: it aborts the call (an `abort` part, no error of ours).
+    expect(types).toContain('abort');
+    expect(types).not.toContain('error');
+    expect(error).toBeUndefined();
+    expect(inflight()).toBe(0);
+  });
+
+  it('between chunks the shorter limit fires: ours fails the stream with timeout', async () => {
+    emulator.injectFault({
+      fault: 'stall_stream',
+      model: 'community/general',
+      afterChunks: 2,
+      ms: 60_000,
+    });
+    const { types, error } = await streamWithTimeout({ chunkTimeoutMs: 50 }, { chunkMs: 60_000 });
+    expect(types).not.toContain('abort');
+    expect(types.slice(-3)).toEqual(['error', 'finish-step', 'finish']);
+    expect((error as ai7.APICallError).data).toMatchObject({
+      code: 'timeout',
+      stall: { phase: 'between-chunks', limitMs: 50 },
+    });
+    expect(inflight()).toBe(0);
+  });
+});
+
+describe('steering options: where they are read and what is sent', () => {
+  it('the provider timeouts apply to every model; the steering fields are never request fields', async () => {
+    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 });
+    const result = await ai7.generateText({
+      model: gateway({ firstChunkTimeoutMs: 50 })('community/general', {
+        fallbackModels: ['community/streamer'],
+      }),
+      prompt: 'hello there',
+      providerOptions: { infergate: { user: 'user-42', chunkTimeoutMs: 1000 } },
+      include: { requestBody: true },
+    });
+    expect(result.response.modelId).toBe('community/streamer');
+    const body = result.request.body as Record<string, unknown>;
+    expect(body.user).toBe('user-42');
+    expect(Object.keys(body)).not.toContain('chunkTimeoutMs');
+    expect(Object.keys(body)).not.toContain('fallbackModels');
+  });
+
+  it.each([
+    [
+      { fallbackModels: 'community/streamer' },
+      'providerOptions.infergate.fallbackModels is "community/streamer"; allowed: an array of model ids',
+    ],
+    [
+      { firstChunkTimeoutMs: 0 },
+      'providerOptions.infergate.firstChunkTimeoutMs is 0; allowed: a number of ms > 0',
+    ],
+    [
+      { chunkTimeoutMs: '50' },
+      'providerOptions.infergate.chunkTimeoutMs is "50"; allowed: a number of ms > 0',
+    ],
+  ])('a wrong %j is refused before sending, naming the field', async (infergate, message) => {
+    const error = await ai7
+      .generateText({
+        model: gateway()('community/general'),
+        prompt: 'hi',
+        maxRetries: 0,
+        providerOptions: { infergate },
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(ai7.InvalidArgumentError.isInstance(error), String(error)).toBe(true);
+    expect((error as Error).message).toBe(message);
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+});

@@ -1,0 +1,312 @@
+// fallbackModels and the stall timeouts through invoke / stream / bindTools / withStructuredOutput
+// and createAgent, against the emulator: core walks the list, the model passes it (field or call
+// option) and reports who answered in response_metadata.
+import { type GatewayEvent, isGatewayError } from '@infergate/core';
+import { DEFAULT_KEYS, type Emulator } from '@infergate/emulator';
+import type { AIMessageChunk } from '@langchain/core/messages';
+import { tool } from '@langchain/core/tools';
+import { concat } from '@langchain/core/utils/stream';
+import { createAgent } from 'langchain';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { GatewayChatModel, type GatewayChatModelFields } from '../src/index';
+import { gateway, recordingGateway, rejection } from './helpers';
+
+const weather = tool(async ({ city }) => `sunny in ${city}`, {
+  name: 'weather',
+  description: 'Current weather in a city',
+  schema: z.object({ city: z.string() }),
+});
+
+type ModelFields = Omit<GatewayChatModelFields, 'model'>;
+
+/** A fresh emulator, and a model on it whose client records core's events of chat calls. */
+function setup(model: string, fields: ModelFields = {}) {
+  const { emulator, bodies, connection } = recordingGateway();
+  const events: GatewayEvent[] = [];
+  const chat = new GatewayChatModel(model, {
+    ...connection,
+    onEvent: (event) => {
+      if (event.operation === 'chat') events.push(event);
+    },
+    ...fields,
+  });
+  const ofType = <T extends GatewayEvent['type']>(type: T) =>
+    events.filter((event): event is Extract<GatewayEvent, { type: T }> => event.type === type);
+  return { emulator, bodies, chat, ofType };
+}
+
+/** The whole streamed message. */
+async function streamed(stream: AsyncIterable<AIMessageChunk>): Promise<AIMessageChunk> {
+  let whole: AIMessageChunk | undefined;
+  for await (const chunk of stream) whole = whole === undefined ? chunk : concat(whole, chunk);
+  return whole!;
+}
+
+const inflight = (emulator: Emulator) => emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0;
+
+/** An hour: a wait on this Retry-After could never end the test. */
+const busy = (emulator: Emulator, model = 'community/general') =>
+  emulator.injectFault({ fault: 'model_busy', model, retryAfter: 3600 });
+
+describe('GatewayChatModel with fallbackModels', () => {
+  it('invoke: a busy first model is answered by the second, without waiting its Retry-After', async () => {
+    const { emulator, chat, ofType } = setup('community/general', {
+      fallbackModels: ['community/streamer'],
+    });
+    busy(emulator);
+    const message = await chat.invoke('hello there');
+    expect(message.text).toBe('Echo: hello there');
+    expect(message.response_metadata).toMatchObject({
+      model_name: 'community/streamer',
+      requested_model: 'community/general',
+      fallback: true,
+      route: {
+        requested: ['community/general', 'community/streamer'],
+        hops: [
+          { model: 'community/general', outcome: 'failed', reason: 'model_busy' },
+          { model: 'community/streamer', outcome: 'answered' },
+        ],
+        answeredBy: 'community/streamer',
+      },
+    });
+    expect(ofType('retry')).toEqual([]);
+    expect(ofType('failover')).toMatchObject([
+      { from: 'community/general', to: 'community/streamer', reason: 'model_busy' },
+    ]);
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('stream: the same, the route on the last chunk; the call option wins over the field', async () => {
+    const { emulator, chat } = setup('community/general', {
+      fallbackModels: ['community/streamer'],
+    });
+    busy(emulator);
+    const message = await streamed(
+      await chat.stream('hello there', { fallbackModels: ['community/json-object'] }),
+    );
+    expect(message.text).toBe('Echo: hello there');
+    expect(message.response_metadata).toMatchObject({
+      model_name: 'community/json-object',
+      route: { requested: ['community/general', 'community/json-object'] },
+    });
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('a call option [] turns the list off: the model is refused by its own check again', async () => {
+    const { emulator, chat } = setup('community/plain', {
+      fallbackModels: ['community/streamer'],
+      streaming: true,
+    });
+    const error = await rejection(chat.invoke('hi', { fallbackModels: [] }));
+    expect(isGatewayError(error) && error.code).toBe('unsupported_model_capability');
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('streaming: true on a model known to lack streaming is not refused with a list', async () => {
+    const { emulator, chat } = setup('community/plain', {
+      capabilities: ['chat'],
+      streaming: true,
+      fallbackModels: ['community/streamer'],
+    });
+    const message = await chat.invoke('hello there');
+    expect(message.text).toBe('Echo: hello there');
+    expect(message.response_metadata.model_name).toBe('community/streamer');
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
+  it('bindTools: a model and a fallback lacking tools are skipped without a request', async () => {
+    // Known capabilities: without a list, bindTools would refuse at once.
+    const { emulator, bodies, chat, ofType } = setup('community/plain', {
+      capabilities: ['chat'],
+      fallbackModels: ['community/streamer', 'community/tools'],
+    });
+    const message = await chat.bindTools([weather]).invoke('weather for "Kyiv"');
+    expect(message.tool_calls).toMatchObject([{ name: 'weather', args: { city: 'Kyiv' } }]);
+    expect(message.response_metadata.model_name).toBe('community/tools');
+    expect(ofType('model-skipped')).toMatchObject([
+      { model: 'community/plain', reason: 'missing_capability' },
+      { model: 'community/streamer', reason: 'missing_capability' },
+    ]);
+    expect(emulator.counters.requests.chat).toBe(1);
+    expect(bodies[0]).not.toHaveProperty('fallbackModels');
+  });
+
+  it('bindTools: the list as a bound kwarg is a call option, never a request field', async () => {
+    const { emulator, bodies, chat } = setup('community/general');
+    busy(emulator);
+    const bound = chat.bindTools([weather], {
+      fallbackModels: ['community/tools'],
+      firstChunkTimeoutMs: 60_000,
+    });
+    const message = await bound.invoke('weather for "Lviv"');
+    expect(message.response_metadata.model_name).toBe('community/tools');
+    for (const body of bodies) {
+      expect(Object.keys(body)).not.toContain('fallbackModels');
+      expect(Object.keys(body)).not.toContain('firstChunkTimeoutMs');
+      expect(body.modelKwargs).toBeUndefined();
+    }
+  });
+
+  it('withStructuredOutput: jsonSchema by default; a model without json_schema is skipped', async () => {
+    const { emulator, bodies, chat, ofType } = setup('community/tools', {
+      fallbackModels: ['community/json-schema'],
+    });
+    const Person = z.object({ name: z.string(), age: z.number() });
+    const person = await chat.withStructuredOutput(Person).invoke('describe someone');
+    expect(Person.parse(person)).toEqual(person);
+    expect(bodies[0]?.response_format).toMatchObject({ type: 'json_schema' });
+    expect(bodies[0]?.model).toBe('community/json-schema');
+    expect(ofType('model-skipped')).toMatchObject([
+      { model: 'community/tools', reason: 'missing_capability' },
+    ]);
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
+  it('a model that went offline fails over, then is skipped from the refreshed catalog', async () => {
+    const { emulator, chat } = setup('community/general', {
+      fallbackModels: ['community/streamer'],
+    });
+    emulator.injectFault({ fault: 'model_offline', model: 'community/general' });
+    const first = await chat.invoke('hi');
+    expect(first.response_metadata.route).toMatchObject({
+      hops: [{ model: 'community/general', outcome: 'failed', reason: 'provider_unavailable' }, {}],
+    });
+    const second = await streamed(await chat.stream('hi'));
+    expect(second.response_metadata).toMatchObject({
+      model_name: 'community/streamer',
+      route: {
+        hops: [
+          { model: 'community/general', outcome: 'skipped', reason: 'not_in_catalog' },
+          { model: 'community/streamer', outcome: 'answered' },
+        ],
+      },
+    });
+    expect(emulator.counters.requests.chat).toBe(3);
+  });
+
+  it('a stall before the first chunk fails over at once and frees the slot', async () => {
+    const { emulator, chat, ofType } = setup('community/general', {
+      fallbackModels: ['community/streamer'],
+      firstChunkTimeoutMs: 50,
+    });
+    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 });
+    const message = await streamed(await chat.stream('hello there'));
+    expect(message.text).toBe('Echo: hello there');
+    expect(message.response_metadata.model_name).toBe('community/streamer');
+    expect(ofType('failover')).toMatchObject([{ reason: 'first_chunk_stall' }]);
+    expect(inflight(emulator)).toBe(0);
+  });
+
+  it('a stall mid-stream fails with timeout (its phase and wait), no failover, the slot freed', async () => {
+    const { emulator, chat } = setup('community/general', {
+      fallbackModels: ['community/streamer'],
+    });
+    emulator.injectFault({
+      fault: 'stall_stream',
+      model: 'community/general',
+      afterChunks: 2,
+      ms: 60_000,
+    });
+    const pieces: string[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const chunk of await chat.stream('hello there', { chunkTimeoutMs: 50 })) {
+          pieces.push(chunk.text);
+        }
+      })(),
+    );
+    expect(isGatewayError(error) && error.code).toBe('timeout');
+    expect(isGatewayError(error) && error.stall).toMatchObject({
+      phase: 'between-chunks',
+      limitMs: 50,
+    });
+    expect(pieces.join('')).not.toBe('');
+    expect(emulator.counters.requests.chat).toBe(1);
+    expect(inflight(emulator)).toBe(0);
+  });
+
+  it('no listed model can serve: refused before any request, naming every model', async () => {
+    const { emulator, chat } = setup('community/plain', {
+      fallbackModels: ['community/streamer', 'community/unknown'],
+    });
+    const error = await rejection(chat.bindTools([weather]).invoke('hi'));
+    expect(isGatewayError(error) && error.code).toBe('no_model_can_serve');
+    expect(isGatewayError(error) && error.skipped).toMatchObject([
+      { model: 'community/plain', reason: 'missing_capability' },
+      { model: 'community/streamer', reason: 'missing_capability' },
+      { model: 'community/unknown', reason: 'not_in_catalog' },
+    ]);
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('an abort during failover stops the walk and frees every slot', async () => {
+    const { emulator, chat } = setup('community/general', {
+      fallbackModels: ['community/streamer', 'community/json-object'],
+    });
+    busy(emulator);
+    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/streamer', ms: 60_000 });
+    const controller = new AbortController();
+    const outcome = rejection(chat.invoke('hi', { signal: controller.signal }));
+    // The second model holds the request, silent: abort while the walk waits on it.
+    await vi.waitFor(() => expect(inflight(emulator)).toBe(1));
+    expect(emulator.counters.requests.chat).toBe(2);
+    controller.abort();
+    const error = await outcome;
+    expect(isGatewayError(error) && error.code).toBe('aborted');
+    expect(emulator.counters.requests.chat).toBe(2);
+    expect(inflight(emulator)).toBe(0);
+  });
+
+  it('create: a first model the catalog does not list is not refused; each call skips it', async () => {
+    const { emulator, connection } = gateway();
+    const chat = await GatewayChatModel.create('community/retired', {
+      ...connection,
+      streaming: true,
+      fallbackModels: ['community/streamer'],
+    });
+    const message = await chat.invoke('hello there');
+    expect(message.response_metadata).toMatchObject({
+      model_name: 'community/streamer',
+      route: {
+        hops: [{ model: 'community/retired', outcome: 'skipped', reason: 'not_in_catalog' }, {}],
+      },
+    });
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
+  it('keeps the list and timeouts when serialised', () => {
+    const { connection } = gateway();
+    const chat = new GatewayChatModel('community/general', {
+      ...connection,
+      fallbackModels: ['community/streamer'],
+      firstChunkTimeoutMs: 20_000,
+    });
+    const json = chat.toJSON();
+    expect(json.type === 'constructor' && json.kwargs).toMatchObject({
+      fallback_models: ['community/streamer'],
+      first_chunk_timeout_ms: 20_000,
+    });
+  });
+});
+
+describe('createAgent with fallbackModels', () => {
+  it('runs its tool loop on the second model while the first is busy', async () => {
+    const { emulator, chat } = setup('community/general', {
+      fallbackModels: ['community/tools'],
+    });
+    busy(emulator);
+    const agent = createAgent({ model: chat, tools: [weather] });
+    const result = await agent.invoke({
+      messages: [{ role: 'user', content: 'weather for "Kyiv"' }],
+    });
+    expect(result.messages.at(-1)?.text).toBe('Tool weather returned: sunny in Kyiv');
+    const answers = result.messages.filter((message) => message.type === 'ai');
+    const answeredBy = answers.map(
+      (message) => (message.response_metadata as { model_name?: string }).model_name,
+    );
+    expect(answeredBy).toEqual(['community/tools', 'community/tools']);
+    expect(emulator.counters.requests.chat).toBe(4);
+    expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(4);
+  });
+});

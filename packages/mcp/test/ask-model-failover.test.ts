@@ -1,0 +1,249 @@
+/**
+ * `ask_model` with `fallback_models` and the stall timeouts (createGatewayMcpServer options and
+ * the `--first-chunk-timeout-ms` / `--chunk-timeout-ms` flags), through the MCP SDK's own Client
+ * against the emulator: core walks the list, the result names the model that answered.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli-main';
+import { createGatewayMcpServer } from '../src/index';
+import { type Harness, startHarness, textOf } from './harness';
+
+const STALL_LIMIT_MS = 1000;
+let harness: Harness;
+let client: Client;
+beforeAll(async () => {
+  // Above the emulator's scripted latency, far below the faults' 60 s stalls.
+  harness = await startHarness({
+    server: { firstChunkTimeoutMs: STALL_LIMIT_MS, chunkTimeoutMs: STALL_LIMIT_MS },
+  });
+  client = await harness.connect();
+});
+afterAll(() => harness.close());
+beforeEach(() => {
+  const { emulator } = harness.gateway;
+  emulator.clearFaults();
+  emulator.resetCounters();
+  // `model_offline` takes it offline for good, and the client remembers the catalog without it.
+  emulator.scenario.models['community/general']!.online = true;
+  harness.mcp.client.refreshCatalog();
+});
+
+const emulator = () => harness.gateway.emulator;
+const chats = () => emulator().counters.requests.chat;
+/** The key's slots taken by the server's client (given back at once after a stall). */
+const slotsTaken = () => harness.mcp.client.budget.active;
+/** An hour: a wait on this Retry-After could never end the test. */
+const busy = (model = 'community/general') =>
+  emulator().injectFault({ fault: 'model_busy', model, retryAfter: 3600 });
+
+async function ask(args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name: 'ask_model', arguments: args })) as CallToolResult;
+}
+
+describe('ask_model with fallback_models', () => {
+  it('a busy model is answered by the next, at once; the result names who answered and why', async () => {
+    busy();
+    const result = await ask({
+      model: 'community/general',
+      prompt: 'hello there',
+      fallback_models: ['community/streamer'],
+    });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      text: 'Echo: hello there',
+      model: 'community/streamer',
+      requested_model: 'community/general',
+      route: {
+        requested: ['community/general', 'community/streamer'],
+        hops: [
+          { model: 'community/general', outcome: 'failed', reason: 'model_busy' },
+          { model: 'community/streamer', outcome: 'answered' },
+        ],
+        answeredBy: 'community/streamer',
+      },
+    });
+    expect(textOf(result)).toBe(
+      'Echo: hello there\n\n(answered by community/streamer in place of community/general; community/general: model_busy)',
+    );
+    expect(chats()).toBe(2);
+  });
+
+  it('skips a model lacking json_object without a request; the first model is not refused', async () => {
+    const result = await ask({
+      model: 'community/plain',
+      prompt: 'hi',
+      json: true,
+      fallback_models: ['community/streamer', 'community/json-object'],
+    });
+    expect(result.structuredContent).toMatchObject({
+      model: 'community/json-object',
+      route: {
+        hops: [
+          { model: 'community/plain', outcome: 'skipped', reason: 'missing_capability' },
+          { model: 'community/streamer', outcome: 'skipped', reason: 'missing_capability' },
+          { model: 'community/json-object', outcome: 'answered' },
+        ],
+      },
+    });
+    expect(chats()).toBe(1);
+  });
+
+  it('with a list the answer is asked for whole, also when progress is wanted: a model without streaming stays eligible', async () => {
+    busy();
+    const steps: string[] = [];
+    const result = (await client.callTool(
+      {
+        name: 'ask_model',
+        arguments: {
+          model: 'community/general',
+          prompt: 'hi',
+          fallback_models: ['community/plain'],
+        },
+      },
+      undefined,
+      { onprogress: (progress) => steps.push(progress.message ?? '') },
+    )) as CallToolResult;
+    expect(result.structuredContent).toMatchObject({ model: 'community/plain' });
+    expect(steps.length).toBeGreaterThan(0);
+  });
+
+  it('an offline model fails over, then is skipped from the refreshed catalog', async () => {
+    emulator().injectFault({ fault: 'model_offline', model: 'community/general' });
+    const args = {
+      model: 'community/general',
+      prompt: 'hi',
+      fallback_models: ['community/streamer'],
+    };
+    const first = await ask(args);
+    expect(first.structuredContent).toMatchObject({
+      model: 'community/streamer',
+      route: { hops: [{ outcome: 'failed', reason: 'provider_unavailable' }, {}] },
+    });
+    const second = await ask(args);
+    expect(second.structuredContent).toMatchObject({
+      model: 'community/streamer',
+      route: { hops: [{ outcome: 'skipped', reason: 'not_in_catalog' }, {}] },
+    });
+    expect(chats()).toBe(3);
+  });
+
+  it("a stall before the first byte (the server's firstChunkTimeoutMs) fails over at once", async () => {
+    emulator().injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 });
+    const result = await ask({
+      model: 'community/general',
+      prompt: 'hello there',
+      fallback_models: ['community/streamer'],
+    });
+    expect(result.structuredContent).toMatchObject({
+      model: 'community/streamer',
+      route: { hops: [{ reason: 'first_chunk_stall' }, { outcome: 'answered' }] },
+    });
+    expect(slotsTaken()).toBe(0);
+  });
+
+  it('no listed model can serve: refused before any request, every model named', async () => {
+    const result = await ask({
+      model: 'community/plain',
+      prompt: 'hi',
+      json: true,
+      fallback_models: ['community/streamer', 'community/unknown'],
+    });
+    expect(result.isError).toBe(true);
+    const { error } = result.structuredContent as {
+      error: { code: string; skipped: { model: string; reason: string }[]; what_to_do: string };
+    };
+    expect(error.code).toBe('no_model_can_serve');
+    expect(error.skipped.map((skip) => [skip.model, skip.reason])).toEqual([
+      ['community/plain', 'missing_capability'],
+      ['community/streamer', 'missing_capability'],
+      ['community/unknown', 'not_in_catalog'],
+    ]);
+    expect(error.what_to_do).toContain('list_models');
+    expect(chats()).toBe(0);
+  });
+
+  it('refuses an empty or too long list before anything is sent', async () => {
+    for (const fallback_models of [[], Array.from({ length: 9 }, (_, i) => `m/${i}`), ['']]) {
+      const result = await ask({ model: 'community/general', prompt: 'hi', fallback_models });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain('Input validation error');
+    }
+    expect(chats()).toBe(0);
+  });
+
+  it("a streamed answer silent between chunks (the server's chunkTimeoutMs) fails with timeout", async () => {
+    emulator().injectFault({
+      fault: 'stall_stream',
+      model: 'community/general',
+      afterChunks: 2,
+      ms: 60_000,
+    });
+    // Progress wanted: the answer is streamed.
+    const result = (await client.callTool(
+      { name: 'ask_model', arguments: { model: 'community/general', prompt: 'hello there' } },
+      undefined,
+      { onprogress: () => {} },
+    )) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({
+      error: { code: 'timeout', stall: { phase: 'between-chunks', limitMs: STALL_LIMIT_MS } },
+    });
+    expect(chats()).toBe(1);
+    expect(slotsTaken()).toBe(0);
+  });
+});
+
+describe('the stall timeouts as options and flags', () => {
+  it('createGatewayMcpServer refuses a timeout that is no number of ms > 0', () => {
+    expect(() => createGatewayMcpServer({ firstChunkTimeoutMs: 0, catalogRefreshMs: 0 })).toThrow(
+      'firstChunkTimeoutMs must be a number of ms > 0, got 0',
+    );
+    expect(() =>
+      createGatewayMcpServer({ chunkTimeoutMs: Number.NaN, catalogRefreshMs: 0 }),
+    ).toThrow(expect.objectContaining({ code: 'configuration_error', field: 'chunkTimeoutMs' }));
+  });
+
+  it('infergate-mcp --first-chunk-timeout-ms reaches ask_model', async () => {
+    const running = await runCli(
+      [
+        ...[
+          '--http',
+          '--port',
+          '0',
+          '--catalog-refresh',
+          '0',
+          '--first-chunk-timeout-ms',
+          String(STALL_LIMIT_MS),
+        ],
+        ...['--base-url', harness.gateway.url, '--api-key', harness.gateway.apiKey],
+      ],
+      {},
+      { log: () => {} },
+    );
+    const remote = new SdkClient({ name: 'remote', version: '1.0.0' });
+    try {
+      await remote.connect(new StreamableHTTPClientTransport(new URL(running!.url!)));
+      emulator().injectFault({
+        fault: 'stall_first_chunk',
+        model: 'community/general',
+        ms: 60_000,
+      });
+      const result = await remote.callTool({
+        name: 'ask_model',
+        arguments: {
+          model: 'community/general',
+          prompt: 'hi',
+          fallback_models: ['community/streamer'],
+        },
+      });
+      expect(result.structuredContent).toMatchObject({ model: 'community/streamer' });
+    } finally {
+      await remote.close();
+      await running?.close();
+    }
+  });
+});
