@@ -171,7 +171,10 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
   it('the stall timeouts: typed, and the same client recovers', async () => {
     const { missing, restored } = await withChunkMissing(chunkOf('stall-watch'), {
       setup: HTTPS_CLIENT,
-      call: CHAT.replace("content: 'hi' }] })", "content: 'hi' }] }, { firstChunkTimeoutMs: 30000 })"),
+      call: CHAT.replace(
+        "content: 'hi' }] })",
+        "content: 'hi' }] }, { firstChunkTimeoutMs: 30000 })",
+      ),
     });
     expectTypedThenRecovered(missing, restored, 'Echo: hi');
   });
