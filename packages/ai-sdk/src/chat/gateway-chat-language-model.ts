@@ -20,7 +20,7 @@ import {
   requiredCapabilities,
   type Usage,
 } from '@infergate/core';
-import { buildChatRequest, ENDPOINTS } from '@infergate/core/internal';
+import { buildChatRequest, ENDPOINTS, streamedChatRequest } from '@infergate/core/internal';
 import {
   AI_RETRIES,
   definedHeaders,
@@ -30,6 +30,7 @@ import {
 } from '../shared/gateway-model-config';
 import { mapGatewayError } from '../shared/map-gateway-error';
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
+import { type GatewayChatCallSettings, readChatProviderOptions } from './chat-provider-options';
 import { convertGatewayChatStream } from './convert-gateway-chat-stream';
 import { convertGatewayUsage } from './convert-gateway-usage';
 import { convertToGatewayChatMessages } from './convert-to-gateway-chat-messages';
@@ -44,6 +45,8 @@ const UNSUPPORTED_SETTINGS = ['topK'] as const;
 interface PreparedChatRequest {
   body: ChatRequest;
   warnings: SharedV4Warning[];
+  /** What `providerOptions.infergate` set for this call besides request fields. */
+  settings: GatewayChatCallSettings;
 }
 
 /** A gateway chat model as an AI SDK `LanguageModelV4`. */
@@ -113,24 +116,27 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
-    const { body, warnings } = await this.prepareRequest(options, { stream: true });
+    const { body, warnings, settings } = await this.prepareRequest(options, { stream: true });
     const client = this.config.client();
+    const { streamUsage } = settings;
+    // The body as core sends it (stream_options by the same rule), for `request.body`.
+    const sent = streamedChatRequest(body, streamUsage ?? this.config.streamUsage);
 
     let stream: Awaited<ReturnType<typeof client.chatStream>>;
     try {
-      stream = await client.chatStream(body, this.callOptions(options));
+      stream = await client.chatStream(body, { ...this.callOptions(options), streamUsage });
     } catch (error) {
-      throw this.mapError(error, body);
+      throw this.mapError(error, sent);
     }
 
     return {
       stream: convertGatewayChatStream(stream, {
         warnings,
         includeRawChunks: options.includeRawChunks,
-        mapError: (error) => this.mapError(error, body),
+        mapError: (error) => this.mapError(error, sent),
         providerMetadata: (usage) => providerMetadata(stream, usage),
       }),
-      request: { body: { ...body, stream: true } },
+      request: { body: sent },
       response: { headers: headersToRecord(stream.headers) },
     };
   }
@@ -161,11 +167,12 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
 
     const tools = prepareTools(options);
     warnings.push(...tools.warnings);
+    const { settings, extraFields } = readChatProviderOptions(options.providerOptions);
 
     const conversion = { sendReasoning: this.settings.sendReasoning === true };
     let messages: ChatMessage[] = convertToGatewayChatMessages(options.prompt, conversion);
     let responseFormat = mapResponseFormat(options.responseFormat);
-    let body = requestBody(this.modelId, options, messages, tools, responseFormat);
+    let body = requestBody(this.modelId, options, { messages, tools, responseFormat, extraFields });
     let needs = requiredCapabilities(body, stream);
 
     // Core's gate for every call, plain chat too: an id the catalog does not list is refused
@@ -173,7 +180,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     // look-up and check, unless the opt-in json_schema downgrade must see the capabilities first.
     if (responseFormat?.type !== 'json_schema' || this.settings.fallbackToJsonObject !== true) {
       await this.checkModel(needs, options.abortSignal, undefined, describeCall(stream, body));
-      return { body, warnings };
+      return { body, warnings, settings };
     }
     const capabilities = await this.checkModel([], options.abortSignal);
     if (
@@ -191,7 +198,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         conversion,
       );
       responseFormat = { type: 'json_object' };
-      body = requestBody(this.modelId, options, messages, tools, responseFormat);
+      body = requestBody(this.modelId, options, { messages, tools, responseFormat, extraFields });
       needs = requiredCapabilities(body, stream);
       warnings.push({
         type: 'unsupported',
@@ -204,7 +211,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       await this.checkModel(needs, options.abortSignal, capabilities, describeCall(stream, body));
     }
 
-    return { body, warnings };
+    return { body, warnings, settings };
   }
 
   /**
@@ -249,13 +256,20 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 }
 
+/** What a call's request is built from besides its call options. */
+interface RequestParts {
+  messages: ChatMessage[];
+  tools: PreparedTools;
+  responseFormat: ResponseFormat | undefined;
+  /** `providerOptions.infergate` without its settings. */
+  extraFields: Record<string, unknown> | undefined;
+}
+
 /** The gateway request, built by core: `providerOptions.infergate` fields first, the call's win. */
 function requestBody(
   modelId: string,
   options: LanguageModelV4CallOptions,
-  messages: ChatMessage[],
-  tools: PreparedTools,
-  responseFormat: ResponseFormat | undefined,
+  { messages, tools, responseFormat, extraFields }: RequestParts,
 ): ChatRequest {
   return buildChatRequest({
     model: modelId,
@@ -270,7 +284,7 @@ function requestBody(
     tools: tools.tools,
     toolChoice: tools.toolChoice,
     responseFormat,
-    extraFields: options.providerOptions?.[PROVIDER_OPTIONS_KEY],
+    extraFields,
   });
 }
 

@@ -1,4 +1,4 @@
-// docs/gateway-protocol.md §4.1 (the request body).
+// docs/gateway-protocol.md §4.1 (the request body), §5.6 (usage asked for in a stream).
 import type {
   ChatMessage,
   ChatRequest,
@@ -60,4 +60,21 @@ export function buildChatRequest(options: ChatRequestOptions): ChatRequest {
   }
   if (options.responseFormat !== undefined) request.response_format = options.responseFormat;
   return request;
+}
+
+/** What a streamed request sends to ask the model server for usage (docs/gateway-protocol.md §5.6). */
+export const STREAM_USAGE_OPTIONS = { include_usage: true } as const;
+
+/**
+ * A request as streamed: `stream: true`, and `stream_options: { include_usage: true }` so that
+ * model servers that report usage only when asked (vLLM, llama.cpp, TGI, Ollama, OpenAI) send
+ * it, unless `streamUsage` is `false` (for servers that refuse unknown fields) or the request
+ * carries its own `stream_options`, which is sent as given (docs/gateway-protocol.md §5.6).
+ */
+export function streamedChatRequest(request: ChatRequest, streamUsage: boolean): ChatRequest {
+  const streamed: ChatRequest = { ...request, stream: true };
+  if (streamUsage && request.stream_options === undefined) {
+    streamed.stream_options = { ...STREAM_USAGE_OPTIONS };
+  }
+  return streamed;
 }

@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.6 (fallback detection: requested and
-// served model).
+// served model), §5.6 (usage asked for in a stream).
 import type { CallOptions } from '../call/call-options';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError } from '../errors/errors';
@@ -10,6 +10,7 @@ import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
 import { ENDPOINTS } from '../protocol/endpoints';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
 import { readChatCompletion } from './assemble-chat';
+import { streamedChatRequest } from './build-chat-request';
 import { GatewayChatStream } from './stream/sse-chat-stream';
 import { validateChatRequest } from './validate-chat';
 import { chatCompletionProblem } from './validate-chat-response';
@@ -22,6 +23,13 @@ export interface ChatStreamOptions extends CallOptions {
    * `maxResponseBytes`.
    */
   assemble?: boolean;
+  /**
+   * `false`: do not send `stream_options: { include_usage: true }` for this call (for model
+   * servers that refuse unknown fields; the stream then has usage only if the server sends it
+   * unasked). Default: the client's `streamUsage` (`true`). A request's own `stream_options` is
+   * sent as given either way.
+   */
+  streamUsage?: boolean;
 }
 
 /** `POST /chat/completions` answered as one JSON completion, checked and read. */
@@ -33,7 +41,7 @@ export async function postChat(
   validateChatRequest(req);
   const requestedModel = req.model;
   const answer = await transport.json<ChatCompletionResponse>(
-    { method: 'POST', path: ENDPOINTS.chat, body: chatBody(req, false), requestedModel },
+    { method: 'POST', path: ENDPOINTS.chat, body: jsonBody(withoutStream(req)), requestedModel },
     opts,
   );
   const redact = (text: string) => transport.redact(text);
@@ -67,20 +75,26 @@ export async function openChatStream(
   transport: Transport,
   req: ChatRequest,
   opts: ChatStreamOptions | undefined,
+  clientStreamUsage = true,
 ): Promise<ChatStream> {
   validateChatRequest(req);
-  if (opts?.assemble !== undefined && typeof opts.assemble !== 'boolean') {
-    throw new GatewayError({
-      code: 'invalid_request_error',
-      message: `assemble (call option) must be a boolean, got ${typeof opts.assemble}`,
-    });
+  for (const name of ['assemble', 'streamUsage'] as const) {
+    const value = opts?.[name];
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw new GatewayError({
+        code: 'invalid_request_error',
+        message: `${name} (call option) must be a boolean, got ${typeof value}`,
+        field: name,
+      });
+    }
   }
   const requestedModel = req.model;
+  const streamUsage = opts?.streamUsage ?? clientStreamUsage;
   const open = await transport.open(
     {
       method: 'POST',
       path: ENDPOINTS.chat,
-      body: chatBody(req, true),
+      body: jsonBody(streamedChatRequest(req, streamUsage)),
       accept: 'text/event-stream',
       requestedModel,
       stream: true,
@@ -99,8 +113,8 @@ export async function openChatStream(
   });
 }
 
-/** The request as sent: `stream` is the client's to set, whatever the caller put there. */
-function chatBody(req: ChatRequest, stream: boolean): string {
+/** The request as sent unstreamed: `stream` is the client's to set, whatever the caller put there. */
+function withoutStream(req: ChatRequest): ChatRequest {
   const { stream: _ignored, ...rest } = req;
-  return jsonBody(stream ? { ...rest, stream: true } : rest);
+  return rest as ChatRequest;
 }

@@ -47,12 +47,14 @@ export class GatewayClient {
   readonly #catalog: Catalog | undefined;
   readonly #budget: ClientBudgetView;
   readonly #baseURL: string;
+  readonly #streamUsage: boolean;
 
   /** @internal Use `createGatewayClient`. */
   constructor(options: GatewayClientOptions | undefined) {
     const resolved = resolveOptions(options);
     this.#configError = missingConfiguration(resolved);
     this.#baseURL = resolved.baseURL ?? '';
+    this.#streamUsage = resolved.streamUsage;
     if (this.#configError || resolved.baseURL === undefined || resolved.apiKey === undefined) {
       this.#budget = new ClientBudgetView(new Semaphore(), undefined, '', resolved.maxConcurrency);
       return;
@@ -193,9 +195,13 @@ export class GatewayClient {
     return postChat(this.#ready().transport, req, opts);
   }
 
-  /** A streamed chat completion: resolves once the gateway answered with a stream. */
+  /**
+   * A streamed chat completion: resolves once the gateway answered with a stream. Asks for usage
+   * (`stream_options: { include_usage: true }`) unless `streamUsage` is `false` (the call's, else
+   * the client's) or the request has its own `stream_options`.
+   */
   async chatStream(req: ChatRequest, opts?: ChatStreamOptions): Promise<ChatStream> {
-    return openChatStream(this.#ready().transport, req, opts);
+    return openChatStream(this.#ready().transport, req, opts, this.#streamUsage);
   }
 
   /** `POST /embeddings` as given (one request; limits checked first). */

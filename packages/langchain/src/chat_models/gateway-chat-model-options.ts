@@ -1,4 +1,5 @@
-// docs/gateway-protocol.md §4.1 (the request fields the chat model's options set).
+// docs/gateway-protocol.md §4.1 (the request fields the chat model's options set), §5.6 (usage in
+// a stream).
 import type { ModelCapability, ResponseFormat } from '@infergate/core';
 import type {
   BaseChatModelCallOptions,
@@ -22,6 +23,13 @@ export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions {
    * unknown fields to the model server). `bindTools` puts every kwarg it does not know here.
    */
   modelKwargs?: Record<string, unknown>;
+  /** This call's `streamUsage` (over the model's): `false` sends no `stream_options`. */
+  streamUsage?: boolean;
+  /**
+   * `stream_options` sent as given on this call's streamed request, instead of the
+   * `{ include_usage: true }` that `streamUsage` asks for (as `ChatOpenAI`'s call option).
+   */
+  stream_options?: Record<string, unknown>;
 }
 
 export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConnectionFields {
@@ -68,6 +76,14 @@ export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConn
    * model servers that want it). Default `false`: reasoning is never sent back.
    */
   sendReasoning?: boolean;
+  /**
+   * Streamed requests send `stream_options: { include_usage: true }`, so that model servers that
+   * report usage in a stream only when asked (vLLM, llama.cpp, TGI, Ollama) send it and the last
+   * chunk carries `usage_metadata` (as `ChatOpenAI`'s `streamUsage`). `false` for a model server
+   * that refuses unknown fields; a call's `streamUsage` overrides it. Default: the client's
+   * `streamUsage` (`true`).
+   */
+  streamUsage?: boolean;
 }
 
 /** Fields that describe the model and may be serialised (never `client`, `fetch` or the key). */
@@ -87,4 +103,5 @@ export const SERIALIZABLE_FIELDS = [
   'capabilities',
   'acceptsContentParts',
   'sendReasoning',
+  'streamUsage',
 ];

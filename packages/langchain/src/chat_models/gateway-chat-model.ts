@@ -24,6 +24,7 @@ import { convertToChatModelEvents } from '../converters/convert-to-chat-model-ev
 import {
   convertToGatewayRequest,
   convertToInvocationParams,
+  streamUsageOf,
 } from '../converters/convert-to-gateway-request';
 import { convertToGatewayTools } from '../converters/convert-to-gateway-tools';
 import { joinStreamChunks } from '../converters/join-stream-chunks';
@@ -84,6 +85,7 @@ export class GatewayChatModel
   capabilities?: readonly string[];
   acceptsContentParts: boolean;
   sendReasoning: boolean;
+  streamUsage?: boolean;
   /**
    * The key given to the constructor, if any. A private field with no getter: no property holds
    * it, so `util.inspect` (even with `showHidden` and `getters`), spreading and JSON never show it.
@@ -141,6 +143,13 @@ export class GatewayChatModel
     this.capabilities = fields.capabilities ? [...fields.capabilities] : undefined;
     this.acceptsContentParts = fields.acceptsContentParts ?? true;
     this.sendReasoning = fields.sendReasoning ?? false;
+    if (fields.streamUsage !== undefined && typeof fields.streamUsage !== 'boolean') {
+      throw configurationError(
+        `streamUsage must be a boolean, got ${typeof fields.streamUsage}`,
+        'streamUsage',
+      );
+    }
+    this.streamUsage = fields.streamUsage;
     this.#client = resolveClient(fields);
     this.#gate = new ChatModelCapabilityGate(this.#client, this);
     this.#apiKey = fields.apiKey;
@@ -321,7 +330,10 @@ export class GatewayChatModel
         convertChatResultToChunk(await this.#client.chat(request, this.#callOptions(options))),
       ];
     }
-    return readChatChunks(await this.#client.chatStream(request, this.#callOptions(options)));
+    const streamUsage = streamUsageOf(this, options);
+    return readChatChunks(
+      await this.#client.chatStream(request, { ...this.#callOptions(options), streamUsage }),
+    );
   }
 
   /**

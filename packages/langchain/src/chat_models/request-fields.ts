@@ -32,6 +32,8 @@ const NOT_REQUEST_FIELDS = new Set([
   'strict',
   'headers',
   'modelKwargs',
+  'streamUsage',
+  'stream_options',
   // createAgent's native structured output for Anthropic / Google models
   'outputConfig',
   'responseSchema',

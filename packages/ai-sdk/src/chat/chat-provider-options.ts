@@ -1,0 +1,35 @@
+// docs/gateway-protocol.md §4.1 (extra request fields), §5.6 (usage asked for in a stream).
+import { z } from 'zod/v4';
+import { infergateOptionsParser, PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
+
+/**
+ * The settings a chat call may put in `providerOptions.infergate`. They are read, not sent; every
+ * other field there is a request field the gateway passes to the model server.
+ */
+const chatCallSettingsSchema = z.object({
+  /** This call's `streamUsage` (over the provider's): `false` sends no `stream_options`. */
+  streamUsage: z.boolean().optional(),
+});
+export type GatewayChatCallSettings = z.infer<typeof chatCallSettingsSchema>;
+
+const CALL_SETTINGS: readonly string[] = Object.keys(chatCallSettingsSchema.shape);
+
+const parseChatCallSettings = infergateOptionsParser(chatCallSettingsSchema, {
+  streamUsage: 'true or false',
+});
+
+/** A chat call's `providerOptions.infergate`, split into its settings and its request fields. */
+export function readChatProviderOptions(providerOptions: Record<string, unknown> | undefined): {
+  settings: GatewayChatCallSettings;
+  extraFields: Record<string, unknown> | undefined;
+} {
+  const given = providerOptions?.[PROVIDER_OPTIONS_KEY];
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+    return { settings: {}, extraFields: undefined };
+  }
+  const settings = parseChatCallSettings(providerOptions) ?? {};
+  const extraFields = Object.fromEntries(
+    Object.entries(given).filter(([name]) => !CALL_SETTINGS.includes(name)),
+  );
+  return { settings, extraFields };
+}
