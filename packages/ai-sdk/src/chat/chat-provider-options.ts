@@ -1,4 +1,4 @@
-// docs/gateway-protocol.md §4.1 (extra request fields), §5.6 (usage asked for in a stream).
+// docs/gateway-protocol.md §4.1 (extra request fields, reasoning effort), §5.6 (usage asked for in a stream).
 import { z } from 'zod/v4';
 import { infergateOptionsParser, PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 
@@ -9,6 +9,11 @@ import { infergateOptionsParser, PROVIDER_OPTIONS_KEY } from '../shared/parse-in
 const chatCallSettingsSchema = z.object({
   /** This call's `streamUsage` (over the provider's): `false` sends no `stream_options`. */
   streamUsage: z.boolean().optional(),
+  /**
+   * Sent as `reasoning_effort`, the value as given (over the `reasoning` call option): for values
+   * the model server knows and `reasoning` has not (`'max'` sent as `'max'`, …).
+   */
+  reasoningEffort: z.string().optional(),
 });
 export type GatewayChatCallSettings = z.infer<typeof chatCallSettingsSchema>;
 
@@ -16,6 +21,7 @@ const CALL_SETTINGS: readonly string[] = Object.keys(chatCallSettingsSchema.shap
 
 const parseChatCallSettings = infergateOptionsParser(chatCallSettingsSchema, {
   streamUsage: 'true or false',
+  reasoningEffort: 'a string such as "low", "medium" or "high"',
 });
 
 /** A chat call's `providerOptions.infergate`, split into its settings and its request fields. */

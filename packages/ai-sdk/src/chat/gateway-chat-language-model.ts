@@ -1,13 +1,14 @@
 // docs/gateway-protocol.md §4 (chat completions: the request §4.1, the capability gate §4.2, the answer §4.3, fallback §4.6).
-import type {
-  JSONObject,
-  LanguageModelV4,
-  LanguageModelV4CallOptions,
-  LanguageModelV4Content,
-  LanguageModelV4GenerateResult,
-  LanguageModelV4StreamResult,
-  SharedV4ProviderMetadata,
-  SharedV4Warning,
+import {
+  InvalidArgumentError,
+  type JSONObject,
+  type LanguageModelV4,
+  type LanguageModelV4CallOptions,
+  type LanguageModelV4Content,
+  type LanguageModelV4GenerateResult,
+  type LanguageModelV4StreamResult,
+  type SharedV4ProviderMetadata,
+  type SharedV4Warning,
 } from '@ai-sdk/provider';
 import { injectJsonInstructionIntoMessages } from '@ai-sdk/provider-utils';
 import {
@@ -157,22 +158,16 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         });
       }
     }
-    if (options.reasoning != null && options.reasoning !== 'provider-default') {
-      warnings.push({
-        type: 'unsupported',
-        feature: 'reasoning',
-        details: 'The gateway API has no reasoning setting.',
-      });
-    }
-
     const tools = prepareTools(options);
     warnings.push(...tools.warnings);
     const { settings, extraFields } = readChatProviderOptions(options.providerOptions);
+    const reasoningEffort = reasoningEffortOf(options.reasoning, settings, warnings);
+    const parts = { tools, extraFields, reasoningEffort };
 
     const conversion = { sendReasoning: this.settings.sendReasoning === true };
     let messages: ChatMessage[] = convertToGatewayChatMessages(options.prompt, conversion);
     let responseFormat = mapResponseFormat(options.responseFormat);
-    let body = requestBody(this.modelId, options, { messages, tools, responseFormat, extraFields });
+    let body = requestBody(this.modelId, options, { ...parts, messages, responseFormat });
     let needs = requiredCapabilities(body, stream);
 
     // Core's gate for every call, plain chat too: an id the catalog does not list is refused
@@ -198,7 +193,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         conversion,
       );
       responseFormat = { type: 'json_object' };
-      body = requestBody(this.modelId, options, { messages, tools, responseFormat, extraFields });
+      body = requestBody(this.modelId, options, { ...parts, messages, responseFormat });
       needs = requiredCapabilities(body, stream);
       warnings.push({
         type: 'unsupported',
@@ -263,13 +258,14 @@ interface RequestParts {
   responseFormat: ResponseFormat | undefined;
   /** `providerOptions.infergate` without its settings. */
   extraFields: Record<string, unknown> | undefined;
+  reasoningEffort: string | undefined;
 }
 
 /** The gateway request, built by core: `providerOptions.infergate` fields first, the call's win. */
 function requestBody(
   modelId: string,
   options: LanguageModelV4CallOptions,
-  { messages, tools, responseFormat, extraFields }: RequestParts,
+  { messages, tools, responseFormat, extraFields, reasoningEffort }: RequestParts,
 ): ChatRequest {
   return buildChatRequest({
     model: modelId,
@@ -284,8 +280,39 @@ function requestBody(
     tools: tools.tools,
     toolChoice: tools.toolChoice,
     responseFormat,
+    reasoningEffort,
     extraFields,
   });
+}
+
+/**
+ * The `reasoning_effort` to send: `providerOptions.infergate.reasoningEffort` as given, else ai's
+ * `reasoning` call option as OpenAI-compatible servers read it — each level as itself, except
+ * `'max'`, which OpenAI's `reasoning_effort` has no word for: sent as the next lower, `'xhigh'`,
+ * with a `compatibility` warning (as ai maps a level a provider lacks). `'provider-default'`
+ * sends nothing.
+ */
+function reasoningEffortOf(
+  reasoning: LanguageModelV4CallOptions['reasoning'],
+  settings: GatewayChatCallSettings,
+  warnings: SharedV4Warning[],
+): string | undefined {
+  if (reasoning !== undefined && typeof reasoning !== 'string') {
+    throw new InvalidArgumentError({
+      argument: 'reasoning',
+      message: `reasoning is a ${typeof reasoning}; allowed: 'provider-default', 'none', 'minimal', 'low', 'medium', 'high', 'xhigh' or 'max'`,
+    });
+  }
+  if (settings.reasoningEffort !== undefined) return settings.reasoningEffort;
+  if (reasoning === undefined || reasoning === 'provider-default') return undefined;
+  if (reasoning !== 'max') return reasoning;
+  warnings.push({
+    type: 'compatibility',
+    feature: 'reasoning',
+    details:
+      'reasoning "max" has no reasoning_effort value: sent as "xhigh". Send another value as providerOptions.infergate.reasoningEffort.',
+  });
+  return 'xhigh';
 }
 
 /** What a refused call was, for the refusal's message: `streamText with tools`. */

@@ -47,6 +47,22 @@ describe('buildChatRequest', () => {
     ).toMatchObject({ tools: [tool], tool_choice: 'required' });
   });
 
+  it('sends reasoningEffort as reasoning_effort, the value as given', () => {
+    expect(buildChatRequest({ model: 'm', messages, reasoningEffort: 'high' })).toEqual({
+      model: 'm',
+      messages,
+      reasoning_effort: 'high',
+    });
+    expect(
+      buildChatRequest({
+        model: 'm',
+        messages,
+        reasoningEffort: 'max',
+        extraFields: { reasoning_effort: 'low' },
+      }).reasoning_effort,
+    ).toBe('max');
+  });
+
   it('passes extra fields on, the named options winning; never stream', () => {
     expect(
       buildChatRequest({

@@ -1,4 +1,4 @@
-// docs/gateway-protocol.md §4.1 (the request body), §5.6 (usage asked for in a stream).
+// docs/gateway-protocol.md §4.1 (the request body, reasoning effort), §5.6 (usage asked for in a stream).
 import type {
   ChatMessage,
   ChatRequest,
@@ -28,6 +28,12 @@ export interface ChatRequestOptions {
   /** Sent only together with tools. */
   toolChoice?: ToolChoice;
   responseFormat?: ResponseFormat;
+  /**
+   * Sent as `reasoning_effort` (a field the gateway forwards to the model server unchanged), the
+   * value as given: `low`, `medium`, `high`, … as the model server reads it. A value that is not a
+   * string is refused before sending (`validateChatRequest`).
+   */
+  reasoningEffort?: string;
   /**
    * Fields the gateway passes to the model server unchanged (docs/gateway-protocol.md §4.1: unknown fields are
    * forwarded). The named options above win over them.
@@ -59,6 +65,7 @@ export function buildChatRequest(options: ChatRequestOptions): ChatRequest {
     if (options.toolChoice !== undefined) request.tool_choice = options.toolChoice;
   }
   if (options.responseFormat !== undefined) request.response_format = options.responseFormat;
+  if (options.reasoningEffort !== undefined) request.reasoning_effort = options.reasoningEffort;
   return request;
 }
 

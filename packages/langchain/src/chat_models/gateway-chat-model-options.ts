@@ -1,4 +1,5 @@
-// docs/gateway-protocol.md §4.1 (the request fields the chat model's options set), §5.6 (usage in
+// docs/gateway-protocol.md §4.1 (the request fields the chat model's options set, reasoning
+// effort), §5.6 (usage in
 // a stream).
 import type { ModelCapability, ResponseFormat } from '@infergate/core';
 import type {
@@ -30,6 +31,8 @@ export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions {
    * `{ include_usage: true }` that `streamUsage` asks for (as `ChatOpenAI`'s call option).
    */
   stream_options?: Record<string, unknown>;
+  /** This call's `reasoningEffort` (over the model's), sent as `reasoning_effort`. */
+  reasoningEffort?: string;
 }
 
 export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConnectionFields {
@@ -49,6 +52,12 @@ export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConn
   /** Alias of `stop`. */
   stopSequences?: string[];
   seed?: number;
+  /**
+   * How hard a reasoning model thinks, sent as `reasoning_effort` as given (`'low'`, `'medium'`,
+   * `'high'`, … as the model server reads it), like `ChatOpenAI`'s `reasoningEffort`. A value that
+   * is not a string is refused before sending.
+   */
+  reasoningEffort?: string;
   /** Deadline of one call in milliseconds (default 5 minutes, the gateway's limit). */
   timeout?: number;
   /**
@@ -97,6 +106,7 @@ export const SERIALIZABLE_FIELDS = [
   'stop',
   'stopSequences',
   'seed',
+  'reasoningEffort',
   'timeout',
   'maxRetries',
   'modelKwargs',

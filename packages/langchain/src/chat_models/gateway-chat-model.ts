@@ -79,6 +79,7 @@ export class GatewayChatModel
   stop?: string[];
   stopSequences?: string[];
   seed?: number;
+  reasoningEffort?: string;
   timeout?: number;
   maxRetries?: number;
   modelKwargs?: Record<string, unknown>;
@@ -137,6 +138,7 @@ export class GatewayChatModel
     this.stop = fields.stop ?? fields.stopSequences;
     this.stopSequences = this.stop;
     this.seed = fields.seed;
+    this.reasoningEffort = fields.reasoningEffort;
     this.timeout = fields.timeout;
     this.maxRetries = fields.maxRetries;
     this.modelKwargs = fields.modelKwargs;

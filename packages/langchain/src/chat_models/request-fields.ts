@@ -34,6 +34,7 @@ const NOT_REQUEST_FIELDS = new Set([
   'modelKwargs',
   'streamUsage',
   'stream_options',
+  'reasoningEffort',
   // createAgent's native structured output for Anthropic / Google models
   'outputConfig',
   'responseSchema',

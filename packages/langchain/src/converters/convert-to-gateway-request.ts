@@ -1,4 +1,5 @@
-// docs/gateway-protocol.md §4.1 (the request body: LangChain's settings mapped onto core's builder),
+// docs/gateway-protocol.md §4.1 (the request body: LangChain's settings mapped onto core's builder;
+// reasoning effort),
 // §5.6 (usage asked for in a stream).
 import type { ChatRequest } from '@infergate/core';
 import {
@@ -20,6 +21,7 @@ interface RequestSettings {
   topP?: number;
   stop?: string[];
   seed?: number;
+  reasoningEffort?: string;
   modelKwargs?: Record<string, unknown>;
   acceptsContentParts: boolean;
   sendReasoning: boolean;
@@ -37,6 +39,7 @@ type RequestCallOptions = Pick<
   | 'modelKwargs'
   | 'streamUsage'
   | 'stream_options'
+  | 'reasoningEffort'
 >;
 
 /**
@@ -60,6 +63,7 @@ function requestOptions(
     tools: call.tools && convertToGatewayTools(call.tools, { strict: call.strict }),
     toolChoice: mapToolChoice(call.tool_choice),
     responseFormat: call.response_format,
+    reasoningEffort: call.reasoningEffort ?? settings.reasoningEffort,
     extraFields:
       call.modelKwargs || call.stream_options
         ? {
