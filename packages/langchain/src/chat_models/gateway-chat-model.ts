@@ -29,7 +29,7 @@ import {
 import { convertToGatewayTools } from '../converters/convert-to-gateway-tools';
 import { joinStreamChunks } from '../converters/join-stream-chunks';
 import { callOptions, resolveClient } from '../utils/client';
-import { configurationError } from '../utils/errors';
+import { configurationError, withLangChainErrorCode, withLangChainErrors } from '../utils/errors';
 import { profileFromCapabilities } from './capabilities';
 import { ChatModelCapabilityGate } from './capability-gate';
 import {
@@ -176,6 +176,13 @@ export class GatewayChatModel
     modelOrFields: string | GatewayChatModelFields,
     maybeFields?: Omit<GatewayChatModelFields, 'model'>,
   ): Promise<GatewayChatModel> {
+    return withLangChainErrors(() => GatewayChatModel.#create(modelOrFields, maybeFields));
+  }
+
+  static async #create(
+    modelOrFields: string | GatewayChatModelFields,
+    maybeFields?: Omit<GatewayChatModelFields, 'model'>,
+  ): Promise<GatewayChatModel> {
     const fields: GatewayChatModelFields =
       typeof modelOrFields === 'string' ? { ...maybeFields, model: modelOrFields } : modelOrFields;
     const model = fields.model ?? fields.modelName;
@@ -286,9 +293,11 @@ export class GatewayChatModel
     if (this.streaming) {
       return joinStreamChunks(this._streamResponseChunks(messages, options, runManager));
     }
-    const request = convertToGatewayRequest(messages, this, options);
-    await this.#gate.beforeSending(request, false, options.signal);
-    return convertChatResult(await this.#client.chat(request, this.#callOptions(options)));
+    return withLangChainErrors(async () => {
+      const request = convertToGatewayRequest(messages, this, options);
+      await this.#gate.beforeSending(request, false, options.signal);
+      return convertChatResult(await this.#client.chat(request, this.#callOptions(options)));
+    });
   }
 
   override async *_streamResponseChunks(
@@ -296,11 +305,22 @@ export class GatewayChatModel
     options: this['ParsedCallOptions'],
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
-    for await (const chunk of await this.#answerChunks(messages, options)) {
-      yield chunk;
-      await runManager?.handleLLMNewToken(chunk.text, undefined, undefined, undefined, undefined, {
-        chunk,
-      });
+    try {
+      for await (const chunk of await this.#answerChunks(messages, options)) {
+        yield chunk;
+        await runManager?.handleLLMNewToken(
+          chunk.text,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          {
+            chunk,
+          },
+        );
+      }
+    } catch (error) {
+      throw withLangChainErrorCode(error);
     }
   }
 
