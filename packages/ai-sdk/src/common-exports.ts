@@ -3,8 +3,8 @@
  * and `/v6` (ai@6) share settings, options, services, tool options, errors and catalog types.
  */
 export type { GatewayModel, GatewayService, ModelCapability } from '@infergate/core';
+export type { GatewayChatOptions } from './chat/chat-provider-options';
 export type { GatewayChatModelId, GatewayChatModelSettings } from './chat/gateway-chat-options';
-export type { GatewayChatOptions } from './chat/gateway-chat-steering';
 export { UnsupportedModelCapabilityError } from './chat/unsupported-model-capability-error';
 export {
   MAX_EMBEDDING_INPUT_BYTES_PER_CALL,

@@ -66,6 +66,8 @@ expectTypeOf<GatewayChatOptions>().toEqualTypeOf<{
   fallbackModels?: string[] | undefined;
   firstChunkTimeoutMs?: number | undefined;
   chunkTimeoutMs?: number | undefined;
+  streamUsage?: boolean | undefined;
+  reasoningEffort?: string | undefined;
 }>();
 // A call's options fit ai's providerOptions as they are.
 expectTypeOf<{ infergate: GatewayChatOptions }>().toExtend<

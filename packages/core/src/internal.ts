@@ -11,7 +11,11 @@ export { budgetId } from './budget/budget-id';
 export { callEndedError } from './call/call-scope';
 export { monotonicNow } from './call/monotonic-clock';
 export { capabilitiesOf, checkCapabilities } from './catalog/model-capabilities';
-export { buildChatRequest, type ChatRequestOptions } from './chat/build-chat-request';
+export {
+  buildChatRequest,
+  type ChatRequestOptions,
+  streamedChatRequest,
+} from './chat/build-chat-request';
 export { classifyFinishReason, type FinishReasonKind } from './chat/classify-finish-reason';
 export { mediaPart } from './chat/content-parts';
 export { ChatStreamDecoder } from './chat/stream/chat-stream-decoder';

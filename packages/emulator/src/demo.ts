@@ -33,9 +33,10 @@ async function main(): Promise<void> {
     const streamed = await fetch(`${server.url}/chat/completions`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ ...request, stream: true }),
+      // Usage comes in a stream only when asked, as from vLLM or llama.cpp.
+      body: JSON.stringify({ ...request, stream: true, stream_options: { include_usage: true } }),
     });
-    console.log('\nPOST /chat/completions (stream: true), raw events:');
+    console.log('\nPOST /chat/completions (stream: true, include_usage), raw events:');
     process.stdout.write(await streamed.text());
   } finally {
     await server.close();

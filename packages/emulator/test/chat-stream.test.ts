@@ -23,7 +23,7 @@ describe('streamed chat completions', () => {
     vi.useRealTimers();
   });
 
-  it('sends the exact bytes of section 6: role, content words, finish with usage last, [DONE]', async () => {
+  it('sends the exact bytes of section 6: role, content words, finish, [DONE]; no usage unasked', async () => {
     const response = await chat(
       createEmulator(),
       userChat('community/streamer', 'hi you', { stream: true }),
@@ -38,15 +38,47 @@ describe('streamed chat completions', () => {
         `${head}{"index":0,"delta":{"content":"Echo: "},"finish_reason":null}]}\n\n` +
         `${head}{"index":0,"delta":{"content":"hi "},"finish_reason":null}]}\n\n` +
         `${head}{"index":0,"delta":{"content":"you"},"finish_reason":null}]}\n\n` +
-        `${head}{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":2,"completion_tokens":3,"total_tokens":5}}\n\n` +
+        `${head}{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n` +
         'data: [DONE]\n\n',
     );
+  });
+
+  it('asked with stream_options.include_usage, ends with a usage-only chunk (choices: []) before [DONE]', async () => {
+    const response = await chat(
+      createEmulator(),
+      userChat('community/streamer', 'hi you', {
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
+    );
+    const head =
+      'data: {"id":"chatcmpl-emu-000001","object":"chat.completion.chunk","created":1735689600,"model":"community/streamer","choices":[';
+    expect(
+      (await response.text()).endsWith(
+        `${head}{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n` +
+          `${head}],"usage":{"prompt_tokens":2,"completion_tokens":3,"total_tokens":5}}\n\n` +
+          'data: [DONE]\n\n',
+      ),
+    ).toBe(true);
+  });
+
+  it('sends no usage for include_usage other than true', async () => {
+    for (const streamOptions of [{ include_usage: false }, { include_usage: 'yes' }, true]) {
+      const response = await chat(
+        createEmulator(),
+        userChat('community/streamer', 'hi', { stream: true, stream_options: streamOptions }),
+      );
+      expect(await response.text()).not.toContain('"usage"');
+    }
   });
 
   it('keeps the OpenAI order (finish chunk, then a usage-only chunk) as the openai dialect', async () => {
     const response = await chat(
       createEmulator({ models: { 'community/streamer': { dialect: 'openai' } } }),
-      userChat('community/streamer', 'hi you', { stream: true }),
+      userChat('community/streamer', 'hi you', {
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
     );
     const head =
       'data: {"id":"chatcmpl-emu-000001","object":"chat.completion.chunk","created":1735689600,"model":"community/streamer","system_fingerprint":"fp_emu","choices":[';
@@ -137,7 +169,10 @@ describe('streamed chat completions', () => {
   it('streams 20 000 chunks lazily and completely', async () => {
     const response = await chat(
       createEmulator(),
-      userChat('community/streamer', '[[chunks:20000]]', { stream: true }),
+      userChat('community/streamer', '[[chunks:20000]]', {
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
     );
     const text = await response.text();
     const events = parseSse(text) as Json[];
@@ -147,7 +182,7 @@ describe('streamed chat completions', () => {
     expect(contents).toHaveLength(20000);
     expect(contents[19999].choices[0].delta.content).toBe('tok19999 ');
     expect(events.at(-2).usage.completion_tokens).toBe(20000);
-    expect(events.at(-2).choices[0].finish_reason).toBe('stop');
+    expect(events.at(-3).choices[0].finish_reason).toBe('stop');
   });
 
   it('counts a stream in flight until its last byte, and releases it on cancel', async () => {

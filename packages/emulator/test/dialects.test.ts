@@ -16,7 +16,11 @@ const emulatorWith = (dialect: string) =>
 async function streamed(dialect: string, text: string, extra: Record<string, unknown> = {}) {
   const response = await chat(
     emulatorWith(dialect),
-    userChat('community/general', text, { stream: true, ...extra }),
+    userChat('community/general', text, {
+      stream: true,
+      stream_options: { include_usage: true },
+      ...extra,
+    }),
   );
   return (parseSse(await response.text()) as Json[]).filter((e) => e !== '[DONE]');
 }
@@ -31,8 +35,9 @@ describe('chat dialects', () => {
     for (const dialect of CHAT_DIALECTS) {
       const events = await streamed(dialect, 'hi');
       const last = events.at(-1);
-      if (dialect === 'openai' || dialect === 'azure') {
+      if (dialect === 'gateway' || dialect === 'openai' || dialect === 'azure') {
         expect(last.choices, dialect).toEqual([]);
+        expect(last.usage.total_tokens, dialect).toBeGreaterThan(0);
         expect(events.at(-2).choices[0].finish_reason, dialect).toBe('stop');
       } else {
         expect(last.choices[0].finish_reason, dialect).toBe('stop');
@@ -90,6 +95,21 @@ describe('chat dialects', () => {
     expect(pieces[0].index).toBeUndefined();
     expect(pieces[0]).toMatchObject({ function: { name: 'get_weather' } });
     expect(JSON.parse(pieces[0].function.arguments)).toEqual({ city: 'Rome' });
+  });
+
+  it('no dialect sends usage in a stream that did not ask for it', async () => {
+    for (const dialect of CHAT_DIALECTS) {
+      const response = await chat(
+        emulatorWith(dialect),
+        userChat('community/general', 'hi', { stream: true }),
+      );
+      const events = (parseSse(await response.text()) as Json[]).filter((e) => e !== '[DONE]');
+      expect(
+        events.some((e) => e.usage !== undefined),
+        dialect,
+      ).toBe(false);
+      expect(events.at(-1).choices[0].finish_reason, dialect).toBe('stop');
+    }
   });
 
   it('refuses an unknown dialect in the scenario', () => {

@@ -1,5 +1,6 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runTool, type ToolContext, toolResult } from './tool-context';
+import { embedOutput, similarityOutput } from './tool-output-schemas';
 import { embedInput, similarityInput } from './tool-schemas';
 
 /** Cosine similarity of two vectors of one length (0 when either is all zeros). */
@@ -35,6 +36,7 @@ export function registerEmbeddingTools(
       description:
         "Turn texts into embedding vectors with the gateway's embedding engines (for storing in a vector index, clustering or your own comparisons). Any number of texts: a long list is sent to the gateway in several requests. To rank texts by meaning against a query, use similarity instead. Returns the engine, the dimension and one vector per text, in order.",
       inputSchema: embedInput,
+      outputSchema: embedOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (args, extra) =>
@@ -62,6 +64,7 @@ export function registerEmbeddingTools(
       description:
         'Rank the given texts by how close their meaning is to a query (embeddings and cosine similarity; works across languages with the multilingual engine). Use it to pick the relevant passages, de-duplicate or match items. Returns the texts best first with their index in the input and a score from -1 to 1.',
       inputSchema: similarityInput,
+      outputSchema: similarityOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (args, extra) =>

@@ -12,19 +12,26 @@ import { isServiceOffered } from '@infergate/core/internal';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolProgress } from './progress';
 import { runTool, type ToolContext, toolResult } from './tool-context';
+import { askModelOutput, listModelsOutput } from './tool-output-schemas';
 import { type AskModelArgs, askModelInput, listModelsInput } from './tool-schemas';
 
-/** A model as `list_models` and `infergate://models` show it. */
+/**
+ * A model as `list_models` and `infergate://models` show it. The catalog is the gateway's, read
+ * as sent: only values of the types `list_models`' output schema states are copied, so that its
+ * structured content always satisfies it.
+ */
 function describeModel(model: GatewayModel): Record<string, unknown> {
   const entry: Record<string, unknown> = {
     id: model.id,
-    owned_by: model.owned_by,
-    capabilities: model.capabilities,
+    capabilities: Array.isArray(model.capabilities)
+      ? model.capabilities.filter((capability) => typeof capability === 'string')
+      : [],
   };
-  if (model.name !== undefined) entry.name = model.name;
-  if (model.available_nodes !== undefined) entry.available_nodes = model.available_nodes;
-  if (model.capacity !== undefined) entry.capacity = model.capacity;
-  if (model.inflight !== undefined) entry.inflight = model.inflight;
+  if (typeof model.owned_by === 'string') entry.owned_by = model.owned_by;
+  if (typeof model.name === 'string') entry.name = model.name;
+  for (const count of ['available_nodes', 'capacity', 'inflight'] as const) {
+    if (typeof model[count] === 'number') entry[count] = model[count];
+  }
   return entry;
 }
 
@@ -40,14 +47,18 @@ export async function readCatalog(client: GatewayClient, signal?: AbortSignal) {
       const entry: Record<string, unknown> = {
         id: service.id,
         available: isServiceOffered(services, service.id as ServiceId),
-        available_nodes: service.available_nodes,
       };
-      if (service.name !== undefined) entry.name = service.name;
-      if (service.engines !== undefined) {
+      if (typeof service.available_nodes === 'number') {
+        entry.available_nodes = service.available_nodes;
+      }
+      if (typeof service.name === 'string') entry.name = service.name;
+      if (Array.isArray(service.engines)) {
         entry.engines = service.engines.map((engine) => ({
           id: engine.id,
-          ...(engine.name === undefined ? {} : { name: engine.name }),
-          ...(Array.isArray(engine.dimensions) ? { dimensions: engine.dimensions } : {}),
+          ...(typeof engine.name === 'string' ? { name: engine.name } : {}),
+          ...(Array.isArray(engine.dimensions)
+            ? { dimensions: engine.dimensions.filter((size) => typeof size === 'number') }
+            : {}),
         }));
       }
       return entry;
@@ -176,6 +187,7 @@ export function registerModelTools(
       description:
         'List the chat models this gateway key may use (id, owner, capabilities such as tools or json_schema, available nodes) and the services (translation, ocr, speech_to_text, embeddings with their engines) with whether they are available now. Use it to choose a model for ask_model or an engine for embed.',
       inputSchema: listModelsInput,
+      outputSchema: listModelsOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (args, extra) =>
@@ -199,6 +211,7 @@ export function registerModelTools(
       description:
         "Send a prompt to one of the gateway's chat models and get its answer: for a second opinion, a cheaper or specialised model, or a task you want done by another model. Choose the model with list_models. json: true asks for a JSON object (the model needs json_object). A model lacking what the request needs is refused before anything is sent, with models that would do. fallback_models: models to use in order when the model is busy, offline, stalls or lacks what is needed (each checked first; the result names the model that answered).",
       inputSchema: askModelInput,
+      outputSchema: askModelOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (args, extra) =>

@@ -3,6 +3,7 @@ import { serviceToolDefinition, serviceToolRequest } from '@infergate/core/inter
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { readMedia } from './media-input';
 import { runTool, type ToolContext, toolResult } from './tool-context';
+import { ocrOutput, transcribeOutput, translateOutput } from './tool-output-schemas';
 import { type MediaArgs, ocrInput, transcribeInput, translateInput } from './tool-schemas';
 
 function mediaHow(kind: 'image' | 'audio', files: boolean): string {
@@ -28,6 +29,7 @@ export function registerServiceTools(
       title: 'Translate text',
       description: `${serviceToolDefinition('translate').description} At most ${LIMITS.translationMaxInputBytes} bytes of UTF-8 per call: split longer text.`,
       inputSchema: translateInput,
+      outputSchema: translateOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (args, extra) =>
@@ -51,6 +53,7 @@ export function registerServiceTools(
       title: 'Read text in an image (OCR)',
       description: `${serviceToolDefinition('ocr').description} ${mediaHow('image', files)} At most ${LIMITS.ocrMaxImageBytes / 1024 / 1024} MiB.`,
       inputSchema: ocrInput(files),
+      outputSchema: ocrOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (args: MediaArgs, extra) =>
@@ -82,6 +85,7 @@ export function registerServiceTools(
       title: 'Transcribe speech',
       description: `${serviceToolDefinition('transcribe').description} ${mediaHow('audio', files)}`,
       inputSchema: transcribeInput(files),
+      outputSchema: transcribeOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (args: MediaArgs, extra) =>

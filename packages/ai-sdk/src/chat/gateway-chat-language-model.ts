@@ -1,14 +1,15 @@
 // docs/gateway-protocol.md §4 (chat completions: the request §4.1, the capability gate §4.2, the answer §4.3, fallback §4.6,
 // failover and stall timeouts §4.7).
-import type {
-  JSONObject,
-  LanguageModelV4,
-  LanguageModelV4CallOptions,
-  LanguageModelV4Content,
-  LanguageModelV4GenerateResult,
-  LanguageModelV4StreamResult,
-  SharedV4ProviderMetadata,
-  SharedV4Warning,
+import {
+  InvalidArgumentError,
+  type JSONObject,
+  type LanguageModelV4,
+  type LanguageModelV4CallOptions,
+  type LanguageModelV4Content,
+  type LanguageModelV4GenerateResult,
+  type LanguageModelV4StreamResult,
+  type SharedV4ProviderMetadata,
+  type SharedV4Warning,
 } from '@ai-sdk/provider';
 import { injectJsonInstructionIntoMessages } from '@ai-sdk/provider-utils';
 import {
@@ -22,7 +23,7 @@ import {
   requiredCapabilities,
   type Usage,
 } from '@infergate/core';
-import { buildChatRequest, ENDPOINTS } from '@infergate/core/internal';
+import { buildChatRequest, ENDPOINTS, streamedChatRequest } from '@infergate/core/internal';
 import {
   AI_RETRIES,
   definedHeaders,
@@ -32,6 +33,7 @@ import {
 } from '../shared/gateway-model-config';
 import { mapGatewayError } from '../shared/map-gateway-error';
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
+import { type GatewayChatOptions, readChatProviderOptions } from './chat-provider-options';
 import { convertGatewayChatStream } from './convert-gateway-chat-stream';
 import { convertGatewayUsage } from './convert-gateway-usage';
 import { convertToGatewayChatMessages } from './convert-to-gateway-chat-messages';
@@ -49,6 +51,8 @@ interface PreparedChatRequest {
   warnings: SharedV4Warning[];
   /** Core's steering options of the call (fallback list, stall timeouts). */
   steering: ChatSteering['options'];
+  /** What `providerOptions.infergate` set for this call besides request fields. */
+  settings: GatewayChatOptions;
 }
 
 /** A gateway chat model as an AI SDK `LanguageModelV4`. */
@@ -118,24 +122,32 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
-    const { body, warnings, steering } = await this.prepareRequest(options, { stream: true });
+    const { body, warnings, steering, settings } = await this.prepareRequest(options, {
+      stream: true,
+    });
     const client = this.config.client();
+    const { streamUsage } = settings;
+    // The body as core sends it (stream_options by the same rule), for `request.body`.
+    const sent = streamedChatRequest(body, streamUsage ?? this.config.streamUsage);
 
     let stream: Awaited<ReturnType<typeof client.chatStream>>;
     try {
-      stream = await client.chatStream(body, this.callOptions(options, steering));
+      stream = await client.chatStream(body, {
+        ...this.callOptions(options, steering),
+        streamUsage,
+      });
     } catch (error) {
-      throw this.mapError(error, body);
+      throw this.mapError(error, sent);
     }
 
     return {
       stream: convertGatewayChatStream(stream, {
         warnings,
         includeRawChunks: options.includeRawChunks,
-        mapError: (error) => this.mapError(error, body),
+        mapError: (error) => this.mapError(error, sent),
         providerMetadata: (usage) => providerMetadata(stream, usage),
       }),
-      request: { body: { ...body, stream: true } },
+      request: { body: sent },
       response: { headers: headersToRecord(stream.headers) },
     };
   }
@@ -148,10 +160,12 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     options: LanguageModelV4CallOptions,
     { stream }: { stream: boolean },
   ): Promise<PreparedChatRequest> {
-    const steering = chatSteering(this.settings, options.providerOptions);
+    const { settings, extraFields } = readChatProviderOptions(options.providerOptions);
+    const steering = chatSteering(this.settings, settings);
     const warnings = unsupportedSettingWarnings(options);
     const tools = prepareTools(options);
     warnings.push(...tools.warnings);
+    const reasoningEffort = reasoningEffortOf(options.reasoning, settings, warnings);
 
     const conversion = { sendReasoning: this.settings.sendReasoning === true };
     const messages = convertToGatewayChatMessages(options.prompt, conversion);
@@ -161,10 +175,11 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         ...requestFields(this.modelId, options, tools),
         messages: chatMessages,
         responseFormat: format,
-        extraFields: steering.extraFields,
+        reasoningEffort,
+        extraFields,
       });
     const body = build(messages, responseFormat);
-    const prepared = { body, warnings, steering: steering.options };
+    const prepared = { body, warnings, steering: steering.options, settings };
     // Core's gate over the whole list replaces this model's gate, and the json_object downgrade
     // (a property of one model's capabilities) is not made: models without json_schema are skipped.
     if (steering.hasFallbacks) return prepared;
@@ -283,14 +298,37 @@ function unsupportedSettingWarnings(options: LanguageModelV4CallOptions): Shared
       });
     }
   }
-  if (options.reasoning != null && options.reasoning !== 'provider-default') {
-    warnings.push({
-      type: 'unsupported',
-      feature: 'reasoning',
-      details: 'The gateway API has no reasoning setting.',
+  return warnings;
+}
+
+/**
+ * The `reasoning_effort` to send: `providerOptions.infergate.reasoningEffort` as given, else ai's
+ * `reasoning` call option as OpenAI-compatible servers read it — each level as itself, except
+ * `'max'`, which OpenAI's `reasoning_effort` has no word for: sent as the next lower, `'xhigh'`,
+ * with a `compatibility` warning (as ai maps a level a provider lacks). `'provider-default'`
+ * sends nothing.
+ */
+function reasoningEffortOf(
+  reasoning: LanguageModelV4CallOptions['reasoning'],
+  settings: GatewayChatOptions,
+  warnings: SharedV4Warning[],
+): string | undefined {
+  if (reasoning !== undefined && typeof reasoning !== 'string') {
+    throw new InvalidArgumentError({
+      argument: 'reasoning',
+      message: `reasoning is a ${typeof reasoning}; allowed: 'provider-default', 'none', 'minimal', 'low', 'medium', 'high', 'xhigh' or 'max'`,
     });
   }
-  return warnings;
+  if (settings.reasoningEffort !== undefined) return settings.reasoningEffort;
+  if (reasoning === undefined || reasoning === 'provider-default') return undefined;
+  if (reasoning !== 'max') return reasoning;
+  warnings.push({
+    type: 'compatibility',
+    feature: 'reasoning',
+    details:
+      'reasoning "max" has no reasoning_effort value: sent as "xhigh". Send another value as providerOptions.infergate.reasoningEffort.',
+  });
+  return 'xhigh';
 }
 
 /** What a refused call was, for the refusal's message: `streamText with tools`. */

@@ -54,6 +54,13 @@ export interface GatewayProviderSettings {
   onEvent?: GatewayEventHandler;
   /** Let `onEvent` events carry request and answer bodies. Default `false`. */
   recordContent?: boolean;
+  /**
+   * `streamText` asks for usage with `stream_options: { include_usage: true }` (model servers
+   * such as vLLM or llama.cpp send usage in a stream only when asked). `false` for a model server
+   * that refuses unknown fields; `providerOptions.infergate.streamUsage` overrides it per call.
+   * Default `true`.
+   */
+  streamUsage?: boolean;
 }
 
 /** The kinds of object a provider makes, each named in its `provider` (`infergate.chat`, …). */
@@ -68,7 +75,8 @@ export function resolveGatewaySettings(
 ): (kind: GatewayModelKind) => GatewayModelConfig {
   const client = lazyGatewayClient(settings);
   const maxRetryAfterMs = settings.maxRetryAfterMs ?? RETRY_DEFAULTS.maxRetryAfterMs;
-  return (kind) => ({ provider: `infergate.${kind}`, client, maxRetryAfterMs });
+  const streamUsage = settings.streamUsage !== false;
+  return (kind) => ({ provider: `infergate.${kind}`, client, maxRetryAfterMs, streamUsage });
 }
 
 function lazyGatewayClient(settings: GatewayProviderSettings): () => GatewayClient {
@@ -96,6 +104,7 @@ function lazyGatewayClient(settings: GatewayProviderSettings): () => GatewayClie
         maxRetryAfterMs: settings.maxRetryAfterMs,
         onEvent: settings.onEvent,
         recordContent: settings.recordContent,
+        streamUsage: settings.streamUsage,
       });
     } catch (error) {
       throw mapGatewayError(error, {

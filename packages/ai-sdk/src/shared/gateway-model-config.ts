@@ -9,6 +9,8 @@ export interface GatewayModelConfig {
   client: () => GatewayClient;
   /** A 429 whose `Retry-After` is longer than this is reported as not retryable. */
   maxRetryAfterMs: number;
+  /** The provider's `streamUsage` (its client's), for reporting a streamed request as sent. */
+  streamUsage: boolean;
 }
 
 /** Request headers for core: the AI SDK allows `undefined` values, core does not. */

@@ -10,14 +10,28 @@ interface ToolCallDraft {
   index: number;
   order: number;
   id: string;
+  /** The server sent no id with the call's first piece: `id` is ours (`call_<index>_<order>`). */
+  idMadeUp: boolean;
   name: string;
   arguments: string;
+}
+
+/** A tool-call piece as joined: the call it belongs to, and whether it is the call's first. */
+export interface JoinedToolCallPiece {
+  /** The call, numbered from 0 in the order the calls started. */
+  call: number;
+  /** The call's id: the server's, or `call_<index>_<order>` when its first piece had none. */
+  id: string;
+  first: boolean;
 }
 
 /**
  * Builds the final answer of a stream from its pieces. Tool-call pieces are joined by `index`;
  * a piece whose `id` differs from the one already at that index starts a new call (some servers
- * send every call at index 0). Empty arguments become `"{}"`.
+ * send every call at index 0). An empty `id` is no id (DashScope repeats `id: ""` on every later
+ * piece); a call whose first piece has none gets `call_<index>_<order>` at once, so that the
+ * stream's events and the assembled answer name it alike. The first name a call gets is its name
+ * (llama.cpp repeats the whole name on every piece). Empty arguments become `"{}"`.
  */
 export class ChatAssembler {
   /**
@@ -80,27 +94,34 @@ export class ChatAssembler {
     this.#deltas = [];
   }
 
-  /** Adds a tool-call piece; returns the call it belongs to (its order of start, from 0). */
+  /** Adds a tool-call piece; returns the call it belongs to. */
   addToolCallDelta(
     index: number,
     id: string | undefined,
     name: string | undefined,
     args: string,
-  ): number {
+  ): JoinedToolCallPiece {
+    const serverId = id === '' ? undefined : id;
     let draft = this.#latestByIndex.get(index);
-    if (
-      draft === undefined ||
-      (id !== undefined && id !== '' && draft.id !== '' && draft.id !== id)
-    ) {
-      draft = { index, order: this.#drafts.length, id: id ?? '', name: name ?? '', arguments: '' };
+    const first =
+      draft === undefined || (serverId !== undefined && !draft.idMadeUp && draft.id !== serverId);
+    if (draft === undefined || first) {
+      const order = this.#drafts.length;
+      draft = {
+        index,
+        order,
+        id: serverId ?? `call_${index}_${order}`,
+        idMadeUp: serverId === undefined,
+        name: name ?? '',
+        arguments: '',
+      };
       this.#drafts.push(draft);
       this.#latestByIndex.set(index, draft);
-    } else {
-      if (id && draft.id === '') draft.id = id;
-      if (name && draft.name === '') draft.name = name;
+    } else if (name && draft.name === '') {
+      draft.name = name;
     }
     if (args !== '') draft.arguments += args;
-    return draft.order;
+    return { call: draft.order, id: draft.id, first };
   }
 
   setFinish(reason: string, choiceIndex: number): void {
@@ -115,7 +136,7 @@ export class ChatAssembler {
     return [...this.#drafts]
       .sort((a, b) => a.index - b.index || a.order - b.order)
       .map((draft) => ({
-        id: draft.id !== '' ? draft.id : `call_${draft.index}_${draft.order}`,
+        id: draft.id,
         name: draft.name,
         arguments: draft.arguments.trim() === '' ? '{}' : draft.arguments,
       }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildChatRequest } from './build-chat-request';
+import { buildChatRequest, streamedChatRequest } from './build-chat-request';
 
 const messages = [{ role: 'user' as const, content: 'hi' }];
 const tool = { type: 'function' as const, function: { name: 'weather' } };
@@ -47,6 +47,22 @@ describe('buildChatRequest', () => {
     ).toMatchObject({ tools: [tool], tool_choice: 'required' });
   });
 
+  it('sends reasoningEffort as reasoning_effort, the value as given', () => {
+    expect(buildChatRequest({ model: 'm', messages, reasoningEffort: 'high' })).toEqual({
+      model: 'm',
+      messages,
+      reasoning_effort: 'high',
+    });
+    expect(
+      buildChatRequest({
+        model: 'm',
+        messages,
+        reasoningEffort: 'max',
+        extraFields: { reasoning_effort: 'low' },
+      }).reasoning_effort,
+    ).toBe('max');
+  });
+
   it('passes extra fields on, the named options winning; never stream', () => {
     expect(
       buildChatRequest({
@@ -56,5 +72,34 @@ describe('buildChatRequest', () => {
         extraFields: { temperature: 2, user: 'u-1', model: 'other', stream: true },
       }),
     ).toEqual({ model: 'm', messages, temperature: 0.5, user: 'u-1' });
+  });
+
+  describe('streamedChatRequest', () => {
+    const request = { model: 'm', messages };
+
+    it('streams and asks for usage', () => {
+      expect(streamedChatRequest({ ...request, stream: false }, true)).toEqual({
+        ...request,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+    });
+
+    it('does not ask with streamUsage false', () => {
+      expect(streamedChatRequest(request, false)).toEqual({ ...request, stream: true });
+    });
+
+    it("sends the caller's own stream_options as given", () => {
+      const own = { include_usage: false, continuous_usage_stats: true };
+      expect(streamedChatRequest({ ...request, stream_options: own }, true).stream_options).toBe(
+        own,
+      );
+    });
+
+    it('leaves the request it was given unchanged', () => {
+      const given = { ...request };
+      streamedChatRequest(given, true);
+      expect(given).toEqual(request);
+    });
   });
 });

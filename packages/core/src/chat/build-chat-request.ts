@@ -1,4 +1,4 @@
-// docs/gateway-protocol.md §4.1 (the request body).
+// docs/gateway-protocol.md §4.1 (the request body, reasoning effort), §5.6 (usage asked for in a stream).
 import type {
   ChatMessage,
   ChatRequest,
@@ -28,6 +28,12 @@ export interface ChatRequestOptions {
   /** Sent only together with tools. */
   toolChoice?: ToolChoice;
   responseFormat?: ResponseFormat;
+  /**
+   * Sent as `reasoning_effort` (a field the gateway forwards to the model server unchanged), the
+   * value as given: `low`, `medium`, `high`, … as the model server reads it. A value that is not a
+   * string is refused before sending (`validateChatRequest`).
+   */
+  reasoningEffort?: string;
   /**
    * Fields the gateway passes to the model server unchanged (docs/gateway-protocol.md §4.1: unknown fields are
    * forwarded). The named options above win over them.
@@ -59,5 +65,23 @@ export function buildChatRequest(options: ChatRequestOptions): ChatRequest {
     if (options.toolChoice !== undefined) request.tool_choice = options.toolChoice;
   }
   if (options.responseFormat !== undefined) request.response_format = options.responseFormat;
+  if (options.reasoningEffort !== undefined) request.reasoning_effort = options.reasoningEffort;
   return request;
+}
+
+/** What a streamed request sends to ask the model server for usage (docs/gateway-protocol.md §5.6). */
+export const STREAM_USAGE_OPTIONS = { include_usage: true } as const;
+
+/**
+ * A request as streamed: `stream: true`, and `stream_options: { include_usage: true }` so that
+ * model servers that report usage only when asked (vLLM, llama.cpp, TGI, Ollama, OpenAI) send
+ * it, unless `streamUsage` is `false` (for servers that refuse unknown fields) or the request
+ * carries its own `stream_options`, which is sent as given (docs/gateway-protocol.md §5.6).
+ */
+export function streamedChatRequest(request: ChatRequest, streamUsage: boolean): ChatRequest {
+  const streamed: ChatRequest = { ...request, stream: true };
+  if (streamUsage && request.stream_options === undefined) {
+    streamed.stream_options = { ...STREAM_USAGE_OPTIONS };
+  }
+  return streamed;
 }

@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.6 (fallback detection: requested and
-// served model), §4.7 (`fallbackModels`, stall timeouts).
+// served model), §4.7 (`fallbackModels`, stall timeouts), §5.6 (usage asked for in a stream).
 import type { CallOptions, StallTimeoutOptions } from '../call/call-options';
 import type { Catalog } from '../catalog/catalog';
 import { jsonBody } from '../encoding/json-body';
@@ -13,6 +13,7 @@ import { singleHopRoute } from '../protocol/chat-route';
 import { ENDPOINTS } from '../protocol/endpoints';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
 import { readChatCompletion } from './assemble-chat';
+import { streamedChatRequest } from './build-chat-request';
 import type { SteeredCall } from './steer-chat-call';
 import { GatewayChatStream } from './stream/sse-chat-stream';
 import { validateChatRequest } from './validate-chat';
@@ -38,6 +39,13 @@ export interface ChatStreamOptions extends ChatCallOptions {
    * `maxResponseBytes`.
    */
   assemble?: boolean;
+  /**
+   * `false`: do not send `stream_options: { include_usage: true }` for this call (for model
+   * servers that refuse unknown fields; the stream then has usage only if the server sends it
+   * unasked). Default: the client's `streamUsage` (`true`). A request's own `stream_options` is
+   * sent as given either way.
+   */
+  streamUsage?: boolean;
 }
 
 /** `POST /chat/completions` answered as one JSON completion, checked and read. */
@@ -50,9 +58,11 @@ export async function postChat(
   validateChatRequest(req);
   const requestedModel = req.model;
   const spec = { method: 'POST', path: ENDPOINTS.chat, requestedModel, stall: {} } as const;
-  const steered = steers(opts) ? await steer(transport, catalog, req, opts, spec) : undefined;
+  const steered = steers(opts)
+    ? await steer(transport, catalog, req, opts, spec, false)
+    : undefined;
   const answer = await transport.json<ChatCompletionResponse>(
-    steered ? steered.spec : { ...spec, body: chatBody(req, false) },
+    steered ? steered.spec : { ...spec, body: chatBody(req, false, false) },
     steered ? steered.options : opts,
   );
   const redact = (text: string) => transport.redact(text);
@@ -91,15 +101,21 @@ export async function openChatStream(
   catalog: Catalog,
   req: ChatRequest,
   opts: ChatStreamOptions | undefined,
+  clientStreamUsage = true,
 ): Promise<ChatStream> {
   validateChatRequest(req);
-  if (opts?.assemble !== undefined && typeof opts.assemble !== 'boolean') {
-    throw new GatewayError({
-      code: 'invalid_request_error',
-      message: `assemble (call option) must be a boolean, got ${typeof opts.assemble}`,
-    });
+  for (const name of ['assemble', 'streamUsage'] as const) {
+    const value = opts?.[name];
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw new GatewayError({
+        code: 'invalid_request_error',
+        message: `${name} (call option) must be a boolean, got ${typeof value}`,
+        field: name,
+      });
+    }
   }
   const requestedModel = req.model;
+  const streamUsage = opts?.streamUsage ?? clientStreamUsage;
   const spec = {
     method: 'POST',
     path: ENDPOINTS.chat,
@@ -108,9 +124,11 @@ export async function openChatStream(
     stream: true,
     stall: {},
   } as const;
-  const steered = steers(opts) ? await steer(transport, catalog, req, opts, spec) : undefined;
+  const steered = steers(opts)
+    ? await steer(transport, catalog, req, opts, spec, streamUsage)
+    : undefined;
   const open = await transport.open(
-    steered ? steered.spec : { ...spec, body: chatBody(req, true) },
+    steered ? steered.spec : { ...spec, body: chatBody(req, true, streamUsage) },
     steered ? steered.options : opts,
   );
   const headers = open.response.headers;
@@ -151,15 +169,19 @@ async function steer(
   req: ChatRequest,
   opts: ChatCallOptions,
   spec: RequestSpec,
+  streamUsage: boolean,
 ): Promise<SteeredCall> {
   const { steerChatCall } = await loadSteering();
   return steerChatCall(transport, catalog, req, opts, spec, (model) =>
-    chatBody({ ...req, model }, spec.stream === true),
+    chatBody({ ...req, model }, spec.stream === true, streamUsage),
   );
 }
 
-/** The request as sent: `stream` is the client's to set, whatever the caller put there. */
-function chatBody(req: ChatRequest, stream: boolean): string {
+/**
+ * The request as sent: `stream` is the client's to set, whatever the caller put there; a stream
+ * asks for usage unless `streamUsage` is false or the request has its own `stream_options`.
+ */
+function chatBody(req: ChatRequest, stream: boolean, streamUsage: boolean): string {
   const { stream: _ignored, ...rest } = req;
-  return jsonBody(stream ? { ...rest, stream: true } : rest);
+  return jsonBody(stream ? streamedChatRequest(rest, streamUsage) : rest);
 }

@@ -1,4 +1,4 @@
-// docs/gateway-protocol.md §4.1 (request), §4.2 (capability rules), §11 (limits).
+// docs/gateway-protocol.md §4.1 (request, reasoning effort), §4.2 (capability rules), §11 (limits).
 import { checkModelId } from '../catalog/resolve-model';
 import { findUnsendable } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
@@ -115,6 +115,19 @@ export function validateChatRequest(request: ChatRequest): void {
     }
   }
   if (request.tool_choice !== undefined) checkSerialisable('tool_choice', request.tool_choice);
+  checkReasoningEffort(request.reasoning_effort);
+}
+
+/**
+ * `reasoning_effort` is not the gateway's field (docs/gateway-protocol.md §4.1, our reading): the
+ * model servers that read it take a word, so anything else is refused rather than sent.
+ */
+function checkReasoningEffort(effort: unknown): void {
+  if (effort === undefined || typeof effort === 'string') return;
+  throw invalidRequest(
+    'reasoning_effort',
+    `must be a string such as "low", "medium" or "high", got ${describeValue(effort)}`,
+  );
 }
 
 /**

@@ -49,12 +49,14 @@ export class GatewayClient {
   readonly #catalog: Catalog | undefined;
   readonly #budget: ClientBudgetView;
   readonly #baseURL: string;
+  readonly #streamUsage: boolean;
 
   /** @internal Use `createGatewayClient`. */
   constructor(options: GatewayClientOptions | undefined) {
     const resolved = resolveOptions(options);
     this.#configError = missingConfiguration(resolved);
     this.#baseURL = resolved.baseURL ?? '';
+    this.#streamUsage = resolved.streamUsage;
     if (this.#configError || resolved.baseURL === undefined || resolved.apiKey === undefined) {
       this.#budget = new ClientBudgetView(new Semaphore(), undefined, '', resolved.maxConcurrency);
       return;
@@ -247,11 +249,15 @@ export class GatewayClient {
     }
   }
 
-  /** A streamed chat completion: resolves once the gateway answered with a stream. */
+  /**
+   * A streamed chat completion: resolves once the gateway answered with a stream. Asks for usage
+   * (`stream_options: { include_usage: true }`) unless `streamUsage` is `false` (the call's, else
+   * the client's) or the request has its own `stream_options`.
+   */
   async chatStream(req: ChatRequest, opts?: ChatStreamOptions): Promise<ChatStream> {
     try {
       const { transport, catalog } = this.#ready();
-      return await openChatStream(transport, catalog, req, opts);
+      return await openChatStream(transport, catalog, req, opts, this.#streamUsage);
     } catch (error) {
       throw this.#own(error);
     }

@@ -78,6 +78,12 @@ export interface GatewayClientOptions {
    * that records message content. Default `false`: no content in any event.
    */
   recordContent?: boolean;
+  /**
+   * Streamed chats send `stream_options: { include_usage: true }`, so that model servers that
+   * report usage only when asked (vLLM, llama.cpp, TGI, Ollama) send it. `false` for a gateway or
+   * model server that refuses unknown fields; a call's `streamUsage` overrides it. Default `true`.
+   */
+  streamUsage?: boolean;
 }
 
 const DEFAULTS = {
@@ -114,6 +120,7 @@ interface ResolvedOptions {
   maxErrorBodyBytes: number;
   onEvent: GatewayEventHandler | undefined;
   recordContent: boolean;
+  streamUsage: boolean;
 }
 
 /**
@@ -214,6 +221,16 @@ function checkOnEvent(onEvent: unknown): GatewayEventHandler | undefined {
   });
 }
 
+function checkBoolean(name: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value === 'boolean') return value;
+  throw new GatewayError({
+    code: 'configuration_error',
+    message: `${name} must be a boolean, got ${value === null ? 'null' : typeof value}`,
+    field: name,
+  });
+}
+
 export function resolveOptions(input: GatewayClientOptions | undefined = {}): ResolvedOptions {
   if (typeof input !== 'object' || input === null) {
     throw new GatewayError({
@@ -271,6 +288,7 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
     ),
     onEvent: checkOnEvent(options.onEvent),
     recordContent: options.recordContent === true,
+    streamUsage: checkBoolean('streamUsage', options.streamUsage, true),
   };
 }
 

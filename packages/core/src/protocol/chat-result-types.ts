@@ -49,7 +49,13 @@ export type ChatStreamEvent =
        * (some servers send every call at index 0), so join pieces by `call`, not by `index`.
        */
       call: number;
+      /**
+       * The call's id: on its first piece always — the server's, or `call_<index>_<order>` when
+       * it sent none (an empty `id` is none), as `result()` names it — and on later pieces that
+       * repeat it.
+       */
       id?: string;
+      /** The function's name, on each piece that carries one (some servers repeat it whole). */
       name?: string;
       argumentsDelta: string;
     }

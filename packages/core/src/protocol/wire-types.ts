@@ -141,6 +141,10 @@ export interface ChatRequest {
   /** Not in the gateway's table: forwarded to the model server unchanged, as any unlisted field. */
   presence_penalty?: number;
   frequency_penalty?: number;
+  /** Not in the gateway's table either: how hard a reasoning model thinks (`low`, `medium`, …). */
+  reasoning_effort?: string;
+  /** Not in the gateway's table either: `{ include_usage: true }` asks for usage in a stream. */
+  stream_options?: Record<string, unknown>;
   /** Fields not listed reach the model server unchanged. */
   [key: string]: unknown;
 }

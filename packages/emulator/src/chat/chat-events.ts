@@ -1,4 +1,5 @@
-// docs/gateway-protocol.md §5.1 (the chunks of a streamed answer), §5.4 (their dialects).
+// docs/gateway-protocol.md §5.1 (the chunks of a streamed answer), §5.4 (their dialects), §5.6
+// (usage only when asked).
 import type { ChosenFault } from '../faults';
 import { contentValue, DIALECT_SHAPES, type DialectShape, reasoningFields } from './dialects';
 import type { ScriptedAnswer } from './scripted-model';
@@ -11,7 +12,11 @@ interface ChunkMeta {
   shape?: DialectShape;
   /** Reasoning pieces, sent before the text (reasoning dialects only). */
   reasoning?: string[];
-  /** The usage as the dialect reports it (default: the answer's). */
+  /**
+   * The usage as the dialect reports it, sent only when the request asked for it
+   * (`stream_options.include_usage`); undefined: the stream has no usage, as from vLLM or
+   * llama.cpp when not asked.
+   */
   usage?: unknown;
 }
 
@@ -48,7 +53,7 @@ export function* chatEvents(
   const head = `data: {"id":${JSON.stringify(meta.id)},"object":"chat.completion.chunk","created":${meta.created},"model":${JSON.stringify(meta.model)}${extra},"choices":[`;
   const choice = (delta: string, finish: string | null, tail = '') =>
     `${head}{"index":0,"delta":${delta},"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]${tail}}\n\n`;
-  const usageJson = JSON.stringify(meta.usage ?? answer.usage);
+  const usageJson = meta.usage === undefined ? undefined : JSON.stringify(meta.usage);
 
   const faultName = fault?.fault;
   const cutAt =
@@ -120,13 +125,13 @@ export function* chatEvents(
     }
   }
   if (faultName !== 'no_finish') {
-    if (shape.usageInFinish) {
+    if (usageJson !== undefined && shape.usageInFinish) {
       // docs/gateway-protocol.md §5.1: the last chunk before [DONE] carries the finish_reason (and here the usage).
       if (yield* emit(choice('{}', answer.finishReason, `,"usage":${usageJson}`))) return;
     } else {
-      // OpenAI's order: the finish chunk, then a usage-only chunk.
+      // The finish chunk, then (when asked) a usage-only chunk with `choices: []`.
       if (yield* emit(choice('{}', answer.finishReason))) return;
-      if (yield* emit(`${head}],"usage":${usageJson}}\n\n`)) return;
+      if (usageJson !== undefined && (yield* emit(`${head}],"usage":${usageJson}}\n\n`))) return;
     }
   }
   if (yield* interrupt()) return;

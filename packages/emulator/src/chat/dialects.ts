@@ -28,7 +28,10 @@ export interface DialectShape {
   noRole: boolean;
   /** A first chunk with `choices: []`, empty id/model, created 0 and `prompt_filter_results`. */
   contentFilterFirst: boolean;
-  /** Usage inside the finish chunk (else a usage-only chunk after it: OpenAI's order). */
+  /**
+   * Usage (when asked) inside the finish chunk; else in a usage-only chunk (`choices: []`) after it,
+   * the spec's shape and OpenAI's order.
+   */
   usageInFinish: boolean;
   /** Extra keys a server adds to every chunk. */
   extraKeys?: Record<string, unknown>;
@@ -46,7 +49,7 @@ const PLAIN: DialectShape = {
 };
 
 export const DIALECT_SHAPES: Record<ChatDialect, DialectShape> = {
-  gateway: PLAIN,
+  gateway: { ...PLAIN, usageInFinish: false },
   openai: { ...PLAIN, usageInFinish: false, extraKeys: { system_fingerprint: 'fp_emu' } },
   deepseek: { ...PLAIN, reasoning: 'reasoning_content', cachedTokens: true },
   groq: { ...PLAIN, reasoning: 'reasoning', extraKeys: { x_groq: { id: 'req_emu' } } },

@@ -79,7 +79,14 @@ export async function handleChat(ctx: RequestContext): Promise<Response> {
   const created = Math.floor(Date.now() / 1000);
 
   if (request.stream) {
-    const meta = { id, created, model: resolved.served, shape, reasoning, usage };
+    const meta = {
+      id,
+      created,
+      model: resolved.served,
+      shape,
+      reasoning,
+      usage: request.includeUsage ? usage : undefined,
+    };
     const body = sseBody(chatEvents(answer, meta, ctx.fault), {
       chunkDelayMs: ctx.scenario.streamChunkDelayMs,
       deadline: ctx.deadline,

@@ -33,6 +33,11 @@ export interface ChatRequest {
   maxTokens: number | undefined;
   /** Stop sequences (applied to text answers). */
   stop: string[];
+  /**
+   * `stream_options.include_usage` is `true`: the stream ends with the usage (docs/gateway-protocol.md
+   * §5.6). Like vLLM and llama.cpp, a stream has no usage otherwise.
+   */
+  includeUsage: boolean;
 }
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
@@ -167,5 +172,6 @@ export function validateChatRequest(body: unknown): ChatRequest {
     responseFormat: parseResponseFormat(body.response_format),
     maxTokens: typeof maxTokens === 'number' && maxTokens > 0 ? Math.floor(maxTokens) : undefined,
     stop: stopSequences(body.stop),
+    includeUsage: isJsonObject(body.stream_options) && body.stream_options.include_usage === true,
   };
 }

@@ -1,5 +1,5 @@
-// docs/gateway-protocol.md §4.1 (the request fields the chat model's options set), §4.7 (failover and
-// stall timeouts).
+// docs/gateway-protocol.md §4.1 (the request fields the chat model's options set, reasoning
+// effort), §4.7 (failover and stall timeouts), §5.6 (usage in a stream).
 import type { ModelCapability, ResponseFormat } from '@infergate/core';
 import type {
   BaseChatModelCallOptions,
@@ -29,6 +29,15 @@ export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions {
   firstChunkTimeoutMs?: number;
   /** This call's `chunkTimeoutMs`, over the model's. */
   chunkTimeoutMs?: number;
+  /** This call's `streamUsage` (over the model's): `false` sends no `stream_options`. */
+  streamUsage?: boolean;
+  /**
+   * `stream_options` sent as given on this call's streamed request, instead of the
+   * `{ include_usage: true }` that `streamUsage` asks for (as `ChatOpenAI`'s call option).
+   */
+  stream_options?: Record<string, unknown>;
+  /** This call's `reasoningEffort` (over the model's), sent as `reasoning_effort`. */
+  reasoningEffort?: string;
 }
 
 export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConnectionFields {
@@ -48,6 +57,12 @@ export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConn
   /** Alias of `stop`. */
   stopSequences?: string[];
   seed?: number;
+  /**
+   * How hard a reasoning model thinks, sent as `reasoning_effort` as given (`'low'`, `'medium'`,
+   * `'high'`, … as the model server reads it), like `ChatOpenAI`'s `reasoningEffort`. A value that
+   * is not a string is refused before sending.
+   */
+  reasoningEffort?: string;
   /** Deadline of one call in milliseconds (default 5 minutes, the gateway's limit). */
   timeout?: number;
   /**
@@ -91,6 +106,14 @@ export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConn
    * stream with `timeout`.
    */
   chunkTimeoutMs?: number;
+  /**
+   * Streamed requests send `stream_options: { include_usage: true }`, so that model servers that
+   * report usage in a stream only when asked (vLLM, llama.cpp, TGI, Ollama) send it and the last
+   * chunk carries `usage_metadata` (as `ChatOpenAI`'s `streamUsage`). `false` for a model server
+   * that refuses unknown fields; a call's `streamUsage` overrides it. Default: the client's
+   * `streamUsage` (`true`).
+   */
+  streamUsage?: boolean;
 }
 
 /** Fields that describe the model and may be serialised (never `client`, `fetch` or the key). */
@@ -104,6 +127,7 @@ export const SERIALIZABLE_FIELDS = [
   'stop',
   'stopSequences',
   'seed',
+  'reasoningEffort',
   'timeout',
   'maxRetries',
   'modelKwargs',
@@ -113,4 +137,5 @@ export const SERIALIZABLE_FIELDS = [
   'fallbackModels',
   'firstChunkTimeoutMs',
   'chunkTimeoutMs',
+  'streamUsage',
 ];

@@ -25,11 +25,12 @@ import { convertToChatModelEvents } from '../converters/convert-to-chat-model-ev
 import {
   convertToGatewayRequest,
   convertToInvocationParams,
+  streamUsageOf,
 } from '../converters/convert-to-gateway-request';
 import { convertToGatewayTools } from '../converters/convert-to-gateway-tools';
 import { joinStreamChunks } from '../converters/join-stream-chunks';
 import { callOptions, resolveClient } from '../utils/client';
-import { configurationError } from '../utils/errors';
+import { configurationError, withLangChainErrorCode, withLangChainErrors } from '../utils/errors';
 import { profileFromCapabilities } from './capabilities';
 import { ChatModelCapabilityGate } from './capability-gate';
 import {
@@ -79,6 +80,7 @@ export class GatewayChatModel
   stop?: string[];
   stopSequences?: string[];
   seed?: number;
+  reasoningEffort?: string;
   timeout?: number;
   maxRetries?: number;
   modelKwargs?: Record<string, unknown>;
@@ -88,6 +90,7 @@ export class GatewayChatModel
   fallbackModels?: string[];
   firstChunkTimeoutMs?: number;
   chunkTimeoutMs?: number;
+  streamUsage?: boolean;
   /**
    * The key given to the constructor, if any. A private field with no getter: no property holds
    * it, so `util.inspect` (even with `showHidden` and `getters`), spreading and JSON never show it.
@@ -139,6 +142,7 @@ export class GatewayChatModel
     this.stop = fields.stop ?? fields.stopSequences;
     this.stopSequences = this.stop;
     this.seed = fields.seed;
+    this.reasoningEffort = fields.reasoningEffort;
     this.timeout = fields.timeout;
     this.maxRetries = fields.maxRetries;
     this.modelKwargs = fields.modelKwargs;
@@ -148,6 +152,13 @@ export class GatewayChatModel
     this.fallbackModels = fields.fallbackModels ? [...fields.fallbackModels] : undefined;
     this.firstChunkTimeoutMs = fields.firstChunkTimeoutMs;
     this.chunkTimeoutMs = fields.chunkTimeoutMs;
+    if (fields.streamUsage !== undefined && typeof fields.streamUsage !== 'boolean') {
+      throw configurationError(
+        `streamUsage must be a boolean, got ${typeof fields.streamUsage}`,
+        'streamUsage',
+      );
+    }
+    this.streamUsage = fields.streamUsage;
     this.#client = resolveClient(fields);
     this.#gate = new ChatModelCapabilityGate(this.#client, this);
     this.#apiKey = fields.apiKey;
@@ -171,6 +182,13 @@ export class GatewayChatModel
     fields?: Omit<GatewayChatModelFields, 'model'>,
   ): Promise<GatewayChatModel>;
   static async create(
+    modelOrFields: string | GatewayChatModelFields,
+    maybeFields?: Omit<GatewayChatModelFields, 'model'>,
+  ): Promise<GatewayChatModel> {
+    return withLangChainErrors(() => GatewayChatModel.#create(modelOrFields, maybeFields));
+  }
+
+  static async #create(
     modelOrFields: string | GatewayChatModelFields,
     maybeFields?: Omit<GatewayChatModelFields, 'model'>,
   ): Promise<GatewayChatModel> {
@@ -293,9 +311,11 @@ export class GatewayChatModel
     if (this.streaming) {
       return joinStreamChunks(this._streamResponseChunks(messages, options, runManager));
     }
-    const request = convertToGatewayRequest(messages, this, options);
-    if (!this.#walksList(options)) await this.#gate.beforeSending(request, false, options.signal);
-    return convertChatResult(await this.#client.chat(request, this.#callOptions(options)));
+    return withLangChainErrors(async () => {
+      const request = convertToGatewayRequest(messages, this, options);
+      if (!this.#walksList(options)) await this.#gate.beforeSending(request, false, options.signal);
+      return convertChatResult(await this.#client.chat(request, this.#callOptions(options)));
+    });
   }
 
   override async *_streamResponseChunks(
@@ -303,11 +323,22 @@ export class GatewayChatModel
     options: this['ParsedCallOptions'],
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
-    for await (const chunk of await this.#answerChunks(messages, options)) {
-      yield chunk;
-      await runManager?.handleLLMNewToken(chunk.text, undefined, undefined, undefined, undefined, {
-        chunk,
-      });
+    try {
+      for await (const chunk of await this.#answerChunks(messages, options)) {
+        yield chunk;
+        await runManager?.handleLLMNewToken(
+          chunk.text,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          {
+            chunk,
+          },
+        );
+      }
+    } catch (error) {
+      throw withLangChainErrorCode(error);
     }
   }
 
@@ -340,7 +371,10 @@ export class GatewayChatModel
         convertChatResultToChunk(await this.#client.chat(request, this.#callOptions(options))),
       ];
     }
-    return readChatChunks(await this.#client.chatStream(request, this.#callOptions(options)));
+    const streamUsage = streamUsageOf(this, options);
+    return readChatChunks(
+      await this.#client.chatStream(request, { ...this.#callOptions(options), streamUsage }),
+    );
   }
 
   /**

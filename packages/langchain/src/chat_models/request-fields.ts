@@ -35,6 +35,9 @@ const NOT_REQUEST_FIELDS = new Set([
   'fallbackModels',
   'firstChunkTimeoutMs',
   'chunkTimeoutMs',
+  'streamUsage',
+  'stream_options',
+  'reasoningEffort',
   // createAgent's native structured output for Anthropic / Google models
   'outputConfig',
   'responseSchema',

@@ -1,6 +1,12 @@
-// docs/gateway-protocol.md §4.1 (the request body: LangChain's settings mapped onto core's builder).
+// docs/gateway-protocol.md §4.1 (the request body: LangChain's settings mapped onto core's builder;
+// reasoning effort),
+// §5.6 (usage asked for in a stream).
 import type { ChatRequest } from '@infergate/core';
-import { buildChatRequest, type ChatRequestOptions } from '@infergate/core/internal';
+import {
+  buildChatRequest,
+  type ChatRequestOptions,
+  streamedChatRequest,
+} from '@infergate/core/internal';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { GatewayChatModelCallOptions } from '../chat_models/gateway-chat-model-options';
 import { convertToGatewayMessages } from './convert-to-gateway-messages';
@@ -15,15 +21,25 @@ interface RequestSettings {
   topP?: number;
   stop?: string[];
   seed?: number;
+  reasoningEffort?: string;
   modelKwargs?: Record<string, unknown>;
   acceptsContentParts: boolean;
   sendReasoning: boolean;
+  streamUsage?: boolean;
 }
 
 /** The call options (bound with bindTools / withConfig, or passed to invoke) that become request fields. */
 type RequestCallOptions = Pick<
   GatewayChatModelCallOptions,
-  'stop' | 'tools' | 'tool_choice' | 'response_format' | 'strict' | 'modelKwargs'
+  | 'stop'
+  | 'tools'
+  | 'tool_choice'
+  | 'response_format'
+  | 'strict'
+  | 'modelKwargs'
+  | 'streamUsage'
+  | 'stream_options'
+  | 'reasoningEffort'
 >;
 
 /**
@@ -47,9 +63,15 @@ function requestOptions(
     tools: call.tools && convertToGatewayTools(call.tools, { strict: call.strict }),
     toolChoice: mapToolChoice(call.tool_choice),
     responseFormat: call.response_format,
-    extraFields: call.modelKwargs
-      ? { ...settings.modelKwargs, ...call.modelKwargs }
-      : settings.modelKwargs,
+    reasoningEffort: call.reasoningEffort ?? settings.reasoningEffort,
+    extraFields:
+      call.modelKwargs || call.stream_options
+        ? {
+            ...settings.modelKwargs,
+            ...call.modelKwargs,
+            ...(call.stream_options !== undefined ? { stream_options: call.stream_options } : {}),
+          }
+        : settings.modelKwargs,
   };
 }
 
@@ -68,14 +90,25 @@ export function convertToGatewayRequest(
 }
 
 /**
- * The request without its messages, as LangChain traces a call's invocation params; `stream: true`
- * when the model streams by default.
+ * The request without its messages, as LangChain traces a call's invocation params; streamed
+ * (`stream: true`, and `stream_options` by core's rule) when the model streams by default.
  */
 export function convertToInvocationParams(
   settings: RequestSettings,
   call: RequestCallOptions = {},
   stream = false,
 ): Omit<ChatRequest, 'messages'> {
-  const { messages: _none, ...params } = buildChatRequest(requestOptions(settings, call, []));
-  return stream ? { ...params, stream: true } : params;
+  const request = buildChatRequest(requestOptions(settings, call, []));
+  const { messages: _none, ...params } = stream
+    ? streamedChatRequest(request, streamUsageOf(settings, call) !== false)
+    : request;
+  return params;
+}
+
+/** The call's `streamUsage` over the model's; undefined: the client's. */
+export function streamUsageOf(
+  settings: RequestSettings,
+  call: RequestCallOptions,
+): boolean | undefined {
+  return call.streamUsage ?? settings.streamUsage;
 }

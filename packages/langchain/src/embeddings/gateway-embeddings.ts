@@ -2,6 +2,7 @@
 import type { EmbeddingEngine, GatewayClient } from '@infergate/core';
 import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
+import { withLangChainErrors } from '../utils/errors';
 
 export interface GatewayEmbeddingsFields
   extends Omit<EmbeddingsParams, 'maxRetries'>,
@@ -51,17 +52,19 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
 
   /** The engine these embeddings use (one catalog lookup, cached by the client). */
   async engine(): Promise<EmbeddingEngine> {
-    return this.client.resolveEmbeddingEngine(this.model);
+    return withLangChainErrors(() => this.client.resolveEmbeddingEngine(this.model));
   }
 
   private async embed(texts: string[], inputType: 'document' | 'query'): Promise<number[][]> {
     if (texts.length === 0) return [];
     // Core resolves the engine (one cached catalog look-up) and sends input_type only to the
     // multilingual engine, whose field it is (docs/gateway-protocol.md §6).
-    return this.client.embedMany(texts, {
-      model: this.model,
-      inputType,
-      dimensions: this.dimensions,
-    });
+    return withLangChainErrors(() =>
+      this.client.embedMany(texts, {
+        model: this.model,
+        inputType,
+        dimensions: this.dimensions,
+      }),
+    );
   }
 }

@@ -3,6 +3,7 @@ import type { AudioLike, GatewayClient } from '@infergate/core';
 import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
 import { Document } from '@langchain/core/documents';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
+import { withLangChainErrors } from '../utils/errors';
 
 export interface GatewayAudioTranscriptLoaderFields extends GatewayConnectionFields, ClientTuning {
   /** The audio: a Blob/File, bytes, or base64. WAV, MP3 or FLAC, at most 23 MiB. */
@@ -37,14 +38,16 @@ export class GatewayAudioTranscriptLoader extends BaseDocumentLoader {
 
   async load(): Promise<Document[]> {
     const { audio, language, translate, filename, mimeType, metadata } = this.fields;
-    const result = await this.client.transcribe({
-      audio,
-      language,
-      translate,
-      filename,
-      mime_type: mimeType,
-      response_format: 'json',
-    });
+    const result = await withLangChainErrors(() =>
+      this.client.transcribe({
+        audio,
+        language,
+        translate,
+        filename,
+        mime_type: mimeType,
+        response_format: 'json',
+      }),
+    );
     const name = filename ?? (audio as { name?: unknown }).name;
     return [
       new Document({

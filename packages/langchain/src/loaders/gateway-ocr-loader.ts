@@ -3,6 +3,7 @@ import type { AudioLike, GatewayClient } from '@infergate/core';
 import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
 import { Document } from '@langchain/core/documents';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
+import { withLangChainErrors } from '../utils/errors';
 
 export interface GatewayOcrLoaderFields extends GatewayConnectionFields, ClientTuning {
   /** The image: a Blob/File, bytes, or base64 (decoded 1 byte .. 23 MiB). */
@@ -29,7 +30,7 @@ export class GatewayOcrLoader extends BaseDocumentLoader {
 
   async load(): Promise<Document[]> {
     const { image, metadata } = this.fields;
-    const result = await this.client.ocr({ image });
+    const result = await withLangChainErrors(() => this.client.ocr({ image }));
     const name = (image as { name?: unknown }).name;
     return [
       new Document({

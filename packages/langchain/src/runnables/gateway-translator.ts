@@ -3,6 +3,7 @@ import { type GatewayClient, LIMITS, type TranslationResponse } from '@infergate
 import { Document } from '@langchain/core/documents';
 import { Runnable, type RunnableConfig } from '@langchain/core/runnables';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
+import { withLangChainErrors } from '../utils/errors';
 import { splitForTranslation } from './split-for-translation';
 
 export interface GatewayTranslatorFields extends GatewayConnectionFields, ClientTuning {
@@ -58,8 +59,10 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
     input: RunInput,
     config?: RunnableConfig,
   ): Promise<string | Document> {
-    if (typeof input === 'string') return (await this.translateText(input, config)).text;
-    const result = await this.translateText(input.pageContent, config);
+    if (typeof input === 'string') {
+      return (await withLangChainErrors(() => this.translateText(input, config))).text;
+    }
+    const result = await withLangChainErrors(() => this.translateText(input.pageContent, config));
     return new Document({
       pageContent: result.text,
       metadata: {

@@ -21,6 +21,7 @@ import {
   type ToolRunnableConfig,
 } from '@langchain/core/tools';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
+import { withLangChainErrors } from '../utils/errors';
 
 /**
  * Turns what a model passes for an image or audio file into bytes. Models cannot carry large
@@ -69,7 +70,7 @@ class GatewayServiceTool<Args> extends DynamicStructuredTool<
       description: definition.description,
       schema: definition.parameters,
       verboseParsingErrors: true,
-      func: (args, _runManager, config) => run(args, config),
+      func: (args, _runManager, config) => withLangChainErrors(() => run(args, config)),
     });
     this.#tool = tool;
   }
@@ -162,7 +163,7 @@ export async function createGatewayTools(
   options: GatewayToolOptions & { include?: ('translate' | 'ocr' | 'transcribe')[] } = {},
 ): Promise<GatewayTool[]> {
   const client = resolveClient(options);
-  const services = await client.services();
+  const services = await withLangChainErrors(() => client.services());
   const tools: GatewayTool[] = [];
   for (const [name, service] of Object.entries(SERVICE_OF_TOOL) as [ServiceToolName, ServiceId][]) {
     if (!isServiceOffered(services, service)) continue;

@@ -1,6 +1,66 @@
-// docs/gateway-protocol.md §10.4 (client error codes).
-import { GatewayError } from '@infergate/core';
+// docs/gateway-protocol.md §10.2 (gateway codes, marked with LangChain's), §10.4 (client error codes).
+import { GatewayError, type GatewayErrorCode, isGatewayError } from '@infergate/core';
 import { callEndedError } from '@infergate/core/internal';
+import { addLangChainErrorFields, type LangChainErrorCodes } from '@langchain/core/errors';
+
+/** The gateway's codes that are one of LangChain's cases. */
+const LANGCHAIN_CODE_OF: Partial<Record<GatewayErrorCode, LangChainErrorCodes>> = {
+  client_concurrency_exceeded: 'MODEL_RATE_LIMIT',
+  model_busy: 'MODEL_RATE_LIMIT',
+  invalid_api_key: 'MODEL_AUTHENTICATION',
+  // The key is refused the model: access denied, which LangChain's page covers.
+  model_not_allowed: 'MODEL_AUTHENTICATION',
+  unshielded_access_required: 'MODEL_AUTHENTICATION',
+  model_not_found: 'MODEL_NOT_FOUND',
+};
+
+/** A model server's own answer (`upstream_error`) by its status, as `ChatOpenAI` reads OpenAI's. */
+const LANGCHAIN_CODE_OF_STATUS: Partial<Record<number, LangChainErrorCodes>> = {
+  401: 'MODEL_AUTHENTICATION',
+  403: 'MODEL_AUTHENTICATION',
+  404: 'MODEL_NOT_FOUND',
+  429: 'MODEL_RATE_LIMIT',
+};
+
+/**
+ * LangChain's code for a gateway error (`lc_error_code`, whose troubleshooting page LangChain's
+ * docs keep), or undefined when LangChain defines none for its case. A 400 that speaks of
+ * `tool_calls` is a history whose tool results do not answer its tool calls, as `ChatOpenAI`
+ * reads it.
+ */
+export function langChainErrorCode(error: GatewayError): LangChainErrorCodes | undefined {
+  const byCode = LANGCHAIN_CODE_OF[error.code];
+  if (byCode !== undefined) return byCode;
+  if (error.status === 400 && `${error.message}\n${error.body ?? ''}`.includes('tool_calls')) {
+    return 'INVALID_TOOL_RESULTS';
+  }
+  if (error.code === 'upstream_error' && error.status !== undefined) {
+    return LANGCHAIN_CODE_OF_STATUS[error.status];
+  }
+  return undefined;
+}
+
+/**
+ * The error as LangChain users meet it: a `GatewayError` of one of LangChain's cases gets
+ * `lc_error_code` and the troubleshooting link in its message (`@langchain/core`'s own helper),
+ * keeping its class, `code`, `status`, `retryAfterMs` and `body`. Marked once: an error shared by
+ * two callers (one catalog read) is not marked twice.
+ */
+export function withLangChainErrorCode<T>(error: T): T {
+  if (!isGatewayError(error) || 'lc_error_code' in error) return error;
+  const code = langChainErrorCode(error);
+  if (code !== undefined) addLangChainErrorFields(error, code);
+  return error;
+}
+
+/** Runs `call`, its rejection marked with LangChain's error code. */
+export async function withLangChainErrors<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw withLangChainErrorCode(error);
+  }
+}
 
 /** A configuration mistake found while building an object (no request was made). */
 export function configurationError(message: string, field?: string): GatewayError {

@@ -164,6 +164,73 @@ describe('ChatStreamDecoder', () => {
     ]);
   });
 
+  describe('tool-call quirks of model servers', () => {
+    const piece = (call: Record<string, unknown>) =>
+      chunk([{ index: 0, delta: { tool_calls: [call] } }]);
+    const decodeCalls = (...pieces: Record<string, unknown>[]) =>
+      decodeAll([
+        sse(
+          ...pieces.map(piece),
+          chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]),
+          '[DONE]',
+        ),
+      ]);
+    const callEvents = (events: ChatStreamEvent[]) =>
+      events.flatMap((e) => (e.type === 'tool-call-delta' ? [[e.call, e.id, e.name]] : []));
+
+    it('an empty id on later pieces is no new call (DashScope)', () => {
+      const { result, events } = decodeCalls(
+        { index: 0, id: 'call_q', type: 'function', function: { name: 'f', arguments: '' } },
+        { index: 0, id: '', type: 'function', function: { arguments: '{"a":' } },
+        { index: 0, id: '', type: 'function', function: { arguments: '1}' } },
+      );
+      expect(result.toolCalls).toEqual([{ id: 'call_q', name: 'f', arguments: '{"a":1}' }]);
+      expect(callEvents(events)).toEqual([
+        [0, 'call_q', 'f'],
+        [0, undefined, undefined],
+        [0, undefined, undefined],
+      ]);
+    });
+
+    it('a call without any id gets call_<index>_<order> on its first event, as in the answer', () => {
+      const { result, events } = decodeCalls(
+        { index: 0, id: '', function: { name: 'f', arguments: '{"a":' } },
+        { index: 0, id: '', function: { arguments: '1}' } },
+        { index: 1, function: { name: 'g', arguments: '{}' } },
+      );
+      expect(result.toolCalls.map((call) => call.id)).toEqual(['call_0_0', 'call_1_1']);
+      expect(callEvents(events)).toEqual([
+        [0, 'call_0_0', 'f'],
+        [0, undefined, undefined],
+        [1, 'call_1_1', 'g'],
+      ]);
+    });
+
+    it('keeps the id it made up when the server names the call later', () => {
+      const { result, events } = decodeCalls(
+        { index: 0, function: { name: 'f', arguments: '{"a":' } },
+        { index: 0, id: 'late', function: { arguments: '1}' } },
+      );
+      expect(result.toolCalls).toEqual([{ id: 'call_0_0', name: 'f', arguments: '{"a":1}' }]);
+      expect(callEvents(events)).toEqual([
+        [0, 'call_0_0', 'f'],
+        [0, undefined, undefined],
+      ]);
+    });
+
+    it('a name and id repeated whole on every piece are one call, its name once (llama.cpp)', () => {
+      const { result, events } = decodeCalls(
+        { index: 0, id: 'call_r', type: 'function', function: { name: 'f', arguments: '{"a":' } },
+        { index: 0, id: 'call_r', type: 'function', function: { name: 'f', arguments: '1}' } },
+      );
+      expect(result.toolCalls).toEqual([{ id: 'call_r', name: 'f', arguments: '{"a":1}' }]);
+      expect(callEvents(events)).toEqual([
+        [0, 'call_r', 'f'],
+        [0, 'call_r', 'f'],
+      ]);
+    });
+  });
+
   it('raises an in-stream error event with its gateway code', () => {
     const decoder = new ChatStreamDecoder({ requestedModel: 'm' });
     decoder.feed(sse(chunk([{ index: 0, delta: { role: 'assistant' } }])));

@@ -308,9 +308,16 @@ export class ChatStreamDecoder {
     if (index > this.#maxToolIndex) this.#maxToolIndex = index;
     this.#lastToolIndex = index;
     if (callId !== undefined) this.#lastToolId = callId;
-    const call = this.#assembler.addToolCallDelta(index, callId, name, args);
-    const event: ChatStreamEvent = { type: 'tool-call-delta', index, call, argumentsDelta: args };
-    if (callId !== undefined) event.id = callId;
+    const joined = this.#assembler.addToolCallDelta(index, callId, name, args);
+    const event: ChatStreamEvent = {
+      type: 'tool-call-delta',
+      index,
+      call: joined.call,
+      argumentsDelta: args,
+    };
+    // The call's id on its first piece (made up when the server sent none), and on later pieces
+    // that repeat it; never another one for the same call.
+    if (joined.first || callId === joined.id) event.id = joined.id;
     if (name !== undefined) event.name = name;
     this.#queue.push(event);
   }

@@ -1,0 +1,118 @@
+// Reasoning effort (docs/gateway-protocol.md §4.1): ai@7's `reasoning` call option and
+// `providerOptions.infergate.reasoningEffort` (ai@7 and ai@6) are sent as `reasoning_effort`.
+import { InvalidArgumentError } from '@ai-sdk/provider';
+import { generateText, streamText } from 'ai';
+import { generateText as generateTextV6, streamText as streamTextV6 } from 'ai-v6';
+import { describe, expect, it } from 'vitest';
+import type { GatewayProviderSettings } from '../src';
+import { useEmulator } from './use-emulator';
+
+const { emulator, gateway, gatewayV3 } = useEmulator();
+
+function recording(settings: GatewayProviderSettings = {}) {
+  const bodies: Record<string, unknown>[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
+    return globalThis.fetch(request);
+  };
+  return { bodies, settings: { ...settings, fetch } };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe('reasoning effort', () => {
+  it('ai@7: the reasoning call option is sent as reasoning_effort, with no warning', async () => {
+    const { bodies, settings } = recording();
+    const result = await generateText({
+      model: gateway(settings)('community/reasoner'),
+      prompt: 'Is 7 prime?',
+      reasoning: 'high',
+    });
+    expect(bodies[0]?.reasoning_effort).toBe('high');
+    expect(result.warnings ?? []).toEqual([]);
+
+    const streamed = streamText({
+      model: gateway(settings)('community/reasoner'),
+      prompt: 'Is 7 prime?',
+      reasoning: 'none',
+    });
+    await streamed.consumeStream();
+    expect(bodies[1]?.reasoning_effort).toBe('none');
+    expect(await streamed.warnings).toEqual([]);
+  });
+
+  it("ai@7: 'provider-default' sends nothing; 'max' is sent as 'xhigh' with a compatibility warning", async () => {
+    const { bodies, settings } = recording();
+    await generateText({
+      model: gateway(settings)('community/reasoner'),
+      prompt: 'hi',
+      reasoning: 'provider-default',
+    });
+    expect(bodies[0]).not.toHaveProperty('reasoning_effort');
+    const result = await generateText({
+      model: gateway(settings)('community/reasoner'),
+      prompt: 'hi',
+      reasoning: 'max',
+    });
+    expect(bodies[1]?.reasoning_effort).toBe('xhigh');
+    expect(result.warnings).toContainEqual(
+      expect.objectContaining({ type: 'compatibility', feature: 'reasoning' }),
+    );
+  });
+
+  it('providerOptions.infergate.reasoningEffort is sent as given, over reasoning, and not as its own field', async () => {
+    const { bodies, settings } = recording();
+    await generateText({
+      model: gateway(settings)('community/reasoner'),
+      prompt: 'hi',
+      reasoning: 'low',
+      providerOptions: { infergate: { reasoningEffort: 'max' } },
+    });
+    expect(bodies[0]?.reasoning_effort).toBe('max');
+    expect(bodies[0]).not.toHaveProperty('reasoningEffort');
+  });
+
+  it('ai@6 (/v6): providerOptions.infergate.reasoningEffort, generateText and streamText', async () => {
+    const { bodies, settings } = recording();
+    const model = gatewayV3(settings)('community/reasoner');
+    const providerOptions = { infergate: { reasoningEffort: 'medium' } };
+    const answer = await generateTextV6({ model, prompt: 'hi', providerOptions });
+    expect(answer.warnings ?? []).toEqual([]);
+    await streamTextV6({ model, prompt: 'hi', providerOptions }).consumeStream();
+    expect(bodies.map((body) => body.reasoning_effort)).toEqual(['medium', 'medium']);
+  });
+
+  it('a reasoningEffort that is not a string is an InvalidArgumentError naming it; nothing is sent', async () => {
+    const error = await rejection(
+      generateText({
+        model: gateway()('community/reasoner'),
+        prompt: 'hi',
+        maxRetries: 0,
+        providerOptions: { infergate: { reasoningEffort: 3 } },
+      }),
+    );
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as InvalidArgumentError).message).toBe(
+      'providerOptions.infergate.reasoningEffort is 3; allowed: a string such as "low", "medium" or "high"',
+    );
+    const wrongLevel = await rejection(
+      generateText({
+        model: gateway()('community/reasoner'),
+        prompt: 'hi',
+        maxRetries: 0,
+        reasoning: 2 as unknown as 'low',
+      }),
+    );
+    expect(InvalidArgumentError.isInstance(wrongLevel)).toBe(true);
+    expect((wrongLevel as InvalidArgumentError).argument).toBe('reasoning');
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+});

@@ -1,0 +1,132 @@
+import { z } from 'zod/v4';
+
+/**
+ * The tools' output schemas: what each tool's `structuredContent` holds, published as the tool's
+ * `outputSchema` so that clients can validate results and plan from them (the MCP SDK's client
+ * validates every result against it).
+ *
+ * A tool's structured content is either its result or, on a failed call (`isError: true`), the
+ * `{ error }` envelope of tool-errors.ts. Clients that validate error results too (the MCP SDK's
+ * 1.x `Client.callTool` does) must accept both, so each schema lists the result's fields and
+ * `error`, all optional, and says in JSON Schema's `anyOf` that the result's required fields, or
+ * `error`, are present.
+ */
+
+/** The `error` of a failed call's structured content (tool-errors.ts writes it). */
+const toolError = z.object({
+  code: z.string().describe("A GatewayError code, or this server's file_refused / internal_error"),
+  message: z.string(),
+  what_to_do: z.string().optional().describe('What the caller can do about it'),
+  status: z.number().int().optional().describe('HTTP status of the gateway answer'),
+  field: z.string().optional().describe('The argument that was refused'),
+  model: z.string().optional(),
+  missing: z.array(z.string()).optional().describe('Capabilities the model lacks'),
+  alternatives: z.array(z.string()).optional().describe('Models or ids that would do'),
+  retry_after_ms: z.number().optional().describe('How long the gateway asks to wait'),
+});
+
+/**
+ * An output schema: the result's `required` fields and `optional` ones, or `error`. Every field is
+ * optional to zod (the SDK's server checks successful results with it); the JSON Schema's `anyOf`
+ * states which must be present.
+ */
+function toolOutput(required: z.ZodRawShape, optional: z.ZodRawShape = {}) {
+  const fields: Record<string, z.ZodType> = {};
+  for (const [name, schema] of Object.entries({ ...required, ...optional })) {
+    fields[name] = z.optional(schema);
+  }
+  return z
+    .object({
+      ...fields,
+      error: toolError.optional().describe('Only on a failed call (isError: true)'),
+    })
+    .meta({ anyOf: [{ required: Object.keys(required) }, { required: ['error'] }] });
+}
+
+const text = (description: string) => z.string().describe(description);
+
+export const translateOutput = toolOutput(
+  {
+    text: text('The translated text'),
+    target_language: text('The language translated into'),
+  },
+  { source_language: text('The language of the text: the one given, or the detected one') },
+);
+
+export const ocrOutput = toolOutput(
+  { text: text('The text read from the image') },
+  {
+    confidence: z.number().min(0).max(1).describe('How sure the engine is, 0 to 1'),
+    language: text('The language detected'),
+  },
+);
+
+export const transcribeOutput = toolOutput(
+  { text: text('The transcript (in English with translate: true)') },
+  {
+    language: text('The spoken language, given or detected'),
+    duration_seconds: z.number().describe('Length of the audio'),
+    translated_to: z.literal('en').describe('Present when the speech was translated'),
+  },
+);
+
+export const embedOutput = toolOutput({
+  engine: text('The embedding engine used'),
+  dimensions: z.number().int().min(0).describe('Length of every vector'),
+  vectors: z.array(z.array(z.number())).describe('One vector per text, in input order'),
+});
+
+export const similarityOutput = toolOutput({
+  engine: text('The embedding engine used'),
+  ranking: z
+    .array(
+      z.object({
+        index: z.number().int().min(0).describe('Position of the text in the input'),
+        score: z.number().describe('Cosine similarity to the query, -1 to 1'),
+        text: text('The text (cut to 200 characters)'),
+      }),
+    )
+    .describe('The texts, best first'),
+});
+
+/** A chat model as `list_models` shows it (model-tools.ts `describeModel`). */
+const listedModel = z.object({
+  id: text('The id to pass as model to ask_model'),
+  capabilities: z.array(z.string()).describe('chat, streaming, tools, json_object, json_schema'),
+  owned_by: z.string().optional(),
+  name: z.string().optional(),
+  available_nodes: z.number().optional(),
+  capacity: z.number().optional(),
+  inflight: z.number().optional(),
+});
+
+/** A service as `list_models` shows it (model-tools.ts `readCatalog`). */
+const listedService = z.object({
+  id: text('translation, ocr, speech_to_text or embeddings'),
+  available: z.boolean().describe('Whether its tools can be called now'),
+  available_nodes: z.number().optional(),
+  name: z.string().optional(),
+  engines: z
+    .array(
+      z.object({
+        id: text('An engine id to pass as engine to embed or similarity'),
+        name: z.string().optional(),
+        dimensions: z.array(z.number()).optional(),
+      }),
+    )
+    .optional(),
+});
+
+export const listModelsOutput = toolOutput({
+  models: z.array(listedModel).describe('The chat models this key may use'),
+  services: z.array(listedService).describe('The services and their availability'),
+});
+
+export const askModelOutput = toolOutput(
+  {
+    text: text("The model's answer"),
+    model: text('The model that answered'),
+    finish_reason: text('stop, length, …'),
+  },
+  { requested_model: text('The model asked for, when another one answered') },
+);
