@@ -14,7 +14,9 @@ import { z } from 'zod/v4';
 
 /** The `error` of a failed call's structured content (tool-errors.ts writes it). */
 const toolError = z.object({
-  code: z.string().describe("A GatewayError code, or this server's file_refused / internal_error"),
+  code: z
+    .string()
+    .describe("A GatewayError code, or this server's file_refused / url_refused / internal_error"),
   message: z.string(),
   what_to_do: z.string().optional().describe('What the caller can do about it'),
   status: z.number().int().optional().describe('HTTP status of the gateway answer'),
@@ -23,7 +25,33 @@ const toolError = z.object({
   missing: z.array(z.string()).optional().describe('Capabilities the model lacks'),
   alternatives: z.array(z.string()).optional().describe('Models or ids that would do'),
   retry_after_ms: z.number().optional().describe('How long the gateway asks to wait'),
+  host: z.string().optional().describe('url_refused: the host that may not be downloaded from'),
+  skipped: z
+    .array(z.object({ model: z.string(), reason: z.string(), detail: z.string() }))
+    .optional()
+    .describe('no_model_can_serve: every listed model and why it was left out'),
+  stall: z
+    .object({ phase: z.string(), waitedMs: z.number(), limitMs: z.number() })
+    .optional()
+    .describe('A stall timeout: which phase stalled, how long it waited, the limit'),
 });
+
+/** The models a call with `fallback_models` went through (core's `ChatRoute`). */
+const route = z
+  .object({
+    requested: z.array(z.string()).describe('The model, then fallback_models'),
+    hops: z
+      .array(
+        z.object({
+          model: z.string(),
+          outcome: z.string().describe('skipped, failed or answered'),
+          reason: z.string().optional(),
+        }),
+      )
+      .describe('Each model skipped, tried and left, and the one that answered'),
+    answeredBy: z.string().describe('The model that served the answer'),
+  })
+  .describe('Only with fallback_models: how the call was routed');
 
 /**
  * An output schema: the result's `required` fields and `optional` ones, or `error`. Every field is
@@ -128,5 +156,5 @@ export const askModelOutput = toolOutput(
     model: text('The model that answered'),
     finish_reason: text('stop, length, …'),
   },
-  { requested_model: text('The model asked for, when another one answered') },
+  { requested_model: text('The model asked for, when another one answered'), route },
 );
