@@ -29,6 +29,10 @@ function describe(event: GatewayEvent, startedAt: number): string {
       return `${at}  released  the slot of attempt ${event.attempt}`;
     case 'fallback':
       return `${at}  fallback  ${event.requestedModel} → ${style.bold(event.servedModel)}`;
+    case 'model-skipped':
+      return `${at}  skipped   ${event.model}: ${event.detail}`;
+    case 'failover':
+      return `${at}  failover  ${event.from} → ${style.bold(event.to)} (${event.reason}), at once`;
     case 'done': {
       const tokens = event.usage
         ? `, tokens ${event.usage.inputTokens ?? '?'} in / ${event.usage.outputTokens ?? '?'} out`
