@@ -113,12 +113,14 @@ export function installedPackages(code) {
 /**
  * What a block promises to print: each `// prints: text` (or `# prints: text` in a shell block),
  * with the block line it is on (1 = the first line after the fence). In `text`, `…` stands for
- * anything on that output line.
+ * anything on that output line. `what = 'warns'` reads the `// warns: text` comments, which promise
+ * what it writes to stderr (a block without them must write nothing there).
  */
-export function promisedOutput(code) {
+export function promisedOutput(code, what = 'prints') {
   const found = [];
+  const comment = new RegExp(`(?://|#)\\s*${what}:\\s?(.*)$`);
   code.split('\n').forEach((line, index) => {
-    const match = /(?:\/\/|#)\s*prints:\s?(.*)$/.exec(line);
+    const match = comment.exec(line);
     if (match) found.push({ text: match[1].trim(), blockLine: index + 1 });
   });
   return found;

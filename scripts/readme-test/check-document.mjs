@@ -198,8 +198,20 @@ async function runScript(dir, block, { env, fail }) {
     fail(block, `exit code ${result.code}:\n${tail(result.stdout + result.stderr)}`);
     return;
   }
-  if (result.stderr.trim() !== '') fail(block, `wrote to stderr:\n${tail(result.stderr)}`);
+  const warnings = promisedOutput(block.code, 'warns');
+  if (warnings.length === 0 && result.stderr.trim() !== '')
+    fail(
+      block,
+      `wrote to stderr (a \`// warns: …\` comment says what it may write):\n${tail(result.stderr)}`,
+    );
   checkOutput(block, result.stdout, fail);
+  const missing = missingOutput(warnings, result.stderr);
+  if (missing) {
+    fail(
+      block,
+      `does not warn what line ${block.line + missing.promise.blockLine} promises (\`warns: ${missing.promise.text}\`); its stderr was:\n${tail(result.stderr || '(nothing)')}`,
+    );
+  }
 }
 
 /** Each block's packages that no install line above it names (a dependency it has by luck). */
