@@ -14,6 +14,7 @@ export { buildChatRequest, type ChatRequestOptions } from './chat/build-chat-req
 export { classifyFinishReason, type FinishReasonKind } from './chat/classify-finish-reason';
 export { mediaPart } from './chat/content-parts';
 export { ChatStreamDecoder } from './chat/stream/chat-stream-decoder';
+export { withSettingNames } from './client/setting-names';
 export { utf8ByteLength } from './encoding/utf8';
 export { invalidRequest } from './errors/errors';
 export { invalidResponse } from './errors/invalid-response';

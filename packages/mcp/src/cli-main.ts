@@ -1,4 +1,5 @@
 import type { GatewayClientOptions } from '@infergate/core';
+import { withSettingNames } from '@infergate/core/internal';
 import { CliUsageError, cliSecrets, parseCli, USAGE } from './cli-args';
 import { createGatewayMcpServer } from './gateway-mcp-server';
 import { startHttpServer } from './http-server';
@@ -48,7 +49,11 @@ export async function runCli(
   const { options } = parsed;
   const budget =
     options.redisUrl === undefined ? undefined : await loadRedisBudget(options.redisUrl, log);
-  const clientOptions: GatewayClientOptions = { budget };
+  // Messages about a missing or malformed URL or key name the command's options.
+  const clientOptions: GatewayClientOptions = withSettingNames(
+    { budget },
+    { where: 'infergate-mcp', baseURL: '--base-url', apiKey: '--api-key' },
+  );
   if (options.baseURL !== undefined) clientOptions.baseURL = options.baseURL;
   if (options.apiKey !== undefined) clientOptions.apiKey = options.apiKey;
   // The server makes its one client here, so bad settings throw configuration_error now (a

@@ -70,7 +70,7 @@ export class GatewayChatModel
   }
 
   model: string;
-  baseURL?: string;
+  baseURL?: string | undefined;
   streaming: boolean;
   temperature?: number;
   maxTokens?: number;
@@ -141,7 +141,7 @@ export class GatewayChatModel
     this.capabilities = fields.capabilities ? [...fields.capabilities] : undefined;
     this.acceptsContentParts = fields.acceptsContentParts ?? true;
     this.sendReasoning = fields.sendReasoning ?? false;
-    this.#client = resolveClient(fields);
+    this.#client = resolveClient(fields, 'new GatewayChatModel');
     this.#gate = new ChatModelCapabilityGate(this.#client, this);
     this.#apiKey = fields.apiKey;
     if (this.streaming) this.#gate.assertKnown(['streaming'], 'streaming: true');
@@ -168,7 +168,7 @@ export class GatewayChatModel
     const fields: GatewayChatModelFields =
       typeof modelOrFields === 'string' ? { ...maybeFields, model: modelOrFields } : modelOrFields;
     const model = fields.model ?? fields.modelName;
-    const client = resolveClient(fields);
+    const client = resolveClient(fields, 'GatewayChatModel.create');
     // Core's rule: an unknown id is refused with close matches; an unlisted own model (my/...,
     // offline yet still answering, docs/gateway-protocol.md §3.1) resolves to undefined and stays unchecked.
     const listed = await client.resolveModel(model);
