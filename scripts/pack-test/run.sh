@@ -9,7 +9,8 @@
 # fit the installed `ai`'s types (types-ai-sdk.mts); the others (TypeScript 6) check resolution and
 # assignability only, to keep the test quick. Before that, the release dry run: `changeset status`, `changeset
 # publish-plan`, each tarball's contents, and `npm publish --dry-run` of each tarball. Last, npm
-# must refuse (ERESOLVE) our packages beside an `ai` or `@langchain/core` just below our ranges.
+# must refuse (ERESOLVE) our packages beside an `ai` or `@langchain/core` just below our ranges,
+# and a plain install of @infergate/mcp must hold no Redis code (check_mcp_alone).
 # A package's smoke test is app/smoke-<package dir>.mjs and .cjs (else its entry must just load).
 # npm downloads are cached in ~/.cache/infergate/npm (--prefer-offline): repeat runs stay offline.
 set -euo pipefail

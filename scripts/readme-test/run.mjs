@@ -8,7 +8,8 @@
 // --tarballs: the packed packages (default: pack them now; the packages must be built).
 // --jobs: files checked at once (default 2, or INFERGATE_README_TEST_JOBS). --keep: keep the
 // projects (their directory is printed). FILE.md: only these files (and no self-test).
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -135,15 +136,19 @@ async function main() {
   const selfProblems = selfTest ? selfTestProblems(selfTest, selfTestResult) : [];
   const ran = documents.reduce((sum, d) => sum + d.blocks.length, 0);
   const fragments = documents.flatMap((d) =>
-    d.fragments.map((b) => `${d.file}:${b.line} (${b.fragment})`),
+    d.fragments.map((b) => `${d.file}:${b.line} — ${b.fragment}`),
   );
-  log(`fragments (not run): ${fragments.length}\n  ${fragments.join('\n  ')}`);
+  log(`fragments (not run): ${fragments.length}${fragments.map((f) => `\n  ${f}`).join('')}`);
   failures.sort((a, b) => a.where.localeCompare(b.where, 'en', { numeric: true }));
   for (const failure of failures) console.log(`\n✗ ${failure.where}: ${failure.message}`);
   for (const problem of selfProblems)
     console.log(`\n✗ self-test (scripts/readme-test/self-test.md) ${problem}`);
   if (values.keep) log(`projects kept in ${work}`);
-  else rmSync(work, { recursive: true, force: true });
+  else {
+    // In the background, as the pack-and-install test does: deleting the projects' node_modules
+    // took longer than checking them on a loaded machine, and nothing waits for it.
+    spawn('rm', ['-rf', work], { detached: true, stdio: 'ignore' }).unref();
+  }
   const summary = `${ran} blocks run in ${documents.filter((d) => d.blocks.length).length} files, ${fragments.length} fragments, 0 unmarked blocks skipped`;
   if (failures.length > 0 || selfProblems.length > 0) {
     log(
