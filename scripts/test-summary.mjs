@@ -29,6 +29,17 @@ console.log(
     : '✗ pack-and-install test and release dry run (did not pass or did not run: its log is above)',
 );
 
+// The README test (scripts/readme-test/run.mjs) writes its report when every block passed.
+const readmeReport = join(root, '.readme-test-report.json');
+if (existsSync(readmeReport)) {
+  const { blocks, fragments, seconds } = JSON.parse(readFileSync(readmeReport, 'utf8'));
+  console.log(
+    `✓ README test: ${blocks} blocks run from the tarballs, ${fragments} marked fragments (${seconds} s)`,
+  );
+} else {
+  console.log('✗ README test (did not pass or did not run: its log is above)');
+}
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;

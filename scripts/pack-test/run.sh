@@ -9,7 +9,8 @@
 # fit the installed `ai`'s types (types-ai-sdk.mts); the others (TypeScript 6) check resolution and
 # assignability only, to keep the test quick. Before that, the release dry run: `changeset status`, `changeset
 # publish-plan`, each tarball's contents, and `npm publish --dry-run` of each tarball. Last, npm
-# must refuse (ERESOLVE) our packages beside an `ai` or `@langchain/core` just below our ranges.
+# must refuse (ERESOLVE) our packages beside an `ai` or `@langchain/core` just below our ranges,
+# and a plain install of @infergate/mcp must hold no Redis code (check_mcp_alone).
 # A package's smoke test is app/smoke-<package dir>.mjs and .cjs (else its entry must just load).
 # npm downloads are cached in ~/.cache/infergate/npm (--prefer-offline): repeat runs stay offline.
 set -euo pipefail
@@ -217,6 +218,36 @@ check_below_range() {
   log "below range: npm refuses @infergate/$package beside $peer@$version (ERESOLVE: $(grep -m1 -o "peer $peer@.* from @infergate/[^ ]*" "$app/npm.log"))"
 }
 
+# `npx @infergate/mcp` without Redis: the packed mcp (and core) installed alone with npm, as npx
+# installs it. Its tree holds no Redis client (`@infergate/redis` is an optional peer), no more
+# packages than packages/mcp/README.md states, and `--redis` names the package to install.
+check_mcp_alone() {
+  local app="$work/mcp-alone" stated count size
+  mkdir -p "$app"
+  printf '{ "name": "infergate-pack-test-mcp-alone", "private": true }\n' >"$app/package.json"
+  (cd "$app" && npm install --ignore-scripts "$work"/tarballs/infergate-core-*.tgz \
+    "$work"/tarballs/infergate-mcp-*.tgz >/dev/null)
+  count="$(cd "$app" && npm ls --all --parseable | tail -n +2 | sort -u | wc -l)"
+  size="$(du -sk "$app/node_modules" | cut -f1)"
+  stated="$(grep -oE 'installs [0-9]+ packages' "$root/packages/mcp/README.md" | grep -oE '[0-9]+' | head -1)"
+  if [ -e "$app/node_modules/@redis" ] || [ -e "$app/node_modules/redis" ] ||
+    [ -e "$app/node_modules/@infergate/redis" ]; then
+    log "mcp alone: a plain install of @infergate/mcp brings Redis code: $(cd "$app" && npm ls --all 2>/dev/null | grep -E 'redis' | head -5)"
+    exit 1
+  fi
+  if [ -z "$stated" ] || [ "$count" -gt "$stated" ]; then
+    log "mcp alone: npm installs $count packages ($((size / 1024)) MB) for @infergate/mcp; packages/mcp/README.md states ${stated:-no count} (\"installs N packages\"): update it or trim the dependencies"
+    exit 1
+  fi
+  local refusal
+  refusal="$(cd "$app" && node node_modules/.bin/infergate-mcp --redis redis://127.0.0.1:1 2>&1 </dev/null || true)"
+  if ! grep -q 'npm install @infergate/redis' <<<"$refusal"; then
+    log "mcp alone: --redis without @infergate/redis did not name the install line: $refusal"
+    exit 1
+  fi
+  log "mcp alone: npm installs $count packages ($((size / 1024)) MB, no Redis; the README states $stated); --redis says to install @infergate/redis"
+}
+
 mapfile -t sets < <(node -e 'console.log(Object.keys(require(process.argv[1]).sets).join("\n"))' "$here/frameworks.json")
 below_count="$(node -p 'require(process.argv[1]).belowRange.length' "$here/frameworks.json")"
 jobs_max="${INFERGATE_PACK_TEST_JOBS:-4}"
@@ -231,6 +262,7 @@ start_job() { # start_job <name> <command...>: runs in the background, output an
 }
 for set in "${sets[@]}"; do start_job "$set" check_set "$set"; done
 for ((i = 0; i < below_count; i++)); do start_job "below-$i" check_below_range "$i"; done
+start_job mcp-alone check_mcp_alone
 wait
 failed=()
 for name in "${names[@]}"; do

@@ -19,6 +19,7 @@ export {
 export { classifyFinishReason, type FinishReasonKind } from './chat/classify-finish-reason';
 export { mediaPart } from './chat/content-parts';
 export { ChatStreamDecoder } from './chat/stream/chat-stream-decoder';
+export { withSettingNames } from './client/setting-names';
 export { utf8ByteLength } from './encoding/utf8';
 export { invalidRequest } from './errors/errors';
 export { invalidResponse } from './errors/invalid-response';

@@ -29,4 +29,23 @@ describe('configured from the environment, over the real fetch (msw)', () => {
     // Nothing about the key ends up in what LangChain serialises.
     expect(JSON.stringify(model)).not.toContain(API_KEY);
   });
+
+  it('without them, the error names the setting as the class that was given it takes it', async () => {
+    vi.stubEnv('INFERGATE_BASE_URL', '');
+    vi.stubEnv('INFERGATE_API_KEY', API_KEY);
+    const model = new GatewayChatModel('community/general');
+    await expect(model.invoke('hi')).rejects.toMatchObject({
+      code: 'configuration_error',
+      message:
+        'No gateway base URL: pass `baseURL` to new GatewayChatModel or set the INFERGATE_BASE_URL environment variable',
+    });
+    await expect(new GatewayEmbeddings().embedQuery('hi')).rejects.toThrow(
+      'pass `baseURL` to new GatewayEmbeddings',
+    );
+    vi.stubEnv('INFERGATE_BASE_URL', BASE_URL);
+    vi.stubEnv('INFERGATE_API_KEY', '');
+    await expect(GatewayChatModel.create('community/general')).rejects.toThrow(
+      'No API key: pass `apiKey` to GatewayChatModel.create or set the INFERGATE_API_KEY environment variable',
+    );
+  });
 });

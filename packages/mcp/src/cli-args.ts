@@ -11,7 +11,8 @@ Gateway:
   --api-key KEY          gateway key (default: INFERGATE_API_KEY; prefer the variable: arguments
                          are visible to other users of this machine)
   --redis URL            share the key's 4 slots with other processes through Redis
-                         (default: INFERGATE_REDIS_URL; without it, slots are shared in-process)
+                         (default: INFERGATE_REDIS_URL; without it, slots are shared in-process;
+                         needs @infergate/redis installed beside this package)
   --catalog-refresh S    read the gateway's services again every S seconds (default 60; 0: never)
   --first-chunk-timeout-ms N
                          ask_model: leave a model that sends no byte of its answer within N ms

@@ -1,8 +1,10 @@
-import { type GatewayClientOptions, GatewayError, type KeyBudget } from '@infergate/core';
+import type { GatewayClientOptions } from '@infergate/core';
+import { withSettingNames } from '@infergate/core/internal';
 import { CliUsageError, cliSecrets, parseCli, USAGE } from './cli-args';
 import { createGatewayMcpServer } from './gateway-mcp-server';
 import { startHttpServer } from './http-server';
-import { redactMessage, redactUrlCredentials } from './redact-message';
+import { redactMessage } from './redact-message';
+import { loadRedisBudget } from './redis-budget';
 import { serveStdio } from './stdio-server';
 
 declare const __PACKAGE_VERSION__: string | undefined;
@@ -45,26 +47,13 @@ export async function runCli(
     return undefined;
   }
   const { options } = parsed;
-  let budget: (KeyBudget & { close(): Promise<void> }) | undefined;
-  if (options.redisUrl !== undefined) {
-    const { createRedisBudget } = await import('@infergate/redis');
-    // Messages name the Redis they are about, its password replaced.
-    const redis = redactUrlCredentials(options.redisUrl);
-    try {
-      budget = createRedisBudget({
-        url: options.redisUrl,
-        warn: (message) => log(`${message} (Redis at ${redis})`),
-      });
-    } catch (cause) {
-      throw new GatewayError({
-        code: 'configuration_error',
-        message: `The Redis URL ${redis} (--redis / INFERGATE_REDIS_URL) cannot be used: ${cause instanceof Error ? cause.message : String(cause)}`,
-        field: 'redisUrl',
-        cause,
-      });
-    }
-  }
-  const clientOptions: GatewayClientOptions = { budget };
+  const budget =
+    options.redisUrl === undefined ? undefined : await loadRedisBudget(options.redisUrl, log);
+  // Messages about a missing or malformed URL or key name the command's options.
+  const clientOptions: GatewayClientOptions = withSettingNames(
+    { budget },
+    { where: 'infergate-mcp', baseURL: '--base-url', apiKey: '--api-key' },
+  );
   if (options.baseURL !== undefined) clientOptions.baseURL = options.baseURL;
   if (options.apiKey !== undefined) clientOptions.apiKey = options.apiKey;
   // The server makes its one client here, so bad settings throw configuration_error now (a

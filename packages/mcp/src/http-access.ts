@@ -8,6 +8,10 @@ export function refuse(res: ServerResponse, status: number, message: string, hea
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
+/** Why a request without the server's token (or with another) is refused, and what to send. */
+export const BEARER_TOKEN_REQUIRED =
+  'Forbidden: this server takes a static bearer token, not OAuth: send "Authorization: Bearer <token>" with the token infergate-mcp was started with (--token / INFERGATE_MCP_TOKEN)';
+
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
 const isLoopback = (host: string) =>
@@ -63,9 +67,11 @@ export function httpAccess(options: HttpAccessOptions) {
         return true;
       }
       if (!authorised(req)) {
-        refuse(res, 401, 'Unauthorized: a bearer token is required', {
-          'www-authenticate': 'Bearer',
-        });
+        // 403, not 401: MCP clients that speak OAuth (the Inspector, VS Code, mcp-remote) take any
+        // 401 for the start of the MCP authorization flow, whatever its WWW-Authenticate says, and
+        // look for an authorization server this server does not have. A 403 reaches the user as
+        // this message, which says what to send.
+        refuse(res, 403, BEARER_TOKEN_REQUIRED);
         return true;
       }
       return false;

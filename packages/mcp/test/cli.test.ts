@@ -142,6 +142,33 @@ describe('infergate-mcp', () => {
     }
   });
 
+  it('names the gateway settings as its options: --base-url, --api-key', async () => {
+    const malformed = spawnSync(process.execPath, [bin, '--http', '--base-url', 'gw.example'], {
+      env: { PATH: process.env.PATH ?? '', INFERGATE_API_KEY: harness.gateway.apiKey },
+      encoding: 'utf8',
+    });
+    expect(malformed.status).toBe(1);
+    expect(malformed.stderr).toContain('--base-url is not an absolute URL');
+    // No key anywhere: a tool's answer says to pass --api-key (not createGatewayClient's apiKey).
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, '--base-url', harness.gateway.url],
+      env: { PATH: process.env.PATH ?? '' },
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'cli-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: 'list_models', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain(
+        'No API key: pass `--api-key` to infergate-mcp or set the INFERGATE_API_KEY environment variable',
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
   it('exits 2 with the usage hint on a bad command line', () => {
     let status = 0;
     let stderr = '';

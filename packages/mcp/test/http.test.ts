@@ -4,10 +4,12 @@
  */
 import { request } from 'node:http';
 import { pngWithText } from '@infergate/emulator/fixtures';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BEARER_TOKEN_REQUIRED } from '../src/http-access';
 import { type GatewayMcpServer, type RunningHttpServer, startHttpServer } from '../src/index';
 import { type Harness, startHarness, textOf } from './harness';
 
@@ -163,14 +165,59 @@ describe('Streamable HTTP', () => {
   });
 
   it('requires the bearer token when one is set', async () => {
-    expect(await rawInitialize(guarded.url, {})).toBe(401);
+    expect(await rawInitialize(guarded.url, {})).toBe(403);
     expect(
       await rawInitialize(guarded.url, { authorization: 'Bearer wrong-token-0000000000' }),
-    ).toBe(401);
+    ).toBe(403);
     expect(await rawInitialize(guarded.url, { authorization: `Bearer ${TOKEN}` })).toBe(200);
     await expect(connect(guarded.url)).rejects.toThrow();
     const client = await connect(guarded.url, { authorization: `Bearer ${TOKEN}` });
     expect((await client.listTools()).tools).toHaveLength(7);
+  });
+
+  it('refuses a missing token with a 403 that says to send it, which an OAuth-capable client does not take for OAuth', async () => {
+    const refused = await fetch(guarded.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: INITIALIZE,
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toBeNull();
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      BEARER_TOKEN_REQUIRED,
+    );
+    // The MCP SDK's client with an OAuth provider (as the Inspector and other OAuth-capable
+    // clients connect): a 401 would start its authorization flow; the 403 ends in an error that
+    // carries the message, and no OAuth step runs.
+    const oauthSteps: string[] = [];
+    const authProvider: OAuthClientProvider = {
+      redirectUrl: 'http://localhost:6274/oauth/callback',
+      clientMetadata: { redirect_uris: ['http://localhost:6274/oauth/callback'] },
+      clientInformation: () => {
+        oauthSteps.push('clientInformation');
+        return undefined;
+      },
+      tokens: () => undefined,
+      saveTokens: () => {
+        oauthSteps.push('saveTokens');
+      },
+      redirectToAuthorization: () => {
+        oauthSteps.push('redirectToAuthorization');
+      },
+      saveCodeVerifier: () => {
+        oauthSteps.push('saveCodeVerifier');
+      },
+      codeVerifier: () => '',
+    };
+    const client = new Client({ name: 'oauth-capable', version: '1.0.0' });
+    const failure = await client
+      .connect(new StreamableHTTPClientTransport(new URL(guarded.url), { authProvider }))
+      .catch((error: unknown) => error);
+    expect(String(failure)).toContain('Authorization: Bearer <token>');
+    expect(oauthSteps).toEqual([]);
   });
 
   it('closes sessions that stay idle', async () => {

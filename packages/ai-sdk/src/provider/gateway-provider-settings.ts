@@ -6,15 +6,15 @@ import {
   type GatewayEventHandler,
   type KeyBudget,
 } from '@infergate/core';
-import { RETRY_DEFAULTS } from '@infergate/core/internal';
+import { RETRY_DEFAULTS, withSettingNames } from '@infergate/core/internal';
 import type { GatewayModelConfig } from '../shared/gateway-model-config';
 import { mapGatewayError } from '../shared/map-gateway-error';
 
 export interface GatewayProviderSettings {
-  /** Gateway base URL, ending in `/v1`. Default: the `INFERGATE_BASE_URL` environment variable. */
-  baseURL?: string;
-  /** API key. Default: the `INFERGATE_API_KEY` environment variable. Never logged. */
-  apiKey?: string;
+  /** Gateway base URL, ending in `/v1`. Default (also when `undefined`): the `INFERGATE_BASE_URL` environment variable. */
+  baseURL?: string | undefined;
+  /** API key. Default (also when `undefined`): the `INFERGATE_API_KEY` environment variable. Never logged. */
+  apiKey?: string | undefined;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
   /** A WHATWG fetch, e.g. for tests or proxies. Default: the global `fetch`. */
@@ -88,24 +88,30 @@ function lazyGatewayClient(settings: GatewayProviderSettings): () => GatewayClie
     // with configuration_error, mapped to LoadSettingError / LoadAPIKeyError.
     const { baseURL, apiKey } = settings;
     try {
-      // Undefined settings mean core's defaults.
-      client = createGatewayClient({
-        baseURL,
-        apiKey,
-        fetch: settings.fetch,
-        headers: settings.headers,
-        maxConcurrency: settings.maxConcurrency,
-        maxConcurrencyPerKey: settings.maxConcurrencyPerKey,
-        budget: settings.budget,
-        timeoutMs: settings.timeoutMs,
-        firstChunkTimeoutMs: settings.firstChunkTimeoutMs,
-        chunkTimeoutMs: settings.chunkTimeoutMs,
-        catalogTtlMs: settings.catalogTtlMs,
-        maxRetryAfterMs: settings.maxRetryAfterMs,
-        onEvent: settings.onEvent,
-        recordContent: settings.recordContent,
-        streamUsage: settings.streamUsage,
-      });
+      // Undefined settings mean core's defaults. Messages about the base URL and key name them
+      // as this provider's settings (`createGateway({ baseURL })`), not core's.
+      client = createGatewayClient(
+        withSettingNames(
+          {
+            baseURL,
+            apiKey,
+            fetch: settings.fetch,
+            headers: settings.headers,
+            maxConcurrency: settings.maxConcurrency,
+            maxConcurrencyPerKey: settings.maxConcurrencyPerKey,
+            budget: settings.budget,
+            timeoutMs: settings.timeoutMs,
+            firstChunkTimeoutMs: settings.firstChunkTimeoutMs,
+            chunkTimeoutMs: settings.chunkTimeoutMs,
+            catalogTtlMs: settings.catalogTtlMs,
+            maxRetryAfterMs: settings.maxRetryAfterMs,
+            onEvent: settings.onEvent,
+            recordContent: settings.recordContent,
+            streamUsage: settings.streamUsage,
+          },
+          { where: 'createGateway', baseURL: 'baseURL', apiKey: 'apiKey' },
+        ),
+      );
     } catch (error) {
       throw mapGatewayError(error, {
         url: baseURL ?? '',

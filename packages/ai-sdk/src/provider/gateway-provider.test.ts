@@ -64,11 +64,14 @@ describe('createGateway', () => {
     );
     expect(LoadAPIKeyError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain('INFERGATE_API_KEY');
+    // Named as this provider takes it, not as core's createGatewayClient.
+    expect((error as Error).message).toContain('pass `apiKey` to createGateway or set');
 
     const noURL = createGateway({ apiKey: DEFAULT_KEYS.full });
     const error2 = await noURL.models().catch((e: unknown) => e);
     expect(LoadSettingError.isInstance(error2)).toBe(true);
     expect((error2 as Error).message).toContain('INFERGATE_BASE_URL');
+    expect((error2 as Error).message).toContain('pass `baseURL` to createGateway or set');
   });
 
   it('creates one core client per provider and shares its catalog', async () => {

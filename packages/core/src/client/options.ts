@@ -7,12 +7,13 @@ import type { GatewayEventHandler } from '../events/gateway-events';
 import { RETRY_DEFAULTS } from '../http/retry-policy';
 import { LIMITS } from '../protocol/limits';
 import { missingSettingMessage, readEnv } from './read-env';
+import { CORE_SETTING_NAMES, type SettingNames, settingNamesOf } from './setting-names';
 
 export interface GatewayClientOptions {
-  /** Gateway base URL. Default: `INFERGATE_BASE_URL`. Normalised: trailing `/` removed, `/v1` appended when the path does not end in a version segment. */
-  baseURL?: string;
-  /** API key. Default: `INFERGATE_API_KEY`. */
-  apiKey?: string;
+  /** Gateway base URL. Default (also when `undefined`): `INFERGATE_BASE_URL`. Normalised: trailing `/` removed, `/v1` appended when the path does not end in a version segment. */
+  baseURL?: string | undefined;
+  /** API key. Default (also when `undefined`): `INFERGATE_API_KEY`. */
+  apiKey?: string | undefined;
   /** A WHATWG fetch. Default: `globalThis.fetch`. */
   fetch?: typeof fetch;
   /** Headers sent with every request. */
@@ -121,6 +122,8 @@ interface ResolvedOptions {
   onEvent: GatewayEventHandler | undefined;
   recordContent: boolean;
   streamUsage: boolean;
+  /** How the caller names the base URL and key, for the messages about them. */
+  settingNames: SettingNames;
 }
 
 /**
@@ -131,7 +134,8 @@ interface ResolvedOptions {
  * `https://gw.example` → `https://gw.example/v1`; `https://gw.example/v1/` → `https://gw.example/v1`;
  * `https://gw.example/api` → `https://gw.example/api/v1`. Query strings and fragments are refused.
  */
-export function normalizeBaseURL(input: string): string {
+export function normalizeBaseURL(input: string, names: SettingNames = CORE_SETTING_NAMES): string {
+  const setting = names.baseURL;
   const raw = input.trim();
   let url: URL;
   try {
@@ -140,7 +144,7 @@ export function normalizeBaseURL(input: string): string {
     // The value is not quoted: a key pasted into the wrong field would be printed.
     throw new GatewayError({
       code: 'configuration_error',
-      message: `baseURL is not an absolute URL (a string of ${raw.length} characters that does not parse as http(s)://host/...)`,
+      message: `${setting} is not an absolute URL (a string of ${raw.length} characters that does not parse as http(s)://host/...)`,
       field: 'baseURL',
       cause: cause instanceof Error ? new TypeError('Invalid URL') : undefined,
     });
@@ -148,21 +152,21 @@ export function normalizeBaseURL(input: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new GatewayError({
       code: 'configuration_error',
-      message: `baseURL must use http or https, got "${url.protocol}"`,
+      message: `${setting} must use http or https, got "${url.protocol}"`,
       field: 'baseURL',
     });
   }
   if (url.search !== '' || url.hash !== '') {
     throw new GatewayError({
       code: 'configuration_error',
-      message: 'baseURL must not contain a query string or fragment',
+      message: `${setting} must not contain a query string or fragment`,
       field: 'baseURL',
     });
   }
   if (url.username !== '' || url.password !== '') {
     throw new GatewayError({
       code: 'configuration_error',
-      message: 'baseURL must not contain credentials; pass apiKey instead',
+      message: `${setting} must not contain credentials; pass ${names.apiKey} instead`,
       field: 'baseURL',
     });
   }
@@ -239,9 +243,10 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
     });
   }
   const options = input;
+  const settingNames = settingNamesOf(options);
   const baseURL = options.baseURL ?? readEnv('INFERGATE_BASE_URL');
   return {
-    baseURL: baseURL === undefined ? undefined : normalizeBaseURL(baseURL),
+    baseURL: baseURL === undefined ? undefined : normalizeBaseURL(baseURL, settingNames),
     apiKey: options.apiKey?.trim() || readEnv('INFERGATE_API_KEY'),
     fetch: options.fetch,
     headers: { ...options.headers },
@@ -289,6 +294,7 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
     onEvent: checkOnEvent(options.onEvent),
     recordContent: options.recordContent === true,
     streamUsage: checkBoolean('streamUsage', options.streamUsage, true),
+    settingNames,
   };
 }
 
@@ -296,14 +302,24 @@ export function missingConfiguration(resolved: ResolvedOptions): GatewayError | 
   if (resolved.baseURL === undefined) {
     return new GatewayError({
       code: 'configuration_error',
-      message: missingSettingMessage('No gateway base URL', 'baseURL', 'INFERGATE_BASE_URL'),
+      message: missingSettingMessage(
+        'No gateway base URL',
+        'baseURL',
+        'INFERGATE_BASE_URL',
+        resolved.settingNames,
+      ),
       field: 'baseURL',
     });
   }
   if (resolved.apiKey === undefined) {
     return new GatewayError({
       code: 'configuration_error',
-      message: missingSettingMessage('No API key', 'apiKey', 'INFERGATE_API_KEY'),
+      message: missingSettingMessage(
+        'No API key',
+        'apiKey',
+        'INFERGATE_API_KEY',
+        resolved.settingNames,
+      ),
       field: 'apiKey',
     });
   }

@@ -9,6 +9,8 @@
  * `configuration_error` of the call says why (see `missingSettingMessage`).
  */
 
+import { CORE_SETTING_NAMES, type SettingNames } from './setting-names';
+
 type EnvSource = (name: string) => unknown;
 
 function envSource(): EnvSource | undefined {
@@ -60,10 +62,12 @@ const ENV_VARIABLES = ['INFERGATE_BASE_URL', 'INFERGATE_API_KEY'] as const;
  */
 export function missingSettingMessage(
   what: string,
-  option: 'baseURL' | 'apiKey',
+  setting: 'baseURL' | 'apiKey',
   variable: (typeof ENV_VARIABLES)[number],
+  names: SettingNames = CORE_SETTING_NAMES,
 ): string {
-  const base = `${what}: pass \`${option}\` to createGatewayClient or set the ${variable} environment variable`;
+  const option = names[setting];
+  const base = `${what}: pass \`${option}\` to ${names.where} or set the ${variable} environment variable`;
   const read = readEnvDetailed(variable);
   if (read.kind === 'refused') {
     return `${base}. Reading ${variable} was refused by the runtime (${read.error}); on Deno run with --allow-env=${ENV_VARIABLES.join(',')}, or pass \`${option}\``;

@@ -72,7 +72,7 @@ export class GatewayChatModel
   }
 
   model: string;
-  baseURL?: string;
+  baseURL?: string | undefined;
   streaming: boolean;
   temperature?: number;
   maxTokens?: number;
@@ -159,7 +159,7 @@ export class GatewayChatModel
       );
     }
     this.streamUsage = fields.streamUsage;
-    this.#client = resolveClient(fields);
+    this.#client = resolveClient(fields, 'new GatewayChatModel');
     this.#gate = new ChatModelCapabilityGate(this.#client, this);
     this.#apiKey = fields.apiKey;
     if (this.streaming && !this.#walksList()) {
@@ -195,7 +195,7 @@ export class GatewayChatModel
     const fields: GatewayChatModelFields =
       typeof modelOrFields === 'string' ? { ...maybeFields, model: modelOrFields } : modelOrFields;
     const model = fields.model ?? fields.modelName;
-    const client = resolveClient(fields);
+    const client = resolveClient(fields, 'GatewayChatModel.create');
     // With a fallback list core gates every listed model at each call, the first included: an
     // unlisted first model is not refused here (it is skipped then), and nothing is checked.
     const walksList = (fields.fallbackModels?.length ?? 0) > 0;

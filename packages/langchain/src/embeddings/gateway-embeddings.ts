@@ -36,7 +36,10 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
     super({ ...fields, maxRetries: 0 });
     this.model = fields.model;
     this.dimensions = fields.dimensions;
-    Object.defineProperty(this, 'client', { value: resolveClient(fields), enumerable: false });
+    Object.defineProperty(this, 'client', {
+      value: resolveClient(fields, 'new GatewayEmbeddings'),
+      enumerable: false,
+    });
   }
 
   /** Embeds texts for indexing (`input_type: "document"` on the multilingual engine). */

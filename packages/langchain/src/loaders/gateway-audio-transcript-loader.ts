@@ -33,7 +33,7 @@ export class GatewayAudioTranscriptLoader extends BaseDocumentLoader {
     // Only the request fields are kept: the connection fields (API key) stay inside the client.
     const { audio, language, translate, filename, mimeType, metadata } = fields;
     this.fields = { audio, language, translate, filename, mimeType, metadata };
-    this.client = resolveClient(fields);
+    this.client = resolveClient(fields, 'new GatewayAudioTranscriptLoader');
   }
 
   async load(): Promise<Document[]> {

@@ -25,7 +25,7 @@ export class GatewayOcrLoader extends BaseDocumentLoader {
     // Only the request fields are kept: the connection fields (API key) stay inside the client.
     const { image, metadata } = fields;
     this.fields = { image, metadata };
-    this.client = resolveClient(fields);
+    this.client = resolveClient(fields, 'new GatewayOcrLoader');
   }
 
   async load(): Promise<Document[]> {

@@ -39,7 +39,10 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
     super({ targetLanguage: fields.targetLanguage, sourceLanguage: fields.sourceLanguage });
     this.targetLanguage = fields.targetLanguage;
     this.sourceLanguage = fields.sourceLanguage;
-    Object.defineProperty(this, 'client', { value: resolveClient(fields), enumerable: false });
+    Object.defineProperty(this, 'client', {
+      value: resolveClient(fields, 'new GatewayTranslator'),
+      enumerable: false,
+    });
   }
 
   async invoke(

@@ -113,7 +113,7 @@ function isToolCall(input: unknown): input is { args: unknown } {
 
 /** `translate`: text → text in another language (about 60 languages, ≤ 4096 bytes per call). */
 export function createTranslateTool(options: GatewayToolOptions = {}) {
-  const gateway = resolveClient(options);
+  const gateway = resolveClient(options, 'createTranslateTool');
   return serviceTool<TranslateToolArguments>('translate', options, async (args, config) => {
     const request = serviceToolRequest('translate', args);
     return (await gateway.translate(request, callOptions(config))).text;
@@ -122,7 +122,7 @@ export function createTranslateTool(options: GatewayToolOptions = {}) {
 
 /** `ocr`: image → the text in it (Ukrainian and English; photo, scan or screenshot). */
 export function createOcrTool(options: GatewayToolOptions = {}) {
-  const gateway = resolveClient(options);
+  const gateway = resolveClient(options, 'createOcrTool');
   return serviceTool<OcrToolArguments>('ocr', options, async (args, config) => {
     const media = options.resolveMedia ? await options.resolveMedia(args.image) : undefined;
     const request = serviceToolRequest('ocr', args, { media });
@@ -132,7 +132,7 @@ export function createOcrTool(options: GatewayToolOptions = {}) {
 
 /** `transcribe`: speech (WAV, MP3, FLAC) → text, 99 languages, optionally translated to English. */
 export function createTranscribeTool(options: GatewayToolOptions = {}) {
-  const gateway = resolveClient(options);
+  const gateway = resolveClient(options, 'createTranscribeTool');
   return serviceTool<TranscribeToolArguments>('transcribe', options, async (args, config) => {
     const media = options.resolveMedia ? await options.resolveMedia(args.audio) : undefined;
     const request = serviceToolRequest('transcribe', args, { media });
@@ -162,7 +162,7 @@ const CREATE_TOOL: Record<
 export async function createGatewayTools(
   options: GatewayToolOptions & { include?: ('translate' | 'ocr' | 'transcribe')[] } = {},
 ): Promise<GatewayTool[]> {
-  const client = resolveClient(options);
+  const client = resolveClient(options, 'createGatewayTools');
   const services = await withLangChainErrors(() => client.services());
   const tools: GatewayTool[] = [];
   for (const [name, service] of Object.entries(SERVICE_OF_TOOL) as [ServiceToolName, ServiceId][]) {

@@ -6,16 +6,17 @@ import {
   type GatewayEventHandler,
   type KeyBudget,
 } from '@infergate/core';
+import { withSettingNames } from '@infergate/core/internal';
 import { configurationError } from './errors';
 
 /** How a LangChain class reaches the gateway: an existing client, or the options to make one. */
 export interface GatewayConnectionFields {
   /** A client to share (its catalog cache and concurrency budget). When given, the fields below are ignored. */
   client?: GatewayClient;
-  /** API key. Default: the `INFERGATE_API_KEY` environment variable. */
-  apiKey?: string;
-  /** Gateway base URL (ending in `/v1`, or it is appended). Default: `INFERGATE_BASE_URL`. */
-  baseURL?: string;
+  /** API key. Default (also when `undefined`): the `INFERGATE_API_KEY` environment variable. */
+  apiKey?: string | undefined;
+  /** Gateway base URL (ending in `/v1`, or it is appended). Default (also when `undefined`): `INFERGATE_BASE_URL`. */
+  baseURL?: string | undefined;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
   /** A WHATWG fetch to use instead of `globalThis.fetch`. */
@@ -44,8 +45,15 @@ export interface ClientTuning {
   maxRetries?: number;
 }
 
-/** The given client, or a new one made from the connection fields. */
-export function resolveClient(fields: GatewayConnectionFields & ClientTuning): GatewayClient {
+/**
+ * The given client, or a new one made from the connection fields. `where` is how the caller gave
+ * them (`new GatewayChatModel`, `createGatewayTools`, …): messages about a missing or malformed
+ * base URL or key name it, rather than core's `createGatewayClient`.
+ */
+export function resolveClient(
+  fields: GatewayConnectionFields & ClientTuning,
+  where: string,
+): GatewayClient {
   if (fields.client) {
     // One rule for the hooks: they belong to the client that makes the calls.
     const field =
@@ -63,18 +71,23 @@ export function resolveClient(fields: GatewayConnectionFields & ClientTuning): G
     return fields.client;
   }
   // Undefined fields mean core's defaults (or the environment's base URL and key).
-  return createGatewayClient({
-    apiKey: fields.apiKey,
-    baseURL: fields.baseURL,
-    headers: fields.headers,
-    fetch: fields.fetch,
-    budget: fields.budget,
-    maxConcurrencyPerKey: fields.maxConcurrencyPerKey,
-    onEvent: fields.onEvent,
-    recordContent: fields.recordContent,
-    timeoutMs: fields.timeout,
-    maxRetries: fields.maxRetries,
-  });
+  return createGatewayClient(
+    withSettingNames(
+      {
+        apiKey: fields.apiKey,
+        baseURL: fields.baseURL,
+        headers: fields.headers,
+        fetch: fields.fetch,
+        budget: fields.budget,
+        maxConcurrencyPerKey: fields.maxConcurrencyPerKey,
+        onEvent: fields.onEvent,
+        recordContent: fields.recordContent,
+        timeoutMs: fields.timeout,
+        maxRetries: fields.maxRetries,
+      },
+      { where, baseURL: 'baseURL', apiKey: 'apiKey' },
+    ),
+  );
 }
 
 /** The parts of LangChain call options that core's calls take. */
