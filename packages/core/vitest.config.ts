@@ -2,5 +2,9 @@ import { packageTestConfig } from '../../vitest.shared.ts';
 
 export default packageTestConfig({
   // The shared deadline timer's ref/unref and the request-bound mode are per realm.
-  isolatedFiles: ['src/call/call-scope.test.ts', 'src/client/catalog-request-bound.test.ts'],
+  isolatedFiles: [
+    'src/call/call-scope.test.ts',
+    'src/client/catalog-request-bound.test.ts',
+    'test/first-call-fifo.test.ts',
+  ],
 });

@@ -123,7 +123,8 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
     const lazy = new Set<string>();
     for (const file of chunks.filter((name) => name.endsWith('.js'))) {
       const code = await readFile(join(outDir, file), 'utf8');
-      for (const m of code.matchAll(/import\("\.\/([\w-]+?)-[A-Z\d]+\.js"\)/g)) lazy.add(m[1] ?? '');
+      for (const m of code.matchAll(/import\("\.\/([\w-]+?)-[A-Z\d]+\.js"\)/g))
+        lazy.add(m[1] ?? '');
     }
     expect([...lazy].sort()).toEqual([
       'call-events',

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §2.3 (headers a call adds), §2.5 (its deadline), §10.5 (its retries),
 // §4.7 (its stall timeouts).
 import { GatewayError } from '../errors/errors';
+import { MAX_TIMEOUT_MS } from './call-scope';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -90,4 +91,30 @@ function isAbortSignal(value: unknown): value is AbortSignal {
     typeof signal.addEventListener === 'function' &&
     typeof signal.removeEventListener === 'function'
   );
+}
+
+/**
+ * A chat call's stall timeouts, checked like its `timeoutMs` (a finite number > 0, else
+ * `configuration_error` naming the field, before anything is queued) and clamped to the longest
+ * timer. Undefined: the client's.
+ */
+export function readStallTimeouts(options: StallTimeoutOptions | undefined): {
+  firstChunkMs?: number;
+  chunkMs?: number;
+} {
+  const read = (field: 'firstChunkTimeoutMs' | 'chunkTimeoutMs'): number | undefined => {
+    const value: unknown = options?.[field];
+    if (value === undefined) return undefined;
+    if (typeof value === 'number' && Number.isFinite(value) && value > 0) {
+      return Math.min(MAX_TIMEOUT_MS, value);
+    }
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: `${field} (call option) must be a finite number > 0, got ${typeof value === 'number' ? String(value) : `a ${typeof value}`}`,
+      field,
+    });
+  };
+  const firstChunkMs = read('firstChunkTimeoutMs');
+  const chunkMs = read('chunkTimeoutMs');
+  return { firstChunkMs, chunkMs };
 }

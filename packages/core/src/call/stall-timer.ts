@@ -1,11 +1,10 @@
 // docs/gateway-protocol.md §4.7 (stall timeouts: before the first chunk, between chunks).
 /**
- * The stall timeouts' options check, clock and error: loaded by the first call that sets one (an
- * app that never does never loads this code).
+ * The stall timeouts' clock and error: loaded by the first call that sets one (an app that never
+ * does never loads this code). Their options are checked in call-options.ts, before anything is
+ * queued or loaded.
  */
 import { GatewayError, type StallPhase } from '../errors/errors';
-import type { StallTimeoutOptions } from './call-options';
-import { MAX_TIMEOUT_MS } from './call-scope';
 
 /**
  * Fires `onStall` when nothing happened for `limitMs` since the last `start()`: the stall
@@ -74,30 +73,4 @@ export function stallError(
     stall: { phase, waitedMs, limitMs },
     ...context,
   });
-}
-
-/**
- * A chat call's stall timeouts, checked like its `timeoutMs` (a finite number > 0, else
- * `configuration_error` naming the field, before anything is queued) and clamped to the longest
- * timer. Undefined: the client's.
- */
-export function readStallTimeouts(options: StallTimeoutOptions | undefined): {
-  firstChunkMs?: number;
-  chunkMs?: number;
-} {
-  const read = (field: 'firstChunkTimeoutMs' | 'chunkTimeoutMs'): number | undefined => {
-    const value: unknown = options?.[field];
-    if (value === undefined) return undefined;
-    if (typeof value === 'number' && Number.isFinite(value) && value > 0) {
-      return Math.min(MAX_TIMEOUT_MS, value);
-    }
-    throw new GatewayError({
-      code: 'configuration_error',
-      message: `${field} (call option) must be a finite number > 0, got ${typeof value === 'number' ? String(value) : `a ${typeof value}`}`,
-      field,
-    });
-  };
-  const firstChunkMs = read('firstChunkTimeoutMs');
-  const chunkMs = read('chunkTimeoutMs');
-  return { firstChunkMs, chunkMs };
 }

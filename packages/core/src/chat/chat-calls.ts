@@ -1,6 +1,10 @@
 // docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.6 (fallback detection: requested and
 // served model), §4.7 (`fallbackModels`, stall timeouts), §5.6 (usage asked for in a stream).
-import type { CallOptions, StallTimeoutOptions } from '../call/call-options';
+import {
+  type CallOptions,
+  readStallTimeouts,
+  type StallTimeoutOptions,
+} from '../call/call-options';
 import type { Catalog } from '../catalog/catalog';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError } from '../errors/errors';
@@ -57,7 +61,12 @@ export async function postChat(
 ): Promise<ChatResult> {
   validateChatRequest(req);
   const requestedModel = req.model;
-  const spec = { method: 'POST', path: ENDPOINTS.chat, requestedModel, stall: {} } as const;
+  const spec = {
+    method: 'POST',
+    path: ENDPOINTS.chat,
+    requestedModel,
+    stall: readStallTimeouts(opts),
+  } as const;
   const steered = steers(opts)
     ? await steer(transport, catalog, req, opts, spec, false)
     : undefined;
@@ -122,7 +131,7 @@ export async function openChatStream(
     accept: 'text/event-stream',
     requestedModel,
     stream: true,
-    stall: {},
+    stall: readStallTimeouts(opts),
   } as const;
   const steered = steers(opts)
     ? await steer(transport, catalog, req, opts, spec, streamUsage)
@@ -147,16 +156,11 @@ export async function openChatStream(
 }
 
 /**
- * Whether a call steers itself (`fallbackModels`, its own stall timeouts). A call that does not
- * stays exactly as it was: no catalog read, no extra async step (bench B1).
+ * Whether a call walks a list (`fallbackModels`). A call that does not stays as it was: no catalog
+ * read, no extra async step (bench B1); its stall timeouts are the transport's.
  */
 function steers(opts: ChatCallOptions | undefined): opts is ChatCallOptions {
-  return (
-    opts !== undefined &&
-    (opts.fallbackModels !== undefined ||
-      opts.firstChunkTimeoutMs !== undefined ||
-      opts.chunkTimeoutMs !== undefined)
-  );
+  return opts?.fallbackModels !== undefined;
 }
 
 /** The steering code (`fallbackModels`), loaded by the first call with a list. */

@@ -1,11 +1,10 @@
 // docs/gateway-protocol.md §4.7 (a chat call's fallbacks and stall timeouts: plan, spec, route).
 /**
- * Loaded by the first chat call with `fallbackModels` or a stall timeout of its own (chat-calls.ts):
- * an app that never sets them never loads their checks, the plan, the order or the walk.
+ * Loaded by the first chat call with `fallbackModels` (chat-calls.ts): an app that never sets it
+ * never loads the plan, the order or the walk. Stall timeouts are the transport's (stall-watch.ts).
  */
 import type { CallOptions, StallTimeoutOptions } from '../call/call-options';
 import { callEndedError, MAX_TIMEOUT_MS } from '../call/call-scope';
-import { readStallTimeouts } from '../call/stall-timer';
 import type { Catalog } from '../catalog/catalog';
 import { isGatewayError } from '../errors/errors';
 import { FailoverWalk } from '../http/failover-route';
@@ -41,7 +40,7 @@ export async function steerChatCall(
   base: RequestSpec,
   bodyFor: (model: string) => string,
 ): Promise<SteeredCall> {
-  const spec: RequestSpec = { ...base, stall: readStallTimeouts(opts) };
+  const spec = base;
   const fallbackModels = readFallbackModels(opts.fallbackModels);
   if (!fallbackModels) {
     return { spec: { ...spec, body: bodyFor(request.model) }, options: opts, route: oneHop };

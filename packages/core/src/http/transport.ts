@@ -133,6 +133,15 @@ interface Stalls {
   watch: typeof import('./stall-watch');
 }
 
+/**
+ * Attempt 1's slot when it was asked for before the call's lazily loaded code (`open`), and the
+ * stall timers loading meanwhile. `slot` is cleared once an attempt takes it.
+ */
+interface FirstSlot {
+  slot: Promise<ReleaseSlot> | undefined;
+  stalls: Promise<Stalls> | undefined;
+}
+
 interface Received {
   response: Response;
   reader?: ReadableStreamDefaultReader<Uint8Array>;
@@ -189,22 +198,59 @@ export class Transport {
   async open(spec: RequestSpec, options: CallOptions = {}): Promise<OpenResponse> {
     checkCallOptions(options);
     const timeoutMs = Math.min(MAX_TIMEOUT_MS, options.timeoutMs ?? this.#config.timeoutMs);
-    const events = this.#config.onEvent
-      ? await this.#events(spec, this.#config.onEvent)
-      : undefined;
-    if (events && spec.skipped) for (const skip of spec.skipped) events.skipped(skip);
-    if (spec.refusal) {
-      events?.failed(spec.refusal);
-      throw spec.refusal;
-    }
+    const onEvent = this.#config.onEvent;
+    if (spec.refusal) return this.#refuse(spec, spec.refusal, onEvent);
     const scope = new CallScope(options.signal, timeoutMs);
+    const stalls = this.#stalls(spec);
+    stalls?.catch(() => {});
+    // What loads on first use (the events, the stall timers) loads while the first slot is asked
+    // for: loading never costs a fresh client's first call its place in the key's FIFO queue.
+    const first: FirstSlot = {
+      slot: onEvent || stalls ? this.#acquire(spec, scope, undefined, 1) : undefined,
+      stalls,
+    };
+    first.slot?.catch(() => {});
+    let events: CallEvents | undefined;
     try {
-      return await this.#attempts(spec, options, scope, events);
+      events = onEvent ? await this.#events(spec, onEvent) : undefined;
+      if (events && spec.skipped) for (const skip of spec.skipped) events.skipped(skip);
+      return await this.#attempts(spec, options, scope, events, first);
     } catch (error) {
+      // A first slot not taken by an attempt (the events failed to load) goes back.
+      first.slot?.then(
+        (release) => release(),
+        () => {},
+      );
       scope.dispose();
       events?.failed(error);
       throw error;
     }
+  }
+
+  /** A call refused before any request (`fallbackModels` left no model): its events, then the error. */
+  async #refuse(
+    spec: RequestSpec,
+    refusal: GatewayError,
+    onEvent: GatewayEventHandler | undefined,
+  ): Promise<never> {
+    const events = onEvent ? await this.#events(spec, onEvent) : undefined;
+    if (events && spec.skipped) for (const skip of spec.skipped) events.skipped(skip);
+    events?.failed(refusal);
+    throw refusal;
+  }
+
+  /** The slot asked for before loading (`FirstSlot`), for attempt 1, reported like any other. */
+  async #takeFirstSlot(
+    slot: Promise<ReleaseSlot>,
+    first: FirstSlot,
+    events: CallEvents | undefined,
+  ): Promise<ReleaseSlot> {
+    first.slot = undefined;
+    events?.queued(1, this.#config.budgetId);
+    const release = await slot;
+    if (!events) return release;
+    events.dequeued(1, this.#config.budgetId);
+    return this.#reported(release, events, 1);
   }
 
   async #events(spec: RequestSpec, onEvent: GatewayEventHandler): Promise<CallEvents> {
@@ -316,13 +362,15 @@ export class Transport {
     options: CallOptions,
     scope: CallScope,
     events: CallEvents | undefined,
+    first: FirstSlot,
   ): Promise<OpenResponse> {
     const url = `${this.#config.baseURL}${spec.path}`;
     let held: ReleaseSlot | undefined;
     try {
+      // (Only a call that loads code first has one: no extra async step for the others.)
+      if (first.slot) held = await this.#takeFirstSlot(first.slot, first, events);
       const walk = spec.route;
-      const loading = this.#stalls(spec);
-      const stalls = loading && (await loading);
+      const stalls = first.stalls && (await first.stalls);
       // (Every body of a walk is JSON text: the first one's headers are all of theirs.)
       const headers = this.#headers.for(
         walk ? walk.body() : spec.body,
@@ -336,7 +384,7 @@ export class Transport {
       let retries = 0;
       for (let attempt = 1; ; attempt++) {
         const sent = walk ? walk.hop(spec) : spec;
-        held =
+        held ??=
           (events ? undefined : this.#acquireNow(scope)) ??
           (await this.#acquire(sent, scope, events, attempt));
         if (plainHttpWarning) {
