@@ -360,6 +360,26 @@ describe('fallbackModels: capacity-aware order', () => {
     expect(again.servedModel).toBe('community/small');
   });
 
+  it('orders by room when the slot is held, not when the call was made: calls queued together spread', async () => {
+    const { client, emulator } = harness({
+      latencyMs: 30,
+      models: { 'community/small': { capabilities: ['chat'], capacity: 2 } },
+    });
+    await client.models();
+    // Eight calls at once, all planned while community/small had room; the key runs 4 at a time.
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        client.chat(hi('community/small'), { fallbackModels: ['community/plain'] }),
+      ),
+    );
+    // Each call chose its model once it held a slot: never a third call sent to small (which
+    // would be refused model_busy and fail over), so one request per call.
+    expect(emulator.counters.requests.chat).toBe(8);
+    const served = results.map((result) => result.servedModel);
+    expect(served.filter((model) => model === 'community/small').length).toBeGreaterThanOrEqual(2);
+    expect(results.every((result) => result.route.hops.length === 1)).toBe(true);
+  });
+
   it('tries a model reported without a node (available_nodes: 0) after the others', async () => {
     const { client, emulator } = harness({
       models: { 'pool-a/idle': { capabilities: ['chat'], copies: 0, pool: 'pool-a' } },

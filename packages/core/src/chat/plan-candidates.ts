@@ -22,6 +22,8 @@ export interface CandidatePlan {
   /** The models that passed the gate, in the order they are tried. Never empty. */
   models: string[];
   skipped: SkippedModel[];
+  /** Orders models by room at the time of the call (for each hop of the walk). */
+  order: (models: readonly string[]) => string[];
 }
 
 /**
@@ -75,7 +77,8 @@ export async function planCandidates(
     else kept.push(id);
   }
   if (kept.length === 0) throw noModelCanServe(request.model, needs, skipped, listed);
-  return { requested, models: orderCandidates(kept, entryOf, inflightOf), skipped };
+  const order = (models: readonly string[]) => orderCandidates(models, entryOf, inflightOf);
+  return { requested, models: order(kept), skipped, order };
 }
 
 /**

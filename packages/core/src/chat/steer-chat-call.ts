@@ -64,7 +64,7 @@ export async function steerChatCall(
   if (spent >= timeoutMs) {
     throw callEndedError(undefined, { timeoutMs, requestedModel: request.model });
   }
-  const route = new FailoverWalk({ models: plan.models, bodyFor });
+  const route = new FailoverWalk({ models: plan.models, bodyFor, order: plan.order });
   return {
     spec: { ...spec, route, skipped: plan.skipped },
     options: spent > 0 ? { ...opts, timeoutMs: timeoutMs - spent } : opts,

@@ -11,6 +11,12 @@ export interface RouteSpec {
   models: readonly string[];
   /** The request body naming `model` (made when the model is first tried). */
   bodyFor(model: string): string;
+  /**
+   * The models in the order to try them now (by room: order-candidates.ts, stable). The plan is
+   * made before the call queues for a slot; the models left are ordered again at each hop, once a
+   * slot is held, so calls that queued together do not all go to the model that had room then.
+   */
+  order?: (models: readonly string[]) => string[];
 }
 
 /** What follows a failed attempt: another model at once, a wait, or nothing (the error ends the call). */
@@ -30,17 +36,21 @@ export class FailoverWalk {
   /** The failed hops so far (the skips and the answer are added by the chat call). */
   readonly hops: ChatRouteHop[] = [];
   readonly #bodyFor: (model: string) => string;
+  readonly #order: ((models: readonly string[]) => string[]) | undefined;
+  /** A round's first hop is still to come: its order is the plan's, made before the call queued. */
+  #roundStarts = true;
   readonly #bodies = new Map<string, string>();
   #round: readonly string[];
   #index = 0;
   /** This round's failover failures, to pick the next round's models and wait. */
   #failures: { model: string; error: GatewayError }[] = [];
-  /** When the current model's attempt began (its queue included), for `failover.waitedMs`. */
+  /** When the current model's attempt was sent (its slot held), for `failover.waitedMs`. */
   #hopStartedAt = 0;
 
   constructor(route: RouteSpec) {
     this.#round = route.models;
     this.#bodyFor = route.bodyFor;
+    this.#order = route.order;
   }
 
   /** The model the next attempt asks for. */
@@ -48,8 +58,17 @@ export class FailoverWalk {
     return this.#round[this.#index]!;
   }
 
-  /** The spec of the next attempt: `spec` asking for the current model, with its body. */
+  /**
+   * The spec of the next attempt, once its slot is held: `spec` asking for the current model, with
+   * its body. A round's first hop orders the models by room first: the plan's order was made
+   * before the call queued, and calls that queued together must not all go to the model that had
+   * room then.
+   */
   hop<Spec extends { body?: string | FormData; requestedModel?: string }>(spec: Spec): Spec {
+    if (this.#roundStarts) {
+      this.#roundStarts = false;
+      this.#reorder();
+    }
     this.#hopStartedAt = performance.now();
     return { ...spec, body: this.body(), requestedModel: this.model };
   }
@@ -57,6 +76,13 @@ export class FailoverWalk {
   /** Reports a failover (`next` moved on): the `failover` event, with the time spent on `from`. */
   left(step: { from: string; to: string; reason: FailoverReason }, events?: CallEvents): void {
     events?.failover(step.from, step.to, step.reason, performance.now() - this.#hopStartedAt);
+  }
+
+  /** The models not tried yet in this round, ordered by room now (the plan's `order`). */
+  #reorder(): void {
+    if (!this.#order || this.#round.length - this.#index < 2) return;
+    const untried = this.#order(this.#round.slice(this.#index));
+    this.#round = [...this.#round.slice(0, this.#index), ...untried];
   }
 
   /** The request body of the next attempt. */
@@ -85,6 +111,7 @@ export class FailoverWalk {
     this.#failures.push({ model: from, error });
     if (this.#index + 1 < this.#round.length) {
       this.#index++;
+      this.#reorder();
       return { kind: 'failover', from, to: this.model, reason };
     }
     return retries < maxRetries ? this.#nextRound(retries, limits) : undefined;
@@ -103,6 +130,7 @@ export class FailoverWalk {
     if (delayMs === undefined) return undefined;
     this.#round = again;
     this.#index = 0;
+    this.#roundStarts = true;
     this.#failures = [];
     return { kind: 'wait', delayMs };
   }

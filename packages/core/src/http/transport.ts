@@ -383,14 +383,15 @@ export class Transport {
       const maxRetries = options.maxRetries ?? this.#config.maxRetries;
       let retries = 0;
       for (let attempt = 1; ; attempt++) {
-        const sent = walk ? walk.hop(spec) : spec;
         held ??=
           (events ? undefined : this.#acquireNow(scope)) ??
-          (await this.#acquire(sent, scope, events, attempt));
+          (await this.#acquire(spec, scope, events, attempt));
         if (plainHttpWarning) {
           await plainHttpWarning;
           plainHttpWarning = undefined;
         }
+        // A walk chooses its model once the slot is held (the room it sees is the room now).
+        const sent = walk ? walk.hop(spec) : spec;
         if (sent.requestedModel !== undefined) {
           held = countModelInflight(this.#config.budgetId, sent.requestedModel, held);
         }
