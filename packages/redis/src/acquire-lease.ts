@@ -42,7 +42,7 @@ export async function acquireLease(
         // No answer (in time): the script may still run and take a slot or a place in the queue.
         leases.release(id, token, limit);
         if (signal.aborted) throw signal.reason;
-        failingSince ??= Date.now();
+        failingSince ??= performance.now();
         if (!mayRetryAfterDrop(queue, cause, failingSince)) {
           return queue.onRedisFailure(request, slot, cause);
         }
@@ -77,8 +77,12 @@ export async function acquireLease(
   }
 }
 
-/** A dropped connection (not a timeout, not closed) is tried again for one command timeout. */
+/**
+ * A dropped connection (not a timeout, not closed) is tried again for one command timeout,
+ * measured on the monotonic clock (`failingSince` is `performance.now()`): a stepped wall clock
+ * neither cuts the wait short nor stretches it.
+ */
 function mayRetryAfterDrop(queue: LeaseQueue, cause: unknown, failingSince: number): boolean {
   const dropped = !queue.redis.closed && !(cause instanceof RedisTimeout);
-  return dropped && Date.now() - failingSince < queue.commandTimeout;
+  return dropped && performance.now() - failingSince < queue.commandTimeout;
 }

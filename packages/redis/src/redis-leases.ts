@@ -76,9 +76,16 @@ export class RedisLeases {
 
   /**
    * Removes a token from Redis (holder or waiter). A release whose reply is lost or late is sent
-   * again until it is answered or the lease would have expired anyway: no orphan slot.
+   * again until it is answered or the lease would have expired anyway: no orphan slot. `until` is
+   * on the monotonic clock (`performance.now()`): a wall clock stepped forward (NTP, a VM resume)
+   * must not end the retries early, nor one stepped back make them run past the TTL.
    */
-  release(id: string, token: string, limit: number, until = Date.now() + this.#options.ttl): void {
+  release(
+    id: string,
+    token: string,
+    limit: number,
+    until = performance.now() + this.#options.ttl,
+  ): void {
     const keys = this.keys(id);
     this.#redis
       .run(
@@ -87,7 +94,7 @@ export class RedisLeases {
         [token, keys.channel, String(limit)],
       )
       .catch(() => {
-        if (this.#redis.closed || Date.now() >= until) return; // expired by its TTL by now
+        if (this.#redis.closed || performance.now() >= until) return; // expired by its TTL by now
         setTimeout(
           () => this.release(id, token, limit, until),
           Math.min(this.#options.commandTimeout, 1000),
