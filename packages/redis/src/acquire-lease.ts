@@ -9,7 +9,7 @@ import { pollPause, WakeUps } from './wake-ups';
 export interface LeaseQueue {
   leases: RedisLeases;
   held: HeldLeases;
-  redis: Pick<RedisConnection, 'closed' | 'subscribe'>;
+  redis: Pick<RedisConnection, 'closed' | 'subscribe' | 'refusal'>;
   ttl: number;
   maxPoll: number;
   commandTimeout: number;
@@ -39,6 +39,9 @@ export async function acquireLease(
       try {
         answer = await leases.acquire(id, token, limit);
       } catch (cause) {
+        // Redis refused the budget (credentials, certificate, the user's rights): whatever the
+        // failure policy, the call fails with that configuration error.
+        if (queue.redis.refusal !== undefined) throw queue.redis.refusal;
         // No answer (in time): the script may still run and take a slot or a place in the queue.
         leases.release(id, token, limit);
         if (signal.aborted) throw signal.reason;

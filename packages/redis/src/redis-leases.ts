@@ -94,7 +94,8 @@ export class RedisLeases {
         [token, keys.channel, String(limit)],
       )
       .catch(() => {
-        if (this.#redis.closed || performance.now() >= until) return; // expired by its TTL by now
+        // Closed, refused, or expired by its TTL by now: nothing left to release.
+        if (this.#redis.closed || this.#redis.refusal || performance.now() >= until) return;
         setTimeout(
           () => this.release(id, token, limit, until),
           Math.min(this.#options.commandTimeout, 1000),

@@ -33,6 +33,8 @@ function fakeRedis(answer: (script: string, attempt: number) => Promise<unknown>
     },
     subscribe: async () => () => {},
     onReady: () => {},
+    ready: async () => {},
+    refusal: undefined,
     closed: false,
     close: async () => {},
   };
