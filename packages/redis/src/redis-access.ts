@@ -35,6 +35,7 @@ const PROBED: readonly (readonly [command: string, args: string])[] = [
   ['INCRBY', 'KEYS[2], 1'],
   ['DECR', 'KEYS[2]'],
   ['SET', "KEYS[3], '1', 'PX', 1000"],
+  ['PTTL', 'KEYS[3]'],
   ['PEXPIRE', 'KEYS[2], 1000'],
   ['PUBLISH', "ARGV[1], 'probe'"],
   ['DEL', 'KEYS[1], KEYS[2], KEYS[3]'],
@@ -78,7 +79,10 @@ export async function checkAccess(
   );
   let scripts: GatewayError | undefined;
   try {
-    const answer = await probe.evalProbe([keys.holders, keys.seq, keys.settle], [keys.channel]);
+    const answer = await probe.evalProbe(
+      [keys.holders, keys.seq, keys.settle],
+      [`${keys.wake}probe`],
+    );
     if (Array.isArray(answer) && answer.length === 2) {
       const [command, error] = answer.map(String) as [string, string];
       scripts = refusalOf(new Error(error), command) ?? commandRefused(command, error);

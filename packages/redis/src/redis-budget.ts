@@ -11,6 +11,7 @@ import { probeKeys } from './redis-access';
 import { connectRedis, type RedisTlsOptions } from './redis-connection';
 import { redisFailurePolicy, warnOnceEach } from './redis-failure-policy';
 import { RedisLeases } from './redis-leases';
+import { WakeUps } from './wake-ups';
 
 export interface RedisBudgetOptions {
   /** `redis://host:port` or `rediss://user:password@host:port` (TLS; an ACL user). */
@@ -96,18 +97,24 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
   });
   const leases = new RedisLeases(redis, { keyPrefix, ttl, commandTimeout }, stats);
   const held = new HeldLeases(leases, redis, ttl);
-  // Back after a drop (maybe a restart that lost every lease): re-take what this process holds.
-  redis.onReady(() => held.retakeAll());
+  const wakeUps = new WakeUps(redis, leases);
+  // Back after a drop (maybe a restart that lost every lease): re-take what this process holds,
+  // and let every waiter ask again (a slot handed over meanwhile was announced to nobody).
+  redis.onReady(() => {
+    held.retakeAll();
+    wakeUps.pollAll();
+  });
   const policy = options.onRedisFailure ?? 'fallback';
   const queue: LeaseQueue = {
     leases,
     held,
+    wakeUps,
     redis,
     ttl,
     maxPoll: options.maxPollIntervalMs ?? 1000,
     commandTimeout,
     warnOnce,
-    onRedisFailure: redisFailurePolicy(policy, held, warnOnce, stats),
+    onRedisFailure: redisFailurePolicy(policy, held, leases, warnOnce, stats),
   };
 
   async function acquire(request: BudgetAcquireRequest): Promise<BudgetLease> {

@@ -38,10 +38,13 @@ export interface RedisConnection {
    * Rejects with the refusal once Redis refused the budget.
    */
   run(script: string, keys: string[], args: string[]): Promise<unknown>;
-  /** Calls `wake` with each message on `channel`; resolves (even unsubscribed, bounded) with a
-   *  function that stops it. */
-  subscribe(channel: string, wake: (message: string) => void): Promise<() => void>;
-  /** Calls `listener` each time the script connection is (again) ready. */
+  /**
+   * Calls `listener` with each message on `channel`, for the budget's life. Resolves (bounded by
+   * the command timeout) with whether Redis confirmed the subscription; a failed one is tried
+   * again by the next call.
+   */
+  subscribe(channel: string, listener: (message: string) => void): Promise<boolean>;
+  /** Calls `listener` each time a connection is (again) ready: what it missed must be redone. */
   onReady(listener: () => void): void;
   /** Connects (once) and checks the budget's access; rejects with the refusal or a timeout. */
   ready(): Promise<void>;
@@ -103,7 +106,11 @@ class BudgetConnection implements RedisConnection {
   readonly #options: ConnectOptions;
   readonly #client: RedisClient;
   readonly #subscriber: RedisClient;
-  readonly #wakers = new Map<string, Set<(message: string) => void>>();
+  /** Per channel: its listeners, and whether Redis confirmed the subscription. */
+  readonly #channels = new Map<
+    string,
+    { listeners: Set<(message: string) => void>; active: Promise<boolean> }
+  >();
   #closed = false;
   #refusal: GatewayError | undefined;
   #connecting: Promise<void> | undefined;
@@ -180,32 +187,32 @@ class BudgetConnection implements RedisConnection {
     }
   }
 
-  async subscribe(channel: string, wake: (message: string) => void): Promise<() => void> {
-    let listeners = this.#wakers.get(channel);
-    if (!listeners) {
-      const set = new Set<(message: string) => void>();
-      listeners = set;
-      this.#wakers.set(channel, set);
-      await withTimeout(
-        this.#subscriber.subscribe(channel, (message: string) => {
-          for (const w of set) w(message);
-        }),
-        this.#options.commandTimeout,
-      ).catch(() => {}); // bounded polling still wakes us
+  subscribe(channel: string, listener: (message: string) => void): Promise<boolean> {
+    const known = this.#channels.get(channel);
+    if (known) {
+      known.listeners.add(listener);
+      return known.active;
     }
-    listeners.add(wake);
-    const set = listeners;
-    return () => {
-      set.delete(wake);
-      if (set.size === 0 && this.#wakers.get(channel) === set) {
-        this.#wakers.delete(channel);
-        this.#subscriber.unsubscribe(channel).catch(() => {});
-      }
-    };
+    const listeners = new Set([listener]);
+    const active = withTimeout(
+      this.#subscriber.subscribe(channel, (message: string) => {
+        for (const l of listeners) l(message);
+      }),
+      this.#options.commandTimeout,
+    ).then(
+      () => true,
+      () => {
+        this.#channels.delete(channel);
+        return false;
+      },
+    );
+    this.#channels.set(channel, { listeners, active });
+    return active;
   }
 
   onReady(listener: () => void): void {
     this.#client.on('ready', listener);
+    this.#subscriber.on('ready', listener);
   }
 
   async close(): Promise<void> {

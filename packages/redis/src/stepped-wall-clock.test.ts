@@ -5,6 +5,7 @@ import { HeldLeases } from './held-leases';
 import { ACQUIRE_SCRIPT, RELEASE_SCRIPT } from './lease-scripts';
 import type { RedisConnection } from './redis-connection';
 import { RedisLeases } from './redis-leases';
+import { WakeUps } from './wake-ups';
 
 // NTP steps and VM resumes move the wall clock (`Date`) by seconds or minutes; the client-side
 // lease timing (how long a dropped connection is waited for, how long a lost release is sent
@@ -31,7 +32,7 @@ function fakeRedis(answer: (script: string, attempt: number) => Promise<unknown>
       runs.push(script);
       return answer(script, runs.filter((s) => s === script).length);
     },
-    subscribe: async () => () => {},
+    subscribe: async () => true,
     onReady: () => {},
     ready: async () => {},
     refusal: undefined,
@@ -51,6 +52,7 @@ function queueOn(redis: RedisConnection, commandTimeout: number) {
   const queue: LeaseQueue = {
     leases,
     held: new HeldLeases(leases, redis, 15_000),
+    wakeUps: new WakeUps(redis, leases),
     redis,
     ttl: 15_000,
     maxPoll: 1000,
