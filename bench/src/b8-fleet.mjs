@@ -112,7 +112,7 @@ export async function runB8({ quick } = {}) {
         log(
           `B8 ${name}: ${fmtMs(result.wallMs)}, ${result.rejections} 429s, max ${result.maxInflight} in flight, ${(result.roundTripsPerRequest ?? 0).toFixed(2)} round trips/request, spread ${result.spread.toFixed(2)}`,
         );
-        (data[name] ??= []).push(result);
+        data[name] = [...(data[name] ?? []), result];
       }
     }
   } finally {
