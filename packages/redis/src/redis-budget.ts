@@ -57,7 +57,8 @@ export interface RedisBudget extends KeyBudget {
    * did not answer within `commandTimeoutMs`.
    */
   ready(): Promise<void>;
-  /** Closes the Redis connections. */
+  /** Sends the releases still pending (bounded by `commandTimeoutMs`), then closes the Redis
+   *  connections. */
   close(): Promise<void>;
 }
 
@@ -145,6 +146,9 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     },
     async close() {
       held.close();
+      // The releases just sent go out first (each bounded by the command timeout): a call that
+      // ended right before close() gives its slot back now, not after a TTL.
+      await leases.flush();
       await redis.close();
     },
   };

@@ -43,6 +43,8 @@ export class RedisLeases {
   readonly #redis: RedisConnection;
   readonly #options: RedisLeasesOptions;
   readonly #stats: LeaseCounters;
+  /** The releases sent and not answered yet. */
+  readonly #releasing = new Set<Promise<void>>();
   /** Ids whose state this process has seen in Redis: finding it gone later means Redis lost it. */
   readonly #known = new Set<string>();
 
@@ -104,20 +106,33 @@ export class RedisLeases {
     until = performance.now() + this.#options.ttl,
   ): void {
     const keys = this.keys(id);
-    this.#redis
+    const sent: Promise<void> = this.#redis
       .run(
         RELEASE_SCRIPT,
         [keys.holders, keys.queue, keys.seen, keys.limits, keys.settle],
         [token, keys.wake, String(limit), String(this.#options.ttl)],
       )
-      .catch(() => {
-        // Closed, refused, or expired by its TTL by now: nothing left to release.
-        if (this.#redis.closed || this.#redis.refusal || performance.now() >= until) return;
-        setTimeout(
-          () => this.release(id, token, limit, until),
-          Math.min(this.#options.commandTimeout, 1000),
-        ).unref?.();
-      });
+      .then(
+        () => {},
+        () => {
+          // Closed, refused, or expired by its TTL by now: nothing left to release.
+          if (this.#redis.closed || this.#redis.refusal || performance.now() >= until) return;
+          setTimeout(
+            () => this.release(id, token, limit, until),
+            Math.min(this.#options.commandTimeout, 1000),
+          ).unref?.();
+        },
+      )
+      .finally(() => this.#releasing.delete(sent));
+    this.#releasing.add(sent);
+  }
+
+  /**
+   * Resolves once every release sent so far is answered (or failed): closing the connection
+   * before would drop them, and their slots would stay taken for a TTL.
+   */
+  async flush(): Promise<void> {
+    await Promise.all([...this.#releasing]);
   }
 
   /**
