@@ -3,9 +3,12 @@
  * persistence, plus an admin connection for the counters (INFO) and for watching the leases.
  * Needs Debian's `redis-server` on PATH (`bash scripts/ensure-redis.sh`).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createClient } from 'redis';
 
 async function freePort() {
@@ -16,14 +19,52 @@ async function freePort() {
   return port;
 }
 
-/** Starts the server: `{ url, port, admin, commandCounts(), stop() }`. */
-export async function startRedisServer() {
+/**
+ * A throwaway CA and a certificate it signed for 127.0.0.1 (the `openssl` CLI), for a TLS-only
+ * server: `{ certFile, keyFile, caFile }`.
+ */
+export function makeCertificates() {
+  const dir = mkdtempSync(join(tmpdir(), 'infergate-bench-tls-'));
+  const run = (args) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'];
+  run(['req', '-x509', ...ec, '-subj', '/CN=bench CA', '-keyout', 'ca.key', '-out', 'ca.crt']);
+  run([
+    'req',
+    ...ec.slice(0, -2),
+    '-subj',
+    '/CN=localhost',
+    '-keyout',
+    'server.key',
+    '-out',
+    'server.csr',
+  ]);
+  writeFileSync(join(dir, 'san.cnf'), 'subjectAltName=IP:127.0.0.1\n');
+  run([
+    ...['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key'],
+    ...['-CAcreateserial', '-out', 'server.crt', '-days', '1', '-extfile', 'san.cnf'],
+  ]);
+  return {
+    certFile: join(dir, 'server.crt'),
+    keyFile: join(dir, 'server.key'),
+    caFile: join(dir, 'ca.crt'),
+  };
+}
+
+/**
+ * Starts the server: `{ url, port, admin, commandCounts(), stop() }`; TLS only (`rediss://`) when
+ * given `tls` (from `makeCertificates`).
+ */
+export async function startRedisServer({ tls } = {}) {
   const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+  const args = tls
+    ? [
+        ...['--port', '0', '--tls-port', String(port), ...common],
+        ...['--tls-cert-file', tls.certFile, '--tls-key-file', tls.keyFile],
+        ...['--tls-ca-cert-file', tls.caFile, '--tls-auth-clients', 'no'],
+      ]
+    : ['--port', String(port), ...common];
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'inherit'] });
   child.once('error', (error) => {
     throw new Error(
       `redis-server could not start (bash scripts/ensure-redis.sh): ${error.message}`,
@@ -35,14 +76,17 @@ export async function startRedisServer() {
     if (seen.includes('Ready to accept connections')) break;
   }
   child.stdout.resume();
-  const url = `redis://127.0.0.1:${port}`;
-  const admin = createClient({ url });
+  const url = `${tls ? 'rediss' : 'redis'}://127.0.0.1:${port}`;
+  const ca = tls ? readFileSync(tls.caFile, 'utf8') : undefined;
+  const admin = createClient({ url, ...(tls ? { socket: { tls: true, ca } } : {}) });
   admin.on('error', () => {});
   await admin.connect();
   return {
     url,
     port,
     admin,
+    /** The CA certificate (PEM) a client of a TLS server passes as `tls.ca`. */
+    ca,
     /**
      * What the server has run so far (`INFO commandstats`): `roundTrips`, the commands clients
      * sent that a budget sends (`EVAL`, `SUBSCRIBE`, `UNSUBSCRIBE`), and `all`, every command

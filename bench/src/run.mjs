@@ -14,9 +14,19 @@ import { runB4 } from './b4-bulk-embeddings.mjs';
 import { runB5 } from './b5-size-startup.mjs';
 import { runB6 } from './b6-memory.mjs';
 import { runB8 } from './b8-fleet.mjs';
+import { runB8s } from './b8s-serverless.mjs';
 import { renderMarkdown } from './report.mjs';
 
-const SUITES = { B1: runB1, B2: runB2, B3: runB3, B4: runB4, B5: runB5, B6: runB6, B8: runB8 };
+const SUITES = {
+  B1: runB1,
+  B2: runB2,
+  B3: runB3,
+  B4: runB4,
+  B5: runB5,
+  B6: runB6,
+  B8: runB8,
+  B8S: runB8s,
+};
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
