@@ -76,23 +76,41 @@ end
  *  A token that already holds a slot (handed over by a release whose message it missed) is
  *  granted again at once.
  *
- *  Live leases may be missing: the id's state lost (no `seq`: a restart without persistence,
- *  FLUSHALL), or leases expired while their processes live (Redis frozen longer than the TTL,
- *  or a holder stalled). Then the script asks on the census channel, where every process that
- *  has held a lease of the id listens: PUBLISH answers how many may have lost one (a crashed
- *  process answers nothing and costs no wait). When any may have, or the state was lost and this
- *  process saw it before, nothing is granted until they re-registered their leases (each answers
- *  once) or for at most 2/3 of the TTL (two refresh periods). The holders' key lives 20 TTLs
- *  after its last change, so expired leases are found as such after a long freeze too. */
+ *  Live leases may be missing: leases expired while their processes live (Redis frozen longer
+ *  than the TTL, or a holder stalled), or the id's state lost (no `seq`: a restart without
+ *  persistence, FLUSHALL). Then the script asks (a census): for expired leases, the budget
+ *  instance of each on its own wake channel, where it listens while it lives (a crashed or exited
+ *  process is not subscribed: PUBLISH answers 0 and it costs no wait); for lost state, every
+ *  process that has held a lease of the id, on the census channel. When any may have lost a
+ *  lease, or the state was lost and this process saw it before, nothing is granted until they
+ *  re-registered their leases (each answers once) or for at most 2/3 of the TTL (two refresh
+ *  periods). Leases that expire during that period have their instances asked too. The holders'
+ *  key lives 20 TTLs after its last change, so expired leases are found as such after a long
+ *  freeze too. */
 export const ACQUIRE_SCRIPT = `${NOW}
 local ttl = tonumber(ARGV[3])
 local lost = redis.call('EXISTS', KEYS[4]) == 0
-local expired = redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if expired > 0 then redis.call('INCRBY', KEYS[5], expired) end
-if (lost or expired > 0) and redis.call('EXISTS', KEYS[7]) == 0 then
-  local holding = redis.call('PUBLISH', ARGV[5], 'lost')
-  if holding > 0 or (lost and ARGV[4] == '1') then
-    redis.call('SET', KEYS[7], holding, 'PX', math.max(1, math.floor(ttl * 2 / 3)))
+local gone_leases = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
+local expired = #gone_leases
+local asking = 0
+if expired > 0 then
+  redis.call('ZREM', KEYS[1], unpack(gone_leases))
+  redis.call('INCRBY', KEYS[5], expired)
+  local asked = {}
+  for _, token in ipairs(gone_leases) do
+    local instance = string.match(token, '^[^:]+')
+    if not asked[instance] then
+      asked[instance] = true
+      asking = asking + redis.call('PUBLISH', ARGV[6] .. instance, 'census')
+    end
+  end
+end
+if redis.call('EXISTS', KEYS[7]) == 1 then
+  if asking > 0 then redis.call('INCRBY', KEYS[7], asking) end
+else
+  if lost then asking = asking + redis.call('PUBLISH', ARGV[5], 'lost') end
+  if asking > 0 or (lost and ARGV[4] == '1') then
+    redis.call('SET', KEYS[7], asking, 'PX', math.max(1, math.floor(ttl * 2 / 3)))
   end
 end
 ${DROP_GONE('KEYS[2]', 'KEYS[3]')}

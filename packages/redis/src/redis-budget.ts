@@ -98,7 +98,7 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
   });
   const leases = new RedisLeases(redis, { keyPrefix, ttl, commandTimeout }, stats);
   const held = new HeldLeases(leases, redis, ttl);
-  const wakeUps = new WakeUps(redis, leases);
+  const wakeUps = new WakeUps(redis, leases, (id) => held.answerCensus(id));
   // Back after a drop (maybe a restart that lost every lease): re-take what this process holds,
   // and let every waiter ask again (a slot handed over meanwhile was announced to nobody).
   redis.onReady(() => {

@@ -52,7 +52,7 @@ function queueOn(redis: RedisConnection, commandTimeout: number) {
   const queue: LeaseQueue = {
     leases,
     held: new HeldLeases(leases, redis, 15_000),
-    wakeUps: new WakeUps(redis, leases),
+    wakeUps: new WakeUps(redis, leases, () => {}),
     redis,
     ttl: 15_000,
     maxPoll: 1000,

@@ -12,6 +12,7 @@ function wakeUps() {
       },
     },
     { wakeChannel: (id) => `wake:${id}` },
+    () => {},
   );
   return { wake, deliver: (token: string) => deliver(token) };
 }

@@ -15,6 +15,9 @@ export type WakeReason = 'granted' | 'poll';
 export class WakeUps {
   readonly #redis: Pick<RedisConnection, 'subscribe'>;
   readonly #leases: Pick<RedisLeases, 'wakeChannel'>;
+  /** An acquire found leases of this instance expired on `id` and asks whether it still holds
+   *  them (a census, on the same channel). */
+  readonly #onCensus: (id: string) => void;
   /** Per id, the subscription to this instance's wake channel: true once Redis confirmed it. */
   readonly #listening = new Map<string, Promise<boolean>>();
   readonly #confirmed = new Set<string>();
@@ -23,9 +26,14 @@ export class WakeUps {
   /** Tokens handed a slot before their waiter started waiting (the message beat the answer). */
   readonly #early = new Set<string>();
 
-  constructor(redis: Pick<RedisConnection, 'subscribe'>, leases: Pick<RedisLeases, 'wakeChannel'>) {
+  constructor(
+    redis: Pick<RedisConnection, 'subscribe'>,
+    leases: Pick<RedisLeases, 'wakeChannel'>,
+    onCensus: (id: string) => void,
+  ) {
     this.#redis = redis;
     this.#leases = leases;
+    this.#onCensus = onCensus;
   }
 
   /** Subscribes to this instance's wake channel of `id` (once); resolves true once confirmed. */
@@ -33,7 +41,10 @@ export class WakeUps {
     let listening = this.#listening.get(id);
     if (!listening) {
       listening = this.#redis
-        .subscribe(this.#leases.wakeChannel(id), (token) => this.#handedOver(token))
+        .subscribe(this.#leases.wakeChannel(id), (message) => {
+          if (message === 'census') this.#onCensus(id);
+          else this.#handedOver(message);
+        })
         .then((active) => {
           if (active) this.#confirmed.add(id);
           else this.#listening.delete(id); // tried again by the next waiter

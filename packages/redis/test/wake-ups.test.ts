@@ -108,3 +108,37 @@ describe('a waiter whose message was lost', () => {
     expect((await acquire('third:1'))[0]).toBe(0);
   });
 });
+
+describe('an expired lease', () => {
+  async function scripts(ttlMs: number) {
+    const id = `census-${Math.random()}`;
+    const k = leaseKeys('infergate:budget', id);
+    const acquireKeys = [k.holders, k.queue, k.seen, k.seq, k.expired, k.limits, k.settle];
+    const acquire = (token: string) =>
+      admin.eval(ACQUIRE_SCRIPT, {
+        keys: acquireKeys,
+        arguments: [token, '1', String(ttlMs), '0', k.census, k.wake],
+      }) as Promise<number[]>;
+    return { k, acquire };
+  }
+
+  it('of a process that is gone costs no wait: nobody listens on its channel', async () => {
+    const { k, acquire } = await scripts(100);
+    expect((await acquire('gone:1'))[0]).toBe(1);
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await acquire('next:1'))[0]).toBe(1);
+    expect(await admin.exists(k.settle)).toBe(0);
+  });
+
+  it('of a process still alive is asked for on its own channel before anyone is granted', async () => {
+    const { k, acquire } = await scripts(100);
+    const asked: string[] = [];
+    await watcher.subscribe(`${k.wake}alive`, (message) => asked.push(message));
+    expect((await acquire('alive:1'))[0]).toBe(1);
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await acquire('next:1'))[0]).toBe(0);
+    expect(await admin.get(k.settle)).toBe('1');
+    await until(async () => asked.length > 0);
+    expect(asked).toEqual(['census']);
+  });
+});
