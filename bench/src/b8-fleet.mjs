@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { spawnEmulator } from './emulator-process.mjs';
 import { fmtMs, fmtRatio, log, median, target } from './harness.mjs';
-import { startRedisServer } from './redis-process.mjs';
+import { hasRedisServer, startRedisServer, withoutRedis } from './redis-process.mjs';
 
 const LATENCY_MS = 50;
 const CAP = 4;
@@ -88,6 +88,7 @@ async function runOnce({ processes, callers, total, redis, perCaller }) {
 const rate = (perSecond) => `${Math.round(perSecond).toLocaleString('en-US')}/s`;
 
 export async function runB8({ quick } = {}) {
+  if (!hasRedisServer()) return withoutRedis('B8');
   const total = quick ? 400 : 2000;
   const repeats = quick ? 1 : 2;
   const processes = 32;

@@ -18,7 +18,12 @@ import { fileURLToPath } from 'node:url';
 import { budgetId } from '@infergate/core/internal';
 import { spawnEmulator } from './emulator-process.mjs';
 import { fmtMs, log, target } from './harness.mjs';
-import { makeCertificates, startRedisServer } from './redis-process.mjs';
+import {
+  hasRedisServer,
+  makeCertificates,
+  startRedisServer,
+  withoutRedis,
+} from './redis-process.mjs';
 
 const LATENCY_MS = 50;
 const CAP = 4;
@@ -233,6 +238,7 @@ async function coldStartRows(samples) {
 }
 
 export async function runB8s({ quick, ttl = 2000 } = {}) {
+  if (!hasRedisServer()) return withoutRedis('B8s');
   const processes = quick ? 60 : 500;
   const alive = 40;
   log(`B8s churn: ${processes} processes, ≤ ${alive} alive, lease TTL ${ttl} ms`);

@@ -11,6 +11,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
 
+/** Whether `redis-server` is on PATH (B7, B8 and B8s need it: bash scripts/ensure-redis.sh). */
+export function hasRedisServer() {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A suite's result when `redis-server` is missing: no table, its target "not measured". */
+export function withoutRedis(suite) {
+  return {
+    sections: [],
+    targets: [
+      { text: `${suite} needs redis-server (bash scripts/ensure-redis.sh)`, met: undefined },
+    ],
+    data: {},
+  };
+}
+
 async function freePort() {
   const probe = createServer().listen(0, '127.0.0.1');
   await once(probe, 'listening');

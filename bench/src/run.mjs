@@ -106,7 +106,9 @@ for (const id of only) {
 
 console.log('\nTargets');
 for (const result of Object.values(results)) {
-  for (const t of result.targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.text}`);
+  for (const t of result.targets) {
+    console.log(`  ${t.met === undefined ? 'n/a   ' : t.met ? 'met   ' : 'MISSED'}  ${t.text}`);
+  }
 }
 
 if (write) {
