@@ -194,12 +194,13 @@ class BudgetConnection implements RedisConnection {
       return known.active;
     }
     const listeners = new Set([listener]);
-    const active = withTimeout(
+    // (After connecting: a first call subscribes beside its first script, before any connection.)
+    const subscribed = this.#connect().then(() =>
       this.#subscriber.subscribe(channel, (message: string) => {
         for (const l of listeners) l(message);
       }),
-      this.#options.commandTimeout,
-    ).then(
+    );
+    const active = withTimeout(subscribed, this.#options.commandTimeout).then(
       () => true,
       () => {
         this.#channels.delete(channel);
