@@ -31,26 +31,35 @@ end
 `;
 
 /**
- * Defines `grant(free, own)`: hands the free slots to the first waiters in ticket order (FIFO
- * across processes), each announced on its budget instance's wake channel (but `own`, the
- * waiter running the script), and says whether `own` got one. Needs `now` and `ttl`.
+ * Defines `grant(free, own, limit)`: hands the free slots to the first waiters in ticket order
+ * (FIFO across processes), each announced on its budget instance's wake channel (but `own`, the
+ * waiter running the script), and says whether `own` got one. The waiters that thereby become
+ * one of the first `limit` in line are told when the earliest lease expires (`near <ms> <token>`):
+ * until then they asked again only every TTL/3, and a crashed holder's slot must not wait for
+ * that. Needs `now` and `ttl`.
  */
 const GRANT = (holders: string, queueKey: string, seenKey: string, wakePrefix: string) => `
-local function grant(free, own)
+local function wake(token, message)
+  redis.call('PUBLISH', ${wakePrefix} .. string.match(token, '^[^:]+'), message)
+end
+local function grant(free, own, limit)
   if free <= 0 then return false end
   local first = redis.call('ZRANGE', ${queueKey}, 0, free - 1)
+  if #first == 0 then return false end
   local mine = false
   for _, token in ipairs(first) do
     redis.call('ZREM', ${queueKey}, token)
     redis.call('ZREM', ${seenKey}, token)
     redis.call('ZADD', ${holders}, now + ttl, token)
-    if token == own then
-      mine = true
-    else
-      redis.call('PUBLISH', ${wakePrefix} .. string.match(token, '^[^:]+'), token)
-    end
+    if token == own then mine = true else wake(token, token) end
   end
-  if #first > 0 then redis.call('PEXPIRE', ${holders}, ttl * 20) end
+  redis.call('PEXPIRE', ${holders}, ttl * 20)
+  local nearing = redis.call('ZRANGE', ${queueKey}, limit - #first, limit - 1)
+  if #nearing > 0 then
+    local earliest = redis.call('ZRANGE', ${holders}, 0, 0, 'WITHSCORES')
+    local change = math.max(0, tonumber(earliest[2]) - now)
+    for _, token in ipairs(nearing) do wake(token, 'near ' .. change .. ' ' .. token) end
+  end
   return mine
 end
 `;
@@ -124,7 +133,7 @@ if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
 end
 redis.call('ZADD', KEYS[3], now + ttl, ARGV[1])
 ${GRANT('KEYS[1]', 'KEYS[2]', 'KEYS[3]', 'ARGV[6]')}
-if redis.call('EXISTS', KEYS[7]) == 0 and grant(limit - redis.call('ZCARD', KEYS[1]), ARGV[1]) then
+if redis.call('EXISTS', KEYS[7]) == 0 and grant(limit - redis.call('ZCARD', KEYS[1]), ARGV[1], limit) then
   return {1, expired, limit, 0}
 end
 redis.call('PEXPIRE', KEYS[2], ttl * 2)
@@ -153,7 +162,7 @@ for _, other in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], now, '+inf')) do
 end
 ${DROP_GONE('KEYS[2]', 'KEYS[3]')}
 ${GRANT('KEYS[1]', 'KEYS[2]', 'KEYS[3]', 'ARGV[2]')}
-if redis.call('EXISTS', KEYS[5]) == 0 then grant(limit - redis.call('ZCARD', KEYS[1]), '') end
+if redis.call('EXISTS', KEYS[5]) == 0 then grant(limit - redis.call('ZCARD', KEYS[1]), '', limit) end
 return held
 `;
 
@@ -182,7 +191,7 @@ if ARGV[3] == '1' and redis.call('DECR', KEYS[3]) <= 0 then
     for _, other in ipairs(live) do smallest = math.min(smallest, tonumber(other)) end
     ${DROP_GONE('KEYS[4]', 'KEYS[5]')}
     ${GRANT('KEYS[1]', 'KEYS[4]', 'KEYS[5]', 'ARGV[4]')}
-    grant(smallest - redis.call('ZCARD', KEYS[1]), '')
+    grant(smallest - redis.call('ZCARD', KEYS[1]), '', smallest)
   end
 end
 return retaken

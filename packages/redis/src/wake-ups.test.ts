@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pollPause, WakeUps } from './wake-ups';
 
 /** A WakeUps whose subscription is confirmed at once; `deliver` plays a message on the channel. */
@@ -53,6 +53,33 @@ describe('WakeUps', () => {
     deliver('a');
     wake.expect('a');
     expect(await wake.wait('a', 1, never)).toBe('poll');
+  });
+
+  it('brings a wait forward when told the earliest lease expires sooner (now near the head)', async () => {
+    vi.useFakeTimers();
+    try {
+      const { wake, deliver } = wakeUps();
+      await wake.listen('id');
+      wake.expect('a');
+      let reason: string | undefined;
+      void wake.wait('a', 5000, never).then((r) => {
+        reason = r;
+      });
+      deliver('near 100 a');
+      await vi.advanceTimersByTimeAsync(110);
+      expect(reason).toBe('poll');
+      // Told of a later expiry than its own pause: nothing changes.
+      wake.expect('b');
+      let later: string | undefined;
+      void wake.wait('b', 200, never).then((r) => {
+        later = r;
+      });
+      deliver('near 9000 b');
+      await vi.advanceTimersByTimeAsync(210);
+      expect(later).toBe('poll');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('lets every waiter ask again when the pub/sub connection comes back', async () => {

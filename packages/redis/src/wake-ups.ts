@@ -21,8 +21,8 @@ export class WakeUps {
   /** Per id, the subscription to this instance's wake channel: true once Redis confirmed it. */
   readonly #listening = new Map<string, Promise<boolean>>();
   readonly #confirmed = new Set<string>();
-  /** The tokens of this budget's waiters now, with the wake-up of those waiting. */
-  readonly #waiters = new Map<string, ((reason: WakeReason) => void) | undefined>();
+  /** The tokens of this budget's waiters now, with the wait of those waiting. */
+  readonly #waiters = new Map<string, Waiting | undefined>();
   /** Tokens handed a slot before their waiter started waiting (the message beat the answer). */
   readonly #early = new Set<string>();
 
@@ -43,6 +43,7 @@ export class WakeUps {
       listening = this.#redis
         .subscribe(this.#leases.wakeChannel(id), (message) => {
           if (message === 'census') this.#onCensus(id);
+          else if (message.startsWith('near ')) this.#nearHead(message);
           else this.#handedOver(message);
         })
         .then((active) => {
@@ -74,6 +75,7 @@ export class WakeUps {
   wait(token: string, pauseMs: number, signal: AbortSignal): Promise<WakeReason> {
     if (this.#early.delete(token)) return Promise.resolve('granted');
     return new Promise<WakeReason>((resolve) => {
+      const until = performance.now() + pauseMs;
       const finish = (reason: WakeReason) => {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
@@ -81,23 +83,42 @@ export class WakeUps {
         resolve(reason);
       };
       const onAbort = () => finish('poll');
-      const timer = setTimeout(() => finish('poll'), pauseMs);
+      let timer = setTimeout(() => finish('poll'), pauseMs);
+      const hurry = (ms: number) => {
+        if (performance.now() + ms >= until) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => finish('poll'), ms);
+      };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.#waiters.set(token, finish);
+      this.#waiters.set(token, { finish, hurry });
     });
   }
 
   /** The pub/sub connection is back: what was announced meanwhile is lost, so every waiter asks. */
   pollAll(): void {
-    for (const finish of [...this.#waiters.values()]) finish?.('poll');
+    for (const waiting of [...this.#waiters.values()]) waiting?.finish('poll');
   }
 
   #handedOver(token: string): void {
     if (!this.#waiters.has(token)) return; // its waiter left (its release frees the slot)
-    const finish = this.#waiters.get(token);
-    if (finish) finish('granted');
+    const waiting = this.#waiters.get(token);
+    if (waiting) waiting.finish('granted');
     else this.#early.add(token);
   }
+
+  /** `near <ms> <token>`: now one of the first in line, it asks again when the earliest lease
+   *  expires (a few ms past it, so that the server's clock has passed it too). */
+  #nearHead(message: string): void {
+    const [, ms, token] = message.split(' ');
+    const waiting = token === undefined ? undefined : this.#waiters.get(token);
+    if (waiting && Number.isFinite(Number(ms))) waiting.hurry(Number(ms) + 5);
+  }
+}
+
+/** A waiter's wait: ended by a handover or a poll, or brought forward (`hurry`). */
+interface Waiting {
+  finish(reason: WakeReason): void;
+  hurry(ms: number): void;
 }
 
 /**

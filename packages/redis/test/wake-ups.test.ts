@@ -49,7 +49,7 @@ describe('a release hands the slot over', () => {
   it('to the first waiter in line, FIFO across budgets, with one message per handover', async () => {
     const id = `handover-${Math.random()}`;
     const keys = leaseKeys('infergate:budget', id);
-    const messages: { channel: string; token: string }[] = [];
+    const messages: { channel: string; token: string }[] = []; // (token: the message)
     await watcher.pSubscribe(`${keys.wake}*`, (token, channel) =>
       messages.push({ channel, token }),
     );
@@ -77,12 +77,17 @@ describe('a release hands the slot over', () => {
     await until(async () => (await admin.zCard(keys.holders)) === 0);
 
     expect(granted).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    // One message per handover, each on the channel of the budget instance that owns the token.
-    expect(messages).toHaveLength(10);
-    for (const { channel, token } of messages) {
+    // One message per handover, each on the channel of the budget instance that owns the token;
+    // and the waiter that thereby becomes first in line is told when the earliest lease expires.
+    const handovers = messages.filter((m) => !m.token.startsWith('near '));
+    expect(handovers).toHaveLength(10);
+    for (const { channel, token } of handovers) {
       expect(channel).toBe(`${keys.wake}${token.split(':')[0]}`);
     }
-    expect(new Set(messages.map((m) => m.channel)).size).toBe(10);
+    expect(new Set(handovers.map((m) => m.channel)).size).toBe(10);
+    const nearing = messages.filter((m) => m.token.startsWith('near ')).map((m) => m.token);
+    expect(nearing.map((m) => m.split(' ')[2])).toEqual(handovers.slice(1).map((m) => m.token));
+    for (const m of nearing) expect(Number(m.split(' ')[1])).toBeGreaterThan(50_000);
   });
 });
 
