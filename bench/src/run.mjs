@@ -13,10 +13,22 @@ import { runB3 } from './b3-key-under-load.mjs';
 import { runB4 } from './b4-bulk-embeddings.mjs';
 import { runB5 } from './b5-size-startup.mjs';
 import { runB6 } from './b6-memory.mjs';
+import { runB8 } from './b8-fleet.mjs';
+import { runB8s } from './b8s-serverless.mjs';
 import { runB9 } from './b9-steering.mjs';
 import { renderMarkdown } from './report.mjs';
 
-const SUITES = { B1: runB1, B2: runB2, B3: runB3, B4: runB4, B5: runB5, B6: runB6, B9: runB9 };
+const SUITES = {
+  B1: runB1,
+  B2: runB2,
+  B3: runB3,
+  B4: runB4,
+  B5: runB5,
+  B6: runB6,
+  B8: runB8,
+  B8S: runB8s,
+  B9: runB9,
+};
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -96,7 +108,9 @@ for (const id of only) {
 
 console.log('\nTargets');
 for (const result of Object.values(results)) {
-  for (const t of result.targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.text}`);
+  for (const t of result.targets) {
+    console.log(`  ${t.met === undefined ? 'n/a   ' : t.met ? 'met   ' : 'MISSED'}  ${t.text}`);
+  }
 }
 
 if (write) {

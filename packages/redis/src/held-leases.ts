@@ -65,7 +65,7 @@ export class HeldLeases {
       );
       refresh.unref?.();
       entry = { tokens: new Map(), refresh };
-      this.#answerCensus(id);
+      this.#listenForCensus(id);
       this.#held.set(id, entry);
     }
     entry.tokens.set(token, limit);
@@ -91,13 +91,21 @@ export class HeldLeases {
   }
 
   /**
-   * From its first lease of `id` on, this process listens on the id's census channel and answers
-   * every census (re-taking what it holds, or nothing): an acquire that counted it among the
+   * Answers a census (re-taking what this process holds of `id`, or nothing): an acquire found
+   * leases of this budget instance expired (asked on its wake channel), or the id's state lost.
+   */
+  answerCensus(id: string): void {
+    this.#refresh(id, true);
+  }
+
+  /**
+   * From its first lease of `id` on, this process listens on the id's census channel (a census
+   * after Redis lost the id's state) and answers each: an acquire that counted it among the
    * listeners waits for its answer, so it never leaves while one may be on its way.
    */
-  #answerCensus(id: string): void {
+  #listenForCensus(id: string): void {
     if (this.#census.has(id)) return;
     this.#census.add(id);
-    void this.#redis.subscribe(this.#leases.keys(id).census, () => this.#refresh(id, true));
+    void this.#redis.subscribe(this.#leases.keys(id).census, () => this.answerCensus(id));
   }
 }

@@ -10,6 +10,8 @@
  *   {prefix:id}:limits   ZSET limit → expiry: the limits of the processes using the id lately;
  *                        the smallest applies to everyone, so tickets stay in order
  *   {prefix:id}:settle   set while live holders re-register after a loss; nothing is granted
+ * A lease's token is `<budget instance>:<n>`: a slot handed to a waiter is announced on that
+ * instance's own channel, {prefix:id}:wake:<instance>, so a release wakes one process, not all.
  * Time comes from the server (TIME) so clocks of the processes never matter.
  */
 
@@ -17,6 +19,49 @@
 const NOW = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`;
+
+/** Removes the waiters that stopped asking (their `seen` expired: a crashed or frozen process). */
+const DROP_GONE = (queueKey: string, seenKey: string) => `
+local gone = redis.call('ZRANGEBYSCORE', ${seenKey}, '-inf', now)
+if #gone > 0 then
+  redis.call('ZREM', ${queueKey}, unpack(gone))
+  redis.call('ZREM', ${seenKey}, unpack(gone))
+end
+`;
+
+/**
+ * Defines `grant(free, own, limit)`: hands the free slots to the first waiters in ticket order
+ * (FIFO across processes), each announced on its budget instance's wake channel (but `own`, the
+ * waiter running the script), and says whether `own` got one. The waiters that thereby become
+ * one of the first `limit` in line are told when the earliest lease expires (`near <ms> <token>`):
+ * until then they asked again only every TTL/3, and a crashed holder's slot must not wait for
+ * that. Needs `now` and `ttl`.
+ */
+const GRANT = (holders: string, queueKey: string, seenKey: string, wakePrefix: string) => `
+local function wake(token, message)
+  redis.call('PUBLISH', ${wakePrefix} .. string.match(token, '^[^:]+'), message)
+end
+local function grant(free, own, limit)
+  if free <= 0 then return false end
+  local first = redis.call('ZRANGE', ${queueKey}, 0, free - 1)
+  if #first == 0 then return false end
+  local mine = false
+  for _, token in ipairs(first) do
+    redis.call('ZREM', ${queueKey}, token)
+    redis.call('ZREM', ${seenKey}, token)
+    redis.call('ZADD', ${holders}, now + ttl, token)
+    if token == own then mine = true else wake(token, token) end
+  end
+  redis.call('PEXPIRE', ${holders}, ttl * 20)
+  local nearing = redis.call('ZRANGE', ${queueKey}, limit - #first, limit - 1)
+  if #nearing > 0 then
+    local earliest = redis.call('ZRANGE', ${holders}, 0, 0, 'WITHSCORES')
+    local change = math.max(0, tonumber(earliest[2]) - now)
+    for _, token in ipairs(nearing) do wake(token, 'near ' .. change .. ' ' .. token) end
+  end
+  return mine
+end
 `;
 
 /** Records `limit` for `ttl * 2` and sets `limit` to the smallest live one. KEYS[limitsKey]. */
@@ -31,60 +76,83 @@ end
 `;
 
 /** KEYS: holders, queue, seen, seq, expired, limits, settle.
- *  ARGV: token, limit, ttlMs, known (1 when this process saw the id's state before), census channel.
- *  Returns { granted (0/1), leases expired by this call, the limit that applies }. A waiter is
- *  granted when it is among the first (limit − holders) of the queue, so slots go out in ticket
- *  order (FIFO across processes).
+ *  ARGV: token, limit, ttlMs, known (1 when this process saw the id's state before), census
+ *  channel, wake channel prefix.
+ *  Returns { granted (0/1), leases expired by this call, the limit that applies, the waiter's
+ *  place in the queue (0 = next), ms until the next change no message announces (the earliest
+ *  lease's expiry or the end of a settle period; -1: none) }. The free slots go to the first waiters in ticket order (FIFO
+ *  across processes): this one when it is among them, the others announced on their channels.
+ *  A token that already holds a slot (handed over by a release whose message it missed) is
+ *  granted again at once.
  *
- *  Live leases may be missing: the id's state lost (no `seq`: a restart without persistence,
- *  FLUSHALL), or leases expired while their processes live (Redis frozen longer than the TTL,
- *  or a holder stalled). Then the script asks on the census channel, where every process that
- *  has held a lease of the id listens: PUBLISH answers how many may have lost one (a crashed
- *  process answers nothing and costs no wait). When any may have, or the state was lost and this
- *  process saw it before, nothing is granted until they re-registered their leases (each answers
- *  once) or for at most 2/3 of the TTL (two refresh periods). The holders' key lives 20 TTLs
- *  after its last change, so expired leases are found as such after a long freeze too. */
+ *  Live leases may be missing: leases expired while their processes live (Redis frozen longer
+ *  than the TTL, or a holder stalled), or the id's state lost (no `seq`: a restart without
+ *  persistence, FLUSHALL). Then the script asks (a census): for expired leases, the budget
+ *  instance of each on its own wake channel, where it listens while it lives (a crashed or exited
+ *  process is not subscribed: PUBLISH answers 0 and it costs no wait); for lost state, every
+ *  process that has held a lease of the id, on the census channel. When any may have lost a
+ *  lease, or the state was lost and this process saw it before, nothing is granted until they
+ *  re-registered their leases (each answers once) or for at most 2/3 of the TTL (two refresh
+ *  periods). Leases that expire during that period have their instances asked too. The holders'
+ *  key lives 20 TTLs after its last change, so expired leases are found as such after a long
+ *  freeze too. */
 export const ACQUIRE_SCRIPT = `${NOW}
 local ttl = tonumber(ARGV[3])
 local lost = redis.call('EXISTS', KEYS[4]) == 0
-local expired = redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if expired > 0 then redis.call('INCRBY', KEYS[5], expired) end
-if (lost or expired > 0) and redis.call('EXISTS', KEYS[7]) == 0 then
-  local holding = redis.call('PUBLISH', ARGV[5], 'lost')
-  if holding > 0 or (lost and ARGV[4] == '1') then
-    redis.call('SET', KEYS[7], holding, 'PX', math.max(1, math.floor(ttl * 2 / 3)))
+local gone_leases = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
+local expired = #gone_leases
+local asking = 0
+if expired > 0 then
+  redis.call('ZREM', KEYS[1], unpack(gone_leases))
+  redis.call('INCRBY', KEYS[5], expired)
+  local asked = {}
+  for _, token in ipairs(gone_leases) do
+    local instance = string.match(token, '^[^:]+')
+    if not asked[instance] then
+      asked[instance] = true
+      asking = asking + redis.call('PUBLISH', ARGV[6] .. instance, 'census')
+    end
   end
 end
-local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
-if #gone > 0 then
-  redis.call('ZREM', KEYS[2], unpack(gone))
-  redis.call('ZREM', KEYS[3], unpack(gone))
+if redis.call('EXISTS', KEYS[7]) == 1 then
+  if asking > 0 then redis.call('INCRBY', KEYS[7], asking) end
+else
+  if lost then asking = asking + redis.call('PUBLISH', ARGV[5], 'lost') end
+  if asking > 0 or (lost and ARGV[4] == '1') then
+    redis.call('SET', KEYS[7], asking, 'PX', math.max(1, math.floor(ttl * 2 / 3)))
+  end
 end
+${DROP_GONE('KEYS[2]', 'KEYS[3]')}
 ${EFFECTIVE_LIMIT('KEYS[6]', 'ARGV[2]', 'ttl')}
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+  redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
+  return {1, expired, limit, 0}
+end
 if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
   redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), ARGV[1])
 end
 redis.call('ZADD', KEYS[3], now + ttl, ARGV[1])
-local free = limit - redis.call('ZCARD', KEYS[1])
-local rank = redis.call('ZRANK', KEYS[2], ARGV[1])
-if free > 0 and rank < free and redis.call('EXISTS', KEYS[7]) == 0 then
-  redis.call('ZREM', KEYS[2], ARGV[1])
-  redis.call('ZREM', KEYS[3], ARGV[1])
-  redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
-  redis.call('PEXPIRE', KEYS[1], ttl * 20)
-  return {1, expired, limit}
+${GRANT('KEYS[1]', 'KEYS[2]', 'KEYS[3]', 'ARGV[6]')}
+if redis.call('EXISTS', KEYS[7]) == 0 and grant(limit - redis.call('ZCARD', KEYS[1]), ARGV[1], limit) then
+  return {1, expired, limit, 0}
 end
 redis.call('PEXPIRE', KEYS[2], ttl * 2)
 redis.call('PEXPIRE', KEYS[3], ttl * 2)
-return {0, expired, limit}
+local change = -1
+local earliest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if #earliest > 0 then change = math.max(0, tonumber(earliest[2]) - now) end
+local settling = redis.call('PTTL', KEYS[7])
+if settling > 0 and (change < 0 or settling < change) then change = settling end
+return {0, expired, limit, redis.call('ZRANK', KEYS[2], ARGV[1]), change}
 `;
 
-/** KEYS: holders, queue, seen, limits. ARGV: token, channel, limit. Frees a slot (or leaves the
- *  queue) and wakes only the waiters now first in line for a free slot: it publishes their tokens
- *  (a waiter not named keeps sleeping until its bounded poll), so a release costs one script per
- *  woken waiter instead of one per waiter. Returns 1 when the token held a slot. Idempotent: a
- *  release sent again (after a lost reply) changes nothing. */
+/** KEYS: holders, queue, seen, limits, settle. ARGV: token, wake channel prefix, limit, ttlMs.
+ *  Frees a slot (or leaves the queue) and hands the free slots to the first waiters in line, each
+ *  woken on its own instance's channel: one message per slot handed over, whatever the number of
+ *  waiters or processes. Returns 1 when the token held a slot. Idempotent: a release sent again
+ *  (after a lost reply) changes nothing. */
 export const RELEASE_SCRIPT = `${NOW}
+local ttl = tonumber(ARGV[4])
 local held = redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
@@ -92,30 +160,40 @@ local limit = tonumber(ARGV[3])
 for _, other in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], now, '+inf')) do
   limit = math.min(limit, tonumber(other))
 end
-local free = limit - redis.call('ZCARD', KEYS[1])
-if free > 0 then
-  local first = redis.call('ZRANGE', KEYS[2], 0, free - 1)
-  if #first > 0 then redis.call('PUBLISH', ARGV[2], table.concat(first, ' ')) end
-end
+${DROP_GONE('KEYS[2]', 'KEYS[3]')}
+${GRANT('KEYS[1]', 'KEYS[2]', 'KEYS[3]', 'ARGV[2]')}
+if redis.call('EXISTS', KEYS[5]) == 0 then grant(limit - redis.call('ZCARD', KEYS[1]), '', limit) end
 return held
 `;
 
-/** KEYS: holders, limits, settle. ARGV: ttlMs, limit, census (1 when answering a census), tokens….
+/** KEYS: holders, limits, settle, queue, seen. ARGV: ttlMs, limit, census (1 when answering a
+ *  census), wake channel prefix, tokens….
  *  Extends the leases this process holds and re-takes any that Redis lost (expired while the
  *  process stalled, or wiped by a restart or FLUSHALL): a call in flight stays counted until it
- *  ends. Answering a census counts down the settle period. Returns how many were re-taken. */
+ *  ends. Answering a census counts down the settle period; the last answer ends it and hands the
+ *  free slots to the waiters in line. Returns how many were re-taken. */
 export const REFRESH_SCRIPT = `${NOW}
 local ttl = tonumber(ARGV[1])
 local retaken = 0
-for i = 4, #ARGV do
+for i = 5, #ARGV do
   if redis.call('ZADD', KEYS[1], now + ttl, ARGV[i]) == 1 then retaken = retaken + 1 end
 end
-if #ARGV >= 4 then
+if #ARGV >= 5 then
   redis.call('PEXPIRE', KEYS[1], ttl * 20)
   -- Its limit stays recorded while it holds leases (a census answer holding none records none).
   ${EFFECTIVE_LIMIT('KEYS[2]', 'ARGV[2]', 'ttl')}
 end
-if ARGV[3] == '1' and redis.call('DECR', KEYS[3]) <= 0 then redis.call('DEL', KEYS[3]) end
+if ARGV[3] == '1' and redis.call('DECR', KEYS[3]) <= 0 then
+  redis.call('DEL', KEYS[3])
+  local live = redis.call('ZRANGEBYSCORE', KEYS[2], now, '+inf')
+  if #live > 0 then
+    local smallest = tonumber(live[1])
+    for _, other in ipairs(live) do smallest = math.min(smallest, tonumber(other)) end
+    ${DROP_GONE('KEYS[4]', 'KEYS[5]')}
+    ${GRANT('KEYS[1]', 'KEYS[4]', 'KEYS[5]', 'ARGV[4]')}
+    grant(smallest - redis.call('ZCARD', KEYS[1]), '', smallest)
+  end
+end
 return retaken
 `;
 
@@ -128,8 +206,8 @@ export interface LeaseKeys {
   expired: string;
   limits: string;
   settle: string;
-  /** Pub/sub: the tokens of the waiters a release wakes. */
-  channel: string;
+  /** Pub/sub: the prefix of each budget instance's wake channel (`…:wake:<instance>`). */
+  wake: string;
   /** Pub/sub: an acquire asking the holders to re-take their leases. */
   census: string;
 }
@@ -144,7 +222,7 @@ export function leaseKeys(prefix: string, id: string): LeaseKeys {
     expired: `${base}:expired`,
     limits: `${base}:limits`,
     settle: `${base}:settle`,
-    channel: `${base}:released`,
+    wake: `${base}:wake:`,
     census: `${base}:census`,
   };
 }

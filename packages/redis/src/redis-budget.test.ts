@@ -1,6 +1,8 @@
 import { isGatewayError } from '@infergate/core';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../test/redis-server';
+import { leaseKeys } from './lease-scripts';
 import { createRedisBudget, type RedisBudget } from './redis-budget';
 
 let redis: TestRedis;
@@ -108,6 +110,30 @@ describe('createRedisBudget', () => {
     });
     expect(survivor.stats.expiredLeases).toBe(1);
     lease.release();
+  });
+
+  it('close() right after a release sends it first: the slot is free at once, not after a TTL', async () => {
+    const leaving = createRedisBudget({
+      url: redis.url,
+      commandTimeoutMs: 10_000,
+      leaseTtlMs: 60_000,
+    });
+    const id = `close-${Math.random()}`;
+    const lease = await leaving.acquire({
+      id,
+      limit: 1,
+      signal: new AbortController().signal,
+      deadline: far(),
+    });
+    lease.release();
+    await leaving.close();
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    try {
+      expect(await admin.zCard(leaseKeys('infergate:budget', id).holders)).toBe(0);
+    } finally {
+      await admin.close();
+    }
   });
 
   it('refreshes a lease held longer than its TTL', async () => {

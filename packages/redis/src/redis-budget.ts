@@ -2,17 +2,22 @@ import {
   type BudgetAcquireRequest,
   type BudgetLease,
   createInProcessBudget,
+  GatewayError,
   type KeyBudget,
 } from '@infergate/core';
 import { acquireLease, type LeaseQueue } from './acquire-lease';
 import { HeldLeases } from './held-leases';
-import { connectRedis } from './redis-connection';
+import { probeKeys } from './redis-access';
+import { connectRedis, type RedisTlsOptions } from './redis-connection';
 import { redisFailurePolicy, warnOnceEach } from './redis-failure-policy';
 import { RedisLeases } from './redis-leases';
+import { WakeUps } from './wake-ups';
 
 export interface RedisBudgetOptions {
-  /** `redis://host:port` or `rediss://…` (TLS, e.g. Upstash). */
+  /** `redis://host:port` or `rediss://user:password@host:port` (TLS; an ACL user). */
   url: string;
+  /** TLS settings for a `rediss://` URL, e.g. `ca` for a private certificate authority. */
+  tls?: RedisTlsOptions;
   /** Lease time to live: a crashed process's slot comes back after at most this. Default 15000. */
   leaseTtlMs?: number;
   /** Key prefix in Redis. Default `infergate:budget`. */
@@ -36,7 +41,7 @@ export interface RedisBudgetStats {
   /** Leases of this process that Redis had lost (expired during a stall, or wiped by a restart or
    *  `FLUSHALL`) and that the refresh took again, so their calls stay counted until they end. */
   retakenLeases: number;
-  /** Redis round trips made (acquire, refresh and release scripts). */
+  /** Redis round trips made (acquire, refresh and release scripts, and the one access check). */
   roundTrips: number;
   /** Calls served by the in-process fallback while Redis was unreachable (or slower than
    *  `commandTimeoutMs`). */
@@ -45,7 +50,15 @@ export interface RedisBudgetStats {
 
 export interface RedisBudget extends KeyBudget {
   readonly stats: RedisBudgetStats;
-  /** Closes the Redis connections. */
+  /**
+   * Connects now and checks that this Redis lets the budget in (credentials, TLS certificate, the
+   * user's commands, keys and channels). Optional: the first call does the same. Rejects with a
+   * `GatewayError`: `configuration_error` when Redis refused the budget, `network_error` when it
+   * did not answer within `commandTimeoutMs`.
+   */
+  ready(): Promise<void>;
+  /** Sends the releases still pending (bounded by `commandTimeoutMs`), then closes the Redis
+   *  connections. */
   close(): Promise<void>;
 }
 
@@ -73,24 +86,36 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
   // limit per id (also bounds the waiters that contend in Redis, so a release does not wake a herd).
   const local = createInProcessBudget();
   const warnOnce = warnOnceEach(options.warn ?? ((message: string) => console.warn(message)));
-  const redis = connectRedis(options.url, commandTimeout, () => {
-    stats.roundTrips += 1;
-  });
   const keyPrefix = options.keyPrefix ?? 'infergate:budget';
+  const redis = connectRedis({
+    url: options.url,
+    commandTimeout,
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
+    probe: probeKeys(keyPrefix),
+    onSend: () => {
+      stats.roundTrips += 1;
+    },
+  });
   const leases = new RedisLeases(redis, { keyPrefix, ttl, commandTimeout }, stats);
   const held = new HeldLeases(leases, redis, ttl);
-  // Back after a drop (maybe a restart that lost every lease): re-take what this process holds.
-  redis.onReady(() => held.retakeAll());
+  const wakeUps = new WakeUps(redis, leases, (id) => held.answerCensus(id));
+  // Back after a drop (maybe a restart that lost every lease): re-take what this process holds,
+  // and let every waiter ask again (a slot handed over meanwhile was announced to nobody).
+  redis.onReady(() => {
+    held.retakeAll();
+    wakeUps.pollAll();
+  });
   const policy = options.onRedisFailure ?? 'fallback';
   const queue: LeaseQueue = {
     leases,
     held,
+    wakeUps,
     redis,
     ttl,
     maxPoll: options.maxPollIntervalMs ?? 1000,
     commandTimeout,
     warnOnce,
-    onRedisFailure: redisFailurePolicy(policy, held, warnOnce, stats),
+    onRedisFailure: redisFailurePolicy(policy, held, leases, warnOnce, stats),
   };
 
   async function acquire(request: BudgetAcquireRequest): Promise<BudgetLease> {
@@ -107,8 +132,23 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
   return {
     stats,
     acquire,
+    async ready() {
+      try {
+        await redis.ready();
+      } catch (cause) {
+        if (cause instanceof GatewayError) throw cause;
+        throw new GatewayError({
+          code: 'network_error',
+          message: `@infergate/redis: Redis did not answer within ${commandTimeout} ms`,
+          cause,
+        });
+      }
+    },
     async close() {
       held.close();
+      // The releases just sent go out first (each bounded by the command timeout): a call that
+      // ended right before close() gives its slot back now, not after a TTL.
+      await leases.flush();
       await redis.close();
     },
   };

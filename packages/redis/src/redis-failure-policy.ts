@@ -1,6 +1,6 @@
 import { type BudgetAcquireRequest, type BudgetLease, GatewayError } from '@infergate/core';
 import type { HeldLeases } from './held-leases';
-import { newToken } from './redis-leases';
+import type { RedisLeases } from './redis-leases';
 
 /** Warns once per kind: the fallback, and a smaller limit found in Redis. */
 export type WarnOnce = (kind: 'fallback' | 'limit', message: string) => void;
@@ -22,6 +22,7 @@ export function warnOnceEach(warn: (message: string) => void): WarnOnce {
 export function redisFailurePolicy(
   policy: 'fallback' | 'error',
   held: HeldLeases,
+  leases: Pick<RedisLeases, 'newToken'>,
   warnOnce: WarnOnce,
   stats: { fallbackAcquires: number },
 ) {
@@ -41,6 +42,6 @@ export function redisFailurePolicy(
     stats.fallbackAcquires += 1;
     // The local slot is the fallback. Its token is re-taken in Redis by the refresh once Redis
     // answers, so other processes count this call while it runs.
-    return held.lease(request.id, newToken(), request.limit, slot);
+    return held.lease(request.id, leases.newToken(), request.limit, slot);
   };
 }

@@ -7,19 +7,16 @@ import {
 } from './lease-scripts';
 import type { RedisConnection } from './redis-connection';
 
-let tokenCounter = 0;
-
-/** A lease's token: unique across processes, never derived from the key. */
-export function newToken(): string {
-  tokenCounter += 1;
-  return `${crypto.randomUUID()}:${tokenCounter}`;
-}
-
 /** What one run of the acquire script answered. */
 export interface AcquireAnswer {
   granted: boolean;
   /** The smallest limit recorded for the id: the one that applies to every process. */
   appliedLimit: number;
+  /** Queued: how many waiters are ahead of this one. */
+  ahead: number;
+  /** Queued: ms until a lease expires or a settle period ends (no message announces either);
+   *  undefined when neither is pending. */
+  nextChangeMs: number | undefined;
 }
 
 /** The budget's counters these scripts feed (`RedisBudgetStats`). */
@@ -40,9 +37,14 @@ interface RedisLeasesOptions {
  * `retakenLeases` in `stats`.
  */
 export class RedisLeases {
+  /** This budget's own name in tokens and wake channels: random, never derived from the key. */
+  readonly instance = crypto.randomUUID();
+  #tokens = 0;
   readonly #redis: RedisConnection;
   readonly #options: RedisLeasesOptions;
   readonly #stats: LeaseCounters;
+  /** The releases sent and not answered yet. */
+  readonly #releasing = new Set<Promise<void>>();
   /** Ids whose state this process has seen in Redis: finding it gone later means Redis lost it. */
   readonly #known = new Set<string>();
 
@@ -56,6 +58,18 @@ export class RedisLeases {
     return leaseKeys(this.#options.keyPrefix, id);
   }
 
+  /** A lease's token, `<instance>:<n>`: unique across processes; a slot handed over to it is
+   *  announced on this instance's wake channel (`wakeChannel`). */
+  newToken(): string {
+    this.#tokens += 1;
+    return `${this.instance}:${this.#tokens}`;
+  }
+
+  /** Where the scripts announce the slots they hand to this instance's waiters on `id`. */
+  wakeChannel(id: string): string {
+    return `${this.keys(id).wake}${this.instance}`;
+  }
+
   /**
    * Takes a slot for `token`, or its place in the queue (kept until released). Rejects when Redis
    * does not answer in time: the script may still run, so the caller releases the token.
@@ -66,33 +80,59 @@ export class RedisLeases {
     const answer = await this.#redis.run(
       ACQUIRE_SCRIPT,
       [keys.holders, keys.queue, keys.seen, keys.seq, keys.expired, keys.limits, keys.settle],
-      [token, String(limit), String(ttl), this.#known.has(id) ? '1' : '0', keys.census],
+      [token, String(limit), String(ttl), this.#known.has(id) ? '1' : '0', keys.census, keys.wake],
     );
     this.#known.add(id);
-    const [granted, expired, applied] = answer as [number, number, number];
+    const [granted, expired, applied, ahead, change] = answer as number[];
     this.#stats.expiredLeases += Number(expired);
-    return { granted: Number(granted) === 1, appliedLimit: Number(applied) };
+    return {
+      granted: Number(granted) === 1,
+      appliedLimit: Number(applied),
+      ahead: Number(ahead ?? 0),
+      nextChangeMs: change === undefined || Number(change) < 0 ? undefined : Number(change),
+    };
   }
 
   /**
    * Removes a token from Redis (holder or waiter). A release whose reply is lost or late is sent
-   * again until it is answered or the lease would have expired anyway: no orphan slot.
+   * again until it is answered or the lease would have expired anyway: no orphan slot. `until` is
+   * on the monotonic clock (`performance.now()`): a wall clock stepped forward (NTP, a VM resume)
+   * must not end the retries early, nor one stepped back make them run past the TTL.
    */
-  release(id: string, token: string, limit: number, until = Date.now() + this.#options.ttl): void {
+  release(
+    id: string,
+    token: string,
+    limit: number,
+    until = performance.now() + this.#options.ttl,
+  ): void {
     const keys = this.keys(id);
-    this.#redis
+    const sent: Promise<void> = this.#redis
       .run(
         RELEASE_SCRIPT,
-        [keys.holders, keys.queue, keys.seen, keys.limits],
-        [token, keys.channel, String(limit)],
+        [keys.holders, keys.queue, keys.seen, keys.limits, keys.settle],
+        [token, keys.wake, String(limit), String(this.#options.ttl)],
       )
-      .catch(() => {
-        if (this.#redis.closed || Date.now() >= until) return; // expired by its TTL by now
-        setTimeout(
-          () => this.release(id, token, limit, until),
-          Math.min(this.#options.commandTimeout, 1000),
-        ).unref?.();
-      });
+      .then(
+        () => {},
+        () => {
+          // Closed, refused, or expired by its TTL by now: nothing left to release.
+          if (this.#redis.closed || this.#redis.refusal || performance.now() >= until) return;
+          setTimeout(
+            () => this.release(id, token, limit, until),
+            Math.min(this.#options.commandTimeout, 1000),
+          ).unref?.();
+        },
+      )
+      .finally(() => this.#releasing.delete(sent));
+    this.#releasing.add(sent);
+  }
+
+  /**
+   * Resolves once every release sent so far is answered (or failed): closing the connection
+   * before would drop them, and their slots would stay taken for a TTL.
+   */
+  async flush(): Promise<void> {
+    await Promise.all([...this.#releasing]);
   }
 
   /**
@@ -104,8 +144,8 @@ export class RedisLeases {
     this.#redis
       .run(
         REFRESH_SCRIPT,
-        [keys.holders, keys.limits, keys.settle],
-        [String(this.#options.ttl), String(limit), census ? '1' : '0', ...tokens],
+        [keys.holders, keys.limits, keys.settle, keys.queue, keys.seen],
+        [String(this.#options.ttl), String(limit), census ? '1' : '0', keys.wake, ...tokens],
       )
       .then((retaken) => {
         this.#stats.retakenLeases += Number(retaken);

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 
 /** A throwaway redis-server on a free loopback port, without persistence. */
 export interface TestRedis {
+  /** `redis://127.0.0.1:<port>`, or `rediss://…` when started with TLS. */
   url: string;
   port: number;
   stop(): Promise<void>;
@@ -25,12 +26,28 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-function spawnServer(port: number): Promise<ChildProcess> {
-  const child: ChildProcess = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+/** The server's certificate and key and the CA that signed it (files), for a TLS-only server. */
+export interface ServerTls {
+  certFile: string;
+  keyFile: string;
+  caFile: string;
+}
+
+function serverArgs(port: number, tls: ServerTls | undefined): string[] {
+  const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+  if (!tls) return ['--port', String(port), ...common];
+  // TLS only (no plain port), clients not asked for a certificate: as managed Redis services are.
+  return [
+    ...['--port', '0', '--tls-port', String(port), ...common],
+    ...['--tls-cert-file', tls.certFile, '--tls-key-file', tls.keyFile],
+    ...['--tls-ca-cert-file', tls.caFile, '--tls-auth-clients', 'no'],
+  ];
+}
+
+function spawnServer(port: number, tls?: ServerTls): Promise<ChildProcess> {
+  const child: ChildProcess = spawn('redis-server', serverArgs(port, tls), {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise<ChildProcess>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
@@ -54,18 +71,18 @@ async function kill(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-export async function startRedis(port?: number): Promise<TestRedis> {
+export async function startRedis(port?: number, tls?: ServerTls): Promise<TestRedis> {
   const chosen = port ?? (await freePort());
-  let child = await spawnServer(chosen);
+  let child = await spawnServer(chosen, tls);
   return {
-    url: `redis://127.0.0.1:${chosen}`,
+    url: `${tls ? 'rediss' : 'redis'}://127.0.0.1:${chosen}`,
     port: chosen,
     stop: () => kill(child),
     pause: () => child.kill('SIGSTOP'),
     resume: () => child.kill('SIGCONT'),
     async restart() {
       await kill(child);
-      child = await spawnServer(chosen);
+      child = await spawnServer(chosen, tls);
     },
   };
 }

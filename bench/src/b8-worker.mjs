@@ -1,0 +1,54 @@
+// One process of B8's fleet: CALLERS loops share REQUESTS chat calls on one key, with the
+// in-process budget (no REDIS_URL), one Redis budget for the process, or one Redis budget per
+// caller (BUDGET_PER_CALLER=1: every caller waits in Redis itself, the herd case). Connects and
+// warms up, prints "ready", starts on a line on stdin, prints a JSON summary.
+import { createGatewayClient } from '@infergate/core';
+import { createRedisBudget } from '@infergate/redis';
+import { CHAT_MODEL } from './canned-gateway.mjs';
+
+const { BASE_URL, API_KEY, REDIS_URL, CALLERS, REQUESTS, BUDGET_PER_CALLER } = process.env;
+const callers = Number(CALLERS);
+const budgetCount = REDIS_URL ? (BUDGET_PER_CALLER === '1' ? callers : 1) : 0;
+const budgets = Array.from({ length: budgetCount }, () => createRedisBudget({ url: REDIS_URL }));
+const clients = (budgets.length > 0 ? budgets : [undefined]).map((budget) =>
+  createGatewayClient({ baseURL: BASE_URL, apiKey: API_KEY, ...(budget ? { budget } : {}) }),
+);
+const call = (client, p) =>
+  client.chat({ model: CHAT_MODEL, messages: [{ role: 'user', content: p }] });
+
+// One after the other: 800 budgets connecting at once on a loaded 2-core machine would measure
+// the machine, not the budget (each connects once; the run starts when all are ready).
+for (const budget of budgets) await budget.ready();
+await call(clients[0], 'warm up');
+const trips = () => budgets.reduce((n, b) => n + b.stats.roundTrips, 0);
+const tripsBefore = trips();
+process.stdout.write('ready\n');
+process.stdin.once('data', async () => {
+  let next = 0;
+  let failures = 0;
+  /** Each call's time from asking to answer: queue wait (budget) + the gateway's latency. */
+  const callMs = [];
+  await Promise.all(
+    Array.from({ length: callers }, async (_, caller) => {
+      const client = clients[caller % clients.length];
+      while (next < Number(REQUESTS)) {
+        const i = next++;
+        const began = performance.now();
+        await call(client, `request ${i}`).catch(() => failures++);
+        callMs.push(performance.now() - began);
+      }
+    }),
+  );
+  callMs.sort((a, b) => a - b);
+  const summary = {
+    failures,
+    calls: callMs.length,
+    roundTrips: trips() - tripsBefore,
+    fallbackAcquires: budgets.reduce((n, b) => n + b.stats.fallbackAcquires, 0),
+    meanMs: callMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, callMs.length),
+    p95Ms: callMs[Math.floor(callMs.length * 0.95)] ?? 0,
+  };
+  process.stdout.write(`${JSON.stringify(summary)}\n`);
+  await Promise.all(budgets.map((b) => b.close()));
+  process.exit(0);
+});

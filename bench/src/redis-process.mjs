@@ -1,0 +1,132 @@
+/**
+ * A throwaway `redis-server` for the Redis benchmarks (B7, B8, B8s): a free loopback port, no
+ * persistence, plus an admin connection for the counters (INFO) and for watching the leases.
+ * Needs Debian's `redis-server` on PATH (`bash scripts/ensure-redis.sh`).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from 'redis';
+
+/** Whether `redis-server` is on PATH (B7, B8 and B8s need it: bash scripts/ensure-redis.sh). */
+export function hasRedisServer() {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A suite's result when `redis-server` is missing: no table, its target "not measured". */
+export function withoutRedis(suite) {
+  return {
+    sections: [],
+    targets: [
+      { text: `${suite} needs redis-server (bash scripts/ensure-redis.sh)`, met: undefined },
+    ],
+    data: {},
+  };
+}
+
+async function freePort() {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address();
+  probe.close();
+  return port;
+}
+
+/**
+ * A throwaway CA and a certificate it signed for 127.0.0.1 (the `openssl` CLI), for a TLS-only
+ * server: `{ certFile, keyFile, caFile }`.
+ */
+export function makeCertificates() {
+  const dir = mkdtempSync(join(tmpdir(), 'infergate-bench-tls-'));
+  const run = (args) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'];
+  run(['req', '-x509', ...ec, '-subj', '/CN=bench CA', '-keyout', 'ca.key', '-out', 'ca.crt']);
+  run([
+    'req',
+    ...ec.slice(0, -2),
+    '-subj',
+    '/CN=localhost',
+    '-keyout',
+    'server.key',
+    '-out',
+    'server.csr',
+  ]);
+  writeFileSync(join(dir, 'san.cnf'), 'subjectAltName=IP:127.0.0.1\n');
+  run([
+    ...['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key'],
+    ...['-CAcreateserial', '-out', 'server.crt', '-days', '1', '-extfile', 'san.cnf'],
+  ]);
+  return {
+    certFile: join(dir, 'server.crt'),
+    keyFile: join(dir, 'server.key'),
+    caFile: join(dir, 'ca.crt'),
+  };
+}
+
+/**
+ * Starts the server: `{ url, port, admin, commandCounts(), stop() }`; TLS only (`rediss://`) when
+ * given `tls` (from `makeCertificates`).
+ */
+export async function startRedisServer({ tls } = {}) {
+  const port = await freePort();
+  const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+  const args = tls
+    ? [
+        ...['--port', '0', '--tls-port', String(port), ...common],
+        ...['--tls-cert-file', tls.certFile, '--tls-key-file', tls.keyFile],
+        ...['--tls-ca-cert-file', tls.caFile, '--tls-auth-clients', 'no'],
+      ]
+    : ['--port', String(port), ...common];
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  child.once('error', (error) => {
+    throw new Error(
+      `redis-server could not start (bash scripts/ensure-redis.sh): ${error.message}`,
+    );
+  });
+  let seen = '';
+  for await (const chunk of child.stdout) {
+    seen += chunk;
+    if (seen.includes('Ready to accept connections')) break;
+  }
+  child.stdout.resume();
+  const url = `${tls ? 'rediss' : 'redis'}://127.0.0.1:${port}`;
+  const ca = tls ? readFileSync(tls.caFile, 'utf8') : undefined;
+  const admin = createClient({ url, ...(tls ? { socket: { tls: true, ca } } : {}) });
+  admin.on('error', () => {});
+  await admin.connect();
+  return {
+    url,
+    port,
+    admin,
+    /** The CA certificate (PEM) a client of a TLS server passes as `tls.ca`. */
+    ca,
+    /**
+     * What the server has run so far (`INFO commandstats`): `roundTrips`, the commands clients
+     * sent that a budget sends (`EVAL`, `SUBSCRIBE`, `UNSUBSCRIBE`), and `all`, every command
+     * including those the scripts ran.
+     */
+    async commandCounts() {
+      const commandstats = await admin.info('commandstats');
+      let roundTrips = 0;
+      let all = 0;
+      for (const [, name, calls] of commandstats.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+        all += Number(calls);
+        if (['eval', 'evalsha', 'subscribe', 'unsubscribe'].includes(name))
+          roundTrips += Number(calls);
+      }
+      return { roundTrips, all };
+    },
+    async stop() {
+      await admin.close().catch(() => {});
+      child.kill('SIGKILL');
+    },
+  };
+}

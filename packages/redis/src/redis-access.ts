@@ -1,0 +1,167 @@
+import { GatewayError } from '@infergate/core';
+import { type LeaseKeys, leaseKeys } from './lease-scripts';
+
+/**
+ * Whether this Redis lets the budget in: the credentials, the TLS certificate, and the commands,
+ * keys and channels its ACL user may use. A refusal is a configuration error, not an outage: the
+ * calls fail with it (whatever `onRedisFailure` says) instead of silently counting per process.
+ * No message here quotes the URL: it may hold the password.
+ */
+
+/** The id whose keys and channels the check works on (budget ids are `ig-…` hashes). */
+const PROBE_ID = 'access-check';
+
+export function probeKeys(keyPrefix: string): LeaseKeys {
+  return leaseKeys(keyPrefix, PROBE_ID);
+}
+
+/**
+ * Every command the lease scripts run, each called once the harmless way on the probe's keys
+ * (`KEYS[1]` a sorted set, `KEYS[2]` a counter, `KEYS[3]` a string; all deleted at the end) and
+ * channel (`ARGV[1]`, nobody listens). A test checks it names exactly the scripts' commands.
+ */
+const PROBED: readonly (readonly [command: string, args: string])[] = [
+  ['TIME', ''],
+  ['EXISTS', 'KEYS[1]'],
+  ['ZADD', "KEYS[1], 0, 'probe'"],
+  ['ZSCORE', "KEYS[1], 'probe'"],
+  ['ZRANK', "KEYS[1], 'probe'"],
+  ['ZCARD', 'KEYS[1]'],
+  ['ZRANGE', 'KEYS[1], 0, -1'],
+  ['ZRANGEBYSCORE', "KEYS[1], '-inf', '+inf'"],
+  ['ZREMRANGEBYSCORE', "KEYS[1], '-inf', '-inf'"],
+  ['ZREM', "KEYS[1], 'probe'"],
+  ['INCR', 'KEYS[2]'],
+  ['INCRBY', 'KEYS[2], 1'],
+  ['DECR', 'KEYS[2]'],
+  ['SET', "KEYS[3], '1', 'PX', 1000"],
+  ['PTTL', 'KEYS[3]'],
+  ['PEXPIRE', 'KEYS[2], 1000'],
+  ['PUBLISH', "ARGV[1], 'probe'"],
+  ['DEL', 'KEYS[1], KEYS[2], KEYS[3]'],
+];
+
+/** The commands the scripts run inside `EVAL`. */
+export const SCRIPT_COMMANDS: readonly string[] = PROBED.map(([command]) => command);
+
+/** Commands sent outside scripts: the scripts themselves, and the pub/sub of wake-ups and census. */
+export const CONNECTION_COMMANDS: readonly string[] = ['EVAL', 'SUBSCRIBE', 'UNSUBSCRIBE'];
+
+/** KEYS: a sorted set, a counter, a string. ARGV: a channel. Returns {} or {command, error}. */
+export const PROBE_SCRIPT = `
+local failed
+local function try(...)
+  if failed then return end
+  local answer = redis.pcall(...)
+  if type(answer) == 'table' and answer.err then failed = {(...), answer.err} end
+end
+${PROBED.map(([command, args]) => `try('${command}'${args === '' ? '' : `, ${args}`})`).join('\n')}
+return failed or {}
+`;
+
+/** What the access check needs of the connection (the script one and the pub/sub one). */
+export interface AccessProbe {
+  evalProbe(keys: string[], args: string[]): Promise<unknown>;
+  subscribeProbe(channel: string): Promise<void>;
+}
+
+/**
+ * Runs every command the budget needs, once, as its user: `undefined` when all may run, else the
+ * refusal naming the first one missing (or the keys or channels it may not use).
+ */
+export async function checkAccess(
+  probe: AccessProbe,
+  keys: LeaseKeys,
+): Promise<GatewayError | undefined> {
+  const subscribing = probe.subscribeProbe(keys.census).then(
+    () => undefined,
+    (cause: unknown) => refusalOf(cause, 'SUBSCRIBE'),
+  );
+  let scripts: GatewayError | undefined;
+  try {
+    const answer = await probe.evalProbe(
+      [keys.holders, keys.seq, keys.settle],
+      [`${keys.wake}probe`],
+    );
+    if (Array.isArray(answer) && answer.length === 2) {
+      const [command, error] = answer.map(String) as [string, string];
+      scripts = refusalOf(new Error(error), command) ?? commandRefused(command, error);
+    }
+  } catch (cause) {
+    scripts = refusalOf(cause, 'EVAL');
+    if (scripts === undefined) throw cause;
+  }
+  return scripts ?? (await subscribing);
+}
+
+/**
+ * The refusal an error from Redis or the TLS handshake means, or `undefined` when it is something
+ * else (an outage, a timeout). `command`: the one that failed, when known.
+ */
+export function refusalOf(cause: unknown, command?: string): GatewayError | undefined {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  const code = (cause as { code?: unknown } | null)?.code;
+  if (/^(WRONGPASS|NOAUTH)\b/.test(message)) {
+    return refusal(
+      `Redis refused the budget's credentials ("${message}"): check the user name and password in \`url\` (URL-encoded)`,
+      cause,
+    );
+  }
+  if (typeof code === 'string' && TLS_CERTIFICATE_CODES.test(code)) {
+    return refusal(
+      `Redis's TLS certificate was not accepted (${code}: ${message}): for a private CA, pass it as \`tls.ca\``,
+      cause,
+    );
+  }
+  // (Outside a script Redis says "no permissions to access one of the keys"; inside, "can't access".)
+  if (/access one of the keys|can't access at least one of the keys/.test(message)) {
+    return refusal(
+      `the Redis user may not use the budget's keys ("${message}"): grant the key pattern listed in @infergate/redis's README (\`~{<keyPrefix>:*}:*\`)`,
+      cause,
+    );
+  }
+  if (/access one of the channels|can't publish to the channel/.test(message)) {
+    return refusal(
+      `the Redis user may not use the budget's channels ("${message}"): grant the channel pattern listed in @infergate/redis's README (\`&{<keyPrefix>:*}:*\`)`,
+      cause,
+    );
+  }
+  const named = /no permissions to run the '([^']+)' command/.exec(message)?.[1];
+  if (named !== undefined || /can't run this command|^NOPERM\b/.test(message)) {
+    return commandRefused((named ?? command ?? 'a command').toUpperCase(), message, cause);
+  }
+  if (/^ERR unknown command\b/.test(message)) {
+    return refusal(
+      `this Redis does not support ${command ?? 'a command'}, which the shared budget needs ("${message}")`,
+      cause,
+    );
+  }
+  return undefined;
+}
+
+/** Node's codes for a certificate the TLS handshake did not accept. */
+const TLS_CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;
+
+function commandRefused(command: string, message: string, cause?: unknown): GatewayError {
+  return refusal(
+    `the Redis user cannot run ${command}, which the shared budget needs ("${message}"): grant the commands listed in @infergate/redis's README`,
+    cause,
+  );
+}
+
+function refusal(reason: string, cause: unknown): GatewayError {
+  return new GatewayError({
+    code: 'configuration_error',
+    message: `@infergate/redis: ${reason}. Every call of this budget fails with this error; fix the access and create the budget again.`,
+    ...(cause instanceof Error ? { cause: safeCause(cause) } : {}),
+  });
+}
+
+/** Only the message and code of the cause: never an object that might carry the URL. */
+function safeCause(cause: Error): Error {
+  const copy = new Error(cause.message);
+  copy.name = cause.name;
+  const { code } = cause as { code?: unknown };
+  if (typeof code === 'string') Object.assign(copy, { code });
+  return copy;
+}

@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createGatewayClient, type GatewayError, isGatewayError } from '@infergate/core';
+import { type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { createClient } from 'redis';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CONNECTION_COMMANDS, SCRIPT_COMMANDS } from '../src/redis-access';
+import { createRedisBudget, type RedisBudget, type RedisBudgetOptions } from '../src/redis-budget';
+import { startRedis, type TestRedis } from './redis-server';
+import { makeCertificates, type TestCertificates } from './tls-certificates';
+
+// Managed Redis as users have it: TLS only (certificates made here), and an ACL user created from
+// the very line the README gives, with nothing more. The budget must work over
+// rediss://user:password@…, refuse to start (a typed `configuration_error` naming what is missing)
+// when the user lacks anything, and never put the password or the gateway key in an error or a
+// log line.
+
+const README = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+/** The README's ACL line, as tokens: `ACL SETUSER infergate on >CHANGE-ME …`. */
+const ACL_LINE = (/^ACL SETUSER infergate .*$/m.exec(README)?.[0] ?? '').split(' ');
+
+let certificates: TestCertificates;
+let redis: TestRedis;
+let admin: ReturnType<typeof createClient>;
+let gateway: RunningEmulator;
+const open: RedisBudget[] = [];
+/** Everything written to the console or a budget's `warn` during the tests. */
+const logged: string[] = [];
+const secrets: string[] = [];
+
+beforeAll(async () => {
+  certificates = makeCertificates();
+  redis = await startRedis(undefined, certificates);
+  // The default user (no password) is the operator's: it creates the budget's users.
+  admin = createClient({ url: redis.url, socket: { tls: true, ca: certificates.ca } });
+  await admin.connect();
+  gateway = await startEmulator({ port: 0, scenario: { latencyMs: 20 } });
+  secrets.push(gateway.apiKey);
+  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+      logged.push(args.map(String).join(' '));
+    });
+  }
+});
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((b) => b.close()));
+});
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await admin?.close();
+  await gateway?.close();
+  await redis?.stop();
+  // Whatever the tests did, no line they logged held a password or the gateway key.
+  for (const secret of secrets) {
+    expect(logged.filter((line) => line.includes(secret))).toEqual([]);
+  }
+});
+
+/** Creates a user from the README's line (other name and password; `edit` changes the rules). */
+async function aclUser(edit: (rules: string[]) => string[] = (rules) => rules) {
+  const name = `infergate-${randomUUID().slice(0, 8)}`;
+  const password = `pw-${randomUUID()}`;
+  secrets.push(password);
+  const [acl, setuser, , ...rules] = ACL_LINE;
+  const withPassword = rules.map((rule) => (rule === '>CHANGE-ME' ? `>${password}` : rule));
+  await admin.sendCommand([acl!, setuser!, name, ...edit(withPassword)]);
+  const port = new URL(redis.url).port;
+  return { url: `rediss://${name}:${encodeURIComponent(password)}@127.0.0.1:${port}`, password };
+}
+
+function budget(options: RedisBudgetOptions): RedisBudget {
+  const b = createRedisBudget({
+    commandTimeoutMs: 10_000,
+    tls: { ca: certificates.ca },
+    warn: (message) => logged.push(message),
+    ...options,
+  });
+  open.push(b);
+  return b;
+}
+
+function client(b: RedisBudget) {
+  return createGatewayClient({
+    baseURL: gateway.url,
+    apiKey: gateway.apiKey,
+    budget: b,
+    maxRetries: 0,
+  });
+}
+
+const chat = (c: ReturnType<typeof client>, n: number) =>
+  c.chat({ model: 'community/general', messages: [{ role: 'user', content: `n${n}` }] });
+
+/** Every text an error shows: message, stack, JSON, and the same of its causes. */
+function everyText(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e !== undefined && depth < 5; depth++) {
+    parts.push(String(e), (e as Error).stack ?? '', JSON.stringify(e) ?? '');
+    e = (e as { cause?: unknown }).cause;
+  }
+  return parts.join('\n');
+}
+
+async function refusal(promise: Promise<unknown>): Promise<GatewayError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(isGatewayError(error), String(error)).toBe(true);
+  const typed = error as GatewayError;
+  expect(typed.code).toBe('configuration_error');
+  for (const secret of secrets) expect(everyText(typed)).not.toContain(secret);
+  return typed;
+}
+
+describe("the README's ACL line", () => {
+  it('grants exactly the commands the budget runs', () => {
+    const granted = ACL_LINE.filter((t) => t.startsWith('+')).map((t) => t.slice(1).toUpperCase());
+    expect(granted.toSorted()).toEqual([...CONNECTION_COMMANDS, ...SCRIPT_COMMANDS].toSorted());
+    expect(ACL_LINE).toContain('-@all');
+    expect(ACL_LINE).toContain('~{infergate:budget:*}:*');
+    expect(ACL_LINE).toContain('&{infergate:budget:*}:*');
+  });
+});
+
+describe('over rediss:// as the ACL user of the README', () => {
+  it('holds the key to 4 in flight across budgets, with no fallback and no 429', async () => {
+    const { url } = await aclUser();
+    const budgets = [budget({ url }), budget({ url }), budget({ url })];
+    await Promise.all(budgets.map((b) => b.ready()));
+    gateway.emulator.resetCounters();
+    const results = await Promise.all(
+      budgets.flatMap((b) => {
+        const c = client(b);
+        return Array.from({ length: 6 }, (_, i) => chat(c, i).then(() => 'ok'));
+      }),
+    );
+    expect(results).toEqual(Array(18).fill('ok'));
+    const { counters } = gateway.emulator;
+    expect(counters.concurrencyRejections).toBe(0);
+    expect(counters.maxInflight[gateway.apiKey]).toBeLessThanOrEqual(4);
+    expect(budgets.map((b) => b.stats.fallbackAcquires)).toEqual([0, 0, 0]);
+  });
+});
+
+describe('refuses to start when Redis does not let it in', () => {
+  const commands = ACL_LINE.filter((t) => t.startsWith('+')).map((t) => t.slice(1));
+
+  it.each(commands)('a user without +%s: configuration_error naming it', async (command) => {
+    const { url } = await aclUser((rules) => rules.filter((rule) => rule !== `+${command}`));
+    const b = budget({ url });
+    const error = await refusal(b.ready());
+    expect(error.message).toContain(`cannot run ${command.toUpperCase()}`);
+    // A call fails the same way before reaching the gateway, though the policy is 'fallback'.
+    const sent = gateway.emulator.counters.requests.chat;
+    expect(await refusal(chat(client(b), 0))).toBe(error);
+    expect(gateway.emulator.counters.requests.chat).toBe(sent);
+    expect(b.stats.fallbackAcquires).toBe(0);
+  });
+
+  it("a user whose key pattern does not cover the budget's keys", async () => {
+    const { url } = await aclUser((rules) =>
+      rules.map((rule) => (rule.startsWith('~') ? '~other:*' : rule)),
+    );
+    const error = await refusal(budget({ url }).ready());
+    expect(error.message).toContain("may not use the budget's keys");
+  });
+
+  it("a user whose channel pattern does not cover the budget's channels", async () => {
+    const { url } = await aclUser((rules) =>
+      rules.map((rule) => (rule.startsWith('&') ? '&other:*' : rule)),
+    );
+    const error = await refusal(budget({ url }).ready());
+    expect(error.message).toContain("may not use the budget's channels");
+  });
+
+  it('a wrong password', async () => {
+    const { url, password } = await aclUser();
+    const wrong = url.replace(encodeURIComponent(password), `not-${password}`);
+    secrets.push(`not-${password}`);
+    const error = await refusal(budget({ url: wrong }).ready());
+    expect(error.message).toContain("refused the budget's credentials");
+  });
+
+  it('a server certificate no trusted CA signed (no `tls.ca`)', async () => {
+    const { url } = await aclUser();
+    const b = createRedisBudget({ url, commandTimeoutMs: 10_000, warn: (m) => logged.push(m) });
+    open.push(b);
+    const error = await refusal(b.ready());
+    expect(error.message).toContain('TLS certificate was not accepted');
+  });
+
+  it('a URL it cannot use, without quoting it', () => {
+    const password = `pw-${randomUUID()}`;
+    secrets.push(password);
+    for (const url of [`https://user:${password}@host`, `rediss://user:${password}@host:port`]) {
+      let thrown: unknown;
+      try {
+        createRedisBudget({ url });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(isGatewayError(thrown) && thrown.code).toBe('configuration_error');
+      expect(everyText(thrown)).not.toContain(password);
+    }
+  });
+});

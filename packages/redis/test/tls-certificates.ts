@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServerTls } from './redis-server';
+
+/** A throwaway CA and a server certificate it signed for 127.0.0.1 / localhost (files + CA text). */
+export interface TestCertificates extends ServerTls {
+  /** The CA certificate (PEM): what a client passes as `tls.ca`. */
+  ca: string;
+}
+
+function openssl(dir: string, args: string[]): void {
+  try {
+    execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new Error(
+      missing
+        ? 'the TLS tests make their certificates with the `openssl` CLI: bash scripts/ensure-redis.sh installs it'
+        : `openssl ${args[0]} failed: ${String((error as { stderr?: unknown }).stderr ?? error)}`,
+    );
+  }
+}
+
+/** Makes the certificates in a fresh temporary directory (P-256 keys, valid for one day). */
+export function makeCertificates(): TestCertificates {
+  const dir = mkdtempSync(join(tmpdir(), 'infergate-redis-tls-'));
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  openssl(dir, [
+    'req',
+    '-x509',
+    ...ec,
+    '-subj',
+    '/CN=infergate test CA',
+    '-days',
+    '1',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+  ]);
+  openssl(dir, [
+    'req',
+    ...ec,
+    '-subj',
+    '/CN=localhost',
+    '-keyout',
+    'server.key',
+    '-out',
+    'server.csr',
+  ]);
+  writeFileSync(join(dir, 'san.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+  openssl(dir, [
+    'x509',
+    '-req',
+    ...['-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial'],
+    ...['-out', 'server.crt', '-days', '1', '-extfile', 'san.cnf'],
+  ]);
+  return {
+    certFile: join(dir, 'server.crt'),
+    keyFile: join(dir, 'server.key'),
+    caFile: join(dir, 'ca.crt'),
+    ca: readFileSync(join(dir, 'ca.crt'), 'utf8'),
+  };
+}
