@@ -11,7 +11,7 @@ import type { ChatCallOptions, ChatStreamOptions } from '../chat/chat-calls';
 import { openChatStream, postChat } from '../chat/chat-calls';
 import { type GatewayError, redactOwnKey } from '../errors/errors';
 import { lazily } from '../errors/load-lazily';
-import { Transport } from '../http/transport';
+import { Transport, withReservation } from '../http/transport';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
 import type {
   ChatRequest,
@@ -38,6 +38,7 @@ import { missingConfiguration, resolveOptions } from './options';
  * failed load is `client_code_unavailable`, and the next service call loads it again.
  */
 const loadServices = lazily('the service calls', () => import('../services/service-calls'));
+type ServiceCalls = typeof import('../services/service-calls');
 
 /**
  * The gateway client: a facade over the transport (budget, retries, deadlines), the catalog, the
@@ -208,6 +209,25 @@ export class GatewayClient {
     }
   }
 
+  /**
+   * Runs a service call with the services' code. On the first one (the code still loading) the
+   * call asks for its slot first, and its first request takes that slot: loading never costs it
+   * its place in the key's FIFO queue. A slot no request took (a refused input) goes back.
+   */
+  async #withServices<O extends CallOptions, T>(
+    opts: O | undefined,
+    run: (services: ServiceCalls, opts: O | undefined) => Promise<T>,
+  ): Promise<T> {
+    if (loadServices.loaded) return run(await loadServices(), opts);
+    const { transport } = this.#ready();
+    const reservation = transport.reserve(opts);
+    try {
+      return await run(await loadServices(), withReservation(opts, reservation));
+    } finally {
+      transport.release(reservation);
+    }
+  }
+
   /** The embedding engines `GET /capabilities` lists. */
   async embeddingEngines(opts?: CallOptions): Promise<EmbeddingEngine[]> {
     try {
@@ -267,8 +287,9 @@ export class GatewayClient {
   async embed(req: EmbeddingsRequest, opts?: CallOptions): Promise<EmbeddingsResponse> {
     try {
       const context = this.#ready();
-      const services = await loadServices();
-      return await services.embed(context, req, opts);
+      return await this.#withServices(opts, (services, callOpts) =>
+        services.embed(context, req, callOpts),
+      );
     } catch (error) {
       throw this.#own(error);
     }
@@ -278,8 +299,9 @@ export class GatewayClient {
   async embedMany(texts: string[], opts: EmbedManyOptions = {}): Promise<number[][]> {
     try {
       const context = this.#ready();
-      const services = await loadServices();
-      return await services.embedMany(context, texts, opts);
+      return await this.#withServices(opts, (services, callOpts) =>
+        services.embedMany(context, texts, callOpts ?? {}),
+      );
     } catch (error) {
       throw this.#own(error);
     }
@@ -289,8 +311,9 @@ export class GatewayClient {
   async translate(req: TranslationRequest, opts?: CallOptions): Promise<TranslationResponse> {
     try {
       const context = this.#ready();
-      const services = await loadServices();
-      return await services.translate(context, req, opts);
+      return await this.#withServices(opts, (services, callOpts) =>
+        services.translate(context, req, callOpts),
+      );
     } catch (error) {
       throw this.#own(error);
     }
@@ -300,8 +323,9 @@ export class GatewayClient {
   async ocr(req: OcrRequest, opts?: CallOptions): Promise<OcrResponse> {
     try {
       const context = this.#ready();
-      const services = await loadServices();
-      return await services.ocr(context, req, opts);
+      return await this.#withServices(opts, (services, callOpts) =>
+        services.ocr(context, req, callOpts),
+      );
     } catch (error) {
       throw this.#own(error);
     }
@@ -326,8 +350,9 @@ export class GatewayClient {
   ): Promise<TranscriptionResponse | string> {
     try {
       const context = this.#ready();
-      const services = await loadServices();
-      return await services.transcribe(context, req, opts);
+      return await this.#withServices(opts, (services, callOpts) =>
+        services.transcribe(context, req, callOpts),
+      );
     } catch (error) {
       throw this.#own(error);
     }

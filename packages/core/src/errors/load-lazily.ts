@@ -9,10 +9,16 @@ import { describeCause, GatewayError } from './errors';
  * failing in a browser) rejects with `client_code_unavailable`, the loader's error as its `cause`,
  * and is not kept: the next call imports it again, so a client recovers once the chunk is back.
  */
-export function lazily<T>(part: string, load: () => Promise<T>): () => Promise<T> {
+export interface Lazy<T> {
+  (): Promise<T>;
+  /** Whether the part has loaded (a call then awaits nothing but a resolved promise). */
+  readonly loaded: boolean;
+}
+
+export function lazily<T>(part: string, load: () => Promise<T>): Lazy<T> {
   let loaded: T | undefined;
   let loading: Promise<T> | undefined;
-  return () => {
+  const get = () => {
     if (loaded !== undefined) return Promise.resolve(loaded);
     loading ??= load().then(
       (module) => {
@@ -26,6 +32,7 @@ export function lazily<T>(part: string, load: () => Promise<T>): () => Promise<T
     );
     return loading;
   };
+  return Object.defineProperty(get, 'loaded', { get: () => loaded !== undefined }) as Lazy<T>;
 }
 
 /** The error of a part that could not be loaded. */

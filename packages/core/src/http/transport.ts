@@ -133,6 +133,32 @@ interface Stalls {
   watch: typeof import('./stall-watch');
 }
 
+/** A place in the key's queue taken before a call's code has loaded (`Transport.reserve`). */
+export interface Reservation {
+  scope: CallScope;
+  slot: Promise<ReleaseSlot>;
+  /** A request took it (or it was given back). */
+  taken: boolean;
+}
+
+const RESERVATION = Symbol('infergate.reservation');
+
+/** The call's options carrying a reservation for its first request (a copy; spreads keep it). */
+export function withReservation<T extends CallOptions>(
+  options: T | undefined,
+  reservation: Reservation,
+): T {
+  return { ...options, [RESERVATION]: reservation } as unknown as T;
+}
+
+/** The reservation on these options, once: the first request of the call takes it. */
+function takeReservation(options: CallOptions): Reservation | undefined {
+  const reservation = (options as { [RESERVATION]?: Reservation })[RESERVATION];
+  if (reservation === undefined || reservation.taken) return undefined;
+  reservation.taken = true;
+  return reservation;
+}
+
 /**
  * Attempt 1's slot when it was asked for before the call's lazily loaded code (`open`), and the
  * stall timers loading meanwhile. `slot` is cleared once an attempt takes it.
@@ -197,16 +223,22 @@ export class Transport {
    */
   async open(spec: RequestSpec, options: CallOptions = {}): Promise<OpenResponse> {
     checkCallOptions(options);
+    const reserved = takeReservation(options);
     const timeoutMs = Math.min(MAX_TIMEOUT_MS, options.timeoutMs ?? this.#config.timeoutMs);
     const onEvent = this.#config.onEvent;
-    if (spec.refusal) return this.#refuse(spec, spec.refusal, onEvent);
-    const scope = new CallScope(options.signal, timeoutMs);
+    if (spec.refusal) {
+      if (reserved) this.release(reserved);
+      return this.#refuse(spec, spec.refusal, onEvent);
+    }
+    const scope = reserved?.scope ?? new CallScope(options.signal, timeoutMs);
     const stalls = this.#stalls(spec);
     stalls?.catch(() => {});
     // What loads on first use (the events, the stall timers) loads while the first slot is asked
     // for: loading never costs a fresh client's first call its place in the key's FIFO queue.
     const first: FirstSlot = {
-      slot: onEvent || stalls ? this.#acquire(spec, scope, undefined, 1) : undefined,
+      slot:
+        reserved?.slot ??
+        (onEvent || stalls ? this.#acquire(spec, scope, undefined, 1) : undefined),
       stalls,
     };
     first.slot?.catch(() => {});
@@ -225,6 +257,31 @@ export class Transport {
       events?.failed(error);
       throw error;
     }
+  }
+
+  /**
+   * A place in the key's queue for a call whose code is still loading (client.ts: a first service
+   * call): its first slot is asked for now, and the call's first request takes it (`withReservation`
+   * on its options). The caller gives it back with `release` if no request took it.
+   */
+  reserve(options: CallOptions = {}): Reservation {
+    checkCallOptions(options);
+    const timeoutMs = Math.min(MAX_TIMEOUT_MS, options.timeoutMs ?? this.#config.timeoutMs);
+    const scope = new CallScope(options.signal, timeoutMs);
+    const slot = this.#acquire({ method: 'POST', path: '' }, scope, undefined, 1);
+    slot.catch(() => {});
+    return { scope, slot, taken: false };
+  }
+
+  /** Gives back a reservation no request took (the call failed before sending); else nothing. */
+  release(reservation: Reservation): void {
+    if (reservation.taken) return;
+    reservation.taken = true;
+    reservation.slot.then(
+      (release) => release(),
+      () => {},
+    );
+    reservation.scope.dispose();
   }
 
   /** A call refused before any request (`fallbackModels` left no model): its events, then the error. */
