@@ -29,10 +29,12 @@ export const CHAT_ONLY_TARGET_BYTES = 10 * 1024;
  * tool-call id fix ~0.7 KB, `withSettingNames` ~0.2 KB, the first call's early slot ~0.2 KB. Error
  * answers parsed lazily would take back ~0.3 KB but were not kept (a chunk failing to load in the
  * very moment the network misbehaves would hide the gateway's error); the rest of the growth is
- * the chat path's own new rules, so the ceiling became the measured 31 779 / 31 785 B. Lower it
- * with each cut until it reaches the target.
+ * the chat path's own new rules, so the ceiling became the measured 31 779 / 31 785 B; the first
+ * service call keeping its place in the queue while the services load (a reservation its first
+ * request takes) added ~0.2 KB: 32 018 / 32 006 B. Lower it with each cut until it reaches the
+ * target.
  */
-export const CHAT_ONLY_CEILING_BYTES = 31_785;
+export const CHAT_ONLY_CEILING_BYTES = 32_018;
 
 const FRAMEWORKS = ['ai', '@ai-sdk/*', '@langchain/*', 'zod', 'zod/*'];
 
