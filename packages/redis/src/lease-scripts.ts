@@ -80,10 +80,10 @@ end
  *  channel, wake channel prefix.
  *  Returns { granted (0/1), leases expired by this call, the limit that applies, the waiter's
  *  place in the queue (0 = next), ms until the next change no message announces (the earliest
- *  lease's expiry or the end of a settle period; -1: none) }. The free slots go to the first waiters in ticket order (FIFO
- *  across processes): this one when it is among them, the others announced on their channels.
- *  A token that already holds a slot (handed over by a release whose message it missed) is
- *  granted again at once.
+ *  lease's expiry or the end of a settle period; -1: none) }. The free slots go to the first
+ *  waiters in ticket order (FIFO across processes): this one when it is among them, the others
+ *  announced on their channels. A token that already holds a slot (handed over by a release
+ *  whose message it missed) is granted again at once.
  *
  *  Live leases may be missing: leases expired while their processes live (Redis frozen longer
  *  than the TTL, or a holder stalled), or the id's state lost (no `seq`: a restart without
