@@ -7,27 +7,19 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { runB1 } from './b1-chat-overhead.mjs';
-import { runB2 } from './b2-streaming.mjs';
-import { runB3 } from './b3-key-under-load.mjs';
-import { runB4 } from './b4-bulk-embeddings.mjs';
-import { runB5 } from './b5-size-startup.mjs';
-import { runB6 } from './b6-memory.mjs';
-import { runB8 } from './b8-fleet.mjs';
-import { runB8s } from './b8s-serverless.mjs';
-import { runB9 } from './b9-steering.mjs';
 import { renderMarkdown } from './report.mjs';
 
+// Loaded when run: `--only B8` needs neither the adapters' builds nor the anchors.
 const SUITES = {
-  B1: runB1,
-  B2: runB2,
-  B3: runB3,
-  B4: runB4,
-  B5: runB5,
-  B6: runB6,
-  B8: runB8,
-  B8S: runB8s,
-  B9: runB9,
+  B1: () => import('./b1-chat-overhead.mjs').then((m) => m.runB1),
+  B2: () => import('./b2-streaming.mjs').then((m) => m.runB2),
+  B3: () => import('./b3-key-under-load.mjs').then((m) => m.runB3),
+  B4: () => import('./b4-bulk-embeddings.mjs').then((m) => m.runB4),
+  B5: () => import('./b5-size-startup.mjs').then((m) => m.runB5),
+  B6: () => import('./b6-memory.mjs').then((m) => m.runB6),
+  B8: () => import('./b8-fleet.mjs').then((m) => m.runB8),
+  B8S: () => import('./b8s-serverless.mjs').then((m) => m.runB8s),
+  B9: () => import('./b9-steering.mjs').then((m) => m.runB9),
 };
 
 const args = process.argv.slice(2);
@@ -92,8 +84,9 @@ console.log(
 );
 const results = {};
 for (const id of only) {
-  const run = SUITES[id.trim().toUpperCase()];
-  if (!run) throw new Error(`unknown suite ${id}; known: ${Object.keys(SUITES).join(', ')}`);
+  const load = SUITES[id.trim().toUpperCase()];
+  if (!load) throw new Error(`unknown suite ${id}; known: ${Object.keys(SUITES).join(', ')}`);
+  const run = await load();
   const started = performance.now();
   console.error(`${id}…`);
   const result = await run({ quick });
