@@ -1,26 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GatewayEvent } from '../src/index';
-import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
-
-/** A harness whose client records the events of its chat calls (not its catalog reads). */
-function recorded(...args: Parameters<typeof harness>) {
-  const events: GatewayEvent[] = [];
-  const [scenario, options = {}] = args;
-  const setup = harness(scenario, {
-    onEvent: (event) => {
-      if (event.operation === 'chat') events.push(event);
-    },
-    ...options,
-  });
-  return { ...setup, events };
-}
-
-function only<T extends GatewayEvent['type']>(
-  events: GatewayEvent[],
-  type: T,
-): Extract<GatewayEvent, { type: T }>[] {
-  return events.filter((event): event is Extract<GatewayEvent, { type: T }> => event.type === type);
-}
+import { caught, DEFAULT_KEYS, harness, hi, only, recorded } from './helpers';
 
 const weather = {
   type: 'function' as const,

@@ -8,7 +8,7 @@ import {
 } from '@infergate/emulator';
 import type { GatewayClient } from '../src/client/client';
 import type { GatewayClientOptions } from '../src/client/options';
-import { createGatewayClient } from '../src/index';
+import { createGatewayClient, type GatewayEvent } from '../src/index';
 
 export { DEFAULT_KEYS };
 
@@ -76,4 +76,25 @@ export async function runWithGc(script: string, cwd?: string): Promise<unknown> 
     { timeout: 50_000, cwd },
   );
   return JSON.parse(stdout.trim());
+}
+
+/** A harness whose client records the events of its chat calls (not its catalog reads). */
+export function recorded(...args: Parameters<typeof harness>) {
+  const events: GatewayEvent[] = [];
+  const [scenario, options = {}] = args;
+  const setup = harness(scenario, {
+    onEvent: (event) => {
+      if (event.operation === 'chat') events.push(event);
+    },
+    ...options,
+  });
+  return { ...setup, events };
+}
+
+/** The events of one type, typed. */
+export function only<T extends GatewayEvent['type']>(
+  events: GatewayEvent[],
+  type: T,
+): Extract<GatewayEvent, { type: T }>[] {
+  return events.filter((event): event is Extract<GatewayEvent, { type: T }> => event.type === type);
 }
