@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { caught, DEFAULT_KEYS, harness, hi, only, recorded } from './helpers';
 
 const weather = {
@@ -30,11 +30,12 @@ describe('fallbackModels: failover at once', () => {
       { from: 'community/general', to: 'community/streamer', reason: 'model_busy' },
     ]);
     expect(only(events, 'failover')[0]?.waitedMs).toBeGreaterThanOrEqual(0);
-    // Each hop took its own slot and gave it back before the next.
+    // Each hop took its own slot and gave it back before the next; the failover is reported
+    // once the next model is chosen, its slot held.
     const steps = events
       .map((event) => event.type)
       .filter((type) => ['dequeued', 'released', 'failover'].includes(type));
-    expect(steps).toEqual(['dequeued', 'released', 'failover', 'dequeued', 'released']);
+    expect(steps).toEqual(['dequeued', 'released', 'dequeued', 'failover', 'released']);
     expect(only(events, 'attempt').map((event) => event.model)).toEqual([
       'community/general',
       'community/streamer',
@@ -52,6 +53,25 @@ describe('fallbackModels: failover at once', () => {
     expect(stream.route.answeredBy).toBe('community/streamer');
     expect(only(events, 'retry')).toEqual([]);
     expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('a failover keeps its turn: its next hop is served before the calls that queued meanwhile', async () => {
+    const { client, emulator, events } = recorded({ latencyMs: 30 }, { maxConcurrency: 1 });
+    emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
+    const steered = client.chat(hi(), { fallbackModels: ['community/streamer'] });
+    // Two calls queue behind the steered call's first attempt.
+    await vi.waitFor(() => expect(only(events, 'attempt')).toHaveLength(1), { interval: 1 });
+    const queued = [client.chat(hi('community/plain')), client.chat(hi('community/plain'))];
+    await Promise.all([steered, ...queued]);
+    const attempts = only(events, 'attempt').map((event) => event.model ?? event.requestedModel);
+    // The slot the busy model's answer freed went to the first call in line; the failover's
+    // next hop came before the second one, although both had queued before it moved on.
+    expect(attempts).toEqual([
+      'community/general',
+      'community/plain',
+      'community/streamer',
+      'community/plain',
+    ]);
   });
 
   it('moves on for provider_unavailable, 502/503/504 and a connection lost before the answer', async () => {
@@ -337,6 +357,24 @@ describe('fallbackModels: capacity-aware order', () => {
       fallbackModels: ['community/plain'],
     });
     expect(again.servedModel).toBe('community/small');
+  });
+
+  it('does not count twice our calls a catalog read saw: a model they filled has room once they end', async () => {
+    const { client, emulator } = harness({
+      streamChunkDelayMs: 5,
+      models: { 'community/small': { capabilities: ['chat', 'streaming'], capacity: 1 } },
+    });
+    const held = await client.chatStream(hi('community/small', 'a b c d e f g h i j'));
+    // The catalog is read while our own stream fills community/small (its inflight: 1).
+    const [listed] = (await client.models()).filter((model) => model.id === 'community/small');
+    expect(listed?.inflight).toBe(1);
+    await held.result();
+    // The snapshot still says 1 in flight, but that one was ours and has ended: small has room.
+    const result = await client.chat(hi('community/small'), {
+      fallbackModels: ['community/plain'],
+    });
+    expect(result.route.hops).toEqual([{ model: 'community/small', outcome: 'answered' }]);
+    expect(emulator.counters.requests.chat).toBe(2);
   });
 
   it('orders by room when the slot is held, not when the call was made: calls queued together spread', async () => {

@@ -9,7 +9,8 @@ import {
 import { Semaphore } from './semaphore';
 
 /**
- * The default `KeyBudget`: counts slots per id in this realm, FIFO per id. It keeps a semaphore
+ * The default `KeyBudget`: counts slots per id in this realm, FIFO per id (a call `ahead` first).
+ * It keeps a semaphore
  * only for the ids with a slot held or a call waiting: an id goes idle (its last slot given back,
  * its last waiter served or gone) and is forgotten, so a server that makes a client per request
  * with each user's key keeps no trace of the keys at rest. Its memory is bounded by the calls in
@@ -20,7 +21,7 @@ export class InProcessBudget implements KeyBudget {
 
   acquire(request: BudgetAcquireRequest): Promise<BudgetLease> {
     const slots = this.#slotsOf(request.id);
-    const granted = slots.acquire(request.limit, request.signal);
+    const granted = slots.acquire(request.limit, request.signal, request.ahead === true);
     // Refused at once (an aborted signal): nothing holds or waits.
     this.#forgetIfIdle(request.id, slots);
     return granted.then((release) => ({ release }));

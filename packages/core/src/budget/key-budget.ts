@@ -43,6 +43,12 @@ export interface BudgetAcquireRequest {
    * on this, since the wall clock can be stepped (NTP, a resumed VM) while the call waits.
    */
   deadline: number;
+  /**
+   * The call gave a slot back only to move at once to its next model (a failover, §4.7): it may
+   * be served before calls that have not started, so that moving on does not cost it its turn.
+   * The in-process budget does; a budget may ignore it (it is then served in arrival order).
+   */
+  ahead?: boolean;
 }
 
 export interface BudgetLease {

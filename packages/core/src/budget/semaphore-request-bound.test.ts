@@ -58,6 +58,24 @@ describe('Semaphore in request-bound mode (isolate runtimes)', () => {
     expect(slots.isIdle).toBe(true);
   });
 
+  it('serves a waiter that asks to go ahead before the others', async () => {
+    vi.useFakeTimers();
+    const slots = new Semaphore({ requestBound: true });
+    const held = await slots.acquire(1);
+    const order: string[] = [];
+    const take = (name: string, ahead?: boolean) =>
+      slots.acquire(1, undefined, ahead).then((release) => {
+        order.push(name);
+        release();
+      });
+    const all = [take('plain'), take('ahead', true)];
+    held();
+    await vi.advanceTimersByTimeAsync(pollMs * 4);
+    await Promise.all(all);
+    expect(order).toEqual(['ahead', 'plain']);
+    expect(slots.isIdle).toBe(true);
+  });
+
   it('an aborted waiter leaves the line and is rejected with the reason', async () => {
     vi.useFakeTimers();
     const slots = new Semaphore({ requestBound: true });

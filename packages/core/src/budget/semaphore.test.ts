@@ -28,6 +28,22 @@ describe('Semaphore', () => {
     expect(budget.isIdle).toBe(true);
   });
 
+  it('serves a waiter that asks to go ahead before the others, in arrival order among such', async () => {
+    const budget = new Semaphore();
+    const held = await budget.acquire(1);
+    const order: string[] = [];
+    const take = (name: string, ahead?: boolean) =>
+      budget.acquire(1, undefined, ahead).then((release) => {
+        order.push(name);
+        release();
+      });
+    const all = [take('plain-1'), take('plain-2'), take('ahead-1', true), take('ahead-2', true)];
+    held();
+    await Promise.all(all);
+    expect(order).toEqual(['ahead-1', 'ahead-2', 'plain-1', 'plain-2']);
+    expect(budget.isIdle).toBe(true);
+  });
+
   it('drops an aborted waiter and rejects it with the reason', async () => {
     const budget = new Semaphore();
     const release = await budget.acquire(1);

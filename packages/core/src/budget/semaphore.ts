@@ -71,6 +71,8 @@ export class Semaphore {
   readonly #requestBound: boolean;
   readonly #leases = new Set<Lease>();
   #seq = 0;
+  /** Arrival order of the waiters that join ahead (`acquire`'s `ahead`): before every other one. */
+  #aheadSeq = Number.MIN_SAFE_INTEGER;
   /**
    * Request-bound mode: time during which the isolate ran (ms). Heartbeats and checks are judged on
    * it, not on the wall clock: it advances by the gap between two runs of the budget's timers, but
@@ -112,17 +114,21 @@ export class Semaphore {
     return this.isIdle && this.#passedOver === 0;
   }
 
-  /** Resolves once a slot is free; rejects with the signal's reason when aborted while queued. */
-  acquire(limit: number, signal?: AbortSignal): Promise<ReleaseSlot> {
+  /**
+   * Resolves once a slot is free; rejects with the signal's reason when aborted while queued.
+   * `ahead`: waits before every waiter that did not ask for it (in arrival order among those that
+   * did): a call that gave its slot back only to move to another model keeps its turn.
+   */
+  acquire(limit: number, signal?: AbortSignal, ahead = false): Promise<ReleaseSlot> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.#requestBound) return this.#acquireInOwnContext(limit, signal);
+    if (this.#requestBound) return this.#acquireInOwnContext(limit, signal, ahead);
     // (Every queued waiter has reached its limit: the drain grants any other at once.)
     if (this.#active < limit) {
       this.#active++;
       return Promise.resolve(this.#releaser());
     }
     return new Promise<ReleaseSlot>((resolve, reject) => {
-      const waiter = this.#enqueue(limit, signal, resolve, reject, () => {
+      const waiter = this.#enqueue(limit, signal, ahead, resolve, reject, () => {
         const index = this.#queue.indexOf(waiter);
         if (index !== -1) this.#queue.splice(index, 1);
         // A waiter that leaves may have been the one a later waiter queued behind.
@@ -154,6 +160,7 @@ export class Semaphore {
   #enqueue(
     limit: number,
     signal: AbortSignal | undefined,
+    ahead: boolean,
     grant: (release: ReleaseSlot) => void,
     reject: (reason: unknown) => void,
     leave: () => void,
@@ -163,7 +170,7 @@ export class Semaphore {
       grant,
       signal,
       onAbort: undefined,
-      seq: this.#seq++,
+      seq: ahead ? this.#aheadSeq++ : this.#seq++,
       seenAt: this.#requestBound ? this.#liveNow() : 0,
       passedOver: false,
     };
@@ -174,7 +181,8 @@ export class Semaphore {
       };
       signal.addEventListener('abort', waiter.onAbort, { once: true });
     }
-    this.#queue.push(waiter);
+    if (ahead) this.#insertInOrder(waiter);
+    else this.#queue.push(waiter);
     return waiter;
   }
 
@@ -224,7 +232,11 @@ export class Semaphore {
     return this.#live;
   }
 
-  #acquireInOwnContext(limit: number, signal: AbortSignal | undefined): Promise<ReleaseSlot> {
+  #acquireInOwnContext(
+    limit: number,
+    signal: AbortSignal | undefined,
+    ahead: boolean,
+  ): Promise<ReleaseSlot> {
     return new Promise<ReleaseSlot>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const leave = () => {
@@ -237,7 +249,7 @@ export class Semaphore {
           this.#passedOver--;
         }
       };
-      const waiter = this.#enqueue(limit, signal, resolve, reject, () => {
+      const waiter = this.#enqueue(limit, signal, ahead, resolve, reject, () => {
         leave();
         this.#notifyIdle();
       });

@@ -45,6 +45,11 @@ export class Catalog {
   #modelsInFlight: Flight<GatewayModel[]> | undefined;
   #servicesInFlight: Flight<GatewayService[]> | undefined;
   #generation = 0;
+  /**
+   * Per models answer, this client's chat requests per model its `inflight` may count
+   * (model-inflight.ts); kept with the list, which calls planned on it hold after a newer read.
+   */
+  readonly #oursIn = new WeakMap<readonly GatewayModel[], ReadonlyMap<string, number>>();
 
   constructor(transport: Transport, ttlMs: number, options: { requestBound?: boolean } = {}) {
     this.#transport = transport;
@@ -88,26 +93,54 @@ export class Catalog {
     if (this.#models?.value === models) this.#models.misses.add(id);
   }
 
+  /**
+   * The calls of others (other keys, processes or clients) in a listed model's `inflight`: the
+   * gateway counted this client's own requests too, and the order of `fallbackModels` adds ours
+   * as they are now (§4.7). Without it a snapshot read while our calls ran would make a model
+   * look full for the snapshot's whole life, and every call would go to the same one.
+   */
+  othersInflight(models: readonly GatewayModel[], entry: GatewayModel): number {
+    const inflight = typeof entry.inflight === 'number' ? entry.inflight : 0;
+    return Math.max(0, inflight - (this.#oursIn.get(models)?.get(entry.id) ?? 0));
+  }
+
   models(options?: CallOptions): Promise<GatewayModel[]> {
     checkCallOptions(options ?? {});
     const cached = this.#fresh(this.#models);
     if (cached) return Promise.resolve(cached);
+    if (this.#requestBound) {
+      const { store, stop } = this.#storeModels();
+      const read = this.#fetchOwn(ENDPOINTS.models, options, store);
+      read.catch(stop);
+      return read;
+    }
+    if (!this.#modelsInFlight) {
+      const { store, stop } = this.#storeModels();
+      const flight = this.#start<GatewayModel>(ENDPOINTS.models, options, store);
+      this.#modelsInFlight = flight;
+      const end = () => {
+        stop();
+        this.#endModels(flight);
+      };
+      flight.promise.then(end, end);
+    }
+    return this.#join(this.#modelsInFlight, options, () => this.#endModels(this.#modelsInFlight));
+  }
+
+  /**
+   * Stores a models answer read from now on, with our own requests its `inflight` may count:
+   * those in flight from before it is sent until it is read (`stop` ends that count on failure).
+   */
+  #storeModels(): { store: (value: GatewayModel[]) => void; stop: () => void } {
     const generation = this.#generation;
+    const stop = this.#transport.watchInflight();
     const store = (value: GatewayModel[]) => {
+      this.#oursIn.set(value, stop());
       if (generation === this.#generation) {
         this.#models = { value, fetchedAt: monotonicNow(), misses: new Set() };
       }
     };
-    if (this.#requestBound) return this.#fetchOwn(ENDPOINTS.models, options, store);
-    if (!this.#modelsInFlight) {
-      const flight = this.#start<GatewayModel>(ENDPOINTS.models, options, store);
-      this.#modelsInFlight = flight;
-      flight.promise.then(
-        () => this.#endModels(flight),
-        () => this.#endModels(flight),
-      );
-    }
-    return this.#join(this.#modelsInFlight, options, () => this.#endModels(this.#modelsInFlight));
+    return { store, stop };
   }
 
   #endModels(flight: Flight<GatewayModel[]> | undefined): void {

@@ -13,14 +13,13 @@ const model = (id: string, extra: Partial<GatewayModel> = {}): GatewayModel => (
 
 describe('tierOf', () => {
   it.each([
-    ['no capacity reported: room', model('a'), 0, 0],
-    ['below capacity', model('a', { capacity: 2, inflight: 1 }), 0, 0],
-    ['at capacity', model('a', { capacity: 2, inflight: 2 }), 0, 1],
-    ['at capacity with our own calls', model('a', { capacity: 2, inflight: 1 }), 1, 1],
+    ['no capacity reported: room', model('a'), 5, 0],
+    ['below capacity', model('a', { capacity: 2 }), 1, 0],
+    ['at capacity', model('a', { capacity: 2 }), 2, 1],
     ['no node', model('a', { available_nodes: 0, capacity: 2, inflight: 0 }), 0, 2],
     ['unlisted (an own model)', undefined, 0, 2],
-  ] as const)('%s', (_name, entry, own, tier) => {
-    expect(tierOf(entry, own)).toBe(tier);
+  ] as const)('%s', (_name, entry, running, tier) => {
+    expect(tierOf(entry, running)).toBe(tier);
   });
 });
 
@@ -36,31 +35,23 @@ describe('orderCandidates', () => {
     const order = orderCandidates(
       ['full', 'off', 'room-1', 'my/own', 'room-2'],
       (id) => entries.get(id),
-      () => 0,
+      (id) => entries.get(id)?.inflight ?? 0,
     );
     expect(order).toEqual(['room-1', 'room-2', 'full', 'off', 'my/own']);
   });
 
   it('keeps the first model first whenever it has room: no load balancing', () => {
-    const busier = model('first', { capacity: 8, inflight: 7 });
-    const idle = model('second', { capacity: 8, inflight: 0 });
     const entries = new Map([
-      ['first', busier],
-      ['second', idle],
+      ['first', model('first', { capacity: 8 })],
+      ['second', model('second', { capacity: 8 })],
     ]);
-    expect(
+    const order = (running: Record<string, number>) =>
       orderCandidates(
         ['first', 'second'],
         (id) => entries.get(id),
-        () => 0,
-      ),
-    ).toEqual(['first', 'second']);
-    expect(
-      orderCandidates(
-        ['first', 'second'],
-        (id) => entries.get(id),
-        (id) => (id === 'first' ? 1 : 0),
-      ),
-    ).toEqual(['second', 'first']);
+        (id) => running[id] ?? 0,
+      );
+    expect(order({ first: 7, second: 0 })).toEqual(['first', 'second']);
+    expect(order({ first: 8, second: 0 })).toEqual(['second', 'first']);
   });
 });

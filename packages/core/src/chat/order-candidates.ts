@@ -6,15 +6,13 @@ type Tier = 0 | 1 | 2;
 
 /**
  * Where a model stands, from its catalog entry (`undefined`: an unlisted own model, which may be
- * offline) and the chat requests this process has in flight to it: full when `inflight` plus ours
- * reaches `capacity`; offline when the entry reports no node (`available_nodes: 0`).
+ * offline) and the requests `running` on it (others' from the catalog, ours as they are now): full
+ * when they reach `capacity`; offline when the entry reports no node (`available_nodes: 0`).
  */
-export function tierOf(entry: GatewayModel | undefined, ownInflight: number): Tier {
+export function tierOf(entry: GatewayModel | undefined, running: number): Tier {
   if (entry === undefined || entry.available_nodes === 0) return 2;
-  const { capacity, inflight } = entry;
-  if (typeof capacity !== 'number') return 0;
-  const running = (typeof inflight === 'number' ? inflight : 0) + ownInflight;
-  return running >= capacity ? 1 : 0;
+  if (typeof entry.capacity !== 'number') return 0;
+  return running >= entry.capacity ? 1 : 0;
 }
 
 /**
@@ -25,8 +23,8 @@ export function tierOf(entry: GatewayModel | undefined, ownInflight: number): Ti
 export function orderCandidates(
   models: readonly string[],
   entryOf: (model: string) => GatewayModel | undefined,
-  inflightOf: (model: string) => number,
+  runningOf: (model: string) => number,
 ): string[] {
-  const tiers = new Map(models.map((model) => [model, tierOf(entryOf(model), inflightOf(model))]));
+  const tiers = new Map(models.map((model) => [model, tierOf(entryOf(model), runningOf(model))]));
   return [...models].sort((a, b) => tiers.get(a)! - tiers.get(b)!);
 }

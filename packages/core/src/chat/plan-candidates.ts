@@ -77,7 +77,12 @@ export async function planCandidates(
     else kept.push(id);
   }
   if (kept.length === 0) throw noModelCanServe(request.model, needs, skipped, listed);
-  const order = (models: readonly string[]) => orderCandidates(models, entryOf, inflightOf);
+  // Others' requests from the snapshot, ours as they are now (the snapshot's may have ended).
+  const runningOf = (id: string) => {
+    const entry = entryOf(id);
+    return (entry ? catalog.othersInflight(listed, entry) : 0) + inflightOf(id);
+  };
+  const order = (models: readonly string[]) => orderCandidates(models, entryOf, runningOf);
   return { requested, models: order(kept), skipped, order };
 }
 

@@ -98,7 +98,8 @@ export interface GatewayModelSkippedEvent extends GatewayEventBase {
 /**
  * The call left `from` for `to` at once, without a retry wait (`fallbackModels` only): `from`
  * was busy, unavailable, stalled before its first chunk, or refused the model. `waitedMs`: the
- * time spent on `from` (its queue and its attempt). Sent after `from`'s `released`.
+ * time spent on `from` (its attempt). Sent when `to` is chosen: after `from`'s `released`, once
+ * the call holds its next slot (the order by room is taken then), before `to`'s `attempt`.
  */
 export interface GatewayFailoverEvent extends GatewayEventBase {
   type: 'failover';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError, type GatewayErrorCode } from '../errors/errors';
+import type { CallEvents } from '../events/call-events';
 import { FailoverWalk } from './failover-route';
 
 const limits = { maxRetryAfterMs: 60_000, retryBaseDelayMs: 0, remainingMs: 300_000 };
@@ -19,13 +20,37 @@ describe('FailoverWalk', () => {
     expect(walk.body()).toBe('{"model":"a"}');
     expect(walk.next(failure('model_busy', 429, 5_000), 0, 2, limits)).toEqual({
       kind: 'failover',
-      from: 'a',
-      to: 'b',
-      reason: 'model_busy',
     });
     expect(walk.model).toBe('b');
     expect(walk.body()).toBe('{"model":"b"}');
     expect(walk.hops).toEqual([{ model: 'a', outcome: 'failed', reason: 'model_busy' }]);
+  });
+
+  it('chooses the next model at the hop, by room then, and reports the failover there', () => {
+    let full = new Set(['b']);
+    const walk = new FailoverWalk({
+      models: ['a', 'b', 'c'],
+      bodyFor: (model) => model,
+      order: (models) => [...models].sort((x, y) => Number(full.has(x)) - Number(full.has(y))),
+    });
+    const failovers: unknown[] = [];
+    const events = {
+      failover: (from: string, to: string, reason: string) => failovers.push({ from, to, reason }),
+    } as unknown as CallEvents;
+    expect(walk.hop({}, events).requestedModel).toBe('a');
+    walk.next(failure('model_busy', 429, 5_000), 0, 2, limits);
+    expect(failovers).toEqual([]);
+    // While the call queued for its next slot, b got room and c filled up.
+    full = new Set(['c']);
+    expect(walk.hop({}, events).requestedModel).toBe('b');
+    expect(failovers).toEqual([{ from: 'a', to: 'b', reason: 'model_busy' }]);
+    // A retry of the same model (not a failover reason) is not moved elsewhere.
+    full = new Set(['b']);
+    expect(walk.next(failure('provider_protocol_error', 500), 0, 2, limits)).toMatchObject({
+      kind: 'wait',
+    });
+    expect(walk.hop({}, events).requestedModel).toBe('b');
+    expect(failovers).toHaveLength(1);
   });
 
   it('retries the same model, by the retry rules, on a failure that is not a failover reason', () => {
@@ -45,10 +70,10 @@ describe('FailoverWalk', () => {
     expect(step).toEqual({ kind: 'wait', delayMs: 1_000 });
     // b is unknown to the gateway: not worth another round.
     expect(walk.model).toBe('a');
-    expect(walk.next(failure('model_busy', 429, 3_000), 1, 2, limits)).toMatchObject({
+    expect(walk.next(failure('model_busy', 429, 3_000), 1, 2, limits)).toEqual({
       kind: 'failover',
-      to: 'c',
     });
+    expect(walk.model).toBe('c');
   });
 
   it('ends when no model of the round may be retried, or the retries are used up', () => {

@@ -13,17 +13,17 @@ export interface RouteSpec {
   bodyFor(model: string): string;
   /**
    * The models in the order to try them now (by room: order-candidates.ts, stable). The plan is
-   * made before the call queues for a slot; the models left are ordered again at each hop, once a
+   * made before the call queues for a slot; the models left are ordered again at each hop, once its
    * slot is held, so calls that queued together do not all go to the model that had room then.
    */
   order?: (models: readonly string[]) => string[];
 }
 
-/** What follows a failed attempt: another model at once, a wait, or nothing (the error ends the call). */
-export type NextStep =
-  | { kind: 'failover'; from: string; to: string; reason: FailoverReason }
-  | { kind: 'wait'; delayMs: number }
-  | undefined;
+/**
+ * What follows a failed attempt: another model at once (chosen at the next hop, which reports the
+ * failover), a wait, or nothing (the error ends the call).
+ */
+export type NextStep = { kind: 'failover' } | { kind: 'wait'; delayMs: number } | undefined;
 
 /**
  * The walk of one call over its models. A failure the policy names a failover reason
@@ -37,8 +37,13 @@ export class FailoverWalk {
   readonly hops: ChatRouteHop[] = [];
   readonly #bodyFor: (model: string) => string;
   readonly #order: ((models: readonly string[]) => string[]) | undefined;
-  /** A round's first hop is still to come: its order is the plan's, made before the call queued. */
-  #roundStarts = true;
+  /**
+   * The next hop starts on a model not tried yet (the round's first, or after a failover): it
+   * chooses among the untried ones. A retry of the same model (a 500) does not.
+   */
+  #choose = true;
+  /** The failover to report once the next model is chosen (at the next hop). */
+  #leaving: { from: string; reason: FailoverReason; waitedMs: number } | undefined;
   readonly #bodies = new Map<string, string>();
   #round: readonly string[];
   #index = 0;
@@ -59,23 +64,26 @@ export class FailoverWalk {
   }
 
   /**
-   * The spec of the next attempt, once its slot is held: `spec` asking for the current model, with
-   * its body. A round's first hop orders the models by room first: the plan's order was made
-   * before the call queued, and calls that queued together must not all go to the model that had
-   * room then.
+   * The spec of the next attempt, once its slot is held: `spec` asking for the model with the most
+   * room now among those not tried in this round, with its body; after a failover, its `failover`
+   * event, naming that model. The order is taken here, not when the call queued or left a model:
+   * calls that queued together must not all go to the model that had room then.
    */
-  hop<Spec extends { body?: string | FormData; requestedModel?: string }>(spec: Spec): Spec {
-    if (this.#roundStarts) {
-      this.#roundStarts = false;
+  hop<Spec extends { body?: string | FormData; requestedModel?: string }>(
+    spec: Spec,
+    events?: CallEvents,
+  ): Spec {
+    if (this.#choose) {
+      this.#choose = false;
       this.#reorder();
+    }
+    const leaving = this.#leaving;
+    if (leaving) {
+      this.#leaving = undefined;
+      events?.failover(leaving.from, this.model, leaving.reason, leaving.waitedMs);
     }
     this.#hopStartedAt = performance.now();
     return { ...spec, body: this.body(), requestedModel: this.model };
-  }
-
-  /** Reports a failover (`next` moved on): the `failover` event, with the time spent on `from`. */
-  left(step: { from: string; to: string; reason: FailoverReason }, events?: CallEvents): void {
-    events?.failover(step.from, step.to, step.reason, performance.now() - this.#hopStartedAt);
   }
 
   /** The models not tried yet in this round, ordered by room now (the plan's `order`). */
@@ -111,8 +119,10 @@ export class FailoverWalk {
     this.#failures.push({ model: from, error });
     if (this.#index + 1 < this.#round.length) {
       this.#index++;
-      this.#reorder();
-      return { kind: 'failover', from, to: this.model, reason };
+      const waitedMs = performance.now() - this.#hopStartedAt;
+      this.#leaving = { from, reason, waitedMs };
+      this.#choose = true;
+      return { kind: 'failover' };
     }
     return retries < maxRetries ? this.#nextRound(retries, limits) : undefined;
   }
@@ -130,7 +140,7 @@ export class FailoverWalk {
     if (delayMs === undefined) return undefined;
     this.#round = again;
     this.#index = 0;
-    this.#roundStarts = true;
+    this.#choose = true;
     this.#failures = [];
     return { kind: 'wait', delayMs };
   }

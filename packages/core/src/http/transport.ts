@@ -16,7 +16,7 @@ import { errorFromAnswer, lostStream, readErrorBody, tooLarge } from './answer-e
 import type { SilenceClock } from './body-read-ahead';
 import { corsHint } from './cors-hint';
 import type { FailoverWalk, NextStep } from './failover-route';
-import { countModelInflight, modelInflight } from './model-inflight';
+import { countModelInflight, modelInflight, watchModelInflight } from './model-inflight';
 import { redact } from './parse-error-response';
 import { isPlainHttpToRemote } from './plain-http';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
@@ -330,24 +330,28 @@ export class Transport {
 
   /**
    * A slot for one attempt: this client's own `maxConcurrency` first (so a client with a small
-   * limit queues only behind itself), then the key's budget.
+   * limit queues only behind itself), then the key's budget. `ahead`: a failover's next hop,
+   * served before the calls that have not started (`BudgetAcquireRequest.ahead`).
    */
   async #acquire(
     spec: RequestSpec,
     scope: CallScope,
     events: CallEvents | undefined,
     attempt: number,
+    ahead = false,
   ): Promise<ReleaseSlot> {
     let releaseLocal: ReleaseSlot | undefined;
     events?.queued(attempt, this.#config.budgetId);
     try {
-      releaseLocal = await this.#config.local.acquire(this.#config.maxConcurrency, scope.signal);
+      const { local, maxConcurrency } = this.#config;
+      releaseLocal = await local.acquire(maxConcurrency, scope.signal, ahead);
       if (scope.ended) throw scope.error({ requestedModel: spec.requestedModel });
       const lease = await this.#config.budget.acquire({
         id: this.#config.budgetId,
         limit: this.#config.maxConcurrencyPerKey,
         signal: scope.signal,
         deadline: scope.deadline,
+        ...(ahead ? { ahead } : {}),
       });
       const release = bothSlots(releaseLocal, () => lease.release());
       // A slot may be handed over after the call's deadline passed or its caller aborted: such a
@@ -439,16 +443,19 @@ export class Transport {
       let plainHttpWarning = this.#plainHttpWarning();
       const maxRetries = options.maxRetries ?? this.#config.maxRetries;
       let retries = 0;
+      let failedOver = false;
       for (let attempt = 1; ; attempt++) {
         held ??=
           (events ? undefined : this.#acquireNow(scope)) ??
-          (await this.#acquire(spec, scope, events, attempt));
+          (await this.#acquire(spec, scope, events, attempt, failedOver));
         if (plainHttpWarning) {
           await plainHttpWarning;
           plainHttpWarning = undefined;
         }
         // A walk chooses its model once the slot is held (the room it sees is the room now).
-        const sent = walk ? walk.hop(spec) : spec;
+        const sent = walk ? walk.hop(spec, events) : spec;
+        // (Its `failover` event ran the caller's handler, which may have aborted the call.)
+        if (walk && scope.ended) throw scope.error({ requestedModel: spec.requestedModel });
         if (sent.requestedModel !== undefined) {
           held = countModelInflight(this.#config.budgetId, sent.requestedModel, held);
         }
@@ -466,10 +473,9 @@ export class Transport {
         // Neither moving on nor sleeping holds a slot: give it back, then queue again.
         held();
         held = undefined;
-        if (step.kind === 'failover') {
-          walk?.left(step, events);
-          continue;
-        }
+        // Moving on keeps the call's turn in the key's queue; a wait does not.
+        failedOver = step.kind === 'failover';
+        if (step.kind === 'failover') continue;
         retries++;
         events?.retry(attempt, step.delayMs, outcome);
         await this.#wait(step.delayMs, scope, sent, outcome);
@@ -556,6 +562,11 @@ export class Transport {
   /** Chat requests in flight from this realm to `model` under this client's key (the order of `fallbackModels`). */
   inflightTo(model: string): number {
     return modelInflight(this.#config.budgetId, model);
+  }
+
+  /** Counts our chat requests a `GET /models` answer may include (model-inflight.ts). */
+  watchInflight(): () => ReadonlyMap<string, number> {
+    return watchModelInflight(this.#config.budgetId);
   }
 
   /** `#attempt` with its `attempt` and `response` events. */
