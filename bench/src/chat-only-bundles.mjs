@@ -31,10 +31,12 @@ export const CHAT_ONLY_TARGET_BYTES = 10 * 1024;
  * very moment the network misbehaves would hide the gateway's error); the rest of the growth is
  * the chat path's own new rules, so the ceiling became the measured 31 779 / 31 785 B; the first
  * service call keeping its place in the queue while the services load (a reservation its first
- * request takes) added ~0.2 KB: 32 018 / 32 006 B. Lower it with each cut until it reaches the
- * target.
+ * request takes) added ~0.2 KB: 32 018 / 32 006 B. Fallback models spreading under load (the
+ * catalog's `inflight` less our own requests it counted, a failover keeping its turn in the key's
+ * queue; B9's target) added ~0.3 KB: 32 335 / 32 339 B. Lower it with each cut until it reaches
+ * the target.
  */
-export const CHAT_ONLY_CEILING_BYTES = 32_018;
+export const CHAT_ONLY_CEILING_BYTES = 32_339;
 
 const FRAMEWORKS = ['ai', '@ai-sdk/*', '@langchain/*', 'zod', 'zod/*'];
 
