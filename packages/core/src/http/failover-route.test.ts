@@ -33,23 +33,24 @@ describe('FailoverWalk', () => {
       bodyFor: (model) => model,
       order: (models) => [...models].sort((x, y) => Number(full.has(x)) - Number(full.has(y))),
     });
+    const spec: { requestedModel?: string } = {};
     const failovers: unknown[] = [];
     const events = {
       failover: (from: string, to: string, reason: string) => failovers.push({ from, to, reason }),
     } as unknown as CallEvents;
-    expect(walk.hop({}, events).requestedModel).toBe('a');
+    expect(walk.hop(spec, events).requestedModel).toBe('a');
     walk.next(failure('model_busy', 429, 5_000), 0, 2, limits);
     expect(failovers).toEqual([]);
     // While the call queued for its next slot, b got room and c filled up.
     full = new Set(['c']);
-    expect(walk.hop({}, events).requestedModel).toBe('b');
+    expect(walk.hop(spec, events).requestedModel).toBe('b');
     expect(failovers).toEqual([{ from: 'a', to: 'b', reason: 'model_busy' }]);
     // A retry of the same model (not a failover reason) is not moved elsewhere.
     full = new Set(['b']);
     expect(walk.next(failure('provider_protocol_error', 500), 0, 2, limits)).toMatchObject({
       kind: 'wait',
     });
-    expect(walk.hop({}, events).requestedModel).toBe('b');
+    expect(walk.hop(spec, events).requestedModel).toBe('b');
     expect(failovers).toHaveLength(1);
   });
 
