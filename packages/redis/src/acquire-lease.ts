@@ -100,7 +100,7 @@ async function tryAcquire(
 ): Promise<Attempt> {
   const { leases, wakeUps } = queue;
   try {
-    const answer = await leases.acquire(request.id, call.token, request.limit);
+    const answer = await leases.acquire(request.id, call.token, request.limit, request.ahead);
     call.failingSince = undefined;
     return { answer };
   } catch (cause) {

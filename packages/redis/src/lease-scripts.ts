@@ -77,7 +77,8 @@ end
 
 /** KEYS: holders, queue, seen, seq, expired, limits, settle.
  *  ARGV: token, limit, ttlMs, known (1 when this process saw the id's state before), census
- *  channel, wake channel prefix.
+ *  channel, wake channel prefix, ahead (1: a failover's next attempt, ticketed before every
+ *  waiter that did not ask for it, in ticket order among those that did).
  *  Returns { granted (0/1), leases expired by this call, the limit that applies, the waiter's
  *  place in the queue (0 = next), ms until the next change no message announces (the earliest
  *  lease's expiry or the end of a settle period; -1: none) }. The free slots go to the first
@@ -129,7 +130,9 @@ if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
   return {1, expired, limit, 0}
 end
 if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
-  redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), ARGV[1])
+  local ticket = redis.call('INCR', KEYS[4])
+  if ARGV[7] == '1' then ticket = ticket - 1e15 end
+  redis.call('ZADD', KEYS[2], string.format('%.0f', ticket), ARGV[1])
 end
 redis.call('ZADD', KEYS[3], now + ttl, ARGV[1])
 ${GRANT('KEYS[1]', 'KEYS[2]', 'KEYS[3]', 'ARGV[6]')}

@@ -71,16 +71,23 @@ export class RedisLeases {
   }
 
   /**
-   * Takes a slot for `token`, or its place in the queue (kept until released). Rejects when Redis
-   * does not answer in time: the script may still run, so the caller releases the token.
+   * Takes a slot for `token`, or its place in the queue (kept until released; `ahead`: before the
+   * waiters that did not ask for it: `BudgetAcquireRequest.ahead`). Rejects when Redis does not answer in time: the script may
+   * still run, so the caller releases the token.
    */
-  async acquire(id: string, token: string, limit: number): Promise<AcquireAnswer> {
+  async acquire(
+    id: string,
+    token: string,
+    limit: number,
+    asksAhead = false,
+  ): Promise<AcquireAnswer> {
     const keys = this.keys(id);
     const { ttl } = this.#options;
+    const known = this.#known.has(id) ? '1' : '0';
     const answer = await this.#redis.run(
       ACQUIRE_SCRIPT,
       [keys.holders, keys.queue, keys.seen, keys.seq, keys.expired, keys.limits, keys.settle],
-      [token, String(limit), String(ttl), this.#known.has(id) ? '1' : '0', keys.census, keys.wake],
+      [token, String(limit), String(ttl), known, keys.census, keys.wake, asksAhead ? '1' : '0'],
     );
     this.#known.add(id);
     const [granted, expired, applied, ahead, change] = answer as number[];

@@ -91,6 +91,30 @@ describe('a release hands the slot over', () => {
   });
 });
 
+describe('a failover keeps its turn', () => {
+  it('its next attempt (`ahead`) is handed the next slot before the waiters already in line', async () => {
+    const id = `ahead-${Math.random()}`;
+    const keys = leaseKeys('infergate:budget', id);
+    const lease = await budget().acquire(request(id));
+    const order: string[] = [];
+    const wait = (name: string, ahead: boolean) =>
+      budget()
+        .acquire({ ...request(id), ...(ahead ? { ahead } : {}) })
+        .then((l) => {
+          order.push(name);
+          return l;
+        });
+    const plain = wait('plain', false);
+    await until(async () => (await admin.zCard(keys.queue)) === 1);
+    const failover = wait('failover', true);
+    await until(async () => (await admin.zCard(keys.queue)) === 2);
+    lease.release();
+    (await Promise.race([failover, plain])).release();
+    for (const granted of await Promise.all([failover, plain])) granted.release();
+    expect(order).toEqual(['failover', 'plain']);
+  });
+});
+
 describe('a waiter whose message was lost', () => {
   it('finds the slot it was handed when it asks again', async () => {
     const id = `lost-${Math.random()}`;

@@ -46,7 +46,8 @@ export interface BudgetAcquireRequest {
   /**
    * The call gave a slot back only to move at once to its next model (a failover, §4.7): it may
    * be served before calls that have not started, so that moving on does not cost it its turn.
-   * The in-process budget does; a budget may ignore it (it is then served in arrival order).
+   * The in-process budget and `@infergate/redis` do; a budget may ignore it (it is then served in
+   * arrival order).
    */
   ahead?: boolean;
 }
