@@ -52,97 +52,62 @@ const prompt = (call: Call) => call.prompt ?? 'hello there';
 const options = (call: Call) =>
   call.infergate !== undefined ? { infergate: call.infergate } : undefined;
 
-const AI7: Major = {
-  name: 'ai@7',
-  async generate(call) {
-    const result = await ai7.generateText({
-      model: gateway(call.provider)(call.model, call.settings),
-      prompt: prompt(call),
-      tools: call.tools ? { weather: ai7.tool(WEATHER_TOOL) } : undefined,
-      providerOptions: options(call),
-      abortSignal: call.abortSignal,
-      maxRetries: 0,
-    });
-    return {
-      text: result.text,
-      modelId: result.response.modelId,
-      finishReason: result.finishReason,
-      metadata: result.providerMetadata?.infergate,
-    };
-  },
-  async stream(call) {
-    let error: unknown;
-    const result = ai7.streamText({
-      model: gateway(call.provider)(call.model, call.settings),
-      prompt: prompt(call),
-      tools: call.tools ? { weather: ai7.tool(WEATHER_TOOL) } : undefined,
-      providerOptions: options(call),
-      abortSignal: call.abortSignal,
-      maxRetries: 0,
-      onError: (event) => {
-        error = event.error;
-      },
-    });
-    await result.consumeStream();
-    // A failure before the first byte leaves no response: the call fails with its error.
-    const response = await Promise.resolve(result.response).catch((noOutput: unknown) => {
-      throw error ?? noOutput;
-    });
-    return {
-      text: await Promise.resolve(result.text).catch(() => ''),
-      modelId: response.modelId,
-      finishReason: await result.finishReason,
-      metadata: (await result.providerMetadata)?.infergate,
-      error,
-    };
-  },
-};
+/**
+ * The functions of `ai` these tests call: ai@6's take the same arguments as ai@7's here, so one
+ * body, typed by ai@7's declarations, runs on both majors (as in registries-and-wrappers.test.ts).
+ */
+type AiModule = Pick<typeof ai7, 'generateText' | 'streamText' | 'tool'>;
+type ProviderOf = (
+  settings?: GatewayProviderSettings,
+) => (model: string, settings?: GatewayChatModelSettings) => ai7.LanguageModel;
 
-const AI6: Major = {
-  name: 'ai@6',
-  async generate(call) {
-    const result = await ai6.generateText({
-      model: gatewayV3(call.provider)(call.model, call.settings),
-      prompt: prompt(call),
-      tools: call.tools ? { weather: ai6.tool(WEATHER_TOOL) } : undefined,
-      providerOptions: options(call),
-      abortSignal: call.abortSignal,
-      maxRetries: 0,
-    });
-    return {
-      text: result.text,
-      modelId: result.response.modelId,
-      finishReason: result.finishReason,
-      metadata: result.providerMetadata?.infergate,
-    };
-  },
-  async stream(call) {
-    let error: unknown;
-    const result = ai6.streamText({
-      model: gatewayV3(call.provider)(call.model, call.settings),
-      prompt: prompt(call),
-      tools: call.tools ? { weather: ai6.tool(WEATHER_TOOL) } : undefined,
-      providerOptions: options(call),
-      abortSignal: call.abortSignal,
-      maxRetries: 0,
-      onError: (event) => {
-        error = event.error;
-      },
-    });
-    await result.consumeStream();
-    // A failure before the first byte leaves no response: the call fails with its error.
-    const response = await Promise.resolve(result.response).catch((noOutput: unknown) => {
-      throw error ?? noOutput;
-    });
-    return {
-      text: await Promise.resolve(result.text).catch(() => ''),
-      modelId: response.modelId,
-      finishReason: await result.finishReason,
-      metadata: (await result.providerMetadata)?.infergate,
-      error,
-    };
-  },
-};
+/** A major's entry points: its `ai` functions over the provider of its entry. */
+function major(name: string, ai: AiModule, provider: ProviderOf): Major {
+  const request = (call: Call) => ({
+    model: provider(call.provider)(call.model, call.settings),
+    prompt: prompt(call),
+    tools: call.tools ? { weather: ai.tool(WEATHER_TOOL) } : undefined,
+    providerOptions: options(call),
+    abortSignal: call.abortSignal,
+    maxRetries: 0,
+  });
+  return {
+    name,
+    async generate(call) {
+      const result = await ai.generateText(request(call));
+      return {
+        text: result.text,
+        modelId: result.response.modelId,
+        finishReason: result.finishReason,
+        metadata: result.providerMetadata?.infergate,
+      };
+    },
+    async stream(call) {
+      let error: unknown;
+      const result = ai.streamText({
+        ...request(call),
+        onError: (event) => {
+          error = event.error;
+        },
+      });
+      await result.consumeStream();
+      // A failure before the first byte leaves no response: the call fails with its error.
+      const response = await Promise.resolve(result.response).catch((noOutput: unknown) => {
+        throw error ?? noOutput;
+      });
+      return {
+        text: await Promise.resolve(result.text).catch(() => ''),
+        modelId: response.modelId,
+        finishReason: await result.finishReason,
+        metadata: (await result.providerMetadata)?.infergate,
+        error,
+      };
+    },
+  };
+}
+
+const AI7 = major('ai@7', ai7, gateway);
+const AI6 = major('ai@6', ai6 as unknown as AiModule, gatewayV3);
 
 /** A provider setting that records core's events of chat calls. */
 function recording() {

@@ -4,20 +4,11 @@ import { InvalidArgumentError } from '@ai-sdk/provider';
 import { generateText, streamText } from 'ai';
 import { generateText as generateTextV6, streamText as streamTextV6 } from 'ai-v6';
 import { describe, expect, it } from 'vitest';
-import type { GatewayProviderSettings } from '../src';
-import { useEmulator } from './use-emulator';
+import { recordingChatBodies, useEmulator } from './use-emulator';
 
 const { emulator, gateway, gatewayV3 } = useEmulator();
 
-function recording(settings: GatewayProviderSettings = {}) {
-  const bodies: Record<string, unknown>[] = [];
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const request = new Request(input, init);
-    if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
-    return globalThis.fetch(request);
-  };
-  return { bodies, settings: { ...settings, fetch } };
-}
+const recording = recordingChatBodies;
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(

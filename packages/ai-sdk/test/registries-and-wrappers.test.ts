@@ -7,22 +7,10 @@ import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import * as ai7 from 'ai';
 import * as ai6 from 'ai-v6';
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from './use-emulator';
+import { recordingChatBodies, useEmulator } from './use-emulator';
 import { WEATHER_TOOL } from './weather-tool';
 
 const { emulator, gateway: gatewayV4, gatewayV3 } = useEmulator();
-
-/** A fetch that keeps the chat request bodies it sends (what a middleware's settings became). */
-function recordingFetch() {
-  const sent: unknown[] = [];
-  const record: typeof fetch = async (input, init) => {
-    if (String(input).endsWith('/chat/completions') && typeof init?.body === 'string') {
-      sent.push(JSON.parse(init.body));
-    }
-    return fetch(input, init);
-  };
-  return { sent, fetch: record };
-}
 
 const REASONING = 'The user wrote 2 words. I answer by echoing them.';
 
@@ -120,9 +108,10 @@ describe.each([
   });
 
   it('wrapLanguageModel with extractReasoningMiddleware and defaultSettingsMiddleware', async () => {
-    const recording = recordingFetch();
+    // The chat bodies sent: what a middleware's settings became.
+    const recording = recordingChatBodies();
     const model = ai.wrapLanguageModel({
-      model: provider({ fetch: recording.fetch })('community/reasoner'),
+      model: provider(recording.settings)('community/reasoner'),
       middleware: [
         ai.extractReasoningMiddleware({ tagName: 'think' }),
         ai.defaultSettingsMiddleware({ settings: { temperature: 0.25 } }),
@@ -130,7 +119,7 @@ describe.each([
     });
     const generated = await ai.generateText({ model, prompt: 'hello there' });
     expect(generated.reasoningText).toBe(REASONING);
-    expect(recording.sent[0]).toMatchObject({ temperature: 0.25 });
+    expect(recording.bodies[0]).toMatchObject({ temperature: 0.25 });
     expectNumericUsage(generated.usage);
 
     const streamed = ai.streamText({

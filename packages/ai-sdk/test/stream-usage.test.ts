@@ -4,21 +4,11 @@ import { InvalidArgumentError } from '@ai-sdk/provider';
 import { streamText } from 'ai';
 import { streamText as streamTextV6 } from 'ai-v6';
 import { describe, expect, it } from 'vitest';
-import type { GatewayProviderSettings } from '../src';
-import { useEmulator } from './use-emulator';
+import { recordingChatBodies, useEmulator } from './use-emulator';
 
 const { gateway, gatewayV3 } = useEmulator();
 
-/** Settings whose fetch records the JSON body of each chat request (msw answers it). */
-function recording(settings: GatewayProviderSettings = {}) {
-  const bodies: Record<string, unknown>[] = [];
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const request = new Request(input, init);
-    if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
-    return globalThis.fetch(request);
-  };
-  return { bodies, settings: { ...settings, fetch } };
-}
+const recording = recordingChatBodies;
 
 describe('usage in every stream', () => {
   it('ai@7: streamText usage is filled, and stream_options asked for it', async () => {

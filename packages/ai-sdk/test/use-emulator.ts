@@ -40,3 +40,17 @@ export function useEmulator(scenario?: ScenarioInput) {
 
   return { emulator, gateway, gatewayV3 };
 }
+
+/**
+ * Provider settings whose fetch keeps the JSON body of each chat request it sends (msw then
+ * answers it), with `settings` merged in.
+ */
+export function recordingChatBodies(settings: GatewayProviderSettings = {}) {
+  const bodies: Record<string, unknown>[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
+    return globalThis.fetch(request);
+  };
+  return { bodies, settings: { ...settings, fetch } };
+}

@@ -56,10 +56,11 @@ describe('fallbackModels: failover at once', () => {
   });
 
   it('a failover keeps its turn: its next hop is served before the calls that queued meanwhile', async () => {
-    const { client, emulator, events } = recorded({ latencyMs: 30 }, { maxConcurrency: 1 });
+    const { client, emulator, events } = recorded({ latencyMs: 100 }, { maxConcurrency: 1 });
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
     const steered = client.chat(hi(), { fallbackModels: ['community/streamer'] });
-    // Two calls queue behind the steered call's first attempt.
+    // Two calls queue behind the steered call's first attempt (its answer comes 100 ms later;
+    // the poll runs every 1 ms, so they are in line before it).
     await vi.waitFor(() => expect(only(events, 'attempt')).toHaveLength(1), { interval: 1 });
     const queued = [client.chat(hi('community/plain')), client.chat(hi('community/plain'))];
     await Promise.all([steered, ...queued]);

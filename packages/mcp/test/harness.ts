@@ -84,3 +84,15 @@ export function textOf(result: unknown): string {
   const first = content[0];
   return first?.type === 'text' ? first.text : '';
 }
+
+/** A raw MCP `initialize` request body, for tests that speak HTTP without the SDK's client. */
+export const RAW_INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '1' },
+  },
+});

@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHttpServer } from '../src/index';
-import { type Harness, startHarness } from './harness';
+import { type Harness, RAW_INITIALIZE, startHarness } from './harness';
 
 let harness: Harness;
 beforeAll(async () => {
@@ -22,17 +22,6 @@ const HEADERS = {
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
 };
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1' },
-  },
-});
-
 /** An HTTP server whose idle sweep the test runs itself (its interval is `idleMs` here). */
 async function serverWithManualSweep(idleMs: number) {
   const setIntervalSpy = vi.spyOn(globalThis, 'setInterval');
@@ -40,7 +29,7 @@ async function serverWithManualSweep(idleMs: number) {
   const call = setIntervalSpy.mock.calls.find(([, delay]) => delay === idleMs);
   expect(call, 'the idle sweep is armed').toBeDefined();
   const sweep = call![0] as () => void;
-  const init = await fetch(server.url, { method: 'POST', headers: HEADERS, body: INITIALIZE });
+  const init = await fetch(server.url, { method: 'POST', headers: HEADERS, body: RAW_INITIALIZE });
   expect(init.status).toBe(200);
   await init.body?.cancel();
   expect(server.sessions).toBe(1);

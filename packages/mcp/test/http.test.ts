@@ -11,7 +11,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BEARER_TOKEN_REQUIRED } from '../src/http-access';
 import { type GatewayMcpServer, type RunningHttpServer, startHttpServer } from '../src/index';
-import { type Harness, startHarness, textOf } from './harness';
+import { type Harness, RAW_INITIALIZE, startHarness, textOf } from './harness';
 
 const TOKEN = 'mcp-test-token-0123456789';
 let harness: Harness;
@@ -43,17 +43,6 @@ async function connect(url: string, headers: Record<string, string> = {}): Promi
   return client;
 }
 
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1' },
-  },
-});
-
 /** A raw POST of `initialize` with the given headers (node:http lets the test set `Host`). */
 function rawInitialize(url: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -73,7 +62,7 @@ function rawInitialize(url: string, headers: Record<string, string>): Promise<nu
       },
     );
     req.on('error', reject);
-    req.end(INITIALIZE);
+    req.end(RAW_INITIALIZE);
   });
 }
 
@@ -182,7 +171,7 @@ describe('Streamable HTTP', () => {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
       },
-      body: INITIALIZE,
+      body: RAW_INITIALIZE,
     });
     expect(refused.status).toBe(403);
     expect(refused.headers.get('www-authenticate')).toBeNull();
@@ -228,7 +217,7 @@ describe('Streamable HTTP', () => {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
       };
-      const init = await fetch(idle.url, { method: 'POST', headers, body: INITIALIZE });
+      const init = await fetch(idle.url, { method: 'POST', headers, body: RAW_INITIALIZE });
       expect(init.status).toBe(200);
       await init.body?.cancel();
       const session = init.headers.get('mcp-session-id');
@@ -260,7 +249,7 @@ describe('Streamable HTTP', () => {
     const small = await startHttpServer(counted, { port: 0, maxSessions: 1 });
     try {
       const post = (headers: Record<string, string>) =>
-        fetch(small.url, { method: 'POST', headers, body: INITIALIZE });
+        fetch(small.url, { method: 'POST', headers, body: RAW_INITIALIZE });
       const refused = [
         await post({ 'content-type': 'application/json', accept: 'application/json' }),
         await post({ 'content-type': 'application/json', accept: 'text/event-stream' }),
@@ -283,7 +272,7 @@ describe('Streamable HTTP', () => {
 
   it('answers only on its path, and refuses requests without a session', async () => {
     const base = new URL(open.url);
-    const other = await fetch(new URL('/other', base), { method: 'POST', body: INITIALIZE });
+    const other = await fetch(new URL('/other', base), { method: 'POST', body: RAW_INITIALIZE });
     expect(other.status).toBe(404);
     const noSession = await fetch(open.url, {
       method: 'POST',

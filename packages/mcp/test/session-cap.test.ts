@@ -5,24 +5,13 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGatewayMcpServer, type GatewayMcpServer, startHttpServer } from '../src/index';
-import { type Harness, startHarness } from './harness';
+import { type Harness, RAW_INITIALIZE, startHarness } from './harness';
 
 let harness: Harness;
 beforeAll(async () => {
   harness = await startHarness();
 });
 afterAll(() => harness.close());
-
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'cap', version: '1' },
-  },
-});
 
 interface Answer {
   status: number;
@@ -66,7 +55,7 @@ function send(
       },
     );
     req.on('error', reject);
-    req.end(method === 'POST' ? INITIALIZE : undefined);
+    req.end(method === 'POST' ? RAW_INITIALIZE : undefined);
   });
 }
 
