@@ -26,6 +26,12 @@ export interface KeyBudget {
    * `deadline` (rejects with signal.reason once the signal aborts at the deadline).
    */
   acquire(request: BudgetAcquireRequest): Promise<BudgetLease>;
+  /**
+   * Optional: a slot at once when one is free and no call of `id` waits for one, else `undefined`;
+   * it never joins the queue, so it never goes ahead of a waiting call. A hedged request's second
+   * attempt asks this way; on a budget without it, no hedge is sent. (`ahead` is ignored.)
+   */
+  acquireIfFree?(request: BudgetAcquireRequest): Promise<BudgetLease | undefined>;
   /** Optional snapshot for `client.budget` (may be approximate for shared budgets). */
   state?(id: string): { active: number; queued: number } | undefined;
 }
