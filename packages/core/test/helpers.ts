@@ -98,3 +98,30 @@ export function only<T extends GatewayEvent['type']>(
 ): Extract<GatewayEvent, { type: T }>[] {
   return events.filter((event): event is Extract<GatewayEvent, { type: T }> => event.type === type);
 }
+
+/** Every capability a model may list (`GET /models`). */
+export const ALL_CAPABILITIES = ['chat', 'streaming', 'tools', 'json_object', 'json_schema'];
+
+/**
+ * `fetch`, which serves chat answers only, also answering `GET /models` with `ids` (each with every
+ * capability): core gates every chat call against the catalog, so a stub gateway needs one.
+ */
+export function withCatalog(
+  fetch: typeof globalThis.fetch,
+  ids: readonly string[] = ['m'],
+): typeof globalThis.fetch {
+  return (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (new URL(url).pathname.endsWith('/models')) {
+      const data = ids.map((id) => ({
+        id,
+        object: 'model',
+        owned_by: 'service-community',
+        kind: 'chat',
+        capabilities: ALL_CAPABILITIES,
+      }));
+      return Promise.resolve(Response.json({ object: 'list', data }));
+    }
+    return fetch(input, init);
+  };
+}

@@ -6,7 +6,9 @@ import {
   type ReleaseSlot,
   TRY_ACQUIRE,
 } from './key-budget';
-import { Semaphore } from './semaphore';
+import { realmValue } from './realm';
+import { createSemaphore } from './runtime-semaphore';
+import type { Semaphore } from './semaphore';
 
 /**
  * The default `KeyBudget`: counts slots per id in this realm, FIFO per id (a call `ahead` first).
@@ -27,6 +29,11 @@ export class InProcessBudget implements KeyBudget {
     return granted.then((release) => ({ release }));
   }
 
+  acquireIfFree(request: BudgetAcquireRequest): Promise<BudgetLease | undefined> {
+    const release = this[TRY_ACQUIRE](request.id, request.limit);
+    return Promise.resolve(release && { release });
+  }
+
   [TRY_ACQUIRE](id: string, limit: number): ReleaseSlot | undefined {
     const slots = this.#slotsOf(id);
     const release = slots.tryAcquire(limit);
@@ -37,7 +44,7 @@ export class InProcessBudget implements KeyBudget {
   #slotsOf(id: string): Semaphore {
     let slots = this.#slots.get(id);
     if (!slots) {
-      const created = new Semaphore({ onIdle: () => this.#forgetIfIdle(id, created) });
+      const created = createSemaphore({ onIdle: () => this.#forgetIfIdle(id, created) });
       slots = created;
       this.#slots.set(id, slots);
     }
@@ -74,18 +81,13 @@ export function createInProcessBudget(): KeyBudget {
   return new InProcessBudget();
 }
 
-// Kept on globalThis so that an ESM and a CJS copy of this package in one process share budgets.
-const DEFAULT_BUDGET = Symbol.for('@infergate/core.keyBudget');
-
-/** The budget of clients created without `budget`: one per realm. */
+/** The budget of clients created without `budget`: one per realm (budget/realm.ts). */
 export function defaultBudget(): InProcessBudget {
-  const holder = globalThis as unknown as Record<symbol, InProcessBudget | undefined>;
-  // Another copy of this package (the CJS build beside the ESM one, or a second bundle of a
-  // framework app) may have set it first: its budget is another class, but the same shape.
-  let budget = holder[DEFAULT_BUDGET];
-  if (typeof budget?.acquire !== 'function') {
-    budget = new InProcessBudget();
-    Object.defineProperty(globalThis, DEFAULT_BUDGET, { value: budget, enumerable: false });
-  }
-  return budget as InProcessBudget;
+  // Another copy of this package (the CJS build beside the ESM one) may have made it: its budget
+  // is another class, but the same shape.
+  return realmValue(
+    'keyBudget',
+    () => new InProcessBudget(),
+    (budget) => typeof (budget as Partial<InProcessBudget>).acquire === 'function',
+  );
 }

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Semaphore } from './semaphore';
+import { createSemaphore } from './runtime-semaphore';
 
-describe('Semaphore', () => {
+describe('FifoSemaphore', () => {
   it('grants in FIFO order and never more than the limit', async () => {
-    const budget = new Semaphore();
+    const budget = createSemaphore();
     const order: number[] = [];
     const releases = await Promise.all([budget.acquire(2), budget.acquire(2)]);
     const waiting = [0, 1, 2].map((i) =>
@@ -29,7 +29,7 @@ describe('Semaphore', () => {
   });
 
   it('serves a waiter that asks to go ahead before the others, in arrival order among such', async () => {
-    const budget = new Semaphore();
+    const budget = createSemaphore();
     const held = await budget.acquire(1);
     const order: string[] = [];
     const take = (name: string, ahead?: boolean) =>
@@ -45,7 +45,7 @@ describe('Semaphore', () => {
   });
 
   it('drops an aborted waiter and rejects it with the reason', async () => {
-    const budget = new Semaphore();
+    const budget = createSemaphore();
     const release = await budget.acquire(1);
     const controller = new AbortController();
     const queued = budget.acquire(1, controller.signal);
@@ -59,7 +59,7 @@ describe('Semaphore', () => {
   });
 
   it('never makes a waiter wait behind one whose lower limit is reached (no head-of-line blocking)', async () => {
-    const budget = new Semaphore();
+    const budget = createSemaphore();
     const held = await budget.acquire(1);
     const small = budget.acquire(1);
     let bigGranted = false;
@@ -82,7 +82,7 @@ describe('Semaphore', () => {
         fc.integer({ min: 1, max: 4 }),
         fc.array(fc.constantFrom('acquire', 'release', 'abort'), { maxLength: 60 }),
         async (limit, steps) => {
-          const budget = new Semaphore();
+          const budget = createSemaphore();
           const held: (() => void)[] = [];
           const controllers: AbortController[] = [];
           const pending: Promise<unknown>[] = [];
@@ -119,7 +119,7 @@ describe('Semaphore', () => {
 
 describe("a free slot taken synchronously (the transport's fast path)", () => {
   it('grants while under the limit, then leaves the caller to queue; a release frees it', async () => {
-    const slots = new Semaphore({ requestBound: false });
+    const slots = createSemaphore({ requestBound: false });
     const first = slots.tryAcquire(2);
     const second = slots.tryAcquire(2);
     expect(first).toBeTypeOf('function');
@@ -136,6 +136,6 @@ describe("a free slot taken synchronously (the transport's fast path)", () => {
   });
 
   it("is never taken in request-bound mode (a slot there is taken from the waiter's own timer)", () => {
-    expect(new Semaphore({ requestBound: true }).tryAcquire(4)).toBeUndefined();
+    expect(createSemaphore({ requestBound: true }).tryAcquire(4)).toBeUndefined();
   });
 });

@@ -50,7 +50,8 @@ function unwatch(scope: CallScope): void {
 function arm(due: number, delay: number): void {
   if (timer !== undefined) clearTimeout(timer);
   timerDue = due;
-  timer = setTimeout(onTimer, Math.max(0, delay));
+  // (`due - now` may round a hair above the longest timer: Node would fire such a one at once.)
+  timer = setTimeout(onTimer, Math.min(MAX_TIMEOUT_MS, Math.max(0, delay)));
 }
 
 /** Node only: an idle timer must not hold the process open (other runtimes have no ref). */
@@ -100,11 +101,13 @@ export class CallScope {
   #reason: 'aborted' | 'timeout' | undefined;
   #onCallerAbort: (() => void) | undefined;
 
+  /** `timeoutMs`: the call's deadline, clamped here (the one place) to the longest timer. */
   constructor(
     callerSignal: AbortSignal | undefined,
-    timeoutMs: number,
+    deadlineMs: number,
     perCallTimer: boolean = PER_CALL_TIMERS,
   ) {
+    const timeoutMs = Math.min(MAX_TIMEOUT_MS, deadlineMs);
     this.#callerSignal = callerSignal;
     this.#timeoutMs = timeoutMs;
     this.#perCallTimer = perCallTimer;

@@ -1,8 +1,8 @@
 // docs/gateway-protocol.md §4.7 (stall timeouts: before the first chunk, between chunks).
 /**
- * The stall timeouts' clock and error: loaded by the first call that sets one (an app that never
- * does never loads this code). Their options are checked in call-options.ts, before anything is
- * queued or loaded.
+ * The stall timeouts' clock and error: loaded with the steering room by the first call that sets
+ * one (an app that never does never loads this code). Their options are checked by
+ * steering/steering-options.ts, before anything is queued or loaded.
  */
 import { GatewayError, type StallPhase } from '../errors/errors';
 
@@ -43,6 +43,9 @@ export class StallTimer {
   };
 }
 
+/** Makes a silence clock that calls `fail` with the stall's error when it runs out. */
+export type SilenceClock = (fail: (error: GatewayError) => void) => { start(): void; stop(): void };
+
 /** What a stall error names besides its phase and times. */
 interface StallContext {
   /** The model the stalled request asked for. */
@@ -65,8 +68,8 @@ export function stallError(
   const model = named === undefined ? '' : ` from model "${named}"`;
   const message =
     phase === 'first-chunk'
-      ? `No answer${model} within firstChunkTimeoutMs (${limitMs} ms): nothing came for ${waitedMs} ms after the request was sent; the request was aborted`
-      : `The stream${model} stalled: no chunk for ${waitedMs} ms, more than chunkTimeoutMs (${limitMs} ms); the stream was aborted`;
+      ? `No answer${model} within firstChunkTimeoutMs (${limitMs} ms): no content came for ${waitedMs} ms after the request was sent; the request was aborted`
+      : `The stream${model} stalled: no content for ${waitedMs} ms, more than chunkTimeoutMs (${limitMs} ms); the stream was aborted`;
   return new GatewayError({
     code: 'timeout',
     message,

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient } from '../client/client';
-import { countModelInflight, watchModelInflight } from '../http/model-inflight';
-import type { Transport } from '../http/transport';
-import { Catalog } from './catalog';
 
 /** A fetch whose GET /models hangs until its signal aborts; records that signal. */
 function hangingModels() {
@@ -47,37 +44,5 @@ describe('the shared catalog look-up (one request for concurrent callers, each w
     expect(seen.count).toBe(2);
     d.abort();
     await later;
-  });
-});
-
-describe("a model's others in flight (the catalog's inflight less our own requests)", () => {
-  it('subtracts our requests a read may have counted — in flight when sent, or sent before its answer — on every list read', async () => {
-    const budgetId = 'catalog-others-test';
-    const ours: (() => void)[] = [];
-    const sendOurs = () => ours.push(countModelInflight(budgetId, 'pool/m', () => {}));
-    let duringRead = () => {};
-    let inflight = 3;
-    const transport = {
-      timeoutMs: 5_000,
-      watchInflight: () => watchModelInflight(budgetId),
-      json: async () => {
-        duringRead();
-        return { status: 200, data: { data: [{ id: 'pool/m', capacity: 4, inflight }] } };
-      },
-    } as unknown as Transport;
-    const catalog = new Catalog(transport, 60_000, { requestBound: false });
-    sendOurs();
-    duringRead = sendOurs;
-    // The gateway counted 3: our two and one of someone else's.
-    const first = await catalog.models();
-    expect(catalog.othersInflight(first, first[0]!)).toBe(1);
-    for (const release of ours) release();
-    duringRead = () => {};
-    inflight = 1;
-    catalog.invalidate();
-    const second = await catalog.models();
-    expect(catalog.othersInflight(second, second[0]!)).toBe(1);
-    // A call planned on the first list still reads it right after the newer read.
-    expect(catalog.othersInflight(first, first[0]!)).toBe(1);
   });
 });

@@ -1,9 +1,10 @@
 // docs/gateway-protocol.md §3.1 (`GET /models`), §3.2 (`GET /capabilities`), §3.3 (caching).
 import type { CallOptions } from '../call/call-options';
 import { checkCallOptions } from '../call/call-options';
-import { CallScope, MAX_TIMEOUT_MS, REQUEST_BOUND_IO } from '../call/call-scope';
+import { CallScope, REQUEST_BOUND_IO } from '../call/call-scope';
 import { monotonicNow } from '../call/monotonic-clock';
 import { invalidResponse } from '../errors/invalid-response';
+import type { CallEvents } from '../events/call-events';
 import type { Transport } from '../http/transport';
 import { ENDPOINTS } from '../protocol/endpoints';
 import type { GatewayList, GatewayModel, GatewayService } from '../protocol/wire-types';
@@ -46,10 +47,11 @@ export class Catalog {
   #servicesInFlight: Flight<GatewayService[]> | undefined;
   #generation = 0;
   /**
-   * Per models answer, this client's chat requests per model its `inflight` may count
-   * (model-inflight.ts); kept with the list, which calls planned on it hold after a newer read.
+   * Called as each `GET /models` read is sent; what it returns is called with the list once read
+   * (undefined when the read failed). The steering room sets it, to count our requests that the
+   * list's `inflight` may include (steering/order-by-room.ts).
    */
-  readonly #oursIn = new WeakMap<readonly GatewayModel[], ReadonlyMap<string, number>>();
+  onModelsRead: (() => (list: readonly GatewayModel[] | undefined) => void) | undefined;
 
   constructor(transport: Transport, ttlMs: number, options: { requestBound?: boolean } = {}) {
     this.#transport = transport;
@@ -74,9 +76,9 @@ export class Catalog {
     return this.#fresh(this.#services);
   }
 
-  /** True when the models answer came from the cache (the caller may refresh and retry once). */
-  hasFreshModels(): boolean {
-    return this.#fresh(this.#models) !== undefined;
+  /** The cached models answer while it is fresh, without reading. */
+  cachedModels(): GatewayModel[] | undefined {
+    return this.#fresh(this.#models);
   }
 
   /** True when `id` was looked up in the current fresh snapshot and is not in it. */
@@ -93,30 +95,20 @@ export class Catalog {
     if (this.#models?.value === models) this.#models.misses.add(id);
   }
 
-  /**
-   * The calls of others (other keys, processes or clients) in a listed model's `inflight`: the
-   * gateway counted this client's own requests too, and the order of `fallbackModels` adds ours
-   * as they are now (§4.7). Without it a snapshot read while our calls ran would make a model
-   * look full for the snapshot's whole life, and every call would go to the same one.
-   */
-  othersInflight(models: readonly GatewayModel[], entry: GatewayModel): number {
-    const inflight = typeof entry.inflight === 'number' ? entry.inflight : 0;
-    return Math.max(0, inflight - (this.#oursIn.get(models)?.get(entry.id) ?? 0));
-  }
-
-  models(options?: CallOptions): Promise<GatewayModel[]> {
+  /** `parent`: the call this read is made for (its events' parent, when it sends one). */
+  models(options?: CallOptions, parent?: CallEvents): Promise<GatewayModel[]> {
     checkCallOptions(options ?? {});
     const cached = this.#fresh(this.#models);
     if (cached) return Promise.resolve(cached);
     if (this.#requestBound) {
       const { store, stop } = this.#storeModels();
-      const read = this.#fetchOwn(ENDPOINTS.models, options, store);
+      const read = this.#fetchOwn(ENDPOINTS.models, options, store, parent);
       read.catch(stop);
       return read;
     }
     if (!this.#modelsInFlight) {
       const { store, stop } = this.#storeModels();
-      const flight = this.#start<GatewayModel>(ENDPOINTS.models, options, store);
+      const flight = this.#start<GatewayModel>(ENDPOINTS.models, options, store, parent);
       this.#modelsInFlight = flight;
       const end = () => {
         stop();
@@ -127,15 +119,13 @@ export class Catalog {
     return this.#join(this.#modelsInFlight, options, () => this.#endModels(this.#modelsInFlight));
   }
 
-  /**
-   * Stores a models answer read from now on, with our own requests its `inflight` may count:
-   * those in flight from before it is sent until it is read (`stop` ends that count on failure).
-   */
+  /** Stores a models answer read from now on (told to `onModelsRead`; `stop`: the read failed). */
   #storeModels(): { store: (value: GatewayModel[]) => void; stop: () => void } {
     const generation = this.#generation;
-    const stop = this.#transport.watchInflight();
+    const seen = this.onModelsRead?.();
+    const stop = () => seen?.(undefined);
     const store = (value: GatewayModel[]) => {
-      this.#oursIn.set(value, stop());
+      seen?.(value);
       if (generation === this.#generation) {
         this.#models = { value, fetchedAt: monotonicNow(), misses: new Set() };
       }
@@ -178,8 +168,9 @@ export class Catalog {
     path: string,
     options: CallOptions | undefined,
     store: (value: T[]) => void,
+    parent?: CallEvents,
   ): Promise<T[]> {
-    const value = await this.#list<T>(path, options);
+    const value = await this.#list<T>(path, options, parent);
     store(value);
     return value;
   }
@@ -193,6 +184,7 @@ export class Catalog {
     path: string,
     options: CallOptions | undefined,
     store: (value: T[]) => void,
+    parent?: CallEvents,
   ): Flight<T[]> {
     const controller = new AbortController();
     const { signal: _signal, timeoutMs: _timeoutMs, ...rest } = options ?? {};
@@ -200,7 +192,7 @@ export class Catalog {
       controller,
       callers: 0,
       settled: false,
-      promise: this.#list<T>(path, { ...rest, signal: controller.signal }).then((value) => {
+      promise: this.#list<T>(path, { ...rest, signal: controller.signal }, parent).then((value) => {
         store(value);
         return value;
       }),
@@ -223,10 +215,7 @@ export class Catalog {
    */
   #join<T>(flight: Flight<T>, options: CallOptions | undefined, forget: () => void): Promise<T> {
     flight.callers++;
-    const scope = new CallScope(
-      options?.signal,
-      Math.min(MAX_TIMEOUT_MS, options?.timeoutMs ?? this.#transport.timeoutMs),
-    );
+    const scope = new CallScope(options?.signal, options?.timeoutMs ?? this.#transport.timeoutMs);
     return new Promise<T>((resolve, reject) => {
       let left = false;
       const leave = (abandon: boolean) => {
@@ -265,10 +254,12 @@ export class Catalog {
   async #list<T extends { id: string }>(
     path: string,
     options: CallOptions | undefined,
+    parent?: CallEvents,
   ): Promise<T[]> {
     const { data, status } = await this.#transport.json<GatewayList<T>>(
       { method: 'GET', path },
       options,
+      parent && { parent },
     );
     if (
       typeof data !== 'object' ||

@@ -1,38 +1,36 @@
-// docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.6 (fallback detection: requested and
-// served model), §4.7 (`fallbackModels`, stall timeouts), §5.6 (usage asked for in a stream).
-import {
-  type CallOptions,
-  readStallTimeouts,
-  type StallTimeoutOptions,
-} from '../call/call-options';
+// docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.2 (the gate), §4.6 (the answering
+// model), §4.7 (steered calls), §5.6 (usage asked for in a stream).
+import type { CallOptions } from '../call/call-options';
 import type { Catalog } from '../catalog/catalog';
+import { cachedCatalogFor, gateModel, gateModelFromCache } from '../catalog/resolve-model';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
 import { lazily } from '../errors/load-lazily';
-import type { RequestSpec, Transport } from '../http/transport';
-import { answeringModel } from '../protocol/answering-model';
+import type { AttemptAnswer } from '../http/attempt-policy';
+import type { OpenVia, RequestSpec, Transport } from '../http/transport';
+import { answeredByAnother, answeringModel } from '../protocol/answering-model';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
-import { singleHopRoute } from '../protocol/chat-route';
+import { type ChatRoute, singleHopRoute } from '../protocol/chat-route';
 import { ENDPOINTS } from '../protocol/endpoints';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
+import { countModelInflight } from '../steering/model-inflight';
+import type { SteeredCall } from '../steering/steer-chat-call';
+import { type ClientSteering, type SteeringOptions, steers } from '../steering/steering-options';
 import { readChatCompletion } from './assemble-chat';
 import { streamedChatRequest } from './build-chat-request';
-import type { SteeredCall } from './steer-chat-call';
 import { GatewayChatStream } from './stream/sse-chat-stream';
-import { validateChatRequest } from './validate-chat';
+import { requiredCapabilities, validateChatRequest } from './validate-chat';
 import { chatCompletionProblem } from './validate-chat-response';
 
 /** The options of a chat call (`chat`, and `chatStream` through `ChatStreamOptions`). */
-export interface ChatCallOptions extends CallOptions, StallTimeoutOptions {
+export interface ChatCallOptions extends CallOptions, SteeringOptions {
   /**
-   * Models to use, in order, when `model` cannot serve the call: each is checked against the
-   * catalog first (like `model` itself: listed, with the capabilities the call needs), tried
-   * after `model` and in this order, with the ones that have room before the busy and offline
-   * ones, and the call moves to the next at once when one is busy, unavailable or stalls before
-   * its first chunk. Duplicates are ignored. Without it (or empty) no catalog is read.
+   * The model's capabilities when the caller knows them: the gate checks the call against these
+   * and reads no catalog (unless it refuses, to name the models that would do). Without them the
+   * gate reads the model's from the cached catalog (`GET /models`, once per `catalogTtlMs`).
    */
-  fallbackModels?: readonly string[];
+  capabilities?: readonly string[];
 }
 
 export interface ChatStreamOptions extends ChatCallOptions {
@@ -52,34 +50,35 @@ export interface ChatStreamOptions extends ChatCallOptions {
   streamUsage?: boolean;
 }
 
+/** What a chat call uses of its client. */
+export interface ChatContext {
+  transport: Transport;
+  catalog: Catalog;
+  /** The client's `streamUsage`. */
+  streamUsage: boolean;
+  /** The client's steering options (stall timeouts, hedge, breakers). */
+  steering: ClientSteering;
+}
+
 /** `POST /chat/completions` answered as one JSON completion, checked and read. */
 export async function postChat(
-  transport: Transport,
-  catalog: Catalog,
+  context: ChatContext,
   req: ChatRequest,
   opts: ChatCallOptions | undefined,
 ): Promise<ChatResult> {
   validateChatRequest(req);
+  const { transport } = context;
   const requestedModel = req.model;
-  const spec = {
-    method: 'POST',
-    path: ENDPOINTS.chat,
-    requestedModel,
-    stall: readStallTimeouts(opts),
-  } as const;
-  const steered = steers(opts)
-    ? await steer(transport, catalog, req, opts, spec, false)
-    : undefined;
-  const answer = await transport.json<ChatCompletionResponse>(
-    steered ? steered.spec : { ...spec, body: chatBody(req, false, false) },
-    steered ? steered.options : opts,
+  const sent = await send(context, req, opts, false, (spec, via) =>
+    transport.json<ChatCompletionResponse>(spec, opts, via),
   );
+  const answer = sent.answer;
   const redact = (text: string) => transport.redact(text);
   const problem = chatCompletionProblem(answer.data);
   if (problem) {
     throw invalidAnswer(redact, `The chat completion ${problem}`, answer, requestedModel);
   }
-  const { data, headers, walked } = answer;
+  const { data, headers } = answer;
   const assembled = readChatCompletion(data);
   if (assembled === undefined) {
     throw invalidAnswer(
@@ -89,28 +88,20 @@ export async function postChat(
       requestedModel,
     );
   }
-  // After a failover the model sent is the walk's, not the request's.
-  const servedModel = answeringModel(headers, data.model, walked?.model ?? requestedModel);
+  const servedModel = answeringModel(headers, data.model, sent.model);
   return {
     response: data,
     answer: assembled,
-    requestedModel,
-    servedModel,
-    fallback: servedModel !== requestedModel,
+    ...answered(requestedModel, servedModel, sent),
     headers,
-    route: steered
-      ? steered.route(walked, requestedModel, servedModel)
-      : singleHopRoute(requestedModel, servedModel),
   };
 }
 
 /** `POST /chat/completions` with `stream: true`: resolves once the answer's headers arrived. */
 export async function openChatStream(
-  transport: Transport,
-  catalog: Catalog,
+  context: ChatContext,
   req: ChatRequest,
   opts: ChatStreamOptions | undefined,
-  clientStreamUsage = true,
 ): Promise<ChatStream> {
   validateChatRequest(req);
   for (const name of ['assemble', 'streamUsage'] as const) {
@@ -123,62 +114,110 @@ export async function openChatStream(
       });
     }
   }
-  const requestedModel = req.model;
-  const streamUsage = opts?.streamUsage ?? clientStreamUsage;
-  const spec = {
-    method: 'POST',
-    path: ENDPOINTS.chat,
-    accept: 'text/event-stream',
-    requestedModel,
-    stream: true,
-    stall: readStallTimeouts(opts),
-  } as const;
-  const steered = steers(opts)
-    ? await steer(transport, catalog, req, opts, spec, streamUsage)
-    : undefined;
-  const open = await transport.open(
-    steered ? steered.spec : { ...spec, body: chatBody(req, true, streamUsage) },
-    steered ? steered.options : opts,
+  const sent = await send(context, req, opts, true, (spec, via) =>
+    context.transport.open(spec, opts, via),
   );
-  const headers = open.response.headers;
+  const open = sent.answer;
   // A stream's chunks are not read for it: the header, else the model sent.
-  const servedModel = answeringModel(headers, undefined, open.walked?.model ?? requestedModel);
+  const servedModel = answeringModel(open.response.headers, undefined, sent.model);
   return new GatewayChatStream(open, {
-    requestedModel,
-    servedModel,
-    fallback: servedModel !== requestedModel,
-    headers,
-    route: steered
-      ? steered.route(open.walked, requestedModel, servedModel)
-      : singleHopRoute(requestedModel, servedModel),
+    ...answered(req.model, servedModel, sent),
+    headers: open.response.headers,
     assemble: opts?.assemble !== false,
+    silence: sent.silence,
   });
 }
 
-/**
- * Whether a call walks a list (`fallbackModels`). A call that does not stays as it was: no catalog
- * read, no extra async step (bench B1); its stall timeouts are the transport's.
- */
-function steers(opts: ChatCallOptions | undefined): opts is ChatCallOptions {
-  return opts?.fallbackModels !== undefined;
+/** What a call reports about who answered it. */
+function answered(
+  requestedModel: string,
+  servedModel: string,
+  sent: Pick<SteeredCall<unknown>, 'route'> | { route?: undefined },
+): { requestedModel: string; servedModel: string; fallback: boolean; route: ChatRoute } {
+  return {
+    requestedModel,
+    servedModel,
+    fallback: answeredByAnother(requestedModel, servedModel),
+    route: sent.route ? sent.route(servedModel) : singleHopRoute(requestedModel, servedModel),
+  };
 }
 
-/** The steering code (`fallbackModels`), loaded by the first call with a list. */
-const loadSteering = lazily('the fallback-model steering', () => import('./steer-chat-call'));
+/** The steering room, loaded by the first call that steers (steering/steer-chat-call.ts). */
+const loadSteering = lazily('the steering', () => import('../steering/steer-chat-call'));
+/** What a steered stream reads before it is handed over (its first content), loaded with it. */
+const loadFirstContent = lazily('the steering', () => import('./stream/first-content'));
 
-/** A steering call prepared by steer-chat-call.ts, loaded by the first one. */
-async function steer(
-  transport: Transport,
-  catalog: Catalog,
+/**
+ * Sends the call: a plain call through core's gate (one model checked against the cached catalog,
+ * without an async step when it is cached: bench B1); a call with a fallback list, a stall
+ * timeout or a hedge through the steering room, which plans, gates and walks its models.
+ */
+async function send<T>(
+  context: ChatContext,
   req: ChatRequest,
-  opts: ChatCallOptions,
-  spec: RequestSpec,
+  opts: ChatCallOptions | undefined,
+  stream: boolean,
+  sendVia: (spec: RequestSpec, via?: OpenVia) => Promise<T>,
+): Promise<SteeredCall<T> | { answer: T; model: string; route?: undefined; silence?: undefined }> {
+  const { transport, catalog } = context;
+  const streamUsage = (opts as ChatStreamOptions | undefined)?.streamUsage ?? context.streamUsage;
+  const spec = chatSpec(req, stream, streamUsage);
+  const needs = requiredCapabilities(req, stream);
+  if (!steers(opts, context.steering)) {
+    // Our requests per model, which the order of a steered call counts (model-inflight.ts).
+    const budgetId = transport.slots.budgetId;
+    spec.onSend = () => countModelInflight(budgetId, req.model);
+    const known = opts?.capabilities;
+    if (gateModelFromCache(catalog, req.model, needs, known)) {
+      return { answer: await sendVia(spec), model: req.model };
+    }
+    // The catalog must be read (once per catalogTtlMs): a request of this call's, in its events.
+    const events = await transport.callEvents(spec);
+    const lookup = { known, signal: opts?.signal, timeoutMs: opts?.timeoutMs };
+    try {
+      await gateModel(catalog, req.model, needs, lookup, events);
+    } catch (error) {
+      events?.failed(error);
+      throw error;
+    }
+    return { answer: await sendVia(spec, events && { events }), model: req.model };
+  }
+  // The room's first load keeps the call's place in the key's queue, when its catalog is cached
+  // (a read would need a slot of its own).
+  const ids = [req.model, ...(Array.isArray(opts?.fallbackModels) ? opts.fallbackModels : [])];
+  const reservation =
+    !loadSteering.loaded && cachedCatalogFor(catalog, ids) ? transport.reserve(opts) : undefined;
+  try {
+    const { steerChatCall } = await loadSteering();
+    const input = {
+      ...context,
+      spec,
+      options: opts ?? {},
+      client: context.steering,
+      needs,
+      bodyFor: (model: string) =>
+        model === req.model
+          ? (spec.body as string)
+          : chatBody({ ...req, model }, stream, streamUsage),
+      firstContent: (answer: AttemptAnswer, signal: AbortSignal) =>
+        loadFirstContent().then(({ readToFirstContent }) => readToFirstContent(answer, signal)),
+      reservation,
+    };
+    return await steerChatCall(input, (via) => sendVia(spec, via));
+  } finally {
+    if (reservation) transport.release(reservation, true);
+  }
+}
+
+/** The request of a chat call, as its own model's. */
+function chatSpec(
+  req: ChatRequest,
+  stream: boolean,
   streamUsage: boolean,
-): Promise<SteeredCall> {
-  const { steerChatCall } = await loadSteering();
-  return steerChatCall(transport, catalog, req, opts, spec, (model) =>
-    chatBody({ ...req, model }, spec.stream === true, streamUsage),
-  );
+): RequestSpec & { requestedModel: string } {
+  const body = chatBody(req, stream, streamUsage);
+  const spec = { method: 'POST', path: ENDPOINTS.chat, requestedModel: req.model, body } as const;
+  return stream ? { ...spec, accept: 'text/event-stream', stream: true } : spec;
 }
 
 /**

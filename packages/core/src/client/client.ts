@@ -2,16 +2,17 @@ import { budgetId } from '../budget/budget-id';
 import { ClientBudgetView } from '../budget/client-budget-view';
 import { defaultBudget } from '../budget/in-process-budget';
 import type { ConcurrencyBudgetState } from '../budget/key-budget';
-import { Semaphore } from '../budget/semaphore';
+import { createSemaphore } from '../budget/runtime-semaphore';
+import type { Semaphore } from '../budget/semaphore';
 import type { CallOptions } from '../call/call-options';
 import { Catalog } from '../catalog/catalog';
 import type { CheckModelOptions } from '../catalog/resolve-model';
 import { gateModel, listedModel } from '../catalog/resolve-model';
-import type { ChatCallOptions, ChatStreamOptions } from '../chat/chat-calls';
+import type { ChatCallOptions, ChatContext, ChatStreamOptions } from '../chat/chat-calls';
 import { openChatStream, postChat } from '../chat/chat-calls';
-import { type GatewayError, redactOwnKey } from '../errors/errors';
+import { redactOwnKey } from '../errors/errors';
 import { lazily } from '../errors/load-lazily';
-import { Transport, withReservation } from '../http/transport';
+import { Transport } from '../http/transport';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
 import type {
   ChatRequest,
@@ -29,8 +30,9 @@ import type {
   TranslationResponse,
 } from '../protocol/wire-types';
 import type { EmbedManyOptions, ServiceContext } from '../services/service-calls';
+import { watchCatalogReads } from '../steering/model-inflight';
 import type { GatewayClientOptions } from './options';
-import { missingConfiguration, resolveOptions } from './options';
+import { type Connection, resolveBaseURL, resolveConnection, resolveOptions } from './options';
 
 /**
  * Loaded on the first service call: with code splitting, a chat-only app's start-up chunk does
@@ -40,44 +42,91 @@ import { missingConfiguration, resolveOptions } from './options';
 const loadServices = lazily('the service calls', () => import('../services/service-calls'));
 type ServiceCalls = typeof import('../services/service-calls');
 
+/** What a client's calls use once its connection is known. */
+type Ready = ChatContext & ServiceContext & { budget: ClientBudgetView; baseURL: string };
+
 /**
  * The gateway client: a facade over the transport (budget, retries, deadlines), the catalog, the
  * chat calls and the service calls. Create it with `createGatewayClient`.
  */
 export class GatewayClient {
-  readonly #transport: Transport | undefined;
-  readonly #configError: GatewayError | undefined;
-  readonly #catalog: Catalog | undefined;
-  readonly #budget: ClientBudgetView;
-  readonly #baseURL: string;
-  readonly #streamUsage: boolean;
+  readonly #options: ReturnType<typeof resolveOptions>;
+  /** This client's own `maxConcurrency` queue, from creation on (its budget view reads it). */
+  readonly #local: Semaphore;
+  /** Set by the first call that finds the base URL and the key (given, or in the environment). */
+  #ready: Ready | undefined;
 
   /** @internal Use `createGatewayClient`. */
   constructor(options: GatewayClientOptions | undefined) {
-    const resolved = resolveOptions(options);
-    this.#configError = missingConfiguration(resolved);
-    this.#baseURL = resolved.baseURL ?? '';
-    this.#streamUsage = resolved.streamUsage;
-    if (this.#configError || resolved.baseURL === undefined || resolved.apiKey === undefined) {
-      this.#budget = new ClientBudgetView(new Semaphore(), undefined, '', resolved.maxConcurrency);
-      return;
+    this.#options = resolveOptions(options);
+    this.#local = createSemaphore();
+    if (this.#options.baseURL !== undefined && this.#options.apiKey !== undefined) {
+      this.#connect({ baseURL: this.#options.baseURL, apiKey: this.#options.apiKey });
     }
+  }
+
+  /**
+   * The gateway base URL, normalised (`/v1` appended when the path has no version segment); `''`
+   * while it is neither given nor in the environment.
+   */
+  get baseURL(): string {
+    if (this.#ready) return this.#ready.baseURL;
+    try {
+      return resolveBaseURL(this.#options) ?? '';
+    } catch {
+      return '';
+    }
+  }
+
+  /**
+   * This client's view of the key's budget: `limit` is its `maxConcurrency`, `active` the key's
+   * requests in flight (every client sharing the budget), `queued` this client's waiting calls plus
+   * the key's queue.
+   */
+  get budget(): ConcurrencyBudgetState {
+    return (
+      this.#connected()?.budget ??
+      new ClientBudgetView(this.#local, undefined, '', this.#options.maxConcurrency)
+    );
+  }
+
+  /**
+   * An error of this client's call, redacted of this client's key (errors/errors.ts,
+   * `redactOwnKey`): every method passes what it throws through here.
+   */
+  #own(error: unknown): unknown {
+    return redactOwnKey(error, this.#ready?.transport);
+  }
+
+  /** The client's calls' context: the connection read from the options, else from the environment now. */
+  #context(): Ready {
+    return this.#ready ?? this.#connect(resolveConnection(this.#options));
+  }
+
+  /** The context when the connection can be found now, without throwing. */
+  #connected(): Ready | undefined {
+    try {
+      return this.#context();
+    } catch {
+      return undefined;
+    }
+  }
+
+  #connect({ baseURL, apiKey }: Connection): Ready {
+    const resolved = this.#options;
     const budget = resolved.budget ?? defaultBudget();
-    const id = budgetId(resolved.baseURL, resolved.apiKey);
-    const local = new Semaphore();
-    this.#budget = new ClientBudgetView(local, budget, id, resolved.maxConcurrency);
-    this.#transport = new Transport({
-      baseURL: resolved.baseURL,
-      apiKey: resolved.apiKey,
+    const id = budgetId(baseURL, apiKey);
+    let catalog: Catalog | undefined;
+    const transport = new Transport({
+      baseURL,
+      apiKey,
       fetch: resolved.fetch,
       headers: resolved.headers,
       maxConcurrency: resolved.maxConcurrency,
       maxConcurrencyPerKey: resolved.maxConcurrencyPerKey,
-      local,
+      local: this.#local,
       budgetId: id,
       timeoutMs: resolved.timeoutMs,
-      firstChunkTimeoutMs: resolved.firstChunkTimeoutMs,
-      chunkTimeoutMs: resolved.chunkTimeoutMs,
       maxRetries: resolved.maxRetries,
       maxRetryAfterMs: resolved.maxRetryAfterMs,
       retryBaseDelayMs: resolved.retryBaseDelayMs,
@@ -88,44 +137,27 @@ export class GatewayClient {
       recordContent: resolved.recordContent,
       onErrorResponse: (error) => {
         if (error.code === 'model_not_found' || error.code === 'provider_unavailable') {
-          this.#catalog?.invalidate();
+          catalog?.invalidate();
         }
       },
     });
-    this.#catalog = new Catalog(this.#transport, resolved.catalogTtlMs);
-  }
-
-  /** The gateway base URL, normalised (`/v1` appended when the path has no version segment). */
-  get baseURL(): string {
-    return this.#baseURL;
-  }
-
-  /**
-   * This client's view of the key's budget: `limit` is its `maxConcurrency`, `active` the key's
-   * requests in flight (every client sharing the budget), `queued` this client's waiting calls plus
-   * the key's queue.
-   */
-  get budget(): ConcurrencyBudgetState {
-    return this.#budget;
-  }
-
-  /**
-   * An error of this client's call, redacted of this client's key (errors/errors.ts,
-   * `redactOwnKey`): every method passes what it throws through here.
-   */
-  #own(error: unknown): unknown {
-    return redactOwnKey(error, this.#transport);
-  }
-
-  #ready(): ServiceContext {
-    if (this.#configError || !this.#transport || !this.#catalog) throw this.#configError;
-    return { transport: this.#transport, catalog: this.#catalog };
+    catalog = new Catalog(transport, resolved.catalogTtlMs);
+    watchCatalogReads(catalog, id);
+    this.#ready = {
+      transport,
+      catalog,
+      baseURL,
+      budget: new ClientBudgetView(this.#local, budget, id, resolved.maxConcurrency),
+      streamUsage: resolved.streamUsage,
+      steering: resolved.steering,
+    };
+    return this.#ready;
   }
 
   /** The chat models this key may use (`GET /models`, cached `catalogTtlMs`). */
   async models(opts?: CallOptions): Promise<GatewayModel[]> {
     try {
-      return await this.#ready().catalog.models(opts);
+      return await this.#context().catalog.models(opts);
     } catch (error) {
       throw this.#own(error);
     }
@@ -134,7 +166,7 @@ export class GatewayClient {
   /** The services and their engines (`GET /capabilities`, cached `catalogTtlMs`). */
   async services(opts?: CallOptions): Promise<GatewayService[]> {
     try {
-      return await this.#ready().catalog.services(opts);
+      return await this.#context().catalog.services(opts);
     } catch (error) {
       throw this.#own(error);
     }
@@ -142,7 +174,7 @@ export class GatewayClient {
 
   /** Forgets the cached catalog: the next look-up reads it again. */
   refreshCatalog(): void {
-    this.#catalog?.invalidate();
+    this.#ready?.catalog.invalidate();
   }
 
   // The model look-ups. One rule, core's capability gate (`gateModel`, catalog/resolve-model.ts),
@@ -152,7 +184,7 @@ export class GatewayClient {
   /** The listed model; `model_not_found` (with close matches) for any unlisted id, `my/...` too. */
   async model(id: string, opts?: CallOptions): Promise<GatewayModel> {
     try {
-      return await listedModel(this.#ready().catalog, id, opts);
+      return await listedModel(this.#context().catalog, id, opts);
     } catch (error) {
       throw this.#own(error);
     }
@@ -165,7 +197,7 @@ export class GatewayClient {
    */
   async resolveModel(id: string, opts?: CallOptions): Promise<GatewayModel | undefined> {
     try {
-      return (await gateModel(this.#ready().catalog, id, [], opts)).model;
+      return (await gateModel(this.#context().catalog, id, [], opts)).model;
     } catch (error) {
       throw this.#own(error);
     }
@@ -183,7 +215,7 @@ export class GatewayClient {
     opts?: CallOptions,
   ): Promise<GatewayModel | undefined> {
     try {
-      return (await gateModel(this.#ready().catalog, modelId, needs, opts)).model;
+      return (await gateModel(this.#context().catalog, modelId, needs, opts)).model;
     } catch (error) {
       throw this.#own(error);
     }
@@ -203,7 +235,7 @@ export class GatewayClient {
     opts?: CheckModelOptions,
   ): Promise<readonly string[] | undefined> {
     try {
-      return (await gateModel(this.#ready().catalog, modelId, needs, opts)).capabilities;
+      return (await gateModel(this.#context().catalog, modelId, needs, opts)).capabilities;
     } catch (error) {
       throw this.#own(error);
     }
@@ -214,24 +246,24 @@ export class GatewayClient {
    * call asks for its slot first, and its first request takes that slot: loading never costs it
    * its place in the key's FIFO queue. A slot no request took (a refused input) goes back.
    */
-  async #withServices<O extends CallOptions, T>(
-    opts: O | undefined,
-    run: (services: ServiceCalls, opts: O | undefined) => Promise<T>,
+  async #withServices<T>(
+    opts: CallOptions | undefined,
+    run: (services: ServiceCalls, context: ServiceContext) => Promise<T>,
   ): Promise<T> {
-    if (loadServices.loaded) return run(await loadServices(), opts);
-    const { transport } = this.#ready();
-    const reservation = transport.reserve(opts);
+    const context = this.#context();
+    if (loadServices.loaded) return run(await loadServices(), context);
+    const reservation = context.transport.reserve(opts);
     try {
-      return await run(await loadServices(), withReservation(opts, reservation));
+      return await run(await loadServices(), { ...context, reservation });
     } finally {
-      transport.release(reservation);
+      context.transport.release(reservation);
     }
   }
 
   /** The embedding engines `GET /capabilities` lists. */
   async embeddingEngines(opts?: CallOptions): Promise<EmbeddingEngine[]> {
     try {
-      const { catalog } = this.#ready();
+      const { catalog } = this.#context();
       const services = await loadServices();
       return await services.embeddingEngines(catalog, opts);
     } catch (error) {
@@ -248,7 +280,7 @@ export class GatewayClient {
     opts?: CallOptions,
   ): Promise<EmbeddingEngine> {
     try {
-      const { catalog } = this.#ready();
+      const { catalog } = this.#context();
       const services = await loadServices();
       return await services.resolveEmbeddingEngine(catalog, engineId, opts);
     } catch (error) {
@@ -262,8 +294,7 @@ export class GatewayClient {
    */
   async chat(req: ChatRequest, opts?: ChatCallOptions): Promise<ChatResult> {
     try {
-      const { transport, catalog } = this.#ready();
-      return await postChat(transport, catalog, req, opts);
+      return await postChat(this.#context(), req, opts);
     } catch (error) {
       throw this.#own(error);
     }
@@ -276,8 +307,7 @@ export class GatewayClient {
    */
   async chatStream(req: ChatRequest, opts?: ChatStreamOptions): Promise<ChatStream> {
     try {
-      const { transport, catalog } = this.#ready();
-      return await openChatStream(transport, catalog, req, opts, this.#streamUsage);
+      return await openChatStream(this.#context(), req, opts);
     } catch (error) {
       throw this.#own(error);
     }
@@ -286,9 +316,8 @@ export class GatewayClient {
   /** `POST /embeddings` as given (one request; limits checked first). */
   async embed(req: EmbeddingsRequest, opts?: CallOptions): Promise<EmbeddingsResponse> {
     try {
-      const context = this.#ready();
-      return await this.#withServices(opts, (services, callOpts) =>
-        services.embed(context, req, callOpts),
+      return await this.#withServices(opts, (services, context) =>
+        services.embed(context, req, opts),
       );
     } catch (error) {
       throw this.#own(error);
@@ -298,9 +327,8 @@ export class GatewayClient {
   /** Embeds any number of texts: batched under the gateway's limits, in input order. */
   async embedMany(texts: string[], opts: EmbedManyOptions = {}): Promise<number[][]> {
     try {
-      const context = this.#ready();
-      return await this.#withServices(opts, (services, callOpts) =>
-        services.embedMany(context, texts, callOpts ?? {}),
+      return await this.#withServices(opts, (services, context) =>
+        services.embedMany(context, texts, opts ?? {}),
       );
     } catch (error) {
       throw this.#own(error);
@@ -310,9 +338,8 @@ export class GatewayClient {
   /** `POST /translations`. */
   async translate(req: TranslationRequest, opts?: CallOptions): Promise<TranslationResponse> {
     try {
-      const context = this.#ready();
-      return await this.#withServices(opts, (services, callOpts) =>
-        services.translate(context, req, callOpts),
+      return await this.#withServices(opts, (services, context) =>
+        services.translate(context, req, opts),
       );
     } catch (error) {
       throw this.#own(error);
@@ -322,9 +349,8 @@ export class GatewayClient {
   /** `POST /ocr`: an image (bytes, Blob, base64 or data URL) to text. */
   async ocr(req: OcrRequest, opts?: CallOptions): Promise<OcrResponse> {
     try {
-      const context = this.#ready();
-      return await this.#withServices(opts, (services, callOpts) =>
-        services.ocr(context, req, callOpts),
+      return await this.#withServices(opts, (services, context) =>
+        services.ocr(context, req, opts),
       );
     } catch (error) {
       throw this.#own(error);
@@ -349,9 +375,8 @@ export class GatewayClient {
     opts?: CallOptions,
   ): Promise<TranscriptionResponse | string> {
     try {
-      const context = this.#ready();
-      return await this.#withServices(opts, (services, callOpts) =>
-        services.transcribe(context, req, callOpts),
+      return await this.#withServices(opts, (services, context) =>
+        services.transcribe(context, req, opts),
       );
     } catch (error) {
       throw this.#own(error);

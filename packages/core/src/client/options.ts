@@ -1,18 +1,29 @@
 // docs/gateway-protocol.md §2.1 (base URL), §2.5 (4 slots, 300 000 ms deadline), §3.3
 // (`catalogTtlMs`), §10.5 (retries).
 import type { KeyBudget } from '../budget/key-budget';
-import { MAX_TIMEOUT_MS } from '../call/call-scope';
 import { GatewayError } from '../errors/errors';
 import type { GatewayEventHandler } from '../events/gateway-events';
 import { RETRY_DEFAULTS } from '../http/retry-policy';
 import { LIMITS } from '../protocol/limits';
+import {
+  type CircuitBreakerOptions,
+  type ClientSteering,
+  type HedgeOptions,
+  readCircuitBreaker,
+  readHedge,
+  readStallTimeout,
+} from '../steering/steering-options';
 import { missingSettingMessage, readEnv } from './read-env';
 import { CORE_SETTING_NAMES, type SettingNames, settingNamesOf } from './setting-names';
 
 export interface GatewayClientOptions {
-  /** Gateway base URL. Default (also when `undefined`): `INFERGATE_BASE_URL`. Normalised: trailing `/` removed, `/v1` appended when the path does not end in a version segment. */
+  /**
+   * Gateway base URL. Default (also when `undefined`): `INFERGATE_BASE_URL`, read when a call
+   * needs it (a client made before the environment is set works once it is). Normalised: trailing
+   * `/` removed, `/v1` appended when the path does not end in a version segment.
+   */
   baseURL?: string | undefined;
-  /** API key. Default (also when `undefined`): `INFERGATE_API_KEY`. */
+  /** API key. Default (also when `undefined`): `INFERGATE_API_KEY`, read when a call needs it. */
   apiKey?: string | undefined;
   /** A WHATWG fetch. Default: `globalThis.fetch`. */
   fetch?: typeof fetch;
@@ -34,7 +45,7 @@ export interface GatewayClientOptions {
    * processes.
    */
   budget?: KeyBudget;
-  /** Deadline of one call: queue + retries + body or stream. Default 300 000 ms; clamped to 2^31 − 1. */
+  /** Deadline of one call: queue + retries + body or stream. Default 300 000 ms; clamped to 2^31 − 1 when a call starts. */
   timeoutMs?: number;
   /**
    * Largest response body read (bytes after decompression, counted while reading; a larger
@@ -45,17 +56,29 @@ export interface GatewayClientOptions {
   /** Prefix of an error response's body that is kept (the rest is not read). Default 64 KiB. */
   maxErrorBodyBytes?: number;
   /**
-   * Chat calls: longest wait from sending a request to the first byte of its answer (a stream's
-   * first chunk). Off by default. A stall aborts the request, frees its slot and counts like a
-   * busy model (the next `fallbackModels` entry, else a retry). Per call: the call option.
+   * Chat calls: longest wait from sending a request to the first content of its answer (SSE
+   * comments and empty chunks do not count). Off by default. A stall aborts the request, frees its
+   * slot and counts like a busy model (the next `fallbackModels` entry, else a retry). Per call:
+   * the call option.
    */
   firstChunkTimeoutMs?: number;
   /**
-   * Chat streams: longest silence between two chunks once the stream has begun. Off by default.
-   * A stall aborts the stream, frees its slot and fails it with `timeout` (never retried: part of
-   * the answer was delivered). Per call: the call option.
+   * Chat streams: longest silence between two pieces of content once the first came. Off by
+   * default. A stall aborts the stream, frees its slot and fails it with `timeout` (never retried:
+   * part of the answer was delivered). Per call: the call option.
    */
   chunkTimeoutMs?: number;
+  /**
+   * Chat calls: send a second attempt when the first has no content after `afterMs` (a number, or
+   * `'auto'`: the model's running p95), into a free slot only, within `maxExtra` (default 0.05) of
+   * extra requests. Off by default; a call's `hedge` (or `false`) wins.
+   */
+  hedge?: HedgeOptions | false;
+  /**
+   * Per-model circuit breakers of calls with `fallbackModels`: a model failing `failures` times in
+   * a row is planned around for a cooldown. On by default (`{}`); `false` turns them off.
+   */
+  circuitBreaker?: CircuitBreakerOptions | false;
   /** Retries after the first attempt. Default 2. */
   maxRetries?: number;
   /** How long the model/service catalog is cached. Default 60 000 ms. */
@@ -100,8 +123,9 @@ const DEFAULTS = {
 } as const;
 
 interface ResolvedOptions {
-  /** Normalised base URL, or undefined when none was given (calls then fail with configuration_error). */
+  /** The base URL given (normalised); undefined: `INFERGATE_BASE_URL`, read when a call needs it. */
   baseURL: string | undefined;
+  /** The key given; undefined: `INFERGATE_API_KEY`, read when a call needs it. */
   apiKey: string | undefined;
   fetch: typeof fetch | undefined;
   headers: Record<string, string>;
@@ -110,9 +134,8 @@ interface ResolvedOptions {
   /** undefined: the default in-process budget. */
   budget: KeyBudget | undefined;
   timeoutMs: number;
-  /** Stall timeouts of chat calls; undefined: off. */
-  firstChunkTimeoutMs: number | undefined;
-  chunkTimeoutMs: number | undefined;
+  /** The steering of chat calls the client's options set (stall timeouts, hedge, breakers). */
+  steering: ClientSteering;
   maxRetries: number;
   catalogTtlMs: number;
   maxRetryAfterMs: number;
@@ -195,12 +218,6 @@ function positiveInteger(
   return value;
 }
 
-/** A timeout that is off unless given: an integer ≥ 1 ms, clamped to the longest timer. */
-function optionalTimeout(name: string, value: number | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  return Math.min(MAX_TIMEOUT_MS, positiveInteger(name, value, 1));
-}
-
 function checkBudget(budget: unknown): KeyBudget | undefined {
   if (budget === undefined) return undefined;
   const acquire = (budget as { acquire?: unknown } | null)?.acquire;
@@ -244,10 +261,10 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
   }
   const options = input;
   const settingNames = settingNamesOf(options);
-  const baseURL = options.baseURL ?? readEnv('INFERGATE_BASE_URL');
   return {
-    baseURL: baseURL === undefined ? undefined : normalizeBaseURL(baseURL, settingNames),
-    apiKey: options.apiKey?.trim() || readEnv('INFERGATE_API_KEY'),
+    baseURL:
+      options.baseURL === undefined ? undefined : normalizeBaseURL(options.baseURL, settingNames),
+    apiKey: options.apiKey?.trim() || undefined,
     fetch: options.fetch,
     headers: { ...options.headers },
     maxConcurrency: positiveInteger(
@@ -261,12 +278,17 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
       DEFAULTS.maxConcurrencyPerKey,
     ),
     budget: checkBudget(options.budget),
-    timeoutMs: Math.min(
-      MAX_TIMEOUT_MS,
-      positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs),
-    ),
-    firstChunkTimeoutMs: optionalTimeout('firstChunkTimeoutMs', options.firstChunkTimeoutMs),
-    chunkTimeoutMs: optionalTimeout('chunkTimeoutMs', options.chunkTimeoutMs),
+    timeoutMs: positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs),
+    steering: {
+      firstChunkTimeoutMs: readStallTimeout(
+        options.firstChunkTimeoutMs,
+        'firstChunkTimeoutMs',
+        'client option',
+      ),
+      chunkTimeoutMs: readStallTimeout(options.chunkTimeoutMs, 'chunkTimeoutMs', 'client option'),
+      hedge: readHedge(options.hedge, 'client option'),
+      circuitBreaker: readCircuitBreaker(options.circuitBreaker),
+    },
     maxResponseBytes: positiveInteger(
       'maxResponseBytes',
       options.maxResponseBytes,
@@ -298,30 +320,41 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
   };
 }
 
-export function missingConfiguration(resolved: ResolvedOptions): GatewayError | undefined {
-  if (resolved.baseURL === undefined) {
-    return new GatewayError({
+/** The base URL given, else `INFERGATE_BASE_URL` read now (normalised); undefined when neither. */
+export function resolveBaseURL(resolved: ResolvedOptions): string | undefined {
+  if (resolved.baseURL !== undefined) return resolved.baseURL;
+  const fromEnv = readEnv('INFERGATE_BASE_URL');
+  return fromEnv === undefined ? undefined : normalizeBaseURL(fromEnv, resolved.settingNames);
+}
+
+/** Where a client sends and with which key, once both are known. */
+export interface Connection {
+  baseURL: string;
+  apiKey: string;
+}
+
+/**
+ * The connection: the options given, else the environment read now (a client made before the
+ * environment was set works once it is). A setting found nowhere is a `configuration_error`
+ * naming the option and the variable; the next call reads again.
+ */
+export function resolveConnection(resolved: ResolvedOptions): Connection {
+  const names = resolved.settingNames;
+  const baseURL = resolveBaseURL(resolved);
+  if (baseURL === undefined) {
+    throw new GatewayError({
       code: 'configuration_error',
-      message: missingSettingMessage(
-        'No gateway base URL',
-        'baseURL',
-        'INFERGATE_BASE_URL',
-        resolved.settingNames,
-      ),
+      message: missingSettingMessage('No gateway base URL', 'baseURL', 'INFERGATE_BASE_URL', names),
       field: 'baseURL',
     });
   }
-  if (resolved.apiKey === undefined) {
-    return new GatewayError({
+  const apiKey = resolved.apiKey ?? readEnv('INFERGATE_API_KEY');
+  if (apiKey === undefined) {
+    throw new GatewayError({
       code: 'configuration_error',
-      message: missingSettingMessage(
-        'No API key',
-        'apiKey',
-        'INFERGATE_API_KEY',
-        resolved.settingNames,
-      ),
+      message: missingSettingMessage('No API key', 'apiKey', 'INFERGATE_API_KEY', names),
       field: 'apiKey',
     });
   }
-  return undefined;
+  return { baseURL, apiKey };
 }

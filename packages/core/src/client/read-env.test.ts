@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGatewayClient, type GatewayClient } from '../index';
+import { createGatewayClient } from '../index';
 import { readEnv } from './read-env';
 
 const realProcess = globalThis.process;
@@ -19,9 +19,10 @@ function notCapable(): Error {
 
 /**
  * Runs `make` while the runtime looks like `runtime` (synchronously: the test runner itself needs
- * the real `process` as soon as control goes back to it). Client creation reads the environment.
+ * the real `process` as soon as control goes back to it). A call reads the environment when it
+ * starts, before its first await.
  */
-function asIf(runtime: { process?: unknown; Deno?: unknown }, make: () => GatewayClient) {
+function asIf<T>(runtime: { process?: unknown; Deno?: unknown }, make: () => T): T {
   global.process = runtime.process;
   if (runtime.Deno !== undefined) global.Deno = runtime.Deno;
   try {
@@ -45,8 +46,10 @@ const refusingEnv = {
 
 describe('reading the environment never throws', () => {
   it('no `process` (Workers without nodejs_compat, browsers): unset, and the call says to pass it', async () => {
-    const client = asIf({ process: undefined }, () => createGatewayClient());
-    const error = await client.models().catch((e: unknown) => e);
+    const client = createGatewayClient();
+    const error = await asIf({ process: undefined }, () => client.models()).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: 'configuration_error' });
     expect((error as Error).message).toContain('INFERGATE_BASE_URL');
     expect((error as Error).message).toContain('no process.env');
@@ -57,7 +60,9 @@ describe('reading the environment never throws', () => {
     const client = asIf({ process: refusingEnv }, () =>
       createGatewayClient({ baseURL: 'https://gw.example' }),
     );
-    const error = await client.models().catch((e: unknown) => e);
+    const error = await asIf({ process: refusingEnv }, () => client.models()).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: 'configuration_error' });
     const message = (error as Error).message;
     expect(message).toContain('INFERGATE_API_KEY');
@@ -73,10 +78,10 @@ describe('reading the environment never throws', () => {
         },
       },
     };
-    const client = asIf({ process: undefined, Deno: deno }, () =>
-      createGatewayClient({ apiKey: 'k' }),
-    );
-    await expect(client.models()).rejects.toMatchObject({
+    const client = createGatewayClient({ apiKey: 'k' });
+    await expect(
+      asIf({ process: undefined, Deno: deno }, () => client.models()),
+    ).rejects.toMatchObject({
       code: 'configuration_error',
       message: expect.stringContaining('refused by the runtime (NotCapable)'),
     });
@@ -88,8 +93,10 @@ describe('reading the environment never throws', () => {
         get: (name: string) => (name === 'INFERGATE_BASE_URL' ? ' https://deno.example ' : ''),
       },
     };
-    const client = asIf({ process: undefined, Deno: deno }, () => createGatewayClient());
-    expect(client.baseURL).toBe('https://deno.example/v1');
+    const client = createGatewayClient();
+    expect(asIf({ process: undefined, Deno: deno }, () => client.baseURL)).toBe(
+      'https://deno.example/v1',
+    );
   });
 
   it('explicit settings (the Workers form) never read the environment', async () => {

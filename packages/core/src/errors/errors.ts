@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §10.2 (gateway codes), §10.4 (client codes), §10.5 (`isRetryable`,
 // decided by the retry policy).
-import type { SkippedModel } from '../protocol/chat-route';
+import type { FailedChatRoute, SkippedModel } from '../protocol/chat-route';
 import type { ModelCapability } from '../protocol/wire-types';
 import { ownRedaction, redactValue } from './redact-secret';
 import { type FailureContext, isRetryableFailure } from './retryable-failure';
@@ -68,6 +68,8 @@ export interface GatewayErrorOptions {
   stall?: GatewayStall;
   /** `no_model_can_serve`: every listed model, and why it was left out. */
   skipped?: SkippedModel[];
+  /** An error of a steered call: the models it skipped and tried, and how each failed. */
+  route?: FailedChatRoute;
   cause?: unknown;
 }
 
@@ -102,6 +104,7 @@ const OPTIONAL_FIELDS = [
   'field',
   'stall',
   'skipped',
+  'route',
 ] as const;
 
 /** The one error type of infergate; branch on `code`. */
@@ -136,6 +139,11 @@ export class GatewayError extends Error {
   declare readonly stall?: GatewayStall;
   /** `no_model_can_serve`: every listed model and why it was left out, before any request. */
   declare readonly skipped?: SkippedModel[];
+  /**
+   * Every error of a steered call (`fallbackModels`, stall timeouts, hedge): its route, the models
+   * it skipped and tried and how each failed, the last hop the failure that ended the call.
+   */
+  declare readonly route?: FailedChatRoute;
 
   /**
    * `instanceof GatewayError` holds for an error made by any copy of core: the CJS build loads the
@@ -222,6 +230,9 @@ function redactInPlace(error: GatewayError, redact: (text: string) => string, de
     const value = error[key];
     if (typeof value === 'string') self[key] = redact(value);
   }
+  // Lists of strings too: a key pasted into `fallbackModels` comes back in the skips and the route.
+  if (error.skipped !== undefined) self.skipped = redactValue(error.skipped, redact);
+  if (error.route !== undefined) self.route = redactValue(error.route, redact);
   const cause: unknown = error.cause;
   if (isGatewayError(cause)) {
     if (depth < 8) redactInPlace(cause, redact, depth + 1);

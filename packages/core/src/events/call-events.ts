@@ -35,6 +35,8 @@ interface CallEventsInit {
   budgetId: string;
   serverAddress: string;
   serverPort: number;
+  /** The call this request was made for (a catalog read a chat call needed). */
+  parent?: CallEvents;
 }
 
 /**
@@ -45,7 +47,8 @@ interface CallEventsInit {
 export class CallEvents {
   readonly #onEvent: GatewayEventHandler;
   readonly #redact: (text: string) => string;
-  readonly #callId = ++lastCallId;
+  /** This call's id: every event of the call carries it. */
+  readonly callId = ++lastCallId;
   readonly #operation: GatewayOperation;
   readonly #requestedModel: string | undefined;
   readonly #startedAt = performance.now();
@@ -70,7 +73,7 @@ export class CallEvents {
     this.#requestedModel = init.requestedModel;
     const event: GatewayStartEvent = {
       type: 'start',
-      callId: this.#callId,
+      callId: this.callId,
       operation: this.#operation,
       time: Date.now(),
       method: init.method,
@@ -81,6 +84,7 @@ export class CallEvents {
       budgetId: init.budgetId,
     };
     if (init.requestedModel !== undefined) event.requestedModel = init.requestedModel;
+    if (init.parent !== undefined) event.parentCallId = init.parent.callId;
     if (this.recordContent && typeof init.body === 'string') event.input = init.redact(init.body);
     this.#send(event);
   }
@@ -89,7 +93,7 @@ export class CallEvents {
     this.#queuedAt = performance.now();
     this.#send({
       type: 'queued',
-      callId: this.#callId,
+      callId: this.callId,
       operation: this.#operation,
       time: Date.now(),
       attempt,
@@ -102,7 +106,7 @@ export class CallEvents {
     this.#queueWaitMs += waitMs;
     this.#send({
       type: 'dequeued',
-      callId: this.#callId,
+      callId: this.callId,
       operation: this.#operation,
       time: Date.now(),
       attempt,
@@ -114,7 +118,7 @@ export class CallEvents {
   released(attempt: number, budgetId: string): void {
     this.#send({
       type: 'released',
-      callId: this.#callId,
+      callId: this.callId,
       operation: this.#operation,
       time: Date.now(),
       attempt,
@@ -129,7 +133,7 @@ export class CallEvents {
     this.#sentAt = performance.now();
     const event: GatewayAttemptEvent = {
       type: 'attempt',
-      callId: this.#callId,
+      callId: this.callId,
       operation: this.#operation,
       time: Date.now(),
       attempt,
@@ -145,7 +149,7 @@ export class CallEvents {
   skipped(skip: SkippedModel): void {
     const event: GatewayModelSkippedEvent = {
       type: 'model-skipped',
-      callId: this.#callId,
+      callId: this.callId,
       operation: this.#operation,
       time: Date.now(),
       model: skip.model,
@@ -159,7 +163,7 @@ export class CallEvents {
   failover(from: string, to: string, reason: FailoverReason, waitedMs: number): void {
     const event: GatewayFailoverEvent = {
       type: 'failover',
-      callId: this.#callId,
+      callId: this.callId,
       operation: this.#operation,
       time: Date.now(),
       from,
@@ -174,7 +178,7 @@ export class CallEvents {
   response(attempt: number, status: number | undefined, error?: unknown): void {
     const event: GatewayResponseEvent = {
       type: 'response',
-      callId: this.#callId,
+      callId: this.callId,
       operation: this.#operation,
       time: Date.now(),
       attempt,
@@ -193,7 +197,7 @@ export class CallEvents {
     if (!isGatewayError(error)) return;
     const event: GatewayRetryEvent = {
       type: 'retry',
-      callId: this.#callId,
+      callId: this.callId,
       operation: this.#operation,
       time: Date.now(),
       attempt,
@@ -241,7 +245,7 @@ export class CallEvents {
     if (this.#operation === 'chat' && requested !== undefined && model !== requested) {
       this.#send({
         type: 'fallback',
-        callId: this.#callId,
+        callId: this.callId,
         operation: this.#operation,
         time: Date.now(),
         requestedModel: requested,
@@ -315,7 +319,7 @@ export class CallEvents {
     this.#ended = true;
     const event: GatewayDoneEvent = {
       type: 'done',
-      callId: this.#callId,
+      callId: this.callId,
       operation: this.#operation,
       time: Date.now(),
       ok,

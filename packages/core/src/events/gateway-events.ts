@@ -41,6 +41,8 @@ export interface GatewayStartEvent extends GatewayEventBase {
   budgetId: string;
   /** The request body as sent (JSON text); only with `recordContent: true` on the client. */
   input?: string;
+  /** A request another call made for itself (the catalog read a chat call's gate needed): that call. */
+  parentCallId?: number;
 }
 
 /** The call asks for a slot (its client's `maxConcurrency`, then the key's budget). */

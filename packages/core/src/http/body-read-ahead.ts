@@ -1,5 +1,4 @@
-// docs/gateway-protocol.md §2.5 (a streamed answer gives its slot back when its body ends), §4.7
-// (a stream silent for longer than `chunkTimeoutMs` is stopped).
+// docs/gateway-protocol.md §2.5 (a streamed answer gives its slot back when its body ends).
 
 /**
  * Unread bytes above which reading ahead pauses while the consumer keeps reading (a live consumer
@@ -12,21 +11,12 @@ export const READ_AHEAD_HIGH_WATER_BYTES = 1024 * 1024;
  */
 export const READ_AHEAD_STALL_MS = 1000;
 
-/** How a body read ahead is bounded: its unread bytes, and optionally its silences. */
+/** How a body read ahead is bounded: its unread bytes. */
 export interface ReadAheadLimits {
   maxBufferedBytes: number;
   /** The error of a body whose unread bytes passed `maxBufferedBytes`. */
   overflow: () => unknown;
-  /**
-   * The clock of the network's silences (`chunkTimeoutMs`, stall-watch.ts): when it runs out the
-   * body is cancelled and fails with its error. Waits while reading is paused for the consumer do
-   * not count.
-   */
-  silence?: SilenceClock;
 }
-
-/** Makes a silence clock that calls `fail` with the stall's error when it runs out. */
-export type SilenceClock = (fail: (error: unknown) => void) => { start(): void; stop(): void };
 
 /**
  * Reads a response body as fast as the network delivers it into a queue the consumer drains, and
@@ -56,12 +46,11 @@ export class BodyReadAhead {
   #stallTimer: ReturnType<typeof setTimeout> | undefined;
   /** The consumer stalled once: never pause again. */
   #unattended = false;
-  /** The network's silence clock (`limit.silence`). */
-  readonly #silence: { start(): void; stop(): void } | undefined;
 
+  /** `first`: the bytes already read from `reader` (a stream's first ones). */
   constructor(
     reader: ReadableStreamDefaultReader<Uint8Array>,
-    first: Uint8Array | undefined,
+    first: readonly Uint8Array[] | undefined,
     signal: AbortSignal,
     onSettled: () => void,
     limit: ReadAheadLimits = {
@@ -74,14 +63,9 @@ export class BodyReadAhead {
     this.#onSettled = onSettled;
     this.#maxBuffered = limit.maxBufferedBytes;
     this.#overflow = limit.overflow;
-    this.#silence = limit.silence?.((error) => {
-      // Cancelling the body aborts the request: the gateway stops counting it, as we do.
-      this.#reader.cancel(error).catch(() => {});
-      this.#settle('failed', error);
-    });
-    if (first !== undefined) {
-      this.#chunks.push(first);
-      this.#buffered = first.byteLength;
+    for (const chunk of first ?? []) {
+      this.#chunks.push(chunk);
+      this.#buffered += chunk.byteLength;
     }
     if (signal.aborted) this.#onAbort();
     else {
@@ -104,9 +88,7 @@ export class BodyReadAhead {
   async #pump(): Promise<void> {
     try {
       for (;;) {
-        this.#silence?.start();
         const { done, value } = await this.#reader.read();
-        this.#silence?.stop();
         if (this.#state !== 'reading') return;
         if (done) {
           this.#settle('ended');
@@ -135,7 +117,6 @@ export class BodyReadAhead {
         }
       }
     } catch (error) {
-      this.#silence?.stop();
       this.#settle('failed', error);
     }
   }
@@ -167,7 +148,6 @@ export class BodyReadAhead {
     if (this.#state !== 'reading') return;
     this.#state = state;
     this.#error = error;
-    this.#silence?.stop();
     this.#signal.removeEventListener('abort', this.#onAbort);
     this.#unpause();
     this.#onSettled();

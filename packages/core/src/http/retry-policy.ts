@@ -55,6 +55,18 @@ export function retryDelay(
   return error.retryAfterMs <= limits.remainingMs ? error.retryAfterMs : undefined;
 }
 
+/**
+ * The wait before the next attempt after `failure`, when `waits` waits were taken already: none
+ * once they reach `maxRetries`, else `retryDelay`'s. The one retry step of every policy.
+ */
+export function nextRetryWait(
+  failure: Pick<GatewayError, 'isRetryable' | 'retryAfterMs'>,
+  waits: number,
+  limits: RetryLimits & { maxRetries: number },
+): number | undefined {
+  return waits < limits.maxRetries ? retryDelay(failure, waits, limits) : undefined;
+}
+
 const DELTA_SECONDS = /^\d+(\.\d+)?$/;
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';

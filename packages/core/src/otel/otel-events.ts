@@ -124,7 +124,9 @@ export function otelEvents(options: OtelEventsOptions = {}): GatewayEventHandler
   const calls = new Map<number, CallState>();
   return (event) => {
     if (event.type === 'start') {
-      calls.set(event.callId, begin(tracer, event));
+      // A catalog read a call triggered is a child of that call's span, in its trace.
+      const parent = event.parentCallId === undefined ? undefined : calls.get(event.parentCallId);
+      calls.set(event.callId, begin(tracer, event, parent?.context));
       if (calls.size > MAX_OPEN_CALLS) dropOldest(calls);
       return;
     }
@@ -152,7 +154,7 @@ function dropOldest(calls: Map<number, CallState>): void {
   }
 }
 
-function begin(tracer: Tracer, event: GatewayStartEvent): CallState {
+function begin(tracer: Tracer, event: GatewayStartEvent, within?: Context): CallState {
   const attributes: Attributes = {
     'gen_ai.operation.name': event.operation,
     'gen_ai.provider.name': 'infergate',
@@ -172,7 +174,7 @@ function begin(tracer: Tracer, event: GatewayStartEvent): CallState {
     event.requestedModel === undefined
       ? event.operation
       : `${event.operation} ${event.requestedModel}`;
-  const parent = context.active();
+  const parent = within ?? context.active();
   const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
   return {
     span,

@@ -27,3 +27,11 @@ export function answeringModel(
 function isName(value: unknown): value is string {
   return typeof value === 'string' && value !== '';
 }
+
+/**
+ * Whether a call was answered by a model other than the one it asked for: by the gateway (the
+ * pool fallback of an offline model, §4.6) or by our failover (§4.7). The route says which.
+ */
+export function answeredByAnother(requestedModel: string, servedModel: string): boolean {
+  return servedModel !== requestedModel;
+}

@@ -2,9 +2,10 @@
 /**
  * What a chat call reports about the models it went through: the list it was given
  * (`model` + `fallbackModels`), which were skipped before sending and why, which were tried and
- * left and why, and the model that answered. Made by the failover loop (http/failover-route.ts),
+ * left and why, and the model that answered. Made by the steering room (steering/),
  * carried by `ChatResult.route` and `ChatStream.route`, by the `model-skipped` and `failover`
- * events, and by the `no_model_can_serve` refusal (`GatewayError.skipped`).
+ * events, and by every error of a steered call (`GatewayError.route`; the `no_model_can_serve`
+ * refusal's skips also in `GatewayError.skipped`).
  */
 
 /**
@@ -49,16 +50,24 @@ export type ChatRouteHop =
   /** Tried, and left for another model (or another round) for `reason`. */
   | { model: string; outcome: 'failed'; reason: FailoverReason }
   /** Tried, and it answered (the gateway may still have served another model: `answeredBy`). */
-  | { model: string; outcome: 'answered' };
+  | { model: string; outcome: 'answered' }
+  /**
+   * Tried, and the call ended with this attempt's failure (`code`: the `GatewayError`'s): the last
+   * hop of a failed call's route (`GatewayError.route`).
+   */
+  | { model: string; outcome: 'ended'; code: string };
 
 /** The route of a chat call: what it was asked to use, what it did, who answered. */
 export interface ChatRoute {
-  /** `[model, ...fallbackModels]`, duplicates removed, in the order given. */
+  /** `[model, ...fallbackModels]`, in the order given. */
   requested: string[];
   hops: ChatRouteHop[];
   /** The answering model: `X-Service-Model`, else the body's `model`, else the model sent. */
   answeredBy: string;
 }
+
+/** The route of a steered call that failed (`GatewayError.route`): no model answered. */
+export type FailedChatRoute = Omit<ChatRoute, 'answeredBy'>;
 
 /** The route of a call without `fallbackModels`: the requested model, answered. */
 export function singleHopRoute(model: string, answeredBy: string): ChatRoute {

@@ -60,8 +60,16 @@ export function isServiceOffered(
 ): boolean {
   const service = services?.find((entry) => entry.id === id);
   if (service === undefined) return true;
-  const nodes: unknown = service.available_nodes;
-  if (typeof nodes === 'number' && nodes <= 0) return false;
+  if (hasNoNodes(service)) return false;
   const engines: unknown = service.engines;
   return !(id === 'embeddings' && Array.isArray(engines) && engines.length === 0);
+}
+
+/**
+ * A catalog entry (a service of `GET /capabilities`, a model of `GET /models`) that reports no node
+ * to serve it now: an `available_nodes` of 0 or less. An entry without a readable count has some.
+ */
+export function hasNoNodes(entry: { available_nodes?: unknown }): boolean {
+  const nodes = entry.available_nodes;
+  return typeof nodes === 'number' && nodes <= 0;
 }

@@ -12,7 +12,7 @@ import { listIds } from '../catalog/model-capabilities';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError, invalidRequest, isGatewayError } from '../errors/errors';
 import { invalidAnswer, invalidResponse } from '../errors/invalid-response';
-import type { Transport } from '../http/transport';
+import type { Reservation, Transport } from '../http/transport';
 import { isServiceOffered, SERVICE_PATHS } from '../protocol/endpoints';
 import { isMultilingualEngine } from '../protocol/multilingual-engine';
 import type {
@@ -46,6 +46,8 @@ export interface EmbedManyOptions extends CallOptions {
 export interface ServiceContext {
   transport: Transport;
   catalog: Catalog;
+  /** The first service call's place in the key's queue, asked for while this module loaded. */
+  reservation?: Reservation;
 }
 
 export async function embeddingEngines(
@@ -94,20 +96,34 @@ export async function resolveEmbeddingEngine(
 }
 
 export async function embed(
-  { transport, catalog }: ServiceContext,
+  context: ServiceContext,
   req: EmbeddingsRequest,
   opts: CallOptions | undefined,
 ): Promise<EmbeddingsResponse> {
   const sizes = validateEmbeddingsRequest(req);
-  checkService(catalog, 'embeddings');
-  const engine = await resolveEmbeddingEngine(catalog, req.model, opts);
+  checkService(context.catalog, 'embeddings');
+  const engine = await engineFor(context, req.model, opts);
   validateForEngine(req, sizes, engine);
   const request = { ...req, model: engine.id };
-  return postEmbeddings(transport, request, inputTexts(req.input).length, opts);
+  const count = inputTexts(req.input).length;
+  return postEmbeddings(context, request, count, opts);
+}
+
+/**
+ * The engine of an embeddings call. Reading the catalog needs a slot of its own: a reservation
+ * gives its slot back first (the call then queues as any other).
+ */
+function engineFor(
+  { transport, catalog, reservation }: ServiceContext,
+  model: string | undefined,
+  opts: CallOptions | undefined,
+): Promise<EmbeddingEngine> {
+  if (reservation && catalog.cachedServices() === undefined) transport.release(reservation);
+  return resolveEmbeddingEngine(catalog, model, opts);
 }
 
 export async function embedMany(
-  { transport, catalog }: ServiceContext,
+  context: ServiceContext,
   texts: string[],
   opts: EmbedManyOptions,
 ): Promise<number[][]> {
@@ -124,8 +140,8 @@ export async function embedMany(
       throw isGatewayError(error) ? renameField(error, `texts[${i}]`) : error;
     }
   }
-  checkService(catalog, 'embeddings');
-  const engine = await resolveEmbeddingEngine(catalog, model, callOptions);
+  checkService(context.catalog, 'embeddings');
+  const engine = await engineFor(context, model, callOptions);
   validateForEngine({ input: texts, dimensions }, sizes, engine);
   const vectors = new Array<number[]>(texts.length);
   // The first failing batch stops the others: their answers could no longer be used.
@@ -146,13 +162,7 @@ export async function embedMany(
         const stop = (error: unknown) => stopOthers.abort(error);
         try {
           const batchOptions = { ...callOptions, signal: stopOthers.signal };
-          const response = await postEmbeddings(
-            transport,
-            request,
-            end - start,
-            batchOptions,
-            stop,
-          );
+          const response = await postEmbeddings(context, request, end - start, batchOptions, stop);
           for (const item of response.data) vectors[start + item.index] = item.embedding;
         } catch (error) {
           stop(error);
@@ -203,7 +213,7 @@ export async function transcribe(
     body,
     accept: 'text/plain',
   };
-  const answer = await context.transport.text(spec, opts);
+  const answer = await context.transport.text(spec, opts, { reservation: context.reservation });
   reportResponse(opts, answer.status, answer.headers, answer.text);
   return answer.text;
 }
@@ -219,7 +229,7 @@ function checkService(catalog: Catalog, id: ServiceId): void {
 }
 
 async function postEmbeddings(
-  transport: Transport,
+  { transport, reservation }: ServiceContext,
   req: EmbeddingsRequest,
   count: number,
   opts: CallOptions | undefined,
@@ -234,6 +244,7 @@ async function postEmbeddings(
       onFailure,
     },
     opts,
+    { reservation },
   );
   const problem = embeddingsProblem(answer.data, count);
   if (problem) {
@@ -246,7 +257,7 @@ async function postEmbeddings(
 
 /** POSTs to a service (after the availability check) and checks the answer's required fields. */
 async function postService<T>(
-  { transport, catalog }: ServiceContext,
+  { transport, catalog, reservation }: ServiceContext,
   service: 'translation' | 'ocr' | 'speech_to_text',
   body: string | FormData,
   opts: CallOptions | undefined,
@@ -255,6 +266,7 @@ async function postService<T>(
   const answer = await transport.json<T>(
     { method: 'POST', path: SERVICE_PATHS[service], body },
     opts,
+    { reservation },
   );
   const problem = serviceAnswerProblem(service, answer.data);
   if (problem) {

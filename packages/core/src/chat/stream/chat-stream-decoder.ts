@@ -37,6 +37,8 @@ export class ChatStreamDecoder {
   #done = false;
   #roleSent = false;
   #events = 0;
+  /** Pieces of the answer decoded so far (see `answered`). */
+  #answered = 0;
   /** Some choice other than 0 finished (a stream without choice 0 is unreadable, not empty). */
   #otherChoiceFinished = false;
   #choiceZeroSeen = false;
@@ -51,6 +53,15 @@ export class ChatStreamDecoder {
     this.#context = context;
     if (context.assemble === false) this.#assembler.keepText = false;
     this.#splitter = new SseDataSplitter((data) => this.#onData(data));
+  }
+
+  /**
+   * Pieces of the answer decoded so far: text, reasoning and tool-call pieces and finish reasons.
+   * What the stall clocks count as content: SSE comments, role-only chunks, empty deltas, metadata
+   * and usage are not the answer (§4.7).
+   */
+  get answered(): number {
+    return this.#answered;
   }
 
   /** `[DONE]` came, or the input ended complete: nothing more will be decoded. */
@@ -263,6 +274,7 @@ export class ChatStreamDecoder {
     if (typeof finishReason === 'string') {
       if (choiceIndex !== 0) this.#otherChoiceFinished = true;
       this.#assembler.setFinish(finishReason, choiceIndex);
+      this.#answered++;
       this.#queue.push({ type: 'finish', reason: finishReason, choiceIndex });
     } else if (finishReason !== undefined && finishReason !== null) {
       throw this.#protocolError('`finish_reason` is not a string', data);
@@ -271,11 +283,13 @@ export class ChatStreamDecoder {
 
   #text(delta: string, choiceIndex: number): void {
     this.#assembler.addText(delta, choiceIndex);
+    this.#answered++;
     this.#queue.push({ type: 'text-delta', delta, choiceIndex });
   }
 
   #reasoning(delta: string, choiceIndex: number): void {
     this.#assembler.addReasoning(delta, choiceIndex);
+    this.#answered++;
     this.#queue.push({ type: 'reasoning-delta', delta, choiceIndex });
   }
 
@@ -319,6 +333,7 @@ export class ChatStreamDecoder {
     // that repeat it; never another one for the same call.
     if (joined.first || callId === joined.id) event.id = joined.id;
     if (name !== undefined) event.name = name;
+    this.#answered++;
     this.#queue.push(event);
   }
 }

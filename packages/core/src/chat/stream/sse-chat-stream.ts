@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §2.5 (a stream holds its slot until its body ends), §5.2, §5.3, §5.5 (no
-// replay after the first bytes).
+// replay after the first bytes), §4.7 (a stream silent between pieces of content is stopped).
+import type { SilenceClock } from '../../call/stall-timer';
 import { GatewayError, isGatewayError, redactOwnKey } from '../../errors/errors';
 import { BodyReadAhead, cancelUnreachable } from '../../http/body-read-ahead';
 import type { OpenResponse } from '../../http/transport';
@@ -14,6 +15,12 @@ interface ChatStreamMeta {
   headers: Headers;
   route: ChatRoute;
   assemble: boolean;
+  /**
+   * `chunkTimeoutMs`'s clock: restarted by each piece of content decoded (comments and empty
+   * chunks do not count); when it runs out the stream fails with its stall. With it the stream is
+   * decoded as it arrives, whether or not anyone reads, so that the clock sees the content.
+   */
+  silence?: SilenceClock | undefined;
 }
 
 type State = 'open' | 'done' | 'failed';
@@ -42,6 +49,8 @@ export class GatewayChatStream implements ChatStream {
   readonly #maxBytes: number;
   /** The network read in progress: every reader waits on this one (one chunk is fed at a time). */
   #pumping: Promise<void> | undefined;
+  /** The silence clock between pieces of content (`ChatStreamMeta.silence`). */
+  #silence: { start(): void; stop(): void } | undefined;
 
   constructor(open: OpenResponse, meta: ChatStreamMeta) {
     this.#open = open;
@@ -68,7 +77,7 @@ export class GatewayChatStream implements ChatStream {
     const models = { requestedModel: meta.requestedModel, servedModel: meta.servedModel };
     this.#body = new BodyReadAhead(
       reader,
-      open.firstChunk,
+      open.chunks,
       open.scope.signal,
       () => {
         open.release();
@@ -82,13 +91,26 @@ export class GatewayChatStream implements ChatStream {
             message: `The stream's unread bytes passed maxResponseBytes (${limit} bytes): nobody read it while it kept coming; it was stopped`,
             ...models,
           }),
-        silence: open.silence?.(models),
       },
     );
     // Dropped unread and collected: the call ends (a `done` event), so its span ends and a
     // handler's state for it is freed.
     const events = open.events;
     cancelUnreachable.register(this, this.#body, events && (() => events.abandoned()));
+    if (meta.silence) {
+      this.#silence = meta.silence((error) => this.#fail(error));
+      this.#silence.start();
+      void this.#decodeAhead();
+    }
+  }
+
+  /** Decodes the stream as it arrives (for the silence clock), restarting the clock on content. */
+  async #decodeAhead(): Promise<void> {
+    while (this.#state === 'open') {
+      const answered = this.#decoder.answered;
+      await this.#pump();
+      if (this.#decoder.answered !== answered) this.#silence?.start();
+    }
   }
 
   /** The next event, or undefined at the end; throws the stream's typed error. */
@@ -199,6 +221,7 @@ export class GatewayChatStream implements ChatStream {
   }
 
   #close(reason?: unknown): void {
+    this.#silence?.stop();
     this.#body.cancel(reason);
     this.#open.release();
     this.#open.scope.dispose();

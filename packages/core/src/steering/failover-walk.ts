@@ -2,39 +2,42 @@
 import type { GatewayError } from '../errors/errors';
 import { failoverReason } from '../errors/retryable-failure';
 import type { CallEvents } from '../events/call-events';
+import type { NextAttempt, RetryBudget } from '../http/attempt-policy';
+import { nextRetryWait } from '../http/retry-policy';
 import type { ChatRouteHop, FailoverReason } from '../protocol/chat-route';
-import { type RetryLimits, retryDelay } from './retry-policy';
 
-/** The models a call walks (`fallbackModels`), planned by chat/plan-candidates.ts. */
-export interface RouteSpec {
+/** The models a walk goes over (plan-hops.ts), and how it makes their requests. */
+export interface WalkPlan {
   /** Gated and ordered: the first to try first. Never empty. */
   models: readonly string[];
   /** The request body naming `model` (made when the model is first tried). */
   bodyFor(model: string): string;
   /**
-   * The models in the order to try them now (by room: order-candidates.ts, stable). The plan is
-   * made before the call queues for a slot; the models left are ordered again at each hop, once its
-   * slot is held, so calls that queued together do not all go to the model that had room then.
+   * The models in the order to try them now (by room, stable). The plan is made before the call
+   * queues for a slot; the models left are ordered again at each hop, once its slot is held, so
+   * calls that queued together do not all go to the model that had room then.
    */
   order?: (models: readonly string[]) => string[];
 }
 
-/**
- * What follows a failed attempt: another model at once (chosen at the next hop, which reports the
- * failover), a wait, or nothing (the error ends the call).
- */
-export type NextStep = { kind: 'failover' } | { kind: 'wait'; delayMs: number } | undefined;
+/** A hop that failed, with its error (for the message of a call whose every hop failed). */
+export interface FailedHop {
+  model: string;
+  error: GatewayError;
+}
 
 /**
- * The walk of one call over its models. A failure the policy names a failover reason
+ * The walk of one steered call over its models. A failure the retry policy names a failover reason
  * (errors/retryable-failure.ts) moves to the next model at once, its slot already given back;
  * other failures follow the retry rules on the same model. When every model of the round has
  * failed, the round is retried like one attempt: after the shortest wait among the failures the
  * policy would retry, with those models only, while `maxRetries` allows.
  */
 export class FailoverWalk {
-  /** The failed hops so far (the skips and the answer are added by the chat call). */
+  /** The failed hops so far, as the route reports them. */
   readonly hops: ChatRouteHop[] = [];
+  /** The same hops with their errors. */
+  readonly failed: FailedHop[] = [];
   readonly #bodyFor: (model: string) => string;
   readonly #order: ((models: readonly string[]) => string[]) | undefined;
   /**
@@ -48,31 +51,28 @@ export class FailoverWalk {
   #round: readonly string[];
   #index = 0;
   /** This round's failover failures, to pick the next round's models and wait. */
-  #failures: { model: string; error: GatewayError }[] = [];
+  #roundFailures: FailedHop[] = [];
   /** When the current model's attempt was sent (its slot held), for `failover.waitedMs`. */
   #hopStartedAt = 0;
 
-  constructor(route: RouteSpec) {
-    this.#round = route.models;
-    this.#bodyFor = route.bodyFor;
-    this.#order = route.order;
+  constructor(plan: WalkPlan) {
+    this.#round = plan.models;
+    this.#bodyFor = plan.bodyFor;
+    this.#order = plan.order;
   }
 
-  /** The model the next attempt asks for. */
+  /** The model the next (or current) attempt asks for. */
   get model(): string {
     return this.#round[this.#index]!;
   }
 
   /**
-   * The spec of the next attempt, once its slot is held: `spec` asking for the model with the most
-   * room now among those not tried in this round, with its body; after a failover, its `failover`
-   * event, naming that model. The order is taken here, not when the call queued or left a model:
-   * calls that queued together must not all go to the model that had room then.
+   * The model of the next attempt, once its slot is held: the one with the most room now among
+   * those not tried in this round; after a failover, its `failover` event, naming that model.
+   * The order is taken here, not when the call queued or left a model: calls that queued together
+   * must not all go to the model that had room then.
    */
-  hop<Spec extends { body?: string | FormData; requestedModel?: string }>(
-    spec: Spec,
-    events?: CallEvents,
-  ): Spec {
+  hop(events?: CallEvents): string {
     if (this.#choose) {
       this.#choose = false;
       this.#reorder();
@@ -83,7 +83,7 @@ export class FailoverWalk {
       events?.failover(leaving.from, this.model, leaving.reason, leaving.waitedMs);
     }
     this.#hopStartedAt = performance.now();
-    return { ...spec, body: this.body(), requestedModel: this.model };
+    return this.model;
   }
 
   /** The models not tried yet in this round, ordered by room now (the plan's `order`). */
@@ -93,7 +93,7 @@ export class FailoverWalk {
     this.#round = [...this.#round.slice(0, this.#index), ...untried];
   }
 
-  /** The request body of the next attempt. */
+  /** The request body of the current model. */
   body(): string {
     const model = this.model;
     let body = this.#bodies.get(model);
@@ -105,43 +105,48 @@ export class FailoverWalk {
   }
 
   /**
-   * After the attempt on `model` failed with `error` (before any answer byte): the next step.
-   * `retries`: the waits taken so far, against `maxRetries`.
+   * After the attempt on the current model failed with `error` (before any answer reached the
+   * caller): the next step. `waits`: the waits taken so far, against `limits.maxRetries`.
    */
-  next(error: GatewayError, retries: number, maxRetries: number, limits: RetryLimits): NextStep {
+  next(
+    error: GatewayError,
+    waits: number,
+    limits: RetryBudget & { remainingMs: number },
+  ): NextAttempt {
     const reason = failoverReason(error);
     if (reason === undefined) {
-      const delayMs = retries < maxRetries ? retryDelay(error, retries, limits) : undefined;
-      return delayMs === undefined ? undefined : { kind: 'wait', delayMs };
+      const waitMs = nextRetryWait(error, waits, limits);
+      return waitMs === undefined ? undefined : { waitMs };
     }
     const from = this.model;
     this.hops.push({ model: from, outcome: 'failed', reason });
-    this.#failures.push({ model: from, error });
+    this.failed.push({ model: from, error });
+    this.#roundFailures.push({ model: from, error });
     if (this.#index + 1 < this.#round.length) {
       this.#index++;
       const waitedMs = performance.now() - this.#hopStartedAt;
       this.#leaving = { from, reason, waitedMs };
       this.#choose = true;
-      return { kind: 'failover' };
+      return { now: true };
     }
-    return retries < maxRetries ? this.#nextRound(retries, limits) : undefined;
+    return waits < limits.maxRetries ? this.#nextRound(waits, limits) : undefined;
   }
 
   /** Every model of the round failed: the ones worth another try, after the shortest wait. */
-  #nextRound(retries: number, limits: RetryLimits): NextStep {
-    let delayMs: number | undefined;
+  #nextRound(waits: number, limits: RetryBudget & { remainingMs: number }): NextAttempt {
+    let waitMs: number | undefined;
     const again: string[] = [];
-    for (const { model, error } of this.#failures) {
-      const wait = retryDelay(error, retries, limits);
+    for (const { model, error } of this.#roundFailures) {
+      const wait = nextRetryWait(error, waits, limits);
       if (wait === undefined || again.includes(model)) continue;
       again.push(model);
-      delayMs = delayMs === undefined ? wait : Math.min(delayMs, wait);
+      waitMs = waitMs === undefined ? wait : Math.min(waitMs, wait);
     }
-    if (delayMs === undefined) return undefined;
+    if (waitMs === undefined) return undefined;
     this.#round = again;
     this.#index = 0;
     this.#choose = true;
-    this.#failures = [];
-    return { kind: 'wait', delayMs };
+    this.#roundFailures = [];
+    return { waitMs };
   }
 }

@@ -1,5 +1,7 @@
 // docs/gateway-protocol.md §4.7 (capacity-aware order: room first, then full, then offline).
+import { hasNoNodes } from '../protocol/endpoints';
 import type { GatewayModel } from '../protocol/wire-types';
+import { modelInflight, othersInflight } from './model-inflight';
 
 /** Room to take the call now (0), full (1), offline or unlisted (2): tried in that order. */
 type Tier = 0 | 1 | 2;
@@ -7,10 +9,10 @@ type Tier = 0 | 1 | 2;
 /**
  * Where a model stands, from its catalog entry (`undefined`: an unlisted own model, which may be
  * offline) and the requests `running` on it (others' from the catalog, ours as they are now): full
- * when they reach `capacity`; offline when the entry reports no node (`available_nodes: 0`).
+ * when they reach `capacity`; offline when the entry reports no node (the availability rule).
  */
 export function tierOf(entry: GatewayModel | undefined, running: number): Tier {
-  if (entry === undefined || entry.available_nodes === 0) return 2;
+  if (entry === undefined || hasNoNodes(entry)) return 2;
   if (typeof entry.capacity !== 'number') return 0;
   return running >= entry.capacity ? 1 : 0;
 }
@@ -20,11 +22,25 @@ export function tierOf(entry: GatewayModel | undefined, running: number): Tier {
  * offline or unlisted ones, each group in the order given (a stable sort: the first listed model
  * keeps priority whenever it has room; no load balancing).
  */
-export function orderCandidates(
+export function orderByRoom(
   models: readonly string[],
   entryOf: (model: string) => GatewayModel | undefined,
   runningOf: (model: string) => number,
 ): string[] {
   const tiers = new Map(models.map((model) => [model, tierOf(entryOf(model), runningOf(model))]));
   return [...models].sort((a, b) => tiers.get(a)! - tiers.get(b)!);
+}
+
+/**
+ * The requests running on a listed model now: others' from the snapshot (its `inflight` less ours
+ * it may have counted: without that, a snapshot read while our calls ran would make a model look
+ * full for the snapshot's whole life), and ours as they are now.
+ */
+export function runningOn(
+  list: readonly GatewayModel[],
+  entry: GatewayModel | undefined,
+  model: string,
+  budgetId: string,
+): number {
+  return othersInflight(list, entry, model) + modelInflight(budgetId, model);
 }

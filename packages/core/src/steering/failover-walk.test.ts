@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError, type GatewayErrorCode } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
-import { FailoverWalk } from './failover-route';
+import { FailoverWalk } from './failover-walk';
 
 const limits = { maxRetryAfterMs: 60_000, retryBaseDelayMs: 0, remainingMs: 300_000 };
 
@@ -18,8 +18,8 @@ describe('FailoverWalk', () => {
     const walk = walkOver('a', 'b', 'c');
     expect(walk.model).toBe('a');
     expect(walk.body()).toBe('{"model":"a"}');
-    expect(walk.next(failure('model_busy', 429, 5_000), 0, 2, limits)).toEqual({
-      kind: 'failover',
+    expect(walk.next(failure('model_busy', 429, 5_000), 0, { ...limits, maxRetries: 2 })).toEqual({
+      now: true,
     });
     expect(walk.model).toBe('b');
     expect(walk.body()).toBe('{"model":"b"}');
@@ -33,62 +33,72 @@ describe('FailoverWalk', () => {
       bodyFor: (model) => model,
       order: (models) => [...models].sort((x, y) => Number(full.has(x)) - Number(full.has(y))),
     });
-    const spec: { requestedModel?: string } = {};
     const failovers: unknown[] = [];
     const events = {
       failover: (from: string, to: string, reason: string) => failovers.push({ from, to, reason }),
     } as unknown as CallEvents;
-    expect(walk.hop(spec, events).requestedModel).toBe('a');
-    walk.next(failure('model_busy', 429, 5_000), 0, 2, limits);
+    expect(walk.hop(events)).toBe('a');
+    walk.next(failure('model_busy', 429, 5_000), 0, { ...limits, maxRetries: 2 });
     expect(failovers).toEqual([]);
     // While the call queued for its next slot, b got room and c filled up.
     full = new Set(['c']);
-    expect(walk.hop(spec, events).requestedModel).toBe('b');
+    expect(walk.hop(events)).toBe('b');
     expect(failovers).toEqual([{ from: 'a', to: 'b', reason: 'model_busy' }]);
     // A retry of the same model (not a failover reason) is not moved elsewhere.
     full = new Set(['b']);
-    expect(walk.next(failure('provider_protocol_error', 500), 0, 2, limits)).toMatchObject({
-      kind: 'wait',
-    });
-    expect(walk.hop(spec, events).requestedModel).toBe('b');
+    expect(
+      walk.next(failure('provider_protocol_error', 500), 0, { ...limits, maxRetries: 2 }),
+    ).toHaveProperty('waitMs');
+    expect(walk.hop(events)).toBe('b');
     expect(failovers).toHaveLength(1);
   });
 
   it('retries the same model, by the retry rules, on a failure that is not a failover reason', () => {
     const walk = walkOver('a', 'b');
-    const step = walk.next(failure('client_concurrency_exceeded', 429, 1_000), 0, 2, limits);
-    expect(step).toEqual({ kind: 'wait', delayMs: 1_000 });
+    const step = walk.next(failure('client_concurrency_exceeded', 429, 1_000), 0, {
+      ...limits,
+      maxRetries: 2,
+    });
+    expect(step).toEqual({ waitMs: 1_000 });
     expect(walk.model).toBe('a');
     expect(walk.hops).toEqual([]);
-    expect(walk.next(failure('invalid_request_error', 400), 1, 2, limits)).toBeUndefined();
+    expect(
+      walk.next(failure('invalid_request_error', 400), 1, { ...limits, maxRetries: 2 }),
+    ).toBeUndefined();
   });
 
   it('after a round of failures: the shortest wait, then only the models worth retrying', () => {
     const walk = walkOver('a', 'b', 'c');
-    walk.next(failure('model_busy', 429, 3_000), 0, 2, limits);
-    walk.next(failure('model_not_found', 404), 0, 2, limits);
-    const step = walk.next(failure('model_busy', 429, 1_000), 0, 2, limits);
-    expect(step).toEqual({ kind: 'wait', delayMs: 1_000 });
+    walk.next(failure('model_busy', 429, 3_000), 0, { ...limits, maxRetries: 2 });
+    walk.next(failure('model_not_found', 404), 0, { ...limits, maxRetries: 2 });
+    const step = walk.next(failure('model_busy', 429, 1_000), 0, { ...limits, maxRetries: 2 });
+    expect(step).toEqual({ waitMs: 1_000 });
     // b is unknown to the gateway: not worth another round.
     expect(walk.model).toBe('a');
-    expect(walk.next(failure('model_busy', 429, 3_000), 1, 2, limits)).toEqual({
-      kind: 'failover',
+    expect(walk.next(failure('model_busy', 429, 3_000), 1, { ...limits, maxRetries: 2 })).toEqual({
+      now: true,
     });
     expect(walk.model).toBe('c');
   });
 
   it('ends when no model of the round may be retried, or the retries are used up', () => {
     const refused = walkOver('a', 'b');
-    refused.next(failure('model_not_allowed', 403), 0, 2, limits);
-    expect(refused.next(failure('model_busy', 429, 120_000), 0, 2, limits)).toBeUndefined();
+    refused.next(failure('model_not_allowed', 403), 0, { ...limits, maxRetries: 2 });
+    expect(
+      refused.next(failure('model_busy', 429, 120_000), 0, { ...limits, maxRetries: 2 }),
+    ).toBeUndefined();
     const spent = walkOver('a', 'b');
-    spent.next(failure('model_busy', 429, 0), 2, 2, limits);
-    expect(spent.next(failure('model_busy', 429, 0), 2, 2, limits)).toBeUndefined();
+    spent.next(failure('model_busy', 429, 0), 2, { ...limits, maxRetries: 2 });
+    expect(
+      spent.next(failure('model_busy', 429, 0), 2, { ...limits, maxRetries: 2 }),
+    ).toBeUndefined();
   });
 
   it('does not wait for a Retry-After longer than what is left of the deadline', () => {
     const walk = walkOver('a');
     const short = { ...limits, remainingMs: 500 };
-    expect(walk.next(failure('model_busy', 429, 1_000), 0, 2, short)).toBeUndefined();
+    expect(
+      walk.next(failure('model_busy', 429, 1_000), 0, { ...short, maxRetries: 2 }),
+    ).toBeUndefined();
   });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { Catalog } from '../catalog/catalog';
+import type { Transport } from '../http/transport';
 import type { GatewayModel } from '../protocol/wire-types';
-import { orderCandidates, tierOf } from './order-candidates';
+import { countModelInflight, watchCatalogReads } from './model-inflight';
+import { orderByRoom, runningOn, tierOf } from './order-by-room';
 
 const model = (id: string, extra: Partial<GatewayModel> = {}): GatewayModel => ({
   id,
@@ -23,7 +26,7 @@ describe('tierOf', () => {
   });
 });
 
-describe('orderCandidates', () => {
+describe('orderByRoom', () => {
   it('puts room first, then full, then offline, keeping the given order in each', () => {
     const entries = new Map<string, GatewayModel | undefined>([
       ['full', model('full', { capacity: 1, inflight: 1 })],
@@ -32,7 +35,7 @@ describe('orderCandidates', () => {
       ['my/own', undefined],
       ['room-2', model('room-2')],
     ]);
-    const order = orderCandidates(
+    const order = orderByRoom(
       ['full', 'off', 'room-1', 'my/own', 'room-2'],
       (id) => entries.get(id),
       (id) => entries.get(id)?.inflight ?? 0,
@@ -46,12 +49,46 @@ describe('orderCandidates', () => {
       ['second', model('second', { capacity: 8 })],
     ]);
     const order = (running: Record<string, number>) =>
-      orderCandidates(
+      orderByRoom(
         ['first', 'second'],
         (id) => entries.get(id),
         (id) => running[id] ?? 0,
       );
     expect(order({ first: 7, second: 0 })).toEqual(['first', 'second']);
     expect(order({ first: 8, second: 0 })).toEqual(['second', 'first']);
+  });
+});
+
+describe("a model's others in flight (the catalog's inflight less our own requests)", () => {
+  it('subtracts our requests a read may have counted — in flight when sent, or sent before its answer — on every list read', async () => {
+    const budgetId = 'catalog-others-test';
+    const ours: (() => void)[] = [];
+    const sendOurs = () => ours.push(countModelInflight(budgetId, 'pool/m'));
+    let duringRead = () => {};
+    let inflight = 3;
+    const transport = {
+      timeoutMs: 5_000,
+      json: async () => {
+        duringRead();
+        return { status: 200, data: { data: [{ id: 'pool/m', capacity: 4, inflight }] } };
+      },
+    } as unknown as Transport;
+    const catalog = new Catalog(transport, 60_000, { requestBound: false });
+    watchCatalogReads(catalog, budgetId);
+    sendOurs();
+    duringRead = sendOurs;
+    // The gateway counted 3: our two and one of someone else's.
+    const first = await catalog.models();
+    // Ours still run: theirs (1) and ours now (2).
+    expect(runningOn(first, first[0], 'pool/m', budgetId)).toBe(3);
+    for (const release of ours) release();
+    expect(runningOn(first, first[0], 'pool/m', budgetId)).toBe(1);
+    duringRead = () => {};
+    inflight = 1;
+    catalog.invalidate();
+    const second = await catalog.models();
+    expect(runningOn(second, second[0], 'pool/m', budgetId)).toBe(1);
+    // A call planned on the first list still reads it right after the newer read.
+    expect(runningOn(first, first[0], 'pool/m', budgetId)).toBe(1);
   });
 });

@@ -1,0 +1,73 @@
+// docs/gateway-protocol.md §10.5 (the retry policy: what follows a failed attempt, and when).
+import type { GatewayError } from '../errors/errors';
+import type { CallEvents } from '../events/call-events';
+import { nextRetryWait, type RetryLimits } from './retry-policy';
+
+/** One request of a call, as an attempt sends it. */
+export interface AttemptRequest {
+  body?: string | FormData;
+  /** The model it asks for: named by this attempt's errors. */
+  requestedModel?: string;
+  /** Calls that may ask several models: the model this attempt asks for, for its `attempt` event. */
+  model?: string;
+  /**
+   * The attempt's own signal (it must follow the call's). Aborted with a `GatewayError` (a stall),
+   * that error is the attempt's failure, and the policy says what follows.
+   */
+  signal?: AbortSignal;
+  /** Called once when the attempt's slot is given back (after its failure, or its body's end). */
+  settled?: () => void;
+}
+
+/** A 2xx answer, before it is handed over: a stream's reader and the bytes already read from it. */
+export interface AttemptAnswer {
+  response: Response;
+  reader?: ReadableStreamDefaultReader<Uint8Array>;
+  /** A stream's first bytes; `accept` may read more and add them here. */
+  chunks?: Uint8Array[];
+}
+
+/** What follows a failed attempt: a wait, another attempt at once, or nothing (the call fails). */
+export type NextAttempt = { waitMs: number } | { now: true } | undefined;
+
+/**
+ * What the transport asks between a call's attempts. The transport holds the slot, the fetch, the
+ * deadline, the body and the sleeps, and knows nothing of models or answers; the policy says what
+ * each attempt sends and what follows a failure. The default, `retrySameRequest`, sends the same
+ * request again as the retry policy allows; a steered chat call's (steering/) walks its models.
+ */
+export interface AttemptPolicy {
+  /** What attempt `attempt` (from 1) sends, asked once its slot is held. */
+  request(attempt: number, events: CallEvents | undefined): AttemptRequest;
+  /**
+   * A 2xx answer: resolves to undefined to take it, or to the failure that ends this attempt
+   * instead (e.g. no content before the stall limit). The transport then cancels its body.
+   */
+  accept?(answer: AttemptAnswer, request: AttemptRequest): Promise<GatewayError | undefined>;
+  /**
+   * The attempt failed with `failure`, its slot given back: what follows. `waits`: the waits
+   * taken so far; `remainingMs`: what is left of the call's deadline. `{ now: true }` goes on at
+   * once and keeps the call's turn in the key's queue.
+   */
+  next(failure: GatewayError, waits: number, remainingMs: number): NextAttempt;
+}
+
+/** The retry policy's limits of one call: its `maxRetries` and the client's waits. */
+export interface RetryBudget extends Omit<RetryLimits, 'remainingMs'> {
+  maxRetries: number;
+}
+
+/** The default policy: the same request each time, retried while the retry policy allows. */
+export function retrySameRequest(
+  request: AttemptRequest & { onSend?: () => () => void },
+  limits: RetryBudget,
+): AttemptPolicy {
+  const { onSend } = request;
+  return {
+    request: () => (onSend ? { ...request, settled: onSend() } : request),
+    next: (failure, waits, remainingMs) => {
+      const waitMs = nextRetryWait(failure, waits, { ...limits, remainingMs });
+      return waitMs === undefined ? undefined : { waitMs };
+    },
+  };
+}

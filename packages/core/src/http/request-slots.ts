@@ -1,0 +1,147 @@
+// docs/gateway-protocol.md §2.5 (the key's 4 slots: one per request in flight).
+import { type KeyBudget, type ReleaseSlot, tryAcquireNow } from '../budget/key-budget';
+import type { Semaphore } from '../budget/semaphore';
+import type { CallScope } from '../call/call-scope';
+import { isGatewayError } from '../errors/errors';
+import type { CallEvents } from '../events/call-events';
+
+/** Where a client's requests take their slots: its own limit, then the key's budget. */
+export interface SlotsConfig {
+  /** This client's own limit, enforced by `local` before the key's budget is asked. */
+  maxConcurrency: number;
+  local: Semaphore;
+  /** The key's limit, passed to `budget` with `budgetId`. */
+  maxConcurrencyPerKey: number;
+  budget: KeyBudget;
+  budgetId: string;
+}
+
+/**
+ * The slots of one client's requests: this client's own `maxConcurrency` first (so a client with
+ * a small limit queues only behind itself), then the key's budget. A slot is released once, the
+ * key's first.
+ */
+export class RequestSlots {
+  readonly #config: SlotsConfig;
+
+  constructor(config: SlotsConfig) {
+    this.#config = config;
+  }
+
+  get budgetId(): string {
+    return this.#config.budgetId;
+  }
+
+  /**
+   * Both slots at once when both are free (the common case: no promise, no async step), else
+   * undefined and the caller awaits `acquire`. Not for calls with events (they report the wait).
+   */
+  now(scope: CallScope): ReleaseSlot | undefined {
+    if (scope.ended) return undefined;
+    const { local, maxConcurrency, budget, budgetId, maxConcurrencyPerKey } = this.#config;
+    const releaseLocal = local.tryAcquire(maxConcurrency);
+    if (releaseLocal === undefined) return undefined;
+    const key = tryAcquireNow(budget, budgetId, maxConcurrencyPerKey);
+    if (key === undefined) {
+      releaseLocal();
+      return undefined;
+    }
+    return bothSlots(releaseLocal, key);
+  }
+
+  /**
+   * Waits for a slot. `ahead`: a call moving at once to its next attempt, served before the calls
+   * that have not started (`BudgetAcquireRequest.ahead`). A slot handed over after the call ended
+   * (its deadline passed, its caller aborted) is given back, and the call fails without sending.
+   */
+  async acquire(
+    scope: CallScope,
+    requestedModel: string | undefined,
+    events: CallEvents | undefined,
+    attempt: number,
+    ahead = false,
+  ): Promise<ReleaseSlot> {
+    const { local, maxConcurrency, budget, budgetId, maxConcurrencyPerKey } = this.#config;
+    let releaseLocal: ReleaseSlot | undefined;
+    events?.queued(attempt, budgetId);
+    try {
+      releaseLocal = await local.acquire(maxConcurrency, scope.signal, ahead);
+      if (scope.ended) throw scope.error({ requestedModel });
+      const lease = await budget.acquire({
+        id: budgetId,
+        limit: maxConcurrencyPerKey,
+        signal: scope.signal,
+        deadline: scope.deadline,
+        ...(ahead ? { ahead } : {}),
+      });
+      const release = bothSlots(releaseLocal, () => lease.release());
+      if (scope.ended) {
+        release();
+        throw scope.error({ requestedModel });
+      }
+      if (!events) return release;
+      events.dequeued(attempt, budgetId);
+      return this.reported(release, events, attempt);
+    } catch (error) {
+      releaseLocal?.();
+      if (isGatewayError(error)) throw error;
+      if (scope.ended) throw scope.error({ requestedModel });
+      throw error;
+    }
+  }
+
+  /**
+   * A slot only if one is free now and no call waits for one (never queued, never ahead of anyone:
+   * a hedged attempt's), else undefined. A budget without `acquireIfFree` never has one.
+   */
+  async ifFree(scope: CallScope): Promise<ReleaseSlot | undefined> {
+    const { local, maxConcurrency, budget, budgetId, maxConcurrencyPerKey } = this.#config;
+    if (scope.ended || budget.acquireIfFree === undefined) return undefined;
+    const releaseLocal = local.tryAcquire(maxConcurrency);
+    if (releaseLocal === undefined) return undefined;
+    try {
+      const lease = await budget.acquireIfFree({
+        id: budgetId,
+        limit: maxConcurrencyPerKey,
+        signal: scope.signal,
+        deadline: scope.deadline,
+      });
+      if (lease === undefined || scope.ended) {
+        lease?.release();
+        releaseLocal();
+        return undefined;
+      }
+      return bothSlots(releaseLocal, () => lease.release());
+    } catch {
+      // A budget that cannot answer has no free slot to give.
+      releaseLocal();
+      return undefined;
+    }
+  }
+
+  /** A slot's release that also reports it (once), for a call with events. */
+  reported(release: ReleaseSlot, events: CallEvents, attempt: number): ReleaseSlot {
+    let released = false;
+    return () => {
+      release();
+      if (released) return;
+      released = true;
+      events.released(attempt, this.#config.budgetId);
+    };
+  }
+}
+
+/** The release of a local slot and a key slot together: once, the key's first. */
+function bothSlots(local: ReleaseSlot, key: () => void): ReleaseSlot {
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    try {
+      key();
+    } catch {
+      // A budget's release must not throw; if one does, the local slot is still given back.
+    }
+    local();
+  };
+}

@@ -1,0 +1,127 @@
+// docs/gateway-protocol.md §4.7 (the plan: every listed model gated, then ordered), §4.2 (the gate).
+import type { CallOptions } from '../call/call-options';
+import type { Catalog } from '../catalog/catalog';
+import {
+  capabilitiesOf,
+  checkCapabilities,
+  isOwnModelId,
+  listIds,
+  missingCapabilities,
+  modelsWithCapabilities,
+} from '../catalog/model-capabilities';
+import { catalogFor } from '../catalog/resolve-model';
+import { GatewayError } from '../errors/errors';
+import type { CallEvents } from '../events/call-events';
+import type { SkippedModel } from '../protocol/chat-route';
+import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
+import { orderByRoom, runningOn } from './order-by-room';
+
+/** The models a steered call will try, and the ones it left out. */
+export interface HopPlan {
+  /** `[model, ...fallbackModels]`, in the order given. */
+  requested: string[];
+  /** The models that passed the gate, in the order they are tried. Never empty. */
+  models: string[];
+  skipped: SkippedModel[];
+  /** Orders models by room at the time it is asked (for each hop of the walk). */
+  order: (models: readonly string[]) => string[];
+}
+
+/** What a plan is made from besides the catalog. */
+export interface PlanInput {
+  /** The call's model, then its fallbacks (checked: distinct, non-empty). */
+  requested: string[];
+  /** What the call needs of a model (`requiredCapabilities`). */
+  needs: readonly ModelCapability[];
+  /** The key's budget id: our requests in flight are counted per budget (order-by-room.ts). */
+  budgetId: string;
+  /** The call the catalog read is made for (its events' parent). */
+  parent?: CallEvents;
+  /** A model left out before sending for another reason than the catalog (an open breaker). */
+  skip?: (model: string, others: readonly string[]) => SkippedModel | undefined;
+}
+
+/**
+ * Gates every requested model, the call's own first, with the capability gate's rule against the
+ * catalog (one look-up, cached, re-read once on a miss: `catalogFor`): a model the catalog does not
+ * list is skipped (`not_in_catalog`), except an own model (`my/...`), whose address works while it
+ * is unlisted (§3.1); one lacking a capability the call needs is skipped (`missing_capability`).
+ * Content parts are not gated: the catalog does not say which models read them. The rest is ordered
+ * by room. Refuses with `no_model_can_serve` when nothing is left, every skip on the error.
+ */
+export async function planHops(
+  catalog: Catalog,
+  input: PlanInput,
+  opts: CallOptions,
+): Promise<HopPlan> {
+  const { requested, needs, budgetId } = input;
+  const listed = await catalogFor(catalog, requested, opts, input.parent);
+  const entryOf = (id: string) => listed.find((model) => model.id === id);
+  const kept: string[] = [];
+  const skipped: SkippedModel[] = [];
+  for (const id of requested) {
+    const skip = gate(id, entryOf(id), needs, listed);
+    if (skip) skipped.push(skip);
+    else kept.push(id);
+  }
+  // (Only among the models the catalog let through: a sole candidate is never skipped for it.)
+  for (const id of [...kept]) {
+    const skip = input.skip?.(id, kept);
+    if (!skip) continue;
+    skipped.push(skip);
+    kept.splice(kept.indexOf(id), 1);
+  }
+  if (kept.length === 0) throw noModelCanServe(requested[0]!, needs, skipped, listed);
+  const runningOf = (id: string) => runningOn(listed, entryOf(id), id, budgetId);
+  const order = (models: readonly string[]) => orderByRoom(models, entryOf, runningOf);
+  return { requested, models: order(kept), skipped, order };
+}
+
+/** Why `id` cannot serve the call, or undefined when it may be tried. */
+function gate(
+  id: string,
+  entry: GatewayModel | undefined,
+  needs: readonly ModelCapability[],
+  listed: readonly GatewayModel[],
+): SkippedModel | undefined {
+  if (entry === undefined) {
+    if (isOwnModelId(id)) return undefined;
+    return {
+      model: id,
+      reason: 'not_in_catalog',
+      detail: `Model "${id}" is not in the catalog: GET /models does not list it for this key (unknown, not allowed, or offline)`,
+    };
+  }
+  try {
+    checkCapabilities({ model: id, needs, capabilities: capabilitiesOf(entry), catalog: listed });
+    return undefined;
+  } catch (refusal) {
+    if (!(refusal instanceof GatewayError)) throw refusal;
+    return { model: id, reason: 'missing_capability', detail: refusal.message };
+  }
+}
+
+/** The refusal of a call no listed model can serve: every model and why, and the ones that would do. */
+function noModelCanServe(
+  model: string,
+  needs: readonly ModelCapability[],
+  skipped: SkippedModel[],
+  listed: readonly GatewayModel[],
+): GatewayError {
+  const why = skipped.map(({ model: id, reason, detail }) => {
+    if (reason === 'not_in_catalog') return `"${id}" is not in the catalog`;
+    if (reason !== 'missing_capability') return `"${id}": ${detail}`;
+    const entry = listed.find((listedModel) => listedModel.id === id);
+    const lacks = missingCapabilities(entry ? capabilitiesOf(entry) : [], needs);
+    return `"${id}" lacks ${lacks.join(', ')}`;
+  });
+  const alternatives = modelsWithCapabilities(listed, needs);
+  const wanted = needs.length > 0 ? needs.join(', ') : 'chat';
+  return new GatewayError({
+    code: 'no_model_can_serve',
+    message: `No listed model can serve this call (it needs ${wanted}): ${why.join('; ')}. Models with ${wanted}: ${listIds(alternatives)}.`,
+    requestedModel: model,
+    skipped,
+    alternatives,
+  });
+}

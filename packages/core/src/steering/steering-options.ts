@@ -1,0 +1,240 @@
+// docs/gateway-protocol.md §4.7 (a chat call's steering: fallback models, stall timeouts, hedging,
+// breakers).
+/**
+ * The one reader of the steering options, wherever they are given: a client option, a model's
+ * setting (the adapters' models) or a call option. A bad value is refused before anything is
+ * sent, naming the field, the place and what is wrong: `configuration_error` for a client option
+ * or a model setting (fixed when the code is), `invalid_request_error` for a call option. The rest
+ * of the steering room loads on first use; this file is on every chat call's path.
+ */
+import { GatewayError, type GatewayErrorCode } from '../errors/errors';
+
+/** A second attempt when the first has not answered in time (`hedge`). */
+export interface HedgeOptions {
+  /**
+   * How long to wait for the first attempt's first content before sending a second one: ms, or
+   * `'auto'` (a running estimate of the model's p95 time to first content, within bounds).
+   */
+  afterMs: number | 'auto';
+  /** The share of extra requests hedging may add, over a sliding window. Default 0.05. */
+  maxExtra?: number;
+}
+
+/** Per-model circuit breakers of calls with `fallbackModels` (client option `circuitBreaker`). */
+export interface CircuitBreakerOptions {
+  /** Failures in a row that open a model's breaker. Default 3. */
+  failures?: number;
+  /** The first cooldown, ms; it doubles with each trip in a row. Default 5 000. */
+  cooldownMs?: number;
+  /** The longest cooldown, ms. Default 60 000. */
+  maxCooldownMs?: number;
+}
+
+/** How a chat call is steered across attempts and models. */
+export interface SteeringOptions {
+  /**
+   * Models to use, in order, when the call's model cannot serve it: each is checked against the
+   * catalog first (like the model itself: listed, with the capabilities the call needs), then
+   * tried in order, those with room before the busy and offline ones; the call moves to the next
+   * at once when one is busy, unavailable or stalls before its first content. Each id once, and
+   * not the call's own model; `[]` turns a model's list off for a call.
+   */
+  fallbackModels?: readonly string[];
+  /**
+   * Longest wait from sending a request to the first content of its answer (a streamed text,
+   * reasoning or tool-call piece, or its finish; SSE comments, role-only and empty chunks do not
+   * count; a non-streamed answer's headers). A stall counts like a busy model: the call moves to
+   * its next model at once, or is retried. Off unless set.
+   */
+  firstChunkTimeoutMs?: number;
+  /**
+   * Longest silence between two pieces of content of a stream, once its first one came (comments
+   * and empty chunks do not count). A stall here is final: part of the answer has reached the
+   * caller, so nothing is retried. Off unless set.
+   */
+  chunkTimeoutMs?: number;
+  /** A second attempt when the first is slow to its first content (see `HedgeOptions`); `false`: off. */
+  hedge?: HedgeOptions | false;
+}
+
+/** Where an option was given: it names the place in messages and decides the error code. */
+export type SteeringPlace = 'client option' | 'model setting' | 'call option';
+
+/** Steering options read and checked: `fallbackModels` empty or absent is undefined. */
+export interface ReadSteering {
+  fallbackModels: readonly string[] | undefined;
+  firstChunkTimeoutMs: number | undefined;
+  chunkTimeoutMs: number | undefined;
+  hedge: Required<HedgeOptions> | false | undefined;
+}
+
+/** The client's steering options, read at creation (what its calls fall back to). */
+export interface ClientSteering {
+  firstChunkTimeoutMs: number | undefined;
+  chunkTimeoutMs: number | undefined;
+  hedge: Required<HedgeOptions> | false | undefined;
+  circuitBreaker: Required<CircuitBreakerOptions> | false;
+}
+
+/** The longest timer (2^31 − 1 ms): longer timeouts are clamped to it. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+function refusal(place: SteeringPlace, field: string, what: string): GatewayError {
+  const code: GatewayErrorCode =
+    place === 'call option' ? 'invalid_request_error' : 'configuration_error';
+  return new GatewayError({ code, message: `${field} (${place}) ${what}`, field });
+}
+
+/** A value named by its type only (an object given by mistake may hold secrets no redactor knows). */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+}
+
+/**
+ * `fallbackModels`: a list of distinct non-empty model ids, none of them `primary` (the call's
+ * model), else refused; undefined when absent or empty (the call is then one without it).
+ */
+export function readFallbackModels(
+  value: unknown,
+  place: SteeringPlace,
+  primary?: string,
+): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) {
+    throw refusal(place, 'fallbackModels', `must be an array of model ids, got ${kindOf(value)}`);
+  }
+  const seen = new Map<string, number>();
+  // An index loop, not forEach: a hole (`[, 'b']`) is refused, never skipped.
+  for (let i = 0; i < value.length; i++) {
+    const field = `fallbackModels[${i}]`;
+    const id: unknown = value[i];
+    if (!(i in value)) throw refusal(place, field, 'is a hole in the array: give a model id');
+    if (typeof id !== 'string' || id.trim() === '') {
+      const got = typeof id === 'string' ? 'an empty string' : kindOf(id);
+      throw refusal(place, field, `must be a non-empty model id from GET /models, got ${got}`);
+    }
+    if (id === primary) throw refusal(place, field, "repeats the call's own model");
+    const earlier = seen.get(id);
+    if (earlier !== undefined) throw refusal(place, field, `repeats fallbackModels[${earlier}]`);
+    seen.set(id, i);
+  }
+  return value.length > 0 ? (value as string[]) : undefined;
+}
+
+/** A stall timeout: a finite number of ms > 0 (clamped to the longest timer), else refused. */
+export function readStallTimeout(
+  value: unknown,
+  field: 'firstChunkTimeoutMs' | 'chunkTimeoutMs',
+  place: SteeringPlace,
+): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isFinite(value) && value > 0) {
+    return Math.min(LONGEST_TIMER_MS, value);
+  }
+  const got = typeof value === 'number' ? String(value) : kindOf(value);
+  throw refusal(place, field, `must be a finite number of ms > 0, got ${got}`);
+}
+
+/** `hedge`: `{ afterMs: ms > 0 | 'auto', maxExtra?: (0, 1] }` or `false`, else refused. */
+export function readHedge(
+  value: unknown,
+  place: SteeringPlace,
+): Required<HedgeOptions> | false | undefined {
+  if (value === undefined || value === false) return value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw refusal(place, 'hedge', `must be { afterMs, maxExtra? } or false, got ${kindOf(value)}`);
+  }
+  const { afterMs, maxExtra = 0.05 } = value as Partial<Record<keyof HedgeOptions, unknown>>;
+  if (afterMs !== 'auto') readPositive(afterMs, 'hedge.afterMs', "ms > 0 or 'auto'", place);
+  if (!(typeof maxExtra === 'number' && maxExtra > 0 && maxExtra <= 1)) {
+    const got = typeof maxExtra === 'number' ? String(maxExtra) : kindOf(maxExtra);
+    throw refusal(place, 'hedge.maxExtra', `must be a share of requests in (0, 1], got ${got}`);
+  }
+  return { afterMs: afterMs as number | 'auto', maxExtra };
+}
+
+/** `circuitBreaker` (client option): its settings with defaults, or `false`. */
+export function readCircuitBreaker(value: unknown): Required<CircuitBreakerOptions> | false {
+  if (value === false) return false;
+  const place = 'client option';
+  if (value !== undefined && (typeof value !== 'object' || value === null)) {
+    throw refusal(place, 'circuitBreaker', `must be an object or false, got ${kindOf(value)}`);
+  }
+  const given = (value ?? {}) as Partial<Record<keyof CircuitBreakerOptions, unknown>>;
+  const read = (key: keyof CircuitBreakerOptions, fallback: number, what: string) =>
+    given[key] === undefined
+      ? fallback
+      : readPositive(given[key], `circuitBreaker.${key}`, what, place);
+  const failures = read('failures', 3, 'an integer ≥ 1');
+  if (!Number.isInteger(failures)) {
+    throw refusal(place, 'circuitBreaker.failures', `must be an integer ≥ 1, got ${failures}`);
+  }
+  const cooldownMs = read('cooldownMs', 5_000, 'ms > 0');
+  const maxCooldownMs = Math.max(cooldownMs, read('maxCooldownMs', 60_000, 'ms > 0'));
+  return { failures, cooldownMs, maxCooldownMs };
+}
+
+function readPositive(value: unknown, field: string, what: string, place: SteeringPlace): number {
+  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value;
+  const got = typeof value === 'number' ? String(value) : kindOf(value);
+  throw refusal(place, field, `must be ${what}, got ${got}`);
+}
+
+/** Every steering option of `options`, checked as given at `place` (`primary`: the call's model). */
+export function readSteering(
+  options: SteeringOptions | undefined,
+  place: SteeringPlace,
+  primary?: string,
+): ReadSteering {
+  return {
+    fallbackModels: readFallbackModels(options?.fallbackModels, place, primary),
+    firstChunkTimeoutMs: readStallTimeout(
+      options?.firstChunkTimeoutMs,
+      'firstChunkTimeoutMs',
+      place,
+    ),
+    chunkTimeoutMs: readStallTimeout(options?.chunkTimeoutMs, 'chunkTimeoutMs', place),
+    hedge: readHedge(options?.hedge, place),
+  };
+}
+
+/**
+ * A call's steering from a model's settings and the call's own: the call's wins field by field,
+ * and its `fallbackModels: []` (or `hedge: false`) turns the model's off. Values are passed on as
+ * given: core checks them when the call is made (`readSteering`).
+ */
+export function resolveSteering(
+  model: SteeringOptions | undefined,
+  call: SteeringOptions | undefined,
+): SteeringOptions {
+  const resolved: SteeringOptions = {};
+  const fallbackModels = call?.fallbackModels ?? model?.fallbackModels;
+  if (
+    fallbackModels !== undefined &&
+    !(Array.isArray(fallbackModels) && fallbackModels.length === 0)
+  ) {
+    resolved.fallbackModels = fallbackModels;
+  }
+  const firstChunkTimeoutMs = call?.firstChunkTimeoutMs ?? model?.firstChunkTimeoutMs;
+  if (firstChunkTimeoutMs !== undefined) resolved.firstChunkTimeoutMs = firstChunkTimeoutMs;
+  const chunkTimeoutMs = call?.chunkTimeoutMs ?? model?.chunkTimeoutMs;
+  if (chunkTimeoutMs !== undefined) resolved.chunkTimeoutMs = chunkTimeoutMs;
+  const hedge = call?.hedge ?? model?.hedge;
+  if (hedge !== undefined) resolved.hedge = hedge;
+  return resolved;
+}
+
+/**
+ * Whether a call is steered (the steering room loads for it): it has a fallback list, a stall
+ * timeout or a hedge, its own or the client's (`client`: the client's read options).
+ */
+export function steers(call: SteeringOptions | undefined, client: ClientSteering): boolean {
+  const list = call?.fallbackModels;
+  if (list !== undefined && !(Array.isArray(list) && list.length === 0)) return true;
+  if (call?.firstChunkTimeoutMs !== undefined || call?.chunkTimeoutMs !== undefined) return true;
+  if (client.firstChunkTimeoutMs !== undefined || client.chunkTimeoutMs !== undefined) return true;
+  const hedge = call?.hedge ?? client.hedge;
+  return hedge !== undefined && hedge !== false;
+}

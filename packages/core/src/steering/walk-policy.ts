@@ -1,0 +1,81 @@
+// docs/gateway-protocol.md §4.7 (each hop of a steered call: its model, its first-content stall,
+// what follows its failure).
+import type { CallScope } from '../call/call-scope';
+import type { GatewayError } from '../errors/errors';
+import type {
+  AttemptAnswer,
+  AttemptPolicy,
+  AttemptRequest,
+  RetryBudget,
+} from '../http/attempt-policy';
+import type { FailoverWalk } from './failover-walk';
+import { countModelInflight } from './model-inflight';
+import { FirstChunkWatch } from './stall-watch';
+
+/**
+ * Reads a streamed answer until its first content (what counts is the stream decoder's to say:
+ * text, reasoning or tool-call pieces, or a finish), adding the bytes read to `answer.chunks`.
+ * Resolves to the failure when the stream failed or ended before any, or `signal` aborted.
+ */
+export type FirstContentReader = (
+  answer: AttemptAnswer,
+  signal: AbortSignal,
+) => Promise<GatewayError | undefined>;
+
+/** What a steered call's attempts are made of. */
+export interface WalkPolicyInput {
+  walk: FailoverWalk;
+  scope: CallScope;
+  /** The key's budget id: our requests per model are counted under it. */
+  budgetId: string;
+  retry: RetryBudget;
+  stream: boolean;
+  /** `firstChunkTimeoutMs`, resolved; undefined: no first-content clock. */
+  firstChunkMs: number | undefined;
+  firstContent: FirstContentReader;
+  /** Told each attempt's outcome: its model, and its failure (undefined: it answered). */
+  onOutcome?: (model: string, failure: GatewayError | undefined) => void;
+}
+
+/**
+ * The policy the transport asks for each attempt of a steered call: the walk's model (chosen once
+ * the slot is held), an attempt signal with its first-content clock, our count of requests to the
+ * model while the slot is held; a streamed answer is taken only once its first content came (a
+ * stream that fails, ends or stalls before any has delivered nothing: the walk may move on); a
+ * failure goes to the walk.
+ */
+export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
+  const { walk, scope, budgetId, retry, stream, firstChunkMs, firstContent, onOutcome } = input;
+  let watch: FirstChunkWatch | undefined;
+  return {
+    request(_attempt, events): AttemptRequest {
+      const model = walk.hop(events);
+      watch =
+        firstChunkMs === undefined
+          ? undefined
+          : new FirstChunkWatch(scope.signal, firstChunkMs, model);
+      return {
+        body: walk.body(),
+        requestedModel: model,
+        model,
+        signal: watch?.signal,
+        settled: countModelInflight(budgetId, model),
+      };
+    },
+    async accept(answer, request) {
+      const failure = stream
+        ? await firstContent(answer, request.signal ?? scope.signal)
+        : undefined;
+      if (scope.aborted) throw scope.error({ requestedModel: request.requestedModel });
+      if (failure) return failure;
+      watch?.arrived();
+      onOutcome?.(request.requestedModel!, undefined);
+      return undefined;
+    },
+    next(failure, waits, remainingMs) {
+      watch?.end();
+      onOutcome?.(walk.model, failure);
+      return walk.next(failure, waits, { ...retry, remainingMs });
+    },
+  };
+}
