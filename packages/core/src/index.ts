@@ -12,11 +12,7 @@ export type {
   ConcurrencyBudgetState,
   KeyBudget,
 } from './budget/key-budget';
-export type {
-  CallOptions,
-  GatewayResponseInfo,
-  StallTimeoutOptions,
-} from './call/call-options';
+export type { CallOptions, GatewayResponseInfo } from './call/call-options';
 export type { CheckModelOptions } from './catalog/resolve-model';
 export type { ChatCallOptions, ChatStreamOptions } from './chat/chat-calls';
 export { requiredCapabilities } from './chat/validate-chat';
@@ -63,6 +59,7 @@ export type {
 export type {
   ChatRoute,
   ChatRouteHop,
+  FailedChatRoute,
   FailoverReason,
   ModelSkipReason,
   SkippedModel,
@@ -105,3 +102,9 @@ export type {
   Usage,
 } from './protocol/wire-types';
 export type { EmbedManyOptions } from './services/service-calls';
+export {
+  type CircuitBreakerOptions,
+  type HedgeOptions,
+  resolveSteering,
+  type SteeringOptions,
+} from './steering/steering-options';

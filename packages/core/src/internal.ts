@@ -38,3 +38,4 @@ export {
   type TranscribeToolArguments,
   type TranslateToolArguments,
 } from './services/service-tools';
+export { readSteering } from './steering/steering-options';

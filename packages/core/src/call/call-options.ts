@@ -1,7 +1,5 @@
-// docs/gateway-protocol.md §2.3 (headers a call adds), §2.5 (its deadline), §10.5 (its retries),
-// §4.7 (its stall timeouts).
+// docs/gateway-protocol.md §2.3 (headers a call adds), §2.5 (its deadline), §10.5 (its retries).
 import { GatewayError } from '../errors/errors';
-import { MAX_TIMEOUT_MS } from './call-scope';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -16,25 +14,6 @@ export interface CallOptions {
    * once per request). Chat results carry their headers themselves.
    */
   onResponse?: (response: GatewayResponseInfo) => void;
-}
-
-/**
- * Stall timeouts of a chat call (client options, overridden per call). Off unless set; a finite
- * number of ms > 0, clamped to 2^31 − 1. A stall aborts the request, gives its slot back at once
- * and fails with `timeout` and `stall` (its phase, the wait, the limit).
- */
-export interface StallTimeoutOptions {
-  /**
-   * Longest wait from sending a request to the first byte of its answer (a stream's first chunk;
-   * a non-streamed answer's headers). A stall here counts like a busy model: the call moves to
-   * its next `fallbackModels` entry at once, or is retried.
-   */
-  firstChunkTimeoutMs?: number;
-  /**
-   * Longest silence between two chunks of a stream, once it has begun. A stall here is final:
-   * part of the answer has reached the caller, so nothing is retried.
-   */
-  chunkTimeoutMs?: number;
 }
 
 /** What `CallOptions.onResponse` is told about one successful answer. */
@@ -91,30 +70,4 @@ function isAbortSignal(value: unknown): value is AbortSignal {
     typeof signal.addEventListener === 'function' &&
     typeof signal.removeEventListener === 'function'
   );
-}
-
-/**
- * A chat call's stall timeouts, checked like its `timeoutMs` (a finite number > 0, else
- * `configuration_error` naming the field, before anything is queued) and clamped to the longest
- * timer. Undefined: the client's.
- */
-export function readStallTimeouts(options: StallTimeoutOptions | undefined): {
-  firstChunkMs?: number;
-  chunkMs?: number;
-} {
-  const read = (field: 'firstChunkTimeoutMs' | 'chunkTimeoutMs'): number | undefined => {
-    const value: unknown = options?.[field];
-    if (value === undefined) return undefined;
-    if (typeof value === 'number' && Number.isFinite(value) && value > 0) {
-      return Math.min(MAX_TIMEOUT_MS, value);
-    }
-    throw new GatewayError({
-      code: 'configuration_error',
-      message: `${field} (call option) must be a finite number > 0, got ${typeof value === 'number' ? String(value) : `a ${typeof value}`}`,
-      field,
-    });
-  };
-  const firstChunkMs = read('firstChunkTimeoutMs');
-  const chunkMs = read('chunkTimeoutMs');
-  return { firstChunkMs, chunkMs };
 }
