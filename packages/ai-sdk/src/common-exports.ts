@@ -2,9 +2,21 @@
  * What both provider entries export besides their own provider and models: the main entry (ai@7)
  * and `/v6` (ai@6) share settings, options, services, tool options, errors and catalog types.
  */
-export type { GatewayModel, GatewayService, ModelCapability } from '@infergate/core';
+export type {
+  ChatRoute,
+  ChatRouteHop,
+  FailedChatRoute,
+  FailoverReason,
+  GatewayModel,
+  GatewayService,
+  HedgeOptions,
+  ModelCapability,
+  ModelSkipReason,
+  SteeringOptions,
+} from '@infergate/core';
 export type { GatewayChatOptions } from './chat/chat-provider-options';
 export type { GatewayChatModelId, GatewayChatModelSettings } from './chat/gateway-chat-options';
+export type { GatewayProviderMetadata } from './chat/provider-metadata';
 export { UnsupportedModelCapabilityError } from './chat/unsupported-model-capability-error';
 export {
   MAX_EMBEDDING_INPUT_BYTES_PER_CALL,

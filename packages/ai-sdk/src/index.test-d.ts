@@ -7,17 +7,21 @@ import type {
   ProviderV4,
   TranscriptionModelV4,
 } from '@ai-sdk/provider';
-import type { GatewayModel, GatewayService } from '@infergate/core';
+import type { GatewayModel, GatewayService, SteeringOptions } from '@infergate/core';
 import type { EmbeddingModel, generateText, LanguageModel, ToolSet, TranscriptionModel } from 'ai';
 import { expectTypeOf } from 'vitest';
 import {
+  type ChatRoute,
+  type ChatRouteHop,
   createGateway,
+  type FailedChatRoute,
   type GatewayChatLanguageModel,
   type GatewayChatOptions,
   type GatewayEmbeddingModel,
   type GatewayEmbeddingOptions,
   type GatewayProvider,
   type GatewayProviderBase,
+  type GatewayProviderMetadata,
   type GatewayProviderSettings,
   type GatewayTools,
   type GatewayTranscriptionModel,
@@ -66,9 +70,12 @@ expectTypeOf<GatewayChatOptions>().toEqualTypeOf<{
   fallbackModels?: string[] | undefined;
   firstChunkTimeoutMs?: number | undefined;
   chunkTimeoutMs?: number | undefined;
+  hedge?: { afterMs: number | 'auto'; maxExtra?: number | undefined } | false | undefined;
   streamUsage?: boolean | undefined;
   reasoningEffort?: string | undefined;
 }>();
+// The steering fields are core's (its one reader checks them): the same shape as SteeringOptions.
+expectTypeOf<GatewayChatOptions>().toExtend<SteeringOptions>();
 // A call's options fit ai's providerOptions as they are.
 expectTypeOf<{ infergate: GatewayChatOptions }>().toExtend<
   NonNullable<Parameters<typeof generateText>[0]['providerOptions']>
@@ -142,3 +149,12 @@ if (UnsupportedModelCapabilityError.isInstance(error)) {
 }
 
 export { wrongInputType, wrongTranslate };
+
+// The route is typed (issue 44 point 4): `providerMetadata.infergate` read as GatewayProviderMetadata.
+expectTypeOf<GatewayProviderMetadata['route']>().toEqualTypeOf<ChatRoute>();
+expectTypeOf<ChatRoute['hops']>().toEqualTypeOf<ChatRouteHop[]>();
+expectTypeOf<ChatRoute['answeredBy']>().toEqualTypeOf<string>();
+expectTypeOf<FailedChatRoute>().toEqualTypeOf<Omit<ChatRoute, 'answeredBy'>>();
+declare const result: Awaited<ReturnType<typeof generateText>>;
+const metadata = result.providerMetadata?.infergate as GatewayProviderMetadata | undefined;
+expectTypeOf(metadata?.route.hops[0]?.model).toEqualTypeOf<string | undefined>();

@@ -418,30 +418,75 @@ describe('steering options: where they are read and what is sent', () => {
   it.each([
     [
       { fallbackModels: 'community/streamer' },
-      'providerOptions.infergate.fallbackModels is "community/streamer"; allowed: an array of model ids',
+      'fallbackModels (call option) must be an array of model ids, got a string',
     ],
     [
       { firstChunkTimeoutMs: 0 },
-      'providerOptions.infergate.firstChunkTimeoutMs is 0; allowed: a number of ms > 0',
+      'firstChunkTimeoutMs (call option) must be a finite number of ms > 0, got 0',
     ],
     [
       { chunkTimeoutMs: '50' },
-      'providerOptions.infergate.chunkTimeoutMs is "50"; allowed: a number of ms > 0',
+      'chunkTimeoutMs (call option) must be a finite number of ms > 0, got a string',
     ],
-  ])('a wrong %j is refused before sending, naming the field', async (infergate, message) => {
+  ])(
+    "a wrong %j is refused before sending, by core's one reader (as in core and LangChain)",
+    async (infergate, message) => {
+      const error = await ai7
+        .generateText({
+          model: gateway()('community/general'),
+          prompt: 'hi',
+          maxRetries: 0,
+          providerOptions: { infergate },
+        })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(ai7.InvalidArgumentError.isInstance(error), String(error)).toBe(true);
+      expect((error as Error).message).toBe(message);
+      expect(emulator.counters.requests.chat).toBe(0);
+    },
+  );
+});
+
+describe("a fallback list core cannot read: core's one refusal, before any request", () => {
+  const ids = (...list: unknown[]) => list as string[];
+  // (A hole: `[, 'b']`; `new Array(2)` has only holes.)
+  // biome-ignore lint/suspicious/noSparseArray: the hole is the case under test
+  const holed = [, 'community/tools'] as unknown as string[];
+  it.each([
+    ['a string', 'community/tools' as unknown as string[], 'must be an array of model ids'],
+    ['a hole', holed, 'fallbackModels[0] (call option) is a hole'],
+    ['only holes', new Array(2) as string[], 'fallbackModels[0] (call option) is a hole'],
+    ['a number', ids(7), 'must be a non-empty model id from GET /models, got a number'],
+    ['an id twice', ids('community/tools', 'community/tools'), 'repeats fallbackModels[0]'],
+    ['the model itself', ids('community/general'), "repeats the call's own model"],
+  ])('%s in providerOptions: InvalidArgumentError, no catalog read', async (_name, list, words) => {
+    const before = { ...emulator.counters.requests };
     const error = await ai7
       .generateText({
         model: gateway()('community/general'),
         prompt: 'hi',
         maxRetries: 0,
-        providerOptions: { infergate },
+        providerOptions: { infergate: { fallbackModels: list } },
       })
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      .catch((e: unknown) => e);
     expect(ai7.InvalidArgumentError.isInstance(error), String(error)).toBe(true);
-    expect((error as Error).message).toBe(message);
-    expect(emulator.counters.requests.chat).toBe(0);
+    expect((error as Error).message).toContain(words);
+    expect(emulator.counters.requests.chat).toBe(before.chat);
+    expect(emulator.counters.requests.models).toBe(before.models);
+  });
+
+  it('the same list as a model setting is refused when the model is made (LoadSettingError)', () => {
+    const make = () => gateway()('community/general', { fallbackModels: holed });
+    expect(make).toThrow(/fallbackModels\[0\] \(model setting\) is a hole/);
+    try {
+      make();
+    } catch (error) {
+      expect(ai7.LoadSettingError.isInstance(error)).toBe(true);
+    }
+    expect(() => gateway()('community/general', { fallbackModels: ['community/general'] })).toThrow(
+      "repeats the call's own model",
+    );
   });
 });

@@ -1,5 +1,6 @@
-// docs/gateway-protocol.md §4.1 (extra request fields, reasoning effort), §4.7 (failover and stall
-// timeouts), §5.6 (usage asked for in a stream).
+// docs/gateway-protocol.md §4.1 (extra request fields, reasoning effort), §4.7 (a call's steering,
+// checked by core), §5.6 (usage asked for in a stream).
+import type { SteeringOptions } from '@infergate/core';
 import { z } from 'zod/v4';
 import { infergateOptionsParser, PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 
@@ -8,12 +9,12 @@ import { infergateOptionsParser, PROVIDER_OPTIONS_KEY } from '../shared/parse-in
  * other field there is a request field the gateway passes to the model server.
  */
 const chatCallSettingsSchema = z.object({
-  /** Models to use, in order, when the model cannot serve the call; replaces the model's list. */
-  fallbackModels: z.array(z.string().min(1)).optional(),
-  /** Longest wait from sending a request to the first byte of its answer, in ms. */
-  firstChunkTimeoutMs: z.number().positive().finite().optional(),
-  /** Longest silence between two chunks of a stream, in ms. */
-  chunkTimeoutMs: z.number().positive().finite().optional(),
+  // The steering options are core's: passed on as given, and checked by core's one reader (the
+  // same refusal as from core, LangChain or MCP: `invalid_request_error`, as InvalidArgumentError).
+  fallbackModels: z.unknown().optional(),
+  firstChunkTimeoutMs: z.unknown().optional(),
+  chunkTimeoutMs: z.unknown().optional(),
+  hedge: z.unknown().optional(),
   /** This call's `streamUsage` (over the provider's): `false` sends no `stream_options`. */
   streamUsage: z.boolean().optional(),
   /**
@@ -22,8 +23,23 @@ const chatCallSettingsSchema = z.object({
    */
   reasoningEffort: z.string().optional(),
 });
-/** What a chat call's `providerOptions.infergate` may set besides request fields. */
-export type GatewayChatOptions = z.infer<typeof chatCallSettingsSchema>;
+/**
+ * What a chat call's `providerOptions.infergate` may set besides request fields: core's steering
+ * options (`fallbackModels`, `firstChunkTimeoutMs`, `chunkTimeoutMs`, `hedge`; each over the
+ * model's setting, `fallbackModels: []` and `hedge: false` turning the model's off), `streamUsage`
+ * and `reasoningEffort`.
+ */
+export type GatewayChatOptions = {
+  fallbackModels?: string[] | undefined;
+  firstChunkTimeoutMs?: number | undefined;
+  chunkTimeoutMs?: number | undefined;
+  hedge?: { afterMs: number | 'auto'; maxExtra?: number | undefined } | false | undefined;
+  streamUsage?: boolean | undefined;
+  reasoningEffort?: string | undefined;
+};
+
+// Core's options, in the shape ai's `providerOptions` (JSON values) takes.
+true satisfies GatewayChatOptions extends SteeringOptions ? true : false;
 
 const CALL_SETTINGS: readonly string[] = Object.keys(chatCallSettingsSchema.shape);
 
@@ -31,6 +47,7 @@ const parseChatCallSettings = infergateOptionsParser(chatCallSettingsSchema, {
   fallbackModels: 'an array of model ids',
   firstChunkTimeoutMs: 'a number of ms > 0',
   chunkTimeoutMs: 'a number of ms > 0',
+  hedge: "{ afterMs: ms > 0 or 'auto', maxExtra? } or false",
   streamUsage: 'true or false',
   reasoningEffort: 'a string such as "low", "medium" or "high"',
 });
@@ -44,7 +61,7 @@ export function readChatProviderOptions(providerOptions: Record<string, unknown>
   if (typeof given !== 'object' || given === null || Array.isArray(given)) {
     return { settings: {}, extraFields: undefined };
   }
-  const settings = parseChatCallSettings(providerOptions) ?? {};
+  const settings = (parseChatCallSettings(providerOptions) ?? {}) as GatewayChatOptions;
   const extraFields = Object.fromEntries(
     Object.entries(given).filter(([name]) => !CALL_SETTINGS.includes(name)),
   );

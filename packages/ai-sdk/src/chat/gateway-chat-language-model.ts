@@ -2,13 +2,11 @@
 // failover and stall timeouts §4.7).
 import {
   InvalidArgumentError,
-  type JSONObject,
   type LanguageModelV4,
   type LanguageModelV4CallOptions,
   type LanguageModelV4Content,
   type LanguageModelV4GenerateResult,
   type LanguageModelV4StreamResult,
-  type SharedV4ProviderMetadata,
   type SharedV4Warning,
 } from '@ai-sdk/provider';
 import { injectJsonInstructionIntoMessages } from '@ai-sdk/provider-utils';
@@ -16,14 +14,16 @@ import {
   type ChatCallOptions,
   type ChatMessage,
   type ChatRequest,
-  type ChatRoute,
   isGatewayError,
-  type ModelCapability,
   type ResponseFormat,
-  requiredCapabilities,
-  type Usage,
+  resolveSteering,
 } from '@infergate/core';
-import { buildChatRequest, ENDPOINTS, streamedChatRequest } from '@infergate/core/internal';
+import {
+  buildChatRequest,
+  ENDPOINTS,
+  readSteering,
+  streamedChatRequest,
+} from '@infergate/core/internal';
 import {
   AI_RETRIES,
   definedHeaders,
@@ -32,15 +32,14 @@ import {
   headersToRecord,
 } from '../shared/gateway-model-config';
 import { mapGatewayError } from '../shared/map-gateway-error';
-import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 import { type GatewayChatOptions, readChatProviderOptions } from './chat-provider-options';
 import { convertGatewayChatStream } from './convert-gateway-chat-stream';
 import { convertGatewayUsage } from './convert-gateway-usage';
 import { convertToGatewayChatMessages } from './convert-to-gateway-chat-messages';
 import type { GatewayChatModelId, GatewayChatModelSettings } from './gateway-chat-options';
-import { type ChatSteering, chatSteering } from './gateway-chat-steering';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { type PreparedTools, prepareTools } from './prepare-tools';
+import { providerMetadata } from './provider-metadata';
 import { UnsupportedModelCapabilityError } from './unsupported-model-capability-error';
 
 /** Call options the gateway has no field for: warned about and not sent. */
@@ -49,8 +48,6 @@ const UNSUPPORTED_SETTINGS = ['topK'] as const;
 interface PreparedChatRequest {
   body: ChatRequest;
   warnings: SharedV4Warning[];
-  /** Core's steering options of the call (fallback list, stall timeouts). */
-  steering: ChatSteering['options'];
   /** What `providerOptions.infergate` set for this call besides request fields. */
   settings: GatewayChatOptions;
 }
@@ -70,6 +67,12 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     settings: GatewayChatModelSettings,
     config: GatewayModelConfig,
   ) {
+    // Core's one reader refuses a bad steering setting now (`configuration_error`), not at a call.
+    try {
+      readSteering(settings, 'model setting', modelId);
+    } catch (error) {
+      throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
+    }
     this.modelId = modelId;
     this.settings = settings;
     this.config = config;
@@ -80,12 +83,12 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 
   async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
-    const { body, warnings, steering } = await this.prepareRequest(options, { stream: false });
+    const { body, warnings, settings } = await this.prepareRequest(options);
     const client = this.config.client();
 
     let result: Awaited<ReturnType<typeof client.chat>>;
     try {
-      result = await client.chat(body, this.callOptions(options, steering));
+      result = await client.chat(body, this.callOptions(options, settings));
     } catch (error) {
       throw this.mapError(error, body);
     }
@@ -122,9 +125,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
-    const { body, warnings, steering, settings } = await this.prepareRequest(options, {
-      stream: true,
-    });
+    const { body, warnings, settings } = await this.prepareRequest(options);
     const client = this.config.client();
     const { streamUsage } = settings;
     // The body as core sends it (stream_options by the same rule), for `request.body`.
@@ -133,7 +134,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     let stream: Awaited<ReturnType<typeof client.chatStream>>;
     try {
       stream = await client.chatStream(body, {
-        ...this.callOptions(options, steering),
+        ...this.callOptions(options, settings),
         streamUsage,
       });
     } catch (error) {
@@ -153,15 +154,12 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 
   /**
-   * Builds the gateway request and refuses it, before any chat request, when the model lacks a
-   * capability. With a fallback list, core gates every listed model itself (this one included).
+   * Builds the gateway request. Core gates the call (every model it may go to, checked against the
+   * catalog before any chat request); only the opt-in `json_object` downgrade reads this model's
+   * capabilities first, for a call that asks this one model.
    */
-  private async prepareRequest(
-    options: LanguageModelV4CallOptions,
-    { stream }: { stream: boolean },
-  ): Promise<PreparedChatRequest> {
+  private async prepareRequest(options: LanguageModelV4CallOptions): Promise<PreparedChatRequest> {
     const { settings, extraFields } = readChatProviderOptions(options.providerOptions);
-    const steering = chatSteering(this.settings, settings);
     const warnings = unsupportedSettingWarnings(options);
     const tools = prepareTools(options);
     warnings.push(...tools.warnings);
@@ -179,88 +177,69 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         extraFields,
       });
     const body = build(messages, responseFormat);
-    const prepared = { body, warnings, steering: steering.options, settings };
-    // Core's gate over the whole list replaces this model's gate, and the json_object downgrade
-    // (a property of one model's capabilities) is not made: models without json_schema are skipped.
-    if (steering.hasFallbacks) return prepared;
-
-    // Core's gate for every call, plain chat too: an id the catalog does not list is refused
-    // here with close matches (one cached GET /models per catalogTtlMs), as in LangChain. One
-    // look-up and check, unless the opt-in json_schema downgrade must see the capabilities first.
+    const prepared = { body, warnings, settings };
+    const oneModel = resolveSteering(this.settings, settings).fallbackModels === undefined;
     if (responseFormat?.type !== 'json_schema' || this.settings.fallbackToJsonObject !== true) {
-      const needs = requiredCapabilities(body, stream);
-      await this.checkModel(needs, options.abortSignal, undefined, describeCall(stream, body));
       return prepared;
     }
-    const capabilities = await this.checkModel([], options.abortSignal);
-    if (capabilities === undefined) return prepared;
-    let downgraded = body;
-    if (!capabilities.includes('json_schema') && capabilities.includes('json_object')) {
-      // Opt-in downgrade: the schema goes into the system message; `ai` validates the answer.
-      const schema =
-        options.responseFormat?.type === 'json' ? options.responseFormat.schema : undefined;
-      const withSchema = injectJsonInstructionIntoMessages({ messages: options.prompt, schema });
-      downgraded = build(convertToGatewayChatMessages(withSchema, conversion), {
-        type: 'json_object',
-      });
-      warnings.push({
-        type: 'unsupported',
-        feature: 'responseFormat.schema',
-        details: `Model "${this.modelId}" has json_object but not json_schema: sent as json_object with the schema in the system message (fallbackToJsonObject). The answer is validated client-side.`,
-      });
-    }
-    // Core's gate: refuses (naming the models that would do) before any chat request.
-    const needs = requiredCapabilities(downgraded, stream);
-    await this.checkModel(
-      needs,
-      options.abortSignal,
-      capabilities,
-      describeCall(stream, downgraded),
-    );
-    return { ...prepared, body: downgraded };
+    if (!oneModel) return prepared;
+    const capabilities = await this.capabilities(options.abortSignal);
+    if (capabilities === undefined || capabilities.includes('json_schema')) return prepared;
+    if (!capabilities.includes('json_object')) return prepared;
+    // Opt-in downgrade: the schema goes into the system message; `ai` validates the answer.
+    const schema =
+      options.responseFormat?.type === 'json' ? options.responseFormat.schema : undefined;
+    const withSchema = injectJsonInstructionIntoMessages({ messages: options.prompt, schema });
+    warnings.push({
+      type: 'unsupported',
+      feature: 'responseFormat.schema',
+      details: `Model "${this.modelId}" has json_object but not json_schema: sent as json_object with the schema in the system message (fallbackToJsonObject). The answer is validated client-side.`,
+    });
+    const downgraded = convertToGatewayChatMessages(withSchema, conversion);
+    return { ...prepared, body: build(downgraded, { type: 'json_object' }) };
   }
 
   /**
-   * Core's capability gate for this model: its capabilities from the settings (`known`), else
-   * from core's cached catalog. Core's rule decides unlisted ids: an own model (`my/...`, offline
-   * yet still answering) is undefined, so the gateway decides; any other is refused with
-   * `model_not_found` (`NoSuchModelError`). A refusal becomes `UnsupportedModelCapabilityError`.
+   * This model's capabilities: the settings' (`known`), else core's cached catalog's; undefined
+   * for an unlisted own model (`my/...`: the gateway decides). An unknown id is `NoSuchModelError`.
    */
-  private async checkModel(
-    needs: readonly ModelCapability[],
+  private async capabilities(
     signal: AbortSignal | undefined,
-    known: readonly string[] | undefined = this.settings.capabilities,
-    purpose?: string,
   ): Promise<readonly string[] | undefined> {
     try {
-      return await this.config
-        .client()
-        .checkModel(this.modelId, needs, { signal, maxRetries: AI_RETRIES, known, purpose });
+      return await this.config.client().checkModel(this.modelId, [], {
+        signal,
+        maxRetries: AI_RETRIES,
+        known: this.settings.capabilities,
+      });
     } catch (error) {
-      if (isGatewayError(error) && error.code === 'unsupported_model_capability') {
-        throw new UnsupportedModelCapabilityError(error);
-      }
       throw this.mapError(error, undefined, ENDPOINTS.models);
     }
   }
 
   /**
-   * Core's options for one call: the abort signal, headers and steering. One round (`ai`
+   * Core's options for one call: the abort signal, headers, the known capabilities for core's gate,
+   * and the steering (the call's over the model's: core's `resolveSteering`). One round (`ai`
    * retries): a fallback list is walked once per `doGenerate` / `doStream`.
    */
   private callOptions(
     options: LanguageModelV4CallOptions,
-    steering: ChatSteering['options'],
+    settings: GatewayChatOptions,
   ): ChatCallOptions {
     return {
       signal: options.abortSignal,
       headers: definedHeaders(options.headers),
       maxRetries: AI_RETRIES,
-      ...steering,
+      capabilities: this.settings.capabilities,
+      ...resolveSteering(this.settings, settings),
     };
   }
 
+  /** Core's error as the AI SDK's; core's capability refusal (before any request) as ours. */
   private mapError(error: unknown, body: unknown, path: string = ENDPOINTS.chat): unknown {
+    if (isGatewayError(error) && error.code === 'unsupported_model_capability' && !error.status) {
+      return new UnsupportedModelCapabilityError(error);
+    }
     return mapGatewayError(error, {
       url: endpointURL(this.config, path),
       requestBodyValues: body,
@@ -331,16 +310,6 @@ function reasoningEffortOf(
   return 'xhigh';
 }
 
-/** What a refused call was, for the refusal's message: `streamText with tools`. */
-function describeCall(stream: boolean, body: ChatRequest): string {
-  const parts: string[] = [];
-  if (body.tools !== undefined) parts.push('tools');
-  if (body.response_format?.type === 'json_schema') parts.push('a JSON schema');
-  if (body.response_format?.type === 'json_object') parts.push('JSON output');
-  const call = stream ? 'streamText' : 'generateText';
-  return parts.length > 0 ? `${call} with ${parts.join(' and ')}` : call;
-}
-
 function mapResponseFormat(
   responseFormat: LanguageModelV4CallOptions['responseFormat'],
 ): ResponseFormat | undefined {
@@ -354,23 +323,6 @@ function mapResponseFormat(
       ...(responseFormat.description !== undefined
         ? { description: responseFormat.description }
         : {}),
-    },
-  };
-}
-
-function providerMetadata(
-  answer: { requestedModel: string; servedModel: string; fallback: boolean; route: ChatRoute },
-  usage: Usage | null | undefined,
-): SharedV4ProviderMetadata {
-  const { requested, hops, answeredBy } = answer.route;
-  return {
-    [PROVIDER_OPTIONS_KEY]: {
-      requestedModel: answer.requestedModel,
-      servedModel: answer.servedModel,
-      fallback: answer.fallback,
-      // Core's route as plain JSON: the models skipped, tried and left, and the answering one.
-      route: { requested, hops: hops.map((hop) => ({ ...hop })), answeredBy },
-      ...(usage != null ? { usage: usage as JSONObject } : {}),
     },
   };
 }

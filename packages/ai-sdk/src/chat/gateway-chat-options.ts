@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4.2 (capabilities given instead of the catalog's), §4.1 (reasoning sent back),
-// §4.7 (failover and stall timeouts).
-import type { ModelCapability } from '@infergate/core';
+// §4.7 (a model's steering: core's options).
+import type { ModelCapability, SteeringOptions } from '@infergate/core';
 
 /**
  * A chat model id as listed by `GET /models`: `my/<name>`, `<pool>/<model>` or a network model id.
@@ -8,12 +8,19 @@ import type { ModelCapability } from '@infergate/core';
  */
 export type GatewayChatModelId = string & {};
 
-/** Per-model settings: the second argument of `gateway(modelId, settings)`. */
-export interface GatewayChatModelSettings {
+/**
+ * Per-model settings: the second argument of `gateway(modelId, settings)`. Besides its own, core's
+ * steering options (`SteeringOptions`): `fallbackModels` (core gates and walks each listed model
+ * within one `doGenerate` / `doStream`), `firstChunkTimeoutMs`, `chunkTimeoutMs` and `hedge`,
+ * checked when the model is made (`LoadSettingError`); a call's `providerOptions.infergate` wins
+ * field by field.
+ */
+export interface GatewayChatModelSettings extends SteeringOptions {
   /**
    * The model's capabilities, when you know them. Given, they replace the catalog look-up
    * (no `GET /models` before the first call). Missing optional capabilities are refused before
-   * any chat request is sent.
+   * any chat request is sent. Not used for a call with `fallbackModels`: core gates every listed
+   * model against the catalog.
    */
   capabilities?: readonly ModelCapability[];
   /**
@@ -28,22 +35,4 @@ export interface GatewayChatModelSettings {
    * (for model servers that want it). Default `false`: reasoning is never sent back.
    */
   sendReasoning?: boolean;
-  /**
-   * Models to use, in order, when this one cannot serve a call (busy, unavailable, stalled before
-   * its first chunk, or lacking what the call needs): core checks each against the catalog and
-   * walks them within one `doGenerate` / `doStream`. With a list, core's gate replaces this
-   * model's own (`capabilities` and `fallbackToJsonObject` are not used). A call's
-   * `providerOptions.infergate.fallbackModels` replaces it.
-   */
-  fallbackModels?: readonly string[];
-  /**
-   * Longest wait from sending a request to the first byte of its answer, in ms (a stall moves to
-   * the next `fallbackModels` entry). Replaces the provider's; a call's provider option wins.
-   */
-  firstChunkTimeoutMs?: number;
-  /**
-   * Longest silence between two chunks of a stream, in ms (a stall fails the stream with
-   * `timeout`). Replaces the provider's; a call's provider option wins.
-   */
-  chunkTimeoutMs?: number;
 }

@@ -1,9 +1,11 @@
 // docs/gateway-protocol.md §2 (base URL, key, headers, concurrency and duration), §3.3 (catalog TTL),
 // §4.7 (stall timeouts).
 import {
+  type CircuitBreakerOptions,
   createGatewayClient,
   type GatewayClient,
   type GatewayEventHandler,
+  type HedgeOptions,
   type KeyBudget,
 } from '@infergate/core';
 import { RETRY_DEFAULTS, withSettingNames } from '@infergate/core/internal';
@@ -34,15 +36,20 @@ export interface GatewayProviderSettings {
   /** Deadline of one call, queue and retries included. Default 300 000 ms (the gateway's limit). */
   timeoutMs?: number;
   /**
-   * Chat calls: longest wait from sending a request to the first byte of its answer, in ms. Off
-   * by default. A stall frees the slot and moves to the next `fallbackModels` entry.
+   * Chat calls: longest wait from sending a request to the first content of its answer, in ms
+   * (SSE comments and empty chunks do not count). Off by default. A stall frees the slot and moves
+   * to the next `fallbackModels` entry. A model's setting or a call's provider option wins.
    */
   firstChunkTimeoutMs?: number;
   /**
-   * Chat streams: longest silence between two chunks, in ms. Off by default. A stall frees the
-   * slot and fails the stream with `timeout`.
+   * Chat streams: longest silence between two pieces of content, in ms. Off by default. A stall
+   * frees the slot and fails the stream with `timeout`.
    */
   chunkTimeoutMs?: number;
+  /** Chat calls: a second attempt when the first is slow to its first content (core's `hedge`). */
+  hedge?: HedgeOptions | false;
+  /** Per-model circuit breakers of calls with `fallbackModels` (core's `circuitBreaker`); default on. */
+  circuitBreaker?: CircuitBreakerOptions | false;
   /** How long the model and service catalog is cached. Default 60 000 ms. */
   catalogTtlMs?: number;
   /**
@@ -103,6 +110,8 @@ function lazyGatewayClient(settings: GatewayProviderSettings): () => GatewayClie
             timeoutMs: settings.timeoutMs,
             firstChunkTimeoutMs: settings.firstChunkTimeoutMs,
             chunkTimeoutMs: settings.chunkTimeoutMs,
+            hedge: settings.hedge,
+            circuitBreaker: settings.circuitBreaker,
             catalogTtlMs: settings.catalogTtlMs,
             maxRetryAfterMs: settings.maxRetryAfterMs,
             onEvent: settings.onEvent,

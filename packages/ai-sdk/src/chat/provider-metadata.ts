@@ -1,0 +1,38 @@
+// docs/gateway-protocol.md §4.6 (the answering model), §4.7 (the route of a steered call).
+import type { JSONObject, SharedV4ProviderMetadata } from '@ai-sdk/provider';
+import type { ChatRoute, Usage } from '@infergate/core';
+import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
+
+/**
+ * What a chat result's `providerMetadata.infergate` holds (`generateText`'s and the stream's
+ * `finish` part's): read it as `result.providerMetadata?.infergate as GatewayProviderMetadata`.
+ */
+export interface GatewayProviderMetadata {
+  /** The model the call asked for. */
+  requestedModel: string;
+  /** The model that answered (`X-Service-Model`, else the body's `model`, else the model sent). */
+  servedModel: string;
+  /** Answered by a model other than the one asked: by the gateway or by core's failover (`route`). */
+  fallback: boolean;
+  /** The models the call went through: skipped, tried and left, and the one that answered. */
+  route: ChatRoute;
+  /** The gateway's `usage` as it came, when it sent one. */
+  usage?: Usage;
+}
+
+/** A chat answer's provider metadata (`GatewayProviderMetadata`, as the JSON ai carries). */
+export function providerMetadata(
+  answer: { requestedModel: string; servedModel: string; fallback: boolean; route: ChatRoute },
+  usage: Usage | null | undefined,
+): SharedV4ProviderMetadata {
+  const { requested, hops, answeredBy } = answer.route;
+  const metadata: GatewayProviderMetadata = {
+    requestedModel: answer.requestedModel,
+    servedModel: answer.servedModel,
+    fallback: answer.fallback,
+    // Core's route as plain JSON: the models skipped, tried and left, and the answering one.
+    route: { requested, hops: hops.map((hop) => ({ ...hop })), answeredBy },
+  };
+  if (usage != null) metadata.usage = usage;
+  return { [PROVIDER_OPTIONS_KEY]: metadata as unknown as JSONObject };
+}
