@@ -1,4 +1,14 @@
-export { GatewayError, isGatewayError } from '@infergate/core';
+export {
+  type ChatRoute,
+  type ChatRouteHop,
+  type FailedChatRoute,
+  type FailoverReason,
+  GatewayError,
+  type HedgeOptions,
+  isGatewayError,
+  type ModelSkipReason,
+  type SteeringOptions,
+} from '@infergate/core';
 export { GatewayChatModel } from './chat_models/gateway-chat-model';
 export type {
   GatewayChatModelCallOptions,

@@ -310,3 +310,46 @@ describe('createAgent with fallbackModels', () => {
     expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(4);
   });
 });
+
+describe("a fallback list core cannot read: core's one refusal, before any request", () => {
+  // biome-ignore lint/suspicious/noSparseArray: the hole is the case under test
+  const holed = [, 'community/tools'] as unknown as string[];
+  const cases: [string, unknown, string][] = [
+    [
+      'a string (once walked as its characters)',
+      'community/tools',
+      'must be an array of model ids',
+    ],
+    ['a hole', holed, 'fallbackModels[0] (call option) is a hole'],
+    ['only holes', new Array(2), 'fallbackModels[0] (call option) is a hole'],
+    ['a number', [7], 'must be a non-empty model id from GET /models, got a number'],
+    ['an id twice', ['community/tools', 'community/tools'], 'repeats fallbackModels[0]'],
+    ['the model itself', ['community/general'], "repeats the call's own model"],
+  ];
+
+  it.each(cases)(
+    '%s as a call option: invalid_request_error, no request',
+    async (_name, list, words) => {
+      const { emulator, chat } = setup('community/general');
+      const error = await rejection(chat.invoke('hi', { fallbackModels: list as string[] }));
+      expect(error).toMatchObject({ code: 'invalid_request_error', field: expect.any(String) });
+      expect((error as Error).message).toContain(words);
+      expect(emulator.counters.requests.chat ?? 0).toBe(0);
+      expect(emulator.counters.requests.models ?? 0).toBe(0);
+    },
+  );
+
+  it.each(cases)(
+    '%s as the field: configuration_error when the model is built',
+    (_name, list, words) => {
+      const make = () =>
+        new GatewayChatModel('community/general', { fallbackModels: list as string[] });
+      expect(make).toThrow(words.replace('(call option)', '(model setting)'));
+      try {
+        make();
+      } catch (error) {
+        expect(error).toMatchObject({ code: 'configuration_error' });
+      }
+    },
+  );
+});

@@ -8,6 +8,8 @@ import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import { assertType, describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import {
+  type ChatRoute,
+  type ChatRouteHop,
   createGatewayTools,
   createOcrTool,
   createTranscribeTool,
@@ -22,6 +24,7 @@ import {
   type GatewayResponseMetadata,
   type GatewayTool,
   GatewayTranslator,
+  type SteeringOptions,
 } from '../src/index';
 
 describe('GatewayChatModel fields', () => {
@@ -194,5 +197,29 @@ describe('service tools, loaders and the translator', () => {
     ).resolves.toEqualTypeOf<Document>();
     // @ts-expect-error the target language is required
     new GatewayTranslator({});
+  });
+});
+
+describe('the route and the steering options (issue 44 point 4, issue 43 point 3)', () => {
+  it("types response_metadata.route as core's ChatRoute", () => {
+    expectTypeOf<GatewayResponseMetadata['route']>().toEqualTypeOf<ChatRoute | undefined>();
+    expectTypeOf<ChatRoute['hops']>().toEqualTypeOf<ChatRouteHop[]>();
+    const metadata = {} as GatewayResponseMetadata;
+    // (`.hops` on a route read this way: TS2339 before.)
+    expectTypeOf(metadata.route?.hops[0]?.model).toEqualTypeOf<string | undefined>();
+  });
+
+  it("takes core's steering options as fields and call options", () => {
+    assertType<GatewayChatModelFields>({
+      model: 'community/general',
+      fallbackModels: ['community/tools'],
+      firstChunkTimeoutMs: 2_000,
+      chunkTimeoutMs: 5_000,
+      hedge: { afterMs: 'auto', maxExtra: 0.05 },
+    });
+    assertType<GatewayChatModelCallOptions>({ fallbackModels: [], hedge: false });
+    expectTypeOf<Pick<GatewayChatModelFields, keyof SteeringOptions>>().toExtend<SteeringOptions>();
+    // @ts-expect-error a fallback list is a list of ids
+    assertType<GatewayChatModelFields>({ model: 'm', fallbackModels: 'community/tools' });
   });
 });

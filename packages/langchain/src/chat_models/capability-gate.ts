@@ -1,13 +1,12 @@
 // docs/gateway-protocol.md §4.2 (capability rules, checked before sending through core's gate).
 import {
-  type ChatRequest,
   type GatewayClient,
   type GatewayModel,
+  isGatewayError,
   type ModelCapability,
-  requiredCapabilities,
 } from '@infergate/core';
 import { capabilitiesOf, checkCapabilities } from '@infergate/core/internal';
-import { throwIfAborted, withCreateHint } from '../utils/errors';
+import { throwIfAborted } from '../utils/errors';
 import { defaultStructuredOutputMethod, type StructuredOutputMethod } from './capabilities';
 
 /** What the gate reads from the chat model on every check (both fields may change). */
@@ -18,8 +17,8 @@ interface GatedModel {
 
 /**
  * The chat model's side of core's capability gate: capabilities passed by the user are checked at
- * once (bind time); otherwise core's `checkModel` reads them from the client's cached catalog
- * before a request, and they are remembered for `profile` under the model id they belong to.
+ * once (bind time); core gates every call itself. The capabilities read from the client's cached
+ * catalog are remembered for `profile` (and whether to stream) under the model id they belong to.
  */
 export class ChatModelCapabilityGate {
   readonly #client: GatewayClient;
@@ -82,20 +81,24 @@ export class ChatModelCapabilityGate {
     return defaultStructuredOutputMethod(capabilities)!;
   }
 
-  /** Core's gate before a chat request (one cached catalog look-up at most). */
-  async beforeSending(request: ChatRequest, stream: boolean, signal?: AbortSignal): Promise<void> {
+  /**
+   * Reads the model's capabilities for `profile` (a cached catalog look-up), before a call. It
+   * refuses nothing: core's gate does, in the call. An id the catalog does not list stays unknown
+   * (core refuses it with close matches, or skips it in a walk over a fallback list).
+   */
+  async learn(signal?: AbortSignal): Promise<readonly string[] | undefined> {
     throwIfAborted(signal);
     try {
-      await this.load(signal, requiredCapabilities(request, stream));
+      return await this.load(signal);
     } catch (error) {
-      throw this.#model.capabilities ? error : withCreateHint(error, this.known());
+      if (isGatewayError(error) && error.code === 'model_not_found') return undefined;
+      throw error;
     }
   }
 
-  /** Whether the model streams; true when unknown (an unlisted own model: the gateway decides). */
+  /** Whether the model streams; true when unknown (an unlisted model: core and the gateway decide). */
   async canStream(signal?: AbortSignal): Promise<boolean> {
-    throwIfAborted(signal);
-    const capabilities = await this.load(signal);
+    const capabilities = await this.learn(signal);
     return capabilities === undefined || capabilities.includes('streaming');
   }
 

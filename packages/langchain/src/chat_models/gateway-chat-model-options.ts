@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4.1 (the request fields the chat model's options set, reasoning
 // effort), §4.7 (failover and stall timeouts), §5.6 (usage in a stream).
-import type { ModelCapability, ResponseFormat } from '@infergate/core';
+import type { HedgeOptions, ModelCapability, ResponseFormat } from '@infergate/core';
 import type {
   BaseChatModelCallOptions,
   BaseChatModelParams,
@@ -23,12 +23,14 @@ export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions {
    * unknown fields to the model server). `bindTools` puts every kwarg it does not know here.
    */
   modelKwargs?: Record<string, unknown>;
-  /** This call's fallback list, over the model's (`[]`: none for this call). */
+  /** This call's fallback list, over the model's (`[]`: none for this call). Checked by core. */
   fallbackModels?: string[];
   /** This call's `firstChunkTimeoutMs`, over the model's. */
   firstChunkTimeoutMs?: number;
   /** This call's `chunkTimeoutMs`, over the model's. */
   chunkTimeoutMs?: number;
+  /** This call's `hedge`, over the model's (`false`: none for this call). */
+  hedge?: HedgeOptions | false;
   /** This call's `streamUsage` (over the model's): `false` sends no `stream_options`. */
   streamUsage?: boolean;
   /**
@@ -92,20 +94,24 @@ export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConn
   sendReasoning?: boolean;
   /**
    * Models to use, in order, when `model` cannot serve a call (busy, unavailable, stalled before
-   * its first chunk, or lacking what the call needs). Core checks each against the catalog and
-   * walks them; with a list the model's own capability checks are left to core.
+   * its first content, or lacking what the call needs): each id once, not `model` itself. Core
+   * checks each against the catalog and walks them; with a list the checks made when the model is
+   * built or bound (`capabilities`) are left to core. A bad list is refused at construction.
    */
   fallbackModels?: string[];
   /**
-   * Longest wait from sending a request to the first byte of its answer, in ms. Off by default.
-   * A stall moves to the next `fallbackModels` entry (else it is retried).
+   * Longest wait from sending a request to the first content of its answer, in ms (SSE comments
+   * and empty chunks do not count). Off by default. A stall moves to the next `fallbackModels`
+   * entry (else it is retried).
    */
   firstChunkTimeoutMs?: number;
   /**
-   * Longest silence between two chunks of a stream, in ms. Off by default. A stall fails the
-   * stream with `timeout`.
+   * Longest silence between two pieces of content of a stream, in ms. Off by default. A stall
+   * fails the stream with `timeout`.
    */
   chunkTimeoutMs?: number;
+  /** A second attempt when the first is slow to its first content (core's `hedge`). Off by default. */
+  hedge?: HedgeOptions | false;
   /**
    * Streamed requests send `stream_options: { include_usage: true }`, so that model servers that
    * report usage in a stream only when asked (vLLM, llama.cpp, TGI, Ollama) send it and the last
@@ -137,5 +143,6 @@ export const SERIALIZABLE_FIELDS = [
   'fallbackModels',
   'firstChunkTimeoutMs',
   'chunkTimeoutMs',
+  'hedge',
   'streamUsage',
 ];

@@ -1,7 +1,13 @@
 // docs/gateway-protocol.md §4, §5 (chat completions, streamed or not, as a LangChain chat model), §4.7
 // (fallback models and stall timeouts, passed to core).
-import type { ChatCallOptions, ChatRequest, GatewayClient } from '@infergate/core';
-import { checkCapabilities } from '@infergate/core/internal';
+import {
+  type ChatCallOptions,
+  type ChatRequest,
+  type GatewayClient,
+  type HedgeOptions,
+  resolveSteering,
+} from '@infergate/core';
+import { checkCapabilities, readSteering } from '@infergate/core/internal';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import type {
   BaseLanguageModelInput,
@@ -30,7 +36,12 @@ import {
 import { convertToGatewayTools } from '../converters/convert-to-gateway-tools';
 import { joinStreamChunks } from '../converters/join-stream-chunks';
 import { callOptions, resolveClient } from '../utils/client';
-import { configurationError, withLangChainErrorCode, withLangChainErrors } from '../utils/errors';
+import {
+  configurationError,
+  withCreateHint,
+  withLangChainErrorCode,
+  withLangChainErrors,
+} from '../utils/errors';
 import { profileFromCapabilities } from './capabilities';
 import { ChatModelCapabilityGate } from './capability-gate';
 import {
@@ -90,6 +101,7 @@ export class GatewayChatModel
   fallbackModels?: string[];
   firstChunkTimeoutMs?: number;
   chunkTimeoutMs?: number;
+  hedge?: HedgeOptions | false;
   streamUsage?: boolean;
   /**
    * The key given to the constructor, if any. A private field with no getter: no property holds
@@ -149,9 +161,12 @@ export class GatewayChatModel
     this.capabilities = fields.capabilities ? [...fields.capabilities] : undefined;
     this.acceptsContentParts = fields.acceptsContentParts ?? true;
     this.sendReasoning = fields.sendReasoning ?? false;
-    this.fallbackModels = fields.fallbackModels ? [...fields.fallbackModels] : undefined;
+    // Core's one reader: a bad list or timeout is refused here (configuration_error).
+    const steering = readSteering(fields, 'model setting', model);
+    this.fallbackModels = steering.fallbackModels && [...steering.fallbackModels];
     this.firstChunkTimeoutMs = fields.firstChunkTimeoutMs;
     this.chunkTimeoutMs = fields.chunkTimeoutMs;
+    this.hedge = fields.hedge;
     if (fields.streamUsage !== undefined && typeof fields.streamUsage !== 'boolean') {
       throw configurationError(
         `streamUsage must be a boolean, got ${typeof fields.streamUsage}`,
@@ -162,7 +177,7 @@ export class GatewayChatModel
     this.#client = resolveClient(fields, 'new GatewayChatModel');
     this.#gate = new ChatModelCapabilityGate(this.#client, this);
     this.#apiKey = fields.apiKey;
-    if (this.streaming && !this.#walksList()) {
+    if (this.streaming && this.#checksWhenBuilt) {
       this.#gate.assertKnown(['streaming'], 'streaming: true');
     }
   }
@@ -198,7 +213,7 @@ export class GatewayChatModel
     const client = resolveClient(fields, 'GatewayChatModel.create');
     // With a fallback list core gates every listed model at each call, the first included: an
     // unlisted first model is not refused here (it is skipped then), and nothing is checked.
-    const walksList = (fields.fallbackModels?.length ?? 0) > 0;
+    const walksList = hasFallbackList(fields);
     // Core's rule: an unknown id is refused with close matches; an unlisted own model (my/...,
     // offline yet still answering, docs/gateway-protocol.md §3.1) resolves to undefined and stays unchecked.
     const listed = walksList
@@ -260,8 +275,7 @@ export class GatewayChatModel
     tools: BindToolsInput[],
     kwargs?: Partial<GatewayChatModelCallOptions>,
   ): Runnable<BaseLanguageModelInput, AIMessageChunk, GatewayChatModelCallOptions> {
-    if (tools.length > 0 && !this.#walksList(kwargs))
-      this.#gate.assertKnown(['tools'], 'bindTools');
+    if (tools.length > 0 && this.#checksWhenBuilt) this.#gate.assertKnown(['tools'], 'bindTools');
     // Converting now refuses malformed tools at bind time; the request converts again.
     convertToGatewayTools(tools, { strict: kwargs?.strict });
     return this.withConfig({ ...moveRequestFields(kwargs), tools });
@@ -299,7 +313,7 @@ export class GatewayChatModel
   ): Runnable<BaseLanguageModelInput, RunOutput | { raw: BaseMessage; parsed: RunOutput }> {
     // With a fallback list core gates every listed model at the call: no check here, and no
     // method read from this one model's capabilities.
-    const gate = this.#walksList() ? undefined : this.#gate;
+    const gate = this.#checksWhenBuilt ? this.#gate : undefined;
     return structuredOutput<RunOutput>(this, gate, outputSchema, config);
   }
 
@@ -313,8 +327,14 @@ export class GatewayChatModel
     }
     return withLangChainErrors(async () => {
       const request = convertToGatewayRequest(messages, this, options);
-      if (!this.#walksList(options)) await this.#gate.beforeSending(request, false, options.signal);
-      return convertChatResult(await this.#client.chat(request, this.#callOptions(options)));
+      const callOptions = this.#callOptions(options);
+      // Core gates the call; the capabilities are learnt for `profile` (a cached look-up).
+      await this.#gate.learn(options.signal);
+      try {
+        return convertChatResult(await this.#client.chat(request, callOptions));
+      } catch (error) {
+        throw this.#withHint(error);
+      }
     });
   }
 
@@ -324,7 +344,10 @@ export class GatewayChatModel
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
     try {
-      for await (const chunk of await this.#answerChunks(messages, options)) {
+      const chunks = await this.#answerChunks(messages, options).catch((error: unknown) => {
+        throw this.#withHint(error);
+      });
+      for await (const chunk of chunks) {
         yield chunk;
         await runManager?.handleLLMNewToken(
           chunk.text,
@@ -356,55 +379,57 @@ export class GatewayChatModel
    * The answer as stream chunks. `.stream()` (or a streaming callback such as streamEvents) on a
    * model without `streaming` asks without streaming and hands the whole answer over as one
    * chunk, as LangChain does for any model that cannot stream; `streaming: true` is refused
-   * instead. With a fallback list it streams: core skips the listed models that cannot.
+   * instead (by core's gate). A model core cannot place (unlisted) streams: core decides.
    */
   async #answerChunks(
     messages: BaseMessage[],
     options: this['ParsedCallOptions'],
   ): Promise<Iterable<ChatGenerationChunk> | AsyncIterable<ChatGenerationChunk>> {
-    const walksList = this.#walksList(options);
-    const stream = this.streaming || walksList || (await this.#gate.canStream(options.signal));
+    const callOptions = this.#callOptions(options);
+    const stream = this.streaming || (await this.#gate.canStream(options.signal));
     const request = convertToGatewayRequest(messages, this, options);
-    if (!walksList) await this.#gate.beforeSending(request, stream, options.signal);
-    if (!stream) {
-      return [
-        convertChatResultToChunk(await this.#client.chat(request, this.#callOptions(options))),
-      ];
-    }
+    if (!stream) return [convertChatResultToChunk(await this.#client.chat(request, callOptions))];
     const streamUsage = streamUsageOf(this, options);
-    return readChatChunks(
-      await this.#client.chatStream(request, { ...this.#callOptions(options), streamUsage }),
-    );
+    return readChatChunks(await this.#client.chatStream(request, { ...callOptions, streamUsage }));
   }
 
   /**
    * Core's options for one call. Core is the one retry layer (LangChain's AsyncCaller is not used
    * for chat calls): the call's `maxRetries` over the model's, and the model's `timeout` as the
    * deadline (a call's `timeout` reaches us as an `AbortSignal.timeout`, read as `timeout` too).
+   * The capabilities known go to core's gate; the steering is the call's over the model's
+   * (core's `resolveSteering`: a call's `fallbackModels: []` turns the model's off), read by
+   * core's one reader now: a bad call option is refused before the catalog look-up below.
    */
   #callOptions(options: this['ParsedCallOptions']): ChatCallOptions {
+    const steering = resolveSteering(this, options);
+    readSteering(steering, 'call option', this.model);
     return {
       ...callOptions({
         ...options,
         maxRetries: options.maxRetries ?? this.maxRetries,
         timeout: options.timeout ?? this.timeout,
       }),
-      fallbackModels: this.#fallbackModels(options),
-      firstChunkTimeoutMs: options.firstChunkTimeoutMs ?? this.firstChunkTimeoutMs,
-      chunkTimeoutMs: options.chunkTimeoutMs ?? this.chunkTimeoutMs,
+      capabilities: this.capabilities,
+      ...steering,
     };
   }
 
-  /** The call's fallback list, else the model's (a call's `[]` turns the model's off). */
-  #fallbackModels(options?: Partial<GatewayChatModelCallOptions>): string[] | undefined {
-    return options?.fallbackModels ?? this.fallbackModels;
+  /** Core's capability refusal, with the `create` hint when the capabilities were not given. */
+  #withHint(error: unknown): unknown {
+    return this.capabilities ? error : withCreateHint(error, this.#gate.known());
   }
 
   /**
-   * Whether core walks a fallback list for the call (or for every call, without options): core
-   * then gates every listed model against the catalog, so this model's own checks are skipped.
+   * Whether the capability checks made when the model is built or bound (with `capabilities`
+   * known) apply: not with a fallback list, whose models core gates one by one at each call.
    */
-  #walksList(options?: Partial<GatewayChatModelCallOptions>): boolean {
-    return (this.#fallbackModels(options)?.length ?? 0) > 0;
+  get #checksWhenBuilt(): boolean {
+    return !hasFallbackList(this);
   }
+}
+
+/** A model with a fallback list (core walks it at each call). */
+function hasFallbackList(fields: { fallbackModels?: readonly string[] | undefined }): boolean {
+  return (fields.fallbackModels?.length ?? 0) > 0;
 }

@@ -16,10 +16,11 @@ async function gatewayResult(
     apiKey: 'test-key-0123',
     fetch: async () => Response.json(fields.response),
   });
-  const { answer, route } = await client.chat({
-    model: fields.requestedModel,
-    messages: [{ role: 'user', content: 'hi' }],
-  });
+  // (The capabilities given: core's gate reads no catalog, which this stub does not serve.)
+  const { answer, route } = await client.chat(
+    { model: fields.requestedModel, messages: [{ role: 'user', content: 'hi' }] },
+    { capabilities: ['chat'] },
+  );
   return { ...fields, answer, route };
 }
 

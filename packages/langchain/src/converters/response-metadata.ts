@@ -9,14 +9,20 @@ export interface GatewayResponseMetadata {
   model_name: string;
   /** The model that was asked for. */
   requested_model: string;
-  /** True when the gateway answered with another model than the one requested. */
+  /**
+   * Answered by a model other than the one asked: by the gateway (the pool fallback of an offline
+   * model) or by core's failover over `fallbackModels` (`route` says which).
+   */
   fallback: boolean;
   finish_reason: string;
   /** The gateway's own usage object, when the model server reported one. */
   usage?: Usage;
   /** The response id. */
   id?: string;
-  /** The models the call went through (core's `ChatRoute`): skipped, tried and left, answered. */
+  /**
+   * The models the call went through (core's `ChatRoute`): skipped, tried and left, answered.
+   * Typed: read `message.response_metadata as GatewayResponseMetadata`.
+   */
   route?: ChatRoute;
   model_provider: 'infergate';
 }
