@@ -67,7 +67,7 @@ export async function acquireLease(
       // The wake channel was not confirmed when the script ran: a slot handed over meanwhile was
       // announced to nobody. Ask again as soon as it is.
       if (!listening && (await wakeUps.listen(id))) continue;
-      const nearHead = answer.ahead < answer.appliedLimit || !wakeUps.listening(id);
+      const nearHead = answer.waitersBefore < answer.appliedLimit || !wakeUps.listening(id);
       const pause = pollPause(attempt, {
         maxPoll: queue.maxPoll,
         ttl: queue.ttl,

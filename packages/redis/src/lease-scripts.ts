@@ -79,12 +79,13 @@ end
  *  ARGV: token, limit, ttlMs, known (1 when this process saw the id's state before), census
  *  channel, wake channel prefix, ahead (1: a failover's next attempt, ticketed before every
  *  waiter that did not ask for it, in ticket order among those that did).
- *  Returns { granted (0/1), leases expired by this call, the limit that applies, the waiter's
- *  place in the queue (0 = next), ms until the next change no message announces (the earliest
- *  lease's expiry or the end of a settle period; -1: none) }. The free slots go to the first
- *  waiters in ticket order (FIFO across processes): this one when it is among them, the others
- *  announced on their channels. A token that already holds a slot (handed over by a release
- *  whose message it missed) is granted again at once.
+ *  Returns { granted (0/1), leases expired by this call, the limit that applies, waitersBefore
+ *  (queued: how many waiters are in line before this one, 0 = next; a position, unlike the
+ *  `ahead` flag of ARGV[7]), ms until the next change no message announces (the earliest lease's
+ *  expiry or the end of a settle period; -1: none) }. The free slots go to the first waiters in
+ *  ticket order (FIFO across processes): this one when it is among them, the others announced on
+ *  their channels. A token that already holds a slot (handed over by a release whose message it
+ *  missed) is granted again at once.
  *
  *  Live leases may be missing: leases expired while their processes live (Redis frozen longer
  *  than the TTL, or a holder stalled), or the id's state lost (no `seq`: a restart without
@@ -146,6 +147,7 @@ local earliest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if #earliest > 0 then change = math.max(0, tonumber(earliest[2]) - now) end
 local settling = redis.call('PTTL', KEYS[7])
 if settling > 0 and (change < 0 or settling < change) then change = settling end
+-- (ZRANK: waitersBefore, the waiter's position in line.)
 return {0, expired, limit, redis.call('ZRANK', KEYS[2], ARGV[1]), change}
 `;
 

@@ -12,8 +12,9 @@ export interface AcquireAnswer {
   granted: boolean;
   /** The smallest limit recorded for the id: the one that applies to every process. */
   appliedLimit: number;
-  /** Queued: how many waiters are ahead of this one. */
-  ahead: number;
+  /** Queued: how many waiters are in line before this one (0: next). Not `ahead`, which is the
+   *  request's flag (a failover's next attempt, `BudgetAcquireRequest.ahead`). */
+  waitersBefore: number;
   /** Queued: ms until a lease expires or a settle period ends (no message announces either);
    *  undefined when neither is pending. */
   nextChangeMs: number | undefined;
@@ -71,31 +72,27 @@ export class RedisLeases {
   }
 
   /**
-   * Takes a slot for `token`, or its place in the queue (kept until released; `ahead`: before the
-   * waiters that did not ask for it: `BudgetAcquireRequest.ahead`). Rejects when Redis does not answer in time: the script may
-   * still run, so the caller releases the token.
+   * Takes a slot for `token`, or its place in the queue (kept until released). `ahead`
+   * (`BudgetAcquireRequest.ahead`, a failover's next attempt): ticketed before the waiters that did
+   * not ask for it. Rejects when Redis does not answer in time: the script may still run, so the
+   * caller releases the token.
    */
-  async acquire(
-    id: string,
-    token: string,
-    limit: number,
-    asksAhead = false,
-  ): Promise<AcquireAnswer> {
+  async acquire(id: string, token: string, limit: number, ahead = false): Promise<AcquireAnswer> {
     const keys = this.keys(id);
     const { ttl } = this.#options;
     const known = this.#known.has(id) ? '1' : '0';
     const answer = await this.#redis.run(
       ACQUIRE_SCRIPT,
       [keys.holders, keys.queue, keys.seen, keys.seq, keys.expired, keys.limits, keys.settle],
-      [token, String(limit), String(ttl), known, keys.census, keys.wake, asksAhead ? '1' : '0'],
+      [token, String(limit), String(ttl), known, keys.census, keys.wake, ahead ? '1' : '0'],
     );
     this.#known.add(id);
-    const [granted, expired, applied, ahead, change] = answer as number[];
+    const [granted, expired, applied, waitersBefore, change] = answer as number[];
     this.#stats.expiredLeases += Number(expired);
     return {
       granted: Number(granted) === 1,
       appliedLimit: Number(applied),
-      ahead: Number(ahead ?? 0),
+      waitersBefore: Number(waitersBefore ?? 0),
       nextChangeMs: change === undefined || Number(change) < 0 ? undefined : Number(change),
     };
   }
