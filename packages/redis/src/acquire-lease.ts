@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §2.5 (the wait for a slot of the key, FIFO across processes), §4.7
+// (a failover's next attempt asks ahead).
 import type { BudgetAcquireRequest, BudgetLease } from '@infergate/core';
 import type { HeldLeases } from './held-leases';
 import { type RedisConnection, RedisTimeout } from './redis-connection';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.5 (a slot held until the answer ends: kept alive in Redis meanwhile).
 import type { BudgetLease } from '@infergate/core';
 import type { RedisConnection } from './redis-connection';
 import type { RedisLeases } from './redis-leases';

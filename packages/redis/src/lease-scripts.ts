@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §2.5 (at most the key's limit at once, across processes), §4.7 (a
+// failover's next attempt ticketed ahead).
 /**
  * The semaphore's Lua scripts (EVAL; Redis ≥ 6 or any managed Redis with EVAL, e.g. Upstash).
  * Per budget id the keys share one hash tag (cluster-safe):

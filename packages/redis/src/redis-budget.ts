@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.5 (the key's 4 slots, shared by every process on one Redis).
 import {
   type BudgetAcquireRequest,
   type BudgetLease,

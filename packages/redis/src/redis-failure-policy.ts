@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §2.5 (the key's slots counted per process while Redis is away), §10.4
+// (`network_error`).
 import { type BudgetAcquireRequest, type BudgetLease, GatewayError } from '@infergate/core';
 import type { HeldLeases } from './held-leases';
 import type { RedisLeases } from './redis-leases';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.5 (a slot of the key taken, kept and given back in Redis).
 import {
   ACQUIRE_SCRIPT,
   type LeaseKeys,

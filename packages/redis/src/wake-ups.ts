@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.5 (a call waiting for one of the key's slots is told when it is its).
 import type { RedisConnection } from './redis-connection';
 import type { RedisLeases } from './redis-leases';
 
