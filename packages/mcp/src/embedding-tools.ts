@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §6 (embeddings: one engine for a query and its texts).
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerGatewayTool, runTool, type ToolContext, toolResult } from './tool-context';
 import { embedOutput, similarityOutput } from './tool-output-schemas';

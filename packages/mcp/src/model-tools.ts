@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §3.1, §3.2 (`list_models`), §4.2 (`ask_model` refuses before sending),
+// §4.6 (the answering model), §4.7 (`fallback_models`).
 import {
   type ChatCallOptions,
   type ChatMessage,

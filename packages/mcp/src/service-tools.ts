@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §7 (translation), §8 (OCR), §9 (transcription) as MCP tools.
 import { LIMITS } from '@infergate/core';
 import { serviceToolDefinition, serviceToolRequest } from '@infergate/core/internal';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';

@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §10 (a failed gateway call becomes a result the model can act on), §3.3
+// (`provider_unavailable`: the catalog is read again).
 import type { GatewayClient } from '@infergate/core';
 import { isGatewayError } from '@infergate/core';
 import type {

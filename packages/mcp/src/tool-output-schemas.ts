@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §3.1, §3.2 (`list_models`), §4.7 (the route), §6 to §9 (the services'
+// results), §10 (the error envelope): what each tool returns.
 import { z } from 'zod/v4';
 
 /**
