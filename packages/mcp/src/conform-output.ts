@@ -12,7 +12,8 @@ import { z } from 'zod/v4';
  *
  * The rules are read from the JSON Schema the SDK publishes for the zod schema (the same
  * conversion), so a field added to an output schema is normalised without more code, and a
- * keyword this file cannot honour fails when the schema is first used rather than at a client:
+ * keyword this file cannot honour throws when the tool is registered (in every test), not later at
+ * a client:
  *
  * - numbers: finite numbers, or strings written as decimal numbers (`"3.2"`, `" 75 "`);
  * - a number declared 0..1 (OCR `confidence`) given above 1 and at most 100: a percentage (÷ 100);
@@ -115,17 +116,17 @@ function compileObject(node: Node): Conform {
   const fields = Object.entries(node.properties ?? {}).map(([name, child]) => {
     // A list the entry must have, unreadable, is read as none (a model whose capabilities are
     // garbled is still listed, with none).
-    const empty = required.includes(name) && child.type === 'array' ? [] : undefined;
-    return [name, compile(child), empty] as const;
+    const noneWhenUnreadable = required.includes(name) && child.type === 'array';
+    return [name, compile(child), noneWhenUnreadable] as const;
   });
   const alternatives = requiredSets(node);
   return (value) => {
     if (!isRecord(value)) return undefined;
     const read: Record<string, unknown> = {};
-    for (const [name, conform, empty] of fields) {
+    for (const [name, conform, noneWhenUnreadable] of fields) {
       const field = Object.hasOwn(value, name) ? conform(value[name]) : undefined;
       if (field !== undefined) read[name] = field;
-      else if (empty !== undefined) read[name] = [];
+      else if (noneWhenUnreadable) read[name] = [];
     }
     const has = (names: string[]) => names.every((name) => Object.hasOwn(read, name));
     if (!has(required)) return undefined;
