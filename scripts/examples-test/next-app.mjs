@@ -2,7 +2,8 @@
 // `npm start` (next start) against the emulator's HTTP server, and three requests a browser would
 // make: the page (its model picker filled from the gateway's catalog), GET /api/models, and a chat
 // turn on POST /api/chat that calls the app's tool and streams the answer (the UI message stream
-// `useChat` reads).
+// `useChat` reads). Then once more without the two variables: on the emulator the app starts
+// itself (instrumentation.ts).
 import { exec } from '../readme-test/check-document.mjs';
 import { startServices } from '../readme-test/services.mjs';
 import { freePort, startServer, tail } from './processes.mjs';
@@ -75,6 +76,25 @@ async function askTheApp(base) {
   return text;
 }
 
+/** `npm start` on a free port, asked as `ask` says once it answers; stopped afterwards. */
+async function withApp(dir, { env, key, label, fail }, ask) {
+  const port = await freePort();
+  const server = startServer('npm', ['start', '--', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: dir,
+    env,
+  });
+  const shown = () => (key ? server.output().replaceAll(key, '[the API key]') : server.output());
+  try {
+    await waitForApp(`http://127.0.0.1:${port}/api/models`, server);
+    await ask(`http://127.0.0.1:${port}`, server);
+  } catch (error) {
+    fail(`${label}: ${error.message}\n  npm start printed:\n${tail(shown())}`);
+  } finally {
+    await server.stop();
+  }
+  if (key && server.output().includes(key)) fail(`${label}: the API key appears in its output`);
+}
+
 export async function checkNextApp(dir, { root, env, log, fail }) {
   const build = await exec('npm', ['run', 'build'], { cwd: dir, env, timeoutMs: 900_000 });
   if (build.code !== 0) {
@@ -83,24 +103,22 @@ export async function checkNextApp(dir, { root, env, log, fail }) {
   }
   log('next build done');
   const services = await startServices(root, '', env);
-  const key = services.env.INFERGATE_API_KEY;
-  const port = await freePort();
-  const server = startServer('npm', ['start', '--', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: dir,
-    env: { ...env, ...services.env },
-  });
-  const base = `http://127.0.0.1:${port}`;
   try {
-    await waitForApp(`${base}/api/models`, server);
-    const answer = await askTheApp(base);
-    log(`page, /api/models and /api/chat answered (${JSON.stringify(answer.slice(0, 60))}…)`);
-  } catch (error) {
-    fail(
-      `${error.message}\n  npm start printed:\n${tail(server.output().replaceAll(key, '[the API key]'))}`,
-    );
+    const label = 'npm start on the emulator (INFERGATE_BASE_URL set)';
+    const key = services.env.INFERGATE_API_KEY;
+    await withApp(dir, { env: { ...env, ...services.env }, key, label, fail }, async (base) => {
+      const answer = await askTheApp(base);
+      log(`page, /api/models and /api/chat answered (${JSON.stringify(answer.slice(0, 60))}…)`);
+    });
   } finally {
-    await server.stop();
     services.stop();
   }
-  if (server.output().includes(key)) fail('the API key appears in the server’s output');
+  // Without the variables, instrumentation.ts starts an emulator inside the server.
+  const label = 'npm start on its own emulator (INFERGATE_BASE_URL unset)';
+  await withApp(dir, { env, label, fail }, async (base, server) => {
+    await askTheApp(base);
+    if (!server.output().includes('using the embedded emulator at http://127.0.0.1:'))
+      throw new Error('it did not say that it uses its embedded emulator');
+    log('on its own emulator too');
+  });
 }
