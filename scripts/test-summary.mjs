@@ -40,6 +40,17 @@ if (existsSync(readmeReport)) {
   console.log('✗ README test (did not pass or did not run: its log is above)');
 }
 
+// The examples test (scripts/examples-test/run.mjs) writes its report when every example passed.
+const examplesReport = join(root, '.examples-test-report.json');
+if (existsSync(examplesReport)) {
+  const { examples, seconds } = JSON.parse(readFileSync(examplesReport, 'utf8'));
+  console.log(
+    `✓ examples test: ${examples} examples copied out, installed from the tarballs with npm and run (${seconds} s)`,
+  );
+} else {
+  console.log('✗ examples test (did not pass or did not run: its log is above)');
+}
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;

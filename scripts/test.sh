@@ -9,7 +9,7 @@ bash scripts/ensure-redis.sh
 source scripts/bootstrap.sh
 # Reports of an earlier run must not count in this run's summary (Turbo restores cached ones).
 find . -name .vitest-report.json -not -path '*/node_modules/*' -delete
-rm -f .pack-test-report.json .readme-test-report.json
+rm -f .pack-test-report.json .readme-test-report.json .examples-test-report.json
 set +e
 # Quiet when green: Turbo prints a task's log only when it fails; the summary below has one line
 # per package.
@@ -19,14 +19,16 @@ set +e
 # pack every published package, install the tarballs with npm beside the lowest and
 # highest supported frameworks, smoke-test them on the emulator; changeset + publish dry run) and the
 # README test (`readme-test`: every README block run from the tarballs in a fresh npm project, or
-# marked a fragment), which start once the packages are built and run beside the tests (they spend much of their time
-# waiting on the emulator's scripted delays). It sees the whole environment (turbo.json
+# marked a fragment) and the examples test (`examples-test`: each examples/* folder copied out of the
+# repository, installed from the tarballs with npm, type-checked and run on the emulator; the Next.js
+# app built and asked), which start once the packages are built and run beside the tests (they spend
+# much of their time waiting on npm and the emulator's scripted delays). It sees the whole environment (turbo.json
 # `passThroughEnv`), as npm on a user's machine would: proxies, CA certificates, npm settings.
 # --concurrency=20 (Turbo's default is 10): several suites spend minutes waiting on timers, Redis
 # restarts and child processes; with 10 slots, type checks and lint queued behind them while a
 # core was idle.
 pnpm exec biome check . && node scripts/check-package-metadata.mjs &&
-  pnpm exec turbo run test pack-test readme-test --continue --concurrency=20 --output-logs=errors-only -- "$@"
+  pnpm exec turbo run test pack-test readme-test examples-test --continue --concurrency=20 --output-logs=errors-only -- "$@"
 status=$?
 set -e
 # Its last line ("Tests: N passed, N failed, N skipped") is the run's last line.

@@ -15,7 +15,8 @@ import {
   oursAiSdk,
   oursChatModel,
 } from './contenders.mjs';
-import { fmtMicros, fmtRatio, interleaved, settle, target } from './harness.mjs';
+import { fmtMicros, fmtRatio, interleaved, settle } from './harness.mjs';
+import { check, target } from './results.mjs';
 
 const PROMPT = 'Say hello in one short sentence.';
 
@@ -135,12 +136,26 @@ export async function runB1({ quick }) {
   const aiRatio = oursAi / ocAi;
   const lcRatio = oursLc / lcAnchor;
   const targets = [
-    target(`B1 generateText ours ≤ 0.5× openai-compatible: ${fmtRatio(aiRatio)}`, aiRatio <= 0.5),
-    target(`B1 GatewayChatModel.invoke ≤ 0.5× ChatOpenAI: ${fmtRatio(lcRatio)}`, lcRatio <= 0.5),
     target(
-      `B1 core ≤ 1.3× raw fetch (alone, no forced GC): ${fmtRatio(coreRatio)}`,
-      coreRatio <= 1.3,
+      'B1.generateText',
+      'generateText + @infergate/ai-sdk: time per call vs + @ai-sdk/openai-compatible (canned fetch)',
+      [check('ours / anchor', aiRatio, '<=', 0.5, 'ratio')],
+    ),
+    target(
+      'B1.invoke',
+      'GatewayChatModel.invoke: time per call vs ChatOpenAI.invoke (canned fetch)',
+      [check('ours / anchor', lcRatio, '<=', 0.5, 'ratio')],
+    ),
+    target(
+      'B1.core',
+      'core client.chat: time per call vs raw fetch + JSON.parse (canned fetch, the two alone, no forced GC)',
+      [check('core / raw', coreRatio, '<=', 1.3, 'ratio')],
     ),
   ];
-  return { sections, targets, data: { ...medians, 'core vs raw alone (canned fetch)': pair } };
+  return {
+    sections,
+    targets,
+    parameters: { rounds, iterations, aloneIterations: iterations * 10 },
+    data: { ...medians, 'core vs raw alone (canned fetch)': pair },
+  };
 }

@@ -11,8 +11,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { bundleChatOnlyApp, CHAT_ONLY_APPS, CHAT_ONLY_TARGET_BYTES } from './chat-only-bundles.mjs';
-import { fmtBytes, fmtRatio, log, median, target } from './harness.mjs';
+import {
+  bundleChatOnlyApp,
+  CHAT_ONLY_APPS,
+  CHAT_ONLY_CEILING_BYTES,
+  CHAT_ONLY_TARGET_BYTES,
+} from './chat-only-bundles.mjs';
+import { fmtBytes, fmtRatio, log, median } from './harness.mjs';
+import { check, target } from './results.mjs';
 
 const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
 const AI_FRAMEWORK = ['ai', '@ai-sdk/provider', '@ai-sdk/provider-utils', 'zod', 'zod/*'];
@@ -127,7 +133,7 @@ export async function runB5({ quick }) {
         title:
           'B5 chat-only app bundles (our code only: ai, @ai-sdk/*, @langchain/*, zod external; esbuild ESM with code splitting; gzip -9)',
         rows: chatOnlyRows,
-        note: 'loaded at start: the entry chunk and its static imports; all chunks: with the lazily loaded OCR/transcription chunk',
+        note: `loaded at start: the entry chunk and its static imports; all chunks: with the lazily loaded chunks. The size test (test/chat-only-size.test.ts) fails above ${CHAT_ONLY_CEILING_BYTES.toLocaleString('en-US').replaceAll(',', ' ')} B loaded at start (CHAT_ONLY_CEILING_BYTES at this commit).`,
       },
       {
         title: `B5 cold import() in a fresh Node process (median of ${samples}, interleaved)`,
@@ -136,11 +142,11 @@ export async function runB5({ quick }) {
       },
     ],
     targets: CHAT_ONLY_APPS.map(({ name }) =>
-      target(
-        `B5 ${name} ≤ 10 KB min+gzip of our code: ${fmtBytes(chatOnly[name].gzip)}`,
-        chatOnly[name].gzip <= CHAT_ONLY_TARGET_BYTES,
-      ),
+      target(`B5.${name.split(' ')[0]}`, `${name}: our code loaded at start, min+gzip`, [
+        check('size', chatOnly[name].gzip, '<=', CHAT_ONLY_TARGET_BYTES, 'bytes'),
+      ]),
     ),
+    parameters: { samples, ceilingBytes: CHAT_ONLY_CEILING_BYTES },
     data: { sizes, chatOnly, importMs },
   };
 }

@@ -4,14 +4,15 @@
  * in-process budget). A third case gives every caller its own Redis budget, so that 800 waiters
  * queue in Redis at once (the wake-up herd). The emulator and redis-server run in their own
  * processes. Needs `redis-server` (bash scripts/ensure-redis.sh).
- * Run: node bench/src/b8-fleet.mjs [--quick]   (or pnpm --filter @infergate/bench bench -- --only B8)
+ * Run: node bench/src/b8-fleet.mjs [--quick] [--store]   (or pnpm --filter @infergate/bench bench -- --only B8)
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { spawnEmulator } from './emulator-process.mjs';
-import { fmtMs, fmtRatio, log, median, target } from './harness.mjs';
+import { fmtMs, fmtRatio, log, median } from './harness.mjs';
 import { hasRedisServer, startRedisServer, withoutRedis } from './redis-process.mjs';
+import { check, context, target } from './results.mjs';
 
 const LATENCY_MS = 50;
 const CAP = 4;
@@ -85,6 +86,30 @@ async function runOnce({ processes, callers, total, redis, perCaller }) {
   }
 }
 
+/** 0 429s, no failure, at most CAP in flight, within 1.1× the floor; the fleet evenly spread. */
+function targetsOf({ fleet, herd, floorMs, processes, callers }) {
+  const held = (s) => [
+    check('429s', s.rejections, '=', 0, 'count'),
+    check('failed calls', s.failures, '=', 0, 'count'),
+    check('max in flight', s.maxInflight, '<=', CAP, 'count'),
+    check('wall vs floor', s.wallMs / floorMs, '<=', 1.1, 'ratio'),
+  ];
+  return [
+    target(
+      'B8.fleet',
+      `fleet: ${processes} processes × ${callers} callers, one Redis budget per process`,
+      [...held(fleet), check('spread', fleet.spread, '<=', 1.2, 'number')],
+      [context('Redis round trips / request', fleet.roundTripsPerRequest, 'number')],
+    ),
+    target(
+      'B8.herd',
+      `herd: ${processes * callers} waiters in Redis (one budget per caller)`,
+      held(herd),
+      [context('Redis round trips / request', herd.roundTripsPerRequest, 'number')],
+    ),
+  ];
+}
+
 const rate = (perSecond) => `${Math.round(perSecond).toLocaleString('en-US')}/s`;
 
 export async function runB8({ quick } = {}) {
@@ -153,7 +178,6 @@ export async function runB8({ quick } = {}) {
   }));
   const fleet = summary[fleetName];
   const herd = summary[herdName];
-  const held = (s) => s.rejections === 0 && s.maxInflight <= CAP && s.failures === 0;
   return {
     sections: [
       {
@@ -162,27 +186,13 @@ export async function runB8({ quick } = {}) {
         note: `Per-process mean call time (ms), fleet: ${fleet.meanMs.map(Math.round).join(' / ')}`,
       },
     ],
-    targets: [
-      target(
-        `B8 fleet (${processes} × ${callers}): 0 429s, ≤ ${CAP} in flight, ≤ 1.1× floor, spread ≤ 1.2: ${fleet.rejections} 429s, ${fleet.maxInflight} in flight, ${fmtRatio(fleet.wallMs / floorMs)}, spread ${fleet.spread.toFixed(2)}`,
-        held(fleet) && fleet.wallMs / floorMs <= 1.1 && fleet.spread <= 1.2,
-      ),
-      target(
-        `B8 herd (${processes * callers} waiters in Redis): 0 429s, ≤ ${CAP} in flight, ≤ 1.1× floor: ${herd.rejections} 429s, ${herd.maxInflight} in flight, ${fmtRatio(herd.wallMs / floorMs)}, ${herd.roundTripsPerRequest.toFixed(2)} round trips/request`,
-        held(herd) && herd.wallMs / floorMs <= 1.1,
-      ),
-    ],
+    targets: targetsOf({ fleet, herd, floorMs, processes, callers }),
+    parameters: { total, processes, callers, repeats, latencyMs: LATENCY_MS, cap: CAP },
     data: { total, processes, callers, latencyMs: LATENCY_MS, cap: CAP, results: summary },
   };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const result = await runB8({ quick: process.argv.includes('--quick') });
-  for (const section of result.sections) {
-    console.log(`\n${section.title}`);
-    console.table(section.rows);
-    if (section.note) console.log(section.note);
-  }
-  for (const t of result.targets) console.log(`${t.met ? 'met   ' : 'MISSED'}  ${t.text}`);
-  process.exit(0);
+  const { runStandalone } = await import('./runner.mjs');
+  await runStandalone('B8', runB8);
 }

@@ -15,7 +15,8 @@ import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
 import { streamText } from 'ai';
 import { chatOpenAI, coreClient, openaiCompatible } from './contenders.mjs';
 import { spawnEmulator } from './emulator-process.mjs';
-import { fmtMs, fmtRatio, log, median, target } from './harness.mjs';
+import { fmtMs, log, median } from './harness.mjs';
+import { check, context, target, unmeasuredTarget } from './results.mjs';
 
 const LATENCY_MS = 50;
 const CHUNK_DELAY_MS = 5;
@@ -314,10 +315,22 @@ export async function runB9({ quick, oursOnly = false }) {
     const summary = await runCase(c.name, c.make, true);
     if (c.ours) ours = summary;
   }
-  const met = ours ? ours.answered === 1 && ours.p99 <= 1.5 * healthy.p99 : undefined;
-  const targetText = ours
-    ? `B9 ours with fallbackModels answers 100 % with p99 ≤ 1.5× the healthy pool's: ${(ours.answered * 100).toFixed(1)} %, p99 ${fmtRatio(ours.p99 / healthy.p99)}`
-    : 'B9 ours with fallbackModels answers 100 % with p99 ≤ 1.5× the healthy pool: not measured (core has no failover yet)';
+  const targetText = `ours: core chatStream with fallbackModels and firstChunkTimeoutMs ${FIRST_CHUNK_TIMEOUT_MS} on the faulty pool, against the same on the healthy pool`;
+  const steering = ours
+    ? target(
+        'B9.steering',
+        targetText,
+        [
+          check('answered', ours.answered, '>=', 1, 'share'),
+          check('p99 vs healthy p99', ours.p99 / healthy.p99, '<=', 1.5, 'ratio'),
+        ],
+        [context('p99', ours.p99, 'ms'), context('healthy p99', healthy.p99, 'ms')],
+      )
+    : unmeasuredTarget(
+        'B9.steering',
+        targetText,
+        'not measured: the built core does not fail over to fallbackModels',
+      );
   return {
     sections: [
       {
@@ -326,23 +339,29 @@ export async function runB9({ quick, oursOnly = false }) {
         note: skipped.length > 0 ? `Skipped: ${skipped.join('; ')}` : undefined,
       },
     ],
-    targets: [target(targetText, met)],
+    targets: [steering],
+    parameters: {
+      total,
+      callers: CALLERS,
+      repeats,
+      capacity: CAPACITY,
+      latencyMs: LATENCY_MS,
+      chunkDelayMs: CHUNK_DELAY_MS,
+      stallEvery: STALL_EVERY,
+      stallMs: STALL_MS,
+      firstChunkTimeoutMs: FIRST_CHUNK_TIMEOUT_MS,
+      callLimitMs: CALL_LIMIT_MS,
+      oursOnly,
+    },
     data,
   };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await runB9({
-    quick: process.argv.includes('--quick'),
-    oursOnly: process.argv.includes('--ours'),
+  const { runStandalone } = await import('./runner.mjs');
+  const oursOnly = process.argv.includes('--ours');
+  await runStandalone('B9', runB9, {
+    options: { oursOnly },
+    notStorable: oursOnly ? "--ours: the anchors' rows are missing" : undefined,
   });
-  for (const section of result.sections) {
-    console.log(`\n${section.title}`);
-    console.table(section.rows);
-    if (section.note) console.log(section.note);
-  }
-  for (const t of result.targets) {
-    console.log(t.met === undefined ? 'not measured' : t.met ? 'met' : 'MISSED', t.text);
-  }
-  process.exit(0);
 }

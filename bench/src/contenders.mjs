@@ -13,8 +13,8 @@ import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { ChatOpenAI, OpenAIEmbeddings } from '@langchain/openai';
 
 /** `{ baseURL, apiKey, fetch? }` → the option objects each library takes. */
-export function coreClient({ baseURL, apiKey, fetch }) {
-  return createGatewayClient({ baseURL, apiKey, ...(fetch ? { fetch } : {}) });
+export function coreClient({ baseURL, apiKey, fetch }, options = {}) {
+  return createGatewayClient({ baseURL, apiKey, ...(fetch ? { fetch } : {}), ...options });
 }
 
 export function oursAiSdk({ baseURL, apiKey, fetch }) {

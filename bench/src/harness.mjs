@@ -74,11 +74,6 @@ export function fmtBytes(bytes) {
   return `${(bytes / 1024).toFixed(1)} KB`;
 }
 
-/** A target check: `{ text, met }`, `met` undefined when it could not be measured. */
-export function target(text, met) {
-  return { text, met };
-}
-
 /** Progress on stderr (the tables go to stdout). */
 export function log(message) {
   process.stderr.write(`  [${(performance.now() / 1000).toFixed(1)} s] ${message}\n`);

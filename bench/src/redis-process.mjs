@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
+import { unmeasuredTarget } from './results.mjs';
 
 /** Whether `redis-server` is on PATH (B7, B8 and B8s need it: bash scripts/ensure-redis.sh). */
 export function hasRedisServer() {
@@ -21,12 +22,16 @@ export function hasRedisServer() {
   }
 }
 
-/** A suite's result when `redis-server` is missing: no table, its target "not measured". */
+/** A suite's result when `redis-server` is missing: no table, its targets "not measured". */
 export function withoutRedis(suite) {
   return {
     sections: [],
     targets: [
-      { text: `${suite} needs redis-server (bash scripts/ensure-redis.sh)`, met: undefined },
+      unmeasuredTarget(
+        `${suite}.redis-server`,
+        `${suite} needs redis-server`,
+        'not measured: no redis-server (bash scripts/ensure-redis.sh)',
+      ),
     ],
     data: {},
   };

@@ -1,7 +1,7 @@
 // The AI SDK with the infergate provider, in Node: generateText, streamText with tools and
 // stopWhen, Output.object, embedMany, transcribe.
+import { readFile } from 'node:fs/promises';
 import { gateway } from '@infergate/ai-sdk';
-import { readAsset, runExample } from '@infergate/examples-shared';
 import {
   cosineSimilarity,
   embed,
@@ -14,6 +14,7 @@ import {
   transcribe,
 } from 'ai';
 import { z } from 'zod';
+import { runExample } from './run-example.ts';
 
 const MODEL = process.env.INFERGATE_MODEL ?? 'community/general';
 
@@ -91,11 +92,12 @@ await runExample(async () => {
   for (const { text, score } of ranked) console.log(`${score.toFixed(3)}  ${text}`);
   console.log(`(${engine.id}, ${embeddings[0]?.length} dimensions)\n`);
 
-  // 5. transcribe: speech to text on a bundled WAV file.
+  // 5. transcribe: speech to text on a bundled WAV file (a short tone; the emulator reads the text
+  // it should hear from a comment in the file).
   console.log('## transcribe');
   const heard = await transcribe({
     model: gateway.transcriptionModel(),
-    audio: await readAsset('memo.wav'),
+    audio: await readFile(new URL('../assets/memo.wav', import.meta.url)),
   });
   console.log(`${heard.text} (${heard.language}, ${heard.durationInSeconds} s)`);
 });

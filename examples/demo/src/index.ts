@@ -1,9 +1,9 @@
 // The guided tour of infergate: every package, on the embedded emulator or on your gateway.
-// Run: pnpm demo (from the repository root), or pnpm start here.
+// Run: pnpm demo (from the repository root), or npm start here (in this folder, or a copy of it).
 
 import { isGatewayError } from '@infergate/core';
-import { connectGateway } from '@infergate/examples-shared';
 import { APICallError } from 'ai';
+import { connectGateway } from './connect-gateway.ts';
 import {
   aiSdkOutputObject,
   aiSdkReasoning,

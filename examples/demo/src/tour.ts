@@ -6,7 +6,7 @@ import {
   type ModelCapability,
 } from '@infergate/core';
 import type { Emulator } from '@infergate/emulator';
-import type { GatewayConnection } from '@infergate/examples-shared';
+import type { GatewayConnection } from './connect-gateway.ts';
 import { createRequestLog, type RequestLog } from './request-log.ts';
 
 /** What every step gets: one gateway client shared by LangChain, one AI SDK provider. */

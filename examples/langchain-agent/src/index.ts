@@ -1,11 +1,11 @@
 // An agent: createAgent (package `langchain`) with the gateway's service tools, a custom tool,
 // and a zod responseFormat for a typed final answer.
-import { runExample } from '@infergate/examples-shared';
 import { createGatewayTools, GatewayChatModel } from '@infergate/langchain';
 import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
+import { runExample } from './run-example.ts';
 
 const MODEL = process.env.INFERGATE_MODEL ?? 'community/general';
 

@@ -1,8 +1,8 @@
 // An LCEL chain: prompt → GatewayChatModel → string parser, streamed to the terminal.
-import { runExample } from '@infergate/examples-shared';
 import { GatewayChatModel } from '@infergate/langchain';
 import { StringOutputParser } from '@langchain/core/output_parsers';
 import { ChatPromptTemplate } from '@langchain/core/prompts';
+import { runExample } from './run-example.ts';
 
 const MODEL = process.env.INFERGATE_MODEL ?? 'community/general';
 

@@ -2,12 +2,12 @@
 // corpus, then an answer that cites the passages it was given.
 import { readdir, readFile } from 'node:fs/promises';
 import { createGatewayClient, isMultilingualEngine } from '@infergate/core';
-import { runExample } from '@infergate/examples-shared';
 import { GatewayChatModel, GatewayEmbeddings } from '@infergate/langchain';
 import { MemoryVectorStore } from '@langchain/classic/vectorstores/memory';
 import { Document } from '@langchain/core/documents';
 import { StringOutputParser } from '@langchain/core/output_parsers';
 import { ChatPromptTemplate } from '@langchain/core/prompts';
+import { runExample } from './run-example.ts';
 
 const MODEL = process.env.INFERGATE_MODEL ?? 'community/general';
 const QUESTION = process.argv[2] ?? 'When are invoices due, and how can I pay them?';

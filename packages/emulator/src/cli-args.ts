@@ -11,10 +11,12 @@ interface CliOptions {
 
 export const USAGE = `Usage: infergate-emulator [--port N] [--host H] [--scenario file.json] [--cors ORIGINS]
 
-Starts a local inference gateway emulator and prints its base URL and an API key.
+Starts a local inference gateway emulator and prints its base URL and an API key as shell
+lines to paste: export INFERGATE_BASE_URL=… and export INFERGATE_API_KEY=…
   --port N            port to listen on (default 8787; 0 picks a free port)
   --host H            interface to listen on (default 127.0.0.1)
-  --scenario FILE     JSON scenario merged over the default scenario
+  --scenario FILE     scenario merged over the default scenario: JSON, or JSONC (comments
+                      and trailing commas allowed)
   --cors ORIGINS      let browser apps call it: '*' for any origin, or origins separated by
                       commas (http://localhost:5173,http://127.0.0.1:3000)
   -h, --help          show this help`;

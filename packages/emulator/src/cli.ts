@@ -1,7 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import { parseCliArgs, USAGE } from './cli-args';
-import type { ScenarioInput } from './scenario';
+import { readScenarioFile, ScenarioFileError } from './scenario-file';
 import { startEmulator } from './server';
+
+/** Single-quoted for a POSIX shell, so that the printed lines can be pasted or `eval`ed as they are. */
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
 
 async function main(): Promise<void> {
   const options = parseCliArgs(process.argv.slice(2));
@@ -9,23 +13,23 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const scenario = options.scenarioFile
-    ? (JSON.parse(await readFile(options.scenarioFile, 'utf8')) as ScenarioInput)
-    : undefined;
+  const scenario = options.scenarioFile ? await readScenarioFile(options.scenarioFile) : undefined;
   const server = await startEmulator({
     port: options.port,
     host: options.host,
     scenario,
     ...(options.cors !== undefined ? { cors: options.cors } : {}),
   });
-  console.log('infergate emulator is listening');
-  console.log(`INFERGATE_BASE_URL=${server.url}`);
-  console.log(`INFERGATE_API_KEY=${server.apiKey}`);
+  // `export` lines and `#` comments only: the whole output can be pasted into a shell or
+  // `eval`ed (`eval "$(grep '^export ' emulator.log)"` after `infergate-emulator > emulator.log &`).
+  console.log('# infergate emulator is listening');
+  console.log(`export INFERGATE_BASE_URL=${shellQuote(server.url)}`);
+  console.log(`export INFERGATE_API_KEY=${shellQuote(server.apiKey)}`);
   if (options.cors !== undefined) {
-    console.log(`CORS: ${options.cors === true ? 'any origin' : options.cors.join(', ')}`);
+    console.log(`# CORS: ${options.cors === true ? 'any origin' : options.cors.join(', ')}`);
   }
   console.log(
-    `Try: curl -H 'Authorization: Bearer ${server.apiKey}' ${server.url}/models   (Ctrl+C stops)`,
+    `# Try: curl -H 'Authorization: Bearer ${server.apiKey}' ${server.url}/models   (Ctrl+C stops)`,
   );
   const stop = () => {
     server.close().then(
@@ -39,6 +43,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error(`infergate-emulator: ${error instanceof Error ? error.message : String(error)}`);
-  console.error(USAGE);
+  // The usage helps with the arguments, not with what is wrong inside a scenario file.
+  if (!(error instanceof ScenarioFileError)) console.error(USAGE);
   process.exit(2);
 });

@@ -8,7 +8,7 @@ export type EndpointName =
   | 'transcriptions'
   | 'translations';
 
-const ENDPOINT_NAMES: readonly EndpointName[] = [
+export const ENDPOINT_NAMES: readonly EndpointName[] = [
   'models',
   'capabilities',
   'chat',

@@ -8,7 +8,7 @@ import {
   InflightTracker,
   resetCounters,
 } from './counters';
-import type { FaultRule } from './faults';
+import { type FaultRule, faultRuleProblem, startRuleClock } from './faults';
 import { errorResponse, GatewayRefusal } from './gateway-error';
 import { resolveChatModel, takeModelOffline } from './model-access';
 import { Occupancy, RequestHold } from './occupancy';
@@ -30,7 +30,10 @@ export interface Emulator {
   /** Live counters (see `EmulatorCounters`). */
   readonly counters: EmulatorCounters;
   resetCounters(): void;
-  /** Adds a fault rule at run time (after the scenario's rules). */
+  /**
+   * Adds a fault rule at run time (after the scenario's rules); its `afterMs` / `forMs` count from
+   * now. Throws a `TypeError` for an unknown fault or field.
+   */
   injectFault(rule: FaultRule): void;
   /** Removes the rules added by `injectFault` (the scenario's `faults` stay). */
   clearFaults(): void;
@@ -206,7 +209,11 @@ export function createEmulator(input?: ScenarioInput): Emulator {
     counters,
     resetCounters: () => resetCounters(counters),
     injectFault: (rule) => {
-      runtimeFaults.push({ ...rule });
+      const problem = faultRuleProblem(rule);
+      if (problem) throw new TypeError(`injectFault: ${problem}`);
+      const copy = { ...rule };
+      startRuleClock(copy);
+      runtimeFaults.push(copy);
     },
     clearFaults: () => {
       runtimeFaults.length = 0;
@@ -216,6 +223,8 @@ export function createEmulator(input?: ScenarioInput): Emulator {
         input instanceof Request && init === undefined ? input : new Request(input, init),
       ),
   };
+  // The scenario's rules start their `afterMs` / `forMs` clocks with the emulator.
+  for (const rule of emulator.scenario.faults) startRuleClock(rule);
   const handler = new RequestHandler(() => emulator.scenario, counters, runtimeFaults);
   return emulator;
 }

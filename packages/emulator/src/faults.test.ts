@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type FaultRule, parseFaultHeader, takeFault } from './faults';
+import { type FaultRule, faultRuleProblem, parseFaultHeader, takeFault } from './faults';
 
 const facts = { endpoint: 'chat' as const, apiKey: 'k', model: 'm', streaming: false };
 
@@ -10,6 +10,7 @@ describe('parseFaultHeader', () => {
       retryAfter: 1,
       ms: 2000,
       afterChunks: 2,
+      intervalMs: 1000,
     });
     expect(parseFaultHeader(' stream_cut ; afterChunks=5; ms=10 ')).toMatchObject({
       afterChunks: 5,
@@ -37,9 +38,52 @@ describe('parseFaultHeader', () => {
 
   it('refuses the counting options every and afterRequests in a one-request header', () => {
     expect(parseFaultHeader('stall_first_chunk; every=10')).toMatch(
-      /'every' counts requests, so it only works in a fault rule/,
+      /'every' counts requests or time, so it only works in a fault rule/,
     );
     expect(parseFaultHeader('model_offline; afterRequests=3')).toMatch(/'afterRequests'/);
+    expect(parseFaultHeader('bad_gateway; forMs=1000')).toMatch(/'forMs' counts requests or time/);
+    expect(parseFaultHeader('bad_gateway; afterMs=1000')).toMatch(/'afterMs'/);
+  });
+
+  it('reads intervalMs for the keep-alive and empty-delta faults (at least 1)', () => {
+    expect(parseFaultHeader('keepalive_stream; intervalMs=50; afterChunks=0')).toMatchObject({
+      fault: 'keepalive_stream',
+      intervalMs: 50,
+      afterChunks: 0,
+    });
+    expect(parseFaultHeader('empty_delta_stream; intervalMs=0')).toMatchObject({ intervalMs: 1 });
+  });
+});
+
+describe('faultRuleProblem', () => {
+  it.each([
+    [{ fault: 'bad_gatway' }, /fault "bad_gatway" is unknown/],
+    [{ fault: 'bad_gateway', afterChunk: 3 }, /'afterChunk' is not a fault rule field/],
+    [{ fault: 'bad_gateway', forMs: -1 }, /forMs must be a number ≥ 0/],
+    [{ fault: 'bad_gateway', endpoint: 'chats' }, /endpoint 'chats' is unknown/],
+    [{ fault: 'bad_gateway', model: 3 }, /model must be a string/],
+    ['bad_gateway', /must be an object/],
+  ])('refuses %j', (rule, message) => {
+    expect(faultRuleProblem(rule)).toMatch(message);
+  });
+
+  it('accepts every field', () => {
+    const rule: Required<FaultRule> = {
+      fault: 'keepalive_stream',
+      endpoint: 'chat',
+      model: 'm',
+      apiKey: 'k',
+      times: 1,
+      retryAfter: 1,
+      ms: 1,
+      afterChunks: 1,
+      intervalMs: 1,
+      every: 1,
+      afterRequests: 1,
+      afterMs: 1,
+      forMs: 1,
+    };
+    expect(faultRuleProblem(rule)).toBeUndefined();
   });
 });
 

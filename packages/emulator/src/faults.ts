@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §10.2 (the codes faults answer with), §5.3 (failures after the 200).
-import type { EndpointName } from './counters';
+import { ENDPOINT_NAMES, type EndpointName } from './counters';
 
 export const FAULT_NAMES = [
   'rate_limit',
@@ -23,6 +23,9 @@ export const FAULT_NAMES = [
   'model_offline',
   'stall_first_chunk',
   'stall_stream',
+  'keepalive_first_chunk',
+  'keepalive_stream',
+  'empty_delta_stream',
 ] as const;
 
 export type FaultName = (typeof FAULT_NAMES)[number];
@@ -35,6 +38,9 @@ export const STREAM_FAULTS: ReadonlySet<FaultName> = new Set([
   'no_finish',
   'stream_protocol_error',
   'stall_stream',
+  'keepalive_first_chunk',
+  'keepalive_stream',
+  'empty_delta_stream',
 ]);
 
 /** Faults about a chat model's answer: they only match chat requests. */
@@ -51,10 +57,18 @@ export interface FaultRule {
   times?: number;
   /** `Retry-After` seconds of `rate_limit` / `model_busy` (default 1). */
   retryAfter?: number;
-  /** Delay of `slow_headers`, silence of `stall_first_chunk` / `stall_stream` (default 2000). */
+  /**
+   * Delay of `slow_headers`, silence of `stall_first_chunk` / `stall_stream`, how long
+   * `keepalive_first_chunk` sends comments (default 2000).
+   */
   ms?: number;
   /** Chunks sent before a stream fault acts (`stream_cut`, `stall_stream`, …; default 2). */
   afterChunks?: number;
+  /**
+   * Time between two keep-alive comments (`keepalive_first_chunk`, `keepalive_stream`) or two
+   * empty deltas (`empty_delta_stream`); default 1000, at least 1.
+   */
+  intervalMs?: number;
   /**
    * Applies to every Nth request the rule matches (the Nth, 2Nth, …); the others go on as if the
    * rule were absent. `every: 10` stalls 10% of the matching streams.
@@ -65,10 +79,23 @@ export interface FaultRule {
    * (N+1)th (with `model_offline`: the model goes offline after N requests to it).
    */
   afterRequests?: number;
+  /**
+   * The rule waits this long (ms) after it was added — when the emulator was created for a
+   * scenario rule, at `injectFault` for a run-time one — before it matches any request.
+   */
+  afterMs?: number;
+  /**
+   * The rule matches requests for this long (ms) once it started (after `afterMs`), then never
+   * again: a model that fails for a while, then heals. Unlimited when absent.
+   */
+  forMs?: number;
 }
 
-/** Options that count requests: only a rule can hold them, not a one-request header. */
-const COUNTING_OPTIONS = ['every', 'afterRequests'];
+/** Options that count requests or time: only a rule can hold them, not a one-request header. */
+const COUNTING_OPTIONS = ['every', 'afterRequests', 'afterMs', 'forMs'];
+
+/** The numeric options a header may carry. */
+const HEADER_OPTIONS = ['retryAfter', 'ms', 'afterChunks', 'intervalMs'] as const;
 
 /** The fault chosen for one request, with its parameters resolved. */
 export interface ChosenFault {
@@ -76,6 +103,7 @@ export interface ChosenFault {
   retryAfter: number;
   ms: number;
   afterChunks: number;
+  intervalMs: number;
 }
 
 interface FaultRequestFacts {
@@ -89,7 +117,7 @@ function isFaultName(name: string): name is FaultName {
   return (FAULT_NAMES as readonly string[]).includes(name);
 }
 
-type FaultParameters = Pick<FaultRule, 'fault' | 'retryAfter' | 'ms' | 'afterChunks'>;
+type FaultParameters = Pick<FaultRule, 'fault' | (typeof HEADER_OPTIONS)[number]>;
 
 function resolve(rule: FaultParameters): ChosenFault {
   return {
@@ -97,6 +125,7 @@ function resolve(rule: FaultParameters): ChosenFault {
     retryAfter: rule.retryAfter ?? 1,
     ms: rule.ms ?? 2000,
     afterChunks: rule.afterChunks ?? 2,
+    intervalMs: Math.max(1, rule.intervalMs ?? 1000),
   };
 }
 
@@ -114,22 +143,43 @@ export function parseFaultHeader(header: string): ChosenFault | string {
     if (param === '') continue;
     const [key = '', value = ''] = param.split('=').map((part) => part.trim());
     if (COUNTING_OPTIONS.includes(key)) {
-      return `X-Emulator-Fault parameter '${key}' counts requests, so it only works in a fault rule (scenario faults or injectFault), not in a header that applies to one request`;
+      return `X-Emulator-Fault parameter '${key}' counts requests or time, so it only works in a fault rule (scenario faults or injectFault), not in a header that applies to one request`;
     }
     const number = Number(value);
-    if (
-      !['retryAfter', 'ms', 'afterChunks'].includes(key) ||
-      !Number.isFinite(number) ||
-      number < 0
-    ) {
-      return `Invalid X-Emulator-Fault parameter '${param}' (use retryAfter, ms or afterChunks with a number)`;
+    const option = HEADER_OPTIONS.find((name) => name === key);
+    if (option === undefined || !Number.isFinite(number) || number < 0) {
+      return `Invalid X-Emulator-Fault parameter '${param}' (use ${HEADER_OPTIONS.join(', ')} with a number)`;
     }
-    rule[key as 'retryAfter' | 'ms' | 'afterChunks'] = number;
+    rule[option] = number;
   }
   return resolve(rule);
 }
 
+/** When each rule was added (`performance.now()`), for `afterMs` / `forMs`. */
+const ruleStarts = new WeakMap<FaultRule, number>();
+
+/**
+ * Starts a rule's clock: the emulator calls it for its scenario's rules when it is created and for
+ * each `injectFault`. A rule it never saw (pushed into `scenario.faults` later) starts when it is
+ * first tried.
+ */
+export function startRuleClock(rule: FaultRule, now = performance.now()): void {
+  if (!ruleStarts.has(rule)) ruleStarts.set(rule, now);
+}
+
+/** Whether `now` falls in the rule's time window (`afterMs`, `forMs`); always without them. */
+function inWindow(rule: FaultRule): boolean {
+  if (rule.afterMs === undefined && rule.forMs === undefined) return true;
+  const now = performance.now();
+  startRuleClock(rule, now);
+  const elapsed = now - ruleStarts.get(rule)!;
+  const after = Math.max(0, rule.afterMs ?? 0);
+  return elapsed >= after && (rule.forMs === undefined || elapsed < after + rule.forMs);
+}
+
 function matches(rule: FaultRule, facts: FaultRequestFacts): boolean {
+  // The time window is a filter like the others: outside it the rule neither applies nor counts.
+  if (!inWindow(rule)) return false;
   if (STREAM_FAULTS.has(rule.fault) && !facts.streaming) return false;
   if (CHAT_FAULTS.has(rule.fault) && facts.endpoint !== 'chat') return false;
   if (rule.endpoint !== undefined && rule.endpoint !== facts.endpoint) return false;
@@ -172,4 +222,49 @@ export function takeFault(lists: FaultRule[][], facts: FaultRequestFacts): Chose
   const spent = rule.fault === 'model_offline' || (rule.times !== undefined && rule.times <= 0);
   if (spent) rules.splice(rules.indexOf(rule), 1);
   return resolve(rule);
+}
+
+const RULE_NUMBERS = [
+  'times',
+  'retryAfter',
+  'ms',
+  'afterChunks',
+  'intervalMs',
+  'every',
+  'afterRequests',
+  'afterMs',
+  'forMs',
+] as const;
+const RULE_STRINGS = ['endpoint', 'model', 'apiKey'] as const;
+
+/**
+ * What is wrong with a fault rule (an unknown fault or field, a negative number), or undefined:
+ * a typo in a rule would otherwise match nothing, silently.
+ */
+export function faultRuleProblem(rule: unknown): string | undefined {
+  if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) {
+    return 'a fault rule must be an object such as { "fault": "bad_gateway" }';
+  }
+  const fields = rule as Record<string, unknown>;
+  const fault = fields.fault;
+  if (typeof fault !== 'string' || !isFaultName(fault)) {
+    return `fault ${JSON.stringify(fault)} is unknown; known faults: ${FAULT_NAMES.join(', ')}`;
+  }
+  for (const [name, value] of Object.entries(fields)) {
+    if (name === 'fault' || value === undefined) continue;
+    if ((RULE_NUMBERS as readonly string[]).includes(name)) {
+      if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
+        return `${name} must be a number ≥ 0, got ${JSON.stringify(value)}`;
+      }
+    } else if ((RULE_STRINGS as readonly string[]).includes(name)) {
+      if (typeof value !== 'string')
+        return `${name} must be a string, got ${JSON.stringify(value)}`;
+      if (name === 'endpoint' && !(ENDPOINT_NAMES as readonly string[]).includes(value)) {
+        return `endpoint '${value}' is unknown; endpoints: ${ENDPOINT_NAMES.join(', ')}`;
+      }
+    } else {
+      return `'${name}' is not a fault rule field (fields: fault, ${[...RULE_STRINGS, ...RULE_NUMBERS].join(', ')})`;
+    }
+  }
+  return undefined;
 }

@@ -12,6 +12,7 @@ export type {
   EngineSpec,
   KeySettings,
   Latency,
+  LatencyDistribution,
   ModelCapability,
   ModelOwner,
   ModelSpec,

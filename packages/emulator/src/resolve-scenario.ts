@@ -1,6 +1,8 @@
 import { CHAT_DIALECTS, isChatDialect } from './chat/dialects';
 import { defaultScenario } from './default-scenario';
+import { faultRuleProblem } from './faults';
 import type { ModelOwner, Scenario, ScenarioInput } from './scenario';
+import { latencyProblem } from './timing';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -22,6 +24,43 @@ function mergeInto(target: Record<string, unknown>, patch: Record<string, unknow
 function ownerFromId(id: string): ModelOwner {
   if (id.startsWith('my/')) return 'service-owner';
   return /^pool[^/]*\//.test(id) ? 'service-pool' : 'service-community';
+}
+
+/**
+ * Refuses what a handler could not make sense of, or what would be ignored silently (a misspelt
+ * field or fault): the message names the field.
+ */
+function checkInput(input: Record<string, unknown>, defaults: Scenario): void {
+  for (const [field, value] of Object.entries(input)) {
+    if (!(field in defaults)) {
+      throw new Error(
+        `'${field}' is not a scenario field (fields: ${Object.keys(defaults).join(', ')})`,
+      );
+    }
+    const expected = defaults[field as keyof Scenario];
+    if (value == null || field === 'latencyMs' || field === 'faults') continue;
+    if (isPlainObject(expected) && !isPlainObject(value)) {
+      throw new Error(`${field} must be an object, got ${JSON.stringify(value)}`);
+    }
+    if (typeof expected === 'number' && typeof value !== 'number') {
+      throw new Error(`${field} must be a number, got ${JSON.stringify(value)}`);
+    }
+  }
+}
+
+/** Checks what the merge produced that handlers read as numbers and rules. */
+function checkResolved(scenario: Scenario): void {
+  const latency = latencyProblem(scenario.latencyMs);
+  if (latency) throw new Error(`latencyMs ${latency}`);
+  if (!Array.isArray(scenario.faults)) throw new Error('faults must be an array of fault rules');
+  for (const [index, rule] of scenario.faults.entries()) {
+    const problem = faultRuleProblem(rule);
+    if (problem) throw new Error(`faults[${index}]: ${problem}`);
+  }
+  for (const [id, model] of Object.entries(scenario.models)) {
+    const problem = model.firstChunkMs == null ? undefined : latencyProblem(model.firstChunkMs);
+    if (problem) throw new Error(`models['${id}'].firstChunkMs ${problem}`);
+  }
 }
 
 /** Fills what a partial entry added by a scenario left out, so handlers can rely on it. */
@@ -52,7 +91,10 @@ function fillDefaults(scenario: Scenario): void {
 /** `defaultScenario()` with `input` merged over it (objects merge, arrays replace, null removes). */
 export function resolveScenario(input: ScenarioInput = {}): Scenario {
   const scenario = defaultScenario();
+  if (!isPlainObject(input)) throw new Error('A scenario must be an object');
+  checkInput(input, scenario);
   mergeInto(scenario as unknown as Record<string, unknown>, input as Record<string, unknown>);
   fillDefaults(scenario);
+  checkResolved(scenario);
   return scenario;
 }

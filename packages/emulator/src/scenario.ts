@@ -39,6 +39,13 @@ export interface ModelSpec {
    * chunk order; see the README's dialect table). Default `gateway`.
    */
   dialect?: ChatDialect | null;
+  /**
+   * Time to the first chunk of this model's answers, drawn afresh for each request (after the
+   * scenario's `latencyMs`): a stream sends its headers at once and its first event after it; a
+   * non-streamed answer waits it before its headers. A number, `{ min, max }` or a
+   * `LatencyDistribution` (a heavy tail). Default: none.
+   */
+  firstChunkMs?: Latency | null;
 }
 
 export interface EngineSpec {
@@ -71,7 +78,27 @@ export interface ServicesSpec {
   embeddings: EmbeddingsServiceSpec;
 }
 
-export type Latency = number | { min: number; max: number };
+/**
+ * A delay drawn afresh for each request: a log-normal body given by its median and 99th
+ * percentile, and a share of requests held uniformly between `held.minMs` and `held.maxMs` first
+ * (a copy stuck behind a long prefill: most of a real tail, and what a hedge to another copy
+ * escapes). Deterministic: the draws follow from `seed` and, for a model's `firstChunkMs`, the
+ * model's id (so copies sharing one spec draw independently).
+ */
+export interface LatencyDistribution {
+  distribution: 'lognormal';
+  /** Median of the log-normal body, ms (> 0). */
+  p50Ms: number;
+  /** 99th percentile of the log-normal body, ms (≥ `p50Ms`). */
+  p99Ms: number;
+  /** The share of requests (0–1) held `minMs`–`maxMs` (uniform) before their draw from the body. */
+  held?: { share: number; minMs: number; maxMs: number } | null;
+  /** Seed of the draws (default 1). */
+  seed?: number;
+}
+
+/** A fixed delay (ms), uniform in `[min, max]`, or drawn from a `LatencyDistribution`. */
+export type Latency = number | { min: number; max: number } | LatencyDistribution;
 
 /** The whole emulated gateway. JSON-serialisable. */
 export interface Scenario {

@@ -59,6 +59,7 @@ function fullAccessKey(scenario: Scenario): string {
   return best[0];
 }
 
+/** A Node request as a fetch `Request`, and `detach()` to let go of its body once answered. */
 function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal) {
   const headers = new Headers();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
@@ -69,51 +70,75 @@ function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal) {
   const length = req.headers['content-length'];
   if (length !== undefined) headers.set('content-length', length);
   const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(`${origin}${req.url ?? '/'}`, {
+  const body = method !== 'GET' && method !== 'HEAD' ? bodyStream(req) : undefined;
+  const request = new Request(`${origin}${req.url ?? '/'}`, {
     method,
     headers,
-    body: hasBody ? bodyStream(req) : undefined,
+    body: body?.stream,
     signal,
     duplex: 'half',
   } as RequestInit);
+  return { request, detach: () => body?.detach() };
 }
 
 /**
  * The Node request body as a web stream read on demand: the emulator checks the key (and the
  * declared size) first and pulls the body only if it wants it, chunk by chunk under its size cap.
+ * `detach()` stops the stream from touching `req` again: an answer given without reading the body
+ * (a 429 before the body) must not leave a listener that pauses `req` at its next chunk, or the
+ * rest is never discarded, `'end'` never comes, and `lingerThenClose` closes the connection 5 s
+ * later — by then carrying the client's next request (issue 45: healthy streams cut in B9).
  */
-function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+function bodyStream(req: IncomingMessage): {
+  stream: ReadableStream<Uint8Array>;
+  detach: () => void;
+} {
   let open = true;
-  return new ReadableStream<Uint8Array>(
+  let control: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const onData = (chunk: Buffer) => {
+    if (!open) return;
+    control?.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    if ((control?.desiredSize ?? 0) <= 0) req.pause();
+  };
+  const onEnd = () => {
+    if (open) control?.close();
+    open = false;
+  };
+  const onError = (error: Error) => {
+    if (open) control?.error(error);
+    open = false;
+  };
+  const stop = () => {
+    open = false;
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('error', onError);
+  };
+  const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
+        control = controller;
         req.pause();
-        req.on('data', (chunk: Buffer) => {
-          if (!open) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) req.pause();
-        });
-        req.once('end', () => {
-          if (open) controller.close();
-          open = false;
-        });
-        req.once('error', (error) => {
-          if (open) controller.error(error);
-          open = false;
-        });
+        req.on('data', onData);
+        req.once('end', onEnd);
+        req.once('error', onError);
       },
       pull() {
         req.resume();
       },
       cancel() {
-        // Left unread: `serve` answers, then discards a little and closes (lingerThenClose).
-        open = false;
+        // Left unread: `serve` answers, then discards the rest and closes (lingerThenClose).
+        stop();
         req.pause();
       },
     },
     { highWaterMark: 0 },
   );
+  const detach = () => {
+    if (open) control?.error(new TypeError('The request was answered before its body was read'));
+    stop();
+  };
+  return { stream, detach };
 }
 
 /** How much of a refused body is discarded (never kept) so the client can read the answer. */
@@ -125,11 +150,17 @@ const LINGER_MS = 5_000;
  * client still sends — never buffered — and close the connection after `LINGER_BYTES` or
  * `LINGER_MS`, whichever comes first, unless the whole body arrives before. (Closing at once, or
  * `Connection: close`, would make a client that is still uploading fail with EPIPE before it reads
- * the answer.)
+ * the answer.) Once the whole body has arrived the connection is sound, and a keep-alive client
+ * may already be sending its next request on it (a retry after a 429): a late close would cut
+ * that request, so nothing closes a connection whose request is complete.
  */
 function lingerThenClose(req: IncomingMessage): void {
   let discarded = 0;
-  const close = () => req.socket.destroy();
+  const close = () => {
+    // `req.complete` is the parser's word that the body is all in, even if `'end'` was missed.
+    if (!req.complete) req.socket.destroy();
+    stop();
+  };
   const timer = setTimeout(close, LINGER_MS);
   timer.unref?.();
   // Counted on the socket: Node's own discarding of an unread body drops 'data' listeners.
@@ -143,8 +174,6 @@ function lingerThenClose(req: IncomingMessage): void {
   };
   req.socket.on('data', count);
   req.socket.once('close', stop);
-  // The whole body arrived: the connection is sound, and a keep-alive client may already be
-  // sending its next request on it (a retry after a 429), which a late close would reset.
   req.once('end', stop);
   req.resume();
 }
@@ -172,13 +201,16 @@ async function serve(
   res.on('close', () => {
     if (!res.writableFinished) aborter.abort();
   });
+  const { request, detach } = toRequest(req, origin, aborter.signal);
   let response: Response;
   try {
-    response = await handle(toRequest(req, origin, aborter.signal));
+    response = await handle(request);
   } catch {
     // `drop_connection`, or the client went away: close without an answer.
     req.socket.destroy();
     return;
+  } finally {
+    detach();
   }
   if (res.destroyed) {
     await response.body?.cancel().catch(() => undefined);
@@ -188,7 +220,9 @@ async function serve(
   response.headers.forEach((value, name) => {
     res.setHeader(name, value);
   });
+  // An unread remainder is drained either way, so the connection's next request gets parsed.
   if (!req.complete) lingerThenClose(req);
+  else req.resume();
   if (!response.body) {
     res.end();
     return;

@@ -19,16 +19,18 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGTERM');
 });
 
-function start(args: string[]): Promise<{ url: string; key: string; child: ChildProcess }> {
+function start(
+  args: string[],
+): Promise<{ url: string; key: string; child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
-      const url = /INFERGATE_BASE_URL=(\S+)/.exec(out)?.[1];
-      const key = /INFERGATE_API_KEY=(\S+)/.exec(out)?.[1];
-      if (url && key) resolve({ url, key, child });
+      const url = /^export INFERGATE_BASE_URL=(\S+)$/m.exec(out)?.[1];
+      const key = /^export INFERGATE_API_KEY=(\S+)$/m.exec(out)?.[1];
+      if (url && key) resolve({ url, key, child, output: () => out });
     });
     child.on('exit', (code) => reject(new Error(`CLI exited with ${code}: ${out}`)));
   });
@@ -78,6 +80,57 @@ describe('infergate-emulator CLI', () => {
     });
     const ids = ((await response.json()) as { data: { id: string }[] }).data.map((m) => m.id);
     expect(ids).not.toContain('community/plain');
+  });
+
+  it('prints shell lines only: export lines to paste, the rest as comments', async () => {
+    const { output } = await start(['--port', '0', '--cors', '*']);
+    // The last line (the curl hint) is printed right after the two settings.
+    await new Promise<void>((resolve) => {
+      const check = () => (output().includes('Ctrl+C') ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    const out = output();
+    const lines = out.trim().split('\n');
+    expect(lines.every((line) => /^(export [A-Z_]+=\S+|#.*)$/.test(line))).toBe(true);
+    // What a shell does with them: eval in sh, then read the variables back.
+    const values = execFileSync('sh', ['-c', `${out}\nenv | grep ^INFERGATE_`], {
+      encoding: 'utf8',
+    });
+    expect(values).toMatch(/^INFERGATE_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/v1$/m);
+    expect(values).toMatch(/^INFERGATE_API_KEY=ig-emu-full-0000$/m);
+  });
+
+  it('loads a JSONC scenario file (comments, trailing commas)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-cli-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'scenario.jsonc');
+    writeFileSync(
+      file,
+      '{\n  // gone\n  "models": { "community/plain": null, },\n  /* no 429 */\n  "faults": [],\n}\n',
+    );
+    const { url, key } = await start(['--port=0', '--scenario', file]);
+    const response = await fetch(`${url}/models`, { headers: { authorization: `Bearer ${key}` } });
+    const ids = ((await response.json()) as { data: { id: string }[] }).data.map((m) => m.id);
+    expect(ids).not.toContain('community/plain');
+  });
+
+  it('exits with 2 naming the scenario file when it is not valid', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-cli-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, '{\n  models: {}\n}\n');
+    const child = spawn(process.execPath, [bin, '--port', '0', '--scenario', file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      err += chunk;
+    });
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(2);
+    expect(err).toContain(`Scenario file '${file}' is not valid JSON`);
+    expect(err).toMatch(/line 2 column 3/);
+    expect(err).not.toMatch(/Usage:/);
   });
 
   it('exits with 2 and the usage on a bad argument', async () => {

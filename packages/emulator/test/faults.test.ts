@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createEmulator, DEFAULT_KEYS, type Emulator, FAULT_NAMES } from '../src/index';
+import {
+  createEmulator,
+  DEFAULT_KEYS,
+  type Emulator,
+  FAULT_NAMES,
+  type FaultRule,
+  type ScenarioInput,
+} from '../src/index';
 import { call, chat, errorOf, type Json, parseSse, userChat } from './helpers';
 
 const hello = userChat('community/general', 'hello there');
@@ -219,8 +226,8 @@ describe('fault rules', () => {
     expect(parseSse(await (await chat(emulator, streamed)).text()).at(-1)).toBe('[DONE]');
   });
 
-  it('knows the 21 fault names of the contract', () => {
-    expect(FAULT_NAMES).toHaveLength(21);
+  it('knows the 24 fault names of the contract', () => {
+    expect(FAULT_NAMES).toHaveLength(24);
   });
 
   it('every: N applies a rule to every Nth matching request', async () => {
@@ -433,5 +440,270 @@ describe('stall faults', () => {
     }
     expect(outcomes.filter((o) => o === 'stalled')).toHaveLength(1);
     expect(outcomes[9]).toBe('stalled');
+  });
+});
+
+describe('keep-alive comments and empty deltas (issue 45.1)', () => {
+  const stream = userChat('community/streamer', '[[words:6]]', { stream: true });
+  const decoder = new TextDecoder();
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Reads what the body sends while `ms` of fake time pass, in steps of `step`. */
+  async function readFor(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number, step = 10) {
+    let text = '';
+    let done = false;
+    const pump = (async () => {
+      for (;;) {
+        const read = await reader.read();
+        if (read.done) break;
+        text += decoder.decode(read.value);
+      }
+      done = true;
+    })().catch(() => undefined);
+    for (let t = 0; t < ms; t += step) await vi.advanceTimersByTimeAsync(step);
+    return { text: () => text, done: () => done, pump };
+  }
+
+  /** SSE blocks: `: keep-alive` comments as they are, data events JSON-parsed. */
+  function blocks(text: string): unknown[] {
+    return text
+      .split('\n\n')
+      .filter((block) => block.length > 0)
+      .map((block) =>
+        block.startsWith(':') || block === 'data: [DONE]' ? block : JSON.parse(block.slice(6)),
+      );
+  }
+
+  it('keepalive_first_chunk sends a comment at once and every intervalMs for ms, then the stream', async () => {
+    vi.useFakeTimers();
+    const emulator = createEmulator();
+    const response = await chat(
+      emulator,
+      stream,
+      withFault('keepalive_first_chunk; ms=350; intervalMs=100'),
+    );
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const during = await readFor(reader, 340);
+    // At 0, 100, 200 and 300 ms; no event yet.
+    expect(blocks(during.text())).toEqual(Array(4).fill(': keep-alive'));
+    await vi.advanceTimersByTimeAsync(20);
+    await during.pump;
+    const all = blocks(during.text()) as Json[];
+    expect(all.slice(0, 4)).toEqual(Array(4).fill(': keep-alive'));
+    expect(all[4]).toMatchObject({ choices: [{ delta: { role: 'assistant' } }] });
+    expect(all.at(-1)).toBe('data: [DONE]');
+    expect(all.filter((b) => b === ': keep-alive')).toHaveLength(4);
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(0);
+  });
+
+  it('keepalive_stream sends afterChunks events, then only comments, until the client goes', async () => {
+    vi.useFakeTimers();
+    const emulator = createEmulator();
+    const response = await chat(
+      emulator,
+      stream,
+      withFault('keepalive_stream; afterChunks=2; intervalMs=100'),
+    );
+    const reader = response.body!.getReader();
+    const read = await readFor(reader, 10_000, 100);
+    const got = blocks(read.text());
+    expect(got.slice(0, 2)).toMatchObject([
+      { choices: [{ delta: { role: 'assistant' } }] },
+      { choices: [{ delta: { content: 'word1 ' } }] },
+    ]);
+    const comments = got.slice(2);
+    expect(comments.every((b) => b === ': keep-alive')).toBe(true);
+    expect(comments.length).toBeGreaterThanOrEqual(100);
+    expect(read.done()).toBe(false);
+    // Still running: the slot and the model are held, as a real stream's are.
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(1);
+    await reader.cancel();
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('keepalive_stream with afterChunks=0 never sends an event; the deadline ends it', async () => {
+    vi.useFakeTimers();
+    const emulator = createEmulator({ requestTimeoutMs: 1000 });
+    const response = await chat(
+      emulator,
+      stream,
+      withFault('keepalive_stream; afterChunks=0; intervalMs=300'),
+    );
+    const read = await readFor(response.body!.getReader(), 1100, 50);
+    await read.pump;
+    const got = blocks(read.text()) as Json[];
+    expect(got.slice(0, 4)).toEqual(Array(4).fill(': keep-alive')); // 0, 300, 600, 900 ms
+    expect(got[4]).toMatchObject({ error: { code: 'request_timeout' } });
+    expect(got.at(-1)).toBe('data: [DONE]');
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(0);
+  });
+
+  it('empty_delta_stream sends empty deltas ({} and content "") forever after afterChunks', async () => {
+    vi.useFakeTimers();
+    const emulator = createEmulator();
+    const aborter = new AbortController();
+    const response = await chat(emulator, stream, {
+      ...withFault('empty_delta_stream; afterChunks=1; intervalMs=50'),
+      signal: aborter.signal,
+    });
+    const read = await readFor(response.body!.getReader(), 1000, 50);
+    const got = blocks(read.text()) as Json[];
+    expect(got[0]).toMatchObject({ choices: [{ delta: { role: 'assistant' } }] });
+    const empty = got.slice(1);
+    expect(empty.length).toBeGreaterThanOrEqual(20);
+    for (const [i, chunk] of empty.entries()) {
+      expect(chunk).toMatchObject({ id: got[0]!.id, object: 'chat.completion.chunk' });
+      expect(chunk.choices).toEqual([
+        { index: 0, delta: i % 2 === 0 ? {} : { content: '' }, finish_reason: null },
+      ]);
+    }
+    expect(read.done()).toBe(false);
+    aborter.abort();
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(0);
+  });
+
+  it.each(['keepalive_first_chunk', 'keepalive_stream', 'empty_delta_stream'])(
+    '%s leaves a non-streamed answer alone',
+    async (fault) => {
+      const response = await chat(createEmulator(), hello, withFault(fault));
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as Json).choices[0].message.content).toBe(
+        'Echo: hello there',
+      );
+    },
+  );
+});
+
+describe('fault windows: afterMs and forMs (issue 46.4)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('a scenario rule with forMs fails the model from the start, then heals', async () => {
+    vi.useFakeTimers();
+    const emulator = createEmulator({
+      faults: [{ fault: 'bad_gateway', model: 'community/general', forMs: 10_000 }],
+    });
+    expect((await chat(emulator, hello)).status).toBe(502);
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect((await chat(emulator, hello)).status).toBe(502);
+    expect((await chat(emulator, userChat('community/plain', 'hi'))).status).toBe(200);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await chat(emulator, hello)).status).toBe(200);
+  });
+
+  it('an injected rule counts afterMs and forMs from the injection', async () => {
+    vi.useFakeTimers();
+    const emulator = createEmulator();
+    await vi.advanceTimersByTimeAsync(60_000);
+    emulator.injectFault({ fault: 'bad_gateway', afterMs: 500, forMs: 1000 });
+    const at = async (ms: number) => {
+      await vi.advanceTimersByTimeAsync(ms);
+      return (await chat(emulator, hello)).status;
+    };
+    expect(await at(0)).toBe(200);
+    expect(await at(499)).toBe(200);
+    expect(await at(1)).toBe(502);
+    expect(await at(999)).toBe(502);
+    expect(await at(1)).toBe(200);
+  });
+
+  it('requests outside the window are not counted by every', async () => {
+    vi.useFakeTimers();
+    const emulator = createEmulator();
+    emulator.injectFault({ fault: 'bad_gateway', afterMs: 1000, every: 2 });
+    const statuses = [(await chat(emulator, hello)).status, (await chat(emulator, hello)).status];
+    await vi.advanceTimersByTimeAsync(1000);
+    for (let i = 0; i < 4; i++) statuses.push((await chat(emulator, hello)).status);
+    expect(statuses).toEqual([200, 200, 200, 502, 200, 502]);
+  });
+
+  it('refuses afterMs / forMs in a header, and an unknown fault or field in injectFault', async () => {
+    const error = await errorOf(
+      await chat(createEmulator(), hello, withFault('bad_gateway; forMs=5')),
+    );
+    expect(error).toMatchObject({ status: 400, param: 'x-emulator-fault' });
+    const emulator = createEmulator();
+    expect(() => emulator.injectFault({ fault: 'bad_gatway' as 'bad_gateway' })).toThrow(
+      /injectFault: fault "bad_gatway" is unknown/,
+    );
+    expect(() =>
+      emulator.injectFault({ fault: 'bad_gateway', forMS: 5 } as unknown as FaultRule),
+    ).toThrow(/'forMS' is not a fault rule field/);
+  });
+});
+
+describe("a model's time to first chunk: firstChunkMs (issue 46.4)", () => {
+  const spec = { distribution: 'lognormal', p50Ms: 300, p99Ms: 900 } as const;
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** The fake time from the request to the first event of a stream (headers come at once). */
+  async function timeToFirstEvent(emulator: Emulator, model: string): Promise<number> {
+    const start = Date.now();
+    const response = await chat(emulator, userChat(model, 'hi', { stream: true }));
+    expect(Date.now() - start).toBe(0);
+    const reader = response.body!.getReader();
+    let first: ReadableStreamReadResult<Uint8Array> | undefined;
+    void reader.read().then((read) => {
+      first = read;
+    });
+    while (first === undefined) await vi.advanceTimersByTimeAsync(1);
+    const elapsed = Date.now() - start;
+    await reader.cancel();
+    return elapsed;
+  }
+
+  it('draws a fresh, seeded time to the first event for each stream, per model', async () => {
+    vi.useFakeTimers();
+    const scenario = {
+      models: {
+        'pool-b/a': { capabilities: ['chat', 'streaming'], firstChunkMs: { ...spec, seed: 9 } },
+        'pool-b/b': { capabilities: ['chat', 'streaming'], firstChunkMs: { ...spec, seed: 9 } },
+      },
+    } satisfies ScenarioInput;
+    const run = async () => {
+      const emulator = createEmulator(scenario);
+      const a: number[] = [];
+      const b: number[] = [];
+      for (let i = 0; i < 5; i++) a.push(await timeToFirstEvent(emulator, 'pool-b/a'));
+      for (let i = 0; i < 5; i++) b.push(await timeToFirstEvent(emulator, 'pool-b/b'));
+      return { a, b };
+    };
+    const first = await run();
+    expect(new Set(first.a).size).toBeGreaterThan(1); // drawn afresh
+    expect(first.a).not.toEqual(first.b); // each model its own sequence
+    expect(await run()).toEqual(first); // the same on every run
+    for (const ms of [...first.a, ...first.b]) expect(ms).toBeGreaterThan(50);
+  });
+
+  it('delays the headers of a non-streamed answer by the same draw', async () => {
+    vi.useFakeTimers();
+    const scenario = { models: { 'pool-b/a': { firstChunkMs: { ...spec, seed: 9 } } } };
+    // The first draw of this model, read from a stream of a twin emulator.
+    const twin = createEmulator({
+      models: {
+        'pool-b/a': { capabilities: ['chat', 'streaming'], firstChunkMs: { ...spec, seed: 9 } },
+      },
+    });
+    const expected = await timeToFirstEvent(twin, 'pool-b/a');
+    const start = Date.now();
+    let settled = false;
+    const pending = chat(createEmulator(scenario), userChat('pool-b/a', 'hi')).then((r) => {
+      settled = true;
+      return r;
+    });
+    await vi.advanceTimersByTimeAsync(expected - 1);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await pending).status).toBe(200);
+    expect(Date.now() - start).toBe(expected);
   });
 });

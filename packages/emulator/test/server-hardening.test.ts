@@ -8,6 +8,7 @@ import {
 } from '../src/chat/value-for-schema';
 import { retryAfterSeconds } from '../src/gateway-error';
 import { MAX_BODY_BYTES, type RunningEmulator, startEmulator } from '../src/index';
+import { openRawConnection, postHead } from './raw-connection';
 
 let server: RunningEmulator;
 
@@ -52,6 +53,39 @@ function lazyPost(
     };
     pump();
   });
+}
+
+/** Fills the key's 4 slots with streams that stall for a minute; abort them to free the slots. */
+async function holdEverySlot(): Promise<AbortController[]> {
+  const holders = Array.from({ length: 4 }, () => new AbortController());
+  for (const holder of holders) {
+    void fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      signal: holder.signal,
+      headers: {
+        authorization: `Bearer ${server.apiKey}`,
+        'content-type': 'application/json',
+        'x-emulator-fault': 'stall_first_chunk; ms=60000',
+      },
+      body: JSON.stringify({
+        model: 'community/general',
+        stream: true,
+        messages: [{ role: 'user', content: 'hold' }],
+      }),
+    }).catch(() => undefined);
+  }
+  await until(() => server.emulator.counters.inflight[server.apiKey] === 4);
+  return holders;
+}
+
+async function releaseSlots(holders: AbortController[]): Promise<void> {
+  for (const holder of holders) holder.abort();
+  await until(() => (server.emulator.counters.inflight[server.apiKey] ?? 0) === 0);
+}
+
+/** Polls without a deadline of its own: the test's timeout catches a hang. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 describe('the emulator as a server', () => {
@@ -113,6 +147,51 @@ describe('the emulator as a server', () => {
       agent.destroy();
     }
   }, 15_000);
+
+  it('a keep-alive connection stays sound after a 429 answered before its body arrived', async () => {
+    // Issue 45: in B9, healthy streams died "terminated" 5 s after a 429 on their connection. The
+    // 429 came before the body was read; the unread body stream then re-paused the request at its
+    // first chunk, so 'end' never came and the linger closed the connection under the next request.
+    const holders = await holdEverySlot();
+    const connection = await openRawConnection(server.url);
+    try {
+      const refusedBody = JSON.stringify({
+        model: 'community/general',
+        messages: [{ role: 'user', content: 'x'.repeat(1024 * 1024) }],
+      });
+      connection.write(
+        postHead('/v1/chat/completions', refusedBody.length, {
+          authorization: `Bearer ${server.apiKey}`,
+        }),
+      );
+      const refused = await connection.until((text) =>
+        text.includes('client_concurrency_exceeded'),
+      );
+      expect(refused).toMatch(/^HTTP\/1\.1 429 /);
+      // The body comes after its answer, as fetch writes it after the headers.
+      connection.write(refusedBody);
+      await releaseSlots(holders);
+      connection.clear();
+      // The next request on the same connection streams past the refused request's fifth second.
+      const streamed = JSON.stringify({
+        model: 'community/general',
+        stream: true,
+        messages: [{ role: 'user', content: 'still here' }],
+      });
+      connection.write(
+        postHead('/v1/chat/completions', streamed.length, {
+          authorization: `Bearer ${server.apiKey}`,
+          'x-emulator-fault': 'stall_stream; afterChunks=1; ms=6000',
+        }) + streamed,
+      );
+      const answer = await connection.until((text) => text.includes('data: [DONE]'));
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      expect(answer).toContain('"content":"still "');
+    } finally {
+      connection.destroy();
+      await releaseSlots(holders);
+    }
+  }, 30_000);
 
   it('a declared Content-Length above the cap is 413 at once', async () => {
     const result = await new Promise<number | undefined>((resolve) => {

@@ -320,6 +320,45 @@ describe('startEmulator', () => {
     await expect.poll(() => server.emulator.counters.inflight[key], { timeout: 10_000 }).toBe(0);
   });
 
+  it('a fetch aborted before its headers frees the slot when the server sees the close', async () => {
+    // Issue 45.2: the slot is the server's until it learns of the disconnect; then it goes at once
+    // (not when the 10-minute slow_headers wait would have ended).
+    const key = server.apiKey;
+    const controller = new AbortController();
+    const pending = fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        'x-emulator-fault': 'slow_headers; ms=600000',
+      },
+      body: JSON.stringify(userChat('community/general', 'hi')),
+      signal: controller.signal,
+    });
+    await expect.poll(() => server.emulator.counters.inflight[key], { timeout: 10_000 }).toBe(1);
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await expect.poll(() => server.emulator.counters.inflight[key], { timeout: 10_000 }).toBe(0);
+  });
+
+  it('a body cancelled mid-stream frees the slot when the server sees the close', async () => {
+    const key = server.apiKey;
+    const response = await fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        'x-emulator-fault': 'stall_stream; afterChunks=2; ms=600000',
+      },
+      body: JSON.stringify(userChat('community/streamer', '[[words:9]]', { stream: true })),
+    });
+    const reader = response.body!.getReader();
+    await reader.read();
+    expect(server.emulator.counters.inflight[key]).toBe(1);
+    await reader.cancel();
+    await expect.poll(() => server.emulator.counters.inflight[key], { timeout: 10_000 }).toBe(0);
+  });
+
   it('serves an emulator given to it, and close() is idempotent', async () => {
     const extra = await startEmulator({ emulator: server.emulator });
     expect(extra.emulator).toBe(server.emulator);

@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §3.1 (`GET /models`), §3.2 (`GET /capabilities`): the catalog as MCP
+// resources.
 import type { GatewayClient } from '@infergate/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { readCatalog } from './model-tools';

@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §3.2 (the availability rule: which tools are offered), §3.3 (the catalog
+// re-read).
 import type { GatewayClient, GatewayService, ServiceId } from '@infergate/core';
 import {
   SERVICE_OF_TOOL as CORE_SERVICE_OF_TOOL,

@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §2.1 (the base URL), §2.2 (the key), §2.5 (`--redis`: the key's slots
+// shared), §4.7 (the stall-timeout flags): the command's options and variables.
 import { parseArgs } from 'node:util';
 
 export const USAGE = `infergate-mcp — the inference gateway's services and models as an MCP server

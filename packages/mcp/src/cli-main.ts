@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §2.1 (the base URL), §2.2 (the key): given to the command, named in its
+// errors and hidden in everything it prints.
 import type { GatewayClientOptions } from '@infergate/core';
 import { withSettingNames } from '@infergate/core/internal';
 import { CliUsageError, cliSecrets, parseCli, USAGE } from './cli-args';

@@ -1,5 +1,6 @@
+// docs/gateway-protocol.md §6 (embeddings: one engine for a query and its texts).
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { runTool, type ToolContext, toolResult } from './tool-context';
+import { registerGatewayTool, runTool, type ToolContext, toolResult } from './tool-context';
 import { embedOutput, similarityOutput } from './tool-output-schemas';
 import { embedInput, similarityInput } from './tool-schemas';
 
@@ -29,7 +30,8 @@ export function registerEmbeddingTools(
 ): Record<'embed' | 'similarity', RegisteredTool> {
   const { client } = context;
 
-  const embed = server.registerTool(
+  const embed = registerGatewayTool(
+    server,
     'embed',
     {
       title: 'Embed texts',
@@ -57,7 +59,8 @@ export function registerEmbeddingTools(
       }),
   );
 
-  const similarity = server.registerTool(
+  const similarity = registerGatewayTool(
+    server,
     'similarity',
     {
       title: 'Rank texts by similarity',

@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §2.5 (one client per server: every session shares the key's 4 slots),
+// §3.2 (the tools offered follow the catalog), §4.7 (`ask_model`'s stall timeouts).
 import {
   createGatewayClient,
   type GatewayClient,

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §11 (a 23 MiB image or audio file, as base64, fits in one request body).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';

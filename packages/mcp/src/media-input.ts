@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §8 (the image), §9 (the audio), §11 (23 MiB): read from base64, a file
+// or a URL.
 import type { AudioLike } from '@infergate/core';
 import { type AllowedRoots, FileAccessError } from './allowed-roots';
 import { downloadUrl } from './url-download';

@@ -1,69 +1,41 @@
+// docs/gateway-protocol.md §3.1, §3.2 (`list_models`), §4.2 (`ask_model` refuses before sending),
+// §4.6 (the answering model), §4.7 (`fallback_models`).
 import {
   type ChatCallOptions,
   type ChatMessage,
   type ChatRequest,
   type ChatRoute,
   type GatewayClient,
-  type GatewayModel,
   requiredCapabilities,
   type ServiceId,
 } from '@infergate/core';
 import { isServiceOffered } from '@infergate/core/internal';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { conformTo } from './conform-output';
 import type { ToolProgress } from './progress';
-import { runTool, type ToolContext, toolResult } from './tool-context';
+import { registerGatewayTool, runTool, type ToolContext, toolResult } from './tool-context';
 import { askModelOutput, listModelsOutput } from './tool-output-schemas';
 import { type AskModelArgs, askModelInput, listModelsInput } from './tool-schemas';
 
 /**
- * A model as `list_models` and `infergate://models` show it. The catalog is the gateway's, read
- * as sent: only values of the types `list_models`' output schema states are copied, so that its
- * structured content always satisfies it.
+ * The catalog this key may use: its chat models and the services with their availability, as
+ * `list_models` and the `infergate://` resources show them. The entries are the gateway's as
+ * sent, read through `list_models`' output schema (conform-output.ts): what cannot be read is
+ * left out, an engine whose id is not a string with it (it could not be named to `embed`).
  */
-function describeModel(model: GatewayModel): Record<string, unknown> {
-  const entry: Record<string, unknown> = {
-    id: model.id,
-    capabilities: Array.isArray(model.capabilities)
-      ? model.capabilities.filter((capability) => typeof capability === 'string')
-      : [],
-  };
-  if (typeof model.owned_by === 'string') entry.owned_by = model.owned_by;
-  if (typeof model.name === 'string') entry.name = model.name;
-  for (const count of ['available_nodes', 'capacity', 'inflight'] as const) {
-    if (typeof model[count] === 'number') entry[count] = model[count];
-  }
-  return entry;
-}
-
-/** The catalog this key may use: its chat models and the services with their availability. */
 export async function readCatalog(client: GatewayClient, signal?: AbortSignal) {
   const [models, services] = await Promise.all([
     client.models({ signal }),
     client.services({ signal }),
   ]);
-  return {
-    models: models.map(describeModel),
-    services: services.map((service) => {
-      const entry: Record<string, unknown> = {
-        id: service.id,
-        available: isServiceOffered(services, service.id as ServiceId),
-      };
-      if (typeof service.available_nodes === 'number') {
-        entry.available_nodes = service.available_nodes;
-      }
-      if (typeof service.name === 'string') entry.name = service.name;
-      if (Array.isArray(service.engines)) {
-        entry.engines = service.engines.map((engine) => ({
-          id: engine.id,
-          ...(typeof engine.name === 'string' ? { name: engine.name } : {}),
-          ...(Array.isArray(engine.dimensions)
-            ? { dimensions: engine.dimensions.filter((size) => typeof size === 'number') }
-            : {}),
-        }));
-      }
-      return entry;
-    }),
-  };
+  const catalog = conformTo(listModelsOutput, {
+    models,
+    services: services.map((service) => ({
+      ...service,
+      available: isServiceOffered(services, service.id as ServiceId),
+    })),
+  });
+  return { models: catalog?.models ?? [], services: catalog?.services ?? [] };
 }
 
 function chatRequest(args: AskModelArgs): ChatRequest {
@@ -180,7 +152,8 @@ export function registerModelTools(
 ): Record<'list_models' | 'ask_model', RegisteredTool> {
   const { client } = context;
 
-  const listModels = server.registerTool(
+  const listModels = registerGatewayTool(
+    server,
     'list_models',
     {
       title: 'List gateway models and services',
@@ -196,15 +169,14 @@ export function registerModelTools(
         const models =
           args.capability === undefined
             ? catalog.models
-            : catalog.models.filter((model) =>
-                (model.capabilities as string[]).includes(args.capability!),
-              );
+            : catalog.models.filter((model) => model.capabilities.includes(args.capability!));
         const result = { models, services: catalog.services };
         return toolResult(JSON.stringify(result, null, 2), result);
       }),
   );
 
-  const askModel = server.registerTool(
+  const askModel = registerGatewayTool(
+    server,
     'ask_model',
     {
       title: 'Ask another model',

@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §2.5 (a call waiting for one of the key's slots), §10.5 (retries): told
+// as MCP progress.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { GatewayEvent } from '@infergate/core';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';

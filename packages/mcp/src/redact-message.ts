@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §2.3 (the key goes into no header but `authorization`, and into no
+// message).
 import { redactKey } from '@infergate/core/internal';
 
 /**

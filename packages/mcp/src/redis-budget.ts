@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.5 (the key's 4 slots, shared across processes through Redis).
 import { GatewayError, type KeyBudget } from '@infergate/core';
 import { redactUrlCredentials } from './redact-message';
 

@@ -1,8 +1,9 @@
+// docs/gateway-protocol.md §7 (translation), §8 (OCR), §9 (transcription) as MCP tools.
 import { LIMITS } from '@infergate/core';
 import { serviceToolDefinition, serviceToolRequest } from '@infergate/core/internal';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { readMedia } from './media-input';
-import { runTool, type ToolContext, toolResult } from './tool-context';
+import { registerGatewayTool, runTool, type ToolContext, toolResult } from './tool-context';
 import { ocrOutput, transcribeOutput, translateOutput } from './tool-output-schemas';
 import { type MediaArgs, ocrInput, transcribeInput, translateInput } from './tool-schemas';
 
@@ -15,7 +16,11 @@ function mediaHow(kind: 'image' | 'audio', files: boolean): string {
   return `Give the ${kind} as exactly one of: ${ways.join(', ')}.`;
 }
 
-/** `translate`, `ocr` and `transcribe`: the gateway's services, described as core defines them. */
+/**
+ * `translate`, `ocr` and `transcribe`: the gateway's services, described as core defines them.
+ * Their answers' fields are copied as sent; `registerGatewayTool` makes them fit the output schemas
+ * (a `null` language left out, a `"3.2"` duration read as 3.2, …).
+ */
 export function registerServiceTools(
   server: McpServer,
   context: ToolContext,
@@ -23,7 +28,8 @@ export function registerServiceTools(
 ): Record<'translate' | 'ocr' | 'transcribe', RegisteredTool> {
   const { client } = context;
 
-  const translate = server.registerTool(
+  const translate = registerGatewayTool(
+    server,
     'translate',
     {
       title: 'Translate text',
@@ -37,17 +43,16 @@ export function registerServiceTools(
         const answer = await client.translate(serviceToolRequest('translate', args), {
           signal: extra.signal,
         });
-        const structured: Record<string, unknown> = {
+        return toolResult(answer.text, {
           text: answer.text,
           target_language: answer.target_language,
-        };
-        if (answer.source_language !== undefined)
-          structured.source_language = answer.source_language;
-        return toolResult(answer.text, structured);
+          source_language: answer.source_language,
+        });
       }),
   );
 
-  const ocr = server.registerTool(
+  const ocr = registerGatewayTool(
+    server,
     'ocr',
     {
       title: 'Read text in an image (OCR)',
@@ -72,14 +77,16 @@ export function registerServiceTools(
             signal: extra.signal,
           },
         );
-        const structured: Record<string, unknown> = { text: answer.text };
-        if (typeof answer.confidence === 'number') structured.confidence = answer.confidence;
-        if (typeof answer.language === 'string') structured.language = answer.language;
-        return toolResult(answer.text, structured);
+        return toolResult(answer.text, {
+          text: answer.text,
+          confidence: answer.confidence,
+          language: answer.language,
+        });
       }),
   );
 
-  const transcribe = server.registerTool(
+  const transcribe = registerGatewayTool(
+    server,
     'transcribe',
     {
       title: 'Transcribe speech',
@@ -108,11 +115,12 @@ export function registerServiceTools(
           { media: audio },
         );
         const answer = await client.transcribe(request, { signal: extra.signal });
-        const structured: Record<string, unknown> = { text: answer.text };
-        if (answer.language !== undefined) structured.language = answer.language;
-        if (answer.duration !== undefined) structured.duration_seconds = answer.duration;
-        if (args.translate === true) structured.translated_to = 'en';
-        return toolResult(answer.text, structured);
+        return toolResult(answer.text, {
+          text: answer.text,
+          language: answer.language,
+          duration_seconds: answer.duration,
+          translated_to: args.translate === true ? 'en' : undefined,
+        });
       }),
   );
 

@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §11 (a 23 MiB image or audio file, as base64, fits in one stdio
+// message).
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { GatewayMcpServer } from './gateway-mcp-server';

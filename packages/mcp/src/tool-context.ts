@@ -1,6 +1,15 @@
+// docs/gateway-protocol.md §10 (a failed gateway call becomes a result the model can act on), §3.3
+// (`provider_unavailable`: the catalog is read again).
 import type { GatewayClient } from '@infergate/core';
 import { isGatewayError } from '@infergate/core';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  McpServer,
+  RegisteredTool,
+  ToolCallback,
+} from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod/v4';
+import { resultConformer } from './conform-output';
 import type { MediaSources } from './media-input';
 import { type ToolExtra, ToolProgress, withProgress } from './progress';
 import { toolErrorResult } from './tool-errors';
@@ -35,4 +44,31 @@ export async function runTool(
 /** A successful result: text for the model, the same data as structured content for programs. */
 export function toolResult(text: string, structured: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text }], structuredContent: structured };
+}
+
+/** What a tool of this server declares: both schemas are required (results are checked). */
+export interface GatewayToolConfig<Input extends z.ZodType> {
+  title: string;
+  description: string;
+  inputSchema: Input;
+  outputSchema: z.ZodType;
+  annotations: ToolAnnotations;
+}
+
+/**
+ * Registers a tool whose every result — answers and errors alike — is made to match the output
+ * schema it declares (conform-output.ts), so no handler can return what the schema refuses.
+ */
+export function registerGatewayTool<Input extends z.ZodType>(
+  server: McpServer,
+  name: string,
+  config: GatewayToolConfig<Input>,
+  handler: (args: z.output<Input>, extra: ToolExtra) => Promise<CallToolResult>,
+): RegisteredTool {
+  const conform = resultConformer(config.outputSchema);
+  const conformed = async (args: z.output<Input>, extra: ToolExtra) =>
+    conform(await handler(args, extra));
+  // The SDK types its callback by a conditional type that TypeScript cannot resolve for a generic
+  // `Input`; for an object schema it is exactly `conformed`'s signature.
+  return server.registerTool(name, config, conformed as unknown as ToolCallback<Input>);
 }

@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §10.2 (gateway codes), §10.4 (client codes), §10.5 (`Retry-After`): what
+// to do about each, as a tool result.
 import { type GatewayError, isGatewayError } from '@infergate/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FileAccessError } from './allowed-roots';

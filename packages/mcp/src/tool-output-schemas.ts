@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §3.1, §3.2 (`list_models`), §4.7 (the route), §6 to §9 (the services'
+// results), §10 (the error envelope): what each tool returns.
 import { z } from 'zod/v4';
 
 /**
@@ -10,6 +12,9 @@ import { z } from 'zod/v4';
  * 1.x `Client.callTool` does) must accept both, so each schema lists the result's fields and
  * `error`, all optional, and says in JSON Schema's `anyOf` that the result's required fields, or
  * `error`, are present.
+ *
+ * The gateway's answers are not trusted to fit: every result goes through conform-output.ts
+ * (`registerGatewayTool`), which reads these schemas, so a field added here is checked there too.
  */
 
 /** The `error` of a failed call's structured content (tool-errors.ts writes it). */
@@ -58,20 +63,20 @@ const route = z
  * optional to zod (the SDK's server checks successful results with it); the JSON Schema's `anyOf`
  * states which must be present.
  */
-function toolOutput(required: z.ZodRawShape, optional: z.ZodRawShape = {}) {
-  const fields: Record<string, z.ZodType> = {};
-  for (const [name, schema] of Object.entries({ ...required, ...optional })) {
-    fields[name] = z.optional(schema);
-  }
+function toolOutput<
+  Required extends z.ZodRawShape,
+  Optional extends z.ZodRawShape = Record<never, never>,
+>(required: Required, optional?: Optional) {
   return z
-    .object({
-      ...fields,
-      error: toolError.optional().describe('Only on a failed call (isError: true)'),
-    })
+    .object({ ...required, ...(optional as Optional) })
+    .partial()
+    .extend({ error: toolError.optional().describe('Only on a failed call (isError: true)') })
     .meta({ anyOf: [{ required: Object.keys(required) }, { required: ['error'] }] });
 }
 
 const text = (description: string) => z.string().describe(description);
+/** A count of the catalog (nodes, capacity, requests running): a whole number, never negative. */
+const count = (description: string) => z.number().int().min(0).describe(description);
 
 export const translateOutput = toolOutput(
   {
@@ -93,7 +98,7 @@ export const transcribeOutput = toolOutput(
   { text: text('The transcript (in English with translate: true)') },
   {
     language: text('The spoken language, given or detected'),
-    duration_seconds: z.number().describe('Length of the audio'),
+    duration_seconds: z.number().min(0).describe('Length of the audio'),
     translated_to: z.literal('en').describe('Present when the speech was translated'),
   },
 );
@@ -117,29 +122,32 @@ export const similarityOutput = toolOutput({
     .describe('The texts, best first'),
 });
 
-/** A chat model as `list_models` shows it (model-tools.ts `describeModel`). */
+/** A chat model as `list_models` shows it (model-tools.ts `readCatalog`). */
 const listedModel = z.object({
   id: text('The id to pass as model to ask_model'),
   capabilities: z.array(z.string()).describe('chat, streaming, tools, json_object, json_schema'),
   owned_by: z.string().optional(),
   name: z.string().optional(),
-  available_nodes: z.number().optional(),
-  capacity: z.number().optional(),
-  inflight: z.number().optional(),
+  available_nodes: count('Nodes serving the model now').optional(),
+  capacity: count('Requests the model takes at once').optional(),
+  inflight: count('Requests running on the model now').optional(),
 });
 
 /** A service as `list_models` shows it (model-tools.ts `readCatalog`). */
 const listedService = z.object({
   id: text('translation, ocr, speech_to_text or embeddings'),
   available: z.boolean().describe('Whether its tools can be called now'),
-  available_nodes: z.number().optional(),
+  available_nodes: count('Nodes serving the service now').optional(),
   name: z.string().optional(),
   engines: z
     .array(
       z.object({
         id: text('An engine id to pass as engine to embed or similarity'),
         name: z.string().optional(),
-        dimensions: z.array(z.number()).optional(),
+        dimensions: z
+          .array(z.number().int().min(1))
+          .optional()
+          .describe('Vector lengths the engine gives, the default first'),
       }),
     )
     .optional(),

@@ -7,6 +7,8 @@ import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishedSchema } from '../src/conform-output';
+import * as outputs from '../src/tool-output-schemas';
 import { type Harness, startHarness } from './harness';
 
 let harness: Harness;
@@ -42,6 +44,21 @@ describe('output schemas', () => {
     expect(schemas.get('translate')?.anyOf).toContainEqual({
       required: ['text', 'target_language'],
     });
+  });
+
+  it('results are made to fit the very JSON Schema tools/list publishes (conform-output.ts)', () => {
+    const declared: Record<string, Parameters<typeof publishedSchema>[0]> = {
+      translate: outputs.translateOutput,
+      ocr: outputs.ocrOutput,
+      transcribe: outputs.transcribeOutput,
+      embed: outputs.embedOutput,
+      similarity: outputs.similarityOutput,
+      list_models: outputs.listModelsOutput,
+      ask_model: outputs.askModelOutput,
+    };
+    for (const [name, schema] of schemas) {
+      expect(publishedSchema(declared[name]!), name).toEqual(schema);
+    }
   });
 
   it.each(SUCCESSFUL_CALLS)(

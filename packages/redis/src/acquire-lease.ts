@@ -1,8 +1,11 @@
+// docs/gateway-protocol.md §2.5 (the wait for a slot of the key, FIFO across processes), §4.7
+// (a failover's next attempt asks ahead).
 import type { BudgetAcquireRequest, BudgetLease } from '@infergate/core';
 import type { HeldLeases } from './held-leases';
 import { type RedisConnection, RedisTimeout } from './redis-connection';
-import type { WarnOnce } from './redis-failure-policy';
+import type { FailurePolicy, WarnOnce } from './redis-failure-policy';
 import type { AcquireAnswer, RedisLeases } from './redis-leases';
+import { RedisDown } from './redis-outage';
 import { pollPause, type WakeUps } from './wake-ups';
 
 /** What every call's wait for its lease in Redis works with (one per budget). */
@@ -10,13 +13,13 @@ export interface LeaseQueue {
   leases: RedisLeases;
   held: HeldLeases;
   wakeUps: WakeUps;
-  redis: Pick<RedisConnection, 'closed' | 'refusal'>;
+  redis: Pick<RedisConnection, 'closed' | 'refusal' | 'outage' | 'failed'>;
   ttl: number;
   maxPoll: number;
   commandTimeout: number;
   warnOnce: WarnOnce;
-  /** The failure policy: a lease on the local slot, or a thrown `network_error`. */
-  onRedisFailure(request: BudgetAcquireRequest, slot: BudgetLease, cause: unknown): BudgetLease;
+  /** The failure policy: a lease on the local slot, a thrown `network_error`, or no slot. */
+  onRedisFailure: FailurePolicy;
 }
 
 /** One try of the acquire script: its answer, or what to do when Redis gave none. */
@@ -30,44 +33,53 @@ type Attempt =
  * Takes the call's lease in Redis, holding its local `slot` meanwhile: granted at once, or queued
  * (FIFO across processes) until a slot is handed to it (a message on this instance's wake
  * channel) or a poll finds one, the caller aborts, or Redis fails (then the failure policy
- * decides).
+ * decides). While Redis is known to be unreachable, the failure policy decides at once: no call
+ * waits for it, nor sends anything.
  */
 export async function acquireLease(
   queue: LeaseQueue,
   request: BudgetAcquireRequest,
   slot: BudgetLease,
 ): Promise<BudgetLease> {
-  const { leases, wakeUps } = queue;
+  const { leases, wakeUps, redis } = queue;
   const { id, limit, signal } = request;
-  const call = { token: leases.newToken(), failingSince: undefined as number | undefined };
+  if (redis.refusal) throw redis.refusal;
+  if (redis.outage) return queue.onRedisFailure.acquire(request, slot);
+  const call = {
+    token: leases.newToken(),
+    failingSince: undefined as number | undefined,
+    /** Whether the token waits in Redis's queue (to leave it when the call stops asking). */
+    queued: false,
+  };
   wakeUps.expect(call.token);
   // Subscribed beside the first script (once per budget and id), so a first call pays no wait.
   void wakeUps.listen(id);
   const granted = () => queue.held.lease(id, call.token, limit, slot);
   try {
     for (let attempt = 0; ; attempt++) {
+      if (redis.outage) {
+        // It started while this call waited in the queue (its wait ended then): out of line.
+        if (call.queued) leases.release(id, call.token, limit);
+        return await queue.onRedisFailure.acquire(request, slot);
+      }
       const listening = wakeUps.listening(id);
       const result = await tryAcquire(queue, request, slot, call);
       if ('throws' in result) throw result.throws;
       if ('lease' in result) return result.lease;
       if ('retry' in result) continue;
       const { answer } = result;
-      if (answer.appliedLimit < limit) {
-        queue.warnOnce(
-          'limit',
-          `@infergate/redis: another process uses this key with a limit of ${answer.appliedLimit}; the smallest limit applies to all (this process asked for ${limit})`,
-        );
-      }
+      warnIfSmallerLimit(queue, answer.appliedLimit, limit);
       if (signal.aborted) {
         // Granted or queued just as the caller left: give it back.
         leases.release(id, call.token, limit);
         throw signal.reason;
       }
       if (answer.granted) return granted();
+      call.queued = true;
       // The wake channel was not confirmed when the script ran: a slot handed over meanwhile was
       // announced to nobody. Ask again as soon as it is.
       if (!listening && (await wakeUps.listen(id))) continue;
-      const nearHead = answer.ahead < answer.appliedLimit || !wakeUps.listening(id);
+      const nearHead = answer.waitersBefore < answer.appliedLimit || !wakeUps.listening(id);
       const pause = pollPause(attempt, {
         maxPoll: queue.maxPoll,
         ttl: queue.ttl,
@@ -87,18 +99,69 @@ export async function acquireLease(
 }
 
 /**
+ * Takes the call's lease only if a slot is free in Redis now and nobody waits for one (one script
+ * round trip, never queued), holding its local `slot` meanwhile; else gives the slot back and
+ * answers undefined. While Redis is known to be unreachable, or when this try gets no answer in
+ * time, the failure policy answers (the fallback's lease, or none). A connection that drops
+ * during the try answers undefined: a free slot cannot be told, and the asker can do without.
+ */
+export async function acquireLeaseIfFree(
+  queue: LeaseQueue,
+  request: BudgetAcquireRequest,
+  slot: BudgetLease,
+): Promise<BudgetLease | undefined> {
+  const { leases, redis } = queue;
+  const { id, limit, signal } = request;
+  if (redis.refusal) throw redis.refusal;
+  if (redis.outage) return queue.onRedisFailure.acquireIfFree(request, slot);
+  const token = leases.newToken();
+  // Where a census reaches this instance when a lease of it expires while it lives.
+  void queue.wakeUps.listen(id);
+  let granted: boolean;
+  try {
+    const answer = await leases.acquireIfFree(id, token, limit);
+    warnIfSmallerLimit(queue, answer.appliedLimit, limit);
+    granted = answer.granted;
+  } catch (cause) {
+    if (redis.refusal) throw redis.refusal;
+    leases.release(id, token, limit); // the script may still run
+    if (cause instanceof RedisTimeout || cause instanceof RedisDown || redis.outage) {
+      redis.failed(cause);
+      return queue.onRedisFailure.acquireIfFree(request, slot);
+    }
+    granted = false;
+  }
+  if (granted && signal.aborted) leases.release(id, token, limit);
+  if (!granted || signal.aborted) {
+    slot.release();
+    signal.throwIfAborted();
+    return undefined;
+  }
+  return queue.held.lease(id, token, limit, slot);
+}
+
+function warnIfSmallerLimit(queue: LeaseQueue, appliedLimit: number, limit: number): void {
+  if (appliedLimit >= limit) return;
+  queue.warnOnce(
+    'limit',
+    `@infergate/redis: another process uses this key with a limit of ${appliedLimit}; the smallest limit applies to all (this process asked for ${limit})`,
+  );
+}
+
+/**
  * Runs the acquire script once. Without an answer (in time) the script may still run and take a
  * slot or a place in the queue, so the token is released; a dropped connection is tried again
  * with a new token for one command timeout, measured on the monotonic clock (`failingSince` is
- * `performance.now()`: a stepped wall clock neither cuts the wait short nor stretches it).
+ * `performance.now()`: a stepped wall clock neither cuts the wait short nor stretches it). No
+ * answer in time, or an outage found meanwhile, ends the tries at once: the failure policy.
  */
 async function tryAcquire(
   queue: LeaseQueue,
   request: BudgetAcquireRequest,
   slot: BudgetLease,
-  call: { token: string; failingSince: number | undefined },
+  call: { token: string; failingSince: number | undefined; queued: boolean },
 ): Promise<Attempt> {
-  const { leases, wakeUps } = queue;
+  const { leases, wakeUps, redis } = queue;
   try {
     const answer = await leases.acquire(request.id, call.token, request.limit, request.ahead);
     call.failingSince = undefined;
@@ -106,13 +169,15 @@ async function tryAcquire(
   } catch (cause) {
     // Redis refused the budget (credentials, certificate, the user's rights): whatever the
     // failure policy, the call fails with that configuration error.
-    if (queue.redis.refusal !== undefined) return { throws: queue.redis.refusal };
+    if (redis.refusal !== undefined) return { throws: redis.refusal };
     leases.release(request.id, call.token, request.limit);
+    call.queued = false;
     if (request.signal.aborted) return { throws: request.signal.reason };
     call.failingSince ??= performance.now();
-    const dropped = !queue.redis.closed && !(cause instanceof RedisTimeout);
-    if (!dropped || performance.now() - call.failingSince >= queue.commandTimeout) {
-      return { lease: queue.onRedisFailure(request, slot, cause) };
+    const known = cause instanceof RedisTimeout || cause instanceof RedisDown || redis.outage;
+    if (redis.closed || known || performance.now() - call.failingSince >= queue.commandTimeout) {
+      redis.failed(cause);
+      return { lease: await queue.onRedisFailure.acquire(request, slot) };
     }
     // The connection dropped (a restart?): try again, with a new token, once Redis is back
     // (`run` waits for it).

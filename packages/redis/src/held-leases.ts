@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.5 (a slot held until the answer ends: kept alive in Redis meanwhile).
 import type { BudgetLease } from '@infergate/core';
 import type { RedisConnection } from './redis-connection';
 import type { RedisLeases } from './redis-leases';
@@ -45,9 +46,13 @@ export class HeldLeases {
     };
   }
 
-  /** Re-takes every lease held (Redis is back after a drop, maybe a restart that lost them all). */
-  retakeAll(): void {
-    for (const id of this.#held.keys()) this.#refresh(id, false);
+  /**
+   * Re-takes every lease held (Redis is back after a drop, maybe a restart that lost them all, or
+   * after an outage during which calls ran on the fallback). Resolves once Redis has them all;
+   * rejects when any got no answer.
+   */
+  async retakeAll(): Promise<void> {
+    await Promise.all([...this.#held.keys()].map((id) => this.#refresh(id, false)));
   }
 
   /** Stops the refreshes (the budget closes). */
@@ -60,7 +65,8 @@ export class HeldLeases {
     let entry = this.#held.get(id);
     if (!entry) {
       const refresh = setInterval(
-        () => this.#refresh(id, false),
+        // (Not answered: still counted here, on the local slot; re-taken at the next refresh.)
+        () => this.#refresh(id, false).catch(() => {}),
         Math.max(10, Math.floor(this.#ttl / 3)),
       );
       refresh.unref?.();
@@ -81,13 +87,13 @@ export class HeldLeases {
   }
 
   /** Extends (and re-takes when lost) every lease this process holds on `id`. */
-  #refresh(id: string, census: boolean): void {
+  async #refresh(id: string, census: boolean): Promise<void> {
     const entry = this.#held.get(id);
     const tokens = entry ? [...entry.tokens.keys()] : [];
     if (tokens.length === 0 && !census) return;
     // (A census answer holding nothing sends no token and records no limit.)
     const limit = tokens.length > 0 && entry ? Math.min(...entry.tokens.values()) : 0;
-    this.#leases.refresh(id, tokens, limit, census);
+    await this.#leases.refresh(id, tokens, limit, census);
   }
 
   /**
@@ -95,7 +101,7 @@ export class HeldLeases {
    * leases of this budget instance expired (asked on its wake channel), or the id's state lost.
    */
   answerCensus(id: string): void {
-    this.#refresh(id, true);
+    this.#refresh(id, true).catch(() => {}); // unanswered: the settle period ends by itself
   }
 
   /**
@@ -106,6 +112,10 @@ export class HeldLeases {
   #listenForCensus(id: string): void {
     if (this.#census.has(id)) return;
     this.#census.add(id);
-    void this.#redis.subscribe(this.#leases.keys(id).census, () => this.answerCensus(id));
+    void this.#redis
+      .subscribe(this.#leases.keys(id).census, () => this.answerCensus(id))
+      .then((active) => {
+        if (!active) this.#census.delete(id); // (Redis away: the next lease of `id` tries again)
+      });
   }
 }

@@ -1,3 +1,5 @@
+// docs/gateway-protocol.md §2.5 (at most the key's limit at once, across processes), §4.7 (a
+// failover's next attempt ticketed ahead).
 /**
  * The semaphore's Lua scripts (EVAL; Redis ≥ 6 or any managed Redis with EVAL, e.g. Upstash).
  * Per budget id the keys share one hash tag (cluster-safe):
@@ -75,29 +77,14 @@ for _, other in ipairs(redis.call('ZRANGE', ${limitsKey}, 0, -1)) do
 end
 `;
 
-/** KEYS: holders, queue, seen, seq, expired, limits, settle.
- *  ARGV: token, limit, ttlMs, known (1 when this process saw the id's state before), census
- *  channel, wake channel prefix, ahead (1: a failover's next attempt, ticketed before every
- *  waiter that did not ask for it, in ticket order among those that did).
- *  Returns { granted (0/1), leases expired by this call, the limit that applies, the waiter's
- *  place in the queue (0 = next), ms until the next change no message announces (the earliest
- *  lease's expiry or the end of a settle period; -1: none) }. The free slots go to the first
- *  waiters in ticket order (FIFO across processes): this one when it is among them, the others
- *  announced on their channels. A token that already holds a slot (handed over by a release
- *  whose message it missed) is granted again at once.
- *
- *  Live leases may be missing: leases expired while their processes live (Redis frozen longer
- *  than the TTL, or a holder stalled), or the id's state lost (no `seq`: a restart without
- *  persistence, FLUSHALL). Then the script asks (a census): for expired leases, the budget
- *  instance of each on its own wake channel, where it listens while it lives (a crashed or exited
- *  process is not subscribed: PUBLISH answers 0 and it costs no wait); for lost state, every
- *  process that has held a lease of the id, on the census channel. When any may have lost a
- *  lease, or the state was lost and this process saw it before, nothing is granted until they
- *  re-registered their leases (each answers once) or for at most 2/3 of the TTL (two refresh
- *  periods). Leases that expire during that period have their instances asked too. The holders'
- *  key lives 20 TTLs after its last change, so expired leases are found as such after a long
- *  freeze too. */
-export const ACQUIRE_SCRIPT = `${NOW}
+/**
+ * What the acquire and acquire-if-free scripts do first (same KEYS and ARGV[1..6]): the server's
+ * time and `ttl`; expired leases removed and counted, their instances asked (a census) and the
+ * settle period set when any may still live or the id's state was lost (`lost`: no `seq`; the
+ * census is described at ACQUIRE_SCRIPT); the waiters that stopped asking dropped; `limit` the
+ * smallest limit recorded; `expired` for the answer.
+ */
+const ACQUIRE_PREAMBLE = `${NOW}
 local ttl = tonumber(ARGV[3])
 local lost = redis.call('EXISTS', KEYS[4]) == 0
 local gone_leases = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
@@ -125,6 +112,32 @@ else
 end
 ${DROP_GONE('KEYS[2]', 'KEYS[3]')}
 ${EFFECTIVE_LIMIT('KEYS[6]', 'ARGV[2]', 'ttl')}
+`;
+
+/** KEYS: holders, queue, seen, seq, expired, limits, settle.
+ *  ARGV: token, limit, ttlMs, known (1 when this process saw the id's state before), census
+ *  channel, wake channel prefix, ahead (1: a failover's next attempt, ticketed before every
+ *  waiter that did not ask for it, in ticket order among those that did).
+ *  Returns { granted (0/1), leases expired by this call, the limit that applies, waitersBefore
+ *  (queued: how many waiters are in line before this one, 0 = next; a position, unlike the
+ *  `ahead` flag of ARGV[7]), ms until the next change no message announces (the earliest lease's
+ *  expiry or the end of a settle period; -1: none) }. The free slots go to the first waiters in
+ *  ticket order (FIFO across processes): this one when it is among them, the others announced on
+ *  their channels. A token that already holds a slot (handed over by a release whose message it
+ *  missed) is granted again at once.
+ *
+ *  Live leases may be missing: leases expired while their processes live (Redis frozen longer
+ *  than the TTL, or a holder stalled), or the id's state lost (no `seq`: a restart without
+ *  persistence, FLUSHALL). Then the script asks (a census): for expired leases, the budget
+ *  instance of each on its own wake channel, where it listens while it lives (a crashed or exited
+ *  process is not subscribed: PUBLISH answers 0 and it costs no wait); for lost state, every
+ *  process that has held a lease of the id, on the census channel. When any may have lost a
+ *  lease, or the state was lost and this process saw it before, nothing is granted until they
+ *  re-registered their leases (each answers once) or for at most 2/3 of the TTL (two refresh
+ *  periods). Leases that expire during that period have their instances asked too. The holders'
+ *  key lives 20 TTLs after its last change, so expired leases are found as such after a long
+ *  freeze too. */
+export const ACQUIRE_SCRIPT = `${ACQUIRE_PREAMBLE}
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
   redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
   return {1, expired, limit, 0}
@@ -146,7 +159,29 @@ local earliest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if #earliest > 0 then change = math.max(0, tonumber(earliest[2]) - now) end
 local settling = redis.call('PTTL', KEYS[7])
 if settling > 0 and (change < 0 or settling < change) then change = settling end
+-- (ZRANK: waitersBefore, the waiter's position in line.)
 return {0, expired, limit, redis.call('ZRANK', KEYS[2], ARGV[1]), change}
+`;
+
+/** KEYS and ARGV[1..6]: as ACQUIRE_SCRIPT's (no `ahead`: this script never queues).
+ *  A slot for the token only if one is free now and nobody waits: the free slots go to the
+ *  waiters first (a slot freed by an expired lease at this very moment is the first waiter's),
+ *  and only a slot still free after them, with nobody left in line, is taken. Never a ticket:
+ *  a token refused leaves nothing behind. Nothing is granted during a settle period (live
+ *  leases may be missing). Returns { granted (0/1), leases expired by this call, the limit that
+ *  applies }. */
+export const ACQUIRE_IF_FREE_SCRIPT = `${ACQUIRE_PREAMBLE}
+${GRANT('KEYS[1]', 'KEYS[2]', 'KEYS[3]', 'ARGV[6]')}
+if redis.call('EXISTS', KEYS[7]) == 1 then return {0, expired, limit} end
+grant(limit - redis.call('ZCARD', KEYS[1]), '', limit)
+if redis.call('ZCARD', KEYS[2]) > 0 or redis.call('ZCARD', KEYS[1]) >= limit then
+  return {0, expired, limit}
+end
+-- (The id's state is written from now on: a later loss of it is seen as such.)
+if lost then redis.call('INCR', KEYS[4]) end
+redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ttl * 20)
+return {1, expired, limit}
 `;
 
 /** KEYS: holders, queue, seen, limits, settle. ARGV: token, wake channel prefix, limit, ttlMs.

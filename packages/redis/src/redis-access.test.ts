@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { ACQUIRE_SCRIPT, REFRESH_SCRIPT, RELEASE_SCRIPT } from './lease-scripts';
+import {
+  ACQUIRE_IF_FREE_SCRIPT,
+  ACQUIRE_SCRIPT,
+  REFRESH_SCRIPT,
+  RELEASE_SCRIPT,
+} from './lease-scripts';
 import { PROBE_SCRIPT, refusalOf, SCRIPT_COMMANDS } from './redis-access';
 import { RedisTimeout } from './redis-connection';
 
 describe('the access check', () => {
   it('probes exactly the commands the lease scripts run', () => {
     const used = new Set<string>();
-    for (const script of [ACQUIRE_SCRIPT, RELEASE_SCRIPT, REFRESH_SCRIPT]) {
+    for (const script of [ACQUIRE_SCRIPT, ACQUIRE_IF_FREE_SCRIPT, RELEASE_SCRIPT, REFRESH_SCRIPT]) {
       for (const [, command] of script.matchAll(/redis\.call\('([A-Z]+)'/g)) used.add(command!);
     }
     expect([...used].toSorted()).toEqual([...SCRIPT_COMMANDS].toSorted());

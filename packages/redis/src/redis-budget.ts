@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.5 (the key's 4 slots, shared by every process on one Redis).
 import {
   type BudgetAcquireRequest,
   type BudgetLease,
@@ -5,12 +6,13 @@ import {
   GatewayError,
   type KeyBudget,
 } from '@infergate/core';
-import { acquireLease, type LeaseQueue } from './acquire-lease';
+import { acquireLease, acquireLeaseIfFree, type LeaseQueue } from './acquire-lease';
 import { HeldLeases } from './held-leases';
 import { probeKeys } from './redis-access';
-import { connectRedis, type RedisTlsOptions } from './redis-connection';
+import { connectRedis, type RedisConnection, type RedisTlsOptions } from './redis-connection';
 import { redisFailurePolicy, warnOnceEach } from './redis-failure-policy';
 import { RedisLeases } from './redis-leases';
+import { failureWords } from './redis-outage';
 import { WakeUps } from './wake-ups';
 
 export interface RedisBudgetOptions {
@@ -25,13 +27,16 @@ export interface RedisBudgetOptions {
   /** Redis down, unreachable or slower than `commandTimeoutMs`: `'fallback'` (default) counts the
    *  call in an in-process budget that also counts the calls this process already holds (the
    *  limit per process, not shared) and warns once; `'error'` fails the call with a GatewayError
-   *  `network_error`. */
+   *  `network_error`. Once one call found Redis unreachable, the next calls do this at once
+   *  (nothing waits for Redis) until Redis answers again, which the budget watches for. */
   onRedisFailure?: 'fallback' | 'error';
   /** Longest wait between two tries while queued when no wake-up arrives. Default 1000. */
   maxPollIntervalMs?: number;
-  /** Bound on every Redis command; past it Redis counts as unreachable. Default 2000. */
+  /** Bound on connecting and on every Redis command; past it Redis counts as unreachable until
+   *  it answers again. Default 2000. */
   commandTimeoutMs?: number;
-  /** Where the one warning goes. Default `console.warn`. */
+  /** Where the one fallback warning (saying why) and the one limit warning go. Default
+   *  `console.warn`. */
   warn?: (message: string) => void;
 }
 
@@ -39,22 +44,35 @@ export interface RedisBudgetStats {
   /** Leases of crashed or stalled holders removed by their TTL when this process acquired. */
   expiredLeases: number;
   /** Leases of this process that Redis had lost (expired during a stall, or wiped by a restart or
-   *  `FLUSHALL`) and that the refresh took again, so their calls stay counted until they end. */
+   *  `FLUSHALL`) or never had (calls that ran on the fallback while it was unreachable), taken in
+   *  Redis since, so their calls stay counted until they end. */
   retakenLeases: number;
-  /** Redis round trips made (acquire, refresh and release scripts, and the one access check). */
+  /** Redis round trips made (acquire, refresh and release scripts, the one access check, and the
+   *  one probe at a time that watches for Redis while it is unreachable). */
   roundTrips: number;
-  /** Calls served by the in-process fallback while Redis was unreachable (or slower than
-   *  `commandTimeoutMs`). */
+  /** Calls (`acquire` and `acquireIfFree`) served by the in-process fallback while Redis was
+   *  unreachable (or slower than `commandTimeoutMs`). */
   fallbackAcquires: number;
 }
 
 export interface RedisBudget extends KeyBudget {
   readonly stats: RedisBudgetStats;
   /**
+   * A slot at once when one of the key's is free and no call of the key waits for one (in this
+   * process or another), else `undefined`: one script round trip that never queues, so it never
+   * goes ahead of a waiting call (a hedged request's second attempt asks this way). The lease is
+   * like any other: refreshed while held, given back by `release()`. While Redis cannot be
+   * reached it answers as `onRedisFailure` does: `'fallback'` the in-process slot when free;
+   * `'error'` `undefined` (nothing shared can be granted; not an error, the attempt is optional).
+   */
+  acquireIfFree(request: BudgetAcquireRequest): Promise<BudgetLease | undefined>;
+  /**
    * Connects now and checks that this Redis lets the budget in (credentials, TLS certificate, the
    * user's commands, keys and channels). Optional: the first call does the same. Rejects with a
    * `GatewayError`: `configuration_error` when Redis refused the budget, `network_error` when it
-   * did not answer within `commandTimeoutMs`.
+   * did not answer within `commandTimeoutMs` (while it is known unreachable: did not come back
+   * within it), saying why: refused, no answer, or a URL scheme the server does not speak
+   * (`redis://` on a TLS port, `rediss://` on a plain one).
    */
   ready(): Promise<void>;
   /** Sends the releases still pending (bounded by `commandTimeoutMs`), then closes the Redis
@@ -70,8 +88,9 @@ export interface RedisBudget extends KeyBudget {
  * Redis: the process never runs more than the limit whatever Redis does, and when Redis cannot be
  * reached the fallback is that in-process slot, which already counts the calls the process holds.
  * The pieces: the scripts' round trips (`redis-leases.ts`), the leases held and kept alive
- * (`held-leases.ts`), the wait in the queue (`acquire-lease.ts`, `wake-ups.ts`) and the failure
- * policy (`redis-failure-policy.ts`).
+ * (`held-leases.ts`), the wait in the queue (`acquire-lease.ts`, `wake-ups.ts`), the failure
+ * policy (`redis-failure-policy.ts`) and a known outage with its end (`redis-outage.ts`,
+ * `redis-connection.ts`).
  */
 export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
   const ttl = options.leaseTtlMs ?? 15_000;
@@ -102,10 +121,13 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
   // Back after a drop (maybe a restart that lost every lease): re-take what this process holds,
   // and let every waiter ask again (a slot handed over meanwhile was announced to nobody).
   redis.onReady(() => {
-    held.retakeAll();
+    held.retakeAll().catch(() => {}); // (the next refresh tries again)
     wakeUps.pollAll();
   });
-  const policy = options.onRedisFailure ?? 'fallback';
+  // Redis known unreachable: the waiters stop waiting for it (the failure policy, at once). Back
+  // from it: what ran on the fallback is counted in Redis before anything else of this process.
+  redis.onOutage(() => wakeUps.pollAll());
+  redis.onRecovery(() => held.retakeAll());
   const queue: LeaseQueue = {
     leases,
     held,
@@ -115,35 +137,27 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     maxPoll: options.maxPollIntervalMs ?? 1000,
     commandTimeout,
     warnOnce,
-    onRedisFailure: redisFailurePolicy(policy, held, leases, warnOnce, stats),
+    onRedisFailure: redisFailurePolicy(options.onRedisFailure ?? 'fallback', {
+      held,
+      leases,
+      redis,
+      warnOnce,
+      stats,
+    }),
   };
-
-  async function acquire(request: BudgetAcquireRequest): Promise<BudgetLease> {
-    request.signal.throwIfAborted();
-    const slot = await local.acquire(request);
-    try {
-      return await acquireLease(queue, request, slot);
-    } catch (error) {
-      slot.release();
-      throw error;
-    }
-  }
 
   return {
     stats,
-    acquire,
-    async ready() {
-      try {
-        await redis.ready();
-      } catch (cause) {
-        if (cause instanceof GatewayError) throw cause;
-        throw new GatewayError({
-          code: 'network_error',
-          message: `@infergate/redis: Redis did not answer within ${commandTimeout} ms`,
-          cause,
-        });
-      }
+    async acquire(request) {
+      request.signal.throwIfAborted();
+      return leaseOn(await local.acquire(request), (slot) => acquireLease(queue, request, slot));
     },
+    async acquireIfFree(request) {
+      request.signal.throwIfAborted();
+      const slot = localSlotIfFree(local, request);
+      return slot && leaseOn(await slot, (s) => acquireLeaseIfFree(queue, request, s));
+    },
+    ready: () => readyOrWhy(redis, commandTimeout),
     async close() {
       held.close();
       // The releases just sent go out first (each bounded by the command timeout): a call that
@@ -152,4 +166,41 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
       await redis.close();
     },
   };
+}
+
+/** `take` on the local `slot`, which is given back when `take` throws. */
+async function leaseOn<T>(slot: BudgetLease, take: (slot: BudgetLease) => Promise<T>): Promise<T> {
+  try {
+    return await take(slot);
+  } catch (error) {
+    slot.release();
+    throw error;
+  }
+}
+
+/**
+ * The process's own slot when one is free now and no call of this process waits for one (its
+ * `acquire` then grants at once, queueing behind nobody), else undefined.
+ */
+function localSlotIfFree(
+  local: KeyBudget,
+  request: BudgetAcquireRequest,
+): Promise<BudgetLease> | undefined {
+  const now = local.state?.(request.id);
+  if (now === undefined || now.active >= request.limit || now.queued > 0) return undefined;
+  return local.acquire(request);
+}
+
+/** `ready()`: Redis's refusal as it is; no answer as a `network_error` saying why. */
+async function readyOrWhy(redis: RedisConnection, commandTimeout: number): Promise<void> {
+  try {
+    await redis.ready();
+  } catch (cause) {
+    if (cause instanceof GatewayError) throw cause;
+    const why = (await redis.outage?.reason) ?? failureWords(cause, commandTimeout);
+    throw new GatewayError({
+      code: 'network_error',
+      message: `@infergate/redis: Redis cannot be reached (${why})`,
+    });
+  }
 }

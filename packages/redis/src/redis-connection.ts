@@ -3,6 +3,15 @@ import { GatewayError } from '@infergate/core';
 import { createClient } from 'redis';
 import type { LeaseKeys } from './lease-scripts';
 import { checkAccess, PROBE_SCRIPT, refusalOf } from './redis-access';
+import {
+  failureWords,
+  mayBeTheScheme,
+  type Outage,
+  type OutageState,
+  RedisDown,
+  startOutage,
+} from './redis-outage';
+import { schemeMismatch } from './scheme-check';
 
 type RedisClient = ReturnType<typeof createClient>;
 
@@ -35,9 +44,19 @@ export interface RedisConnection {
   /**
    * Runs a script. Waits (at most the command timeout) for a dropped connection to come back,
    * then rejects past the command timeout: a `RedisTimeout` means the script may still run.
-   * Rejects with the refusal once Redis refused the budget.
+   * Rejects with the refusal once Redis refused the budget. During an outage it waits for nothing:
+   * `RedisDown` at once, unless the socket is still open (a frozen server runs the script when it
+   * resumes: a release must follow the late script it undoes on the same connection).
    */
   run(script: string, keys: string[], args: string[]): Promise<unknown>;
+  /** Set while Redis is known to be unreachable (see `redis-outage.ts`). */
+  readonly outage: Outage | undefined;
+  /** A call gave up on Redis (no answer in time, or a drop not back in time): starts an outage. */
+  failed(cause: unknown): void;
+  /** Calls `listener` when an outage starts (waiters stop waiting for Redis). */
+  onOutage(listener: () => void): void;
+  /** Awaits `listener` when Redis answers after an outage, before calls use Redis again. */
+  onRecovery(listener: () => Promise<void>): void;
   /**
    * Calls `listener` with each message on `channel`, for the budget's life. Resolves (bounded by
    * the command timeout) with whether Redis confirmed the subscription; a failed one is tried
@@ -46,7 +65,8 @@ export interface RedisConnection {
   subscribe(channel: string, listener: (message: string) => void): Promise<boolean>;
   /** Calls `listener` each time a connection is (again) ready: what it missed must be redone. */
   onReady(listener: () => void): void;
-  /** Connects (once) and checks the budget's access; rejects with the refusal or a timeout. */
+  /** Connects (once) and checks the budget's access, or waits for an outage to end, at most the
+   *  command timeout; rejects with the refusal, `RedisDown` or a `RedisTimeout`. */
   ready(): Promise<void>;
   /** Set once Redis refused the budget: credentials, certificate, or the user's rights. */
   readonly refusal: GatewayError | undefined;
@@ -116,8 +136,16 @@ class BudgetConnection implements RedisConnection {
   #connecting: Promise<void> | undefined;
   #checking: Promise<void> | undefined;
   #checked = false;
-  /** One wait for the client's next 'ready' (reconnecting), shared by every caller. */
+  /** Whether the script connection was ever ready: a scheme that worked once is not the problem. */
+  #everReady = false;
+  /** The wait for the client's next 'ready' after a drop: one command timeout from the first
+   *  caller that found it dropped, shared by every caller (its end starts an outage). */
   #reconnected: Promise<void> | undefined;
+  #outage: OutageState | undefined;
+  /** The waits that end at once when an outage starts. */
+  readonly #waits = new Set<(down: RedisDown) => void>();
+  readonly #outageListeners: (() => void)[] = [];
+  readonly #recoveryListeners: (() => Promise<void>)[] = [];
 
   constructor(options: ConnectOptions) {
     this.#options = options;
@@ -125,9 +153,14 @@ class BudgetConnection implements RedisConnection {
     // queue: commands are never sent late from a buffer), unless Redis refused the budget.
     const reconnectStrategy = (retries: number, cause: Error) => {
       const refusal = refusalOf(cause);
-      if (refusal === undefined) return Math.min(100 * 2 ** retries, 2000);
-      this.#refusal ??= refusal;
-      return refusal;
+      if (refusal !== undefined) {
+        this.#refusal ??= refusal;
+        return refusal;
+      }
+      // A connection that never worked has nothing to come back to: an outage at once. (A dropped
+      // one gets a command timeout to come back: a restarted Redis is back within moments.)
+      if (!this.#everReady) this.failed(cause);
+      return Math.min(100 * 2 ** retries, 2000);
     };
     let client: RedisClient;
     try {
@@ -140,6 +173,9 @@ class BudgetConnection implements RedisConnection {
     this.#subscriber = client.duplicate();
     client.on('error', () => {});
     this.#subscriber.on('error', () => {});
+    client.on('ready', () => {
+      this.#everReady = true;
+    });
   }
 
   get closed(): boolean {
@@ -150,41 +186,67 @@ class BudgetConnection implements RedisConnection {
     return this.#refusal;
   }
 
+  get outage(): Outage | undefined {
+    return this.#outage;
+  }
+
   async ready(): Promise<void> {
-    if (this.#refusal) throw this.#refusal;
-    await withTimeout(this.#connect(), this.#options.commandTimeout);
-    if (this.#refusal) throw this.#refusal;
-    if (!this.#client.isReady) {
-      if (this.#closed) throw new Error('The Redis budget is closed');
-      this.#reconnected ??= new Promise<void>((resolve) => {
-        this.#client.once('ready', () => {
-          this.#reconnected = undefined;
-          resolve();
-        });
-      });
-      // A restarted Redis is back within moments: waiting (bounded) keeps this process counted
-      // in Redis, where the holders re-take their leases, instead of counting alone.
-      await withTimeout(this.#reconnected, this.#options.commandTimeout);
-    }
-    if (!this.#checked) await withTimeout(this.#checkAccess(), this.#options.commandTimeout);
-    if (this.#refusal) throw this.#refusal;
+    await withTimeout(this.#upOrRefused(), this.#options.commandTimeout).catch((cause: unknown) => {
+      if (cause instanceof RedisTimeout) this.failed(cause); // (its reason says why, for the error)
+      throw cause;
+    });
   }
 
   async run(script: string, keys: string[], args: string[]): Promise<unknown> {
-    await this.ready();
+    if (this.#refusal) throw this.#refusal;
+    if (this.#outage) {
+      if (!this.#client.isReady || !this.#checked) throw new RedisDown(this.#outage.summary);
+    } else {
+      await this.#untilOutage(this.#usable());
+    }
     this.#options.onSend();
     try {
-      return await withTimeout(
-        this.#client.eval(script, { keys, arguments: args }),
-        this.#options.commandTimeout,
+      return await this.#untilOutage(
+        withTimeout(
+          this.#client.eval(script, { keys, arguments: args }),
+          this.#options.commandTimeout,
+        ),
       );
     } catch (cause) {
       // The user's rights changed since the check (or a script runs a command it did not probe).
       const refusal = refusalOf(cause);
-      if (refusal === undefined) throw cause;
-      this.#refusal ??= refusal;
-      throw this.#refusal;
+      if (refusal !== undefined) {
+        this.#refusal ??= refusal;
+        throw this.#refusal;
+      }
+      if (cause instanceof RedisTimeout) this.failed(cause);
+      throw cause;
     }
+  }
+
+  failed(cause: unknown): void {
+    if (this.#outage || this.#closed || this.#refusal) return;
+    const { url, commandTimeout } = this.#options;
+    const words = failureWords(cause, commandTimeout);
+    const outage = startOutage(
+      words,
+      mayBeTheScheme(cause, this.#everReady)
+        ? // (Bounded on its own: a short command timeout must not cut a loopback answer short.)
+          () => schemeMismatch(url, Math.max(commandTimeout, 2000))
+        : undefined,
+    );
+    this.#outage = outage;
+    for (const end of [...this.#waits]) end(new RedisDown(words));
+    for (const listener of this.#outageListeners) listener();
+    void this.#recover(outage);
+  }
+
+  onOutage(listener: () => void): void {
+    this.#outageListeners.push(listener);
+  }
+
+  onRecovery(listener: () => Promise<void>): void {
+    this.#recoveryListeners.push(listener);
   }
 
   subscribe(channel: string, listener: (message: string) => void): Promise<boolean> {
@@ -223,6 +285,101 @@ class BudgetConnection implements RedisConnection {
       if (c.isReady) {
         await withTimeout(c.close(), this.#options.commandTimeout).catch(() => c.destroy());
       } else if (c.isOpen) c.destroy();
+    }
+  }
+
+  /** Connected and checked, waiting through an outage for its end (`ready`'s bound applies). */
+  async #upOrRefused(): Promise<void> {
+    for (;;) {
+      if (this.#refusal) throw this.#refusal;
+      if (this.#outage) {
+        await this.#outage.ended;
+        continue;
+      }
+      try {
+        await this.#untilOutage(this.#usable());
+        if (this.#refusal) throw this.#refusal;
+        return;
+      } catch (cause) {
+        if (!(cause instanceof RedisDown || cause instanceof RedisTimeout)) throw cause;
+      }
+    }
+  }
+
+  /**
+   * Connected (once, bounded), back after a drop (the shared wait, bounded) and checked (bounded).
+   * A bound that runs out starts an outage.
+   */
+  async #usable(): Promise<void> {
+    if (this.#refusal) throw this.#refusal;
+    await this.#bounded(this.#connect());
+    if (this.#refusal) throw this.#refusal;
+    if (!this.#client.isReady) {
+      if (this.#closed) throw new Error('The Redis budget is closed');
+      // A restarted Redis is back within moments: waiting (bounded) keeps this process counted
+      // in Redis, where the holders re-take their leases, instead of counting alone.
+      this.#reconnected ??= this.#bounded(this.#nextReady()).finally(() => {
+        this.#reconnected = undefined;
+      });
+      await this.#reconnected;
+    }
+    if (!this.#checked) await this.#bounded(this.#checkAccess());
+    if (this.#refusal) throw this.#refusal;
+  }
+
+  /** `promise` within the command timeout; past it, an outage starts. */
+  #bounded<T>(promise: Promise<T>): Promise<T> {
+    return withTimeout(promise, this.#options.commandTimeout).catch((cause: unknown) => {
+      if (cause instanceof RedisTimeout) this.failed(cause);
+      throw cause;
+    });
+  }
+
+  /** `promise`, or `RedisDown` as soon as an outage starts (whoever found it). */
+  #untilOutage<T>(promise: Promise<T>): Promise<T> {
+    let end: (down: RedisDown) => void = () => {};
+    const down = new Promise<never>((_, reject) => {
+      end = reject;
+    });
+    this.#waits.add(end);
+    return Promise.race([promise, down]).finally(() => this.#waits.delete(end));
+  }
+
+  /** The client's next 'ready' (it reconnects by itself). */
+  #nextReady(): Promise<void> {
+    return new Promise<void>((resolve) => this.#client.once('ready', () => resolve()));
+  }
+
+  /**
+   * The end of `outage`: once Redis answers (one probe at a time, never timed out: a frozen server
+   * answers it when it resumes, a reconnected one at once), the budget re-takes in Redis the
+   * leases it holds (the fallback's calls included) before any call uses Redis again, so that a
+   * process back from an outage never has Redis grant slots its running calls already use.
+   */
+  async #recover(outage: OutageState): Promise<void> {
+    for (let tries = 0; this.#outage === outage && !this.#closed; tries++) {
+      try {
+        if (!this.#client.isReady) {
+          void this.#connect();
+          await this.#nextReady();
+        }
+        if (this.#checked) {
+          this.#options.onSend();
+          await this.#client.eval('return 1', { keys: [], arguments: [] });
+        } else {
+          await this.#checkAccess();
+        }
+        // (Refused on the way back: the calls and `ready()` fail with the refusal from now on.)
+        if (!this.#refusal && !this.#closed) {
+          for (const listener of this.#recoveryListeners) await listener();
+        }
+        this.#outage = undefined;
+        outage.end();
+        return;
+      } catch {
+        const pause = Math.min(100 * 2 ** tries, 2000);
+        await new Promise((resolve) => setTimeout(resolve, pause).unref?.());
+      }
     }
   }
 

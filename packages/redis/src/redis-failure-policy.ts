@@ -1,5 +1,8 @@
+// docs/gateway-protocol.md §2.5 (the key's slots counted per process while Redis is away), §10.4
+// (`network_error`).
 import { type BudgetAcquireRequest, type BudgetLease, GatewayError } from '@infergate/core';
 import type { HeldLeases } from './held-leases';
+import type { RedisConnection } from './redis-connection';
 import type { RedisLeases } from './redis-leases';
 
 /** Warns once per kind: the fallback, and a smaller limit found in Redis. */
@@ -17,31 +20,62 @@ export function warnOnceEach(warn: (message: string) => void): WarnOnce {
 /**
  * `onRedisFailure`: what a call does when Redis is down, unreachable or slower than the command
  * timeout. `'error'` fails it with `network_error` (retryable by core's policy); `'fallback'`
- * runs it on its local slot, warning once.
+ * runs it on its local slot, warning once (why Redis cannot be reached, once known: the scheme
+ * check may take a moment, and the call does not wait for it).
  */
+export interface FailurePolicy {
+  /** `acquire`: a lease on the local slot, or a thrown `network_error` (the slot given back). */
+  acquire(request: BudgetAcquireRequest, slot: BudgetLease): Promise<BudgetLease>;
+  /**
+   * `acquireIfFree`: the same lease under `'fallback'` (the local slot was free); none under
+   * `'error'` (the slot given back): nothing shared can be granted, and the attempt that asks
+   * (a hedge) is optional, so it is not failed.
+   */
+  acquireIfFree(request: BudgetAcquireRequest, slot: BudgetLease): Promise<BudgetLease | undefined>;
+}
+
 export function redisFailurePolicy(
   policy: 'fallback' | 'error',
-  held: HeldLeases,
-  leases: Pick<RedisLeases, 'newToken'>,
-  warnOnce: WarnOnce,
-  stats: { fallbackAcquires: number },
-) {
-  return (request: BudgetAcquireRequest, slot: BudgetLease, cause: unknown): BudgetLease => {
-    if (policy === 'error') {
+  parts: {
+    held: HeldLeases;
+    leases: Pick<RedisLeases, 'newToken'>;
+    redis: Pick<RedisConnection, 'outage'>;
+    warnOnce: WarnOnce;
+    stats: { fallbackAcquires: number };
+  },
+): FailurePolicy {
+  const { held, leases, redis, warnOnce, stats } = parts;
+  let warned = false;
+  /** Why, in words (a closed budget has no outage). */
+  const reason = () => redis.outage?.reason ?? Promise.resolve('the budget is closed');
+  const fallback = (request: BudgetAcquireRequest, slot: BudgetLease): BudgetLease => {
+    if (!warned) {
+      warned = true;
+      void reason().then((why) =>
+        warnOnce(
+          'fallback',
+          `@infergate/redis: Redis cannot be reached (${why}); using an in-process budget (limit per process, not shared) until it answers again`,
+        ),
+      );
+    }
+    stats.fallbackAcquires += 1;
+    // The local slot is the fallback. Its token is re-taken in Redis when Redis answers again,
+    // before anything else of this process reaches it, so other processes count this call.
+    return held.lease(request.id, leases.newToken(), request.limit, slot);
+  };
+  return {
+    async acquire(request, slot) {
+      if (policy === 'fallback') return fallback(request, slot);
       slot.release();
       throw new GatewayError({
         code: 'network_error',
-        message: 'The shared key budget is unavailable: Redis cannot be reached',
-        cause,
+        message: `The shared key budget is unavailable: Redis cannot be reached (${await reason()})`,
       });
-    }
-    warnOnce(
-      'fallback',
-      '@infergate/redis: Redis cannot be reached; using an in-process budget (limit per process, not shared) until it is back',
-    );
-    stats.fallbackAcquires += 1;
-    // The local slot is the fallback. Its token is re-taken in Redis by the refresh once Redis
-    // answers, so other processes count this call while it runs.
-    return held.lease(request.id, leases.newToken(), request.limit, slot);
+    },
+    async acquireIfFree(request, slot) {
+      if (policy === 'fallback') return fallback(request, slot);
+      slot.release();
+      return undefined;
+    },
   };
 }

@@ -1,4 +1,6 @@
+// docs/gateway-protocol.md §2.5 (a slot of the key taken, kept and given back in Redis).
 import {
+  ACQUIRE_IF_FREE_SCRIPT,
   ACQUIRE_SCRIPT,
   type LeaseKeys,
   leaseKeys,
@@ -12,8 +14,9 @@ export interface AcquireAnswer {
   granted: boolean;
   /** The smallest limit recorded for the id: the one that applies to every process. */
   appliedLimit: number;
-  /** Queued: how many waiters are ahead of this one. */
-  ahead: number;
+  /** Queued: how many waiters are in line before this one (0: next). Not `ahead`, which is the
+   *  request's flag (a failover's next attempt, `BudgetAcquireRequest.ahead`). */
+  waitersBefore: number;
   /** Queued: ms until a lease expires or a settle period ends (no message announces either);
    *  undefined when neither is pending. */
   nextChangeMs: number | undefined;
@@ -71,33 +74,58 @@ export class RedisLeases {
   }
 
   /**
-   * Takes a slot for `token`, or its place in the queue (kept until released; `ahead`: before the
-   * waiters that did not ask for it: `BudgetAcquireRequest.ahead`). Rejects when Redis does not answer in time: the script may
-   * still run, so the caller releases the token.
+   * Takes a slot for `token`, or its place in the queue (kept until released). `ahead`
+   * (`BudgetAcquireRequest.ahead`, a failover's next attempt): ticketed before the waiters that did
+   * not ask for it. Rejects when Redis does not answer in time: the script may still run, so the
+   * caller releases the token.
    */
-  async acquire(
-    id: string,
-    token: string,
-    limit: number,
-    asksAhead = false,
-  ): Promise<AcquireAnswer> {
-    const keys = this.keys(id);
-    const { ttl } = this.#options;
-    const known = this.#known.has(id) ? '1' : '0';
-    const answer = await this.#redis.run(
-      ACQUIRE_SCRIPT,
-      [keys.holders, keys.queue, keys.seen, keys.seq, keys.expired, keys.limits, keys.settle],
-      [token, String(limit), String(ttl), known, keys.census, keys.wake, asksAhead ? '1' : '0'],
-    );
+  async acquire(id: string, token: string, limit: number, ahead = false): Promise<AcquireAnswer> {
+    const answer = await this.#redis.run(ACQUIRE_SCRIPT, this.#acquireKeys(id), [
+      ...this.#acquireArgs(id, token, limit),
+      ahead ? '1' : '0',
+    ]);
     this.#known.add(id);
-    const [granted, expired, applied, ahead, change] = answer as number[];
+    const [granted, expired, applied, waitersBefore, change] = answer as number[];
     this.#stats.expiredLeases += Number(expired);
     return {
       granted: Number(granted) === 1,
       appliedLimit: Number(applied),
-      ahead: Number(ahead ?? 0),
+      waitersBefore: Number(waitersBefore ?? 0),
       nextChangeMs: change === undefined || Number(change) < 0 ? undefined : Number(change),
     };
+  }
+
+  /**
+   * Takes a slot for `token` only if one is free and nobody waits (the waiters are served first),
+   * never queueing: refused, the token leaves nothing in Redis. Rejects when Redis does not answer
+   * in time: the script may still run, so the caller releases the token.
+   */
+  async acquireIfFree(
+    id: string,
+    token: string,
+    limit: number,
+  ): Promise<Pick<AcquireAnswer, 'granted' | 'appliedLimit'>> {
+    const answer = await this.#redis.run(
+      ACQUIRE_IF_FREE_SCRIPT,
+      this.#acquireKeys(id),
+      this.#acquireArgs(id, token, limit),
+    );
+    this.#known.add(id);
+    const [granted, expired, applied] = answer as number[];
+    this.#stats.expiredLeases += Number(expired);
+    return { granted: Number(granted) === 1, appliedLimit: Number(applied) };
+  }
+
+  #acquireKeys(id: string): string[] {
+    const keys = this.keys(id);
+    return [keys.holders, keys.queue, keys.seen, keys.seq, keys.expired, keys.limits, keys.settle];
+  }
+
+  /** ARGV[1..6] of the acquire scripts. */
+  #acquireArgs(id: string, token: string, limit: number): string[] {
+    const keys = this.keys(id);
+    const known = this.#known.has(id) ? '1' : '0';
+    return [token, String(limit), String(this.#options.ttl), known, keys.census, keys.wake];
   }
 
   /**
@@ -144,19 +172,16 @@ export class RedisLeases {
 
   /**
    * Extends the leases `tokens` (and re-takes those Redis lost), recording `limit`; `census` when
-   * answering a census. A failure is left to the next refresh: the calls stay counted locally.
+   * answering a census. Rejects when Redis did not answer: the periodic refresh leaves it to the
+   * next one (the calls stay counted locally), the end of an outage tries again.
    */
-  refresh(id: string, tokens: readonly string[], limit: number, census: boolean): void {
+  async refresh(id: string, tokens: readonly string[], limit: number, census: boolean) {
     const keys = this.keys(id);
-    this.#redis
-      .run(
-        REFRESH_SCRIPT,
-        [keys.holders, keys.limits, keys.settle, keys.queue, keys.seen],
-        [String(this.#options.ttl), String(limit), census ? '1' : '0', keys.wake, ...tokens],
-      )
-      .then((retaken) => {
-        this.#stats.retakenLeases += Number(retaken);
-      })
-      .catch(() => {}); // still counted here (local slot); re-taken at the next refresh
+    const retaken = await this.#redis.run(
+      REFRESH_SCRIPT,
+      [keys.holders, keys.limits, keys.settle, keys.queue, keys.seen],
+      [String(this.#options.ttl), String(limit), census ? '1' : '0', keys.wake, ...tokens],
+    );
+    this.#stats.retakenLeases += Number(retaken);
   }
 }

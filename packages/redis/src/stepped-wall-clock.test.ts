@@ -38,6 +38,10 @@ function fakeRedis(answer: (script: string, attempt: number) => Promise<unknown>
     refusal: undefined,
     closed: false,
     close: async () => {},
+    outage: undefined,
+    failed: () => {},
+    onOutage: () => {},
+    onRecovery: () => {},
   };
   const count = (script: string) => runs.filter((s) => s === script).length;
   return { redis, count };
@@ -58,9 +62,15 @@ function queueOn(redis: RedisConnection, commandTimeout: number) {
     maxPoll: 1000,
     commandTimeout,
     warnOnce: () => {},
-    onRedisFailure(_request, slot, cause) {
-      fellBack.push(cause);
-      return slot;
+    onRedisFailure: {
+      async acquire(_request, slot) {
+        fellBack.push('acquire');
+        return slot;
+      },
+      async acquireIfFree(_request, slot) {
+        fellBack.push('acquireIfFree');
+        return slot;
+      },
     },
   };
   return { queue, fellBack };

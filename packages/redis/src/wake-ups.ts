@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.5 (a call waiting for one of the key's slots is told when it is its).
 import type { RedisConnection } from './redis-connection';
 import type { RedisLeases } from './redis-leases';
 
@@ -122,7 +123,7 @@ interface Waiting {
 }
 
 /**
- * The longest wait before asking again. Near the head of the queue (fewer than `limit` ahead) or
+ * The longest wait before asking again. Near the head of the queue (fewer than `limit` waiters before it) or
  * without a confirmed wake channel: back-off from 50 ms up to `maxPoll`, and no later than the
  * next change no message announces (a lease's expiry, the end of a settle period), so a crashed
  * holder's slot is taken as soon as it expires. Further back: TTL/3, only to stay in the queue

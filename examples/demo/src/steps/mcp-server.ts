@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { IMAGE_TEXT, readAsset } from '@infergate/examples-shared';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { IMAGE_TEXT, readAsset } from '../assets.ts';
 import { line, ok } from '../terminal.ts';
 import { expect, type Step } from '../tour.ts';
 

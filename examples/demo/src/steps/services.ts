@@ -1,6 +1,6 @@
-import { IMAGE_TEXT, readAsset, SPOKEN_TEXT } from '@infergate/examples-shared';
 import { GatewayTranslator } from '@infergate/langchain';
 import { transcribe } from 'ai';
+import { IMAGE_TEXT, readAsset, SPOKEN_TEXT } from '../assets.ts';
 import { line, ok } from '../terminal.ts';
 import { expect, type Step } from '../tour.ts';
 

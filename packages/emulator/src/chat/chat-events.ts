@@ -4,7 +4,7 @@ import type { ChosenFault } from '../faults';
 import { contentValue, DIALECT_SHAPES, type DialectShape, reasoningFields } from './dialects';
 import type { ScriptedAnswer } from './scripted-model';
 
-interface ChunkMeta {
+export interface ChunkMeta {
   id: string;
   created: number;
   model: string;
@@ -24,6 +24,31 @@ interface ChunkMeta {
 const ARGUMENT_PIECES = 3;
 
 export const DONE_EVENT = 'data: [DONE]\n\n';
+
+/**
+ * An SSE comment line, as gateways and proxies send to keep a connection open while a model has
+ * not started (OpenRouter-style gateways while a request queues). Not an event: no data.
+ */
+export const KEEPALIVE_COMMENT = ': keep-alive\n\n';
+
+/** The start of every chunk of one answer, up to its `choices` array. */
+function chunkHead(meta: ChunkMeta, shape: DialectShape): string {
+  const extra = shape.extraKeys ? `,${JSON.stringify(shape.extraKeys).slice(1, -1)}` : '';
+  return `data: {"id":${JSON.stringify(meta.id)},"object":"chat.completion.chunk","created":${meta.created},"model":${JSON.stringify(meta.model)}${extra},"choices":[`;
+}
+
+/**
+ * Empty deltas of one answer, alternately `"delta":{}` and `"delta":{"content":""}`: chunks that
+ * carry nothing, as some servers send for tokens they do not show. For `empty_delta_stream`.
+ */
+export function emptyDeltas(meta: ChunkMeta): () => string {
+  const head = chunkHead(meta, meta.shape ?? DIALECT_SHAPES.gateway);
+  let sent = 0;
+  return () => {
+    const delta = sent++ % 2 === 0 ? '{}' : '{"content":""}';
+    return `${head}{"index":0,"delta":${delta},"finish_reason":null}]}\n\n`;
+  };
+}
 
 /** A `data: {"error": ...}` event as sent after the 200 (docs/gateway-protocol.md §5.3). */
 export function errorEvent(code: string, message: string): string {
@@ -49,8 +74,7 @@ export function* chatEvents(
   fault: ChosenFault | undefined,
 ): Generator<string, void, undefined> {
   const shape = meta.shape ?? DIALECT_SHAPES.gateway;
-  const extra = shape.extraKeys ? `,${JSON.stringify(shape.extraKeys).slice(1, -1)}` : '';
-  const head = `data: {"id":${JSON.stringify(meta.id)},"object":"chat.completion.chunk","created":${meta.created},"model":${JSON.stringify(meta.model)}${extra},"choices":[`;
+  const head = chunkHead(meta, shape);
   const choice = (delta: string, finish: string | null, tail = '') =>
     `${head}{"index":0,"delta":${delta},"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]${tail}}\n\n`;
   const usageJson = meta.usage === undefined ? undefined : JSON.stringify(meta.usage);

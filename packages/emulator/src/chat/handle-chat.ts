@@ -4,11 +4,11 @@ import { GatewayRefusal, jsonResponse } from '../gateway-error';
 import { resolveChatModel } from '../model-access';
 import { type RequestContext, readJson, requireJsonContent } from '../request-context';
 import type { ModelSpec, OptionalCapability } from '../scenario';
-import { waitBeforeHeaders } from '../timing';
-import { chatEvents } from './chat-events';
+import { nextLatency, waitBeforeHeaders } from '../timing';
+import { type ChunkMeta, chatEvents, emptyDeltas, KEEPALIVE_COMMENT } from './chat-events';
 import { DIALECT_SHAPES, dialectMessage, dialectUsage, reasoningPieces } from './dialects';
 import { answerText, messageText, runScriptedModel } from './scripted-model';
-import { sseBody } from './sse-body';
+import { type SsePause, sseBody } from './sse-body';
 import { type ChatRequest, validateChatRequest } from './validate-chat-request';
 
 function neededCapabilities(request: ChatRequest): OptionalCapability[] {
@@ -30,13 +30,34 @@ function checkCapabilities(id: string, spec: ModelSpec, needs: OptionalCapabilit
   }
 }
 
-/** Where a stall fault falls silent in a stream: before the first event, or after `afterChunks`. */
-function streamPause(
-  fault: ChosenFault | undefined,
-): { beforeEvent: number; ms: number } | undefined {
-  if (fault?.fault === 'stall_first_chunk') return { beforeEvent: 0, ms: fault.ms };
-  if (fault?.fault === 'stall_stream') return { beforeEvent: fault.afterChunks, ms: fault.ms };
-  return undefined;
+/**
+ * Where a stream waits: the model's time to first chunk (`firstMs`), then what a fault adds —
+ * silence (the stalls), keep-alive comments, or empty deltas that never end.
+ */
+function streamPauses(fault: ChosenFault | undefined, firstMs: number, meta: ChunkMeta) {
+  const comments = { everyMs: fault?.intervalMs ?? 0, next: () => KEEPALIVE_COMMENT };
+  let first: SsePause = { beforeEvent: 0, ms: firstMs };
+  let later: SsePause | undefined;
+  switch (fault?.fault) {
+    case 'stall_first_chunk':
+      first = { beforeEvent: 0, ms: firstMs + fault.ms };
+      break;
+    case 'keepalive_first_chunk':
+      first = { beforeEvent: 0, ms: firstMs + fault.ms, filler: comments };
+      break;
+    case 'stall_stream':
+      later = { beforeEvent: fault.afterChunks, ms: fault.ms };
+      break;
+    case 'keepalive_stream':
+      later = { beforeEvent: fault.afterChunks, ms: Number.POSITIVE_INFINITY, filler: comments };
+      break;
+    case 'empty_delta_stream': {
+      const filler = { everyMs: fault.intervalMs, next: emptyDeltas(meta) };
+      later = { beforeEvent: fault.afterChunks, ms: Number.POSITIVE_INFINITY, filler };
+      break;
+    }
+  }
+  return [first, later].filter((pause): pause is SsePause => pause !== undefined && pause.ms > 0);
 }
 
 /** POST /chat/completions. */
@@ -74,12 +95,15 @@ export async function handleChat(ctx: RequestContext): Promise<Response> {
       ? reasoningPieces(shape, lastUser ? messageText(lastUser.content) : '')
       : [];
   const usage = dialectUsage(shape, answer, reasoning);
+  // Drawn afresh per request, from the answering model's own sequence (its id seeds it).
+  const firstChunk = resolved.servedSpec.firstChunkMs;
+  const firstChunkMs = firstChunk == null ? 0 : nextLatency(firstChunk, resolved.served);
   const sequence = ctx.nextSequence();
   const id = `chatcmpl-emu-${sequence.toString().padStart(6, '0')}`;
   const created = Math.floor(Date.now() / 1000);
 
   if (request.stream) {
-    const meta = {
+    const meta: ChunkMeta = {
       id,
       created,
       model: resolved.served,
@@ -92,7 +116,7 @@ export async function handleChat(ctx: RequestContext): Promise<Response> {
       deadline: ctx.deadline,
       signal: ctx.signal,
       onEnd: ctx.takeRelease(),
-      pause: streamPause(ctx.fault),
+      pauses: streamPauses(ctx.fault, firstChunkMs, meta),
     });
     return new Response(body, {
       status: 200,
@@ -109,10 +133,10 @@ export async function handleChat(ctx: RequestContext): Promise<Response> {
   const generationMs =
     ctx.scenario.streamChunkDelayMs *
     (reasoning.length + answer.pieceCount + answer.toolCalls.length + 1);
-  // A non-streamed answer's server sends its headers with the answer: there a first-chunk stall
-  // delays the headers too.
+  // A non-streamed answer's server sends its headers with the answer: there the model's time to
+  // first chunk and a first-chunk stall delay the headers too.
   const stallMs = ctx.fault?.fault === 'stall_first_chunk' ? ctx.fault.ms : 0;
-  await waitBeforeHeaders(generationMs + stallMs, ctx.deadline, ctx.signal);
+  await waitBeforeHeaders(firstChunkMs + generationMs + stallMs, ctx.deadline, ctx.signal);
 
   const text = answerText(answer);
   const message = dialectMessage(shape, text, reasoning);

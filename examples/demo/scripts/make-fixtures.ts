@@ -1,10 +1,11 @@
-// Writes the two small media files the examples send to the gateway:
+// Writes the two small media files the demo sends to the gateway (examples/ai-sdk-node's
+// assets/memo.wav is a copy of the WAV):
 //   assets/memo.wav    0.4 s of a 440 Hz tone, 8 kHz mono 16-bit PCM, with a LIST/INFO comment
 //   assets/invoice.png "INVOICE 42" in block letters, with a private ancillary chunk
 // Both stay valid files for any player or decoder. They are built by @infergate/emulator's
 // fixtures, so they carry the `SPEECH:` / `TEXT:` markers the emulator answers with; a real
 // gateway transcribes or reads what is really there (the tone, the block letters drawn here).
-// Run (after building @infergate/emulator): node scripts/make-fixtures.ts
+// Run: node --experimental-strip-types scripts/make-fixtures.ts
 import { writeFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';

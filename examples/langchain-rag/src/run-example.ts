@@ -1,0 +1,47 @@
+// Where this example sends its requests. With INFERGATE_BASE_URL and INFERGATE_API_KEY set: your
+// gateway. Without them: the infergate emulator, started in this process on a free loopback port,
+// which answers with deterministic stand-ins, so the example runs with no gateway at all. Either
+// way the two variables end up set, and every infergate package reads them when given no options.
+
+/** Runs `main` on the gateway; a failure is printed as one line (in full with DEBUG=1), exit code 1. */
+export async function runExample(main: () => Promise<void>): Promise<void> {
+  const stop = await connectGateway();
+  try {
+    await main();
+  } catch (error) {
+    process.exitCode = 1;
+    console.error(`\nThe example failed: ${describeError(error)}`);
+    if (process.env.DEBUG) console.error(error);
+  } finally {
+    await stop();
+  }
+}
+
+/** Says which gateway is used, starting the emulator when none is set; resolves to its stop. */
+async function connectGateway(): Promise<() => Promise<void>> {
+  const configured = process.env.INFERGATE_BASE_URL?.trim();
+  if (configured) {
+    if (!process.env.INFERGATE_API_KEY) {
+      throw new Error('INFERGATE_BASE_URL is set but INFERGATE_API_KEY is not: set both.');
+    }
+    console.log(`Gateway: ${configured}\n`);
+    return async () => {};
+  }
+  // Loaded only here: with your gateway configured, the emulator is never needed.
+  const { startEmulator } = await import('@infergate/emulator');
+  const emulator = await startEmulator({ port: 0 });
+  process.env.INFERGATE_BASE_URL = emulator.url;
+  process.env.INFERGATE_API_KEY = emulator.apiKey;
+  console.log(`Gateway: the embedded emulator at ${emulator.url}`);
+  console.log(
+    '(the emulator answers with deterministic stand-ins; set INFERGATE_BASE_URL and INFERGATE_API_KEY to your gateway for real answers)\n',
+  );
+  return () => emulator.close();
+}
+
+/** One line for an error: its name, the gateway's code when there is one, and its message. */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return `${error.name}${typeof code === 'string' ? ` [${code}]` : ''}: ${error.message}`;
+}

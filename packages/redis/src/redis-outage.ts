@@ -1,0 +1,92 @@
+import { ConnectionTimeoutError, SocketClosedUnexpectedlyError } from 'redis';
+
+/**
+ * Redis known to be unreachable: from the first command that got no answer in time, or the first
+ * refused connection, until Redis answers again and the budget re-took what it holds. Meanwhile no
+ * call waits for Redis: each takes the failure policy at once (`acquireLease`), and the connection
+ * watches for Redis in the background (`redis-connection.ts`).
+ */
+export interface Outage {
+  /** Why Redis cannot be reached, in words safe to log (never the URL: it may hold a password). */
+  readonly summary: string;
+  /** The same, naming the URL's scheme when the server speaks the other one (checked once, within
+   *  the command timeout). */
+  readonly reason: Promise<string>;
+  /** Resolves when Redis answers again and the leases held are re-taken in it. */
+  readonly ended: Promise<void>;
+}
+
+/** Thrown instead of waiting for Redis while an outage is known. */
+export class RedisDown extends Error {
+  constructor(summary: string) {
+    super(`Redis cannot be reached (${summary})`);
+    this.name = 'RedisDown';
+  }
+}
+
+/** Codes that say nothing listens at the address: no scheme question to ask. */
+const NOBODY_THERE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/** Words for what failed, from its class and code only (a message may quote the URL). */
+export function failureWords(cause: unknown, commandTimeout: number): string {
+  const code = (cause as { code?: unknown } | null)?.code;
+  if (cause instanceof ConnectionTimeoutError || (cause as Error | null)?.name === 'RedisTimeout') {
+    return `no answer within ${commandTimeout} ms`;
+  }
+  if (cause instanceof SocketClosedUnexpectedlyError) return 'the connection was closed';
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'host unreachable';
+  }
+  return typeof code === 'string' && /^[A-Z0-9_]+$/.test(code) ? code : 'the connection failed';
+}
+
+/**
+ * Whether a failure may come from the URL's scheme: only on a connection that never worked (a
+ * scheme that worked once is not the problem) and when something answered at the address.
+ */
+export function mayBeTheScheme(cause: unknown, everConnected: boolean): boolean {
+  const code = (cause as { code?: unknown } | null)?.code;
+  return !everConnected && !(typeof code === 'string' && NOBODY_THERE.has(code));
+}
+
+/** A started outage, ended by `end()` (the connection's recovery). */
+export interface OutageState extends Outage {
+  end(): void;
+}
+
+/**
+ * Starts an outage. `schemeHint`, when given, asks the server which scheme it speaks: its answer,
+ * when it names a mismatch, replaces the plain words in `reason`.
+ */
+export function startOutage(
+  summary: string,
+  schemeHint: (() => Promise<string | undefined>) | undefined,
+): OutageState {
+  let end = () => {};
+  const ended = new Promise<void>((resolve) => {
+    end = resolve;
+  });
+  const reason =
+    schemeHint === undefined
+      ? Promise.resolve(summary)
+      : schemeHint().then(
+          (hint) => (hint === undefined ? summary : `${summary}; ${hint}`),
+          () => summary,
+        );
+  return { summary, reason, ended, end };
+}

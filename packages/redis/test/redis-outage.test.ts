@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import type { BudgetLease } from '@infergate/core';
+import { isGatewayError } from '@infergate/core';
+import { createClient } from 'redis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { leaseKeys } from '../src/lease-scripts';
+import { createRedisBudget, type RedisBudget, type RedisBudgetOptions } from '../src/redis-budget';
+import { startRedis, type TestRedis } from './redis-server';
+import { makeCertificates } from './tls-certificates';
+
+// A Redis outage costs a call nothing once it is known: the first call that finds Redis refused
+// (or silent for a command timeout) starts it, and every call after takes the failure policy at
+// once while the budget watches for Redis in the background. Against real redis-servers on
+// loopback. "At once" is asserted without a clock: the call settles before a `setImmediate`
+// callback runs, so it awaited no I/O and no timer — nothing a loaded machine could make late.
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => {});
+});
+
+async function redisServer(port?: number): Promise<TestRedis> {
+  const redis = await startRedis(port);
+  cleanup.push(() => redis.stop());
+  return redis;
+}
+
+/** A loopback port where nothing listens (a server started there, then stopped). */
+async function deadPort(): Promise<number> {
+  const redis = await startRedis();
+  await redis.stop();
+  return redis.port;
+}
+
+function budget(options: RedisBudgetOptions): RedisBudget {
+  const b = createRedisBudget({ warn: () => {}, ...options });
+  cleanup.push(() => b.close());
+  return b;
+}
+
+const ask = (id: string) => ({
+  id,
+  limit: 4,
+  signal: new AbortController().signal,
+  deadline: Date.now() + 60_000,
+});
+
+/** What `promise` settled to before the next turn of the event loop, or 'not at once'. */
+function atOnce<T>(promise: Promise<T>): Promise<T | 'not at once'> {
+  const later = new Promise<'not at once'>((resolve) => setImmediate(() => resolve('not at once')));
+  return Promise.race([promise, later]);
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const end = Date.now() + 30_000;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Until `b.ready()` resolves: Redis answers again and the budget re-took its leases. */
+const back = (b: RedisBudget) =>
+  until(
+    () =>
+      b.ready().then(
+        () => true,
+        () => false,
+      ),
+    'the budget back on Redis',
+  );
+
+async function adminOf(url: string) {
+  const admin = createClient({ url });
+  await admin.connect();
+  cleanup.push(() => admin.close());
+  return admin;
+}
+
+describe('Redis refusing connections', () => {
+  it('the first call finds out; every later one falls back at once, with no round trip', async () => {
+    const warnings: string[] = [];
+    const port = await deadPort();
+    const b = budget({ url: `redis://127.0.0.1:${port}`, warn: (m) => warnings.push(m) });
+    const id = `refused-${randomUUID()}`;
+    const held: BudgetLease[] = [await b.acquire(ask(id))];
+    const roundTrips = b.stats.roundTrips;
+    for (let i = 0; i < 20; i++) {
+      const lease = await atOnce(b.acquire(ask(id)));
+      expect(lease, `call ${i + 2}`).not.toBe('not at once');
+      (lease as BudgetLease).release();
+    }
+    const free = await atOnce(b.acquireIfFree(ask(id)));
+    expect(free).not.toBe('not at once');
+    expect(free).toBeDefined();
+    held.push(free as BudgetLease);
+    expect(b.stats.roundTrips).toBe(roundTrips);
+    expect(b.stats.fallbackAcquires).toBe(22);
+    await until(() => warnings.length > 0, 'the warning');
+    expect(warnings).toEqual([expect.stringContaining('(connection refused)')]);
+
+    // Redis starts: the budget returns to it by itself, the two calls still running counted there.
+    const redis = await redisServer(port);
+    await back(b);
+    const admin = await adminOf(redis.url);
+    expect(await admin.zCard(leaseKeys('infergate:budget', id).holders)).toBe(2);
+    const fallbackAcquires = b.stats.fallbackAcquires;
+    const lease = await b.acquire(ask(id));
+    expect(b.stats.fallbackAcquires).toBe(fallbackAcquires);
+    expect(await admin.zCard(leaseKeys('infergate:budget', id).holders)).toBe(3);
+    for (const l of [...held, lease]) l.release();
+    expect(warnings).toHaveLength(1);
+  });
+
+  it("onRedisFailure 'error': later calls fail at once, naming why", async () => {
+    const b = budget({ url: `redis://127.0.0.1:${await deadPort()}`, onRedisFailure: 'error' });
+    const id = `refused-error-${randomUUID()}`;
+    const first = await b.acquire(ask(id)).catch((e: unknown) => e);
+    expect(isGatewayError(first) && first.code).toBe('network_error');
+    const next = await atOnce(b.acquire(ask(id)).catch((e: unknown) => e));
+    expect(isGatewayError(next) && next.code).toBe('network_error');
+    expect((next as Error).message).toContain('(connection refused)');
+    // A hedge is optional: no slot, not an error, while nothing shared can be granted.
+    expect(await atOnce(b.acquireIfFree(ask(id)))).toBeUndefined();
+    expect(b.stats.fallbackAcquires).toBe(0);
+  });
+});
+
+describe('Redis frozen (SIGSTOP, then SIGCONT)', () => {
+  it('one call waits a command timeout; the others fall back at once; back, the fallback calls are counted before anything is granted', async () => {
+    const redis = await redisServer();
+    const id = `frozen-${randomUUID()}`;
+    const keys = leaseKeys('infergate:budget', id);
+    // A TTL of a minute: the periodic refresh (every 20 s) cannot be what registers the fallback's
+    // calls when Redis is back.
+    const a = budget({ url: redis.url, leaseTtlMs: 60_000, commandTimeoutMs: 300 });
+    (await a.acquire(ask(id))).release(); // connected
+    redis.pause();
+    let held: BudgetLease[];
+    try {
+      held = [await a.acquire(ask(id))]; // no answer within 300 ms: the outage starts
+      for (let i = 0; i < 3; i++) {
+        const lease = await atOnce(a.acquire(ask(id)));
+        expect(lease, `call ${i + 2}`).not.toBe('not at once');
+        held.push(lease as BudgetLease);
+      }
+      expect(a.stats.fallbackAcquires).toBe(4);
+    } finally {
+      redis.resume();
+    }
+    await back(a);
+    expect(a.stats.retakenLeases).toBeGreaterThanOrEqual(4);
+
+    // Another process: the key's 4 slots are the fallback's calls, now counted in Redis.
+    const b = budget({ url: redis.url, leaseTtlMs: 60_000, commandTimeoutMs: 10_000 });
+    expect(await b.acquireIfFree(ask(id))).toBeUndefined();
+    const order: string[] = [];
+    const waiting = b.acquire(ask(id)).then((lease) => {
+      order.push('b');
+      return lease;
+    });
+    const admin = await adminOf(redis.url);
+    await until(async () => (await admin.zCard(keys.queue)) === 1, 'b queued');
+    expect(order).toEqual([]);
+    order.push('a released one');
+    held[0]!.release();
+    const granted = await waiting;
+    expect(order).toEqual(['a released one', 'b']);
+    for (const lease of [...held, granted]) lease.release();
+  });
+});
+
+describe('a URL whose scheme the server does not speak', () => {
+  it('redis:// on a TLS port: the warning and ready() say to use rediss://', async () => {
+    const tlsRedis = await startRedis(undefined, makeCertificates());
+    cleanup.push(() => tlsRedis.stop());
+    const password = `pw-${randomUUID()}`;
+    const warnings: string[] = [];
+    const b = budget({
+      url: `redis://user:${password}@127.0.0.1:${tlsRedis.port}`,
+      warn: (m) => warnings.push(m),
+    });
+    const error = await b.ready().catch((e: unknown) => e);
+    expect(isGatewayError(error) && error.code).toBe('network_error');
+    expect((error as Error).message).toContain('speaks TLS: use a rediss:// URL');
+    (await b.acquire(ask(`scheme-${randomUUID()}`))).release(); // the fallback
+    await until(() => warnings.length > 0, 'the warning');
+    expect(warnings).toEqual([expect.stringContaining('speaks TLS: use a rediss:// URL')]);
+    for (const text of [...warnings, (error as Error).message, JSON.stringify(error)]) {
+      expect(text).not.toContain(password);
+    }
+  });
+
+  it('rediss:// on a plain port: the warning and ready() say to use redis://', async () => {
+    const redis = await redisServer();
+    const warnings: string[] = [];
+    // The TLS greeting gets no answer from a plain Redis: the first connection times out.
+    const b = budget({
+      url: `rediss://127.0.0.1:${redis.port}`,
+      commandTimeoutMs: 500,
+      warn: (m) => warnings.push(m),
+    });
+    (await b.acquire(ask(`scheme-${randomUUID()}`))).release(); // the fallback
+    await until(() => warnings.length > 0, 'the warning');
+    expect(warnings).toEqual([expect.stringContaining('not TLS: use a redis:// URL')]);
+    const error = await b.ready().catch((e: unknown) => e);
+    expect(isGatewayError(error) && error.code).toBe('network_error');
+    expect((error as Error).message).toContain('not TLS: use a redis:// URL');
+  });
+});
