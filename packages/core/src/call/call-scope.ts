@@ -100,19 +100,29 @@ export class CallScope {
   readonly dueAt: number;
   #reason: 'aborted' | 'timeout' | undefined;
   #onCallerAbort: (() => void) | undefined;
+  /** A child's scope (`child`): its deadline and error are the parent's. */
+  readonly #parent: CallScope | undefined;
+  /** A scope disposed with this one (`disposeWith`). */
+  #alsoDispose: CallScope | undefined;
+  #disposed = false;
 
-  /** `timeoutMs`: the call's deadline, clamped here (the one place) to the longest timer. */
+  /**
+   * `deadlineMs`: the call's deadline, clamped here (the one place) to the longest timer. With
+   * `parent` (see `child`) the scope has no deadline of its own: it follows the parent's signal.
+   */
   constructor(
     callerSignal: AbortSignal | undefined,
     deadlineMs: number,
     perCallTimer: boolean = PER_CALL_TIMERS,
+    parent?: CallScope,
   ) {
     const timeoutMs = Math.min(MAX_TIMEOUT_MS, deadlineMs);
     this.#callerSignal = callerSignal;
     this.#timeoutMs = timeoutMs;
     this.#perCallTimer = perCallTimer;
+    this.#parent = parent;
     const now = monotonicNow();
-    this.dueAt = now + timeoutMs;
+    this.dueAt = parent?.dueAt ?? now + timeoutMs;
     if (callerSignal?.aborted) {
       this.#reason = 'aborted';
       this.#controller.abort(callerSignal.reason);
@@ -125,8 +135,23 @@ export class CallScope {
       };
       callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
     }
+    if (parent) return;
     if (perCallTimer) this.#timer = setTimeout(() => this.expire(), timeoutMs);
     else watch(this, this.dueAt, now);
+  }
+
+  /**
+   * A scope for one of several runs of this call (a hedged call's two attempts): it ends with this
+   * one (its deadline, its caller's abort) and can be aborted alone; its errors are this one's.
+   */
+  child(): CallScope {
+    return new CallScope(this.signal, this.#timeoutMs, this.#perCallTimer, this);
+  }
+
+  /** Disposes `other` with this scope (at once when this one is disposed already). */
+  disposeWith(other: CallScope): void {
+    if (this.#disposed) other.dispose();
+    else this.#alsoDispose = other;
   }
 
   /** The deadline passed (called by the shared timer). */
@@ -175,6 +200,7 @@ export class CallScope {
    * kept as a timeout's cause (an abort's cause stays the caller's reason).
    */
   error(extra: CallEndContext & { lastFailure?: GatewayError } = {}): GatewayError {
+    if (this.#parent?.aborted) return this.#parent.error(extra);
     const { lastFailure, ...context } = extra;
     if (this.#reason === 'timeout') {
       return callEndedError(lastFailure, { ...context, timeoutMs: this.#timeoutMs });
@@ -190,10 +216,15 @@ export class CallScope {
 
   /** Stops the deadline timer and detaches from the caller's signal. Idempotent. */
   dispose(): void {
-    if (this.#perCallTimer) {
-      if (this.#timer !== undefined) clearTimeout(this.#timer);
-      this.#timer = undefined;
-    } else unwatch(this);
+    this.#disposed = true;
+    this.#alsoDispose?.dispose();
+    // (A child has no timer of its own: only the parent's signal to leave.)
+    if (this.#parent === undefined) {
+      if (this.#perCallTimer) {
+        if (this.#timer !== undefined) clearTimeout(this.#timer);
+        this.#timer = undefined;
+      } else unwatch(this);
+    }
     if (this.#onCallerAbort && this.#callerSignal) {
       this.#callerSignal.removeEventListener('abort', this.#onCallerAbort);
       this.#onCallerAbort = undefined;

@@ -89,6 +89,11 @@ export interface OpenVia {
   policy?: AttemptPolicy;
   /** The call this request is made for (a chat call's catalog read): its events' parent. */
   parent?: CallEvents;
+  /**
+   * This open is one run of a call that makes several at once (a hedged call): its attempts are
+   * numbered from the call's count, and its failure is the caller's to report (the call may go on).
+   */
+  part?: { nextAttempt(): number };
 }
 
 /** A 2xx response whose slot is still held: the owner must call `release` and `scope.dispose`. */
@@ -214,7 +219,7 @@ export class Transport {
       if (eventsLoading) events = await eventsLoading;
       if (warning) await warning;
       const policy = via.policy ?? retrySameRequest(spec, this.retryBudget(options));
-      return await this.#attempts(spec, options, scope, events, policy, first);
+      return await this.#attempts(spec, options, scope, events, policy, first, via.part);
     } catch (error) {
       // A first slot not taken by an attempt (what loaded first failed) goes back.
       first.slot?.then(
@@ -222,7 +227,7 @@ export class Transport {
         () => {},
       );
       scope.dispose();
-      events?.failed(error);
+      if (!via.part) events?.failed(error);
       throw error;
     }
   }
@@ -275,15 +280,19 @@ export class Transport {
     });
   }
 
-  /** The slot asked for before loading, for attempt 1, reported like any other. */
-  async #takeFirstSlot(first: FirstSlot, events: CallEvents | undefined): Promise<ReleaseSlot> {
+  /** The slot asked for before loading, for the first attempt, reported like any other. */
+  async #takeFirstSlot(
+    first: FirstSlot,
+    events: CallEvents | undefined,
+    attempt: number,
+  ): Promise<ReleaseSlot> {
     const slot = first.slot!;
     first.slot = undefined;
-    events?.queued(1, this.#config.budgetId);
+    events?.queued(attempt, this.#config.budgetId);
     const release = await slot;
     if (!events) return release;
-    events.dequeued(1, this.#config.budgetId);
-    return this.#slots.reported(release, events, 1);
+    events.dequeued(attempt, this.#config.budgetId);
+    return this.#slots.reported(release, events, attempt);
   }
 
   /**
@@ -305,17 +314,20 @@ export class Transport {
     events: CallEvents | undefined,
     policy: AttemptPolicy,
     first: FirstSlot,
+    part: OpenVia['part'],
   ): Promise<OpenResponse> {
     const url = `${this.#config.baseURL}${spec.path}`;
     let held: ReleaseSlot | undefined;
     try {
-      // (Only a call that loaded code first has one: no extra async step for the others.)
-      if (first.slot) held = await this.#takeFirstSlot(first, events);
       const headers = this.#headers.for(spec.body, spec.accept, options.headers);
       const fetchImpl = this.#fetch();
       let waits = 0;
       let ahead = false;
-      for (let attempt = 1; ; attempt++) {
+      let count = 0;
+      for (;;) {
+        const attempt = part ? part.nextAttempt() : ++count;
+        // (Only a call that loaded code first has one: no extra async step for the others.)
+        if (first.slot) held = await this.#takeFirstSlot(first, events, attempt);
         held ??=
           (events ? undefined : this.#slots.now(scope)) ??
           (await this.#slots.acquire(scope, spec.requestedModel, events, attempt, ahead));

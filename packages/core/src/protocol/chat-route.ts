@@ -9,11 +9,12 @@
  */
 
 /**
- * Why a listed model was left out before any request (`fallbackModels` only; the catalog decides):
+ * Why a listed model was left out before any request (`fallbackModels` only):
  * - `not_in_catalog`: `GET /models` does not list it for this key (unknown, not allowed, or offline);
- * - `missing_capability`: it lacks what the call needs (`tools`, `streaming`, `json_schema`, ...).
+ * - `missing_capability`: it lacks what the call needs (`tools`, `streaming`, `json_schema`, ...);
+ * - `circuit_open`: it failed again and again lately: its circuit breaker is open for a cooldown.
  */
-export type ModelSkipReason = 'not_in_catalog' | 'missing_capability';
+export type ModelSkipReason = 'not_in_catalog' | 'missing_capability' | 'circuit_open';
 
 /**
  * Why a tried model was left for the next listed one at once (or, when the list is exhausted,
@@ -51,6 +52,8 @@ export type ChatRouteHop =
   | { model: string; outcome: 'failed'; reason: FailoverReason }
   /** Tried, and it answered (the gateway may still have served another model: `answeredBy`). */
   | { model: string; outcome: 'answered' }
+  /** Tried in a hedged race, and aborted when the other attempt answered first. */
+  | { model: string; outcome: 'lost' }
   /**
    * Tried, and the call ended with this attempt's failure (`code`: the `GatewayError`'s): the last
    * hop of a failed call's route (`GatewayError.route`).
