@@ -206,11 +206,7 @@ export class Transport {
     const eventsLoading = via.events ? undefined : this.callEvents(spec, via.parent);
     const warning = this.#plainHttpWarning();
     const first: FirstSlot = {
-      slot:
-        reserved?.slot ??
-        (eventsLoading || warning
-          ? this.#slots.acquire(scope, spec.requestedModel, undefined, 1)
-          : undefined),
+      slot: reserved?.slot ?? this.#firstSlot(scope, spec, eventsLoading, warning),
     };
     first.slot?.catch(() => {});
     let events = via.events;
@@ -278,6 +274,23 @@ export class Transport {
         parent,
       });
     });
+  }
+
+  /**
+   * Attempt 1's slot, asked for before what the call loads first; undefined when nothing loads.
+   * Without events the slot is taken at once when one is free, as any call's is: other calls take
+   * theirs synchronously, and a queued promise would let them overtake this one.
+   */
+  #firstSlot(
+    scope: CallScope,
+    spec: RequestSpec,
+    eventsLoading: Promise<CallEvents> | undefined,
+    warning: Promise<void> | undefined,
+  ): Promise<ReleaseSlot> | undefined {
+    if (!eventsLoading && !warning) return undefined;
+    const now = eventsLoading ? undefined : this.#slots.now(scope);
+    if (now) return Promise.resolve(now);
+    return this.#slots.acquire(scope, spec.requestedModel, undefined, 1);
   }
 
   /** The slot asked for before loading, for the first attempt, reported like any other. */

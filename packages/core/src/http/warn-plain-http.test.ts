@@ -99,10 +99,15 @@ describe('plain http to a host that is not loopback', () => {
       },
     });
     // Six calls on one key, made in order: four run at once, two wait; none overtakes another.
+    // (Their capabilities given: no catalog read, so each call's chat request is the client's
+    // first request, the one that loads the warning.)
     const names = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'];
     await Promise.all(
       names.map((name) =>
-        client.chat({ model: 'community/general', messages: [{ role: 'user', content: name }] }),
+        client.chat(
+          { model: 'community/general', messages: [{ role: 'user', content: name }] },
+          { capabilities: ['chat'] },
+        ),
       ),
     );
     expect(arrived).toEqual(names);
@@ -122,8 +127,12 @@ describe('plain http to a host that is not loopback', () => {
         return emulator.fetch(input, init);
       },
     };
+    // (Capabilities given: no catalog read, so a fresh client's first request is its chat call's.)
     const say = (client: ReturnType<typeof createGatewayClient>, content: string) =>
-      client.chat({ model: 'community/general', messages: [{ role: 'user', content }] });
+      client.chat(
+        { model: 'community/general', messages: [{ role: 'user', content }] },
+        { capabilities: ['chat'] },
+      );
     const warned = createGatewayClient(options);
     await say(warned, 'warm-up');
     arrived.length = 0;
