@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { withCatalog } from '../../test/helpers';
 import { createGatewayClient } from '../client/client';
 import { type GatewayError, isGatewayError } from './errors';
 import { redactKey, redactSecret } from './redact-secret';
@@ -62,7 +63,8 @@ function clientAnswering(respond: () => Response) {
     baseURL: `https://redact-${Math.random()}.test`,
     apiKey: KEY,
     maxRetries: 0,
-    fetch: async () => respond(),
+    // (Core gates each chat call against GET /models: the stub lists the model.)
+    fetch: withCatalog(async () => respond()),
   });
 }
 
@@ -159,9 +161,9 @@ describe('every string an error carries is redacted', () => {
       baseURL: 'https://x.test',
       apiKey: KEY,
       maxRetries: 0,
-      fetch: async () => {
+      fetch: withCatalog(async () => {
         throw new TypeError(`fetch failed for ${KEY}`);
-      },
+      }),
     });
     const error = await failure(() => client.chat(ask));
     expect(error.code).toBe('network_error');
@@ -175,9 +177,9 @@ describe('every string an error carries is redacted', () => {
       baseURL: `https://x.test/${encodeURIComponent(KEY)}/v1`,
       apiKey: KEY,
       maxRetries: 0,
-      fetch: async () => {
+      fetch: withCatalog(async () => {
         throw new TypeError('fetch failed');
-      },
+      }),
     });
     const error = await failure(() => client.chat(ask));
     expect(error.message).toContain('https://x.test/[redacted]/v1');
@@ -223,11 +225,13 @@ describe('secrets at rest (no global state can give the key back)', () => {
         baseURL: `https://rest-${Math.random()}.test`,
         apiKey,
         maxRetries: 0,
-        fetch: async () =>
-          new Response(`{"error":{"code":"invalid_api_key","message":"bad ${apiKey}"}}`, {
-            status: 401,
-            headers: { 'content-type': 'application/json' },
-          }),
+        fetch: withCatalog(
+          async () =>
+            new Response(`{"error":{"code":"invalid_api_key","message":"bad ${apiKey}"}}`, {
+              status: 401,
+              headers: { 'content-type': 'application/json' },
+            }),
+        ),
       }),
     );
     // Redaction still works from what the clients hold: an echo built into any error is redacted.

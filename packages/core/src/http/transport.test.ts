@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { withCatalog } from '../../test/helpers';
 import { createGatewayClient } from '../client/client';
 import { isGatewayError } from '../errors/errors';
 
@@ -316,7 +317,8 @@ describe('an endless stream nobody reads (must not hold memory or a slot)', () =
     const client = createGatewayClient({
       baseURL: 'https://endless-stream.test/v1',
       apiKey: 'k',
-      fetch,
+      // (Core gates each chat call against GET /models: the stub lists the model.)
+      fetch: withCatalog(fetch, ['community/general']),
       maxResponseBytes: 4 * 1024 * 1024,
     });
     const stream = await client.chatStream({
@@ -344,7 +346,8 @@ describe('an endless stream that is read (its assembled answer stays bounded)', 
     const client = createGatewayClient({
       baseURL: 'https://endless-read-stream.test/v1',
       apiKey: 'k',
-      fetch,
+      // (Core gates each chat call against GET /models: the stub lists the model.)
+      fetch: withCatalog(fetch, ['community/general']),
       maxResponseBytes: limit,
     });
     const stream = await client.chatStream({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withCatalog } from '../../test/helpers';
 import { chatCompletionProblem } from '../chat/validate-chat-response';
 import { createGatewayClient } from '../client/client';
 import { type GatewayError, isGatewayError } from '../errors/errors';
@@ -97,10 +98,12 @@ function clientAnswering(body: string) {
     baseURL: `https://shape-${Math.random()}.test/v1`,
     apiKey: 'sk-shape-test-key',
     maxRetries: 0,
-    fetch: async () => {
+    // (Core gates each chat call against GET /models: the stub lists the model; `sent` counts
+    // the rest.)
+    fetch: withCatalog(async () => {
       sent++;
       return new Response(body, { headers: { 'content-type': 'application/json' } });
-    },
+    }),
   });
   return { client, sent: () => sent };
 }

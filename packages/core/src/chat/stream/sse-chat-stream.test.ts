@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { withCatalog } from '../../../test/helpers';
 import { createGatewayClient } from '../../client/client';
 import { isGatewayError } from '../../errors/errors';
 
@@ -31,16 +32,19 @@ function clientServing(pieces: Uint8Array[]) {
     baseURL: `https://sse-${Math.random()}.test`,
     apiKey: 'k',
     retryBaseDelayMs: 0,
-    fetch: async () =>
-      new Response(
-        new ReadableStream<Uint8Array>({
-          start(controller) {
-            for (const piece of pieces) controller.enqueue(piece);
-            controller.close();
-          },
-        }),
-        { headers: { 'content-type': 'text/event-stream' } },
-      ),
+    // (Core gates each chat call against GET /models: the stub lists the model.)
+    fetch: withCatalog(
+      async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              for (const piece of pieces) controller.enqueue(piece);
+              controller.close();
+            },
+          }),
+          { headers: { 'content-type': 'text/event-stream' } },
+        ),
+    ),
   });
   return client;
 }
@@ -177,7 +181,9 @@ function clientFedByHand() {
     baseURL: `https://readers-${Math.random()}.test`,
     apiKey: 'k',
     maxRetries: 0,
-    fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+    fetch: withCatalog(
+      async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+    ),
   });
   const encoder = new TextEncoder();
   return {
