@@ -6,6 +6,7 @@
 import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
 import { describe, expect, it } from 'vitest';
 import {
+  type ChatCallOptions,
   createGatewayClient,
   createInProcessBudget,
   type GatewayClient,
@@ -37,20 +38,27 @@ function setUp() {
       maxConcurrency: 16,
       ...extra,
     });
-  const say = (client: GatewayClient, firstChunkTimeoutMs?: number) =>
+  const say = (client: GatewayClient, options: ChatCallOptions = {}) =>
     client.chat(
       { model: 'community/general', messages: [{ role: 'user', content: 'hi' }] },
-      firstChunkTimeoutMs === undefined ? {} : { firstChunkTimeoutMs },
+      options,
     );
   return { asked, options, say };
 }
 
-/** Four calls that take the key's 4 slots, the fresh call, then five more: in that order. */
+/**
+ * Four calls that take the key's 4 slots, the fresh call, then five more: in that order. Each
+ * client's catalog is read first (core gates a chat call against GET /models: the first call of a
+ * client would read it before asking for its slot), and the labels read after it.
+ */
 async function queueBehindBlockers(
   say: (client: GatewayClient) => Promise<unknown>,
   plain: GatewayClient,
   fresh: () => Promise<unknown>,
+  warm: { asked: string[]; clients: GatewayClient[] },
 ): Promise<void> {
+  for (const client of warm.clients) await client.models();
+  warm.asked.length = 0;
   const blockers = [1, 2, 3, 4].map(() => say(plain));
   const calls = [fresh(), ...[1, 2, 3, 4, 5].map(() => say(plain))];
   await Promise.all([...blockers, ...calls]);
@@ -74,7 +82,11 @@ describe('a first call that loads code on first use keeps its FIFO place on the 
     const { asked, options, say } = setUp();
     const plain = options('plain');
     const fresh = options('fresh', { onEvent: () => {} });
-    await queueBehindBlockers(say, plain, () => say(fresh));
+    // The fresh call gives its capabilities (no catalog read): its own request loads the events.
+    await queueBehindBlockers(say, plain, () => say(fresh, { capabilities: ['chat'] }), {
+      asked,
+      clients: [plain],
+    });
     expect(asked).toEqual(IN_ORDER);
   });
 
@@ -82,7 +94,10 @@ describe('a first call that loads code on first use keeps its FIFO place on the 
     const { asked, options, say } = setUp();
     const plain = options('plain');
     const fresh = options('fresh');
-    await queueBehindBlockers(say, plain, () => say(fresh, 30_000));
+    await queueBehindBlockers(say, plain, () => say(fresh, { firstChunkTimeoutMs: 30_000 }), {
+      asked,
+      clients: [plain, fresh],
+    });
     expect(asked).toEqual(IN_ORDER);
   });
 
@@ -90,8 +105,11 @@ describe('a first call that loads code on first use keeps its FIFO place on the 
     const { asked, options, say } = setUp();
     const plain = options('plain');
     const fresh = options('fresh');
-    await queueBehindBlockers(say, plain, () =>
-      fresh.translate({ input: 'hello', target_language: 'uk' }),
+    await queueBehindBlockers(
+      say,
+      plain,
+      () => fresh.translate({ input: 'hello', target_language: 'uk' }),
+      { asked, clients: [plain] },
     );
     expect(asked).toEqual(IN_ORDER);
   });
