@@ -2,10 +2,16 @@ import { describe, expect, it, vi } from 'vitest';
 import { createGatewayClient, type GatewayEvent } from '../src/index';
 import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
 
-/** A client whose events are collected, on its own emulator. */
-function recorded(options: Parameters<typeof harness>[1] = {}) {
+/**
+ * A client whose events are collected, on its own emulator. Its catalog is read first and those
+ * events dropped (core gates a chat call against GET /models: a client's first chat call reads
+ * it), so what is collected is the calls of the test; `cold` leaves it unread.
+ */
+async function recorded(options: Parameters<typeof harness>[1] = {}, cold = false) {
   const events: GatewayEvent[] = [];
   const setup = harness(undefined, { onEvent: (event) => events.push(event), ...options });
+  if (!cold) await setup.client.models();
+  events.length = 0;
   const types = (callId?: number) =>
     events.filter((event) => callId === undefined || event.callId === callId).map((e) => e.type);
   return { ...setup, events, types };
@@ -20,7 +26,7 @@ function only<T extends GatewayEvent['type']>(
 
 describe('onEvent', () => {
   it('reports a chat call: start, slot, attempt, response, done with usage and served model', async () => {
-    const { client, events, types } = recorded();
+    const { client, events, types } = await recorded();
     await client.chat(hi());
     expect(types()).toEqual([
       'start',
@@ -60,8 +66,43 @@ describe('onEvent', () => {
     expect(events.every((event) => event.operation === 'chat')).toBe(true);
   });
 
+  it("reports the catalog read a client's first chat call needs as that call's child, before its slot", async () => {
+    const { client, events } = await recorded({}, true);
+    await client.chat(hi());
+    const [chat, read] = only(events, 'start');
+    expect(chat).toMatchObject({ operation: 'chat', path: '/chat/completions' });
+    expect(read).toMatchObject({
+      operation: 'models',
+      path: '/models',
+      parentCallId: chat?.callId,
+    });
+    expect(chat?.parentCallId).toBeUndefined();
+    const sequence = events.map((event) => `${event.operation} ${event.type}`);
+    // The read runs whole inside the call, before the call asks for its slot.
+    expect(sequence).toEqual([
+      'chat start',
+      'models start',
+      'models queued',
+      'models dequeued',
+      'models attempt',
+      'models response',
+      'models released',
+      'models done',
+      'chat queued',
+      'chat dequeued',
+      'chat attempt',
+      'chat response',
+      'chat released',
+      'chat done',
+    ]);
+    // A second call finds the catalog cached: no read.
+    events.length = 0;
+    await client.chat(hi());
+    expect(events.every((event) => event.operation === 'chat')).toBe(true);
+  });
+
   it('reports a fallback: the requested model and the one that answered', async () => {
-    const { client, events } = recorded();
+    const { client, events } = await recorded();
     const result = await client.chat(hi('my/laptop-model'));
     expect(result.fallback).toBe(true);
     const [fallback] = only(events, 'fallback');
@@ -69,11 +110,14 @@ describe('onEvent', () => {
       requestedModel: 'my/laptop-model',
       servedModel: result.servedModel,
     });
-    expect(only(events, 'done')[0]?.servedModel).toBe(result.servedModel);
+    // (An unlisted own model is looked up again once in a cached catalog: that read's `done`
+    // comes first, a child of the call.)
+    const chatDone = only(events, 'done').filter((event) => event.operation === 'chat');
+    expect(chatDone.map((event) => event.servedModel)).toEqual([result.servedModel]);
   });
 
   it('reports a 429 with its Retry-After, the retry and the second attempt', async () => {
-    const { client, emulator, events, types } = recorded();
+    const { client, emulator, events, types } = await recorded();
     emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', times: 1, retryAfter: 0 });
     await client.chat(hi());
     expect(types()).toEqual([
@@ -110,7 +154,7 @@ describe('onEvent', () => {
   });
 
   it('reports a failed call with the gateway code', async () => {
-    const { client, emulator, events } = recorded({ maxRetries: 0 });
+    const { client, emulator, events } = await recorded({ maxRetries: 0 });
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat' });
     const error = await caught(() => client.chat(hi()));
     expect(only(events, 'done')[0]).toMatchObject({
@@ -122,14 +166,17 @@ describe('onEvent', () => {
   });
 
   it('ends with done after the slot is released, also when the body cannot be read', async () => {
-    const { client, events, types } = recorded({ maxResponseBytes: 16 });
-    expect((await caught(() => client.chat(hi()))).code).toBe('response_too_large');
+    // (Its capabilities given: a catalog read would be too large for this limit too.)
+    const { client, events, types } = await recorded({ maxResponseBytes: 16 }, true);
+    const call = () => client.chat(hi(), { capabilities: ['chat'] });
+    expect((await caught(call)).code).toBe('response_too_large');
+    expect(only(events, 'start').map((event) => event.operation)).toEqual(['chat']);
     expect(types().slice(-2)).toEqual(['released', 'done']);
     expect(only(events, 'done')[0]?.error?.code).toBe('response_too_large');
   });
 
   it('reports a stream when it ends, with its usage', async () => {
-    const { client, events, types } = recorded();
+    const { client, events, types } = await recorded();
     const stream = await client.chatStream(hi());
     expect(types()).not.toContain('done');
     await stream.result();
@@ -150,14 +197,14 @@ describe('onEvent', () => {
   });
 
   it('reports a cancelled stream as failed', async () => {
-    const { client, events } = recorded();
+    const { client, events } = await recorded();
     const stream = await client.chatStream(hi());
     await stream.cancel();
     expect(only(events, 'done')[0]).toMatchObject({ ok: false, error: { code: 'aborted' } });
   });
 
   it('names embeddings, services and catalog calls by operation', async () => {
-    const { client, events } = recorded();
+    const { client, events } = await recorded();
     await client.embed({ input: 'hello', model: 'all-minilm-l6-v2' });
     await client.translate({ input: 'hello', target_language: 'uk' });
     const operations = only(events, 'done').map((event) => event.operation);
@@ -187,7 +234,7 @@ describe('onEvent', () => {
   });
 
   it('reports a call that ends while queued: no attempt, queue wait counted', async () => {
-    const { client, events } = recorded({ maxConcurrency: 1 });
+    const { client, events } = await recorded({ maxConcurrency: 1 });
     const first = await client.chatStream(hi());
     const controller = new AbortController();
     const second = client.chat(hi(), { signal: controller.signal });
@@ -230,7 +277,7 @@ describe('onEvent', () => {
 
   it('never carries the API key, and no content unless recordContent is set', async () => {
     const secret = 'hello there, this is the message';
-    const plain = recorded();
+    const plain = await recorded();
     await plain.client.chat(hi('community/general', secret));
     await (await plain.client.chatStream(hi('community/general', secret))).result();
     const text = JSON.stringify(plain.events);
@@ -238,7 +285,7 @@ describe('onEvent', () => {
     expect(text).not.toContain(secret);
     expect(text).not.toContain('Echo:');
 
-    const withContent = recorded({ recordContent: true });
+    const withContent = await recorded({ recordContent: true });
     await withContent.client.chat(hi('community/general', secret));
     const [start] = only(withContent.events, 'start');
     const [done] = only(withContent.events, 'done');
@@ -248,7 +295,7 @@ describe('onEvent', () => {
   });
 
   it('recorded content never holds the key, even when a message quotes it', async () => {
-    const { client, events } = recorded({ recordContent: true });
+    const { client, events } = await recorded({ recordContent: true });
     await client.chat(hi('community/general', `my key is ${DEFAULT_KEYS.full}`));
     expect(only(events, 'start')[0]?.input).toContain('[redacted]');
     expect(only(events, 'done')[0]?.output).toContain('[redacted]');
@@ -266,7 +313,7 @@ describe('onEvent', () => {
   });
 
   it('builds no events for a client without a hook', async () => {
-    const hooked = recorded();
+    const hooked = await recorded();
     const plain = harness();
     await hooked.client.chat(hi());
     await plain.client.chat(hi());

@@ -82,6 +82,8 @@ function pointsOf(resourceMetrics: ResourceMetrics, name: string): DataPoint<unk
 describe('otelEvents: spans', () => {
   it('a chat call is a CLIENT span with the GenAI attributes and usage', async () => {
     const { client } = traced();
+    // (The catalog read first: the call's children are then its own queue and attempt only.)
+    await client.models();
     await client.chat(hi());
     const span = callSpan();
     expect(span.kind).toBe(SpanKind.CLIENT);
@@ -109,6 +111,28 @@ describe('otelEvents: spans', () => {
       'infergate.attempt': 1,
       'http.request.resend_count': 0,
     });
+  });
+
+  it("the catalog read a chat call needs is a child span of the call's span, plain or steered", async () => {
+    const { client } = traced();
+    await client.chat(hi());
+    const span = callSpan();
+    expect(childrenOf(span).map((child) => child.name)).toEqual([
+      'models',
+      'infergate.queue',
+      'POST /chat/completions',
+    ]);
+    const [read] = childrenOf(span).filter((child) => child.name === 'models');
+    expect(read?.spanContext().traceId).toBe(span.spanContext().traceId);
+    expect(childrenOf(read!).map((child) => child.name)).toContain('GET /models');
+    // A steered call plans on the catalog: a read it triggers (here the ids it must look up again
+    // are missing from the cached list) is its child too.
+    exporter.reset();
+    client.refreshCatalog();
+    await client.chat(hi('community/plain'), { fallbackModels: ['community/general'] });
+    const steered = callSpan('chat community/plain');
+    expect(childrenOf(steered).map((child) => child.name)[0]).toBe('models');
+    expect(named('models')).toHaveLength(1);
   });
 
   it('a fallback sets gen_ai.response.model to the served model and infergate.fallback', async () => {
@@ -274,7 +298,8 @@ describe('otelEvents: metrics', () => {
   it('records call duration, tokens, queue wait, retries and 429s by code', async () => {
     const { client, emulator } = traced();
     emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', times: 1, retryAfter: 0 });
-    await client.chat(hi());
+    // (Its capabilities given: no catalog read, whose metrics would mix with the call's.)
+    await client.chat(hi(), { capabilities: ['chat'] });
     const [duration] = await metricPoints('gen_ai.client.operation.duration');
     expect(duration?.attributes).toMatchObject({
       'gen_ai.operation.name': 'chat',
@@ -315,8 +340,9 @@ describe('otelEvents: metrics', () => {
       },
     });
     const { client } = setup;
-    const first = client.chat(hi());
-    const second = client.chat(hi());
+    // (Their capabilities given: no catalog read, so the first request held is the first call's.)
+    const first = client.chat(hi(), { capabilities: ['chat'] });
+    const second = client.chat(hi(), { capabilities: ['chat'] });
     await new Promise((resolve) => setTimeout(resolve, 0));
     const inUse = await metricPoints('infergate.client.slots.in_use');
     const queued = await metricPoints('infergate.client.calls.queued');
