@@ -68,9 +68,61 @@ describe('chat against the emulator', () => {
     expect(JSON.parse(result.toolCalls[0]!.arguments)).toEqual({ city: 'Kyiv' });
   });
 
-  it('passes the gateway error code through (unsupported capability, key errors)', async () => {
+  it('gates a plain call: an unknown id is refused locally, with close matches and no chat request', async () => {
+    const { client, emulator } = harness();
+    const refused = await caught(() => client.chat(hi('community/genral')));
+    expect(refused.code).toBe('model_not_found');
+    expect(refused.status).toBeUndefined();
+    expect(refused.alternatives).toContain('community/general');
+    expect(refused.message).toContain('Close matches: community/general');
+    expect(emulator.counters.requests.chat ?? 0).toBe(0);
+    expect(emulator.counters.requests.models).toBe(1);
+    // The same id again: the cached catalog already lacks it, so no new read and no request.
+    await caught(() => client.chatStream(hi('community/genral')));
+    expect(emulator.counters.requests.models).toBe(1);
+    expect(emulator.counters.requests.chat ?? 0).toBe(0);
+    // An unlisted own model passes the gate (its address works while it is offline).
+    expect((await client.chat(hi('my/laptop-model'))).servedModel).toBe('pool-a/llama-3-8b');
+  });
+
+  it('reads no catalog for a call that gives its capabilities (unless the gate refuses)', async () => {
+    const { client, emulator } = harness();
+    const result = await client.chat(hi('community/general'), { capabilities: ['chat'] });
+    expect(result.answer.text).toBe('Echo: hello there');
+    const stream = await client.chatStream(hi('community/general'), {
+      capabilities: ['chat', 'streaming'],
+    });
+    expect((await stream.result()).text).toBe('Echo: hello there');
+    expect(emulator.counters.requests.models ?? 0).toBe(0);
+    expect(emulator.counters.requests.chat).toBe(2);
+    // Given capabilities that lack a need: refused before sending, the catalog read to name the
+    // models that would do.
+    const refused = await caught(() =>
+      client.chatStream(hi('community/general'), { capabilities: ['chat'] }),
+    );
+    expect(refused).toMatchObject({ code: 'unsupported_model_capability', missing: ['streaming'] });
+    expect(refused.alternatives).toContain('community/streamer');
+    expect(emulator.counters.requests.chat).toBe(2);
+    expect(emulator.counters.requests.models).toBe(1);
+  });
+
+  it('refuses a missing capability locally: no chat request, no status', async () => {
     const { client, emulator } = harness();
     const refused = await caught(() => client.chatStream(hi('community/plain')));
+    expect(refused.code).toBe('unsupported_model_capability');
+    expect(refused.status).toBeUndefined();
+    expect(refused.missing).toEqual(['streaming']);
+    expect(refused.alternatives).toContain('community/general');
+    expect(emulator.counters.requests.chat ?? 0).toBe(0);
+    expect(emulator.counters.requests.models).toBe(1);
+  });
+
+  it('passes the gateway error code through (unsupported capability, key errors)', async () => {
+    const { client, emulator } = harness();
+    // Capabilities claimed wrongly by the caller: the gate lets the call through, the gateway refuses.
+    const refused = await caught(() =>
+      client.chatStream(hi('community/plain'), { capabilities: ['chat', 'streaming'] }),
+    );
     expect(refused.code).toBe('unsupported_model_capability');
     expect(refused.status).toBe(400);
     expect(emulator.counters.requests.chat).toBe(1);
@@ -84,8 +136,12 @@ describe('chat against the emulator', () => {
     const { client, emulator } = harness(undefined, {
       headers: { 'X-Emulator-Fault': 'upstream_text' },
     });
+    // (Capabilities given: no catalog read, which the client's fault header would fail first.)
     const error = await caught(() =>
-      client.chat(hi(), { headers: { 'X-Emulator-Fault': 'upstream_json' } }),
+      client.chat(hi(), {
+        headers: { 'X-Emulator-Fault': 'upstream_json' },
+        capabilities: ['chat'],
+      }),
     );
     expect(error.code).toBe('upstream_error');
     expect(error.status).toBe(400);
