@@ -4,9 +4,10 @@ import {
   createGatewayClient,
   type GatewayClient,
   type GatewayClientOptions,
-  GatewayError,
   type GatewayEvent,
+  type HedgeOptions,
 } from '@infergate/core';
+import { readSteering } from '@infergate/core/internal';
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AllowedRoots } from './allowed-roots';
@@ -77,15 +78,22 @@ export interface GatewayMcpServerOptions {
   /** The name this server gives in MCP's `initialize`. Default `infergate`. */
   name?: string;
   /**
-   * `ask_model`: longest wait from sending a request to the first byte of its answer, in ms. Off
-   * by default. A stall moves to the call's next `fallback_models` entry (else it fails with
+   * `ask_model`: longest wait from sending a request to the first content of its answer, in ms.
+   * Off by default. A stall moves to the call's next `fallback_models` entry (else it fails with
    * `timeout`). Passed per call, so it also applies to a `client` given here.
    */
   firstChunkTimeoutMs?: number;
   /**
-   * `ask_model`: longest silence between two chunks of a streamed answer, in ms. Off by default.
+   * `ask_model`: longest silence between two pieces of content of a streamed answer, in ms. Off
+   * by default.
    */
   chunkTimeoutMs?: number;
+  /**
+   * `ask_model`: a second attempt when the first is slow to its first content (core's `hedge`).
+   * Off by default, and a server's choice only (no tool argument): a hedge's prompt tokens are
+   * paid even when it loses.
+   */
+  hedge?: HedgeOptions | false;
 }
 
 export interface SessionOptions {
@@ -120,24 +128,17 @@ interface Session {
 }
 
 /**
- * `ask_model`'s stall timeouts, checked when the server is made (a wrong one would fail every
- * call): finite numbers > 0, else `configuration_error` naming the option.
+ * `ask_model`'s steering (stall timeouts, hedge), read by core's one reader when the server is made
+ * (a wrong one would fail every call): `configuration_error` naming the option.
  */
-function stallTimeouts(options: GatewayMcpServerOptions): AskModelOptions {
-  const timeouts: AskModelOptions = {};
-  for (const field of ['firstChunkTimeoutMs', 'chunkTimeoutMs'] as const) {
-    const value: unknown = options[field];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-      throw new GatewayError({
-        code: 'configuration_error',
-        message: `${field} must be a number of ms > 0, got ${String(value)}`,
-        field,
-      });
-    }
-    timeouts[field] = value;
-  }
-  return timeouts;
+function askModelOptions(options: GatewayMcpServerOptions): AskModelOptions {
+  const read = readSteering(options, 'client option');
+  const steering: AskModelOptions = {};
+  if (read.firstChunkTimeoutMs !== undefined)
+    steering.firstChunkTimeoutMs = read.firstChunkTimeoutMs;
+  if (read.chunkTimeoutMs !== undefined) steering.chunkTimeoutMs = read.chunkTimeoutMs;
+  if (read.hedge !== undefined) steering.hedge = read.hedge;
+  return steering;
 }
 
 /**
@@ -156,7 +157,7 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): G
       },
     });
   const roots = new AllowedRoots(options.roots?.length ? options.roots : [process.cwd()]);
-  const askOptions = stallTimeouts(options);
+  const askOptions = askModelOptions(options);
   const sessions = new Set<Session>();
   const urlGuard = new UrlGuard({
     allowPrivateUrls: options.allowPrivateUrls,

@@ -1,13 +1,13 @@
 // docs/gateway-protocol.md §3.1, §3.2 (`list_models`), §4.2 (`ask_model` refuses before sending),
 // §4.6 (the answering model), §4.7 (`fallback_models`).
-import {
-  type ChatCallOptions,
-  type ChatMessage,
-  type ChatRequest,
-  type ChatRoute,
-  type GatewayClient,
-  requiredCapabilities,
-  type ServiceId,
+import type {
+  ChatCallOptions,
+  ChatMessage,
+  ChatRequest,
+  ChatRoute,
+  GatewayClient,
+  ServiceId,
+  SteeringOptions,
 } from '@infergate/core';
 import { isServiceOffered } from '@infergate/core/internal';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -52,13 +52,14 @@ function chatRequest(args: AskModelArgs): ChatRequest {
 /** Characters of streamed answer between two progress notifications. */
 const PROGRESS_EVERY_CHARS = 200;
 
-/** The stall timeouts `ask_model` passes to core (the server's options; off when not set). */
-export interface AskModelOptions {
-  /** Longest wait from sending a request to the first byte of its answer, in ms. */
-  firstChunkTimeoutMs?: number;
-  /** Longest silence between two chunks of a streamed answer, in ms. */
-  chunkTimeoutMs?: number;
-}
+/**
+ * The steering `ask_model` passes to core (the server's options, read by core's one reader when
+ * the server is made; off when not set).
+ */
+export type AskModelOptions = Pick<
+  SteeringOptions,
+  'firstChunkTimeoutMs' | 'chunkTimeoutMs' | 'hedge'
+>;
 
 interface Answer {
   text: string;
@@ -101,28 +102,25 @@ async function ask(
 }
 
 /**
- * Whether to stream, and core's options. With `fallback_models` core gates every listed model
- * (the first included) before sending, and the answer is asked for whole: streaming only feeds
- * progress, so it must not make the models without `streaming` ineligible. Without a list, the
- * model is refused here before sending (unknown ids get close matches, missing capabilities
- * alternatives), and streamed when someone watches the progress and it can stream (an unlisted
- * own model, unchecked, is asked without streaming).
+ * Whether to stream, and core's options. Core gates the call (every model it may go to, checked
+ * against the catalog before sending: unknown ids get close matches, missing capabilities the
+ * models that would do). Streaming only feeds progress: it is asked for when someone watches and
+ * the model streams, and never over `fallback_models` (a walk would then need `streaming` of every
+ * listed model; the answer is asked for whole).
  */
 async function plan(
   client: GatewayClient,
   args: AskModelArgs,
-  request: ChatRequest,
   progressWanted: boolean,
   options: ChatCallOptions,
 ): Promise<{ streams: boolean; options: ChatCallOptions }> {
   if (args.fallback_models !== undefined) {
     return { streams: false, options: { ...options, fallbackModels: args.fallback_models } };
   }
-  const model = await client.requireCapabilities(args.model, requiredCapabilities(request), {
-    signal: options.signal,
-  });
-  const streams = progressWanted && (model?.capabilities.includes('streaming') ?? false);
-  return { streams, options };
+  if (!progressWanted) return { streams: false, options };
+  // (An id the catalog does not list is core's to refuse, in the call.)
+  const model = await client.model(args.model, { signal: options.signal }).catch(() => undefined);
+  return { streams: model?.capabilities.includes('streaming') ?? false, options };
 }
 
 /** `ask_model`'s result: the answer, and which model gave it (with a list, the route). */
@@ -135,7 +133,7 @@ function askResult(args: AskModelArgs, answer: Answer) {
   if (answer.fallback) structured.requested_model = args.model;
   if (args.fallback_models !== undefined) structured.route = answer.route;
   const left = answer.route.hops.flatMap((hop) =>
-    hop.outcome === 'answered' ? [] : [`${hop.model}: ${hop.reason}`],
+    'reason' in hop ? [`${hop.model}: ${hop.reason}`] : [],
   );
   const why = left.length > 0 ? `; ${left.join(', ')}` : '';
   const note = answer.fallback
@@ -190,7 +188,7 @@ export function registerModelTools(
       runTool(context, extra, async (progress) => {
         const request = chatRequest(args);
         const base: ChatCallOptions = { signal: extra.signal, ...askOptions };
-        const { streams, options } = await plan(client, args, request, progress.wanted, base);
+        const { streams, options } = await plan(client, args, progress.wanted, base);
         return askResult(args, await ask(client, request, streams, progress, options));
       }),
   );

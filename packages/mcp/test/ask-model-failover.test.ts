@@ -175,6 +175,23 @@ describe('ask_model with fallback_models', () => {
     expect(chats()).toBe(0);
   });
 
+  it("refuses an id twice or the model itself with core's one reader: invalid_request_error, nothing sent", async () => {
+    const cases = [
+      [['community/streamer', 'community/streamer'], 'repeats fallbackModels[0]'],
+      [['community/general'], "repeats the call's own model"],
+    ] as const;
+    for (const [fallback_models, words] of cases) {
+      const result = await ask({ model: 'community/general', prompt: 'hi', fallback_models });
+      expect(result.isError).toBe(true);
+      const error = (result.structuredContent as { error: { code: string; message: string } })
+        .error;
+      expect(error.code).toBe('invalid_request_error');
+      expect(error.message).toContain(words);
+    }
+    expect(chats()).toBe(0);
+    expect(emulator().counters.requests.models).toBe(0);
+  });
+
   it("a streamed answer silent between chunks (the server's chunkTimeoutMs) fails with timeout", async () => {
     emulator().injectFault({
       fault: 'stall_stream',
@@ -200,7 +217,7 @@ describe('ask_model with fallback_models', () => {
 describe('the stall timeouts as options and flags', () => {
   it('createGatewayMcpServer refuses a timeout that is no number of ms > 0', () => {
     expect(() => createGatewayMcpServer({ firstChunkTimeoutMs: 0, catalogRefreshMs: 0 })).toThrow(
-      'firstChunkTimeoutMs must be a number of ms > 0, got 0',
+      'firstChunkTimeoutMs (client option) must be a finite number of ms > 0, got 0',
     );
     expect(() =>
       createGatewayMcpServer({ chunkTimeoutMs: Number.NaN, catalogRefreshMs: 0 }),
