@@ -61,6 +61,8 @@ describe('concurrency budget', () => {
 
   it('is exposed as { limit, active, queued, isIdle, whenIdle }', async () => {
     const { client } = harness({ latencyMs: 5 }, { maxConcurrency: 2 });
+    // (The catalog read first: the gate would read it before the calls ask for their slots.)
+    await client.models();
     const calls = Array.from({ length: 5 }, () => client.chat(hi()));
     await Promise.resolve();
     expect(client.budget.limit).toBe(2);
@@ -141,6 +143,10 @@ describe('the key budget across clients (the key allows 4 at once, whatever each
       state: (id) => inner.state?.(id),
     };
     const { client, emulator } = harness({ latencyMs: 2 }, { budget, maxConcurrencyPerKey: 2 });
+    // (The catalog read first, not counted: the gate's read takes a slot of the budget too.)
+    await client.models();
+    requests.length = 0;
+    released = 0;
     const before = Date.now();
     await Promise.all(Array.from({ length: 6 }, () => client.chat(hi())));
     expect(requests).toHaveLength(6);
@@ -166,6 +172,8 @@ describe('the key budget across clients (the key allows 4 at once, whatever each
 describe('abort and deadline', () => {
   it('aborting a queued call removes it from the queue with code aborted and the reason as cause', async () => {
     const { client, emulator } = harness({ latencyMs: 20 });
+    // (The catalog read first: the gate would read it before the calls ask for their slots.)
+    await client.models();
     const running = Array.from({ length: 4 }, () => client.chat(hi()));
     const controller = new AbortController();
     const queued = caught(() => client.chat(hi(), { signal: controller.signal }));
@@ -231,8 +239,12 @@ describe('abort and deadline', () => {
 
   it('the deadline covers the queue: a call that waits too long times out', async () => {
     const { client } = harness({ latencyMs: 200 }, { maxConcurrency: 1 });
+    // (The catalog read first: the second call must wait in the queue, not on the gate's read.)
+    await client.models();
     const first = client.chat(hi());
     const second = caught(() => client.chat(hi(), { timeoutMs: 20 }));
+    await Promise.resolve();
+    expect(client.budget.queued).toBe(1);
     const error = await second;
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('20 ms');

@@ -309,12 +309,14 @@ describe('fallbackModels: checked against the catalog before sending', () => {
     expect(emulator.counters.requests.chat).toBe(2);
   });
 
-  it('without fallbackModels (or with an empty list) reads no catalog', async () => {
+  it('without fallbackModels (or with an empty list) reads the catalog only for the gate, once', async () => {
     const { client, emulator } = harness();
     const plain = await client.chat(hi());
     await client.chat(hi(), { fallbackModels: [] });
     await (await client.chatStream(hi())).result();
-    expect(emulator.counters.requests.models).toBe(0);
+    // Core gates every chat call: one read, cached for the next calls (catalogTtlMs).
+    expect(emulator.counters.requests.models).toBe(1);
+    expect(emulator.counters.requests.chat).toBe(3);
     expect(plain.route).toEqual({
       requested: ['community/general'],
       hops: [{ model: 'community/general', outcome: 'answered' }],
@@ -366,7 +368,9 @@ describe('fallbackModels: capacity-aware order', () => {
       models: { 'community/small': { capabilities: ['chat', 'streaming'], capacity: 1 } },
     });
     const held = await client.chatStream(hi('community/small', 'a b c d e f g h i j'));
-    // The catalog is read while our own stream fills community/small (its inflight: 1).
+    // The catalog is read (again: the stream's gate read it first) while our own stream fills
+    // community/small (its inflight: 1).
+    client.refreshCatalog();
     const [listed] = (await client.models()).filter((model) => model.id === 'community/small');
     expect(listed?.inflight).toBe(1);
     await held.result();

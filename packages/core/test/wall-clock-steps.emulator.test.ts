@@ -9,11 +9,17 @@ afterEach(() => {
 
 const stepWallClock = (ms: number) => vi.setSystemTime(Date.now() + ms);
 
+/**
+ * The calls give their capabilities: core's gate then reads no catalog, so the clock steps while
+ * their requests are queued or in flight, not while a catalog read is.
+ */
+const KNOWN = { capabilities: ['chat'] };
+
 describe('deadlines under a stepped wall clock', () => {
   it('a 500 ms deadline fires before a 3 s answer although the clock went 60 s back', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const { client, emulator } = harness({ latencyMs: 3000 });
-    const call = caught(() => client.chat(hi(), { timeoutMs: 500 }));
+    const call = caught(() => client.chat(hi(), { ...KNOWN, timeoutMs: 500 }));
     await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1));
     stepWallClock(-60_000);
     const error = await call;
@@ -26,11 +32,11 @@ describe('deadlines under a stepped wall clock', () => {
     const { client, emulator } = harness({ latencyMs: 200 });
     // Six calls on one key: four run, two wait for a slot (a slot handed over checks the deadline).
     const calls = Array.from({ length: 6 }, (_, i) =>
-      client.chat(hi(undefined, `call ${i}`), { timeoutMs: 30_000 }),
+      client.chat(hi(undefined, `call ${i}`), { ...KNOWN, timeoutMs: 30_000 }),
     );
     // A short deadline elsewhere makes the shared deadline timer run while the six are pending.
     const slow = harness({ latencyMs: 3000 }).client;
-    const short = caught(() => slow.chat(hi(), { timeoutMs: 100 }));
+    const short = caught(() => slow.chat(hi(), { ...KNOWN, timeoutMs: 100 }));
     stepWallClock(60_000);
     expect((await short).code).toBe('timeout');
     const answers = await Promise.all(calls);
@@ -44,7 +50,7 @@ describe('deadlines under a stepped wall clock', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const { client, emulator } = harness({ latencyMs: 100 });
     emulator.injectFault({ fault: 'service_unavailable', endpoint: 'chat', times: 1 });
-    const call = client.chat(hi(), { timeoutMs: 30_000 });
+    const call = client.chat(hi(), { ...KNOWN, timeoutMs: 30_000 });
     stepWallClock(60_000);
     expect((await call).answer.text).toBe('Echo: hello there');
     expect(emulator.counters.requests.chat).toBe(2);
