@@ -186,7 +186,7 @@ describe('one deadline and one abort over the whole walk', () => {
 });
 
 describe('stall timeout options', () => {
-  it('refuses a call option that is not a finite number > 0, sending nothing', async () => {
+  it('refuses a call option that is not a finite number > 0 (invalid_request_error), sending nothing', async () => {
     const { client, emulator } = harness();
     for (const [field, value] of [
       ['firstChunkTimeoutMs', 0],
@@ -197,11 +197,13 @@ describe('stall timeout options', () => {
       const error = await caught(() =>
         client.chatStream(hi(), { [field]: value } as Record<string, number>),
       );
-      expect(error.code).toBe('configuration_error');
+      // A call option is the request's: invalid_request_error (a client option's is configuration).
+      expect(error.code).toBe('invalid_request_error');
       expect(error.field).toBe(field);
       expect(error.message).toContain(`${field} (call option)`);
     }
     expect(emulator.counters.requests.chat).toBe(0);
+    expect(emulator.counters.requests.models).toBe(0);
   });
 
   it('refuses a client option that is not an integer ≥ 1 at creation', () => {
