@@ -129,8 +129,8 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
     expect([...lazy].sort()).toEqual([
       'call-events',
       'close-matches',
+      'first-content',
       'service-calls',
-      'stall-watch',
       'steer-chat-call',
       'warn-plain-http',
     ]);
@@ -173,13 +173,24 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
     expectTypedThenRecovered(missing, restored, 'community/general');
   });
 
+  // The stall timeouts are the steering room's (steering/stall-watch.ts): a call with one loads it.
   it('the stall timeouts: typed, and the same client recovers', async () => {
-    const { missing, restored } = await withChunkMissing(chunkOf('stall-watch'), {
+    const { missing, restored } = await withChunkMissing(chunkOf('steer-chat-call'), {
       setup: HTTPS_CLIENT,
       call: CHAT.replace(
         "content: 'hi' }] })",
         "content: 'hi' }] }, { firstChunkTimeoutMs: 30000 })",
       ),
+    });
+    expectTypedThenRecovered(missing, restored, 'Echo: hi');
+  });
+
+  it("a steered stream's first-content reader: typed, and the same client recovers", async () => {
+    const { missing, restored } = await withChunkMissing(chunkOf('first-content'), {
+      setup: HTTPS_CLIENT,
+      call: `const stream = await client.chatStream({ model: 'community/general',
+        messages: [{ role: 'user', content: 'hi' }] }, { firstChunkTimeoutMs: 30000 });
+        return (await stream.result()).text;`,
     });
     expectTypedThenRecovered(missing, restored, 'Echo: hi');
   });
