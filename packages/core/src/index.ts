@@ -34,6 +34,7 @@ export {
 // Observability: the client's `onEvent` events. OpenTelemetry is in `@infergate/core/otel`.
 export type {
   GatewayAttemptEvent,
+  GatewayCircuitOpenEvent,
   GatewayDequeuedEvent,
   GatewayDoneEvent,
   GatewayEvent,
@@ -41,6 +42,7 @@ export type {
   GatewayEventHandler,
   GatewayFailoverEvent,
   GatewayFallbackEvent,
+  GatewayHedgeEvent,
   GatewayModelSkippedEvent,
   GatewayOperation,
   GatewayQueuedEvent,

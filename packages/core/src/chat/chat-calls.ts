@@ -7,8 +7,9 @@ import { jsonBody } from '../encoding/json-body';
 import { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
 import { lazily } from '../errors/load-lazily';
+import type { CallEvents } from '../events/call-events';
 import type { AttemptAnswer } from '../http/attempt-policy';
-import type { OpenVia, RequestSpec, Transport } from '../http/transport';
+import type { OpenResponse, OpenVia, RequestSpec, Transport } from '../http/transport';
 import { answeredByAnother, answeringModel } from '../protocol/answering-model';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
 import { type ChatRoute, singleHopRoute } from '../protocol/chat-route';
@@ -202,11 +203,24 @@ async function send<T>(
       firstContent: (answer: AttemptAnswer, signal: AbortSignal) =>
         loadFirstContent().then(({ readToFirstContent }) => readToFirstContent(answer, signal)),
       reservation,
+      discard: stream ? discardStream : () => {},
+      answered: (answer: unknown, events: CallEvents) => {
+        const { data, text } = answer as { data: unknown; text: string };
+        events.answered(data, text);
+      },
     };
     return await steerChatCall(input, (via) => sendVia(spec, via));
   } finally {
     if (reservation) transport.release(reservation, true);
   }
+}
+
+/** A stream opened for nothing (a hedged call's loser that answered late): its slot given back. */
+function discardStream(answer: unknown): void {
+  const open = answer as OpenResponse;
+  (open.reader ?? open.response.body)?.cancel().catch(() => {});
+  open.release();
+  open.scope.dispose();
 }
 
 /** The request of a chat call, as its own model's. */

@@ -12,6 +12,7 @@ import type {
   GatewayEvent,
   GatewayEventHandler,
   GatewayFailoverEvent,
+  GatewayHedgeEvent,
   GatewayModelSkippedEvent,
   GatewayOperation,
   GatewayResponseEvent,
@@ -172,6 +173,48 @@ export class CallEvents {
       waitedMs,
     };
     this.#send(event);
+  }
+
+  /** A hedged call sent its second attempt (`to`), `waitedMs` after `from` gave no content. */
+  hedgeSent(from: string, to: string, waitedMs: number): void {
+    const event: GatewayHedgeEvent = {
+      type: 'hedge',
+      callId: this.callId,
+      operation: this.#operation,
+      time: Date.now(),
+      phase: 'sent',
+      model: to,
+      from,
+      waitedMs,
+    };
+    this.#send(event);
+  }
+
+  /** A hedged call's race was won by `model`; the other attempt (`lost`) was aborted. */
+  hedgeWon(model: string, winner: 'first' | 'hedge', lost: string): void {
+    const event: GatewayHedgeEvent = {
+      type: 'hedge',
+      callId: this.callId,
+      operation: this.#operation,
+      time: Date.now(),
+      phase: 'won',
+      model,
+      winner,
+      lost,
+    };
+    this.#send(event);
+  }
+
+  /** `model`'s circuit breaker opened for `cooldownMs`. */
+  circuitOpen(model: string, cooldownMs: number): void {
+    this.#send({
+      type: 'circuit-open',
+      callId: this.callId,
+      operation: this.#operation,
+      time: Date.now(),
+      model,
+      cooldownMs,
+    });
   }
 
   /** An attempt's outcome: `error` is the error it failed with (a 2xx has none). */

@@ -137,6 +137,36 @@ export interface GatewayRetryEvent extends GatewayEventBase {
   status?: number;
 }
 
+/**
+ * A hedged call (`hedge`): `sent` when its second attempt goes out (`model`, after `waitedMs`
+ * without content on `from`); `won` when one of the two delivered first (`model`), the other
+ * (`lost`) aborted at once.
+ */
+export interface GatewayHedgeEvent extends GatewayEventBase {
+  type: 'hedge';
+  phase: 'sent' | 'won';
+  /** `sent`: the hedge's model; `won`: the winner's. */
+  model: string;
+  /** `sent`: the model of the attempt that was slow. */
+  from?: string;
+  /** `sent`: how long the first attempt went without content. */
+  waitedMs?: number;
+  /** `won`: which attempt won. */
+  winner?: 'first' | 'hedge';
+  /** `won`: the loser's model, aborted. */
+  lost?: string;
+}
+
+/**
+ * A model's circuit breaker opened (`fallbackModels` calls): `failures` in a row; calls plan
+ * around it for `cooldownMs`.
+ */
+export interface GatewayCircuitOpenEvent extends GatewayEventBase {
+  type: 'circuit-open';
+  model: string;
+  cooldownMs: number;
+}
+
 /** Another model answered than the one requested (`X-Service-Model`, else the body's `model`). */
 export interface GatewayFallbackEvent extends GatewayEventBase {
   type: 'fallback';
@@ -176,7 +206,9 @@ export interface GatewayDoneEvent extends GatewayEventBase {
  * What happens to a call, for `onEvent`. In order: `start`; `model-skipped` for each listed model
  * left out before sending; per attempt `queued`, `dequeued`, `attempt`, `response`, then
  * `released` when the slot is given back (a stream's when its body ends), then `failover` when
- * the next listed model follows at once or `retry` when another attempt follows after a wait;
+ * the next listed model follows at once or `retry` when another attempt follows after a wait
+ * (`circuit-open` when a model's failures open its breaker); a hedged call's `hedge` when its
+ * second attempt is sent and when one of the two won;
  * `fallback` when another model answers than the one requested; `done` last. Events never hold the API key or headers, and hold message content only when the client
  * is created with `recordContent: true`.
  */
@@ -190,6 +222,8 @@ export type GatewayEvent =
   | GatewayRetryEvent
   | GatewayModelSkippedEvent
   | GatewayFailoverEvent
+  | GatewayHedgeEvent
+  | GatewayCircuitOpenEvent
   | GatewayFallbackEvent
   | GatewayDoneEvent;
 

@@ -570,6 +570,8 @@ export class Transport {
     json: boolean,
   ): Promise<Read> {
     const { response, release, scope, events } = await this.open(spec, options, via);
+    // One run of several (a hedged call): its end is the caller's to report.
+    const reports = via?.part === undefined;
     let failure: GatewayError | undefined;
     let text: string;
     try {
@@ -581,7 +583,7 @@ export class Transport {
       release();
       scope.dispose();
       // After the slot's `released`: `done` is a call's last event.
-      if (failure) events?.failed(failure);
+      if (failure && reports) events?.failed(failure);
     }
     const { headers, status } = response;
     if (!json) return { text, headers, status, events };
@@ -596,10 +598,10 @@ export class Transport {
         requestedModel: spec.requestedModel,
         cause,
       });
-      events?.failed(error);
+      if (reports) events?.failed(error);
       throw error;
     }
-    events?.answered(data, text);
+    if (reports) events?.answered(data, text);
     return { data, text, headers, status };
   }
 

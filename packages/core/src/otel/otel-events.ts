@@ -15,10 +15,12 @@ import {
 } from '@opentelemetry/api';
 import type {
   GatewayAttemptEvent,
+  GatewayCircuitOpenEvent,
   GatewayDoneEvent,
   GatewayEvent,
   GatewayEventHandler,
   GatewayFailoverEvent,
+  GatewayHedgeEvent,
   GatewayModelSkippedEvent,
   GatewayStartEvent,
 } from '../events/gateway-events';
@@ -54,11 +56,16 @@ interface CallState {
   start: GatewayStartEvent;
   /** Attributes of the budget metrics (`infergate.budget.id`, `server.address`). */
   budget: Attributes;
-  queueSpan?: Span;
-  attemptSpan?: Span;
-  waiting: boolean;
-  holding: boolean;
+  /** Open queue and attempt spans, per attempt (a hedged call has two attempts at once). */
+  queueSpans: Map<number, Span>;
+  attemptSpans: Map<number, Span>;
+  /** Attempts waiting for a slot, and holding one. */
+  waiting: number;
+  holding: number;
   fallback: boolean;
+  /** A hedged call: whether its second attempt was sent, and which one won. */
+  hedged?: boolean;
+  hedgeWinner?: 'first' | 'hedge';
   /** Models left for the next one (`fallbackModels`). */
   failovers: number;
 }
@@ -146,8 +153,8 @@ const MAX_OPEN_CALLS = 10_000;
 function dropOldest(calls: Map<number, CallState>): void {
   for (const [id, call] of calls) {
     calls.delete(id);
-    call.queueSpan?.end();
-    call.attemptSpan?.end();
+    endAll(call.queueSpans);
+    endAll(call.attemptSpans);
     call.span.setAttribute('infergate.abandoned', true);
     call.span.end();
     return;
@@ -181,8 +188,10 @@ function begin(tracer: Tracer, event: GatewayStartEvent, within?: Context): Call
     context: trace.setSpan(parent, span),
     start: event,
     budget: { 'infergate.budget.id': event.budgetId, 'server.address': event.serverAddress },
-    waiting: false,
-    holding: false,
+    queueSpans: new Map(),
+    attemptSpans: new Map(),
+    waiting: 0,
+    holding: 0,
     fallback: false,
     failovers: 0,
   };
@@ -196,20 +205,24 @@ function record(
 ): void {
   switch (event.type) {
     case 'queued':
-      call.queueSpan = tracer.startSpan(
-        'infergate.queue',
-        { attributes: { 'infergate.attempt': event.attempt, ...call.budget } },
-        call.context,
+      call.queueSpans.set(
+        event.attempt,
+        tracer.startSpan(
+          'infergate.queue',
+          { attributes: { 'infergate.attempt': event.attempt, ...call.budget } },
+          call.context,
+        ),
       );
-      call.waiting = true;
+      call.waiting++;
       instruments.queued.add(1, call.budget);
       return;
-    case 'dequeued':
-      call.queueSpan?.setAttribute('infergate.queue.wait_ms', event.waitMs);
-      call.queueSpan?.end();
-      call.queueSpan = undefined;
-      call.waiting = false;
-      call.holding = true;
+    case 'dequeued': {
+      const queueSpan = call.queueSpans.get(event.attempt);
+      call.queueSpans.delete(event.attempt);
+      queueSpan?.setAttribute('infergate.queue.wait_ms', event.waitMs);
+      queueSpan?.end();
+      call.waiting = Math.max(0, call.waiting - 1);
+      call.holding++;
       instruments.queued.add(-1, call.budget);
       instruments.slotsInUse.add(1, call.budget);
       instruments.queueWait.record(event.waitMs / 1000, {
@@ -217,18 +230,21 @@ function record(
         'gen_ai.operation.name': event.operation,
       });
       return;
+    }
     case 'released':
-      if (call.holding) instruments.slotsInUse.add(-1, call.budget);
-      call.holding = false;
+      if (call.holding > 0) instruments.slotsInUse.add(-1, call.budget);
+      call.holding = Math.max(0, call.holding - 1);
       return;
     case 'attempt':
     case 'model-skipped':
     case 'failover':
+    case 'hedge':
+    case 'circuit-open':
       recordHop(tracer, instruments, call, event);
       return;
     case 'response': {
-      const span = call.attemptSpan;
-      call.attemptSpan = undefined;
+      const span = call.attemptSpans.get(event.attempt);
+      call.attemptSpans.delete(event.attempt);
       if (event.status !== undefined) span?.setAttribute('http.response.status_code', event.status);
       if (event.retryAfterMs !== undefined) {
         span?.setAttribute('infergate.retry_after_ms', event.retryAfterMs);
@@ -277,7 +293,12 @@ function recordHop(
   tracer: Tracer,
   instruments: Instruments,
   call: CallState,
-  event: GatewayAttemptEvent | GatewayModelSkippedEvent | GatewayFailoverEvent,
+  event:
+    | GatewayAttemptEvent
+    | GatewayModelSkippedEvent
+    | GatewayFailoverEvent
+    | GatewayHedgeEvent
+    | GatewayCircuitOpenEvent,
 ): void {
   switch (event.type) {
     case 'attempt': {
@@ -292,10 +313,13 @@ function recordHop(
       };
       // Each hop of a walk over `fallbackModels` names the model it asked for.
       if (event.model !== undefined) attributes['gen_ai.request.model'] = event.model;
-      call.attemptSpan = tracer.startSpan(
-        `${event.method} ${event.path}`,
-        { kind: SpanKind.CLIENT, attributes },
-        call.context,
+      call.attemptSpans.set(
+        event.attempt,
+        tracer.startSpan(
+          `${event.method} ${event.path}`,
+          { kind: SpanKind.CLIENT, attributes },
+          call.context,
+        ),
       );
       return;
     }
@@ -316,25 +340,54 @@ function recordHop(
       });
       instruments.failovers.add(1, { 'error.type': event.reason, ...call.budget });
       return;
+    case 'hedge':
+      call.hedged = true;
+      if (event.phase === 'won') call.hedgeWinner = event.winner;
+      call.span.addEvent(`infergate.hedge.${event.phase}`, hedgeAttributes(event));
+      return;
+    case 'circuit-open':
+      call.span.addEvent('infergate.circuit_open', {
+        'gen_ai.request.model': event.model,
+        'infergate.circuit.cooldown_ms': event.cooldownMs,
+      });
+      return;
   }
+}
+
+/** A hedge event's attributes (those it has). */
+function hedgeAttributes(event: GatewayHedgeEvent): Attributes {
+  const attributes: Attributes = { 'gen_ai.request.model': event.model };
+  if (event.from !== undefined) attributes['infergate.hedge.from'] = event.from;
+  if (event.waitedMs !== undefined) attributes['infergate.hedge.waited_ms'] = event.waitedMs;
+  if (event.winner !== undefined) attributes['infergate.hedge.winner'] = event.winner;
+  if (event.lost !== undefined) attributes['infergate.hedge.lost'] = event.lost;
+  return attributes;
+}
+
+/** Ends every span of `spans` (a call that ended with them open). */
+function endAll(spans: Map<number, Span>, status?: SpanStatusCode): void {
+  for (const span of spans.values()) {
+    if (status !== undefined) span.setStatus({ code: status });
+    span.end();
+  }
+  spans.clear();
 }
 
 function finish(instruments: Instruments, call: CallState, event: GatewayDoneEvent): void {
   const { span } = call;
   // A call that ended while queued or mid-attempt (deadline, abort) closes those spans too.
-  if (call.queueSpan) {
-    call.queueSpan.setStatus({ code: SpanStatusCode.ERROR });
-    call.queueSpan.end();
-  }
-  call.attemptSpan?.end();
-  if (call.waiting) instruments.queued.add(-1, call.budget);
-  if (call.holding) instruments.slotsInUse.add(-1, call.budget);
+  endAll(call.queueSpans, SpanStatusCode.ERROR);
+  endAll(call.attemptSpans);
+  if (call.waiting > 0) instruments.queued.add(-call.waiting, call.budget);
+  if (call.holding > 0) instruments.slotsInUse.add(-call.holding, call.budget);
   const attributes: Attributes = {
     'infergate.attempts': event.attempts,
     'infergate.queue.wait_ms': event.queueWaitMs,
     'infergate.fallback': call.fallback,
   };
   if (call.failovers > 0) attributes['infergate.failovers'] = call.failovers;
+  if (call.hedged) attributes['infergate.hedged'] = true;
+  if (call.hedgeWinner !== undefined) attributes['infergate.hedge.winner'] = call.hedgeWinner;
   if (event.servedModel !== undefined) attributes['gen_ai.response.model'] = event.servedModel;
   if (event.responseId !== undefined) attributes['gen_ai.response.id'] = event.responseId;
   if (event.finishReason !== undefined) {

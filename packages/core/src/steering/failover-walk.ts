@@ -95,13 +95,30 @@ export class FailoverWalk {
 
   /** The request body of the current model. */
   body(): string {
-    const model = this.model;
+    return this.bodyOf(this.model);
+  }
+
+  /** The request body naming `model` (made once). */
+  bodyOf(model: string): string {
     let body = this.#bodies.get(model);
     if (body === undefined) {
       body = this.#bodyFor(model);
       this.#bodies.set(model, body);
     }
     return body;
+  }
+
+  /**
+   * A model for a hedged attempt: the one with the most room now among those this round has not
+   * tried yet, taken out of the walk (the first attempt will not go to it); undefined when no other
+   * is left (the hedge then asks the same model: the gateway sends it to another copy).
+   */
+  spare(): string | undefined {
+    const untried = this.#round.slice(this.#index + 1);
+    if (untried.length === 0) return undefined;
+    const [model] = this.#order ? this.#order(untried) : untried;
+    this.#round = this.#round.filter((other) => other !== model);
+    return model;
   }
 
   /**

@@ -73,6 +73,12 @@ export function earnHedge(budgetId: string, maxExtra: number): void {
   else bucket.tokens = Math.min(capacity, bucket.tokens + maxExtra);
 }
 
+/** Gives back a hedge spent for nothing (no free slot to send it into). */
+export function refundHedge(budgetId: string): void {
+  const bucket = buckets().get(budgetId);
+  if (bucket !== undefined) bucket.tokens += 1;
+}
+
 /** Spends one hedge when there is one to spend. */
 export function spendHedge(budgetId: string): boolean {
   const bucket = buckets().get(budgetId);

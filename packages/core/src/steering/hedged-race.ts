@@ -63,7 +63,8 @@ export function raceWithHedge<T>(race: HedgeRace<T>): {
   let startClock = (): void => {};
   const result = new Promise<Raced<T>>((resolve, reject) => {
     const numbers = attemptNumbers();
-    const runs: { name: 'first' | 'hedge'; scope: CallScope; error?: unknown; done: boolean }[] = [];
+    const runs: { name: 'first' | 'hedge'; scope: CallScope; error?: unknown; done: boolean }[] =
+      [];
     let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let hedgeModel: string | undefined;
@@ -128,7 +129,8 @@ export function raceWithHedge<T>(race: HedgeRace<T>): {
       if (timer !== undefined || settled || runs.length > 1) return;
       timer = setTimeout(() => void sendHedge(), race.delayMs);
     };
-    start('first', race.first, { reservation: race.reservation });
+    // (On the next microtask: the caller has `sent` by then, for the first run's first request.)
+    queueMicrotask(() => start('first', race.first, { reservation: race.reservation }));
   });
   return { result, sent: () => startClock() };
 }

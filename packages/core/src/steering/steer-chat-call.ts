@@ -1,4 +1,5 @@
-// docs/gateway-protocol.md §4.7 (a steered chat call: its plan, its walk, one deadline, its route).
+// docs/gateway-protocol.md §4.7 (a steered chat call: its plan, its walk, its hedge, one deadline,
+// its route).
 /**
  * The steering room's entry, loaded by the first steered chat call (chat/chat-calls.ts): an app
  * whose calls have no fallback list, stall timeout or hedge never loads the room.
@@ -9,14 +10,23 @@ import type { SilenceClock } from '../call/stall-timer';
 import type { Catalog } from '../catalog/catalog';
 import { cachedCatalogFor } from '../catalog/resolve-model';
 import { type GatewayError, isGatewayError } from '../errors/errors';
+import { failoverReason } from '../errors/retryable-failure';
 import type { CallEvents } from '../events/call-events';
 import type { OpenVia, RequestSpec, Reservation, Transport } from '../http/transport';
 import type { ChatRoute, ChatRouteHop, FailedChatRoute } from '../protocol/chat-route';
 import type { ModelCapability } from '../protocol/wire-types';
+import { CircuitBreakers } from './circuit-breaker';
 import { type FailedHop, FailoverWalk } from './failover-walk';
+import { earnHedge, hedgeDelay, recordFirstContent, refundHedge, spendHedge } from './hedge-budget';
+import { type Hedge, raceWithHedge } from './hedged-race';
 import { type HopPlan, planHops } from './plan-hops';
 import { betweenChunks } from './stall-watch';
-import { type ClientSteering, readSteering, type SteeringOptions } from './steering-options';
+import {
+  type ClientSteering,
+  type ReadSteering,
+  readSteering,
+  type SteeringOptions,
+} from './steering-options';
 import { type FirstContentReader, walkPolicy } from './walk-policy';
 
 /** What a steered chat call is made of (chat-calls.ts gives it). */
@@ -35,6 +45,13 @@ export interface SteerInput {
   firstContent: FirstContentReader;
   /** A place in the key's queue asked for while the room loaded: the first request takes it. */
   reservation?: Reservation;
+  /** Gives back an answer nobody will read (a hedged call's loser that answered late). */
+  discard: (answer: unknown) => void;
+  /**
+   * A hedged call's answer read whole (not streamed): its `done` event, sent once the race is
+   * decided (each run leaves its end to the call).
+   */
+  answered?: (answer: unknown, events: CallEvents) => void;
 }
 
 /** A steered call's answer, the model it was asked of, and how its route is reported. */
@@ -47,16 +64,82 @@ export interface SteeredCall<T> {
   silence?: SilenceClock;
 }
 
+/** A steered call's answer, the model that gave it, and a hedged call's other run. */
+interface Answered<T> {
+  answer: T;
+  model: string;
+  other?: { model: string; failure?: unknown };
+}
+
+/** A steered call once planned: what its runs share. */
+interface Steering {
+  input: SteerInput;
+  call: ReadSteering;
+  scope: CallScope;
+  events: CallEvents | undefined;
+  plan: HopPlan;
+  walk: FailoverWalk;
+  breakers: CircuitBreakers | undefined;
+  budgetId: string;
+}
+
 /**
  * Runs a steered chat call: checks its steering options, plans its models under its one deadline
  * (the catalog read counts against `timeoutMs`), and sends it through `send` with the walk's
- * policy. Every error it ends with carries its route (`GatewayError.route`); when more than one
- * model was tried, the message names each and its failure.
+ * policy, hedged when it asks for it. Every error it ends with carries its route
+ * (`GatewayError.route`); when more than one attempt failed, the message names each and why.
  */
 export async function steerChatCall<T>(
   input: SteerInput,
   send: (via: OpenVia) => Promise<T>,
 ): Promise<SteeredCall<T>> {
+  const steering = await planned(input);
+  const { plan, walk, call, events } = steering;
+  const hedge = call.hedge ?? input.client.hedge ?? false;
+  let answered: Answered<T>;
+  try {
+    answered = hedge
+      ? await hedged(steering, send, hedge)
+      : { answer: await send(viaOf(steering, walkPolicyOf(steering))), model: walk.model };
+  } catch (error) {
+    const failure = failedCall(error, plan, walk);
+    // A hedged call's runs leave its end to it.
+    if (hedge) events?.failed(failure);
+    throw failure;
+  }
+  const { answer, model, other } = answered;
+  if (other) events?.hedgeWon(model, model === walk.model ? 'first' : 'hedge', other.model);
+  if (hedge && events && !input.spec.stream) input.answered?.(answer, events);
+  const chunkMs = input.spec.stream
+    ? (call.chunkTimeoutMs ?? input.client.chunkTimeoutMs)
+    : undefined;
+  const tail: ChatRouteHop[] = [];
+  if (other) {
+    // The other run: aborted when this one answered first, or failed before it did.
+    const reason = isGatewayError(other.failure) ? failoverReason(other.failure) : undefined;
+    tail.push(
+      reason
+        ? { model: other.model, outcome: 'failed', reason }
+        : { model: other.model, outcome: 'lost' },
+    );
+  }
+  return {
+    answer,
+    model,
+    route: (answeredBy) => ({
+      requested: plan.requested,
+      hops: [...skippedHops(plan.skipped), ...walk.hops, ...tail, { model, outcome: 'answered' }],
+      answeredBy,
+    }),
+    silence:
+      chunkMs === undefined
+        ? undefined
+        : betweenChunks(chunkMs, { requestedModel: input.spec.requestedModel, servedModel: model }),
+  };
+}
+
+/** The call's options read, its scope and events made, its models planned (skips reported). */
+async function planned(input: SteerInput): Promise<Steering> {
   const { transport, spec, options, client } = input;
   const primary = spec.requestedModel;
   const call = readSteering(options, 'call option', primary);
@@ -64,11 +147,23 @@ export async function steerChatCall<T>(
     input.reservation?.scope ??
     new CallScope(options.signal, options.timeoutMs ?? transport.timeoutMs);
   const requested = [primary, ...(call.fallbackModels ?? [])];
+  const budgetId = transport.slots.budgetId;
+  // Breakers are for calls with a list: a call of one model is always sent to it.
+  const breakers =
+    call.fallbackModels && client.circuitBreaker
+      ? new CircuitBreakers(client.circuitBreaker, budgetId)
+      : undefined;
   let events: CallEvents | undefined;
-  let plan: HopPlan;
   try {
     events = await transport.callEvents(spec);
-    plan = await planCall(input, requested, scope, events);
+    const plan = await planCall(input, requested, scope, events, breakers);
+    for (const skip of plan.skipped) events?.skipped(skip);
+    const walk = new FailoverWalk({
+      models: plan.models,
+      bodyFor: input.bodyFor,
+      order: plan.order,
+    });
+    return { input, call, scope, events, plan, walk, breakers, budgetId };
   } catch (cause) {
     const error = scope.ended ? scope.error({ requestedModel: primary }) : cause;
     scope.dispose();
@@ -79,38 +174,6 @@ export async function steerChatCall<T>(
     events?.failed(error);
     throw error;
   }
-  for (const skip of plan.skipped) events?.skipped(skip);
-  const walk = new FailoverWalk({ models: plan.models, bodyFor: input.bodyFor, order: plan.order });
-  const policy = walkPolicy({
-    walk,
-    scope,
-    budgetId: transport.slots.budgetId,
-    retry: transport.retryBudget(options),
-    stream: spec.stream === true,
-    firstChunkMs: call.firstChunkTimeoutMs ?? client.firstChunkTimeoutMs,
-    firstContent: input.firstContent,
-  });
-  let answer: T;
-  try {
-    answer = await send({ scope, events, policy, reservation: input.reservation });
-  } catch (error) {
-    throw failedCall(error, plan, walk);
-  }
-  const chunkMs = spec.stream ? (call.chunkTimeoutMs ?? client.chunkTimeoutMs) : undefined;
-  const model = walk.model;
-  return {
-    answer,
-    model,
-    route: (answeredBy) => ({
-      requested: plan.requested,
-      hops: [...skippedHops(plan.skipped), ...walk.hops, { model, outcome: 'answered' }],
-      answeredBy,
-    }),
-    silence:
-      chunkMs === undefined
-        ? undefined
-        : betweenChunks(chunkMs, { requestedModel: primary, servedModel: model }),
-  };
 }
 
 /**
@@ -122,12 +185,99 @@ function planCall(
   requested: string[],
   scope: CallScope,
   parent: CallEvents | undefined,
+  breakers: CircuitBreakers | undefined,
 ): Promise<HopPlan> {
   const { transport, catalog, reservation } = input;
   if (reservation && !cachedCatalogFor(catalog, requested)) transport.release(reservation, true);
-  const budgetId = transport.slots.budgetId;
-  const plan = { requested, needs: input.needs, budgetId, parent };
+  const skip =
+    breakers && ((model: string, others: readonly string[]) => breakers.skip(model, others));
+  const plan = { requested, needs: input.needs, budgetId: transport.slots.budgetId, parent, skip };
   return planHops(catalog, plan, { signal: scope.signal });
+}
+
+/** The walk's policy: the transport asks it for each attempt of the call's first run. */
+function walkPolicyOf(steering: Steering, onRequest?: () => void, walk = steering.walk) {
+  const { input, call, scope, budgetId, breakers, events } = steering;
+  const stream = input.spec.stream === true;
+  return walkPolicy({
+    walk,
+    scope,
+    budgetId,
+    retry: input.transport.retryBudget(input.options),
+    stream,
+    firstChunkMs: call.firstChunkTimeoutMs ?? input.client.firstChunkTimeoutMs,
+    firstContent: input.firstContent,
+    onRequest,
+    onOutcome: (model, failure, ms) => {
+      if (failure === undefined) recordFirstContent(budgetId, model, stream, ms);
+      const cooldownMs = breakers?.record(model, failure);
+      if (cooldownMs !== undefined) events?.circuitOpen(model, cooldownMs);
+    },
+  });
+}
+
+function viaOf(steering: Steering, policy: OpenVia['policy']): OpenVia {
+  const { scope, events, input } = steering;
+  return { scope, events, policy, reservation: input.reservation };
+}
+
+/**
+ * A hedged call: the walk as its first run, and a second attempt once the first has no content
+ * `afterMs` after its request (`'auto'`: the model's running p95), into a free slot only and
+ * within the hedge budget (`maxExtra`), on the model with the most room the walk has not tried
+ * (or the same model). The first to deliver content wins; the other is aborted at once.
+ */
+async function hedged<T>(
+  steering: Steering,
+  send: (via: OpenVia) => Promise<T>,
+  hedge: Exclude<ReadSteering['hedge'], false | undefined>,
+): Promise<Answered<T>> {
+  const { input, walk, scope, events, budgetId, plan } = steering;
+  const stream = input.spec.stream === true;
+  earnHedge(budgetId, hedge.maxExtra);
+  const delayMs = hedgeDelay(hedge.afterMs, budgetId, plan.models[0]!, stream);
+  let clock = (): void => {};
+  const race = raceWithHedge<T>({
+    scope,
+    events,
+    reservation: input.reservation,
+    delayMs,
+    first: (via) => send({ ...via, policy: walkPolicyOf(steering, () => clock()) }),
+    hedge: () => hedgeRun(steering, send, delayMs),
+    discard: input.discard,
+  });
+  clock = race.sent;
+  const { answer, winner, hedgeModel, hedgeError } = await race.result;
+  if (hedgeModel === undefined) return { answer, model: walk.model };
+  return winner === 'first'
+    ? { answer, model: walk.model, other: { model: hedgeModel, failure: hedgeError } }
+    : { answer, model: hedgeModel, other: { model: walk.model } };
+}
+
+/** The hedge, when one may be sent now: a hedge spent, a free slot, a model. */
+async function hedgeRun<T>(
+  steering: Steering,
+  send: (via: OpenVia) => Promise<T>,
+  waitedMs: number,
+): Promise<Hedge<T> | undefined> {
+  const { input, walk, scope, events, budgetId } = steering;
+  if (!spendHedge(budgetId)) return undefined;
+  const slot = await input.transport.slots.ifFree(scope);
+  if (slot === undefined) {
+    refundHedge(budgetId);
+    return undefined;
+  }
+  const from = walk.model;
+  const model = walk.spare() ?? from;
+  events?.hedgeSent(from, model, waitedMs);
+  // One attempt on its model: no retries, no failover (the first run walks on).
+  const own = new FailoverWalk({ models: [model], bodyFor: (id) => walk.bodyOf(id) });
+  const single = { ...steering, input: { ...input, options: { ...input.options, maxRetries: 0 } } };
+  return {
+    model,
+    slot,
+    run: (via) => send({ ...via, policy: walkPolicyOf(single, undefined, own) }),
+  };
 }
 
 function skippedHops(skipped: HopPlan['skipped']): ChatRouteHop[] {
@@ -149,13 +299,16 @@ function failedCall(error: unknown, plan: HopPlan, walk: FailoverWalk): unknown 
 
 /**
  * Sets `route` on the error (in place, like redaction: it is this call's own error), and when
- * more than one hop failed, a message naming each model and its failure.
+ * more than one attempt failed, a message naming each model and its failure.
  */
 function withRoute(error: GatewayError, route: FailedChatRoute, failed: FailedHop[]): GatewayError {
   const self = error as unknown as { route: FailedChatRoute; message: string };
   self.route = route;
   if (failed.length > 1) {
-    const each = failed.map(({ model, error: e }) => `"${model}": ${e.code} (${e.message})`);
+    const each = failed.map(({ model, error: e }) => {
+      const reason = failoverReason(e) ?? e.code;
+      return `"${model}": ${reason} (${e.message})`;
+    });
     self.message = `Every model tried failed (${failed.length} attempts): ${each.join('; ')}`;
   }
   return error;

@@ -33,8 +33,13 @@ export interface WalkPolicyInput {
   /** `firstChunkTimeoutMs`, resolved; undefined: no first-content clock. */
   firstChunkMs: number | undefined;
   firstContent: FirstContentReader;
-  /** Told each attempt's outcome: its model, and its failure (undefined: it answered). */
-  onOutcome?: (model: string, failure: GatewayError | undefined) => void;
+  /**
+   * Told each attempt's outcome: its model, its failure (undefined: it answered, its first content
+   * `ms` after it was sent).
+   */
+  onOutcome?: (model: string, failure: GatewayError | undefined, ms: number) => void;
+  /** Told as each request is sent (a hedged call's clock starts at the first). */
+  onRequest?: () => void;
 }
 
 /**
@@ -47,9 +52,12 @@ export interface WalkPolicyInput {
 export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
   const { walk, scope, budgetId, retry, stream, firstChunkMs, firstContent, onOutcome } = input;
   let watch: FirstChunkWatch | undefined;
+  let sentAt = 0;
   return {
     request(_attempt, events): AttemptRequest {
       const model = walk.hop(events);
+      sentAt = performance.now();
+      input.onRequest?.();
       watch =
         firstChunkMs === undefined
           ? undefined
@@ -69,12 +77,12 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
       if (scope.aborted) throw scope.error({ requestedModel: request.requestedModel });
       if (failure) return failure;
       watch?.arrived();
-      onOutcome?.(request.requestedModel!, undefined);
+      onOutcome?.(request.requestedModel!, undefined, performance.now() - sentAt);
       return undefined;
     },
     next(failure, waits, remainingMs) {
       watch?.end();
-      onOutcome?.(walk.model, failure);
+      onOutcome?.(walk.model, failure, performance.now() - sentAt);
       return walk.next(failure, waits, { ...retry, remainingMs });
     },
   };

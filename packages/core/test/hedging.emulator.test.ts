@@ -1,0 +1,157 @@
+// Hedged first chunks (issue 46): a second attempt into a free slot when the first is slow to its
+// first content, the first to deliver content wins, the other aborted at once.
+import { describe, expect, it } from 'vitest';
+import { caught, DEFAULT_KEYS, hi, only, recorded } from './helpers';
+
+/** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
+const FOREVER = 60_000;
+
+const held = (emulator: ReturnType<typeof recorded>['emulator'], model: string, times = 1) =>
+  emulator.injectFault({ fault: 'stall_first_chunk', model, ms: FOREVER, times });
+
+describe('hedge: a second attempt when the first is slow to its first content', () => {
+  it('goes to the next listed model into a free slot; the hedge wins, the first is aborted', async () => {
+    const { client, emulator, events } = recorded();
+    held(emulator, 'community/general');
+    const stream = await client.chatStream(hi(), {
+      fallbackModels: ['community/streamer'],
+      hedge: { afterMs: 50, maxExtra: 1 },
+    });
+    // Exactly one attempt's output reaches the caller.
+    expect((await stream.result()).text).toBe('Echo: hello there');
+    expect(stream.servedModel).toBe('community/streamer');
+    expect(stream.route.hops).toEqual([
+      { model: 'community/general', outcome: 'lost' },
+      { model: 'community/streamer', outcome: 'answered' },
+    ]);
+    expect(only(events, 'hedge')).toMatchObject([
+      { phase: 'sent', from: 'community/general', model: 'community/streamer' },
+      { phase: 'won', model: 'community/streamer', winner: 'hedge', lost: 'community/general' },
+    ]);
+    expect(only(events, 'hedge')[0]?.waitedMs).toBeGreaterThanOrEqual(50);
+    expect(only(events, 'done')).toHaveLength(1);
+    expect(emulator.counters.requests.chat).toBe(2);
+    await client.budget.whenIdle();
+    expect(client.budget.active).toBe(0);
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
+  });
+
+  it('without a list goes to the same model (the gateway sends it to another copy)', async () => {
+    const { client, emulator } = recorded();
+    held(emulator, 'community/general');
+    const result = await client.chat(hi(), { hedge: { afterMs: 50, maxExtra: 1 } });
+    expect(result.answer.text).toBe('Echo: hello there');
+    expect(result.route.hops).toEqual([
+      { model: 'community/general', outcome: 'lost' },
+      { model: 'community/general', outcome: 'answered' },
+    ]);
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('is not sent when the first answers in time: one request, no hedge event', async () => {
+    const { client, emulator, events } = recorded();
+    const result = await client.chat(hi(), { hedge: { afterMs: 5_000, maxExtra: 1 } });
+    expect(result.route.hops).toEqual([{ model: 'community/general', outcome: 'answered' }]);
+    expect(only(events, 'hedge')).toEqual([]);
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
+  it('never queues: without a free slot no hedge is sent (the key never exceeds its limit)', async () => {
+    const { client, emulator, events } = recorded(undefined, { maxConcurrency: 1 });
+    held(emulator, 'community/general');
+    const error = await caught(() =>
+      client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 400 }),
+    );
+    expect(error.code).toBe('timeout');
+    expect(only(events, 'hedge')).toEqual([]);
+    expect(emulator.counters.requests.chat).toBe(1);
+    expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBe(1);
+  });
+
+  it('keeps the extra requests within maxExtra of the calls', async () => {
+    const { client, emulator, events } = recorded();
+    // Every first attempt is slow: without the cap, each call would be hedged.
+    held(emulator, 'community/general', 1_000);
+    const calls = 40;
+    for (let i = 0; i < calls; i++) {
+      await client
+        .chat(hi(), { hedge: { afterMs: 20, maxExtra: 0.1 }, timeoutMs: 150, maxRetries: 0 })
+        .catch(() => undefined);
+    }
+    const hedges = only(events, 'hedge').filter((event) => event.phase === 'sent').length;
+    // maxExtra × calls, plus what the budget may save up (0.1 × 20 = 2).
+    expect(hedges).toBeGreaterThan(0);
+    expect(hedges).toBeLessThanOrEqual(calls * 0.1 + 2);
+    expect(emulator.counters.requests.chat).toBe(calls + hedges);
+  });
+
+  it('both attempts failing: the first run ends the call, with its route', async () => {
+    const { client, emulator, events } = recorded(undefined, { maxRetries: 0 });
+    held(emulator, 'community/general');
+    emulator.injectFault({ fault: 'model_busy', model: 'community/streamer', retryAfter: 3600 });
+    const error = await caught(() =>
+      client.chat(hi(), {
+        fallbackModels: ['community/streamer'],
+        hedge: { afterMs: 30, maxExtra: 1 },
+        timeoutMs: 500,
+      }),
+    );
+    expect(error.code).toBe('timeout');
+    expect(error.route?.requested).toEqual(['community/general', 'community/streamer']);
+    expect(only(events, 'done')).toMatchObject([{ ok: false }]);
+    expect(client.budget.active).toBe(0);
+  });
+
+  it('hedges a stream whose first model sends only keep-alive comments', async () => {
+    const { client, emulator } = recorded();
+    emulator.injectFault({
+      fault: 'keepalive_first_chunk',
+      model: 'community/general',
+      ms: FOREVER,
+      intervalMs: 10,
+    });
+    const stream = await client.chatStream(hi(), {
+      fallbackModels: ['community/streamer'],
+      hedge: { afterMs: 60, maxExtra: 1 },
+    });
+    expect((await stream.result()).text).toBe('Echo: hello there');
+    expect(stream.servedModel).toBe('community/streamer');
+  });
+
+  it("'auto' waits for the model's running p95 once it has seen enough answers", async () => {
+    const { client, emulator, events } = recorded();
+    for (let i = 0; i < 20; i++) await client.chat(hi(), { hedge: { afterMs: 'auto' } });
+    expect(only(events, 'hedge')).toEqual([]);
+    held(emulator, 'community/general');
+    const result = await client.chat(hi(), { hedge: { afterMs: 'auto', maxExtra: 1 } });
+    expect(result.route.hops.at(-1)).toEqual({ model: 'community/general', outcome: 'answered' });
+    const [sent] = only(events, 'hedge');
+    // The emulator answers within milliseconds: the p95, above the 50 ms floor, is the floor.
+    expect(sent?.waitedMs).toBeGreaterThanOrEqual(50);
+    expect(sent?.waitedMs).toBeLessThan(5_000);
+  });
+
+  it('leaks no slot over many hedged calls', async () => {
+    const { client, emulator } = recorded();
+    emulator.injectFault({
+      fault: 'stall_first_chunk',
+      model: 'community/general',
+      ms: 80,
+      every: 3,
+    });
+    await Promise.all(
+      Array.from({ length: 60 }, () =>
+        client
+          .chatStream(hi(), {
+            fallbackModels: ['community/streamer'],
+            hedge: { afterMs: 20, maxExtra: 0.5 },
+          })
+          .then((stream) => stream.result()),
+      ),
+    );
+    await client.budget.whenIdle();
+    expect(client.budget.active).toBe(0);
+    expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(4);
+    expect(emulator.counters.concurrencyRejections).toBe(0);
+  });
+});
