@@ -97,11 +97,18 @@ export class GatewayChatStream implements ChatStream {
     // handler's state for it is freed.
     const events = open.events;
     cancelUnreachable.register(this, this.#body, events && (() => events.abandoned()));
-    if (meta.silence) {
-      this.#silence = meta.silence((error) => this.#fail(error));
-      this.#silence.start();
-      void this.#decodeAhead();
-    }
+    if (meta.silence) this.#watchSilence(meta.silence);
+  }
+
+  /**
+   * Starts the silence clock. A method of its own: a closure over `this` made in the constructor
+   * would share the constructor's context with the read-ahead's callbacks, and through them the
+   * finalizer's registry would keep every stream reachable (never collected, never cancelled).
+   */
+  #watchSilence(silence: SilenceClock): void {
+    this.#silence = silence((error) => this.#fail(error));
+    this.#silence.start();
+    void this.#decodeAhead();
   }
 
   /** Decodes the stream as it arrives (for the silence clock), restarting the clock on content. */
