@@ -36,7 +36,9 @@ const client = createGatewayClient({
   onEvent: (event) => { events.push(event); otel(event); },
 });
 const open = async () => {
-  await client.chatStream({ model: 'community/general', messages: [{ role: 'user', content: 'hi' }] });
+  // (Capabilities given: core's gate reads no catalog from this stub, which serves streams only.)
+  await client.chatStream({ model: 'community/general', messages: [{ role: 'user', content: 'hi' }] },
+  { capabilities: ['chat', 'streaming'] });
 };
 await open();
 await open();

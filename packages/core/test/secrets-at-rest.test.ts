@@ -20,7 +20,8 @@ const registry = globalThis[Symbol.for('@infergate/core.redactors')];
 const redacted = () => !redactKey('k=' + KEY).includes(KEY);
 let client = createGatewayClient({ baseURL: 'https://outlives.test/v1', apiKey: KEY, fetch: async () => new Response('{"error":{"code":"invalid_api_key","message":"bad ' + KEY + '"}}', { status: 401, headers: { 'content-type': 'application/json' } }) });
 // An error echoing the key, so that every cache redaction may fill is filled.
-await client.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }).catch(() => {});
+// (Capabilities given: the chat request is the one that echoes the key, not a catalog read.)
+await client.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, { capabilities: ['chat'] }).catch(() => {});
 const seen = [inspect(globalThis, { showHidden: true, depth: 8 })];
 for (const symbol of Object.getOwnPropertySymbols(globalThis)) {
   seen.push(inspect(globalThis[symbol], { showHidden: true, depth: 12 }));
@@ -63,7 +64,9 @@ const body = new ReadableStream({
 });
 let client = createGatewayClient({ baseURL: 'https://streamed.test/v1', apiKey: KEY, maxRetries: 0,
   fetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }) });
-const stream = await client.chatStream({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+// (Capabilities given: core's gate reads no catalog from this stub, which serves streams only.)
+const stream = await client.chatStream({ model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+  { capabilities: ['chat', 'streaming'] });
 client = undefined;
 for (let i = 0; i < 20; i++) {
   globalThis.gc();

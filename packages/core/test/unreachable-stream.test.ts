@@ -18,7 +18,9 @@ const fetch = async () => new Response(new ReadableStream({
 }), { headers: { 'content-type': 'text/event-stream' } });
 const client = createGatewayClient({ baseURL: 'https://unreachable.test/v1', apiKey: 'k', fetch });
 await (async () => {
-  await client.chatStream({ model: 'community/general', messages: [{ role: 'user', content: 'hi' }] });
+  // (Capabilities given: core's gate reads no catalog from this stub, which serves streams only.)
+  await client.chatStream({ model: 'community/general', messages: [{ role: 'user', content: 'hi' }] },
+  { capabilities: ['chat', 'streaming'] });
 })();
 for (let i = 0; i < 200 && client.budget.active > 0; i++) {
   globalThis.gc();
