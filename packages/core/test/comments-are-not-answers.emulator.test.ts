@@ -1,0 +1,91 @@
+// Issue 45 point 1: SSE comments, role-only chunks and empty deltas are not the answer. The stall
+// clocks count content (text, reasoning, tool-call pieces, a finish): a stream that only keeps
+// its connection alive stalls, and before any content reached the caller it may fail over.
+import { describe, expect, it } from 'vitest';
+import { caught, DEFAULT_KEYS, hi, only, recorded } from './helpers';
+
+const FOREVER = 60_000;
+
+describe('comments are not answers', () => {
+  it('keep-alive comments before the first chunk: firstChunkTimeoutMs fires and the call fails over', async () => {
+    const { client, emulator, events } = recorded();
+    emulator.injectFault({
+      fault: 'keepalive_first_chunk',
+      model: 'community/general',
+      ms: FOREVER,
+      intervalMs: 10,
+    });
+    const stream = await client.chatStream(hi(), {
+      fallbackModels: ['community/streamer'],
+      firstChunkTimeoutMs: 100,
+    });
+    expect((await stream.result()).text).toBe('Echo: hello there');
+    expect(stream.route.hops).toEqual([
+      { model: 'community/general', outcome: 'failed', reason: 'first_chunk_stall' },
+      { model: 'community/streamer', outcome: 'answered' },
+    ]);
+    expect(only(events, 'failover')).toMatchObject([{ reason: 'first_chunk_stall' }]);
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
+  });
+
+  it('without a list the stall is the retryable first-chunk timeout, not a final one', async () => {
+    const { client, emulator } = recorded(undefined, { maxRetries: 0 });
+    emulator.injectFault({
+      fault: 'keepalive_first_chunk',
+      model: 'community/general',
+      ms: FOREVER,
+      intervalMs: 10,
+    });
+    const error = await caught(() =>
+      client.chatStream(hi(), { firstChunkTimeoutMs: 100, chunkTimeoutMs: 50 }),
+    );
+    expect(error.code).toBe('timeout');
+    expect(error.stall?.phase).toBe('first-chunk');
+    expect(error.isRetryable).toBe(true);
+  });
+
+  it('comments sent forever after the first content: chunkTimeoutMs still fires', async () => {
+    const { client, emulator } = recorded();
+    emulator.injectFault({
+      fault: 'keepalive_stream',
+      model: 'community/general',
+      afterChunks: 2,
+      intervalMs: 10,
+    });
+    const stream = await client.chatStream(hi(), { chunkTimeoutMs: 100 });
+    const error = await caught(() => stream.result());
+    expect(error.code).toBe('timeout');
+    expect(error.stall).toMatchObject({ phase: 'between-chunks', limitMs: 100 });
+    expect(client.budget.active).toBe(0);
+  });
+
+  it('empty deltas sent forever: chunkTimeoutMs still fires', async () => {
+    const { client, emulator } = recorded();
+    emulator.injectFault({
+      fault: 'empty_delta_stream',
+      model: 'community/general',
+      afterChunks: 2,
+      intervalMs: 10,
+    });
+    const stream = await client.chatStream(hi(), { chunkTimeoutMs: 100 });
+    const error = await caught(() => stream.result());
+    expect(error.stall?.phase).toBe('between-chunks');
+  });
+
+  it('a role-only first chunk is not content: the first-chunk clock keeps running', async () => {
+    const { client, emulator } = recorded();
+    // The role chunk, then empty deltas: nothing of the answer.
+    emulator.injectFault({
+      fault: 'empty_delta_stream',
+      model: 'community/general',
+      afterChunks: 1,
+      intervalMs: 10,
+    });
+    const stream = await client.chatStream(hi(), {
+      fallbackModels: ['community/streamer'],
+      firstChunkTimeoutMs: 100,
+    });
+    expect(stream.servedModel).toBe('community/streamer');
+    expect(stream.route.hops[0]).toMatchObject({ outcome: 'failed', reason: 'first_chunk_stall' });
+  });
+});
