@@ -4,7 +4,7 @@ import type { CallOptions } from '../call/call-options';
 import type { Catalog } from '../catalog/catalog';
 import { cachedCatalogFor, gateModel, gateModelFromCache } from '../catalog/resolve-model';
 import { jsonBody } from '../encoding/json-body';
-import { GatewayError } from '../errors/errors';
+import { GatewayError, isGatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
 import { lazily } from '../errors/load-lazily';
 import type { CallEvents } from '../events/call-events';
@@ -116,7 +116,9 @@ export async function openChatStream(
     }
   }
   const sent = await send(context, req, opts, true, (spec, via) =>
-    context.transport.open(spec, opts, via),
+    context.transport.open(spec, opts, via).catch((error: unknown) => {
+      throw namingStreamUsage(error, spec);
+    }),
   );
   const open = sent.answer;
   // A stream's chunks are not read for it: the header, else the model sent.
@@ -213,6 +215,21 @@ async function send<T>(
   } finally {
     if (reservation) transport.release(reservation, true);
   }
+}
+
+/**
+ * A 400 that refuses the `stream_options` core added (§5.6): its message names the opt-out. Not
+ * retried without it: the gateway's answer says what it accepts, and the caller decides.
+ */
+function namingStreamUsage(error: unknown, spec: RequestSpec): unknown {
+  if (!isGatewayError(error) || error.status !== 400) return error;
+  const refused = `${error.message}\n${error.body ?? ''}`.includes('stream_options');
+  if (!refused || !(spec.body as string).includes('"stream_options":{"include_usage":true}')) {
+    return error;
+  }
+  (error as { message: string }).message +=
+    ' — the request asked for usage with stream_options, which the gateway refused: set streamUsage: false (on the call, the client or the model) to leave it out';
+  return error;
 }
 
 /** A stream opened for nothing (a hedged call's loser that answered late): its slot given back. */
