@@ -58,16 +58,26 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
       const model = walk.hop(events);
       sentAt = performance.now();
       input.onRequest?.();
-      watch =
+      const attemptWatch =
         firstChunkMs === undefined
           ? undefined
           : new FirstChunkWatch(scope.signal, firstChunkMs, model);
+      watch = attemptWatch;
+      const counted = countModelInflight(budgetId, model);
       return {
         body: walk.body(),
         requestedModel: model,
         model,
-        signal: watch?.signal,
-        settled: countModelInflight(budgetId, model),
+        signal: attemptWatch?.signal,
+        // The slot given back, however the attempt ended, stops its clock too: a failure the
+        // transport throws (an answer that cannot be read, code that failed to load) never
+        // reaches `next`, and its timer would hold the process until the limit.
+        settled: attemptWatch
+          ? () => {
+              counted();
+              attemptWatch.end();
+            }
+          : counted,
       };
     },
     async accept(answer, request) {
