@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { REQUEST_BOUND_TIMING } from './request-bound-semaphore';
-import { createSemaphore } from './runtime-semaphore';
+
+import { REQUEST_BOUND_TIMING, RequestBoundSemaphore } from './request-bound-semaphore';
 
 afterEach(() => {
   // Mocks first: a spy set on a fake timer function would otherwise restore the fake one.
@@ -18,7 +18,7 @@ async function settle(): Promise<void> {
 describe('RequestBoundSemaphore (isolate runtimes)', () => {
   it('a release never settles a waiter: the waiter takes the slot from its own timer', async () => {
     vi.useFakeTimers();
-    const slots = createSemaphore({ requestBound: true });
+    const slots = new RequestBoundSemaphore(undefined);
     const held = await slots.acquire(1);
     let granted = false;
     const waiting = slots.acquire(1).then((release) => {
@@ -37,7 +37,7 @@ describe('RequestBoundSemaphore (isolate runtimes)', () => {
 
   it('serves waiters in arrival order and never more than the limit', async () => {
     vi.useFakeTimers();
-    const slots = createSemaphore({ requestBound: true });
+    const slots = new RequestBoundSemaphore(undefined);
     const held = await Promise.all([slots.acquire(2), slots.acquire(2)]);
     const order: number[] = [];
     const waiting = [0, 1, 2].map((i) =>
@@ -61,7 +61,7 @@ describe('RequestBoundSemaphore (isolate runtimes)', () => {
 
   it('serves a waiter that asks to go ahead before the others', async () => {
     vi.useFakeTimers();
-    const slots = createSemaphore({ requestBound: true });
+    const slots = new RequestBoundSemaphore(undefined);
     const held = await slots.acquire(1);
     const order: string[] = [];
     const take = (name: string, ahead?: boolean) =>
@@ -79,7 +79,7 @@ describe('RequestBoundSemaphore (isolate runtimes)', () => {
 
   it('an aborted waiter leaves the line and is rejected with the reason', async () => {
     vi.useFakeTimers();
-    const slots = createSemaphore({ requestBound: true });
+    const slots = new RequestBoundSemaphore(undefined);
     const held = await slots.acquire(1);
     const controller = new AbortController();
     const waiting = slots.acquire(1, controller.signal);
@@ -92,7 +92,7 @@ describe('RequestBoundSemaphore (isolate runtimes)', () => {
 
   it('takes back a slot whose holder stopped showing it is alive (its request ended)', async () => {
     vi.useFakeTimers();
-    const slots = createSemaphore({ requestBound: true });
+    const slots = new RequestBoundSemaphore(undefined);
     // The holder's heartbeat timer never runs, as in a request whose context has ended.
     vi.spyOn(globalThis, 'setInterval').mockImplementationOnce(
       () => 0 as unknown as ReturnType<typeof setInterval>,
@@ -119,7 +119,7 @@ describe('RequestBoundSemaphore (isolate runtimes)', () => {
 
   it('takes a lost slot back on time although the wall clock was stepped back (its clock is monotonic)', async () => {
     vi.useFakeTimers();
-    const slots = createSemaphore({ requestBound: true });
+    const slots = new RequestBoundSemaphore(undefined);
     vi.spyOn(globalThis, 'setInterval').mockImplementationOnce(
       () => 0 as unknown as ReturnType<typeof setInterval>,
     );
@@ -140,7 +140,7 @@ describe('RequestBoundSemaphore (isolate runtimes)', () => {
 
   it('passes over a waiter that stopped checking (its request ended) instead of blocking the line', async () => {
     vi.useFakeTimers();
-    const slots = createSemaphore({ requestBound: true });
+    const slots = new RequestBoundSemaphore(undefined);
     const held = await slots.acquire(1);
     // The first waiter's own timer never runs: its request is gone.
     vi.spyOn(globalThis, 'setTimeout').mockImplementationOnce(
@@ -166,7 +166,7 @@ describe('RequestBoundSemaphore: when it may be forgotten (onIdle)', () => {
   it('reports idle when its last slot is given back, or taken back from a lost holder', async () => {
     vi.useFakeTimers();
     const onIdle = vi.fn();
-    const slots = createSemaphore({ requestBound: true, onIdle });
+    const slots = new RequestBoundSemaphore(onIdle);
     const release = await slots.acquire(1);
     expect(onIdle).not.toHaveBeenCalled();
     release();
@@ -189,7 +189,7 @@ describe('RequestBoundSemaphore: when it may be forgotten (onIdle)', () => {
   it('is not forgettable while a waiter passed over as stale may still come back', async () => {
     vi.useFakeTimers();
     const onIdle = vi.fn();
-    const slots = createSemaphore({ requestBound: true, onIdle });
+    const slots = new RequestBoundSemaphore(onIdle);
     const held = await slots.acquire(1);
     // The first waiter's own timer never runs (its request is busy or gone): it goes stale.
     let checkAgain: (() => void) | undefined;
@@ -226,7 +226,7 @@ describe('RequestBoundSemaphore after an isolate stall (live holders keep their 
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('a 2.5 s synchronous stall while 4 hold and 4 wait takes back no live slot', async () => {
-    const slots = createSemaphore({ requestBound: true });
+    const slots = new RequestBoundSemaphore(undefined);
     const holders = await Promise.all([1, 2, 3, 4].map(() => slots.acquire(4)));
     const granted: number[] = [];
     const waiters = [0, 1, 2, 3].map((i) =>
@@ -254,7 +254,7 @@ describe('RequestBoundSemaphore after an isolate stall (live holders keep their 
     vi.spyOn(globalThis, 'setInterval').mockImplementationOnce(
       () => 0 as unknown as ReturnType<typeof setInterval>,
     );
-    const slots = createSemaphore({ requestBound: true });
+    const slots = new RequestBoundSemaphore(undefined);
     await slots.acquire(1); // its request is gone: its heartbeat never runs
     stall(staleMs + 500);
     let granted = false;

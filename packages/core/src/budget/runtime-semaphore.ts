@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §2.5 (the key's slots, counted as this runtime allows).
 import { REQUEST_BOUND_IO } from '../call/call-scope';
-import { RequestBoundSemaphore } from './request-bound-semaphore';
+import { lazily } from '../errors/load-lazily';
+import type { ReleaseSlot } from './key-budget';
 import { FifoSemaphore, type Semaphore } from './semaphore';
 
 export interface SemaphoreOptions {
@@ -13,6 +14,53 @@ export interface SemaphoreOptions {
 /** The semaphore this runtime needs (request-bound in isolate runtimes, FIFO elsewhere). */
 export function createSemaphore(options: SemaphoreOptions = {}): Semaphore {
   return (options.requestBound ?? REQUEST_BOUND_IO)
-    ? new RequestBoundSemaphore(options.onIdle)
+    ? new RequestBoundOnFirstUse(options.onIdle)
     : new FifoSemaphore(options.onIdle);
+}
+
+/** The request-bound semaphore's code, loaded by its first `acquire` (isolate runtimes only). */
+const loadRequestBound = lazily(
+  'the request-bound budget',
+  () => import('./request-bound-semaphore'),
+);
+
+/**
+ * `RequestBoundSemaphore` (request-bound-semaphore.ts), made by its first `acquire`: a bundle for
+ * Node or a browser never loads its code. Until then nothing is held or queued.
+ */
+class RequestBoundOnFirstUse implements Semaphore {
+  readonly #onIdle: (() => void) | undefined;
+  #semaphore: Semaphore | undefined;
+
+  constructor(onIdle: (() => void) | undefined) {
+    this.#onIdle = onIdle;
+  }
+
+  async acquire(limit: number, signal?: AbortSignal, ahead?: boolean): Promise<ReleaseSlot> {
+    if (signal?.aborted) throw signal.reason;
+    const { RequestBoundSemaphore } = await loadRequestBound();
+    this.#semaphore ??= new RequestBoundSemaphore(this.#onIdle);
+    return this.#semaphore.acquire(limit, signal, ahead);
+  }
+
+  /** Never: a request-bound slot is taken from the waiter's own timer. */
+  tryAcquire(): undefined {
+    return undefined;
+  }
+
+  get active(): number {
+    return this.#semaphore?.active ?? 0;
+  }
+  get queued(): number {
+    return this.#semaphore?.queued ?? 0;
+  }
+  get isIdle(): boolean {
+    return this.#semaphore?.isIdle ?? true;
+  }
+  get isForgettable(): boolean {
+    return this.#semaphore?.isForgettable ?? true;
+  }
+  whenIdle(): Promise<void> {
+    return this.#semaphore?.whenIdle() ?? Promise.resolve();
+  }
 }
