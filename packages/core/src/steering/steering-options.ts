@@ -89,6 +89,7 @@ function refusal(place: SteeringPlace, field: string, what: string): GatewayErro
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
   return typeof value === 'string' ? 'a string' : `a ${typeof value}`;
 }
 

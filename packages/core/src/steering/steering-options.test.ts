@@ -1,0 +1,229 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../errors/errors';
+import {
+  type ClientSteering,
+  readCircuitBreaker,
+  readFallbackModels,
+  readHedge,
+  readStallTimeout,
+  readSteering,
+  resolveSteering,
+  type SteeringPlace,
+  steers,
+} from './steering-options';
+
+/** The error `read` throws (fails the test when it throws none, or not a GatewayError). */
+function refused(read: () => unknown): GatewayError {
+  try {
+    read();
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+const PLACES: [SteeringPlace, string][] = [
+  ['client option', 'configuration_error'],
+  ['model setting', 'configuration_error'],
+  ['call option', 'invalid_request_error'],
+];
+
+describe('readFallbackModels (the one reader of fallbackModels)', () => {
+  it('takes a list of distinct model ids, as given; absent or empty is no list', () => {
+    expect(readFallbackModels(['b', 'c'], 'call option', 'a')).toEqual(['b', 'c']);
+    expect(readFallbackModels(undefined, 'call option', 'a')).toBeUndefined();
+    expect(readFallbackModels([], 'call option', 'a')).toBeUndefined();
+  });
+
+  it.each([
+    ['a string', 'b', 'fallbackModels', 'must be an array of model ids, got a string'],
+    ['null', null, 'fallbackModels', 'got null'],
+    ['an object', { 0: 'b' }, 'fallbackModels', 'got an object'],
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the case
+    ['a hole', [, 'b'], 'fallbackModels[0]', 'is a hole in the array'],
+    ['new Array(2)', new Array(2), 'fallbackModels[0]', 'is a hole in the array'],
+    ['a number', ['b', 42], 'fallbackModels[1]', 'got a number'],
+    ['a nested list', [['b']], 'fallbackModels[0]', 'got an array'],
+    ['an empty id', [''], 'fallbackModels[0]', 'got an empty string'],
+    ['a blank id', ['b', '  '], 'fallbackModels[1]', 'got an empty string'],
+    ['a repeated id', ['b', 'c', 'b'], 'fallbackModels[2]', 'repeats fallbackModels[0]'],
+    ["the call's own model", ['b', 'a'], 'fallbackModels[1]', "repeats the call's own model"],
+  ] as const)('refuses %s, naming the entry and the place', (_name, value, field, what) => {
+    for (const [place, code] of PLACES) {
+      const error = refused(() => readFallbackModels(value, place, 'a'));
+      expect(error).toMatchObject({ code, field });
+      expect(error.message).toContain(`${field} (${place})`);
+      expect(error.message).toContain(what);
+    }
+  });
+
+  it('names a wrong value by its type only (it may hold what no redactor knows)', () => {
+    const error = refused(() =>
+      readFallbackModels([{ apiKey: 'sk-live-secret' }], 'call option', 'a'),
+    );
+    expect(error.message).not.toContain('sk-live-secret');
+    expect(JSON.stringify(error)).not.toContain('sk-live-secret');
+  });
+
+  it('without a primary (a client option or model setting) checks the list alone', () => {
+    expect(readFallbackModels(['a', 'b'], 'model setting')).toEqual(['a', 'b']);
+  });
+});
+
+describe('readStallTimeout', () => {
+  it('takes a finite number of ms > 0, clamped to the longest timer', () => {
+    expect(readStallTimeout(250, 'firstChunkTimeoutMs', 'call option')).toBe(250);
+    expect(readStallTimeout(2 ** 40, 'chunkTimeoutMs', 'client option')).toBe(2 ** 31 - 1);
+    expect(readStallTimeout(undefined, 'chunkTimeoutMs', 'call option')).toBeUndefined();
+  });
+
+  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, '100', null])('refuses %s', (value) => {
+    for (const [place, code] of PLACES) {
+      const error = refused(() => readStallTimeout(value, 'firstChunkTimeoutMs', place));
+      expect(error).toMatchObject({ code, field: 'firstChunkTimeoutMs' });
+      expect(error.message).toContain(`firstChunkTimeoutMs (${place}) must be a finite number`);
+    }
+  });
+});
+
+describe('readHedge', () => {
+  it("takes { afterMs: ms > 0 | 'auto', maxExtra?: (0, 1] } with maxExtra's default, or false", () => {
+    expect(readHedge({ afterMs: 200 }, 'call option')).toEqual({ afterMs: 200, maxExtra: 0.05 });
+    expect(readHedge({ afterMs: 'auto', maxExtra: 1 }, 'client option')).toEqual({
+      afterMs: 'auto',
+      maxExtra: 1,
+    });
+    expect(readHedge(false, 'call option')).toBe(false);
+    expect(readHedge(undefined, 'call option')).toBeUndefined();
+  });
+
+  it.each([
+    ['true', true, 'hedge'],
+    ['a number', 200, 'hedge'],
+    ['a list', [200], 'hedge'],
+    ['no afterMs', {}, 'hedge.afterMs'],
+    ['afterMs 0', { afterMs: 0 }, 'hedge.afterMs'],
+    ['afterMs a word', { afterMs: 'soon' }, 'hedge.afterMs'],
+    ['maxExtra 0', { afterMs: 100, maxExtra: 0 }, 'hedge.maxExtra'],
+    ['maxExtra above 1', { afterMs: 100, maxExtra: 1.5 }, 'hedge.maxExtra'],
+    ['maxExtra a string', { afterMs: 100, maxExtra: '5%' }, 'hedge.maxExtra'],
+  ] as const)('refuses %s, naming the field', (_name, value, field) => {
+    for (const [place, code] of PLACES) {
+      expect(refused(() => readHedge(value, place))).toMatchObject({ code, field });
+    }
+  });
+});
+
+describe('readCircuitBreaker (a client option)', () => {
+  it('is on by default, with its defaults; false turns it off', () => {
+    expect(readCircuitBreaker(undefined)).toEqual({
+      failures: 3,
+      cooldownMs: 5_000,
+      maxCooldownMs: 60_000,
+    });
+    expect(readCircuitBreaker({})).toEqual(readCircuitBreaker(undefined));
+    expect(readCircuitBreaker(false)).toBe(false);
+  });
+
+  it('keeps the longest cooldown at least the first one', () => {
+    expect(readCircuitBreaker({ failures: 5, cooldownMs: 10_000, maxCooldownMs: 1_000 })).toEqual({
+      failures: 5,
+      cooldownMs: 10_000,
+      maxCooldownMs: 10_000,
+    });
+  });
+
+  it.each([
+    ['true', true, 'circuitBreaker'],
+    ['a string', 'on', 'circuitBreaker'],
+    ['null', null, 'circuitBreaker'],
+    ['failures 0', { failures: 0 }, 'circuitBreaker.failures'],
+    ['failures not an integer', { failures: 1.5 }, 'circuitBreaker.failures'],
+    ['cooldownMs -1', { cooldownMs: -1 }, 'circuitBreaker.cooldownMs'],
+    ['maxCooldownMs a string', { maxCooldownMs: '1m' }, 'circuitBreaker.maxCooldownMs'],
+  ] as const)('refuses %s with configuration_error', (_name, value, field) => {
+    const error = refused(() => readCircuitBreaker(value));
+    expect(error).toMatchObject({ code: 'configuration_error', field });
+    expect(error.message).toContain(`${field} (client option)`);
+  });
+});
+
+describe('readSteering', () => {
+  it("reads every option at the place given, with the call's model as primary", () => {
+    expect(
+      readSteering(
+        { fallbackModels: ['b'], firstChunkTimeoutMs: 100, hedge: { afterMs: 50 } },
+        'call option',
+        'a',
+      ),
+    ).toEqual({
+      fallbackModels: ['b'],
+      firstChunkTimeoutMs: 100,
+      chunkTimeoutMs: undefined,
+      hedge: { afterMs: 50, maxExtra: 0.05 },
+    });
+    expect(
+      refused(() => readSteering({ fallbackModels: ['a'] }, 'call option', 'a')),
+    ).toMatchObject({ code: 'invalid_request_error', field: 'fallbackModels[0]' });
+    expect(refused(() => readSteering({ chunkTimeoutMs: 0 }, 'model setting'))).toMatchObject({
+      code: 'configuration_error',
+      field: 'chunkTimeoutMs',
+    });
+  });
+});
+
+describe('resolveSteering (a model setting, then the call)', () => {
+  it("takes the call's value field by field, the model's where the call has none", () => {
+    expect(
+      resolveSteering(
+        { fallbackModels: ['m1'], firstChunkTimeoutMs: 100, chunkTimeoutMs: 200 },
+        { firstChunkTimeoutMs: 50, hedge: { afterMs: 10 } },
+      ),
+    ).toEqual({
+      fallbackModels: ['m1'],
+      firstChunkTimeoutMs: 50,
+      chunkTimeoutMs: 200,
+      hedge: { afterMs: 10 },
+    });
+    expect(resolveSteering({ fallbackModels: ['m1'] }, { fallbackModels: ['c1'] })).toEqual({
+      fallbackModels: ['c1'],
+    });
+    expect(resolveSteering(undefined, undefined)).toEqual({});
+  });
+
+  it("turns the model's list off with the call's [] and its hedge with false", () => {
+    const model = { fallbackModels: ['m1'], hedge: { afterMs: 10 } };
+    expect(resolveSteering(model, { fallbackModels: [], hedge: false })).toEqual({ hedge: false });
+    expect(resolveSteering({ fallbackModels: [] }, undefined)).toEqual({});
+  });
+
+  it('passes values on as given: the call checks them (readSteering)', () => {
+    const bad = { fallbackModels: 'm1' as unknown as string[] };
+    expect(resolveSteering(bad, undefined)).toEqual(bad);
+  });
+});
+
+describe('steers (whether the steering room loads for a call)', () => {
+  const none: ClientSteering = {
+    firstChunkTimeoutMs: undefined,
+    chunkTimeoutMs: undefined,
+    hedge: undefined,
+    circuitBreaker: false,
+  };
+
+  it("is true for a list, a stall timeout or a hedge, the call's or the client's", () => {
+    expect(steers(undefined, none)).toBe(false);
+    expect(steers({ fallbackModels: [] }, none)).toBe(false);
+    expect(steers({ fallbackModels: ['b'] }, none)).toBe(true);
+    // A list that is not one still steers: the room's reader refuses it.
+    expect(steers({ fallbackModels: 'b' as unknown as string[] }, none)).toBe(true);
+    expect(steers({ chunkTimeoutMs: 10 }, none)).toBe(true);
+    expect(steers(undefined, { ...none, firstChunkTimeoutMs: 10 })).toBe(true);
+    expect(steers({ hedge: { afterMs: 10 } }, none)).toBe(true);
+    expect(steers(undefined, { ...none, hedge: { afterMs: 10, maxExtra: 0.05 } })).toBe(true);
+    expect(steers({ hedge: false }, { ...none, hedge: { afterMs: 10, maxExtra: 0.05 } })).toBe(
+      false,
+    );
+  });
+});
