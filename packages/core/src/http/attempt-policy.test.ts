@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../errors/errors';
+import { retrySameRequest } from './attempt-policy';
+
+const limits = { maxRetries: 2, maxRetryAfterMs: 60_000, retryBaseDelayMs: 0 };
+const unavailable = new GatewayError({
+  code: 'provider_unavailable',
+  message: 'down',
+  status: 503,
+});
+
+describe('retrySameRequest (the transport default policy)', () => {
+  it('sends the same request each attempt, its onSend counted per attempt', () => {
+    let sent = 0;
+    let settled = 0;
+    const policy = retrySameRequest(
+      {
+        body: '{"x":1}',
+        requestedModel: 'm',
+        onSend: () => {
+          sent++;
+          return () => settled++;
+        },
+      },
+      limits,
+    );
+    const first = policy.request(1, undefined);
+    const second = policy.request(2, undefined);
+    expect(first.body).toBe('{"x":1}');
+    expect(second).toMatchObject({ body: '{"x":1}', requestedModel: 'm' });
+    expect(sent).toBe(2);
+    first.settled?.();
+    second.settled?.();
+    expect(settled).toBe(2);
+    expect(retrySameRequest({ body: 'b' }, limits).request(1, undefined).settled).toBeUndefined();
+  });
+
+  it('waits and retries what the retry policy retries, while maxRetries allows', () => {
+    const policy = retrySameRequest({}, limits);
+    expect(policy.next(unavailable, 0, 60_000)).toEqual({ waitMs: 0 });
+    expect(policy.next(unavailable, 1, 60_000)).toEqual({ waitMs: 0 });
+    expect(policy.next(unavailable, 2, 60_000)).toBeUndefined();
+  });
+
+  it('never moves on at once and never retries what is not retryable', () => {
+    const policy = retrySameRequest({}, limits);
+    const invalid = new GatewayError({ code: 'invalid_request_error', message: 'no', status: 400 });
+    expect(policy.next(invalid, 0, 60_000)).toBeUndefined();
+    // A Retry-After longer than what is left of the deadline: the call fails at once.
+    const busy = new GatewayError({
+      code: 'model_busy',
+      message: 'busy',
+      status: 429,
+      retryAfterMs: 5_000,
+    });
+    expect(policy.next(busy, 0, 1_000)).toBeUndefined();
+    expect(policy.next(busy, 0, 10_000)).toEqual({ waitMs: 5_000 });
+    expect(policy.accept).toBeUndefined();
+  });
+});
