@@ -32,6 +32,8 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     expect(only(events, 'done')).toHaveLength(1);
     expect(emulator.counters.requests.chat).toBe(2);
     await client.budget.whenIdle();
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await client.budget.whenIdle();
     expect(client.budget.active).toBe(0);
     expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
   });
@@ -99,6 +101,8 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     expect(error.code).toBe('timeout');
     expect(error.route?.requested).toEqual(['community/general', 'community/streamer']);
     expect(only(events, 'done')).toMatchObject([{ ok: false }]);
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await client.budget.whenIdle();
     expect(client.budget.active).toBe(0);
   });
 
@@ -149,6 +153,8 @@ describe('hedge: a second attempt when the first is slow to its first content', 
           .then((stream) => stream.result()),
       ),
     );
+    await client.budget.whenIdle();
+    // (A cut request's slot comes back once the gateway can have seen the close.)
     await client.budget.whenIdle();
     expect(client.budget.active).toBe(0);
     expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(4);

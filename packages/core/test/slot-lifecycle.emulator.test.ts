@@ -26,12 +26,16 @@ describe('a slot follows the gateway request, not our reader (the gateway counts
     }
   });
 
-  it('a stream cancelled before its body ends releases its slot at once', async () => {
-    const { client } = harness({ streamChunkDelayMs: 20 });
+  it('a stream cancelled before its body ends keeps its slot until the gateway can have seen the close', async () => {
+    const { client, emulator } = harness({ streamChunkDelayMs: 20 });
     const stream = await client.chatStream(hi('community/general', 'a b c d e f g h'));
     expect(client.budget.active).toBe(1);
     await stream.cancel();
+    // The gateway counts the request until it sees the connection close (issue 45 point 2).
+    expect(client.budget.active).toBe(1);
+    await client.budget.whenIdle();
     expect(client.budget.active).toBe(0);
+    expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
   });
 
   it('a stream that fails mid-body releases its slot unread, and reports the failure on read', async () => {

@@ -43,7 +43,7 @@ describe('firstChunkTimeoutMs', () => {
     });
   });
 
-  it('without fallbacks: a typed timeout naming the phase, retryable, the slot free at once', async () => {
+  it('without fallbacks: a typed timeout naming the phase, retryable, the slot given back once the gateway can have seen the close', async () => {
     const { client, emulator } = recorded(undefined, { firstChunkTimeoutMs: 50, maxRetries: 0 });
     emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: FOREVER });
     const error = await caught(() => client.chatStream(hi()));
@@ -53,6 +53,8 @@ describe('firstChunkTimeoutMs', () => {
     expect(error.isRetryable).toBe(true);
     expect(error.message).toContain('firstChunkTimeoutMs (50 ms)');
     expect(error.message).toContain('community/general');
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await client.budget.whenIdle();
     expect(client.budget.active).toBe(0);
     expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
   });
@@ -92,7 +94,7 @@ describe('firstChunkTimeoutMs', () => {
 });
 
 describe('chunkTimeoutMs', () => {
-  it('a stream silent between chunks fails with timeout and its phase; its slot is free at once', async () => {
+  it('a stream silent between chunks fails with timeout and its phase; its slot given back once the gateway can have seen the close', async () => {
     const { client, emulator, events } = recorded(undefined, { chunkTimeoutMs: 50 });
     emulator.injectFault({ fault: 'stall_stream', afterChunks: 2, ms: FOREVER });
     // Listed fallbacks change nothing once the stream has begun: no failover, no repeat.
@@ -103,6 +105,8 @@ describe('chunkTimeoutMs', () => {
     const error = await caught(async () => {
       for await (const event of stream) seen.push(event.type);
     });
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await client.budget.whenIdle();
     expect(client.budget.active).toBe(0);
     expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
     expect(error.code).toBe('timeout');
@@ -139,6 +143,8 @@ describe('one deadline and one abort over the whole walk', () => {
     );
     expect(error.code).toBe('aborted');
     expect(emulator.counters.requests.chat).toBe(1);
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await client.budget.whenIdle();
     expect(client.budget.active).toBe(0);
   });
 
@@ -161,6 +167,8 @@ describe('one deadline and one abort over the whole walk', () => {
     );
     expect(error.code).toBe('aborted');
     expect(emulator.counters.requests.chat).toBe(2);
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await client.budget.whenIdle();
     expect(client.budget.active).toBe(0);
     expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
   });
@@ -181,6 +189,8 @@ describe('one deadline and one abort over the whole walk', () => {
     expect(error.code).toBe('timeout');
     expect(error.stall).toBeUndefined();
     expect(emulator.counters.requests.chat).toBe(2);
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await client.budget.whenIdle();
     expect(client.budget.active).toBe(0);
   });
 });

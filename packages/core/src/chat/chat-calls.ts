@@ -236,7 +236,7 @@ function namingStreamUsage(error: unknown, spec: RequestSpec): unknown {
 function discardStream(answer: unknown): void {
   const open = answer as OpenResponse;
   (open.reader ?? open.response.body)?.cancel().catch(() => {});
-  open.release();
+  open.release(true);
   open.scope.dispose();
 }
 

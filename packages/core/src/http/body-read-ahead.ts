@@ -31,7 +31,8 @@ export interface ReadAheadLimits {
 export class BodyReadAhead {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
   readonly #signal: AbortSignal;
-  readonly #onSettled: () => void;
+  /** Called once the body settled: `ended` when it came to its end by itself. */
+  readonly #onSettled: (ended: boolean) => void;
   readonly #maxBuffered: number;
   readonly #overflow: () => unknown;
   #chunks: Uint8Array[] = [];
@@ -52,7 +53,7 @@ export class BodyReadAhead {
     reader: ReadableStreamDefaultReader<Uint8Array>,
     first: readonly Uint8Array[] | undefined,
     signal: AbortSignal,
-    onSettled: () => void,
+    onSettled: (ended: boolean) => void,
     limit: ReadAheadLimits = {
       maxBufferedBytes: Number.POSITIVE_INFINITY,
       overflow: () => new Error('read-ahead buffer overflow'),
@@ -150,7 +151,7 @@ export class BodyReadAhead {
     this.#error = error;
     this.#signal.removeEventListener('abort', this.#onAbort);
     this.#unpause();
-    this.#onSettled();
+    this.#onSettled(state === 'ended');
     this.#notify();
   }
 

@@ -131,6 +131,25 @@ export class RequestSlots {
   }
 }
 
+/**
+ * How long the slot of a request we cut (aborted before its answer ended: a stall, a hedge's
+ * loser, a stream cancelled mid-body) is kept after the cut: the gateway counts the request until
+ * it sees the connection close, and a slot given back at once could send a request the key's
+ * limit refuses (`client_concurrency_exceeded`). Measured against the emulator's HTTP server.
+ */
+export const CUT_REQUEST_GRACE_MS = 50;
+
+/** `release` now, or after `CUT_REQUEST_GRACE_MS` for a request we cut. */
+export function releaseSlot(release: ReleaseSlot, cut: boolean): void {
+  if (!cut) {
+    release();
+    return;
+  }
+  const timer = setTimeout(release, CUT_REQUEST_GRACE_MS);
+  // (Node: a release due must not hold the process open.)
+  (timer as { unref?: () => void }).unref?.();
+}
+
 /** The release of a local slot and a key slot together: once, the key's first. */
 function bothSlots(local: ReleaseSlot, key: () => void): ReleaseSlot {
   let released = false;

@@ -23,7 +23,7 @@ import { redact } from './parse-error-response';
 import { isPlainHttpToRemote } from './plain-http';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { RequestHeaders } from './request-headers';
-import { RequestSlots, type SlotsConfig } from './request-slots';
+import { RequestSlots, releaseSlot, type SlotsConfig } from './request-slots';
 
 /**
  * The events module, loaded on the first call of a client with an `onEvent` hook: an app that
@@ -99,7 +99,11 @@ export interface OpenVia {
 /** A 2xx response whose slot is still held: the owner must call `release` and `scope.dispose`. */
 export interface OpenResponse {
   response: Response;
-  release: ReleaseSlot;
+  /**
+   * Gives the slot back (once). `cut`: the body was cut before its end (cancelled, stalled): the
+   * slot is kept a little longer, while the gateway still counts the request (request-slots.ts).
+   */
+  release: (cut?: boolean) => void;
   scope: CallScope;
   /** Stream requests: the body's reader and the bytes already read from it. */
   reader?: ReadableStreamDefaultReader<Uint8Array>;
@@ -331,6 +335,8 @@ export class Transport {
   ): Promise<OpenResponse> {
     const url = `${this.#config.baseURL}${spec.path}`;
     let held: ReleaseSlot | undefined;
+    let sent: Sent | undefined;
+    let lastCut = false;
     try {
       const headers = this.#headers.for(spec.body, spec.accept, options.headers);
       const fetchImpl = this.#fetch();
@@ -348,20 +354,26 @@ export class Transport {
         // (The policy's events ran the caller's handler, which may have aborted the call.)
         if (scope.ended) throw scope.error({ requestedModel: request.requestedModel });
         if (request.settled) held = alsoOnRelease(held, request.settled);
-        const sent: Sent = { url, headers, fetchImpl, spec, request, scope };
+        sent = { url, headers, fetchImpl, spec, request, scope, cut: false };
         // (Without events the request is awaited directly: no extra async step per attempt.)
         const outcome = await (events
           ? this.#observed(sent, policy, events, attempt)
           : this.#attempt(sent, policy));
+        // A request we aborted (a stall) is cut: the gateway counts it a little longer.
+        const cut = sent.cut || ownAbort(request) !== undefined;
+        sent = undefined;
         if (!(outcome instanceof GatewayError)) {
           const release = held;
           held = undefined;
           return this.#opened(outcome, release, scope, events);
         }
         const step = policy.next(outcome, waits, scope.remainingMs);
-        if (step === undefined) throw outcome;
+        if (step === undefined) {
+          lastCut = cut;
+          throw outcome;
+        }
         // Neither moving on nor sleeping holds a slot: give it back, then queue again.
-        held();
+        releaseSlot(held, cut);
         held = undefined;
         // Moving on at once keeps the call's turn in the key's queue; a wait does not.
         ahead = 'now' in step;
@@ -373,7 +385,8 @@ export class Transport {
     } catch (error) {
       // Before the slot is released: lets siblings stop before they take it.
       spec.onFailure?.(error);
-      held?.();
+      // (A request in flight when the call ended, aborted, is cut.)
+      if (held) releaseSlot(held, sent !== undefined || lastCut);
       throw error;
     }
   }
@@ -399,7 +412,7 @@ export class Transport {
   ): OpenResponse {
     const open: OpenResponse = {
       ...received,
-      release,
+      release: (cut = false) => releaseSlot(release, cut),
       scope,
       maxBufferedBytes: this.#config.maxResponseBytes,
       owner: this,
@@ -448,8 +461,9 @@ export class Transport {
       throw error;
     }
     if (refused === undefined) return outcome;
-    // Cancelling the body aborts the request: the gateway stops counting it.
+    // Cancelling the body aborts the request: the gateway stops counting it once it sees that.
     (outcome.reader ?? outcome.response.body)?.cancel(refused).catch(() => {});
+    sent.cut = true;
     return refused;
   }
 
@@ -580,7 +594,7 @@ export class Transport {
       failure = error as GatewayError;
       throw error;
     } finally {
-      release();
+      release(failure !== undefined && scope.aborted);
       scope.dispose();
       // After the slot's `released`: `done` is a call's last event.
       if (failure && reports) events?.failed(failure);
@@ -638,6 +652,8 @@ interface FirstSlot {
 
 /** One attempt as it is sent. */
 interface Sent {
+  /** The attempt's answer was refused and its body cancelled: the request was cut. */
+  cut: boolean;
   url: string;
   headers: Headers | Record<string, string>;
   fetchImpl: typeof fetch;

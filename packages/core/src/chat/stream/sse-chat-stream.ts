@@ -79,8 +79,9 @@ export class GatewayChatStream implements ChatStream {
       reader,
       open.chunks,
       open.scope.signal,
-      () => {
-        open.release();
+      (ended) => {
+        // A body cut before its end: the gateway counts the request until it sees the close.
+        open.release(!ended);
         open.scope.dispose();
       },
       {
@@ -230,7 +231,8 @@ export class GatewayChatStream implements ChatStream {
   #close(reason?: unknown): void {
     this.#silence?.stop();
     this.#body.cancel(reason);
-    this.#open.release();
+    // (Given back by the read-ahead as it settled; here in case it had settled already.)
+    this.#open.release(this.#state !== 'done');
     this.#open.scope.dispose();
     this.#open.events?.streamEnded(this.#error, this.#result);
   }
