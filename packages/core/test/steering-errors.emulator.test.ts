@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import type { GatewayError } from '../src/errors/errors';
 import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
 
 // The errors of a steered call (docs/gateway-protocol.md §4.7): each carries its route, the
@@ -97,6 +98,55 @@ describe('every error of a steered call carries its route', () => {
     });
   });
 
+  it('a stream failing after it was handed over: the route ends with its failure', async () => {
+    const { client, emulator } = harness();
+    emulator.injectFault({
+      fault: 'stall_stream',
+      model: 'community/general',
+      afterChunks: 3,
+      ms: 20_000,
+    });
+    const stream = await client.chatStream(hi('community/general', 'a b c d e f'), {
+      fallbackModels: ['community/streamer'],
+      chunkTimeoutMs: 100,
+    });
+    const error = await caught(() => stream.result());
+    expect(error).toMatchObject({ code: 'timeout', stall: { phase: 'between-chunks' } });
+    expect(error.route).toEqual({
+      requested: ['community/general', 'community/streamer'],
+      hops: [{ model: 'community/general', outcome: 'ended', code: 'timeout' }],
+    });
+    // The stream's own route says who answered.
+    expect(stream.route.answeredBy).toBe('community/general');
+    // A steered stream the caller cancels: its `aborted` has the route too.
+    const cancelled = await client.chatStream(hi(), { fallbackModels: ['community/streamer'] });
+    await cancelled.cancel();
+    const aborted = await caught(() => cancelled.result());
+    expect(aborted.code).toBe('aborted');
+    expect(aborted.route?.hops.at(-1)).toEqual({
+      model: 'community/general',
+      outcome: 'ended',
+      code: 'aborted',
+    });
+  });
+
+  it('an answer of the wrong shape: its invalid_response carries the route', async () => {
+    const setup = harness(undefined, {
+      fetch: async (input, init) => {
+        if (!String(input).endsWith('/chat/completions')) return setup.emulator.fetch(input, init);
+        return Response.json({ choices: [{ index: 0 }] });
+      },
+    });
+    const error = await caught(() =>
+      setup.client.chat(hi(), { fallbackModels: ['community/plain'] }),
+    );
+    expect(error.code).toBe('invalid_response');
+    expect(error.route).toEqual({
+      requested: ['community/general', 'community/plain'],
+      hops: [{ model: 'community/general', outcome: 'ended', code: 'invalid_response' }],
+    });
+  });
+
   it("a walk's timeout names the call's own deadline, its catalog read counted in it", async () => {
     // The catalog answers after 300 ms; the model never answers in time.
     const setup = harness(undefined, {
@@ -148,12 +198,12 @@ describe('steering options checked before anything is sent', () => {
 describe('a key pasted into fallbackModels', () => {
   const KEY = DEFAULT_KEYS.full;
   const leaks = (text: string) => text.includes(KEY);
-  const everywhere = (error: Error) =>
+  const everywhere = (error: GatewayError) =>
     [
       error.message,
       String(error.stack),
       JSON.stringify(error),
-      JSON.stringify((error as { toJSON(): unknown }).toJSON()),
+      JSON.stringify(error.toJSON()),
       inspect(error, { showHidden: true, depth: 12, getters: true }),
     ].join('\n');
 

@@ -75,18 +75,22 @@ export async function postChat(
   );
   const answer = sent.answer;
   const redact = (text: string) => transport.redact(text);
+  // A steered call's errors carry its route, also those found in its answer.
+  const failed = (error: GatewayError) => (sent.failed ? sent.failed(error) : error);
   const problem = chatCompletionProblem(answer.data);
   if (problem) {
-    throw invalidAnswer(redact, `The chat completion ${problem}`, answer, requestedModel);
+    throw failed(invalidAnswer(redact, `The chat completion ${problem}`, answer, requestedModel));
   }
   const { data, headers } = answer;
   const assembled = readChatCompletion(data);
   if (assembled === undefined) {
-    throw invalidAnswer(
-      redact,
-      'The chat completion has no choice 0 (its choices are all of other indexes)',
-      answer,
-      requestedModel,
+    throw failed(
+      invalidAnswer(
+        redact,
+        'The chat completion has no choice 0 (its choices are all of other indexes)',
+        answer,
+        requestedModel,
+      ),
     );
   }
   const servedModel = answeringModel(headers, data.model, sent.model);
@@ -128,6 +132,7 @@ export async function openChatStream(
     headers: open.response.headers,
     assemble: opts?.assemble !== false,
     silence: sent.silence,
+    failed: sent.failed,
   });
 }
 
@@ -161,7 +166,10 @@ async function send<T>(
   opts: ChatCallOptions | undefined,
   stream: boolean,
   sendVia: (spec: RequestSpec, via?: OpenVia) => Promise<T>,
-): Promise<SteeredCall<T> | { answer: T; model: string; route?: undefined; silence?: undefined }> {
+): Promise<
+  | SteeredCall<T>
+  | { answer: T; model: string; route?: undefined; silence?: undefined; failed?: undefined }
+> {
   const { transport, catalog } = context;
   const streamUsage = (opts as ChatStreamOptions | undefined)?.streamUsage ?? context.streamUsage;
   const spec = chatSpec(req, stream, streamUsage);

@@ -62,6 +62,11 @@ export interface SteeredCall<T> {
   route(answeredBy: string): ChatRoute;
   /** Streams with `chunkTimeoutMs`: the clock of their silences between pieces of content. */
   silence?: SilenceClock;
+  /**
+   * An error of this call after its answer was handed over (a non-streamed answer's shape, a
+   * stream's later failure): the same error, carrying the route, its last hop ended with it.
+   */
+  failed(error: GatewayError): GatewayError;
 }
 
 /** A steered call's answer, the model that gave it, and a hedged call's other run. */
@@ -135,6 +140,11 @@ export async function steerChatCall<T>(
       chunkMs === undefined
         ? undefined
         : betweenChunks(chunkMs, { requestedModel: input.spec.requestedModel, servedModel: model }),
+    failed: (error) => {
+      const ended: ChatRouteHop = { model, outcome: 'ended', code: error.code };
+      const hops = [...skippedHops(plan.skipped), ...walk.hops, ...tail, ended];
+      return withRoute(error, { requested: plan.requested, hops }, []);
+    },
   };
 }
 

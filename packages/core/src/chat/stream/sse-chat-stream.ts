@@ -21,6 +21,8 @@ interface ChatStreamMeta {
    * decoded as it arrives, whether or not anyone reads, so that the clock sees the content.
    */
   silence?: SilenceClock | undefined;
+  /** A steered call's: its error, carrying the route (every error of such a call has one). */
+  failed?: ((error: GatewayError) => GatewayError) | undefined;
 }
 
 type State = 'open' | 'done' | 'failed';
@@ -51,6 +53,8 @@ export class GatewayChatStream implements ChatStream {
   #pumping: Promise<void> | undefined;
   /** The silence clock between pieces of content (`ChatStreamMeta.silence`). */
   #silence: { start(): void; stop(): void } | undefined;
+  /** `ChatStreamMeta.failed`: a steered call's errors carry its route. */
+  readonly #routed: ((error: GatewayError) => GatewayError) | undefined;
 
   constructor(open: OpenResponse, meta: ChatStreamMeta) {
     this.#open = open;
@@ -59,6 +63,7 @@ export class GatewayChatStream implements ChatStream {
     this.fallback = meta.fallback;
     this.headers = meta.headers;
     this.route = meta.route;
+    this.#routed = meta.failed;
     this.#decoder = new ChatStreamDecoder({
       requestedModel: meta.requestedModel,
       servedModel: meta.servedModel,
@@ -223,9 +228,16 @@ export class GatewayChatStream implements ChatStream {
   #fail(error: GatewayError): void {
     if (this.#state !== 'open') return;
     this.#state = 'failed';
-    // Redacted of its client's key here: a stream's errors reach the caller after the call returned.
-    this.#error = redactOwnKey(error, this.#open.owner);
+    this.#error = this.#own(error);
     this.#close();
+  }
+
+  /**
+   * The stream's error as its caller gets it: with a steered call's route, and redacted of its
+   * client's key here (a stream's errors reach the caller after the call returned).
+   */
+  #own(error: GatewayError): GatewayError {
+    return redactOwnKey(this.#routed ? this.#routed(error) : error, this.#open.owner);
   }
 
   #close(reason?: unknown): void {
@@ -247,12 +259,14 @@ export class GatewayChatStream implements ChatStream {
   async cancel(reason?: unknown): Promise<void> {
     if (this.#state !== 'open') return;
     this.#state = 'failed';
-    this.#error = new GatewayError({
-      code: 'aborted',
-      message: 'The chat stream was cancelled',
-      cause: reason,
-      ...this.#models(),
-    });
+    this.#error = this.#own(
+      new GatewayError({
+        code: 'aborted',
+        message: 'The chat stream was cancelled',
+        cause: reason,
+        ...this.#models(),
+      }),
+    );
     // Pending events are dropped: a cancelled stream yields nothing more.
     this.#decoder.takeAll();
     this.#open.scope.abort(reason);
