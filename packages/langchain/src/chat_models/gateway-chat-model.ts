@@ -27,7 +27,6 @@ import type { SerializableSchema } from '@langchain/core/utils/standard_schema';
 import type { InteropZodType } from '@langchain/core/utils/types';
 import { convertChatResult, convertChatResultToChunk } from '../converters/convert-chat-result';
 import { readChatChunks } from '../converters/convert-stream-events';
-import { convertToChatModelEvents } from '../converters/convert-to-chat-model-events';
 import {
   convertToGatewayRequest,
   convertToInvocationParams,
@@ -42,6 +41,7 @@ import {
   withLangChainErrorCode,
   withLangChainErrors,
 } from '../utils/errors';
+import { lazily } from '../utils/load-lazily';
 import { profileFromCapabilities } from './capabilities';
 import { ChatModelCapabilityGate } from './capability-gate';
 import {
@@ -53,6 +53,12 @@ import { moveRequestFields } from './request-fields';
 import { structuredOutput } from './structured-output';
 
 const PROVIDER = 'infergate';
+
+/** LangChain's content-block events (`streamEvents()` without a version): loaded on first use. */
+const loadChatModelEvents = lazily(
+  'content-block events',
+  () => import('../converters/convert-to-chat-model-events'),
+);
 
 /**
  * A LangChain chat model served by the inference gateway. It checks the model's capabilities
@@ -276,7 +282,9 @@ export class GatewayChatModel
     kwargs?: Partial<GatewayChatModelCallOptions>,
   ): Runnable<BaseLanguageModelInput, AIMessageChunk, GatewayChatModelCallOptions> {
     if (tools.length > 0 && this.#checksWhenBuilt) this.#gate.assertKnown(['tools'], 'bindTools');
-    // Converting now refuses malformed tools at bind time; the request converts again.
+    // Converting now refuses malformed tools at bind time; the request converts again. (So the
+    // converter is loaded at start, not on first use: LangChain's traced invocation params, read
+    // synchronously before each call, convert the bound tools too.)
     convertToGatewayTools(tools, { strict: kwargs?.strict });
     return this.withConfig({ ...moveRequestFields(kwargs), tools });
   }
@@ -366,13 +374,14 @@ export class GatewayChatModel
   }
 
   /** LangChain's content-block event stream, finished with the real reason and metadata. */
-  override _streamChatModelEvents(
+  override async *_streamChatModelEvents(
     messages: BaseMessage[],
     options: this['ParsedCallOptions'],
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatModelStreamEvent> {
+    const { convertToChatModelEvents } = await loadChatModelEvents();
     const chunks = this._streamResponseChunks(messages, options, runManager);
-    return convertToChatModelEvents(chunks, options.signal);
+    yield* convertToChatModelEvents(chunks, options.signal);
   }
 
   /**
