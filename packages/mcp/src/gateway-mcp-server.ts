@@ -147,23 +147,8 @@ function askModelOptions(options: GatewayMcpServerOptions): AskModelOptions {
  * one gateway client, so their calls share the key's budget of 4 requests at once.
  */
 export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): GatewayMcpServer {
-  const client =
-    options.client ??
-    createGatewayClient({
-      ...options.clientOptions,
-      onEvent: (event: GatewayEvent) => {
-        progressFromGatewayEvents(event);
-        options.clientOptions?.onEvent?.(event);
-      },
-    });
-  const roots = new AllowedRoots(options.roots?.length ? options.roots : [process.cwd()]);
-  const askOptions = askModelOptions(options);
+  const client = options.client ?? clientWithProgress(options);
   const sessions = new Set<Session>();
-  const urlGuard = new UrlGuard({
-    allowPrivateUrls: options.allowPrivateUrls,
-    resolveHost: options.resolveHost,
-  });
-
   const apply = (availability: ToolAvailability) => {
     for (const session of sessions) {
       // Set directly and notify once per session (enable()/disable() notify once per tool).
@@ -173,8 +158,62 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): G
   };
   const watch = new CatalogWatch(client, options.catalogRefreshMs ?? 60_000, apply);
   const firstRead = watch.refresh();
+  const createServer = sessionFactory(options, client, watch, sessions);
+  return {
+    client,
+    get availability() {
+      return watch.availability;
+    },
+    createServer,
+    async connect(transport, sessionOptions) {
+      // The first tool list should reflect the catalog, but a slow or unreachable gateway must not
+      // hold up a client's handshake (desktop clients give up on it): wait a few seconds at most.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        firstRead,
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, FIRST_READ_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+      const server = createServer(sessionOptions);
+      await server.connect(transport);
+      return server;
+    },
+    refreshCatalog: () => watch.refresh(),
+    async close() {
+      watch.close();
+      await Promise.all([...sessions].map((session) => session.server.close()));
+      sessions.clear();
+    },
+  };
+}
 
-  const createServer = (sessionOptions: SessionOptions = {}): McpServer => {
+/** The server's own client: its events feed the tools' progress notifications. */
+function clientWithProgress(options: GatewayMcpServerOptions): GatewayClient {
+  return createGatewayClient({
+    ...options.clientOptions,
+    onEvent: (event: GatewayEvent) => {
+      progressFromGatewayEvents(event);
+      options.clientOptions?.onEvent?.(event);
+    },
+  });
+}
+
+/** Makes each session's `McpServer`: its tools (offered as the catalog says) and resources. */
+function sessionFactory(
+  options: GatewayMcpServerOptions,
+  client: GatewayClient,
+  watch: CatalogWatch,
+  sessions: Set<Session>,
+): (sessionOptions?: SessionOptions) => McpServer {
+  const roots = new AllowedRoots(options.roots?.length ? options.roots : [process.cwd()]);
+  const askOptions = askModelOptions(options);
+  const urlGuard = new UrlGuard({
+    allowPrivateUrls: options.allowPrivateUrls,
+    resolveHost: options.resolveHost,
+  });
+  return (sessionOptions = {}) => {
     const files = sessionOptions.files ?? true;
     const server = new McpServer(
       { name: options.name ?? 'infergate', version: VERSION },
@@ -210,34 +249,5 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): G
       previous?.();
     };
     return server;
-  };
-
-  return {
-    client,
-    get availability() {
-      return watch.availability;
-    },
-    createServer,
-    async connect(transport, sessionOptions) {
-      // The first tool list should reflect the catalog, but a slow or unreachable gateway must not
-      // hold up a client's handshake (desktop clients give up on it): wait a few seconds at most.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        firstRead,
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, FIRST_READ_WAIT_MS);
-        }),
-      ]);
-      clearTimeout(timer);
-      const server = createServer(sessionOptions);
-      await server.connect(transport);
-      return server;
-    },
-    refreshCatalog: () => watch.refresh(),
-    async close() {
-      watch.close();
-      await Promise.all([...sessions].map((session) => session.server.close()));
-      sessions.clear();
-    },
   };
 }

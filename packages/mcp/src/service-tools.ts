@@ -26,9 +26,15 @@ export function registerServiceTools(
   context: ToolContext,
   files: boolean,
 ): Record<'translate' | 'ocr' | 'transcribe', RegisteredTool> {
-  const { client } = context;
+  return {
+    translate: registerTranslate(server, context),
+    ocr: registerOcr(server, context, files),
+    transcribe: registerTranscribe(server, context, files),
+  };
+}
 
-  const translate = registerGatewayTool(
+function registerTranslate(server: McpServer, context: ToolContext): RegisteredTool {
+  return registerGatewayTool(
     server,
     'translate',
     {
@@ -40,7 +46,7 @@ export function registerServiceTools(
     },
     (args, extra) =>
       runTool(context, extra, async () => {
-        const answer = await client.translate(serviceToolRequest('translate', args), {
+        const answer = await context.client.translate(serviceToolRequest('translate', args), {
           signal: extra.signal,
         });
         return toolResult(answer.text, {
@@ -50,8 +56,10 @@ export function registerServiceTools(
         });
       }),
   );
+}
 
-  const ocr = registerGatewayTool(
+function registerOcr(server: McpServer, context: ToolContext, files: boolean): RegisteredTool {
+  return registerGatewayTool(
     server,
     'ocr',
     {
@@ -63,20 +71,17 @@ export function registerServiceTools(
     },
     (args: MediaArgs, extra) =>
       runTool(context, extra, async (progress) => {
+        const { signal } = extra;
         const image = await readMedia(
           'image',
           args,
           LIMITS.ocrMaxImageBytes,
           context.media,
-          extra.signal,
+          signal,
         );
         progress.step('image read');
-        const answer = await client.ocr(
-          serviceToolRequest('ocr', { image: '' }, { media: image }),
-          {
-            signal: extra.signal,
-          },
-        );
+        const request = serviceToolRequest('ocr', { image: '' }, { media: image });
+        const answer = await context.client.ocr(request, { signal });
         return toolResult(answer.text, {
           text: answer.text,
           confidence: answer.confidence,
@@ -84,8 +89,14 @@ export function registerServiceTools(
         });
       }),
   );
+}
 
-  const transcribe = registerGatewayTool(
+function registerTranscribe(
+  server: McpServer,
+  context: ToolContext,
+  files: boolean,
+): RegisteredTool {
+  return registerGatewayTool(
     server,
     'transcribe',
     {
@@ -97,24 +108,16 @@ export function registerServiceTools(
     },
     (args: MediaArgs, extra) =>
       runTool(context, extra, async (progress) => {
-        const audio = await readMedia(
-          'audio',
-          args,
-          LIMITS.audioMaxBytes,
-          context.media,
-          extra.signal,
-        );
+        const { signal } = extra;
+        const audio = await readMedia('audio', args, LIMITS.audioMaxBytes, context.media, signal);
         progress.step('audio read');
-        const request = serviceToolRequest(
-          'transcribe',
-          {
-            audio: '',
-            language: args.language as string | undefined,
-            translate: args.translate as boolean | undefined,
-          },
-          { media: audio },
-        );
-        const answer = await client.transcribe(request, { signal: extra.signal });
+        const spoken = {
+          audio: '',
+          language: args.language as string | undefined,
+          translate: args.translate as boolean | undefined,
+        };
+        const request = serviceToolRequest('transcribe', spoken, { media: audio });
+        const answer = await context.client.transcribe(request, { signal });
         return toolResult(answer.text, {
           text: answer.text,
           language: answer.language,
@@ -123,6 +126,4 @@ export function registerServiceTools(
         });
       }),
   );
-
-  return { translate, ocr, transcribe };
 }

@@ -142,6 +142,8 @@ describe('ask_model with fallback_models', () => {
       model: 'community/streamer',
       route: { hops: [{ reason: 'first_chunk_stall' }, { outcome: 'answered' }] },
     });
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await harness.mcp.client.budget.whenIdle();
     expect(slotsTaken()).toBe(0);
   });
 
@@ -210,6 +212,8 @@ describe('ask_model with fallback_models', () => {
       error: { code: 'timeout', stall: { phase: 'between-chunks', limitMs: STALL_LIMIT_MS } },
     });
     expect(chats()).toBe(1);
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await harness.mcp.client.budget.whenIdle();
     expect(slotsTaken()).toBe(0);
   });
 });
