@@ -198,6 +198,8 @@ describe('abort and deadline', () => {
     expect(client.budget.active).toBe(1);
     controller.abort();
     expect((await call).code).toBe('aborted');
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await client.budget.whenIdle();
     expect(client.budget.isIdle).toBe(true);
   });
 
@@ -215,6 +217,8 @@ describe('abort and deadline', () => {
     });
     expect(error.code).toBe('aborted');
     expect(error.cause).toBe('enough');
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await client.budget.whenIdle();
     expect(client.budget.isIdle).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(emulator.counters.inflight[key] ?? 0).toBe(0);
@@ -226,6 +230,8 @@ describe('abort and deadline', () => {
     for await (const event of stream) {
       if (event.type === 'text-delta') break;
     }
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await client.budget.whenIdle();
     expect(client.budget.isIdle).toBe(true);
     expect((await caught(() => stream.result())).code).toBe('aborted');
   });
@@ -234,6 +240,8 @@ describe('abort and deadline', () => {
     const { client } = harness({ streamChunkDelayMs: 1 });
     const stream = await client.chatStream(hi('community/general', '[[chunks:200]]'));
     await stream.cancel('no longer needed');
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await client.budget.whenIdle();
     expect(client.budget.isIdle).toBe(true);
   });
 
@@ -265,6 +273,8 @@ describe('abort and deadline', () => {
     ).toBe('timeout');
     const stream = await client.chatStream(hi('community/general', '[[chunks:1000]]'));
     expect((await caught(() => stream.result())).code).toBe('timeout');
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await client.budget.whenIdle();
     expect(client.budget.isIdle).toBe(true);
   });
 

@@ -24,6 +24,8 @@ describe('stream failures', () => {
     expect(error.code).toBe(code);
     expect(error.requestedModel).toBe('community/general');
     expect(error.isRetryable).toBe(false);
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await client.budget.whenIdle();
     expect(client.budget.isIdle).toBe(true);
     // result() rejects with the same error, and nothing was retried once data had arrived.
     await expect(stream.result()).rejects.toBe(error);

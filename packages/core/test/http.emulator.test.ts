@@ -27,6 +27,8 @@ describe('over real HTTP (node fetch and sockets)', () => {
     });
     const error = await caught(() => stream.result());
     expect(error.code).toBe('stream_incomplete');
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await client.budget.whenIdle();
     expect(client.budget.isIdle).toBe(true);
   });
 
@@ -62,6 +64,8 @@ describe('over real HTTP (node fetch and sockets)', () => {
         if (event.type === 'text-delta' && ++n === 5) controller.abort();
     });
     expect(error.code).toBe('aborted');
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await client.budget.whenIdle();
     expect(client.budget.isIdle).toBe(true);
   });
 });

@@ -137,6 +137,8 @@ describe('retries', () => {
     const cut = await client.chatStream(hi());
     expect((await caught(() => cut.result())).code).toBe('stream_incomplete');
     expect(emulator.counters.requests.chat).toBe(3);
+    // (A cut request's slot comes back once the gateway can have seen the close.)
+    await client.budget.whenIdle();
     expect(client.budget.isIdle).toBe(true);
   });
 
