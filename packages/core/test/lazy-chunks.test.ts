@@ -130,6 +130,7 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
       'call-events',
       'close-matches',
       'first-content',
+      'request-bound-semaphore',
       'service-calls',
       'steer-chat-call',
       'warn-plain-http',
@@ -193,6 +194,15 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
         return (await stream.result()).text;`,
     });
     expectTypedThenRecovered(missing, restored, 'Echo: hi');
+  });
+
+  it('the request-bound semaphore: Node never loads it (isolate runtimes only)', async () => {
+    const { missing, restored } = await withChunkMissing(chunkOf('request-bound-semaphore'), {
+      setup: HTTPS_CLIENT,
+      call: CHAT,
+    });
+    expect(missing).toEqual({ ok: true, result: 'Echo: hi' });
+    expect(restored).toEqual({ ok: true, result: 'Echo: hi' });
   });
 
   it('the plain-http warning: typed for a remote http:// URL; loopback loads nothing', async () => {
