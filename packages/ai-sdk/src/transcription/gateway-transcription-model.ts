@@ -1,29 +1,25 @@
 // docs/gateway-protocol.md §9 (transcription).
 import type {
-  SharedV4Warning,
   TranscriptionModelV4,
   TranscriptionModelV4CallOptions,
   TranscriptionModelV4Result,
 } from '@ai-sdk/provider';
-import type { TranscriptionResponse } from '@infergate/core';
 import { ENDPOINTS } from '@infergate/core/internal';
-import {
-  AI_RETRIES,
-  definedHeaders,
-  endpointURL,
-  type GatewayModelConfig,
-  headersToRecord,
-} from '../shared/gateway-model-config';
-import { mapGatewayError } from '../shared/map-gateway-error';
-import { parseGatewayTranscriptionOptions } from './gateway-transcription-options';
+import type { GatewayModelConfig } from '../shared/gateway-model-config';
+import { lazily } from '../shared/load-lazily';
+import { withMappedErrors } from '../shared/map-gateway-error';
 
 /** The gateway's id of the speech-to-text service: the model id when none is given. */
 const SPEECH_TO_TEXT_SERVICE = 'speech_to_text';
 
+/** transcribe-audio.ts, loaded on the first `doGenerate` (`client_code_unavailable` if it cannot be). */
+const loadTranscribeAudio = lazily('the transcription model', () => import('./transcribe-audio'));
+
 /**
  * The gateway's speech-to-text service as an AI SDK `TranscriptionModelV4`. The service needs no
  * model, so the id is informational only and is not sent; results name the engine when the
- * gateway's answer does (`model`), else this id.
+ * gateway's answer does (`model`), else this id. Its call is loaded on the first `doGenerate`
+ * (transcribe-audio.ts), out of a chat-only app's start-up chunk.
  */
 export class GatewayTranscriptionModel implements TranscriptionModelV4 {
   readonly specificationVersion = 'v4';
@@ -40,76 +36,13 @@ export class GatewayTranscriptionModel implements TranscriptionModelV4 {
   }
 
   async doGenerate(options: TranscriptionModelV4CallOptions): Promise<TranscriptionModelV4Result> {
-    const warnings: SharedV4Warning[] = [];
-    if (options.timestampGranularities !== undefined && options.timestampGranularities.length > 0) {
-      warnings.push({
-        type: 'unsupported',
-        feature: 'timestampGranularities',
-        details:
-          'The gateway returns segments only when its engine does; it cannot be asked for them.',
-      });
-    }
-
-    const infergateOptions = parseGatewayTranscriptionOptions(options.providerOptions);
-
-    const request = {
-      audio: options.audio,
-      mime_type: options.mediaType,
-      response_format: 'json' as const,
-      language: infergateOptions?.language,
-      translate: infergateOptions?.translate,
-    };
-
-    let response: TranscriptionResponse;
-    let headers: Headers | undefined;
-    try {
-      response = await this.config.client().transcribe(request, {
-        signal: options.abortSignal,
-        headers: definedHeaders(options.headers),
-        maxRetries: AI_RETRIES,
-        onResponse: (info) => {
-          headers = info.headers;
-        },
-      });
-    } catch (error) {
-      throw mapGatewayError(error, {
-        url: endpointURL(this.config, ENDPOINTS.transcription),
-        // The audio itself is left out of error reports.
-        requestBodyValues: { ...request, audio: `<${audioSize(options.audio)} bytes>` },
-        maxRetryAfterMs: this.config.maxRetryAfterMs,
-      });
-    }
-
-    return {
-      text: response.text,
-      segments: segmentsOf(response),
-      language: typeof response.language === 'string' ? response.language : undefined,
-      durationInSeconds: typeof response.duration === 'number' ? response.duration : undefined,
-      warnings,
-      response: {
-        timestamp: new Date(),
-        // The engine that answered when the gateway names it, else the id this model was made with.
-        modelId:
-          typeof response.model === 'string' && response.model !== ''
-            ? response.model
-            : this.modelId,
-        ...(headers !== undefined ? { headers: headersToRecord(headers) } : {}),
-        body: response,
-      },
-    };
+    // Nothing is built or sent when the call's code cannot be loaded.
+    const { transcribeAudio } = await withMappedErrors(
+      this.config,
+      ENDPOINTS.transcription,
+      undefined,
+      loadTranscribeAudio,
+    );
+    return transcribeAudio(this.config, this.modelId, options);
   }
-}
-
-function segmentsOf(response: TranscriptionResponse): TranscriptionModelV4Result['segments'] {
-  if (!Array.isArray(response.segments)) return [];
-  return response.segments.flatMap((segment: unknown) => {
-    if (typeof segment !== 'object' || segment === null) return [];
-    const { text, start, end } = segment as Record<string, unknown>;
-    if (typeof text !== 'string' || typeof start !== 'number' || typeof end !== 'number') return [];
-    return [{ text, startSecond: start, endSecond: end }];
-  });
-}
-
-function audioSize(audio: Uint8Array | string): number {
-  return typeof audio === 'string' ? Math.floor((audio.length * 3) / 4) : audio.byteLength;
 }
