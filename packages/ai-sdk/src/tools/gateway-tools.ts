@@ -1,19 +1,25 @@
 // docs/gateway-protocol.md §7, §8, §9 (the services the tools call).
-import { TypeValidationError } from '@ai-sdk/provider';
-import { jsonSchema, type Schema, type Tool, tool } from '@ai-sdk/provider-utils';
 import {
+  type Context,
+  jsonSchema,
+  type Tool,
+  type ToolExecuteFunction,
+  tool,
+} from '@ai-sdk/provider-utils';
+import {
+  ENDPOINTS,
   type ServiceToolName,
   type ServiceToolOptions,
-  serviceToolArgumentsProblem,
   serviceToolDefinition,
-  serviceToolRequest,
 } from '@infergate/core/internal';
+import { mapGatewayError } from '../shared/map-gateway-error';
 import type {
   GatewayOcrResult,
   GatewayServices,
   GatewayTranscribeResult,
   GatewayTranslateResult,
 } from './gateway-service-types';
+import { loadServiceCalls } from './gateway-services';
 import type {
   OcrToolInput,
   OcrToolOptions,
@@ -32,86 +38,87 @@ export interface GatewayTools {
   transcribe(options?: TranscribeToolOptions): Tool<TranscribeToolInput, GatewayTranscribeResult>;
 }
 
-/**
- * The gateway's services as AI SDK tools, for agents (`generateText` with `stopWhen`). Names,
- * descriptions and parameters are core's service-tool definitions, shared with the LangChain
- * adapter; the tools run through `services` (their errors are the AI SDK's).
- */
-export function createGatewayTools(services: GatewayServices): GatewayTools {
-  return {
-    translate(options = {}) {
-      const { description, parameters } = serviceToolDefinition('translate', options);
-      return tool({
-        description,
-        inputSchema: inputSchema<TranslateToolInput>('translate', parameters, options),
-        execute: (input, { abortSignal }) => {
-          const request = serviceToolRequest('translate', input, options);
-          return services.translate(
-            {
-              text: request.input,
-              targetLanguage: request.target_language,
-              sourceLanguage: request.source_language,
-            },
-            { abortSignal },
-          );
-        },
-      });
-    },
-
-    ocr(options = {}) {
-      const { resolveImage } = options;
-      const { description, parameters } = serviceToolDefinition('ocr', {
-        resolvesMedia: resolveImage !== undefined,
-        description: options.description,
-      });
-      return tool({
-        description,
-        inputSchema: inputSchema<OcrToolInput>('ocr', parameters),
-        execute: async (input, { abortSignal }) => {
-          const media = resolveImage ? await resolveImage(input.image, { abortSignal }) : undefined;
-          return services.ocr(serviceToolRequest('ocr', input, { media }), { abortSignal });
-        },
-      });
-    },
-
-    transcribe(options = {}) {
-      const { resolveAudio } = options;
-      const { description, parameters } = serviceToolDefinition('transcribe', {
-        resolvesMedia: resolveAudio !== undefined,
-        description: options.description,
-      });
-      return tool({
-        description,
-        inputSchema: inputSchema<TranscribeToolInput>('transcribe', parameters),
-        execute: async (input, { abortSignal }) => {
-          const media = resolveAudio ? await resolveAudio(input.audio, { abortSignal }) : undefined;
-          return services.transcribe(serviceToolRequest('transcribe', input, { media }), {
-            abortSignal,
-          });
-        },
-      });
-    },
+/** Each service tool's options, the model's arguments and its result. */
+export interface ServiceToolTypes {
+  translate: {
+    options: TranslateToolOptions;
+    input: TranslateToolInput;
+    result: GatewayTranslateResult;
+  };
+  ocr: { options: OcrToolOptions; input: OcrToolInput; result: GatewayOcrResult };
+  transcribe: {
+    options: TranscribeToolOptions;
+    input: TranscribeToolInput;
+    result: GatewayTranscribeResult;
   };
 }
 
 /**
- * Core's JSON schema, checked by core's rules before the tool runs: `ai` then hands a bad input
- * back to the model as a tool error it can repair, without a request.
+ * The gateway's services as AI SDK tools, for agents (`generateText` with `stopWhen`). Names,
+ * descriptions and parameters are core's service-tool definitions, shared with the LangChain
+ * adapter, known at once; the check of the model's arguments and the run are loaded on a tool's
+ * first use (service-calls.ts). The tools run through `services` (their errors are the AI SDK's).
  */
-function inputSchema<Input>(
-  name: ServiceToolName,
-  parameters: Parameters<typeof jsonSchema>[0],
-  options: Pick<ServiceToolOptions, 'targetLanguage'> = {},
-): Schema<Input> {
-  return jsonSchema<Input>(parameters, {
-    validate: (value) => {
-      const problem = serviceToolArgumentsProblem(name, value, options);
-      return problem === undefined
-        ? { success: true, value: value as Input }
-        : {
-            success: false,
-            error: new TypeValidationError({ value, cause: new Error(`${name}: ${problem}`) }),
-          };
-    },
+export function createGatewayTools(services: GatewayServices): GatewayTools {
+  return {
+    translate: (options = {}) => serviceTool('translate', services, options, options),
+    ocr: (options = {}) =>
+      serviceTool('ocr', services, options, {
+        resolvesMedia: options.resolveImage !== undefined,
+        description: options.description,
+      }),
+    transcribe: (options = {}) =>
+      serviceTool('transcribe', services, options, {
+        resolvesMedia: options.resolveAudio !== undefined,
+        description: options.description,
+      }),
+  };
+}
+
+/**
+ * One service tool: core's description and JSON schema, its input checked by core's rules before
+ * the tool runs (`ai` then hands a bad input back to the model as a tool error it can repair,
+ * without a request), its run through `services`.
+ */
+function serviceTool<Name extends ServiceToolName>(
+  name: Name,
+  services: GatewayServices,
+  options: ServiceToolTypes[Name]['options'],
+  definition: ServiceToolOptions,
+): Tool<ServiceToolTypes[Name]['input'], ServiceToolTypes[Name]['result']> {
+  type Input = ServiceToolTypes[Name]['input'];
+  type Result = ServiceToolTypes[Name]['result'];
+  const { description, parameters } = serviceToolDefinition(name, definition);
+  const inputSchema = jsonSchema<Input>(parameters, {
+    validate: async (value) => (await toolCalls(name)).checkToolInput(name, value, definition),
   });
+  const execute: ToolExecuteFunction<Input, Result, Context> = async (input, { abortSignal }) =>
+    (await toolCalls(name)).TOOL_RUNS[name](services, input, options, abortSignal);
+  // `Tool` picks its members by a conditional type on the result, which stays open for a generic
+  // `Result`: the parts are typed above, the whole is cast.
+  return tool({ description, inputSchema, execute } as unknown as Tool<Input, Result>);
+}
+
+/** The endpoint each tool's service calls, for the error of a failed load. */
+const TOOL_ENDPOINTS: Record<ServiceToolName, string> = {
+  translate: ENDPOINTS.translation,
+  ocr: ENDPOINTS.ocr,
+  transcribe: ENDPOINTS.transcription,
+};
+
+/**
+ * The tools' code; a failed load (`client_code_unavailable`, nothing sent) is mapped as the
+ * service helpers' errors are: an `APICallError` whose `data.code` names it. Thrown by `execute`,
+ * `ai` reports it as the tool's error; thrown by the check, as the cause of its invalid input.
+ */
+async function toolCalls(name: ServiceToolName) {
+  try {
+    return await loadServiceCalls();
+  } catch (error) {
+    throw mapGatewayError(error, {
+      url: TOOL_ENDPOINTS[name],
+      requestBodyValues: undefined,
+      maxRetryAfterMs: 0,
+    });
+  }
 }

@@ -1,0 +1,145 @@
+// docs/gateway-protocol.md §7 (translation), §8 (OCR), §9 (transcription).
+import { TypeValidationError } from '@ai-sdk/provider';
+import type { ValidationResult } from '@ai-sdk/provider-utils';
+import {
+  ENDPOINTS,
+  type ServiceToolName,
+  type ServiceToolOptions,
+  serviceToolArgumentsProblem,
+  serviceToolRequest,
+} from '@infergate/core/internal';
+import { definedHeaders, type GatewayModelConfig } from '../shared/gateway-model-config';
+import { withMappedErrors } from '../shared/map-gateway-error';
+import type {
+  GatewayOcrInput,
+  GatewayOcrResult,
+  GatewayServiceCallOptions,
+  GatewayServices,
+  GatewayTranscribeInput,
+  GatewayTranscribeResult,
+  GatewayTranslateInput,
+  GatewayTranslateResult,
+} from './gateway-service-types';
+import type { ServiceToolTypes } from './gateway-tools';
+
+/**
+ * What the service helpers and the service tools run, loaded on the first service call or tool
+ * use (a chat-only app never makes one): each helper's input as core's request and the answer as
+ * its result (core validates every limit before the network); each tool's check of the model's
+ * arguments, and its arguments as a helper's input.
+ */
+
+export async function translate(
+  config: GatewayModelConfig,
+  input: GatewayTranslateInput,
+  options: GatewayServiceCallOptions = {},
+): Promise<GatewayTranslateResult> {
+  const request = {
+    input: input.text,
+    target_language: input.targetLanguage,
+    source_language: input.sourceLanguage,
+  };
+  const response = await withMappedErrors(config, ENDPOINTS.translation, request, () =>
+    config.client().translate(request, callOptions(options)),
+  );
+  return {
+    text: response.text,
+    ...(response.source_language !== undefined ? { sourceLanguage: response.source_language } : {}),
+    targetLanguage: response.target_language,
+  };
+}
+
+export async function ocr(
+  config: GatewayModelConfig,
+  input: GatewayOcrInput,
+  options: GatewayServiceCallOptions = {},
+): Promise<GatewayOcrResult> {
+  const response = await withMappedErrors(config, ENDPOINTS.ocr, { image_base64: '<image>' }, () =>
+    config.client().ocr({ image: input.image }, callOptions(options)),
+  );
+  return {
+    text: response.text,
+    ...(typeof response.confidence === 'number' ? { confidence: response.confidence } : {}),
+    ...(typeof response.model === 'string' ? { model: response.model } : {}),
+  };
+}
+
+export async function transcribe(
+  config: GatewayModelConfig,
+  input: GatewayTranscribeInput,
+  options: GatewayServiceCallOptions = {},
+): Promise<GatewayTranscribeResult> {
+  const request = {
+    audio: input.audio,
+    response_format: 'json' as const,
+    mime_type: input.mediaType,
+    language: input.language,
+    translate: input.translate,
+  };
+  const response = await withMappedErrors(
+    config,
+    ENDPOINTS.transcription,
+    { ...request, audio: '<audio>' },
+    () => config.client().transcribe(request, callOptions(options)),
+  );
+  return {
+    text: response.text,
+    ...(typeof response.language === 'string' ? { language: response.language } : {}),
+    ...(typeof response.duration === 'number' ? { durationInSeconds: response.duration } : {}),
+  };
+}
+
+function callOptions(options: GatewayServiceCallOptions) {
+  return { signal: options.abortSignal, headers: definedHeaders(options.headers) };
+}
+
+/**
+ * A tool's check of the model's arguments, core's rules (the schema's and the byte limit of
+ * `text`): a problem is a `TypeValidationError`, which `ai` hands back to the model to repair,
+ * nothing sent.
+ */
+export function checkToolInput<Name extends ServiceToolName>(
+  name: Name,
+  value: unknown,
+  options: Pick<ServiceToolOptions, 'targetLanguage'>,
+): ValidationResult<ServiceToolTypes[Name]['input']> {
+  const problem = serviceToolArgumentsProblem(name, value, options);
+  return problem === undefined
+    ? { success: true, value: value as ServiceToolTypes[Name]['input'] }
+    : {
+        success: false,
+        error: new TypeValidationError({ value, cause: new Error(`${name}: ${problem}`) }),
+      };
+}
+
+/** Each tool's run: the model's arguments (and the resolved media) as core's request, sent through `services`. */
+type ToolRuns = {
+  [Name in ServiceToolName]: (
+    services: GatewayServices,
+    input: ServiceToolTypes[Name]['input'],
+    options: ServiceToolTypes[Name]['options'],
+    abortSignal: AbortSignal | undefined,
+  ) => Promise<ServiceToolTypes[Name]['result']>;
+};
+
+export const TOOL_RUNS: ToolRuns = {
+  translate(services, input, options, abortSignal) {
+    const request = serviceToolRequest('translate', input, options);
+    return services.translate(
+      {
+        text: request.input,
+        targetLanguage: request.target_language,
+        sourceLanguage: request.source_language,
+      },
+      { abortSignal },
+    );
+  },
+  async ocr(services, input, { resolveImage }, abortSignal) {
+    const media = resolveImage ? await resolveImage(input.image, { abortSignal }) : undefined;
+    return services.ocr(serviceToolRequest('ocr', input, { media }), { abortSignal });
+  },
+  async transcribe(services, input, { resolveAudio }, abortSignal) {
+    const media = resolveAudio ? await resolveAudio(input.audio, { abortSignal }) : undefined;
+    return services.transcribe(serviceToolRequest('transcribe', input, { media }), { abortSignal });
+  },
+};
