@@ -57,6 +57,11 @@ export interface GatewayProviderSettings {
    * (`APICallError.isRetryable: false`), so `ai` fails at once instead of waiting. Default 60 000 ms.
    */
   maxRetryAfterMs?: number;
+  /**
+   * Largest answer read, in bytes (core's `maxResponseBytes`; a stream's total size too): larger
+   * fails with `response_too_large`. Default 32 MiB; raise it for longer streamed answers.
+   */
+  maxResponseBytes?: number;
   /** Core's per-call events (queue wait, attempts, served model, usage); see core's Observability. */
   onEvent?: GatewayEventHandler;
   /** Let `onEvent` events carry request and answer bodies. Default `false`. */
@@ -108,6 +113,7 @@ function lazyGatewayClient(settings: GatewayProviderSettings): () => GatewayClie
             maxConcurrencyPerKey: settings.maxConcurrencyPerKey,
             budget: settings.budget,
             timeoutMs: settings.timeoutMs,
+            maxResponseBytes: settings.maxResponseBytes,
             firstChunkTimeoutMs: settings.firstChunkTimeoutMs,
             chunkTimeoutMs: settings.chunkTimeoutMs,
             hedge: settings.hedge,
