@@ -49,8 +49,8 @@ export interface GatewayClientOptions {
   timeoutMs?: number;
   /**
    * Largest response body read (bytes after decompression, counted while reading; a larger
-   * `Content-Length` fails before reading): `response_too_large`. Default 32 MiB. Streams are
-   * bounded by their read-ahead and event limits instead.
+   * `Content-Length` fails before reading): `response_too_large`. Default 32 MiB. A stream's total
+   * size and its unread bytes are bounded by it too.
    */
   maxResponseBytes?: number;
   /** Prefix of an error response's body that is kept (the rest is not read). Default 64 KiB. */
