@@ -24,8 +24,17 @@ export function validateChatRequest(request: ChatRequest): void {
   if (!isObject(request))
     throw invalidRequest('request', `must be an object, got ${describeValue(request)}`);
   checkModelId(request.model);
+  checkTopLevelNumbers(request);
+  checkMessages(request.messages);
+  if (request.tools !== undefined) checkTools(request.tools);
+  if (request.response_format !== undefined) checkResponseFormat(request.response_format);
+  if (request.tool_choice !== undefined) checkSerialisable('tool_choice', request.tool_choice);
+  checkReasoningEffort(request.reasoning_effort);
+}
+
+/** NaN and ±Infinity would be sent as `null` by JSON.stringify, a bigint not at all: refused. */
+function checkTopLevelNumbers(request: object): void {
   for (const [name, value] of Object.entries(request)) {
-    // NaN and ±Infinity would be sent as `null` by JSON.stringify: refuse them instead.
     if (typeof value === 'number' && !Number.isFinite(value)) {
       throw invalidRequest(name, `must be a finite number, got ${value}`);
     }
@@ -33,7 +42,10 @@ export function validateChatRequest(request: ChatRequest): void {
       throw invalidRequest(name, `must be a number, got bigint ${value}`);
     }
   }
-  const messages: unknown = request.messages;
+}
+
+/** At least one message, each an object with a known role and string, array or null content. */
+function checkMessages(messages: unknown): void {
   if (!Array.isArray(messages)) {
     throw invalidRequest(
       'messages',
@@ -67,55 +79,55 @@ export function validateChatRequest(request: ChatRequest): void {
       );
     }
   }
-  if (request.tools !== undefined) {
-    if (!Array.isArray(request.tools)) {
-      throw invalidRequest('tools', `must be an array, got ${describeValue(request.tools)}`);
-    }
-    request.tools.forEach((tool: unknown, i) => {
-      if (
-        !isObject(tool) ||
-        tool.type !== 'function' ||
-        !isObject(tool.function) ||
-        typeof tool.function.name !== 'string' ||
-        tool.function.name === ''
-      ) {
-        throw invalidRequest(
-          `tools[${i}]`,
-          'must be {type: "function", function: {name, description?, parameters?}}',
-        );
-      }
-      checkSerialisable(`tools[${i}].function.parameters`, tool.function.parameters);
-    });
+}
+
+/** An array of named function tools whose parameters JSON can carry. */
+function checkTools(tools: unknown): void {
+  if (!Array.isArray(tools)) {
+    throw invalidRequest('tools', `must be an array, got ${describeValue(tools)}`);
   }
-  const format: unknown = request.response_format;
-  if (format !== undefined) {
-    if (!isObject(format)) {
-      throw invalidRequest('response_format', `must be an object, got ${describeValue(format)}`);
-    }
-    if (typeof format.type !== 'string' || !RESPONSE_FORMATS.has(format.type)) {
+  tools.forEach((tool: unknown, i) => {
+    if (
+      !isObject(tool) ||
+      tool.type !== 'function' ||
+      !isObject(tool.function) ||
+      typeof tool.function.name !== 'string' ||
+      tool.function.name === ''
+    ) {
       throw invalidRequest(
-        'response_format.type',
-        `is ${describeValue(format.type)}; allowed: text, json_object, json_schema`,
+        `tools[${i}]`,
+        'must be {type: "function", function: {name, description?, parameters?}}',
       );
     }
-    if (format.type === 'json_schema') {
-      const schema = format.json_schema;
-      if (
-        !isObject(schema) ||
-        typeof schema.name !== 'string' ||
-        schema.name === '' ||
-        !isObject(schema.schema)
-      ) {
-        throw invalidRequest(
-          'response_format.json_schema',
-          'must be {name: string, schema: object} when response_format.type is "json_schema"',
-        );
-      }
-      checkSerialisable('response_format.json_schema.schema', schema.schema);
-    }
+    checkSerialisable(`tools[${i}].function.parameters`, tool.function.parameters);
+  });
+}
+
+/** A known `type`; for `json_schema`, a named schema object JSON can carry. */
+function checkResponseFormat(format: unknown): void {
+  if (!isObject(format)) {
+    throw invalidRequest('response_format', `must be an object, got ${describeValue(format)}`);
   }
-  if (request.tool_choice !== undefined) checkSerialisable('tool_choice', request.tool_choice);
-  checkReasoningEffort(request.reasoning_effort);
+  if (typeof format.type !== 'string' || !RESPONSE_FORMATS.has(format.type)) {
+    throw invalidRequest(
+      'response_format.type',
+      `is ${describeValue(format.type)}; allowed: text, json_object, json_schema`,
+    );
+  }
+  if (format.type !== 'json_schema') return;
+  const schema = format.json_schema;
+  if (
+    !isObject(schema) ||
+    typeof schema.name !== 'string' ||
+    schema.name === '' ||
+    !isObject(schema.schema)
+  ) {
+    throw invalidRequest(
+      'response_format.json_schema',
+      'must be {name: string, schema: object} when response_format.type is "json_schema"',
+    );
+  }
+  checkSerialisable('response_format.json_schema.schema', schema.schema);
 }
 
 /**

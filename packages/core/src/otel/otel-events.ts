@@ -16,12 +16,18 @@ import {
 import type {
   GatewayAttemptEvent,
   GatewayCircuitOpenEvent,
+  GatewayDequeuedEvent,
   GatewayDoneEvent,
   GatewayEvent,
   GatewayEventHandler,
   GatewayFailoverEvent,
+  GatewayFallbackEvent,
   GatewayHedgeEvent,
   GatewayModelSkippedEvent,
+  GatewayQueuedEvent,
+  GatewayReleasedEvent,
+  GatewayResponseEvent,
+  GatewayRetryEvent,
   GatewayStartEvent,
 } from '../events/gateway-events';
 import { inputMessages, outputMessages } from './genai-messages';
@@ -205,6 +211,41 @@ function record(
 ): void {
   switch (event.type) {
     case 'queued':
+    case 'dequeued':
+    case 'released':
+      recordSlot(tracer, instruments, call, event);
+      return;
+    case 'attempt':
+    case 'model-skipped':
+    case 'failover':
+    case 'hedge':
+    case 'circuit-open':
+      recordHop(tracer, instruments, call, event);
+      return;
+    case 'response':
+      recordResponse(instruments, call, event);
+      return;
+    case 'retry':
+      recordRetry(instruments, call, event);
+      return;
+    case 'fallback':
+      recordFallback(call, event);
+      return;
+    case 'done':
+      finish(instruments, call, event);
+      return;
+  }
+}
+
+/** A slot of the key's budget: waited for (its queue span), taken, given back. */
+function recordSlot(
+  tracer: Tracer,
+  instruments: Instruments,
+  call: CallState,
+  event: GatewayQueuedEvent | GatewayDequeuedEvent | GatewayReleasedEvent,
+): void {
+  switch (event.type) {
+    case 'queued':
       call.queueSpans.set(
         event.attempt,
         tracer.startSpan(
@@ -235,57 +276,55 @@ function record(
       if (call.holding > 0) instruments.slotsInUse.add(-1, call.budget);
       call.holding = Math.max(0, call.holding - 1);
       return;
-    case 'attempt':
-    case 'model-skipped':
-    case 'failover':
-    case 'hedge':
-    case 'circuit-open':
-      recordHop(tracer, instruments, call, event);
-      return;
-    case 'response': {
-      const span = call.attemptSpans.get(event.attempt);
-      call.attemptSpans.delete(event.attempt);
-      if (event.status !== undefined) span?.setAttribute('http.response.status_code', event.status);
-      if (event.retryAfterMs !== undefined) {
-        span?.setAttribute('infergate.retry_after_ms', event.retryAfterMs);
-      }
-      if (!event.ok) {
-        const code = event.code ?? 'unknown';
-        span?.setAttribute('error.type', code);
-        span?.setStatus({ code: SpanStatusCode.ERROR });
-        if (event.status === 429) {
-          instruments.rateLimited.add(1, { 'error.type': code, ...call.budget });
-        }
-      }
-      span?.end();
-      return;
-    }
-    case 'retry': {
-      const attributes: Attributes = {
-        'infergate.attempt': event.attempt,
-        'infergate.retry.delay_ms': event.delayMs,
-        'error.type': event.reason,
-      };
-      if (event.status !== undefined) attributes['http.response.status_code'] = event.status;
-      call.span.addEvent('infergate.retry', attributes);
-      instruments.retries.add(1, { 'error.type': event.reason, ...call.budget });
-      return;
-    }
-    case 'fallback':
-      call.fallback = true;
-      call.span.setAttributes({
-        'infergate.fallback': true,
-        'gen_ai.response.model': event.servedModel,
-      });
-      call.span.addEvent('infergate.fallback', {
-        'gen_ai.request.model': event.requestedModel,
-        'gen_ai.response.model': event.servedModel,
-      });
-      return;
-    case 'done':
-      finish(instruments, call, event);
-      return;
   }
+}
+
+/** An attempt's answer: its span ended with the status (an error's type; a 429 counted). */
+function recordResponse(
+  instruments: Instruments,
+  call: CallState,
+  event: GatewayResponseEvent,
+): void {
+  const span = call.attemptSpans.get(event.attempt);
+  call.attemptSpans.delete(event.attempt);
+  if (event.status !== undefined) span?.setAttribute('http.response.status_code', event.status);
+  if (event.retryAfterMs !== undefined) {
+    span?.setAttribute('infergate.retry_after_ms', event.retryAfterMs);
+  }
+  if (!event.ok) {
+    const code = event.code ?? 'unknown';
+    span?.setAttribute('error.type', code);
+    span?.setStatus({ code: SpanStatusCode.ERROR });
+    if (event.status === 429) {
+      instruments.rateLimited.add(1, { 'error.type': code, ...call.budget });
+    }
+  }
+  span?.end();
+}
+
+/** A retry: an event on the call's span, counted. */
+function recordRetry(instruments: Instruments, call: CallState, event: GatewayRetryEvent): void {
+  const attributes: Attributes = {
+    'infergate.attempt': event.attempt,
+    'infergate.retry.delay_ms': event.delayMs,
+    'error.type': event.reason,
+  };
+  if (event.status !== undefined) attributes['http.response.status_code'] = event.status;
+  call.span.addEvent('infergate.retry', attributes);
+  instruments.retries.add(1, { 'error.type': event.reason, ...call.budget });
+}
+
+/** Another model answered than the one asked for: marked on the call's span. */
+function recordFallback(call: CallState, event: GatewayFallbackEvent): void {
+  call.fallback = true;
+  call.span.setAttributes({
+    'infergate.fallback': true,
+    'gen_ai.response.model': event.servedModel,
+  });
+  call.span.addEvent('infergate.fallback', {
+    'gen_ai.request.model': event.requestedModel,
+    'gen_ai.response.model': event.servedModel,
+  });
 }
 
 /** A hop of a call: an attempt (its span, naming the model it asked for), a skipped model, a failover. */
