@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4.1 (messages, content parts, tool turns, reasoning sent back).
 import {
   type LanguageModelV4FilePart,
+  type LanguageModelV4Message,
   type LanguageModelV4Prompt,
   type LanguageModelV4ToolResultOutput,
   type SharedV4ProviderOptions,
@@ -35,61 +36,13 @@ export function convertToGatewayChatMessages(
         messages.push({ role: 'system', content: message.content, ...extra });
         break;
 
-      case 'user': {
-        const onlyText = message.content.every((part) => part.type === 'text');
-        if (onlyText) {
-          const text = message.content
-            .map((part) => (part.type === 'text' ? part.text : ''))
-            .join('');
-          messages.push({ role: 'user', content: text, ...extra });
-          break;
-        }
-        const parts = message.content.map((part) =>
-          part.type === 'text' ? { type: 'text', text: part.text } : convertFilePart(part),
-        );
-        messages.push({ role: 'user', content: parts, ...extra });
+      case 'user':
+        messages.push({ role: 'user', content: userContent(message), ...extra });
         break;
-      }
 
-      case 'assistant': {
-        let text = '';
-        let reasoning = '';
-        const toolCalls: ToolCall[] = [];
-        for (const part of message.content) {
-          switch (part.type) {
-            case 'text':
-              text += part.text;
-              break;
-            case 'tool-call':
-              // Tools run by the provider are not a gateway concept: only client tool calls are replayed.
-              if (part.providerExecuted) break;
-              toolCalls.push({
-                id: part.toolCallId,
-                type: 'function',
-                function: { name: part.toolName, arguments: JSON.stringify(part.input ?? {}) },
-              });
-              break;
-            case 'reasoning':
-              if (options.sendReasoning) reasoning += part.text;
-              break;
-            case 'file':
-              throw new UnsupportedFunctionalityError({
-                functionality: 'file parts in assistant messages',
-              });
-            // Custom parts and provider tool results have no field on the wire.
-            default:
-              break;
-          }
-        }
-        messages.push({
-          role: 'assistant',
-          content: text.length > 0 ? text : toolCalls.length > 0 ? null : '',
-          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-          ...(reasoning.length > 0 ? { reasoning_content: reasoning } : {}),
-          ...extra,
-        });
+      case 'assistant':
+        messages.push({ ...assistantMessage(message, options), ...extra });
         break;
-      }
 
       case 'tool':
         for (const part of message.content) {
@@ -113,6 +66,64 @@ export function convertToGatewayChatMessages(
   }
 
   return messages;
+}
+
+type MessageOf<Role extends LanguageModelV4Message['role']> = Extract<
+  LanguageModelV4Message,
+  { role: Role }
+>;
+
+/** Text alone as a plain string; with image or file parts, an array of content parts. */
+function userContent(message: MessageOf<'user'>): string | ChatContentPart[] {
+  const onlyText = message.content.every((part) => part.type === 'text');
+  if (onlyText) {
+    return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  }
+  return message.content.map((part) =>
+    part.type === 'text' ? { type: 'text', text: part.text } : convertFilePart(part),
+  );
+}
+
+/** Text, client tool calls as `tool_calls`, reasoning as `reasoning_content` when sent back. */
+function assistantMessage(
+  message: MessageOf<'assistant'>,
+  options: { sendReasoning?: boolean },
+): ChatMessage {
+  let text = '';
+  let reasoning = '';
+  const toolCalls: ToolCall[] = [];
+  for (const part of message.content) {
+    switch (part.type) {
+      case 'text':
+        text += part.text;
+        break;
+      case 'tool-call':
+        // Tools run by the provider are not a gateway concept: only client tool calls are replayed.
+        if (part.providerExecuted) break;
+        toolCalls.push({
+          id: part.toolCallId,
+          type: 'function',
+          function: { name: part.toolName, arguments: JSON.stringify(part.input ?? {}) },
+        });
+        break;
+      case 'reasoning':
+        if (options.sendReasoning) reasoning += part.text;
+        break;
+      case 'file':
+        throw new UnsupportedFunctionalityError({
+          functionality: 'file parts in assistant messages',
+        });
+      // Custom parts and provider tool results have no field on the wire.
+      default:
+        break;
+    }
+  }
+  return {
+    role: 'assistant',
+    content: text.length > 0 ? text : toolCalls.length > 0 ? null : '',
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    ...(reasoning.length > 0 ? { reasoning_content: reasoning } : {}),
+  };
 }
 
 function messageExtras(providerOptions: SharedV4ProviderOptions | undefined) {

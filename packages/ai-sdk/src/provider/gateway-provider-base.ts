@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §1 (chat models, embeddings, services), §3 (the catalog).
 import type { GatewayChatModelId, GatewayChatModelSettings } from '../chat/gateway-chat-options';
 import type { GatewayServices } from '../tools/gateway-service-types';
 import type { GatewayCatalog } from './gateway-catalog';

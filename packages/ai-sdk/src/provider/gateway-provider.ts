@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §1 (one base URL and key for every kind), §2.1, §2.2.
 import type { ProviderV4 } from '@ai-sdk/provider';
 import { GatewayChatLanguageModel } from '../chat/gateway-chat-language-model';
 import type { GatewayChatModelId, GatewayChatModelSettings } from '../chat/gateway-chat-options';

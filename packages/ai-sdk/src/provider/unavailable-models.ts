@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §1 (the model kinds the gateway lacks: every model is a chat LLM).
 import { NoSuchModelError } from '@ai-sdk/provider';
 
 /**

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.3 (the answer), §5.1 (stream events), as AI SDK 6 parts.
 import type {
   LanguageModelV4Content,
   LanguageModelV4FinishReason,

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.1 (the request: an AI SDK 6 call as the V4 call).
 import type {
   LanguageModelV4CallOptions,
   LanguageModelV4FilePart,

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4 (chat completions), §5 (streaming), for AI SDK 6.
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,

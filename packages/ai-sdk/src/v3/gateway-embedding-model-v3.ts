@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §6 (embeddings, for AI SDK 6).
 import { EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL } from '@ai-sdk/provider-utils';
 import type {
   EmbeddingModelV3,

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §1 (one base URL and key for every kind), §2.1, §2.2; AI SDK 6.
 import type { ProviderV3 } from '@ai-sdk/provider-v3';
 import type { GatewayChatModelId, GatewayChatModelSettings } from '../chat/gateway-chat-options';
 import { createGateway as createGatewayV4 } from '../provider/gateway-provider';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §7 (translation), §8 (OCR), §9 (transcription), as AI SDK 6 tools.
 import { asSchema, type Tool } from '@ai-sdk/provider-utils';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import type {

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §9 (transcription, for AI SDK 6).
 import type { TranscriptionModelV3, TranscriptionModelV3CallOptions } from '@ai-sdk/provider-v3';
 import type { GatewayTranscriptionModel } from '../transcription/gateway-transcription-model';
 import { toV3Warnings } from './convert-to-v3-result';
