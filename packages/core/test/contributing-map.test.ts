@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 // CONTRIBUTING.md's "Where each behaviour lives" is the map a newcomer reads to find a rule: one
@@ -91,6 +92,156 @@ describe.each(PACKAGES)("CONTRIBUTING.md's map of @infergate/%s", (name) => {
   });
 });
 
+/** What one file declares: the names a row of the map may point at in it. */
+interface Declared {
+  /**
+   * Its module-level declarations (functions, classes, variables, interfaces, types, enums, and
+   * the names it exports), the functions and classes declared inside its functions, and its
+   * classes' private members (`#name`).
+   */
+  names: Set<string>;
+  /** A class's or interface's members, by its name, for `Class.member` and `Class#member`. */
+  members: Map<string, Set<string>>;
+}
+
+function declaredIn(path: string): Declared {
+  const sf = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+  const names = new Set<string>();
+  const members = new Map<string, Set<string>>();
+  const bind = (name: ts.BindingName) => {
+    if (ts.isIdentifier(name)) names.add(name.text);
+    else
+      for (const element of name.elements) if (!ts.isOmittedExpression(element)) bind(element.name);
+  };
+  const addMembers = (owner: string, list: ts.NodeArray<ts.ClassElement | ts.TypeElement>) => {
+    const own = members.get(owner) ?? new Set<string>();
+    members.set(owner, own);
+    for (const { name } of list) {
+      if (name !== undefined && (ts.isIdentifier(name) || ts.isPrivateIdentifier(name))) {
+        own.add(name.text);
+        if (ts.isPrivateIdentifier(name)) names.add(name.text);
+      }
+    }
+  };
+  const visit = (node: ts.Node, moduleLevel: boolean) => {
+    if (ts.isFunctionDeclaration(node) && node.name) names.add(node.name.text);
+    if (ts.isClassDeclaration(node) && node.name) {
+      names.add(node.name.text);
+      addMembers(node.name.text, node.members);
+    }
+    if (moduleLevel) {
+      if (ts.isInterfaceDeclaration(node)) {
+        names.add(node.name.text);
+        addMembers(node.name.text, node.members);
+      }
+      if (ts.isTypeAliasDeclaration(node) || ts.isEnumDeclaration(node)) names.add(node.name.text);
+      if (ts.isVariableStatement(node))
+        for (const d of node.declarationList.declarations) bind(d.name);
+      if (
+        ts.isExportDeclaration(node) &&
+        node.exportClause &&
+        ts.isNamedExports(node.exportClause)
+      ) {
+        for (const specifier of node.exportClause.elements) names.add(specifier.name.text);
+      }
+    }
+    ts.forEachChild(node, (child) => visit(child, false));
+  };
+  for (const statement of sf.statements) visit(statement, true);
+  return { names, members };
+}
+
+/** A code name in backticks: `name`, `#name`, `Class.member` or `Class#member` (not a file). */
+const CODE_NAME = /^#?[A-Za-z_$][\w$]*(?:[.#][A-Za-z_$][\w$]*)?$/;
+
+/**
+ * The names a row gives that the package's source declares, each not declared in any file the row
+ * names (there, a class's or interface's member of that name counts too). Checked: a name declared at a module's top level (or a function or class declared inside
+ * a function), a private `#member`, and a `Class.member` / `Class#member` of one of the package's
+ * classes or interfaces. Not checked: names the package declares nowhere (option and event fields,
+ * error codes, values, other packages' names), and a public member named alone (`invoke`,
+ * `acquireIfFree`): the vocabulary of the interfaces the package implements, and a field's name is
+ * often some class's property too.
+ */
+function misplacedNames(
+  row: string[],
+  folder: string | undefined,
+  declared: Map<string, Declared>,
+): string[] {
+  const text = row.join(' | ');
+  const files = namedFiles(text)
+    .flatMap((file) => (folder === undefined ? [file] : [file, posix.join(folder, file)]))
+    .filter((file) => declared.has(file));
+  const inRow = files.map((file) => declared.get(file)!);
+  const anywhere = [...declared.values()];
+  const misplaced: string[] = [];
+  for (const [, name] of text.matchAll(/`([^`]+)`/g)) {
+    if (!CODE_NAME.test(name!) || /\.(?:tsx?|jsx?|json|md)$/.test(name!)) continue;
+    const qualified = /^([^.#]+)[.#](.+)$/.exec(name!);
+    if (qualified === null) {
+      if (!anywhere.some((d) => d.names.has(name!))) continue;
+      const inFile = (d: Declared) =>
+        d.names.has(name!) || [...d.members.values()].some((own) => own.has(name!));
+      if (!inRow.some(inFile)) misplaced.push(name!);
+      continue;
+    }
+    const [, owner, member] = qualified;
+    if (!anywhere.some((d) => d.members.has(owner!))) continue;
+    const has = (d: Declared) => {
+      const own = d.members.get(owner!);
+      return own !== undefined && (own.has(member!) || own.has(`#${member}`));
+    };
+    if (!inRow.some(has)) misplaced.push(name!);
+  }
+  return misplaced;
+}
+
+describe("the map's name check", () => {
+  it('flags a declared name its row places wrongly, not a field or a value', () => {
+    const src = srcOf('core');
+    const declared = new Map(
+      ['call/call-options.ts', 'call/stall-timer.ts'].map((file) => [
+        file,
+        declaredIn(join(src, file)),
+      ]),
+    );
+    const row = [
+      'stall timeouts',
+      '`StallTimer` / `stallError` in `call/stall-timer.ts`, `checkCallOptions` too; ' +
+        "`StallTimer.nothing`; `fallbackModels`, `timeout`, `'auto'`",
+    ];
+    expect(misplacedNames(row, undefined, declared)).toEqual([
+      'checkCallOptions',
+      'StallTimer.nothing',
+    ]);
+  });
+});
+
+describe.each(PACKAGES)("the names in CONTRIBUTING.md's map of @infergate/%s", (name) => {
+  it("are declared in the files of their row (each name in backticks the package's source declares)", () => {
+    const src = srcOf(name);
+    const declared = new Map(sourceFiles(src).map((file) => [file, declaredIn(join(src, file))]));
+    const section = packageSection(name);
+    const misplaced: string[] = [];
+    for (const row of tableRows(section, 'folder')) {
+      const folder = /^`?\(root\)`?$/.test(row[0]!)
+        ? '.'
+        : row[0]!.replace(/`/g, '').replace(/\/$/, '');
+      for (const found of misplacedNames(row, folder, declared)) {
+        misplaced.push(`${row[0]}: \`${found}\``);
+      }
+    }
+    if (section.includes('\n| rule |')) {
+      for (const row of tableRows(section, 'rule')) {
+        for (const found of misplacedNames(row, undefined, declared)) {
+          misplaced.push(`${row[0]}: \`${found}\``);
+        }
+      }
+    }
+    expect(misplaced, 'names not declared in any file their row names').toEqual([]);
+  });
+});
+
 describe("CONTRIBUTING.md's map of core", () => {
   const src = srcOf('core');
   const core = () => packageSection('core');
@@ -144,18 +295,61 @@ describe("CONTRIBUTING.md's map of core", () => {
 });
 
 /**
- * Core's files that implement no section of docs/gateway-protocol.md, each with the reason; every
- * other file's first line is `// docs/gateway-protocol.md §N ...` (CONTRIBUTING.md says so).
+ * Each package's files that implement no section of docs/gateway-protocol.md, each with the
+ * reason; every other source file's first line is `// docs/gateway-protocol.md §N ...`
+ * (CONTRIBUTING.md says so).
  */
-const NO_PROTOCOL_SECTION: Record<string, string> = {
-  'index.ts': 'an entry: it lists the public API, each name implemented elsewhere',
-  'internal.ts': 'an entry: it lists the adapters’ helpers, each implemented elsewhere',
-  'otel.ts': 'an entry: the OpenTelemetry mapping',
-  'otel/otel-events.ts': 'maps our events to OpenTelemetry’s conventions, not the gateway’s',
-  'otel/genai-messages.ts': 'maps chat bodies to the GenAI conventions’ message shape',
-  'events/gateway-events.ts': 'the types of the client’s own onEvent events',
-  'client/client.ts': 'the facade: each method delegates to the file that implements its rule',
-  'http/cors-hint.ts': 'a browser’s CORS behaviour, which the gateway’s protocol does not cover',
+const NO_PROTOCOL_SECTION: Record<string, Record<string, string>> = {
+  core: {
+    'index.ts': 'an entry: it lists the public API, each name implemented elsewhere',
+    'internal.ts': 'an entry: it lists the adapters’ helpers, each implemented elsewhere',
+    'otel.ts': 'an entry: the OpenTelemetry mapping',
+    'otel/otel-events.ts': 'maps our events to OpenTelemetry’s conventions, not the gateway’s',
+    'otel/genai-messages.ts': 'maps chat bodies to the GenAI conventions’ message shape',
+    'events/gateway-events.ts': 'the types of the client’s own onEvent events',
+    'client/client.ts': 'the facade: each method delegates to the file that implements its rule',
+    'http/cors-hint.ts': 'a browser’s CORS behaviour, which the gateway’s protocol does not cover',
+  },
+  'ai-sdk': {
+    'index.ts': 'an entry (ai@7): it lists the public API, each name implemented elsewhere',
+    'v6.ts': 'an entry (ai@6): it lists the public API, each name implemented elsewhere',
+    'tools.ts': 'an entry: the service tools alone, implemented in tools/',
+    'common-exports.ts': 'what both provider entries export, each name implemented elsewhere',
+  },
+  langchain: {
+    'index.ts': 'an entry: it lists the public API, each name implemented elsewhere',
+    'tools.ts': 'an entry: the service tools, implemented in tools/',
+    'loaders.ts': 'an entry: the document loaders, implemented in loaders/',
+  },
+  redis: {
+    'index.ts': 'an entry: it lists the public API, each name implemented elsewhere',
+    'redis-connection.ts': 'Redis’s connections, bounds and reconnecting, not the gateway’s',
+    'redis-access.ts': 'whether Redis’s ACL user and TLS certificate let the budget in',
+    'redis-outage.ts': 'a known Redis outage and its end',
+    'scheme-check.ts': 'which scheme the server at the URL speaks: Redis’s protocols',
+  },
+  mcp: {
+    'index.ts': 'an entry: it lists the public API, each name implemented elsewhere',
+    'cli.ts': 'the command’s process: signals and exit codes',
+    'http-sessions.ts': 'the HTTP transport’s sessions: MCP’s, not the gateway’s',
+    'http-access.ts': 'the HTTP transport’s Host, Origin and token checks: MCP’s',
+    'allowed-roots.ts': 'which local files a media argument may read',
+    'url-download.ts': 'downloading a media argument’s URL, never from the gateway',
+    'url-guard.ts': 'which hosts a media download may reach',
+    'address-class.ts': 'the address classes the URL guard tells apart',
+  },
+  // TODO(lead): these emulator files have no citation yet (the emulator is being changed on its
+  // own branch): give each the section it implements, or keep it here with a settled reason.
+  emulator: {
+    'index.ts': 'an entry: it lists the public API, each name implemented elsewhere',
+    'msw.ts': 'an entry: the emulator as msw handlers',
+    'cli.ts': 'the command’s process',
+    'cli-args.ts': 'TODO: the command’s arguments',
+    'demo.ts': 'TODO: the demo',
+    'server.ts': 'TODO: the HTTP server around the fetch handler',
+    'cors.ts': 'TODO: a browser’s CORS, which the protocol does not cover',
+    'resolve-scenario.ts': 'TODO: merging a scenario over the default',
+  },
 };
 
 /** Whether `§N` or `§N.M` names a section of docs/gateway-protocol.md (or item M of §N's list). */
@@ -169,32 +363,36 @@ function sectionExists(cited: string): boolean {
   return section.includes(`\n### ${major}.${minor} `) || section.includes(`\n${minor}. `);
 }
 
-describe('each core source file cites the protocol section it implements', () => {
-  const src = srcOf('core');
+describe.each(PACKAGES)(
+  'each source file of @infergate/%s cites the protocol section it implements',
+  (name) => {
+    const src = srcOf(name);
+    const exempt = NO_PROTOCOL_SECTION[name] ?? {};
 
-  it('in its first line, naming sections that exist', () => {
-    const uncited: string[] = [];
-    const unknown: string[] = [];
-    for (const file of sourceFiles(src)) {
-      if (file in NO_PROTOCOL_SECTION) continue;
-      const first = readFileSync(join(src, file), 'utf8').split('\n', 1)[0]!;
-      if (!first.startsWith('// docs/gateway-protocol.md §')) {
-        uncited.push(file);
-        continue;
+    it('in its first line, naming sections that exist', () => {
+      const uncited: string[] = [];
+      const unknown: string[] = [];
+      for (const file of sourceFiles(src)) {
+        if (file in exempt) continue;
+        const first = readFileSync(join(src, file), 'utf8').split('\n', 1)[0]!;
+        if (!first.startsWith('// docs/gateway-protocol.md §')) {
+          uncited.push(file);
+          continue;
+        }
+        for (const [, cited] of first.matchAll(/§(\d+(?:\.\d+)?)/g)) {
+          if (!sectionExists(cited!)) unknown.push(`${file}: §${cited}`);
+        }
       }
-      for (const [, cited] of first.matchAll(/§(\d+(?:\.\d+)?)/g)) {
-        if (!sectionExists(cited!)) unknown.push(`${file}: §${cited}`);
-      }
-    }
-    expect(uncited, 'files whose first line cites no section').toEqual([]);
-    expect(unknown, 'cited sections docs/gateway-protocol.md does not have').toEqual([]);
-  });
+      expect(uncited, 'files whose first line cites no section').toEqual([]);
+      expect(unknown, 'cited sections docs/gateway-protocol.md does not have').toEqual([]);
+    });
 
-  it('exempts only files that exist and cite nothing', () => {
-    for (const file of Object.keys(NO_PROTOCOL_SECTION)) {
-      expect(existsSync(join(src, file)), file).toBe(true);
-      const first = readFileSync(join(src, file), 'utf8').split('\n', 1)[0]!;
-      expect(first, file).not.toMatch(/^\/\/ docs\/gateway-protocol\.md/);
-    }
-  });
-});
+    it('exempts only files that exist and cite nothing', () => {
+      for (const file of Object.keys(exempt)) {
+        expect(existsSync(join(src, file)), file).toBe(true);
+        const first = readFileSync(join(src, file), 'utf8').split('\n', 1)[0]!;
+        expect(first, file).not.toMatch(/^\/\/ docs\/gateway-protocol\.md/);
+      }
+    });
+  },
+);
