@@ -5,7 +5,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import { createGatewayClient } from '../dist/index.js';
-import { ChatStreamDecoder } from '../dist/internal.js';
+import { ChatStreamDecoder } from '../dist/internal-stream.js';
 
 const CHUNKS = 20_000;
 const RUNS = 25;

@@ -18,7 +18,6 @@ export {
 } from './chat/build-chat-request';
 export { classifyFinishReason, type FinishReasonKind } from './chat/classify-finish-reason';
 export { mediaPart } from './chat/content-parts';
-export { ChatStreamDecoder } from './chat/stream/chat-stream-decoder';
 export { withSettingNames } from './client/setting-names';
 export { utf8ByteLength } from './encoding/utf8';
 export { invalidRequest } from './errors/errors';
