@@ -130,8 +130,10 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
       'call-events',
       'close-matches',
       'first-content',
+      'read-chat-completion',
       'request-bound-semaphore',
       'service-calls',
+      'sse-chat-stream',
       'steer-chat-call',
       'warn-plain-http',
     ]);
@@ -194,6 +196,29 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
         return (await stream.result()).text;`,
     });
     expectTypedThenRecovered(missing, restored, 'Echo: hi');
+  });
+
+  // The readers of answers load with a client's first call of each kind, before it sends: a
+  // missing one costs no request (the chat requests counted while it is missing stay 0).
+  it("the stream's reader: typed before anything is sent, and the same client recovers", async () => {
+    const { missing, restored, whileMissing } = await withChunkMissing(chunkOf('sse-chat-stream'), {
+      setup: HTTPS_CLIENT,
+      call: `const stream = await client.chatStream({ model: 'community/general',
+        messages: [{ role: 'user', content: 'hi' }] });
+        return (await stream.result()).text;`,
+      whileMissing: 'return emulator.counters.requests.chat;',
+    });
+    expectTypedThenRecovered(missing, restored, 'Echo: hi');
+    expect(whileMissing).toEqual({ ok: true, result: 0 });
+  });
+
+  it("a non-streamed answer's reader: typed before anything is sent, and the same client recovers", async () => {
+    const { missing, restored, whileMissing } = await withChunkMissing(
+      chunkOf('read-chat-completion'),
+      { setup: HTTPS_CLIENT, call: CHAT, whileMissing: 'return emulator.counters.requests.chat;' },
+    );
+    expectTypedThenRecovered(missing, restored, 'Echo: hi');
+    expect(whileMissing).toEqual({ ok: true, result: 0 });
   });
 
   it('the request-bound semaphore: Node never loads it (isolate runtimes only)', async () => {

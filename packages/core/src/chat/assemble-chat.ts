@@ -1,7 +1,7 @@
-// docs/gateway-protocol.md §4.3 (the answer's choice 0), §4.4 (tool calls), §5.4 (dialects).
+// docs/gateway-protocol.md §5 (a stream's chunks joined into the answer), §4.4 (tool calls), §5.4
+// (dialects).
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
-import type { ChatCompletionResponse, Usage } from '../protocol/wire-types';
-import { readContent, readReasoningField } from './read-message-parts';
+import type { Usage } from '../protocol/wire-types';
 
 /** Deltas joined into one flat string at a time. */
 const PIECE_DELTAS = 1024;
@@ -157,45 +157,4 @@ export class ChatAssembler {
     if (this.usage !== undefined) result.usage = this.usage;
     return result;
   }
-}
-
-/**
- * Reads choice 0 of a non-streamed completion (already shape-checked by `chatCompletionProblem`)
- * the same tolerant way as a stream: content parts joined, reasoning from `reasoning_content`,
- * `reasoning` or thinking parts, tool calls with ids. `undefined` when there is no choice 0.
- */
-export function readChatCompletion(response: ChatCompletionResponse): AssembledChat | undefined {
-  const choices = response.choices;
-  const choice =
-    choices.find((c) => c.index === 0) ?? (choices.length === 1 ? choices[0] : undefined);
-  if (choice === undefined) return undefined;
-  const message = choice.message as unknown as Record<string, unknown>;
-  const parts = readContent(message.content) ?? { text: '', reasoning: '' };
-  const reasoning = readReasoningField(message) + parts.reasoning;
-  const toolCalls: AssembledToolCall[] = [];
-  const rawCalls = choice.message.tool_calls ?? [];
-  for (const [i, call] of rawCalls.entries()) {
-    const args = call.function.arguments;
-    toolCalls.push({
-      id: typeof call.id === 'string' && call.id !== '' ? call.id : `call_${i}_${i}`,
-      name: call.function.name,
-      arguments: args.trim() === '' ? '{}' : args,
-    });
-  }
-  const result: AssembledChat = {
-    text: parts.text,
-    toolCalls,
-    finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : 'unknown',
-  };
-  if (reasoning !== '') result.reasoning = reasoning;
-  if (typeof response.id === 'string' && response.id !== '') result.id = response.id;
-  if (typeof response.model === 'string' && response.model !== '') result.model = response.model;
-  if (
-    typeof response.created === 'number' &&
-    Number.isFinite(response.created) &&
-    response.created > 0
-  )
-    result.created = response.created;
-  if (typeof response.usage === 'object' && response.usage !== null) result.usage = response.usage;
-  return result;
 }

@@ -5,8 +5,7 @@ import type { Catalog } from '../catalog/catalog';
 import { cachedCatalogFor, gateModel, gateModelFromCache } from '../catalog/resolve-model';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError, isGatewayError } from '../errors/errors';
-import { invalidAnswer } from '../errors/invalid-response';
-import { lazily } from '../errors/load-lazily';
+import { type Lazy, lazily } from '../errors/load-lazily';
 import type { CallEvents } from '../events/call-events';
 import type { AttemptAnswer } from '../http/attempt-policy';
 import type { OpenResponse, OpenVia, RequestSpec, Transport } from '../http/transport';
@@ -18,11 +17,8 @@ import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types
 import { countModelInflight } from '../steering/model-inflight';
 import type { SteeredCall } from '../steering/steer-chat-call';
 import { type ClientSteering, type SteeringOptions, steers } from '../steering/steering-options';
-import { readChatCompletion } from './assemble-chat';
 import { streamedChatRequest } from './build-chat-request';
-import { GatewayChatStream } from './stream/sse-chat-stream';
 import { requiredCapabilities, validateChatRequest } from './validate-chat';
-import { chatCompletionProblem } from './validate-chat-response';
 
 /** The options of a chat call (`chat`, and `chatStream` through `ChatStreamOptions`). */
 export interface ChatCallOptions extends CallOptions, SteeringOptions {
@@ -70,29 +66,19 @@ export async function postChat(
   validateChatRequest(req);
   const { transport } = context;
   const requestedModel = req.model;
-  const sent = await send(context, req, opts, false, (spec, via) =>
+  const sent = await send(context, req, opts, false, loadAnswerReading, (spec, via) =>
     transport.json<ChatCompletionResponse>(spec, opts, via),
   );
   const answer = sent.answer;
-  const redact = (text: string) => transport.redact(text);
-  // A steered call's errors carry its route, also those found in its answer.
-  const failed = (error: GatewayError) => (sent.failed ? sent.failed(error) : error);
-  const problem = chatCompletionProblem(answer.data);
-  if (problem) {
-    throw failed(invalidAnswer(redact, `The chat completion ${problem}`, answer, requestedModel));
-  }
+  const { readCheckedCompletion } = loadAnswerReading.module ?? (await loadAnswerReading());
+  const assembled = readCheckedCompletion(
+    answer,
+    requestedModel,
+    (text) => transport.redact(text),
+    // A steered call's errors carry its route, also those found in its answer.
+    (error) => (sent.failed ? sent.failed(error) : error),
+  );
   const { data, headers } = answer;
-  const assembled = readChatCompletion(data);
-  if (assembled === undefined) {
-    throw failed(
-      invalidAnswer(
-        redact,
-        'The chat completion has no choice 0 (its choices are all of other indexes)',
-        answer,
-        requestedModel,
-      ),
-    );
-  }
   const servedModel = answeringModel(headers, data.model, sent.model);
   return {
     response: data,
@@ -119,14 +105,17 @@ export async function openChatStream(
       });
     }
   }
-  const sent = await send(context, req, opts, true, (spec, via) =>
-    context.transport.open(spec, opts, via).catch((error: unknown) => {
+  const sent = await send(context, req, opts, true, loadStreamReading, (spec, via) => {
+    // (`send` has loaded the stream's reader before it sends anything.)
+    spec.firstBytes ??= loadStreamReading.module?.readFirstBytes;
+    return context.transport.open(spec, opts, via).catch((error: unknown) => {
       throw namingStreamUsage(error, spec);
-    }),
-  );
+    });
+  });
   const open = sent.answer;
   // A stream's chunks are not read for it: the header, else the model sent.
   const servedModel = answeringModel(open.response.headers, undefined, sent.model);
+  const { GatewayChatStream } = loadStreamReading.module ?? (await loadStreamReading());
   return new GatewayChatStream(open, {
     ...answered(req.model, servedModel, sent),
     headers: open.response.headers,
@@ -150,6 +139,13 @@ function answered(
   };
 }
 
+/**
+ * What reads a stream (its decoder, read-ahead and events: a third of the chat path), loaded by
+ * the first stream call: an app that never streams never loads it.
+ */
+const loadStreamReading = lazily('the chat stream', () => import('./stream/sse-chat-stream'));
+/** What reads a non-streamed answer, loaded by the first `chat` call: a streaming app never does. */
+const loadAnswerReading = lazily('the chat answer', () => import('./read-chat-completion'));
 /** The steering room, loaded by the first call that steers (steering/steer-chat-call.ts). */
 const loadSteering = lazily('the steering', () => import('../steering/steer-chat-call'));
 /** What a steered stream reads before it is handed over (its first content), loaded with it. */
@@ -158,13 +154,16 @@ const loadFirstContent = lazily('the steering', () => import('./stream/first-con
 /**
  * Sends the call: a plain call through core's gate (one model checked against the cached catalog,
  * without an async step when it is cached: bench B1); a call with a fallback list, a stall
- * timeout or a hedge through the steering room, which plans, gates and walks its models.
+ * timeout or a hedge through the steering room, which plans, gates and walks its models. `reader`
+ * (what reads the answer) is loaded before anything is sent: a call whose code cannot load costs
+ * no request.
  */
 async function send<T>(
   context: ChatContext,
   req: ChatRequest,
   opts: ChatCallOptions | undefined,
   stream: boolean,
+  reader: Lazy<unknown>,
   sendVia: (spec: RequestSpec, via?: OpenVia) => Promise<T>,
 ): Promise<
   | SteeredCall<T>
@@ -174,19 +173,27 @@ async function send<T>(
   const streamUsage = (opts as ChatStreamOptions | undefined)?.streamUsage ?? context.streamUsage;
   const spec = chatSpec(req, stream, streamUsage);
   const needs = requiredCapabilities(req, stream);
+  // Loading starts now, beside the gate (a first call reads the catalog meanwhile).
+  const loading = reader.loaded ? undefined : reader();
+  loading?.catch(() => {});
   if (!steers(opts, context.steering)) {
     // Our requests per model, which the order of a steered call counts (model-inflight.ts).
     const budgetId = transport.slots.budgetId;
     spec.onSend = () => countModelInflight(budgetId, req.model);
     const known = opts?.capabilities;
     if (gateModelFromCache(catalog, req.model, needs, known)) {
-      return { answer: await sendVia(spec), model: req.model };
+      if (!loading) return { answer: await sendVia(spec), model: req.model };
+      return {
+        answer: await loadedFirst(transport, opts, loading, spec, sendVia),
+        model: req.model,
+      };
     }
     // The catalog must be read (once per catalogTtlMs): a request of this call's, in its events.
     const events = await transport.callEvents(spec);
     const lookup = { known, signal: opts?.signal, timeoutMs: opts?.timeoutMs };
     try {
       await gateModel(catalog, req.model, needs, lookup, events);
+      await loading;
     } catch (error) {
       events?.failed(error);
       throw error;
@@ -197,9 +204,11 @@ async function send<T>(
   // (a read would need a slot of its own).
   const ids = [req.model, ...(Array.isArray(opts?.fallbackModels) ? opts.fallbackModels : [])];
   const reservation =
-    !loadSteering.loaded && cachedCatalogFor(catalog, ids) ? transport.reserve(opts) : undefined;
+    (!loadSteering.loaded || loading) && cachedCatalogFor(catalog, ids)
+      ? transport.reserve(opts)
+      : undefined;
   try {
-    const { steerChatCall } = await loadSteering();
+    const [{ steerChatCall }] = await Promise.all([loadSteering(), loading]);
     const input = {
       ...context,
       spec,
@@ -222,6 +231,26 @@ async function send<T>(
     return await steerChatCall(input, (via) => sendVia(spec, via));
   } finally {
     if (reservation) transport.release(reservation, true);
+  }
+}
+
+/**
+ * A gated call whose code is still loading: it asks for its slot now and sends once the code is
+ * there, so loading never costs it its place in the key's queue.
+ */
+async function loadedFirst<T>(
+  transport: Transport,
+  opts: ChatCallOptions | undefined,
+  loading: Promise<unknown>,
+  spec: RequestSpec,
+  sendVia: (spec: RequestSpec, via?: OpenVia) => Promise<T>,
+): Promise<T> {
+  const reservation = transport.reserve(opts);
+  try {
+    await loading;
+    return await sendVia(spec, { reservation });
+  } finally {
+    transport.release(reservation);
   }
 }
 

@@ -13,6 +13,8 @@ export interface Lazy<T> {
   (): Promise<T>;
   /** Whether the part has loaded (a call then awaits nothing but a resolved promise). */
   readonly loaded: boolean;
+  /** The part once loaded, for a hot path that must not await (else undefined). */
+  readonly module: T | undefined;
 }
 
 export function lazily<T>(part: string, load: () => Promise<T>): Lazy<T> {
@@ -32,7 +34,10 @@ export function lazily<T>(part: string, load: () => Promise<T>): Lazy<T> {
     );
     return loading;
   };
-  return Object.defineProperty(get, 'loaded', { get: () => loaded !== undefined }) as Lazy<T>;
+  return Object.defineProperties(get, {
+    loaded: { get: () => loaded !== undefined },
+    module: { get: () => loaded },
+  }) as Lazy<T>;
 }
 
 /** The error of a part that could not be loaded. */

@@ -1,12 +1,12 @@
 // docs/gateway-protocol.md §10.1 (error body), §10.3 (bodies that are not the gateway's).
 /**
  * The errors of an answer that is not a usable 2xx: an error answer (read up to
- * `maxErrorBodyBytes` and parsed), a stream lost before its first byte, a body over
- * `maxResponseBytes`.
+ * `maxErrorBodyBytes` and parsed), a body over `maxResponseBytes` (a stream lost before its first
+ * byte: stream-first-bytes.ts).
  */
 
 import type { CallScope } from '../call/call-scope';
-import { describeCause, GatewayError, gatewayFailure } from '../errors/errors';
+import { describeCause, GatewayError } from '../errors/errors';
 import { parseErrorResponse } from './parse-error-response';
 import { readBoundedBody } from './read-bounded-body';
 
@@ -51,20 +51,6 @@ export async function readErrorBody(response: Response, limit: number): Promise<
   return truncated
     ? `${text}\n[infergate: error body cut after ${limit} bytes (maxErrorBodyBytes)]`
     : text;
-}
-
-/** A stream that failed or ended before its first byte: retryable, like a lost connection. */
-export function lostStream(response: Response, asked: Asked, cause?: unknown): GatewayError {
-  return gatewayFailure(
-    {
-      code: 'network_error',
-      status: response.status,
-      message: `The stream ended before its first byte${cause === undefined ? '' : `: ${describeCause(cause)}`}`,
-      requestedModel: asked.requestedModel,
-      cause,
-    },
-    { beforeFirstBytes: true },
-  );
 }
 
 /** `response_too_large` for a body over `maxResponseBytes`. */

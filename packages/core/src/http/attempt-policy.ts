@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §10.5 (the retry policy: what follows a failed attempt, and when).
-import type { GatewayError } from '../errors/errors';
+import { type GatewayError, isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import { nextRetryWait, type RetryLimits } from './retry-policy';
 
@@ -70,4 +70,10 @@ export function retrySameRequest(
       return waitMs === undefined ? undefined : { waitMs };
     },
   };
+}
+
+/** The failure the attempt's own signal aborted with (a stall), if it did. */
+export function ownAbort(request: AttemptRequest): GatewayError | undefined {
+  const signal = request.signal;
+  return signal?.aborted && isGatewayError(signal.reason) ? signal.reason : undefined;
 }

@@ -10,11 +10,12 @@ import { lazily } from '../errors/load-lazily';
 import { registerSecret } from '../errors/redact-secret';
 import type { CallEvents } from '../events/call-events';
 import type { GatewayEventHandler } from '../events/gateway-events';
-import { errorFromAnswer, lostStream, readErrorBody, tooLarge } from './answer-errors';
+import { errorFromAnswer, tooLarge } from './answer-errors';
 import {
   type AttemptAnswer,
   type AttemptPolicy,
   type AttemptRequest,
+  ownAbort,
   type RetryBudget,
   retrySameRequest,
 } from './attempt-policy';
@@ -24,6 +25,7 @@ import { isPlainHttpToRemote } from './plain-http';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { RequestHeaders } from './request-headers';
 import { RequestSlots, releaseSlot, type SlotsConfig } from './request-slots';
+import type { FirstBytesReader } from './stream-first-bytes';
 
 /**
  * The events module, loaded on the first call of a client with an `onEvent` hook: an app that
@@ -70,11 +72,14 @@ export interface RequestSpec {
    * back (a chat call counts our requests per model: steering/model-inflight.ts).
    */
   onSend?: () => () => void;
-  /**
-   * An SSE stream: a JSON answer is refused, and the first body bytes are awaited so that a
-   * connection lost before them is retried like one lost before the response.
-   */
+  /** An SSE stream (its events say so; a steered call watches its first content). */
   stream?: boolean;
+  /**
+   * How a stream's first bytes are read before its answer is handed over (stream-first-bytes.ts,
+   * loaded with the stream's reader): a JSON answer is refused, and a connection lost before them
+   * is retried like one lost before the response. Without it a 2xx answer is handed over as is.
+   */
+  firstBytes?: FirstBytesReader;
 }
 
 /** How a call is opened, beyond its spec and options (core's own callers). */
@@ -482,7 +487,18 @@ export class Transport {
       if (scope.aborted) throw scope.error({ requestedModel });
       return ownAbort(request) ?? networkError(this.#config.baseURL, requestedModel, cause);
     }
-    if (response.ok) return spec.stream ? this.#firstBytes(response, sent) : { response };
+    if (response.ok) {
+      if (!spec.firstBytes) return { response };
+      const { maxErrorBodyBytes } = this.#config;
+      const redact = (text: string) => this.redact(text);
+      return spec.firstBytes(response, {
+        path: spec.path,
+        request,
+        scope,
+        maxErrorBodyBytes,
+        redact,
+      });
+    }
     const error = await errorFromAnswer(
       response,
       { path: spec.path, requestedModel },
@@ -493,47 +509,6 @@ export class Transport {
     );
     this.#config.onErrorResponse?.(error);
     return error;
-  }
-
-  /**
-   * Reads a stream's first bytes; a body that fails or ends before them is a retryable error, and
-   * so is one the attempt's own signal aborted (a stall).
-   */
-  async #firstBytes(response: Response, sent: Sent): Promise<Received | GatewayError> {
-    const { scope, request } = sent;
-    const asked = { path: sent.spec.path, requestedModel: request.requestedModel };
-    const contentType = response.headers.get('content-type') ?? '';
-    if (contentType.includes('application/json')) {
-      const body = await readErrorBody(response, this.#config.maxErrorBodyBytes).catch(() => '');
-      throw invalidResponse('Asked for a stream, the gateway answered with JSON', {
-        status: response.status,
-        body: this.redact(body),
-        requestedModel: asked.requestedModel,
-      });
-    }
-    const reader = response.body?.getReader();
-    if (!reader) return lostStream(response, asked);
-    // Some fetch handlers only close (or never end) a body on abort: cancel the read ourselves.
-    const signal = request.signal ?? scope.signal;
-    const onAbort = () => reader.cancel().catch(() => {});
-    signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      const first = await reader.read();
-      if (scope.aborted) throw scope.error(asked);
-      const stalled = ownAbort(request);
-      if (stalled) return stalled;
-      if (first.done) return lostStream(response, asked);
-      return { response, reader, chunks: [first.value] };
-    } catch (cause) {
-      if (scope.aborted) throw scope.error(asked);
-      // (A stalled read may reject with the stall itself: it is the attempt's outcome.)
-      const stalled = ownAbort(request);
-      if (stalled) return stalled;
-      if (isGatewayError(cause)) throw cause;
-      return lostStream(response, asked, cause);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-    }
   }
 
   async #wait(
@@ -677,12 +652,6 @@ function take(reservation: Reservation | undefined): Reservation | undefined {
   if (reservation === undefined || reservation.taken) return undefined;
   reservation.taken = true;
   return reservation;
-}
-
-/** The failure the attempt's own signal aborted with (a stall), if it did. */
-function ownAbort(request: AttemptRequest): GatewayError | undefined {
-  const signal = request.signal;
-  return signal?.aborted && isGatewayError(signal.reason) ? signal.reason : undefined;
 }
 
 function networkError(baseURL: string, requestedModel: string | undefined, cause: unknown) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../../errors/errors';
 import type { ChatStreamEvent } from '../../protocol/chat-result-types';
 import type { ChatCompletionResponse } from '../../protocol/wire-types';
-import { readChatCompletion } from '../assemble-chat';
+import { readChatCompletion } from '../read-chat-completion';
 import { chatCompletionProblem } from '../validate-chat-response';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 

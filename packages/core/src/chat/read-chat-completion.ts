@@ -1,0 +1,81 @@
+// docs/gateway-protocol.md §4.3 (the answer's shape and its choice 0), §4.4 (tool calls).
+
+import type { GatewayError } from '../errors/errors';
+import { invalidAnswer } from '../errors/invalid-response';
+import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
+import type { ChatCompletionResponse } from '../protocol/wire-types';
+import { readContent, readReasoningField } from './read-message-parts';
+import { chatCompletionProblem } from './validate-chat-response';
+
+/**
+ * A non-streamed answer read: loaded by a client's first `chat` call (chat-calls.ts), so that an
+ * app that only streams never loads it, as one that never streams never loads the stream reader.
+ */
+
+/** A 2xx JSON answer as the transport read it. */
+interface ChatAnswer {
+  data: ChatCompletionResponse;
+  status: number;
+  text: string;
+}
+
+/**
+ * The answer checked and read, or the `invalid_response` it is (`failed` adds a steered call's
+ * route; `redact` keeps the key out of the kept body).
+ */
+export function readCheckedCompletion(
+  answer: ChatAnswer,
+  requestedModel: string,
+  redact: (text: string) => string,
+  failed: (error: GatewayError) => GatewayError,
+): AssembledChat {
+  const problem = chatCompletionProblem(answer.data);
+  if (problem) {
+    throw failed(invalidAnswer(redact, `The chat completion ${problem}`, answer, requestedModel));
+  }
+  const assembled = readChatCompletion(answer.data);
+  if (assembled !== undefined) return assembled;
+  const message = 'The chat completion has no choice 0 (its choices are all of other indexes)';
+  throw failed(invalidAnswer(redact, message, answer, requestedModel));
+}
+
+/**
+ * Reads choice 0 of a non-streamed completion (already shape-checked by `chatCompletionProblem`)
+ * the same tolerant way as a stream: content parts joined, reasoning from `reasoning_content`,
+ * `reasoning` or thinking parts, tool calls with ids. `undefined` when there is no choice 0.
+ */
+export function readChatCompletion(response: ChatCompletionResponse): AssembledChat | undefined {
+  const choices = response.choices;
+  const choice =
+    choices.find((c) => c.index === 0) ?? (choices.length === 1 ? choices[0] : undefined);
+  if (choice === undefined) return undefined;
+  const message = choice.message as unknown as Record<string, unknown>;
+  const parts = readContent(message.content) ?? { text: '', reasoning: '' };
+  const reasoning = readReasoningField(message) + parts.reasoning;
+  const toolCalls: AssembledToolCall[] = [];
+  const rawCalls = choice.message.tool_calls ?? [];
+  for (const [i, call] of rawCalls.entries()) {
+    const args = call.function.arguments;
+    toolCalls.push({
+      id: typeof call.id === 'string' && call.id !== '' ? call.id : `call_${i}_${i}`,
+      name: call.function.name,
+      arguments: args.trim() === '' ? '{}' : args,
+    });
+  }
+  const result: AssembledChat = {
+    text: parts.text,
+    toolCalls,
+    finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : 'unknown',
+  };
+  if (reasoning !== '') result.reasoning = reasoning;
+  if (typeof response.id === 'string' && response.id !== '') result.id = response.id;
+  if (typeof response.model === 'string' && response.model !== '') result.model = response.model;
+  if (
+    typeof response.created === 'number' &&
+    Number.isFinite(response.created) &&
+    response.created > 0
+  )
+    result.created = response.created;
+  if (typeof response.usage === 'object' && response.usage !== null) result.usage = response.usage;
+  return result;
+}

@@ -1,0 +1,78 @@
+// docs/gateway-protocol.md §5.5 (a stream lost before its first bytes is retried as a lost
+// connection).
+import type { CallScope } from '../call/call-scope';
+import { describeCause, type GatewayError, gatewayFailure, isGatewayError } from '../errors/errors';
+import { invalidResponse } from '../errors/invalid-response';
+import { readErrorBody } from './answer-errors';
+import { type AttemptAnswer, type AttemptRequest, ownAbort } from './attempt-policy';
+
+/**
+ * A stream's first bytes, read before its answer is handed over: a body that fails or ends before
+ * them is a retryable error, and so is one the attempt's own signal aborted (a stall). Loaded with
+ * the stream's reader (chat/stream/sse-chat-stream.ts), which gives it to the transport as the
+ * request's `firstBytes`: an app that never streams never loads it.
+ */
+export type FirstBytesReader = (
+  response: Response,
+  attempt: StreamAttempt,
+) => Promise<AttemptAnswer | GatewayError>;
+
+/** What reading a stream's first bytes needs of its attempt. */
+export interface StreamAttempt {
+  path: string;
+  request: AttemptRequest;
+  scope: CallScope;
+  maxErrorBodyBytes: number;
+  redact: (text: string) => string;
+}
+
+export const readFirstBytes: FirstBytesReader = async (response, attempt) => {
+  const { scope, request } = attempt;
+  const asked = { requestedModel: request.requestedModel };
+  const contentType = response.headers.get('content-type') ?? '';
+  if (contentType.includes('application/json')) {
+    const body = await readErrorBody(response, attempt.maxErrorBodyBytes).catch(() => '');
+    throw invalidResponse('Asked for a stream, the gateway answered with JSON', {
+      status: response.status,
+      body: attempt.redact(body),
+      requestedModel: asked.requestedModel,
+    });
+  }
+  const reader = response.body?.getReader();
+  if (!reader) return lostStream(response, asked.requestedModel);
+  // Some fetch handlers only close (or never end) a body on abort: cancel the read ourselves.
+  const signal = request.signal ?? scope.signal;
+  const onAbort = () => reader.cancel().catch(() => {});
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const first = await reader.read();
+    if (scope.aborted) throw scope.error(asked);
+    const stalled = ownAbort(request);
+    if (stalled) return stalled;
+    if (first.done) return lostStream(response, asked.requestedModel);
+    return { response, reader, chunks: [first.value] };
+  } catch (cause) {
+    if (scope.aborted) throw scope.error(asked);
+    // (A stalled read may reject with the stall itself: it is the attempt's outcome.)
+    const stalled = ownAbort(request);
+    if (stalled) return stalled;
+    if (isGatewayError(cause)) throw cause;
+    return lostStream(response, asked.requestedModel, cause);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+};
+
+/** A stream that failed or ended before its first byte: retryable, like a lost connection. */
+function lostStream(response: Response, requestedModel?: string, cause?: unknown): GatewayError {
+  return gatewayFailure(
+    {
+      code: 'network_error',
+      status: response.status,
+      message: `The stream ended before its first byte${cause === undefined ? '' : `: ${describeCause(cause)}`}`,
+      requestedModel,
+      cause,
+    },
+    { beforeFirstBytes: true },
+  );
+}
