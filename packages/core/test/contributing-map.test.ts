@@ -156,9 +156,9 @@ const CODE_NAME = /^#?[A-Za-z_$][\w$]*(?:[.#][A-Za-z_$][\w$]*)?$/;
 
 /**
  * The names a row gives that the package's source declares, each not declared in any file the row
- * names (there, a class's or interface's member of that name counts too). Checked: a name declared at a module's top level (or a function or class declared inside
- * a function), a private `#member`, and a `Class.member` / `Class#member` of one of the package's
- * classes or interfaces. Not checked: names the package declares nowhere (option and event fields,
+ * names (there, a class's or interface's member of that name counts too). Checked: a name declared
+ * at a module's top level (or a function or class declared inside a function), a private
+ * `#member`, and a `Class.member` / `Class#member` of one of the package's classes or interfaces. Not checked: names the package declares nowhere (option and event fields,
  * error codes, values, other packages' names), and a public member named alone (`invoke`,
  * `acquireIfFree`): the vocabulary of the interfaces the package implements, and a field's name is
  * often some class's property too.
