@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §7 (translation), §8 (OCR), §9 (transcription) as MCP tools.
 import { LIMITS } from '@infergate/core';
-import { serviceToolDefinition, serviceToolRequest } from '@infergate/core/internal';
+import { serviceToolDefinition } from '@infergate/core/internal';
+import { serviceToolRequest } from '@infergate/core/internal/service-tools';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { readMedia } from './media-input';
 import { registerGatewayTool, runTool, type ToolContext, toolResult } from './tool-context';

@@ -1,7 +1,8 @@
 // docs/gateway-protocol.md §4.1 (`ask_model`'s request), §6 to §9 (the services' requests), §11
 // (their limits): what each tool takes.
 import { LANGUAGE_CODE, LIMITS } from '@infergate/core';
-import { serviceToolArgumentsProblem, serviceToolDefinition } from '@infergate/core/internal';
+import { serviceToolDefinition } from '@infergate/core/internal';
+import { serviceToolArgumentsProblem } from '@infergate/core/internal/service-tools';
 import { z } from 'zod/v4';
 
 /**

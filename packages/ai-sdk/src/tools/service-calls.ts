@@ -1,13 +1,11 @@
 // docs/gateway-protocol.md §7 (translation), §8 (OCR), §9 (transcription).
 import { TypeValidationError } from '@ai-sdk/provider';
 import type { ValidationResult } from '@ai-sdk/provider-utils';
+import { ENDPOINTS, type ServiceToolName, type ServiceToolOptions } from '@infergate/core/internal';
 import {
-  ENDPOINTS,
-  type ServiceToolName,
-  type ServiceToolOptions,
   serviceToolArgumentsProblem,
   serviceToolRequest,
-} from '@infergate/core/internal';
+} from '@infergate/core/internal/service-tools';
 import { definedHeaders, type GatewayModelConfig } from '../shared/gateway-model-config';
 import { withMappedErrors } from '../shared/map-gateway-error';
 import type {

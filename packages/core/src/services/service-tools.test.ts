@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  serviceToolArgumentsProblem,
-  serviceToolDefinition,
-  serviceToolRequest,
-} from './service-tools';
+import { serviceToolArgumentsProblem, serviceToolRequest } from './service-tool-arguments';
+import { serviceToolDefinition } from './service-tools';
 
 describe('service tools (one definition for both adapters)', () => {
   it('names the service, the snake_case parameters and the limits', () => {

@@ -1,14 +1,7 @@
 // docs/gateway-protocol.md §7 (translation), §8 (OCR), §9 (transcription): the services as tools.
-import { utf8ByteLength } from '../encoding/utf8';
 import { SERVICE_OF_TOOL, type ServiceToolName } from '../protocol/endpoints';
 import { LANGUAGE_CODE, LIMITS } from '../protocol/limits';
-import type {
-  AudioLike,
-  OcrRequest,
-  ServiceId,
-  TranscriptionRequest,
-  TranslationRequest,
-} from '../protocol/wire-types';
+import type { ServiceId } from '../protocol/wire-types';
 
 /**
  * The gateway's services as tools a model can call, defined once for every framework: name,
@@ -38,18 +31,6 @@ export interface TranscribeToolArguments {
   translate?: boolean;
 }
 
-interface ServiceToolArguments {
-  translate: TranslateToolArguments;
-  ocr: OcrToolArguments;
-  transcribe: TranscribeToolArguments;
-}
-
-interface ServiceToolRequests {
-  translate: TranslationRequest;
-  ocr: OcrRequest;
-  transcribe: TranscriptionRequest & { response_format: 'json' };
-}
-
 export interface ServiceToolOptions {
   /** The application resolves `image` / `audio` references: the model passes a name, URL or id. */
   resolvesMedia?: boolean;
@@ -67,7 +48,7 @@ export interface ToolParametersSchema {
   additionalProperties: false;
 }
 
-interface ServiceToolDefinition {
+export interface ServiceToolDefinition {
   name: ServiceToolName;
   /** The gateway service it calls (`GET /capabilities` id). */
   service: ServiceId;
@@ -175,94 +156,4 @@ export function serviceToolDefinition(
         ),
       };
   }
-}
-
-/**
- * The model's arguments as core's request (`media`: the resolved image or audio, when the
- * application resolves references). Core's own checks run when the request is sent.
- */
-export function serviceToolRequest<Name extends ServiceToolName>(
-  name: Name,
-  args: ServiceToolArguments[Name],
-  options: { targetLanguage?: string; media?: AudioLike } = {},
-): ServiceToolRequests[Name] {
-  switch (name) {
-    case 'translate': {
-      const input = args as TranslateToolArguments;
-      const request: TranslationRequest = {
-        input: input.text,
-        target_language: options.targetLanguage ?? input.target_language ?? '',
-      };
-      if (input.source_language !== undefined) request.source_language = input.source_language;
-      return request as ServiceToolRequests[Name];
-    }
-    case 'ocr':
-      return {
-        image: options.media ?? (args as OcrToolArguments).image,
-      } as ServiceToolRequests[Name];
-    default: {
-      const input = args as TranscribeToolArguments;
-      const request: TranscriptionRequest & { response_format: 'json' } = {
-        audio: options.media ?? input.audio,
-        response_format: 'json',
-      };
-      if (input.language !== undefined) request.language = input.language;
-      if (input.translate !== undefined) request.translate = input.translate;
-      return request as ServiceToolRequests[Name];
-    }
-  }
-}
-
-/** What an empty value of a field should have been. */
-const EMPTY_RULE: Record<string, string> = {
-  image: 'at least 1 byte of image data is required',
-  audio: 'at least 1 byte of audio is required',
-  language: 'a language code such as "en" or "uk" is required',
-  target_language: 'a language code such as "de" or "pt-BR" is required',
-  source_language: 'a language code such as "en" is required (or leave it out)',
-};
-
-/**
- * What is wrong with a model's arguments for a service tool, or undefined when they are usable:
- * the schema's rules plus the byte limit of `text` a JSON schema cannot state. For frameworks that
- * check a tool's input before running it (the AI SDK sends the problem back to the model).
- */
-export function serviceToolArgumentsProblem(
-  name: ServiceToolName,
-  args: unknown,
-  options: Pick<ServiceToolOptions, 'targetLanguage'> = {},
-): string | undefined {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    return 'the arguments must be an object';
-  }
-  const values = args as Record<string, unknown>;
-  const { properties, required } = serviceToolDefinition(name, options).parameters;
-  for (const key of Object.keys(values)) {
-    if (!(key in properties)) return `unknown argument "${key}"`;
-  }
-  for (const key of required) {
-    if (values[key] === undefined) return `"${key}" is required`;
-  }
-  for (const [key, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    const expected = properties[key]?.type;
-    if (typeof value !== expected) return `"${key}" must be a ${String(expected)}`;
-    if (typeof value !== 'string') continue;
-    if (value === '')
-      return `"${key}" is empty; ${EMPTY_RULE[key] ?? 'at least 1 character is required'}`;
-    const maxLength = properties[key]?.maxLength;
-    if (typeof maxLength === 'number' && value.length > maxLength) {
-      return `"${key}" is ${value.length} characters; at most ${maxLength} are allowed`;
-    }
-    if (properties[key]?.pattern !== undefined && !LANGUAGE_CODE.test(value)) {
-      return `"${key}" is ${JSON.stringify(value.slice(0, 40))}, not a language code such as "de", "uk" or "pt-BR"`;
-    }
-  }
-  if (name === 'translate' && typeof values.text === 'string') {
-    const bytes = utf8ByteLength(values.text);
-    if (bytes > LIMITS.translationMaxInputBytes) {
-      return `"text" is ${bytes} bytes of UTF-8; the limit is ${LIMITS.translationMaxInputBytes} bytes (split it)`;
-    }
-  }
-  return undefined;
 }

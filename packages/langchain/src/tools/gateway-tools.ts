@@ -5,13 +5,15 @@ import {
   type OcrToolArguments,
   SERVICE_OF_TOOL,
   type ServiceToolName,
-  serviceToolArgumentsProblem,
   serviceToolDefinition,
-  serviceToolRequest,
   type ToolParametersSchema,
   type TranscribeToolArguments,
   type TranslateToolArguments,
 } from '@infergate/core/internal';
+import {
+  serviceToolArgumentsProblem,
+  serviceToolRequest,
+} from '@infergate/core/internal/service-tools';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
   DynamicStructuredTool,
