@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §4.6 (the fallback event), §10.5 (retry events), §4.7 (skips, failovers).
-import { isGatewayError } from '../errors/errors';
+import { type GatewayError, isGatewayError } from '../errors/errors';
 import { answeringModel } from '../protocol/answering-model';
 import type { AssembledChat } from '../protocol/chat-result-types';
 import type { FailoverReason, SkippedModel } from '../protocol/chat-route';
@@ -215,6 +215,28 @@ export class CallEvents {
       model,
       cooldownMs,
     });
+  }
+
+  /**
+   * One attempt's `attempt` event, then `run` (it sends the request), then its `response` event:
+   * the answer's status, or the failure it resolved or threw with.
+   */
+  async observe<T extends { response: Response }>(
+    attempt: number,
+    request: { method: 'GET' | 'POST'; path: string; model?: string },
+    run: () => Promise<T | GatewayError>,
+  ): Promise<T | GatewayError> {
+    this.attempt(attempt, request.method, request.path, request.model);
+    let outcome: T | GatewayError;
+    try {
+      outcome = await run();
+    } catch (error) {
+      this.response(attempt, isGatewayError(error) ? error.status : undefined, error);
+      throw error;
+    }
+    if (isGatewayError(outcome)) this.response(attempt, outcome.status, outcome);
+    else this.response(attempt, outcome.response.status);
+    return outcome;
   }
 
   /** An attempt's outcome: `error` is the error it failed with (a 2xx has none). */

@@ -359,13 +359,16 @@ export class Transport {
         // (The policy's events ran the caller's handler, which may have aborted the call.)
         if (scope.ended) throw scope.error({ requestedModel: request.requestedModel });
         if (request.settled) held = alsoOnRelease(held, request.settled);
-        sent = { url, headers, fetchImpl, spec, request, scope, cut: false };
+        const attemptSent: Sent = { url, headers, fetchImpl, spec, request, scope, cut: false };
+        sent = attemptSent;
         // (Without events the request is awaited directly: no extra async step per attempt.)
         const outcome = await (events
-          ? this.#observed(sent, policy, events, attempt)
-          : this.#attempt(sent, policy));
+          ? events.observe(attempt, { ...spec, model: request.model }, () =>
+              this.#attempt(attemptSent, policy),
+            )
+          : this.#attempt(attemptSent, policy));
         // A request we aborted (a stall) is cut: the gateway counts it a little longer.
-        const cut = sent.cut || ownAbort(request) !== undefined;
+        const cut = attemptSent.cut || ownAbort(request) !== undefined;
         sent = undefined;
         if (!(outcome instanceof GatewayError)) {
           const release = held;
@@ -427,27 +430,6 @@ export class Transport {
       open.events = events;
     }
     return open;
-  }
-
-  /** `#attempt` with its `attempt` and `response` events. */
-  async #observed(
-    sent: Sent,
-    policy: AttemptPolicy,
-    events: CallEvents,
-    attempt: number,
-  ): Promise<Received | GatewayError> {
-    const { spec, request } = sent;
-    events.attempt(attempt, spec.method, spec.path, request.model);
-    let outcome: Received | GatewayError;
-    try {
-      outcome = await this.#attempt(sent, policy);
-    } catch (error) {
-      events.response(attempt, isGatewayError(error) ? error.status : undefined, error);
-      throw error;
-    }
-    if (outcome instanceof GatewayError) events.response(attempt, outcome.status, outcome);
-    else events.response(attempt, outcome.response.status);
-    return outcome;
   }
 
   /**
