@@ -520,3 +520,32 @@ describe('circuit breakers through the provider', () => {
     expect(emulator.counters.requests.chat - before).toBe(1);
   });
 });
+
+describe('the error of a call whose every model failed', () => {
+  it.each([AI7, AI6])(
+    '$name: data.code is the failure that ended it, data.route its hops, the message names each model',
+    async (major) => {
+      emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
+      emulator.injectFault({ fault: 'model_busy', model: 'community/tools', retryAfter: 3600 });
+      const error = await major
+        .generate({
+          model: 'community/general',
+          settings: { fallbackModels: ['community/tools'] },
+        })
+        .catch((e: unknown) => e);
+      expect(ai7.APICallError.isInstance(error), String(error)).toBe(true);
+      const data = (error as ai7.APICallError).data as Record<string, unknown>;
+      expect(data.code).toBe('model_busy');
+      expect(data.route).toMatchObject({
+        requested: ['community/general', 'community/tools'],
+        hops: [
+          { model: 'community/general', outcome: 'failed' },
+          { model: 'community/tools', outcome: 'failed' },
+        ],
+      });
+      expect((error as Error).message).toMatch(
+        /Every model tried failed \(2 attempts\): "community\/general": model_busy .*"community\/tools": model_busy/,
+      );
+    },
+  );
+});

@@ -120,6 +120,7 @@ function gatewayErrorData(error: GatewayError): JSONObject {
     ['field', error.field],
     ['stall', error.stall],
     ['skipped', error.skipped],
+    ['route', error.route],
     ['body', error.data],
   ];
   for (const [key, value] of optional) {
