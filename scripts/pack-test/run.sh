@@ -143,11 +143,12 @@ check_set() {
     >"$app/emulator.log" 2>&1) &
   emulator_pid=$!
   for _ in $(seq 1 100); do
-    grep -q '^INFERGATE_API_KEY=' "$app/emulator.log" 2>/dev/null && break
+    grep -Eq '^(export )?INFERGATE_API_KEY=' "$app/emulator.log" 2>/dev/null && break
     sleep 0.2
   done
-  INFERGATE_BASE_URL="$(sed -n 's/^INFERGATE_BASE_URL=//p' "$app/emulator.log")"
-  INFERGATE_API_KEY="$(sed -n 's/^INFERGATE_API_KEY=//p' "$app/emulator.log")"
+  # The CLI prints shell lines (`export NAME=value`).
+  INFERGATE_BASE_URL="$(sed -En 's/^(export )?INFERGATE_BASE_URL=//p' "$app/emulator.log")"
+  INFERGATE_API_KEY="$(sed -En 's/^(export )?INFERGATE_API_KEY=//p' "$app/emulator.log")"
   [ -n "$INFERGATE_API_KEY" ] || { cat "$app/emulator.log"; log "the emulator CLI did not start"; exit 1; }
   export INFERGATE_BASE_URL INFERGATE_API_KEY
 

@@ -50,7 +50,7 @@ async function startEmulator(root, env) {
     'the emulator',
     process.execPath,
     [join(root, 'packages/emulator/bin/infergate-emulator.js'), '--port', '0'],
-    { env, ready: /INFERGATE_BASE_URL=(\S+)\s+INFERGATE_API_KEY=(\S+)/ },
+    { env, ready: /INFERGATE_BASE_URL=(\S+)\s+(?:export\s+)?INFERGATE_API_KEY=(\S+)/ },
   );
   return { env: { INFERGATE_BASE_URL: match[1], INFERGATE_API_KEY: match[2] }, stop };
 }
