@@ -7,6 +7,7 @@
 
 import type { CallScope } from '../call/call-scope';
 import { describeCause, GatewayError } from '../errors/errors';
+import { corsHint } from './cors-hint';
 import { parseErrorResponse } from './parse-error-response';
 import { readBoundedBody } from './read-bounded-body';
 
@@ -67,5 +68,19 @@ export function tooLarge(
       declared === undefined ? '' : `: Content-Length ${declared}`
     }; it was not read further`,
     requestedModel: asked.requestedModel,
+  });
+}
+
+/** `network_error` for a request that reached no gateway (fetch threw). */
+export function unreachable(
+  baseURL: string,
+  requestedModel: string | undefined,
+  cause: unknown,
+): GatewayError {
+  return new GatewayError({
+    code: 'network_error',
+    message: `Could not reach the gateway at ${baseURL}: ${describeCause(cause)}${corsHint()}`,
+    requestedModel,
+    cause,
   });
 }

@@ -1,20 +1,9 @@
 // docs/gateway-protocol.md §2.5 (the key's 4 slots: one per request in flight).
-import { type KeyBudget, type ReleaseSlot, tryAcquireNow } from '../budget/key-budget';
-import type { Semaphore } from '../budget/semaphore';
+import { type ReleaseSlot, tryAcquireNow } from '../budget/key-budget';
 import type { CallScope } from '../call/call-scope';
 import { isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
-
-/** Where a client's requests take their slots: its own limit, then the key's budget. */
-export interface SlotsConfig {
-  /** This client's own limit, enforced by `local` before the key's budget is asked. */
-  maxConcurrency: number;
-  local: Semaphore;
-  /** The key's limit, passed to `budget` with `budgetId`. */
-  maxConcurrencyPerKey: number;
-  budget: KeyBudget;
-  budgetId: string;
-}
+import type { Reservation, SlotsConfig } from './request-types';
 
 /**
  * The slots of one client's requests: this client's own `maxConcurrency` first (so a client with
@@ -119,6 +108,36 @@ export class RequestSlots {
     }
   }
 
+  /**
+   * Attempt 1's slot, asked for before what the call loads first. `queued`: the call has events
+   * (they report its wait); without, it takes a free slot at once, as any call does (other calls
+   * take theirs synchronously, and a queued promise would let them overtake this one).
+   */
+  early(
+    scope: CallScope,
+    requestedModel: string | undefined,
+    queued: boolean,
+  ): Promise<ReleaseSlot> {
+    const now = queued ? undefined : this.now(scope);
+    if (now) return Promise.resolve(now);
+    return this.acquire(scope, requestedModel, undefined, 1);
+  }
+
+  /** The slot asked for before loading, for the first attempt, reported like any other. */
+  async takeEarly(
+    first: EarlySlot,
+    events: CallEvents | undefined,
+    attempt: number,
+  ): Promise<ReleaseSlot> {
+    const slot = first.slot!;
+    first.slot = undefined;
+    events?.queued(attempt, this.#config.budgetId);
+    const release = await slot;
+    if (!events) return release;
+    events.dequeued(attempt, this.#config.budgetId);
+    return this.reported(release, events, attempt);
+  }
+
   /** A slot's release that also reports it (once), for a call with events. */
   reported(release: ReleaseSlot, events: CallEvents, attempt: number): ReleaseSlot {
     let released = false;
@@ -162,5 +181,28 @@ function bothSlots(local: ReleaseSlot, key: () => void): ReleaseSlot {
       // A budget's release must not throw; if one does, the local slot is still given back.
     }
     local();
+  };
+}
+
+/** Attempt 1's slot, asked for before what the call loads first; cleared once an attempt takes it. */
+export interface EarlySlot {
+  slot: Promise<ReleaseSlot> | undefined;
+}
+
+/** Takes a reservation not taken yet (once); undefined otherwise. */
+export function takeReservation(reservation: Reservation | undefined): Reservation | undefined {
+  if (reservation === undefined || reservation.taken) return undefined;
+  reservation.taken = true;
+  return reservation;
+}
+
+/** `release`, then `settled`, once. */
+export function alsoOnRelease(release: ReleaseSlot, settled: () => void): ReleaseSlot {
+  let done = false;
+  return () => {
+    release();
+    if (done) return;
+    done = true;
+    settled();
   };
 }

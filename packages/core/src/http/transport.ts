@@ -4,13 +4,11 @@ import type { ReleaseSlot } from '../budget/key-budget';
 import type { CallOptions } from '../call/call-options';
 import { checkCallOptions } from '../call/call-options';
 import { CallScope, sleep } from '../call/call-scope';
-import { describeCause, GatewayError, isGatewayError } from '../errors/errors';
-import { invalidResponse } from '../errors/invalid-response';
+import { GatewayError } from '../errors/errors';
 import { lazily } from '../errors/load-lazily';
 import { registerSecret } from '../errors/redact-secret';
 import type { CallEvents } from '../events/call-events';
-import type { GatewayEventHandler } from '../events/gateway-events';
-import { errorFromAnswer, tooLarge } from './answer-errors';
+import { errorFromAnswer, unreachable } from './answer-errors';
 import {
   type AttemptAnswer,
   type AttemptPolicy,
@@ -19,13 +17,26 @@ import {
   type RetryBudget,
   retrySameRequest,
 } from './attempt-policy';
-import { corsHint } from './cors-hint';
 import { redact } from './parse-error-response';
 import { isPlainHttpToRemote } from './plain-http';
-import { declaredLength, readBoundedBody } from './read-bounded-body';
 import { RequestHeaders } from './request-headers';
-import { RequestSlots, releaseSlot, type SlotsConfig } from './request-slots';
-import type { FirstBytesReader } from './stream-first-bytes';
+import {
+  alsoOnRelease,
+  type EarlySlot,
+  RequestSlots,
+  releaseSlot,
+  takeReservation,
+} from './request-slots';
+import type {
+  OpenResponse,
+  OpenVia,
+  RequestSpec,
+  Reservation,
+  TransportConfig,
+} from './request-types';
+import { readWholeAnswer, type WholeAnswer } from './whole-answer';
+
+export type { OpenResponse, OpenVia, RequestSpec, Reservation } from './request-types';
 
 /**
  * The events module, loaded on the first call of a client with an `onEvent` hook: an app that
@@ -34,107 +45,6 @@ import type { FirstBytesReader } from './stream-first-bytes';
 const loadEvents = lazily('the onEvent events', () => import('../events/call-events'));
 /** The plain-http warning, loaded on the first call of a client on plain http:// to a remote host. */
 const loadPlainHttpWarning = lazily('the plain-http warning', () => import('./warn-plain-http'));
-
-interface TransportConfig extends SlotsConfig {
-  baseURL: string;
-  apiKey: string;
-  fetch: typeof fetch | undefined;
-  headers: Record<string, string>;
-  timeoutMs: number;
-  maxRetries: number;
-  maxRetryAfterMs: number;
-  retryBaseDelayMs: number;
-  maxResponseBytes: number;
-  maxErrorBodyBytes: number;
-  /** Called with every error response (the catalog refreshes on some codes). */
-  onErrorResponse?: (error: GatewayError) => void;
-  /** The client's `onEvent` hook: without one no call builds events. */
-  onEvent?: GatewayEventHandler;
-  /** Events carry the request and answer bodies (`recordContent`). */
-  recordContent?: boolean;
-}
-
-/** One request as the transport sends it. */
-export interface RequestSpec {
-  method: 'GET' | 'POST';
-  /** Path below the base URL, starting with `/`. */
-  path: string;
-  /** JSON text, or FormData (its content type is set by fetch). */
-  body?: string | FormData;
-  accept?: string;
-  requestedModel?: string;
-  /** The model named in the body when it is not `requestedModel` (embeddings): for events only. */
-  model?: string;
-  /** Called with the error before the slot is released (lets siblings stop before they start). */
-  onFailure?: (error: unknown) => void;
-  /**
-   * Called as each attempt is sent; what it returns is called when the attempt's slot is given
-   * back (a chat call counts our requests per model: steering/model-inflight.ts).
-   */
-  onSend?: () => () => void;
-  /** An SSE stream (its events say so; a steered call watches its first content). */
-  stream?: boolean;
-  /**
-   * How a stream's first bytes are read before its answer is handed over (stream-first-bytes.ts,
-   * loaded with the stream's reader): a JSON answer is refused, and a connection lost before them
-   * is retried like one lost before the response. Without it a 2xx answer is handed over as is.
-   */
-  firstBytes?: FirstBytesReader;
-}
-
-/** How a call is opened, beyond its spec and options (core's own callers). */
-export interface OpenVia {
-  /** The call's scope, made by its caller (one deadline over a steered call's every step). */
-  scope?: CallScope;
-  /** The call's events, made by its caller with `callEvents`. */
-  events?: CallEvents;
-  /** A place in the key's queue asked for before the call's code loaded (`reserve`). */
-  reservation?: Reservation;
-  /** What each attempt sends and what follows a failure; default `retrySameRequest`. */
-  policy?: AttemptPolicy;
-  /** The call this request is made for (a chat call's catalog read): its events' parent. */
-  parent?: CallEvents;
-  /**
-   * This open is one run of a call that makes several at once (a hedged call): its attempts are
-   * numbered from the call's count, and its failure is the caller's to report (the call may go on).
-   */
-  part?: { nextAttempt(): number };
-}
-
-/** A 2xx response whose slot is still held: the owner must call `release` and `scope.dispose`. */
-export interface OpenResponse {
-  response: Response;
-  /**
-   * Gives the slot back (once). `cut`: the body was cut before its end (cancelled, stalled): the
-   * slot is kept a little longer, while the gateway still counts the request (request-slots.ts).
-   */
-  release: (cut?: boolean) => void;
-  scope: CallScope;
-  /** Stream requests: the body's reader and the bytes already read from it. */
-  reader?: ReadableStreamDefaultReader<Uint8Array>;
-  chunks?: Uint8Array[];
-  /** Most unread bytes a stream may buffer ahead of its reader (`maxResponseBytes`). */
-  maxBufferedBytes: number;
-  /** The call's events when the client has an `onEvent` hook; the owner reports the end. */
-  events?: CallEvents;
-  /**
-   * The transport that opened it. Held so that a stream outliving its client (made per request,
-   * then dropped) keeps the key's redactor alive until the stream ends (errors/redact-secret.ts).
-   */
-  readonly owner: object;
-}
-
-/**
- * A place in the key's queue asked for before a call's code has loaded (its events, its services,
- * its steering): the call's first request takes it, so loading never costs a call its turn. The
- * one way to ask for a slot early; `release` gives it back when no request took it.
- */
-export interface Reservation {
-  scope: CallScope;
-  slot: Promise<ReleaseSlot>;
-  /** A request took it (or it was given back). */
-  taken: boolean;
-}
 
 /** The bytes of a stream already read when it is handed over. */
 type Received = AttemptAnswer;
@@ -205,7 +115,7 @@ export class Transport {
     via: OpenVia = {},
   ): Promise<OpenResponse> {
     checkCallOptions(options);
-    const reserved = take(via.reservation);
+    const reserved = takeReservation(via.reservation);
     const scope =
       via.scope ??
       reserved?.scope ??
@@ -214,8 +124,14 @@ export class Transport {
     // asked for: loading never costs a fresh client's first call its place in the key's queue.
     const eventsLoading = via.events ? undefined : this.callEvents(spec, via.parent);
     const warning = this.#plainHttpWarning();
-    const first: FirstSlot = {
-      slot: reserved?.slot ?? this.#firstSlot(scope, spec, eventsLoading, warning),
+    // Without events the slot is taken at once when one is free, as any call's is: other calls
+    // take theirs synchronously, and a queued promise would let them overtake this one.
+    const first: EarlySlot = {
+      slot:
+        reserved?.slot ??
+        (eventsLoading || warning
+          ? this.#slots.early(scope, spec.requestedModel, eventsLoading !== undefined)
+          : undefined),
     };
     first.slot?.catch(() => {});
     let events = via.events;
@@ -251,7 +167,7 @@ export class Transport {
    * must read the catalog first); else nothing. Its scope ends too, unless the call keeps it.
    */
   release(reservation: Reservation, keepScope = false): void {
-    if (!take(reservation)) return;
+    if (!takeReservation(reservation)) return;
     reservation.slot.then(
       (release) => release(),
       () => {},
@@ -286,38 +202,6 @@ export class Transport {
   }
 
   /**
-   * Attempt 1's slot, asked for before what the call loads first; undefined when nothing loads.
-   * Without events the slot is taken at once when one is free, as any call's is: other calls take
-   * theirs synchronously, and a queued promise would let them overtake this one.
-   */
-  #firstSlot(
-    scope: CallScope,
-    spec: RequestSpec,
-    eventsLoading: Promise<CallEvents> | undefined,
-    warning: Promise<void> | undefined,
-  ): Promise<ReleaseSlot> | undefined {
-    if (!eventsLoading && !warning) return undefined;
-    const now = eventsLoading ? undefined : this.#slots.now(scope);
-    if (now) return Promise.resolve(now);
-    return this.#slots.acquire(scope, spec.requestedModel, undefined, 1);
-  }
-
-  /** The slot asked for before loading, for the first attempt, reported like any other. */
-  async #takeFirstSlot(
-    first: FirstSlot,
-    events: CallEvents | undefined,
-    attempt: number,
-  ): Promise<ReleaseSlot> {
-    const slot = first.slot!;
-    first.slot = undefined;
-    events?.queued(attempt, this.#config.budgetId);
-    const release = await slot;
-    if (!events) return release;
-    events.dequeued(attempt, this.#config.budgetId);
-    return this.#slots.reported(release, events, attempt);
-  }
-
-  /**
    * Plain http:// to a remote host: the warning, logged once its module has loaded (before the
    * first request). Undefined when there is nothing to log.
    */
@@ -335,7 +219,7 @@ export class Transport {
     scope: CallScope,
     events: CallEvents | undefined,
     policy: AttemptPolicy,
-    first: FirstSlot,
+    first: EarlySlot,
     part: OpenVia['part'],
   ): Promise<OpenResponse> {
     const url = `${this.#config.baseURL}${spec.path}`;
@@ -351,7 +235,7 @@ export class Transport {
       for (;;) {
         const attempt = part ? part.nextAttempt() : ++count;
         // (Only a call that loaded code first has one: no extra async step for the others.)
-        if (first.slot) held = await this.#takeFirstSlot(first, events, attempt);
+        if (first.slot) held = await this.#slots.takeEarly(first, events, attempt);
         held ??=
           (events ? undefined : this.#slots.now(scope)) ??
           (await this.#slots.acquire(scope, spec.requestedModel, events, attempt, ahead));
@@ -467,7 +351,7 @@ export class Transport {
       });
     } catch (cause) {
       if (scope.aborted) throw scope.error({ requestedModel });
-      return ownAbort(request) ?? networkError(this.#config.baseURL, requestedModel, cause);
+      return ownAbort(request) ?? unreachable(this.#config.baseURL, requestedModel, cause);
     }
     if (response.ok) {
       if (!spec.firstBytes) return { response };
@@ -527,84 +411,24 @@ export class Transport {
     via?: OpenVia,
   ): Promise<{ data: T; headers: Headers; status: number; text: string }> {
     // No async frame of its own: one less per call on the chat path (bench B1).
-    return this.#read(spec, options, via, true) as Promise<Read & { data: T }>;
+    return this.#read(spec, options, via, true) as Promise<WholeAnswer & { data: T }>;
   }
 
-  /**
-   * The whole body as text (the slot released and the scope ended once it is read), and with
-   * `json` parsed, its `done` event sent; without `json` the `done` event is the caller's.
-   */
-  async #read(
+  /** Opens the request and reads its answer whole (whole-answer.ts). */
+  #read(
     spec: RequestSpec,
     options: CallOptions | undefined,
     via: OpenVia | undefined,
     json: boolean,
-  ): Promise<Read> {
-    const { response, release, scope, events } = await this.open(spec, options, via);
-    // One run of several (a hedged call): its end is the caller's to report.
-    const reports = via?.part === undefined;
-    let failure: GatewayError | undefined;
-    let text: string;
-    try {
-      text = await this.#body(response, spec, scope);
-    } catch (error) {
-      failure = error as GatewayError;
-      throw error;
-    } finally {
-      release(failure !== undefined && scope.aborted);
-      scope.dispose();
-      // After the slot's `released`: `done` is a call's last event.
-      if (failure && reports) events?.failed(failure);
-    }
-    const { headers, status } = response;
-    if (!json) return { text, headers, status, events };
-    // Parsed after the slot is given back: a large answer's parse holds no slot.
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (cause) {
-      const error = invalidResponse(`The gateway's ${spec.path} answer is not valid JSON`, {
-        status,
-        body: this.redact(text),
-        requestedModel: spec.requestedModel,
-        cause,
-      });
-      if (reports) events?.failed(error);
-      throw error;
-    }
-    if (reports) events?.answered(data, text);
-    return { data, text, headers, status };
+  ): Promise<WholeAnswer> {
+    return readWholeAnswer(this.open(spec, options, via), spec, {
+      json,
+      // One run of several (a hedged call): its end is the caller's to report.
+      reports: via?.part === undefined,
+      maxResponseBytes: this.#config.maxResponseBytes,
+      redact: (text) => this.redact(text),
+    });
   }
-
-  /** A 2xx body read whole, within `maxResponseBytes`; its failures typed. */
-  async #body(response: Response, spec: RequestSpec, scope: CallScope): Promise<string> {
-    const limit = this.#config.maxResponseBytes;
-    try {
-      const declared = declaredLength(response.headers);
-      if (declared !== undefined && declared > limit) {
-        response.body?.cancel().catch(() => {});
-        throw tooLarge(response, spec, limit, declared);
-      }
-      const read = await readBoundedBody(response, limit);
-      if (read.truncated) throw tooLarge(response, spec, limit);
-      return read.text;
-    } catch (cause) {
-      if (isGatewayError(cause)) throw cause;
-      if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
-      throw new GatewayError({
-        code: 'network_error',
-        status: response.status,
-        message: `The response body could not be read: ${describeCause(cause)}`,
-        requestedModel: spec.requestedModel,
-        cause,
-      });
-    }
-  }
-}
-
-/** Attempt 1's slot, asked for before what the call loads first; cleared once an attempt takes it. */
-interface FirstSlot {
-  slot: Promise<ReleaseSlot> | undefined;
 }
 
 /** One attempt as it is sent. */
@@ -617,41 +441,4 @@ interface Sent {
   spec: RequestSpec;
   request: AttemptRequest;
   scope: CallScope;
-}
-
-/** A body read whole: its text, and with `json` its parsed value. */
-interface Read {
-  text: string;
-  headers: Headers;
-  status: number;
-  data?: unknown;
-  /** The call's events, for `text`'s caller to end (json calls have ended them). */
-  events?: CallEvents;
-}
-
-/** Takes a reservation not taken yet (once); undefined otherwise. */
-function take(reservation: Reservation | undefined): Reservation | undefined {
-  if (reservation === undefined || reservation.taken) return undefined;
-  reservation.taken = true;
-  return reservation;
-}
-
-function networkError(baseURL: string, requestedModel: string | undefined, cause: unknown) {
-  return new GatewayError({
-    code: 'network_error',
-    message: `Could not reach the gateway at ${baseURL}: ${describeCause(cause)}${corsHint()}`,
-    requestedModel,
-    cause,
-  });
-}
-
-/** `release`, then `settled`, once. */
-function alsoOnRelease(release: ReleaseSlot, settled: () => void): ReleaseSlot {
-  let done = false;
-  return () => {
-    release();
-    if (done) return;
-    done = true;
-    settled();
-  };
 }

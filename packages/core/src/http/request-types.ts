@@ -1,0 +1,124 @@
+// docs/gateway-protocol.md §2.5 (the key's slots a request holds), §5.5 (a stream's first bytes).
+import type { KeyBudget, ReleaseSlot } from '../budget/key-budget';
+import type { Semaphore } from '../budget/semaphore';
+import type { CallScope } from '../call/call-scope';
+import type { GatewayError } from '../errors/errors';
+import type { CallEvents } from '../events/call-events';
+import type { GatewayEventHandler } from '../events/gateway-events';
+import type { AttemptPolicy } from './attempt-policy';
+import type { FirstBytesReader } from './stream-first-bytes';
+
+/** What the transport is asked to send, and what it hands back (transport.ts). */
+
+/** Where a client's requests take their slots: its own limit, then the key's budget. */
+export interface SlotsConfig {
+  /** This client's own limit, enforced by `local` before the key's budget is asked. */
+  maxConcurrency: number;
+  local: Semaphore;
+  /** The key's limit, passed to `budget` with `budgetId`. */
+  maxConcurrencyPerKey: number;
+  budget: KeyBudget;
+  budgetId: string;
+}
+
+/** A client's transport: where it sends, with which key, and its limits. */
+export interface TransportConfig extends SlotsConfig {
+  baseURL: string;
+  apiKey: string;
+  fetch: typeof fetch | undefined;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  maxRetries: number;
+  maxRetryAfterMs: number;
+  retryBaseDelayMs: number;
+  maxResponseBytes: number;
+  maxErrorBodyBytes: number;
+  /** Called with every error response (the catalog refreshes on some codes). */
+  onErrorResponse?: (error: GatewayError) => void;
+  /** The client's `onEvent` hook: without one no call builds events. */
+  onEvent?: GatewayEventHandler;
+  /** Events carry the request and answer bodies (`recordContent`). */
+  recordContent?: boolean;
+}
+
+/** One request as the transport sends it. */
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  /** Path below the base URL, starting with `/`. */
+  path: string;
+  /** JSON text, or FormData (its content type is set by fetch). */
+  body?: string | FormData;
+  accept?: string;
+  requestedModel?: string;
+  /** The model named in the body when it is not `requestedModel` (embeddings): for events only. */
+  model?: string;
+  /** Called with the error before the slot is released (lets siblings stop before they start). */
+  onFailure?: (error: unknown) => void;
+  /**
+   * Called as each attempt is sent; what it returns is called when the attempt's slot is given
+   * back (a chat call counts our requests per model: steering/model-inflight.ts).
+   */
+  onSend?: () => () => void;
+  /** An SSE stream (its events say so; a steered call watches its first content). */
+  stream?: boolean;
+  /**
+   * How a stream's first bytes are read before its answer is handed over (stream-first-bytes.ts,
+   * loaded with the stream's reader): a JSON answer is refused, and a connection lost before them
+   * is retried like one lost before the response. Without it a 2xx answer is handed over as is.
+   */
+  firstBytes?: FirstBytesReader;
+}
+
+/** How a call is opened, beyond its spec and options (core's own callers). */
+export interface OpenVia {
+  /** The call's scope, made by its caller (one deadline over a steered call's every step). */
+  scope?: CallScope;
+  /** The call's events, made by its caller with `callEvents`. */
+  events?: CallEvents;
+  /** A place in the key's queue asked for before the call's code loaded (`reserve`). */
+  reservation?: Reservation;
+  /** What each attempt sends and what follows a failure; default `retrySameRequest`. */
+  policy?: AttemptPolicy;
+  /** The call this request is made for (a chat call's catalog read): its events' parent. */
+  parent?: CallEvents;
+  /**
+   * This open is one run of a call that makes several at once (a hedged call): its attempts are
+   * numbered from the call's count, and its failure is the caller's to report (the call may go on).
+   */
+  part?: { nextAttempt(): number };
+}
+
+/** A 2xx response whose slot is still held: the owner must call `release` and `scope.dispose`. */
+export interface OpenResponse {
+  response: Response;
+  /**
+   * Gives the slot back (once). `cut`: the body was cut before its end (cancelled, stalled): the
+   * slot is kept a little longer, while the gateway still counts the request (request-slots.ts).
+   */
+  release: (cut?: boolean) => void;
+  scope: CallScope;
+  /** Stream requests: the body's reader and the bytes already read from it. */
+  reader?: ReadableStreamDefaultReader<Uint8Array>;
+  chunks?: Uint8Array[];
+  /** Most unread bytes a stream may buffer ahead of its reader (`maxResponseBytes`). */
+  maxBufferedBytes: number;
+  /** The call's events when the client has an `onEvent` hook; the owner reports the end. */
+  events?: CallEvents;
+  /**
+   * The transport that opened it. Held so that a stream outliving its client (made per request,
+   * then dropped) keeps the key's redactor alive until the stream ends (errors/redact-secret.ts).
+   */
+  readonly owner: object;
+}
+
+/**
+ * A place in the key's queue asked for before a call's code has loaded (its events, its services,
+ * its steering): the call's first request takes it, so loading never costs a call its turn. The
+ * one way to ask for a slot early; `release` gives it back when no request took it.
+ */
+export interface Reservation {
+  scope: CallScope;
+  slot: Promise<ReleaseSlot>;
+  /** A request took it (or it was given back). */
+  taken: boolean;
+}

@@ -1,0 +1,101 @@
+// docs/gateway-protocol.md §2.5 (the slot is given back once the body is read), §10.3 (a body
+// that is not JSON, or too large).
+import type { CallScope } from '../call/call-scope';
+import { describeCause, GatewayError, isGatewayError } from '../errors/errors';
+import { invalidResponse } from '../errors/invalid-response';
+import type { CallEvents } from '../events/call-events';
+import { tooLarge } from './answer-errors';
+import { declaredLength, readBoundedBody } from './read-bounded-body';
+import type { OpenResponse, RequestSpec } from './request-types';
+
+/** A body read whole: its text, and with `json` its parsed value. */
+export interface WholeAnswer {
+  text: string;
+  headers: Headers;
+  status: number;
+  data?: unknown;
+  /** The call's events, for `text`'s caller to end (json calls have ended them). */
+  events?: CallEvents;
+}
+
+interface ReadOptions {
+  /** Parse the body as JSON (`invalid_response` when it is not) and send its `done` event. */
+  json: boolean;
+  /** The call reports its own end (not one run of a hedged call, whose caller does). */
+  reports: boolean;
+  maxResponseBytes: number;
+  redact: (text: string) => string;
+}
+
+/**
+ * The answer's body, once it is open, as text (the slot released and the scope ended once it is read), and
+ * with `json` parsed, its `done` event sent; without `json` the `done` event is the caller's.
+ */
+export async function readWholeAnswer(
+  opening: Promise<OpenResponse>,
+  spec: RequestSpec,
+  options: ReadOptions,
+): Promise<WholeAnswer> {
+  const { response, release, scope, events } = await opening;
+  const reports = options.reports;
+  let failure: GatewayError | undefined;
+  let text: string;
+  try {
+    text = await readWholeBody(response, spec, scope, options.maxResponseBytes);
+  } catch (error) {
+    failure = error as GatewayError;
+    throw error;
+  } finally {
+    release(failure !== undefined && scope.aborted);
+    scope.dispose();
+    // After the slot's `released`: `done` is a call's last event.
+    if (failure && reports) events?.failed(failure);
+  }
+  const { headers, status } = response;
+  if (!options.json) return { text, headers, status, events };
+  // Parsed after the slot is given back: a large answer's parse holds no slot.
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (cause) {
+    const error = invalidResponse(`The gateway's ${spec.path} answer is not valid JSON`, {
+      status,
+      body: options.redact(text),
+      requestedModel: spec.requestedModel,
+      cause,
+    });
+    if (reports) events?.failed(error);
+    throw error;
+  }
+  if (reports) events?.answered(data, text);
+  return { data, text, headers, status };
+}
+
+/** A 2xx body read whole, within `limit` bytes (`maxResponseBytes`); its failures typed. */
+async function readWholeBody(
+  response: Response,
+  spec: RequestSpec,
+  scope: CallScope,
+  limit: number,
+): Promise<string> {
+  try {
+    const declared = declaredLength(response.headers);
+    if (declared !== undefined && declared > limit) {
+      response.body?.cancel().catch(() => {});
+      throw tooLarge(response, spec, limit, declared);
+    }
+    const read = await readBoundedBody(response, limit);
+    if (read.truncated) throw tooLarge(response, spec, limit);
+    return read.text;
+  } catch (cause) {
+    if (isGatewayError(cause)) throw cause;
+    if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
+    throw new GatewayError({
+      code: 'network_error',
+      status: response.status,
+      message: `The response body could not be read: ${describeCause(cause)}`,
+      requestedModel: spec.requestedModel,
+      cause,
+    });
+  }
+}
