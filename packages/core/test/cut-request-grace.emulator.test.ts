@@ -1,0 +1,64 @@
+// Issue 45.2: a request we cut (a stall, a hedge's loser, a stream cancelled mid-body) is still
+// counted by the gateway until it notices the disconnect. Its slot is kept CUT_REQUEST_GRACE_MS
+// longer, so the next request (the call's next hop, a queued call) never makes a fifth at the
+// gateway. The gateway here notices a disconnect 30 ms late, as one behind a proxy does: the
+// emulator's own in-process fetch would notice at once and hide the race.
+import { createEmulator, type Emulator } from '@infergate/emulator';
+import { describe, expect, it } from 'vitest';
+import { CUT_REQUEST_GRACE_MS } from '../src/http/request-slots';
+import { createGatewayClient } from '../src/index';
+import { DEFAULT_KEYS, hi } from './helpers';
+
+const NOTICE_MS = 30;
+
+/** `emulator.fetch` behind a proxy that passes a disconnect on NOTICE_MS late. */
+function lateNoticing(emulator: Emulator): typeof fetch {
+  return async (input, init) => {
+    const upstream = new AbortController();
+    const late = () => setTimeout(() => upstream.abort(init?.signal?.reason), NOTICE_MS);
+    init?.signal?.addEventListener('abort', late, { once: true });
+    const response = await emulator.fetch(new Request(input, { ...init, signal: upstream.signal }));
+    const reader = response.body?.getReader();
+    if (!reader) return response;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      cancel(reason) {
+        setTimeout(() => reader.cancel(reason).catch(() => {}), NOTICE_MS);
+      },
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
+}
+
+describe('a cut request keeps its slot until the gateway can have seen the close', () => {
+  it('the grace outlasts the late notice of this test', () => {
+    expect(CUT_REQUEST_GRACE_MS).toBeGreaterThan(NOTICE_MS);
+  });
+
+  it('8 calls on a key of 4 whose first model stalls fail over: never a fifth request, no 429', async () => {
+    const emulator = createEmulator({
+      streamChunkDelayMs: 1,
+      faults: [{ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 }],
+    });
+    const client = createGatewayClient({
+      baseURL: 'https://late-notice.test/v1',
+      apiKey: DEFAULT_KEYS.full,
+      fetch: lateNoticing(emulator),
+      maxRetries: 0,
+    });
+    const options = { fallbackModels: ['community/streamer'], firstChunkTimeoutMs: 50 };
+    const texts = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const stream = await client.chatStream(hi('community/general', `call ${i}`), options);
+        return (await stream.result()).text;
+      }),
+    );
+    expect(texts).toEqual(Array.from({ length: 8 }, (_, i) => `Echo: call ${i}`));
+    expect(emulator.counters.concurrencyRejections).toBe(0);
+    expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(4);
+  });
+});
