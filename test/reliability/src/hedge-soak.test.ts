@@ -1,5 +1,10 @@
 import { createGatewayClient, type GatewayEvent } from '@infergate/core';
-import { DEFAULT_KEYS, type RunningEmulator, startEmulator } from '@infergate/emulator';
+import {
+  DEFAULT_KEYS,
+  type ModelCapability,
+  type RunningEmulator,
+  startEmulator,
+} from '@infergate/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRESS, writeResult } from './harness/results';
 
@@ -18,7 +23,7 @@ let server: RunningEmulator;
 
 beforeAll(async () => {
   const copy = {
-    capabilities: ['chat', 'streaming'],
+    capabilities: ['chat', 'streaming'] as ModelCapability[],
     capacity: 4,
     // A short body with a held share: a hedge after 12 ms escapes the held copies.
     firstChunkMs: {
