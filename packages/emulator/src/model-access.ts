@@ -24,7 +24,7 @@ export function listedModels(scenario: Scenario, key: KeySettings): [string, Mod
   );
 }
 
-interface ResolvedModel {
+export interface ResolvedModel {
   requested: string;
   /** The answering model (differs from `requested` only on an offline fallback). */
   served: string;

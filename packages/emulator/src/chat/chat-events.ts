@@ -2,7 +2,7 @@
 // (usage only when asked).
 import type { ChosenFault } from '../faults';
 import { contentValue, DIALECT_SHAPES, type DialectShape, reasoningFields } from './dialects';
-import type { ScriptedAnswer } from './scripted-model';
+import type { ScriptedAnswer, ScriptedToolCall } from './scripted-model';
 
 export interface ChunkMeta {
   id: string;
@@ -64,6 +64,21 @@ function splitArguments(text: string): string[] {
   return pieces;
 }
 
+/** A chunk of one choice: its delta, its finish reason, and what follows `choices` (`tail`). */
+function choiceChunk(head: string, delta: string, finish: string | null, tail = ''): string {
+  return `${head}{"index":0,"delta":${delta},"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]${tail}}\n\n`;
+}
+
+/** Azure-style: a content-filter chunk before anything, without id, model or choices. */
+const CONTENT_FILTER_CHUNK = `data: ${JSON.stringify({
+  id: '',
+  object: '',
+  created: 0,
+  model: '',
+  choices: [],
+  prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }],
+})}\n\n`;
+
 /**
  * The SSE events of one streamed answer, each already in wire form (`data: <json>\n\n`), built
  * lazily from a precomputed prefix so that 20 000-chunk streams cost one small string each.
@@ -73,91 +88,105 @@ export function* chatEvents(
   meta: ChunkMeta,
   fault: ChosenFault | undefined,
 ): Generator<string, void, undefined> {
-  const shape = meta.shape ?? DIALECT_SHAPES.gateway;
-  const head = chunkHead(meta, shape);
-  const choice = (delta: string, finish: string | null, tail = '') =>
-    `${head}{"index":0,"delta":${delta},"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]${tail}}\n\n`;
-  const usageJson = meta.usage === undefined ? undefined : JSON.stringify(meta.usage);
-
-  const faultName = fault?.fault;
-  const cutAt =
-    faultName === 'stream_cut' ||
-    faultName === 'malformed_event' ||
-    faultName === 'stream_error' ||
-    faultName === 'stream_protocol_error'
-      ? fault!.afterChunks
-      : Number.POSITIVE_INFINITY;
+  const cutAt = cutPoint(fault);
   let sent = 0;
-  const interrupt = function* (): Generator<string, boolean, undefined> {
-    if (sent < cutAt) return false;
-    if (faultName === 'stream_cut') throw new TypeError('terminated (stream_cut fault)');
-    if (faultName === 'malformed_event') yield 'data: {"choices":[{\n\n';
-    else if (faultName === 'stream_protocol_error')
-      yield errorEvent(
-        'provider_protocol_error',
-        'The provider sent a chunk the gateway could not read (stream_protocol_error fault)',
-      );
-    else
-      yield errorEvent(
-        'provider_request_failed',
-        'The provider failed while streaming (stream_error fault)',
-      );
-    yield DONE_EVENT;
-    return true;
-  };
-
-  const emit = function* (event: string): Generator<string, boolean, undefined> {
-    if (yield* interrupt()) return true;
+  for (const event of answerChunks(answer, meta, fault?.fault !== 'no_finish')) {
+    if (sent >= cutAt) break;
     sent++;
     yield event;
-    return false;
-  };
-
-  if (shape.contentFilterFirst) {
-    // Azure-style: a content-filter chunk before anything, without id, model or choices.
-    const filter = {
-      id: '',
-      object: '',
-      created: 0,
-      model: '',
-      choices: [],
-      prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }],
-    };
-    if (yield* emit(`data: ${JSON.stringify(filter)}\n\n`)) return;
   }
-  if (!shape.noRole && (yield* emit(choice('{"role":"assistant"}', null)))) return;
+  // A fault due after the last chunk still acts, in place of [DONE].
+  if (sent >= cutAt) yield* interruption(fault!.fault);
+  else yield DONE_EVENT;
+}
+
+/** How many chunks go out before the fault interrupts the stream (infinite: it does not). */
+function cutPoint(fault: ChosenFault | undefined): number {
+  switch (fault?.fault) {
+    case 'stream_cut':
+    case 'malformed_event':
+    case 'stream_error':
+    case 'stream_protocol_error':
+      return fault.afterChunks;
+    default:
+      return Number.POSITIVE_INFINITY;
+  }
+}
+
+/** What replaces the rest of an interrupted stream: a cut (thrown), or a bad event then [DONE]. */
+function* interruption(fault: ChosenFault['fault']): Generator<string, void, undefined> {
+  if (fault === 'stream_cut') throw new TypeError('terminated (stream_cut fault)');
+  if (fault === 'malformed_event') yield 'data: {"choices":[{\n\n';
+  else if (fault === 'stream_protocol_error')
+    yield errorEvent(
+      'provider_protocol_error',
+      'The provider sent a chunk the gateway could not read (stream_protocol_error fault)',
+    );
+  else
+    yield errorEvent(
+      'provider_request_failed',
+      'The provider failed while streaming (stream_error fault)',
+    );
+  yield DONE_EVENT;
+}
+
+/** The chunks of one answer in its dialect, in order, before [DONE]; the finish chunks if `finish`. */
+function* answerChunks(
+  answer: ScriptedAnswer,
+  meta: ChunkMeta,
+  finish: boolean,
+): Generator<string, void, undefined> {
+  const shape = meta.shape ?? DIALECT_SHAPES.gateway;
+  const head = chunkHead(meta, shape);
+  if (shape.contentFilterFirst) yield CONTENT_FILTER_CHUNK;
+  if (!shape.noRole) yield choiceChunk(head, '{"role":"assistant"}', null);
   for (const piece of meta.reasoning ?? []) {
-    if (yield* emit(choice(JSON.stringify(reasoningFields(shape, piece)), null))) return;
+    yield choiceChunk(head, JSON.stringify(reasoningFields(shape, piece)), null);
   }
   for (let i = 0; i < answer.pieceCount; i++) {
     const content = shape.contentParts
       ? JSON.stringify(contentValue(shape, answer.piece(i)))
       : JSON.stringify(answer.piece(i));
-    if (yield* emit(choice(`{"content":${content}}`, null))) return;
+    yield choiceChunk(head, `{"content":${content}}`, null);
   }
   for (const [index, call] of answer.toolCalls.entries()) {
-    if (shape.indexlessToolCalls) {
-      const whole = `{"tool_calls":[{"id":${JSON.stringify(call.id)},"type":"function","function":{"name":${JSON.stringify(call.name)},"arguments":${JSON.stringify(call.arguments)}}}]}`;
-      if (yield* emit(choice(whole, null))) return;
-      continue;
-    }
-    const first = `{"tool_calls":[{"index":${index},"id":${JSON.stringify(call.id)},"type":"function","function":{"name":${JSON.stringify(call.name)},"arguments":""}}]}`;
-    if (yield* emit(choice(first, null))) return;
-    for (const fragment of splitArguments(call.arguments)) {
-      const piece = `{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(fragment)}}}]}`;
-      if (yield* emit(choice(piece, null))) return;
+    for (const delta of toolCallDeltas(call, index, shape.indexlessToolCalls)) {
+      yield choiceChunk(head, delta, null);
     }
   }
-  if (faultName !== 'no_finish') {
-    if (usageJson !== undefined && shape.usageInFinish) {
-      // docs/gateway-protocol.md §5.1: the last chunk before [DONE] carries the finish_reason (and here the usage).
-      if (yield* emit(choice('{}', answer.finishReason, `,"usage":${usageJson}`))) return;
-    } else {
-      // The finish chunk, then (when asked) a usage-only chunk with `choices: []`.
-      if (yield* emit(choice('{}', answer.finishReason))) return;
-      if (usageJson !== undefined && (yield* emit(`${head}],"usage":${usageJson}}\n\n`))) return;
-    }
+  if (finish) yield* finishChunks(answer, meta, shape, head);
+}
+
+/** One tool call's deltas: whole (without `index`), or its head then its arguments in fragments. */
+function* toolCallDeltas(
+  call: ScriptedToolCall,
+  index: number,
+  indexless: boolean,
+): Generator<string, void, undefined> {
+  if (indexless) {
+    yield `{"tool_calls":[{"id":${JSON.stringify(call.id)},"type":"function","function":{"name":${JSON.stringify(call.name)},"arguments":${JSON.stringify(call.arguments)}}}]}`;
+    return;
   }
-  if (yield* interrupt()) return;
-  yield DONE_EVENT;
+  yield `{"tool_calls":[{"index":${index},"id":${JSON.stringify(call.id)},"type":"function","function":{"name":${JSON.stringify(call.name)},"arguments":""}}]}`;
+  for (const fragment of splitArguments(call.arguments)) {
+    yield `{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(fragment)}}}]}`;
+  }
+}
+
+/** The finish chunk, with the usage in it or (when asked) after it, as the dialect sends it. */
+function* finishChunks(
+  answer: ScriptedAnswer,
+  meta: ChunkMeta,
+  shape: DialectShape,
+  head: string,
+): Generator<string, void, undefined> {
+  const usageJson = meta.usage === undefined ? undefined : JSON.stringify(meta.usage);
+  if (usageJson !== undefined && shape.usageInFinish) {
+    // docs/gateway-protocol.md §5.1: the last chunk before [DONE] carries the finish_reason (and here the usage).
+    yield choiceChunk(head, '{}', answer.finishReason, `,"usage":${usageJson}`);
+    return;
+  }
+  // The finish chunk, then (when asked) a usage-only chunk with `choices: []`.
+  yield choiceChunk(head, '{}', answer.finishReason);
+  if (usageJson !== undefined) yield `${head}],"usage":${usageJson}}\n\n`;
 }

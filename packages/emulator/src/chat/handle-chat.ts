@@ -1,13 +1,19 @@
 // docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.2 (capability rules), §4.6 (fallback).
 import type { ChosenFault } from '../faults';
 import { GatewayRefusal, jsonResponse } from '../gateway-error';
-import { resolveChatModel } from '../model-access';
+import { type ResolvedModel, resolveChatModel } from '../model-access';
 import { type RequestContext, readJson, requireJsonContent } from '../request-context';
 import type { ModelSpec, OptionalCapability } from '../scenario';
 import { nextLatency, waitBeforeHeaders } from '../timing';
 import { type ChunkMeta, chatEvents, emptyDeltas, KEEPALIVE_COMMENT } from './chat-events';
-import { DIALECT_SHAPES, dialectMessage, dialectUsage, reasoningPieces } from './dialects';
-import { answerText, messageText, runScriptedModel } from './scripted-model';
+import {
+  DIALECT_SHAPES,
+  type DialectShape,
+  dialectMessage,
+  dialectUsage,
+  reasoningPieces,
+} from './dialects';
+import { answerText, messageText, runScriptedModel, type ScriptedAnswer } from './scripted-model';
 import { type SsePause, sseBody } from './sse-body';
 import { type ChatRequest, validateChatRequest } from './validate-chat-request';
 
@@ -67,25 +73,60 @@ export async function handleChat(ctx: RequestContext): Promise<Response> {
   const resolved = resolveChatModel(ctx.scenario, ctx.key, request.model);
   const modelHeader = { 'x-service-model': resolved.served };
   try {
-    const needs = neededCapabilities(request);
-    checkCapabilities(resolved.requested, resolved.requestedSpec, needs);
-    if (resolved.served !== resolved.requested) {
-      checkCapabilities(resolved.served, resolved.servedSpec, needs);
-    }
-    const running = ctx.occupy(`model:${resolved.served}`);
-    const capacity = resolved.servedSpec.capacity;
-    if (typeof capacity === 'number' && running > capacity) {
-      throw new GatewayRefusal(
-        'model_busy',
-        `Model '${resolved.served}' is running ${capacity} requests, its capacity`,
-        { retryAfter: ctx.scenario.retryAfterSeconds },
-      );
-    }
+    checkModels(request, resolved);
+    occupyModel(ctx, resolved);
   } catch (error) {
+    // Errors name the model that would have answered too (X-Service-Model, §2.4).
     if (error instanceof GatewayRefusal) error.extra.headers = modelHeader;
     throw error;
   }
+  const chat = composeAnswer(ctx, request, resolved);
+  if (request.stream) return streamedResponse(ctx, request, chat, modelHeader);
+  return wholeResponse(ctx, chat, modelHeader);
+}
 
+/** The requested model, and the answering one when it is a fallback, can do what is asked. */
+function checkModels(request: ChatRequest, resolved: ResolvedModel): void {
+  const needs = neededCapabilities(request);
+  checkCapabilities(resolved.requested, resolved.requestedSpec, needs);
+  if (resolved.served !== resolved.requested) {
+    checkCapabilities(resolved.served, resolved.servedSpec, needs);
+  }
+}
+
+/** Counts the request on the answering model; past its capacity it is `model_busy`. */
+function occupyModel(ctx: RequestContext, resolved: ResolvedModel): void {
+  const running = ctx.occupy(`model:${resolved.served}`);
+  const capacity = resolved.servedSpec.capacity;
+  if (typeof capacity === 'number' && running > capacity) {
+    throw new GatewayRefusal(
+      'model_busy',
+      `Model '${resolved.served}' is running ${capacity} requests, its capacity`,
+      { retryAfter: ctx.scenario.retryAfterSeconds },
+    );
+  }
+}
+
+/** One answer, ready to send streamed or whole. */
+interface ComposedAnswer {
+  id: string;
+  created: number;
+  /** The answering model. */
+  model: string;
+  shape: DialectShape;
+  answer: ScriptedAnswer;
+  reasoning: string[];
+  usage: ReturnType<typeof dialectUsage>;
+  /** The answering model's time to first chunk, for this request. */
+  firstChunkMs: number;
+}
+
+/** The scripted answer in the answering model's dialect, with its id and time to first chunk. */
+function composeAnswer(
+  ctx: RequestContext,
+  request: ChatRequest,
+  resolved: ResolvedModel,
+): ComposedAnswer {
   const answer = runScriptedModel(request);
   // The served model's server decides the answer's shape (the gateway passes it through).
   const shape = DIALECT_SHAPES[resolved.servedSpec.dialect ?? 'gateway'];
@@ -99,35 +140,52 @@ export async function handleChat(ctx: RequestContext): Promise<Response> {
   const firstChunk = resolved.servedSpec.firstChunkMs;
   const firstChunkMs = firstChunk == null ? 0 : nextLatency(firstChunk, resolved.served);
   const sequence = ctx.nextSequence();
-  const id = `chatcmpl-emu-${sequence.toString().padStart(6, '0')}`;
-  const created = Math.floor(Date.now() / 1000);
+  return {
+    id: `chatcmpl-emu-${sequence.toString().padStart(6, '0')}`,
+    created: Math.floor(Date.now() / 1000),
+    model: resolved.served,
+    shape,
+    answer,
+    reasoning,
+    usage,
+    firstChunkMs,
+  };
+}
 
-  if (request.stream) {
-    const meta: ChunkMeta = {
-      id,
-      created,
-      model: resolved.served,
-      shape,
-      reasoning,
-      usage: request.includeUsage ? usage : undefined,
-    };
-    const body = sseBody(chatEvents(answer, meta, ctx.fault), {
-      chunkDelayMs: ctx.scenario.streamChunkDelayMs,
-      deadline: ctx.deadline,
-      signal: ctx.signal,
-      onEnd: ctx.takeRelease(),
-      pauses: streamPauses(ctx.fault, firstChunkMs, meta),
-    });
-    return new Response(body, {
-      status: 200,
-      headers: {
-        'content-type': 'text/event-stream',
-        'cache-control': 'no-cache',
-        ...modelHeader,
-      },
-    });
-  }
+/** The answer as an SSE stream, which holds the request's in-flight slot until it ends. */
+function streamedResponse(
+  ctx: RequestContext,
+  request: ChatRequest,
+  chat: ComposedAnswer,
+  modelHeader: Record<string, string>,
+): Response {
+  const { id, created, model, shape, reasoning } = chat;
+  const usage = request.includeUsage ? chat.usage : undefined;
+  const meta: ChunkMeta = { id, created, model, shape, reasoning, usage };
+  const body = sseBody(chatEvents(chat.answer, meta, ctx.fault), {
+    chunkDelayMs: ctx.scenario.streamChunkDelayMs,
+    deadline: ctx.deadline,
+    signal: ctx.signal,
+    onEnd: ctx.takeRelease(),
+    pauses: streamPauses(ctx.fault, chat.firstChunkMs, meta),
+  });
+  return new Response(body, {
+    status: 200,
+    headers: {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      ...modelHeader,
+    },
+  });
+}
 
+/** The answer as one JSON body, sent once the model would have finished it. */
+async function wholeResponse(
+  ctx: RequestContext,
+  chat: ComposedAnswer,
+  modelHeader: Record<string, string>,
+): Promise<Response> {
+  const { answer, shape, reasoning } = chat;
   // A non-streamed answer takes the model as long as the stream would (one chunk delay per
   // event), holding its slot meanwhile: `inflight` and `capacity` (model_busy) count it too.
   const generationMs =
@@ -136,10 +194,9 @@ export async function handleChat(ctx: RequestContext): Promise<Response> {
   // A non-streamed answer's server sends its headers with the answer: there the model's time to
   // first chunk and a first-chunk stall delay the headers too.
   const stallMs = ctx.fault?.fault === 'stall_first_chunk' ? ctx.fault.ms : 0;
-  await waitBeforeHeaders(firstChunkMs + generationMs + stallMs, ctx.deadline, ctx.signal);
+  await waitBeforeHeaders(chat.firstChunkMs + generationMs + stallMs, ctx.deadline, ctx.signal);
 
-  const text = answerText(answer);
-  const message = dialectMessage(shape, text, reasoning);
+  const message = dialectMessage(shape, answerText(answer), reasoning);
   if (answer.toolCalls.length > 0) {
     message.tool_calls = answer.toolCalls.map((call) => ({
       id: call.id,
@@ -149,13 +206,13 @@ export async function handleChat(ctx: RequestContext): Promise<Response> {
   }
   return jsonResponse(
     {
-      id,
+      id: chat.id,
       object: 'chat.completion',
-      created,
-      model: resolved.served,
+      created: chat.created,
+      model: chat.model,
       ...shape.extraKeys,
       choices: [{ index: 0, message, finish_reason: answer.finishReason }],
-      usage,
+      usage: chat.usage,
     },
     modelHeader,
   );

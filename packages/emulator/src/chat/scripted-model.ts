@@ -3,7 +3,7 @@ import type { ChatMessage, ChatRequest, ChatTool } from './validate-chat-request
 import { isJsonObject } from './validate-chat-request';
 import { valueForSchema } from './value-for-schema';
 
-interface ScriptedToolCall {
+export interface ScriptedToolCall {
   id: string;
   name: string;
   arguments: string;
@@ -166,86 +166,121 @@ export function runScriptedModel(request: ChatRequest): ScriptedAnswer {
   const lastUser = [...messages].reverse().find((message) => message.role === 'user');
   const userText = lastUser ? messageText(lastUser.content) : '';
 
-  const finish = (
-    pieces: string[] | { count: number; at: (i: number) => string },
-    finishReason: ScriptedAnswer['finishReason'],
-    toolCalls: ScriptedToolCall[] = [],
-    completion?: number,
-  ): ScriptedAnswer => {
-    const count = Array.isArray(pieces) ? pieces.length : pieces.count;
-    const at = Array.isArray(pieces) ? (i: number) => pieces[i]! : pieces.at;
-    let completionTokens = completion ?? 0;
-    if (completion === undefined) {
-      for (let i = 0; i < count; i++) completionTokens += countWords(at(i));
-      for (const call of toolCalls) completionTokens += Math.max(1, countWords(call.arguments));
-    }
-    return {
-      pieceCount: count,
-      piece: at,
-      toolCalls,
-      finishReason,
-      usage: {
-        prompt_tokens: prompt,
-        completion_tokens: completionTokens,
-        total_tokens: prompt + completionTokens,
-      },
-    };
-  };
-
   // After tool results the model answers from them (in the requested format), never calls again.
   const afterTools = last.role === 'tool';
-  const toolText = afterTools ? toolResultText(messages) : '';
   const calls = afterTools ? [] : toolsToCall(request, userText, last.role === 'user');
   if (calls.length > 0) {
-    const quoted = quotedPart(userText);
-    // Deterministic for one request, yet distinct across conversations that differ anywhere (two
-    // agents seeing histories of equal length must not reuse each other's call ids).
-    const conversationId = hashString(
-      `${JSON.stringify(messages)}|${calls.map((tool) => tool.function.name).join(',')}`,
-    );
-    const toolCalls = calls.map((tool, index) => ({
-      id: `call_${conversationId}_${index}`,
-      name: tool.function.name,
-      arguments: JSON.stringify(
-        valueForSchema(tool.function.parameters ?? { type: 'object' }, { text: quoted }) ?? {},
-      ),
-    }));
-    return finish([], 'tool_calls', toolCalls);
+    return scriptedAnswer(prompt, [], 'tool_calls', scriptedToolCalls(messages, calls, userText));
   }
+  const json = jsonAnswerText(request, userText, afterTools);
+  if (json !== undefined) return scriptedAnswer(prompt, wordPieces(json), 'stop');
+  if (afterTools) return scriptedAnswer(prompt, wordPieces(toolResultText(messages)), 'stop');
+  return textAnswer(request, userText, prompt);
+}
 
+/** An answer's pieces: a list, or a count and a function that makes each (long answers). */
+type Pieces = string[] | { count: number; at: (i: number) => string };
+
+/**
+ * The answer of these pieces and tool calls, with its usage: `prompt` tokens, and `completion`
+ * ones (default: the words of the pieces and of each call's arguments, at least 1 a call).
+ */
+function scriptedAnswer(
+  prompt: number,
+  pieces: Pieces,
+  finishReason: ScriptedAnswer['finishReason'],
+  toolCalls: ScriptedToolCall[] = [],
+  completion?: number,
+): ScriptedAnswer {
+  const count = Array.isArray(pieces) ? pieces.length : pieces.count;
+  const at = Array.isArray(pieces) ? (i: number) => pieces[i]! : pieces.at;
+  let completionTokens = completion ?? 0;
+  if (completion === undefined) {
+    for (let i = 0; i < count; i++) completionTokens += countWords(at(i));
+    for (const call of toolCalls) completionTokens += Math.max(1, countWords(call.arguments));
+  }
+  return {
+    pieceCount: count,
+    piece: at,
+    toolCalls,
+    finishReason,
+    usage: {
+      prompt_tokens: prompt,
+      completion_tokens: completionTokens,
+      total_tokens: prompt + completionTokens,
+    },
+  };
+}
+
+/** Calls of these tools, their arguments filled from their schemas (and the user's quoted text). */
+function scriptedToolCalls(
+  messages: ChatMessage[],
+  calls: ChatTool[],
+  userText: string,
+): ScriptedToolCall[] {
+  const quoted = quotedPart(userText);
+  // Deterministic for one request, yet distinct across conversations that differ anywhere (two
+  // agents seeing histories of equal length must not reuse each other's call ids).
+  const conversationId = hashString(
+    `${JSON.stringify(messages)}|${calls.map((tool) => tool.function.name).join(',')}`,
+  );
+  return calls.map((tool, index) => ({
+    id: `call_${conversationId}_${index}`,
+    name: tool.function.name,
+    arguments: JSON.stringify(
+      valueForSchema(tool.function.parameters ?? { type: 'object' }, { text: quoted }) ?? {},
+    ),
+  }));
+}
+
+/**
+ * The JSON text `response_format` asks for, from the tool results or the user's text (cut short
+ * on `[[invalid_json]]`); undefined when it asks for text.
+ */
+function jsonAnswerText(
+  request: ChatRequest,
+  userText: string,
+  afterTools: boolean,
+): string | undefined {
+  const { messages, responseFormat: format } = request;
   const invalidJson = userText.includes('[[invalid_json]]');
-  const format = request.responseFormat;
   if (format.type === 'json_schema') {
+    if (invalidJson) return '{"answer": "unterminated';
     const facts = afterTools ? toolResultFacts(messages) : {};
-    const text = afterTools ? toolText : quotedPart(userText);
-    const json = invalidJson
-      ? '{"answer": "unterminated'
-      : JSON.stringify(valueForSchema(format.schema, { text, facts }));
-    return finish(wordPieces(json), 'stop');
+    const text = afterTools ? toolResultText(messages) : quotedPart(userText);
+    return JSON.stringify(valueForSchema(format.schema, { text, facts }));
   }
-  const echo = `Echo: ${userText}`;
   if (format.type === 'json_object') {
-    const json = invalidJson
-      ? '{"answer": '
-      : JSON.stringify({ answer: afterTools ? toolText : echo });
-    return finish(wordPieces(json), 'stop');
+    if (invalidJson) return '{"answer": ';
+    return JSON.stringify({ answer: afterTools ? toolResultText(messages) : echoText(userText) });
   }
-  if (afterTools) return finish(wordPieces(toolText), 'stop');
+  return undefined;
+}
 
+function echoText(userText: string): string {
+  return `Echo: ${userText}`;
+}
+
+/**
+ * A text answer: `[[chunks:N]]` tokens, `[[words:N]]` words, else the echo; the words cut at the
+ * first stop sequence, every answer at `max_tokens` pieces (finish reason `length`).
+ */
+function textAnswer(request: ChatRequest, userText: string, prompt: number): ScriptedAnswer {
   const limit = request.maxTokens ?? Number.POSITIVE_INFINITY;
   const chunks = directive(userText, 'chunks');
   if (chunks !== undefined) {
     const count = Math.min(chunks, limit);
-    return finish({ count, at: (i) => `tok${i} ` }, count < chunks ? 'length' : 'stop', [], count);
+    const pieces = { count, at: (i: number) => `tok${i} ` };
+    return scriptedAnswer(prompt, pieces, count < chunks ? 'length' : 'stop', [], count);
   }
   const wordCount = directive(userText, 'words');
   const text =
     wordCount !== undefined
       ? Array.from({ length: wordCount }, (_, i) => `word${i + 1}`).join(' ')
-      : echo;
+      : echoText(userText);
   const pieces = wordPieces(cutAtStop(text, request.stop));
-  if (pieces.length > limit) return finish(pieces.slice(0, limit), 'length');
-  return finish(pieces, 'stop');
+  if (pieces.length > limit) return scriptedAnswer(prompt, pieces.slice(0, limit), 'length');
+  return scriptedAnswer(prompt, pieces, 'stop');
 }
 
 /** The text before the earliest stop sequence, as a model server does with `stop`. */

@@ -111,112 +111,149 @@ export function sseBody(
   events: Iterator<string>,
   options: SseBodyOptions,
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let first = true;
-  let ended = false;
-  /** Events queued so far (to find where a pause goes). */
-  let produced = 0;
-  /** Stops a wait when the request is aborted or the body cancelled, so the slot frees at once. */
-  const stopWaiting = new AbortController();
-  const pauses = new PauseSchedule(options.pauses ?? [], options.deadline, stopWaiting.signal);
-  let pendingError: unknown;
-  /** The next event, already taken from `events` to learn whether the stream ends. */
-  let lookahead: IteratorResult<string> | undefined;
-  const take = (): IteratorResult<string> => {
-    const next = lookahead ?? events.next();
-    lookahead = undefined;
-    return next;
-  };
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    stopWaiting.abort();
-    options.onEnd();
-  };
-  /** Queues the last bytes, closes, and releases the slot, all before the reader sees them. */
-  const finish = (controller: ReadableStreamDefaultController<Uint8Array>, last: string) => {
-    if (last) controller.enqueue(encoder.encode(last));
-    controller.close();
-    end();
-  };
-  options.signal.addEventListener('abort', end, { once: true });
-
+  const source = new SseSource(events, options);
   return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (ended) {
-          controller.close();
-          return;
-        }
-        try {
-          const step = await pauses.step(produced);
-          if (step.kind === 'filler') {
-            controller.enqueue(encoder.encode(step.text));
-            return;
-          }
-          const silence = step.kind === 'ended' || step.paused || first ? 0 : options.chunkDelayMs;
-          if (silence > 0) {
-            const wait = Math.min(silence, Math.max(0, options.deadline - Date.now()));
-            await delay(wait, stopWaiting.signal);
-          }
-          // Aborted or cancelled while waiting: stop producing.
-          if (ended) {
-            controller.close();
-            return;
-          }
-          first = false;
-          if (Date.now() >= options.deadline) {
-            finish(
-              controller,
-              errorEvent('request_timeout', 'The request exceeded its time limit') + DONE_EVENT,
-            );
-            return;
-          }
-          if (pendingError !== undefined) throw pendingError;
-          let batch = '';
-          for (;;) {
-            let next: IteratorResult<string>;
-            try {
-              next = take();
-            } catch (error) {
-              // A `stream_cut` fault: deliver what was produced, then fail like a real cut.
-              if (!batch) throw error;
-              pendingError = error;
-              break;
-            }
-            if (next.done) {
-              finish(controller, batch);
-              return;
-            }
-            batch += next.value;
-            produced += 1;
-            const pauseNext = pauses.startsAt(produced);
-            if (options.chunkDelayMs <= 0 && batch.length < BATCH_CHARS && !pauseNext) continue;
-            // Look one event ahead: when this batch holds the last one ([DONE]), the stream closes
-            // and its in-flight slot is released now, with its last byte, not one pull (and one
-            // delay) later, when a client that saw [DONE] may already have sent its next request.
-            try {
-              lookahead = events.next();
-            } catch (error) {
-              pendingError = error;
-              break;
-            }
-            if (lookahead.done) {
-              finish(controller, batch);
-              return;
-            }
-            break;
-          }
-          controller.enqueue(encoder.encode(batch));
-        } catch (error) {
-          end();
-          controller.error(error);
-        }
-      },
-      cancel() {
-        end();
-      },
-    },
+    { pull: (controller) => source.pull(controller), cancel: () => source.end() },
     { highWaterMark: 0 },
   );
+}
+
+type Controller = ReadableStreamDefaultController<Uint8Array>;
+
+/** One SSE body's state: what has been sent, what comes next, and its end. */
+class SseSource {
+  readonly #events: Iterator<string>;
+  readonly #options: SseBodyOptions;
+  readonly #encoder = new TextEncoder();
+  /** Stops a wait when the request is aborted or the body cancelled, so the slot frees at once. */
+  readonly #stopWaiting = new AbortController();
+  readonly #pauses: PauseSchedule;
+  #first = true;
+  #ended = false;
+  /** Events queued so far (to find where a pause goes). */
+  #produced = 0;
+  /** A cut met while batching: thrown at the next pull, after the events before it. */
+  #pendingError: unknown;
+  /** The next event, already taken from `events` to learn whether the stream ends. */
+  #lookahead: IteratorResult<string> | undefined;
+
+  constructor(events: Iterator<string>, options: SseBodyOptions) {
+    this.#events = events;
+    this.#options = options;
+    this.#pauses = new PauseSchedule(
+      options.pauses ?? [],
+      options.deadline,
+      this.#stopWaiting.signal,
+    );
+    options.signal.addEventListener('abort', () => this.end(), { once: true });
+  }
+
+  /** Ends the body once: stops any wait and releases the slot. */
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#stopWaiting.abort();
+    this.#options.onEnd();
+  }
+
+  async pull(controller: Controller): Promise<void> {
+    if (this.#ended) {
+      controller.close();
+      return;
+    }
+    try {
+      const filler = await this.#waitForTurn();
+      if (filler !== undefined) {
+        controller.enqueue(this.#encoder.encode(filler));
+        return;
+      }
+      // Aborted or cancelled while waiting: stop producing.
+      if (this.#ended) {
+        controller.close();
+        return;
+      }
+      this.#first = false;
+      if (Date.now() >= this.#options.deadline) {
+        const timeout = errorEvent('request_timeout', 'The request exceeded its time limit');
+        this.#finish(controller, timeout + DONE_EVENT);
+        return;
+      }
+      if (this.#pendingError !== undefined) throw this.#pendingError;
+      const batch = this.#nextBatch();
+      if (batch.last) this.#finish(controller, batch.text);
+      else controller.enqueue(this.#encoder.encode(batch.text));
+    } catch (error) {
+      this.end();
+      controller.error(error);
+    }
+  }
+
+  /**
+   * Waits until the next event is due: the pauses before it, else the chunk delay (none before the
+   * first event, after a pause or once ended). Returns a filler to send first, if one is due.
+   */
+  async #waitForTurn(): Promise<string | undefined> {
+    const step = await this.#pauses.step(this.#produced);
+    if (step.kind === 'filler') return step.text;
+    const { chunkDelayMs, deadline } = this.#options;
+    const silence = step.kind === 'ended' || step.paused || this.#first ? 0 : chunkDelayMs;
+    if (silence > 0) {
+      const wait = Math.min(silence, Math.max(0, deadline - Date.now()));
+      await delay(wait, this.#stopWaiting.signal);
+    }
+    return undefined;
+  }
+
+  /**
+   * The events of one write: one event, or with no chunk delay as many as fit in a batch, up to
+   * the next pause. `last`: the stream ends with them.
+   */
+  #nextBatch(): { text: string; last: boolean } {
+    let text = '';
+    for (;;) {
+      let next: IteratorResult<string>;
+      try {
+        next = this.#take();
+      } catch (error) {
+        // A `stream_cut` fault: deliver what was produced, then fail like a real cut.
+        if (!text) throw error;
+        this.#pendingError = error;
+        return { text, last: false };
+      }
+      if (next.done) return { text, last: true };
+      text += next.value;
+      this.#produced += 1;
+      const pauseNext = this.#pauses.startsAt(this.#produced);
+      if (this.#options.chunkDelayMs <= 0 && text.length < BATCH_CHARS && !pauseNext) continue;
+      return { text, last: this.#nextIsLast() };
+    }
+  }
+
+  /**
+   * Looks one event ahead: when the batch holds the last one ([DONE]), the stream closes and its
+   * in-flight slot is released now, with its last byte, not one pull (and one delay) later, when
+   * a client that saw [DONE] may already have sent its next request.
+   */
+  #nextIsLast(): boolean {
+    try {
+      this.#lookahead = this.#events.next();
+    } catch (error) {
+      this.#pendingError = error;
+      return false;
+    }
+    return this.#lookahead.done === true;
+  }
+
+  #take(): IteratorResult<string> {
+    const next = this.#lookahead ?? this.#events.next();
+    this.#lookahead = undefined;
+    return next;
+  }
+
+  /** Queues the last bytes, closes, and releases the slot, all before the reader sees them. */
+  #finish(controller: Controller, last: string): void {
+    if (last) controller.enqueue(this.#encoder.encode(last));
+    controller.close();
+    this.end();
+  }
 }
