@@ -338,17 +338,13 @@ const NO_PROTOCOL_SECTION: Record<string, Record<string, string>> = {
     'url-guard.ts': 'which hosts a media download may reach',
     'address-class.ts': 'the address classes the URL guard tells apart',
   },
-  // TODO(lead): these emulator files have no citation yet (the emulator is being changed on its
-  // own branch): give each the section it implements, or keep it here with a settled reason.
   emulator: {
     'index.ts': 'an entry: it lists the public API, each name implemented elsewhere',
-    'msw.ts': 'an entry: the emulator as msw handlers',
-    'cli.ts': 'the command’s process',
-    'cli-args.ts': 'TODO: the command’s arguments',
-    'demo.ts': 'TODO: the demo',
-    'server.ts': 'TODO: the HTTP server around the fetch handler',
-    'cors.ts': 'TODO: a browser’s CORS, which the protocol does not cover',
-    'resolve-scenario.ts': 'TODO: merging a scenario over the default',
+    'msw.ts': 'an entry: the emulator as msw handlers, each request passed to its fetch handler',
+    'cli.ts': 'the command’s process: the server started, its address printed, signals',
+    'cli-args.ts': 'the command’s arguments',
+    'demo.ts': 'a demo: it calls the emulator as a client would',
+    'cors.ts': 'a browser’s CORS, which the gateway’s protocol does not cover',
   },
 };
 

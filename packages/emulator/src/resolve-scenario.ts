@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.2 (key settings), §3.1 (owners from ids), §3.2 (engines).
 import { CHAT_DIALECTS, isChatDialect } from './chat/dialects';
 import { defaultScenario } from './default-scenario';
 import { faultRuleProblem } from './faults';

@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §2.5 (a request's slot, freed when its client goes away).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CorsOption, withCors } from './cors';
