@@ -59,10 +59,9 @@ export const SUITES = [
     load: () => import('./b9-steering.mjs').then((m) => m.runB9),
   },
   {
-    // Planned: hedged first chunks on a heavy-tailed pool. When its suite lands, add
-    // `load: () => import('./b10-….mjs').then((m) => m.runB10)`; see bench/README.md.
     id: 'B10',
     title: 'hedged first chunks on a heavy-tailed pool',
+    load: () => import('./b10-hedging.mjs').then((m) => m.runB10),
   },
 ];
 
