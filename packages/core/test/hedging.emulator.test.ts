@@ -1,6 +1,8 @@
 // Hedged first chunks (issue 46): a second attempt into a free slot when the first is slow to its
 // first content, the first to deliver content wins, the other aborted at once.
 import { describe, expect, it } from 'vitest';
+import { budgetId } from '../src/budget/budget-id';
+import { AUTO_HEDGE, hedgeDelay } from '../src/steering/hedge-budget';
 import { caught, DEFAULT_KEYS, hi, only, recorded } from './helpers';
 
 /** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
@@ -39,7 +41,7 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('without a list goes to the same model (the gateway sends it to another copy)', async () => {
-    const { client, emulator } = recorded();
+    const { client, emulator, events } = recorded();
     held(emulator, 'community/general');
     const result = await client.chat(hi(), { hedge: { afterMs: 50, maxExtra: 1 } });
     expect(result.answer.text).toBe('Echo: hello there');
@@ -47,6 +49,8 @@ describe('hedge: a second attempt when the first is slow to its first content', 
       { model: 'community/general', outcome: 'lost' },
       { model: 'community/general', outcome: 'answered' },
     ]);
+    // The same model both times: the winner is told by the run, not by the model.
+    expect(only(events, 'hedge').at(-1)).toMatchObject({ phase: 'won', winner: 'hedge' });
     expect(emulator.counters.requests.chat).toBe(2);
   });
 
@@ -81,9 +85,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
         .catch(() => undefined);
     }
     const hedges = only(events, 'hedge').filter((event) => event.phase === 'sent').length;
-    // maxExtra × calls, plus what the budget may save up (0.1 × 20 = 2).
+    // maxExtra × calls, plus what the budget may save up (0.1 × 40 = 4).
     expect(hedges).toBeGreaterThan(0);
-    expect(hedges).toBeLessThanOrEqual(calls * 0.1 + 2);
+    expect(hedges).toBeLessThanOrEqual(calls * 0.1 + 4);
     expect(emulator.counters.requests.chat).toBe(calls + hedges);
   });
 
@@ -133,6 +137,33 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     // The emulator answers within milliseconds: the p95, above the 50 ms floor, is the floor.
     expect(sent?.waitedMs).toBeGreaterThanOrEqual(50);
     expect(sent?.waitedMs).toBeLessThan(5_000);
+  });
+
+  it("'auto' learns from a cut first attempt too: it took at least until the hedge won", async () => {
+    const { client, emulator, baseURL } = recorded();
+    const stream = true;
+    const call = async (hedge: { afterMs: number | 'auto'; maxExtra: number }) =>
+      (await client.chatStream(hi(), { hedge })).result();
+    // 16 fast answers: the running p95 is the floor.
+    for (let i = 0; i < 16; i++) await call({ afterMs: 'auto', maxExtra: 1 });
+    const id = budgetId(baseURL, DEFAULT_KEYS.full);
+    expect(hedgeDelay('auto', id, 'community/general', stream)).toBe(AUTO_HEDGE.floorMs);
+    // 4 first attempts held, each cut when its hedge (sent after 200 ms) wins.
+    for (let i = 0; i < 4; i++) {
+      held(emulator, 'community/general');
+      await call({ afterMs: 200, maxExtra: 1 });
+    }
+    // 20 samples, the 4 cut ones ≥ 200 ms: the p95 is one of them.
+    expect(hedgeDelay('auto', id, 'community/general', stream)).toBeGreaterThanOrEqual(200);
+  });
+
+  it('saves up hedges: with the default maxExtra, two held calls in a row are both hedged', async () => {
+    const { client, emulator, events } = recorded();
+    for (let i = 0; i < 2; i++) {
+      held(emulator, 'community/general');
+      await client.chat(hi(), { hedge: { afterMs: 50 } });
+    }
+    expect(only(events, 'hedge').filter((event) => event.phase === 'sent')).toHaveLength(2);
   });
 
   it('leaks no slot over many hedged calls', async () => {

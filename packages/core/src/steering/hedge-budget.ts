@@ -55,8 +55,10 @@ export function hedgeDelay(
 
 /**
  * The hedges a key may still send: each hedged call earns `maxExtra` of one, each hedge spends
- * one, and at most a few are saved up (`maxExtra × 20`, at least 1): over any run of calls, the
+ * one, and at most a few are saved up (`maxExtra × 40`, at least 2): over any run of calls, the
  * extra requests stay within `maxExtra` of them (a token bucket counted in calls, not seconds).
+ * With one saved up, what a key earned while it was full was lost, and the default 0.05 reached 3 %
+ * on a pool that wanted 7 % (B10).
  */
 interface Bucket {
   tokens: number;
@@ -66,7 +68,7 @@ const buckets = () => realmValue('hedgeBuckets', () => new Map<string, Bucket>()
 
 /** A hedged call starts: it earns its share of a hedge. */
 export function earnHedge(budgetId: string, maxExtra: number): void {
-  const capacity = Math.max(1, maxExtra * 20);
+  const capacity = Math.max(2, maxExtra * 40);
   const map = buckets();
   const bucket = map.get(budgetId);
   if (bucket === undefined) map.set(budgetId, { tokens: capacity });

@@ -41,6 +41,8 @@ export interface Raced<T> {
   hedgeModel?: string;
   /** The hedge's failure, when it failed before the first run answered. */
   hedgeError?: unknown;
+  /** The other run was still going when this one won, and was aborted. */
+  otherCut: boolean;
 }
 
 /** Why a run is aborted: the other answered first. */
@@ -82,10 +84,11 @@ export function raceWithHedge<T>(race: HedgeRace<T>): {
           entry.done = true;
           if (settled) return race.discard(answer);
           end();
-          for (const other of runs) if (other !== entry) other.scope.abort(HEDGE_LOST);
+          const cut = runs.filter((other) => other !== entry && !other.done);
+          for (const other of cut) other.scope.abort(HEDGE_LOST);
           scope.disposeWith(race.scope);
           const hedgeError = runs.find((other) => other.name === 'hedge')?.error;
-          resolve({ answer, winner: name, hedgeModel, hedgeError });
+          resolve({ answer, winner: name, hedgeModel, hedgeError, otherCut: cut.length > 0 });
         },
         (error: unknown) => {
           entry.done = true;

@@ -73,6 +73,8 @@ export interface SteeredCall<T> {
 interface Answered<T> {
   answer: T;
   model: string;
+  /** A hedged call's: which run answered (they may ask the same model). */
+  winner?: 'first' | 'hedge';
   other?: { model: string; failure?: unknown };
 }
 
@@ -113,7 +115,7 @@ export async function steerChatCall<T>(
     throw failure;
   }
   const { answer, model, other } = answered;
-  if (other) events?.hedgeWon(model, model === walk.model ? 'first' : 'hedge', other.model);
+  if (other) events?.hedgeWon(model, answered.winner ?? 'first', other.model);
   if (hedge && events && !input.spec.stream) input.answered?.(answer, events);
   const chunkMs = input.spec.stream
     ? (call.chunkTimeoutMs ?? input.client.chunkTimeoutMs)
@@ -246,22 +248,29 @@ async function hedged<T>(
   const stream = input.spec.stream === true;
   earnHedge(budgetId, hedge.maxExtra);
   const delayMs = hedgeDelay(hedge.afterMs, budgetId, plan.models[0]!, stream);
-  let clock = (): void => {};
+  let firstSentAt = 0;
   const race = raceWithHedge<T>({
     scope,
     events,
     reservation: input.reservation,
     delayMs,
-    first: (via) => send({ ...via, policy: walkPolicyOf(steering, () => clock()) }),
+    first: (via) => send({ ...via, policy: walkPolicyOf(steering, sentFirst) }),
     hedge: () => hedgeRun(steering, send, delayMs),
     discard: input.discard,
   });
-  clock = race.sent;
-  const { answer, winner, hedgeModel, hedgeError } = await race.result;
+  function sentFirst(): void {
+    firstSentAt = performance.now();
+    race.sent();
+  }
+  const { answer, winner, hedgeModel, hedgeError, otherCut } = await race.result;
   if (hedgeModel === undefined) return { answer, model: walk.model };
-  return winner === 'first'
-    ? { answer, model: walk.model, other: { model: hedgeModel, failure: hedgeError } }
-    : { answer, model: hedgeModel, other: { model: walk.model } };
+  if (winner === 'first') {
+    return { answer, model: walk.model, winner, other: { model: hedgeModel, failure: hedgeError } };
+  }
+  // The slow first attempt, cut, took at least this long: without it 'auto' would learn only the
+  // fast answers and hedge ever earlier.
+  if (otherCut) recordFirstContent(budgetId, walk.model, stream, performance.now() - firstSentAt);
+  return { answer, model: hedgeModel, winner, other: { model: walk.model } };
 }
 
 /** The hedge, when one may be sent now: a hedge spent, a free slot, a model. */
