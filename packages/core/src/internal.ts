@@ -22,6 +22,7 @@ export { withSettingNames } from './client/setting-names';
 export { utf8ByteLength } from './encoding/utf8';
 export { invalidRequest } from './errors/errors';
 export { invalidResponse } from './errors/invalid-response';
+export { lazily } from './errors/load-lazily';
 export { redactKey } from './errors/redact-secret';
 export { isRetryableWithin, RETRY_DEFAULTS } from './http/retry-policy';
 export { ENDPOINTS, isServiceOffered, SERVICE_OF_TOOL } from './protocol/endpoints';

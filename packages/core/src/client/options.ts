@@ -110,17 +110,19 @@ export interface GatewayClientOptions {
   streamUsage?: boolean;
 }
 
-const DEFAULTS = {
-  maxConcurrency: 4,
-  maxConcurrencyPerKey: LIMITS.concurrentRequestsPerKey,
-  timeoutMs: 300_000,
-  maxRetries: RETRY_DEFAULTS.maxRetries,
-  catalogTtlMs: 60_000,
-  maxRetryAfterMs: RETRY_DEFAULTS.maxRetryAfterMs,
-  retryBaseDelayMs: RETRY_DEFAULTS.retryBaseDelayMs,
-  maxResponseBytes: 32 * 1024 * 1024,
-  maxErrorBodyBytes: 64 * 1024,
+/** The integer options: each one's default and least value (read in `resolveOptions`). */
+const INTEGER_OPTIONS = {
+  maxConcurrency: [4, 1],
+  maxConcurrencyPerKey: [LIMITS.concurrentRequestsPerKey, 1],
+  timeoutMs: [300_000, 1],
+  maxResponseBytes: [32 * 1024 * 1024, 1],
+  maxErrorBodyBytes: [64 * 1024, 1],
+  maxRetries: [RETRY_DEFAULTS.maxRetries, 0],
+  catalogTtlMs: [60_000, 0],
+  maxRetryAfterMs: [RETRY_DEFAULTS.maxRetryAfterMs, 0],
+  retryBaseDelayMs: [RETRY_DEFAULTS.retryBaseDelayMs, 0],
 } as const;
+type IntegerOption = keyof typeof INTEGER_OPTIONS;
 
 interface ResolvedOptions {
   /** The base URL given (normalised); undefined: `INFERGATE_BASE_URL`, read when a call needs it. */
@@ -201,21 +203,22 @@ export function normalizeBaseURL(input: string, names: SettingNames = CORE_SETTI
   return `${url.origin}${path}`;
 }
 
-function positiveInteger(
-  name: string,
-  value: number | undefined,
-  fallback: number,
-  min = 1,
-): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < min || Math.floor(value) !== value) {
-    throw new GatewayError({
-      code: 'configuration_error',
-      message: `${name} must be an integer ≥ ${min}, got ${String(value)}`,
-      field: name,
-    });
+/** Each integer option given, checked (an integer ≥ its least value), else its default. */
+function integerOptions(options: GatewayClientOptions): Record<IntegerOption, number> {
+  const read = {} as Record<IntegerOption, number>;
+  for (const name of Object.keys(INTEGER_OPTIONS) as IntegerOption[]) {
+    const [fallback, min] = INTEGER_OPTIONS[name];
+    const value = options[name];
+    if (value !== undefined && !(Number.isInteger(value) && value >= min)) {
+      throw new GatewayError({
+        code: 'configuration_error',
+        message: `${name} must be an integer ≥ ${min}, got ${String(value)}`,
+        field: name,
+      });
+    }
+    read[name] = value ?? fallback;
   }
-  return value;
+  return read;
 }
 
 function checkBudget(budget: unknown): KeyBudget | undefined {
@@ -267,18 +270,8 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
     apiKey: options.apiKey?.trim() || undefined,
     fetch: options.fetch,
     headers: { ...options.headers },
-    maxConcurrency: positiveInteger(
-      'maxConcurrency',
-      options.maxConcurrency,
-      DEFAULTS.maxConcurrency,
-    ),
-    maxConcurrencyPerKey: positiveInteger(
-      'maxConcurrencyPerKey',
-      options.maxConcurrencyPerKey,
-      DEFAULTS.maxConcurrencyPerKey,
-    ),
+    ...integerOptions(options),
     budget: checkBudget(options.budget),
-    timeoutMs: positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs),
     steering: {
       firstChunkTimeoutMs: readStallTimeout(
         options.firstChunkTimeoutMs,
@@ -289,30 +282,6 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
       hedge: readHedge(options.hedge, 'client option'),
       circuitBreaker: readCircuitBreaker(options.circuitBreaker),
     },
-    maxResponseBytes: positiveInteger(
-      'maxResponseBytes',
-      options.maxResponseBytes,
-      DEFAULTS.maxResponseBytes,
-    ),
-    maxErrorBodyBytes: positiveInteger(
-      'maxErrorBodyBytes',
-      options.maxErrorBodyBytes,
-      DEFAULTS.maxErrorBodyBytes,
-    ),
-    maxRetries: positiveInteger('maxRetries', options.maxRetries, DEFAULTS.maxRetries, 0),
-    catalogTtlMs: positiveInteger('catalogTtlMs', options.catalogTtlMs, DEFAULTS.catalogTtlMs, 0),
-    maxRetryAfterMs: positiveInteger(
-      'maxRetryAfterMs',
-      options.maxRetryAfterMs,
-      DEFAULTS.maxRetryAfterMs,
-      0,
-    ),
-    retryBaseDelayMs: positiveInteger(
-      'retryBaseDelayMs',
-      options.retryBaseDelayMs,
-      DEFAULTS.retryBaseDelayMs,
-      0,
-    ),
     onEvent: checkOnEvent(options.onEvent),
     recordContent: options.recordContent === true,
     streamUsage: checkBoolean('streamUsage', options.streamUsage, true),

@@ -4,7 +4,8 @@ import { describeCause, GatewayError } from './errors';
 
 /**
  * A part of core loaded on first use (a lazy chunk in a split bundle: the events, the close-match
- * search, the plain-http warning, the services). `load` is the part's `import()`; the module is
+ * search, the plain-http warning, the services), or of an adapter (`owner`: the package named in
+ * the error; `@infergate/core/internal` exports this for them). `load` is the part's `import()`; the module is
  * kept once it has loaded. A load that fails (a partial deploy missing the chunk, a chunk request
  * failing in a browser) rejects with `client_code_unavailable`, the loader's error as its `cause`,
  * and is not kept: the next call imports it again, so a client recovers once the chunk is back.
@@ -17,7 +18,11 @@ export interface Lazy<T> {
   readonly module: T | undefined;
 }
 
-export function lazily<T>(part: string, load: () => Promise<T>): Lazy<T> {
+export function lazily<T>(
+  part: string,
+  load: () => Promise<T>,
+  owner = '@infergate/core',
+): Lazy<T> {
   let loaded: T | undefined;
   let loading: Promise<T> | undefined;
   const get = () => {
@@ -29,7 +34,7 @@ export function lazily<T>(part: string, load: () => Promise<T>): Lazy<T> {
       },
       (cause: unknown) => {
         loading = undefined;
-        throw codeUnavailable(part, cause);
+        throw codeUnavailable(owner, part, cause);
       },
     );
     return loading;
@@ -41,10 +46,10 @@ export function lazily<T>(part: string, load: () => Promise<T>): Lazy<T> {
 }
 
 /** The error of a part that could not be loaded. */
-function codeUnavailable(part: string, cause: unknown): GatewayError {
+function codeUnavailable(owner: string, part: string, cause: unknown): GatewayError {
   return new GatewayError({
     code: 'client_code_unavailable',
-    message: `Part of @infergate/core could not be loaded (${part}): ${describeCause(cause)}. Is the deployment complete? The next call loads it again.`,
+    message: `Part of ${owner} could not be loaded (${part}): ${describeCause(cause)}. Is the deployment complete? The next call loads it again.`,
     cause,
   });
 }
