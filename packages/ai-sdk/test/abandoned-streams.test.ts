@@ -51,7 +51,7 @@ describe('abandoned streams free their slot at once, not after timeoutMs', () =>
     await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(4), { interval: 5 });
     await bodiesEnded();
     // A cut request's slot comes back a short grace after its close (core's README).
-    await vi.waitFor(() => expect(held).toBe(0), { interval: 5 });
+    await vi.waitFor(() => expect(held).toBe(0), { timeout: 10_000, interval: 5 });
     emulator.resetCounters();
 
     const answers = await Promise.all(
