@@ -17,8 +17,8 @@ export function coreClient({ baseURL, apiKey, fetch }, options = {}) {
   return createGatewayClient({ baseURL, apiKey, ...(fetch ? { fetch } : {}), ...options });
 }
 
-export function oursAiSdk({ baseURL, apiKey, fetch }) {
-  return createGateway({ baseURL, apiKey, ...(fetch ? { fetch } : {}) });
+export function oursAiSdk({ baseURL, apiKey, fetch }, settings = {}) {
+  return createGateway({ baseURL, apiKey, ...(fetch ? { fetch } : {}), ...settings });
 }
 
 export function openaiCompatible({ baseURL, apiKey, fetch }) {
