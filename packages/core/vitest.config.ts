@@ -3,6 +3,7 @@ import { packageTestConfig } from '../../vitest.shared.ts';
 export default packageTestConfig({
   // The shared deadline timer's ref/unref and the request-bound mode are per realm.
   isolatedFiles: [
+    'src/budget/request-bound-key-budget.test.ts',
     'src/call/call-scope.test.ts',
     'src/client/catalog-request-bound.test.ts',
     'test/first-call-fifo.test.ts',

@@ -26,11 +26,15 @@ const loadRequestBound = lazily(
 
 /**
  * `RequestBoundSemaphore` (request-bound-semaphore.ts), made by its first `acquire`: a bundle for
- * Node or a browser never loads its code. Until then nothing is held or queued.
+ * Node or a browser never loads its code. An acquire waiting for that code counts as queued, so
+ * the budget does not forget (and remake, empty) this key's semaphore meanwhile: a second client on
+ * the key would then have counted from zero beside the first one's held slots.
  */
 class RequestBoundOnFirstUse implements Semaphore {
   readonly #onIdle: (() => void) | undefined;
   #semaphore: Semaphore | undefined;
+  /** Acquires waiting for the code to load. */
+  #loading = 0;
 
   constructor(onIdle: (() => void) | undefined) {
     this.#onIdle = onIdle;
@@ -38,8 +42,20 @@ class RequestBoundOnFirstUse implements Semaphore {
 
   async acquire(limit: number, signal?: AbortSignal, ahead?: boolean): Promise<ReleaseSlot> {
     if (signal?.aborted) throw signal.reason;
-    const { RequestBoundSemaphore } = await loadRequestBound();
-    this.#semaphore ??= new RequestBoundSemaphore(this.#onIdle);
+    if (this.#semaphore === undefined) {
+      this.#loading++;
+      try {
+        const { RequestBoundSemaphore } = await loadRequestBound();
+        this.#semaphore ??= new RequestBoundSemaphore(this.#onIdle);
+      } finally {
+        this.#loading--;
+      }
+      // (A failed load leaves nothing held or waiting: the budget may forget this key.)
+      if (signal?.aborted) {
+        if (this.isIdle) this.#onIdle?.();
+        throw signal.reason;
+      }
+    }
     return this.#semaphore.acquire(limit, signal, ahead);
   }
 
@@ -52,13 +68,13 @@ class RequestBoundOnFirstUse implements Semaphore {
     return this.#semaphore?.active ?? 0;
   }
   get queued(): number {
-    return this.#semaphore?.queued ?? 0;
+    return (this.#semaphore?.queued ?? 0) + this.#loading;
   }
   get isIdle(): boolean {
-    return this.#semaphore?.isIdle ?? true;
+    return this.#loading === 0 && (this.#semaphore?.isIdle ?? true);
   }
   get isForgettable(): boolean {
-    return this.#semaphore?.isForgettable ?? true;
+    return this.#loading === 0 && (this.#semaphore?.isForgettable ?? true);
   }
   whenIdle(): Promise<void> {
     return this.#semaphore?.whenIdle() ?? Promise.resolve();

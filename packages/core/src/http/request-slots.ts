@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §2.5 (the key's 4 slots: one per request in flight).
 import { type ReleaseSlot, tryAcquireNow } from '../budget/key-budget';
-import type { CallScope } from '../call/call-scope';
+import { type CallScope, REQUEST_BOUND_IO } from '../call/call-scope';
 import { isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { Reservation, SlotsConfig } from './request-types';
@@ -138,15 +138,25 @@ export class RequestSlots {
     return this.reported(release, events, attempt);
   }
 
-  /** A slot's release that also reports it (once), for a call with events. */
-  reported(release: ReleaseSlot, events: CallEvents, attempt: number): ReleaseSlot {
-    let released = false;
-    return () => {
-      release();
-      if (released) return;
-      released = true;
+  /**
+   * A slot's release that also reports it (once), for a call with events. A cut request's slot
+   * comes back a grace later (`releaseSlot`), but the call has given it up now: `reportNow` reports
+   * it at once, so that `released` still comes before the call's `done`.
+   */
+  reported(release: ReleaseSlot, events: CallEvents, attempt: number): ReportedRelease {
+    let reported = false;
+    const reportNow = () => {
+      if (reported) return;
+      reported = true;
       events.released(attempt, this.#config.budgetId);
     };
+    return Object.assign(
+      () => {
+        release();
+        reportNow();
+      },
+      { reportNow },
+    );
   }
 }
 
@@ -160,12 +170,17 @@ export class RequestSlots {
  */
 export const CUT_REQUEST_GRACE_MS = 100;
 
-/** `release` now, or after `CUT_REQUEST_GRACE_MS` for a request we cut. */
-export function releaseSlot(release: ReleaseSlot, cut: boolean): void {
-  if (!cut) {
+/**
+ * `release` now, or after `CUT_REQUEST_GRACE_MS` for a request we cut. In request-bound runtimes
+ * (workerd, edge) at once: a timer dies with the request that set it, and a caller gone away
+ * would leave the slot to the 2 s take-back instead.
+ */
+export function releaseSlot(release: ReportedRelease, cut: boolean): void {
+  if (!cut || REQUEST_BOUND_IO) {
     release();
     return;
   }
+  release.reportNow?.();
   const timer = setTimeout(release, CUT_REQUEST_GRACE_MS);
   // (Node: a release due must not hold the process open.)
   (timer as { unref?: () => void }).unref?.();
@@ -199,12 +214,16 @@ export function takeReservation(reservation: Reservation | undefined): Reservati
 }
 
 /** `release`, then `settled`, once. */
-export function alsoOnRelease(release: ReleaseSlot, settled: () => void): ReleaseSlot {
+export function alsoOnRelease(release: ReportedRelease, settled: () => void): ReportedRelease {
   let done = false;
-  return () => {
+  const both = () => {
     release();
     if (done) return;
     done = true;
     settled();
   };
+  return release.reportNow ? Object.assign(both, { reportNow: release.reportNow }) : both;
 }
+
+/** A slot's release; with events, `reportNow` reports it before the release itself. */
+export type ReportedRelease = ReleaseSlot & { reportNow?: () => void };
