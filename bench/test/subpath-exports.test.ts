@@ -3,6 +3,8 @@ import * as aiSdk from '@infergate/ai-sdk';
 import * as aiSdkTools from '@infergate/ai-sdk/tools';
 import * as core from '@infergate/core';
 import * as coreInternal from '@infergate/core/internal';
+import * as coreServiceTools from '@infergate/core/internal/service-tools';
+import * as coreStream from '@infergate/core/internal/stream';
 import * as langchain from '@infergate/langchain';
 import * as langchainLoaders from '@infergate/langchain/loaders';
 import * as langchainTools from '@infergate/langchain/tools';
@@ -23,8 +25,15 @@ describe('subpath exports', () => {
 
   it('@infergate/core/internal holds the adapter helpers, apart from the main entry', () => {
     expect(typeof coreInternal.buildChatRequest).toBe('function');
-    expect(typeof coreInternal.ChatStreamDecoder).toBe('function');
     expect(Object.keys(coreInternal).filter((name) => name in core)).toEqual([]);
+  });
+
+  it("what adapters load later has entries of its own: the stream decoder, a service tool's run", () => {
+    expect(typeof coreStream.ChatStreamDecoder).toBe('function');
+    expect(typeof coreServiceTools.serviceToolRequest).toBe('function');
+    expect(typeof coreServiceTools.serviceToolArgumentsProblem).toBe('function');
+    for (const name of ['ChatStreamDecoder', 'serviceToolRequest', 'serviceToolArgumentsProblem'])
+      expect(name in coreInternal).toBe(false);
   });
 
   it('an error made through the internal entry is a GatewayError of the main entry', () => {

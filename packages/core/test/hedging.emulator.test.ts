@@ -2,7 +2,7 @@
 // first content, the first to deliver content wins, the other aborted at once.
 import { describe, expect, it } from 'vitest';
 import { budgetId } from '../src/budget/budget-id';
-import { AUTO_HEDGE, hedgeDelay } from '../src/steering/hedge-budget';
+import { hedgeDelay } from '../src/steering/hedge-budget';
 import { caught, DEFAULT_KEYS, hi, only, recorded } from './helpers';
 
 /** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
@@ -144,17 +144,17 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     const stream = true;
     const call = async (hedge: { afterMs: number | 'auto'; maxExtra: number }) =>
       (await client.chatStream(hi(), { hedge })).result();
-    // 16 fast answers: the running p95 is the floor.
+    // 16 quick answers (well under 400 ms, even on a loaded machine).
     for (let i = 0; i < 16; i++) await call({ afterMs: 'auto', maxExtra: 1 });
     const id = budgetId(baseURL, DEFAULT_KEYS.full);
-    expect(hedgeDelay('auto', id, 'community/general', stream)).toBe(AUTO_HEDGE.floorMs);
-    // 4 first attempts held, each cut when its hedge (sent after 200 ms) wins.
+    expect(hedgeDelay('auto', id, 'community/general', stream)).toBeLessThan(400);
+    // 4 first attempts held, each cut when its hedge (sent after 400 ms) wins.
     for (let i = 0; i < 4; i++) {
       held(emulator, 'community/general');
-      await call({ afterMs: 200, maxExtra: 1 });
+      await call({ afterMs: 400, maxExtra: 1 });
     }
-    // 20 samples, the 4 cut ones ≥ 200 ms: the p95 is one of them.
-    expect(hedgeDelay('auto', id, 'community/general', stream)).toBeGreaterThanOrEqual(200);
+    // 20 samples, the 4 cut ones ≥ 400 ms: the p95 is one of them.
+    expect(hedgeDelay('auto', id, 'community/general', stream)).toBeGreaterThanOrEqual(400);
   });
 
   it('saves up hedges: with the default maxExtra, two held calls in a row are both hedged', async () => {

@@ -13,7 +13,7 @@ describe('two copies of core in one realm', () => {
     const esm = (await import(/* @vite-ignore */ new URL('index.js', built).href)) as Core;
     const cjs = createRequire(import.meta.url)('../dist/index.cjs') as Core;
     expect(esm.createGatewayClient).not.toBe(cjs.createGatewayClient);
-    const emulator = createEmulator({ latencyMs: 30 });
+    const emulator = createEmulator({ latencyMs: 100 });
     const options = {
       baseURL: 'https://two-copies.test/v1',
       apiKey: DEFAULT_KEYS.full,
@@ -22,10 +22,11 @@ describe('two copies of core in one realm', () => {
     const fromEsm = esm.createGatewayClient(options);
     const fromCjs = cjs.createGatewayClient(options);
     await Promise.all(
-      Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? fromEsm : fromCjs).chat(hi())),
+      Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? fromEsm : fromCjs).chat(hi())),
     );
-    // One budget for both copies: never more than the key's 4 at once, so no 429.
-    expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBe(4);
+    // One budget for both copies: never more than the key's 4 at once, so no 429 (two budgets
+    // would let 8 through). How many overlap depends on the machine's load.
+    expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(4);
     expect(emulator.counters.concurrencyRejections).toBe(0);
   });
 });

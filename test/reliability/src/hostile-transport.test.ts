@@ -213,6 +213,7 @@ describe('hostile: bounded reads (13.1)', () => {
       const error = await stream.result().catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'response_too_large' });
       expect((error as Error).message).toContain('SSE event limit');
+      await client.budget.whenIdle();
       expect(client.budget.active).toBe(0);
     },
   );
@@ -239,6 +240,7 @@ describe('hostile: bounded reads (13.1)', () => {
       expect(error).toMatchObject({ code: 'response_too_large' });
       expect((error as Error).message).toContain('in total');
       expect(text).toBeLessThanOrEqual(8 * MIB);
+      await client.budget.whenIdle();
       expect(client.budget.active).toBe(0);
     },
   );
