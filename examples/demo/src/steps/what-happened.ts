@@ -33,6 +33,12 @@ function describe(event: GatewayEvent, startedAt: number): string {
       return `${at}  skipped   ${event.model}: ${event.detail}`;
     case 'failover':
       return `${at}  failover  ${event.from} → ${style.bold(event.to)} (${event.reason}), at once`;
+    case 'hedge':
+      return event.phase === 'sent'
+        ? `${at}  hedge     ${event.from} slow for ${Math.round(event.waitedMs ?? 0)} ms → ${style.bold(event.model)}`
+        : `${at}  hedge     won by the ${event.winner} attempt (${event.model}), ${event.lost} aborted`;
+    case 'circuit-open':
+      return `${at}  breaker   ${event.model} is skipped for ${event.cooldownMs} ms`;
     case 'done': {
       const tokens = event.usage
         ? `, tokens ${event.usage.inputTokens ?? '?'} in / ${event.usage.outputTokens ?? '?'} out`
