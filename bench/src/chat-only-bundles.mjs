@@ -39,10 +39,11 @@ export const CHAT_ONLY_TARGET_BYTES = 10 * 1024;
  * first call of each kind (a stream's, a non-streamed answer's), the stream decoder and a service
  * tool's run left `@infergate/core/internal` for entries of their own, an attempt's events moved
  * into the events module, the adapters loaded their lazy parts with core's one loader and the
- * integer options were read from one table: 27 998 / 28 358 B, the ceiling since. Lower it with
- * each cut until it reaches the target.
+ * integer options were read from one table: 27 998 / 28 358 B. Request-bound runtimes' key
+ * budget kept while its code loads and a cut slot's grace kept in the slot's own release brought
+ * them to 28 061 / 28 416 B, the ceiling since. Lower it with each cut until it reaches the target.
  */
-export const CHAT_ONLY_CEILING_BYTES = 28_358;
+export const CHAT_ONLY_CEILING_BYTES = 28_416;
 
 const FRAMEWORKS = ['ai', '@ai-sdk/*', '@langchain/*', 'zod', 'zod/*'];
 

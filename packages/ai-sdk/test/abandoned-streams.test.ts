@@ -1,7 +1,9 @@
+import { createInProcessBudget } from '@infergate/core';
+import { budgetId } from '@infergate/core/internal';
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { generateText, streamText } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
-import { useEmulator } from './use-emulator';
+import { BASE_URL, useEmulator } from './use-emulator';
 
 const key = DEFAULT_KEYS.full;
 const { emulator, gateway } = useEmulator({ streamChunkDelayMs: 2 });
@@ -17,13 +19,8 @@ async function bodiesEnded(): Promise<void> {
 describe('abandoned streams free their slot at once, not after timeoutMs', () => {
   it('4 streamText calls abandoned 4 ways, then 4 calls run at once', async () => {
     // One provider: its client's budget is the one the abandoned streams would hold.
-    let held = 0;
-    const provider = gateway({
-      onEvent: (event) => {
-        if (event.type === 'dequeued') held++;
-        if (event.type === 'released') held--;
-      },
-    });
+    const budget = createInProcessBudget();
+    const provider = gateway({ budget });
     const model = provider('community/streamer');
     const prompt = 'one two three four five six';
 
@@ -50,8 +47,9 @@ describe('abandoned streams free their slot at once, not after timeoutMs', () =>
 
     await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(4), { interval: 5 });
     await bodiesEnded();
-    // A cut request's slot comes back a short grace after its close (core's README).
-    await vi.waitFor(() => expect(held).toBe(0), { timeout: 10_000, interval: 5 });
+    // A cut request's key slot comes back a short grace after its close (core's README).
+    const id = budgetId(BASE_URL, key);
+    await vi.waitFor(() => expect(budget.state?.(id)?.active).toBe(0), { timeout: 10_000 });
     emulator.resetCounters();
 
     const answers = await Promise.all(

@@ -3,7 +3,7 @@ import { type ReleaseSlot, tryAcquireNow } from '../budget/key-budget';
 import { type CallScope, REQUEST_BOUND_IO } from '../call/call-scope';
 import { isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
-import type { Reservation, SlotsConfig } from './request-types';
+import type { Reservation, SlotRelease, SlotsConfig } from './request-types';
 
 /**
  * The slots of one client's requests: this client's own `maxConcurrency` first (so a client with
@@ -25,7 +25,7 @@ export class RequestSlots {
    * Both slots at once when both are free (the common case: no promise, no async step), else
    * undefined and the caller awaits `acquire`. Not for calls with events (they report the wait).
    */
-  now(scope: CallScope): ReleaseSlot | undefined {
+  now(scope: CallScope): SlotRelease | undefined {
     if (scope.ended) return undefined;
     const { local, maxConcurrency, budget, budgetId, maxConcurrencyPerKey } = this.#config;
     const releaseLocal = local.tryAcquire(maxConcurrency);
@@ -49,7 +49,7 @@ export class RequestSlots {
     events: CallEvents | undefined,
     attempt: number,
     ahead = false,
-  ): Promise<ReleaseSlot> {
+  ): Promise<SlotRelease> {
     const { local, maxConcurrency, budget, budgetId, maxConcurrencyPerKey } = this.#config;
     let releaseLocal: ReleaseSlot | undefined;
     events?.queued(attempt, budgetId);
@@ -83,7 +83,7 @@ export class RequestSlots {
    * A slot only if one is free now and no call waits for one (never queued, never ahead of anyone:
    * a hedged attempt's), else undefined. A budget without `acquireIfFree` never has one.
    */
-  async ifFree(scope: CallScope): Promise<ReleaseSlot | undefined> {
+  async ifFree(scope: CallScope): Promise<SlotRelease | undefined> {
     const { local, maxConcurrency, budget, budgetId, maxConcurrencyPerKey } = this.#config;
     if (scope.ended || budget.acquireIfFree === undefined) return undefined;
     const releaseLocal = local.tryAcquire(maxConcurrency);
@@ -117,7 +117,7 @@ export class RequestSlots {
     scope: CallScope,
     requestedModel: string | undefined,
     queued: boolean,
-  ): Promise<ReleaseSlot> {
+  ): Promise<SlotRelease> {
     const now = queued ? undefined : this.now(scope);
     if (now) return Promise.resolve(now);
     return this.acquire(scope, requestedModel, undefined, 1);
@@ -128,7 +128,7 @@ export class RequestSlots {
     first: EarlySlot,
     events: CallEvents | undefined,
     attempt: number,
-  ): Promise<ReleaseSlot> {
+  ): Promise<SlotRelease> {
     const slot = first.slot!;
     first.slot = undefined;
     events?.queued(attempt, this.#config.budgetId);
@@ -138,25 +138,15 @@ export class RequestSlots {
     return this.reported(release, events, attempt);
   }
 
-  /**
-   * A slot's release that also reports it (once), for a call with events. A cut request's slot
-   * comes back a grace later (`releaseSlot`), but the call has given it up now: `reportNow` reports
-   * it at once, so that `released` still comes before the call's `done`.
-   */
-  reported(release: ReleaseSlot, events: CallEvents, attempt: number): ReportedRelease {
-    let reported = false;
-    const reportNow = () => {
-      if (reported) return;
-      reported = true;
+  /** A slot's release that also reports it (once), for a call with events. */
+  reported(release: SlotRelease, events: CallEvents, attempt: number): SlotRelease {
+    let released = false;
+    return (cut) => {
+      release(cut);
+      if (released) return;
+      released = true;
       events.released(attempt, this.#config.budgetId);
     };
-    return Object.assign(
-      () => {
-        release();
-        reportNow();
-      },
-      { reportNow },
-    );
   }
 }
 
@@ -171,39 +161,33 @@ export class RequestSlots {
 export const CUT_REQUEST_GRACE_MS = 100;
 
 /**
- * `release` now, or after `CUT_REQUEST_GRACE_MS` for a request we cut. In request-bound runtimes
- * (workerd, edge) at once: a timer dies with the request that set it, and a caller gone away
- * would leave the slot to the 2 s take-back instead.
+ * The release of a local slot and a key slot together, once. A cut keeps the key's slot the grace,
+ * except in request-bound runtimes (workerd, edge): a timer dies with the request that set it, and
+ * a caller gone away would leave the slot to the 2 s take-back instead.
  */
-export function releaseSlot(release: ReportedRelease, cut: boolean): void {
-  if (!cut || REQUEST_BOUND_IO) {
-    release();
-    return;
-  }
-  release.reportNow?.();
-  const timer = setTimeout(release, CUT_REQUEST_GRACE_MS);
-  // (Node: a release due must not hold the process open.)
-  (timer as { unref?: () => void }).unref?.();
-}
-
-/** The release of a local slot and a key slot together: once, the key's first. */
-function bothSlots(local: ReleaseSlot, key: () => void): ReleaseSlot {
+function bothSlots(local: ReleaseSlot, key: () => void): SlotRelease {
   let released = false;
-  return () => {
-    if (released) return;
-    released = true;
+  const releaseKey = () => {
     try {
       key();
     } catch {
       // A budget's release must not throw; if one does, the local slot is still given back.
     }
+  };
+  return (cut) => {
+    if (released) return;
+    released = true;
     local();
+    if (!cut || REQUEST_BOUND_IO) return releaseKey();
+    const timer = setTimeout(releaseKey, CUT_REQUEST_GRACE_MS);
+    // (Node: a release due must not hold the process open.)
+    (timer as { unref?: () => void }).unref?.();
   };
 }
 
 /** Attempt 1's slot, asked for before what the call loads first; cleared once an attempt takes it. */
 export interface EarlySlot {
-  slot: Promise<ReleaseSlot> | undefined;
+  slot: Promise<SlotRelease> | undefined;
 }
 
 /** Takes a reservation not taken yet (once); undefined otherwise. */
@@ -214,16 +198,12 @@ export function takeReservation(reservation: Reservation | undefined): Reservati
 }
 
 /** `release`, then `settled`, once. */
-export function alsoOnRelease(release: ReportedRelease, settled: () => void): ReportedRelease {
+export function alsoOnRelease(release: SlotRelease, settled: () => void): SlotRelease {
   let done = false;
-  const both = () => {
-    release();
+  return (cut) => {
+    release(cut);
     if (done) return;
     done = true;
     settled();
   };
-  return release.reportNow ? Object.assign(both, { reportNow: release.reportNow }) : both;
 }
-
-/** A slot's release; with events, `reportNow` reports it before the release itself. */
-export type ReportedRelease = ReleaseSlot & { reportNow?: () => void };

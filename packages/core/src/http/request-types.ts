@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §2.5 (the key's slots a request holds), §5.5 (a stream's first bytes).
-import type { KeyBudget, ReleaseSlot } from '../budget/key-budget';
+import type { KeyBudget } from '../budget/key-budget';
 import type { Semaphore } from '../budget/semaphore';
 import type { CallScope } from '../call/call-scope';
 import type { GatewayError } from '../errors/errors';
@@ -9,6 +9,13 @@ import type { AttemptPolicy } from './attempt-policy';
 import type { FirstBytesReader } from './stream-first-bytes';
 
 /** What the transport is asked to send, and what it hands back (transport.ts). */
+
+/**
+ * A slot's release: `cut` (the request was aborted before its answer ended) keeps the key's slot
+ * `CUT_REQUEST_GRACE_MS` (request-slots.ts) longer, while the call has given it up (its own limit's slot and its
+ * `released` event come at once).
+ */
+export type SlotRelease = (cut?: boolean) => void;
 
 /** Where a client's requests take their slots: its own limit, then the key's budget. */
 export interface SlotsConfig {
@@ -118,7 +125,7 @@ export interface OpenResponse {
  */
 export interface Reservation {
   scope: CallScope;
-  slot: Promise<ReleaseSlot>;
+  slot: Promise<SlotRelease>;
   /** A request took it (or it was given back). */
   taken: boolean;
 }

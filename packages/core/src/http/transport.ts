@@ -1,6 +1,5 @@
 // docs/gateway-protocol.md §2.5 (the key's slots), §5.5 (a stream is retried until its first
 // bytes), §10.5 (the retry policy).
-import type { ReleaseSlot } from '../budget/key-budget';
 import type { CallOptions } from '../call/call-options';
 import { checkCallOptions } from '../call/call-options';
 import { CallScope, sleep } from '../call/call-scope';
@@ -20,18 +19,13 @@ import {
 import { redact } from './parse-error-response';
 import { isPlainHttpToRemote } from './plain-http';
 import { RequestHeaders } from './request-headers';
-import {
-  alsoOnRelease,
-  type EarlySlot,
-  RequestSlots,
-  releaseSlot,
-  takeReservation,
-} from './request-slots';
+import { alsoOnRelease, type EarlySlot, RequestSlots, takeReservation } from './request-slots';
 import type {
   OpenResponse,
   OpenVia,
   RequestSpec,
   Reservation,
+  SlotRelease,
   TransportConfig,
 } from './request-types';
 import { readWholeAnswer, type WholeAnswer } from './whole-answer';
@@ -223,7 +217,7 @@ export class Transport {
     part: OpenVia['part'],
   ): Promise<OpenResponse> {
     const url = `${this.#config.baseURL}${spec.path}`;
-    let held: ReleaseSlot | undefined;
+    let held: SlotRelease | undefined;
     let sent: Sent | undefined;
     let lastCut = false;
     try {
@@ -265,7 +259,7 @@ export class Transport {
           throw outcome;
         }
         // Neither moving on nor sleeping holds a slot: give it back, then queue again.
-        releaseSlot(held, cut);
+        held(cut);
         held = undefined;
         // Moving on at once keeps the call's turn in the key's queue; a wait does not.
         ahead = 'now' in step;
@@ -278,7 +272,7 @@ export class Transport {
       // Before the slot is released: lets siblings stop before they take it.
       spec.onFailure?.(error);
       // (A request in flight when the call ended, aborted, is cut.)
-      if (held) releaseSlot(held, sent !== undefined || lastCut);
+      held?.(sent !== undefined || lastCut);
       throw error;
     }
   }
@@ -298,13 +292,13 @@ export class Transport {
   /** The 2xx answer handed to the caller, with its slot, scope and events. */
   #opened(
     received: Received,
-    release: ReleaseSlot,
+    release: SlotRelease,
     scope: CallScope,
     events: CallEvents | undefined,
   ): OpenResponse {
     const open: OpenResponse = {
       ...received,
-      release: (cut = false) => releaseSlot(release, cut),
+      release,
       scope,
       maxBufferedBytes: this.#config.maxResponseBytes,
       owner: this,
