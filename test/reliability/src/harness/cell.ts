@@ -40,8 +40,12 @@ export function createCell(
   };
 }
 
-/** Waits (bounded, by polling) until the key's budget is idle and the emulator has nothing in flight. */
-export async function settle(cell: Cell, maxWaitMs = 2000): Promise<boolean> {
+/**
+ * Waits (bounded, by polling) until the key's budget is idle and the emulator has nothing in
+ * flight. 5 s by default: a leak holds a slot for good, while a cut request's key slot comes back
+ * 100 ms after the cut (core's grace), which the whole CI run's load once stretched past 2 s.
+ */
+export async function settle(cell: Cell, maxWaitMs = 5000): Promise<boolean> {
   const until = Date.now() + maxWaitMs;
   while (Date.now() < until) {
     if (cell.observer.budget.isIdle && cell.inflight() === 0) return true;
