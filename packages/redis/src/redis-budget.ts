@@ -9,7 +9,12 @@ import {
 import { acquireLease, acquireLeaseIfFree, type LeaseQueue } from './acquire-lease';
 import { HeldLeases } from './held-leases';
 import { probeKeys } from './redis-access';
-import { connectRedis, type RedisConnection, type RedisTlsOptions } from './redis-connection';
+import {
+  connectRedis,
+  maxReconnectDelayFor,
+  type RedisConnection,
+  type RedisTlsOptions,
+} from './redis-connection';
 import { redisFailurePolicy, warnOnceEach } from './redis-failure-policy';
 import { RedisLeases } from './redis-leases';
 import { failureWords } from './redis-outage';
@@ -109,6 +114,7 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
   const redis = connectRedis({
     url: options.url,
     commandTimeout,
+    maxReconnectDelay: maxReconnectDelayFor(ttl),
     ...(options.tls === undefined ? {} : { tls: options.tls }),
     probe: probeKeys(keyPrefix),
     onSend: () => {

@@ -78,10 +78,23 @@ export interface ConnectOptions {
   url: string;
   commandTimeout: number;
   tls?: RedisTlsOptions;
+  /** The longest pause between two reconnection attempts. */
+  maxReconnectDelay: number;
   /** The keys and channel the access check works on (never a budget's own). */
   probe: LeaseKeys;
   /** Counts each script actually sent (the budget's `roundTrips`). */
   onSend(): void;
+}
+
+/**
+ * The longest pause between reconnection attempts for a lease TTL: 2 s, or a quarter of a shorter
+ * TTL. After a restart that lost the leases, an acquire grants nothing for at most 2/3 of a TTL
+ * while the holders re-register; a holder whose attempt just missed Redis coming back tries again
+ * well within that window, instead of one back-off later, when another process already took its
+ * slots (lease-scripts.ts, ACQUIRE_PREAMBLE).
+ */
+export function maxReconnectDelayFor(ttl: number): number {
+  return Math.min(2000, Math.max(50, Math.floor(ttl / 4)));
 }
 
 export function connectRedis(options: ConnectOptions): RedisConnection {
@@ -160,7 +173,7 @@ class BudgetConnection implements RedisConnection {
       // A connection that never worked has nothing to come back to: an outage at once. (A dropped
       // one gets a command timeout to come back: a restarted Redis is back within moments.)
       if (!this.#everReady) this.failed(cause);
-      return Math.min(100 * 2 ** retries, 2000);
+      return Math.min(100 * 2 ** retries, options.maxReconnectDelay);
     };
     let client: RedisClient;
     try {
@@ -377,7 +390,7 @@ class BudgetConnection implements RedisConnection {
         outage.end();
         return;
       } catch {
-        const pause = Math.min(100 * 2 ** tries, 2000);
+        const pause = Math.min(100 * 2 ** tries, this.#options.maxReconnectDelay);
         await new Promise((resolve) => setTimeout(resolve, pause).unref?.());
       }
     }
