@@ -221,7 +221,11 @@ export class CallScope {
     // (A child has no timer of its own: only the parent's signal to leave.)
     if (this.#parent === undefined) {
       if (this.#perCallTimer) {
-        if (this.#timer !== undefined) clearTimeout(this.#timer);
+        // workerd refuses clearTimeout outside any request: a stream dropped unread is disposed
+        // by a finalizer, and its timer died with the request that set it.
+        try {
+          clearTimeout(this.#timer);
+        } catch {}
         this.#timer = undefined;
       } else unwatch(this);
     }

@@ -207,12 +207,14 @@ export const cancelUnreachable: {
     ? (() => {
         const registry = new FinalizationRegistry<{ body: BodyReadAhead; collected?: () => void }>(
           ({ body, collected }) => {
-            body.cancel();
+            // A finalizer must not throw (it runs outside any request: workerd refuses some
+            // operations there).
+            try {
+              body.cancel();
+            } catch {}
             try {
               collected?.();
-            } catch {
-              // A finalizer must not throw.
-            }
+            } catch {}
           },
         );
         return {
