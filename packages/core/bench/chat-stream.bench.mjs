@@ -72,10 +72,27 @@ async function bareFromBody() {
   }
 }
 
+// Core gates every chat call against the catalog: the stub answers `GET /models` too (read once,
+// then cached, as in an app), and every other request with the stream.
+const catalog = {
+  object: 'list',
+  data: [
+    {
+      id: 'm',
+      object: 'model',
+      owned_by: 'bench',
+      kind: 'chat',
+      capabilities: ['chat', 'streaming'],
+    },
+  ],
+};
 const client = createGatewayClient({
-  baseURL: 'http://bench.test',
+  baseURL: 'https://bench.test/v1',
   apiKey: 'bench',
-  fetch: async () => new Response(body(), { headers: { 'content-type': 'text/event-stream' } }),
+  fetch: async (input) =>
+    String(input).endsWith('/models')
+      ? Response.json(catalog)
+      : new Response(body(), { headers: { 'content-type': 'text/event-stream' } }),
 });
 
 async function clientStream() {
