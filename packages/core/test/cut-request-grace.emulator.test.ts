@@ -61,4 +61,35 @@ describe('a cut request keeps its slot until the gateway can have seen the close
     expect(emulator.counters.concurrencyRejections).toBe(0);
     expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(4);
   });
+
+  it('a stream read to [DONE] is not cut: its key slot comes back at once, though the body ends later', async () => {
+    const emulator = createEmulator({ streamChunkDelayMs: 1 });
+    // A gateway (or proxy) that ends the response body 500 ms after its last event.
+    const lateEnd: typeof fetch = async (input, init) => {
+      const response = await emulator.fetch(new Request(input, init));
+      const reader = response.body?.getReader();
+      if (!reader) return response;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const next = await reader.read();
+          if (!next.done) return controller.enqueue(next.value);
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          controller.close();
+        },
+      });
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    const client = createGatewayClient({
+      baseURL: 'https://late-end.test/v1',
+      apiKey: DEFAULT_KEYS.full,
+      fetch: lateEnd,
+    });
+    const stream = await client.chatStream(hi('community/general', 'done'), {
+      capabilities: ['chat', 'streaming'],
+    });
+    expect((await stream.result()).text).toBe('Echo: done');
+    // (A cut would keep the key's slot CUT_REQUEST_GRACE_MS: every stream would hold it longer.)
+    expect(client.budget.active).toBe(0);
+    expect(client.budget.isIdle).toBe(true);
+  });
 });

@@ -244,9 +244,11 @@ export class GatewayChatStream implements ChatStream {
 
   #close(reason?: unknown): void {
     this.#silence?.stop();
-    this.#body.cancel(reason);
-    // (Given back by the read-ahead as it settled; here in case it had settled already.)
+    // Released before the body is cancelled: a stream that reached [DONE] is complete at the
+    // gateway, not cut, though its body has not ended yet (the read-ahead's release is then a
+    // no-op; a slot is released once).
     this.#open.release(this.#state !== 'done');
+    this.#body.cancel(reason);
     this.#open.scope.dispose();
     this.#open.events?.streamEnded(this.#error, this.#result);
   }
