@@ -31,6 +31,9 @@ export function httpTarget(baseURL: () => string): Target {
         Array.from({ length: count }, async (): Promise<Outcome> => {
           try {
             const response = await fetch(new URL(path, baseURL()), {
+              // A connection per request: a kept-alive one that the runtime's server closed while
+              // idle fails the next request sent on it ("fetch failed", seen under CI load).
+              headers: { connection: 'close' },
               signal: AbortSignal.timeout(HUNG_AFTER_MS),
             });
             if (options.abandon && response.body) {
@@ -41,7 +44,8 @@ export function httpTarget(baseURL: () => string): Target {
             }
             return { status: response.status, body: await response.text() };
           } catch (error) {
-            return { status: 0, body: '', error: String(error) };
+            const cause = (error as { cause?: unknown }).cause;
+            return { status: 0, body: '', error: cause ? `${error}: ${cause}` : String(error) };
           }
         }),
       );
