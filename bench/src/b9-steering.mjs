@@ -15,7 +15,7 @@ import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
 import { streamText } from 'ai';
 import { chatOpenAI, coreClient, openaiCompatible } from './contenders.mjs';
 import { spawnEmulator } from './emulator-process.mjs';
-import { fmtMs, log, median } from './harness.mjs';
+import { fmtMs, log, median, percentile } from './harness.mjs';
 import { check, context, target, unmeasuredTarget } from './results.mjs';
 
 const LATENCY_MS = 50;
@@ -183,11 +183,6 @@ function contenders(support) {
       },
     },
   ];
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /** `total` calls from CALLERS loops against a fresh emulator process. */

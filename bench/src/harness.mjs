@@ -10,6 +10,12 @@ export function median(values) {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The nearest-rank `p`th percentile of ascending `sorted` (NaN when empty). */
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
 /**
  * Runs each case `iterations` times per round for `rounds` rounds, interleaved (the order rotates
  * each round). Untimed warm-up rounds come first until `warmupMs` have passed (at least two):
