@@ -11,13 +11,18 @@ const REALM = Symbol.for('@infergate/core.realm');
 
 type RealmValues = Record<string, unknown>;
 
+/** The realm's values once found (they never change: the property is neither writable nor configurable). */
+let found: RealmValues | undefined;
+
 function realm(): RealmValues {
+  if (found !== undefined) return found;
   const holder = globalThis as unknown as Record<symbol, RealmValues | undefined>;
   let values = holder[REALM];
   if (typeof values !== 'object' || values === null) {
     values = {};
     Object.defineProperty(globalThis, REALM, { value: values, enumerable: false });
   }
+  found = values;
   return values;
 }
 

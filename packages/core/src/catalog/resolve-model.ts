@@ -164,6 +164,8 @@ export function gateModelFromCache(
   const entry = models?.find((model) => model.id === modelId);
   const capabilities = known ?? (entry && capabilitiesOf(entry));
   if (capabilities === undefined) return undefined;
+  // (The usual pass, checked without building the refusal's inputs.)
+  if (Array.isArray(needs) && needs.every((need) => capabilities.includes(need))) return true;
   if (models === undefined) {
     // Known capabilities and no list: passing needs no read; a refusal names the models that would
     // do, which needs one (`gateModel`).

@@ -4,11 +4,10 @@ import type { CallOptions } from '../call/call-options';
 import type { Catalog } from '../catalog/catalog';
 import { cachedCatalogFor, gateModel, gateModelFromCache } from '../catalog/resolve-model';
 import { jsonBody } from '../encoding/json-body';
-import { GatewayError, isGatewayError } from '../errors/errors';
+import { GatewayError } from '../errors/errors';
 import { type Lazy, lazily } from '../errors/load-lazily';
-import type { CallEvents } from '../events/call-events';
 import type { AttemptAnswer } from '../http/attempt-policy';
-import type { OpenResponse, OpenVia, RequestSpec, Transport } from '../http/transport';
+import type { OpenVia, RequestSpec, Transport } from '../http/transport';
 import { answeredByAnother, answeringModel } from '../protocol/answering-model';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
 import { type ChatRoute, singleHopRoute } from '../protocol/chat-route';
@@ -66,24 +65,28 @@ export async function postChat(
   validateChatRequest(req);
   const { transport } = context;
   const requestedModel = req.model;
-  const sent = await send(context, req, opts, false, loadAnswerReading, (spec, via) =>
-    transport.json<ChatCompletionResponse>(spec, opts, via),
-  );
-  const answer = sent.answer;
+  const ready = sendableNow(context, req, opts, false, loadAnswerReading);
+  // (The plain call's path makes no closure and no record of how it was sent.)
+  const sent = ready
+    ? undefined
+    : await send(context, req, opts, false, loadAnswerReading, (spec, via) =>
+        transport.json<ChatCompletionResponse>(spec, opts, via),
+      );
+  const answer = sent
+    ? sent.answer
+    : await transport.json<ChatCompletionResponse>(ready as RequestSpec, opts);
   const { readCheckedCompletion } = loadAnswerReading.module ?? (await loadAnswerReading());
-  const assembled = readCheckedCompletion(
-    answer,
-    requestedModel,
-    (text) => transport.redact(text),
-    // A steered call's errors carry its route, also those found in its answer.
-    (error) => (sent.failed ? sent.failed(error) : error),
-  );
+  // (A steered call's errors carry its route, also those found in its answer.)
+  const assembled = readCheckedCompletion(answer, requestedModel, transport, sent?.failed);
   const { data, headers } = answer;
-  const servedModel = answeringModel(headers, data.model, sent.model);
+  const servedModel = answeringModel(headers, data.model, sent ? sent.model : requestedModel);
   return {
     response: data,
     answer: assembled,
-    ...answered(requestedModel, servedModel, sent),
+    requestedModel,
+    servedModel,
+    fallback: answeredByAnother(requestedModel, servedModel),
+    route: routeOf(requestedModel, servedModel, sent),
     headers,
   };
 }
@@ -105,19 +108,27 @@ export async function openChatStream(
       });
     }
   }
-  const sent = await send(context, req, opts, true, loadStreamReading, (spec, via) => {
-    // (`send` has loaded the stream's reader before it sends anything.)
+  const sendVia = (spec: RequestSpec, via?: OpenVia) => {
+    // (The stream's reader is loaded before anything is sent.)
     spec.firstBytes ??= loadStreamReading.module?.readFirstBytes;
     return context.transport.open(spec, opts, via).catch((error: unknown) => {
-      throw namingStreamUsage(error, spec);
+      // (Loaded with the stream's reader, before anything was sent.)
+      throw loadStreamReading.module?.namingStreamUsage(error, spec) ?? error;
     });
-  });
+  };
+  const ready = sendableNow(context, req, opts, true, loadStreamReading);
+  const sent = ready
+    ? { answer: await sendVia(ready), model: req.model }
+    : await send(context, req, opts, true, loadStreamReading, sendVia);
   const open = sent.answer;
   // A stream's chunks are not read for it: the header, else the model sent.
   const servedModel = answeringModel(open.response.headers, undefined, sent.model);
   const { GatewayChatStream } = loadStreamReading.module ?? (await loadStreamReading());
   return new GatewayChatStream(open, {
-    ...answered(req.model, servedModel, sent),
+    requestedModel: req.model,
+    servedModel,
+    fallback: answeredByAnother(req.model, servedModel),
+    route: routeOf(req.model, servedModel, sent),
     headers: open.response.headers,
     assemble: opts?.assemble !== false,
     silence: sent.silence,
@@ -125,18 +136,13 @@ export async function openChatStream(
   });
 }
 
-/** What a call reports about who answered it. */
-function answered(
+/** The route a call reports: a steered call's hops, else its one model's. */
+function routeOf(
   requestedModel: string,
   servedModel: string,
-  sent: Pick<SteeredCall<unknown>, 'route'> | { route?: undefined },
-): { requestedModel: string; servedModel: string; fallback: boolean; route: ChatRoute } {
-  return {
-    requestedModel,
-    servedModel,
-    fallback: answeredByAnother(requestedModel, servedModel),
-    route: sent.route ? sent.route(servedModel) : singleHopRoute(requestedModel, servedModel),
-  };
+  sent: Pick<SteeredCall<unknown>, 'route'> | { route?: undefined } | undefined,
+): ChatRoute {
+  return sent?.route ? sent.route(servedModel) : singleHopRoute(requestedModel, servedModel);
 }
 
 /**
@@ -150,6 +156,37 @@ const loadAnswerReading = lazily('the chat answer', () => import('./read-chat-co
 const loadSteering = lazily('the steering', () => import('../steering/steer-chat-call'));
 /** What a steered stream reads before it is handed over (its first content), loaded with it. */
 const loadFirstContent = lazily('the steering', () => import('./stream/first-content'));
+
+/**
+ * The request of a plain call that can be sent at once: not steered, its reader loaded, and the
+ * gate passed on the cached catalog (a refusal is thrown). Undefined for the others, which `send`
+ * takes. Sent without an async step of ours (bench B1).
+ */
+function sendableNow(
+  context: ChatContext,
+  req: ChatRequest,
+  opts: ChatStreamOptions | undefined,
+  stream: boolean,
+  reader: Lazy<unknown>,
+): RequestSpec | undefined {
+  if (!reader.loaded || steers(opts, context.steering)) return undefined;
+  const needs = requiredCapabilities(req, stream);
+  if (!gateModelFromCache(context.catalog, req.model, needs, opts?.capabilities)) return undefined;
+  return countedSpec(context, req, opts, stream);
+}
+
+/** A plain call's request, counted per model while in flight (the order of steered calls reads it). */
+function countedSpec(
+  context: ChatContext,
+  req: ChatRequest,
+  opts: ChatStreamOptions | undefined,
+  stream: boolean,
+): RequestSpec {
+  const budgetId = context.transport.slots.budgetId;
+  const model = req.model;
+  const onSend = () => countModelInflight(budgetId, model);
+  return chatSpec(req, stream, opts?.streamUsage ?? context.streamUsage, onSend);
+}
 
 /**
  * Sends the call: a plain call through core's gate (one model checked against the cached catalog,
@@ -170,16 +207,12 @@ async function send<T>(
   | { answer: T; model: string; route?: undefined; silence?: undefined; failed?: undefined }
 > {
   const { transport, catalog } = context;
-  const streamUsage = (opts as ChatStreamOptions | undefined)?.streamUsage ?? context.streamUsage;
-  const spec = chatSpec(req, stream, streamUsage);
   const needs = requiredCapabilities(req, stream);
   // Loading starts now, beside the gate (a first call reads the catalog meanwhile).
   const loading = reader.loaded ? undefined : reader();
   loading?.catch(() => {});
   if (!steers(opts, context.steering)) {
-    // Our requests per model, which the order of a steered call counts (model-inflight.ts).
-    const budgetId = transport.slots.budgetId;
-    spec.onSend = () => countModelInflight(budgetId, req.model);
+    const spec = countedSpec(context, req, opts, stream);
     const known = opts?.capabilities;
     if (gateModelFromCache(catalog, req.model, needs, known)) {
       if (!loading) return { answer: await sendVia(spec), model: req.model };
@@ -200,6 +233,8 @@ async function send<T>(
     }
     return { answer: await sendVia(spec, events && { events }), model: req.model };
   }
+  const streamUsage = (opts as ChatStreamOptions | undefined)?.streamUsage ?? context.streamUsage;
+  const spec = chatSpec(req, stream, streamUsage);
   // The room's first load keeps the call's place in the key's queue, when its catalog is cached
   // (a read would need a slot of its own).
   const ids = [req.model, ...(Array.isArray(opts?.fallbackModels) ? opts.fallbackModels : [])];
@@ -222,11 +257,6 @@ async function send<T>(
       firstContent: (answer: AttemptAnswer, signal: AbortSignal) =>
         loadFirstContent().then(({ readToFirstContent }) => readToFirstContent(answer, signal)),
       reservation,
-      discard: stream ? discardStream : () => {},
-      answered: (answer: unknown, events: CallEvents) => {
-        const { data, text } = answer as { data: unknown; text: string };
-        events.answered(data, text);
-      },
     };
     return await steerChatCall(input, (via) => sendVia(spec, via));
   } finally {
@@ -254,38 +284,24 @@ async function loadedFirst<T>(
   }
 }
 
-/**
- * A 400 that refuses the `stream_options` core added (§5.6): its message names the opt-out. Not
- * retried without it: the gateway's answer says what it accepts, and the caller decides.
- */
-function namingStreamUsage(error: unknown, spec: RequestSpec): unknown {
-  if (!isGatewayError(error) || error.status !== 400) return error;
-  const refused = `${error.message}\n${error.body ?? ''}`.includes('stream_options');
-  if (!refused || !(spec.body as string).includes('"stream_options":{"include_usage":true}')) {
-    return error;
-  }
-  (error as { message: string }).message +=
-    ' — the request asked for usage with stream_options, which the gateway refused: set streamUsage: false (on the call, the client or the model) to leave it out';
-  return error;
-}
-
-/** A stream opened for nothing (a hedged call's loser that answered late): its slot given back. */
-function discardStream(answer: unknown): void {
-  const open = answer as OpenResponse;
-  (open.reader ?? open.response.body)?.cancel().catch(() => {});
-  open.release(true);
-  open.scope.dispose();
-}
-
 /** The request of a chat call, as its own model's. */
 function chatSpec(
   req: ChatRequest,
   stream: boolean,
   streamUsage: boolean,
+  onSend?: RequestSpec['onSend'],
 ): RequestSpec & { requestedModel: string } {
   const body = chatBody(req, stream, streamUsage);
-  const spec = { method: 'POST', path: ENDPOINTS.chat, requestedModel: req.model, body } as const;
-  return stream ? { ...spec, accept: 'text/event-stream', stream: true } : spec;
+  // (One literal of one shape: no property added later, no copy.)
+  return {
+    method: 'POST',
+    path: ENDPOINTS.chat,
+    requestedModel: req.model,
+    body,
+    accept: stream ? 'text/event-stream' : undefined,
+    stream,
+    onSend,
+  };
 }
 
 /**

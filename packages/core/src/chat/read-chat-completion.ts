@@ -21,22 +21,23 @@ interface ChatAnswer {
 
 /**
  * The answer checked and read, or the `invalid_response` it is (`failed` adds a steered call's
- * route; `redact` keeps the key out of the kept body).
+ * route; `redactor` keeps the key out of the kept body).
  */
 export function readCheckedCompletion(
   answer: ChatAnswer,
   requestedModel: string,
-  redact: (text: string) => string,
-  failed: (error: GatewayError) => GatewayError,
+  redactor: { redact(text: string): string },
+  failed: ((error: GatewayError) => GatewayError) | undefined,
 ): AssembledChat {
   const problem = chatCompletionProblem(answer.data);
-  if (problem) {
-    throw failed(invalidAnswer(redact, `The chat completion ${problem}`, answer, requestedModel));
-  }
-  const assembled = readChatCompletion(answer.data);
+  const message = problem
+    ? `The chat completion ${problem}`
+    : 'The chat completion has no choice 0 (its choices are all of other indexes)';
+  const assembled = problem ? undefined : readChatCompletion(answer.data);
   if (assembled !== undefined) return assembled;
-  const message = 'The chat completion has no choice 0 (its choices are all of other indexes)';
-  throw failed(invalidAnswer(redact, message, answer, requestedModel));
+  const redact = (text: string) => redactor.redact(text);
+  const error = invalidAnswer(redact, message, answer, requestedModel);
+  throw failed ? failed(error) : error;
 }
 
 /**

@@ -62,14 +62,28 @@ export function retrySameRequest(
   request: AttemptRequest & { onSend?: () => () => void },
   limits: RetryBudget,
 ): AttemptPolicy {
-  const { onSend } = request;
-  return {
-    request: () => (onSend ? { ...request, settled: onSend() } : request),
-    next: (failure, waits, remainingMs) => {
-      const waitMs = nextRetryWait(failure, waits, { ...limits, remainingMs });
-      return waitMs === undefined ? undefined : { waitMs };
-    },
-  };
+  return new SameRequest(request, limits);
+}
+
+/** (A class: one object per call on the chat path, not one per method; bench B1.) */
+class SameRequest implements AttemptPolicy {
+  readonly #request: AttemptRequest & { onSend?: () => () => void };
+  readonly #limits: RetryBudget;
+
+  constructor(request: AttemptRequest & { onSend?: () => () => void }, limits: RetryBudget) {
+    this.#request = request;
+    this.#limits = limits;
+  }
+
+  request(): AttemptRequest {
+    const { onSend, body, requestedModel, model, signal } = this.#request;
+    return onSend ? { body, requestedModel, model, signal, settled: onSend() } : this.#request;
+  }
+
+  next(failure: GatewayError, waits: number, remainingMs: number): NextAttempt {
+    const waitMs = nextRetryWait(failure, waits, { ...this.#limits, remainingMs });
+    return waitMs === undefined ? undefined : { waitMs };
+  }
 }
 
 /** The failure the attempt's own signal aborted with (a stall), if it did. */

@@ -58,6 +58,10 @@ export class Transport {
   readonly #headers: RequestHeaders;
   /** `server.address` / `server.port` for events; read on the first call with a hook. */
   #server: { address: string; port: number } | undefined;
+  /** The retry limits of a call without its own `maxRetries` (most calls: made once). */
+  readonly #retryBudget: RetryBudget;
+  /** `redact` as a function, made once (every read is given it). */
+  readonly #redact = (text: string): string => redact(text, this.#apiKey);
 
   constructor(config: TransportConfig) {
     const { apiKey, ...rest } = config;
@@ -67,6 +71,11 @@ export class Transport {
     this.#slots = new RequestSlots(rest);
     this.#plainHttpToWarn = isPlainHttpToRemote(rest.baseURL);
     this.#headers = new RequestHeaders(rest.headers, apiKey);
+    this.#retryBudget = {
+      maxRetries: rest.maxRetries,
+      maxRetryAfterMs: rest.maxRetryAfterMs,
+      retryBaseDelayMs: rest.retryBaseDelayMs,
+    };
   }
 
   get baseURL(): string {
@@ -85,16 +94,14 @@ export class Transport {
 
   /** The retry policy's limits of a call with these options. */
   retryBudget(options: CallOptions): RetryBudget {
-    return {
-      maxRetries: options.maxRetries ?? this.#config.maxRetries,
-      maxRetryAfterMs: this.#config.maxRetryAfterMs,
-      retryBaseDelayMs: this.#config.retryBaseDelayMs,
-    };
+    const maxRetries = options.maxRetries;
+    if (maxRetries === undefined) return this.#retryBudget;
+    return { ...this.#retryBudget, maxRetries };
   }
 
   /** Replaces the API key in text that came from the network. */
   redact(text: string): string {
-    return redact(text, this.#apiKey);
+    return this.#redact(text);
   }
 
   /**
@@ -105,8 +112,8 @@ export class Transport {
    */
   async open(
     spec: RequestSpec,
-    options: CallOptions = {},
-    via: OpenVia = {},
+    options: CallOptions = NO_OPTIONS,
+    via: OpenVia = NO_OPTIONS,
   ): Promise<OpenResponse> {
     checkCallOptions(options);
     const reserved = takeReservation(via.reservation);
@@ -120,14 +127,13 @@ export class Transport {
     const warning = this.#plainHttpWarning();
     // Without events the slot is taken at once when one is free, as any call's is: other calls
     // take theirs synchronously, and a queued promise would let them overtake this one.
-    const first: EarlySlot = {
-      slot:
-        reserved?.slot ??
-        (eventsLoading || warning
-          ? this.#slots.early(scope, spec.requestedModel, eventsLoading !== undefined)
-          : undefined),
-    };
-    first.slot?.catch(() => {});
+    const slot =
+      reserved?.slot ??
+      (eventsLoading || warning
+        ? this.#slots.early(scope, spec.requestedModel, eventsLoading !== undefined)
+        : undefined);
+    slot?.catch(() => {});
+    const first: EarlySlot | undefined = slot && { slot };
     let events = via.events;
     try {
       // (Awaited only when there is something to load: no extra async step for the others.)
@@ -137,7 +143,7 @@ export class Transport {
       return await this.#attempts(spec, options, scope, events, policy, first, via.part);
     } catch (error) {
       // A first slot not taken by an attempt (what loaded first failed) goes back.
-      first.slot?.then(
+      first?.slot?.then(
         (release) => release(),
         () => {},
       );
@@ -148,7 +154,7 @@ export class Transport {
   }
 
   /** Asks for a slot now, for a call whose code is still loading (see `Reservation`). */
-  reserve(options: CallOptions = {}): Reservation {
+  reserve(options: CallOptions = NO_OPTIONS): Reservation {
     checkCallOptions(options);
     const scope = new CallScope(options.signal, options.timeoutMs ?? this.#config.timeoutMs);
     const slot = this.#slots.acquire(scope, undefined, undefined, 1);
@@ -181,7 +187,7 @@ export class Transport {
       return new CallEvents({
         onEvent,
         recordContent: this.#config.recordContent === true,
-        redact: (text) => this.redact(text),
+        redact: this.#redact,
         method: spec.method,
         path: spec.path,
         requestedModel: spec.requestedModel ?? spec.model,
@@ -213,7 +219,7 @@ export class Transport {
     scope: CallScope,
     events: CallEvents | undefined,
     policy: AttemptPolicy,
-    first: EarlySlot,
+    first: EarlySlot | undefined,
     part: OpenVia['part'],
   ): Promise<OpenResponse> {
     const url = `${this.#config.baseURL}${spec.path}`;
@@ -229,7 +235,7 @@ export class Transport {
       for (;;) {
         const attempt = part ? part.nextAttempt() : ++count;
         // (Only a call that loaded code first has one: no extra async step for the others.)
-        if (first.slot) held = await this.#slots.takeEarly(first, events, attempt);
+        if (first?.slot) held = await this.#slots.takeEarly(first, events, attempt);
         held ??=
           (events ? undefined : this.#slots.now(scope)) ??
           (await this.#slots.acquire(scope, spec.requestedModel, events, attempt, ahead));
@@ -239,12 +245,14 @@ export class Transport {
         if (request.settled) held = alsoOnRelease(held, request.settled);
         const attemptSent: Sent = { url, headers, fetchImpl, spec, request, scope, cut: false };
         sent = attemptSent;
-        // (Without events the request is awaited directly: no extra async step per attempt.)
+        // (Without events or `accept` the request is awaited directly: no extra async step.)
         const outcome = await (events
           ? events.observe(attempt, { ...spec, model: request.model }, () =>
               this.#attempt(attemptSent, policy),
             )
-          : this.#attempt(attemptSent, policy));
+          : policy.accept
+            ? this.#attempt(attemptSent, policy)
+            : this.#request(attemptSent));
         // A request we aborted (a stall) is cut: the gateway counts it a little longer.
         const cut = attemptSent.cut || ownAbort(request) !== undefined;
         sent = undefined;
@@ -350,13 +358,12 @@ export class Transport {
     if (response.ok) {
       if (!spec.firstBytes) return { response };
       const { maxErrorBodyBytes } = this.#config;
-      const redact = (text: string) => this.redact(text);
       return spec.firstBytes(response, {
         path: spec.path,
         request,
         scope,
         maxErrorBodyBytes,
-        redact,
+        redact: this.#redact,
       });
     }
     const error = await errorFromAnswer(
@@ -420,10 +427,13 @@ export class Transport {
       // One run of several (a hedged call): its end is the caller's to report.
       reports: via?.part === undefined,
       maxResponseBytes: this.#config.maxResponseBytes,
-      redact: (text) => this.redact(text),
+      redact: this.#redact,
     });
   }
 }
+
+/** Options not given (one shared object: none made per call). */
+const NO_OPTIONS: CallOptions & OpenVia = Object.freeze({});
 
 /** One attempt as it is sent. */
 interface Sent {

@@ -40,11 +40,20 @@ export async function readWholeAnswer(
   const reports = options.reports;
   let failure: GatewayError | undefined;
   let text: string;
+  // (Read here, not in an async helper: one async step less per call, bench B1.)
   try {
-    text = await readWholeBody(response, spec, scope, options.maxResponseBytes);
-  } catch (error) {
-    failure = error as GatewayError;
-    throw error;
+    const limit = options.maxResponseBytes;
+    const declared = declaredLength(response.headers);
+    if (declared !== undefined && declared > limit) {
+      response.body?.cancel().catch(() => {});
+      throw tooLarge(response, spec, limit, declared);
+    }
+    const read = await readBoundedBody(response, limit);
+    if (read.truncated) throw tooLarge(response, spec, limit);
+    text = read.text;
+  } catch (cause) {
+    failure = bodyFailure(cause, response, spec, scope);
+    throw failure;
   } finally {
     release(failure !== undefined && scope.aborted);
     scope.dispose();
@@ -71,31 +80,20 @@ export async function readWholeAnswer(
   return { data, text, headers, status };
 }
 
-/** A 2xx body read whole, within `limit` bytes (`maxResponseBytes`); its failures typed. */
-async function readWholeBody(
+/** Why a 2xx body could not be read whole, typed. */
+function bodyFailure(
+  cause: unknown,
   response: Response,
   spec: RequestSpec,
   scope: CallScope,
-  limit: number,
-): Promise<string> {
-  try {
-    const declared = declaredLength(response.headers);
-    if (declared !== undefined && declared > limit) {
-      response.body?.cancel().catch(() => {});
-      throw tooLarge(response, spec, limit, declared);
-    }
-    const read = await readBoundedBody(response, limit);
-    if (read.truncated) throw tooLarge(response, spec, limit);
-    return read.text;
-  } catch (cause) {
-    if (isGatewayError(cause)) throw cause;
-    if (scope.aborted) throw scope.error({ requestedModel: spec.requestedModel });
-    throw new GatewayError({
-      code: 'network_error',
-      status: response.status,
-      message: `The response body could not be read: ${describeCause(cause)}`,
-      requestedModel: spec.requestedModel,
-      cause,
-    });
-  }
+): GatewayError {
+  if (isGatewayError(cause)) return cause;
+  if (scope.aborted) return scope.error({ requestedModel: spec.requestedModel });
+  return new GatewayError({
+    code: 'network_error',
+    status: response.status,
+    message: `The response body could not be read: ${describeCause(cause)}`,
+    requestedModel: spec.requestedModel,
+    cause,
+  });
 }

@@ -10,7 +10,8 @@ import type { GatewayModel } from '../protocol/wire-types';
  * the calls sent since. Kept on the realm's shared state beside the default budget (budget/realm.ts),
  * so the ESM and the CJS copy of core count the same requests.
  */
-const counts = () => realmValue('modelInflight', () => new Map<string, number>());
+const counts = () =>
+  realmValue('modelInflightPerBudget', () => new Map<string, Map<string, number>>());
 
 /** A `GET /models` read under way: our requests per model that its answer may count. */
 interface Watch {
@@ -21,30 +22,44 @@ interface Watch {
 /** The reads under way (usually none: counting a request is then one map update). */
 const watches = () => realmValue('modelInflightWatches', () => new Set<Watch>());
 
-const keyOf = (budgetId: string, model: string) => `${budgetId}\n${model}`;
-
 /** Chat requests in flight from this realm to `model` under the budget `budgetId`. */
 export function modelInflight(budgetId: string, model: string): number {
-  return counts().get(keyOf(budgetId, model)) ?? 0;
+  return counts().get(budgetId)?.get(model) ?? 0;
 }
 
 /** Counts one more request to `model`; the returned function ends the count (once). */
 export function countModelInflight(budgetId: string, model: string): () => void {
-  const inflight = counts();
-  const key = keyOf(budgetId, model);
-  inflight.set(key, (inflight.get(key) ?? 0) + 1);
-  for (const watch of watches()) {
-    if (watch.budgetId === budgetId) watch.ours.set(model, (watch.ours.get(model) ?? 0) + 1);
+  const perBudget = counts();
+  let inflight = perBudget.get(budgetId);
+  if (inflight === undefined) {
+    inflight = new Map();
+    perBudget.set(budgetId, inflight);
+  }
+  const counting = inflight;
+  counting.set(model, (counting.get(model) ?? 0) + 1);
+  const watching = watches();
+  if (watching.size > 0) {
+    for (const watch of watching) {
+      if (watch.budgetId === budgetId) watch.ours.set(model, (watch.ours.get(model) ?? 0) + 1);
+    }
   }
   let counted = true;
   return () => {
     if (!counted) return;
     counted = false;
-    const left = (inflight.get(key) ?? 1) - 1;
-    if (left > 0) inflight.set(key, left);
-    else inflight.delete(key);
+    const left = (counting.get(model) ?? 1) - 1;
+    if (left > 0) counting.set(model, left);
+    else counting.delete(model);
+    // A budget with nothing in flight keeps its (empty) count, not remade on every call, unless
+    // there are many (an app with a key per user).
+    if (counting.size === 0 && perBudget.size > IDLE_BUDGETS_KEPT) {
+      if (perBudget.get(budgetId) === counting) perBudget.delete(budgetId);
+    }
   };
 }
+
+/** How many budgets keep an empty count. */
+export const IDLE_BUDGETS_KEPT = 32;
 
 /**
  * Starts counting, for a `GET /models` read about to be sent, the requests under `budgetId` that
@@ -53,11 +68,7 @@ export function countModelInflight(budgetId: string, model: string): () => void 
  * the others' (§4.7). `stop()` ends the count and returns it, per model.
  */
 export function watchModelInflight(budgetId: string): () => ReadonlyMap<string, number> {
-  const prefix = `${budgetId}\n`;
-  const ours = new Map<string, number>();
-  for (const [key, count] of counts()) {
-    if (key.startsWith(prefix)) ours.set(key.slice(prefix.length), count);
-  }
+  const ours = new Map(counts().get(budgetId));
   const watch = { budgetId, ours };
   watches().add(watch);
   return () => {

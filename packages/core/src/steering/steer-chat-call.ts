@@ -12,7 +12,8 @@ import { cachedCatalogFor } from '../catalog/resolve-model';
 import { type GatewayError, isGatewayError } from '../errors/errors';
 import { failoverReason } from '../errors/retryable-failure';
 import type { CallEvents } from '../events/call-events';
-import type { OpenVia, RequestSpec, Reservation, Transport } from '../http/transport';
+import type { OpenResponse, OpenVia, RequestSpec, Reservation, Transport } from '../http/transport';
+import type { WholeAnswer } from '../http/whole-answer';
 import type { ChatRoute, ChatRouteHop, FailedChatRoute } from '../protocol/chat-route';
 import type { ModelCapability } from '../protocol/wire-types';
 import { CircuitBreakers } from './circuit-breaker';
@@ -45,13 +46,6 @@ export interface SteerInput {
   firstContent: FirstContentReader;
   /** A place in the key's queue asked for while the room loaded: the first request takes it. */
   reservation?: Reservation;
-  /** Gives back an answer nobody will read (a hedged call's loser that answered late). */
-  discard: (answer: unknown) => void;
-  /**
-   * A hedged call's answer read whole (not streamed): its `done` event, sent once the race is
-   * decided (each run leaves its end to the call).
-   */
-  answered?: (answer: unknown, events: CallEvents) => void;
 }
 
 /** A steered call's answer, the model it was asked of, and how its route is reported. */
@@ -116,7 +110,12 @@ export async function steerChatCall<T>(
   }
   const { answer, model, other } = answered;
   if (other) events?.hedgeWon(model, answered.winner ?? 'first', other.model);
-  if (hedge && events && !input.spec.stream) input.answered?.(answer, events);
+  if (hedge && events && !input.spec.stream) {
+    // A hedged call's answer read whole: its `done` event, sent once the race is decided (each
+    // run leaves its end to the call).
+    const { data, text } = answer as WholeAnswer;
+    events.answered(data, text);
+  }
   const chunkMs = input.spec.stream
     ? (call.chunkTimeoutMs ?? input.client.chunkTimeoutMs)
     : undefined;
@@ -256,7 +255,7 @@ async function hedged<T>(
     delayMs,
     first: (via) => send({ ...via, policy: walkPolicyOf(steering, sentFirst) }),
     hedge: () => hedgeRun(steering, send, delayMs),
-    discard: input.discard,
+    discard: stream ? discardStream : () => {},
   });
   function sentFirst(): void {
     firstSentAt = performance.now();
@@ -331,4 +330,12 @@ function withRoute(error: GatewayError, route: FailedChatRoute, failed: FailedHo
     self.message = `Every model tried failed (${failed.length} attempts): ${each.join('; ')}`;
   }
   return error;
+}
+
+/** A stream opened for nothing (a hedged call's loser that answered late): its slot given back. */
+function discardStream(answer: unknown): void {
+  const open = answer as OpenResponse;
+  (open.reader ?? open.response.body)?.cancel().catch(() => {});
+  open.release(true);
+  open.scope.dispose();
 }

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { realmValue } from '../budget/realm';
+import { countModelInflight, IDLE_BUDGETS_KEPT, modelInflight } from './model-inflight';
+
+const perBudget = () =>
+  realmValue('modelInflightPerBudget', () => new Map<string, Map<string, number>>());
+
+describe('our chat requests in flight, per budget and model', () => {
+  it('counts each request once, per budget and per model', () => {
+    const budget = `count-test-${Math.random()}`;
+    const first = countModelInflight(budget, 'a');
+    const second = countModelInflight(budget, 'a');
+    countModelInflight(budget, 'b');
+    expect(modelInflight(budget, 'a')).toBe(2);
+    expect(modelInflight(`${budget}-other`, 'a')).toBe(0);
+    first();
+    first();
+    expect(modelInflight(budget, 'a')).toBe(1);
+    second();
+    expect(modelInflight(budget, 'a')).toBe(0);
+    expect(modelInflight(budget, 'b')).toBe(1);
+  });
+
+  it('does not keep the counts of many idle budgets (an app with a key per user)', () => {
+    const prefix = `idle-test-${Math.random()}-`;
+    // (Other tests of this realm may have left budgets.)
+    const before = perBudget().size;
+    for (let i = 0; i < IDLE_BUDGETS_KEPT * 3; i++) countModelInflight(`${prefix}${i}`, 'a')();
+    expect(perBudget().size).toBeLessThanOrEqual(Math.max(before, IDLE_BUDGETS_KEPT) + 1);
+    // A budget forgotten while idle counts again from zero.
+    const again = countModelInflight(`${prefix}0`, 'a');
+    expect(modelInflight(`${prefix}0`, 'a')).toBe(1);
+    again();
+    expect(modelInflight(`${prefix}0`, 'a')).toBe(0);
+  });
+});
