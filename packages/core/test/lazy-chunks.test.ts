@@ -129,12 +129,11 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
     expect([...lazy].sort()).toEqual([
       'call-events',
       'close-matches',
-      'first-content',
       'read-chat-completion',
       'request-bound-semaphore',
       'service-calls',
       'sse-chat-stream',
-      'steer-chat-call',
+      'steered-chat',
       'warn-plain-http',
     ]);
   });
@@ -167,7 +166,7 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
   });
 
   it('the fallback-model steering: typed, and the same client recovers', async () => {
-    const { missing, restored } = await withChunkMissing(chunkOf('steer-chat-call'), {
+    const { missing, restored } = await withChunkMissing(chunkOf('steered-chat'), {
       setup: HTTPS_CLIENT,
       call: `return (await client.chat({ model: 'community/general',
         messages: [{ role: 'user', content: 'hi' }] },
@@ -178,7 +177,7 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
 
   // The stall timeouts are the steering room's (steering/stall-watch.ts): a call with one loads it.
   it('the stall timeouts: typed, and the same client recovers', async () => {
-    const { missing, restored } = await withChunkMissing(chunkOf('steer-chat-call'), {
+    const { missing, restored } = await withChunkMissing(chunkOf('steered-chat'), {
       setup: HTTPS_CLIENT,
       call: CHAT.replace(
         "content: 'hi' }] })",
@@ -188,8 +187,9 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
     expectTypedThenRecovered(missing, restored, 'Echo: hi');
   });
 
-  it("a steered stream's first-content reader: typed, and the same client recovers", async () => {
-    const { missing, restored } = await withChunkMissing(chunkOf('first-content'), {
+  // A steered stream's first-content reader loads with the room.
+  it("a steered stream's room and first-content reader: typed, and the same client recovers", async () => {
+    const { missing, restored } = await withChunkMissing(chunkOf('steered-chat'), {
       setup: HTTPS_CLIENT,
       call: `const stream = await client.chatStream({ model: 'community/general',
         messages: [{ role: 'user', content: 'hi' }] }, { firstChunkTimeoutMs: 30000 });

@@ -1,4 +1,7 @@
 // docs/gateway-protocol.md §4.1 (the request body, reasoning effort), §5.6 (usage asked for in a stream).
+import { jsonBody } from '../encoding/json-body';
+import type { RequestSpec } from '../http/request-types';
+import { ENDPOINTS } from '../protocol/endpoints';
 import type {
   ChatMessage,
   ChatRequest,
@@ -84,4 +87,33 @@ export function streamedChatRequest(request: ChatRequest, streamUsage: boolean):
     streamed.stream_options = { ...STREAM_USAGE_OPTIONS };
   }
   return streamed;
+}
+
+/** The request of a chat call, as its own model's. */
+export function chatSpec(
+  req: ChatRequest,
+  stream: boolean,
+  streamUsage: boolean,
+  onSend?: RequestSpec['onSend'],
+): RequestSpec & { requestedModel: string } {
+  const body = chatBody(req, stream, streamUsage);
+  // (One literal of one shape: no property added later, no copy.)
+  return {
+    method: 'POST',
+    path: ENDPOINTS.chat,
+    requestedModel: req.model,
+    body,
+    accept: stream ? 'text/event-stream' : undefined,
+    stream,
+    onSend,
+  };
+}
+
+/**
+ * The request as sent: `stream` is the client's to set, whatever the caller put there; a stream
+ * asks for usage unless `streamUsage` is false or the request has its own `stream_options`.
+ */
+export function chatBody(req: ChatRequest, stream: boolean, streamUsage: boolean): string {
+  const { stream: _ignored, ...rest } = req;
+  return jsonBody(stream ? streamedChatRequest(rest, streamUsage) : rest);
 }

@@ -3,20 +3,17 @@
 import type { CallOptions } from '../call/call-options';
 import type { Catalog } from '../catalog/catalog';
 import { cachedCatalogFor, gateModel, gateModelFromCache } from '../catalog/resolve-model';
-import { jsonBody } from '../encoding/json-body';
 import { GatewayError } from '../errors/errors';
 import { type Lazy, lazily } from '../errors/load-lazily';
-import type { AttemptAnswer } from '../http/attempt-policy';
 import type { OpenVia, RequestSpec, Transport } from '../http/transport';
 import { answeredByAnother, answeringModel } from '../protocol/answering-model';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
 import { type ChatRoute, singleHopRoute } from '../protocol/chat-route';
-import { ENDPOINTS } from '../protocol/endpoints';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
 import { countModelInflight } from '../steering/model-inflight';
 import type { SteeredCall } from '../steering/steer-chat-call';
 import { type ClientSteering, type SteeringOptions, steers } from '../steering/steering-options';
-import { streamedChatRequest } from './build-chat-request';
+import { chatSpec } from './build-chat-request';
 import { requiredCapabilities, validateChatRequest } from './validate-chat';
 
 /** The options of a chat call (`chat`, and `chatStream` through `ChatStreamOptions`). */
@@ -152,10 +149,11 @@ function routeOf(
 const loadStreamReading = lazily('the chat stream', () => import('./stream/sse-chat-stream'));
 /** What reads a non-streamed answer, loaded by the first `chat` call: a streaming app never does. */
 const loadAnswerReading = lazily('the chat answer', () => import('./read-chat-completion'));
-/** The steering room, loaded by the first call that steers (steering/steer-chat-call.ts). */
-const loadSteering = lazily('the steering', () => import('../steering/steer-chat-call'));
-/** What a steered stream reads before it is handed over (its first content), loaded with it. */
-const loadFirstContent = lazily('the steering', () => import('./stream/first-content'));
+/**
+ * The steering room with what a steered call adds to it (its bodies per model, a stream's
+ * first-content reader), loaded by the first call that steers (steered-chat.ts).
+ */
+const loadSteering = lazily('the steering', () => import('./steered-chat'));
 
 /**
  * The request of a plain call that can be sent at once: not steered, its reader loaded, and the
@@ -233,8 +231,6 @@ async function send<T>(
     }
     return { answer: await sendVia(spec, events && { events }), model: req.model };
   }
-  const streamUsage = (opts as ChatStreamOptions | undefined)?.streamUsage ?? context.streamUsage;
-  const spec = chatSpec(req, stream, streamUsage);
   // The room's first load keeps the call's place in the key's queue, when its catalog is cached
   // (a read would need a slot of its own).
   const ids = [req.model, ...(Array.isArray(opts?.fallbackModels) ? opts.fallbackModels : [])];
@@ -243,22 +239,20 @@ async function send<T>(
       ? transport.reserve(opts)
       : undefined;
   try {
-    const [{ steerChatCall }] = await Promise.all([loadSteering(), loading]);
-    const input = {
-      ...context,
-      spec,
-      options: opts ?? {},
+    const [{ steerChat }] = await Promise.all([loadSteering(), loading]);
+    const streamUsage = (opts as ChatStreamOptions | undefined)?.streamUsage;
+    const call = {
+      transport,
+      catalog,
       client: context.steering,
+      options: opts ?? {},
       needs,
-      bodyFor: (model: string) =>
-        model === req.model
-          ? (spec.body as string)
-          : chatBody({ ...req, model }, stream, streamUsage),
-      firstContent: (answer: AttemptAnswer, signal: AbortSignal) =>
-        loadFirstContent().then(({ readToFirstContent }) => readToFirstContent(answer, signal)),
       reservation,
+      req,
+      stream,
+      streamUsage: streamUsage ?? context.streamUsage,
     };
-    return await steerChatCall(input, (via) => sendVia(spec, via));
+    return await steerChat(call, sendVia);
   } finally {
     if (reservation) transport.release(reservation, true);
   }
@@ -282,33 +276,4 @@ async function loadedFirst<T>(
   } finally {
     transport.release(reservation);
   }
-}
-
-/** The request of a chat call, as its own model's. */
-function chatSpec(
-  req: ChatRequest,
-  stream: boolean,
-  streamUsage: boolean,
-  onSend?: RequestSpec['onSend'],
-): RequestSpec & { requestedModel: string } {
-  const body = chatBody(req, stream, streamUsage);
-  // (One literal of one shape: no property added later, no copy.)
-  return {
-    method: 'POST',
-    path: ENDPOINTS.chat,
-    requestedModel: req.model,
-    body,
-    accept: stream ? 'text/event-stream' : undefined,
-    stream,
-    onSend,
-  };
-}
-
-/**
- * The request as sent: `stream` is the client's to set, whatever the caller put there; a stream
- * asks for usage unless `streamUsage` is false or the request has its own `stream_options`.
- */
-function chatBody(req: ChatRequest, stream: boolean, streamUsage: boolean): string {
-  const { stream: _ignored, ...rest } = req;
-  return jsonBody(stream ? streamedChatRequest(rest, streamUsage) : rest);
 }
