@@ -49,6 +49,18 @@ export const CHAT_ONLY_TARGET_BYTES = 10 * 1024;
  */
 export const CHAT_ONLY_CEILING_BYTES = 28_371;
 
+/**
+ * What all of an app's chunks may weigh together (each chunk's own min+gzip, as B5 sums them), per
+ * app: what was measured when issue 43 ended (2026-11-28). The round before loaded 44 870 /
+ * 45 043 B in 15 chunks; splitting the chat path to load 28.4 KB at start (32 chunks, each
+ * compressed alone: ~4.1 KB) and the steering room's hedging and breakers (~2.3 KB) are most of
+ * the difference (bench/HISTORY.md). From here a change that grows them pays for itself first.
+ */
+export const ALL_CHUNKS_CEILING_BYTES = {
+  'ai-sdk chat-only (gateway() + streamText)': 57_418,
+  'langchain chat-only (GatewayChatModel + invoke)': 56_294,
+};
+
 const FRAMEWORKS = ['ai', '@ai-sdk/*', '@langchain/*', 'zod', 'zod/*'];
 
 export const CHAT_ONLY_APPS = [
