@@ -11,7 +11,10 @@ const REALM = Symbol.for('@infergate/core.realm');
 
 type RealmValues = Record<string, unknown>;
 
-/** The realm's values once found (they never change: the property is neither writable nor configurable). */
+/**
+ * The realm's values once found (they never change: the property is neither writable nor
+ * configurable).
+ */
 let found: RealmValues | undefined;
 
 function realm(): RealmValues {

@@ -69,6 +69,7 @@ export async function postChat(
     : await send(context, req, opts, false, loadAnswerReading, (spec, via) =>
         transport.json<ChatCompletionResponse>(spec, opts, via),
       );
+  // (`ready` is set whenever `sent` is not.)
   const answer = sent
     ? sent.answer
     : await transport.json<ChatCompletionResponse>(ready as RequestSpec, opts);

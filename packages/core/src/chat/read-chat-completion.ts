@@ -30,13 +30,12 @@ export function readCheckedCompletion(
   failed: ((error: GatewayError) => GatewayError) | undefined,
 ): AssembledChat {
   const problem = chatCompletionProblem(answer.data);
+  const assembled = problem ? undefined : readChatCompletion(answer.data);
+  if (assembled !== undefined) return assembled;
   const message = problem
     ? `The chat completion ${problem}`
     : 'The chat completion has no choice 0 (its choices are all of other indexes)';
-  const assembled = problem ? undefined : readChatCompletion(answer.data);
-  if (assembled !== undefined) return assembled;
-  const redact = (text: string) => redactor.redact(text);
-  const error = invalidAnswer(redact, message, answer, requestedModel);
+  const error = invalidAnswer((text) => redactor.redact(text), message, answer, requestedModel);
   throw failed ? failed(error) : error;
 }
 
