@@ -7,8 +7,10 @@ import { expect, it } from 'vitest';
 // One process, one key, two frameworks: LangChain and the AI SDK each build their own gateway
 // client, and still share the key's budget of 4 requests in flight.
 it('50 mixed LangChain and AI SDK calls on one key never exceed 4 in flight and get no 429', async () => {
-  // Latency before the headers keeps each request in flight long enough to overlap.
-  const server = await startEmulator({ port: 0, scenario: { latencyMs: { min: 5, max: 25 } } });
+  // Latency before the headers keeps each request in flight long enough for all 4 to overlap,
+  // even when a loaded CI machine is slow between one request's end and the next one's start
+  // (at 5–25 ms, a run under load once peaked at 3).
+  const server = await startEmulator({ port: 0, scenario: { latencyMs: { min: 80, max: 120 } } });
   try {
     const connection = { baseURL: server.url, apiKey: server.apiKey };
     const langchain = new GatewayChatModel('community/general', connection);
