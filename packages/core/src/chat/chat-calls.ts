@@ -197,7 +197,7 @@ function countedSpec(
 async function send<T>(
   context: ChatContext,
   req: ChatRequest,
-  opts: ChatCallOptions | undefined,
+  opts: ChatStreamOptions | undefined,
   stream: boolean,
   reader: Lazy<unknown>,
   sendVia: (spec: RequestSpec, via?: OpenVia) => Promise<T>,
@@ -241,7 +241,6 @@ async function send<T>(
       : undefined;
   try {
     const [{ steerChat }] = await Promise.all([loadSteering(), loading]);
-    const streamUsage = (opts as ChatStreamOptions | undefined)?.streamUsage;
     const call = {
       transport,
       catalog,
@@ -251,7 +250,7 @@ async function send<T>(
       reservation,
       req,
       stream,
-      streamUsage: streamUsage ?? context.streamUsage,
+      streamUsage: opts?.streamUsage ?? context.streamUsage,
     };
     return await steerChat(call, sendVia);
   } finally {

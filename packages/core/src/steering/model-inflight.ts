@@ -30,14 +30,11 @@ export function modelInflight(budgetId: string, model: string): number {
 /** Counts one more request to `model`; the returned function ends the count (once). */
 export function countModelInflight(budgetId: string, model: string): () => void {
   const perBudget = counts();
-  let inflight = perBudget.get(budgetId);
-  if (inflight === undefined) {
-    inflight = new Map();
-    perBudget.set(budgetId, inflight);
-  }
-  const counting = inflight;
+  const counting = perBudget.get(budgetId) ?? new Map<string, number>();
+  if (counting.size === 0) perBudget.set(budgetId, counting);
   counting.set(model, (counting.get(model) ?? 0) + 1);
   const watching = watches();
+  // (Usually none: no iterator made then.)
   if (watching.size > 0) {
     for (const watch of watching) {
       if (watch.budgetId === budgetId) watch.ours.set(model, (watch.ours.get(model) ?? 0) + 1);
