@@ -188,7 +188,8 @@ describe('GatewayChatModel with fallbackModels', () => {
   it('a stall before the first chunk fails over at once and frees the slot', async () => {
     const { emulator, chat, ofType } = setup('community/general', {
       fallbackModels: ['community/streamer'],
-      firstChunkTimeoutMs: 50,
+      // (300 ms: the fallback's first chunk must come within it, also on a loaded CI machine.)
+      firstChunkTimeoutMs: 300,
     });
     emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 });
     const message = await streamed(await chat.stream('hello there'));
