@@ -88,7 +88,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     // maxExtra × calls, plus what the budget may save up (0.1 × 40 = 4).
     expect(hedges).toBeGreaterThan(0);
     expect(hedges).toBeLessThanOrEqual(calls * 0.1 + 4);
-    expect(emulator.counters.requests.chat).toBe(calls + hedges);
+    // No request beyond the calls and their counted hedges. (At most: on a loaded CI machine a
+    // call's 150 ms deadline can end an attempt before it reaches the gateway.)
+    expect(emulator.counters.requests.chat).toBeLessThanOrEqual(calls + hedges);
   });
 
   it('both attempts failing: the first run ends the call, with its route', async () => {
