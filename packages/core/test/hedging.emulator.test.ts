@@ -2,7 +2,7 @@
 // first content, the first to deliver content wins, the other aborted at once.
 import { describe, expect, it } from 'vitest';
 import { budgetId } from '../src/budget/budget-id';
-import { hedgeDelay } from '../src/steering/hedge-budget';
+import { AUTO_HEDGE, hedgeDelay } from '../src/steering/hedge-budget';
 import { caught, DEFAULT_KEYS, hi, only, recorded } from './helpers';
 
 /** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
@@ -130,7 +130,11 @@ describe('hedge: a second attempt when the first is slow to its first content', 
 
   it("'auto' waits for the model's running p95 once it has seen enough answers", async () => {
     const { client, emulator, events } = recorded();
-    for (let i = 0; i < 20; i++) await client.chat(hi(), { hedge: { afterMs: 'auto' } });
+    // Until it has seen enough answers, 'auto' waits the ceiling (10 s): these are never hedged.
+    // (More of them would wait the p95 of the first, and one slow on a loaded machine be hedged.)
+    for (let i = 0; i < AUTO_HEDGE.minSamples; i++) {
+      await client.chat(hi(), { hedge: { afterMs: 'auto' } });
+    }
     expect(only(events, 'hedge')).toEqual([]);
     held(emulator, 'community/general');
     const result = await client.chat(hi(), { hedge: { afterMs: 'auto', maxExtra: 1 } });

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { wavWithSpeech } from '../src/fixtures';
 import { DEFAULT_KEYS, type RunningEmulator, startEmulator } from '../src/index';
 import { errorOf, type Json, parseSse, userChat } from './helpers';
@@ -177,13 +177,17 @@ describe('startEmulator', () => {
   });
 
   it('enforces 4 requests at once per key with 429 and Retry-After', async () => {
-    const slow = await startEmulator({ port: 0, scenario: { latencyMs: 200 } });
+    // The fifth is sent once the emulator holds the first four: five sent at once over real HTTP
+    // did not always overlap on a loaded CI machine (all five got 200).
+    const slow = await startEmulator({ port: 0, scenario: { latencyMs: 1500 } });
+    const get = () =>
+      fetch(`${slow.url}/models`, { headers: { authorization: `Bearer ${slow.apiKey}` } });
     try {
-      const responses = await Promise.all(
-        [1, 2, 3, 4, 5].map(() =>
-          fetch(`${slow.url}/models`, { headers: { authorization: `Bearer ${slow.apiKey}` } }),
-        ),
-      );
+      const firstFour = [1, 2, 3, 4].map(get);
+      await vi.waitFor(() => expect(slow.emulator.counters.inflight[slow.apiKey]).toBe(4), {
+        timeout: 10_000,
+      });
+      const responses = await Promise.all([...firstFour, get()]);
       const statuses = responses.map((r) => r.status).sort();
       expect(statuses).toEqual([200, 200, 200, 200, 429]);
       expect(responses.find((r) => r.status === 429)!.headers.get('retry-after')).toBe('1');
