@@ -5,7 +5,9 @@ import { createGatewayClient } from '../src/index';
 import { DEFAULT_KEYS, hi, only, recorded } from './helpers';
 
 const list = { fallbackModels: ['community/streamer'] };
-const breaker = { failures: 2, cooldownMs: 150, maxCooldownMs: 1_000 };
+// A cooldown long enough that a loaded machine plans the next call inside it (150 ms was not:
+// a stall of a few hundred ms let the breaker close before the call that should skip the model).
+const breaker = { failures: 2, cooldownMs: 2_000, maxCooldownMs: 10_000 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('circuit breakers of calls with fallbackModels', () => {
@@ -17,7 +19,7 @@ describe('circuit breakers of calls with fallbackModels', () => {
       expect(result.servedModel).toBe('community/streamer');
     }
     expect(only(events, 'circuit-open')).toMatchObject([
-      { model: 'community/general', cooldownMs: 150 },
+      { model: 'community/general', cooldownMs: 2_000 },
     ]);
     const before = emulator.counters.requests.chat;
     const result = await client.chat(hi(), list);
@@ -34,7 +36,7 @@ describe('circuit breakers of calls with fallbackModels', () => {
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 2 });
     for (let i = 0; i < 2; i++) await client.chat(hi(), list);
     expect((await client.chat(hi(), list)).route.hops[0]?.outcome).toBe('skipped');
-    await sleep(200);
+    await sleep(2_100);
     // Healed: the probe answers, and the model is used again.
     expect((await client.chat(hi(), list)).servedModel).toBe('community/general');
     expect((await client.chat(hi(), list)).servedModel).toBe('community/general');
@@ -44,9 +46,9 @@ describe('circuit breakers of calls with fallbackModels', () => {
     const { client, emulator, events } = recorded(undefined, { circuitBreaker: breaker });
     emulator.injectFault({ fault: 'service_unavailable', model: 'community/general' });
     for (let i = 0; i < 2; i++) await client.chat(hi(), list);
-    await sleep(200);
+    await sleep(2_100);
     await client.chat(hi(), list);
-    expect(only(events, 'circuit-open').map((event) => event.cooldownMs)).toEqual([150, 300]);
+    expect(only(events, 'circuit-open').map((event) => event.cooldownMs)).toEqual([2_000, 4_000]);
   });
 
   it('never skips the only candidate: the caller asked for it', async () => {

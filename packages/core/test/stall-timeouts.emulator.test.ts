@@ -185,12 +185,13 @@ describe('one deadline and one abort over the whole walk', () => {
     for (const model of ['community/general', 'community/plain']) {
       emulator.injectFault({ fault: 'stall_first_chunk', model, ms: FOREVER });
     }
-    // The first model stalls at 400 ms; the second would at 800 ms, past the deadline of 600 ms.
+    // The first model stalls at 1 s; the second would at 2 s, past the deadline of 1.8 s (the
+    // 0.8 s between leaves a loaded machine time to send the second request).
     const error = await caught(() =>
       client.chat(hi(), {
         fallbackModels: ['community/plain', 'community/streamer'],
-        firstChunkTimeoutMs: 400,
-        timeoutMs: 600,
+        firstChunkTimeoutMs: 1_000,
+        timeoutMs: 1_800,
       }),
     );
     expect(error.code).toBe('timeout');

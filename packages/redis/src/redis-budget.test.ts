@@ -44,7 +44,8 @@ describe('createRedisBudget', () => {
           });
           inFlight += 1;
           max = Math.max(max, inFlight);
-          await sleep(5);
+          // Held long enough that 4 overlap even on a loaded machine.
+          await sleep(50);
           inFlight -= 1;
           lease.release();
         }),

@@ -92,11 +92,17 @@ describe('acquireIfFree', () => {
         keys: [k.holders, k.queue, k.seen, k.seq, k.expired, k.limits, k.settle],
         arguments: [token, '1', String(ttlMs), '0', k.census, k.wake, '0'],
       }) as Promise<number[]>;
-    // A holder whose lease expires in 100 ms (a crashed process: nobody answers its census), and
-    // a waiter behind it; no script runs between the expiry and the call below.
-    expect((await script('crashed:1', 100))[0]).toBe(1);
-    expect((await script('waiter:1', 60_000))[0]).toBe(0);
-    await new Promise((r) => setTimeout(r, 150));
+    // A holder whose lease expires in 500 ms (a crashed process: nobody answers its census), and
+    // a waiter behind it, sent together so that Redis runs them back to back (one after the other
+    // could come after the expiry on a loaded machine); no script runs between the expiry and the
+    // call below.
+    const [crashed, waiter] = await Promise.all([
+      script('crashed:1', 500),
+      script('waiter:1', 60_000),
+    ]);
+    expect(crashed[0]).toBe(1);
+    expect(waiter[0]).toBe(0);
+    await new Promise((r) => setTimeout(r, 600));
     const b = budget();
     expect(await b.acquireIfFree(ask(id, 1))).toBeUndefined();
     expect(await admin.zRange(k.holders, 0, -1)).toEqual(['waiter:1']);

@@ -227,13 +227,15 @@ describe('Redis answers after commandTimeoutMs', () => {
 describe('Redis frozen while calls run (SIGSTOP, then SIGCONT)', () => {
   it("onRedisFailure 'error': the other process's calls fail typed, the gateway never sees more than 4, and no slot is lost", async () => {
     const redis = await redisServer();
-    const server = await gateway(3000);
+    const server = await gateway(5000);
     // A TTL of a minute: a lease orphaned by a late script would hold its slot past the test.
+    // b's 2 s command timeout fails the frozen calls; its first call, on a healthy Redis, must be
+    // answered within it (300 ms was not always enough on a loaded CI machine).
     const a = budget({ url: redis.url, leaseTtlMs: 60_000, commandTimeoutMs: 10_000 });
     const b = budget({
       url: redis.url,
       leaseTtlMs: 60_000,
-      commandTimeoutMs: 300,
+      commandTimeoutMs: 2_000,
       onRedisFailure: 'error',
     });
     (await a.acquire(probe(server))).release(); // both connected
@@ -251,8 +253,8 @@ describe('Redis frozen while calls run (SIGSTOP, then SIGCONT)', () => {
     expect(await first).toEqual(['ok', 'ok', 'ok', 'ok']);
     // The acquires Redis ran late were released: once the first calls end, all 4 slots are free
     // (an orphan would keep a call waiting past its 20 s deadline). Asked by a third process: b's
-    // 300 ms command timeout, there to fail the frozen calls fast, can fail calls on a loaded CI
-    // machine too.
+    // command timeout, there to fail the frozen calls fast, can fail calls on a loaded CI machine
+    // too.
     const c = budget({ url: redis.url, leaseTtlMs: 60_000, commandTimeoutMs: 10_000 });
     const third = await calls(client(server, c, undefined, 20_000), 4);
     expect(third).toEqual(['ok', 'ok', 'ok', 'ok']);

@@ -133,12 +133,14 @@ describe('Redis frozen (SIGSTOP, then SIGCONT)', () => {
     const keys = leaseKeys('infergate:budget', id);
     // A TTL of a minute: the periodic refresh (every 20 s) cannot be what registers the fallback's
     // calls when Redis is back.
-    const a = budget({ url: redis.url, leaseTtlMs: 60_000, commandTimeoutMs: 300 });
+    // 2 s, not less: the first call, on a healthy Redis, must connect and be answered within it
+    // (300 ms was not always enough on a loaded CI machine, and the outage then began a call early).
+    const a = budget({ url: redis.url, leaseTtlMs: 60_000, commandTimeoutMs: 2_000 });
     (await a.acquire(ask(id))).release(); // connected
     redis.pause();
     let held: BudgetLease[];
     try {
-      held = [await a.acquire(ask(id))]; // no answer within 300 ms: the outage starts
+      held = [await a.acquire(ask(id))]; // no answer within 2 s: the outage starts
       for (let i = 0; i < 3; i++) {
         const lease = await atOnce(a.acquire(ask(id)));
         expect(lease, `call ${i + 2}`).not.toBe('not at once');

@@ -155,7 +155,10 @@ describe('load on one key', { timeout: 240_000 }, () => {
     expect(failures(result.outcomes)).toEqual([]);
     expect(counters.concurrencyRejections).toBe(0);
     for (const key of keys) expect(counters.maxInflight[key]).toBe(LIMIT);
-    expect(counters.maxInflightTotal).toBe(2 * LIMIT);
+    // More than one key's 4 at once shows two budgets (all 8 at the same instant is likely, not
+    // certain, over real HTTP on a loaded machine).
+    expect(counters.maxInflightTotal).toBeGreaterThan(LIMIT);
+    expect(counters.maxInflightTotal).toBeLessThanOrEqual(2 * LIMIT);
     for (const cell of cells) expect(await settle(cell)).toBe(true);
   });
 });

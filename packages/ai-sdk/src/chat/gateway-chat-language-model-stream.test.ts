@@ -209,6 +209,8 @@ describe('abort', () => {
     }
     expect(seen).toContain('abort');
     expect(seen.filter((type) => type === 'text-delta').length).toBeLessThan(500);
-    await vi.waitFor(() => expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0));
+    await vi.waitFor(() => expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0), {
+      timeout: 10_000,
+    });
   });
 });
