@@ -45,7 +45,10 @@ describe('abandoned streams free their slot at once, not after timeoutMs', () =>
     await reader.read();
     await reader.cancel();
 
-    await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(4), { interval: 5 });
+    await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(4), {
+      interval: 5,
+      timeout: 10_000,
+    });
     await bodiesEnded();
     // A cut request's key slot comes back a short grace after its close (core's README).
     const id = budgetId(BASE_URL, key);

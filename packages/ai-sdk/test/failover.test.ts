@@ -311,7 +311,7 @@ describe.each([AI7, AI6])('fallbackModels through $name', (major) => {
         (e: unknown) => e,
       );
       // The second model holds the request, silent: abort while the walk waits on it.
-      await vi.waitFor(() => expect(inflight()).toBe(1));
+      await vi.waitFor(() => expect(inflight()).toBe(1), { timeout: 10_000 });
       expect(emulator.counters.requests.chat).toBe(2);
       controller.abort();
       const error = await outcome;

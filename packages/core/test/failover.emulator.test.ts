@@ -61,7 +61,10 @@ describe('fallbackModels: failover at once', () => {
     const steered = client.chat(hi(), { fallbackModels: ['community/streamer'] });
     // Two calls queue behind the steered call's first attempt (its answer comes 100 ms later;
     // the poll runs every 1 ms, so they are in line before it).
-    await vi.waitFor(() => expect(only(events, 'attempt')).toHaveLength(1), { interval: 1 });
+    await vi.waitFor(() => expect(only(events, 'attempt')).toHaveLength(1), {
+      interval: 1,
+      timeout: 10_000,
+    });
     const queued = [client.chat(hi('community/plain')), client.chat(hi('community/plain'))];
     await Promise.all([steered, ...queued]);
     const attempts = only(events, 'attempt').map((event) => event.model ?? event.requestedModel);

@@ -20,7 +20,7 @@ describe('deadlines under a stepped wall clock', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const { client, emulator } = harness({ latencyMs: 3000 });
     const call = caught(() => client.chat(hi(), { ...KNOWN, timeoutMs: 500 }));
-    await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1));
+    await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1), { timeout: 10_000 });
     stepWallClock(-60_000);
     const error = await call;
     expect(error.code).toBe('timeout');

@@ -250,7 +250,7 @@ describe('GatewayChatModel with fallbackModels', () => {
     const controller = new AbortController();
     const outcome = rejection(chat.invoke('hi', { signal: controller.signal }));
     // The second model holds the request, silent: abort while the walk waits on it.
-    await vi.waitFor(() => expect(inflight(emulator)).toBe(1));
+    await vi.waitFor(() => expect(inflight(emulator)).toBe(1), { timeout: 10_000 });
     expect(emulator.counters.requests.chat).toBe(2);
     controller.abort();
     const error = await outcome;

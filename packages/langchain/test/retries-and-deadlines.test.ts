@@ -81,7 +81,7 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
         maxRetries: 0,
       });
       const pending = rejection(model.invoke('hi'));
-      await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1));
+      await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1), { timeout: 10_000 });
       vi.setSystemTime(Date.now() - 60_000);
       // Before the slow answer: the deadline fired on time.
       const error = await pending;

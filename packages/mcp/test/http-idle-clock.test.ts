@@ -59,7 +59,7 @@ describe('idle MCP sessions under a stepped wall clock', () => {
       // The session stays idle for longer than its 200 ms on every clock but the wall clock.
       await new Promise((resolve) => setTimeout(resolve, 300));
       sweep();
-      await vi.waitFor(() => expect(server.sessions).toBe(0));
+      await vi.waitFor(() => expect(server.sessions).toBe(0), { timeout: 10_000 });
     } finally {
       vi.useRealTimers();
       await server.close();

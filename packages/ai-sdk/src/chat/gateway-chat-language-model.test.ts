@@ -454,7 +454,7 @@ describe('errors', () => {
         prompt: 'hi',
         maxRetries: 0,
       }).catch((e: unknown) => e);
-      await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1));
+      await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1), { timeout: 10_000 });
       vi.setSystemTime(Date.now() - 60_000);
       // Before the slow answer: the deadline fired on time.
       const error = await pending;
@@ -473,7 +473,7 @@ describe('errors', () => {
       prompt: 'hi',
       abortSignal: controller.signal,
     });
-    await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1));
+    await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1), { timeout: 10_000 });
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });

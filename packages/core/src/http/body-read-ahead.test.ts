@@ -27,7 +27,7 @@ describe('BodyReadAhead', () => {
     const { reader } = body(4);
     const settled = vi.fn();
     const ahead = new BodyReadAhead(reader, undefined, new AbortController().signal, settled);
-    await vi.waitFor(() => expect(settled).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(settled).toHaveBeenCalledTimes(1), { timeout: 10_000 });
     let bytes = 0;
     for (let chunk = await ahead.read(); !chunk.done; chunk = await ahead.read()) {
       bytes += chunk.value.byteLength;
@@ -51,7 +51,7 @@ describe('BodyReadAhead', () => {
     expect(settled).not.toHaveBeenCalled();
     // The consumer goes away: after the stall the rest is read ahead and the request ends.
     await vi.advanceTimersByTimeAsync(READ_AHEAD_STALL_MS);
-    await vi.waitFor(() => expect(settled).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(settled).toHaveBeenCalledTimes(1), { timeout: 10_000 });
     expect(pulled.count).toBe(total);
   });
 
@@ -77,7 +77,7 @@ describe('BodyReadAhead bound', () => {
       overflow: () => new Error('too much'),
     });
     await vi.advanceTimersByTimeAsync(READ_AHEAD_STALL_MS);
-    await vi.waitFor(() => expect(settled).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(settled).toHaveBeenCalledTimes(1), { timeout: 10_000 });
     expect(pulled.count * CHUNK).toBeLessThanOrEqual(limit + 2 * CHUNK);
     await expect(ahead.read()).rejects.toThrow('too much');
   });

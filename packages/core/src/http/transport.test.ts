@@ -321,7 +321,7 @@ describe('an endless stream nobody reads (must not hold memory or a slot)', () =
       messages: [{ role: 'user', content: 'hi' }],
     });
     await vi.advanceTimersByTimeAsync(2_000);
-    await vi.waitFor(() => expect(client.budget.active).toBe(0));
+    await vi.waitFor(() => expect(client.budget.active).toBe(0), { timeout: 10_000 });
     await expect(stream.result()).rejects.toMatchObject({ code: 'response_too_large' });
   });
 });
