@@ -56,7 +56,9 @@ function suiteSeconds(json) {
   const files = json.testResults ?? [];
   if (files.length === 0) return '0 s';
   const end = Math.max(...files.map((file) => file.endTime));
-  const slowest = files.reduce((a, b) => (b.endTime - b.startTime > a.endTime - a.startTime ? b : a));
+  const slowest = files.reduce((a, b) =>
+    b.endTime - b.startTime > a.endTime - a.startTime ? b : a,
+  );
   const seconds = (ms) => Math.round(ms / 1000);
   return `${seconds(end - json.startTime)} s; slowest ${relative(root, slowest.name)} ${seconds(slowest.endTime - slowest.startTime)} s`;
 }

@@ -6,7 +6,9 @@ import { examplesDir, runNode } from '../helpers/run';
 
 // The demo README's table, one row per step: `| n | heading | what it shows | uses |`.
 const README_STEPS = [
-  ...readFileSync(join(examplesDir('demo'), 'README.md'), 'utf8').matchAll(/^\| (\d+) \| ([^|]+) \|/gm),
+  ...readFileSync(join(examplesDir('demo'), 'README.md'), 'utf8').matchAll(
+    /^\| (\d+) \| ([^|]+) \|/gm,
+  ),
 ].map(([, index, title]) => `[${index}/COUNT] ${title?.trim()}`);
 const STEP_COUNT = README_STEPS.length;
 /** The headings the demo printed (`[3/18] LangChain: stream`), in order. */
@@ -22,7 +24,9 @@ describe('the guided demo (examples/demo)', () => {
     expect(out).toMatch(/Gateway: the embedded emulator at http:\/\/127\.0\.0\.1:\d+\/v1/);
     expect(out).toContain(`Summary: ${STEP_COUNT} passed, 0 skipped, 0 failed`);
     // The README lists exactly the steps the demo runs, in its order, by their headings.
-    expect(headings(out)).toEqual(README_STEPS.map((row) => row.replace('COUNT', String(STEP_COUNT))));
+    expect(headings(out)).toEqual(
+      README_STEPS.map((row) => row.replace('COUNT', String(STEP_COUNT))),
+    );
     // No colour codes when the output is not a terminal.
     expect(out).not.toContain('\x1b[');
     // A few results that prove what the steps claim.
