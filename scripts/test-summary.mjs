@@ -51,6 +51,18 @@ if (existsSync(examplesReport)) {
   console.log('✗ examples test (did not pass or did not run: its log is above)');
 }
 
+/** A vitest report's wall time, and its slowest file: where a slow run spent its time. */
+function suiteSeconds(json) {
+  const files = json.testResults ?? [];
+  if (files.length === 0) return '0 s';
+  const end = Math.max(...files.map((file) => file.endTime));
+  const slowest = files.reduce((a, b) =>
+    b.endTime - b.startTime > a.endTime - a.startTime ? b : a,
+  );
+  const seconds = (ms) => Math.round(ms / 1000);
+  return `${seconds(end - json.startTime)} s; slowest ${relative(root, slowest.name)} ${seconds(slowest.endTime - slowest.startTime)} s`;
+}
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -68,7 +80,7 @@ for (const dir of dirs) {
     ? JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name
     : relative(root, dir);
   console.log(
-    `${fail > 0 ? '✗' : '✓'} ${name}: ${pass} passed${fail ? `, ${fail} failed` : ''}${skip ? `, ${skip} skipped` : ''}`,
+    `${fail > 0 ? '✗' : '✓'} ${name}: ${pass} passed${fail ? `, ${fail} failed` : ''}${skip ? `, ${skip} skipped` : ''} (${suiteSeconds(json)})`,
   );
 }
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -31,6 +31,7 @@ pnpm exec biome check . && node scripts/check-package-metadata.mjs &&
   pnpm exec turbo run test pack-test readme-test examples-test --continue --concurrency=20 --output-logs=errors-only -- "$@"
 status=$?
 set -e
+echo "scripts/test.sh: ${SECONDS} s in all (each task's time below)"
 # Its last line ("Tests: N passed, N failed, N skipped") is the run's last line.
 node scripts/test-summary.mjs
 exit $status

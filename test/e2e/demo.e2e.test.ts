@@ -1,8 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startEmulator } from '@infergate/emulator';
 import { describe, expect, it } from 'vitest';
 import { examplesDir, runNode } from '../helpers/run';
 
-const STEP_COUNT = 18;
+// The demo README's table, one row per step: `| n | heading | what it shows | uses |`.
+const README_STEPS = [
+  ...readFileSync(join(examplesDir('demo'), 'README.md'), 'utf8').matchAll(
+    /^\| (\d+) \| ([^|]+) \|/gm,
+  ),
+].map(([, index, title]) => `[${index}/COUNT] ${title?.trim()}`);
+const STEP_COUNT = README_STEPS.length;
+/** The headings the demo printed (`[3/18] LangChain: stream`), in order. */
+const headings = (stdout: string) => stdout.match(/^\[\d+\/\d+\] .+$/gm) ?? [];
 const runDemo = (env: Record<string, string> = {}) =>
   runNode(examplesDir('demo'), ['--experimental-strip-types', 'src/index.ts'], env, 90_000);
 
@@ -13,6 +23,10 @@ describe('the guided demo (examples/demo)', () => {
     const out = result.stdout;
     expect(out).toMatch(/Gateway: the embedded emulator at http:\/\/127\.0\.0\.1:\d+\/v1/);
     expect(out).toContain(`Summary: ${STEP_COUNT} passed, 0 skipped, 0 failed`);
+    // The README lists exactly the steps the demo runs, in its order, by their headings.
+    expect(headings(out)).toEqual(
+      README_STEPS.map((row) => row.replace('COUNT', String(STEP_COUNT))),
+    );
     // No colour codes when the output is not a terminal.
     expect(out).not.toContain('\x1b[');
     // A few results that prove what the steps claim.

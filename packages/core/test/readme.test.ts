@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_ERROR_CODES, GATEWAY_ERROR_CODES } from '../src/index';
+import { type ChatRouteHop, CLIENT_ERROR_CODES, GATEWAY_ERROR_CODES } from '../src/index';
 
 const root = join(import.meta.dirname, '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -29,5 +29,33 @@ describe('README.md', () => {
       (code) => !readme.includes(`\n| \`${code}\` |`),
     );
     expect(missing).toEqual([]);
+  });
+
+  it('lists no error code that the package does not have', () => {
+    // The tables headed `| code | when |`: a row per code, its first cell the code in backticks.
+    const tables = readme
+      .split('\n| code | when |\n')
+      .slice(1)
+      .map((rest) => rest.split('\n\n')[0]);
+    const rows = tables.flatMap((table) =>
+      [...table!.matchAll(/^\| `([a-z_]+)` \|/gm)].map((match) => match[1]),
+    );
+    expect(rows.sort()).toEqual([...GATEWAY_ERROR_CODES, ...CLIENT_ERROR_CODES].sort());
+  });
+
+  it('describes every variant of ChatRouteHop, and only those', () => {
+    // Each outcome once, checked by the compiler: a variant added or removed fails typecheck here.
+    const outcomes = {
+      skipped: true,
+      failed: true,
+      answered: true,
+      lost: true,
+      ended: true,
+    } satisfies Record<ChatRouteHop['outcome'], true>;
+    const described = readme.slice(readme.indexOf('(`ChatRouteHop`:'));
+    const listed = [
+      ...described.slice(0, described.indexOf('`answeredBy`')).matchAll(/outcome: '([a-z]+)'/g),
+    ];
+    expect(listed.map((match) => match[1]).sort()).toEqual(Object.keys(outcomes).sort());
   });
 });

@@ -8,6 +8,8 @@
  * refusal's skips also in `GatewayError.skipped`).
  */
 
+import type { GatewayErrorCode } from './error-codes';
+
 /**
  * Why a listed model was left out before any request (`fallbackModels` only):
  * - `not_in_catalog`: `GET /models` does not list it for this key (unknown, not allowed, or offline);
@@ -58,7 +60,7 @@ export type ChatRouteHop =
    * Tried, and the call ended with this attempt's failure (`code`: the `GatewayError`'s): the last
    * hop of a failed call's route (`GatewayError.route`).
    */
-  | { model: string; outcome: 'ended'; code: string };
+  | { model: string; outcome: 'ended'; code: GatewayErrorCode };
 
 /** The route of a chat call: what it was asked to use, what it did, who answered. */
 export interface ChatRoute {
