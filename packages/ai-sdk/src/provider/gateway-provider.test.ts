@@ -74,6 +74,23 @@ describe('createGateway', () => {
     expect((error2 as Error).message).toContain('pass `baseURL` to createGateway or set');
   });
 
+  it('names INFERGATE_BASE_URL, not the option, when the malformed base URL came from it', async () => {
+    vi.stubEnv('INFERGATE_BASE_URL', 'gateway.example/v1');
+    vi.stubEnv('INFERGATE_API_KEY', DEFAULT_KEYS.full);
+    const error = await generateText({
+      model: createGateway()('community/general'),
+      prompt: 'x',
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /^INFERGATE_BASE_URL \(environment variable\) is not an absolute URL/,
+    );
+    const given = await generateText({
+      model: createGateway({ baseURL: 'gateway.example/v1' })('community/general'),
+      prompt: 'x',
+    }).catch((e: unknown) => e);
+    expect((given as Error).message).toMatch(/^baseURL is not an absolute URL/);
+  });
+
   it('creates one core client per provider and shares its catalog', async () => {
     const provider = gateway();
     await provider.models();
