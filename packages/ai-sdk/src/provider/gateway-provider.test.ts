@@ -27,6 +27,14 @@ describe('createGateway', () => {
     expect(() => provider.speechModel?.('any')).toThrow(NoSuchModelError);
   });
 
+  it('escapes control characters in the id the NoSuchModelError message quotes', () => {
+    const provider = gateway();
+    const forged = 'any\n[INFO] forged \u001b[2K';
+    expect(() => provider.imageModel(forged)).toThrow(
+      'The infergate gateway has no image models (asked for "any\\n[INFO] forged \\u001b[2K").',
+    );
+  });
+
   it('lists the typed catalog', async () => {
     const provider = gateway();
     const models = await provider.models();
