@@ -40,7 +40,8 @@ function runSuite(url: string): Promise<{ code: number; output: string }> {
     execFile(
       process.execPath,
       [suiteBin, 'server', '--url', url, '--expected-failures', 'conformance-baseline.yml'],
-      { cwd: packageDir, maxBuffer: 16 * 1024 * 1024 },
+      // Killed well after a loaded machine's run (about 10 s alone), before the test's own limit.
+      { cwd: packageDir, maxBuffer: 16 * 1024 * 1024, timeout: 200_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
         resolve({ code, output: `${stdout}\n${stderr}` });
