@@ -21,6 +21,7 @@ export { mediaPart } from './chat/content-parts';
 export { withSettingNames } from './client/setting-names';
 export { utf8ByteLength } from './encoding/utf8';
 export { invalidRequest } from './errors/errors';
+export { escapeControl } from './errors/escape-control';
 export { invalidResponse } from './errors/invalid-response';
 export { lazily } from './errors/load-lazily';
 export { redactKey } from './errors/redact-secret';

@@ -218,6 +218,8 @@ function sessionFactory(
     const server = new McpServer(
       { name: options.name ?? 'infergate', version: VERSION },
       {
+        // `logging/setLevel` is answered (the SDK keeps each session's level); see README.
+        capabilities: { logging: {} },
         instructions:
           "Tools of an inference gateway: translate, ocr, transcribe, embed, similarity, list_models, ask_model. A tool left out of the list has no available nodes now. Errors say what to do. The gateway key's requests are limited to 4 at once; calls beyond wait their turn.",
       },

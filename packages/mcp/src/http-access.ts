@@ -32,6 +32,8 @@ function hostName(header: string | undefined): string | undefined {
 interface HttpAccessOptions {
   /** The interface the server is bound to (loopback: only loopback names in `Host`). */
   host: string;
+  /** The port the server listens on, once it does (its own origins carry it). */
+  port: () => number;
   allowedHosts?: readonly string[];
   allowedOrigins?: readonly string[];
   token?: string;
@@ -45,6 +47,11 @@ export function httpAccess(options: HttpAccessOptions) {
   const allowedHosts =
     options.allowedHosts ?? (isLoopback(options.host) ? LOOPBACK_HOSTS : undefined);
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  // On loopback, a page the server itself would serve (`http://localhost:<its port>`, and the same
+  // on 127.0.0.1 and [::1]) is the server's own origin, not a rebound one.
+  const ownOrigins = isLoopback(options.host)
+    ? () => LOOPBACK_HOSTS.map((name) => `http://${name}:${options.port()}`)
+    : () => [];
   const tokenDigest = options.token === undefined ? undefined : digest(options.token);
 
   const authorised = (req: IncomingMessage): boolean => {
@@ -62,7 +69,11 @@ export function httpAccess(options: HttpAccessOptions) {
         return true;
       }
       const origin = req.headers.origin;
-      if (origin !== undefined && !allowedOrigins.has(origin)) {
+      if (
+        origin !== undefined &&
+        !allowedOrigins.has(origin) &&
+        !ownOrigins().includes(origin.toLowerCase())
+      ) {
         refuse(res, 403, 'Forbidden: Origin not allowed');
         return true;
       }

@@ -113,7 +113,11 @@ export async function startHttpServer(
 ): Promise<RunningHttpServer> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const access = httpAccess({ ...options, host });
+  const access = httpAccess({
+    ...options,
+    host,
+    port: () => (server.address() as AddressInfo).port,
+  });
   const sessions = new HttpSessions(gateway, {
     idleMs: options.sessionIdleMs ?? 30 * 60_000,
     maxSessions: options.maxSessions ?? 100,

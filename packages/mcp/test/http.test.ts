@@ -153,6 +153,25 @@ describe('Streamable HTTP', () => {
     );
   });
 
+  it("accepts the server's own loopback origin, on its port only", async () => {
+    const { port } = new URL(open.url);
+    for (const name of ['localhost', '127.0.0.1', '[::1]']) {
+      const own = `${name}:${port}`;
+      expect(await rawInitialize(open.url, { host: own, origin: `http://${own}` })).toBe(200);
+      // Another port on the same machine is another origin (another local app's page).
+      expect(await rawInitialize(open.url, { host: own, origin: `http://${name}:1` })).toBe(403);
+    }
+    expect(
+      await rawInitialize(open.url, {
+        host: `evil.example:${port}`,
+        origin: `http://evil.example:${port}`,
+      }),
+    ).toBe(403);
+    expect(
+      await rawInitialize(open.url, { host: `localhost:${port}`, origin: 'https://evil.example' }),
+    ).toBe(403);
+  });
+
   it('requires the bearer token when one is set', async () => {
     expect(await rawInitialize(guarded.url, {})).toBe(403);
     expect(

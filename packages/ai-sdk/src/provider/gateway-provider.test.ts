@@ -27,6 +27,14 @@ describe('createGateway', () => {
     expect(() => provider.speechModel?.('any')).toThrow(NoSuchModelError);
   });
 
+  it('escapes control characters in the id the NoSuchModelError message quotes', () => {
+    const provider = gateway();
+    const forged = 'any\n[INFO] forged \u001b[2K';
+    expect(() => provider.imageModel(forged)).toThrow(
+      'The infergate gateway has no image models (asked for "any\\n[INFO] forged \\u001b[2K").',
+    );
+  });
+
   it('lists the typed catalog', async () => {
     const provider = gateway();
     const models = await provider.models();
@@ -72,6 +80,23 @@ describe('createGateway', () => {
     expect(LoadSettingError.isInstance(error2)).toBe(true);
     expect((error2 as Error).message).toContain('INFERGATE_BASE_URL');
     expect((error2 as Error).message).toContain('pass `baseURL` to createGateway or set');
+  });
+
+  it('names INFERGATE_BASE_URL, not the option, when the malformed base URL came from it', async () => {
+    vi.stubEnv('INFERGATE_BASE_URL', 'gateway.example/v1');
+    vi.stubEnv('INFERGATE_API_KEY', DEFAULT_KEYS.full);
+    const error = await generateText({
+      model: createGateway()('community/general'),
+      prompt: 'x',
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /^INFERGATE_BASE_URL \(environment variable\) is not an absolute URL/,
+    );
+    const given = await generateText({
+      model: createGateway({ baseURL: 'gateway.example/v1' })('community/general'),
+      prompt: 'x',
+    }).catch((e: unknown) => e);
+    expect((given as Error).message).toMatch(/^baseURL is not an absolute URL/);
   });
 
   it('creates one core client per provider and shares its catalog', async () => {

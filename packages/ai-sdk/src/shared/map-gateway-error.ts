@@ -8,7 +8,7 @@ import {
   NoSuchModelError,
 } from '@ai-sdk/provider';
 import { type GatewayError, isGatewayError } from '@infergate/core';
-import { isRetryableWithin } from '@infergate/core/internal';
+import { isRetryableWithin, redactKey } from '@infergate/core/internal';
 import { endpointURL, type GatewayModelConfig } from './gateway-model-config';
 
 interface GatewayErrorContext {
@@ -71,7 +71,9 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
 
   return new APICallError({
     message: error.message,
-    url: context.url,
+    // A key can also sit in the base URL's path (a proxy that routes by key): the URL leaves the
+    // process in the error's JSON and logs, as core's own messages do, redacted.
+    url: redactKey(context.url),
     requestBodyValues: context.requestBodyValues,
     statusCode: error.status,
     // Core keeps the error response's headers (retry-after, x-service-model, …) as they came.

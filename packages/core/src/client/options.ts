@@ -14,7 +14,12 @@ import {
   readStallTimeout,
 } from '../steering/steering-options';
 import { missingSettingMessage, readEnv } from './read-env';
-import { CORE_SETTING_NAMES, type SettingNames, settingNamesOf } from './setting-names';
+import {
+  CORE_SETTING_NAMES,
+  readFromVariable,
+  type SettingNames,
+  settingNamesOf,
+} from './setting-names';
 
 export interface GatewayClientOptions {
   /**
@@ -293,7 +298,9 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
 export function resolveBaseURL(resolved: ResolvedOptions): string | undefined {
   if (resolved.baseURL !== undefined) return resolved.baseURL;
   const fromEnv = readEnv('INFERGATE_BASE_URL');
-  return fromEnv === undefined ? undefined : normalizeBaseURL(fromEnv, resolved.settingNames);
+  if (fromEnv === undefined) return undefined;
+  const names = readFromVariable(resolved.settingNames, 'baseURL', 'INFERGATE_BASE_URL');
+  return normalizeBaseURL(fromEnv, names);
 }
 
 /** Where a client sends and with which key, once both are known. */

@@ -55,6 +55,23 @@ describe('setting names in messages', () => {
     ).toThrow('baseURL must use http or https');
   });
 
+  it('a malformed INFERGATE_BASE_URL is named as the variable, not as the option', async () => {
+    const saved = process.env.INFERGATE_BASE_URL;
+    process.env.INFERGATE_BASE_URL = 'https://user:pass@gw.example';
+    try {
+      const error = await createGatewayClient(withSettingNames({ apiKey: 'k' }, MCP))
+        .models()
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'configuration_error', field: 'baseURL' });
+      expect((error as Error).message).toBe(
+        'INFERGATE_BASE_URL (environment variable) must not contain credentials; pass --api-key instead',
+      );
+    } finally {
+      if (saved === undefined) delete process.env.INFERGATE_BASE_URL;
+      else process.env.INFERGATE_BASE_URL = saved;
+    }
+  });
+
   it('the names survive spreading the options (as a caller that adds its own hooks does)', async () => {
     const options = withSettingNames({ apiKey: 'k' }, MCP);
     const error = await clientWithout({ ...options, maxRetries: 0 })

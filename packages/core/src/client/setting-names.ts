@@ -44,3 +44,15 @@ export function settingNamesOf(options: object): SettingNames {
     );
   return valid ? (names as SettingNames) : CORE_SETTING_NAMES;
 }
+
+/**
+ * The names for a setting whose value came from an environment variable: the message about a
+ * malformed value names the variable the user set, not an option they never passed.
+ */
+export function readFromVariable(
+  names: SettingNames,
+  setting: 'baseURL' | 'apiKey',
+  variable: string,
+): SettingNames {
+  return { ...names, [setting]: `${variable} (environment variable)` };
+}

@@ -7,6 +7,7 @@ import {
   type GatewayServerErrorCode,
 } from '../protocol/error-codes';
 import type { ModelCapability } from '../protocol/wire-types';
+import { escapeControl } from './escape-control';
 import { ownRedaction, redactValue } from './redact-secret';
 import { type FailureContext, isRetryableFailure } from './retryable-failure';
 
@@ -135,7 +136,11 @@ export class GatewayError extends Error {
   constructor(given: GatewayErrorOptions) {
     const cause = safeCause(given.cause);
     const options = cause === given.cause ? given : { ...given, cause };
-    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    // Messages quote model ids and the gateway's words: printed, they stay one line.
+    super(
+      escapeControl(options.message),
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.code = options.code;
     // The retry policy alone decides, from the error's own fields.
     this.isRetryable = isRetryableFailure(options);

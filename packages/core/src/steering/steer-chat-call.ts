@@ -16,6 +16,7 @@ import type { OpenResponse, OpenVia, RequestSpec, Reservation, Transport } from 
 import type { WholeAnswer } from '../http/whole-answer';
 import type { ChatRoute, ChatRouteHop, FailedChatRoute } from '../protocol/chat-route';
 import type { ModelCapability } from '../protocol/wire-types';
+import { allFailedMessage } from './all-failed-message';
 import { CircuitBreakers } from './circuit-breaker';
 import { type FailedHop, FailoverWalk } from './failover-walk';
 import { earnHedge, hedgeDelay, recordFirstContent, refundHedge, spendHedge } from './hedge-budget';
@@ -317,18 +318,13 @@ function failedCall(error: unknown, plan: HopPlan, walk: FailoverWalk): unknown 
 
 /**
  * Sets `route` on the error (in place, like redaction: it is this call's own error), and when
- * more than one attempt failed, a message naming each model and its failure.
+ * more than one attempt failed or a model was skipped, a bounded message naming each model and
+ * its failures (all-failed-message.ts).
  */
 function withRoute(error: GatewayError, route: FailedChatRoute, failed: FailedHop[]): GatewayError {
   const self = error as unknown as { route: FailedChatRoute; message: string };
   self.route = route;
-  if (failed.length > 1) {
-    const each = failed.map(({ model, error: e }) => {
-      const reason = failoverReason(e) ?? e.code;
-      return `"${model}": ${reason} (${e.message})`;
-    });
-    self.message = `Every model tried failed (${failed.length} attempts): ${each.join('; ')}`;
-  }
+  self.message = allFailedMessage(failed, route.hops) ?? error.message;
   return error;
 }
 

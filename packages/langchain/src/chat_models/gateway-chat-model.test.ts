@@ -59,3 +59,22 @@ describe('GatewayChatModel keeps the key out of every view', () => {
     );
   });
 });
+
+describe('a malformed base URL is named where it was set', () => {
+  it('INFERGATE_BASE_URL, when it came from the environment; baseURL, when given', async () => {
+    vi.stubEnv('INFERGATE_BASE_URL', 'gateway.example/v1');
+    vi.stubEnv('INFERGATE_API_KEY', KEY);
+    const fromEnv = await new GatewayChatModel('community/general', { maxRetries: 0 })
+      .invoke('hi')
+      .catch((e: unknown) => e);
+    expect((fromEnv as Error).message).toMatch(
+      /^INFERGATE_BASE_URL \(environment variable\) is not an absolute URL/,
+    );
+    const given = await Promise.resolve()
+      .then(() =>
+        new GatewayChatModel('community/general', { baseURL: 'gateway.example/v1' }).invoke('hi'),
+      )
+      .catch((e: unknown) => e);
+    expect((given as Error).message).toMatch(/^baseURL is not an absolute URL/);
+  });
+});

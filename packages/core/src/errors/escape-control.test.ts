@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { escapeControl } from './escape-control';
+
+describe('escapeControl', () => {
+  it('writes line breaks, ANSI escapes and other controls as escapes', () => {
+    expect(escapeControl('a\nb\r\tc')).toBe('a\\nb\\r\\tc');
+    expect(escapeControl('\u001b[31mred\u001b[0m')).toBe('\\u001b[31mred\\u001b[0m');
+    expect(escapeControl('x\u0000\u007f\u0085\u2028\u2029y')).toBe(
+      'x\\u0000\\u007f\\u0085\\u2028\\u2029y',
+    );
+    expect(escapeControl('\u202eevil\u2066')).toBe('\\u202eevil\\u2066');
+  });
+
+  it('leaves printable text as it is, any script', () => {
+    const text = 'community/général — 模型 🙂 "quoted" \\n as typed';
+    expect(escapeControl(text)).toBe(text);
+  });
+});

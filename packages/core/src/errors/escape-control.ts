@@ -1,0 +1,23 @@
+// docs/gateway-protocol.md §10.1 (the gateway's `message`), §10.3 (bodies that are not the
+// gateway's): text from the gateway, and model ids from anyone, made safe to print.
+/**
+ * Characters that can forge or hide a log line when a message is printed: C0 controls (a newline,
+ * a carriage return, the escape that starts an ANSI sequence), DEL, C1 controls, the Unicode line
+ * and paragraph separators, and the bidirectional overrides and isolates.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * `text` with every character that could forge a log line written as an escape (`\n`, `\r`, `\t`,
+ * else `\uXXXX`), so a message quoting a model id or the gateway's words stays one line. Printable
+ * text, non-Latin scripts included, is left as it is.
+ */
+export function escapeControl(text: string): string {
+  return text.replace(
+    UNSAFE,
+    (char) => SHORT[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

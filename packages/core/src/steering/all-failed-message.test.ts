@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../errors/errors';
+import type { ChatRouteHop } from '../protocol/chat-route';
+import { ALL_FAILED_MESSAGE_CHARS, allFailedMessage } from './all-failed-message';
+import type { FailedHop } from './failover-walk';
+
+const busy = (model: string, message = 'The model is at capacity'): FailedHop => ({
+  model,
+  error: new GatewayError({ code: 'model_busy', message, status: 429, retryAfterMs: 0 }),
+});
+
+describe('allFailedMessage', () => {
+  it('is undefined for one failure and nothing skipped, or nothing tried', () => {
+    expect(allFailedMessage([busy('a')], [])).toBeUndefined();
+    const skipped: ChatRouteHop[] = [{ model: 'z', outcome: 'skipped', reason: 'circuit_open' }];
+    expect(allFailedMessage([], skipped)).toBeUndefined();
+  });
+
+  it("groups a model's attempts by reason, in the order tried, then the skipped models", () => {
+    const failed = [busy('a'), busy('b'), busy('a'), busy('a', 'last words')];
+    const hops: ChatRouteHop[] = [{ model: 'c', outcome: 'skipped', reason: 'circuit_open' }];
+    expect(allFailedMessage(failed, hops)).toBe(
+      'Every model tried failed (4 attempts): "a": 3 × model_busy (last words); ' +
+        '"b": model_busy (The model is at capacity); "c": skipped (circuit_open)',
+    );
+  });
+
+  it('names one failed model when the others were skipped', () => {
+    const hops: ChatRouteHop[] = [{ model: 'z', outcome: 'skipped', reason: 'not_in_catalog' }];
+    expect(allFailedMessage([busy('a')], hops)).toMatch(
+      /^Every model tried failed \(1 attempt\): "a": model_busy .*; "z": skipped \(not_in_catalog\)$/,
+    );
+  });
+
+  it('escapes control characters in ids and messages, and cuts them', () => {
+    const message = allFailedMessage(
+      [busy('a\nINFO forged'), busy('b', `\u001b[2K${'y'.repeat(10_000)}`)],
+      [],
+    )!;
+    expect(message).toContain('"a\\nINFO forged"');
+    expect(message).toContain('(\\u001b[2Kyyy');
+    expect(message.length).toBeLessThan(600);
+  });
+
+  it('stays within its bound, counting the models it leaves out', () => {
+    const failed = Array.from({ length: 500 }, (_, i) => busy(`${i}-${'m'.repeat(300)}`));
+    const skipped: ChatRouteHop[] = Array.from({ length: 500 }, (_, i) => ({
+      model: `s${i}`,
+      outcome: 'skipped',
+      reason: 'circuit_open',
+    }));
+    const message = allFailedMessage(failed, skipped)!;
+    expect(message.length).toBeLessThanOrEqual(ALL_FAILED_MESSAGE_CHARS);
+    expect(Buffer.byteLength(message)).toBeLessThanOrEqual(64 * 1024);
+    expect(message).toMatch(/; and \d+ more models \(see route\)$/);
+  });
+});

@@ -1,0 +1,78 @@
+// docs/gateway-protocol.md §4.7 (a steered call whose every listed model failed or was left out).
+import { escapeControl } from '../errors/escape-control';
+import { failoverReason } from '../errors/retryable-failure';
+import type { ChatRouteHop } from '../protocol/chat-route';
+import type { FailedHop } from './failover-walk';
+
+/** One model's failures: a quoted sample of their message is kept this short. */
+const SAMPLE_CHARS = 200;
+/** Model ids are quoted this short (the route keeps them whole). */
+const ID_CHARS = 200;
+/**
+ * The whole message at most (UTF-16 units: at most 3 UTF-8 bytes each, so it stays within the
+ * 64 KiB one error's body is bounded at). Models beyond are counted, not named: `route` has them.
+ */
+export const ALL_FAILED_MESSAGE_CHARS = 16 * 1024;
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+const quoted = (model: string) => `"${escapeControl(clip(model, ID_CHARS))}"`;
+
+/** Each model's failures, in the order the models were first tried. */
+function groupByModel(failed: readonly FailedHop[]): Map<string, FailedHop[]> {
+  const byModel = new Map<string, FailedHop[]>();
+  for (const hop of failed) {
+    const list = byModel.get(hop.model) ?? [];
+    list.push(hop);
+    byModel.set(hop.model, list);
+  }
+  return byModel;
+}
+
+/** `"a": 3 × model_busy, bad_gateway (the last one's message)`: a count only when above one. */
+function modelLine(model: string, hops: readonly FailedHop[]): string {
+  const counts = new Map<string, number>();
+  for (const { error } of hops) {
+    const reason = failoverReason(error) ?? error.code;
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  const reasons = [...counts].map(([reason, n]) => (n > 1 ? `${n} × ${reason}` : reason));
+  const sample = escapeControl(clip(hops.at(-1)!.error.message, SAMPLE_CHARS));
+  return `${quoted(model)}: ${reasons.join(', ')} (${sample})`;
+}
+
+/** Parts joined with `; ` up to the bound; the rest counted as `and N more`. */
+function bounded(head: string, parts: readonly string[], what: string): string {
+  let text = head;
+  for (const [i, part] of parts.entries()) {
+    const next = `${text}${i === 0 ? '' : '; '}${part}`;
+    if (next.length > ALL_FAILED_MESSAGE_CHARS - 64) {
+      return `${text}; and ${parts.length - i} more ${what} (see route)`;
+    }
+    text = next;
+  }
+  return text;
+}
+
+/**
+ * The message of a steered call that ended with every listed model failed or left out: each
+ * tried model once, its failures grouped by reason (`"community/a": 3 × model_busy (…)`), then
+ * the models left out before sending and why (`"community/b": skipped (circuit_open)`). Ids and the gateway's words are escaped and cut,
+ * the whole bounded; `route` keeps every hop. `undefined` when nothing was tried, or a single
+ * attempt failed and nothing was left out (that error's own message says it all).
+ */
+export function allFailedMessage(
+  failed: readonly FailedHop[],
+  hops: readonly ChatRouteHop[],
+): string | undefined {
+  const skipped = hops.flatMap((hop) =>
+    hop.outcome === 'skipped' ? [`${quoted(hop.model)}: skipped (${hop.reason})`] : [],
+  );
+  // Nothing tried: the refusal (`no_model_can_serve`) already names every model and why.
+  if (failed.length === 0 || (failed.length === 1 && skipped.length === 0)) return undefined;
+  const tried = [...groupByModel(failed)].map(([model, list]) => modelLine(model, list));
+  const attempts = failed.length === 1 ? '1 attempt' : `${failed.length} attempts`;
+  return bounded(`Every model tried failed (${attempts}): `, [...tried, ...skipped], 'models');
+}
