@@ -158,8 +158,9 @@ export interface GatewayHedgeEvent extends GatewayEventBase {
 }
 
 /**
- * A model's circuit breaker opened (`fallbackModels` calls): `failures` in a row; calls plan
- * around it for `cooldownMs`.
+ * A model's circuit breaker opened (`fallbackModels` calls): this call's failure reached the
+ * client's `failures` in a row, or its probe failed; the client's calls plan around it for
+ * `cooldownMs`.
  */
 export interface GatewayCircuitOpenEvent extends GatewayEventBase {
   type: 'circuit-open';
