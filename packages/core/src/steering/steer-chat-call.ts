@@ -4,7 +4,6 @@
  * The steering room's entry, loaded by the first steered chat call (chat/chat-calls.ts): an app
  * whose calls have no fallback list, stall timeout or hedge never loads the room.
  */
-
 import { pathScopedId } from '../budget/budget-id';
 import type { CallOptions } from '../call/call-options';
 import { CallScope } from '../call/call-scope';
@@ -169,8 +168,8 @@ async function planned(input: SteerInput): Promise<Steering> {
     events = await transport.callEvents(spec);
     // Breakers are for calls with a list: a call of one model is always sent to it.
     if (call.fallbackModels && client.circuitBreaker) {
-      const scope = pathScopedId(budgetId, transport.baseURL);
-      breakers = new CircuitBreakers(client.circuitBreaker, scope, events);
+      const observedAs = pathScopedId(budgetId, transport.baseURL);
+      breakers = new CircuitBreakers(client.circuitBreaker, observedAs, events);
     }
     const plan = await planCall(input, requested, scope, events, breakers);
     for (const skip of plan.skipped) events?.skipped(skip);
