@@ -35,6 +35,20 @@ interface Observations {
 // (A name of its own: an older copy of core in the realm keeps its own shape under 'breakers'.)
 const observed = () => realmValue('circuit-observations', () => new Map<string, Observations>());
 
+/** Entries past which the healthy ones (an answer, no failure since) are dropped: many keys. */
+const MAX_ENTRIES = 4096;
+
+/** Stores `value`; a full map first forgets its healthy models (only their last answer is lost). */
+function remember(key: string, value: Observations): void {
+  const map = observed();
+  if (map.size >= MAX_ENTRIES && !map.has(key)) {
+    for (const [other, seen] of map) {
+      if (seen.streak === 0 && seen.probe === undefined) map.delete(other);
+    }
+  }
+  map.set(key, value);
+}
+
 function fresh(answeredAt: number): Observations {
   return {
     streak: 0,
@@ -152,8 +166,7 @@ export class CircuitBreakers {
    */
   record(model: string, failure: GatewayError | undefined, ms: number): void {
     const key = this.#keyOf(model);
-    const map = observed();
-    const seen = map.get(key);
+    const seen = observed().get(key);
     const token = this.#probes.get(model);
     this.#probes.delete(model);
     const probing = token !== undefined && seen?.probe === token;
@@ -162,13 +175,13 @@ export class CircuitBreakers {
     if (failure === undefined) {
       const wasOpen = probing || (seen !== undefined && this.#openUntil(seen) !== 0);
       // (A probe of another call still in flight is no longer one: it closed without it.)
-      map.set(key, fresh(now));
+      remember(key, fresh(now));
       if (wasOpen) this.#events?.circuitClose(model);
       return;
     }
     if (!isModelFailure(failure)) return;
     const observations = seen ?? fresh(0);
-    map.set(key, observations);
+    remember(key, observations);
     if (now - ms < observations.answeredAt) return;
     this.#failed(model, observations, probing, now);
   }
