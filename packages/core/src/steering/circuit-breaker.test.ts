@@ -4,7 +4,11 @@ import { GatewayError } from '../errors/errors';
 import { CircuitBreakers } from './circuit-breaker';
 
 const options = { failures: 1, cooldownMs: 60_000, maxCooldownMs: 60_000 };
-const badGateway = new GatewayError({ code: 'bad_gateway', message: 'bad gateway', status: 502 });
+const badGateway = new GatewayError({
+  code: 'upstream_error',
+  message: 'bad gateway',
+  status: 502,
+});
 
 describe('CircuitBreakers: the realm-wide observations', () => {
   it('stay bounded across many keys: healthy models are forgotten first, failing ones kept', () => {
