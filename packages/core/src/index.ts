@@ -34,7 +34,9 @@ export {
 // Observability: the client's `onEvent` events. OpenTelemetry is in `@infergate/core/otel`.
 export type {
   GatewayAttemptEvent,
+  GatewayCircuitCloseEvent,
   GatewayCircuitOpenEvent,
+  GatewayCircuitProbeEvent,
   GatewayDequeuedEvent,
   GatewayDoneEvent,
   GatewayEvent,

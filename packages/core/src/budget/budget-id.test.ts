@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetId } from './budget-id';
+import { budgetId, pathScopedId } from './budget-id';
 
 describe('budgetId', () => {
   it('names one budget per normalised origin and key, without holding the key', () => {
@@ -18,5 +18,19 @@ describe('budgetId', () => {
     expect(budgetId('http://localhost:8080/v1', 'key-2')).not.toBe(id);
     expect(id).not.toContain('key-1');
     expect(id).not.toContain('localhost');
+  });
+});
+
+describe('pathScopedId', () => {
+  it("narrows a budget id to the base URL's path, without holding the path", () => {
+    const id = budgetId('https://gw.example/eu/v1', 'k');
+    const eu = pathScopedId(id, 'https://gw.example/eu/v1');
+    expect(pathScopedId(id, 'https://gw.example/eu/v1/')).toBe(eu);
+    expect(pathScopedId(id, 'https://gw.example/us/v1')).not.toBe(eu);
+    expect(
+      pathScopedId(budgetId('https://gw.example/eu/v1', 'k2'), 'https://gw.example/eu/v1'),
+    ).not.toBe(eu);
+    expect(eu.startsWith(id)).toBe(true);
+    expect(eu).not.toContain('/eu');
   });
 });

@@ -21,6 +21,16 @@ export function budgetId(baseURL: string, apiKey: string): string {
   return `ig-${hash53(text, 0x9e3779b9)}${hash53(text, 0x85ebca6b)}`;
 }
 
+/**
+ * A budget id narrowed to the base URL's path (trailing slashes dropped): what is judged per
+ * route to the gateway rather than per the key's slots (circuit breakers: two paths of one origin
+ * may reach different deployments). Hashed: shared state holds no path text.
+ */
+export function pathScopedId(budgetId: string, baseURL: string): string {
+  const path = new URL(baseURL).pathname.replace(/\/+$/, '');
+  return `${budgetId}-${hash53(path, 0x9e3779b9)}`;
+}
+
 function hash53(text: string, seed: number): string {
   let h1 = 0xdeadbeef ^ seed;
   let h2 = 0x41c6ce57 ^ seed;

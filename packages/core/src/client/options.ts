@@ -81,7 +81,8 @@ export interface GatewayClientOptions {
   hedge?: HedgeOptions | false;
   /**
    * Per-model circuit breakers of calls with `fallbackModels`: a model failing `failures` times in
-   * a row is planned around for a cooldown. On by default (`{}`); `false` turns them off.
+   * a row is planned around for a cooldown. The failures are seen by every client on the key and
+   * base URL; these thresholds are this client's. On by default (`{}`); `false` turns them off.
    */
   circuitBreaker?: CircuitBreakerOptions | false;
   /** Retries after the first attempt. Default 2. */

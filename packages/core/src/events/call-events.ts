@@ -217,6 +217,28 @@ export class CallEvents {
     });
   }
 
+  /** This call was let through as `model`'s one probe, its breaker's cooldown over. */
+  circuitProbe(model: string): void {
+    this.#send({
+      type: 'circuit-probe',
+      callId: this.callId,
+      operation: this.#operation,
+      time: Date.now(),
+      model,
+    });
+  }
+
+  /** An answer from `model` closed its circuit breaker (a probe's, or any while it was open). */
+  circuitClose(model: string): void {
+    this.#send({
+      type: 'circuit-close',
+      callId: this.callId,
+      operation: this.#operation,
+      time: Date.now(),
+      model,
+    });
+  }
+
   /**
    * One attempt's `attempt` event, then `run` (it sends the request), then its `response` event:
    * the answer's status, or the failure it resolved or threw with.

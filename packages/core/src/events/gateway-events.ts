@@ -158,13 +158,29 @@ export interface GatewayHedgeEvent extends GatewayEventBase {
 }
 
 /**
- * A model's circuit breaker opened (`fallbackModels` calls): `failures` in a row; calls plan
- * around it for `cooldownMs`.
+ * A model's circuit breaker opened (`fallbackModels` calls): this call's failure reached the
+ * client's `failures` in a row, or its probe failed; the client's calls plan around it for
+ * `cooldownMs`.
  */
 export interface GatewayCircuitOpenEvent extends GatewayEventBase {
   type: 'circuit-open';
   model: string;
   cooldownMs: number;
+}
+
+/**
+ * A model's circuit breaker let this call through as its one probe (`fallbackModels` calls): the
+ * client's cooldown is over, and no other probe of the model is in flight in the realm.
+ */
+export interface GatewayCircuitProbeEvent extends GatewayEventBase {
+  type: 'circuit-probe';
+  model: string;
+}
+
+/** A model's circuit breaker closed: this call's answer from it (its probe's, or any while open). */
+export interface GatewayCircuitCloseEvent extends GatewayEventBase {
+  type: 'circuit-close';
+  model: string;
 }
 
 /** Another model answered than the one requested (`X-Service-Model`, else the body's `model`). */
@@ -207,7 +223,8 @@ export interface GatewayDoneEvent extends GatewayEventBase {
  * left out before sending; per attempt `queued`, `dequeued`, `attempt`, `response`, then
  * `released` when the slot is given back (a stream's when its body ends), then `failover` when
  * the next listed model follows at once or `retry` when another attempt follows after a wait
- * (`circuit-open` when a model's failures open its breaker); a hedged call's `hedge` when its
+ * (`circuit-open` when a model's failures open its breaker, `circuit-probe` when the call is a
+ * breaker's probe, `circuit-close` when its answer closes one); a hedged call's `hedge` when its
  * second attempt is sent and when one of the two won;
  * `fallback` when another model answers than the one requested; `done` last. Events never hold the API key or headers, and hold message content only when the client
  * is created with `recordContent: true`.
@@ -225,7 +242,9 @@ export type GatewayEvent =
   | GatewayHedgeEvent
   | GatewayCircuitOpenEvent
   | GatewayFallbackEvent
-  | GatewayDoneEvent;
+  | GatewayDoneEvent
+  | GatewayCircuitProbeEvent
+  | GatewayCircuitCloseEvent;
 
 /** A plain hook for a client's events. It is called synchronously; what it throws is ignored. */
 export type GatewayEventHandler = (event: GatewayEvent) => void;

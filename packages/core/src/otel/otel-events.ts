@@ -15,7 +15,9 @@ import {
 } from '@opentelemetry/api';
 import type {
   GatewayAttemptEvent,
+  GatewayCircuitCloseEvent,
   GatewayCircuitOpenEvent,
+  GatewayCircuitProbeEvent,
   GatewayDequeuedEvent,
   GatewayDoneEvent,
   GatewayEvent,
@@ -234,7 +236,21 @@ function record(
     case 'done':
       finish(instruments, call, event);
       return;
+    case 'circuit-probe':
+    case 'circuit-close':
+      recordCircuit(call, event);
+      return;
   }
+}
+
+/** A breaker's probe let through, or a breaker closed: span events beside `circuit_open`. */
+function recordCircuit(
+  call: CallState,
+  event: GatewayCircuitProbeEvent | GatewayCircuitCloseEvent,
+): void {
+  const name =
+    event.type === 'circuit-probe' ? 'infergate.circuit_probe' : 'infergate.circuit_close';
+  call.span.addEvent(name, { 'gen_ai.request.model': event.model });
 }
 
 /** A slot of the key's budget: waited for (its queue span), taken, given back. */

@@ -2,27 +2,63 @@
 import { realmValue } from '../budget/realm';
 import { monotonicNow } from '../call/monotonic-clock';
 import type { GatewayError } from '../errors/errors';
+import type { CallEvents } from '../events/call-events';
 import type { SkippedModel } from '../protocol/chat-route';
 import type { CircuitBreakerOptions } from './steering-options';
 
 /**
- * One model's breaker, per (budget id, model): plain data on the realm's shared state, so that
- * every copy of core in the realm reads and writes the same (budget/realm.ts).
+ * The failures of a streak whose end times are kept: a client trips at its `failures`-th, so a
+ * threshold above this trips at the last one kept (a few ms early, nothing more).
  */
-interface Breaker {
-  /** Failures in a row since the last success (or trip). */
-  failures: number;
-  /** Trips in a row (each doubles the cooldown, up to its cap). */
-  trips: number;
-  /** Monotonic ms until which the breaker is open (0: closed). */
-  openUntil: number;
-  /** Monotonic ms until which the probe let through after the cooldown has the model to itself. */
-  probeUntil: number;
+const KEPT_FAILURES = 64;
+
+/**
+ * What the realm has seen of one model, per (key, base URL with its path, model): plain data on the
+ * realm's shared state (budget/realm.ts), the same for every client and every copy of core. It
+ * holds observations only, never a client's thresholds: each client reads it with its own.
+ */
+interface Observations {
+  /** Model failures in a row since its last answer. */
+  streak: number;
+  /** When the streak's first failures ended (monotonic ms, up to KEPT_FAILURES). */
+  failedAt: number[];
+  /** Probes failed in a row: each doubles every client's cooldown. */
+  failedProbes: number;
+  /** When the last of them failed (0: none in this streak). */
+  probeFailedAt: number;
+  /** The probe in flight, as its call's token: one at a time, realm-wide. */
+  probe: object | undefined;
+  /** When the model last answered: a failure of a request sent before is old news. */
+  answeredAt: number;
 }
 
-const breakers = () => realmValue('breakers', () => new Map<string, Breaker>());
+// (A name of its own: an older copy of core in the realm keeps its own shape under 'breakers'.)
+const observed = () => realmValue('circuit-observations', () => new Map<string, Observations>());
 
-const keyOf = (budgetId: string, model: string) => `${budgetId}\n${model}`;
+/** Entries past which the healthy ones (an answer, no failure since) are dropped: many keys. */
+const MAX_ENTRIES = 4096;
+
+/** Stores `value`; a full map first forgets its healthy models (only their last answer is lost). */
+function remember(key: string, value: Observations): void {
+  const map = observed();
+  if (map.size >= MAX_ENTRIES && !map.has(key)) {
+    for (const [other, seen] of map) {
+      if (seen.streak === 0 && seen.probe === undefined) map.delete(other);
+    }
+  }
+  map.set(key, value);
+}
+
+function fresh(answeredAt: number): Observations {
+  return {
+    streak: 0,
+    failedAt: [],
+    failedProbes: 0,
+    probeFailedAt: 0,
+    probe: undefined,
+    answeredAt,
+  };
+}
 
 /**
  * A failure that says the model is unwell, not the caller's request: a 502, 503 or 504, a
@@ -43,77 +79,132 @@ export function isModelFailure(error: GatewayError): boolean {
 }
 
 /**
- * The breakers of the models of calls with `fallbackModels` (client option `circuitBreaker`, on by
- * default). A model that fails `failures` times in a row opens for a cooldown that doubles with
- * each trip in a row, up to `maxCooldownMs`: calls plan around it without sending (the route
- * shows it skipped, `circuit_open`). After the cooldown one call is let through as a probe; its
- * success closes the breaker, its failure opens it again for longer. A model that is the call's
- * only candidate is still tried: the caller asked for it. Kept per realm (every client on the key
- * and base URL sees the same), not shared across processes.
+ * One call's view of the breakers of its models (client option `circuitBreaker`, calls with
+ * `fallbackModels`). The observations are shared realm-wide per key, base URL and model; whether a
+ * model is open is this client's judgement of them: open once the failures in a row reach its
+ * `failures`, for its `cooldownMs` doubled by each failed probe in a row (up to its
+ * `maxCooldownMs`), counted from the failure that reached its threshold or the last failed probe.
+ * A burst of failures is one trip: only a probe's failure lengthens the cooldown. After the
+ * cooldown the first call to plan the model takes its one probe (realm-wide: one in flight at a
+ * time, held until the probe's attempt ends or its call does); the others keep planning around
+ * it. An answer from the model closes it for every client. A model that is the call's only
+ * candidate is still tried: the caller asked for it. Not shared across processes.
  */
 export class CircuitBreakers {
   readonly #options: Required<CircuitBreakerOptions>;
-  readonly #budgetId: string;
+  readonly #scope: string;
+  readonly #events: CallEvents | undefined;
+  /** The probes this call holds, by model. */
+  readonly #probes = new Map<string, object>();
 
-  constructor(options: Required<CircuitBreakerOptions>, budgetId: string) {
+  /** `scope`: the key and base URL (`pathScopedId`). */
+  constructor(
+    options: Required<CircuitBreakerOptions>,
+    scope: string,
+    events: CallEvents | undefined,
+  ) {
     this.#options = options;
-    this.#budgetId = budgetId;
+    this.#scope = scope;
+    this.#events = events;
+  }
+
+  #keyOf(model: string): string {
+    return `${this.#scope}\n${model}`;
   }
 
   /**
-   * Why `model` is left out of a plan now (`circuit_open`), or undefined: closed, its probe's turn
-   * (taken by this call), or no other candidate left (`others`: the models still in the plan).
+   * Why `model` is left out of a plan now (`circuit_open`), or undefined: closed for this client,
+   * its probe's turn (taken by this call), or no other candidate left (`others`: the models still
+   * in the plan).
    */
   skip(model: string, others: readonly string[]): SkippedModel | undefined {
-    const breaker = breakers().get(keyOf(this.#budgetId, model));
-    if (breaker === undefined || breaker.openUntil === 0) return undefined;
+    const seen = observed().get(this.#keyOf(model));
+    const openUntil = seen === undefined ? 0 : this.#openUntil(seen);
+    if (seen === undefined || openUntil === 0) return undefined;
     if (others.every((other) => other === model || this.#isOpen(other))) return undefined;
     const now = monotonicNow();
-    if (now >= breaker.openUntil && now >= breaker.probeUntil) {
-      // The cooldown is over: this call is the probe, alone until it reports or a cooldown passes.
-      breaker.probeUntil = now + this.#options.cooldownMs;
+    if (now >= openUntil && seen.probe === undefined) {
+      const token = {};
+      seen.probe = token;
+      this.#probes.set(model, token);
+      this.#events?.circuitProbe(model);
       return undefined;
     }
-    const waitMs = Math.ceil(Math.max(breaker.openUntil, breaker.probeUntil) - now);
+    const state =
+      now < openUntil
+        ? `open for ${Math.ceil(openUntil - now)} ms more`
+        : 'open, its one probe in flight';
     return {
       model,
       reason: 'circuit_open',
-      detail: `Model "${model}" failed ${this.#options.failures} times in a row: its circuit breaker is open for ${waitMs} ms more`,
+      detail: `Model "${model}" failed ${seen.streak} times in a row: its circuit breaker is ${state}`,
     };
   }
 
+  /** Until when this client holds `seen`'s model open (monotonic ms; 0: closed). */
+  #openUntil(seen: Observations): number {
+    const { failures } = this.#options;
+    if (seen.streak < failures) return 0;
+    const tripped = seen.failedAt[Math.min(failures, seen.failedAt.length) - 1] ?? 0;
+    return Math.max(tripped, seen.probeFailedAt) + this.#cooldown(seen);
+  }
+
+  #cooldown(seen: Observations): number {
+    const { cooldownMs, maxCooldownMs } = this.#options;
+    return Math.min(maxCooldownMs, cooldownMs * 2 ** seen.failedProbes);
+  }
+
   #isOpen(model: string): boolean {
-    const breaker = breakers().get(keyOf(this.#budgetId, model));
-    return breaker !== undefined && breaker.openUntil !== 0;
+    const seen = observed().get(this.#keyOf(model));
+    return seen !== undefined && this.#openUntil(seen) !== 0;
   }
 
   /**
-   * An attempt on `model` ended: `failure` undefined when it answered. Returns the cooldown when
-   * this failure opened the breaker, for the call's events.
+   * An attempt on `model` ended, `ms` after it was sent: `failure` undefined when it answered.
+   * Emits `circuit-open` when this failure opened the breaker for this client (its threshold
+   * reached, or its probe failed), `circuit-close` when this answer closed one it held open.
    */
-  record(model: string, failure: GatewayError | undefined): number | undefined {
-    const key = keyOf(this.#budgetId, model);
-    const map = breakers();
+  record(model: string, failure: GatewayError | undefined, ms: number): void {
+    const key = this.#keyOf(model);
+    const seen = observed().get(key);
+    const token = this.#probes.get(model);
+    this.#probes.delete(model);
+    const probing = token !== undefined && seen?.probe === token;
+    if (probing) seen.probe = undefined;
+    const now = monotonicNow();
     if (failure === undefined) {
-      map.delete(key);
-      return undefined;
+      const wasOpen = probing || (seen !== undefined && this.#openUntil(seen) !== 0);
+      // (A probe of another call still in flight is no longer one: it closed without it.)
+      remember(key, fresh(now));
+      if (wasOpen) this.#events?.circuitClose(model);
+      return;
     }
-    if (!isModelFailure(failure)) return undefined;
-    let breaker = map.get(key);
-    if (breaker === undefined) {
-      breaker = { failures: 0, trips: 0, openUntil: 0, probeUntil: 0 };
-      map.set(key, breaker);
+    if (!isModelFailure(failure)) return;
+    const observations = seen ?? fresh(0);
+    remember(key, observations);
+    if (now - ms < observations.answeredAt) return;
+    this.#failed(model, observations, probing, now);
+  }
+
+  /** A model failure counted: the streak grows; a probe's failure also lengthens the cooldown. */
+  #failed(model: string, seen: Observations, probing: boolean, now: number): void {
+    const wasOpen = this.#openUntil(seen) !== 0;
+    seen.streak++;
+    if (seen.failedAt.length < KEPT_FAILURES) seen.failedAt.push(now);
+    if (probing) {
+      seen.failedProbes++;
+      seen.probeFailedAt = now;
     }
-    breaker.failures++;
-    // A probe's failure opens it again at once; otherwise after `failures` in a row.
-    const probing = breaker.openUntil !== 0;
-    if (!probing && breaker.failures < this.#options.failures) return undefined;
-    const { cooldownMs, maxCooldownMs } = this.#options;
-    const waitMs = Math.min(maxCooldownMs, cooldownMs * 2 ** breaker.trips);
-    breaker.trips++;
-    breaker.failures = 0;
-    breaker.openUntil = monotonicNow() + waitMs;
-    breaker.probeUntil = 0;
-    return waitMs;
+    const opened = probing || (!wasOpen && seen.streak >= this.#options.failures);
+    if (opened) this.#events?.circuitOpen(model, this.#cooldown(seen));
+  }
+
+  /** The call ended: a probe it took and never sent is given back, for the next call to take. */
+  release(): void {
+    for (const [model, token] of this.#probes) {
+      const seen = observed().get(this.#keyOf(model));
+      if (seen?.probe === token) seen.probe = undefined;
+    }
+    this.#probes.clear();
   }
 }

@@ -4,6 +4,7 @@
  * The steering room's entry, loaded by the first steered chat call (chat/chat-calls.ts): an app
  * whose calls have no fallback list, stall timeout or hedge never loads the room.
  */
+import { pathScopedId } from '../budget/budget-id';
 import type { CallOptions } from '../call/call-options';
 import { CallScope } from '../call/call-scope';
 import type { SilenceClock } from '../call/stall-timer';
@@ -108,6 +109,8 @@ export async function steerChatCall<T>(
     // A hedged call's runs leave its end to it.
     if (hedge) events?.failed(failure);
     throw failure;
+  } finally {
+    steering.breakers?.release();
   }
   const { answer, model, other } = answered;
   if (other) events?.hedgeWon(model, answered.winner ?? 'first', other.model);
@@ -160,14 +163,15 @@ async function planned(input: SteerInput): Promise<Steering> {
     new CallScope(options.signal, options.timeoutMs ?? transport.timeoutMs);
   const requested = [primary, ...(call.fallbackModels ?? [])];
   const budgetId = transport.slots.budgetId;
-  // Breakers are for calls with a list: a call of one model is always sent to it.
-  const breakers =
-    call.fallbackModels && client.circuitBreaker
-      ? new CircuitBreakers(client.circuitBreaker, budgetId)
-      : undefined;
   let events: CallEvents | undefined;
+  let breakers: CircuitBreakers | undefined;
   try {
     events = await transport.callEvents(spec);
+    // Breakers are for calls with a list: a call of one model is always sent to it.
+    if (call.fallbackModels && client.circuitBreaker) {
+      const observedAs = pathScopedId(budgetId, transport.baseURL);
+      breakers = new CircuitBreakers(client.circuitBreaker, observedAs, events);
+    }
     const plan = await planCall(input, requested, scope, events, breakers);
     for (const skip of plan.skipped) events?.skipped(skip);
     const walk = new FailoverWalk({
@@ -179,6 +183,7 @@ async function planned(input: SteerInput): Promise<Steering> {
   } catch (cause) {
     const error = scope.ended ? scope.error({ requestedModel: primary }) : cause;
     scope.dispose();
+    breakers?.release();
     if (isGatewayError(error)) {
       for (const skip of error.skipped ?? []) events?.skipped(skip);
       withRoute(error, { requested, hops: skippedHops(error.skipped ?? []) }, []);
@@ -209,7 +214,7 @@ function planCall(
 
 /** The walk's policy: the transport asks it for each attempt of the call's first run. */
 function walkPolicyOf(steering: Steering, onRequest?: () => void, walk = steering.walk) {
-  const { input, call, scope, budgetId, breakers, events } = steering;
+  const { input, call, scope, budgetId, breakers } = steering;
   const stream = input.spec.stream === true;
   return walkPolicy({
     walk,
@@ -222,8 +227,7 @@ function walkPolicyOf(steering: Steering, onRequest?: () => void, walk = steerin
     onRequest,
     onOutcome: (model, failure, ms) => {
       if (failure === undefined) recordFirstContent(budgetId, model, stream, ms);
-      const cooldownMs = breakers?.record(model, failure);
-      if (cooldownMs !== undefined) events?.circuitOpen(model, cooldownMs);
+      breakers?.record(model, failure, ms);
     },
   });
 }

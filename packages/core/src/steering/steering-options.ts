@@ -24,7 +24,7 @@ export interface HedgeOptions {
 export interface CircuitBreakerOptions {
   /** Failures in a row that open a model's breaker. Default 3. */
   failures?: number;
-  /** The first cooldown, ms; it doubles with each trip in a row. Default 5 000. */
+  /** The first cooldown, ms; it doubles with each failed probe in a row. Default 5 000. */
   cooldownMs?: number;
   /** The longest cooldown, ms. Default 60 000. */
   maxCooldownMs?: number;
