@@ -43,6 +43,7 @@ export type {
   GatewayFailoverEvent,
   GatewayFallbackEvent,
   GatewayHedgeEvent,
+  GatewayHedgeSkippedEvent,
   GatewayModelSkippedEvent,
   GatewayOperation,
   GatewayQueuedEvent,
@@ -50,6 +51,7 @@ export type {
   GatewayResponseEvent,
   GatewayRetryEvent,
   GatewayStartEvent,
+  HedgeSkipReason,
 } from './events/gateway-events';
 export type {
   AssembledChat,

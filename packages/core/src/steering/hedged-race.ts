@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4.7 (a hedged call: a second attempt into a free slot, the first answer
 // wins, the other aborted at once).
-import type { CallScope } from '../call/call-scope';
+import { type CallScope, MAX_TIMEOUT_MS } from '../call/call-scope';
 import { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { OpenVia, Reservation } from '../http/transport';
@@ -130,7 +130,8 @@ export function raceWithHedge<T>(race: HedgeRace<T>): {
     };
     startClock = () => {
       if (timer !== undefined || settled || runs.length > 1) return;
-      timer = setTimeout(() => void sendHedge(), race.delayMs);
+      // Clamped as the deadline is: a longer timer fires at once (the hedge after 1 ms).
+      timer = setTimeout(() => void sendHedge(), Math.min(MAX_TIMEOUT_MS, race.delayMs));
     };
     // (On the next microtask: the caller has `sent` by then, for the first run's first request.)
     queueMicrotask(() => start('first', race.first, { reservation: race.reservation }));
