@@ -186,6 +186,26 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     expect(emulator.counters.requests.chat).toBe(3);
   });
 
+  it('asks for the hedge once per call: a failover after a skipped hedge does not ask again', async () => {
+    const { client, emulator, events } = recorded(undefined, { maxConcurrency: 1 });
+    // Every request held (a walk goes round its models again after each stalls once).
+    held(emulator, 'community/general', 10);
+    held(emulator, 'community/streamer', 10);
+    const error = await caught(() =>
+      client.chat(hi(), {
+        fallbackModels: ['community/streamer'],
+        firstChunkTimeoutMs: 200,
+        hedge: { afterMs: 30, maxExtra: 1 },
+        timeoutMs: 1_000,
+      }),
+    );
+    expect(error.code).toBe('timeout');
+    // The first model stalled, the call moved on (a second request, and more), never hedged.
+    expect(only(events, 'failover').length).toBeGreaterThanOrEqual(1);
+    expect(only(events, 'hedge')).toEqual([]);
+    expect(only(events, 'hedge-skipped')).toMatchObject([{ reason: 'no_free_slot' }]);
+  });
+
   it('says no_candidate when no model has room for the hedge (the slow one is full)', async () => {
     // One request at a time on the model: the first attempt's fills it.
     const { client, emulator, events } = recorded({
