@@ -135,11 +135,10 @@ describe('hedge: a second attempt when the first is slow to its first content', 
 
   it("'auto' waits for the model's running p95 once it has seen enough answers", async () => {
     const { client, emulator, events } = recorded();
-    // Until it has seen enough answers, 'auto' waits between its prior (8 s for a whole answer)
-    // and their p95: these are never hedged. (More of them would wait the p95 of the first, and
-    // one slow on a loaded machine be hedged.)
+    // The answers 'auto' learns from: every steered call's are recorded, these hedged at 60 s
+    // (never: a slow one on a loaded machine is not hedged before the last is seen).
     for (let i = 0; i < AUTO_HEDGE.learnedAt; i++) {
-      await client.chat(hi(), { hedge: { afterMs: 'auto' } });
+      await client.chat(hi(), { hedge: { afterMs: 60_000 } });
     }
     expect(only(events, 'hedge')).toEqual([]);
     held(emulator, 'community/general');
@@ -156,8 +155,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     const stream = true;
     const call = async (hedge: { afterMs: number | 'auto'; maxExtra: number }) =>
       (await client.chatStream(hi(), { hedge })).result();
-    // 16 quick answers; their p95 is the slowest of them (on a loaded machine it can be long).
-    for (let i = 0; i < 16; i++) await call({ afterMs: 'auto', maxExtra: 1 });
+    // 16 quick answers (never hedged); their p95 is the slowest of them (on a loaded machine it
+    // can be long).
+    for (let i = 0; i < AUTO_HEDGE.learnedAt; i++) await call({ afterMs: 60_000, maxExtra: 1 });
     const id = budgetId(baseURL, DEFAULT_KEYS.full);
     const after = Math.max(400, hedgeDelay('auto', id, 'community/general', stream) + 200);
     // 4 first attempts held, each cut when its hedge (sent after `after` ms) wins.
