@@ -8,7 +8,9 @@
  *
  * (a) light load: 2 callers, every call streamed; ours hedged (`afterMs: 'auto'`, and a fixed
  *     `afterMs` near the body's p95), ours unhedged, and the anchors. Time to first chunk is from
- *     the call's start (queueing included) to its first text.
+ *     the call's start (queueing included) to its first text. A cold-process row: `'auto'` with
+ *     core's hedge state (timings, hedge budget) forgotten before every 10th call, as in a fleet of
+ *     short-lived processes (serverless), each starting from the prior.
  * (b) heavy load: 16 callers (the key's 4 slots always busy), ours hedged and unhedged.
  * (c) breakers: calls paced at a fixed rate to a list of a model that answers 502 for a window
  *     (a fault rule with `forMs`), then heals, and a healthy model; ours with breakers (default)
@@ -44,20 +46,22 @@ const PROMPT = '[[words:10]]';
 const LIGHT_CALLERS = 2;
 const HEAVY_CALLERS = 16;
 /**
- * Untimed calls before each row, from 4 callers: a running app's state (`'auto'` hedges from 16
- * answers seen on; before, at its ceiling of 10 s).
+ * Untimed calls before each row, from 4 callers: a running app's state (`'auto'` waits its p95 from
+ * 16 answers seen on; before, between its prior of 2 s and their p95). The cold row forgets it.
  */
 const WARMUP_CALLS = 20;
 /** The body's p95 (log-normal p50 300, p99 900: 300 · 3^(1.645 / 2.326) ≈ 650 ms). */
 const FIXED_AFTER_MS = 650;
+/** The cold row: core's hedge state is forgotten before every this many calls. */
+const COLD_EVERY = 10;
 /**
- * The hedges' cap. With `afterMs` at the body's p95, about 5 in 100 calls of the body plus the
+ * The hedges' cap (core's default since issue 53). With `afterMs` at the body's p95, about 5 in 100 calls of the body plus the
  * 2 in 100 held want a hedge: more than the default 0.05 allows (its bucket saves two hedges,
  * max(2, maxExtra × 40), so a held call that comes after a few other hedges waits out its hold).
  * 0.1 covers them, four saved; the row with the default shows the difference.
  */
 const MAX_EXTRA = 0.1;
-const DEFAULT_MAX_EXTRA = 0.05;
+const FORMER_MAX_EXTRA = 0.05;
 /** The anchors' retries: `ai`'s default, set explicitly. */
 const AI_MAX_RETRIES = 2;
 /** A call still running after this long is stopped and counted as not answered. */
@@ -124,9 +128,16 @@ const LIGHT_ROWS = [
     make: ours({}, { hedge: { afterMs: FIXED_AFTER_MS, maxExtra: MAX_EXTRA } }),
   },
   {
-    name: `ours: core chatStream, hedge { afterMs: 'auto' } (maxExtra ${DEFAULT_MAX_EXTRA}, the default)`,
+    name: `ours: core chatStream, hedge { afterMs: 'auto', maxExtra: ${FORMER_MAX_EXTRA} } (the former default)`,
     key: 'autoDefault',
     hedged: true,
+    make: ours({}, { hedge: { afterMs: 'auto', maxExtra: FORMER_MAX_EXTRA } }),
+  },
+  {
+    name: `ours: core chatStream, hedge { afterMs: 'auto' } (maxExtra ${MAX_EXTRA}, the default), cold: hedge state forgotten every ${COLD_EVERY} calls`,
+    key: 'cold',
+    hedged: true,
+    coldEvery: COLD_EVERY,
     make: ours({}, { hedge: { afterMs: 'auto' } }),
   },
   { name: 'ours: core chatStream, unhedged', key: 'unhedged', make: ours({}, {}) },
@@ -216,14 +227,29 @@ async function timedCall(call, prompt) {
   }
 }
 
-/** `total` calls from `callers` loops, each starting its next call when its last one ended. */
-async function closedLoop(call, total, callers) {
+/**
+ * Forgets what core learned for hedging in this realm (each model's timings, each key's hedge
+ * budget), as a fresh process would start: the realm's shared state (packages/core/src/budget/
+ * realm.ts), read here because no public API resets it. Breakers and slots are left as they are.
+ */
+function forgetHedgeState() {
+  const realm = globalThis[Symbol.for('@infergate/core.realm')];
+  realm?.hedgeTimings?.clear();
+  realm?.hedgeBuckets?.clear();
+}
+
+/**
+ * `total` calls from `callers` loops, each starting its next call when its last one ended;
+ * `coldEvery`: the hedge state forgotten before every that many calls (the first included).
+ */
+async function closedLoop(call, total, callers, coldEvery) {
   const outcomes = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: callers }, async () => {
       while (next < total) {
         const i = next++;
+        if (coldEvery && i % coldEvery === 0) forgetHedgeState();
         outcomes.push(await timedCall(call, `${PROMPT} call ${i}`));
       }
     }),
@@ -401,7 +427,7 @@ async function runLoad(label, rows, total, callers) {
   const table = [];
   for (const row of rows) {
     const s = await runRow(row, total, async (call) => ({
-      outcomes: await closedLoop(call, total, callers),
+      outcomes: await closedLoop(call, total, callers, row.coldEvery),
     }));
     log(
       `B10 ${label} ${row.name}: p50 ${fmtMs(s.p50)}, p99 ${fmtMs(s.p99)}, wall ${fmtMs(s.wallMs)}, ${s.sent} requests, ${s.hedgesSent} hedges (${s.hedgeWins} won; waited ${JSON.stringify(s.hedgeWaitedMs)})`,
@@ -452,8 +478,28 @@ function loadTargets(data) {
   };
   const s = data.heavy.auto;
   const base = data.heavy.unhedged;
+  const cold = data.light.cold;
   return [
     light('auto', `hedge { afterMs: 'auto', maxExtra: ${MAX_EXTRA} }`),
+    target(
+      'B10.light.cold',
+      `ours: core chatStream hedge { afterMs: 'auto' } in cold processes (hedge state forgotten every ${COLD_EVERY} calls: each starts from the prior), ${LIGHT_CALLERS} callers, against ours unhedged`,
+      [
+        check(
+          'p99 first chunk vs unhedged',
+          cold.p99 / data.light.unhedged.p99,
+          '<=',
+          0.9,
+          'ratio',
+        ),
+        check('extra requests', cold.extra, '<=', MAX_EXTRA + 1 / COLD_EVERY, 'share'),
+      ],
+      [
+        context('p99', cold.p99, 'ms'),
+        context('unhedged p99', data.light.unhedged.p99, 'ms'),
+        context('hedges sent', cold.hedgesSent, 'count'),
+      ],
+    ),
     light('fixed', `hedge { afterMs: ${FIXED_AFTER_MS}, maxExtra: ${MAX_EXTRA} }`),
     target(
       'B10.heavy.auto',
@@ -526,7 +572,7 @@ function sectionsOf(tables, data, { total, breakerTotal, paceMs, failForMs }) {
     {
       title: `B10 light load: ${total} streamed calls from ${LIGHT_CALLERS} callers to one heavy-tailed model (${pool}; one run; first chunk from the call's start)`,
       rows: tables.light,
-      note: `Requests per call, 429s and in flight from the emulator's counters. Hedges sent from our \`hedge\` events; won: the hedge's attempt delivered the first content (from the \`attempt\` / \`response\` events; core's \`hedge\` won events said \`winner: 'hedge'\` ${byEvent} times for these ${wins} wins: a hedge to the same model is reported \`first\`). Each row after ${WARMUP_CALLS} untimed calls from ${KEY_SLOTS} callers on its own emulator (its own budget, hedge timings and breakers in core).`,
+      note: `Requests per call, 429s and in flight from the emulator's counters. Hedges sent from our \`hedge\` events; won: the hedge's attempt delivered the first content (from the \`attempt\` / \`response\` events; core's \`hedge\` won events said \`winner: 'hedge'\` ${byEvent} times for these ${wins} wins: a hedge to the same model is reported \`first\`). Each row after ${WARMUP_CALLS} untimed calls from ${KEY_SLOTS} callers on its own emulator (its own budget, hedge timings and breakers in core). The cold row forgets core's hedge timings and hedge budget before every ${COLD_EVERY}th call (a fleet of short-lived processes): each group of ${COLD_EVERY} starts from the prior, with one hedge in its budget.`,
     },
     {
       title: `B10 heavy load: ${total} streamed calls from ${HEAVY_CALLERS} callers, the same pool (every slot busy)`,
@@ -573,6 +619,7 @@ export async function runB10({ quick, oursOnly = false }) {
       capacity: CAPACITY,
       fixedAfterMs: FIXED_AFTER_MS,
       maxExtra: MAX_EXTRA,
+      coldEvery: COLD_EVERY,
       breakerFailures: BREAKER_FAILURES,
       callLimitMs: CALL_LIMIT_MS,
       oursOnly,

@@ -45,6 +45,7 @@ export type {
   GatewayFailoverEvent,
   GatewayFallbackEvent,
   GatewayHedgeEvent,
+  GatewayHedgeSkippedEvent,
   GatewayModelSkippedEvent,
   GatewayOperation,
   GatewayQueuedEvent,
@@ -52,6 +53,7 @@ export type {
   GatewayResponseEvent,
   GatewayRetryEvent,
   GatewayStartEvent,
+  HedgeSkipReason,
 } from './events/gateway-events';
 export type {
   AssembledChat,

@@ -2,7 +2,7 @@
 // first content, the first to deliver content wins, the other aborted at once.
 import { describe, expect, it } from 'vitest';
 import { budgetId } from '../src/budget/budget-id';
-import { AUTO_HEDGE, hedgeDelay } from '../src/steering/hedge-budget';
+import { AUTO_HEDGE, hedgeDelay } from '../src/steering/hedge-delay';
 import { caught, DEFAULT_KEYS, hi, only, recorded } from './helpers';
 
 /** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
@@ -70,6 +70,11 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     );
     expect(error.code).toBe('timeout');
     expect(only(events, 'hedge')).toEqual([]);
+    // It says why, once.
+    expect(only(events, 'hedge-skipped')).toMatchObject([
+      { model: 'community/general', reason: 'no_free_slot' },
+    ]);
+    expect(only(events, 'hedge-skipped')[0]?.waitedMs).toBe(30);
     expect(emulator.counters.requests.chat).toBe(1);
     expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBe(1);
   });
@@ -130,10 +135,10 @@ describe('hedge: a second attempt when the first is slow to its first content', 
 
   it("'auto' waits for the model's running p95 once it has seen enough answers", async () => {
     const { client, emulator, events } = recorded();
-    // Until it has seen enough answers, 'auto' waits the ceiling (10 s): these are never hedged.
-    // (More of them would wait the p95 of the first, and one slow on a loaded machine be hedged.)
-    for (let i = 0; i < AUTO_HEDGE.minSamples; i++) {
-      await client.chat(hi(), { hedge: { afterMs: 'auto' } });
+    // The answers 'auto' learns from: every steered call's are recorded, these hedged at 60 s
+    // (never: a slow one on a loaded machine is not hedged before the last is seen).
+    for (let i = 0; i < AUTO_HEDGE.learnedAt; i++) {
+      await client.chat(hi(), { hedge: { afterMs: 60_000 } });
     }
     expect(only(events, 'hedge')).toEqual([]);
     held(emulator, 'community/general');
@@ -150,8 +155,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     const stream = true;
     const call = async (hedge: { afterMs: number | 'auto'; maxExtra: number }) =>
       (await client.chatStream(hi(), { hedge })).result();
-    // 16 quick answers; their p95 is the slowest of them (on a loaded machine it can be long).
-    for (let i = 0; i < 16; i++) await call({ afterMs: 'auto', maxExtra: 1 });
+    // 16 quick answers (never hedged); their p95 is the slowest of them (on a loaded machine it
+    // can be long).
+    for (let i = 0; i < AUTO_HEDGE.learnedAt; i++) await call({ afterMs: 60_000, maxExtra: 1 });
     const id = budgetId(baseURL, DEFAULT_KEYS.full);
     const after = Math.max(400, hedgeDelay('auto', id, 'community/general', stream) + 200);
     // 4 first attempts held, each cut when its hedge (sent after `after` ms) wins.
@@ -163,13 +169,107 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     expect(hedgeDelay('auto', id, 'community/general', stream)).toBeGreaterThanOrEqual(after);
   });
 
-  it('saves up hedges: with the default maxExtra, two held calls in a row are both hedged', async () => {
+  it('a fresh key starts with one hedge: its first slow call is hedged, the next says cap', async () => {
+    const { client, emulator, events } = recorded(undefined, { maxRetries: 0 });
+    held(emulator, 'community/general');
+    await client.chat(hi(), { hedge: { afterMs: 50 } });
+    held(emulator, 'community/general');
+    const error = await caught(() => client.chat(hi(), { hedge: { afterMs: 50 }, timeoutMs: 500 }));
+    expect(error.code).toBe('timeout');
+    const callIds = only(events, 'start').map((event) => event.callId);
+    const sent = only(events, 'hedge').filter((event) => event.phase === 'sent');
+    expect(sent.map((event) => event.callId)).toEqual([callIds[0]]);
+    // The second call earned 0.1 of a hedge (the default maxExtra): not sent, and it says why, once.
+    expect(only(events, 'hedge-skipped')).toMatchObject([
+      { callId: callIds[1], model: 'community/general', reason: 'cap' },
+    ]);
+    expect(emulator.counters.requests.chat).toBe(3);
+  });
+
+  it('asks for the hedge once per call: a failover after a skipped hedge does not ask again', async () => {
+    const { client, emulator, events } = recorded(undefined, { maxConcurrency: 1 });
+    // Every request held (a walk goes round its models again after each stalls once).
+    held(emulator, 'community/general', 10);
+    held(emulator, 'community/streamer', 10);
+    const error = await caught(() =>
+      client.chat(hi(), {
+        fallbackModels: ['community/streamer'],
+        firstChunkTimeoutMs: 200,
+        hedge: { afterMs: 30, maxExtra: 1 },
+        timeoutMs: 1_000,
+      }),
+    );
+    expect(error.code).toBe('timeout');
+    // The first model stalled, the call moved on (a second request, and more), never hedged.
+    expect(only(events, 'failover').length).toBeGreaterThanOrEqual(1);
+    expect(only(events, 'hedge')).toEqual([]);
+    expect(only(events, 'hedge-skipped')).toMatchObject([{ reason: 'no_free_slot' }]);
+  });
+
+  it('says no_candidate when no model has room for the hedge (the slow one is full)', async () => {
+    // One request at a time on the model: the first attempt's fills it.
+    const { client, emulator, events } = recorded({
+      models: { 'community/general': { capacity: 1 } },
+    });
+    held(emulator, 'community/general');
+    const error = await caught(() =>
+      client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 500 }),
+    );
+    expect(error.code).toBe('timeout');
+    expect(only(events, 'hedge')).toEqual([]);
+    expect(only(events, 'hedge-skipped')).toMatchObject([
+      { model: 'community/general', reason: 'no_candidate' },
+    ]);
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
+  it("'auto' hedges a fresh process's first slow call, at its prior", async () => {
+    // A fresh base URL: nothing learned for this key and model, its budget fresh.
     const { client, emulator, events } = recorded();
-    for (let i = 0; i < 2; i++) {
-      held(emulator, 'community/general');
-      await client.chat(hi(), { hedge: { afterMs: 50 } });
-    }
-    expect(only(events, 'hedge').filter((event) => event.phase === 'sent')).toHaveLength(2);
+    held(emulator, 'community/general');
+    const stream = await client.chatStream(hi(), {
+      fallbackModels: ['community/streamer'],
+      hedge: { afterMs: 'auto' },
+    });
+    expect((await stream.result()).text).toBe('Echo: hello there');
+    expect(stream.servedModel).toBe('community/streamer');
+    const [sent] = only(events, 'hedge');
+    expect(sent).toMatchObject({ phase: 'sent', from: 'community/general' });
+    expect(sent?.waitedMs).toBe(AUTO_HEDGE.priorMs.stream);
+  });
+
+  it('names the winner as the answering model when the gateway sends no X-Service-Model', async () => {
+    const { emulator, another, events } = recorded();
+    // The hedge (to the streamer) is held; the first attempt answers once its hedge is sent, so
+    // the first wins after the hedge was the last request sent.
+    held(emulator, 'community/streamer');
+    let hedgeSent: () => void = () => {};
+    const second = new Promise<void>((resolve) => (hedgeSent = resolve));
+    let chats = 0;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (!url.endsWith('/chat/completions')) return emulator.fetch(input, init);
+      if (++chats === 1) await second;
+      else hedgeSent();
+      const response = await emulator.fetch(input, init);
+      const headers = new Headers(response.headers);
+      headers.delete('x-service-model');
+      return new Response(response.body, { status: response.status, headers });
+    };
+    const client = another({ fetch });
+    const stream = await client.chatStream(hi(), {
+      fallbackModels: ['community/streamer'],
+      hedge: { afterMs: 30, maxExtra: 1 },
+    });
+    expect((await stream.result()).text).toBe('Echo: hello there');
+    expect(only(events, 'hedge').at(-1)).toMatchObject({
+      phase: 'won',
+      winner: 'first',
+      model: 'community/general',
+      lost: 'community/streamer',
+    });
+    expect(only(events, 'done')).toMatchObject([{ ok: true, servedModel: 'community/general' }]);
+    expect(only(events, 'fallback')).toEqual([]);
   });
 
   it('leaks no slot over many hedged calls', async () => {

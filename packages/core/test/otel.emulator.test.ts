@@ -169,6 +169,25 @@ describe('otelEvents: spans', () => {
     expect(childrenOf(span).filter((child) => child.name === 'infergate.queue')).toHaveLength(2);
   });
 
+  it('says why a hedge was not sent: infergate.hedge.skipped on the call span, once', async () => {
+    const { client, emulator } = traced({ maxConcurrency: 1 });
+    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 });
+    const error = await caught(() =>
+      client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 400 }),
+    );
+    expect(error.code).toBe('timeout');
+    const span = callSpan();
+    expect(span.attributes['infergate.hedge.skipped']).toBe('no_free_slot');
+    const skipped = span.events.filter((event) => event.name === 'infergate.hedge.skipped');
+    expect(skipped.map((event) => event.attributes)).toEqual([
+      {
+        'gen_ai.request.model': 'community/general',
+        'infergate.hedge.skip_reason': 'no_free_slot',
+        'infergate.hedge.waited_ms': 30,
+      },
+    ]);
+  });
+
   it('shows each hop of a walk over fallbackModels: skips, one attempt span per model, failovers', async () => {
     const { client, emulator } = traced();
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });

@@ -37,8 +37,14 @@ function describe(event: GatewayEvent, startedAt: number): string {
       return event.phase === 'sent'
         ? `${at}  hedge     ${event.from} slow for ${Math.round(event.waitedMs ?? 0)} ms → ${style.bold(event.model)}`
         : `${at}  hedge     won by the ${event.winner} attempt (${event.model}), ${event.lost} aborted`;
+    case 'hedge-skipped':
+      return `${at}  no hedge  ${event.model} slow for ${Math.round(event.waitedMs)} ms, none sent (${event.reason})`;
     case 'circuit-open':
       return `${at}  breaker   ${event.model} is skipped for ${event.cooldownMs} ms`;
+    case 'circuit-probe':
+      return `${at}  breaker   this call probes ${event.model}`;
+    case 'circuit-close':
+      return `${at}  breaker   ${event.model} answered: closed again`;
     case 'done': {
       const tokens = event.usage
         ? `, tokens ${event.usage.inputTokens ?? '?'} in / ${event.usage.outputTokens ?? '?'} out`

@@ -13,11 +13,13 @@ import type {
   GatewayEventHandler,
   GatewayFailoverEvent,
   GatewayHedgeEvent,
+  GatewayHedgeSkippedEvent,
   GatewayModelSkippedEvent,
   GatewayOperation,
   GatewayResponseEvent,
   GatewayRetryEvent,
   GatewayStartEvent,
+  HedgeSkipReason,
 } from './gateway-events';
 
 /** Ids of calls in this realm: every event of one call carries its id. */
@@ -64,6 +66,8 @@ export class CallEvents {
   /** The model the latest attempt asked for, when it is not the requested one's (`fallbackModels`). */
   #model: string | undefined;
   #ended = false;
+  /** A hedged call's runs answer side by side: its answering model waits for the winner. */
+  #racing = false;
 
   constructor(init: CallEventsInit) {
     this.#onEvent = init.onEvent;
@@ -205,6 +209,20 @@ export class CallEvents {
     this.#send(event);
   }
 
+  /** A hedged call's hedge was due after `waitedMs` on `model`, and not sent (`reason`). */
+  hedgeSkipped(model: string, reason: HedgeSkipReason, waitedMs: number): void {
+    const event: GatewayHedgeSkippedEvent = {
+      type: 'hedge-skipped',
+      callId: this.callId,
+      operation: this.#operation,
+      time: Date.now(),
+      model,
+      reason,
+      waitedMs,
+    };
+    this.#send(event);
+  }
+
   /** `model`'s circuit breaker opened for `cooldownMs`. */
   circuitOpen(model: string, cooldownMs: number): void {
     this.#send({
@@ -299,6 +317,22 @@ export class CallEvents {
   responded(headers: Headers): void {
     this.#headers = headers;
     // Before the body is read, only the header can name it.
+    if (!this.#racing) this.#served(answeringModel(headers, undefined, undefined));
+  }
+
+  /** A hedged call begins: its runs' answers name no model until one of them has won. */
+  raceBegins(): void {
+    this.#racing = true;
+  }
+
+  /**
+   * A hedged call's race was decided: the winner's model and headers name the answering model
+   * (not the last run to be sent or to answer, which may be the loser).
+   */
+  raceWon(model: string, headers: Headers | undefined): void {
+    this.#racing = false;
+    this.#model = model;
+    this.#headers = headers;
     this.#served(answeringModel(headers, undefined, undefined));
   }
 

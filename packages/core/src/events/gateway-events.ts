@@ -158,6 +158,26 @@ export interface GatewayHedgeEvent extends GatewayEventBase {
 }
 
 /**
+ * Why a hedge was not sent: `cap`, the key's hedge budget (`maxExtra`) is spent; `no_free_slot`,
+ * the key's budget (or the client's `maxConcurrency`) has no free slot and a hedge never queues;
+ * `no_candidate`, no model has room for it (the listed models left and the slow one are full or
+ * offline by the catalog).
+ */
+export type HedgeSkipReason = 'cap' | 'no_free_slot' | 'no_candidate';
+
+/**
+ * A hedged call's first attempt had no content after `waitedMs` on `model`, and its hedge was not
+ * sent (`reason`). At most once per call, in place of the `hedge` `sent` event.
+ */
+export interface GatewayHedgeSkippedEvent extends GatewayEventBase {
+  type: 'hedge-skipped';
+  /** The model of the attempt that was slow. */
+  model: string;
+  reason: HedgeSkipReason;
+  waitedMs: number;
+}
+
+/**
  * A model's circuit breaker opened (`fallbackModels` calls): this call's failure reached the
  * client's `failures` in a row, or its probe failed; the client's calls plan around it for
  * `cooldownMs`.
@@ -225,7 +245,7 @@ export interface GatewayDoneEvent extends GatewayEventBase {
  * the next listed model follows at once or `retry` when another attempt follows after a wait
  * (`circuit-open` when a model's failures open its breaker, `circuit-probe` when the call is a
  * breaker's probe, `circuit-close` when its answer closes one); a hedged call's `hedge` when its
- * second attempt is sent and when one of the two won;
+ * second attempt is sent and when one of the two won (`hedge-skipped` when it was due but not sent);
  * `fallback` when another model answers than the one requested; `done` last. Events never hold the API key or headers, and hold message content only when the client
  * is created with `recordContent: true`.
  */
@@ -240,6 +260,7 @@ export type GatewayEvent =
   | GatewayModelSkippedEvent
   | GatewayFailoverEvent
   | GatewayHedgeEvent
+  | GatewayHedgeSkippedEvent
   | GatewayCircuitOpenEvent
   | GatewayFallbackEvent
   | GatewayDoneEvent

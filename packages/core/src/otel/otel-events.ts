@@ -25,6 +25,7 @@ import type {
   GatewayFailoverEvent,
   GatewayFallbackEvent,
   GatewayHedgeEvent,
+  GatewayHedgeSkippedEvent,
   GatewayModelSkippedEvent,
   GatewayQueuedEvent,
   GatewayReleasedEvent,
@@ -233,6 +234,9 @@ function record(
     case 'fallback':
       recordFallback(call, event);
       return;
+    case 'hedge-skipped':
+      recordHedgeSkipped(call, event);
+      return;
     case 'done':
       finish(instruments, call, event);
       return;
@@ -340,6 +344,16 @@ function recordFallback(call: CallState, event: GatewayFallbackEvent): void {
   call.span.addEvent('infergate.fallback', {
     'gen_ai.request.model': event.requestedModel,
     'gen_ai.response.model': event.servedModel,
+  });
+}
+
+/** A hedge due but not sent: why, on the call's span (an attribute and an event). */
+function recordHedgeSkipped(call: CallState, event: GatewayHedgeSkippedEvent): void {
+  call.span.setAttribute('infergate.hedge.skipped', event.reason);
+  call.span.addEvent('infergate.hedge.skipped', {
+    'gen_ai.request.model': event.model,
+    'infergate.hedge.skip_reason': event.reason,
+    'infergate.hedge.waited_ms': event.waitedMs,
   });
 }
 

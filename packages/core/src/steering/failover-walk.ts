@@ -111,12 +111,13 @@ export class FailoverWalk {
   /**
    * A model for a hedged attempt: the one with the most room now among those this round has not
    * tried yet, taken out of the walk (the first attempt will not go to it); undefined when no other
-   * is left (the hedge then asks the same model: the gateway sends it to another copy).
+   * is left (the hedge then asks the same model: the gateway sends it to another copy), or when
+   * that one is not `usable` (then none is: the order puts the models with room first).
    */
-  spare(): string | undefined {
+  spare(usable: (model: string) => boolean = () => true): string | undefined {
     const untried = this.#round.slice(this.#index + 1);
-    if (untried.length === 0) return undefined;
     const [model] = this.#order ? this.#order(untried) : untried;
+    if (model === undefined || !usable(model)) return undefined;
     this.#round = this.#round.filter((other) => other !== model);
     return model;
   }

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4.7 (a hedged call: a second attempt into a free slot, the first answer
 // wins, the other aborted at once).
-import type { CallScope } from '../call/call-scope';
+import { type CallScope, MAX_TIMEOUT_MS } from '../call/call-scope';
 import { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { OpenVia, Reservation } from '../http/transport';
@@ -56,7 +56,10 @@ export const HEDGE_LOST = new GatewayError({
  * first run has not answered by then (a stream: no content yet) and `hedge()` gives one. The first
  * run to answer wins; the other is aborted at once (its slot given back). When both fail, the
  * first run's error ends the call (it carries the walk's route). `sent` starts the clock: the
- * first run calls it as its first request is sent (a call waiting for its slot is not slow).
+ * first run calls it as its first request is sent (a call waiting for its slot is not slow), and
+ * only that once counts: the first run's retries and failovers do not ask for a hedge again (one
+ * not sent is reported once per call). `delayMs` is clamped to the longest timer, as the call's
+ * deadline is: a longer one fires at once (the hedge after 1 ms).
  */
 export function raceWithHedge<T>(race: HedgeRace<T>): {
   result: Promise<Raced<T>>;
@@ -129,8 +132,9 @@ export function raceWithHedge<T>(race: HedgeRace<T>): {
       start('hedge', hedge.run, { reservation });
     };
     startClock = () => {
-      if (timer !== undefined || settled || runs.length > 1) return;
-      timer = setTimeout(() => void sendHedge(), race.delayMs);
+      startClock = () => {};
+      if (settled) return;
+      timer = setTimeout(() => void sendHedge(), Math.min(MAX_TIMEOUT_MS, race.delayMs));
     };
     // (On the next microtask: the caller has `sent` by then, for the first run's first request.)
     queueMicrotask(() => start('first', race.first, { reservation: race.reservation }));

@@ -14,7 +14,7 @@ import { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { SkippedModel } from '../protocol/chat-route';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
-import { orderByRoom, runningOn } from './order-by-room';
+import { orderByRoom, runningOn, tierOf } from './order-by-room';
 
 /** The models a steered call will try, and the ones it left out. */
 export interface HopPlan {
@@ -25,6 +25,8 @@ export interface HopPlan {
   skipped: SkippedModel[];
   /** Orders models by room at the time it is asked (for each hop of the walk). */
   order: (models: readonly string[]) => string[];
+  /** Whether `model` has room now by the catalog (listed, online, below its capacity): a hedge's. */
+  room: (model: string) => boolean;
 }
 
 /** What a plan is made from besides the catalog. */
@@ -74,7 +76,8 @@ export async function planHops(
   if (kept.length === 0) throw noModelCanServe(requested[0]!, needs, skipped, listed);
   const runningOf = (id: string) => runningOn(listed, entryOf(id), id, budgetId);
   const order = (models: readonly string[]) => orderByRoom(models, entryOf, runningOf);
-  return { requested, models: order(kept), skipped, order };
+  const room = (id: string) => tierOf(entryOf(id), runningOf(id)) === 0;
+  return { requested, models: order(kept), skipped, order, room };
 }
 
 /** Why `id` cannot serve the call, or undefined when it may be tried. */

@@ -13,6 +13,7 @@ import { cachedCatalogFor } from '../catalog/resolve-model';
 import { type GatewayError, isGatewayError } from '../errors/errors';
 import { failoverReason } from '../errors/retryable-failure';
 import type { CallEvents } from '../events/call-events';
+import type { HedgeSkipReason } from '../events/gateway-events';
 import type { OpenResponse, OpenVia, RequestSpec, Reservation, Transport } from '../http/transport';
 import type { WholeAnswer } from '../http/whole-answer';
 import type { ChatRoute, ChatRouteHop, FailedChatRoute } from '../protocol/chat-route';
@@ -20,7 +21,8 @@ import type { ModelCapability } from '../protocol/wire-types';
 import { allFailedMessage } from './all-failed-message';
 import { CircuitBreakers } from './circuit-breaker';
 import { type FailedHop, FailoverWalk } from './failover-walk';
-import { earnHedge, hedgeDelay, recordFirstContent, refundHedge, spendHedge } from './hedge-budget';
+import { earnHedge, refundHedge, spendHedge } from './hedge-budget';
+import { hedgeDelay, recordFirstContent } from './hedge-delay';
 import { type Hedge, raceWithHedge } from './hedged-race';
 import { type HopPlan, planHops } from './plan-hops';
 import { betweenChunks } from './stall-watch';
@@ -113,6 +115,7 @@ export async function steerChatCall<T>(
     steering.breakers?.release();
   }
   const { answer, model, other } = answered;
+  if (hedge) events?.raceWon(model, headersOf(answer, input.spec.stream === true));
   if (other) events?.hedgeWon(model, answered.winner ?? 'first', other.model);
   if (hedge && events && !input.spec.stream) {
     // A hedged call's answer read whole: its `done` event, sent once the race is decided (each
@@ -251,6 +254,7 @@ async function hedged<T>(
   const { input, walk, scope, events, budgetId, plan } = steering;
   const stream = input.spec.stream === true;
   earnHedge(budgetId, hedge.maxExtra);
+  events?.raceBegins();
   const delayMs = hedgeDelay(hedge.afterMs, budgetId, plan.models[0]!, stream);
   let firstSentAt = 0;
   const race = raceWithHedge<T>({
@@ -277,21 +281,33 @@ async function hedged<T>(
   return { answer, model: hedgeModel, winner, other: { model: walk.model } };
 }
 
-/** The hedge, when one may be sent now: a hedge spent, a free slot, a model. */
+/**
+ * The hedge, when one may be sent now: a hedge spent, a free slot, a model with room; else
+ * undefined, with a `hedge-skipped` event saying which was missing.
+ */
 async function hedgeRun<T>(
   steering: Steering,
   send: (via: OpenVia) => Promise<T>,
   waitedMs: number,
 ): Promise<Hedge<T> | undefined> {
-  const { input, walk, scope, events, budgetId } = steering;
-  if (!spendHedge(budgetId)) return undefined;
+  const { input, walk, scope, events, budgetId, plan } = steering;
+  const skipped = (reason: HedgeSkipReason) => {
+    events?.hedgeSkipped(walk.model, reason, waitedMs);
+    return undefined;
+  };
+  if (!spendHedge(budgetId)) return skipped('cap');
   const slot = await input.transport.slots.ifFree(scope);
   if (slot === undefined) {
     refundHedge(budgetId);
-    return undefined;
+    return skipped('no_free_slot');
   }
   const from = walk.model;
-  const model = walk.spare() ?? from;
+  const model = walk.spare(plan.room) ?? (plan.room(from) ? from : undefined);
+  if (model === undefined) {
+    slot();
+    refundHedge(budgetId);
+    return skipped('no_candidate');
+  }
   events?.hedgeSent(from, model, waitedMs);
   // One attempt on its model: no retries, no failover (the first run walks on).
   const own = new FailoverWalk({ models: [model], bodyFor: (id) => walk.bodyOf(id) });
@@ -330,6 +346,11 @@ function withRoute(error: GatewayError, route: FailedChatRoute, failed: FailedHo
   self.route = route;
   self.message = allFailedMessage(failed, route.hops) ?? error.message;
   return error;
+}
+
+/** The headers of a hedged call's winning answer (a stream's, or one read whole). */
+function headersOf(answer: unknown, stream: boolean): Headers | undefined {
+  return stream ? (answer as OpenResponse).response?.headers : (answer as WholeAnswer).headers;
 }
 
 /** A stream opened for nothing (a hedged call's loser that answered late): its slot given back. */

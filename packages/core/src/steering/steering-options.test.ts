@@ -89,7 +89,7 @@ describe('readStallTimeout', () => {
 
 describe('readHedge', () => {
   it("takes { afterMs: ms > 0 | 'auto', maxExtra?: (0, 1] } with maxExtra's default, or false", () => {
-    expect(readHedge({ afterMs: 200 }, 'call option')).toEqual({ afterMs: 200, maxExtra: 0.05 });
+    expect(readHedge({ afterMs: 200 }, 'call option')).toEqual({ afterMs: 200, maxExtra: 0.1 });
     expect(readHedge({ afterMs: 'auto', maxExtra: 1 }, 'client option')).toEqual({
       afterMs: 'auto',
       maxExtra: 1,
@@ -161,7 +161,7 @@ describe('readSteering', () => {
       fallbackModels: ['b'],
       firstChunkTimeoutMs: 100,
       chunkTimeoutMs: undefined,
-      hedge: { afterMs: 50, maxExtra: 0.05 },
+      hedge: { afterMs: 50, maxExtra: 0.1 },
     });
     expect(
       refused(() => readSteering({ fallbackModels: ['a'] }, 'call option', 'a')),

@@ -16,7 +16,7 @@ export interface HedgeOptions {
    * `'auto'` (a running estimate of the model's p95 time to first content, within bounds).
    */
   afterMs: number | 'auto';
-  /** The share of extra requests hedging may add, over a sliding window. Default 0.05. */
+  /** The share of extra requests hedging may add, over a sliding window. Default 0.1. */
   maxExtra?: number;
 }
 
@@ -147,7 +147,7 @@ export function readHedge(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw refusal(place, 'hedge', `must be { afterMs, maxExtra? } or false, got ${kindOf(value)}`);
   }
-  const { afterMs, maxExtra = 0.05 } = value as Partial<Record<keyof HedgeOptions, unknown>>;
+  const { afterMs, maxExtra = 0.1 } = value as Partial<Record<keyof HedgeOptions, unknown>>;
   if (afterMs !== 'auto') readPositive(afterMs, 'hedge.afterMs', "ms > 0 or 'auto'", place);
   if (!(typeof maxExtra === 'number' && maxExtra > 0 && maxExtra <= 1)) {
     const got = typeof maxExtra === 'number' ? String(maxExtra) : kindOf(maxExtra);
