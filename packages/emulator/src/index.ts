@@ -1,4 +1,5 @@
 export { CHAT_DIALECTS, type ChatDialect } from './chat/dialects';
+export { ScenarioError } from './check-scenario';
 export { type CorsOption, withCors } from './cors';
 export type { EmulatorCounters, EndpointName } from './counters';
 export { DEFAULT_KEYS, defaultScenario } from './default-scenario';

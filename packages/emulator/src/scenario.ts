@@ -132,3 +132,11 @@ type DeepPartial<T> = T extends (infer U)[]
  * key, arrays replace, and `null` removes an entry (e.g. `{ models: { 'community/plain': null } }`).
  */
 export type ScenarioInput = DeepPartial<Scenario>;
+
+/**
+ * The entry of a scenario record (keys, models, engines) for an id a request names: own entries
+ * only, so that an id such as `constructor` or `toString` finds nothing rather than a function.
+ */
+export function ownEntry<T>(record: Record<string, T>, id: string): T | undefined {
+  return Object.hasOwn(record, id) ? record[id] : undefined;
+}
