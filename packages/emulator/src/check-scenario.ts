@@ -25,8 +25,12 @@ export class ScenarioError extends Error {
 /** What is wrong with `value` at `path`, or undefined. */
 type Check = (value: unknown, path: string) => string | undefined;
 
+/** Longest value quoted in a message: a huge string or object is cut, not copied whole. */
+const MAX_SHOWN_CHARS = 80;
+
 function got(value: unknown): string {
-  return `got ${JSON.stringify(value) ?? String(value)}`;
+  const shown = JSON.stringify(value) ?? String(value);
+  return `got ${shown.length > MAX_SHOWN_CHARS ? `${shown.slice(0, MAX_SHOWN_CHARS)}…` : shown}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -113,6 +117,30 @@ const faults: Check = (value, path) =>
     ? value.map((rule, index) => faultRuleProblem(rule, entryPath(path, index))).find(Boolean)
     : `${path} must be an array of fault rules, ${got(value)}`;
 
+const seed: Check = (value, path) =>
+  typeof value === 'number' && Number.isFinite(value)
+    ? undefined
+    : `${path} must be a number, ${got(value)}`;
+
+/** A share of requests, 0 to 1. */
+const share: Check = (value, path) =>
+  typeof value === 'number' && value >= 0 && value <= 1
+    ? undefined
+    : `${path} must be a share from 0 to 1, ${got(value)}`;
+
+const jsonAnswers: Check = (value, path) => {
+  const problem = fields({
+    invalidShare: share,
+    offSchemaShare: share,
+    wrap: oneOf(['prose', 'fence']),
+    seed,
+  })(value, path);
+  if (problem !== undefined) return problem;
+  const shares = value as { invalidShare?: number | null; offSchemaShare?: number | null };
+  const total = (shares.invalidShare ?? 0) + (shares.offSchemaShare ?? 0);
+  return total <= 1 ? undefined : `${path} needs invalidShare + offSchemaShare ≤ 1, got ${total}`;
+};
+
 const CAPABILITIES = ['chat', 'streaming', 'tools', 'json_object', 'json_schema'] as const;
 const OWNERS = ['service-owner', 'service-pool', 'service-community'] as const;
 
@@ -135,6 +163,7 @@ const model = fields({
   fallback: text,
   dialect: oneOf(CHAT_DIALECTS),
   firstChunkMs: latency,
+  jsonAnswers,
 });
 
 const serviceFields = { name: text, availableNodes: number(0, true), capacity: number(0, true) };

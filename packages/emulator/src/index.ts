@@ -11,6 +11,7 @@ export { resolveScenario } from './resolve-scenario';
 export type {
   EmbeddingsServiceSpec,
   EngineSpec,
+  JsonAnswers,
   KeySettings,
   Latency,
   LatencyDistribution,

@@ -49,11 +49,15 @@ export function drawLatency(spec: LatencyDistribution, random: () => number): nu
   return Math.round(heldMs + spec.p50Ms * Math.exp(sigma * normal));
 }
 
-/** The shared generator of uniform latencies, and one per distribution and stream name. */
+/** The shared generator of uniform latencies, and one per seeded spec and stream name. */
 const uniform = new SeededRandom(0x2545f491);
-const generators = new WeakMap<LatencyDistribution, Map<string, SeededRandom>>();
+const generators = new WeakMap<object, Map<string, SeededRandom>>();
 
-function generatorFor(spec: LatencyDistribution, stream: string): SeededRandom {
+/**
+ * The generator of a seeded spec (a latency distribution, a model's `jsonAnswers`) for one stream
+ * (a model id): each starts from the spec's `seed` (default 1) and the stream's name, so runs repeat.
+ */
+export function seededGenerator(spec: { seed?: number | null }, stream: string): SeededRandom {
   let byStream = generators.get(spec);
   if (!byStream) {
     byStream = new Map();
@@ -74,7 +78,7 @@ function generatorFor(spec: LatencyDistribution, stream: string): SeededRandom {
 export function nextLatency(latency: Latency, stream = 'latencyMs'): number {
   if (typeof latency === 'number') return Math.max(0, latency);
   if ('distribution' in latency) {
-    const generator = generatorFor(latency, stream);
+    const generator = seededGenerator(latency, stream);
     return Math.max(
       0,
       drawLatency(latency, () => generator.next()),
