@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §2.2 (authentication: a bearer key, else 401 `invalid_api_key`).
 import { errorResponse, GatewayRefusal } from './gateway-error';
-import type { KeySettings, Scenario } from './scenario';
+import { type KeySettings, ownEntry, type Scenario } from './scenario';
 
 /** The caller a request authenticated as. */
 export interface Caller {
@@ -24,7 +24,7 @@ export async function authenticate(
   scenario: Scenario,
 ): Promise<Caller | Response> {
   const apiKey = bearerKey(request);
-  const key = apiKey === undefined ? undefined : scenario.keys[apiKey];
+  const key = apiKey === undefined ? undefined : ownEntry(scenario.keys, apiKey);
   if (apiKey !== undefined && key) return { apiKey, key };
   await request.body?.cancel().catch(() => undefined);
   return errorResponse(

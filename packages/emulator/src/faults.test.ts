@@ -57,10 +57,19 @@ describe('parseFaultHeader', () => {
 
 describe('faultRuleProblem', () => {
   it.each([
-    [{ fault: 'bad_gatway' }, /fault "bad_gatway" is unknown/],
-    [{ fault: 'bad_gateway', afterChunk: 3 }, /'afterChunk' is not a fault rule field/],
+    [{ fault: 'bad_gatway' }, /fault "bad_gatway" is unknown — did you mean bad_gateway\?/],
+    [
+      { fault: 'bad_gateway', afterChunk: 3 },
+      /unknown field afterChunk — did you mean afterChunks\?/,
+    ],
+    [{ fault: 'bad_gateway', every: 0 }, /every must be a whole number ≥ 1, got 0/],
+    [{ fault: 'bad_gateway', every: 2.5 }, /every must be a whole number ≥ 1, got 2.5/],
+    [{ fault: 'bad_gateway', times: 1.5 }, /times must be a whole number ≥ 0/],
     [{ fault: 'bad_gateway', forMs: -1 }, /forMs must be a number ≥ 0/],
-    [{ fault: 'bad_gateway', endpoint: 'chats' }, /endpoint 'chats' is unknown/],
+    [
+      { fault: 'bad_gateway', endpoint: 'chats' },
+      /endpoint "chats" is unknown — did you mean chat\?/,
+    ],
     [{ fault: 'bad_gateway', model: 3 }, /model must be a string/],
     ['bad_gateway', /must be an object/],
   ])('refuses %j', (rule, message) => {

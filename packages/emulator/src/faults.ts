@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §10.2 (the codes faults answer with), §5.3 (failures after the 200).
 import { ENDPOINT_NAMES, type EndpointName } from './counters';
+import { fieldPath, prototypeKeyProblem, unknownField, unknownValue } from './field-names';
 
 export const FAULT_NAMES = [
   'rate_limit',
@@ -224,47 +225,54 @@ export function takeFault(lists: FaultRule[][], facts: FaultRequestFacts): Chose
   return resolve(rule);
 }
 
-const RULE_NUMBERS = [
-  'times',
-  'retryAfter',
-  'ms',
-  'afterChunks',
-  'intervalMs',
-  'every',
-  'afterRequests',
-  'afterMs',
-  'forMs',
-] as const;
+const RULE_NUMBERS = ['retryAfter', 'ms', 'intervalMs', 'afterMs', 'forMs'] as const;
+/** Counts of requests or chunks: whole numbers. `every` is at least 1 (`every: 0` means nothing). */
+const RULE_COUNTS = ['times', 'afterChunks', 'every', 'afterRequests'] as const;
 const RULE_STRINGS = ['endpoint', 'model', 'apiKey'] as const;
+const RULE_FIELDS: readonly string[] = ['fault', ...RULE_STRINGS, ...RULE_COUNTS, ...RULE_NUMBERS];
+
+function ruleFieldProblem(name: string, value: unknown, path: string): string | undefined {
+  const at = fieldPath(path, name);
+  if ((RULE_NUMBERS as readonly string[]).includes(name)) {
+    if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
+      return `${at} must be a number ≥ 0, got ${JSON.stringify(value)}`;
+    }
+  } else if ((RULE_COUNTS as readonly string[]).includes(name)) {
+    const least = name === 'every' ? 1 : 0;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < least) {
+      return `${at} must be a whole number ≥ ${least}, got ${JSON.stringify(value)}`;
+    }
+  } else if ((RULE_STRINGS as readonly string[]).includes(name)) {
+    if (typeof value !== 'string') return `${at} must be a string, got ${JSON.stringify(value)}`;
+    if (name === 'endpoint' && !(ENDPOINT_NAMES as readonly string[]).includes(value)) {
+      return unknownValue(at, value, ENDPOINT_NAMES);
+    }
+  } else {
+    return prototypeKeyProblem(at, name) ?? unknownField(at, name, RULE_FIELDS);
+  }
+  return undefined;
+}
 
 /**
- * What is wrong with a fault rule (an unknown fault or field, a negative number), or undefined:
- * a typo in a rule would otherwise match nothing, silently.
+ * What is wrong with a fault rule at `path` (an unknown fault or field, a negative number,
+ * `every: 0`), or undefined: a typo in a rule would otherwise match nothing, silently.
  */
-export function faultRuleProblem(rule: unknown): string | undefined {
+export function faultRuleProblem(rule: unknown, path = ''): string | undefined {
   if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) {
-    return 'a fault rule must be an object such as { "fault": "bad_gateway" }';
+    return `${path || 'a fault rule'} must be an object such as { "fault": "bad_gateway" }`;
   }
   const fields = rule as Record<string, unknown>;
   const fault = fields.fault;
   if (typeof fault !== 'string' || !isFaultName(fault)) {
-    return `fault ${JSON.stringify(fault)} is unknown; known faults: ${FAULT_NAMES.join(', ')}`;
+    const at = fieldPath(path, 'fault');
+    return typeof fault === 'string'
+      ? unknownValue(at, fault, FAULT_NAMES)
+      : `${at} must name a fault (${FAULT_NAMES.join(', ')}), got ${JSON.stringify(fault)}`;
   }
   for (const [name, value] of Object.entries(fields)) {
     if (name === 'fault' || value === undefined) continue;
-    if ((RULE_NUMBERS as readonly string[]).includes(name)) {
-      if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
-        return `${name} must be a number ≥ 0, got ${JSON.stringify(value)}`;
-      }
-    } else if ((RULE_STRINGS as readonly string[]).includes(name)) {
-      if (typeof value !== 'string')
-        return `${name} must be a string, got ${JSON.stringify(value)}`;
-      if (name === 'endpoint' && !(ENDPOINT_NAMES as readonly string[]).includes(value)) {
-        return `endpoint '${value}' is unknown; endpoints: ${ENDPOINT_NAMES.join(', ')}`;
-      }
-    } else {
-      return `'${name}' is not a fault rule field (fields: fault, ${[...RULE_STRINGS, ...RULE_NUMBERS].join(', ')})`;
-    }
+    const problem = ruleFieldProblem(name, value, path);
+    if (problem !== undefined) return problem;
   }
   return undefined;
 }

@@ -1,4 +1,5 @@
 export { CHAT_DIALECTS, type ChatDialect } from './chat/dialects';
+export { ScenarioError } from './check-scenario';
 export { type CorsOption, withCors } from './cors';
 export type { EmulatorCounters, EndpointName } from './counters';
 export { DEFAULT_KEYS, defaultScenario } from './default-scenario';
@@ -10,6 +11,7 @@ export { resolveScenario } from './resolve-scenario';
 export type {
   EmbeddingsServiceSpec,
   EngineSpec,
+  JsonAnswers,
   KeySettings,
   Latency,
   LatencyDistribution,

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §2.2 (key settings), §3.1 (own, pool and network models).
 import { GatewayRefusal } from './gateway-error';
-import type { KeySettings, ModelSpec, Scenario } from './scenario';
+import { type KeySettings, type ModelSpec, ownEntry, type Scenario } from './scenario';
 
 /** `my/...` and pool models are "unshielded": only keys with Allow Unshielded models see them. */
 function isUnshielded(spec: ModelSpec): boolean {
@@ -34,7 +34,7 @@ export interface ResolvedModel {
 
 /** Applies the key's settings and the model's state to a chat request's `model`. */
 export function resolveChatModel(scenario: Scenario, key: KeySettings, id: string): ResolvedModel {
-  const spec = scenario.models[id];
+  const spec = ownEntry(scenario.models, id);
   if (!spec) throw new GatewayRefusal('model_not_found', `Model '${id}' does not exist`);
   if (isUnshielded(spec) && !key.allowUnshielded) {
     throw new GatewayRefusal(
@@ -47,7 +47,7 @@ export function resolveChatModel(scenario: Scenario, key: KeySettings, id: strin
   }
   if (isOnline(spec)) return { requested: id, served: id, requestedSpec: spec, servedSpec: spec };
   const fallbackId = spec.fallback ?? undefined;
-  const fallback = fallbackId === undefined ? undefined : scenario.models[fallbackId];
+  const fallback = fallbackId === undefined ? undefined : ownEntry(scenario.models, fallbackId);
   if (key.offlineFallback && fallbackId !== undefined && fallback && isOnline(fallback)) {
     return { requested: id, served: fallbackId, requestedSpec: spec, servedSpec: fallback };
   }

@@ -39,6 +39,14 @@ describe('stripJsonComments', () => {
     );
   });
 
+  it('counts code units, so an emoji before a comment leaves the comment found (issue 53, defect 14)', () => {
+    const text =
+      '{\n  "name": "rocket 🚀", // the emoji is two code units\n  "b": [1, /* 🚀 */ 2,],\n}';
+    const stripped = stripJsonComments(text);
+    expect(stripped).toHaveLength(text.length);
+    expect(JSON.parse(stripped)).toEqual({ name: 'rocket 🚀', b: [1, 2] });
+  });
+
   it('reports an unterminated block comment with its line', () => {
     expect(() => stripJsonComments('{\n /* open')).toThrow(/Unterminated \/\* comment at line 2/);
   });
@@ -58,16 +66,20 @@ describe('readScenarioFile', () => {
   it.each([
     ['bad.json', '{\n  oops: 1\n}', /'.*bad\.json' is not valid JSON .*line 2 column 3/],
     ['array.json', '[]', /'.*array\.json' must hold a JSON object, not an array/],
-    ['field.json', '{ "fault": [] }', /'.*field\.json' .*'fault' is not a scenario field/],
+    [
+      'field.json',
+      '{ "fault": [] }',
+      /'.*field\.json' .*unknown field fault — did you mean faults\?/,
+    ],
     [
       'rule.json',
       '{ "faults": [{ "fault": "bad_gatway" }] }',
-      /'.*rule\.json' .*faults\[0\]: fault "bad_gatway" is unknown/,
+      /'.*rule\.json' .*faults\[0\]\.fault "bad_gatway" is unknown — did you mean bad_gateway\?/,
     ],
     [
       'dialect.json',
       '{ "models": { "a/b": { "dialect": "klingon" } } }',
-      /'.*dialect\.json' .*dialect is "klingon"/,
+      /'.*dialect\.json' .*models\["a\/b"\]\.dialect "klingon" is unknown/,
     ],
     [
       'latency.json',
@@ -76,6 +88,19 @@ describe('readScenarioFile', () => {
     ],
   ])('names the file when %s is wrong', async (name, text, message) => {
     await expect(readScenarioFile(file(name, text))).rejects.toThrow(message);
+  });
+
+  it('refuses a "__proto__" key and leaves Object.prototype alone (issue 53, defect 15)', async () => {
+    const path = file('proto.jsonc', '{ "models": { "__proto__": { "online": false } } }');
+    await expect(readScenarioFile(path)).rejects.toThrow(
+      /'.*proto\.jsonc' .*models\["__proto__"\] is refused: "__proto__" names an object's prototype/,
+    );
+    expect(({} as { online?: unknown }).online).toBeUndefined();
+  });
+
+  it('reads a JSONC scenario with an emoji before a comment', async () => {
+    const path = file('emoji.jsonc', '{ "keys": { "k": { "name": "🔑" } } // 🚀\n}');
+    expect(resolveScenario(await readScenarioFile(path)).keys.k!.name).toBe('🔑');
   });
 
   it('names a file that cannot be read', async () => {

@@ -16,7 +16,9 @@ export class ScenarioFileError extends Error {
  * stays where it was, so `JSON.parse`'s positions (line, column) still point into the file.
  */
 export function stripJsonComments(text: string): string {
-  const out = [...text];
+  // Code units, as the indices below count them (a code point split would shift every index
+  // after an emoji by one).
+  const out = text.split('');
   const blank = (from: number, to: number) => {
     for (let i = from; i < to; i++) if (out[i] !== '\n' && out[i] !== '\r') out[i] = ' ';
   };

@@ -46,6 +46,29 @@ export interface ModelSpec {
    * `LatencyDistribution` (a heavy tail). Default: none.
    */
   firstChunkMs?: Latency | null;
+  /**
+   * How the model keeps its word on JSON answers (`response_format` json_schema or json_object):
+   * a seeded share cut short or off the schema, a wrapping in prose or a code fence. Default:
+   * valid, bare JSON.
+   */
+  jsonAnswers?: JsonAnswers | null;
+}
+
+/**
+ * A model's JSON answers as a model server that only claims JSON output may send them. One seeded
+ * draw per answer, from the model's own sequence (its id and `seed`), picks cut short (not JSON),
+ * off the schema (parses, but its required fields are missing or its type is another) or kept;
+ * then `wrap` applies to all.
+ */
+export interface JsonAnswers {
+  /** Share (0–1) of JSON answers cut short: not valid JSON. */
+  invalidShare?: number;
+  /** Share (0–1) of JSON answers that parse but break the schema. */
+  offSchemaShare?: number;
+  /** `prose`: a sentence before and after the JSON; `fence`: a ```json code fence around it. */
+  wrap?: 'prose' | 'fence' | null;
+  /** Seed of the draws (default 1). */
+  seed?: number;
 }
 
 export interface EngineSpec {
@@ -132,3 +155,11 @@ type DeepPartial<T> = T extends (infer U)[]
  * key, arrays replace, and `null` removes an entry (e.g. `{ models: { 'community/plain': null } }`).
  */
 export type ScenarioInput = DeepPartial<Scenario>;
+
+/**
+ * The entry of a scenario record (keys, models, engines) for an id a request names: own entries
+ * only, so that an id such as `constructor` or `toString` finds nothing rather than a function.
+ */
+export function ownEntry<T>(record: Record<string, T>, id: string): T | undefined {
+  return Object.hasOwn(record, id) ? record[id] : undefined;
+}

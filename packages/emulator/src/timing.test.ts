@@ -77,14 +77,14 @@ describe('log-normal latency', () => {
     [{ min: 5 }, /min and max/],
     [-1, /number ≥ 0/],
   ])('refuses %j', (latency, message) => {
-    expect(latencyProblem(latency)).toMatch(message);
+    expect(latencyProblem(latency, 'latencyMs')).toMatch(message);
   });
 
   it('accepts the three shapes', () => {
-    expect(latencyProblem(20)).toBeUndefined();
-    expect(latencyProblem({ min: 1, max: 5 })).toBeUndefined();
-    expect(latencyProblem({ ...body, held: { share: 0.02, minMs: 2000, maxMs: 5000 } })).toBe(
-      undefined,
-    );
+    expect(latencyProblem(20, 'latencyMs')).toBeUndefined();
+    expect(latencyProblem({ min: 1, max: 5 }, 'latencyMs')).toBeUndefined();
+    expect(
+      latencyProblem({ ...body, held: { share: 0.02, minMs: 2000, maxMs: 5000 } }, 'latencyMs'),
+    ).toBe(undefined);
   });
 });

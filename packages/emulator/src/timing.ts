@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §2.5 (request duration: past it, 504 `request_timeout`).
+import { fieldPath, prototypeKeyProblem, unknownField } from './field-names';
 import { GatewayRefusal } from './gateway-error';
 import type { Latency, LatencyDistribution } from './scenario';
 
@@ -48,11 +49,15 @@ export function drawLatency(spec: LatencyDistribution, random: () => number): nu
   return Math.round(heldMs + spec.p50Ms * Math.exp(sigma * normal));
 }
 
-/** The shared generator of uniform latencies, and one per distribution and stream name. */
+/** The shared generator of uniform latencies, and one per seeded spec and stream name. */
 const uniform = new SeededRandom(0x2545f491);
-const generators = new WeakMap<LatencyDistribution, Map<string, SeededRandom>>();
+const generators = new WeakMap<object, Map<string, SeededRandom>>();
 
-function generatorFor(spec: LatencyDistribution, stream: string): SeededRandom {
+/**
+ * The generator of a seeded spec (a latency distribution, a model's `jsonAnswers`) for one stream
+ * (a model id): each starts from the spec's `seed` (default 1) and the stream's name, so runs repeat.
+ */
+export function seededGenerator(spec: { seed?: number | null }, stream: string): SeededRandom {
   let byStream = generators.get(spec);
   if (!byStream) {
     byStream = new Map();
@@ -73,7 +78,7 @@ function generatorFor(spec: LatencyDistribution, stream: string): SeededRandom {
 export function nextLatency(latency: Latency, stream = 'latencyMs'): number {
   if (typeof latency === 'number') return Math.max(0, latency);
   if ('distribution' in latency) {
-    const generator = generatorFor(latency, stream);
+    const generator = seededGenerator(latency, stream);
     return Math.max(
       0,
       drawLatency(latency, () => generator.next()),
@@ -88,29 +93,81 @@ function isNumber(value: unknown, min = 0): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= min;
 }
 
-/** What is wrong with a latency (`latencyMs`, a model's `firstChunkMs`), or undefined. */
-export function latencyProblem(latency: unknown): string | undefined {
-  if (isNumber(latency)) return undefined;
-  if (typeof latency !== 'object' || latency === null) {
-    return 'must be a number ≥ 0, { min, max } or { distribution: "lognormal", p50Ms, p99Ms }';
-  }
-  const spec = latency as Partial<Record<string, unknown>>;
-  if (!('distribution' in spec)) {
-    return isNumber(spec.min) && isNumber(spec.max) ? undefined : 'needs min and max ≥ 0';
-  }
-  if (spec.distribution !== 'lognormal') {
-    return `distribution ${JSON.stringify(spec.distribution)} is unknown (known: lognormal)`;
-  }
-  if (!isNumber(spec.p50Ms) || spec.p50Ms <= 0) return 'needs p50Ms > 0';
-  if (!isNumber(spec.p99Ms, spec.p50Ms)) return 'needs p99Ms ≥ p50Ms';
-  if (spec.seed !== undefined && !Number.isFinite(spec.seed)) return 'seed must be a number';
-  if (spec.held == null) return undefined;
-  const held = spec.held as Partial<Record<string, unknown>>;
-  if (!isNumber(held.share) || held.share > 1) return 'held.share must be from 0 to 1';
-  if (!isNumber(held.minMs) || !isNumber(held.maxMs, held.minMs)) {
-    return 'held needs 0 ≤ minMs ≤ maxMs';
+const RANGE_FIELDS = ['min', 'max'];
+const DISTRIBUTION_FIELDS = ['distribution', 'p50Ms', 'p99Ms', 'held', 'seed'];
+const HELD_FIELDS = ['share', 'minMs', 'maxMs'];
+const LATENCY_SHAPES =
+  'a number ≥ 0, { "min", "max" } or { "distribution": "lognormal", "p50Ms", "p99Ms" }';
+
+/** The first field of `spec` that is not in `known`, refused with the closest known name. */
+function unknownFieldIn(spec: object, known: string[], path: string): string | undefined {
+  for (const key of Object.keys(spec)) {
+    const at = fieldPath(path, key);
+    const problem = prototypeKeyProblem(at, key);
+    if (problem !== undefined) return problem;
+    if (!known.includes(key)) return unknownField(at, key, known);
   }
   return undefined;
+}
+
+function rangeProblem(spec: Record<string, unknown>, path: string): string | undefined {
+  // A log-normal's field without `distribution` would otherwise read as a broken range.
+  const lognormal = Object.keys(spec).find((key) => DISTRIBUTION_FIELDS.includes(key));
+  if (lognormal !== undefined) {
+    return `${path} has ${lognormal} but no distribution: a log-normal latency needs "distribution": "lognormal" (a range has only min and max)`;
+  }
+  const unknown = unknownFieldIn(spec, [...RANGE_FIELDS, 'distribution'], path);
+  if (unknown !== undefined) return unknown;
+  return isNumber(spec.min) && isNumber(spec.max, spec.min)
+    ? undefined
+    : `${path} needs min and max with 0 ≤ min ≤ max, got ${JSON.stringify(spec)}`;
+}
+
+function heldProblem(held: unknown, path: string): string | undefined {
+  if (typeof held !== 'object' || held === null || Array.isArray(held)) {
+    return `${path} must be { "share", "minMs", "maxMs" }, got ${JSON.stringify(held)}`;
+  }
+  const unknown = unknownFieldIn(held, HELD_FIELDS, path);
+  if (unknown !== undefined) return unknown;
+  const { share, minMs, maxMs } = held as Record<string, unknown>;
+  if (!isNumber(share) || share > 1) return `${path}.share must be from 0 to 1`;
+  if (!isNumber(minMs) || !isNumber(maxMs, minMs)) return `${path} needs 0 ≤ minMs ≤ maxMs`;
+  return undefined;
+}
+
+/**
+ * What is wrong with a latency (`latencyMs`, a model's `firstChunkMs`) at `path`, or undefined:
+ * every field is checked, so a misspelt one is refused rather than giving a fast model.
+ */
+export function latencyProblem(latency: unknown, path: string): string | undefined {
+  if (isNumber(latency)) return undefined;
+  if (typeof latency !== 'object' || latency === null || Array.isArray(latency)) {
+    return `${path} must be ${LATENCY_SHAPES}, got ${JSON.stringify(latency)}`;
+  }
+  const spec = latency as Record<string, unknown>;
+  if (!Object.hasOwn(spec, 'distribution')) return rangeProblem(spec, path);
+  const unknown = unknownFieldIn(spec, DISTRIBUTION_FIELDS, path);
+  if (unknown !== undefined) return unknown;
+  if (spec.distribution !== 'lognormal') {
+    return `${path}.distribution ${JSON.stringify(spec.distribution)} is unknown (known: lognormal)`;
+  }
+  if (!isNumber(spec.p50Ms) || spec.p50Ms <= 0) return `${path} needs p50Ms > 0`;
+  if (!isNumber(spec.p99Ms, spec.p50Ms)) return `${path} needs p99Ms ≥ p50Ms`;
+  if (spec.seed !== undefined && !Number.isFinite(spec.seed)) {
+    return `${path}.seed must be a number`;
+  }
+  return spec.held == null ? undefined : heldProblem(spec.held, `${path}.held`);
+}
+
+/** Longest delay one `setTimeout` holds: Node fires a longer one after 1 ms. */
+const MAX_TIMER_MS = 0x7fff_ffff;
+
+/**
+ * A delay that `setTimeout` holds as asked: every timer of the emulator goes through it. A longer
+ * one ends at the cap (24.8 days, as good as never for a test); a negative one or NaN at once.
+ */
+export function timerMs(ms: number): number {
+  return ms > 0 ? Math.min(ms, MAX_TIMER_MS) : 0;
 }
 
 function abortError(): DOMException {
@@ -138,7 +195,7 @@ export async function waitBeforeHeaders(
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();
-    }, wait);
+    }, timerMs(wait));
     signal.addEventListener('abort', onAbort, { once: true });
   });
   if (ms > remaining) {

@@ -99,6 +99,19 @@ describe('chat model access', () => {
     expect(error).toMatchObject({ status: 404, code: 'model_not_found' });
   });
 
+  it.each(['constructor', 'toString', '__proto__'])(
+    "finds no model named %s (an object's own property, not one of its prototype)",
+    async (id) => {
+      const error = await errorOf(await chat(emulator, userChat(id, 'hi')));
+      expect(error).toMatchObject({ status: 404, code: 'model_not_found' });
+    },
+  );
+
+  it.each(['constructor', 'toString'])('authenticates no key named %s', async (key) => {
+    const response = await chat(emulator, userChat('community/general', 'hi'), { key });
+    expect((await errorOf(response)).code).toBe('invalid_api_key');
+  });
+
   it.each(['my/desk-model', 'pool-a/qwen-7b', 'my/laptop-model'])(
     'refuses %s to a shielded key with 403 unshielded_access_required',
     async (model) => {

@@ -133,6 +133,24 @@ describe('infergate-emulator CLI', () => {
     expect(err).not.toMatch(/Usage:/);
   });
 
+  it('exits with 2 naming a misspelt field with its path and the closest known name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-cli-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'misspelt.jsonc');
+    writeFileSync(file, '{ "models": { "x/slow": { "firstChunkMS": 500 } } }\n');
+    const child = spawn(process.execPath, [bin, '--port', '0', '--scenario', file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      err += chunk;
+    });
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(2);
+    expect(err).toContain(`Scenario file '${file}'`);
+    expect(err).toContain('models["x/slow"].firstChunkMS — did you mean firstChunkMs?');
+  });
+
   it('exits with 2 and the usage on a bad argument', async () => {
     const child = spawn(process.execPath, [bin, '--port', 'abc'], {
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -634,7 +634,7 @@ describe('fault windows: afterMs and forMs (issue 46.4)', () => {
     );
     expect(() =>
       emulator.injectFault({ fault: 'bad_gateway', forMS: 5 } as unknown as FaultRule),
-    ).toThrow(/'forMS' is not a fault rule field/);
+    ).toThrow(/injectFault: unknown field forMS — did you mean forMs\?/);
   });
 });
 

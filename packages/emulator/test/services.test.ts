@@ -116,6 +116,11 @@ describe('POST /embeddings', () => {
     expect(error).toMatchObject({ status: 404, code: 'model_not_found' });
   });
 
+  it('finds no engine named constructor', async () => {
+    const error = await errorOf(await post('/embeddings', { model: 'constructor', input: 'x' }));
+    expect(error).toMatchObject({ status: 404, code: 'model_not_found' });
+  });
+
   it.each([
     ['input', {}, /required/],
     ['input', { input: [] }, /0 items.*between 1 and 64/],

@@ -13,6 +13,7 @@ import {
   dialectUsage,
   reasoningPieces,
 } from './dialects';
+import { jsonAnswerAs } from './json-answers';
 import { answerText, messageText, runScriptedModel, type ScriptedAnswer } from './scripted-model';
 import { type SsePause, sseBody } from './sse-body';
 import { type ChatRequest, validateChatRequest } from './validate-chat-request';
@@ -127,7 +128,13 @@ function composeAnswer(
   request: ChatRequest,
   resolved: ResolvedModel,
 ): ComposedAnswer {
-  const answer = runScriptedModel(request);
+  const jsonAnswers = resolved.servedSpec.jsonAnswers;
+  const answer = runScriptedModel(
+    request,
+    jsonAnswers
+      ? (text, schema) => jsonAnswerAs(jsonAnswers, resolved.served, text, schema)
+      : undefined,
+  );
   // The served model's server decides the answer's shape (the gateway passes it through).
   const shape = DIALECT_SHAPES[resolved.servedSpec.dialect ?? 'gateway'];
   const lastUser = [...request.messages].reverse().find((message) => message.role === 'user');

@@ -1,4 +1,6 @@
 // docs/gateway-protocol.md §4.3 (the answer), §4.4 (tool calls), §4.5 (JSON output).
+
+import { schemaStatedIn } from './json-answers';
 import type { ChatMessage, ChatRequest, ChatTool } from './validate-chat-request';
 import { isJsonObject } from './validate-chat-request';
 import { valueForSchema } from './value-for-schema';
@@ -157,9 +159,13 @@ function hashString(text: string): string {
 
 /**
  * Deterministic scripted LLM: answers from the conversation alone (see the README's table of
- * behaviours and directives).
+ * behaviours and directives). `reshapeJson` turns a JSON answer into what the model sends (its
+ * `jsonAnswers`: cut short, off the schema, wrapped).
  */
-export function runScriptedModel(request: ChatRequest): ScriptedAnswer {
+export function runScriptedModel(
+  request: ChatRequest,
+  reshapeJson?: (text: string, schema: unknown) => string,
+): ScriptedAnswer {
   const { messages } = request;
   const prompt = promptTokens(messages);
   const last = messages[messages.length - 1]!;
@@ -173,7 +179,10 @@ export function runScriptedModel(request: ChatRequest): ScriptedAnswer {
     return scriptedAnswer(prompt, [], 'tool_calls', scriptedToolCalls(messages, calls, userText));
   }
   const json = jsonAnswerText(request, userText, afterTools);
-  if (json !== undefined) return scriptedAnswer(prompt, wordPieces(json), 'stop');
+  if (json !== undefined) {
+    const text = reshapeJson ? reshapeJson(json.text, json.schema) : json.text;
+    return scriptedAnswer(prompt, wordPieces(text), 'stop');
+  }
   if (afterTools) return scriptedAnswer(prompt, wordPieces(toolResultText(messages)), 'stop');
   return textAnswer(request, userText, prompt);
 }
@@ -233,28 +242,40 @@ function scriptedToolCalls(
   }));
 }
 
+function systemTexts(messages: ChatMessage[]): string[] {
+  return messages.filter((message) => message.role === 'system').map((m) => messageText(m.content));
+}
+
+/** A JSON answer's text and the schema it was made for (json_object: the one a system message states). */
+interface JsonAnswer {
+  text: string;
+  schema: unknown;
+}
+
 /**
  * The JSON text `response_format` asks for, from the tool results or the user's text (cut short
- * on `[[invalid_json]]`); undefined when it asks for text.
+ * on `[[invalid_json]]`); undefined when it asks for text. A json_object request whose system
+ * message states a schema gets a value for it, as a model told the schema there answers.
  */
 function jsonAnswerText(
   request: ChatRequest,
   userText: string,
   afterTools: boolean,
-): string | undefined {
+): JsonAnswer | undefined {
   const { messages, responseFormat: format } = request;
   const invalidJson = userText.includes('[[invalid_json]]');
-  if (format.type === 'json_schema') {
-    if (invalidJson) return '{"answer": "unterminated';
+  if (format.type === 'text') return undefined;
+  const schema =
+    format.type === 'json_schema' ? format.schema : schemaStatedIn(systemTexts(messages));
+  if (schema !== undefined) {
+    if (invalidJson) return { text: '{"answer": "unterminated', schema };
     const facts = afterTools ? toolResultFacts(messages) : {};
     const text = afterTools ? toolResultText(messages) : quotedPart(userText);
-    return JSON.stringify(valueForSchema(format.schema, { text, facts }));
+    return { text: JSON.stringify(valueForSchema(schema, { text, facts })), schema };
   }
-  if (format.type === 'json_object') {
-    if (invalidJson) return '{"answer": ';
-    return JSON.stringify({ answer: afterTools ? toolResultText(messages) : echoText(userText) });
-  }
-  return undefined;
+  if (invalidJson) return { text: '{"answer": ', schema };
+  const answer = afterTools ? toolResultText(messages) : echoText(userText);
+  return { text: JSON.stringify({ answer }), schema };
 }
 
 function echoText(userText: string): string {

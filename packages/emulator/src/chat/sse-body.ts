@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §5.1 (events), §5.2 (end), §5.3 (failures after the 200).
+import { timerMs } from '../timing';
 import { DONE_EVENT, errorEvent } from './chat-events';
 
 interface SseBodyOptions {
@@ -34,15 +35,12 @@ type PauseStep =
   | { kind: 'go'; paused: boolean }
   | { kind: 'ended' };
 
-/** Longest single timer: Node fires a longer one at once (1 ms). */
-const MAX_TIMER_MS = 0x7fff_ffff;
-
 /** Bytes queued per read when there is no delay: few large writes keep long streams fast. */
 const BATCH_CHARS = 16 * 1024;
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(done, Math.min(ms, MAX_TIMER_MS));
+    const timer = setTimeout(done, timerMs(ms));
     function done() {
       clearTimeout(timer);
       signal.removeEventListener('abort', done);

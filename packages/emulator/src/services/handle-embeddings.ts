@@ -2,7 +2,7 @@
 import { isJsonObject } from '../chat/validate-chat-request';
 import { GatewayRefusal, invalidField, jsonResponse } from '../gateway-error';
 import { type RequestContext, readJson, requireJsonContent } from '../request-context';
-import type { EngineSpec } from '../scenario';
+import { type EngineSpec, ownEntry } from '../scenario';
 import { hashedEmbedding } from './hashed-embedding';
 import { occupyService, utf8Length } from './service-availability';
 
@@ -55,7 +55,7 @@ function chooseEngine(ctx: RequestContext, model: unknown): [string, EngineSpec]
     );
   }
   if (typeof model !== 'string') throw invalidField('model', '`model` must be an engine id string');
-  const engine = engines[model];
+  const engine = ownEntry(engines, model);
   if (!engine) {
     throw new GatewayRefusal(
       'model_not_found',

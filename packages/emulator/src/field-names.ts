@@ -1,0 +1,69 @@
+// docs/gateway-protocol.md §3.1 (close matches, as `model_not_found` names them): scenario fields in messages.
+
+/** Edit distance (Levenshtein) of two short names. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The known name closest to `wanted` (case ignored), or undefined when none is close: at most a
+ * third of its letters wrong, and at least two allowed.
+ */
+export function closestName(wanted: string, known: readonly string[]): string | undefined {
+  const lower = wanted.toLowerCase();
+  let best: { name: string; distance: number } | undefined;
+  for (const name of known) {
+    const distance = editDistance(lower, name.toLowerCase());
+    if (best === undefined || distance < best.distance) best = { name, distance };
+  }
+  const limit = Math.max(2, Math.floor(wanted.length / 3));
+  return best !== undefined && best.distance <= limit ? best.name : undefined;
+}
+
+function suggestion(wanted: string, known: readonly string[]): string {
+  const close = closestName(wanted, known);
+  return close === undefined ? ` (known: ${known.join(', ')})` : ` — did you mean ${close}?`;
+}
+
+/** `unknown field <path> — did you mean <name>?`, or the known fields when none is close. */
+export function unknownField(path: string, field: string, known: readonly string[]): string {
+  return `unknown field ${path}${suggestion(field, known)}`;
+}
+
+/** `<path> "<value>" is unknown — did you mean <name>?`, or the known values when none is close. */
+export function unknownValue(path: string, value: string, known: readonly string[]): string {
+  return `${path} ${JSON.stringify(value)} is unknown${suggestion(value, known)}`;
+}
+
+/** `a.b` for a field of the object at `path` (the field alone at the top). */
+export function fieldPath(path: string, field: string): string {
+  return path === '' ? field : `${path}.${field}`;
+}
+
+/** `a["id"]` for an entry of a record keyed by ids, `a[0]` for an array's item. */
+export function entryPath(path: string, key: string | number): string {
+  return `${path}[${typeof key === 'number' ? key : JSON.stringify(key)}]`;
+}
+
+/**
+ * Names that JavaScript objects give a meaning of their own: copied as data, `__proto__` would
+ * change an object's prototype (every object's, once merged into `Object.prototype`), and a
+ * lookup of `constructor` would find a function. A scenario may use none of them as a key.
+ */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The refusal of a key that names a prototype, or undefined for any other key. */
+export function prototypeKeyProblem(path: string, key: string): string | undefined {
+  return PROTOTYPE_KEYS.has(key)
+    ? `${path} is refused: ${JSON.stringify(key)} names an object's prototype in JavaScript and is never taken as data`
+    : undefined;
+}
