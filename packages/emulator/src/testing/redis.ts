@@ -1,0 +1,94 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+
+// Node only: a child process and a port. `redis-server` (Debian's `redis-server` package) must be on PATH.
+
+/** A throwaway redis-server on a free loopback port, without persistence. */
+export interface TestRedis {
+  /** `redis://127.0.0.1:<port>`, or `rediss://…` when started with TLS. */
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+  /** SIGSTOP: the server keeps its connections but answers nothing until `resume`. */
+  freeze(): void;
+  /** SIGCONT: the server runs the commands it received meanwhile, in order. */
+  resume(): void;
+  /** Kills the server and starts an empty one on the same port (a restart without persistence). */
+  restart(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** The server's certificate and key and the CA that signed it (files), for a TLS-only server. */
+export interface ServerTls {
+  certFile: string;
+  keyFile: string;
+  caFile: string;
+}
+
+function serverArgs(port: number, tls: ServerTls | undefined): string[] {
+  const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+  if (!tls) return ['--port', String(port), ...common];
+  // TLS only (no plain port), clients not asked for a certificate: as managed Redis services are.
+  return [
+    ...['--port', '0', '--tls-port', String(port), ...common],
+    ...['--tls-cert-file', tls.certFile, '--tls-key-file', tls.keyFile],
+    ...['--tls-ca-cert-file', tls.caFile, '--tls-auth-clients', 'no'],
+  ];
+}
+
+function spawnServer(port: number, tls?: ServerTls): Promise<ChildProcess> {
+  const child: ChildProcess = spawn('redis-server', serverArgs(port, tls), {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise<ChildProcess>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
+    let seen = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes('Ready to accept connections')) {
+        child.stdout?.removeAllListeners('data');
+        child.stdout?.resume();
+        resolve(child);
+      }
+    });
+  });
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGCONT');
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/**
+ * Starts `redis-server` on `port` (a free loopback port by default), TLS-only with `tls`; resolves
+ * once it accepts connections. `stop()` it after the tests.
+ */
+export async function startRedis(port?: number, tls?: ServerTls): Promise<TestRedis> {
+  const chosen = port ?? (await freePort());
+  let child = await spawnServer(chosen, tls);
+  return {
+    url: `${tls ? 'rediss' : 'redis'}://127.0.0.1:${chosen}`,
+    port: chosen,
+    stop: () => kill(child),
+    freeze: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
+    async restart() {
+      await kill(child);
+      child = await spawnServer(chosen, tls);
+    },
+  };
+}
