@@ -1,8 +1,9 @@
 // Per-model circuit breakers (issue 46): a listed model that keeps failing is planned around for a
 // cooldown, then probed once.
+import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient } from '../src/index';
-import { DEFAULT_KEYS, hi, only, recorded } from './helpers';
+import { DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
 
 const list = { fallbackModels: ['community/streamer'] };
 // A cooldown long enough that a loaded machine plans the next call inside it (150 ms was not:
@@ -12,7 +13,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('circuit breakers of calls with fallbackModels', () => {
   it('open after N failures in a row: calls skip the model without a request', async () => {
-    const { client, emulator, events } = recorded(undefined, { circuitBreaker: breaker });
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { circuitBreaker: breaker });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general' });
     for (let i = 0; i < 2; i++) {
       const result = await client.chat(hi(), list);
@@ -32,7 +35,9 @@ describe('circuit breakers of calls with fallbackModels', () => {
   });
 
   it('after the cooldown one probe goes through; its success closes the breaker', async () => {
-    const { client, emulator } = recorded(undefined, { circuitBreaker: breaker });
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway, { circuitBreaker: breaker });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 2 });
     for (let i = 0; i < 2; i++) await client.chat(hi(), list);
     expect((await client.chat(hi(), list)).route.hops[0]?.outcome).toBe('skipped');
@@ -43,7 +48,9 @@ describe('circuit breakers of calls with fallbackModels', () => {
   });
 
   it('a failed probe opens it again, for twice the cooldown', async () => {
-    const { client, emulator, events } = recorded(undefined, { circuitBreaker: breaker });
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { circuitBreaker: breaker });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'service_unavailable', model: 'community/general' });
     for (let i = 0; i < 2; i++) await client.chat(hi(), list);
     await sleep(2_100);
@@ -52,7 +59,9 @@ describe('circuit breakers of calls with fallbackModels', () => {
   });
 
   it('never skips the only candidate: the caller asked for it', async () => {
-    const { client, emulator } = recorded(undefined, { circuitBreaker: breaker, maxRetries: 0 });
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway, { circuitBreaker: breaker, maxRetries: 0 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 2 });
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/streamer', times: 2 });
     for (let i = 0; i < 2; i++) await client.chat(hi(), list).catch(() => undefined);
@@ -63,7 +72,9 @@ describe('circuit breakers of calls with fallbackModels', () => {
   });
 
   it("does not count a caller's 4xx, a busy model or a plain call", async () => {
-    const { client, emulator, events } = recorded(undefined, { circuitBreaker: breaker });
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { circuitBreaker: breaker });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', times: 4 });
     for (let i = 0; i < 4; i++) await client.chat(hi(), list);
     expect(only(events, 'circuit-open')).toEqual([]);
@@ -74,14 +85,18 @@ describe('circuit breakers of calls with fallbackModels', () => {
   });
 
   it('circuitBreaker: false turns them off', async () => {
-    const { client, emulator } = recorded(undefined, { circuitBreaker: false });
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway, { circuitBreaker: false });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 5 });
     for (let i = 0; i < 5; i++) await client.chat(hi(), list);
     expect(emulator.counters.requests.chat).toBe(10);
   });
 
   it('is shared by the clients of one key and base URL in a realm', async () => {
-    const { client, emulator, baseURL } = recorded(undefined, { circuitBreaker: breaker });
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway, { circuitBreaker: breaker });
+    const { emulator, baseURL } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general' });
     for (let i = 0; i < 2; i++) await client.chat(hi(), list);
     const other = createGatewayClient({

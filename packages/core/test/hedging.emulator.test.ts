@@ -1,19 +1,24 @@
 // Hedged first chunks (issue 46): a second attempt into a free slot when the first is slow to its
 // first content, the first to deliver content wins, the other aborted at once.
+import type { Emulator } from '@infergate/emulator';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { budgetId } from '../src/budget/budget-id';
+import { isGatewayError } from '../src/index';
 import { AUTO_HEDGE, hedgeDelay } from '../src/steering/hedge-budget';
-import { caught, DEFAULT_KEYS, hi, only, recorded } from './helpers';
+import { DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
 
 /** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
 const FOREVER = 60_000;
 
-const held = (emulator: ReturnType<typeof recorded>['emulator'], model: string, times = 1) =>
+const held = (emulator: Emulator, model: string, times = 1) =>
   emulator.injectFault({ fault: 'stall_first_chunk', model, ms: FOREVER, times });
 
 describe('hedge: a second attempt when the first is slow to its first content', () => {
   it('goes to the next listed model into a free slot; the hedge wins, the first is aborted', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     held(emulator, 'community/general');
     const stream = await client.chatStream(hi(), {
       fallbackModels: ['community/streamer'],
@@ -41,7 +46,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('without a list goes to the same model (the gateway sends it to another copy)', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     held(emulator, 'community/general');
     const result = await client.chat(hi(), { hedge: { afterMs: 50, maxExtra: 1 } });
     expect(result.answer.text).toBe('Echo: hello there');
@@ -55,7 +62,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('is not sent when the first answers in time: one request, no hedge event', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     const result = await client.chat(hi(), { hedge: { afterMs: 5_000, maxExtra: 1 } });
     expect(result.route.hops).toEqual([{ model: 'community/general', outcome: 'answered' }]);
     expect(only(events, 'hedge')).toEqual([]);
@@ -63,10 +72,13 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('never queues: without a free slot no hedge is sent (the key never exceeds its limit)', async () => {
-    const { client, emulator, events } = recorded(undefined, { maxConcurrency: 1 });
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { maxConcurrency: 1 });
+    const { emulator } = gateway;
     held(emulator, 'community/general');
-    const error = await caught(() =>
-      client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 400 }),
+    const error = await caught(
+      () => client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 400 }),
+      isGatewayError,
     );
     expect(error.code).toBe('timeout');
     expect(only(events, 'hedge')).toEqual([]);
@@ -75,7 +87,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('keeps the extra requests within maxExtra of the calls', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     // Every first attempt is slow: without the cap, each call would be hedged.
     held(emulator, 'community/general', 1_000);
     const calls = 40;
@@ -94,15 +108,19 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('both attempts failing: the first run ends the call, with its route', async () => {
-    const { client, emulator, events } = recorded(undefined, { maxRetries: 0 });
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { maxRetries: 0 });
+    const { emulator } = gateway;
     held(emulator, 'community/general');
     emulator.injectFault({ fault: 'model_busy', model: 'community/streamer', retryAfter: 3600 });
-    const error = await caught(() =>
-      client.chat(hi(), {
-        fallbackModels: ['community/streamer'],
-        hedge: { afterMs: 30, maxExtra: 1 },
-        timeoutMs: 500,
-      }),
+    const error = await caught(
+      () =>
+        client.chat(hi(), {
+          fallbackModels: ['community/streamer'],
+          hedge: { afterMs: 30, maxExtra: 1 },
+          timeoutMs: 500,
+        }),
+      isGatewayError,
     );
     expect(error.code).toBe('timeout');
     expect(error.route?.requested).toEqual(['community/general', 'community/streamer']);
@@ -113,7 +131,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('hedges a stream whose first model sends only keep-alive comments', async () => {
-    const { client, emulator } = recorded();
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({
       fault: 'keepalive_first_chunk',
       model: 'community/general',
@@ -129,7 +149,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it("'auto' waits for the model's running p95 once it has seen enough answers", async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     // Until it has seen enough answers, 'auto' waits the ceiling (10 s): these are never hedged.
     // (More of them would wait the p95 of the first, and one slow on a loaded machine be hedged.)
     for (let i = 0; i < AUTO_HEDGE.minSamples; i++) {
@@ -146,7 +168,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it("'auto' learns from a cut first attempt too: it took at least until the hedge won", async () => {
-    const { client, emulator, baseURL } = recorded();
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway);
+    const { emulator, baseURL } = gateway;
     const stream = true;
     const call = async (hedge: { afterMs: number | 'auto'; maxExtra: number }) =>
       (await client.chatStream(hi(), { hedge })).result();
@@ -164,7 +188,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('saves up hedges: with the default maxExtra, two held calls in a row are both hedged', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     for (let i = 0; i < 2; i++) {
       held(emulator, 'community/general');
       await client.chat(hi(), { hedge: { afterMs: 50 } });
@@ -173,7 +199,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('leaks no slot over many hedged calls', async () => {
-    const { client, emulator } = recorded();
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({
       fault: 'stall_first_chunk',
       model: 'community/general',
