@@ -221,7 +221,7 @@ describe('abort and deadline', () => {
     const client = clientOn(gateway);
     const controller = new AbortController();
     const call = caught(() => client.chat(hi(), { signal: controller.signal }), isGatewayError);
-    await gateway.untilHeld(1);
+    await gateway.untilRequests(1);
     expect(client.budget.active).toBe(1);
     controller.abort();
     expect((await call).code).toBe('aborted');

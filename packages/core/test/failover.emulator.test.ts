@@ -67,9 +67,9 @@ describe('fallbackModels: failover at once', () => {
     const { emulator } = gateway;
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
     const steered = client.chat(hi(), { fallbackModels: ['community/streamer'] });
-    // Two calls queue behind the steered call's first attempt, once the gateway holds it (its
+    // Two calls queue behind the steered call's first attempt, once the gateway has it (its
     // answer comes 100 ms later, so they are in line before it).
-    await gateway.untilHeld(1);
+    await gateway.untilRequests(1);
     const queued = [client.chat(hi('community/plain')), client.chat(hi('community/plain'))];
     await Promise.all([steered, ...queued]);
     const attempts = only(events, 'attempt').map((event) => event.model ?? event.requestedModel);
