@@ -43,12 +43,15 @@ export async function runWithGc(script: string, cwd?: string): Promise<unknown> 
   return JSON.parse(stdout.trim());
 }
 
-/** `clientOn`, with the events of the client's chat calls (not its catalog reads) recorded. */
+/**
+ * `clientOn`, with the events of the client's chat calls (not its catalog reads) recorded into
+ * `events` (pass another client's `events` to record both clients' calls in one list).
+ */
 export function recordingClient(
   gateway: { connection: GatewayConnection },
   options: GatewayClientOptions = {},
+  events: GatewayEvent[] = [],
 ) {
-  const events: GatewayEvent[] = [];
   const client = clientOn(gateway, {
     onEvent: (event) => {
       if (event.operation === 'chat') events.push(event);
