@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmulator } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { examplesDir, runNode } from '../helpers/run';
 
@@ -50,18 +50,18 @@ describe('the guided demo (examples/demo)', () => {
   it('against a configured gateway, skips the emulator-only steps and picks models by capability', async () => {
     // A scenario unlike the default: the everything model is gone, so the picks must come
     // from the live catalog.
-    const gateway = await startEmulator({
-      port: 0,
+    const gateway = await emulate({
+      as: 'http',
       scenario: { models: { 'community/general': null, 'community/plain': null } },
     });
     try {
       const result = await runDemo({
-        INFERGATE_BASE_URL: gateway.url,
+        INFERGATE_BASE_URL: gateway.baseURL,
         INFERGATE_API_KEY: gateway.apiKey,
       });
       expect(result.code, result.output).toBe(0);
       const out = result.stdout;
-      expect(out).toContain(`Gateway: ${gateway.url}`);
+      expect(out).toContain(`Gateway: ${gateway.baseURL}`);
       expect(out).toContain(`Summary: ${STEP_COUNT - 2} passed, 2 skipped, 0 failed`);
       expect(out).toMatch(/skipped: it needs an offline my\/\.\.\. model/);
       expect(out).toMatch(/skipped: it injects a 429/);
@@ -76,13 +76,13 @@ describe('the guided demo (examples/demo)', () => {
   });
 
   it('exits 1 and names the failed step and its typed error', async () => {
-    const gateway = await startEmulator({
-      port: 0,
+    const gateway = await emulate({
+      as: 'http',
       scenario: { services: { ocr: { availableNodes: 0 } } },
     });
     try {
       const result = await runDemo({
-        INFERGATE_BASE_URL: gateway.url,
+        INFERGATE_BASE_URL: gateway.baseURL,
         INFERGATE_API_KEY: gateway.apiKey,
       });
       expect(result.code).toBe(1);

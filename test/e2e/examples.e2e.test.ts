@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { examplesDir, type RunResult, runExample } from '../helpers/run';
 
 // Every command-line example, run as a user runs it (`node src/index.ts`), against the
 // emulator's real HTTP server named by INFERGATE_BASE_URL / INFERGATE_API_KEY.
-let gateway: RunningEmulator;
+let gateway: EmulatedGateway;
 
 beforeAll(async () => {
-  gateway = await startEmulator({ port: 0 });
+  gateway = await emulate({ as: 'http' });
 });
 afterAll(async () => {
   await gateway?.close();
@@ -20,7 +20,7 @@ beforeEach(() => {
 
 function expectSuccess(result: RunResult): void {
   expect(result.code, result.output).toBe(0);
-  expect(result.stdout).toContain(`Gateway: ${gateway.url}`);
+  expect(result.stdout).toContain(`Gateway: ${gateway.baseURL}`);
   expect(result.output).not.toContain('The example failed');
 }
 
@@ -48,7 +48,10 @@ describe('examples/langchain-chain', () => {
   });
 
   it('reports a typed error and exits 1 when the gateway refuses the key', async () => {
-    const result = await runExample('langchain-chain', { url: gateway.url, apiKey: 'wrong-key' });
+    const result = await runExample('langchain-chain', {
+      baseURL: gateway.baseURL,
+      apiKey: 'wrong-key',
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('The example failed: GatewayError [invalid_api_key]');
     expect(result.output).not.toContain('wrong-key');

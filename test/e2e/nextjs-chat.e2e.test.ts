@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { childEnv, examplesDir, freePort, repoRoot, runNode, stop } from '../helpers/run';
@@ -25,7 +25,7 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-let gateway: RunningEmulator;
+let gateway: EmulatedGateway;
 // The app reaches the emulator through this proxy, which can hold a stream mid-way (Stop test).
 let proxy: HoldingProxy;
 let app: ChildProcess | undefined;
@@ -62,8 +62,8 @@ beforeAll(async () => {
     expect(build.code, build.output).toBe(0);
   }
 
-  gateway = await startEmulator({ port: 0, scenario: { streamChunkDelayMs: 20 } });
-  proxy = await startHoldingProxy(gateway.url);
+  gateway = await emulate({ as: 'http', scenario: { streamChunkDelayMs: 20 } });
+  proxy = await startHoldingProxy(gateway.baseURL);
   const port = await freePort();
   appURL = `http://127.0.0.1:${port}`;
   app = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {

@@ -1,14 +1,14 @@
 // The availability rule (docs/gateway-protocol.md §3.2) is one function in core, used alike by
 // LangChain's createGatewayTools, the AI SDK's service calls and the MCP server's tool list.
 import { createGateway } from '@infergate/ai-sdk';
-import { type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { createGatewayTools } from '@infergate/langchain';
 import { createGatewayMcpServer } from '@infergate/mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-let emulator: RunningEmulator;
+let emulator: EmulatedGateway;
 
 /**
  * A gateway whose `GET /capabilities` leaves translation out, reports ocr with 0 nodes, gives
@@ -28,11 +28,11 @@ const patched: typeof fetch = async (input, init) => {
 };
 
 beforeAll(async () => {
-  emulator = await startEmulator();
+  emulator = await emulate({ as: 'http' });
 });
 afterAll(() => emulator.close());
 
-const connection = () => ({ baseURL: emulator.url, apiKey: emulator.apiKey, fetch: patched });
+const connection = () => ({ baseURL: emulator.baseURL, apiKey: emulator.apiKey, fetch: patched });
 
 describe('one availability rule for LangChain, the AI SDK and MCP', () => {
   it('LangChain offers the unlisted and uncounted services, not the one at 0 nodes', async () => {

@@ -1,5 +1,5 @@
 import { createGateway } from '@infergate/ai-sdk';
-import { startEmulator } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
 import { GatewayChatModel } from '@infergate/langchain';
 import { generateText, streamText } from 'ai';
 import { expect, it } from 'vitest';
@@ -10,9 +10,9 @@ it('50 mixed LangChain and AI SDK calls on one key never exceed 4 in flight and 
   // Latency before the headers keeps each request in flight long enough for all 4 to overlap,
   // even when a loaded CI machine is slow between one request's end and the next one's start
   // (at 5–25 ms, a run under load once peaked at 3).
-  const server = await startEmulator({ port: 0, scenario: { latencyMs: { min: 80, max: 120 } } });
+  const server = await emulate({ as: 'http', scenario: { latencyMs: { min: 80, max: 120 } } });
   try {
-    const connection = { baseURL: server.url, apiKey: server.apiKey };
+    const connection = { baseURL: server.baseURL, apiKey: server.apiKey };
     const langchain = new GatewayChatModel('community/general', connection);
     const infergate = createGateway(connection);
     const calls = Array.from({ length: 50 }, async (_, i) => {

@@ -49,11 +49,11 @@ export async function runNode(
 /** Runs an example's entry point (`node src/index.ts`) against the given gateway. */
 export function runExample(
   name: string,
-  gateway?: { url: string; apiKey: string },
+  gateway?: { baseURL: string; apiKey: string },
   args: string[] = [],
 ): Promise<RunResult> {
   const env: Record<string, string> = gateway
-    ? { INFERGATE_BASE_URL: gateway.url, INFERGATE_API_KEY: gateway.apiKey }
+    ? { INFERGATE_BASE_URL: gateway.baseURL, INFERGATE_API_KEY: gateway.apiKey }
     : {};
   return runNode(examplesDir(name), ['--experimental-strip-types', 'src/index.ts', ...args], env);
 }

@@ -1,19 +1,24 @@
 import { createInProcessBudget } from '@infergate/core';
 import { budgetId } from '@infergate/core/internal';
 import { DEFAULT_KEYS } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
 import { generateText, streamText } from 'ai';
-import { describe, expect, it, vi } from 'vitest';
-import { BASE_URL, useEmulator } from './use-emulator';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { BASE_URL, providersOn } from './providers';
 
 const key = DEFAULT_KEYS.full;
-const { emulator, gateway } = useEmulator({ streamChunkDelayMs: 2 });
+const emulated = await emulate({
+  as: 'msw',
+  scenario: { streamChunkDelayMs: 2 },
+  baseURL: BASE_URL,
+  hooks: { afterEach, afterAll },
+});
+const { emulator } = emulated;
+const { gateway } = providersOn(emulated);
 
 /** Resolves once no request of the key is at the emulator (every abandoned body has ended). */
 async function bodiesEnded(): Promise<void> {
-  await vi.waitFor(() => expect(emulator.counters.inflight[key] ?? 0).toBe(0), {
-    timeout: 10_000,
-    interval: 5,
-  });
+  await emulated.untilIdle({ key });
 }
 
 describe('abandoned streams free their slot at once, not after timeoutMs', () => {
@@ -45,10 +50,7 @@ describe('abandoned streams free their slot at once, not after timeoutMs', () =>
     await reader.read();
     await reader.cancel();
 
-    await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(4), {
-      interval: 5,
-      timeout: 10_000,
-    });
+    await emulated.untilRequests(4);
     await bodiesEnded();
     // A cut request's key slot comes back a short grace after its close (core's README).
     const id = budgetId(BASE_URL, key);

@@ -1,7 +1,9 @@
 // The README's AI SDK quick start under ai@6 (the `ai-v6` alias of ai@6.x), through
 // `@infergate/ai-sdk/v6` and ai@6's own entry points, against the emulator.
+
 import { APICallError, NoSuchModelError, UnsupportedFunctionalityError } from '@ai-sdk/provider-v3';
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
+import { emulate } from '@infergate/emulator/testing';
 import {
   embedMany,
   generateText,
@@ -12,13 +14,15 @@ import {
   tool,
   experimental_transcribe as transcribe,
 } from 'ai-v6';
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { UnsupportedModelCapabilityError } from '../src/v6';
-import { useEmulator } from './use-emulator';
+import { BASE_URL, providersOn } from './providers';
 import { WEATHER_TOOL } from './weather-tool';
 
-const { emulator, gatewayV3: gateway } = useEmulator();
+const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
+const { emulator } = emulated;
+const { gatewayV3: gateway } = providersOn(emulated);
 
 const weather = tool(WEATHER_TOOL);
 

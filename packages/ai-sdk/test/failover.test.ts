@@ -1,16 +1,20 @@
 // fallbackModels and the stall timeouts through generateText / streamText of ai@7 (main entry) and
 // ai@6 (`/v6`), against the emulator: core walks the list, the provider passes it and maps the
 // outcome (response.modelId, providerMetadata.infergate.route, errors carrying core's code).
+
 import type { GatewayEvent } from '@infergate/core';
 import { DEFAULT_KEYS } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
 import * as ai7 from 'ai';
 import * as ai6 from 'ai-v6';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { GatewayChatModelSettings, GatewayChatOptions, GatewayProviderSettings } from '../src';
-import { useEmulator } from './use-emulator';
+import { BASE_URL, providersOn } from './providers';
 import { WEATHER_TOOL } from './weather-tool';
 
-const { emulator, gateway, gatewayV3 } = useEmulator();
+const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
+const { emulator } = emulated;
+const { gateway, gatewayV3 } = providersOn(emulated);
 
 // `model_offline` takes the model offline for good, and a test shrinks its capacity: both undone.
 const generalCapacity = emulator.scenario.models['community/general']?.capacity;
@@ -130,8 +134,7 @@ const inflight = () => emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0;
  * Resolves once the emulator holds none of the key's requests: a cut request's close reaches it a
  * few ticks after the call ends (10 s for a loaded machine; the stalls under test hold for 60 s).
  */
-const requestsClosed = () =>
-  vi.waitFor(() => expect(inflight()).toBe(0), { interval: 5, timeout: 10_000 });
+const requestsClosed = () => emulated.untilIdle({ key: DEFAULT_KEYS.full });
 
 describe.each([AI7, AI6])('fallbackModels through $name', (major) => {
   describe.each(['generate', 'stream'] as const)('%sText', (kind) => {
@@ -311,7 +314,7 @@ describe.each([AI7, AI6])('fallbackModels through $name', (major) => {
         (e: unknown) => e,
       );
       // The second model holds the request, silent: abort while the walk waits on it.
-      await vi.waitFor(() => expect(inflight()).toBe(1), { timeout: 10_000 });
+      await emulated.until((counters) => counters.requests.chat === 2 && inflight() === 1);
       expect(emulator.counters.requests.chat).toBe(2);
       controller.abort();
       const error = await outcome;

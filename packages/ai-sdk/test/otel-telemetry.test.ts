@@ -1,8 +1,10 @@
 // The AI SDK's OpenTelemetry spans and core's (`@infergate/core/otel`) in one trace: the gateway
 // call's span is a child of the AI SDK's model-call span.
+
 import { OpenTelemetry } from '@ai-sdk/otel';
 import { otelEvents } from '@infergate/core/otel';
 import { DEFAULT_KEYS } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
@@ -12,10 +14,12 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { generateText, streamText } from 'ai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { useEmulator } from './use-emulator';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BASE_URL, providersOn } from './providers';
 
-const { emulator, gateway } = useEmulator();
+const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
+const { emulator } = emulated;
+const { gateway } = providersOn(emulated);
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 

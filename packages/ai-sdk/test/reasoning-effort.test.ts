@@ -1,23 +1,18 @@
 // Reasoning effort (docs/gateway-protocol.md §4.1): ai@7's `reasoning` call option and
 // `providerOptions.infergate.reasoningEffort` (ai@7 and ai@6) are sent as `reasoning_effort`.
+
 import { InvalidArgumentError } from '@ai-sdk/provider';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { generateText, streamText } from 'ai';
 import { generateText as generateTextV6, streamText as streamTextV6 } from 'ai-v6';
-import { describe, expect, it } from 'vitest';
-import { recordingChatBodies, useEmulator } from './use-emulator';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BASE_URL, providersOn, recordingChatBodies } from './providers';
 
-const { emulator, gateway, gatewayV3 } = useEmulator();
+const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
+const { emulator } = emulated;
+const { gateway, gatewayV3 } = providersOn(emulated);
 
 const recording = recordingChatBodies;
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (error: unknown) => error,
-  );
-}
 
 describe('reasoning effort', () => {
   it('ai@7: the reasoning call option is sent as reasoning_effort, with no warning', async () => {
@@ -82,7 +77,7 @@ describe('reasoning effort', () => {
   });
 
   it('a reasoningEffort that is not a string is an InvalidArgumentError naming it; nothing is sent', async () => {
-    const error = await rejection(
+    const error = await caught(
       generateText({
         model: gateway()('community/reasoner'),
         prompt: 'hi',
@@ -94,7 +89,7 @@ describe('reasoning effort', () => {
     expect((error as InvalidArgumentError).message).toBe(
       'providerOptions.infergate.reasoningEffort is 3; allowed: a string such as "low", "medium" or "high"',
     );
-    const wrongLevel = await rejection(
+    const wrongLevel = await caught(
       generateText({
         model: gateway()('community/reasoner'),
         prompt: 'hi',

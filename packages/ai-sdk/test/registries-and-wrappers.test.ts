@@ -3,14 +3,18 @@
 // `ai-v6` alias) with `/v6`. What `ai` takes for a V2 model or provider it adapts, converting usage
 // (upstream, a provider misread this way reported usage as '[object Object]'): usage must stay
 // numbers, and reasoning, tool calls and the served model must come through every wrapper.
+
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
+import { emulate } from '@infergate/emulator/testing';
 import * as ai7 from 'ai';
 import * as ai6 from 'ai-v6';
-import { describe, expect, it } from 'vitest';
-import { recordingChatBodies, useEmulator } from './use-emulator';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BASE_URL, providersOn, recordingChatBodies } from './providers';
 import { WEATHER_TOOL } from './weather-tool';
 
-const { emulator, gateway: gatewayV4, gatewayV3 } = useEmulator();
+const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
+const { emulator } = emulated;
+const { gateway: gatewayV4, gatewayV3 } = providersOn(emulated);
 
 const REASONING = 'The user wrote 2 words. I answer by echoing them.';
 

@@ -1,12 +1,15 @@
 // Usage in every stream (docs/gateway-protocol.md §5.6): `streamText` asks for it, under ai@7 and
 // ai@6, against the emulator, which (like vLLM or llama.cpp) sends usage only when asked.
+
 import { InvalidArgumentError } from '@ai-sdk/provider';
+import { emulate } from '@infergate/emulator/testing';
 import { streamText } from 'ai';
 import { streamText as streamTextV6 } from 'ai-v6';
-import { describe, expect, it } from 'vitest';
-import { recordingChatBodies, useEmulator } from './use-emulator';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BASE_URL, providersOn, recordingChatBodies } from './providers';
 
-const { gateway, gatewayV3 } = useEmulator();
+const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
+const { gateway, gatewayV3 } = providersOn(emulated);
 
 const recording = recordingChatBodies;
 

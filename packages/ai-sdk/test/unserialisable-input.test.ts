@@ -1,10 +1,13 @@
 import { InvalidArgumentError } from '@ai-sdk/provider';
 import { isGatewayError } from '@infergate/core';
+import { emulate } from '@infergate/emulator/testing';
 import { generateText, streamText } from 'ai';
-import { describe, expect, it } from 'vitest';
-import { useEmulator } from './use-emulator';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BASE_URL, providersOn } from './providers';
 
-const { emulator, gateway } = useEmulator();
+const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
+const { emulator } = emulated;
+const { gateway } = providersOn(emulated);
 
 /**
  * Input JSON cannot carry reaches the request as the adapter builds it (provider options are sent

@@ -1,8 +1,9 @@
 import { createEmulator, type ScenarioInput } from '@infergate/emulator';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
-import { createGatewayClient } from '../src/index';
-import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
+import { createGatewayClient, isGatewayError } from '../src/index';
+import { clientOn, DEFAULT_KEYS, hi } from './helpers';
 
 // Every message bounded, every string safe (issue 53, item 5): the message of a steered call whose
 // every model failed groups each model's attempts, names the skipped models, and stays within one
@@ -42,19 +43,23 @@ function wordyGateway(message: string, scenario?: ScenarioInput, options?: Gatew
 
 describe('the all-failed message', () => {
   it("groups each model's attempts and names the skipped models; route keeps every hop", async () => {
-    const { client, emulator } = harness(undefined, { retryBaseDelayMs: 0 });
+    const gateway = await emulate();
+    const client = clientOn(gateway, { retryBaseDelayMs: 0 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'service_unavailable', model: 'community/general' });
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/plain' });
     emulator.injectFault({ fault: 'service_unavailable', model: 'community/streamer' });
-    const error = await caught(() =>
-      client.chat(hi(), {
-        fallbackModels: [
-          'community/nope',
-          'community/plain',
-          'community/streamer',
-          'community/gone',
-        ],
-      }),
+    const error = await caught(
+      () =>
+        client.chat(hi(), {
+          fallbackModels: [
+            'community/nope',
+            'community/plain',
+            'community/streamer',
+            'community/gone',
+          ],
+        }),
+      isGatewayError,
     );
     // The default retries: three rounds of three models.
     expect(error.message).toMatch(/^Every model tried failed \(9 attempts\): /);
@@ -76,8 +81,9 @@ describe('the all-failed message', () => {
       models: Object.fromEntries(models.map((id) => [id, spec])),
     });
     emulator.injectFault({ fault: 'service_unavailable', endpoint: 'chat' });
-    const error = await caught(() =>
-      client.chat(hi(models[0]), { fallbackModels: models.slice(1) }),
+    const error = await caught(
+      () => client.chat(hi(models[0]), { fallbackModels: models.slice(1) }),
+      isGatewayError,
     );
     expect(error.route?.hops, error.message).toHaveLength(40);
     expect(Buffer.byteLength(error.message)).toBeLessThanOrEqual(64 * 1024);
@@ -89,9 +95,10 @@ describe('the all-failed message', () => {
 
 describe('control characters in messages', () => {
   it('escapes them in a model id the message quotes', async () => {
-    const { client } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
     const forged = 'community/x\n2026-12-02 INFO all good \u001b[32mok\u001b[0m';
-    const refused = await caught(() => client.chat(hi(forged)));
+    const refused = await caught(() => client.chat(hi(forged)), isGatewayError);
     expect(refused.message).not.toMatch(CONTROL);
     expect(refused.message).toContain('community/x\\n2026-12-02 INFO all good \\u001b[32mok');
   });
@@ -99,10 +106,13 @@ describe('control characters in messages', () => {
   it("escapes them in the gateway's words, also in the all-failed message", async () => {
     const { emulator, client } = wordyGateway('busy\r\n[INFO] forged line\u001b[2K');
     emulator.injectFault({ fault: 'service_unavailable', endpoint: 'chat' });
-    const single = await caught(() => client.chat(hi()));
+    const single = await caught(() => client.chat(hi()), isGatewayError);
     expect(single.message).not.toMatch(CONTROL);
     expect(single.message).toContain('busy\\r\\n[INFO] forged line\\u001b[2K');
-    const all = await caught(() => client.chat(hi(), { fallbackModels: ['community/plain'] }));
+    const all = await caught(
+      () => client.chat(hi(), { fallbackModels: ['community/plain'] }),
+      isGatewayError,
+    );
     expect(all.message).toMatch(/^Every model tried failed/);
     expect(all.message).not.toMatch(CONTROL);
   });

@@ -1,5 +1,7 @@
+import { caught, emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { caught, DEFAULT_KEYS, harness, hi, totalRequests } from './helpers';
+import { isGatewayError } from '../src/index';
+import { clientOn, DEFAULT_KEYS, hi, totalRequests } from './helpers';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -7,7 +9,8 @@ afterEach(() => {
 
 describe('catalog', () => {
   it('lists models and services', async () => {
-    const { client } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
     const models = await client.models();
     expect(models.map((m) => m.id)).toContain('community/general');
     const services = await client.services();
@@ -22,7 +25,9 @@ describe('catalog', () => {
   });
 
   it('caches, and concurrent callers share one request', async () => {
-    const { client, emulator } = harness({ latencyMs: 5 });
+    const gateway = await emulate({ scenario: { latencyMs: 5 } });
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     await Promise.all([
       client.models(),
       client.models(),
@@ -37,7 +42,9 @@ describe('catalog', () => {
 
   it('expires after catalogTtlMs', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
-    const { client, emulator } = harness(undefined, { catalogTtlMs: 1000 });
+    const gateway = await emulate();
+    const client = clientOn(gateway, { catalogTtlMs: 1000 });
+    const { emulator } = gateway;
     await client.models();
     vi.advanceTimersByTime(999);
     await client.models();
@@ -49,7 +56,9 @@ describe('catalog', () => {
 
   it('keeps its age on the monotonic clock: a step of the wall clock neither expires nor extends it', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const { client, emulator } = harness(undefined, { catalogTtlMs: 60_000 });
+    const gateway = await emulate();
+    const client = clientOn(gateway, { catalogTtlMs: 60_000 });
+    const { emulator } = gateway;
     await client.models();
     vi.setSystemTime(Date.now() + 3_600_000);
     await client.models();
@@ -59,22 +68,26 @@ describe('catalog', () => {
   });
 
   it('refreshes after model_not_found or provider_unavailable from the gateway', async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     await client.models();
-    await caught(() => client.chat(hi('nope/missing')));
+    await caught(() => client.chat(hi('nope/missing')), isGatewayError);
     await client.models();
     expect(emulator.counters.requests.models).toBe(2);
-    await caught(() =>
-      client.chat(hi(), { headers: { 'X-Emulator-Fault': 'service_unavailable' } }),
+    await caught(
+      () => client.chat(hi(), { headers: { 'X-Emulator-Fault': 'service_unavailable' } }),
+      isGatewayError,
     );
     await client.models();
     expect(emulator.counters.requests.models).toBe(3);
   });
 
   it('one caller aborting does not fail the others sharing the request', async () => {
-    const { client } = harness({ latencyMs: 10 });
+    const gateway = await emulate({ scenario: { latencyMs: 10 } });
+    const client = clientOn(gateway);
     const controller = new AbortController();
-    const first = caught(() => client.models({ signal: controller.signal }));
+    const first = caught(() => client.models({ signal: controller.signal }), isGatewayError);
     const second = client.models();
     controller.abort();
     expect((await first).code).toBe('aborted');
@@ -82,9 +95,11 @@ describe('catalog', () => {
   });
 
   it('model() gives model_not_found with close matches, after one refresh', async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     await client.models();
-    const error = await caught(() => client.model('community/genral'));
+    const error = await caught(() => client.model('community/genral'), isGatewayError);
     expect(error.code).toBe('model_not_found');
     expect(error.alternatives?.[0]).toBe('community/general');
     expect(error.message).toContain('community/general');
@@ -94,14 +109,17 @@ describe('catalog', () => {
 
   it('remembers a miss for the cache lifetime: no GET /models per call to an unlisted model', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
-    const { client, emulator } = harness(undefined, { catalogTtlMs: 1000 });
+    const gateway = await emulate();
+    const client = clientOn(gateway, { catalogTtlMs: 1000 });
+    const { emulator } = gateway;
     for (let i = 0; i < 5; i++) {
       await client.requireCapabilities('my/laptop-model', ['chat', 'tools']);
       await client.chat(hi('my/laptop-model'));
     }
     expect(emulator.counters.requests.models).toBe(1);
     // An id first missed in a cached list is looked up once more, then remembered.
-    for (let i = 0; i < 3; i++) await caught(() => client.model('community/genral'));
+    for (let i = 0; i < 3; i++)
+      await caught(() => client.model('community/genral'), isGatewayError);
     expect(emulator.counters.requests.models).toBe(2);
     // The snapshot expires: the misses go with it.
     vi.advanceTimersByTime(1000);
@@ -115,14 +133,16 @@ describe('catalog', () => {
   });
 
   it('forgets misses on model_not_found or provider_unavailable from the gateway', async () => {
-    const { client, emulator } = harness(undefined, {
+    const gateway = await emulate();
+    const client = clientOn(gateway, {
       apiKey: DEFAULT_KEYS.nofallback,
       maxRetries: 0,
     });
+    const { emulator } = gateway;
     await client.resolveModel('my/laptop-model');
     await client.resolveModel('my/laptop-model');
     expect(emulator.counters.requests.models).toBe(1);
-    expect((await caught(() => client.chat(hi('my/laptop-model')))).code).toBe(
+    expect((await caught(() => client.chat(hi('my/laptop-model')), isGatewayError)).code).toBe(
       'provider_unavailable',
     );
     await client.resolveModel('my/laptop-model');
@@ -130,15 +150,18 @@ describe('catalog', () => {
     // A model that came online since is found by the fresh list.
     emulator.scenario.models['my/laptop-model']!.online = true;
     expect(await client.resolveModel('my/laptop-model')).toBeUndefined();
-    await caught(() => client.chat(hi('nope/missing')));
+    await caught(() => client.chat(hi('nope/missing')), isGatewayError);
     expect((await client.resolveModel('my/laptop-model'))?.id).toBe('my/laptop-model');
     expect(emulator.counters.requests.models).toBe(3);
   });
 
   it('requireCapabilities names the model, what is missing and who has it', async () => {
-    const { client, emulator } = harness();
-    const error = await caught(() =>
-      client.requireCapabilities('combo/t', ['streaming', 'tools', 'json_schema']),
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
+    const error = await caught(
+      () => client.requireCapabilities('combo/t', ['streaming', 'tools', 'json_schema']),
+      isGatewayError,
     );
     expect(error.code).toBe('unsupported_model_capability');
     expect(error.model).toBe('combo/t');
@@ -155,47 +178,64 @@ describe('catalog', () => {
   });
 
   it('needs given as one string, as documented: both outcomes', async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     expect((await client.requireCapabilities('combo/st', 'streaming'))?.id).toBe('combo/st');
-    const lacking = await caught(() => client.requireCapabilities('combo/t', 'streaming'));
+    const lacking = await caught(
+      () => client.requireCapabilities('combo/t', 'streaming'),
+      isGatewayError,
+    );
     expect(lacking.code).toBe('unsupported_model_capability');
     expect(lacking.missing).toEqual(['streaming']);
     expect(lacking.alternatives).toContain('combo/st');
     expect(lacking.message).toContain('lacks streaming');
     expect(await client.checkModel('combo/st', 'tools')).toContain('tools');
-    const refused = await caught(() => client.checkModel('combo/t', 'json_schema'));
+    const refused = await caught(() => client.checkModel('combo/t', 'json_schema'), isGatewayError);
     expect(refused.code).toBe('unsupported_model_capability');
     expect(refused.missing).toEqual(['json_schema']);
-    const known = await caught(() =>
-      client.checkModel('any/model', 'tools', { known: ['chat'], purpose: 'bindTools' }),
+    const known = await caught(
+      () => client.checkModel('any/model', 'tools', { known: ['chat'], purpose: 'bindTools' }),
+      isGatewayError,
     );
     expect(known.message).toContain('needed for bindTools');
-    const wrong = await caught(() =>
-      client.requireCapabilities('combo/st', 7 as unknown as 'streaming'),
+    const wrong = await caught(
+      () => client.requireCapabilities('combo/st', 7 as unknown as 'streaming'),
+      isGatewayError,
     );
     expect(wrong).toMatchObject({ code: 'invalid_request_error', field: 'needs' });
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
   it('an unlisted own model is let through unchecked; any other unlisted id is refused', async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     // my/laptop-model is offline: not listed, yet its address works (docs/gateway-protocol.md §3.1).
     expect((await client.models()).map((m) => m.id)).not.toContain('my/laptop-model');
     expect(await client.resolveModel('my/laptop-model')).toBeUndefined();
     expect(await client.requireCapabilities('my/laptop-model', ['chat', 'tools'])).toBeUndefined();
     expect((await client.resolveModel('my/desk-model'))?.id).toBe('my/desk-model');
-    const strict = await caught(() => client.model('my/laptop-model'));
+    const strict = await caught(() => client.model('my/laptop-model'), isGatewayError);
     expect(strict.code).toBe('model_not_found');
     expect(strict.message).toContain('not listed while it is offline');
-    const unknown = await caught(() => client.requireCapabilities('community/genral', ['chat']));
+    const unknown = await caught(
+      () => client.requireCapabilities('community/genral', ['chat']),
+      isGatewayError,
+    );
     expect(unknown.code).toBe('model_not_found');
     expect(unknown.alternatives).toContain('community/general');
-    expect((await caught(() => client.resolveModel('pool-a/missing'))).code).toBe(
+    expect((await caught(() => client.resolveModel('pool-a/missing'), isGatewayError)).code).toBe(
       'model_not_found',
     );
     // A listed own model is still checked.
     expect(
-      (await caught(() => client.requireCapabilities('my/desk-model', ['chat', 'tools']))).code,
+      (
+        await caught(
+          () => client.requireCapabilities('my/desk-model', ['chat', 'tools']),
+          isGatewayError,
+        )
+      ).code,
     ).toBe('unsupported_model_capability');
     // The gateway decides: the key's offline setting sends it to its pool model...
     const answered = await client.chat(hi('my/laptop-model'));
@@ -205,34 +245,44 @@ describe('catalog', () => {
   });
 
   it('an unlisted own model without fallback fails at the gateway with provider_unavailable', async () => {
-    const { client } = harness(undefined, { apiKey: DEFAULT_KEYS.nofallback, maxRetries: 0 });
+    const gateway = await emulate();
+    const client = clientOn(gateway, { apiKey: DEFAULT_KEYS.nofallback, maxRetries: 0 });
     expect(await client.requireCapabilities('my/laptop-model', ['chat'])).toBeUndefined();
-    expect((await caught(() => client.chat(hi('my/laptop-model')))).code).toBe(
+    expect((await caught(() => client.chat(hi('my/laptop-model')), isGatewayError)).code).toBe(
       'provider_unavailable',
     );
   });
 
   it('fails fast without sending when the cached catalog says a service has no node', async () => {
-    const { client, emulator } = harness({ services: { translation: { availableNodes: 0 } } });
+    const gateway = await emulate({
+      scenario: { services: { translation: { availableNodes: 0 } } },
+    });
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     await client.services();
     const before = totalRequests(emulator);
-    const error = await caught(() => client.translate({ input: 'hello', target_language: 'uk' }));
+    const error = await caught(
+      () => client.translate({ input: 'hello', target_language: 'uk' }),
+      isGatewayError,
+    );
     expect(error.code).toBe('provider_unavailable');
     expect(totalRequests(emulator)).toBe(before);
   });
 
   it('resolveEmbeddingEngine: one engine is taken, several require a choice', async () => {
-    const two = harness();
-    const error = await caught(() => two.client.resolveEmbeddingEngine(undefined));
+    const two = clientOn(await emulate());
+    const error = await caught(() => two.resolveEmbeddingEngine(undefined), isGatewayError);
     expect(error.code).toBe('invalid_request_error');
     expect(error.alternatives?.sort()).toEqual(['all-minilm-l6-v2', 'multilingual-e5-base']);
-    expect((await two.client.resolveEmbeddingEngine('all-minilm-l6-v2')).id).toBe(
-      'all-minilm-l6-v2',
-    );
-    expect((await caught(() => two.client.resolveEmbeddingEngine('other'))).code).toBe(
+    expect((await two.resolveEmbeddingEngine('all-minilm-l6-v2')).id).toBe('all-minilm-l6-v2');
+    expect((await caught(() => two.resolveEmbeddingEngine('other'), isGatewayError)).code).toBe(
       'model_not_found',
     );
-    const one = harness({ services: { embeddings: { engines: { 'all-minilm-l6-v2': null } } } });
-    expect((await one.client.resolveEmbeddingEngine(undefined)).id).toBe('multilingual-e5-base');
+    const one = clientOn(
+      await emulate({
+        scenario: { services: { embeddings: { engines: { 'all-minilm-l6-v2': null } } } },
+      }),
+    );
+    expect((await one.resolveEmbeddingEngine(undefined)).id).toBe('multilingual-e5-base');
   });
 });

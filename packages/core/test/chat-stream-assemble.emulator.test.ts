@@ -1,9 +1,12 @@
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { caught, harness, hi } from './helpers';
+import { isGatewayError } from '../src/index';
+import { clientOn, hi } from './helpers';
 
 describe('chatStream({ assemble: false }) (a reader of events keeps no copy of the answer)', () => {
   it('yields every event but keeps no copy of the text for result()', async () => {
-    const { client } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
     const stream = await client.chatStream(hi('community/general', 'one two three four'), {
       assemble: false,
     });
@@ -15,15 +18,19 @@ describe('chatStream({ assemble: false }) (a reader of events keeps no copy of t
   });
 
   it('assembles by default', async () => {
-    const { client } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
     const stream = await client.chatStream(hi('community/general', 'one two'));
     expect((await stream.result()).text).toBe('Echo: one two');
   });
 
   it('refuses a non-boolean before sending', async () => {
-    const { client, emulator } = harness();
-    const error = await caught(() =>
-      client.chatStream(hi(), { assemble: 'no' as unknown as boolean }),
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
+    const error = await caught(
+      () => client.chatStream(hi(), { assemble: 'no' as unknown as boolean }),
+      isGatewayError,
     );
     expect(error).toMatchObject({ code: 'invalid_request_error' });
     expect(emulator.counters.requests.chat).toBe(0);

@@ -1,9 +1,12 @@
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
+import { isGatewayError } from '../src/index';
+import { clientOn, DEFAULT_KEYS, hi } from './helpers';
 
 describe('chat against the emulator', () => {
   it('returns the body with requested and served model', async () => {
-    const { client } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
     const result = await client.chat(hi());
     expect(result.response.choices[0]?.message.content).toBe('Echo: hello there');
     expect(result.requestedModel).toBe('community/general');
@@ -13,7 +16,8 @@ describe('chat against the emulator', () => {
   });
 
   it('reports a fallback when an offline model is answered by its pool model', async () => {
-    const { client } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
     const result = await client.chat(hi('my/laptop-model'));
     expect(result.servedModel).toBe('pool-a/llama-3-8b');
     expect(result.fallback).toBe(true);
@@ -24,7 +28,8 @@ describe('chat against the emulator', () => {
   });
 
   it('streams typed events and assembles the answer', async () => {
-    const { client } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
     const stream = await client.chatStream(hi('community/general', 'one two three'));
     const types: string[] = [];
     let text = '';
@@ -44,7 +49,8 @@ describe('chat against the emulator', () => {
   });
 
   it('joins streamed tool-call pieces by index', async () => {
-    const { client } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
     const stream = await client.chatStream({
       ...hi('community/tools', 'please call get_weather for "Kyiv"'),
       tools: [
@@ -69,8 +75,10 @@ describe('chat against the emulator', () => {
   });
 
   it('gates a plain call: an unknown id is refused locally, with close matches and no chat request', async () => {
-    const { client, emulator } = harness();
-    const refused = await caught(() => client.chat(hi('community/genral')));
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
+    const refused = await caught(() => client.chat(hi('community/genral')), isGatewayError);
     expect(refused.code).toBe('model_not_found');
     expect(refused.status).toBeUndefined();
     expect(refused.alternatives).toContain('community/general');
@@ -78,7 +86,7 @@ describe('chat against the emulator', () => {
     expect(emulator.counters.requests.chat ?? 0).toBe(0);
     expect(emulator.counters.requests.models).toBe(1);
     // The same id again: the cached catalog already lacks it, so no new read and no request.
-    await caught(() => client.chatStream(hi('community/genral')));
+    await caught(() => client.chatStream(hi('community/genral')), isGatewayError);
     expect(emulator.counters.requests.models).toBe(1);
     expect(emulator.counters.requests.chat ?? 0).toBe(0);
     // An unlisted own model passes the gate (its address works while it is offline).
@@ -86,7 +94,9 @@ describe('chat against the emulator', () => {
   });
 
   it('reads no catalog for a call that gives its capabilities (unless the gate refuses)', async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     const result = await client.chat(hi('community/general'), { capabilities: ['chat'] });
     expect(result.answer.text).toBe('Echo: hello there');
     const stream = await client.chatStream(hi('community/general'), {
@@ -97,8 +107,9 @@ describe('chat against the emulator', () => {
     expect(emulator.counters.requests.chat).toBe(2);
     // Given capabilities that lack a need: refused before sending, the catalog read to name the
     // models that would do.
-    const refused = await caught(() =>
-      client.chatStream(hi('community/general'), { capabilities: ['chat'] }),
+    const refused = await caught(
+      () => client.chatStream(hi('community/general'), { capabilities: ['chat'] }),
+      isGatewayError,
     );
     expect(refused).toMatchObject({ code: 'unsupported_model_capability', missing: ['streaming'] });
     expect(refused.alternatives).toContain('community/streamer');
@@ -107,8 +118,10 @@ describe('chat against the emulator', () => {
   });
 
   it('refuses a missing capability locally: no chat request, no status', async () => {
-    const { client, emulator } = harness();
-    const refused = await caught(() => client.chatStream(hi('community/plain')));
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
+    const refused = await caught(() => client.chatStream(hi('community/plain')), isGatewayError);
     expect(refused.code).toBe('unsupported_model_capability');
     expect(refused.status).toBeUndefined();
     expect(refused.missing).toEqual(['streaming']);
@@ -118,30 +131,37 @@ describe('chat against the emulator', () => {
   });
 
   it('passes the gateway error code through (unsupported capability, key errors)', async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     // Capabilities claimed wrongly by the caller: the gate lets the call through, the gateway refuses.
-    const refused = await caught(() =>
-      client.chatStream(hi('community/plain'), { capabilities: ['chat', 'streaming'] }),
+    const refused = await caught(
+      () => client.chatStream(hi('community/plain'), { capabilities: ['chat', 'streaming'] }),
+      isGatewayError,
     );
     expect(refused.code).toBe('unsupported_model_capability');
     expect(refused.status).toBe(400);
     expect(emulator.counters.requests.chat).toBe(1);
-    const shielded = harness(undefined, { apiKey: DEFAULT_KEYS.shielded });
-    expect((await caught(() => shielded.client.chat(hi('my/desk-model')))).code).toBe(
+    const shielded = clientOn(await emulate(), { apiKey: DEFAULT_KEYS.shielded });
+    expect((await caught(() => shielded.chat(hi('my/desk-model')), isGatewayError)).code).toBe(
       'unshielded_access_required',
     );
   });
 
   it('sends per-call headers and the client headers', async () => {
-    const { client, emulator } = harness(undefined, {
+    const gateway = await emulate();
+    const client = clientOn(gateway, {
       headers: { 'X-Emulator-Fault': 'upstream_text' },
     });
+    const { emulator } = gateway;
     // (Capabilities given: no catalog read, which the client's fault header would fail first.)
-    const error = await caught(() =>
-      client.chat(hi(), {
-        headers: { 'X-Emulator-Fault': 'upstream_json' },
-        capabilities: ['chat'],
-      }),
+    const error = await caught(
+      () =>
+        client.chat(hi(), {
+          headers: { 'X-Emulator-Fault': 'upstream_json' },
+          capabilities: ['chat'],
+        }),
+      isGatewayError,
     );
     expect(error.code).toBe('upstream_error');
     expect(error.status).toBe(400);

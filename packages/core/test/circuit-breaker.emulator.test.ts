@@ -1,15 +1,17 @@
 // Per-model circuit breakers (issues 46, 53): a listed model that keeps failing is planned around
 // for a cooldown, then probed once. The observations are shared per key, base URL and model; each
 // client judges them with its own thresholds. Cooldowns pass on core's clock, moved by hand.
+import { emulate } from '@infergate/emulator/testing';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { GatewayClientOptions } from '../src/client/options';
 import { createGatewayClient } from '../src/index';
 import { otelEvents } from '../src/otel';
-import { DEFAULT_KEYS, hi, only, recorded } from './helpers';
+import { DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
 
 const list = { fallbackModels: ['community/streamer'] };
 // A cooldown no loaded machine lets pass between two calls: only the moved clock ends it.
@@ -36,7 +38,9 @@ afterEach(() => {
 
 describe('circuit breakers of calls with fallbackModels', () => {
   it('open after N failures in a row: calls skip the model without a request', async () => {
-    const { client, emulator, events } = recorded(undefined, { circuitBreaker: breaker });
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { circuitBreaker: breaker });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general' });
     for (let i = 0; i < 2; i++) {
       const result = await client.chat(hi(), list);
@@ -57,7 +61,9 @@ describe('circuit breakers of calls with fallbackModels', () => {
 
   it('after the cooldown one probe goes through; its success closes the breaker', async () => {
     const clock = steppedClock();
-    const { client, emulator, events } = recorded(undefined, { circuitBreaker: breaker });
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { circuitBreaker: breaker });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 2 });
     for (let i = 0; i < 2; i++) await client.chat(hi(), list);
     expect((await client.chat(hi(), list)).route.hops[0]?.outcome).toBe('skipped');
@@ -79,7 +85,9 @@ describe('circuit breakers of calls with fallbackModels', () => {
 
   it('a failed probe opens it again, for twice the cooldown', async () => {
     const clock = steppedClock();
-    const { client, emulator, events } = recorded(undefined, { circuitBreaker: breaker });
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { circuitBreaker: breaker });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'service_unavailable', model: 'community/general' });
     for (let i = 0; i < 2; i++) await client.chat(hi(), list);
     clock.advance(60_001);
@@ -92,7 +100,9 @@ describe('circuit breakers of calls with fallbackModels', () => {
   });
 
   it('never skips the only candidate: the caller asked for it', async () => {
-    const { client, emulator } = recorded(undefined, { circuitBreaker: breaker, maxRetries: 0 });
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway, { circuitBreaker: breaker, maxRetries: 0 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 2 });
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/streamer', times: 2 });
     for (let i = 0; i < 2; i++) await client.chat(hi(), list).catch(() => undefined);
@@ -103,7 +113,9 @@ describe('circuit breakers of calls with fallbackModels', () => {
   });
 
   it("does not count a caller's 4xx, a busy model or a plain call", async () => {
-    const { client, emulator, events } = recorded(undefined, { circuitBreaker: breaker });
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { circuitBreaker: breaker });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', times: 4 });
     for (let i = 0; i < 4; i++) await client.chat(hi(), list);
     expect(only(events, 'circuit-open')).toEqual([]);
@@ -114,14 +126,18 @@ describe('circuit breakers of calls with fallbackModels', () => {
   });
 
   it('circuitBreaker: false turns them off', async () => {
-    const { client, emulator } = recorded(undefined, { circuitBreaker: false });
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway, { circuitBreaker: false });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 5 });
     for (let i = 0; i < 5; i++) await client.chat(hi(), list);
     expect(emulator.counters.requests.chat).toBe(10);
   });
 
   it('is shared by the clients of one key and base URL in a realm', async () => {
-    const { client, emulator, baseURL } = recorded(undefined, { circuitBreaker: breaker });
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway, { circuitBreaker: breaker });
+    const { emulator, baseURL } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general' });
     for (let i = 0; i < 2; i++) await client.chat(hi(), list);
     const other = createGatewayClient({
@@ -137,7 +153,11 @@ describe('circuit breakers of calls with fallbackModels', () => {
 
 describe('breakers: shared observations, each client its own thresholds (issue 53)', () => {
   it("a strict client's trip never closes the model for a client with the default settings", async () => {
-    const { emulator, another } = recorded();
+    const gateway = await emulate();
+    const { events } = recordingClient(gateway);
+    const another = (extra: GatewayClientOptions = {}) =>
+      recordingClient(gateway, { ...extra }, events).client;
+    const { emulator } = gateway;
     const strict = another({ circuitBreaker: { failures: 1, cooldownMs: 60_000 } });
     const lenient = another();
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 1 });
@@ -152,7 +172,11 @@ describe('breakers: shared observations, each client its own thresholds (issue 5
 
   it('each client counts its own cooldown from the shared failures', async () => {
     const clock = steppedClock();
-    const { emulator, another } = recorded();
+    const gateway = await emulate();
+    const { events } = recordingClient(gateway);
+    const another = (extra: GatewayClientOptions = {}) =>
+      recordingClient(gateway, { ...extra }, events).client;
+    const { emulator } = gateway;
     const patient = another({ circuitBreaker: { failures: 1, cooldownMs: 60_000 } });
     const eager = another({ circuitBreaker: { failures: 1, cooldownMs: 5_000 } });
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 1 });
@@ -163,7 +187,8 @@ describe('breakers: shared observations, each client its own thresholds (issue 5
   });
 
   it('are kept per base URL, its path included: one route failing leaves the other alone', async () => {
-    const { emulator, baseURL } = recorded();
+    const gateway = await emulate();
+    const { emulator, baseURL } = gateway;
     const origin = new URL(baseURL).origin;
     const on = (path: string) =>
       createGatewayClient({
@@ -187,10 +212,12 @@ describe('breakers: shared observations, each client its own thresholds (issue 5
 describe('breakers: a burst is one trip, one probe at a time (issue 53)', () => {
   it('8 concurrent failures trip once: one cooldown, and the healed model is probed after it', async () => {
     const clock = steppedClock();
-    const { client, emulator, events } = recorded(undefined, {
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, {
       circuitBreaker: { failures: 3, cooldownMs: 1_000 },
       maxRetries: 0,
     });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'service_unavailable', model: 'community/general', times: 8 });
     const burst = Array.from({ length: 8 }, () => client.chat(hi(), list));
     for (const result of await Promise.all(burst)) {
@@ -207,9 +234,11 @@ describe('breakers: a burst is one trip, one probe at a time (issue 53)', () => 
 
   it('a probe that outlasts the cooldown is still the only one in flight', async () => {
     const clock = steppedClock();
-    const { client, emulator, events } = recorded(undefined, {
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, {
       circuitBreaker: { failures: 1, cooldownMs: 1_000 },
     });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 1 });
     await client.chat(hi(), list);
     clock.advance(1_001);
@@ -242,7 +271,11 @@ describe('breakers: a burst is one trip, one probe at a time (issue 53)', () => 
   });
 
   it('a failure of a request sent before the model last answered is not counted', async () => {
-    const { emulator, another, events } = recorded();
+    const gateway = await emulate();
+    const { events } = recordingClient(gateway);
+    const another = (extra: GatewayClientOptions = {}) =>
+      recordingClient(gateway, { ...extra }, events).client;
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 1 });
     let handOver!: () => void;
     const held = new Promise<void>((resolve) => {
@@ -280,10 +313,12 @@ describe('breakers in OpenTelemetry', () => {
     const tracer = new BasicTracerProvider({
       spanProcessors: [new SimpleSpanProcessor(exporter)],
     }).getTracer('test');
-    const { client, emulator } = recorded(undefined, {
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway, {
       circuitBreaker: { failures: 1, cooldownMs: 60_000 },
       onEvent: otelEvents({ tracer }),
     });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 1 });
     await client.chat(hi(), list);
     clock.advance(60_001);

@@ -1,14 +1,18 @@
 // Issue 45 point 1: SSE comments, role-only chunks and empty deltas are not the answer. The stall
 // clocks count content (text, reasoning, tool-call pieces, a finish): a stream that only keeps
 // its connection alive stalls, and before any content reached the caller it may fail over.
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { caught, DEFAULT_KEYS, hi, only, recorded } from './helpers';
+import { isGatewayError } from '../src/index';
+import { DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
 
 const FOREVER = 60_000;
 
 describe('comments are not answers', () => {
   it('keep-alive comments before the first chunk: firstChunkTimeoutMs fires and the call fails over', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({
       fault: 'keepalive_first_chunk',
       model: 'community/general',
@@ -30,15 +34,18 @@ describe('comments are not answers', () => {
   });
 
   it('without a list the stall is the retryable first-chunk timeout, not a final one', async () => {
-    const { client, emulator } = recorded(undefined, { maxRetries: 0 });
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway, { maxRetries: 0 });
+    const { emulator } = gateway;
     emulator.injectFault({
       fault: 'keepalive_first_chunk',
       model: 'community/general',
       ms: FOREVER,
       intervalMs: 10,
     });
-    const error = await caught(() =>
-      client.chatStream(hi(), { firstChunkTimeoutMs: 100, chunkTimeoutMs: 50 }),
+    const error = await caught(
+      () => client.chatStream(hi(), { firstChunkTimeoutMs: 100, chunkTimeoutMs: 50 }),
+      isGatewayError,
     );
     expect(error.code).toBe('timeout');
     expect(error.stall?.phase).toBe('first-chunk');
@@ -46,7 +53,9 @@ describe('comments are not answers', () => {
   });
 
   it('comments sent forever after the first content: chunkTimeoutMs still fires', async () => {
-    const { client, emulator } = recorded();
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({
       fault: 'keepalive_stream',
       model: 'community/general',
@@ -54,7 +63,7 @@ describe('comments are not answers', () => {
       intervalMs: 10,
     });
     const stream = await client.chatStream(hi(), { chunkTimeoutMs: 100 });
-    const error = await caught(() => stream.result());
+    const error = await caught(() => stream.result(), isGatewayError);
     expect(error.code).toBe('timeout');
     expect(error.stall).toMatchObject({ phase: 'between-chunks', limitMs: 100 });
     // (A cut request's slot comes back once the gateway can have seen the close.)
@@ -63,7 +72,9 @@ describe('comments are not answers', () => {
   });
 
   it('empty deltas sent forever: chunkTimeoutMs still fires', async () => {
-    const { client, emulator } = recorded();
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({
       fault: 'empty_delta_stream',
       model: 'community/general',
@@ -71,12 +82,14 @@ describe('comments are not answers', () => {
       intervalMs: 10,
     });
     const stream = await client.chatStream(hi(), { chunkTimeoutMs: 100 });
-    const error = await caught(() => stream.result());
+    const error = await caught(() => stream.result(), isGatewayError);
     expect(error.stall?.phase).toBe('between-chunks');
   });
 
   it('a role-only first chunk is not content: the first-chunk clock keeps running', async () => {
-    const { client, emulator } = recorded();
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway);
+    const { emulator } = gateway;
     // The role chunk, then empty deltas: nothing of the answer.
     emulator.injectFault({
       fault: 'empty_delta_stream',

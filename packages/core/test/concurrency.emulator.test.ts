@@ -1,13 +1,22 @@
 import { createEmulator } from '@infergate/emulator';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient, createInProcessBudget, type KeyBudget } from '../src/index';
-import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
+import type { GatewayClientOptions } from '../src/client/options';
+import {
+  createGatewayClient,
+  createInProcessBudget,
+  isGatewayError,
+  type KeyBudget,
+} from '../src/index';
+import { clientOn, DEFAULT_KEYS, hi } from './helpers';
 
 const key = DEFAULT_KEYS.full;
 
 describe('concurrency budget', () => {
   it('50 concurrent calls on one key never exceed 4 in flight and all succeed', async () => {
-    const { client, emulator } = harness({ latencyMs: 2 });
+    const gateway = await emulate({ scenario: { latencyMs: 2 } });
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) => client.chat(hi('community/general', `n${i}`))),
     );
@@ -20,7 +29,10 @@ describe('concurrency budget', () => {
   });
 
   it('is shared by every client object on the same base URL and key, streams and catalog included', async () => {
-    const { client, another, emulator } = harness({ latencyMs: 2, streamChunkDelayMs: 1 });
+    const gateway = await emulate({ scenario: { latencyMs: 2, streamChunkDelayMs: 1 } });
+    const client = clientOn(gateway);
+    const another = (extra: GatewayClientOptions = {}) => clientOn(gateway, { ...extra });
+    const { emulator } = gateway;
     const other = another();
     const third = another({ maxConcurrency: 8 });
     const calls: Promise<unknown>[] = [];
@@ -38,7 +50,10 @@ describe('concurrency budget', () => {
   });
 
   it('keeps 4 in flight with the default limit across two clients', async () => {
-    const { client, another, emulator } = harness({ latencyMs: 2, streamChunkDelayMs: 1 });
+    const gateway = await emulate({ scenario: { latencyMs: 2, streamChunkDelayMs: 1 } });
+    const client = clientOn(gateway);
+    const another = (extra: GatewayClientOptions = {}) => clientOn(gateway, { ...extra });
+    const { emulator } = gateway;
     const other = another();
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -52,7 +67,8 @@ describe('concurrency budget', () => {
   });
 
   it('a stream holds its slot while its body is being received', async () => {
-    const { client } = harness({ streamChunkDelayMs: 5 });
+    const gateway = await emulate({ scenario: { streamChunkDelayMs: 5 } });
+    const client = clientOn(gateway);
     const stream = await client.chatStream(hi('community/general', 'a b c d'));
     expect(client.budget.active).toBe(1);
     await stream.result();
@@ -60,7 +76,8 @@ describe('concurrency budget', () => {
   });
 
   it('is exposed as { limit, active, queued, isIdle, whenIdle }', async () => {
-    const { client } = harness({ latencyMs: 5 }, { maxConcurrency: 2 });
+    const gateway = await emulate({ scenario: { latencyMs: 5 } });
+    const client = clientOn(gateway, { maxConcurrency: 2 });
     // (The catalog read first: the gate would read it before the calls ask for their slots.)
     await client.models();
     const calls = Array.from({ length: 5 }, () => client.chat(hi()));
@@ -77,7 +94,10 @@ describe('concurrency budget', () => {
 
 describe('the key budget across clients (the key allows 4 at once, whatever each client allows)', () => {
   it('a maxConcurrency: 8 client never pushes default clients into 429s', async () => {
-    const { client, another, emulator } = harness({ latencyMs: 5 });
+    const gateway = await emulate({ scenario: { latencyMs: 5 } });
+    const client = clientOn(gateway);
+    const another = (extra: GatewayClientOptions = {}) => clientOn(gateway, { ...extra });
+    const { emulator } = gateway;
     const wide = another({ maxConcurrency: 8 });
     await Promise.all([
       ...Array.from({ length: 16 }, () => wide.chat(hi())),
@@ -88,7 +108,9 @@ describe('the key budget across clients (the key allows 4 at once, whatever each
   });
 
   it("a maxConcurrency: 1 client's backlog never makes a default client wait while slots are free", async () => {
-    const { client, another } = harness({ latencyMs: 30 });
+    const gateway = await emulate({ scenario: { latencyMs: 30 } });
+    const client = clientOn(gateway);
+    const another = (extra: GatewayClientOptions = {}) => clientOn(gateway, { ...extra });
     const narrow = another({ maxConcurrency: 1 });
     const order: string[] = [];
     const backlog = Array.from({ length: 4 }, (_, i) =>
@@ -142,7 +164,9 @@ describe('the key budget across clients (the key allows 4 at once, whatever each
       },
       state: (id) => inner.state?.(id),
     };
-    const { client, emulator } = harness({ latencyMs: 2 }, { budget, maxConcurrencyPerKey: 2 });
+    const gateway = await emulate({ scenario: { latencyMs: 2 } });
+    const client = clientOn(gateway, { budget, maxConcurrencyPerKey: 2 });
+    const { emulator } = gateway;
     // (The catalog read first, not counted: the gate's read takes a slot of the budget too.)
     await client.models();
     requests.length = 0;
@@ -171,12 +195,14 @@ describe('the key budget across clients (the key allows 4 at once, whatever each
 
 describe('abort and deadline', () => {
   it('aborting a queued call removes it from the queue with code aborted and the reason as cause', async () => {
-    const { client, emulator } = harness({ latencyMs: 20 });
+    const gateway = await emulate({ scenario: { latencyMs: 20 } });
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     // (The catalog read first: the gate would read it before the calls ask for their slots.)
     await client.models();
     const running = Array.from({ length: 4 }, () => client.chat(hi()));
     const controller = new AbortController();
-    const queued = caught(() => client.chat(hi(), { signal: controller.signal }));
+    const queued = caught(() => client.chat(hi(), { signal: controller.signal }), isGatewayError);
     await Promise.resolve();
     expect(client.budget.queued).toBe(1);
     const reason = new Error('user left');
@@ -191,10 +217,11 @@ describe('abort and deadline', () => {
   });
 
   it('aborting in flight releases the slot', async () => {
-    const { client } = harness({ latencyMs: 1000 });
+    const gateway = await emulate({ scenario: { latencyMs: 1000 } });
+    const client = clientOn(gateway);
     const controller = new AbortController();
-    const call = caught(() => client.chat(hi(), { signal: controller.signal }));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    const call = caught(() => client.chat(hi(), { signal: controller.signal }), isGatewayError);
+    await gateway.untilRequests(1);
     expect(client.budget.active).toBe(1);
     controller.abort();
     expect((await call).code).toBe('aborted');
@@ -204,7 +231,9 @@ describe('abort and deadline', () => {
   });
 
   it('aborting mid-stream raises aborted and releases the slot', async () => {
-    const { client, emulator } = harness({ streamChunkDelayMs: 2 });
+    const gateway = await emulate({ scenario: { streamChunkDelayMs: 2 } });
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     const controller = new AbortController();
     const stream = await client.chatStream(hi('community/general', '[[chunks:500]]'), {
       signal: controller.signal,
@@ -214,18 +243,20 @@ describe('abort and deadline', () => {
       for await (const event of stream) {
         if (event.type === 'text-delta' && ++deltas === 3) controller.abort('enough');
       }
-    });
+    }, isGatewayError);
     expect(error.code).toBe('aborted');
     expect(error.cause).toBe('enough');
     // (A cut request's slot comes back once the gateway can have seen the close.)
     await client.budget.whenIdle();
     expect(client.budget.isIdle).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await gateway.untilCancelled();
+    await gateway.untilIdle({ key });
     expect(emulator.counters.inflight[key] ?? 0).toBe(0);
   });
 
   it('breaking out of for-await cancels the stream and releases the slot', async () => {
-    const { client } = harness({ streamChunkDelayMs: 1 });
+    const gateway = await emulate({ scenario: { streamChunkDelayMs: 1 } });
+    const client = clientOn(gateway);
     const stream = await client.chatStream(hi('community/general', '[[chunks:200]]'));
     for await (const event of stream) {
       if (event.type === 'text-delta') break;
@@ -233,11 +264,12 @@ describe('abort and deadline', () => {
     // (A cut request's slot comes back once the gateway can have seen the close.)
     await client.budget.whenIdle();
     expect(client.budget.isIdle).toBe(true);
-    expect((await caught(() => stream.result())).code).toBe('aborted');
+    expect((await caught(() => stream.result(), isGatewayError)).code).toBe('aborted');
   });
 
   it('cancel() releases the slot', async () => {
-    const { client } = harness({ streamChunkDelayMs: 1 });
+    const gateway = await emulate({ scenario: { streamChunkDelayMs: 1 } });
+    const client = clientOn(gateway);
     const stream = await client.chatStream(hi('community/general', '[[chunks:200]]'));
     await stream.cancel('no longer needed');
     // (A cut request's slot comes back once the gateway can have seen the close.)
@@ -246,11 +278,12 @@ describe('abort and deadline', () => {
   });
 
   it('the deadline covers the queue: a call that waits too long times out', async () => {
-    const { client } = harness({ latencyMs: 200 }, { maxConcurrency: 1 });
+    const gateway = await emulate({ scenario: { latencyMs: 200 } });
+    const client = clientOn(gateway, { maxConcurrency: 1 });
     // (The catalog read first: the second call must wait in the queue, not on the gate's read.)
     await client.models();
     const first = client.chat(hi());
-    const second = caught(() => client.chat(hi(), { timeoutMs: 20 }));
+    const second = caught(() => client.chat(hi(), { timeoutMs: 20 }), isGatewayError);
     await Promise.resolve();
     expect(client.budget.queued).toBe(1);
     const error = await second;
@@ -263,43 +296,53 @@ describe('abort and deadline', () => {
   // The deadlines below leave a loaded machine ample time to open the stream; only the scripted
   // stream (1000 chunks, 20 ms apart) is too slow to end before them.
   it('the deadline covers slow headers and a slow stream', async () => {
-    const { client } = harness({ streamChunkDelayMs: 20 }, { timeoutMs: 1000 });
+    const gateway = await emulate({ scenario: { streamChunkDelayMs: 20 } });
+    const client = clientOn(gateway, { timeoutMs: 1000 });
     expect(
       (
-        await caught(() =>
-          client.chat(hi(), { headers: { 'X-Emulator-Fault': 'slow_headers; ms=20000' } }),
+        await caught(
+          () => client.chat(hi(), { headers: { 'X-Emulator-Fault': 'slow_headers; ms=20000' } }),
+          isGatewayError,
         )
       ).code,
     ).toBe('timeout');
     const stream = await client.chatStream(hi('community/general', '[[chunks:1000]]'));
-    expect((await caught(() => stream.result())).code).toBe('timeout');
+    expect((await caught(() => stream.result(), isGatewayError)).code).toBe('timeout');
     // (A cut request's slot comes back once the gateway can have seen the close.)
     await client.budget.whenIdle();
     expect(client.budget.isIdle).toBe(true);
   });
 
   it('an already aborted signal sends nothing', async () => {
-    const { client, emulator } = harness();
-    const error = await caught(() => client.chat(hi(), { signal: AbortSignal.abort('stop') }));
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
+    const error = await caught(
+      () => client.chat(hi(), { signal: AbortSignal.abort('stop') }),
+      isGatewayError,
+    );
     expect(error.code).toBe('aborted');
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
   it('a stream nobody reads releases its slot at the deadline', async () => {
-    const { client } = harness({ streamChunkDelayMs: 20 }, { timeoutMs: 1000 });
+    const gateway = await emulate({ scenario: { streamChunkDelayMs: 20 } });
+    const client = clientOn(gateway, { timeoutMs: 1000 });
     const stream = await client.chatStream(hi('community/general', '[[chunks:1000]]'));
     expect(client.budget.active).toBe(1);
     await client.budget.whenIdle();
-    expect((await caught(() => stream.result())).code).toBe('timeout');
+    expect((await caught(() => stream.result(), isGatewayError)).code).toBe('timeout');
   });
 
   it('aborting while waiting for Retry-After sends nothing more and releases the slot', async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 30 });
     const controller = new AbortController();
-    const call = caught(() => client.chat(hi(), { signal: controller.signal }));
-    while (emulator.counters.requests.chat === 0) await new Promise((r) => setTimeout(r, 1));
-    await new Promise((r) => setTimeout(r, 5));
+    const call = caught(() => client.chat(hi(), { signal: controller.signal }), isGatewayError);
+    // The 429 answered (its rejection counted): the client now waits out its Retry-After.
+    await gateway.until((counters) => counters.concurrencyRejections === 1);
     controller.abort();
     expect((await call).code).toBe('aborted');
     expect(client.budget.isIdle).toBe(true);

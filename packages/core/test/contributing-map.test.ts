@@ -341,6 +341,9 @@ const NO_PROTOCOL_SECTION: Record<string, Record<string, string>> = {
   emulator: {
     'index.ts': 'an entry: it lists the public API, each name implemented elsewhere',
     'msw.ts': 'an entry: the emulator as msw handlers, each request passed to its fetch handler',
+    'testing/index.ts': 'an entry: the test kit, each name implemented beside it',
+    'testing/caught.ts': 'the error a call under test fails with, whatever the call',
+    'testing/redis.ts': 'a throwaway redis-server for tests, not the gateway',
     'cli.ts': 'the command’s process: the server started, its address printed, signals',
     'cli-args.ts': 'the command’s arguments',
     'demo.ts': 'a demo: it calls the emulator as a client would',

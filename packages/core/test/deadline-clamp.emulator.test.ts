@@ -1,6 +1,7 @@
+import { emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CallScope, MAX_TIMEOUT_MS } from '../src/call/call-scope';
-import { harness, hi } from './helpers';
+import { clientOn, hi } from './helpers';
 
 // Timers take at most 2^31 − 1 ms: Node fires a longer one after 1 ms (with a
 // TimeoutOverflowWarning). A call's deadline is clamped once, in CallScope, and the shared
@@ -40,7 +41,8 @@ async function timersDuring(
 
 describe('a deadline of 2^31 ms or more', () => {
   it('is clamped: no timer longer than 2^31 − 1 ms, no TimeoutOverflowWarning, the call answered', async () => {
-    const { client } = harness({ latencyMs: 20 }, { timeoutMs: 2 ** 31 });
+    const gateway = await emulate({ scenario: { latencyMs: 20 } });
+    const client = clientOn(gateway, { timeoutMs: 2 ** 31 });
     const { delays, warnings } = await timersDuring(async () => {
       // The first call reads the catalog under the same deadline.
       expect((await client.chat(hi())).answer.text).toBe('Echo: hello there');

@@ -1,7 +1,8 @@
 import { inspect } from 'node:util';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient, isGatewayError } from '../src/index';
-import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
+import { clientOn, DEFAULT_KEYS, hi } from './helpers';
 
 const fault = (name: string) => ({ headers: { 'X-Emulator-Fault': name } });
 
@@ -12,7 +13,9 @@ describe('stream failures', () => {
     ['no_finish', 'stream_incomplete'],
     ['malformed_event', 'provider_protocol_error'],
   ])('%s raises %s and releases the slot', async (faultName, code) => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     const stream = await client.chatStream(
       hi('community/general', 'a b c d e f g'),
       fault(faultName),
@@ -20,7 +23,7 @@ describe('stream failures', () => {
     const seen: string[] = [];
     const error = await caught(async () => {
       for await (const event of stream) seen.push(event.type);
-    });
+    }, isGatewayError);
     expect(error.code).toBe(code);
     expect(error.requestedModel).toBe('community/general');
     expect(error.isRetryable).toBe(false);
@@ -42,8 +45,9 @@ describe('error bodies', () => {
   ])(
     '%s becomes upstream_error with status %i and the raw body',
     async (name, status, bodyPart) => {
-      const { client } = harness(undefined, { maxRetries: 0 });
-      const error = await caught(() => client.chat(hi(), fault(name)));
+      const gateway = await emulate();
+      const client = clientOn(gateway, { maxRetries: 0 });
+      const error = await caught(() => client.chat(hi(), fault(name)), isGatewayError);
       expect(error.code).toBe('upstream_error');
       expect(error.status).toBe(status);
       expect(typeof error.body).toBe('string');
@@ -53,17 +57,22 @@ describe('error bodies', () => {
   );
 
   it('a truncated JSON body is invalid_response', async () => {
-    const { client } = harness();
-    const error = await caught(() => client.chat(hi(), fault('truncated_json')));
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const error = await caught(() => client.chat(hi(), fault('truncated_json')), isGatewayError);
     expect(error.code).toBe('invalid_response');
     expect(error.status).toBe(200);
     expect(error.body?.length).toBeGreaterThan(0);
   });
 
   it('gateway errors keep code, status, type and the parsed body', async () => {
-    const { client } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
     // (Capabilities given: the gate lets the unknown id through, so the gateway's 404 is read.)
-    const error = await caught(() => client.chat(hi('nope/missing'), { capabilities: ['chat'] }));
+    const error = await caught(
+      () => client.chat(hi('nope/missing'), { capabilities: ['chat'] }),
+      isGatewayError,
+    );
     expect(error.code).toBe('model_not_found');
     expect(error.status).toBe(404);
     expect(error.data).toMatchObject({ error: { code: 'model_not_found' } });
@@ -75,21 +84,25 @@ describe('error bodies', () => {
   });
 
   it('keep the response headers they came with (retry-after, x-service-model)', async () => {
-    const { client } = harness(undefined, { maxRetries: 0 });
-    const error = await caught(() =>
-      client.chat(hi(), { headers: { 'X-Emulator-Fault': 'rate_limit; retryAfter=7' } }),
+    const gateway = await emulate();
+    const client = clientOn(gateway, { maxRetries: 0 });
+    const error = await caught(
+      () => client.chat(hi(), { headers: { 'X-Emulator-Fault': 'rate_limit; retryAfter=7' } }),
+      isGatewayError,
     );
     expect(error.code).toBe('client_concurrency_exceeded');
     expect(error.responseHeaders?.['retry-after']).toBe('7');
     expect(error.responseHeaders?.['content-type']).toContain('application/json');
     expect(error.toJSON().responseHeaders).toEqual(error.responseHeaders);
-    const html = await caught(() => client.chat(hi(), fault('upstream_html')));
+    const html = await caught(() => client.chat(hi(), fault('upstream_html')), isGatewayError);
     expect(html.responseHeaders?.['content-type']).toContain('text/html');
   });
 
   it('a dropped connection is network_error after maxRetries + 1 attempts', async () => {
-    const { client, emulator } = harness(undefined, { maxRetries: 2 });
-    const error = await caught(() => client.chat(hi(), fault('drop_connection')));
+    const gateway = await emulate();
+    const client = clientOn(gateway, { maxRetries: 2 });
+    const { emulator } = gateway;
+    const error = await caught(() => client.chat(hi(), fault('drop_connection')), isGatewayError);
     expect(error.code).toBe('network_error');
     expect(error.cause).toBeInstanceOf(TypeError);
     expect(emulator.counters.requests.chat).toBe(3);
@@ -100,13 +113,14 @@ describe('the API key stays secret', () => {
   const secret = 'sk-very-secret-key-123456';
 
   it('appears in no message, JSON or inspect output', async () => {
-    const { emulator } = harness();
+    const gateway = await emulate();
+    const { emulator } = gateway;
     const client = createGatewayClient({
       baseURL: 'https://secret.test',
       apiKey: secret,
       fetch: emulator.fetch,
     });
-    const error = await caught(() => client.chat(hi()));
+    const error = await caught(() => client.chat(hi()), isGatewayError);
     expect(error.code).toBe('invalid_api_key');
     for (const text of [
       error.message,
@@ -127,7 +141,7 @@ describe('the API key stays secret', () => {
       apiKey: 'sk-line\nbreak-secret',
       fetch,
     });
-    const error = await caught(() => client.models());
+    const error = await caught(() => client.models(), isGatewayError);
     expect(error.code).toBe('configuration_error');
     expect(`${error.message} ${JSON.stringify(error)} ${inspect(error)}`).not.toContain(
       'break-secret',
@@ -149,7 +163,7 @@ describe('the API key stays secret', () => {
           },
         }),
     });
-    const error = await caught(() => client.models());
+    const error = await caught(() => client.models(), isGatewayError);
     expect(error.responseHeaders?.['x-echo']).toBe('Bearer [redacted]');
     expect(error.responseHeaders?.['x-service-model']).toBe('community/general');
     expect(error.responseHeaders?.['set-cookie']).toBeUndefined();
@@ -163,7 +177,7 @@ describe('the API key stays secret', () => {
       fetch: async (_input, init) =>
         new Response(`bad key ${new Headers(init?.headers).get('authorization')}`, { status: 401 }),
     });
-    const error = await caught(() => client.models());
+    const error = await caught(() => client.models(), isGatewayError);
     expect(error.body).toBe('bad key Bearer [redacted]');
     expect(error.responseHeaders).toBeDefined();
     expect(JSON.stringify(error)).not.toContain(secret);

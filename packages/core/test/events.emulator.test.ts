@@ -1,20 +1,23 @@
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { createGatewayClient, type GatewayEvent } from '../src/index';
-import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
+import type { GatewayClientOptions } from '../src/client/options';
+import { createGatewayClient, type GatewayEvent, isGatewayError } from '../src/index';
+import { clientOn, DEFAULT_KEYS, hi } from './helpers';
 
 /**
  * A client whose events are collected, on its own emulator. Its catalog is read first and those
  * events dropped (core gates a chat call against GET /models: a client's first chat call reads
  * it), so what is collected is the calls of the test; `cold` leaves it unread.
  */
-async function recorded(options: Parameters<typeof harness>[1] = {}, cold = false) {
+async function recorded(options: GatewayClientOptions = {}, cold = false) {
   const events: GatewayEvent[] = [];
-  const setup = harness(undefined, { onEvent: (event) => events.push(event), ...options });
-  if (!cold) await setup.client.models();
+  const gateway = await emulate();
+  const client = clientOn(gateway, { onEvent: (event) => events.push(event), ...options });
+  if (!cold) await client.models();
   events.length = 0;
   const types = (callId?: number) =>
     events.filter((event) => callId === undefined || event.callId === callId).map((e) => e.type);
-  return { ...setup, events, types };
+  return { emulator: gateway.emulator, client, events, types };
 }
 
 function only<T extends GatewayEvent['type']>(
@@ -156,7 +159,7 @@ describe('onEvent', () => {
   it('reports a failed call with the gateway code', async () => {
     const { client, emulator, events } = await recorded({ maxRetries: 0 });
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat' });
-    const error = await caught(() => client.chat(hi()));
+    const error = await caught(() => client.chat(hi()), isGatewayError);
     expect(only(events, 'done')[0]).toMatchObject({
       ok: false,
       attempts: 1,
@@ -169,7 +172,7 @@ describe('onEvent', () => {
     // (Its capabilities given: a catalog read would be too large for this limit too.)
     const { client, events, types } = await recorded({ maxResponseBytes: 16 }, true);
     const call = () => client.chat(hi(), { capabilities: ['chat'] });
-    expect((await caught(call)).code).toBe('response_too_large');
+    expect((await caught(call, isGatewayError)).code).toBe('response_too_large');
     expect(only(events, 'start').map((event) => event.operation)).toEqual(['chat']);
     expect(types().slice(-2)).toEqual(['released', 'done']);
     expect(only(events, 'done')[0]?.error?.code).toBe('response_too_large');
@@ -216,10 +219,11 @@ describe('onEvent', () => {
 
   it('reports no fallback for an embeddings answer that names its engine another way', async () => {
     const events: GatewayEvent[] = [];
-    const setup = harness(undefined, {
+    const gateway = await emulate();
+    const client = clientOn(gateway, {
       onEvent: (event) => events.push(event),
       fetch: async (input, init) => {
-        const response = await setup.emulator.fetch(input, init);
+        const response = await gateway.emulator.fetch(input, init);
         if (!String(input).endsWith('/embeddings')) return response;
         const body = {
           ...(await response.json()),
@@ -228,7 +232,7 @@ describe('onEvent', () => {
         return Response.json(body);
       },
     });
-    await setup.client.embed({ input: 'hello', model: 'all-minilm-l6-v2' });
+    await client.embed({ input: 'hello', model: 'all-minilm-l6-v2' });
     expect(only(events, 'done').at(-1)?.servedModel).toBe('sentence-transformers/all-MiniLM-L6-v2');
     expect(only(events, 'fallback')).toEqual([]);
   });
@@ -239,7 +243,7 @@ describe('onEvent', () => {
     const controller = new AbortController();
     const second = client.chat(hi(), { signal: controller.signal });
     controller.abort();
-    await caught(() => second);
+    await caught(() => second, isGatewayError);
     await first.cancel();
     const secondId = only(events, 'start')[1]?.callId;
     const ofSecond = events.filter((event) => event.callId === secondId).map((e) => e.type);
@@ -255,18 +259,18 @@ describe('onEvent', () => {
     const unhandled = vi.fn();
     process.on('unhandledRejection', unhandled);
     try {
-      const throwing = harness(undefined, {
+      const throwing = clientOn(await emulate(), {
         onEvent: () => {
           throw new Error('hook failed');
         },
       });
-      expect((await throwing.client.chat(hi())).answer.text).toBe('Echo: hello there');
-      const rejecting = harness(undefined, {
+      expect((await throwing.chat(hi())).answer.text).toBe('Echo: hello there');
+      const rejecting = clientOn(await emulate(), {
         onEvent: (async () => {
           throw new Error('async hook failed');
         }) as () => void,
       });
-      const stream = await rejecting.client.chatStream(hi());
+      const stream = await rejecting.chatStream(hi());
       expect((await stream.result()).text).toBe('Echo: hello there');
       await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).not.toHaveBeenCalled();
@@ -314,10 +318,10 @@ describe('onEvent', () => {
 
   it('builds no events for a client without a hook', async () => {
     const hooked = await recorded();
-    const plain = harness();
+    const plain = clientOn(await emulate());
     await hooked.client.chat(hi());
-    await plain.client.chat(hi());
-    await plain.client.chatStream(hi()).then((stream) => stream.result());
+    await plain.chat(hi());
+    await plain.chatStream(hi()).then((stream) => stream.result());
     await hooked.client.chat(hi());
     const [first, second] = only(hooked.events, 'start').map((event) => event.callId);
     // Call ids count every call that built events in this realm: the plain client's built none.

@@ -1,5 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
-import { caught, DEFAULT_KEYS, harness, hi, only, recorded } from './helpers';
+import { caught, emulate } from '@infergate/emulator/testing';
+import { describe, expect, it } from 'vitest';
+import { isGatewayError } from '../src/index';
+import { clientOn, DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
 
 const weather = {
   type: 'function' as const,
@@ -8,7 +10,9 @@ const weather = {
 
 describe('fallbackModels: failover at once', () => {
   it('a busy first model is answered by the second, without sleeping its Retry-After', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     // An hour: far above maxRetryAfterMs, so a wait on it could never end the test.
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
     const result = await client.chat(hi(), { fallbackModels: ['community/streamer'] });
@@ -44,7 +48,9 @@ describe('fallbackModels: failover at once', () => {
   });
 
   it('also with a Retry-After it would wait for, and for streams', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 30 });
     const stream = await client.chatStream(hi(), { fallbackModels: ['community/streamer'] });
     expect((await stream.result()).text).toBe('Echo: hello there');
@@ -56,15 +62,14 @@ describe('fallbackModels: failover at once', () => {
   });
 
   it('a failover keeps its turn: its next hop is served before the calls that queued meanwhile', async () => {
-    const { client, emulator, events } = recorded({ latencyMs: 100 }, { maxConcurrency: 1 });
+    const gateway = await emulate({ scenario: { latencyMs: 100 } });
+    const { client, events } = recordingClient(gateway, { maxConcurrency: 1 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
     const steered = client.chat(hi(), { fallbackModels: ['community/streamer'] });
-    // Two calls queue behind the steered call's first attempt (its answer comes 100 ms later;
-    // the poll runs every 1 ms, so they are in line before it).
-    await vi.waitFor(() => expect(only(events, 'attempt')).toHaveLength(1), {
-      interval: 1,
-      timeout: 10_000,
-    });
+    // Two calls queue behind the steered call's first attempt, once the gateway has it (its
+    // answer comes 100 ms later, so they are in line before it).
+    await gateway.untilRequests(1);
     const queued = [client.chat(hi('community/plain')), client.chat(hi('community/plain'))];
     await Promise.all([steered, ...queued]);
     const attempts = only(events, 'attempt').map((event) => event.model ?? event.requestedModel);
@@ -87,7 +92,9 @@ describe('fallbackModels: failover at once', () => {
       'upstream_html',
       'drop_connection',
     ] as const) {
-      const { client, emulator, events } = recorded();
+      const gateway = await emulate();
+      const { client, events } = recordingClient(gateway);
+      const { emulator } = gateway;
       emulator.injectFault({ fault, model: 'community/general' });
       const result = await client.chat(hi(), { fallbackModels: ['community/plain'] });
       expect(result.servedModel, fault).toBe('community/plain');
@@ -97,7 +104,9 @@ describe('fallbackModels: failover at once', () => {
   });
 
   it('does not fail over on client_concurrency_exceeded: the key limit is the same for every model', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({
       fault: 'rate_limit',
       model: 'community/general',
@@ -113,16 +122,23 @@ describe('fallbackModels: failover at once', () => {
   });
 
   it('does not fail over on a caller error: the request is refused as it is', async () => {
-    const { client, emulator } = recorded();
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'upstream_json', model: 'community/general' });
-    const error = await caught(() => client.chat(hi(), { fallbackModels: ['community/plain'] }));
+    const error = await caught(
+      () => client.chat(hi(), { fallbackModels: ['community/plain'] }),
+      isGatewayError,
+    );
     expect(error.code).toBe('upstream_error');
     expect(error.status).toBe(400);
     expect(emulator.counters.requests.chat).toBe(1);
   });
 
   it('when every model is busy, waits the shortest Retry-After once, then walks the list again', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({
       fault: 'model_busy',
       model: 'community/general',
@@ -148,10 +164,15 @@ describe('fallbackModels: failover at once', () => {
   });
 
   it('throws the last failure when the list is exhausted and nothing may be retried', async () => {
-    const { client, emulator } = recorded(undefined, { maxRetries: 0 });
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway, { maxRetries: 0 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
     emulator.injectFault({ fault: 'service_unavailable', model: 'community/plain' });
-    const error = await caught(() => client.chat(hi(), { fallbackModels: ['community/plain'] }));
+    const error = await caught(
+      () => client.chat(hi(), { fallbackModels: ['community/plain'] }),
+      isGatewayError,
+    );
     expect(error.code).toBe('provider_unavailable');
     expect(error.requestedModel).toBe('community/plain');
     expect(emulator.counters.requests.chat).toBe(2);
@@ -159,10 +180,14 @@ describe('fallbackModels: failover at once', () => {
   });
 
   it('never has more than 4 requests in flight at the gateway, with 0 concurrency refusals', async () => {
-    const { client, emulator } = harness({
-      streamChunkDelayMs: 1,
-      models: { 'community/general': { capacity: 2 } },
+    const gateway = await emulate({
+      scenario: {
+        streamChunkDelayMs: 1,
+        models: { 'community/general': { capacity: 2 } },
+      },
     });
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     const calls = Array.from({ length: 16 }, (_, i) =>
       i % 2 === 0
         ? client.chat(hi('community/general', 'one two three'), {
@@ -183,7 +208,9 @@ describe('fallbackModels: failover at once', () => {
 
 describe('fallbackModels: checked against the catalog before sending', () => {
   it('skips a fallback lacking tools without a request, and reports the skip', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
     const result = await client.chat(
       { ...hi(), tools: [weather] },
@@ -210,7 +237,9 @@ describe('fallbackModels: checked against the catalog before sending', () => {
   });
 
   it('gates the first model too: one lacking streaming is skipped for a stream', async () => {
-    const { client, emulator } = recorded();
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway);
+    const { emulator } = gateway;
     const stream = await client.chatStream(hi('community/plain'), {
       fallbackModels: ['community/streamer'],
     });
@@ -226,9 +255,13 @@ describe('fallbackModels: checked against the catalog before sending', () => {
   });
 
   it('skips an offline model (not in the catalog) without a request', async () => {
-    const { client, emulator, events } = recorded({
-      models: { 'community/down': { capabilities: ['chat', 'streaming'], online: false } },
+    const gateway = await emulate({
+      scenario: {
+        models: { 'community/down': { capabilities: ['chat', 'streaming'], online: false } },
+      },
     });
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     const result = await client.chat(hi('community/down'), {
       fallbackModels: ['community/plain'],
     });
@@ -240,7 +273,9 @@ describe('fallbackModels: checked against the catalog before sending', () => {
   });
 
   it('a model going offline mid-run: failed over at once, then skipped without a request', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'model_offline', model: 'community/general', afterRequests: 1 });
     const options = { fallbackModels: ['community/plain'] };
     expect((await client.chat(hi(), options)).servedModel).toBe('community/general');
@@ -264,12 +299,16 @@ describe('fallbackModels: checked against the catalog before sending', () => {
   });
 
   it('refuses before any request when no listed model can serve, naming every model and why', async () => {
-    const { client, emulator, events } = recorded();
-    const error = await caught(() =>
-      client.chat(
-        { ...hi('community/plain'), tools: [weather] },
-        { fallbackModels: ['community/nope', 'community/streamer'] },
-      ),
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
+    const error = await caught(
+      () =>
+        client.chat(
+          { ...hi('community/plain'), tools: [weather] },
+          { fallbackModels: ['community/nope', 'community/streamer'] },
+        ),
+      isGatewayError,
     );
     expect(error.code).toBe('no_model_can_serve');
     expect(error.isRetryable).toBe(false);
@@ -298,7 +337,9 @@ describe('fallbackModels: checked against the catalog before sending', () => {
   });
 
   it('keeps an unlisted own model (my/...), tried after the listed ones', async () => {
-    const { client, emulator } = recorded();
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'model_busy', model: 'community/plain', retryAfter: 3600 });
     const result = await client.chat(hi('my/laptop-model'), {
       fallbackModels: ['community/plain'],
@@ -313,7 +354,9 @@ describe('fallbackModels: checked against the catalog before sending', () => {
   });
 
   it('without fallbackModels (or with an empty list) reads the catalog only for the gate, once', async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     const plain = await client.chat(hi());
     await client.chat(hi(), { fallbackModels: [] });
     await (await client.chatStream(hi())).result();
@@ -328,11 +371,15 @@ describe('fallbackModels: checked against the catalog before sending', () => {
   });
 
   it('refuses a fallbackModels that is not a list of model ids, sending nothing', async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     for (const fallbackModels of ['community/plain', [''], [42], null]) {
-      const error = await caught(() =>
-        // @ts-expect-error a wrong type, as JavaScript callers may pass
-        client.chat(hi(), { fallbackModels }),
+      const error = await caught(
+        () =>
+          // @ts-expect-error a wrong type, as JavaScript callers may pass
+          client.chat(hi(), { fallbackModels }),
+        isGatewayError,
       );
       expect(error.code).toBe('invalid_request_error');
       expect(error.field).toMatch(/^fallbackModels/);
@@ -343,10 +390,14 @@ describe('fallbackModels: checked against the catalog before sending', () => {
 
 describe('fallbackModels: capacity-aware order', () => {
   it('tries a model with room before one that is full, counting our own calls in flight', async () => {
-    const { client, emulator } = harness({
-      streamChunkDelayMs: 5,
-      models: { 'community/small': { capabilities: ['chat', 'streaming'], capacity: 1 } },
+    const gateway = await emulate({
+      scenario: {
+        streamChunkDelayMs: 5,
+        models: { 'community/small': { capabilities: ['chat', 'streaming'], capacity: 1 } },
+      },
     });
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     // The catalog, read before: it shows nothing in flight to community/small.
     await client.models();
     const held = await client.chatStream(hi('community/small', 'a b c d e f g h i j'));
@@ -366,10 +417,14 @@ describe('fallbackModels: capacity-aware order', () => {
   });
 
   it('does not count twice our calls a catalog read saw: a model they filled has room once they end', async () => {
-    const { client, emulator } = harness({
-      streamChunkDelayMs: 5,
-      models: { 'community/small': { capabilities: ['chat', 'streaming'], capacity: 1 } },
+    const gateway = await emulate({
+      scenario: {
+        streamChunkDelayMs: 5,
+        models: { 'community/small': { capabilities: ['chat', 'streaming'], capacity: 1 } },
+      },
     });
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     const held = await client.chatStream(hi('community/small', 'a b c d e f g h i j'));
     // The catalog is read (again: the stream's gate read it first) while our own stream fills
     // community/small (its inflight: 1).
@@ -386,10 +441,14 @@ describe('fallbackModels: capacity-aware order', () => {
   });
 
   it('orders by room when the slot is held, not when the call was made: calls queued together spread', async () => {
-    const { client, emulator } = harness({
-      latencyMs: 30,
-      models: { 'community/small': { capabilities: ['chat'], capacity: 2 } },
+    const gateway = await emulate({
+      scenario: {
+        latencyMs: 30,
+        models: { 'community/small': { capabilities: ['chat'], capacity: 2 } },
+      },
     });
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     await client.models();
     // Eight calls at once, all planned while community/small had room; the key runs 4 at a time.
     const results = await Promise.all(
@@ -406,9 +465,13 @@ describe('fallbackModels: capacity-aware order', () => {
   });
 
   it('tries a model reported without a node (available_nodes: 0) after the others', async () => {
-    const { client, emulator } = harness({
-      models: { 'pool-a/idle': { capabilities: ['chat'], copies: 0, pool: 'pool-a' } },
+    const gateway = await emulate({
+      scenario: {
+        models: { 'pool-a/idle': { capabilities: ['chat'], copies: 0, pool: 'pool-a' } },
+      },
     });
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     const result = await client.chat(hi('pool-a/idle'), {
       fallbackModels: ['community/general'],
     });

@@ -1,19 +1,25 @@
 // Hedged first chunks (issue 46): a second attempt into a free slot when the first is slow to its
 // first content, the first to deliver content wins, the other aborted at once.
+import type { Emulator } from '@infergate/emulator';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { budgetId } from '../src/budget/budget-id';
+import type { GatewayClientOptions } from '../src/client/options';
+import { isGatewayError } from '../src/index';
 import { AUTO_HEDGE, hedgeDelay } from '../src/steering/hedge-delay';
-import { caught, DEFAULT_KEYS, hi, only, recorded } from './helpers';
+import { DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
 
 /** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
 const FOREVER = 60_000;
 
-const held = (emulator: ReturnType<typeof recorded>['emulator'], model: string, times = 1) =>
+const held = (emulator: Emulator, model: string, times = 1) =>
   emulator.injectFault({ fault: 'stall_first_chunk', model, ms: FOREVER, times });
 
 describe('hedge: a second attempt when the first is slow to its first content', () => {
   it('goes to the next listed model into a free slot; the hedge wins, the first is aborted', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     held(emulator, 'community/general');
     const stream = await client.chatStream(hi(), {
       fallbackModels: ['community/streamer'],
@@ -41,7 +47,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('without a list goes to the same model (the gateway sends it to another copy)', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     held(emulator, 'community/general');
     const result = await client.chat(hi(), { hedge: { afterMs: 50, maxExtra: 1 } });
     expect(result.answer.text).toBe('Echo: hello there');
@@ -55,7 +63,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('is not sent when the first answers in time: one request, no hedge event', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     const result = await client.chat(hi(), { hedge: { afterMs: 5_000, maxExtra: 1 } });
     expect(result.route.hops).toEqual([{ model: 'community/general', outcome: 'answered' }]);
     expect(only(events, 'hedge')).toEqual([]);
@@ -63,10 +73,13 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('never queues: without a free slot no hedge is sent (the key never exceeds its limit)', async () => {
-    const { client, emulator, events } = recorded(undefined, { maxConcurrency: 1 });
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { maxConcurrency: 1 });
+    const { emulator } = gateway;
     held(emulator, 'community/general');
-    const error = await caught(() =>
-      client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 400 }),
+    const error = await caught(
+      () => client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 400 }),
+      isGatewayError,
     );
     expect(error.code).toBe('timeout');
     expect(only(events, 'hedge')).toEqual([]);
@@ -80,7 +93,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('keeps the extra requests within maxExtra of the calls', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     // Every first attempt is slow: without the cap, each call would be hedged.
     held(emulator, 'community/general', 1_000);
     const calls = 40;
@@ -99,15 +114,19 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('both attempts failing: the first run ends the call, with its route', async () => {
-    const { client, emulator, events } = recorded(undefined, { maxRetries: 0 });
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { maxRetries: 0 });
+    const { emulator } = gateway;
     held(emulator, 'community/general');
     emulator.injectFault({ fault: 'model_busy', model: 'community/streamer', retryAfter: 3600 });
-    const error = await caught(() =>
-      client.chat(hi(), {
-        fallbackModels: ['community/streamer'],
-        hedge: { afterMs: 30, maxExtra: 1 },
-        timeoutMs: 500,
-      }),
+    const error = await caught(
+      () =>
+        client.chat(hi(), {
+          fallbackModels: ['community/streamer'],
+          hedge: { afterMs: 30, maxExtra: 1 },
+          timeoutMs: 500,
+        }),
+      isGatewayError,
     );
     expect(error.code).toBe('timeout');
     expect(error.route?.requested).toEqual(['community/general', 'community/streamer']);
@@ -118,7 +137,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('hedges a stream whose first model sends only keep-alive comments', async () => {
-    const { client, emulator } = recorded();
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({
       fault: 'keepalive_first_chunk',
       model: 'community/general',
@@ -134,7 +155,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it("'auto' waits for the model's running p95 once it has seen enough answers", async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     // The answers 'auto' learns from: every steered call's are recorded, these hedged at 60 s
     // (never: a slow one on a loaded machine is not hedged before the last is seen).
     for (let i = 0; i < AUTO_HEDGE.learnedAt; i++) {
@@ -151,7 +174,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it("'auto' learns from a cut first attempt too: it took at least until the hedge won", async () => {
-    const { client, emulator, baseURL } = recorded();
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway);
+    const { emulator, baseURL } = gateway;
     const stream = true;
     const call = async (hedge: { afterMs: number | 'auto'; maxExtra: number }) =>
       (await client.chatStream(hi(), { hedge })).result();
@@ -170,11 +195,16 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('a fresh key starts with one hedge: its first slow call is hedged, the next says cap', async () => {
-    const { client, emulator, events } = recorded(undefined, { maxRetries: 0 });
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { maxRetries: 0 });
+    const { emulator } = gateway;
     held(emulator, 'community/general');
     await client.chat(hi(), { hedge: { afterMs: 50 } });
     held(emulator, 'community/general');
-    const error = await caught(() => client.chat(hi(), { hedge: { afterMs: 50 }, timeoutMs: 500 }));
+    const error = await caught(
+      () => client.chat(hi(), { hedge: { afterMs: 50 }, timeoutMs: 500 }),
+      isGatewayError,
+    );
     expect(error.code).toBe('timeout');
     const callIds = only(events, 'start').map((event) => event.callId);
     const sent = only(events, 'hedge').filter((event) => event.phase === 'sent');
@@ -187,17 +217,21 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('asks for the hedge once per call: a failover after a skipped hedge does not ask again', async () => {
-    const { client, emulator, events } = recorded(undefined, { maxConcurrency: 1 });
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { maxConcurrency: 1 });
+    const { emulator } = gateway;
     // Every request held (a walk goes round its models again after each stalls once).
     held(emulator, 'community/general', 10);
     held(emulator, 'community/streamer', 10);
-    const error = await caught(() =>
-      client.chat(hi(), {
-        fallbackModels: ['community/streamer'],
-        firstChunkTimeoutMs: 200,
-        hedge: { afterMs: 30, maxExtra: 1 },
-        timeoutMs: 1_000,
-      }),
+    const error = await caught(
+      () =>
+        client.chat(hi(), {
+          fallbackModels: ['community/streamer'],
+          firstChunkTimeoutMs: 200,
+          hedge: { afterMs: 30, maxExtra: 1 },
+          timeoutMs: 1_000,
+        }),
+      isGatewayError,
     );
     expect(error.code).toBe('timeout');
     // The first model stalled, the call moved on (a second request, and more), never hedged.
@@ -208,12 +242,17 @@ describe('hedge: a second attempt when the first is slow to its first content', 
 
   it('says no_candidate when no model has room for the hedge (the slow one is full)', async () => {
     // One request at a time on the model: the first attempt's fills it.
-    const { client, emulator, events } = recorded({
-      models: { 'community/general': { capacity: 1 } },
+    const gateway = await emulate({
+      scenario: {
+        models: { 'community/general': { capacity: 1 } },
+      },
     });
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     held(emulator, 'community/general');
-    const error = await caught(() =>
-      client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 500 }),
+    const error = await caught(
+      () => client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 500 }),
+      isGatewayError,
     );
     expect(error.code).toBe('timeout');
     expect(only(events, 'hedge')).toEqual([]);
@@ -225,7 +264,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
 
   it("'auto' hedges a fresh process's first slow call, at its prior", async () => {
     // A fresh base URL: nothing learned for this key and model, its budget fresh.
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     held(emulator, 'community/general');
     const stream = await client.chatStream(hi(), {
       fallbackModels: ['community/streamer'],
@@ -239,7 +280,11 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('names the winner as the answering model when the gateway sends no X-Service-Model', async () => {
-    const { emulator, another, events } = recorded();
+    const gateway = await emulate();
+    const { events } = recordingClient(gateway);
+    const another = (extra: GatewayClientOptions = {}) =>
+      recordingClient(gateway, { ...extra }, events).client;
+    const { emulator } = gateway;
     // The hedge (to the streamer) is held; the first attempt answers once its hedge is sent, so
     // the first wins after the hedge was the last request sent.
     held(emulator, 'community/streamer');
@@ -273,7 +318,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   });
 
   it('leaks no slot over many hedged calls', async () => {
-    const { client, emulator } = recorded();
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({
       fault: 'stall_first_chunk',
       model: 'community/general',

@@ -1,64 +1,29 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import {
-  createEmulator,
-  DEFAULT_KEYS,
-  type Emulator,
-  type ScenarioInput,
-} from '@infergate/emulator';
+import { DEFAULT_KEYS, type Emulator } from '@infergate/emulator';
+import type { GatewayConnection } from '@infergate/emulator/testing';
 import type { GatewayClient } from '../src/client/client';
 import type { GatewayClientOptions } from '../src/client/options';
 import { createGatewayClient, type GatewayEvent } from '../src/index';
 
 export { DEFAULT_KEYS };
 
-let origins = 0;
-
-export interface Harness {
-  emulator: Emulator;
-  client: GatewayClient;
-  baseURL: string;
-  /** Another client object on the same base URL and key (shares the budget). */
-  another(options?: GatewayClientOptions): GatewayClient;
-}
-
 /**
- * An emulator behind `fetch: emulator.fetch` and a client on a base URL of its own, so that each
- * test has its own process-wide concurrency budget.
+ * Core's client on a test gateway (`emulate()` of `@infergate/emulator/testing`): its connection,
+ * no delay between retries, then `options`. Each gateway has a host of its own, so each test has
+ * its own process-wide concurrency budget.
  */
-export function harness(scenario?: ScenarioInput, options: GatewayClientOptions = {}): Harness {
-  const emulator = createEmulator(scenario);
-  const baseURL = `https://gateway-${++origins}.test/v1`;
-  const fetch = emulator.fetch;
-  const make = (extra: GatewayClientOptions = {}) =>
-    createGatewayClient({
-      baseURL,
-      apiKey: DEFAULT_KEYS.full,
-      fetch,
-      retryBaseDelayMs: 0,
-      ...options,
-      ...extra,
-    });
-  return { emulator, client: make(), baseURL, another: make };
+export function clientOn(
+  gateway: { connection: GatewayConnection },
+  options: GatewayClientOptions = {},
+): GatewayClient {
+  return createGatewayClient({ ...gateway.connection, retryBaseDelayMs: 0, ...options });
 }
 
 export const hi = (model = 'community/general', content = 'hello there') => ({
   model,
   messages: [{ role: 'user' as const, content }],
 });
-
-export async function caught(
-  run: () => Promise<unknown>,
-): Promise<import('../src/errors/errors').GatewayError> {
-  try {
-    await run();
-  } catch (error) {
-    const { isGatewayError } = await import('../src/errors/errors');
-    if (isGatewayError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 export function totalRequests(emulator: Emulator): number {
   return Object.values(emulator.counters.requests).reduce((sum, n) => sum + n, 0);
@@ -78,17 +43,22 @@ export async function runWithGc(script: string, cwd?: string): Promise<unknown> 
   return JSON.parse(stdout.trim());
 }
 
-/** A harness whose client records the events of its chat calls (not its catalog reads). */
-export function recorded(...args: Parameters<typeof harness>) {
-  const events: GatewayEvent[] = [];
-  const [scenario, options = {}] = args;
-  const setup = harness(scenario, {
+/**
+ * `clientOn`, with the events of the client's chat calls (not its catalog reads) recorded into
+ * `events` (pass another client's `events` to record both clients' calls in one list).
+ */
+export function recordingClient(
+  gateway: { connection: GatewayConnection },
+  options: GatewayClientOptions = {},
+  events: GatewayEvent[] = [],
+) {
+  const client = clientOn(gateway, {
     onEvent: (event) => {
       if (event.operation === 'chat') events.push(event);
     },
     ...options,
   });
-  return { ...setup, events };
+  return { client, events };
 }
 
 /** The events of one type, typed. */

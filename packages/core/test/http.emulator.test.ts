@@ -1,16 +1,10 @@
-import { type RunningEmulator, startEmulator } from '@infergate/emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGatewayClient, type GatewayClient } from '../src/index';
-import { caught, hi } from './helpers';
+import { caught, emulate } from '@infergate/emulator/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isGatewayError } from '../src/index';
+import { clientOn, hi } from './helpers';
 
-let server: RunningEmulator;
-let client: GatewayClient;
-
-beforeAll(async () => {
-  server = await startEmulator({ scenario: { latencyMs: 1 } });
-  client = createGatewayClient({ baseURL: server.url, apiKey: server.apiKey, retryBaseDelayMs: 0 });
-});
-afterAll(() => server.close());
+const server = await emulate({ as: 'http', scenario: { latencyMs: 1 }, hooks: { afterAll } });
+const client = clientOn(server);
 
 describe('over real HTTP (node fetch and sockets)', () => {
   it('chats and streams', async () => {
@@ -25,7 +19,7 @@ describe('over real HTTP (node fetch and sockets)', () => {
     const stream = await client.chatStream(hi('community/general', '[[chunks:50]]'), {
       headers: { 'X-Emulator-Fault': 'stream_cut; afterChunks=3' },
     });
-    const error = await caught(() => stream.result());
+    const error = await caught(() => stream.result(), isGatewayError);
     expect(error.code).toBe('stream_incomplete');
     // (A cut request's slot comes back once the gateway can have seen the close.)
     await client.budget.whenIdle();
@@ -34,8 +28,9 @@ describe('over real HTTP (node fetch and sockets)', () => {
 
   it('a dropped connection is retried, then network_error', async () => {
     server.emulator.resetCounters();
-    const error = await caught(() =>
-      client.chat(hi(), { headers: { 'X-Emulator-Fault': 'drop_connection' } }),
+    const error = await caught(
+      () => client.chat(hi(), { headers: { 'X-Emulator-Fault': 'drop_connection' } }),
+      isGatewayError,
     );
     expect(error.code).toBe('network_error');
     expect(server.emulator.counters.requests.chat).toBe(3);
@@ -62,10 +57,12 @@ describe('over real HTTP (node fetch and sockets)', () => {
     const error = await caught(async () => {
       for await (const event of stream)
         if (event.type === 'text-delta' && ++n === 5) controller.abort();
-    });
+    }, isGatewayError);
     expect(error.code).toBe('aborted');
     // (A cut request's slot comes back once the gateway can have seen the close.)
     await client.budget.whenIdle();
     expect(client.budget.isIdle).toBe(true);
+    await server.untilCancelled();
+    await server.untilIdle();
   });
 });

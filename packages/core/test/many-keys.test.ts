@@ -1,9 +1,10 @@
 import { createEmulator } from '@infergate/emulator';
+import { caught } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultBudget } from '../src/budget/in-process-budget';
 import type { GatewayClient } from '../src/index';
-import { createGatewayClient } from '../src/index';
-import { caught, DEFAULT_KEYS } from './helpers';
+import { createGatewayClient, isGatewayError } from '../src/index';
+import { DEFAULT_KEYS } from './helpers';
 
 // A many-tenant server makes a client per tenant key. Redaction must not cost more per error, nor
 // creating a client more per client, as tenants come: the work is counted here as looks at a
@@ -59,8 +60,9 @@ describe(`${TENANTS} live tenant keys`, () => {
   it("an error is redacted of its own client's key at a cost independent of the other keys", async () => {
     const clients = Array.from({ length: TENANTS }, (_, tenant) => tenantClient(tenant));
     countDerefs();
-    const error = await caught(() =>
-      clients[4242]!.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+    const error = await caught(
+      () => clients[4242]!.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+      isGatewayError,
     );
     const looks = derefs;
     expect(error.code).toBe('invalid_api_key');

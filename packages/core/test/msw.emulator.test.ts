@@ -1,15 +1,14 @@
-import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
-import { gatewayHandlers } from '@infergate/emulator/msw';
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_KEYS } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createGatewayClient } from '../src/index';
 
-const emulator = createEmulator({ latencyMs: 2 });
-const server = setupServer(...gatewayHandlers(emulator, 'https://msw-gateway.test/v1'));
-
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
-afterAll(() => server.close());
-beforeEach(() => emulator.resetCounters());
+const { emulator } = await emulate({
+  as: 'msw',
+  scenario: { latencyMs: 2 },
+  baseURL: 'https://msw-gateway.test/v1',
+  hooks: { afterEach, afterAll },
+});
 
 describe('through msw and the global fetch', () => {
   it('chats, streams and keeps 4 in flight for 50 concurrent calls', async () => {

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
+import type { ScenarioInput } from '@infergate/emulator';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
@@ -16,8 +18,10 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { GatewayClientOptions } from '../src/client/options';
+import { isGatewayError } from '../src/index';
 import { otelEvents } from '../src/otel';
-import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
+import { clientOn, DEFAULT_KEYS, hi } from './helpers';
 
 /** Collects on demand (the test reads the metrics when it wants them). */
 class TestReader extends MetricReader {
@@ -47,14 +51,13 @@ beforeEach(() => {
 });
 
 /** A client on its own emulator whose events go to the test's tracer and meter. */
-function traced(
-  options: Parameters<typeof harness>[1] = {},
-  scenario?: Parameters<typeof harness>[0],
-) {
-  return harness(scenario, {
+async function traced(options: GatewayClientOptions = {}, scenario?: ScenarioInput) {
+  const gateway = await emulate({ scenario });
+  const client = clientOn(gateway, {
     onEvent: otelEvents({ tracer, meter: meterProvider.getMeter('test') }),
     ...options,
   });
+  return { client, emulator: gateway.emulator };
 }
 
 const spans = () => exporter.getFinishedSpans();
@@ -81,7 +84,7 @@ function pointsOf(resourceMetrics: ResourceMetrics, name: string): DataPoint<unk
 
 describe('otelEvents: spans', () => {
   it('a chat call is a CLIENT span with the GenAI attributes and usage', async () => {
-    const { client } = traced();
+    const { client } = await traced();
     // (The catalog read first: the call's children are then its own queue and attempt only.)
     await client.models();
     await client.chat(hi());
@@ -114,7 +117,7 @@ describe('otelEvents: spans', () => {
   });
 
   it("the catalog read a chat call needs is a child span of the call's span, plain or steered", async () => {
-    const { client } = traced();
+    const { client } = await traced();
     await client.chat(hi());
     const span = callSpan();
     expect(childrenOf(span).map((child) => child.name)).toEqual([
@@ -136,7 +139,7 @@ describe('otelEvents: spans', () => {
   });
 
   it('a fallback sets gen_ai.response.model to the served model and infergate.fallback', async () => {
-    const { client } = traced();
+    const { client } = await traced();
     const result = await client.chat(hi('my/laptop-model'));
     const span = callSpan('chat my/laptop-model');
     expect(span.attributes['gen_ai.request.model']).toBe('my/laptop-model');
@@ -146,7 +149,7 @@ describe('otelEvents: spans', () => {
   });
 
   it('a 429 is an attempt span with its Retry-After, a retry event and a second attempt', async () => {
-    const { client, emulator } = traced();
+    const { client, emulator } = await traced();
     emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', times: 1, retryAfter: 0 });
     await client.chat(hi());
     const span = callSpan();
@@ -170,10 +173,11 @@ describe('otelEvents: spans', () => {
   });
 
   it('says why a hedge was not sent: infergate.hedge.skipped on the call span, once', async () => {
-    const { client, emulator } = traced({ maxConcurrency: 1 });
+    const { client, emulator } = await traced({ maxConcurrency: 1 });
     emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 });
-    const error = await caught(() =>
-      client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 400 }),
+    const error = await caught(
+      () => client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 400 }),
+      isGatewayError,
     );
     expect(error.code).toBe('timeout');
     const span = callSpan();
@@ -189,7 +193,7 @@ describe('otelEvents: spans', () => {
   });
 
   it('shows each hop of a walk over fallbackModels: skips, one attempt span per model, failovers', async () => {
-    const { client, emulator } = traced();
+    const { client, emulator } = await traced();
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
     await client.chat(
       {
@@ -229,16 +233,16 @@ describe('otelEvents: spans', () => {
   });
 
   it('a failed call sets error.type to the gateway code and an error status', async () => {
-    const { client, emulator } = traced({ maxRetries: 0 });
+    const { client, emulator } = await traced({ maxRetries: 0 });
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat' });
-    const error = await caught(() => client.chat(hi()));
+    const error = await caught(() => client.chat(hi()), isGatewayError);
     const span = callSpan();
     expect(span.attributes['error.type']).toBe(error.code);
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
   });
 
   it('a stream span ends when the stream does, with its usage', async () => {
-    const { client } = traced();
+    const { client } = await traced();
     const stream = await client.chatStream(hi());
     expect(named('chat community/general')).toHaveLength(0);
     await stream.result();
@@ -248,7 +252,7 @@ describe('otelEvents: spans', () => {
   });
 
   it('is a child of the span active when the call began', async () => {
-    const { client } = traced();
+    const { client } = await traced();
     await tracer.startActiveSpan('app.handler', async (parent) => {
       await client.chat(hi());
       parent.end();
@@ -260,7 +264,7 @@ describe('otelEvents: spans', () => {
   });
 
   it('names embeddings spans by the GenAI operation', async () => {
-    const { client } = traced();
+    const { client } = await traced();
     await client.embed({ input: 'hello', model: 'all-minilm-l6-v2' });
     const span = callSpan('embeddings all-minilm-l6-v2');
     expect(span.attributes['gen_ai.operation.name']).toBe('embeddings');
@@ -272,11 +276,11 @@ describe('otelEvents: content and secrets', () => {
   const message = 'a private message, not for traces';
 
   it('exports neither the API key nor message content by default', async () => {
-    const { client, emulator } = traced();
+    const { client, emulator } = await traced();
     emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', times: 1, retryAfter: 0 });
     await client.chat(hi('community/general', message));
     await (await client.chatStream(hi('my/laptop-model', message))).result();
-    await caught(() => client.chat(hi('no/such-model', message)));
+    await caught(() => client.chat(hi('no/such-model', message)), isGatewayError);
     const exported = JSON.stringify(
       spans().map((span) => ({
         name: span.name,
@@ -295,7 +299,7 @@ describe('otelEvents: content and secrets', () => {
   });
 
   it('records messages with recordContent: true (and still not the key)', async () => {
-    const { client } = traced({ recordContent: true });
+    const { client } = await traced({ recordContent: true });
     await client.chat(hi('community/general', message));
     await (await client.chatStream(hi('community/general', message))).result();
     for (const span of named('chat community/general')) {
@@ -315,7 +319,7 @@ describe('otelEvents: content and secrets', () => {
 
 describe('otelEvents: metrics', () => {
   it('records call duration, tokens, queue wait, retries and 429s by code', async () => {
-    const { client, emulator } = traced();
+    const { client, emulator } = await traced();
     emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', times: 1, retryAfter: 0 });
     // (Its capabilities given: no catalog read, whose metrics would mix with the call's.)
     await client.chat(hi(), { capabilities: ['chat'] });
@@ -348,7 +352,7 @@ describe('otelEvents: metrics', () => {
       open = resolve;
     });
     let held = true;
-    const setup = traced({
+    const setup = await traced({
       maxConcurrency: 1,
       fetch: async (input, init) => {
         if (held) {
@@ -403,7 +407,8 @@ describe('disabled path', () => {
   it('a client without onEvent makes no spans, even with a tracer provider registered', async () => {
     trace.setGlobalTracerProvider(tracerProvider);
     try {
-      const { client } = harness();
+      const gateway = await emulate();
+      const client = clientOn(gateway);
       await tracer.startActiveSpan('app.handler', async (parent) => {
         await client.chat(hi());
         parent.end();

@@ -1,23 +1,25 @@
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { buildChatRequest } from '../src/chat/build-chat-request';
-import { caught, harness, hi } from './helpers';
+import { isGatewayError } from '../src/index';
+import { clientOn, hi } from './helpers';
 
-function recording() {
+async function recording() {
   const bodies: Record<string, unknown>[] = [];
-  const base = harness();
-  const { client } = harness(undefined, {
+  const gateway = await emulate();
+  const client = clientOn(gateway, {
     fetch: async (input, init) => {
       const request = new Request(input, init);
       if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
-      return base.emulator.fetch(request);
+      return gateway.emulator.fetch(request);
     },
   });
-  return { client, bodies, emulator: base.emulator };
+  return { client, bodies, emulator: gateway.emulator };
 }
 
 describe('reasoning effort (docs/gateway-protocol.md §4.1)', () => {
   it('is sent as reasoning_effort, streamed or not', async () => {
-    const { client, bodies } = recording();
+    const { client, bodies } = await recording();
     const request = buildChatRequest({ ...hi('community/reasoner'), reasoningEffort: 'low' });
     expect((await client.chat(request)).answer.text).toBe('Echo: hello there');
     await (await client.chatStream(request)).result();
@@ -29,10 +31,10 @@ describe('reasoning effort (docs/gateway-protocol.md §4.1)', () => {
     [null, 'null'],
     [{ effort: 'low' }, 'an object'],
   ])('refuses %j before sending, naming the field', async (effort, described) => {
-    const { client, emulator } = recording();
+    const { client, emulator } = await recording();
     const request = { ...hi(), reasoning_effort: effort as unknown as string };
     for (const call of [() => client.chat(request), () => client.chatStream(request)]) {
-      const error = await caught(call);
+      const error = await caught(call, isGatewayError);
       expect(error.code).toBe('invalid_request_error');
       expect(error.field).toBe('reasoning_effort');
       expect(error.message).toBe(

@@ -1,6 +1,8 @@
+import { caught, emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayClient } from '../src/index';
-import { caught, harness, hi } from './helpers';
+import { isGatewayError } from '../src/index';
+import { clientOn, hi } from './helpers';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -23,7 +25,9 @@ describe('retries', () => {
     ],
   ])('%s', async (_name, fault, retryAfter, answer) => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({ fault, endpoint: 'chat', times: 1, retryAfter });
     const call = answer(client);
     await vi.advanceTimersByTimeAsync(retryAfter * 1000 - 1);
@@ -34,29 +38,37 @@ describe('retries', () => {
   });
 
   it('a per-call maxRetries overrides the client option, for chat, streams and services', async () => {
-    const { client, emulator } = harness(undefined, { maxRetries: 3 });
+    const gateway = await emulate();
+    const client = clientOn(gateway, { maxRetries: 3 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat' });
-    expect((await caught(() => client.chat(hi(), { maxRetries: 0 }))).code).toBe(
+    expect((await caught(() => client.chat(hi(), { maxRetries: 0 }), isGatewayError)).code).toBe(
       'all_providers_failed',
     );
     expect(emulator.counters.requests.chat).toBe(1);
-    await caught(() => client.chatStream(hi(), { maxRetries: 1 }));
+    await caught(() => client.chatStream(hi(), { maxRetries: 1 }), isGatewayError);
     expect(emulator.counters.requests.chat).toBe(3);
-    await caught(() => client.chat(hi()));
+    await caught(() => client.chat(hi()), isGatewayError);
     expect(emulator.counters.requests.chat).toBe(7);
     emulator.injectFault({ fault: 'service_unavailable', endpoint: 'translations' });
-    await caught(() => client.translate({ input: 'hi', target_language: 'uk' }, { maxRetries: 1 }));
+    await caught(
+      () => client.translate({ input: 'hi', target_language: 'uk' }, { maxRetries: 1 }),
+      isGatewayError,
+    );
     expect(emulator.counters.requests.translations).toBe(2);
-    const noFault = harness(undefined, { maxRetries: 0 });
+    const noFault = await emulate();
     noFault.emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat', times: 2 });
-    expect((await noFault.client.chat(hi(), { maxRetries: 2 })).response.choices).toHaveLength(1);
+    const noRetries = clientOn(noFault, { maxRetries: 0 });
+    expect((await noRetries.chat(hi(), { maxRetries: 2 })).response.choices).toHaveLength(1);
     expect(noFault.emulator.counters.requests.chat).toBe(3);
   });
 
   it('refuses a per-call maxRetries that is not an integer ≥ 0, sending nothing', async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     for (const maxRetries of [-1, 1.5, Number.NaN]) {
-      const error = await caught(() => client.chat(hi(), { maxRetries }));
+      const error = await caught(() => client.chat(hi(), { maxRetries }), isGatewayError);
       expect(error.code).toBe('configuration_error');
       expect(error.message).toContain('maxRetries');
     }
@@ -64,9 +76,11 @@ describe('retries', () => {
   });
 
   it('fails at once, not retryable, with retryAfterMs when Retry-After exceeds maxRetryAfterMs', async () => {
-    const { client, emulator } = harness(undefined, { maxRetryAfterMs: 5_000 });
+    const gateway = await emulate();
+    const client = clientOn(gateway, { maxRetryAfterMs: 5_000 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 120 });
-    const error = await caught(() => client.chat(hi()));
+    const error = await caught(() => client.chat(hi()), isGatewayError);
     expect(error.code).toBe('client_concurrency_exceeded');
     expect(error.status).toBe(429);
     expect(error.retryAfterMs).toBe(120_000);
@@ -76,9 +90,11 @@ describe('retries', () => {
   });
 
   it('fails at once when Retry-After would outlast the deadline', async () => {
-    const { client, emulator } = harness(undefined, { timeoutMs: 10_000 });
+    const gateway = await emulate();
+    const client = clientOn(gateway, { timeoutMs: 10_000 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'model_busy', endpoint: 'chat', retryAfter: 20 });
-    const error = await caught(() => client.chat(hi()));
+    const error = await caught(() => client.chat(hi()), isGatewayError);
     expect(error.code).toBe('model_busy');
     expect(error.retryAfterMs).toBe(20_000);
     expect(emulator.counters.requests.chat).toBe(1);
@@ -86,9 +102,11 @@ describe('retries', () => {
 
   it('gives up after maxRetries and returns the last error', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const { client, emulator } = harness(undefined, { maxRetries: 1 });
+    const gateway = await emulate();
+    const client = clientOn(gateway, { maxRetries: 1 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'model_busy', endpoint: 'chat', retryAfter: 1 });
-    const call = caught(() => client.chat(hi()));
+    const call = caught(() => client.chat(hi()), isGatewayError);
     await vi.advanceTimersByTimeAsync(1000);
     const error = await call;
     expect(error.code).toBe('model_busy');
@@ -101,18 +119,22 @@ describe('retries', () => {
     ['service_unavailable', 'provider_unavailable'],
     ['gateway_timeout', 'request_timeout'],
   ])('retries %s with backoff and succeeds', async (faultName, code) => {
-    const { client, emulator } = harness(undefined, { maxRetries: 2 });
+    const gateway = await emulate();
+    const client = clientOn(gateway, { maxRetries: 2 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: faultName as 'bad_gateway', endpoint: 'chat', times: 2 });
     await expect(client.chat(hi())).resolves.toBeTruthy();
     expect(emulator.counters.requests.chat).toBe(3);
     emulator.injectFault({ fault: faultName as 'bad_gateway', endpoint: 'chat', times: 3 });
-    expect((await caught(() => client.chat(hi()))).code).toBe(code);
+    expect((await caught(() => client.chat(hi()), isGatewayError)).code).toBe(code);
   });
 
   it('backs off exponentially (fake timers)', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     vi.spyOn(Math, 'random').mockReturnValue(1);
-    const { client, emulator } = harness(undefined, { maxRetries: 2, retryBaseDelayMs: 100 });
+    const gateway = await emulate();
+    const client = clientOn(gateway, { maxRetries: 2, retryBaseDelayMs: 100 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat', times: 2 });
     const call = client.chat(hi());
     await vi.advanceTimersByTimeAsync(99);
@@ -128,14 +150,16 @@ describe('retries', () => {
   });
 
   it('retries a stream that breaks before its first byte, never one that delivered data', async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'stream_cut', endpoint: 'chat', afterChunks: 0, times: 1 });
     const stream = await client.chatStream(hi());
     expect((await stream.result()).text).toBe('Echo: hello there');
     expect(emulator.counters.requests.chat).toBe(2);
     emulator.injectFault({ fault: 'stream_cut', endpoint: 'chat', afterChunks: 1, times: 1 });
     const cut = await client.chatStream(hi());
-    expect((await caught(() => cut.result())).code).toBe('stream_incomplete');
+    expect((await caught(() => cut.result(), isGatewayError)).code).toBe('stream_incomplete');
     expect(emulator.counters.requests.chat).toBe(3);
     // (A cut request's slot comes back once the gateway can have seen the close.)
     await client.budget.whenIdle();
@@ -143,15 +167,24 @@ describe('retries', () => {
   });
 
   it('does not retry other 4xx', async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     // (Capabilities given, wrongly: core's gate lets the calls through, the gateway refuses them.)
     const streaming = { capabilities: ['chat', 'streaming'] };
-    const refused = await caught(() => client.chatStream(hi('community/plain'), streaming));
+    const refused = await caught(
+      () => client.chatStream(hi('community/plain'), streaming),
+      isGatewayError,
+    );
     expect(refused).toMatchObject({ code: 'unsupported_model_capability', status: 400 });
-    const missing = await caught(() => client.chat(hi('nope/none'), { capabilities: ['chat'] }));
+    const missing = await caught(
+      () => client.chat(hi('nope/none'), { capabilities: ['chat'] }),
+      isGatewayError,
+    );
     expect(missing).toMatchObject({ code: 'model_not_found', status: 404 });
-    const upstream = await caught(() =>
-      client.chat(hi(), { headers: { 'X-Emulator-Fault': 'upstream_json' } }),
+    const upstream = await caught(
+      () => client.chat(hi(), { headers: { 'X-Emulator-Fault': 'upstream_json' } }),
+      isGatewayError,
     );
     expect(upstream.status).toBe(400);
     expect(emulator.counters.requests.chat).toBe(3);

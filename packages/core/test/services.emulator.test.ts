@@ -1,14 +1,16 @@
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient, LIMITS } from '../src/index';
-import { caught, DEFAULT_KEYS, harness, totalRequests } from './helpers';
+import type { GatewayClient } from '../src/client/client';
+import { createGatewayClient, isGatewayError, LIMITS } from '../src/index';
+import { clientOn, DEFAULT_KEYS, totalRequests } from './helpers';
 
 const WAV = new Uint8Array(64);
 WAV.set([0x52, 0x49, 0x46, 0x46, 56, 0, 0, 0, 0x57, 0x41, 0x56, 0x45]);
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 
 /** A client of its own emulator that keeps the JSON body of every request `kept` selects. */
-function recordingClient(baseURL: string, kept: (request: Request) => boolean) {
-  const { emulator } = harness();
+async function recordingSent(baseURL: string, kept: (request: Request) => boolean) {
+  const { emulator } = await emulate();
   const sent: Record<string, unknown>[] = [];
   const client = createGatewayClient({
     baseURL,
@@ -24,7 +26,8 @@ function recordingClient(baseURL: string, kept: (request: Request) => boolean) {
 
 describe('services against the emulator', () => {
   it('translates', async () => {
-    const { client } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
     const result = await client.translate({
       input: 'Hello',
       target_language: 'uk',
@@ -35,7 +38,9 @@ describe('services against the emulator', () => {
   });
 
   it('embeds with the one engine given, and embedMany keeps input order across batches', async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     const single = await client.embed({ input: ['alpha', 'beta'], model: 'all-minilm-l6-v2' });
     expect(single.data).toHaveLength(2);
     expect(single.data[0]?.embedding).toHaveLength(384);
@@ -48,24 +53,31 @@ describe('services against the emulator', () => {
   });
 
   it('embedMany stops the other batches when one fails', async () => {
-    const { client, emulator } = harness(undefined, { maxConcurrency: 1 });
+    const gateway = await emulate();
+    const client = clientOn(gateway, { maxConcurrency: 1 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'upstream_json', endpoint: 'embeddings', times: 1 });
     const texts = Array.from({ length: 130 }, (_, i) => `t${i}`);
-    const error = await caught(() => client.embedMany(texts, { model: 'all-minilm-l6-v2' }));
+    const error = await caught(
+      () => client.embedMany(texts, { model: 'all-minilm-l6-v2' }),
+      isGatewayError,
+    );
     expect(error.code).toBe('upstream_error');
     expect(emulator.counters.requests.embeddings).toBe(1);
     expect(client.budget.isIdle).toBe(true);
   });
 
   it('embedMany splits by bytes too', async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     const texts = Array.from({ length: 5 }, (_, i) => `${i}`.repeat(20_000));
     await client.embedMany(texts, { model: 'all-minilm-l6-v2' });
     expect(emulator.counters.requests.embeddings).toBe(2);
   });
 
   it('embedMany sends inputType to the multilingual engine only (docs/gateway-protocol.md §6)', async () => {
-    const { client, sent } = recordingClient('https://input-type.test', (request) =>
+    const { client, sent } = await recordingSent('https://input-type.test', (request) =>
       request.url.endsWith('/embeddings'),
     );
     await client.embedMany(['a', 'b'], { model: 'multilingual-e5-base', inputType: 'query' });
@@ -77,7 +89,8 @@ describe('services against the emulator', () => {
   });
 
   it('sends input_type and dimensions to the multilingual engine', async () => {
-    const { client } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
     const result = await client.embed({
       input: 'привіт',
       model: 'multilingual-e5-base',
@@ -88,13 +101,14 @@ describe('services against the emulator', () => {
   });
 
   it('reads text from an image', async () => {
-    const { client } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
     const result = await client.ocr({ image: PNG });
     expect(typeof result.text).toBe('string');
   });
 
   it('sends unpadded and line-wrapped base64 padded and compact (the gateway reads it strictly)', async () => {
-    const { client, sent } = recordingClient(
+    const { client, sent } = await recordingSent(
       'https://base64-padding.test',
       (request) =>
         request.headers.get('content-type')?.includes('json') === true && request.method === 'POST',
@@ -117,7 +131,8 @@ describe('services against the emulator', () => {
   });
 
   it('transcribes multipart, JSON and text', async () => {
-    const { client } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
     const json = await client.transcribe({ audio: WAV, language: 'en' });
     expect(typeof json.text).toBe('string');
     const viaJson = await client.transcribe({
@@ -132,7 +147,7 @@ describe('services against the emulator', () => {
   });
 
   describe('a refused request sends nothing', () => {
-    const refusals: [string, (c: ReturnType<typeof harness>['client']) => Promise<unknown>][] = [
+    const refusals: [string, (c: GatewayClient) => Promise<unknown>][] = [
       ['chat without messages', (c) => c.chat({ model: 'community/general', messages: [] })],
       [
         'stream with a bad response_format',
@@ -178,17 +193,22 @@ describe('services against the emulator', () => {
       ],
     ];
     it.each(refusals)('%s', async (_name, run) => {
-      const { client, emulator } = harness();
-      const error = await caught(() => run(client));
+      const gateway = await emulate();
+      const client = clientOn(gateway);
+      const { emulator } = gateway;
+      const error = await caught(() => run(client), isGatewayError);
       expect(error.code).toBe('invalid_request_error');
       expect(error.field).toBeTruthy();
       expect(totalRequests(emulator)).toBe(0);
     });
 
     it('32 KB per text on the multilingual engine (after reading the catalog only)', async () => {
-      const { client, emulator } = harness();
-      const error = await caught(() =>
-        client.embed({ input: 'x'.repeat(32 * 1024 + 1), model: 'multilingual-e5-base' }),
+      const gateway = await emulate();
+      const client = clientOn(gateway);
+      const { emulator } = gateway;
+      const error = await caught(
+        () => client.embed({ input: 'x'.repeat(32 * 1024 + 1), model: 'multilingual-e5-base' }),
+        isGatewayError,
       );
       expect(error.message).toContain('32769 bytes');
       expect(emulator.counters.requests.embeddings).toBe(0);
@@ -197,24 +217,24 @@ describe('services against the emulator', () => {
     it.each([
       [
         'embed',
-        (c: ReturnType<typeof harness>['client']) =>
-          c.embed({ input: 'x', model: 'all-minilm-l6-v2', dimensions: 256 }),
+        (c: GatewayClient) => c.embed({ input: 'x', model: 'all-minilm-l6-v2', dimensions: 256 }),
       ],
       [
         'embedMany',
-        (c: ReturnType<typeof harness>['client']) =>
-          c.embedMany(['x'], { model: 'all-minilm-l6-v2', dimensions: 768 }),
+        (c: GatewayClient) => c.embedMany(['x'], { model: 'all-minilm-l6-v2', dimensions: 768 }),
       ],
       [
         'embed (multilingual)',
-        (c: ReturnType<typeof harness>['client']) =>
+        (c: GatewayClient) =>
           c.embed({ input: 'x', model: 'multilingual-e5-base', dimensions: 384 }),
       ],
     ])(
       '%s: dimensions the engine does not give (after reading the catalog only)',
       async (_name, run) => {
-        const { client, emulator } = harness();
-        const error = await caught(() => run(client));
+        const gateway = await emulate();
+        const client = clientOn(gateway);
+        const { emulator } = gateway;
+        const error = await caught(() => run(client), isGatewayError);
         expect(error.code).toBe('invalid_request_error');
         expect(error.field).toBe('dimensions');
         expect(emulator.counters.requests.embeddings).toBe(0);
@@ -222,14 +242,20 @@ describe('services against the emulator', () => {
     );
 
     it('the English-oriented engine takes dimensions 384', async () => {
-      const { client } = harness();
+      const gateway = await emulate();
+      const client = clientOn(gateway);
       const result = await client.embed({ input: 'x', model: 'all-minilm-l6-v2', dimensions: 384 });
       expect(result.data[0]?.embedding).toHaveLength(384);
     });
 
     it('a capability check refuses before any chat request', async () => {
-      const { client, emulator } = harness();
-      await caught(() => client.requireCapabilities('community/plain', ['streaming']));
+      const gateway = await emulate();
+      const client = clientOn(gateway);
+      const { emulator } = gateway;
+      await caught(
+        () => client.requireCapabilities('community/plain', ['streaming']),
+        isGatewayError,
+      );
       expect(emulator.counters.requests.chat).toBe(0);
     });
   });

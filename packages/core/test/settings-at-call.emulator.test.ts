@@ -1,7 +1,8 @@
 import { createEmulator, type Emulator } from '@infergate/emulator';
+import { caught } from '@infergate/emulator/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createGatewayClient } from '../src/index';
-import { caught, DEFAULT_KEYS, hi } from './helpers';
+import { createGatewayClient, isGatewayError } from '../src/index';
+import { DEFAULT_KEYS, hi } from './helpers';
 
 // The base URL and the key are read when a call needs them (docs/gateway-protocol.md §2.1, §2.2):
 // a client made at module level, before the environment is loaded (dotenv, a test's setup), works
@@ -33,12 +34,12 @@ describe('settings read when a call needs them', () => {
   it('a client made before INFERGATE_BASE_URL and INFERGATE_API_KEY are set works once they are', async () => {
     const client = createGatewayClient({ fetch });
     expect(client.baseURL).toBe('');
-    const noURL = await caught(() => client.chat(hi()));
+    const noURL = await caught(() => client.chat(hi()), isGatewayError);
     expect(noURL).toMatchObject({ code: 'configuration_error', field: 'baseURL' });
     expect(noURL.message).toContain('INFERGATE_BASE_URL');
     vi.stubEnv('INFERGATE_BASE_URL', 'https://env-settings.test');
     expect(client.baseURL).toBe('https://env-settings.test/v1');
-    const noKey = await caught(() => client.chat(hi()));
+    const noKey = await caught(() => client.chat(hi()), isGatewayError);
     expect(noKey).toMatchObject({ code: 'configuration_error', field: 'apiKey' });
     expect(noKey.message).toContain('INFERGATE_API_KEY');
     // Nothing was sent for the calls refused for a missing setting.
@@ -57,7 +58,10 @@ describe('settings read when a call needs them', () => {
       () => client.chat(hi()),
       () => client.translate({ input: 'hello', target_language: 'uk' }),
     ]) {
-      expect(await caught(call)).toMatchObject({ code: 'configuration_error', field: 'apiKey' });
+      expect(await caught(call, isGatewayError)).toMatchObject({
+        code: 'configuration_error',
+        field: 'apiKey',
+      });
     }
     expect(client.budget.isIdle).toBe(true);
     vi.stubEnv('INFERGATE_API_KEY', DEFAULT_KEYS.full);
@@ -83,6 +87,6 @@ describe('settings read when a call needs them', () => {
     expect((await keyOnly.chat(hi())).answer.text).toBe('Echo: hello there');
     expect(origins.at(-1)).toBe('https://from-env.test');
     const urlOnly = createGatewayClient({ fetch, baseURL: 'https://from-options.test' });
-    expect((await caught(() => urlOnly.chat(hi()))).code).toBe('invalid_api_key');
+    expect((await caught(() => urlOnly.chat(hi()), isGatewayError)).code).toBe('invalid_api_key');
   });
 });

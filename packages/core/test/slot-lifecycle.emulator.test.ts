@@ -1,5 +1,6 @@
+import { emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_KEYS, harness, hi } from './helpers';
+import { clientOn, DEFAULT_KEYS, hi } from './helpers';
 
 const key = DEFAULT_KEYS.full;
 
@@ -9,7 +10,9 @@ afterEach(() => {
 
 describe('a slot follows the gateway request, not our reader (the gateway counts requests, not readers)', () => {
   it('4 streams nobody reads release their slots when their bodies end; 4 calls then run at once', async () => {
-    const { client, emulator } = harness({ streamChunkDelayMs: 2, latencyMs: 5 });
+    const gateway = await emulate({ scenario: { streamChunkDelayMs: 2, latencyMs: 5 } });
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     const streams = await Promise.all(
       Array.from({ length: 4 }, () => client.chatStream(hi('community/general', 'one two three'))),
     );
@@ -27,7 +30,9 @@ describe('a slot follows the gateway request, not our reader (the gateway counts
   });
 
   it('a stream cancelled before its body ends keeps its slot until the gateway can have seen the close', async () => {
-    const { client, emulator } = harness({ streamChunkDelayMs: 20 });
+    const gateway = await emulate({ scenario: { streamChunkDelayMs: 20 } });
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     const stream = await client.chatStream(hi('community/general', 'a b c d e f g h'));
     expect(client.budget.active).toBe(1);
     await stream.cancel();
@@ -39,7 +44,9 @@ describe('a slot follows the gateway request, not our reader (the gateway counts
   });
 
   it('a stream that fails mid-body releases its slot unread, and reports the failure on read', async () => {
-    const { client, emulator } = harness({ streamChunkDelayMs: 1 });
+    const gateway = await emulate({ scenario: { streamChunkDelayMs: 1 } });
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'stream_cut', endpoint: 'chat', afterChunks: 1 });
     const stream = await client.chatStream(hi('community/general', 'a b c d'));
     await client.budget.whenIdle();
@@ -50,7 +57,9 @@ describe('a slot follows the gateway request, not our reader (the gateway counts
 describe('sleeping never holds a slot (a waiting call must not take the key from healthy ones)', () => {
   it('4 calls sleeping on Retry-After leave the key to healthy calls, then queue again', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({
       fault: 'model_busy',
       endpoint: 'chat',
@@ -80,7 +89,9 @@ describe('sleeping never holds a slot (a waiting call must not take the key from
 
   it('a call sleeping on backoff holds no slot', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const { client, emulator } = harness(undefined, { retryBaseDelayMs: 4_000, maxConcurrency: 1 });
+    const gateway = await emulate();
+    const client = clientOn(gateway, { retryBaseDelayMs: 4_000, maxConcurrency: 1 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat', times: 1 });
     const call = client.chat(hi());
     await vi.advanceTimersByTimeAsync(10);

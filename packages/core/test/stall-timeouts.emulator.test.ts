@@ -1,6 +1,7 @@
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient } from '../src/index';
-import { caught, DEFAULT_KEYS, harness, hi, only, recorded } from './helpers';
+import { createGatewayClient, isGatewayError } from '../src/index';
+import { clientOn, DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
 
 /** Far longer than any test: a stall the client must cut, never one that ends by itself. */
 const FOREVER = 60_000;
@@ -12,7 +13,9 @@ const HEALTHY_WITHIN = 300;
 
 describe('firstChunkTimeoutMs', () => {
   it('a stream silent before its first chunk fails over to the next model at once', async () => {
-    const { client, emulator, events } = recorded();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: FOREVER });
     const stream = await client.chatStream(hi(), {
       fallbackModels: ['community/streamer'],
@@ -30,11 +33,13 @@ describe('firstChunkTimeoutMs', () => {
     expect(only(events, 'retry')).toEqual([]);
     expect(emulator.counters.requests.chat).toBe(2);
     // The stalled request was aborted: the gateway holds nothing for it.
-    expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
+    await gateway.untilIdle({ key: DEFAULT_KEYS.full });
   });
 
   it('a non-streamed answer whose headers do not come fails over too', async () => {
-    const { client, emulator } = recorded();
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: FOREVER });
     const result = await client.chat(hi(), {
       fallbackModels: ['community/plain'],
@@ -49,9 +54,11 @@ describe('firstChunkTimeoutMs', () => {
   });
 
   it('without fallbacks: a typed timeout naming the phase, retryable, the slot given back once the gateway can have seen the close', async () => {
-    const { client, emulator } = recorded(undefined, { firstChunkTimeoutMs: 50, maxRetries: 0 });
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway, { firstChunkTimeoutMs: 50, maxRetries: 0 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: FOREVER });
-    const error = await caught(() => client.chatStream(hi()));
+    const error = await caught(() => client.chatStream(hi()), isGatewayError);
     expect(error.code).toBe('timeout');
     expect(error.stall).toMatchObject({ phase: 'first-chunk', limitMs: 50 });
     expect(error.stall?.waitedMs).toBeGreaterThanOrEqual(50);
@@ -61,13 +68,15 @@ describe('firstChunkTimeoutMs', () => {
     // (A cut request's slot comes back once the gateway can have seen the close.)
     await client.budget.whenIdle();
     expect(client.budget.active).toBe(0);
-    expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
+    await gateway.untilIdle({ key: DEFAULT_KEYS.full });
   });
 
   it('is retried like a lost connection when no other model is listed', async () => {
-    const { client, emulator, events } = recorded(undefined, {
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, {
       firstChunkTimeoutMs: HEALTHY_WITHIN,
     });
+    const { emulator } = gateway;
     emulator.injectFault({
       fault: 'stall_first_chunk',
       model: 'community/general',
@@ -80,20 +89,24 @@ describe('firstChunkTimeoutMs', () => {
   });
 
   it("the call's option wins over the client's; both are off by default", async () => {
-    const { client, emulator } = harness(undefined, { firstChunkTimeoutMs: 20 });
+    const gateway = await emulate();
+    const client = clientOn(gateway, { firstChunkTimeoutMs: 20 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 100 });
     const answered = await client.chat(hi(), { firstChunkTimeoutMs: FOREVER });
     expect(answered.answer.text).toBe('Echo: hello there');
-    const off = harness();
+    const off = await emulate();
     off.emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 100 });
-    expect((await off.client.chat(hi())).answer.text).toBe('Echo: hello there');
+    expect((await clientOn(off).chat(hi())).answer.text).toBe('Echo: hello there');
   });
 
   it('applies to chat calls only: a slow service answer is not a stall', async () => {
-    const { client, emulator } = harness(undefined, {
+    const gateway = await emulate();
+    const client = clientOn(gateway, {
       firstChunkTimeoutMs: 10,
       chunkTimeoutMs: 10,
     });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'slow_headers', endpoint: 'translations', ms: 100 });
     const translated = await client.translate({ input: 'hello', target_language: 'uk' });
     expect(translated.text).toBeTypeOf('string');
@@ -102,7 +115,9 @@ describe('firstChunkTimeoutMs', () => {
 
 describe('chunkTimeoutMs', () => {
   it('a stream silent between chunks fails with timeout and its phase; its slot given back once the gateway can have seen the close', async () => {
-    const { client, emulator, events } = recorded(undefined, { chunkTimeoutMs: 50 });
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { chunkTimeoutMs: 50 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'stall_stream', afterChunks: 2, ms: FOREVER });
     // Listed fallbacks change nothing once the stream has begun: no failover, no repeat.
     const stream = await client.chatStream(hi('community/general', 'one two three four'), {
@@ -111,7 +126,7 @@ describe('chunkTimeoutMs', () => {
     const seen: string[] = [];
     const error = await caught(async () => {
       for await (const event of stream) seen.push(event.type);
-    });
+    }, isGatewayError);
     // (A cut request's slot comes back once the gateway can have seen the close.)
     await client.budget.whenIdle();
     expect(client.budget.active).toBe(0);
@@ -127,7 +142,8 @@ describe('chunkTimeoutMs', () => {
   });
 
   it('does not fire while chunks keep coming', async () => {
-    const { client } = harness({ streamChunkDelayMs: 5 }, { chunkTimeoutMs: 1_000 });
+    const gateway = await emulate({ scenario: { streamChunkDelayMs: 5 } });
+    const client = clientOn(gateway, { chunkTimeoutMs: 1_000 });
     const stream = await client.chatStream(hi('community/general', 'a b c d e f g h'));
     expect((await stream.result()).text).toBe('Echo: a b c d e f g h');
   });
@@ -136,17 +152,21 @@ describe('chunkTimeoutMs', () => {
 describe('one deadline and one abort over the whole walk', () => {
   it('an abort during failover stops the walk: no further model is tried', async () => {
     const controller = new AbortController();
-    const { client, emulator } = recorded(undefined, {
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway, {
       onEvent: (event) => {
         if (event.type === 'failover') controller.abort(new Error('user left'));
       },
     });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
-    const error = await caught(() =>
-      client.chat(hi(), {
-        fallbackModels: ['community/plain', 'community/streamer'],
-        signal: controller.signal,
-      }),
+    const error = await caught(
+      () =>
+        client.chat(hi(), {
+          fallbackModels: ['community/plain', 'community/streamer'],
+          signal: controller.signal,
+        }),
+      isGatewayError,
     );
     expect(error.code).toBe('aborted');
     expect(emulator.counters.requests.chat).toBe(1);
@@ -157,20 +177,20 @@ describe('one deadline and one abort over the whole walk', () => {
 
   it('an abort while a later model is being tried ends that request too', async () => {
     const controller = new AbortController();
-    const { client, emulator } = recorded(undefined, {
-      onEvent: (event) => {
-        if (event.type === 'attempt' && event.model === 'community/plain') {
-          setTimeout(() => controller.abort(), 20);
-        }
-      },
-    });
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway);
+    const { emulator } = gateway;
+    // Aborted once the later model's request has reached the gateway (the first was refused).
+    void gateway.untilRequests(2).then(() => controller.abort());
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
     emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/plain', ms: FOREVER });
-    const error = await caught(() =>
-      client.chat(hi(), {
-        fallbackModels: ['community/plain', 'community/streamer'],
-        signal: controller.signal,
-      }),
+    const error = await caught(
+      () =>
+        client.chat(hi(), {
+          fallbackModels: ['community/plain', 'community/streamer'],
+          signal: controller.signal,
+        }),
+      isGatewayError,
     );
     expect(error.code).toBe('aborted');
     expect(emulator.counters.requests.chat).toBe(2);
@@ -181,18 +201,22 @@ describe('one deadline and one abort over the whole walk', () => {
   });
 
   it("the call's deadline bounds the whole walk, across models", async () => {
-    const { client, emulator } = recorded();
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway);
+    const { emulator } = gateway;
     for (const model of ['community/general', 'community/plain']) {
       emulator.injectFault({ fault: 'stall_first_chunk', model, ms: FOREVER });
     }
     // The first model stalls at 1 s; the second would at 2 s, past the deadline of 1.8 s (the
     // 0.8 s between leaves a loaded machine time to send the second request).
-    const error = await caught(() =>
-      client.chat(hi(), {
-        fallbackModels: ['community/plain', 'community/streamer'],
-        firstChunkTimeoutMs: 1_000,
-        timeoutMs: 1_800,
-      }),
+    const error = await caught(
+      () =>
+        client.chat(hi(), {
+          fallbackModels: ['community/plain', 'community/streamer'],
+          firstChunkTimeoutMs: 1_000,
+          timeoutMs: 1_800,
+        }),
+      isGatewayError,
     );
     expect(error.code).toBe('timeout');
     expect(error.stall).toBeUndefined();
@@ -205,15 +229,18 @@ describe('one deadline and one abort over the whole walk', () => {
 
 describe('stall timeout options', () => {
   it('refuses a call option that is not a finite number > 0 (invalid_request_error), sending nothing', async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     for (const [field, value] of [
       ['firstChunkTimeoutMs', 0],
       ['chunkTimeoutMs', -1],
       ['firstChunkTimeoutMs', Number.POSITIVE_INFINITY],
       ['chunkTimeoutMs', '100'],
     ] as const) {
-      const error = await caught(() =>
-        client.chatStream(hi(), { [field]: value } as Record<string, number>),
+      const error = await caught(
+        () => client.chatStream(hi(), { [field]: value } as Record<string, number>),
+        isGatewayError,
       );
       // A call option is the request's: invalid_request_error (a client option's is configuration).
       expect(error.code).toBe('invalid_request_error');

@@ -1,7 +1,9 @@
 import { inspect } from 'node:util';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayError } from '../src/errors/errors';
-import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
+import { isGatewayError } from '../src/index';
+import { clientOn, DEFAULT_KEYS, hi } from './helpers';
 
 // The errors of a steered call (docs/gateway-protocol.md §4.7): each carries its route, the
 // models it skipped and tried and how each failed, its last hop the failure that ended the call;
@@ -14,9 +16,14 @@ const weather = {
 
 describe('every error of a steered call carries its route', () => {
   it("a caller error on the first model: the route ends with that hop and the failure's code", async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'upstream_json', model: 'community/general' });
-    const error = await caught(() => client.chat(hi(), { fallbackModels: ['community/plain'] }));
+    const error = await caught(
+      () => client.chat(hi(), { fallbackModels: ['community/plain'] }),
+      isGatewayError,
+    );
     expect(error.code).toBe('upstream_error');
     expect(error.route).toEqual({
       requested: ['community/general', 'community/plain'],
@@ -25,12 +32,15 @@ describe('every error of a steered call carries its route', () => {
   });
 
   it('every listed model failing: the message names each model and its failure, the code the last one', async () => {
-    const { client, emulator } = harness(undefined, { maxRetries: 0 });
+    const gateway = await emulate();
+    const client = clientOn(gateway, { maxRetries: 0 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
     emulator.injectFault({ fault: 'service_unavailable', model: 'community/plain' });
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/streamer' });
-    const error = await caught(() =>
-      client.chat(hi(), { fallbackModels: ['community/plain', 'community/streamer'] }),
+    const error = await caught(
+      () => client.chat(hi(), { fallbackModels: ['community/plain', 'community/streamer'] }),
+      isGatewayError,
     );
     // The failure that ended the call: the last model's.
     expect(error.code).toBe('all_providers_failed');
@@ -51,12 +61,16 @@ describe('every error of a steered call carries its route', () => {
   });
 
   it('a refusal before any request: the route holds the skips', async () => {
-    const { client, emulator } = harness();
-    const error = await caught(() =>
-      client.chat(
-        { ...hi('community/plain'), tools: [weather] },
-        { fallbackModels: ['community/nope'] },
-      ),
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
+    const error = await caught(
+      () =>
+        client.chat(
+          { ...hi('community/plain'), tools: [weather] },
+          { fallbackModels: ['community/nope'] },
+        ),
+      isGatewayError,
     );
     expect(error.code).toBe('no_model_can_serve');
     expect(error.route).toEqual({
@@ -70,11 +84,14 @@ describe('every error of a steered call carries its route', () => {
   });
 
   it("the call's deadline during the walk: the route ends with the timeout", async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'slow_headers', model: 'community/general', ms: 20_000 });
     await client.models();
-    const error = await caught(() =>
-      client.chat(hi(), { fallbackModels: ['community/plain'], timeoutMs: 300 }),
+    const error = await caught(
+      () => client.chat(hi(), { fallbackModels: ['community/plain'], timeoutMs: 300 }),
+      isGatewayError,
     );
     expect(error.code).toBe('timeout');
     expect(error.route?.hops.at(-1)).toEqual({
@@ -85,12 +102,14 @@ describe('every error of a steered call carries its route', () => {
   });
 
   it('a call steered by a stall timeout alone: its stall carries the route too', async () => {
-    const { client, emulator } = harness(undefined, { maxRetries: 0 });
+    const gateway = await emulate();
+    const client = clientOn(gateway, { maxRetries: 0 });
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 20_000 });
     const error = await caught(async () => {
       const stream = await client.chatStream(hi(), { firstChunkTimeoutMs: 100 });
       await stream.result();
-    });
+    }, isGatewayError);
     expect(error).toMatchObject({ code: 'timeout', stall: { phase: 'first-chunk' } });
     expect(error.route).toEqual({
       requested: ['community/general'],
@@ -99,7 +118,9 @@ describe('every error of a steered call carries its route', () => {
   });
 
   it('a stream failing after it was handed over: the route ends with its failure', async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({
       fault: 'stall_stream',
       model: 'community/general',
@@ -110,7 +131,7 @@ describe('every error of a steered call carries its route', () => {
       fallbackModels: ['community/streamer'],
       chunkTimeoutMs: 100,
     });
-    const error = await caught(() => stream.result());
+    const error = await caught(() => stream.result(), isGatewayError);
     expect(error).toMatchObject({ code: 'timeout', stall: { phase: 'between-chunks' } });
     expect(error.route).toEqual({
       requested: ['community/general', 'community/streamer'],
@@ -121,7 +142,7 @@ describe('every error of a steered call carries its route', () => {
     // A steered stream the caller cancels: its `aborted` has the route too.
     const cancelled = await client.chatStream(hi(), { fallbackModels: ['community/streamer'] });
     await cancelled.cancel();
-    const aborted = await caught(() => cancelled.result());
+    const aborted = await caught(() => cancelled.result(), isGatewayError);
     expect(aborted.code).toBe('aborted');
     expect(aborted.route?.hops.at(-1)).toEqual({
       model: 'community/general',
@@ -131,14 +152,17 @@ describe('every error of a steered call carries its route', () => {
   });
 
   it('an answer of the wrong shape: its invalid_response carries the route', async () => {
-    const setup = harness(undefined, {
+    const gateway = await emulate();
+    const client = clientOn(gateway, {
       fetch: async (input, init) => {
-        if (!String(input).endsWith('/chat/completions')) return setup.emulator.fetch(input, init);
+        if (!String(input).endsWith('/chat/completions'))
+          return gateway.emulator.fetch(input, init);
         return Response.json({ choices: [{ index: 0 }] });
       },
     });
-    const error = await caught(() =>
-      setup.client.chat(hi(), { fallbackModels: ['community/plain'] }),
+    const error = await caught(
+      () => client.chat(hi(), { fallbackModels: ['community/plain'] }),
+      isGatewayError,
     );
     expect(error.code).toBe('invalid_response');
     expect(error.route).toEqual({
@@ -149,16 +173,18 @@ describe('every error of a steered call carries its route', () => {
 
   it("a walk's timeout names the call's own deadline, its catalog read counted in it", async () => {
     // The catalog answers after 300 ms; the model never answers in time.
-    const setup = harness(undefined, {
+    const gateway = await emulate();
+    const client = clientOn(gateway, {
       fetch: async (input, init) => {
         if (String(input).endsWith('/models')) await new Promise((r) => setTimeout(r, 300));
-        return setup.emulator.fetch(input, init);
+        return gateway.emulator.fetch(input, init);
       },
     });
-    const { client, emulator } = setup;
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'slow_headers', model: 'community/general', ms: 20_000 });
-    const error = await caught(() =>
-      client.chat(hi(), { fallbackModels: ['community/plain'], timeoutMs: 2_000 }),
+    const error = await caught(
+      () => client.chat(hi(), { fallbackModels: ['community/plain'], timeoutMs: 2_000 }),
+      isGatewayError,
     );
     expect(error.code).toBe('timeout');
     // Not what the read left of it (about 1700 ms): the deadline the caller gave.
@@ -180,12 +206,14 @@ describe('steering options checked before anything is sent', () => {
   ])(
     'refuses fallbackModels with %s: invalid_request_error, no catalog read, no request',
     async (_name, fallbackModels, field) => {
-      const { client, emulator } = harness();
+      const gateway = await emulate();
+      const client = clientOn(gateway);
+      const { emulator } = gateway;
       for (const call of [
         () => client.chat(hi(), { fallbackModels: fallbackModels as string[] }),
         () => client.chatStream(hi(), { fallbackModels: fallbackModels as string[] }),
       ]) {
-        const error = await caught(call);
+        const error = await caught(call, isGatewayError);
         expect(error).toMatchObject({ code: 'invalid_request_error', field });
         expect(error.message).toContain(`${field} (call option)`);
       }
@@ -208,9 +236,11 @@ describe('a key pasted into fallbackModels', () => {
     ].join('\n');
 
   it('is redacted from skipped[], route, toJSON() and util.inspect of a refusal', async () => {
-    const { client } = harness();
-    const error = await caught(() =>
-      client.chat({ ...hi('community/plain'), tools: [weather] }, { fallbackModels: [KEY] }),
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const error = await caught(
+      () => client.chat({ ...hi('community/plain'), tools: [weather] }, { fallbackModels: [KEY] }),
+      isGatewayError,
     );
     expect(error.code).toBe('no_model_can_serve');
     expect(error.skipped?.map((skip) => skip.model)).toEqual(['community/plain', '[redacted]']);
@@ -221,9 +251,11 @@ describe('a key pasted into fallbackModels', () => {
   });
 
   it("is redacted from the route of a walk's failure", async () => {
-    const { client, emulator } = harness();
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'upstream_json', model: 'community/general' });
-    const error = await caught(() => client.chat(hi(), { fallbackModels: [KEY] }));
+    const error = await caught(() => client.chat(hi(), { fallbackModels: [KEY] }), isGatewayError);
     expect(error.code).toBe('upstream_error');
     expect(error.route?.requested).toEqual(['community/general', '[redacted]']);
     expect(leaks(everywhere(error))).toBe(false);

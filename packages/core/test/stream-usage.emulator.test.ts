@@ -1,16 +1,19 @@
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { caught, harness, hi } from './helpers';
+import type { GatewayClientOptions } from '../src/client/options';
+import { isGatewayError } from '../src/index';
+import { clientOn, hi } from './helpers';
 
-/** A harness whose fetch records each chat request's JSON body before the emulator answers. */
-function recording(options: Parameters<typeof harness>[1] = {}) {
+/** A client whose fetch records each chat request's JSON body before the emulator answers. */
+async function recording(options: GatewayClientOptions = {}) {
   const bodies: Record<string, unknown>[] = [];
-  const base = harness();
-  const { client } = harness(undefined, {
+  const gateway = await emulate();
+  const client = clientOn(gateway, {
     ...options,
     fetch: async (input, init) => {
       const request = new Request(input, init);
       if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
-      return base.emulator.fetch(request);
+      return gateway.emulator.fetch(request);
     },
   });
   return { client, bodies };
@@ -18,7 +21,7 @@ function recording(options: Parameters<typeof harness>[1] = {}) {
 
 describe('usage in a stream (docs/gateway-protocol.md §5.6)', () => {
   it('asks for usage by default, so a server that sends it only when asked does', async () => {
-    const { client, bodies } = recording();
+    const { client, bodies } = await recording();
     const stream = await client.chatStream(hi());
     const types: string[] = [];
     for await (const event of stream) types.push(event.type);
@@ -32,14 +35,14 @@ describe('usage in a stream (docs/gateway-protocol.md §5.6)', () => {
   });
 
   it('never asks in a call that does not stream', async () => {
-    const { client, bodies } = recording();
+    const { client, bodies } = await recording();
     await client.chat(hi());
     expect(bodies[0]).not.toHaveProperty('stream_options');
     expect(bodies[0]).not.toHaveProperty('stream');
   });
 
   it('streamUsage: false on the client sends no stream_options, and the stream has no usage', async () => {
-    const { client, bodies } = recording({ streamUsage: false });
+    const { client, bodies } = await recording({ streamUsage: false });
     const stream = await client.chatStream(hi());
     const result = await stream.result();
     expect(result.text).toBe('Echo: hello there');
@@ -48,19 +51,19 @@ describe('usage in a stream (docs/gateway-protocol.md §5.6)', () => {
   });
 
   it("a call's streamUsage overrides the client's, either way", async () => {
-    const optedOut = recording({ streamUsage: false });
+    const optedOut = await recording({ streamUsage: false });
     const asked = await optedOut.client.chatStream(hi(), { streamUsage: true });
     expect((await asked.result()).usage?.total_tokens).toBe(5);
     expect(optedOut.bodies[0]).toMatchObject({ stream_options: { include_usage: true } });
 
-    const byDefault = recording();
+    const byDefault = await recording();
     const unasked = await byDefault.client.chatStream(hi(), { streamUsage: false });
     expect((await unasked.result()).usage).toBeUndefined();
     expect(byDefault.bodies[0]).not.toHaveProperty('stream_options');
   });
 
   it("the request's own stream_options is sent as given", async () => {
-    const { client, bodies } = recording();
+    const { client, bodies } = await recording();
     const stream = await client.chatStream({
       ...hi(),
       stream_options: { include_usage: false },
@@ -70,14 +73,15 @@ describe('usage in a stream (docs/gateway-protocol.md §5.6)', () => {
   });
 
   it('refuses a streamUsage that is not a boolean, before sending', async () => {
-    const { client, bodies } = recording();
-    const error = await caught(() =>
-      client.chatStream(hi(), { streamUsage: 'no' as unknown as boolean }),
+    const { client, bodies } = await recording();
+    const error = await caught(
+      () => client.chatStream(hi(), { streamUsage: 'no' as unknown as boolean }),
+      isGatewayError,
     );
     expect(error.code).toBe('invalid_request_error');
     expect(error.message).toBe('streamUsage (call option) must be a boolean, got string');
     expect(bodies).toHaveLength(0);
-    expect(() => recording({ streamUsage: 0 as unknown as boolean })).toThrow(
+    await expect(recording({ streamUsage: 0 as unknown as boolean })).rejects.toThrow(
       expect.objectContaining({
         code: 'configuration_error',
         message: 'streamUsage must be a boolean, got number',

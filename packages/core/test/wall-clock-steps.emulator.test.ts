@@ -1,5 +1,7 @@
+import { caught, emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { caught, harness, hi } from './helpers';
+import { isGatewayError } from '../src/index';
+import { clientOn, hi } from './helpers';
 
 // NTP steps and resumed VMs move the wall clock by minutes either way. Only `Date` is faked here:
 // timers and `performance.now()` run for real, as they do while the system clock is stepped.
@@ -18,9 +20,10 @@ const KNOWN = { capabilities: ['chat'] };
 describe('deadlines under a stepped wall clock', () => {
   it('a 500 ms deadline fires before a 3 s answer although the clock went 60 s back', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const { client, emulator } = harness({ latencyMs: 3000 });
-    const call = caught(() => client.chat(hi(), { ...KNOWN, timeoutMs: 500 }));
-    await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1), { timeout: 10_000 });
+    const gateway = await emulate({ scenario: { latencyMs: 3000 } });
+    const client = clientOn(gateway);
+    const call = caught(() => client.chat(hi(), { ...KNOWN, timeoutMs: 500 }), isGatewayError);
+    await gateway.untilRequests(1);
     stepWallClock(-60_000);
     const error = await call;
     expect(error.code).toBe('timeout');
@@ -29,14 +32,16 @@ describe('deadlines under a stepped wall clock', () => {
 
   it('30 s deadlines do not fire early when the clock jumps 60 s ahead', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const { client, emulator } = harness({ latencyMs: 200 });
+    const gateway = await emulate({ scenario: { latencyMs: 200 } });
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     // Six calls on one key: four run, two wait for a slot (a slot handed over checks the deadline).
     const calls = Array.from({ length: 6 }, (_, i) =>
       client.chat(hi(undefined, `call ${i}`), { ...KNOWN, timeoutMs: 30_000 }),
     );
     // A short deadline elsewhere makes the shared deadline timer run while the six are pending.
-    const slow = harness({ latencyMs: 3000 }).client;
-    const short = caught(() => slow.chat(hi(), { ...KNOWN, timeoutMs: 100 }));
+    const slow = clientOn(await emulate({ scenario: { latencyMs: 3000 } }));
+    const short = caught(() => slow.chat(hi(), { ...KNOWN, timeoutMs: 100 }), isGatewayError);
     stepWallClock(60_000);
     expect((await short).code).toBe('timeout');
     const answers = await Promise.all(calls);
@@ -48,7 +53,9 @@ describe('deadlines under a stepped wall clock', () => {
 
   it('a retry is still made after the clock jumps ahead during the failed attempt', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const { client, emulator } = harness({ latencyMs: 100 });
+    const gateway = await emulate({ scenario: { latencyMs: 100 } });
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
     emulator.injectFault({ fault: 'service_unavailable', endpoint: 'chat', times: 1 });
     const call = client.chat(hi(), { ...KNOWN, timeoutMs: 30_000 });
     stepWallClock(60_000);

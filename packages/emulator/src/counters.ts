@@ -33,6 +33,8 @@ export interface EmulatorCounters {
   maxInflightTotal: number;
   /** 429 `client_concurrency_exceeded` responses sent (injected `rate_limit` faults included). */
   concurrencyRejections: number;
+  /** Streamed answers that ended before their last event: the reader cancelled or went away. */
+  streamsCancelled: number;
 }
 
 function zeroRequests(): Record<EndpointName, number> {
@@ -49,6 +51,7 @@ export function createCounters(): EmulatorCounters {
     maxInflight: {},
     maxInflightTotal: 0,
     concurrencyRejections: 0,
+    streamsCancelled: 0,
   };
 }
 
@@ -59,6 +62,7 @@ export function createCounters(): EmulatorCounters {
 export function resetCounters(counters: EmulatorCounters): void {
   for (const name of ENDPOINT_NAMES) counters.requests[name] = 0;
   counters.concurrencyRejections = 0;
+  counters.streamsCancelled = 0;
   let total = 0;
   for (const key of Object.keys(counters.maxInflight)) delete counters.maxInflight[key];
   for (const [key, count] of Object.entries(counters.inflight)) {
@@ -71,7 +75,11 @@ export function resetCounters(counters: EmulatorCounters): void {
 /** Tracks requests running now, per key and in total. */
 export class InflightTracker {
   private total = 0;
-  constructor(private readonly counters: EmulatorCounters) {}
+  constructor(
+    private readonly counters: EmulatorCounters,
+    /** Called after each change, for `emulator.onChange`. */
+    private readonly changed: () => void = () => undefined,
+  ) {}
 
   current(key: string): number {
     return this.counters.inflight[key] ?? 0;
@@ -85,6 +93,7 @@ export class InflightTracker {
     if (now > (counters.maxInflight[key] ?? 0)) counters.maxInflight[key] = now;
     this.total += 1;
     if (this.total > counters.maxInflightTotal) counters.maxInflightTotal = this.total;
+    this.changed();
     let released = false;
     return () => {
       if (released) return;
@@ -92,6 +101,7 @@ export class InflightTracker {
       const live = this.counters;
       live.inflight[key] = Math.max(0, (live.inflight[key] ?? 1) - 1);
       this.total -= 1;
+      this.changed();
     };
   }
 }

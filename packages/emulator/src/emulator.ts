@@ -39,6 +39,11 @@ export interface Emulator {
   clearFaults(): void;
   /** The resolved scenario; mutable (tests may flip availability). */
   scenario: Scenario;
+  /**
+   * Calls `listener` after each change of `counters` (a request in, a slot back, a stream
+   * cancelled, a reset), so a test can wait for a state instead of polling; returns the unsubscribe.
+   */
+  onChange(listener: () => void): () => void;
 }
 
 /** One authenticated request of a known route, while it holds its key's slot. */
@@ -59,9 +64,16 @@ function requestedModel(parsed: ParsedBody): unknown {
 }
 
 /** The answer to what a request's handling threw; a dropped connection or an abort rethrows. */
-function failureResponse(error: unknown, counters: EmulatorCounters): Response {
+function failureResponse(
+  error: unknown,
+  counters: EmulatorCounters,
+  changed: () => void,
+): Response {
   if (error instanceof GatewayRefusal) {
-    if (error.code === 'client_concurrency_exceeded') counters.concurrencyRejections += 1;
+    if (error.code === 'client_concurrency_exceeded') {
+      counters.concurrencyRejections += 1;
+      changed();
+    }
     return errorResponse(error);
   }
   if (error instanceof ConnectionDropped || isAbortError(error)) throw error;
@@ -84,13 +96,20 @@ class RequestHandler {
   readonly #runtimeFaults: FaultRule[];
   readonly #tracker: InflightTracker;
   readonly #occupancy = new Occupancy();
+  readonly #changed: () => void;
   #sequence = 0;
 
-  constructor(scenario: () => Scenario, counters: EmulatorCounters, runtimeFaults: FaultRule[]) {
+  constructor(
+    scenario: () => Scenario,
+    counters: EmulatorCounters,
+    runtimeFaults: FaultRule[],
+    changed: () => void,
+  ) {
     this.#scenario = scenario;
     this.#counters = counters;
     this.#runtimeFaults = runtimeFaults;
-    this.#tracker = new InflightTracker(counters);
+    this.#changed = changed;
+    this.#tracker = new InflightTracker(counters, changed);
   }
 
   async handle(request: Request): Promise<Response> {
@@ -98,6 +117,7 @@ class RequestHandler {
     const url = new URL(request.url);
     const route = routeOf(url.pathname);
     if (route) counters.requests[route.endpoint] += 1;
+    this.#changed();
     const scenario = this.#scenario();
     // The key first, on any path and before the body is read: without one, a request costs nothing.
     const caller = await authenticate(request, scenario);
@@ -106,6 +126,7 @@ class RequestHandler {
     if (request.method !== route.method) return wrongMethod(request, route, url.pathname);
     if (this.#tracker.current(caller.apiKey) >= scenario.maxConcurrentPerKey) {
       counters.concurrencyRejections += 1;
+      this.#changed();
       return errorResponse(
         new GatewayRefusal(
           'client_concurrency_exceeded',
@@ -118,7 +139,7 @@ class RequestHandler {
     try {
       return await this.#serve({ ...caller, scenario, request, endpoint: route.endpoint, hold });
     } catch (error) {
-      return failureResponse(error, counters);
+      return failureResponse(error, counters, this.#changed);
     } finally {
       hold.end();
     }
@@ -155,7 +176,10 @@ class RequestHandler {
     if (fault) {
       const early = await applyPreHeaderFault(fault, deadline, request.signal);
       if (early) {
-        if (fault.fault === 'rate_limit') this.#counters.concurrencyRejections += 1;
+        if (fault.fault === 'rate_limit') {
+          this.#counters.concurrencyRejections += 1;
+          this.#changed();
+        }
         return early;
       }
     }
@@ -169,7 +193,16 @@ class RequestHandler {
       fault,
       deadline,
       signal: request.signal,
-      takeRelease: () => hold.takeRelease(),
+      takeRelease: () => {
+        const release = hold.takeRelease();
+        return (cancelled = false) => {
+          if (cancelled) {
+            this.#counters.streamsCancelled += 1;
+            this.#changed();
+          }
+          release();
+        };
+      },
       nextSequence: () => {
         this.#sequence += 1;
         return this.#sequence;
@@ -204,10 +237,23 @@ class RequestHandler {
 export function createEmulator(input?: ScenarioInput): Emulator {
   const counters = createCounters();
   const runtimeFaults: FaultRule[] = [];
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of listeners) listener();
+  };
   const emulator: Emulator = {
     scenario: resolveScenario(input),
     counters,
-    resetCounters: () => resetCounters(counters),
+    resetCounters: () => {
+      resetCounters(counters);
+      changed();
+    },
+    onChange: (listener) => {
+      // Wrapped, so the same function subscribed twice is two subscriptions.
+      const entry = () => listener();
+      listeners.add(entry);
+      return () => listeners.delete(entry);
+    },
     injectFault: (rule) => {
       const problem = faultRuleProblem(rule);
       if (problem) throw new TypeError(`injectFault: ${problem}`);
@@ -225,6 +271,6 @@ export function createEmulator(input?: ScenarioInput): Emulator {
   };
   // The scenario's rules start their `afterMs` / `forMs` clocks with the emulator.
   for (const rule of emulator.scenario.faults) startRuleClock(rule);
-  const handler = new RequestHandler(() => emulator.scenario, counters, runtimeFaults);
+  const handler = new RequestHandler(() => emulator.scenario, counters, runtimeFaults, changed);
   return emulator;
 }

@@ -18,8 +18,11 @@ export interface RequestContext {
   /** `Date.now()` value of the request's deadline. */
   deadline: number;
   signal: AbortSignal;
-  /** Hands the in-flight release to a streamed body; the caller then must call it. */
-  takeRelease(): () => void;
+  /**
+   * Hands the in-flight release to a streamed body; the caller then must call it, saying whether
+   * the stream was cancelled before its end.
+   */
+  takeRelease(): (cancelled?: boolean) => void;
   /** Per-emulator sequence number, for response ids. */
   nextSequence(): number;
   /** Counts one more request on a model or service, for `inflight` and capacity checks. */

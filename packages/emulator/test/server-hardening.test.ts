@@ -8,6 +8,7 @@ import {
 } from '../src/chat/value-for-schema';
 import { retryAfterSeconds } from '../src/gateway-error';
 import { MAX_BODY_BYTES, type RunningEmulator, startEmulator } from '../src/index';
+import { untilHeld, untilIdle } from '../src/testing/index';
 import { openRawConnection, postHead } from './raw-connection';
 
 let server: RunningEmulator;
@@ -74,18 +75,13 @@ async function holdEverySlot(): Promise<AbortController[]> {
       }),
     }).catch(() => undefined);
   }
-  await until(() => server.emulator.counters.inflight[server.apiKey] === 4);
+  await untilHeld(server.emulator, 4, { key: server.apiKey });
   return holders;
 }
 
 async function releaseSlots(holders: AbortController[]): Promise<void> {
   for (const holder of holders) holder.abort();
-  await until(() => (server.emulator.counters.inflight[server.apiKey] ?? 0) === 0);
-}
-
-/** Polls without a deadline of its own: the test's timeout catches a hang. */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+  await untilIdle(server.emulator, { key: server.apiKey });
 }
 
 describe('the emulator as a server', () => {

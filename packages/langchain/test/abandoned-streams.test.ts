@@ -1,10 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
+import { emulate, untilIdle } from '@infergate/emulator/testing';
+import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src';
-import { gateway, API_KEY as key } from './helpers';
+import { API_KEY as key } from './helpers';
 
 describe('abandoned streams do not hold the key: a stream left unread frees its slot', () => {
   it('4 .stream() loops left with break, then 4 invokes run at once', async () => {
-    const { emulator, connection } = gateway({ streamChunkDelayMs: 2 });
+    const { emulator, connection } = await emulate({ scenario: { streamChunkDelayMs: 2 } });
     const model = new GatewayChatModel({ ...connection, model: 'community/general' });
     for (let i = 0; i < 4; i++) {
       const stream = await model.stream('one two three four five six');
@@ -13,10 +14,7 @@ describe('abandoned streams do not hold the key: a stream left unread frees its 
     // Abandoned stream objects that are never iterated again hold nothing either.
     const neverRead = await model.stream('seven eight nine');
     void neverRead;
-    await vi.waitFor(() => expect(emulator.counters.inflight[key] ?? 0).toBe(0), {
-      timeout: 10_000,
-      interval: 5,
-    });
+    await untilIdle(emulator, { key });
     expect(emulator.counters.requests.chat).toBe(5);
     // A cut request's key slot comes back a short grace after its close (core's README).
     await model.client.budget.whenIdle();

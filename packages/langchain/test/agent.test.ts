@@ -13,7 +13,7 @@ const weather = tool(async ({ city }) => `sunny in ${city}`, {
 
 describe('createAgent', () => {
   it('runs a tool loop with the gateway model', async () => {
-    const { emulator, connection } = recordingGateway();
+    const { emulator, connection } = await recordingGateway();
     const model = await GatewayChatModel.create('community/general', connection);
     const agent = createAgent({ model, tools: [weather] });
     const result = await agent.invoke({
@@ -26,7 +26,7 @@ describe('createAgent', () => {
   });
 
   it('streams an agent run token by token (streamMode "messages")', async () => {
-    const { connection } = recordingGateway();
+    const { connection } = await recordingGateway();
     const model = await GatewayChatModel.create('community/general', connection);
     const agent = createAgent({ model, tools: [weather] });
     const pieces: string[] = [];
@@ -43,7 +43,7 @@ describe('createAgent', () => {
   });
 
   it('uses the gateway service tools (translate)', async () => {
-    const { emulator, connection } = recordingGateway();
+    const { emulator, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
     const tools = await createGatewayTools({ ...connection });
     expect(tools.map((t) => t.name)).toEqual(['translate', 'ocr', 'transcribe']);
@@ -62,7 +62,7 @@ describe('createAgent', () => {
   });
 
   it('native structured output (responseFormat zod) when the profile says json_schema', async () => {
-    const { bodies, connection } = recordingGateway();
+    const { bodies, connection } = await recordingGateway();
     const model = await GatewayChatModel.create('community/general', connection);
     const Answer = z.object({ city: z.string(), temperature: z.number() });
     const agent = createAgent({ model, tools: [weather], responseFormat: Answer });
@@ -72,7 +72,7 @@ describe('createAgent', () => {
   });
 
   it('tool strategy structured output when the model has tools but no json_schema', async () => {
-    const { bodies, connection } = recordingGateway();
+    const { bodies, connection } = await recordingGateway();
     const model = await GatewayChatModel.create('community/tools', connection);
     expect(model.profile.structuredOutput).toBe(false);
     const Answer = z.object({ city: z.string(), temperature: z.number() });
@@ -87,7 +87,7 @@ describe('createAgent', () => {
 
 describe('createAgent responseFormat with a model built by new', () => {
   it('refuses with a hint to use GatewayChatModel.create, before any chat request', async () => {
-    const { emulator, connection } = recordingGateway();
+    const { emulator, connection } = await recordingGateway();
     const model = new GatewayChatModel('combo/soj', connection);
     const agent = createAgent({
       model,
@@ -105,7 +105,7 @@ describe('createAgent responseFormat with a model built by new', () => {
   });
 
   it('works with GatewayChatModel.create (json_schema through the profile)', async () => {
-    const { emulator, bodies, connection } = recordingGateway();
+    const { emulator, bodies, connection } = await recordingGateway();
     const model = await GatewayChatModel.create('combo/soj', connection);
     const Answer = z.object({ city: z.string() });
     const agent = createAgent({ model, tools: [], responseFormat: Answer });
@@ -118,7 +118,7 @@ describe('createAgent responseFormat with a model built by new', () => {
 
 describe('bindTools kwargs that are no call option', () => {
   it('sends parallel_tool_calls: false (and createAgent modelSettings) as request fields', async () => {
-    const { bodies, connection } = recordingGateway();
+    const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', {
       ...connection,
       modelKwargs: { user: 'u-1', parallel_tool_calls: true },
@@ -144,7 +144,7 @@ describe('bindTools kwargs that are no call option', () => {
   });
 
   it('forwards createAgent modelSettings', async () => {
-    const { bodies, connection } = recordingGateway();
+    const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
     // modelSettings come from a middleware's wrapModelCall (request.modelSettings).
     const settings = createMiddleware({

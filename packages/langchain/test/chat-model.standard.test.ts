@@ -5,7 +5,9 @@
  * and JSON schema, serialisation without the key, `profile`, and aborted signals. Each goes
  * through LangChain's own entry points to the emulator's fetch handler.
  */
+
 import { createGatewayClient, GatewayError } from '@infergate/core';
+import { emulate } from '@infergate/emulator/testing';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { LangSmithParams } from '@langchain/core/language_models/chat_models';
 import { load } from '@langchain/core/load';
@@ -17,7 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
 import { GatewayChatModel, type GatewayChatModelFields } from '../src/index';
-import { API_KEY, BASE_URL, gateway, recordingGateway } from './helpers';
+import { API_KEY, recordingGateway } from './helpers';
 
 const MODEL = 'community/general';
 
@@ -62,8 +64,8 @@ const PERSON_JSON_SCHEMA = {
  */
 const CALL_PARAMS = { ...STANDARD_PARAMS, timeout: 60_000 };
 
-function standardModel(extra: Partial<GatewayChatModelFields> = {}) {
-  const recording = recordingGateway();
+async function standardModel(extra: Partial<GatewayChatModelFields> = {}) {
+  const recording = await recordingGateway();
   const model = new GatewayChatModel({
     model: MODEL,
     ...CALL_PARAMS,
@@ -74,8 +76,8 @@ function standardModel(extra: Partial<GatewayChatModelFields> = {}) {
 }
 
 describe('GatewayChatModel: construction', () => {
-  it('builds with the standard parameters and keeps them', () => {
-    const { connection } = gateway();
+  it('builds with the standard parameters and keeps them', async () => {
+    const { connection } = await emulate();
     const model = new GatewayChatModel({ model: MODEL, ...STANDARD_PARAMS, ...connection });
     expect(model.model).toBe(MODEL);
     expect(model.temperature).toBe(0);
@@ -85,8 +87,8 @@ describe('GatewayChatModel: construction', () => {
     expect(model.stop).toEqual([]);
   });
 
-  it('builds with an apiKey field', () => {
-    const { connection } = gateway();
+  it('builds with an apiKey field', async () => {
+    const { connection } = await emulate();
     const model = new GatewayChatModel({
       model: MODEL,
       ...STANDARD_PARAMS,
@@ -96,17 +98,17 @@ describe('GatewayChatModel: construction', () => {
     expect(model).toBeInstanceOf(GatewayChatModel);
   });
 
-  it('builds with streaming: true', () => {
-    const { model } = standardModel({ streaming: true });
+  it('builds with streaming: true', async () => {
+    const { model } = await standardModel({ streaming: true });
     expect(model.streaming).toBe(true);
   });
 
-  it('names its LLM type', () => {
-    expect(standardModel().model._llmType()).toBe('infergate');
+  it('names its LLM type', async () => {
+    expect((await standardModel()).model._llmType()).toBe('infergate');
   });
 
-  it('reports exactly the standard LangSmith params', () => {
-    const { model } = standardModel({ stop: ['END'] });
+  it('reports exactly the standard LangSmith params', async () => {
+    const { model } = await standardModel({ stop: ['END'] });
     const params = model.getLsParams({} as never);
     const expected: Required<
       Pick<
@@ -185,7 +187,7 @@ describe('GatewayChatModel: bindTools with every tool format', () => {
   ];
 
   it.each(formats)('%s is sent as a function tool and called', async (_label, make) => {
-    const { model, bodies } = standardModel();
+    const { model, bodies } = await standardModel();
     const answer = await model.bindTools([make()]).invoke('Tell me about person_tool');
     const sent = (bodies[0]?.tools as Record<string, unknown>[] | undefined) ?? [];
     expect(sent).toHaveLength(1);
@@ -213,7 +215,7 @@ describe('GatewayChatModel: bindTools with every tool format', () => {
     ['none', 'none'],
     ['person_tool', { type: 'function', function: { name: 'person_tool' } }],
   ] as const)("tool_choice '%s' is sent as %j", async (choice, sent) => {
-    const { model, bodies } = standardModel();
+    const { model, bodies } = await standardModel();
     await model.bindTools([new PersonTool()], { tool_choice: choice }).invoke('hello');
     expect(bodies[0]?.tool_choice).toEqual(sent);
   });
@@ -236,7 +238,7 @@ describe('GatewayChatModel: withStructuredOutput', () => {
 
   for (const [label, schema] of schemas) {
     it.each(methods)(`${label} through %s returns a valid object`, async (method) => {
-      const { model } = standardModel();
+      const { model } = await standardModel();
       const structured = model.withStructuredOutput(schema() as Record<string, unknown>, {
         name: 'person',
         method,
@@ -252,7 +254,7 @@ describe('GatewayChatModel: the traced structured-output format', () => {
   it.each(['jsonSchema', 'functionCalling', 'jsonMode'] as const)(
     '%s: the method and the schema as toJsonSchema writes it',
     async (method) => {
-      const { model } = standardModel();
+      const { model } = await standardModel();
       let options: Record<string, unknown> | undefined;
       const recorder = BaseCallbackHandler.fromMethods({
         handleChatModelStart(_llm, _messages, _runId, _parent, extraParams) {
@@ -273,7 +275,11 @@ describe('GatewayChatModel: the traced structured-output format', () => {
 
 describe('GatewayChatModel: serialisation', () => {
   it('writes no key, only a secret reference, and loads back with its fields', async () => {
-    const { model } = standardModel({ apiKey: API_KEY, topP: 0.5, stop: ['END'] });
+    const { model, connection } = await standardModel({
+      apiKey: API_KEY,
+      topP: 0.5,
+      stop: ['END'],
+    });
     const json = JSON.stringify(model);
     expect(json).not.toContain(API_KEY);
     expect(JSON.parse(json).kwargs.api_key).toEqual({
@@ -286,8 +292,8 @@ describe('GatewayChatModel: serialisation', () => {
       optionalImportsMap: { 'infergate/chat_models': { GatewayChatModel } },
     });
     expect(loaded).toBeInstanceOf(GatewayChatModel);
-    expect(loaded.baseURL).toBe(BASE_URL);
-    expect(loaded.client.baseURL).toBe(BASE_URL);
+    expect(loaded.baseURL).toBe(connection.baseURL);
+    expect(loaded.client.baseURL).toBe(connection.baseURL);
     expect(loaded.model).toBe(MODEL);
     expect(loaded.temperature).toBe(0);
     expect(loaded.maxTokens).toBe(100);
@@ -300,20 +306,20 @@ describe('GatewayChatModel: serialisation', () => {
 
 describe('GatewayChatModel: serialisation of a model built with a client', () => {
   it('loads back pointing where the client pointed', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const client = createGatewayClient(connection);
     const model = new GatewayChatModel({ model: MODEL, client });
     const loaded = await load<GatewayChatModel>(JSON.stringify(model), {
       secretsMap: { INFERGATE_API_KEY: API_KEY },
       optionalImportsMap: { 'infergate/chat_models': { GatewayChatModel } },
     });
-    expect(loaded.client.baseURL).toBe(BASE_URL);
+    expect(loaded.client.baseURL).toBe(connection.baseURL);
   });
 });
 
 describe('GatewayChatModel: profile', () => {
   it('is empty before the capabilities are known, then follows them', async () => {
-    const { model } = standardModel();
+    const { model } = await standardModel();
     expect(model.profile).toEqual({});
     await model.invoke('hello');
     expect(model.profile).toMatchObject({
@@ -324,8 +330,8 @@ describe('GatewayChatModel: profile', () => {
     });
   });
 
-  it('follows capabilities given to the constructor', () => {
-    const { model } = standardModel({ capabilities: ['chat', 'streaming'] });
+  it('follows capabilities given to the constructor', async () => {
+    const { model } = await standardModel({ capabilities: ['chat', 'streaming'] });
     expect(model.profile).toMatchObject({
       toolCalling: false,
       toolChoice: false,
@@ -336,7 +342,7 @@ describe('GatewayChatModel: profile', () => {
 
 describe('GatewayChatModel: an aborted signal', () => {
   it('makes invoke reject before any request', async () => {
-    const { model, bodies } = standardModel();
+    const { model, bodies } = await standardModel();
     const failure = await model
       .invoke([new HumanMessage('hello')], { signal: AbortSignal.abort() })
       .then(
@@ -348,7 +354,7 @@ describe('GatewayChatModel: an aborted signal', () => {
   });
 
   it('makes stream reject or yield nothing', async () => {
-    const { model, bodies } = standardModel();
+    const { model, bodies } = await standardModel();
     const chunks: AIMessageChunk[] = [];
     try {
       for await (const chunk of await model.stream([new HumanMessage('hello')], {
@@ -364,7 +370,7 @@ describe('GatewayChatModel: an aborted signal', () => {
   });
 
   it('is reported as a GatewayError `aborted`', async () => {
-    const { model } = standardModel({ capabilities: ['chat', 'streaming'] });
+    const { model } = await standardModel({ capabilities: ['chat', 'streaming'] });
     const failure = await model.invoke('hello', { signal: AbortSignal.abort() }).catch((e) => e);
     expect(failure).toBeInstanceOf(GatewayError);
     expect((failure as GatewayError).code).toBe('aborted');

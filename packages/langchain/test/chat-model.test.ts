@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { isGatewayError } from '@infergate/core';
 import { DEFAULT_KEYS } from '@infergate/emulator';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { type AIMessageChunk, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import type { ChatGenerationChunk } from '@langchain/core/outputs';
@@ -10,7 +11,7 @@ import { concat } from '@langchain/core/utils/stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
-import { API_KEY, gateway, recordingGateway, rejection } from './helpers';
+import { API_KEY, recordingGateway } from './helpers';
 
 const weather = tool(async ({ city }) => `sunny in ${city}`, {
   name: 'weather',
@@ -20,7 +21,7 @@ const weather = tool(async ({ city }) => `sunny in ${city}`, {
 
 describe('GatewayChatModel: invoke, stream, batch', () => {
   it('invokes and reports answering model, finish reason and usage', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const model = new GatewayChatModel('community/general', connection);
     const answer = await model.invoke('hello there');
     expect(answer.content).toBe('Echo: hello there');
@@ -37,7 +38,7 @@ describe('GatewayChatModel: invoke, stream, batch', () => {
   });
 
   it('streams text chunks with one usage, the handler seeing each chunk', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const model = new GatewayChatModel({ model: 'community/general', ...connection });
     const seen: ChatGenerationChunk[] = [];
     const handler = BaseCallbackHandler.fromMethods({
@@ -63,14 +64,14 @@ describe('GatewayChatModel: invoke, stream, batch', () => {
   });
 
   it('batches', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const model = new GatewayChatModel('community/plain', connection);
     const answers = await model.batch(['a', 'b', 'c']);
     expect(answers.map((answer) => answer.content)).toEqual(['Echo: a', 'Echo: b', 'Echo: c']);
   });
 
   it('reports the fallback when an offline own model is answered by its pool model', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const model = new GatewayChatModel('my/laptop-model', connection);
     const answer = await model.invoke('hi');
     expect(answer.response_metadata).toMatchObject({
@@ -90,17 +91,17 @@ describe('GatewayChatModel: invoke, stream, batch', () => {
   });
 
   it('create() accepts an offline own model and refuses an unknown id with close matches', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const offline = await GatewayChatModel.create('my/laptop-model', connection);
     expect(offline.profile).toEqual({});
     expect((await offline.invoke('hi')).response_metadata.model_name).toBe('pool-a/llama-3-8b');
-    const error = await rejection(GatewayChatModel.create('community/genral', connection));
+    const error = await caught(GatewayChatModel.create('community/genral', connection));
     expect(isGatewayError(error) && error.code).toBe('model_not_found');
     expect(error.message).toMatch(/community\/general/);
   });
 
   it('an offline own model costs one GET /models, not one per call (core remembers the miss)', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     const model = new GatewayChatModel('my/laptop-model', connection);
     const withTools = model.bindTools([weather]);
     for (let i = 0; i < 3; i++) {
@@ -119,15 +120,13 @@ describe('GatewayChatModel: invoke, stream, batch', () => {
   });
 
   it('an unknown id is refused before any chat request; an own model without fallback fails at the gateway', async () => {
-    const { emulator, connection } = gateway();
-    const unknown = await rejection(
-      new GatewayChatModel('pool-a/llama-3-8', connection).invoke('hi'),
-    );
+    const { emulator, connection } = await emulate();
+    const unknown = await caught(new GatewayChatModel('pool-a/llama-3-8', connection).invoke('hi'));
     expect(isGatewayError(unknown) && unknown.code).toBe('model_not_found');
     expect(unknown.message).toMatch(/pool-a\/llama-3-8b/);
     expect(emulator.counters.requests.chat).toBe(0);
-    const offline = gateway(undefined, { apiKey: DEFAULT_KEYS.nofallback });
-    const error = await rejection(
+    const offline = await emulate({ apiKey: DEFAULT_KEYS.nofallback });
+    const error = await caught(
       new GatewayChatModel('my/laptop-model', { ...offline.connection, maxRetries: 0 }).invoke(
         'hi',
       ),
@@ -136,7 +135,7 @@ describe('GatewayChatModel: invoke, stream, batch', () => {
   });
 
   it('with streaming: true, invoke reads a stream and ends in the same message', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     const streaming = new GatewayChatModel('community/general', { ...connection, streaming: true });
     const plain = new GatewayChatModel('community/general', connection);
     const a = await streaming.invoke('same answer');
@@ -149,7 +148,7 @@ describe('GatewayChatModel: invoke, stream, batch', () => {
 
 describe('GatewayChatModel: tools', () => {
   it('runs a tool loop: tool call → ToolMessage → answer', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     const model = new GatewayChatModel('community/general', connection).bindTools([weather]);
     const question = new HumanMessage('use weather for "Kyiv"');
     const call = await model.invoke([question]);
@@ -165,7 +164,7 @@ describe('GatewayChatModel: tools', () => {
   });
 
   it('streams tool calls as tool_call_chunks (index, id, name, args pieces)', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const model = new GatewayChatModel('community/tools', connection).bindTools([weather]);
     const chunks: AIMessageChunk[] = [];
     for await (const chunk of await model.stream('weather in "Lviv"')) chunks.push(chunk);
@@ -182,7 +181,7 @@ describe('GatewayChatModel: tools', () => {
   });
 
   it('maps tool_choice "any" to "required" and a tool name to a forced function', async () => {
-    const { bodies, connection } = recordingGateway();
+    const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
     await model.bindTools([weather], { tool_choice: 'any' }).invoke('hello');
     await model.bindTools([weather], { tool_choice: 'weather', strict: true }).invoke('hello');
@@ -195,7 +194,7 @@ describe('GatewayChatModel: tools', () => {
 
 describe('GatewayChatModel: capability checks', () => {
   it('refuses at construction when the capabilities are known', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     expect(
       () =>
         new GatewayChatModel('community/plain', {
@@ -238,18 +237,18 @@ describe('GatewayChatModel: capability checks', () => {
   });
 
   it('checks before the first request when the capabilities are not known (one catalog lookup)', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     const model = new GatewayChatModel('community/plain', connection);
-    const toolError = await rejection(model.bindTools([weather]).invoke('weather for "Kyiv"'));
+    const toolError = await caught(model.bindTools([weather]).invoke('weather for "Kyiv"'));
     expect(isGatewayError(toolError) && toolError.code).toBe('unsupported_model_capability');
     expect(toolError.message).toMatch(/community\/plain.*tools/);
     expect(toolError.message).toMatch(/community\/general/);
-    const structuredError = await rejection(
+    const structuredError = await caught(
       model.withStructuredOutput(z.object({ a: z.string() }), { method: 'jsonSchema' }).invoke('x'),
     );
     expect(structuredError.message).toMatch(/json_schema/);
     const streaming = new GatewayChatModel('community/plain', { ...connection, streaming: true });
-    const streamError = await rejection(streaming.invoke('hi'));
+    const streamError = await caught(streaming.invoke('hi'));
     expect(streamError.message).toMatch(/community\/plain.*streaming/);
     expect(emulator.counters.requests.chat).toBe(0);
     expect(emulator.counters.requests.models).toBe(2);
@@ -261,7 +260,7 @@ describe('GatewayChatModel: capability checks', () => {
   });
 
   it('.stream() on a model without streaming sends one plain request and yields one chunk', async () => {
-    const { emulator, bodies, connection } = recordingGateway();
+    const { emulator, bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/plain', connection);
     const chunks: AIMessageChunk[] = [];
     for await (const chunk of await model.stream('no stream here')) chunks.push(chunk);
@@ -274,7 +273,7 @@ describe('GatewayChatModel: capability checks', () => {
   });
 
   it('profile reflects the capabilities', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const general = await GatewayChatModel.create('community/general', connection);
     expect(general.profile).toMatchObject({
       toolCalling: true,
@@ -287,7 +286,7 @@ describe('GatewayChatModel: capability checks', () => {
   });
 
   it('sends content parts by default (the gateway decides); acceptsContentParts: false refuses them before any request', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     const message = new HumanMessage({
       content: [
         { type: 'text', text: 'what is in it?' },
@@ -309,7 +308,7 @@ describe('GatewayChatModel: capability checks', () => {
 
 describe("GatewayChatModel: media as core's content parts", () => {
   it('images (one default type), audio and files become the same parts as in the AI SDK adapter', async () => {
-    const { bodies, connection } = recordingGateway();
+    const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
     await model.invoke([
       new HumanMessage({
@@ -342,10 +341,10 @@ describe("GatewayChatModel: media as core's content parts", () => {
 
 describe('GatewayChatModel: errors, abort, streamEvents', () => {
   it('raises the typed error for a mid-stream error and an incomplete stream', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     const model = new GatewayChatModel('community/general', connection);
     emulator.injectFault({ fault: 'stream_error', endpoint: 'chat', times: 1 });
-    const midStream = await rejection(
+    const midStream = await caught(
       (async () => {
         for await (const _ of await model.stream('one two three four')) {
           // consume
@@ -354,7 +353,7 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
     );
     expect(isGatewayError(midStream) && midStream.code).toBe('provider_request_failed');
     emulator.injectFault({ fault: 'stream_cut', endpoint: 'chat', times: 1 });
-    const cut = await rejection(
+    const cut = await caught(
       (async () => {
         for await (const _ of await model.stream('one two three four')) {
           // consume
@@ -364,12 +363,12 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
     expect(isGatewayError(cut) && cut.code).toBe('stream_incomplete');
     emulator.injectFault({ fault: 'no_finish', endpoint: 'chat', times: 1 });
     const streaming = new GatewayChatModel('community/general', { ...connection, streaming: true });
-    const noFinish = await rejection(streaming.invoke('one two'));
+    const noFinish = await caught(streaming.invoke('one two'));
     expect(isGatewayError(noFinish) && noFinish.code).toBe('stream_incomplete');
   });
 
   it('an already-aborted signal rejects without any request', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     const model = new GatewayChatModel('community/general', connection);
     const controller = new AbortController();
     controller.abort();
@@ -381,11 +380,11 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
   });
 
   it('aborting mid-stream stops the stream', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     const model = new GatewayChatModel('community/general', connection);
     const controller = new AbortController();
     const received: AIMessageChunk[] = [];
-    const error = await rejection(
+    const error = await caught(
       (async () => {
         for await (const chunk of await model.stream('[[chunks:50]]', {
           signal: controller.signal,
@@ -401,31 +400,31 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
   });
 
   it("timeouts reach the request: the model's timeout and a call's timeout", async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5_000 });
     const model = new GatewayChatModel('community/general', {
       ...connection,
       timeout: 30,
       maxRetries: 0,
     });
-    const modelTimeout = await rejection(model.invoke('hi'));
+    const modelTimeout = await caught(model.invoke('hi'));
     expect(isGatewayError(modelTimeout) && modelTimeout.code).toBe('timeout');
     const plain = new GatewayChatModel('community/general', { ...connection, maxRetries: 0 });
-    const callTimeout = await rejection(plain.invoke('hi', { timeout: 30 }));
+    const callTimeout = await caught(plain.invoke('hi', { timeout: 30 }));
     expect(callTimeout).toBeInstanceOf(Error);
     emulator.clearFaults();
     expect((await plain.invoke('hi')).content).toBe('Echo: hi');
   });
 
   it("a call's maxRetries overrides the model's, for invoke, stream and bound models", async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat' });
     const model = new GatewayChatModel('community/general', { ...connection, maxRetries: 2 });
-    await rejection(model.invoke('hi', { maxRetries: 0 }));
+    await caught(model.invoke('hi', { maxRetries: 0 }));
     expect(emulator.counters.requests.chat).toBe(1);
-    await rejection(model.withConfig({ maxRetries: 1 }).invoke('hi'));
+    await caught(model.withConfig({ maxRetries: 1 }).invoke('hi'));
     expect(emulator.counters.requests.chat).toBe(3);
-    await rejection(
+    await caught(
       (async () => {
         for await (const _chunk of await model.stream('hi', { maxRetries: 0 })) {
           // nothing arrives
@@ -433,13 +432,13 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
       })(),
     );
     expect(emulator.counters.requests.chat).toBe(4);
-    const error = await rejection(model.invoke('hi'));
+    const error = await caught(model.invoke('hi'));
     expect(isGatewayError(error) && error.code).toBe('all_providers_failed');
     expect(emulator.counters.requests.chat).toBe(7);
   });
 
   it('invoke under streamEvents gives the same final message as invoke', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const model = new GatewayChatModel('community/general', connection).bindTools([weather]);
     const chain = RunnableLambda.from((text: string) => text).pipe(model);
     const plain = await chain.invoke('weather for "Odesa"');
@@ -465,7 +464,7 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
   });
 
   it('streamEvents() (content-block protocol) ends with the answer, reason and metadata', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const model = new GatewayChatModel('my/laptop-model', connection);
     const stream = model.streamEvents('a b c');
     let text = '';
@@ -483,8 +482,8 @@ describe('GatewayChatModel: errors, abort, streamEvents', () => {
 });
 
 describe('GatewayChatModel: tracing and secrets', () => {
-  it('gives LangSmith exactly its parameters', () => {
-    const { connection } = gateway();
+  it('gives LangSmith exactly its parameters', async () => {
+    const { connection } = await emulate();
     const model = new GatewayChatModel('community/general', {
       ...connection,
       temperature: 0.2,
@@ -503,7 +502,7 @@ describe('GatewayChatModel: tracing and secrets', () => {
   });
 
   it('never shows the API key in JSON, toJSON, inspect or error messages', async () => {
-    const { connection } = gateway(undefined, { apiKey: 'ig-secret-key-1234' });
+    const { connection } = await emulate({ apiKey: 'ig-secret-key-1234' });
     const model = new GatewayChatModel('community/general', {
       ...connection,
       temperature: 0.5,
@@ -517,7 +516,7 @@ describe('GatewayChatModel: tracing and secrets', () => {
     expect(inspect(model, { depth: 10 })).not.toContain('ig-secret-key-1234');
     expect(model.lc_secrets).toEqual({ apiKey: 'INFERGATE_API_KEY' });
     expect(model.lc_serializable).toBe(true);
-    const error = await rejection(model.invoke('hi'));
+    const error = await caught(model.invoke('hi'));
     expect(isGatewayError(error) && error.code).toBe('invalid_api_key');
     expect(error.message).not.toContain('ig-secret-key-1234');
     expect(JSON.stringify(error)).not.toContain('ig-secret-key-1234');

@@ -1,10 +1,10 @@
 import { createGatewayClient } from '@infergate/core';
+import { emulate } from '@infergate/emulator/testing';
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
-import { gateway } from './helpers';
 
 const weather = tool(async ({ city }) => `sunny in ${city}`, {
   name: 'weather',
@@ -14,7 +14,7 @@ const weather = tool(async ({ city }) => `sunny in ${city}`, {
 
 describe('LangChain contracts', () => {
   it('content-block streaming (streamEvents without version) keeps usage when a model without streaming answers with a tool call', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     // combo/t: tools, no streaming: the whole answer comes as one chunk.
     const model = new GatewayChatModel('combo/t', connection);
     const stream = model.streamEvents('weather for "Kyiv"', { tools: [weather] });
@@ -28,7 +28,7 @@ describe('LangChain contracts', () => {
   });
 
   it("outputVersion 'v1': a tool-call answer has no empty text block, streamed or not", async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const model = new GatewayChatModel('community/general', {
       ...connection,
       outputVersion: 'v1',
@@ -61,8 +61,8 @@ describe('LangChain contracts', () => {
     ]);
   });
 
-  it('a model built with a shared client serialises with its base URL (never the key)', () => {
-    const { connection } = gateway();
+  it('a model built with a shared client serialises with its base URL (never the key)', async () => {
+    const { connection } = await emulate();
     const client = createGatewayClient(connection);
     const model = new GatewayChatModel('community/general', { client });
     const json = JSON.stringify(model);
@@ -71,7 +71,7 @@ describe('LangChain contracts', () => {
   });
 
   it('capabilities learned from the catalog belong to the model id: changing `model` re-checks', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     const model = new GatewayChatModel('community/general', connection);
     await model.invoke('hi');
     expect(model.profile.toolCalling).toBe(true);

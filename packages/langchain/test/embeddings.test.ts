@@ -1,14 +1,16 @@
+import type { ScenarioInput } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
 import { MemoryVectorStore } from '@langchain/classic/vectorstores/memory';
 import { Document } from '@langchain/core/documents';
 import { describe, expect, it } from 'vitest';
 import { GatewayEmbeddings, isGatewayError } from '../src/index';
-import { API_KEY, gateway, recordingGateway } from './helpers';
+import { API_KEY, intercepting, recordingGateway } from './helpers';
 
 type EmbeddingsBody = { input: string[]; model?: string; input_type?: string };
 
 /** A gateway that records every embeddings request body. */
-function recording(scenario?: Parameters<typeof gateway>[0]) {
-  return recordingGateway<EmbeddingsBody>(scenario, '/embeddings');
+async function recording(scenario?: ScenarioInput) {
+  return await recordingGateway<EmbeddingsBody>(scenario, '/embeddings');
 }
 
 const ONE_ENGINE = {
@@ -18,13 +20,11 @@ const ONE_ENGINE = {
 describe('GatewayEmbeddings', () => {
   it('splits requests at 65 536 bytes: 64 texts of ~2 KB take ≥ 2 requests', async () => {
     const sizes: number[] = [];
-    const { connection } = gateway(undefined, {
-      intercept: async (request) => {
-        if (request.url.endsWith('/embeddings')) {
-          sizes.push(new TextEncoder().encode(await request.text()).byteLength);
-        }
-        return undefined;
-      },
+    const connection = intercepting(await emulate(), async (request) => {
+      if (request.url.endsWith('/embeddings')) {
+        sizes.push(new TextEncoder().encode(await request.text()).byteLength);
+      }
+      return undefined;
     });
     const embeddings = new GatewayEmbeddings({ ...connection, model: 'multilingual-e5-base' });
     // Two-byte characters: 64 × ~2 KB is about twice the limit.
@@ -36,7 +36,7 @@ describe('GatewayEmbeddings', () => {
   });
 
   it('embeds 1 000 documents in input order, ≤ 64 per request, ≤ 4 in flight', async () => {
-    const { emulator, bodies, connection } = recording({ latencyMs: 1 });
+    const { emulator, bodies, connection } = await recording({ latencyMs: 1 });
     const embeddings = new GatewayEmbeddings({ ...connection, model: 'multilingual-e5-base' });
     const texts = Array.from(
       { length: 1000 },
@@ -57,7 +57,7 @@ describe('GatewayEmbeddings', () => {
   });
 
   it('sends input_type document / query to the multilingual engine only', async () => {
-    const { bodies, connection } = recording();
+    const { bodies, connection } = await recording();
     const multilingual = new GatewayEmbeddings({ ...connection, model: 'multilingual-e5-base' });
     await multilingual.embedDocuments(['a text']);
     await multilingual.embedQuery('a question');
@@ -73,7 +73,7 @@ describe('GatewayEmbeddings', () => {
   });
 
   it('uses the only engine when model is omitted', async () => {
-    const { bodies, connection } = recording(ONE_ENGINE);
+    const { bodies, connection } = await recording(ONE_ENGINE);
     const embeddings = new GatewayEmbeddings(connection);
     const vector = await embeddings.embedQuery('hello');
     expect(vector).toHaveLength(768);
@@ -81,7 +81,7 @@ describe('GatewayEmbeddings', () => {
   });
 
   it('requires a model when several engines are available, listing their ids', async () => {
-    const { emulator, connection } = recording();
+    const { emulator, connection } = await recording();
     const embeddings = new GatewayEmbeddings(connection);
     const error = await embeddings.embedDocuments(['x']).catch((caught: unknown) => caught);
     expect(isGatewayError(error)).toBe(true);
@@ -91,7 +91,7 @@ describe('GatewayEmbeddings', () => {
   });
 
   it('refuses a text over the engine limit before sending anything', async () => {
-    const { emulator, connection } = recording();
+    const { emulator, connection } = await recording();
     const embeddings = new GatewayEmbeddings({ ...connection, model: 'multilingual-e5-base' });
     const long = 'a'.repeat(40 * 1024);
     const error = await embeddings
@@ -103,7 +103,7 @@ describe('GatewayEmbeddings', () => {
   });
 
   it('serves MemoryVectorStore: similaritySearch returns the lexically closest document', async () => {
-    const { connection } = recording();
+    const { connection } = await recording();
     const embeddings = new GatewayEmbeddings({ ...connection, model: 'multilingual-e5-base' });
     const store = await MemoryVectorStore.fromDocuments(
       [

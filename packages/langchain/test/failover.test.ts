@@ -1,16 +1,18 @@
 // fallbackModels and the stall timeouts through invoke / stream / bindTools / withStructuredOutput
 // and createAgent, against the emulator: core walks the list, the model passes it (field or call
 // option) and reports who answered in response_metadata.
+
 import { type GatewayEvent, isGatewayError } from '@infergate/core';
 import { DEFAULT_KEYS, type Emulator } from '@infergate/emulator';
+import { caught, emulate, until } from '@infergate/emulator/testing';
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { concat } from '@langchain/core/utils/stream';
 import { createAgent } from 'langchain';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel, type GatewayChatModelFields } from '../src/index';
-import { gateway, recordingGateway, rejection } from './helpers';
+import { recordingGateway } from './helpers';
 
 const weather = tool(async ({ city }) => `sunny in ${city}`, {
   name: 'weather',
@@ -21,8 +23,8 @@ const weather = tool(async ({ city }) => `sunny in ${city}`, {
 type ModelFields = Omit<GatewayChatModelFields, 'model'>;
 
 /** A fresh emulator, and a model on it whose client records core's events of chat calls. */
-function setup(model: string, fields: ModelFields = {}) {
-  const { emulator, bodies, connection } = recordingGateway();
+async function setup(model: string, fields: ModelFields = {}) {
+  const { emulator, bodies, connection } = await recordingGateway();
   const events: GatewayEvent[] = [];
   const chat = new GatewayChatModel(model, {
     ...connection,
@@ -51,7 +53,7 @@ const busy = (emulator: Emulator, model = 'community/general') =>
 
 describe('GatewayChatModel with fallbackModels', () => {
   it('invoke: a busy first model is answered by the second, without waiting its Retry-After', async () => {
-    const { emulator, chat, ofType } = setup('community/general', {
+    const { emulator, chat, ofType } = await setup('community/general', {
       fallbackModels: ['community/streamer'],
     });
     busy(emulator);
@@ -78,7 +80,7 @@ describe('GatewayChatModel with fallbackModels', () => {
   });
 
   it('stream: the same, the route on the last chunk; the call option wins over the field', async () => {
-    const { emulator, chat } = setup('community/general', {
+    const { emulator, chat } = await setup('community/general', {
       fallbackModels: ['community/streamer'],
     });
     busy(emulator);
@@ -94,17 +96,17 @@ describe('GatewayChatModel with fallbackModels', () => {
   });
 
   it('a call option [] turns the list off: the model is refused by its own check again', async () => {
-    const { emulator, chat } = setup('community/plain', {
+    const { emulator, chat } = await setup('community/plain', {
       fallbackModels: ['community/streamer'],
       streaming: true,
     });
-    const error = await rejection(chat.invoke('hi', { fallbackModels: [] }));
+    const error = await caught(chat.invoke('hi', { fallbackModels: [] }));
     expect(isGatewayError(error) && error.code).toBe('unsupported_model_capability');
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
   it('streaming: true on a model known to lack streaming is not refused with a list', async () => {
-    const { emulator, chat } = setup('community/plain', {
+    const { emulator, chat } = await setup('community/plain', {
       capabilities: ['chat'],
       streaming: true,
       fallbackModels: ['community/streamer'],
@@ -117,7 +119,7 @@ describe('GatewayChatModel with fallbackModels', () => {
 
   it('bindTools: a model and a fallback lacking tools are skipped without a request', async () => {
     // Known capabilities: without a list, bindTools would refuse at once.
-    const { emulator, bodies, chat, ofType } = setup('community/plain', {
+    const { emulator, bodies, chat, ofType } = await setup('community/plain', {
       capabilities: ['chat'],
       fallbackModels: ['community/streamer', 'community/tools'],
     });
@@ -133,7 +135,7 @@ describe('GatewayChatModel with fallbackModels', () => {
   });
 
   it('bindTools: the list as a bound kwarg is a call option, never a request field', async () => {
-    const { emulator, bodies, chat } = setup('community/general');
+    const { emulator, bodies, chat } = await setup('community/general');
     busy(emulator);
     const bound = chat.bindTools([weather], {
       fallbackModels: ['community/tools'],
@@ -149,7 +151,7 @@ describe('GatewayChatModel with fallbackModels', () => {
   });
 
   it('withStructuredOutput: jsonSchema by default; a model without json_schema is skipped', async () => {
-    const { emulator, bodies, chat, ofType } = setup('community/tools', {
+    const { emulator, bodies, chat, ofType } = await setup('community/tools', {
       fallbackModels: ['community/json-schema'],
     });
     const Person = z.object({ name: z.string(), age: z.number() });
@@ -164,7 +166,7 @@ describe('GatewayChatModel with fallbackModels', () => {
   });
 
   it('a model that went offline fails over, then is skipped from the refreshed catalog', async () => {
-    const { emulator, chat } = setup('community/general', {
+    const { emulator, chat } = await setup('community/general', {
       fallbackModels: ['community/streamer'],
     });
     emulator.injectFault({ fault: 'model_offline', model: 'community/general' });
@@ -186,7 +188,7 @@ describe('GatewayChatModel with fallbackModels', () => {
   });
 
   it('a stall before the first chunk fails over at once and frees the slot', async () => {
-    const { emulator, chat, ofType } = setup('community/general', {
+    const { emulator, chat, ofType } = await setup('community/general', {
       fallbackModels: ['community/streamer'],
       // (300 ms: the fallback's first chunk must come within it, also on a loaded CI machine.)
       firstChunkTimeoutMs: 300,
@@ -200,7 +202,7 @@ describe('GatewayChatModel with fallbackModels', () => {
   });
 
   it('a stall mid-stream fails with timeout (its phase and wait), no failover, the slot freed', async () => {
-    const { emulator, chat } = setup('community/general', {
+    const { emulator, chat } = await setup('community/general', {
       fallbackModels: ['community/streamer'],
     });
     emulator.injectFault({
@@ -210,7 +212,7 @@ describe('GatewayChatModel with fallbackModels', () => {
       ms: 60_000,
     });
     const pieces: string[] = [];
-    const error = await rejection(
+    const error = await caught(
       (async () => {
         for await (const chunk of await chat.stream('hello there', { chunkTimeoutMs: 50 })) {
           pieces.push(chunk.text);
@@ -228,10 +230,10 @@ describe('GatewayChatModel with fallbackModels', () => {
   });
 
   it('no listed model can serve: refused before any request, naming every model', async () => {
-    const { emulator, chat } = setup('community/plain', {
+    const { emulator, chat } = await setup('community/plain', {
       fallbackModels: ['community/streamer', 'community/unknown'],
     });
-    const error = await rejection(chat.bindTools([weather]).invoke('hi'));
+    const error = await caught(chat.bindTools([weather]).invoke('hi'));
     expect(isGatewayError(error) && error.code).toBe('no_model_can_serve');
     expect(isGatewayError(error) && error.skipped).toMatchObject([
       { model: 'community/plain', reason: 'missing_capability' },
@@ -242,15 +244,15 @@ describe('GatewayChatModel with fallbackModels', () => {
   });
 
   it('an abort during failover stops the walk and frees every slot', async () => {
-    const { emulator, chat } = setup('community/general', {
+    const { emulator, chat } = await setup('community/general', {
       fallbackModels: ['community/streamer', 'community/json-object'],
     });
     busy(emulator);
     emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/streamer', ms: 60_000 });
     const controller = new AbortController();
-    const outcome = rejection(chat.invoke('hi', { signal: controller.signal }));
+    const outcome = caught(chat.invoke('hi', { signal: controller.signal }));
     // The second model holds the request, silent: abort while the walk waits on it.
-    await vi.waitFor(() => expect(inflight(emulator)).toBe(1), { timeout: 10_000 });
+    await until(emulator, (counters) => counters.requests.chat === 2 && inflight(emulator) === 1);
     expect(emulator.counters.requests.chat).toBe(2);
     controller.abort();
     const error = await outcome;
@@ -260,7 +262,7 @@ describe('GatewayChatModel with fallbackModels', () => {
   });
 
   it('create: a first model the catalog does not list is not refused; each call skips it', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     const chat = await GatewayChatModel.create('community/retired', {
       ...connection,
       streaming: true,
@@ -276,8 +278,8 @@ describe('GatewayChatModel with fallbackModels', () => {
     expect(emulator.counters.requests.chat).toBe(1);
   });
 
-  it('keeps the list and timeouts when serialised', () => {
-    const { connection } = gateway();
+  it('keeps the list and timeouts when serialised', async () => {
+    const { connection } = await emulate();
     const chat = new GatewayChatModel('community/general', {
       ...connection,
       fallbackModels: ['community/streamer'],
@@ -293,7 +295,7 @@ describe('GatewayChatModel with fallbackModels', () => {
 
 describe('createAgent with fallbackModels', () => {
   it('runs its tool loop on the second model while the first is busy', async () => {
-    const { emulator, chat } = setup('community/general', {
+    const { emulator, chat } = await setup('community/general', {
       fallbackModels: ['community/tools'],
     });
     busy(emulator);
@@ -331,8 +333,8 @@ describe("a fallback list core cannot read: core's one refusal, before any reque
   it.each(cases)(
     '%s as a call option: invalid_request_error, no request',
     async (_name, list, words) => {
-      const { emulator, chat } = setup('community/general');
-      const error = await rejection(chat.invoke('hi', { fallbackModels: list as string[] }));
+      const { emulator, chat } = await setup('community/general');
+      const error = await caught(chat.invoke('hi', { fallbackModels: list as string[] }));
       expect(error).toMatchObject({ code: 'invalid_request_error', field: expect.any(String) });
       expect((error as Error).message).toContain(words);
       expect(emulator.counters.requests.chat ?? 0).toBe(0);

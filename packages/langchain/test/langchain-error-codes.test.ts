@@ -3,11 +3,12 @@
 
 import { isGatewayError } from '@infergate/core';
 import { DEFAULT_KEYS } from '@infergate/emulator';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { OutputParserException } from '@langchain/core/output_parsers';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { GatewayChatModel, GatewayEmbeddings } from '../src';
-import { gateway, rejection } from './helpers';
+import { intercepting } from './helpers';
 
 const troubleshooting = (code: string) =>
   `\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langchain/errors/${code}/\n`;
@@ -18,10 +19,10 @@ function codeOf(error: unknown): unknown {
 
 describe("LangChain's error codes", () => {
   it('a 429 from invoke is MODEL_RATE_LIMIT, keeping code, status, Retry-After and body', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 7 });
     const model = new GatewayChatModel('community/general', { ...connection, maxRetries: 0 });
-    const error = await rejection(model.invoke('hi'));
+    const error = await caught(model.invoke('hi'));
     expect(isGatewayError(error)).toBe(true);
     if (!isGatewayError(error)) return;
     expect(codeOf(error)).toBe('MODEL_RATE_LIMIT');
@@ -33,10 +34,10 @@ describe("LangChain's error codes", () => {
   });
 
   it('model_busy from stream is MODEL_RATE_LIMIT too', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     emulator.injectFault({ fault: 'model_busy', endpoint: 'chat' });
     const model = new GatewayChatModel('community/streamer', { ...connection, maxRetries: 0 });
-    const error = await rejection(
+    const error = await caught(
       (async () => {
         for await (const _chunk of await model.stream('hi')) {
           // read to the end
@@ -48,59 +49,54 @@ describe("LangChain's error codes", () => {
   });
 
   it('a wrong key is MODEL_AUTHENTICATION (invoke, stream, embeddings)', async () => {
-    const { connection } = gateway(undefined, { apiKey: 'ig-wrong-key' });
+    const { connection } = await emulate({ apiKey: 'ig-wrong-key' });
     const model = new GatewayChatModel('community/general', connection);
-    const invoked = await rejection(model.invoke('hi'));
+    const invoked = await caught(model.invoke('hi'));
     expect(codeOf(invoked)).toBe('MODEL_AUTHENTICATION');
     expect(isGatewayError(invoked) && invoked.code).toBe('invalid_api_key');
-    const streamed = await rejection(model.stream('hi'));
+    const streamed = await caught(model.stream('hi'));
     expect(codeOf(streamed)).toBe('MODEL_AUTHENTICATION');
     const embeddings = new GatewayEmbeddings({ ...connection, model: 'all-minilm-l6-v2' });
-    expect(codeOf(await rejection(embeddings.embedQuery('hi')))).toBe('MODEL_AUTHENTICATION');
+    expect(codeOf(await caught(embeddings.embedQuery('hi')))).toBe('MODEL_AUTHENTICATION');
   });
 
   it('a model the key may not use is MODEL_AUTHENTICATION', async () => {
-    const { connection } = gateway(undefined, { apiKey: DEFAULT_KEYS.limited });
+    const { connection } = await emulate({ apiKey: DEFAULT_KEYS.limited });
     const model = new GatewayChatModel('community/plain', {
       ...connection,
       capabilities: ['chat'], // skips the catalog: the gateway refuses
     });
-    const error = await rejection(model.invoke('hi'));
+    const error = await caught(model.invoke('hi'));
     expect(isGatewayError(error) && error.code).toBe('model_not_allowed');
     expect(codeOf(error)).toBe('MODEL_AUTHENTICATION');
   });
 
   it('an unknown model is MODEL_NOT_FOUND, its close matches kept (invoke and create)', async () => {
-    const { connection } = gateway();
-    const error = await rejection(
-      new GatewayChatModel('community/generl', connection).invoke('hi'),
-    );
+    const { connection } = await emulate();
+    const error = await caught(new GatewayChatModel('community/generl', connection).invoke('hi'));
     expect(codeOf(error)).toBe('MODEL_NOT_FOUND');
     expect(isGatewayError(error) && error.alternatives).toContain('community/general');
-    const created = await rejection(GatewayChatModel.create('community/generl', connection));
+    const created = await caught(GatewayChatModel.create('community/generl', connection));
     expect(codeOf(created)).toBe('MODEL_NOT_FOUND');
   });
 
   it('a 400 about tool_calls is INVALID_TOOL_RESULTS', async () => {
     const message =
       "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'.";
-    const { connection } = gateway(undefined, {
-      intercept: async (request) =>
-        request.url.endsWith('/chat/completions')
-          ? Response.json({ error: { code: 'invalid_request_error', message } }, { status: 400 })
-          : undefined,
-    });
-    const error = await rejection(
-      new GatewayChatModel('community/general', connection).invoke('hi'),
+    const connection = intercepting(await emulate(), async (request) =>
+      request.url.endsWith('/chat/completions')
+        ? Response.json({ error: { code: 'invalid_request_error', message } }, { status: 400 })
+        : undefined,
     );
+    const error = await caught(new GatewayChatModel('community/general', connection).invoke('hi'));
     expect(codeOf(error)).toBe('INVALID_TOOL_RESULTS');
     expect(isGatewayError(error) && error.status).toBe(400);
   });
 
   it('a structured answer that does not parse is OUTPUT_PARSING_FAILURE', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const model = new GatewayChatModel('community/general', connection);
-    const error = await rejection(
+    const error = await caught(
       model
         .withStructuredOutput(z.object({ answer: z.string() }), { method: 'jsonMode' })
         .invoke('[[invalid_json]]'),
@@ -110,20 +106,20 @@ describe("LangChain's error codes", () => {
   });
 
   it('a withStructuredOutput call that the gateway refuses keeps its LangChain code', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat' });
     const model = new GatewayChatModel('community/general', { ...connection, maxRetries: 0 });
-    const error = await rejection(
+    const error = await caught(
       model.withStructuredOutput(z.object({ answer: z.string() })).invoke('hi'),
     );
     expect(codeOf(error)).toBe('MODEL_RATE_LIMIT');
   });
 
   it('an error LangChain has no case for gets no code', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     emulator.injectFault({ fault: 'service_unavailable', endpoint: 'chat' });
     const model = new GatewayChatModel('community/general', { ...connection, maxRetries: 0 });
-    const error = await rejection(model.invoke('hi'));
+    const error = await caught(model.invoke('hi'));
     expect(isGatewayError(error) && error.code).toBe('provider_unavailable');
     expect(error).not.toHaveProperty('lc_error_code');
     expect(error.message).not.toContain('Troubleshooting URL');

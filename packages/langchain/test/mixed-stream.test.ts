@@ -1,6 +1,7 @@
+import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
-import { gateway } from './helpers';
+import { intercepting } from './helpers';
 
 /** SSE of an answer with text and a tool call, as some model servers send it. */
 function mixedStream(): Response {
@@ -36,10 +37,9 @@ function mixedStream(): Response {
 
 describe('text and tool calls in one streamed answer', () => {
   it('keeps both apart in stream() and in streamEvents()', async () => {
-    const { connection } = gateway(undefined, {
-      intercept: async (request) =>
-        request.url.endsWith('/chat/completions') ? mixedStream() : undefined,
-    });
+    const connection = intercepting(await emulate(), async (request) =>
+      request.url.endsWith('/chat/completions') ? mixedStream() : undefined,
+    );
     const model = new GatewayChatModel('community/general', connection);
 
     const chunks = [];

@@ -1,16 +1,10 @@
-import { createEmulator } from '@infergate/emulator';
-import { gatewayHandlers } from '@infergate/emulator/msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { emulate } from '@infergate/emulator/testing';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { GatewayChatModel, GatewayEmbeddings } from '../src/index';
-import { API_KEY, BASE_URL } from './helpers';
+import { API_KEY } from './helpers';
 
-const emulator = createEmulator();
-const server = setupServer(...gatewayHandlers(emulator, BASE_URL));
-
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+const { baseURL: BASE_URL } = await emulate({ as: 'msw', hooks: { afterAll } });
 afterEach(() => vi.unstubAllEnvs());
-afterAll(() => server.close());
 
 describe('configured from the environment, over the real fetch (msw)', () => {
   it('reads INFERGATE_BASE_URL and INFERGATE_API_KEY', async () => {

@@ -1,5 +1,6 @@
 import { createGatewayClient, type GatewayEvent } from '@infergate/core';
 import { pngWithText } from '@infergate/emulator/fixtures';
+import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import {
   createGatewayTools,
@@ -8,13 +9,12 @@ import {
   GatewayOcrLoader,
   GatewayTranslator,
 } from '../src/index';
-import { gateway } from './helpers';
 
 // One rule, as createGateway's: every LangChain class that makes its client takes onEvent and
 // recordContent; a shared client's hooks are that client's (giving both is refused).
 describe('onEvent and recordContent on the LangChain classes', () => {
   it('GatewayChatModel.create: the hooks reach the client it makes', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const events: GatewayEvent[] = [];
     const model = await GatewayChatModel.create('community/general', {
       ...connection,
@@ -29,7 +29,7 @@ describe('onEvent and recordContent on the LangChain classes', () => {
   });
 
   it('GatewayChatModel: events of each call, content only with recordContent; never serialised', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const events: GatewayEvent[] = [];
     const model = new GatewayChatModel('community/general', {
       ...connection,
@@ -54,7 +54,7 @@ describe('onEvent and recordContent on the LangChain classes', () => {
   });
 
   it('GatewayEmbeddings, the translator, the loaders and the tools take them too', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const events: GatewayEvent[] = [];
     const hooks = { ...connection, onEvent: (event: GatewayEvent) => events.push(event) };
     await new GatewayEmbeddings({ ...hooks, model: 'all-minilm-l6-v2' }).embedQuery('hi');
@@ -72,8 +72,8 @@ describe('onEvent and recordContent on the LangChain classes', () => {
     expect(done.filter((operation) => operation === 'translation')).toHaveLength(2);
   });
 
-  it('with a shared client they are refused: the hooks are the client’s', () => {
-    const { connection } = gateway();
+  it('with a shared client they are refused: the hooks are the client’s', async () => {
+    const { connection } = await emulate();
     const client = createGatewayClient(connection);
     expect(() => new GatewayChatModel('community/general', { client, onEvent: () => {} })).toThrow(
       /onEvent was given with a shared client/,

@@ -1,7 +1,9 @@
 // Core's OpenTelemetry spans (`@infergate/core/otel`) under LangChain: the gateway call's span is a
 // child of the span active when the chain ran, through LangChain's own async context.
+
 import { createGatewayClient } from '@infergate/core';
 import { otelEvents } from '@infergate/core/otel';
+import { emulate } from '@infergate/emulator/testing';
 import { ChatPromptTemplate } from '@langchain/core/prompts';
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -13,7 +15,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src';
-import { API_KEY, gateway } from './helpers';
+import { API_KEY } from './helpers';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -25,8 +27,8 @@ beforeAll(() => {
 afterAll(() => context.disable());
 beforeEach(() => exporter.reset());
 
-function tracedModel() {
-  const { connection } = gateway();
+async function tracedModel() {
+  const { connection } = await emulate();
   const client = createGatewayClient({ ...connection, onEvent: otelEvents({ tracer }) });
   return new GatewayChatModel({ client, model: 'my/laptop-model' });
 }
@@ -40,7 +42,7 @@ const one = (name: string): ReadableSpan => {
 
 describe('OpenTelemetry: core spans under LangChain', () => {
   it('invoke, stream and a prompt | model chain: ours is a child of the active span', async () => {
-    const model = tracedModel();
+    const model = await tracedModel();
     const chain = ChatPromptTemplate.fromTemplate('Say {word}').pipe(model);
     await tracer.startActiveSpan('app.invoke', async (span) => {
       await model.invoke('hello');

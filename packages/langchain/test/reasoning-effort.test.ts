@@ -1,13 +1,15 @@
 // Reasoning effort (docs/gateway-protocol.md §4.1): the `reasoningEffort` field and call option are
 // sent as `reasoning_effort`, as `ChatOpenAI` sends its own.
+
 import { isGatewayError } from '@infergate/core';
+import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src';
-import { recordingGateway, rejection } from './helpers';
+import { recordingGateway } from './helpers';
 
 describe('reasoning effort', () => {
   it('the field is sent as reasoning_effort by invoke and stream, and traced', async () => {
-    const { bodies, connection } = recordingGateway();
+    const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/reasoner', {
       ...connection,
       reasoningEffort: 'low',
@@ -22,7 +24,7 @@ describe('reasoning effort', () => {
   });
 
   it("a call's reasoningEffort wins over the model's, bound by bindTools or withConfig too", async () => {
-    const { bodies, connection } = recordingGateway();
+    const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/reasoner', {
       ...connection,
       reasoningEffort: 'low',
@@ -35,15 +37,15 @@ describe('reasoning effort', () => {
   });
 
   it('a value that is not a string is refused before sending, naming the field', async () => {
-    const { connection, emulator } = recordingGateway();
+    const { connection, emulator } = await recordingGateway();
     const model = new GatewayChatModel('community/reasoner', {
       ...connection,
       reasoningEffort: 3 as unknown as string,
     });
-    const error = await rejection(model.invoke('hi'));
+    const error = await caught(model.invoke('hi'));
     expect(isGatewayError(error) && error.code).toBe('invalid_request_error');
     expect(isGatewayError(error) && error.field).toBe('reasoning_effort');
-    const fromCall = await rejection(
+    const fromCall = await caught(
       new GatewayChatModel('community/reasoner', connection).invoke('hi', {
         reasoningEffort: { effort: 'low' } as unknown as string,
       }),

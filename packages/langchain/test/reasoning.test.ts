@@ -18,7 +18,7 @@ describe('GatewayChatModel: reasoning', () => {
   it.each(['community/reasoner', 'dialect/groq', 'dialect/mistral'])(
     '%s: invoke and stream carry reasoning_content, a reasoning block and reasoning tokens',
     async (id) => {
-      const { connection } = recordingGateway(DIALECTS);
+      const { connection } = await recordingGateway(DIALECTS);
       const model = new GatewayChatModel(id, connection);
 
       const invoked = await model.invoke('hello there');
@@ -60,7 +60,7 @@ describe('GatewayChatModel: reasoning', () => {
       ],
     ],
   ])('%s', async (_name, sendReasoning, expected) => {
-    const { connection, bodies } = recordingGateway();
+    const { connection, bodies } = await recordingGateway();
     const model = new GatewayChatModel('community/reasoner', { ...connection, sendReasoning });
     const first = await model.invoke('hello there');
     const withBlock = new AIMessage({
@@ -76,7 +76,7 @@ describe('GatewayChatModel: reasoning', () => {
   });
 
   it('takes the response id when the server sends no role chunk (minimal dialect)', async () => {
-    const { connection } = recordingGateway(DIALECTS);
+    const { connection } = await recordingGateway(DIALECTS);
     const model = new GatewayChatModel('dialect/minimal', connection);
     let merged: AIMessageChunk | undefined;
     for await (const chunk of await model.stream('hi'))

@@ -1,35 +1,35 @@
 import { createGatewayClient, isGatewayError } from '@infergate/core';
+import { caught, emulate, untilRequests } from '@infergate/emulator/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayChatModel } from '../src/index';
-import { gateway, rejection } from './helpers';
 
 describe('GatewayChatModel: one retry layer, with LangChain knobs', () => {
   it("retries by the model's maxRetries, and a call's maxRetries overrides it", async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', retryAfter: 0, times: 100 });
     const model = new GatewayChatModel('community/general', { ...connection, maxRetries: 1 });
-    const error = await rejection(model.invoke('hi'));
+    const error = await caught(model.invoke('hi'));
     expect(isGatewayError(error) && error.status).toBe(429);
     expect(emulator.counters.requests.chat).toBe(2);
 
-    await rejection(model.invoke('hi', { maxRetries: 0 }));
+    await caught(model.invoke('hi', { maxRetries: 0 }));
     expect(emulator.counters.requests.chat).toBe(3);
 
-    await rejection(model.invoke('hi', { maxRetries: 3 }));
+    await caught(model.invoke('hi', { maxRetries: 3 }));
     expect(emulator.counters.requests.chat).toBe(7);
   });
 
   it("takes the model's maxRetries and timeout also with a shared client", async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     const client = createGatewayClient(connection);
     emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat', times: 100 });
     const model = new GatewayChatModel('community/general', { client, maxRetries: 0 });
-    await rejection(model.invoke('hi'));
+    await caught(model.invoke('hi'));
     expect(emulator.counters.requests.chat).toBe(1);
   });
 
   it('succeeds after one transient 500-class answer (one layer, no double count)', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     emulator.injectFault({ fault: 'service_unavailable', endpoint: 'chat', times: 1 });
     const model = new GatewayChatModel('community/general', connection);
     const answer = await model.invoke('hi');
@@ -40,12 +40,12 @@ describe('GatewayChatModel: one retry layer, with LangChain knobs', () => {
 
 describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
   it("a call's timeout fails invoke with GatewayError code timeout (stream: a TimeoutError)", async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5000, times: 2 });
     const model = new GatewayChatModel('community/general', connection);
-    const invoked = await rejection(model.invoke('hi', { timeout: 50 }));
+    const invoked = await caught(model.invoke('hi', { timeout: 50 }));
     expect(isGatewayError(invoked) && invoked.code).toBe('timeout');
-    const streamed = await rejection(
+    const streamed = await caught(
       (async () => {
         for await (const _ of await model.stream('hi', { timeout: 50 })) {
           // consume
@@ -58,14 +58,14 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
   });
 
   it("the model's timeout field is the call's deadline", async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5000 });
     const model = new GatewayChatModel('community/general', {
       ...connection,
       timeout: 50,
       maxRetries: 0,
     });
-    const error = await rejection(model.invoke('hi'));
+    const error = await caught(model.invoke('hi'));
     expect(isGatewayError(error) && error.code).toBe('timeout');
   });
 
@@ -73,15 +73,15 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
     // Only `Date` is faked: an NTP step; timers and performance.now() keep their pace.
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      const { emulator, connection } = gateway();
+      const { emulator, connection } = await emulate();
       emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 3000 });
       const model = new GatewayChatModel('community/general', {
         ...connection,
         timeout: 500,
         maxRetries: 0,
       });
-      const pending = rejection(model.invoke('hi'));
-      await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1), { timeout: 10_000 });
+      const pending = caught(model.invoke('hi'));
+      await untilRequests(emulator, 1);
       vi.setSystemTime(Date.now() - 60_000);
       // Before the slow answer: the deadline fired on time.
       const error = await pending;
@@ -92,12 +92,12 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
   });
 
   it("a signal that ended before the call: core's error, worded as core words it, nothing sent", async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     const model = new GatewayChatModel('community/general', connection);
     const late = AbortSignal.abort(new DOMException('late', 'TimeoutError'));
-    const timedOut = await rejection(model.invoke('hi', { signal: late }));
+    const timedOut = await caught(model.invoke('hi', { signal: late }));
     const client = createGatewayClient({ ...connection, maxRetries: 0 });
-    const fromCore = await rejection(
+    const fromCore = await caught(
       client.chat(
         { model: 'community/general', messages: [{ role: 'user', content: 'hi' }] },
         { signal: late },
@@ -106,17 +106,17 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
     expect(timedOut).toMatchObject({ code: 'timeout', message: (fromCore as Error).message });
     const controller = new AbortController();
     controller.abort();
-    const aborted = await rejection(model.invoke('hi', { signal: controller.signal }));
+    const aborted = await caught(model.invoke('hi', { signal: controller.signal }));
     expect(aborted).toMatchObject({ code: 'aborted', message: 'The call was aborted' });
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
   it('an abort stays an abort', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5000 });
     const model = new GatewayChatModel('community/general', connection);
     const controller = new AbortController();
-    const pending = rejection(model.invoke('hi', { signal: controller.signal }));
+    const pending = caught(model.invoke('hi', { signal: controller.signal }));
     setTimeout(() => controller.abort(), 20);
     const error = await pending;
     expect(isGatewayError(error) ? error.code : (error as Error).name).toMatch(

@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import {
   createGatewayTools,
@@ -8,13 +9,12 @@ import {
   GatewayOcrLoader,
   GatewayTranslator,
 } from '../src/index';
-import { gateway } from './helpers';
 
 const KEY = 'ig-emu-full-0000';
 
 describe('the API key never shows', () => {
   it('in JSON, toJSON or inspect of any class, bound runnables included', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     expect(connection.apiKey).toBe(KEY);
     const model = new GatewayChatModel('community/general', connection);
     const objects: unknown[] = [

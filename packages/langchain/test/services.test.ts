@@ -1,4 +1,5 @@
 import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
+import { emulate } from '@infergate/emulator/testing';
 import { Document } from '@langchain/core/documents';
 import { RunnableLambda } from '@langchain/core/runnables';
 import { describe, expect, it } from 'vitest';
@@ -13,28 +14,27 @@ import {
   isGatewayError,
 } from '../src/index';
 import { splitForTranslation } from '../src/runnables/split-for-translation';
-import { base64, gateway } from './helpers';
+import { base64, intercepting } from './helpers';
 
 describe('service tools', () => {
   it('createGatewayTools returns only the services available now', async () => {
-    const { connection } = gateway({ services: { ocr: { availableNodes: 0 } } });
+    const { connection } = await emulate({
+      scenario: { services: { ocr: { availableNodes: 0 } } },
+    });
     const tools = await createGatewayTools(connection);
     expect(tools.map((t) => t.name)).toEqual(['translate', 'transcribe']);
   });
 
   it('createGatewayTools keeps a service whose available_nodes is missing (core rule: only 0 is unavailable)', async () => {
     // A gateway that leaves the field out of the translation entry.
-    const { connection } = gateway(
-      { services: { ocr: { availableNodes: 0 } } },
-      {
-        intercept: async (request, emulator) => {
-          if (!request.url.endsWith('/capabilities')) return undefined;
-          const answer = await emulator.fetch(request);
-          const body = (await answer.json()) as { data: Record<string, unknown>[] };
-          for (const entry of body.data)
-            if (entry.id === 'translation') delete entry.available_nodes;
-          return Response.json(body, { status: answer.status, headers: answer.headers });
-        },
+    const connection = intercepting(
+      await emulate({ scenario: { services: { ocr: { availableNodes: 0 } } } }),
+      async (request, emulator) => {
+        if (!request.url.endsWith('/capabilities')) return undefined;
+        const answer = await emulator.fetch(request);
+        const body = (await answer.json()) as { data: Record<string, unknown>[] };
+        for (const entry of body.data) if (entry.id === 'translation') delete entry.available_nodes;
+        return Response.json(body, { status: answer.status, headers: answer.headers });
       },
     );
     const tools = await createGatewayTools(connection);
@@ -42,7 +42,7 @@ describe('service tools', () => {
   });
 
   it('translate calls the translation service; the schema holds the spec limits', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     const translate = createTranslateTool(connection);
     expect(await translate.invoke({ text: 'hello', target_language: 'uk' })).toBe('[uk] hello');
     await expect(
@@ -55,7 +55,7 @@ describe('service tools', () => {
   });
 
   it('ocr and transcribe read base64, or a reference through resolveMedia', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const ocr = createOcrTool(connection);
     expect(await ocr.invoke({ image: base64(pngWithText('Привіт, світ')) })).toBe('Привіт, світ');
     const transcribe = createTranscribeTool({
@@ -71,7 +71,7 @@ describe('service tools', () => {
 
 describe('document loaders', () => {
   it('GatewayAudioTranscriptLoader gives a Document with language and duration', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const audio = new Blob([wavWithSpeech('hello from the meeting', { seconds: 2 })], {
       type: 'audio/wav',
     });
@@ -88,7 +88,7 @@ describe('document loaders', () => {
   });
 
   it('GatewayOcrLoader gives a Document with confidence', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const loader = new GatewayOcrLoader({ ...connection, image: pngWithText('Invoice 42') });
     const [doc] = await loader.load();
     expect(doc?.pageContent).toBe('Invoice 42');
@@ -97,7 +97,7 @@ describe('document loaders', () => {
   });
 
   it('refuses an image over 23 MiB before sending it', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     const loader = new GatewayOcrLoader({
       ...connection,
       image: new Uint8Array(23 * 1024 * 1024 + 1),
@@ -110,7 +110,7 @@ describe('document loaders', () => {
 
 describe('GatewayTranslator', () => {
   it('translates strings and Documents inside an LCEL chain', async () => {
-    const { connection } = gateway();
+    const { connection } = await emulate();
     const translator = new GatewayTranslator({ ...connection, targetLanguage: 'de' });
     const chain = RunnableLambda.from((text: string) => text.trim()).pipe(translator);
     expect(await chain.invoke('  hello  ')).toBe('[de] hello');
@@ -126,7 +126,7 @@ describe('GatewayTranslator', () => {
   });
 
   it('splits text over 4096 bytes at paragraph boundaries and keeps them', async () => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     const translator = new GatewayTranslator({ ...connection, targetLanguage: 'de' });
     const paragraph = 'word '.repeat(500).trim();
     const text = [paragraph, paragraph, paragraph].join('\n\n');

@@ -16,7 +16,7 @@ async function streamed(model: GatewayChatModel, options: Record<string, unknown
 
 describe('usage in every stream', () => {
   it('.stream(): stream_options asks for usage, and the last chunk carries usage_metadata', async () => {
-    const { bodies, connection } = recordingGateway();
+    const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/streamer', connection);
     const chunks = await streamed(model);
     expect(chunks.at(-1)?.usage_metadata).toMatchObject(USAGE);
@@ -25,7 +25,7 @@ describe('usage in every stream', () => {
   });
 
   it('invoke of a streaming: true model has usage_metadata', async () => {
-    const { connection } = recordingGateway();
+    const { connection } = await recordingGateway();
     const model = new GatewayChatModel('community/streamer', { ...connection, streaming: true });
     expect((await model.invoke('hi')).usage_metadata).toMatchObject(USAGE);
     expect(model.invocationParams()).toMatchObject({
@@ -35,7 +35,7 @@ describe('usage in every stream', () => {
   });
 
   it('streamUsage: false sends no stream_options (the stream then has no usage)', async () => {
-    const { bodies, connection } = recordingGateway();
+    const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/streamer', {
       ...connection,
       streamUsage: false,
@@ -54,7 +54,7 @@ describe('usage in every stream', () => {
   });
 
   it("a call's streamUsage overrides the model's, both ways, and is never a request field", async () => {
-    const optedOut = recordingGateway();
+    const optedOut = await recordingGateway();
     const quiet = new GatewayChatModel('community/streamer', {
       ...optedOut.connection,
       streamUsage: false,
@@ -64,7 +64,7 @@ describe('usage in every stream', () => {
     );
     expect(optedOut.bodies[0]).toMatchObject({ stream_options: { include_usage: true } });
 
-    const byDefault = recordingGateway();
+    const byDefault = await recordingGateway();
     const model = new GatewayChatModel('community/tools', byDefault.connection);
     const bound = model.bindTools([], { streamUsage: false });
     for await (const _chunk of await bound.stream('hi')) {
@@ -75,15 +75,15 @@ describe('usage in every stream', () => {
   });
 
   it("a call's stream_options is sent as given", async () => {
-    const { bodies, connection } = recordingGateway();
+    const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/streamer', connection);
     const chunks = await streamed(model, { stream_options: { include_usage: false } });
     expect(bodies[0]?.stream_options).toEqual({ include_usage: false });
     expect(chunks.some((chunk) => chunk.usage_metadata)).toBe(false);
   });
 
-  it('refuses a streamUsage field that is not a boolean', () => {
-    const { connection } = recordingGateway();
+  it('refuses a streamUsage field that is not a boolean', async () => {
+    const { connection } = await recordingGateway();
     expect(
       () =>
         new GatewayChatModel('community/streamer', {

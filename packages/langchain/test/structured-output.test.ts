@@ -9,7 +9,7 @@ const Person = z.object({ name: z.string(), age: z.number() }).describe('A perso
 
 describe('withStructuredOutput', () => {
   it('jsonSchema: sends response_format json_schema and validates with zod', async () => {
-    const { bodies, connection } = recordingGateway();
+    const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
     const person = await model
       .withStructuredOutput(Person, { method: 'jsonSchema', name: 'person' })
@@ -22,7 +22,7 @@ describe('withStructuredOutput', () => {
   });
 
   it('functionCalling: forces the tool and returns its validated arguments', async () => {
-    const { bodies, connection } = recordingGateway();
+    const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/tools', connection);
     const person = await model
       .withStructuredOutput(Person, { method: 'functionCalling', name: 'person' })
@@ -33,7 +33,7 @@ describe('withStructuredOutput', () => {
   });
 
   it('strict: true reaches json_schema.strict (jsonSchema) and the tool (functionCalling)', async () => {
-    const { bodies, connection } = recordingGateway();
+    const { bodies, connection } = await recordingGateway();
     const schemaModel = new GatewayChatModel('community/general', connection);
     await schemaModel
       .withStructuredOutput(Person, { method: 'jsonSchema', name: 'person', strict: true })
@@ -51,7 +51,7 @@ describe('withStructuredOutput', () => {
   });
 
   it('jsonMode: sends json_object and parses the text', async () => {
-    const { bodies, connection } = recordingGateway();
+    const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/json-object', connection);
     const answer = await model
       .withStructuredOutput(z.object({ answer: z.string() }), { method: 'jsonMode' })
@@ -61,7 +61,7 @@ describe('withStructuredOutput', () => {
   });
 
   it('includeRaw gives the raw message and the parsed value', async () => {
-    const { connection } = recordingGateway();
+    const { connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
     const result = await model
       .withStructuredOutput(Person, { method: 'jsonSchema', includeRaw: true })
@@ -71,7 +71,7 @@ describe('withStructuredOutput', () => {
   });
 
   it('chooses the method from the live capabilities: json_schema, then tools, then json_object', async () => {
-    const { bodies, connection } = recordingGateway();
+    const { bodies, connection } = await recordingGateway();
     await new GatewayChatModel('community/general', connection)
       .withStructuredOutput(Person)
       .invoke('x');
@@ -88,7 +88,7 @@ describe('withStructuredOutput', () => {
   });
 
   it('refuses a model with none of the three, listing the models that can', async () => {
-    const { emulator, connection } = recordingGateway();
+    const { emulator, connection } = await recordingGateway();
     const plain = new GatewayChatModel('community/streamer', connection);
     await expect(plain.withStructuredOutput(Person).invoke('x')).rejects.toThrow(
       /community\/streamer.*community\/general/s,
@@ -97,7 +97,7 @@ describe('withStructuredOutput', () => {
   });
 
   it('accepts zod 3 schemas', async () => {
-    const { connection } = recordingGateway();
+    const { connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
     const Pet = z3.object({ kind: z3.string(), legs: z3.number() });
     const pet = await model.withStructuredOutput(Pet, { method: 'jsonSchema' }).invoke('a pet');
@@ -109,7 +109,7 @@ describe('withStructuredOutput', () => {
   });
 
   it('accepts a plain JSON schema and validates against it', async () => {
-    const { connection } = recordingGateway();
+    const { connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
     const schema = {
       title: 'city',
@@ -123,7 +123,7 @@ describe('withStructuredOutput', () => {
   });
 
   it('raises a clear parsing error when the model returns invalid JSON', async () => {
-    const { connection } = recordingGateway();
+    const { connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
     const error = await model
       .withStructuredOutput(Person, { method: 'jsonSchema' })
@@ -138,7 +138,7 @@ describe('withStructuredOutput', () => {
   });
 
   it('raises a clear error when valid JSON does not match the schema', async () => {
-    const { connection } = recordingGateway();
+    const { connection } = await recordingGateway();
     const model = new GatewayChatModel('community/json-object', connection);
     await expect(
       model.withStructuredOutput(Person, { method: 'jsonMode' }).invoke('hi'),
@@ -146,7 +146,7 @@ describe('withStructuredOutput', () => {
   });
 
   it('stream() yields growing partial objects, then the validated whole (functionCalling and jsonMode)', async () => {
-    const { connection } = recordingGateway();
+    const { connection } = await recordingGateway();
     const tools = new GatewayChatModel('community/tools', connection);
     const parts: Record<string, unknown>[] = [];
     for await (const part of await tools
@@ -175,7 +175,7 @@ describe('withStructuredOutput', () => {
   });
 
   it('a streamed answer that does not match the schema fails the stream', async () => {
-    const { connection } = recordingGateway();
+    const { connection } = await recordingGateway();
     const model = new GatewayChatModel('community/json-object', connection);
     const error = await (async () => {
       for await (const _ of await model

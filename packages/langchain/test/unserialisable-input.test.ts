@@ -1,7 +1,7 @@
 import { isGatewayError } from '@infergate/core';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel, type GatewayChatModelFields } from '../src/index';
-import { gateway, rejection } from './helpers';
 
 /**
  * Input JSON cannot carry (here in `modelKwargs`, the extra request fields) is refused before
@@ -41,13 +41,13 @@ describe('unserialisable input through LangChain: refused before sending, naming
       'metadata.self',
     ],
   ])('%s', async (_name, fields, run, field) => {
-    const { emulator, connection } = gateway();
+    const { emulator, connection } = await emulate();
     const model = new GatewayChatModel('community/general', {
       ...connection,
       maxRetries: 0,
       ...fields,
     });
-    const error = await rejection(run(model));
+    const error = await caught(run(model));
     expect(isGatewayError(error)).toBe(true);
     expect(error).toMatchObject({ code: 'invalid_request_error', field, isRetryable: false });
     expect(emulator.counters.requests.chat ?? 0).toBe(0);

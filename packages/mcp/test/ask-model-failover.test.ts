@@ -240,7 +240,7 @@ describe('the stall timeouts as options and flags', () => {
           '--first-chunk-timeout-ms',
           String(STALL_LIMIT_MS),
         ],
-        ...['--base-url', harness.gateway.url, '--api-key', harness.gateway.apiKey],
+        ...['--base-url', harness.gateway.baseURL, '--api-key', harness.gateway.apiKey],
       ],
       {},
       { log: () => {} },

@@ -4,7 +4,7 @@
  */
 import { pngWithText } from '@infergate/emulator/fixtures';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness, textOf, wire } from './harness';
 
 let harness: Harness;
@@ -61,14 +61,14 @@ describe('the key budget', () => {
       undefined,
       { signal: controller.signal },
     );
-    await vi.waitFor(() => expect(counters().inflight[key()]).toBe(1), { timeout: 30_000 });
+    await harness.gateway.until((c) => c.requests.ocr === 1 && c.inflight[key()] === 1);
     expect(harness.mcp.client.budget.active).toBe(1);
 
     controller.abort('the user changed their mind');
     await expect(cancelled).rejects.toThrow();
     await harness.mcp.client.budget.whenIdle();
     expect(harness.mcp.client.budget.active).toBe(0);
-    await vi.waitFor(() => expect(counters().inflight[key()]).toBe(0), { timeout: 30_000 });
+    await harness.gateway.untilIdle({ key: key() });
 
     // The slot is usable: four calls at once all run.
     const after = await Promise.all(

@@ -37,7 +37,7 @@ describe('infergate-mcp', () => {
     const running = await runCli(
       [
         ...['--http', '--port', '0', '--catalog-refresh', '0'],
-        ...['--base-url', harness.gateway.url, '--api-key', harness.gateway.apiKey],
+        ...['--base-url', harness.gateway.baseURL, '--api-key', harness.gateway.apiKey],
       ],
       {},
       { log: (line) => lines.push(line) },

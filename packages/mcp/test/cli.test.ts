@@ -29,7 +29,7 @@ afterAll(async () => {
 
 const gatewayEnv = () => ({
   PATH: process.env.PATH ?? '',
-  INFERGATE_BASE_URL: harness.gateway.url,
+  INFERGATE_BASE_URL: harness.gateway.baseURL,
   INFERGATE_API_KEY: harness.gateway.apiKey,
 });
 
@@ -152,7 +152,7 @@ describe('infergate-mcp', () => {
     // No key anywhere: a tool's answer says to pass --api-key (not createGatewayClient's apiKey).
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [bin, '--base-url', harness.gateway.url],
+      args: [bin, '--base-url', harness.gateway.baseURL],
       env: { PATH: process.env.PATH ?? '' },
       stderr: 'ignore',
     });

@@ -98,7 +98,7 @@ describe('image_url and audio_url', () => {
     };
     const options: GatewayMcpServerOptions = {
       catalogRefreshMs: 0,
-      clientOptions: { baseURL: harness.gateway.url, apiKey: harness.gateway.apiKey },
+      clientOptions: { baseURL: harness.gateway.baseURL, apiKey: harness.gateway.apiKey },
       [option]: mediaFetch,
       // The host is judged before the fetch is handed the URL: a public address, stubbed.
       resolveHost: async () => ['93.184.215.14'],

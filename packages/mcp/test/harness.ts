@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningEmulator, type ScenarioInput, startEmulator } from '@infergate/emulator';
+import type { ScenarioInput } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -15,7 +16,7 @@ import {
 export const wire: string[] = [];
 
 export interface Harness {
-  gateway: RunningEmulator;
+  gateway: EmulatedGateway;
   mcp: GatewayMcpServer;
   /** A directory that is the server's only allowed root. */
   root: string;
@@ -29,7 +30,7 @@ export interface Harness {
 export async function startHarness(
   options: { scenario?: ScenarioInput; server?: Partial<GatewayMcpServerOptions> } = {},
 ): Promise<Harness> {
-  const gateway = await startEmulator({ scenario: options.scenario });
+  const gateway = await emulate({ as: 'http', scenario: options.scenario });
   const base = await mkdtemp(join(tmpdir(), 'infergate-mcp-'));
   const root = join(base, 'root');
   const outside = join(base, 'outside');
@@ -42,7 +43,7 @@ export async function startHarness(
     ...options.server,
     // No retries: a test sees the gateway's first answer.
     clientOptions: {
-      baseURL: gateway.url,
+      baseURL: gateway.baseURL,
       apiKey: gateway.apiKey,
       maxRetries: 0,
       ...options.server?.clientOptions,

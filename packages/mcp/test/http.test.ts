@@ -129,15 +129,11 @@ describe('Streamable HTTP', () => {
       { signal: controller.signal },
     );
     const key = harness.gateway.apiKey;
-    await vi.waitFor(() => expect(harness.gateway.emulator.counters.inflight[key]).toBe(1), {
-      timeout: 30_000,
-    });
+    await harness.gateway.until((c) => c.requests.translations === 1 && c.inflight[key] === 1);
     controller.abort();
     await expect(call).rejects.toThrow();
     await vi.waitFor(() => expect(harness.mcp.client.budget.active).toBe(0), { timeout: 30_000 });
-    await vi.waitFor(() => expect(harness.gateway.emulator.counters.inflight[key]).toBe(0), {
-      timeout: 30_000,
-    });
+    await harness.gateway.untilIdle({ key });
   });
 
   it('refuses a foreign Origin and a DNS-rebound Host before any MCP handling', async () => {

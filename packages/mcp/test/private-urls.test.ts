@@ -51,7 +51,11 @@ const requests = () => harness.gateway.emulator.counters.requests;
 async function serverWith(options: Partial<GatewayMcpServerOptions>) {
   const mcp = createGatewayMcpServer({
     catalogRefreshMs: 0,
-    clientOptions: { baseURL: harness.gateway.url, apiKey: harness.gateway.apiKey, maxRetries: 0 },
+    clientOptions: {
+      baseURL: harness.gateway.baseURL,
+      apiKey: harness.gateway.apiKey,
+      maxRetries: 0,
+    },
     ...options,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -170,7 +174,7 @@ describe('infergate-mcp --allow-private-urls', () => {
     const running = await runCli(
       [
         ...['--http', '--port', '0', '--catalog-refresh', '0', ...flags],
-        ...['--base-url', harness.gateway.url, '--api-key', harness.gateway.apiKey],
+        ...['--base-url', harness.gateway.baseURL, '--api-key', harness.gateway.apiKey],
       ],
       {},
       { log: () => {} },

@@ -2,9 +2,8 @@
  * `--redis URL`: two server processes share the key's 4 slots through Redis (without it each
  * process would run 4 of its own, and the gateway would refuse the excess with 429s).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,38 +11,17 @@ import { type Harness, startHarness, textOf } from './harness';
 import { ensureBuilt, spawnHttpCli } from './spawn-cli';
 
 let harness: Harness;
-let redis: ChildProcess;
-let redisUrl: string;
+let redis: TestRedis;
 const children: ChildProcess[] = [];
-
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as { port: number };
-  probe.close();
-  return port;
-}
 
 beforeAll(async () => {
   ensureBuilt();
   harness = await startHarness({ scenario: { latencyMs: 40 } });
-  const port = await freePort();
-  redis = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let seen = '';
-  for await (const chunk of redis.stdout!) {
-    seen += String(chunk);
-    if (seen.includes('Ready to accept connections')) break;
-  }
-  redis.stdout!.resume();
-  redisUrl = `redis://127.0.0.1:${port}`;
+  redis = await startRedis();
 }, 120_000);
 afterAll(async () => {
   for (const child of children) child.kill('SIGTERM');
-  redis?.kill('SIGKILL');
+  await redis?.stop();
   await harness?.close();
 });
 
@@ -51,11 +29,11 @@ describe('--redis', () => {
   it('keeps two server processes at 4 requests in flight on the key together', async () => {
     const env = {
       PATH: process.env.PATH ?? '',
-      INFERGATE_BASE_URL: harness.gateway.url,
+      INFERGATE_BASE_URL: harness.gateway.baseURL,
       INFERGATE_API_KEY: harness.gateway.apiKey,
     };
     const servers = await Promise.all(
-      [0, 1].map(() => spawnHttpCli(['--redis', redisUrl, '--catalog-refresh', '0'], env)),
+      [0, 1].map(() => spawnHttpCli(['--redis', redis.url, '--catalog-refresh', '0'], env)),
     );
     children.push(...servers.map((server) => server.child));
     const clients = await Promise.all(

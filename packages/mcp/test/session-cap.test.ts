@@ -80,7 +80,7 @@ describe('the HTTP session cap under a slow catalog', () => {
     const mcp: GatewayMcpServer = createGatewayMcpServer({
       catalogRefreshMs: 0,
       clientOptions: {
-        baseURL: harness.gateway.url,
+        baseURL: harness.gateway.baseURL,
         apiKey: harness.gateway.apiKey,
         fetch: slowCatalog,
       },
@@ -121,7 +121,7 @@ describe('the HTTP session cap under a slow catalog', () => {
   it('gives the slot back when an initialize is refused before it opens a session', async () => {
     const mcp = createGatewayMcpServer({
       catalogRefreshMs: 0,
-      clientOptions: { baseURL: harness.gateway.url, apiKey: harness.gateway.apiKey },
+      clientOptions: { baseURL: harness.gateway.baseURL, apiKey: harness.gateway.apiKey },
     });
     const http = await startHttpServer(mcp, { port: 0, maxSessions: 1 });
     try {

@@ -47,7 +47,7 @@ async function connectOver(transport: 'in-memory' | 'http' | 'stdio'): Promise<C
           args: [bin, '--root', harness.root, '--catalog-refresh', '0'],
           env: {
             PATH: process.env.PATH ?? '',
-            INFERGATE_BASE_URL: harness.gateway.url,
+            INFERGATE_BASE_URL: harness.gateway.baseURL,
             INFERGATE_API_KEY: harness.gateway.apiKey,
           },
           stderr: 'ignore',

@@ -1,7 +1,7 @@
 import { isGatewayError } from '@infergate/core';
+import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis } from '../test/redis-server';
 import { leaseKeys } from './lease-scripts';
 import { createRedisBudget, type RedisBudget } from './redis-budget';
 

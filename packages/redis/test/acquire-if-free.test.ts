@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { BudgetLease } from '@infergate/core';
+import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACQUIRE_SCRIPT, leaseKeys } from '../src/lease-scripts';
-import { createRedisBudget, type RedisBudget, type RedisBudgetOptions } from '../src/redis-budget';
-import { startRedis, type TestRedis } from './redis-server';
+import type { RedisBudget } from '../src/redis-budget';
+import { budgetMaker } from './budgets';
 
 // `acquireIfFree` (a hedged request's second attempt): a slot at once when one is free and no call
 // of the key waits for one, else undefined; never queued, so it never goes ahead of a waiting call.
@@ -26,11 +27,10 @@ afterAll(async () => {
 });
 
 // A generous command timeout: a slow answer on a loaded machine must not count as Redis down.
-function budget(options: Partial<RedisBudgetOptions> = {}): RedisBudget {
-  const b = createRedisBudget({ url: redis.url, commandTimeoutMs: 10_000, ...options });
-  open.push(b);
-  return b;
-}
+const budget = budgetMaker(
+  () => ({ url: redis.url, commandTimeoutMs: 10_000 }),
+  (b) => open.push(b),
+);
 
 const ask = (id: string, limit = 4) => ({
   id,

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGatewayClient, type GatewayError, isGatewayError } from '@infergate/core';
-import { type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
+import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONNECTION_COMMANDS, SCRIPT_COMMANDS } from '../src/redis-access';
-import { createRedisBudget, type RedisBudget, type RedisBudgetOptions } from '../src/redis-budget';
-import { startRedis, type TestRedis } from './redis-server';
+import { createRedisBudget, type RedisBudget } from '../src/redis-budget';
+import { budgetMaker } from './budgets';
 import { makeCertificates, type TestCertificates } from './tls-certificates';
 
 // Managed Redis as users have it: TLS only (certificates made here), and an ACL user created from
@@ -23,7 +24,7 @@ const ACL_LINE = (/^ACL SETUSER infergate .*$/m.exec(README)?.[0] ?? '').split('
 let certificates: TestCertificates;
 let redis: TestRedis;
 let admin: ReturnType<typeof createClient>;
-let gateway: RunningEmulator;
+let gateway: EmulatedGateway;
 const open: RedisBudget[] = [];
 /** Everything written to the console or a budget's `warn` during the tests. */
 const logged: string[] = [];
@@ -35,7 +36,7 @@ beforeAll(async () => {
   // The default user (no password) is the operator's: it creates the budget's users.
   admin = createClient({ url: redis.url, socket: { tls: true, ca: certificates.ca } });
   await admin.connect();
-  gateway = await startEmulator({ port: 0, scenario: { latencyMs: 20 } });
+  gateway = await emulate({ as: 'http', scenario: { latencyMs: 20 } });
   secrets.push(gateway.apiKey);
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
@@ -69,20 +70,18 @@ async function aclUser(edit: (rules: string[]) => string[] = (rules) => rules) {
   return { url: `rediss://${name}:${encodeURIComponent(password)}@127.0.0.1:${port}`, password };
 }
 
-function budget(options: RedisBudgetOptions): RedisBudget {
-  const b = createRedisBudget({
+const budget = budgetMaker(
+  () => ({
     commandTimeoutMs: 10_000,
     tls: { ca: certificates.ca },
-    warn: (message) => logged.push(message),
-    ...options,
-  });
-  open.push(b);
-  return b;
-}
+    warn: (message: string) => logged.push(message),
+  }),
+  (b) => open.push(b),
+);
 
 function client(b: RedisBudget) {
   return createGatewayClient({
-    baseURL: gateway.url,
+    baseURL: gateway.baseURL,
     apiKey: gateway.apiKey,
     budget: b,
     maxRetries: 0,

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { budgetId } from '@infergate/core/internal';
-import { startEmulator } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
+import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRedisBudget } from '../src/redis-budget';
-import { startRedis, type TestRedis } from './redis-server';
 
 // Real processes, a real redis-server and the emulator's real HTTP server: the key's budget of 4
 // must hold across processes. Needs `pnpm --filter @infergate/redis build` (the workers load dist).
@@ -53,10 +53,10 @@ function startWorker(env: Record<string, string>): Worker {
 it('3 processes × 8 callers on one key: 0 gateway 429s and at most 4 in flight', async () => {
   // All 24 calls start together (each worker waits for the others to be ready) and each takes
   // 100–150 ms, so they contend for the 4 slots however loaded the machine is.
-  const server = await startEmulator({ port: 0, scenario: { latencyMs: { min: 100, max: 150 } } });
+  const server = await emulate({ as: 'http', scenario: { latencyMs: { min: 100, max: 150 } } });
   try {
     const env = {
-      BASE_URL: server.url,
+      BASE_URL: server.baseURL,
       API_KEY: server.apiKey,
       REDIS_URL: redis.url,
       CALLERS: '8',
@@ -81,9 +81,9 @@ it('3 processes × 8 callers on one key: 0 gateway 429s and at most 4 in flight'
 });
 
 it('a process killed mid-request gives its slot back within the TTL', async () => {
-  const server = await startEmulator({ port: 0, scenario: { latencyMs: 5000 } });
+  const server = await emulate({ as: 'http', scenario: { latencyMs: 5000 } });
   const env = {
-    BASE_URL: server.url,
+    BASE_URL: server.baseURL,
     API_KEY: server.apiKey,
     REDIS_URL: redis.url,
     HOLD: '1',
@@ -104,7 +104,7 @@ it('a process killed mid-request gives its slot back within the TTL', async () =
     }
     for (const h of holders) h.kill('SIGKILL');
     await Promise.all(holders.map((h) => once(h, 'exit')));
-    const id = budgetId(server.url, server.apiKey);
+    const id = budgetId(server.baseURL, server.apiKey);
     const lease = await budget.acquire({
       id,
       limit: 4,

@@ -1,10 +1,11 @@
 import { createGatewayClient } from '@infergate/core';
 import { budgetId } from '@infergate/core/internal';
-import { type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
+import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { createClient } from 'redis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRedisBudget, type RedisBudget } from '../src/redis-budget';
-import { startRedis, type TestRedis } from './redis-server';
+import type { RedisBudget } from '../src/redis-budget';
+import { budgetMaker } from './budgets';
 
 // A Redis that forgets, freezes or answers late, as a restarted or managed one may: the gateway
 // (the emulator's real HTTP server, which answers 429 past 4 in flight per key) must never see more
@@ -23,26 +24,25 @@ async function redisServer(): Promise<TestRedis> {
   return redis;
 }
 
-async function gateway(latencyMs: number): Promise<RunningEmulator> {
-  const server = await startEmulator({ port: 0, scenario: { latencyMs } });
+async function gateway(latencyMs: number): Promise<EmulatedGateway> {
+  const server = await emulate({ as: 'http', scenario: { latencyMs } });
   cleanup.push(() => server.close());
   return server;
 }
 
-function budget(options: Parameters<typeof createRedisBudget>[0]): RedisBudget {
-  const b = createRedisBudget({ warn: () => {}, ...options });
-  cleanup.push(() => b.close());
-  return b;
-}
+const budget = budgetMaker(
+  () => ({ warn: () => {} }),
+  (b) => cleanup.push(() => b.close()),
+);
 
 function client(
-  server: RunningEmulator,
+  server: EmulatedGateway,
   b: RedisBudget,
   maxConcurrencyPerKey?: number,
   timeoutMs?: number,
 ) {
   return createGatewayClient({
-    baseURL: server.url,
+    baseURL: server.baseURL,
     apiKey: server.apiKey,
     budget: b,
     maxRetries: 0,
@@ -73,16 +73,16 @@ async function until(check: () => boolean, what: string, ms = 20_000): Promise<v
 }
 
 /** An acquire request on the emulator's key (as core would send it). */
-const probe = (server: RunningEmulator) => ({
-  id: budgetId(server.url, server.apiKey),
+const probe = (server: EmulatedGateway) => ({
+  id: budgetId(server.baseURL, server.apiKey),
   limit: 4,
   signal: new AbortController().signal,
   deadline: Date.now() + 60_000,
 });
 
-const inflight = (server: RunningEmulator) => server.emulator.counters.inflight[server.apiKey] ?? 0;
+const inflight = (server: EmulatedGateway) => server.emulator.counters.inflight[server.apiKey] ?? 0;
 
-function expectNoMoreThan4(server: RunningEmulator, results: string[]) {
+function expectNoMoreThan4(server: EmulatedGateway, results: string[]) {
   expect(results.filter((r) => r !== 'ok')).toEqual([]);
   expect(server.emulator.counters.concurrencyRejections).toBe(0);
   expect(server.emulator.counters.maxInflight[server.apiKey]).toBeLessThanOrEqual(4);
@@ -167,7 +167,7 @@ describe('Redis forgets the leases while calls run', () => {
 describe('Redis answers after commandTimeoutMs', () => {
   const late = {
     'frozen (SIGSTOP, then SIGCONT)': async (redis: TestRedis, during: () => Promise<void>) => {
-      redis.pause();
+      redis.freeze();
       try {
         await during();
       } finally {
@@ -242,7 +242,7 @@ describe('Redis frozen while calls run (SIGSTOP, then SIGCONT)', () => {
     (await b.acquire(probe(server))).release();
     const first = calls(client(server, a), 4);
     await until(() => inflight(server) === 4, 'four calls at the gateway');
-    redis.pause();
+    redis.freeze();
     let second: string[];
     try {
       second = await calls(client(server, b), 4);
@@ -272,7 +272,7 @@ describe('Redis frozen longer than the lease TTL', () => {
     (await b.acquire(probe(server))).release(); // connected
     const first = calls(client(server, a), 4);
     await until(() => inflight(server) === 4, 'four calls at the gateway');
-    redis.pause();
+    redis.freeze();
     // Sent while Redis is frozen: it runs them, and the holders' refreshes, when it resumes, in
     // no fixed order; by its clock the four leases have expired by then.
     const second = calls(client(server, b), 4);

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { BudgetLease } from '@infergate/core';
 import { isGatewayError } from '@infergate/core';
+import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { createClient } from 'redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { leaseKeys } from '../src/lease-scripts';
-import { createRedisBudget, type RedisBudget, type RedisBudgetOptions } from '../src/redis-budget';
-import { startRedis, type TestRedis } from './redis-server';
+import type { RedisBudget } from '../src/redis-budget';
+import { budgetMaker } from './budgets';
 import { makeCertificates } from './tls-certificates';
 
 // A Redis outage costs a call nothing once it is known: the first call that finds Redis refused
@@ -32,11 +33,10 @@ async function deadPort(): Promise<number> {
   return redis.port;
 }
 
-function budget(options: RedisBudgetOptions): RedisBudget {
-  const b = createRedisBudget({ warn: () => {}, ...options });
-  cleanup.push(() => b.close());
-  return b;
-}
+const budget = budgetMaker(
+  () => ({ warn: () => {} }),
+  (b) => cleanup.push(() => b.close()),
+);
 
 const ask = (id: string) => ({
   id,
@@ -137,7 +137,7 @@ describe('Redis frozen (SIGSTOP, then SIGCONT)', () => {
     // (300 ms was not always enough on a loaded CI machine, and the outage then began a call early).
     const a = budget({ url: redis.url, leaseTtlMs: 60_000, commandTimeoutMs: 2_000 });
     (await a.acquire(ask(id))).release(); // connected
-    redis.pause();
+    redis.freeze();
     let held: BudgetLease[];
     try {
       held = [await a.acquire(ask(id))]; // no answer within 2 s: the outage starts

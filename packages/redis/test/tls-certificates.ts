@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ServerTls } from './redis-server';
+import type { ServerTls } from '@infergate/emulator/testing/redis';
 
 /** A throwaway CA and a server certificate it signed for 127.0.0.1 / localhost (files + CA text). */
 export interface TestCertificates extends ServerTls {

@@ -1,8 +1,9 @@
+import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACQUIRE_SCRIPT, leaseKeys, RELEASE_SCRIPT } from '../src/lease-scripts';
-import { createRedisBudget, type RedisBudget } from '../src/redis-budget';
-import { startRedis, type TestRedis } from './redis-server';
+import type { RedisBudget } from '../src/redis-budget';
+import { budgetMaker } from './budgets';
 
 // How waiters learn that a slot is theirs, against a real redis-server: a release hands the slot
 // to the first waiter in line and announces it on that waiter's own budget instance's channel —
@@ -28,11 +29,10 @@ afterAll(async () => {
 
 // A long TTL: waiters further back than the limit ask again only every TTL/3 (20 s here), so
 // what moves them during the test is the message of the handover.
-function budget(): RedisBudget {
-  const b = createRedisBudget({ url: redis.url, commandTimeoutMs: 10_000, leaseTtlMs: 60_000 });
-  open.push(b);
-  return b;
-}
+const budget = budgetMaker(
+  () => ({ url: redis.url, commandTimeoutMs: 10_000, leaseTtlMs: 60_000 }),
+  (b) => open.push(b),
+);
 
 const request = (id: string) => ({
   id,

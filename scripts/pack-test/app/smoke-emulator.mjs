@@ -1,7 +1,9 @@
-// ESM import of the packed @infergate/emulator and its fixtures entry (the CLI already runs).
+// ESM import of the packed @infergate/emulator, its fixtures and test kit entries (the CLI already runs).
 import assert from 'node:assert/strict';
 import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
 import * as fixtures from '@infergate/emulator/fixtures';
+import { emulate } from '@infergate/emulator/testing';
+import { startRedis } from '@infergate/emulator/testing/redis';
 
 const emulator = createEmulator();
 const key = DEFAULT_KEYS.full;
@@ -10,4 +12,15 @@ const response = await emulator.fetch(
 );
 assert.equal(response.status, 200);
 assert.ok(Object.keys(fixtures).length > 0);
+const gateway = await emulate({ as: 'http' });
+assert.equal(
+  (
+    await fetch(`${gateway.baseURL}/models`, {
+      headers: { authorization: `Bearer ${gateway.apiKey}` },
+    })
+  ).status,
+  200,
+);
+await gateway.close();
+assert.equal(typeof startRedis, 'function');
 console.log('emulator (esm): ok');

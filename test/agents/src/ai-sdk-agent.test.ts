@@ -2,18 +2,19 @@
  * AI SDK 7's agent class (`ToolLoopAgent`, also exported as `Experimental_Agent`) with our
  * provider's `gateway('…')` model, against the emulator's HTTP server.
  */
-import type { RunningEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { Output, stepCountIs, ToolLoopAgent, tool } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { chatCalls, MODEL, startGateway } from './emulator-gateway';
+import { MODEL, pointEnvironmentAt } from './emulator-gateway';
 import { BOTH_TOOLS_PROMPT, timeIn, weatherIn } from './forecast';
 
-let server: RunningEmulator;
+let server: EmulatedGateway;
 // The default provider reads INFERGATE_* on first use, so it is imported once they are set.
 let gateway: typeof import('@infergate/ai-sdk').gateway;
 beforeAll(async () => {
-  server = await startGateway();
+  server = await emulate({ as: 'http' });
+  pointEnvironmentAt(server);
   ({ gateway } = await import('@infergate/ai-sdk'));
 });
 afterAll(() => server.close());
@@ -57,7 +58,7 @@ describe('ToolLoopAgent with gateway()', () => {
     expect(result.text).toContain('Tool get_weather returned:');
     expect(result.text).toContain('Tool get_time returned:');
     expect(result.totalUsage.inputTokens).toBeGreaterThan(0);
-    expect(chatCalls(server)).toBe(2);
+    expect(server.counters.requests.chat).toBe(2);
   });
 
   it('streams the same loop', async () => {
@@ -70,7 +71,7 @@ describe('ToolLoopAgent with gateway()', () => {
     expect(kinds.filter((kind) => kind === 'tool-result')).toHaveLength(2);
     expect(await result.text).toContain('Tool get_time returned:');
     expect(await result.finishReason).toBe('stop');
-    expect(chatCalls(server)).toBe(2);
+    expect(server.counters.requests.chat).toBe(2);
   });
 
   it('ends with structured output built from the tool results', async () => {
@@ -86,7 +87,7 @@ describe('ToolLoopAgent with gateway()', () => {
 
     expect(result.steps[0]!.toolCalls.map((call) => call.toolName)).toEqual(['get_weather']);
     expect(result.output).toEqual(weatherIn('Rome'));
-    expect(chatCalls(server)).toBe(2);
+    expect(server.counters.requests.chat).toBe(2);
   });
 
   it('answers with structured output directly when no tool is needed', async () => {

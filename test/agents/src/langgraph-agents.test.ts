@@ -3,7 +3,7 @@
  * `@langchain/langgraph-supervisor`, each with several tools, on `GatewayChatModel` against the
  * emulator's HTTP server.
  */
-import type { RunningEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { GatewayChatModel } from '@infergate/langchain';
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
@@ -12,12 +12,13 @@ import { createSupervisor } from '@langchain/langgraph-supervisor';
 import { createAgent } from 'langchain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { chatCalls, MODEL, startGateway } from './emulator-gateway';
+import { MODEL, pointEnvironmentAt } from './emulator-gateway';
 import { BOTH_TOOLS_PROMPT, timeIn, weatherIn } from './forecast';
 
-let server: RunningEmulator;
+let server: EmulatedGateway;
 beforeAll(async () => {
-  server = await startGateway();
+  server = await emulate({ as: 'http' });
+  pointEnvironmentAt(server);
 });
 afterAll(() => server.close());
 beforeEach(() => server.emulator.resetCounters());
@@ -61,7 +62,7 @@ describe('createReactAgent (@langchain/langgraph/prebuilt)', () => {
     const answer = messages.at(-1)!;
     expect(AIMessage.isInstance(answer) && answer.tool_calls?.length).toBe(0);
     expect(answer.text).toContain('Tool get_time returned:');
-    expect(chatCalls(server)).toBe(2);
+    expect(server.counters.requests.chat).toBe(2);
   });
 
   it('streams the steps with a streaming model', async () => {
@@ -82,7 +83,7 @@ describe('createReactAgent (@langchain/langgraph/prebuilt)', () => {
     expect(nodes[0]).toBe('agent');
     expect(nodes.at(-1)).toBe('agent');
     expect(nodes.filter((node) => node === 'tools').length).toBeGreaterThan(0);
-    expect(chatCalls(server)).toBe(2);
+    expect(server.counters.requests.chat).toBe(2);
   });
 });
 
@@ -143,7 +144,7 @@ describe('createSupervisor (@langchain/langgraph-supervisor)', () => {
     const last = messages.at(-1)!;
     expect(AIMessage.isInstance(last) && last.name).toBe('supervisor');
     // supervisor → city_agent (tools, answer) → supervisor's closing answer.
-    expect(chatCalls(server)).toBe(4);
+    expect(server.counters.requests.chat).toBe(4);
   });
 });
 

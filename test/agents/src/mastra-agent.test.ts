@@ -3,22 +3,23 @@
  * against the emulator's HTTP server.
  */
 import type { GatewayChatLanguageModel } from '@infergate/ai-sdk';
-import type { RunningEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { Agent } from '@mastra/core/agent';
 import type { MastraModelConfig } from '@mastra/core/llm';
 import { createTool } from '@mastra/core/tools';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { chatCalls, MODEL, startGateway } from './emulator-gateway';
+import { MODEL, pointEnvironmentAt } from './emulator-gateway';
 import { BOTH_TOOLS_PROMPT, timeIn, weatherIn } from './forecast';
 
 // Mastra's usage telemetry is for its server; a test sends nothing anywhere but the emulator.
 process.env.MASTRA_TELEMETRY_DISABLED = '1';
 
-let server: RunningEmulator;
+let server: EmulatedGateway;
 let gateway: typeof import('@infergate/ai-sdk').gateway;
 beforeAll(async () => {
-  server = await startGateway();
+  server = await emulate({ as: 'http' });
+  pointEnvironmentAt(server);
   ({ gateway } = await import('@infergate/ai-sdk'));
 });
 afterAll(() => server.close());
@@ -75,7 +76,7 @@ describe('Mastra Agent with gateway()', () => {
     expect(result.finishReason).toBe('stop');
     expect(result.text).toContain('Tool get_weather returned:');
     expect(result.steps).toHaveLength(2);
-    expect(chatCalls(server)).toBe(2);
+    expect(server.counters.requests.chat).toBe(2);
   });
 
   it('streams the same loop', async () => {
@@ -85,7 +86,7 @@ describe('Mastra Agent with gateway()', () => {
 
     expect(kinds.filter((kind) => kind === 'tool-result')).toHaveLength(2);
     expect(await stream.text).toContain('Tool get_time returned:');
-    expect(chatCalls(server)).toBe(2);
+    expect(server.counters.requests.chat).toBe(2);
   });
 
   it('ends with structured output built from the tool results', async () => {

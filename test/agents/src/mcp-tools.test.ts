@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createMCPClient, type MCPClient } from '@ai-sdk/mcp';
-import type { RunningEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { GatewayChatModel } from '@infergate/langchain';
 import {
   createGatewayMcpServer,
@@ -21,12 +21,13 @@ import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 import { generateText, stepCountIs } from 'ai';
 import { createAgent } from 'langchain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chatCalls, MODEL, startGateway } from './emulator-gateway';
+import { MODEL, pointEnvironmentAt } from './emulator-gateway';
 
-let server: RunningEmulator;
+let server: EmulatedGateway;
 let gateway: typeof import('@infergate/ai-sdk').gateway;
 beforeAll(async () => {
-  server = await startGateway();
+  server = await emulate({ as: 'http' });
+  pointEnvironmentAt(server);
   ({ gateway } = await import('@infergate/ai-sdk'));
 });
 afterAll(() => server.close());
@@ -84,7 +85,7 @@ describe('AI SDK: @ai-sdk/mcp tools in generateText', () => {
     expect(result.text).toContain('Tool translate returned:');
     // The translation went through the MCP server to the gateway's translation service.
     expect(server.emulator.counters.requests.translations).toBe(1);
-    expect(chatCalls(server)).toBe(2);
+    expect(server.counters.requests.chat).toBe(2);
   });
 });
 
@@ -138,6 +139,6 @@ describe('LangChain: @langchain/mcp-adapters tools in createAgent', () => {
     expect(AIMessage.isInstance(answer) && answer.tool_calls?.length).toBe(0);
     expect(answer.text).toContain('Tool translate returned:');
     expect(server.emulator.counters.requests.translations).toBe(1);
-    expect(chatCalls(server)).toBe(2);
+    expect(server.counters.requests.chat).toBe(2);
   });
 });

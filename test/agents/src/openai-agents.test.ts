@@ -2,22 +2,23 @@
  * The OpenAI Agents SDK (`@openai/agents`) with our AI SDK 7 model through
  * `@openai/agents-extensions`' `aisdk()` adapter, against the emulator's HTTP server.
  */
-import type { RunningEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { Agent, handoff, run, setTracingDisabled, tool } from '@openai/agents';
 import { removeAllTools } from '@openai/agents-core/extensions';
 import { aisdk } from '@openai/agents-extensions/ai-sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { chatCalls, MODEL, startGateway } from './emulator-gateway';
+import { MODEL, pointEnvironmentAt } from './emulator-gateway';
 import { BOTH_TOOLS_PROMPT, timeIn, weatherIn } from './forecast';
 
 // Traces go to OpenAI's exporter by default; a test sends nothing anywhere but the emulator.
 setTracingDisabled(true);
 
-let server: RunningEmulator;
+let server: EmulatedGateway;
 let gateway: typeof import('@infergate/ai-sdk').gateway;
 beforeAll(async () => {
-  server = await startGateway();
+  server = await emulate({ as: 'http' });
+  pointEnvironmentAt(server);
   ({ gateway } = await import('@infergate/ai-sdk'));
 });
 afterAll(() => server.close());
@@ -72,7 +73,7 @@ describe('OpenAI Agents SDK with aisdk(gateway())', () => {
     expect(outputs).toEqual([weatherIn('Rome'), timeIn('Rome')]);
     expect(result.finalOutput).toContain('Tool get_weather returned:');
     expect(result.finalOutput).toContain('Tool get_time returned:');
-    expect(chatCalls(server)).toBe(2);
+    expect(server.counters.requests.chat).toBe(2);
   });
 
   it('streams the same run', async () => {
@@ -86,7 +87,7 @@ describe('OpenAI Agents SDK with aisdk(gateway())', () => {
     expect(toolCalls(stream.newItems).map(([name]) => name)).toEqual(['get_weather', 'get_time']);
     expect(text).toContain('Tool get_time returned:');
     expect(stream.finalOutput).toBe(text);
-    expect(chatCalls(server)).toBe(2);
+    expect(server.counters.requests.chat).toBe(2);
   });
 
   it('ends with structured output (outputType) built from the tool results', async () => {
@@ -133,6 +134,6 @@ describe('OpenAI Agents SDK with aisdk(gateway())', () => {
     expect(toolCalls(result.newItems).map(([name]) => name)).toEqual(['get_weather', 'get_time']);
     expect(result.finalOutput).toContain('Tool get_weather returned:');
     // triage (handoff) → city agent (tools) → city agent (answer).
-    expect(chatCalls(server)).toBe(3);
+    expect(server.counters.requests.chat).toBe(3);
   });
 });

@@ -3,20 +3,21 @@
  * ai@6 model from `@infergate/ai-sdk/v6`, against the emulator's HTTP server, as VoltAgent's docs
  * show it: `new Agent({ name, instructions, model, tools })`, tools from `createTool`.
  */
-import type { RunningEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import type { Tool } from '@voltagent/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { chatCalls, MODEL, startGateway } from './emulator-gateway';
+import { MODEL, pointEnvironmentAt } from './emulator-gateway';
 import { BOTH_TOOLS_PROMPT, timeIn, weatherIn } from './forecast';
 
 type VoltAgent = typeof import('@voltagent/core');
 
-let server: RunningEmulator;
+let server: EmulatedGateway;
 let gateway: typeof import('@infergate/ai-sdk/v6').gateway;
 let volt: VoltAgent;
 beforeAll(async () => {
-  server = await startGateway();
+  server = await emulate({ as: 'http' });
+  pointEnvironmentAt(server);
   ({ gateway } = await import('@infergate/ai-sdk/v6'));
   // Outside production, loading @voltagent/core starts refreshing its model registry from
   // models.dev (and writes it to disk); a test sends nothing anywhere but the emulator.
@@ -76,7 +77,7 @@ describe('VoltAgent Agent with the /v6 gateway()', () => {
     expect(result.text).toContain('Tool get_weather returned:');
     expect(result.steps).toHaveLength(2);
     expect(result.usage.totalTokens).toBeGreaterThan(0);
-    expect(chatCalls(server)).toBe(2);
+    expect(server.counters.requests.chat).toBe(2);
   });
 
   it('streamText: streams the answer after the tool round', async () => {
@@ -86,6 +87,6 @@ describe('VoltAgent Agent with the /v6 gateway()', () => {
     expect(text).toContain('Tool get_weather returned:');
     expect(text).toContain('Kyiv');
     expect((await result.usage).totalTokens).toBeGreaterThan(0);
-    expect(chatCalls(server)).toBe(2);
+    expect(server.counters.requests.chat).toBe(2);
   });
 });

@@ -12,7 +12,8 @@
  * (LangChain's originals rely on a real model's judgement; each difference is noted in place).
  */
 import { isGatewayError } from '@infergate/core';
-import { DEFAULT_KEYS, type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { DEFAULT_KEYS } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { GatewayChatModel } from '@infergate/langchain';
 import { type BaseCache, InMemoryCache } from '@langchain/core/caches';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
@@ -42,9 +43,9 @@ import { z } from 'zod';
 
 const MODEL = 'community/general';
 
-let server: RunningEmulator;
+let server: EmulatedGateway;
 beforeAll(async () => {
-  server = await startEmulator();
+  server = await emulate({ as: 'http' });
 });
 afterAll(async () => {
   await server?.close();
@@ -92,7 +93,7 @@ const SUBJECTS: Subject[] = [
       new ChatOpenAI({
         model: MODEL,
         apiKey: DEFAULT_KEYS.full,
-        configuration: { baseURL: server.url, fetch: recordingFetch },
+        configuration: { baseURL: server.baseURL, fetch: recordingFetch },
         ...fields,
       }),
     importPath: 'langchain/chat_models/openai',
@@ -127,7 +128,7 @@ const SUBJECTS: Subject[] = [
     create: (fields = {}) =>
       new GatewayChatModel({
         model: MODEL,
-        baseURL: server.url,
+        baseURL: server.baseURL,
         apiKey: DEFAULT_KEYS.full,
         fetch: recordingFetch,
         ...fields,

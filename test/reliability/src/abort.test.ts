@@ -1,4 +1,5 @@
-import { DEFAULT_KEYS, type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { DEFAULT_KEYS } from '@infergate/emulator';
+import { type EmulatedGateway, emulate, untilHeld } from '@infergate/emulator/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cellFor, createCell, settle } from './harness/cell';
 import { STRESS, writeResult } from './harness/results';
@@ -35,6 +36,7 @@ const expectedValue = expectedAnswer;
 const isAbort = (outcome: Outcome, reason?: unknown) =>
   !outcome.ok && (outcome.code === 'aborted' || (reason !== undefined && outcome.error === reason));
 
+/** Polls a call's own timing (no event tells it); the emulator's state is waited on by the kit. */
 async function until(condition: () => boolean, maxWaitMs = 5000): Promise<boolean> {
   const end = Date.now() + maxWaitMs;
   while (!condition()) {
@@ -44,10 +46,11 @@ async function until(condition: () => boolean, maxWaitMs = 5000): Promise<boolea
   return true;
 }
 
-let server: RunningEmulator;
+let server: EmulatedGateway;
 
 beforeAll(async () => {
-  server = await startEmulator({
+  server = await emulate({
+    as: 'http',
     scenario: { latencyMs: { min: 5, max: 30 }, streamChunkDelayMs: 3, retryAfterSeconds: 0.01 },
   });
 });
@@ -63,7 +66,7 @@ describe('abort storm', () => {
     const random = seededRandom(0xab047);
     const cell = cellFor(
       server.emulator,
-      server.url,
+      server.baseURL,
       DEFAULT_KEYS.full,
       timedFetch(globalThis.fetch, []),
     );
@@ -168,7 +171,7 @@ describe('abort while the request is in flight releases its slot at once', () =>
       const controller = new AbortController();
       const reason = new Error('user gave up');
       const pending = run(surface, endpoint, kit, { signal: controller.signal });
-      expect(await until(() => cell.inflight() === 1)).toBe(true);
+      await untilHeld(cell.emulator, 1, { key: cell.apiKey, timeoutMs: 5000 });
       controller.abort(reason);
       const outcome = await pending;
       expect(outcome.ok).toBe(false);

@@ -1,4 +1,5 @@
-import { DEFAULT_KEYS, startEmulator } from '@infergate/emulator';
+import { DEFAULT_KEYS } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cell, cellFor, createCell, settle } from './harness/cell';
 import { appliesTo, FAULT_ROWS, type FaultRow } from './harness/fault-table';
@@ -97,10 +98,10 @@ function expectation(spec: CellSpec): { success: boolean; requests: number; code
 
 async function runCell(spec: CellSpec): Promise<CellResult> {
   if (spec.transport === 'fetch') return runOn(createCell(), spec);
-  const server = await startEmulator();
+  const server = await emulate({ as: 'http' });
   try {
     return await runOn(
-      cellFor(server.emulator, server.url, DEFAULT_KEYS.full, globalThis.fetch),
+      cellFor(server.emulator, server.baseURL, DEFAULT_KEYS.full, globalThis.fetch),
       spec,
     );
   } finally {

@@ -1,10 +1,6 @@
 import { createGatewayClient, type GatewayEvent } from '@infergate/core';
-import {
-  DEFAULT_KEYS,
-  type ModelCapability,
-  type RunningEmulator,
-  startEmulator,
-} from '@infergate/emulator';
+import { DEFAULT_KEYS, type ModelCapability } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRESS, writeResult } from './harness/results';
 
@@ -19,7 +15,7 @@ const CALLS = 10_000 * (STRESS ? 3 : 1);
 const CALLERS = 3;
 const MODELS = ['soak/c1', 'soak/c2', 'soak/c3'];
 
-let server: RunningEmulator;
+let server: EmulatedGateway;
 
 beforeAll(async () => {
   const copy = {
@@ -34,7 +30,8 @@ beforeAll(async () => {
       seed: 46,
     },
   };
-  server = await startEmulator({
+  server = await emulate({
+    as: 'http',
     scenario: { models: Object.fromEntries(MODELS.map((id) => [id, copy])) },
   });
 });
@@ -47,7 +44,7 @@ describe('hedged calls soak', { timeout: 600_000 }, () => {
   it(`${CALLS} hedged streams: each answered once, ≤ 4 in flight, 0 429s, no slot left`, async () => {
     const hedges = { sent: 0, won: 0 };
     const client = createGatewayClient({
-      baseURL: server.url,
+      baseURL: server.baseURL,
       apiKey: DEFAULT_KEYS.full,
       hedge: { afterMs: 12, maxExtra: 0.1 },
       onEvent: (event: GatewayEvent) => {

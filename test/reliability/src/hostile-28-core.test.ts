@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createGateway } from '@infergate/ai-sdk';
 import { createGatewayClient, isGatewayError } from '@infergate/core';
-import { startEmulator } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
 import { GatewayChatModel } from '@infergate/langchain';
 import { generateText } from 'ai';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
@@ -253,7 +253,7 @@ describe('hostile 28: an isolate that stalls', () => {
     },
     async () => {
       // 6 s answers: the holders still run after the child's 2.5 s stall on a loaded machine.
-      const server = await startEmulator({ port: 0, scenario: { latencyMs: 6000 } });
+      const server = await emulate({ as: 'http', scenario: { latencyMs: 6000 } });
       try {
         const script = `
 globalThis.EdgeRuntime = 'edge-runtime'; // core then runs as in Vercel's edge runtime
@@ -271,7 +271,7 @@ await new Promise((resolve) => setTimeout(resolve, 600));
 const afterStall = { active: client.budget.active, queued: client.budget.queued };
 console.log(JSON.stringify({ afterStall, results: await Promise.all(calls) }));
 process.exit(0);`;
-        const seen = await inChild(script, [], { BASE: server.url, KEY: server.apiKey });
+        const seen = await inChild(script, [], { BASE: server.baseURL, KEY: server.apiKey });
         expect(seen).toEqual({
           afterStall: { active: 4, queued: 4 },
           results: Array(8).fill('ok'),

@@ -1,11 +1,9 @@
 import { createGatewayClient, type KeyBudget } from '@infergate/core';
-import { type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
+import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { createRedisBudget, type RedisBudget } from '@infergate/redis';
 import { createClient } from 'redis';
 import { afterAll, afterEach, describe, expect } from 'vitest';
-// The throwaway redis-server of @infergate/redis's own tests (Debian's redis-server, installed by
-// scripts/ensure-redis.sh).
-import { startRedis, type TestRedis } from '../../../packages/redis/test/redis-server';
 import { hostileSuite } from './harness/hostile-rows';
 
 /**
@@ -29,8 +27,8 @@ async function redisServer(): Promise<TestRedis> {
   return redis;
 }
 
-async function gateway(scenario: Record<string, unknown>): Promise<RunningEmulator> {
-  const server = await startEmulator({ port: 0, scenario });
+async function gateway(scenario: Record<string, unknown>): Promise<EmulatedGateway> {
+  const server = await emulate({ as: 'http', scenario });
   cleanup.push(() => server.close());
   return server;
 }
@@ -42,14 +40,14 @@ function budget(url: string, options: Partial<Parameters<typeof createRedisBudge
 }
 
 function calls(
-  server: RunningEmulator,
+  server: EmulatedGateway,
   b: KeyBudget,
   count: number,
   maxConcurrencyPerKey?: number,
   timeoutMs?: number,
 ): Promise<string[]> {
   const client = createGatewayClient({
-    baseURL: server.url,
+    baseURL: server.baseURL,
     apiKey: server.apiKey,
     budget: b,
     maxRetries: 0,
@@ -67,6 +65,7 @@ function calls(
   );
 }
 
+/** Polls a budget's own state (it has no event to wait for); the emulator's is waited on by the kit. */
 async function until(check: () => boolean, ms = 20_000): Promise<boolean> {
   const end = Date.now() + ms;
   while (!check()) {
@@ -76,9 +75,7 @@ async function until(check: () => boolean, ms = 20_000): Promise<boolean> {
   return true;
 }
 
-const inflight = (server: RunningEmulator) => server.emulator.counters.inflight[server.apiKey] ?? 0;
-
-function expectAtMost4(server: RunningEmulator, results: string[]): void {
+function expectAtMost4(server: EmulatedGateway, results: string[]): void {
   expect(results.filter((r) => r !== 'ok')).toEqual([]);
   expect(server.emulator.counters.concurrencyRejections).toBe(0);
   expect(server.emulator.counters.maxInflight[server.apiKey]).toBeLessThanOrEqual(4);
@@ -91,7 +88,7 @@ async function loseLeases(fault: (redis: TestRedis) => Promise<void>): Promise<v
   const server = await gateway({ latencyMs: 10_000 });
   const a = budget(redis.url, { commandTimeoutMs: 10_000 });
   const first = calls(server, a, 4);
-  expect(await until(() => inflight(server) === 4)).toBe(true);
+  await server.untilHeld(4, { key: server.apiKey, timeoutMs: 20_000 });
   await fault(redis);
   expect(await until(() => (a as RedisBudget).stats.retakenLeases >= 4)).toBe(true);
   const second = calls(server, budget(redis.url, { commandTimeoutMs: 10_000 }), 4);
@@ -141,7 +138,7 @@ describe('hostile 28: a Redis that forgets', () => {
       const a = budget(redis.url, { commandTimeoutMs: 10_000 });
       const b = budget(redis.url, { commandTimeoutMs: 10_000 });
       const first = calls(server, a, 4);
-      expect(await until(() => inflight(server) === 4)).toBe(true);
+      await server.untilHeld(4, { key: server.apiKey, timeoutMs: 20_000 });
       const second = calls(server, b, 4);
       await new Promise((r) => setTimeout(r, 300)); // queued in Redis
       await redis.restart();
@@ -165,7 +162,7 @@ describe('hostile 28: a Redis that forgets', () => {
         b.acquire({ id, limit: 4, signal, deadline: Date.now() + 60_000 });
       const a = budget(redis.url, { leaseTtlMs: 60_000, commandTimeoutMs: 300 });
       (await ask(a, new AbortController().signal)).release();
-      redis.pause();
+      redis.freeze();
       try {
         (await ask(a, new AbortController().signal)).release();
       } finally {
@@ -199,8 +196,8 @@ describe('hostile 28: a Redis that forgets', () => {
       await calls(server, b, 1); // connected
       server.emulator.resetCounters();
       const first = calls(server, a, 4);
-      expect(await until(() => inflight(server) === 4)).toBe(true);
-      redis.pause();
+      await server.untilHeld(4, { key: server.apiKey, timeoutMs: 20_000 });
+      redis.freeze();
       let second: string[];
       try {
         second = await calls(server, b, 4);
@@ -233,8 +230,8 @@ describe('hostile 28: a Redis that forgets', () => {
       await calls(server, b, 1); // connected
       server.emulator.resetCounters();
       const first = calls(server, a, 4);
-      expect(await until(() => inflight(server) === 4)).toBe(true);
-      redis.pause();
+      await server.untilHeld(4, { key: server.apiKey, timeoutMs: 20_000 });
+      redis.freeze();
       const second = calls(server, b, 4);
       await new Promise((r) => setTimeout(r, 2500));
       redis.resume();
@@ -254,7 +251,7 @@ describe('hostile 28: a Redis that forgets', () => {
       const server = await gateway({ latencyMs: 2000 });
       const a = budget(redis.url, { commandTimeoutMs: 2000 });
       const first = calls(server, a, 4);
-      expect(await until(() => inflight(server) === 4)).toBe(true);
+      await server.untilHeld(4, { key: server.apiKey, timeoutMs: 20_000 });
       await redis.stop();
       const second = calls(server, a, 4);
       expectAtMost4(server, [...(await first), ...(await second)]);
@@ -297,7 +294,7 @@ describe('hostile 28: the emulator counts a request being generated', () => {
       const server = await gateway({ models: { 'community/plain': { capacity: 1 } } });
       server.emulator.injectFault({ fault: 'slow_headers', ms: 60_000, endpoint: 'chat' });
       const ask = (signal?: AbortSignal) =>
-        fetch(`${server.url}/chat/completions`, {
+        fetch(`${server.baseURL}/chat/completions`, {
           method: 'POST',
           headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
           body: JSON.stringify({
@@ -308,7 +305,7 @@ describe('hostile 28: the emulator counts a request being generated', () => {
         });
       const listed = async () => {
         const list = (await (
-          await fetch(`${server.url}/models`, {
+          await fetch(`${server.baseURL}/models`, {
             headers: { authorization: `Bearer ${server.apiKey}` },
           })
         ).json()) as { data: { id: string; inflight: number }[] };

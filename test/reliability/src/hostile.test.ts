@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { inspect } from 'node:util';
 import { createGateway } from '@infergate/ai-sdk';
 import { createGatewayClient, isGatewayError } from '@infergate/core';
-import { type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { GatewayChatModel, GatewayEmbeddings, GatewayTranslator } from '@infergate/langchain';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { embedMany, generateText, streamText } from 'ai';
@@ -506,9 +506,9 @@ describe('hostile: arguments and answers (13.4)', () => {
 });
 
 describe('hostile: the emulator as a server (13.5)', () => {
-  let emulator: RunningEmulator;
+  let emulator: EmulatedGateway;
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
+    emulator = await emulate({ as: 'http' });
   });
   afterAll(async () => {
     await emulator?.close();
@@ -522,7 +522,7 @@ describe('hostile: the emulator as a server (13.5)', () => {
     new Promise<{ status?: number; written: number }>((resolve) => {
       let written = 0;
       let status: number | undefined;
-      const req = httpRequest(`${emulator.url}${path}`, { method: 'POST', headers }, (res) => {
+      const req = httpRequest(`${emulator.baseURL}${path}`, { method: 'POST', headers }, (res) => {
         status = res.statusCode;
         res.resume();
         res.on('end', () => resolve({ status, written }));
@@ -548,7 +548,7 @@ describe('hostile: the emulator as a server (13.5)', () => {
     extra: Record<string, unknown> = {},
     headers: Record<string, string> = {},
   ) =>
-    fetch(`${emulator.url}/chat/completions`, {
+    fetch(`${emulator.baseURL}/chat/completions`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${emulator.apiKey}`,
@@ -586,7 +586,10 @@ describe('hostile: the emulator as a server (13.5)', () => {
       before: '404',
     },
     async () => {
-      const response = await fetch(`${emulator.url}/nothing/here`, { method: 'POST', body: 'x' });
+      const response = await fetch(`${emulator.baseURL}/nothing/here`, {
+        method: 'POST',
+        body: 'x',
+      });
       expect(response.status).toBe(401);
     },
   );
@@ -602,7 +605,7 @@ describe('hostile: the emulator as a server (13.5)', () => {
     async () => {
       const declared = await new Promise<number | undefined>((resolve) => {
         const req = httpRequest(
-          `${emulator.url}/chat/completions`,
+          `${emulator.baseURL}/chat/completions`,
           {
             method: 'POST',
             headers: {

@@ -1,4 +1,5 @@
-import { DEFAULT_KEYS, type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { DEFAULT_KEYS } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cellFor, settle } from './harness/cell';
 import { STRESS, writeResult } from './harness/results';
@@ -73,11 +74,12 @@ function failures(outcomes: LoadRun['outcomes']) {
     );
 }
 
-let server: RunningEmulator;
+let server: EmulatedGateway;
 const report: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  server = await startEmulator({
+  server = await emulate({
+    as: 'http',
     // Random latency before every answer's headers; 1 ms between the events of a stream.
     scenario: { latencyMs: { min: 1, max: 10 }, streamChunkDelayMs: 1 },
   });
@@ -98,7 +100,7 @@ describe('load on one key', { timeout: 240_000 }, () => {
     const serviceTimes: number[] = [];
     const cell = cellFor(
       server.emulator,
-      server.url,
+      server.baseURL,
       DEFAULT_KEYS.full,
       timedFetch(globalThis.fetch, serviceTimes),
     );
@@ -140,7 +142,9 @@ describe('load on one key', { timeout: 240_000 }, () => {
   it('two keys: each has its own budget of 4 (8 in flight in total)', async () => {
     server.emulator.resetCounters();
     const keys = [DEFAULT_KEYS.full, DEFAULT_KEYS.nofallback];
-    const cells = keys.map((key) => cellFor(server.emulator, server.url, key, globalThis.fetch));
+    const cells = keys.map((key) =>
+      cellFor(server.emulator, server.baseURL, key, globalThis.fetch),
+    );
     const kits = cells.map((cell) => new Kit(cell, { maxRetries: 2, timeoutMs: 300_000 }));
     const total = 400 * SCALE;
     const result = await load(kits, total, 100 * SCALE, 0x7e57);
@@ -168,11 +172,12 @@ describe('streams with a delay between events', () => {
   // released the key's in-flight count one event delay after `data: [DONE]`, so a client freeing
   // its slot at `[DONE]` got spurious 429 client_concurrency_exceeded answers.
   it('600 streams with a 2 ms event delay: 0 client_concurrency_exceeded', async () => {
-    const slow = await startEmulator({
+    const slow = await emulate({
+      as: 'http',
       scenario: { latencyMs: { min: 1, max: 5 }, streamChunkDelayMs: 2 },
     });
     try {
-      const cell = cellFor(slow.emulator, slow.url, DEFAULT_KEYS.full, globalThis.fetch);
+      const cell = cellFor(slow.emulator, slow.baseURL, DEFAULT_KEYS.full, globalThis.fetch);
       const kit = new Kit(cell, { maxRetries: 2, timeoutMs: 300_000 });
       let next = 0;
       const outcomes: Outcome[] = [];

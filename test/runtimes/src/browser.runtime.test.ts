@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RunningEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorker } from './bundle';
-import { startGateway } from './emulator';
+import { OVERLAPPING } from './emulator';
 import { defineMatrix, type Outcome, SURFACES, type Target } from './matrix';
 import type { Settings } from './worker/handler';
 
@@ -26,8 +26,8 @@ const CHROMIUM_ARGS = [
 
 let site: Server;
 let siteOrigin: string;
-let gateway: RunningEmulator;
-let noCors: RunningEmulator;
+let gateway: EmulatedGateway;
+let noCors: EmulatedGateway;
 let browser: Browser;
 let page: Page;
 
@@ -57,8 +57,8 @@ beforeAll(async () => {
   }
   await serveSite();
   // The page's origin only: another origin is refused.
-  gateway = await startGateway({ cors: [siteOrigin] });
-  noCors = await startGateway();
+  gateway = await emulate({ as: 'http', scenario: OVERLAPPING, cors: [siteOrigin] });
+  noCors = await emulate({ as: 'http', scenario: OVERLAPPING });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   page = await browser.newPage();
   await openSite(page);
@@ -104,7 +104,7 @@ interface PageApp {
 /** Runs the requests inside the page, all at once. */
 const pageTarget: Target = {
   run(path, count) {
-    const settings: Settings = { baseURL: gateway.url, apiKey: gateway.apiKey };
+    const settings: Settings = { baseURL: gateway.baseURL, apiKey: gateway.apiKey };
     return page.evaluate(
       async ({ path, count, settings }) => {
         const app = (window as unknown as { app: PageApp }).app;
@@ -131,11 +131,11 @@ describe('Chromium', () => {
   for (const surface of SURFACES) defineMatrix(surface, () => ({ target: pageTarget, gateway }));
 
   it('the page and the gateway are on different origins', () => {
-    expect(new URL(gateway.url).origin).not.toBe(siteOrigin);
+    expect(new URL(gateway.baseURL).origin).not.toBe(siteOrigin);
   });
 
   it('a gateway that does not allow the page origin fails with network_error mentioning CORS', async () => {
-    const settings: Settings = { baseURL: noCors.url, apiKey: noCors.apiKey };
+    const settings: Settings = { baseURL: noCors.baseURL, apiKey: noCors.apiKey };
     const failure = await page.evaluate(async (settings) => {
       const app = (window as unknown as { app: PageApp }).app;
       const client = app.createGatewayClient({ ...settings, maxRetries: 0 } as Settings);

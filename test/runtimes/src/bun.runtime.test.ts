@@ -1,6 +1,6 @@
-import type { RunningEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway } from './emulator';
+import { OVERLAPPING } from './emulator';
 import { BUN, type LaunchedRuntime, launchBun } from './launch';
 import { defineMatrix, httpTarget, SURFACES } from './matrix';
 
@@ -8,14 +8,14 @@ import { defineMatrix, httpTarget, SURFACES } from './matrix';
 const bun = BUN();
 if ('skip' in bun) console.warn(`Bun skipped: ${bun.skip}`);
 
-let gateway: RunningEmulator;
+let gateway: EmulatedGateway;
 let runtime: LaunchedRuntime;
 
 describe.skipIf('skip' in bun)('Bun', () => {
   beforeAll(async () => {
     if (!('path' in bun)) return;
-    gateway = await startGateway();
-    runtime = await launchBun(bun.path, { baseURL: gateway.url, apiKey: gateway.apiKey });
+    gateway = await emulate({ as: 'http', scenario: OVERLAPPING });
+    runtime = await launchBun(bun.path, { baseURL: gateway.baseURL, apiKey: gateway.apiKey });
   });
   afterAll(async () => {
     await runtime?.close();

@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunningEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway } from './emulator';
+import { OVERLAPPING } from './emulator';
 import {
   DENO,
   DENO_NODE_MODULES_PERMISSIONS,
@@ -20,14 +20,14 @@ import { defineMatrix, httpTarget, SURFACES } from './matrix';
 const deno = DENO();
 if ('skip' in deno) console.warn(`Deno skipped: ${deno.skip}`);
 
-let gateway: RunningEmulator;
+let gateway: EmulatedGateway;
 let runtime: LaunchedRuntime;
 
 describe.skipIf('skip' in deno)(`Deno (${DENO_PERMISSIONS.join(' ')})`, () => {
   beforeAll(async () => {
     if (!('path' in deno)) return;
-    gateway = await startGateway();
-    runtime = await launchDeno(deno.path, { baseURL: gateway.url, apiKey: gateway.apiKey });
+    gateway = await emulate({ as: 'http', scenario: OVERLAPPING });
+    runtime = await launchDeno(deno.path, { baseURL: gateway.baseURL, apiKey: gateway.apiKey });
   });
   afterAll(async () => {
     await runtime?.close();
@@ -58,7 +58,7 @@ describe.skipIf('skip' in deno)(`Deno (${DENO_PERMISSIONS.join(' ')})`, () => {
         return await new Promise((resolve) => {
           execFile(
             deno.path,
-            ['run', '--no-prompt', ...permissions, script, gateway.url, gateway.apiKey],
+            ['run', '--no-prompt', ...permissions, script, gateway.baseURL, gateway.apiKey],
             {
               cwd: packageDir,
               env: { PATH: process.env.PATH, HOME: home, NO_COLOR: '1' },

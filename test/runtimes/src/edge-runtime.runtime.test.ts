@@ -1,16 +1,16 @@
-import type { RunningEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { startGateway } from './emulator';
+import { OVERLAPPING } from './emulator';
 import { type LaunchedRuntime, launchEdgeRuntime } from './launch';
 import { defineMatrix, httpTarget, SURFACES } from './matrix';
 
 // Vercel's edge-runtime from npm (the runtime of `next dev` edge routes and `vercel dev`).
-let gateway: RunningEmulator;
+let gateway: EmulatedGateway;
 let runtime: LaunchedRuntime;
 
 beforeAll(async () => {
-  gateway = await startGateway();
-  runtime = await launchEdgeRuntime({ baseURL: gateway.url, apiKey: gateway.apiKey });
+  gateway = await emulate({ as: 'http', scenario: OVERLAPPING });
+  runtime = await launchEdgeRuntime({ baseURL: gateway.baseURL, apiKey: gateway.apiKey });
 });
 afterAll(async () => {
   await runtime?.close();

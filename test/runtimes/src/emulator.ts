@@ -1,12 +1,10 @@
-import { type RunningEmulator, startEmulator } from '@infergate/emulator';
+import type { ScenarioInput } from '@infergate/emulator';
 
 /**
- * The gateway every runtime calls: its real HTTP server on loopback, slow enough that concurrent
- * calls overlap (each stream lasts about a second).
+ * The scenario of the gateway every runtime calls (`emulate({ as: 'http', scenario: OVERLAPPING })`):
+ * slow enough that concurrent calls overlap (each stream lasts about a second).
  */
-export function startGateway(options: { cors?: true | string[] } = {}): Promise<RunningEmulator> {
-  return startEmulator({
-    scenario: { streamChunkDelayMs: 10, latencyMs: { min: 20, max: 60 } },
-    ...options,
-  });
-}
+export const OVERLAPPING: ScenarioInput = {
+  streamChunkDelayMs: 10,
+  latencyMs: { min: 20, max: 60 },
+};

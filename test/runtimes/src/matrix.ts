@@ -1,4 +1,4 @@
-import type { RunningEmulator } from '@infergate/emulator';
+import type { EmulatedGateway } from '@infergate/emulator/testing';
 import { expect, it } from 'vitest';
 
 /** What one request to the test app gave: its status and body, or how it failed. */
@@ -77,40 +77,19 @@ const jsonField = (field: string) => (body: string) => {
 };
 
 /**
- * Waits until the emulator has nothing of the key in flight (bounded: a leak shows as a failure
- * here, never as a hang).
- */
-async function settled(gateway: RunningEmulator): Promise<number> {
-  const inflight = () => gateway.emulator.counters.inflight[gateway.apiKey] ?? 0;
-  for (let i = 0; i < 200 && inflight() > 0; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return inflight();
-}
-
-/** Waits (bounded) until the emulator has `count` of the key in flight; returns what it has. */
-async function inflightReaches(gateway: RunningEmulator, count: number): Promise<number> {
-  const inflight = () => gateway.emulator.counters.inflight[gateway.apiKey] ?? 0;
-  for (let i = 0; i < 200 && inflight() < count; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return inflight();
-}
-
-/**
  * The cases of one surface, as vitest tests (run in order): each checks the answers, then the
  * emulator's counters: at most 4 of the key in flight, no request refused for concurrency.
  */
 export function defineMatrix(
   surface: Surface,
-  context: () => { target: Target; gateway: RunningEmulator },
+  context: () => { target: Target; gateway: EmulatedGateway },
   options: { clientAbort?: boolean } = {},
 ): void {
   const check = async (run: (target: Target) => Promise<void>, cancelling = false) => {
     const { target, gateway } = context();
     gateway.emulator.resetCounters();
     await run(target);
-    expect(await settled(gateway)).toBe(0);
+    await gateway.untilIdle({ key: gateway.apiKey, timeoutMs: 10_000 });
     const { maxInflight, concurrencyRejections } = gateway.emulator.counters;
     expect(maxInflight[gateway.apiKey] ?? 0).toBeLessThanOrEqual(4);
     // A cancelled stream or call frees its slot on our side at once; the gateway sees the
@@ -152,7 +131,8 @@ export function defineMatrix(
       // deadline, time out while queued behind them (so no slot frees while one waits: a freed
       // slot would send a call the gateway, not yet aware of the abort, could refuse).
       const holders = target.run(`/${surface}/deadline?ms=3500`, 4);
-      expect(await inflightReaches(gateway, 4)).toBe(4);
+      await gateway.untilHeld(4, { key: gateway.apiKey, timeoutMs: 5_000 });
+      expect(gateway.counters.inflight[gateway.apiKey]).toBe(4);
       const queued = await target.run(`/${surface}/deadline?ms=600`, CONCURRENT - 4);
       const outcomes = [...(await holders), ...queued];
       const codes = outcomes.map((o) => o.error ?? jsonField('code')(o.body));
@@ -160,7 +140,7 @@ export function defineMatrix(
       // Our side frees a slot the moment its call's deadline passes; the gateway counts the
       // request until it sees the connection close. Calls sent in between may meet its 429
       // (retried, yet counted as a rejection): wait until it has seen every abort.
-      expect(await settled(gateway)).toBe(0);
+      await gateway.untilIdle({ key: gateway.apiKey, timeoutMs: 10_000 });
       expectAnswered(await target.run(`/${surface}/chat`, 4), jsonField('text'));
       // Deadlines cancel requests in flight: the cancelling case of `check` (see there).
     }, true));

@@ -1,4 +1,4 @@
-import { type RunningEmulator, startEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LaunchedRuntime, launchWorkerd } from './launch';
 
@@ -8,15 +8,15 @@ import { type LaunchedRuntime, launchWorkerd } from './launch';
 // (about 30 s per answer), so a request cancelled upstream is told apart from one that ran to its
 // end without timing anything: bounds only.
 
-let gateway: RunningEmulator;
+let gateway: EmulatedGateway;
 const runtimes: Record<'withFlag' | 'withoutFlag', LaunchedRuntime | undefined> = {
   withFlag: undefined,
   withoutFlag: undefined,
 };
 
 beforeAll(async () => {
-  gateway = await startEmulator({ scenario: { streamChunkDelayMs: 1000 } });
-  const settings = { baseURL: gateway.url, apiKey: gateway.apiKey };
+  gateway = await emulate({ as: 'http', scenario: { streamChunkDelayMs: 1000 } });
+  const settings = { baseURL: gateway.baseURL, apiKey: gateway.apiKey };
   [runtimes.withFlag, runtimes.withoutFlag] = await Promise.all([
     launchWorkerd(settings, { compatibilityFlags: ['enable_request_signal'] }),
     launchWorkerd(settings),
@@ -27,9 +27,8 @@ afterAll(async () => {
   await gateway?.close();
 });
 
-const inflight = () => gateway.emulator.counters.inflight[gateway.apiKey] ?? 0;
-
-async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+/** Polls the runtime's own budget (over HTTP: it has no event to wait for). */
+async function polled(check: () => Promise<boolean>, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) return false;
@@ -67,7 +66,7 @@ describe('workerd: a client that goes away mid-stream', () => {
       const runtime = runtimes.withFlag as LaunchedRuntime;
       await abandon(runtime, `/${surface}/stream-signal`, 4);
       // The streams would run about 30 s; cancelled, they leave the gateway at once.
-      expect(await until(() => inflight() === 0, 10_000)).toBe(true);
+      await gateway.untilIdle({ key: gateway.apiKey, timeoutMs: 10_000 });
       expect(await budgetActive(runtime)).toBe(0);
     });
   }
@@ -85,7 +84,7 @@ describe('workerd: a client that goes away mid-stream', () => {
     // themselves alive and the budget takes the slots back (2 s without a heartbeat). (Measured
     // with workerd 1.20260730: workerd also drops the gateway request about a second after the
     // client left, when it ends the request's context.)
-    expect(await until(async () => (await budgetActive(runtime)) === 0, 15_000)).toBe(true);
-    expect(await until(() => inflight() === 0, 30_000)).toBe(true);
+    expect(await polled(async () => (await budgetActive(runtime)) === 0, 15_000)).toBe(true);
+    await gateway.untilIdle({ key: gateway.apiKey, timeoutMs: 30_000 });
   });
 });

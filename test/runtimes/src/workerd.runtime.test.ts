@@ -1,17 +1,17 @@
-import type { RunningEmulator } from '@infergate/emulator';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway } from './emulator';
+import { OVERLAPPING } from './emulator';
 import { type LaunchedRuntime, launchWorkerd } from './launch';
 import { defineMatrix, httpTarget, SURFACES } from './matrix';
 
 // A Worker built from our packages, in workerd (Miniflare), without nodejs_compat: settings
 // come from its env bindings.
-let gateway: RunningEmulator;
+let gateway: EmulatedGateway;
 let runtime: LaunchedRuntime;
 
 beforeAll(async () => {
-  gateway = await startGateway();
-  runtime = await launchWorkerd({ baseURL: gateway.url, apiKey: gateway.apiKey });
+  gateway = await emulate({ as: 'http', scenario: OVERLAPPING });
+  runtime = await launchWorkerd({ baseURL: gateway.baseURL, apiKey: gateway.apiKey });
 });
 afterAll(async () => {
   await runtime?.close();

@@ -1,11 +1,14 @@
 import { APICallError } from '@ai-sdk/provider';
 import { DEFAULT_KEYS } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
 import { stepCountIs, streamText, type TextStreamPart, type ToolSet, tool } from 'ai';
-import { describe, expect, it, vi } from 'vitest';
-import { useEmulator } from '../../test/use-emulator';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BASE_URL, providersOn } from '../../test/providers';
 import { WEATHER_TOOL } from '../../test/weather-tool';
 
-const { emulator, gateway } = useEmulator();
+const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
+const { emulator } = emulated;
+const { gateway } = providersOn(emulated);
 
 const weather = tool(WEATHER_TOOL);
 
@@ -209,8 +212,6 @@ describe('abort', () => {
     }
     expect(seen).toContain('abort');
     expect(seen.filter((type) => type === 'text-delta').length).toBeLessThan(500);
-    await vi.waitFor(() => expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0), {
-      timeout: 10_000,
-    });
+    await emulated.untilIdle({ key: DEFAULT_KEYS.full });
   });
 });

@@ -1,4 +1,5 @@
 import { APICallError, NoSuchModelError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
+import { emulate } from '@infergate/emulator/testing';
 import {
   generateText,
   NoObjectGeneratedError,
@@ -8,12 +9,14 @@ import {
   streamText,
   tool,
 } from 'ai';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
-import { useEmulator } from '../../test/use-emulator';
+import { BASE_URL, providersOn } from '../../test/providers';
 import { WEATHER_TOOL } from '../../test/weather-tool';
 
-const { emulator, gateway } = useEmulator();
+const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
+const { emulator } = emulated;
+const { gateway } = providersOn(emulated);
 
 const weather = tool(WEATHER_TOOL);
 
@@ -454,7 +457,7 @@ describe('errors', () => {
         prompt: 'hi',
         maxRetries: 0,
       }).catch((e: unknown) => e);
-      await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1), { timeout: 10_000 });
+      await emulated.untilRequests(1);
       vi.setSystemTime(Date.now() - 60_000);
       // Before the slow answer: the deadline fired on time.
       const error = await pending;
@@ -473,7 +476,7 @@ describe('errors', () => {
       prompt: 'hi',
       abortSignal: controller.signal,
     });
-    await vi.waitFor(() => expect(emulator.counters.requests.chat).toBe(1), { timeout: 10_000 });
+    await emulated.untilRequests(1);
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });

@@ -1,16 +1,23 @@
+import { emulate } from '@infergate/emulator/testing';
 import { generateText, streamText } from 'ai';
-import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../../test/use-emulator';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BASE_URL, providersOn } from '../../test/providers';
 
 // Scripted models whose model servers answer in other dialects (see the emulator README).
-const { gateway } = useEmulator({
-  models: {
-    'dialect/groq': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'groq' },
-    'dialect/mistral': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'mistral' },
-    'dialect/azure': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'azure' },
-    'dialect/minimal': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'minimal' },
+const emulated = await emulate({
+  as: 'msw',
+  scenario: {
+    models: {
+      'dialect/groq': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'groq' },
+      'dialect/mistral': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'mistral' },
+      'dialect/azure': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'azure' },
+      'dialect/minimal': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'minimal' },
+    },
   },
+  baseURL: BASE_URL,
+  hooks: { afterEach, afterAll },
 });
+const { gateway } = providersOn(emulated);
 
 const REASONING = 'The user wrote 2 words. I answer by echoing them.';
 

@@ -4,11 +4,19 @@ import {
   TooManyEmbeddingValuesForCallError,
 } from '@ai-sdk/provider';
 import { DEFAULT_KEYS } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
 import { embed, embedMany } from 'ai';
-import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../../test/use-emulator';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BASE_URL, providersOn } from '../../test/providers';
 
-const { emulator, gateway } = useEmulator({ latencyMs: 2 });
+const emulated = await emulate({
+  as: 'msw',
+  scenario: { latencyMs: 2 },
+  baseURL: BASE_URL,
+  hooks: { afterEach, afterAll },
+});
+const { emulator } = emulated;
+const { gateway } = providersOn(emulated);
 
 const ENGINE = 'all-minilm-l6-v2';
 

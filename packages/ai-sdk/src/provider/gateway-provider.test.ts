@@ -1,12 +1,15 @@
 import { inspect } from 'node:util';
 import { LoadAPIKeyError, LoadSettingError, NoSuchModelError } from '@ai-sdk/provider';
 import { DEFAULT_KEYS } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
 import { createProviderRegistry, generateText } from 'ai';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BASE_URL, useEmulator } from '../../test/use-emulator';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { BASE_URL, providersOn } from '../../test/providers';
 import { createGateway, gateway as defaultGateway } from './gateway-provider';
 
-const { emulator, gateway } = useEmulator();
+const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
+const { emulator } = emulated;
+const { gateway } = providersOn(emulated);
 
 afterEach(() => vi.unstubAllEnvs());
 

@@ -1,10 +1,13 @@
 import { InvalidArgumentError } from '@ai-sdk/provider';
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
+import { emulate } from '@infergate/emulator/testing';
 import { embedMany, transcribe } from 'ai';
-import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../../test/use-emulator';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BASE_URL, providersOn } from '../../test/providers';
 
-const { emulator, gateway } = useEmulator();
+const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
+const { emulator } = emulated;
+const { gateway } = providersOn(emulated);
 
 async function refusal(call: Promise<unknown>): Promise<InvalidArgumentError> {
   const error = await call.then(

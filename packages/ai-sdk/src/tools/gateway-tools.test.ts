@@ -1,11 +1,14 @@
 import { InvalidArgumentError } from '@ai-sdk/provider';
 import { asSchema } from '@ai-sdk/provider-utils';
 import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
+import { emulate } from '@infergate/emulator/testing';
 import { generateText, stepCountIs } from 'ai';
-import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../../test/use-emulator';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BASE_URL, providersOn } from '../../test/providers';
 
-const { emulator, gateway } = useEmulator();
+const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
+const { emulator } = emulated;
+const { gateway } = providersOn(emulated);
 
 const files: Record<string, Uint8Array> = {
   'scan.png': pngWithText('Привіт, світе'),

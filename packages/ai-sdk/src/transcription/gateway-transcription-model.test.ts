@@ -1,9 +1,12 @@
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
+import { emulate } from '@infergate/emulator/testing';
 import { transcribe } from 'ai';
-import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../../test/use-emulator';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BASE_URL, providersOn } from '../../test/providers';
 
-const { emulator, gateway } = useEmulator();
+const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
+const { emulator } = emulated;
+const { gateway } = providersOn(emulated);
 
 describe('transcribe through the gateway', () => {
   it('returns text, language and duration, with no segments', async () => {

@@ -1,4 +1,4 @@
-import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { createGatewayClient } from '../client/client';
 
@@ -11,12 +11,8 @@ vi.mock('../call/call-scope', async (original) => ({
 
 describe('the key budget in request-bound runtimes', () => {
   it("two clients on one key share its 4 slots: the second's calls queue behind the first's", async () => {
-    const emulator = createEmulator();
-    const options = {
-      baseURL: 'https://request-bound-key.test/v1',
-      apiKey: DEFAULT_KEYS.full,
-      fetch: emulator.fetch,
-    };
+    const gateway = await emulate();
+    const { emulator, connection: options } = gateway;
     // A Worker making a client per deadline, as the runtime tests do.
     const holding = createGatewayClient({ ...options, timeoutMs: 1_500 });
     const waiting = createGatewayClient({ ...options, timeoutMs: 400 });
@@ -24,9 +20,7 @@ describe('the key budget in request-bound runtimes', () => {
     const hi = { model: 'community/general', messages: [{ role: 'user' as const, content: 'hi' }] };
     const code = (error: { code?: string }) => error.code;
     const holders = Array.from({ length: 4 }, () => holding.chat(hi, slow).catch(code));
-    await vi.waitFor(() => expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(4), {
-      timeout: 3_000,
-    });
+    await gateway.untilHeld(4);
     const queued = await Promise.all(
       Array.from({ length: 4 }, () => waiting.chat(hi, slow).catch(code)),
     );

@@ -10,9 +10,9 @@ interface SseBodyOptions {
   signal: AbortSignal;
   /**
    * Called once: when the last bytes are queued (before the reader receives them), or on
-   * cancellation or failure.
+   * cancellation (`cancelled`: the reader cancelled or the request was aborted) or failure.
    */
-  onEnd: () => void;
+  onEnd: (cancelled: boolean) => void;
   /** Pauses in the stream (a model's time to first chunk, the stall and keep-alive faults). */
   pauses?: SsePause[];
 }
@@ -111,7 +111,7 @@ export function sseBody(
 ): ReadableStream<Uint8Array> {
   const source = new SseSource(events, options);
   return new ReadableStream<Uint8Array>(
-    { pull: (controller) => source.pull(controller), cancel: () => source.end() },
+    { pull: (controller) => source.pull(controller), cancel: () => source.end(true) },
     { highWaterMark: 0 },
   );
 }
@@ -143,15 +143,15 @@ class SseSource {
       options.deadline,
       this.#stopWaiting.signal,
     );
-    options.signal.addEventListener('abort', () => this.end(), { once: true });
+    options.signal.addEventListener('abort', () => this.end(true), { once: true });
   }
 
   /** Ends the body once: stops any wait and releases the slot. */
-  end(): void {
+  end(cancelled = false): void {
     if (this.#ended) return;
     this.#ended = true;
     this.#stopWaiting.abort();
-    this.#options.onEnd();
+    this.#options.onEnd(cancelled);
   }
 
   async pull(controller: Controller): Promise<void> {

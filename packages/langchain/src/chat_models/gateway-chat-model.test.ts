@@ -1,14 +1,15 @@
 import { inspect } from 'node:util';
+import { emulate } from '@infergate/emulator/testing';
 import { load } from '@langchain/core/load';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { gateway, API_KEY as KEY } from '../../test/helpers';
+import { API_KEY as KEY } from '../../test/helpers';
 import { GatewayEmbeddings } from '../embeddings/gateway-embeddings';
 import { GatewayTranslator } from '../runnables/gateway-translator';
 import { createTranslateTool } from '../tools/gateway-tools';
 import { GatewayChatModel } from './gateway-chat-model';
 
-function connection() {
-  return gateway(undefined, { apiKey: KEY, baseURL: 'https://chat-model-key.test/v1' }).connection;
+async function connection() {
+  return (await emulate({ apiKey: KEY, baseURL: 'https://chat-model-key.test/v1' })).connection;
 }
 
 afterEach(() => {
@@ -17,16 +18,16 @@ afterEach(() => {
 
 describe('GatewayChatModel keeps the key out of every view', () => {
   it('util.inspect with showHidden shows no key (model, bound model, other classes)', async () => {
-    const model = new GatewayChatModel('community/general', connection());
+    const model = new GatewayChatModel('community/general', await connection());
     await model.invoke('hi'); // after use too
     const objects = [
       model,
       model.bindTools([
         { type: 'function', function: { name: 'f', parameters: { type: 'object' } } },
       ]),
-      new GatewayEmbeddings(connection()),
+      new GatewayEmbeddings(await connection()),
       new GatewayTranslator({ ...connection(), targetLanguage: 'en' }),
-      createTranslateTool(connection()),
+      createTranslateTool(await connection()),
     ];
     for (const object of objects) {
       expect(inspect(object, { showHidden: true, depth: 10 })).not.toContain(KEY);
@@ -36,7 +37,7 @@ describe('GatewayChatModel keeps the key out of every view', () => {
   });
 
   it('serialises the key as the INFERGATE_API_KEY secret and restores it from the environment', async () => {
-    const model = new GatewayChatModel('community/general', connection());
+    const model = new GatewayChatModel('community/general', await connection());
     expect(inspect(model, { showHidden: true, getters: true, depth: 10 })).not.toContain(KEY);
     const json = JSON.stringify(model.toJSON());
     expect(json).not.toContain(KEY);

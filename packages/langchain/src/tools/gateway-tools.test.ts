@@ -1,15 +1,16 @@
 import { createGatewayClient } from '@infergate/core';
 import type { EndpointName } from '@infergate/emulator';
 import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
+import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { base64, gateway } from '../../test/helpers';
+import { base64 } from '../../test/helpers';
 import { createOcrTool, createTranscribeTool, createTranslateTool } from './gateway-tools';
 
 let hosts = 0;
 
 /** A client on an emulator whose endpoint holds its answer's headers for 30 s. */
-function stuckGateway(endpoint: EndpointName) {
-  const { emulator, connection } = gateway(undefined, {
+async function stuckGateway(endpoint: EndpointName) {
+  const { emulator, connection } = await emulate({
     baseURL: `https://tools-abort-${++hosts}.test/v1`,
   });
   emulator.injectFault({ fault: 'slow_headers', ms: 30_000, endpoint });
@@ -55,7 +56,7 @@ describe('service tools pass the call signal to the gateway request', () => {
   it.each(CASES)(
     '$name: an abort frees the concurrency slot at once',
     async ({ endpoint, run }) => {
-      const { emulator, client } = stuckGateway(endpoint);
+      const { emulator, client } = await stuckGateway(endpoint);
       const controller = new AbortController();
       const pending = run(client, { signal: controller.signal }).catch((error: unknown) => error);
       expect(await until(() => emulator.counters.requests[endpoint] === 1)).toBe(true);
@@ -69,7 +70,7 @@ describe('service tools pass the call signal to the gateway request', () => {
   it.each(CASES)(
     "$name: LangChain's timeout ends the gateway request too",
     async ({ endpoint, run }) => {
-      const { emulator, client } = stuckGateway(endpoint);
+      const { emulator, client } = await stuckGateway(endpoint);
       const pending = run(client, { timeout: 1000 }).catch((error: unknown) => error);
       expect(await until(() => emulator.counters.requests[endpoint] === 1)).toBe(true);
       expect(await pending).toBeInstanceOf(Error);

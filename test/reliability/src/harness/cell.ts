@@ -5,6 +5,7 @@ import {
   type Emulator,
   type ScenarioInput,
 } from '@infergate/emulator';
+import { untilIdle } from '@infergate/emulator/testing';
 
 let sequence = 0;
 
@@ -41,17 +42,28 @@ export function createCell(
 }
 
 /**
- * Waits (bounded, by polling) until the key's budget is idle and the emulator has nothing in
- * flight. 5 s by default: a leak holds a slot for good, while a cut request's key slot comes back
- * 100 ms after the cut (core's grace), which the whole CI run's load once stretched past 2 s.
+ * Waits until the key's budget is idle and the emulator has nothing in flight: on their own
+ * events (the budget's `whenIdle`, the emulator's `onChange`), bounded by `maxWaitMs`. 5 s by
+ * default: a leak holds a slot for good, while a cut request's key slot comes back 100 ms after
+ * the cut (core's grace), which the whole CI run's load once stretched past 2 s.
  */
 export async function settle(cell: Cell, maxWaitMs = 5000): Promise<boolean> {
-  const until = Date.now() + maxWaitMs;
-  while (Date.now() < until) {
-    if (cell.observer.budget.isIdle && cell.inflight() === 0) return true;
-    await new Promise((resolve) => setTimeout(resolve, 5));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), maxWaitMs);
+  });
+  const idle = Promise.all([
+    cell.observer.budget.whenIdle(),
+    untilIdle(cell.emulator, { key: cell.apiKey, timeoutMs: maxWaitMs }),
+  ]).then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([idle, late]);
+  } finally {
+    clearTimeout(timer);
   }
-  return cell.observer.budget.isIdle && cell.inflight() === 0;
 }
 
 /** A cell around a running emulator (the real HTTP server), reached with `fetch`. */

@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 
+// Node only: a child process and a port. `redis-server` (Debian's `redis-server` package) must be on PATH.
+
 /** A throwaway redis-server on a free loopback port, without persistence. */
 export interface TestRedis {
   /** `redis://127.0.0.1:<port>`, or `rediss://…` when started with TLS. */
@@ -9,7 +11,7 @@ export interface TestRedis {
   port: number;
   stop(): Promise<void>;
   /** SIGSTOP: the server keeps its connections but answers nothing until `resume`. */
-  pause(): void;
+  freeze(): void;
   /** SIGCONT: the server runs the commands it received meanwhile, in order. */
   resume(): void;
   /** Kills the server and starts an empty one on the same port (a restart without persistence). */
@@ -71,6 +73,10 @@ async function kill(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/**
+ * Starts `redis-server` on `port` (a free loopback port by default), TLS-only with `tls`; resolves
+ * once it accepts connections. `stop()` it after the tests.
+ */
 export async function startRedis(port?: number, tls?: ServerTls): Promise<TestRedis> {
   const chosen = port ?? (await freePort());
   let child = await spawnServer(chosen, tls);
@@ -78,7 +84,7 @@ export async function startRedis(port?: number, tls?: ServerTls): Promise<TestRe
     url: `${tls ? 'rediss' : 'redis'}://127.0.0.1:${chosen}`,
     port: chosen,
     stop: () => kill(child),
-    pause: () => child.kill('SIGSTOP'),
+    freeze: () => child.kill('SIGSTOP'),
     resume: () => child.kill('SIGCONT'),
     async restart() {
       await kill(child);

@@ -1,35 +1,18 @@
-import {
-  createEmulator,
-  DEFAULT_KEYS,
-  type Emulator,
-  type ScenarioInput,
-} from '@infergate/emulator';
-import { gatewayHandlers } from '@infergate/emulator/msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { GatewayConnection } from '@infergate/emulator/testing';
 import { createGateway, type GatewayProviderSettings } from '../src';
 import { createGateway as createGatewayV3 } from '../src/v6';
 
 export const BASE_URL = 'https://gateway.test/v1';
 
 /**
- * Runs the emulator behind msw for the test file: every `fetch` to BASE_URL reaches
- * `emulator.fetch`. Counters and faults are reset after each test.
+ * The providers of both entries on an emulated gateway (`emulate({ as: 'msw', baseURL: BASE_URL })`
+ * of `@infergate/emulator/testing`): each call makes a fresh provider, with its own client and
+ * catalog cache, whose settings default to the gateway's base URL and key.
  */
-export function useEmulator(scenario?: ScenarioInput) {
-  const emulator: Emulator = createEmulator(scenario);
-  const server = setupServer(...gatewayHandlers(emulator, BASE_URL));
-
-  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
-  afterEach(() => {
-    emulator.clearFaults();
-    emulator.resetCounters();
-  });
-  afterAll(() => server.close());
-
+export function providersOn(emulated: GatewayConnection) {
   const settingsFor = (settings: GatewayProviderSettings): GatewayProviderSettings => ({
-    baseURL: BASE_URL,
-    apiKey: DEFAULT_KEYS.full,
+    baseURL: emulated.baseURL,
+    apiKey: emulated.apiKey,
     ...settings,
   });
   /** A fresh provider (own client and catalog cache) for the emulator. */
@@ -37,8 +20,7 @@ export function useEmulator(scenario?: ScenarioInput) {
   /** The same, from `/v6` (AI SDK 6). */
   const gatewayV3 = (settings: GatewayProviderSettings = {}) =>
     createGatewayV3(settingsFor(settings));
-
-  return { emulator, gateway, gatewayV3 };
+  return { gateway, gatewayV3 };
 }
 
 /**

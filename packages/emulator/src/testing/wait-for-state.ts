@@ -1,0 +1,102 @@
+// docs/gateway-protocol.md §2.5 (the requests a key has in flight, and their slots given back).
+import type { EmulatorCounters, EndpointName } from '../counters';
+import type { Emulator } from '../emulator';
+
+export interface UntilOptions {
+  /**
+   * A safety net, not the assertion: after this long the wait fails, naming what it waited for
+   * and the counters it saw. Default 30 s (a test's own timeout may end it first).
+   */
+  timeoutMs?: number;
+  /** What the wait is for, in the failure message (e.g. `'4 requests held'`). */
+  what?: string;
+}
+
+export interface KeyOptions extends UntilOptions {
+  /** One key's requests; all keys' by default. */
+  key?: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Requests in flight now: one key's, or all keys' together. */
+export function inflightOf(counters: EmulatorCounters, key?: string): number {
+  if (key !== undefined) return counters.inflight[key] ?? 0;
+  return Object.values(counters.inflight).reduce((sum, count) => sum + count, 0);
+}
+
+/**
+ * Resolves once `predicate` holds on the emulator's state: checked now, then after each change of
+ * its counters (`emulator.onChange`), never on a timer. Rejects when the predicate throws, or
+ * after `timeoutMs`, with the counters as they were.
+ */
+export function until(
+  emulator: Emulator,
+  predicate: (counters: EmulatorCounters, emulator: Emulator) => boolean,
+  options: UntilOptions = {},
+): Promise<void> {
+  const { timeoutMs = DEFAULT_TIMEOUT_MS, what = 'the predicate to hold' } = options;
+  return new Promise<void>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let unsubscribe = () => {};
+    const finish = (error?: Error) => {
+      clearTimeout(timer);
+      unsubscribe();
+      if (error) reject(error);
+      else resolve();
+    };
+    const check = (): boolean => {
+      try {
+        if (!predicate(emulator.counters, emulator)) return false;
+        finish();
+      } catch (error) {
+        finish(error instanceof Error ? error : new Error(String(error)));
+      }
+      return true;
+    };
+    if (check()) return;
+    unsubscribe = emulator.onChange(check);
+    timer = setTimeout(() => {
+      const seen = JSON.stringify(emulator.counters);
+      finish(
+        new Error(`until: still waiting for ${what} after ${timeoutMs} ms; counters: ${seen}`),
+      );
+    }, timeoutMs);
+  });
+}
+
+/** Until at least `count` requests are in flight (held by the emulator, not yet answered). */
+export function untilHeld(emulator: Emulator, count: number, options: KeyOptions = {}) {
+  const { key, ...rest } = options;
+  const what = `${count} request(s) in flight${key === undefined ? '' : ` on key ${mask(key)}`}`;
+  return until(emulator, (counters) => inflightOf(counters, key) >= count, { what, ...rest });
+}
+
+/** Until no request is in flight: every slot (a key's, or all keys') is back. */
+export function untilIdle(emulator: Emulator, options: KeyOptions = {}) {
+  const { key, ...rest } = options;
+  const what = `no request in flight${key === undefined ? '' : ` on key ${mask(key)}`}`;
+  return until(emulator, (counters) => inflightOf(counters, key) === 0, { what, ...rest });
+}
+
+/** Until the emulator has seen at least `count` requests to `endpoint` (chat by default). */
+export function untilRequests(
+  emulator: Emulator,
+  count: number,
+  options: UntilOptions & { endpoint?: EndpointName } = {},
+) {
+  const { endpoint = 'chat', ...rest } = options;
+  const what = `${count} ${endpoint} request(s)`;
+  return until(emulator, (counters) => counters.requests[endpoint] >= count, { what, ...rest });
+}
+
+/** Until at least `count` streamed answers were cancelled before their end (1 by default). */
+export function untilCancelled(emulator: Emulator, count = 1, options: UntilOptions = {}) {
+  const what = `${count} stream(s) cancelled`;
+  return until(emulator, (counters) => counters.streamsCancelled >= count, { what, ...options });
+}
+
+/** A key in a message: its first characters only. */
+function mask(key: string): string {
+  return key.length <= 8 ? '…' : `${key.slice(0, 6)}…`;
+}

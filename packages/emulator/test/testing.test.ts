@@ -1,0 +1,197 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_KEYS } from '../src/index';
+import { caught, type EmulateAs, type EmulatedGateway, emulate, until } from '../src/testing/index';
+import { startRedis } from '../src/testing/redis';
+
+// The test kit (`@infergate/emulator/testing`): one call makes and closes the emulator as a fetch
+// function, msw handlers or a real server; its waits resolve on the emulator's own state changes.
+
+const open: EmulatedGateway[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((gateway) => gateway.close()));
+});
+
+async function gatewayAs(as: EmulateAs, scenario = {}) {
+  const gateway = await emulate({ as, scenario });
+  open.push(gateway);
+  return gateway;
+}
+
+function chat(gateway: EmulatedGateway, init: { stream?: boolean; signal?: AbortSignal } = {}) {
+  return gateway.fetch(`${gateway.baseURL}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model: 'community/general',
+      messages: [{ role: 'user', content: 'hello' }],
+      stream: init.stream ?? false,
+    }),
+    signal: init.signal,
+  });
+}
+
+describe('emulate', () => {
+  it.each<EmulateAs>(['fetch', 'msw', 'http'])('serves the emulator as %s', async (as) => {
+    const gateway = await gatewayAs(as);
+    expect(gateway.as).toBe(as);
+    expect(gateway.apiKey).toBe(DEFAULT_KEYS.full);
+    expect(gateway.connection).toEqual({
+      baseURL: gateway.baseURL,
+      apiKey: gateway.apiKey,
+      fetch: gateway.fetch,
+    });
+    const response = await chat(gateway);
+    expect(response.status).toBe(200);
+    expect(gateway.counters.requests.chat).toBe(1);
+    if (as === 'http') expect(gateway.baseURL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  });
+
+  it('gives each gateway a host of its own (a client budget per test)', async () => {
+    const [a, b] = [await gatewayAs('fetch'), await gatewayAs('fetch')];
+    expect(a.baseURL).not.toBe(b.baseURL);
+  });
+
+  it('closes once, however often it is asked', async () => {
+    const gateway = await emulate({ as: 'http' });
+    await Promise.all([gateway.close(), gateway.close()]);
+    await expect(chat(gateway)).rejects.toThrow();
+  });
+
+  it('stops intercepting when an msw gateway is closed', async () => {
+    const gateway = await emulate({ as: 'msw', baseURL: 'https://closed.test/v1' });
+    await gateway.close();
+    await expect(chat(gateway)).rejects.toThrow();
+  });
+
+  it('resets counters and faults after each test and closes after all, given the hooks', async () => {
+    const registered: { each?: () => void; all?: () => Promise<void> } = {};
+    const gateway = await emulate({
+      as: 'http',
+      hooks: { afterEach: (fn) => (registered.each = fn), afterAll: (fn) => (registered.all = fn) },
+    });
+    gateway.emulator.injectFault({ fault: 'bad_gateway' });
+    expect((await chat(gateway)).status).toBe(502);
+    registered.each?.();
+    expect(gateway.counters.requests.chat).toBe(0);
+    expect((await chat(gateway)).status).toBe(200);
+    await registered.all?.();
+    await expect(chat(gateway)).rejects.toThrow();
+  });
+});
+
+describe('waits on the emulator state', () => {
+  it('untilHeld resolves once the requests are held, untilIdle once the slots are back', async () => {
+    const gateway = await gatewayAs('fetch', { latencyMs: 60_000 });
+    const cut = new AbortController();
+    const calls = Array.from({ length: 4 }, () => chat(gateway, { signal: cut.signal }));
+    await gateway.untilHeld(4);
+    expect(gateway.counters.inflight[gateway.apiKey]).toBe(4);
+    cut.abort();
+    await Promise.allSettled(calls);
+    await gateway.untilIdle({ key: gateway.apiKey });
+    expect(gateway.counters.inflight[gateway.apiKey]).toBe(0);
+  });
+
+  it('untilCancelled resolves when a reader cancels a stream before its end', async () => {
+    const gateway = await gatewayAs('http', { streamChunkDelayMs: 60_000 });
+    const response = await chat(gateway, { stream: true });
+    const reader = response.body!.getReader();
+    await reader.read();
+    expect(gateway.counters.streamsCancelled).toBe(0);
+    await reader.cancel();
+    await gateway.untilCancelled();
+    await gateway.untilIdle();
+    expect(gateway.counters.streamsCancelled).toBe(1);
+  });
+
+  it('a stream read to its end is not counted as cancelled', async () => {
+    const gateway = await gatewayAs('fetch');
+    await (await chat(gateway, { stream: true })).text();
+    await gateway.untilIdle();
+    expect(gateway.counters.streamsCancelled).toBe(0);
+  });
+
+  it('untilRequests counts an endpoint, and until takes any predicate', async () => {
+    const gateway = await gatewayAs('msw');
+    const waiting = gateway.untilRequests(2);
+    let done = false;
+    void waiting.then(() => (done = true));
+    await chat(gateway);
+    expect(done).toBe(false);
+    await chat(gateway);
+    await waiting;
+    await until(gateway.emulator, (counters) => counters.maxInflightTotal >= 1);
+  });
+
+  it('fails after its safety net, naming what it waited for and the counters', async () => {
+    const gateway = await gatewayAs('fetch');
+    const error = await caught(gateway.untilHeld(1, { timeoutMs: 20 }));
+    expect(error.message).toMatch(/1 request\(s\) in flight after 20 ms; counters: \{"requests"/);
+  });
+
+  it('rejects with what the predicate threw', async () => {
+    const gateway = await gatewayAs('fetch');
+    const error = await caught(
+      gateway.until(() => {
+        throw new Error('bad predicate');
+      }),
+    );
+    expect(error.message).toBe('bad predicate');
+  });
+});
+
+describe('caught', () => {
+  it('returns the rejection of a promise, or what a function throws', async () => {
+    expect((await caught(Promise.reject(new RangeError('no')))).name).toBe('RangeError');
+    expect((await caught(() => JSON.parse('{'))).name).toBe('SyntaxError');
+  });
+
+  it('fails when the call succeeds', async () => {
+    await expect(caught(Promise.resolve(42))).rejects.toThrow(
+      /expected the call to fail; it gave 42/,
+    );
+  });
+
+  it('checks and types the error with a guard', async () => {
+    const isRange = (error: unknown): error is RangeError => error instanceof RangeError;
+    const error = await caught(Promise.reject(new RangeError('far')), isRange);
+    expect(error.message).toBe('far');
+    await expect(caught(Promise.reject(new TypeError('x')), isRange)).rejects.toThrow(
+      /another kind of error: TypeError: x/,
+    );
+  });
+});
+
+describe('startRedis', () => {
+  it('starts a redis-server on a free port that freezes, resumes and stops', async () => {
+    const redis = await startRedis();
+    try {
+      expect(redis.url).toBe(`redis://127.0.0.1:${redis.port}`);
+      const { createConnection } = await import('node:net');
+      const ping = () =>
+        new Promise<string>((resolve, reject) => {
+          const socket = createConnection(redis.port, '127.0.0.1');
+          socket.once('data', (data) => {
+            socket.end();
+            resolve(data.toString());
+          });
+          socket.once('error', reject);
+          socket.write('PING\r\n');
+        });
+      expect(await ping()).toBe('+PONG\r\n');
+      redis.freeze();
+      let answered = false;
+      const frozen = ping().then((reply) => {
+        answered = true;
+        return reply;
+      });
+      // A safety net, not the subject: a frozen server answers nothing while frozen.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(answered).toBe(false);
+      redis.resume();
+      expect(await frozen).toBe('+PONG\r\n');
+    } finally {
+      await redis.stop();
+    }
+  });
+});
