@@ -113,7 +113,7 @@ export function readStructuredOutput(
     throw refusal(place, 'structuredOutput.methods', `must list at least one method, got ${got}`);
   }
   for (let i = 0; i < methods.length; i++) readMethod(methods, i, place);
-  return methods as StructuredOutputMethod[];
+  return [...methods] as StructuredOutputMethod[];
 }
 
 function readMethod(methods: unknown[], i: number, place: SteeringPlace): void {
