@@ -21,7 +21,7 @@ export function oursAiSdk({ baseURL, apiKey, fetch }, settings = {}) {
   return createGateway({ baseURL, apiKey, ...(fetch ? { fetch } : {}), ...settings });
 }
 
-export function openaiCompatible({ baseURL, apiKey, fetch }) {
+export function openaiCompatible({ baseURL, apiKey, fetch }, settings = {}) {
   // includeUsage: ours always reports usage; the anchor asks for it only with this flag.
   return createOpenAICompatible({
     name: 'gateway',
@@ -29,6 +29,7 @@ export function openaiCompatible({ baseURL, apiKey, fetch }) {
     apiKey,
     includeUsage: true,
     ...(fetch ? { fetch } : {}),
+    ...settings,
   });
 }
 

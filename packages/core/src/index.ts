@@ -67,8 +67,11 @@ export type {
   ChatRouteHop,
   FailedChatRoute,
   FailoverReason,
+  InvalidStructuredOutput,
   ModelSkipReason,
   SkippedModel,
+  StructuredOutputIssue,
+  StructuredOutputMethod,
 } from './protocol/chat-route';
 export { LANGUAGE_CODE, LIMITS } from './protocol/limits';
 export { isMultilingualEngine } from './protocol/multilingual-engine';

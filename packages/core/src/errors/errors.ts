@@ -1,6 +1,10 @@
 // docs/gateway-protocol.md §10.2 (gateway codes), §10.4 (client codes), §10.5 (`isRetryable`,
 // decided by the retry policy).
-import type { FailedChatRoute, SkippedModel } from '../protocol/chat-route';
+import type {
+  FailedChatRoute,
+  InvalidStructuredOutput,
+  SkippedModel,
+} from '../protocol/chat-route';
 import {
   GATEWAY_ERROR_CODES,
   type GatewayErrorCode,
@@ -49,6 +53,8 @@ export interface GatewayErrorOptions {
   skipped?: SkippedModel[];
   /** An error of a steered call: the models it skipped and tried, and how each failed. */
   route?: FailedChatRoute;
+  /** `invalid_structured_output`: the method, the answer's text and how it breaks the schema. */
+  invalidOutput?: InvalidStructuredOutput;
   cause?: unknown;
 }
 
@@ -84,6 +90,7 @@ const OPTIONAL_FIELDS = [
   'stall',
   'skipped',
   'route',
+  'invalidOutput',
 ] as const;
 
 /** The one error type of infergate; branch on `code`. */
@@ -123,6 +130,11 @@ export class GatewayError extends Error {
    * it skipped and tried and how each failed, the last hop the failure that ended the call.
    */
   declare readonly route?: FailedChatRoute;
+  /**
+   * `invalid_structured_output`: how the hop asked for the schema (`method`), the answer's text
+   * and the validation issues (the text kept whole here; `toJSON` cuts it like `body`).
+   */
+  declare readonly invalidOutput?: InvalidStructuredOutput;
 
   /**
    * `instanceof GatewayError` holds for an error made by any copy of core: the CJS build loads the
@@ -163,6 +175,12 @@ export class GatewayError extends Error {
     }
     if (this.body !== undefined && this.body.length > 2000)
       json.body = `${this.body.slice(0, 2000)}…`;
+    if (this.invalidOutput !== undefined && this.invalidOutput.text.length > 2000) {
+      json.invalidOutput = {
+        ...this.invalidOutput,
+        text: `${this.invalidOutput.text.slice(0, 2000)}…`,
+      };
+    }
     const cause = causeAsJSON(this.cause);
     if (cause !== undefined) json.cause = cause;
     return json;
@@ -216,6 +234,9 @@ function redactInPlace(error: GatewayError, redact: (text: string) => string, de
   // Lists of strings too: a key pasted into `fallbackModels` comes back in the skips and the route.
   if (error.skipped !== undefined) self.skipped = redactValue(error.skipped, redact);
   if (error.route !== undefined) self.route = redactValue(error.route, redact);
+  if (error.invalidOutput !== undefined) {
+    self.invalidOutput = redactValue(error.invalidOutput, redact);
+  }
   const cause: unknown = error.cause;
   if (isGatewayError(cause)) {
     if (depth < 8) redactInPlace(cause, redact, depth + 1);

@@ -78,3 +78,25 @@ export type FailedChatRoute = Omit<ChatRoute, 'answeredBy'>;
 export function singleHopRoute(model: string, answeredBy: string): ChatRoute {
   return { requested: [model], hops: [{ model, outcome: 'answered' }], answeredBy };
 }
+
+/**
+ * How a hop asked its model for an answer that follows a JSON schema (docs/gateway-protocol.md
+ * §4.8): natively (`json_schema`), by a forced call of a tool whose parameters are the schema
+ * (`tools`), or by `json_object` with the schema stated in a system message.
+ */
+export type StructuredOutputMethod = 'json_schema' | 'tools' | 'json_object';
+
+/** One way a structured answer breaks its schema: what is wrong, and where (a JSON pointer). */
+export interface StructuredOutputIssue {
+  message: string;
+  /** Where in the answer, as a JSON pointer (`/address/city`); `''` or absent: the whole answer. */
+  path?: string;
+}
+
+/** A structured answer that failed its check (`invalid_structured_output`): how, what, why. */
+export interface InvalidStructuredOutput {
+  method: StructuredOutputMethod;
+  /** The answer's text as the model sent it (a tool call's arguments for `tools`). */
+  text: string;
+  issues: StructuredOutputIssue[];
+}

@@ -28,6 +28,7 @@ export const CLIENT_ERROR_CODES = [
   'response_too_large',
   'client_code_unavailable',
   'no_model_can_serve',
+  'invalid_structured_output',
 ] as const;
 
 export type GatewayServerErrorCode = (typeof GATEWAY_ERROR_CODES)[number];

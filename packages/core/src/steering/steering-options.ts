@@ -79,14 +79,14 @@ export interface ClientSteering {
 /** The longest timer (2^31 − 1 ms): longer timeouts are clamped to it. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
-function refusal(place: SteeringPlace, field: string, what: string): GatewayError {
+export function refusal(place: SteeringPlace, field: string, what: string): GatewayError {
   const code: GatewayErrorCode =
     place === 'call option' ? 'invalid_request_error' : 'configuration_error';
   return new GatewayError({ code, message: `${field} (${place}) ${what}`, field });
 }
 
 /** A value named by its type only (an object given by mistake may hold secrets no redactor knows). */
-function kindOf(value: unknown): string {
+export function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';

@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../errors/errors';
+import type { AssembledChat } from '../protocol/chat-result-types';
+import type { ChatRequest } from '../protocol/wire-types';
+import {
+  jsonInText,
+  readStructuredAnswer,
+  type StructuredOutputSchema,
+  structuredRequest,
+} from './structured-output-request';
+
+const schema = {
+  type: 'object',
+  properties: { city: { type: 'string' }, kind: { enum: ['town', 'village'] } },
+  required: ['city', 'kind'],
+};
+const given: StructuredOutputSchema = { name: 'place', schema, description: 'A place' };
+
+const request: ChatRequest = {
+  model: 'm',
+  messages: [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'Where?' },
+  ],
+  temperature: 0,
+  response_format: { type: 'text' },
+};
+
+function answer(extra: Partial<AssembledChat>): AssembledChat {
+  return { text: '', toolCalls: [], finishReason: 'stop', ...extra };
+}
+
+function failure(run: () => unknown): GatewayError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(GatewayError);
+    return error as GatewayError;
+  }
+  throw new Error('not refused');
+}
+
+describe('structuredRequest', () => {
+  it('json_schema: the schema as response_format, the caller’s replaced', () => {
+    const sent = structuredRequest(request, { ...given, strict: true }, 'json_schema');
+    expect(sent).toEqual({
+      ...request,
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'place', schema, description: 'A place', strict: true },
+      },
+    });
+    expect(request.response_format).toEqual({ type: 'text' }); // not changed
+  });
+
+  it('json_schema: `strict` and `description` only when given; the name defaults to "response"', () => {
+    const sent = structuredRequest(request, { schema }, 'json_schema');
+    expect(sent.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'response', schema },
+    });
+  });
+
+  it('tools: one tool whose parameters are the schema, forced by tool_choice; no response_format', () => {
+    const sent = structuredRequest(request, given, 'tools');
+    expect(sent.response_format).toBeUndefined();
+    expect(sent.tools).toEqual([
+      { type: 'function', function: { name: 'place', description: 'A place', parameters: schema } },
+    ]);
+    expect(sent.tool_choice).toEqual({ type: 'function', function: { name: 'place' } });
+    expect(sent.messages).toBe(request.messages);
+  });
+
+  it('json_object: response_format json_object and the schema stated after the leading system messages', () => {
+    const sent = structuredRequest(request, given, 'json_object');
+    expect(sent.response_format).toEqual({ type: 'json_object' });
+    expect(sent.messages.map((message) => message.role)).toEqual(['system', 'system', 'user']);
+    expect(sent.messages[0]).toEqual(request.messages[0]);
+    const stated = sent.messages[1]!.content as string;
+    expect(stated).toContain('"place" (A place)');
+    expect(stated).toContain(JSON.stringify(schema));
+    expect(request.messages).toHaveLength(2);
+    // Without a system message of the caller's, it comes first.
+    const bare = structuredRequest(
+      { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+      given,
+      'json_object',
+    );
+    expect(bare.messages.map((message) => message.role)).toEqual(['system', 'user']);
+  });
+
+  it('refuses a name the model could not be given, before sending', () => {
+    const error = failure(() => structuredRequest(request, { schema, name: 'my place' }, 'tools'));
+    expect(error.code).toBe('invalid_request_error');
+    expect(error.field).toBe('structuredOutput.name');
+    expect(error.message).toBe(
+      'structuredOutput.name: must be 1 to 64 letters, digits, "_" or "-" (the name the model sees), got "my place" (8 characters)',
+    );
+    expect(
+      failure(() => structuredRequest(request, { schema, name: 'x'.repeat(65) }, 'json_schema'))
+        .message,
+    ).toMatch(/\(65 characters\)$/);
+  });
+});
+
+describe('readStructuredAnswer', () => {
+  it('reads the content for json_schema and json_object', () => {
+    const text = '{"city":"Oslo","kind":"town"}';
+    for (const method of ['json_schema', 'json_object'] as const) {
+      expect(readStructuredAnswer('m', answer({ text }), given, method)).toEqual({
+        value: { city: 'Oslo', kind: 'town' },
+        text,
+      });
+    }
+  });
+
+  it('reads the forced tool call’s arguments for tools', () => {
+    const args = '{"city":"Oslo","kind":"town"}';
+    const read = readStructuredAnswer(
+      'm',
+      answer({ text: 'thinking aloud', toolCalls: [{ id: 'c1', name: 'place', arguments: args }] }),
+      given,
+      'tools',
+    );
+    expect(read).toEqual({ value: { city: 'Oslo', kind: 'town' }, text: args });
+  });
+
+  it('a tools answer that calls another tool, or none, is invalid_structured_output', () => {
+    const other = failure(() =>
+      readStructuredAnswer(
+        'm',
+        answer({ toolCalls: [{ id: 'c', name: 'search', arguments: '{}' }] }),
+        given,
+        'tools',
+      ),
+    );
+    expect(other.code).toBe('invalid_structured_output');
+    expect(other.invalidOutput?.issues).toEqual([
+      { message: 'the answer did not call the tool "place": it called "search" instead' },
+    ]);
+    const none = failure(() => readStructuredAnswer('m', answer({ text: 'Oslo' }), given, 'tools'));
+    expect(none.invalidOutput).toEqual({
+      method: 'tools',
+      text: 'Oslo',
+      issues: [{ message: 'the answer did not call the tool "place": it called no tool' }],
+    });
+  });
+
+  it('text that is not JSON is invalid_structured_output keeping the whole text', () => {
+    const text = '{"city": "Os';
+    const error = failure(() =>
+      readStructuredAnswer('vendor/claims', answer({ text }), given, 'json_schema'),
+    );
+    expect(error.code).toBe('invalid_structured_output');
+    expect(error.isRetryable).toBe(false);
+    expect(error.model).toBe('vendor/claims');
+    expect(error.invalidOutput).toMatchObject({ method: 'json_schema', text });
+    expect(error.invalidOutput?.issues[0]?.message).toMatch(/^the answer is not JSON/);
+    expect(error.message).toMatch(
+      /^vendor\/claims answered structured output \(method json_schema\) that fails its check: the answer is not JSON/,
+    );
+    // The message never quotes the text (it may be long, or anything).
+    expect(error.message).not.toContain('Os');
+    const empty = failure(() =>
+      readStructuredAnswer('m', answer({ text: ' ' }), given, 'json_object'),
+    );
+    expect(empty.invalidOutput?.issues).toEqual([{ message: 'the answer is empty' }]);
+  });
+
+  it('tool arguments that are not JSON are invalid_structured_output', () => {
+    const error = failure(() =>
+      readStructuredAnswer(
+        'm',
+        answer({ toolCalls: [{ id: 'c', name: 'place', arguments: '{"city":' }] }),
+        given,
+        'tools',
+      ),
+    );
+    expect(error.invalidOutput).toMatchObject({ method: 'tools', text: '{"city":' });
+  });
+
+  it('accepts a fenced answer, with or without prose around it', () => {
+    const json = '{"city":"Oslo","kind":"town"}';
+    for (const text of [
+      `\`\`\`json\n${json}\n\`\`\``,
+      `\`\`\`\n${json}\n\`\`\``,
+      `  \`\`\`JSON ${json}\`\`\`  `,
+      `Here is the JSON you asked for:\n\`\`\`json\n${json}\n\`\`\`\nAnything else?`,
+    ]) {
+      expect(readStructuredAnswer('m', answer({ text }), given, 'json_object').value).toEqual({
+        city: 'Oslo',
+        kind: 'town',
+      });
+    }
+  });
+
+  it('does not search prose for unfenced JSON', () => {
+    const text = 'Here is the JSON you asked for:\n{"city":"Oslo","kind":"town"}\nAnything else?';
+    expect(
+      failure(() => readStructuredAnswer('m', answer({ text }), given, 'json_schema')).code,
+    ).toBe('invalid_structured_output');
+  });
+});
+
+describe('jsonInText', () => {
+  it('leaves JSON whose strings hold a fence as it is', () => {
+    const text = '{"code":"```js\\nx()\\n```"}';
+    expect(jsonInText(text)).toBe(text);
+  });
+
+  it('reads a fence cut short (a stream that ended early) up to its end', () => {
+    expect(jsonInText('```json\n{"a":1}')).toBe('{"a":1}');
+  });
+});
