@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §2.3 (headers a call adds), §2.5 (its deadline), §10.5 (its retries).
 import { GatewayError } from '../errors/errors';
+import { optionKeys, refuseUnknownOptions, STEERING_OPTIONS } from './option-groups';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -59,6 +60,48 @@ export function checkCallOptions(options: CallOptions): void {
     });
   }
 }
+
+/** The keys every call takes (`CallOptions`). */
+const CALL_OPTION_KEYS = [
+  'signal',
+  'headers',
+  'timeoutMs',
+  'maxRetries',
+  'onResponse',
+] as const satisfies readonly (keyof CallOptions)[];
+true satisfies Exclude<keyof CallOptions, (typeof CALL_OPTION_KEYS)[number]> extends never
+  ? true
+  : false;
+
+/** A chat call's keys: every call's, the `steering` group's, and the capabilities known. */
+const CHAT_CALL_OPTION_KEYS = [
+  ...CALL_OPTION_KEYS,
+  ...optionKeys(STEERING_OPTIONS),
+  'capabilities',
+];
+/** A chat stream's keys: a chat call's, and what only a stream reads. */
+const CHAT_STREAM_OPTION_KEYS = [...CHAT_CALL_OPTION_KEYS, 'assemble', 'streamUsage'];
+
+/**
+ * Refuses a key a chat call (`stream`: a stream) does not know, naming the closest one
+ * (`invalid_request_error`), before anything is queued: a typo would otherwise do nothing.
+ */
+export function refuseUnknownChatOptions(options: object | undefined, stream: boolean): void {
+  if (typeof options !== 'object' || options === null) return;
+  const where = stream ? 'chatStream options' : 'chat options';
+  refuseUnknownOptions(
+    options,
+    stream ? CHAT_STREAM_OPTION_KEYS : CHAT_CALL_OPTION_KEYS,
+    where,
+    'call option',
+    stream ? {} : STREAM_ONLY_HINTS,
+  );
+}
+
+const STREAM_ONLY_HINTS = {
+  assemble: '`assemble` is read by chatStream() only',
+  streamUsage: '`streamUsage` is read by chatStream() only',
+};
 
 /** An AbortSignal, also one from another realm (checked by shape, not by `instanceof`). */
 function isAbortSignal(value: unknown): value is AbortSignal {
