@@ -109,3 +109,24 @@ describe('a chat call refuses a key it does not know, sending nothing', () => {
     expect((await stream.result()).finishReason).toBeDefined();
   });
 });
+
+describe('any other call refuses a key no call reads, sending nothing', () => {
+  it('embed with timeoutMS', async () => {
+    const { client, emulator } = harness();
+    const error = await caught(() =>
+      client.embed({ model: 'any', input: ['a'] }, { timeoutMS: 500 } as never),
+    );
+    expect(error).toMatchObject({ code: 'invalid_request_error', field: 'timeoutMS' });
+    expect(error.message).toBe(
+      'unknown option `timeoutMS` in call options — did you mean `timeoutMs`?',
+    );
+    expect(emulator.counters.requests.embeddings).toBe(0);
+  });
+
+  it('models() with signl', async () => {
+    const { client, emulator } = harness();
+    const error = await caught(() => client.models({ signl: undefined } as never));
+    expect(error.message).toContain('did you mean `signal`?');
+    expect(emulator.counters.requests.models).toBe(0);
+  });
+});

@@ -34,6 +34,8 @@ export function checkCallOptions(options: CallOptions): void {
       field: 'options',
     });
   }
+  // A key no call reads is a typo that would do nothing: refused, naming the closest one.
+  refuseUnknownOptions(options, ANY_CALL_OPTION_KEYS, 'call options', 'call option');
   const { maxRetries, timeoutMs, signal } = options;
   if (
     timeoutMs !== undefined &&
@@ -81,6 +83,21 @@ const CHAT_CALL_OPTION_KEYS = [
 ];
 /** A chat stream's keys: a chat call's, and what only a stream reads. */
 const CHAT_STREAM_OPTION_KEYS = [...CHAT_CALL_OPTION_KEYS, 'assemble', 'streamUsage'];
+
+/**
+ * Every key some call reads (`CheckModelOptions`' `known`, `purpose`, `anyOf`; `EmbedManyOptions`'
+ * `model`, `inputType`, `dimensions`): the transport's check of any call refuses only keys none
+ * reads (a chat call's own check, `refuseUnknownChatOptions`, is exact).
+ */
+const ANY_CALL_OPTION_KEYS = [
+  ...CHAT_STREAM_OPTION_KEYS,
+  'known',
+  'purpose',
+  'anyOf',
+  'model',
+  'inputType',
+  'dimensions',
+];
 
 /**
  * Refuses a key a chat call (`stream`: a stream) does not know, naming the closest one
