@@ -25,6 +25,7 @@ export {
   TIMEOUT_OPTIONS,
   type TimeoutOptions,
 } from './call/option-groups';
+export type { CatalogWatch } from './catalog/catalog-watch';
 export type { CheckModelOptions } from './catalog/resolve-model';
 export type { ChatCallOptions, ChatStreamOptions } from './chat/chat-calls';
 export { requiredCapabilities } from './chat/validate-chat';
