@@ -88,14 +88,6 @@ describe('a chat call refuses a key it does not know, sending nothing', () => {
     expect(emulator.counters.requests.models).toBe(0);
   });
 
-  it('says a stream-only option is for chatStream() when given to chat()', async () => {
-    const { client, emulator } = harness();
-    const error = await caught(() => client.chat(hi(), { streamUsage: false } as never));
-    expect(error).toMatchObject({ code: 'invalid_request_error', field: 'streamUsage' });
-    expect(error.message).toContain('chatStream() only');
-    expect(emulator.counters.requests.chat).toBe(0);
-  });
-
   it('takes every documented option', async () => {
     const { client } = harness();
     const stream = await client.chatStream(hi(), {

@@ -34,7 +34,7 @@ export type GatewayChatOptions = Flat<
 /** One object type of an intersection (how editors and type tests show it). */
 type Flat<T> = { [K in keyof T]: T[K] };
 
-const STEERING_FIELDS = Object.entries(STEERING_OPTIONS.fields);
+const STEERING_KEYS = Object.keys(STEERING_OPTIONS.fields);
 
 /**
  * The settings of `providerOptions.infergate`, built from core's descriptor: the steering options
@@ -42,7 +42,7 @@ const STEERING_FIELDS = Object.entries(STEERING_OPTIONS.fields);
  * or MCP: `invalid_request_error`, as `InvalidArgumentError`); ours are typed here.
  */
 const chatCallSettingsSchema = z.object({
-  ...Object.fromEntries(STEERING_FIELDS.map(([key]) => [key, z.unknown().optional()])),
+  ...Object.fromEntries(STEERING_KEYS.map((key) => [key, z.unknown().optional()])),
   streamUsage: z.boolean().optional(),
   reasoningEffort: z.string().optional(),
 });
@@ -50,7 +50,8 @@ const chatCallSettingsSchema = z.object({
 const CALL_SETTINGS: readonly string[] = Object.keys(chatCallSettingsSchema.shape);
 
 const parseChatCallSettings = infergateOptionsParser(chatCallSettingsSchema, {
-  ...Object.fromEntries(STEERING_FIELDS.map(([key, field]) => [key, field.accepts])),
+  // (Never used: core's reader refuses a bad steering value, in its own words.)
+  ...Object.fromEntries(STEERING_KEYS.map((key) => [key, "what core's SteeringOptions take"])),
   streamUsage: 'true or false',
   reasoningEffort: 'a string such as "low", "medium" or "high"',
 });

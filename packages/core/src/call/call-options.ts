@@ -75,22 +75,17 @@ true satisfies Exclude<keyof CallOptions, (typeof CALL_OPTION_KEYS)[number]> ext
   ? true
   : false;
 
-/** A chat call's keys: every call's, the `steering` group's, and the capabilities known. */
-const CHAT_CALL_OPTION_KEYS = [
+/**
+ * Every key some call reads (a chat call's, a stream's `assemble` and `streamUsage`,
+ * `CheckModelOptions`' `known`, `purpose`, `anyOf`; `EmbedManyOptions`' `model`, `inputType`,
+ * `dimensions`): any call refuses a key none reads, before anything is sent.
+ */
+const ANY_CALL_OPTION_KEYS = [
   ...CALL_OPTION_KEYS,
   ...optionKeys(STEERING_OPTIONS),
   'capabilities',
-];
-/** A chat stream's keys: a chat call's, and what only a stream reads. */
-const CHAT_STREAM_OPTION_KEYS = [...CHAT_CALL_OPTION_KEYS, 'assemble', 'streamUsage'];
-
-/**
- * Every key some call reads (`CheckModelOptions`' `known`, `purpose`, `anyOf`; `EmbedManyOptions`'
- * `model`, `inputType`, `dimensions`): the transport's check of any call refuses only keys none
- * reads (a chat call's own check, `refuseUnknownChatOptions`, is exact).
- */
-const ANY_CALL_OPTION_KEYS = [
-  ...CHAT_STREAM_OPTION_KEYS,
+  'assemble',
+  'streamUsage',
   'known',
   'purpose',
   'anyOf',
@@ -98,27 +93,6 @@ const ANY_CALL_OPTION_KEYS = [
   'inputType',
   'dimensions',
 ];
-
-/**
- * Refuses a key a chat call (`stream`: a stream) does not know, naming the closest one
- * (`invalid_request_error`), before anything is queued: a typo would otherwise do nothing.
- */
-export function refuseUnknownChatOptions(options: object | undefined, stream: boolean): void {
-  if (typeof options !== 'object' || options === null) return;
-  const where = stream ? 'chatStream options' : 'chat options';
-  refuseUnknownOptions(
-    options,
-    stream ? CHAT_STREAM_OPTION_KEYS : CHAT_CALL_OPTION_KEYS,
-    where,
-    'call option',
-    stream ? {} : STREAM_ONLY_HINTS,
-  );
-}
-
-const STREAM_ONLY_HINTS = {
-  assemble: '`assemble` is read by chatStream() only',
-  streamUsage: '`streamUsage` is read by chatStream() only',
-};
 
 /** An AbortSignal, also one from another realm (checked by shape, not by `instanceof`). */
 function isAbortSignal(value: unknown): value is AbortSignal {

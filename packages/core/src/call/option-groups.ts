@@ -4,10 +4,9 @@
 import { closeMatches } from '../errors/close-names';
 import { GatewayError, type GatewayErrorCode } from '../errors/errors';
 
-/** One option of a group: what it accepts, in words (refusals, the adapters' schemas, CLI help). */
+/** One option of a group: its key is the name; `flag: 'ms'` when a command line may set it. */
 export interface OptionField {
-  readonly accepts: string;
-  /** A number of ms a command line may set (MCP's `--kebab-case-name`). */
+  /** A number of ms a command line may set (MCP's `--kebab-case-name N`). */
   readonly flag?: 'ms';
 }
 
@@ -41,12 +40,14 @@ export interface TimeoutOptions {
   chunkTimeoutMs?: number;
 }
 
+const MS_FLAG: OptionField = { flag: 'ms' };
+
 export const TIMEOUT_OPTIONS: OptionGroup<TimeoutOptions> = {
   name: 'timeouts',
   fields: {
-    timeoutMs: { accepts: 'a number of ms > 0', flag: 'ms' },
-    firstChunkTimeoutMs: { accepts: 'a number of ms > 0', flag: 'ms' },
-    chunkTimeoutMs: { accepts: 'a number of ms > 0', flag: 'ms' },
+    timeoutMs: MS_FLAG,
+    firstChunkTimeoutMs: MS_FLAG,
+    chunkTimeoutMs: MS_FLAG,
   },
 };
 
@@ -64,8 +65,8 @@ export interface HedgeOptions {
 export const HEDGE_OPTIONS: OptionGroup<HedgeOptions> = {
   name: 'hedge',
   fields: {
-    afterMs: { accepts: "a number of ms > 0 or 'auto'" },
-    maxExtra: { accepts: 'a share of requests in (0, 1]' },
+    afterMs: {},
+    maxExtra: {},
   },
 };
 
@@ -82,9 +83,9 @@ export interface CircuitBreakerOptions {
 export const CIRCUIT_BREAKER_OPTIONS: OptionGroup<CircuitBreakerOptions> = {
   name: 'circuitBreaker',
   fields: {
-    failures: { accepts: 'an integer ≥ 1' },
-    cooldownMs: { accepts: 'a number of ms > 0' },
-    maxCooldownMs: { accepts: 'a number of ms > 0, not less than cooldownMs' },
+    failures: {},
+    cooldownMs: {},
+    maxCooldownMs: {},
   },
 };
 
@@ -106,10 +107,10 @@ export interface SteeringOptions
 export const STEERING_OPTIONS: OptionGroup<SteeringOptions> = {
   name: 'steering',
   fields: {
-    fallbackModels: { accepts: 'an array of model ids' },
+    fallbackModels: {},
     firstChunkTimeoutMs: TIMEOUT_OPTIONS.fields.firstChunkTimeoutMs,
     chunkTimeoutMs: TIMEOUT_OPTIONS.fields.chunkTimeoutMs,
-    hedge: { accepts: "{ afterMs: ms > 0 or 'auto', maxExtra? } or false" },
+    hedge: {},
   },
 };
 

@@ -46,9 +46,9 @@ export interface BudgetOptions {
 export const BUDGET_OPTIONS: OptionGroup<BudgetOptions> = {
   name: 'budget',
   fields: {
-    maxConcurrency: { accepts: 'an integer ≥ 1' },
-    maxConcurrencyPerKey: { accepts: 'an integer ≥ 1' },
-    budget: { accepts: 'a KeyBudget' },
+    maxConcurrency: {},
+    maxConcurrencyPerKey: {},
+    budget: {},
   },
 };
 
