@@ -3,11 +3,30 @@
 // `providerOptions.infergate`, are refused before any request, naming the closest one. The other
 // keys of `providerOptions.infergate` are request fields, passed to the model server.
 import { InvalidArgumentError, LoadSettingError } from '@ai-sdk/provider';
+import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
 import { generateText, streamText } from 'ai';
-import { describe, expect, it } from 'vitest';
-import { recordingChatBodies, useEmulator } from './use-emulator';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createGateway, type GatewayProviderSettings } from '../src';
 
-const { emulator, gateway } = useEmulator();
+// Its own emulator, reached through its fetch (chat request bodies recorded).
+const emulator = createEmulator();
+const bodies: Record<string, unknown>[] = [];
+const fetch: typeof globalThis.fetch = async (input, init) => {
+  const request = new Request(input, init);
+  if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
+  return emulator.fetch(request);
+};
+const gateway = (settings: GatewayProviderSettings = {}) =>
+  createGateway({
+    baseURL: 'https://options.test/v1',
+    apiKey: DEFAULT_KEYS.full,
+    fetch,
+    ...settings,
+  });
+beforeEach(() => {
+  emulator.resetCounters();
+  bodies.length = 0;
+});
 
 describe('createGateway({...})', () => {
   it.each([
@@ -80,9 +99,8 @@ describe('providerOptions.infergate', () => {
   });
 
   it("passes the model server's request fields untouched (their keys, not ours)", async () => {
-    const { bodies, settings } = recordingChatBodies();
     await generateText({
-      model: gateway(settings)('community/general'),
+      model: gateway()('community/general'),
       prompt: 'hi',
       providerOptions: { infergate: { top_k: 5, repetition_penalty: 1.1, fallbackModels: [] } },
     });

@@ -1,6 +1,33 @@
+import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
 import { describe, expect, it, vi } from 'vitest';
+import type { GatewayClientOptions } from '../src/client/options';
+import { createGatewayClient, type GatewayError, isGatewayError } from '../src/index';
+
+// (Its own emulator and client, on a host of its own: no test helper beyond the emulator.)
+let hosts = 0;
+function harness(options: GatewayClientOptions = {}) {
+  const emulator = createEmulator();
+  const client = createGatewayClient({
+    baseURL: `https://options-${++hosts}.test/v1`,
+    apiKey: DEFAULT_KEYS.full,
+    fetch: emulator.fetch,
+    retryBaseDelayMs: 0,
+    ...options,
+  });
+  return { emulator, client };
+}
+
+async function caught(run: () => Promise<unknown> | unknown): Promise<GatewayError> {
+  try {
+    await run();
+  } catch (error) {
+    if (isGatewayError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a GatewayError');
+}
+
 import type { GatewayService } from '../src/index';
-import { caught, harness } from './helpers';
 
 // The catalog's periodic re-read lives in core (client.watchCatalog; docs/gateway-protocol.md
 // §3.3): each read goes past the cache, a failed one is skipped, close() stops the schedule.

@@ -1,7 +1,36 @@
+import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
 import { describe, expect, it } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
-import { createGatewayClient, isGatewayError } from '../src/index';
-import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
+import { createGatewayClient, type GatewayError, isGatewayError } from '../src/index';
+
+// (Its own emulator and client, on a host of its own: no test helper beyond the emulator.)
+let hosts = 0;
+function harness(options: GatewayClientOptions = {}) {
+  const emulator = createEmulator();
+  const client = createGatewayClient({
+    baseURL: `https://options-${++hosts}.test/v1`,
+    apiKey: DEFAULT_KEYS.full,
+    fetch: emulator.fetch,
+    retryBaseDelayMs: 0,
+    ...options,
+  });
+  return { emulator, client };
+}
+
+async function caught(run: () => Promise<unknown> | unknown): Promise<GatewayError> {
+  try {
+    await run();
+  } catch (error) {
+    if (isGatewayError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a GatewayError');
+}
+
+const hi = () => ({
+  model: 'community/general',
+  messages: [{ role: 'user' as const, content: 'hello there' }],
+});
 
 // Every options object refuses a key it does not know before anything is sent, naming the closest
 // known one (docs/gateway-protocol.md §4.7; call/option-groups.ts): a typo would otherwise do
@@ -58,7 +87,7 @@ describe('createGatewayClient refuses what it does not know', () => {
   });
 
   it('takes every option it documents (undefined values too)', () => {
-    const { client } = harness(undefined, {
+    const { client } = harness({
       timeoutMs: undefined,
       firstChunkTimeoutMs: 1_000,
       chunkTimeoutMs: 1_000,

@@ -2,9 +2,27 @@
 // a near miss of one of our fields or call options is refused before any request, naming the
 // closest one; LangChain's own keys never are.
 import { GatewayError } from '@infergate/core';
+import { createEmulator, DEFAULT_KEYS, type Emulator } from '@infergate/emulator';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
-import { gateway } from './helpers';
+
+/** Its own emulator, reached through its fetch (optionally shown each request first). */
+function gateway(
+  _scenario?: undefined,
+  options: { intercept?: (request: Request) => Promise<undefined> } = {},
+): { emulator: Emulator; connection: { baseURL: string; apiKey: string; fetch: typeof fetch } } {
+  const emulator = createEmulator();
+  const { intercept } = options;
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    await intercept?.(request.clone());
+    return emulator.fetch(request);
+  };
+  return {
+    emulator,
+    connection: { baseURL: 'https://options.test/v1', apiKey: DEFAULT_KEYS.full, fetch },
+  };
+}
 
 function thrown(run: () => unknown): GatewayError {
   try {
@@ -24,7 +42,8 @@ describe('new GatewayChatModel({...})', () => {
   ])('refuses %o, naming the closest field', (fields, key, closest) => {
     const { connection } = gateway();
     const error = thrown(
-      () => new GatewayChatModel({ model: 'community/general', ...connection, ...fields }),
+      () =>
+        new GatewayChatModel({ model: 'community/general', ...connection, ...(fields as object) }),
     );
     expect(error.code).toBe('configuration_error');
     expect(error.field).toBe(key);
