@@ -49,8 +49,12 @@ export const CHAT_ONLY_TARGET_BYTES = 10 * 1024;
  * stand-ins for the content hashes in chunk names (`withStandInHashes`: a comment edit no longer
  * moves the result), 28 055 / 28 338 B; after the review that ended issue 43, 28 036 / 28 331 B.
  * The ceiling is what is measured, 28 331 B: a rule that would pass it pays for itself first.
+ * Issue 50 (options declared once, refused when unknown, naming the closest: the option groups'
+ * descriptors and the one check at creation and per call, the close-match search now loaded at
+ * start since a refusal at creation is synchronous; the adapters' key lists and core's call plan)
+ * added ~1.4 / ~1.5 KB: 29 477 / 29 862 B, under the 30 000 B that issue sets for the whole path.
  */
-export const CHAT_ONLY_CEILING_BYTES = 28_331;
+export const CHAT_ONLY_CEILING_BYTES = 29_862;
 
 /**
  * What all of an app's chunks may weigh together (each chunk's own min+gzip, as B5 sums them), per
@@ -60,8 +64,9 @@ export const CHAT_ONLY_CEILING_BYTES = 28_331;
  * the difference (bench/HISTORY.md). From here a change that grows them pays for itself first.
  */
 export const ALL_CHUNKS_CEILING_BYTES = {
-  'ai-sdk chat-only (gateway() + streamText)': 57_400,
-  'langchain chat-only (GatewayChatModel + invoke)': 56_279,
+  // Issue 50's option checks (see CHAT_ONLY_CEILING_BYTES): +1.3 / +1.4 KB.
+  'ai-sdk chat-only (gateway() + streamText)': 58_653,
+  'langchain chat-only (GatewayChatModel + invoke)': 57_680,
 };
 
 const FRAMEWORKS = ['ai', '@ai-sdk/*', '@langchain/*', 'zod', 'zod/*'];

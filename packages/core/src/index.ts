@@ -13,11 +13,24 @@ export type {
   KeyBudget,
 } from './budget/key-budget';
 export type { CallOptions, GatewayResponseInfo } from './call/call-options';
+export {
+  CIRCUIT_BREAKER_OPTIONS,
+  type CircuitBreakerOptions,
+  HEDGE_OPTIONS,
+  type HedgeOptions,
+  type OptionField,
+  type OptionGroup,
+  STEERING_OPTIONS,
+  type SteeringOptions,
+  TIMEOUT_OPTIONS,
+  type TimeoutOptions,
+} from './call/option-groups';
+export type { CatalogWatch } from './catalog/catalog-watch';
 export type { CheckModelOptions } from './catalog/resolve-model';
 export type { ChatCallOptions, ChatStreamOptions } from './chat/chat-calls';
 export { requiredCapabilities } from './chat/validate-chat';
 export { createGatewayClient, type GatewayClient } from './client/client';
-export type { GatewayClientOptions } from './client/options';
+export { BUDGET_OPTIONS, type BudgetOptions, type GatewayClientOptions } from './client/options';
 export {
   CLIENT_ERROR_CODES,
   GATEWAY_ERROR_CODES,
@@ -111,9 +124,4 @@ export type {
   Usage,
 } from './protocol/wire-types';
 export type { EmbedManyOptions } from './services/service-calls';
-export {
-  type CircuitBreakerOptions,
-  type HedgeOptions,
-  resolveSteering,
-  type SteeringOptions,
-} from './steering/steering-options';
+export { resolveSteering } from './steering/steering-options';

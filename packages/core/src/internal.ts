@@ -10,6 +10,11 @@
 export { budgetId } from './budget/budget-id';
 export { callEndedError } from './call/call-scope';
 export { monotonicNow } from './call/monotonic-clock';
+export {
+  optionKeys,
+  refuseNearMisses,
+  refuseUnknownOptions,
+} from './call/option-groups';
 export { capabilitiesOf, checkCapabilities } from './catalog/model-capabilities';
 export {
   buildChatRequest,
@@ -37,4 +42,5 @@ export {
   type TranscribeToolArguments,
   type TranslateToolArguments,
 } from './services/service-tools';
+export { planChatCall, streamsOptionally } from './steering/chat-call-plan';
 export { readSteering } from './steering/steering-options';

@@ -1,3 +1,4 @@
+import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { checkStructuredAnswer } from '../src/steering/check-structured-answer';
 import { chooseStructuredOutputMethod } from '../src/steering/structured-output-method';
@@ -6,7 +7,7 @@ import {
   type StructuredOutputSchema,
   structuredRequest,
 } from '../src/steering/structured-output-request';
-import { harness } from './helpers';
+import { clientOn } from './helpers';
 
 // The parts of issue 52 the walk will call, end to end against the emulator: each method's request
 // is one the gateway accepts, and each method's answer is read back and passes the check. (The
@@ -31,14 +32,17 @@ const request = {
   messages: [{ role: 'user' as const, content: 'Where is "Oslo"?' }],
 };
 
-function twoModels() {
+async function twoModels() {
   const listed = { owned_by: 'service-community', online: true } as const;
-  return harness({
-    models: {
-      'community/so-native': { ...listed, capabilities: ['chat', 'json_schema', 'tools'] },
-      'community/so-tools': { ...listed, capabilities: ['chat', 'tools', 'json_object'] },
+  const gateway = await emulate({
+    scenario: {
+      models: {
+        'community/so-native': { ...listed, capabilities: ['chat', 'json_schema', 'tools'] },
+        'community/so-tools': { ...listed, capabilities: ['chat', 'tools', 'json_object'] },
+      },
     },
   });
+  return { client: clientOn(gateway) };
 }
 
 describe('structured output per model (docs/gateway-protocol.md §4.8)', () => {
@@ -46,7 +50,7 @@ describe('structured output per model (docs/gateway-protocol.md §4.8)', () => {
     ['community/so-native', 'json_schema'],
     ['community/so-tools', 'tools'],
   ] as const)('%s: served by %s, read back and checked', async (model, expected) => {
-    const { client } = twoModels();
+    const { client } = await twoModels();
     const [entry] = (await client.models()).filter((listed) => listed.id === model);
     const choice = chooseStructuredOutputMethod(model, entry!, {
       methods: ['json_schema', 'tools', 'json_object'],
@@ -59,7 +63,7 @@ describe('structured output per model (docs/gateway-protocol.md §4.8)', () => {
   });
 
   it('a forced tool whose schema the answer breaks fails the check with the issues', async () => {
-    const { client } = twoModels();
+    const { client } = await twoModels();
     const model = 'community/so-tools';
     const result = await client.chat(structuredRequest({ ...request, model }, given, 'tools'));
     const answer = readStructuredAnswer(model, result.answer, given, 'tools');

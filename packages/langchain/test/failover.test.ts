@@ -202,8 +202,10 @@ describe('GatewayChatModel with fallbackModels', () => {
   });
 
   it('a stall mid-stream fails with timeout (its phase and wait), no failover, the slot freed', async () => {
+    // `streaming: true`: with a list, `.stream()` alone asks for the answer whole (core's rule).
     const { emulator, chat } = await setup('community/general', {
       fallbackModels: ['community/streamer'],
+      streaming: true,
     });
     emulator.injectFault({
       fault: 'stall_stream',

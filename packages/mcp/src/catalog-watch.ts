@@ -1,6 +1,11 @@
 // docs/gateway-protocol.md §3.2 (the availability rule: which tools are offered), §3.3 (the catalog
-// re-read).
-import type { GatewayClient, GatewayService, ServiceId } from '@infergate/core';
+// re-read, core's).
+import type {
+  CatalogWatch as CoreCatalogWatch,
+  GatewayClient,
+  GatewayService,
+  ServiceId,
+} from '@infergate/core';
 import {
   SERVICE_OF_TOOL as CORE_SERVICE_OF_TOOL,
   isServiceOffered,
@@ -45,30 +50,25 @@ export function availabilityOf(services: readonly GatewayService[]): ToolAvailab
 }
 
 /**
- * Keeps the tools' availability in step with the gateway's `GET /capabilities`: read again every
- * `intervalMs` (and on `refresh()`), bypassing the client's catalog cache. A read that fails keeps
- * what was known (a gateway hiccup must not empty the tool list); until the first read, every tool
- * is offered.
+ * Keeps the tools' availability in step with the gateway's `GET /capabilities`, through core's
+ * catalog watch (`client.watchCatalog`: read again every `intervalMs` and on `refresh()`, past
+ * the cache). A read that fails keeps what was known (a gateway hiccup must not empty the tool
+ * list); until the first read, every tool is offered.
  */
 export class CatalogWatch {
-  readonly #client: GatewayClient;
   readonly #onChange: (availability: ToolAvailability) => void;
+  readonly #watch: CoreCatalogWatch;
   #availability: ToolAvailability = allAvailable();
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #inFlight: Promise<boolean> | undefined;
-  #closed = false;
+  /** Whether the last list read changed the availability. */
+  #changed = false;
 
   constructor(
     client: GatewayClient,
     intervalMs: number,
     onChange: (availability: ToolAvailability) => void,
   ) {
-    this.#client = client;
     this.#onChange = onChange;
-    if (intervalMs > 0) {
-      this.#timer = setInterval(() => void this.refresh(), intervalMs);
-      this.#timer.unref?.();
-    }
+    this.#watch = client.watchCatalog(intervalMs, (services) => this.#apply(services));
   }
 
   get availability(): Readonly<ToolAvailability> {
@@ -76,31 +76,18 @@ export class CatalogWatch {
   }
 
   /** Reads the catalog now; resolves to whether the availability changed. Never rejects. */
-  refresh(): Promise<boolean> {
-    this.#inFlight ??= this.#read().finally(() => {
-      this.#inFlight = undefined;
-    });
-    return this.#inFlight;
+  async refresh(): Promise<boolean> {
+    return (await this.#watch.refresh()) && this.#changed;
   }
 
   close(): void {
-    this.#closed = true;
-    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#watch.close();
   }
 
-  async #read(): Promise<boolean> {
-    let services: GatewayService[];
-    try {
-      this.#client.refreshCatalog();
-      services = await this.#client.services({ timeoutMs: 30_000 });
-    } catch {
-      return false;
-    }
-    if (this.#closed) return false;
+  #apply(services: readonly GatewayService[]): void {
     const next = availabilityOf(services);
-    const changed = TOOL_NAMES.some((name) => next[name] !== this.#availability[name]);
+    this.#changed = TOOL_NAMES.some((name) => next[name] !== this.#availability[name]);
     this.#availability = next;
-    if (changed) this.#onChange(next);
-    return changed;
+    if (this.#changed) this.#onChange(next);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CliUsageError, cliSecrets, parseCli } from './cli-args';
+import { CliUsageError, cliSecrets, parseCli, USAGE } from './cli-args';
 
 const run = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
   const parsed = parseCli(argv, env);
@@ -90,21 +90,35 @@ describe('parseCli', () => {
     );
   });
 
-  it("reads ask_model's stall timeouts (off by default) and refuses a value that is no ms count", () => {
-    expect(run([])).toMatchObject({ firstChunkTimeoutMs: undefined, chunkTimeoutMs: undefined });
-    expect(run(['--first-chunk-timeout-ms', '20000', '--chunk-timeout-ms=30000'])).toMatchObject({
-      firstChunkTimeoutMs: 20_000,
-      chunkTimeoutMs: 30_000,
+  it("reads core's timeouts group as flags (off by default) and refuses a value that is no ms count", () => {
+    expect(run([])).toMatchObject({ timeouts: {} });
+    expect(
+      run([
+        '--first-chunk-timeout-ms',
+        '20000',
+        '--chunk-timeout-ms=30000',
+        '--timeout-ms',
+        '9000',
+      ]),
+    ).toMatchObject({
+      timeouts: { firstChunkTimeoutMs: 20_000, chunkTimeoutMs: 30_000, timeoutMs: 9_000 },
     });
     for (const [flag, value] of [
       ['--first-chunk-timeout-ms', '0'],
       ['--first-chunk-timeout-ms', '1.5'],
       ['--chunk-timeout-ms', '-5'],
       ['--chunk-timeout-ms', '2147483648'],
+      ['--timeout-ms', '0'],
     ] as const) {
       expect(() => parseCli([`${flag}=${value}`], {}), `${flag} ${value}`).toThrow(
         `${flag} must be a whole number of ms from 1 to 2147483647, got "${value}"`,
       );
+    }
+  });
+
+  it("has a flag and a help line for each of core's timeouts (built from its descriptor)", () => {
+    for (const flag of ['--timeout-ms N', '--first-chunk-timeout-ms N', '--chunk-timeout-ms N']) {
+      expect(USAGE).toContain(flag);
     }
   });
 

@@ -1,6 +1,44 @@
 // docs/gateway-protocol.md §2.1 (the base URL), §2.2 (the key), §2.5 (`--redis`: the key's slots
 // shared), §4.7 (the stall-timeout flags): the command's options and variables.
 import { parseArgs } from 'node:util';
+import { TIMEOUT_OPTIONS, type TimeoutOptions } from '@infergate/core';
+
+/** What each of core's `timeouts` options does here, for the help (a new one needs its line). */
+const TIMEOUT_FLAG_HELP: Record<keyof TimeoutOptions, string> = {
+  timeoutMs: 'deadline of one tool call to the gateway (queue, retries, answer); default 300000',
+  firstChunkTimeoutMs:
+    "ask_model: leave a model that sends no content of its answer within N ms (for the call's next fallback_models entry); default: off",
+  chunkTimeoutMs:
+    'ask_model: fail a streamed answer silent for N ms between two chunks; default: off',
+};
+
+/** `firstChunkTimeoutMs` → `first-chunk-timeout-ms`. */
+const kebab = (key: string) => key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
+/** Core's `timeouts` options a command line sets: one `--kebab-case-ms N` flag each. */
+const TIMEOUT_FLAGS = (Object.keys(TIMEOUT_OPTIONS.fields) as (keyof TimeoutOptions)[])
+  .filter((key) => TIMEOUT_OPTIONS.fields[key].flag === 'ms')
+  .map((key) => ({ key, flag: kebab(key) }));
+
+/** The flags' lines of the help: the flag, then what it does, wrapped under it. */
+function timeoutFlagsHelp(): string {
+  return TIMEOUT_FLAGS.map(
+    ({ key, flag }) => `  --${flag} N\n${wrap(TIMEOUT_FLAG_HELP[key], 25, 97)}`,
+  ).join('\n');
+}
+
+function wrap(text: string, indent: number, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines.map((text) => `${' '.repeat(indent)}${text}`).join('\n');
+}
 
 export const USAGE = `infergate-mcp — the inference gateway's services and models as an MCP server
 
@@ -16,11 +54,7 @@ Gateway:
                          (default: INFERGATE_REDIS_URL; without it, slots are shared in-process;
                          needs @infergate/redis installed beside this package)
   --catalog-refresh S    read the gateway's services again every S seconds (default 60; 0: never)
-  --first-chunk-timeout-ms N
-                         ask_model: leave a model that sends no byte of its answer within N ms
-                         (for the call's next fallback_models entry); default: off
-  --chunk-timeout-ms N   ask_model: fail a streamed answer silent for N ms between two chunks;
-                         default: off
+${timeoutFlagsHelp()}
 
 Files (stdio only):
   --root DIR             a directory image_path / audio_path may read from; repeatable
@@ -56,8 +90,8 @@ interface CliOptions {
   baseURL: string | undefined;
   apiKey: string | undefined;
   catalogRefreshMs: number;
-  firstChunkTimeoutMs: number | undefined;
-  chunkTimeoutMs: number | undefined;
+  /** Core's `timeouts` options given as flags. */
+  timeouts: TimeoutOptions;
 }
 
 type ParsedCli = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; options: CliOptions };
@@ -143,10 +177,18 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
       baseURL: values['base-url'],
       apiKey: values['api-key'],
       catalogRefreshMs: integer('--catalog-refresh', values['catalog-refresh'], 60, 86_400) * 1000,
-      firstChunkTimeoutMs: optionalMs('--first-chunk-timeout-ms', values['first-chunk-timeout-ms']),
-      chunkTimeoutMs: optionalMs('--chunk-timeout-ms', values['chunk-timeout-ms']),
+      timeouts: timeoutsOf(values),
     },
   };
+}
+
+function timeoutsOf(values: Record<string, unknown>): TimeoutOptions {
+  const timeouts: TimeoutOptions = {};
+  for (const { key, flag } of TIMEOUT_FLAGS) {
+    const ms = optionalMs(`--${flag}`, values[flag] as string | undefined);
+    if (ms !== undefined) timeouts[key] = ms;
+  }
+  return timeouts;
 }
 
 function parse(argv: readonly string[]) {
@@ -168,8 +210,7 @@ function parse(argv: readonly string[]) {
       'base-url': { type: 'string' },
       'api-key': { type: 'string' },
       'catalog-refresh': { type: 'string' },
-      'first-chunk-timeout-ms': { type: 'string' },
-      'chunk-timeout-ms': { type: 'string' },
+      ...Object.fromEntries(TIMEOUT_FLAGS.map(({ flag }) => [flag, { type: 'string' } as const])),
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },

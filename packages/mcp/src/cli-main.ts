@@ -58,6 +58,8 @@ export async function runCli(
   );
   if (options.baseURL !== undefined) clientOptions.baseURL = options.baseURL;
   if (options.apiKey !== undefined) clientOptions.apiKey = options.apiKey;
+  const { timeoutMs, firstChunkTimeoutMs, chunkTimeoutMs } = options.timeouts;
+  if (timeoutMs !== undefined) clientOptions.timeoutMs = timeoutMs;
   // The server makes its one client here, so bad settings throw configuration_error now (a
   // malformed URL), not on every call.
   const gateway = createGatewayMcpServer({
@@ -66,8 +68,8 @@ export async function runCli(
     allowUrls: options.allowUrls,
     allowPrivateUrls: options.allowPrivateUrls,
     catalogRefreshMs: options.catalogRefreshMs,
-    firstChunkTimeoutMs: options.firstChunkTimeoutMs,
-    chunkTimeoutMs: options.chunkTimeoutMs,
+    firstChunkTimeoutMs,
+    chunkTimeoutMs,
   });
   if (
     !(clientOptions.baseURL ?? env.INFERGATE_BASE_URL) ||

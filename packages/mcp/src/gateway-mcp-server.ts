@@ -5,9 +5,9 @@ import {
   type GatewayClient,
   type GatewayClientOptions,
   type GatewayEvent,
-  type HedgeOptions,
+  type SteeringOptions,
 } from '@infergate/core';
-import { readSteering } from '@infergate/core/internal';
+import { readSteering, refuseUnknownOptions } from '@infergate/core/internal';
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AllowedRoots } from './allowed-roots';
@@ -30,7 +30,14 @@ const VERSION = typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : 
 /** How long `connect` waits for the first catalog read. */
 const FIRST_READ_WAIT_MS = 5_000;
 
-export interface GatewayMcpServerOptions {
+/**
+ * The server's options: core's steering for `ask_model` (`firstChunkTimeoutMs`, `chunkTimeoutMs`,
+ * `hedge`: the server's choice, passed per call, so they also apply to a `client` given here; a
+ * hedge is a server's choice only, no tool argument, since its prompt tokens are paid even when
+ * it loses), and the server's own. Any other key is refused (`configuration_error`).
+ */
+export interface GatewayMcpServerOptions
+  extends Pick<SteeringOptions, 'firstChunkTimeoutMs' | 'chunkTimeoutMs' | 'hedge'> {
   /**
    * The gateway client every session uses (one per server, so all sessions share the key's
    * budget). Default: one made from `clientOptions` (`INFERGATE_BASE_URL` / `INFERGATE_API_KEY`).
@@ -77,24 +84,30 @@ export interface GatewayMcpServerOptions {
   catalogRefreshMs?: number;
   /** The name this server gives in MCP's `initialize`. Default `infergate`. */
   name?: string;
-  /**
-   * `ask_model`: longest wait from sending a request to the first content of its answer, in ms.
-   * Off by default. A stall moves to the call's next `fallback_models` entry (else it fails with
-   * `timeout`). Passed per call, so it also applies to a `client` given here.
-   */
-  firstChunkTimeoutMs?: number;
-  /**
-   * `ask_model`: longest silence between two pieces of content of a streamed answer, in ms. Off
-   * by default.
-   */
-  chunkTimeoutMs?: number;
-  /**
-   * `ask_model`: a second attempt when the first is slow to its first content (core's `hedge`).
-   * Off by default, and a server's choice only (no tool argument): a hedge's prompt tokens are
-   * paid even when it loses.
-   */
-  hedge?: HedgeOptions | false;
 }
+
+/** Every key `createGatewayMcpServer` takes. */
+const SERVER_OPTION_KEYS = [
+  'client',
+  'clientOptions',
+  'roots',
+  'allowUrls',
+  'allowPrivateUrls',
+  'resolveHost',
+  'mediaFetch',
+  'fetch',
+  'catalogRefreshMs',
+  'name',
+  'firstChunkTimeoutMs',
+  'chunkTimeoutMs',
+  'hedge',
+] as const satisfies readonly (keyof GatewayMcpServerOptions)[];
+true satisfies Exclude<
+  keyof GatewayMcpServerOptions,
+  (typeof SERVER_OPTION_KEYS)[number]
+> extends never
+  ? true
+  : false;
 
 export interface SessionOptions {
   /**
@@ -147,6 +160,9 @@ function askModelOptions(options: GatewayMcpServerOptions): AskModelOptions {
  * one gateway client, so their calls share the key's budget of 4 requests at once.
  */
 export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): GatewayMcpServer {
+  refuseUnknownOptions(options, SERVER_OPTION_KEYS, 'createGatewayMcpServer', 'client option', {
+    fallbackModels: '`fallback_models` is an argument of each ask_model call',
+  });
   const client = options.client ?? clientWithProgress(options);
   const sessions = new Set<Session>();
   const apply = (availability: ToolAvailability) => {

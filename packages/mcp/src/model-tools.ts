@@ -9,7 +9,7 @@ import type {
   ServiceId,
   SteeringOptions,
 } from '@infergate/core';
-import { isServiceOffered } from '@infergate/core/internal';
+import { isServiceOffered, planChatCall, streamsOptionally } from '@infergate/core/internal';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { conformTo } from './conform-output';
 import type { ToolProgress } from './progress';
@@ -105,22 +105,22 @@ async function ask(
  * Whether to stream, and core's options. Core gates the call (every model it may go to, checked
  * against the catalog before sending: unknown ids get close matches, missing capabilities the
  * models that would do). Streaming only feeds progress: it is asked for when someone watches and
- * the model streams, and never over `fallback_models` (a walk would then need `streaming` of every
- * listed model; the answer is asked for whole).
+ * core says the model streams (`planChatCall`: unknown is asked whole; over `fallback_models` a
+ * streamed walk goes to the listed models that stream).
  */
 async function plan(
   client: GatewayClient,
   args: AskModelArgs,
   progressWanted: boolean,
-  options: ChatCallOptions,
+  base: ChatCallOptions,
 ): Promise<{ streams: boolean; options: ChatCallOptions }> {
-  if (args.fallback_models !== undefined) {
-    return { streams: false, options: { ...options, fallbackModels: args.fallback_models } };
-  }
+  const options =
+    args.fallback_models === undefined ? base : { ...base, fallbackModels: args.fallback_models };
   if (!progressWanted) return { streams: false, options };
   // (An id the catalog does not list is core's to refuse, in the call.)
   const model = await client.model(args.model, { signal: options.signal }).catch(() => undefined);
-  return { streams: model?.capabilities.includes('streaming') ?? false, options };
+  const streams = streamsOptionally(planChatCall(undefined, options, model?.capabilities));
+  return { streams, options };
 }
 
 /** `ask_model`'s result: the answer, and which model gave it (with a list, the route). */

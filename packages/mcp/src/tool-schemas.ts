@@ -194,9 +194,6 @@ export const listModelsInput = z
   })
   .strict();
 
-/** The most `fallback_models` one ask_model call may name. */
-export const MAX_FALLBACK_MODELS = 8;
-
 export const askModelInput = z
   .object({
     model: z
@@ -212,11 +209,11 @@ export const askModelInput = z
     ),
     max_tokens: optional(z.number().int().positive().describe('Longest answer, in tokens')),
     temperature: optional(z.number().min(0).max(2).describe('Sampling temperature, 0 to 2')),
+    // Core's rule, checked by core's one reader in the call (distinct non-empty ids, not `model`;
+    // `[]`: none); no limit of our own.
     fallback_models: optional(
       z
-        .array(z.string().min(1))
-        .min(1)
-        .max(MAX_FALLBACK_MODELS)
+        .array(z.string())
         .describe(
           'Models to use, in order, when `model` cannot answer (busy, offline, stalled, or lacking what the request needs), e.g. ["community/tools"]; each is checked against list_models first',
         ),

@@ -168,12 +168,30 @@ describe('ask_model with fallback_models', () => {
     expect(chats()).toBe(0);
   });
 
-  it('refuses an empty or too long list before anything is sent', async () => {
-    for (const fallback_models of [[], Array.from({ length: 9 }, (_, i) => `m/${i}`), ['']]) {
-      const result = await ask({ model: 'community/general', prompt: 'hi', fallback_models });
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain('Input validation error');
-    }
+  it("follows core's rule, no cap of its own: [] is a call to one model, nine ids are gated by core", async () => {
+    const one = await ask({ model: 'community/general', prompt: 'hi', fallback_models: [] });
+    expect(one.isError).toBeFalsy();
+    expect(one.structuredContent).toMatchObject({ model: 'community/general' });
+    emulator().resetCounters();
+    // Nine ids (the old cap was 8): core plans them all, skips the unlisted, the ninth answers.
+    busy();
+    const missing = Array.from({ length: 8 }, (_, i) => `community/missing-${i}`);
+    const nine = [...missing, 'community/streamer'];
+    const result = await ask({ model: 'community/general', prompt: 'hi', fallback_models: nine });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      model: 'community/streamer',
+      route: { requested: ['community/general', ...nine] },
+    });
+  });
+
+  it("refuses an empty id with core's one reader: invalid_request_error, nothing sent", async () => {
+    const result = await ask({ model: 'community/general', prompt: 'hi', fallback_models: [''] });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({
+      error: { code: 'invalid_request_error' },
+    });
+    expect(textOf(result)).toContain('fallbackModels[0]');
     expect(chats()).toBe(0);
   });
 
@@ -215,6 +233,30 @@ describe('ask_model with fallback_models', () => {
     // (A cut request's slot comes back once the gateway can have seen the close.)
     await harness.mcp.client.budget.whenIdle();
     expect(slotsTaken()).toBe(0);
+  });
+});
+
+describe('the server options are core groups, strict', () => {
+  it.each([
+    [
+      { firstChunkTimeoutMS: 500 },
+      'unknown option `firstChunkTimeoutMS` in createGatewayMcpServer — did you mean `firstChunkTimeoutMs`?',
+    ],
+    [{ hedge: { after: 200 } }, 'unknown option `after` in hedge — did you mean `afterMs`?'],
+    [
+      { clientOptions: { maxConcurency: 2 } },
+      'unknown option `maxConcurency` in createGatewayClient — did you mean `maxConcurrency`?',
+    ],
+  ])('createGatewayMcpServer(%o) is refused, naming the closest option', (options, message) => {
+    expect(() => createGatewayMcpServer({ catalogRefreshMs: 0, ...options } as never)).toThrow(
+      expect.objectContaining({ code: 'configuration_error', message }),
+    );
+  });
+
+  it('says fallback models are a tool argument when given to the server', () => {
+    expect(() =>
+      createGatewayMcpServer({ catalogRefreshMs: 0, fallbackModels: ['x'] } as never),
+    ).toThrow('`fallback_models` is an argument of each ask_model call');
   });
 });
 
@@ -262,6 +304,37 @@ describe('the stall timeouts as options and flags', () => {
         },
       });
       expect(result.structuredContent).toMatchObject({ model: 'community/streamer' });
+    } finally {
+      await remote.close();
+      await running?.close();
+    }
+  });
+});
+
+describe("infergate-mcp's --timeout-ms (core's timeouts group, as a flag)", () => {
+  it('is the deadline of an ask_model call', async () => {
+    const running = await runCli(
+      [
+        ...['--http', '--port', '0', '--catalog-refresh', '0', '--timeout-ms', '300'],
+        ...['--base-url', harness.gateway.baseURL, '--api-key', harness.gateway.apiKey],
+      ],
+      {},
+      { log: () => {} },
+    );
+    const remote = new SdkClient({ name: 'remote', version: '1.0.0' });
+    try {
+      await remote.connect(new StreamableHTTPClientTransport(new URL(running!.url!)));
+      emulator().injectFault({
+        fault: 'stall_first_chunk',
+        model: 'community/general',
+        ms: 60_000,
+      });
+      const result = (await remote.callTool({
+        name: 'ask_model',
+        arguments: { model: 'community/general', prompt: 'hi' },
+      })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toMatchObject({ error: { code: 'timeout' } });
     } finally {
       await remote.close();
       await running?.close();

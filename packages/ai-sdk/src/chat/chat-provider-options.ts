@@ -1,58 +1,65 @@
 // docs/gateway-protocol.md §4.1 (extra request fields, reasoning effort), §4.7 (a call's steering,
 // checked by core), §5.6 (usage asked for in a stream).
-import type { SteeringOptions } from '@infergate/core';
+import { STEERING_OPTIONS, type SteeringOptions } from '@infergate/core';
+import { refuseNearMisses } from '@infergate/core/internal';
 import { z } from 'zod/v4';
+import { mapGatewayError } from '../shared/map-gateway-error';
 import { infergateOptionsParser, PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 
+/** A core option's type as ai's `providerOptions` (JSON values) holds it: lists are plain arrays. */
+type JsonOption<V> = V extends readonly (infer U)[]
+  ? U[]
+  : V extends object
+    ? { [K in keyof V]: JsonOption<V[K]> | (undefined extends V[K] ? undefined : never) }
+    : V;
+
 /**
- * The settings a chat call may put in `providerOptions.infergate`. They are read, not sent; every
- * other field there is a request field the gateway passes to the model server.
+ * What a chat call's `providerOptions.infergate` may set besides request fields: core's `steering`
+ * group (`fallbackModels`, `firstChunkTimeoutMs`, `chunkTimeoutMs`, `hedge`; each over the model's
+ * setting, `fallbackModels: []` and `hedge: false` turning the model's off), `streamUsage` and
+ * `reasoningEffort`.
+ */
+export type GatewayChatOptions = Flat<
+  JsonOption<SteeringOptions> & {
+    /** This call's `streamUsage` (over the provider's): `false` sends no `stream_options`. */
+    streamUsage?: boolean | undefined;
+    /**
+     * Sent as `reasoning_effort`, the value as given (over the `reasoning` call option): for values
+     * the model server knows and `reasoning` has not (`'max'` sent as `'max'`, …).
+     */
+    reasoningEffort?: string | undefined;
+  }
+>;
+
+/** One object type of an intersection (how editors and type tests show it). */
+type Flat<T> = { [K in keyof T]: T[K] };
+
+const STEERING_KEYS = Object.keys(STEERING_OPTIONS.fields);
+
+/**
+ * The settings of `providerOptions.infergate`, built from core's descriptor: the steering options
+ * are passed on as given and checked by core's one reader (the same refusal as from core, LangChain
+ * or MCP: `invalid_request_error`, as `InvalidArgumentError`); ours are typed here.
  */
 const chatCallSettingsSchema = z.object({
-  // The steering options are core's: passed on as given, and checked by core's one reader (the
-  // same refusal as from core, LangChain or MCP: `invalid_request_error`, as InvalidArgumentError).
-  fallbackModels: z.unknown().optional(),
-  firstChunkTimeoutMs: z.unknown().optional(),
-  chunkTimeoutMs: z.unknown().optional(),
-  hedge: z.unknown().optional(),
-  /** This call's `streamUsage` (over the provider's): `false` sends no `stream_options`. */
+  ...Object.fromEntries(STEERING_KEYS.map((key) => [key, z.unknown().optional()])),
   streamUsage: z.boolean().optional(),
-  /**
-   * Sent as `reasoning_effort`, the value as given (over the `reasoning` call option): for values
-   * the model server knows and `reasoning` has not (`'max'` sent as `'max'`, …).
-   */
   reasoningEffort: z.string().optional(),
 });
-/**
- * What a chat call's `providerOptions.infergate` may set besides request fields: core's steering
- * options (`fallbackModels`, `firstChunkTimeoutMs`, `chunkTimeoutMs`, `hedge`; each over the
- * model's setting, `fallbackModels: []` and `hedge: false` turning the model's off), `streamUsage`
- * and `reasoningEffort`.
- */
-export type GatewayChatOptions = {
-  fallbackModels?: string[] | undefined;
-  firstChunkTimeoutMs?: number | undefined;
-  chunkTimeoutMs?: number | undefined;
-  hedge?: { afterMs: number | 'auto'; maxExtra?: number | undefined } | false | undefined;
-  streamUsage?: boolean | undefined;
-  reasoningEffort?: string | undefined;
-};
-
-// Core's options, in the shape ai's `providerOptions` (JSON values) takes.
-true satisfies GatewayChatOptions extends SteeringOptions ? true : false;
 
 const CALL_SETTINGS: readonly string[] = Object.keys(chatCallSettingsSchema.shape);
 
 const parseChatCallSettings = infergateOptionsParser(chatCallSettingsSchema, {
-  fallbackModels: 'an array of model ids',
-  firstChunkTimeoutMs: 'a number of ms > 0',
-  chunkTimeoutMs: 'a number of ms > 0',
-  hedge: "{ afterMs: ms > 0 or 'auto', maxExtra? } or false",
+  // (Never used: core's reader refuses a bad steering value, in its own words.)
+  ...Object.fromEntries(STEERING_KEYS.map((key) => [key, "what core's SteeringOptions take"])),
   streamUsage: 'true or false',
   reasoningEffort: 'a string such as "low", "medium" or "high"',
 });
 
-/** A chat call's `providerOptions.infergate`, split into its settings and its request fields. */
+/**
+ * A chat call's `providerOptions.infergate`, split into its settings and its request fields. A near
+ * miss of a setting (`fallbackModel`) is refused (`InvalidArgumentError`), not sent as a field.
+ */
 export function readChatProviderOptions(providerOptions: Record<string, unknown> | undefined): {
   settings: GatewayChatOptions;
   extraFields: Record<string, unknown> | undefined;
@@ -60,6 +67,11 @@ export function readChatProviderOptions(providerOptions: Record<string, unknown>
   const given = providerOptions?.[PROVIDER_OPTIONS_KEY];
   if (typeof given !== 'object' || given === null || Array.isArray(given)) {
     return { settings: {}, extraFields: undefined };
+  }
+  try {
+    refuseNearMisses(given, CALL_SETTINGS, [], 'providerOptions.infergate', 'call option');
+  } catch (error) {
+    throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
   }
   const settings = (parseChatCallSettings(providerOptions) ?? {}) as GatewayChatOptions;
   const extraFields = Object.fromEntries(

@@ -21,7 +21,9 @@ import {
 import {
   buildChatRequest,
   ENDPOINTS,
+  planChatCall,
   readSteering,
+  refuseUnknownOptions,
   streamedChatRequest,
 } from '@infergate/core/internal';
 import {
@@ -36,7 +38,11 @@ import { type GatewayChatOptions, readChatProviderOptions } from './chat-provide
 import { convertGatewayChatStream } from './convert-gateway-chat-stream';
 import { convertGatewayUsage } from './convert-gateway-usage';
 import { convertToGatewayChatMessages } from './convert-to-gateway-chat-messages';
-import type { GatewayChatModelId, GatewayChatModelSettings } from './gateway-chat-options';
+import {
+  type GatewayChatModelId,
+  type GatewayChatModelSettings,
+  MODEL_SETTING_KEYS,
+} from './gateway-chat-options';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { type PreparedTools, prepareTools } from './prepare-tools';
 import { providerMetadata } from './provider-metadata';
@@ -67,8 +73,10 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     settings: GatewayChatModelSettings,
     config: GatewayModelConfig,
   ) {
-    // Core's one reader refuses a bad steering setting now (`configuration_error`), not at a call.
+    // Core's one reader refuses a bad steering setting or an unknown key now
+    // (`configuration_error`), not at a call.
     try {
+      refuseUnknownOptions(settings, MODEL_SETTING_KEYS, 'model settings', 'model setting');
       readSteering(settings, 'model setting', modelId);
     } catch (error) {
       throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
@@ -178,11 +186,11 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       });
     const body = build(messages, responseFormat);
     const prepared = { body, warnings, settings };
-    const oneModel = resolveSteering(this.settings, settings).fallbackModels === undefined;
     if (responseFormat?.type !== 'json_schema' || this.settings.fallbackToJsonObject !== true) {
       return prepared;
     }
-    if (!oneModel) return prepared;
+    // Core's answer: this model's capabilities decide only for a call that asks this one model.
+    if (!planChatCall(this.settings, settings).gatesWhenBuilt) return prepared;
     const capabilities = await this.capabilities(options.abortSignal);
     if (capabilities === undefined || capabilities.includes('json_schema')) return prepared;
     if (!capabilities.includes('json_object')) return prepared;

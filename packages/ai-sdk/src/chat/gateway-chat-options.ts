@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4.2 (capabilities given instead of the catalog's), §4.1 (reasoning sent back),
 // §4.7 (a model's steering: core's options).
-import type { ModelCapability, SteeringOptions } from '@infergate/core';
+import { type ModelCapability, STEERING_OPTIONS, type SteeringOptions } from '@infergate/core';
+import { optionKeys } from '@infergate/core/internal';
 
 /**
  * A chat model id as listed by `GET /models`: `my/<name>`, `<pool>/<model>` or a network model id.
@@ -36,3 +37,11 @@ export interface GatewayChatModelSettings extends SteeringOptions {
    */
   sendReasoning?: boolean;
 }
+
+/** Every key a model's settings take: core's `steering` group and ours (any other is refused). */
+export const MODEL_SETTING_KEYS: readonly string[] = [
+  ...optionKeys(STEERING_OPTIONS),
+  'capabilities',
+  'fallbackToJsonObject',
+  'sendReasoning',
+] satisfies readonly (keyof GatewayChatModelSettings)[];

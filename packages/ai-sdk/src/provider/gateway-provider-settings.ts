@@ -1,18 +1,36 @@
 // docs/gateway-protocol.md §2 (base URL, key, headers, concurrency and duration), §3.3 (catalog TTL),
 // §4.7 (stall timeouts).
 import {
+  BUDGET_OPTIONS,
+  type BudgetOptions,
   type CircuitBreakerOptions,
   createGatewayClient,
   type GatewayClient,
+  type GatewayClientOptions,
   type GatewayEventHandler,
-  type HedgeOptions,
-  type KeyBudget,
+  type SteeringOptions,
+  TIMEOUT_OPTIONS,
+  type TimeoutOptions,
 } from '@infergate/core';
-import { RETRY_DEFAULTS, withSettingNames } from '@infergate/core/internal';
+import {
+  optionKeys,
+  RETRY_DEFAULTS,
+  refuseUnknownOptions,
+  withSettingNames,
+} from '@infergate/core/internal';
 import type { GatewayModelConfig } from '../shared/gateway-model-config';
 import { mapGatewayError } from '../shared/map-gateway-error';
 
-export interface GatewayProviderSettings {
+/**
+ * The provider's settings: core's `budget` and `timeouts` groups (`maxConcurrency`,
+ * `maxConcurrencyPerKey`, `budget`; `timeoutMs`, and for chat calls `firstChunkTimeoutMs` and
+ * `chunkTimeoutMs`, which a model's setting or a call's provider option overrides), `hedge` and
+ * `circuitBreaker`, and the client settings below. Any other key is refused by `createGateway`.
+ */
+export interface GatewayProviderSettings
+  extends BudgetOptions,
+    TimeoutOptions,
+    Pick<SteeringOptions, 'hedge'> {
   /** Gateway base URL, ending in `/v1`. Default (also when `undefined`): the `INFERGATE_BASE_URL` environment variable. */
   baseURL?: string | undefined;
   /** API key. Default (also when `undefined`): the `INFERGATE_API_KEY` environment variable. Never logged. */
@@ -21,33 +39,6 @@ export interface GatewayProviderSettings {
   headers?: Record<string, string>;
   /** A WHATWG fetch, e.g. for tests or proxies. Default: the global `fetch`. */
   fetch?: typeof fetch;
-  /**
-   * Requests this provider has in flight at once (its own queue, before the key's budget).
-   * Default 4. Never lets the key exceed `maxConcurrencyPerKey`.
-   */
-  maxConcurrency?: number;
-  /** Requests in flight per (gateway origin, API key) over every client sharing `budget`. Default 4. */
-  maxConcurrencyPerKey?: number;
-  /**
-   * Where the key's slots are counted (core's `KeyBudget`, e.g. `@infergate/redis` across
-   * processes). Default: the in-process budget.
-   */
-  budget?: KeyBudget;
-  /** Deadline of one call, queue and retries included. Default 300 000 ms (the gateway's limit). */
-  timeoutMs?: number;
-  /**
-   * Chat calls: longest wait from sending a request to the first content of its answer, in ms
-   * (SSE comments and empty chunks do not count). Off by default. A stall frees the slot and moves
-   * to the next `fallbackModels` entry. A model's setting or a call's provider option wins.
-   */
-  firstChunkTimeoutMs?: number;
-  /**
-   * Chat streams: longest silence between two pieces of content, in ms. Off by default. A stall
-   * frees the slot and fails the stream with `timeout`.
-   */
-  chunkTimeoutMs?: number;
-  /** Chat calls: a second attempt when the first is slow to its first content (core's `hedge`). */
-  hedge?: HedgeOptions | false;
   /** Per-model circuit breakers of calls with `fallbackModels` (core's `circuitBreaker`); default on. */
   circuitBreaker?: CircuitBreakerOptions | false;
   /** How long the model and service catalog is cached. Default 60 000 ms. */
@@ -75,6 +66,29 @@ export interface GatewayProviderSettings {
   streamUsage?: boolean;
 }
 
+/** The provider's own settings, beside core's groups: each is a client option of the same name. */
+const OWN_SETTINGS = [
+  'baseURL',
+  'apiKey',
+  'headers',
+  'fetch',
+  'circuitBreaker',
+  'catalogTtlMs',
+  'maxRetryAfterMs',
+  'maxResponseBytes',
+  'onEvent',
+  'recordContent',
+  'streamUsage',
+] as const satisfies readonly (keyof GatewayProviderSettings & keyof GatewayClientOptions)[];
+
+/** Every setting `createGateway` takes, each passed to its client under the same name. */
+const PROVIDER_SETTING_KEYS: readonly (keyof GatewayProviderSettings)[] = [
+  ...OWN_SETTINGS,
+  ...optionKeys(BUDGET_OPTIONS),
+  ...optionKeys(TIMEOUT_OPTIONS),
+  'hedge',
+];
+
 /** The kinds of object a provider makes, each named in its `provider` (`infergate.chat`, …). */
 type GatewayModelKind = 'chat' | 'embedding' | 'transcription' | 'services';
 
@@ -85,6 +99,12 @@ type GatewayModelKind = 'chat' | 'embedding' | 'transcription' | 'services';
 export function resolveGatewaySettings(
   settings: GatewayProviderSettings,
 ): (kind: GatewayModelKind) => GatewayModelConfig {
+  try {
+    // A typo would do nothing: refused now, naming the closest setting (`LoadSettingError`).
+    refuseUnknownOptions(settings, PROVIDER_SETTING_KEYS, 'createGateway', 'client option');
+  } catch (error) {
+    throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
+  }
   const client = lazyGatewayClient(settings);
   const maxRetryAfterMs = settings.maxRetryAfterMs ?? RETRY_DEFAULTS.maxRetryAfterMs;
   const streamUsage = settings.streamUsage !== false;
@@ -98,34 +118,16 @@ function lazyGatewayClient(settings: GatewayProviderSettings): () => GatewayClie
     // Core reads INFERGATE_BASE_URL / INFERGATE_API_KEY when a setting is not given, never
     // throwing (no `process` on Workers, Deno without --allow-env): a missing one fails the call
     // with configuration_error, mapped to LoadSettingError / LoadAPIKeyError.
-    const { baseURL, apiKey } = settings;
+    const { baseURL } = settings;
     try {
       // Undefined settings mean core's defaults. Messages about the base URL and key name them
       // as this provider's settings (`createGateway({ baseURL })`), not core's.
       client = createGatewayClient(
-        withSettingNames(
-          {
-            baseURL,
-            apiKey,
-            fetch: settings.fetch,
-            headers: settings.headers,
-            maxConcurrency: settings.maxConcurrency,
-            maxConcurrencyPerKey: settings.maxConcurrencyPerKey,
-            budget: settings.budget,
-            timeoutMs: settings.timeoutMs,
-            maxResponseBytes: settings.maxResponseBytes,
-            firstChunkTimeoutMs: settings.firstChunkTimeoutMs,
-            chunkTimeoutMs: settings.chunkTimeoutMs,
-            hedge: settings.hedge,
-            circuitBreaker: settings.circuitBreaker,
-            catalogTtlMs: settings.catalogTtlMs,
-            maxRetryAfterMs: settings.maxRetryAfterMs,
-            onEvent: settings.onEvent,
-            recordContent: settings.recordContent,
-            streamUsage: settings.streamUsage,
-          },
-          { where: 'createGateway', baseURL: 'baseURL', apiKey: 'apiKey' },
-        ),
+        withSettingNames(clientOptionsOf(settings), {
+          where: 'createGateway',
+          baseURL: 'baseURL',
+          apiKey: 'apiKey',
+        }),
       );
     } catch (error) {
       throw mapGatewayError(error, {
@@ -136,4 +138,13 @@ function lazyGatewayClient(settings: GatewayProviderSettings): () => GatewayClie
     }
     return client;
   };
+}
+
+/** The client's options: every setting given, under its own name (undefined: core's default). */
+function clientOptionsOf(settings: GatewayProviderSettings): GatewayClientOptions {
+  const options: Record<string, unknown> = {};
+  for (const key of PROVIDER_SETTING_KEYS) {
+    if (settings[key] !== undefined) options[key] = settings[key];
+  }
+  return options as GatewayClientOptions;
 }

@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §2.3 (headers a call adds), §2.5 (its deadline), §10.5 (its retries).
 import { GatewayError } from '../errors/errors';
+import { optionKeys, refuseUnknownOptions, STEERING_OPTIONS } from './option-groups';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -33,6 +34,8 @@ export function checkCallOptions(options: CallOptions): void {
       field: 'options',
     });
   }
+  // A key no call reads is a typo that would do nothing: refused, naming the closest one.
+  refuseUnknownOptions(options, ANY_CALL_OPTION_KEYS, 'call options', 'call option');
   const { maxRetries, timeoutMs, signal } = options;
   if (
     timeoutMs !== undefined &&
@@ -59,6 +62,37 @@ export function checkCallOptions(options: CallOptions): void {
     });
   }
 }
+
+/** The keys every call takes (`CallOptions`). */
+const CALL_OPTION_KEYS = [
+  'signal',
+  'headers',
+  'timeoutMs',
+  'maxRetries',
+  'onResponse',
+] as const satisfies readonly (keyof CallOptions)[];
+true satisfies Exclude<keyof CallOptions, (typeof CALL_OPTION_KEYS)[number]> extends never
+  ? true
+  : false;
+
+/**
+ * Every key some call reads (a chat call's, a stream's `assemble` and `streamUsage`,
+ * `CheckModelOptions`' `known`, `purpose`, `anyOf`; `EmbedManyOptions`' `model`, `inputType`,
+ * `dimensions`): any call refuses a key none reads, before anything is sent.
+ */
+const ANY_CALL_OPTION_KEYS = [
+  ...CALL_OPTION_KEYS,
+  ...optionKeys(STEERING_OPTIONS),
+  'capabilities',
+  'assemble',
+  'streamUsage',
+  'known',
+  'purpose',
+  'anyOf',
+  'model',
+  'inputType',
+  'dimensions',
+];
 
 /** An AbortSignal, also one from another realm (checked by shape, not by `instanceof`). */
 function isAbortSignal(value: unknown): value is AbortSignal {

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.2 (the gate), §4.6 (the answering
 // model), §4.7 (steered calls), §5.6 (usage asked for in a stream).
-import type { CallOptions } from '../call/call-options';
+import { type CallOptions, checkCallOptions } from '../call/call-options';
 import type { Catalog } from '../catalog/catalog';
 import { cachedCatalogFor, gateModel, gateModelFromCache } from '../catalog/resolve-model';
 import { GatewayError } from '../errors/errors';
@@ -60,6 +60,8 @@ export async function postChat(
   opts: ChatCallOptions | undefined,
 ): Promise<ChatResult> {
   validateChatRequest(req);
+  checkCallOptions(opts ?? {}); // before the gate's catalog read
+
   const { transport } = context;
   const requestedModel = req.model;
   const ready = sendableNow(context, req, opts, false, loadAnswerReading);
@@ -96,6 +98,8 @@ export async function openChatStream(
   opts: ChatStreamOptions | undefined,
 ): Promise<ChatStream> {
   validateChatRequest(req);
+  checkCallOptions(opts ?? {}); // before the gate's catalog read
+
   for (const name of ['assemble', 'streamUsage'] as const) {
     const value = opts?.[name];
     if (value !== undefined && typeof value !== 'boolean') {

@@ -6,6 +6,7 @@ import { createSemaphore } from '../budget/runtime-semaphore';
 import type { Semaphore } from '../budget/semaphore';
 import type { CallOptions } from '../call/call-options';
 import { Catalog } from '../catalog/catalog';
+import { type CatalogWatch, watchCatalog } from '../catalog/catalog-watch';
 import type { CheckModelOptions } from '../catalog/resolve-model';
 import { gateModel, listedModel } from '../catalog/resolve-model';
 import type { ChatCallOptions, ChatContext, ChatStreamOptions } from '../chat/chat-calls';
@@ -175,6 +176,19 @@ export class GatewayClient {
   /** Forgets the cached catalog: the next look-up reads it again. */
   refreshCatalog(): void {
     this.#ready?.catalog.invalidate();
+  }
+
+  /**
+   * Reads the services again every `intervalMs` (`0`: only on the watch's `refresh()`), past the
+   * cache, and gives each list read to `onRead` (for a list of tools kept in step with the
+   * gateway). A failed read is skipped; `close()` stops the reads.
+   */
+  watchCatalog(intervalMs: number, onRead: (services: GatewayService[]) => void): CatalogWatch {
+    const source = {
+      invalidate: () => this.refreshCatalog(),
+      services: (options: CallOptions) => this.services(options),
+    };
+    return watchCatalog(source, intervalMs, onRead);
   }
 
   // The model look-ups. One rule, core's capability gate (`gateModel`, catalog/resolve-model.ts),

@@ -1,14 +1,21 @@
 // docs/gateway-protocol.md §2.1 (base URL), §2.5 (4 slots, 300 000 ms deadline), §3.3
 // (`catalogTtlMs`), §10.5 (retries).
 import type { KeyBudget } from '../budget/key-budget';
+import {
+  type CircuitBreakerOptions,
+  type OptionGroup,
+  optionKeys,
+  refuseUnknownOptions,
+  type SteeringOptions,
+  TIMEOUT_OPTIONS,
+  type TimeoutOptions,
+} from '../call/option-groups';
 import { GatewayError } from '../errors/errors';
 import type { GatewayEventHandler } from '../events/gateway-events';
 import { RETRY_DEFAULTS } from '../http/retry-policy';
 import { LIMITS } from '../protocol/limits';
 import {
-  type CircuitBreakerOptions,
   type ClientSteering,
-  type HedgeOptions,
   readCircuitBreaker,
   readHedge,
   readStallTimeout,
@@ -21,19 +28,8 @@ import {
   settingNamesOf,
 } from './setting-names';
 
-export interface GatewayClientOptions {
-  /**
-   * Gateway base URL. Default (also when `undefined`): `INFERGATE_BASE_URL`, read when a call
-   * needs it (a client made before the environment is set works once it is). Normalised: trailing
-   * `/` removed, `/v1` appended when the path does not end in a version segment.
-   */
-  baseURL?: string | undefined;
-  /** API key. Default (also when `undefined`): `INFERGATE_API_KEY`, read when a call needs it. */
-  apiKey?: string | undefined;
-  /** A WHATWG fetch. Default: `globalThis.fetch`. */
-  fetch?: typeof fetch;
-  /** Headers sent with every request. */
-  headers?: Record<string, string>;
+/** How many requests are in flight at once, and where the key's slots are counted (`budget`). */
+export interface BudgetOptions {
   /**
    * Requests this client has in flight at once (its own queue, checked before the key's budget).
    * Default 4. A larger value never lets the key exceed `maxConcurrencyPerKey`.
@@ -50,8 +46,37 @@ export interface GatewayClientOptions {
    * processes.
    */
   budget?: KeyBudget;
-  /** Deadline of one call: queue + retries + body or stream. Default 300 000 ms; clamped to 2^31 − 1 when a call starts. */
-  timeoutMs?: number;
+}
+
+export const BUDGET_OPTIONS: OptionGroup<BudgetOptions> = {
+  name: 'budget',
+  fields: {
+    maxConcurrency: {},
+    maxConcurrencyPerKey: {},
+    budget: {},
+  },
+};
+
+/**
+ * A client's options: the `budget` and `timeouts` groups, the steering a client may set for its
+ * chat calls (`hedge`, and the `circuitBreaker` group), and its own.
+ */
+export interface GatewayClientOptions
+  extends BudgetOptions,
+    TimeoutOptions,
+    Pick<SteeringOptions, 'hedge'> {
+  /**
+   * Gateway base URL. Default (also when `undefined`): `INFERGATE_BASE_URL`, read when a call
+   * needs it (a client made before the environment is set works once it is). Normalised: trailing
+   * `/` removed, `/v1` appended when the path does not end in a version segment.
+   */
+  baseURL?: string | undefined;
+  /** API key. Default (also when `undefined`): `INFERGATE_API_KEY`, read when a call needs it. */
+  apiKey?: string | undefined;
+  /** A WHATWG fetch. Default: `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
   /**
    * Largest response body read (bytes after decompression, counted while reading; a larger
    * `Content-Length` fails before reading): `response_too_large`. Default 32 MiB. A stream's total
@@ -60,25 +85,6 @@ export interface GatewayClientOptions {
   maxResponseBytes?: number;
   /** Prefix of an error response's body that is kept (the rest is not read). Default 64 KiB. */
   maxErrorBodyBytes?: number;
-  /**
-   * Chat calls: longest wait from sending a request to the first content of its answer (SSE
-   * comments and empty chunks do not count). Off by default. A stall aborts the request, frees its
-   * slot and counts like a busy model (the next `fallbackModels` entry, else a retry). Per call:
-   * the call option.
-   */
-  firstChunkTimeoutMs?: number;
-  /**
-   * Chat streams: longest silence between two pieces of content once the first came. Off by
-   * default. A stall aborts the stream, frees its slot and fails it with `timeout` (never retried:
-   * part of the answer was delivered). Per call: the call option.
-   */
-  chunkTimeoutMs?: number;
-  /**
-   * Chat calls: send a second attempt when the first has no content after `afterMs` (a number, or
-   * `'auto'`: the model's running p95), into a free slot only, within `maxExtra` (default 0.05) of
-   * extra requests. Off by default; a call's `hedge` (or `false`) wins.
-   */
-  hedge?: HedgeOptions | false;
   /**
    * Per-model circuit breakers of calls with `fallbackModels`: a model failing `failures` times in
    * a row is planned around for a cooldown. The failures are seen by every client on the key and
@@ -115,6 +121,49 @@ export interface GatewayClientOptions {
    */
   streamUsage?: boolean;
 }
+
+/** A client's own options, beside its groups'. */
+const OWN_CLIENT_OPTIONS = [
+  'baseURL',
+  'apiKey',
+  'fetch',
+  'headers',
+  'maxResponseBytes',
+  'maxErrorBodyBytes',
+  'circuitBreaker',
+  'maxRetries',
+  'catalogTtlMs',
+  'maxRetryAfterMs',
+  'retryBaseDelayMs',
+  'onEvent',
+  'recordContent',
+  'streamUsage',
+] as const;
+
+/** Every key `createGatewayClient` knows. */
+const CLIENT_OPTION_KEYS: readonly (keyof GatewayClientOptions)[] = [
+  ...OWN_CLIENT_OPTIONS,
+  ...optionKeys(BUDGET_OPTIONS),
+  ...optionKeys(TIMEOUT_OPTIONS),
+  'hedge',
+];
+// Each key of GatewayClientOptions is listed above (else this line fails to compile).
+true satisfies Exclude<
+  keyof GatewayClientOptions,
+  (typeof OWN_CLIENT_OPTIONS)[number] | keyof BudgetOptions | keyof TimeoutOptions | 'hedge'
+> extends never
+  ? true
+  : false;
+
+/** Where a key given to a client belongs instead (it would do nothing there). */
+const CLIENT_OPTION_HINTS = {
+  fallbackModels:
+    "`fallbackModels` is a call option, not a client option: pass it to chat() / chatStream() (or a model's settings)",
+  signal: '`signal` is a call option, not a client option',
+  capabilities: '`capabilities` is a call option, not a client option',
+  cooldownMs: '`cooldownMs` belongs in `circuitBreaker: { cooldownMs }`',
+  afterMs: '`afterMs` belongs in `hedge: { afterMs }`',
+};
 
 /** The integer options: each one's default and least value (read in `resolveOptions`). */
 const INTEGER_OPTIONS = {
@@ -270,6 +319,14 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
   }
   const options = input;
   const settingNames = settingNamesOf(options);
+  // A typo does nothing silently otherwise: refused, naming the closest option.
+  refuseUnknownOptions(
+    options,
+    CLIENT_OPTION_KEYS,
+    settingNames.where,
+    'client option',
+    CLIENT_OPTION_HINTS,
+  );
   return {
     baseURL:
       options.baseURL === undefined ? undefined : normalizeBaseURL(options.baseURL, settingNames),

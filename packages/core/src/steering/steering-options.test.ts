@@ -115,6 +115,21 @@ describe('readHedge', () => {
   });
 });
 
+describe('readHedge: unknown keys', () => {
+  it.each([
+    ['client option', 'configuration_error'],
+    ['call option', 'invalid_request_error'],
+  ] as const)('refuses `after` as a %s, naming `afterMs` (%s)', (place, code) => {
+    const error = refused(() => readHedge({ after: 200 }, place));
+    expect(error).toMatchObject({ code, field: 'after' });
+    expect(error.message).toBe('unknown option `after` in hedge — did you mean `afterMs`?');
+  });
+
+  it('names a missing afterMs as missing, not "a undefined"', () => {
+    expect(refused(() => readHedge({}, 'client option')).message).toContain('got nothing');
+  });
+});
+
 describe('readCircuitBreaker (a client option)', () => {
   it('is on by default, with its defaults; false turns it off', () => {
     expect(readCircuitBreaker(undefined)).toEqual({
@@ -126,12 +141,29 @@ describe('readCircuitBreaker (a client option)', () => {
     expect(readCircuitBreaker(false)).toBe(false);
   });
 
-  it('keeps the longest cooldown at least the first one', () => {
-    expect(readCircuitBreaker({ failures: 5, cooldownMs: 10_000, maxCooldownMs: 1_000 })).toEqual({
+  it('raises the default longest cooldown to a longer first one given alone', () => {
+    expect(readCircuitBreaker({ failures: 5, cooldownMs: 90_000 })).toEqual({
       failures: 5,
-      cooldownMs: 10_000,
-      maxCooldownMs: 10_000,
+      cooldownMs: 90_000,
+      maxCooldownMs: 90_000,
     });
+  });
+
+  it('refuses a first cooldown longer than the longest given (contradictory)', () => {
+    const error = refused(() => readCircuitBreaker({ cooldownMs: 10_000, maxCooldownMs: 1_000 }));
+    expect(error).toMatchObject({
+      code: 'configuration_error',
+      field: 'circuitBreaker.cooldownMs',
+    });
+    expect(error.message).toContain('(10000) is more than circuitBreaker.maxCooldownMs (1000)');
+  });
+
+  it('refuses an unknown key, naming the closest known one', () => {
+    const error = refused(() => readCircuitBreaker({ failure: 2 }));
+    expect(error).toMatchObject({ code: 'configuration_error', field: 'failure' });
+    expect(error.message).toBe(
+      'unknown option `failure` in circuitBreaker — did you mean `failures`?',
+    );
   });
 
   it.each([

@@ -7,58 +7,24 @@
  * or a model setting (fixed when the code is), `invalid_request_error` for a call option. The rest
  * of the steering room loads on first use; this file is on every chat call's path.
  */
-import { GatewayError, type GatewayErrorCode } from '../errors/errors';
+import {
+  CIRCUIT_BREAKER_OPTIONS,
+  type CircuitBreakerOptions,
+  HEDGE_OPTIONS,
+  type HedgeOptions,
+  type OptionPlace,
+  optionErrorCode,
+  optionKeys,
+  refuseUnknownOptions,
+  type SteeringOptions,
+} from '../call/option-groups';
+import { GatewayError } from '../errors/errors';
 
-/** A second attempt when the first has not answered in time (`hedge`). */
-export interface HedgeOptions {
-  /**
-   * How long to wait for the first attempt's first content before sending a second one: ms, or
-   * `'auto'` (a running estimate of the model's p95 time to first content, within bounds).
-   */
-  afterMs: number | 'auto';
-  /** The share of extra requests hedging may add, over a sliding window. Default 0.1. */
-  maxExtra?: number;
-}
-
-/** Per-model circuit breakers of calls with `fallbackModels` (client option `circuitBreaker`). */
-export interface CircuitBreakerOptions {
-  /** Failures in a row that open a model's breaker. Default 3. */
-  failures?: number;
-  /** The first cooldown, ms; it doubles with each failed probe in a row. Default 5 000. */
-  cooldownMs?: number;
-  /** The longest cooldown, ms. Default 60 000. */
-  maxCooldownMs?: number;
-}
-
-/** How a chat call is steered across attempts and models. */
-export interface SteeringOptions {
-  /**
-   * Models to use, in order, when the call's model cannot serve it: each is checked against the
-   * catalog first (like the model itself: listed, with the capabilities the call needs), then
-   * tried in order, those with room before the busy and offline ones; the call moves to the next
-   * at once when one is busy, unavailable or stalls before its first content. Each id once, and
-   * not the call's own model; `[]` turns a model's list off for a call.
-   */
-  fallbackModels?: readonly string[];
-  /**
-   * Longest wait from sending a request to the first content of its answer (a streamed text,
-   * reasoning or tool-call piece, or its finish; SSE comments, role-only and empty chunks do not
-   * count; a non-streamed answer's headers). A stall counts like a busy model: the call moves to
-   * its next model at once, or is retried. Off unless set.
-   */
-  firstChunkTimeoutMs?: number;
-  /**
-   * Longest silence between two pieces of content of a stream, once its first one came (comments
-   * and empty chunks do not count). A stall here is final: part of the answer has reached the
-   * caller, so nothing is retried. Off unless set.
-   */
-  chunkTimeoutMs?: number;
-  /** A second attempt when the first is slow to its first content (see `HedgeOptions`); `false`: off. */
-  hedge?: HedgeOptions | false;
-}
+// The groups' types are declared once, in call/option-groups.ts; read here.
+export type { CircuitBreakerOptions, HedgeOptions, SteeringOptions };
 
 /** Where an option was given: it names the place in messages and decides the error code. */
-export type SteeringPlace = 'client option' | 'model setting' | 'call option';
+export type SteeringPlace = OptionPlace;
 
 /** Steering options read and checked: `fallbackModels` empty or absent is undefined. */
 export interface ReadSteering {
@@ -80,13 +46,16 @@ export interface ClientSteering {
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 export function refusal(place: SteeringPlace, field: string, what: string): GatewayError {
-  const code: GatewayErrorCode =
-    place === 'call option' ? 'invalid_request_error' : 'configuration_error';
-  return new GatewayError({ code, message: `${field} (${place}) ${what}`, field });
+  return new GatewayError({
+    code: optionErrorCode(place),
+    message: `${field} (${place}) ${what}`,
+    field,
+  });
 }
 
 /** A value named by its type only (an object given by mistake may hold secrets no redactor knows). */
 export function kindOf(value: unknown): string {
+  if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
@@ -147,6 +116,7 @@ export function readHedge(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw refusal(place, 'hedge', `must be { afterMs, maxExtra? } or false, got ${kindOf(value)}`);
   }
+  refuseUnknownOptions(value, optionKeys(HEDGE_OPTIONS), 'hedge', place);
   const { afterMs, maxExtra = 0.1 } = value as Partial<Record<keyof HedgeOptions, unknown>>;
   if (afterMs !== 'auto') readPositive(afterMs, 'hedge.afterMs', "ms > 0 or 'auto'", place);
   if (!(typeof maxExtra === 'number' && maxExtra > 0 && maxExtra <= 1)) {
@@ -164,6 +134,7 @@ export function readCircuitBreaker(value: unknown): Required<CircuitBreakerOptio
     throw refusal(place, 'circuitBreaker', `must be an object or false, got ${kindOf(value)}`);
   }
   const given = (value ?? {}) as Partial<Record<keyof CircuitBreakerOptions, unknown>>;
+  refuseUnknownOptions(given, optionKeys(CIRCUIT_BREAKER_OPTIONS), 'circuitBreaker', place);
   const read = (key: keyof CircuitBreakerOptions, fallback: number, what: string) =>
     given[key] === undefined
       ? fallback
@@ -173,7 +144,15 @@ export function readCircuitBreaker(value: unknown): Required<CircuitBreakerOptio
     throw refusal(place, 'circuitBreaker.failures', `must be an integer ≥ 1, got ${failures}`);
   }
   const cooldownMs = read('cooldownMs', 5_000, 'ms > 0');
-  const maxCooldownMs = Math.max(cooldownMs, read('maxCooldownMs', 60_000, 'ms > 0'));
+  const maxCooldownMs = read('maxCooldownMs', Math.max(cooldownMs, 60_000), 'ms > 0');
+  // Both given and contradictory: refused (a first cooldown above the longest is a typo).
+  if (cooldownMs > maxCooldownMs) {
+    throw refusal(
+      place,
+      'circuitBreaker.cooldownMs',
+      `(${cooldownMs}) is more than circuitBreaker.maxCooldownMs (${maxCooldownMs})`,
+    );
+  }
   return { failures, cooldownMs, maxCooldownMs };
 }
 

@@ -96,12 +96,6 @@ export class ChatModelCapabilityGate {
     }
   }
 
-  /** Whether the model streams; true when unknown (an unlisted model: core and the gateway decide). */
-  async canStream(signal?: AbortSignal): Promise<boolean> {
-    const capabilities = await this.learn(signal);
-    return capabilities === undefined || capabilities.includes('streaming');
-  }
-
   /**
    * The model's capabilities through core's gate (checked against `needs`); undefined for an
    * unlisted own model.

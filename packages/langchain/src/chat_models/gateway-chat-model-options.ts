@@ -1,6 +1,11 @@
 // docs/gateway-protocol.md §4.1 (the request fields the chat model's options set, reasoning
 // effort), §4.7 (failover and stall timeouts), §5.6 (usage in a stream).
-import type { HedgeOptions, ModelCapability, ResponseFormat } from '@infergate/core';
+import {
+  type ModelCapability,
+  type ResponseFormat,
+  STEERING_OPTIONS,
+  type SteeringOptions,
+} from '@infergate/core';
 import type {
   BaseChatModelCallOptions,
   BaseChatModelParams,
@@ -8,8 +13,12 @@ import type {
 } from '@langchain/core/language_models/chat_models';
 import type { GatewayConnectionFields } from '../utils/client';
 
-/** Call options: LangChain's, plus what `bindTools` / `createAgent` bind. */
-export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions {
+/**
+ * Call options: LangChain's, core's `steering` group (`fallbackModels`, `firstChunkTimeoutMs`,
+ * `chunkTimeoutMs`, `hedge`: this call's, over the model's; `[]` / `false` turn the model's off),
+ * plus what `bindTools` / `createAgent` bind.
+ */
+export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions, SteeringOptions {
   /** Tools for this call (normally bound with `bindTools`). */
   tools?: BindToolsInput[];
   /** `response_format` sent as-is (`json_object` / `json_schema` need the matching capability). */
@@ -23,14 +32,6 @@ export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions {
    * unknown fields to the model server). `bindTools` puts every kwarg it does not know here.
    */
   modelKwargs?: Record<string, unknown>;
-  /** This call's fallback list, over the model's (`[]`: none for this call). Checked by core. */
-  fallbackModels?: string[];
-  /** This call's `firstChunkTimeoutMs`, over the model's. */
-  firstChunkTimeoutMs?: number;
-  /** This call's `chunkTimeoutMs`, over the model's. */
-  chunkTimeoutMs?: number;
-  /** This call's `hedge`, over the model's (`false`: none for this call). */
-  hedge?: HedgeOptions | false;
   /** This call's `streamUsage` (over the model's): `false` sends no `stream_options`. */
   streamUsage?: boolean;
   /**
@@ -42,7 +43,15 @@ export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions {
   reasoningEffort?: string;
 }
 
-export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConnectionFields {
+/**
+ * The model's fields: LangChain's, the connection's, core's `steering` group (`fallbackModels`:
+ * with a list, the checks made when the model is built or bound are left to core, which gates
+ * every listed model at each call; a bad list is refused at construction), and its own.
+ */
+export interface GatewayChatModelFields
+  extends BaseChatModelParams,
+    GatewayConnectionFields,
+    SteeringOptions {
   /** Model id from `GET /models`, exactly as listed (e.g. `community/general`, `my/desk-model`). */
   model: string;
   /** Alias of `model`, as LangChain's `initChatModel` may pass it. */
@@ -93,26 +102,6 @@ export interface GatewayChatModelFields extends BaseChatModelParams, GatewayConn
    */
   sendReasoning?: boolean;
   /**
-   * Models to use, in order, when `model` cannot serve a call (busy, unavailable, stalled before
-   * its first content, or lacking what the call needs): each id once, not `model` itself. Core
-   * checks each against the catalog and walks them; with a list the checks made when the model is
-   * built or bound (`capabilities`) are left to core. A bad list is refused at construction.
-   */
-  fallbackModels?: string[];
-  /**
-   * Longest wait from sending a request to the first content of its answer, in ms (SSE comments
-   * and empty chunks do not count). Off by default. A stall moves to the next `fallbackModels`
-   * entry (else it is retried).
-   */
-  firstChunkTimeoutMs?: number;
-  /**
-   * Longest silence between two pieces of content of a stream, in ms. Off by default. A stall
-   * fails the stream with `timeout`.
-   */
-  chunkTimeoutMs?: number;
-  /** A second attempt when the first is slow to its first content (core's `hedge`). Off by default. */
-  hedge?: HedgeOptions | false;
-  /**
    * Streamed requests send `stream_options: { include_usage: true }`, so that model servers that
    * report usage in a stream only when asked (vLLM, llama.cpp, TGI, Ollama) send it and the last
    * chunk carries `usage_metadata` (as `ChatOpenAI`'s `streamUsage`). `false` for a model server
@@ -145,4 +134,66 @@ export const SERIALIZABLE_FIELDS = [
   'chunkTimeoutMs',
   'hedge',
   'streamUsage',
+];
+
+/** The steering options, core's group: a model's fields and a call's options take them. */
+const STEERING_KEYS = Object.keys(STEERING_OPTIONS.fields);
+
+/** Every field of ours a model takes (a near miss of one is refused: `fallbackModel`). */
+export const OUR_FIELDS: readonly string[] = [
+  ...SERIALIZABLE_FIELDS,
+  ...STEERING_KEYS,
+  'modelName',
+  'client',
+  'apiKey',
+  'headers',
+  'fetch',
+  'budget',
+  'maxConcurrencyPerKey',
+  'onEvent',
+  'recordContent',
+];
+
+/** Every call option of ours (a near miss of one is refused; none is a request field). */
+export const OUR_CALL_OPTIONS: readonly string[] = [
+  'tools',
+  'response_format',
+  'strict',
+  'headers',
+  'modelKwargs',
+  'streamUsage',
+  'stream_options',
+  'reasoningEffort',
+  ...STEERING_KEYS,
+];
+
+/**
+ * LangChain's and LangGraph's own keys of a model's fields and a call's options (RunnableConfig,
+ * BaseLanguageModelParams, BaseChatModelCallOptions): passed through untouched, never taken for
+ * a typo of ours.
+ */
+export const LANGCHAIN_KEYS: readonly string[] = [
+  'callbacks',
+  'callbackManager',
+  'tags',
+  'metadata',
+  'verbose',
+  'cache',
+  'runName',
+  'runId',
+  'configurable',
+  'recursionLimit',
+  'maxConcurrency',
+  'timeout',
+  'signal',
+  'store',
+  'context',
+  'writer',
+  'stop',
+  'maxRetries',
+  'onFailedAttempt',
+  'disableStreaming',
+  'outputVersion',
+  'ls_structured_output_format',
+  'tool_choice',
 ];

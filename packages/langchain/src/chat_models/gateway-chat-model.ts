@@ -7,7 +7,13 @@ import {
   type HedgeOptions,
   resolveSteering,
 } from '@infergate/core';
-import { checkCapabilities, readSteering } from '@infergate/core/internal';
+import {
+  checkCapabilities,
+  planChatCall,
+  readSteering,
+  refuseNearMisses,
+  streamsOptionally,
+} from '@infergate/core/internal';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import type {
   BaseLanguageModelInput,
@@ -47,6 +53,9 @@ import { ChatModelCapabilityGate } from './capability-gate';
 import {
   type GatewayChatModelCallOptions,
   type GatewayChatModelFields,
+  LANGCHAIN_KEYS,
+  OUR_CALL_OPTIONS,
+  OUR_FIELDS,
   SERIALIZABLE_FIELDS,
 } from './gateway-chat-model-options';
 import { moveRequestFields } from './request-fields';
@@ -104,7 +113,7 @@ export class GatewayChatModel
   capabilities?: readonly string[];
   acceptsContentParts: boolean;
   sendReasoning: boolean;
-  fallbackModels?: string[];
+  fallbackModels?: readonly string[];
   firstChunkTimeoutMs?: number;
   chunkTimeoutMs?: number;
   hedge?: HedgeOptions | false;
@@ -147,6 +156,8 @@ export class GatewayChatModel
     if (fields.baseURL === undefined && fields.client !== undefined) {
       fields.baseURL = fields.client.baseURL;
     }
+    // Strict with ours, never with LangChain's: a near miss of one of our fields is refused.
+    refuseNearMisses(fields, OUR_FIELDS, LANGCHAIN_KEYS, 'new GatewayChatModel', 'model setting');
     super(typeof model === 'string' ? { ...fields, model } : fields);
     if (typeof model !== 'string' || model === '') {
       throw configurationError('GatewayChatModel needs a model id (the `model` field)');
@@ -219,7 +230,7 @@ export class GatewayChatModel
     const client = resolveClient(fields, 'GatewayChatModel.create');
     // With a fallback list core gates every listed model at each call, the first included: an
     // unlisted first model is not refused here (it is skipped then), and nothing is checked.
-    const walksList = hasFallbackList(fields);
+    const walksList = !planChatCall(fields).gatesWhenBuilt;
     // Core's rule: an unknown id is refused with close matches; an unlisted own model (my/...,
     // offline yet still answering, docs/gateway-protocol.md §3.1) resolves to undefined and stays unchecked.
     const listed = walksList
@@ -388,14 +399,18 @@ export class GatewayChatModel
    * The answer as stream chunks. `.stream()` (or a streaming callback such as streamEvents) on a
    * model without `streaming` asks without streaming and hands the whole answer over as one
    * chunk, as LangChain does for any model that cannot stream; `streaming: true` is refused
-   * instead (by core's gate). A model core cannot place (unlisted) streams: core decides.
+   * instead (by core's gate). Whether the model streams is core's answer (`planChatCall`): a
+   * model not known to stream (unlisted, or a call over a fallback list) is asked whole.
    */
   async #answerChunks(
     messages: BaseMessage[],
     options: this['ParsedCallOptions'],
   ): Promise<Iterable<ChatGenerationChunk> | AsyncIterable<ChatGenerationChunk>> {
     const callOptions = this.#callOptions(options);
-    const stream = this.streaming || (await this.#gate.canStream(options.signal));
+    // Core's rule: stream when the model is known to (unknown, or a list: asked whole).
+    const stream =
+      this.streaming ||
+      streamsOptionally(planChatCall(this, options, await this.#gate.learn(options.signal)));
     const request = convertToGatewayRequest(messages, this, options);
     if (!stream) return [convertChatResultToChunk(await this.#client.chat(request, callOptions))];
     const streamUsage = streamUsageOf(this, options);
@@ -411,6 +426,7 @@ export class GatewayChatModel
    * core's one reader now: a bad call option is refused before the catalog look-up below.
    */
   #callOptions(options: this['ParsedCallOptions']): ChatCallOptions {
+    refuseNearMisses(options, OUR_CALL_OPTIONS, LANGCHAIN_KEYS, 'call options', 'call option');
     const steering = resolveSteering(this, options);
     readSteering(steering, 'call option', this.model);
     return {
@@ -434,11 +450,6 @@ export class GatewayChatModel
    * known) apply: not with a fallback list, whose models core gates one by one at each call.
    */
   get #checksWhenBuilt(): boolean {
-    return !hasFallbackList(this);
+    return planChatCall(this).gatesWhenBuilt;
   }
-}
-
-/** A model with a fallback list (core walks it at each call). */
-function hasFallbackList(fields: { fallbackModels?: readonly string[] | undefined }): boolean {
-  return (fields.fallbackModels?.length ?? 0) > 0;
 }

@@ -1,5 +1,10 @@
 // docs/gateway-protocol.md §4.1 (unknown request fields reach the model server unchanged).
-import type { GatewayChatModelCallOptions } from './gateway-chat-model-options';
+import { refuseNearMisses } from '@infergate/core/internal';
+import {
+  type GatewayChatModelCallOptions,
+  LANGCHAIN_KEYS,
+  OUR_CALL_OPTIONS,
+} from './gateway-chat-model-options';
 
 /**
  * Call options that LangChain, LangGraph or this model read themselves, and the structured-output
@@ -7,37 +12,8 @@ import type { GatewayChatModelCallOptions } from './gateway-chat-model-options';
  * never sends these as request fields.
  */
 const NOT_REQUEST_FIELDS = new Set([
-  // RunnableConfig (and what LangGraph adds to it)
-  'callbacks',
-  'tags',
-  'metadata',
-  'runName',
-  'runId',
-  'configurable',
-  'recursionLimit',
-  'maxConcurrency',
-  'timeout',
-  'signal',
-  'store',
-  'context',
-  // BaseLanguageModelCallOptions / BaseChatModelCallOptions
-  'stop',
-  'maxRetries',
-  'ls_structured_output_format',
-  'tool_choice',
-  'outputVersion',
-  // GatewayChatModelCallOptions
-  'tools',
-  'response_format',
-  'strict',
-  'headers',
-  'modelKwargs',
-  'fallbackModels',
-  'firstChunkTimeoutMs',
-  'chunkTimeoutMs',
-  'streamUsage',
-  'stream_options',
-  'reasoningEffort',
+  ...LANGCHAIN_KEYS,
+  ...OUR_CALL_OPTIONS,
   // createAgent's native structured output for Anthropic / Google models
   'outputConfig',
   'responseSchema',
@@ -52,6 +28,14 @@ export function moveRequestFields(
   kwargs: Partial<GatewayChatModelCallOptions> | undefined,
 ): Partial<GatewayChatModelCallOptions> {
   if (!kwargs) return {};
+  // A near miss of one of ours (`fallbackModel`) is refused, not sent as a request field.
+  refuseNearMisses(
+    kwargs,
+    OUR_CALL_OPTIONS,
+    [...NOT_REQUEST_FIELDS],
+    'bindTools options',
+    'call option',
+  );
   const fields = Object.entries(kwargs).filter(
     ([key, value]) => value !== undefined && !NOT_REQUEST_FIELDS.has(key),
   );

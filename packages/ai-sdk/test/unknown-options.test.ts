@@ -1,0 +1,110 @@
+// Our options are strict (core's option groups, declared once in core): an unknown key of
+// createGateway's settings or a model's settings, and a near miss of one of ours in
+// `providerOptions.infergate`, are refused before any request, naming the closest one. The other
+// keys of `providerOptions.infergate` are request fields, passed to the model server.
+import { InvalidArgumentError, LoadSettingError } from '@ai-sdk/provider';
+import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { generateText, streamText } from 'ai';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createGateway, type GatewayProviderSettings } from '../src';
+
+// Its own emulator, reached through its fetch (chat request bodies recorded).
+const emulator = createEmulator();
+const bodies: Record<string, unknown>[] = [];
+const fetch: typeof globalThis.fetch = async (input, init) => {
+  const request = new Request(input, init);
+  if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
+  return emulator.fetch(request);
+};
+const gateway = (settings: GatewayProviderSettings = {}) =>
+  createGateway({
+    baseURL: 'https://options.test/v1',
+    apiKey: DEFAULT_KEYS.full,
+    fetch,
+    ...settings,
+  });
+beforeEach(() => {
+  emulator.resetCounters();
+  bodies.length = 0;
+});
+
+describe('createGateway({...})', () => {
+  it.each([
+    [
+      { firstChunkTimeoutMS: 500 },
+      'unknown option `firstChunkTimeoutMS` in createGateway — did you mean `firstChunkTimeoutMs`?',
+    ],
+    [{ fallbackModels: ['community/plain'] }, 'unknown option `fallbackModels` in createGateway'],
+  ])('refuses %o at once (LoadSettingError)', (settings, message) => {
+    let error: unknown;
+    try {
+      gateway(settings as never);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(LoadSettingError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain(message);
+  });
+
+  it("refuses a nested group's unknown key at the first call, before any request", async () => {
+    const provider = gateway({ circuitBreaker: { failure: 2 } as never });
+    await expect(
+      generateText({ model: provider('community/general'), prompt: 'hi', maxRetries: 0 }),
+    ).rejects.toThrow('unknown option `failure` in circuitBreaker — did you mean `failures`?');
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+});
+
+describe("a model's settings: gateway(id, {...})", () => {
+  it('refuses an unknown key, naming the closest', () => {
+    expect(() => gateway()('community/general', { fallbackModel: ['x'] } as never)).toThrow(
+      'unknown option `fallbackModel` in model settings — did you mean `fallbackModels`?',
+    );
+  });
+});
+
+describe('providerOptions.infergate', () => {
+  it.each([
+    [{ fallbackModel: ['community/plain'] }, 'fallbackModels'],
+    [{ hedge: { after: 200 } }, 'afterMs'],
+    [{ streamusage: false }, 'streamUsage'],
+  ])('refuses %o before any request (InvalidArgumentError)', async (infergate, closest) => {
+    const call = generateText({
+      model: gateway()('community/general'),
+      prompt: 'hi',
+      maxRetries: 0,
+      providerOptions: { infergate: infergate as never },
+    });
+    const error = await call.catch((caught: unknown) => caught);
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain(`did you mean \`${closest}\`?`);
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('refuses a near miss in streamText too', async () => {
+    let error: unknown;
+    const result = streamText({
+      model: gateway()('community/general'),
+      prompt: 'hi',
+      maxRetries: 0,
+      providerOptions: { infergate: { firstChunkTimeoutMS: 500 } },
+      onError: (event) => {
+        error = event.error;
+      },
+    });
+    await result.consumeStream();
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('did you mean `firstChunkTimeoutMs`?');
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it("passes the model server's request fields untouched (their keys, not ours)", async () => {
+    await generateText({
+      model: gateway()('community/general'),
+      prompt: 'hi',
+      providerOptions: { infergate: { top_k: 5, repetition_penalty: 1.1, fallbackModels: [] } },
+    });
+    expect(bodies[0]).toMatchObject({ top_k: 5, repetition_penalty: 1.1 });
+    expect(bodies[0]).not.toHaveProperty('fallbackModels');
+  });
+});

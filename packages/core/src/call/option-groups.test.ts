@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../errors/errors';
+import { refuseNearMisses, refuseUnknownOptions } from './option-groups';
+
+function refused(run: () => void): GatewayError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('refuseUnknownOptions (an object wholly ours)', () => {
+  it('names the closest known key, or lists them when none is close', () => {
+    const known = ['afterMs', 'maxExtra'];
+    expect(
+      refused(() => refuseUnknownOptions({ after: 1 }, known, 'hedge', 'call option')),
+    ).toMatchObject({
+      code: 'invalid_request_error',
+      field: 'after',
+      message: 'unknown option `after` in hedge — did you mean `afterMs`?',
+    });
+    expect(
+      refused(() => refuseUnknownOptions({ zzz: 1 }, known, 'hedge', 'client option')).message,
+    ).toBe('unknown option `zzz` in hedge; known: afterMs, maxExtra');
+  });
+
+  it('takes known keys (undefined too) and ignores symbol keys', () => {
+    expect(() =>
+      refuseUnknownOptions(
+        { afterMs: undefined, [Symbol('x')]: 1 },
+        ['afterMs'],
+        'hedge',
+        'call option',
+      ),
+    ).not.toThrow();
+  });
+});
+
+describe('refuseNearMisses (an object shared with a framework or the model server)', () => {
+  const ours = ['fallbackModels', 'streamUsage', 'hedge'];
+  it('refuses a near miss of ours', () => {
+    expect(
+      refused(() => refuseNearMisses({ fallbackModel: [] }, ours, [], 'x', 'call option')).message,
+    ).toBe('unknown option `fallbackModel` in x — did you mean `fallbackModels`?');
+  });
+
+  it('passes theirs: listed, with an `_`, or not close to ours (edit distance only)', () => {
+    expect(() =>
+      refuseNearMisses(
+        { callbacks: [], top_k: 3, stream: true, user: 'u', hedges: undefined },
+        ours,
+        ['callbacks', 'hedges'],
+        'x',
+        'call option',
+      ),
+    ).not.toThrow();
+  });
+});

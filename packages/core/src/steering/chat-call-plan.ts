@@ -1,0 +1,56 @@
+// docs/gateway-protocol.md §4.2 (the capability gate), §4.7 (a call over a fallback list), §5
+// (streaming needs the `streaming` capability).
+/**
+ * What an adapter asks core about a chat call before mapping it, so that no adapter decides it
+ * itself: whether it goes to one model or a list, whether the capability checks made when a model
+ * is built or bound apply, and whether to stream when streaming is the caller's option.
+ */
+import type { SteeringOptions } from '../call/option-groups';
+import { resolveSteering } from './steering-options';
+
+/** Whether a call's answer can be streamed: `unknown` when core cannot tell (see `streamsOptionally`). */
+export type Streaming = 'yes' | 'no' | 'unknown';
+
+export interface ChatCallPlan {
+  /** `one`: the call asks one model; `list`: core walks a fallback list (the call's over the model's). */
+  models: 'one' | 'list';
+  /**
+   * Whether the capabilities known when a model is built or bound are checked then (LangChain's
+   * `streaming: true`, `bindTools`, `withStructuredOutput`; the AI SDK's `json_object` downgrade):
+   * for one model only. With a list, core gates every listed model at each call.
+   */
+  gatesWhenBuilt: boolean;
+  /**
+   * Whether the call's answer can be streamed. A list is `unknown`: it depends on who answers (a
+   * streamed walk would go only to the listed models that stream).
+   */
+  streaming: Streaming;
+}
+
+/**
+ * The plan of a chat call from a model's steering settings, the call's own (the call's win, as in
+ * `resolveSteering`), and the model's capabilities when known (undefined: not listed, not looked
+ * up, or an unlisted own model).
+ */
+export function planChatCall(
+  model: SteeringOptions | undefined,
+  call?: SteeringOptions | undefined,
+  capabilities?: readonly string[] | undefined,
+): ChatCallPlan {
+  const list = resolveSteering(model, call).fallbackModels !== undefined;
+  if (list) return { models: 'list', gatesWhenBuilt: false, streaming: 'unknown' };
+  const streaming: Streaming =
+    capabilities === undefined ? 'unknown' : capabilities.includes('streaming') ? 'yes' : 'no';
+  return { models: 'one', gatesWhenBuilt: true, streaming };
+}
+
+/**
+ * Whether to stream when the caller may choose (LangChain's `.stream()` without `streaming: true`,
+ * MCP's progress): only when the plan says `yes`. The one rule for `unknown`: ask for the whole
+ * answer. Every model answers whole; a stream needs the capability, so a stream the caller did not
+ * require must not cost a model its place (an unlisted own model, a listed model that cannot
+ * stream): the answer is asked whole unless core knows the call's one model streams.
+ */
+export function streamsOptionally(plan: ChatCallPlan): boolean {
+  return plan.streaming === 'yes';
+}

@@ -1,0 +1,153 @@
+import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { describe, expect, it } from 'vitest';
+import type { GatewayClientOptions } from '../src/client/options';
+import { createGatewayClient, type GatewayError, isGatewayError } from '../src/index';
+
+// (Its own emulator and client, on a host of its own: no test helper beyond the emulator.)
+let hosts = 0;
+function harness(options: GatewayClientOptions = {}) {
+  const emulator = createEmulator();
+  const client = createGatewayClient({
+    baseURL: `https://options-${++hosts}.test/v1`,
+    apiKey: DEFAULT_KEYS.full,
+    fetch: emulator.fetch,
+    retryBaseDelayMs: 0,
+    ...options,
+  });
+  return { emulator, client };
+}
+
+async function caught(run: () => Promise<unknown> | unknown): Promise<GatewayError> {
+  try {
+    await run();
+  } catch (error) {
+    if (isGatewayError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a GatewayError');
+}
+
+const hi = () => ({
+  model: 'community/general',
+  messages: [{ role: 'user' as const, content: 'hello there' }],
+});
+
+// Every options object refuses a key it does not know before anything is sent, naming the closest
+// known one (docs/gateway-protocol.md §4.7; call/option-groups.ts): a typo would otherwise do
+// nothing, silently.
+
+function creationError(options: Record<string, unknown>): unknown {
+  try {
+    createGatewayClient({
+      baseURL: 'https://gw.example/v1',
+      apiKey: DEFAULT_KEYS.full,
+      ...options,
+    } as GatewayClientOptions);
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected createGatewayClient to throw');
+}
+
+describe('createGatewayClient refuses what it does not know', () => {
+  it.each([
+    [
+      { firstChunkTimeoutMS: 500 },
+      'unknown option `firstChunkTimeoutMS` in createGatewayClient — did you mean `firstChunkTimeoutMs`?',
+    ],
+    [
+      { maxConcurency: 2 },
+      'unknown option `maxConcurency` in createGatewayClient — did you mean `maxConcurrency`?',
+    ],
+    [
+      { circuitBreaker: { failure: 2 } },
+      'unknown option `failure` in circuitBreaker — did you mean `failures`?',
+    ],
+    [{ hedge: { after: 200 } }, 'unknown option `after` in hedge — did you mean `afterMs`?'],
+  ])('%o', (options, message) => {
+    const error = creationError(options);
+    expect(isGatewayError(error) && error.code).toBe('configuration_error');
+    expect((error as Error).message).toBe(message);
+  });
+
+  it('says where a call option goes when it is given to the client', () => {
+    const error = creationError({ fallbackModels: ['community/plain'] });
+    expect(error).toMatchObject({ code: 'configuration_error', field: 'fallbackModels' });
+    expect((error as Error).message).toContain(
+      '`fallbackModels` is a call option, not a client option',
+    );
+  });
+
+  it('refuses contradictory breaker cooldowns', () => {
+    const error = creationError({ circuitBreaker: { cooldownMs: 10_000, maxCooldownMs: 1_000 } });
+    expect(error).toMatchObject({
+      code: 'configuration_error',
+      field: 'circuitBreaker.cooldownMs',
+    });
+  });
+
+  it('takes every option it documents (undefined values too)', () => {
+    const { client } = harness({
+      timeoutMs: undefined,
+      firstChunkTimeoutMs: 1_000,
+      chunkTimeoutMs: 1_000,
+      maxConcurrency: 4,
+      hedge: false,
+      circuitBreaker: { failures: 2, cooldownMs: 100, maxCooldownMs: 100 },
+    });
+    expect(client).toBeDefined();
+  });
+});
+
+describe('a chat call refuses a key it does not know, sending nothing', () => {
+  it.each([
+    ['chat', { fallbackModel: ['community/plain'] }, 'fallbackModels'],
+    ['chatStream', { firstChunkTimeoutMS: 500 }, 'firstChunkTimeoutMs'],
+    ['chat', { hedge: { after: 200 } }, 'afterMs'],
+  ] as const)('%s %o', async (method, options, closest) => {
+    const { client, emulator } = harness();
+    const error = await caught(() =>
+      method === 'chat'
+        ? client.chat(hi(), options as never)
+        : client.chatStream(hi(), options as never),
+    );
+    expect(error.code).toBe('invalid_request_error');
+    expect(error.message).toContain(`did you mean \`${closest}\`?`);
+    expect(emulator.counters.requests.chat).toBe(0);
+    expect(emulator.counters.requests.models).toBe(0);
+  });
+
+  it('takes every documented option', async () => {
+    const { client } = harness();
+    const stream = await client.chatStream(hi(), {
+      fallbackModels: [],
+      firstChunkTimeoutMs: 60_000,
+      streamUsage: true,
+      assemble: true,
+      maxRetries: 0,
+      capabilities: undefined,
+    });
+    expect((await stream.result()).finishReason).toBeDefined();
+  });
+});
+
+describe('any other call refuses a key no call reads, sending nothing', () => {
+  it('embed with timeoutMS', async () => {
+    const { client, emulator } = harness();
+    const error = await caught(() =>
+      client.embed({ model: 'any', input: ['a'] }, { timeoutMS: 500 } as never),
+    );
+    expect(error).toMatchObject({ code: 'invalid_request_error', field: 'timeoutMS' });
+    expect(error.message).toBe(
+      'unknown option `timeoutMS` in call options — did you mean `timeoutMs`?',
+    );
+    expect(emulator.counters.requests.embeddings).toBe(0);
+  });
+
+  it('models() with signl', async () => {
+    const { client, emulator } = harness();
+    const error = await caught(() => client.models({ signl: undefined } as never));
+    expect(error.message).toContain('did you mean `signal`?');
+    expect(emulator.counters.requests.models).toBe(0);
+  });
+});

@@ -1,0 +1,152 @@
+// Our options are strict, LangChain's pass untouched (core's option groups, call/option-groups.ts):
+// a near miss of one of our fields or call options is refused before any request, naming the
+// closest one; LangChain's own keys never are.
+import { GatewayError } from '@infergate/core';
+import { createEmulator, DEFAULT_KEYS, type Emulator } from '@infergate/emulator';
+import { describe, expect, it } from 'vitest';
+import { GatewayChatModel } from '../src/index';
+
+/** Its own emulator, reached through its fetch (optionally shown each request first). */
+function gateway(
+  _scenario?: undefined,
+  options: { intercept?: (request: Request) => Promise<undefined> } = {},
+): { emulator: Emulator; connection: { baseURL: string; apiKey: string; fetch: typeof fetch } } {
+  const emulator = createEmulator();
+  const { intercept } = options;
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    await intercept?.(request.clone());
+    return emulator.fetch(request);
+  };
+  return {
+    emulator,
+    connection: { baseURL: 'https://options.test/v1', apiKey: DEFAULT_KEYS.full, fetch },
+  };
+}
+
+function thrown(run: () => unknown): GatewayError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('new GatewayChatModel({...})', () => {
+  it.each([
+    [{ fallbackModel: ['community/plain'] }, 'fallbackModel', 'fallbackModels'],
+    [{ firstChunkTimeoutMS: 500 }, 'firstChunkTimeoutMS', 'firstChunkTimeoutMs'],
+    [{ hedge: { after: 200 } }, 'after', 'afterMs'],
+  ])('refuses %o, naming the closest field', (fields, key, closest) => {
+    const { connection } = gateway();
+    const error = thrown(
+      () =>
+        new GatewayChatModel({ model: 'community/general', ...connection, ...(fields as object) }),
+    );
+    expect(error.code).toBe('configuration_error');
+    expect(error.field).toBe(key);
+    expect(error.message).toContain(`unknown option \`${key}\``);
+    expect(error.message).toContain(`did you mean \`${closest}\`?`);
+  });
+
+  it("passes LangChain's own fields untouched", async () => {
+    const { connection } = gateway();
+    const model = new GatewayChatModel({
+      model: 'community/general',
+      ...connection,
+      callbacks: [],
+      tags: ['t'],
+      metadata: { m: 1 },
+      verbose: false,
+      maxConcurrency: 2,
+      onFailedAttempt: () => {},
+    });
+    expect((await model.invoke('hello')).text).toContain('hello');
+  });
+});
+
+describe('.invoke(input, { ...callOptions })', () => {
+  it.each([
+    [{ fallbackModel: ['community/plain'] }, 'fallbackModels'],
+    [{ chunkTimeoutMS: 500 }, 'chunkTimeoutMs'],
+    [{ hedge: { after: 200 } }, 'afterMs'],
+  ])('refuses %o before any request', async (options, closest) => {
+    const { connection, emulator } = gateway();
+    const model = new GatewayChatModel({ model: 'community/general', ...connection });
+    const error = await model.invoke('hello', options as never).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'invalid_request_error' });
+    expect((error as Error).message).toContain(`did you mean \`${closest}\`?`);
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it("passes LangChain's RunnableConfig untouched (callbacks, tags, metadata, configurable, signal)", async () => {
+    const { connection } = gateway();
+    const model = new GatewayChatModel({ model: 'community/general', ...connection });
+    const answer = await model.invoke('hello', {
+      callbacks: [],
+      tags: ['a'],
+      metadata: { run: 1 },
+      configurable: { thread_id: 't' },
+      signal: new AbortController().signal,
+      runName: 'r',
+      recursionLimit: 5,
+    });
+    expect(answer.text).toContain('hello');
+  });
+
+  it('refuses a near miss bound with bindTools (it would be sent as a request field)', () => {
+    const { connection, emulator } = gateway();
+    const model = new GatewayChatModel({ model: 'community/tools', ...connection });
+    const error = thrown(() => model.bindTools([], { fallbackModel: ['x'] } as never));
+    expect(error).toMatchObject({ code: 'invalid_request_error', field: 'fallbackModel' });
+    expect(error.message).toContain('did you mean `fallbackModels`?');
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('still sends the request fields bindTools is given (parallel_tool_calls)', async () => {
+    const model = new GatewayChatModel({ model: 'community/tools', ...gateway().connection });
+    expect(() => model.bindTools([], { parallel_tool_calls: false } as never)).not.toThrow();
+  });
+});
+
+describe("whether .stream() streams is core's answer", () => {
+  it('a model known to stream streams (several chunks)', async () => {
+    const { connection } = gateway();
+    const model = new GatewayChatModel({ model: 'community/streamer', ...connection });
+    let chunks = 0;
+    for await (const _ of await model.stream('a b c d e f')) chunks++;
+    expect(chunks).toBeGreaterThan(1);
+  });
+
+  it('an unlisted own model (streaming unknown) is asked whole: one chunk, no stream request', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    const { connection } = gateway(undefined, {
+      intercept: async (request) => {
+        if (request.url.endsWith('/chat/completions')) bodies.push(await request.json());
+        return undefined;
+      },
+    });
+    const model = new GatewayChatModel({ model: 'my/laptop-model', ...connection });
+    const chunks = [];
+    for await (const chunk of await model.stream('a b c')) chunks.push(chunk);
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]?.text).toBe('Echo: a b c');
+    expect(bodies.map((body) => body.stream ?? false)).toEqual([false]);
+  });
+
+  it('with a fallback list .stream() asks whole: a listed model without streaming stays eligible', async () => {
+    const { connection, emulator } = gateway();
+    emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
+    const model = new GatewayChatModel({
+      model: 'community/general',
+      ...connection,
+      fallbackModels: ['community/plain'],
+    });
+    const chunks = [];
+    for await (const chunk of await model.stream('a b c')) chunks.push(chunk);
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]?.response_metadata.model_name).toBe('community/plain');
+  });
+});
