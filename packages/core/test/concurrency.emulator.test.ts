@@ -1,5 +1,5 @@
 import { createEmulator } from '@infergate/emulator';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createGatewayClient, createInProcessBudget, type KeyBudget } from '../src/index';
 import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
 
@@ -95,9 +95,8 @@ describe('the key budget across clients (the key allows 4 at once, whatever each
       narrow.chat(hi()).then(() => order.push(`narrow-${i}`)),
     );
     const other = client.chat(hi()).then(() => order.push('default'));
-    await Promise.resolve();
     // The narrow client's backlog queues behind its own limit, not in the key's queue.
-    expect(client.budget.active).toBe(2);
+    await vi.waitFor(() => expect(client.budget.active).toBe(2));
     await Promise.all([...backlog, other]);
     expect(order.indexOf('default')).toBeLessThan(order.indexOf('narrow-1'));
   });

@@ -2,6 +2,7 @@
 // knows which of them a catalog read counted).
 import { realmValue } from '../budget/realm';
 import type { Catalog } from '../catalog/catalog';
+import type { AttemptPolicy } from '../http/attempt-policy';
 import type { GatewayModel } from '../protocol/wire-types';
 
 /**
@@ -25,6 +26,32 @@ const watches = () => realmValue('modelInflightWatches', () => new Set<Watch>())
 /** Chat requests in flight from this realm to `model` under the budget `budgetId`. */
 export function modelInflight(budgetId: string, model: string): number {
   return counts().get(budgetId)?.get(model) ?? 0;
+}
+
+/**
+ * `policy`, each of its attempts counted against the model it asks for while its slot is held (a
+ * plain chat call's: the order of steered calls reads the count).
+ */
+export function countedPerModel(policy: AttemptPolicy, budgetId: string): AttemptPolicy {
+  // (One attempt at a time holds the call's slot: its count ends before the next one starts.)
+  let end: (() => void) | undefined;
+  return {
+    nextAttempt: policy.nextAttempt?.bind(policy),
+    request(attempt, events) {
+      const request = policy.request(attempt, events);
+      const model = request.requestedModel;
+      if (model !== undefined) end = countModelInflight(budgetId, model);
+      return request;
+    },
+    released(request) {
+      end?.();
+      end = undefined;
+      policy.released?.(request);
+    },
+    next: (failure, waits, remainingMs) => policy.next(failure, waits, remainingMs),
+    accept: policy.accept?.bind(policy),
+    failed: policy.failed?.bind(policy),
+  };
 }
 
 /** Counts one more request to `model`; the returned function ends the count (once). */
