@@ -9,15 +9,23 @@ const {
   CHAT_ONLY_APPS,
   CHAT_ONLY_CEILING_BYTES,
   ALL_CHUNKS_CEILING_BYTES,
+  FIRST_CALL_CEILING_BYTES,
+  CHUNKS_CEILING,
   bundleChatOnlyApp,
   withStandInHashes,
 } = bundles as {
   CHAT_ONLY_APPS: ChatOnlyApp[];
   CHAT_ONLY_CEILING_BYTES: number;
   ALL_CHUNKS_CEILING_BYTES: Record<string, number>;
-  bundleChatOnlyApp: (
-    app: ChatOnlyApp,
-  ) => Promise<{ gzip: number; allChunksGzip: number; inputs: [string, number][] }>;
+  FIRST_CALL_CEILING_BYTES: Record<string, number>;
+  CHUNKS_CEILING: Record<string, number>;
+  bundleChatOnlyApp: (app: ChatOnlyApp) => Promise<{
+    gzip: number;
+    firstCallGzip: number;
+    allChunksGzip: number;
+    chunks: number;
+    inputs: [string, number][];
+  }>;
   withStandInHashes: (texts: string[]) => Buffer[];
 };
 
@@ -36,6 +44,33 @@ describe('chat-only bundle size (B5)', () => {
         gzip,
         `${app.name}: ${gzip} B min+gzip > ${CHAT_ONLY_CEILING_BYTES} B; largest inputs: ${largest}`,
       ).toBeLessThanOrEqual(CHAT_ONLY_CEILING_BYTES);
+    },
+  );
+
+  // What a serverless cold start pays: start and the chunks its first call loads.
+  it.each(CHAT_ONLY_APPS.map((app) => [app.name, app] as const))(
+    '%s: through its first call, within its ceiling',
+    async (name, app) => {
+      const ceiling = FIRST_CALL_CEILING_BYTES[name];
+      expect(ceiling, `FIRST_CALL_CEILING_BYTES has no entry for ${name}`).toBeDefined();
+      const { firstCallGzip, gzip } = await bundleChatOnlyApp(app);
+      expect(firstCallGzip).toBeGreaterThanOrEqual(gzip);
+      expect(
+        firstCallGzip,
+        `${name}: through the first call ${firstCallGzip} B min+gzip > ${ceiling} B (FIRST_CALL_CEILING_BYTES)`,
+      ).toBeLessThanOrEqual(ceiling as number);
+    },
+  );
+
+  it.each(CHAT_ONLY_APPS.map((app) => [app.name, app] as const))(
+    '%s: no more chunks than its ceiling',
+    async (name, app) => {
+      const ceiling = CHUNKS_CEILING[name];
+      expect(ceiling, `CHUNKS_CEILING has no entry for ${name}`).toBeDefined();
+      const { chunks } = await bundleChatOnlyApp(app);
+      expect(chunks, `${name}: ${chunks} chunks > ${ceiling} (CHUNKS_CEILING)`).toBeLessThanOrEqual(
+        ceiling as number,
+      );
     },
   );
 

@@ -46,6 +46,8 @@ export class Transport {
   readonly #retryBudget: RetryBudget;
   /** `redact` as a function, made once (every read is given it). */
   readonly #redact = (text: string): string => redact(text, this.#apiKey);
+  /** What sending needs, made once when the client was given its `fetch`. */
+  readonly #send: SendConfig | undefined;
 
   constructor(config: TransportConfig) {
     const { apiKey, ...rest } = config;
@@ -60,6 +62,7 @@ export class Transport {
       maxRetryAfterMs: rest.maxRetryAfterMs,
       retryBaseDelayMs: rest.retryBaseDelayMs,
     };
+    this.#send = rest.fetch ? this.#sendConfig() : undefined;
   }
 
   get baseURL(): string {
@@ -108,7 +111,7 @@ export class Transport {
       events ??= await this.callEvents(spec, via.parent);
       const policy = via.policy ?? retrySameRequest(spec, this.retryBudget(options));
       const headers = this.#headers.for(spec.body, spec.accept, options.headers);
-      const send = this.#sendConfig();
+      const send = this.#send ?? this.#sendConfig();
       const run = { spec, headers, scope, events, policy, slots: this.#slots, slot, send };
       slot = undefined;
       const { answer, slot: held } = await runAttempts(run);
@@ -165,7 +168,7 @@ export class Transport {
     warnPlainHttpOnce(this.#config.baseURL, this.#apiKey);
   }
 
-  /** What sending one request needs (the fetch resolved now: a runtime may set it late). */
+  /** What sending one request needs (without a `fetch` option, the global one, as it is now). */
   #sendConfig(): SendConfig {
     const fetchImpl = this.#config.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') {
