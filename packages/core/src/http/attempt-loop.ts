@@ -59,26 +59,29 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
       if (scope.ended) throw scope.error({ requestedModel: request.requestedModel });
       inFlight = true;
       const sending = { spec, request, headers: run.headers, scope };
-      const outcome = await attemptOnce(sending, run, attempt);
+      const cutByPolicy = { cut: false };
+      const result = await attemptOnce(sending, run, attempt, cutByPolicy);
+      // A request we aborted (a stall) is cut: the gateway counts it a little longer.
+      const cut = cutByPolicy.cut || ownAbort(request) !== undefined;
       inFlight = false;
-      if (!(outcome.result instanceof GatewayError)) {
+      if (!(result instanceof GatewayError)) {
         const slot = held;
         held = undefined;
-        return { answer: outcome.result, slot };
+        return { answer: result, slot };
       }
-      const step = policy.next(outcome.result, waits, scope.remainingMs);
+      const step = policy.next(result, waits, scope.remainingMs);
       if (step === undefined) {
-        lastCut = outcome.cut;
-        throw outcome.result;
+        lastCut = cut;
+        throw result;
       }
       // Neither moving on nor sleeping holds a slot: give it back, then queue again.
-      held.release(outcome.cut);
+      held.release(cut);
       held = undefined;
       ahead = 'now' in step;
       if (!('waitMs' in step)) continue;
       waits++;
-      events?.retry(attempt, step.waitMs, outcome.result);
-      await wait(step.waitMs, scope, request, outcome.result);
+      events?.retry(attempt, step.waitMs, result);
+      await wait(step.waitMs, scope, request, result);
     }
   } catch (error) {
     // Before the slot is released: lets siblings stop before they take it.
@@ -89,34 +92,38 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
   }
 }
 
-/** An attempt's outcome: its answer or failure, and whether we cut its request. */
-interface Outcome {
-  result: AttemptAnswer | GatewayError;
-  cut: boolean;
-}
-
 /** One attempt: sent once, observed by the call's events, its 2xx answer checked by the policy. */
-async function attemptOnce(sending: Sending, run: AttemptRun, attempt: number): Promise<Outcome> {
+function attemptOnce(
+  sending: Sending,
+  run: AttemptRun,
+  attempt: number,
+  state: { cut: boolean },
+): Promise<AttemptAnswer | GatewayError> {
   const { events } = run;
-  const state = { cut: false };
-  const checked = () => accepted(sending, run, state);
+  if (!events) return accepted(sending, run, state);
   const model = sending.request.model;
-  const result = await (events
-    ? events.observe(attempt, { ...sending.spec, model }, checked)
-    : checked());
-  // A request we aborted (a stall) is cut: the gateway counts it a little longer.
-  const cut = state.cut || ownAbort(sending.request) !== undefined;
-  return { result, cut };
+  return events.observe(attempt, { ...sending.spec, model }, () => accepted(sending, run, state));
 }
 
-/** The attempt's answer, taken or refused by the policy (a refused body is cancelled: cut). */
-async function accepted(
+/** The attempt's answer, taken or refused by the policy (a policy without `accept` takes all). */
+function accepted(
   sending: Sending,
   run: AttemptRun,
   state: { cut: boolean },
 ): Promise<AttemptAnswer | GatewayError> {
-  const outcome = await sendOnce(sending, run.send);
+  const sent = sendOnce(sending, run.send);
   const { policy } = run;
+  return policy.accept ? checkedBy(policy, sending, sent, state) : sent;
+}
+
+/** A 2xx answer the policy refuses is cancelled: its request is cut. */
+async function checkedBy(
+  policy: AttemptPolicy,
+  sending: Sending,
+  sent: Promise<AttemptAnswer | GatewayError>,
+  state: { cut: boolean },
+): Promise<AttemptAnswer | GatewayError> {
+  const outcome = await sent;
   if (outcome instanceof GatewayError || !policy.accept) return outcome;
   let refused: GatewayError | undefined;
   try {

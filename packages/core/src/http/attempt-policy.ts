@@ -38,10 +38,10 @@ export type NextAttempt = { waitMs: number } | { now: true } | undefined;
  */
 export interface AttemptPolicy {
   /**
-   * The number of the next attempt, for its events. Default: 1, 2, 3… A call that runs several
-   * opens at once under one set of events numbers them all from one count.
+   * The number of the next attempt, for its events. Default (or undefined): 1, 2, 3… A call that
+   * runs several opens at once under one set of events numbers them all from one count.
    */
-  nextAttempt?(): number;
+  nextAttempt?(): number | undefined;
   /** What attempt `attempt` sends, asked once its slot is held. */
   request(attempt: number, events: CallEvents | undefined): AttemptRequest;
   /**
@@ -78,14 +78,28 @@ export function retrySameRequest(
   limits: RetryBudget,
   failed?: (error: unknown) => void,
 ): AttemptPolicy {
-  return {
-    request: () => request,
-    next(failure, waits, remainingMs) {
-      const waitMs = nextRetryWait(failure, waits, { ...limits, remainingMs });
-      return waitMs === undefined ? undefined : { waitMs };
-    },
-    failed,
-  };
+  return new SameRequest(request, limits, failed);
+}
+
+class SameRequest implements AttemptPolicy {
+  readonly #request: AttemptRequest;
+  readonly #limits: RetryBudget;
+  readonly failed: ((error: unknown) => void) | undefined;
+
+  constructor(request: AttemptRequest, limits: RetryBudget, failed?: (error: unknown) => void) {
+    this.#request = request;
+    this.#limits = limits;
+    this.failed = failed;
+  }
+
+  request(): AttemptRequest {
+    return this.#request;
+  }
+
+  next(failure: GatewayError, waits: number, remainingMs: number): NextAttempt {
+    const waitMs = nextRetryWait(failure, waits, { ...this.#limits, remainingMs });
+    return waitMs === undefined ? undefined : { waitMs };
+  }
 }
 
 /** The failure the attempt's own signal aborted with (a stall), if it did. */

@@ -108,7 +108,8 @@ export class Transport {
     let events = via.events;
     try {
       this.#warnPlainHttp();
-      events ??= await this.callEvents(spec, via.parent);
+      // A client without an `onEvent` hook makes no events.
+      if (!events && this.#config.onEvent) events = await this.callEvents(spec, via.parent);
       const policy = via.policy ?? retrySameRequest(spec, this.retryBudget(options));
       const headers = this.#headers.for(spec.body, spec.accept, options.headers);
       const send = this.#send ?? this.#sendConfig();
@@ -205,12 +206,12 @@ export class Transport {
    * Sends a request and parses a JSON body (`invalid_response` when it is not JSON). `text` is the
    * raw body, for an `invalid_response` about its shape (redact it first).
    */
-  async json<T>(
+  json<T>(
     spec: RequestSpec,
     options?: CallOptions,
     via?: OpenVia,
   ): Promise<{ data: T; headers: Headers; status: number; text: string }> {
-    return (await this.#read(spec, options, via, true)) as WholeAnswer & { data: T };
+    return this.#read(spec, options, via, true) as Promise<WholeAnswer & { data: T }>;
   }
 
   /** Opens the request and reads its answer whole (whole-answer.ts). */
