@@ -39,9 +39,11 @@ export async function sendOnce(
 ): Promise<AttemptAnswer | GatewayError> {
   const { spec, request, headers, scope } = sending;
   const requestedModel = request.requestedModel;
+  // Called as a plain function: a runtime's own fetch refuses another `this` (browsers, workerd).
+  const fetchImpl = config.fetch;
   let response: Response;
   try {
-    response = await config.fetch(`${config.baseURL}${spec.path}`, {
+    response = await fetchImpl(`${config.baseURL}${spec.path}`, {
       method: spec.method,
       headers,
       body: request.body,
