@@ -17,6 +17,7 @@ import {
   CHAT_ONLY_APPS,
   CHAT_ONLY_CEILING_BYTES,
   CHAT_ONLY_TARGET_BYTES,
+  FIRST_CALL_CEILING_BYTES,
 } from './chat-only-bundles.mjs';
 import { fmtBytes, fmtRatio, log, median } from './harness.mjs';
 import { check, target } from './results.mjs';
@@ -111,7 +112,9 @@ export async function runB5({ quick }) {
     app: name,
     'min+gzip (loaded at start)': fmtBytes(chatOnly[name].gzip),
     minified: fmtBytes(chatOnly[name].raw),
+    'min+gzip (through the first call)': fmtBytes(chatOnly[name].firstCallGzip),
     'min+gzip (all chunks)': fmtBytes(chatOnly[name].allChunksGzip),
+    chunks: chatOnly[name].chunks,
   }));
   const importRows = IMPORTS.map(([name]) => ({
     entry: name,
@@ -134,7 +137,13 @@ export async function runB5({ quick }) {
         title:
           'B5 chat-only app bundles (our code only: ai, @ai-sdk/*, @langchain/*, zod external; esbuild ESM with code splitting; gzip -9)',
         rows: chatOnlyRows,
-        note: `loaded at start: the entry chunk and its static imports; all chunks: with the lazily loaded chunks. The size test (test/chat-only-size.test.ts) fails above ${CHAT_ONLY_CEILING_BYTES.toLocaleString('en-US').replaceAll(',', ' ')} B loaded at start (CHAT_ONLY_CEILING_BYTES at this commit), and above ${Object.values(
+        note: `loaded at start: the entry chunk and its static imports; through the first call: with the chunk of its answer's reader when that is lazy (FIRST_CALL_CEILING_BYTES: ${Object.values(
+          FIRST_CALL_CEILING_BYTES,
+        )
+          .map((bytes) => `${bytes.toLocaleString('en-US').replaceAll(',', ' ')} B`)
+          .join(
+            ' / ',
+          )}); all chunks: with the lazily loaded chunks. The size test (test/chat-only-size.test.ts) fails above ${CHAT_ONLY_CEILING_BYTES.toLocaleString('en-US').replaceAll(',', ' ')} B loaded at start (CHAT_ONLY_CEILING_BYTES at this commit), and above ${Object.values(
           ALL_CHUNKS_CEILING_BYTES,
         )
           .map((bytes) => `${bytes.toLocaleString('en-US').replaceAll(',', ' ')} B`)

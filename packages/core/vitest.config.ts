@@ -7,7 +7,6 @@ export default packageTestConfig({
     'src/budget/request-bound-key-budget.test.ts',
     'src/call/call-scope.test.ts',
     'src/client/catalog-request-bound.test.ts',
-    'test/first-call-fifo.test.ts',
     'test/many-keys.test.ts',
   ],
 });

@@ -205,15 +205,14 @@ const CHAT_STREAM = `const { stream } = await gateway('community/general').doStr
 describe('a split bundle with a lazy chunk missing, then restored', () => {
   it('bundles exactly these lazily loaded parts', () => {
     const lazy = libChunks.filter((name) => name.endsWith('.js') && !/^(index|chunk-)/.test(name));
+    // One boundary (shared/load-lazily.ts): the services' calls in one chunk.
     expect(lazy.map((name) => name.replace(/-[A-Z\d]+\.js$/, '')).sort()).toEqual([
-      'embed-values',
-      'service-calls',
-      'transcribe-audio',
+      'service-parts',
     ]);
   });
 
   it('chat calls never load them', async () => {
-    const chunks = ['embed-values', 'transcribe-audio', 'service-calls'].map(chunkOf);
+    const chunks = [chunkOf('service-parts')];
     const { missing, whileMissing } = await withChunksMissing(chunks, {
       call: CHAT_GENERATE,
       whileMissing: [CHAT_STREAM, 'return gateway.tools.translate().description.length > 0;'],
@@ -226,17 +225,17 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
   });
 
   it('the embedding model: typed, and the same provider recovers', async () => {
-    const { missing, restored } = await withChunksMissing([chunkOf('embed-values')], {
+    const { missing, restored } = await withChunksMissing([chunkOf('service-parts')], {
       call: `const model = gateway.embeddingModel('all-minilm-l6-v2');
         return (await model.doEmbed({ values: ['hi'] })).embeddings[0].length;`,
     });
     expect(missing).toMatchObject(TYPED_MISSING);
-    expect(missing.message).toContain('the embedding model');
+    expect(missing.message).toContain('the service calls');
     expect(restored).toEqual({ ok: true, result: 384 });
   });
 
   it('the transcription model: typed, and the same provider recovers', async () => {
-    const { missing, restored } = await withChunksMissing([chunkOf('transcribe-audio')], {
+    const { missing, restored } = await withChunksMissing([chunkOf('service-parts')], {
       call: `const audio = wavWithSpeech('hello there');
         return (await gateway.transcriptionModel().doGenerate({ audio, mediaType: 'audio/wav' })).text;`,
     });
@@ -248,7 +247,7 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
     const tool = `gateway.tools.translate()`;
     const input = `{ text: 'hi', target_language: 'uk' }`;
     const { missing, restored, whileMissing } = await withChunksMissing(
-      [chunkOf('service-calls')],
+      [chunkOf('service-parts')],
       {
         call: `return (await gateway.translate({ text: 'hi', targetLanguage: 'uk' })).text;`,
         whileMissing: [

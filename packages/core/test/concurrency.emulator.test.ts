@@ -1,6 +1,6 @@
 import { createEmulator } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
 import {
   createGatewayClient,
@@ -117,9 +117,8 @@ describe('the key budget across clients (the key allows 4 at once, whatever each
       narrow.chat(hi()).then(() => order.push(`narrow-${i}`)),
     );
     const other = client.chat(hi()).then(() => order.push('default'));
-    await Promise.resolve();
     // The narrow client's backlog queues behind its own limit, not in the key's queue.
-    expect(client.budget.active).toBe(2);
+    await vi.waitFor(() => expect(client.budget.active).toBe(2));
     await Promise.all([...backlog, other]);
     expect(order.indexOf('default')).toBeLessThan(order.indexOf('narrow-1'));
   });

@@ -5,7 +5,7 @@
 // emulator's own in-process fetch would notice at once and hide the race.
 import { createEmulator, type Emulator } from '@infergate/emulator';
 import { describe, expect, it } from 'vitest';
-import { CUT_REQUEST_GRACE_MS } from '../src/http/request-slots';
+import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import { createGatewayClient } from '../src/index';
 import { DEFAULT_KEYS, hi } from './helpers';
 

@@ -186,63 +186,54 @@ describe('the chat-only app bundle', () => {
         lazy.add(m[1] ?? '');
       }
     }
-    expect([...lazy].sort()).toEqual([
-      'convert-to-chat-model-events',
-      'structured-output-runnable',
-    ]);
+    // One boundary (utils/load-lazily.ts): both parts in one chunk.
+    expect([...lazy].sort()).toEqual(['later-parts']);
   });
 });
 
 describe('a split bundle with a lazy chunk missing, then restored', () => {
   it('a plain chat (invoke, stream, building bound and structured runnables) needs neither', async () => {
-    const { missing } = await withChunksMissing(
-      [chunkOf('structured-output-runnable'), chunkOf('convert-to-chat-model-events')],
-      {
-        call: `model.withStructuredOutput(PERSON, { method: 'jsonSchema' });
+    const { missing } = await withChunksMissing([chunkOf('later-parts')], {
+      call: `model.withStructuredOutput(PERSON, { method: 'jsonSchema' });
           model.withStructuredOutput(PERSON);
           model.bindTools([{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }]);
           let streamed = '';
           for await (const chunk of await model.stream('hi')) streamed += chunk.content;
           return [(await model.invoke('hi')).content, streamed];`,
-      },
-    );
+    });
     expect(missing).toEqual({ ok: true, result: ['Echo: hi', 'Echo: hi'] });
   });
 
   it('structured output: typed (the method known or chosen at the call), the same runnables recover', async () => {
-    const { missing, whileMissing, restored } = await withChunksMissing(
-      [chunkOf('structured-output-runnable')],
-      {
-        setup: `const known = model.withStructuredOutput(PERSON, { method: 'jsonSchema' });
+    const { missing, whileMissing, restored } = await withChunksMissing([chunkOf('later-parts')], {
+      setup: `const known = model.withStructuredOutput(PERSON, { method: 'jsonSchema' });
           const chosenAtCall = model.withStructuredOutput(PERSON);`,
-        call: `const a = await known.invoke('describe "Ada"');
+      call: `const a = await known.invoke('describe "Ada"');
           const b = await chosenAtCall.invoke('describe "Ada"');
           return [typeof a.name, typeof a.age, typeof b.name, typeof b.age];`,
-        whileMissing: `return chosenAtCall.invoke('describe "Ada"');`,
-      },
-    );
-    expectTyped(missing, 'structured output');
-    expectTyped(whileMissing, 'structured output');
+      whileMissing: `return chosenAtCall.invoke('describe "Ada"');`,
+    });
+    expectTyped(missing, 'structured output and content-block events');
+    expectTyped(whileMissing, 'structured output and content-block events');
     expect(restored).toEqual({ ok: true, result: ['string', 'number', 'string', 'number'] });
   });
 
   it('structured output streamed: typed, then partial objects from the same runnable', async () => {
-    const { missing, restored } = await withChunksMissing([chunkOf('structured-output-runnable')], {
+    const { missing, restored } = await withChunksMissing([chunkOf('later-parts')], {
       setup: `const structured = model.withStructuredOutput(PERSON, { method: 'jsonSchema' });`,
       call: `const parts = [];
         for await (const part of await structured.stream('describe "Ada"')) parts.push(part);
         return typeof parts.at(-1).name;`,
     });
-    expectTyped(missing, 'structured output');
+    expectTyped(missing, 'structured output and content-block events');
     expect(restored).toEqual({ ok: true, result: 'string' });
   });
 
   it('the content-block events (streamEvents without a version): typed, then the answer', async () => {
-    const { missing, restored } = await withChunksMissing(
-      [chunkOf('convert-to-chat-model-events')],
-      { call: `return (await model.streamEvents('hi')).text;` },
-    );
-    expectTyped(missing, 'content-block events');
+    const { missing, restored } = await withChunksMissing([chunkOf('later-parts')], {
+      call: `return (await model.streamEvents('hi')).text;`,
+    });
+    expectTyped(missing, 'structured output and content-block events');
     expect(restored).toEqual({ ok: true, result: 'Echo: hi' });
   });
 });

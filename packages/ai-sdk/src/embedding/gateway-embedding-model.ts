@@ -8,16 +8,13 @@ import { EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL } from '@ai-sdk/p
 import { LIMITS } from '@infergate/core';
 import { ENDPOINTS } from '@infergate/core/internal';
 import type { GatewayModelConfig } from '../shared/gateway-model-config';
-import { lazily } from '../shared/load-lazily';
+import { loadServiceParts } from '../shared/load-lazily';
 import { withMappedErrors } from '../shared/map-gateway-error';
 
 /** docs/gateway-protocol.md §6: 1 to 64 strings per request (core's `LIMITS`). */
 export const MAX_EMBEDDINGS_PER_CALL: number = LIMITS.embeddingsMaxInputs;
 /** docs/gateway-protocol.md §6: at most 65 536 bytes (UTF-8) of input per request (core's `LIMITS`). */
 export const MAX_EMBEDDING_INPUT_BYTES_PER_CALL: number = LIMITS.embeddingsMaxTotalBytes;
-
-/** embed-values.ts, loaded on the first `doEmbed` (`client_code_unavailable` if it cannot be). */
-const loadEmbedValues = lazily('the embedding model', () => import('./embed-values'));
 
 /**
  * A gateway embedding engine as an AI SDK `EmbeddingModelV4`. Without an engine id the only
@@ -54,7 +51,7 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
       config,
       ENDPOINTS.embeddings,
       undefined,
-      loadEmbedValues,
+      loadServiceParts,
     );
     return embedValues(
       { provider: this.provider, modelId: this.modelId, engineId, config },

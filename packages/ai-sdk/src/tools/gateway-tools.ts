@@ -12,6 +12,7 @@ import {
   type ServiceToolOptions,
   serviceToolDefinition,
 } from '@infergate/core/internal';
+import { loadServiceParts } from '../shared/load-lazily';
 import { mapGatewayError } from '../shared/map-gateway-error';
 import type {
   GatewayOcrResult,
@@ -19,7 +20,6 @@ import type {
   GatewayTranscribeResult,
   GatewayTranslateResult,
 } from './gateway-service-types';
-import { loadServiceCalls } from './gateway-services';
 import type {
   OcrToolInput,
   OcrToolOptions,
@@ -113,7 +113,7 @@ const TOOL_ENDPOINTS: Record<ServiceToolName, string> = {
  */
 async function toolCalls(name: ServiceToolName) {
   try {
-    return await loadServiceCalls();
+    return await loadServiceParts();
   } catch (error) {
     throw mapGatewayError(error, {
       url: TOOL_ENDPOINTS[name],

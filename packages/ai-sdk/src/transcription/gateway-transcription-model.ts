@@ -6,14 +6,11 @@ import type {
 } from '@ai-sdk/provider';
 import { ENDPOINTS } from '@infergate/core/internal';
 import type { GatewayModelConfig } from '../shared/gateway-model-config';
-import { lazily } from '../shared/load-lazily';
+import { loadServiceParts } from '../shared/load-lazily';
 import { withMappedErrors } from '../shared/map-gateway-error';
 
 /** The gateway's id of the speech-to-text service: the model id when none is given. */
 const SPEECH_TO_TEXT_SERVICE = 'speech_to_text';
-
-/** transcribe-audio.ts, loaded on the first `doGenerate` (`client_code_unavailable` if it cannot be). */
-const loadTranscribeAudio = lazily('the transcription model', () => import('./transcribe-audio'));
 
 /**
  * The gateway's speech-to-text service as an AI SDK `TranscriptionModelV4`. The service needs no
@@ -41,7 +38,7 @@ export class GatewayTranscriptionModel implements TranscriptionModelV4 {
       this.config,
       ENDPOINTS.transcription,
       undefined,
-      loadTranscribeAudio,
+      loadServiceParts,
     );
     return transcribeAudio(this.config, this.modelId, options);
   }

@@ -1,11 +1,11 @@
 // docs/gateway-protocol.md §3.1 (listed and unlisted own models), §4.2 (the capability gate).
 import type { CallOptions } from '../call/call-options';
 import { quoteValue } from '../encoding/json-body';
-import { type GatewayError, invalidRequest } from '../errors/errors';
-import { lazily } from '../errors/load-lazily';
+import { invalidRequest } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
 import type { Catalog } from './catalog';
+import { modelNotFound } from './close-matches';
 import { capabilitiesOf, checkCapabilities, isOwnModelId, readNeeds } from './model-capabilities';
 
 /** The gate's options (`checkModel`): a call's options plus what the gate needs to know. */
@@ -41,7 +41,7 @@ export async function listedModel(
 ): Promise<GatewayModel> {
   const { found, models } = await findModel(catalog, id, opts);
   if (found) return found;
-  throw await notFound(id, models);
+  throw modelNotFound(id, models);
 }
 
 /** What the capability gate found: the catalog entry (when it was read) and the capabilities. */
@@ -80,7 +80,7 @@ export async function gateModel(
     if (!model) {
       // An unlisted own model may just be offline: its address still works (§3.1).
       if (isOwnModelId(modelId)) return { model: undefined, capabilities: undefined };
-      throw await notFound(modelId, found.models);
+      throw modelNotFound(modelId, found.models);
     }
     capabilities = capabilitiesOf(model);
   }
@@ -150,8 +150,8 @@ export function cachedCatalogFor(
 /**
  * The gate (`gateModel`) decided without waiting, when the cached catalog decides it for a listed
  * model: true when it passes (a refusal is thrown, naming the models that would do); undefined
- * when the gate must read the catalog. Keeps a chat call on a cached catalog free of an async
- * step (bench B1).
+ * when the gate must read the catalog (the call's events must then exist first: the read is one
+ * of the call's requests).
  */
 export function gateModelFromCache(
   catalog: Catalog,
@@ -178,13 +178,4 @@ export function gateModelFromCache(
   }
   checkCapabilities({ model: modelId, needs, capabilities, catalog: models });
   return true;
-}
-
-/** close-matches.ts, loaded on the first refusal (`client_code_unavailable` if it cannot be). */
-const loadCloseMatches = lazily('the close-match search', () => import('./close-matches'));
-
-/** `model_not_found` naming close matches. */
-async function notFound(id: string, models: readonly GatewayModel[]): Promise<GatewayError> {
-  const { modelNotFound } = await loadCloseMatches();
-  return modelNotFound(id, models);
 }

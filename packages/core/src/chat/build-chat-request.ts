@@ -94,7 +94,6 @@ export function chatSpec(
   req: ChatRequest,
   stream: boolean,
   streamUsage: boolean,
-  onSend?: RequestSpec['onSend'],
 ): RequestSpec & { requestedModel: string } {
   const body = chatBody(req, stream, streamUsage);
   // (One literal of one shape: no property added later, no copy.)
@@ -105,7 +104,6 @@ export function chatSpec(
     body,
     accept: stream ? 'text/event-stream' : undefined,
     stream,
-    onSend,
   };
 }
 

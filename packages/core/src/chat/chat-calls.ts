@@ -2,18 +2,22 @@
 // model), §4.7 (steered calls), §5.6 (usage asked for in a stream).
 import { type CallOptions, checkCallOptions } from '../call/call-options';
 import type { Catalog } from '../catalog/catalog';
-import { cachedCatalogFor, gateModel, gateModelFromCache } from '../catalog/resolve-model';
+import { gateModel, gateModelFromCache } from '../catalog/resolve-model';
 import { GatewayError } from '../errors/errors';
-import { type Lazy, lazily } from '../errors/load-lazily';
+import { lazily } from '../errors/load-lazily';
+import { retrySameRequest } from '../http/attempt-policy';
 import type { OpenVia, RequestSpec, Transport } from '../http/transport';
 import { answeredByAnother, answeringModel } from '../protocol/answering-model';
 import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
 import { type ChatRoute, singleHopRoute } from '../protocol/chat-route';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
-import { countModelInflight } from '../steering/model-inflight';
+import { countedPerModel } from '../steering/model-inflight';
 import type { SteeredCall } from '../steering/steer-chat-call';
 import { type ClientSteering, type SteeringOptions, steers } from '../steering/steering-options';
 import { chatSpec } from './build-chat-request';
+import { readCheckedCompletion } from './read-chat-completion';
+import { GatewayChatStream } from './stream/sse-chat-stream';
+import { namingStreamUsage } from './stream/stream-usage-refusal';
 import { requiredCapabilities, validateChatRequest } from './validate-chat';
 
 /** The options of a chat call (`chat`, and `chatStream` through `ChatStreamOptions`). */
@@ -64,22 +68,14 @@ export async function postChat(
 
   const { transport } = context;
   const requestedModel = req.model;
-  const ready = sendableNow(context, req, opts, false, loadAnswerReading);
-  // (The plain call's path makes no closure and no record of how it was sent.)
-  const sent = ready
-    ? undefined
-    : await send(context, req, opts, false, loadAnswerReading, (spec, via) =>
-        transport.json<ChatCompletionResponse>(spec, opts, via),
-      );
-  // (`ready` is set whenever `sent` is not.)
-  const answer = sent
-    ? sent.answer
-    : await transport.json<ChatCompletionResponse>(ready as RequestSpec, opts);
-  const { readCheckedCompletion } = loadAnswerReading.module ?? (await loadAnswerReading());
+  const sent = await send(context, req, opts, false, (spec, via) =>
+    transport.json<ChatCompletionResponse>(spec, opts, via),
+  );
+  const answer = sent.answer;
   // (A steered call's errors carry its route, also those found in its answer.)
-  const assembled = readCheckedCompletion(answer, requestedModel, transport, sent?.failed);
+  const assembled = readCheckedCompletion(answer, requestedModel, transport, sent.failed);
   const { data, headers } = answer;
-  const servedModel = answeringModel(headers, data.model, sent ? sent.model : requestedModel);
+  const servedModel = answeringModel(headers, data.model, sent.model);
   return {
     response: data,
     answer: assembled,
@@ -110,22 +106,14 @@ export async function openChatStream(
       });
     }
   }
-  const sendVia = (spec: RequestSpec, via?: OpenVia) => {
-    // (The stream's reader is loaded before anything is sent.)
-    spec.firstBytes ??= loadStreamReading.module?.readFirstBytes;
-    return context.transport.open(spec, opts, via).catch((error: unknown) => {
-      // (Loaded with the stream's reader, before anything was sent.)
-      throw loadStreamReading.module?.namingStreamUsage(error, spec) ?? error;
-    });
-  };
-  const ready = sendableNow(context, req, opts, true, loadStreamReading);
-  const sent = ready
-    ? { answer: await sendVia(ready), model: req.model }
-    : await send(context, req, opts, true, loadStreamReading, sendVia);
+  const sent = await send(context, req, opts, true, (spec, via) =>
+    context.transport.open(spec, opts, via).catch((error: unknown) => {
+      throw namingStreamUsage(error, spec);
+    }),
+  );
   const open = sent.answer;
   // A stream's chunks are not read for it: the header, else the model sent.
   const servedModel = answeringModel(open.response.headers, undefined, sent.model);
-  const { GatewayChatStream } = loadStreamReading.module ?? (await loadStreamReading());
   return new GatewayChatStream(open, {
     requestedModel: req.model,
     servedModel,
@@ -148,136 +136,67 @@ function routeOf(
 }
 
 /**
- * What reads a stream (its decoder, read-ahead and events: a third of the chat path), loaded by
- * the first stream call: an app that never streams never loads it.
- */
-const loadStreamReading = lazily('the chat stream', () => import('./stream/sse-chat-stream'));
-/** What reads a non-streamed answer, loaded by the first `chat` call: a streaming app never does. */
-const loadAnswerReading = lazily('the chat answer', () => import('./read-chat-completion'));
-/**
- * The steering room with what a steered call adds to it (its bodies per model, a stream's
- * first-content reader), loaded by the first call that steers (steered-chat.ts).
+ * The steering module with what a steered call adds to it (its bodies per model, a stream's
+ * first-content reader), loaded by the first call that steers (steered-chat.ts): an app whose
+ * calls never steer never loads it.
  */
 const loadSteering = lazily('the steering', () => import('./steered-chat'));
 
-/**
- * The request of a plain call that can be sent at once: not steered, its reader loaded, and the
- * gate passed on the cached catalog (a refusal is thrown). Undefined for the others, which `send`
- * takes. Sent without an async step of ours (bench B1).
- */
-function sendableNow(
-  context: ChatContext,
-  req: ChatRequest,
-  opts: ChatStreamOptions | undefined,
-  stream: boolean,
-  reader: Lazy<unknown>,
-): RequestSpec | undefined {
-  if (!reader.loaded || steers(opts, context.steering)) return undefined;
-  const needs = requiredCapabilities(req, stream);
-  if (!gateModelFromCache(context.catalog, req.model, needs, opts?.capabilities)) return undefined;
-  return countedSpec(context, req, opts, stream);
-}
-
-/** A plain call's request, counted per model while in flight (the order of steered calls reads it). */
-function countedSpec(
-  context: ChatContext,
-  req: ChatRequest,
-  opts: ChatStreamOptions | undefined,
-  stream: boolean,
-): RequestSpec {
-  const budgetId = context.transport.slots.budgetId;
-  const model = req.model;
-  const onSend = () => countModelInflight(budgetId, model);
-  return chatSpec(req, stream, opts?.streamUsage ?? context.streamUsage, onSend);
+/** A call sent to its one model. */
+interface SentToOne<T> {
+  answer: T;
+  model: string;
+  route?: undefined;
+  silence?: undefined;
+  failed?: undefined;
 }
 
 /**
- * Sends the call: a plain call through core's gate (one model checked against the cached catalog,
- * without an async step when it is cached: bench B1); a call with a fallback list, a stall
- * timeout or a hedge through the steering room, which plans, gates and walks its models. `reader`
- * (what reads the answer) is loaded before anything is sent: a call whose code cannot load costs
- * no request.
+ * Sends the call: a plain call through core's gate (its one model checked against the catalog,
+ * read when the cached one cannot say), counted per model while in flight; a call with a fallback
+ * list, a stall timeout or a hedge through the steering module, which plans, gates and walks its
+ * models.
  */
 async function send<T>(
   context: ChatContext,
   req: ChatRequest,
   opts: ChatStreamOptions | undefined,
   stream: boolean,
-  reader: Lazy<unknown>,
   sendVia: (spec: RequestSpec, via?: OpenVia) => Promise<T>,
-): Promise<
-  | SteeredCall<T>
-  | { answer: T; model: string; route?: undefined; silence?: undefined; failed?: undefined }
-> {
+): Promise<SteeredCall<T> | SentToOne<T>> {
   const { transport, catalog } = context;
   const needs = requiredCapabilities(req, stream);
-  // Loading starts now, beside the gate (a first call reads the catalog meanwhile).
-  const loading = reader.loaded ? undefined : reader();
-  loading?.catch(() => {});
-  if (!steers(opts, context.steering)) {
-    const spec = countedSpec(context, req, opts, stream);
-    const known = opts?.capabilities;
-    if (gateModelFromCache(catalog, req.model, needs, known)) {
-      if (!loading) return { answer: await sendVia(spec), model: req.model };
-      return {
-        answer: await loadedFirst(transport, opts, loading, spec, sendVia),
-        model: req.model,
-      };
-    }
-    // The catalog must be read (once per catalogTtlMs): a request of this call's, in its events.
-    const events = await transport.callEvents(spec);
-    const lookup = { known, signal: opts?.signal, timeoutMs: opts?.timeoutMs };
-    try {
-      await gateModel(catalog, req.model, needs, lookup, events);
-      await loading;
-    } catch (error) {
-      events?.failed(error);
-      throw error;
-    }
-    return { answer: await sendVia(spec, events && { events }), model: req.model };
-  }
-  // The room's first load keeps the call's place in the key's queue, when its catalog is cached
-  // (a read would need a slot of its own).
-  const ids = [req.model, ...(Array.isArray(opts?.fallbackModels) ? opts.fallbackModels : [])];
-  const reservation =
-    (!loadSteering.loaded || loading) && cachedCatalogFor(catalog, ids)
-      ? transport.reserve(opts)
-      : undefined;
-  try {
-    const [{ steerChat }] = await Promise.all([loadSteering(), loading]);
+  const streamUsage = opts?.streamUsage ?? context.streamUsage;
+  if (steers(opts, context.steering)) {
+    const { steerChat } = await loadSteering();
+    const { steering: client } = context;
     const call = {
       transport,
       catalog,
-      client: context.steering,
+      client,
       options: opts ?? {},
       needs,
-      reservation,
       req,
       stream,
-      streamUsage: opts?.streamUsage ?? context.streamUsage,
+      streamUsage,
     };
-    return await steerChat(call, sendVia);
-  } finally {
-    if (reservation) transport.release(reservation, true);
+    return steerChat(call, sendVia);
   }
-}
-
-/**
- * A gated call whose code is still loading: it asks for its slot now and sends once the code is
- * there, so loading never costs it its place in the key's queue.
- */
-async function loadedFirst<T>(
-  transport: Transport,
-  opts: ChatCallOptions | undefined,
-  loading: Promise<unknown>,
-  spec: RequestSpec,
-  sendVia: (spec: RequestSpec, via?: OpenVia) => Promise<T>,
-): Promise<T> {
-  const reservation = transport.reserve(opts);
+  const spec = chatSpec(req, stream, streamUsage);
+  const retries = retrySameRequest(spec, transport.retryBudget(opts ?? {}));
+  const policy = countedPerModel(retries, transport.slots.budgetId);
+  const known = opts?.capabilities;
+  if (gateModelFromCache(catalog, req.model, needs, known)) {
+    return { answer: await sendVia(spec, { policy }), model: req.model };
+  }
+  // The catalog must be read (once per catalogTtlMs): a request of this call's, in its events.
+  const events = await transport.callEvents(spec);
+  const lookup = { known, signal: opts?.signal, timeoutMs: opts?.timeoutMs };
   try {
-    await loading;
-    return await sendVia(spec, { reservation });
-  } finally {
-    transport.release(reservation);
+    await gateModel(catalog, req.model, needs, lookup, events);
+  } catch (error) {
+    events?.failed(error);
+    throw error;
   }
+  return { answer: await sendVia(spec, { events, policy }), model: req.model };
 }

@@ -255,23 +255,12 @@ export class GatewayClient {
     }
   }
 
-  /**
-   * Runs a service call with the services' code. On the first one (the code still loading) the
-   * call asks for its slot first, and its first request takes that slot: loading never costs it
-   * its place in the key's FIFO queue. A slot no request took (a refused input) goes back.
-   */
+  /** Runs a service call with the services' code (loaded by the first one). */
   async #withServices<T>(
-    opts: CallOptions | undefined,
     run: (services: ServiceCalls, context: ServiceContext) => Promise<T>,
   ): Promise<T> {
     const context = this.#context();
-    if (loadServices.loaded) return run(await loadServices(), context);
-    const reservation = context.transport.reserve(opts);
-    try {
-      return await run(await loadServices(), { ...context, reservation });
-    } finally {
-      context.transport.release(reservation);
-    }
+    return run(await loadServices(), context);
   }
 
   /** The embedding engines `GET /capabilities` lists. */
@@ -330,9 +319,7 @@ export class GatewayClient {
   /** `POST /embeddings` as given (one request; limits checked first). */
   async embed(req: EmbeddingsRequest, opts?: CallOptions): Promise<EmbeddingsResponse> {
     try {
-      return await this.#withServices(opts, (services, context) =>
-        services.embed(context, req, opts),
-      );
+      return await this.#withServices((services, context) => services.embed(context, req, opts));
     } catch (error) {
       throw this.#own(error);
     }
@@ -341,7 +328,7 @@ export class GatewayClient {
   /** Embeds any number of texts: batched under the gateway's limits, in input order. */
   async embedMany(texts: string[], opts: EmbedManyOptions = {}): Promise<number[][]> {
     try {
-      return await this.#withServices(opts, (services, context) =>
+      return await this.#withServices((services, context) =>
         services.embedMany(context, texts, opts ?? {}),
       );
     } catch (error) {
@@ -352,7 +339,7 @@ export class GatewayClient {
   /** `POST /translations`. */
   async translate(req: TranslationRequest, opts?: CallOptions): Promise<TranslationResponse> {
     try {
-      return await this.#withServices(opts, (services, context) =>
+      return await this.#withServices((services, context) =>
         services.translate(context, req, opts),
       );
     } catch (error) {
@@ -363,9 +350,7 @@ export class GatewayClient {
   /** `POST /ocr`: an image (bytes, Blob, base64 or data URL) to text. */
   async ocr(req: OcrRequest, opts?: CallOptions): Promise<OcrResponse> {
     try {
-      return await this.#withServices(opts, (services, context) =>
-        services.ocr(context, req, opts),
-      );
+      return await this.#withServices((services, context) => services.ocr(context, req, opts));
     } catch (error) {
       throw this.#own(error);
     }
@@ -389,7 +374,7 @@ export class GatewayClient {
     opts?: CallOptions,
   ): Promise<TranscriptionResponse | string> {
     try {
-      return await this.#withServices(opts, (services, context) =>
+      return await this.#withServices((services, context) =>
         services.transcribe(context, req, opts),
       );
     } catch (error) {

@@ -72,18 +72,8 @@ export function findUnsendable(
         return { path, problem: `its toJSON() threw (${describe(error)})` };
       }
     }
-    if (typeof node === 'bigint') {
-      return {
-        path,
-        problem: `is a BigInt (${node}n), which JSON cannot carry: send a number or a string`,
-      };
-    }
-    if (check.finiteNumbers && typeof node === 'number' && !Number.isFinite(node)) {
-      return {
-        path,
-        problem: `is ${node}, which JSON has no number for (it would be sent as null)`,
-      };
-    }
+    const scalar = scalarProblem(node, check);
+    if (scalar !== undefined) return { path, problem: scalar };
     if (typeof node !== 'object' || node === null) continue;
     const back = onPath.get(node);
     if (back !== undefined) {
@@ -95,19 +85,8 @@ export function findUnsendable(
     if (onPath.size >= check.maxDepth) {
       return { path, problem: `is nested more than ${check.maxDepth} levels deep` };
     }
-    const children: [string, unknown][] = [];
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) children.push([`${path}[${i}]`, node[i]]);
-    } else {
-      for (const key of Object.keys(node)) {
-        const childPath = path === '' ? key : `${path}.${key}`;
-        try {
-          children.push([childPath, (node as Record<string, unknown>)[key]]);
-        } catch (error) {
-          return { path: childPath, problem: `could not be read (${describe(error)})` };
-        }
-      }
-    }
+    const children = childrenOf(node, path);
+    if (!Array.isArray(children)) return children;
     onPath.set(node, path);
     stack.push({ node, path, exit: true });
     // Reversed, so that the first field is looked at first.
@@ -117,6 +96,38 @@ export function findUnsendable(
     }
   }
   return undefined;
+}
+
+/** Why JSON cannot carry a number or BigInt faithfully, if it cannot. */
+function scalarProblem(node: unknown, check: UnsendableCheck): string | undefined {
+  if (typeof node === 'bigint') {
+    return `is a BigInt (${node}n), which JSON cannot carry: send a number or a string`;
+  }
+  if (check.finiteNumbers && typeof node === 'number' && !Number.isFinite(node)) {
+    return `is ${node}, which JSON has no number for (it would be sent as null)`;
+  }
+  return undefined;
+}
+
+/** An object's children as JSON.stringify walks them (own enumerable keys), or a getter's throw. */
+function childrenOf(
+  node: object,
+  path: string,
+): [string, unknown][] | { path: string; problem: string } {
+  const children: [string, unknown][] = [];
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) children.push([`${path}[${i}]`, node[i]]);
+    return children;
+  }
+  for (const key of Object.keys(node)) {
+    const childPath = path === '' ? key : `${path}.${key}`;
+    try {
+      children.push([childPath, (node as Record<string, unknown>)[key]]);
+    } catch (error) {
+      return { path: childPath, problem: `could not be read (${describe(error)})` };
+    }
+  }
+  return children;
 }
 
 /** Deeper than this, JSON.stringify's own recursion would overflow the stack anyway. */

@@ -10,29 +10,14 @@ const unavailable = new GatewayError({
 });
 
 describe('retrySameRequest (the transport default policy)', () => {
-  it('sends the same request each attempt, its onSend counted per attempt', () => {
-    let sent = 0;
-    let settled = 0;
-    const policy = retrySameRequest(
-      {
-        body: '{"x":1}',
-        requestedModel: 'm',
-        onSend: () => {
-          sent++;
-          return () => settled++;
-        },
-      },
-      limits,
-    );
-    const first = policy.request(1, undefined);
-    const second = policy.request(2, undefined);
-    expect(first.body).toBe('{"x":1}');
-    expect(second).toMatchObject({ body: '{"x":1}', requestedModel: 'm' });
-    expect(sent).toBe(2);
-    first.settled?.();
-    second.settled?.();
-    expect(settled).toBe(2);
-    expect(retrySameRequest({ body: 'b' }, limits).request(1, undefined).settled).toBeUndefined();
+  it('sends the same request each attempt, and tells `failed` when the call fails', () => {
+    const failures: unknown[] = [];
+    const request = { body: '{"x":1}', requestedModel: 'm' };
+    const policy = retrySameRequest(request, limits, (error) => failures.push(error));
+    expect(policy.request(1, undefined)).toBe(request);
+    expect(policy.request(2, undefined)).toBe(request);
+    policy.failed?.(unavailable);
+    expect(failures).toEqual([unavailable]);
   });
 
   it('waits and retries what the retry policy retries, while maxRetries allows', () => {

@@ -15,8 +15,6 @@ export interface AttemptRequest {
    * that error is the attempt's failure, and the policy says what follows.
    */
   signal?: AbortSignal;
-  /** Called once when the attempt's slot is given back (after its failure, or its body's end). */
-  settled?: () => void;
 }
 
 /** A 2xx answer, before it is handed over: a stream's reader and the bytes already read from it. */
@@ -34,11 +32,23 @@ export type NextAttempt = { waitMs: number } | { now: true } | undefined;
  * What the transport asks between a call's attempts. The transport holds the slot, the fetch, the
  * deadline, the body and the sleeps, and knows nothing of models or answers; the policy says what
  * each attempt sends and what follows a failure. The default, `retrySameRequest`, sends the same
- * request again as the retry policy allows; a steered chat call's (steering/) walks its models.
+ * request again as the retry policy allows; a caller with other rules gives its own (what each
+ * attempt counts while it holds its slot, which attempts its answer is taken from, how its
+ * attempts are numbered).
  */
 export interface AttemptPolicy {
-  /** What attempt `attempt` (from 1) sends, asked once its slot is held. */
+  /**
+   * The number of the next attempt, for its events. Default (or undefined): 1, 2, 3… A call that
+   * runs several opens at once under one set of events numbers them all from one count.
+   */
+  nextAttempt?(): number | undefined;
+  /** What attempt `attempt` sends, asked once its slot is held. */
   request(attempt: number, events: CallEvents | undefined): AttemptRequest;
+  /**
+   * The attempt's slot was given back (after its failure, or its body's end): what the policy
+   * counted while it was held ends (a model's requests in flight, a first-content clock).
+   */
+  released?(request: AttemptRequest): void;
   /**
    * A 2xx answer: resolves to undefined to take it, or to the failure that ends this attempt
    * instead (e.g. no content before the stall limit). The transport then cancels its body.
@@ -50,6 +60,8 @@ export interface AttemptPolicy {
    * once and keeps the call's turn in the key's queue.
    */
   next(failure: GatewayError, waits: number, remainingMs: number): NextAttempt;
+  /** The call failed: told before its slot is given back (its siblings may stop before they start). */
+  failed?(error: unknown): void;
 }
 
 /** The retry policy's limits of one call: its `maxRetries` and the client's waits. */
@@ -57,27 +69,31 @@ export interface RetryBudget extends Omit<RetryLimits, 'remainingMs'> {
   maxRetries: number;
 }
 
-/** The default policy: the same request each time, retried while the retry policy allows. */
+/**
+ * The default policy: the same request each time, retried while the retry policy allows.
+ * `failed`: told when the call fails (see `AttemptPolicy.failed`).
+ */
 export function retrySameRequest(
-  request: AttemptRequest & { onSend?: () => () => void },
+  request: AttemptRequest,
   limits: RetryBudget,
+  failed?: (error: unknown) => void,
 ): AttemptPolicy {
-  return new SameRequest(request, limits);
+  return new SameRequest(request, limits, failed);
 }
 
-/** (A class: one object per call on the chat path, not one per method; bench B1.) */
 class SameRequest implements AttemptPolicy {
-  readonly #request: AttemptRequest & { onSend?: () => () => void };
+  readonly #request: AttemptRequest;
   readonly #limits: RetryBudget;
+  readonly failed: ((error: unknown) => void) | undefined;
 
-  constructor(request: AttemptRequest & { onSend?: () => () => void }, limits: RetryBudget) {
+  constructor(request: AttemptRequest, limits: RetryBudget, failed?: (error: unknown) => void) {
     this.#request = request;
     this.#limits = limits;
+    this.failed = failed;
   }
 
   request(): AttemptRequest {
-    const { onSend, body, requestedModel, model, signal } = this.#request;
-    return onSend ? { body, requestedModel, model, signal, settled: onSend() } : this.#request;
+    return this.#request;
   }
 
   next(failure: GatewayError, waits: number, remainingMs: number): NextAttempt {

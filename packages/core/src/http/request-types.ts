@@ -6,16 +6,18 @@ import type { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { GatewayEventHandler } from '../events/gateway-events';
 import type { AttemptPolicy } from './attempt-policy';
-import type { FirstBytesReader } from './stream-first-bytes';
 
 /** What the transport is asked to send, and what it hands back (transport.ts). */
 
 /**
- * A slot's release: `cut` (the request was aborted before its answer ended) keeps the key's slot
- * `CUT_REQUEST_GRACE_MS` (request-slots.ts) longer, while the call has given it up (its own limit's slot and its
- * `released` event come at once).
+ * A slot of the client's limit and the key's budget, held by one request. `release(cut)` gives it
+ * back (once): `cut` (the request was aborted before its answer ended) keeps the key's slot
+ * `CUT_REQUEST_GRACE_MS` (slot-source.ts) longer, while the call has given it up (its own limit's
+ * slot and its `released` event come at once).
  */
-export type SlotRelease = (cut?: boolean) => void;
+export interface Slot {
+  release(cut?: boolean): void;
+}
 
 /** Where a client's requests take their slots: its own limit, then the key's budget. */
 export interface SlotsConfig {
@@ -48,7 +50,7 @@ export interface TransportConfig extends SlotsConfig {
   recordContent?: boolean;
 }
 
-/** One request as the transport sends it. */
+/** One request as the transport sends it: data only (what varies per attempt is the policy's). */
 export interface RequestSpec {
   method: 'GET' | 'POST';
   /** Path below the base URL, starting with `/`. */
@@ -59,40 +61,30 @@ export interface RequestSpec {
   requestedModel?: string;
   /** The model named in the body when it is not `requestedModel` (embeddings): for events only. */
   model?: string;
-  /** Called with the error before the slot is released (lets siblings stop before they start). */
-  onFailure?: (error: unknown) => void;
   /**
-   * Called as each attempt is sent; what it returns is called when the attempt's slot is given
-   * back (a chat call counts our requests per model: steering/model-inflight.ts).
+   * An SSE stream: its first bytes are read before the answer is handed over (a JSON answer is
+   * refused, and a connection lost before them is retried like one lost before the response).
    */
-  onSend?: () => () => void;
-  /** An SSE stream (its events say so; a steered call watches its first content). */
   stream?: boolean;
-  /**
-   * How a stream's first bytes are read before its answer is handed over (stream-first-bytes.ts,
-   * loaded with the stream's reader): a JSON answer is refused, and a connection lost before them
-   * is retried like one lost before the response. Without it a 2xx answer is handed over as is.
-   */
-  firstBytes?: FirstBytesReader;
 }
 
 /** How a call is opened, beyond its spec and options (core's own callers). */
 export interface OpenVia {
-  /** The call's scope, made by its caller (one deadline over a steered call's every step). */
+  /** The call's scope, made by its caller (one deadline over every request of a call that makes several). */
   scope?: CallScope;
   /** The call's events, made by its caller with `callEvents`. */
   events?: CallEvents;
-  /** A place in the key's queue asked for before the call's code loaded (`reserve`). */
-  reservation?: Reservation;
   /** What each attempt sends and what follows a failure; default `retrySameRequest`. */
   policy?: AttemptPolicy;
   /** The call this request is made for (a chat call's catalog read): its events' parent. */
   parent?: CallEvents;
+  /** A slot the caller already holds (taken with `slots.acquire`): the first attempt sends in it. */
+  slot?: Slot;
   /**
-   * This open is one run of a call that makes several at once (a hedged call): its attempts are
-   * numbered from the call's count, and its failure is the caller's to report (the call may go on).
+   * `false`: this open is one of several a call runs at once, and the call reports its end (the
+   * call may go on after this open failed). Default true.
    */
-  part?: { nextAttempt(): number };
+  reportsEnd?: boolean;
 }
 
 /** A 2xx response whose slot is still held: the owner must call `release` and `scope.dispose`. */
@@ -100,7 +92,7 @@ export interface OpenResponse {
   response: Response;
   /**
    * Gives the slot back (once). `cut`: the body was cut before its end (cancelled, stalled): the
-   * slot is kept a little longer, while the gateway still counts the request (request-slots.ts).
+   * slot is kept a little longer, while the gateway still counts the request (slot-source.ts).
    */
   release: (cut?: boolean) => void;
   scope: CallScope;
@@ -116,16 +108,4 @@ export interface OpenResponse {
    * then dropped) keeps the key's redactor alive until the stream ends (errors/redact-secret.ts).
    */
   readonly owner: object;
-}
-
-/**
- * A place in the key's queue asked for before a call's code has loaded (its events, its services,
- * its steering): the call's first request takes it, so loading never costs a call its turn. The
- * one way to ask for a slot early; `release` gives it back when no request took it.
- */
-export interface Reservation {
-  scope: CallScope;
-  slot: Promise<SlotRelease>;
-  /** A request took it (or it was given back). */
-  taken: boolean;
 }

@@ -6,17 +6,6 @@ import { invalidResponse } from '../errors/invalid-response';
 import { readErrorBody } from './answer-errors';
 import { type AttemptAnswer, type AttemptRequest, ownAbort } from './attempt-policy';
 
-/**
- * A stream's first bytes, read before its answer is handed over: a body that fails or ends before
- * them is a retryable error, and so is one the attempt's own signal aborted (a stall). Loaded with
- * the stream's reader (chat/stream/sse-chat-stream.ts), which gives it to the transport as the
- * request's `firstBytes`: an app that never streams never loads it.
- */
-export type FirstBytesReader = (
-  response: Response,
-  attempt: StreamAttempt,
-) => Promise<AttemptAnswer | GatewayError>;
-
 /** What reading a stream's first bytes needs of its attempt. */
 export interface StreamAttempt {
   path: string;
@@ -26,7 +15,15 @@ export interface StreamAttempt {
   redact: (text: string) => string;
 }
 
-export const readFirstBytes: FirstBytesReader = async (response, attempt) => {
+/**
+ * A stream's first bytes, read before its answer is handed over (send-once.ts): a body that fails
+ * or ends before them is a retryable error, and so is one the attempt's own signal aborted (a
+ * stall).
+ */
+export async function readFirstBytes(
+  response: Response,
+  attempt: StreamAttempt,
+): Promise<AttemptAnswer | GatewayError> {
   const { scope, request } = attempt;
   const asked = { requestedModel: request.requestedModel };
   const contentType = response.headers.get('content-type') ?? '';
@@ -61,7 +58,7 @@ export const readFirstBytes: FirstBytesReader = async (response, attempt) => {
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
-};
+}
 
 /** A stream that failed or ended before its first byte: retryable, like a lost connection. */
 function lostStream(response: Response, requestedModel?: string, cause?: unknown): GatewayError {

@@ -21,7 +21,7 @@ export interface WholeAnswer {
 interface ReadOptions {
   /** Parse the body as JSON (`invalid_response` when it is not) and send its `done` event. */
   json: boolean;
-  /** The call reports its own end (not one run of a hedged call, whose caller does). */
+  /** The call reports its own end (`OpenVia.reportsEnd`). */
   reports: boolean;
   maxResponseBytes: number;
   redact: (text: string) => string;
@@ -40,7 +40,6 @@ export async function readWholeAnswer(
   const reports = options.reports;
   let failure: GatewayError | undefined;
   let text: string;
-  // (Read here, not in an async helper: one async step less per call, bench B1.)
   try {
     const limit = options.maxResponseBytes;
     const declared = declaredLength(response.headers);

@@ -370,28 +370,9 @@ function recordHop(
     | GatewayCircuitOpenEvent,
 ): void {
   switch (event.type) {
-    case 'attempt': {
-      const attributes: Attributes = {
-        'http.request.method': event.method,
-        'url.path': event.path,
-        'server.address': call.start.serverAddress,
-        'server.port': call.start.serverPort,
-        'infergate.attempt': event.attempt,
-        // The HTTP conventions' count of resends: 0 for the first attempt.
-        'http.request.resend_count': event.attempt - 1,
-      };
-      // Each hop of a walk over `fallbackModels` names the model it asked for.
-      if (event.model !== undefined) attributes['gen_ai.request.model'] = event.model;
-      call.attemptSpans.set(
-        event.attempt,
-        tracer.startSpan(
-          `${event.method} ${event.path}`,
-          { kind: SpanKind.CLIENT, attributes },
-          call.context,
-        ),
-      );
+    case 'attempt':
+      call.attemptSpans.set(event.attempt, attemptSpan(tracer, call, event));
       return;
-    }
     case 'model-skipped':
       call.span.addEvent('infergate.model_skipped', {
         'gen_ai.request.model': event.model,
@@ -421,6 +402,26 @@ function recordHop(
       });
       return;
   }
+}
+
+/** An attempt's span, naming the model it asked for. */
+function attemptSpan(tracer: Tracer, call: CallState, event: GatewayAttemptEvent): Span {
+  const attributes: Attributes = {
+    'http.request.method': event.method,
+    'url.path': event.path,
+    'server.address': call.start.serverAddress,
+    'server.port': call.start.serverPort,
+    'infergate.attempt': event.attempt,
+    // The HTTP conventions' count of resends: 0 for the first attempt.
+    'http.request.resend_count': event.attempt - 1,
+  };
+  // Each hop of a walk over `fallbackModels` names the model it asked for.
+  if (event.model !== undefined) attributes['gen_ai.request.model'] = event.model;
+  return tracer.startSpan(
+    `${event.method} ${event.path}`,
+    { kind: SpanKind.CLIENT, attributes },
+    call.context,
+  );
 }
 
 /** A hedge event's attributes (those it has). */
@@ -481,7 +482,12 @@ function finish(instruments: Instruments, call: CallState, event: GatewayDoneEve
   }
   span.setAttributes(attributes);
   span.end();
+  recordMetrics(instruments, call, event);
+}
 
+/** A call's duration and token counts. */
+function recordMetrics(instruments: Instruments, call: CallState, event: GatewayDoneEvent): void {
+  const usage = event.usage;
   const metricAttributes: Attributes = {
     'gen_ai.operation.name': event.operation,
     'gen_ai.provider.name': 'infergate',

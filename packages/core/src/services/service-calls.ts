@@ -12,7 +12,8 @@ import { listIds } from '../catalog/model-capabilities';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError, invalidRequest, isGatewayError } from '../errors/errors';
 import { invalidAnswer, invalidResponse } from '../errors/invalid-response';
-import type { Reservation, Transport } from '../http/transport';
+import { retrySameRequest } from '../http/attempt-policy';
+import type { Transport } from '../http/transport';
 import { isServiceOffered, SERVICE_PATHS } from '../protocol/endpoints';
 import { isMultilingualEngine } from '../protocol/multilingual-engine';
 import type {
@@ -46,8 +47,6 @@ export interface EmbedManyOptions extends CallOptions {
 export interface ServiceContext {
   transport: Transport;
   catalog: Catalog;
-  /** The first service call's place in the key's queue, asked for while this module loaded. */
-  reservation?: Reservation;
 }
 
 export async function embeddingEngines(
@@ -109,16 +108,12 @@ export async function embed(
   return postEmbeddings(context, request, count, opts);
 }
 
-/**
- * The engine of an embeddings call. Reading the catalog needs a slot of its own: a reservation
- * gives its slot back first (the call then queues as any other).
- */
+/** The engine of an embeddings call. */
 function engineFor(
-  { transport, catalog, reservation }: ServiceContext,
+  { catalog }: ServiceContext,
   model: string | undefined,
   opts: CallOptions | undefined,
 ): Promise<EmbeddingEngine> {
-  if (reservation && catalog.cachedServices() === undefined) transport.release(reservation);
   return resolveEmbeddingEngine(catalog, model, opts);
 }
 
@@ -213,7 +208,7 @@ export async function transcribe(
     body,
     accept: 'text/plain',
   };
-  const answer = await context.transport.text(spec, opts, { reservation: context.reservation });
+  const answer = await context.transport.text(spec, opts);
   reportResponse(opts, answer.status, answer.headers, answer.text);
   return answer.text;
 }
@@ -229,23 +224,17 @@ function checkService(catalog: Catalog, id: ServiceId): void {
 }
 
 async function postEmbeddings(
-  { transport, reservation }: ServiceContext,
+  { transport }: ServiceContext,
   req: EmbeddingsRequest,
   count: number,
   opts: CallOptions | undefined,
   onFailure?: (error: unknown) => void,
 ): Promise<EmbeddingsResponse> {
-  const answer = await transport.json<EmbeddingsResponse>(
-    {
-      method: 'POST',
-      path: SERVICE_PATHS.embeddings,
-      body: jsonBody(req),
-      model: req.model,
-      onFailure,
-    },
-    opts,
-    { reservation },
-  );
+  const spec = { method: 'POST' as const, path: SERVICE_PATHS.embeddings, body: jsonBody(req) };
+  const request = { ...spec, model: req.model };
+  // A failed batch stops its siblings before its slot is given back (`AttemptPolicy.failed`).
+  const policy = retrySameRequest(request, transport.retryBudget(opts ?? {}), onFailure);
+  const answer = await transport.json<EmbeddingsResponse>(request, opts, { policy });
   const problem = embeddingsProblem(answer.data, count);
   if (problem) {
     const redact = (text: string) => transport.redact(text);
@@ -257,7 +246,7 @@ async function postEmbeddings(
 
 /** POSTs to a service (after the availability check) and checks the answer's required fields. */
 async function postService<T>(
-  { transport, catalog, reservation }: ServiceContext,
+  { transport, catalog }: ServiceContext,
   service: 'translation' | 'ocr' | 'speech_to_text',
   body: string | FormData,
   opts: CallOptions | undefined,
@@ -266,7 +255,6 @@ async function postService<T>(
   const answer = await transport.json<T>(
     { method: 'POST', path: SERVICE_PATHS[service], body },
     opts,
-    { reservation },
   );
   const problem = serviceAnswerProblem(service, answer.data);
   if (problem) {

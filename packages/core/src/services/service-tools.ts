@@ -92,36 +92,8 @@ export function serviceToolDefinition(
 ): ServiceToolDefinition {
   const service = SERVICE_OF_TOOL[name];
   switch (name) {
-    case 'translate': {
-      const fixed = options.targetLanguage;
-      const bytes = LIMITS.translationMaxInputBytes;
-      const properties: Record<string, Record<string, unknown>> = {
-        text: {
-          type: 'string',
-          minLength: 1,
-          description: `The text to translate (at most ${bytes} bytes of UTF-8; split longer text)`,
-        },
-      };
-      if (fixed === undefined) {
-        properties.target_language = languageCode(
-          'Language to translate into, e.g. "de" or "pt-BR"',
-        );
-      }
-      properties.source_language = languageCode('Language of the text; detected when omitted');
-      return {
-        name,
-        service,
-        description:
-          options.description ??
-          (fixed === undefined
-            ? 'Translate text into another language (about 60 languages). Returns the translated text.'
-            : `Translate text into the language "${fixed}". Returns the translated text.`),
-        parameters: objectSchema(
-          properties,
-          fixed === undefined ? ['text', 'target_language'] : ['text'],
-        ),
-      };
-    }
+    case 'translate':
+      return translateTool(options);
     case 'ocr':
       return {
         name,
@@ -156,4 +128,34 @@ export function serviceToolDefinition(
         ),
       };
   }
+}
+
+/** The translate tool's definition: the target language a parameter unless fixed by `options`. */
+function translateTool(options: ServiceToolOptions): ServiceToolDefinition {
+  const fixed = options.targetLanguage;
+  const bytes = LIMITS.translationMaxInputBytes;
+  const properties: Record<string, Record<string, unknown>> = {
+    text: {
+      type: 'string',
+      minLength: 1,
+      description: `The text to translate (at most ${bytes} bytes of UTF-8; split longer text)`,
+    },
+  };
+  if (fixed === undefined) {
+    properties.target_language = languageCode('Language to translate into, e.g. "de" or "pt-BR"');
+  }
+  properties.source_language = languageCode('Language of the text; detected when omitted');
+  return {
+    name: 'translate',
+    service: SERVICE_OF_TOOL.translate,
+    description:
+      options.description ??
+      (fixed === undefined
+        ? 'Translate text into another language (about 60 languages). Returns the translated text.'
+        : `Translate text into the language "${fixed}". Returns the translated text.`),
+    parameters: objectSchema(
+      properties,
+      fixed === undefined ? ['text', 'target_language'] : ['text'],
+    ),
+  };
 }

@@ -3,7 +3,7 @@
 import { type CallScope, MAX_TIMEOUT_MS } from '../call/call-scope';
 import { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
-import type { OpenVia, Reservation } from '../http/transport';
+import type { OpenVia, Slot } from '../http/transport';
 
 /** One run of a hedged call: the first attempt's walk, or the hedge. */
 export type Run<T> = (via: OpenVia) => Promise<T>;
@@ -12,7 +12,7 @@ export type Run<T> = (via: OpenVia) => Promise<T>;
 export interface Hedge<T> {
   model: string;
   run: Run<T>;
-  slot: () => void;
+  slot: Slot;
 }
 
 /** What a hedged call races. */
@@ -22,8 +22,6 @@ export interface HedgeRace<T> {
   events: CallEvents | undefined;
   /** The first attempt's run (the walk over the call's models). */
   first: Run<T>;
-  /** A place in the key's queue the first run takes (the room's first load). */
-  reservation?: Reservation;
   /**
    * The hedge, asked for when the first run has no content `delayMs` after its first request was
    * sent: undefined when none may be sent (no free slot, the hedge budget spent).
@@ -65,85 +63,122 @@ export function raceWithHedge<T>(race: HedgeRace<T>): {
   result: Promise<Raced<T>>;
   sent: () => void;
 } {
-  let startClock = (): void => {};
+  let running: HedgedRace<T> | undefined;
   const result = new Promise<Raced<T>>((resolve, reject) => {
-    const numbers = attemptNumbers();
-    const runs: { name: 'first' | 'hedge'; scope: CallScope; error?: unknown; done: boolean }[] =
-      [];
-    let settled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let hedgeModel: string | undefined;
-    let hedgePending = false;
-    const end = () => {
-      settled = true;
-      if (timer !== undefined) clearTimeout(timer);
-    };
-    const start = (name: 'first' | 'hedge', run: Run<T>, via: OpenVia) => {
-      const scope = race.scope.child();
-      const entry: (typeof runs)[number] = { name, scope, done: false };
-      runs.push(entry);
-      run({ ...via, scope, events: race.events, part: numbers }).then(
-        (answer) => {
-          entry.done = true;
-          if (settled) return race.discard(answer);
-          end();
-          const cut = runs.filter((other) => other !== entry && !other.done);
-          for (const other of cut) other.scope.abort(HEDGE_LOST);
-          scope.disposeWith(race.scope);
-          const hedgeError = runs.find((other) => other.name === 'hedge')?.error;
-          resolve({ answer, winner: name, hedgeModel, hedgeError, otherCut: cut.length > 0 });
-        },
-        (error: unknown) => {
-          entry.done = true;
-          entry.error = error;
-          scope.dispose();
-          // Both failed, or the first failed with no hedge on its way: the first's error ends it.
-          if (settled || hedgePending || runs.some((other) => !other.done)) return;
-          if (name === 'hedge' && timer !== undefined) return;
-          end();
-          race.scope.dispose();
-          reject(runs[0]!.error);
-        },
-      );
-    };
-    const sendHedge = async () => {
-      timer = undefined;
-      if (settled || runs[0]!.done) return;
-      hedgePending = true;
-      const hedge = await race.hedge().catch(() => undefined);
-      hedgePending = false;
-      if (hedge === undefined || settled || runs[0]!.done) {
-        hedge?.slot();
-        // The first run may have failed while the hedge was being prepared.
-        if (!settled && runs[0]!.done && runs[0]!.error !== undefined) {
-          end();
-          race.scope.dispose();
-          reject(runs[0]!.error);
-        }
-        return;
-      }
-      hedgeModel = hedge.model;
-      const scopeForSlot = race.scope;
-      const reservation: Reservation = {
-        scope: scopeForSlot,
-        slot: Promise.resolve(hedge.slot),
-        taken: false,
-      };
-      start('hedge', hedge.run, { reservation });
-    };
-    startClock = () => {
-      startClock = () => {};
-      if (settled) return;
-      timer = setTimeout(() => void sendHedge(), Math.min(MAX_TIMEOUT_MS, race.delayMs));
-    };
+    running = new HedgedRace(race, resolve, reject);
+    const started = running;
     // (On the next microtask: the caller has `sent` by then, for the first run's first request.)
-    queueMicrotask(() => start('first', race.first, { reservation: race.reservation }));
+    queueMicrotask(() => started.start('first', race.first, {}));
   });
-  return { result, sent: () => startClock() };
+  return { result, sent: () => running?.startClock() };
 }
 
-/** The attempt numbers of one call whose runs share its events (each number once, in order). */
-function attemptNumbers(): { nextAttempt(): number } {
-  let last = 0;
-  return { nextAttempt: () => ++last };
+/** One run of the race: its scope, and how it ended. */
+interface RaceRun {
+  name: 'first' | 'hedge';
+  scope: CallScope;
+  error?: unknown;
+  done: boolean;
+}
+
+/** The state of one hedged call's race (`raceWithHedge`). */
+class HedgedRace<T> {
+  readonly #race: HedgeRace<T>;
+  readonly #resolve: (raced: Raced<T>) => void;
+  readonly #reject: (error: unknown) => void;
+  readonly #runs: RaceRun[] = [];
+  #settled = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #hedgeModel: string | undefined;
+  #hedgePending = false;
+
+  constructor(
+    race: HedgeRace<T>,
+    resolve: (raced: Raced<T>) => void,
+    reject: (error: unknown) => void,
+  ) {
+    this.#race = race;
+    this.#resolve = resolve;
+    this.#reject = reject;
+  }
+
+  #end(): void {
+    this.#settled = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+  }
+
+  start(name: 'first' | 'hedge', run: Run<T>, via: OpenVia): void {
+    const race = this.#race;
+    const scope = race.scope.child();
+    const entry: RaceRun = { name, scope, done: false };
+    this.#runs.push(entry);
+    // (Each run's failure is the call's to report: the other run may go on.)
+    run({ ...via, scope, events: race.events, reportsEnd: false }).then(
+      (answer) => this.#won(entry, answer),
+      (error: unknown) => this.#failed(entry, error),
+    );
+  }
+
+  #won(entry: RaceRun, answer: T): void {
+    const { name, scope } = entry;
+    const runs = this.#runs;
+    entry.done = true;
+    if (this.#settled) {
+      this.#race.discard(answer);
+      return;
+    }
+    this.#end();
+    const cut = runs.filter((other) => other !== entry && !other.done);
+    for (const other of cut) other.scope.abort(HEDGE_LOST);
+    scope.disposeWith(this.#race.scope);
+    const hedgeError = runs.find((other) => other.name === 'hedge')?.error;
+    const hedgeModel = this.#hedgeModel;
+    this.#resolve({ answer, winner: name, hedgeModel, hedgeError, otherCut: cut.length > 0 });
+  }
+
+  #failed(entry: RaceRun, error: unknown): void {
+    const runs = this.#runs;
+    entry.done = true;
+    entry.error = error;
+    entry.scope.dispose();
+    // Both failed, or the first failed with no hedge on its way: the first's error ends it.
+    if (this.#settled || this.#hedgePending || runs.some((other) => !other.done)) return;
+    if (entry.name === 'hedge' && this.#timer !== undefined) return;
+    this.#end();
+    this.#race.scope.dispose();
+    this.#reject(runs[0]!.error);
+  }
+
+  async #sendHedge(): Promise<void> {
+    const runs = this.#runs;
+    this.#timer = undefined;
+    if (this.#settled || runs[0]!.done) return;
+    this.#hedgePending = true;
+    const hedge = await this.#race.hedge().catch(() => undefined);
+    this.#hedgePending = false;
+    if (hedge === undefined || this.#settled || runs[0]!.done) {
+      hedge?.slot.release();
+      // The first run may have failed while the hedge was being prepared.
+      if (!this.#settled && runs[0]!.done && runs[0]!.error !== undefined) {
+        this.#end();
+        this.#race.scope.dispose();
+        this.#reject(runs[0]!.error);
+      }
+      return;
+    }
+    this.#hedgeModel = hedge.model;
+    this.start('hedge', hedge.run, { slot: hedge.slot });
+  }
+
+  #clockStarted = false;
+
+  /** The first run's first request was sent: the hedge's delay starts (once per call). */
+  startClock(): void {
+    if (this.#clockStarted || this.#settled) return;
+    this.#clockStarted = true;
+    this.#timer = setTimeout(
+      () => void this.#sendHedge(),
+      Math.min(MAX_TIMEOUT_MS, this.#race.delayMs),
+    );
+  }
 }

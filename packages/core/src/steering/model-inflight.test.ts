@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { realmValue } from '../budget/realm';
-import { countModelInflight, IDLE_BUDGETS_KEPT, modelInflight } from './model-inflight';
+import { retrySameRequest } from '../http/attempt-policy';
+import {
+  countedPerModel,
+  countModelInflight,
+  IDLE_BUDGETS_KEPT,
+  modelInflight,
+} from './model-inflight';
 
 const perBudget = () =>
   realmValue('modelInflightPerBudget', () => new Map<string, Map<string, number>>());
@@ -32,5 +38,20 @@ describe('our chat requests in flight, per budget and model', () => {
     expect(modelInflight(`${prefix}0`, 'a')).toBe(1);
     again();
     expect(modelInflight(`${prefix}0`, 'a')).toBe(0);
+  });
+
+  it("counts a policy's attempts while each one's slot is held", () => {
+    const budget = `policy-test-${Math.random()}`;
+    const limits = { maxRetries: 2, maxRetryAfterMs: 60_000, retryBaseDelayMs: 0 };
+    const policy = countedPerModel(retrySameRequest({ requestedModel: 'm' }, limits), budget);
+    const first = policy.request(1, undefined);
+    expect(modelInflight(budget, 'm')).toBe(1);
+    policy.released?.(first);
+    expect(modelInflight(budget, 'm')).toBe(0);
+    const second = policy.request(2, undefined);
+    expect(modelInflight(budget, 'm')).toBe(1);
+    policy.released?.(second);
+    policy.released?.(second);
+    expect(modelInflight(budget, 'm')).toBe(0);
   });
 });

@@ -2,6 +2,9 @@
 // knows which of them a catalog read counted).
 import { realmValue } from '../budget/realm';
 import type { Catalog } from '../catalog/catalog';
+import type { GatewayError } from '../errors/errors';
+import type { CallEvents } from '../events/call-events';
+import type { AttemptPolicy, AttemptRequest, NextAttempt } from '../http/attempt-policy';
 import type { GatewayModel } from '../protocol/wire-types';
 
 /**
@@ -25,6 +28,53 @@ const watches = () => realmValue('modelInflightWatches', () => new Set<Watch>())
 /** Chat requests in flight from this realm to `model` under the budget `budgetId`. */
 export function modelInflight(budgetId: string, model: string): number {
   return counts().get(budgetId)?.get(model) ?? 0;
+}
+
+/**
+ * `policy`, each of its attempts counted against the model it asks for while its slot is held (a
+ * plain chat call's: the order of steered calls reads the count).
+ */
+export function countedPerModel(policy: AttemptPolicy, budgetId: string): AttemptPolicy {
+  return new CountedPerModel(policy, budgetId);
+}
+
+class CountedPerModel implements AttemptPolicy {
+  readonly #policy: AttemptPolicy;
+  readonly #budgetId: string;
+  /** The count of the attempt holding the call's slot (one at a time: it ends before the next). */
+  #end: (() => void) | undefined;
+  readonly accept: AttemptPolicy['accept'];
+
+  constructor(policy: AttemptPolicy, budgetId: string) {
+    this.#policy = policy;
+    this.#budgetId = budgetId;
+    this.accept = policy.accept?.bind(policy);
+  }
+
+  nextAttempt(): number | undefined {
+    return this.#policy.nextAttempt?.();
+  }
+
+  request(attempt: number, events: CallEvents | undefined): AttemptRequest {
+    const request = this.#policy.request(attempt, events);
+    const model = request.requestedModel;
+    if (model !== undefined) this.#end = countModelInflight(this.#budgetId, model);
+    return request;
+  }
+
+  released(request: AttemptRequest): void {
+    this.#end?.();
+    this.#end = undefined;
+    this.#policy.released?.(request);
+  }
+
+  next(failure: GatewayError, waits: number, remainingMs: number): NextAttempt {
+    return this.#policy.next(failure, waits, remainingMs);
+  }
+
+  failed(error: unknown): void {
+    this.#policy.failed?.(error);
+  }
 }
 
 /** Counts one more request to `model`; the returned function ends the count (once). */

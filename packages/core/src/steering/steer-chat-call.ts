@@ -9,12 +9,11 @@ import type { CallOptions } from '../call/call-options';
 import { CallScope } from '../call/call-scope';
 import type { SilenceClock } from '../call/stall-timer';
 import type { Catalog } from '../catalog/catalog';
-import { cachedCatalogFor } from '../catalog/resolve-model';
 import { type GatewayError, isGatewayError } from '../errors/errors';
 import { failoverReason } from '../errors/retryable-failure';
 import type { CallEvents } from '../events/call-events';
 import type { HedgeSkipReason } from '../events/gateway-events';
-import type { OpenResponse, OpenVia, RequestSpec, Reservation, Transport } from '../http/transport';
+import type { OpenResponse, OpenVia, RequestSpec, Transport } from '../http/transport';
 import type { WholeAnswer } from '../http/whole-answer';
 import type { ChatRoute, ChatRouteHop, FailedChatRoute } from '../protocol/chat-route';
 import type { ModelCapability } from '../protocol/wire-types';
@@ -48,8 +47,6 @@ export interface SteerInput {
   /** The request body naming `model`. */
   bodyFor(model: string): string;
   firstContent: FirstContentReader;
-  /** A place in the key's queue asked for while the room loaded: the first request takes it. */
-  reservation?: Reservation;
 }
 
 /** A steered call's answer, the model it was asked of, and how its route is reported. */
@@ -126,16 +123,7 @@ export async function steerChatCall<T>(
   const chunkMs = input.spec.stream
     ? (call.chunkTimeoutMs ?? input.client.chunkTimeoutMs)
     : undefined;
-  const tail: ChatRouteHop[] = [];
-  if (other) {
-    // The other run: aborted when this one answered first, or failed before it did.
-    const reason = isGatewayError(other.failure) ? failoverReason(other.failure) : undefined;
-    tail.push(
-      reason
-        ? { model: other.model, outcome: 'failed', reason }
-        : { model: other.model, outcome: 'lost' },
-    );
-  }
+  const tail = otherRunHops(other);
   return {
     answer,
     model,
@@ -156,14 +144,23 @@ export async function steerChatCall<T>(
   };
 }
 
+/** A hedged call's other run: aborted when the answering one won, or failed before it did. */
+function otherRunHops(other: Answered<unknown>['other']): ChatRouteHop[] {
+  if (other === undefined) return [];
+  const reason = isGatewayError(other.failure) ? failoverReason(other.failure) : undefined;
+  return [
+    reason
+      ? { model: other.model, outcome: 'failed', reason }
+      : { model: other.model, outcome: 'lost' },
+  ];
+}
+
 /** The call's options read, its scope and events made, its models planned (skips reported). */
 async function planned(input: SteerInput): Promise<Steering> {
   const { transport, spec, options, client } = input;
   const primary = spec.requestedModel;
   const call = readSteering(options, 'call option', primary);
-  const scope =
-    input.reservation?.scope ??
-    new CallScope(options.signal, options.timeoutMs ?? transport.timeoutMs);
+  const scope = new CallScope(options.signal, options.timeoutMs ?? transport.timeoutMs);
   const requested = [primary, ...(call.fallbackModels ?? [])];
   const budgetId = transport.slots.budgetId;
   let events: CallEvents | undefined;
@@ -196,10 +193,7 @@ async function planned(input: SteerInput): Promise<Steering> {
   }
 }
 
-/**
- * The plan, its catalog read under the call's signal (the call's deadline aborts it). A read
- * needs a slot of its own: a reservation gives its slot back first (the call keeps its scope).
- */
+/** The plan, its catalog read under the call's signal (the call's deadline aborts it). */
 function planCall(
   input: SteerInput,
   requested: string[],
@@ -207,17 +201,24 @@ function planCall(
   parent: CallEvents | undefined,
   breakers: CircuitBreakers | undefined,
 ): Promise<HopPlan> {
-  const { transport, catalog, reservation } = input;
-  if (reservation && !cachedCatalogFor(catalog, requested)) transport.release(reservation, true);
+  const { transport, catalog } = input;
   const skip =
     breakers && ((model: string, others: readonly string[]) => breakers.skip(model, others));
   const plan = { requested, needs: input.needs, budgetId: transport.slots.budgetId, parent, skip };
   return planHops(catalog, plan, { signal: scope.signal });
 }
 
-/** The walk's policy: the transport asks it for each attempt of the call's first run. */
-function walkPolicyOf(steering: Steering, onRequest?: () => void, walk = steering.walk) {
-  const { input, call, scope, budgetId, breakers } = steering;
+/**
+ * The walk's policy: the transport asks it for each attempt of the call's first run.
+ * `nextAttempt`: a hedged call's one count over both runs.
+ */
+function walkPolicyOf(
+  steering: Steering,
+  onRequest?: () => void,
+  walk = steering.walk,
+  nextAttempt?: () => number,
+) {
+  const { input, call, scope, budgetId, breakers, events } = steering;
   const stream = input.spec.stream === true;
   return walkPolicy({
     walk,
@@ -228,6 +229,7 @@ function walkPolicyOf(steering: Steering, onRequest?: () => void, walk = steerin
     firstChunkMs: call.firstChunkTimeoutMs ?? input.client.firstChunkTimeoutMs,
     firstContent: input.firstContent,
     onRequest,
+    nextAttempt,
     onOutcome: (model, failure, ms) => {
       if (failure === undefined) recordFirstContent(budgetId, model, stream, ms);
       breakers?.record(model, failure, ms);
@@ -236,8 +238,8 @@ function walkPolicyOf(steering: Steering, onRequest?: () => void, walk = steerin
 }
 
 function viaOf(steering: Steering, policy: OpenVia['policy']): OpenVia {
-  const { scope, events, input } = steering;
-  return { scope, events, policy, reservation: input.reservation };
+  const { scope, events } = steering;
+  return { scope, events, policy };
 }
 
 /**
@@ -257,13 +259,16 @@ async function hedged<T>(
   events?.raceBegins();
   const delayMs = hedgeDelay(hedge.afterMs, budgetId, plan.models[0]!, stream);
   let firstSentAt = 0;
+  // The runs share the call's events: their attempts are numbered from one count.
+  let attempts = 0;
+  const nextAttempt = () => ++attempts;
   const race = raceWithHedge<T>({
     scope,
     events,
-    reservation: input.reservation,
     delayMs,
-    first: (via) => send({ ...via, policy: walkPolicyOf(steering, sentFirst) }),
-    hedge: () => hedgeRun(steering, send, delayMs),
+    first: (via) =>
+      send({ ...via, policy: walkPolicyOf(steering, sentFirst, steering.walk, nextAttempt) }),
+    hedge: () => hedgeRun(steering, send, delayMs, nextAttempt),
     discard: stream ? discardStream : () => {},
   });
   function sentFirst(): void {
@@ -289,6 +294,7 @@ async function hedgeRun<T>(
   steering: Steering,
   send: (via: OpenVia) => Promise<T>,
   waitedMs: number,
+  nextAttempt: () => number,
 ): Promise<Hedge<T> | undefined> {
   const { input, walk, scope, events, budgetId, plan } = steering;
   const skipped = (reason: HedgeSkipReason) => {
@@ -296,7 +302,7 @@ async function hedgeRun<T>(
     return undefined;
   };
   if (!spendHedge(budgetId)) return skipped('cap');
-  const slot = await input.transport.slots.ifFree(scope);
+  const slot = await input.transport.slots.acquire(scope, { ifFree: true });
   if (slot === undefined) {
     refundHedge(budgetId);
     return skipped('no_free_slot');
@@ -304,7 +310,7 @@ async function hedgeRun<T>(
   const from = walk.model;
   const model = walk.spare(plan.room) ?? (plan.room(from) ? from : undefined);
   if (model === undefined) {
-    slot();
+    slot.release();
     refundHedge(budgetId);
     return skipped('no_candidate');
   }
@@ -315,7 +321,7 @@ async function hedgeRun<T>(
   return {
     model,
     slot,
-    run: (via) => send({ ...via, policy: walkPolicyOf(single, undefined, own) }),
+    run: (via) => send({ ...via, policy: walkPolicyOf(single, undefined, own, nextAttempt) }),
   };
 }
 

@@ -40,7 +40,7 @@ describe('walkPolicy (the attempts of a steered call)', () => {
     const first = policy.request(1, undefined);
     expect(first).toMatchObject({ body: '{"model":"a"}', requestedModel: 'a', model: 'a' });
     expect(modelInflight(budgetId, 'a')).toBe(1);
-    first.settled?.();
+    policy.released?.(first);
     expect(modelInflight(budgetId, 'a')).toBe(0);
     const busy = new GatewayError({ code: 'model_busy', message: 'busy', status: 429 });
     expect(policy.next(busy, 0, 60_000)).toEqual({ now: true });
@@ -67,7 +67,7 @@ describe('walkPolicy (the attempts of a steered call)', () => {
     expect(vi.getTimerCount()).toBe(timers + 1);
     // A failure the transport throws (an unreadable answer, a chunk that failed to load) never
     // reaches `next`: the slot's release is what the attempt always has.
-    request.settled?.();
+    policy.released?.(request);
     expect(vi.getTimerCount()).toBe(timers);
     await vi.advanceTimersByTimeAsync(30_000);
     expect(request.signal?.aborted).toBe(false);

@@ -40,6 +40,11 @@ export interface WalkPolicyInput {
   onOutcome?: (model: string, failure: GatewayError | undefined, ms: number) => void;
   /** Told as each request is sent (a hedged call's clock starts at the first). */
   onRequest?: () => void;
+  /**
+   * Numbers the attempts when several runs of one call share its events (a hedged call's runs
+   * count from one count); default 1, 2, 3…
+   */
+  nextAttempt?: () => number;
 }
 
 /**
@@ -53,7 +58,10 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
   const { walk, scope, budgetId, retry, stream, firstChunkMs, firstContent, onOutcome } = input;
   let watch: FirstChunkWatch | undefined;
   let sentAt = 0;
+  /** What ends when the attempt's slot is given back: its count, its first-content clock. */
+  let held: { counted: () => void; watch: FirstChunkWatch | undefined } | undefined;
   return {
+    nextAttempt: input.nextAttempt,
     request(_attempt, events): AttemptRequest {
       const model = walk.hop(events);
       sentAt = performance.now();
@@ -63,22 +71,16 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
           ? undefined
           : new FirstChunkWatch(scope.signal, firstChunkMs, model);
       watch = attemptWatch;
-      const counted = countModelInflight(budgetId, model);
-      return {
-        body: walk.body(),
-        requestedModel: model,
-        model,
-        signal: attemptWatch?.signal,
-        // The slot given back, however the attempt ended, stops its clock too: a failure the
-        // transport throws (an answer that cannot be read, code that failed to load) never
-        // reaches `next`, and its timer would hold the process until the limit.
-        settled: attemptWatch
-          ? () => {
-              counted();
-              attemptWatch.end();
-            }
-          : counted,
-      };
+      held = { counted: countModelInflight(budgetId, model), watch: attemptWatch };
+      return { body: walk.body(), requestedModel: model, model, signal: attemptWatch?.signal };
+    },
+    // The slot given back, however the attempt ended, stops its clock too: a failure the
+    // transport throws (an answer that cannot be read) never reaches `next`, and its timer would
+    // hold the process until the limit.
+    released() {
+      held?.counted();
+      held?.watch?.end();
+      held = undefined;
     },
     async accept(answer, request) {
       const failure = stream

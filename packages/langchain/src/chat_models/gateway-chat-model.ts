@@ -47,7 +47,7 @@ import {
   withLangChainErrorCode,
   withLangChainErrors,
 } from '../utils/errors';
-import { lazily } from '../utils/load-lazily';
+import { loadLaterParts } from '../utils/load-lazily';
 import { profileFromCapabilities } from './capabilities';
 import { ChatModelCapabilityGate } from './capability-gate';
 import {
@@ -62,12 +62,6 @@ import { moveRequestFields } from './request-fields';
 import { structuredOutput } from './structured-output';
 
 const PROVIDER = 'infergate';
-
-/** LangChain's content-block events (`streamEvents()` without a version): loaded on first use. */
-const loadChatModelEvents = lazily(
-  'content-block events',
-  () => import('../converters/convert-to-chat-model-events'),
-);
 
 /**
  * A LangChain chat model served by the inference gateway. It checks the model's capabilities
@@ -390,7 +384,7 @@ export class GatewayChatModel
     options: this['ParsedCallOptions'],
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatModelStreamEvent> {
-    const { convertToChatModelEvents } = await loadChatModelEvents();
+    const { convertToChatModelEvents } = await loadLaterParts();
     const chunks = this._streamResponseChunks(messages, options, runManager);
     yield* convertToChatModelEvents(chunks, options.signal);
   }

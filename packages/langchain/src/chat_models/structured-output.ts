@@ -9,19 +9,16 @@ import { isSerializableSchema } from '@langchain/core/utils/standard_schema';
 import { isInteropZodSchema } from '@langchain/core/utils/types';
 import { configurationError } from '../utils/errors';
 import { LazyRunnable } from '../utils/lazy-runnable';
-import { lazily } from '../utils/load-lazily';
+import { loadLaterParts } from '../utils/load-lazily';
 import { METHOD_CAPABILITY, type StructuredOutputMethod } from './capabilities';
 import type { ChatModelCapabilityGate } from './capability-gate';
 import type { OutputSchema } from './structured-output-parser';
 import type { StructuredOutputModel, StructuredOutputRunnable } from './structured-output-runnable';
 
-/**
- * The binding and the parser (structured-output-runnable.ts, structured-output-parser.ts): loaded
- * when a structured-output runnable first runs, never by a plain chat. What `withStructuredOutput`
- * refuses at once (an unknown method, a capability the model is known to lack, a schema that is
- * none) is checked here.
- */
-const loadRunnable = lazily('structured output', () => import('./structured-output-runnable'));
+// The binding and the parser (structured-output-runnable.ts, structured-output-parser.ts) load
+// when a structured-output runnable first runs (`loadLaterParts`), never with a plain chat. What
+// `withStructuredOutput` refuses at once (an unknown method, a capability the model is known to
+// lack, a schema that is none) is checked here.
 
 /**
  * `withStructuredOutput`: the method asked for (checked against capabilities passed to the model),
@@ -37,7 +34,7 @@ export function structuredOutput<RunOutput extends Record<string, unknown>>(
 ): StructuredOutputRunnable<RunOutput> {
   const method = normalizeMethod(config?.method);
   const build = async (chosen: StructuredOutputMethod, jsonSchema: OutputSchema) =>
-    (await loadRunnable()).structuredOutputRunnable<RunOutput>(
+    (await loadLaterParts()).structuredOutputRunnable<RunOutput>(
       model,
       schema,
       jsonSchema,

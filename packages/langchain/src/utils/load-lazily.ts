@@ -1,17 +1,23 @@
 // docs/gateway-protocol.md §10.4 (`client_code_unavailable`: a part of the client's own code could
 // not be loaded).
-import { lazily as lazilyIn } from '@infergate/core/internal';
+import { lazily } from '@infergate/core/internal';
 import { withLangChainErrorCode } from './errors';
 
+/** This package's one part loaded on first use (later-parts.ts), core's `lazily()`. */
+const load = lazily(
+  'structured output and content-block events',
+  () => import('./later-parts'),
+  '@infergate/langchain',
+);
+
 /**
- * A part of this package loaded on first use (a lazy chunk in a split bundle: structured output,
- * the content-block events): core's `lazily()`, its `client_code_unavailable` naming this package
- * and marked as every error of this package is.
+ * What a chat-only app never runs, loaded on first use: structured output's runnable and parser
+ * and the content-block events. A failed load is `client_code_unavailable` naming this package,
+ * marked as every error of this package is, and the next call loads it again. (The one import
+ * that goes up this package's folders, and it is dynamic.)
  */
-export function lazily<T>(part: string, load: () => Promise<T>): () => Promise<T> {
-  const get = lazilyIn(part, load, '@infergate/langchain');
-  return () =>
-    get().catch((error: unknown) => {
-      throw withLangChainErrorCode(error);
-    });
+export function loadLaterParts(): Promise<typeof import('./later-parts')> {
+  return load().catch((error: unknown) => {
+    throw withLangChainErrorCode(error);
+  });
 }

@@ -71,26 +71,40 @@ export class SseDataSplitter {
       lf = text.indexOf('\n');
       cr = cr === -1 ? -1 : text.indexOf('\r');
     }
+    const start = cr === -1 ? this.#linesEndingLF(text, lf) : this.#lines(text, lf, cr);
+    if (start < text.length) {
+      const rest = start === 0 ? text : text.slice(start);
+      if (rest.length > this.#maxChars) throw this.#tooLong('line');
+      this.#pending.push(rest);
+      this.#pendingChars = rest.length;
+    }
+  }
+
+  /** The usual case, LF only: one search per line. Returns where the unfinished line starts. */
+  #linesEndingLF(text: string, lf: number): number {
+    let start = 0;
+    while (lf !== -1) {
+      // `data: …` followed by a blank line, the shape of nearly every event: dispatch at once.
+      if (this.#data === undefined && text.charCodeAt(lf + 1) === LF) {
+        const value = this.#dataValue(text, start, lf);
+        if (value !== undefined) {
+          start = lf + 2;
+          lf = text.indexOf('\n', start);
+          this.#onData(value);
+          continue;
+        }
+      }
+      this.#line(text, start, lf);
+      start = lf + 1;
+      lf = text.indexOf('\n', start);
+    }
+    return start;
+  }
+
+  /** Lines ending in CR, LF or CRLF. Returns where the unfinished line starts. */
+  #lines(text: string, lf: number, cr: number): number {
     const length = text.length;
     let start = 0;
-    if (cr === -1) {
-      // The usual case, LF only: one search per line.
-      while (lf !== -1) {
-        // `data: …` followed by a blank line, the shape of nearly every event: dispatch at once.
-        if (this.#data === undefined && text.charCodeAt(lf + 1) === LF) {
-          const value = this.#dataValue(text, start, lf);
-          if (value !== undefined) {
-            start = lf + 2;
-            lf = text.indexOf('\n', start);
-            this.#onData(value);
-            continue;
-          }
-        }
-        this.#line(text, start, lf);
-        start = lf + 1;
-        lf = text.indexOf('\n', start);
-      }
-    }
     while (lf !== -1 || cr !== -1) {
       const end = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr;
       this.#line(text, start, end);
@@ -102,12 +116,7 @@ export class SseDataSplitter {
       if (lf !== -1 && lf < start) lf = text.indexOf('\n', start);
       if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
     }
-    if (start < length) {
-      const rest = start === 0 ? text : text.slice(start);
-      if (rest.length > this.#maxChars) throw this.#tooLong('line');
-      this.#pending.push(rest);
-      this.#pendingChars = rest.length;
-    }
+    return start;
   }
 
   /** The input ended: an event not closed by a blank line is dropped (as SSE says). */

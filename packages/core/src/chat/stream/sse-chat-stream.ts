@@ -27,10 +27,6 @@ interface ChatStreamMeta {
 
 type State = 'open' | 'done' | 'failed';
 
-// Loaded with this reader: what the transport reads of a stream before handing it over, and what
-// reads a refusal of the usage the stream asked for.
-export { readFirstBytes } from '../../http/stream-first-bytes';
-export { namingStreamUsage } from './stream-usage-refusal';
 /**
  * A streamed chat answer read from an SSE body. The body is read ahead into a buffer as fast as
  * the network delivers it, and the slot is released when the body ends, fails or is cancelled —

@@ -3,14 +3,29 @@ import { type ReleaseSlot, tryAcquireNow } from '../budget/key-budget';
 import { type CallScope, REQUEST_BOUND_IO } from '../call/call-scope';
 import { isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
-import type { Reservation, SlotRelease, SlotsConfig } from './request-types';
+import type { Slot, SlotsConfig } from './request-types';
+
+/** How a slot is asked for. */
+export interface SlotAsk {
+  /** A call moving at once to its next attempt: served before the calls that have not started. */
+  ahead?: boolean;
+  /** Only a slot free now, with no call waiting for one (never queued): else undefined. */
+  ifFree?: boolean;
+  /** The call's events, told the wait and the release of attempt `attempt`. */
+  events?: CallEvents;
+  attempt?: number;
+  /** Named by the error when the call ended while it waited. */
+  requestedModel?: string;
+  /** A slot the call took already (with `ifFree`): this attempt's, told to its events. */
+  held?: Slot;
+}
 
 /**
- * The slots of one client's requests: this client's own `maxConcurrency` first (so a client with
- * a small limit queues only behind itself), then the key's budget. A slot is released once, the
- * key's first.
+ * The one source of a client's request slots: this client's own `maxConcurrency` first (so a
+ * client with a small limit queues only behind itself), then the key's budget. A slot is released
+ * once, the key's first.
  */
-export class RequestSlots {
+export class SlotSource {
   readonly #config: SlotsConfig;
 
   constructor(config: SlotsConfig) {
@@ -22,10 +37,37 @@ export class RequestSlots {
   }
 
   /**
-   * Both slots at once when both are free (the common case: no promise, no async step), else
-   * undefined and the caller awaits `acquire`. Not for calls with events (they report the wait).
+   * A slot for one request. A slot handed over after the call ended (its deadline passed, its
+   * caller aborted) is given back, and the call fails without sending. With `ifFree`, undefined
+   * when none is free now.
    */
-  now(scope: CallScope): SlotRelease | undefined {
+  acquire(scope: CallScope, ask: SlotAsk & { ifFree: true }): Promise<Slot | undefined>;
+  acquire(scope: CallScope, ask?: SlotAsk): Promise<Slot>;
+  async acquire(scope: CallScope, ask: SlotAsk = {}): Promise<Slot | undefined> {
+    if (ask.ifFree) return this.#ifFree(scope);
+    const { events, attempt = 1 } = ask;
+    const { budgetId } = this.#config;
+    events?.queued(attempt, budgetId);
+    const { held } = ask;
+    if (held && !events) return held;
+    const release = held
+      ? (cut?: boolean) => held.release(cut)
+      : (this.#free(scope) ?? (await this.#queued(scope, ask)));
+    if (!events) return { release };
+    events.dequeued(attempt, budgetId);
+    let released = false;
+    return {
+      release: (cut) => {
+        release(cut);
+        if (released) return;
+        released = true;
+        events.released(attempt, budgetId);
+      },
+    };
+  }
+
+  /** Both slots when both are free now (no wait), else undefined. */
+  #free(scope: CallScope): ReleaseSlot | undefined {
     if (scope.ended) return undefined;
     const { local, maxConcurrency, budget, budgetId, maxConcurrencyPerKey } = this.#config;
     const releaseLocal = local.tryAcquire(maxConcurrency);
@@ -38,21 +80,10 @@ export class RequestSlots {
     return bothSlots(releaseLocal, key);
   }
 
-  /**
-   * Waits for a slot. `ahead`: a call moving at once to its next attempt, served before the calls
-   * that have not started (`BudgetAcquireRequest.ahead`). A slot handed over after the call ended
-   * (its deadline passed, its caller aborted) is given back, and the call fails without sending.
-   */
-  async acquire(
-    scope: CallScope,
-    requestedModel: string | undefined,
-    events: CallEvents | undefined,
-    attempt: number,
-    ahead = false,
-  ): Promise<SlotRelease> {
+  /** Waits in this client's queue, then the key's. */
+  async #queued(scope: CallScope, { ahead = false, requestedModel }: SlotAsk) {
     const { local, maxConcurrency, budget, budgetId, maxConcurrencyPerKey } = this.#config;
     let releaseLocal: ReleaseSlot | undefined;
-    events?.queued(attempt, budgetId);
     try {
       releaseLocal = await local.acquire(maxConcurrency, scope.signal, ahead);
       if (scope.ended) throw scope.error({ requestedModel });
@@ -68,9 +99,7 @@ export class RequestSlots {
         release();
         throw scope.error({ requestedModel });
       }
-      if (!events) return release;
-      events.dequeued(attempt, budgetId);
-      return this.reported(release, events, attempt);
+      return release;
     } catch (error) {
       releaseLocal?.();
       if (isGatewayError(error)) throw error;
@@ -79,11 +108,8 @@ export class RequestSlots {
     }
   }
 
-  /**
-   * A slot only if one is free now and no call waits for one (never queued, never ahead of anyone:
-   * a hedged attempt's), else undefined. A budget without `acquireIfFree` never has one.
-   */
-  async ifFree(scope: CallScope): Promise<SlotRelease | undefined> {
+  /** A slot only if one is free now and no call waits for one. A budget without `acquireIfFree` never has one. */
+  async #ifFree(scope: CallScope): Promise<Slot | undefined> {
     const { local, maxConcurrency, budget, budgetId, maxConcurrencyPerKey } = this.#config;
     if (scope.ended || budget.acquireIfFree === undefined) return undefined;
     const releaseLocal = local.tryAcquire(maxConcurrency);
@@ -100,58 +126,17 @@ export class RequestSlots {
         releaseLocal();
         return undefined;
       }
-      return bothSlots(releaseLocal, () => lease.release());
+      return { release: bothSlots(releaseLocal, () => lease.release()) };
     } catch {
       // A budget that cannot answer has no free slot to give.
       releaseLocal();
       return undefined;
     }
   }
-
-  /**
-   * Attempt 1's slot, asked for before what the call loads first. `queued`: the call has events
-   * (they report its wait); without, it takes a free slot at once, as any call does (other calls
-   * take theirs synchronously, and a queued promise would let them overtake this one).
-   */
-  early(
-    scope: CallScope,
-    requestedModel: string | undefined,
-    queued: boolean,
-  ): Promise<SlotRelease> {
-    const now = queued ? undefined : this.now(scope);
-    if (now) return Promise.resolve(now);
-    return this.acquire(scope, requestedModel, undefined, 1);
-  }
-
-  /** The slot asked for before loading, for the first attempt, reported like any other. */
-  async takeEarly(
-    first: EarlySlot,
-    events: CallEvents | undefined,
-    attempt: number,
-  ): Promise<SlotRelease> {
-    const slot = first.slot!;
-    first.slot = undefined;
-    events?.queued(attempt, this.#config.budgetId);
-    const release = await slot;
-    if (!events) return release;
-    events.dequeued(attempt, this.#config.budgetId);
-    return this.reported(release, events, attempt);
-  }
-
-  /** A slot's release that also reports it (once), for a call with events. */
-  reported(release: SlotRelease, events: CallEvents, attempt: number): SlotRelease {
-    let released = false;
-    return (cut) => {
-      release(cut);
-      if (released) return;
-      released = true;
-      events.released(attempt, this.#config.budgetId);
-    };
-  }
 }
 
 /**
- * How long the slot of a request we cut (aborted before its answer ended: a stall, a hedge's
+ * How long the slot of a request we cut (aborted before its answer ended: a stall, a race's
  * loser, a stream cancelled mid-body) is kept after the cut: the gateway counts the request until
  * it sees the connection close, and a slot given back at once could send a request the key's
  * limit refuses (`client_concurrency_exceeded`). Measured against the emulator's real HTTP server
@@ -165,7 +150,7 @@ export const CUT_REQUEST_GRACE_MS = 100;
  * except in request-bound runtimes (workerd, edge): a timer dies with the request that set it, and
  * a caller gone away would leave the slot to the 2 s take-back instead.
  */
-function bothSlots(local: ReleaseSlot, key: () => void): SlotRelease {
+function bothSlots(local: ReleaseSlot, key: () => void): (cut?: boolean) => void {
   let released = false;
   const releaseKey = () => {
     try {
@@ -182,28 +167,5 @@ function bothSlots(local: ReleaseSlot, key: () => void): SlotRelease {
     const timer = setTimeout(releaseKey, CUT_REQUEST_GRACE_MS);
     // (Node: a release due must not hold the process open.)
     (timer as { unref?: () => void }).unref?.();
-  };
-}
-
-/** Attempt 1's slot, asked for before what the call loads first; cleared once an attempt takes it. */
-export interface EarlySlot {
-  slot: Promise<SlotRelease> | undefined;
-}
-
-/** Takes a reservation not taken yet (once); undefined otherwise. */
-export function takeReservation(reservation: Reservation | undefined): Reservation | undefined {
-  if (reservation === undefined || reservation.taken) return undefined;
-  reservation.taken = true;
-  return reservation;
-}
-
-/** `release`, then `settled`, once. */
-export function alsoOnRelease(release: SlotRelease, settled: () => void): SlotRelease {
-  let done = false;
-  return (cut) => {
-    release(cut);
-    if (done) return;
-    done = true;
-    settled();
   };
 }

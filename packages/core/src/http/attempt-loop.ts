@@ -1,0 +1,167 @@
+// docs/gateway-protocol.md §2.5 (a slot per attempt, given back before a retry's sleep), §10.5 (the
+// retry policy: what follows a failed attempt, and when).
+import { type CallScope, sleep } from '../call/call-scope';
+import { GatewayError } from '../errors/errors';
+import type { CallEvents } from '../events/call-events';
+import {
+  type AttemptAnswer,
+  type AttemptPolicy,
+  type AttemptRequest,
+  ownAbort,
+} from './attempt-policy';
+import type { RequestSpec, Slot } from './request-types';
+import { type SendConfig, type Sending, sendOnce } from './send-once';
+import type { SlotSource } from './slot-source';
+
+/** One call's attempts: its request, its deadline, its policy, where its slots come from. */
+export interface AttemptRun {
+  spec: RequestSpec;
+  headers: Headers | Record<string, string>;
+  scope: CallScope;
+  events: CallEvents | undefined;
+  policy: AttemptPolicy;
+  slots: SlotSource;
+  /** A slot the caller already holds: the first attempt's. */
+  slot?: Slot;
+  send: SendConfig;
+}
+
+/** The answer an attempt took, and its slot (now the caller's to release). */
+export interface TakenAnswer {
+  answer: AttemptAnswer;
+  slot: Slot;
+}
+
+/**
+ * Runs the policy's attempts inside the call's deadline. Each attempt takes a slot, sends once, and
+ * either hands its answer over with its slot, or gives the slot back and asks the policy what
+ * follows: another attempt at once (it keeps the call's turn in the key's queue), a wait (which
+ * holds no slot), or nothing (the call fails with the attempt's error).
+ */
+export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
+  const { spec, scope, events, policy, slots } = run;
+  let given = run.slot;
+  let held: Slot | undefined;
+  let inFlight = false;
+  let lastCut = false;
+  let waits = 0;
+  let count = 0;
+  let ahead = false;
+  try {
+    for (;;) {
+      const attempt = policy.nextAttempt?.() ?? ++count;
+      const ask = { ahead, events, attempt, requestedModel: spec.requestedModel, held: given };
+      given = undefined;
+      held = await slots.acquire(scope, ask);
+      const request = policy.request(attempt, events);
+      held = releasedToPolicy(held, policy, request);
+      // (The policy's events ran the caller's handler, which may have aborted the call.)
+      if (scope.ended) throw scope.error({ requestedModel: request.requestedModel });
+      inFlight = true;
+      const sending = { spec, request, headers: run.headers, scope };
+      const cutByPolicy = { cut: false };
+      const result = await attemptOnce(sending, run, attempt, cutByPolicy);
+      // A request we aborted (a stall) is cut: the gateway counts it a little longer.
+      const cut = cutByPolicy.cut || ownAbort(request) !== undefined;
+      inFlight = false;
+      if (!(result instanceof GatewayError)) {
+        const slot = held;
+        held = undefined;
+        return { answer: result, slot };
+      }
+      const step = policy.next(result, waits, scope.remainingMs);
+      if (step === undefined) {
+        lastCut = cut;
+        throw result;
+      }
+      // Neither moving on nor sleeping holds a slot: give it back, then queue again.
+      held.release(cut);
+      held = undefined;
+      ahead = 'now' in step;
+      if (!('waitMs' in step)) continue;
+      waits++;
+      events?.retry(attempt, step.waitMs, result);
+      await wait(step.waitMs, scope, request, result);
+    }
+  } catch (error) {
+    // Before the slot is released: lets siblings stop before they take it.
+    policy.failed?.(error);
+    // (A request in flight when the call ended, aborted, is cut.)
+    held?.release(inFlight || lastCut);
+    throw error;
+  }
+}
+
+/** One attempt: sent once, observed by the call's events, its 2xx answer checked by the policy. */
+function attemptOnce(
+  sending: Sending,
+  run: AttemptRun,
+  attempt: number,
+  state: { cut: boolean },
+): Promise<AttemptAnswer | GatewayError> {
+  const { events } = run;
+  if (!events) return accepted(sending, run, state);
+  const model = sending.request.model;
+  return events.observe(attempt, { ...sending.spec, model }, () => accepted(sending, run, state));
+}
+
+/** The attempt's answer, taken or refused by the policy (a policy without `accept` takes all). */
+function accepted(
+  sending: Sending,
+  run: AttemptRun,
+  state: { cut: boolean },
+): Promise<AttemptAnswer | GatewayError> {
+  const sent = sendOnce(sending, run.send);
+  const { policy } = run;
+  return policy.accept ? checkedBy(policy, sending, sent, state) : sent;
+}
+
+/** A 2xx answer the policy refuses is cancelled: its request is cut. */
+async function checkedBy(
+  policy: AttemptPolicy,
+  sending: Sending,
+  sent: Promise<AttemptAnswer | GatewayError>,
+  state: { cut: boolean },
+): Promise<AttemptAnswer | GatewayError> {
+  const outcome = await sent;
+  if (outcome instanceof GatewayError || !policy.accept) return outcome;
+  let refused: GatewayError | undefined;
+  try {
+    refused = await policy.accept(outcome, sending.request);
+  } catch (error) {
+    outcome.reader?.cancel(error).catch(() => {});
+    throw error;
+  }
+  if (refused === undefined) return outcome;
+  // Cancelling the body aborts the request: the gateway stops counting it once it sees that.
+  (outcome.reader ?? outcome.response.body)?.cancel(refused).catch(() => {});
+  state.cut = true;
+  return refused;
+}
+
+/** The slot, its release also told to the policy (once). */
+function releasedToPolicy(slot: Slot, policy: AttemptPolicy, request: AttemptRequest): Slot {
+  if (!policy.released) return slot;
+  let told = false;
+  return {
+    release: (cut) => {
+      slot.release(cut);
+      if (told) return;
+      told = true;
+      policy.released?.(request);
+    },
+  };
+}
+
+async function wait(
+  ms: number,
+  scope: CallScope,
+  request: AttemptRequest,
+  lastFailure: GatewayError,
+): Promise<void> {
+  try {
+    await sleep(ms, scope.signal);
+  } catch {
+    throw scope.error({ requestedModel: request.requestedModel, lastFailure });
+  }
+}

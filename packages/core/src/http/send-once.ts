@@ -1,0 +1,71 @@
+// docs/gateway-protocol.md §2 (one request: its headers, its status), §5.5 (a stream's first
+// bytes), §10 (an error answer read within its bounds).
+import type { CallScope } from '../call/call-scope';
+import type { GatewayError } from '../errors/errors';
+import { errorFromAnswer, unreachable } from './answer-errors';
+import { type AttemptAnswer, type AttemptRequest, ownAbort } from './attempt-policy';
+import type { RequestSpec } from './request-types';
+import { readFirstBytes } from './stream-first-bytes';
+
+/** What sending needs of the client: where, how, and the limits of what it reads. */
+export interface SendConfig {
+  baseURL: string;
+  fetch: typeof fetch;
+  apiKey: string;
+  maxErrorBodyBytes: number;
+  maxRetryAfterMs: number;
+  redact: (text: string) => string;
+  /** Called with every error response (the catalog refreshes on some codes). */
+  onErrorResponse?: (error: GatewayError) => void;
+}
+
+/** One attempt as it is sent: the call's request, this attempt's part of it, and the headers. */
+export interface Sending {
+  spec: RequestSpec;
+  request: AttemptRequest;
+  headers: Headers | Record<string, string>;
+  scope: CallScope;
+}
+
+/**
+ * Sends one request and returns its 2xx answer (a stream's with its first bytes read), or the
+ * error a retry may follow: a gateway error answer (its status mapped, its body read within
+ * `maxErrorBodyBytes`), a network error before the first byte, the attempt's own abort. Throws
+ * what ends the call at once (the call's own abort, a stream answered with JSON).
+ */
+export async function sendOnce(
+  sending: Sending,
+  config: SendConfig,
+): Promise<AttemptAnswer | GatewayError> {
+  const { spec, request, headers, scope } = sending;
+  const requestedModel = request.requestedModel;
+  // Called as a plain function: a runtime's own fetch refuses another `this` (browsers, workerd).
+  const fetchImpl = config.fetch;
+  let response: Response;
+  try {
+    response = await fetchImpl(`${config.baseURL}${spec.path}`, {
+      method: spec.method,
+      headers,
+      body: request.body,
+      signal: request.signal ?? scope.signal,
+    });
+  } catch (cause) {
+    if (scope.aborted) throw scope.error({ requestedModel });
+    return ownAbort(request) ?? unreachable(config.baseURL, requestedModel, cause);
+  }
+  if (response.ok) {
+    if (!spec.stream) return { response };
+    const { maxErrorBodyBytes, redact } = config;
+    return readFirstBytes(response, { path: spec.path, request, scope, maxErrorBodyBytes, redact });
+  }
+  const error = await errorFromAnswer(
+    response,
+    { path: spec.path, requestedModel },
+    scope,
+    config.maxErrorBodyBytes,
+    config.apiKey,
+    config.maxRetryAfterMs,
+  );
+  config.onErrorResponse?.(error);
+  return error;
+}

@@ -1,0 +1,44 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// http/ sends requests and knows HTTP only (CONTRIBUTING.md, `http/`): which model an attempt goes
+// to, how many requests a model has in flight, a hedge's numbering and its slot are the steering
+// module's, given to the transport as an `AttemptPolicy` and data. Nothing in http/ imports
+// steering/, and no word of steering is in its code or comments. transport.ts stays readable in
+// one sitting.
+const http = join(import.meta.dirname, '..', 'src', 'http');
+const files = readdirSync(http).filter(
+  (name) => name.endsWith('.ts') && !name.endsWith('.test.ts'),
+);
+const STEERING_WORDS = /hedg|per[- ]model|model[- ]inflight|steer|fallback|failover|breaker|walk/i;
+const MAX_TRANSPORT_LINES = 300;
+
+describe('http/ holds no steering concept', () => {
+  it('finds the transport', () => {
+    expect(files).toContain('transport.ts');
+  });
+
+  it('imports nothing from steering/ (static, dynamic or type-only)', () => {
+    const importing = files.filter((name) =>
+      /(?:\bfrom|\bimport\()\s*'\.\.\/steering\//.test(readFileSync(join(http, name), 'utf8')),
+    );
+    expect(importing).toEqual([]);
+  });
+
+  it('has no word of steering (hedge, per-model, fallback, failover, breaker, walk)', () => {
+    const found = files.flatMap((name) =>
+      readFileSync(join(http, name), 'utf8')
+        .split('\n')
+        .flatMap((line, i) =>
+          STEERING_WORDS.test(line) ? [`${name}:${i + 1}: ${line.trim()}`] : [],
+        ),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it(`keeps transport.ts within ${MAX_TRANSPORT_LINES} lines`, () => {
+    const lines = readFileSync(join(http, 'transport.ts'), 'utf8').split('\n').length;
+    expect(lines).toBeLessThanOrEqual(MAX_TRANSPORT_LINES);
+  });
+});
