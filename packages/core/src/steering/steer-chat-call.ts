@@ -218,7 +218,7 @@ function walkPolicyOf(
   walk = steering.walk,
   nextAttempt?: () => number,
 ) {
-  const { input, call, scope, budgetId, breakers, events } = steering;
+  const { input, call, scope, budgetId, breakers } = steering;
   const stream = input.spec.stream === true;
   return walkPolicy({
     walk,
