@@ -5,7 +5,7 @@ import type { HeldLeases } from './held-leases';
 import { type RedisConnection, RedisTimeout } from './redis-connection';
 import type { FailurePolicy, WarnOnce } from './redis-failure-policy';
 import type { AcquireAnswer, RedisLeases } from './redis-leases';
-import { RedisDown } from './redis-outage';
+import { type Outage, RedisDown } from './redis-outage';
 import { pollPause, type WakeUps } from './wake-ups';
 
 /** What every call's wait for its lease in Redis works with (one per budget). */
@@ -34,7 +34,9 @@ type Attempt =
  * (FIFO across processes) until a slot is handed to it (a message on this instance's wake
  * channel) or a poll finds one, the caller aborts, or Redis fails (then the failure policy
  * decides). While Redis is known to be unreachable, the failure policy decides at once: no call
- * waits for it, nor sends anything.
+ * waits for it, nor sends anything; but a call already in Redis's queue when Redis began refusing
+ * connections (stopped, or restarting) waits for it, at most the command timeout, to keep its
+ * turn. The caller's abort (or deadline) ends every wait at once, a script's answer included.
  */
 export async function acquireLease(
   queue: LeaseQueue,
@@ -50,6 +52,8 @@ export async function acquireLease(
     failingSince: undefined as number | undefined,
     /** Whether the token waits in Redis's queue (to leave it when the call stops asking). */
     queued: false,
+    /** Whether the call has waited in Redis's queue: it keeps its turn through a restart. */
+    inLine: false,
   };
   wakeUps.expect(call.token);
   // Subscribed beside the first script (once per budget and id), so a first call pays no wait.
@@ -58,8 +62,10 @@ export async function acquireLease(
   try {
     for (let attempt = 0; ; attempt++) {
       if (redis.outage) {
+        if (call.inLine && (await backInTime(queue, redis.outage, signal))) continue;
         // It started while this call waited in the queue (its wait ended then): out of line.
         if (call.queued) leases.release(id, call.token, limit);
+        signal.throwIfAborted();
         return await queue.onRedisFailure.acquire(request, slot);
       }
       const listening = wakeUps.listening(id);
@@ -76,6 +82,7 @@ export async function acquireLease(
       }
       if (answer.granted) return granted();
       call.queued = true;
+      call.inLine = true;
       // The wake channel was not confirmed when the script ran: a slot handed over meanwhile was
       // announced to nobody. Ask again as soon as it is.
       if (!listening && (await wakeUps.listen(id))) continue;
@@ -119,12 +126,16 @@ export async function acquireLeaseIfFree(
   void queue.wakeUps.listen(id);
   let granted: boolean;
   try {
-    const answer = await leases.acquireIfFree(id, token, limit);
+    const answer = await leases.acquireIfFree(id, token, limit, signal);
     warnIfSmallerLimit(queue, answer.appliedLimit, limit);
     granted = answer.granted;
   } catch (cause) {
     if (redis.refusal) throw redis.refusal;
     leases.release(id, token, limit); // the script may still run
+    if (signal.aborted) {
+      slot.release();
+      throw signal.reason;
+    }
     if (cause instanceof RedisTimeout || cause instanceof RedisDown || redis.outage) {
       redis.failed(cause);
       return queue.onRedisFailure.acquireIfFree(request, slot);
@@ -149,42 +160,82 @@ function warnIfSmallerLimit(queue: LeaseQueue, appliedLimit: number, limit: numb
 }
 
 /**
+ * Waits for the end of an outage of refused connections (Redis stopped, or restarting) that began
+ * while the call waited in Redis's queue, at most the command timeout from its start: true when
+ * Redis came back in time (the call asks again, keeping its turn), false past it, for any other
+ * outage, or once the caller aborts.
+ */
+async function backInTime(queue: LeaseQueue, outage: Outage, signal: AbortSignal) {
+  const left = queue.commandTimeout - (performance.now() - outage.since);
+  if (!outage.keepsPlaces || left <= 0 || signal.aborted) return false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort = () => {};
+  const gaveUp = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), left);
+    onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const back = await Promise.race([outage.ended.then(() => true), gaveUp]);
+  clearTimeout(timer);
+  signal.removeEventListener('abort', onAbort);
+  return back;
+}
+
+/** A call's state across its tries of the acquire script (see `acquireLease`). */
+interface Call {
+  token: string;
+  failingSince: number | undefined;
+  queued: boolean;
+  inLine: boolean;
+}
+
+/**
  * Runs the acquire script once. Without an answer (in time) the script may still run and take a
  * slot or a place in the queue, so the token is released; a dropped connection is tried again
  * with a new token for one command timeout, measured on the monotonic clock (`failingSince` is
  * `performance.now()`: a stepped wall clock neither cuts the wait short nor stretches it). No
- * answer in time, or an outage found meanwhile, ends the tries at once: the failure policy.
+ * answer in time, or an outage found meanwhile, ends the tries at once: the failure policy (a
+ * call that waited in the queue first waits for Redis refusing connections to come back). The
+ * caller's abort ends the wait for the answer at once.
  */
 async function tryAcquire(
   queue: LeaseQueue,
   request: BudgetAcquireRequest,
   slot: BudgetLease,
-  call: { token: string; failingSince: number | undefined; queued: boolean },
+  call: Call,
 ): Promise<Attempt> {
-  const { leases, wakeUps, redis } = queue;
+  const { leases, redis } = queue;
+  const { id, limit, signal } = request;
   try {
-    const answer = await leases.acquire(request.id, call.token, request.limit, request.ahead);
+    const answer = await leases.acquire(id, call.token, limit, request.ahead === true, signal);
     call.failingSince = undefined;
     return { answer };
   } catch (cause) {
     // Redis refused the budget (credentials, certificate, the user's rights): whatever the
     // failure policy, the call fails with that configuration error.
     if (redis.refusal !== undefined) return { throws: redis.refusal };
-    leases.release(request.id, call.token, request.limit);
+    leases.release(id, call.token, limit);
     call.queued = false;
-    if (request.signal.aborted) return { throws: request.signal.reason };
+    if (signal.aborted) return { throws: signal.reason };
     call.failingSince ??= performance.now();
     const known = cause instanceof RedisTimeout || cause instanceof RedisDown || redis.outage;
+    // (A call in line waits for a refused Redis to come back: the loop's first step.)
+    if (known && call.inLine && redis.outage?.keepsPlaces) return retryWithNewToken(queue, call);
     if (redis.closed || known || performance.now() - call.failingSince >= queue.commandTimeout) {
       redis.failed(cause);
       return { lease: await queue.onRedisFailure.acquire(request, slot) };
     }
     // The connection dropped (a restart?): try again, with a new token, once Redis is back
     // (`run` waits for it).
-    wakeUps.done(call.token);
-    call.token = leases.newToken();
-    wakeUps.expect(call.token);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    return { retry: true };
+    return retryWithNewToken(queue, call);
   }
+}
+
+/** The next try's token (the last one's script may still run: it was released). */
+function retryWithNewToken(queue: LeaseQueue, call: Call): Attempt {
+  queue.wakeUps.done(call.token);
+  call.token = queue.leases.newToken();
+  queue.wakeUps.expect(call.token);
+  return { retry: true };
 }

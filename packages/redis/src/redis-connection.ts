@@ -6,6 +6,7 @@ import { checkAccess, PROBE_SCRIPT, refusalOf } from './redis-access';
 import {
   failureWords,
   mayBeTheScheme,
+  nobodyThere,
   type Outage,
   type OutageState,
   RedisDown,
@@ -21,22 +22,38 @@ export type RedisTlsOptions = Pick<
   'ca' | 'cert' | 'key' | 'servername' | 'rejectUnauthorized'
 >;
 
-/** Redis did not answer within `commandTimeoutMs` (it may still run the command later). */
+/** Redis did not answer within `commandTimeoutMs` (it may still run the command later). The
+ *  message is the words an outage gives as its reason. */
 export class RedisTimeout extends Error {
-  constructor(ms: number) {
-    super(`Redis did not answer within ${ms} ms`);
+  constructor(ms: number, words = `timed out: no answer within ${ms} ms`) {
+    super(words);
     this.name = 'RedisTimeout';
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+function withTimeout<T>(promise: Promise<T>, ms: number, words?: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return Promise.race([
     promise,
     new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RedisTimeout(ms)), ms);
+      timer = setTimeout(() => reject(new RedisTimeout(ms, words)), ms);
     }),
   ]).finally(() => clearTimeout(timer));
+}
+
+/** `promise`, or the abort's reason as soon as `signal` aborts (what `promise` does goes on). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  promise.catch(() => {}); // (left behind on an abort: its failure is the connection's concern)
+  if (signal.aborted) return Promise.reject(signal.reason);
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() =>
+    signal.removeEventListener('abort', onAbort),
+  );
 }
 
 /** The budget's two connections: scripts on one, pub/sub (wake-ups, census) on the other. */
@@ -46,9 +63,11 @@ export interface RedisConnection {
    * then rejects past the command timeout: a `RedisTimeout` means the script may still run.
    * Rejects with the refusal once Redis refused the budget. During an outage it waits for nothing:
    * `RedisDown` at once, unless the socket is still open (a frozen server runs the script when it
-   * resumes: a release must follow the late script it undoes on the same connection).
+   * resumes: a release must follow the late script it undoes on the same connection). `signal`
+   * (the call's abort or deadline) ends the wait at once, with its reason: the script may still
+   * run.
    */
-  run(script: string, keys: string[], args: string[]): Promise<unknown>;
+  run(script: string, keys: string[], args: string[], signal?: AbortSignal): Promise<unknown>;
   /** Set while Redis is known to be unreachable (see `redis-outage.ts`). */
   readonly outage: Outage | undefined;
   /** A call gave up on Redis (no answer in time, or a drop not back in time): starts an outage. */
@@ -170,9 +189,10 @@ class BudgetConnection implements RedisConnection {
         this.#refusal ??= refusal;
         return refusal;
       }
-      // A connection that never worked has nothing to come back to: an outage at once. (A dropped
-      // one gets a command timeout to come back: a restarted Redis is back within moments.)
-      if (!this.#everReady) this.failed(cause);
+      // A connection that never worked has nothing to come back to, and one whose server refuses
+      // connections (stopped, or restarting) cannot be used meanwhile: an outage at once. (A
+      // dropped one otherwise gets a command timeout to come back.)
+      if (!this.#everReady || nobodyThere(cause)) this.failed(cause);
       return Math.min(100 * 2 ** retries, options.maxReconnectDelay);
     };
     let client: RedisClient;
@@ -210,7 +230,11 @@ class BudgetConnection implements RedisConnection {
     });
   }
 
-  async run(script: string, keys: string[], args: string[]): Promise<unknown> {
+  run(script: string, keys: string[], args: string[], signal?: AbortSignal): Promise<unknown> {
+    return untilAborted(this.#run(script, keys, args), signal);
+  }
+
+  async #run(script: string, keys: string[], args: string[]): Promise<unknown> {
     if (this.#refusal) throw this.#refusal;
     if (this.#outage) {
       if (!this.#client.isReady || !this.#checked) throw new RedisDown(this.#outage.summary);
@@ -247,6 +271,7 @@ class BudgetConnection implements RedisConnection {
         ? // (Bounded on its own: a short command timeout must not cut a loopback answer short.)
           () => schemeMismatch(url, Math.max(commandTimeout, 2000))
         : undefined,
+      this.#everReady && nobodyThere(cause),
     );
     this.#outage = outage;
     for (const end of [...this.#waits]) end(new RedisDown(words));
@@ -331,7 +356,10 @@ class BudgetConnection implements RedisConnection {
       if (this.#closed) throw new Error('The Redis budget is closed');
       // A restarted Redis is back within moments: waiting (bounded) keeps this process counted
       // in Redis, where the holders re-take their leases, instead of counting alone.
-      this.#reconnected ??= this.#bounded(this.#nextReady()).finally(() => {
+      this.#reconnected ??= this.#bounded(
+        this.#nextReady(),
+        `timed out: the dropped connection did not come back within ${this.#options.commandTimeout} ms`,
+      ).finally(() => {
         this.#reconnected = undefined;
       });
       await this.#reconnected;
@@ -340,9 +368,9 @@ class BudgetConnection implements RedisConnection {
     if (this.#refusal) throw this.#refusal;
   }
 
-  /** `promise` within the command timeout; past it, an outage starts. */
-  #bounded<T>(promise: Promise<T>): Promise<T> {
-    return withTimeout(promise, this.#options.commandTimeout).catch((cause: unknown) => {
+  /** `promise` within the command timeout; past it, an outage starts (`words` its reason). */
+  #bounded<T>(promise: Promise<T>, words?: string): Promise<T> {
+    return withTimeout(promise, this.#options.commandTimeout, words).catch((cause: unknown) => {
       if (cause instanceof RedisTimeout) this.failed(cause);
       throw cause;
     });

@@ -76,14 +76,22 @@ export class RedisLeases {
   /**
    * Takes a slot for `token`, or its place in the queue (kept until released). `ahead`
    * (`BudgetAcquireRequest.ahead`, a failover's next attempt): ticketed before the waiters that did
-   * not ask for it. Rejects when Redis does not answer in time: the script may still run, so the
-   * caller releases the token.
+   * not ask for it. Rejects when Redis does not answer in time, or `signal` aborts first: the
+   * script may still run, so the caller releases the token.
    */
-  async acquire(id: string, token: string, limit: number, ahead = false): Promise<AcquireAnswer> {
-    const answer = await this.#redis.run(ACQUIRE_SCRIPT, this.#acquireKeys(id), [
-      ...this.#acquireArgs(id, token, limit),
-      ahead ? '1' : '0',
-    ]);
+  async acquire(
+    id: string,
+    token: string,
+    limit: number,
+    ahead: boolean,
+    signal: AbortSignal,
+  ): Promise<AcquireAnswer> {
+    const answer = await this.#redis.run(
+      ACQUIRE_SCRIPT,
+      this.#acquireKeys(id),
+      [...this.#acquireArgs(id, token, limit), ahead ? '1' : '0'],
+      signal,
+    );
     this.#known.add(id);
     const [granted, expired, applied, waitersBefore, change] = answer as number[];
     this.#stats.expiredLeases += Number(expired);
@@ -98,17 +106,19 @@ export class RedisLeases {
   /**
    * Takes a slot for `token` only if one is free and nobody waits (the waiters are served first),
    * never queueing: refused, the token leaves nothing in Redis. Rejects when Redis does not answer
-   * in time: the script may still run, so the caller releases the token.
+   * in time, or `signal` aborts first: the script may still run, so the caller releases the token.
    */
   async acquireIfFree(
     id: string,
     token: string,
     limit: number,
+    signal: AbortSignal,
   ): Promise<Pick<AcquireAnswer, 'granted' | 'appliedLimit'>> {
     const answer = await this.#redis.run(
       ACQUIRE_IF_FREE_SCRIPT,
       this.#acquireKeys(id),
       this.#acquireArgs(id, token, limit),
+      signal,
     );
     this.#known.add(id);
     const [granted, expired, applied] = answer as number[];

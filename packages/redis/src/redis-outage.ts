@@ -9,6 +9,15 @@ import { ConnectionTimeoutError, SocketClosedUnexpectedlyError } from 'redis';
 export interface Outage {
   /** Why Redis cannot be reached, in words safe to log (never the URL: it may hold a password). */
   readonly summary: string;
+  /**
+   * Started by a refused reconnection of a connection that worked (Redis stopped, or restarting):
+   * the calls already waiting in Redis's queue wait for its end, at most the command timeout
+   * from `since` (a restarted Redis is back within moments, and they keep their turn), while
+   * every other call takes the failure policy at once.
+   */
+  readonly keepsPlaces: boolean;
+  /** When it started, on the monotonic clock (`performance.now()`). */
+  readonly since: number;
   /** The same, naming the URL's scheme when the server speaks the other one (checked once, within
    *  the command timeout). */
   readonly reason: Promise<string>;
@@ -33,11 +42,22 @@ const NOBODY_THERE = new Set([
   'ENETUNREACH',
 ]);
 
-/** Words for what failed, from its class and code only (a message may quote the URL). */
+/** Whether a connection attempt found nobody at the address (Redis stopped, a wrong port). */
+export function nobodyThere(cause: unknown): boolean {
+  const code = (cause as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && NOBODY_THERE.has(code);
+}
+
+/**
+ * Words for what failed, from its class and code only (a message may quote the URL): refused,
+ * timed out, and the like. (A refusal of the budget itself, WRONGPASS or a certificate, is a
+ * configuration error with its own message: `redis-access.ts`.)
+ */
 export function failureWords(cause: unknown, commandTimeout: number): string {
   const code = (cause as { code?: unknown } | null)?.code;
-  if (cause instanceof ConnectionTimeoutError || (cause as Error | null)?.name === 'RedisTimeout') {
-    return `no answer within ${commandTimeout} ms`;
+  if ((cause as Error | null)?.name === 'RedisTimeout') return (cause as Error).message;
+  if (cause instanceof ConnectionTimeoutError) {
+    return `timed out: no answer within ${commandTimeout} ms`;
   }
   if (cause instanceof SocketClosedUnexpectedlyError) return 'the connection was closed';
   switch (code) {
@@ -60,8 +80,7 @@ export function failureWords(cause: unknown, commandTimeout: number): string {
  * scheme that worked once is not the problem) and when something answered at the address.
  */
 export function mayBeTheScheme(cause: unknown, everConnected: boolean): boolean {
-  const code = (cause as { code?: unknown } | null)?.code;
-  return !everConnected && !(typeof code === 'string' && NOBODY_THERE.has(code));
+  return !everConnected && !nobodyThere(cause);
 }
 
 /** A started outage, ended by `end()` (the connection's recovery). */
@@ -76,6 +95,7 @@ export interface OutageState extends Outage {
 export function startOutage(
   summary: string,
   schemeHint: (() => Promise<string | undefined>) | undefined,
+  keepsPlaces = false,
 ): OutageState {
   let end = () => {};
   const ended = new Promise<void>((resolve) => {
@@ -88,5 +108,5 @@ export function startOutage(
           (hint) => (hint === undefined ? summary : `${summary}; ${hint}`),
           () => summary,
         );
-  return { summary, reason, ended, end };
+  return { summary, keepsPlaces, since: performance.now(), reason, ended, end };
 }

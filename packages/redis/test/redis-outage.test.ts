@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BudgetLease } from '@infergate/core';
-import { isGatewayError } from '@infergate/core';
+import { createGatewayClient, isGatewayError } from '@infergate/core';
+import { startEmulator } from '@infergate/emulator';
 import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { createClient } from 'redis';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -72,6 +73,7 @@ const back = (b: RedisBudget) =>
 
 async function adminOf(url: string) {
   const admin = createClient({ url });
+  admin.on('error', () => {}); // (a restart drops it too)
   await admin.connect();
   cleanup.push(() => admin.close());
   return admin;
@@ -124,6 +126,126 @@ describe('Redis refusing connections', () => {
     expect(await atOnce(b.acquireIfFree(ask(id)))).toBeUndefined();
     expect(b.stats.fallbackAcquires).toBe(0);
   });
+});
+
+describe('Redis stopped while connected (issue 53)', () => {
+  // A command timeout of two minutes: a call that waited for the dropped connection to come back
+  // (as before the fix: 2 s by default, and the message said "no answer within 2000 ms") would
+  // outlast the test's own bound. A stopped Redis refuses connections: that is known at the first
+  // reconnection attempt, and nothing waits for it.
+  const patient = { leaseTtlMs: 60_000, commandTimeoutMs: 120_000 };
+
+  it('the next call falls back at once, saying the connection was refused', async () => {
+    const redis = await redisServer();
+    const warnings: string[] = [];
+    const b = budget({ url: redis.url, ...patient, warn: (m) => warnings.push(m) });
+    const id = `stopped-${randomUUID()}`;
+    (await b.acquire(ask(id))).release(); // connected
+    await redis.stop();
+    const first = await b.acquire(ask(id));
+    expect(b.stats.fallbackAcquires).toBe(1);
+    const roundTrips = b.stats.roundTrips;
+    const next = await atOnce(b.acquire(ask(id)));
+    expect(next).not.toBe('not at once');
+    for (const lease of [first, next as BudgetLease]) lease.release();
+    expect(b.stats.roundTrips).toBe(roundTrips);
+    await until(() => warnings.length > 0, 'the warning');
+    expect(warnings).toEqual([expect.stringContaining('(connection refused)')]);
+  }, 30_000);
+
+  it("onRedisFailure 'error': the next call fails at once with network_error, saying refused", async () => {
+    const redis = await redisServer();
+    const b = budget({ url: redis.url, ...patient, onRedisFailure: 'error' });
+    const id = `stopped-error-${randomUUID()}`;
+    (await b.acquire(ask(id))).release(); // connected
+    await redis.stop();
+    const error = await b.acquire(ask(id)).catch((e: unknown) => e);
+    expect(isGatewayError(error) && error.code).toBe('network_error');
+    expect((error as Error).message).toContain('(connection refused)');
+    expect((error as Error).message).not.toContain('timed out');
+  }, 30_000);
+
+  it('a call waiting in its queue waits for it to come back (a restart), keeping its turn', async () => {
+    const redis = await redisServer();
+    const id = `stopped-queued-${randomUUID()}`;
+    const keys = leaseKeys('infergate:budget', id);
+    const holder = budget({ url: redis.url, ...patient });
+    const waiter = budget({ url: redis.url, ...patient });
+    const held = await Promise.all(Array.from({ length: 4 }, () => holder.acquire(ask(id))));
+    const waiting = waiter.acquire(ask(id));
+    const admin = await adminOf(redis.url);
+    await until(async () => (await admin.zCard(keys.queue)) === 1, 'the waiter queued');
+    await redis.restart();
+    // Meanwhile the holder's new calls fall back at once; the waiter waits in Redis's queue.
+    await until(
+      () =>
+        holder.ready().then(
+          () => true,
+          () => false,
+        ),
+      'the holder back on Redis',
+    );
+    for (const lease of held) lease.release();
+    (await waiting).release();
+    expect(waiter.stats.fallbackAcquires).toBe(0);
+  }, 60_000);
+});
+
+describe('Redis frozen while a call waits for it: the abort or deadline ends the wait (issue 53)', () => {
+  // A command timeout of two minutes: before the fix the call ended only then.
+  const patient = { leaseTtlMs: 60_000, commandTimeoutMs: 120_000 };
+
+  it('acquire and acquireIfFree reject with the abort reason at once; the late lease is released', async () => {
+    const redis = await redisServer();
+    const id = `frozen-abort-${randomUUID()}`;
+    const b = budget({ url: redis.url, ...patient });
+    (await b.acquire(ask(id))).release(); // connected
+    redis.freeze();
+    try {
+      for (const take of [b.acquire, b.acquireIfFree]) {
+        const controller = new AbortController();
+        const sent = b.stats.roundTrips;
+        const asking = take.call(b, { ...ask(id), signal: controller.signal }).catch((e) => e);
+        await until(() => b.stats.roundTrips > sent, 'the script sent to the frozen Redis');
+        const reason = new Error('the caller left');
+        controller.abort(reason);
+        expect(await atOnce(asking)).toBe(reason);
+      }
+    } finally {
+      redis.resume();
+    }
+    // The scripts ran when Redis resumed; the releases sent after them leave nothing held.
+    const admin = await adminOf(redis.url);
+    await until(
+      async () => (await admin.zCard(leaseKeys('infergate:budget', id).holders)) === 0,
+      'no lease left',
+    );
+    expect(b.stats.fallbackAcquires).toBe(0);
+  }, 30_000);
+
+  it("a chat call's deadline ends it, with nothing sent to the gateway", async () => {
+    const redis = await redisServer();
+    const server = await startEmulator({ port: 0 });
+    cleanup.push(() => server.close());
+    const b = budget({ url: redis.url, ...patient });
+    const client = createGatewayClient({ baseURL: server.url, apiKey: server.apiKey, budget: b });
+    await client.chat({ model: 'community/general', messages: [{ role: 'user', content: 'hi' }] });
+    server.emulator.resetCounters();
+    redis.freeze();
+    let error: unknown;
+    try {
+      error = await client
+        .chat(
+          { model: 'community/general', messages: [{ role: 'user', content: 'hi' }] },
+          { timeoutMs: 500 },
+        )
+        .catch((e: unknown) => e);
+    } finally {
+      redis.resume();
+    }
+    expect(isGatewayError(error) && error.code).toBe('timeout');
+    expect(server.emulator.counters.requests.chat).toBe(0);
+  }, 30_000);
 });
 
 describe('Redis frozen (SIGSTOP, then SIGCONT)', () => {
