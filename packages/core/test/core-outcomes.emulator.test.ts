@@ -1,4 +1,4 @@
-import { CORE_OUTCOMES, type CoreOutcome, emulate } from '@infergate/emulator/testing';
+import { type CoreOutcome, coreOutcomesOf, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { isRetryableWithin } from '../src/http/retry-policy';
 import { type GatewayError, isGatewayError } from '../src/index';
@@ -59,16 +59,18 @@ function errorFacts(error: GatewayError, expected: { skipped?: unknown; stall?: 
 describe.each(['chat', 'chatStream'] as const)(
   "the kit's table of core's outcomes: %s",
   (entry) => {
-    const rows = CORE_OUTCOMES.filter((row) => row.entries.includes(entry));
-    it.each(rows.map((row) => [row.name, row] as const))('%s', async (_name, row) => {
-      const outcome = await run(row, entry);
-      if ('route' in row.outcome) {
-        expect(outcome).toEqual({ route: row.outcome.route });
-        return;
-      }
-      const error = 'error' in outcome ? outcome.error : outcome;
-      expect(isGatewayError(error), `core answered: ${JSON.stringify(error)}`).toBe(true);
-      expect(errorFacts(error as GatewayError, row.outcome.error)).toEqual(row.outcome.error);
-    });
+    it.each(coreOutcomesOf(entry).map((row) => [row.name, row] as const))(
+      '%s',
+      async (_name, row) => {
+        const outcome = await run(row, entry);
+        if ('route' in row.outcome) {
+          expect(outcome).toEqual({ route: row.outcome.route });
+          return;
+        }
+        const error = 'error' in outcome ? outcome.error : outcome;
+        expect(isGatewayError(error), `core answered: ${JSON.stringify(error)}`).toBe(true);
+        expect(errorFacts(error as GatewayError, row.outcome.error)).toEqual(row.outcome.error);
+      },
+    );
   },
 );

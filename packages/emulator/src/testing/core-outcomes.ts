@@ -14,17 +14,16 @@ import type { FaultRule } from '../faults';
 /** Core's `GatewayErrorCode`: the gateway's codes (the emulator's `GatewayErrorCode`) and core's own. */
 export type CoreErrorCode = string;
 
-/** A step of a route, as core's `ChatRouteHop`. */
-export type CoreOutcomeHop =
-  | {
-      model: string;
-      outcome: 'skipped';
-      reason: 'not_in_catalog' | 'missing_capability' | 'circuit_open';
-    }
-  | { model: string; outcome: 'failed'; reason: string }
-  | { model: string; outcome: 'answered' }
-  | { model: string; outcome: 'lost' }
-  | { model: string; outcome: 'ended'; code: CoreErrorCode };
+/** Why a model was left out before any request, as core's `ModelSkipReason`. */
+export type CoreSkipReason = 'not_in_catalog' | 'missing_capability' | 'circuit_open';
+
+/** A step of a route, as core's `ChatRouteHop` (`reason` of `failed`: core's `FailoverReason`). */
+export type CoreOutcomeHop = { model: string } & (
+  | { outcome: 'answered' | 'lost' }
+  | { outcome: 'skipped'; reason: CoreSkipReason }
+  | { outcome: 'failed'; reason: string }
+  | { outcome: 'ended'; code: CoreErrorCode }
+);
 
 /** The route of a failed call (core's `FailedChatRoute`). */
 export interface CoreOutcomeFailedRoute {
@@ -72,12 +71,11 @@ export interface CoreOutcome {
   /** The same call made this many times first, their outcomes not checked (a breaker, a catalog). */
   callsBefore?: number;
   /** Core's entry points the situation holds for: `chat` (generate, invoke), `chatStream` (stream). */
-  entries: readonly ('chat' | 'chatStream')[];
+  entries?: readonly ('chat' | 'chatStream')[];
   /** What core produces: the answer's route, or the error (of the call, or of its stream). */
   outcome: { route: CoreOutcomeRoute } | { error: CoreOutcomeError };
 }
 
-const BOTH = ['chat', 'chatStream'] as const;
 /** Far longer than any test: a stall the client must cut, never one that ends by itself. */
 const FOREVER = 60_000;
 /** An hour: a wait on this Retry-After could never end the test. */
@@ -89,173 +87,103 @@ const G = 'community/general';
 const S = 'community/streamer';
 const T = 'community/tools';
 const P = 'community/plain';
+const U = 'community/unknown';
+
+/** Core's answer: the `hops` before it, then `answerer` answered. */
+function answered(requested: string[], ...before: CoreOutcomeHop[]): CoreOutcome['outcome'] {
+  const answerer = requested.at(-1) ?? '';
+  const hops: CoreOutcomeHop[] = [...before, { model: answerer, outcome: 'answered' }];
+  return { route: { requested, hops, answeredBy: answerer } };
+}
+const failed = (model: string, reason: string): CoreOutcomeHop => ({
+  model,
+  outcome: 'failed',
+  reason,
+});
+const skipped = (model: string, reason: CoreSkipReason): CoreOutcomeHop => ({
+  model,
+  outcome: 'skipped',
+  reason,
+});
+const ended = (model: string, code: string): CoreOutcomeHop => ({ model, outcome: 'ended', code });
+
+/** A call of `model` steered by `steering`, with `faults` injected first. */
+const on = (model: string, steering: CoreOutcomeSteering, ...faults: FaultRule[]) => ({
+  model,
+  steering,
+  faults,
+});
+/** The same, the call offering a tool. */
+const withTools = (model: string, steering: CoreOutcomeSteering, ...faults: FaultRule[]) => ({
+  ...on(model, steering, ...faults),
+  tools: true,
+});
+const offline = (model: string): FaultRule => ({ fault: 'model_offline', model });
+const silent = (model: string): FaultRule => ({ fault: 'stall_first_chunk', model, ms: FOREVER });
 
 export const CORE_OUTCOMES: readonly CoreOutcome[] = [
   {
     name: 'a busy first model is answered by the second, without waiting its Retry-After',
-    faults: [busy(G)],
-    model: G,
-    steering: { fallbackModels: [S] },
-    entries: BOTH,
-    outcome: {
-      route: {
-        requested: [G, S],
-        hops: [
-          { model: G, outcome: 'failed', reason: 'model_busy' },
-          { model: S, outcome: 'answered' },
-        ],
-        answeredBy: S,
-      },
-    },
+    ...on(G, { fallbackModels: [S] }, busy(G)),
+    outcome: answered([G, S], failed(G, 'model_busy')),
   },
   {
     name: 'a model that went offline fails over at once',
-    faults: [{ fault: 'model_offline', model: G }],
-    model: G,
-    steering: { fallbackModels: [S] },
-    entries: BOTH,
-    outcome: {
-      route: {
-        requested: [G, S],
-        hops: [
-          { model: G, outcome: 'failed', reason: 'provider_unavailable' },
-          { model: S, outcome: 'answered' },
-        ],
-        answeredBy: S,
-      },
-    },
+    ...on(G, { fallbackModels: [S] }, offline(G)),
+    outcome: answered([G, S], failed(G, 'provider_unavailable')),
   },
   {
     name: 'a model that went offline is then skipped from the refreshed catalog',
-    faults: [{ fault: 'model_offline', model: G }],
-    model: G,
-    steering: { fallbackModels: [S] },
+    ...on(G, { fallbackModels: [S] }, offline(G)),
     callsBefore: 1,
-    entries: BOTH,
-    outcome: {
-      route: {
-        requested: [G, S],
-        hops: [
-          { model: G, outcome: 'skipped', reason: 'not_in_catalog' },
-          { model: S, outcome: 'answered' },
-        ],
-        answeredBy: S,
-      },
-    },
+    outcome: answered([G, S], skipped(G, 'not_in_catalog')),
   },
   {
     name: 'a fallback lacking tools is skipped without a request',
-    faults: [busy(G)],
-    model: G,
-    tools: true,
-    steering: { fallbackModels: [S, T] },
-    entries: BOTH,
-    outcome: {
-      route: {
-        requested: [G, S, T],
-        hops: [
-          { model: S, outcome: 'skipped', reason: 'missing_capability' },
-          { model: G, outcome: 'failed', reason: 'model_busy' },
-          { model: T, outcome: 'answered' },
-        ],
-        answeredBy: T,
-      },
-    },
+    ...withTools(G, { fallbackModels: [S, T] }, busy(G)),
+    outcome: answered([G, S, T], skipped(S, 'missing_capability'), failed(G, 'model_busy')),
   },
   {
     name: 'a first model lacking tools is skipped, not refused, when a fallback has them',
-    faults: [],
-    model: P,
-    tools: true,
-    steering: { fallbackModels: [T] },
-    entries: BOTH,
-    outcome: {
-      route: {
-        requested: [P, T],
-        hops: [
-          { model: P, outcome: 'skipped', reason: 'missing_capability' },
-          { model: T, outcome: 'answered' },
-        ],
-        answeredBy: T,
-      },
-    },
+    ...withTools(P, { fallbackModels: [T] }),
+    outcome: answered([P, T], skipped(P, 'missing_capability')),
   },
   {
     name: 'a stall before the first chunk fails over at once',
-    faults: [{ fault: 'stall_first_chunk', model: G, ms: FOREVER }],
-    model: G,
-    steering: { fallbackModels: [S], firstChunkTimeoutMs: HEALTHY_WITHIN },
-    entries: BOTH,
-    outcome: {
-      route: {
-        requested: [G, S],
-        hops: [
-          { model: G, outcome: 'failed', reason: 'first_chunk_stall' },
-          { model: S, outcome: 'answered' },
-        ],
-        answeredBy: S,
-      },
-    },
+    ...on(G, { fallbackModels: [S], firstChunkTimeoutMs: HEALTHY_WITHIN }, silent(G)),
+    outcome: answered([G, S], failed(G, 'first_chunk_stall')),
   },
   {
     name: 'a hedge to the next model wins over a first model that stays silent',
-    faults: [{ fault: 'stall_first_chunk', model: G, ms: FOREVER }],
-    model: G,
-    steering: { fallbackModels: [S], hedge: { afterMs: 50, maxExtra: 1 } },
-    entries: BOTH,
-    outcome: {
-      route: {
-        requested: [G, S],
-        hops: [
-          { model: G, outcome: 'lost' },
-          { model: S, outcome: 'answered' },
-        ],
-        answeredBy: S,
-      },
-    },
+    ...on(G, { fallbackModels: [S], hedge: { afterMs: 50, maxExtra: 1 } }, silent(G)),
+    outcome: answered([G, S], { model: G, outcome: 'lost' }),
   },
   {
     name: 'a model whose breaker opened is skipped without a request',
-    faults: [{ fault: 'bad_gateway', model: T }],
-    model: T,
-    steering: { fallbackModels: [S] },
+    ...on(T, { fallbackModels: [S] }, { fault: 'bad_gateway', model: T }),
     // A cooldown no test outlasts: the breaker is still open for the checked call.
     circuitBreaker: { failures: 2, cooldownMs: FOREVER },
     callsBefore: 2,
-    entries: BOTH,
-    outcome: {
-      route: {
-        requested: [T, S],
-        hops: [
-          { model: T, outcome: 'skipped', reason: 'circuit_open' },
-          { model: S, outcome: 'answered' },
-        ],
-        answeredBy: S,
-      },
-    },
+    outcome: answered([T, S], skipped(T, 'circuit_open')),
   },
   {
     name: 'no listed model can serve: refused before any request, naming every model',
-    faults: [],
-    model: P,
-    tools: true,
-    steering: { fallbackModels: [S, 'community/unknown'] },
-    entries: BOTH,
+    ...withTools(P, { fallbackModels: [S, U] }),
     outcome: {
       error: {
         code: 'no_model_can_serve',
         route: {
-          requested: [P, S, 'community/unknown'],
+          requested: [P, S, U],
           hops: [
-            { model: P, outcome: 'skipped', reason: 'missing_capability' },
-            { model: S, outcome: 'skipped', reason: 'missing_capability' },
-            { model: 'community/unknown', outcome: 'skipped', reason: 'not_in_catalog' },
+            skipped(P, 'missing_capability'),
+            skipped(S, 'missing_capability'),
+            skipped(U, 'not_in_catalog'),
           ],
         },
         skipped: [
           { model: P, reason: 'missing_capability' },
           { model: S, reason: 'missing_capability' },
-          { model: 'community/unknown', reason: 'not_in_catalog' },
+          { model: U, reason: 'not_in_catalog' },
         ],
         retryable: false,
       },
@@ -263,51 +191,38 @@ export const CORE_OUTCOMES: readonly CoreOutcome[] = [
   },
   {
     name: "every listed model busy: the last failure's code, every hop in the route",
-    faults: [busy(G), busy(T)],
-    model: G,
-    steering: { fallbackModels: [T] },
-    entries: BOTH,
+    ...on(G, { fallbackModels: [T] }, busy(G), busy(T)),
     outcome: {
       error: {
         code: 'model_busy',
-        route: {
-          requested: [G, T],
-          hops: [
-            { model: G, outcome: 'failed', reason: 'model_busy' },
-            { model: T, outcome: 'failed', reason: 'model_busy' },
-          ],
-        },
+        route: { requested: [G, T], hops: [failed(G, 'model_busy'), failed(T, 'model_busy')] },
         retryable: false,
       },
     },
   },
   {
     name: "a caller error on the first model ends the walk: the route ends with that hop's code",
-    faults: [{ fault: 'upstream_json', model: G }],
-    model: G,
-    steering: { fallbackModels: [S] },
-    entries: BOTH,
+    ...on(G, { fallbackModels: [S] }, { fault: 'upstream_json', model: G }),
     outcome: {
       error: {
         code: 'upstream_error',
-        route: {
-          requested: [G, S],
-          hops: [{ model: G, outcome: 'ended', code: 'upstream_error' }],
-        },
+        route: { requested: [G, S], hops: [ended(G, 'upstream_error')] },
         retryable: false,
       },
     },
   },
   {
     name: 'a stall mid-stream fails the stream with timeout: no failover once content was handed over',
-    faults: [{ fault: 'stall_stream', model: G, afterChunks: 2, ms: FOREVER }],
-    model: G,
-    steering: { fallbackModels: [S], chunkTimeoutMs: 50 },
+    ...on(
+      G,
+      { fallbackModels: [S], chunkTimeoutMs: 50 },
+      { fault: 'stall_stream', model: G, afterChunks: 2, ms: FOREVER },
+    ),
     entries: ['chatStream'],
     outcome: {
       error: {
         code: 'timeout',
-        route: { requested: [G, S], hops: [{ model: G, outcome: 'ended', code: 'timeout' }] },
+        route: { requested: [G, S], hops: [ended(G, 'timeout')] },
         stall: { phase: 'between-chunks', limitMs: 50 },
         // Content was handed over: a retry would repeat it.
         retryable: false,
@@ -318,5 +233,5 @@ export const CORE_OUTCOMES: readonly CoreOutcome[] = [
 
 /** The rows that hold for `entry`. */
 export function coreOutcomesOf(entry: 'chat' | 'chatStream'): CoreOutcome[] {
-  return CORE_OUTCOMES.filter((row) => row.entries.includes(entry));
+  return CORE_OUTCOMES.filter((row) => row.entries?.includes(entry) ?? true);
 }

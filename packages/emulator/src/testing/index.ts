@@ -8,6 +8,7 @@ export {
   type CoreOutcomeHop,
   type CoreOutcomeRoute,
   type CoreOutcomeSteering,
+  type CoreSkipReason,
   coreOutcomesOf,
 } from './core-outcomes';
 export {
