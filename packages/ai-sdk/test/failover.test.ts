@@ -1,10 +1,10 @@
 // fallbackModels and the stall timeouts through generateText / streamText of ai@7 (main entry) and
-// ai@6 (`/v6`), against the emulator: core walks the list, the provider passes it and maps the
-// outcome (response.modelId, providerMetadata.infergate.route, errors carrying core's code).
+// ai@6 (`/v6`), against the emulator: core walks the list (its walk is checked in core's tests,
+// its outcomes in the kit's CORE_OUTCOMES); here the provider passes the options and maps the
+// outcome (response.modelId, providerMetadata.infergate, errors carrying core's code).
 
-import type { GatewayEvent } from '@infergate/core';
 import { DEFAULT_KEYS } from '@infergate/emulator';
-import { emulate } from '@infergate/emulator/testing';
+import { type CoreOutcome, coreOutcomesOf, emulate } from '@infergate/emulator/testing';
 import * as ai7 from 'ai';
 import * as ai6 from 'ai-v6';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -16,14 +16,11 @@ const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEac
 const { emulator } = emulated;
 const { gateway, gatewayV3 } = providersOn(emulated);
 
-// `model_offline` takes the model offline for good, and a test shrinks its capacity: both undone.
+// A test shrinks the model's capacity: undone after each.
 const generalCapacity = emulator.scenario.models['community/general']?.capacity;
 afterEach(() => {
   const general = emulator.scenario.models['community/general'];
-  if (general !== undefined) {
-    general.online = true;
-    general.capacity = generalCapacity;
-  }
+  if (general !== undefined) general.capacity = generalCapacity;
 });
 
 /** One chat call of a test, made through either major's entry points. */
@@ -114,19 +111,6 @@ function major(name: string, ai: AiModule, provider: ProviderOf): Major {
 const AI7 = major('ai@7', ai7, gateway);
 const AI6 = major('ai@6', ai6 as unknown as AiModule, gatewayV3);
 
-/** A provider setting that records core's events of chat calls. */
-function recording() {
-  const events: GatewayEvent[] = [];
-  const provider: GatewayProviderSettings = {
-    onEvent: (event) => {
-      if (event.operation === 'chat') events.push(event);
-    },
-  };
-  const ofType = <T extends GatewayEvent['type']>(type: T) =>
-    events.filter((event): event is Extract<GatewayEvent, { type: T }> => event.type === type);
-  return { events, provider, ofType };
-}
-
 /** The key's requests in flight at the emulator now. */
 const inflight = () => emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0;
 
@@ -136,40 +120,33 @@ const inflight = () => emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0;
  */
 const requestsClosed = () => emulated.untilIdle({ key: DEFAULT_KEYS.full });
 
+/**
+ * `row` of the kit's table through one entry point, on a fresh gateway (its own catalog, breakers
+ * and hedge budget): the outcome, or the error the call failed with or its stream reported.
+ */
+async function runRow(entry: (call: Call) => Promise<Outcome>, row: CoreOutcome) {
+  const fresh = await emulate();
+  for (const fault of row.faults) fresh.emulator.injectFault(fault);
+  const call: Call = {
+    model: row.model,
+    provider: { ...fresh.connection, circuitBreaker: row.circuitBreaker ?? false },
+    infergate: row.steering,
+    tools: row.tools,
+    prompt: row.tools ? 'Use weather for "Lviv"' : undefined,
+  };
+  for (let i = 0; i < (row.callsBefore ?? 0); i++) await entry(call).catch(() => undefined);
+  const result = await entry(call).then(
+    (outcome) => ({ outcome, error: outcome.error }),
+    (error: unknown) => ({ outcome: undefined, error }),
+  );
+  // What the walk cut is closed at the gateway: no slot is left held.
+  await fresh.untilIdle({ key: fresh.apiKey });
+  return result;
+}
+
 describe.each([AI7, AI6])('fallbackModels through $name', (major) => {
   describe.each(['generate', 'stream'] as const)('%sText', (kind) => {
     const call = (c: Call) => major[kind](c);
-
-    it('a busy first model is answered by the second, without waiting its Retry-After', async () => {
-      const { provider, ofType } = recording();
-      // An hour: a wait on it could never end the test.
-      emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
-      const outcome = await call({
-        model: 'community/general',
-        settings: { fallbackModels: ['community/streamer'] },
-        provider,
-      });
-      expect(outcome.text).toBe('Echo: hello there');
-      expect(outcome.modelId).toBe('community/streamer');
-      expect(outcome.metadata).toMatchObject({
-        requestedModel: 'community/general',
-        servedModel: 'community/streamer',
-        fallback: true,
-        route: {
-          requested: ['community/general', 'community/streamer'],
-          hops: [
-            { model: 'community/general', outcome: 'failed', reason: 'model_busy' },
-            { model: 'community/streamer', outcome: 'answered' },
-          ],
-          answeredBy: 'community/streamer',
-        },
-      });
-      expect(ofType('retry')).toEqual([]);
-      expect(ofType('failover')).toMatchObject([
-        { from: 'community/general', to: 'community/streamer', reason: 'model_busy' },
-      ]);
-      expect(emulator.counters.requests.chat).toBe(2);
-    });
 
     it("the call's providerOptions list wins over the model's", async () => {
       emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
@@ -183,120 +160,6 @@ describe.each([AI7, AI6])('fallbackModels through $name', (major) => {
         requested: ['community/general', 'community/json-object'],
       });
     });
-
-    it('a fallback lacking tools is skipped without a request; a first model lacking them is not refused', async () => {
-      const { provider, ofType } = recording();
-      emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
-      const outcome = await call({
-        model: 'community/general',
-        infergate: { fallbackModels: ['community/streamer', 'community/tools'] },
-        tools: true,
-        prompt: 'Use weather for "Lviv"',
-        provider,
-      });
-      expect(outcome.modelId).toBe('community/tools');
-      // community/general (busy) and community/tools: nothing was sent to community/streamer.
-      expect(emulator.counters.requests.chat).toBe(2);
-      expect(ofType('model-skipped')).toMatchObject([
-        { model: 'community/streamer', reason: 'missing_capability' },
-      ]);
-
-      // Without a list the provider refuses community/plain with tools before sending; with
-      // one, core's gate skips it and the next model answers.
-      emulator.resetCounters();
-      const plain = await call({
-        model: 'community/plain',
-        settings: { fallbackModels: ['community/tools'] },
-        tools: true,
-        prompt: 'Use weather for "Lviv"',
-      });
-      expect(plain.modelId).toBe('community/tools');
-      expect(plain.metadata?.route).toMatchObject({
-        hops: [
-          { model: 'community/plain', outcome: 'skipped', reason: 'missing_capability' },
-          { model: 'community/tools', outcome: 'answered' },
-        ],
-      });
-      expect(emulator.counters.requests.chat).toBe(1);
-    });
-
-    it('a model that went offline fails over, then is skipped from the refreshed catalog', async () => {
-      const { provider, ofType } = recording();
-      emulator.injectFault({ fault: 'model_offline', model: 'community/general' });
-      const settings = { fallbackModels: ['community/streamer'] };
-      const first = await call({ model: 'community/general', settings, provider });
-      expect(first.modelId).toBe('community/streamer');
-      expect(ofType('failover')).toMatchObject([{ reason: 'provider_unavailable' }]);
-      const second = await call({ model: 'community/general', settings, provider });
-      expect(second.modelId).toBe('community/streamer');
-      expect(second.metadata?.route).toMatchObject({
-        hops: [
-          { model: 'community/general', outcome: 'skipped', reason: 'not_in_catalog' },
-          { model: 'community/streamer', outcome: 'answered' },
-        ],
-      });
-      expect(emulator.counters.requests.chat).toBe(3);
-    });
-
-    it('a stall before the first chunk fails over at once', async () => {
-      const { provider, ofType } = recording();
-      emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 });
-      const outcome = await call({
-        model: 'community/general',
-        // (300 ms: the fallback's first chunk must come within it, also on a loaded CI machine.)
-        infergate: { fallbackModels: ['community/streamer'], firstChunkTimeoutMs: 300 },
-        provider,
-      });
-      expect(outcome.text).toBe('Echo: hello there');
-      expect(outcome.modelId).toBe('community/streamer');
-      expect(ofType('failover')).toMatchObject([{ reason: 'first_chunk_stall' }]);
-      await requestsClosed();
-    });
-
-    it('no model can serve: refused before any request, with the code and every model', async () => {
-      const error = await call({
-        model: 'community/plain',
-        settings: { fallbackModels: ['community/streamer', 'community/unknown'] },
-        tools: true,
-      }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(ai7.APICallError.isInstance(error), String(error)).toBe(true);
-      const data = (error as ai7.APICallError).data as Record<string, unknown>;
-      expect(data.code).toBe('no_model_can_serve');
-      expect(data.skipped).toMatchObject([
-        { model: 'community/plain', reason: 'missing_capability' },
-        { model: 'community/streamer', reason: 'missing_capability' },
-        { model: 'community/unknown', reason: 'not_in_catalog' },
-      ]);
-      expect((error as Error).message).toContain('community/unknown');
-      expect((error as ai7.APICallError).isRetryable).toBe(false);
-      expect(emulator.counters.requests.chat).toBe(0);
-    });
-  });
-
-  it('streamText: a stall mid-stream fails with timeout (the code in the error), the slot freed', async () => {
-    emulator.injectFault({
-      fault: 'stall_stream',
-      model: 'community/general',
-      afterChunks: 2,
-      ms: 60_000,
-    });
-    const outcome = await major.stream({
-      model: 'community/general',
-      settings: { fallbackModels: ['community/streamer'], chunkTimeoutMs: 50 },
-    });
-    expect(outcome.finishReason).toBe('error');
-    expect(ai7.APICallError.isInstance(outcome.error), String(outcome.error)).toBe(true);
-    expect((outcome.error as ai7.APICallError).data).toMatchObject({
-      code: 'timeout',
-      stall: { phase: 'between-chunks', limitMs: 50 },
-    });
-    expect((outcome.error as Error).message).toContain('chunkTimeoutMs');
-    // Content had reached the caller: no failover, no second request.
-    expect(emulator.counters.requests.chat).toBe(1);
-    await requestsClosed();
   });
 
   it.each(['generate', 'stream'] as const)(
@@ -324,6 +187,41 @@ describe.each([AI7, AI6])('fallbackModels through $name', (major) => {
       await requestsClosed();
     },
   );
+});
+
+describe.each([AI7, AI6])("core's outcomes (the kit's CORE_OUTCOMES) through $name", (major) => {
+  describe.each(['generate', 'stream'] as const)('%sText', (kind) => {
+    const entry = kind === 'generate' ? 'chat' : 'chatStream';
+    it.each(coreOutcomesOf(entry).map((row) => [row.name, row] as const))(
+      '%s',
+      async (_name, row) => {
+        const { outcome, error } = await runRow(major[kind], row);
+        if ('route' in row.outcome) {
+          // Who answered, and how, mapped from core's answer.
+          expect(error, String(error)).toBeUndefined();
+          const answeredBy = row.outcome.route.answeredBy;
+          const { route, ...metadata } = outcome?.metadata ?? {};
+          expect(route).toEqual(row.outcome.route);
+          expect({ modelId: outcome?.modelId, ...metadata }).toMatchObject({
+            modelId: answeredBy,
+            requestedModel: row.model,
+            servedModel: answeredBy,
+            fallback: answeredBy !== row.model,
+          });
+          return;
+        }
+        // Core's error as ai's: an APICallError carrying its facts, retryable as core says.
+        const expected = row.outcome.error;
+        expect(ai7.APICallError.isInstance(error), String(error)).toBe(true);
+        const apiError = error as ai7.APICallError;
+        const { retryable, ...facts } = expected;
+        expect(apiError.data).toMatchObject(facts);
+        expect((apiError.data as Record<string, unknown>).route).toEqual(expected.route);
+        expect(apiError.isRetryable).toBe(retryable);
+        if (outcome !== undefined) expect(outcome.finishReason).toBe('error');
+      },
+    );
+  });
 });
 
 describe('under load', () => {
@@ -501,56 +399,4 @@ describe("a fallback list core cannot read: core's one refusal, before any reque
       "repeats the call's own model",
     );
   });
-});
-
-describe('circuit breakers through the provider', () => {
-  it("a listed model that failed twice is skipped without a request: the route's circuit_open", async () => {
-    const model = gateway({ circuitBreaker: { failures: 2, cooldownMs: 5_000 } })(
-      'community/tools',
-      { fallbackModels: ['community/streamer'] },
-    );
-    emulator.injectFault({ fault: 'bad_gateway', model: 'community/tools' });
-    for (let i = 0; i < 2; i++) {
-      const result = await ai7.generateText({ model, prompt: 'hi', maxRetries: 0 });
-      expect(result.response.modelId).toBe('community/streamer');
-    }
-    const before = emulator.counters.requests.chat;
-    const result = await ai7.generateText({ model, prompt: 'hi', maxRetries: 0 });
-    expect(result.providerMetadata?.infergate?.route).toMatchObject({
-      hops: [
-        { model: 'community/tools', outcome: 'skipped', reason: 'circuit_open' },
-        { model: 'community/streamer', outcome: 'answered' },
-      ],
-    });
-    expect(emulator.counters.requests.chat - before).toBe(1);
-  });
-});
-
-describe('the error of a call whose every model failed', () => {
-  it.each([AI7, AI6])(
-    '$name: data.code is the failure that ended it, data.route its hops, the message names each model',
-    async (major) => {
-      emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
-      emulator.injectFault({ fault: 'model_busy', model: 'community/tools', retryAfter: 3600 });
-      const error = await major
-        .generate({
-          model: 'community/general',
-          settings: { fallbackModels: ['community/tools'] },
-        })
-        .catch((e: unknown) => e);
-      expect(ai7.APICallError.isInstance(error), String(error)).toBe(true);
-      const data = (error as ai7.APICallError).data as Record<string, unknown>;
-      expect(data.code).toBe('model_busy');
-      expect(data.route).toMatchObject({
-        requested: ['community/general', 'community/tools'],
-        hops: [
-          { model: 'community/general', outcome: 'failed' },
-          { model: 'community/tools', outcome: 'failed' },
-        ],
-      });
-      expect((error as Error).message).toMatch(
-        /Every model tried failed \(2 attempts\): "community\/general": model_busy .*"community\/tools": model_busy/,
-      );
-    },
-  );
 });

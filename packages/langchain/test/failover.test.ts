@@ -1,10 +1,23 @@
 // fallbackModels and the stall timeouts through invoke / stream / bindTools / withStructuredOutput
-// and createAgent, against the emulator: core walks the list, the model passes it (field or call
-// option) and reports who answered in response_metadata.
+// and createAgent, against the emulator: core walks the list (its walk is checked in core's tests,
+// its outcomes in the kit's CORE_OUTCOMES); here the model passes it (field or call option),
+// reports who answered in response_metadata and throws core's error with LangChain's code.
 
-import { type GatewayEvent, isGatewayError } from '@infergate/core';
+import {
+  createGatewayClient,
+  type GatewayError,
+  type GatewayEvent,
+  isGatewayError,
+} from '@infergate/core';
 import { DEFAULT_KEYS, type Emulator } from '@infergate/emulator';
-import { caught, emulate, until } from '@infergate/emulator/testing';
+import {
+  type CoreOutcome,
+  caught,
+  coreOutcomesOf,
+  emulate,
+  until,
+  untilIdle,
+} from '@infergate/emulator/testing';
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { concat } from '@langchain/core/utils/stream';
@@ -51,34 +64,74 @@ const inflight = (emulator: Emulator) => emulator.counters.inflight[DEFAULT_KEYS
 const busy = (emulator: Emulator, model = 'community/general') =>
   emulator.injectFault({ fault: 'model_busy', model, retryAfter: 3600 });
 
-describe('GatewayChatModel with fallbackModels', () => {
-  it('invoke: a busy first model is answered by the second, without waiting its Retry-After', async () => {
-    const { emulator, chat, ofType } = await setup('community/general', {
-      fallbackModels: ['community/streamer'],
-    });
-    busy(emulator);
-    const message = await chat.invoke('hello there');
-    expect(message.text).toBe('Echo: hello there');
-    expect(message.response_metadata).toMatchObject({
-      model_name: 'community/streamer',
-      requested_model: 'community/general',
-      fallback: true,
-      route: {
-        requested: ['community/general', 'community/streamer'],
-        hops: [
-          { model: 'community/general', outcome: 'failed', reason: 'model_busy' },
-          { model: 'community/streamer', outcome: 'answered' },
-        ],
-        answeredBy: 'community/streamer',
-      },
-    });
-    expect(ofType('retry')).toEqual([]);
-    expect(ofType('failover')).toMatchObject([
-      { from: 'community/general', to: 'community/streamer', reason: 'model_busy' },
-    ]);
-    expect(emulator.counters.requests.chat).toBe(2);
-  });
+/** LangChain's code (`lc_error_code`) of the table's errors that are one of its cases. */
+const LANGCHAIN_CODE: Record<string, string> = { model_busy: 'MODEL_RATE_LIMIT' };
 
+/**
+ * `row` of the kit's table through `invoke` (core's chat) or `stream` (chatStream), on a fresh
+ * gateway (its own catalog, breakers and hedge budget): the message, or the error it threw.
+ */
+async function runRow(row: CoreOutcome, entry: 'chat' | 'chatStream') {
+  const gateway = await emulate();
+  for (const fault of row.faults) gateway.emulator.injectFault(fault);
+  // Breakers are the client's (a shared client's, as a LangChain user sets them).
+  const client = createGatewayClient({
+    ...gateway.connection,
+    circuitBreaker: row.circuitBreaker ?? false,
+  });
+  // `streaming` says which of core's entries LangChain's call takes, whatever its default.
+  const chat = new GatewayChatModel(row.model, { client, streaming: entry === 'chatStream' });
+  const model = row.tools ? chat.bindTools([weather]) : chat;
+  const prompt = row.tools ? 'weather for "Lviv"' : 'hello there';
+  const call = async () =>
+    entry === 'chat'
+      ? model.invoke(prompt, row.steering)
+      : streamed(await model.stream(prompt, row.steering));
+  for (let i = 0; i < (row.callsBefore ?? 0); i++) await call().catch(() => undefined);
+  const result = await call().then(
+    (message) => ({ message, error: undefined }),
+    (error: unknown) => ({ message: undefined, error }),
+  );
+  // What the walk cut is closed at the gateway: no slot is left held.
+  await gateway.untilIdle({ key: gateway.apiKey });
+  return result;
+}
+
+describe.each([
+  ['invoke', 'chat'],
+  ['stream', 'chatStream'],
+] as const)("core's outcomes (the kit's CORE_OUTCOMES) through %s", (_kind, entry) => {
+  it.each(coreOutcomesOf(entry).map((row) => [row.name, row] as const))(
+    '%s',
+    async (_name, row) => {
+      const { message, error } = await runRow(row, entry);
+      if ('route' in row.outcome) {
+        // Who answered, and how, mapped from core's answer into response_metadata.
+        expect(error, String(error)).toBeUndefined();
+        const { model_name, requested_model, fallback, route } = message?.response_metadata ?? {};
+        const { answeredBy } = row.outcome.route;
+        const expected = {
+          answeredBy,
+          fallback: answeredBy !== row.model,
+          route: row.outcome.route,
+        };
+        expect({ answeredBy: model_name, requested_model, fallback, route }).toEqual({
+          ...expected,
+          requested_model: row.model,
+        });
+        return;
+      }
+      // Core's error, thrown as it is, with LangChain's code where it has one.
+      const { retryable: _retryable, ...facts } = row.outcome.error;
+      expect(isGatewayError(error), String(error)).toBe(true);
+      expect(error).toMatchObject(facts);
+      expect((error as GatewayError).route).toEqual(facts.route);
+      expect((error as { lc_error_code?: string }).lc_error_code).toBe(LANGCHAIN_CODE[facts.code]);
+    },
+  );
+});
+
+describe('GatewayChatModel with fallbackModels', () => {
   it('stream: the same, the route on the last chunk; the call option wins over the field', async () => {
     const { emulator, chat } = await setup('community/general', {
       fallbackModels: ['community/streamer'],
@@ -117,23 +170,6 @@ describe('GatewayChatModel with fallbackModels', () => {
     expect(emulator.counters.requests.chat).toBe(1);
   });
 
-  it('bindTools: a model and a fallback lacking tools are skipped without a request', async () => {
-    // Known capabilities: without a list, bindTools would refuse at once.
-    const { emulator, bodies, chat, ofType } = await setup('community/plain', {
-      capabilities: ['chat'],
-      fallbackModels: ['community/streamer', 'community/tools'],
-    });
-    const message = await chat.bindTools([weather]).invoke('weather for "Kyiv"');
-    expect(message.tool_calls).toMatchObject([{ name: 'weather', args: { city: 'Kyiv' } }]);
-    expect(message.response_metadata.model_name).toBe('community/tools');
-    expect(ofType('model-skipped')).toMatchObject([
-      { model: 'community/plain', reason: 'missing_capability' },
-      { model: 'community/streamer', reason: 'missing_capability' },
-    ]);
-    expect(emulator.counters.requests.chat).toBe(1);
-    expect(bodies[0]).not.toHaveProperty('fallbackModels');
-  });
-
   it('bindTools: the list as a bound kwarg is a call option, never a request field', async () => {
     const { emulator, bodies, chat } = await setup('community/general');
     busy(emulator);
@@ -165,86 +201,6 @@ describe('GatewayChatModel with fallbackModels', () => {
     expect(emulator.counters.requests.chat).toBe(1);
   });
 
-  it('a model that went offline fails over, then is skipped from the refreshed catalog', async () => {
-    const { emulator, chat } = await setup('community/general', {
-      fallbackModels: ['community/streamer'],
-    });
-    emulator.injectFault({ fault: 'model_offline', model: 'community/general' });
-    const first = await chat.invoke('hi');
-    expect(first.response_metadata.route).toMatchObject({
-      hops: [{ model: 'community/general', outcome: 'failed', reason: 'provider_unavailable' }, {}],
-    });
-    const second = await streamed(await chat.stream('hi'));
-    expect(second.response_metadata).toMatchObject({
-      model_name: 'community/streamer',
-      route: {
-        hops: [
-          { model: 'community/general', outcome: 'skipped', reason: 'not_in_catalog' },
-          { model: 'community/streamer', outcome: 'answered' },
-        ],
-      },
-    });
-    expect(emulator.counters.requests.chat).toBe(3);
-  });
-
-  it('a stall before the first chunk fails over at once and frees the slot', async () => {
-    const { emulator, chat, ofType } = await setup('community/general', {
-      fallbackModels: ['community/streamer'],
-      // (300 ms: the fallback's first chunk must come within it, also on a loaded CI machine.)
-      firstChunkTimeoutMs: 300,
-    });
-    emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 });
-    const message = await streamed(await chat.stream('hello there'));
-    expect(message.text).toBe('Echo: hello there');
-    expect(message.response_metadata.model_name).toBe('community/streamer');
-    expect(ofType('failover')).toMatchObject([{ reason: 'first_chunk_stall' }]);
-    expect(inflight(emulator)).toBe(0);
-  });
-
-  it('a stall mid-stream fails with timeout (its phase and wait), no failover, the slot freed', async () => {
-    // `streaming: true`: with a list, `.stream()` alone asks for the answer whole (core's rule).
-    const { emulator, chat } = await setup('community/general', {
-      fallbackModels: ['community/streamer'],
-      streaming: true,
-    });
-    emulator.injectFault({
-      fault: 'stall_stream',
-      model: 'community/general',
-      afterChunks: 2,
-      ms: 60_000,
-    });
-    const pieces: string[] = [];
-    const error = await caught(
-      (async () => {
-        for await (const chunk of await chat.stream('hello there', { chunkTimeoutMs: 50 })) {
-          pieces.push(chunk.text);
-        }
-      })(),
-    );
-    expect(isGatewayError(error) && error.code).toBe('timeout');
-    expect(isGatewayError(error) && error.stall).toMatchObject({
-      phase: 'between-chunks',
-      limitMs: 50,
-    });
-    expect(pieces.join('')).not.toBe('');
-    expect(emulator.counters.requests.chat).toBe(1);
-    expect(inflight(emulator)).toBe(0);
-  });
-
-  it('no listed model can serve: refused before any request, naming every model', async () => {
-    const { emulator, chat } = await setup('community/plain', {
-      fallbackModels: ['community/streamer', 'community/unknown'],
-    });
-    const error = await caught(chat.bindTools([weather]).invoke('hi'));
-    expect(isGatewayError(error) && error.code).toBe('no_model_can_serve');
-    expect(isGatewayError(error) && error.skipped).toMatchObject([
-      { model: 'community/plain', reason: 'missing_capability' },
-      { model: 'community/streamer', reason: 'missing_capability' },
-      { model: 'community/unknown', reason: 'not_in_catalog' },
-    ]);
-    expect(emulator.counters.requests.chat).toBe(0);
-  });
-
   it('an abort during failover stops the walk and frees every slot', async () => {
     const { emulator, chat } = await setup('community/general', {
       fallbackModels: ['community/streamer', 'community/json-object'],
@@ -260,7 +216,8 @@ describe('GatewayChatModel with fallbackModels', () => {
     const error = await outcome;
     expect(isGatewayError(error) && error.code).toBe('aborted');
     expect(emulator.counters.requests.chat).toBe(2);
-    expect(inflight(emulator)).toBe(0);
+    // Its slot is given back: the gateway holds none of the key's requests.
+    await untilIdle(emulator, { key: DEFAULT_KEYS.full });
   });
 
   it('create: a first model the catalog does not list is not refused; each call skips it', async () => {

@@ -1,5 +1,17 @@
 export { caught } from './caught';
 export {
+  CORE_OUTCOMES,
+  type CoreErrorCode,
+  type CoreOutcome,
+  type CoreOutcomeError,
+  type CoreOutcomeFailedRoute,
+  type CoreOutcomeHop,
+  type CoreOutcomeRoute,
+  type CoreOutcomeSteering,
+  type CoreSkipReason,
+  coreOutcomesOf,
+} from './core-outcomes';
+export {
   type EmulateAs,
   type EmulatedGateway,
   type EmulateOptions,
