@@ -103,7 +103,6 @@ interface PartSink {
 class GatewayStreamParts {
   readonly #stream: ChatStream;
   readonly #options: StreamConversionOptions;
-  readonly #raw: boolean;
   /** Parts put out so far (a pull reads on until its batch gave one). */
   enqueued = 0;
   /** Id of the open text block, if any; blocks are numbered `text-0`, `text-1`, … */
@@ -119,7 +118,6 @@ class GatewayStreamParts {
   constructor(stream: ChatStream, options: StreamConversionOptions) {
     this.#stream = stream;
     this.#options = options;
-    this.#raw = options.includeRawChunks === true;
   }
 
   #put(out: PartSink, part: LanguageModelV4StreamPart): void {
@@ -133,7 +131,7 @@ class GatewayStreamParts {
   }
 
   event(event: ChatStreamEvent, out: PartSink): void {
-    if (this.#raw) this.#put(out, { type: 'raw', rawValue: event });
+    if (this.#options.includeRawChunks) this.#put(out, { type: 'raw', rawValue: event });
 
     switch (event.type) {
       case 'metadata':
@@ -160,8 +158,12 @@ class GatewayStreamParts {
         // Only the first choice is an AI SDK answer; the adapter never asks for more.
         if (event.choiceIndex !== 0 || event.delta.length === 0) break;
         // An open text block means no open reasoning block (each ends the other).
-        if (this.#textId === undefined) this.#startText(out);
-        this.#put(out, { type: 'text-delta', id: this.#textId as string, delta: event.delta });
+        if (this.#textId === undefined) {
+          this.#endReasoning(out);
+          this.#textId = `text-${this.#textBlocks++}`;
+          this.#put(out, { type: 'text-start', id: this.#textId });
+        }
+        this.#put(out, { type: 'text-delta', id: this.#textId, delta: event.delta });
         break;
 
       case 'tool-call-delta':
@@ -237,12 +239,6 @@ class GatewayStreamParts {
       usage: convertGatewayUsage(usage),
       providerMetadata: this.#options.providerMetadata(usage),
     });
-  }
-
-  #startText(out: PartSink): void {
-    this.#endReasoning(out);
-    this.#textId = `text-${this.#textBlocks++}`;
-    this.#put(out, { type: 'text-start', id: this.#textId });
   }
 
   #endText(out: PartSink): void {
