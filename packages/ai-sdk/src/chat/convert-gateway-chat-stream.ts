@@ -97,8 +97,8 @@ interface PartSink {
 /**
  * The conversion's state: gateway events in, V4 parts out into a sink, synchronously.
  * `start`, then `event` for each gateway event, then `end` (clean end) or `failed` (stream error).
- * A text delta inside an open text block, nearly every event of a stream, takes one branch and
- * one part; everything else is off that path.
+ * A text delta inside an open text block (nearly every event of a stream) gives its one part
+ * without any other check.
  */
 class GatewayStreamParts {
   readonly #stream: ChatStream;
