@@ -1,7 +1,9 @@
 /**
  * B2 — streaming: chunks per second while consuming one long stream. Providers are measured at
  * `doStream` level (the provider's own cost) and through `streamText` (what users call, dominated
- * by `ai`'s pipeline); the LangChain models through `.stream()`.
+ * by `ai`'s pipeline); the LangChain models through `.stream()`. The AI SDK's mapping is judged
+ * against core's `chatStream` read in the same run on the same body (`vs core`): the raw reader's
+ * column is printed too, but its speed moves with the machine more than ours does.
  */
 import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
 import { streamText } from 'ai';
@@ -22,8 +24,8 @@ import {
   oursAiSdk,
   oursChatModel,
 } from './contenders.mjs';
-import { fmtRate, fmtRatio, interleaved, settle } from './harness.mjs';
-import { check, target } from './results.mjs';
+import { fmtRate, fmtRatio, interleaved, median, settle } from './harness.mjs';
+import { check, context, target } from './results.mjs';
 
 async function drain(readable) {
   const reader = readable.getReader();
@@ -127,6 +129,31 @@ function cases(connection, prompt, chunks, withFloors) {
   return list;
 }
 
+const CORE = 'core chatStream';
+const DO_STREAM = '@infergate/ai-sdk doStream';
+
+/**
+ * The mapping's cost: `doStream` against core's `chatStream` on the same canned body, interleaved,
+ * each stream timed by this process's CPU time (user + system). On a shared machine a stream's
+ * wall time also holds the time it waited for a core, which no client controls; the CPU time is
+ * the work done. Returns chunks per CPU second, per case.
+ */
+async function mappingCost(list, chunks, rounds) {
+  const pair = list.filter(({ name }) => name === CORE || name === DO_STREAM);
+  const samples = new Map(pair.map(({ name }) => [name, []]));
+  for (let round = -4; round < rounds; round++) {
+    const order = round % 2 === 0 ? pair : [...pair].reverse();
+    for (const c of order) {
+      globalThis.gc?.();
+      const start = process.cpuUsage();
+      await c.run();
+      const used = process.cpuUsage(start);
+      if (round >= 0) samples.get(c.name).push((used.user + used.system) / 1000);
+    }
+  }
+  return Object.fromEntries([...samples].map(([name, ms]) => [name, chunks / (median(ms) / 1000)]));
+}
+
 export async function runB2({ quick }) {
   const chunks = quick ? 2000 : 20_000;
   const rounds = quick ? 5 : 11;
@@ -150,6 +177,7 @@ export async function runB2({ quick }) {
     ],
   ];
   const rates = {};
+  let cpuRates;
   for (const [mode, connection, prompt, withFloors] of modes) {
     const list = cases(connection, prompt, chunks, withFloors);
     for (const c of list) await c.run();
@@ -163,21 +191,34 @@ export async function runB2({ quick }) {
       list.map(({ name }) => [name, chunks / (result[name] / 1000)]),
     );
     rates[mode] = perSecond;
+    if (withFloors) {
+      const cpu = await mappingCost(list, chunks, quick ? 7 : 21);
+      cpuRates = cpu;
+      sections.push({
+        title: `B2 the AI SDK's mapping: doStream vs core chatStream, ${chunks} chunks, ${mode}, CPU time (median of ${quick ? 7 : 21} streams each, interleaved)`,
+        rows: [CORE, DO_STREAM].map((name) => ({
+          case: name,
+          'chunks / CPU s': fmtRate(cpu[name]),
+          'vs core': fmtRatio(cpu[name] / cpu[CORE]),
+        })),
+      });
+    }
     const raw = perSecond['raw reader + eventsource-parser + JSON.parse'];
+    const core = perSecond[CORE];
     sections.push({
       title: `B2 streaming ${chunks} chunks, ${mode} (median of ${rounds} streams)`,
       rows: list.map(({ name }) => ({
         case: name,
         'chunks/s': fmtRate(perSecond[name]),
         'ms / stream': result[name].toFixed(1),
+        'vs core': fmtRatio(perSecond[name] / core),
         'vs raw': fmtRatio(perSecond[name] / raw),
       })),
     });
   }
   const r = rates['canned SSE body'];
   const doStreamVsOc = r['@infergate/ai-sdk doStream'] / r['@ai-sdk/openai-compatible doStream'];
-  const doStreamVsRaw =
-    r['@infergate/ai-sdk doStream'] / r['raw reader + eventsource-parser + JSON.parse'];
+  const doStreamVsCore = cpuRates[DO_STREAM] / cpuRates[CORE];
   const lcVsAnchor = r['GatewayChatModel.stream'] / r['ChatOpenAI.stream'];
   const targets = [
     target(
@@ -186,9 +227,10 @@ export async function runB2({ quick }) {
       [check('ours / anchor', doStreamVsOc, '>=', 3, 'ratio')],
     ),
     target(
-      'B2.doStream-vs-raw',
-      '@infergate/ai-sdk doStream: chunks/s vs the raw reader + parser (canned SSE body)',
-      [check('ours / raw', doStreamVsRaw, '>=', 0.5, 'ratio')],
+      'B2.doStream-vs-core',
+      "@infergate/ai-sdk doStream: chunks per CPU second vs core chatStream's, same run, interleaved (canned SSE body): the mapping's cost",
+      [check('doStream / chatStream', doStreamVsCore, '>=', 0.8, 'ratio')],
+      [context('wall-clock doStream / chatStream', r[DO_STREAM] / r[CORE], 'ratio')],
     ),
     target(
       'B2.stream',
@@ -196,5 +238,5 @@ export async function runB2({ quick }) {
       [check('ours / anchor', lcVsAnchor, '>=', 1.3, 'ratio')],
     ),
   ];
-  return { sections, targets, parameters: { chunks, rounds }, data: { chunks, rates } };
+  return { sections, targets, parameters: { chunks, rounds }, data: { chunks, rates, cpuRates } };
 }

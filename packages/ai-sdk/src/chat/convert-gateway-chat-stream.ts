@@ -39,37 +39,34 @@ export function convertGatewayChatStream(
 
   return new ReadableStream<LanguageModelV4StreamPart>({
     // One pull awaits one batch of gateway events (one network chunk) and enqueues all their
-    // parts synchronously: one promise hop per chunk instead of several per part.
+    // parts synchronously, straight into the controller: one promise hop per chunk, and no
+    // function or object per chunk beyond the parts themselves.
     async pull(controller) {
-      let enqueued = 0;
-      const enqueue = (part: LanguageModelV4StreamPart) => {
-        enqueued++;
-        controller.enqueue(part);
-      };
       try {
         if (!started) {
           started = true;
-          parts.start(enqueue);
+          parts.start(controller);
         }
         // A batch may give no part (e.g. only usage): read on, since a pull that enqueues
         // nothing is not called again.
-        while (!settled && enqueued === 0) {
+        const before = parts.enqueued;
+        while (!settled && parts.enqueued === before) {
           let events: ChatStreamEvent[] | undefined;
           try {
             events = await stream.readBatch();
             if (settled) return;
-            if (events !== undefined) for (const event of events) parts.event(event, enqueue);
+            if (events !== undefined) for (const event of events) parts.event(event, controller);
           } catch (error) {
             if (settled) return;
             settled = true;
             await stream.cancel().catch(() => {});
-            parts.failed(error, enqueue);
+            parts.failed(error, controller);
             controller.close();
             return;
           }
           if (events === undefined) {
             settled = true;
-            parts.end(enqueue);
+            parts.end(controller);
             controller.close();
           }
         }
@@ -92,15 +89,22 @@ interface ToolCallInProgress {
   arguments: string;
 }
 
-type Enqueue = (part: LanguageModelV4StreamPart) => void;
+/** Where the parts go: the stream's controller (counted by `GatewayStreamParts.enqueued`). */
+interface PartSink {
+  enqueue(part: LanguageModelV4StreamPart): void;
+}
 
 /**
- * The conversion's state: gateway events in, V4 parts out through `enqueue`, synchronously.
+ * The conversion's state: gateway events in, V4 parts out into a sink, synchronously.
  * `start`, then `event` for each gateway event, then `end` (clean end) or `failed` (stream error).
+ * A text delta inside an open text block (nearly every event of a stream) gives its one part
+ * without any other check.
  */
 class GatewayStreamParts {
   readonly #stream: ChatStream;
   readonly #options: StreamConversionOptions;
+  /** Parts put out so far (a pull reads on until its batch gave one). */
+  enqueued = 0;
   /** Id of the open text block, if any; blocks are numbered `text-0`, `text-1`, … */
   #textId: string | undefined;
   #textBlocks = 0;
@@ -116,18 +120,23 @@ class GatewayStreamParts {
     this.#options = options;
   }
 
-  start(enqueue: Enqueue): void {
-    enqueue({ type: 'stream-start', warnings: this.#options.warnings });
-    enqueue({ type: 'response-metadata', modelId: this.#stream.servedModel });
+  #put(out: PartSink, part: LanguageModelV4StreamPart): void {
+    this.enqueued++;
+    out.enqueue(part);
   }
 
-  event(event: ChatStreamEvent, enqueue: Enqueue): void {
-    if (this.#options.includeRawChunks) enqueue({ type: 'raw', rawValue: event });
+  start(out: PartSink): void {
+    this.#put(out, { type: 'stream-start', warnings: this.#options.warnings });
+    this.#put(out, { type: 'response-metadata', modelId: this.#stream.servedModel });
+  }
+
+  event(event: ChatStreamEvent, out: PartSink): void {
+    if (this.#options.includeRawChunks) this.#put(out, { type: 'raw', rawValue: event });
 
     switch (event.type) {
       case 'metadata':
         // Core announces id/model/created from whichever chunk first carries them.
-        enqueue({
+        this.#put(out, {
           type: 'response-metadata',
           ...(event.id !== undefined ? { id: event.id } : {}),
           modelId: this.#stream.servedModel,
@@ -137,28 +146,29 @@ class GatewayStreamParts {
 
       case 'reasoning-delta':
         if (event.choiceIndex !== 0 || event.delta.length === 0) break;
-        this.#endText(enqueue);
+        this.#endText(out);
         if (this.#reasoningId === undefined) {
           this.#reasoningId = `reasoning-${this.#reasoningBlocks++}`;
-          enqueue({ type: 'reasoning-start', id: this.#reasoningId });
+          this.#put(out, { type: 'reasoning-start', id: this.#reasoningId });
         }
-        enqueue({ type: 'reasoning-delta', id: this.#reasoningId, delta: event.delta });
+        this.#put(out, { type: 'reasoning-delta', id: this.#reasoningId, delta: event.delta });
         break;
 
       case 'text-delta':
         // Only the first choice is an AI SDK answer; the adapter never asks for more.
         if (event.choiceIndex !== 0 || event.delta.length === 0) break;
-        this.#endReasoning(enqueue);
+        // An open text block means no open reasoning block (each ends the other).
         if (this.#textId === undefined) {
+          this.#endReasoning(out);
           this.#textId = `text-${this.#textBlocks++}`;
-          enqueue({ type: 'text-start', id: this.#textId });
+          this.#put(out, { type: 'text-start', id: this.#textId });
         }
-        enqueue({ type: 'text-delta', id: this.#textId, delta: event.delta });
+        this.#put(out, { type: 'text-delta', id: this.#textId, delta: event.delta });
         break;
 
       case 'tool-call-delta':
-        this.#endReasoning(enqueue);
-        toolCallDeltaParts(this.#toolCalls, event, enqueue);
+        this.#endReasoning(out);
+        toolCallDeltaParts(this.#toolCalls, event, (part) => this.#put(out, part));
         break;
 
       case 'finish':
@@ -172,27 +182,27 @@ class GatewayStreamParts {
   }
 
   /** The gateway stream failed: an `error` part and finish reason `error`; aborts are rethrown. */
-  failed(error: unknown, enqueue: Enqueue): void {
+  failed(error: unknown, out: PartSink): void {
     const mapped = this.#options.mapError(error);
     if (isAbortError(mapped)) throw mapped;
-    this.#endReasoning(enqueue);
-    this.#endText(enqueue);
-    this.#endStartedToolInputs(enqueue);
-    enqueue({ type: 'error', error: mapped });
-    enqueue(failedFinish(this.#usage, this.#options));
+    this.#endReasoning(out);
+    this.#endText(out);
+    this.#endStartedToolInputs(out);
+    this.#put(out, { type: 'error', error: mapped });
+    this.#put(out, failedFinish(this.#usage, this.#options));
   }
 
   /** The gateway stream ended cleanly: complete tool calls, then `finish`. */
-  end(enqueue: Enqueue): void {
+  end(out: PartSink): void {
     const usage = this.#usage;
     const rawFinishReason = this.#rawFinishReason;
-    this.#endReasoning(enqueue);
-    this.#endText(enqueue);
+    this.#endReasoning(out);
+    this.#endText(out);
 
     const unnamed = [...this.#toolCalls.values()].find((call) => call.name === undefined);
     if (rawFinishReason === undefined || unnamed !== undefined) {
-      this.#endStartedToolInputs(enqueue);
-      enqueue({
+      this.#endStartedToolInputs(out);
+      this.#put(out, {
         type: 'error',
         // Core already fails a stream that ends without a finish_reason (stream_incomplete); it
         // does not check tool call names, so an unnamed call is refused here.
@@ -209,13 +219,13 @@ class GatewayStreamParts {
               }),
         ),
       });
-      enqueue(failedFinish(usage, this.#options));
+      this.#put(out, failedFinish(usage, this.#options));
       return;
     }
 
     for (const call of this.#callsInOrder()) {
-      enqueue({ type: 'tool-input-end', id: call.id });
-      enqueue({
+      this.#put(out, { type: 'tool-input-end', id: call.id });
+      this.#put(out, {
         type: 'tool-call',
         toolCallId: call.id,
         toolName: call.name as string,
@@ -223,7 +233,7 @@ class GatewayStreamParts {
       });
     }
 
-    enqueue({
+    this.#put(out, {
       type: 'finish',
       finishReason: mapGatewayFinishReason(rawFinishReason),
       usage: convertGatewayUsage(usage),
@@ -231,23 +241,23 @@ class GatewayStreamParts {
     });
   }
 
-  #endText(enqueue: Enqueue): void {
+  #endText(out: PartSink): void {
     if (this.#textId === undefined) return;
-    enqueue({ type: 'text-end', id: this.#textId });
+    this.#put(out, { type: 'text-end', id: this.#textId });
     this.#textId = undefined;
   }
 
   /** Reasoning ends where the text or a tool input begins (it may resume later as a new block). */
-  #endReasoning(enqueue: Enqueue): void {
+  #endReasoning(out: PartSink): void {
     if (this.#reasoningId === undefined) return;
-    enqueue({ type: 'reasoning-end', id: this.#reasoningId });
+    this.#put(out, { type: 'reasoning-end', id: this.#reasoningId });
     this.#reasoningId = undefined;
   }
 
   /** A failed stream still closes every tool input it opened (no `tool-call` follows). */
-  #endStartedToolInputs(enqueue: Enqueue): void {
+  #endStartedToolInputs(out: PartSink): void {
     for (const call of this.#callsInOrder()) {
-      if (call.started) enqueue({ type: 'tool-input-end', id: call.id });
+      if (call.started) this.#put(out, { type: 'tool-input-end', id: call.id });
     }
   }
 
@@ -259,7 +269,7 @@ class GatewayStreamParts {
 function toolCallDeltaParts(
   toolCalls: Map<number, ToolCallInProgress>,
   event: Extract<ChatStreamEvent, { type: 'tool-call-delta' }>,
-  enqueue: Enqueue,
+  enqueue: (part: LanguageModelV4StreamPart) => void,
 ): void {
   // Core says which call a piece belongs to (a reused index with a new id is a new call).
   let call = toolCalls.get(event.call);
