@@ -57,8 +57,8 @@ export const CHAT_ONLY_TARGET_BYTES = 10 * 1024;
  * same round's features on that path then added ~1.4 KB: options declared once and refused when
  * unknown (the close-match search and the checks load at start: a refusal at creation is
  * synchronous), bounded and escaped messages, breakers' shared observations, the hedge's prior
- * and its hedge-skipped event, the AI SDK's stream mapping: 35 079 / 35 389 B, the measure. Issue 50's 30 000 B is missed
- * (BENCHMARKS.md, B5).
+ * and its hedge-skipped event, the AI SDK's stream mapping: 35 079 / 35 389 B, the measure.
+ * Issue 50's 30 000 B is missed (BENCHMARKS.md, B5).
  */
 export const CHAT_ONLY_CEILING_BYTES = 35_389;
 
@@ -92,7 +92,7 @@ export const CHUNKS_CEILING = {
  * 45 043 B in 15 chunks (measured with the real hashes); splitting the chat path to load 28.4 KB at start (32 chunks, each
  * compressed alone: ~4.1 KB) and the steering room's hedging and breakers (~2.3 KB) are most of
  * the difference (bench/HISTORY.md). Issue 50's three boundaries (11 and 15 chunks): 51 402 /
-  * 51 426 B; with the round's features on the path (see CHAT_ONLY_CEILING_BYTES): 53 744 /
+ * 51 426 B; with the round's features on the path (see CHAT_ONLY_CEILING_BYTES): 53 744 /
  * 53 865 B. From here a change that grows them pays for itself first.
  */
 export const ALL_CHUNKS_CEILING_BYTES = {
