@@ -3,7 +3,7 @@
  * while (issue 46, point 5), over real HTTP: the emulator's server in a child process, one key
  * capped at 4 requests at once, models whose time to first chunk is drawn afresh per request
  * (`firstChunkMs`): a log-normal body (p50 300 ms, p99 900 ms) for most requests, and a small share
- * held 2–5 s first (seeded). Each model has room for far more than 4, so the key's slots are the
+ * held 2–5 s first (seeded). Each model has capacity for far more than 4, so the key's slots are the
  * only limit.
  *
  * (a) light load: 2 callers, every call streamed; ours hedged (`afterMs: 'auto'`, and a fixed

@@ -56,7 +56,7 @@ function scenario(faulty) {
  * The `model_offline` rule sent when the run is halfway (the next request to the first model
  * takes it offline for good). Not `afterRequests` in the scenario: that counts requests to the
  * model, and how many of a run's calls reach it depends on the contender (ours with a list sends
- * it only the calls it has room for; a single-model client sends it every call and its retries),
+ * it only the calls it has capacity for; a single-model client sends it every call and its retries),
  * so "halfway" is taken from the run's own progress, the same moment for every contender.
  */
 const OFFLINE_RULE = { fault: 'model_offline', model: FIRST };

@@ -36,7 +36,7 @@ export const CHAT_ONLY_TARGET_BYTES = 10 * 1024;
  * catalog's `inflight` less our own requests it counted, a failover keeping its turn in the key's
  * queue; B9's target) added ~0.3 KB: 32 335 / 32 339 B. Issue 43 (steering as one layer) asked
  * for 28 447 B again: with core gating every call, settings read when needed and the steering
- * room's hooks they stood at 33 653 / 33 254 B; the readers of answers then loaded with a client's
+ * steering module's hooks they stood at 33 653 / 33 254 B; the readers of answers then loaded with a client's
  * first call of each kind (a stream's, a non-streamed answer's), the stream decoder and a service
  * tool's run left `@infergate/core/internal` for entries of their own, an attempt's events moved
  * into the events module, the adapters loaded their lazy parts with core's one loader and the
@@ -44,7 +44,7 @@ export const CHAT_ONLY_TARGET_BYTES = 10 * 1024;
  * budget kept while its code loads and a cut slot's grace kept in the slot's own release brought
  * them to 28 061 / 28 416 B; a deadline timer cleared safely where workerd refuses it (a stream
  * dropped unread, disposed by a finalizer) to 28 065 / 28 428 B. The plain chat call's path made
- * as light as before the room (B1), with a steered call's input built in the room's chunk and a
+ * as light as before the steering module (B1), with a steered call's input built in the steering module's chunk and a
  * refused `stream_options` worded by the stream's reader: 27 960 / 28 371 B. Measured since with
  * stand-ins for the content hashes in chunk names (`withStandInHashes`: a comment edit no longer
  * moves the result), 28 055 / 28 338 B; after the review that ended issue 43, 28 036 / 28 331 B.
@@ -90,7 +90,7 @@ export const CHUNKS_CEILING = {
  * What all of an app's chunks may weigh together (each chunk's own min+gzip, as B5 sums them), per
  * app: what was measured when issue 43 ended (2026-11-28). The round before loaded 44 870 /
  * 45 043 B in 15 chunks (measured with the real hashes); splitting the chat path to load 28.4 KB at start (32 chunks, each
- * compressed alone: ~4.1 KB) and the steering room's hedging and breakers (~2.3 KB) are most of
+ * compressed alone: ~4.1 KB) and the steering module's hedging and breakers (~2.3 KB) are most of
  * the difference (bench/HISTORY.md). Issue 50's three boundaries (11 and 15 chunks): 51 402 /
  * 51 426 B; with the round's features on the path (see CHAT_ONLY_CEILING_BYTES): 53 744 /
  * 53 865 B. From here a change that grows them pays for itself first.

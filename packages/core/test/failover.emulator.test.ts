@@ -389,7 +389,7 @@ describe('fallbackModels: checked against the catalog before sending', () => {
 });
 
 describe('fallbackModels: capacity-aware order', () => {
-  it('tries a model with room before one that is full, counting our own calls in flight', async () => {
+  it('tries a model with free capacity before one that is full, counting our own calls in flight', async () => {
     const gateway = await emulate({
       scenario: {
         streamChunkDelayMs: 5,
@@ -409,14 +409,14 @@ describe('fallbackModels: capacity-aware order', () => {
     expect(result.route.hops).toEqual([{ model: 'community/plain', outcome: 'answered' }]);
     expect(emulator.counters.requests.chat).toBe(2);
     await held.result();
-    // With room again, the first listed model keeps its priority.
+    // With free capacity again, the first listed model keeps its priority.
     const again = await client.chat(hi('community/small'), {
       fallbackModels: ['community/plain'],
     });
     expect(again.servedModel).toBe('community/small');
   });
 
-  it('does not count twice our calls a catalog read saw: a model they filled has room once they end', async () => {
+  it('does not count twice our calls a catalog read saw: a model they filled has free capacity once they end', async () => {
     const gateway = await emulate({
       scenario: {
         streamChunkDelayMs: 5,
@@ -432,7 +432,7 @@ describe('fallbackModels: capacity-aware order', () => {
     const [listed] = (await client.models()).filter((model) => model.id === 'community/small');
     expect(listed?.inflight).toBe(1);
     await held.result();
-    // The snapshot still says 1 in flight, but that one was ours and has ended: small has room.
+    // The snapshot still says 1 in flight, but that one was ours and has ended: small has free capacity.
     const result = await client.chat(hi('community/small'), {
       fallbackModels: ['community/plain'],
     });
@@ -440,7 +440,7 @@ describe('fallbackModels: capacity-aware order', () => {
     expect(emulator.counters.requests.chat).toBe(2);
   });
 
-  it('orders by room when the slot is held, not when the call was made: calls queued together spread', async () => {
+  it('orders by free capacity when the slot is held, not when the call was made: calls queued together spread', async () => {
     const gateway = await emulate({
       scenario: {
         latencyMs: 30,
@@ -450,7 +450,7 @@ describe('fallbackModels: capacity-aware order', () => {
     const client = clientOn(gateway);
     const { emulator } = gateway;
     await client.models();
-    // Eight calls at once, all planned while community/small had room; the key runs 4 at a time.
+    // Eight calls at once, all planned while community/small had free capacity; the key runs 4 at a time.
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
         client.chat(hi('community/small'), { fallbackModels: ['community/plain'] }),

@@ -240,7 +240,7 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     expect(only(events, 'hedge-skipped')).toMatchObject([{ reason: 'no_free_slot' }]);
   });
 
-  it('says no_candidate when no model has room for the hedge (the slow one is full)', async () => {
+  it('says no_candidate when no model has free capacity for the hedge (the slow one is full)', async () => {
     // One request at a time on the model: the first attempt's fills it.
     const gateway = await emulate({
       scenario: {

@@ -37,7 +37,7 @@ export async function runWithGc(script: string, cwd?: string): Promise<unknown> 
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ['--expose-gc', '--input-type=module', '-e', script],
-    // Under the suite's 60 s test timeout, with room for a loaded machine.
+    // Under the suite's 60 s test timeout, with time to spare for a loaded machine.
     { timeout: 50_000, cwd },
   );
   return JSON.parse(stdout.trim());

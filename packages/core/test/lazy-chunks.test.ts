@@ -158,7 +158,7 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
     expectTypedThenRecovered(missing, restored, 'community/general');
   });
 
-  // The stall timeouts are the steering room's (steering/stall-watch.ts): a call with one loads it.
+  // The stall timeouts are the steering module's (steering/stall-watch.ts): a call with one loads it.
   it('the stall timeouts: typed, and the same client recovers', async () => {
     const { missing, restored } = await withChunkMissing(chunkOf('steered-chat'), {
       setup: HTTPS_CLIENT,
@@ -170,8 +170,8 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
     expectTypedThenRecovered(missing, restored, 'Echo: hi');
   });
 
-  // A steered stream's first-content reader loads with the room.
-  it("a steered stream's room and first-content reader: typed, and the same client recovers", async () => {
+  // A steered stream's first-content reader loads with the steering module.
+  it("a steered stream's steering module and first-content reader: typed, and the same client recovers", async () => {
     const { missing, restored } = await withChunkMissing(chunkOf('steered-chat'), {
       setup: HTTPS_CLIENT,
       call: `const stream = await client.chatStream({ model: 'community/general',

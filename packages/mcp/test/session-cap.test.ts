@@ -103,7 +103,7 @@ describe('the HTTP session cap under a slow catalog', () => {
         Array.from({ length: 30 }, () => ({ status: 503, message: 'Too many open sessions' })),
       );
       expect(http.sessions).toBe(100);
-      // The cap is on open sessions: one closed makes room for one, and for one only.
+      // The cap is on open sessions: one closed makes space for one, and for one only.
       const session = answers.find((answer) => answer.session !== undefined)!.session!;
       expect(
         (await send(http.url, { method: 'DELETE', headers: { 'mcp-session-id': session } })).status,

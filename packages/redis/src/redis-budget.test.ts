@@ -138,7 +138,7 @@ describe('createRedisBudget', () => {
   });
 
   it('refreshes a lease held longer than its TTL', async () => {
-    // The holder refreshes every TTL/3; a TTL of 1 s leaves room for timers delayed by a loaded
+    // The holder refreshes every TTL/3; a TTL of 1 s leaves time for timers delayed by a loaded
     // machine (at 150 ms, a late refresh let the lease expire).
     const holder = budget({ leaseTtlMs: 1000 });
     const other = budget({ leaseTtlMs: 1000 });

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4.7 (stall timeouts: before the first chunk, between chunks).
 /**
- * The stall timeouts' clock and error: loaded with the steering room by the first call that sets
+ * The stall timeouts' clock and error: loaded with the steering module by the first call that sets
  * one (an app that never does never loads this code). Their options are checked by
  * steering/steering-options.ts, before anything is queued or loaded.
  */

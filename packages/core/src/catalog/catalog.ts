@@ -48,8 +48,8 @@ export class Catalog {
   #generation = 0;
   /**
    * Called as each `GET /models` read is sent; what it returns is called with the list once read
-   * (undefined when the read failed). The steering room sets it, to count our requests that the
-   * list's `inflight` may include (steering/order-by-room.ts).
+   * (undefined when the read failed). The steering module sets it, to count our requests that the
+   * list's `inflight` may include (steering/order-by-capacity.ts).
    */
   onModelsRead: (() => (list: readonly GatewayModel[] | undefined) => void) | undefined;
 

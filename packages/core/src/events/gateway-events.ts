@@ -101,7 +101,7 @@ export interface GatewayModelSkippedEvent extends GatewayEventBase {
  * The call left `from` for `to` at once, without a retry wait (`fallbackModels` only): `from`
  * was busy, unavailable, stalled before its first chunk, or refused the model. `waitedMs`: the
  * time spent on `from` (its attempt). Sent when `to` is chosen: after `from`'s `released`, once
- * the call holds its next slot (the order by room is taken then), before `to`'s `attempt`.
+ * the call holds its next slot (the order by free capacity is taken then), before `to`'s `attempt`.
  */
 export interface GatewayFailoverEvent extends GatewayEventBase {
   type: 'failover';
@@ -160,7 +160,7 @@ export interface GatewayHedgeEvent extends GatewayEventBase {
 /**
  * Why a hedge was not sent: `cap`, the key's hedge budget (`maxExtra`) is spent; `no_free_slot`,
  * the key's budget (or the client's `maxConcurrency`) has no free slot and a hedge never queues;
- * `no_candidate`, no model has room for it (the listed models left and the slow one are full or
+ * `no_candidate`, no model has free capacity for it (the listed models left and the slow one are full or
  * offline by the catalog).
  */
 export type HedgeSkipReason = 'cap' | 'no_free_slot' | 'no_candidate';

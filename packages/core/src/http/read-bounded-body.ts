@@ -20,9 +20,9 @@ export async function readBoundedBody(
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      const room = limit - bytes;
-      if (value.byteLength > room) {
-        chunks.push(value.subarray(0, room));
+      const left = limit - bytes;
+      if (value.byteLength > left) {
+        chunks.push(value.subarray(0, left));
         bytes = limit;
         reader.cancel().catch(() => {});
         return { text: decodeAll(chunks, bytes), truncated: true, bytes };

@@ -2,7 +2,7 @@
 /**
  * What a chat call reports about the models it went through: the list it was given
  * (`model` + `fallbackModels`), which were skipped before sending and why, which were tried and
- * left and why, and the model that answered. Made by the steering room (steering/),
+ * left and why, and the model that answered. Made by the steering module (steering/),
  * carried by `ChatResult.route` and `ChatStream.route`, by the `model-skipped` and `failover`
  * events, and by every error of a steered call (`GatewayError.route`; the `no_model_can_serve`
  * refusal's skips also in `GatewayError.skipped`).

@@ -5,7 +5,7 @@
  * the caller passed a zod or other Standard Schema, else by `@cfworker/json-schema`, a JSON Schema
  * validator that runs without `eval` (Workers and edge runtimes forbid it) and that every
  * LangChain app already has through `@langchain/core`. This file is the only one that imports it:
- * the steering room loads it with `import()` on the first call that asks for a schema, so a call
+ * the steering module loads it with `import()` on the first call that asks for a schema, so a call
  * without one never loads the validator.
  */
 import { type SchemaDraft, Validator } from '@cfworker/json-schema';

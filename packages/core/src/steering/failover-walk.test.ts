@@ -26,7 +26,7 @@ describe('FailoverWalk', () => {
     expect(walk.hops).toEqual([{ model: 'a', outcome: 'failed', reason: 'model_busy' }]);
   });
 
-  it('chooses the next model at the hop, by room then, and reports the failover there', () => {
+  it('chooses the next model at the hop, by free capacity then, and reports the failover there', () => {
     let full = new Set(['b']);
     const walk = new FailoverWalk({
       models: ['a', 'b', 'c'],
@@ -40,7 +40,7 @@ describe('FailoverWalk', () => {
     expect(walk.hop(events)).toBe('a');
     walk.next(failure('model_busy', 429, 5_000), 0, { ...limits, maxRetries: 2 });
     expect(failovers).toEqual([]);
-    // While the call queued for its next slot, b got room and c filled up.
+    // While the call queued for its next slot, b got free capacity and c filled up.
     full = new Set(['c']);
     expect(walk.hop(events)).toBe('b');
     expect(failovers).toEqual([{ from: 'a', to: 'b', reason: 'model_busy' }]);

@@ -13,9 +13,9 @@ export interface WalkPlan {
   /** The request body naming `model` (made when the model is first tried). */
   bodyFor(model: string): string;
   /**
-   * The models in the order to try them now (by room, stable). The plan is made before the call
+   * The models in the order to try them now (by free capacity, stable). The plan is made before the call
    * queues for a slot; the models left are ordered again at each hop, once its slot is held, so
-   * calls that queued together do not all go to the model that had room then.
+   * calls that queued together do not all go to the model that had free capacity then.
    */
   order?: (models: readonly string[]) => string[];
 }
@@ -67,10 +67,10 @@ export class FailoverWalk {
   }
 
   /**
-   * The model of the next attempt, once its slot is held: the one with the most room now among
+   * The model of the next attempt, once its slot is held: the one with the most free capacity now among
    * those not tried in this round; after a failover, its `failover` event, naming that model.
    * The order is taken here, not when the call queued or left a model: calls that queued together
-   * must not all go to the model that had room then.
+   * must not all go to the model that had free capacity then.
    */
   hop(events?: CallEvents): string {
     if (this.#choose) {
@@ -86,7 +86,7 @@ export class FailoverWalk {
     return this.model;
   }
 
-  /** The models not tried yet in this round, ordered by room now (the plan's `order`). */
+  /** The models not tried yet in this round, ordered by free capacity now (the plan's `order`). */
   #reorder(): void {
     if (!this.#order || this.#round.length - this.#index < 2) return;
     const untried = this.#order(this.#round.slice(this.#index));
@@ -109,10 +109,10 @@ export class FailoverWalk {
   }
 
   /**
-   * A model for a hedged attempt: the one with the most room now among those this round has not
+   * A model for a hedged attempt: the one with the most free capacity now among those this round has not
    * tried yet, taken out of the walk (the first attempt will not go to it); undefined when no other
    * is left (the hedge then asks the same model: the gateway sends it to another copy), or when
-   * that one is not `usable` (then none is: the order puts the models with room first).
+   * that one is not `usable` (then none is: the order puts the models with free capacity first).
    */
   spare(usable: (model: string) => boolean = () => true): string | undefined {
     const untried = this.#round.slice(this.#index + 1);

@@ -8,7 +8,7 @@ import type { AttemptPolicy, AttemptRequest, NextAttempt } from '../http/attempt
 import type { GatewayModel } from '../protocol/wire-types';
 
 /**
- * Chat requests this realm has in flight, per (budget id, model): what the order by room
+ * Chat requests this realm has in flight, per (budget id, model): what the order by free capacity
  * adds to a catalog entry's `inflight`, a snapshot up to `catalogTtlMs` old that does not count
  * the calls sent since. Kept on the realm's shared state beside the default budget (budget/realm.ts),
  * so the ESM and the CJS copy of core count the same requests.

@@ -14,7 +14,7 @@ import { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { SkippedModel } from '../protocol/chat-route';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
-import { orderByRoom, runningOn, tierOf } from './order-by-room';
+import { orderByCapacity, runningOn, tierOf } from './order-by-capacity';
 
 /** The models a steered call will try, and the ones it left out. */
 export interface HopPlan {
@@ -23,10 +23,10 @@ export interface HopPlan {
   /** The models that passed the gate, in the order they are tried. Never empty. */
   models: string[];
   skipped: SkippedModel[];
-  /** Orders models by room at the time it is asked (for each hop of the walk). */
+  /** Orders models by free capacity at the time it is asked (for each hop of the walk). */
   order: (models: readonly string[]) => string[];
-  /** Whether `model` has room now by the catalog (listed, online, below its capacity): a hedge's. */
-  room: (model: string) => boolean;
+  /** Whether `model` has free capacity now by the catalog (listed, online, below its capacity): a hedge's. */
+  hasCapacity: (model: string) => boolean;
 }
 
 /** What a plan is made from besides the catalog. */
@@ -35,7 +35,7 @@ export interface PlanInput {
   requested: string[];
   /** What the call needs of a model (`requiredCapabilities`). */
   needs: readonly ModelCapability[];
-  /** The key's budget id: our requests in flight are counted per budget (order-by-room.ts). */
+  /** The key's budget id: our requests in flight are counted per budget (order-by-capacity.ts). */
   budgetId: string;
   /** The call the catalog read is made for (its events' parent). */
   parent?: CallEvents;
@@ -49,7 +49,7 @@ export interface PlanInput {
  * list is skipped (`not_in_catalog`), except an own model (`my/...`), whose address works while it
  * is unlisted (§3.1); one lacking a capability the call needs is skipped (`missing_capability`).
  * Content parts are not gated: the catalog does not say which models read them. The rest is ordered
- * by room. Refuses with `no_model_can_serve` when nothing is left, every skip on the error.
+ * by free capacity. Refuses with `no_model_can_serve` when nothing is left, every skip on the error.
  */
 export async function planHops(
   catalog: Catalog,
@@ -75,9 +75,9 @@ export async function planHops(
   }
   if (kept.length === 0) throw noModelCanServe(requested[0]!, needs, skipped, listed);
   const runningOf = (id: string) => runningOn(listed, entryOf(id), id, budgetId);
-  const order = (models: readonly string[]) => orderByRoom(models, entryOf, runningOf);
-  const room = (id: string) => tierOf(entryOf(id), runningOf(id)) === 0;
-  return { requested, models: order(kept), skipped, order, room };
+  const order = (models: readonly string[]) => orderByCapacity(models, entryOf, runningOf);
+  const hasCapacity = (id: string) => tierOf(entryOf(id), runningOf(id)) === 0;
+  return { requested, models: order(kept), skipped, order, hasCapacity };
 }
 
 /** Why `id` cannot serve the call, or undefined when it may be tried. */

@@ -1,8 +1,8 @@
 // docs/gateway-protocol.md §4.7 (a steered chat call: its plan, its walk, its hedge, one deadline,
 // its route).
 /**
- * The steering room's entry, loaded by the first steered chat call (chat/chat-calls.ts): an app
- * whose calls have no fallback list, stall timeout or hedge never loads the room.
+ * The steering module's entry, loaded by the first steered chat call (chat/chat-calls.ts): an app
+ * whose calls have no fallback list, stall timeout or hedge never loads the steering module.
  */
 import { pathScopedId } from '../budget/budget-id';
 import type { CallOptions } from '../call/call-options';
@@ -245,7 +245,7 @@ function viaOf(steering: Steering, policy: OpenVia['policy']): OpenVia {
 /**
  * A hedged call: the walk as its first run, and a second attempt once the first has no content
  * `afterMs` after its request (`'auto'`: the model's running p95), into a free slot only and
- * within the hedge budget (`maxExtra`), on the model with the most room the walk has not tried
+ * within the hedge budget (`maxExtra`), on the model with the most free capacity the walk has not tried
  * (or the same model). The first to deliver content wins; the other is aborted at once.
  */
 async function hedged<T>(
@@ -287,7 +287,7 @@ async function hedged<T>(
 }
 
 /**
- * The hedge, when one may be sent now: a hedge spent, a free slot, a model with room; else
+ * The hedge, when one may be sent now: a hedge spent, a free slot, a model with free capacity; else
  * undefined, with a `hedge-skipped` event saying which was missing.
  */
 async function hedgeRun<T>(
@@ -308,7 +308,7 @@ async function hedgeRun<T>(
     return skipped('no_free_slot');
   }
   const from = walk.model;
-  const model = walk.spare(plan.room) ?? (plan.room(from) ? from : undefined);
+  const model = walk.spare(plan.hasCapacity) ?? (plan.hasCapacity(from) ? from : undefined);
   if (model === undefined) {
     slot.release();
     refundHedge(budgetId);

@@ -236,7 +236,7 @@ describe('resolveSteering (a model setting, then the call)', () => {
   });
 });
 
-describe('steers (whether the steering room loads for a call)', () => {
+describe('steers (whether the steering module loads for a call)', () => {
   const none: ClientSteering = {
     firstChunkTimeoutMs: undefined,
     chunkTimeoutMs: undefined,
@@ -248,7 +248,7 @@ describe('steers (whether the steering room loads for a call)', () => {
     expect(steers(undefined, none)).toBe(false);
     expect(steers({ fallbackModels: [] }, none)).toBe(false);
     expect(steers({ fallbackModels: ['b'] }, none)).toBe(true);
-    // A list that is not one still steers: the room's reader refuses it.
+    // A list that is not one still steers: the steering module's reader refuses it.
     expect(steers({ fallbackModels: 'b' as unknown as string[] }, none)).toBe(true);
     expect(steers({ chunkTimeoutMs: 10 }, none)).toBe(true);
     expect(steers(undefined, { ...none, firstChunkTimeoutMs: 10 })).toBe(true);

@@ -5,7 +5,7 @@
  * setting (the adapters' models) or a call option. A bad value is refused before anything is
  * sent, naming the field, the place and what is wrong: `configuration_error` for a client option
  * or a model setting (fixed when the code is), `invalid_request_error` for a call option. The rest
- * of the steering room loads on first use; this file is on every chat call's path.
+ * of the steering module loads on first use; this file is on every chat call's path.
  */
 import {
   CIRCUIT_BREAKER_OPTIONS,
@@ -207,7 +207,7 @@ export function resolveSteering(
 }
 
 /**
- * Whether a call is steered (the steering room loads for it): it has a fallback list, a stall
+ * Whether a call is steered (the steering module loads for it): it has a fallback list, a stall
  * timeout or a hedge, its own or the client's (`client`: the client's read options).
  */
 export function steers(call: SteeringOptions | undefined, client: ClientSteering): boolean {

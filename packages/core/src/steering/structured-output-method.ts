@@ -3,7 +3,7 @@
  * How one model of a steered call serves a JSON schema: natively (`json_schema`), by a forced tool
  * call whose parameters are the schema (`tools`), or by `json_object` with the schema stated in a
  * system message — the first of the caller's allowed methods the model's catalog entry lists. The
- * choice is the steering room's; the adapters pass the schema and the allowed methods only.
+ * choice is the steering module's; the adapters pass the schema and the allowed methods only.
  */
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 import type { GatewayModel } from '../protocol/wire-types';

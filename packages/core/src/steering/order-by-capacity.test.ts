@@ -3,7 +3,7 @@ import { Catalog } from '../catalog/catalog';
 import type { Transport } from '../http/transport';
 import type { GatewayModel } from '../protocol/wire-types';
 import { countModelInflight, watchCatalogReads } from './model-inflight';
-import { orderByRoom, runningOn, tierOf } from './order-by-room';
+import { orderByCapacity, runningOn, tierOf } from './order-by-capacity';
 
 const model = (id: string, extra: Partial<GatewayModel> = {}): GatewayModel => ({
   id,
@@ -16,7 +16,7 @@ const model = (id: string, extra: Partial<GatewayModel> = {}): GatewayModel => (
 
 describe('tierOf', () => {
   it.each([
-    ['no capacity reported: room', model('a'), 5, 0],
+    ['no capacity reported: free', model('a'), 5, 0],
     ['below capacity', model('a', { capacity: 2 }), 1, 0],
     ['at capacity', model('a', { capacity: 2 }), 2, 1],
     ['no node', model('a', { available_nodes: 0, capacity: 2, inflight: 0 }), 0, 2],
@@ -26,30 +26,30 @@ describe('tierOf', () => {
   });
 });
 
-describe('orderByRoom', () => {
-  it('puts room first, then full, then offline, keeping the given order in each', () => {
+describe('orderByCapacity', () => {
+  it('puts free capacity first, then full, then offline, keeping the given order in each', () => {
     const entries = new Map<string, GatewayModel | undefined>([
       ['full', model('full', { capacity: 1, inflight: 1 })],
       ['off', model('off', { available_nodes: 0 })],
-      ['room-1', model('room-1', { capacity: 4, inflight: 0 })],
+      ['free-1', model('free-1', { capacity: 4, inflight: 0 })],
       ['my/own', undefined],
-      ['room-2', model('room-2')],
+      ['free-2', model('free-2')],
     ]);
-    const order = orderByRoom(
-      ['full', 'off', 'room-1', 'my/own', 'room-2'],
+    const order = orderByCapacity(
+      ['full', 'off', 'free-1', 'my/own', 'free-2'],
       (id) => entries.get(id),
       (id) => entries.get(id)?.inflight ?? 0,
     );
-    expect(order).toEqual(['room-1', 'room-2', 'full', 'off', 'my/own']);
+    expect(order).toEqual(['free-1', 'free-2', 'full', 'off', 'my/own']);
   });
 
-  it('keeps the first model first whenever it has room: no load balancing', () => {
+  it('keeps the first model first whenever it has free capacity: no load balancing', () => {
     const entries = new Map([
       ['first', model('first', { capacity: 8 })],
       ['second', model('second', { capacity: 8 })],
     ]);
     const order = (running: Record<string, number>) =>
-      orderByRoom(
+      orderByCapacity(
         ['first', 'second'],
         (id) => entries.get(id),
         (id) => running[id] ?? 0,

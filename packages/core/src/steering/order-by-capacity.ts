@@ -1,9 +1,9 @@
-// docs/gateway-protocol.md §4.7 (capacity-aware order: room first, then full, then offline).
+// docs/gateway-protocol.md §4.7 (capacity-aware order: free capacity first, then full, then offline).
 import { hasNoNodes } from '../protocol/endpoints';
 import type { GatewayModel } from '../protocol/wire-types';
 import { modelInflight, othersInflight } from './model-inflight';
 
-/** Room to take the call now (0), full (1), offline or unlisted (2): tried in that order. */
+/** Free capacity to take the call now (0), full (1), offline or unlisted (2): tried in that order. */
 type Tier = 0 | 1 | 2;
 
 /**
@@ -18,11 +18,11 @@ export function tierOf(entry: GatewayModel | undefined, running: number): Tier {
 }
 
 /**
- * The models in the order a call tries them: those with room first, then the full ones, then the
+ * The models in the order a call tries them: those with free capacity first, then the full ones, then the
  * offline or unlisted ones, each group in the order given (a stable sort: the first listed model
- * keeps priority whenever it has room; no load balancing).
+ * keeps priority whenever it has free capacity; no load balancing).
  */
-export function orderByRoom(
+export function orderByCapacity(
   models: readonly string[],
   entryOf: (model: string) => GatewayModel | undefined,
   runningOf: (model: string) => number,
