@@ -1,31 +1,17 @@
-import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { caught as caughtBy, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it, vi } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
-import { createGatewayClient, type GatewayError, isGatewayError } from '../src/index';
+import { isGatewayError } from '../src/index';
+import { clientOn } from './helpers';
 
-// (Its own emulator and client, on a host of its own: no test helper beyond the emulator.)
-let hosts = 0;
-function harness(options: GatewayClientOptions = {}) {
-  const emulator = createEmulator();
-  const client = createGatewayClient({
-    baseURL: `https://options-${++hosts}.test/v1`,
-    apiKey: DEFAULT_KEYS.full,
-    fetch: emulator.fetch,
-    retryBaseDelayMs: 0,
-    ...options,
-  });
-  return { emulator, client };
+/** Core's client on a kit gateway of its own (its own host, so its own budget). */
+async function harness(options: GatewayClientOptions = {}) {
+  const gateway = await emulate();
+  return { emulator: gateway.emulator, client: clientOn(gateway, options) };
 }
 
-async function caught(run: () => Promise<unknown> | unknown): Promise<GatewayError> {
-  try {
-    await run();
-  } catch (error) {
-    if (isGatewayError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a GatewayError');
-}
+/** The GatewayError a call fails with. */
+const caught = (run: () => unknown) => caughtBy(run, isGatewayError);
 
 import type { GatewayService } from '../src/index';
 
@@ -37,7 +23,7 @@ const nodesOf = (services: GatewayService[], id: string) =>
 
 describe('client.watchCatalog', () => {
   it('refresh() reads past the cache and hands the list to onRead', async () => {
-    const { client, emulator } = harness();
+    const { client, emulator } = await harness();
     await client.services(); // cached from now on
     emulator.scenario.services.embeddings.availableNodes = 0;
     expect(nodesOf(await client.services(), 'embeddings')).not.toBe(0); // the cache's
@@ -51,7 +37,7 @@ describe('client.watchCatalog', () => {
   it('reads on its schedule (fake timers) until closed', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
-      const { client, emulator } = harness();
+      const { client, emulator } = await harness();
       const lists: GatewayService[][] = [];
       const watch = client.watchCatalog(1_000, (services) => lists.push(services));
       vi.advanceTimersByTime(1_000);
@@ -65,7 +51,7 @@ describe('client.watchCatalog', () => {
   });
 
   it('skips a failed read (onRead not called, refresh() false) and refuses a bad interval', async () => {
-    const { client, emulator } = harness();
+    const { client, emulator } = await harness();
     emulator.injectFault({ fault: 'service_unavailable', endpoint: 'capabilities' });
     const onRead = vi.fn();
     const watch = client.watchCatalog(0, onRead);

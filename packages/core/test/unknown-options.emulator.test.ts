@@ -1,31 +1,17 @@
-import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { caught as caughtBy, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
-import { createGatewayClient, type GatewayError, isGatewayError } from '../src/index';
+import { createGatewayClient, isGatewayError } from '../src/index';
+import { clientOn, DEFAULT_KEYS } from './helpers';
 
-// (Its own emulator and client, on a host of its own: no test helper beyond the emulator.)
-let hosts = 0;
-function harness(options: GatewayClientOptions = {}) {
-  const emulator = createEmulator();
-  const client = createGatewayClient({
-    baseURL: `https://options-${++hosts}.test/v1`,
-    apiKey: DEFAULT_KEYS.full,
-    fetch: emulator.fetch,
-    retryBaseDelayMs: 0,
-    ...options,
-  });
-  return { emulator, client };
+/** Core's client on a kit gateway of its own (its own host, so its own budget). */
+async function harness(options: GatewayClientOptions = {}) {
+  const gateway = await emulate();
+  return { emulator: gateway.emulator, client: clientOn(gateway, options) };
 }
 
-async function caught(run: () => Promise<unknown> | unknown): Promise<GatewayError> {
-  try {
-    await run();
-  } catch (error) {
-    if (isGatewayError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a GatewayError');
-}
+/** The GatewayError a call fails with. */
+const caught = (run: () => unknown) => caughtBy(run, isGatewayError);
 
 const hi = () => ({
   model: 'community/general',
@@ -86,8 +72,8 @@ describe('createGatewayClient refuses what it does not know', () => {
     });
   });
 
-  it('takes every option it documents (undefined values too)', () => {
-    const { client } = harness({
+  it('takes every option it documents (undefined values too)', async () => {
+    const { client } = await harness({
       timeoutMs: undefined,
       firstChunkTimeoutMs: 1_000,
       chunkTimeoutMs: 1_000,
@@ -105,7 +91,7 @@ describe('a chat call refuses a key it does not know, sending nothing', () => {
     ['chatStream', { firstChunkTimeoutMS: 500 }, 'firstChunkTimeoutMs'],
     ['chat', { hedge: { after: 200 } }, 'afterMs'],
   ] as const)('%s %o', async (method, options, closest) => {
-    const { client, emulator } = harness();
+    const { client, emulator } = await harness();
     const error = await caught(() =>
       method === 'chat'
         ? client.chat(hi(), options as never)
@@ -118,7 +104,7 @@ describe('a chat call refuses a key it does not know, sending nothing', () => {
   });
 
   it('takes every documented option', async () => {
-    const { client } = harness();
+    const { client } = await harness();
     const stream = await client.chatStream(hi(), {
       fallbackModels: [],
       firstChunkTimeoutMs: 60_000,
@@ -133,7 +119,7 @@ describe('a chat call refuses a key it does not know, sending nothing', () => {
 
 describe('any other call refuses a key no call reads, sending nothing', () => {
   it('embed with timeoutMS', async () => {
-    const { client, emulator } = harness();
+    const { client, emulator } = await harness();
     const error = await caught(() =>
       client.embed({ model: 'any', input: ['a'] }, { timeoutMS: 500 } as never),
     );
@@ -145,7 +131,7 @@ describe('any other call refuses a key no call reads, sending nothing', () => {
   });
 
   it('models() with signl', async () => {
-    const { client, emulator } = harness();
+    const { client, emulator } = await harness();
     const error = await caught(() => client.models({ signl: undefined } as never));
     expect(error.message).toContain('did you mean `signal`?');
     expect(emulator.counters.requests.models).toBe(0);
