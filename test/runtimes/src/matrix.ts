@@ -77,24 +77,32 @@ const jsonField = (field: string) => (body: string) => {
 };
 
 /**
- * Waits until the emulator has nothing of the key in flight (bounded: a leak shows as a failure
- * here, never as a hang).
+ * A safety net for the waits on the emulator's state below, not a speed limit: a leak shows as a
+ * failure after it, never as a hang, however loaded the machine.
  */
-async function settled(gateway: RunningEmulator): Promise<number> {
+const SAFETY_NET_MS = 60_000;
+
+/** Looks at the key's requests in flight every 25 ms until `done` holds or the net runs out. */
+async function inflightWhen(
+  gateway: RunningEmulator,
+  done: (inflight: number) => boolean,
+): Promise<number> {
   const inflight = () => gateway.emulator.counters.inflight[gateway.apiKey] ?? 0;
-  for (let i = 0; i < 200 && inflight() > 0; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  const end = Date.now() + SAFETY_NET_MS;
+  while (!done(inflight()) && Date.now() < end) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return inflight();
 }
 
-/** Waits (bounded) until the emulator has `count` of the key in flight; returns what it has. */
-async function inflightReaches(gateway: RunningEmulator, count: number): Promise<number> {
-  const inflight = () => gateway.emulator.counters.inflight[gateway.apiKey] ?? 0;
-  for (let i = 0; i < 200 && inflight() < count; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return inflight();
+/** Waits until the emulator has nothing of the key in flight; returns what it has. */
+function settled(gateway: RunningEmulator): Promise<number> {
+  return inflightWhen(gateway, (inflight) => inflight === 0);
+}
+
+/** Waits until the emulator has `count` of the key in flight; returns what it has. */
+function inflightReaches(gateway: RunningEmulator, count: number): Promise<number> {
+  return inflightWhen(gateway, (inflight) => inflight >= count);
 }
 
 /**
