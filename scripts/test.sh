@@ -24,11 +24,15 @@ set +e
 # app built and asked), which start once the packages are built and run beside the tests (they spend
 # much of their time waiting on npm and the emulator's scripted delays). It sees the whole environment (turbo.json
 # `passThroughEnv`), as npm on a user's machine would: proxies, CA certificates, npm settings.
-# --concurrency=20 (Turbo's default is 10): several suites spend minutes waiting on timers, Redis
-# restarts and child processes; with 10 slots, type checks and lint queued behind them while a
-# core was idle.
+# Turbo's concurrency fits the machine: two tasks per core (4 on a 2-core machine). Half of the
+# long tasks wait most of the time (npm, child processes, the emulator's scripted delays), so one
+# per core would leave a core idle; more than two per core only slows every task by sharing the
+# cores (at 20, the load reached 25 and waits measured the machine's speed).
+# INFERGATE_TEST_CONCURRENCY overrides it.
+cores="$(node -p 'require("node:os").availableParallelism()')"
+concurrency="${INFERGATE_TEST_CONCURRENCY:-$((cores * 2))}"
 pnpm exec biome check . && node scripts/check-package-metadata.mjs &&
-  pnpm exec turbo run test pack-test readme-test examples-test --continue --concurrency=20 --output-logs=errors-only -- "$@"
+  pnpm exec turbo run test pack-test readme-test examples-test --continue --concurrency="$concurrency" --output-logs=errors-only -- "$@"
 status=$?
 set -e
 echo "scripts/test.sh: ${SECONDS} s in all (each task's time below)"

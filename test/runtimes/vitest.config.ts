@@ -6,8 +6,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // Hang guards, not speed limits: a runtime starts in seconds on an idle machine; beside the
+    // whole suite on 2 cores, three workerd processes starting at once once took over 120 s.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     maxWorkers: 5,
     reporters: ['default', ['json', { outputFile: '.vitest-report.json' }]],
   },

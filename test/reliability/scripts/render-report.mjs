@@ -48,7 +48,7 @@ function matrix(data) {
     `${all.length} cells: **${passed} as expected**` +
       (resolved > 0 ? ` (${resolved} of them ✓ᵗ, see below)` : '') +
       (known > 0 ? `, ${known} known-defect cells (⚠, skipped)` : '') +
-      `, ${all.length - passed - known} failing (maxRetries ${data.maxRetries}, deadline ${data.timeoutMs} ms).`,
+      `, ${all.length - passed - known} failing (maxRetries ${data.maxRetries}, deadline ${data.timeoutMs} ms${data.safetyNetMs ? ` where it is the subject, ${data.safetyNetMs} ms as a safety net elsewhere` : ''}).`,
     '',
     'Each endpoint cell shows core · LangChain · AI SDK for the `once` variant (fault on the first',
     'request only), then for `always` (fault on every request). ✓ = as expected, ✗ = not,',

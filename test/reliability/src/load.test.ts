@@ -17,12 +17,13 @@ import { percentile, seededRandom, timedCall, timedFetch } from './harness/timed
 /**
  * Load against the emulator's real HTTP server with random latency: many callers on one key,
  * mixed endpoints and surfaces. Every call must succeed with its whole answer, the gateway must
- * never see a 5th request at once, and the budget must end idle. `pnpm stress` runs 10× as many.
+ * never see a 5th request at once, and the budget must end idle. `pnpm test` runs 500 calls from
+ * 50 callers (the key's 4 slots always full); `pnpm stress` 20,000 from 2,000.
  */
 
-const SCALE = STRESS ? 10 : 1;
-const REQUESTS = 2000 * SCALE;
-const CALLERS = 200 * SCALE;
+const SCALE = STRESS ? 40 : 1;
+const REQUESTS = 500 * SCALE;
+const CALLERS = 50 * SCALE;
 const LIMIT = 4;
 
 const SURFACE_MIX: Surface[] = ['core', 'core', 'langchain', 'ai-sdk'];
@@ -92,8 +93,7 @@ afterAll(async () => {
   console.log(`load figures${STRESS ? ' (stress)' : ''}:\n${JSON.stringify(report, null, 2)}`);
 });
 
-// 2 000 calls take ~30 s on an idle 2-core machine; a loaded one (another suite beside it) needs
-// more. The figures are measured, never asserted as times.
+// The figures are measured, never asserted as times; the timeout only catches a hang.
 describe('load on one key', { timeout: 240_000 }, () => {
   it(`${REQUESTS} mixed requests from ${CALLERS} concurrent callers: 0 failures, never more than ${LIMIT} in flight`, async () => {
     server.emulator.resetCounters();
@@ -146,8 +146,8 @@ describe('load on one key', { timeout: 240_000 }, () => {
       cellFor(server.emulator, server.baseURL, key, globalThis.fetch),
     );
     const kits = cells.map((cell) => new Kit(cell, { maxRetries: 2, timeoutMs: 300_000 }));
-    const total = 400 * SCALE;
-    const result = await load(kits, total, 100 * SCALE, 0x7e57);
+    const total = 200 * SCALE;
+    const result = await load(kits, total, 50 * SCALE, 0x7e57);
     const counters = server.emulator.counters;
     report.twoKeys = {
       requests: total,
@@ -171,7 +171,8 @@ describe('streams with a delay between events', () => {
   // Was a DEFECT of the emulator (fixed in 05d4aed): with `streamChunkDelayMs` > 0 the SSE body
   // released the key's in-flight count one event delay after `data: [DONE]`, so a client freeing
   // its slot at `[DONE]` got spurious 429 client_concurrency_exceeded answers.
-  it('600 streams with a 2 ms event delay: 0 client_concurrency_exceeded', async () => {
+  const STREAMS = STRESS ? 6000 : 300;
+  it(`${STREAMS} streams with a 2 ms event delay: 0 client_concurrency_exceeded`, async () => {
     const slow = await emulate({
       as: 'http',
       scenario: { latencyMs: { min: 1, max: 5 }, streamChunkDelayMs: 2 },
@@ -183,7 +184,7 @@ describe('streams with a delay between events', () => {
       const outcomes: Outcome[] = [];
       await Promise.all(
         Array.from({ length: 50 }, async () => {
-          while (next++ < 600) outcomes.push(await run('core', 'chat_stream', kit));
+          while (next++ < STREAMS) outcomes.push(await run('core', 'chat_stream', kit));
         }),
       );
       expect(outcomes.filter((o) => !o.ok)).toEqual([]);

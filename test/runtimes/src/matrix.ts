@@ -89,7 +89,7 @@ export function defineMatrix(
     const { target, gateway } = context();
     gateway.emulator.resetCounters();
     await run(target);
-    await gateway.untilIdle({ key: gateway.apiKey, timeoutMs: 10_000 });
+    await gateway.untilIdle({ key: gateway.apiKey, timeoutMs: 60_000 });
     const { maxInflight, concurrencyRejections } = gateway.emulator.counters;
     expect(maxInflight[gateway.apiKey] ?? 0).toBeLessThanOrEqual(4);
     // A cancelled stream or call frees its slot on our side at once; the gateway sees the
@@ -131,7 +131,7 @@ export function defineMatrix(
       // deadline, time out while queued behind them (so no slot frees while one waits: a freed
       // slot would send a call the gateway, not yet aware of the abort, could refuse).
       const holders = target.run(`/${surface}/deadline?ms=3500`, 4);
-      await gateway.untilHeld(4, { key: gateway.apiKey, timeoutMs: 5_000 });
+      await gateway.untilHeld(4, { key: gateway.apiKey, timeoutMs: 60_000 });
       expect(gateway.counters.inflight[gateway.apiKey]).toBe(4);
       const queued = await target.run(`/${surface}/deadline?ms=600`, CONCURRENT - 4);
       const outcomes = [...(await holders), ...queued];
@@ -140,7 +140,7 @@ export function defineMatrix(
       // Our side frees a slot the moment its call's deadline passes; the gateway counts the
       // request until it sees the connection close. Calls sent in between may meet its 429
       // (retried, yet counted as a rejection): wait until it has seen every abort.
-      await gateway.untilIdle({ key: gateway.apiKey, timeoutMs: 10_000 });
+      await gateway.untilIdle({ key: gateway.apiKey, timeoutMs: 60_000 });
       expectAnswered(await target.run(`/${surface}/chat`, 4), jsonField('text'));
       // Deadlines cancel requests in flight: the cancelling case of `check` (see there).
     }, true));

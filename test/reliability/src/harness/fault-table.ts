@@ -111,8 +111,8 @@ export const FAULT_ROWS: FaultRow[] = [
   },
   {
     id: 'slow_headers',
-    label: 'headers after 60 s (past the call deadline)',
-    rule: { fault: 'slow_headers', ms: 60_000 },
+    label: 'headers after 10 min (past the call deadline)',
+    rule: { fault: 'slow_headers', ms: 600_000 },
     endpoints: 'all',
     retryable: false,
     code: 'timeout',
