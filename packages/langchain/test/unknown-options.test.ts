@@ -1,47 +1,34 @@
 // Our options are strict, LangChain's pass untouched (core's option groups, call/option-groups.ts):
 // a near miss of one of our fields or call options is refused before any request, naming the
 // closest one; LangChain's own keys never are.
-import { GatewayError } from '@infergate/core';
-import { createEmulator, DEFAULT_KEYS, type Emulator } from '@infergate/emulator';
+import { isGatewayError } from '@infergate/core';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
+import { intercepting } from './helpers';
 
-/** Its own emulator, reached through its fetch (optionally shown each request first). */
-function gateway(
+/** A kit gateway of its own (optionally shown each request first). */
+async function gateway(
   _scenario?: undefined,
   options: { intercept?: (request: Request) => Promise<undefined> } = {},
-): { emulator: Emulator; connection: { baseURL: string; apiKey: string; fetch: typeof fetch } } {
-  const emulator = createEmulator();
+) {
+  const emulated = await emulate();
   const { intercept } = options;
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const request = new Request(input, init);
-    await intercept?.(request.clone());
-    return emulator.fetch(request);
-  };
-  return {
-    emulator,
-    connection: { baseURL: 'https://options.test/v1', apiKey: DEFAULT_KEYS.full, fetch },
-  };
+  const connection = intercept ? intercepting(emulated, intercept) : emulated.connection;
+  return { emulator: emulated.emulator, connection };
 }
 
-function thrown(run: () => unknown): GatewayError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+/** The GatewayError a construction or a call is refused with. */
+const thrown = (run: () => unknown) => caught(run, isGatewayError);
 
 describe('new GatewayChatModel({...})', () => {
   it.each([
     [{ fallbackModel: ['community/plain'] }, 'fallbackModel', 'fallbackModels'],
     [{ firstChunkTimeoutMS: 500 }, 'firstChunkTimeoutMS', 'firstChunkTimeoutMs'],
     [{ hedge: { after: 200 } }, 'after', 'afterMs'],
-  ])('refuses %o, naming the closest field', (fields, key, closest) => {
-    const { connection } = gateway();
-    const error = thrown(
+  ])('refuses %o, naming the closest field', async (fields, key, closest) => {
+    const { connection } = await gateway();
+    const error = await thrown(
       () =>
         new GatewayChatModel({ model: 'community/general', ...connection, ...(fields as object) }),
     );
@@ -52,7 +39,7 @@ describe('new GatewayChatModel({...})', () => {
   });
 
   it("passes LangChain's own fields untouched", async () => {
-    const { connection } = gateway();
+    const { connection } = await gateway();
     const model = new GatewayChatModel({
       model: 'community/general',
       ...connection,
@@ -73,7 +60,7 @@ describe('.invoke(input, { ...callOptions })', () => {
     [{ chunkTimeoutMS: 500 }, 'chunkTimeoutMs'],
     [{ hedge: { after: 200 } }, 'afterMs'],
   ])('refuses %o before any request', async (options, closest) => {
-    const { connection, emulator } = gateway();
+    const { connection, emulator } = await gateway();
     const model = new GatewayChatModel({ model: 'community/general', ...connection });
     const error = await model.invoke('hello', options as never).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'invalid_request_error' });
@@ -82,7 +69,7 @@ describe('.invoke(input, { ...callOptions })', () => {
   });
 
   it("passes LangChain's RunnableConfig untouched (callbacks, tags, metadata, configurable, signal)", async () => {
-    const { connection } = gateway();
+    const { connection } = await gateway();
     const model = new GatewayChatModel({ model: 'community/general', ...connection });
     const answer = await model.invoke('hello', {
       callbacks: [],
@@ -96,24 +83,27 @@ describe('.invoke(input, { ...callOptions })', () => {
     expect(answer.text).toContain('hello');
   });
 
-  it('refuses a near miss bound with bindTools (it would be sent as a request field)', () => {
-    const { connection, emulator } = gateway();
+  it('refuses a near miss bound with bindTools (it would be sent as a request field)', async () => {
+    const { connection, emulator } = await gateway();
     const model = new GatewayChatModel({ model: 'community/tools', ...connection });
-    const error = thrown(() => model.bindTools([], { fallbackModel: ['x'] } as never));
+    const error = await thrown(() => model.bindTools([], { fallbackModel: ['x'] } as never));
     expect(error).toMatchObject({ code: 'invalid_request_error', field: 'fallbackModel' });
     expect(error.message).toContain('did you mean `fallbackModels`?');
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
   it('still sends the request fields bindTools is given (parallel_tool_calls)', async () => {
-    const model = new GatewayChatModel({ model: 'community/tools', ...gateway().connection });
+    const model = new GatewayChatModel({
+      model: 'community/tools',
+      ...(await gateway()).connection,
+    });
     expect(() => model.bindTools([], { parallel_tool_calls: false } as never)).not.toThrow();
   });
 });
 
 describe("whether .stream() streams is core's answer", () => {
   it('a model known to stream streams (several chunks)', async () => {
-    const { connection } = gateway();
+    const { connection } = await gateway();
     const model = new GatewayChatModel({ model: 'community/streamer', ...connection });
     let chunks = 0;
     for await (const _ of await model.stream('a b c d e f')) chunks++;
@@ -122,7 +112,7 @@ describe("whether .stream() streams is core's answer", () => {
 
   it('an unlisted own model (streaming unknown) is asked whole: one chunk, no stream request', async () => {
     const bodies: Record<string, unknown>[] = [];
-    const { connection } = gateway(undefined, {
+    const { connection } = await gateway(undefined, {
       intercept: async (request) => {
         if (request.url.endsWith('/chat/completions')) bodies.push(await request.json());
         return undefined;
@@ -137,7 +127,7 @@ describe("whether .stream() streams is core's answer", () => {
   });
 
   it('with a fallback list .stream() asks whole: a listed model without streaming stays eligible', async () => {
-    const { connection, emulator } = gateway();
+    const { connection, emulator } = await gateway();
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
     const model = new GatewayChatModel({
       model: 'community/general',
