@@ -40,6 +40,7 @@ import {
 } from '../converters/convert-to-gateway-request';
 import { convertToGatewayTools } from '../converters/convert-to-gateway-tools';
 import { joinStreamChunks } from '../converters/join-stream-chunks';
+import { mapFinishReason } from '../converters/map-finish-reason';
 import { callOptions, resolveClient } from '../utils/client';
 import {
   configurationError,
@@ -386,7 +387,7 @@ export class GatewayChatModel
   ): AsyncGenerator<ChatModelStreamEvent> {
     const { convertToChatModelEvents } = await loadLaterParts();
     const chunks = this._streamResponseChunks(messages, options, runManager);
-    yield* convertToChatModelEvents(chunks, options.signal);
+    yield* convertToChatModelEvents(chunks, options.signal, mapFinishReason);
   }
 
   /**

@@ -1,17 +1,19 @@
 // docs/gateway-protocol.md §5 (a streamed answer as LangChain's content-block event stream).
 import { convertChunksToEvents } from '@langchain/core/language_models/compat';
-import type { ChatModelStreamEvent } from '@langchain/core/language_models/event';
+import type { ChatModelStreamEvent, FinishReason } from '@langchain/core/language_models/event';
 import { AIMessageChunk } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
-import { mapFinishReason } from './map-finish-reason';
 
 /**
  * The chat model's chunks as LangChain's content-block events, the last `message-finish` carrying
  * the answer's real finish reason and response metadata (LangChain's bridge knows neither).
+ * `mapReason` is map-finish-reason.ts's, given by the model: this file loads lazily and imports
+ * nothing of core, whose modules it would otherwise split into more chunks (B5).
  */
 export async function* convertToChatModelEvents(
   chunks: AsyncIterable<ChatGenerationChunk>,
   signal: AbortSignal | undefined,
+  mapReason: (reason: string | undefined) => FinishReason,
 ): AsyncGenerator<ChatModelStreamEvent> {
   let metadata: Record<string, unknown> | undefined;
   async function* remember(): AsyncGenerator<ChatGenerationChunk> {
@@ -26,7 +28,7 @@ export async function* convertToChatModelEvents(
     if (event.event === 'message-finish' && metadata) {
       yield {
         ...event,
-        reason: mapFinishReason(metadata.finish_reason as string | undefined),
+        reason: mapReason(metadata.finish_reason as string | undefined),
         responseMetadata: metadata,
       };
     } else {

@@ -3,16 +3,13 @@ import { classifyFinishReason, type FinishReasonKind } from '@infergate/core/int
 import type { FinishReason } from '@langchain/core/language_models/event';
 
 /** LangChain's protocol has four reasons: an error or unknown reason ends the message as a stop. */
-const REASONS: Record<FinishReasonKind, FinishReason> = {
-  stop: 'stop',
+const REASONS: Partial<Record<FinishReasonKind, FinishReason>> = {
   length: 'length',
   tool_calls: 'tool_use',
   content_filter: 'content_filter',
-  error: 'stop',
-  other: 'stop',
 };
 
 /** The gateway's `finish_reason` (classified by core) → the reason of LangChain's content-block stream protocol. */
 export function mapFinishReason(reason: string | null | undefined): FinishReason {
-  return REASONS[classifyFinishReason(reason)];
+  return REASONS[classifyFinishReason(reason)] ?? 'stop';
 }
