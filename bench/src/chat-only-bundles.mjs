@@ -124,6 +124,26 @@ console.log((await model.invoke('Hello')).content);`,
   },
 ];
 
+/** esbuild's options for an app's split bundle (shared with chat-only-modules.mjs). */
+export function chatOnlyBuildOptions(entry, outdir, { minify = true } = {}) {
+  return {
+    entryPoints: [entry],
+    bundle: true,
+    splitting: true,
+    outdir,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    conditions: ['import'],
+    external: FRAMEWORKS,
+    minify,
+    metafile: true,
+    write: false,
+    logLevel: 'silent',
+    legalComments: 'none',
+  };
+}
+
 /**
  * Bundles an app as an edge or browser build would: ESM with code splitting, so modules the code
  * loads with `import()` (core's OCR and transcription preparation) land in chunks of their own that
@@ -136,22 +156,7 @@ export async function bundleChatOnlyApp({ source, firstCall }, { minify = true }
   try {
     const entry = join(dir, 'app.mjs');
     writeFileSync(entry, source);
-    const result = await build({
-      entryPoints: [entry],
-      bundle: true,
-      splitting: true,
-      outdir: join(dir, 'out'),
-      format: 'esm',
-      platform: 'neutral',
-      mainFields: ['module', 'main'],
-      conditions: ['import'],
-      external: FRAMEWORKS,
-      minify,
-      metafile: true,
-      write: false,
-      logLevel: 'silent',
-      legalComments: 'none',
-    });
+    const result = await build(chatOnlyBuildOptions(entry, join(dir, 'out'), { minify }));
     const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
     const outputs = result.metafile.outputs;
     const files = result.outputFiles.filter((file) => file.path.endsWith('.js'));
