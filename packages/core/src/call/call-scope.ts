@@ -11,8 +11,7 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
  * workerd, Vercel's edge runtime). There:
  * - a timer shared by calls of different requests would be armed in one request and fire (or never
  *   fire) in another, and aborting another request's fetch throws: each call gets its own timer,
- *   created and fired in its own request's context (elsewhere one shared timer is cheaper, bench
- *   B1);
+ *   created and fired in its own request's context (elsewhere one timer serves every call: below);
  * - the key budget never settles one call's promise from another call (see `Semaphore`).
  */
 export const REQUEST_BOUND_IO: boolean = (() => {
@@ -194,9 +193,9 @@ export class CallScope {
     return this.aborted;
   }
 
-  /** The typed error for an ended scope: `timeout`, or `aborted` with the caller's reason as cause. */
   /**
-   * The error this scope ended with. `lastFailure`: the failed attempt a retry was waiting after,
+   * The error this scope ended with: `timeout`, or `aborted` with the caller's reason as cause.
+   * `lastFailure`: the failed attempt a retry was waiting after,
    * kept as a timeout's cause (an abort's cause stays the caller's reason).
    */
   error(extra: CallEndContext & { lastFailure?: GatewayError } = {}): GatewayError {

@@ -1,10 +1,7 @@
 // docs/gateway-protocol.md §10.1 (error body), §10.3 (bodies that are not the gateway's).
-/**
- * The errors of an answer that is not a usable 2xx: an error answer (read up to
- * `maxErrorBodyBytes` and parsed), a body over `maxResponseBytes` (a stream lost before its first
- * byte: stream-first-bytes.ts).
- */
-
+// The errors of a request that gave no usable 2xx answer: an error answer (read up to
+// `maxErrorBodyBytes`, then parsed: parse-error-response.ts), a body over `maxResponseBytes`, a
+// gateway not reached. A stream lost before its first byte: stream-first-bytes.ts.
 import type { CallScope } from '../call/call-scope';
 import { describeCause, GatewayError } from '../errors/errors';
 import { corsHint } from './cors-hint';
@@ -41,7 +38,7 @@ export async function errorFromAnswer(
   }
   return parseErrorResponse(response.status, response.headers, text, {
     requestedModel: asked.requestedModel,
-    redact: apiKey,
+    secret: apiKey,
     maxRetryAfterMs,
   });
 }

@@ -40,7 +40,9 @@ export interface TakenAnswer {
  */
 export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
   const { spec, scope, events, policy, slots } = run;
-  let given = run.slot;
+  /** The caller's slot, until the first attempt takes it over. */
+  let taken = run.slot;
+  /** The slot of the attempt under way, while this loop owns it. */
   let held: Slot | undefined;
   let inFlight = false;
   let lastCut = false;
@@ -50,19 +52,21 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
   try {
     for (;;) {
       const attempt = policy.nextAttempt?.() ?? ++count;
-      const ask = { ahead, events, attempt, requestedModel: spec.requestedModel, held: given };
-      given = undefined;
+      // The one place a call takes its slots: one per attempt.
+      const ask = { ahead, events, attempt, requestedModel: spec.requestedModel, taken };
+      taken = undefined;
       held = await slots.acquire(scope, ask);
       const request = policy.request(attempt, events);
-      held = releasedToPolicy(held, policy, request);
+      held = tellingPolicyOnRelease(held, policy, request);
       // (The policy's events ran the caller's handler, which may have aborted the call.)
       if (scope.ended) throw scope.error({ requestedModel: request.requestedModel });
       inFlight = true;
       const sending = { spec, request, headers: run.headers, scope };
-      const cutByPolicy = { cut: false };
-      const result = await attemptOnce(sending, run, attempt, cutByPolicy);
-      // A request we aborted (a stall) is cut: the gateway counts it a little longer.
-      const cut = cutByPolicy.cut || ownAbort(request) !== undefined;
+      const refusal = { cut: false };
+      const result = await attemptOnce(sending, run, attempt, refusal);
+      // A request we aborted (its own signal, or an answer the policy refused) is cut: the
+      // gateway counts it a little longer (slot-source.ts, `CUT_REQUEST_GRACE_MS`).
+      const cut = refusal.cut || ownAbort(request) !== undefined;
       inFlight = false;
       if (!(result instanceof GatewayError)) {
         const slot = held;
@@ -97,33 +101,27 @@ function attemptOnce(
   sending: Sending,
   run: AttemptRun,
   attempt: number,
-  state: { cut: boolean },
+  refusal: { cut: boolean },
 ): Promise<AttemptAnswer | GatewayError> {
   const { events } = run;
-  if (!events) return accepted(sending, run, state);
+  if (!events) return sentAndAccepted(sending, run, refusal);
   const model = sending.request.model;
-  return events.observe(attempt, { ...sending.spec, model }, () => accepted(sending, run, state));
+  return events.observe(attempt, { ...sending.spec, model }, () =>
+    sentAndAccepted(sending, run, refusal),
+  );
 }
 
-/** The attempt's answer, taken or refused by the policy (a policy without `accept` takes all). */
-function accepted(
+/**
+ * The attempt's outcome: a 2xx answer the policy takes (a policy without `accept` takes all), or
+ * the failure it was sent or refused with. A refused answer's body is cancelled, which aborts its
+ * request (`refusal.cut`): the gateway stops counting it once it sees that.
+ */
+async function sentAndAccepted(
   sending: Sending,
-  run: AttemptRun,
-  state: { cut: boolean },
+  { send, policy }: AttemptRun,
+  refusal: { cut: boolean },
 ): Promise<AttemptAnswer | GatewayError> {
-  const sent = sendOnce(sending, run.send);
-  const { policy } = run;
-  return policy.accept ? checkedBy(policy, sending, sent, state) : sent;
-}
-
-/** A 2xx answer the policy refuses is cancelled: its request is cut. */
-async function checkedBy(
-  policy: AttemptPolicy,
-  sending: Sending,
-  sent: Promise<AttemptAnswer | GatewayError>,
-  state: { cut: boolean },
-): Promise<AttemptAnswer | GatewayError> {
-  const outcome = await sent;
+  const outcome = await sendOnce(sending, send);
   if (outcome instanceof GatewayError || !policy.accept) return outcome;
   let refused: GatewayError | undefined;
   try {
@@ -133,14 +131,16 @@ async function checkedBy(
     throw error;
   }
   if (refused === undefined) return outcome;
-  // Cancelling the body aborts the request: the gateway stops counting it once it sees that.
   (outcome.reader ?? outcome.response.body)?.cancel(refused).catch(() => {});
-  state.cut = true;
+  refusal.cut = true;
   return refused;
 }
 
-/** The slot, its release also told to the policy (once). */
-function releasedToPolicy(slot: Slot, policy: AttemptPolicy, request: AttemptRequest): Slot {
+/**
+ * The slot, its release also told to the policy (once), however the attempt ends: what the policy
+ * counts while an attempt holds its slot ends with it.
+ */
+function tellingPolicyOnRelease(slot: Slot, policy: AttemptPolicy, request: AttemptRequest): Slot {
   if (!policy.released) return slot;
   let told = false;
   return {
@@ -153,6 +153,7 @@ function releasedToPolicy(slot: Slot, policy: AttemptPolicy, request: AttemptReq
   };
 }
 
+/** A retry's wait, which holds no slot; the call's end during it is the call's error. */
 async function wait(
   ms: number,
   scope: CallScope,

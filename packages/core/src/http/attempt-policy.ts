@@ -29,9 +29,9 @@ export interface AttemptAnswer {
 export type NextAttempt = { waitMs: number } | { now: true } | undefined;
 
 /**
- * What the transport asks between a call's attempts. The transport holds the slot, the fetch, the
- * deadline, the body and the sleeps, and knows nothing of models or answers; the policy says what
- * each attempt sends and what follows a failure. The default, `retrySameRequest`, sends the same
+ * What the attempt loop (attempt-loop.ts) asks between a call's attempts. The loop holds the slot,
+ * the fetch, the deadline, the body and the sleeps, and knows nothing of models or answers; the
+ * policy says what each attempt sends and what follows a failure. The default, `retrySameRequest`, sends the same
  * request again as the retry policy allows; a caller with other rules gives its own (what each
  * attempt counts while it holds its slot, which attempts its answer is taken from, how its
  * attempts are numbered).
@@ -64,7 +64,10 @@ export interface AttemptPolicy {
   failed?(error: unknown): void;
 }
 
-/** The retry policy's limits of one call: its `maxRetries` and the client's waits. */
+/**
+ * The retry policy's limits of one call: its `maxRetries` and the client's waits. (Not the key's
+ * budget of slots: a count of retries.)
+ */
 export interface RetryBudget extends Omit<RetryLimits, 'remainingMs'> {
   maxRetries: number;
 }

@@ -5,19 +5,11 @@ import { parseRetryAfter } from './retry-policy';
 
 interface ErrorContext {
   requestedModel?: string;
-  /** Replaces this secret wherever it appears in a body or message. */
-  redact?: string;
+  /** The API key: replaced wherever it appears in the body, its parsed value and the headers. */
+  secret?: string;
   now?: number;
   /** The client's longest acceptable `Retry-After` (a longer one is not retryable). Default 60 s. */
   maxRetryAfterMs?: number;
-}
-
-/**
- * Replaces a secret in text taken from the network, so it can never reach logs through an error:
- * raw, JSON-escaped, URL-encoded and base64 forms (see redact-secret.ts).
- */
-export function redact(text: string, secret: string | undefined): string {
-  return redactSecret(text, secret);
 }
 
 function tryParseJson(text: string): unknown {
@@ -51,11 +43,13 @@ export function parseErrorResponse(
   bodyText: string,
   context: ErrorContext = {},
 ): GatewayError {
-  const body = redact(bodyText, context.redact);
+  const { secret } = context;
+  // The key in any form (raw, JSON-escaped, URL-encoded, base64) never reaches an error.
+  const body = redactSecret(bodyText, secret);
   // Parsed from the raw text, then redacted: an escaped echo of the key is caught once decoded.
   const parsed = tryParseJson(bodyText);
   const data =
-    parsed === undefined ? undefined : redactValue(parsed, (text) => redact(text, context.redact));
+    parsed === undefined ? undefined : redactValue(parsed, (text) => redactSecret(text, secret));
   const retryAfterMs = parseRetryAfter(headers.get('retry-after'), context.now);
   const servedModel = headers.get('x-service-model') ?? undefined;
   const shape = readGatewayErrorShape(data);
@@ -71,7 +65,7 @@ export function parseErrorResponse(
       status,
       body,
       data,
-      responseHeaders: headersRecord(headers, context.redact),
+      responseHeaders: headersRecord(headers, secret),
       retryAfterMs,
       requestedModel: context.requestedModel,
       servedModel,
@@ -85,7 +79,9 @@ export function parseErrorResponse(
 function headersRecord(headers: Headers, secret?: string): Record<string, string> {
   const record: Record<string, string> = {};
   headers.forEach((value, name) => {
-    if (name.toLowerCase() !== 'set-cookie') record[name.toLowerCase()] = redact(value, secret);
+    if (name.toLowerCase() !== 'set-cookie') {
+      record[name.toLowerCase()] = redactSecret(value, secret);
+    }
   });
   return record;
 }

@@ -1,11 +1,11 @@
 // docs/gateway-protocol.md §2.2 (authentication), §2.3 (request headers we send).
 import { describeCause, GatewayError } from '../errors/errors';
-import { redact } from './parse-error-response';
+import { redactSecret } from '../errors/redact-secret';
 
 /**
  * A request's headers: the client's, then the call's, then `authorization`. Without call headers
- * they are a plain record built and checked once (fetch copies them anyway: no `Headers` object
- * per call, which saved ~1.4 µs of B1's ~21 µs). Holds the API key privately.
+ * they are a plain record, checked once per client and copied per request (fetch copies them into
+ * its own `Headers` anyway); call headers are checked per call. Holds the API key privately.
  */
 export class RequestHeaders {
   readonly #clientHeaders: Record<string, string>;
@@ -47,7 +47,7 @@ export class RequestHeaders {
     } catch (cause) {
       throw new GatewayError({
         code: 'configuration_error',
-        message: `Invalid header in \`headers\`: ${redact(describeCause(cause), this.#apiKey)}`,
+        message: `Invalid header in \`headers\`: ${redactSecret(describeCause(cause), this.#apiKey)}`,
         field: 'headers',
       });
     }

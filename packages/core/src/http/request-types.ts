@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §2.5 (the key's slots a request holds), §5.5 (a stream's first bytes).
+// What the transport is asked to send, and what it hands back (transport.ts).
 import type { KeyBudget } from '../budget/key-budget';
 import type { Semaphore } from '../budget/semaphore';
 import type { CallScope } from '../call/call-scope';
@@ -6,8 +7,6 @@ import type { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { GatewayEventHandler } from '../events/gateway-events';
 import type { AttemptPolicy } from './attempt-policy';
-
-/** What the transport is asked to send, and what it hands back (transport.ts). */
 
 /**
  * A slot of the client's limit and the key's budget, held by one request. `release(cut)` gives it
@@ -68,7 +67,11 @@ export interface RequestSpec {
   stream?: boolean;
 }
 
-/** How a call is opened, beyond its spec and options (core's own callers). */
+/**
+ * What `open` is given beyond the request and the call's options, by a caller that made them
+ * itself (a call of several requests or runs, a catalog read within a call); without them `open`
+ * makes its own scope, events and policy, and the loop takes the first slot.
+ */
 export interface OpenVia {
   /** The call's scope, made by its caller (one deadline over every request of a call that makes several). */
   scope?: CallScope;

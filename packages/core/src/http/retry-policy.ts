@@ -3,8 +3,8 @@
  * Core's retry policy, the wait: how long to wait before the next attempt (the answer's
  * `Retry-After`, else exponential back-off), the longest wait worth taking (`maxRetryAfterMs`),
  * and the defaults. Which failures are retryable is decided when a `GatewayError` is made
- * (errors/retryable-failure.ts, its `isRetryable`); the transport retries exactly those, while its
- * attempts and the call's deadline allow; the AI SDK adapter, whose retries `ai` owns, reports
+ * (errors/retryable-failure.ts, its `isRetryable`); the attempt loop retries exactly those, through
+ * the call's policy, while its retries and the call's deadline allow; the AI SDK adapter, whose retries `ai` owns, reports
  * `isRetryable` with `isRetryableWithin`.
  */
 import type { GatewayError } from '../errors/errors';
@@ -38,8 +38,8 @@ export interface RetryLimits {
 }
 
 /**
- * How long to wait before retrying `error` after attempt `attempt` (0-based), or undefined when it
- * must not be retried: not retryable, or its `Retry-After` does not fit `maxRetryAfterMs` and the
+ * How long to wait before retrying `error` when `waits` waits were taken already, or undefined when
+ * it must not be retried: not retryable, or its `Retry-After` does not fit `maxRetryAfterMs` and the
  * deadline. Without `Retry-After` the wait is exponential back-off, slept even when the deadline
  * comes first: the deadline then ends the call as `timeout` (the failure as its cause), the same
  * answer whether or not the jitter happened to fit. A `Retry-After` that cannot fit is the
@@ -47,11 +47,11 @@ export interface RetryLimits {
  */
 export function retryDelay(
   error: Pick<GatewayError, 'isRetryable' | 'retryAfterMs'>,
-  attempt: number,
+  waits: number,
   limits: RetryLimits,
 ): number | undefined {
   if (!isRetryableWithin(error, limits.maxRetryAfterMs)) return undefined;
-  if (error.retryAfterMs === undefined) return backoffDelay(attempt, limits.retryBaseDelayMs);
+  if (error.retryAfterMs === undefined) return backoffDelay(waits, limits.retryBaseDelayMs);
   return error.retryAfterMs <= limits.remainingMs ? error.retryAfterMs : undefined;
 }
 
@@ -116,8 +116,8 @@ function rfc850ToImf(text: string): string {
   return `${day} ${month} ${full} ${rest}`;
 }
 
-/** Exponential backoff with full jitter: a random delay in [base·2^attempt / 2, base·2^attempt], capped. */
-function backoffDelay(attempt: number, baseMs: number, capMs = 30_000): number {
-  const ceiling = Math.min(capMs, baseMs * 2 ** attempt);
+/** Exponential backoff with equal jitter: a random delay in [base·2^waits / 2, base·2^waits], capped. */
+function backoffDelay(waits: number, baseMs: number, capMs = 30_000): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** waits);
   return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 }

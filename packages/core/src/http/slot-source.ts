@@ -17,7 +17,7 @@ export interface SlotAsk {
   /** Named by the error when the call ended while it waited. */
   requestedModel?: string;
   /** A slot the call took already (with `ifFree`): this attempt's, told to its events. */
-  held?: Slot;
+  taken?: Slot;
 }
 
 /**
@@ -37,22 +37,22 @@ export class SlotSource {
   }
 
   /**
-   * A slot for one request. A slot handed over after the call ended (its deadline passed, its
-   * caller aborted) is given back, and the call fails without sending. With `ifFree`, undefined
-   * when none is free now.
+   * A slot for one request: taken at once when both queues would grant it, else waited for. A slot
+   * handed over after the call ended (its deadline passed, its caller aborted) is given back, and
+   * the call fails without sending. With `ifFree`, undefined when none is free now. With `taken`,
+   * that slot, its wait and release told to `events` like any other's.
    */
   acquire(scope: CallScope, ask: SlotAsk & { ifFree: true }): Promise<Slot | undefined>;
   acquire(scope: CallScope, ask?: SlotAsk): Promise<Slot>;
   async acquire(scope: CallScope, ask: SlotAsk = {}): Promise<Slot | undefined> {
-    if (ask.ifFree) return this.#ifFree(scope);
-    const { events, attempt = 1 } = ask;
+    if (ask.ifFree) return this.#onlyIfFree(scope);
+    const { events, attempt = 1, taken } = ask;
     const { budgetId } = this.#config;
     events?.queued(attempt, budgetId);
-    const { held } = ask;
-    if (held && !events) return held;
-    const release = held
-      ? (cut?: boolean) => held.release(cut)
-      : (this.#free(scope) ?? (await this.#queued(scope, ask)));
+    if (taken && !events) return taken;
+    const release = taken
+      ? (cut?: boolean) => taken.release(cut)
+      : (this.#grantedNow(scope) ?? (await this.#queued(scope, ask)));
     if (!events) return { release };
     events.dequeued(attempt, budgetId);
     let released = false;
@@ -66,8 +66,11 @@ export class SlotSource {
     };
   }
 
-  /** Both slots when both are free now (no wait), else undefined. */
-  #free(scope: CallScope): ReleaseSlot | undefined {
+  /**
+   * Both slots when both queues grant them synchronously (the in-process budget can; a shared one
+   * answers undefined), else undefined: then `#queued` waits.
+   */
+  #grantedNow(scope: CallScope): ReleaseSlot | undefined {
     if (scope.ended) return undefined;
     const { local, maxConcurrency, budget, budgetId, maxConcurrencyPerKey } = this.#config;
     const releaseLocal = local.tryAcquire(maxConcurrency);
@@ -108,8 +111,11 @@ export class SlotSource {
     }
   }
 
-  /** A slot only if one is free now and no call waits for one. A budget without `acquireIfFree` never has one. */
-  async #ifFree(scope: CallScope): Promise<Slot | undefined> {
+  /**
+   * A slot only if one is free now and no call waits for one (never queued: taking a waiting call's
+   * turn would delay it). A budget without `acquireIfFree` never has one.
+   */
+  async #onlyIfFree(scope: CallScope): Promise<Slot | undefined> {
     const { local, maxConcurrency, budget, budgetId, maxConcurrencyPerKey } = this.#config;
     if (scope.ended || budget.acquireIfFree === undefined) return undefined;
     const releaseLocal = local.tryAcquire(maxConcurrency);

@@ -5,11 +5,10 @@ import { checkCallOptions } from '../call/call-options';
 import { CallScope } from '../call/call-scope';
 import { GatewayError } from '../errors/errors';
 import { lazily } from '../errors/load-lazily';
-import { registerSecret } from '../errors/redact-secret';
+import { redactSecret, registerSecret } from '../errors/redact-secret';
 import type { CallEvents } from '../events/call-events';
 import { runAttempts } from './attempt-loop';
 import { type RetryBudget, retrySameRequest } from './attempt-policy';
-import { redact } from './parse-error-response';
 import { isPlainHttpToRemote } from './plain-http';
 import { RequestHeaders } from './request-headers';
 import type { OpenResponse, OpenVia, RequestSpec, TransportConfig } from './request-types';
@@ -27,11 +26,13 @@ export type { OpenResponse, OpenVia, RequestSpec, Slot } from './request-types';
 const loadEvents = lazily('the onEvent events', () => import('../events/call-events'));
 
 /**
- * A client's requests: its slots (slot-source.ts), its attempt loop (attempt-loop.ts) and one
- * send (send-once.ts), put together. Holds the API key privately. What each attempt sends and what
- * follows a failure is its `AttemptPolicy`'s: the transport knows HTTP only
- * (docs/gateway-protocol.md §2.5 and §10.5 give the order of slot release, retry sleep and body
- * read).
+ * A client's requests, in three parts put together by `open`: the slot source (slot-source.ts:
+ * where a request takes its slot), the attempt loop (attempt-loop.ts: where a call retries, within
+ * its deadline) and one send (send-once.ts: one fetch, its status and bodies). What each attempt
+ * sends and what follows a failure is the call's `AttemptPolicy`'s (attempt-policy.ts): the
+ * transport knows HTTP only, and which model a call asks is decided by its caller's policy.
+ * Holds the API key privately. (docs/gateway-protocol.md §2.5 and §10.5 give the order of slot
+ * release, retry sleep and body read.)
  */
 export class Transport {
   readonly #apiKey: string;
@@ -42,12 +43,10 @@ export class Transport {
   readonly #headers: RequestHeaders;
   /** `server.address` / `server.port` for events; read on the first call with a hook. */
   #server: { address: string; port: number } | undefined;
-  /** The retry limits of a call without its own `maxRetries` (most calls: made once). */
+  /** The client's retry limits (a call's own `maxRetries` overrides them: `retryBudget`). */
   readonly #retryBudget: RetryBudget;
-  /** `redact` as a function, made once (every read is given it). */
-  readonly #redact = (text: string): string => redact(text, this.#apiKey);
-  /** What sending needs, made once when the client was given its `fetch`. */
-  readonly #send: SendConfig | undefined;
+  /** Replaces the key in text from the network: given to every reader of a body. */
+  readonly #redact = (text: string): string => redactSecret(text, this.#apiKey);
 
   constructor(config: TransportConfig) {
     const { apiKey, ...rest } = config;
@@ -62,7 +61,6 @@ export class Transport {
       maxRetryAfterMs: rest.maxRetryAfterMs,
       retryBaseDelayMs: rest.retryBaseDelayMs,
     };
-    this.#send = rest.fetch ? this.#sendConfig() : undefined;
   }
 
   get baseURL(): string {
@@ -92,10 +90,10 @@ export class Transport {
   }
 
   /**
-   * Sends a request and returns the open 2xx response, each attempt as its policy says (by default
-   * the same request, retried as `retryDelay` decides). Every attempt holds a slot; the slot is
-   * given back before a retry's sleep and asked for again after it. The returned slot and scope
-   * belong to the caller.
+   * Sends a request and returns the open 2xx response: the call's deadline (`scope`), its events,
+   * then the attempt loop with the call's policy (by default `retrySameRequest`: the same request,
+   * retried as retry-policy.ts decides). Every attempt holds a slot; the slot is given back before
+   * a retry's sleep and asked for again after it. The returned slot and scope belong to the caller.
    */
   async open(
     spec: RequestSpec,
@@ -108,12 +106,13 @@ export class Transport {
     let events = via.events;
     try {
       this.#warnPlainHttp();
-      // A client without an `onEvent` hook makes no events.
+      // (No hook, no events: and no wait for their module.)
       if (!events && this.#config.onEvent) events = await this.callEvents(spec, via.parent);
       const policy = via.policy ?? retrySameRequest(spec, this.retryBudget(options));
       const headers = this.#headers.for(spec.body, spec.accept, options.headers);
-      const send = this.#send ?? this.#sendConfig();
+      const send = this.#sendConfig();
       const run = { spec, headers, scope, events, policy, slots: this.#slots, slot, send };
+      // The loop owns the caller's slot from here (its first attempt sends in it).
       slot = undefined;
       const { answer, slot: held } = await runAttempts(run);
       const open: OpenResponse = {
@@ -169,7 +168,10 @@ export class Transport {
     warnPlainHttpOnce(this.#config.baseURL, this.#apiKey);
   }
 
-  /** What sending one request needs (without a `fetch` option, the global one, as it is now). */
+  /**
+   * What sending one request needs. Without a `fetch` option, the global one as it is at this call:
+   * a test or a mock (msw) may replace it after the client was made.
+   */
   #sendConfig(): SendConfig {
     const fetchImpl = this.#config.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') {
@@ -223,12 +225,12 @@ export class Transport {
   ): Promise<WholeAnswer> {
     return readWholeAnswer(this.open(spec, options, via), spec, {
       json,
-      reports: via?.reportsEnd !== false,
+      reportsEnd: via?.reportsEnd !== false,
       maxResponseBytes: this.#config.maxResponseBytes,
       redact: this.#redact,
     });
   }
 }
 
-/** Options not given (one shared object: none made per call). */
+/** Options not given. */
 const NO_OPTIONS: CallOptions & OpenVia = Object.freeze({});

@@ -21,8 +21,8 @@ export interface WholeAnswer {
 interface ReadOptions {
   /** Parse the body as JSON (`invalid_response` when it is not) and send its `done` event. */
   json: boolean;
-  /** The call reports its own end (`OpenVia.reportsEnd`). */
-  reports: boolean;
+  /** This read reports the call's end (`OpenVia.reportsEnd`). */
+  reportsEnd: boolean;
   maxResponseBytes: number;
   redact: (text: string) => string;
 }
@@ -37,7 +37,7 @@ export async function readWholeAnswer(
   options: ReadOptions,
 ): Promise<WholeAnswer> {
   const { response, release, scope, events } = await opening;
-  const reports = options.reports;
+  const reports = options.reportsEnd;
   let failure: GatewayError | undefined;
   let text: string;
   try {
