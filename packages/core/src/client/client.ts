@@ -47,8 +47,10 @@ type ServiceCalls = typeof import('../services/service-calls');
 type Ready = ChatContext & ServiceContext & { budget: ClientBudgetView; baseURL: string };
 
 /**
- * The gateway client: a facade over the transport (budget, retries, deadlines), the catalog, the
- * chat calls and the service calls. Create it with `createGatewayClient`.
+ * The gateway client: a facade over the transport (budget, retries, deadlines: http/transport.ts),
+ * the catalog, the chat calls (chat/chat-calls.ts) and the service calls (services/, loaded by the
+ * first one). Its calls delegate, and redact this client's key from what they throw.
+ * Create it with `createGatewayClient`.
  */
 export class GatewayClient {
   readonly #options: ReturnType<typeof resolveOptions>;
@@ -136,6 +138,7 @@ export class GatewayClient {
       budget,
       onEvent: resolved.onEvent,
       recordContent: resolved.recordContent,
+      // These codes say the cached catalog may be wrong about a model (§3.3): read it again.
       onErrorResponse: (error) => {
         if (error.code === 'model_not_found' || error.code === 'provider_unavailable') {
           catalog?.invalidate();
