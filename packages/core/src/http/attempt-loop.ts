@@ -52,7 +52,7 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
   try {
     for (;;) {
       const attempt = policy.nextAttempt?.() ?? ++count;
-      // The one place a call takes its slots: one per attempt.
+      // Each attempt's slot, taken here (or the one the caller took for it: `taken`).
       const ask = { ahead, events, attempt, requestedModel: spec.requestedModel, taken };
       taken = undefined;
       held = await slots.acquire(scope, ask);
