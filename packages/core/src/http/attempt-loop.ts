@@ -112,20 +112,34 @@ function attemptOnce(
 }
 
 /**
- * The attempt's outcome: a 2xx answer the policy takes (a policy without `accept` takes all), or
- * the failure it was sent or refused with. A refused answer's body is cancelled, which aborts its
- * request (`refusal.cut`): the gateway stops counting it once it sees that.
+ * The attempt's outcome: sent once, then a 2xx answer offered to the policy's `accept` (a policy
+ * without one takes all; its call then waits on the send alone).
  */
-async function sentAndAccepted(
+function sentAndAccepted(
   sending: Sending,
   { send, policy }: AttemptRun,
   refusal: { cut: boolean },
 ): Promise<AttemptAnswer | GatewayError> {
-  const outcome = await sendOnce(sending, send);
-  if (outcome instanceof GatewayError || !policy.accept) return outcome;
+  const sent = sendOnce(sending, send);
+  if (!policy.accept) return sent;
+  return sent.then((outcome) => acceptedOrCut(outcome, policy, sending, refusal));
+}
+
+/**
+ * A 2xx answer the policy takes, or the failure it refuses it with: the refused answer's body is
+ * cancelled, which aborts its request (`refusal.cut`): the gateway stops counting it once it sees
+ * that.
+ */
+async function acceptedOrCut(
+  outcome: AttemptAnswer | GatewayError,
+  policy: AttemptPolicy,
+  sending: Sending,
+  refusal: { cut: boolean },
+): Promise<AttemptAnswer | GatewayError> {
+  if (outcome instanceof GatewayError) return outcome;
   let refused: GatewayError | undefined;
   try {
-    refused = await policy.accept(outcome, sending.request);
+    refused = await policy.accept?.(outcome, sending.request);
   } catch (error) {
     outcome.reader?.cancel(error).catch(() => {});
     throw error;
