@@ -1,9 +1,6 @@
 // docs/gateway-protocol.md §2.1 (plain `http://` to a remote host).
-/**
- * Whether a base URL sends the key in clear text to another machine: checked when a client is
- * made, so that only such a client loads the warning (warn-plain-http.ts) — https:// and loopback
- * base URLs, the emulator's included, load nothing.
- */
+// Whether a base URL sends the key in clear text to another machine: checked when a client is
+// made, so that only such a client warns (warn-plain-http.ts), once, before its first request.
 
 /** localhost, 127.0.0.0/8 and [::1]: traffic that never leaves the machine. */
 export function isLoopbackHost(hostname: string): boolean {
