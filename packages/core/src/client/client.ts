@@ -37,8 +37,8 @@ import { type Connection, resolveBaseURL, resolveConnection, resolveOptions } fr
 
 /**
  * Loaded on the first service call: with code splitting, a chat-only app's start-up chunk does
- * not carry the services' validation, batching and multipart code (about 4 KB min+gzip, B5). A
- * failed load is `client_code_unavailable`, and the next service call loads it again.
+ * not carry the services' validation, batching and multipart code (its size: CONTRIBUTING.md,
+ * "Parts loaded on first use"). A failed load is `client_code_unavailable`, and the next service call loads it again.
  */
 const loadServices = lazily('the service calls', () => import('../services/service-calls'));
 type ServiceCalls = typeof import('../services/service-calls');
