@@ -268,6 +268,24 @@ describe('structured output on every route: each hop served its own way, checked
     expect(error.invalidOutput?.issues).toEqual([{ message: 'never', path: '/city' }]);
   });
 
+  it('a Standard Schema whose validate throws refuses the answer, typed', async () => {
+    const client = clientOn(await gateway());
+    const throwing = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: () => {
+          throw new Error('boom');
+        },
+      },
+    };
+    const error = await caught<GatewayError>(
+      client.chat(asking('community/so-native'), { structuredOutput: { standard: throwing } }),
+    );
+    expect(error.code).toBe('invalid_structured_output');
+    expect(error.invalidOutput?.issues[0]?.message).toMatch(/validate threw: boom/);
+  });
+
   it('refuses unknown structuredOutput keys before sending', async () => {
     const emulated = await gateway();
     const client = clientOn(emulated);

@@ -9,13 +9,14 @@
  * without one never loads the validator.
  */
 import { type SchemaDraft, Validator } from '@cfworker/json-schema';
-import { invalidStructuredOutput } from '../errors/invalid-response';
 import type {
   StandardPathSegment,
+  StandardResult,
   StandardSchemaLike,
   StructuredOutputIssue,
   StructuredOutputMethod,
 } from '../protocol/chat-route';
+import { invalidStructuredOutput } from './invalid-structured-output';
 import type { StructuredAnswer } from './structured-output-request';
 
 export type { StandardSchemaLike };
@@ -54,7 +55,14 @@ export async function checkStructuredAnswer(
 type CheckResult = { value: unknown; issues?: undefined } | { issues: StructuredOutputIssue[] };
 
 async function checkStandard(standard: StandardSchemaLike, value: unknown): Promise<CheckResult> {
-  const result = await standard['~standard'].validate(value);
+  let result: StandardResult;
+  try {
+    result = await standard['~standard'].validate(value);
+  } catch (error) {
+    // A validate that throws refuses the answer; the error says why (typed, on every hop).
+    const why = error instanceof Error ? error.message : String(error);
+    return { issues: [{ message: `the Standard Schema's validate threw: ${why.slice(0, 200)}` }] };
+  }
   if (result.issues === undefined) return { value: result.value };
   const issues = result.issues.map(({ message, path }) => ({
     message,
