@@ -468,6 +468,53 @@ describe('structured output streamed: the JSON as it comes, checked at the end',
     });
   });
 
+  it('a stream that fails before any content walks on to a model serving it another way', async () => {
+    const emulated = await gateway();
+    const { client } = recordingClient(emulated);
+    emulated.emulator.injectFault({
+      fault: 'model_busy',
+      model: 'community/so-native',
+      retryAfter: 3600,
+    });
+    const stream = await client.chatStream(asking('community/so-native'), {
+      fallbackModels: ['community/so-tools'],
+    });
+    const result = await stream.result();
+    expect(result.structured?.method).toBe('tools');
+    expect(stream.route.hops).toEqual([
+      { model: 'community/so-native', outcome: 'failed', reason: 'model_busy' },
+      {
+        model: 'community/so-tools',
+        outcome: 'answered',
+        structured: { method: 'tools', checked: true },
+      },
+    ]);
+  });
+
+  it('a hedged stream may be won by a model serving the schema another way', async () => {
+    const emulated = await gateway();
+    const { client } = recordingClient(emulated);
+    emulated.emulator.injectFault({
+      fault: 'stall_first_chunk',
+      model: 'community/so-native',
+      ms: 60_000,
+    });
+    const stream = await client.chatStream(asking('community/so-native'), {
+      fallbackModels: ['community/so-object'],
+      hedge: { afterMs: 20, maxExtra: 1 },
+    });
+    const result = await stream.result();
+    expect(result.structured?.method).toBe('json_object');
+    expect(stream.route.hops).toEqual([
+      { model: 'community/so-native', outcome: 'lost' },
+      {
+        model: 'community/so-object',
+        outcome: 'answered',
+        structured: { method: 'json_object', checked: true },
+      },
+    ]);
+  });
+
   it('streams with assemble: false are still checked at the end', async () => {
     const client = clientOn(await gateway());
     const stream = await client.chatStream(asking('community/so-prose'), { assemble: false });
