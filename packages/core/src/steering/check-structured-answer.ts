@@ -4,9 +4,9 @@
  * `provider_claimed` model may not keep its word): by the schema's own `~standard.validate` when
  * the caller passed a zod or other Standard Schema, else by `@cfworker/json-schema`, a JSON Schema
  * validator that runs without `eval` (Workers and edge runtimes forbid it) and that every
- * LangChain app already has through `@langchain/core`. This file is the only one that imports it:
- * the steering module loads it with `import()` on the first call that asks for a schema, so a call
- * without one never loads the validator.
+ * LangChain app already has through `@langchain/core`. This file is the only one that imports it,
+ * and it is bundled into the steering module's chunk (tsup.config.ts `noExternal`): no fourth lazy
+ * boundary, and an app whose calls never steer never loads it.
  */
 import { type SchemaDraft, Validator } from '@cfworker/json-schema';
 import type {
