@@ -199,6 +199,31 @@ describe('structured output on every route: each hop served its own way, checked
     expect(refused.message).toMatch(/cannot serve a JSON schema/);
   });
 
+  it('an own model the catalog does not list is asked by the first allowed method', async () => {
+    const emulated = await gateway();
+    const { bodies, fetch } = recordSent(emulated.fetch);
+    const client = clientOn(emulated, { fetch });
+    // (Unlisted, it is tried after the listed models with free capacity: the listed one is busy.)
+    emulated.emulator.injectFault({
+      fault: 'model_busy',
+      model: 'community/so-tools',
+      retryAfter: 3600,
+    });
+    const error = await caught<GatewayError>(
+      client.chat(asking('my/unlisted'), {
+        fallbackModels: ['community/so-tools'],
+        structuredOutput: { methods: ['json_object', 'tools'] },
+        maxRetries: 0,
+      }),
+    );
+    const own = bodies.find((body) => body.model === 'my/unlisted');
+    expect(own).toMatchObject({ response_format: { type: 'json_object' } });
+    expect(error.route?.hops.map((hop) => hop.model)).toEqual([
+      'community/so-tools',
+      'my/unlisted',
+    ]);
+  });
+
   it('structuredOutput.methods pins the methods: a model without an allowed one is skipped', async () => {
     const emulated = await gateway();
     const client = clientOn(emulated);
