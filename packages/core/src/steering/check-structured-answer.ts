@@ -4,37 +4,22 @@
  * `provider_claimed` model may not keep its word): by the schema's own `~standard.validate` when
  * the caller passed a zod or other Standard Schema, else by `@cfworker/json-schema`, a JSON Schema
  * validator that runs without `eval` (Workers and edge runtimes forbid it) and that every
- * LangChain app already has through `@langchain/core`. This file is the only one that imports it:
- * the steering module loads it with `import()` on the first call that asks for a schema, so a call
- * without one never loads the validator.
+ * LangChain app already has through `@langchain/core`. This file is the only one that imports it,
+ * and it is bundled into the steering module's chunk (tsup.config.ts `noExternal`): no fourth lazy
+ * boundary, and an app whose calls never steer never loads it.
  */
 import { type SchemaDraft, Validator } from '@cfworker/json-schema';
-import { invalidStructuredOutput } from '../errors/invalid-response';
-import type { StructuredOutputIssue, StructuredOutputMethod } from '../protocol/chat-route';
+import type {
+  StandardPathSegment,
+  StandardResult,
+  StandardSchemaLike,
+  StructuredOutputIssue,
+  StructuredOutputMethod,
+} from '../protocol/chat-route';
+import { invalidStructuredOutput } from './invalid-structured-output';
 import type { StructuredAnswer } from './structured-output-request';
 
-/**
- * The part of the Standard Schema interface (standardschema.dev, v1) the check uses: zod, valibot,
- * arktype and others implement it. Written here, as the spec asks, rather than depended on.
- */
-export interface StandardSchemaLike {
-  readonly '~standard': {
-    readonly version: 1;
-    readonly vendor: string;
-    readonly validate: (value: unknown) => StandardResult | Promise<StandardResult>;
-  };
-}
-
-type StandardPathSegment = PropertyKey | { readonly key: PropertyKey };
-
-type StandardResult =
-  | { readonly value: unknown; readonly issues?: undefined }
-  | {
-      readonly issues: ReadonlyArray<{
-        readonly message: string;
-        readonly path?: ReadonlyArray<StandardPathSegment> | undefined;
-      }>;
-    };
+export type { StandardSchemaLike };
 
 /** What an answer is checked against: the JSON Schema, and the caller's Standard Schema if any. */
 export interface StructuredOutputCheck {
@@ -70,7 +55,14 @@ export async function checkStructuredAnswer(
 type CheckResult = { value: unknown; issues?: undefined } | { issues: StructuredOutputIssue[] };
 
 async function checkStandard(standard: StandardSchemaLike, value: unknown): Promise<CheckResult> {
-  const result = await standard['~standard'].validate(value);
+  let result: StandardResult;
+  try {
+    result = await standard['~standard'].validate(value);
+  } catch (error) {
+    // A validate that throws refuses the answer; the error says why (typed, on every hop).
+    const why = error instanceof Error ? error.message : String(error);
+    return { issues: [{ message: `the Standard Schema's validate threw: ${why.slice(0, 200)}` }] };
+  }
   if (result.issues === undefined) return { value: result.value };
   const issues = result.issues.map(({ message, path }) => ({
     message,

@@ -4,7 +4,7 @@ import { failoverReason } from '../errors/retryable-failure';
 import type { CallEvents } from '../events/call-events';
 import type { NextAttempt, RetryBudget } from '../http/attempt-policy';
 import { nextRetryWait } from '../http/retry-policy';
-import type { ChatRouteHop, FailoverReason } from '../protocol/chat-route';
+import type { ChatRouteHop, FailoverReason, StructuredOutputMethod } from '../protocol/chat-route';
 
 /** The models a walk goes over (plan-hops.ts), and how it makes their requests. */
 export interface WalkPlan {
@@ -18,6 +18,20 @@ export interface WalkPlan {
    * calls that queued together do not all go to the model that had free capacity then.
    */
   order?: (models: readonly string[]) => string[];
+  /** A call asking for structured output: how `model` serves the schema (the plan's). */
+  methodOf?: (model: string) => StructuredOutputMethod | undefined;
+}
+
+/** The route's hop of a model left for `reason`; one whose answer failed the check says how it served it. */
+export function failedHop(
+  model: string,
+  reason: FailoverReason,
+  method: StructuredOutputMethod | undefined,
+): ChatRouteHop {
+  if (reason !== 'invalid_structured_output' || method === undefined) {
+    return { model, outcome: 'failed', reason };
+  }
+  return { model, outcome: 'failed', reason, structured: { method, checked: false } };
 }
 
 /** A hop that failed, with its error (for the message of a call whose every hop failed). */
@@ -40,13 +54,16 @@ export class FailoverWalk {
   readonly failed: FailedHop[] = [];
   readonly #bodyFor: (model: string) => string;
   readonly #order: ((models: readonly string[]) => string[]) | undefined;
+  readonly #methodOf: WalkPlan['methodOf'];
   /**
    * The next hop starts on a model not tried yet (the round's first, or after a failover): it
    * chooses among the untried ones. A retry of the same model (a 500) does not.
    */
   #choose = true;
   /** The failover to report once the next model is chosen (at the next hop). */
-  #leaving: { from: string; reason: FailoverReason; waitedMs: number } | undefined;
+  #leaving:
+    | { from: string; hop: ChatRouteHop; reason: FailoverReason; waitedMs: number }
+    | undefined;
   readonly #bodies = new Map<string, string>();
   #round: readonly string[];
   #index = 0;
@@ -59,6 +76,7 @@ export class FailoverWalk {
     this.#round = plan.models;
     this.#bodyFor = plan.bodyFor;
     this.#order = plan.order;
+    this.#methodOf = plan.methodOf;
   }
 
   /** The model the next (or current) attempt asks for. */
@@ -80,7 +98,9 @@ export class FailoverWalk {
     const leaving = this.#leaving;
     if (leaving) {
       this.#leaving = undefined;
-      events?.failover(leaving.from, this.model, leaving.reason, leaving.waitedMs);
+      const { from, hop, reason, waitedMs } = leaving;
+      const structured = 'structured' in hop ? hop.structured : undefined;
+      events?.failover(from, this.model, reason, waitedMs, structured);
     }
     this.#hopStartedAt = performance.now();
     return this.model;
@@ -137,13 +157,14 @@ export class FailoverWalk {
       return waitMs === undefined ? undefined : { waitMs };
     }
     const from = this.model;
-    this.hops.push({ model: from, outcome: 'failed', reason });
+    const hop = failedHop(from, reason, this.#methodOf?.(from));
+    this.hops.push(hop);
     this.failed.push({ model: from, error });
     this.#roundFailures.push({ model: from, error });
     if (this.#index + 1 < this.#round.length) {
       this.#index++;
       const waitedMs = performance.now() - this.#hopStartedAt;
-      this.#leaving = { from, reason, waitedMs };
+      this.#leaving = { from, hop, reason, waitedMs };
       this.#choose = true;
       return { now: true };
     }

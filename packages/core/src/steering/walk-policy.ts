@@ -34,6 +34,13 @@ export interface WalkPolicyInput {
   firstChunkMs: number | undefined;
   firstContent: FirstContentReader;
   /**
+   * A non-streamed call asking for structured output: its whole answer checked while the hop holds
+   * its slot (`model`: the hop's; an abort cuts the body's read). Resolves to the failure that ends
+   * the attempt, or undefined when the answer passed (the check leaves one the transport can read
+   * again in `answer.response`).
+   */
+  checkWhole?: (answer: AttemptAnswer, model: string) => Promise<GatewayError | undefined>;
+  /**
    * Told each attempt's outcome: its model, its failure (undefined: it answered, its first content
    * `ms` after it was sent).
    */
@@ -89,7 +96,12 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
       if (scope.aborted) throw scope.error({ requestedModel: request.requestedModel });
       if (failure) return failure;
       watch?.arrived();
-      onOutcome?.(request.requestedModel!, undefined, performance.now() - sentAt);
+      // Time to first content: the headers (or first piece), not the check's read of the body.
+      const ms = performance.now() - sentAt;
+      const refused = await input.checkWhole?.(answer, request.requestedModel!);
+      if (scope.aborted) throw scope.error({ requestedModel: request.requestedModel });
+      if (refused) return refused;
+      onOutcome?.(request.requestedModel!, undefined, ms);
       return undefined;
     },
     next(failure, waits, remainingMs) {

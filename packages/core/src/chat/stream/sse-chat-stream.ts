@@ -23,6 +23,19 @@ interface ChatStreamMeta {
   silence?: SilenceClock | undefined;
   /** A steered call's: its error, carrying the route (every error of such a call has one). */
   failed?: ((error: GatewayError) => GatewayError) | undefined;
+  /** A call asking for structured output: its events as the caller reads them, its end checked. */
+  structured?: StructuredStream | undefined;
+}
+
+/** What the stream reads its decoded events from. */
+export type DecodedEvents = Pick<ChatStreamDecoder, 'take' | 'takeAll'>;
+
+/** A structured-output stream's hooks (chat/structured-stream.ts, loaded with the steering module). */
+export interface StructuredStream {
+  /** The decoder's events as the caller gets them. */
+  events(decoder: DecodedEvents): DecodedEvents;
+  /** The assembled answer checked and cleaned; rejects with the typed error when it fails. */
+  check(answer: AssembledChat): Promise<AssembledChat>;
 }
 
 type State = 'open' | 'done' | 'failed';
@@ -43,6 +56,11 @@ export class GatewayChatStream implements ChatStream {
   readonly #body: BodyReadAhead;
   readonly #text = new TextDecoder();
   readonly #decoder: ChatStreamDecoder;
+  /** The decoded events as the caller gets them (a structured stream's, mapped). */
+  readonly #events: DecodedEvents;
+  readonly #structured: StructuredStream | undefined;
+  /** A structured stream's end being checked: readers wait on it as on a network read. */
+  #checking: Promise<void> | undefined;
   #state: State = 'open';
   #error: GatewayError | undefined;
   #result: AssembledChat | undefined;
@@ -67,8 +85,11 @@ export class GatewayChatStream implements ChatStream {
     this.#decoder = new ChatStreamDecoder({
       requestedModel: meta.requestedModel,
       servedModel: meta.servedModel,
-      assemble: meta.assemble,
+      // A structured answer is checked whole at its end.
+      assemble: meta.assemble || meta.structured !== undefined,
     });
+    this.#structured = meta.structured;
+    this.#events = meta.structured?.events(this.#decoder) ?? this.#decoder;
     const body = open.response.body;
     const reader =
       open.reader ??
@@ -129,7 +150,7 @@ export class GatewayChatStream implements ChatStream {
   /** The next event, or undefined at the end; throws the stream's typed error. */
   async next(): Promise<ChatStreamEvent | undefined> {
     for (;;) {
-      const event = this.#decoder.take();
+      const event = this.#events.take();
       if (event !== undefined) return event;
       if (this.#state === 'done') return undefined;
       if (this.#state === 'failed') throw this.#error;
@@ -143,7 +164,7 @@ export class GatewayChatStream implements ChatStream {
    */
   async readBatch(): Promise<ChatStreamEvent[] | undefined> {
     for (;;) {
-      const events = this.#decoder.takeAll();
+      const events = this.#events.takeAll();
       if (events !== undefined) return events;
       if (this.#state === 'done') return undefined;
       if (this.#state === 'failed') throw this.#error;
@@ -157,7 +178,7 @@ export class GatewayChatStream implements ChatStream {
    * when the chunk (or the end, or the error) is in, and chunks are fed to the decoder in order.
    */
   #pump(): Promise<void> {
-    this.#pumping ??= this.#pumpOnce();
+    this.#pumping ??= this.#checking ?? this.#pumpOnce();
     return this.#pumping;
   }
 
@@ -218,10 +239,21 @@ export class GatewayChatStream implements ChatStream {
     return { requestedModel: this.requestedModel, servedModel: this.servedModel };
   }
 
-  #finish(): void {
+  /** The stream read to its end; a structured one's answer first checked (`checked`: it passed). */
+  #finish(checked?: AssembledChat): void {
     if (this.#state !== 'open') return;
+    if (this.#structured && !checked) {
+      // Complete at the gateway: its slot back (not cut) while the answer is checked.
+      this.#silence?.stop();
+      this.#open.release(false);
+      this.#checking ??= this.#structured.check(this.#decoder.result()).then(
+        (answer) => this.#finish(answer),
+        (error: GatewayError) => this.#fail(error),
+      );
+      return;
+    }
     this.#state = 'done';
-    this.#result = this.#decoder.result();
+    this.#result = checked ?? this.#decoder.result();
     this.#close();
   }
 
@@ -279,7 +311,7 @@ export class GatewayChatStream implements ChatStream {
     return {
       next: () => {
         // Fast path: an event already decoded needs no extra async step.
-        const ready = this.#decoder.take();
+        const ready = this.#events.take();
         if (ready !== undefined) return Promise.resolve({ done: false, value: ready });
         return this.next().then((event) =>
           event === undefined ? { done: true, value: undefined } : { done: false, value: event },
