@@ -6,6 +6,7 @@ import {
   resolveSteering,
   steers,
 } from '../src/steering/steering-options';
+import { readStructuredOutput } from '../src/steering/structured-output-method';
 
 // CONTRIBUTING.md, "Adding an option": a steering option is declared once (call/option-groups.ts),
 // and the descriptor carries it to every adapter. Core's own readers copy the group field by field
@@ -17,7 +18,11 @@ const SAMPLE: { [K in keyof Required<SteeringOptions>]: SteeringOptions[K] } = {
   firstChunkTimeoutMs: 1_000,
   chunkTimeoutMs: 1_000,
   hedge: { afterMs: 200 },
+  structuredOutput: { methods: ['tools'] },
 };
+
+/** A request asking for structured output: `structuredOutput` steers only such a call. */
+const ASKS_FOR_A_SCHEMA = { response_format: { type: 'json_schema' } };
 
 const NO_CLIENT_STEERING: ClientSteering = {
   firstChunkTimeoutMs: undefined,
@@ -33,13 +38,20 @@ describe('each steering option, given alone, reaches every reader of the group',
 
   it.each(optionKeys(STEERING_OPTIONS))('%s', (key) => {
     const given: SteeringOptions = { [key]: SAMPLE[key] };
-    expect(readSteering(given, 'call option', 'model-a')[key], 'readSteering').toBeDefined();
+    // `structuredOutput` is read by the steering module when a call asks for a schema (its
+    // reader is not on the start path, as readSteering is).
+    const read =
+      key === 'structuredOutput'
+        ? readStructuredOutput(given.structuredOutput, 'call option')
+        : readSteering(given, 'call option', 'model-a')[key];
+    expect(read, 'readSteering').toBeDefined();
     expect(resolveSteering(given, undefined)[key], "resolveSteering, a model's").toEqual(
       SAMPLE[key],
     );
     expect(resolveSteering(undefined, given)[key], "resolveSteering, a call's").toEqual(
       SAMPLE[key],
     );
-    expect(steers(given, NO_CLIENT_STEERING), 'steers').toBe(true);
+    const request = key === 'structuredOutput' ? ASKS_FOR_A_SCHEMA : undefined;
+    expect(steers(given, NO_CLIENT_STEERING, request), 'steers').toBe(true);
   });
 });
