@@ -61,6 +61,20 @@ describe("a model's settings: gateway(id, {...})", () => {
       'unknown option `fallbackModel` in model settings — did you mean `fallbackModels`?',
     );
   });
+
+  it('refuses the removed fallbackToJsonObject, naming structuredOutput.methods', () => {
+    let error: unknown;
+    try {
+      gateway()('community/json-object', { fallbackToJsonObject: true } as never);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(LoadSettingError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain(
+      'unknown option `fallbackToJsonObject` in model settings — removed:',
+    );
+    expect((error as Error).message).toContain('`structuredOutput.methods`');
+  });
 });
 
 describe('providerOptions.infergate', () => {
