@@ -21,7 +21,9 @@ export {
   type OptionField,
   type OptionGroup,
   STEERING_OPTIONS,
+  STRUCTURED_OUTPUT_OPTIONS,
   type SteeringOptions,
+  type StructuredOutputOptions,
   TIMEOUT_OPTIONS,
   type TimeoutOptions,
 } from './call/option-groups';
@@ -74,15 +76,18 @@ export type {
   ChatResult,
   ChatStream,
   ChatStreamEvent,
+  StructuredResult,
 } from './protocol/chat-result-types';
 export type {
   ChatRoute,
   ChatRouteHop,
   FailedChatRoute,
   FailoverReason,
+  HopStructuredOutput,
   InvalidStructuredOutput,
   ModelSkipReason,
   SkippedModel,
+  StandardSchemaLike,
   StructuredOutputIssue,
   StructuredOutputMethod,
 } from './protocol/chat-route';

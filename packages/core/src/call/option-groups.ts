@@ -3,6 +3,7 @@
 // flags from — and the one check that refuses a key no group knows.
 import { closeMatches } from '../errors/close-names';
 import { GatewayError, type GatewayErrorCode } from '../errors/errors';
+import type { StandardSchemaLike, StructuredOutputMethod } from '../protocol/chat-route';
 
 /** One option of a group: its key is the name; `flag: 'ms'` when a command line may set it. */
 export interface OptionField {
@@ -89,6 +90,34 @@ export const CIRCUIT_BREAKER_OPTIONS: OptionGroup<CircuitBreakerOptions> = {
   },
 };
 
+/**
+ * How a call that asks for structured output (`response_format` `json_schema`) is served
+ * (`structuredOutput`): the methods each model may use, and the caller's own schema for the check.
+ */
+export interface StructuredOutputOptions {
+  /**
+   * The methods a model may serve the schema with, in the order preferred: each model uses the
+   * first one its catalog entry lists (`json_schema` natively, `tools` by a forced tool call,
+   * `json_object` with the schema stated in a system message); a model with none is skipped.
+   * Default `['json_schema', 'tools', 'json_object']`. Each method once; at least one.
+   */
+  methods?: readonly StructuredOutputMethod[];
+  /**
+   * The caller's zod (or other Standard Schema) schema: every answer is checked with its
+   * `~standard.validate` instead of the JSON Schema, and its output is `ChatResult.structured.value`.
+   * A call option only (not a model's setting).
+   */
+  standard?: StandardSchemaLike;
+}
+
+export const STRUCTURED_OUTPUT_OPTIONS: OptionGroup<StructuredOutputOptions> = {
+  name: 'structuredOutput',
+  fields: {
+    methods: {},
+    standard: {},
+  },
+};
+
 /** How a chat call is steered across attempts and models (`steering`). */
 export interface SteeringOptions
   extends Pick<TimeoutOptions, 'firstChunkTimeoutMs' | 'chunkTimeoutMs'> {
@@ -102,6 +131,11 @@ export interface SteeringOptions
   fallbackModels?: readonly string[];
   /** A second attempt when the first is slow to its first content (see `HedgeOptions`); `false`: off. */
   hedge?: HedgeOptions | false;
+  /**
+   * A call asking for structured output: the methods its models may use (see
+   * `StructuredOutputOptions`; `standard` is a call option only, `ChatCallOptions`).
+   */
+  structuredOutput?: Pick<StructuredOutputOptions, 'methods'>;
 }
 
 export const STEERING_OPTIONS: OptionGroup<SteeringOptions> = {
@@ -111,6 +145,7 @@ export const STEERING_OPTIONS: OptionGroup<SteeringOptions> = {
     firstChunkTimeoutMs: TIMEOUT_OPTIONS.fields.firstChunkTimeoutMs,
     chunkTimeoutMs: TIMEOUT_OPTIONS.fields.chunkTimeoutMs,
     hedge: {},
+    structuredOutput: {},
   },
 };
 

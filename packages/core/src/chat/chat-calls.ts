@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.2 (the gate), §4.6 (the answering
 // model), §4.7 (steered calls), §5.6 (usage asked for in a stream).
 import { type CallOptions, checkCallOptions } from '../call/call-options';
+import type { StructuredOutputOptions } from '../call/option-groups';
 import type { Catalog } from '../catalog/catalog';
 import { gateModel, gateModelFromCache } from '../catalog/resolve-model';
 import { GatewayError } from '../errors/errors';
@@ -16,6 +17,7 @@ import type { SteeredCall } from '../steering/steer-chat-call';
 import { type ClientSteering, type SteeringOptions, steers } from '../steering/steering-options';
 import { chatSpec } from './build-chat-request';
 import { readCheckedCompletion } from './read-chat-completion';
+import type { SteeredChatCall } from './steered-chat';
 import { GatewayChatStream } from './stream/sse-chat-stream';
 import { namingStreamUsage } from './stream/stream-usage-refusal';
 import { requiredCapabilities, validateChatRequest } from './validate-chat';
@@ -28,6 +30,12 @@ export interface ChatCallOptions extends CallOptions, SteeringOptions {
    * gate reads the model's from the cached catalog (`GET /models`, once per `catalogTtlMs`).
    */
   capabilities?: readonly string[];
+  /**
+   * A call whose `response_format` is `json_schema`: the methods its models may serve the schema
+   * with, and the caller's Standard Schema (zod, …) that checks the answer (see
+   * `StructuredOutputOptions`). Ignored by a call that asks for no schema.
+   */
+  structuredOutput?: StructuredOutputOptions;
 }
 
 export interface ChatStreamOptions extends ChatCallOptions {
@@ -76,7 +84,7 @@ export async function postChat(
   const assembled = readCheckedCompletion(answer, requestedModel, transport, sent.failed);
   const { data, headers } = answer;
   const servedModel = answeringModel(headers, data.model, sent.model);
-  return {
+  const result: ChatResult = {
     response: data,
     answer: assembled,
     requestedModel,
@@ -85,6 +93,11 @@ export async function postChat(
     route: routeOf(requestedModel, servedModel, sent),
     headers,
   };
+  if (sent.structured) {
+    result.structured = sent.structured;
+    assembled.structured = sent.structured;
+  }
+  return result;
 }
 
 /** `POST /chat/completions` with `stream: true`: resolves once the answer's headers arrived. */
@@ -149,6 +162,7 @@ interface SentToOne<T> {
   route?: undefined;
   silence?: undefined;
   failed?: undefined;
+  structured?: undefined;
 }
 
 /**
@@ -163,11 +177,11 @@ async function send<T>(
   opts: ChatStreamOptions | undefined,
   stream: boolean,
   sendVia: (spec: RequestSpec, via?: OpenVia) => Promise<T>,
-): Promise<SteeredCall<T> | SentToOne<T>> {
+): Promise<SteeredChatCall<T> | SentToOne<T>> {
   const { transport, catalog } = context;
   const needs = requiredCapabilities(req, stream);
   const streamUsage = opts?.streamUsage ?? context.streamUsage;
-  if (steers(opts, context.steering)) {
+  if (steers(opts, context.steering, req)) {
     const { steerChat } = await loadSteering();
     const { steering: client } = context;
     const call = {

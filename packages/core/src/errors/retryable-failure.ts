@@ -92,6 +92,8 @@ export function failoverReason(failure: Failure): FailoverReason | undefined {
   const { code, status, stall } = failure;
   if (stall) return stall.phase === 'first-chunk' ? 'first_chunk_stall' : undefined;
   if (code === 'client_concurrency_exceeded') return undefined;
+  // A structured answer that failed its check: another model may keep its word (§4.8).
+  if (code === 'invalid_structured_output') return code;
   if (RETRYABLE_CODES.has(code) || MODEL_REFUSALS.has(code)) return code as FailoverReason;
   if (status !== undefined && status >= 502 && status <= 504) {
     return code === 'provider_request_failed' || code === 'provider_protocol_error'

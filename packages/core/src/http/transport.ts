@@ -74,6 +74,11 @@ export class Transport {
     return this.#config.timeoutMs;
   }
 
+  /** The largest answer body read (`maxResponseBytes`): what a policy that reads one is bounded by. */
+  get maxResponseBytes(): number {
+    return this.#config.maxResponseBytes;
+  }
+
   /** Where this client's requests take their slots. */
   get slots(): SlotSource {
     return this.#slots;

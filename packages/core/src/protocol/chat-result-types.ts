@@ -5,7 +5,7 @@
  * choice 0 read the same way from either (the adapters map these). The gateway's JSON shapes are
  * in wire-types.ts.
  */
-import type { ChatRoute } from './chat-route';
+import type { ChatRoute, StructuredOutputMethod } from './chat-route';
 import type { ChatCompletionResponse, Usage } from './wire-types';
 
 export interface ChatResult {
@@ -27,6 +27,19 @@ export interface ChatResult {
    * the one that answered. Without `fallbackModels`: one hop, the requested model.
    */
   route: ChatRoute;
+  /**
+   * A call asking for structured output (`response_format` `json_schema`): the answer's value,
+   * checked against the schema, and how the answering model served it. `answer.text` is then the
+   * JSON itself.
+   */
+  structured?: StructuredResult;
+}
+
+/** A structured answer that passed its check: its value, and how the model served the schema. */
+export interface StructuredResult {
+  /** The value checked: the JSON parsed, or the output of `structuredOutput.standard`. */
+  value: unknown;
+  method: StructuredOutputMethod;
 }
 
 export type ChatStreamEvent =
@@ -81,6 +94,8 @@ export interface AssembledChat {
   toolCalls: AssembledToolCall[];
   finishReason: string;
   usage?: Usage;
+  /** A call asking for structured output: the checked value (as `ChatResult.structured`). */
+  structured?: StructuredResult;
 }
 
 export interface ChatStream extends AsyncIterable<ChatStreamEvent> {

@@ -37,7 +37,9 @@ export type FailoverReason =
   | 'model_not_allowed'
   | 'unshielded_access_required'
   | 'unsupported_model_capability'
-  | 'first_chunk_stall';
+  | 'first_chunk_stall'
+  /** Its structured answer failed the check against the call's schema (§4.8). */
+  | 'invalid_structured_output';
 
 /** A listed model left out before any request, and why (`detail`: a sentence for people). */
 export interface SkippedModel {
@@ -46,21 +48,34 @@ export interface SkippedModel {
   detail: string;
 }
 
+/**
+ * How a hop of a call asking for structured output served the schema (`method`), and whether its
+ * answer passed the check against the schema (`checked`). A stream's answered hop says `false`
+ * until its end was checked.
+ */
+export interface HopStructuredOutput {
+  method: StructuredOutputMethod;
+  checked: boolean;
+}
+
 /** One step of a chat call's route, in the order they happened. */
 export type ChatRouteHop =
   /** Left out before sending (only with `fallbackModels`). */
   | { model: string; outcome: 'skipped'; reason: ModelSkipReason }
-  /** Tried, and left for another model (or another round) for `reason`. */
-  | { model: string; outcome: 'failed'; reason: FailoverReason }
+  /**
+   * Tried, and left for another model (or another round) for `reason` (`structured`: an answer
+   * that failed the schema's check).
+   */
+  | { model: string; outcome: 'failed'; reason: FailoverReason; structured?: HopStructuredOutput }
   /** Tried, and it answered (the gateway may still have served another model: `answeredBy`). */
-  | { model: string; outcome: 'answered' }
+  | { model: string; outcome: 'answered'; structured?: HopStructuredOutput }
   /** Tried in a hedged race, and aborted when the other attempt answered first. */
   | { model: string; outcome: 'lost' }
   /**
    * Tried, and the call ended with this attempt's failure (`code`: the `GatewayError`'s): the last
    * hop of a failed call's route (`GatewayError.route`).
    */
-  | { model: string; outcome: 'ended'; code: GatewayErrorCode };
+  | { model: string; outcome: 'ended'; code: GatewayErrorCode; structured?: HopStructuredOutput };
 
 /** The route of a chat call: what it was asked to use, what it did, who answered. */
 export interface ChatRoute {
@@ -100,3 +115,26 @@ export interface InvalidStructuredOutput {
   text: string;
   issues: StructuredOutputIssue[];
 }
+
+/**
+ * The part of the Standard Schema interface (standardschema.dev, v1) the check uses: zod, valibot,
+ * arktype and others implement it. Written here, as the spec asks, rather than depended on.
+ */
+export interface StandardSchemaLike {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult | Promise<StandardResult>;
+  };
+}
+
+export type StandardPathSegment = PropertyKey | { readonly key: PropertyKey };
+
+export type StandardResult =
+  | { readonly value: unknown; readonly issues?: undefined }
+  | {
+      readonly issues: ReadonlyArray<{
+        readonly message: string;
+        readonly path?: ReadonlyArray<StandardPathSegment> | undefined;
+      }>;
+    };

@@ -10,31 +10,15 @@
  */
 import { type SchemaDraft, Validator } from '@cfworker/json-schema';
 import { invalidStructuredOutput } from '../errors/invalid-response';
-import type { StructuredOutputIssue, StructuredOutputMethod } from '../protocol/chat-route';
+import type {
+  StandardPathSegment,
+  StandardSchemaLike,
+  StructuredOutputIssue,
+  StructuredOutputMethod,
+} from '../protocol/chat-route';
 import type { StructuredAnswer } from './structured-output-request';
 
-/**
- * The part of the Standard Schema interface (standardschema.dev, v1) the check uses: zod, valibot,
- * arktype and others implement it. Written here, as the spec asks, rather than depended on.
- */
-export interface StandardSchemaLike {
-  readonly '~standard': {
-    readonly version: 1;
-    readonly vendor: string;
-    readonly validate: (value: unknown) => StandardResult | Promise<StandardResult>;
-  };
-}
-
-type StandardPathSegment = PropertyKey | { readonly key: PropertyKey };
-
-type StandardResult =
-  | { readonly value: unknown; readonly issues?: undefined }
-  | {
-      readonly issues: ReadonlyArray<{
-        readonly message: string;
-        readonly path?: ReadonlyArray<StandardPathSegment> | undefined;
-      }>;
-    };
+export type { StandardSchemaLike };
 
 /** What an answer is checked against: the JSON Schema, and the caller's Standard Schema if any. */
 export interface StructuredOutputCheck {

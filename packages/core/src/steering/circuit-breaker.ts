@@ -74,7 +74,9 @@ export function isModelFailure(error: GatewayError): boolean {
     code === 'all_providers_failed' ||
     code === 'provider_request_failed' ||
     code === 'provider_protocol_error' ||
-    code === 'request_timeout'
+    code === 'request_timeout' ||
+    // An answer that breaks the call's schema: the model does not keep its word (issue 52).
+    code === 'invalid_structured_output'
   );
 }
 

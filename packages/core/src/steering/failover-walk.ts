@@ -4,7 +4,7 @@ import { failoverReason } from '../errors/retryable-failure';
 import type { CallEvents } from '../events/call-events';
 import type { NextAttempt, RetryBudget } from '../http/attempt-policy';
 import { nextRetryWait } from '../http/retry-policy';
-import type { ChatRouteHop, FailoverReason } from '../protocol/chat-route';
+import type { ChatRouteHop, FailoverReason, StructuredOutputMethod } from '../protocol/chat-route';
 
 /** The models a walk goes over (plan-hops.ts), and how it makes their requests. */
 export interface WalkPlan {
@@ -18,6 +18,20 @@ export interface WalkPlan {
    * calls that queued together do not all go to the model that had free capacity then.
    */
   order?: (models: readonly string[]) => string[];
+  /** A call asking for structured output: how `model` serves the schema (the plan's). */
+  methodOf?: (model: string) => StructuredOutputMethod | undefined;
+}
+
+/** The route's hop of a model left for `reason`; one whose answer failed the check says how it served it. */
+export function failedHop(
+  model: string,
+  reason: FailoverReason,
+  method: StructuredOutputMethod | undefined,
+): ChatRouteHop {
+  if (reason !== 'invalid_structured_output' || method === undefined) {
+    return { model, outcome: 'failed', reason };
+  }
+  return { model, outcome: 'failed', reason, structured: { method, checked: false } };
 }
 
 /** A hop that failed, with its error (for the message of a call whose every hop failed). */
@@ -40,6 +54,7 @@ export class FailoverWalk {
   readonly failed: FailedHop[] = [];
   readonly #bodyFor: (model: string) => string;
   readonly #order: ((models: readonly string[]) => string[]) | undefined;
+  readonly #methodOf: WalkPlan['methodOf'];
   /**
    * The next hop starts on a model not tried yet (the round's first, or after a failover): it
    * chooses among the untried ones. A retry of the same model (a 500) does not.
@@ -59,6 +74,7 @@ export class FailoverWalk {
     this.#round = plan.models;
     this.#bodyFor = plan.bodyFor;
     this.#order = plan.order;
+    this.#methodOf = plan.methodOf;
   }
 
   /** The model the next (or current) attempt asks for. */
@@ -137,7 +153,7 @@ export class FailoverWalk {
       return waitMs === undefined ? undefined : { waitMs };
     }
     const from = this.model;
-    this.hops.push({ model: from, outcome: 'failed', reason });
+    this.hops.push(failedHop(from, reason, this.#methodOf?.(from)));
     this.failed.push({ model: from, error });
     this.#roundFailures.push({ model: from, error });
     if (this.#index + 1 < this.#round.length) {

@@ -12,9 +12,13 @@ import {
 import { catalogFor } from '../catalog/resolve-model';
 import { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
-import type { SkippedModel } from '../protocol/chat-route';
+import type { SkippedModel, StructuredOutputMethod } from '../protocol/chat-route';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
 import { orderByCapacity, runningOn, tierOf } from './order-by-capacity';
+import {
+  chooseStructuredOutputMethod,
+  type StructuredOutputNeeds,
+} from './structured-output-method';
 
 /** The models a steered call will try, and the ones it left out. */
 export interface HopPlan {
@@ -27,6 +31,8 @@ export interface HopPlan {
   order: (models: readonly string[]) => string[];
   /** Whether `model` has free capacity now by the catalog (listed, online, below its capacity): a hedge's. */
   hasCapacity: (model: string) => boolean;
+  /** A call asking for structured output: how each kept model serves the schema. */
+  methods?: ReadonlyMap<string, StructuredOutputMethod>;
 }
 
 /** What a plan is made from besides the catalog. */
@@ -39,6 +45,11 @@ export interface PlanInput {
   budgetId: string;
   /** The call the catalog read is made for (its events' parent). */
   parent?: CallEvents;
+  /**
+   * A call asking for structured output: the methods allowed, in order, and whether the request
+   * has tools of its own. Each model then needs one of the methods instead of `json_schema`.
+   */
+  structured?: StructuredOutputNeeds;
   /** A model left out before sending for another reason than the catalog (an open breaker). */
   skip?: (model: string, others: readonly string[]) => SkippedModel | undefined;
 }
@@ -56,13 +67,17 @@ export async function planHops(
   input: PlanInput,
   opts: CallOptions,
 ): Promise<HopPlan> {
-  const { requested, needs, budgetId } = input;
+  const { requested, budgetId, structured } = input;
+  // A schema is served per model (`methods`), not only natively.
+  const needs = structured ? input.needs.filter((need) => need !== 'json_schema') : input.needs;
   const listed = await catalogFor(catalog, requested, opts, input.parent);
   const entryOf = (id: string) => listed.find((model) => model.id === id);
   const kept: string[] = [];
   const skipped: SkippedModel[] = [];
+  const methods = new Map<string, StructuredOutputMethod>();
   for (const id of requested) {
-    const skip = gate(id, entryOf(id), needs, listed);
+    const skip =
+      gate(id, entryOf(id), needs, listed) ?? servesSchema(id, entryOf(id), structured, methods);
     if (skip) skipped.push(skip);
     else kept.push(id);
   }
@@ -77,7 +92,30 @@ export async function planHops(
   const runningOf = (id: string) => runningOn(listed, entryOf(id), id, budgetId);
   const order = (models: readonly string[]) => orderByCapacity(models, entryOf, runningOf);
   const hasCapacity = (id: string) => tierOf(entryOf(id), runningOf(id)) === 0;
-  return { requested, models: order(kept), skipped, order, hasCapacity };
+  const plan: HopPlan = { requested, models: order(kept), skipped, order, hasCapacity };
+  if (structured) plan.methods = methods;
+  return plan;
+}
+
+/**
+ * A call asking for structured output: the method `id` serves it with (into `methods`), or why it
+ * cannot. An own model the catalog does not list is asked by the first allowed method.
+ */
+function servesSchema(
+  id: string,
+  entry: GatewayModel | undefined,
+  structured: StructuredOutputNeeds | undefined,
+  methods: Map<string, StructuredOutputMethod>,
+): SkippedModel | undefined {
+  if (!structured) return undefined;
+  if (entry === undefined) {
+    methods.set(id, structured.methods[0]!);
+    return undefined;
+  }
+  const choice = chooseStructuredOutputMethod(id, entry, structured);
+  if ('skip' in choice) return { model: id, reason: choice.skip, detail: choice.detail };
+  methods.set(id, choice.method);
+  return undefined;
 }
 
 /** Why `id` cannot serve the call, or undefined when it may be tried. */
@@ -116,7 +154,8 @@ function noModelCanServe(
     if (reason !== 'missing_capability') return `"${id}": ${detail}`;
     const entry = listed.find((listedModel) => listedModel.id === id);
     const lacks = missingCapabilities(entry ? capabilitiesOf(entry) : [], needs);
-    return `"${id}" lacks ${lacks.join(', ')}`;
+    // (Nothing lacking: it cannot serve the call's schema; the detail says how it could.)
+    return lacks.length > 0 ? `"${id}" lacks ${lacks.join(', ')}` : detail;
   });
   const alternatives = modelsWithCapabilities(listed, needs);
   const wanted = needs.length > 0 ? needs.join(', ') : 'chat';

@@ -13,17 +13,23 @@ import { type GatewayError, isGatewayError } from '../errors/errors';
 import { failoverReason } from '../errors/retryable-failure';
 import type { CallEvents } from '../events/call-events';
 import type { HedgeSkipReason } from '../events/gateway-events';
+import type { AttemptAnswer } from '../http/attempt-policy';
 import type { OpenResponse, OpenVia, RequestSpec, Transport } from '../http/transport';
 import type { WholeAnswer } from '../http/whole-answer';
-import type { ChatRoute, ChatRouteHop, FailedChatRoute } from '../protocol/chat-route';
+import type {
+  ChatRoute,
+  ChatRouteHop,
+  FailedChatRoute,
+  StructuredOutputMethod,
+} from '../protocol/chat-route';
 import type { ModelCapability } from '../protocol/wire-types';
 import { allFailedMessage } from './all-failed-message';
 import { CircuitBreakers } from './circuit-breaker';
-import { type FailedHop, FailoverWalk } from './failover-walk';
+import { type FailedHop, FailoverWalk, failedHop } from './failover-walk';
 import { earnHedge, refundHedge, spendHedge } from './hedge-budget';
 import { hedgeDelay, recordFirstContent } from './hedge-delay';
 import { type Hedge, raceWithHedge } from './hedged-race';
-import { type HopPlan, planHops } from './plan-hops';
+import { type HopPlan, type PlanInput, planHops } from './plan-hops';
 import { betweenChunks } from './stall-watch';
 import {
   type ClientSteering,
@@ -31,6 +37,7 @@ import {
   readSteering,
   type SteeringOptions,
 } from './steering-options';
+import { readStructuredOutput } from './structured-output-method';
 import { type FirstContentReader, walkPolicy } from './walk-policy';
 
 /** What a steered chat call is made of (chat-calls.ts gives it). */
@@ -44,9 +51,27 @@ export interface SteerInput {
   client: ClientSteering;
   /** What the call needs of a model (`requiredCapabilities`). */
   needs: readonly ModelCapability[];
-  /** The request body naming `model`. */
-  bodyFor(model: string): string;
+  /** The request body naming `model` (`method`: how it serves the call's schema, if it asks for one). */
+  bodyFor(model: string, method?: StructuredOutputMethod): string;
   firstContent: FirstContentReader;
+  /** A call asking for structured output: what the walk needs to serve it (steered-chat.ts). */
+  structured?: StructuredServing;
+}
+
+/** A call asking for structured output, as the walk serves it. */
+export interface StructuredServing {
+  /** The request has tools of its own (a forced tool call would keep them from being called). */
+  ownTools: boolean;
+  /**
+   * A whole (non-streamed) answer of `model`, asked by `method`, checked against the schema inside
+   * its attempt: the failure, or undefined with a clean answer left in `answer.response`.
+   */
+  checkWhole(
+    answer: AttemptAnswer,
+    model: string,
+    method: StructuredOutputMethod,
+    signal: AbortSignal,
+  ): Promise<GatewayError | undefined>;
 }
 
 /** A steered call's answer, the model it was asked of, and how its route is reported. */
@@ -62,6 +87,8 @@ export interface SteeredCall<T> {
    * stream's later failure): the same error, carrying the route, its last hop ended with it.
    */
   failed(error: GatewayError): GatewayError;
+  /** A call asking for structured output: how the answering model served the schema. */
+  method?: StructuredOutputMethod;
 }
 
 /** A steered call's answer, the model that gave it, and a hedged call's other run. */
@@ -120,16 +147,31 @@ export async function steerChatCall<T>(
     const { data, text } = answer as WholeAnswer;
     events.answered(data, text);
   }
-  const chunkMs = input.spec.stream
-    ? (call.chunkTimeoutMs ?? input.client.chunkTimeoutMs)
-    : undefined;
-  const tail = otherRunHops(other);
+  return steeredCall(steering, answered);
+}
+
+/** The call once answered: its route (each hop, how it served a schema), its silence clock. */
+function steeredCall<T>(steering: Steering, answered: Answered<T>): SteeredCall<T> {
+  const { input, call, plan, walk } = steering;
+  const { answer, model, other } = answered;
+  const stream = input.spec.stream === true;
+  const chunkMs = stream ? (call.chunkTimeoutMs ?? input.client.chunkTimeoutMs) : undefined;
+  const method = plan.methods?.get(model);
+  const tail = otherRunHops(other, plan);
+  // A stream's answer is checked at its end: its hop says so then (chat/stream).
+  const structured = method === undefined ? {} : { structured: { method, checked: !stream } };
   return {
     answer,
     model,
+    method,
     route: (answeredBy) => ({
       requested: plan.requested,
-      hops: [...skippedHops(plan.skipped), ...walk.hops, ...tail, { model, outcome: 'answered' }],
+      hops: [
+        ...skippedHops(plan.skipped),
+        ...walk.hops,
+        ...tail,
+        { model, outcome: 'answered', ...structured },
+      ],
       answeredBy,
     }),
     silence:
@@ -138,6 +180,9 @@ export async function steerChatCall<T>(
         : betweenChunks(chunkMs, { requestedModel: input.spec.requestedModel, servedModel: model }),
     failed: (error) => {
       const ended: ChatRouteHop = { model, outcome: 'ended', code: error.code };
+      if (method !== undefined && error.code === 'invalid_structured_output') {
+        ended.structured = { method, checked: false };
+      }
       const hops = [...skippedHops(plan.skipped), ...walk.hops, ...tail, ended];
       return withRoute(error, { requested: plan.requested, hops }, []);
     },
@@ -145,12 +190,12 @@ export async function steerChatCall<T>(
 }
 
 /** A hedged call's other run: aborted when the answering one won, or failed before it did. */
-function otherRunHops(other: Answered<unknown>['other']): ChatRouteHop[] {
+function otherRunHops(other: Answered<unknown>['other'], plan: HopPlan): ChatRouteHop[] {
   if (other === undefined) return [];
   const reason = isGatewayError(other.failure) ? failoverReason(other.failure) : undefined;
   return [
     reason
-      ? { model: other.model, outcome: 'failed', reason }
+      ? failedHop(other.model, reason, plan.methods?.get(other.model))
       : { model: other.model, outcome: 'lost' },
   ];
 }
@@ -160,6 +205,7 @@ async function planned(input: SteerInput): Promise<Steering> {
   const { transport, spec, options, client } = input;
   const primary = spec.requestedModel;
   const call = readSteering(options, 'call option', primary);
+  const methods = readStructuredOutput(options.structuredOutput, 'call option');
   const scope = new CallScope(options.signal, options.timeoutMs ?? transport.timeoutMs);
   const requested = [primary, ...(call.fallbackModels ?? [])];
   const budgetId = transport.slots.budgetId;
@@ -172,12 +218,14 @@ async function planned(input: SteerInput): Promise<Steering> {
       const observedAs = pathScopedId(budgetId, transport.baseURL);
       breakers = new CircuitBreakers(client.circuitBreaker, observedAs, events);
     }
-    const plan = await planCall(input, requested, scope, events, breakers);
+    const plan = await planCall(input, { requested, methods }, scope, events, breakers);
     for (const skip of plan.skipped) events?.skipped(skip);
+    const methodOf = (model: string) => plan.methods?.get(model);
     const walk = new FailoverWalk({
       models: plan.models,
-      bodyFor: input.bodyFor,
+      bodyFor: (model) => input.bodyFor(model, methodOf(model)),
       order: plan.order,
+      methodOf,
     });
     return { input, call, scope, events, plan, walk, breakers, budgetId };
   } catch (cause) {
@@ -196,15 +244,22 @@ async function planned(input: SteerInput): Promise<Steering> {
 /** The plan, its catalog read under the call's signal (the call's deadline aborts it). */
 function planCall(
   input: SteerInput,
-  requested: string[],
+  asked: { requested: string[]; methods: readonly StructuredOutputMethod[] },
   scope: CallScope,
   parent: CallEvents | undefined,
   breakers: CircuitBreakers | undefined,
 ): Promise<HopPlan> {
-  const { transport, catalog } = input;
+  const { transport, catalog, structured } = input;
   const skip =
     breakers && ((model: string, others: readonly string[]) => breakers.skip(model, others));
-  const plan = { requested, needs: input.needs, budgetId: transport.slots.budgetId, parent, skip };
+  const plan: PlanInput = {
+    requested: asked.requested,
+    needs: input.needs,
+    budgetId: transport.slots.budgetId,
+    parent,
+    skip,
+  };
+  if (structured) plan.structured = { methods: asked.methods, ownTools: structured.ownTools };
   return planHops(catalog, plan, { signal: scope.signal });
 }
 
@@ -228,6 +283,7 @@ function walkPolicyOf(
     stream,
     firstChunkMs: call.firstChunkTimeoutMs ?? input.client.firstChunkTimeoutMs,
     firstContent: input.firstContent,
+    checkWhole: stream ? undefined : checkWholeOf(steering),
     onRequest,
     nextAttempt,
     onOutcome: (model, failure, ms) => {
@@ -235,6 +291,15 @@ function walkPolicyOf(
       breakers?.record(model, failure, ms);
     },
   });
+}
+
+/** A non-streamed call asking for structured output: each hop's answer checked in its attempt. */
+function checkWholeOf(steering: Steering) {
+  const { structured } = steering.input;
+  const methods = steering.plan.methods;
+  if (structured === undefined || methods === undefined) return undefined;
+  return (answer: AttemptAnswer, model: string, signal: AbortSignal) =>
+    structured.checkWhole(answer, model, methods.get(model)!, signal);
 }
 
 function viaOf(steering: Steering, policy: OpenVia['policy']): OpenVia {

@@ -203,18 +203,34 @@ export function resolveSteering(
   if (chunkTimeoutMs !== undefined) resolved.chunkTimeoutMs = chunkTimeoutMs;
   const hedge = call?.hedge ?? model?.hedge;
   if (hedge !== undefined) resolved.hedge = hedge;
+  const structuredOutput = call?.structuredOutput ?? model?.structuredOutput;
+  if (structuredOutput !== undefined) resolved.structuredOutput = structuredOutput;
   return resolved;
 }
 
 /**
- * Whether a call is steered (the steering module loads for it): it has a fallback list, a stall
- * timeout or a hedge, its own or the client's (`client`: the client's read options).
+ * Whether a call is steered (the steering module loads for it): it asks for structured output
+ * (`request.response_format` of type `json_schema`: the steering module serves it per model and
+ * checks the answer), or it has a fallback list, a stall timeout or a hedge, its own or the
+ * client's (`client`: the client's read options).
  */
-export function steers(call: SteeringOptions | undefined, client: ClientSteering): boolean {
+export function steers(
+  call: SteeringOptions | undefined,
+  client: ClientSteering,
+  request?: { response_format?: { type?: unknown } | undefined },
+): boolean {
+  if (asksForStructuredOutput(request)) return true;
   const list = call?.fallbackModels;
   if (list !== undefined && !(Array.isArray(list) && list.length === 0)) return true;
   if (call?.firstChunkTimeoutMs !== undefined || call?.chunkTimeoutMs !== undefined) return true;
   if (client.firstChunkTimeoutMs !== undefined || client.chunkTimeoutMs !== undefined) return true;
   const hedge = call?.hedge ?? client.hedge;
   return hedge !== undefined && hedge !== false;
+}
+
+/** Whether a chat request asks for structured output: a `json_schema` `response_format`. */
+export function asksForStructuredOutput(
+  request: { response_format?: { type?: unknown } | undefined } | undefined,
+): boolean {
+  return request?.response_format?.type === 'json_schema';
 }

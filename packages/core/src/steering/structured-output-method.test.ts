@@ -107,7 +107,7 @@ describe('readStructuredOutput', () => {
     expect(refusal('json_schema')).toEqual({
       code: 'invalid_request_error',
       field: 'structuredOutput',
-      message: 'structuredOutput (call option) must be { methods? }, got a string',
+      message: 'structuredOutput (call option) must be { methods?, standard? }, got a string',
     });
     expect(refusal({ methods: [] }, 'client option')).toEqual({
       code: 'configuration_error',
@@ -130,6 +130,27 @@ describe('readStructuredOutput', () => {
     });
     expect(refusal({ methods: [7] }).message).toMatch(/got a number$/);
     expect(refusal({ methods: 'tools' }).message).toMatch(/got a string$/);
+    expect(refusal({ method: ['tools'] })).toMatchObject({
+      field: 'method',
+      message: expect.stringMatching(
+        /unknown option `method` in structuredOutput — did you mean `methods`/,
+      ),
+    });
+  });
+
+  it('takes a Standard Schema per call only, and refuses anything else there', () => {
+    const standard = {
+      '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) },
+    };
+    expect(readStructuredOutput({ standard }, 'call option')).toHaveLength(3);
+    expect(refusal({ standard }, 'client option')).toMatchObject({
+      field: 'structuredOutput.standard',
+      message: expect.stringMatching(/is a call option only/),
+    });
+    expect(refusal({ standard: { parse() {} } })).toMatchObject({
+      field: 'structuredOutput.standard',
+      message: expect.stringMatching(/must be a Standard Schema .* got an object$/),
+    });
   });
 
   it('quotes a long unknown method only in part', () => {

@@ -5,11 +5,17 @@
  * system message — the first of the caller's allowed methods the model's catalog entry lists. The
  * choice is the steering module's; the adapters pass the schema and the allowed methods only.
  */
+import {
+  optionKeys,
+  refuseUnknownOptions,
+  STRUCTURED_OUTPUT_OPTIONS,
+  type StructuredOutputOptions,
+} from '../call/option-groups';
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 import type { GatewayModel } from '../protocol/wire-types';
 import { kindOf, refusal, type SteeringPlace } from './steering-options';
 
-export type { StructuredOutputMethod };
+export type { StructuredOutputMethod, StructuredOutputOptions };
 
 /** Every method, in the order tried by default: native first, the schema only stated last. */
 export const STRUCTURED_OUTPUT_METHODS: readonly StructuredOutputMethod[] = [
@@ -17,16 +23,6 @@ export const STRUCTURED_OUTPUT_METHODS: readonly StructuredOutputMethod[] = [
   'tools',
   'json_object',
 ];
-
-/** The caller's say in how models serve a schema (option `structuredOutput`). */
-export interface StructuredOutputOptions {
-  /**
-   * The methods a model may use, in the order they are preferred: each model uses the first one
-   * its catalog entry lists (default: `json_schema`, `tools`, `json_object`). A model with none of
-   * them is skipped. Each method once; at least one.
-   */
-  methods?: readonly StructuredOutputMethod[];
-}
 
 /** A model's catalog entry, as far as the choice reads it. */
 export type StructuredOutputEntry = Pick<GatewayModel, 'capabilities' | 'verification'>;
@@ -95,8 +91,9 @@ function skipDetail(
 }
 
 /**
- * `structuredOutput`: `{ methods? }`, each method known and given once, at least one; the methods
- * in order (default all three). A bad value is refused before anything is sent, naming the field.
+ * `structuredOutput`: `{ methods?, standard? }` (no other key), each method known and given once,
+ * at least one; the methods in order (default all three). `standard` (a call option only) must be
+ * a Standard Schema. A bad value is refused before anything is sent, naming the field.
  */
 export function readStructuredOutput(
   value: unknown,
@@ -104,9 +101,16 @@ export function readStructuredOutput(
 ): readonly StructuredOutputMethod[] {
   if (value === undefined) return STRUCTURED_OUTPUT_METHODS;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw refusal(place, 'structuredOutput', `must be { methods? }, got ${kindOf(value)}`);
+    throw refusal(
+      place,
+      'structuredOutput',
+      `must be { methods?, standard? }, got ${kindOf(value)}`,
+    );
   }
-  const { methods } = value as { methods?: unknown };
+  const keys = optionKeys(STRUCTURED_OUTPUT_OPTIONS);
+  refuseUnknownOptions(value, keys, 'structuredOutput', place);
+  const { methods, standard } = value as Partial<Record<keyof StructuredOutputOptions, unknown>>;
+  if (standard !== undefined) readStandard(standard, place);
   if (methods === undefined) return STRUCTURED_OUTPUT_METHODS;
   if (!Array.isArray(methods) || methods.length === 0) {
     const got = Array.isArray(methods) ? 'an empty array' : kindOf(methods);
@@ -114,6 +118,22 @@ export function readStructuredOutput(
   }
   for (let i = 0; i < methods.length; i++) readMethod(methods, i, place);
   return [...methods] as StructuredOutputMethod[];
+}
+
+/** `structuredOutput.standard`: a call's Standard Schema (an object whose `~standard` validates). */
+function readStandard(standard: unknown, place: SteeringPlace): void {
+  const field = 'structuredOutput.standard';
+  if (place !== 'call option') {
+    throw refusal(place, field, "is a call option only: give the call's schema with the call");
+  }
+  const spec = (standard as { '~standard'?: { validate?: unknown } } | null)?.['~standard'];
+  if (typeof spec?.validate !== 'function') {
+    throw refusal(
+      place,
+      field,
+      `must be a Standard Schema (zod, valibot, …: an object whose \`~standard.validate\` is a function), got ${kindOf(standard)}`,
+    );
+  }
 }
 
 function readMethod(methods: unknown[], i: number, place: SteeringPlace): void {

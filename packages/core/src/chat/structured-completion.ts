@@ -1,0 +1,116 @@
+// docs/gateway-protocol.md §4.8 (structured output: every answer checked before the caller gets it).
+/**
+ * A non-streamed answer of a call asking for structured output, checked inside its attempt (the
+ * hop still holds its slot): the completion read (bounded by `maxResponseBytes`), its structured
+ * answer read back by the hop's method and checked against the schema. A failure is the hop's
+ * (`invalid_structured_output`); an answer that passes is handed on clean — its text the JSON
+ * itself (a fence's content; a forced tool call's arguments, that call removed, finish `stop`) —
+ * with its checked value kept for `ChatResult.structured`. Loaded with the steering module.
+ */
+import { type GatewayError, isGatewayError } from '../errors/errors';
+import { tooLarge } from '../http/answer-errors';
+import type { AttemptAnswer } from '../http/attempt-policy';
+import { readBoundedBody } from '../http/read-bounded-body';
+import type { StructuredResult } from '../protocol/chat-result-types';
+import type { StructuredOutputMethod } from '../protocol/chat-route';
+import type { ChatCompletionResponse } from '../protocol/wire-types';
+import {
+  checkStructuredAnswer,
+  type StructuredOutputCheck,
+} from '../steering/check-structured-answer';
+import {
+  jsonInText,
+  readStructuredAnswer,
+  type StructuredOutputSchema,
+  schemaName,
+} from '../steering/structured-output-request';
+import { readChatCompletion } from './read-chat-completion';
+import { chatCompletionProblem } from './validate-chat-response';
+
+/** The checked value of each answer handed on, by its headers (what the transport passes through). */
+const checkedValues = new WeakMap<Headers, StructuredResult>();
+
+/** The checked value of the answer whose headers these are, if it was checked here. */
+export function checkedValueOf(headers: Headers): StructuredResult | undefined {
+  return checkedValues.get(headers);
+}
+
+/** What a whole answer is checked by: the schema asked for, the check, the body's limit. */
+export interface WholeCheck {
+  given: StructuredOutputSchema;
+  check: StructuredOutputCheck;
+  maxResponseBytes: number;
+  path: string;
+}
+
+/**
+ * `answer` of `model` (asked by `method`) checked: the failure, or undefined with a clean answer
+ * in `answer.response`. A body that is no completion is put back as it came: the transport's
+ * reader refuses it (`invalid_response`) as for any call.
+ */
+export async function checkWholeAnswer(
+  answer: AttemptAnswer,
+  model: string,
+  method: StructuredOutputMethod,
+  asked: WholeCheck,
+): Promise<GatewayError | undefined> {
+  const { response } = answer;
+  const read = await readBoundedBody(response, asked.maxResponseBytes);
+  if (read.truncated) {
+    return tooLarge(response, { path: asked.path, requestedModel: model }, asked.maxResponseBytes);
+  }
+  let data: ChatCompletionResponse | undefined;
+  try {
+    data = JSON.parse(read.text) as ChatCompletionResponse;
+  } catch {
+    data = undefined;
+  }
+  const completion = data && !chatCompletionProblem(data) ? readChatCompletion(data) : undefined;
+  if (data === undefined || completion === undefined) {
+    answer.response = rebuilt(response, read.text);
+    return undefined;
+  }
+  try {
+    const structured = readStructuredAnswer(model, completion, asked.given, method);
+    const value = await checkStructuredAnswer(model, method, structured, asked.check);
+    const json = method === 'tools' ? structured.text.trim() : jsonInText(structured.text);
+    answer.response = rebuilt(response, JSON.stringify(cleaned(data, json, method, asked.given)));
+    checkedValues.set(answer.response.headers, { value, method });
+    return undefined;
+  } catch (error) {
+    if (isGatewayError(error)) return error;
+    throw error;
+  }
+}
+
+/** The completion with choice 0's content the JSON (and a forced tool call's call removed). */
+function cleaned(
+  data: ChatCompletionResponse,
+  json: string,
+  method: StructuredOutputMethod,
+  given: StructuredOutputSchema,
+): ChatCompletionResponse {
+  const choices = data.choices;
+  const at = choices.findIndex((choice) => choice.index === 0);
+  const choice = choices[at === -1 ? 0 : at]!;
+  const message = { ...choice.message, content: json };
+  let finish = choice.finish_reason;
+  if (method === 'tools') {
+    const name = schemaName(given);
+    const others = (message.tool_calls ?? []).filter((call) => call.function.name !== name);
+    if (others.length > 0) message.tool_calls = others;
+    else delete message.tool_calls;
+    finish = others.length > 0 ? finish : 'stop';
+  }
+  const clean = { ...choice, message, finish_reason: finish };
+  return { ...data, choices: choices.map((other) => (other === choice ? clean : other)) };
+}
+
+/** A response the transport reads again: the same status and headers, this body. */
+function rebuilt(response: Response, body: string): Response {
+  const headers = new Headers(response.headers);
+  // The body is not the one these described.
+  headers.delete('content-length');
+  headers.delete('content-encoding');
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}

@@ -1,0 +1,325 @@
+import { caught, emulate } from '@infergate/emulator/testing';
+import { describe, expect, it } from 'vitest';
+import type { GatewayError } from '../src/index';
+import { clientOn, only, recordingClient } from './helpers';
+
+// Issue 52 through `chat`: the steering module serves one schema on each model its own way, checks
+// every answer, and walks on from one that breaks it (docs/gateway-protocol.md §4.8).
+const schema = {
+  type: 'object',
+  properties: {
+    city: { type: 'string' },
+    kind: { enum: ['town', 'village'] },
+    where: {
+      type: 'object',
+      properties: { country: { type: 'string' }, rank: { type: 'integer' } },
+      required: ['country', 'rank'],
+    },
+  },
+  required: ['city', 'kind', 'where'],
+  additionalProperties: false,
+};
+
+const listed = { owned_by: 'service-community', online: true } as const;
+const models = {
+  'community/so-native': { ...listed, capabilities: ['chat', 'streaming', 'json_schema'] },
+  'community/so-tools': { ...listed, capabilities: ['chat', 'streaming', 'tools'] },
+  'community/so-object': { ...listed, capabilities: ['chat', 'streaming', 'json_object'] },
+  'community/so-claimed': {
+    ...listed,
+    capabilities: ['chat', 'streaming', 'json_schema', 'tools'],
+    verification: 'provider_claimed',
+    jsonAnswers: { offSchemaShare: 1 },
+  },
+  'community/so-cut': {
+    ...listed,
+    capabilities: ['chat', 'streaming', 'json_schema'],
+    jsonAnswers: { invalidShare: 1 },
+  },
+  'community/so-fenced': {
+    ...listed,
+    capabilities: ['chat', 'streaming', 'json_schema'],
+    jsonAnswers: { wrap: 'fence' },
+  },
+  'community/so-prose': {
+    ...listed,
+    capabilities: ['chat', 'streaming', 'json_schema'],
+    jsonAnswers: { wrap: 'prose' },
+  },
+  'community/so-plain': { ...listed, capabilities: ['chat', 'streaming'] },
+} as const;
+
+async function gateway() {
+  return emulate({ scenario: { models } });
+}
+
+/** A request asking for the schema, of `model`. */
+function asking(model: string) {
+  return {
+    model,
+    messages: [{ role: 'user' as const, content: 'Where is "Oslo"?' }],
+    response_format: { type: 'json_schema' as const, json_schema: { name: 'place', schema } },
+  };
+}
+
+/** What the emulator was sent, per request (its last chat bodies). */
+function recordSent(gatewayFetch: typeof fetch) {
+  const bodies: Record<string, unknown>[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    if (typeof init?.body === 'string' && String(input).endsWith('/chat/completions')) {
+      bodies.push(JSON.parse(init.body) as Record<string, unknown>);
+    }
+    return gatewayFetch(input, init);
+  };
+  return { bodies, fetch };
+}
+
+describe('structured output on every route: each hop served its own way, checked', () => {
+  it.each([
+    ['community/so-native', 'json_schema'],
+    ['community/so-tools', 'tools'],
+    ['community/so-object', 'json_object'],
+  ] as const)(
+    '%s serves it by %s: clean JSON text, the value, the route says how',
+    async (model, method) => {
+      const emulated = await gateway();
+      const { bodies, fetch } = recordSent(emulated.fetch);
+      const client = clientOn(emulated, { fetch });
+      const result = await client.chat(asking(model));
+      expect(JSON.parse(result.answer.text)).toEqual(result.structured?.value);
+      expect(result.structured).toMatchObject({ method, value: { city: expect.any(String) } });
+      expect(result.answer.toolCalls).toEqual([]);
+      expect(result.answer.finishReason).toBe('stop');
+      expect(result.response.choices[0]?.message.content).toBe(result.answer.text);
+      expect(result.route.hops).toEqual([
+        { model, outcome: 'answered', structured: { method, checked: true } },
+      ]);
+      const sent = bodies[0]!;
+      if (method === 'json_schema')
+        expect(sent.response_format).toMatchObject({ type: 'json_schema' });
+      if (method === 'tools') {
+        expect(sent.response_format).toBeUndefined();
+        expect(sent.tool_choice).toEqual({ type: 'function', function: { name: 'place' } });
+      }
+      if (method === 'json_object') expect(sent.response_format).toEqual({ type: 'json_object' });
+    },
+  );
+
+  it('a fenced answer is accepted, its text the fence content', async () => {
+    const client = clientOn(await gateway());
+    const result = await client.chat(asking('community/so-fenced'));
+    expect(result.answer.text.startsWith('{')).toBe(true);
+    expect(JSON.parse(result.answer.text)).toEqual(result.structured?.value);
+  });
+
+  it('JSON in prose is refused: invalid_structured_output, with the text and the issue', async () => {
+    const client = clientOn(await gateway());
+    const error = await caught<GatewayError>(client.chat(asking('community/so-prose')));
+    expect(error).toMatchObject({
+      code: 'invalid_structured_output',
+      invalidOutput: { method: 'json_schema', text: expect.stringMatching(/^Here is the JSON/) },
+    });
+    expect(error.invalidOutput?.issues[0]?.message).toMatch(/not JSON/);
+    expect(error.route?.hops).toEqual([
+      {
+        model: 'community/so-prose',
+        outcome: 'failed',
+        reason: 'invalid_structured_output',
+        structured: { method: 'json_schema', checked: false },
+      },
+    ]);
+  });
+
+  it('an off-schema answer of a provider_claimed model fails that hop; the next model answers', async () => {
+    const { client, events } = recordingClient(await gateway());
+    const result = await client.chat(asking('community/so-claimed'), {
+      fallbackModels: ['community/so-tools'],
+    });
+    expect(result.route.hops).toEqual([
+      {
+        model: 'community/so-claimed',
+        outcome: 'failed',
+        reason: 'invalid_structured_output',
+        structured: { method: 'json_schema', checked: false },
+      },
+      {
+        model: 'community/so-tools',
+        outcome: 'answered',
+        structured: { method: 'tools', checked: true },
+      },
+    ]);
+    expect(result.structured?.method).toBe('tools');
+    expect(only(events, 'failover')).toMatchObject([
+      {
+        from: 'community/so-claimed',
+        to: 'community/so-tools',
+        reason: 'invalid_structured_output',
+      },
+    ]);
+  });
+
+  it('every hop failing ends the call with each in the route, never invalid JSON as a success', async () => {
+    const client = clientOn(await gateway());
+    const error = await caught<GatewayError>(
+      client.chat(asking('community/so-claimed'), {
+        fallbackModels: ['community/so-cut', 'community/so-prose', 'community/so-plain'],
+      }),
+    );
+    expect(error.code).toBe('invalid_structured_output');
+    expect(
+      error.route?.hops.map((hop) => [
+        hop.model,
+        hop.outcome,
+        'reason' in hop ? hop.reason : undefined,
+      ]),
+    ).toEqual([
+      ['community/so-plain', 'skipped', 'missing_capability'],
+      ['community/so-claimed', 'failed', 'invalid_structured_output'],
+      ['community/so-cut', 'failed', 'invalid_structured_output'],
+      ['community/so-prose', 'failed', 'invalid_structured_output'],
+    ]);
+    for (const model of ['community/so-claimed', 'community/so-cut', 'community/so-prose']) {
+      expect(error.message).toContain(model);
+    }
+  });
+
+  it('a model that cannot serve a schema any way is skipped, the route says why', async () => {
+    const { client, events } = recordingClient(await gateway());
+    const result = await client.chat(asking('community/so-plain'), {
+      fallbackModels: ['community/so-object'],
+    });
+    expect(result.route.hops[0]).toEqual({
+      model: 'community/so-plain',
+      outcome: 'skipped',
+      reason: 'missing_capability',
+    });
+    expect(only(events, 'model-skipped')[0]?.detail).toMatch(/cannot serve a JSON schema/);
+    const refused = await caught<GatewayError>(client.chat(asking('community/so-plain')));
+    expect(refused).toMatchObject({ code: 'no_model_can_serve' });
+    expect(refused.message).toMatch(/cannot serve a JSON schema/);
+  });
+
+  it('structuredOutput.methods pins the methods: a model without an allowed one is skipped', async () => {
+    const emulated = await gateway();
+    const client = clientOn(emulated);
+    const result = await client.chat(asking('community/so-object'), {
+      fallbackModels: ['community/so-claimed'],
+      structuredOutput: { methods: ['tools'] },
+    });
+    expect(result.route.hops).toEqual([
+      { model: 'community/so-object', outcome: 'skipped', reason: 'missing_capability' },
+      {
+        model: 'community/so-claimed',
+        outcome: 'answered',
+        structured: { method: 'tools', checked: true },
+      },
+    ]);
+  });
+
+  it('a request with tools of its own is not served by a forced tool call', async () => {
+    const client = clientOn(await gateway());
+    const tools = [
+      { type: 'function' as const, function: { name: 'lookup', parameters: { type: 'object' } } },
+    ];
+    const refused = await caught<GatewayError>(
+      client.chat(
+        { ...asking('community/so-tools'), tools },
+        { structuredOutput: { methods: ['tools'] } },
+      ),
+    );
+    expect(refused.code).toBe('no_model_can_serve');
+    expect(refused.message).toMatch(/tools of its own/);
+  });
+
+  it('checks with the Standard Schema given, its output the value', async () => {
+    const client = clientOn(await gateway());
+    const seen: unknown[] = [];
+    const standard = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: (value: unknown) => {
+          seen.push(value);
+          const city = (value as { city?: unknown }).city;
+          return typeof city === 'string'
+            ? { value: { town: city.toUpperCase() } }
+            : { issues: [{ message: 'no city' }] };
+        },
+      },
+    };
+    const result = await client.chat(asking('community/so-native'), {
+      structuredOutput: { standard },
+    });
+    expect(seen).toHaveLength(1);
+    expect(result.structured).toEqual({
+      method: 'json_schema',
+      value: { town: (seen[0] as { city: string }).city.toUpperCase() },
+    });
+    const refusing = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: () => ({ issues: [{ message: 'never', path: ['city'] }] }),
+      },
+    };
+    const error = await caught<GatewayError>(
+      client.chat(asking('community/so-native'), { structuredOutput: { standard: refusing } }),
+    );
+    expect(error.invalidOutput?.issues).toEqual([{ message: 'never', path: '/city' }]);
+  });
+
+  it('refuses unknown structuredOutput keys before sending', async () => {
+    const emulated = await gateway();
+    const client = clientOn(emulated);
+    const error = await caught<GatewayError>(
+      client.chat(asking('community/so-native'), {
+        structuredOutput: { method: ['tools'] } as never,
+      }),
+    );
+    expect(error).toMatchObject({ code: 'invalid_request_error', field: 'method' });
+    expect(emulated.counters.requests.chat).toBe(0);
+  });
+
+  it('a hedge may go to a model that serves the schema another way', async () => {
+    const emulated = await gateway();
+    const { client, events } = recordingClient(emulated);
+    // Far longer than the test: the first model is held until the hedge wins.
+    emulated.emulator.injectFault({
+      fault: 'stall_first_chunk',
+      model: 'community/so-native',
+      ms: 60_000,
+    });
+    const result = await client.chat(asking('community/so-native'), {
+      fallbackModels: ['community/so-object'],
+      hedge: { afterMs: 20, maxExtra: 1 },
+    });
+    expect(result.route.hops).toEqual([
+      { model: 'community/so-native', outcome: 'lost' },
+      {
+        model: 'community/so-object',
+        outcome: 'answered',
+        structured: { method: 'json_object', checked: true },
+      },
+    ]);
+    expect(result.structured?.method).toBe('json_object');
+    expect(only(events, 'hedge').map((event) => event.phase)).toEqual(['sent', 'won']);
+  });
+
+  it('a breaker counts answers that break the schema', async () => {
+    const emulated = await gateway();
+    const breaker = { failures: 2, cooldownMs: 60_000, maxCooldownMs: 600_000 };
+    const { client, events } = recordingClient(emulated, { circuitBreaker: breaker });
+    const options = { fallbackModels: ['community/so-native'] };
+    for (let i = 0; i < 2; i++) {
+      const result = await client.chat(asking('community/so-claimed'), options);
+      expect(result.route.hops[0]).toMatchObject({ reason: 'invalid_structured_output' });
+    }
+    expect(only(events, 'circuit-open')).toMatchObject([{ model: 'community/so-claimed' }]);
+    const result = await client.chat(asking('community/so-claimed'), options);
+    expect(result.route.hops[0]).toEqual({
+      model: 'community/so-claimed',
+      outcome: 'skipped',
+      reason: 'circuit_open',
+    });
+  });
+});
