@@ -75,6 +75,7 @@ expectTypeOf<GatewayChatOptions>().toEqualTypeOf<{
   firstChunkTimeoutMs?: number | undefined;
   chunkTimeoutMs?: number | undefined;
   hedge?: { afterMs: number | 'auto'; maxExtra?: number | undefined } | false | undefined;
+  structuredOutput?: { methods?: StructuredOutputMethod[] | undefined } | undefined;
   streamUsage?: boolean | undefined;
   reasoningEffort?: string | undefined;
   strictJsonSchema?: boolean | undefined;
@@ -85,6 +86,12 @@ expectTypeOf<GatewayChatOptions>().toExtend<SteeringOptions>();
 expectTypeOf<{ infergate: GatewayChatOptions }>().toExtend<
   NonNullable<Parameters<typeof generateText>[0]['providerOptions']>
 >();
+// structuredOutput.methods (issue 52): per model and per call, core's names only.
+expectTypeOf(gateway).toBeCallableWith('community/general', {
+  structuredOutput: { methods: ['tools', 'json_object'] },
+});
+// @ts-expect-error a method is one of core's
+gateway('community/general', { structuredOutput: { methods: ['function_calling'] } });
 // @ts-expect-error fallbackModels is a list of ids
 gateway('community/general', { fallbackModels: 'community/tools' });
 // @ts-expect-error a chat model needs an id

@@ -19,7 +19,7 @@ const failure = new GatewayError({
     hops: [
       { model: 'a', outcome: 'failed', reason: 'invalid_structured_output' },
       { model: 'b', outcome: 'ended', code: 'invalid_structured_output' },
-    ] as never,
+    ],
   },
 });
 
