@@ -63,6 +63,30 @@ describe("a model's settings: gateway(id, {...})", () => {
     );
   });
 
+  it.each([
+    [
+      { method: ['tools'] },
+      'unknown option `method` in structuredOutput — did you mean `methods`?',
+    ],
+    [{ methods: ['function_calling'] }, 'structuredOutput.methods[0]'],
+  ])(
+    'refuses a bad structuredOutput %o at its first schema call, before any request',
+    async (given, message) => {
+      // Core reads it when a call asks for a schema (its reader stays off the start path), so it
+      // names it as the call's.
+      const model = gateway()('community/general', { structuredOutput: given as never });
+      const error = await generateText({
+        model,
+        output: Output.object({ schema: z.object({ city: z.string() }) }),
+        prompt: 'hi',
+        maxRetries: 0,
+      }).catch((caught: unknown) => caught);
+      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toContain(message);
+      expect(emulator.counters.requests.chat).toBe(0);
+    },
+  );
+
   it('refuses the removed fallbackToJsonObject, naming structuredOutput.methods', () => {
     let error: unknown;
     try {
