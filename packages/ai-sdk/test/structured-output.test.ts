@@ -6,6 +6,7 @@
 // error ai users get for an object that does not match: TypeValidationError).
 
 import { TypeValidationError } from '@ai-sdk/provider';
+import { TypeValidationError as TypeValidationErrorV3 } from '@ai-sdk/provider-v3';
 import { createGatewayClient } from '@infergate/core';
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { emulate } from '@infergate/emulator/testing';
@@ -258,6 +259,8 @@ describe.each(CASES)('$label', ({ label, run }) => {
     );
     expect(InvalidStructuredOutputError.isInstance(error)).toBe(true);
     expect(TypeValidationError.isInstance(error)).toBe(true);
+    // ai@6 apps check with @ai-sdk/provider 3's class (`ai-v6` re-exports it): the same marker.
+    expect(TypeValidationErrorV3.isInstance(error)).toBe(true);
     const failure = error as InvalidStructuredOutputError;
     expect(failure.modelId).toBe(CLAIMED);
     expect(failure.method).toBe('json_schema');
