@@ -20,8 +20,8 @@ export interface GatewayChatModelSettings extends SteeringOptions {
   /**
    * The model's capabilities, when you know them. Given, they replace the catalog look-up
    * (no `GET /models` before the first call). Missing optional capabilities are refused before
-   * any chat request is sent. Not used for a call with `fallbackModels`: core gates every listed
-   * model against the catalog.
+   * any chat request is sent. Not used for a steered call (`fallbackModels`, a stall timeout, a
+   * `hedge`, or a schema: core plans it over the catalog for every model).
    */
   capabilities?: readonly ModelCapability[];
   /**
