@@ -212,7 +212,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
    * Core's error as the AI SDK's; core's capability refusal (before any request) and its failed
    * schema check (every model's answer refused) as ours.
    */
-  private mapError(error: unknown, body: unknown, path: string = ENDPOINTS.chat): unknown {
+  private mapError(error: unknown, body: unknown): unknown {
     if (isGatewayError(error) && error.code === 'unsupported_model_capability' && !error.status) {
       return new UnsupportedModelCapabilityError(error);
     }
@@ -220,7 +220,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       return new InvalidStructuredOutputError(error);
     }
     return mapGatewayError(error, {
-      url: endpointURL(this.config, path),
+      url: endpointURL(this.config, ENDPOINTS.chat),
       requestBodyValues: body,
       maxRetryAfterMs: this.config.maxRetryAfterMs,
     });
