@@ -199,6 +199,31 @@ describe('structured output on every route: each hop served its own way, checked
     expect(refused.message).toMatch(/cannot serve a JSON schema/);
   });
 
+  it('an own model the catalog does not list is asked by the first allowed method', async () => {
+    const emulated = await gateway();
+    const { bodies, fetch } = recordSent(emulated.fetch);
+    const client = clientOn(emulated, { fetch });
+    // (Unlisted, it is tried after the listed models with free capacity: the listed one is busy.)
+    emulated.emulator.injectFault({
+      fault: 'model_busy',
+      model: 'community/so-tools',
+      retryAfter: 3600,
+    });
+    const error = await caught<GatewayError>(
+      client.chat(asking('my/unlisted'), {
+        fallbackModels: ['community/so-tools'],
+        structuredOutput: { methods: ['json_object', 'tools'] },
+        maxRetries: 0,
+      }),
+    );
+    const own = bodies.find((body) => body.model === 'my/unlisted');
+    expect(own).toMatchObject({ response_format: { type: 'json_object' } });
+    expect(error.route?.hops.map((hop) => hop.model)).toEqual([
+      'community/so-tools',
+      'my/unlisted',
+    ]);
+  });
+
   it('structuredOutput.methods pins the methods: a model without an allowed one is skipped', async () => {
     const emulated = await gateway();
     const client = clientOn(emulated);
@@ -266,6 +291,24 @@ describe('structured output on every route: each hop served its own way, checked
       client.chat(asking('community/so-native'), { structuredOutput: { standard: refusing } }),
     );
     expect(error.invalidOutput?.issues).toEqual([{ message: 'never', path: '/city' }]);
+  });
+
+  it('a Standard Schema whose validate throws refuses the answer, typed', async () => {
+    const client = clientOn(await gateway());
+    const throwing = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: () => {
+          throw new Error('boom');
+        },
+      },
+    };
+    const error = await caught<GatewayError>(
+      client.chat(asking('community/so-native'), { structuredOutput: { standard: throwing } }),
+    );
+    expect(error.code).toBe('invalid_structured_output');
+    expect(error.invalidOutput?.issues[0]?.message).toMatch(/validate threw: boom/);
   });
 
   it('refuses unknown structuredOutput keys before sending', async () => {
@@ -448,6 +491,53 @@ describe('structured output streamed: the JSON as it comes, checked at the end',
       code: 'invalid_structured_output',
       invalidOutput: { method: 'tools', issues: [{ message: 'not this city' }] },
     });
+  });
+
+  it('a stream that fails before any content walks on to a model serving it another way', async () => {
+    const emulated = await gateway();
+    const { client } = recordingClient(emulated);
+    emulated.emulator.injectFault({
+      fault: 'model_busy',
+      model: 'community/so-native',
+      retryAfter: 3600,
+    });
+    const stream = await client.chatStream(asking('community/so-native'), {
+      fallbackModels: ['community/so-tools'],
+    });
+    const result = await stream.result();
+    expect(result.structured?.method).toBe('tools');
+    expect(stream.route.hops).toEqual([
+      { model: 'community/so-native', outcome: 'failed', reason: 'model_busy' },
+      {
+        model: 'community/so-tools',
+        outcome: 'answered',
+        structured: { method: 'tools', checked: true },
+      },
+    ]);
+  });
+
+  it('a hedged stream may be won by a model serving the schema another way', async () => {
+    const emulated = await gateway();
+    const { client } = recordingClient(emulated);
+    emulated.emulator.injectFault({
+      fault: 'stall_first_chunk',
+      model: 'community/so-native',
+      ms: 60_000,
+    });
+    const stream = await client.chatStream(asking('community/so-native'), {
+      fallbackModels: ['community/so-object'],
+      hedge: { afterMs: 20, maxExtra: 1 },
+    });
+    const result = await stream.result();
+    expect(result.structured?.method).toBe('json_object');
+    expect(stream.route.hops).toEqual([
+      { model: 'community/so-native', outcome: 'lost' },
+      {
+        model: 'community/so-object',
+        outcome: 'answered',
+        structured: { method: 'json_object', checked: true },
+      },
+    ]);
   });
 
   it('streams with assemble: false are still checked at the end', async () => {

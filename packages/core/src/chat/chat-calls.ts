@@ -137,14 +137,8 @@ export async function openChatStream(
     assemble: opts?.assemble !== false,
     silence: sent.silence,
     failed: sent.failed,
-    structured: sent.structuredStream?.(answeredHop(route)?.structured),
+    structured: sent.structuredStream?.(route),
   });
-}
-
-/** The route's answered hop (its last). */
-function answeredHop(route: ChatRoute) {
-  const hop = route.hops.at(-1);
-  return hop?.outcome === 'answered' ? hop : undefined;
 }
 
 /** The route a call reports: a steered call's hops, else its one model's. */

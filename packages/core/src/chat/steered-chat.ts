@@ -9,7 +9,7 @@ import type { StructuredOutputOptions } from '../call/option-groups';
 import type { OpenVia, RequestSpec } from '../http/transport';
 import type { WholeAnswer } from '../http/whole-answer';
 import type { StructuredResult } from '../protocol/chat-result-types';
-import type { HopStructuredOutput } from '../protocol/chat-route';
+import type { ChatRoute } from '../protocol/chat-route';
 import type { ChatRequest, ResponseFormat } from '../protocol/wire-types';
 import type { StructuredOutputCheck } from '../steering/check-structured-answer';
 import {
@@ -42,11 +42,11 @@ export interface SteeredChat
 
 /**
  * A steered call; a structured call's checked value (non-streamed: checked in its attempt), or a
- * structured stream's hooks (`hop`: its route's answered hop, marked once its end is checked).
+ * structured stream's hooks (given the stream's route: its answered hop is marked once checked).
  */
 export type SteeredChatCall<T> = SteeredCall<T> & {
   structured?: StructuredResult;
-  structuredStream?: (hop: HopStructuredOutput | undefined) => StructuredStream;
+  structuredStream?: (route: ChatRoute) => StructuredStream;
 };
 
 /**
@@ -80,7 +80,12 @@ export async function steerChat<T>(
   if (!stream) sent.structured = checkedValueOf((sent.answer as WholeAnswer).headers);
   else if (method !== undefined) {
     const check = checkOf(call, given);
-    sent.structuredStream = (hop) => structuredStream({ model, method, given, check }, hop);
+    sent.structuredStream = (route) => {
+      // The route's answered hop (its last) says `checked` once the end passed.
+      const hop = route.hops.at(-1);
+      const answered = hop?.outcome === 'answered' ? hop.structured : undefined;
+      return structuredStream({ model, method, given, check }, answered);
+    };
   }
   return sent;
 }

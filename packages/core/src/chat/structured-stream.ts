@@ -17,7 +17,7 @@ import {
   type StructuredOutputSchema,
   schemaName,
 } from '../steering/structured-output-request';
-import type { StructuredStream } from './stream/sse-chat-stream';
+import type { DecodedEvents, StructuredStream } from './stream/sse-chat-stream';
 
 /** What a stream's answer is checked by, and how its model was asked. */
 export interface StreamCheck {
@@ -31,22 +31,8 @@ export interface StreamCheck {
 export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput): StructuredStream {
   const { model, method, given } = asked;
   const name = schemaName(given);
-  /** The calls (the decoder's `call` numbers) of the schema's tool. */
-  const schemaCalls = new Set<number>();
   return {
-    map(event: ChatStreamEvent): ChatStreamEvent | undefined {
-      if (method !== 'tools') return event;
-      if (event.type === 'tool-call-delta') {
-        if (event.name === name) schemaCalls.add(event.call);
-        if (!schemaCalls.has(event.call)) return event;
-        const delta = event.argumentsDelta;
-        return delta === '' ? undefined : { type: 'text-delta', delta, choiceIndex: 0 };
-      }
-      if (event.type === 'finish' && event.reason === 'tool_calls' && schemaCalls.size > 0) {
-        return { ...event, reason: 'stop' };
-      }
-      return event;
-    },
+    events: (decoder) => (method === 'tools' ? schemaToolAsText(decoder, name) : decoder),
     async check(answer: AssembledChat): Promise<AssembledChat> {
       const read = readStructuredAnswer(model, answer, given, method);
       const value = await checkStructuredAnswer(model, method, read, asked.check);
@@ -56,6 +42,42 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
       const toolCalls = answer.toolCalls.filter((call) => call.name !== name);
       const finishReason = toolCalls.length > 0 ? answer.finishReason : 'stop';
       return { ...clean, text: read.text.trim(), toolCalls, finishReason };
+    },
+  };
+}
+
+/**
+ * The decoder's events with the schema tool's (`name`) argument pieces as text deltas and no
+ * tool-call event for it; its finish `tool_calls` is `stop` (the caller asked for an answer, not
+ * a call).
+ */
+function schemaToolAsText(decoder: DecodedEvents, name: string): DecodedEvents {
+  /** The calls (the decoder's `call` numbers) of the schema's tool. */
+  const schemaCalls = new Set<number>();
+  const map = (event: ChatStreamEvent): ChatStreamEvent | undefined => {
+    if (event.type === 'tool-call-delta') {
+      if (event.name === name) schemaCalls.add(event.call);
+      if (!schemaCalls.has(event.call)) return event;
+      const delta = event.argumentsDelta;
+      return delta === '' ? undefined : { type: 'text-delta', delta, choiceIndex: 0 };
+    }
+    if (event.type === 'finish' && event.reason === 'tool_calls' && schemaCalls.size > 0) {
+      return { ...event, reason: 'stop' };
+    }
+    return event;
+  };
+  return {
+    take() {
+      for (;;) {
+        const event = decoder.take();
+        if (event === undefined) return undefined;
+        const mapped = map(event);
+        if (mapped !== undefined) return mapped;
+      }
+    },
+    takeAll() {
+      const mapped = decoder.takeAll()?.flatMap((event) => map(event) ?? []);
+      return mapped !== undefined && mapped.length > 0 ? mapped : undefined;
     },
   };
 }

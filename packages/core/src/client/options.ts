@@ -159,8 +159,6 @@ true satisfies Exclude<
 const CLIENT_OPTION_HINTS = {
   fallbackModels:
     "`fallbackModels` is a call option, not a client option: pass it to chat() / chatStream() (or a model's settings)",
-  structuredOutput:
-    "`structuredOutput` is a call option, not a client option: pass it to chat() / chatStream() (or a model's settings)",
   signal: '`signal` is a call option, not a client option',
   capabilities: '`capabilities` is a call option, not a client option',
   cooldownMs: '`cooldownMs` belongs in `circuitBreaker: { cooldownMs }`',

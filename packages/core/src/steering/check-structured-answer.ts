@@ -4,18 +4,19 @@
  * `provider_claimed` model may not keep its word): by the schema's own `~standard.validate` when
  * the caller passed a zod or other Standard Schema, else by `@cfworker/json-schema`, a JSON Schema
  * validator that runs without `eval` (Workers and edge runtimes forbid it) and that every
- * LangChain app already has through `@langchain/core`. This file is the only one that imports it:
- * the steering module loads it with `import()` on the first call that asks for a schema, so a call
- * without one never loads the validator.
+ * LangChain app already has through `@langchain/core`. This file is the only one that imports it,
+ * and it is bundled into the steering module's chunk (tsup.config.ts `noExternal`): no fourth lazy
+ * boundary, and an app whose calls never steer never loads it.
  */
 import { type SchemaDraft, Validator } from '@cfworker/json-schema';
-import { invalidStructuredOutput } from '../errors/invalid-response';
 import type {
   StandardPathSegment,
+  StandardResult,
   StandardSchemaLike,
   StructuredOutputIssue,
   StructuredOutputMethod,
 } from '../protocol/chat-route';
+import { invalidStructuredOutput } from './invalid-structured-output';
 import type { StructuredAnswer } from './structured-output-request';
 
 export type { StandardSchemaLike };
@@ -54,7 +55,14 @@ export async function checkStructuredAnswer(
 type CheckResult = { value: unknown; issues?: undefined } | { issues: StructuredOutputIssue[] };
 
 async function checkStandard(standard: StandardSchemaLike, value: unknown): Promise<CheckResult> {
-  const result = await standard['~standard'].validate(value);
+  let result: StandardResult;
+  try {
+    result = await standard['~standard'].validate(value);
+  } catch (error) {
+    // A validate that throws refuses the answer; the error says why (typed, on every hop).
+    const why = error instanceof Error ? error.message : String(error);
+    return { issues: [{ message: `the Standard Schema's validate threw: ${why.slice(0, 200)}` }] };
+  }
   if (result.issues === undefined) return { value: result.value };
   const issues = result.issues.map(({ message, path }) => ({
     message,

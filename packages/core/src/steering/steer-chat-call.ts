@@ -70,7 +70,6 @@ export interface StructuredServing {
     answer: AttemptAnswer,
     model: string,
     method: StructuredOutputMethod,
-    signal: AbortSignal,
   ): Promise<GatewayError | undefined>;
 }
 
@@ -302,9 +301,9 @@ function checkWholeOf(steering: Steering) {
   const { structured } = input;
   const methods = plan.methods;
   if (structured === undefined || methods === undefined) return undefined;
-  return async (answer: AttemptAnswer, model: string, signal: AbortSignal) => {
+  return async (answer: AttemptAnswer, model: string) => {
     const method = methods.get(model)!;
-    const failure = await structured.checkWhole(answer, model, method, signal);
+    const failure = await structured.checkWhole(answer, model, method);
     if (failure === undefined) events?.structuredAnswer({ method, checked: true });
     return failure;
   };

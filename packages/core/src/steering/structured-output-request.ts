@@ -6,10 +6,10 @@
  * `readStructuredAnswer` on its answer, then checks the value (check-structured-answer.ts).
  */
 import { invalidRequest } from '../errors/errors';
-import { invalidStructuredOutput } from '../errors/invalid-response';
 import type { AssembledChat } from '../protocol/chat-result-types';
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 import type { ChatMessage, ChatRequest, ChatTool } from '../protocol/wire-types';
+import { invalidStructuredOutput } from './invalid-structured-output';
 
 /** The schema a call asks for: a JSON Schema and the name the model sees it by. */
 export interface StructuredOutputSchema {

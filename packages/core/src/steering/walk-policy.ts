@@ -35,14 +35,11 @@ export interface WalkPolicyInput {
   firstContent: FirstContentReader;
   /**
    * A non-streamed call asking for structured output: its whole answer checked while the hop holds
-   * its slot (`model`: the hop's). Resolves to the failure that ends the attempt, or undefined when
-   * the answer passed (the check leaves one the transport can read again in `answer.response`).
+   * its slot (`model`: the hop's; an abort cuts the body's read). Resolves to the failure that ends
+   * the attempt, or undefined when the answer passed (the check leaves one the transport can read
+   * again in `answer.response`).
    */
-  checkWhole?: (
-    answer: AttemptAnswer,
-    model: string,
-    signal: AbortSignal,
-  ) => Promise<GatewayError | undefined>;
+  checkWhole?: (answer: AttemptAnswer, model: string) => Promise<GatewayError | undefined>;
   /**
    * Told each attempt's outcome: its model, its failure (undefined: it answered, its first content
    * `ms` after it was sent).
@@ -93,14 +90,15 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
       held = undefined;
     },
     async accept(answer, request) {
-      const signal = request.signal ?? scope.signal;
-      const failure = stream ? await firstContent(answer, signal) : undefined;
+      const failure = stream
+        ? await firstContent(answer, request.signal ?? scope.signal)
+        : undefined;
       if (scope.aborted) throw scope.error({ requestedModel: request.requestedModel });
       if (failure) return failure;
       watch?.arrived();
       // Time to first content: the headers (or first piece), not the check's read of the body.
       const ms = performance.now() - sentAt;
-      const refused = await input.checkWhole?.(answer, request.requestedModel!, signal);
+      const refused = await input.checkWhole?.(answer, request.requestedModel!);
       if (scope.aborted) throw scope.error({ requestedModel: request.requestedModel });
       if (refused) return refused;
       onOutcome?.(request.requestedModel!, undefined, ms);

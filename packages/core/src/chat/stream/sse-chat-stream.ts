@@ -27,10 +27,13 @@ interface ChatStreamMeta {
   structured?: StructuredStream | undefined;
 }
 
+/** What the stream reads its decoded events from. */
+export type DecodedEvents = Pick<ChatStreamDecoder, 'take' | 'takeAll'>;
+
 /** A structured-output stream's hooks (chat/structured-stream.ts, loaded with the steering module). */
 export interface StructuredStream {
-  /** An event as the caller gets it; undefined: none (an empty piece). */
-  map(event: ChatStreamEvent): ChatStreamEvent | undefined;
+  /** The decoder's events as the caller gets them. */
+  events(decoder: DecodedEvents): DecodedEvents;
   /** The assembled answer checked and cleaned; rejects with the typed error when it fails. */
   check(answer: AssembledChat): Promise<AssembledChat>;
 }
@@ -53,6 +56,11 @@ export class GatewayChatStream implements ChatStream {
   readonly #body: BodyReadAhead;
   readonly #text = new TextDecoder();
   readonly #decoder: ChatStreamDecoder;
+  /** The decoded events as the caller gets them (a structured stream's, mapped). */
+  readonly #events: DecodedEvents;
+  readonly #structured: StructuredStream | undefined;
+  /** A structured stream's end being checked: readers wait on it as on a network read. */
+  #checking: Promise<void> | undefined;
   #state: State = 'open';
   #error: GatewayError | undefined;
   #result: AssembledChat | undefined;
@@ -65,9 +73,6 @@ export class GatewayChatStream implements ChatStream {
   #silence: { start(): void; stop(): void } | undefined;
   /** `ChatStreamMeta.failed`: a steered call's errors carry its route. */
   readonly #routed: ((error: GatewayError) => GatewayError) | undefined;
-  readonly #structured: StructuredStream | undefined;
-  /** A structured stream's end being checked: readers wait on it as on a network read. */
-  #checking: Promise<void> | undefined;
 
   constructor(open: OpenResponse, meta: ChatStreamMeta) {
     this.#open = open;
@@ -77,13 +82,14 @@ export class GatewayChatStream implements ChatStream {
     this.headers = meta.headers;
     this.route = meta.route;
     this.#routed = meta.failed;
-    this.#structured = meta.structured;
     this.#decoder = new ChatStreamDecoder({
       requestedModel: meta.requestedModel,
       servedModel: meta.servedModel,
-      // A structured answer is checked whole at the end.
+      // A structured answer is checked whole at its end.
       assemble: meta.assemble || meta.structured !== undefined,
     });
+    this.#structured = meta.structured;
+    this.#events = meta.structured?.events(this.#decoder) ?? this.#decoder;
     const body = open.response.body;
     const reader =
       open.reader ??
@@ -144,7 +150,7 @@ export class GatewayChatStream implements ChatStream {
   /** The next event, or undefined at the end; throws the stream's typed error. */
   async next(): Promise<ChatStreamEvent | undefined> {
     for (;;) {
-      const event = this.#take();
+      const event = this.#events.take();
       if (event !== undefined) return event;
       if (this.#state === 'done') return undefined;
       if (this.#state === 'failed') throw this.#error;
@@ -158,7 +164,7 @@ export class GatewayChatStream implements ChatStream {
    */
   async readBatch(): Promise<ChatStreamEvent[] | undefined> {
     for (;;) {
-      const events = this.#takeAll();
+      const events = this.#events.takeAll();
       if (events !== undefined) return events;
       if (this.#state === 'done') return undefined;
       if (this.#state === 'failed') throw this.#error;
@@ -172,30 +178,8 @@ export class GatewayChatStream implements ChatStream {
    * when the chunk (or the end, or the error) is in, and chunks are fed to the decoder in order.
    */
   #pump(): Promise<void> {
-    if (this.#checking) return this.#checking;
-    this.#pumping ??= this.#pumpOnce();
+    this.#pumping ??= this.#checking ?? this.#pumpOnce();
     return this.#pumping;
-  }
-
-  /** The next decoded event as the caller gets it (a structured stream's mapped). */
-  #take(): ChatStreamEvent | undefined {
-    const structured = this.#structured;
-    if (!structured) return this.#decoder.take();
-    for (;;) {
-      const event = this.#decoder.take();
-      if (event === undefined) return undefined;
-      const mapped = structured.map(event);
-      if (mapped !== undefined) return mapped;
-    }
-  }
-
-  /** Every decoded event as the caller gets it; undefined when none. */
-  #takeAll(): ChatStreamEvent[] | undefined {
-    const events = this.#decoder.takeAll();
-    const structured = this.#structured;
-    if (!structured || events === undefined) return events;
-    const mapped = events.flatMap((event) => structured.map(event) ?? []);
-    return mapped.length > 0 ? mapped : undefined;
   }
 
   async #pumpOnce(): Promise<void> {
@@ -255,35 +239,21 @@ export class GatewayChatStream implements ChatStream {
     return { requestedModel: this.requestedModel, servedModel: this.servedModel };
   }
 
-  #finish(): void {
+  /** The stream read to its end; a structured one's answer first checked (`checked`: it passed). */
+  #finish(checked?: AssembledChat): void {
     if (this.#state !== 'open') return;
-    if (this.#structured) {
-      this.#checking ??= this.#checkEnd(this.#structured);
+    if (this.#structured && !checked) {
+      // Complete at the gateway: its slot back (not cut) while the answer is checked.
+      this.#silence?.stop();
+      this.#open.release(false);
+      this.#checking ??= this.#structured.check(this.#decoder.result()).then(
+        (answer) => this.#finish(answer),
+        (error: GatewayError) => this.#fail(error),
+      );
       return;
     }
     this.#state = 'done';
-    this.#result = this.#decoder.result();
-    this.#close();
-  }
-
-  /**
-   * A structured stream's end: complete at the gateway (its slot back, not cut), then its answer
-   * checked; a failure ends the stream with it.
-   */
-  async #checkEnd(structured: StructuredStream): Promise<void> {
-    this.#silence?.stop();
-    this.#open.release(false);
-    let checked: AssembledChat;
-    try {
-      checked = await structured.check(this.#decoder.result());
-    } catch (error) {
-      if (!isGatewayError(error)) throw error;
-      this.#fail(error);
-      return;
-    }
-    if (this.#state !== 'open') return;
-    this.#state = 'done';
-    this.#result = checked;
+    this.#result = checked ?? this.#decoder.result();
     this.#close();
   }
 
@@ -341,7 +311,7 @@ export class GatewayChatStream implements ChatStream {
     return {
       next: () => {
         // Fast path: an event already decoded needs no extra async step.
-        const ready = this.#take();
+        const ready = this.#events.take();
         if (ready !== undefined) return Promise.resolve({ done: false, value: ready });
         return this.next().then((event) =>
           event === undefined ? { done: true, value: undefined } : { done: false, value: event },

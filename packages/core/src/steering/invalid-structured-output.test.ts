@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { redactOwnKey } from './errors';
-import { invalidStructuredOutput } from './invalid-response';
-import { registerSecret } from './redact-secret';
+import { redactOwnKey } from '../errors/errors';
+import { registerSecret } from '../errors/redact-secret';
+import { invalidStructuredOutput } from './invalid-structured-output';
 
 describe('invalidStructuredOutput', () => {
   const issues = [
