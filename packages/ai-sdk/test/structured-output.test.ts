@@ -22,6 +22,7 @@ import {
   InvalidStructuredOutputError,
 } from '../src';
 import { providersOn } from './providers';
+import { WEATHER_TOOL } from './weather-tool';
 
 /** Serves a schema natively (`json_schema`, verified). */
 const NATIVE = 'community/json-schema';
@@ -294,5 +295,45 @@ describe.each(CASES)('$label', ({ label, run }) => {
     expect(metadata?.route.hops).toContainEqual(hop(NATIVE, 'lost'));
     // The silent first attempt is cut at the gateway: no slot stays held.
     await emulated.untilIdle({ key: DEFAULT_KEYS.full });
+  });
+});
+
+/** ai's tool loop with a schema: the schema goes with every step, the tool calls come first. */
+describe.each([
+  {
+    name: 'ai@7',
+    ai: ai7 as unknown as AiModule & Pick<typeof ai7, 'tool' | 'stepCountIs'>,
+    provider: gateway,
+  },
+  {
+    name: 'ai@6 (/v6)',
+    ai: ai6 as unknown as AiModule & Pick<typeof ai7, 'tool' | 'stepCountIs'>,
+    provider: gatewayV3,
+  },
+])('$name: tools and Output.object in one loop', ({ ai, provider }) => {
+  const Weather = z.object({ city: z.string(), celsius: z.number() });
+  const request = () => ({
+    model: provider({ fetch: emulated.fetch, circuitBreaker: false })('community/general'),
+    tools: { weather: ai.tool(WEATHER_TOOL) },
+    stopWhen: ai.stepCountIs(5),
+    output: ai.Output.object({ schema: Weather }),
+    prompt: 'Use weather for "Lviv"',
+    maxRetries: 0,
+  });
+
+  it('generateText: the tool step passes unchecked, the last step is the checked object', async () => {
+    const result = await ai.generateText(request());
+    expect(result.steps[0]?.toolCalls.map((call) => call.toolName)).toEqual(['weather']);
+    expect(result.output).toEqual({ city: 'Lviv', celsius: 21 });
+    const metadata = result.providerMetadata?.infergate as GatewayProviderMetadata | undefined;
+    expect(metadata?.route.hops).toEqual([
+      hop('community/general', 'answered', served('json_schema', true)),
+    ]);
+  });
+
+  it('streamText: the same, streamed', async () => {
+    const result = ai.streamText(request());
+    expect(await result.output).toEqual({ city: 'Lviv', celsius: 21 });
+    expect((await result.steps)[0]?.toolCalls.map((call) => call.toolName)).toEqual(['weather']);
   });
 });
