@@ -324,6 +324,13 @@ describe.each([
   it('generateText: the tool step passes unchecked, the last step is the checked object', async () => {
     const result = await ai.generateText(request());
     expect(result.steps[0]?.toolCalls.map((call) => call.toolName)).toEqual(['weather']);
+    // The tool step was handed on unchecked, and its route says so.
+    const first = result.steps[0]?.providerMetadata?.infergate as
+      | GatewayProviderMetadata
+      | undefined;
+    expect(first?.route.hops).toEqual([
+      hop('community/general', 'answered', served('json_schema', false)),
+    ]);
     expect(result.output).toEqual({ city: 'Lviv', celsius: 21 });
     const metadata = result.providerMetadata?.infergate as GatewayProviderMetadata | undefined;
     expect(metadata?.route.hops).toEqual([
