@@ -1,6 +1,7 @@
 import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { clientOn } from './helpers';
+import type { GatewayEvent } from '../src/index';
+import { clientOn, only } from './helpers';
 
 // A tool loop with a schema (ai's generateText with tools and `output`, LangChain's createAgent
 // with a response format): the schema goes with every step, and a step that calls the caller's
@@ -28,7 +29,12 @@ const step = {
 
 describe('a step of the caller’s tool loop in a structured call', () => {
   it('chat: the tool call is handed on unchecked; the answer after the tool result is checked', async () => {
-    const client = clientOn(await emulate());
+    const events: GatewayEvent[] = [];
+    const client = clientOn(await emulate(), {
+      onEvent: (event) => {
+        if (event.operation === 'chat') events.push(event);
+      },
+    });
     const first = await client.chat(step);
     expect(first.answer.toolCalls.map((call) => call.name)).toEqual(['weather']);
     expect(first.structured).toBeUndefined();
@@ -64,6 +70,11 @@ describe('a step of the caller’s tool loop in a structured call', () => {
       method: 'json_schema',
     });
     expect(second.route.hops[0]).toMatchObject({ structured: { checked: true } });
+    // Each call's `done` event says the same.
+    expect(only(events, 'done').map((event) => event.structured)).toEqual([
+      { method: 'json_schema', checked: false },
+      { method: 'json_schema', checked: true },
+    ]);
   });
 
   it('chatStream: the streamed tool call is handed on unchecked, the stream ends well', async () => {

@@ -130,6 +130,7 @@ function serving(
   const maxResponseBytes = call.transport.maxResponseBytes;
   return {
     ownTools: (call.req.tools ?? []).length > 0,
+    wasChecked: (headers) => checkedValueOf(headers) !== undefined,
     checkWhole: (answer, model, method) =>
       checkWholeAnswer(answer, model, method, { given, check, maxResponseBytes, path }),
   };
