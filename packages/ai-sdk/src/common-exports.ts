@@ -13,9 +13,12 @@ export type {
   ModelCapability,
   ModelSkipReason,
   SteeringOptions,
+  StructuredOutputIssue,
+  StructuredOutputMethod,
 } from '@infergate/core';
 export type { GatewayChatOptions } from './chat/chat-provider-options';
 export type { GatewayChatModelId, GatewayChatModelSettings } from './chat/gateway-chat-options';
+export { InvalidStructuredOutputError } from './chat/invalid-structured-output-error';
 export type { GatewayProviderMetadata } from './chat/provider-metadata';
 export { UnsupportedModelCapabilityError } from './chat/unsupported-model-capability-error';
 export {

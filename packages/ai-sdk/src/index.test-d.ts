@@ -6,6 +6,7 @@ import type {
   LanguageModelV4,
   ProviderV4,
   TranscriptionModelV4,
+  TypeValidationError,
 } from '@ai-sdk/provider';
 import type { GatewayModel, GatewayService, SteeringOptions } from '@infergate/core';
 import type { EmbeddingModel, generateText, LanguageModel, ToolSet, TranscriptionModel } from 'ai';
@@ -27,7 +28,10 @@ import {
   type GatewayTranscriptionModel,
   type GatewayTranscriptionOptions,
   gateway,
+  InvalidStructuredOutputError,
   type ModelCapability,
+  type StructuredOutputIssue,
+  type StructuredOutputMethod,
   UnsupportedModelCapabilityError,
 } from './index';
 
@@ -56,8 +60,8 @@ expectTypeOf(gateway.services()).resolves.toEqualTypeOf<GatewayService[]>();
 expectTypeOf(gateway).toBeCallableWith('my/laptop-model');
 expectTypeOf(gateway).toBeCallableWith('community/general', {
   capabilities: ['chat', 'tools'],
-  fallbackToJsonObject: true,
   sendReasoning: true,
+  strictJsonSchema: true,
 });
 // The steering settings (issue 33): per model, per provider, and per call through providerOptions.
 expectTypeOf(gateway).toBeCallableWith('community/general', {
@@ -71,8 +75,10 @@ expectTypeOf<GatewayChatOptions>().toEqualTypeOf<{
   firstChunkTimeoutMs?: number | undefined;
   chunkTimeoutMs?: number | undefined;
   hedge?: { afterMs: number | 'auto'; maxExtra?: number | undefined } | false | undefined;
+  structuredOutput?: { methods?: StructuredOutputMethod[] | undefined } | undefined;
   streamUsage?: boolean | undefined;
   reasoningEffort?: string | undefined;
+  strictJsonSchema?: boolean | undefined;
 }>();
 // The steering fields are core's (its one reader checks them): the same shape as SteeringOptions.
 expectTypeOf<GatewayChatOptions>().toExtend<SteeringOptions>();
@@ -80,14 +86,20 @@ expectTypeOf<GatewayChatOptions>().toExtend<SteeringOptions>();
 expectTypeOf<{ infergate: GatewayChatOptions }>().toExtend<
   NonNullable<Parameters<typeof generateText>[0]['providerOptions']>
 >();
+// structuredOutput.methods (issue 52): per model and per call, core's names only.
+expectTypeOf(gateway).toBeCallableWith('community/general', {
+  structuredOutput: { methods: ['tools', 'json_object'] },
+});
+// @ts-expect-error a method is one of core's
+gateway('community/general', { structuredOutput: { methods: ['function_calling'] } });
 // @ts-expect-error fallbackModels is a list of ids
 gateway('community/general', { fallbackModels: 'community/tools' });
 // @ts-expect-error a chat model needs an id
 gateway.chat();
 // @ts-expect-error capabilities are the gateway's names
 gateway('community/general', { capabilities: ['vision'] });
-// @ts-expect-error fallbackToJsonObject is a boolean
-gateway('community/general', { fallbackToJsonObject: 'yes' });
+// @ts-expect-error fallbackToJsonObject is gone: core serves a schema on every model
+gateway('community/general', { fallbackToJsonObject: true });
 
 // createGateway's settings: each option's type, unknown options refused.
 expectTypeOf(createGateway).toBeCallableWith({
@@ -146,6 +158,14 @@ declare const error: unknown;
 if (UnsupportedModelCapabilityError.isInstance(error)) {
   expectTypeOf(error.missing).toEqualTypeOf<ModelCapability[]>();
   expectTypeOf(error.alternatives).toEqualTypeOf<string[] | undefined>();
+}
+// The failed schema check narrows too, and is a TypeValidationError with the text and issues.
+if (InvalidStructuredOutputError.isInstance(error)) {
+  expectTypeOf(error).toExtend<TypeValidationError>();
+  expectTypeOf(error.text).toEqualTypeOf<string>();
+  expectTypeOf(error.issues).toEqualTypeOf<StructuredOutputIssue[]>();
+  expectTypeOf(error.method).toEqualTypeOf<StructuredOutputMethod>();
+  expectTypeOf(error.route).toEqualTypeOf<FailedChatRoute | undefined>();
 }
 
 export { wrongInputType, wrongTranslate };

@@ -4,8 +4,9 @@
 // keys of `providerOptions.infergate` are request fields, passed to the model server.
 import { InvalidArgumentError, LoadSettingError } from '@ai-sdk/provider';
 import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
-import { generateText, streamText } from 'ai';
+import { generateText, Output, streamText } from 'ai';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod/v4';
 import { createGateway, type GatewayProviderSettings } from '../src';
 
 // Its own emulator, reached through its fetch (chat request bodies recorded).
@@ -61,6 +62,44 @@ describe("a model's settings: gateway(id, {...})", () => {
       'unknown option `fallbackModel` in model settings — did you mean `fallbackModels`?',
     );
   });
+
+  it.each([
+    [
+      { method: ['tools'] },
+      'unknown option `method` in structuredOutput — did you mean `methods`?',
+    ],
+    [{ methods: ['function_calling'] }, 'structuredOutput.methods[0]'],
+  ])(
+    'refuses a bad structuredOutput %o at its first schema call, before any request',
+    async (given, message) => {
+      // Core reads it when a call asks for a schema (its reader stays off the start path), so it
+      // names it as the call's.
+      const model = gateway()('community/general', { structuredOutput: given as never });
+      const error = await generateText({
+        model,
+        output: Output.object({ schema: z.object({ city: z.string() }) }),
+        prompt: 'hi',
+        maxRetries: 0,
+      }).catch((caught: unknown) => caught);
+      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toContain(message);
+      expect(emulator.counters.requests.chat).toBe(0);
+    },
+  );
+
+  it('refuses the removed fallbackToJsonObject, naming structuredOutput.methods', () => {
+    let error: unknown;
+    try {
+      gateway()('community/json-object', { fallbackToJsonObject: true } as never);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(LoadSettingError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain(
+      'unknown option `fallbackToJsonObject` in model settings — removed:',
+    );
+    expect((error as Error).message).toContain('`structuredOutput.methods`');
+  });
 });
 
 describe('providerOptions.infergate', () => {
@@ -68,6 +107,7 @@ describe('providerOptions.infergate', () => {
     [{ fallbackModel: ['community/plain'] }, 'fallbackModels'],
     [{ hedge: { after: 200 } }, 'afterMs'],
     [{ streamusage: false }, 'streamUsage'],
+    [{ structuredOutputs: { methods: ['tools'] } }, 'structuredOutput'],
   ])('refuses %o before any request (InvalidArgumentError)', async (infergate, closest) => {
     const call = generateText({
       model: gateway()('community/general'),
@@ -78,6 +118,27 @@ describe('providerOptions.infergate', () => {
     const error = await call.catch((caught: unknown) => caught);
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain(`did you mean \`${closest}\`?`);
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it.each([
+    [
+      { method: ['tools'] },
+      'unknown option `method` in structuredOutput — did you mean `methods`?',
+    ],
+    [{ methods: ['function_calling'] }, 'structuredOutput.methods[0] (call option) must be one of'],
+    [{ methods: [] }, 'structuredOutput.methods (call option) must list at least one method'],
+  ])('refuses structuredOutput %o of a schema call before any request', async (given, message) => {
+    const call = generateText({
+      model: gateway()('community/general'),
+      output: Output.object({ schema: z.object({ city: z.string() }) }),
+      prompt: 'hi',
+      maxRetries: 0,
+      providerOptions: { infergate: { structuredOutput: given as never } },
+    });
+    const error = await call.catch((caught: unknown) => caught);
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain(message);
     expect(emulator.counters.requests.chat).toBe(0);
   });
 

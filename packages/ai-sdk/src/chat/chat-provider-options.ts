@@ -16,8 +16,8 @@ type JsonOption<V> = V extends readonly (infer U)[]
 /**
  * What a chat call's `providerOptions.infergate` may set besides request fields: core's `steering`
  * group (`fallbackModels`, `firstChunkTimeoutMs`, `chunkTimeoutMs`, `hedge`; each over the model's
- * setting, `fallbackModels: []` and `hedge: false` turning the model's off), `streamUsage` and
- * `reasoningEffort`.
+ * setting, `fallbackModels: []` and `hedge: false` turning the model's off), `streamUsage`,
+ * `reasoningEffort` and `strictJsonSchema`.
  */
 export type GatewayChatOptions = Flat<
   JsonOption<SteeringOptions> & {
@@ -28,6 +28,8 @@ export type GatewayChatOptions = Flat<
      * the model server knows and `reasoning` has not (`'max'` sent as `'max'`, …).
      */
     reasoningEffort?: string | undefined;
+    /** This call's `strict` with a schema (over the model's `strictJsonSchema`). */
+    strictJsonSchema?: boolean | undefined;
   }
 >;
 
@@ -45,6 +47,7 @@ const chatCallSettingsSchema = z.object({
   ...Object.fromEntries(STEERING_KEYS.map((key) => [key, z.unknown().optional()])),
   streamUsage: z.boolean().optional(),
   reasoningEffort: z.string().optional(),
+  strictJsonSchema: z.boolean().optional(),
 });
 
 const CALL_SETTINGS: readonly string[] = Object.keys(chatCallSettingsSchema.shape);
@@ -54,6 +57,7 @@ const parseChatCallSettings = infergateOptionsParser(chatCallSettingsSchema, {
   ...Object.fromEntries(STEERING_KEYS.map((key) => [key, "what core's SteeringOptions take"])),
   streamUsage: 'true or false',
   reasoningEffort: 'a string such as "low", "medium" or "high"',
+  strictJsonSchema: 'true or false',
 });
 
 /**

@@ -1,14 +1,6 @@
 import { APICallError, NoSuchModelError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
 import { emulate } from '@infergate/emulator/testing';
-import {
-  generateText,
-  NoObjectGeneratedError,
-  Output,
-  RetryError,
-  stepCountIs,
-  streamText,
-  tool,
-} from 'ai';
+import { generateText, Output, RetryError, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
 import { BASE_URL, providersOn } from '../../test/providers';
@@ -215,56 +207,70 @@ describe('generateText through the gateway', () => {
     expect(result.output).toEqual({ title: expect.any(String), year: expect.any(Number) });
     expect(result.request.body).toMatchObject({ response_format: { type: 'json_schema' } });
   });
+
+  it.each([
+    ['no setting', {}, undefined, undefined],
+    ["the model's setting", { strictJsonSchema: true }, undefined, true],
+    ["the call's option over the model's", { strictJsonSchema: true }, false, false],
+  ])(
+    'sends the schema as json_schema: name, description, strict (%s)',
+    async (_, settings, call, strict) => {
+      const schema = z.object({ title: z.string() });
+      const result = await generateText({
+        model: gateway()('community/json-schema', settings),
+        output: Output.object({ schema, name: 'film', description: 'A film' }),
+        prompt: 'a film',
+        providerOptions: call === undefined ? undefined : { infergate: { strictJsonSchema: call } },
+        include: { requestBody: true },
+      });
+      const format = (result.request.body as { response_format: { json_schema: object } })
+        .response_format;
+      expect(format).toEqual({
+        type: 'json_schema',
+        json_schema: {
+          name: 'film',
+          description: 'A film',
+          schema: expect.objectContaining({
+            type: 'object',
+            properties: { title: { type: 'string' } },
+          }),
+          ...(strict === undefined ? {} : { strict }),
+        },
+      });
+    },
+  );
+
+  it('names a schema `response` when ai gives no name, as core does', async () => {
+    const result = await generateText({
+      model: gateway()('community/json-schema'),
+      output: Output.object({ schema: z.object({ title: z.string() }) }),
+      prompt: 'a film',
+      include: { requestBody: true },
+    });
+    expect(result.request.body).toMatchObject({
+      response_format: { type: 'json_schema', json_schema: { name: 'response' } },
+    });
+    expect(result.request.body).not.toHaveProperty('response_format.json_schema.strict');
+    expect(result.request.body).not.toHaveProperty('response_format.json_schema.description');
+  });
 });
 
 describe('capability refusals (no chat request is sent)', () => {
-  it('refuses json_schema on a json_object-only model by default', async () => {
+  it('refuses a schema on a model that serves none of json_schema, tools, json_object', async () => {
+    // A schema call is always planned by core (it steers): the model is skipped, none is left.
     const error = await generateText({
-      model: gateway()('community/json-object'),
+      model: gateway()('community/streamer'),
       output: Output.object({ schema: z.object({ answer: z.string() }) }),
       prompt: 'hi',
+      maxRetries: 0,
     }).catch((e: unknown) => e);
-    expect(UnsupportedFunctionalityError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toContain('community/json-object');
-    expect((error as Error).message).toContain('json_schema');
-    expect((error as Error).message).toContain('community/json-schema');
-    expect(emulator.counters.requests.chat).toBe(0);
-  });
-
-  it('downgrades to json_object with a warning when fallbackToJsonObject is set', async () => {
-    const result = await generateText({
-      model: gateway()('community/json-object', { fallbackToJsonObject: true }),
-      output: Output.object({ schema: z.object({ answer: z.string() }) }),
-      prompt: 'hi',
-      include: { requestBody: true },
+    expect(APICallError.isInstance(error)).toBe(true);
+    const { data, message } = error as APICallError;
+    expect(data).toMatchObject({
+      code: 'no_model_can_serve',
+      skipped: [{ model: 'community/streamer', reason: 'missing_capability' }],
     });
-    expect(result.output).toEqual({ answer: expect.any(String) });
-    expect(result.request.body).toMatchObject({ response_format: { type: 'json_object' } });
-    const body = result.request.body as { messages: { role: string; content: string }[] };
-    expect(body.messages[0]?.role).toBe('system');
-    expect(body.messages[0]?.content).toContain('"answer"');
-    expect(result.warnings).toContainEqual(
-      expect.objectContaining({ type: 'unsupported', feature: 'responseFormat.schema' }),
-    );
-  });
-
-  it('validates the downgraded answer client-side: invalid JSON is not a success', async () => {
-    const error = await generateText({
-      model: gateway()('community/json-object', { fallbackToJsonObject: true }),
-      output: Output.object({ schema: z.object({ answer: z.string() }) }),
-      prompt: 'break it [[invalid_json]]',
-    }).catch((e: unknown) => e);
-    expect(NoObjectGeneratedError.isInstance(error)).toBe(true);
-  });
-
-  it('still refuses with fallbackToJsonObject when the model has neither JSON mode', async () => {
-    const error = await generateText({
-      model: gateway()('combo/st', { fallbackToJsonObject: true }),
-      output: Output.object({ schema: z.object({ answer: z.string() }) }),
-      prompt: 'hi',
-    }).catch((e: unknown) => e);
-    expect(UnsupportedFunctionalityError.isInstance(error)).toBe(true);
-    expect((error as UnsupportedFunctionalityError).functionality).toBe('json_schema');
+    expect(message).toContain('cannot serve a JSON schema');
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
@@ -272,11 +278,6 @@ describe('capability refusals (no chat request is sent)', () => {
     ['streaming', 'community/plain', () => ({ stream: true })],
     ['tools', 'community/streamer', () => ({ tools: { weather } })],
     ['json_object', 'community/json-schema', () => ({ output: Output.json() })],
-    [
-      'json_schema',
-      'combo/sto',
-      () => ({ output: Output.object({ schema: z.object({ a: z.string() }) }) }),
-    ],
   ])('refuses %s on %s', async (capability, modelId, options) => {
     const { stream, ...rest } = options() as { stream?: boolean };
     const model = gateway()(modelId);

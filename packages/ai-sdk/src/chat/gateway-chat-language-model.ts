@@ -9,10 +9,8 @@ import {
   type LanguageModelV4StreamResult,
   type SharedV4Warning,
 } from '@ai-sdk/provider';
-import { injectJsonInstructionIntoMessages } from '@ai-sdk/provider-utils';
 import {
   type ChatCallOptions,
-  type ChatMessage,
   type ChatRequest,
   isGatewayError,
   type ResponseFormat,
@@ -21,7 +19,6 @@ import {
 import {
   buildChatRequest,
   ENDPOINTS,
-  planChatCall,
   readSteering,
   refuseUnknownOptions,
   streamedChatRequest,
@@ -42,7 +39,9 @@ import {
   type GatewayChatModelId,
   type GatewayChatModelSettings,
   MODEL_SETTING_KEYS,
+  REMOVED_MODEL_SETTINGS,
 } from './gateway-chat-options';
+import { InvalidStructuredOutputError } from './invalid-structured-output-error';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { type PreparedTools, prepareTools } from './prepare-tools';
 import { providerMetadata } from './provider-metadata';
@@ -76,7 +75,13 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     // Core's one reader refuses a bad steering setting or an unknown key now
     // (`configuration_error`), not at a call.
     try {
-      refuseUnknownOptions(settings, MODEL_SETTING_KEYS, 'model settings', 'model setting');
+      refuseUnknownOptions(
+        settings,
+        MODEL_SETTING_KEYS,
+        'model settings',
+        'model setting',
+        REMOVED_MODEL_SETTINGS,
+      );
       readSteering(settings, 'model setting', modelId);
     } catch (error) {
       throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
@@ -91,7 +96,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 
   async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
-    const { body, warnings, settings } = await this.prepareRequest(options);
+    const { body, warnings, settings } = this.prepareRequest(options);
     const client = this.config.client();
 
     let result: Awaited<ReturnType<typeof client.chat>>;
@@ -133,7 +138,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
-    const { body, warnings, settings } = await this.prepareRequest(options);
+    const { body, warnings, settings } = this.prepareRequest(options);
     const client = this.config.client();
     const { streamUsage } = settings;
     // The body as core sends it (stream_options by the same rule), for `request.body`.
@@ -162,11 +167,11 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 
   /**
-   * Builds the gateway request. Core gates the call (every model it may go to, checked against the
-   * catalog before any chat request); only the opt-in `json_object` downgrade reads this model's
-   * capabilities first, for a call that asks this one model.
+   * Builds the gateway request. Core gates the call and, for a schema, decides per model how it is
+   * asked (json_schema, a forced tool call, json_object) and checks the answer: the request carries
+   * the schema as `json_schema` whatever the model.
    */
-  private async prepareRequest(options: LanguageModelV4CallOptions): Promise<PreparedChatRequest> {
+  private prepareRequest(options: LanguageModelV4CallOptions): PreparedChatRequest {
     const { settings, extraFields } = readChatProviderOptions(options.providerOptions);
     const warnings = unsupportedSettingWarnings(options);
     const tools = prepareTools(options);
@@ -174,55 +179,15 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     const reasoningEffort = reasoningEffortOf(options.reasoning, settings, warnings);
 
     const conversion = { sendReasoning: this.settings.sendReasoning === true };
-    const messages = convertToGatewayChatMessages(options.prompt, conversion);
-    const responseFormat = mapResponseFormat(options.responseFormat);
-    const build = (chatMessages: ChatMessage[], format: ResponseFormat | undefined) =>
-      buildChatRequest({
-        ...requestFields(this.modelId, options, tools),
-        messages: chatMessages,
-        responseFormat: format,
-        reasoningEffort,
-        extraFields,
-      });
-    const body = build(messages, responseFormat);
-    const prepared = { body, warnings, settings };
-    if (responseFormat?.type !== 'json_schema' || this.settings.fallbackToJsonObject !== true) {
-      return prepared;
-    }
-    // Core's answer: this model's capabilities decide only for a call that asks this one model.
-    if (!planChatCall(this.settings, settings).gatesWhenBuilt) return prepared;
-    const capabilities = await this.capabilities(options.abortSignal);
-    if (capabilities === undefined || capabilities.includes('json_schema')) return prepared;
-    if (!capabilities.includes('json_object')) return prepared;
-    // Opt-in downgrade: the schema goes into the system message; `ai` validates the answer.
-    const schema =
-      options.responseFormat?.type === 'json' ? options.responseFormat.schema : undefined;
-    const withSchema = injectJsonInstructionIntoMessages({ messages: options.prompt, schema });
-    warnings.push({
-      type: 'unsupported',
-      feature: 'responseFormat.schema',
-      details: `Model "${this.modelId}" has json_object but not json_schema: sent as json_object with the schema in the system message (fallbackToJsonObject). The answer is validated client-side.`,
+    const strict = settings.strictJsonSchema ?? this.settings.strictJsonSchema;
+    const body = buildChatRequest({
+      ...requestFields(this.modelId, options, tools),
+      messages: convertToGatewayChatMessages(options.prompt, conversion),
+      responseFormat: mapResponseFormat(options.responseFormat, strict),
+      reasoningEffort,
+      extraFields,
     });
-    const downgraded = convertToGatewayChatMessages(withSchema, conversion);
-    return { ...prepared, body: build(downgraded, { type: 'json_object' }) };
-  }
-
-  /**
-   * This model's capabilities: the settings' (`known`), else core's cached catalog's; undefined
-   * for an unlisted own model (`my/...`: the gateway decides). An unknown id is `NoSuchModelError`.
-   */
-  private async capabilities(
-    signal: AbortSignal | undefined,
-  ): Promise<readonly string[] | undefined> {
-    try {
-      return await this.config.client().checkModel(this.modelId, [], {
-        signal,
-        maxRetries: AI_RETRIES,
-        known: this.settings.capabilities,
-      });
-    } catch (error) {
-      throw this.mapError(error, undefined, ENDPOINTS.models);
-    }
+    return { body, warnings, settings };
   }
 
   /**
@@ -243,13 +208,19 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     };
   }
 
-  /** Core's error as the AI SDK's; core's capability refusal (before any request) as ours. */
-  private mapError(error: unknown, body: unknown, path: string = ENDPOINTS.chat): unknown {
+  /**
+   * Core's error as the AI SDK's; core's capability refusal (before any request) and its failed
+   * schema check (every model's answer refused) as ours.
+   */
+  private mapError(error: unknown, body: unknown): unknown {
     if (isGatewayError(error) && error.code === 'unsupported_model_capability' && !error.status) {
       return new UnsupportedModelCapabilityError(error);
     }
+    if (isGatewayError(error) && error.code === 'invalid_structured_output') {
+      return new InvalidStructuredOutputError(error);
+    }
     return mapGatewayError(error, {
-      url: endpointURL(this.config, path),
+      url: endpointURL(this.config, ENDPOINTS.chat),
       requestBodyValues: body,
       maxRetryAfterMs: this.config.maxRetryAfterMs,
     });
@@ -318,19 +289,24 @@ function reasoningEffortOf(
   return 'xhigh';
 }
 
+/**
+ * ai's `responseFormat` as the gateway's: a schema as `json_schema` (its name, else `response`, as
+ * core names a schema; `strict` when a setting gives it), none as `json_object`.
+ */
 function mapResponseFormat(
   responseFormat: LanguageModelV4CallOptions['responseFormat'],
+  strict: boolean | undefined,
 ): ResponseFormat | undefined {
   if (responseFormat?.type !== 'json') return undefined;
   if (responseFormat.schema === undefined) return { type: 'json_object' };
+  const { name, description } = responseFormat;
   return {
     type: 'json_schema',
     json_schema: {
-      name: responseFormat.name ?? 'response',
+      name: name ?? 'response',
       schema: responseFormat.schema as Record<string, unknown>,
-      ...(responseFormat.description !== undefined
-        ? { description: responseFormat.description }
-        : {}),
+      ...(description !== undefined ? { description } : {}),
+      ...(strict !== undefined ? { strict } : {}),
     },
   };
 }

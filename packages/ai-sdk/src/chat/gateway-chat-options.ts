@@ -20,28 +20,37 @@ export interface GatewayChatModelSettings extends SteeringOptions {
   /**
    * The model's capabilities, when you know them. Given, they replace the catalog look-up
    * (no `GET /models` before the first call). Missing optional capabilities are refused before
-   * any chat request is sent. Not used for a call with `fallbackModels`: core gates every listed
-   * model against the catalog.
+   * any chat request is sent. Not used for a steered call (`fallbackModels`, a stall timeout, a
+   * `hedge`, or a schema: core plans it over the catalog for every model).
    */
   capabilities?: readonly ModelCapability[];
-  /**
-   * When the model has `json_object` but not `json_schema`, send a JSON-schema request as
-   * `json_object` instead of refusing it. The schema is put into the system message, an
-   * `unsupported` warning is returned and the answer is validated client-side by the AI SDK
-   * (e.g. `Output.object`). Default `false`: refuse.
-   */
-  fallbackToJsonObject?: boolean;
   /**
    * Send the reasoning of earlier assistant turns back to the gateway as `reasoning_content`
    * (for model servers that want it). Default `false`: reasoning is never sent back.
    */
   sendReasoning?: boolean;
+  /**
+   * Sent as `strict` with a schema (`json_schema.strict`, or the forced tool's `strict` when core
+   * asks a model by a tool call): `true` asks the model server for constrained decoding. Default:
+   * not sent (the model server's default). Core checks every answer against the schema either way.
+   * A call's `providerOptions.infergate.strictJsonSchema` wins.
+   */
+  strictJsonSchema?: boolean;
 }
+
+/**
+ * Model settings the provider no longer takes, each with where its job went: named in the refusal
+ * of an unknown key instead of a guess at the closest one.
+ */
+export const REMOVED_MODEL_SETTINGS: Readonly<Record<string, string>> = {
+  fallbackToJsonObject:
+    'removed: core now serves a schema on every model the way it can (json_schema, else a forced tool call, else json_object with the schema stated) and checks every answer; to pin or forbid methods, set `structuredOutput.methods`',
+};
 
 /** Every key a model's settings take: core's `steering` group and ours (any other is refused). */
 export const MODEL_SETTING_KEYS: readonly string[] = [
   ...optionKeys(STEERING_OPTIONS),
   'capabilities',
-  'fallbackToJsonObject',
   'sendReasoning',
+  'strictJsonSchema',
 ] satisfies readonly (keyof GatewayChatModelSettings)[];

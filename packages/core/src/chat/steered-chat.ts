@@ -77,8 +77,11 @@ export async function steerChat<T>(
   input.structured = serving(call, given, spec.path);
   const sent: SteeredChatCall<T> = await steerChatCall(input, (via) => sendVia(spec, via));
   const { model, method } = sent;
-  if (!stream) sent.structured = checkedValueOf((sent.answer as WholeAnswer).headers);
-  else if (method !== undefined) {
+  if (!stream) {
+    sent.structured = checkedValueOf((sent.answer as WholeAnswer).headers);
+    // Handed on unchecked (a step of the caller's tool loop): its hop says it was not checked.
+    if (sent.structured === undefined) sent.route = uncheckedAnswer(sent.route);
+  } else if (method !== undefined) {
     const check = checkOf(call, given);
     sent.structuredStream = (route) => {
       // The route's answered hop (its last) says `checked` once the end passed.
@@ -88,6 +91,19 @@ export async function steerChat<T>(
     };
   }
   return sent;
+}
+
+/** A route whose answered hop (its last) says its answer was not checked. */
+function uncheckedAnswer(route: SteeredCall<unknown>['route']): SteeredCall<unknown>['route'] {
+  return (answeredBy) => {
+    const made = route(answeredBy);
+    const hops = made.hops.map((hop, i) =>
+      i === made.hops.length - 1 && hop.outcome === 'answered' && hop.structured
+        ? { ...hop, structured: { ...hop.structured, checked: false } }
+        : hop,
+    );
+    return { ...made, hops };
+  };
 }
 
 /** The schema a request asks for (`response_format` `json_schema`), its name checked now. */
@@ -114,6 +130,7 @@ function serving(
   const maxResponseBytes = call.transport.maxResponseBytes;
   return {
     ownTools: (call.req.tools ?? []).length > 0,
+    wasChecked: (headers) => checkedValueOf(headers) !== undefined,
     checkWhole: (answer, model, method) =>
       checkWholeAnswer(answer, model, method, { given, check, maxResponseBytes, path }),
   };

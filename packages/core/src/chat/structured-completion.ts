@@ -72,7 +72,10 @@ export async function checkWholeAnswer(
     data = undefined;
   }
   const completion = data && !chatCompletionProblem(data) ? readChatCompletion(data) : undefined;
-  if (data === undefined || completion === undefined) {
+  // A step of the caller's own tool loop (it called the request's tools; `tools` is not used when
+  // the request has some): not the structured answer yet, handed on as it came, unchecked.
+  const toolStep = method !== 'tools' && (completion?.toolCalls.length ?? 0) > 0;
+  if (data === undefined || completion === undefined || toolStep) {
     answer.response = rebuilt(response, read.text);
     return undefined;
   }

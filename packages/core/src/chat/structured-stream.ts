@@ -34,6 +34,8 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
   return {
     events: (decoder) => (method === 'tools' ? schemaToolAsText(decoder, name) : decoder),
     async check(answer: AssembledChat): Promise<AssembledChat> {
+      // A step of the caller's own tool loop: not the structured answer yet, passed on unchecked.
+      if (method !== 'tools' && answer.toolCalls.length > 0) return answer;
       const read = readStructuredAnswer(model, answer, given, method);
       const value = await checkStructuredAnswer(model, method, read, asked.check);
       if (hop) hop.checked = true;

@@ -188,7 +188,7 @@ export class CallEvents {
     this.#send(event);
   }
 
-  /** A structured answer passed its check (its `done` event says how it was served). */
+  /** How the structured answer was served, and whether it was checked (its `done` event says). */
   structuredAnswer(structured: HopStructuredOutput): void {
     this.#structured = structured;
   }

@@ -71,6 +71,11 @@ export interface StructuredServing {
     model: string,
     method: StructuredOutputMethod,
   ): Promise<GatewayError | undefined>;
+  /**
+   * Whether the whole answer with these headers was checked: one that passed on unchecked (a step
+   * of the caller's tool loop) was not.
+   */
+  wasChecked(headers: Headers): boolean;
 }
 
 /** A steered call's answer, the model it was asked of, and how its route is reported. */
@@ -146,7 +151,8 @@ export async function steerChatCall<T>(
     const { data, text } = answer as WholeAnswer;
     // (Both runs may have passed the check: the `done` event tells the winner's method.)
     const method = plan.methods?.get(model);
-    if (method !== undefined) events.structuredAnswer({ method, checked: true });
+    const checked = input.structured?.wasChecked((answer as WholeAnswer).headers) ?? false;
+    if (method !== undefined) events.structuredAnswer({ method, checked });
     events.answered(data, text);
   }
   return steeredCall(steering, answered);
@@ -304,7 +310,10 @@ function checkWholeOf(steering: Steering) {
   return async (answer: AttemptAnswer, model: string) => {
     const method = methods.get(model)!;
     const failure = await structured.checkWhole(answer, model, method);
-    if (failure === undefined) events?.structuredAnswer({ method, checked: true });
+    if (failure === undefined) {
+      const checked = structured.wasChecked(answer.response.headers);
+      events?.structuredAnswer({ method, checked });
+    }
     return failure;
   };
 }

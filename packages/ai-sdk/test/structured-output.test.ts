@@ -1,0 +1,346 @@
+// Structured output (issue 52) through ai's own entry points — generateText / streamText with
+// `output: Output.object(...)`, generateObject and streamObject — of ai@7 (main entry) and ai@6
+// (`/v6`), against the emulator. Core plans how each model serves the schema and checks every
+// answer (its walk is tested in core); here the provider sends the schema, and maps the answer
+// (the object), the route's `structured` (providerMetadata.infergate) and a failed check (the
+// error ai users get for an object that does not match: TypeValidationError).
+
+import { TypeValidationError } from '@ai-sdk/provider';
+import { TypeValidationError as TypeValidationErrorV3 } from '@ai-sdk/provider-v3';
+import { createGatewayClient } from '@infergate/core';
+import { DEFAULT_KEYS } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
+import * as ai7 from 'ai';
+import * as ai6 from 'ai-v6';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod/v4';
+import {
+  type GatewayChatModelSettings,
+  type GatewayChatOptions,
+  type GatewayProviderMetadata,
+  type GatewayProviderSettings,
+  InvalidStructuredOutputError,
+} from '../src';
+import { providersOn } from './providers';
+import { WEATHER_TOOL } from './weather-tool';
+
+/** Serves a schema natively (`json_schema`, verified). */
+const NATIVE = 'community/json-schema';
+/** Has `tools` only: served by a forced tool call. */
+const TOOLS = 'community/tools';
+/** Has `json_object` only: the schema stated in a system message. */
+const JSON_OBJECT = 'community/json-object';
+/** Claims `json_schema` (`provider_claimed`) and answers off the schema every time. */
+const CLAIMED = 'structured/claimed';
+
+// Its own gateway host (reached through the emulator's fetch): the key's budget and hedges in this
+// realm are this file's alone.
+const emulated = await emulate({
+  scenario: {
+    models: {
+      [CLAIMED]: {
+        owned_by: 'service-community',
+        capabilities: ['chat', 'streaming', 'json_schema'],
+        online: true,
+        verification: 'provider_claimed',
+        jsonAnswers: { offSchemaShare: 1 },
+      },
+    },
+  },
+  hooks: { afterEach, afterAll },
+});
+const { emulator } = emulated;
+const { gateway, gatewayV3 } = providersOn(emulated);
+/** The key's slots in this realm, as any client of this gateway sees them. */
+const keySlots = createGatewayClient(emulated.connection).budget;
+
+const Place = z.object({
+  city: z.string(),
+  kind: z.enum(['town', 'village']),
+  where: z.object({ country: z.string(), rank: z.number().int() }),
+});
+type Place = z.infer<typeof Place>;
+const CITY = 'Kyiv on the Dnipro';
+
+/** One call of a test: the model, its steering, and the settings of a fresh provider. */
+interface Call {
+  model: string;
+  settings?: GatewayChatModelSettings;
+  infergate?: GatewayChatOptions;
+  provider?: GatewayProviderSettings;
+}
+
+/** What a test reads back: the object, our metadata, the partial objects of a stream. */
+interface Outcome {
+  object: Place;
+  metadata: GatewayProviderMetadata | undefined;
+  partials: unknown[];
+}
+
+type AiModule = Pick<
+  typeof ai7,
+  'generateText' | 'streamText' | 'generateObject' | 'streamObject' | 'Output'
+>;
+type ProviderOf = (
+  settings?: GatewayProviderSettings,
+) => (model: string, settings?: object) => ai7.LanguageModel;
+
+/** The four ways ai asks for an object, through one major's functions and provider. */
+function entries(ai: AiModule, provider: ProviderOf) {
+  const request = (call: Call) => ({
+    // Breakers off: each test's faults would open them for the next.
+    model: provider({ fetch: emulated.fetch, circuitBreaker: false, ...call.provider })(
+      call.model,
+      call.settings,
+    ),
+    // A quoted name the emulator's model fills the schema's text fields with: its words make the
+    // streamed JSON come in several pieces.
+    prompt: `Where is "${CITY}"?`,
+    providerOptions: call.infergate === undefined ? undefined : { infergate: call.infergate },
+    maxRetries: 0,
+  });
+  const metadataOf = (metadata: Record<string, unknown> | undefined) =>
+    metadata?.infergate as GatewayProviderMetadata | undefined;
+  /** Reads a stream's partials; rethrows the error its `onError` saw, else the promise's. */
+  async function streamed<T>(
+    partialStream: AsyncIterable<unknown>,
+    whole: PromiseLike<T>,
+    seen: { error?: unknown },
+  ): Promise<{ value: T; partials: unknown[] }> {
+    const partials: unknown[] = [];
+    for await (const partial of partialStream) partials.push(partial);
+    try {
+      return { value: await whole, partials };
+    } catch (error) {
+      throw seen.error ?? error;
+    }
+  }
+  return {
+    async 'generateText + Output.object'(call: Call): Promise<Outcome> {
+      const result = await ai.generateText({
+        ...request(call),
+        output: ai.Output.object({ schema: Place }),
+      });
+      return { object: result.output, metadata: metadataOf(result.providerMetadata), partials: [] };
+    },
+    async 'streamText + Output.object'(call: Call): Promise<Outcome> {
+      const seen: { error?: unknown } = {};
+      const result = ai.streamText({
+        ...request(call),
+        output: ai.Output.object({ schema: Place }),
+        onError: ({ error }) => {
+          seen.error = error;
+        },
+      });
+      const { value, partials } = await streamed(result.partialOutputStream, result.output, seen);
+      return { object: value, metadata: metadataOf(await result.providerMetadata), partials };
+    },
+    async generateObject(call: Call): Promise<Outcome> {
+      const result = await ai.generateObject({ ...request(call), schema: Place });
+      return { object: result.object, metadata: metadataOf(result.providerMetadata), partials: [] };
+    },
+    async streamObject(call: Call): Promise<Outcome> {
+      const seen: { error?: unknown } = {};
+      const result = ai.streamObject({
+        ...request(call),
+        schema: Place,
+        onError: ({ error }) => {
+          seen.error = error;
+        },
+      });
+      const { value, partials } = await streamed(result.partialObjectStream, result.object, seen);
+      return { object: value, metadata: metadataOf(await result.providerMetadata), partials };
+    },
+  };
+}
+
+const MAJORS = [
+  { name: 'ai@7', entries: entries(ai7, gateway) },
+  { name: 'ai@6 (/v6)', entries: entries(ai6 as unknown as AiModule, gatewayV3) },
+];
+const CASES = MAJORS.flatMap((major) =>
+  Object.entries(major.entries).map(([entry, run]) => ({ label: `${major.name} ${entry}`, run })),
+);
+
+/** A hop of the route as providerMetadata carries it. */
+const hop = (model: string, outcome: string, extra: Record<string, unknown> = {}) => ({
+  model,
+  outcome,
+  ...extra,
+});
+const served = (method: string, checked: boolean) => ({ structured: { method, checked } });
+const badGateway = (model: string) => ({ fault: 'bad_gateway' as const, model });
+
+/** Every model of a list, each serving the schema its own way. */
+const THREE_WAYS = { fallbackModels: [TOOLS, JSON_OBJECT] };
+
+describe.each(CASES)('$label', ({ label, run }) => {
+  const streams = label.includes('stream');
+
+  it.each([
+    ['json_schema', NATIVE, []],
+    ['tools', TOOLS, [NATIVE]],
+    ['json_object', JSON_OBJECT, [NATIVE, TOOLS]],
+  ] as const)(
+    'delivers the object a model served by %s (%s), over a list of three ways',
+    async (method, answerer, failing) => {
+      for (const model of failing) emulator.injectFault(badGateway(model));
+      const { object, metadata, partials } = await run({ model: NATIVE, infergate: THREE_WAYS });
+      // The object follows the schema, whichever way it was served.
+      expect(Place.parse(object)).toEqual(object);
+      expect(object.city).toBe(CITY);
+      expect(metadata?.servedModel).toBe(answerer);
+      expect(metadata?.route.hops).toEqual([
+        // (Whether a hop that failed before answering also names its method is core's business.)
+        ...failing.map((model) =>
+          expect.objectContaining(hop(model, 'failed', { reason: 'all_providers_failed' })),
+        ),
+        hop(answerer, 'answered', served(method, true)),
+      ]);
+      // Streamed, the object still arrives in parts (the JSON as text deltas, whatever the method).
+      if (streams) expect(partials.length).toBeGreaterThan(1);
+    },
+  );
+
+  it.each([
+    ["the model's setting", { methods: ['json_object'] }, undefined, 'json_object'],
+    ["the call's, over the model's", { methods: ['json_object'] }, { methods: ['tools'] }, 'tools'],
+  ] as const)(
+    'serves it by the methods %s allows (structuredOutput.methods)',
+    async (_, model, call, method) => {
+      // community/general lists all three methods: only the allowed ones decide.
+      const { object, metadata } = await run({
+        model: 'community/general',
+        settings: { structuredOutput: { methods: [...model.methods] } },
+        infergate:
+          call === undefined ? undefined : { structuredOutput: { methods: [...call.methods] } },
+      });
+      expect(Place.parse(object)).toEqual(object);
+      expect(metadata?.route.hops).toEqual([
+        hop('community/general', 'answered', served(method, true)),
+      ]);
+    },
+  );
+
+  it('delivers the object of a single json_object-only model (no list needed)', async () => {
+    const { object, metadata } = await run({ model: JSON_OBJECT });
+    expect(Place.parse(object)).toEqual(object);
+    expect(metadata?.route.hops).toEqual([
+      hop(JSON_OBJECT, 'answered', served('json_object', true)),
+    ]);
+  });
+
+  it("moves on when a provider_claimed model's whole answer breaks the schema, and says so", async (context) => {
+    // A stream's check runs at its end, once its text has reached the caller: it ends the stream
+    // (below), it does not move on.
+    if (streams) return context.skip();
+    const { object, metadata } = await run({
+      model: CLAIMED,
+      infergate: { fallbackModels: [TOOLS] },
+    });
+    expect(Place.parse(object)).toEqual(object);
+    expect(metadata?.route.hops).toEqual([
+      hop(CLAIMED, 'failed', {
+        reason: 'invalid_structured_output',
+        ...served('json_schema', false),
+      }),
+      hop(TOOLS, 'answered', served('tools', true)),
+    ]);
+    expect(metadata?.route.answeredBy).toBe(TOOLS);
+  });
+
+  it('fails with InvalidStructuredOutputError (a TypeValidationError) when every answer breaks it', async () => {
+    // (A stream ends with it at the first answer's end, the list not walked further.)
+    const error = await run({
+      model: CLAIMED,
+      infergate: streams ? { fallbackModels: [TOOLS] } : {},
+    }).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(InvalidStructuredOutputError.isInstance(error)).toBe(true);
+    expect(TypeValidationError.isInstance(error)).toBe(true);
+    // ai@6 apps check with @ai-sdk/provider 3's class (`ai-v6` re-exports it): the same marker.
+    expect(TypeValidationErrorV3.isInstance(error)).toBe(true);
+    const failure = error as InvalidStructuredOutputError;
+    expect(failure.modelId).toBe(CLAIMED);
+    expect(failure.method).toBe('json_schema');
+    // The text the model sent, and what is wrong with it.
+    expect(() => Place.parse(JSON.parse(failure.text))).toThrow();
+    expect(failure.issues.length).toBeGreaterThan(0);
+    expect(failure.message).toContain(CLAIMED);
+    // The route stays reachable: on the error and on core's error, its cause. Its last hop is
+    // core's (`failed` for a whole answer, `ended` for a stream's end).
+    const last = failure.route?.hops.at(-1);
+    expect(last).toMatchObject({ model: CLAIMED, ...served('json_schema', false) });
+    expect(last && ('reason' in last ? last.reason : 'code' in last ? last.code : '')).toBe(
+      'invalid_structured_output',
+    );
+    expect((failure.cause as { code?: string }).code).toBe('invalid_structured_output');
+  });
+
+  it('serves the schema on a hedge to a model that serves it another way', async () => {
+    // A hedge goes only into a free slot of the key: the slots of earlier tests' refused answers
+    // (kept a short grace after the cut) are back first.
+    await keySlots.whenIdle();
+    // The first model stays silent for longer than any test: the hedge after 50 ms answers.
+    emulator.injectFault({ fault: 'stall_first_chunk', model: NATIVE, ms: 60_000 });
+    const { object, metadata } = await run({
+      model: NATIVE,
+      infergate: { fallbackModels: [TOOLS], hedge: { afterMs: 50, maxExtra: 1 } },
+    });
+    expect(Place.parse(object)).toEqual(object);
+    expect(metadata?.route.answeredBy).toBe(TOOLS);
+    expect(metadata?.route.hops).toContainEqual(hop(TOOLS, 'answered', served('tools', true)));
+    expect(metadata?.route.hops).toContainEqual(hop(NATIVE, 'lost'));
+    // The silent first attempt is cut at the gateway: no slot stays held.
+    await emulated.untilIdle({ key: DEFAULT_KEYS.full });
+  });
+});
+
+/** ai's tool loop with a schema: the schema goes with every step, the tool calls come first. */
+describe.each([
+  {
+    name: 'ai@7',
+    ai: ai7 as unknown as AiModule & Pick<typeof ai7, 'tool' | 'stepCountIs'>,
+    provider: gateway,
+  },
+  {
+    name: 'ai@6 (/v6)',
+    ai: ai6 as unknown as AiModule & Pick<typeof ai7, 'tool' | 'stepCountIs'>,
+    provider: gatewayV3,
+  },
+])('$name: tools and Output.object in one loop', ({ ai, provider }) => {
+  const Weather = z.object({ city: z.string(), celsius: z.number() });
+  const request = () => ({
+    model: provider({ fetch: emulated.fetch, circuitBreaker: false })('community/general'),
+    tools: { weather: ai.tool(WEATHER_TOOL) },
+    stopWhen: ai.stepCountIs(5),
+    output: ai.Output.object({ schema: Weather }),
+    prompt: 'Use weather for "Lviv"',
+    maxRetries: 0,
+  });
+
+  it('generateText: the tool step passes unchecked, the last step is the checked object', async () => {
+    const result = await ai.generateText(request());
+    expect(result.steps[0]?.toolCalls.map((call) => call.toolName)).toEqual(['weather']);
+    // The tool step was handed on unchecked, and its route says so.
+    const first = result.steps[0]?.providerMetadata?.infergate as
+      | GatewayProviderMetadata
+      | undefined;
+    expect(first?.route.hops).toEqual([
+      hop('community/general', 'answered', served('json_schema', false)),
+    ]);
+    expect(result.output).toEqual({ city: 'Lviv', celsius: 21 });
+    const metadata = result.providerMetadata?.infergate as GatewayProviderMetadata | undefined;
+    expect(metadata?.route.hops).toEqual([
+      hop('community/general', 'answered', served('json_schema', true)),
+    ]);
+  });
+
+  it('streamText: the same, streamed', async () => {
+    const result = ai.streamText(request());
+    expect(await result.output).toEqual({ city: 'Lviv', celsius: 21 });
+    expect((await result.steps)[0]?.toolCalls.map((call) => call.toolName)).toEqual(['weather']);
+  });
+});

@@ -1,0 +1,91 @@
+import { emulate } from '@infergate/emulator/testing';
+import { describe, expect, it } from 'vitest';
+import type { GatewayEvent } from '../src/index';
+import { clientOn, only } from './helpers';
+
+// A tool loop with a schema (ai's generateText with tools and `output`, LangChain's createAgent
+// with a response format): the schema goes with every step, and a step that calls the caller's
+// own tools is not the structured answer yet. It is handed on as it came, unchecked; the step
+// after the tool results is the one checked (docs/gateway-protocol.md §4.8).
+const schema = {
+  type: 'object',
+  properties: { city: { type: 'string' }, celsius: { type: 'number' } },
+  required: ['city', 'celsius'],
+};
+const weather = {
+  type: 'function' as const,
+  function: {
+    name: 'weather',
+    description: 'Current weather for a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
+};
+const step = {
+  model: 'community/general',
+  messages: [{ role: 'user' as const, content: 'Use weather for "Lviv"' }],
+  tools: [weather],
+  response_format: { type: 'json_schema' as const, json_schema: { name: 'forecast', schema } },
+};
+
+describe('a step of the caller’s tool loop in a structured call', () => {
+  it('chat: the tool call is handed on unchecked; the answer after the tool result is checked', async () => {
+    const events: GatewayEvent[] = [];
+    const client = clientOn(await emulate(), {
+      onEvent: (event) => {
+        if (event.operation === 'chat') events.push(event);
+      },
+    });
+    const first = await client.chat(step);
+    expect(first.answer.toolCalls.map((call) => call.name)).toEqual(['weather']);
+    expect(first.structured).toBeUndefined();
+    expect(first.route.hops).toEqual([
+      {
+        model: 'community/general',
+        outcome: 'answered',
+        structured: { method: 'json_schema', checked: false },
+      },
+    ]);
+
+    const call = first.answer.toolCalls[0]!;
+    const second = await client.chat({
+      ...step,
+      messages: [
+        ...step.messages,
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: call.id,
+              type: 'function',
+              function: { name: 'weather', arguments: call.arguments },
+            },
+          ],
+        },
+        { role: 'tool', tool_call_id: call.id, content: '{"city":"Lviv","celsius":21}' },
+      ],
+    });
+    expect(second.structured).toEqual({
+      value: { city: 'Lviv', celsius: 21 },
+      method: 'json_schema',
+    });
+    expect(second.route.hops[0]).toMatchObject({ structured: { checked: true } });
+    // Each call's `done` event says the same.
+    expect(only(events, 'done').map((event) => event.structured)).toEqual([
+      { method: 'json_schema', checked: false },
+      { method: 'json_schema', checked: true },
+    ]);
+  });
+
+  it('chatStream: the streamed tool call is handed on unchecked, the stream ends well', async () => {
+    const client = clientOn(await emulate());
+    const stream = await client.chatStream(step);
+    const result = await stream.result();
+    expect(result.toolCalls.map((call) => call.name)).toEqual(['weather']);
+    expect(result.structured).toBeUndefined();
+    expect(stream.route.hops.at(-1)).toMatchObject({
+      outcome: 'answered',
+      structured: { method: 'json_schema', checked: false },
+    });
+  });
+});
