@@ -1,3 +1,4 @@
+import type { ModelSpec } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import {
   BasicTracerProvider,
@@ -17,7 +18,7 @@ const schema = {
   required: ['city'],
 };
 const listed = { owned_by: 'service-community', online: true } as const;
-const models = {
+const models: Record<string, ModelSpec> = {
   'community/so-claimed': {
     ...listed,
     capabilities: ['chat', 'streaming', 'json_schema'],
@@ -25,7 +26,7 @@ const models = {
     jsonAnswers: { offSchemaShare: 1 },
   },
   'community/so-tools': { ...listed, capabilities: ['chat', 'streaming', 'tools'] },
-} as const;
+};
 
 const asking = (model: string) => ({
   model,

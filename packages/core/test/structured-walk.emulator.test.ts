@@ -1,3 +1,4 @@
+import type { ModelSpec } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayError } from '../src/index';
@@ -21,7 +22,7 @@ const schema = {
 };
 
 const listed = { owned_by: 'service-community', online: true } as const;
-const models = {
+const models: Record<string, ModelSpec> = {
   'community/so-native': { ...listed, capabilities: ['chat', 'streaming', 'json_schema'] },
   'community/so-tools': { ...listed, capabilities: ['chat', 'streaming', 'tools'] },
   'community/so-object': { ...listed, capabilities: ['chat', 'streaming', 'json_object'] },
@@ -47,7 +48,7 @@ const models = {
     jsonAnswers: { wrap: 'prose' },
   },
   'community/so-plain': { ...listed, capabilities: ['chat', 'streaming'] },
-} as const;
+};
 
 async function gateway() {
   return emulate({ scenario: { models } });
