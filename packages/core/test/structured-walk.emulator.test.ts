@@ -323,3 +323,104 @@ describe('structured output on every route: each hop served its own way, checked
     });
   });
 });
+
+describe('structured output streamed: the JSON as it comes, checked at the end', () => {
+  it.each([
+    ['community/so-native', 'json_schema'],
+    ['community/so-tools', 'tools'],
+    ['community/so-object', 'json_object'],
+  ] as const)('%s streams it by %s: text deltas, result().structured', async (model, method) => {
+    const { client, events } = recordingClient(await gateway());
+    const stream = await client.chatStream(asking(model));
+    let text = '';
+    const types = new Set<string>();
+    for await (const event of stream) {
+      types.add(event.type);
+      if (event.type === 'text-delta') text += event.delta;
+      if (event.type === 'finish') expect(event.reason).toBe('stop');
+    }
+    expect(types.has('tool-call-delta')).toBe(false);
+    const result = await stream.result();
+    expect(JSON.parse(text)).toEqual(result.structured?.value);
+    expect(result.text).toBe(text);
+    expect(result.toolCalls).toEqual([]);
+    expect(result.finishReason).toBe('stop');
+    expect(result.structured).toMatchObject({ method, value: { city: expect.any(String) } });
+    expect(stream.route.hops).toEqual([
+      { model, outcome: 'answered', structured: { method, checked: true } },
+    ]);
+    expect(only(events, 'done')).toMatchObject([{ ok: true }]);
+  });
+
+  it('a fenced stream is accepted: its deltas as sent, result().text the fence content', async () => {
+    const client = clientOn(await gateway());
+    const stream = await client.chatStream(asking('community/so-fenced'));
+    let text = '';
+    for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
+    expect(text.startsWith('```json')).toBe(true);
+    const result = await stream.result();
+    expect(JSON.parse(result.text)).toEqual(result.structured?.value);
+  });
+
+  it('a failed end check ends the stream with the typed error, its last hop ended', async () => {
+    const { client, events } = recordingClient(await gateway());
+    const stream = await client.chatStream(asking('community/so-claimed'), {
+      fallbackModels: ['community/so-native'],
+    });
+    // Before the check it looks like an answer: the route says so, unchecked.
+    expect(stream.route.hops).toEqual([
+      {
+        model: 'community/so-claimed',
+        outcome: 'answered',
+        structured: { method: 'json_schema', checked: false },
+      },
+    ]);
+    let text = '';
+    const error = await caught<GatewayError>(
+      (async () => {
+        for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
+      })(),
+    );
+    expect(text).not.toBe('');
+    expect(error).toMatchObject({
+      code: 'invalid_structured_output',
+      invalidOutput: { method: 'json_schema', text },
+    });
+    expect(error.route?.hops).toEqual([
+      {
+        model: 'community/so-claimed',
+        outcome: 'ended',
+        code: 'invalid_structured_output',
+        structured: { method: 'json_schema', checked: false },
+      },
+    ]);
+    await expect(stream.result()).rejects.toBe(error);
+    expect(only(events, 'done')).toMatchObject([{ ok: false }]);
+  });
+
+  it('the schema tool is checked at the end too (Standard Schema refusing it)', async () => {
+    const client = clientOn(await gateway());
+    const refusing = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: async () => ({ issues: [{ message: 'not this city' }] }),
+      },
+    };
+    const stream = await client.chatStream(asking('community/so-tools'), {
+      structuredOutput: { standard: refusing },
+    });
+    const error = await caught<GatewayError>(stream.result());
+    expect(error).toMatchObject({
+      code: 'invalid_structured_output',
+      invalidOutput: { method: 'tools', issues: [{ message: 'not this city' }] },
+    });
+  });
+
+  it('streams with assemble: false are still checked at the end', async () => {
+    const client = clientOn(await gateway());
+    const stream = await client.chatStream(asking('community/so-prose'), { assemble: false });
+    const error = await caught<GatewayError>(stream.result());
+    expect(error.code).toBe('invalid_structured_output');
+  });
+});

@@ -127,16 +127,24 @@ export async function openChatStream(
   const open = sent.answer;
   // A stream's chunks are not read for it: the header, else the model sent.
   const servedModel = answeringModel(open.response.headers, undefined, sent.model);
+  const route = routeOf(req.model, servedModel, sent);
   return new GatewayChatStream(open, {
     requestedModel: req.model,
     servedModel,
     fallback: answeredByAnother(req.model, servedModel),
-    route: routeOf(req.model, servedModel, sent),
+    route,
     headers: open.response.headers,
     assemble: opts?.assemble !== false,
     silence: sent.silence,
     failed: sent.failed,
+    structured: sent.structuredStream?.(answeredHop(route)?.structured),
   });
+}
+
+/** The route's answered hop (its last). */
+function answeredHop(route: ChatRoute) {
+  const hop = route.hops.at(-1);
+  return hop?.outcome === 'answered' ? hop : undefined;
 }
 
 /** The route a call reports: a steered call's hops, else its one model's. */
@@ -163,6 +171,7 @@ interface SentToOne<T> {
   silence?: undefined;
   failed?: undefined;
   structured?: undefined;
+  structuredStream?: undefined;
 }
 
 /**

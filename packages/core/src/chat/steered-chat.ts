@@ -9,7 +9,9 @@ import type { StructuredOutputOptions } from '../call/option-groups';
 import type { OpenVia, RequestSpec } from '../http/transport';
 import type { WholeAnswer } from '../http/whole-answer';
 import type { StructuredResult } from '../protocol/chat-result-types';
+import type { HopStructuredOutput } from '../protocol/chat-route';
 import type { ChatRequest, ResponseFormat } from '../protocol/wire-types';
+import type { StructuredOutputCheck } from '../steering/check-structured-answer';
 import {
   type SteeredCall,
   type SteerInput,
@@ -24,7 +26,9 @@ import {
 } from '../steering/structured-output-request';
 import { chatBody, chatSpec } from './build-chat-request';
 import { readToFirstContent } from './stream/first-content';
+import type { StructuredStream } from './stream/sse-chat-stream';
 import { checkedValueOf, checkWholeAnswer } from './structured-completion';
+import { structuredStream } from './structured-stream';
 
 /** A call that steers, as chat-calls.ts found it. */
 export interface SteeredChat
@@ -36,8 +40,14 @@ export interface SteeredChat
   options: SteerInput['options'] & { structuredOutput?: StructuredOutputOptions };
 }
 
-/** A steered call, with a structured call's checked value (non-streamed: checked in its attempt). */
-export type SteeredChatCall<T> = SteeredCall<T> & { structured?: StructuredResult };
+/**
+ * A steered call; a structured call's checked value (non-streamed: checked in its attempt), or a
+ * structured stream's hooks (`hop`: its route's answered hop, marked once its end is checked).
+ */
+export type SteeredChatCall<T> = SteeredCall<T> & {
+  structured?: StructuredResult;
+  structuredStream?: (hop: HopStructuredOutput | undefined) => StructuredStream;
+};
 
 /**
  * Sends the call through the steering module: each model's request is the call's, naming that
@@ -63,10 +73,14 @@ export async function steerChat<T>(
     },
     firstContent: readToFirstContent,
   };
-  if (given !== undefined) input.structured = serving(call, given, spec.path);
+  if (given === undefined) return steerChatCall(input, (via) => sendVia(spec, via));
+  input.structured = serving(call, given, spec.path);
   const sent: SteeredChatCall<T> = await steerChatCall(input, (via) => sendVia(spec, via));
-  if (given !== undefined && !stream) {
-    sent.structured = checkedValueOf((sent.answer as WholeAnswer).headers);
+  const { model, method } = sent;
+  if (!stream) sent.structured = checkedValueOf((sent.answer as WholeAnswer).headers);
+  else if (method !== undefined) {
+    const check = checkOf(call, given);
+    sent.structuredStream = (hop) => structuredStream({ model, method, given, check }, hop);
   }
   return sent;
 }
@@ -98,4 +112,10 @@ function serving(
     checkWhole: (answer, model, method) =>
       checkWholeAnswer(answer, model, method, { given, check, maxResponseBytes, path }),
   };
+}
+
+/** What the call's answers are checked by: its Standard Schema when given, else the JSON Schema. */
+function checkOf(call: SteeredChat, given: StructuredOutputSchema): StructuredOutputCheck {
+  const standard = call.options.structuredOutput?.standard;
+  return standard === undefined ? { schema: given.schema } : { schema: given.schema, standard };
 }

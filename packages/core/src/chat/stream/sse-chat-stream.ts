@@ -23,6 +23,16 @@ interface ChatStreamMeta {
   silence?: SilenceClock | undefined;
   /** A steered call's: its error, carrying the route (every error of such a call has one). */
   failed?: ((error: GatewayError) => GatewayError) | undefined;
+  /** A call asking for structured output: its events as the caller reads them, its end checked. */
+  structured?: StructuredStream | undefined;
+}
+
+/** A structured-output stream's hooks (chat/structured-stream.ts, loaded with the steering module). */
+export interface StructuredStream {
+  /** An event as the caller gets it; undefined: none (an empty piece). */
+  map(event: ChatStreamEvent): ChatStreamEvent | undefined;
+  /** The assembled answer checked and cleaned; rejects with the typed error when it fails. */
+  check(answer: AssembledChat): Promise<AssembledChat>;
 }
 
 type State = 'open' | 'done' | 'failed';
@@ -55,6 +65,9 @@ export class GatewayChatStream implements ChatStream {
   #silence: { start(): void; stop(): void } | undefined;
   /** `ChatStreamMeta.failed`: a steered call's errors carry its route. */
   readonly #routed: ((error: GatewayError) => GatewayError) | undefined;
+  readonly #structured: StructuredStream | undefined;
+  /** A structured stream's end being checked: readers wait on it as on a network read. */
+  #checking: Promise<void> | undefined;
 
   constructor(open: OpenResponse, meta: ChatStreamMeta) {
     this.#open = open;
@@ -64,10 +77,12 @@ export class GatewayChatStream implements ChatStream {
     this.headers = meta.headers;
     this.route = meta.route;
     this.#routed = meta.failed;
+    this.#structured = meta.structured;
     this.#decoder = new ChatStreamDecoder({
       requestedModel: meta.requestedModel,
       servedModel: meta.servedModel,
-      assemble: meta.assemble,
+      // A structured answer is checked whole at the end.
+      assemble: meta.assemble || meta.structured !== undefined,
     });
     const body = open.response.body;
     const reader =
@@ -129,7 +144,7 @@ export class GatewayChatStream implements ChatStream {
   /** The next event, or undefined at the end; throws the stream's typed error. */
   async next(): Promise<ChatStreamEvent | undefined> {
     for (;;) {
-      const event = this.#decoder.take();
+      const event = this.#take();
       if (event !== undefined) return event;
       if (this.#state === 'done') return undefined;
       if (this.#state === 'failed') throw this.#error;
@@ -143,7 +158,7 @@ export class GatewayChatStream implements ChatStream {
    */
   async readBatch(): Promise<ChatStreamEvent[] | undefined> {
     for (;;) {
-      const events = this.#decoder.takeAll();
+      const events = this.#takeAll();
       if (events !== undefined) return events;
       if (this.#state === 'done') return undefined;
       if (this.#state === 'failed') throw this.#error;
@@ -157,8 +172,30 @@ export class GatewayChatStream implements ChatStream {
    * when the chunk (or the end, or the error) is in, and chunks are fed to the decoder in order.
    */
   #pump(): Promise<void> {
+    if (this.#checking) return this.#checking;
     this.#pumping ??= this.#pumpOnce();
     return this.#pumping;
+  }
+
+  /** The next decoded event as the caller gets it (a structured stream's mapped). */
+  #take(): ChatStreamEvent | undefined {
+    const structured = this.#structured;
+    if (!structured) return this.#decoder.take();
+    for (;;) {
+      const event = this.#decoder.take();
+      if (event === undefined) return undefined;
+      const mapped = structured.map(event);
+      if (mapped !== undefined) return mapped;
+    }
+  }
+
+  /** Every decoded event as the caller gets it; undefined when none. */
+  #takeAll(): ChatStreamEvent[] | undefined {
+    const events = this.#decoder.takeAll();
+    const structured = this.#structured;
+    if (!structured || events === undefined) return events;
+    const mapped = events.flatMap((event) => structured.map(event) ?? []);
+    return mapped.length > 0 ? mapped : undefined;
   }
 
   async #pumpOnce(): Promise<void> {
@@ -220,8 +257,33 @@ export class GatewayChatStream implements ChatStream {
 
   #finish(): void {
     if (this.#state !== 'open') return;
+    if (this.#structured) {
+      this.#checking ??= this.#checkEnd(this.#structured);
+      return;
+    }
     this.#state = 'done';
     this.#result = this.#decoder.result();
+    this.#close();
+  }
+
+  /**
+   * A structured stream's end: complete at the gateway (its slot back, not cut), then its answer
+   * checked; a failure ends the stream with it.
+   */
+  async #checkEnd(structured: StructuredStream): Promise<void> {
+    this.#silence?.stop();
+    this.#open.release(false);
+    let checked: AssembledChat;
+    try {
+      checked = await structured.check(this.#decoder.result());
+    } catch (error) {
+      if (!isGatewayError(error)) throw error;
+      this.#fail(error);
+      return;
+    }
+    if (this.#state !== 'open') return;
+    this.#state = 'done';
+    this.#result = checked;
     this.#close();
   }
 
@@ -279,7 +341,7 @@ export class GatewayChatStream implements ChatStream {
     return {
       next: () => {
         // Fast path: an event already decoded needs no extra async step.
-        const ready = this.#decoder.take();
+        const ready = this.#take();
         if (ready !== undefined) return Promise.resolve({ done: false, value: ready });
         return this.next().then((event) =>
           event === undefined ? { done: true, value: undefined } : { done: false, value: event },
