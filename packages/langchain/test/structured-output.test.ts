@@ -6,7 +6,7 @@
 import type { ChatRoute } from '@infergate/core';
 import type { ScenarioInput } from '@infergate/emulator';
 import { caught } from '@infergate/emulator/testing';
-import type { AIMessage } from '@langchain/core/messages';
+import type { AIMessage, AIMessageChunk } from '@langchain/core/messages';
 import { OutputParserException } from '@langchain/core/output_parsers';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -41,10 +41,7 @@ function wireMethod(body: Record<string, unknown> | undefined): string | undefin
   return (body?.response_format as { type?: string } | undefined)?.type;
 }
 
-/** Core's structured streams (the tools method's arguments as text, the end check) have landed. */
-const CORE_STREAMS = false;
-
-const routeOf = (message: AIMessage) =>
+const routeOf = (message: AIMessage | AIMessageChunk) =>
   (message.response_metadata as GatewayResponseMetadata).route as ChatRoute;
 
 async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
@@ -254,7 +251,6 @@ describe('withStructuredOutput: what comes back', () => {
   ] as const)(
     '%s: an answer off the schema on every model is OutputParserException with the text, the issues and the route',
     async (_label, streams) => {
-      if (streams && !CORE_STREAMS) return; // waits for core's structured streams
       const { connection } = await recordingGateway(withClaimed);
       const model = new GatewayChatModel(CLAIMED, connection);
       const structured = model.withStructuredOutput(Person);
@@ -300,7 +296,27 @@ describe('withStructuredOutput: what comes back', () => {
     );
   });
 
-  it.each([JSON_SCHEMA_ONLY, ...(CORE_STREAMS ? [TOOLS_ONLY] : []), JSON_OBJECT_ONLY])(
+  it('a stream ends with the value core checked (additional_kwargs.parsed), and the zod schema checks it', async () => {
+    const { connection } = await recordingGateway();
+    const model = new GatewayChatModel(TOOLS_ONLY, connection);
+    const parts = await collect(
+      await model.withStructuredOutput(Person, { includeRaw: true }).stream('describe "Ada"'),
+    );
+    const raw = parts
+      .flatMap((part) => ('raw' in part ? [part.raw as AIMessageChunk] : []))
+      .reduce((whole, chunk) => whole.concat(chunk));
+    const parsed = parts.findLast((part) => 'parsed' in part)?.parsed;
+    expect(raw.additional_kwargs.parsed).toEqual(parsed);
+    expect(routeOf(raw).hops).toEqual([
+      { model: TOOLS_ONLY, outcome: 'answered', structured: { method: 'tools', checked: true } },
+    ]);
+    const Adult = Person.refine((person) => person.age > 1_000, 'must be older than 1000');
+    const error = await caught(collect(await model.withStructuredOutput(Adult).stream('x')));
+    expect(error).toBeInstanceOf(OutputParserException);
+    expect((error as OutputParserException).observation).toMatch(/must be older than 1000/);
+  });
+
+  it.each([JSON_SCHEMA_ONLY, TOOLS_ONLY, JSON_OBJECT_ONLY])(
     'stream() on %s yields growing partial objects, then the checked whole',
     async (id) => {
       const { connection } = await recordingGateway();

@@ -9,8 +9,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness, textOf } from './harness';
 
-/** Core's structured streams (the end check, `result().structured`) have landed. */
-const CORE_STREAMS = false;
 const CLAIMED = 'community/claimed';
 const CITY = {
   title: 'city',
@@ -85,8 +83,7 @@ describe('ask_model with output_schema', () => {
 
   it.each([
     ['whole', false],
-    // Waits for core's structured streams (branch structured-core, step 3).
-    ...(CORE_STREAMS ? ([['streamed for progress', true]] as const) : []),
+    ['streamed for progress', true],
   ] as const)(
     '%s: the checked answer as output, its JSON as the text, the route saying how',
     async (_label, progress) => {
