@@ -296,6 +296,16 @@ describe('withStructuredOutput: what comes back', () => {
     );
   });
 
+  it('a streaming: true model reads the stream for invoke and returns the checked value', async () => {
+    const { connection } = await recordingGateway();
+    const model = new GatewayChatModel(TOOLS_ONLY, { ...connection, streaming: true });
+    const Adult = Person.refine((person) => person.age > 1_000, 'must be older than 1000');
+    const person = await model.withStructuredOutput(Person).invoke('describe "Ada"');
+    expect(Person.parse(person)).toEqual(person);
+    const error = await caught(model.withStructuredOutput(Adult).invoke('describe "Ada"'));
+    expect(error).toBeInstanceOf(OutputParserException);
+  });
+
   it('a stream ends with the value core checked (additional_kwargs.parsed), and the zod schema checks it', async () => {
     const { connection } = await recordingGateway();
     const model = new GatewayChatModel(TOOLS_ONLY, connection);
