@@ -280,6 +280,39 @@ describe('structured output on every route: each hop served its own way, checked
     expect(emulated.counters.requests.chat).toBe(0);
   });
 
+  it('an answer body lost while it is checked fails that hop (network_error); the next answers', async () => {
+    const emulated = await gateway();
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const response = await emulated.fetch(input, init);
+      const body =
+        typeof init?.body === 'string' ? (JSON.parse(init.body) as { model?: string }) : {};
+      if (body.model !== 'community/so-native') return response;
+      const cut = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"id":"x",'));
+          controller.error(new TypeError('terminated'));
+        },
+      });
+      return new Response(cut, { status: 200, headers: response.headers });
+    };
+    const client = clientOn(emulated, { fetch });
+    const result = await client.chat(asking('community/so-native'), {
+      fallbackModels: ['community/so-object'],
+    });
+    expect(
+      result.route.hops.map((hop) => [hop.model, hop.outcome, 'reason' in hop ? hop.reason : '']),
+    ).toEqual([
+      ['community/so-native', 'failed', 'network_error'],
+      ['community/so-object', 'answered', ''],
+    ]);
+  });
+
+  it('an answer larger than maxResponseBytes is not read past the limit', async () => {
+    const client = clientOn(await gateway(), { maxResponseBytes: 64 });
+    const error = await caught<GatewayError>(client.chat(asking('community/so-native')));
+    expect(error.code).toBe('response_too_large');
+  });
+
   it('a hedge may go to a model that serves the schema another way', async () => {
     const emulated = await gateway();
     const { client, events } = recordingClient(emulated);

@@ -7,7 +7,7 @@
  * itself (a fence's content; a forced tool call's arguments, that call removed, finish `stop`) —
  * with its checked value kept for `ChatResult.structured`. Loaded with the steering module.
  */
-import { type GatewayError, isGatewayError } from '../errors/errors';
+import { describeCause, GatewayError, isGatewayError } from '../errors/errors';
 import { tooLarge } from '../http/answer-errors';
 import type { AttemptAnswer } from '../http/attempt-policy';
 import { readBoundedBody } from '../http/read-bounded-body';
@@ -55,7 +55,13 @@ export async function checkWholeAnswer(
   asked: WholeCheck,
 ): Promise<GatewayError | undefined> {
   const { response } = answer;
-  const read = await readBoundedBody(response, asked.maxResponseBytes);
+  let read: Awaited<ReturnType<typeof readBoundedBody>>;
+  try {
+    read = await readBoundedBody(response, asked.maxResponseBytes);
+  } catch (cause) {
+    // (An abort is the walk's to report: it checks the call's scope after this.)
+    return unreadable(response, model, cause);
+  }
   if (read.truncated) {
     return tooLarge(response, { path: asked.path, requestedModel: model }, asked.maxResponseBytes);
   }
@@ -81,6 +87,18 @@ export async function checkWholeAnswer(
     if (isGatewayError(error)) return error;
     throw error;
   }
+}
+
+/** A body that failed while it was read: the hop's failure, typed. */
+function unreadable(response: Response, model: string, cause: unknown): GatewayError {
+  if (isGatewayError(cause)) return cause;
+  return new GatewayError({
+    code: 'network_error',
+    status: response.status,
+    message: `The response body could not be read: ${describeCause(cause)}`,
+    requestedModel: model,
+    cause,
+  });
 }
 
 /** The completion with choice 0's content the JSON (and a forced tool call's call removed). */

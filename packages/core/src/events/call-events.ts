@@ -2,7 +2,7 @@
 import { type GatewayError, isGatewayError } from '../errors/errors';
 import { answeringModel } from '../protocol/answering-model';
 import type { AssembledChat } from '../protocol/chat-result-types';
-import type { FailoverReason, SkippedModel } from '../protocol/chat-route';
+import type { FailoverReason, HopStructuredOutput, SkippedModel } from '../protocol/chat-route';
 import { endpointName } from '../protocol/endpoints';
 import { readUsage } from '../protocol/read-usage';
 import type { Usage } from '../protocol/wire-types';
@@ -66,6 +66,8 @@ export class CallEvents {
   /** The model the latest attempt asked for, when it is not the requested one's (`fallbackModels`). */
   #model: string | undefined;
   #ended = false;
+  /** A structured call's answer checked: how it was served (its `done` event's `structured`). */
+  #structured: HopStructuredOutput | undefined;
   /** A hedged call's runs answer side by side: its answering model waits for the winner. */
   #racing = false;
 
@@ -165,7 +167,13 @@ export class CallEvents {
   }
 
   /** The call left `from` for `to` at once (`fallbackModels`), after `waitedMs` on `from`. */
-  failover(from: string, to: string, reason: FailoverReason, waitedMs: number): void {
+  failover(
+    from: string,
+    to: string,
+    reason: FailoverReason,
+    waitedMs: number,
+    structured?: HopStructuredOutput,
+  ): void {
     const event: GatewayFailoverEvent = {
       type: 'failover',
       callId: this.callId,
@@ -176,7 +184,13 @@ export class CallEvents {
       reason,
       waitedMs,
     };
+    if (structured) event.structured = structured;
     this.#send(event);
+  }
+
+  /** A structured answer passed its check (its `done` event says how it was served). */
+  structuredAnswer(structured: HopStructuredOutput): void {
+    this.#structured = structured;
   }
 
   /** A hedged call sent its second attempt (`to`), `waitedMs` after `from` gave no content. */
@@ -409,6 +423,8 @@ export class CallEvents {
         : typeof error;
     const status = isGatewayError(error) ? error.status : undefined;
     event.error = status === undefined ? { code } : { code, status };
+    const invalid = isGatewayError(error) ? error.invalidOutput : undefined;
+    if (invalid) event.structured = { method: invalid.method, checked: false };
     this.#send(event);
   }
 
@@ -419,6 +435,7 @@ export class CallEvents {
       return;
     }
     this.#served(answeringModel(this.#headers, undefined, this.#model ?? this.#requestedModel));
+    if (answer.structured) this.#structured = { method: answer.structured.method, checked: true };
     this.succeeded(answer.usage, () => JSON.stringify(answer), answer);
   }
 
@@ -449,6 +466,7 @@ export class CallEvents {
       queueWaitMs: this.#queueWaitMs,
     };
     if (this.#requestedModel !== undefined) event.requestedModel = this.#requestedModel;
+    if (this.#structured) event.structured = this.#structured;
     return event;
   }
 

@@ -1,5 +1,5 @@
 import type { GatewayErrorCode } from '../errors/errors';
-import type { FailoverReason, ModelSkipReason } from '../protocol/chat-route';
+import type { FailoverReason, HopStructuredOutput, ModelSkipReason } from '../protocol/chat-route';
 import type { UsageCounts } from '../protocol/read-usage';
 
 /**
@@ -109,6 +109,8 @@ export interface GatewayFailoverEvent extends GatewayEventBase {
   to: string;
   reason: FailoverReason;
   waitedMs: number;
+  /** A call asking for structured output whose answer from `from` failed the check: how it was asked. */
+  structured?: HopStructuredOutput;
 }
 
 /** An attempt's outcome: a 2xx, an error answer, or a network error (no `status`). */
@@ -236,6 +238,11 @@ export interface GatewayDoneEvent extends GatewayEventBase {
   error?: { code: GatewayErrorCode | (string & {}); status?: number };
   /** The answer (JSON text; a stream's assembled answer); only with `recordContent: true`. */
   output?: string;
+  /**
+   * A call asking for structured output: how the answering (or last) model served the schema, and
+   * whether its answer passed the check (`false`: the call failed with `invalid_structured_output`).
+   */
+  structured?: HopStructuredOutput;
 }
 
 /**

@@ -33,6 +33,7 @@ import type {
   GatewayRetryEvent,
   GatewayStartEvent,
 } from '../events/gateway-events';
+import type { HopStructuredOutput } from '../protocol/chat-route';
 import { inputMessages, outputMessages } from './genai-messages';
 
 /** Scope name of our tracer and meter. */
@@ -387,6 +388,7 @@ function recordHop(
         'infergate.failover.to': event.to,
         'error.type': event.reason,
         'infergate.failover.waited_ms': event.waitedMs,
+        ...structuredAttributes(event.structured),
       });
       instruments.failovers.add(1, { 'error.type': event.reason, ...call.budget });
       return;
@@ -434,6 +436,15 @@ function hedgeAttributes(event: GatewayHedgeEvent): Attributes {
   return attributes;
 }
 
+/** How a structured call's hop served the schema, and whether its answer passed the check. */
+function structuredAttributes(structured: HopStructuredOutput | undefined): Attributes {
+  if (structured === undefined) return {};
+  return {
+    'infergate.structured_output.method': structured.method,
+    'infergate.structured_output.checked': structured.checked,
+  };
+}
+
 /** Ends every span of `spans` (a call that ended with them open). */
 function endAll(spans: Map<number, Span>, status?: SpanStatusCode): void {
   for (const span of spans.values()) {
@@ -458,6 +469,7 @@ function finish(instruments: Instruments, call: CallState, event: GatewayDoneEve
   if (call.failovers > 0) attributes['infergate.failovers'] = call.failovers;
   if (call.hedged) attributes['infergate.hedged'] = true;
   if (call.hedgeWinner !== undefined) attributes['infergate.hedge.winner'] = call.hedgeWinner;
+  Object.assign(attributes, structuredAttributes(event.structured));
   if (event.servedModel !== undefined) attributes['gen_ai.response.model'] = event.servedModel;
   if (event.responseId !== undefined) attributes['gen_ai.response.id'] = event.responseId;
   if (event.finishReason !== undefined) {

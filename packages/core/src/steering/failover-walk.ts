@@ -61,7 +61,9 @@ export class FailoverWalk {
    */
   #choose = true;
   /** The failover to report once the next model is chosen (at the next hop). */
-  #leaving: { from: string; reason: FailoverReason; waitedMs: number } | undefined;
+  #leaving:
+    | { from: string; hop: ChatRouteHop; reason: FailoverReason; waitedMs: number }
+    | undefined;
   readonly #bodies = new Map<string, string>();
   #round: readonly string[];
   #index = 0;
@@ -96,7 +98,9 @@ export class FailoverWalk {
     const leaving = this.#leaving;
     if (leaving) {
       this.#leaving = undefined;
-      events?.failover(leaving.from, this.model, leaving.reason, leaving.waitedMs);
+      const { from, hop, reason, waitedMs } = leaving;
+      const structured = 'structured' in hop ? hop.structured : undefined;
+      events?.failover(from, this.model, reason, waitedMs, structured);
     }
     this.#hopStartedAt = performance.now();
     return this.model;
@@ -153,13 +157,14 @@ export class FailoverWalk {
       return waitMs === undefined ? undefined : { waitMs };
     }
     const from = this.model;
-    this.hops.push(failedHop(from, reason, this.#methodOf?.(from)));
+    const hop = failedHop(from, reason, this.#methodOf?.(from));
+    this.hops.push(hop);
     this.failed.push({ model: from, error });
     this.#roundFailures.push({ model: from, error });
     if (this.#index + 1 < this.#round.length) {
       this.#index++;
       const waitedMs = performance.now() - this.#hopStartedAt;
-      this.#leaving = { from, reason, waitedMs };
+      this.#leaving = { from, hop, reason, waitedMs };
       this.#choose = true;
       return { now: true };
     }

@@ -145,6 +145,9 @@ export async function steerChatCall<T>(
     // A hedged call's answer read whole: its `done` event, sent once the race is decided (each
     // run leaves its end to the call).
     const { data, text } = answer as WholeAnswer;
+    // (Both runs may have passed the check: the `done` event tells the winner's method.)
+    const method = plan.methods?.get(model);
+    if (method !== undefined) events.structuredAnswer({ method, checked: true });
     events.answered(data, text);
   }
   return steeredCall(steering, answered);
@@ -295,11 +298,16 @@ function walkPolicyOf(
 
 /** A non-streamed call asking for structured output: each hop's answer checked in its attempt. */
 function checkWholeOf(steering: Steering) {
-  const { structured } = steering.input;
-  const methods = steering.plan.methods;
+  const { input, plan, events } = steering;
+  const { structured } = input;
+  const methods = plan.methods;
   if (structured === undefined || methods === undefined) return undefined;
-  return (answer: AttemptAnswer, model: string, signal: AbortSignal) =>
-    structured.checkWhole(answer, model, methods.get(model)!, signal);
+  return async (answer: AttemptAnswer, model: string, signal: AbortSignal) => {
+    const method = methods.get(model)!;
+    const failure = await structured.checkWhole(answer, model, method, signal);
+    if (failure === undefined) events?.structuredAnswer({ method, checked: true });
+    return failure;
+  };
 }
 
 function viaOf(steering: Steering, policy: OpenVia['policy']): OpenVia {
