@@ -5,9 +5,14 @@ export {
   type FailoverReason,
   GatewayError,
   type HedgeOptions,
+  type HopStructuredOutput,
+  type InvalidStructuredOutput,
   isGatewayError,
   type ModelSkipReason,
   type SteeringOptions,
+  type StructuredOutputIssue,
+  type StructuredOutputMethod,
+  type StructuredOutputOptions,
 } from '@infergate/core';
 export { GatewayChatModel } from './chat_models/gateway-chat-model';
 export type {

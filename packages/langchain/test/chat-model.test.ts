@@ -219,20 +219,10 @@ describe('GatewayChatModel: capability checks', () => {
     await expect(
       GatewayChatModel.create('community/plain', { ...connection, streaming: true }),
     ).rejects.toThrow(/streaming.*community\/streamer/);
-    const tools = await GatewayChatModel.create('community/tools', connection);
-    expect(() =>
-      tools.withStructuredOutput(z.object({ a: z.string() }), { method: 'jsonSchema' }),
-    ).toThrow(/json_schema.*community\/general/);
-    expect(() =>
-      tools.withStructuredOutput(z.object({ a: z.string() }), { method: 'jsonMode' }),
-    ).toThrow(/json_object/);
+    // Structured output is not checked here: core serves a schema each model's own way, at the
+    // call (structured-output.test.ts).
     const streamer = await GatewayChatModel.create('community/streamer', connection);
-    expect(() => streamer.withStructuredOutput(z.object({ a: z.string() }))).toThrow(
-      /community\/streamer/,
-    );
-    expect(() =>
-      streamer.withStructuredOutput(z.object({ a: z.string() }), { method: 'functionCalling' }),
-    ).toThrow(/tools/);
+    expect(() => streamer.withStructuredOutput(z.object({ a: z.string() }))).not.toThrow();
     expect(emulator.counters.requests.chat).toBe(0);
   });
 

@@ -186,17 +186,17 @@ describe('GatewayChatModel with fallbackModels', () => {
     }
   });
 
-  it('withStructuredOutput: jsonSchema by default; a model without json_schema is skipped', async () => {
-    const { emulator, bodies, chat, ofType } = await setup('community/tools', {
-      fallbackModels: ['community/json-schema'],
+  it('withStructuredOutput: each listed model serves the schema its own way; one that cannot is skipped', async () => {
+    const { emulator, bodies, chat, ofType } = await setup('community/streamer', {
+      fallbackModels: ['community/tools', 'community/json-schema'],
     });
     const Person = z.object({ name: z.string(), age: z.number() });
     const person = await chat.withStructuredOutput(Person).invoke('describe someone');
     expect(Person.parse(person)).toEqual(person);
-    expect(bodies[0]?.response_format).toMatchObject({ type: 'json_schema' });
-    expect(bodies[0]?.model).toBe('community/json-schema');
+    expect(bodies[0]?.model).toBe('community/tools');
+    expect(bodies[0]?.tool_choice).toMatchObject({ type: 'function' });
     expect(ofType('model-skipped')).toMatchObject([
-      { model: 'community/tools', reason: 'missing_capability' },
+      { model: 'community/streamer', reason: 'missing_capability' },
     ]);
     expect(emulator.counters.requests.chat).toBe(1);
   });

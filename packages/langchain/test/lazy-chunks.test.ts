@@ -204,14 +204,14 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
     expect(missing).toEqual({ ok: true, result: ['Echo: hi', 'Echo: hi'] });
   });
 
-  it('structured output: typed (the method known or chosen at the call), the same runnables recover', async () => {
+  it('structured output: typed (a method given or not), the same runnables recover', async () => {
     const { missing, whileMissing, restored } = await withChunksMissing([chunkOf('later-parts')], {
       setup: `const known = model.withStructuredOutput(PERSON, { method: 'jsonSchema' });
-          const chosenAtCall = model.withStructuredOutput(PERSON);`,
+          const byDefault = model.withStructuredOutput(PERSON);`,
       call: `const a = await known.invoke('describe "Ada"');
-          const b = await chosenAtCall.invoke('describe "Ada"');
+          const b = await byDefault.invoke('describe "Ada"');
           return [typeof a.name, typeof a.age, typeof b.name, typeof b.age];`,
-      whileMissing: `return chosenAtCall.invoke('describe "Ada"');`,
+      whileMissing: `return byDefault.invoke('describe "Ada"');`,
     });
     expectTyped(missing, 'structured output and content-block events');
     expectTyped(whileMissing, 'structured output and content-block events');

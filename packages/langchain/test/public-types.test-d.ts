@@ -132,6 +132,18 @@ describe('withStructuredOutput', () => {
     // @ts-expect-error a schema is an object
     model.withStructuredOutput('person');
   });
+
+  it("takes core's structuredOutput as a field (methods) and a call option (methods, standard)", () => {
+    assertType<GatewayChatModelFields>({
+      model: 'community/general',
+      structuredOutput: { methods: ['tools', 'json_object'] },
+    });
+    // @ts-expect-error a method core does not know
+    assertType<GatewayChatModelFields>({ model: 'm', structuredOutput: { methods: ['xml'] } });
+    const structured = model.withStructuredOutput(Person, { method: 'functionCalling' });
+    void structured.invoke('x', { structuredOutput: { methods: ['json_schema'] } });
+    assertType<GatewayChatModelCallOptions>({ structuredOutput: { standard: Person } });
+  });
 });
 
 describe('GatewayEmbeddings fields', () => {

@@ -1,190 +1,346 @@
+// withStructuredOutput against the emulator: the model passes core's `response_format:
+// json_schema` and `structuredOutput` (methods in the order `method` names, the zod schema as
+// `standard`), and maps what core gives back (the checked value, the route with how each hop served
+// the schema, `invalid_structured_output` as OutputParserException). How core walks and checks is
+// core's to test; here, what the adapter sends and what the user gets.
+import type { ChatRoute } from '@infergate/core';
+import type { ScenarioInput } from '@infergate/emulator';
+import { caught } from '@infergate/emulator/testing';
+import type { AIMessage, AIMessageChunk } from '@langchain/core/messages';
 import { OutputParserException } from '@langchain/core/output_parsers';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
-import { GatewayChatModel } from '../src/index';
+import { GatewayChatModel, type GatewayResponseMetadata, isGatewayError } from '../src/index';
 import { recordingGateway } from './helpers';
 
 const Person = z.object({ name: z.string(), age: z.number() }).describe('A person');
 
-describe('withStructuredOutput', () => {
-  it('jsonSchema: sends response_format json_schema and validates with zod', async () => {
+/** The three ways a model may serve a schema, one model each (all stream). */
+const JSON_SCHEMA_ONLY = 'community/json-schema';
+const TOOLS_ONLY = 'community/tools';
+const JSON_OBJECT_ONLY = 'community/json-object';
+
+/** A model whose json_schema is only its provider's word, answering off the schema every time. */
+const CLAIMED = 'community/claimed';
+const withClaimed: ScenarioInput = {
+  models: {
+    [CLAIMED]: {
+      owned_by: 'service-community',
+      capabilities: ['chat', 'streaming', 'json_schema'],
+      online: true,
+      verification: 'provider_claimed',
+      jsonAnswers: { offSchemaShare: 1 },
+    },
+  },
+};
+
+/** How a request sent to the gateway asked for the schema. */
+function wireMethod(body: Record<string, unknown> | undefined): string | undefined {
+  if (body?.tool_choice !== undefined) return 'tools';
+  return (body?.response_format as { type?: string } | undefined)?.type;
+}
+
+const routeOf = (message: AIMessage | AIMessageChunk) =>
+  (message.response_metadata as GatewayResponseMetadata).route as ChatRoute;
+
+async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
+  const parts: T[] = [];
+  for await (const part of stream) parts.push(part);
+  return parts;
+}
+
+describe('withStructuredOutput: what is sent', () => {
+  it.each([
+    [undefined, 'json_schema'],
+    ['jsonSchema', 'json_schema'],
+    ['functionCalling', 'tools'],
+    ['jsonMode', 'json_object'],
+  ] as const)('method %s: a model with all three serves it by %s', async (method, way) => {
     const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
     const person = await model
-      .withStructuredOutput(Person, { method: 'jsonSchema', name: 'person' })
-      .invoke('describe someone');
+      .withStructuredOutput(Person, { ...(method ? { method } : {}), name: 'person' })
+      .invoke('describe "Ada"');
     expect(Person.parse(person)).toEqual(person);
-    expect(bodies[0]?.response_format).toMatchObject({
-      type: 'json_schema',
-      json_schema: { name: 'person', schema: { type: 'object', required: ['name', 'age'] } },
-    });
+    expect(person.name).toBe('Ada');
+    expect(bodies).toHaveLength(1);
+    expect(wireMethod(bodies[0])).toBe(way);
   });
 
-  it('functionCalling: forces the tool and returns its validated arguments', async () => {
+  it('method names the way tried first, not the only one: a model without it serves the schema its own way', async () => {
     const { bodies, connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/tools', connection);
+    const model = new GatewayChatModel(JSON_OBJECT_ONLY, connection);
     const person = await model
-      .withStructuredOutput(Person, { method: 'functionCalling', name: 'person' })
+      .withStructuredOutput(Person, { method: 'functionCalling' })
       .invoke('describe "Ada"');
-    expect(person).toMatchObject({ name: 'Ada' });
-    expect(typeof person.age).toBe('number');
-    expect(bodies[0]?.tool_choice).toEqual({ type: 'function', function: { name: 'person' } });
+    expect(Person.parse(person)).toEqual(person);
+    expect(wireMethod(bodies[0])).toBe('json_object');
   });
 
-  it('strict: true reaches json_schema.strict (jsonSchema) and the tool (functionCalling)', async () => {
+  it('name, description and strict reach the schema as the model sees it', async () => {
     const { bodies, connection } = await recordingGateway();
-    const schemaModel = new GatewayChatModel('community/general', connection);
-    await schemaModel
-      .withStructuredOutput(Person, { method: 'jsonSchema', name: 'person', strict: true })
-      .invoke('describe someone');
+    const model = new GatewayChatModel(JSON_SCHEMA_ONLY, connection);
+    await model
+      .withStructuredOutput(Person, { name: 'person', strict: true })
+      .invoke('describe "Ada"');
     expect(bodies[0]?.response_format).toMatchObject({
       type: 'json_schema',
-      json_schema: { name: 'person', strict: true },
+      json_schema: {
+        name: 'person',
+        description: 'A person',
+        strict: true,
+        schema: { type: 'object', required: ['name', 'age'] },
+      },
     });
-    const toolModel = new GatewayChatModel('community/tools', connection);
-    await toolModel
-      .withStructuredOutput(Person, { method: 'functionCalling', name: 'person', strict: true })
-      .invoke('describe "Ada"');
-    const tools = bodies[1]?.tools as { function: { name: string; strict?: boolean } }[];
-    expect(tools[0]?.function).toMatchObject({ name: 'person', strict: true });
+    const tools = new GatewayChatModel(TOOLS_ONLY, connection);
+    await tools.withStructuredOutput(Person, { name: 'person', strict: true }).invoke('x');
+    const tool = (bodies[1]?.tools as { function: Record<string, unknown> }[] | undefined)?.[0];
+    expect(tool?.function).toMatchObject({ name: 'person', strict: true });
+    expect(bodies[1]?.tool_choice).toEqual({ type: 'function', function: { name: 'person' } });
   });
 
-  it('jsonMode: sends json_object and parses the text', async () => {
+  it("the model's structuredOutput.methods pins the ways; a method it leaves out is refused at once", async () => {
     const { bodies, connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/json-object', connection);
-    const answer = await model
-      .withStructuredOutput(z.object({ answer: z.string() }), { method: 'jsonMode' })
-      .invoke('hi');
-    expect(answer).toEqual({ answer: 'Echo: hi' });
-    expect(bodies[0]?.response_format).toEqual({ type: 'json_object' });
+    const model = new GatewayChatModel('community/general', {
+      ...connection,
+      structuredOutput: { methods: ['json_object', 'tools'] },
+    });
+    await model.withStructuredOutput(Person).invoke('describe "Ada"');
+    await model.withStructuredOutput(Person, { method: 'functionCalling' }).invoke('x');
+    expect(bodies.map(wireMethod)).toEqual(['json_object', 'tools']);
+    const refused = (() => {
+      try {
+        model.withStructuredOutput(Person, { method: 'jsonSchema' });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(isGatewayError(refused) && refused.code).toBe('configuration_error');
+    expect((refused as Error).message).toMatch(/json_schema.*structuredOutput\.methods/);
   });
 
-  it('includeRaw gives the raw message and the parsed value', async () => {
+  it("a call's structuredOutput.methods pins that call; the zod schema still checks the answer", async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    // A rule JSON Schema cannot state: only the zod schema (sent as `standard`) knows it.
+    const Adult = Person.refine((person) => person.age > 1_000, 'must be older than 1000');
+    const error = await caught(
+      model
+        .withStructuredOutput(Adult, { method: 'jsonSchema' })
+        .invoke('describe "Ada"', { structuredOutput: { methods: ['tools'] } }),
+    );
+    expect(wireMethod(bodies[0])).toBe('tools');
+    expect(error).toBeInstanceOf(OutputParserException);
+    expect((error as OutputParserException).observation).toMatch(/must be older than 1000/);
+  });
+
+  it('refuses an unknown method, and a schema that is none, at once', async () => {
     const { connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);
-    const result = await model
-      .withStructuredOutput(Person, { method: 'jsonSchema', includeRaw: true })
-      .invoke('someone');
-    expect(result.raw.response_metadata).toMatchObject({ model_name: 'community/general' });
-    expect(Person.parse(result.parsed)).toEqual(result.parsed);
+    expect(() => model.withStructuredOutput(Person, { method: 'xml' })).toThrow(
+      /unknown method "xml"/,
+    );
+    expect(() => model.withStructuredOutput('person' as never)).toThrow(/zod schema/);
   });
 
-  it('chooses the method from the live capabilities: json_schema, then tools, then json_object', async () => {
-    const { bodies, connection } = await recordingGateway();
-    await new GatewayChatModel('community/general', connection)
-      .withStructuredOutput(Person)
-      .invoke('x');
-    await new GatewayChatModel('community/tools', connection)
-      .withStructuredOutput(Person)
-      .invoke('x');
-    await new GatewayChatModel('community/json-object', connection)
-      .withStructuredOutput(z.object({ answer: z.string() }))
-      .invoke('x');
-    expect(bodies[0]?.response_format).toMatchObject({ type: 'json_schema' });
-    expect(bodies[1]?.tools).toBeDefined();
-    expect(bodies[1]?.response_format).toBeUndefined();
-    expect(bodies[2]?.response_format).toMatchObject({ type: 'json_object' });
-  });
-
-  it('refuses a model with none of the three, listing the models that can', async () => {
+  it('a model that can serve no schema is refused before any request, naming it', async () => {
     const { emulator, connection } = await recordingGateway();
     const plain = new GatewayChatModel('community/streamer', connection);
-    await expect(plain.withStructuredOutput(Person).invoke('x')).rejects.toThrow(
-      /community\/streamer.*community\/general/s,
-    );
+    const error = await caught(plain.withStructuredOutput(Person).invoke('x'));
+    expect(isGatewayError(error)).toBe(true);
+    expect((error as Error).message).toMatch(/community\/streamer/);
     expect(emulator.counters.requests.chat).toBe(0);
   });
+});
 
-  it('accepts zod 3 schemas', async () => {
+describe('withStructuredOutput: what comes back', () => {
+  it('includeRaw: the raw message holds the JSON and the route says how the schema was served', async () => {
     const { connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/general', connection);
-    const Pet = z3.object({ kind: z3.string(), legs: z3.number() });
-    const pet = await model.withStructuredOutput(Pet, { method: 'jsonSchema' }).invoke('a pet');
-    expect(Pet.parse(pet)).toEqual(pet);
-    const viaTool = await model
-      .withStructuredOutput(Pet, { method: 'functionCalling' })
-      .invoke('a pet');
-    expect(Pet.parse(viaTool)).toEqual(viaTool);
+    const model = new GatewayChatModel(TOOLS_ONLY, connection);
+    const { raw, parsed } = await model
+      .withStructuredOutput(Person, { includeRaw: true, name: 'person' })
+      .invoke('describe "Ada"');
+    expect(Person.parse(parsed)).toEqual(parsed);
+    // Core gives the forced tool call's arguments as the text, the call itself removed.
+    expect(JSON.parse(raw.text)).toEqual(parsed);
+    expect((raw as AIMessage).tool_calls).toEqual([]);
+    expect(routeOf(raw as AIMessage).hops).toEqual([
+      { model: TOOLS_ONLY, outcome: 'answered', structured: { method: 'tools', checked: true } },
+    ]);
   });
 
-  it('accepts a plain JSON schema and validates against it', async () => {
+  it('zod 3, a standard schema (zod 4) and a plain JSON schema all come back checked', async () => {
     const { connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/general', connection);
-    const schema = {
-      title: 'city',
-      type: 'object',
-      properties: { city: { type: 'string' }, population: { type: 'integer' } },
-      required: ['city', 'population'],
-    };
-    const city = await model.withStructuredOutput(schema).invoke('x');
+    const model = new GatewayChatModel(JSON_OBJECT_ONLY, connection);
+    const Pet = z3.object({ kind: z3.string(), legs: z3.number() });
+    expect(Pet.parse(await model.withStructuredOutput(Pet).invoke('a pet'))).toBeTruthy();
+    const city = await model
+      .withStructuredOutput({
+        title: 'city',
+        type: 'object',
+        properties: { city: { type: 'string' }, population: { type: 'integer' } },
+        required: ['city', 'population'],
+      })
+      .invoke('x');
     expect(typeof city.city).toBe('string');
     expect(Number.isInteger(city.population)).toBe(true);
   });
 
-  it('raises a clear parsing error when the model returns invalid JSON', async () => {
-    const { connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/general', connection);
-    const error = await model
-      .withStructuredOutput(Person, { method: 'jsonSchema' })
-      .invoke('[[invalid_json]]')
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(OutputParserException);
-    expect((error as Error).message).toMatch(/community\/general.*not valid JSON.*jsonSchema/);
-    const raw = await model
-      .withStructuredOutput(Person, { method: 'jsonSchema', includeRaw: true })
-      .invoke('[[invalid_json]]');
-    expect(raw.parsed).toBeNull();
-  });
-
-  it('raises a clear error when valid JSON does not match the schema', async () => {
-    const { connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/json-object', connection);
-    await expect(
-      model.withStructuredOutput(Person, { method: 'jsonMode' }).invoke('hi'),
-    ).rejects.toThrow(/does not match the schema/);
-  });
-
-  it('stream() yields growing partial objects, then the validated whole (functionCalling and jsonMode)', async () => {
-    const { connection } = await recordingGateway();
-    const tools = new GatewayChatModel('community/tools', connection);
-    const parts: Record<string, unknown>[] = [];
-    for await (const part of await tools
-      .withStructuredOutput(Person, { method: 'functionCalling', name: 'person' })
-      .stream('describe "Ada Lovelace"')) {
-      parts.push(part);
-    }
-    expect(parts.length).toBeGreaterThan(1);
-    const last = parts.at(-1);
-    expect(Person.parse(last)).toEqual(last);
-    expect(last).toMatchObject({ name: 'Ada Lovelace' });
-    // Each partial is a prefix of the answer: its name grows towards the final one.
-    for (const part of parts) {
-      if (typeof part.name === 'string') expect('Ada Lovelace'.startsWith(part.name)).toBe(true);
-    }
-
-    const json = new GatewayChatModel('community/json-object', connection);
-    const answers: Record<string, unknown>[] = [];
-    for await (const part of await json
-      .withStructuredOutput(z.object({ answer: z.string() }), { method: 'jsonMode' })
-      .stream('a few words here')) {
-      answers.push(part);
-    }
-    expect(answers.length).toBeGreaterThan(1);
-    expect(answers.at(-1)).toEqual({ answer: 'Echo: a few words here' });
-  });
-
-  it('a streamed answer that does not match the schema fails the stream', async () => {
-    const { connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/json-object', connection);
-    const error = await (async () => {
-      for await (const _ of await model
-        .withStructuredOutput(Person, { method: 'jsonMode' })
-        .stream('hi')) {
-        // partial objects
+  describe.each([
+    ['invoke', false],
+    ['stream', true],
+  ] as const)('over a list whose models serve the schema three ways (%s)', (_label, streams) => {
+    it('each model serves it its own way; the route says how, and that its answer passed', async () => {
+      const { emulator, connection } = await recordingGateway();
+      const model = new GatewayChatModel(JSON_SCHEMA_ONLY, {
+        ...connection,
+        fallbackModels: [TOOLS_ONLY, JSON_OBJECT_ONLY],
+      });
+      const structured = model.withStructuredOutput(Person, { includeRaw: true });
+      const ask = async () => {
+        if (!streams) return structured.invoke('describe "Ada"');
+        const parts = await collect(await structured.stream('describe "Ada"'));
+        const raw = parts.find((part) => 'raw' in part)?.raw;
+        const parsed = parts.findLast((part) => 'parsed' in part)?.parsed;
+        return { raw: raw!, parsed: parsed! };
+      };
+      const ways: [string, string | undefined][] = [];
+      for (const busy of [[], [JSON_SCHEMA_ONLY], [JSON_SCHEMA_ONLY, TOOLS_ONLY]]) {
+        emulator.clearFaults();
+        for (const id of busy)
+          emulator.injectFault({ fault: 'model_busy', model: id, retryAfter: 3600 });
+        const { raw, parsed } = await ask();
+        expect(Person.parse(parsed)).toEqual(parsed);
+        const answered = routeOf(raw as AIMessage).hops.at(-1) as {
+          model: string;
+          structured?: { method: string; checked: boolean };
+        };
+        expect(answered.structured?.checked).toBe(true);
+        ways.push([answered.model, answered.structured?.method]);
       }
-    })().catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(OutputParserException);
-    expect((error as Error).message).toMatch(/does not match the schema/);
+      expect(ways).toEqual([
+        [JSON_SCHEMA_ONLY, 'json_schema'],
+        [TOOLS_ONLY, 'tools'],
+        [JSON_OBJECT_ONLY, 'json_object'],
+      ]);
+    });
   });
+
+  it('a provider_claimed model answering off the schema is left; the next model answers', async () => {
+    const { connection } = await recordingGateway(withClaimed);
+    const model = new GatewayChatModel(CLAIMED, { ...connection, fallbackModels: [TOOLS_ONLY] });
+    const { raw, parsed } = await model
+      .withStructuredOutput(Person, { includeRaw: true })
+      .invoke('describe "Ada"');
+    expect(Person.parse(parsed)).toEqual(parsed);
+    expect(routeOf(raw as AIMessage).hops).toEqual([
+      {
+        model: CLAIMED,
+        outcome: 'failed',
+        reason: 'invalid_structured_output',
+        structured: { method: 'json_schema', checked: false },
+      },
+      { model: TOOLS_ONLY, outcome: 'answered', structured: { method: 'tools', checked: true } },
+    ]);
+  });
+
+  it.each([
+    ['invoke', false],
+    ['stream', true],
+  ] as const)(
+    '%s: an answer off the schema on every model is OutputParserException with the text, the issues and the route',
+    async (_label, streams) => {
+      const { connection } = await recordingGateway(withClaimed);
+      const model = new GatewayChatModel(CLAIMED, connection);
+      const structured = model.withStructuredOutput(Person);
+      const error = await caught(
+        streams
+          ? collect(await structured.stream('describe "Ada"'))
+          : structured.invoke('describe "Ada"'),
+      );
+      expect(error).toBeInstanceOf(OutputParserException);
+      const exception = error as OutputParserException;
+      expect(exception.message).toMatch(/community\/claimed.*json_schema/s);
+      expect(exception.llmOutput).toBeDefined();
+      expect(() => Person.parse(JSON.parse(exception.llmOutput!))).toThrow();
+      expect(exception.observation).toMatch(/name|age/);
+      const cause = exception.cause;
+      expect(isGatewayError(cause) && cause.code).toBe('invalid_structured_output');
+      expect(isGatewayError(cause) && cause.invalidOutput?.issues.length).toBeGreaterThan(0);
+      expect(isGatewayError(cause) && cause.route?.hops.at(-1)).toMatchObject({ model: CLAIMED });
+    },
+  );
+
+  it('hedge: a slow first model is raced by the next, which serves the schema another way', async () => {
+    const { emulator, connection } = await recordingGateway();
+    // Stalled far longer than the test: only the hedge can answer.
+    emulator.injectFault({ fault: 'stall_first_chunk', model: JSON_SCHEMA_ONLY, ms: 60_000 });
+    const model = new GatewayChatModel(JSON_SCHEMA_ONLY, {
+      ...connection,
+      fallbackModels: [TOOLS_ONLY],
+      hedge: { afterMs: 50, maxExtra: 1 },
+    });
+    const { raw, parsed } = await model
+      .withStructuredOutput(Person, { includeRaw: true })
+      .invoke('describe "Ada"');
+    expect(Person.parse(parsed)).toEqual(parsed);
+    const hops = routeOf(raw as AIMessage).hops;
+    expect(hops).toContainEqual({
+      model: TOOLS_ONLY,
+      outcome: 'answered',
+      structured: { method: 'tools', checked: true },
+    });
+    expect(hops).toContainEqual(
+      expect.objectContaining({ model: JSON_SCHEMA_ONLY, outcome: 'lost' }),
+    );
+  });
+
+  it('a streaming: true model reads the stream for invoke and returns the checked value', async () => {
+    const { connection } = await recordingGateway();
+    const model = new GatewayChatModel(TOOLS_ONLY, { ...connection, streaming: true });
+    const Adult = Person.refine((person) => person.age > 1_000, 'must be older than 1000');
+    const person = await model.withStructuredOutput(Person).invoke('describe "Ada"');
+    expect(Person.parse(person)).toEqual(person);
+    const error = await caught(model.withStructuredOutput(Adult).invoke('describe "Ada"'));
+    expect(error).toBeInstanceOf(OutputParserException);
+  });
+
+  it('a stream ends with the value core checked (additional_kwargs.parsed), and the zod schema checks it', async () => {
+    const { connection } = await recordingGateway();
+    const model = new GatewayChatModel(TOOLS_ONLY, connection);
+    const parts = await collect(
+      await model.withStructuredOutput(Person, { includeRaw: true }).stream('describe "Ada"'),
+    );
+    const raw = parts
+      .flatMap((part) => ('raw' in part ? [part.raw as AIMessageChunk] : []))
+      .reduce((whole, chunk) => whole.concat(chunk));
+    const parsed = parts.findLast((part) => 'parsed' in part)?.parsed;
+    expect(raw.additional_kwargs.parsed).toEqual(parsed);
+    expect(routeOf(raw).hops).toEqual([
+      { model: TOOLS_ONLY, outcome: 'answered', structured: { method: 'tools', checked: true } },
+    ]);
+    const Adult = Person.refine((person) => person.age > 1_000, 'must be older than 1000');
+    const error = await caught(collect(await model.withStructuredOutput(Adult).stream('x')));
+    expect(error).toBeInstanceOf(OutputParserException);
+    expect((error as OutputParserException).observation).toMatch(/must be older than 1000/);
+  });
+
+  it.each([JSON_SCHEMA_ONLY, TOOLS_ONLY, JSON_OBJECT_ONLY])(
+    'stream() on %s yields growing partial objects, then the checked whole',
+    async (id) => {
+      const { connection } = await recordingGateway();
+      const model = new GatewayChatModel(id, connection);
+      const parts = await collect(
+        await model.withStructuredOutput(Person).stream('describe "Ada Lovelace"'),
+      );
+      expect(parts.length).toBeGreaterThan(1);
+      const last = parts.at(-1);
+      expect(Person.parse(last)).toEqual(last);
+      expect(last).toMatchObject({ name: 'Ada Lovelace' });
+      for (const part of parts) {
+        if (typeof part.name === 'string') expect('Ada Lovelace'.startsWith(part.name)).toBe(true);
+      }
+    },
+  );
 });

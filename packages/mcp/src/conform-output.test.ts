@@ -71,6 +71,14 @@ describe('conformTo', () => {
     expect(conformTo(shape, once)).toEqual(once);
   });
 
+  it("passes a field declared with no type on as it is (checked elsewhere: ask_model's output)", () => {
+    const schema = z.object({ text: z.string(), output: z.unknown().describe('any') }).partial();
+    const output = { city: 'Lviv', sizes: [1, '2'], nested: { n: null } };
+    expect(conformTo(schema, { text: 't', output })).toEqual({ text: 't', output });
+    expect(conformTo(schema, { text: 't', output: [1] })).toEqual({ text: 't', output: [1] });
+    expect(conformTo(schema, { text: 't' })).toEqual({ text: 't' });
+  });
+
   it('refuses, when compiled, a schema keyword it does not honour', () => {
     for (const schema of [
       z.object({ name: z.string().min(1) }),

@@ -22,7 +22,9 @@ import { z } from 'zod/v4';
  * - lists: items that cannot be read are left out; a single value where a list is declared is a
  *   list of one (as core reads an engine's `dimensions: 384`); a required list that cannot be
  *   read is empty;
- * - objects: only the declared fields, so extra fields are not passed on.
+ * - objects: only the declared fields, so extra fields are not passed on;
+ * - a field declared with no type (`ask_model`'s `output`): any JSON value, passed on as it is —
+ *   core has checked it against the caller's own schema.
  */
 
 type Conform = (value: unknown) => unknown;
@@ -141,11 +143,19 @@ function unsupported(what: string): Error {
   );
 }
 
+/** A node that says nothing of what its value may be (a zod `unknown()`). */
+function isAnyValue(node: Node): boolean {
+  return Object.keys(node).every((keyword) => ANNOTATIONS.has(keyword));
+}
+
+const ANNOTATIONS = new Set(['$schema', 'description', 'title']);
+
 function compile(node: Node): Conform {
   for (const keyword of Object.keys(node)) {
     if (!READ_KEYWORDS.has(keyword)) throw unsupported(`the keyword \`${keyword}\``);
   }
   if ('const' in node) return (value) => (value === node.const ? value : undefined);
+  if (isAnyValue(node)) return (value) => value;
   switch (node.type) {
     case 'string':
       return (value) => (typeof value === 'string' ? value : undefined);

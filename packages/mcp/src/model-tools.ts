@@ -11,11 +11,12 @@ import type {
 } from '@infergate/core';
 import { isServiceOffered, planChatCall, streamsOptionally } from '@infergate/core/internal';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { conformTo } from './conform-output';
 import type { ToolProgress } from './progress';
 import { registerGatewayTool, runTool, type ToolContext, toolResult } from './tool-context';
 import { askModelOutput, listModelsOutput } from './tool-output-schemas';
-import { type AskModelArgs, askModelInput, listModelsInput } from './tool-schemas';
+import { type AskModelArgs, askModelInput, listModelsInput, SCHEMA_NAME } from './tool-schemas';
 
 /**
  * The catalog this key may use: its chat models and the services with their availability, as
@@ -43,10 +44,23 @@ function chatRequest(args: AskModelArgs): ChatRequest {
   if (args.system !== undefined) messages.push({ role: 'system', content: args.system });
   messages.push({ role: 'user', content: args.prompt });
   const request: ChatRequest = { model: args.model, messages };
-  if (args.json === true) request.response_format = { type: 'json_object' };
+  if (args.output_schema !== undefined) request.response_format = schemaFormat(args);
+  else if (args.json === true) request.response_format = { type: 'json_object' };
   if (args.max_tokens !== undefined) request.max_tokens = args.max_tokens;
   if (args.temperature !== undefined) request.temperature = args.temperature;
   return request;
+}
+
+/**
+ * `output_schema` as core's structured-output request: core serves it on each model its own way
+ * and checks every answer. Named by `output_schema_name`, else the schema's title when it is a
+ * name a model takes, else `response` (as core and `@ai-sdk/openai-compatible` name one).
+ */
+function schemaFormat(args: AskModelArgs): ChatRequest['response_format'] {
+  const schema = args.output_schema!;
+  const title = typeof schema.title === 'string' ? schema.title : undefined;
+  const name = args.output_schema_name ?? (title && SCHEMA_NAME.test(title) ? title : 'response');
+  return { type: 'json_schema', json_schema: { name, schema } };
 }
 
 /** Characters of streamed answer between two progress notifications. */
@@ -63,6 +77,8 @@ export type AskModelOptions = Pick<
 
 interface Answer {
   text: string;
+  /** With `output_schema`: the value core checked against it. */
+  structured?: { value: unknown };
   finishReason: string | null;
   servedModel: string;
   fallback: boolean;
@@ -77,8 +93,12 @@ async function ask(
   options: ChatCallOptions,
 ): Promise<Answer> {
   if (!streams) {
-    const { answer, servedModel, fallback, route } = await client.chat(request, options);
-    return { text: answer.text, finishReason: answer.finishReason, servedModel, fallback, route };
+    const { answer, servedModel, fallback, route, structured } = await client.chat(
+      request,
+      options,
+    );
+    const { text, finishReason } = answer;
+    return { text, finishReason, servedModel, fallback, route, ...(structured && { structured }) };
   }
   const stream = await client.chatStream(request, options);
   let received = 0;
@@ -94,6 +114,7 @@ async function ask(
   const result = await stream.result();
   return {
     text: result.text,
+    ...(result.structured && { structured: result.structured }),
     finishReason: result.finishReason,
     servedModel: stream.servedModel,
     fallback: stream.fallback,
@@ -123,23 +144,35 @@ async function plan(
   return { streams, options };
 }
 
-/** `ask_model`'s result: the answer, and which model gave it (with a list, the route). */
-function askResult(args: AskModelArgs, answer: Answer) {
+/**
+ * `ask_model`'s result: the answer, and which model gave it (with a list or a schema, the route).
+ * With `output_schema` the text is the answer's JSON alone (what MCP asks of structured content),
+ * and a note of another model answering comes as a second text block.
+ */
+function askResult(args: AskModelArgs, answer: Answer): CallToolResult {
   const structured: Record<string, unknown> = {
     text: answer.text,
     model: answer.servedModel,
     finish_reason: answer.finishReason,
   };
   if (answer.fallback) structured.requested_model = args.model;
-  if (args.fallback_models !== undefined) structured.route = answer.route;
+  if (answer.structured !== undefined) structured.output = answer.structured.value;
+  if (args.fallback_models !== undefined || args.output_schema !== undefined) {
+    structured.route = answer.route;
+  }
   const left = answer.route.hops.flatMap((hop) =>
     'reason' in hop ? [`${hop.model}: ${hop.reason}`] : [],
   );
   const why = left.length > 0 ? `; ${left.join(', ')}` : '';
   const note = answer.fallback
-    ? `\n\n(answered by ${answer.servedModel} in place of ${args.model}${why})`
+    ? `(answered by ${answer.servedModel} in place of ${args.model}${why})`
     : '';
-  return toolResult(`${answer.text}${note}`, structured);
+  if (args.output_schema === undefined) {
+    return toolResult(note ? `${answer.text}\n\n${note}` : answer.text, structured);
+  }
+  const result = toolResult(answer.text, structured);
+  if (note) result.content.push({ type: 'text', text: note });
+  return result;
 }
 
 /** `list_models` and `ask_model`: the catalog, and a prompt sent to a chosen gateway model. */
@@ -179,7 +212,7 @@ export function registerModelTools(
     {
       title: 'Ask another model',
       description:
-        "Send a prompt to one of the gateway's chat models and get its answer: for a second opinion, a cheaper or specialised model, or a task you want done by another model. Choose the model with list_models. json: true asks for a JSON object (the model needs json_object). A model lacking what the request needs is refused before anything is sent, with models that would do. fallback_models: models to use in order when the model is busy, offline, stalls or lacks what is needed (each checked first; the result names the model that answered).",
+        "Send a prompt to one of the gateway's chat models and get its answer: for a second opinion, a cheaper or specialised model, or a task you want done by another model. Choose the model with list_models. json: true asks for a JSON object (the model needs json_object). output_schema: a JSON Schema the answer must follow; each model serves it its own way (json_schema, a forced tool call or json_object), every answer is checked, and the result holds it as output (the text is its JSON). A model lacking what the request needs is refused before anything is sent, with models that would do. fallback_models: models to use in order when the model is busy, offline, stalls or lacks what is needed (each checked first; the result names the model that answered).",
       inputSchema: askModelInput,
       outputSchema: askModelOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },

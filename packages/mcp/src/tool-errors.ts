@@ -49,6 +49,8 @@ function whatToDo(error: GatewayError): string {
       return 'The call took too long: try a smaller input, or try again later.';
     case 'response_too_large':
       return 'The answer was too large: ask for less (fewer texts, a shorter answer).';
+    case 'invalid_structured_output':
+      return 'The answer did not follow output_schema (issues says where): add fallback_models, choose a model with json_schema from list_models, simplify the schema, or say more about it in the prompt.';
     case 'no_model_can_serve':
       return 'None of the models named can serve this request (the message says why for each): call list_models and name others.';
     case 'aborted':
@@ -81,6 +83,8 @@ export function toolErrorResult(error: unknown): CallToolResult {
     if (error.retryAfterMs !== undefined) details.retry_after_ms = error.retryAfterMs;
     if (error.skipped !== undefined) details.skipped = error.skipped;
     if (error.stall !== undefined) details.stall = error.stall;
+    if (error.route !== undefined) details.route = error.route;
+    if (error.invalidOutput !== undefined) details.issues = error.invalidOutput.issues;
     details.what_to_do = todo;
     return {
       isError: true,

@@ -17,6 +17,37 @@ import { z } from 'zod/v4';
  * (`registerGatewayTool`), which reads these schemas, so a field added here is checked there too.
  */
 
+/** One model of a route (core's `ChatRouteHop`). */
+const hop = z.object({
+  model: z.string(),
+  outcome: z.string().describe('skipped, failed, answered, lost (a hedge) or ended'),
+  reason: z.string().optional().describe('Why it was skipped or left'),
+  code: z.string().optional().describe('ended: the error code that ended the call'),
+  structured: z
+    .object({
+      method: z.string().describe('How it served output_schema: json_schema, tools or json_object'),
+      checked: z.boolean().describe('Whether its answer passed the check against the schema'),
+    })
+    .optional()
+    .describe('With output_schema: how this model served it, and whether its answer passed'),
+});
+
+const hops = z.array(hop).describe('Each model skipped, tried and left, and the one that answered');
+
+/** The models a call with `fallback_models` or `output_schema` went through (core's `ChatRoute`). */
+const route = z
+  .object({
+    requested: z.array(z.string()).describe('The model, then fallback_models'),
+    hops,
+    answeredBy: z.string().describe('The model that served the answer'),
+  })
+  .describe('With fallback_models or output_schema: how the call was routed');
+
+/** The route of a call that failed (core's `FailedChatRoute`: no model answered). */
+const failedRoute = z
+  .object({ requested: z.array(z.string()), hops })
+  .describe('With fallback_models or output_schema: every model and why it did not answer');
+
 /** The `error` of a failed call's structured content (tool-errors.ts writes it). */
 const toolError = z.object({
   code: z
@@ -39,24 +70,14 @@ const toolError = z.object({
     .object({ phase: z.string(), waitedMs: z.number(), limitMs: z.number() })
     .optional()
     .describe('A stall timeout: which phase stalled, how long it waited, the limit'),
+  route: failedRoute.optional(),
+  issues: z
+    .array(z.object({ message: z.string(), path: z.string().optional() }))
+    .optional()
+    .describe(
+      'invalid_structured_output: how the answer broke output_schema (path: a JSON pointer)',
+    ),
 });
-
-/** The models a call with `fallback_models` went through (core's `ChatRoute`). */
-const route = z
-  .object({
-    requested: z.array(z.string()).describe('The model, then fallback_models'),
-    hops: z
-      .array(
-        z.object({
-          model: z.string(),
-          outcome: z.string().describe('skipped, failed or answered'),
-          reason: z.string().optional(),
-        }),
-      )
-      .describe('Each model skipped, tried and left, and the one that answered'),
-    answeredBy: z.string().describe('The model that served the answer'),
-  })
-  .describe('Only with fallback_models: how the call was routed');
 
 /**
  * An output schema: the result's `required` fields and `optional` ones, or `error`. Every field is
@@ -164,5 +185,13 @@ export const askModelOutput = toolOutput(
     model: text('The model that answered'),
     finish_reason: text('stop, length, …'),
   },
-  { requested_model: text('The model asked for, when another one answered'), route },
+  {
+    requested_model: text('The model asked for, when another one answered'),
+    output: z
+      .unknown()
+      .describe(
+        'With output_schema: the answer as JSON, checked against output_schema (text holds it as JSON text)',
+      ),
+    route,
+  },
 );

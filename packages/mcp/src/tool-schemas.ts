@@ -194,6 +194,19 @@ export const listModelsInput = z
   })
   .strict();
 
+/** The name a model sees a schema by (core's rule, docs/gateway-protocol.md §4.8). */
+export const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Tool callers often send a nested object as its JSON text: read as the object it holds. */
+function readJsonText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value; // refused by the schema, as a string
+  }
+}
+
 export const askModelInput = z
   .object({
     model: z
@@ -205,10 +218,30 @@ export const askModelInput = z
     json: optional(
       z
         .boolean()
-        .describe('true asks for a JSON object as the answer (the model needs json_object)'),
+        .describe(
+          'true asks for a JSON object as the answer (the model needs json_object); output_schema asks for one that follows a schema, on more models',
+        ),
     ),
     max_tokens: optional(z.number().int().positive().describe('Longest answer, in tokens')),
     temperature: optional(z.number().min(0).max(2).describe('Sampling temperature, 0 to 2')),
+    output_schema: optional(
+      z
+        .preprocess(
+          readJsonText,
+          z.record(z.string(), z.unknown(), 'a JSON Schema: an object (or its JSON text)'),
+        )
+        .describe(
+          'A JSON Schema the answer must follow, e.g. {"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}. Every model serves it its own way (json_schema, a forced tool call or json_object, as its capabilities allow), every answer is checked against it, and one that fails moves the call to the next of fallback_models. The result then holds the answer as `output`',
+        ),
+    ),
+    output_schema_name: optional(
+      z
+        .string()
+        .regex(SCHEMA_NAME, '1 to 64 letters, digits, "_" or "-"')
+        .describe(
+          'The name the model sees the output_schema by (1 to 64 letters, digits, _ or -); default: the schema\'s title when it is such a name, else "response"',
+        ),
+    ),
     // Core's rule, checked by core's one reader in the call (distinct non-empty ids, not `model`;
     // `[]`: none); no limit of our own.
     fallback_models: optional(

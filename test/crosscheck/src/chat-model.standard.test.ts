@@ -856,7 +856,8 @@ describe.each(SUBJECTS)('$name', (subject) => {
     const result = await make()
       .withStructuredOutput(z.object({ answer: z.string() }), { method: 'jsonMode' })
       .invoke('Answer in JSON: hello');
-    expect(result).toEqual({ answer: 'Echo: Answer in JSON: hello' });
+    // ChatOpenAI's JSON mode sends no schema (the emulator echoes); ours states it (issue 52).
+    expect(result).toEqual({ answer: expect.any(String) });
   });
 
   check('withStructuredOutput with a complex schema (a record of unknown values)', async () => {

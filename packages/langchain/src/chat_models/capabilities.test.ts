@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultStructuredOutputMethod, profileFromCapabilities } from './capabilities';
+import { profileFromCapabilities } from './capabilities';
 
 describe('capabilities', () => {
-  it('picks json_schema, then tools, then json_object', () => {
-    expect(defaultStructuredOutputMethod(['chat', 'json_object', 'tools', 'json_schema'])).toBe(
-      'jsonSchema',
-    );
-    expect(defaultStructuredOutputMethod(['chat', 'json_object', 'tools'])).toBe('functionCalling');
-    expect(defaultStructuredOutputMethod(['chat', 'json_object'])).toBe('jsonMode');
-    expect(defaultStructuredOutputMethod(['chat'])).toBeUndefined();
-  });
-
   it('maps capabilities to a LangChain profile', () => {
     expect(profileFromCapabilities(undefined, false)).toEqual({});
     expect(profileFromCapabilities(['chat', 'tools'], false)).toEqual({

@@ -7,7 +7,6 @@ import {
 } from '@infergate/core';
 import { capabilitiesOf, checkCapabilities } from '@infergate/core/internal';
 import { throwIfAborted } from '../utils/errors';
-import { defaultStructuredOutputMethod, type StructuredOutputMethod } from './capabilities';
 
 /** What the gate reads from the chat model on every check (both fields may change). */
 interface GatedModel {
@@ -44,41 +43,6 @@ export class ChatModelCapabilityGate {
     const { model, capabilities } = this.#model;
     if (!capabilities) return;
     checkCapabilities({ model, capabilities, catalog: this.catalog, needs, purpose });
-  }
-
-  /**
-   * `withStructuredOutput`'s default method, the first of json_schema, tools, json_object, from
-   * the capabilities passed to the model; undefined when none were passed.
-   */
-  pickKnownMethod(): StructuredOutputMethod | undefined {
-    const { capabilities } = this.#model;
-    return capabilities ? this.#pickMethod(capabilities, this.catalog) : undefined;
-  }
-
-  /**
-   * The default method at the first call, from the catalog; json_schema for an unlisted own model
-   * (the gateway decides).
-   */
-  async pickMethodAtCall(signal?: AbortSignal): Promise<StructuredOutputMethod> {
-    const capabilities = await this.load(signal);
-    if (!capabilities) return 'jsonSchema';
-    // The catalog is cached by the client: listing alternatives costs no request.
-    return this.#pickMethod(capabilities, await this.#client.models());
-  }
-
-  #pickMethod(
-    capabilities: readonly string[],
-    catalog: readonly GatewayModel[] | undefined,
-  ): StructuredOutputMethod {
-    checkCapabilities({
-      model: this.#model.model,
-      capabilities,
-      catalog,
-      needs: ['json_schema', 'tools', 'json_object'],
-      anyOf: true,
-      purpose: 'withStructuredOutput',
-    });
-    return defaultStructuredOutputMethod(capabilities)!;
   }
 
   /**

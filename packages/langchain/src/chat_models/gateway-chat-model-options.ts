@@ -5,6 +5,7 @@ import {
   type ResponseFormat,
   STEERING_OPTIONS,
   type SteeringOptions,
+  type StructuredOutputOptions,
 } from '@infergate/core';
 import type {
   BaseChatModelCallOptions,
@@ -41,6 +42,12 @@ export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions, S
   stream_options?: Record<string, unknown>;
   /** This call's `reasoningEffort` (over the model's), sent as `reasoning_effort`. */
   reasoningEffort?: string;
+  /**
+   * A call asking for structured output (`response_format: json_schema`, as
+   * `withStructuredOutput` sends it): core's option, `methods` over the model's, and `standard`,
+   * the zod or standard schema that checks the answer instead of the JSON schema.
+   */
+  structuredOutput?: StructuredOutputOptions;
 }
 
 /**
@@ -133,6 +140,7 @@ export const SERIALIZABLE_FIELDS = [
   'firstChunkTimeoutMs',
   'chunkTimeoutMs',
   'hedge',
+  'structuredOutput',
   'streamUsage',
 ];
 

@@ -6,6 +6,8 @@ import {
   type GatewayClient,
   type HedgeOptions,
   resolveSteering,
+  type SteeringOptions,
+  type StructuredOutputOptions,
 } from '@infergate/core';
 import {
   checkCapabilities,
@@ -112,6 +114,7 @@ export class GatewayChatModel
   firstChunkTimeoutMs?: number;
   chunkTimeoutMs?: number;
   hedge?: HedgeOptions | false;
+  structuredOutput?: SteeringOptions['structuredOutput'];
   streamUsage?: boolean;
   /**
    * The key given to the constructor, if any. A private field with no getter: no property holds
@@ -179,6 +182,7 @@ export class GatewayChatModel
     this.firstChunkTimeoutMs = fields.firstChunkTimeoutMs;
     this.chunkTimeoutMs = fields.chunkTimeoutMs;
     this.hedge = fields.hedge;
+    this.structuredOutput = fields.structuredOutput;
     if (fields.streamUsage !== undefined && typeof fields.streamUsage !== 'boolean') {
       throw configurationError(
         `streamUsage must be a boolean, got ${typeof fields.streamUsage}`,
@@ -297,9 +301,11 @@ export class GatewayChatModel
 
   /**
    * A runnable that returns the answer as an object checked against `outputSchema` (zod 3/4,
-   * standard schema or JSON schema). `method`: `jsonSchema` (needs json_schema), `functionCalling`
-   * (needs tools) or `jsonMode` (needs json_object); by default the first the model has, in
-   * that order. `includeRaw: true` returns `{ raw, parsed }` (parsed is null when parsing fails).
+   * standard schema or JSON schema). Core serves the schema on every model the call goes to, each
+   * its own way (json_schema, a forced tool call, or json_object), and checks every answer;
+   * `method` (`jsonSchema`, `functionCalling`, `jsonMode`) names the way tried first. An answer
+   * that fails the check on every model it could use raises `OutputParserException`.
+   * `includeRaw: true` returns `{ raw, parsed }`.
    */
   override withStructuredOutput<
     RunOutput extends Record<string, unknown> = Record<string, unknown>,
@@ -309,7 +315,7 @@ export class GatewayChatModel
       | SerializableSchema<RunOutput>
       | Record<string, unknown>,
     config?: StructuredOutputMethodOptions<false>,
-  ): Runnable<BaseLanguageModelInput, RunOutput>;
+  ): Runnable<BaseLanguageModelInput, RunOutput, GatewayChatModelCallOptions>;
   override withStructuredOutput<
     RunOutput extends Record<string, unknown> = Record<string, unknown>,
   >(
@@ -318,17 +324,23 @@ export class GatewayChatModel
       | SerializableSchema<RunOutput>
       | Record<string, unknown>,
     config?: StructuredOutputMethodOptions<true>,
-  ): Runnable<BaseLanguageModelInput, { raw: BaseMessage; parsed: RunOutput }>;
+  ): Runnable<
+    BaseLanguageModelInput,
+    { raw: BaseMessage; parsed: RunOutput },
+    GatewayChatModelCallOptions
+  >;
   override withStructuredOutput<
     RunOutput extends Record<string, unknown> = Record<string, unknown>,
   >(
     outputSchema: unknown,
     config?: StructuredOutputMethodOptions<boolean>,
-  ): Runnable<BaseLanguageModelInput, RunOutput | { raw: BaseMessage; parsed: RunOutput }> {
-    // With a fallback list core gates every listed model at the call: no check here, and no
-    // method read from this one model's capabilities.
-    const gate = this.#checksWhenBuilt ? this.#gate : undefined;
-    return structuredOutput<RunOutput>(this, gate, outputSchema, config);
+  ): Runnable<
+    BaseLanguageModelInput,
+    RunOutput | { raw: BaseMessage; parsed: RunOutput },
+    GatewayChatModelCallOptions
+  > {
+    // Core chooses how each model serves the schema, at each call: nothing is chosen here.
+    return structuredOutput<RunOutput>(this, outputSchema, config);
   }
 
   async _generate(
@@ -424,6 +436,7 @@ export class GatewayChatModel
     refuseNearMisses(options, OUR_CALL_OPTIONS, LANGCHAIN_KEYS, 'call options', 'call option');
     const steering = resolveSteering(this, options);
     readSteering(steering, 'call option', this.model);
+    const structuredOutput = this.#structuredOutput(options.structuredOutput);
     return {
       ...callOptions({
         ...options,
@@ -432,7 +445,20 @@ export class GatewayChatModel
       }),
       capabilities: this.capabilities,
       ...steering,
+      ...(structuredOutput && { structuredOutput }),
     };
+  }
+
+  /**
+   * The call's `structuredOutput` over the model's, key by key: `standard` is a call's only (what
+   * `withStructuredOutput` sends), so a call that gives it keeps the model's `methods`.
+   */
+  #structuredOutput(
+    call: StructuredOutputOptions | undefined,
+  ): StructuredOutputOptions | undefined {
+    if (call === undefined) return this.structuredOutput;
+    const methods = call.methods ?? this.structuredOutput?.methods;
+    return { ...call, ...(methods && { methods }) };
   }
 
   /** Core's capability refusal, with the `create` hint when the capabilities were not given. */

@@ -1,53 +1,39 @@
-import { AIMessage } from '@langchain/core/messages';
+import { AIMessage, AIMessageChunk } from '@langchain/core/messages';
 import { OutputParserException } from '@langchain/core/output_parsers';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { GatewayStructuredOutputParser } from './structured-output-parser';
 
-const schema = z.object({ n: z.number() });
-const jsonSchema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
-
 describe('GatewayStructuredOutputParser', () => {
-  it('parses JSON text, also inside a Markdown fence', async () => {
-    const parser = new GatewayStructuredOutputParser({
-      schema,
-      jsonSchema,
-      method: 'jsonMode',
-      toolName: 'x',
-      model: 'm',
+  it('returns the value core checked (additional_kwargs.parsed) over the text', async () => {
+    const parser = new GatewayStructuredOutputParser({ model: 'm' });
+    const checked = new AIMessage({
+      content: '{"n": "1"}',
+      additional_kwargs: { parsed: { n: 1 } },
     });
-    expect(await parser.invoke(new AIMessage('{"n": 1}'))).toEqual({ n: 1 });
-    expect(await parser.invoke(new AIMessage('```json\n{"n": 2}\n```'))).toEqual({ n: 2 });
+    expect(await parser.invoke(checked)).toEqual({ n: 1 });
   });
 
-  it('reads the named tool call, and explains a missing or unparseable one', async () => {
-    const parser = new GatewayStructuredOutputParser({
-      schema: jsonSchema,
-      jsonSchema,
-      method: 'functionCalling',
-      toolName: 'extract',
-      model: 'm',
-    });
-    const ok = new AIMessage({
-      content: '',
-      tool_calls: [{ id: '1', name: 'extract', args: { n: 3 } }],
-    });
-    expect(await parser.invoke(ok)).toEqual({ n: 3 });
-    await expect(parser.invoke(new AIMessage('no call'))).rejects.toThrow(/did not call "extract"/);
-    const invalid = new AIMessage({
-      content: '',
-      invalid_tool_calls: [
-        { id: '1', name: 'extract', args: '{"n":', error: 'bad', type: 'invalid_tool_call' },
-      ],
-    });
-    await expect(parser.invoke(invalid)).rejects.toThrow(/not valid JSON/);
-    await expect(
-      parser.invoke(
-        new AIMessage({
-          content: '',
-          tool_calls: [{ id: '1', name: 'extract', args: { n: 'x' } }],
-        }),
-      ),
-    ).rejects.toBeInstanceOf(OutputParserException);
+  it('without a checked value, parses the JSON text; text that is not JSON is refused', async () => {
+    const parser = new GatewayStructuredOutputParser({ model: 'm' });
+    expect(await parser.invoke(new AIMessage('{"n": 2}'))).toEqual({ n: 2 });
+    const error = await parser.invoke(new AIMessage('not json')).catch((caught) => caught);
+    expect(error).toBeInstanceOf(OutputParserException);
+    expect((error as OutputParserException).llmOutput).toBe('not json');
+  });
+
+  it('streams partial objects as the JSON grows (a fence opening it is read through), then the checked whole', async () => {
+    const parser = new GatewayStructuredOutputParser({ model: 'm' });
+    async function* chunks() {
+      yield new AIMessageChunk('```json\n{"name": "Ad');
+      yield new AIMessageChunk('a", "age"');
+      yield new AIMessageChunk({
+        content: ': 36}',
+        additional_kwargs: { parsed: { name: 'Ada', age: 36 } },
+      });
+    }
+    const parts: unknown[] = [];
+    for await (const part of parser.transform(chunks(), {})) parts.push(part);
+    expect(parts[0]).toEqual({ name: 'Ad' });
+    expect(parts.at(-1)).toEqual({ name: 'Ada', age: 36 });
   });
 });

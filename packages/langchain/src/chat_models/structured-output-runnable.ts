@@ -1,89 +1,153 @@
-// docs/gateway-protocol.md §4.1 (`response_format`), §4.2 (json_schema, tools, json_object).
-// Loaded on the first run of a `withStructuredOutput` runnable (structured-output.ts).
+// docs/gateway-protocol.md §4.8 (structured output: `response_format: json_schema` and the
+// `structuredOutput` option). Loaded on the first run of a `withStructuredOutput` runnable
+// (structured-output.ts).
+import type { StructuredOutputMethod } from '@infergate/core';
 import type {
   BaseLanguageModelInput,
   StructuredOutputMethodOptions,
 } from '@langchain/core/language_models/base';
 import { assembleStructuredOutputPipeline } from '@langchain/core/language_models/structured_output';
 import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
-import type { Runnable } from '@langchain/core/runnables';
+import { Runnable, type RunnableConfig } from '@langchain/core/runnables';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
-import { isSerializableSchema } from '@langchain/core/utils/standard_schema';
+import { isSerializableSchema, isStandardSchema } from '@langchain/core/utils/standard_schema';
 import { getSchemaDescription, isInteropZodSchema } from '@langchain/core/utils/types';
-import type { StructuredOutputMethod } from './capabilities';
+import type { GatewayChatModelCallOptions } from './gateway-chat-model-options';
+import { structuredOutputParserError } from './structured-output-error';
 import { GatewayStructuredOutputParser, type OutputSchema } from './structured-output-parser';
 
 /** What the structured-output runnable needs from the chat model. */
 export interface StructuredOutputModel {
   readonly model: string;
-  bindTools(
-    tools: Record<string, unknown>[],
-    kwargs: Record<string, unknown>,
-  ): Runnable<BaseLanguageModelInput, AIMessageChunk>;
+  readonly structuredOutput?: { readonly methods?: readonly StructuredOutputMethod[] };
   withConfig(config: Record<string, unknown>): Runnable<BaseLanguageModelInput, AIMessageChunk>;
 }
 
+/** Its call options are the chat model's (`structuredOutput`, the steering, …). */
 export type StructuredOutputRunnable<RunOutput> = Runnable<
   BaseLanguageModelInput,
-  RunOutput | { raw: BaseMessage; parsed: RunOutput }
+  RunOutput | { raw: BaseMessage; parsed: RunOutput },
+  GatewayChatModelCallOptions
 >;
 
+/** What `withStructuredOutput` read: the schema as given and as JSON schema, the methods. */
+export interface StructuredOutputParts {
+  schema: unknown;
+  jsonSchema: OutputSchema;
+  /** Undefined: the model's `structuredOutput.methods`, else core's default order. */
+  methods: readonly StructuredOutputMethod[] | undefined;
+  config: StructuredOutputMethodOptions<boolean> | undefined;
+}
+
+/** The `structuredOutput` call option this runnable sends (core's). */
+interface StructuredOutputOption {
+  methods?: readonly StructuredOutputMethod[];
+  standard?: unknown;
+}
+
+/** The names the model sees a schema by (core's rule): else LangChain's default, `extract`. */
+const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
 /**
- * The model bound for one method (a forced tool, or a `response_format`), piped into the parser
- * that validates its answer. `jsonSchema` is `schema` as JSON schema (read when the runnable was
- * asked for).
+ * The model asked for `response_format: json_schema` (core serves it per model and checks the
+ * answer), piped into the parser that reads the checked answer; core's
+ * `invalid_structured_output` becomes LangChain's `OutputParserException`.
  */
 export function structuredOutputRunnable<RunOutput extends Record<string, unknown>>(
   model: StructuredOutputModel,
-  schema: unknown,
-  jsonSchema: OutputSchema,
-  method: StructuredOutputMethod,
-  config: StructuredOutputMethodOptions<boolean> | undefined,
+  parts: StructuredOutputParts,
 ): StructuredOutputRunnable<RunOutput> {
-  const name =
-    config?.name ?? (typeof jsonSchema.title === 'string' ? jsonSchema.title : 'extract');
+  const { schema, jsonSchema, config } = parts;
+  const title = typeof jsonSchema.title === 'string' ? jsonSchema.title : undefined;
+  const name = config?.name ?? (title && SCHEMA_NAME.test(title) ? title : 'extract');
   const description = getSchemaDescription(schema as Record<string, unknown>);
-  const strict = config?.strict !== undefined ? { strict: config.strict } : {};
   // What LangSmith shows as the structured-output format of the run: the schema as LangChain's
   // `toJsonSchema` writes it (what its standard tests compare), not the copy sent to the gateway.
   const traced =
     isInteropZodSchema(schema) || isSerializableSchema(schema) ? toJsonSchema(schema) : jsonSchema;
-  const tracing = { ls_structured_output_format: { kwargs: { method }, schema: traced } };
-  let llm: Runnable<BaseLanguageModelInput, AIMessageChunk>;
-  if (method === 'functionCalling') {
-    const fn = { name, ...(description ? { description } : {}), parameters: jsonSchema };
-    llm = model.bindTools([{ type: 'function', function: fn }], {
-      tool_choice: name,
-      ...strict,
-      ...tracing,
-    });
-  } else if (method === 'jsonSchema') {
-    llm = model.withConfig({
-      response_format: {
-        type: 'json_schema',
-        json_schema: {
-          name,
-          schema: jsonSchema,
-          ...(description ? { description } : {}),
-          ...strict,
-        },
+  const llm = model.withConfig({
+    response_format: {
+      type: 'json_schema',
+      json_schema: {
+        name,
+        schema: jsonSchema,
+        ...(description ? { description } : {}),
+        ...(config?.strict !== undefined ? { strict: config.strict } : {}),
       },
-      ...tracing,
-    });
-  } else {
-    llm = model.withConfig({ response_format: { type: 'json_object' }, ...tracing });
-  }
-  const parser = new GatewayStructuredOutputParser<RunOutput>({
-    schema,
-    jsonSchema,
-    method,
-    toolName: name,
-    model: model.model,
+    },
+    ls_structured_output_format: {
+      kwargs: { method: config?.method ?? 'jsonSchema' },
+      schema: traced,
+    },
   });
-  return assembleStructuredOutputPipeline(
+  const parser = new GatewayStructuredOutputParser<RunOutput>({ model: model.model });
+  const pipeline = assembleStructuredOutputPipeline(
     llm,
     parser,
     config?.includeRaw ?? false,
     config?.includeRaw ? 'StructuredOutputRunnable' : 'StructuredOutput',
   ) as StructuredOutputRunnable<RunOutput>;
+  // Zod (3.24+ and 4) and other Standard Schemas check the answer in core: its output is the value.
+  const standard = isInteropZodSchema(schema) || isStandardSchema(schema) ? schema : undefined;
+  const option: StructuredOutputOption = {
+    ...(parts.methods ? { methods: parts.methods } : {}),
+    ...(standard ? { standard } : {}),
+  };
+  return new StructuredOutputCall(pipeline, option);
+}
+
+/**
+ * Runs the pipeline with this runnable's `structuredOutput` under the call's own (a call's
+ * `methods` pin the order for that call; the schema stays), and gives core's
+ * `invalid_structured_output` as LangChain's `OutputParserException`. Starts no run of its own,
+ * as `RunnableBinding` does not.
+ */
+class StructuredOutputCall<RunOutput> extends Runnable<BaseLanguageModelInput, RunOutput> {
+  static override lc_name(): string {
+    return 'GatewayStructuredOutput';
+  }
+
+  lc_namespace = ['infergate', 'runnables'];
+  readonly #pipeline: Runnable<BaseLanguageModelInput, RunOutput>;
+  readonly #option: StructuredOutputOption;
+
+  constructor(
+    pipeline: Runnable<BaseLanguageModelInput, RunOutput>,
+    option: StructuredOutputOption,
+  ) {
+    super();
+    this.#pipeline = pipeline;
+    this.#option = option;
+  }
+
+  override async invoke(
+    input: BaseLanguageModelInput,
+    options?: Partial<RunnableConfig>,
+  ): Promise<RunOutput> {
+    try {
+      return await this.#pipeline.invoke(input, this.#withOption(options));
+    } catch (error) {
+      throw structuredOutputParserError(error);
+    }
+  }
+
+  override async *_streamIterator(
+    input: BaseLanguageModelInput,
+    options?: Partial<RunnableConfig>,
+  ): AsyncGenerator<RunOutput> {
+    try {
+      yield* this.#pipeline._streamIterator(input, this.#withOption(options));
+    } catch (error) {
+      throw structuredOutputParserError(error);
+    }
+  }
+
+  #withOption(options: Partial<RunnableConfig> | undefined): Partial<RunnableConfig> {
+    const call = (options as { structuredOutput?: StructuredOutputOption } | undefined)
+      ?.structuredOutput;
+    return {
+      ...options,
+      structuredOutput: { ...this.#option, ...call },
+    } as Partial<RunnableConfig>;
+  }
 }

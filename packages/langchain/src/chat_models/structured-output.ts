@@ -1,86 +1,84 @@
-// docs/gateway-protocol.md §4.1 (`response_format`), §4.2 (json_schema, tools, json_object).
-import type {
-  BaseLanguageModelInput,
-  StructuredOutputMethodOptions,
-} from '@langchain/core/language_models/base';
-import { RunnableLambda } from '@langchain/core/runnables';
+// docs/gateway-protocol.md §4.8 (structured output: the schema and the allowed methods, passed to
+// core, which serves the schema per model and checks every answer).
+import type { StructuredOutputMethod } from '@infergate/core';
+import type { StructuredOutputMethodOptions } from '@langchain/core/language_models/base';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { isSerializableSchema } from '@langchain/core/utils/standard_schema';
 import { isInteropZodSchema } from '@langchain/core/utils/types';
 import { configurationError } from '../utils/errors';
 import { LazyRunnable } from '../utils/lazy-runnable';
 import { loadLaterParts } from '../utils/load-lazily';
-import { METHOD_CAPABILITY, type StructuredOutputMethod } from './capabilities';
-import type { ChatModelCapabilityGate } from './capability-gate';
 import type { OutputSchema } from './structured-output-parser';
 import type { StructuredOutputModel, StructuredOutputRunnable } from './structured-output-runnable';
 
 // The binding and the parser (structured-output-runnable.ts, structured-output-parser.ts) load
 // when a structured-output runnable first runs (`loadLaterParts`), never with a plain chat. What
-// `withStructuredOutput` refuses at once (an unknown method, a capability the model is known to
-// lack, a schema that is none) is checked here.
+// `withStructuredOutput` refuses at once (an unknown method, a method the model's
+// `structuredOutput.methods` leaves out, a schema that is none) is checked here.
+
+/** LangChain's `method` → the way core tries first (the gateway's names accepted as aliases). */
+const PREFERRED: Readonly<Record<string, StructuredOutputMethod>> = {
+  jsonSchema: 'json_schema',
+  json_schema: 'json_schema',
+  functionCalling: 'tools',
+  function_calling: 'tools',
+  tools: 'tools',
+  jsonMode: 'json_object',
+  json_mode: 'json_object',
+  json_object: 'json_object',
+};
+
+/** Core's order when nothing else is said (its `structuredOutput.methods` default). */
+const DEFAULT_METHODS: readonly StructuredOutputMethod[] = ['json_schema', 'tools', 'json_object'];
 
 /**
- * `withStructuredOutput`: the method asked for (checked against capabilities passed to the model),
- * else the first the model has of json_schema, tools and json_object; with capabilities unknown,
- * chosen from the catalog at the first call. Without a gate (the model walks a fallback list,
- * which core gates at the call): the method asked for, else `jsonSchema`.
+ * `withStructuredOutput`: core's `response_format: json_schema` and its `structuredOutput` option.
+ * Core serves the schema per model (natively, by a forced tool call, or by json_object) and
+ * checks every answer; `method` only says which way is tried first (see `methodsFor`).
  */
 export function structuredOutput<RunOutput extends Record<string, unknown>>(
   model: StructuredOutputModel,
-  gate: ChatModelCapabilityGate | undefined,
   schema: unknown,
   config: StructuredOutputMethodOptions<boolean> | undefined,
 ): StructuredOutputRunnable<RunOutput> {
-  const method = normalizeMethod(config?.method);
-  const build = async (chosen: StructuredOutputMethod, jsonSchema: OutputSchema) =>
-    (await loadLaterParts()).structuredOutputRunnable<RunOutput>(
-      model,
+  const methods = methodsFor(config?.method, model.structuredOutput?.methods);
+  const jsonSchema = schemaToJson(schema);
+  return new LazyRunnable(async () =>
+    (await loadLaterParts()).structuredOutputRunnable<RunOutput>(model, {
       schema,
       jsonSchema,
-      chosen,
+      methods,
       config,
-    );
-  // The method and the schema are checked now; the runnable is built when it first runs.
-  const now = (chosen: StructuredOutputMethod) => {
-    const jsonSchema = schemaToJson(schema);
-    return new LazyRunnable(() => build(chosen, jsonSchema));
-  };
-  if (gate === undefined) return now(method ?? 'jsonSchema');
-  if (method) gate.assertKnown([METHOD_CAPABILITY[method]], `withStructuredOutput (${method})`);
-  const known = method ?? gate.pickKnownMethod();
-  if (known) return now(known);
-  let pipeline: StructuredOutputRunnable<RunOutput> | undefined;
-  return RunnableLambda.from(async (input: BaseLanguageModelInput, runConfig) => {
-    if (!pipeline) {
-      const picked = await gate.pickMethodAtCall(runConfig?.signal);
-      pipeline = await build(picked, schemaToJson(schema));
-    }
-    return pipeline.invoke(input, runConfig);
-  }).withConfig({ runName: 'GatewayStructuredOutput' }) as StructuredOutputRunnable<RunOutput>;
+    }),
+  );
 }
 
-/** LangChain's method names, and the gateway's capability names as aliases. */
-function normalizeMethod(method: string | undefined): StructuredOutputMethod | undefined {
-  switch (method) {
-    case undefined:
-      return undefined;
-    case 'jsonSchema':
-    case 'json_schema':
-      return 'jsonSchema';
-    case 'jsonMode':
-    case 'json_mode':
-    case 'json_object':
-      return 'jsonMode';
-    case 'functionCalling':
-    case 'function_calling':
-    case 'tools':
-      return 'functionCalling';
-    default:
-      throw configurationError(
-        `withStructuredOutput: unknown method "${method}" (use jsonSchema, jsonMode or functionCalling)`,
-      );
+/**
+ * The methods a call may use, in order: `method`'s way first, then the others in the model's
+ * `structuredOutput.methods` order (core's default without it). Without `method`: undefined, the
+ * model's setting (or core's default) as it is. A method the model's setting leaves out is
+ * refused: `method` reorders, it does not allow what the model forbids.
+ */
+function methodsFor(
+  method: string | undefined,
+  allowed: readonly StructuredOutputMethod[] | undefined,
+): StructuredOutputMethod[] | undefined {
+  if (method === undefined) return undefined;
+  const preferred = Object.hasOwn(PREFERRED, method) ? PREFERRED[method] : undefined;
+  if (preferred === undefined) {
+    throw configurationError(
+      `withStructuredOutput: unknown method ${JSON.stringify(String(method).slice(0, 40))} (use jsonSchema, functionCalling or jsonMode)`,
+      'method',
+    );
   }
+  const order = allowed ?? DEFAULT_METHODS;
+  if (!order.includes(preferred)) {
+    throw configurationError(
+      `withStructuredOutput: method "${method}" asks for ${preferred}, which the model's structuredOutput.methods (${order.join(', ')}) leaves out`,
+      'method',
+    );
+  }
+  return [preferred, ...order.filter((other) => other !== preferred)];
 }
 
 function schemaToJson(schema: unknown): OutputSchema {

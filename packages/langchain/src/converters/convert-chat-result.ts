@@ -42,10 +42,7 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
   const aiMessage = new AIMessage({
     content: text,
     ...(answer.id ? { id: answer.id } : {}),
-    // Where ChatOpenAI keeps it; `contentBlocks` shows it as a `reasoning` block.
-    ...(answer.reasoning !== undefined
-      ? { additional_kwargs: { reasoning_content: answer.reasoning } }
-      : {}),
+    additional_kwargs: additionalKwargs(result),
     tool_calls: toolCalls,
     invalid_tool_calls: invalidToolCalls,
     usage_metadata: mapUsage(response.usage),
@@ -61,6 +58,19 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
         generationInfo: { finish_reason: responseMetadata.finish_reason },
       },
     ],
+  };
+}
+
+/**
+ * Where `ChatOpenAI` keeps them: the reasoning (`contentBlocks` shows it as a `reasoning` block),
+ * and the structured answer core checked (`parsed`: the Standard Schema's output when one was
+ * given), which `withStructuredOutput`'s parser returns.
+ */
+function additionalKwargs(result: GatewayChatResult): Record<string, unknown> {
+  const { reasoning } = result.answer;
+  return {
+    ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
+    ...(result.structured !== undefined ? { parsed: result.structured.value } : {}),
   };
 }
 

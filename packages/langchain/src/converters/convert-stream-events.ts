@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §5.1 (stream events as LangChain chunks).
-import type { ChatStream, ChatStreamEvent, Usage } from '@infergate/core';
+import type { ChatStream, ChatStreamEvent, StructuredResult, Usage } from '@infergate/core';
 import { AIMessageChunk } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { mapUsage } from './map-usage';
@@ -12,7 +12,8 @@ registerContentBlockTranslator();
 type EventSource = Pick<
   ChatStream,
   'requestedModel' | 'servedModel' | 'fallback' | 'route' | 'readBatch' | 'cancel'
->;
+> &
+  Partial<Pick<ChatStream, 'result'>>;
 
 type StreamIdentity = Pick<ChatStream, 'requestedModel' | 'servedModel' | 'fallback' | 'route'>;
 
@@ -85,8 +86,11 @@ class StreamChunkConverter {
     }
   }
 
-  /** The last chunk: usage once, and who answered and why it stopped. */
-  finish(): ChatGenerationChunk {
+  /**
+   * The last chunk: usage once, who answered and why it stopped, and the structured answer core
+   * checked at the stream's end (`additional_kwargs.parsed`, as `invoke` has it).
+   */
+  finish(structured?: StructuredResult): ChatGenerationChunk {
     const { requestedModel, servedModel, fallback, route } = this.identity;
     const responseMetadata = buildResponseMetadata({
       requestedModel,
@@ -104,6 +108,7 @@ class StreamChunkConverter {
         content: '',
         ...this.idField(),
         ...(usage ? { usage_metadata: usage } : {}),
+        ...(structured ? { additional_kwargs: { parsed: structured.value } } : {}),
         response_metadata: responseMetadata,
       }),
       generationInfo: { finish_reason: responseMetadata.finish_reason },
@@ -141,5 +146,8 @@ export async function* readChatChunks(stream: EventSource): AsyncGenerator<ChatG
   } finally {
     if (!finished) await stream.cancel().catch(() => undefined);
   }
-  yield converter.finish();
+  // A structured answer passed core's end check (its hop says so): its value, from the result.
+  const asked = stream.route.hops.some((hop) => 'structured' in hop && hop.structured?.checked);
+  const structured = asked ? (await stream.result?.())?.structured : undefined;
+  yield converter.finish(structured);
 }

@@ -1,0 +1,31 @@
+// docs/gateway-protocol.md §4.8 (`invalid_structured_output`: an answer that fails its check),
+// §10.4.
+import { isGatewayError } from '@infergate/core';
+import { OutputParserException } from '@langchain/core/output_parsers';
+
+/** Issues written into the exception's `observation` (all stay on `cause.invalidOutput`). */
+const ISSUES_OBSERVED = 10;
+
+/**
+ * Core's `invalid_structured_output` (every model the call could use answered off the schema, or
+ * the last one did) as LangChain's `OutputParserException`, as `withStructuredOutput` fails on an
+ * answer that does not match: `llmOutput` is the text the model sent, `observation` the issues
+ * (what LangChain hands back to a model that retries), the message core's (which names every
+ * model tried and why when there were several). The
+ * `GatewayError` itself is the `cause`: its `invalidOutput` (method, text, every issue) and
+ * `route`. Any other error is returned as it is.
+ */
+export function structuredOutputParserError(error: unknown): unknown {
+  if (!isGatewayError(error) || error.code !== 'invalid_structured_output') return error;
+  const output = error.invalidOutput;
+  const issues = (output?.issues ?? [])
+    .slice(0, ISSUES_OBSERVED)
+    .map(({ message, path }) => (path ? `${path}: ${message}` : message));
+  const exception = new OutputParserException(
+    error.message,
+    output?.text,
+    issues.length > 0 ? issues.join('\n') : undefined,
+  );
+  exception.cause = error;
+  return exception;
+}
