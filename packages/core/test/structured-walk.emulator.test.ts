@@ -1,5 +1,5 @@
 import type { ModelSpec } from '@infergate/emulator';
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught, emulate, inflightOf } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayError } from '../src/index';
 import { clientOn, only, recordingClient } from './helpers';
@@ -129,6 +129,17 @@ describe('structured output on every route: each hop served its own way, checked
         structured: { method: 'json_schema', checked: false },
       },
     ]);
+  });
+
+  it('a whole answer refused by its check gives its slot back at once: the gateway had finished it', async () => {
+    const emulated = await gateway();
+    const client = clientOn(emulated);
+    const error = await caught<GatewayError>(client.chat(asking('community/so-prose')));
+    expect(error.code).toBe('invalid_structured_output');
+    // Nothing was cut: no grace keeps the key's slot (a cut would hold it CUT_REQUEST_GRACE_MS).
+    expect(inflightOf(emulated.counters)).toBe(0);
+    expect(client.budget.active).toBe(0);
+    expect(client.budget.isIdle).toBe(true);
   });
 
   it('an off-schema answer of a provider_claimed model fails that hop; the next model answers', async () => {

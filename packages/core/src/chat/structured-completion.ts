@@ -65,6 +65,8 @@ export async function checkWholeAnswer(
   if (read.truncated) {
     return tooLarge(response, { path: asked.path, requestedModel: model }, asked.maxResponseBytes);
   }
+  // The gateway has finished this request: a refusal of its answer cuts nothing.
+  answer.readToEnd = true;
   let data: ChatCompletionResponse | undefined;
   try {
     data = JSON.parse(read.text) as ChatCompletionResponse;
