@@ -211,6 +211,41 @@ describe('structured output on every route: each hop served its own way, checked
     expect(refused.message).toMatch(/cannot serve a JSON schema/);
   });
 
+  it('no_model_can_serve for a schema says what it needs and lists only the models that could serve it', async () => {
+    const client = clientOn(await gateway());
+    const refused = await caught<GatewayError>(client.chat(asking('community/so-plain')));
+    expect(refused.code).toBe('no_model_can_serve');
+    expect(refused.message).toMatch(
+      /\(it needs chat and a way to serve a JSON schema \(json_schema, tools or json_object, as structuredOutput\.methods allows\)\)/,
+    );
+    expect(refused.message).toMatch(/Models that could serve it: /);
+    expect(refused.alternatives).not.toContain('community/so-plain');
+    expect(refused.alternatives).toEqual(
+      expect.arrayContaining(['community/so-native', 'community/so-tools', 'community/so-object']),
+    );
+    const pinned = await caught<GatewayError>(
+      client.chat(asking('community/so-plain'), { structuredOutput: { methods: ['tools'] } }),
+    );
+    expect(pinned.message).toMatch(
+      /a way to serve a JSON schema \(tools, as structuredOutput\.methods allows\)/,
+    );
+    expect(pinned.alternatives).toEqual(
+      expect.arrayContaining(['community/so-claimed', 'community/so-tools']),
+    );
+    expect(pinned.alternatives).not.toContain('community/so-native');
+    expect(pinned.alternatives).not.toContain('community/so-object');
+    const tools = [
+      { type: 'function' as const, function: { name: 'lookup', parameters: { type: 'object' } } },
+    ];
+    // (Its own tools need a model with tools, and rule out the forced tool call.)
+    const own = await caught<GatewayError>(client.chat({ ...asking('community/so-plain'), tools }));
+    expect(own.message).toMatch(
+      /needs chat, tools and a way to serve a JSON schema \(json_schema or json_object, as structuredOutput\.methods allows; not tools: the request has tools of its own\)/,
+    );
+    expect(own.alternatives).toContain('community/so-claimed');
+    expect(own.alternatives).not.toContain('community/so-tools');
+  });
+
   it('an own model the catalog does not list is asked by the first allowed method', async () => {
     const emulated = await gateway();
     const { bodies, fetch } = recordSent(emulated.fetch);
