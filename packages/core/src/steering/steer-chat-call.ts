@@ -37,7 +37,6 @@ import {
   readSteering,
   type SteeringOptions,
 } from './steering-options';
-import { readStructuredOutput } from './structured-output-method';
 import { type FirstContentReader, walkPolicy } from './walk-policy';
 
 /** What a steered chat call is made of (chat-calls.ts gives it). */
@@ -213,7 +212,7 @@ async function planned(input: SteerInput): Promise<Steering> {
   const { transport, spec, options, client } = input;
   const primary = spec.requestedModel;
   const call = readSteering(options, 'call option', primary);
-  const methods = readStructuredOutput(options.structuredOutput, 'call option');
+  const methods = call.structuredOutputMethods;
   const scope = new CallScope(options.signal, options.timeoutMs ?? transport.timeoutMs);
   const requested = [primary, ...(call.fallbackModels ?? [])];
   const budgetId = transport.slots.budgetId;
