@@ -344,28 +344,3 @@ describe.each([
     expect((await result.steps)[0]?.toolCalls.map((call) => call.toolName)).toEqual(['weather']);
   });
 });
-
-describe("structuredOutput in a model's settings is read when the model is made", () => {
-  it('a bad method list is refused then, naming the model setting (LoadSettingError)', () => {
-    const make = () =>
-      gateway()('community/general', { structuredOutput: { methods: ['tools', 'tools'] } });
-    expect(make).toThrow(/structuredOutput\.methods\[1\] \(model setting\) repeats/);
-    expect(ai7.LoadSettingError.isInstance(caughtSync(make))).toBe(true);
-  });
-
-  it("a Standard Schema there is refused as misplaced: it is a call's", () => {
-    const misplaced = { structuredOutput: { standard: Place } } as never;
-    expect(() => gateway()('community/general', misplaced)).toThrow(
-      /structuredOutput\.standard \(model setting\) is a call option only/,
-    );
-  });
-});
-
-function caughtSync(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
