@@ -105,8 +105,8 @@ function attemptOnce(
 ): Promise<AttemptAnswer | GatewayError> {
   const { events } = run;
   if (!events) return sentAndAccepted(sending, run, refusal);
-  const model = sending.request.model;
-  return events.observe(attempt, { ...sending.spec, model }, () =>
+  const { model, body } = sending.request;
+  return events.observe(attempt, { ...sending.spec, model, body }, () =>
     sentAndAccepted(sending, run, refusal),
   );
 }
