@@ -68,24 +68,28 @@ describe("a model's settings: gateway(id, {...})", () => {
       { method: ['tools'] },
       'unknown option `method` in structuredOutput — did you mean `methods`?',
     ],
-    [{ methods: ['function_calling'] }, 'structuredOutput.methods[0]'],
+    [{ methods: ['function_calling'] }, 'structuredOutput.methods[0] (model setting)'],
   ])(
-    'refuses a bad structuredOutput %o at its first schema call, before any request',
-    async (given, message) => {
-      // Core reads it when a call asks for a schema (its reader stays off the start path), so it
-      // names it as the call's.
-      const model = gateway()('community/general', { structuredOutput: given as never });
-      const error = await generateText({
-        model,
-        output: Output.object({ schema: z.object({ city: z.string() }) }),
-        prompt: 'hi',
-        maxRetries: 0,
-      }).catch((caught: unknown) => caught);
-      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    'refuses a bad structuredOutput %o when the model is made, naming the model setting',
+    (given, message) => {
+      // Core's one reader of the steering settings reads it where it is given, as `hedge`.
+      let error: unknown;
+      try {
+        gateway()('community/general', { structuredOutput: given as never });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(LoadSettingError.isInstance(error)).toBe(true);
       expect((error as Error).message).toContain(message);
-      expect(emulator.counters.requests.chat).toBe(0);
     },
   );
+
+  it("refuses a Standard Schema in a model's structuredOutput as misplaced: it is a call's", () => {
+    const standard = z.object({ city: z.string() });
+    expect(() =>
+      gateway()('community/general', { structuredOutput: { standard } } as never),
+    ).toThrow('structuredOutput.standard (model setting) is a call option only');
+  });
 
   it('refuses the removed fallbackToJsonObject, naming structuredOutput.methods', () => {
     let error: unknown;

@@ -94,4 +94,29 @@ describe('a cut request keeps its slot until the gateway can have seen the close
     expect(client.budget.active).toBe(0);
     expect(client.budget.isIdle).toBe(true);
   });
+
+  it('a stream that ended before any content was read to its end: not cut, its slot comes back at once', async () => {
+    const emulator = createEmulator();
+    // A gateway whose streams' bodies end cleanly before any content (a role-only chunk).
+    const empty = 'data: {"choices":[{"index":0,"delta":{"role":"assistant"}}]}\n\n';
+    const endsEmpty: typeof fetch = async (input, init) => {
+      const response = await emulator.fetch(new Request(input, init));
+      if (!response.headers.get('content-type')?.includes('text/event-stream')) return response;
+      await response.body?.cancel();
+      return new Response(empty, { status: 200, headers: response.headers });
+    };
+    const client = createGatewayClient({
+      baseURL: 'https://ends-empty.test/v1',
+      apiKey: DEFAULT_KEYS.full,
+      fetch: endsEmpty,
+      maxRetries: 0,
+    });
+    // (A steered stream: its first content is awaited inside the attempt.)
+    const error = await client
+      .chatStream(hi('community/general', 'empty'), { firstChunkTimeoutMs: 60_000 })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'network_error' });
+    expect(client.budget.active).toBe(0);
+    expect(client.budget.isIdle).toBe(true);
+  });
 });

@@ -6,7 +6,6 @@ import {
   resolveSteering,
   steers,
 } from '../src/steering/steering-options';
-import { readStructuredOutput } from '../src/steering/structured-output-method';
 
 // CONTRIBUTING.md, "Adding an option": a steering option is declared once (call/option-groups.ts),
 // and the descriptor carries it to every adapter. Core's own readers copy the group field by field
@@ -38,13 +37,10 @@ describe('each steering option, given alone, reaches every reader of the group',
 
   it.each(optionKeys(STEERING_OPTIONS))('%s', (key) => {
     const given: SteeringOptions = { [key]: SAMPLE[key] };
-    // `structuredOutput` is read by the steering module when a call asks for a schema (its
-    // reader is not on the start path, as readSteering is).
-    const read =
-      key === 'structuredOutput'
-        ? readStructuredOutput(given.structuredOutput, 'call option')
-        : readSteering(given, 'call option', 'model-a')[key];
-    expect(read, 'readSteering').toBeDefined();
+    const read = readSteering(given, 'call option', 'model-a');
+    // (`structuredOutput` is read as its methods: a default list when not given.)
+    if (key === 'structuredOutput') expect(read.structuredOutputMethods).toEqual(['tools']);
+    else expect(read[key], 'readSteering').toBeDefined();
     expect(resolveSteering(given, undefined)[key], "resolveSteering, a model's").toEqual(
       SAMPLE[key],
     );

@@ -34,7 +34,7 @@ const asking = (model: string) => ({
   response_format: { type: 'json_schema' as const, json_schema: { name: 'place', schema } },
 });
 
-async function recorded() {
+async function recorded(recordContent = false) {
   const gateway = await emulate({ scenario: { models } });
   const exporter = new InMemorySpanExporter();
   const tracer = new BasicTracerProvider({
@@ -44,13 +44,15 @@ async function recorded() {
   const otel = otelEvents({ tracer });
   const client = createGatewayClient({
     ...gateway.connection,
+    recordContent,
     onEvent: (event) => {
       if (event.operation === 'chat') events.push(event);
       otel(event);
     },
   });
   const callSpan = () => exporter.getFinishedSpans().find((span) => span.name.startsWith('chat '))!;
-  return { client, events, callSpan };
+  const spans = () => exporter.getFinishedSpans();
+  return { client, events, callSpan, spans };
 }
 
 describe('structured output in events and OpenTelemetry', () => {
@@ -108,5 +110,34 @@ describe('structured output in events and OpenTelemetry', () => {
     await client.chat({ ...asking('community/so-tools'), response_format: undefined });
     expect(only(events, 'done')[0]?.structured).toBeUndefined();
     expect(callSpan().attributes['infergate.structured_output.method']).toBeUndefined();
+  });
+
+  it("with recordContent, each attempt whose body is not the call's carries the body it sent", async () => {
+    const { client, events, spans } = await recorded(true);
+    await client.chat(asking('community/so-claimed'), { fallbackModels: ['community/so-tools'] });
+    const start = only(events, 'start')[0]!;
+    expect(JSON.parse(start.input!)).toMatchObject({ response_format: { type: 'json_schema' } });
+    const [first, second] = only(events, 'attempt');
+    // The first hop serves the schema natively: the call's own body, not repeated.
+    expect(first?.input).toBeUndefined();
+    // The second serves it by a forced tool call: its own body.
+    const sent = JSON.parse(second!.input!) as Record<string, unknown>;
+    expect(sent).toMatchObject({
+      model: 'community/so-tools',
+      tool_choice: { type: 'function', function: { name: 'place' } },
+    });
+    expect(sent.response_format).toBeUndefined();
+    const hop = spans().find(
+      (span) =>
+        span.name.startsWith('POST ') &&
+        span.attributes['gen_ai.request.model'] === 'community/so-tools',
+    );
+    expect(hop?.attributes['gen_ai.input.messages']).toEqual(expect.any(String));
+  });
+
+  it('without recordContent, no attempt carries a body', async () => {
+    const { client, events } = await recorded();
+    await client.chat(asking('community/so-claimed'), { fallbackModels: ['community/so-tools'] });
+    expect(only(events, 'attempt').map((event) => event.input)).toEqual([undefined, undefined]);
   });
 });

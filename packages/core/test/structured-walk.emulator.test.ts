@@ -1,5 +1,5 @@
 import type { ModelSpec } from '@infergate/emulator';
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught, emulate, inflightOf } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayError } from '../src/index';
 import { clientOn, only, recordingClient } from './helpers';
@@ -131,6 +131,17 @@ describe('structured output on every route: each hop served its own way, checked
     ]);
   });
 
+  it('a whole answer refused by its check gives its slot back at once: the gateway had finished it', async () => {
+    const emulated = await gateway();
+    const client = clientOn(emulated);
+    const error = await caught<GatewayError>(client.chat(asking('community/so-prose')));
+    expect(error.code).toBe('invalid_structured_output');
+    // Nothing was cut: no grace keeps the key's slot (a cut would hold it CUT_REQUEST_GRACE_MS).
+    expect(inflightOf(emulated.counters)).toBe(0);
+    expect(client.budget.active).toBe(0);
+    expect(client.budget.isIdle).toBe(true);
+  });
+
   it('an off-schema answer of a provider_claimed model fails that hop; the next model answers', async () => {
     const { client, events } = recordingClient(await gateway());
     const result = await client.chat(asking('community/so-claimed'), {
@@ -198,6 +209,41 @@ describe('structured output on every route: each hop served its own way, checked
     const refused = await caught<GatewayError>(client.chat(asking('community/so-plain')));
     expect(refused).toMatchObject({ code: 'no_model_can_serve' });
     expect(refused.message).toMatch(/cannot serve a JSON schema/);
+  });
+
+  it('no_model_can_serve for a schema says what it needs and lists only the models that could serve it', async () => {
+    const client = clientOn(await gateway());
+    const refused = await caught<GatewayError>(client.chat(asking('community/so-plain')));
+    expect(refused.code).toBe('no_model_can_serve');
+    expect(refused.message).toMatch(
+      /\(it needs chat and a way to serve a JSON schema \(json_schema, tools or json_object, as structuredOutput\.methods allows\)\)/,
+    );
+    expect(refused.message).toMatch(/Models that could serve it: /);
+    expect(refused.alternatives).not.toContain('community/so-plain');
+    expect(refused.alternatives).toEqual(
+      expect.arrayContaining(['community/so-native', 'community/so-tools', 'community/so-object']),
+    );
+    const pinned = await caught<GatewayError>(
+      client.chat(asking('community/so-plain'), { structuredOutput: { methods: ['tools'] } }),
+    );
+    expect(pinned.message).toMatch(
+      /a way to serve a JSON schema \(tools, as structuredOutput\.methods allows\)/,
+    );
+    expect(pinned.alternatives).toEqual(
+      expect.arrayContaining(['community/so-claimed', 'community/so-tools']),
+    );
+    expect(pinned.alternatives).not.toContain('community/so-native');
+    expect(pinned.alternatives).not.toContain('community/so-object');
+    const tools = [
+      { type: 'function' as const, function: { name: 'lookup', parameters: { type: 'object' } } },
+    ];
+    // (Its own tools need a model with tools, and rule out the forced tool call.)
+    const own = await caught<GatewayError>(client.chat({ ...asking('community/so-plain'), tools }));
+    expect(own.message).toMatch(
+      /needs chat, tools and a way to serve a JSON schema \(json_schema or json_object, as structuredOutput\.methods allows; not tools: the request has tools of its own\)/,
+    );
+    expect(own.alternatives).toContain('community/so-claimed');
+    expect(own.alternatives).not.toContain('community/so-tools');
   });
 
   it('an own model the catalog does not list is asked by the first allowed method', async () => {

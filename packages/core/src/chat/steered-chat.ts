@@ -6,6 +6,7 @@
  * structured answer: an app whose calls never steer loads none of it.
  */
 import type { StructuredOutputOptions } from '../call/option-groups';
+import { isGatewayError } from '../errors/errors';
 import type { OpenVia, RequestSpec } from '../http/transport';
 import type { WholeAnswer } from '../http/whole-answer';
 import type { StructuredResult } from '../protocol/chat-result-types';
@@ -27,7 +28,7 @@ import {
 import { chatBody, chatSpec } from './build-chat-request';
 import { readToFirstContent } from './stream/first-content';
 import type { StructuredStream } from './stream/sse-chat-stream';
-import { checkedValueOf, checkWholeAnswer } from './structured-completion';
+import { checkWholeAnswer } from './structured-completion';
 import { structuredStream } from './structured-stream';
 
 /** A call that steers, as chat-calls.ts found it. */
@@ -74,11 +75,12 @@ export async function steerChat<T>(
     firstContent: readToFirstContent,
   };
   if (given === undefined) return steerChatCall(input, (via) => sendVia(spec, via));
-  input.structured = serving(call, given, spec.path);
+  const structured = serving(call, given, spec.path);
+  input.structured = structured;
   const sent: SteeredChatCall<T> = await steerChatCall(input, (via) => sendVia(spec, via));
   const { model, method } = sent;
   if (!stream) {
-    sent.structured = checkedValueOf((sent.answer as WholeAnswer).headers);
+    sent.structured = structured.checkedOf((sent.answer as WholeAnswer).headers);
     // Handed on unchecked (a step of the caller's tool loop): its hop says it was not checked.
     if (sent.structured === undefined) sent.route = uncheckedAnswer(sent.route);
   } else if (method !== undefined) {
@@ -118,21 +120,30 @@ function schemaAskedIn(req: ChatRequest): StructuredOutputSchema | undefined {
   return given;
 }
 
-/** How the walk serves the call's schema: each whole answer checked in its attempt. */
+/**
+ * How the walk serves the call's schema: each whole answer checked in its attempt, the value of
+ * each that passed kept here for the call's result — by the answer's headers, the one object the
+ * transport carries from the attempt to the answer it reads (a hedged call's two runs may both
+ * pass: the winner's is the one asked for).
+ */
 function serving(
   call: SteeredChat,
   given: StructuredOutputSchema,
   path: string,
 ): StructuredServing {
-  const standard = call.options.structuredOutput?.standard;
-  const check =
-    standard === undefined ? { schema: given.schema } : { schema: given.schema, standard };
+  const check = checkOf(call, given);
   const maxResponseBytes = call.transport.maxResponseBytes;
+  const checked = new WeakMap<Headers, StructuredResult>();
   return {
     ownTools: (call.req.tools ?? []).length > 0,
-    wasChecked: (headers) => checkedValueOf(headers) !== undefined,
-    checkWhole: (answer, model, method) =>
-      checkWholeAnswer(answer, model, method, { given, check, maxResponseBytes, path }),
+    checkedOf: (headers) => checked.get(headers),
+    async checkWhole(answer, model, method) {
+      const asked = { given, check, maxResponseBytes, path };
+      const outcome = await checkWholeAnswer(answer, model, method, asked);
+      if (outcome === undefined || isGatewayError(outcome)) return outcome;
+      checked.set(answer.response.headers, outcome);
+      return undefined;
+    },
   };
 }
 

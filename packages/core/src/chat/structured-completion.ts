@@ -27,14 +27,6 @@ import {
 import { readChatCompletion } from './read-chat-completion';
 import { chatCompletionProblem } from './validate-chat-response';
 
-/** The checked value of each answer handed on, by its headers (what the transport passes through). */
-const checkedValues = new WeakMap<Headers, StructuredResult>();
-
-/** The checked value of the answer whose headers these are, if it was checked here. */
-export function checkedValueOf(headers: Headers): StructuredResult | undefined {
-  return checkedValues.get(headers);
-}
-
 /** What a whole answer is checked by: the schema asked for, the check, the body's limit. */
 export interface WholeCheck {
   given: StructuredOutputSchema;
@@ -44,16 +36,17 @@ export interface WholeCheck {
 }
 
 /**
- * `answer` of `model` (asked by `method`) checked: the failure, or undefined with a clean answer
- * in `answer.response`. A body that is no completion is put back as it came: the transport's
- * reader refuses it (`invalid_response`) as for any call.
+ * `answer` of `model` (asked by `method`) checked: the failure; or its checked value, a clean
+ * answer left in `answer.response`; or undefined when it was handed on unchecked, as it came (a
+ * step of the caller's tool loop; a body that is no completion, which the transport's reader then
+ * refuses, `invalid_response`, as for any call).
  */
 export async function checkWholeAnswer(
   answer: AttemptAnswer,
   model: string,
   method: StructuredOutputMethod,
   asked: WholeCheck,
-): Promise<GatewayError | undefined> {
+): Promise<GatewayError | StructuredResult | undefined> {
   const { response } = answer;
   let read: Awaited<ReturnType<typeof readBoundedBody>>;
   try {
@@ -65,6 +58,8 @@ export async function checkWholeAnswer(
   if (read.truncated) {
     return tooLarge(response, { path: asked.path, requestedModel: model }, asked.maxResponseBytes);
   }
+  // The gateway has finished this request: a refusal of its answer cuts nothing.
+  answer.readToEnd = true;
   let data: ChatCompletionResponse | undefined;
   try {
     data = JSON.parse(read.text) as ChatCompletionResponse;
@@ -84,8 +79,7 @@ export async function checkWholeAnswer(
     const value = await checkStructuredAnswer(model, method, structured, asked.check);
     const json = method === 'tools' ? structured.text.trim() : jsonInText(structured.text);
     answer.response = rebuilt(response, JSON.stringify(cleaned(data, json, method, asked.given)));
-    checkedValues.set(answer.response.headers, { value, method });
-    return undefined;
+    return { value, method };
   } catch (error) {
     if (isGatewayError(error)) return error;
     throw error;

@@ -56,6 +56,8 @@ export class CallEvents {
   readonly #requestedModel: string | undefined;
   readonly #startedAt = performance.now();
   readonly recordContent: boolean;
+  /** The call's request body, with `recordContent`: an attempt that sends another one says so. */
+  readonly #body: string | undefined;
   #attempts = 0;
   #queueWaitMs = 0;
   #queuedAt = 0;
@@ -92,7 +94,10 @@ export class CallEvents {
     };
     if (init.requestedModel !== undefined) event.requestedModel = init.requestedModel;
     if (init.parent !== undefined) event.parentCallId = init.parent.callId;
-    if (this.recordContent && typeof init.body === 'string') event.input = init.redact(init.body);
+    if (this.recordContent && typeof init.body === 'string') {
+      this.#body = init.body;
+      event.input = init.redact(init.body);
+    }
     this.#send(event);
   }
 
@@ -134,7 +139,13 @@ export class CallEvents {
   }
 
   /** A request is sent; `model`: the model it asks for (calls with `fallbackModels`). */
-  attempt(attempt: number, method: 'GET' | 'POST', path: string, model?: string): void {
+  attempt(
+    attempt: number,
+    method: 'GET' | 'POST',
+    path: string,
+    model?: string,
+    body?: string | FormData,
+  ): void {
     this.#attempts = attempt;
     if (model !== undefined) this.#model = model;
     this.#sentAt = performance.now();
@@ -149,6 +160,9 @@ export class CallEvents {
     };
     if (this.#requestedModel !== undefined) event.requestedModel = this.#requestedModel;
     if (model !== undefined) event.model = model;
+    if (this.recordContent && typeof body === 'string' && body !== this.#body) {
+      event.input = this.#redact(body);
+    }
     this.#send(event);
   }
 
@@ -277,10 +291,10 @@ export class CallEvents {
    */
   async observe<T extends { response: Response }>(
     attempt: number,
-    request: { method: 'GET' | 'POST'; path: string; model?: string },
+    request: { method: 'GET' | 'POST'; path: string; model?: string; body?: string | FormData },
     run: () => Promise<T | GatewayError>,
   ): Promise<T | GatewayError> {
-    this.attempt(attempt, request.method, request.path, request.model);
+    this.attempt(attempt, request.method, request.path, request.model, request.body);
     let outcome: T | GatewayError;
     try {
       outcome = await run();

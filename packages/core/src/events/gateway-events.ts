@@ -83,6 +83,12 @@ export interface GatewayAttemptEvent extends GatewayEventBase {
    * differs from `requestedModel` (the call's first model).
    */
   model?: string;
+  /**
+   * The body this attempt sent (JSON text), when it is not the call's (`start`'s `input`): a
+   * steered call's hop names its own model and may serve a schema its own way. Only with
+   * `recordContent: true` on the client.
+   */
+  input?: string;
 }
 
 /**

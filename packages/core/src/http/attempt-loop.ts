@@ -105,8 +105,8 @@ function attemptOnce(
 ): Promise<AttemptAnswer | GatewayError> {
   const { events } = run;
   if (!events) return sentAndAccepted(sending, run, refusal);
-  const model = sending.request.model;
-  return events.observe(attempt, { ...sending.spec, model }, () =>
+  const { model, body } = sending.request;
+  return events.observe(attempt, { ...sending.spec, model, body }, () =>
     sentAndAccepted(sending, run, refusal),
   );
 }
@@ -128,7 +128,7 @@ function sentAndAccepted(
 /**
  * A 2xx answer the policy takes, or the failure it refuses it with: the refused answer's body is
  * cancelled, which aborts its request (`refusal.cut`): the gateway stops counting it once it sees
- * that.
+ * that. A body the policy read to its end was a finished request: nothing is cut.
  */
 async function acceptedOrCut(
   outcome: AttemptAnswer | GatewayError,
@@ -145,6 +145,7 @@ async function acceptedOrCut(
     throw error;
   }
   if (refused === undefined) return outcome;
+  if (outcome.readToEnd === true) return refused;
   (outcome.reader ?? outcome.response.body)?.cancel(refused).catch(() => {});
   refusal.cut = true;
   return refused;

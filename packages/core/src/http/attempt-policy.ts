@@ -23,6 +23,11 @@ export interface AttemptAnswer {
   reader?: ReadableStreamDefaultReader<Uint8Array>;
   /** A stream's first bytes; `accept` may read more and add them here. */
   chunks?: Uint8Array[];
+  /**
+   * `accept` read the body to its end: the server has finished the request, so refusing this
+   * answer cuts nothing and its slot comes back at once.
+   */
+  readToEnd?: boolean;
 }
 
 /** What follows a failed attempt: a wait, another attempt at once, or nothing (the call fails). */

@@ -419,6 +419,9 @@ function attemptSpan(tracer: Tracer, call: CallState, event: GatewayAttemptEvent
   };
   // Each hop of a walk over `fallbackModels` names the model it asked for.
   if (event.model !== undefined) attributes['gen_ai.request.model'] = event.model;
+  // (With recordContent: an attempt whose body is not the call's, e.g. a hop serving a schema.)
+  const messages = event.input === undefined ? undefined : inputMessages(event.input);
+  if (messages !== undefined) attributes['gen_ai.input.messages'] = messages;
   return tracer.startSpan(
     `${event.method} ${event.path}`,
     { kind: SpanKind.CLIENT, attributes },

@@ -88,7 +88,7 @@ export async function planHops(
     skipped.push(skip);
     kept.splice(kept.indexOf(id), 1);
   }
-  if (kept.length === 0) throw noModelCanServe(requested[0]!, needs, skipped, listed);
+  if (kept.length === 0) throw noModelCanServe(requested[0]!, needs, skipped, listed, structured);
   const runningOf = (id: string) => runningOn(listed, entryOf(id), id, budgetId);
   const order = (models: readonly string[]) => orderByCapacity(models, entryOf, runningOf);
   const hasCapacity = (id: string) => tierOf(entryOf(id), runningOf(id)) === 0;
@@ -148,6 +148,7 @@ function noModelCanServe(
   needs: readonly ModelCapability[],
   skipped: SkippedModel[],
   listed: readonly GatewayModel[],
+  structured: StructuredOutputNeeds | undefined,
 ): GatewayError {
   const why = skipped.map(({ model: id, reason, detail }) => {
     if (reason === 'not_in_catalog') return `"${id}" is not in the catalog`;
@@ -157,13 +158,47 @@ function noModelCanServe(
     // (Nothing lacking: it cannot serve the call's schema; the detail says how it could.)
     return lacks.length > 0 ? `"${id}" lacks ${lacks.join(', ')}` : detail;
   });
-  const alternatives = modelsWithCapabilities(listed, needs);
-  const wanted = needs.length > 0 ? needs.join(', ') : 'chat';
+  const { wanted, alternatives, servedBy } = whatServes(needs, listed, structured);
   return new GatewayError({
     code: 'no_model_can_serve',
-    message: `No listed model can serve this call (it needs ${wanted}): ${why.join('; ')}. Models with ${wanted}: ${listIds(alternatives)}.`,
+    message: `No listed model can serve this call (it needs ${wanted}): ${why.join('; ')}. ${servedBy}: ${listIds(alternatives)}.`,
     requestedModel: model,
     skipped,
     alternatives,
   });
+}
+
+/**
+ * What the call needs, said for people, and the listed models that have it: for a call asking for
+ * structured output, also a way to serve its schema among the methods it allows.
+ */
+function whatServes(
+  needs: readonly ModelCapability[],
+  listed: readonly GatewayModel[],
+  structured: StructuredOutputNeeds | undefined,
+): { wanted: string; alternatives: string[]; servedBy: string } {
+  const capable = modelsWithCapabilities(listed, needs);
+  if (!structured) {
+    const wanted = needs.length > 0 ? needs.join(', ') : 'chat';
+    return { wanted, alternatives: capable, servedBy: `Models with ${wanted}` };
+  }
+  const alternatives = capable.filter((id) => {
+    const entry = listed.find((listedModel) => listedModel.id === id)!;
+    return 'method' in chooseStructuredOutputMethod(id, entry, structured);
+  });
+  const wanted = [needs.join(', '), schemaWay(structured)].filter(Boolean).join(' and ');
+  return { wanted, alternatives, servedBy: 'Models that could serve it' };
+}
+
+/** The ways the call allows a model to serve its schema, said for people. */
+function schemaWay({ methods, ownTools }: StructuredOutputNeeds): string {
+  const blocked = ownTools === true && methods.includes('tools');
+  const allowed = methods.filter((method) => !(blocked && method === 'tools'));
+  const why = blocked ? '; not tools: the request has tools of its own' : '';
+  if (allowed.length === 0) {
+    return `a way to serve a JSON schema (none: structuredOutput.methods allows only tools${why})`;
+  }
+  const listedWays =
+    allowed.length === 1 ? allowed[0] : `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`;
+  return `a way to serve a JSON schema (${listedWays}, as structuredOutput.methods allows${why})`;
 }

@@ -16,6 +16,7 @@ import type { HedgeSkipReason } from '../events/gateway-events';
 import type { AttemptAnswer } from '../http/attempt-policy';
 import type { OpenResponse, OpenVia, RequestSpec, Transport } from '../http/transport';
 import type { WholeAnswer } from '../http/whole-answer';
+import type { StructuredResult } from '../protocol/chat-result-types';
 import type {
   ChatRoute,
   ChatRouteHop,
@@ -37,7 +38,6 @@ import {
   readSteering,
   type SteeringOptions,
 } from './steering-options';
-import { readStructuredOutput } from './structured-output-method';
 import { type FirstContentReader, walkPolicy } from './walk-policy';
 
 /** What a steered chat call is made of (chat-calls.ts gives it). */
@@ -72,10 +72,10 @@ export interface StructuredServing {
     method: StructuredOutputMethod,
   ): Promise<GatewayError | undefined>;
   /**
-   * Whether the whole answer with these headers was checked: one that passed on unchecked (a step
-   * of the caller's tool loop) was not.
+   * The checked value of the whole answer with these headers (`WholeAnswer.headers`); undefined
+   * for one handed on unchecked (a step of the caller's tool loop).
    */
-  wasChecked(headers: Headers): boolean;
+  checkedOf(headers: Headers): StructuredResult | undefined;
 }
 
 /** A steered call's answer, the model it was asked of, and how its route is reported. */
@@ -151,7 +151,7 @@ export async function steerChatCall<T>(
     const { data, text } = answer as WholeAnswer;
     // (Both runs may have passed the check: the `done` event tells the winner's method.)
     const method = plan.methods?.get(model);
-    const checked = input.structured?.wasChecked((answer as WholeAnswer).headers) ?? false;
+    const checked = input.structured?.checkedOf((answer as WholeAnswer).headers) !== undefined;
     if (method !== undefined) events.structuredAnswer({ method, checked });
     events.answered(data, text);
   }
@@ -213,7 +213,7 @@ async function planned(input: SteerInput): Promise<Steering> {
   const { transport, spec, options, client } = input;
   const primary = spec.requestedModel;
   const call = readSteering(options, 'call option', primary);
-  const methods = readStructuredOutput(options.structuredOutput, 'call option');
+  const methods = call.structuredOutputMethods;
   const scope = new CallScope(options.signal, options.timeoutMs ?? transport.timeoutMs);
   const requested = [primary, ...(call.fallbackModels ?? [])];
   const budgetId = transport.slots.budgetId;
@@ -311,7 +311,7 @@ function checkWholeOf(steering: Steering) {
     const method = methods.get(model)!;
     const failure = await structured.checkWhole(answer, model, method);
     if (failure === undefined) {
-      const checked = structured.wasChecked(answer.response.headers);
+      const checked = structured.checkedOf(answer.response.headers) !== undefined;
       events?.structuredAnswer({ method, checked });
     }
     return failure;

@@ -194,6 +194,7 @@ describe('readSteering', () => {
       firstChunkTimeoutMs: 100,
       chunkTimeoutMs: undefined,
       hedge: { afterMs: 50, maxExtra: 0.1 },
+      structuredOutputMethods: ['json_schema', 'tools', 'json_object'],
     });
     expect(
       refused(() => readSteering({ fallbackModels: ['a'] }, 'call option', 'a')),
@@ -202,6 +203,30 @@ describe('readSteering', () => {
       code: 'configuration_error',
       field: 'chunkTimeoutMs',
     });
+  });
+
+  it("reads a model's structuredOutput where it is given: its methods, its misplaced standard", () => {
+    const methods = { structuredOutput: { methods: ['tools', 'tools'] } } as never;
+    const bad = refused(() => readSteering(methods, 'model setting'));
+    expect(bad).toMatchObject({
+      code: 'configuration_error',
+      field: 'structuredOutput.methods[1]',
+    });
+    expect(bad.message).toContain('structuredOutput.methods[1] (model setting) repeats');
+    const standard = {
+      '~standard': { version: 1, vendor: 'test', validate: () => ({ value: 1 }) },
+    };
+    const misplaced = refused(() =>
+      readSteering({ structuredOutput: { standard } } as never, 'model setting'),
+    );
+    expect(misplaced).toMatchObject({
+      code: 'configuration_error',
+      field: 'structuredOutput.standard',
+    });
+    expect(misplaced.message).toMatch(/\(model setting\) is a call option only/);
+    expect(
+      readSteering({ structuredOutput: { methods: ['tools'] } }, 'model setting'),
+    ).toMatchObject({ structuredOutputMethods: ['tools'] });
   });
 });
 

@@ -16,9 +16,12 @@ import {
   optionErrorCode,
   optionKeys,
   refuseUnknownOptions,
+  STRUCTURED_OUTPUT_OPTIONS,
   type SteeringOptions,
+  type StructuredOutputOptions,
 } from '../call/option-groups';
 import { GatewayError } from '../errors/errors';
+import type { StructuredOutputMethod } from '../protocol/chat-route';
 
 // The groups' types are declared once, in call/option-groups.ts; read here.
 export type { CircuitBreakerOptions, HedgeOptions, SteeringOptions };
@@ -32,7 +35,16 @@ export interface ReadSteering {
   firstChunkTimeoutMs: number | undefined;
   chunkTimeoutMs: number | undefined;
   hedge: Required<HedgeOptions> | false | undefined;
+  /** `structuredOutput.methods`, read: the methods a call asking for a schema allows, in order. */
+  structuredOutputMethods: readonly StructuredOutputMethod[];
 }
+
+/** Every structured-output method, in the order tried by default: native first, the schema only stated last. */
+export const STRUCTURED_OUTPUT_METHODS: readonly StructuredOutputMethod[] = [
+  'json_schema',
+  'tools',
+  'json_object',
+];
 
 /** The client's steering options, read at creation (what its calls fall back to). */
 export interface ClientSteering {
@@ -177,7 +189,75 @@ export function readSteering(
     ),
     chunkTimeoutMs: readStallTimeout(options?.chunkTimeoutMs, 'chunkTimeoutMs', place),
     hedge: readHedge(options?.hedge, place),
+    // (Read wherever it is given: a model's bad value is refused when the model is built.)
+    structuredOutputMethods: readStructuredOutput(options?.structuredOutput, place),
   };
+}
+
+/**
+ * `structuredOutput`: `{ methods?, standard? }` (no other key), each method known and given once,
+ * at least one; the methods in order (default all three). `standard` (a call option only) must be
+ * a Standard Schema. A bad value is refused before anything is sent, naming the field.
+ */
+export function readStructuredOutput(
+  value: unknown,
+  place: SteeringPlace,
+): readonly StructuredOutputMethod[] {
+  if (value === undefined) return STRUCTURED_OUTPUT_METHODS;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw refusal(
+      place,
+      'structuredOutput',
+      `must be { methods?, standard? }, got ${kindOf(value)}`,
+    );
+  }
+  const keys = optionKeys(STRUCTURED_OUTPUT_OPTIONS);
+  refuseUnknownOptions(value, keys, 'structuredOutput', place);
+  const { methods, standard } = value as Partial<Record<keyof StructuredOutputOptions, unknown>>;
+  if (standard !== undefined) readStandard(standard, place);
+  if (methods === undefined) return STRUCTURED_OUTPUT_METHODS;
+  if (!Array.isArray(methods) || methods.length === 0) {
+    const got = Array.isArray(methods) ? 'an empty array' : kindOf(methods);
+    throw refusal(place, 'structuredOutput.methods', `must list at least one method, got ${got}`);
+  }
+  for (let i = 0; i < methods.length; i++) readMethod(methods, i, place);
+  return [...methods] as StructuredOutputMethod[];
+}
+
+/** `structuredOutput.standard`: a call's Standard Schema (an object whose `~standard` validates). */
+function readStandard(standard: unknown, place: SteeringPlace): void {
+  const field = 'structuredOutput.standard';
+  if (place !== 'call option') {
+    throw refusal(place, field, "is a call option only: give the call's schema with the call");
+  }
+  const spec = (standard as { '~standard'?: { validate?: unknown } } | null)?.['~standard'];
+  if (typeof spec?.validate !== 'function') {
+    throw refusal(
+      place,
+      field,
+      `must be a Standard Schema (zod, valibot, …: an object whose \`~standard.validate\` is a function), got ${kindOf(standard)}`,
+    );
+  }
+}
+
+function readMethod(methods: unknown[], i: number, place: SteeringPlace): void {
+  const field = `structuredOutput.methods[${i}]`;
+  const method: unknown = methods[i];
+  if (!STRUCTURED_OUTPUT_METHODS.includes(method as StructuredOutputMethod)) {
+    const got =
+      typeof method === 'string'
+        ? JSON.stringify(method.slice(0, 40))
+        : i in methods
+          ? kindOf(method)
+          : 'a hole';
+    throw refusal(
+      place,
+      field,
+      `must be one of ${STRUCTURED_OUTPUT_METHODS.join(', ')}, got ${got}`,
+    );
+  }
+  const earlier = methods.indexOf(method);
+  if (earlier < i) throw refusal(place, field, `repeats structuredOutput.methods[${earlier}]`);
 }
 
 /**

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../errors/errors';
-import {
-  chooseStructuredOutputMethod,
-  readStructuredOutput,
-  STRUCTURED_OUTPUT_METHODS,
-} from './structured-output-method';
+import { readStructuredOutput, STRUCTURED_OUTPUT_METHODS } from './steering-options';
+import { chooseStructuredOutputMethod } from './structured-output-method';
 
 const all = { methods: STRUCTURED_OUTPUT_METHODS };
 

@@ -37,7 +37,11 @@ export async function readToFirstContent(
       if (bytes > MAX_BYTES_BEFORE_CONTENT) return tooMuchBeforeContent(answer, bytes);
       const next = await reader.read();
       if (signal.aborted) return aborted(signal);
-      if (next.done) return endedBeforeContent(answer, bytes);
+      if (next.done) {
+        // The gateway has finished this request: refusing its answer cuts nothing.
+        answer.readToEnd = true;
+        return endedBeforeContent(answer, bytes);
+      }
       chunks.push(next.value);
       bytes += next.value.byteLength;
       decoder.feed(text.decode(next.value, { stream: true }));
