@@ -3,28 +3,23 @@
 // `providerOptions.infergate`, are refused before any request, naming the closest one. The other
 // keys of `providerOptions.infergate` are request fields, passed to the model server.
 import { InvalidArgumentError, LoadSettingError } from '@ai-sdk/provider';
-import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { generateText, streamText } from 'ai';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGateway, type GatewayProviderSettings } from '../src';
 
-// Its own emulator, reached through its fetch (chat request bodies recorded).
-const emulator = createEmulator();
+// The kit's gateway, reached through a fetch that records the chat request bodies.
+const emulated = await emulate({ hooks: { afterEach, afterAll } });
+const { emulator } = emulated;
 const bodies: Record<string, unknown>[] = [];
 const fetch: typeof globalThis.fetch = async (input, init) => {
   const request = new Request(input, init);
   if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
-  return emulator.fetch(request);
+  return emulated.fetch(request);
 };
 const gateway = (settings: GatewayProviderSettings = {}) =>
-  createGateway({
-    baseURL: 'https://options.test/v1',
-    apiKey: DEFAULT_KEYS.full,
-    fetch,
-    ...settings,
-  });
+  createGateway({ ...emulated.connection, fetch, ...settings });
 beforeEach(() => {
-  emulator.resetCounters();
   bodies.length = 0;
 });
 
@@ -35,15 +30,10 @@ describe('createGateway({...})', () => {
       'unknown option `firstChunkTimeoutMS` in createGateway — did you mean `firstChunkTimeoutMs`?',
     ],
     [{ fallbackModels: ['community/plain'] }, 'unknown option `fallbackModels` in createGateway'],
-  ])('refuses %o at once (LoadSettingError)', (settings, message) => {
-    let error: unknown;
-    try {
-      gateway(settings as never);
-    } catch (caught) {
-      error = caught;
-    }
+  ])('refuses %o at once (LoadSettingError)', async (settings, message) => {
+    const error = await caught(() => gateway(settings as never));
     expect(LoadSettingError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toContain(message);
+    expect(error.message).toContain(message);
   });
 
   it("refuses a nested group's unknown key at the first call, before any request", async () => {
@@ -75,9 +65,9 @@ describe('providerOptions.infergate', () => {
       maxRetries: 0,
       providerOptions: { infergate: infergate as never },
     });
-    const error = await call.catch((caught: unknown) => caught);
+    const error = await caught(call);
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toContain(`did you mean \`${closest}\`?`);
+    expect(error.message).toContain(`did you mean \`${closest}\`?`);
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
