@@ -9,7 +9,8 @@
 //
 //   node scripts/examples-test/run.mjs [--tarballs DIR] [--jobs N] [--keep] [NAME…]
 //
-// --tarballs: the packed packages (default: pack them now; the packages must be built). --jobs:
+// --tarballs: the packed packages (default: INFERGATE_TARBALLS, set by scripts/test.sh after
+// scripts/pack-tarballs.mjs; else pack them now; the packages must be built). --jobs:
 // examples checked at once (default 2, or INFERGATE_EXAMPLES_TEST_JOBS). --keep: keep the copies
 // (their directory is printed). NAME: only these examples (e.g. langchain-chain).
 import { spawn } from 'node:child_process';
@@ -64,9 +65,10 @@ async function pool(items, jobs, task) {
 
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'infergate-examples-test-'));
-  const tarballDir = values.tarballs ?? join(work, 'tarballs');
+  const packed = values.tarballs ?? process.env.INFERGATE_TARBALLS;
+  const tarballDir = packed ?? join(work, 'tarballs');
   const packages = publishedPackages(root, tarballDir);
-  if (values.tarballs === undefined) {
+  if (packed === undefined) {
     packAll(packages, tarballDir);
     log(`packed ${[...packages.keys()].join(', ')}`);
   }

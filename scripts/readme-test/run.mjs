@@ -5,7 +5,8 @@
 //
 //   node scripts/readme-test/run.mjs [--tarballs DIR] [--jobs N] [--keep] [FILE.md …]
 //
-// --tarballs: the packed packages (default: pack them now; the packages must be built).
+// --tarballs: the packed packages (default: INFERGATE_TARBALLS, set by scripts/test.sh after
+// scripts/pack-tarballs.mjs; else pack them now; the packages must be built).
 // --jobs: files checked at once (default 2, or INFERGATE_README_TEST_JOBS). --keep: keep the
 // projects (their directory is printed). FILE.md: only these files (and no self-test).
 import { spawn } from 'node:child_process';
@@ -108,9 +109,10 @@ function readDocument(file) {
 
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'infergate-readme-test-'));
-  const tarballDir = values.tarballs ?? join(work, 'tarballs');
+  const packed = values.tarballs ?? process.env.INFERGATE_TARBALLS;
+  const tarballDir = packed ?? join(work, 'tarballs');
   const packages = publishedPackages(root, tarballDir);
-  if (values.tarballs === undefined) {
+  if (packed === undefined) {
     packAll(packages, tarballDir);
     log(`packed ${[...packages.keys()].join(', ')}`);
   }
