@@ -16,7 +16,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packAll, publishedPackages } from '../readme-test/packages.mjs';
 import { checkExample } from './check-example.mjs';
@@ -65,7 +65,8 @@ async function pool(items, jobs, task) {
 
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'infergate-examples-test-'));
-  const packed = values.tarballs ?? process.env.INFERGATE_TARBALLS;
+  const given = values.tarballs ?? process.env.INFERGATE_TARBALLS;
+  const packed = given === undefined ? undefined : resolve(given);
   const tarballDir = packed ?? join(work, 'tarballs');
   const packages = publishedPackages(root, tarballDir);
   if (packed === undefined) {
