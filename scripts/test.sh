@@ -29,6 +29,9 @@ set +e
 # per core would leave a core idle; more than two per core only slows every task by sharing the
 # cores (at 20, the load reached 25 and waits measured the machine's speed).
 # INFERGATE_TEST_CONCURRENCY overrides it.
+# The pack-and-install, README and examples tests install one set of tarballs, packed once by the
+# `pack-tarballs` task they depend on (scripts/pack-tarballs.mjs), instead of each packing its own.
+export INFERGATE_TARBALLS="$PWD/.tarballs"
 cores="$(node -p 'require("node:os").availableParallelism()')"
 concurrency="${INFERGATE_TEST_CONCURRENCY:-$((cores * 2))}"
 pnpm exec biome check . && node scripts/check-package-metadata.mjs &&

@@ -9,13 +9,14 @@
 //
 //   node scripts/examples-test/run.mjs [--tarballs DIR] [--jobs N] [--keep] [NAME…]
 //
-// --tarballs: the packed packages (default: pack them now; the packages must be built). --jobs:
+// --tarballs: the packed packages (default: INFERGATE_TARBALLS, set by scripts/test.sh after
+// scripts/pack-tarballs.mjs; else pack them now; the packages must be built). --jobs:
 // examples checked at once (default 2, or INFERGATE_EXAMPLES_TEST_JOBS). --keep: keep the copies
 // (their directory is printed). NAME: only these examples (e.g. langchain-chain).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packAll, publishedPackages } from '../readme-test/packages.mjs';
 import { checkExample } from './check-example.mjs';
@@ -64,9 +65,11 @@ async function pool(items, jobs, task) {
 
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'infergate-examples-test-'));
-  const tarballDir = values.tarballs ?? join(work, 'tarballs');
+  const given = values.tarballs ?? process.env.INFERGATE_TARBALLS;
+  const packed = given === undefined ? undefined : resolve(given);
+  const tarballDir = packed ?? join(work, 'tarballs');
   const packages = publishedPackages(root, tarballDir);
-  if (values.tarballs === undefined) {
+  if (packed === undefined) {
     packAll(packages, tarballDir);
     log(`packed ${[...packages.keys()].join(', ')}`);
   }

@@ -35,7 +35,10 @@ cd "$root"
 # Run as Turbo's `pack-test` task (TURBO_HASH set: scripts/test.sh runs it beside the tests), the
 # task depends on the packages' builds: a second Turbo run could restore build outputs while tests
 # read them. INFERGATE_PACK_TEST_BUILT=1 skips the build too, for packages you have just built.
+# With INFERGATE_TARBALLS (scripts/test.sh: the set scripts/pack-tarballs.mjs packed once for the
+# three tests that install tarballs), its tarballs are taken instead of packing again.
 [ "${INFERGATE_PACK_TEST_BUILT:-0}" = 1 ] || [ -n "${TURBO_HASH:-}" ] ||
+  [ -n "${INFERGATE_TARBALLS:-}" ] ||
   pnpm exec turbo run build --filter='./packages/*' --output-logs=errors-only >/dev/null
 mkdir -p "$work/tarballs"
 packages=()
@@ -46,9 +49,15 @@ for dir in packages/*/; do
     continue
   fi
   packages+=("$(basename "$dir")")
-  (cd "$dir" && pnpm pack --pack-destination "$work/tarballs" >/dev/null)
+  [ -n "${INFERGATE_TARBALLS:-}" ] ||
+    (cd "$dir" && pnpm pack --pack-destination "$work/tarballs" >/dev/null)
 done
-log "packed ${packages[*]}"
+if [ -n "${INFERGATE_TARBALLS:-}" ]; then
+  cp "$INFERGATE_TARBALLS"/*.tgz "$work/tarballs/"
+  log "took the tarballs of ${packages[*]} from $INFERGATE_TARBALLS"
+else
+  log "packed ${packages[*]}"
+fi
 for tarball in "$work"/tarballs/*.tgz; do
   printf '  %s  %s bytes, %s files\n' "$(basename "$tarball")" "$(wc -c <"$tarball")" \
     "$(tar -tzf "$tarball" | wc -l)"
@@ -56,58 +65,62 @@ done
 
 # 2. Release dry run: the changesets release plan (against main when it exists: a published package
 # changed without a changeset fails), each tarball's contents, what npm would publish from it.
-since=()
-git rev-parse --verify --quiet main >/dev/null || since=(--since HEAD)
-pnpm exec changeset status "${since[@]}" --output "$work/release-plan.json" \
-  >"$work/changeset-status.log" 2>&1 || {
-  cat "$work/changeset-status.log"
-  log "changeset status failed"
-  exit 1
-}
-node -e '
-  const plan = require(process.argv[1]);
-  const bumps = plan.releases.filter((r) => r.type !== "none");
-  console.log(`  release plan: ${bumps.map((r) => `${r.name}@${r.newVersion}`).join(", ") || "nothing pending"}`);
-' "$work/release-plan.json"
-# `changeset publish-plan` is what `changeset publish` would do (asks the registry which versions
-# are new, orders dependencies first): everything in it must be public.
-# It is the one step that needs the registry: when the registry cannot be reached (no network, a
-# TLS-intercepting proxy whose CA Node is not given), it is skipped with a line saying so; any other
-# failure fails the dry run.
-publish_plan=ok
-pnpm exec changeset publish-plan --output "$work/publish-plan.json" >"$work/publish-plan.log" 2>&1 || {
-  if grep -qE 'request to https?://[^ ]+ failed|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|certificate' "$work/publish-plan.log"; then
-    log "changeset publish-plan skipped: the npm registry cannot be reached from here ($(grep -oE 'reason: .*' "$work/publish-plan.log" | head -1))"
-    publish_plan=skipped
-  else
-    cat "$work/publish-plan.log"
-    log "changeset publish-plan failed"
+# A job of its own beside the installs (step 3): it waits on the registry and npm, not a core.
+release_dry_run() {
+  local since=() publish_plan tarball
+  since=()
+  git rev-parse --verify --quiet main >/dev/null || since=(--since HEAD)
+  pnpm exec changeset status "${since[@]}" --output "$work/release-plan.json" \
+    >"$work/changeset-status.log" 2>&1 || {
+    cat "$work/changeset-status.log"
+    log "changeset status failed"
     exit 1
-  fi
-}
-[ "$publish_plan" = skipped ] || node -e '
-  const steps = require(process.argv[1]).plan;
-  const notPublic = steps.flat().filter((p) => p.kind === "publish" && p.access !== "public");
-  if (notPublic.length > 0) {
-    console.error(`not public: ${notPublic.map((p) => p.name).join(", ")}`);
-    process.exit(1);
   }
-  const order = steps.map((step) => step.map((p) => `${p.name}@${p.version}`).join(" + "));
-  console.log(`  publish plan: ${order.join(" -> ") || "nothing new to publish"}`);
-' "$work/publish-plan.json"
-for tarball in "$work"/tarballs/*.tgz; do
-  mkdir -p "$work/contents" && rm -rf "$work/contents/package"
-  tar -xzf "$tarball" -C "$work/contents"
-  node "$here/check-tarball.mjs" "$work/contents/package"
-  # --provenance=false: provenance needs a CI identity (the real release has one).
-  if ! npm publish "$tarball" --dry-run --provenance=false --tag=pack-test \
-    >"$work/publish.log" 2>&1; then
-    cat "$work/publish.log"
-    log "npm publish --dry-run failed for $(basename "$tarball")"
-    exit 1
-  fi
-done
-log "release dry run: changeset status, changeset publish-plan, npm publish --dry-run of ${#packages[@]} tarballs ok"
+  node -e '
+    const plan = require(process.argv[1]);
+    const bumps = plan.releases.filter((r) => r.type !== "none");
+    console.log(`  release plan: ${bumps.map((r) => `${r.name}@${r.newVersion}`).join(", ") || "nothing pending"}`);
+  ' "$work/release-plan.json"
+  # `changeset publish-plan` is what `changeset publish` would do (asks the registry which versions
+  # are new, orders dependencies first): everything in it must be public.
+  # It is the one step that needs the registry: when the registry cannot be reached (no network, a
+  # TLS-intercepting proxy whose CA Node is not given), it is skipped with a line saying so; any other
+  # failure fails the dry run.
+  publish_plan=ok
+  pnpm exec changeset publish-plan --output "$work/publish-plan.json" >"$work/publish-plan.log" 2>&1 || {
+    if grep -qE 'request to https?://[^ ]+ failed|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|certificate' "$work/publish-plan.log"; then
+      log "changeset publish-plan skipped: the npm registry cannot be reached from here ($(grep -oE 'reason: .*' "$work/publish-plan.log" | head -1))"
+      publish_plan=skipped
+    else
+      cat "$work/publish-plan.log"
+      log "changeset publish-plan failed"
+      exit 1
+    fi
+  }
+  [ "$publish_plan" = skipped ] || node -e '
+    const steps = require(process.argv[1]).plan;
+    const notPublic = steps.flat().filter((p) => p.kind === "publish" && p.access !== "public");
+    if (notPublic.length > 0) {
+      console.error(`not public: ${notPublic.map((p) => p.name).join(", ")}`);
+      process.exit(1);
+    }
+    const order = steps.map((step) => step.map((p) => `${p.name}@${p.version}`).join(" + "));
+    console.log(`  publish plan: ${order.join(" -> ") || "nothing new to publish"}`);
+  ' "$work/publish-plan.json"
+  for tarball in "$work"/tarballs/*.tgz; do
+    mkdir -p "$work/contents" && rm -rf "$work/contents/package"
+    tar -xzf "$tarball" -C "$work/contents"
+    node "$here/check-tarball.mjs" "$work/contents/package"
+    # --provenance=false: provenance needs a CI identity (the real release has one).
+    if ! npm publish "$tarball" --dry-run --provenance=false --tag=pack-test \
+      >"$work/publish.log" 2>&1; then
+      cat "$work/publish.log"
+      log "npm publish --dry-run failed for $(basename "$tarball")"
+      exit 1
+    fi
+  done
+  log "release dry run: changeset status, changeset publish-plan, npm publish --dry-run of ${#packages[@]} tarballs ok"
+}
 
 # 3. Install the tarballs beside each framework set (frameworks.json `sets`: together they hold both
 # ends of every peer range) and smoke-test them; and check that npm refuses our tarballs beside a
@@ -261,6 +274,7 @@ start_job() { # start_job <name> <command...>: runs in the background, output an
   ("$@" >"$work/job-$job.log" 2>&1; echo $? >"$status_file") &
   names+=("$job")
 }
+start_job release release_dry_run
 for set in "${sets[@]}"; do start_job "$set" check_set "$set"; done
 for ((i = 0; i < below_count; i++)); do start_job "below-$i" check_below_range "$i"; done
 start_job mcp-alone check_mcp_alone

@@ -5,13 +5,15 @@
 //
 //   node scripts/readme-test/run.mjs [--tarballs DIR] [--jobs N] [--keep] [FILE.md …]
 //
-// --tarballs: the packed packages (default: pack them now; the packages must be built).
-// --jobs: files checked at once (default 2, or INFERGATE_README_TEST_JOBS). --keep: keep the
+// --tarballs: the packed packages (default: INFERGATE_TARBALLS, set by scripts/test.sh after
+// scripts/pack-tarballs.mjs; else pack them now; the packages must be built).
+// --jobs: files checked at once (default 4, or INFERGATE_README_TEST_JOBS: a file's time is mostly
+// npm and its blocks' processes waiting). --keep: keep the
 // projects (their directory is printed). FILE.md: only these files (and no self-test).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { codeBlocks } from './blocks.mjs';
 import { checkDocument } from './check-document.mjs';
@@ -25,7 +27,7 @@ const log = (line) => console.log(`readme-test [${seconds()}s]: ${line}`);
 const { values, positionals } = parseArgs({
   options: {
     tarballs: { type: 'string' },
-    jobs: { type: 'string', default: process.env.INFERGATE_README_TEST_JOBS ?? '2' },
+    jobs: { type: 'string', default: process.env.INFERGATE_README_TEST_JOBS ?? '4' },
     keep: { type: 'boolean', default: false },
   },
   allowPositionals: true,
@@ -108,16 +110,21 @@ function readDocument(file) {
 
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'infergate-readme-test-'));
-  const tarballDir = values.tarballs ?? join(work, 'tarballs');
+  const given = values.tarballs ?? process.env.INFERGATE_TARBALLS;
+  const packed = given === undefined ? undefined : resolve(given);
+  const tarballDir = packed ?? join(work, 'tarballs');
   const packages = publishedPackages(root, tarballDir);
-  if (values.tarballs === undefined) {
+  if (packed === undefined) {
     packAll(packages, tarballDir);
     log(`packed ${[...packages.keys()].join(', ')}`);
   }
   const context = { root, work, env: projectEnv(), packages, versions: workspaceVersions(root) };
   const documents = (files.length > 0 ? files : defaultFiles()).map(readDocument);
   const selfTest = files.length > 0 ? undefined : readDocument('scripts/readme-test/self-test.md');
-  const toCheck = [...(selfTest ? [selfTest] : []), ...documents].filter((d) => d.blocks.length);
+  // The files with the most blocks first: the longest do not start last.
+  const toCheck = [...(selfTest ? [selfTest] : []), ...documents]
+    .filter((d) => d.blocks.length)
+    .sort((a, b) => b.blocks.length - a.blocks.length);
   const results = await pool(toCheck, Number(values.jobs), async (document) => {
     const result = await checkDocument(document, context);
     log(

@@ -3,29 +3,24 @@
 // `providerOptions.infergate`, are refused before any request, naming the closest one. The other
 // keys of `providerOptions.infergate` are request fields, passed to the model server.
 import { InvalidArgumentError, LoadSettingError } from '@ai-sdk/provider';
-import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { generateText, Output, streamText } from 'ai';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { createGateway, type GatewayProviderSettings } from '../src';
 
-// Its own emulator, reached through its fetch (chat request bodies recorded).
-const emulator = createEmulator();
+// The kit's gateway, reached through a fetch that records the chat request bodies.
+const emulated = await emulate({ hooks: { afterEach, afterAll } });
+const { emulator } = emulated;
 const bodies: Record<string, unknown>[] = [];
 const fetch: typeof globalThis.fetch = async (input, init) => {
   const request = new Request(input, init);
   if (request.url.endsWith('/chat/completions')) bodies.push(await request.clone().json());
-  return emulator.fetch(request);
+  return emulated.fetch(request);
 };
 const gateway = (settings: GatewayProviderSettings = {}) =>
-  createGateway({
-    baseURL: 'https://options.test/v1',
-    apiKey: DEFAULT_KEYS.full,
-    fetch,
-    ...settings,
-  });
+  createGateway({ ...emulated.connection, fetch, ...settings });
 beforeEach(() => {
-  emulator.resetCounters();
   bodies.length = 0;
 });
 
@@ -36,15 +31,10 @@ describe('createGateway({...})', () => {
       'unknown option `firstChunkTimeoutMS` in createGateway — did you mean `firstChunkTimeoutMs`?',
     ],
     [{ fallbackModels: ['community/plain'] }, 'unknown option `fallbackModels` in createGateway'],
-  ])('refuses %o at once (LoadSettingError)', (settings, message) => {
-    let error: unknown;
-    try {
-      gateway(settings as never);
-    } catch (caught) {
-      error = caught;
-    }
+  ])('refuses %o at once (LoadSettingError)', async (settings, message) => {
+    const error = await caught(() => gateway(settings as never));
     expect(LoadSettingError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toContain(message);
+    expect(error.message).toContain(message);
   });
 
   it("refuses a nested group's unknown key at the first call, before any request", async () => {
@@ -71,14 +61,11 @@ describe("a model's settings: gateway(id, {...})", () => {
     [{ methods: ['function_calling'] }, 'structuredOutput.methods[0] (model setting)'],
   ])(
     'refuses a bad structuredOutput %o when the model is made, naming the model setting',
-    (given, message) => {
+    async (given, message) => {
       // Core's one reader of the steering settings reads it where it is given, as `hedge`.
-      let error: unknown;
-      try {
-        gateway()('community/general', { structuredOutput: given as never });
-      } catch (caught) {
-        error = caught;
-      }
+      const error = await caught(() =>
+        gateway()('community/general', { structuredOutput: given as never }),
+      );
       expect(LoadSettingError.isInstance(error)).toBe(true);
       expect((error as Error).message).toContain(message);
     },
@@ -91,13 +78,10 @@ describe("a model's settings: gateway(id, {...})", () => {
     ).toThrow('structuredOutput.standard (model setting) is a call option only');
   });
 
-  it('refuses the removed fallbackToJsonObject, naming structuredOutput.methods', () => {
-    let error: unknown;
-    try {
-      gateway()('community/json-object', { fallbackToJsonObject: true } as never);
-    } catch (caught) {
-      error = caught;
-    }
+  it('refuses the removed fallbackToJsonObject, naming structuredOutput.methods', async () => {
+    const error = await caught(() =>
+      gateway()('community/json-object', { fallbackToJsonObject: true } as never),
+    );
     expect(LoadSettingError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain(
       'unknown option `fallbackToJsonObject` in model settings — removed:',
@@ -119,9 +103,9 @@ describe('providerOptions.infergate', () => {
       maxRetries: 0,
       providerOptions: { infergate: infergate as never },
     });
-    const error = await call.catch((caught: unknown) => caught);
+    const error = await caught(call);
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toContain(`did you mean \`${closest}\`?`);
+    expect(error.message).toContain(`did you mean \`${closest}\`?`);
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
@@ -140,7 +124,7 @@ describe('providerOptions.infergate', () => {
       maxRetries: 0,
       providerOptions: { infergate: { structuredOutput: given as never } },
     });
-    const error = await call.catch((caught: unknown) => caught);
+    const error = await caught(() => call);
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain(message);
     expect(emulator.counters.requests.chat).toBe(0);

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createContext, runInContext } from 'node:vm';
-import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 
 const dist = join(import.meta.dirname, '..', 'dist');
@@ -60,9 +60,10 @@ describe('the built package', () => {
   });
 
   it('runs with only web-platform globals (no process, no require)', async () => {
-    const emulator = createEmulator({ streamChunkDelayMs: 0 });
+    const gateway = await emulate({ scenario: { streamChunkDelayMs: 0 } });
+    const { emulator } = gateway;
     const webGlobals = {
-      fetch: emulator.fetch,
+      fetch: gateway.fetch,
       Request,
       Response,
       Headers,
@@ -104,7 +105,7 @@ describe('the built package', () => {
     const core = moduleObject.exports as typeof import('../src/index');
     const client = core.createGatewayClient({
       baseURL: 'https://edge.test',
-      apiKey: DEFAULT_KEYS.full,
+      apiKey: gateway.apiKey,
     });
     const chat = await client.chat({
       model: 'community/general',

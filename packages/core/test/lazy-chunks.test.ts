@@ -56,7 +56,7 @@ interface Outcome {
 }
 
 /**
- * Runs `call` (the body of an async function given `core`, `emulator`, `DEFAULT_KEYS`) in a fresh
+ * Runs `call` (the body of an async function given `core` and the kit's `gateway`) in a fresh
  * process on the split bundle: once with `chunk` moved away, once with it back, then (when given)
  * `after` with the chunk back. `setup` runs first (it makes the client).
  */
@@ -64,12 +64,12 @@ async function withChunkMissing(
   chunk: string,
   script: { setup: string; call: string; whileMissing?: string },
 ): Promise<{ missing: Outcome; restored: Outcome; whileMissing?: Outcome; warnings: string[] }> {
-  const emulatorURL = import.meta.resolve('@infergate/emulator');
+  const testingURL = import.meta.resolve('@infergate/emulator/testing');
   const source = `
     import { rename } from 'node:fs/promises';
     const core = await import(${JSON.stringify(pathToFileURL(join(outDir, 'index.js')).href)});
-    const { createEmulator, DEFAULT_KEYS } = await import(${JSON.stringify(emulatorURL)});
-    const emulator = createEmulator();
+    const { emulate } = await import(${JSON.stringify(testingURL)});
+    const gateway = await emulate({ baseURL: 'https://lazy-chunks.test/v1' });
     const warnings = [];
     console.warn = (...args) => warnings.push(args.join(' '));
     const chunk = ${JSON.stringify(join(outDir, chunk))};
@@ -104,7 +104,7 @@ async function withChunkMissing(
 }
 
 const HTTPS_CLIENT = `const client = core.createGatewayClient({
-  baseURL: 'https://lazy-chunks.test/v1', apiKey: DEFAULT_KEYS.full, fetch: emulator.fetch });`;
+  ...gateway.connection });`;
 const CHAT = `return (await client.chat({ model: 'community/general',
   messages: [{ role: 'user', content: 'hi' }] })).answer.text;`;
 
@@ -135,7 +135,7 @@ describe('a split bundle with a lazy chunk missing, then restored', () => {
   it('the events (onEvent): typed, and the same client recovers', async () => {
     const { missing, restored } = await withChunkMissing(chunkOf('call-events'), {
       setup: `const events = []; const client = core.createGatewayClient({
-        baseURL: 'https://lazy-chunks.test/v1', apiKey: DEFAULT_KEYS.full, fetch: emulator.fetch,
+        ...gateway.connection,
         onEvent: (event) => events.push(event.type) });`,
       call: `${CHAT.replace('return', 'const text =')} return { text, done: events.includes('done') };`,
     });

@@ -10,6 +10,7 @@ import {
 } from './counters';
 import { type FaultRule, faultRuleProblem, startRuleClock } from './faults';
 import { errorResponse, GatewayRefusal } from './gateway-error';
+import { HeldAnswers } from './held-answers';
 import { resolveChatModel, takeModelOffline } from './model-access';
 import { Occupancy, RequestHold } from './occupancy';
 import { MAX_BODY_BYTES, readBodyCapped } from './read-body';
@@ -44,6 +45,13 @@ export interface Emulator {
    * cancelled, a reset), so a test can wait for a state instead of polling; returns the unsubscribe.
    */
   onChange(listener: () => void): () => void;
+  /**
+   * Holds the answers of `endpoint` (chat completions by default) from now on: each request waits
+   * before its headers (after its latency), in flight and holding its slot, until the returned
+   * function is called (or it is aborted). For tests: hold, wait for the state, release; no
+   * latency long enough for a loaded machine.
+   */
+  holdAnswers(endpoint?: EndpointName): () => void;
 }
 
 /** One authenticated request of a known route, while it holds its key's slot. */
@@ -96,6 +104,7 @@ class RequestHandler {
   readonly #runtimeFaults: FaultRule[];
   readonly #tracker: InflightTracker;
   readonly #occupancy = new Occupancy();
+  readonly held = new HeldAnswers();
   readonly #changed: () => void;
   #sequence = 0;
 
@@ -173,6 +182,7 @@ class RequestHandler {
     const arrived =
       endpoint === 'chat' ? this.#occupyChatModel(body(), admitted.key, occupy) : undefined;
     await waitBeforeHeaders(nextLatency(scenario.latencyMs), deadline, request.signal);
+    await this.held.wait(endpoint, request.signal);
     if (fault) {
       const early = await applyPreHeaderFault(fault, deadline, request.signal);
       if (early) {
@@ -264,6 +274,7 @@ export function createEmulator(input?: ScenarioInput): Emulator {
     clearFaults: () => {
       runtimeFaults.length = 0;
     },
+    holdAnswers: (endpoint = 'chat') => handler.held.hold(endpoint),
     fetch: async (input, init) =>
       handler.handle(
         input instanceof Request && init === undefined ? input : new Request(input, init),

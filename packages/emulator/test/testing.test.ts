@@ -92,6 +92,40 @@ describe('waits on the emulator state', () => {
     expect(gateway.counters.inflight[gateway.apiKey]).toBe(0);
   });
 
+  it.each<EmulateAs>(['fetch', 'http'])(
+    'hold keeps answers in flight until released (%s)',
+    async (as) => {
+      const gateway = await gatewayAs(as);
+      const release = gateway.hold();
+      let answered = 0;
+      const calls = Array.from({ length: 4 }, () => chat(gateway).then(() => (answered += 1)));
+      await gateway.untilHeld(4);
+      // Held, not answered: the fifth is refused while the four hold the key's slots.
+      expect((await chat(gateway)).status).toBe(429);
+      expect(answered).toBe(0);
+      release();
+      await Promise.all(calls);
+      await gateway.untilIdle();
+      expect(answered).toBe(4);
+      // A released hold holds nothing more.
+      expect((await chat(gateway)).status).toBe(200);
+    },
+  );
+
+  it('a held request ends when it is aborted, and reset releases what is held', async () => {
+    const gateway = await gatewayAs('http');
+    gateway.hold();
+    const cut = new AbortController();
+    const aborted = chat(gateway, { signal: cut.signal });
+    const kept = chat(gateway);
+    await gateway.untilHeld(2);
+    cut.abort();
+    expect((await caught(aborted)).name).toBe('AbortError');
+    gateway.reset();
+    expect((await kept).status).toBe(200);
+    await gateway.untilIdle();
+  });
+
   it('untilCancelled resolves when a reader cancels a stream before its end', async () => {
     const gateway = await gatewayAs('http', { streamChunkDelayMs: 60_000 });
     const response = await chat(gateway, { stream: true });

@@ -114,14 +114,14 @@ async function withChunksMissing(
   missing: string[],
   script: { setup?: string; call: string; whileMissing?: string },
 ): Promise<{ missing: Outcome; restored: Outcome; whileMissing?: Outcome }> {
-  const emulatorURL = import.meta.resolve('@infergate/emulator');
+  const testingURL = import.meta.resolve('@infergate/emulator/testing');
   const source = `
     import { rename } from 'node:fs/promises';
     const lc = await import(${JSON.stringify(pathToFileURL(join(outDir, 'index.js')).href)});
-    const { createEmulator, DEFAULT_KEYS } = await import(${JSON.stringify(emulatorURL)});
-    const emulator = createEmulator();
+    const { emulate } = await import(${JSON.stringify(testingURL)});
+    const gateway = await emulate({ baseURL: 'https://lazy-chunks.test/v1' });
     const model = new lc.GatewayChatModel('community/general', {
-      baseURL: 'https://lazy-chunks.test/v1', apiKey: DEFAULT_KEYS.full, fetch: emulator.fetch });
+      ...gateway.connection });
     const PERSON = { title: 'person', type: 'object',
       properties: { name: { type: 'string' }, age: { type: 'number' } }, required: ['name', 'age'] };
     ${script.setup ?? ''}

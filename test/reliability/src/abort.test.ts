@@ -166,7 +166,7 @@ describe('abort while the request is in flight releases its slot at once', () =>
   ).filter((c) => !NO_SIGNAL.has(c.name));
   for (const { surface, endpoint, name } of cases) {
     it(`${name}: aborted, budget idle, emulator request cancelled`, async () => {
-      const cell = createCell();
+      const cell = await createCell();
       cell.emulator.injectFault({ fault: 'slow_headers', ms: 30_000, endpoint: COUNTER[endpoint] });
       const kit = new Kit(cell, { maxRetries: 2, timeoutMs: 60_000 });
       const controller = new AbortController();
@@ -186,7 +186,7 @@ describe('abort while the request is in flight releases its slot at once', () =>
 
   for (const surface of SURFACES) {
     it(`${surface} chat_stream: abort mid-stream rejects with the abort error and frees the slot`, async () => {
-      const cell = createCell({ streamChunkDelayMs: 10 });
+      const cell = await createCell({ streamChunkDelayMs: 10 });
       const timed = cellFor(cell.emulator, cell.baseURL, cell.apiKey, timedFetch(cell.fetch, []));
       const kit = new Kit(timed, { maxRetries: 2, timeoutMs: 60_000 });
       const controller = new AbortController();
@@ -209,7 +209,7 @@ describe('abort while the request is in flight releases its slot at once', () =>
 describe('deadlines while queued', () => {
   for (const surface of SURFACES) {
     it(`${surface}: 10 calls on a stuck gateway all end in timeout, queued ones included; no slot leaks`, async () => {
-      const cell = createCell();
+      const cell = await createCell();
       cell.emulator.injectFault({ fault: 'slow_headers', ms: 30_000, endpoint: 'chat' });
       const kit = new Kit(cell, { maxRetries: 2, timeoutMs: 300 });
       const outcomes = await Promise.all(

@@ -686,7 +686,7 @@ async function runRow(row: Row): Promise<CellResult[]> {
   for (const surface of ['core', 'langchain', 'ai-sdk'] as const) {
     const call = row[surface];
     if (!call) continue;
-    const cell = createCell();
+    const cell = await createCell();
     const kit = new Kit(cell, { maxRetries: 0, timeoutMs: 30_000 });
     let outcome: Outcome;
     try {
@@ -781,7 +781,7 @@ describe('AI SDK provider options', () => {
       [aiTranscribe(WAV, { translate: 'yes' }), 'translate', 'boolean'],
     ];
     for (const [call, field, limit] of cases) {
-      const cell = createCell();
+      const cell = await createCell();
       const outcome = await call(new Kit(cell, { maxRetries: 0, timeoutMs: 30_000 })).then(
         () => ({ ok: true }) as Outcome,
         (error: unknown) => classify(error),

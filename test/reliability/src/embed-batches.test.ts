@@ -52,16 +52,16 @@ async function embedAll(surface: Surface, cell: Cell): Promise<number[][]> {
 describe('embedding many texts in several requests', () => {
   for (const surface of SURFACES) {
     it(`${surface}: a retried batch gives exactly the clean vectors, in order`, async () => {
-      const clean = await embedAll(surface, createCell());
+      const clean = await embedAll(surface, await createCell());
       expect(clean).toHaveLength(TEXTS.length);
-      const cell = createCell();
+      const cell = await createCell();
       cell.emulator.injectFault({ fault: 'bad_gateway', endpoint: 'embeddings', times: 1 });
       expect(await embedAll(surface, cell)).toEqual(clean);
       expect(await settle(cell)).toBe(true);
     });
 
     it(`${surface}: a failing later batch fails the whole call (no partial list)`, async () => {
-      const base = createCell();
+      const base = await createCell();
       const cell = failingNth(base, 2);
       const outcome = await embedAll(surface, cell).then(
         (vectors) => ({ ok: true as const, vectors }),

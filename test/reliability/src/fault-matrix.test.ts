@@ -104,7 +104,7 @@ function expectation(spec: CellSpec): { success: boolean; requests: number; code
 }
 
 async function runCell(spec: CellSpec): Promise<CellResult> {
-  if (spec.transport === 'fetch') return runOn(createCell(), spec);
+  if (spec.transport === 'fetch') return runOn(await createCell(), spec);
   const server = await emulate({ as: 'http' });
   try {
     return await runOn(

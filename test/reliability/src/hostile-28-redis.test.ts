@@ -1,4 +1,5 @@
 import { createGatewayClient, type KeyBudget } from '@infergate/core';
+import { budgetId } from '@infergate/core/internal';
 import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { createRedisBudget, type RedisBudget } from '@infergate/redis';
@@ -10,7 +11,13 @@ import { hostileSuite } from './harness/hostile-rows';
  * The hostile cases outside core: a Redis that forgets, freezes or answers late under the
  * shared budget, and the emulator's count of a request being generated. The gateway is the
  * emulator's real HTTP server, which answers 429 past 4 of a key in flight: every call of a row
- * succeeds without a retry and the emulator never counts more than 4.
+ * succeeds without a retry and the emulator never counts more than 4. (packages/redis's
+ * redis-faults test has the cases these rows do not.)
+ *
+ * The first process's calls are held by the emulator (`hold()`) while the fault happens and the
+ * other process's calls wait in Redis's queue; then released. The rows wait for those states, not
+ * for an answer latency meant to outlast them on a loaded machine. Time is the subject only where
+ * Redis's own clock (a lease's TTL) or a command timeout is: those keep real, short waits.
  */
 
 const MODEL = 'community/general';
@@ -33,7 +40,10 @@ async function gateway(scenario: Record<string, unknown>): Promise<EmulatedGatew
   return server;
 }
 
-function budget(url: string, options: Partial<Parameters<typeof createRedisBudget>[0]> = {}) {
+function budget(
+  url: string,
+  options: Partial<Parameters<typeof createRedisBudget>[0]> = {},
+): RedisBudget {
   const b = createRedisBudget({ url, leaseTtlMs: 3000, warn: () => {}, ...options });
   cleanup.push(() => b.close());
   return b;
@@ -65,14 +75,35 @@ function calls(
   );
 }
 
-/** Polls a budget's own state (it has no event to wait for); the emulator's is waited on by the kit. */
-async function until(check: () => boolean, ms = 20_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) return false;
+/**
+ * Until `check` holds, asked every 10 ms: a budget's stats and Redis's queue have no event to wait
+ * on (the emulator's state is waited on by the kit). The limit is a safety net, not the assertion.
+ */
+async function poll(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const end = Date.now() + 30_000;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
-  return true;
+}
+
+/**
+ * Until a call of the gateway's key waits in Redis's line (a ticket taken, no slot granted; a
+ * process's other calls wait behind its first in the process), or the gateway saw more than its
+ * limit (the failure the row checks for).
+ */
+async function untilWaitingInRedis(redis: TestRedis, server: EmulatedGateway) {
+  const admin = createClient({ url: redis.url });
+  await admin.connect();
+  const queue = `{infergate:budget:${budgetId(server.baseURL, server.apiKey)}}:queue`;
+  try {
+    await poll(
+      async () => server.counters.concurrencyRejections > 0 || (await admin.zCard(queue)) > 0,
+      'a call waiting in Redis',
+    );
+  } finally {
+    await admin.close();
+  }
 }
 
 function expectAtMost4(server: EmulatedGateway, results: string[]): void {
@@ -81,18 +112,27 @@ function expectAtMost4(server: EmulatedGateway, results: string[]): void {
   expect(server.emulator.counters.maxInflight[server.apiKey]).toBeLessThanOrEqual(4);
 }
 
-/** 4 calls of one process in flight, `fault` done to Redis, then 4 calls of another process. */
+/**
+ * 4 calls of one process held at the gateway, `fault` done to Redis; once the holders re-took
+ * their leases, 4 calls of another process, which must wait in Redis's line; then the answers.
+ */
 async function loseLeases(fault: (redis: TestRedis) => Promise<void>): Promise<void> {
   const redis = await redisServer();
-  // Answers take 10 s: on a loaded machine the fault and the re-take still land while they run.
-  const server = await gateway({ latencyMs: 10_000 });
+  const server = await gateway({});
+  const release = server.hold();
   const a = budget(redis.url, { commandTimeoutMs: 10_000 });
   const first = calls(server, a, 4);
-  await server.untilHeld(4, { key: server.apiKey, timeoutMs: 20_000 });
+  await server.untilHeld(4, { key: server.apiKey });
   await fault(redis);
-  expect(await until(() => (a as RedisBudget).stats.retakenLeases >= 4)).toBe(true);
-  const second = calls(server, budget(redis.url, { commandTimeoutMs: 10_000 }), 4);
+  await poll(() => a.stats.retakenLeases >= 4, 'the leases re-taken');
+  expect(server.counters.inflight[server.apiKey]).toBe(4);
+  const b = budget(redis.url, { commandTimeoutMs: 10_000 });
+  const second = calls(server, b, 4);
+  await untilWaitingInRedis(redis, server);
+  release();
   expectAtMost4(server, [...(await first), ...(await second)]);
+  // Redis was back within the command timeout: the other process did not count alone.
+  expect(b.stats.fallbackAcquires).toBe(0);
 }
 
 describe('hostile 28: a Redis that forgets', () => {
@@ -134,14 +174,20 @@ describe('hostile 28: a Redis that forgets', () => {
     },
     async () => {
       const redis = await redisServer();
-      const server = await gateway({ latencyMs: 5000 });
+      const server = await gateway({});
+      const release = server.hold();
       const a = budget(redis.url, { commandTimeoutMs: 10_000 });
       const b = budget(redis.url, { commandTimeoutMs: 10_000 });
       const first = calls(server, a, 4);
-      await server.untilHeld(4, { key: server.apiKey, timeoutMs: 20_000 });
+      await server.untilHeld(4, { key: server.apiKey });
       const second = calls(server, b, 4);
-      await new Promise((r) => setTimeout(r, 300)); // queued in Redis
+      await untilWaitingInRedis(redis, server);
       await redis.restart();
+      // The restart emptied the queue: the waiting calls ask again once Redis is back, and wait
+      // there again behind the re-taken leases (a fallback would have sent them to the gateway).
+      await poll(() => a.stats.retakenLeases >= 4, 'the leases re-taken');
+      await untilWaitingInRedis(redis, server);
+      release();
       expectAtMost4(server, [...(await first), ...(await second)]);
       expect(b.stats.fallbackAcquires).toBe(0);
     },
@@ -173,6 +219,7 @@ describe('hostile 28: a Redis that forgets', () => {
       const signal = AbortSignal.timeout(20_000);
       const leases = await Promise.all([1, 2, 3, 4].map(() => ask(b, signal)));
       for (const lease of leases) lease.release();
+      expect(b.stats.fallbackAcquires).toBe(0);
     },
   );
   suite.row(
@@ -186,17 +233,21 @@ describe('hostile 28: a Redis that forgets', () => {
     },
     async () => {
       const redis = await redisServer();
-      const server = await gateway({ latencyMs: 3000 });
+      const server = await gateway({});
+      // A TTL of a minute: a lease orphaned by a late script would hold its slot past the test.
+      // b's command timeout fails the frozen calls (time is the subject); 2 s, as its first call,
+      // on a healthy Redis, must be answered within it on a loaded machine (300 ms was not).
       const a = budget(redis.url, { leaseTtlMs: 60_000, commandTimeoutMs: 10_000 });
       const b = budget(redis.url, {
         leaseTtlMs: 60_000,
-        commandTimeoutMs: 300,
+        commandTimeoutMs: 2000,
         onRedisFailure: 'error',
       });
       await calls(server, b, 1); // connected
       server.emulator.resetCounters();
+      const release = server.hold();
       const first = calls(server, a, 4);
-      await server.untilHeld(4, { key: server.apiKey, timeoutMs: 20_000 });
+      await server.untilHeld(4, { key: server.apiKey });
       redis.freeze();
       let second: string[];
       try {
@@ -204,11 +255,12 @@ describe('hostile 28: a Redis that forgets', () => {
       } finally {
         redis.resume();
       }
+      release();
       expect(second).toEqual(['network_error', 'network_error', 'network_error', 'network_error']);
       expect(await first).toEqual(['ok', 'ok', 'ok', 'ok']);
       // All 4 slots free: a third process gets them well within leaseTtlMs (an orphan lease would
-      // hold its slot 60 s). Not asked through `b`: its 300 ms command timeout, there to fail the
-      // frozen calls fast, fails calls on a loaded CI machine too (network_error, seen once).
+      // hold its slot 60 s, past the calls' 20 s deadline). Not asked through `b`: its command
+      // timeout, there to fail the frozen calls, can fail calls on a loaded machine too.
       const c = budget(redis.url, { leaseTtlMs: 60_000, commandTimeoutMs: 10_000 });
       expectAtMost4(server, await calls(server, c, 4, undefined, 20_000));
     },
@@ -224,17 +276,23 @@ describe('hostile 28: a Redis that forgets', () => {
     },
     async () => {
       const redis = await redisServer();
-      const server = await gateway({ latencyMs: 6000 });
+      const server = await gateway({});
       const a = budget(redis.url, { leaseTtlMs: 1000, commandTimeoutMs: 10_000 });
       const b = budget(redis.url, { leaseTtlMs: 1000, commandTimeoutMs: 10_000 });
       await calls(server, b, 1); // connected
       server.emulator.resetCounters();
+      const release = server.hold();
       const first = calls(server, a, 4);
-      await server.untilHeld(4, { key: server.apiKey, timeoutMs: 20_000 });
+      await server.untilHeld(4, { key: server.apiKey });
       redis.freeze();
+      // Sent while Redis is frozen: it runs them, and the holders' refreshes, when it resumes, in
+      // no fixed order; by its clock (the subject: it cannot be injected) the four leases have
+      // expired by then.
       const second = calls(server, b, 4);
       await new Promise((r) => setTimeout(r, 2500));
       redis.resume();
+      await untilWaitingInRedis(redis, server);
+      release();
       expectAtMost4(server, [...(await first), ...(await second)]);
     },
   );
@@ -248,13 +306,16 @@ describe('hostile 28: a Redis that forgets', () => {
     },
     async () => {
       const redis = await redisServer();
+      // The 4 more wait for a slot of the fallback, which has no event to wait for: the first
+      // four's 2 s answers are the window in which a wrongly granted call would meet a 429.
       const server = await gateway({ latencyMs: 2000 });
       const a = budget(redis.url, { commandTimeoutMs: 2000 });
       const first = calls(server, a, 4);
-      await server.untilHeld(4, { key: server.apiKey, timeoutMs: 20_000 });
+      await server.untilHeld(4, { key: server.apiKey });
       await redis.stop();
       const second = calls(server, a, 4);
       expectAtMost4(server, [...(await first), ...(await second)]);
+      expect(a.stats.fallbackAcquires).toBeGreaterThanOrEqual(4);
     },
   );
   suite.row(
@@ -270,12 +331,14 @@ describe('hostile 28: a Redis that forgets', () => {
     async () => {
       const redis = await redisServer();
       const server = await gateway({ latencyMs: 300 });
+      const warnings: string[] = [];
       const four = budget(redis.url, { commandTimeoutMs: 10_000 });
-      const eight = budget(redis.url, { commandTimeoutMs: 10_000 });
+      const eight = budget(redis.url, { commandTimeoutMs: 10_000, warn: (m) => warnings.push(m) });
       await calls(server, four, 1, 4); // the limit-4 app has used the key
       server.emulator.resetCounters();
       const results = await Promise.all([calls(server, four, 8, 4), calls(server, eight, 8, 8)]);
       expectAtMost4(server, results.flat());
+      expect(warnings.some((w) => w.includes('smallest limit'))).toBe(true);
     },
   );
 });

@@ -122,7 +122,7 @@ describe('the API key appears nowhere', () => {
           if (row && !appliesTo(row, endpoint)) continue;
           tasks.push(async () => {
             counts.cells++;
-            const cell = createCell(SCENARIO, CANARY);
+            const cell = await createCell(SCENARIO, CANARY);
             if (row) cell.emulator.injectFault({ ...row.rule, endpoint: COUNTER[endpoint] });
             const where = `${surface} ${endpoint} ${row?.id ?? 'none'}`;
             const kit = new Kit(cell, {
@@ -164,7 +164,7 @@ describe('the API key appears nowhere', () => {
         { status: 401, headers: { 'content-type': 'application/json' } },
       );
     };
-    const cell = { ...createCell(SCENARIO, CANARY), fetch: echo };
+    const cell = { ...(await createCell(SCENARIO, CANARY)), fetch: echo };
     for (const surface of SURFACES) {
       for (const endpoint of ENDPOINTS) {
         const outcome = await run(
@@ -203,7 +203,7 @@ describe('the API key appears nowhere', () => {
       handleToolError: record('toolError'),
     });
     for (const fault of [undefined, 'bad_gateway', 'stream_error'] as const) {
-      const cell = createCell(SCENARIO, CANARY);
+      const cell = await createCell(SCENARIO, CANARY);
       if (fault) cell.emulator.injectFault({ fault, endpoint: 'chat' });
       const kit = new Kit(cell, { maxRetries: 0, timeoutMs: 2000 });
       const config = { callbacks: [handler] };
@@ -227,7 +227,7 @@ describe('the API key appears nowhere', () => {
   });
 
   it('LangChain serialisation keeps the key as a secret reference', async () => {
-    const cell = createCell(SCENARIO, CANARY);
+    const cell = await createCell(SCENARIO, CANARY);
     const kit = new Kit(cell, { maxRetries: 0, timeoutMs: 2000 });
     const json = JSON.stringify(kit.lcModel().toJSON());
     expect(json).not.toContain(MARK);
@@ -241,7 +241,7 @@ describe('the API key appears nowhere', () => {
   // Was a DEFECT (langchain): GatewayChatModel kept the key in a non-enumerable data property that
   // `util.inspect(model, { showHidden: true })` printed. Fixed: a #private field behind a getter.
   it('util.inspect with showHidden shows no key on any object', async () => {
-    const cell = createCell(SCENARIO, CANARY);
+    const cell = await createCell(SCENARIO, CANARY);
     const kit = new Kit(cell, { maxRetries: 0, timeoutMs: 2000 });
     const objects = {
       core: kit.core(),
@@ -261,7 +261,7 @@ describe('the API key appears nowhere', () => {
   it('snapshots of errors hold no key', async () => {
     const views: Record<string, unknown> = {};
     for (const row of FAULT_ROWS.filter((r) => appliesTo(r, 'chat'))) {
-      const cell = createCell(SCENARIO, CANARY, 'https://secrets.test/v1');
+      const cell = await createCell(SCENARIO, CANARY, 'https://secrets.test/v1');
       cell.emulator.injectFault({ ...row.rule, endpoint: 'chat' });
       const outcome = await run('core', 'chat', new Kit(cell, { maxRetries: 0, timeoutMs: 2000 }));
       if (!outcome.ok) {

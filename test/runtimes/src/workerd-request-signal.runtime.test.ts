@@ -4,10 +4,10 @@ import { type LaunchedRuntime, launchWorkerd } from './launch';
 
 // workerd on a client that goes away mid-stream: it neither cancels the Worker's response body nor
 // aborts `request.signal` unless the `enable_request_signal` compatibility flag is set. The app
-// passes `request.signal` to the call (`/<surface>/stream-signal`). The gateway streams so slowly
-// (20 s between events, minutes per answer) that a request cancelled upstream is told apart from
-// one that runs on by its state alone; the waits' bounds are safety nets, far below an answer's
-// length and far above the cancel's.
+// passes `request.signal` to the call (`/<surface>/stream-signal`). The gateway streams an event
+// every 2 s (an answer takes about a minute); a request cancelled upstream is told apart from one
+// that runs on by the emulator's count of streams cancelled before their end, not by a clock (the
+// emulator sees the cancel at its next write, within 2 s). The waits' bounds are safety nets.
 
 let gateway: EmulatedGateway;
 const runtimes: Record<'withFlag' | 'withoutFlag', LaunchedRuntime | undefined> = {
@@ -16,7 +16,7 @@ const runtimes: Record<'withFlag' | 'withoutFlag', LaunchedRuntime | undefined> 
 };
 
 beforeAll(async () => {
-  gateway = await emulate({ as: 'http', scenario: { streamChunkDelayMs: 20_000 } });
+  gateway = await emulate({ as: 'http', scenario: { streamChunkDelayMs: 2000 } });
   const settings = { baseURL: gateway.baseURL, apiKey: gateway.apiKey };
   [runtimes.withFlag, runtimes.withoutFlag] = await Promise.all([
     launchWorkerd(settings, { compatibilityFlags: ['enable_request_signal'] }),
@@ -65,8 +65,10 @@ describe('workerd: a client that goes away mid-stream', () => {
   for (const surface of ['core', 'ai-sdk'] as const) {
     it(`${surface}, with enable_request_signal: the gateway request is cancelled at once and the slot freed`, async () => {
       const runtime = runtimes.withFlag as LaunchedRuntime;
+      const cancelled = gateway.counters.streamsCancelled;
       await abandon(runtime, `/${surface}/stream-signal`, 4);
-      // The streams would run for minutes; cancelled, they leave the gateway at once.
+      // Cancelled before their end: a stream that ran on would end (in about a minute) uncounted.
+      await gateway.untilCancelled(cancelled + 4, { timeoutMs: 60_000 });
       await gateway.untilIdle({ key: gateway.apiKey, timeoutMs: 60_000 });
       expect(await budgetActive(runtime)).toBe(0);
     });

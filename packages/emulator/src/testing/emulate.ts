@@ -73,6 +73,12 @@ export interface EmulatedGateway extends GatewayConnection {
   untilRequests(count: number, options?: UntilOptions & { endpoint?: EndpointName }): Promise<void>;
   /** Until `count` streamed answers (1 by default) were cancelled before their end. */
   untilCancelled(count?: number, options?: UntilOptions): Promise<void>;
+  /**
+   * Holds `endpoint`'s answers (chat by default) from now on (`emulator.holdAnswers`): its
+   * requests stay in flight until the returned function releases them. `reset()` and `close()`
+   * release what is still held.
+   */
+  hold(endpoint?: EndpointName): () => void;
   /** Resets the counters and removes injected faults (the scenario stays). */
   reset(): void;
   /** Stops serving (msw stops intercepting; the server stops listening). Safe to call twice. */
@@ -109,6 +115,10 @@ function gatewayOf(
 ): EmulatedGateway {
   const { baseURL, apiKey, fetch } = served;
   let closing: Promise<void> | undefined;
+  const holds: (() => void)[] = [];
+  const releaseHolds = () => {
+    for (const release of holds.splice(0)) release();
+  };
   return {
     as,
     baseURL,
@@ -122,11 +132,18 @@ function gatewayOf(
     untilIdle: (options) => untilIdle(emulator, options),
     untilRequests: (count, options) => untilRequests(emulator, count, options),
     untilCancelled: (count, options) => untilCancelled(emulator, count, options),
+    hold: (endpoint) => {
+      const release = emulator.holdAnswers(endpoint);
+      holds.push(release);
+      return release;
+    },
     reset: () => {
+      releaseHolds();
       emulator.clearFaults();
       emulator.resetCounters();
     },
     close: () => {
+      releaseHolds();
       closing ??= served.close();
       return closing;
     },

@@ -1,11 +1,6 @@
 import { createGatewayClient, type GatewayClient } from '@infergate/core';
-import {
-  createEmulator,
-  DEFAULT_KEYS,
-  type Emulator,
-  type ScenarioInput,
-} from '@infergate/emulator';
-import { untilIdle } from '@infergate/emulator/testing';
+import { DEFAULT_KEYS, type Emulator, type ScenarioInput } from '@infergate/emulator';
+import { emulate, untilIdle } from '@infergate/emulator/testing';
 
 let sequence = 0;
 
@@ -24,21 +19,14 @@ export interface Cell {
   inflight(): number;
 }
 
-export function createCell(
+/** The kit's gateway (reached as a fetch function) as a cell. */
+export async function createCell(
   scenario?: ScenarioInput,
   apiKey: string = DEFAULT_KEYS.full,
   baseURL = `https://cell-${++sequence}.test/v1`,
-): Cell {
-  const emulator = createEmulator(scenario);
-  const fetch: typeof globalThis.fetch = emulator.fetch;
-  return {
-    emulator,
-    baseURL,
-    apiKey,
-    fetch,
-    observer: createGatewayClient({ baseURL, apiKey, fetch }),
-    inflight: () => emulator.counters.inflight[apiKey] ?? 0,
-  };
+): Promise<Cell> {
+  const gateway = await emulate({ scenario, apiKey, baseURL });
+  return cellFor(gateway.emulator, gateway.baseURL, apiKey, gateway.fetch);
 }
 
 /**
