@@ -15,6 +15,23 @@ const FOREVER = 60_000;
 const held = (emulator: Emulator, model: string, times = 1) =>
   emulator.injectFault({ fault: 'stall_first_chunk', model, ms: FOREVER, times });
 
+/**
+ * A chat on a held model that may hedge after 30 ms but finds nothing to hedge to: it times out
+ * with no hedge sent. Returns its `hedge-skipped` events.
+ */
+async function timesOutUnhedged(
+  { client, events }: ReturnType<typeof recordingClient>,
+  timeoutMs: number,
+) {
+  const error = await caught(
+    () => client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs }),
+    isGatewayError,
+  );
+  expect(error.code).toBe('timeout');
+  expect(only(events, 'hedge')).toEqual([]);
+  return only(events, 'hedge-skipped');
+}
+
 describe('hedge: a second attempt when the first is slow to its first content', () => {
   it('goes to the next listed model into a free slot; the hedge wins, the first is aborted', async () => {
     const gateway = await emulate();
@@ -74,20 +91,12 @@ describe('hedge: a second attempt when the first is slow to its first content', 
 
   it('never queues: without a free slot no hedge is sent (the key never exceeds its limit)', async () => {
     const gateway = await emulate();
-    const { client, events } = recordingClient(gateway, { maxConcurrency: 1 });
     const { emulator } = gateway;
     held(emulator, 'community/general');
-    const error = await caught(
-      () => client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 400 }),
-      isGatewayError,
-    );
-    expect(error.code).toBe('timeout');
-    expect(only(events, 'hedge')).toEqual([]);
+    const skipped = await timesOutUnhedged(recordingClient(gateway, { maxConcurrency: 1 }), 400);
     // It says why, once.
-    expect(only(events, 'hedge-skipped')).toMatchObject([
-      { model: 'community/general', reason: 'no_free_slot' },
-    ]);
-    expect(only(events, 'hedge-skipped')[0]?.waitedMs).toBe(30);
+    expect(skipped).toMatchObject([{ model: 'community/general', reason: 'no_free_slot' }]);
+    expect(skipped[0]?.waitedMs).toBe(30);
     expect(emulator.counters.requests.chat).toBe(1);
     expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBe(1);
   });
@@ -247,16 +256,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
         models: { 'community/general': { capacity: 1 } },
       },
     });
-    const { client, events } = recordingClient(gateway);
     const { emulator } = gateway;
     held(emulator, 'community/general');
-    const error = await caught(
-      () => client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 500 }),
-      isGatewayError,
-    );
-    expect(error.code).toBe('timeout');
-    expect(only(events, 'hedge')).toEqual([]);
-    expect(only(events, 'hedge-skipped')).toMatchObject([
+    expect(await timesOutUnhedged(recordingClient(gateway), 500)).toMatchObject([
       { model: 'community/general', reason: 'no_candidate' },
     ]);
     expect(emulator.counters.requests.chat).toBe(1);
