@@ -4,10 +4,9 @@ import type { Emulator } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { budgetId } from '../src/budget/budget-id';
-import type { GatewayClientOptions } from '../src/client/options';
 import { isGatewayError } from '../src/index';
 import { AUTO_HEDGE, hedgeDelay } from '../src/steering/hedge-delay';
-import { DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
+import { clientsSharingEvents, DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
 
 /** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
 const FOREVER = 60_000;
@@ -283,9 +282,7 @@ describe('hedge: a second attempt when the first is slow to its first content', 
 
   it('names the winner as the answering model when the gateway sends no X-Service-Model', async () => {
     const gateway = await emulate();
-    const { events } = recordingClient(gateway);
-    const another = (extra: GatewayClientOptions = {}) =>
-      recordingClient(gateway, { ...extra }, events).client;
+    const { events, another } = clientsSharingEvents(gateway);
     const { emulator } = gateway;
     // The hedge (to the streamer) is held; the first attempt answers once its hedge is sent, so
     // the first wins after the hedge was the last request sent.
