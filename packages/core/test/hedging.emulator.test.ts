@@ -31,19 +31,28 @@ async function timesOutUnhedged(
   return only(events, 'hedge-skipped');
 }
 
+/**
+ * A stream to a held `community/general`, listing `community/streamer` and hedged with `hedge`,
+ * on a fresh gateway: the streamer answers it in full.
+ */
+async function hedgedToStreamer(hedge: { afterMs: number | 'auto'; maxExtra?: number }) {
+  const gateway = await emulate();
+  const { client, events } = recordingClient(gateway);
+  const { emulator } = gateway;
+  held(emulator, 'community/general');
+  const stream = await client.chatStream(hi(), { fallbackModels: ['community/streamer'], hedge });
+  expect((await stream.result()).text).toBe('Echo: hello there');
+  expect(stream.servedModel).toBe('community/streamer');
+  return { client, events, emulator, stream };
+}
+
 describe('hedge: a second attempt when the first is slow to its first content', () => {
   it('goes to the next listed model into a free slot; the hedge wins, the first is aborted', async () => {
-    const gateway = await emulate();
-    const { client, events } = recordingClient(gateway);
-    const { emulator } = gateway;
-    held(emulator, 'community/general');
-    const stream = await client.chatStream(hi(), {
-      fallbackModels: ['community/streamer'],
-      hedge: { afterMs: 50, maxExtra: 1 },
-    });
     // Exactly one attempt's output reaches the caller.
-    expect((await stream.result()).text).toBe('Echo: hello there');
-    expect(stream.servedModel).toBe('community/streamer');
+    const { client, events, emulator, stream } = await hedgedToStreamer({
+      afterMs: 50,
+      maxExtra: 1,
+    });
     expect(stream.route.hops).toEqual([
       { model: 'community/general', outcome: 'lost' },
       { model: 'community/streamer', outcome: 'answered' },
@@ -265,16 +274,7 @@ describe('hedge: a second attempt when the first is slow to its first content', 
 
   it("'auto' hedges a fresh process's first slow call, at its prior", async () => {
     // A fresh base URL: nothing learned for this key and model, its budget fresh.
-    const gateway = await emulate();
-    const { client, events } = recordingClient(gateway);
-    const { emulator } = gateway;
-    held(emulator, 'community/general');
-    const stream = await client.chatStream(hi(), {
-      fallbackModels: ['community/streamer'],
-      hedge: { afterMs: 'auto' },
-    });
-    expect((await stream.result()).text).toBe('Echo: hello there');
-    expect(stream.servedModel).toBe('community/streamer');
+    const { events } = await hedgedToStreamer({ afterMs: 'auto' });
     const [sent] = only(events, 'hedge');
     expect(sent).toMatchObject({ phase: 'sent', from: 'community/general' });
     expect(sent?.waitedMs).toBe(AUTO_HEDGE.priorMs.stream);
