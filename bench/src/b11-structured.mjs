@@ -32,7 +32,7 @@ import { generateText, Output } from 'ai';
 import { z } from 'zod';
 import { chatOpenAI, coreClient, openaiCompatible, oursAiSdk } from './contenders.mjs';
 import { spawnEmulator } from './emulator-process.mjs';
-import { fmtMs, log, percentile } from './harness.mjs';
+import { fmtMs, log, percentile, trafficColumns, trafficOf } from './harness.mjs';
 import { check, context, target } from './results.mjs';
 
 const LATENCY_MS = 50;
@@ -250,10 +250,7 @@ async function runOnce(make, total, healthy) {
         latencies.toSorted((a, b) => a - b),
         50,
       ),
-      sent: counters.requests.chat,
-      rejections: counters.concurrencyRejections,
-      maxInflight: Math.max(0, ...Object.values(counters.maxInflight)),
-      errors: [...errors].map(([kind, n]) => `${kind}×${n}`).join(', '),
+      ...trafficOf(counters, errors),
     };
   } finally {
     await server.close();
@@ -267,10 +264,7 @@ function row(name, s) {
     answered: `${(s.answered * 100).toFixed(1)} %`,
     'invalid delivered': s.invalidDelivered,
     p50: fmtMs(s.p50),
-    'requests sent': s.sent,
-    '429s received': s.rejections,
-    'max in flight': s.maxInflight,
-    'failed calls': s.errors || '—',
+    ...trafficColumns(s),
   };
 }
 

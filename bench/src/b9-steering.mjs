@@ -15,7 +15,7 @@ import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
 import { streamText } from 'ai';
 import { chatOpenAI, coreClient, openaiCompatible } from './contenders.mjs';
 import { spawnEmulator } from './emulator-process.mjs';
-import { fmtMs, log, median, percentile } from './harness.mjs';
+import { fmtMs, log, median, percentile, trafficColumns, trafficOf } from './harness.mjs';
 import { check, context, target, unmeasuredTarget } from './results.mjs';
 
 const LATENCY_MS = 50;
@@ -233,10 +233,7 @@ async function runOnce(make, total, faulty) {
       p50: percentile(sorted, 50),
       p99: percentile(sorted, 99),
       wallMs,
-      sent: counters.requests.chat,
-      rejections: counters.concurrencyRejections,
-      maxInflight: Math.max(0, ...Object.values(counters.maxInflight)),
-      errors: [...errors].map(([k, n]) => `${k}×${n}`).join(', '),
+      ...trafficOf(counters, errors),
     };
   } finally {
     await server.close();
@@ -264,10 +261,7 @@ function row(name, s) {
     p50: fmtMs(s.p50),
     p99: fmtMs(s.p99),
     wall: fmtMs(s.wallMs),
-    'requests sent': s.sent,
-    '429s received': s.rejections,
-    'max in flight': s.maxInflight,
-    'failed calls': s.errors || '—',
+    ...trafficColumns(s),
   };
 }
 

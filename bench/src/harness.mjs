@@ -52,6 +52,26 @@ export async function interleaved(
   return result;
 }
 
+/** What the emulator saw of a run's chat calls, and the run's failures by kind (`kind×n, …`). */
+export function trafficOf(counters, errors) {
+  return {
+    sent: counters.requests.chat,
+    rejections: counters.concurrencyRejections,
+    maxInflight: Math.max(0, ...Object.values(counters.maxInflight)),
+    errors: [...errors].map(([kind, n]) => `${kind}×${n}`).join(', '),
+  };
+}
+
+/** `trafficOf`'s figures as a table row's last columns. */
+export function trafficColumns(s) {
+  return {
+    'requests sent': s.sent,
+    '429s received': s.rejections,
+    'max in flight': s.maxInflight,
+    'failed calls': s.errors || '—',
+  };
+}
+
 /** Lets the event loop and GC settle between heavy phases. */
 export async function settle() {
   globalThis.gc?.();

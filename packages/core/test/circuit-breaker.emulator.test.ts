@@ -8,10 +8,9 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { GatewayClientOptions } from '../src/client/options';
 import { createGatewayClient } from '../src/index';
 import { otelEvents } from '../src/otel';
-import { DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
+import { clientsSharingEvents, DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
 
 const list = { fallbackModels: ['community/streamer'] };
 // A cooldown no loaded machine lets pass between two calls: only the moved clock ends it.
@@ -154,9 +153,7 @@ describe('circuit breakers of calls with fallbackModels', () => {
 describe('breakers: shared observations, each client its own thresholds (issue 53)', () => {
   it("a strict client's trip never closes the model for a client with the default settings", async () => {
     const gateway = await emulate();
-    const { events } = recordingClient(gateway);
-    const another = (extra: GatewayClientOptions = {}) =>
-      recordingClient(gateway, { ...extra }, events).client;
+    const { another } = clientsSharingEvents(gateway);
     const { emulator } = gateway;
     const strict = another({ circuitBreaker: { failures: 1, cooldownMs: 60_000 } });
     const lenient = another();
@@ -173,9 +170,7 @@ describe('breakers: shared observations, each client its own thresholds (issue 5
   it('each client counts its own cooldown from the shared failures', async () => {
     const clock = steppedClock();
     const gateway = await emulate();
-    const { events } = recordingClient(gateway);
-    const another = (extra: GatewayClientOptions = {}) =>
-      recordingClient(gateway, { ...extra }, events).client;
+    const { another } = clientsSharingEvents(gateway);
     const { emulator } = gateway;
     const patient = another({ circuitBreaker: { failures: 1, cooldownMs: 60_000 } });
     const eager = another({ circuitBreaker: { failures: 1, cooldownMs: 5_000 } });
@@ -272,9 +267,7 @@ describe('breakers: a burst is one trip, one probe at a time (issue 53)', () => 
 
   it('a failure of a request sent before the model last answered is not counted', async () => {
     const gateway = await emulate();
-    const { events } = recordingClient(gateway);
-    const another = (extra: GatewayClientOptions = {}) =>
-      recordingClient(gateway, { ...extra }, events).client;
+    const { events, another } = clientsSharingEvents(gateway);
     const { emulator } = gateway;
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 1 });
     let handOver!: () => void;

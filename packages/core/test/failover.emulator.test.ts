@@ -388,16 +388,20 @@ describe('fallbackModels: checked against the catalog before sending', () => {
   });
 });
 
+/** A gateway whose `community/small` takes one request at a time, streaming slowly; a client on it. */
+async function withSmallModel() {
+  const gateway = await emulate({
+    scenario: {
+      streamChunkDelayMs: 5,
+      models: { 'community/small': { capabilities: ['chat', 'streaming'], capacity: 1 } },
+    },
+  });
+  return { client: clientOn(gateway), emulator: gateway.emulator };
+}
+
 describe('fallbackModels: capacity-aware order', () => {
   it('tries a model with free capacity before one that is full, counting our own calls in flight', async () => {
-    const gateway = await emulate({
-      scenario: {
-        streamChunkDelayMs: 5,
-        models: { 'community/small': { capabilities: ['chat', 'streaming'], capacity: 1 } },
-      },
-    });
-    const client = clientOn(gateway);
-    const { emulator } = gateway;
+    const { client, emulator } = await withSmallModel();
     // The catalog, read before: it shows nothing in flight to community/small.
     await client.models();
     const held = await client.chatStream(hi('community/small', 'a b c d e f g h i j'));
@@ -417,14 +421,7 @@ describe('fallbackModels: capacity-aware order', () => {
   });
 
   it('does not count twice our calls a catalog read saw: a model they filled has free capacity once they end', async () => {
-    const gateway = await emulate({
-      scenario: {
-        streamChunkDelayMs: 5,
-        models: { 'community/small': { capabilities: ['chat', 'streaming'], capacity: 1 } },
-      },
-    });
-    const client = clientOn(gateway);
-    const { emulator } = gateway;
+    const { client, emulator } = await withSmallModel();
     const held = await client.chatStream(hi('community/small', 'a b c d e f g h i j'));
     // The catalog is read (again: the stream's gate read it first) while our own stream fills
     // community/small (its inflight: 1).

@@ -4,10 +4,9 @@ import type { Emulator } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { budgetId } from '../src/budget/budget-id';
-import type { GatewayClientOptions } from '../src/client/options';
 import { isGatewayError } from '../src/index';
 import { AUTO_HEDGE, hedgeDelay } from '../src/steering/hedge-delay';
-import { DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
+import { clientsSharingEvents, DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
 
 /** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
 const FOREVER = 60_000;
@@ -15,19 +14,45 @@ const FOREVER = 60_000;
 const held = (emulator: Emulator, model: string, times = 1) =>
   emulator.injectFault({ fault: 'stall_first_chunk', model, ms: FOREVER, times });
 
+/**
+ * A chat on a held model that may hedge after 30 ms but finds nothing to hedge to: it times out
+ * with no hedge sent. Returns its `hedge-skipped` events.
+ */
+async function timesOutUnhedged(
+  { client, events }: ReturnType<typeof recordingClient>,
+  timeoutMs: number,
+) {
+  const error = await caught(
+    () => client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs }),
+    isGatewayError,
+  );
+  expect(error.code).toBe('timeout');
+  expect(only(events, 'hedge')).toEqual([]);
+  return only(events, 'hedge-skipped');
+}
+
+/**
+ * A stream to a held `community/general`, listing `community/streamer` and hedged with `hedge`,
+ * on a fresh gateway: the streamer answers it in full.
+ */
+async function hedgedToStreamer(hedge: { afterMs: number | 'auto'; maxExtra?: number }) {
+  const gateway = await emulate();
+  const { client, events } = recordingClient(gateway);
+  const { emulator } = gateway;
+  held(emulator, 'community/general');
+  const stream = await client.chatStream(hi(), { fallbackModels: ['community/streamer'], hedge });
+  expect((await stream.result()).text).toBe('Echo: hello there');
+  expect(stream.servedModel).toBe('community/streamer');
+  return { client, events, emulator, stream };
+}
+
 describe('hedge: a second attempt when the first is slow to its first content', () => {
   it('goes to the next listed model into a free slot; the hedge wins, the first is aborted', async () => {
-    const gateway = await emulate();
-    const { client, events } = recordingClient(gateway);
-    const { emulator } = gateway;
-    held(emulator, 'community/general');
-    const stream = await client.chatStream(hi(), {
-      fallbackModels: ['community/streamer'],
-      hedge: { afterMs: 50, maxExtra: 1 },
-    });
     // Exactly one attempt's output reaches the caller.
-    expect((await stream.result()).text).toBe('Echo: hello there');
-    expect(stream.servedModel).toBe('community/streamer');
+    const { client, events, emulator, stream } = await hedgedToStreamer({
+      afterMs: 50,
+      maxExtra: 1,
+    });
     expect(stream.route.hops).toEqual([
       { model: 'community/general', outcome: 'lost' },
       { model: 'community/streamer', outcome: 'answered' },
@@ -74,20 +99,12 @@ describe('hedge: a second attempt when the first is slow to its first content', 
 
   it('never queues: without a free slot no hedge is sent (the key never exceeds its limit)', async () => {
     const gateway = await emulate();
-    const { client, events } = recordingClient(gateway, { maxConcurrency: 1 });
     const { emulator } = gateway;
     held(emulator, 'community/general');
-    const error = await caught(
-      () => client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 400 }),
-      isGatewayError,
-    );
-    expect(error.code).toBe('timeout');
-    expect(only(events, 'hedge')).toEqual([]);
+    const skipped = await timesOutUnhedged(recordingClient(gateway, { maxConcurrency: 1 }), 400);
     // It says why, once.
-    expect(only(events, 'hedge-skipped')).toMatchObject([
-      { model: 'community/general', reason: 'no_free_slot' },
-    ]);
-    expect(only(events, 'hedge-skipped')[0]?.waitedMs).toBe(30);
+    expect(skipped).toMatchObject([{ model: 'community/general', reason: 'no_free_slot' }]);
+    expect(skipped[0]?.waitedMs).toBe(30);
     expect(emulator.counters.requests.chat).toBe(1);
     expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBe(1);
   });
@@ -247,16 +264,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
         models: { 'community/general': { capacity: 1 } },
       },
     });
-    const { client, events } = recordingClient(gateway);
     const { emulator } = gateway;
     held(emulator, 'community/general');
-    const error = await caught(
-      () => client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs: 500 }),
-      isGatewayError,
-    );
-    expect(error.code).toBe('timeout');
-    expect(only(events, 'hedge')).toEqual([]);
-    expect(only(events, 'hedge-skipped')).toMatchObject([
+    expect(await timesOutUnhedged(recordingClient(gateway), 500)).toMatchObject([
       { model: 'community/general', reason: 'no_candidate' },
     ]);
     expect(emulator.counters.requests.chat).toBe(1);
@@ -264,16 +274,7 @@ describe('hedge: a second attempt when the first is slow to its first content', 
 
   it("'auto' hedges a fresh process's first slow call, at its prior", async () => {
     // A fresh base URL: nothing learned for this key and model, its budget fresh.
-    const gateway = await emulate();
-    const { client, events } = recordingClient(gateway);
-    const { emulator } = gateway;
-    held(emulator, 'community/general');
-    const stream = await client.chatStream(hi(), {
-      fallbackModels: ['community/streamer'],
-      hedge: { afterMs: 'auto' },
-    });
-    expect((await stream.result()).text).toBe('Echo: hello there');
-    expect(stream.servedModel).toBe('community/streamer');
+    const { events } = await hedgedToStreamer({ afterMs: 'auto' });
     const [sent] = only(events, 'hedge');
     expect(sent).toMatchObject({ phase: 'sent', from: 'community/general' });
     expect(sent?.waitedMs).toBe(AUTO_HEDGE.priorMs.stream);
@@ -281,9 +282,7 @@ describe('hedge: a second attempt when the first is slow to its first content', 
 
   it('names the winner as the answering model when the gateway sends no X-Service-Model', async () => {
     const gateway = await emulate();
-    const { events } = recordingClient(gateway);
-    const another = (extra: GatewayClientOptions = {}) =>
-      recordingClient(gateway, { ...extra }, events).client;
+    const { events, another } = clientsSharingEvents(gateway);
     const { emulator } = gateway;
     // The hedge (to the streamer) is held; the first attempt answers once its hedge is sent, so
     // the first wins after the hedge was the last request sent.

@@ -61,6 +61,14 @@ export function recordingClient(
   return { client, events };
 }
 
+/** Clients on `gateway` (`another(options)` makes one) whose chat events go to one list, `events`. */
+export function clientsSharingEvents(gateway: { connection: GatewayConnection }) {
+  const events: GatewayEvent[] = [];
+  const another = (options: GatewayClientOptions = {}) =>
+    recordingClient(gateway, options, events).client;
+  return { events, another };
+}
+
 /** The events of one type, typed. */
 export function only<T extends GatewayEvent['type']>(
   events: GatewayEvent[],

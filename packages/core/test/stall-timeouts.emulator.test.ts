@@ -149,6 +149,18 @@ describe('chunkTimeoutMs', () => {
   });
 });
 
+/** A chat over three listed models, ended by `signal`: it fails with `aborted`. */
+async function abortedWalk(
+  client: ReturnType<typeof recordingClient>['client'],
+  signal: AbortSignal,
+): Promise<void> {
+  const error = await caught(
+    () => client.chat(hi(), { fallbackModels: ['community/plain', 'community/streamer'], signal }),
+    isGatewayError,
+  );
+  expect(error.code).toBe('aborted');
+}
+
 describe('one deadline and one abort over the whole walk', () => {
   it('an abort during failover stops the walk: no further model is tried', async () => {
     const controller = new AbortController();
@@ -160,15 +172,7 @@ describe('one deadline and one abort over the whole walk', () => {
     });
     const { emulator } = gateway;
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
-    const error = await caught(
-      () =>
-        client.chat(hi(), {
-          fallbackModels: ['community/plain', 'community/streamer'],
-          signal: controller.signal,
-        }),
-      isGatewayError,
-    );
-    expect(error.code).toBe('aborted');
+    await abortedWalk(client, controller.signal);
     expect(emulator.counters.requests.chat).toBe(1);
     // (A cut request's slot comes back once the gateway can have seen the close.)
     await client.budget.whenIdle();
@@ -184,15 +188,7 @@ describe('one deadline and one abort over the whole walk', () => {
     void gateway.untilRequests(2).then(() => controller.abort());
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
     emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/plain', ms: FOREVER });
-    const error = await caught(
-      () =>
-        client.chat(hi(), {
-          fallbackModels: ['community/plain', 'community/streamer'],
-          signal: controller.signal,
-        }),
-      isGatewayError,
-    );
-    expect(error.code).toBe('aborted');
+    await abortedWalk(client, controller.signal);
     expect(emulator.counters.requests.chat).toBe(2);
     // (A cut request's slot comes back once the gateway can have seen the close.)
     await client.budget.whenIdle();

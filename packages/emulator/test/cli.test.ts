@@ -36,6 +36,26 @@ function start(
   });
 }
 
+/** A scenario file in a fresh temporary folder, removed when the test ends. */
+function scenarioFile(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'emu-cli-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+/** Runs the CLI until it exits: its exit code and what it wrote to stderr. */
+async function exitOf(args: string[]): Promise<{ code: unknown; err: string }> {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  return { code, err };
+}
+
 describe('infergate-emulator CLI', () => {
   it('starts on a free port and answers GET /models with the printed key', async () => {
     const { url, key } = await start(['--port', '0']);
@@ -63,11 +83,8 @@ describe('infergate-emulator CLI', () => {
   });
 
   it('loads a scenario file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'emu-cli-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const file = join(dir, 'scenario.json');
-    writeFileSync(
-      file,
+    const file = scenarioFile(
+      'scenario.json',
       JSON.stringify({
         keys: { 'my-own-key': { allowUnshielded: true, offlineFallback: true } },
         models: { 'community/plain': null },
@@ -101,11 +118,8 @@ describe('infergate-emulator CLI', () => {
   });
 
   it('loads a JSONC scenario file (comments, trailing commas)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'emu-cli-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const file = join(dir, 'scenario.jsonc');
-    writeFileSync(
-      file,
+    const file = scenarioFile(
+      'scenario.jsonc',
       '{\n  // gone\n  "models": { "community/plain": null, },\n  /* no 429 */\n  "faults": [],\n}\n',
     );
     const { url, key } = await start(['--port=0', '--scenario', file]);
@@ -115,18 +129,8 @@ describe('infergate-emulator CLI', () => {
   });
 
   it('exits with 2 naming the scenario file when it is not valid', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'emu-cli-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const file = join(dir, 'broken.json');
-    writeFileSync(file, '{\n  models: {}\n}\n');
-    const child = spawn(process.execPath, [bin, '--port', '0', '--scenario', file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      err += chunk;
-    });
-    const code = await new Promise((resolve) => child.on('exit', resolve));
+    const file = scenarioFile('broken.json', '{\n  models: {}\n}\n');
+    const { code, err } = await exitOf(['--port', '0', '--scenario', file]);
     expect(code).toBe(2);
     expect(err).toContain(`Scenario file '${file}' is not valid JSON`);
     expect(err).toMatch(/line 2 column 3/);
@@ -134,32 +138,18 @@ describe('infergate-emulator CLI', () => {
   });
 
   it('exits with 2 naming a misspelt field with its path and the closest known name', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'emu-cli-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const file = join(dir, 'misspelt.jsonc');
-    writeFileSync(file, '{ "models": { "x/slow": { "firstChunkMS": 500 } } }\n');
-    const child = spawn(process.execPath, [bin, '--port', '0', '--scenario', file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      err += chunk;
-    });
-    const code = await new Promise((resolve) => child.on('exit', resolve));
+    const file = scenarioFile(
+      'misspelt.jsonc',
+      '{ "models": { "x/slow": { "firstChunkMS": 500 } } }\n',
+    );
+    const { code, err } = await exitOf(['--port', '0', '--scenario', file]);
     expect(code).toBe(2);
     expect(err).toContain(`Scenario file '${file}'`);
     expect(err).toContain('models["x/slow"].firstChunkMS — did you mean firstChunkMs?');
   });
 
   it('exits with 2 and the usage on a bad argument', async () => {
-    const child = spawn(process.execPath, [bin, '--port', 'abc'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      err += chunk;
-    });
-    const code = await new Promise((resolve) => child.on('exit', resolve));
+    const { code, err } = await exitOf(['--port', 'abc']);
     expect(code).toBe(2);
     expect(err).toMatch(/--port must be an integer/);
     expect(err).toMatch(/Usage: infergate-emulator/);

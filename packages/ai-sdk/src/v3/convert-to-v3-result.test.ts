@@ -4,7 +4,7 @@ import type {
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { toV3GenerateResult, toV3StreamParts, toV3Warnings } from './convert-to-v3-result';
+import { toV3GenerateResult, toV3Stream, toV3Warnings } from './convert-to-v3-result';
 
 const usage = {
   inputTokens: { total: 2, noCache: 2, cacheRead: undefined, cacheWrite: undefined },
@@ -24,7 +24,7 @@ async function convertStream(parts: LanguageModelV4StreamPart[]) {
     },
   });
   const out = [];
-  for await (const part of source.pipeThrough(toV3StreamParts())) out.push(part);
+  for await (const part of toV3Stream(source)) out.push(part);
   return out;
 }
 
@@ -118,5 +118,31 @@ describe('V4 results as V3', () => {
         providerMetadata: undefined,
       },
     ]);
+  });
+
+  it('streams: cancelling the V3 stream cancels the V4 stream it reads, with the reason', async () => {
+    let cancelled: unknown;
+    const source = new ReadableStream<LanguageModelV4StreamPart>({
+      pull(controller) {
+        controller.enqueue({ type: 'text-delta', id: 't', delta: 'more' });
+      },
+      cancel(reason) {
+        cancelled = reason;
+      },
+    });
+    const reader = toV3Stream(source).getReader();
+    expect((await reader.read()).value).toEqual({ type: 'text-delta', id: 't', delta: 'more' });
+    await reader.cancel('the consumer left');
+    expect(cancelled).toBe('the consumer left');
+  });
+
+  it("streams: the V4 stream's failure fails the V3 stream with the same error", async () => {
+    const failure = new Error('the body was cut');
+    const source = new ReadableStream<LanguageModelV4StreamPart>({
+      start(controller) {
+        controller.error(failure);
+      },
+    });
+    await expect(toV3Stream(source).getReader().read()).rejects.toBe(failure);
   });
 });

@@ -109,62 +109,66 @@ export function toV3GenerateResult(
 }
 
 /**
- * V4 stream parts as V3 ones. `ping` (a keep-alive without content) is left out. A part V3 cannot
+ * The V4 stream as V3 parts. `ping` (a keep-alive without content) is left out. A part V3 cannot
  * carry cannot be warned about once the stream has started (V3 warnings go in `stream-start`), so
  * it becomes an `error` part naming it: the stream fails loudly instead of losing content quietly.
+ * A stream that pulls one V4 part at a time rather than a `TransformStream`: a pipe costs several
+ * promises a part, which made the `/v6` stream cost more than the gateway stream it reads.
  */
-export function toV3StreamParts(): TransformStream<
-  LanguageModelV4StreamPart,
-  LanguageModelV3StreamPart
-> {
-  return new TransformStream({
-    transform(part, controller) {
-      switch (part.type) {
-        case 'ping':
-          return;
-        case 'stream-start':
-          controller.enqueue({ type: 'stream-start', warnings: toV3Warnings(part.warnings) });
-          return;
-        case 'finish':
-          controller.enqueue({
-            type: 'finish',
-            usage: sameJson<LanguageModelV3Usage>(part.usage),
-            finishReason: toV3FinishReason(part.finishReason),
-            providerMetadata: toV3ProviderMetadata(part.providerMetadata),
-          });
-          return;
-        case 'tool-input-start': {
-          // V3 has no inputEncoding: tool input is JSON there, as the gateway's always is.
-          const { inputEncoding, ...start } = part;
-          controller.enqueue(sameJson<LanguageModelV3StreamPart>(start));
-          return;
-        }
-        case 'text-end': {
-          const { citations, ...end } = part;
-          controller.enqueue(sameJson<LanguageModelV3StreamPart>(end));
-          return;
-        }
-        case 'file':
-        case 'custom':
-        case 'reasoning-file':
-        case 'source':
-        case 'tool-call':
-        case 'tool-result':
-        case 'tool-approval-request': {
-          const converted = toV3Content(part);
-          if ('part' in converted)
-            controller.enqueue(sameJson<LanguageModelV3StreamPart>(converted.part));
-          else
-            controller.enqueue({
-              type: 'error',
-              error: new Error(droppedMessage(converted.dropped)),
-            });
-          return;
-        }
-        default:
-          // text, reasoning and tool-input deltas, response-metadata, raw, error: the same in V3.
-          controller.enqueue(sameJson<LanguageModelV3StreamPart>(part));
+export function toV3Stream(
+  stream: ReadableStream<LanguageModelV4StreamPart>,
+): ReadableStream<LanguageModelV3StreamPart> {
+  const reader = stream.getReader();
+  return new ReadableStream<LanguageModelV3StreamPart>({
+    async pull(controller) {
+      // A part left out gives nothing: read on, since a pull that enqueues nothing is not called again.
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        const part = toV3StreamPart(value);
+        if (part !== undefined) return controller.enqueue(part);
       }
     },
+    cancel: (reason) => reader.cancel(reason),
   });
+}
+
+/** One V4 stream part as V3 (`toV3Stream`); undefined for a part left out. */
+function toV3StreamPart(part: LanguageModelV4StreamPart): LanguageModelV3StreamPart | undefined {
+  switch (part.type) {
+    case 'ping':
+      return undefined;
+    case 'stream-start':
+      return { type: 'stream-start', warnings: toV3Warnings(part.warnings) };
+    case 'finish':
+      return {
+        type: 'finish',
+        usage: sameJson<LanguageModelV3Usage>(part.usage),
+        finishReason: toV3FinishReason(part.finishReason),
+        providerMetadata: toV3ProviderMetadata(part.providerMetadata),
+      };
+    case 'tool-input-start': {
+      // V3 has no inputEncoding: tool input is JSON there, as the gateway's always is.
+      const { inputEncoding, ...start } = part;
+      return sameJson<LanguageModelV3StreamPart>(start);
+    }
+    case 'text-end': {
+      const { citations, ...end } = part;
+      return sameJson<LanguageModelV3StreamPart>(end);
+    }
+    case 'file':
+    case 'custom':
+    case 'reasoning-file':
+    case 'source':
+    case 'tool-call':
+    case 'tool-result':
+    case 'tool-approval-request': {
+      const converted = toV3Content(part);
+      if ('part' in converted) return sameJson<LanguageModelV3StreamPart>(converted.part);
+      return { type: 'error', error: new Error(droppedMessage(converted.dropped)) };
+    }
+    default:
+      // text, reasoning and tool-input deltas, response-metadata, raw, error: the same in V3.
+      return sameJson<LanguageModelV3StreamPart>(part);
+  }
 }

@@ -6,7 +6,7 @@ import type {
   LanguageModelV3StreamResult,
 } from '@ai-sdk/provider-v3';
 import type { GatewayChatLanguageModel } from '../chat/gateway-chat-language-model';
-import { toV3GenerateResult, toV3StreamParts } from './convert-to-v3-result';
+import { toV3GenerateResult, toV3Stream } from './convert-to-v3-result';
 import { convertV3CallOptions } from './convert-v3-call-options';
 
 /**
@@ -38,7 +38,7 @@ export class GatewayChatLanguageModelV3 implements LanguageModelV3 {
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
     const { stream, request, response } = await this.model.doStream(convertV3CallOptions(options));
     return {
-      stream: stream.pipeThrough(toV3StreamParts()),
+      stream: toV3Stream(stream),
       ...(request !== undefined ? { request: { body: request.body } } : {}),
       ...(response !== undefined ? { response } : {}),
     };

@@ -18,13 +18,4 @@ export {
   emulate,
   type GatewayConnection,
 } from './emulate';
-export {
-  inflightOf,
-  type KeyOptions,
-  type UntilOptions,
-  until,
-  untilCancelled,
-  untilHeld,
-  untilIdle,
-  untilRequests,
-} from './wait-for-state';
+export * from './wait-for-state';
