@@ -16,21 +16,22 @@
  * requests in flight at the gateway, and the 429s it sent. Rows:
  *
  * - ours: AI SDK `generateText` + `Output.object` on `@infergate/ai-sdk` with `fallbackModels`,
- *   and LangChain `withStructuredOutput` on `GatewayChatModel` with `fallbackModels`. Until core's
- *   walk serves a schema per hop (issue 52), these rows show the behaviour before: the plan skips
- *   every model without `json_schema`, and no answer is checked by core;
+ *   and LangChain `withStructuredOutput` on `GatewayChatModel` with `fallbackModels`: core serves
+ *   the schema per hop (json_schema, a forced tool call, or json_object with the schema stated)
+ *   and checks every answer before it is delivered;
  * - `ai` + `@ai-sdk/openai-compatible` (`supportsStructuredOutputs: true`), the list as its users
  *   write it: a loop over the models in a wrapper, each with `ai`'s retries;
  * - `ChatOpenAI.withStructuredOutput(schema)` (its default method) `.withFallbacks([...])`;
  * - the baseline of the p50 target: ours (AI SDK) over four healthy, verified json_schema models.
  *
- * Runs on its own: `node bench/src/b11-structured.mjs [--quick] [--ours]`. Not on the page yet.
+ * Runs on its own (`node bench/src/b11-structured.mjs [--quick] [--ours]`, printed only) or with the
+ * others (`pnpm bench -- --only B11 --store`).
  */
 import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
 import { GatewayChatModel } from '@infergate/langchain';
 import { generateText, Output } from 'ai';
 import { z } from 'zod';
-import { chatOpenAI, coreClient, openaiCompatible, oursAiSdk } from './contenders.mjs';
+import { chatOpenAI, openaiCompatible, oursAiSdk } from './contenders.mjs';
 import { spawnEmulator } from './emulator-process.mjs';
 import { fmtMs, log, percentile, trafficColumns, trafficOf } from './harness.mjs';
 import { check, context, target } from './results.mjs';
@@ -107,9 +108,9 @@ function scenario({ healthy }) {
 }
 
 /**
- * Whether the emulator serves `jsonAnswers` (issue 52 item 5, the emulator-strict branch): one
- * call to a model whose every JSON answer is cut short. Without it the `claimed` model keeps its
- * word and the run says so.
+ * Whether the emulator serves `jsonAnswers` (issue 52 item 5): one request, sent raw (core would
+ * check the answer and refuse it), to a model whose every JSON answer is cut short. Without it the
+ * `claimed` model keeps its word and the run says so.
  */
 async function probeJsonAnswers() {
   const emulator = createEmulator({
@@ -122,19 +123,21 @@ async function probeJsonAnswers() {
       },
     },
   });
-  const client = coreClient({
-    baseURL: 'https://gateway.test/v1',
-    apiKey: DEFAULT_KEYS.full,
-    fetch: emulator.fetch,
+  const response = await emulator.fetch('https://gateway.test/v1/chat/completions', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${DEFAULT_KEYS.full}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model: CLAIMED,
+      messages: [{ role: 'user', content: PROMPT }],
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'order', schema: z.toJSONSchema(Order) },
+      },
+    }),
   });
-  const schema = z.toJSONSchema(Order);
-  const result = await client.chat({
-    model: CLAIMED,
-    messages: [{ role: 'user', content: PROMPT }],
-    response_format: { type: 'json_schema', json_schema: { name: 'order', schema } },
-  });
+  const completion = await response.json();
   try {
-    JSON.parse(result.answer.text);
+    JSON.parse(completion.choices[0].message.content);
     return false;
   } catch {
     return true;
@@ -146,7 +149,7 @@ function contenders() {
   const list = MODELS.slice(1);
   return [
     {
-      name: 'ours (before 52): generateText + Output.object, @infergate/ai-sdk, fallbackModels',
+      name: 'ours: generateText + Output.object, @infergate/ai-sdk, fallbackModels',
       ours: true,
       make: (c) => {
         const model = oursAiSdk(c)(NATIVE, { fallbackModels: list });
@@ -162,7 +165,7 @@ function contenders() {
       },
     },
     {
-      name: 'ours (before 52): GatewayChatModel fallbackModels .withStructuredOutput',
+      name: 'ours: GatewayChatModel fallbackModels .withStructuredOutput',
       ours: true,
       make: ({ baseURL, apiKey }) => {
         const chat = new GatewayChatModel({ model: NATIVE, baseURL, apiKey, fallbackModels: list });
@@ -285,7 +288,7 @@ export async function runB11({ quick, oursOnly = false }) {
     return summary;
   };
   const baseline = await run(
-    'ours (before 52): generateText + Output.object, four healthy json_schema models (baseline)',
+    'ours: generateText + Output.object, four healthy json_schema models (baseline)',
     cases[0]?.make ?? contenders()[0].make,
     true,
   );
@@ -336,15 +339,10 @@ export async function runB11({ quick, oursOnly = false }) {
   };
 }
 
-// Printed, never stored: B11 is not in src/suites.mjs (nor on the page) until our rows serve a
-// schema per hop (issue 52); then it is listed there and run through runner.mjs's runStandalone.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { printResult, printTargets } = await import('./runner.mjs');
-  const result = await runB11({
-    quick: process.argv.includes('--quick'),
-    oursOnly: process.argv.includes('--ours'),
+  const { runStandalone } = await import('./runner.mjs');
+  await runStandalone('B11', runB11, {
+    options: { oursOnly: process.argv.includes('--ours') },
+    notStorable: process.argv.includes('--ours') ? '--ours leaves the anchors out' : undefined,
   });
-  printResult(result);
-  printTargets([result]);
-  process.exit(0);
 }

@@ -63,6 +63,11 @@ export const SUITES = [
     title: 'hedged first chunks on a heavy-tailed pool',
     load: () => import('./b10-hedging.mjs').then((m) => m.runB10),
   },
+  {
+    id: 'B11',
+    title: 'structured output over a list of models that serve a schema differently',
+    load: () => import('./b11-structured.mjs').then((m) => m.runB11),
+  },
 ];
 
 /** The suite of an id, whatever its case (`b8s`, `B8S`). */
