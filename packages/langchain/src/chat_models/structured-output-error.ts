@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4.8 (`invalid_structured_output`: an answer that fails its check),
 // §10.4.
-import { isGatewayError } from '@infergate/core';
+import type { GatewayError } from '@infergate/core';
 import { OutputParserException } from '@langchain/core/output_parsers';
 
 /** Issues written into the exception's `observation` (all stay on `cause.invalidOutput`). */
@@ -16,7 +16,7 @@ const ISSUES_OBSERVED = 10;
  * `route`. Any other error is returned as it is.
  */
 export function structuredOutputParserError(error: unknown): unknown {
-  if (!isGatewayError(error) || error.code !== 'invalid_structured_output') return error;
+  if (!isInvalidStructuredOutput(error)) return error;
   const output = error.invalidOutput;
   const issues = (output?.issues ?? [])
     .slice(0, ISSUES_OBSERVED)
@@ -28,4 +28,14 @@ export function structuredOutputParserError(error: unknown): unknown {
   );
   exception.cause = error;
   return exception;
+}
+
+/**
+ * Core's error told by its code: this lazy part imports nothing of core at run time (one import
+ * would split core's modules into more chunks of an app's bundle: B5).
+ */
+function isInvalidStructuredOutput(error: unknown): error is GatewayError {
+  return (
+    error instanceof Error && (error as Partial<GatewayError>).code === 'invalid_structured_output'
+  );
 }
