@@ -20,6 +20,7 @@ import {
   readStoredResults,
   statusOf,
 } from './results.mjs';
+import { MISSED_TARGETS } from './missed-targets.mjs';
 import { SUITES } from './suites.mjs';
 
 export const PAGE_FILE = `${ROOT_DIR}BENCHMARKS.md`;
@@ -163,7 +164,38 @@ function targetsSection(stored) {
       });
     }
   }
-  return ['### Targets', '', table(rows, ['---', '---', '---', '---', '---']), ''];
+  return [
+    '### Targets',
+    '',
+    table(rows, ['---', '---', '---', '---', '---']),
+    '',
+    ...missedSection(stored),
+  ];
+}
+
+/** The stored runs' missed targets, by id, in the page's order. */
+export function missedTargets(stored) {
+  const missed = [];
+  for (const suite of SUITES) {
+    for (const t of stored[suite.id]?.targets ?? []) {
+      if (statusOf(evaluateTarget(t)) === 'missed') missed.push({ suite: suite.id, target: t });
+    }
+  }
+  return missed;
+}
+
+/** Each missed target's entry of missed-targets.mjs: since when, why, and the plan. */
+function missedSection(stored) {
+  const missed = missedTargets(stored);
+  if (missed.length === 0) return [];
+  const lines = missed.map(({ suite, target }) => {
+    const entry = MISSED_TARGETS[target.id];
+    const why = entry
+      ? `missed since ${entry.since}: ${entry.why} Plan: ${entry.plan}`
+      : 'no reason recorded (bench/src/missed-targets.mjs)';
+    return `- **${suite}** ${target.text} (\`${target.id}\`): ${why}`;
+  });
+  return ['Missed targets, why, and the plan:', '', ...lines, ''];
 }
 
 function suiteSections(stored) {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as pageModule from '../src/page.mjs';
 import * as resultsModule from '../src/results.mjs';
+import * as missedModule from '../src/missed-targets.mjs';
 import * as suitesModule from '../src/suites.mjs';
 
 // The results section of BENCHMARKS.md against the stored results in bench/results/: the page
@@ -42,6 +43,7 @@ interface Stored {
   data: unknown;
 }
 const page = pageModule as unknown as {
+  missedTargets: (stored: Record<string, Stored>) => { suite: string; target: Target }[];
   PAGE_FILE: string;
   NOT_MEASURED_YET: string;
   renderResults: (stored: Record<string, Stored>) => string;
@@ -93,7 +95,25 @@ function targetRows(): string[][] {
   return rows;
 }
 
+const { MISSED_TARGETS } = missedModule as unknown as {
+  MISSED_TARGETS: Record<string, { since: string; why: string; plan: string }>;
+};
+
 describe('BENCHMARKS.md results (generated from bench/results/)', () => {
+  it('gives every missed target a dated reason and a plan, and no entry to a target not missed', () => {
+    const missed = page.missedTargets(stored).map(({ target }) => target.id);
+    for (const id of missed) {
+      const entry = MISSED_TARGETS[id];
+      expect(entry, `${id} is missed: bench/src/missed-targets.mjs has no entry for it`).toBeDefined();
+      expect(Number.isNaN(Date.parse(entry?.since ?? '')), `${id} since`).toBe(false);
+      expect(entry?.why.length, `${id} why`).toBeGreaterThan(0);
+      expect(entry?.plan.length, `${id} plan`).toBeGreaterThan(0);
+    }
+    for (const id of Object.keys(MISSED_TARGETS)) {
+      expect(missed, `${id} has an entry but no stored run misses it`).toContain(id);
+    }
+  });
+
   it('has a stored result for every suite that exists, each dated, with its commit and run', () => {
     for (const suite of SUITES.filter((s) => s.load)) {
       const r = stored[suite.id];
