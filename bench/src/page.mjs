@@ -12,6 +12,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { MISSED_TARGETS } from './missed-targets.mjs';
 import {
   describeChecks,
   describeMeasured,
@@ -20,7 +21,6 @@ import {
   readStoredResults,
   statusOf,
 } from './results.mjs';
-import { MISSED_TARGETS } from './missed-targets.mjs';
 import { SUITES } from './suites.mjs';
 
 export const PAGE_FILE = `${ROOT_DIR}BENCHMARKS.md`;
@@ -193,9 +193,15 @@ function missedSection(stored) {
     const why = entry
       ? `missed since ${entry.since}: ${entry.why} Plan: ${entry.plan}`
       : 'no reason recorded (bench/src/missed-targets.mjs)';
-    return `- **${suite}** ${target.text} (\`${target.id}\`): ${why}`;
+    // The id, not the text: the Targets table above states each target once.
+    return `- **${suite}** \`${target.id}\`: ${why}`;
   });
-  return ['Missed targets, why, and the plan:', '', ...lines, ''];
+  return [
+    'Missed targets (by id, in the order of the table above), why, and the plan:',
+    '',
+    ...lines,
+    '',
+  ];
 }
 
 function suiteSections(stored) {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import * as missedModule from '../src/missed-targets.mjs';
 import * as pageModule from '../src/page.mjs';
 import * as resultsModule from '../src/results.mjs';
-import * as missedModule from '../src/missed-targets.mjs';
 import * as suitesModule from '../src/suites.mjs';
 
 // The results section of BENCHMARKS.md against the stored results in bench/results/: the page
@@ -104,7 +104,10 @@ describe('BENCHMARKS.md results (generated from bench/results/)', () => {
     const missed = page.missedTargets(stored).map(({ target }) => target.id);
     for (const id of missed) {
       const entry = MISSED_TARGETS[id];
-      expect(entry, `${id} is missed: bench/src/missed-targets.mjs has no entry for it`).toBeDefined();
+      expect(
+        entry,
+        `${id} is missed: bench/src/missed-targets.mjs has no entry for it`,
+      ).toBeDefined();
       expect(Number.isNaN(Date.parse(entry?.since ?? '')), `${id} since`).toBe(false);
       expect(entry?.why.length, `${id} why`).toBeGreaterThan(0);
       expect(entry?.plan.length, `${id} plan`).toBeGreaterThan(0);
