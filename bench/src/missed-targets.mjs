@@ -4,6 +4,22 @@
  * misses a target that has no entry here, and when an entry names a target no stored run misses,
  * so neither can drift from the numbers. No measured figures here: those are the stored results..
  */
+/** Both B11 rows of ours (the AI SDK's and LangChain's) miss the p50 target for one reason. */
+const B11_P50 = {
+  since: '2026-12-02',
+  why:
+    'every object delivered is valid, every call answered, at most 4 in flight and no 429, but ' +
+    'p50 is over: the list starts with the model that answers 502 to 3 requests in 10, and the ' +
+    'walk asks the models in the order given while each has free capacity, so about one call in ' +
+    'four pays a failed request before its answer; with the key saturated (16 callers, 4 slots) ' +
+    'that extra slot time is queueing for every call. The breaker does not open for it: its ' +
+    'failures are never consecutive.',
+  plan:
+    'order the models of a list by their recent failure share as well as their free capacity ' +
+    '(the breakers already observe every outcome per key and model): a model failing a large ' +
+    'share of its recent requests goes behind healthy ones, and is still tried when they fail.',
+};
+
 export const MISSED_TARGETS = {
   'B4.ours': {
     since: '2026-11-27',
@@ -34,32 +50,6 @@ export const MISSED_TARGETS = {
       '(about 4 KB).',
     plan: 'as for the AI SDK app.',
   },
-  'B11.structured.1': {
-    since: '2026-12-02',
-    why:
-      'every object delivered is valid, every call answered, at most 4 in flight and no 429, but ' +
-      'p50 is over: the list starts with the model that answers 502 to 3 requests in 10, and the ' +
-      'walk asks the models in the order given while each has free capacity, so about one call in ' +
-      'four pays a failed request before its answer; with the key saturated (16 callers, 4 slots) ' +
-      'that extra slot time is queueing for every call. The breaker does not open for it: its ' +
-      'failures are never consecutive.',
-    plan:
-      'order the models of a list by their recent failure share as well as their free capacity ' +
-      '(the breakers already observe every outcome per key and model): a model failing a large ' +
-      'share of its recent requests goes behind healthy ones, and is still tried when they fail.',
-  },
-  'B11.structured.2': {
-    since: '2026-12-02',
-    why:
-      'every object delivered is valid, every call answered, at most 4 in flight and no 429, but ' +
-      'p50 is over: the list starts with the model that answers 502 to 3 requests in 10, and the ' +
-      'walk asks the models in the order given while each has free capacity, so about one call in ' +
-      'four pays a failed request before its answer; with the key saturated (16 callers, 4 slots) ' +
-      'that extra slot time is queueing for every call. The breaker does not open for it: its ' +
-      'failures are never consecutive.',
-    plan:
-      'order the models of a list by their recent failure share as well as their free capacity ' +
-      '(the breakers already observe every outcome per key and model): a model failing a large ' +
-      'share of its recent requests goes behind healthy ones, and is still tried when they fail.',
-  },
+  'B11.structured.1': B11_P50,
+  'B11.structured.2': B11_P50,
 };
