@@ -2,7 +2,7 @@
  * Why each target that a stored run missed is missed, since when, and the plan: rendered under the
  * page's Targets table (page.mjs), one entry per target id. The page test fails when a stored run
  * misses a target that has no entry here, and when an entry names a target no stored run misses,
- * so neither can drift from the numbers. No measured figures here: those are the stored results..
+ * so neither can drift from the numbers. No measured figures here: those are the stored results.
  */
 /** Both B11 rows of ours (the AI SDK's and LangChain's) miss the p50 target for one reason. */
 const B11_P50 = {
