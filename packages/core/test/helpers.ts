@@ -103,3 +103,19 @@ export function withCatalog(
     return fetch(input, init);
   };
 }
+
+/** The JSON Schema of the structured-output emulator tests: nested object, enum, integer. */
+export const PLACE_SCHEMA = {
+  type: 'object',
+  properties: {
+    city: { type: 'string' },
+    kind: { enum: ['town', 'village'] },
+    where: {
+      type: 'object',
+      properties: { country: { type: 'string' }, rank: { type: 'integer' } },
+      required: ['country', 'rank'],
+    },
+  },
+  required: ['city', 'kind', 'where'],
+  additionalProperties: false,
+};

@@ -7,25 +7,12 @@ import {
   type StructuredOutputSchema,
   structuredRequest,
 } from '../src/steering/structured-output-request';
-import { clientOn } from './helpers';
+import { clientOn, PLACE_SCHEMA } from './helpers';
 
-// The parts of issue 52 the walk will call, end to end against the emulator: each method's request
-// is one the gateway accepts, and each method's answer is read back and passes the check. (The
-// json_object method and wrapped answers need the emulator's `jsonAnswers` and its schema read
-// from a system message: their end-to-end tests come with the walk's wiring.)
-const schema = {
-  type: 'object',
-  properties: {
-    city: { type: 'string' },
-    kind: { enum: ['town', 'village'] },
-    where: {
-      type: 'object',
-      properties: { country: { type: 'string' }, rank: { type: 'integer' } },
-      required: ['country', 'rank'],
-    },
-  },
-  required: ['city', 'kind', 'where'],
-};
+// The parts of issue 52 the walk calls, end to end against the emulator: each method's request is
+// one the gateway accepts, and each method's answer is read back and passes the check (the walk
+// itself: structured-walk.emulator.test.ts).
+const schema = PLACE_SCHEMA;
 const given: StructuredOutputSchema = { name: 'place', schema };
 const request = {
   model: '',

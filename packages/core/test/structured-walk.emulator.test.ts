@@ -2,24 +2,11 @@ import type { ModelSpec } from '@infergate/emulator';
 import { caught, emulate, inflightOf } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayError } from '../src/index';
-import { clientOn, only, recordingClient } from './helpers';
+import { clientOn, only, PLACE_SCHEMA, recordingClient } from './helpers';
 
 // Issue 52 through `chat`: the steering module serves one schema on each model its own way, checks
 // every answer, and walks on from one that breaks it (docs/gateway-protocol.md §4.8).
-const schema = {
-  type: 'object',
-  properties: {
-    city: { type: 'string' },
-    kind: { enum: ['town', 'village'] },
-    where: {
-      type: 'object',
-      properties: { country: { type: 'string' }, rank: { type: 'integer' } },
-      required: ['country', 'rank'],
-    },
-  },
-  required: ['city', 'kind', 'where'],
-  additionalProperties: false,
-};
+const schema = PLACE_SCHEMA;
 
 const listed = { owned_by: 'service-community', online: true } as const;
 const models: Record<string, ModelSpec> = {
