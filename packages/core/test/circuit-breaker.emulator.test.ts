@@ -58,6 +58,22 @@ describe('circuit breakers of calls with fallbackModels', () => {
     expect(only(events, 'model-skipped').at(-1)).toMatchObject({ reason: 'circuit_open' });
   });
 
+  it('try a model failing often, never in a row, after the others; a minute later it is first again', async () => {
+    const clock = steppedClock();
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway, { circuitBreaker: breaker });
+    const { emulator } = gateway;
+    // 1 request in 3 answered 502: never 2 in a row, so its breaker never trips.
+    emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', every: 3 });
+    const firstTried = async () => (await client.chat(hi(), list)).route.hops[0]?.model;
+    for (let i = 0; i < 10; i++) expect(await firstTried()).toBe('community/general');
+    const before = emulator.counters.requests.chat;
+    expect(await firstTried()).toBe('community/streamer');
+    expect(emulator.counters.requests.chat - before).toBe(1);
+    clock.advance(60_001);
+    expect(await firstTried()).toBe('community/general');
+  });
+
   it('after the cooldown one probe goes through; its success closes the breaker', async () => {
     const clock = steppedClock();
     const gateway = await emulate();

@@ -79,6 +79,12 @@ export interface CircuitBreakerOptions {
   cooldownMs?: number;
   /** The longest cooldown, ms (not less than `cooldownMs`). Default 60 000. */
   maxCooldownMs?: number;
+  /**
+   * The share of a model's recent attempts (its last 20 in the last minute, judged from 10) that
+   * failed, from which the call tries it after the listed models that fail less, even with free
+   * capacity: a model failing often but never `failures` times in a row. In (0, 1]. Default 0.2.
+   */
+  failureShare?: number;
 }
 
 export const CIRCUIT_BREAKER_OPTIONS: OptionGroup<CircuitBreakerOptions> = {
@@ -87,6 +93,7 @@ export const CIRCUIT_BREAKER_OPTIONS: OptionGroup<CircuitBreakerOptions> = {
     failures: {},
     cooldownMs: {},
     maxCooldownMs: {},
+    failureShare: {},
   },
 };
 

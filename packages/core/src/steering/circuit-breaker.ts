@@ -12,6 +12,12 @@ import type { CircuitBreakerOptions } from './steering-options';
  */
 const KEPT_FAILURES = 64;
 
+/** A model's last outcomes kept for its failure share, and how many it takes to judge one. */
+const RECENT_OUTCOMES = 20;
+const JUDGED_FROM = 10;
+/** How long an outcome counts towards the share: a model tried after the others gets its place back. */
+const RECENT_MS = 60_000;
+
 /**
  * What the realm has seen of one model, per (key, base URL with its path, model): plain data on the
  * realm's shared state (budget/realm.ts), the same for every client and every copy of core. It
@@ -30,6 +36,11 @@ interface Observations {
   probe: object | undefined;
   /** When the model last answered: a failure of a request sent before is old news. */
   answeredAt: number;
+  /**
+   * Its last attempts' outcomes, oldest first (up to RECENT_OUTCOMES), kept across answers: when
+   * each ended (monotonic ms) and whether it was a model failure.
+   */
+  recent: { at: number; failed: boolean }[];
 }
 
 // (A name of its own: an older copy of core in the realm keeps its own shape under 'breakers'.)
@@ -49,8 +60,9 @@ function remember(key: string, value: Observations): void {
   map.set(key, value);
 }
 
-function fresh(answeredAt: number): Observations {
+function fresh(answeredAt: number, recent: Observations['recent'] = []): Observations {
   return {
+    recent,
     streak: 0,
     failedAt: [],
     failedProbes: 0,
@@ -58,6 +70,17 @@ function fresh(answeredAt: number): Observations {
     probe: undefined,
     answeredAt,
   };
+}
+
+/** `recent` with one more outcome, the oldest dropped past RECENT_OUTCOMES. */
+function outcomeAdded(
+  recent: Observations['recent'] = [],
+  at: number,
+  failed: boolean,
+): Observations['recent'] {
+  const kept = recent.length < RECENT_OUTCOMES ? recent : recent.slice(1);
+  kept.push({ at, failed });
+  return kept;
 }
 
 /**
@@ -82,7 +105,8 @@ export function isModelFailure(error: GatewayError): boolean {
 
 /**
  * One call's view of the breakers of its models (client option `circuitBreaker`, calls with
- * `fallbackModels`). The observations are shared realm-wide per key, base URL and model; whether a
+ * `fallbackModels`). Besides tripping on failures in a row, it tells which models fail often
+ * without failing in a row (`failsOften`), for the plan to try them after the others. The observations are shared realm-wide per key, base URL and model; whether a
  * model is open is this client's judgement of them: open once the failures in a row reach its
  * `failures`, for its `cooldownMs` doubled by each failed probe in a row (up to its
  * `maxCooldownMs`), counted from the failure that reached its threshold or the last failed probe.
@@ -156,6 +180,23 @@ export class CircuitBreakers {
     return Math.min(maxCooldownMs, cooldownMs * 2 ** seen.failedProbes);
   }
 
+  /**
+   * Whether `model` failed at least this client's `failureShare` of its recent attempts (its last
+   * RECENT_OUTCOMES that ended in the last RECENT_MS, judged from JUDGED_FROM on): the plan then
+   * tries it after the models that fail less. Never a model whose probe this call holds (the probe
+   * is the point of the call's trying it).
+   */
+  failsOften(model: string): boolean {
+    if (this.#probes.has(model)) return false;
+    const seen = observed().get(this.#keyOf(model));
+    if (seen === undefined) return false;
+    const since = monotonicNow() - RECENT_MS;
+    const counted = seen.recent.filter((outcome) => outcome.at >= since);
+    if (counted.length < JUDGED_FROM) return false;
+    const failed = counted.filter((outcome) => outcome.failed).length;
+    return failed / counted.length >= this.#options.failureShare;
+  }
+
   #isOpen(model: string): boolean {
     const seen = observed().get(this.#keyOf(model));
     return seen !== undefined && this.#openUntil(seen) !== 0;
@@ -177,12 +218,13 @@ export class CircuitBreakers {
     if (failure === undefined) {
       const wasOpen = probing || (seen !== undefined && this.#openUntil(seen) !== 0);
       // (A probe of another call still in flight is no longer one: it closed without it.)
-      remember(key, fresh(now));
+      remember(key, fresh(now, outcomeAdded(seen?.recent, now, false)));
       if (wasOpen) this.#events?.circuitClose(model);
       return;
     }
     if (!isModelFailure(failure)) return;
     const observations = seen ?? fresh(0);
+    observations.recent = outcomeAdded(observations.recent, now, true);
     remember(key, observations);
     if (now - ms < observations.answeredAt) return;
     this.#failed(model, observations, probing, now);

@@ -43,6 +43,21 @@ describe('orderByCapacity', () => {
     expect(order).toEqual(['free-1', 'free-2', 'full', 'off', 'my/own']);
   });
 
+  it('tries a model failing often after the others of its group, still before a full one', () => {
+    const entries = new Map([
+      ['often', model('often', { capacity: 4 })],
+      ['steady', model('steady', { capacity: 4 })],
+      ['full', model('full', { capacity: 1, inflight: 1 })],
+    ]);
+    const order = orderByCapacity(
+      ['often', 'full', 'steady'],
+      (id) => entries.get(id),
+      (id) => entries.get(id)?.inflight ?? 0,
+      (id) => id === 'often',
+    );
+    expect(order).toEqual(['steady', 'often', 'full']);
+  });
+
   it('keeps the first model first whenever it has free capacity: no load balancing', () => {
     const entries = new Map([
       ['first', model('first', { capacity: 8 })],

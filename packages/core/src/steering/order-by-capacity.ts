@@ -20,15 +20,20 @@ export function tierOf(entry: GatewayModel | undefined, running: number): Tier {
 /**
  * The models in the order a call tries them: those with free capacity first, then the full ones, then the
  * offline or unlisted ones, each group in the order given (a stable sort: the first listed model
- * keeps priority whenever it has free capacity; no load balancing).
+ * keeps priority whenever it has free capacity; no load balancing). Within a group, a model that
+ * `failsOften` (its breaker's failure share) comes after the others: a free model failing often
+ * still before a full one, which would make the call wait.
  */
 export function orderByCapacity(
   models: readonly string[],
   entryOf: (model: string) => GatewayModel | undefined,
   runningOf: (model: string) => number,
+  failsOften: (model: string) => boolean = () => false,
 ): string[] {
-  const tiers = new Map(models.map((model) => [model, tierOf(entryOf(model), runningOf(model))]));
-  return [...models].sort((a, b) => tiers.get(a)! - tiers.get(b)!);
+  const rank = (model: string) =>
+    tierOf(entryOf(model), runningOf(model)) + (failsOften(model) ? 0.5 : 0);
+  const ranks = new Map(models.map((model) => [model, rank(model)]));
+  return [...models].sort((a, b) => ranks.get(a)! - ranks.get(b)!);
 }
 
 /**

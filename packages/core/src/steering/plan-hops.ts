@@ -27,7 +27,7 @@ export interface HopPlan {
   /** The models that passed the gate, in the order they are tried. Never empty. */
   models: string[];
   skipped: SkippedModel[];
-  /** Orders models by free capacity at the time it is asked (for each hop of the walk). */
+  /** Orders models by free capacity and recent failures when asked (for each hop of the walk). */
   order: (models: readonly string[]) => string[];
   /** Whether `model` has free capacity now by the catalog (listed, online, below its capacity): a hedge's. */
   hasCapacity: (model: string) => boolean;
@@ -52,6 +52,8 @@ export interface PlanInput {
   structured?: StructuredOutputNeeds;
   /** A model left out before sending for another reason than the catalog (an open breaker). */
   skip?: (model: string, others: readonly string[]) => SkippedModel | undefined;
+  /** Whether a model failed often lately (its breaker's failure share): tried after the others. */
+  failsOften?: (model: string) => boolean;
 }
 
 /**
@@ -60,7 +62,7 @@ export interface PlanInput {
  * list is skipped (`not_in_catalog`), except an own model (`my/...`), whose address works while it
  * is unlisted (§3.1); one lacking a capability the call needs is skipped (`missing_capability`).
  * Content parts are not gated: the catalog does not say which models read them. The rest is ordered
- * by free capacity. Refuses with `no_model_can_serve` when nothing is left, every skip on the error.
+ * by free capacity, then by recent failures. Refuses with `no_model_can_serve` when nothing is left, every skip on the error.
  */
 export async function planHops(
   catalog: Catalog,
@@ -90,7 +92,8 @@ export async function planHops(
   }
   if (kept.length === 0) throw noModelCanServe(requested[0]!, needs, skipped, listed, structured);
   const runningOf = (id: string) => runningOn(listed, entryOf(id), id, budgetId);
-  const order = (models: readonly string[]) => orderByCapacity(models, entryOf, runningOf);
+  const order = (models: readonly string[]) =>
+    orderByCapacity(models, entryOf, runningOf, input.failsOften);
   const hasCapacity = (id: string) => tierOf(entryOf(id), runningOf(id)) === 0;
   const plan: HopPlan = { requested, models: order(kept), skipped, order, hasCapacity };
   if (structured) plan.methods = methods;

@@ -266,6 +266,7 @@ function planCall(
     budgetId: transport.slots.budgetId,
     parent,
     skip,
+    failsOften: breakers && ((model: string) => breakers.failsOften(model)),
   };
   if (structured) plan.structured = { methods: asked.methods, ownTools: structured.ownTools };
   return planHops(catalog, plan, { signal: scope.signal });

@@ -136,6 +136,7 @@ describe('readCircuitBreaker (a client option)', () => {
       failures: 3,
       cooldownMs: 5_000,
       maxCooldownMs: 60_000,
+      failureShare: 0.2,
     });
     expect(readCircuitBreaker({})).toEqual(readCircuitBreaker(undefined));
     expect(readCircuitBreaker(false)).toBe(false);
@@ -146,6 +147,7 @@ describe('readCircuitBreaker (a client option)', () => {
       failures: 5,
       cooldownMs: 90_000,
       maxCooldownMs: 90_000,
+      failureShare: 0.2,
     });
   });
 
@@ -174,6 +176,8 @@ describe('readCircuitBreaker (a client option)', () => {
     ['failures not an integer', { failures: 1.5 }, 'circuitBreaker.failures'],
     ['cooldownMs -1', { cooldownMs: -1 }, 'circuitBreaker.cooldownMs'],
     ['maxCooldownMs a string', { maxCooldownMs: '1m' }, 'circuitBreaker.maxCooldownMs'],
+    ['failureShare 0', { failureShare: 0 }, 'circuitBreaker.failureShare'],
+    ['failureShare above 1', { failureShare: 1.5 }, 'circuitBreaker.failureShare'],
   ] as const)('refuses %s with configuration_error', (_name, value, field) => {
     const error = refused(() => readCircuitBreaker(value));
     expect(error).toMatchObject({ code: 'configuration_error', field });

@@ -165,7 +165,15 @@ export function readCircuitBreaker(value: unknown): Required<CircuitBreakerOptio
       `(${cooldownMs}) is more than circuitBreaker.maxCooldownMs (${maxCooldownMs})`,
     );
   }
-  return { failures, cooldownMs, maxCooldownMs };
+  const failureShare = read('failureShare', 0.2, 'a share of attempts in (0, 1]');
+  if (failureShare > 1) {
+    throw refusal(
+      place,
+      'circuitBreaker.failureShare',
+      `must be a share of attempts in (0, 1], got ${failureShare}`,
+    );
+  }
+  return { failures, cooldownMs, maxCooldownMs, failureShare };
 }
 
 function readPositive(value: unknown, field: string, what: string, place: SteeringPlace): number {
