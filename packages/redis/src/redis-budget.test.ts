@@ -1,31 +1,43 @@
 import { isGatewayError } from '@infergate/core';
-import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil, startRedis } from '@infergate/emulator/testing/redis';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  connectedClient,
+  expireLeasesNow,
+  holdPastTtl,
+  type RedisClient,
+  redisForFile,
+  request,
+} from '../test/budgets';
 import { leaseKeys } from './lease-scripts';
-import { createRedisBudget, type RedisBudget } from './redis-budget';
-
-let redis: TestRedis;
-const open: RedisBudget[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await Promise.all(open.map((b) => b.close()));
-  await redis.stop();
-});
+import { createRedisBudget } from './redis-budget';
 
 // Tests against a running Redis use a generous command timeout: a loaded machine must not turn a
 // slow answer into the fallback these tests say is not used.
-function budget(options: Partial<Parameters<typeof createRedisBudget>[0]> = {}): RedisBudget {
-  const b = createRedisBudget({ url: redis.url, commandTimeoutMs: 10_000, ...options });
-  open.push(b);
-  return b;
-}
+const file = redisForFile({ commandTimeoutMs: 10_000 });
+const budget = file.budget;
 
-const far = () => Date.now() + 60_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const queued = (id: string, count = 1, admin: RedisClient = file.admin) =>
+  pollUntil(
+    async () => (await admin.zCard(leaseKeys('infergate:budget', id).queue)) === count,
+    `${count} call(s) queued in Redis`,
+  );
+
+/**
+ * A place where the calls holding a lease wait until `count` hold one at once, then all go on: the
+ * next `count` are let through the same way. (Every call passes once `count` are in; a budget that
+ * never lets `count` in at once leaves them waiting, and the test fails on its timeout.)
+ */
+function meetingPoint(count: number) {
+  let waiting: (() => void)[] = [];
+  return (): Promise<void> =>
+    new Promise((resolve) => {
+      waiting.push(resolve);
+      if (waiting.length < count) return;
+      for (const go of waiting) go();
+      waiting = [];
+    });
+}
 
 describe('createRedisBudget', () => {
   it('never lets more than the limit in flight across budgets with their own connections', async () => {
@@ -33,19 +45,14 @@ describe('createRedisBudget', () => {
     let inFlight = 0;
     let max = 0;
     const id = `limit-${Math.random()}`;
+    const allIn = meetingPoint(4); // 24 calls: six rounds of 4 at once
     await Promise.all(
       budgets.flatMap((b) =>
         Array.from({ length: 8 }, async () => {
-          const lease = await b.acquire({
-            id,
-            limit: 4,
-            signal: new AbortController().signal,
-            deadline: far(),
-          });
+          const lease = await b.acquire(request(id));
           inFlight += 1;
           max = Math.max(max, inFlight);
-          // Held long enough that 4 overlap even on a loaded machine.
-          await sleep(50);
+          await allIn(); // held until 4 overlap, however loaded the machine
           inFlight -= 1;
           lease.release();
         }),
@@ -55,107 +62,75 @@ describe('createRedisBudget', () => {
     expect(budgets.every((b) => b.stats.fallbackAcquires === 0)).toBe(true);
   });
 
-  it('rejects with the signal reason when aborted while queued, and frees its place', async () => {
-    const b = budget();
-    const id = `abort-${Math.random()}`;
-    const held = await b.acquire({
-      id,
-      limit: 1,
-      signal: new AbortController().signal,
-      deadline: far(),
-    });
-    const controller = new AbortController();
-    const waiting = b.acquire({ id, limit: 1, signal: controller.signal, deadline: far() });
-    const reason = new Error('caller left');
-    setTimeout(() => controller.abort(reason), 20);
-    await expect(waiting).rejects.toBe(reason);
-    held.release();
-    const next = await b.acquire({
-      id,
-      limit: 1,
-      signal: new AbortController().signal,
-      deadline: far(),
-    });
-    next.release();
-  });
+  // Core aborts the signal at the call's deadline (a TimeoutError): the budget sees only the signal.
+  it.each([
+    ['aborted (the caller left)', new Error('caller left')],
+    ['at the deadline', new DOMException('The deadline passed.', 'TimeoutError')],
+  ])(
+    'rejects with the signal reason when %s while queued, and frees its place',
+    async (_, reason) => {
+      const b = budget();
+      const id = `abort-${Math.random()}`;
+      const held = await budget().acquire(request(id, 1)); // another process's
+      const controller = new AbortController();
+      const waiting = b.acquire({ ...request(id, 1), signal: controller.signal });
+      await queued(id);
+      controller.abort(reason);
+      await expect(waiting).rejects.toBe(reason);
+      await queued(id, 0); // its place given back
+      held.release();
+      (await b.acquire(request(id, 1))).release();
+    },
+  );
 
-  it('rejects at the deadline while queued (the deadline aborts the signal)', async () => {
-    const b = budget();
-    const id = `deadline-${Math.random()}`;
-    const held = await b.acquire({
-      id,
-      limit: 1,
-      signal: new AbortController().signal,
-      deadline: far(),
-    });
-    const signal = AbortSignal.timeout(30);
-    const failure = await b
-      .acquire({ id, limit: 1, signal, deadline: Date.now() + 30 })
-      .catch((e: unknown) => e);
-    expect(failure).toBe(signal.reason);
-    expect(failure).toMatchObject({ name: 'TimeoutError' });
-    held.release();
-  });
-
-  it('gives a crashed holder’s slot back after the TTL and counts the expired lease', async () => {
-    const crashed = budget({ leaseTtlMs: 300 });
+  it('gives a crashed holder’s slot back once its TTL ran out and counts the expired lease', async () => {
+    const crashed = budget({ leaseTtlMs: 60_000 });
     const id = `ttl-${Math.random()}`;
-    await crashed.acquire({ id, limit: 1, signal: new AbortController().signal, deadline: far() });
+    await crashed.acquire(request(id, 1));
     await crashed.close(); // never releases, never refreshes again
-    const survivor = budget({ leaseTtlMs: 300 });
-    const lease = await survivor.acquire({
-      id,
-      limit: 1,
-      signal: new AbortController().signal,
-      deadline: far(),
-    });
+    const survivor = budget({ leaseTtlMs: 60_000 });
+    const waiting = survivor.acquire(request(id, 1));
+    await queued(id);
+    await expireLeasesNow(file.admin, id); // the TTL runs out now, not after a sleep
+    const lease = await waiting; // found by the waiter's next poll
     expect(survivor.stats.expiredLeases).toBe(1);
     lease.release();
   });
 
   it('close() right after a release sends it first: the slot is free at once, not after a TTL', async () => {
     const leaving = createRedisBudget({
-      url: redis.url,
+      url: file.redis.url,
       commandTimeoutMs: 10_000,
       leaseTtlMs: 60_000,
     });
     const id = `close-${Math.random()}`;
-    const lease = await leaving.acquire({
-      id,
-      limit: 1,
-      signal: new AbortController().signal,
-      deadline: far(),
-    });
+    const lease = await leaving.acquire(request(id));
     lease.release();
     await leaving.close();
-    const admin = createClient({ url: redis.url });
-    await admin.connect();
-    try {
-      expect(await admin.zCard(leaseKeys('infergate:budget', id).holders)).toBe(0);
-    } finally {
-      await admin.close();
-    }
+    expect(await file.admin.zCard(leaseKeys('infergate:budget', id).holders)).toBe(0);
   });
 
   it('refreshes a lease held longer than its TTL', async () => {
-    // The holder refreshes every TTL/3; a TTL of 1 s leaves time for timers delayed by a loaded
-    // machine (at 150 ms, a late refresh let the lease expire).
-    const holder = budget({ leaseTtlMs: 1000 });
-    const other = budget({ leaseTtlMs: 1000 });
     const id = `refresh-${Math.random()}`;
-    const lease = await holder.acquire({
-      id,
-      limit: 1,
-      signal: new AbortController().signal,
-      deadline: far(),
-    });
-    const controller = new AbortController();
-    const waiting = other.acquire({ id, limit: 1, signal: controller.signal, deadline: far() });
-    await sleep(2500); // two and a half TTLs: only the refresh keeps the slot
-    controller.abort(new Error('done'));
-    await expect(waiting).rejects.toThrow('done');
-    expect(other.stats.expiredLeases).toBe(0);
-    lease.release();
+    const ttl = 60_000;
+    // The refresh period runs on fake interval timers; the TTL runs out when the test says.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const holder = budget({ leaseTtlMs: ttl });
+      const lease = await holder.acquire(request(id, 1));
+      await holdPastTtl(file.admin, id, ttl); // two and a half TTLs: only the refresh keeps it
+      const other = budget({ leaseTtlMs: ttl });
+      const controller = new AbortController();
+      const waiting = other.acquire({ ...request(id, 1), signal: controller.signal });
+      await queued(id);
+      controller.abort(new Error('done'));
+      await expect(waiting).rejects.toThrow('done');
+      expect(other.stats.expiredLeases).toBe(0);
+      expect(holder.stats.retakenLeases).toBe(0); // extended each time, never lost
+      lease.release();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('falls back to an in-process budget and warns once when Redis is unreachable', async () => {
@@ -163,18 +138,8 @@ describe('createRedisBudget', () => {
     await down.stop();
     const warnings: string[] = [];
     const b = budget({ url: down.url, commandTimeoutMs: 200, warn: (m) => warnings.push(m) });
-    const a = await b.acquire({
-      id: 'x',
-      limit: 4,
-      signal: new AbortController().signal,
-      deadline: far(),
-    });
-    const c = await b.acquire({
-      id: 'x',
-      limit: 4,
-      signal: new AbortController().signal,
-      deadline: far(),
-    });
+    const a = await b.acquire(request('x'));
+    const c = await b.acquire(request('x'));
     a.release();
     c.release();
     expect(warnings).toHaveLength(1);
@@ -185,9 +150,7 @@ describe('createRedisBudget', () => {
     const down = await startRedis();
     await down.stop();
     const b = budget({ url: down.url, commandTimeoutMs: 200, onRedisFailure: 'error' });
-    const failure = await b
-      .acquire({ id: 'x', limit: 4, signal: new AbortController().signal, deadline: far() })
-      .catch((e: unknown) => e);
+    const failure = await b.acquire(request('x')).catch((e: unknown) => e);
     expect(isGatewayError(failure) && failure.code).toBe('network_error');
   });
 });
@@ -208,30 +171,18 @@ describe('Redis stopped mid-run', () => {
     const other = createRedisBudget({ url: own.url, commandTimeoutMs: 10_000 });
     try {
       const id = `midrun-${Math.random()}`;
-      const held = await other.acquire({
-        id,
-        limit: 1,
-        signal: new AbortController().signal,
-        deadline: far(),
-      });
-      const queued = b.acquire({
-        id,
-        limit: 1,
-        signal: new AbortController().signal,
-        deadline: far(),
-      });
-      await sleep(30);
+      const held = await other.acquire(request(id, 1));
+      const waiting = b.acquire(request(id, 1));
+      const admin = await connectedClient(own.url);
+      await queued(id, 1, admin);
+      await admin.close();
       await own.stop();
-      const lease = await queued; // served by the in-process fallback
+      // The waiter waits the command timeout for Redis to come back (time is the subject, and the
+      // budget's own clock cannot be driven under a real Redis client), then falls back.
+      const lease = await waiting; // served by the in-process fallback
       held.release();
       lease.release();
-      const next = await b.acquire({
-        id,
-        limit: 1,
-        signal: new AbortController().signal,
-        deadline: far(),
-      });
-      next.release();
+      (await b.acquire(request(id, 1))).release();
       expect(warnings).toHaveLength(1);
       expect(b.stats.fallbackAcquires).toBe(2);
     } finally {

@@ -1,53 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { BudgetLease } from '@infergate/core';
-import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil, startRedis } from '@infergate/emulator/testing/redis';
+import { describe, expect, it, vi } from 'vitest';
 import { ACQUIRE_SCRIPT, leaseKeys } from '../src/lease-scripts';
-import type { RedisBudget } from '../src/redis-budget';
-import { budgetMaker } from './budgets';
+import { expireLeasesNow, holdPastTtl, redisForFile, request } from './budgets';
 
 // `acquireIfFree` (a hedged request's second attempt): a slot at once when one is free and no call
 // of the key waits for one, else undefined; never queued, so it never goes ahead of a waiting call.
 // Against a real redis-server; each budget has its own connections, as another process would.
 
-let redis: TestRedis;
-let admin: ReturnType<typeof createClient>;
-const open: RedisBudget[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-  admin = createClient({ url: redis.url });
-  await admin.connect();
-});
-afterAll(async () => {
-  await Promise.all(open.map((b) => b.close()));
-  await admin.close();
-  await redis.stop();
-});
-
 // A generous command timeout: a slow answer on a loaded machine must not count as Redis down.
-const budget = budgetMaker(
-  () => ({ url: redis.url, commandTimeoutMs: 10_000 }),
-  (b) => open.push(b),
-);
-
-const ask = (id: string, limit = 4) => ({
-  id,
-  limit,
-  signal: new AbortController().signal,
-  deadline: Date.now() + 60_000,
-});
-
+const file = redisForFile({ commandTimeoutMs: 10_000 });
+const budget = file.budget;
+const ask = request;
 const keysOf = (id: string) => leaseKeys('infergate:budget', id);
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const end = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('acquireIfFree', () => {
   it('a free slot: granted, held in Redis like any lease, and given back', async () => {
@@ -55,9 +21,9 @@ describe('acquireIfFree', () => {
     const b = budget();
     const lease = await b.acquireIfFree(ask(id));
     expect(lease).toBeDefined();
-    expect(await admin.zCard(keysOf(id).holders)).toBe(1);
+    expect(await file.admin.zCard(keysOf(id).holders)).toBe(1);
     lease?.release();
-    await until(async () => (await admin.zCard(keysOf(id).holders)) === 0, 'the release');
+    await pollUntil(async () => (await file.admin.zCard(keysOf(id).holders)) === 0, 'the release');
   });
 
   it('the key full in another process: undefined at once, nothing left in Redis', async () => {
@@ -69,8 +35,8 @@ describe('acquireIfFree', () => {
     const roundTrips = b.stats.roundTrips;
     expect(await b.acquireIfFree(ask(id))).toBeUndefined();
     expect(b.stats.roundTrips).toBe(roundTrips + 1); // one script, no wait
-    expect(await admin.zCard(keysOf(id).queue)).toBe(0); // no ticket
-    expect(await admin.zCard(keysOf(id).holders)).toBe(4);
+    expect(await file.admin.zCard(keysOf(id).queue)).toBe(0); // no ticket
+    expect(await file.admin.zCard(keysOf(id).holders)).toBe(4);
     for (const lease of held) lease.release();
   });
 
@@ -87,26 +53,21 @@ describe('acquireIfFree', () => {
   it('a call waiting: undefined, even when a slot frees at that very moment (the waiter gets it)', async () => {
     const id = `waiter-${randomUUID()}`;
     const k = keysOf(id);
-    const script = (token: string, ttlMs: number) =>
-      admin.eval(ACQUIRE_SCRIPT, {
+    const script = (token: string) =>
+      file.admin.eval(ACQUIRE_SCRIPT, {
         keys: [k.holders, k.queue, k.seen, k.seq, k.expired, k.limits, k.settle],
-        arguments: [token, '1', String(ttlMs), '0', k.census, k.wake, '0'],
+        arguments: [token, '1', '60000', '0', k.census, k.wake, '0'],
       }) as Promise<number[]>;
-    // A holder whose lease expires in 500 ms (a crashed process: nobody answers its census), and
-    // a waiter behind it, sent together so that Redis runs them back to back (one after the other
-    // could come after the expiry on a loaded machine); no script runs between the expiry and the
-    // call below.
-    const [crashed, waiter] = await Promise.all([
-      script('crashed:1', 500),
-      script('waiter:1', 60_000),
-    ]);
-    expect(crashed[0]).toBe(1);
-    expect(waiter[0]).toBe(0);
-    await new Promise((r) => setTimeout(r, 600));
+    // A holder (a crashed process: nobody answers its census) and a waiter behind it; then the
+    // holder's lease expires (driven: its TTL runs out now). No script runs between the expiry
+    // and the call below.
+    expect((await script('crashed:1'))[0]).toBe(1);
+    expect((await script('waiter:1'))[0]).toBe(0);
+    expect(await expireLeasesNow(file.admin, id)).toEqual(['crashed:1']);
     const b = budget();
     expect(await b.acquireIfFree(ask(id, 1))).toBeUndefined();
-    expect(await admin.zRange(k.holders, 0, -1)).toEqual(['waiter:1']);
-    expect(await admin.zCard(k.queue)).toBe(0);
+    expect(await file.admin.zRange(k.holders, 0, -1)).toEqual(['waiter:1']);
+    expect(await file.admin.zCard(k.queue)).toBe(0);
   });
 
   it('a call of another process queued: undefined while it waits', async () => {
@@ -114,7 +75,10 @@ describe('acquireIfFree', () => {
     const holder = budget();
     const lease = await holder.acquire(ask(id, 1));
     const waiting = budget().acquire(ask(id, 1));
-    await until(async () => (await admin.zCard(keysOf(id).queue)) === 1, 'the waiter queued');
+    await pollUntil(
+      async () => (await file.admin.zCard(keysOf(id).queue)) === 1,
+      'the waiter queued',
+    );
     expect(await budget().acquireIfFree(ask(id, 1))).toBeUndefined();
     lease.release();
     (await waiting).release();
@@ -130,6 +94,7 @@ describe('acquireIfFree', () => {
     const hold = async (lease: BudgetLease) => {
       inFlight += 1;
       most = Math.max(most, inFlight);
+      // The call's work: a few ms so that calls overlap; no assertion depends on how many do.
       await new Promise((r) => setTimeout(r, 5));
       inFlight -= 1;
       lease.release();
@@ -150,19 +115,27 @@ describe('acquireIfFree', () => {
     expect(most).toBeLessThanOrEqual(4);
     expect(hedged + refused).toBe(12);
     expect(budgets.every((b) => b.stats.fallbackAcquires === 0)).toBe(true);
-    expect(await admin.zCard(keysOf(id).queue)).toBe(0);
+    expect(await file.admin.zCard(keysOf(id).queue)).toBe(0);
   });
 
   it('is refreshed while held, like a lease from acquire', async () => {
     const id = `refreshed-${randomUUID()}`;
-    const holder = budget({ leaseTtlMs: 1000 });
-    const lease = await holder.acquireIfFree(ask(id, 1));
-    expect(lease).toBeDefined();
-    await new Promise((r) => setTimeout(r, 2500)); // two and a half TTLs: only refreshes keep it
-    const other = budget({ leaseTtlMs: 1000 });
-    expect(await other.acquireIfFree(ask(id, 1))).toBeUndefined();
-    expect(other.stats.expiredLeases).toBe(0);
-    lease?.release();
+    const ttl = 60_000;
+    // The refresh period runs on fake interval timers; the TTL runs out when the test says.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const holder = budget({ leaseTtlMs: ttl });
+      const lease = await holder.acquireIfFree(ask(id, 1));
+      expect(lease).toBeDefined();
+      await holdPastTtl(file.admin, id, ttl); // two and a half TTLs: only refreshes keep it
+      const other = budget({ leaseTtlMs: ttl });
+      expect(await other.acquireIfFree(ask(id, 1))).toBeUndefined();
+      expect(other.stats.expiredLeases).toBe(0);
+      expect(holder.stats.retakenLeases).toBe(0); // extended each time, never lost
+      lease?.release();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

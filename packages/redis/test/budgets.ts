@@ -1,3 +1,7 @@
+import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, vi } from 'vitest';
+import { leaseKeys } from '../src/lease-scripts';
 import { createRedisBudget, type RedisBudget, type RedisBudgetOptions } from '../src/redis-budget';
 
 /**
@@ -14,4 +18,101 @@ export function budgetMaker(
     keep(budget);
     return budget;
   };
+}
+
+export type RedisClient = ReturnType<typeof createClient>;
+
+/** A plain client of the test's own on `url`, connected. */
+export async function connectedClient(url: string): Promise<RedisClient> {
+  const client: RedisClient = createClient({ url });
+  await client.connect();
+  return client;
+}
+
+/** One redis-server for a whole test file, with two plain clients of the test's own. */
+export interface FileRedis {
+  redis: TestRedis;
+  /** For reading and writing keys. */
+  admin: RedisClient;
+  /** For a subscription or MONITOR (a connection that does nothing else). */
+  listener: RedisClient;
+  /** A budget on this server over the file's `defaults`, closed after the file's tests. */
+  budget(options?: Partial<RedisBudgetOptions>): RedisBudget;
+}
+
+/**
+ * Starts a redis-server and connects the two clients before the file's tests; after them closes
+ * every budget made with `budget()`, the clients, and the server. The fields are set once the
+ * file's tests run.
+ */
+export function redisForFile(defaults: Partial<RedisBudgetOptions> = {}): FileRedis {
+  const open: RedisBudget[] = [];
+  const file = {
+    budget: budgetMaker(
+      () => ({ url: file.redis.url, ...defaults }),
+      (b) => open.push(b),
+    ),
+  } as FileRedis;
+  beforeAll(async () => {
+    file.redis = await startRedis();
+    [file.admin, file.listener] = await Promise.all([
+      connectedClient(file.redis.url),
+      connectedClient(file.redis.url),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all(open.map((b) => b.close()));
+    await Promise.all([file.admin.close(), file.listener.close()]);
+    await file.redis.stop();
+  });
+  return file;
+}
+
+/** An acquire request for `id` that only the test ends (no abort, a deadline far away). */
+export const request = (id: string, limit = 4) => ({
+  id,
+  limit,
+  signal: new AbortController().signal,
+  deadline: Date.now() + 600_000,
+});
+
+/**
+ * Makes every lease of `id` expire now, by the server's clock, as the TTL would once it ran out
+ * (a lease's score in the holders' set is its expiry): the test drives the expiry instead of
+ * sleeping through a TTL. Answers the tokens.
+ */
+export async function expireLeasesNow(
+  admin: RedisClient,
+  id: string,
+  keyPrefix = 'infergate:budget',
+): Promise<string[]> {
+  const holders = leaseKeys(keyPrefix, id).holders;
+  const tokens = await admin.zRange(holders, 0, -1);
+  if (tokens.length > 0) {
+    await admin.zAdd(
+      holders,
+      tokens.map((value) => ({ score: 0, value })),
+      { XX: true },
+    );
+  }
+  return tokens;
+}
+
+/**
+ * Keeps `id`'s one lease held through 2.5 of its TTLs without sleeping through them. Its holder
+ * took it under fake interval timers (`vi.useFakeTimers({ toFake: ['setInterval',
+ * 'clearInterval'] })`): each refresh period the lease's TTL runs out now, the fake clock moves
+ * one period (TTL/3), and the holder's refresh must write a new expiry before the next.
+ */
+export async function holdPastTtl(admin: RedisClient, id: string, ttl: number): Promise<void> {
+  const holders = leaseKeys('infergate:budget', id).holders;
+  for (let period = 0; period < 8; period++) {
+    const [token] = await expireLeasesNow(admin, id);
+    if (token === undefined) throw new Error(`no lease of ${id} held`);
+    vi.advanceTimersByTime(Math.floor(ttl / 3));
+    await pollUntil(
+      async () => ((await admin.zScore(holders, token)) ?? 0) > 0,
+      `the refresh of period ${period + 1}`,
+    );
+  }
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from '@infergate/emulator/testing/redis';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { leaseKeys } from '../src/lease-scripts';
-import { createRedisBudget, type RedisBudget } from '../src/redis-budget';
+import type { RedisBudget } from '../src/redis-budget';
+import { redisForFile, request } from './budgets';
 
 // The Redis commands one acquire and its release send, counted, not timed (issue 54: a herd of
 // waiters once cost 1.5 round trips more per request, and nothing caught it). Every command a
@@ -12,56 +12,30 @@ import { createRedisBudget, type RedisBudget } from '../src/redis-budget';
 // A count that grows (a probe or health check per acquire, a second script, a subscription per
 // call, a wake-up that makes a waiter ask again) fails here.
 
-let redis: TestRedis;
-let admin: ReturnType<typeof createClient>;
-let monitor: ReturnType<typeof createClient>;
+// A long TTL: no refresh runs during a test, and a waiter further back than the limit asks again
+// only every TTL/3 (100 s), so what moves it is the handover's message.
+const file = redisForFile({ leaseTtlMs: 300_000, commandTimeoutMs: 60_000 });
 /** MONITOR's lines so far: `<time> [<db> <address>] "<COMMAND>" …` (`lua` for a script's own). */
 const lines: string[] = [];
-const open: RedisBudget[] = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
-  admin = createClient({ url: redis.url });
-  monitor = createClient({ url: redis.url });
-  await Promise.all([admin.connect(), monitor.connect()]);
-  await monitor.monitor((line) => lines.push(String(line)));
+  await file.listener.monitor((line) => lines.push(String(line)));
 });
-afterAll(async () => {
-  await Promise.all(open.map((b) => b.close()));
-  await Promise.all([admin.close(), monitor.close()]);
-  await redis.stop();
-});
-
-async function until(condition: () => Promise<boolean> | boolean): Promise<void> {
-  while (!(await condition())) await new Promise((r) => setTimeout(r, 10));
-}
 
 async function addresses(): Promise<Set<string>> {
-  const list = await admin.clientList();
+  const list = await file.admin.clientList();
   return new Set(list.map((c) => c.addr));
 }
 
-/**
- * A connected budget and the addresses of its two connections. A long TTL: no refresh runs
- * during a test, and a waiter further back than the limit asks again only every TTL/3 (100 s),
- * so what moves it is the handover's message.
- */
+/** A connected budget and the addresses of its two connections. */
 async function budget(): Promise<{ budget: RedisBudget; connections: Set<string> }> {
   const before = await addresses();
-  const b = createRedisBudget({ url: redis.url, leaseTtlMs: 300_000, commandTimeoutMs: 60_000 });
-  open.push(b);
+  const b = file.budget();
   await b.ready();
   const connections = new Set([...(await addresses())].filter((a) => !before.has(a)));
   expect(connections.size).toBe(2); // scripts, and pub/sub
   return { budget: b, connections };
 }
-
-const ask = (id: string, limit: number) => ({
-  id,
-  limit,
-  signal: new AbortController().signal,
-  deadline: Date.now() + 600_000,
-});
 
 /**
  * How many of each command each budget's connections sent while `action` ran (until the state it
@@ -73,10 +47,10 @@ async function commandsDuring(
   action: () => Promise<void>,
 ): Promise<Record<string, Record<string, number>>> {
   const marker = randomUUID();
-  await admin.echo(`start ${marker}`);
+  await file.admin.echo(`start ${marker}`);
   await action();
-  await admin.echo(`end ${marker}`);
-  await until(() => lines.some((l) => l.includes(`"end ${marker}"`)));
+  await file.admin.echo(`end ${marker}`);
+  await pollUntil(() => lines.some((l) => l.includes(`"end ${marker}"`)), 'the end marker');
   const start = lines.findIndex((l) => l.includes(`"start ${marker}"`));
   const end = lines.findIndex((l) => l.includes(`"end ${marker}"`));
   const sent = Object.fromEntries(
@@ -94,8 +68,8 @@ async function commandsDuring(
 }
 
 const idle = (id: string) => async () =>
-  (await admin.zCard(leaseKeys('infergate:budget', id).holders)) === 0 &&
-  (await admin.zCard(leaseKeys('infergate:budget', id).queue)) === 0;
+  (await file.admin.zCard(leaseKeys('infergate:budget', id).holders)) === 0 &&
+  (await file.admin.zCard(leaseKeys('infergate:budget', id).queue)) === 0;
 
 describe('Redis commands per acquire and release', () => {
   it('a free slot: one script to take it, one to give it back', async () => {
@@ -103,18 +77,18 @@ describe('Redis commands per acquire and release', () => {
     const id = `count-free-${randomUUID()}`;
     // The first lease of an id also subscribes this instance's wake and census channels (once).
     const first = await commandsDuring({ b: connections }, async () => {
-      (await b.acquire(ask(id, 4))).release();
-      await until(idle(id));
+      (await b.acquire(request(id, 4))).release();
+      await pollUntil(idle(id), 'no lease nor waiter left');
     });
     expect(first.b).toEqual({ EVAL: 2, SUBSCRIBE: 2 });
     const later = await commandsDuring({ b: connections }, async () => {
-      for (let i = 0; i < 3; i++) (await b.acquire(ask(id, 4))).release();
-      await until(idle(id));
+      for (let i = 0; i < 3; i++) (await b.acquire(request(id, 4))).release();
+      await pollUntil(idle(id), 'no lease nor waiter left');
     });
     expect(later.b).toEqual({ EVAL: 6 });
     const free = await commandsDuring({ b: connections }, async () => {
-      (await b.acquireIfFree(ask(id, 4)))?.release();
-      await until(idle(id));
+      (await b.acquireIfFree(request(id, 4)))?.release();
+      await pollUntil(idle(id), 'no lease nor waiter left');
     });
     expect(free.b).toEqual({ EVAL: 2 });
     expect(b.stats.roundTrips).toBe(1 + 2 + 6 + 2); // the access check, then the scripts above
@@ -127,21 +101,21 @@ describe('Redis commands per acquire and release', () => {
     const near = await budget(); // first in line: near the head, it may ask again (not counted)
     const waiter = await budget(); // second in line with a limit of 1: further back
     // Warm: each budget's first lease of the id subscribes its channels.
-    for (const b of [holder, near, waiter]) (await b.budget.acquire(ask(id, 1))).release();
-    await until(idle(id));
+    for (const b of [holder, near, waiter]) (await b.budget.acquire(request(id, 1))).release();
+    await pollUntil(idle(id), 'no lease nor waiter left');
 
     const sent = await commandsDuring(
       { holder: holder.connections, waiter: waiter.connections },
       async () => {
-        const held = await holder.budget.acquire(ask(id, 1));
-        const nearLease = near.budget.acquire(ask(id, 1));
-        await until(async () => (await admin.zCard(queue)) === 1);
-        const waiting = waiter.budget.acquire(ask(id, 1));
-        await until(async () => (await admin.zCard(queue)) === 2);
+        const held = await holder.budget.acquire(request(id, 1));
+        const nearLease = near.budget.acquire(request(id, 1));
+        await pollUntil(async () => (await file.admin.zCard(queue)) === 1, 'near queued');
+        const waiting = waiter.budget.acquire(request(id, 1));
+        await pollUntil(async () => (await file.admin.zCard(queue)) === 2, 'waiter queued');
         held.release(); // handed to `near` by the release script
         (await nearLease).release(); // handed to `waiter`
         (await waiting).release();
-        await until(idle(id));
+        await pollUntil(idle(id), 'no lease nor waiter left');
       },
     );
     // The holder: its acquire and its release (which hands the slot over), nothing else.

@@ -1,11 +1,10 @@
 import { createGatewayClient } from '@infergate/core';
 import { budgetId } from '@infergate/core/internal';
 import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
-import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
-import { createClient } from 'redis';
+import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RedisBudget } from '../src/redis-budget';
-import { budgetMaker } from './budgets';
+import { budgetMaker, connectedClient } from './budgets';
 
 // A Redis that forgets, freezes or answers late, as a restarted or managed one may: the gateway
 // (the emulator's real HTTP server, which answers 429 past 4 in flight per key) must never see more
@@ -75,26 +74,23 @@ function expectNoMoreThan4(server: EmulatedGateway, results: string[]) {
 
 /**
  * Until a call of the gateway's key waits in Redis's line (a ticket, no slot), or the gateway saw
- * more than its limit: asked every 10 ms (Redis's queue sends no event); 30 s is a safety net.
+ * more than its limit.
  */
 async function untilWaitingInRedis(url: string, server: EmulatedGateway): Promise<void> {
-  const admin = createClient({ url });
-  await admin.connect();
+  const admin = await connectedClient(url);
   const queue = `{infergate:budget:${budgetId(server.baseURL, server.apiKey)}}:queue`;
-  const end = Date.now() + 30_000;
   try {
-    while (server.counters.concurrencyRejections === 0 && (await admin.zCard(queue)) === 0) {
-      if (Date.now() > end) throw new Error('timed out waiting for a call waiting in Redis');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await pollUntil(
+      async () => server.counters.concurrencyRejections > 0 || (await admin.zCard(queue)) > 0,
+      'a call waiting in Redis',
+    );
   } finally {
     await admin.close();
   }
 }
 
 async function flushAll(url: string): Promise<void> {
-  const admin = createClient({ url });
-  await admin.connect();
+  const admin = await connectedClient(url);
   await admin.flushAll();
   await admin.close();
 }
@@ -125,20 +121,18 @@ describe('Redis forgets the leases while calls run', () => {
 // (Frozen by SIGSTOP: hostile-28-redis's Q-late-reply.)
 describe('Redis answers after commandTimeoutMs', () => {
   const late = {
-    'busy with a slow script': async (redis: TestRedis, during: () => Promise<void>) => {
-      const admin = createClient({ url: redis.url });
-      await admin.connect();
-      // Holds the server for 3 s: every other command is answered after it.
-      const busy = admin.eval(
-        "local t = redis.call('TIME') local stop = t[1] * 1000 + t[2] / 1000 + 3000 repeat t = redis.call('TIME') until t[1] * 1000 + t[2] / 1000 > stop",
-      );
-      // The script is running (300 ms for it to start on a loaded machine, 2.7 s left of it: far
-      // more than the 300 ms commandTimeoutMs the acquire below must outlast).
-      await new Promise((r) => setTimeout(r, 300));
+    // As a managed Redis does during a failover: scripts wait, the connections stay open. The
+    // pause holds once CLIENT PAUSE is answered, and ends when the test unpauses (no clock).
+    'paused for writes (CLIENT PAUSE WRITE)': async (
+      redis: TestRedis,
+      during: () => Promise<void>,
+    ) => {
+      const admin = await connectedClient(redis.url);
+      await admin.sendCommand(['CLIENT', 'PAUSE', '60000', 'WRITE']);
       try {
         await during();
       } finally {
-        await busy;
+        await admin.sendCommand(['CLIENT', 'UNPAUSE']);
         await admin.close();
       }
     },
@@ -181,14 +175,13 @@ describe('two apps on one key with limits 4 and 8', () => {
     const id = budgetId('http://x.test', `mixed-${Math.random()}`);
     const four = budget({ url: redis.url, leaseTtlMs: 3000, commandTimeoutMs: 10_000 });
     const eight = budget({ url: redis.url, leaseTtlMs: 3000, commandTimeoutMs: 10_000 });
-    const admin = createClient({ url: redis.url });
-    await admin.connect();
+    const admin = await connectedClient(redis.url);
     cleanup.push(() => admin.close());
-    const queued = async (count: number) => {
-      while ((await admin.zCard(`{infergate:budget:${id}}:queue`)) < count) {
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    };
+    const queued = (count: number) =>
+      pollUntil(
+        async () => (await admin.zCard(`{infergate:budget:${id}}:queue`)) >= count,
+        `${count} call(s) queued`,
+      );
     const ask = (b: RedisBudget, limit: number) =>
       b.acquire({ id, limit, signal: new AbortController().signal, deadline: Date.now() + 60_000 });
     (await ask(four, 4)).release(); // the limit-4 app has used the key

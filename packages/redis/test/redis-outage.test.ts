@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { BudgetLease } from '@infergate/core';
 import { createGatewayClient, isGatewayError } from '@infergate/core';
 import { startEmulator } from '@infergate/emulator';
-import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
-import { createClient } from 'redis';
+import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { leaseKeys } from '../src/lease-scripts';
 import type { RedisBudget } from '../src/redis-budget';
-import { budgetMaker } from './budgets';
+import { budgetMaker, connectedClient } from './budgets';
 import { makeCertificates } from './tls-certificates';
 
 // A Redis outage costs a call nothing once it is known: the first call that finds Redis refused
@@ -52,17 +51,9 @@ function atOnce<T>(promise: Promise<T>): Promise<T | 'not at once'> {
   return Promise.race([promise, later]);
 }
 
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const end = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 /** Until `b.ready()` resolves: Redis answers again and the budget re-took its leases. */
 const back = (b: RedisBudget) =>
-  until(
+  pollUntil(
     () =>
       b.ready().then(
         () => true,
@@ -72,9 +63,8 @@ const back = (b: RedisBudget) =>
   );
 
 async function adminOf(url: string) {
-  const admin = createClient({ url });
+  const admin = await connectedClient(url);
   admin.on('error', () => {}); // (a restart drops it too)
-  await admin.connect();
   cleanup.push(() => admin.close());
   return admin;
 }
@@ -98,7 +88,7 @@ describe('Redis refusing connections', () => {
     held.push(free as BudgetLease);
     expect(b.stats.roundTrips).toBe(roundTrips);
     expect(b.stats.fallbackAcquires).toBe(22);
-    await until(() => warnings.length > 0, 'the warning');
+    await pollUntil(() => warnings.length > 0, 'the warning');
     expect(warnings).toEqual([expect.stringContaining('(connection refused)')]);
 
     // Redis starts: the budget returns to it by itself, the two calls still running counted there.
@@ -149,7 +139,7 @@ describe('Redis stopped while connected (issue 53)', () => {
     expect(next).not.toBe('not at once');
     for (const lease of [first, next as BudgetLease]) lease.release();
     expect(b.stats.roundTrips).toBe(roundTrips);
-    await until(() => warnings.length > 0, 'the warning');
+    await pollUntil(() => warnings.length > 0, 'the warning');
     expect(warnings).toEqual([expect.stringContaining('(connection refused)')]);
   }, 30_000);
 
@@ -174,10 +164,10 @@ describe('Redis stopped while connected (issue 53)', () => {
     const held = await Promise.all(Array.from({ length: 4 }, () => holder.acquire(ask(id))));
     const waiting = waiter.acquire(ask(id));
     const admin = await adminOf(redis.url);
-    await until(async () => (await admin.zCard(keys.queue)) === 1, 'the waiter queued');
+    await pollUntil(async () => (await admin.zCard(keys.queue)) === 1, 'the waiter queued');
     await redis.restart();
     // Meanwhile the holder's new calls fall back at once; the waiter waits in Redis's queue.
-    await until(
+    await pollUntil(
       () =>
         holder.ready().then(
           () => true,
@@ -206,7 +196,7 @@ describe('Redis frozen while a call waits for it: the abort or deadline ends the
         const controller = new AbortController();
         const sent = b.stats.roundTrips;
         const asking = take.call(b, { ...ask(id), signal: controller.signal }).catch((e) => e);
-        await until(() => b.stats.roundTrips > sent, 'the script sent to the frozen Redis');
+        await pollUntil(() => b.stats.roundTrips > sent, 'the script sent to the frozen Redis');
         const reason = new Error('the caller left');
         controller.abort(reason);
         expect(await atOnce(asking)).toBe(reason);
@@ -216,7 +206,7 @@ describe('Redis frozen while a call waits for it: the abort or deadline ends the
     }
     // The scripts ran when Redis resumed; the releases sent after them leave nothing held.
     const admin = await adminOf(redis.url);
-    await until(
+    await pollUntil(
       async () => (await admin.zCard(leaseKeys('infergate:budget', id).holders)) === 0,
       'no lease left',
     );
@@ -284,7 +274,7 @@ describe('Redis frozen (SIGSTOP, then SIGCONT)', () => {
       return lease;
     });
     const admin = await adminOf(redis.url);
-    await until(async () => (await admin.zCard(keys.queue)) === 1, 'b queued');
+    await pollUntil(async () => (await admin.zCard(keys.queue)) === 1, 'b queued');
     expect(order).toEqual([]);
     order.push('a released one');
     held[0]!.release();
@@ -308,7 +298,7 @@ describe('a URL whose scheme the server does not speak', () => {
     expect(isGatewayError(error) && error.code).toBe('network_error');
     expect((error as Error).message).toContain('speaks TLS: use a rediss:// URL');
     (await b.acquire(ask(`scheme-${randomUUID()}`))).release(); // the fallback
-    await until(() => warnings.length > 0, 'the warning');
+    await pollUntil(() => warnings.length > 0, 'the warning');
     expect(warnings).toEqual([expect.stringContaining('speaks TLS: use a rediss:// URL')]);
     for (const text of [...warnings, (error as Error).message, JSON.stringify(error)]) {
       expect(text).not.toContain(password);
@@ -325,7 +315,7 @@ describe('a URL whose scheme the server does not speak', () => {
       warn: (m) => warnings.push(m),
     });
     (await b.acquire(ask(`scheme-${randomUUID()}`))).release(); // the fallback
-    await until(() => warnings.length > 0, 'the warning');
+    await pollUntil(() => warnings.length > 0, 'the warning');
     expect(warnings).toEqual([expect.stringContaining('not TLS: use a redis:// URL')]);
     const error = await b.ready().catch((e: unknown) => e);
     expect(isGatewayError(error) && error.code).toBe('network_error');

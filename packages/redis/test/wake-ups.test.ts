@@ -1,56 +1,30 @@
-import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from '@infergate/emulator/testing/redis';
+import { describe, expect, it } from 'vitest';
 import { ACQUIRE_SCRIPT, leaseKeys, RELEASE_SCRIPT } from '../src/lease-scripts';
-import type { RedisBudget } from '../src/redis-budget';
-import { budgetMaker } from './budgets';
+import { request as ask, expireLeasesNow, redisForFile } from './budgets';
 
 // How waiters learn that a slot is theirs, against a real redis-server: a release hands the slot
 // to the first waiter in line and announces it on that waiter's own budget instance's channel —
 // one message per handover, however many budgets (processes) wait — and a waiter whose message
 // was lost still finds the slot it was handed when it asks again.
 
-let redis: TestRedis;
-let watcher: ReturnType<typeof createClient>;
-let admin: ReturnType<typeof createClient>;
-const open: RedisBudget[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-  watcher = createClient({ url: redis.url });
-  admin = createClient({ url: redis.url });
-  await Promise.all([watcher.connect(), admin.connect()]);
-});
-afterAll(async () => {
-  await Promise.all(open.map((b) => b.close()));
-  await Promise.all([watcher.close(), admin.close()]);
-  await redis.stop();
-});
-
 // A long TTL: waiters further back than the limit ask again only every TTL/3 (20 s here), so
 // what moves them during the test is the message of the handover.
-const budget = budgetMaker(
-  () => ({ url: redis.url, commandTimeoutMs: 10_000, leaseTtlMs: 60_000 }),
-  (b) => open.push(b),
-);
-
-const request = (id: string) => ({
-  id,
-  limit: 1,
-  signal: new AbortController().signal,
-  deadline: Date.now() + 600_000,
-});
-
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((r) => setTimeout(r, 10));
-}
+const file = redisForFile({ commandTimeoutMs: 10_000, leaseTtlMs: 60_000 });
+const budget = file.budget;
+const request = (id: string) => ask(id, 1);
+const queued = (id: string, count: number) =>
+  pollUntil(
+    async () => (await file.admin.zCard(leaseKeys('infergate:budget', id).queue)) === count,
+    `${count} waiter(s) queued`,
+  );
 
 describe('a release hands the slot over', () => {
   it('to the first waiter in line, FIFO across budgets, with one message per handover', async () => {
     const id = `handover-${Math.random()}`;
     const keys = leaseKeys('infergate:budget', id);
     const messages: { channel: string; token: string }[] = []; // (token: the message)
-    await watcher.pSubscribe(`${keys.wake}*`, (token, channel) =>
+    await file.listener.pSubscribe(`${keys.wake}*`, (token, channel) =>
       messages.push({ channel, token }),
     );
 
@@ -67,14 +41,14 @@ describe('a release hands the slot over', () => {
           return l;
         }),
       );
-      await until(async () => (await admin.zCard(keys.queue)) === i + 1);
+      await queued(id, i + 1);
     }
     for (let i = 0; i < waiters.length; i++) {
       lease.release();
       lease = await waiting[i]!;
     }
     lease.release();
-    await until(async () => (await admin.zCard(keys.holders)) === 0);
+    await pollUntil(async () => (await file.admin.zCard(keys.holders)) === 0, 'the last release');
 
     expect(granted).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     // One message per handover, each on the channel of the budget instance that owns the token;
@@ -94,7 +68,6 @@ describe('a release hands the slot over', () => {
 describe('a failover keeps its turn', () => {
   it('its next attempt (`ahead`) is handed the next slot before the waiters already in line', async () => {
     const id = `ahead-${Math.random()}`;
-    const keys = leaseKeys('infergate:budget', id);
     const lease = await budget().acquire(request(id));
     const order: string[] = [];
     const wait = (name: string, ahead: boolean) =>
@@ -105,9 +78,9 @@ describe('a failover keeps its turn', () => {
           return l;
         });
     const plain = wait('plain', false);
-    await until(async () => (await admin.zCard(keys.queue)) === 1);
+    await queued(id, 1);
     const failover = wait('failover', true);
-    await until(async () => (await admin.zCard(keys.queue)) === 2);
+    await queued(id, 2);
     lease.release();
     (await Promise.race([failover, plain])).release();
     for (const granted of await Promise.all([failover, plain])) granted.release();
@@ -115,59 +88,55 @@ describe('a failover keeps its turn', () => {
   });
 });
 
+/** The acquire script run by hand for `id`'s tokens (a limit of 1, a TTL of a minute). */
+function scripts(id: string) {
+  const k = leaseKeys('infergate:budget', id);
+  const acquireKeys = [k.holders, k.queue, k.seen, k.seq, k.expired, k.limits, k.settle];
+  const acquire = (token: string) =>
+    file.admin.eval(ACQUIRE_SCRIPT, {
+      keys: acquireKeys,
+      arguments: [token, '1', '60000', '0', k.census, k.wake],
+    }) as Promise<number[]>;
+  return { k, acquire };
+}
+
 describe('a waiter whose message was lost', () => {
   it('finds the slot it was handed when it asks again', async () => {
-    const id = `lost-${Math.random()}`;
-    const k = leaseKeys('infergate:budget', id);
-    const acquireKeys = [k.holders, k.queue, k.seen, k.seq, k.expired, k.limits, k.settle];
-    const acquire = (token: string) =>
-      admin.eval(ACQUIRE_SCRIPT, {
-        keys: acquireKeys,
-        arguments: [token, '1', '60000', '0', k.census, k.wake],
-      }) as Promise<number[]>;
+    const { k, acquire } = scripts(`lost-${Math.random()}`);
     expect((await acquire('holder:1'))[0]).toBe(1);
     expect((await acquire('waiter:1'))[0]).toBe(0);
-    await admin.eval(RELEASE_SCRIPT, {
+    await file.admin.eval(RELEASE_SCRIPT, {
       keys: [k.holders, k.queue, k.seen, k.limits, k.settle],
       arguments: ['holder:1', k.wake, '1', '60000'],
     });
     // Nobody listened on waiter's channel; the slot is its own all the same.
-    expect(await admin.zRange(k.holders, 0, -1)).toEqual(['waiter:1']);
+    expect(await file.admin.zRange(k.holders, 0, -1)).toEqual(['waiter:1']);
     expect((await acquire('waiter:1'))[0]).toBe(1);
     expect((await acquire('third:1'))[0]).toBe(0);
   });
 });
 
+// The lease's TTL runs out when the test says (`expireLeasesNow`), not after a sleep.
 describe('an expired lease', () => {
-  async function scripts(ttlMs: number) {
-    const id = `census-${Math.random()}`;
-    const k = leaseKeys('infergate:budget', id);
-    const acquireKeys = [k.holders, k.queue, k.seen, k.seq, k.expired, k.limits, k.settle];
-    const acquire = (token: string) =>
-      admin.eval(ACQUIRE_SCRIPT, {
-        keys: acquireKeys,
-        arguments: [token, '1', String(ttlMs), '0', k.census, k.wake],
-      }) as Promise<number[]>;
-    return { k, acquire };
-  }
-
   it('of a process that is gone costs no wait: nobody listens on its channel', async () => {
-    const { k, acquire } = await scripts(100);
+    const id = `census-${Math.random()}`;
+    const { k, acquire } = scripts(id);
     expect((await acquire('gone:1'))[0]).toBe(1);
-    await new Promise((r) => setTimeout(r, 150));
+    expect(await expireLeasesNow(file.admin, id)).toEqual(['gone:1']);
     expect((await acquire('next:1'))[0]).toBe(1);
-    expect(await admin.exists(k.settle)).toBe(0);
+    expect(await file.admin.exists(k.settle)).toBe(0);
   });
 
   it('of a process still alive is asked for on its own channel before anyone is granted', async () => {
-    const { k, acquire } = await scripts(100);
+    const id = `census-${Math.random()}`;
+    const { k, acquire } = scripts(id);
     const asked: string[] = [];
-    await watcher.subscribe(`${k.wake}alive`, (message) => asked.push(message));
+    await file.listener.subscribe(`${k.wake}alive`, (message) => asked.push(message));
     expect((await acquire('alive:1'))[0]).toBe(1);
-    await new Promise((r) => setTimeout(r, 150));
+    expect(await expireLeasesNow(file.admin, id)).toEqual(['alive:1']);
     expect((await acquire('next:1'))[0]).toBe(0);
-    expect(await admin.get(k.settle)).toBe('1');
-    await until(async () => asked.length > 0);
+    expect(await file.admin.get(k.settle)).toBe('1');
+    await pollUntil(() => asked.length > 0, 'the census message');
     expect(asked).toEqual(['census']);
   });
 });

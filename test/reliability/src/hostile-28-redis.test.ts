@@ -1,7 +1,7 @@
 import { createGatewayClient, type KeyBudget } from '@infergate/core';
 import { budgetId } from '@infergate/core/internal';
 import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
-import { startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
+import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { createRedisBudget, type RedisBudget } from '@infergate/redis';
 import { createClient } from 'redis';
 import { afterAll, afterEach, describe, expect } from 'vitest';
@@ -16,8 +16,8 @@ import { hostileSuite } from './harness/hostile-rows';
  *
  * The first process's calls are held by the emulator (`hold()`) while the fault happens and the
  * other process's calls wait in Redis's queue; then released. The rows wait for those states, not
- * for an answer latency meant to outlast them on a loaded machine. Time is the subject only where
- * Redis's own clock (a lease's TTL) or a command timeout is: those keep real, short waits.
+ * for an answer latency meant to outlast them on a loaded machine. A lease's TTL runs out when a
+ * row says (its expiry set to now); a command timeout, the subject of its rows, is waited for.
  */
 
 const MODEL = 'community/general';
@@ -76,18 +76,6 @@ function calls(
 }
 
 /**
- * Until `check` holds, asked every 10 ms: a budget's stats and Redis's queue have no event to wait
- * on (the emulator's state is waited on by the kit). The limit is a safety net, not the assertion.
- */
-async function poll(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const end = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-/**
  * Until a call of the gateway's key waits in Redis's line (a ticket taken, no slot granted; a
  * process's other calls wait behind its first in the process), or the gateway saw more than its
  * limit (the failure the row checks for).
@@ -97,7 +85,7 @@ async function untilWaitingInRedis(redis: TestRedis, server: EmulatedGateway) {
   await admin.connect();
   const queue = `{infergate:budget:${budgetId(server.baseURL, server.apiKey)}}:queue`;
   try {
-    await poll(
+    await pollUntil(
       async () => server.counters.concurrencyRejections > 0 || (await admin.zCard(queue)) > 0,
       'a call waiting in Redis',
     );
@@ -124,7 +112,7 @@ async function loseLeases(fault: (redis: TestRedis) => Promise<void>): Promise<v
   const first = calls(server, a, 4);
   await server.untilHeld(4, { key: server.apiKey });
   await fault(redis);
-  await poll(() => a.stats.retakenLeases >= 4, 'the leases re-taken');
+  await pollUntil(() => a.stats.retakenLeases >= 4, 'the leases re-taken');
   expect(server.counters.inflight[server.apiKey]).toBe(4);
   const b = budget(redis.url, { commandTimeoutMs: 10_000 });
   const second = calls(server, b, 4);
@@ -185,7 +173,7 @@ describe('hostile 28: a Redis that forgets', () => {
       await redis.restart();
       // The restart emptied the queue: the waiting calls ask again once Redis is back, and wait
       // there again behind the re-taken leases (a fallback would have sent them to the gateway).
-      await poll(() => a.stats.retakenLeases >= 4, 'the leases re-taken');
+      await pollUntil(() => a.stats.retakenLeases >= 4, 'the leases re-taken');
       await untilWaitingInRedis(redis, server);
       release();
       expectAtMost4(server, [...(await first), ...(await second)]);
@@ -269,7 +257,7 @@ describe('hostile 28: a Redis that forgets', () => {
     {
       id: 'Q-freeze-past-ttl',
       area: 'redis',
-      case: 'Redis frozen (SIGSTOP) for 2.5 TTLs while one process runs 4 calls and another sends 4',
+      case: "one process's 4 leases expire in Redis while it runs 4 calls (a freeze past the TTL), and another process sends 4",
       expect:
         'the expired leases are asked for (census) before their slots are granted; at most 4 at the gateway',
       before: 'leases expired by the frozen clock were free slots at once: 8 at the gateway',
@@ -277,23 +265,33 @@ describe('hostile 28: a Redis that forgets', () => {
     async () => {
       const redis = await redisServer();
       const server = await gateway({});
-      const a = budget(redis.url, { leaseTtlMs: 1000, commandTimeoutMs: 10_000 });
-      const b = budget(redis.url, { leaseTtlMs: 1000, commandTimeoutMs: 10_000 });
+      // A TTL of a minute: no refresh runs during the row; the leases expire when the row says,
+      // as a Redis frozen past the TTL finds them when it resumes (its clock cannot be injected).
+      const a = budget(redis.url, { leaseTtlMs: 60_000, commandTimeoutMs: 10_000 });
+      const b = budget(redis.url, { leaseTtlMs: 60_000, commandTimeoutMs: 10_000 });
       await calls(server, b, 1); // connected
       server.emulator.resetCounters();
       const release = server.hold();
       const first = calls(server, a, 4);
       await server.untilHeld(4, { key: server.apiKey });
-      redis.freeze();
-      // Sent while Redis is frozen: it runs them, and the holders' refreshes, when it resumes, in
-      // no fixed order; by its clock (the subject: it cannot be injected) the four leases have
-      // expired by then.
+      const admin = createClient({ url: redis.url });
+      await admin.connect();
+      cleanup.push(() => admin.close());
+      const holders = `{infergate:budget:${budgetId(server.baseURL, server.apiKey)}}:holders`;
+      const tokens = await admin.zRange(holders, 0, -1);
+      expect(tokens).toHaveLength(4);
+      await admin.zAdd(
+        holders,
+        tokens.map((value) => ({ score: 0, value })),
+        { XX: true },
+      );
       const second = calls(server, b, 4);
-      await new Promise((r) => setTimeout(r, 2500));
-      redis.resume();
+      // The census: the live holders answer it by re-taking their leases.
+      await pollUntil(() => a.stats.retakenLeases >= 4, 'the leases re-taken');
       await untilWaitingInRedis(redis, server);
       release();
       expectAtMost4(server, [...(await first), ...(await second)]);
+      expect(b.stats.expiredLeases).toBe(4);
     },
   );
   suite.row(
@@ -376,10 +374,7 @@ describe('hostile 28: the emulator counts a request being generated', () => {
       };
       const abort = new AbortController();
       const first = ask(abort.signal).catch(() => undefined);
-      const end = Date.now() + 10_000;
-      while ((await listed()) !== 1 && Date.now() < end)
-        await new Promise((r) => setTimeout(r, 20));
-      expect(await listed()).toBe(1);
+      await pollUntil(async () => (await listed()) === 1, '/models counting the first request');
       server.emulator.clearFaults();
       const second = await ask();
       expect(second.status).toBe(429);

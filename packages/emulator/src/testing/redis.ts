@@ -92,3 +92,22 @@ export async function startRedis(port?: number, tls?: ServerTls): Promise<TestRe
     },
   };
 }
+
+/**
+ * Resolves once `check` holds: asked now, then every 10 ms, for what sends no event (a Redis key,
+ * a budget's stats; the emulator's own state is waited on by `until` from
+ * `@infergate/emulator/testing`). Rejects naming `what` after `timeoutMs` (default 30 s): a safety
+ * net, never the assertion.
+ */
+export async function pollUntil(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const end = performance.now() + timeoutMs;
+  while (!(await check())) {
+    if (performance.now() > end)
+      throw new Error(`pollUntil: still waiting for ${what} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
