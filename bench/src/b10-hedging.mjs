@@ -22,7 +22,7 @@
 import { streamText } from 'ai';
 import { chatOpenAI, coreClient, openaiCompatible } from './contenders.mjs';
 import { spawnEmulator } from './emulator-process.mjs';
-import { fmtMs, log, percentile } from './harness.mjs';
+import { fmtMs, log, percentile, runWhenCommand } from './harness.mjs';
 import { check, context, target } from './results.mjs';
 
 const TAIL = 'community/b10-tail';
@@ -628,11 +628,4 @@ export async function runB10({ quick, oursOnly = false }) {
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { runStandalone } = await import('./runner.mjs');
-  const oursOnly = process.argv.includes('--ours');
-  await runStandalone('B10', runB10, {
-    options: { oursOnly },
-    notStorable: oursOnly ? "--ours: the anchors' rows are missing" : undefined,
-  });
-}
+await runWhenCommand(import.meta.url, 'B10', runB10);

@@ -33,7 +33,7 @@ import { generateText, Output } from 'ai';
 import { z } from 'zod';
 import { chatOpenAI, openaiCompatible, oursAiSdk } from './contenders.mjs';
 import { spawnEmulator } from './emulator-process.mjs';
-import { fmtMs, log, percentile, trafficColumns, trafficOf } from './harness.mjs';
+import { fmtMs, log, percentile, runWhenCommand, trafficColumns, trafficOf } from './harness.mjs';
 import { check, context, target } from './results.mjs';
 
 const LATENCY_MS = 50;
@@ -339,10 +339,4 @@ export async function runB11({ quick, oursOnly = false }) {
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { runStandalone } = await import('./runner.mjs');
-  await runStandalone('B11', runB11, {
-    options: { oursOnly: process.argv.includes('--ours') },
-    notStorable: process.argv.includes('--ours') ? '--ours leaves the anchors out' : undefined,
-  });
-}
+await runWhenCommand(import.meta.url, 'B11', runB11);

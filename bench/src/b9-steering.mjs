@@ -15,7 +15,15 @@ import { createEmulator, DEFAULT_KEYS } from '@infergate/emulator';
 import { streamText } from 'ai';
 import { chatOpenAI, coreClient, openaiCompatible } from './contenders.mjs';
 import { spawnEmulator } from './emulator-process.mjs';
-import { fmtMs, log, median, percentile, trafficColumns, trafficOf } from './harness.mjs';
+import {
+  fmtMs,
+  log,
+  median,
+  percentile,
+  runWhenCommand,
+  trafficColumns,
+  trafficOf,
+} from './harness.mjs';
 import { check, context, target, unmeasuredTarget } from './results.mjs';
 
 const LATENCY_MS = 50;
@@ -346,11 +354,4 @@ export async function runB9({ quick, oursOnly = false }) {
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { runStandalone } = await import('./runner.mjs');
-  const oursOnly = process.argv.includes('--ours');
-  await runStandalone('B9', runB9, {
-    options: { oursOnly },
-    notStorable: oursOnly ? "--ours: the anchors' rows are missing" : undefined,
-  });
-}
+await runWhenCommand(import.meta.url, 'B9', runB9);

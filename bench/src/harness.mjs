@@ -104,3 +104,18 @@ export function fmtBytes(bytes) {
 export function log(message) {
   process.stderr.write(`  [${(performance.now() / 1000).toFixed(1)} s] ${message}\n`);
 }
+
+/**
+ * Runs `run` as suite `suiteId` when this module (`moduleUrl`) is the command itself (`node
+ * bench/src/b9-steering.mjs`), not when a runner imports it. `--ours` runs our rows only: the
+ * anchors' are missing, so it is not storable.
+ */
+export async function runWhenCommand(moduleUrl, suiteId, run) {
+  if (moduleUrl !== `file://${process.argv[1]}`) return;
+  const { runStandalone } = await import('./runner.mjs');
+  const oursOnly = process.argv.includes('--ours');
+  await runStandalone(suiteId, run, {
+    options: { oursOnly },
+    notStorable: oursOnly ? "--ours: the anchors' rows are missing" : undefined,
+  });
+}

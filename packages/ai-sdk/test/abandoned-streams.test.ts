@@ -1,20 +1,12 @@
 import { createInProcessBudget } from '@infergate/core';
 import { budgetId } from '@infergate/core/internal';
 import { DEFAULT_KEYS } from '@infergate/emulator';
-import { emulate } from '@infergate/emulator/testing';
 import { generateText, streamText } from 'ai';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { BASE_URL, providersOn } from './providers';
+import { describe, expect, it, vi } from 'vitest';
+import { BASE_URL, providersOnMsw } from './providers';
 
 const key = DEFAULT_KEYS.full;
-const emulated = await emulate({
-  as: 'msw',
-  scenario: { streamChunkDelayMs: 2 },
-  baseURL: BASE_URL,
-  hooks: { afterEach, afterAll },
-});
-const { emulator } = emulated;
-const { gateway } = providersOn(emulated);
+const { emulated, emulator, gateway } = await providersOnMsw({ streamChunkDelayMs: 2 });
 
 /** Resolves once no request of the key is at the emulator (every abandoned body has ended). */
 async function bodiesEnded(): Promise<void> {

@@ -1,4 +1,6 @@
-import type { GatewayConnection } from '@infergate/emulator/testing';
+import type { ScenarioInput } from '@infergate/emulator';
+import { emulate, type GatewayConnection } from '@infergate/emulator/testing';
+import { afterAll, afterEach } from 'vitest';
 import { createGateway, type GatewayProviderSettings } from '../src';
 import { createGateway as createGatewayV3 } from '../src/v6';
 
@@ -21,6 +23,20 @@ export function providersOn(emulated: GatewayConnection) {
   const gatewayV3 = (settings: GatewayProviderSettings = {}) =>
     createGatewayV3(settingsFor(settings));
   return { gateway, gatewayV3 };
+}
+
+/**
+ * A gateway emulated behind msw at BASE_URL for one test file, on `scenario` (reset after each
+ * test, stopped after all), and the providers of both entries on it.
+ */
+export async function providersOnMsw(scenario: ScenarioInput) {
+  const emulated = await emulate({
+    as: 'msw',
+    scenario,
+    baseURL: BASE_URL,
+    hooks: { afterEach, afterAll },
+  });
+  return { emulated, emulator: emulated.emulator, ...providersOn(emulated) };
 }
 
 /**

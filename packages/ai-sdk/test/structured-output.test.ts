@@ -9,7 +9,7 @@ import { TypeValidationError } from '@ai-sdk/provider';
 import { TypeValidationError as TypeValidationErrorV3 } from '@ai-sdk/provider-v3';
 import { createGatewayClient } from '@infergate/core';
 import { DEFAULT_KEYS } from '@infergate/emulator';
-import { emulate } from '@infergate/emulator/testing';
+import { CLAIMED_MODEL, emulate, withClaimedModel } from '@infergate/emulator/testing';
 import * as ai7 from 'ai';
 import * as ai6 from 'ai-v6';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -31,22 +31,12 @@ const TOOLS = 'community/tools';
 /** Has `json_object` only: the schema stated in a system message. */
 const JSON_OBJECT = 'community/json-object';
 /** Claims `json_schema` (`provider_claimed`) and answers off the schema every time. */
-const CLAIMED = 'structured/claimed';
+const CLAIMED = CLAIMED_MODEL;
 
 // Its own gateway host (reached through the emulator's fetch): the key's budget and hedges in this
 // realm are this file's alone.
 const emulated = await emulate({
-  scenario: {
-    models: {
-      [CLAIMED]: {
-        owned_by: 'service-community',
-        capabilities: ['chat', 'streaming', 'json_schema'],
-        online: true,
-        verification: 'provider_claimed',
-        jsonAnswers: { offSchemaShare: 1 },
-      },
-    },
-  },
+  scenario: withClaimedModel(),
   hooks: { afterEach, afterAll },
 });
 const { emulator } = emulated;

@@ -4,7 +4,9 @@ import { DEFAULT_KEYS, type Emulator } from '@infergate/emulator';
 import type { GatewayConnection } from '@infergate/emulator/testing';
 import type { GatewayClient } from '../src/client/client';
 import type { GatewayClientOptions } from '../src/client/options';
+import { GatewayError, type GatewayErrorCode } from '../src/errors/errors';
 import { createGatewayClient, type GatewayEvent } from '../src/index';
+import type { ClientSteering } from '../src/steering/steering-options';
 
 export { DEFAULT_KEYS };
 
@@ -118,4 +120,17 @@ export const PLACE_SCHEMA = {
   },
   required: ['city', 'kind', 'where'],
   additionalProperties: false,
+};
+
+/** A failure the gateway answered with `status`: the fixture of the retry and breaker unit tests. */
+export function serverFailure(code: GatewayErrorCode, status: number): GatewayError {
+  return new GatewayError({ code, message: `the gateway answered ${status}`, status });
+}
+
+/** A client's steering with nothing set: the readers' neutral input. */
+export const NO_CLIENT_STEERING: ClientSteering = {
+  firstChunkTimeoutMs: undefined,
+  chunkTimeoutMs: undefined,
+  hedge: undefined,
+  circuitBreaker: false,
 };

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { optionKeys, STEERING_OPTIONS, type SteeringOptions } from '../src/call/option-groups';
-import {
-  type ClientSteering,
-  readSteering,
-  resolveSteering,
-  steers,
-} from '../src/steering/steering-options';
+import { readSteering, resolveSteering, steers } from '../src/steering/steering-options';
+import { NO_CLIENT_STEERING } from './helpers';
 
 // CONTRIBUTING.md, "Adding an option": a steering option is declared once (call/option-groups.ts),
 // and the descriptor carries it to every adapter. Core's own readers copy the group field by field
@@ -22,13 +18,6 @@ const SAMPLE: { [K in keyof Required<SteeringOptions>]: SteeringOptions[K] } = {
 
 /** A request asking for structured output: `structuredOutput` steers only such a call. */
 const ASKS_FOR_A_SCHEMA = { response_format: { type: 'json_schema' } };
-
-const NO_CLIENT_STEERING: ClientSteering = {
-  firstChunkTimeoutMs: undefined,
-  chunkTimeoutMs: undefined,
-  hedge: undefined,
-  circuitBreaker: false,
-};
 
 describe('each steering option, given alone, reaches every reader of the group', () => {
   it('has a sample for each field of the descriptor', () => {

@@ -1,7 +1,7 @@
 import type { ModelSpec } from '@infergate/emulator';
 import { caught, emulate, inflightOf } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import type { GatewayError } from '../src/index';
+import type { GatewayError, StandardSchemaLike, StructuredOutputMethod } from '../src/index';
 import { clientOn, only, PLACE_SCHEMA, recordingClient } from './helpers';
 
 // Issue 52 through `chat`: the steering module serves one schema on each model its own way, checks
@@ -41,6 +41,17 @@ async function gateway() {
   return emulate({ scenario: { models } });
 }
 
+/**
+ * A fresh gateway on which `model` is held for longer than any test: busy with an hour's
+ * Retry-After, or stalled before its first chunk.
+ */
+async function gatewayHolding(model: string, fault: 'model_busy' | 'stall_first_chunk') {
+  const emulated = await gateway();
+  if (fault === 'model_busy') emulated.emulator.injectFault({ fault, model, retryAfter: 3600 });
+  else emulated.emulator.injectFault({ fault, model, ms: 60_000 });
+  return emulated;
+}
+
 /** A request asking for the schema, of `model`. */
 function asking(model: string) {
   return {
@@ -48,6 +59,16 @@ function asking(model: string) {
     messages: [{ role: 'user' as const, content: 'Where is "Oslo"?' }],
     response_format: { type: 'json_schema' as const, json_schema: { name: 'place', schema } },
   };
+}
+
+/** A route's hop that answered, serving the schema by `method` (its answer `checked` or not). */
+function answeredBy(model: string, method: StructuredOutputMethod, checked = true) {
+  return { model, outcome: 'answered', structured: { method, checked } };
+}
+
+/** A hand-written Standard Schema (the `standard` of `structuredOutput`) checking by `validate`. */
+function standardSchema(validate: StandardSchemaLike['~standard']['validate']): StandardSchemaLike {
+  return { '~standard': { version: 1, vendor: 'test', validate } };
 }
 
 /** What the emulator was sent, per request (its last chat bodies). */
@@ -79,9 +100,7 @@ describe('structured output on every route: each hop served its own way, checked
       expect(result.answer.toolCalls).toEqual([]);
       expect(result.answer.finishReason).toBe('stop');
       expect(result.response.choices[0]?.message.content).toBe(result.answer.text);
-      expect(result.route.hops).toEqual([
-        { model, outcome: 'answered', structured: { method, checked: true } },
-      ]);
+      expect(result.route.hops).toEqual([answeredBy(model, method)]);
       const sent = bodies[0]!;
       if (method === 'json_schema')
         expect(sent.response_format).toMatchObject({ type: 'json_schema' });
@@ -141,11 +160,7 @@ describe('structured output on every route: each hop served its own way, checked
         reason: 'invalid_structured_output',
         structured: { method: 'json_schema', checked: false },
       },
-      {
-        model: 'community/so-tools',
-        outcome: 'answered',
-        structured: { method: 'tools', checked: true },
-      },
+      answeredBy('community/so-tools', 'tools'),
     ]);
     expect(result.structured?.method).toBe('tools');
     expect(only(events, 'failover')).toMatchObject([
@@ -234,15 +249,10 @@ describe('structured output on every route: each hop served its own way, checked
   });
 
   it('an own model the catalog does not list is asked by the first allowed method', async () => {
-    const emulated = await gateway();
+    // (Unlisted, it is tried after the listed models with free capacity: the listed one is busy.)
+    const emulated = await gatewayHolding('community/so-tools', 'model_busy');
     const { bodies, fetch } = recordSent(emulated.fetch);
     const client = clientOn(emulated, { fetch });
-    // (Unlisted, it is tried after the listed models with free capacity: the listed one is busy.)
-    emulated.emulator.injectFault({
-      fault: 'model_busy',
-      model: 'community/so-tools',
-      retryAfter: 3600,
-    });
     const error = await caught<GatewayError>(
       client.chat(asking('my/unlisted'), {
         fallbackModels: ['community/so-tools'],
@@ -267,11 +277,7 @@ describe('structured output on every route: each hop served its own way, checked
     });
     expect(result.route.hops).toEqual([
       { model: 'community/so-object', outcome: 'skipped', reason: 'missing_capability' },
-      {
-        model: 'community/so-claimed',
-        outcome: 'answered',
-        structured: { method: 'tools', checked: true },
-      },
+      answeredBy('community/so-claimed', 'tools'),
     ]);
   });
 
@@ -293,19 +299,13 @@ describe('structured output on every route: each hop served its own way, checked
   it('checks with the Standard Schema given, its output the value', async () => {
     const client = clientOn(await gateway());
     const seen: unknown[] = [];
-    const standard = {
-      '~standard': {
-        version: 1 as const,
-        vendor: 'test',
-        validate: (value: unknown) => {
-          seen.push(value);
-          const city = (value as { city?: unknown }).city;
-          return typeof city === 'string'
-            ? { value: { town: city.toUpperCase() } }
-            : { issues: [{ message: 'no city' }] };
-        },
-      },
-    };
+    const standard = standardSchema((value: unknown) => {
+      seen.push(value);
+      const city = (value as { city?: unknown }).city;
+      return typeof city === 'string'
+        ? { value: { town: city.toUpperCase() } }
+        : { issues: [{ message: 'no city' }] };
+    });
     const result = await client.chat(asking('community/so-native'), {
       structuredOutput: { standard },
     });
@@ -314,13 +314,7 @@ describe('structured output on every route: each hop served its own way, checked
       method: 'json_schema',
       value: { town: (seen[0] as { city: string }).city.toUpperCase() },
     });
-    const refusing = {
-      '~standard': {
-        version: 1 as const,
-        vendor: 'test',
-        validate: () => ({ issues: [{ message: 'never', path: ['city'] }] }),
-      },
-    };
+    const refusing = standardSchema(() => ({ issues: [{ message: 'never', path: ['city'] }] }));
     const error = await caught<GatewayError>(
       client.chat(asking('community/so-native'), { structuredOutput: { standard: refusing } }),
     );
@@ -329,15 +323,9 @@ describe('structured output on every route: each hop served its own way, checked
 
   it('a Standard Schema whose validate throws refuses the answer, typed', async () => {
     const client = clientOn(await gateway());
-    const throwing = {
-      '~standard': {
-        version: 1 as const,
-        vendor: 'test',
-        validate: () => {
-          throw new Error('boom');
-        },
-      },
-    };
+    const throwing = standardSchema(() => {
+      throw new Error('boom');
+    });
     const error = await caught<GatewayError>(
       client.chat(asking('community/so-native'), { structuredOutput: { standard: throwing } }),
     );
@@ -391,25 +379,16 @@ describe('structured output on every route: each hop served its own way, checked
   });
 
   it('a hedge may go to a model that serves the schema another way', async () => {
-    const emulated = await gateway();
-    const { client, events } = recordingClient(emulated);
-    // Far longer than the test: the first model is held until the hedge wins.
-    emulated.emulator.injectFault({
-      fault: 'stall_first_chunk',
-      model: 'community/so-native',
-      ms: 60_000,
-    });
+    // The first model is held until the hedge wins.
+    const held = await gatewayHolding('community/so-native', 'stall_first_chunk');
+    const { client, events } = recordingClient(held);
     const result = await client.chat(asking('community/so-native'), {
       fallbackModels: ['community/so-object'],
       hedge: { afterMs: 20, maxExtra: 1 },
     });
     expect(result.route.hops).toEqual([
       { model: 'community/so-native', outcome: 'lost' },
-      {
-        model: 'community/so-object',
-        outcome: 'answered',
-        structured: { method: 'json_object', checked: true },
-      },
+      answeredBy('community/so-object', 'json_object'),
     ]);
     expect(result.structured?.method).toBe('json_object');
     expect(only(events, 'hedge').map((event) => event.phase)).toEqual(['sent', 'won']);
@@ -456,9 +435,7 @@ describe('structured output streamed: the JSON as it comes, checked at the end',
     expect(result.toolCalls).toEqual([]);
     expect(result.finishReason).toBe('stop');
     expect(result.structured).toMatchObject({ method, value: { city: expect.any(String) } });
-    expect(stream.route.hops).toEqual([
-      { model, outcome: 'answered', structured: { method, checked: true } },
-    ]);
+    expect(stream.route.hops).toEqual([answeredBy(model, method)]);
     expect(only(events, 'done')).toMatchObject([{ ok: true }]);
   });
 
@@ -478,13 +455,7 @@ describe('structured output streamed: the JSON as it comes, checked at the end',
       fallbackModels: ['community/so-native'],
     });
     // Before the check it looks like an answer: the route says so, unchecked.
-    expect(stream.route.hops).toEqual([
-      {
-        model: 'community/so-claimed',
-        outcome: 'answered',
-        structured: { method: 'json_schema', checked: false },
-      },
-    ]);
+    expect(stream.route.hops).toEqual([answeredBy('community/so-claimed', 'json_schema', false)]);
     let text = '';
     const error = await caught<GatewayError>(
       (async () => {
@@ -510,13 +481,7 @@ describe('structured output streamed: the JSON as it comes, checked at the end',
 
   it('the schema tool is checked at the end too (Standard Schema refusing it)', async () => {
     const client = clientOn(await gateway());
-    const refusing = {
-      '~standard': {
-        version: 1 as const,
-        vendor: 'test',
-        validate: async () => ({ issues: [{ message: 'not this city' }] }),
-      },
-    };
+    const refusing = standardSchema(async () => ({ issues: [{ message: 'not this city' }] }));
     const stream = await client.chatStream(asking('community/so-tools'), {
       structuredOutput: { standard: refusing },
     });
@@ -528,13 +493,7 @@ describe('structured output streamed: the JSON as it comes, checked at the end',
   });
 
   it('a stream that fails before any content walks on to a model serving it another way', async () => {
-    const emulated = await gateway();
-    const { client } = recordingClient(emulated);
-    emulated.emulator.injectFault({
-      fault: 'model_busy',
-      model: 'community/so-native',
-      retryAfter: 3600,
-    });
+    const { client } = recordingClient(await gatewayHolding('community/so-native', 'model_busy'));
     const stream = await client.chatStream(asking('community/so-native'), {
       fallbackModels: ['community/so-tools'],
     });
@@ -542,22 +501,13 @@ describe('structured output streamed: the JSON as it comes, checked at the end',
     expect(result.structured?.method).toBe('tools');
     expect(stream.route.hops).toEqual([
       { model: 'community/so-native', outcome: 'failed', reason: 'model_busy' },
-      {
-        model: 'community/so-tools',
-        outcome: 'answered',
-        structured: { method: 'tools', checked: true },
-      },
+      answeredBy('community/so-tools', 'tools'),
     ]);
   });
 
   it('a hedged stream may be won by a model serving the schema another way', async () => {
-    const emulated = await gateway();
-    const { client } = recordingClient(emulated);
-    emulated.emulator.injectFault({
-      fault: 'stall_first_chunk',
-      model: 'community/so-native',
-      ms: 60_000,
-    });
+    const held = await gatewayHolding('community/so-native', 'stall_first_chunk');
+    const { client } = recordingClient(held);
     const stream = await client.chatStream(asking('community/so-native'), {
       fallbackModels: ['community/so-object'],
       hedge: { afterMs: 20, maxExtra: 1 },
@@ -566,11 +516,7 @@ describe('structured output streamed: the JSON as it comes, checked at the end',
     expect(result.structured?.method).toBe('json_object');
     expect(stream.route.hops).toEqual([
       { model: 'community/so-native', outcome: 'lost' },
-      {
-        model: 'community/so-object',
-        outcome: 'answered',
-        structured: { method: 'json_object', checked: true },
-      },
+      answeredBy('community/so-object', 'json_object'),
     ]);
   });
 

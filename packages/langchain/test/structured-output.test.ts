@@ -4,8 +4,7 @@
 // the schema, `invalid_structured_output` as OutputParserException). How core walks and checks is
 // core's to test; here, what the adapter sends and what the user gets.
 import type { ChatRoute } from '@infergate/core';
-import type { ScenarioInput } from '@infergate/emulator';
-import { caught } from '@infergate/emulator/testing';
+import { CLAIMED_MODEL, caught, withClaimedModel } from '@infergate/emulator/testing';
 import type { AIMessage, AIMessageChunk } from '@langchain/core/messages';
 import { OutputParserException } from '@langchain/core/output_parsers';
 import { describe, expect, it } from 'vitest';
@@ -22,18 +21,7 @@ const TOOLS_ONLY = 'community/tools';
 const JSON_OBJECT_ONLY = 'community/json-object';
 
 /** A model whose json_schema is only its provider's word, answering off the schema every time. */
-const CLAIMED = 'community/claimed';
-const withClaimed: ScenarioInput = {
-  models: {
-    [CLAIMED]: {
-      owned_by: 'service-community',
-      capabilities: ['chat', 'streaming', 'json_schema'],
-      online: true,
-      verification: 'provider_claimed',
-      jsonAnswers: { offSchemaShare: 1 },
-    },
-  },
-};
+const CLAIMED = CLAIMED_MODEL;
 
 /** How a request sent to the gateway asked for the schema. */
 function wireMethod(body: Record<string, unknown> | undefined): string | undefined {
@@ -228,7 +216,7 @@ describe('withStructuredOutput: what comes back', () => {
   });
 
   it('a provider_claimed model answering off the schema is left; the next model answers', async () => {
-    const { connection } = await recordingGateway(withClaimed);
+    const { connection } = await recordingGateway(withClaimedModel());
     const model = new GatewayChatModel(CLAIMED, { ...connection, fallbackModels: [TOOLS_ONLY] });
     const { raw, parsed } = await model
       .withStructuredOutput(Person, { includeRaw: true })
@@ -251,7 +239,7 @@ describe('withStructuredOutput: what comes back', () => {
   ] as const)(
     '%s: an answer off the schema on every model is OutputParserException with the text, the issues and the route',
     async (_label, streams) => {
-      const { connection } = await recordingGateway(withClaimed);
+      const { connection } = await recordingGateway(withClaimedModel());
       const model = new GatewayChatModel(CLAIMED, connection);
       const structured = model.withStructuredOutput(Person);
       const error = await caught(

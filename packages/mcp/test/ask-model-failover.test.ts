@@ -4,12 +4,10 @@
  * against the emulator: core walks the list, the result names the model that answered.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli-main';
 import { createGatewayMcpServer } from '../src/index';
+import { withCliOverHttp } from './cli-over-http';
 import { type Harness, startHarness, textOf } from './harness';
 
 const STALL_LIMIT_MS = 1000;
@@ -42,6 +40,20 @@ const busy = (model = 'community/general') =>
 
 async function ask(args: Record<string, unknown>): Promise<CallToolResult> {
   return (await client.callTool({ name: 'ask_model', arguments: args })) as CallToolResult;
+}
+
+/**
+ * `ask_model` with `args`, through `infergate-mcp --http` started with `flags` (and the gateway's
+ * URL and key), asked by a remote MCP client while community/general stalls before its first chunk.
+ */
+async function askCliWhileGeneralStalls(
+  flags: string[],
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  return withCliOverHttp(harness.gateway, flags, async (remote) => {
+    emulator().injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 });
+    return (await remote.callTool({ name: 'ask_model', arguments: args })) as CallToolResult;
+  });
 }
 
 describe('ask_model with fallback_models', () => {
@@ -271,73 +283,21 @@ describe('the stall timeouts as options and flags', () => {
   });
 
   it('infergate-mcp --first-chunk-timeout-ms reaches ask_model', async () => {
-    const running = await runCli(
-      [
-        ...[
-          '--http',
-          '--port',
-          '0',
-          '--catalog-refresh',
-          '0',
-          '--first-chunk-timeout-ms',
-          String(STALL_LIMIT_MS),
-        ],
-        ...['--base-url', harness.gateway.baseURL, '--api-key', harness.gateway.apiKey],
-      ],
-      {},
-      { log: () => {} },
+    const result = await askCliWhileGeneralStalls(
+      ['--first-chunk-timeout-ms', String(STALL_LIMIT_MS)],
+      { model: 'community/general', prompt: 'hi', fallback_models: ['community/streamer'] },
     );
-    const remote = new SdkClient({ name: 'remote', version: '1.0.0' });
-    try {
-      await remote.connect(new StreamableHTTPClientTransport(new URL(running!.url!)));
-      emulator().injectFault({
-        fault: 'stall_first_chunk',
-        model: 'community/general',
-        ms: 60_000,
-      });
-      const result = await remote.callTool({
-        name: 'ask_model',
-        arguments: {
-          model: 'community/general',
-          prompt: 'hi',
-          fallback_models: ['community/streamer'],
-        },
-      });
-      expect(result.structuredContent).toMatchObject({ model: 'community/streamer' });
-    } finally {
-      await remote.close();
-      await running?.close();
-    }
+    expect(result.structuredContent).toMatchObject({ model: 'community/streamer' });
   });
 });
 
 describe("infergate-mcp's --timeout-ms (core's timeouts group, as a flag)", () => {
   it('is the deadline of an ask_model call', async () => {
-    const running = await runCli(
-      [
-        ...['--http', '--port', '0', '--catalog-refresh', '0', '--timeout-ms', '300'],
-        ...['--base-url', harness.gateway.baseURL, '--api-key', harness.gateway.apiKey],
-      ],
-      {},
-      { log: () => {} },
-    );
-    const remote = new SdkClient({ name: 'remote', version: '1.0.0' });
-    try {
-      await remote.connect(new StreamableHTTPClientTransport(new URL(running!.url!)));
-      emulator().injectFault({
-        fault: 'stall_first_chunk',
-        model: 'community/general',
-        ms: 60_000,
-      });
-      const result = (await remote.callTool({
-        name: 'ask_model',
-        arguments: { model: 'community/general', prompt: 'hi' },
-      })) as CallToolResult;
-      expect(result.isError).toBe(true);
-      expect(result.structuredContent).toMatchObject({ error: { code: 'timeout' } });
-    } finally {
-      await remote.close();
-      await running?.close();
-    }
+    const result = await askCliWhileGeneralStalls(['--timeout-ms', '300'], {
+      model: 'community/general',
+      prompt: 'hi',
+    });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: { code: 'timeout' } });
   });
 });

@@ -4,12 +4,15 @@
  * every answer), and returns the checked answer as `output` beside its JSON text, with the route;
  * an answer off the schema on every model is a tool error naming each.
  */
+
+import { CLAIMED_MODEL, withClaimedModel } from '@infergate/emulator/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness, textOf } from './harness';
 
-const CLAIMED = 'community/claimed';
+/** Its json_schema only its provider's word, and every answer off the schema. */
+const CLAIMED = CLAIMED_MODEL;
 const CITY = {
   title: 'city',
   type: 'object',
@@ -25,18 +28,7 @@ let harness: Harness;
 let client: Client;
 beforeAll(async () => {
   harness = await startHarness({
-    scenario: {
-      models: {
-        // json_schema only on its provider's word, and every answer off the schema.
-        [CLAIMED]: {
-          owned_by: 'service-community',
-          capabilities: ['chat', 'streaming', 'json_schema'],
-          online: true,
-          verification: 'provider_claimed',
-          jsonAnswers: { offSchemaShare: 1 },
-        },
-      },
-    },
+    scenario: withClaimedModel(),
   });
   client = await harness.connect();
 });

@@ -7,11 +7,10 @@
 import { createServer, type Server } from 'node:http';
 import { pngWithText } from '@infergate/emulator/fixtures';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli-main';
 import { createGatewayMcpServer, type GatewayMcpServerOptions } from '../src/index';
+import { withCliOverHttp } from './cli-over-http';
 import { type Harness, startHarness, textOf } from './harness';
 
 let harness: Harness;
@@ -171,22 +170,9 @@ describe('allowPrivateUrls', () => {
 
 describe('infergate-mcp --allow-private-urls', () => {
   async function ocrThroughCli(flags: string[], image_url: string) {
-    const running = await runCli(
-      [
-        ...['--http', '--port', '0', '--catalog-refresh', '0', ...flags],
-        ...['--base-url', harness.gateway.baseURL, '--api-key', harness.gateway.apiKey],
-      ],
-      {},
-      { log: () => {} },
+    return withCliOverHttp(harness.gateway, flags, (client) =>
+      client.callTool({ name: 'ocr', arguments: { image_url } }),
     );
-    const client = new Client({ name: 'cli', version: '1.0.0' });
-    try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(running!.url!)));
-      return await client.callTool({ name: 'ocr', arguments: { image_url } });
-    } finally {
-      await client.close();
-      await running!.close();
-    }
   }
 
   it('lets the command download from internal hosts; without it they are refused', async () => {

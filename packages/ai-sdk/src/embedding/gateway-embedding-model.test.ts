@@ -4,19 +4,11 @@ import {
   TooManyEmbeddingValuesForCallError,
 } from '@ai-sdk/provider';
 import { DEFAULT_KEYS } from '@infergate/emulator';
-import { emulate } from '@infergate/emulator/testing';
 import { embed, embedMany } from 'ai';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BASE_URL, providersOn } from '../../test/providers';
+import { describe, expect, it } from 'vitest';
+import { providersOnMsw } from '../../test/providers';
 
-const emulated = await emulate({
-  as: 'msw',
-  scenario: { latencyMs: 2 },
-  baseURL: BASE_URL,
-  hooks: { afterEach, afterAll },
-});
-const { emulator } = emulated;
-const { gateway } = providersOn(emulated);
+const { emulator, gateway } = await providersOnMsw({ latencyMs: 2 });
 
 const ENGINE = 'all-minilm-l6-v2';
 

@@ -1,29 +1,28 @@
+import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../errors/errors';
+import { isGatewayError } from '../errors/errors';
 import { refuseNearMisses, refuseUnknownOptions } from './option-groups';
 
-function refused(run: () => void): GatewayError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
-
 describe('refuseUnknownOptions (an object wholly ours)', () => {
-  it('names the closest known key, or lists them when none is close', () => {
+  it('names the closest known key, or lists them when none is close', async () => {
     const known = ['afterMs', 'maxExtra'];
     expect(
-      refused(() => refuseUnknownOptions({ after: 1 }, known, 'hedge', 'call option')),
+      await caught(
+        () => refuseUnknownOptions({ after: 1 }, known, 'hedge', 'call option'),
+        isGatewayError,
+      ),
     ).toMatchObject({
       code: 'invalid_request_error',
       field: 'after',
       message: 'unknown option `after` in hedge — did you mean `afterMs`?',
     });
     expect(
-      refused(() => refuseUnknownOptions({ zzz: 1 }, known, 'hedge', 'client option')).message,
+      (
+        await caught(
+          () => refuseUnknownOptions({ zzz: 1 }, known, 'hedge', 'client option'),
+          isGatewayError,
+        )
+      ).message,
     ).toBe('unknown option `zzz` in hedge; known: afterMs, maxExtra');
   });
 
@@ -41,9 +40,14 @@ describe('refuseUnknownOptions (an object wholly ours)', () => {
 
 describe('refuseNearMisses (an object shared with a framework or the model server)', () => {
   const ours = ['fallbackModels', 'streamUsage', 'hedge'];
-  it('refuses a near miss of ours', () => {
+  it('refuses a near miss of ours', async () => {
     expect(
-      refused(() => refuseNearMisses({ fallbackModel: [] }, ours, [], 'x', 'call option')).message,
+      (
+        await caught(
+          () => refuseNearMisses({ fallbackModel: [] }, ours, [], 'x', 'call option'),
+          isGatewayError,
+        )
+      ).message,
     ).toBe('unknown option `fallbackModel` in x — did you mean `fallbackModels`?');
   });
 

@@ -14,23 +14,13 @@ import { readBoundedBody } from '../http/read-bounded-body';
 import type { StructuredResult } from '../protocol/chat-result-types';
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 import type { ChatCompletionResponse } from '../protocol/wire-types';
-import {
-  checkStructuredAnswer,
-  type StructuredOutputCheck,
-} from '../steering/check-structured-answer';
-import {
-  jsonInText,
-  readStructuredAnswer,
-  type StructuredOutputSchema,
-  schemaName,
-} from '../steering/structured-output-request';
+import { type StructuredOutputSchema, schemaName } from '../steering/structured-output-request';
+import { checkedStructuredAnswer, type StructuredAsk } from './checked-structured-answer';
 import { readChatCompletion } from './read-chat-completion';
 import { chatCompletionProblem } from './validate-chat-response';
 
 /** What a whole answer is checked by: the schema asked for, the check, the body's limit. */
-export interface WholeCheck {
-  given: StructuredOutputSchema;
-  check: StructuredOutputCheck;
+export interface WholeCheck extends StructuredAsk {
   maxResponseBytes: number;
   path: string;
 }
@@ -75,9 +65,7 @@ export async function checkWholeAnswer(
     return undefined;
   }
   try {
-    const structured = readStructuredAnswer(model, completion, asked.given, method);
-    const value = await checkStructuredAnswer(model, method, structured, asked.check);
-    const json = method === 'tools' ? structured.text.trim() : jsonInText(structured.text);
+    const { value, json } = await checkedStructuredAnswer(model, method, completion, asked);
     answer.response = rebuilt(response, JSON.stringify(cleaned(data, json, method, asked.given)));
     return { value, method };
   } catch (error) {

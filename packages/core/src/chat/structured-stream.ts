@@ -7,24 +7,14 @@
  */
 import type { AssembledChat, ChatStreamEvent } from '../protocol/chat-result-types';
 import type { HopStructuredOutput, StructuredOutputMethod } from '../protocol/chat-route';
-import {
-  checkStructuredAnswer,
-  type StructuredOutputCheck,
-} from '../steering/check-structured-answer';
-import {
-  jsonInText,
-  readStructuredAnswer,
-  type StructuredOutputSchema,
-  schemaName,
-} from '../steering/structured-output-request';
+import { schemaName } from '../steering/structured-output-request';
+import { checkedStructuredAnswer, type StructuredAsk } from './checked-structured-answer';
 import type { DecodedEvents, StructuredStream } from './stream/sse-chat-stream';
 
 /** What a stream's answer is checked by, and how its model was asked. */
-export interface StreamCheck {
+export interface StreamCheck extends StructuredAsk {
   model: string;
   method: StructuredOutputMethod;
-  given: StructuredOutputSchema;
-  check: StructuredOutputCheck;
 }
 
 /** The stream's structured-output hooks (`hop`: its route's answered hop, marked once checked). */
@@ -36,14 +26,13 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
     async check(answer: AssembledChat): Promise<AssembledChat> {
       // A step of the caller's own tool loop: not the structured answer yet, passed on unchecked.
       if (method !== 'tools' && answer.toolCalls.length > 0) return answer;
-      const read = readStructuredAnswer(model, answer, given, method);
-      const value = await checkStructuredAnswer(model, method, read, asked.check);
+      const { value, json } = await checkedStructuredAnswer(model, method, answer, asked);
       if (hop) hop.checked = true;
-      const clean: AssembledChat = { ...answer, structured: { value, method } };
-      if (method !== 'tools') return { ...clean, text: jsonInText(read.text) };
+      const clean: AssembledChat = { ...answer, structured: { value, method }, text: json };
+      if (method !== 'tools') return clean;
       const toolCalls = answer.toolCalls.filter((call) => call.name !== name);
       const finishReason = toolCalls.length > 0 ? answer.finishReason : 'stop';
-      return { ...clean, text: read.text.trim(), toolCalls, finishReason };
+      return { ...clean, toolCalls, finishReason };
     },
   };
 }

@@ -1,5 +1,6 @@
+import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient } from '../index';
+import { createGatewayClient, isGatewayError } from '../index';
 import { withSettingNames } from '../internal';
 
 const MCP = { where: 'infergate-mcp', baseURL: '--base-url', apiKey: '--api-key' };
@@ -17,29 +18,30 @@ function clientWithout(settings: object): ReturnType<typeof createGatewayClient>
   }
 }
 
+/** The error `client.models()` rejects with: a missing or malformed setting, named. */
+function refusalOfModels(client: ReturnType<typeof createGatewayClient>) {
+  return caught(client.models(), isGatewayError);
+}
+
 describe('setting names in messages', () => {
   it('by default, a missing setting is named as createGatewayClient takes it', async () => {
-    const error = await clientWithout({})
-      .models()
-      .catch((e: unknown) => e);
-    expect((error as Error).message).toBe(
+    const error = await refusalOfModels(clientWithout({}));
+    expect(error.message).toBe(
       'No gateway base URL: pass `baseURL` to createGatewayClient or set the INFERGATE_BASE_URL environment variable',
     );
   });
 
   it('withSettingNames: a missing setting is named as the caller configured it', async () => {
-    const noURL = await clientWithout(withSettingNames({ apiKey: 'k' }, MCP))
-      .models()
-      .catch((e: unknown) => e);
+    const noURL = await refusalOfModels(clientWithout(withSettingNames({ apiKey: 'k' }, MCP)));
     expect(noURL).toMatchObject({ code: 'configuration_error', field: 'baseURL' });
-    expect((noURL as Error).message).toBe(
+    expect(noURL.message).toBe(
       'No gateway base URL: pass `--base-url` to infergate-mcp or set the INFERGATE_BASE_URL environment variable',
     );
-    const noKey = await clientWithout(withSettingNames({ baseURL: 'https://gw.example' }, MCP))
-      .models()
-      .catch((e: unknown) => e);
+    const noKey = await refusalOfModels(
+      clientWithout(withSettingNames({ baseURL: 'https://gw.example' }, MCP)),
+    );
     expect(noKey).toMatchObject({ code: 'configuration_error', field: 'apiKey' });
-    expect((noKey as Error).message).toContain('pass `--api-key` to infergate-mcp');
+    expect(noKey.message).toContain('pass `--api-key` to infergate-mcp');
   });
 
   it('withSettingNames: a malformed base URL is named as the caller configured it', () => {
@@ -59,11 +61,11 @@ describe('setting names in messages', () => {
     const saved = process.env.INFERGATE_BASE_URL;
     process.env.INFERGATE_BASE_URL = 'https://user:pass@gw.example';
     try {
-      const error = await createGatewayClient(withSettingNames({ apiKey: 'k' }, MCP))
-        .models()
-        .catch((e: unknown) => e);
+      const error = await refusalOfModels(
+        createGatewayClient(withSettingNames({ apiKey: 'k' }, MCP)),
+      );
       expect(error).toMatchObject({ code: 'configuration_error', field: 'baseURL' });
-      expect((error as Error).message).toBe(
+      expect(error.message).toBe(
         'INFERGATE_BASE_URL (environment variable) must not contain credentials; pass --api-key instead',
       );
     } finally {
@@ -74,10 +76,8 @@ describe('setting names in messages', () => {
 
   it('the names survive spreading the options (as a caller that adds its own hooks does)', async () => {
     const options = withSettingNames({ apiKey: 'k' }, MCP);
-    const error = await clientWithout({ ...options, maxRetries: 0 })
-      .models()
-      .catch((e: unknown) => e);
-    expect((error as Error).message).toContain('pass `--base-url` to infergate-mcp');
+    const error = await refusalOfModels(clientWithout({ ...options, maxRetries: 0 }));
+    expect(error.message).toContain('pass `--base-url` to infergate-mcp');
   });
 
   it('an undefined setting (read from an unset variable) means the default', () => {

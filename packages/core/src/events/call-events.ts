@@ -207,13 +207,16 @@ export class CallEvents {
     this.#structured = structured;
   }
 
+  /** What every event of this call carries: the call, its operation, the time now. */
+  #stamp(): Pick<GatewayHedgeEvent, 'callId' | 'operation' | 'time'> {
+    return { callId: this.callId, operation: this.#operation, time: Date.now() };
+  }
+
   /** A hedged call sent its second attempt (`to`), `waitedMs` after `from` gave no content. */
   hedgeSent(from: string, to: string, waitedMs: number): void {
     const event: GatewayHedgeEvent = {
       type: 'hedge',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
+      ...this.#stamp(),
       phase: 'sent',
       model: to,
       from,
@@ -226,9 +229,7 @@ export class CallEvents {
   hedgeWon(model: string, winner: 'first' | 'hedge', lost: string): void {
     const event: GatewayHedgeEvent = {
       type: 'hedge',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
+      ...this.#stamp(),
       phase: 'won',
       model,
       winner,
@@ -241,9 +242,7 @@ export class CallEvents {
   hedgeSkipped(model: string, reason: HedgeSkipReason, waitedMs: number): void {
     const event: GatewayHedgeSkippedEvent = {
       type: 'hedge-skipped',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
+      ...this.#stamp(),
       model,
       reason,
       waitedMs,

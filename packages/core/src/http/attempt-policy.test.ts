@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { serverFailure } from '../../test/helpers';
 import { GatewayError } from '../errors/errors';
 import { retrySameRequest } from './attempt-policy';
 
 const limits = { maxRetries: 2, maxRetryAfterMs: 60_000, retryBaseDelayMs: 0 };
-const unavailable = new GatewayError({
-  code: 'provider_unavailable',
-  message: 'down',
-  status: 503,
-});
+const unavailable = serverFailure('provider_unavailable', 503);
 
 describe('retrySameRequest (the transport default policy)', () => {
   it('sends the same request each attempt, and tells `failed` when the call fails', () => {

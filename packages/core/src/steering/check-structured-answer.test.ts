@@ -1,33 +1,12 @@
+import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { GatewayError } from '../errors/errors';
+import { PLACE_SCHEMA } from '../../test/helpers';
+import { isGatewayError } from '../errors/errors';
 import { checkStructuredAnswer, type StandardSchemaLike } from './check-structured-answer';
 
-const schema = {
-  type: 'object',
-  properties: {
-    city: { type: 'string' },
-    kind: { enum: ['town', 'village'] },
-    where: {
-      type: 'object',
-      properties: { lat: { type: 'number' }, lon: { type: 'number' } },
-      required: ['lat', 'lon'],
-    },
-  },
-  required: ['city', 'kind', 'where'],
-  additionalProperties: false,
-};
-const valid = { city: 'Oslo', kind: 'town', where: { lat: 59.9, lon: 10.7 } };
-
-async function failure(run: () => Promise<unknown>): Promise<GatewayError> {
-  try {
-    await run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(GatewayError);
-    return error as GatewayError;
-  }
-  throw new Error('not refused');
-}
+const schema = PLACE_SCHEMA;
+const valid = { city: 'Oslo', kind: 'town', where: { country: 'Norway', rank: 1 } };
 
 function answered(value: unknown) {
   return { value, text: JSON.stringify(value) };
@@ -41,16 +20,17 @@ describe('checkStructuredAnswer with a JSON Schema (@cfworker/json-schema)', () 
   });
 
   it('fails a schema-breaking answer with the innermost issues, their paths, the method and the text', async () => {
-    const value = { city: 'Oslo', kind: 'hamlet', where: { lat: '59.9' } };
-    const error = await failure(() =>
+    const value = { city: 'Oslo', kind: 'hamlet', where: { rank: '1' } };
+    const error = await caught(
       checkStructuredAnswer('vendor/m', 'tools', answered(value), { schema }),
+      isGatewayError,
     );
     expect(error.code).toBe('invalid_structured_output');
     expect(error.invalidOutput?.method).toBe('tools');
     expect(error.invalidOutput?.text).toBe(JSON.stringify(value));
     const issues = error.invalidOutput?.issues ?? [];
-    expect(issues.map((issue) => issue.path).sort()).toEqual(['/kind', '/where', '/where/lat']);
-    expect(issues.find((issue) => issue.path === '/where/lat')?.message).toMatch(/number/);
+    expect(issues.map((issue) => issue.path).sort()).toEqual(['/kind', '/where', '/where/rank']);
+    expect(issues.find((issue) => issue.path === '/where/rank')?.message).toMatch(/integer/);
     // (Their parents, "property where does not match" at the root, are left out.)
     expect(error.message).toMatch(
       /^vendor\/m answered structured output \(method tools\) that fails its check: /,
@@ -60,8 +40,9 @@ describe('checkStructuredAnswer with a JSON Schema (@cfworker/json-schema)', () 
   it('keeps at most 20 issues on the error and says how many more in its message', async () => {
     const many = { type: 'array', items: { type: 'number' } };
     const value = Array.from({ length: 50 }, () => 'x');
-    const error = await failure(() =>
+    const error = await caught(
       checkStructuredAnswer('m', 'json_object', answered(value), { schema: many }),
+      isGatewayError,
     );
     expect(error.invalidOutput?.issues).toHaveLength(20);
     expect(error.message).toMatch(/; and 17 more$/);
@@ -79,11 +60,11 @@ describe('checkStructuredAnswer with a JSON Schema (@cfworker/json-schema)', () 
     await expect(
       checkStructuredAnswer('m', 'json_schema', answered({ n: 1 }), { schema: draft7 }),
     ).resolves.toEqual({ n: 1 });
-    await expect(
-      failure(() =>
-        checkStructuredAnswer('m', 'json_schema', answered({ n: 'one' }), { schema: draft7 }),
-      ),
-    ).resolves.toHaveProperty('code', 'invalid_structured_output');
+    const refused = await caught(
+      checkStructuredAnswer('m', 'json_schema', answered({ n: 'one' }), { schema: draft7 }),
+      isGatewayError,
+    );
+    expect(refused.code).toBe('invalid_structured_output');
     expect(JSON.stringify(draft7)).toBe(before);
     expect(Object.getOwnPropertyNames(draft7)).toEqual(Object.keys(JSON.parse(before)));
   });
@@ -98,8 +79,9 @@ describe('checkStructuredAnswer with a JSON Schema (@cfworker/json-schema)', () 
     ).resolves.toEqual({
       code: 'OSL',
     });
-    const error = await failure(() =>
+    const error = await caught(
       checkStructuredAnswer('m', 'json_schema', answered({ code: 'oslo' }), { schema: code }),
+      isGatewayError,
     );
     expect(error.invalidOutput?.issues[0]?.path).toBe('/code');
   });
@@ -109,7 +91,7 @@ describe('checkStructuredAnswer with a Standard Schema', () => {
   const Place = z.object({
     city: z.string(),
     kind: z.enum(['town', 'village']),
-    where: z.object({ lat: z.number(), lon: z.number() }),
+    where: z.object({ country: z.string(), rank: z.number().int() }),
     population: z.number().default(0),
   });
 
@@ -120,12 +102,16 @@ describe('checkStructuredAnswer with a Standard Schema', () => {
   });
 
   it('fails with its issues, their paths as JSON pointers', async () => {
-    const value = { city: 'Oslo', kind: 'hamlet', where: { lat: 1 } };
-    const error = await failure(() =>
+    const value = { city: 'Oslo', kind: 'hamlet', where: { country: 'Norway' } };
+    const error = await caught(
       checkStructuredAnswer('m', 'json_object', answered(value), { schema, standard: Place }),
+      isGatewayError,
     );
     expect(error.code).toBe('invalid_structured_output');
-    expect(error.invalidOutput?.issues.map((issue) => issue.path)).toEqual(['/kind', '/where/lon']);
+    expect(error.invalidOutput?.issues.map((issue) => issue.path)).toEqual([
+      '/kind',
+      '/where/rank',
+    ]);
   });
 
   it('reads a hand-written Standard Schema whose validate is async and whose paths are segments', async () => {
@@ -142,8 +128,9 @@ describe('checkStructuredAnswer with a Standard Schema', () => {
     await expect(
       checkStructuredAnswer('m', 'tools', answered({ ok: true }), { schema: {}, standard }),
     ).resolves.toBe('accepted');
-    const error = await failure(() =>
+    const error = await caught(
       checkStructuredAnswer('m', 'tools', answered({}), { schema: {}, standard }),
+      isGatewayError,
     );
     expect(error.invalidOutput?.issues).toEqual([{ message: 'not ok', path: '/a~1b/0/ti~0lde' }]);
   });
@@ -152,8 +139,9 @@ describe('checkStructuredAnswer with a Standard Schema', () => {
     const standard: StandardSchemaLike = {
       '~standard': { version: 1, vendor: 'test', validate: () => ({ issues: [] }) },
     };
-    const error = await failure(() =>
+    const error = await caught(
       checkStructuredAnswer('m', 'tools', answered({}), { schema: {}, standard }),
+      isGatewayError,
     );
     expect(error.invalidOutput?.issues).toEqual([{ message: 'the schema refused the answer' }]);
   });

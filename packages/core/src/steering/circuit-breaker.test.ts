@@ -1,14 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { serverFailure } from '../../test/helpers';
 import { realmValue } from '../budget/realm';
-import { GatewayError } from '../errors/errors';
 import { CircuitBreakers } from './circuit-breaker';
 
 const options = { failures: 1, cooldownMs: 60_000, maxCooldownMs: 60_000, failureShare: 0.2 };
-const badGateway = new GatewayError({
-  code: 'upstream_error',
-  message: 'bad gateway',
-  status: 502,
-});
+const badGateway = serverFailure('upstream_error', 502);
 
 describe('CircuitBreakers: the realm-wide observations', () => {
   it('stay bounded across many keys: healthy models are forgotten first, failing ones kept', () => {

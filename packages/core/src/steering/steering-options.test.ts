@@ -1,7 +1,8 @@
+import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../errors/errors';
+import { NO_CLIENT_STEERING } from '../../test/helpers';
+import { isGatewayError } from '../errors/errors';
 import {
-  type ClientSteering,
   readCircuitBreaker,
   readFallbackModels,
   readHedge,
@@ -11,17 +12,6 @@ import {
   type SteeringPlace,
   steers,
 } from './steering-options';
-
-/** The error `read` throws (fails the test when it throws none, or not a GatewayError). */
-function refused(read: () => unknown): GatewayError {
-  try {
-    read();
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 const PLACES: [SteeringPlace, string][] = [
   ['client option', 'configuration_error'],
@@ -49,18 +39,19 @@ describe('readFallbackModels (the one reader of fallbackModels)', () => {
     ['a blank id', ['b', '  '], 'fallbackModels[1]', 'got an empty string'],
     ['a repeated id', ['b', 'c', 'b'], 'fallbackModels[2]', 'repeats fallbackModels[0]'],
     ["the call's own model", ['b', 'a'], 'fallbackModels[1]', "repeats the call's own model"],
-  ] as const)('refuses %s, naming the entry and the place', (_name, value, field, what) => {
+  ] as const)('refuses %s, naming the entry and the place', async (_name, value, field, what) => {
     for (const [place, code] of PLACES) {
-      const error = refused(() => readFallbackModels(value, place, 'a'));
+      const error = await caught(() => readFallbackModels(value, place, 'a'), isGatewayError);
       expect(error).toMatchObject({ code, field });
       expect(error.message).toContain(`${field} (${place})`);
       expect(error.message).toContain(what);
     }
   });
 
-  it('names a wrong value by its type only (it may hold what no redactor knows)', () => {
-    const error = refused(() =>
-      readFallbackModels([{ apiKey: 'sk-live-secret' }], 'call option', 'a'),
+  it('names a wrong value by its type only (it may hold what no redactor knows)', async () => {
+    const error = await caught(
+      () => readFallbackModels([{ apiKey: 'sk-live-secret' }], 'call option', 'a'),
+      isGatewayError,
     );
     expect(error.message).not.toContain('sk-live-secret');
     expect(JSON.stringify(error)).not.toContain('sk-live-secret');
@@ -78,13 +69,19 @@ describe('readStallTimeout', () => {
     expect(readStallTimeout(undefined, 'chunkTimeoutMs', 'call option')).toBeUndefined();
   });
 
-  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, '100', null])('refuses %s', (value) => {
-    for (const [place, code] of PLACES) {
-      const error = refused(() => readStallTimeout(value, 'firstChunkTimeoutMs', place));
-      expect(error).toMatchObject({ code, field: 'firstChunkTimeoutMs' });
-      expect(error.message).toContain(`firstChunkTimeoutMs (${place}) must be a finite number`);
-    }
-  });
+  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, '100', null])(
+    'refuses %s',
+    async (value) => {
+      for (const [place, code] of PLACES) {
+        const error = await caught(
+          () => readStallTimeout(value, 'firstChunkTimeoutMs', place),
+          isGatewayError,
+        );
+        expect(error).toMatchObject({ code, field: 'firstChunkTimeoutMs' });
+        expect(error.message).toContain(`firstChunkTimeoutMs (${place}) must be a finite number`);
+      }
+    },
+  );
 });
 
 describe('readHedge', () => {
@@ -108,9 +105,12 @@ describe('readHedge', () => {
     ['maxExtra 0', { afterMs: 100, maxExtra: 0 }, 'hedge.maxExtra'],
     ['maxExtra above 1', { afterMs: 100, maxExtra: 1.5 }, 'hedge.maxExtra'],
     ['maxExtra a string', { afterMs: 100, maxExtra: '5%' }, 'hedge.maxExtra'],
-  ] as const)('refuses %s, naming the field', (_name, value, field) => {
+  ] as const)('refuses %s, naming the field', async (_name, value, field) => {
     for (const [place, code] of PLACES) {
-      expect(refused(() => readHedge(value, place))).toMatchObject({ code, field });
+      expect(await caught(() => readHedge(value, place), isGatewayError)).toMatchObject({
+        code,
+        field,
+      });
     }
   });
 });
@@ -119,14 +119,16 @@ describe('readHedge: unknown keys', () => {
   it.each([
     ['client option', 'configuration_error'],
     ['call option', 'invalid_request_error'],
-  ] as const)('refuses `after` as a %s, naming `afterMs` (%s)', (place, code) => {
-    const error = refused(() => readHedge({ after: 200 }, place));
+  ] as const)('refuses `after` as a %s, naming `afterMs` (%s)', async (place, code) => {
+    const error = await caught(() => readHedge({ after: 200 }, place), isGatewayError);
     expect(error).toMatchObject({ code, field: 'after' });
     expect(error.message).toBe('unknown option `after` in hedge — did you mean `afterMs`?');
   });
 
-  it('names a missing afterMs as missing, not "a undefined"', () => {
-    expect(refused(() => readHedge({}, 'client option')).message).toContain('got nothing');
+  it('names a missing afterMs as missing, not "a undefined"', async () => {
+    expect((await caught(() => readHedge({}, 'client option'), isGatewayError)).message).toContain(
+      'got nothing',
+    );
   });
 });
 
@@ -151,8 +153,11 @@ describe('readCircuitBreaker (a client option)', () => {
     });
   });
 
-  it('refuses a first cooldown longer than the longest given (contradictory)', () => {
-    const error = refused(() => readCircuitBreaker({ cooldownMs: 10_000, maxCooldownMs: 1_000 }));
+  it('refuses a first cooldown longer than the longest given (contradictory)', async () => {
+    const error = await caught(
+      () => readCircuitBreaker({ cooldownMs: 10_000, maxCooldownMs: 1_000 }),
+      isGatewayError,
+    );
     expect(error).toMatchObject({
       code: 'configuration_error',
       field: 'circuitBreaker.cooldownMs',
@@ -160,8 +165,8 @@ describe('readCircuitBreaker (a client option)', () => {
     expect(error.message).toContain('(10000) is more than circuitBreaker.maxCooldownMs (1000)');
   });
 
-  it('refuses an unknown key, naming the closest known one', () => {
-    const error = refused(() => readCircuitBreaker({ failure: 2 }));
+  it('refuses an unknown key, naming the closest known one', async () => {
+    const error = await caught(() => readCircuitBreaker({ failure: 2 }), isGatewayError);
     expect(error).toMatchObject({ code: 'configuration_error', field: 'failure' });
     expect(error.message).toBe(
       'unknown option `failure` in circuitBreaker — did you mean `failures`?',
@@ -178,15 +183,15 @@ describe('readCircuitBreaker (a client option)', () => {
     ['maxCooldownMs a string', { maxCooldownMs: '1m' }, 'circuitBreaker.maxCooldownMs'],
     ['failureShare 0', { failureShare: 0 }, 'circuitBreaker.failureShare'],
     ['failureShare above 1', { failureShare: 1.5 }, 'circuitBreaker.failureShare'],
-  ] as const)('refuses %s with configuration_error', (_name, value, field) => {
-    const error = refused(() => readCircuitBreaker(value));
+  ] as const)('refuses %s with configuration_error', async (_name, value, field) => {
+    const error = await caught(() => readCircuitBreaker(value), isGatewayError);
     expect(error).toMatchObject({ code: 'configuration_error', field });
     expect(error.message).toContain(`${field} (client option)`);
   });
 });
 
 describe('readSteering', () => {
-  it("reads every option at the place given, with the call's model as primary", () => {
+  it("reads every option at the place given, with the call's model as primary", async () => {
     expect(
       readSteering(
         { fallbackModels: ['b'], firstChunkTimeoutMs: 100, hedge: { afterMs: 50 } },
@@ -201,17 +206,22 @@ describe('readSteering', () => {
       structuredOutputMethods: ['json_schema', 'tools', 'json_object'],
     });
     expect(
-      refused(() => readSteering({ fallbackModels: ['a'] }, 'call option', 'a')),
+      await caught(
+        () => readSteering({ fallbackModels: ['a'] }, 'call option', 'a'),
+        isGatewayError,
+      ),
     ).toMatchObject({ code: 'invalid_request_error', field: 'fallbackModels[0]' });
-    expect(refused(() => readSteering({ chunkTimeoutMs: 0 }, 'model setting'))).toMatchObject({
+    expect(
+      await caught(() => readSteering({ chunkTimeoutMs: 0 }, 'model setting'), isGatewayError),
+    ).toMatchObject({
       code: 'configuration_error',
       field: 'chunkTimeoutMs',
     });
   });
 
-  it("reads a model's structuredOutput where it is given: its methods, its misplaced standard", () => {
+  it("reads a model's structuredOutput where it is given: its methods, its misplaced standard", async () => {
     const methods = { structuredOutput: { methods: ['tools', 'tools'] } } as never;
-    const bad = refused(() => readSteering(methods, 'model setting'));
+    const bad = await caught(() => readSteering(methods, 'model setting'), isGatewayError);
     expect(bad).toMatchObject({
       code: 'configuration_error',
       field: 'structuredOutput.methods[1]',
@@ -220,8 +230,9 @@ describe('readSteering', () => {
     const standard = {
       '~standard': { version: 1, vendor: 'test', validate: () => ({ value: 1 }) },
     };
-    const misplaced = refused(() =>
-      readSteering({ structuredOutput: { standard } } as never, 'model setting'),
+    const misplaced = await caught(
+      () => readSteering({ structuredOutput: { standard } } as never, 'model setting'),
+      isGatewayError,
     );
     expect(misplaced).toMatchObject({
       code: 'configuration_error',
@@ -266,12 +277,7 @@ describe('resolveSteering (a model setting, then the call)', () => {
 });
 
 describe('steers (whether the steering module loads for a call)', () => {
-  const none: ClientSteering = {
-    firstChunkTimeoutMs: undefined,
-    chunkTimeoutMs: undefined,
-    hedge: undefined,
-    circuitBreaker: false,
-  };
+  const none = NO_CLIENT_STEERING;
 
   it("is true for a list, a stall timeout or a hedge, the call's or the client's", () => {
     expect(steers(undefined, none)).toBe(false);

@@ -1,5 +1,6 @@
+import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../errors/errors';
+import { isGatewayError } from '../errors/errors';
 import type { AssembledChat } from '../protocol/chat-result-types';
 import type { ChatRequest } from '../protocol/wire-types';
 import {
@@ -30,14 +31,9 @@ function answer(extra: Partial<AssembledChat>): AssembledChat {
   return { text: '', toolCalls: [], finishReason: 'stop', ...extra };
 }
 
-function failure(run: () => unknown): GatewayError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(GatewayError);
-    return error as GatewayError;
-  }
-  throw new Error('not refused');
+/** `extra`'s answer read back as a forced call of the schema's tool (`tools`). */
+function readByTools(extra: Partial<AssembledChat>) {
+  return readStructuredAnswer('m', answer(extra), given, 'tools');
 }
 
 describe('structuredRequest', () => {
@@ -89,16 +85,23 @@ describe('structuredRequest', () => {
     expect(bare.messages.map((message) => message.role)).toEqual(['system', 'user']);
   });
 
-  it('refuses a name the model could not be given, before sending', () => {
-    const error = failure(() => structuredRequest(request, { schema, name: 'my place' }, 'tools'));
+  it('refuses a name the model could not be given, before sending', async () => {
+    const error = await caught(
+      () => structuredRequest(request, { schema, name: 'my place' }, 'tools'),
+      isGatewayError,
+    );
     expect(error.code).toBe('invalid_request_error');
     expect(error.field).toBe('structuredOutput.name');
     expect(error.message).toBe(
       'structuredOutput.name: must be 1 to 64 letters, digits, "_" or "-" (the name the model sees), got "my place" (8 characters)',
     );
     expect(
-      failure(() => structuredRequest(request, { schema, name: 'x'.repeat(65) }, 'json_schema'))
-        .message,
+      (
+        await caught(
+          () => structuredRequest(request, { schema, name: 'x'.repeat(65) }, 'json_schema'),
+          isGatewayError,
+        )
+      ).message,
     ).toMatch(/\(65 characters\)$/);
   });
 });
@@ -116,29 +119,21 @@ describe('readStructuredAnswer', () => {
 
   it('reads the forced tool call’s arguments for tools', () => {
     const args = '{"city":"Oslo","kind":"town"}';
-    const read = readStructuredAnswer(
-      'm',
-      answer({ text: 'thinking aloud', toolCalls: [{ id: 'c1', name: 'place', arguments: args }] }),
-      given,
-      'tools',
-    );
+    const read = readByTools({
+      text: 'thinking aloud',
+      toolCalls: [{ id: 'c1', name: 'place', arguments: args }],
+    });
     expect(read).toEqual({ value: { city: 'Oslo', kind: 'town' }, text: args });
   });
 
-  it('a tools answer that calls another tool, or none, is invalid_structured_output', () => {
-    const other = failure(() =>
-      readStructuredAnswer(
-        'm',
-        answer({ toolCalls: [{ id: 'c', name: 'search', arguments: '{}' }] }),
-        given,
-        'tools',
-      ),
-    );
+  it('a tools answer that calls another tool, or none, is invalid_structured_output', async () => {
+    const search = [{ id: 'c', name: 'search', arguments: '{}' }];
+    const other = await caught(() => readByTools({ toolCalls: search }), isGatewayError);
     expect(other.code).toBe('invalid_structured_output');
     expect(other.invalidOutput?.issues).toEqual([
       { message: 'the answer did not call the tool "place": it called "search" instead' },
     ]);
-    const none = failure(() => readStructuredAnswer('m', answer({ text: 'Oslo' }), given, 'tools'));
+    const none = await caught(() => readByTools({ text: 'Oslo' }), isGatewayError);
     expect(none.invalidOutput).toEqual({
       method: 'tools',
       text: 'Oslo',
@@ -146,10 +141,11 @@ describe('readStructuredAnswer', () => {
     });
   });
 
-  it('text that is not JSON is invalid_structured_output keeping the whole text', () => {
+  it('text that is not JSON is invalid_structured_output keeping the whole text', async () => {
     const text = '{"city": "Os';
-    const error = failure(() =>
-      readStructuredAnswer('vendor/claims', answer({ text }), given, 'json_schema'),
+    const error = await caught(
+      () => readStructuredAnswer('vendor/claims', answer({ text }), given, 'json_schema'),
+      isGatewayError,
     );
     expect(error.code).toBe('invalid_structured_output');
     expect(error.isRetryable).toBe(false);
@@ -161,21 +157,16 @@ describe('readStructuredAnswer', () => {
     );
     // The message never quotes the text (it may be long, or anything).
     expect(error.message).not.toContain('Os');
-    const empty = failure(() =>
-      readStructuredAnswer('m', answer({ text: ' ' }), given, 'json_object'),
+    const empty = await caught(
+      () => readStructuredAnswer('m', answer({ text: ' ' }), given, 'json_object'),
+      isGatewayError,
     );
     expect(empty.invalidOutput?.issues).toEqual([{ message: 'the answer is empty' }]);
   });
 
-  it('tool arguments that are not JSON are invalid_structured_output', () => {
-    const error = failure(() =>
-      readStructuredAnswer(
-        'm',
-        answer({ toolCalls: [{ id: 'c', name: 'place', arguments: '{"city":' }] }),
-        given,
-        'tools',
-      ),
-    );
+  it('tool arguments that are not JSON are invalid_structured_output', async () => {
+    const cut = [{ id: 'c', name: 'place', arguments: '{"city":' }];
+    const error = await caught(() => readByTools({ toolCalls: cut }), isGatewayError);
     expect(error.invalidOutput).toMatchObject({ method: 'tools', text: '{"city":' });
   });
 
@@ -194,10 +185,15 @@ describe('readStructuredAnswer', () => {
     }
   });
 
-  it('does not search prose for unfenced JSON', () => {
+  it('does not search prose for unfenced JSON', async () => {
     const text = 'Here is the JSON you asked for:\n{"city":"Oslo","kind":"town"}\nAnything else?';
     expect(
-      failure(() => readStructuredAnswer('m', answer({ text }), given, 'json_schema')).code,
+      (
+        await caught(
+          () => readStructuredAnswer('m', answer({ text }), given, 'json_schema'),
+          isGatewayError,
+        )
+      ).code,
     ).toBe('invalid_structured_output');
   });
 });

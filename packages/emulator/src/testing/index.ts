@@ -1,4 +1,5 @@
 export { caught } from './caught';
+export { CLAIMED_MODEL, withClaimedModel } from './claimed-model';
 export {
   CORE_OUTCOMES,
   type CoreErrorCode,

@@ -1,0 +1,39 @@
+// docs/gateway-protocol.md §4.8 (structured output: every answer checked before the caller gets it).
+/**
+ * The check both shapes of a structured-output answer share (a whole completion and an assembled
+ * stream): the answer read back by its method, checked against the schema, and its JSON text as
+ * the caller gets it. Loaded with the steering module.
+ */
+import type { AssembledChat } from '../protocol/chat-result-types';
+import type { StructuredOutputMethod } from '../protocol/chat-route';
+import {
+  checkStructuredAnswer,
+  type StructuredOutputCheck,
+} from '../steering/check-structured-answer';
+import {
+  jsonInText,
+  readStructuredAnswer,
+  type StructuredOutputSchema,
+} from '../steering/structured-output-request';
+
+/** What an answer is checked by: the schema asked for, and the check. */
+export interface StructuredAsk {
+  given: StructuredOutputSchema;
+  check: StructuredOutputCheck;
+}
+
+/**
+ * `answer` of `model` (asked by `method`) checked: its value and its JSON text (a fence's
+ * content; a forced tool call's arguments). Throws `invalid_structured_output` when it fails.
+ */
+export async function checkedStructuredAnswer(
+  model: string,
+  method: StructuredOutputMethod,
+  answer: AssembledChat,
+  asked: StructuredAsk,
+): Promise<{ value: unknown; json: string }> {
+  const read = readStructuredAnswer(model, answer, asked.given, method);
+  const value = await checkStructuredAnswer(model, method, read, asked.check);
+  const json = method === 'tools' ? read.text.trim() : jsonInText(read.text);
+  return { value, json };
+}
