@@ -309,13 +309,11 @@ export class GatewayChatStream implements ChatStream {
 
   [Symbol.asyncIterator](): AsyncIterator<ChatStreamEvent> {
     return {
-      next: () => {
-        // Fast path: an event already decoded needs no extra async step.
-        const ready = this.#events.take();
-        if (ready !== undefined) return Promise.resolve({ done: false, value: ready });
-        return this.next().then((event) =>
-          event === undefined ? { done: true, value: undefined } : { done: false, value: event },
-        );
+      next: async () => {
+        const event = await this.next();
+        return event === undefined
+          ? { done: true, value: undefined }
+          : { done: false, value: event };
       },
       return: async () => {
         await this.cancel();
