@@ -171,10 +171,10 @@ interface OneModelAnswer<T> {
 }
 
 /**
- * Sends the call and returns its answer and the model it asked: a plain call through core's gate (its one model checked against the catalog,
- * read when the cached one cannot say), counted per model while in flight; a call with a fallback
- * list, a stall timeout or a hedge through the steering module, which plans, gates and walks its
- * models.
+ * Sends the call and returns its answer and the model it asked: a plain call through core's gate
+ * (its one model checked against the catalog, read when the cached one cannot say), counted per
+ * model while in flight; a call with a fallback list, a stall timeout or a hedge through the
+ * steering module, which plans, gates and walks its models.
  */
 async function answerChat<T>(
   context: ChatContext,

@@ -272,9 +272,9 @@ function planCall(
   return planHops(catalog, plan, { signal: scope.signal });
 }
 
-/** How a run's policy differs from the call's first run (a hedged call's runs). */
-interface RunOptions {
-  /** Told when the run's request is sent (the first run of a hedged call: the hedge's clock). */
+/** What one run of the call adds to its policy (a hedged call has two runs; others need none). */
+interface WalkRun {
+  /** Told when the run's request is sent (a hedged call's first run: the hedge's clock starts). */
   onRequest?: () => void;
   /** The run's walk (a hedge's: its one model); the call's own walk by default. */
   walk?: FailoverWalk;
@@ -283,7 +283,7 @@ interface RunOptions {
 }
 
 /** The walk's policy: the transport asks it for each attempt of one run of the call. */
-function walkPolicyOf(planned: PlannedCall, run: RunOptions = {}) {
+function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
   const { input, call, scope, budgetId, breakers } = planned;
   const { onRequest, walk = planned.walk, nextAttempt } = run;
   const stream = input.spec.stream === true;
@@ -305,7 +305,10 @@ function walkPolicyOf(planned: PlannedCall, run: RunOptions = {}) {
   });
 }
 
-/** A non-streamed call asking for structured output: each attempt's answer checked while it holds its slot. */
+/**
+ * A non-streamed call asking for structured output: each attempt's answer checked while the
+ * attempt holds its slot.
+ */
 function checkWholeOf(planned: PlannedCall) {
   const { input, plan, events } = planned;
   const { structured } = input;
@@ -330,8 +333,8 @@ function viaOf(planned: PlannedCall, policy: OpenVia['policy']): OpenVia {
 /**
  * A hedged call: the walk as its first run, and a second attempt once the first has no content
  * `afterMs` after its request (`'auto'`: the model's running p95), into a free slot only and
- * within the hedge allowance (`maxExtra`), on the model with the most free capacity the walk has not tried
- * (or the same model). The first to deliver content wins; the other is aborted at once.
+ * within the hedge allowance (`maxExtra`), on the model with the most free capacity the walk has
+ * not tried (or the same model). The first to deliver content wins; the other is aborted at once.
  */
 async function hedged<T>(
   planned: PlannedCall,

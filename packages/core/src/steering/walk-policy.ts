@@ -1,5 +1,5 @@
-// docs/gateway-protocol.md §4.7 (each attempt of a steered call: its model, its first-content stall,
-// what follows its failure).
+// docs/gateway-protocol.md §4.7 (each attempt of a steered call: its model, its first-content
+// stall, what follows its failure).
 import type { CallScope } from '../call/call-scope';
 import type { GatewayError } from '../errors/errors';
 import type {
@@ -35,9 +35,9 @@ export interface WalkPolicyInput {
   firstContent: FirstContentReader;
   /**
    * A non-streamed call asking for structured output: its whole answer checked while the attempt
-   * holds its slot (`model`: the attempt's; an abort cuts the body's read). Resolves to the failure that ends
-   * the attempt, or undefined when the answer passed (the check leaves one the transport can read
-   * again in `answer.response`).
+   * holds its slot (`model`: the attempt's; an abort cuts the body's read). Resolves to the failure
+   * that ends the attempt, or undefined when the answer passed (the check leaves one the transport
+   * can read again in `answer.response`).
    */
   checkWhole?: (answer: AttemptAnswer, model: string) => Promise<GatewayError | undefined>;
   /**
