@@ -309,16 +309,15 @@ export class GatewayChatStream implements ChatStream {
 
   [Symbol.asyncIterator](): AsyncIterator<ChatStreamEvent> {
     return {
-      next: async () => {
-        const event = await this.next();
-        return event === undefined
-          ? { done: true, value: undefined }
-          : { done: false, value: event };
-      },
+      next: () => this.next().then(iteratorResult),
       return: async () => {
         await this.cancel();
         return { done: true, value: undefined };
       },
     };
   }
+}
+
+function iteratorResult(event: ChatStreamEvent | undefined): IteratorResult<ChatStreamEvent> {
+  return event === undefined ? { done: true, value: undefined } : { done: false, value: event };
 }
