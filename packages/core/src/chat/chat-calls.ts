@@ -13,11 +13,11 @@ import type { ChatResult, ChatStream } from '../protocol/chat-result-types';
 import { type ChatRoute, singleHopRoute } from '../protocol/chat-route';
 import type { ChatCompletionResponse, ChatRequest } from '../protocol/wire-types';
 import { countedPerModel } from '../steering/model-inflight';
-import type { SteeredCall } from '../steering/steer-chat-call';
+import type { SteeredAnswer } from '../steering/run-steered-call';
 import { type ClientSteering, type SteeringOptions, steers } from '../steering/steering-options';
 import { chatSpec } from './build-chat-request';
 import { readCheckedCompletion } from './read-chat-completion';
-import type { SteeredChatCall } from './steered-chat';
+import type { SteeredChatAnswer } from './steered-chat';
 import { GatewayChatStream } from './stream/sse-chat-stream';
 import { namingStreamUsage } from './stream/stream-usage-refusal';
 import { requiredCapabilities, validateChatRequest } from './validate-chat';
@@ -76,26 +76,26 @@ export async function postChat(
 
   const { transport } = context;
   const requestedModel = req.model;
-  const sent = await send(context, req, opts, false, (spec, via) =>
+  const answered = await answerChat(context, req, opts, false, (spec, via) =>
     transport.json<ChatCompletionResponse>(spec, opts, via),
   );
-  const answer = sent.answer;
+  const answer = answered.answer;
   // (A steered call's errors carry its route, also those found in its answer.)
-  const assembled = readCheckedCompletion(answer, requestedModel, transport, sent.failed);
+  const assembled = readCheckedCompletion(answer, requestedModel, transport, answered.failed);
   const { data, headers } = answer;
-  const servedModel = answeringModel(headers, data.model, sent.model);
+  const servedModel = answeringModel(headers, data.model, answered.model);
   const result: ChatResult = {
     response: data,
     answer: assembled,
     requestedModel,
     servedModel,
     fallback: answeredByAnother(requestedModel, servedModel),
-    route: routeOf(requestedModel, servedModel, sent),
+    route: routeOf(requestedModel, servedModel, answered),
     headers,
   };
-  if (sent.structured) {
-    result.structured = sent.structured;
-    assembled.structured = sent.structured;
+  if (answered.structured) {
+    result.structured = answered.structured;
+    assembled.structured = answered.structured;
   }
   return result;
 }
@@ -119,15 +119,15 @@ export async function openChatStream(
       });
     }
   }
-  const sent = await send(context, req, opts, true, (spec, via) =>
+  const answered = await answerChat(context, req, opts, true, (spec, via) =>
     context.transport.open(spec, opts, via).catch((error: unknown) => {
       throw namingStreamUsage(error, spec);
     }),
   );
-  const open = sent.answer;
+  const open = answered.answer;
   // A stream's chunks are not read for it: the header, else the model sent.
-  const servedModel = answeringModel(open.response.headers, undefined, sent.model);
-  const route = routeOf(req.model, servedModel, sent);
+  const servedModel = answeringModel(open.response.headers, undefined, answered.model);
+  const route = routeOf(req.model, servedModel, answered);
   return new GatewayChatStream(open, {
     requestedModel: req.model,
     servedModel,
@@ -135,9 +135,9 @@ export async function openChatStream(
     route,
     headers: open.response.headers,
     assemble: opts?.assemble !== false,
-    silence: sent.silence,
-    failed: sent.failed,
-    structured: sent.structuredStream?.(route),
+    silence: answered.silence,
+    failed: answered.failed,
+    structured: answered.structuredStream?.(route),
   });
 }
 
@@ -145,9 +145,11 @@ export async function openChatStream(
 function routeOf(
   requestedModel: string,
   servedModel: string,
-  sent: Pick<SteeredCall<unknown>, 'route'> | { route?: undefined } | undefined,
+  answered: Pick<SteeredAnswer<unknown>, 'route'> | { route?: undefined } | undefined,
 ): ChatRoute {
-  return sent?.route ? sent.route(servedModel) : singleHopRoute(requestedModel, servedModel);
+  return answered?.route
+    ? answered.route(servedModel)
+    : singleHopRoute(requestedModel, servedModel);
 }
 
 /**
@@ -157,8 +159,8 @@ function routeOf(
  */
 const loadSteering = lazily('the steering', () => import('./steered-chat'));
 
-/** A call sent to its one model. */
-interface SentToOne<T> {
+/** A call's answer from its one model (a call that does not steer). */
+interface OneModelAnswer<T> {
   answer: T;
   model: string;
   route?: undefined;
@@ -169,23 +171,23 @@ interface SentToOne<T> {
 }
 
 /**
- * Sends the call: a plain call through core's gate (its one model checked against the catalog,
- * read when the cached one cannot say), counted per model while in flight; a call with a fallback
- * list, a stall timeout or a hedge through the steering module, which plans, gates and walks its
- * models.
+ * Sends the call and returns its answer and the model it asked: a plain call through core's gate
+ * (its one model checked against the catalog, read when the cached one cannot say), counted per
+ * model while in flight; a call with a fallback list, a stall timeout or a hedge through the
+ * steering module, which plans, gates and walks its models.
  */
-async function send<T>(
+async function answerChat<T>(
   context: ChatContext,
   req: ChatRequest,
   opts: ChatStreamOptions | undefined,
   stream: boolean,
   sendVia: (spec: RequestSpec, via?: OpenVia) => Promise<T>,
-): Promise<SteeredChatCall<T> | SentToOne<T>> {
+): Promise<SteeredChatAnswer<T> | OneModelAnswer<T>> {
   const { transport, catalog } = context;
   const needs = requiredCapabilities(req, stream);
   const streamUsage = opts?.streamUsage ?? context.streamUsage;
   if (steers(opts, context.steering, req)) {
-    const { steerChat } = await loadSteering();
+    const { sendSteeredChat } = await loadSteering();
     const { steering: client } = context;
     const call = {
       transport,
@@ -197,10 +199,10 @@ async function send<T>(
       stream,
       streamUsage,
     };
-    return steerChat(call, sendVia);
+    return sendSteeredChat(call, sendVia);
   }
   const spec = chatSpec(req, stream, streamUsage);
-  const retries = retrySameRequest(spec, transport.retryBudget(opts ?? {}));
+  const retries = retrySameRequest(spec, transport.retryAllowance(opts ?? {}));
   const policy = countedPerModel(retries, transport.slots.budgetId);
   const known = opts?.capabilities;
   if (gateModelFromCache(catalog, req.model, needs, known)) {

@@ -14,11 +14,11 @@ import type { ChatRoute } from '../protocol/chat-route';
 import type { ChatRequest, ResponseFormat } from '../protocol/wire-types';
 import type { StructuredOutputCheck } from '../steering/check-structured-answer';
 import {
-  type SteeredCall,
-  type SteerInput,
+  runSteeredCall,
+  type SteeredAnswer,
+  type SteeredCallInput,
   type StructuredServing,
-  steerChatCall,
-} from '../steering/steer-chat-call';
+} from '../steering/run-steered-call';
 import { asksForStructuredOutput } from '../steering/steering-options';
 import {
   type StructuredOutputSchema,
@@ -32,20 +32,20 @@ import { checkWholeAnswer } from './structured-completion';
 import { structuredStream } from './structured-stream';
 
 /** A call that steers, as chat-calls.ts found it. */
-export interface SteeredChat
-  extends Pick<SteerInput, 'transport' | 'catalog' | 'client' | 'options' | 'needs'> {
+export interface SteeredChatInput
+  extends Pick<SteeredCallInput, 'transport' | 'catalog' | 'client' | 'options' | 'needs'> {
   req: ChatRequest;
   stream: boolean;
   /** The call's `streamUsage`, else the client's. */
   streamUsage: boolean;
-  options: SteerInput['options'] & { structuredOutput?: StructuredOutputOptions };
+  options: SteeredCallInput['options'] & { structuredOutput?: StructuredOutputOptions };
 }
 
 /**
  * A steered call; a structured call's checked value (non-streamed: checked in its attempt), or a
  * structured stream's hooks (given the stream's route: its answered hop is marked once checked).
  */
-export type SteeredChatCall<T> = SteeredCall<T> & {
+export type SteeredChatAnswer<T> = SteeredAnswer<T> & {
   structured?: StructuredResult;
   structuredStream?: (route: ChatRoute) => StructuredStream;
 };
@@ -54,14 +54,14 @@ export type SteeredChatCall<T> = SteeredCall<T> & {
  * Sends the call through the steering module: each model's request is the call's, naming that
  * model, rewritten for the method it serves a schema by when the call asks for one.
  */
-export async function steerChat<T>(
-  call: SteeredChat,
+export async function sendSteeredChat<T>(
+  call: SteeredChatInput,
   sendVia: (spec: RequestSpec, via?: OpenVia) => Promise<T>,
-): Promise<SteeredChatCall<T>> {
+): Promise<SteeredChatAnswer<T>> {
   const { req, stream, streamUsage } = call;
   const spec = chatSpec(req, stream, streamUsage);
   const given = schemaAskedIn(req);
-  const input: SteerInput = {
+  const input: SteeredCallInput = {
     ...call,
     spec,
     bodyFor: (model, method) => {
@@ -74,29 +74,29 @@ export async function steerChat<T>(
     },
     firstContent: readToFirstContent,
   };
-  if (given === undefined) return steerChatCall(input, (via) => sendVia(spec, via));
+  if (given === undefined) return runSteeredCall(input, (via) => sendVia(spec, via));
   const structured = serving(call, given, spec.path);
   input.structured = structured;
-  const sent: SteeredChatCall<T> = await steerChatCall(input, (via) => sendVia(spec, via));
-  const { model, method } = sent;
+  const steered: SteeredChatAnswer<T> = await runSteeredCall(input, (via) => sendVia(spec, via));
+  const { model, method } = steered;
   if (!stream) {
-    sent.structured = structured.checkedOf((sent.answer as WholeAnswer).headers);
+    steered.structured = structured.checkedOf((steered.answer as WholeAnswer).headers);
     // Handed on unchecked (a step of the caller's tool loop): its hop says it was not checked.
-    if (sent.structured === undefined) sent.route = uncheckedAnswer(sent.route);
+    if (steered.structured === undefined) steered.route = uncheckedAnswer(steered.route);
   } else if (method !== undefined) {
     const check = checkOf(call, given);
-    sent.structuredStream = (route) => {
+    steered.structuredStream = (route) => {
       // The route's answered hop (its last) says `checked` once the end passed.
       const hop = route.hops.at(-1);
       const answered = hop?.outcome === 'answered' ? hop.structured : undefined;
       return structuredStream({ model, method, given, check }, answered);
     };
   }
-  return sent;
+  return steered;
 }
 
 /** A route whose answered hop (its last) says its answer was not checked. */
-function uncheckedAnswer(route: SteeredCall<unknown>['route']): SteeredCall<unknown>['route'] {
+function uncheckedAnswer(route: SteeredAnswer<unknown>['route']): SteeredAnswer<unknown>['route'] {
   return (answeredBy) => {
     const made = route(answeredBy);
     const hops = made.hops.map((hop, i) =>
@@ -127,7 +127,7 @@ function schemaAskedIn(req: ChatRequest): StructuredOutputSchema | undefined {
  * pass: the winner's is the one asked for).
  */
 function serving(
-  call: SteeredChat,
+  call: SteeredChatInput,
   given: StructuredOutputSchema,
   path: string,
 ): StructuredServing {
@@ -148,7 +148,7 @@ function serving(
 }
 
 /** What the call's answers are checked by: its Standard Schema when given, else the JSON Schema. */
-function checkOf(call: SteeredChat, given: StructuredOutputSchema): StructuredOutputCheck {
+function checkOf(call: SteeredChatInput, given: StructuredOutputSchema): StructuredOutputCheck {
   const standard = call.options.structuredOutput?.standard;
   return standard === undefined ? { schema: given.schema } : { schema: given.schema, standard };
 }

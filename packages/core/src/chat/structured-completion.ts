@@ -1,11 +1,12 @@
 // docs/gateway-protocol.md §4.8 (structured output: every answer checked before the caller gets it).
 /**
- * A non-streamed answer of a call asking for structured output, checked inside its attempt (the
- * hop still holds its slot): the completion read (bounded by `maxResponseBytes`), its structured
- * answer read back by the hop's method and checked against the schema. A failure is the hop's
- * (`invalid_structured_output`); an answer that passes is handed on clean — its text the JSON
- * itself (a fence's content; a forced tool call's arguments, that call removed, finish `stop`) —
- * with its checked value kept for `ChatResult.structured`. Loaded with the steering module.
+ * A non-streamed answer of a call asking for structured output, checked inside its attempt
+ * (which still holds its slot): the completion read (bounded by `maxResponseBytes`), its
+ * structured answer read back by the model's method and checked against the schema. A failure is
+ * the attempt's (`invalid_structured_output`); an answer that passes is handed on clean — its
+ * text the JSON itself (a fence's content; a forced tool call's arguments, that call removed,
+ * finish `stop`) — with its checked value kept for `ChatResult.structured`. Loaded with the
+ * steering module.
  */
 import { describeCause, GatewayError, isGatewayError } from '../errors/errors';
 import { tooLarge } from '../http/answer-errors';
@@ -74,7 +75,7 @@ export async function checkWholeAnswer(
   }
 }
 
-/** A body that failed while it was read: the hop's failure, typed. */
+/** A body that failed while it was read: the attempt's failure, typed. */
 function unreadable(response: Response, model: string, cause: unknown): GatewayError {
   if (isGatewayError(cause)) return cause;
   return new GatewayError({

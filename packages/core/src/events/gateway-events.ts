@@ -166,7 +166,7 @@ export interface GatewayHedgeEvent extends GatewayEventBase {
 }
 
 /**
- * Why a hedge was not sent: `cap`, the key's hedge budget (`maxExtra`) is spent; `no_free_slot`,
+ * Why a hedge was not sent: `cap`, the key's hedge allowance (`maxExtra`) is spent; `no_free_slot`,
  * the key's budget (or the client's `maxConcurrency`) has no free slot and a hedge never queues;
  * `no_candidate`, no model has free capacity for it (the listed models left and the slow one are full or
  * offline by the catalog).

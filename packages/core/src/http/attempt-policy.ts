@@ -69,11 +69,8 @@ export interface AttemptPolicy {
   failed?(error: unknown): void;
 }
 
-/**
- * The retry policy's limits of one call: its `maxRetries` and the client's waits. (Not the key's
- * budget of slots: a count of retries.)
- */
-export interface RetryBudget extends Omit<RetryLimits, 'remainingMs'> {
+/** The retries one call is allowed: its `maxRetries` and the client's waits between them. */
+export interface RetryAllowance extends Omit<RetryLimits, 'remainingMs'> {
   maxRetries: number;
 }
 
@@ -83,7 +80,7 @@ export interface RetryBudget extends Omit<RetryLimits, 'remainingMs'> {
  */
 export function retrySameRequest(
   request: AttemptRequest,
-  limits: RetryBudget,
+  limits: RetryAllowance,
   failed?: (error: unknown) => void,
 ): AttemptPolicy {
   return new SameRequest(request, limits, failed);
@@ -91,10 +88,10 @@ export function retrySameRequest(
 
 class SameRequest implements AttemptPolicy {
   readonly #request: AttemptRequest;
-  readonly #limits: RetryBudget;
+  readonly #limits: RetryAllowance;
   readonly failed: ((error: unknown) => void) | undefined;
 
-  constructor(request: AttemptRequest, limits: RetryBudget, failed?: (error: unknown) => void) {
+  constructor(request: AttemptRequest, limits: RetryAllowance, failed?: (error: unknown) => void) {
     this.#request = request;
     this.#limits = limits;
     this.failed = failed;

@@ -8,7 +8,7 @@ import { lazily } from '../errors/load-lazily';
 import { redactSecret, registerSecret } from '../errors/redact-secret';
 import type { CallEvents } from '../events/call-events';
 import { runAttempts } from './attempt-loop';
-import { type RetryBudget, retrySameRequest } from './attempt-policy';
+import { type RetryAllowance, retrySameRequest } from './attempt-policy';
 import { isPlainHttpToRemote } from './plain-http';
 import { RequestHeaders } from './request-headers';
 import type { OpenResponse, OpenVia, RequestSpec, TransportConfig } from './request-types';
@@ -43,8 +43,8 @@ export class Transport {
   readonly #headers: RequestHeaders;
   /** `server.address` / `server.port` for events; read on the first call with a hook. */
   #server: { address: string; port: number } | undefined;
-  /** The client's retry limits (a call's own `maxRetries` overrides them: `retryBudget`). */
-  readonly #retryBudget: RetryBudget;
+  /** The client's retry limits (a call's own `maxRetries` overrides them: `retryAllowance`). */
+  readonly #retryAllowance: RetryAllowance;
   /** Replaces the key in text from the network: given to every reader of a body. */
   readonly #redact = (text: string): string => redactSecret(text, this.#apiKey);
 
@@ -56,7 +56,7 @@ export class Transport {
     this.#slots = new SlotSource(rest);
     this.#plainHttpToWarn = isPlainHttpToRemote(rest.baseURL);
     this.#headers = new RequestHeaders(rest.headers, apiKey);
-    this.#retryBudget = {
+    this.#retryAllowance = {
       maxRetries: rest.maxRetries,
       maxRetryAfterMs: rest.maxRetryAfterMs,
       retryBaseDelayMs: rest.retryBaseDelayMs,
@@ -83,10 +83,10 @@ export class Transport {
   }
 
   /** The retry policy's limits of a call with these options. */
-  retryBudget(options: CallOptions): RetryBudget {
+  retryAllowance(options: CallOptions): RetryAllowance {
     const maxRetries = options.maxRetries;
-    if (maxRetries === undefined) return this.#retryBudget;
-    return { ...this.#retryBudget, maxRetries };
+    if (maxRetries === undefined) return this.#retryAllowance;
+    return { ...this.#retryAllowance, maxRetries };
   }
 
   /** Replaces the API key in text that came from the network. */
@@ -113,7 +113,7 @@ export class Transport {
       this.#warnPlainHttp();
       // (No hook, no events: and no wait for their module.)
       if (!events && this.#config.onEvent) events = await this.callEvents(spec, via.parent);
-      const policy = via.policy ?? retrySameRequest(spec, this.retryBudget(options));
+      const policy = via.policy ?? retrySameRequest(spec, this.retryAllowance(options));
       const headers = this.#headers.for(spec.body, spec.accept, options.headers);
       const send = this.#sendConfig();
       const run = { spec, headers, scope, events, policy, slots: this.#slots, slot, send };

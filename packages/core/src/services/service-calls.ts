@@ -233,7 +233,7 @@ async function postEmbeddings(
   const spec = { method: 'POST' as const, path: SERVICE_PATHS.embeddings, body: jsonBody(req) };
   const request = { ...spec, model: req.model };
   // A failed batch stops its siblings before its slot is given back (`AttemptPolicy.failed`).
-  const policy = retrySameRequest(request, transport.retryBudget(opts ?? {}), onFailure);
+  const policy = retrySameRequest(request, transport.retryAllowance(opts ?? {}), onFailure);
   const answer = await transport.json<EmbeddingsResponse>(request, opts, { policy });
   const problem = embeddingsProblem(answer.data, count);
   if (problem) {

@@ -35,7 +35,7 @@ const MAX_ISSUES = 20;
 /**
  * The answer's value when it follows the schema (the Standard Schema's output, which may differ
  * from its input: defaults, transforms), else `invalid_structured_output` with the text and the
- * issues. `model` and `method` name the hop in the error.
+ * issues. `model` and `method` name the model and its method in the error.
  */
 export async function checkStructuredAnswer(
   model: string,
@@ -59,7 +59,7 @@ async function checkStandard(standard: StandardSchemaLike, value: unknown): Prom
   try {
     result = await standard['~standard'].validate(value);
   } catch (error) {
-    // A validate that throws refuses the answer; the error says why (typed, on every hop).
+    // A validate that throws refuses the answer; the error says why (typed, for every model).
     const why = error instanceof Error ? error.message : String(error);
     return { issues: [{ message: `the Standard Schema's validate threw: ${why.slice(0, 200)}` }] };
   }
@@ -81,7 +81,7 @@ function pointerOf(path: ReadonlyArray<StandardPathSegment>): string {
     .join('');
 }
 
-/** A validator per schema object: a walk checks the same schema on every hop and every call. */
+/** A validator per schema object: a walk checks the same schema for every model and every call. */
 const validators = new WeakMap<object, Validator>();
 
 function checkJsonSchema(schema: Record<string, unknown>, value: unknown): CheckResult {

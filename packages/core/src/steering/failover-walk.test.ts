@@ -37,19 +37,19 @@ describe('FailoverWalk', () => {
     const events = {
       failover: (from: string, to: string, reason: string) => failovers.push({ from, to, reason }),
     } as unknown as CallEvents;
-    expect(walk.hop(events)).toBe('a');
+    expect(walk.startAttempt(events)).toBe('a');
     walk.next(failure('model_busy', 429, 5_000), 0, { ...limits, maxRetries: 2 });
     expect(failovers).toEqual([]);
     // While the call queued for its next slot, b got free capacity and c filled up.
     full = new Set(['c']);
-    expect(walk.hop(events)).toBe('b');
+    expect(walk.startAttempt(events)).toBe('b');
     expect(failovers).toEqual([{ from: 'a', to: 'b', reason: 'model_busy' }]);
     // A retry of the same model (not a failover reason) is not moved elsewhere.
     full = new Set(['b']);
     expect(
       walk.next(failure('provider_protocol_error', 500), 0, { ...limits, maxRetries: 2 }),
     ).toHaveProperty('waitMs');
-    expect(walk.hop(events)).toBe('b');
+    expect(walk.startAttempt(events)).toBe('b');
     expect(failovers).toHaveLength(1);
   });
 

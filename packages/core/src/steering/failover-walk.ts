@@ -2,7 +2,7 @@
 import type { GatewayError } from '../errors/errors';
 import { failoverReason } from '../errors/retryable-failure';
 import type { CallEvents } from '../events/call-events';
-import type { NextAttempt, RetryBudget } from '../http/attempt-policy';
+import type { NextAttempt, RetryAllowance } from '../http/attempt-policy';
 import { nextRetryWait } from '../http/retry-policy';
 import type { ChatRouteHop, FailoverReason, StructuredOutputMethod } from '../protocol/chat-route';
 
@@ -14,7 +14,7 @@ export interface WalkPlan {
   bodyFor(model: string): string;
   /**
    * The models in the order to try them now (by free capacity, stable). The plan is made before the call
-   * queues for a slot; the models left are ordered again at each hop, once its slot is held, so
+   * queues for a slot; the models left are ordered again at each attempt, once its slot is held, so
    * calls that queued together do not all go to the model that had free capacity then.
    */
   order?: (models: readonly string[]) => string[];
@@ -56,11 +56,11 @@ export class FailoverWalk {
   readonly #order: ((models: readonly string[]) => string[]) | undefined;
   readonly #methodOf: WalkPlan['methodOf'];
   /**
-   * The next hop starts on a model not tried yet (the round's first, or after a failover): it
+   * The next attempt starts on a model not tried yet (the round's first, or after a failover): it
    * chooses among the untried ones. A retry of the same model (a 500) does not.
    */
   #choose = true;
-  /** The failover to report once the next model is chosen (at the next hop). */
+  /** The failover to report once the next model is chosen (at the next attempt). */
   #leaving:
     | { from: string; hop: ChatRouteHop; reason: FailoverReason; waitedMs: number }
     | undefined;
@@ -70,7 +70,7 @@ export class FailoverWalk {
   /** This round's failover failures, to pick the next round's models and wait. */
   #roundFailures: FailedHop[] = [];
   /** When the current model's attempt was sent (its slot held), for `failover.waitedMs`. */
-  #hopStartedAt = 0;
+  #attemptStartedAt = 0;
 
   constructor(plan: WalkPlan) {
     this.#round = plan.models;
@@ -90,7 +90,7 @@ export class FailoverWalk {
    * The order is taken here, not when the call queued or left a model: calls that queued together
    * must not all go to the model that had free capacity then.
    */
-  hop(events?: CallEvents): string {
+  startAttempt(events?: CallEvents): string {
     if (this.#choose) {
       this.#choose = false;
       this.#reorder();
@@ -102,7 +102,7 @@ export class FailoverWalk {
       const structured = 'structured' in hop ? hop.structured : undefined;
       events?.failover(from, this.model, reason, waitedMs, structured);
     }
-    this.#hopStartedAt = performance.now();
+    this.#attemptStartedAt = performance.now();
     return this.model;
   }
 
@@ -149,7 +149,7 @@ export class FailoverWalk {
   next(
     error: GatewayError,
     waits: number,
-    limits: RetryBudget & { remainingMs: number },
+    limits: RetryAllowance & { remainingMs: number },
   ): NextAttempt {
     const reason = failoverReason(error);
     if (reason === undefined) {
@@ -163,7 +163,7 @@ export class FailoverWalk {
     this.#roundFailures.push({ model: from, error });
     if (this.#index + 1 < this.#round.length) {
       this.#index++;
-      const waitedMs = performance.now() - this.#hopStartedAt;
+      const waitedMs = performance.now() - this.#attemptStartedAt;
       this.#leaving = { from, hop, reason, waitedMs };
       this.#choose = true;
       return { now: true };
@@ -172,7 +172,7 @@ export class FailoverWalk {
   }
 
   /** Every model of the round failed: the ones worth another try, after the shortest wait. */
-  #nextRound(waits: number, limits: RetryBudget & { remainingMs: number }): NextAttempt {
+  #nextRound(waits: number, limits: RetryAllowance & { remainingMs: number }): NextAttempt {
     let waitMs: number | undefined;
     const again: string[] = [];
     for (const { model, error } of this.#roundFailures) {

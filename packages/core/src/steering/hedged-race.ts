@@ -24,7 +24,7 @@ export interface HedgeRace<T> {
   first: Run<T>;
   /**
    * The hedge, asked for when the first run has no content `delayMs` after its first request was
-   * sent: undefined when none may be sent (no free slot, the hedge budget spent).
+   * sent: undefined when none may be sent (no free slot, the hedge allowance spent).
    */
   hedge: () => Promise<Hedge<T> | undefined>;
   delayMs: number;

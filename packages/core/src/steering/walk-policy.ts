@@ -1,12 +1,12 @@
-// docs/gateway-protocol.md §4.7 (each hop of a steered call: its model, its first-content stall,
-// what follows its failure).
+// docs/gateway-protocol.md §4.7 (each attempt of a steered call: its model, its first-content
+// stall, what follows its failure).
 import type { CallScope } from '../call/call-scope';
 import type { GatewayError } from '../errors/errors';
 import type {
   AttemptAnswer,
   AttemptPolicy,
   AttemptRequest,
-  RetryBudget,
+  RetryAllowance,
 } from '../http/attempt-policy';
 import type { FailoverWalk } from './failover-walk';
 import { countModelInflight } from './model-inflight';
@@ -28,16 +28,16 @@ export interface WalkPolicyInput {
   scope: CallScope;
   /** The key's budget id: our requests per model are counted under it. */
   budgetId: string;
-  retry: RetryBudget;
+  retry: RetryAllowance;
   stream: boolean;
   /** `firstChunkTimeoutMs`, resolved; undefined: no first-content clock. */
   firstChunkMs: number | undefined;
   firstContent: FirstContentReader;
   /**
-   * A non-streamed call asking for structured output: its whole answer checked while the hop holds
-   * its slot (`model`: the hop's; an abort cuts the body's read). Resolves to the failure that ends
-   * the attempt, or undefined when the answer passed (the check leaves one the transport can read
-   * again in `answer.response`).
+   * A non-streamed call asking for structured output: its whole answer checked while the attempt
+   * holds its slot (`model`: the attempt's; an abort cuts the body's read). Resolves to the failure
+   * that ends the attempt, or undefined when the answer passed (the check leaves one the transport
+   * can read again in `answer.response`).
    */
   checkWhole?: (answer: AttemptAnswer, model: string) => Promise<GatewayError | undefined>;
   /**
@@ -70,7 +70,7 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
   return {
     nextAttempt: input.nextAttempt,
     request(_attempt, events): AttemptRequest {
-      const model = walk.hop(events);
+      const model = walk.startAttempt(events);
       sentAt = performance.now();
       input.onRequest?.();
       const attemptWatch =

@@ -309,18 +309,15 @@ export class GatewayChatStream implements ChatStream {
 
   [Symbol.asyncIterator](): AsyncIterator<ChatStreamEvent> {
     return {
-      next: () => {
-        // Fast path: an event already decoded needs no extra async step.
-        const ready = this.#events.take();
-        if (ready !== undefined) return Promise.resolve({ done: false, value: ready });
-        return this.next().then((event) =>
-          event === undefined ? { done: true, value: undefined } : { done: false, value: event },
-        );
-      },
+      next: () => this.next().then(iteratorResult),
       return: async () => {
         await this.cancel();
         return { done: true, value: undefined };
       },
     };
   }
+}
+
+function iteratorResult(event: ChatStreamEvent | undefined): IteratorResult<ChatStreamEvent> {
+  return event === undefined ? { done: true, value: undefined } : { done: false, value: event };
 }

@@ -27,7 +27,7 @@ import type { ModelCapability } from '../protocol/wire-types';
 import { allFailedMessage } from './all-failed-message';
 import { CircuitBreakers } from './circuit-breaker';
 import { type FailedHop, FailoverWalk, failedHop } from './failover-walk';
-import { earnHedge, refundHedge, spendHedge } from './hedge-budget';
+import { earnHedge, refundHedge, spendHedge } from './hedge-allowance';
 import { hedgeDelay, recordFirstContent } from './hedge-delay';
 import { type Hedge, raceWithHedge } from './hedged-race';
 import { type HopPlan, type PlanInput, planHops } from './plan-hops';
@@ -41,7 +41,7 @@ import {
 import { type FirstContentReader, walkPolicy } from './walk-policy';
 
 /** What a steered chat call is made of (chat-calls.ts gives it). */
-export interface SteerInput {
+export interface SteeredCallInput {
   transport: Transport;
   catalog: Catalog;
   /** The call's request as its own model's (path, accept, stream, body). */
@@ -79,7 +79,7 @@ export interface StructuredServing {
 }
 
 /** A steered call's answer, the model it was asked of, and how its route is reported. */
-export interface SteeredCall<T> {
+export interface SteeredAnswer<T> {
   answer: T;
   model: string;
   /** The route once answered (`answeredBy`: §4.6's answering model). */
@@ -105,8 +105,8 @@ interface Answered<T> {
 }
 
 /** A steered call once planned: what its runs share. */
-interface Steering {
-  input: SteerInput;
+interface PlannedCall {
+  input: SteeredCallInput;
   call: ReadSteering;
   scope: CallScope;
   events: CallEvents | undefined;
@@ -122,25 +122,25 @@ interface Steering {
  * policy, hedged when it asks for it. Every error it ends with carries its route
  * (`GatewayError.route`); when more than one attempt failed, the message names each and why.
  */
-export async function steerChatCall<T>(
-  input: SteerInput,
+export async function runSteeredCall<T>(
+  input: SteeredCallInput,
   send: (via: OpenVia) => Promise<T>,
-): Promise<SteeredCall<T>> {
-  const steering = await planned(input);
-  const { plan, walk, call, events } = steering;
+): Promise<SteeredAnswer<T>> {
+  const planned = await readAndPlan(input);
+  const { plan, walk, call, events } = planned;
   const hedge = call.hedge ?? input.client.hedge ?? false;
   let answered: Answered<T>;
   try {
     answered = hedge
-      ? await hedged(steering, send, hedge)
-      : { answer: await send(viaOf(steering, walkPolicyOf(steering))), model: walk.model };
+      ? await hedged(planned, send, hedge)
+      : { answer: await send(viaOf(planned, walkPolicyOf(planned))), model: walk.model };
   } catch (error) {
     const failure = failedCall(error, plan, walk);
     // A hedged call's runs leave its end to it.
     if (hedge) events?.failed(failure);
     throw failure;
   } finally {
-    steering.breakers?.release();
+    planned.breakers?.release();
   }
   const { answer, model, other } = answered;
   if (hedge) events?.raceWon(model, headersOf(answer, input.spec.stream === true));
@@ -155,12 +155,12 @@ export async function steerChatCall<T>(
     if (method !== undefined) events.structuredAnswer({ method, checked });
     events.answered(data, text);
   }
-  return steeredCall(steering, answered);
+  return steeredAnswer(planned, answered);
 }
 
 /** The call once answered: its route (each hop, how it served a schema), its silence clock. */
-function steeredCall<T>(steering: Steering, answered: Answered<T>): SteeredCall<T> {
-  const { input, call, plan, walk } = steering;
+function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredAnswer<T> {
+  const { input, call, plan, walk } = planned;
   const { answer, model, other } = answered;
   const stream = input.spec.stream === true;
   const chunkMs = stream ? (call.chunkTimeoutMs ?? input.client.chunkTimeoutMs) : undefined;
@@ -209,7 +209,7 @@ function otherRunHops(other: Answered<unknown>['other'], plan: HopPlan): ChatRou
 }
 
 /** The call's options read, its scope and events made, its models planned (skips reported). */
-async function planned(input: SteerInput): Promise<Steering> {
+async function readAndPlan(input: SteeredCallInput): Promise<PlannedCall> {
   const { transport, spec, options, client } = input;
   const primary = spec.requestedModel;
   const call = readSteering(options, 'call option', primary);
@@ -251,7 +251,7 @@ async function planned(input: SteerInput): Promise<Steering> {
 
 /** The plan, its catalog read under the call's signal (the call's deadline aborts it). */
 function planCall(
-  input: SteerInput,
+  input: SteeredCallInput,
   asked: { requested: string[]; methods: readonly StructuredOutputMethod[] },
   scope: CallScope,
   parent: CallEvents | undefined,
@@ -272,27 +272,30 @@ function planCall(
   return planHops(catalog, plan, { signal: scope.signal });
 }
 
-/**
- * The walk's policy: the transport asks it for each attempt of the call's first run.
- * `nextAttempt`: a hedged call's one count over both runs.
- */
-function walkPolicyOf(
-  steering: Steering,
-  onRequest?: () => void,
-  walk = steering.walk,
-  nextAttempt?: () => number,
-) {
-  const { input, call, scope, budgetId, breakers } = steering;
+/** What one run of the call adds to its policy (a hedged call has two runs; others need none). */
+interface WalkRun {
+  /** Told when the run's request is sent (a hedged call's first run: the hedge's clock starts). */
+  onRequest?: () => void;
+  /** The run's walk (a hedge's: its one model); the call's own walk by default. */
+  walk?: FailoverWalk;
+  /** A hedged call's one count of attempts over both runs. */
+  nextAttempt?: () => number;
+}
+
+/** The walk's policy: the transport asks it for each attempt of one run of the call. */
+function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
+  const { input, call, scope, budgetId, breakers } = planned;
+  const { onRequest, walk = planned.walk, nextAttempt } = run;
   const stream = input.spec.stream === true;
   return walkPolicy({
     walk,
     scope,
     budgetId,
-    retry: input.transport.retryBudget(input.options),
+    retry: input.transport.retryAllowance(input.options),
     stream,
     firstChunkMs: call.firstChunkTimeoutMs ?? input.client.firstChunkTimeoutMs,
     firstContent: input.firstContent,
-    checkWhole: stream ? undefined : checkWholeOf(steering),
+    checkWhole: stream ? undefined : checkWholeOf(planned),
     onRequest,
     nextAttempt,
     onOutcome: (model, failure, ms) => {
@@ -302,9 +305,12 @@ function walkPolicyOf(
   });
 }
 
-/** A non-streamed call asking for structured output: each hop's answer checked in its attempt. */
-function checkWholeOf(steering: Steering) {
-  const { input, plan, events } = steering;
+/**
+ * A non-streamed call asking for structured output: each attempt's answer checked while the
+ * attempt holds its slot.
+ */
+function checkWholeOf(planned: PlannedCall) {
+  const { input, plan, events } = planned;
   const { structured } = input;
   const methods = plan.methods;
   if (structured === undefined || methods === undefined) return undefined;
@@ -319,23 +325,23 @@ function checkWholeOf(steering: Steering) {
   };
 }
 
-function viaOf(steering: Steering, policy: OpenVia['policy']): OpenVia {
-  const { scope, events } = steering;
+function viaOf(planned: PlannedCall, policy: OpenVia['policy']): OpenVia {
+  const { scope, events } = planned;
   return { scope, events, policy };
 }
 
 /**
  * A hedged call: the walk as its first run, and a second attempt once the first has no content
  * `afterMs` after its request (`'auto'`: the model's running p95), into a free slot only and
- * within the hedge budget (`maxExtra`), on the model with the most free capacity the walk has not tried
- * (or the same model). The first to deliver content wins; the other is aborted at once.
+ * within the hedge allowance (`maxExtra`), on the model with the most free capacity the walk has
+ * not tried (or the same model). The first to deliver content wins; the other is aborted at once.
  */
 async function hedged<T>(
-  steering: Steering,
+  planned: PlannedCall,
   send: (via: OpenVia) => Promise<T>,
   hedge: Exclude<ReadSteering['hedge'], false | undefined>,
 ): Promise<Answered<T>> {
-  const { input, walk, scope, events, budgetId, plan } = steering;
+  const { input, walk, scope, events, budgetId, plan } = planned;
   const stream = input.spec.stream === true;
   earnHedge(budgetId, hedge.maxExtra);
   events?.raceBegins();
@@ -349,8 +355,8 @@ async function hedged<T>(
     events,
     delayMs,
     first: (via) =>
-      send({ ...via, policy: walkPolicyOf(steering, sentFirst, steering.walk, nextAttempt) }),
-    hedge: () => hedgeRun(steering, send, delayMs, nextAttempt),
+      send({ ...via, policy: walkPolicyOf(planned, { onRequest: sentFirst, nextAttempt }) }),
+    hedge: () => hedgeRun(planned, send, delayMs, nextAttempt),
     discard: stream ? discardStream : () => {},
   });
   function sentFirst(): void {
@@ -373,12 +379,12 @@ async function hedged<T>(
  * undefined, with a `hedge-skipped` event saying which was missing.
  */
 async function hedgeRun<T>(
-  steering: Steering,
+  planned: PlannedCall,
   send: (via: OpenVia) => Promise<T>,
   waitedMs: number,
   nextAttempt: () => number,
 ): Promise<Hedge<T> | undefined> {
-  const { input, walk, scope, events, budgetId, plan } = steering;
+  const { input, walk, scope, events, budgetId, plan } = planned;
   const skipped = (reason: HedgeSkipReason) => {
     events?.hedgeSkipped(walk.model, reason, waitedMs);
     return undefined;
@@ -399,11 +405,11 @@ async function hedgeRun<T>(
   events?.hedgeSent(from, model, waitedMs);
   // One attempt on its model: no retries, no failover (the first run walks on).
   const own = new FailoverWalk({ models: [model], bodyFor: (id) => walk.bodyOf(id) });
-  const single = { ...steering, input: { ...input, options: { ...input.options, maxRetries: 0 } } };
+  const single = { ...planned, input: { ...input, options: { ...input.options, maxRetries: 0 } } };
   return {
     model,
     slot,
-    run: (via) => send({ ...via, policy: walkPolicyOf(single, undefined, own, nextAttempt) }),
+    run: (via) => send({ ...via, policy: walkPolicyOf(single, { walk: own, nextAttempt }) }),
   };
 }
 
