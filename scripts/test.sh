@@ -3,6 +3,21 @@
 # (the browser test needs Chromium: installed from Debian's packages when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The npm-based tests (below) install third-party packages from npm's cache; on a fresh machine it
+# is empty. scripts/npm-prefetch.mjs fills it from the start, beside the bootstrap and the builds,
+# which wait on other things (apt, pnpm's store, the cores). Only a warm-up: when it fails, or is
+# not done in time, those installs fetch what is missing themselves. Its log is printed at the end.
+prefetch_log="$(mktemp "${TMPDIR:-/tmp}/infergate-npm-prefetch.XXXXXX")"
+prefetch_pid=""
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+  node scripts/npm-prefetch.mjs >"$prefetch_log" 2>&1 &
+  prefetch_pid=$!
+fi
+stop_prefetch() {
+  if [ -n "$prefetch_pid" ]; then kill "$prefetch_pid" 2>/dev/null || true; fi
+  rm -f "$prefetch_log"
+}
+trap stop_prefetch EXIT
 bash scripts/ensure-chromium.sh
 # @infergate/redis's tests start a real redis-server (Debian's package, installed when missing).
 bash scripts/ensure-redis.sh
@@ -39,6 +54,7 @@ pnpm exec biome check . && node scripts/check-package-metadata.mjs &&
 status=$?
 set -e
 echo "scripts/test.sh: ${SECONDS} s in all (each task's time below)"
+grep '^npm-prefetch' "$prefetch_log" | tail -n 1 || echo "npm-prefetch: no result (the npm-based tests fetched for themselves)"
 # Its last line ("Tests: N passed, N failed, N skipped") is the run's last line.
 node scripts/test-summary.mjs
 exit $status
