@@ -14,29 +14,65 @@ set +e
 # Quiet when green: Turbo prints a task's log only when it fails; the summary below has one line
 # per package.
 # (The root scripts `pnpm lint` and `pnpm test` run the same tasks with Turbo's full logs.)
-# One Turbo run schedules everything on the machine's cores: builds, lint (publint,
-# are-the-types-wrong), type checks, every package's tests, and the release check (`pack-test`:
-# pack every published package, install the tarballs with npm beside the lowest and
-# highest supported frameworks, smoke-test them on the emulator; changeset + publish dry run) and the
-# README test (`readme-test`: every README block run from the tarballs in a fresh npm project, or
-# marked a fragment) and the examples test (`examples-test`: each examples/* folder copied out of the
-# repository, installed from the tarballs with npm, type-checked and run on the emulator; the Next.js
-# app built and asked), which start once the packages are built and run beside the tests (they spend
-# much of their time waiting on npm and the emulator's scripted delays). It sees the whole environment (turbo.json
-# `passThroughEnv`), as npm on a user's machine would: proxies, CA certificates, npm settings.
+# Turbo schedules on the machine's cores: builds, lint (publint, are-the-types-wrong), type checks
+# and every package's tests. Beside them run the release check (`pack-test`: install the packed
+# tarballs with npm beside the lowest and highest supported frameworks, smoke-test them on the
+# emulator; changeset + publish dry run), the README test (`readme-test`: every README block run
+# from the tarballs in a fresh npm project, or marked a fragment) and the examples test
+# (`examples-test`: each examples/* folder copied out of the repository, installed from the
+# tarballs with npm, type-checked and run on the emulator; the Next.js app built and asked). They
+# start once the tarballs are packed and spend much of their time waiting on npm and the
+# emulator's scripted delays. They see the whole environment, as npm on a user's machine would:
+# proxies, CA certificates, npm settings.
 # Turbo's concurrency fits the machine: two tasks per core (4 on a 2-core machine). Half of the
 # long tasks wait most of the time (npm, child processes, the emulator's scripted delays), so one
 # per core would leave a core idle; more than two per core only slows every task by sharing the
 # cores (at 20, the load reached 25 and waits measured the machine's speed).
 # INFERGATE_TEST_CONCURRENCY overrides it.
-# The pack-and-install, README and examples tests install one set of tarballs, packed once by the
-# `pack-tarballs` task they depend on (scripts/pack-tarballs.mjs), instead of each packing its own.
+# The pack-and-install, README and examples tests install one set of tarballs, packed once by
+# Turbo's `pack-tarballs` task (scripts/pack-tarballs.mjs), instead of each packing its own.
 export INFERGATE_TARBALLS="$PWD/.tarballs"
 cores="$(node -p 'require("node:os").availableParallelism()')"
 concurrency="${INFERGATE_TEST_CONCURRENCY:-$((cores * 2))}"
-pnpm exec biome check . && node scripts/check-package-metadata.mjs &&
-  pnpm exec turbo run test pack-test readme-test examples-test --continue --concurrency="$concurrency" --output-logs=errors-only -- "$@"
-status=$?
+# Two stages, so that the npm-based tests start as soon as the tarballs exist: in one Turbo run
+# they queued behind every type check and lint that became ready before them (FIFO), and started
+# three to four minutes in. 1. Turbo builds the published packages and packs them (`pack-tarballs`).
+# 2. The three npm-based tests start beside a Turbo run of the rest (`--only`: what stage 1 built is
+# not built, nor restored from Turbo's cache, again while those tests read it). Stage 2 builds what
+# stage 1 did not and the tests need (the workspace's Next.js example, for the e2e tests).
+npm_tests=(pack-test readme-test examples-test)
+status=0
+if pnpm exec biome check . && node scripts/check-package-metadata.mjs &&
+  pnpm exec turbo run pack-tarballs --concurrency="$concurrency" --output-logs=errors-only; then
+  mapfile -t other_builds < <(pnpm exec turbo run test pack-tarballs --dry=json | node -e '
+    let text = "";
+    process.stdin.on("data", (chunk) => (text += chunk)).on("end", () => {
+      const { tasks } = JSON.parse(text);
+      const packed = tasks.find((task) => task.taskId === "//#pack-tarballs").dependencies;
+      for (const task of tasks)
+        if (task.task === "build" && task.command !== "<NONEXISTENT>" && !packed.includes(task.taskId))
+          console.log(task.taskId);
+    });')
+  npm_test_logs="$(mktemp -d "${TMPDIR:-/tmp}/infergate-npm-tests.XXXXXX")"
+  npm_test_pids=()
+  for name in "${npm_tests[@]}"; do
+    pnpm --silent run "$name" "$@" >"$npm_test_logs/$name.log" 2>&1 &
+    npm_test_pids+=($!)
+  done
+  pnpm exec turbo run typecheck lint test "${other_builds[@]}" --only --continue \
+    --concurrency="$concurrency" --output-logs=errors-only -- "$@" || status=1
+  # Quiet when green, as Turbo's tasks: a failed test's log is printed whole.
+  for i in "${!npm_tests[@]}"; do
+    if ! wait "${npm_test_pids[$i]}"; then
+      status=1
+      echo "${npm_tests[$i]} failed; its log:"
+      cat "$npm_test_logs/${npm_tests[$i]}.log"
+    fi
+  done
+  rm -rf "$npm_test_logs"
+else
+  status=1
+fi
 set -e
 echo "scripts/test.sh: ${SECONDS} s in all (each task's time below)"
 # Its last line ("Tests: N passed, N failed, N skipped") is the run's last line.

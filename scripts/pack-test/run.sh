@@ -125,8 +125,10 @@ release_dry_run() {
 # 3. Install the tarballs beside each framework set (frameworks.json `sets`: together they hold both
 # ends of every peer range) and smoke-test them; and check that npm refuses our tarballs beside a
 # framework just below a range (`belowRange`). Every job has its own directory (and emulator) and
-# they run side by side, at most INFERGATE_PACK_TEST_JOBS at once (default 4): each mostly waits on
-# npm or keeps one core busy with tsc.
+# they run side by side, at most INFERGATE_PACK_TEST_JOBS at once (default 5: the release dry run,
+# which waits on the registry, and the four framework sets start together; with 4, the last set
+# waited about 90 s for the release dry run's slot and finished last): each mostly waits on npm or
+# keeps one core busy with tsc.
 check_set() {
   local set="$1" app="$work/app-$1" name format script spec resolution
   emulator_pid="" # global in this subshell: read by its EXIT trap after the function returned
@@ -264,7 +266,7 @@ check_mcp_alone() {
 
 mapfile -t sets < <(node -e 'console.log(Object.keys(require(process.argv[1]).sets).join("\n"))' "$here/frameworks.json")
 below_count="$(node -p 'require(process.argv[1]).belowRange.length' "$here/frameworks.json")"
-jobs_max="${INFERGATE_PACK_TEST_JOBS:-4}"
+jobs_max="${INFERGATE_PACK_TEST_JOBS:-5}"
 names=()
 start_job() { # start_job <name> <command...>: runs in the background, output and status kept
   local job="$1"
