@@ -112,12 +112,14 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
   });
 
   it('an abort stays an abort', async () => {
-    const { emulator, connection } = await emulate();
-    emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5000 });
-    const model = new GatewayChatModel('community/general', connection);
+    const gateway = await emulate();
+    // The answer is held (not slow): the abort comes once the request is in flight.
+    gateway.hold();
+    const model = new GatewayChatModel('community/general', gateway.connection);
     const controller = new AbortController();
     const pending = caught(model.invoke('hi', { signal: controller.signal }));
-    setTimeout(() => controller.abort(), 20);
+    await gateway.untilHeld(1);
+    controller.abort();
     const error = await pending;
     expect(isGatewayError(error) ? error.code : (error as Error).name).toMatch(
       /aborted|AbortError/,
