@@ -1,5 +1,5 @@
 import { createGatewayClient, isGatewayError } from '@infergate/core';
-import { caught, emulate, untilRequests } from '@infergate/emulator/testing';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayChatModel } from '../src/index';
 
@@ -73,17 +73,18 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
     // Only `Date` is faked: an NTP step; timers and performance.now() keep their pace.
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      const { emulator, connection } = await emulate();
-      emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 3000 });
+      const gateway = await emulate();
+      // Held, not slow: only the deadline can end the call, however loaded the machine.
+      gateway.hold();
       const model = new GatewayChatModel('community/general', {
-        ...connection,
+        ...gateway.connection,
         timeout: 500,
         maxRetries: 0,
       });
       const pending = caught(model.invoke('hi'));
-      await untilRequests(emulator, 1);
+      await gateway.untilHeld(1);
       vi.setSystemTime(Date.now() - 60_000);
-      // Before the slow answer: the deadline fired on time.
+      // The deadline fired on time, not 60 s late.
       const error = await pending;
       expect(isGatewayError(error) && error.code).toBe('timeout');
     } finally {
