@@ -134,8 +134,8 @@ interface Outcome {
 
 /**
  * Runs `call` (the body of an async function given `gateway`, a provider of the split bundle on
- * the emulator, and `wavWithSpeech`) in a fresh process: with `chunks` moved away (then also each
- * of `whileMissing`), and again once they are back.
+ * the kit's emulated gateway, and `wavWithSpeech`) in a fresh process: with `chunks` moved away
+ * (then also each of `whileMissing`), and again once they are back.
  */
 async function withChunksMissing(
   chunks: string[],
@@ -145,12 +145,11 @@ async function withChunksMissing(
   const source = `
     import { rename } from 'node:fs/promises';
     const lib = await import(${JSON.stringify(pathToFileURL(join(dir, 'lib', 'index.js')).href)});
-    const { createEmulator, DEFAULT_KEYS } = await import(${url('@infergate/emulator')});
+    const { emulate } = await import(${url('@infergate/emulator/testing')});
     const { wavWithSpeech } = await import(${url('@infergate/emulator/fixtures')});
     const { APICallError } = await import(${url('@ai-sdk/provider')});
-    const emulator = createEmulator();
-    const gateway = lib.createGateway({
-      baseURL: 'https://lazy-chunks.test/v1', apiKey: DEFAULT_KEYS.full, fetch: emulator.fetch });
+    const emulated = await emulate({ baseURL: 'https://lazy-chunks.test/v1' });
+    const gateway = lib.createGateway({ ...emulated.connection });
     const chunks = ${JSON.stringify(chunks.map((chunk) => join(dir, 'lib', chunk)))};
     const outcome = (run) => run().then(
       (result) => ({ ok: true, result }),

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { COLLECT_UNTIL } from './collect-until';
 import { runWithGc } from './helpers';
 
 const dist = (name: string) => JSON.stringify(join(import.meta.dirname, '..', 'dist', name));
@@ -9,7 +10,7 @@ const dist = (name: string) => JSON.stringify(join(import.meta.dirname, '..', 'd
  * handler and a plain one), dropped unread and collected. Each call must end with a `done` event,
  * so that its span ends and the handler forgets it (else a handler keeping state per call leaks).
  */
-const SCRIPT = `
+const SCRIPT = `${COLLECT_UNTIL}
 const { createGatewayClient } = await import(${dist('index.js')});
 const { otelEvents } = await import(${dist('otel.js')});
 const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
@@ -43,10 +44,7 @@ const open = async () => {
 await open();
 await open();
 const done = () => events.filter((e) => e.type === 'done');
-for (let i = 0; i < 300 && (done().length < 2 || client.budget.active > 0); i++) {
-  globalThis.gc();
-  await new Promise((resolve) => setTimeout(resolve, 10));
-}
+await collectUntil(() => done().length === 2 && client.budget.active === 0);
 console.log(JSON.stringify({
   active: client.budget.active,
   released: events.filter((e) => e.type === 'released').length,

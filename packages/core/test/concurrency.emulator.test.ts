@@ -216,11 +216,13 @@ describe('abort and deadline', () => {
   });
 
   it('aborting in flight releases the slot', async () => {
-    const gateway = await emulate({ scenario: { latencyMs: 1000 } });
+    const gateway = await emulate();
+    // Held, not slow: the answer cannot come before the abort, however loaded the machine.
+    gateway.hold();
     const client = clientOn(gateway);
     const controller = new AbortController();
     const call = caught(() => client.chat(hi(), { signal: controller.signal }), isGatewayError);
-    await gateway.untilRequests(1);
+    await gateway.untilHeld(1);
     expect(client.budget.active).toBe(1);
     controller.abort();
     expect((await call).code).toBe('aborted');

@@ -4,7 +4,7 @@
 // gateway. The gateway here notices a disconnect 30 ms late, as one behind a proxy does: the
 // emulator's own in-process fetch would notice at once and hide the race.
 import { createEmulator, type Emulator } from '@infergate/emulator';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import { createGatewayClient } from '../src/index';
 import { DEFAULT_KEYS, hi } from './helpers';
@@ -34,12 +34,19 @@ function lateNoticing(emulator: Emulator): typeof fetch {
   };
 }
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('a cut request keeps its slot until the gateway can have seen the close', () => {
   it('the grace outlasts the late notice of this test', () => {
     expect(CUT_REQUEST_GRACE_MS).toBeGreaterThan(NOTICE_MS);
   });
 
   it('8 calls on a key of 4 whose first model stalls fail over: never a fifth request, no 429', async () => {
+    // The stall limit, the late notice and the grace are the subject: fake timers move them all
+    // (core reads performance.now()), so the fallback's first chunk never races a loaded machine.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const emulator = createEmulator({
       streamChunkDelayMs: 1,
       faults: [{ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 }],
@@ -50,15 +57,18 @@ describe('a cut request keeps its slot until the gateway can have seen the close
       fetch: lateNoticing(emulator),
       maxRetries: 0,
     });
-    // (300 ms: the fallback's own first chunk must come within it, also on a loaded CI machine,
-    // where 50 ms was once missed.)
     const options = { fallbackModels: ['community/streamer'], firstChunkTimeoutMs: 300 };
-    const texts = await Promise.all(
+    let settled = false;
+    const calls = Promise.all(
       Array.from({ length: 8 }, async (_, i) => {
         const stream = await client.chatStream(hi('community/general', `call ${i}`), options);
         return (await stream.result()).text;
       }),
-    );
+    ).finally(() => {
+      settled = true;
+    });
+    while (!settled) await vi.advanceTimersByTimeAsync(10);
+    const texts = await calls;
     expect(texts).toEqual(Array.from({ length: 8 }, (_, i) => `Echo: call ${i}`));
     expect(emulator.counters.concurrencyRejections).toBe(0);
     expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(4);
@@ -66,7 +76,12 @@ describe('a cut request keeps its slot until the gateway can have seen the close
 
   it('a stream read to [DONE] is not cut: its key slot comes back at once, though the body ends later', async () => {
     const emulator = createEmulator({ streamChunkDelayMs: 1 });
-    // A gateway (or proxy) that ends the response body 500 ms after its last event.
+    // A gateway (or proxy) that ends the response body after its last event only when the test
+    // lets it (`endBody`), after the checks: the body ends later however fast the machine.
+    let endBody!: () => void;
+    const bodyMayEnd = new Promise<void>((resolve) => {
+      endBody = resolve;
+    });
     const lateEnd: typeof fetch = async (input, init) => {
       const response = await emulator.fetch(new Request(input, init));
       const reader = response.body?.getReader();
@@ -75,7 +90,7 @@ describe('a cut request keeps its slot until the gateway can have seen the close
         async pull(controller) {
           const next = await reader.read();
           if (!next.done) return controller.enqueue(next.value);
-          await new Promise((resolve) => setTimeout(resolve, 500));
+          await bodyMayEnd;
           controller.close();
         },
       });
@@ -93,6 +108,7 @@ describe('a cut request keeps its slot until the gateway can have seen the close
     // (A cut would keep the key's slot CUT_REQUEST_GRACE_MS: every stream would hold it longer.)
     expect(client.budget.active).toBe(0);
     expect(client.budget.isIdle).toBe(true);
+    endBody();
   });
 
   it('a stream that ended before any content was read to its end: not cut, its slot comes back at once', async () => {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { COLLECT_UNTIL } from './collect-until';
 import { runWithGc } from './helpers';
 
 const dist = JSON.stringify(join(import.meta.dirname, '..', 'dist', 'index.js'));
@@ -10,7 +11,7 @@ const internal = JSON.stringify(join(import.meta.dirname, '..', 'dist', 'interna
  * globalThis (inspected with showHidden, symbols included) shows the key; the client is dropped and
  * collected, and nothing keeps its key (a global set of keys would keep every key for good).
  */
-const SCRIPT = `
+const SCRIPT = `${COLLECT_UNTIL}
 const { inspect } = await import('node:util');
 const { createGatewayClient } = await import(${dist});
 const { redactKey } = await import(${internal});
@@ -33,10 +34,7 @@ const whileAlive = {
   keyInGlobalState: text.includes(KEY) || text.includes(btoa(KEY).slice(4, 16)),
 };
 client = undefined;
-for (let i = 0; i < 100 && registry.live.size > 0; i++) {
-  globalThis.gc();
-  await new Promise((resolve) => setTimeout(resolve, 10));
-}
+await collectUntil(() => registry.live.size === 0);
 console.log(JSON.stringify({ whileAlive, afterCollected: { live: registry.live.size, redacted: redacted() } }));
 process.exit(0);
 `;
@@ -46,7 +44,7 @@ process.exit(0);
  * answer still streams): an error event that echoes the key, read after the client was collected,
  * is still redacted, because the open stream keeps its transport, and so its redactor, alive.
  */
-const STREAM_SCRIPT = `
+const STREAM_SCRIPT = `${COLLECT_UNTIL}
 const { createGatewayClient } = await import(${dist});
 const KEY = 'sk-streamed-' + 'q8Wn3Rt6Yb1';
 const registry = globalThis[Symbol.for('@infergate/core.redactors')];
@@ -67,11 +65,13 @@ let client = createGatewayClient({ baseURL: 'https://streamed.test/v1', apiKey: 
 // (Capabilities given: core's gate reads no catalog from this stub, which serves streams only.)
 const stream = await client.chatStream({ model: 'm', messages: [{ role: 'user', content: 'hi' }] },
   { capabilities: ['chat', 'streaming'] });
+// A second client, of another key, dropped with the first: once its redactor is collected, a
+// collection has run and its finalizers too, so the streaming client's redactor was kept, not missed.
+let other = createGatewayClient({ baseURL: 'https://streamed.test/v1', apiKey: 'sk-other-key-0', fetch: async () => new Response('') });
+const liveBoth = registry.live.size;
 client = undefined;
-for (let i = 0; i < 20; i++) {
-  globalThis.gc();
-  await new Promise((resolve) => setTimeout(resolve, 10));
-}
+other = undefined;
+await collectUntil(() => registry.live.size < liveBoth);
 const liveWhileStreaming = registry.live.size;
 globalThis.finish();
 const error = await stream.result().then(() => undefined, (caught) => caught);

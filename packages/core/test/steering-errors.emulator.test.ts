@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { caught, emulate } from '@infergate/emulator/testing';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayError } from '../src/errors/errors';
 import { isGatewayError } from '../src/index';
 import { clientOn, DEFAULT_KEYS, hi } from './helpers';
@@ -13,6 +13,10 @@ const weather = {
   type: 'function' as const,
   function: { name: 'get_weather', parameters: { type: 'object', properties: {} } },
 };
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('every error of a steered call carries its route', () => {
   it("a caller error on the first model: the route ends with that hop and the failure's code", async () => {
@@ -172,7 +176,9 @@ describe('every error of a steered call carries its route', () => {
   });
 
   it("a walk's timeout names the call's own deadline, its catalog read counted in it", async () => {
-    // The catalog answers after 300 ms; the model never answers in time.
+    // The catalog answers after 300 ms; the model never answers in time. The deadline is the
+    // subject: fake timers move it (core reads performance.now(); the emulator's delays are timers).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const gateway = await emulate();
     const client = clientOn(gateway, {
       fetch: async (input, init) => {
@@ -182,10 +188,12 @@ describe('every error of a steered call carries its route', () => {
     });
     const { emulator } = gateway;
     emulator.injectFault({ fault: 'slow_headers', model: 'community/general', ms: 20_000 });
-    const error = await caught(
+    const failed = caught(
       () => client.chat(hi(), { fallbackModels: ['community/plain'], timeoutMs: 2_000 }),
       isGatewayError,
     );
+    await vi.advanceTimersByTimeAsync(2_000);
+    const error = await failed;
     expect(error.code).toBe('timeout');
     // Not what the read left of it (about 1700 ms): the deadline the caller gave.
     expect(error.message).toContain('within its deadline of 2000 ms');

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { COLLECT_UNTIL } from './collect-until';
 import { runWithGc } from './helpers';
 
 const dist = join(import.meta.dirname, '..', 'dist', 'index.js');
@@ -8,7 +9,7 @@ const dist = join(import.meta.dirname, '..', 'dist', 'index.js');
  * Runs in a child process with --expose-gc: an endless stream is opened and dropped unread; the
  * garbage collector's finalizer must cancel it and give the slot back.
  */
-const SCRIPT = `
+const SCRIPT = `${COLLECT_UNTIL}
 const { createGatewayClient } = await import(${JSON.stringify(dist)});
 const chunk = new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"x"}}]}\\n\\n');
 let cancelled = false;
@@ -22,10 +23,7 @@ await (async () => {
   await client.chatStream({ model: 'community/general', messages: [{ role: 'user', content: 'hi' }] },
   { capabilities: ['chat', 'streaming'] });
 })();
-for (let i = 0; i < 200 && client.budget.active > 0; i++) {
-  globalThis.gc();
-  await new Promise((resolve) => setTimeout(resolve, 10));
-}
+await collectUntil(() => client.budget.active === 0 && cancelled);
 console.log(JSON.stringify({ active: client.budget.active, cancelled }));
 process.exit(0);
 `;

@@ -18,12 +18,14 @@ const stepWallClock = (ms: number) => vi.setSystemTime(Date.now() + ms);
 const KNOWN = { capabilities: ['chat'] };
 
 describe('deadlines under a stepped wall clock', () => {
-  it('a 500 ms deadline fires before a 3 s answer although the clock went 60 s back', async () => {
+  it('a 500 ms deadline fires before a held answer although the clock went 60 s back', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const gateway = await emulate({ scenario: { latencyMs: 3000 } });
+    const gateway = await emulate();
+    // Held, not slow (3 s once): only the deadline can end the call, however loaded the machine.
+    gateway.hold();
     const client = clientOn(gateway);
     const call = caught(() => client.chat(hi(), { ...KNOWN, timeoutMs: 500 }), isGatewayError);
-    await gateway.untilRequests(1);
+    await gateway.untilHeld(1);
     stepWallClock(-60_000);
     const error = await call;
     expect(error.code).toBe('timeout');
@@ -40,7 +42,9 @@ describe('deadlines under a stepped wall clock', () => {
       client.chat(hi(undefined, `call ${i}`), { ...KNOWN, timeoutMs: 30_000 }),
     );
     // A short deadline elsewhere makes the shared deadline timer run while the six are pending.
-    const slow = clientOn(await emulate({ scenario: { latencyMs: 3000 } }));
+    const held = await emulate();
+    held.hold();
+    const slow = clientOn(held);
     const short = caught(() => slow.chat(hi(), { ...KNOWN, timeoutMs: 100 }), isGatewayError);
     stepWallClock(60_000);
     expect((await short).code).toBe('timeout');

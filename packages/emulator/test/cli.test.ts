@@ -100,10 +100,15 @@ describe('infergate-emulator CLI', () => {
   });
 
   it('prints shell lines only: export lines to paste, the rest as comments', async () => {
-    const { output } = await start(['--port', '0', '--cors', '*']);
-    // The last line (the curl hint) is printed right after the two settings.
+    const { output, child } = await start(['--port', '0', '--cors', '*']);
+    // The last line (the curl hint) is printed right after the two settings: wait for its chunk.
     await new Promise<void>((resolve) => {
-      const check = () => (output().includes('Ctrl+C') ? resolve() : setTimeout(check, 10));
+      const check = () => {
+        if (!output().includes('Ctrl+C')) return;
+        child.stdout!.off('data', check);
+        resolve();
+      };
+      child.stdout!.on('data', check);
       check();
     });
     const out = output();

@@ -1,5 +1,5 @@
 import { Agent, request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   isLinearPattern,
   MAX_GENERATED_VALUE_CHARS,
@@ -15,6 +15,9 @@ let server: RunningEmulator;
 
 beforeAll(async () => {
   server = await startEmulator({ port: 0 });
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 afterAll(async () => {
   await server.close();
@@ -84,6 +87,19 @@ async function releaseSlots(holders: AbortController[]): Promise<void> {
   await untilIdle(server.emulator, { key: server.apiKey });
 }
 
+/** Moves the fake clock 100 ms at a time, with a turn for the sockets, until `done` settles. */
+async function advancedUntil<T>(done: Promise<T>): Promise<T> {
+  let settled = false;
+  const watched = done.finally(() => {
+    settled = true;
+  });
+  while (!settled) {
+    await vi.advanceTimersByTimeAsync(100);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return watched;
+}
+
 describe('the emulator as a server', () => {
   it.each(['/v1/chat/completions', '/v1/no-such-path', '/elsewhere'])(
     'a keyless request to %s is 401',
@@ -131,14 +147,19 @@ describe('the emulator as a server', () => {
         );
       });
     try {
+      // The linger (5 s) and the slow answer (3 s) are the subject: fake timers move them (the
+      // emulator's timers; the sockets stay real).
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       expect((await post({})).status).toBe(401); // keyless: refused before its body was read
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await vi.advanceTimersByTimeAsync(3_000);
       // In flight over the refused request's fifth second, on the same connection.
-      const next = await post({
+      const next = post({
         authorization: `Bearer ${server.apiKey}`,
         'x-emulator-fault': 'slow_headers; ms=3000',
       });
-      expect(next).toEqual({ status: 200, reused: true });
+      await untilHeld(server.emulator, 1, { key: server.apiKey });
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(await next).toEqual({ status: 200, reused: true });
     } finally {
       agent.destroy();
     }
@@ -150,6 +171,9 @@ describe('the emulator as a server', () => {
     // first chunk, so 'end' never came and the linger closed the connection under the next request.
     const holders = await holdEverySlot();
     const connection = await openRawConnection(server.url);
+    // The linger (5 s) and the stall (6 s) are the subject: fake timers move the emulator's timers
+    // and its streams' clock (Date.now); the sockets stay real, with a turn between steps.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     try {
       const refusedBody = JSON.stringify({
         model: 'community/general',
@@ -180,7 +204,7 @@ describe('the emulator as a server', () => {
           'x-emulator-fault': 'stall_stream; afterChunks=1; ms=6000',
         }) + streamed,
       );
-      const answer = await connection.until((text) => text.includes('data: [DONE]'));
+      const answer = await advancedUntil(connection.until((text) => text.includes('data: [DONE]')));
       expect(answer).toMatch(/^HTTP\/1\.1 200 /);
       expect(answer).toContain('"content":"still "');
     } finally {

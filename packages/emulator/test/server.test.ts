@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wavWithSpeech } from '../src/fixtures';
 import { DEFAULT_KEYS, type RunningEmulator, startEmulator } from '../src/index';
+import { untilHeld } from '../src/testing/index';
 import { errorOf, type Json, parseSse, userChat } from './helpers';
 
 let server: RunningEmulator;
@@ -177,17 +178,18 @@ describe('startEmulator', () => {
   });
 
   it('enforces 4 requests at once per key with 429 and Retry-After', async () => {
-    // The fifth is sent once the emulator holds the first four: five sent at once over real HTTP
-    // did not always overlap on a loaded CI machine (all five got 200).
-    const slow = await startEmulator({ port: 0, scenario: { latencyMs: 1500 } });
+    // The fifth is sent once the emulator holds the first four (held until it is answered, not
+    // slow: five sent at once over real HTTP did not always overlap on a loaded CI machine).
+    const slow = await startEmulator({ port: 0 });
+    const release = slow.emulator.holdAnswers('models');
     const get = () =>
       fetch(`${slow.url}/models`, { headers: { authorization: `Bearer ${slow.apiKey}` } });
     try {
       const firstFour = [1, 2, 3, 4].map(get);
-      await vi.waitFor(() => expect(slow.emulator.counters.inflight[slow.apiKey]).toBe(4), {
-        timeout: 10_000,
-      });
-      const responses = await Promise.all([...firstFour, get()]);
+      await untilHeld(slow.emulator, 4, { key: slow.apiKey });
+      const fifth = await get();
+      release();
+      const responses = [...(await Promise.all(firstFour)), fifth];
       const statuses = responses.map((r) => r.status).sort();
       expect(statuses).toEqual([200, 200, 200, 200, 429]);
       expect(responses.find((r) => r.status === 429)!.headers.get('retry-after')).toBe('1');

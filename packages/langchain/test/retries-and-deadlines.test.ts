@@ -1,5 +1,5 @@
 import { createGatewayClient, isGatewayError } from '@infergate/core';
-import { caught, emulate, untilRequests } from '@infergate/emulator/testing';
+import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayChatModel } from '../src/index';
 
@@ -73,17 +73,18 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
     // Only `Date` is faked: an NTP step; timers and performance.now() keep their pace.
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      const { emulator, connection } = await emulate();
-      emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 3000 });
+      const gateway = await emulate();
+      // Held, not slow: only the deadline can end the call, however loaded the machine.
+      gateway.hold();
       const model = new GatewayChatModel('community/general', {
-        ...connection,
+        ...gateway.connection,
         timeout: 500,
         maxRetries: 0,
       });
       const pending = caught(model.invoke('hi'));
-      await untilRequests(emulator, 1);
+      await gateway.untilHeld(1);
       vi.setSystemTime(Date.now() - 60_000);
-      // Before the slow answer: the deadline fired on time.
+      // The deadline fired on time, not 60 s late.
       const error = await pending;
       expect(isGatewayError(error) && error.code).toBe('timeout');
     } finally {
@@ -112,12 +113,14 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
   });
 
   it('an abort stays an abort', async () => {
-    const { emulator, connection } = await emulate();
-    emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 5000 });
-    const model = new GatewayChatModel('community/general', connection);
+    const gateway = await emulate();
+    // The answer is held (not slow): the abort comes once the request is in flight.
+    gateway.hold();
+    const model = new GatewayChatModel('community/general', gateway.connection);
     const controller = new AbortController();
     const pending = caught(model.invoke('hi', { signal: controller.signal }));
-    setTimeout(() => controller.abort(), 20);
+    await gateway.untilHeld(1);
+    controller.abort();
     const error = await pending;
     expect(isGatewayError(error) ? error.code : (error as Error).name).toMatch(
       /aborted|AbortError/,

@@ -33,17 +33,34 @@ async function serverWithManualSweep(idleMs: number) {
   expect(init.status).toBe(200);
   await init.body?.cancel();
   expect(server.sessions).toBe(1);
-  return { server, sweep };
+  const session = init.headers.get('mcp-session-id')!;
+  /** A request on the session: 200 while it is open, 404 once closed. */
+  const listTools = () =>
+    fetch(server.url, {
+      method: 'POST',
+      headers: { ...HEADERS, 'mcp-session-id': session },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+  return { server, sweep, listTools };
+}
+
+/** Moves the monotonic clock (core's `performance.now()` seam) ahead by `ms`. */
+function monotonicAhead(ms: number): void {
+  const now = performance.now.bind(performance);
+  vi.spyOn(performance, 'now').mockImplementation(() => now() + ms);
 }
 
 describe('idle MCP sessions under a stepped wall clock', () => {
   it('a jump of the wall clock ahead closes no live session', async () => {
-    const { server, sweep } = await serverWithManualSweep(30_000);
+    const { server, sweep, listTools } = await serverWithManualSweep(30_000);
     try {
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(Date.now() + 3_600_000);
       sweep();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Nothing to wait for: a sweep starts any close at once, so the next request finds it open.
+      const after = await listTools();
+      expect(after.status).toBe(200);
+      await after.body?.cancel();
       expect(server.sessions).toBe(1);
     } finally {
       vi.useRealTimers();
@@ -52,14 +69,15 @@ describe('idle MCP sessions under a stepped wall clock', () => {
   });
 
   it('a step of the wall clock back keeps no idle session open', async () => {
-    const { server, sweep } = await serverWithManualSweep(200);
+    const { server, sweep, listTools } = await serverWithManualSweep(30_000);
     try {
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(Date.now() - 3_600_000);
-      // The session stays idle for longer than its 200 ms on every clock but the wall clock.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The session stays idle for longer than its 30 s on every clock but the wall clock.
+      monotonicAhead(60_000);
       sweep();
       await vi.waitFor(() => expect(server.sessions).toBe(0), { timeout: 10_000 });
+      expect((await listTools()).status).toBe(404);
     } finally {
       vi.useRealTimers();
       await server.close();

@@ -225,9 +225,12 @@ describe('Streamable HTTP', () => {
   });
 
   it('closes sessions that stay idle', async () => {
+    // The idle time is the subject: fake timers run the sweep (setInterval) and move the monotonic
+    // clock it reads (performance.now); the sockets stay real.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
     const idle = await startHttpServer(harness.mcp, { port: 0, sessionIdleMs: 500 });
     try {
-      // One request opens the session (a handshake of several could outlast the idle time on a busy machine).
+      // One request opens the session.
       const headers = {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
@@ -237,6 +240,8 @@ describe('Streamable HTTP', () => {
       await init.body?.cancel();
       const session = init.headers.get('mcp-session-id');
       expect(session).toBeTruthy();
+      expect(idle.sessions).toBe(1);
+      vi.advanceTimersByTime(500);
       await vi.waitFor(() => expect(idle.sessions).toBe(0), { timeout: 30_000 });
       const gone = await fetch(idle.url, {
         method: 'POST',
@@ -245,6 +250,7 @@ describe('Streamable HTTP', () => {
       });
       expect(gone.status).toBe(404);
     } finally {
+      vi.useRealTimers();
       await idle.close();
     }
   });

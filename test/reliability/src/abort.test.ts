@@ -36,16 +36,6 @@ const expectedValue = expectedAnswer;
 const isAbort = (outcome: Outcome, reason?: unknown) =>
   !outcome.ok && (outcome.code === 'aborted' || (reason !== undefined && outcome.error === reason));
 
-/** Polls a call's own timing (no event tells it); the emulator's state is waited on by the kit. */
-async function until(condition: () => boolean, maxWaitMs = 60_000): Promise<boolean> {
-  const end = Date.now() + maxWaitMs;
-  while (!condition()) {
-    if (Date.now() > end) return false;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  return true;
-}
-
 let server: EmulatedGateway;
 
 beforeAll(async () => {
@@ -193,7 +183,13 @@ describe('abort while the request is in flight releases its slot at once', () =>
       const call = timedCall(() =>
         run(surface, 'chat_stream', kit, { signal: controller.signal, prompt: 'x [[words:200]]' }),
       );
-      expect(await until(() => call.timing.bodyStarted !== undefined)).toBe(true);
+      // Mid-stream: once its first bytes came (a call that settles first fails here, not later).
+      await Promise.race([
+        call.bodyStarted,
+        call.result.then(() => {
+          throw new Error('the call settled before its body started');
+        }),
+      ]);
       const reason = new Error('user gave up');
       controller.abort(reason);
       const outcome = await call.result;

@@ -29,6 +29,19 @@ const event = (delta: Record<string, unknown>, finish?: string) =>
     choices: [{ index: 0, delta, finish_reason: finish ?? null }],
   })}\n\n`;
 
+/**
+ * For the child processes run with --expose-gc: `collectUntil(done)` collects, then gives the
+ * event loop a turn for the finalizers' callbacks, until `done()` holds (20 s is a safety net).
+ */
+const COLLECT_UNTIL = `
+const collectUntil = async (done) => {
+  const end = performance.now() + 20_000;
+  while (!done() && performance.now() < end) {
+    globalThis.gc();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+};`;
+
 /** Streams held open after their first event, until the test lets them go on (`finish` / `cut`). */
 const held: ServerResponse[] = [];
 
@@ -54,6 +67,8 @@ afterAll(async () => {
 
 /** Lets the held stream end well (`finish`) or be cut before its finish_reason (`cut`). */
 async function letGo(how: 'finish' | 'cut'): Promise<void> {
+  // Not a wait for the stream (it is held before its first event reaches the client): time for
+  // the readers to park on the body, the race these cases set up. No outcome depends on it.
   await new Promise((resolve) => setTimeout(resolve, 50));
   const res = held.shift();
   if (!res) throw new Error('no stream is held');
@@ -199,7 +214,7 @@ describe('hostile 28: a stream dropped unread', () => {
         'released but never done: the OpenTelemetry span stayed open in the handler’s map until 10,000 newer calls pushed it out',
     },
     async () => {
-      const script = `
+      const script = `${COLLECT_UNTIL}
 const { createGatewayClient } = await import('@infergate/core');
 const events = [];
 const client = createGatewayClient({
@@ -220,10 +235,7 @@ await (async () => {
 // (Each client's first call reads the catalog first, a call of its own: only the chats count.)
 const chats = () => events.filter((e) => e.operation === 'chat');
 const done = () => chats().filter((e) => e.type === 'done');
-for (let i = 0; i < 500 && done().length < 2; i++) {
-  globalThis.gc();
-  await new Promise((resolve) => setTimeout(resolve, 10));
-}
+await collectUntil(() => done().length >= 2);
 console.log(JSON.stringify({
   released: chats().filter((e) => e.type === 'released').length,
   done: done().map((e) => e.error?.code),
@@ -314,7 +326,7 @@ describe('hostile 28: secrets at rest', () => {
         'every key sat raw in a global Symbol.for set (up to 256, kept after the client was gone), printed by util.inspect(globalThis, { showHidden: true })',
     },
     async () => {
-      const script = `
+      const script = `${COLLECT_UNTIL}
 const { inspect } = await import('node:util');
 const { createGatewayClient, isGatewayError } = await import('@infergate/core');
 const { createGateway } = await import('@infergate/ai-sdk');
@@ -339,10 +351,7 @@ await (async () => {
   console.log(JSON.stringify({ step: 'alive', errors: texts.length, leakedInErrors: keys.filter((k) => texts.some((t) => t.includes(k))), inGlobalState: keys.filter((k) => global.includes(k)) }));
 })();
 const registry = globalThis[Symbol.for('@infergate/core.redactors')];
-for (let i = 0; i < 200 && registry.live.size > 0; i++) {
-  globalThis.gc();
-  await new Promise((resolve) => setTimeout(resolve, 10));
-}
+await collectUntil(() => registry.live.size === 0);
 console.log(JSON.stringify({ live: registry.live.size }));
 process.exit(0);`;
       const { stdout } = await promisify(execFile)(

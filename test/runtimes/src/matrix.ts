@@ -130,11 +130,16 @@ export function defineMatrix(
       // Four calls take the key's slots and time out in flight; then eight more, with a shorter
       // deadline, time out while queued behind them (so no slot frees while one waits: a freed
       // slot would send a call the gateway, not yet aware of the abort, could refuse).
+      // The deadlines run on the runtime's own clock, out of the test's reach: they stay real.
+      // The answers are held (not only slow: the app's 5 s fault could end before a deadline a
+      // loaded machine fires late) until every deadline has fired.
+      const release = gateway.hold();
       const holders = target.run(`/${surface}/deadline?ms=3500`, 4);
       await gateway.untilHeld(4, { key: gateway.apiKey, timeoutMs: 60_000 });
       expect(gateway.counters.inflight[gateway.apiKey]).toBe(4);
       const queued = await target.run(`/${surface}/deadline?ms=600`, CONCURRENT - 4);
       const outcomes = [...(await holders), ...queued];
+      release();
       const codes = outcomes.map((o) => o.error ?? jsonField('code')(o.body));
       expect(codes, described(outcomes)).toEqual(codes.map(() => 'timeout'));
       // Our side frees a slot the moment its call's deadline passes; the gateway counts the

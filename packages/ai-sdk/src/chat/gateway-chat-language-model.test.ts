@@ -452,15 +452,16 @@ describe('errors', () => {
     // Only `Date` is faked: an NTP step; timers and performance.now() keep their pace.
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 3000 });
+      // Held, not slow: only the deadline can end the call (the kit's reset releases the hold).
+      emulated.hold();
       const pending = generateText({
         model: gateway({ timeoutMs: 500 })('community/general'),
         prompt: 'hi',
         maxRetries: 0,
       }).catch((e: unknown) => e);
-      await emulated.untilRequests(1);
+      await emulated.untilHeld(1);
       vi.setSystemTime(Date.now() - 60_000);
-      // Before the slow answer: the deadline fired on time.
+      // The deadline fired on time, not 60 s late.
       const error = await pending;
       expect(APICallError.isInstance(error)).toBe(true);
       expect((error as APICallError).data).toMatchObject({ code: 'timeout' });

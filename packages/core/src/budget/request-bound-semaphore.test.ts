@@ -216,16 +216,29 @@ describe('RequestBoundSemaphore: when it may be forgotten (onIdle)', () => {
 });
 
 describe('RequestBoundSemaphore after an isolate stall (live holders keep their slots)', () => {
-  /** A synchronous task: every timer of the isolate waits for it. */
-  function stall(ms: number): void {
-    const end = Date.now() + ms;
-    while (Date.now() < end) {
-      // busy
-    }
+  /**
+   * Fake timers, and a monotonic clock (`performance.now`, core's seam) that `stall` moves ahead
+   * while no timer runs: as after a synchronous task, every timer is late when it fires. (The
+   * waiters' checks, due first, then run before the holders' heartbeats.)
+   */
+  function isolate(): { stall: (ms: number) => void } {
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'],
+    });
+    const fakeNow = performance.now.bind(performance);
+    // (From 1 s: a live isolate's clock has run a while; the fake one starts at 0.)
+    let ahead = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => fakeNow() + ahead);
+    return {
+      stall: (ms) => {
+        ahead += ms;
+      },
+    };
   }
-  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const pause = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
   it('a 2.5 s synchronous stall while 4 hold and 4 wait takes back no live slot', async () => {
+    const { stall } = isolate();
     const slots = new RequestBoundSemaphore(undefined);
     const holders = await Promise.all([1, 2, 3, 4].map(() => slots.acquire(4)));
     const granted: number[] = [];
@@ -243,6 +256,7 @@ describe('RequestBoundSemaphore after an isolate stall (live holders keep their 
     expect(slots.active).toBe(4);
     expect(slots.queued).toBe(4);
     for (const release of holders) release();
+    await pause(pollMs * 2); // the waiters take the slots from their own checks
     const released = await Promise.all(waiters);
     expect(granted).toEqual([0, 1, 2, 3]);
     expect(slots.active).toBe(4);
@@ -251,6 +265,7 @@ describe('RequestBoundSemaphore after an isolate stall (live holders keep their 
   });
 
   it('still takes back a lost holder’s slot once the isolate has run staleMs without its heartbeat', async () => {
+    const { stall } = isolate();
     vi.spyOn(globalThis, 'setInterval').mockImplementationOnce(
       () => 0 as unknown as ReturnType<typeof setInterval>,
     );
@@ -262,12 +277,11 @@ describe('RequestBoundSemaphore after an isolate stall (live holders keep their 
       granted = true;
       return release;
     });
-    const paused = Date.now();
     await pause(heartbeatMs);
-    // The stall counted for little: the lost slot is not yet taken back… (unless the machine was
-    // so loaded that the pause itself ran past staleMs: then only the end below can be seen)
-    if (Date.now() - paused < staleMs / 2) expect(granted).toBe(false);
+    // The stall counted for little: the lost slot is not yet taken back…
+    expect(granted).toBe(false);
     // …but it is once the isolate ran for staleMs.
+    await pause(staleMs);
     (await waiting)();
     expect(granted).toBe(true);
     expect(slots.isIdle).toBe(true);

@@ -86,11 +86,20 @@ describe('BodyReadAhead bound', () => {
 describe('BodyReadAhead with several readers (none may wait for ever)', () => {
   it('wakes every pending read: each settles with a chunk or the end', async () => {
     let controller!: ReadableStreamDefaultController<Uint8Array>;
-    const stream = new ReadableStream<Uint8Array>({
-      start(c) {
-        controller = c;
-      },
+    let pulled!: () => void;
+    const reading = new Promise<void>((resolve) => {
+      pulled = resolve;
     });
+    // (No high-water mark: the body is pulled only when the read-ahead reads it.)
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        start(c) {
+          controller = c;
+        },
+        pull: () => pulled(),
+      },
+      { highWaterMark: 0 },
+    );
     const ahead = new BodyReadAhead(
       stream.getReader(),
       undefined,
@@ -98,7 +107,7 @@ describe('BodyReadAhead with several readers (none may wait for ever)', () => {
       () => {},
     );
     const reads = [ahead.read(), ahead.read(), ahead.read()];
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await reading;
     controller.enqueue(new Uint8Array(3));
     controller.close();
     const results = await Promise.all(reads);
@@ -110,7 +119,11 @@ describe('BodyReadAhead with several readers (none may wait for ever)', () => {
   });
 
   it('wakes every pending read with the error when the read-ahead is aborted', async () => {
-    const stream = new ReadableStream<Uint8Array>({});
+    let pulled!: () => void;
+    const reading = new Promise<void>((resolve) => {
+      pulled = resolve;
+    });
+    const stream = new ReadableStream<Uint8Array>({ pull: () => pulled() }, { highWaterMark: 0 });
     const abort = new AbortController();
     const ahead = new BodyReadAhead(stream.getReader(), undefined, abort.signal, () => {});
     const reads = [ahead.read(), ahead.read()].map((r) =>
@@ -119,7 +132,7 @@ describe('BodyReadAhead with several readers (none may wait for ever)', () => {
         (e) => e,
       ),
     );
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await reading;
     abort.abort('gone');
     expect(await Promise.all(reads)).toEqual(['gone', 'gone']);
   });

@@ -2,26 +2,19 @@ import { createGatewayClient } from '@infergate/core';
 import type { EndpointName } from '@infergate/emulator';
 import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
 import { emulate } from '@infergate/emulator/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { base64 } from '../../test/helpers';
 import { createOcrTool, createTranscribeTool, createTranslateTool } from './gateway-tools';
 
 let hosts = 0;
 
-/** A client on an emulator whose endpoint holds its answer's headers for 30 s. */
+/** A client on an emulated gateway that holds `endpoint`'s answers (released when it closes). */
 async function stuckGateway(endpoint: EndpointName) {
-  const { emulator, connection } = await emulate({
-    baseURL: `https://tools-abort-${++hosts}.test/v1`,
-  });
-  emulator.injectFault({ fault: 'slow_headers', ms: 30_000, endpoint });
-  const client = createGatewayClient(connection);
-  return { emulator, client };
-}
-
-/** Lets pending callbacks run, a bounded number of times, until `done()` holds. */
-async function until(done: () => boolean): Promise<boolean> {
-  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 0));
-  return done();
+  const gateway = await emulate({ baseURL: `https://tools-abort-${++hosts}.test/v1` });
+  gateway.hold(endpoint);
+  onTestFinished(() => gateway.close());
+  const client = createGatewayClient(gateway.connection);
+  return { gateway, client };
 }
 
 type Client = ReturnType<typeof createGatewayClient>;
@@ -56,25 +49,38 @@ describe('service tools pass the call signal to the gateway request', () => {
   it.each(CASES)(
     '$name: an abort frees the concurrency slot at once',
     async ({ endpoint, run }) => {
-      const { emulator, client } = await stuckGateway(endpoint);
+      const { gateway, client } = await stuckGateway(endpoint);
       const controller = new AbortController();
       const pending = run(client, { signal: controller.signal }).catch((error: unknown) => error);
-      expect(await until(() => emulator.counters.requests[endpoint] === 1)).toBe(true);
+      await gateway.untilHeld(1);
+      expect(gateway.counters.requests[endpoint]).toBe(1);
       expect(client.budget.active).toBe(1);
       controller.abort(new Error('user gave up'));
       expect(await pending).toBeInstanceOf(Error);
-      expect(await until(() => client.budget.isIdle)).toBe(true);
+      await client.budget.whenIdle();
+      expect(client.budget.isIdle).toBe(true);
+      await gateway.untilIdle();
     },
   );
 
   it.each(CASES)(
     "$name: LangChain's timeout ends the gateway request too",
     async ({ endpoint, run }) => {
-      const { emulator, client } = await stuckGateway(endpoint);
+      const { gateway, client } = await stuckGateway(endpoint);
+      // LangChain times out with AbortSignal.timeout, which fake timers do not reach: the test
+      // fires the timeout itself once the request is in flight, rather than waiting 1 s.
+      const timedOut = new AbortController();
+      const timeout = vi.spyOn(AbortSignal, 'timeout').mockReturnValue(timedOut.signal);
+      onTestFinished(() => timeout.mockRestore());
       const pending = run(client, { timeout: 1000 }).catch((error: unknown) => error);
-      expect(await until(() => emulator.counters.requests[endpoint] === 1)).toBe(true);
+      await gateway.untilHeld(1);
+      expect(gateway.counters.requests[endpoint]).toBe(1);
+      expect(timeout).toHaveBeenCalledWith(1000);
+      timedOut.abort(new DOMException('The operation timed out.', 'TimeoutError'));
       expect(await pending).toBeInstanceOf(Error);
-      expect(await until(() => client.budget.isIdle)).toBe(true);
+      await client.budget.whenIdle();
+      expect(client.budget.isIdle).toBe(true);
+      await gateway.untilIdle();
     },
   );
 });

@@ -7,14 +7,26 @@ export interface CallTiming {
   sent?: number;
   /** When the first body bytes of that request arrived. */
   bodyStarted?: number;
+  /** Called once, when `bodyStarted` is set (what `timedCall`'s `bodyStarted` promise waits on). */
+  onBodyStarted?: () => void;
 }
 
 export const callTiming = new AsyncLocalStorage<CallTiming>();
 
-/** Runs `work` as one call whose timing the instrumented fetch records. */
-export function timedCall<T>(work: () => Promise<T>): { timing: CallTiming; result: Promise<T> } {
+/**
+ * Runs `work` as one call whose timing the instrumented fetch records; `bodyStarted` resolves when
+ * the first body bytes of its request arrive (an event to wait on, instead of polling `timing`).
+ */
+export function timedCall<T>(work: () => Promise<T>): {
+  timing: CallTiming;
+  result: Promise<T>;
+  bodyStarted: Promise<void>;
+} {
   const timing: CallTiming = { start: performance.now() };
-  return { timing, result: callTiming.run(timing, work) };
+  const bodyStarted = new Promise<void>((resolve) => {
+    timing.onBodyStarted = resolve;
+  });
+  return { timing, result: callTiming.run(timing, work), bodyStarted };
 }
 
 function pathOf(input: string | URL | Request): string {
@@ -56,7 +68,10 @@ export function timedFetch(
             controller.close();
             return;
           }
-          if (timing && !catalog) timing.bodyStarted ??= performance.now();
+          if (timing && !catalog && timing.bodyStarted === undefined) {
+            timing.bodyStarted = performance.now();
+            timing.onBodyStarted?.();
+          }
           controller.enqueue(value);
         } catch (error) {
           finish();
