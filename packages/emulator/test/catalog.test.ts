@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEmulator, DEFAULT_KEYS } from '../src/index';
-import { call, errorOf, type Json } from './helpers';
+import { call, errorBodyOf, type Json } from './helpers';
 
 async function listedIds(key: string, scenario?: Parameters<typeof createEmulator>[0]) {
   const response = await call(createEmulator(scenario), '/models', { key });
@@ -23,7 +23,7 @@ describe('authentication', () => {
     const emulator = createEmulator();
     for (const key of [null, 'ig-wrong-key']) {
       const response = await call(emulator, path, { key, method });
-      const error = await errorOf(response);
+      const error = await errorBodyOf(response);
       expect(error).toMatchObject({ status: 401, code: 'invalid_api_key' });
       expect(error.message).not.toContain('ig-wrong-key');
     }

@@ -2,7 +2,7 @@ import { Validator } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createEmulator, DEFAULT_KEYS, type Emulator } from '../src/index';
-import { call, chat, errorOf, type Json, userChat } from './helpers';
+import { call, chat, errorBodyOf, type Json, userChat } from './helpers';
 
 const weatherTool = {
   type: 'function',
@@ -69,13 +69,15 @@ describe('chat request validation', () => {
       { ...userChat('community/general', 'x'), response_format: { type: 'json_schema' } },
     ],
   ])('refuses a bad %s with 400 invalid_request_error naming it', async (param, body) => {
-    const error = await errorOf(await chat(emulator, body));
+    const error = await errorBodyOf(await chat(emulator, body));
     expect(error).toMatchObject({ status: 400, code: 'invalid_request_error', param });
     expect(error.message).toContain(param.split('[')[0]!.split('.')[0]!);
   });
 
   it('says that messages needs at least 1 item, with the actual count', async () => {
-    const error = await errorOf(await chat(emulator, { model: 'community/general', messages: [] }));
+    const error = await errorBodyOf(
+      await chat(emulator, { model: 'community/general', messages: [] }),
+    );
     expect(error.message).toMatch(/0 items.*at least 1/);
   });
 
@@ -84,7 +86,10 @@ describe('chat request validation', () => {
       rawBody: '{"model":',
       headers: { 'content-type': 'application/json' },
     });
-    expect(await errorOf(response)).toMatchObject({ status: 400, code: 'invalid_request_error' });
+    expect(await errorBodyOf(response)).toMatchObject({
+      status: 400,
+      code: 'invalid_request_error',
+    });
   });
 
   it('refuses GET on a POST endpoint', async () => {
@@ -95,28 +100,28 @@ describe('chat request validation', () => {
 describe('chat model access', () => {
   const emulator = createEmulator();
   it('answers 404 model_not_found for an unknown id', async () => {
-    const error = await errorOf(await chat(emulator, userChat('community/nope', 'hi')));
+    const error = await errorBodyOf(await chat(emulator, userChat('community/nope', 'hi')));
     expect(error).toMatchObject({ status: 404, code: 'model_not_found' });
   });
 
   it.each(['constructor', 'toString', '__proto__'])(
     "finds no model named %s (an object's own property, not one of its prototype)",
     async (id) => {
-      const error = await errorOf(await chat(emulator, userChat(id, 'hi')));
+      const error = await errorBodyOf(await chat(emulator, userChat(id, 'hi')));
       expect(error).toMatchObject({ status: 404, code: 'model_not_found' });
     },
   );
 
   it.each(['constructor', 'toString'])('authenticates no key named %s', async (key) => {
     const response = await chat(emulator, userChat('community/general', 'hi'), { key });
-    expect((await errorOf(response)).code).toBe('invalid_api_key');
+    expect((await errorBodyOf(response)).code).toBe('invalid_api_key');
   });
 
   it.each(['my/desk-model', 'pool-a/qwen-7b', 'my/laptop-model'])(
     'refuses %s to a shielded key with 403 unshielded_access_required',
     async (model) => {
       const response = await chat(emulator, userChat(model, 'hi'), { key: DEFAULT_KEYS.shielded });
-      expect(await errorOf(response)).toMatchObject({
+      expect(await errorBodyOf(response)).toMatchObject({
         status: 403,
         code: 'unshielded_access_required',
       });
@@ -134,7 +139,7 @@ describe('chat model access', () => {
     const response = await chat(emulator, userChat('community/plain', 'hi'), {
       key: DEFAULT_KEYS.limited,
     });
-    expect(await errorOf(response)).toMatchObject({ status: 403, code: 'model_not_allowed' });
+    expect(await errorBodyOf(response)).toMatchObject({ status: 403, code: 'model_not_allowed' });
     const allowed = await chat(emulator, userChat('community/general', 'hi'), {
       key: DEFAULT_KEYS.limited,
     });
@@ -154,13 +159,19 @@ describe('chat model access', () => {
     const response = await chat(emulator, userChat('my/laptop-model', 'hello'), {
       key: DEFAULT_KEYS.nofallback,
     });
-    expect(await errorOf(response)).toMatchObject({ status: 503, code: 'provider_unavailable' });
+    expect(await errorBodyOf(response)).toMatchObject({
+      status: 503,
+      code: 'provider_unavailable',
+    });
   });
 
   it('refuses an offline model whose fallback is offline too', async () => {
     const offline = createEmulator({ models: { 'pool-a/llama-3-8b': { online: false } } });
     const response = await chat(offline, userChat('my/laptop-model', 'hello'));
-    expect(await errorOf(response)).toMatchObject({ status: 503, code: 'provider_unavailable' });
+    expect(await errorBodyOf(response)).toMatchObject({
+      status: 503,
+      code: 'provider_unavailable',
+    });
   });
 
   it('sets X-Service-Model to the requested model on every ordinary answer', async () => {
@@ -179,7 +190,7 @@ describe('chat model access', () => {
       key: DEFAULT_KEYS.nofallback,
     });
     expect(second.headers.get('retry-after')).toBe('1');
-    expect(await errorOf(second)).toMatchObject({ status: 429, code: 'model_busy' });
+    expect(await errorBodyOf(second)).toMatchObject({ status: 429, code: 'model_busy' });
     await first.body?.cancel();
     expect((await chat(busy, userChat('community/streamer', 'hi'))).status).toBe(200);
   });
@@ -198,7 +209,7 @@ describe('chat model access', () => {
     const second = await chat(busy, userChat('community/plain', 'hi'), {
       key: DEFAULT_KEYS.nofallback,
     });
-    expect(await errorOf(second)).toMatchObject({ status: 429, code: 'model_busy' });
+    expect(await errorBodyOf(second)).toMatchObject({ status: 429, code: 'model_busy' });
     abort.abort();
     await expect(first).rejects.toThrow();
     expect(await inflight()).toBe(0);
@@ -225,7 +236,7 @@ describe('a chat request occupies its model from arrival', () => {
     const second = await chat(busy, userChat('community/plain', 'hi'), {
       key: DEFAULT_KEYS.nofallback,
     });
-    expect(await errorOf(second)).toMatchObject({ status: 429, code: 'model_busy' });
+    expect(await errorBodyOf(second)).toMatchObject({ status: 429, code: 'model_busy' });
     abort.abort();
     await expect(first).rejects.toThrow();
     expect(await inflight()).toBe(0);
@@ -244,7 +255,7 @@ describe('a chat request occupies its model from arrival', () => {
       chat(slow, userChat('community/plain', 'two'), { key: DEFAULT_KEYS.nofallback }),
     ]);
     expect(a.status).toBe(200);
-    expect(await errorOf(b)).toMatchObject({ status: 429, code: 'model_busy' });
+    expect(await errorBodyOf(b)).toMatchObject({ status: 429, code: 'model_busy' });
     // Alone, it is counted once (not once at arrival and again by the endpoint).
     expect((await chat(slow, userChat('community/plain', 'three'))).status).toBe(200);
   });
@@ -291,7 +302,7 @@ describe('capability refusals', () => {
         expect(response.status, `${combo} with ${letter}`).toBe(200);
         await response.body?.cancel();
       } else {
-        const error = await errorOf(response);
+        const error = await errorBodyOf(response);
         expect(error, `${combo} without ${letter}`).toMatchObject({
           status: 400,
           code: 'unsupported_model_capability',
@@ -313,7 +324,7 @@ describe('capability refusals', () => {
     const weak = createEmulator({ models: { 'pool-a/llama-3-8b': { capabilities: ['chat'] } } });
     const response = await chat(weak, userChat('my/laptop-model', 'hi', { tools: [weatherTool] }));
     expect(response.headers.get('x-service-model')).toBe('pool-a/llama-3-8b');
-    expect(await errorOf(response)).toMatchObject({ code: 'unsupported_model_capability' });
+    expect(await errorBodyOf(response)).toMatchObject({ code: 'unsupported_model_capability' });
   });
 });
 

@@ -7,7 +7,7 @@ import {
   type FaultRule,
   type ScenarioInput,
 } from '../src/index';
-import { call, chat, errorOf, type Json, parseSse, userChat } from './helpers';
+import { call, chat, errorBodyOf, type Json, parseSse, userChat } from './helpers';
 
 const hello = userChat('community/general', 'hello there');
 const streamed = userChat('community/general', '[[words:6]]', { stream: true });
@@ -28,7 +28,7 @@ describe('faults that replace the answer', () => {
   ])('%s answers %i %s with a gateway body', async (fault, status, code) => {
     const response = await chat(createEmulator(), hello, withFault(fault));
     expect(response.headers.get('content-type')).toBe('application/json');
-    expect(await errorOf(response)).toMatchObject({ status, code });
+    expect(await errorBodyOf(response)).toMatchObject({ status, code });
   });
 
   it('puts Retry-After (default 1, or retryAfter) on the 429 faults', async () => {
@@ -101,7 +101,7 @@ describe('faults that replace the answer', () => {
   it('refuses an unknown fault name or parameter with 400 naming the header', async () => {
     const emulator = createEmulator();
     for (const header of ['nonsense', 'rate_limit; retryAfter=soon', 'stream_cut; foo=1']) {
-      const error = await errorOf(await chat(emulator, hello, withFault(header)));
+      const error = await errorBodyOf(await chat(emulator, hello, withFault(header)));
       expect(error).toMatchObject({ status: 400, param: 'x-emulator-fault' });
     }
   });
@@ -239,7 +239,7 @@ describe('fault rules', () => {
   });
 
   it('refuses every / afterRequests in the header with 400 naming it', async () => {
-    const error = await errorOf(
+    const error = await errorBodyOf(
       await chat(createEmulator(), streamed, withFault('stall_first_chunk; every=10')),
     );
     expect(error).toMatchObject({ status: 400, param: 'x-emulator-fault' });
@@ -258,12 +258,12 @@ describe('model_offline', () => {
     expect((await chat(emulator, desk)).status).toBe(200);
     expect(await listed(emulator)).toContain('my/desk-model');
     expect((await chat(emulator, desk)).status).toBe(200);
-    const offline = await errorOf(await chat(emulator, desk));
+    const offline = await errorBodyOf(await chat(emulator, desk));
     expect(offline).toMatchObject({ status: 503, code: 'provider_unavailable' });
     expect(offline.message).toMatch(/my\/desk-model.*offline/);
     // Offline from then on, for streams too, and gone from the catalog.
     const stream = userChat('my/desk-model', 'x', { stream: true });
-    expect(await errorOf(await chat(emulator, stream))).toMatchObject({ status: 503 });
+    expect(await errorBodyOf(await chat(emulator, stream))).toMatchObject({ status: 503 });
     expect(await listed(emulator)).not.toContain('my/desk-model');
     expect(emulator.scenario.models['my/desk-model']!.online).toBe(false);
     // Other models are untouched.
@@ -279,13 +279,13 @@ describe('model_offline', () => {
     expect(rerouted.status).toBe(200);
     expect(rerouted.headers.get('x-service-model')).toBe('pool-a/llama-3-8b');
     const refused = await chat(emulator, desk, { key: DEFAULT_KEYS.nofallback });
-    expect(await errorOf(refused)).toMatchObject({ status: 503, code: 'provider_unavailable' });
+    expect(await errorBodyOf(refused)).toMatchObject({ status: 503, code: 'provider_unavailable' });
   });
 
   it('as a header, takes the named model offline; setting online back restores it', async () => {
     const emulator = createEmulator();
     const response = await chat(emulator, desk, withFault('model_offline'));
-    expect(await errorOf(response)).toMatchObject({ code: 'provider_unavailable' });
+    expect(await errorBodyOf(response)).toMatchObject({ code: 'provider_unavailable' });
     expect(await listed(emulator)).not.toContain('my/desk-model');
     emulator.scenario.models['my/desk-model']!.online = true;
     expect((await chat(emulator, desk)).status).toBe(200);
@@ -624,7 +624,7 @@ describe('fault windows: afterMs and forMs (issue 46.4)', () => {
   });
 
   it('refuses afterMs / forMs in a header, and an unknown fault or field in injectFault', async () => {
-    const error = await errorOf(
+    const error = await errorBodyOf(
       await chat(createEmulator(), hello, withFault('bad_gateway; forMs=5')),
     );
     expect(error).toMatchObject({ status: 400, param: 'x-emulator-fault' });

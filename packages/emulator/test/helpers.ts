@@ -43,7 +43,7 @@ export interface ErrorBody {
   error: { code: string; message: string; type?: string; param?: string };
 }
 
-export async function errorOf(
+export async function errorBodyOf(
   response: Response,
 ): Promise<ErrorBody['error'] & { status: number }> {
   const body = (await response.json()) as ErrorBody;

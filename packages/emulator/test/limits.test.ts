@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createEmulator, DEFAULT_KEYS } from '../src/index';
-import { call, chat, errorOf, userChat } from './helpers';
+import { call, chat, errorBodyOf, userChat } from './helpers';
 
 const open = userChat('community/streamer', 'hi', { stream: true });
 
@@ -11,7 +11,7 @@ describe('per-key concurrency', () => {
     expect(running.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     const fifth = await call(emulator, '/models');
     expect(fifth.headers.get('retry-after')).toBe('1');
-    expect(await errorOf(fifth)).toMatchObject({
+    expect(await errorBodyOf(fifth)).toMatchObject({
       status: 429,
       code: 'client_concurrency_exceeded',
     });
@@ -110,7 +110,10 @@ describe('latency and deadline', () => {
       const emulator = createEmulator({ latencyMs: 10_000, requestTimeoutMs: 1_000 });
       const pending = call(emulator, '/models');
       await vi.advanceTimersByTimeAsync(1_000);
-      expect(await errorOf(await pending)).toMatchObject({ status: 504, code: 'request_timeout' });
+      expect(await errorBodyOf(await pending)).toMatchObject({
+        status: 504,
+        code: 'request_timeout',
+      });
       expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(0);
     } finally {
       vi.useRealTimers();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wavWithSpeech } from '../src/fixtures';
 import { DEFAULT_KEYS, type RunningEmulator, startEmulator } from '../src/index';
 import { untilHeld } from '../src/testing/index';
-import { errorOf, type Json, parseSse, userChat } from './helpers';
+import { errorBodyOf, type Json, parseSse, userChat } from './helpers';
 
 let server: RunningEmulator;
 
@@ -73,7 +73,7 @@ describe('startEmulator', () => {
   it('answers /models and refuses a bad key, like the fetch handler', async () => {
     const models = (await (await send('/models')).json()) as Json;
     expect(models.data.length).toBeGreaterThan(20);
-    expect(await errorOf(await send('/models', { key: 'nope' }))).toMatchObject({
+    expect(await errorBodyOf(await send('/models', { key: 'nope' }))).toMatchObject({
       status: 401,
       code: 'invalid_api_key',
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { wavWithoutSpeech, wavWithSpeech } from '../src/fixtures';
 import { createEmulator, DEFAULT_KEYS } from '../src/index';
-import { base64, call, errorOf, type Json } from './helpers';
+import { base64, call, errorBodyOf, type Json } from './helpers';
 
 const emulator = createEmulator();
 
@@ -62,13 +62,15 @@ describe('POST /embeddings', () => {
       const body = await ok(await post('/embeddings', { model, input: 'x', dimensions }));
       expect(body.data[0].embedding).toHaveLength(dimensions);
     }
-    const error = await errorOf(await post('/embeddings', { model, input: 'x', dimensions: 300 }));
+    const error = await errorBodyOf(
+      await post('/embeddings', { model, input: 'x', dimensions: 300 }),
+    );
     expect(error).toMatchObject({
       status: 400,
       code: 'invalid_request_error',
       param: 'dimensions',
     });
-    const english = await errorOf(
+    const english = await errorBodyOf(
       await post('/embeddings', { model: engine, input: 'x', dimensions: 768 }),
     );
     expect(english.param).toBe('dimensions');
@@ -84,14 +86,14 @@ describe('POST /embeddings', () => {
     const b = query.data[0].embedding;
     expect(b).not.toEqual(a);
     expect(cosine(a, b)).toBeGreaterThan(0.95);
-    const bad = await errorOf(
+    const bad = await errorBodyOf(
       await post('/embeddings', { model, input: 'x', input_type: 'search' }),
     );
     expect(bad.param).toBe('input_type');
   });
 
   it('requires `model` when more than one engine is available, listing the ids', async () => {
-    const error = await errorOf(await post('/embeddings', { input: 'x' }));
+    const error = await errorBodyOf(await post('/embeddings', { input: 'x' }));
     expect(error).toMatchObject({ status: 400, code: 'invalid_request_error', param: 'model' });
     expect(error.message).toContain('multilingual-e5-base');
     expect(error.message).toContain(engine);
@@ -103,21 +105,23 @@ describe('POST /embeddings', () => {
     });
     const body = await ok(await call(single, '/embeddings', { body: { input: 'x' } }));
     expect(body.model).toBe(engine);
-    const gone = await errorOf(
+    const gone = await errorBodyOf(
       await call(single, '/embeddings', { body: { model: 'multilingual-e5-base', input: 'x' } }),
     );
     expect(gone).toMatchObject({ status: 503, code: 'provider_unavailable' });
   });
 
   it('refuses an unknown engine with 404 model_not_found', async () => {
-    const error = await errorOf(
+    const error = await errorBodyOf(
       await post('/embeddings', { model: 'text-embedding-3', input: 'x' }),
     );
     expect(error).toMatchObject({ status: 404, code: 'model_not_found' });
   });
 
   it('finds no engine named constructor', async () => {
-    const error = await errorOf(await post('/embeddings', { model: 'constructor', input: 'x' }));
+    const error = await errorBodyOf(
+      await post('/embeddings', { model: 'constructor', input: 'x' }),
+    );
     expect(error).toMatchObject({ status: 404, code: 'model_not_found' });
   });
 
@@ -129,14 +133,14 @@ describe('POST /embeddings', () => {
     ['input[0]', { input: [5] }, /string/],
     ['input', { input: ['a'.repeat(40_000), 'b'.repeat(30_000)] }, /70000 bytes.*65536/],
   ])('refuses a bad %s', async (param, body, message) => {
-    const error = await errorOf(await post('/embeddings', { model: engine, ...body }));
+    const error = await errorBodyOf(await post('/embeddings', { model: engine, ...body }));
     expect(error).toMatchObject({ status: 400, code: 'invalid_request_error', param });
     expect(error.message).toMatch(message);
   });
 
   it('limits a multilingual text to 32 KB', async () => {
     const model = 'multilingual-e5-base';
-    const error = await errorOf(
+    const error = await errorBodyOf(
       await post('/embeddings', { model, input: ['ok', 'é'.repeat(16_385)] }),
     );
     expect(error).toMatchObject({ param: 'input[1]' });
@@ -149,7 +153,10 @@ describe('POST /embeddings', () => {
   it('answers 503 provider_unavailable when the service has no node', async () => {
     const down = createEmulator({ services: { embeddings: { availableNodes: 0 } } });
     const response = await call(down, '/embeddings', { body: { model: engine, input: 'x' } });
-    expect(await errorOf(response)).toMatchObject({ status: 503, code: 'provider_unavailable' });
+    expect(await errorBodyOf(response)).toMatchObject({
+      status: 503,
+      code: 'provider_unavailable',
+    });
   });
 });
 
@@ -196,7 +203,7 @@ describe('POST /translations', () => {
       /language code/,
     ],
   ])('refuses a bad %s', async (param, body, message) => {
-    const error = await errorOf(await post('/translations', body));
+    const error = await errorBodyOf(await post('/translations', body));
     expect(error).toMatchObject({ status: 400, code: 'invalid_request_error', param });
     expect(error.message).toMatch(message);
   });
@@ -212,7 +219,10 @@ describe('POST /translations', () => {
     const response = await call(down, '/translations', {
       body: { input: 'hi', target_language: 'de' },
     });
-    expect(await errorOf(response)).toMatchObject({ status: 503, code: 'provider_unavailable' });
+    expect(await errorBodyOf(response)).toMatchObject({
+      status: 503,
+      code: 'provider_unavailable',
+    });
   });
 });
 
@@ -241,7 +251,7 @@ describe('POST /ocr', () => {
     [{ image_base64: 'not base64!' }, /not valid base64/],
     [{ image_base64: 'data:image/png;base64,AAAA' }, /not valid base64/],
   ])('refuses %j', async (body, message) => {
-    const error = await errorOf(await post('/ocr', body));
+    const error = await errorBodyOf(await post('/ocr', body));
     expect(error).toMatchObject({
       status: 400,
       code: 'invalid_request_error',
@@ -252,14 +262,14 @@ describe('POST /ocr', () => {
 
   it('refuses images over 23 MiB from their base64 length', async () => {
     const huge = 'A'.repeat(Math.ceil((23 * 1024 * 1024 + 3) / 3) * 4);
-    const error = await errorOf(await post('/ocr', { image_base64: huge }));
+    const error = await errorBodyOf(await post('/ocr', { image_base64: huge }));
     expect(error.message).toMatch(/24117252 bytes.*24117248/);
   });
 
   it('takes JSON only', async () => {
     const form = new FormData();
     form.set('file', new Blob([png]), 'a.png');
-    const error = await errorOf(await call(emulator, '/ocr', { rawBody: form }));
+    const error = await errorBodyOf(await call(emulator, '/ocr', { rawBody: form }));
     expect(error).toMatchObject({ status: 400, param: 'content-type' });
   });
 });
@@ -351,7 +361,7 @@ describe('POST /audio/transcriptions', () => {
     });
 
     it('refuses a multipart file of 23 MiB + 1 byte naming file', async () => {
-      const error = await errorOf(await multipart(flacOf(LIMIT + 1), {}, 'a.flac'));
+      const error = await errorBodyOf(await multipart(flacOf(LIMIT + 1), {}, 'a.flac'));
       expect(error).toMatchObject({ status: 400, code: 'invalid_request_error', param: 'file' });
       expect(error.message).toContain(`${LIMIT + 1} bytes`);
     });
@@ -361,7 +371,7 @@ describe('POST /audio/transcriptions', () => {
         body: { audio_base64: base64(flacOf(LIMIT)) },
       });
       expect(await ok(exact)).toMatchObject({ text: '[FLAC audio, 1 s]' });
-      const over = await errorOf(
+      const over = await errorBodyOf(
         await call(emulator, '/audio/transcriptions', {
           body: { audio_base64: base64(flacOf(LIMIT + 1)) },
         }),
@@ -376,11 +386,11 @@ describe('POST /audio/transcriptions', () => {
   });
 
   it('refuses other formats with 400 invalid_request_error', async () => {
-    const error = await errorOf(
+    const error = await errorBodyOf(
       await multipart(new Uint8Array(new TextEncoder().encode('OggS fake')), {}, 'a.ogg'),
     );
     expect(error).toMatchObject({ status: 400, code: 'invalid_request_error', param: 'file' });
-    const json = await errorOf(
+    const json = await errorBodyOf(
       await call(emulator, '/audio/transcriptions', {
         body: { audio_base64: base64(new Uint8Array([1, 2, 3])) },
       }),
@@ -393,7 +403,7 @@ describe('POST /audio/transcriptions', () => {
     ['translate', { translate: 'yes' }],
   ])('refuses a bad multipart %s', async (param, fields) => {
     expect(
-      await errorOf(await multipart(wavWithoutSpeech({ seconds: 0.1 }), fields)),
+      await errorBodyOf(await multipart(wavWithoutSpeech({ seconds: 0.1 }), fields)),
     ).toMatchObject({
       status: 400,
       param,
@@ -404,24 +414,24 @@ describe('POST /audio/transcriptions', () => {
     const form = new FormData();
     form.set('language', 'en');
     expect(
-      await errorOf(await call(emulator, '/audio/transcriptions', { rawBody: form })),
+      await errorBodyOf(await call(emulator, '/audio/transcriptions', { rawBody: form })),
     ).toMatchObject({
       param: 'file',
     });
     expect(
-      await errorOf(await call(emulator, '/audio/transcriptions', { body: {} })),
+      await errorBodyOf(await call(emulator, '/audio/transcriptions', { body: {} })),
     ).toMatchObject({
       param: 'audio_base64',
     });
   });
 
   it('refuses an empty file and other content types', async () => {
-    expect(await errorOf(await multipart(new Uint8Array()))).toMatchObject({ param: 'file' });
+    expect(await errorBodyOf(await multipart(new Uint8Array()))).toMatchObject({ param: 'file' });
     const text = await call(emulator, '/audio/transcriptions', {
       rawBody: 'hello',
       headers: { 'content-type': 'text/plain' },
     });
-    expect(await errorOf(text)).toMatchObject({ status: 400, param: 'content-type' });
+    expect(await errorBodyOf(text)).toMatchObject({ status: 400, param: 'content-type' });
   });
 
   it('answers 503 when no speech-to-text node is available', async () => {
@@ -429,6 +439,9 @@ describe('POST /audio/transcriptions', () => {
     const form = new FormData();
     form.set('file', new Blob([wavWithoutSpeech({ seconds: 0.1 })]), 'a.wav');
     const response = await call(down, '/audio/transcriptions', { rawBody: form });
-    expect(await errorOf(response)).toMatchObject({ status: 503, code: 'provider_unavailable' });
+    expect(await errorBodyOf(response)).toMatchObject({
+      status: 503,
+      code: 'provider_unavailable',
+    });
   });
 });

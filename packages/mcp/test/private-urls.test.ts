@@ -70,7 +70,7 @@ async function serverWith(options: Partial<GatewayMcpServerOptions>) {
   };
 }
 
-const errorOf = (result: unknown) =>
+const toolErrorOf = (result: unknown) =>
   (result as { structuredContent: { error: { code: string; message: string; host?: string } } })
     .structuredContent.error;
 
@@ -88,7 +88,7 @@ describe('by default', () => {
         arguments: { image_url: `http://${host}:${port}/scan.png?token=secret-token` },
       });
       expect(result.isError).toBe(true);
-      const error = errorOf(result);
+      const error = toolErrorOf(result);
       expect(error.code).toBe('url_refused');
       expect(error.host).toBe(`${named}:${port}`);
       expect(textOf(result)).toMatch(
@@ -100,7 +100,7 @@ describe('by default', () => {
       name: 'transcribe',
       arguments: { audio_url: `http://[::1]:${port}/note.mp3` },
     });
-    expect(errorOf(audio).code).toBe('url_refused');
+    expect(toolErrorOf(audio).code).toBe('url_refused');
     expect(requests().ocr + requests().transcriptions).toBe(0);
     expect(connections).toBe(0);
   });
@@ -110,7 +110,7 @@ describe('by default', () => {
       const server = await serverWith({ resolveHost: async () => addresses });
       try {
         const result = await server.ocr('https://images.example/scan.png');
-        expect(errorOf(result)).toMatchObject({ code: 'url_refused', host: 'images.example' });
+        expect(toolErrorOf(result)).toMatchObject({ code: 'url_refused', host: 'images.example' });
         expect(textOf(result)).toContain('images.example resolves to a');
       } finally {
         await server.close();
@@ -144,7 +144,7 @@ describe('allowPrivateUrls', () => {
       );
       redirectTo = 'http://169.254.169.254/latest/meta-data/?token=secret-token';
       const result = await server.ocr(`http://127.0.0.1:${port}/redirect`);
-      expect(errorOf(result)).toMatchObject({ code: 'url_refused', host: '169.254.169.254' });
+      expect(toolErrorOf(result)).toMatchObject({ code: 'url_refused', host: '169.254.169.254' });
       expect(textOf(result)).toContain(
         `the download from 127.0.0.1:${port} was redirected to 169.254.169.254, which is a link-local address`,
       );
@@ -159,7 +159,7 @@ describe('allowPrivateUrls', () => {
     const server = await serverWith({ allowUrls: false, allowPrivateUrls: true });
     try {
       const result = await server.ocr(`http://127.0.0.1:${port}/scan.png`);
-      expect(errorOf(result).code).toBe('file_refused');
+      expect(toolErrorOf(result).code).toBe('file_refused');
       expect(textOf(result)).toContain('this server does not download URLs');
       expect(connections).toBe(0);
     } finally {
@@ -177,13 +177,13 @@ describe('infergate-mcp --allow-private-urls', () => {
 
   it('lets the command download from internal hosts; without it they are refused', async () => {
     const url = `http://127.0.0.1:${port}/scan.png`;
-    expect(errorOf(await ocrThroughCli([], url)).code).toBe('url_refused');
+    expect(toolErrorOf(await ocrThroughCli([], url)).code).toBe('url_refused');
     expect(connections).toBe(0);
     expect(textOf(await ocrThroughCli(['--allow-private-urls'], url))).toBe(
       'From the loopback server',
     );
     const refused = await ocrThroughCli(['--allow-private-urls', '--no-urls'], url);
-    expect(errorOf(refused).code).toBe('file_refused');
+    expect(toolErrorOf(refused).code).toBe('file_refused');
     expect(connections).toBe(1);
   });
 });
