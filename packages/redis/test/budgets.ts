@@ -1,3 +1,5 @@
+import { budgetId } from '@infergate/core/internal';
+import type { EmulatedGateway } from '@infergate/emulator/testing';
 import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, vi } from 'vitest';
@@ -114,5 +116,23 @@ export async function holdPastTtl(admin: RedisClient, id: string, ttl: number): 
       async () => ((await admin.zScore(holders, token)) ?? 0) > 0,
       `the refresh of period ${period + 1}`,
     );
+  }
+}
+
+/**
+ * Until a call of `gateway`'s key waits in Redis's line (a ticket taken, no slot granted), or the
+ * gateway saw more than its limit (the failure a test checks for). Shared with the reliability
+ * suite's Redis rows.
+ */
+export async function untilWaitingInRedis(url: string, gateway: EmulatedGateway): Promise<void> {
+  const admin = await connectedClient(url);
+  const { queue } = leaseKeys('infergate:budget', budgetId(gateway.baseURL, gateway.apiKey));
+  try {
+    await pollUntil(
+      async () => gateway.counters.concurrencyRejections > 0 || (await admin.zCard(queue)) > 0,
+      'a call waiting in Redis',
+    );
+  } finally {
+    await admin.close();
   }
 }

@@ -4,7 +4,7 @@ import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RedisBudget } from '../src/redis-budget';
-import { budgetMaker, connectedClient } from './budgets';
+import { budgetMaker, connectedClient, untilWaitingInRedis } from './budgets';
 
 // A Redis that forgets, freezes or answers late, as a restarted or managed one may: the gateway
 // (the emulator's real HTTP server, which answers 429 past 4 in flight per key) must never see more
@@ -70,23 +70,6 @@ function expectNoMoreThan4(server: EmulatedGateway, results: string[]) {
   expect(results.filter((r) => r !== 'ok')).toEqual([]);
   expect(server.emulator.counters.concurrencyRejections).toBe(0);
   expect(server.emulator.counters.maxInflight[server.apiKey]).toBeLessThanOrEqual(4);
-}
-
-/**
- * Until a call of the gateway's key waits in Redis's line (a ticket, no slot), or the gateway saw
- * more than its limit.
- */
-async function untilWaitingInRedis(url: string, server: EmulatedGateway): Promise<void> {
-  const admin = await connectedClient(url);
-  const queue = `{infergate:budget:${budgetId(server.baseURL, server.apiKey)}}:queue`;
-  try {
-    await pollUntil(
-      async () => server.counters.concurrencyRejections > 0 || (await admin.zCard(queue)) > 0,
-      'a call waiting in Redis',
-    );
-  } finally {
-    await admin.close();
-  }
 }
 
 async function flushAll(url: string): Promise<void> {

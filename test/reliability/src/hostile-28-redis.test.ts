@@ -5,6 +5,7 @@ import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testi
 import { createRedisBudget, type RedisBudget } from '@infergate/redis';
 import { createClient } from 'redis';
 import { afterAll, afterEach, describe, expect } from 'vitest';
+import { untilWaitingInRedis } from '../../../packages/redis/test/budgets';
 import { hostileSuite } from './harness/hostile-rows';
 
 /**
@@ -75,25 +76,6 @@ function calls(
   );
 }
 
-/**
- * Until a call of the gateway's key waits in Redis's line (a ticket taken, no slot granted; a
- * process's other calls wait behind its first in the process), or the gateway saw more than its
- * limit (the failure the row checks for).
- */
-async function untilWaitingInRedis(redis: TestRedis, server: EmulatedGateway) {
-  const admin = createClient({ url: redis.url });
-  await admin.connect();
-  const queue = `{infergate:budget:${budgetId(server.baseURL, server.apiKey)}}:queue`;
-  try {
-    await pollUntil(
-      async () => server.counters.concurrencyRejections > 0 || (await admin.zCard(queue)) > 0,
-      'a call waiting in Redis',
-    );
-  } finally {
-    await admin.close();
-  }
-}
-
 function expectAtMost4(server: EmulatedGateway, results: string[]): void {
   expect(results.filter((r) => r !== 'ok')).toEqual([]);
   expect(server.emulator.counters.concurrencyRejections).toBe(0);
@@ -116,7 +98,7 @@ async function loseLeases(fault: (redis: TestRedis) => Promise<void>): Promise<v
   expect(server.counters.inflight[server.apiKey]).toBe(4);
   const b = budget(redis.url, { commandTimeoutMs: 10_000 });
   const second = calls(server, b, 4);
-  await untilWaitingInRedis(redis, server);
+  await untilWaitingInRedis(redis.url, server);
   release();
   expectAtMost4(server, [...(await first), ...(await second)]);
   // Redis was back within the command timeout: the other process did not count alone.
@@ -169,12 +151,12 @@ describe('hostile 28: a Redis that forgets', () => {
       const first = calls(server, a, 4);
       await server.untilHeld(4, { key: server.apiKey });
       const second = calls(server, b, 4);
-      await untilWaitingInRedis(redis, server);
+      await untilWaitingInRedis(redis.url, server);
       await redis.restart();
       // The restart emptied the queue: the waiting calls ask again once Redis is back, and wait
       // there again behind the re-taken leases (a fallback would have sent them to the gateway).
       await pollUntil(() => a.stats.retakenLeases >= 4, 'the leases re-taken');
-      await untilWaitingInRedis(redis, server);
+      await untilWaitingInRedis(redis.url, server);
       release();
       expectAtMost4(server, [...(await first), ...(await second)]);
       expect(b.stats.fallbackAcquires).toBe(0);
@@ -288,7 +270,7 @@ describe('hostile 28: a Redis that forgets', () => {
       const second = calls(server, b, 4);
       // The census: the live holders answer it by re-taking their leases.
       await pollUntil(() => a.stats.retakenLeases >= 4, 'the leases re-taken');
-      await untilWaitingInRedis(redis, server);
+      await untilWaitingInRedis(redis.url, server);
       release();
       expectAtMost4(server, [...(await first), ...(await second)]);
       expect(b.stats.expiredLeases).toBe(4);
