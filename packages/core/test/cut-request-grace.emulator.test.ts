@@ -3,7 +3,8 @@
 // longer, so the next request (the call's next hop, a queued call) never makes a fifth at the
 // gateway. The gateway here notices a disconnect 30 ms late, as one behind a proxy does: the
 // emulator's own in-process fetch would notice at once and hide the race.
-import { createEmulator, type Emulator } from '@infergate/emulator';
+import type { Emulator } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import { createGatewayClient } from '../src/index';
@@ -47,9 +48,11 @@ describe('a cut request keeps its slot until the gateway can have seen the close
     // The stall limit, the late notice and the grace are the subject: fake timers move them all
     // (core reads performance.now()), so the fallback's first chunk never races a loaded machine.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    const emulator = createEmulator({
-      streamChunkDelayMs: 1,
-      faults: [{ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 }],
+    const { emulator } = await emulate({
+      scenario: {
+        streamChunkDelayMs: 1,
+        faults: [{ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 }],
+      },
     });
     const client = createGatewayClient({
       baseURL: 'https://late-notice.test/v1',
@@ -75,7 +78,7 @@ describe('a cut request keeps its slot until the gateway can have seen the close
   });
 
   it('a stream read to [DONE] is not cut: its key slot comes back at once, though the body ends later', async () => {
-    const emulator = createEmulator({ streamChunkDelayMs: 1 });
+    const { emulator } = await emulate({ scenario: { streamChunkDelayMs: 1 } });
     // A gateway (or proxy) that ends the response body after its last event only when the test
     // lets it (`endBody`), after the checks: the body ends later however fast the machine.
     let endBody!: () => void;
@@ -112,7 +115,7 @@ describe('a cut request keeps its slot until the gateway can have seen the close
   });
 
   it('a stream that ended before any content was read to its end: not cut, its slot comes back at once', async () => {
-    const emulator = createEmulator();
+    const { emulator } = await emulate();
     // A gateway whose streams' bodies end cleanly before any content (a role-only chunk).
     const empty = 'data: {"choices":[{"index":0,"delta":{"role":"assistant"}}]}\n\n';
     const endsEmpty: typeof fetch = async (input, init) => {

@@ -10,6 +10,25 @@ afterEach(() => {
 
 const { pollMs, heartbeatMs, staleMs } = REQUEST_BOUND_TIMING;
 
+/**
+ * Fake timers, with the monotonic clock (`performance.now`, core's seam) started at 1 s: a live
+ * isolate's clock has run a while, and a fake one at 0 would hide how the live clock counts its
+ * first gaps. `stall` moves that clock ahead while no timer runs (a synchronous task).
+ */
+function useRunningClock(toFake?: NonNullable<Parameters<typeof vi.useFakeTimers>[0]>['toFake']): {
+  stall: (ms: number) => void;
+} {
+  vi.useFakeTimers(toFake ? { toFake } : undefined);
+  const fakeNow = performance.now.bind(performance);
+  let ahead = 1_000;
+  vi.spyOn(performance, 'now').mockImplementation(() => fakeNow() + ahead);
+  return {
+    stall: (ms) => {
+      ahead += ms;
+    },
+  };
+}
+
 /** Lets every pending promise continuation run (no timer). */
 async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await Promise.resolve();
@@ -17,7 +36,7 @@ async function settle(): Promise<void> {
 
 describe('RequestBoundSemaphore (isolate runtimes)', () => {
   it('a release never settles a waiter: the waiter takes the slot from its own timer', async () => {
-    vi.useFakeTimers();
+    useRunningClock();
     const slots = new RequestBoundSemaphore(undefined);
     const held = await slots.acquire(1);
     let granted = false;
@@ -36,17 +55,25 @@ describe('RequestBoundSemaphore (isolate runtimes)', () => {
   });
 
   it('serves waiters in arrival order and never more than the limit', async () => {
-    vi.useFakeTimers();
+    useRunningClock();
     const slots = new RequestBoundSemaphore(undefined);
     const held = await Promise.all([slots.acquire(2), slots.acquire(2)]);
     const order: number[] = [];
-    const waiting = [0, 1, 2].map((i) =>
-      slots.acquire(2).then((release) => {
-        order.push(i);
-        return release;
-      }),
-    );
+    const waiting: Promise<() => void>[] = [];
+    // Each arrives 3 ms after the one before: after the release below, the later ones check first,
+    // so only the line's order (not the timers') can serve the first.
+    for (const i of [0, 1, 2]) {
+      waiting.push(
+        slots.acquire(2).then((release) => {
+          order.push(i);
+          return release;
+        }),
+      );
+      await vi.advanceTimersByTimeAsync(3);
+    }
     expect(slots.queued).toBe(3);
+    // At 11 ms: the first waiter checked at 10 ms; the others check next, at 13 and 16 ms.
+    await vi.advanceTimersByTimeAsync(2);
     held[0]!();
     await vi.advanceTimersByTimeAsync(pollMs * 3);
     expect(order).toEqual([0]);
@@ -60,7 +87,7 @@ describe('RequestBoundSemaphore (isolate runtimes)', () => {
   });
 
   it('serves a waiter that asks to go ahead before the others', async () => {
-    vi.useFakeTimers();
+    useRunningClock();
     const slots = new RequestBoundSemaphore(undefined);
     const held = await slots.acquire(1);
     const order: string[] = [];
@@ -78,7 +105,7 @@ describe('RequestBoundSemaphore (isolate runtimes)', () => {
   });
 
   it('an aborted waiter leaves the line and is rejected with the reason', async () => {
-    vi.useFakeTimers();
+    useRunningClock();
     const slots = new RequestBoundSemaphore(undefined);
     const held = await slots.acquire(1);
     const controller = new AbortController();
@@ -91,7 +118,7 @@ describe('RequestBoundSemaphore (isolate runtimes)', () => {
   });
 
   it('takes back a slot whose holder stopped showing it is alive (its request ended)', async () => {
-    vi.useFakeTimers();
+    useRunningClock();
     const slots = new RequestBoundSemaphore(undefined);
     // The holder's heartbeat timer never runs, as in a request whose context has ended.
     vi.spyOn(globalThis, 'setInterval').mockImplementationOnce(
@@ -118,7 +145,7 @@ describe('RequestBoundSemaphore (isolate runtimes)', () => {
   });
 
   it('takes a lost slot back on time although the wall clock was stepped back (its clock is monotonic)', async () => {
-    vi.useFakeTimers();
+    useRunningClock();
     const slots = new RequestBoundSemaphore(undefined);
     vi.spyOn(globalThis, 'setInterval').mockImplementationOnce(
       () => 0 as unknown as ReturnType<typeof setInterval>,
@@ -139,7 +166,7 @@ describe('RequestBoundSemaphore (isolate runtimes)', () => {
   });
 
   it('passes over a waiter that stopped checking (its request ended) instead of blocking the line', async () => {
-    vi.useFakeTimers();
+    useRunningClock();
     const slots = new RequestBoundSemaphore(undefined);
     const held = await slots.acquire(1);
     // The first waiter's own timer never runs: its request is gone.
@@ -164,7 +191,7 @@ describe('RequestBoundSemaphore (isolate runtimes)', () => {
 
 describe('RequestBoundSemaphore: when it may be forgotten (onIdle)', () => {
   it('reports idle when its last slot is given back, or taken back from a lost holder', async () => {
-    vi.useFakeTimers();
+    useRunningClock();
     const onIdle = vi.fn();
     const slots = new RequestBoundSemaphore(onIdle);
     const release = await slots.acquire(1);
@@ -187,7 +214,7 @@ describe('RequestBoundSemaphore: when it may be forgotten (onIdle)', () => {
   });
 
   it('is not forgettable while a waiter passed over as stale may still come back', async () => {
-    vi.useFakeTimers();
+    useRunningClock();
     const onIdle = vi.fn();
     const slots = new RequestBoundSemaphore(onIdle);
     const held = await slots.acquire(1);
@@ -217,24 +244,11 @@ describe('RequestBoundSemaphore: when it may be forgotten (onIdle)', () => {
 
 describe('RequestBoundSemaphore after an isolate stall (live holders keep their slots)', () => {
   /**
-   * Fake timers, and a monotonic clock (`performance.now`, core's seam) that `stall` moves ahead
-   * while no timer runs: as after a synchronous task, every timer is late when it fires. (The
-   * waiters' checks, due first, then run before the holders' heartbeats.)
+   * As after a synchronous task, every timer is late when it fires after `stall`. (The waiters'
+   * checks, due first, then run before the holders' heartbeats.)
    */
-  function isolate(): { stall: (ms: number) => void } {
-    vi.useFakeTimers({
-      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'],
-    });
-    const fakeNow = performance.now.bind(performance);
-    // (From 1 s: a live isolate's clock has run a while; the fake one starts at 0.)
-    let ahead = 1_000;
-    vi.spyOn(performance, 'now').mockImplementation(() => fakeNow() + ahead);
-    return {
-      stall: (ms) => {
-        ahead += ms;
-      },
-    };
-  }
+  const isolate = () =>
+    useRunningClock(['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance']);
   const pause = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
   it('a 2.5 s synchronous stall while 4 hold and 4 wait takes back no live slot', async () => {
