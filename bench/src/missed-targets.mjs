@@ -4,23 +4,30 @@
  * misses a target that has no entry here, and when an entry names a target no stored run misses,
  * so neither can drift from the numbers. No measured figures here: those are the stored results.
  */
-/** Both B11 rows of ours (the AI SDK's and LangChain's) miss the p50 target for one reason. */
-const B11_P50 = {
-  since: '2026-12-02',
-  why:
-    'every object delivered is valid, every call answered, at most 4 in flight and no 429, but ' +
-    'p50 is over: the list starts with the model that answers 502 to 3 requests in 10, and the ' +
-    'walk asks the models in the order given while each has free capacity, so about one call in ' +
-    'four pays a failed request before its answer; with the key saturated (16 callers, 4 slots) ' +
-    'that extra slot time is queueing for every call. The breaker does not open for it: its ' +
-    'failures are never consecutive.',
-  plan:
-    'order the models of a list by their recent failure share as well as their free capacity ' +
-    '(the breakers already observe every outcome per key and model): a model failing a large ' +
-    'share of its recent requests goes behind healthy ones, and is still tried when they fail.',
-};
-
 export const MISSED_TARGETS = {
+  'B1.core': {
+    since: '2026-12-02',
+    why:
+      "this machine's spread of the ratio is wider than the margin: run alone at the stored " +
+      "run's commit, interleaved with the last stop's build (4c1b0b4), main read 1.31×, 1.24× " +
+      'and 4c1b0b4 1.34×, 1.19×, so this round did not move it; fda62b6 read 1.22×, 1.22× ' +
+      'against 1.29×, 1.31×: the request path made readable (issue 50: no fast paths, options ' +
+      'checked when given, breakers and hedges read on every call) costs a few per cent per call.',
+    plan:
+      'measure the ratio as the median of several interleaved runs instead of one, so that one ' +
+      "run's noise does not decide it; then take back what the per-call option checks cost by " +
+      'reading a client\'s options once into a frozen plan instead of at each call.',
+  },
+  'B3.ours': {
+    since: '2026-12-02',
+    why:
+      'ours is at the raw-fetch floor of the same run (the floor itself reads 1.10× the ideal ' +
+      'on this machine, ours 1.11×): the ideal counts only the gateway latency, and what is over ' +
+      "it is the emulator's and the machine's, not ours.",
+    plan:
+      'state the target against the raw floor measured in the same run (ours at most 1.05× the ' +
+      'floor), as B8 does, and keep the ideal as context.',
+  },
   'B4.ours': {
     since: '2026-11-27',
     why:
@@ -50,6 +57,4 @@ export const MISSED_TARGETS = {
       '(about 4 KB).',
     plan: 'as for the AI SDK app.',
   },
-  'B11.structured.1': B11_P50,
-  'B11.structured.2': B11_P50,
 };
