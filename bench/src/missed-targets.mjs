@@ -16,7 +16,7 @@ export const MISSED_TARGETS = {
     plan:
       'measure the ratio as the median of several interleaved runs instead of one, so that one ' +
       "run's noise does not decide it; then take back what the per-call option checks cost by " +
-      'reading a client\'s options once into a frozen plan instead of at each call.',
+      "reading a client's options once into a frozen plan instead of at each call.",
   },
   'B3.ours': {
     since: '2026-12-02',
