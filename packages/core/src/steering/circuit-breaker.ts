@@ -15,7 +15,10 @@ const KEPT_FAILURES = 64;
 /** A model's last outcomes kept for its failure share, and how many it takes to judge one. */
 const RECENT_OUTCOMES = 20;
 const JUDGED_FROM = 10;
-/** How long an outcome counts towards the share: a model tried after the others gets its place back. */
+/**
+ * How long an outcome counts towards the share: a model tried after the others gets its place
+ * back once its failures are this old.
+ */
 const RECENT_MS = 60_000;
 
 /**
@@ -106,10 +109,11 @@ export function isModelFailure(error: GatewayError): boolean {
 /**
  * One call's view of the breakers of its models (client option `circuitBreaker`, calls with
  * `fallbackModels`). Besides tripping on failures in a row, it tells which models fail often
- * without failing in a row (`failsOften`), for the plan to try them after the others. The observations are shared realm-wide per key, base URL and model; whether a
- * model is open is this client's judgement of them: open once the failures in a row reach its
- * `failures`, for its `cooldownMs` doubled by each failed probe in a row (up to its
- * `maxCooldownMs`), counted from the failure that reached its threshold or the last failed probe.
+ * without failing in a row (`failsOften`), for the plan to try them after the others. The
+ * observations are shared realm-wide per key, base URL and model; whether a model is open is
+ * this client's judgement of them: open once the failures in a row reach its `failures`, for its
+ * `cooldownMs` doubled by each failed probe in a row (up to its `maxCooldownMs`), counted from the
+ * failure that reached its threshold or the last failed probe.
  * A burst of failures is one trip: only a probe's failure lengthens the cooldown. After the
  * cooldown the first call to plan the model takes its one probe (realm-wide: one in flight at a
  * time, held until the probe's attempt ends or its call does); the others keep planning around
