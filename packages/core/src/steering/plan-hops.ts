@@ -62,7 +62,8 @@ export interface PlanInput {
  * list is skipped (`not_in_catalog`), except an own model (`my/...`), whose address works while it
  * is unlisted (§3.1); one lacking a capability the call needs is skipped (`missing_capability`).
  * Content parts are not gated: the catalog does not say which models read them. The rest is ordered
- * by free capacity, then by recent failures. Refuses with `no_model_can_serve` when nothing is left, every skip on the error.
+ * by free capacity, then by recent failures. Refuses with `no_model_can_serve` when nothing is
+ * left, every skip on the error.
  */
 export async function planHops(
   catalog: Catalog,
