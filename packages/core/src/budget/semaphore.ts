@@ -105,7 +105,10 @@ export abstract class WaiterLine {
 
   protected notifyIdle(): void {
     if (this.activeCount === 0 && this.line.length === 0) {
-      for (const resolve of this.#idleWaiters.splice(0)) resolve();
+      // (Usually none waits: no copy of the list is made then.)
+      if (this.#idleWaiters.length > 0) {
+        for (const resolve of this.#idleWaiters.splice(0)) resolve();
+      }
       if (this.canForget) this.#onIdle?.();
     }
   }

@@ -112,6 +112,9 @@ export function chatSpec(
  * asks for usage unless `streamUsage` is false or the request has its own `stream_options`.
  */
 export function chatBody(req: ChatRequest, stream: boolean, streamUsage: boolean): string {
+  if (stream) return jsonBody(streamedChatRequest(req, streamUsage));
+  // (JSON leaves out an undefined field: a copy only when the caller set `stream`.)
+  if (req.stream === undefined) return jsonBody(req);
   const { stream: _ignored, ...rest } = req;
-  return jsonBody(stream ? streamedChatRequest(rest, streamUsage) : rest);
+  return jsonBody(rest);
 }

@@ -65,6 +65,9 @@ export interface ChatContext {
   steering: ClientSteering;
 }
 
+/** A call given no options (one object for all: it is only read). */
+const NO_OPTIONS: ChatStreamOptions = Object.freeze({});
+
 /** `POST /chat/completions` answered as one JSON completion, checked and read. */
 export async function postChat(
   context: ChatContext,
@@ -72,7 +75,7 @@ export async function postChat(
   opts: ChatCallOptions | undefined,
 ): Promise<ChatResult> {
   validateChatRequest(req);
-  checkCallOptions(opts ?? {}); // before the gate's catalog read
+  checkCallOptions(opts ?? NO_OPTIONS); // before the gate's catalog read
 
   const { transport } = context;
   const requestedModel = req.model;
@@ -107,7 +110,7 @@ export async function openChatStream(
   opts: ChatStreamOptions | undefined,
 ): Promise<ChatStream> {
   validateChatRequest(req);
-  checkCallOptions(opts ?? {}); // before the gate's catalog read
+  checkCallOptions(opts ?? NO_OPTIONS); // before the gate's catalog read
 
   for (const name of ['assemble', 'streamUsage'] as const) {
     const value = opts?.[name];
@@ -202,7 +205,7 @@ async function answerChat<T>(
     return sendSteeredChat(call, sendVia);
   }
   const spec = chatSpec(req, stream, streamUsage);
-  const retries = retrySameRequest(spec, transport.retryAllowance(opts ?? {}));
+  const retries = retrySameRequest(spec, transport.retryAllowance(opts ?? NO_OPTIONS));
   const policy = countedPerModel(retries, transport.slots.budgetId);
   const known = opts?.capabilities;
   if (gateModelFromCache(catalog, req.model, needs, known)) {

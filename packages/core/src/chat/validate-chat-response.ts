@@ -15,15 +15,32 @@ export function isObject(value: unknown): value is Json {
 
 const isAbsent = (value: unknown) => value === undefined || value === null;
 
-function toolCallsProblem(toolCalls: unknown, at: string): string | undefined {
+/** What is wrong with a message's `tool_calls`, said after the message's place (`.tool_calls …`). */
+function toolCallsProblem(toolCalls: unknown): string | undefined {
   if (isAbsent(toolCalls)) return undefined;
-  if (!Array.isArray(toolCalls)) return `${at}.tool_calls is not an array`;
+  if (!Array.isArray(toolCalls)) return '.tool_calls is not an array';
   for (let i = 0; i < toolCalls.length; i++) {
     const call: unknown = toolCalls[i];
     const fn = isObject(call) ? call.function : undefined;
     if (!isObject(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
-      return `${at}.tool_calls[${i}] is not {function: {name, arguments}} with string fields`;
+      return `.tool_calls[${i}] is not {function: {name, arguments}} with string fields`;
     }
+  }
+  return undefined;
+}
+
+/** What is wrong with one choice, said after its place (`choices[i]`): named only on a failure. */
+function choiceProblem(choice: unknown): string | undefined {
+  if (!isObject(choice)) return ' that is not an object';
+  const { message, finish_reason: finishReason } = choice;
+  if (!isObject(message)) return ' without a `message` object';
+  if (readContent(message.content) === undefined) {
+    return '.message.content that is neither a string nor an array of parts';
+  }
+  const toolCalls = toolCallsProblem(message.tool_calls);
+  if (toolCalls) return `.message${toolCalls}`;
+  if (!isAbsent(finishReason) && typeof finishReason !== 'string') {
+    return '.finish_reason that is not a string';
   }
   return undefined;
 }
@@ -36,19 +53,8 @@ export function chatCompletionProblem(data: unknown): string | undefined {
   // A 200 without any choice is no answer (not an empty one).
   if (choices.length === 0) return 'has an empty `choices` array (no answer)';
   for (let i = 0; i < choices.length; i++) {
-    const choice: unknown = choices[i];
-    const at = `choices[${i}]`;
-    if (!isObject(choice)) return `has a ${at} that is not an object`;
-    const { message, finish_reason: finishReason } = choice;
-    if (!isObject(message)) return `has a ${at} without a \`message\` object`;
-    if (readContent(message.content) === undefined) {
-      return `has a ${at}.message.content that is neither a string nor an array of parts`;
-    }
-    const toolCalls = toolCallsProblem(message.tool_calls, `${at}.message`);
-    if (toolCalls) return `has a ${toolCalls}`;
-    if (!isAbsent(finishReason) && typeof finishReason !== 'string') {
-      return `has a ${at}.finish_reason that is not a string`;
-    }
+    const problem = choiceProblem(choices[i]);
+    if (problem) return `has a choices[${i}]${problem}`;
   }
   if (!isAbsent(data.usage) && !isObject(data.usage)) return 'has a `usage` that is not an object';
   return undefined;

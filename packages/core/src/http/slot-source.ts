@@ -158,20 +158,22 @@ export const CUT_REQUEST_GRACE_MS = 100;
  */
 function bothSlots(local: ReleaseSlot, key: () => void): (cut?: boolean) => void {
   let released = false;
-  const releaseKey = () => {
-    try {
-      key();
-    } catch {
-      // A budget's release must not throw; if one does, the local slot is still given back.
-    }
-  };
   return (cut) => {
     if (released) return;
     released = true;
     local();
-    if (!cut || REQUEST_BOUND_IO) return releaseKey();
-    const timer = setTimeout(releaseKey, CUT_REQUEST_GRACE_MS);
+    if (!cut || REQUEST_BOUND_IO) return releaseKey(key);
+    const timer = setTimeout(releaseKey, CUT_REQUEST_GRACE_MS, key);
     // (Node: a release due must not hold the process open.)
     (timer as { unref?: () => void }).unref?.();
   };
+}
+
+/** Gives a key slot back; a budget's release must not throw, and if one does it goes no further. */
+function releaseKey(key: () => void): void {
+  try {
+    key();
+  } catch {
+    // (The local slot was given back before.)
+  }
 }

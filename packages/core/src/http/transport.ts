@@ -45,6 +45,8 @@ export class Transport {
   #server: { address: string; port: number } | undefined;
   /** The client's retry limits (a call's own `maxRetries` overrides them: `retryAllowance`). */
   readonly #retryAllowance: RetryAllowance;
+  /** What sending needs, kept while the fetch in use stays the same (`#sendConfig`). */
+  #send: SendConfig | undefined;
   /** Replaces the key in text from the network: given to every reader of a body. */
   readonly #redact = (text: string): string => redactSecret(text, this.#apiKey);
 
@@ -175,10 +177,11 @@ export class Transport {
 
   /**
    * What sending one request needs. Without a `fetch` option, the global one as it is at this call:
-   * a test or a mock (msw) may replace it after the client was made.
+   * a test or a mock (msw) may replace it after the client was made (the config is made again then).
    */
   #sendConfig(): SendConfig {
     const fetchImpl = this.#config.fetch ?? globalThis.fetch;
+    if (this.#send?.fetch === fetchImpl) return this.#send;
     if (typeof fetchImpl !== 'function') {
       throw new GatewayError({
         code: 'configuration_error',
@@ -187,7 +190,7 @@ export class Transport {
       });
     }
     const { baseURL, maxErrorBodyBytes, maxRetryAfterMs, onErrorResponse } = this.#config;
-    return {
+    this.#send = {
       baseURL,
       fetch: fetchImpl,
       apiKey: this.#apiKey,
@@ -196,6 +199,7 @@ export class Transport {
       redact: this.#redact,
       onErrorResponse,
     };
+    return this.#send;
   }
 
   /** Sends a request and reads the whole body as text, releasing the slot afterwards. */
