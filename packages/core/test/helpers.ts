@@ -147,7 +147,8 @@ export const driveClock = () =>
 
 /**
  * Moves the driven clock by `ms` (timers fire in order, the work between them runs) and returns
- * what `promise` settled to; fails at once if it has not settled by then.
+ * what `promise` settled to; fails at once if it has not settled by then (so a hang is a quick
+ * failure naming the wait, not the suite's 60 s timeout).
  */
 export async function settledAfter<T>(ms: number, promise: Promise<T>): Promise<T> {
   let settled = false;
