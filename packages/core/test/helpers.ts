@@ -160,6 +160,9 @@ export async function settledAfter<T>(ms: number, promise: Promise<T>): Promise<
   return watched;
 }
 
-/** On the driven clock: once the client's slots are back, a cut request's after its grace. */
+/**
+ * On the driven clock: once the client's slots are back (a cut request's after its grace; `whenIdle`
+ * looks again every 10 ms, hence the 20 ms more).
+ */
 export const idle = (client: GatewayClient) =>
   settledAfter(CUT_REQUEST_GRACE_MS + 20, client.budget.whenIdle());
