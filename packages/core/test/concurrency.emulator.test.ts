@@ -1,14 +1,15 @@
 import { createEmulator } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
+import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import {
   createGatewayClient,
   createInProcessBudget,
   isGatewayError,
   type KeyBudget,
 } from '../src/index';
-import { clientOn, DEFAULT_KEYS, hi } from './helpers';
+import { clientOn, DEFAULT_KEYS, driveClock, hi, idle, settledAfter } from './helpers';
 
 const key = DEFAULT_KEYS.full;
 
@@ -193,6 +194,10 @@ describe('the key budget across clients (the key allows 4 at once, whatever each
 });
 
 describe('abort and deadline', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('aborting a queued call removes it from the queue with code aborted and the reason as cause', async () => {
     const gateway = await emulate({ scenario: { latencyMs: 20 } });
     const client = clientOn(gateway);
@@ -258,12 +263,19 @@ describe('abort and deadline', () => {
   it('breaking out of for-await cancels the stream and releases the slot', async () => {
     const gateway = await emulate({ scenario: { streamChunkDelayMs: 1 } });
     const client = clientOn(gateway);
-    const stream = await client.chatStream(hi('community/general', '[[chunks:200]]'));
-    for await (const event of stream) {
-      if (event.type === 'text-delta') break;
-    }
+    driveClock();
+    const stream = await settledAfter(
+      0,
+      client.chatStream(hi('community/general', '[[chunks:200]]')),
+    );
+    const firstDelta = (async () => {
+      for await (const event of stream) {
+        if (event.type === 'text-delta') break;
+      }
+    })();
+    await settledAfter(10, firstDelta);
     // (A cut request's slot comes back once the gateway can have seen the close.)
-    await client.budget.whenIdle();
+    await idle(client);
     expect(client.budget.isIdle).toBe(true);
     expect((await caught(() => stream.result(), isGatewayError)).code).toBe('aborted');
   });
@@ -271,46 +283,53 @@ describe('abort and deadline', () => {
   it('cancel() releases the slot', async () => {
     const gateway = await emulate({ scenario: { streamChunkDelayMs: 1 } });
     const client = clientOn(gateway);
-    const stream = await client.chatStream(hi('community/general', '[[chunks:200]]'));
+    driveClock();
+    const stream = await settledAfter(
+      0,
+      client.chatStream(hi('community/general', '[[chunks:200]]')),
+    );
     await stream.cancel('no longer needed');
     // (A cut request's slot comes back once the gateway can have seen the close.)
-    await client.budget.whenIdle();
+    await idle(client);
     expect(client.budget.isIdle).toBe(true);
   });
 
   it('the deadline covers the queue: a call that waits too long times out', async () => {
     const gateway = await emulate({ scenario: { latencyMs: 200 } });
     const client = clientOn(gateway, { maxConcurrency: 1 });
+    driveClock();
     // (The catalog read first: the second call must wait in the queue, not on the gate's read.)
-    await client.models();
+    await settledAfter(200, client.models());
     const first = client.chat(hi());
     const second = caught(() => client.chat(hi(), { timeoutMs: 20 }), isGatewayError);
     await Promise.resolve();
     expect(client.budget.queued).toBe(1);
-    const error = await second;
+    const error = await settledAfter(20, second);
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('20 ms');
-    await first;
+    await settledAfter(200, first);
     expect(client.budget.isIdle).toBe(true);
   });
 
-  // The deadlines below leave a loaded machine ample time to open the stream; only the scripted
-  // stream (1000 chunks, 20 ms apart) is too slow to end before them.
+  // On a driven clock: the scripted stream (1000 chunks, 20 ms apart) is too slow to end before
+  // the deadline.
   it('the deadline covers slow headers and a slow stream', async () => {
     const gateway = await emulate({ scenario: { streamChunkDelayMs: 20 } });
     const client = clientOn(gateway, { timeoutMs: 1000 });
-    expect(
-      (
-        await caught(
-          () => client.chat(hi(), { headers: { 'X-Emulator-Fault': 'slow_headers; ms=20000' } }),
-          isGatewayError,
-        )
-      ).code,
-    ).toBe('timeout');
-    const stream = await client.chatStream(hi('community/general', '[[chunks:1000]]'));
-    expect((await caught(() => stream.result(), isGatewayError)).code).toBe('timeout');
+    driveClock();
+    const slowHeaders = caught(
+      () => client.chat(hi(), { headers: { 'X-Emulator-Fault': 'slow_headers; ms=20000' } }),
+      isGatewayError,
+    );
+    expect((await settledAfter(1000, slowHeaders)).code).toBe('timeout');
+    const stream = await settledAfter(
+      0,
+      client.chatStream(hi('community/general', '[[chunks:1000]]')),
+    );
+    const read = caught(() => stream.result(), isGatewayError);
+    expect((await settledAfter(1000, read)).code).toBe('timeout');
     // (A cut request's slot comes back once the gateway can have seen the close.)
-    await client.budget.whenIdle();
+    await idle(client);
     expect(client.budget.isIdle).toBe(true);
   });
 
@@ -329,9 +348,16 @@ describe('abort and deadline', () => {
   it('a stream nobody reads releases its slot at the deadline', async () => {
     const gateway = await emulate({ scenario: { streamChunkDelayMs: 20 } });
     const client = clientOn(gateway, { timeoutMs: 1000 });
-    const stream = await client.chatStream(hi('community/general', '[[chunks:1000]]'));
+    driveClock();
+    const stream = await settledAfter(
+      0,
+      client.chatStream(hi('community/general', '[[chunks:1000]]')),
+    );
     expect(client.budget.active).toBe(1);
-    await client.budget.whenIdle();
+    // Not before the deadline: the slot is held while the clock has not reached it.
+    await vi.advanceTimersByTimeAsync(999);
+    expect(client.budget.active).toBe(1);
+    await settledAfter(1 + CUT_REQUEST_GRACE_MS + 20, client.budget.whenIdle());
     expect((await caught(() => stream.result(), isGatewayError)).code).toBe('timeout');
   });
 

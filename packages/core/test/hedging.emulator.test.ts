@@ -2,11 +2,21 @@
 // first content, the first to deliver content wins, the other aborted at once.
 import type { Emulator } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { budgetId } from '../src/budget/budget-id';
+import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import { isGatewayError } from '../src/index';
 import { AUTO_HEDGE, hedgeDelay } from '../src/steering/hedge-delay';
-import { clientsSharingEvents, DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
+import {
+  clientsSharingEvents,
+  DEFAULT_KEYS,
+  driveClock,
+  hi,
+  idle,
+  only,
+  recordingClient,
+  settledAfter,
+} from './helpers';
 
 /** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
 const FOREVER = 60_000;
@@ -22,9 +32,13 @@ async function timesOutUnhedged(
   { client, events }: ReturnType<typeof recordingClient>,
   timeoutMs: number,
 ) {
-  const error = await caught(
-    () => client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs }),
-    isGatewayError,
+  driveClock();
+  const error = await settledAfter(
+    timeoutMs,
+    caught(
+      () => client.chat(hi(), { hedge: { afterMs: 30, maxExtra: 1 }, timeoutMs }),
+      isGatewayError,
+    ),
   );
   expect(error.code).toBe('timeout');
   expect(only(events, 'hedge')).toEqual([]);
@@ -40,13 +54,30 @@ async function hedgedToStreamer(hedge: { afterMs: number | 'auto'; maxExtra?: nu
   const { client, events } = recordingClient(gateway);
   const { emulator } = gateway;
   held(emulator, 'community/general');
-  const stream = await client.chatStream(hi(), { fallbackModels: ['community/streamer'], hedge });
-  expect((await stream.result()).text).toBe('Echo: hello there');
+  driveClock();
+  const streamed = client
+    .chatStream(hi(), { fallbackModels: ['community/streamer'], hedge })
+    .then(async (stream) => ({ stream, result: await stream.result() }));
+  // The hedge is sent when the clock passes its wait ('auto' on a fresh key: the prior).
+  const wait = hedge.afterMs === 'auto' ? AUTO_HEDGE.priorMs.stream : hedge.afterMs;
+  const { stream, result } = await settledAfter(wait, streamed);
+  expect(result.text).toBe('Echo: hello there');
   expect(stream.servedModel).toBe('community/streamer');
   return { client, events, emulator, stream };
 }
 
 describe('hedge: a second attempt when the first is slow to its first content', () => {
+  beforeAll(async () => {
+    // Core loads its steering on a call's first hedge, and a module load under vitest waits on
+    // timers: loaded here, on real ones, before a test fakes them.
+    const { client } = recordingClient(await emulate());
+    await client.chat(hi(), { hedge: { afterMs: 60_000 } });
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('goes to the next listed model into a free slot; the hedge wins, the first is aborted', async () => {
     // Exactly one attempt's output reaches the caller.
     const { client, events, emulator, stream } = await hedgedToStreamer({
@@ -64,9 +95,8 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     expect(only(events, 'hedge')[0]?.waitedMs).toBeGreaterThanOrEqual(50);
     expect(only(events, 'done')).toHaveLength(1);
     expect(emulator.counters.requests.chat).toBe(2);
-    await client.budget.whenIdle();
     // (A cut request's slot comes back once the gateway can have seen the close.)
-    await client.budget.whenIdle();
+    await idle(client);
     expect(client.budget.active).toBe(0);
     expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
   });
@@ -76,7 +106,11 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     const { client, events } = recordingClient(gateway);
     const { emulator } = gateway;
     held(emulator, 'community/general');
-    const result = await client.chat(hi(), { hedge: { afterMs: 50, maxExtra: 1 } });
+    driveClock();
+    const result = await settledAfter(
+      50,
+      client.chat(hi(), { hedge: { afterMs: 50, maxExtra: 1 } }),
+    );
     expect(result.answer.text).toBe('Echo: hello there');
     expect(result.route.hops).toEqual([
       { model: 'community/general', outcome: 'lost' },
@@ -115,19 +149,23 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     const { emulator } = gateway;
     // Every first attempt is slow: without the cap, each call would be hedged.
     held(emulator, 'community/general', 1_000);
+    driveClock();
     const calls = 40;
     for (let i = 0; i < calls; i++) {
-      await client
+      const call = client
         .chat(hi(), { hedge: { afterMs: 20, maxExtra: 0.1 }, timeoutMs: 150, maxRetries: 0 })
         .catch(() => undefined);
+      // Past the hedge's wait to the deadline, and past the cut requests' grace for their slots.
+      await vi.advanceTimersByTimeAsync(150 + CUT_REQUEST_GRACE_MS);
+      await call;
     }
     const hedges = only(events, 'hedge').filter((event) => event.phase === 'sent').length;
     // maxExtra × calls, plus what the budget may save up (0.1 × 40 = 4).
     expect(hedges).toBeGreaterThan(0);
     expect(hedges).toBeLessThanOrEqual(calls * 0.1 + 4);
-    // No request beyond the calls and their counted hedges. (At most: on a loaded CI machine a
-    // call's 150 ms deadline can end an attempt before it reaches the gateway.)
-    expect(emulator.counters.requests.chat).toBeLessThanOrEqual(calls + hedges);
+    // No request beyond the calls and their counted hedges; on a driven clock, every attempt
+    // reaches the gateway before its deadline.
+    expect(emulator.counters.requests.chat).toBe(calls + hedges);
   });
 
   it('both attempts failing: the first run ends the call, with its route', async () => {
@@ -136,20 +174,24 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     const { emulator } = gateway;
     held(emulator, 'community/general');
     emulator.injectFault({ fault: 'model_busy', model: 'community/streamer', retryAfter: 3600 });
-    const error = await caught(
-      () =>
-        client.chat(hi(), {
-          fallbackModels: ['community/streamer'],
-          hedge: { afterMs: 30, maxExtra: 1 },
-          timeoutMs: 500,
-        }),
-      isGatewayError,
+    driveClock();
+    const error = await settledAfter(
+      500,
+      caught(
+        () =>
+          client.chat(hi(), {
+            fallbackModels: ['community/streamer'],
+            hedge: { afterMs: 30, maxExtra: 1 },
+            timeoutMs: 500,
+          }),
+        isGatewayError,
+      ),
     );
     expect(error.code).toBe('timeout');
     expect(error.route?.requested).toEqual(['community/general', 'community/streamer']);
     expect(only(events, 'done')).toMatchObject([{ ok: false }]);
     // (A cut request's slot comes back once the gateway can have seen the close.)
-    await client.budget.whenIdle();
+    await idle(client);
     expect(client.budget.active).toBe(0);
   });
 
@@ -197,15 +239,15 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     const stream = true;
     const call = async (hedge: { afterMs: number | 'auto'; maxExtra: number }) =>
       (await client.chatStream(hi(), { hedge })).result();
-    // 16 quick answers (never hedged); their p95 is the slowest of them (on a loaded machine it
-    // can be long).
+    // 16 quick answers (never hedged), on real timers; their p95 is the slowest of them.
     for (let i = 0; i < AUTO_HEDGE.learnedAt; i++) await call({ afterMs: 60_000, maxExtra: 1 });
     const id = budgetId(baseURL, DEFAULT_KEYS.full);
     const after = Math.max(400, hedgeDelay('auto', id, 'community/general', stream) + 200);
     // 4 first attempts held, each cut when its hedge (sent after `after` ms) wins.
+    driveClock();
     for (let i = 0; i < 4; i++) {
       held(emulator, 'community/general');
-      await call({ afterMs: after, maxExtra: 1 });
+      await settledAfter(after, call({ afterMs: after, maxExtra: 1 }));
     }
     // 20 samples, the 4 cut ones ≥ `after`, which is above every quick one: the p95 is a cut one.
     expect(hedgeDelay('auto', id, 'community/general', stream)).toBeGreaterThanOrEqual(after);
@@ -216,11 +258,12 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     const { client, events } = recordingClient(gateway, { maxRetries: 0 });
     const { emulator } = gateway;
     held(emulator, 'community/general');
-    await client.chat(hi(), { hedge: { afterMs: 50 } });
+    driveClock();
+    await settledAfter(50, client.chat(hi(), { hedge: { afterMs: 50 } }));
     held(emulator, 'community/general');
-    const error = await caught(
-      () => client.chat(hi(), { hedge: { afterMs: 50 }, timeoutMs: 500 }),
-      isGatewayError,
+    const error = await settledAfter(
+      500,
+      caught(() => client.chat(hi(), { hedge: { afterMs: 50 }, timeoutMs: 500 }), isGatewayError),
     );
     expect(error.code).toBe('timeout');
     const callIds = only(events, 'start').map((event) => event.callId);
@@ -240,15 +283,19 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     // Every request held (a walk goes round its models again after each stalls once).
     held(emulator, 'community/general', 10);
     held(emulator, 'community/streamer', 10);
-    const error = await caught(
-      () =>
-        client.chat(hi(), {
-          fallbackModels: ['community/streamer'],
-          firstChunkTimeoutMs: 200,
-          hedge: { afterMs: 30, maxExtra: 1 },
-          timeoutMs: 1_000,
-        }),
-      isGatewayError,
+    driveClock();
+    const error = await settledAfter(
+      1_000,
+      caught(
+        () =>
+          client.chat(hi(), {
+            fallbackModels: ['community/streamer'],
+            firstChunkTimeoutMs: 200,
+            hedge: { afterMs: 30, maxExtra: 1 },
+            timeoutMs: 1_000,
+          }),
+        isGatewayError,
+      ),
     );
     expect(error.code).toBe('timeout');
     // The first model stalled, the call moved on (a second request, and more), never hedged.

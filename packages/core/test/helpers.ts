@@ -2,9 +2,11 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { DEFAULT_KEYS, type Emulator } from '@infergate/emulator';
 import type { GatewayConnection } from '@infergate/emulator/testing';
+import { vi } from 'vitest';
 import type { GatewayClient } from '../src/client/client';
 import type { GatewayClientOptions } from '../src/client/options';
 import { GatewayError, type GatewayErrorCode } from '../src/errors/errors';
+import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import { createGatewayClient, type GatewayEvent } from '../src/index';
 import type { ClientSteering } from '../src/steering/steering-options';
 
@@ -134,3 +136,33 @@ export const NO_CLIENT_STEERING: ClientSteering = {
   hedge: undefined,
   circuitBreaker: false,
 };
+
+/**
+ * Where a wait is the subject (a hedge's `afterMs`, a stall limit, a deadline), the test moves the
+ * clock: fake timers and `performance.now()` (core's monotonic clock; the emulator's delays are
+ * timers). Undo with `vi.useRealTimers()` after the test.
+ */
+export const driveClock = () =>
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+
+/**
+ * Moves the driven clock by `ms` (timers fire in order, the work between them runs) and returns
+ * what `promise` settled to; fails at once if it has not settled by then (so a hang is a quick
+ * failure naming the wait, not the suite's 60 s timeout).
+ */
+export async function settledAfter<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let settled = false;
+  const watched = promise.finally(() => {
+    settled = true;
+  });
+  await vi.advanceTimersByTimeAsync(ms);
+  if (!settled) throw new Error(`still pending after the clock moved ${ms} ms`);
+  return watched;
+}
+
+/**
+ * On the driven clock: once the client's slots are back (a cut request's after its grace; `whenIdle`
+ * looks again every 10 ms, hence the 20 ms more).
+ */
+export const idle = (client: GatewayClient) =>
+  settledAfter(CUT_REQUEST_GRACE_MS + 20, client.budget.whenIdle());

@@ -1,15 +1,34 @@
 import { caught, emulate } from '@infergate/emulator/testing';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGatewayClient, isGatewayError } from '../src/index';
-import { clientOn, DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
+import {
+  clientOn,
+  DEFAULT_KEYS,
+  driveClock,
+  hi,
+  idle,
+  only,
+  recordingClient,
+  settledAfter,
+} from './helpers';
 
 /** Far longer than any test: a stall the client must cut, never one that ends by itself. */
 const FOREVER = 60_000;
-/**
- * A first-chunk limit that a healthy model (the fallback, or a retry) must meet: long enough for
- * a loaded CI machine (50 ms was missed once elsewhere), short against FOREVER.
- */
+/** A first-chunk limit that a healthy model (the fallback, or a retry) meets: short against FOREVER. */
 const HEALTHY_WITHIN = 300;
+
+// The stall limits and deadlines are the subject: the tests that wait on them drive the clock.
+beforeAll(async () => {
+  // Core loads its steering and its service calls on first use, and a module load under vitest
+  // waits on timers: loaded here, on real ones, before a test fakes them.
+  const { client } = recordingClient(await emulate());
+  await client.chat(hi(), { fallbackModels: ['community/plain'] });
+  await client.translate({ input: 'hello', target_language: 'uk' });
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('firstChunkTimeoutMs', () => {
   it('a stream silent before its first chunk fails over to the next model at once', async () => {
@@ -17,11 +36,13 @@ describe('firstChunkTimeoutMs', () => {
     const { client, events } = recordingClient(gateway);
     const { emulator } = gateway;
     emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: FOREVER });
-    const stream = await client.chatStream(hi(), {
+    driveClock();
+    const opened = client.chatStream(hi(), {
       fallbackModels: ['community/streamer'],
       firstChunkTimeoutMs: HEALTHY_WITHIN,
     });
-    expect((await stream.result()).text).toBe('Echo: hello there');
+    const stream = await settledAfter(HEALTHY_WITHIN, opened);
+    expect((await settledAfter(0, stream.result())).text).toBe('Echo: hello there');
     expect(stream.route.hops).toEqual([
       { model: 'community/general', outcome: 'failed', reason: 'first_chunk_stall' },
       { model: 'community/streamer', outcome: 'answered' },
@@ -33,7 +54,7 @@ describe('firstChunkTimeoutMs', () => {
     expect(only(events, 'retry')).toEqual([]);
     expect(emulator.counters.requests.chat).toBe(2);
     // The stalled request was aborted: the gateway holds nothing for it.
-    await gateway.untilIdle({ key: DEFAULT_KEYS.full });
+    await settledAfter(0, gateway.untilIdle({ key: DEFAULT_KEYS.full }));
   });
 
   it('a non-streamed answer whose headers do not come fails over too', async () => {
@@ -41,10 +62,14 @@ describe('firstChunkTimeoutMs', () => {
     const { client } = recordingClient(gateway);
     const { emulator } = gateway;
     emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: FOREVER });
-    const result = await client.chat(hi(), {
-      fallbackModels: ['community/plain'],
-      firstChunkTimeoutMs: HEALTHY_WITHIN,
-    });
+    driveClock();
+    const result = await settledAfter(
+      HEALTHY_WITHIN,
+      client.chat(hi(), {
+        fallbackModels: ['community/plain'],
+        firstChunkTimeoutMs: HEALTHY_WITHIN,
+      }),
+    );
     expect(result.servedModel).toBe('community/plain');
     expect(result.route.hops[0]).toEqual({
       model: 'community/general',
@@ -58,7 +83,11 @@ describe('firstChunkTimeoutMs', () => {
     const { client } = recordingClient(gateway, { firstChunkTimeoutMs: 50, maxRetries: 0 });
     const { emulator } = gateway;
     emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: FOREVER });
-    const error = await caught(() => client.chatStream(hi()), isGatewayError);
+    driveClock();
+    const error = await settledAfter(
+      50,
+      caught(() => client.chatStream(hi()), isGatewayError),
+    );
     expect(error.code).toBe('timeout');
     expect(error.stall).toMatchObject({ phase: 'first-chunk', limitMs: 50 });
     expect(error.stall?.waitedMs).toBeGreaterThanOrEqual(50);
@@ -66,9 +95,9 @@ describe('firstChunkTimeoutMs', () => {
     expect(error.message).toContain('firstChunkTimeoutMs (50 ms)');
     expect(error.message).toContain('community/general');
     // (A cut request's slot comes back once the gateway can have seen the close.)
-    await client.budget.whenIdle();
+    await idle(client);
     expect(client.budget.active).toBe(0);
-    await gateway.untilIdle({ key: DEFAULT_KEYS.full });
+    await settledAfter(0, gateway.untilIdle({ key: DEFAULT_KEYS.full }));
   });
 
   it('is retried like a lost connection when no other model is listed', async () => {
@@ -83,7 +112,10 @@ describe('firstChunkTimeoutMs', () => {
       ms: FOREVER,
       times: 1,
     });
-    expect((await client.chat(hi())).answer.text).toBe('Echo: hello there');
+    driveClock();
+    // (The retry's wait of 0 ms, set while the fake clock fires the stall, runs 1 ms later.)
+    const answered = await settledAfter(HEALTHY_WITHIN + 1, client.chat(hi()));
+    expect(answered.answer.text).toBe('Echo: hello there');
     expect(only(events, 'retry')).toMatchObject([{ reason: 'timeout' }]);
     expect(emulator.counters.requests.chat).toBe(2);
   });
@@ -93,11 +125,14 @@ describe('firstChunkTimeoutMs', () => {
     const client = clientOn(gateway, { firstChunkTimeoutMs: 20 });
     const { emulator } = gateway;
     emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 100 });
-    const answered = await client.chat(hi(), { firstChunkTimeoutMs: FOREVER });
-    expect(answered.answer.text).toBe('Echo: hello there');
     const off = await emulate();
     off.emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 100 });
-    expect((await clientOn(off).chat(hi())).answer.text).toBe('Echo: hello there');
+    driveClock();
+    const answered = await settledAfter(100, client.chat(hi(), { firstChunkTimeoutMs: FOREVER }));
+    expect(answered.answer.text).toBe('Echo: hello there');
+    expect((await settledAfter(100, clientOn(off).chat(hi()))).answer.text).toBe(
+      'Echo: hello there',
+    );
   });
 
   it('applies to chat calls only: a slow service answer is not a stall', async () => {
@@ -108,7 +143,11 @@ describe('firstChunkTimeoutMs', () => {
     });
     const { emulator } = gateway;
     emulator.injectFault({ fault: 'slow_headers', endpoint: 'translations', ms: 100 });
-    const translated = await client.translate({ input: 'hello', target_language: 'uk' });
+    driveClock();
+    const translated = await settledAfter(
+      100,
+      client.translate({ input: 'hello', target_language: 'uk' }),
+    );
     expect(translated.text).toBeTypeOf('string');
   });
 });
@@ -120,15 +159,18 @@ describe('chunkTimeoutMs', () => {
     const { emulator } = gateway;
     emulator.injectFault({ fault: 'stall_stream', afterChunks: 2, ms: FOREVER });
     // Listed fallbacks change nothing once the stream has begun: no failover, no repeat.
-    const stream = await client.chatStream(hi('community/general', 'one two three four'), {
+    driveClock();
+    const opened = client.chatStream(hi('community/general', 'one two three four'), {
       fallbackModels: ['community/streamer'],
     });
+    const stream = await settledAfter(0, opened);
     const seen: string[] = [];
-    const error = await caught(async () => {
+    const read = caught(async () => {
       for await (const event of stream) seen.push(event.type);
     }, isGatewayError);
+    const error = await settledAfter(50, read);
     // (A cut request's slot comes back once the gateway can have seen the close.)
-    await client.budget.whenIdle();
+    await idle(client);
     expect(client.budget.active).toBe(0);
     expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
     expect(error.code).toBe('timeout');
@@ -203,9 +245,9 @@ describe('one deadline and one abort over the whole walk', () => {
     for (const model of ['community/general', 'community/plain']) {
       emulator.injectFault({ fault: 'stall_first_chunk', model, ms: FOREVER });
     }
-    // The first model stalls at 1 s; the second would at 2 s, past the deadline of 1.8 s (the
-    // 0.8 s between leaves a loaded machine time to send the second request).
-    const error = await caught(
+    // The first model stalls at 1 s; the second would at 2 s, past the deadline of 1.8 s.
+    driveClock();
+    const walk = caught(
       () =>
         client.chat(hi(), {
           fallbackModels: ['community/plain', 'community/streamer'],
@@ -214,11 +256,12 @@ describe('one deadline and one abort over the whole walk', () => {
         }),
       isGatewayError,
     );
+    const error = await settledAfter(1_800, walk);
     expect(error.code).toBe('timeout');
     expect(error.stall).toBeUndefined();
     expect(emulator.counters.requests.chat).toBe(2);
     // (A cut request's slot comes back once the gateway can have seen the close.)
-    await client.budget.whenIdle();
+    await idle(client);
     expect(client.budget.active).toBe(0);
   });
 });
