@@ -373,7 +373,8 @@ describe('hedge: a second attempt when the first is slow to its first content', 
       ms: 80,
       every: 3,
     });
-    await Promise.all(
+    driveClock();
+    const calls = Promise.all(
       Array.from({ length: 60 }, () =>
         client
           .chatStream(hi(), {
@@ -383,9 +384,10 @@ describe('hedge: a second attempt when the first is slow to its first content', 
           .then((stream) => stream.result()),
       ),
     );
-    await client.budget.whenIdle();
+    // 60 calls, 4 at a time, one request in 3 stalled 80 ms: done within 2 s of the driven clock.
+    await settledAfter(2_000, calls);
     // (A cut request's slot comes back once the gateway can have seen the close.)
-    await client.budget.whenIdle();
+    await idle(client);
     expect(client.budget.active).toBe(0);
     expect(emulator.counters.maxInflight[DEFAULT_KEYS.full]).toBeLessThanOrEqual(4);
     expect(emulator.counters.concurrencyRejections).toBe(0);

@@ -139,11 +139,11 @@ export const NO_CLIENT_STEERING: ClientSteering = {
 
 /**
  * Where a wait is the subject (a hedge's `afterMs`, a stall limit, a deadline), the test moves the
- * clock: fake timers and `performance.now()` (core's monotonic clock; the emulator's delays are
- * timers). Undo with `vi.useRealTimers()` after the test.
+ * clock: fake timers, `performance.now()` (core's monotonic clock) and `Date` (the emulator's
+ * delays are timers that it checks against `Date.now()`). Undo with `vi.useRealTimers()`.
  */
 export const driveClock = () =>
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
 
 /**
  * Moves the driven clock by `ms` (timers fire in order, the work between them runs) and returns
