@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig, type ViteUserConfig } from 'vitest/config';
 
 /**
@@ -9,11 +8,6 @@ import { configDefaults, defineConfig, type ViteUserConfig } from 'vitest/config
  * of CPU isolated, 5 s shared), and the whole script runs on 2 cores. `isolatedFiles` are the files
  * that do depend on a fresh module state (a module-level timer, a realm's mode): they run in a
  * project of their own, isolated.
- *
- * Files run one worker per core plus one (vitest's default is one fewer than the cores: a single
- * worker on 2 cores): most files wait on an emulator's server or a child process, so a file more
- * than the cores keeps them busy (core's suite: 43 s of wall alone with one worker, 21 s with three,
- * for 3 s more of CPU).
  */
 export function packageTestConfig(
   options: {
@@ -26,7 +20,6 @@ export function packageTestConfig(
 ) {
   const include = ['src/**/*.test.ts', 'test/**/*.test.ts'];
   const isolatedFiles = options.isolatedFiles ?? [];
-  const maxWorkers = options.maxWorkers ?? availableParallelism() + 1;
   const common = {
     // Timeouts catch hangs, not slowness: with two suites at once on 2 cores (load ~40) a test
     // that takes 1 s alone can take 25.
@@ -34,7 +27,7 @@ export function packageTestConfig(
     hookTimeout: 60_000,
     setupFiles: options.setupFiles ?? [],
     pool: 'threads' as const,
-    maxWorkers,
+    maxWorkers: options.maxWorkers,
   };
   const reporters: NonNullable<ViteUserConfig['test']>['reporters'] = [
     'default',
@@ -49,7 +42,7 @@ export function packageTestConfig(
   return defineConfig({
     test: {
       reporters,
-      maxWorkers,
+      maxWorkers: options.maxWorkers,
       projects: [
         {
           test: {

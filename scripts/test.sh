@@ -59,24 +59,8 @@ if pnpm exec biome check . && node scripts/check-package-metadata.mjs &&
     pnpm --silent run "$name" "$@" >"$npm_test_logs/$name.log" 2>&1 &
     npm_test_pids+=($!)
   done
-  # The three longest suites (the Next.js app in Chromium, the five runtimes, the reliability suite)
-  # mostly wait on child processes and servers. In one Turbo run with the rest they started last
-  # (Turbo takes ready tasks in its own order) and made the run's tail; a run of their own starts
-  # them at once, beside the rest (which leaves them out by `--filter`). It also builds what the
-  # tests need and stage 1 did not build (the Next.js app, for the e2e tests).
-  long_packages=(@infergate/e2e @infergate/runtimes @infergate/reliability)
-  long_tasks=("${other_builds[@]}")
-  rest_filters=()
-  for package in "${long_packages[@]}"; do
-    long_tasks+=("$package#typecheck" "$package#test")
-    rest_filters+=(--filter="!$package")
-  done
-  pnpm exec turbo run "${long_tasks[@]}" --only --continue --concurrency="${#long_packages[@]}" \
-    --output-logs=errors-only -- "$@" &
-  long_pid=$!
-  pnpm exec turbo run typecheck lint test "${rest_filters[@]}" --only --continue \
+  pnpm exec turbo run typecheck lint test "${other_builds[@]}" --only --continue \
     --concurrency="$concurrency" --output-logs=errors-only -- "$@" || status=1
-  wait "$long_pid" || status=1
   # Quiet when green, as Turbo's tasks: a failed test's log is printed whole.
   for i in "${!npm_tests[@]}"; do
     if ! wait "${npm_test_pids[$i]}"; then
