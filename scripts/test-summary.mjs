@@ -73,14 +73,21 @@ for (const dir of dirs) {
   const pass = json.numPassedTests ?? 0;
   const fail = json.numFailedTests ?? 0;
   const skip = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+  // A file that failed with no failed test (its beforeAll threw, say: its tests count as
+  // skipped) fails the package too, and counts as one failure.
+  const filesFailed = (json.testResults ?? []).filter(
+    (file) =>
+      file.status === 'failed' &&
+      !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
+  ).length;
   passed += pass;
-  failed += fail;
+  failed += fail + filesFailed;
   skipped += skip;
   const name = existsSync(join(dir, 'package.json'))
     ? JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name
     : relative(root, dir);
   console.log(
-    `${fail > 0 ? '✗' : '✓'} ${name}: ${pass} passed${fail ? `, ${fail} failed` : ''}${skip ? `, ${skip} skipped` : ''} (${suiteSeconds(json)})`,
+    `${fail + filesFailed > 0 ? '✗' : '✓'} ${name}: ${pass} passed${fail ? `, ${fail} failed` : ''}${skip ? `, ${skip} skipped` : ''}${filesFailed ? `, ${filesFailed} file(s) failed before their tests (the log is above)` : ''} (${suiteSeconds(json)})`,
   );
 }
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
