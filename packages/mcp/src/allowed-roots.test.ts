@@ -52,6 +52,12 @@ describe('AllowedRoots', () => {
     }
   });
 
+  it('refuses a missing path outside the roots as outside: it does not say what exists there', async () => {
+    for (const path of ['../outside/missing.bin', '../../nowhere/missing.bin', '/nowhere/missing']) {
+      await expect(read(path), path).rejects.toThrow(/outside the allowed roots/);
+    }
+  });
+
   it('refuses an oversized file from its size, before reading it', async () => {
     const error = await read('huge.bin').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FileAccessError);

@@ -61,6 +61,10 @@ export class AllowedRoots {
     try {
       real = await realpath(absolute);
     } catch (error) {
+      // A missing path outside the roots is refused as outside: saying that it does not exist
+      // would tell a client which files exist beyond the roots.
+      const roots = [...this.#roots, ...(await this.#realRootPaths())];
+      if (!roots.some((root) => isInside(absolute, root))) throw this.#outside(path);
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') {
         throw new FileAccessError(`${path} does not exist (${this.#describeRoots()})`);
@@ -68,12 +72,14 @@ export class AllowedRoots {
       throw new FileAccessError(`${path} cannot be opened (${code ?? 'unknown error'})`);
     }
     const roots = await this.#realRootPaths();
-    if (!roots.some((root) => isInside(real, root))) {
-      throw new FileAccessError(
-        `${path} is outside the allowed roots (${this.#describeRoots()}); the server reads files only under them`,
-      );
-    }
+    if (!roots.some((root) => isInside(real, root))) throw this.#outside(path);
     return real;
+  }
+
+  #outside(path: string): FileAccessError {
+    return new FileAccessError(
+      `${path} is outside the allowed roots (${this.#describeRoots()}); the server reads files only under them`,
+    );
   }
 
   #realRootPaths(): Promise<string[]> {
