@@ -53,7 +53,11 @@ describe('AllowedRoots', () => {
   });
 
   it('refuses a missing path outside the roots as outside: it does not say what exists there', async () => {
-    for (const path of ['../outside/missing.bin', '../../nowhere/missing.bin', '/nowhere/missing']) {
+    for (const path of [
+      '../outside/missing.bin',
+      '../../nowhere/missing.bin',
+      '/nowhere/missing',
+    ]) {
       await expect(read(path), path).rejects.toThrow(/outside the allowed roots/);
     }
   });
