@@ -5,19 +5,6 @@
  * so neither can drift from the numbers. No measured figures here: those are the stored results.
  */
 export const MISSED_TARGETS = {
-  'B1.core': {
-    since: '2026-12-02',
-    why:
-      "this machine's spread of the ratio is wider than the margin: run alone at the stored " +
-      "run's commit, interleaved with the last stop's build (4c1b0b4), main read 1.31×, 1.24× " +
-      'and 4c1b0b4 1.34×, 1.19×, so this round did not move it; fda62b6 read 1.22×, 1.22× ' +
-      'against 1.29×, 1.31×: the request path made readable (issue 50: no fast paths, options ' +
-      'checked when given, breakers and hedges read on every call) costs a few per cent per call.',
-    plan:
-      'measure the ratio as the median of several interleaved runs instead of one, so that one ' +
-      "run's noise does not decide it; then take back what the per-call option checks cost by " +
-      "reading a client's options once into a frozen plan instead of at each call.",
-  },
   'B3.ours': {
     since: '2026-12-02',
     why:
