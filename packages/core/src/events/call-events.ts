@@ -207,16 +207,13 @@ export class CallEvents {
     this.#structured = structured;
   }
 
-  /** What every event of this call carries: the call, its operation, the time now. */
-  #stamp(): Pick<GatewayHedgeEvent, 'callId' | 'operation' | 'time'> {
-    return { callId: this.callId, operation: this.#operation, time: Date.now() };
-  }
-
   /** A hedged call sent its second attempt (`to`), `waitedMs` after `from` gave no content. */
   hedgeSent(from: string, to: string, waitedMs: number): void {
     const event: GatewayHedgeEvent = {
       type: 'hedge',
-      ...this.#stamp(),
+      callId: this.callId,
+      operation: this.#operation,
+      time: Date.now(),
       phase: 'sent',
       model: to,
       from,
@@ -229,7 +226,9 @@ export class CallEvents {
   hedgeWon(model: string, winner: 'first' | 'hedge', lost: string): void {
     const event: GatewayHedgeEvent = {
       type: 'hedge',
-      ...this.#stamp(),
+      callId: this.callId,
+      operation: this.#operation,
+      time: Date.now(),
       phase: 'won',
       model,
       winner,
@@ -242,7 +241,9 @@ export class CallEvents {
   hedgeSkipped(model: string, reason: HedgeSkipReason, waitedMs: number): void {
     const event: GatewayHedgeSkippedEvent = {
       type: 'hedge-skipped',
-      ...this.#stamp(),
+      callId: this.callId,
+      operation: this.#operation,
+      time: Date.now(),
       model,
       reason,
       waitedMs,
