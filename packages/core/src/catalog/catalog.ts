@@ -49,7 +49,7 @@ export class Catalog {
   /**
    * Called as each `GET /models` read is sent; what it returns is called with the list once read
    * (undefined when the read failed). The steering module sets it, to count our requests that the
-   * list's `inflight` may include (steering/order-by-capacity.ts).
+   * list's `inflight` may include (steering/order-listed-models.ts).
    */
   onModelsRead: (() => (list: readonly GatewayModel[] | undefined) => void) | undefined;
 

@@ -14,7 +14,7 @@ import { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { SkippedModel, StructuredOutputMethod } from '../protocol/chat-route';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
-import { orderByCapacity, runningOn, tierOf } from './order-by-capacity';
+import { orderListedModels, runningOn, tierOf } from './order-listed-models';
 import {
   chooseStructuredOutputMethod,
   type StructuredOutputNeeds,
@@ -41,7 +41,7 @@ export interface PlanInput {
   requested: string[];
   /** What the call needs of a model (`requiredCapabilities`). */
   needs: readonly ModelCapability[];
-  /** The key's budget id: our requests in flight are counted per budget (order-by-capacity.ts). */
+  /** The key's budget id: our requests in flight are counted per budget (order-listed-models.ts). */
   budgetId: string;
   /** The call the catalog read is made for (its events' parent). */
   parent?: CallEvents;
@@ -94,7 +94,7 @@ export async function planHops(
   if (kept.length === 0) throw noModelCanServe(requested[0]!, needs, skipped, listed, structured);
   const runningOf = (id: string) => runningOn(listed, entryOf(id), id, budgetId);
   const order = (models: readonly string[]) =>
-    orderByCapacity(models, entryOf, runningOf, input.failsOften);
+    orderListedModels(models, entryOf, runningOf, input.failsOften);
   const hasCapacity = (id: string) => tierOf(entryOf(id), runningOf(id)) === 0;
   const plan: HopPlan = { requested, models: order(kept), skipped, order, hasCapacity };
   if (structured) plan.methods = methods;

@@ -3,7 +3,7 @@ import { Catalog } from '../catalog/catalog';
 import type { Transport } from '../http/transport';
 import type { GatewayModel } from '../protocol/wire-types';
 import { countModelInflight, watchCatalogReads } from './model-inflight';
-import { orderByCapacity, runningOn, tierOf } from './order-by-capacity';
+import { orderListedModels, runningOn, tierOf } from './order-listed-models';
 
 const model = (id: string, extra: Partial<GatewayModel> = {}): GatewayModel => ({
   id,
@@ -26,7 +26,7 @@ describe('tierOf', () => {
   });
 });
 
-describe('orderByCapacity', () => {
+describe('orderListedModels', () => {
   it('puts free capacity first, then full, then offline, keeping the given order in each', () => {
     const entries = new Map<string, GatewayModel | undefined>([
       ['full', model('full', { capacity: 1, inflight: 1 })],
@@ -35,7 +35,7 @@ describe('orderByCapacity', () => {
       ['my/own', undefined],
       ['free-2', model('free-2')],
     ]);
-    const order = orderByCapacity(
+    const order = orderListedModels(
       ['full', 'off', 'free-1', 'my/own', 'free-2'],
       (id) => entries.get(id),
       (id) => entries.get(id)?.inflight ?? 0,
@@ -49,7 +49,7 @@ describe('orderByCapacity', () => {
       ['steady', model('steady', { capacity: 4 })],
       ['full', model('full', { capacity: 1, inflight: 1 })],
     ]);
-    const order = orderByCapacity(
+    const order = orderListedModels(
       ['often', 'full', 'steady'],
       (id) => entries.get(id),
       (id) => entries.get(id)?.inflight ?? 0,
@@ -64,7 +64,7 @@ describe('orderByCapacity', () => {
       ['second', model('second', { capacity: 8 })],
     ]);
     const order = (running: Record<string, number>) =>
-      orderByCapacity(
+      orderListedModels(
         ['first', 'second'],
         (id) => entries.get(id),
         (id) => running[id] ?? 0,

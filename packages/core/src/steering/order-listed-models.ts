@@ -1,4 +1,4 @@
-// docs/gateway-protocol.md §4.7 (capacity-aware order: free capacity first, then full, then offline).
+// docs/gateway-protocol.md §4.7 (the order a list is tried: by capacity, then by failure share).
 import { hasNoNodes } from '../protocol/endpoints';
 import type { GatewayModel } from '../protocol/wire-types';
 import { modelInflight, othersInflight } from './model-inflight';
@@ -24,7 +24,7 @@ export function tierOf(entry: GatewayModel | undefined, running: number): Tier {
  * `failsOften` (its breaker's failure share) comes after the others: a free model failing often
  * still before a full one, which would make the call wait.
  */
-export function orderByCapacity(
+export function orderListedModels(
   models: readonly string[],
   entryOf: (model: string) => GatewayModel | undefined,
   runningOf: (model: string) => number,
