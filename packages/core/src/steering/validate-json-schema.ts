@@ -5,8 +5,8 @@
  * LangChain), drafts 04 to 2020-12. It walks the schema as data, never compiling code (`eval` is
  * forbidden on Workers and edge runtimes), and never writes to it (it may be frozen). `format` is
  * an annotation, not asserted (the default of drafts 2019-09 and 2020-12); unknown keywords are
- * ignored; a `$ref` is a JSON pointer inside the schema, anything else (a URL, a missing path) is
- * an issue of its own.
+ * ignored; a `$ref` is a JSON pointer inside the schema (`#/…`), anything else (a URL, an anchor,
+ * a missing path) is an issue of its own.
  */
 
 /** A JSON Schema: an object of keywords, `true` (anything) or `false` (nothing). */
@@ -121,9 +121,7 @@ function check(walk: Walk, schema: JsonSchema, value: unknown, path: string): vo
   if (typeof value === 'number') checkNumber(walk, s, value, path);
   else if (typeof value === 'string') checkString(walk, s, value, path);
   else if (Array.isArray(value)) checkArray(walk, s, value, path);
-  else if (typeof value === 'object' && value !== null) {
-    checkObject(walk, s, value as Record<string, unknown>, path);
-  }
+  else if (isObject(value)) checkObject(walk, s, value, path);
   checkApplicators(walk, s, value, path);
 }
 
@@ -148,23 +146,19 @@ function checkRef(walk: Walk, ref: string, value: unknown, path: string): void {
   walk.refs.pop();
 }
 
-/** The subschema a `$ref` points to (`#`, `#/$defs/x`; the root's own `$id` before `#`). */
+/** The subschema a `$ref` points to: `#`, `#/$defs/x`, `#/definitions/a~1b`, … */
 function resolve(root: JsonSchema, ref: string): JsonSchema | undefined {
-  const hash = ref.indexOf('#');
-  const pointer = ref.slice(hash + 1);
-  const base = ref.slice(0, Math.max(hash, 0));
-  if (hash < 0 || (base !== '' && base !== (root as Keywords).$id)) return undefined;
-  if (pointer !== '' && !pointer.startsWith('/')) return undefined;
-  let node: unknown = root;
-  for (const step of pointer.split('/').slice(1)) {
+  const [head, ...steps] = ref.split('/');
+  let node: unknown = head === '#' ? root : undefined;
+  for (const step of steps) {
     const key = decodeURIComponent(step).replaceAll('~1', '/').replaceAll('~0', '~');
-    const parent = node as Record<string, unknown>;
-    node =
-      typeof node === 'object' && node !== null && Object.hasOwn(parent, key) ? parent[key] : 0;
+    node = Object.hasOwn(Object(node), key) ? (node as Record<string, unknown>)[key] : undefined;
   }
-  return typeof node === 'boolean' || (typeof node === 'object' && node !== null)
-    ? (node as JsonSchema)
-    : undefined;
+  return typeof node === 'boolean' || isObject(node) ? (node as JsonSchema) : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
 
 /** A value's JSON type, as `type` names it. */
@@ -191,14 +185,11 @@ function checkValue(walk: Walk, s: Keywords, value: unknown, path: string): void
 /** Deep equality of JSON values (key order aside). */
 function equal(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  const keys = Object.keys(x);
+  if (!isObject(a) || !isObject(b) || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
   return (
-    keys.length === Object.keys(y).length &&
-    keys.every((key) => Object.hasOwn(y, key) && equal(x[key], y[key]))
+    keys.length === Object.keys(b).length &&
+    keys.every((key) => Object.hasOwn(b, key) && equal(a[key], b[key]))
   );
 }
 
@@ -294,7 +285,7 @@ function checkArray(walk: Walk, s: Keywords, value: unknown[], path: string): vo
     const twin = value.findIndex((item, index) =>
       value.slice(0, index).some((other) => equal(other, item)),
     );
-    if (twin > 0) fail(walk, path, `must have unique items (item ${twin} repeats one before it)`);
+    if (twin > 0) fail(walk, path, `must have unique items (item ${twin} repeats one)`);
   }
 }
 
@@ -317,7 +308,7 @@ function checkObject(walk: Walk, s: Keywords, value: Record<string, unknown>, pa
     if (extra === false && !known) fail(walk, path, `must not have property ${cut(key)}`);
     else if (extra != null && !known) check(walk, extra, value[key], at);
     if (s.propertyNames != null && !passes(walk, s.propertyNames, key, at)) {
-      fail(walk, path, `must not have property ${cut(key)} (its name breaks propertyNames)`);
+      fail(walk, path, `must not have property ${cut(key)} (propertyNames)`);
     }
   }
 }
@@ -330,7 +321,7 @@ function checkApplicators(walk: Walk, s: Keywords, value: unknown, path: string)
     if (count === 0) {
       fail(walk, path, `must match one of the ${s[keyword]!.length} schemas of ${keyword}`);
     } else if (keyword === 'oneOf' && count! > 1) {
-      fail(walk, path, `must match only one of oneOf's schemas, matches ${count}`);
+      fail(walk, path, `matches ${count} of oneOf's schemas, must match one`);
     }
   }
   if (s.not != null && follows(s.not)) fail(walk, path, 'must not match the schema of not');
