@@ -42,6 +42,8 @@ describe('validateJsonSchema: enum and const', () => {
     expect(issues({ const: { x: 1, y: 2 } }, { y: 2, x: 1 })).toEqual([]);
     expect(issues({ const: [1, 2] }, [2, 1])).toEqual([': must be [1,2]']);
     expect(issues({ const: [] }, {})).toEqual([': must be []']);
+    expect(issues({ const: null }, 0)).toEqual([': must be null']);
+    expect(issues({ const: null }, null)).toEqual([]);
   });
 
   it('names the allowed values, cut when long', () => {

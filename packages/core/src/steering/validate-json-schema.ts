@@ -177,7 +177,7 @@ function checkValue(walk: Walk, s: Keywords, value: unknown, path: string): void
     const listed = s.enum.map((item) => JSON.stringify(item)).join(', ');
     fail(walk, path, `must be one of ${cut(listed)}`);
   }
-  if (s.const != null && !equal(s.const, value)) {
+  if ('const' in s && !equal(s.const, value)) {
     fail(walk, path, `must be ${cut(JSON.stringify(s.const))}`);
   }
 }
