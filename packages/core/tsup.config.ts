@@ -17,9 +17,6 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     dts: false,
     sourcemap: true,
-    // The JSON Schema validator of structured output (issue 52) is bundled into the steering
-    // chunk: the built package imports nothing but its own files (edge runtimes, test/edge-runtime).
-    noExternal: ['@cfworker/json-schema'],
   },
   // One declaration file per entry, each whole (no shared chunk with mangled names), so that
   // dist/index.d.ts reads as the public API and test/api-report.test.ts can compare it.

@@ -29,8 +29,6 @@ beforeAll(async () => {
     sourcemap: false,
     silent: true,
     config: false,
-    // As tsup.config.ts: the structured-output validator is bundled, not imported.
-    noExternal: ['@cfworker/json-schema'],
   });
   chunks = await readdir(outDir);
 });

@@ -12,7 +12,7 @@ function answered(value: unknown) {
   return { value, text: JSON.stringify(value) };
 }
 
-describe('checkStructuredAnswer with a JSON Schema (@cfworker/json-schema)', () => {
+describe('checkStructuredAnswer with a JSON Schema (core’s own check)', () => {
   it('passes a valid answer through as it is', async () => {
     await expect(
       checkStructuredAnswer('m', 'json_schema', answered(valid), { schema }),

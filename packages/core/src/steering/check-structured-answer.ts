@@ -2,13 +2,10 @@
 /**
  * A structured answer checked against the schema before the caller gets it, on every method (a
  * `provider_claimed` model may not keep its word): by the schema's own `~standard.validate` when
- * the caller passed a zod or other Standard Schema, else by `@cfworker/json-schema`, a JSON Schema
- * validator that runs without `eval` (Workers and edge runtimes forbid it) and that every
- * LangChain app already has through `@langchain/core`. This file is the only one that imports it,
- * and it is bundled into the steering module's chunk (tsup.config.ts `noExternal`): no fourth lazy
- * boundary, and an app whose calls never steer never loads it.
+ * the caller passed a zod or other Standard Schema, else by core's own JSON Schema check
+ * (validate-json-schema.ts: no `eval`, which Workers and edge runtimes forbid, and a small share of
+ * the steering module's chunk, which an app whose calls never steer never loads).
  */
-import { type SchemaDraft, Validator } from '@cfworker/json-schema';
 import type {
   StandardPathSegment,
   StandardResult,
@@ -18,6 +15,7 @@ import type {
 } from '../protocol/chat-route';
 import { invalidStructuredOutput } from './invalid-structured-output';
 import type { StructuredAnswer } from './structured-output-request';
+import { pointerSegment, validateJsonSchema } from './validate-json-schema';
 
 export type { StandardSchemaLike };
 
@@ -74,48 +72,13 @@ async function checkStandard(standard: StandardSchemaLike, value: unknown): Prom
 /** A Standard Schema issue's path as a JSON pointer (`/address/city`), like the validator's. */
 function pointerOf(path: ReadonlyArray<StandardPathSegment>): string {
   return path
-    .map((segment) => {
-      const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
-      return `/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    })
+    .map((segment) =>
+      pointerSegment(typeof segment === 'object' && segment !== null ? segment.key : segment),
+    )
     .join('');
 }
 
-/** A validator per schema object: a walk checks the same schema for every model and every call. */
-const validators = new WeakMap<object, Validator>();
-
 function checkJsonSchema(schema: Record<string, unknown>, value: unknown): CheckResult {
-  let validator = validators.get(schema);
-  if (validator === undefined) {
-    // The validator marks the schema's objects as it reads them: it gets a copy of its own.
-    validator = new Validator(structuredClone(schema), draftOf(schema), false);
-    validators.set(schema, validator);
-  }
-  const result = validator.validate(value);
-  if (result.valid) return { value };
-  // Without short-circuit, each failing keyword is reported with those of its parents
-  // ("property x does not match"): the innermost ones say what is wrong.
-  const errors = result.errors.slice(0, MAX_ISSUES * 10);
-  const innermost = errors.filter(
-    (error) => !errors.some((other) => other !== error && isInside(other, error)),
-  );
-  return {
-    issues: innermost.map((error) => ({
-      message: error.error,
-      path: error.instanceLocation.replace(/^#/, ''),
-    })),
-  };
-}
-
-function isInside(inner: { keywordLocation: string }, outer: { keywordLocation: string }): boolean {
-  return inner.keywordLocation.startsWith(`${outer.keywordLocation}/`);
-}
-
-/** The draft a schema declares in `$schema` (zod 4 and most tools write 2020-12; `ai`, draft-07). */
-function draftOf(schema: Record<string, unknown>): SchemaDraft {
-  const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (declared.includes('draft-04')) return '4';
-  if (declared.includes('draft-07') || declared.includes('draft-06')) return '7';
-  if (declared.includes('2019-09')) return '2019-09';
-  return '2020-12';
+  const issues = validateJsonSchema(schema, value, MAX_ISSUES);
+  return issues.length === 0 ? { value } : { issues };
 }
