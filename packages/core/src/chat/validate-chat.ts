@@ -4,13 +4,10 @@ import { findUnsendable } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { ChatRequest, ModelCapability } from '../protocol/wire-types';
+import { isObject } from './validate-chat-response';
 
 const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool']);
 const RESPONSE_FORMATS: ReadonlySet<string> = new Set(['text', 'json_object', 'json_schema']);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
