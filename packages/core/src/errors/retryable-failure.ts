@@ -1,12 +1,11 @@
 // docs/gateway-protocol.md §10.5 (which failures are retried), §5.3 and §5.5 (nothing is replayed
-// once an answer has begun, except a stream lost before its first bytes), §4.7 (which move on).
+// once an answer has begun, except a stream lost before its first bytes).
 /**
  * Which failures are retryable: the half of core's retry policy that `GatewayError` applies when
- * it is made, so its `isRetryable` is decided here and nowhere else; and which of them move a call
- * with `fallbackModels` to its next model at once (`failoverReason`). How long to wait before the
- * next attempt, and the retry defaults, are the other half (http/retry-policy.ts).
+ * it is made, so its `isRetryable` is decided here and nowhere else. How long to wait before the
+ * next attempt, and the retry defaults, are the other half (http/retry-policy.ts); which failures
+ * move a steered call to its next model, the steering's (steering/failover-reason.ts).
  */
-import type { FailoverReason } from '../protocol/chat-route';
 
 /**
  * The longest `Retry-After` worth waiting for, unless the client sets `maxRetryAfterMs`: `ai` and
@@ -30,7 +29,7 @@ const RETRYABLE_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** A failure as the policy reads it: the error's own fields (`code`: a `GatewayErrorCode`). */
-interface Failure {
+export interface Failure {
   code: string;
   status?: number;
   retryAfterMs?: number;
@@ -65,40 +64,4 @@ export function isRetryableFailure(failure: Failure, context: FailureContext = {
   if (!RETRYABLE_STATUSES.has(status)) return false;
   const maxRetryAfterMs = context.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
   return status !== 429 || retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs;
-}
-
-/**
- * The gateway refusing this model (unknown, not allowed, lacking a capability the catalog
- * claimed): another model may take the call.
- */
-const MODEL_REFUSALS: ReadonlySet<string> = new Set([
-  'model_not_found',
-  'model_not_allowed',
-  'unshielded_access_required',
-  'unsupported_model_capability',
-]);
-
-/**
- * Why a failed attempt of a call with `fallbackModels` moves to the next listed model at once
- * (no retry wait), or undefined when it does not: "this model cannot take the call now, another
- * may". That is a stall before the first chunk, a 502/503/504 (a provider failed, whatever the
- * body), a failure retryable by code without an answer (busy, unavailable, the gateway's time
- * limit, a connection lost before the first byte) — except `client_concurrency_exceeded`, the
- * key's limit, the same for every model — and a refusal of the model. Not a caller error, a 500
- * or a stall after the first chunk: those follow the retry rules above on the same model. Asked
- * only of attempts that failed before any answer byte (the transport's loop).
- */
-export function failoverReason(failure: Failure): FailoverReason | undefined {
-  const { code, status, stall } = failure;
-  if (stall) return stall.phase === 'first-chunk' ? 'first_chunk_stall' : undefined;
-  if (code === 'client_concurrency_exceeded') return undefined;
-  // A structured answer that failed its check: another model may keep its word (§4.8).
-  if (code === 'invalid_structured_output') return code;
-  if (RETRYABLE_CODES.has(code) || MODEL_REFUSALS.has(code)) return code as FailoverReason;
-  if (status !== undefined && status >= 502 && status <= 504) {
-    return code === 'provider_request_failed' || code === 'provider_protocol_error'
-      ? code
-      : 'upstream_error';
-  }
-  return undefined;
 }

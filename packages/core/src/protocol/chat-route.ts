@@ -21,8 +21,8 @@ export type ModelSkipReason = 'not_in_catalog' | 'missing_capability' | 'circuit
 /**
  * Why a tried model was left for the next listed one at once (or, when the list is exhausted,
  * for the next round after the retry wait): the failed attempt's error code, or
- * `first_chunk_stall` when nothing came within `firstChunkTimeoutMs`. The retry policy decides
- * which failures these are (errors/retryable-failure.ts, `failoverReason`).
+ * `first_chunk_stall` when nothing came within `firstChunkTimeoutMs`. The steering decides
+ * which failures these are (steering/failover-reason.ts, `failoverReason`).
  */
 export type FailoverReason =
   | 'model_busy'

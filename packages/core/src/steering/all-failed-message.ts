@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §4.7 (a steered call whose every listed model failed or was left out).
 import { escapeControl } from '../errors/escape-control';
-import { failoverReason } from '../errors/retryable-failure';
 import type { ChatRouteHop } from '../protocol/chat-route';
+import { failoverReason } from './failover-reason';
 import type { FailedHop } from './failover-walk';
 
 /** One model's failures: a quoted sample of their message is kept this short. */

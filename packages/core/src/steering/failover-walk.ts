@@ -1,10 +1,10 @@
 // docs/gateway-protocol.md §4.7 (failover at once, then rounds under the retry policy), §10.5.
 import type { GatewayError } from '../errors/errors';
-import { failoverReason } from '../errors/retryable-failure';
 import type { CallEvents } from '../events/call-events';
 import type { NextAttempt, RetryAllowance } from '../http/attempt-policy';
 import { nextRetryWait } from '../http/retry-policy';
 import type { ChatRouteHop, FailoverReason, StructuredOutputMethod } from '../protocol/chat-route';
+import { failoverReason } from './failover-reason';
 
 /** The models a walk goes over (plan-hops.ts), and how it makes their requests. */
 export interface WalkPlan {

@@ -10,7 +10,6 @@ import { CallScope } from '../call/call-scope';
 import type { SilenceClock } from '../call/stall-timer';
 import type { Catalog } from '../catalog/catalog';
 import { type GatewayError, isGatewayError } from '../errors/errors';
-import { failoverReason } from '../errors/retryable-failure';
 import type { CallEvents } from '../events/call-events';
 import type { HedgeSkipReason } from '../events/gateway-events';
 import type { AttemptAnswer } from '../http/attempt-policy';
@@ -26,6 +25,7 @@ import type {
 import type { ModelCapability } from '../protocol/wire-types';
 import { allFailedMessage } from './all-failed-message';
 import { CircuitBreakers } from './circuit-breaker';
+import { failoverReason } from './failover-reason';
 import { type FailedHop, FailoverWalk, failedHop } from './failover-walk';
 import { earnHedge, refundHedge, spendHedge } from './hedge-allowance';
 import { hedgeDelay, recordFirstContent } from './hedge-delay';

@@ -1,0 +1,44 @@
+// docs/gateway-protocol.md §4.7 (which failures move a call to its next model at once), §10.5.
+/**
+ * Which failed attempts of a steered call move to its next model: a steering decision, asked only
+ * by the steering module (its chunk loads with a call that steers), on top of the retry policy
+ * (errors/retryable-failure.ts).
+ */
+import { type Failure, isRetryableFailure } from '../errors/retryable-failure';
+import type { FailoverReason } from '../protocol/chat-route';
+
+/**
+ * The gateway refusing this model (unknown, not allowed, lacking a capability the catalog
+ * claimed): another model may take the call.
+ */
+const MODEL_REFUSALS: ReadonlySet<string> = new Set([
+  'model_not_found',
+  'model_not_allowed',
+  'unshielded_access_required',
+  'unsupported_model_capability',
+]);
+
+/**
+ * Why a failed attempt of a call with `fallbackModels` moves to the next listed model at once
+ * (no retry wait), or undefined when it does not: "this model cannot take the call now, another
+ * may". That is a stall before the first chunk, a 502/503/504 (a provider failed, whatever the
+ * body), a failure retryable by code without an answer (busy, unavailable, the gateway's time
+ * limit, a connection lost before the first byte) — except `client_concurrency_exceeded`, the
+ * key's limit, the same for every model — and a refusal of the model. Not a caller error, a 500
+ * or a stall after the first chunk: those follow the retry rules on the same model. Asked
+ * only of attempts that failed before any answer byte (the transport's loop).
+ */
+export function failoverReason(failure: Failure): FailoverReason | undefined {
+  const { code, status, stall } = failure;
+  if (stall) return stall.phase === 'first-chunk' ? 'first_chunk_stall' : undefined;
+  if (code === 'client_concurrency_exceeded') return undefined;
+  // A structured answer that failed its check: another model may keep its word (§4.8).
+  if (code === 'invalid_structured_output') return code;
+  if (isRetryableFailure({ code }) || MODEL_REFUSALS.has(code)) return code as FailoverReason;
+  if (status !== undefined && status >= 502 && status <= 504) {
+    return code === 'provider_request_failed' || code === 'provider_protocol_error'
+      ? code
+      : 'upstream_error';
+  }
+  return undefined;
+}
