@@ -3,6 +3,7 @@
 // flags from — and the one check that refuses a key no group knows.
 import { closeMatches } from '../errors/close-names';
 import { GatewayError, type GatewayErrorCode } from '../errors/errors';
+import { clip } from '../errors/escape-control';
 import type { StandardSchemaLike, StructuredOutputMethod } from '../protocol/chat-route';
 
 /** One option of a group: its key is the name; `flag: 'ms'` when a command line may set it. */
@@ -167,7 +168,7 @@ export function optionErrorCode(place: OptionPlace): GatewayErrorCode {
 export type OptionHints = Readonly<Record<string, string>>;
 
 /** A key as quoted in a message: at most 60 characters. */
-const quoted = (key: string) => `\`${key.length > 60 ? `${key.slice(0, 60)}…` : key}\``;
+const quoted = (key: string) => `\`${clip(key, 60)}\``;
 
 /** The refusal of an unknown key of `where`, naming the closest known one. */
 export function unknownOptionError(

@@ -21,3 +21,8 @@ export function escapeControl(text: string): string {
     (char) => SHORT[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
+
+/** `text` cut to its first `max` characters, `…` marking the cut: a message never quotes a long value whole. */
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §4.7 (a steered call whose every listed model failed or was left out).
-import { escapeControl } from '../errors/escape-control';
+import { clip, escapeControl } from '../errors/escape-control';
 import type { ChatRouteHop } from '../protocol/chat-route';
 import { failoverReason } from './failover-reason';
 import type { FailedHop } from './failover-walk';
@@ -13,10 +13,6 @@ const ID_CHARS = 200;
  * 64 KiB one error's body is bounded at). Models beyond are counted, not named: `route` has them.
  */
 export const ALL_FAILED_MESSAGE_CHARS = 16 * 1024;
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
 
 const quoted = (model: string) => `"${escapeControl(clip(model, ID_CHARS))}"`;
 

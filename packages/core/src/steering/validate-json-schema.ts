@@ -8,6 +8,7 @@
  * ignored; a `$ref` is a JSON pointer inside the schema (`#/…`), anything else (a URL, an anchor,
  * a missing path) is an issue of its own.
  */
+import { clip } from '../errors/escape-control';
 
 /** A JSON Schema: an object of keywords, `true` (anything) or `false` (nothing). */
 export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
@@ -100,9 +101,7 @@ function fail(walk: Walk, path: string, message: string): void {
 }
 
 /** A quote of a schema's text or an answer's key, cut: a message never echoes a big value. */
-function cut(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
-}
+const cut = (text: string) => clip(text, 60);
 
 function check(walk: Walk, schema: JsonSchema, value: unknown, path: string): void {
   if (schema === true || walk.issues.length >= walk.max) return;
