@@ -3,12 +3,16 @@
 import type { KeyBudget } from '../budget/key-budget';
 import { CALL_OPTIONS } from '../call/call-options';
 import {
+  CIRCUIT_BREAKER_OPTIONS,
   type CircuitBreakerOptions,
+  HEDGE_OPTIONS,
   integer,
   type OptionGroup,
+  type OptionHints,
   optionKeys,
   readGroup,
   refuseUnknownOptions,
+  STEERING_OPTIONS,
   type SteeringOptions,
   TIMEOUT_OPTIONS,
   type TimeoutOptions,
@@ -151,15 +155,21 @@ const CLIENT_OPTION_KEYS: readonly string[] = [
   'hedge',
 ];
 
-/** Where a key given to a client belongs instead (it would do nothing there). */
-const CLIENT_OPTION_HINTS = {
-  fallbackModels:
-    "`fallbackModels` is a call option, not a client option: pass it to chat() / chatStream() (or a model's settings)",
-  signal: '`signal` is a call option, not a client option',
-  capabilities: '`capabilities` is a call option, not a client option',
-  cooldownMs: '`cooldownMs` belongs in `circuitBreaker: { cooldownMs }`',
-  afterMs: '`afterMs` belongs in `hedge: { afterMs }`',
-};
+/**
+ * Where a key given to a client belongs instead (it would do nothing there): a call's option, or a
+ * field of `hedge` or `circuitBreaker`.
+ */
+const CLIENT_OPTION_HINTS: OptionHints = Object.fromEntries([
+  ...[...optionKeys(CALL_OPTIONS), ...optionKeys(STEERING_OPTIONS), 'capabilities']
+    .filter((key) => !CLIENT_OPTION_KEYS.includes(key))
+    .map((key) => [key, `\`${key}\` is a call option, not a client option: pass it with a call`]),
+  ...[HEDGE_OPTIONS, CIRCUIT_BREAKER_OPTIONS].flatMap((group) =>
+    Object.keys(group.fields).map((key) => [
+      key,
+      `\`${key}\` belongs in \`${group.name}: { ${key} }\``,
+    ]),
+  ),
+]);
 
 interface ResolvedOptions {
   /** The base URL given (normalised); undefined: `INFERGATE_BASE_URL`, read when a call needs it. */
