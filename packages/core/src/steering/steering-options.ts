@@ -110,13 +110,14 @@ export function readHedge(
   }
   refuseUnknownOptions(value, optionKeys(HEDGE_OPTIONS), 'hedge', place);
   const { afterMs, maxExtra } = value as Partial<Record<keyof HedgeOptions, unknown>>;
-  const read = readGroup(HEDGE_OPTIONS, { maxExtra }, place);
+  const { fields } = HEDGE_OPTIONS;
   return {
     afterMs:
-      afterMs === 'auto'
-        ? afterMs
-        : readNumber(afterMs, HEDGE_OPTIONS.fields.afterMs, 'hedge.afterMs', place),
-    maxExtra: read.maxExtra as number,
+      afterMs === 'auto' ? afterMs : readNumber(afterMs, fields.afterMs, 'hedge.afterMs', place),
+    maxExtra:
+      maxExtra === undefined
+        ? (fields.maxExtra.default as number)
+        : readNumber(maxExtra, fields.maxExtra, 'hedge.maxExtra', place),
   };
 }
 
