@@ -84,7 +84,7 @@ describe('usage in a stream (docs/gateway-protocol.md §5.6)', () => {
     await expect(recording({ streamUsage: 0 as unknown as boolean })).rejects.toThrow(
       expect.objectContaining({
         code: 'configuration_error',
-        message: 'streamUsage must be a boolean, got number',
+        message: 'streamUsage (client option) must be a boolean, got 0',
       }),
     );
   });

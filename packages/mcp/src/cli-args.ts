@@ -17,7 +17,7 @@ const kebab = (key: string) => key.replace(/[A-Z]/g, (letter) => `-${letter.toLo
 
 /** Core's `timeouts` options a command line sets: one `--kebab-case-ms N` flag each. */
 const TIMEOUT_FLAGS = (Object.keys(TIMEOUT_OPTIONS.fields) as (keyof TimeoutOptions)[])
-  .filter((key) => TIMEOUT_OPTIONS.fields[key].flag === 'ms')
+  .filter((key) => TIMEOUT_OPTIONS.fields[key].kind === 'ms')
   .map((key) => ({ key, flag: kebab(key) }));
 
 /** The flags' lines of the help: the flag, then what it does, wrapped under it. */

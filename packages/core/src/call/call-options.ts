@@ -1,6 +1,14 @@
 // docs/gateway-protocol.md §2.3 (headers a call adds), §2.5 (its deadline), §10.5 (its retries).
 import { GatewayError } from '../errors/errors';
-import { optionKeys, refuseUnknownOptions, STEERING_OPTIONS } from './option-groups';
+import {
+  kindOf,
+  type OptionGroup,
+  optionKeys,
+  readNumber,
+  refuseUnknownOptions,
+  STEERING_OPTIONS,
+  TIMEOUT_OPTIONS,
+} from './option-groups';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -25,6 +33,18 @@ export interface GatewayResponseInfo {
   body: unknown;
 }
 
+/** Every call's options; `maxRetries` takes the client's default, so it has none here. */
+export const CALL_OPTIONS: OptionGroup<CallOptions> = {
+  name: 'call options',
+  fields: {
+    signal: {},
+    headers: {},
+    timeoutMs: TIMEOUT_OPTIONS.fields.timeoutMs,
+    maxRetries: { kind: 'integer', min: 0 },
+    onResponse: {},
+  },
+};
+
 /** Per-call options are checked like the client's, before anything is queued. */
 export function checkCallOptions(options: CallOptions): void {
   if (typeof options !== 'object' || options === null) {
@@ -37,43 +57,22 @@ export function checkCallOptions(options: CallOptions): void {
   // A key no call reads is a typo that would do nothing: refused, naming the closest one.
   refuseUnknownOptions(options, ANY_CALL_OPTION_KEYS, 'call options', 'call option');
   const { maxRetries, timeoutMs, signal } = options;
-  if (
-    timeoutMs !== undefined &&
-    !(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0)
-  ) {
-    throw new GatewayError({
-      code: 'configuration_error',
-      message: `timeoutMs (call option) must be a finite number > 0, got ${typeof timeoutMs === 'number' ? String(timeoutMs) : `a ${typeof timeoutMs}`}`,
-      field: 'timeoutMs',
-    });
+  // (A bad deadline or retry count is a `configuration_error`, as from the client.)
+  const { fields } = CALL_OPTIONS;
+  const code = 'configuration_error';
+  if (timeoutMs !== undefined)
+    readNumber(timeoutMs, fields.timeoutMs, 'timeoutMs', 'call option', code);
+  if (maxRetries !== undefined) {
+    readNumber(maxRetries, fields.maxRetries, 'maxRetries', 'call option', code);
   }
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw new GatewayError({
       code: 'invalid_request_error',
-      message: `signal (call option) must be an AbortSignal, got ${signal === null ? 'null' : typeof signal}`,
+      message: `signal (call option) must be an AbortSignal, got ${kindOf(signal)}`,
       field: 'signal',
     });
   }
-  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
-    throw new GatewayError({
-      code: 'configuration_error',
-      message: `maxRetries (call option) must be an integer ≥ 0, got ${String(maxRetries)}`,
-      field: 'maxRetries',
-    });
-  }
 }
-
-/** The keys every call takes (`CallOptions`). */
-const CALL_OPTION_KEYS = [
-  'signal',
-  'headers',
-  'timeoutMs',
-  'maxRetries',
-  'onResponse',
-] as const satisfies readonly (keyof CallOptions)[];
-true satisfies Exclude<keyof CallOptions, (typeof CALL_OPTION_KEYS)[number]> extends never
-  ? true
-  : false;
 
 /**
  * Every key some call reads (a chat call's, a stream's `assemble` and `streamUsage`,
@@ -81,7 +80,7 @@ true satisfies Exclude<keyof CallOptions, (typeof CALL_OPTION_KEYS)[number]> ext
  * `dimensions`): any call refuses a key none reads, before anything is sent.
  */
 const ANY_CALL_OPTION_KEYS = [
-  ...CALL_OPTION_KEYS,
+  ...optionKeys(CALL_OPTIONS),
   ...optionKeys(STEERING_OPTIONS),
   'capabilities',
   'assemble',

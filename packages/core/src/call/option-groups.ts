@@ -6,10 +6,23 @@ import { GatewayError, type GatewayErrorCode } from '../errors/errors';
 import { clip } from '../errors/escape-control';
 import type { StandardSchemaLike, StructuredOutputMethod } from '../protocol/chat-route';
 
-/** One option of a group: its key is the name; `flag: 'ms'` when a command line may set it. */
+/**
+ * One option of a group: its key is the name. Its rule (`kind`) and default are here, read by
+ * `readGroup` and `readNumber`; an option without a kind has its own reader (a list, an object).
+ */
 export interface OptionField {
-  /** A number of ms a command line may set (MCP's `--kebab-case-name N`). */
-  readonly flag?: 'ms';
+  /**
+   * `'ms'`: a finite number of ms > 0, clamped to the longest timer (and, in the `timeouts`
+   * group, a command line's `--kebab-case-name N`); `'integer'`: an integer ≥ `min`; `'share'`:
+   * a share in (0, 1]; `'boolean'`, `'function'`: a value of that type.
+   */
+  readonly kind?: 'ms' | 'integer' | 'share' | 'boolean' | 'function';
+  /** An integer's least value. */
+  readonly min?: number;
+  /** The value when none is given (none: the option is off, or required). */
+  readonly default?: number | boolean;
+  /** A word taken instead of a number, read by the group's own reader (`hedge.afterMs`: `'auto'`). */
+  readonly or?: string;
 }
 
 /** A group's descriptor: its name and every field of its type, each once. */
@@ -22,6 +35,15 @@ export interface OptionGroup<T> {
 export function optionKeys<T>(group: OptionGroup<T>): (keyof T & string)[] {
   return Object.keys(group.fields) as (keyof T & string)[];
 }
+
+/** The descriptors' lines: a number of ms, an integer ≥ `min`, a share in (0, 1]. */
+export const ms = (fallback?: number): OptionField => ({ kind: 'ms', default: fallback });
+export const integer = (min: number, fallback: number): OptionField => ({
+  kind: 'integer',
+  min,
+  default: fallback,
+});
+const share = (fallback: number): OptionField => ({ kind: 'share', default: fallback });
 
 /** A call's deadline and its stall timeouts (`timeouts`). */
 export interface TimeoutOptions {
@@ -42,14 +64,12 @@ export interface TimeoutOptions {
   chunkTimeoutMs?: number;
 }
 
-const MS_FLAG: OptionField = { flag: 'ms' };
-
 export const TIMEOUT_OPTIONS: OptionGroup<TimeoutOptions> = {
   name: 'timeouts',
   fields: {
-    timeoutMs: MS_FLAG,
-    firstChunkTimeoutMs: MS_FLAG,
-    chunkTimeoutMs: MS_FLAG,
+    timeoutMs: ms(300_000),
+    firstChunkTimeoutMs: ms(),
+    chunkTimeoutMs: ms(),
   },
 };
 
@@ -67,8 +87,9 @@ export interface HedgeOptions {
 export const HEDGE_OPTIONS: OptionGroup<HedgeOptions> = {
   name: 'hedge',
   fields: {
-    afterMs: {},
-    maxExtra: {},
+    // No default: a hedge names its delay.
+    afterMs: { kind: 'ms', or: 'auto' },
+    maxExtra: share(0.1),
   },
 };
 
@@ -91,10 +112,11 @@ export interface CircuitBreakerOptions {
 export const CIRCUIT_BREAKER_OPTIONS: OptionGroup<CircuitBreakerOptions> = {
   name: 'circuitBreaker',
   fields: {
-    failures: {},
-    cooldownMs: {},
-    maxCooldownMs: {},
-    failureShare: {},
+    failures: integer(1, 3),
+    cooldownMs: ms(5_000),
+    // At least `cooldownMs` (`readCircuitBreaker`).
+    maxCooldownMs: ms(60_000),
+    failureShare: share(0.2),
   },
 };
 
@@ -162,6 +184,86 @@ export type OptionPlace = 'client option' | 'model setting' | 'call option';
 
 export function optionErrorCode(place: OptionPlace): GatewayErrorCode {
   return place === 'call option' ? 'invalid_request_error' : 'configuration_error';
+}
+
+/** A refused value: the option, its place and what is wrong (`what`: the rule and what was given). */
+export function refusal(
+  place: OptionPlace,
+  field: string,
+  what: string,
+  code = optionErrorCode(place),
+): GatewayError {
+  return new GatewayError({ code, message: `${field} (${place}) ${what}`, field });
+}
+
+/** A value named by its type only (an object given by mistake may hold secrets no redactor knows). */
+export function kindOf(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+}
+
+/** The longest timer (2^31 − 1 ms): longer ms are clamped to it. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The one check of a number option given (`undefined` is refused as nothing): the value by its
+ * field's rule (ms clamped to the longest timer), else refused naming `name`, the place, the number
+ * or kind given, and the rule.
+ */
+export function readNumber(
+  value: unknown,
+  field: OptionField,
+  name: string,
+  place: OptionPlace,
+  code?: GatewayErrorCode,
+): number {
+  const { kind, min = 1 } = field;
+  const valid =
+    typeof value === 'number' &&
+    (kind === 'integer'
+      ? Number.isInteger(value) && value >= min
+      : kind === 'share'
+        ? value > 0 && value <= 1
+        : kind === 'ms' && value > 0 && Number.isFinite(value));
+  if (valid) return kind === 'ms' ? Math.min(LONGEST_TIMER_MS, value) : value;
+  const rule =
+    kind === 'integer'
+      ? `an integer ≥ ${min}`
+      : kind === 'share'
+        ? 'a share in (0, 1]'
+        : kind === 'ms'
+          ? `a finite number of ms > 0${field.or === undefined ? '' : ` or '${field.or}'`}`
+          : `a ${kind}`;
+  const got = typeof value === 'number' ? String(value) : kindOf(value);
+  throw refusal(place, name, `must be ${rule}, got ${got}`, code);
+}
+
+/**
+ * Every option of `group` in `given` that has a kind: each checked by its rule (a boolean or a
+ * function by its type), or its default when not given (`prefix`: how a message names the group's
+ * fields, `hedge.` by default).
+ */
+export function readGroup<T>(
+  group: OptionGroup<T>,
+  given: object,
+  place: OptionPlace,
+  prefix = `${group.name}.`,
+): Record<string, unknown> {
+  const read: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries<OptionField>(group.fields)) {
+    const value: unknown = (given as Record<string, unknown>)[key];
+    if (field.kind === undefined) continue;
+    read[key] =
+      value === undefined
+        ? field.default
+        : typeof value === field.kind
+          ? value
+          : readNumber(value, field, `${prefix}${key}`, place);
+  }
+  return read;
 }
 
 /** Why a key is not known here, when it belongs elsewhere (`fallbackModels` given to a client). */

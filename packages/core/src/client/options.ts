@@ -1,11 +1,18 @@
 // docs/gateway-protocol.md §2.1 (base URL), §2.5 (4 slots, 300 000 ms deadline), §3.3
 // (`catalogTtlMs`), §10.5 (retries).
 import type { KeyBudget } from '../budget/key-budget';
+import { CALL_OPTIONS } from '../call/call-options';
 import {
+  CIRCUIT_BREAKER_OPTIONS,
   type CircuitBreakerOptions,
+  HEDGE_OPTIONS,
+  integer,
   type OptionGroup,
+  type OptionHints,
   optionKeys,
+  readGroup,
   refuseUnknownOptions,
+  STEERING_OPTIONS,
   type SteeringOptions,
   TIMEOUT_OPTIONS,
   type TimeoutOptions,
@@ -14,12 +21,7 @@ import { GatewayError } from '../errors/errors';
 import type { GatewayEventHandler } from '../events/gateway-events';
 import { RETRY_DEFAULTS } from '../http/retry-policy';
 import { LIMITS } from '../protocol/limits';
-import {
-  type ClientSteering,
-  readCircuitBreaker,
-  readHedge,
-  readStallTimeout,
-} from '../steering/steering-options';
+import { type ClientSteering, readCircuitBreaker, readHedge } from '../steering/steering-options';
 import { missingSettingMessage, readEnv } from './read-env';
 import {
   CORE_SETTING_NAMES,
@@ -51,8 +53,8 @@ export interface BudgetOptions {
 export const BUDGET_OPTIONS: OptionGroup<BudgetOptions> = {
   name: 'budget',
   fields: {
-    maxConcurrency: {},
-    maxConcurrencyPerKey: {},
+    maxConcurrency: integer(1, 4),
+    maxConcurrencyPerKey: integer(1, LIMITS.concurrentRequestsPerKey),
     budget: {},
   },
 };
@@ -122,62 +124,52 @@ export interface GatewayClientOptions
   streamUsage?: boolean;
 }
 
-/** A client's own options, beside its groups'. */
-const OWN_CLIENT_OPTIONS = [
-  'baseURL',
-  'apiKey',
-  'fetch',
-  'headers',
-  'maxResponseBytes',
-  'maxErrorBodyBytes',
-  'circuitBreaker',
-  'maxRetries',
-  'catalogTtlMs',
-  'maxRetryAfterMs',
-  'retryBaseDelayMs',
-  'onEvent',
-  'recordContent',
-  'streamUsage',
-] as const;
+/** A client's own options, beside its groups' (the type's every key: else this fails to compile). */
+const CLIENT_OPTIONS: OptionGroup<
+  Omit<GatewayClientOptions, keyof BudgetOptions | keyof TimeoutOptions | 'hedge'>
+> = {
+  name: 'createGatewayClient',
+  fields: {
+    baseURL: {},
+    apiKey: {},
+    fetch: { kind: 'function' },
+    headers: {},
+    maxResponseBytes: integer(1, 32 * 1024 * 1024),
+    maxErrorBodyBytes: integer(1, 64 * 1024),
+    circuitBreaker: {},
+    maxRetries: { ...CALL_OPTIONS.fields.maxRetries, default: RETRY_DEFAULTS.maxRetries },
+    catalogTtlMs: integer(0, 60_000),
+    maxRetryAfterMs: integer(0, RETRY_DEFAULTS.maxRetryAfterMs),
+    retryBaseDelayMs: integer(0, RETRY_DEFAULTS.retryBaseDelayMs),
+    onEvent: { kind: 'function' },
+    recordContent: { kind: 'boolean', default: false },
+    streamUsage: { kind: 'boolean', default: true },
+  },
+};
 
 /** Every key `createGatewayClient` knows. */
-const CLIENT_OPTION_KEYS: readonly (keyof GatewayClientOptions)[] = [
-  ...OWN_CLIENT_OPTIONS,
+const CLIENT_OPTION_KEYS: readonly string[] = [
+  ...optionKeys(CLIENT_OPTIONS),
   ...optionKeys(BUDGET_OPTIONS),
   ...optionKeys(TIMEOUT_OPTIONS),
   'hedge',
 ];
-// Each key of GatewayClientOptions is listed above (else this line fails to compile).
-true satisfies Exclude<
-  keyof GatewayClientOptions,
-  (typeof OWN_CLIENT_OPTIONS)[number] | keyof BudgetOptions | keyof TimeoutOptions | 'hedge'
-> extends never
-  ? true
-  : false;
 
-/** Where a key given to a client belongs instead (it would do nothing there). */
-const CLIENT_OPTION_HINTS = {
-  fallbackModels:
-    "`fallbackModels` is a call option, not a client option: pass it to chat() / chatStream() (or a model's settings)",
-  signal: '`signal` is a call option, not a client option',
-  capabilities: '`capabilities` is a call option, not a client option',
-  cooldownMs: '`cooldownMs` belongs in `circuitBreaker: { cooldownMs }`',
-  afterMs: '`afterMs` belongs in `hedge: { afterMs }`',
-};
-
-/** The integer options: each one's default and least value (read in `resolveOptions`). */
-const INTEGER_OPTIONS = {
-  maxConcurrency: [4, 1],
-  maxConcurrencyPerKey: [LIMITS.concurrentRequestsPerKey, 1],
-  timeoutMs: [300_000, 1],
-  maxResponseBytes: [32 * 1024 * 1024, 1],
-  maxErrorBodyBytes: [64 * 1024, 1],
-  maxRetries: [RETRY_DEFAULTS.maxRetries, 0],
-  catalogTtlMs: [60_000, 0],
-  maxRetryAfterMs: [RETRY_DEFAULTS.maxRetryAfterMs, 0],
-  retryBaseDelayMs: [RETRY_DEFAULTS.retryBaseDelayMs, 0],
-} as const;
-type IntegerOption = keyof typeof INTEGER_OPTIONS;
+/**
+ * Where a key given to a client belongs instead (it would do nothing there): a call's option, or a
+ * field of `hedge` or `circuitBreaker`.
+ */
+const CLIENT_OPTION_HINTS: OptionHints = Object.fromEntries([
+  ...[...optionKeys(CALL_OPTIONS), ...optionKeys(STEERING_OPTIONS), 'capabilities']
+    .filter((key) => !CLIENT_OPTION_KEYS.includes(key))
+    .map((key) => [key, `\`${key}\` is a call option, not a client option: pass it with a call`]),
+  ...[HEDGE_OPTIONS, CIRCUIT_BREAKER_OPTIONS].flatMap((group) =>
+    Object.keys(group.fields).map((key) => [
+      key,
+      `\`${key}\` belongs in \`${group.name}: { ${key} }\``,
+    ]),
+  ),
+]);
 
 interface ResolvedOptions {
   /** The base URL given (normalised); undefined: `INFERGATE_BASE_URL`, read when a call needs it. */
@@ -216,39 +208,32 @@ interface ResolvedOptions {
  */
 export function normalizeBaseURL(input: string, names: SettingNames = CORE_SETTING_NAMES): string {
   const setting = names.baseURL;
+  const refuse = (what: string, cause?: Error) =>
+    new GatewayError({
+      code: 'configuration_error',
+      message: `${setting} ${what}`,
+      field: 'baseURL',
+      cause,
+    });
   const raw = input.trim();
   let url: URL;
   try {
     url = new URL(raw);
   } catch (cause) {
     // The value is not quoted: a key pasted into the wrong field would be printed.
-    throw new GatewayError({
-      code: 'configuration_error',
-      message: `${setting} is not an absolute URL (a string of ${raw.length} characters that does not parse as http(s)://host/...)`,
-      field: 'baseURL',
-      cause: cause instanceof Error ? new TypeError('Invalid URL') : undefined,
-    });
+    throw refuse(
+      `is not an absolute URL (a string of ${raw.length} characters that does not parse as http(s)://host/...)`,
+      cause instanceof Error ? new TypeError('Invalid URL') : undefined,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new GatewayError({
-      code: 'configuration_error',
-      message: `${setting} must use http or https, got "${url.protocol}"`,
-      field: 'baseURL',
-    });
+    throw refuse(`must use http or https, got "${url.protocol}"`);
   }
   if (url.search !== '' || url.hash !== '') {
-    throw new GatewayError({
-      code: 'configuration_error',
-      message: `${setting} must not contain a query string or fragment`,
-      field: 'baseURL',
-    });
+    throw refuse('must not contain a query string or fragment');
   }
   if (url.username !== '' || url.password !== '') {
-    throw new GatewayError({
-      code: 'configuration_error',
-      message: `${setting} must not contain credentials; pass ${names.apiKey} instead`,
-      field: 'baseURL',
-    });
+    throw refuse(`must not contain credentials; pass ${names.apiKey} instead`);
   }
   let path = url.pathname.replace(/\/+$/, '');
   const cut = path.lastIndexOf('/') + 1;
@@ -258,23 +243,24 @@ export function normalizeBaseURL(input: string, names: SettingNames = CORE_SETTI
   return `${url.origin}${path}`;
 }
 
-/** Each integer option given, checked (an integer ≥ its least value), else its default. */
-function integerOptions(options: GatewayClientOptions): Record<IntegerOption, number> {
-  const read = {} as Record<IntegerOption, number>;
-  for (const name of Object.keys(INTEGER_OPTIONS) as IntegerOption[]) {
-    const [fallback, min] = INTEGER_OPTIONS[name];
-    const value = options[name];
-    if (value !== undefined && !(Number.isInteger(value) && value >= min)) {
-      throw new GatewayError({
-        code: 'configuration_error',
-        message: `${name} must be an integer ≥ ${min}, got ${String(value)}`,
-        field: name,
-      });
-    }
-    read[name] = value ?? fallback;
-  }
-  return read;
-}
+/** What a client reads by its descriptors (each given, checked, else its default). */
+type ResolvedByDescriptor = Pick<
+  ResolvedOptions,
+  | 'maxConcurrency'
+  | 'maxConcurrencyPerKey'
+  | 'timeoutMs'
+  | 'maxRetries'
+  | 'catalogTtlMs'
+  | 'maxRetryAfterMs'
+  | 'retryBaseDelayMs'
+  | 'maxResponseBytes'
+  | 'maxErrorBodyBytes'
+  | 'fetch'
+  | 'onEvent'
+  | 'recordContent'
+  | 'streamUsage'
+> &
+  Pick<ClientSteering, 'firstChunkTimeoutMs' | 'chunkTimeoutMs'>;
 
 function checkBudget(budget: unknown): KeyBudget | undefined {
   if (budget === undefined) return undefined;
@@ -287,27 +273,6 @@ function checkBudget(budget: unknown): KeyBudget | undefined {
     });
   }
   return budget as KeyBudget;
-}
-
-function checkOnEvent(onEvent: unknown): GatewayEventHandler | undefined {
-  if (onEvent === undefined || typeof onEvent === 'function') {
-    return onEvent as GatewayEventHandler | undefined;
-  }
-  throw new GatewayError({
-    code: 'configuration_error',
-    message: `onEvent must be a function, got ${onEvent === null ? 'null' : typeof onEvent}`,
-    field: 'onEvent',
-  });
-}
-
-function checkBoolean(name: string, value: unknown, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value === 'boolean') return value;
-  throw new GatewayError({
-    code: 'configuration_error',
-    message: `${name} must be a boolean, got ${value === null ? 'null' : typeof value}`,
-    field: name,
-  });
 }
 
 export function resolveOptions(input: GatewayClientOptions | undefined = {}): ResolvedOptions {
@@ -327,27 +292,25 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
     'client option',
     CLIENT_OPTION_HINTS,
   );
+  const place = 'client option';
+  const read = {
+    ...readGroup(CLIENT_OPTIONS, options, place, ''),
+    ...readGroup(BUDGET_OPTIONS, options, place, ''),
+    ...readGroup(TIMEOUT_OPTIONS, options, place, ''),
+  } as ResolvedByDescriptor;
   return {
     baseURL:
       options.baseURL === undefined ? undefined : normalizeBaseURL(options.baseURL, settingNames),
     apiKey: options.apiKey?.trim() || undefined,
-    fetch: options.fetch,
     headers: { ...options.headers },
-    ...integerOptions(options),
+    ...read,
     budget: checkBudget(options.budget),
     steering: {
-      firstChunkTimeoutMs: readStallTimeout(
-        options.firstChunkTimeoutMs,
-        'firstChunkTimeoutMs',
-        'client option',
-      ),
-      chunkTimeoutMs: readStallTimeout(options.chunkTimeoutMs, 'chunkTimeoutMs', 'client option'),
-      hedge: readHedge(options.hedge, 'client option'),
+      firstChunkTimeoutMs: read.firstChunkTimeoutMs,
+      chunkTimeoutMs: read.chunkTimeoutMs,
+      hedge: readHedge(options.hedge, place),
       circuitBreaker: readCircuitBreaker(options.circuitBreaker),
     },
-    onEvent: checkOnEvent(options.onEvent),
-    recordContent: options.recordContent === true,
-    streamUsage: checkBoolean('streamUsage', options.streamUsage, true),
     settingNames,
   };
 }

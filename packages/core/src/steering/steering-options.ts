@@ -12,15 +12,18 @@ import {
   type CircuitBreakerOptions,
   HEDGE_OPTIONS,
   type HedgeOptions,
+  kindOf,
   type OptionPlace,
-  optionErrorCode,
   optionKeys,
+  readGroup,
+  readNumber,
+  refusal,
   refuseUnknownOptions,
+  STEERING_OPTIONS,
   STRUCTURED_OUTPUT_OPTIONS,
   type SteeringOptions,
   type StructuredOutputOptions,
 } from '../call/option-groups';
-import { GatewayError } from '../errors/errors';
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 
 // The groups' types are declared once, in call/option-groups.ts; read here.
@@ -54,26 +57,6 @@ export interface ClientSteering {
   circuitBreaker: Required<CircuitBreakerOptions> | false;
 }
 
-/** The longest timer (2^31 − 1 ms): longer timeouts are clamped to it. */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
-
-export function refusal(place: SteeringPlace, field: string, what: string): GatewayError {
-  return new GatewayError({
-    code: optionErrorCode(place),
-    message: `${field} (${place}) ${what}`,
-    field,
-  });
-}
-
-/** A value named by its type only (an object given by mistake may hold secrets no redactor knows). */
-export function kindOf(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  return typeof value === 'string' ? 'a string' : `a ${typeof value}`;
-}
-
 /**
  * `fallbackModels`: a list of distinct non-empty model ids, none of them `primary` (the call's
  * model), else refused; undefined when absent or empty (the call is then one without it).
@@ -105,18 +88,15 @@ export function readFallbackModels(
   return value.length > 0 ? (value as string[]) : undefined;
 }
 
-/** A stall timeout: a finite number of ms > 0 (clamped to the longest timer), else refused. */
+/** A stall timeout given at `place`: its descriptor's rule (ms > 0, clamped), or undefined. */
 export function readStallTimeout(
   value: unknown,
   field: 'firstChunkTimeoutMs' | 'chunkTimeoutMs',
   place: SteeringPlace,
 ): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'number' && Number.isFinite(value) && value > 0) {
-    return Math.min(LONGEST_TIMER_MS, value);
-  }
-  const got = typeof value === 'number' ? String(value) : kindOf(value);
-  throw refusal(place, field, `must be a finite number of ms > 0, got ${got}`);
+  return value === undefined
+    ? undefined
+    : readNumber(value, STEERING_OPTIONS.fields[field], field, place);
 }
 
 /** `hedge`: `{ afterMs: ms > 0 | 'auto', maxExtra?: (0, 1] }` or `false`, else refused. */
@@ -129,57 +109,42 @@ export function readHedge(
     throw refusal(place, 'hedge', `must be { afterMs, maxExtra? } or false, got ${kindOf(value)}`);
   }
   refuseUnknownOptions(value, optionKeys(HEDGE_OPTIONS), 'hedge', place);
-  const { afterMs, maxExtra = 0.1 } = value as Partial<Record<keyof HedgeOptions, unknown>>;
-  if (afterMs !== 'auto') readPositive(afterMs, 'hedge.afterMs', "ms > 0 or 'auto'", place);
-  if (!(typeof maxExtra === 'number' && maxExtra > 0 && maxExtra <= 1)) {
-    const got = typeof maxExtra === 'number' ? String(maxExtra) : kindOf(maxExtra);
-    throw refusal(place, 'hedge.maxExtra', `must be a share of requests in (0, 1], got ${got}`);
-  }
-  return { afterMs: afterMs as number | 'auto', maxExtra };
+  const { afterMs, maxExtra } = value as Partial<Record<keyof HedgeOptions, unknown>>;
+  const { fields } = HEDGE_OPTIONS;
+  return {
+    afterMs:
+      afterMs === 'auto' ? afterMs : readNumber(afterMs, fields.afterMs, 'hedge.afterMs', place),
+    maxExtra:
+      maxExtra === undefined
+        ? (fields.maxExtra.default as number)
+        : readNumber(maxExtra, fields.maxExtra, 'hedge.maxExtra', place),
+  };
 }
 
-/** `circuitBreaker` (client option): its settings with defaults, or `false`. */
+/**
+ * `circuitBreaker` (client option): its settings by the descriptor's rules and defaults, or
+ * `false`. A first cooldown given alone raises the default longest one; both given and
+ * contradictory (`cooldownMs > maxCooldownMs`) is a typo, refused.
+ */
 export function readCircuitBreaker(value: unknown): Required<CircuitBreakerOptions> | false {
   if (value === false) return false;
   const place = 'client option';
   if (value !== undefined && (typeof value !== 'object' || value === null)) {
     throw refusal(place, 'circuitBreaker', `must be an object or false, got ${kindOf(value)}`);
   }
-  const given = (value ?? {}) as Partial<Record<keyof CircuitBreakerOptions, unknown>>;
+  const given: CircuitBreakerOptions = value ?? {};
   refuseUnknownOptions(given, optionKeys(CIRCUIT_BREAKER_OPTIONS), 'circuitBreaker', place);
-  const read = (key: keyof CircuitBreakerOptions, fallback: number, what: string) =>
-    given[key] === undefined
-      ? fallback
-      : readPositive(given[key], `circuitBreaker.${key}`, what, place);
-  const failures = read('failures', 3, 'an integer ≥ 1');
-  if (!Number.isInteger(failures)) {
-    throw refusal(place, 'circuitBreaker.failures', `must be an integer ≥ 1, got ${failures}`);
-  }
-  const cooldownMs = read('cooldownMs', 5_000, 'ms > 0');
-  const maxCooldownMs = read('maxCooldownMs', Math.max(cooldownMs, 60_000), 'ms > 0');
-  // Both given and contradictory: refused (a first cooldown above the longest is a typo).
-  if (cooldownMs > maxCooldownMs) {
+  const read = readGroup(CIRCUIT_BREAKER_OPTIONS, given, place) as Required<CircuitBreakerOptions>;
+  const { cooldownMs, maxCooldownMs } = read;
+  if (given.maxCooldownMs === undefined) read.maxCooldownMs = Math.max(cooldownMs, maxCooldownMs);
+  else if (cooldownMs > maxCooldownMs) {
     throw refusal(
       place,
       'circuitBreaker.cooldownMs',
       `(${cooldownMs}) is more than circuitBreaker.maxCooldownMs (${maxCooldownMs})`,
     );
   }
-  const failureShare = read('failureShare', 0.2, 'a share of attempts in (0, 1]');
-  if (failureShare > 1) {
-    throw refusal(
-      place,
-      'circuitBreaker.failureShare',
-      `must be a share of attempts in (0, 1], got ${failureShare}`,
-    );
-  }
-  return { failures, cooldownMs, maxCooldownMs, failureShare };
-}
-
-function readPositive(value: unknown, field: string, what: string, place: SteeringPlace): number {
-  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value;
-  const got = typeof value === 'number' ? String(value) : kindOf(value);
-  throw refusal(place, field, `must be ${what}, got ${got}`);
+  return read;
 }
 
 /** Every steering option of `options`, checked as given at `place` (`primary`: the call's model). */
@@ -268,6 +233,8 @@ function readMethod(methods: unknown[], i: number, place: SteeringPlace): void {
   if (earlier < i) throw refusal(place, field, `repeats structuredOutput.methods[${earlier}]`);
 }
 
+const STEERING_KEYS = optionKeys(STEERING_OPTIONS);
+
 /**
  * A call's steering from a model's settings and the call's own: the call's wins field by field,
  * and its `fallbackModels: []` (or `hedge: false`) turns the model's off. Values are passed on as
@@ -277,22 +244,13 @@ export function resolveSteering(
   model: SteeringOptions | undefined,
   call: SteeringOptions | undefined,
 ): SteeringOptions {
-  const resolved: SteeringOptions = {};
-  const fallbackModels = call?.fallbackModels ?? model?.fallbackModels;
-  if (
-    fallbackModels !== undefined &&
-    !(Array.isArray(fallbackModels) && fallbackModels.length === 0)
-  ) {
-    resolved.fallbackModels = fallbackModels;
+  const resolved: Record<string, unknown> = {};
+  for (const key of STEERING_KEYS) {
+    const value = call?.[key] ?? model?.[key];
+    // An empty list is no list: a call's `[]` turns its model's off.
+    const noList = key === 'fallbackModels' && Array.isArray(value) && value.length === 0;
+    if (value !== undefined && !noList) resolved[key] = value;
   }
-  const firstChunkTimeoutMs = call?.firstChunkTimeoutMs ?? model?.firstChunkTimeoutMs;
-  if (firstChunkTimeoutMs !== undefined) resolved.firstChunkTimeoutMs = firstChunkTimeoutMs;
-  const chunkTimeoutMs = call?.chunkTimeoutMs ?? model?.chunkTimeoutMs;
-  if (chunkTimeoutMs !== undefined) resolved.chunkTimeoutMs = chunkTimeoutMs;
-  const hedge = call?.hedge ?? model?.hedge;
-  if (hedge !== undefined) resolved.hedge = hedge;
-  const structuredOutput = call?.structuredOutput ?? model?.structuredOutput;
-  if (structuredOutput !== undefined) resolved.structuredOutput = structuredOutput;
   return resolved;
 }
 
