@@ -159,21 +159,13 @@ export class GatewayClient {
   }
 
   /** The chat models this key may use (`GET /models`, cached `catalogTtlMs`). */
-  async models(opts?: CallOptions): Promise<GatewayModel[]> {
-    try {
-      return await this.#context().catalog.models(opts);
-    } catch (error) {
-      throw this.#own(error);
-    }
+  models(opts?: CallOptions): Promise<GatewayModel[]> {
+    return this.#run((context) => context.catalog.models(opts));
   }
 
   /** The services and their engines (`GET /capabilities`, cached `catalogTtlMs`). */
-  async services(opts?: CallOptions): Promise<GatewayService[]> {
-    try {
-      return await this.#context().catalog.services(opts);
-    } catch (error) {
-      throw this.#own(error);
-    }
+  services(opts?: CallOptions): Promise<GatewayService[]> {
+    return this.#run((context) => context.catalog.services(opts));
   }
 
   /** Forgets the cached catalog: the next look-up reads it again. */
@@ -199,12 +191,8 @@ export class GatewayClient {
   // (the catalog entry) and `resolveModel` (the entry, no needs) — plus the strict `model`.
 
   /** The listed model; `model_not_found` (with close matches) for any unlisted id, `my/...` too. */
-  async model(id: string, opts?: CallOptions): Promise<GatewayModel> {
-    try {
-      return await listedModel(this.#context().catalog, id, opts);
-    } catch (error) {
-      throw this.#own(error);
-    }
+  model(id: string, opts?: CallOptions): Promise<GatewayModel> {
+    return this.#run((context) => listedModel(context.catalog, id, opts));
   }
 
   /**
@@ -212,12 +200,8 @@ export class GatewayClient {
    * listed, yet their address still works); `model_not_found` for any other unlisted id. The
    * capability gate with no needs: `requireCapabilities(id, [])`.
    */
-  async resolveModel(id: string, opts?: CallOptions): Promise<GatewayModel | undefined> {
-    try {
-      return (await gateModel(this.#context().catalog, id, [], opts)).model;
-    } catch (error) {
-      throw this.#own(error);
-    }
+  resolveModel(id: string, opts?: CallOptions): Promise<GatewayModel | undefined> {
+    return this.#run(async (context) => (await gateModel(context.catalog, id, [], opts)).model);
   }
 
   /**
@@ -226,16 +210,14 @@ export class GatewayClient {
    * (unchecked: the gateway decides) for an unlisted own model; `model_not_found` for any other
    * unlisted id.
    */
-  async requireCapabilities(
+  requireCapabilities(
     modelId: string,
     needs: ModelCapability | readonly ModelCapability[],
     opts?: CallOptions,
   ): Promise<GatewayModel | undefined> {
-    try {
-      return (await gateModel(this.#context().catalog, modelId, needs, opts)).model;
-    } catch (error) {
-      throw this.#own(error);
-    }
+    return this.#run(
+      async (context) => (await gateModel(context.catalog, modelId, needs, opts)).model,
+    );
   }
 
   /**
@@ -246,52 +228,51 @@ export class GatewayClient {
    * `undefined`: an unlisted own model, unchecked (the gateway decides); any other unlisted id is
    * `model_not_found`. With no `needs` it only resolves the capabilities.
    */
-  async checkModel(
+  checkModel(
     modelId: string,
     needs: ModelCapability | readonly ModelCapability[],
     opts?: CheckModelOptions,
   ): Promise<readonly string[] | undefined> {
+    return this.#run(
+      async (context) => (await gateModel(context.catalog, modelId, needs, opts)).capabilities,
+    );
+  }
+
+  /**
+   * Runs a call (not a chat one: those keep their own try, with no closure per call) in the
+   * client's context, redacting this client's key from what it throws.
+   */
+  async #run<T>(call: (context: Ready) => Promise<T>): Promise<T> {
     try {
-      return (await gateModel(this.#context().catalog, modelId, needs, opts)).capabilities;
+      return await call(this.#context());
     } catch (error) {
       throw this.#own(error);
     }
   }
 
   /** Runs a service call with the services' code (loaded by the first one). */
-  async #withServices<T>(
-    run: (services: ServiceCalls, context: ServiceContext) => Promise<T>,
+  #withServices<T>(
+    call: (services: ServiceCalls, context: ServiceContext) => Promise<T>,
   ): Promise<T> {
-    const context = this.#context();
-    return run(await loadServices(), context);
+    return this.#run(async (context) => call(await loadServices(), context));
   }
 
   /** The embedding engines `GET /capabilities` lists. */
-  async embeddingEngines(opts?: CallOptions): Promise<EmbeddingEngine[]> {
-    try {
-      const { catalog } = this.#context();
-      const services = await loadServices();
-      return await services.embeddingEngines(catalog, opts);
-    } catch (error) {
-      throw this.#own(error);
-    }
+  embeddingEngines(opts?: CallOptions): Promise<EmbeddingEngine[]> {
+    return this.#withServices((services, { catalog }) => services.embeddingEngines(catalog, opts));
   }
 
   /**
    * The engine named (`model_not_found` when it is not listed: engines are never swapped), or the
    * only one when none is named.
    */
-  async resolveEmbeddingEngine(
+  resolveEmbeddingEngine(
     engineId: string | undefined,
     opts?: CallOptions,
   ): Promise<EmbeddingEngine> {
-    try {
-      const { catalog } = this.#context();
-      const services = await loadServices();
-      return await services.resolveEmbeddingEngine(catalog, engineId, opts);
-    } catch (error) {
-      throw this.#own(error);
-    }
+    return this.#withServices((services, { catalog }) =>
+      services.resolveEmbeddingEngine(catalog, engineId, opts),
+    );
   }
 
   /**
@@ -320,43 +301,25 @@ export class GatewayClient {
   }
 
   /** `POST /embeddings` as given (one request; limits checked first). */
-  async embed(req: EmbeddingsRequest, opts?: CallOptions): Promise<EmbeddingsResponse> {
-    try {
-      return await this.#withServices((services, context) => services.embed(context, req, opts));
-    } catch (error) {
-      throw this.#own(error);
-    }
+  embed(req: EmbeddingsRequest, opts?: CallOptions): Promise<EmbeddingsResponse> {
+    return this.#withServices((services, context) => services.embed(context, req, opts));
   }
 
   /** Embeds any number of texts: batched under the gateway's limits, in input order. */
-  async embedMany(texts: string[], opts: EmbedManyOptions = {}): Promise<number[][]> {
-    try {
-      return await this.#withServices((services, context) =>
-        services.embedMany(context, texts, opts ?? {}),
-      );
-    } catch (error) {
-      throw this.#own(error);
-    }
+  embedMany(texts: string[], opts: EmbedManyOptions = {}): Promise<number[][]> {
+    return this.#withServices((services, context) =>
+      services.embedMany(context, texts, opts ?? {}),
+    );
   }
 
   /** `POST /translations`. */
-  async translate(req: TranslationRequest, opts?: CallOptions): Promise<TranslationResponse> {
-    try {
-      return await this.#withServices((services, context) =>
-        services.translate(context, req, opts),
-      );
-    } catch (error) {
-      throw this.#own(error);
-    }
+  translate(req: TranslationRequest, opts?: CallOptions): Promise<TranslationResponse> {
+    return this.#withServices((services, context) => services.translate(context, req, opts));
   }
 
   /** `POST /ocr`: an image (bytes, Blob, base64 or data URL) to text. */
-  async ocr(req: OcrRequest, opts?: CallOptions): Promise<OcrResponse> {
-    try {
-      return await this.#withServices((services, context) => services.ocr(context, req, opts));
-    } catch (error) {
-      throw this.#own(error);
-    }
+  ocr(req: OcrRequest, opts?: CallOptions): Promise<OcrResponse> {
+    return this.#withServices((services, context) => services.ocr(context, req, opts));
   }
 
   /** `POST /audio/transcriptions`: JSON by default, plain text with `response_format: 'text'`. */
@@ -372,17 +335,11 @@ export class GatewayClient {
     req: TranscriptionRequest,
     opts?: CallOptions,
   ): Promise<TranscriptionResponse | string>;
-  async transcribe(
+  transcribe(
     req: TranscriptionRequest,
     opts?: CallOptions,
   ): Promise<TranscriptionResponse | string> {
-    try {
-      return await this.#withServices((services, context) =>
-        services.transcribe(context, req, opts),
-      );
-    } catch (error) {
-      throw this.#own(error);
-    }
+    return this.#withServices((services, context) => services.transcribe(context, req, opts));
   }
 }
 

@@ -27,19 +27,34 @@ export async function errorFromAnswer(
   try {
     text = await readErrorBody(response, maxErrorBodyBytes);
   } catch (cause) {
-    if (scope.aborted) return scope.error({ requestedModel: asked.requestedModel });
-    return new GatewayError({
-      code: 'network_error',
-      status: response.status,
-      message: `The gateway answered HTTP ${response.status} but its body could not be read: ${describeCause(cause)}`,
-      requestedModel: asked.requestedModel,
-      cause,
-    });
+    const what = `The gateway answered HTTP ${response.status} but its body`;
+    return unreadBody(what, response, asked, scope, cause);
   }
   return parseErrorResponse(response.status, response.headers, text, {
     requestedModel: asked.requestedModel,
     secret: apiKey,
     maxRetryAfterMs,
+  });
+}
+
+/**
+ * `network_error` for a body that failed while read (`what` could not be read), or the call's own
+ * end when that is why.
+ */
+export function unreadBody(
+  what: string,
+  response: Response,
+  asked: { requestedModel?: string },
+  scope: CallScope,
+  cause: unknown,
+): GatewayError {
+  if (scope.aborted) return scope.error({ requestedModel: asked.requestedModel });
+  return new GatewayError({
+    code: 'network_error',
+    status: response.status,
+    message: `${what} could not be read: ${describeCause(cause)}`,
+    requestedModel: asked.requestedModel,
+    cause,
   });
 }
 

@@ -185,7 +185,7 @@ export class Transport {
     if (typeof fetchImpl !== 'function') {
       throw new GatewayError({
         code: 'configuration_error',
-        message: 'No fetch: this runtime has no global fetch; pass `fetch` to createGatewayClient',
+        message: 'This runtime has no global fetch: pass `fetch` to createGatewayClient',
         field: 'fetch',
       });
     }

@@ -39,6 +39,6 @@ export function warnPlainHttpOnce(baseURL: string, apiKey: string): void {
   if (seen.has(printable)) return;
   seen.add(printable);
   console.warn(
-    `[@infergate/core] Warning: the gateway base URL ${printable} is plain http:// to a host that is not loopback, so the API key is sent unencrypted. Use https:// (http:// is meant for localhost only).`,
+    `[@infergate/core] Warning: the gateway base URL ${printable} is plain http:// to a host that is not loopback: the API key is sent unencrypted. Use https://.`,
   );
 }

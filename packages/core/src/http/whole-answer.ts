@@ -1,10 +1,9 @@
 // docs/gateway-protocol.md §2.5 (the slot is given back once the body is read), §10.3 (a body
 // that is not JSON, or too large).
-import type { CallScope } from '../call/call-scope';
-import { describeCause, GatewayError, isGatewayError } from '../errors/errors';
+import { type GatewayError, isGatewayError } from '../errors/errors';
 import { invalidResponse } from '../errors/invalid-response';
 import type { CallEvents } from '../events/call-events';
-import { tooLarge } from './answer-errors';
+import { tooLarge, unreadBody } from './answer-errors';
 import { declaredLength, readBoundedBody } from './read-bounded-body';
 import type { OpenResponse, RequestSpec } from './request-types';
 
@@ -51,7 +50,9 @@ export async function readWholeAnswer(
     if (read.truncated) throw tooLarge(response, spec, limit);
     text = read.text;
   } catch (cause) {
-    failure = bodyFailure(cause, response, spec, scope);
+    failure = isGatewayError(cause)
+      ? cause
+      : unreadBody('The response body', response, spec, scope, cause);
     throw failure;
   } finally {
     release(failure !== undefined && scope.aborted);
@@ -77,22 +78,4 @@ export async function readWholeAnswer(
   }
   if (reports) events?.answered(data, text);
   return { data, text, headers, status };
-}
-
-/** Why a 2xx body could not be read whole, typed. */
-function bodyFailure(
-  cause: unknown,
-  response: Response,
-  spec: RequestSpec,
-  scope: CallScope,
-): GatewayError {
-  if (isGatewayError(cause)) return cause;
-  if (scope.aborted) return scope.error({ requestedModel: spec.requestedModel });
-  return new GatewayError({
-    code: 'network_error',
-    status: response.status,
-    message: `The response body could not be read: ${describeCause(cause)}`,
-    requestedModel: spec.requestedModel,
-    cause,
-  });
 }
