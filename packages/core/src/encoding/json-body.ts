@@ -164,3 +164,15 @@ export function quoteValue(value: unknown): string {
       : `an ${typeof value} JSON cannot carry`;
   }
 }
+
+/**
+ * A value for a refusal's message, by kind: a string quoted (cut at 40 characters), a number or
+ * boolean with its value, an object, array or function by kind only (it may hold anything).
+ */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+  if (typeof value === 'object') return 'an object';
+  return typeof value === 'function' ? 'a function' : `${typeof value} ${String(value)}`;
+}
