@@ -129,7 +129,7 @@ export class ChatStreamDecoder {
     const events = `${this.#events} event(s)`;
     const message =
       how === 'done'
-        ? `The chat stream sent [DONE] after ${events} but no choice had a finish_reason: the answer may be incomplete`
+        ? `The chat stream sent [DONE] after ${events} but no choice had a finish_reason`
         : `The connection ${how === 'cut' ? 'failed' : 'closed'} before [DONE] and before any finish_reason, after ${events}${
             cause instanceof Error ? `: ${cause.message}` : ''
           }`;
