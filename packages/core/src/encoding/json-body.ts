@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4.1, §6–§9 (JSON request bodies), §10.4 (`invalid_request_error`: a
 // refusal before sending, naming the field).
 import { GatewayError } from '../errors/errors';
+import { clip } from '../errors/escape-control';
 
 /**
  * The JSON text of a request body. `JSON.stringify` throws a raw `TypeError` on a circular
@@ -172,7 +173,7 @@ export function quoteValue(value: unknown): string {
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+  if (typeof value === 'string') return `"${clip(value, 40)}"`;
   if (typeof value === 'object') return 'an object';
   return typeof value === 'function' ? 'a function' : `${typeof value} ${String(value)}`;
 }

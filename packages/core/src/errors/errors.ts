@@ -11,7 +11,7 @@ import {
   type GatewayServerErrorCode,
 } from '../protocol/error-codes';
 import type { ModelCapability } from '../protocol/wire-types';
-import { escapeControl } from './escape-control';
+import { clip, escapeControl } from './escape-control';
 import { ownRedaction, redactValue } from './redact-secret';
 import { type FailureContext, isRetryableFailure } from './retryable-failure';
 
@@ -173,13 +173,9 @@ export class GatewayError extends Error {
       const value = this[key];
       if (value !== undefined && key !== 'data') json[key] = value;
     }
-    if (this.body !== undefined && this.body.length > 2000)
-      json.body = `${this.body.slice(0, 2000)}…`;
-    if (this.invalidOutput !== undefined && this.invalidOutput.text.length > 2000) {
-      json.invalidOutput = {
-        ...this.invalidOutput,
-        text: `${this.invalidOutput.text.slice(0, 2000)}…`,
-      };
+    if (this.body !== undefined) json.body = clip(this.body, 2000);
+    if (this.invalidOutput !== undefined) {
+      json.invalidOutput = { ...this.invalidOutput, text: clip(this.invalidOutput.text, 2000) };
     }
     const cause = causeAsJSON(this.cause);
     if (cause !== undefined) json.cause = cause;

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §5.1 (events), §5.2 (end and completeness), §5.3 (failures after the
 // 200), §5.4 (dialects).
 import { GatewayError, isGatewayServerErrorCode } from '../../errors/errors';
+import { clip } from '../../errors/escape-control';
 import { readGatewayErrorShape } from '../../http/parse-error-response';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import type { Usage } from '../../protocol/wire-types';
@@ -146,7 +147,7 @@ export class ChatStreamDecoder {
       code: 'provider_protocol_error',
       message,
       status: 200,
-      body: data.length > 2000 ? `${data.slice(0, 2000)}…` : data,
+      body: clip(data, 2000),
       cause,
       ...this.#context,
     });
