@@ -253,27 +253,18 @@ export function callEndedError(
   extra: CallEndContext & { timeoutMs?: number } = {},
 ): GatewayError {
   const { timeoutMs, ...context } = extra;
-  if (timeoutMs !== undefined) {
-    const last = reason instanceof GatewayError ? reason : undefined;
-    return new GatewayError({
-      code: 'timeout',
-      message: `The call did not finish within its deadline of ${timeoutMs} ms${last ? ` (waiting to retry after: ${last.message})` : ''}`,
-      cause: last,
-      ...context,
-    });
-  }
-  if (isTimeoutReason(reason)) {
-    return new GatewayError({
-      code: 'timeout',
-      message: "The call did not finish within its deadline (the caller's AbortSignal timed out)",
-      cause: reason,
-      ...context,
-    });
-  }
+  const last = timeoutMs !== undefined && reason instanceof GatewayError ? reason : undefined;
+  const timedOut = timeoutMs !== undefined || isTimeoutReason(reason);
+  const why =
+    timeoutMs === undefined
+      ? " (the caller's AbortSignal timed out)"
+      : ` of ${timeoutMs} ms${last ? ` (waiting to retry after: ${last.message})` : ''}`;
   return new GatewayError({
-    code: 'aborted',
-    message: 'The call was aborted',
-    cause: reason,
+    code: timedOut ? 'timeout' : 'aborted',
+    message: timedOut
+      ? `The call did not finish within its deadline${why}`
+      : 'The call was aborted',
+    cause: timeoutMs === undefined ? reason : last,
     ...context,
   });
 }

@@ -43,8 +43,8 @@ export class Catalog {
   readonly #requestBound: boolean;
   #models: ModelsEntry | undefined;
   #services: Entry<GatewayService[]> | undefined;
-  #modelsInFlight: Flight<GatewayModel[]> | undefined;
-  #servicesInFlight: Flight<GatewayService[]> | undefined;
+  /** The shared reads in progress, by path. */
+  readonly #flights = new Map<string, Flight<unknown[]>>();
   #generation = 0;
   /**
    * Called as each `GET /models` read is sent; what it returns is called with the list once read
@@ -100,79 +100,58 @@ export class Catalog {
     checkCallOptions(options ?? {});
     const cached = this.#fresh(this.#models);
     if (cached) return Promise.resolve(cached);
-    if (this.#requestBound) {
-      const { store, stop } = this.#storeModels();
-      const read = this.#fetchOwn(ENDPOINTS.models, options, store, parent);
-      read.catch(stop);
-      return read;
-    }
-    if (!this.#modelsInFlight) {
-      const { store, stop } = this.#storeModels();
-      const flight = this.#start<GatewayModel>(ENDPOINTS.models, options, store, parent);
-      this.#modelsInFlight = flight;
-      const end = () => {
-        stop();
-        this.#endModels(flight);
+    return this.#read(ENDPOINTS.models, options, parent, () => {
+      // Told to `onModelsRead` as each read is sent, and again with its list (undefined: failed).
+      const generation = this.#generation;
+      const seen = this.onModelsRead?.();
+      return (value?: GatewayModel[]) => {
+        seen?.(value);
+        if (value && generation === this.#generation) {
+          this.#models = { value, fetchedAt: monotonicNow(), misses: new Set() };
+        }
       };
-      flight.promise.then(end, end);
-    }
-    return this.#join(this.#modelsInFlight, options, () => this.#endModels(this.#modelsInFlight));
-  }
-
-  /** Stores a models answer read from now on (told to `onModelsRead`; `stop`: the read failed). */
-  #storeModels(): { store: (value: GatewayModel[]) => void; stop: () => void } {
-    const generation = this.#generation;
-    const seen = this.onModelsRead?.();
-    const stop = () => seen?.(undefined);
-    const store = (value: GatewayModel[]) => {
-      seen?.(value);
-      if (generation === this.#generation) {
-        this.#models = { value, fetchedAt: monotonicNow(), misses: new Set() };
-      }
-    };
-    return { store, stop };
-  }
-
-  #endModels(flight: Flight<GatewayModel[]> | undefined): void {
-    if (this.#modelsInFlight === flight) this.#modelsInFlight = undefined;
+    });
   }
 
   services(options?: CallOptions): Promise<GatewayService[]> {
     checkCallOptions(options ?? {});
     const cached = this.#fresh(this.#services);
     if (cached) return Promise.resolve(cached);
-    const generation = this.#generation;
-    const store = (value: GatewayService[]) => {
-      if (generation === this.#generation) this.#services = { value, fetchedAt: monotonicNow() };
-    };
-    if (this.#requestBound) return this.#fetchOwn(ENDPOINTS.capabilities, options, store);
-    if (!this.#servicesInFlight) {
-      const flight = this.#start<GatewayService>(ENDPOINTS.capabilities, options, store);
-      this.#servicesInFlight = flight;
-      flight.promise.then(
-        () => this.#endServices(flight),
-        () => this.#endServices(flight),
-      );
-    }
-    return this.#join(this.#servicesInFlight, options, () =>
-      this.#endServices(this.#servicesInFlight),
-    );
+    return this.#read(ENDPOINTS.capabilities, options, undefined, () => {
+      const generation = this.#generation;
+      return (value?: GatewayService[]) => {
+        if (value && generation === this.#generation) {
+          this.#services = { value, fetchedAt: monotonicNow() };
+        }
+      };
+    });
   }
 
-  #endServices(flight: Flight<GatewayService[]> | undefined): void {
-    if (this.#servicesInFlight === flight) this.#servicesInFlight = undefined;
-  }
-
-  /** One caller's own look-up, under its own signal and deadline (request-bound runtimes). */
-  async #fetchOwn<T extends { id: string }>(
+  /**
+   * A read of `path` whose answer is stored with what `begin()` returns as the read is sent
+   * (called with the list, or with nothing when the read failed). Shared by concurrent callers
+   * (`#join`), except in request-bound runtimes where each caller sends its own, under its own
+   * signal and deadline.
+   */
+  #read<T extends { id: string }>(
     path: string,
     options: CallOptions | undefined,
-    store: (value: T[]) => void,
-    parent?: CallEvents,
+    parent: CallEvents | undefined,
+    begin: () => (value?: T[]) => void,
   ): Promise<T[]> {
-    const value = await this.#list<T>(path, options, parent);
-    store(value);
-    return value;
+    if (this.#requestBound) {
+      const store = begin();
+      const read = this.#list<T>(path, options, parent);
+      read.then(store, () => store());
+      return read;
+    }
+    const flights = this.#flights as Map<string, Flight<T[]>>;
+    let flight = flights.get(path);
+    if (!flight) flight = this.#start(path, options, parent, begin());
+    const shared = flight;
+    return this.#join(shared, options, () => {
+      if (flights.get(path) === shared) flights.delete(path);
+    });
   }
 
   /**
@@ -183,28 +162,21 @@ export class Catalog {
   #start<T extends { id: string }>(
     path: string,
     options: CallOptions | undefined,
-    store: (value: T[]) => void,
-    parent?: CallEvents,
+    parent: CallEvents | undefined,
+    store: (value?: T[]) => void,
   ): Flight<T[]> {
     const controller = new AbortController();
     const { signal: _signal, timeoutMs: _timeoutMs, ...rest } = options ?? {};
-    const flight: Flight<T[]> = {
-      controller,
-      callers: 0,
-      settled: false,
-      promise: this.#list<T>(path, { ...rest, signal: controller.signal }, parent).then((value) => {
-        store(value);
-        return value;
-      }),
+    const promise = this.#list<T>(path, { ...rest, signal: controller.signal }, parent);
+    const flight: Flight<T[]> = { promise, controller, callers: 0, settled: false };
+    const flights = this.#flights as Map<string, Flight<T[]>>;
+    flights.set(path, flight);
+    const end = (value?: T[]) => {
+      flight.settled = true;
+      if (flights.get(path) === flight) flights.delete(path);
+      store(value);
     };
-    flight.promise.then(
-      () => {
-        flight.settled = true;
-      },
-      () => {
-        flight.settled = true;
-      },
-    );
+    promise.then(end, () => end());
     return flight;
   }
 

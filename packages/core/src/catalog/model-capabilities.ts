@@ -58,7 +58,7 @@ export function modelsWithCapabilities(
       const has = capabilitiesOf(model);
       return options.anyOf
         ? list.some((need) => has.includes(need))
-        : missingCapabilities(has, list).length === 0;
+        : list.every((need) => has.includes(need));
     })
     .map((model) => model.id);
 }

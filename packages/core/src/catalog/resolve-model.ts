@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §3.1 (listed and unlisted own models), §4.2 (the capability gate).
 import type { CallOptions } from '../call/call-options';
-import { quoteValue } from '../encoding/json-body';
+import { describeValue } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
@@ -26,9 +26,8 @@ export function checkModelId(model: unknown): asserts model is string {
   if (typeof model !== 'string' || model.trim() === '') {
     throw invalidRequest(
       'model',
-      // A string here is blank, so short; anything else is named by its type only (an object
-      // given by mistake may hold secrets no redactor knows).
-      `must be a non-empty model id from GET /models, got ${typeof model === 'string' ? quoteValue(model) : model === null ? 'null' : Array.isArray(model) ? 'an array' : typeof model}`,
+      // (An object given by mistake is named by its kind: it may hold secrets no redactor knows.)
+      `must be a non-empty model id from GET /models, got ${describeValue(model)}`,
     );
   }
 }

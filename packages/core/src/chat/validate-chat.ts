@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4.1 (request, reasoning effort), §4.2 (capability rules), §11 (limits).
 import { checkModelId } from '../catalog/resolve-model';
-import { findUnsendable } from '../encoding/json-body';
+import { describeValue, findUnsendable } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { ChatRequest, ModelCapability } from '../protocol/wire-types';
@@ -8,13 +8,6 @@ import { isObject } from './validate-chat-response';
 
 const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool']);
 const RESPONSE_FORMATS: ReadonlySet<string> = new Set(['text', 'json_object', 'json_schema']);
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
-}
 
 /** Checks a chat request against docs/gateway-protocol.md §4.1, §4.2 and §11 before anything is sent. */
 export function validateChatRequest(request: ChatRequest): void {

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4.1, §6–§9 (JSON request bodies), §10.4 (`invalid_request_error`: a
 // refusal before sending, naming the field).
 import { GatewayError } from '../errors/errors';
+import { clip } from '../errors/escape-control';
 
 /**
  * The JSON text of a request body. `JSON.stringify` throws a raw `TypeError` on a circular
@@ -163,4 +164,16 @@ export function quoteValue(value: unknown): string {
       ? 'an array JSON cannot carry'
       : `an ${typeof value} JSON cannot carry`;
   }
+}
+
+/**
+ * A value for a refusal's message, by kind: a string quoted (cut at 40 characters), a number or
+ * boolean with its value, an object, array or function by kind only (it may hold anything).
+ */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `"${clip(value, 40)}"`;
+  if (typeof value === 'object') return 'an object';
+  return typeof value === 'function' ? 'a function' : `${typeof value} ${String(value)}`;
 }

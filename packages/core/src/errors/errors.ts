@@ -11,7 +11,7 @@ import {
   type GatewayServerErrorCode,
 } from '../protocol/error-codes';
 import type { ModelCapability } from '../protocol/wire-types';
-import { escapeControl } from './escape-control';
+import { clip, escapeControl } from './escape-control';
 import { ownRedaction, redactValue } from './redact-secret';
 import { type FailureContext, isRetryableFailure } from './retryable-failure';
 
@@ -173,13 +173,9 @@ export class GatewayError extends Error {
       const value = this[key];
       if (value !== undefined && key !== 'data') json[key] = value;
     }
-    if (this.body !== undefined && this.body.length > 2000)
-      json.body = `${this.body.slice(0, 2000)}…`;
-    if (this.invalidOutput !== undefined && this.invalidOutput.text.length > 2000) {
-      json.invalidOutput = {
-        ...this.invalidOutput,
-        text: `${this.invalidOutput.text.slice(0, 2000)}…`,
-      };
+    if (this.body !== undefined) json.body = clip(this.body, 2000);
+    if (this.invalidOutput !== undefined) {
+      json.invalidOutput = { ...this.invalidOutput, text: clip(this.invalidOutput.text, 2000) };
     }
     const cause = causeAsJSON(this.cause);
     if (cause !== undefined) json.cause = cause;
@@ -200,9 +196,6 @@ export function gatewayFailure(
   return error;
 }
 
-/** The text fields an error carries besides its message, body, data and headers. */
-const TEXT_FIELDS = ['type', 'requestedModel', 'servedModel', 'model', 'field'] as const;
-
 /**
  * Every string an error carries leaves the client: the API key of the client whose call made it
  * (`owner`: that client's transport, errors/redact-secret.ts) is redacted, in place, from its
@@ -222,20 +215,12 @@ function redactInPlace(error: GatewayError, redact: (text: string) => string, de
   const self = error as unknown as Record<string, unknown>;
   self.message = redact(error.message);
   if (typeof error.stack === 'string') self.stack = redact(error.stack);
-  if (error.body !== undefined) self.body = redact(error.body);
-  if (error.data !== undefined) self.data = redactValue(error.data, redact);
-  if (error.responseHeaders !== undefined) {
-    self.responseHeaders = redactValue(error.responseHeaders, redact);
-  }
-  for (const key of TEXT_FIELDS) {
-    const value = error[key];
+  // Every field, lists and objects too: a key pasted into `fallbackModels` comes back in the
+  // skips and the route, and `data` is walked decoded, so an escaped echo is caught.
+  for (const key of OPTIONAL_FIELDS) {
+    const value = self[key];
     if (typeof value === 'string') self[key] = redact(value);
-  }
-  // Lists of strings too: a key pasted into `fallbackModels` comes back in the skips and the route.
-  if (error.skipped !== undefined) self.skipped = redactValue(error.skipped, redact);
-  if (error.route !== undefined) self.route = redactValue(error.route, redact);
-  if (error.invalidOutput !== undefined) {
-    self.invalidOutput = redactValue(error.invalidOutput, redact);
+    else if (typeof value === 'object' && value !== null) self[key] = redactValue(value, redact);
   }
   const cause: unknown = error.cause;
   if (isGatewayError(cause)) {

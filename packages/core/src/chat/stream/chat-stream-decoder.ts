@@ -1,11 +1,13 @@
 // docs/gateway-protocol.md §5.1 (events), §5.2 (end and completeness), §5.3 (failures after the
 // 200), §5.4 (dialects).
 import { GatewayError, isGatewayServerErrorCode } from '../../errors/errors';
+import { clip } from '../../errors/escape-control';
 import { readGatewayErrorShape } from '../../http/parse-error-response';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import type { Usage } from '../../protocol/wire-types';
 import { ChatAssembler } from '../assemble-chat';
 import { readContent, readReasoningField } from '../read-message-parts';
+import { isObject } from '../validate-chat-response';
 import { SseDataSplitter } from './split-sse-data';
 
 interface DecoderContext {
@@ -16,6 +18,8 @@ interface DecoderContext {
 }
 
 type Json = Record<string, unknown>;
+/** The events that carry the answer's id and model. */
+type Named = Extract<ChatStreamEvent, { type: 'role' | 'metadata' }>;
 
 /**
  * Turns the text of an SSE chat stream into typed events and the assembled answer.
@@ -126,7 +130,7 @@ export class ChatStreamDecoder {
     const events = `${this.#events} event(s)`;
     const message =
       how === 'done'
-        ? `The chat stream sent [DONE] after ${events} but no choice had a finish_reason: the answer may be incomplete`
+        ? `The chat stream sent [DONE] after ${events} but no choice had a finish_reason`
         : `The connection ${how === 'cut' ? 'failed' : 'closed'} before [DONE] and before any finish_reason, after ${events}${
             cause instanceof Error ? `: ${cause.message}` : ''
           }`;
@@ -143,7 +147,7 @@ export class ChatStreamDecoder {
       code: 'provider_protocol_error',
       message,
       status: 200,
-      body: data.length > 2000 ? `${data.slice(0, 2000)}…` : data,
+      body: clip(data, 2000),
       cause,
       ...this.#context,
     });
@@ -167,12 +171,11 @@ export class ChatStreamDecoder {
         cause,
       );
     }
-    if (typeof chunk !== 'object' || chunk === null || Array.isArray(chunk)) {
+    if (!isObject(chunk)) {
       throw this.#protocolError('The chat stream sent an event that is not a JSON object', data);
     }
-    const object = chunk as Json;
-    if (object.error !== undefined) throw this.#streamError(object, data);
-    this.#onChunk(object, data);
+    if (chunk.error !== undefined) throw this.#streamError(chunk, data);
+    this.#onChunk(chunk, data);
   }
 
   #streamError(object: Json, data: string): GatewayError {
@@ -193,31 +196,25 @@ export class ChatStreamDecoder {
     const assembler = this.#assembler;
     // The first chunk may be a content filter's `choices: []` with an empty id/model: take each
     // from the first chunk that has a non-empty value, and announce them when they arrive.
+    const { id, model, created } = chunk;
     let metadata = false;
-    if (assembler.id === undefined && typeof chunk.id === 'string' && chunk.id !== '') {
-      assembler.id = chunk.id;
+    if (assembler.id === undefined && typeof id === 'string' && id !== '') {
+      assembler.id = id;
       metadata = true;
     }
-    if (assembler.model === undefined && typeof chunk.model === 'string' && chunk.model !== '') {
-      assembler.model = chunk.model;
+    if (assembler.model === undefined && typeof model === 'string' && model !== '') {
+      assembler.model = model;
       metadata = true;
     }
-    const created = chunk.created;
-    if (
-      assembler.created === undefined &&
-      typeof created === 'number' &&
-      Number.isFinite(created) &&
-      created > 0
-    ) {
+    const time = typeof created === 'number' && Number.isFinite(created) && created > 0;
+    if (assembler.created === undefined && time) {
       assembler.created = created;
       metadata = true;
     }
     if (metadata) {
-      const event: ChatStreamEvent = { type: 'metadata' };
-      if (assembler.id !== undefined) event.id = assembler.id;
-      if (assembler.model !== undefined) event.model = assembler.model;
+      const event: Named = { type: 'metadata' };
       if (assembler.created !== undefined) event.created = assembler.created;
-      this.#queue.push(event);
+      this.#queue.push(this.#named(event));
     }
     const choices = chunk.choices;
     if (choices !== undefined && choices !== null) {
@@ -234,26 +231,27 @@ export class ChatStreamDecoder {
     }
   }
 
+  /** `event` with the answer's id and model, when known. */
+  #named<T extends Named>(event: T): T {
+    if (this.#assembler.id !== undefined) event.id = this.#assembler.id;
+    if (this.#assembler.model !== undefined) event.model = this.#assembler.model;
+    return event;
+  }
+
   #onChoice(choice: unknown, data: string): void {
-    if (typeof choice !== 'object' || choice === null || Array.isArray(choice)) {
-      throw this.#protocolError('A choice is not an object', data);
-    }
-    const { index, delta, finish_reason: finishReason } = choice as Json;
+    if (!isObject(choice)) throw this.#protocolError('A choice is not an object', data);
+    const { index, delta, finish_reason: finishReason } = choice;
     const choiceIndex = typeof index === 'number' ? index : 0;
     if (choiceIndex === 0) this.#choiceZeroSeen = true;
     if (delta !== undefined && delta !== null) {
-      if (typeof delta !== 'object' || Array.isArray(delta))
-        throw this.#protocolError('`delta` is not an object', data);
-      const { role, content, tool_calls: toolCalls } = delta as Json;
+      if (!isObject(delta)) throw this.#protocolError('`delta` is not an object', data);
+      const { role, content, tool_calls: toolCalls } = delta;
       if (role !== undefined && role !== null && !this.#roleSent) {
         this.#roleSent = true;
-        const event: ChatStreamEvent = { type: 'role', role: 'assistant' };
-        if (this.#assembler.id !== undefined) event.id = this.#assembler.id;
-        if (this.#assembler.model !== undefined) event.model = this.#assembler.model;
-        this.#queue.push(event);
+        this.#queue.push(this.#named({ type: 'role', role: 'assistant' }));
       }
       // Reasoning comes before the text of the same delta (servers think, then answer).
-      const reasoning = readReasoningField(delta as Json);
+      const reasoning = readReasoningField(delta);
       if (reasoning !== '') this.#reasoning(reasoning, choiceIndex);
       if (typeof content === 'string') {
         if (content !== '') this.#text(content, choiceIndex);
@@ -294,21 +292,18 @@ export class ChatStreamDecoder {
   }
 
   #onToolCall(piece: unknown, data: string): void {
-    if (typeof piece !== 'object' || piece === null || Array.isArray(piece)) {
-      throw this.#protocolError('A tool-call piece is not an object', data);
-    }
-    const { index: rawIndex, id, function: fn } = piece as Json;
+    if (!isObject(piece)) throw this.#protocolError('A tool-call piece is not an object', data);
+    const { index: rawIndex, id, function: fn } = piece;
     if (rawIndex !== undefined && rawIndex !== null && typeof rawIndex !== 'number')
       throw this.#protocolError('A tool-call piece has an `index` that is not a number', data);
     let name: string | undefined;
     let args = '';
     if (fn !== undefined && fn !== null) {
-      if (typeof fn !== 'object' || Array.isArray(fn))
+      if (!isObject(fn))
         throw this.#protocolError('`tool_calls[].function` is not an object', data);
-      const f = fn as Json;
-      if (typeof f.name === 'string' && f.name !== '') name = f.name;
-      if (typeof f.arguments === 'string') args = f.arguments;
-      else if (f.arguments !== undefined && f.arguments !== null) {
+      if (typeof fn.name === 'string' && fn.name !== '') name = fn.name;
+      if (typeof fn.arguments === 'string') args = fn.arguments;
+      else if (fn.arguments !== undefined && fn.arguments !== null) {
         throw this.#protocolError('`tool_calls[].function.arguments` is not a string', data);
       }
     }

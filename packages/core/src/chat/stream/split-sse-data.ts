@@ -41,7 +41,7 @@ export class SseDataSplitter {
   #tooLong(what: string): GatewayError {
     return new GatewayError({
       code: 'response_too_large',
-      message: `An SSE ${what} of the stream is longer than the SSE event limit (${this.#maxChars} characters); the stream was stopped`,
+      message: `An SSE ${what} passed the SSE event limit (${this.#maxChars} characters); the stream was stopped`,
     });
   }
 

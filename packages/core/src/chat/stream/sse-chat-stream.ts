@@ -115,7 +115,7 @@ export class GatewayChatStream implements ChatStream {
         overflow: () =>
           new GatewayError({
             code: 'response_too_large',
-            message: `The stream's unread bytes passed maxResponseBytes (${limit} bytes): nobody read it while it kept coming; it was stopped`,
+            message: `The stream passed maxResponseBytes (${limit} bytes) unread; it was stopped`,
             ...models,
           }),
       },
@@ -213,7 +213,8 @@ export class GatewayChatStream implements ChatStream {
         this.#fail(
           new GatewayError({
             code: 'response_too_large',
-            message: `The stream passed maxResponseBytes (${this.#maxBytes} bytes) in total; it was stopped (the assembled answer is bounded by the same limit)`,
+            // (The assembled answer is bounded by the same limit.)
+            message: `The stream passed maxResponseBytes (${this.#maxBytes} bytes) in total; it was stopped`,
             ...this.#models(),
           }),
         );
