@@ -289,7 +289,7 @@ export class CallEvents {
   responded(headers: Headers): void {
     this.#headers = headers;
     // Before the body is read, only the header can name it.
-    if (!this.#racing) this.#served(answeringModel(headers, undefined, undefined));
+    if (!this.#racing) this.#served();
   }
 
   /** A hedged call begins: its runs' answers name no model until one of them has won. */
@@ -305,7 +305,7 @@ export class CallEvents {
     this.#racing = false;
     this.#model = model;
     this.#headers = headers;
-    this.#served(answeringModel(headers, undefined, undefined));
+    this.#served();
   }
 
   /**
@@ -315,7 +315,7 @@ export class CallEvents {
   answered(data: unknown, text: string): void {
     const answer =
       typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
-    this.#served(answeringModel(this.#headers, answer.model, this.#model ?? this.#requestedModel));
+    this.#served(answer.model, this.#model ?? this.#requestedModel);
     const choices = Array.isArray(answer.choices) ? (answer.choices as unknown[]) : undefined;
     const first = choices?.find(
       (choice): choice is Record<string, unknown> =>
@@ -329,9 +329,14 @@ export class CallEvents {
     });
   }
 
-  /** The answering model, once known (the first one wins), with a `fallback` event for chat. */
-  #served(model: string | undefined): void {
-    if (model === undefined || this.#servedModel !== undefined) return;
+  /**
+   * The answering model, once known (the first one wins): by the answer's headers, else its
+   * body's `model`, else `asked`; with a `fallback` event for chat.
+   */
+  #served(bodyModel?: unknown, asked?: string): void {
+    if (this.#servedModel !== undefined) return;
+    const model = answeringModel(this.#headers, bodyModel, asked);
+    if (model === undefined) return;
     this.#servedModel = model;
     const requested = this.#requestedModel;
     // Only a chat request can be answered by another model (the pool fallback of an offline one).
@@ -382,7 +387,7 @@ export class CallEvents {
       this.failed(error);
       return;
     }
-    this.#served(answeringModel(this.#headers, undefined, this.#model ?? this.#requestedModel));
+    this.#served(undefined, this.#model ?? this.#requestedModel);
     if (answer.structured) this.#structured = { method: answer.structured.method, checked: true };
     this.succeeded(answer.usage, () => JSON.stringify(answer), answer);
   }
