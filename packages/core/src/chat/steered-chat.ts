@@ -81,8 +81,6 @@ export async function sendSteeredChat<T>(
   const { model, method } = steered;
   if (!stream) {
     steered.structured = structured.checkedOf((steered.answer as WholeAnswer).headers);
-    // Handed on unchecked (a step of the caller's tool loop): its hop says it was not checked.
-    if (steered.structured === undefined) steered.route = uncheckedAnswer(steered.route);
   } else if (method !== undefined) {
     const check = checkOf(call, given);
     steered.structuredStream = (route) => {
@@ -93,19 +91,6 @@ export async function sendSteeredChat<T>(
     };
   }
   return steered;
-}
-
-/** A route whose answered hop (its last) says its answer was not checked. */
-function uncheckedAnswer(route: SteeredAnswer<unknown>['route']): SteeredAnswer<unknown>['route'] {
-  return (answeredBy) => {
-    const made = route(answeredBy);
-    const hops = made.hops.map((hop, i) =>
-      i === made.hops.length - 1 && hop.outcome === 'answered' && hop.structured
-        ? { ...hop, structured: { ...hop.structured, checked: false } }
-        : hop,
-    );
-    return { ...made, hops };
-  };
 }
 
 /** The schema a request asks for (`response_format` `json_schema`), its name checked now. */

@@ -10,17 +10,18 @@ import type {
   GatewayAttemptEvent,
   GatewayDoneEvent,
   GatewayEvent,
+  GatewayEventBase,
   GatewayEventHandler,
   GatewayFailoverEvent,
-  GatewayHedgeEvent,
-  GatewayHedgeSkippedEvent,
-  GatewayModelSkippedEvent,
   GatewayOperation,
   GatewayResponseEvent,
   GatewayRetryEvent,
   GatewayStartEvent,
   HedgeSkipReason,
 } from './gateway-events';
+
+/** An event as a method of CallEvents fills it: `#send` adds what every event has. */
+type Fields<E> = E extends GatewayEvent ? Omit<E, keyof GatewayEventBase> : never;
 
 /** Ids of calls in this realm: every event of one call carries its id. */
 let lastCallId = 0;
@@ -80,11 +81,8 @@ export class CallEvents {
     // Each endpoint's name in protocol/endpoints.ts is its operation.
     this.#operation = endpointName(init.path) ?? 'other';
     this.#requestedModel = init.requestedModel;
-    const event: GatewayStartEvent = {
+    const event: Fields<GatewayStartEvent> = {
       type: 'start',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
       method: init.method,
       path: init.path,
       serverAddress: init.serverAddress,
@@ -105,9 +103,6 @@ export class CallEvents {
     this.#queuedAt = performance.now();
     this.#send({
       type: 'queued',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
       attempt,
       budgetId,
     });
@@ -118,9 +113,6 @@ export class CallEvents {
     this.#queueWaitMs += waitMs;
     this.#send({
       type: 'dequeued',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
       attempt,
       budgetId,
       waitMs,
@@ -130,9 +122,6 @@ export class CallEvents {
   released(attempt: number, budgetId: string): void {
     this.#send({
       type: 'released',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
       attempt,
       budgetId,
     });
@@ -149,11 +138,8 @@ export class CallEvents {
     this.#attempts = attempt;
     if (model !== undefined) this.#model = model;
     this.#sentAt = performance.now();
-    const event: GatewayAttemptEvent = {
+    const event: Fields<GatewayAttemptEvent> = {
       type: 'attempt',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
       attempt,
       method,
       path,
@@ -168,16 +154,12 @@ export class CallEvents {
 
   /** A listed model was left out before sending (`fallbackModels`). */
   skipped(skip: SkippedModel): void {
-    const event: GatewayModelSkippedEvent = {
+    this.#send({
       type: 'model-skipped',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
       model: skip.model,
       reason: skip.reason,
       detail: skip.detail,
-    };
-    this.#send(event);
+    });
   }
 
   /** The call left `from` for `to` at once (`fallbackModels`), after `waitedMs` on `from`. */
@@ -188,11 +170,8 @@ export class CallEvents {
     waitedMs: number,
     structured?: HopStructuredOutput,
   ): void {
-    const event: GatewayFailoverEvent = {
+    const event: Fields<GatewayFailoverEvent> = {
       type: 'failover',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
       from,
       to,
       reason,
@@ -209,80 +188,51 @@ export class CallEvents {
 
   /** A hedged call sent its second attempt (`to`), `waitedMs` after `from` gave no content. */
   hedgeSent(from: string, to: string, waitedMs: number): void {
-    const event: GatewayHedgeEvent = {
+    this.#send({
       type: 'hedge',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
       phase: 'sent',
       model: to,
       from,
       waitedMs,
-    };
-    this.#send(event);
+    });
   }
 
   /** A hedged call's race was won by `model`; the other attempt (`lost`) was aborted. */
   hedgeWon(model: string, winner: 'first' | 'hedge', lost: string): void {
-    const event: GatewayHedgeEvent = {
+    this.#send({
       type: 'hedge',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
       phase: 'won',
       model,
       winner,
       lost,
-    };
-    this.#send(event);
+    });
   }
 
   /** A hedged call's hedge was due after `waitedMs` on `model`, and not sent (`reason`). */
   hedgeSkipped(model: string, reason: HedgeSkipReason, waitedMs: number): void {
-    const event: GatewayHedgeSkippedEvent = {
+    this.#send({
       type: 'hedge-skipped',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
       model,
       reason,
       waitedMs,
-    };
-    this.#send(event);
+    });
   }
 
   /** `model`'s circuit breaker opened for `cooldownMs`. */
   circuitOpen(model: string, cooldownMs: number): void {
     this.#send({
       type: 'circuit-open',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
       model,
       cooldownMs,
     });
   }
 
-  /** This call was let through as `model`'s one probe, its breaker's cooldown over. */
-  circuitProbe(model: string): void {
-    this.#send({
-      type: 'circuit-probe',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
-      model,
-    });
-  }
-
-  /** An answer from `model` closed its circuit breaker (a probe's, or any while it was open). */
-  circuitClose(model: string): void {
-    this.#send({
-      type: 'circuit-close',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
-      model,
-    });
+  /**
+   * `circuit-probe`: this call was let through as `model`'s one probe, its cooldown over;
+   * `circuit-close`: an answer from `model` closed its breaker (a probe's, or any while it was open).
+   */
+  circuit(type: 'circuit-probe' | 'circuit-close', model: string): void {
+    this.#send({ type, model });
   }
 
   /**
@@ -309,11 +259,8 @@ export class CallEvents {
 
   /** An attempt's outcome: `error` is the error it failed with (a 2xx has none). */
   response(attempt: number, status: number | undefined, error?: unknown): void {
-    const event: GatewayResponseEvent = {
+    const event: Fields<GatewayResponseEvent> = {
       type: 'response',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
       attempt,
       ok: error === undefined,
       durationMs: performance.now() - this.#sentAt,
@@ -328,11 +275,8 @@ export class CallEvents {
 
   retry(attempt: number, delayMs: number, error: unknown): void {
     if (!isGatewayError(error)) return;
-    const event: GatewayRetryEvent = {
+    const event: Fields<GatewayRetryEvent> = {
       type: 'retry',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
       attempt,
       delayMs,
       reason: error.code,
@@ -345,7 +289,7 @@ export class CallEvents {
   responded(headers: Headers): void {
     this.#headers = headers;
     // Before the body is read, only the header can name it.
-    if (!this.#racing) this.#served(answeringModel(headers, undefined, undefined));
+    if (!this.#racing) this.#served();
   }
 
   /** A hedged call begins: its runs' answers name no model until one of them has won. */
@@ -361,7 +305,7 @@ export class CallEvents {
     this.#racing = false;
     this.#model = model;
     this.#headers = headers;
-    this.#served(answeringModel(headers, undefined, undefined));
+    this.#served();
   }
 
   /**
@@ -371,7 +315,7 @@ export class CallEvents {
   answered(data: unknown, text: string): void {
     const answer =
       typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
-    this.#served(answeringModel(this.#headers, answer.model, this.#model ?? this.#requestedModel));
+    this.#served(answer.model, this.#model ?? this.#requestedModel);
     const choices = Array.isArray(answer.choices) ? (answer.choices as unknown[]) : undefined;
     const first = choices?.find(
       (choice): choice is Record<string, unknown> =>
@@ -385,18 +329,20 @@ export class CallEvents {
     });
   }
 
-  /** The answering model, once known (the first one wins), with a `fallback` event for chat. */
-  #served(model: string | undefined): void {
-    if (model === undefined || this.#servedModel !== undefined) return;
+  /**
+   * The answering model, once known (the first one wins): by the answer's headers, else its
+   * body's `model`, else `asked`; with a `fallback` event for chat.
+   */
+  #served(bodyModel?: unknown, asked?: string): void {
+    if (this.#servedModel !== undefined) return;
+    const model = answeringModel(this.#headers, bodyModel, asked);
+    if (model === undefined) return;
     this.#servedModel = model;
     const requested = this.#requestedModel;
     // Only a chat request can be answered by another model (the pool fallback of an offline one).
     if (this.#operation === 'chat' && requested !== undefined && model !== requested) {
       this.#send({
         type: 'fallback',
-        callId: this.callId,
-        operation: this.#operation,
-        time: Date.now(),
         requestedModel: requested,
         servedModel: model,
       });
@@ -427,19 +373,12 @@ export class CallEvents {
   }
 
   failed(error: unknown): void {
-    const event = this.#done(false);
-    if (!event) return;
-    if (this.#servedModel !== undefined) event.servedModel = this.#servedModel;
-    const code = isGatewayError(error)
-      ? error.code
-      : error instanceof Error
-        ? error.name
-        : typeof error;
-    const status = isGatewayError(error) ? error.status : undefined;
-    event.error = status === undefined ? { code } : { code, status };
-    const invalid = isGatewayError(error) ? error.invalidOutput : undefined;
-    if (invalid) event.structured = { method: invalid.method, checked: false };
-    this.#send(event);
+    const known = isGatewayError(error) ? error : undefined;
+    const code = known?.code ?? (error instanceof Error ? error.name : typeof error);
+    const status = known?.status;
+    const invalid = known?.invalidOutput;
+    const structured = invalid && { method: invalid.method, checked: false };
+    this.#failed(status === undefined ? { code } : { code, status }, structured);
   }
 
   /** A chat stream ended: read to its end (`answer`), or failed or cancelled (`error`). */
@@ -448,7 +387,7 @@ export class CallEvents {
       this.failed(error);
       return;
     }
-    this.#served(answeringModel(this.#headers, undefined, this.#model ?? this.#requestedModel));
+    this.#served(undefined, this.#model ?? this.#requestedModel);
     if (answer.structured) this.#structured = { method: answer.structured.method, checked: true };
     this.succeeded(answer.usage, () => JSON.stringify(answer), answer);
   }
@@ -458,22 +397,25 @@ export class CallEvents {
    * `'abandoned'`) unless it already has — a handler keeping state per call (spans) can free it.
    */
   abandoned(): void {
+    this.#failed({ code: 'abandoned' });
+  }
+
+  /** The `done` event of a call that failed (`structured`: its answer broke the schema). */
+  #failed(error: GatewayDoneEvent['error'], structured?: HopStructuredOutput): void {
     const event = this.#done(false);
     if (!event) return;
     if (this.#servedModel !== undefined) event.servedModel = this.#servedModel;
-    event.error = { code: 'abandoned' };
+    event.error = error;
+    if (structured) event.structured = structured;
     this.#send(event);
   }
 
   /** The `done` event to fill and send, or undefined when the call has already ended. */
-  #done(ok: boolean): GatewayDoneEvent | undefined {
+  #done(ok: boolean): Fields<GatewayDoneEvent> | undefined {
     if (this.#ended) return undefined;
     this.#ended = true;
-    const event: GatewayDoneEvent = {
+    const event: Fields<GatewayDoneEvent> = {
       type: 'done',
-      callId: this.callId,
-      operation: this.#operation,
-      time: Date.now(),
       ok,
       durationMs: performance.now() - this.#startedAt,
       attempts: this.#attempts,
@@ -484,7 +426,12 @@ export class CallEvents {
     return event;
   }
 
-  #send(event: GatewayEvent): void {
+  /** Sends `fields` as one of this call's events: its id, operation and time added here. */
+  #send(fields: Fields<GatewayEvent>): void {
+    const event = fields as GatewayEvent;
+    event.callId = this.callId;
+    event.operation = this.#operation;
+    event.time = Date.now();
     try {
       const result: unknown = this.#onEvent(event);
       // An async hook's rejection must not become an unhandled rejection either.

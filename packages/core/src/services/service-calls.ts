@@ -31,7 +31,7 @@ import type {
 } from '../protocol/wire-types';
 import { buildTranscriptionBody } from './build-transcription-body';
 import { splitBatches } from './split-embedding-batches';
-import { inputTexts, validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
+import { validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
 import { validateOcrRequest } from './validate-ocr';
 import { embeddingsProblem, serviceAnswerProblem } from './validate-service-response';
 import { validateTranscriptionRequest } from './validate-transcription';
@@ -101,20 +101,9 @@ export async function embed(
 ): Promise<EmbeddingsResponse> {
   const sizes = validateEmbeddingsRequest(req);
   checkService(context.catalog, 'embeddings');
-  const engine = await engineFor(context, req.model, opts);
+  const engine = await resolveEmbeddingEngine(context.catalog, req.model, opts);
   validateForEngine(req, sizes, engine);
-  const request = { ...req, model: engine.id };
-  const count = inputTexts(req.input).length;
-  return postEmbeddings(context, request, count, opts);
-}
-
-/** The engine of an embeddings call. */
-function engineFor(
-  { catalog }: ServiceContext,
-  model: string | undefined,
-  opts: CallOptions | undefined,
-): Promise<EmbeddingEngine> {
-  return resolveEmbeddingEngine(catalog, model, opts);
+  return postEmbeddings(context, { ...req, model: engine.id }, sizes.length, opts);
 }
 
 export async function embedMany(
@@ -136,7 +125,7 @@ export async function embedMany(
     }
   }
   checkService(context.catalog, 'embeddings');
-  const engine = await engineFor(context, model, callOptions);
+  const engine = await resolveEmbeddingEngine(context.catalog, model, callOptions);
   validateForEngine({ input: texts, dimensions }, sizes, engine);
   const vectors = new Array<number[]>(texts.length);
   // The first failing batch stops the others: their answers could no longer be used.
@@ -218,7 +207,7 @@ function checkService(catalog: Catalog, id: ServiceId): void {
   if (!isServiceOffered(catalog.cachedServices(), id)) {
     throw new GatewayError({
       code: 'provider_unavailable',
-      message: `The ${id} service has no provider online (GET /capabilities: ${id === 'embeddings' ? 'available_nodes 0 or no engine' : 'available_nodes 0'}); nothing was sent`,
+      message: `The ${id} service has no provider online (GET /capabilities: available_nodes 0${id === 'embeddings' ? ' or no engine' : ''}); nothing was sent`,
     });
   }
 }
@@ -235,13 +224,7 @@ async function postEmbeddings(
   // A failed batch stops its siblings before its slot is given back (`AttemptPolicy.failed`).
   const policy = retrySameRequest(request, transport.retryAllowance(opts ?? {}), onFailure);
   const answer = await transport.json<EmbeddingsResponse>(request, opts, { policy });
-  const problem = embeddingsProblem(answer.data, count);
-  if (problem) {
-    const redact = (text: string) => transport.redact(text);
-    throw invalidAnswer(redact, `The embeddings answer ${problem}`, answer);
-  }
-  reportResponse(opts, answer.status, answer.headers, answer.data);
-  return answer.data;
+  return accepted(transport, opts, 'embeddings', answer, embeddingsProblem(answer.data, count));
 }
 
 /** POSTs to a service (after the availability check) and checks the answer's required fields. */
@@ -256,7 +239,17 @@ async function postService<T>(
     { method: 'POST', path: SERVICE_PATHS[service], body },
     opts,
   );
-  const problem = serviceAnswerProblem(service, answer.data);
+  return accepted(transport, opts, service, answer, serviceAnswerProblem(service, answer.data));
+}
+
+/** A service's answer (`problem`: what its shape lacks), its data once `onResponse` was told. */
+function accepted<T>(
+  transport: Transport,
+  opts: CallOptions | undefined,
+  service: string,
+  answer: { data: T; headers: Headers; status: number; text: string },
+  problem: string | undefined,
+): T {
   if (problem) {
     const redact = (text: string) => transport.redact(text);
     throw invalidAnswer(redact, `The ${service} answer ${problem}`, answer);

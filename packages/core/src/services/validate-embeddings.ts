@@ -60,9 +60,8 @@ export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] 
   }
   if (
     request.dimensions !== undefined &&
-    (typeof request.dimensions !== 'number' ||
-      !Number.isInteger(request.dimensions) ||
-      request.dimensions < 1)
+    // (Not an integer: not a number either.)
+    (!Number.isInteger(request.dimensions) || request.dimensions < 1)
   ) {
     throw invalidRequest(
       'dimensions',

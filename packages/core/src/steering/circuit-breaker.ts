@@ -157,7 +157,7 @@ export class CircuitBreakers {
       const token = {};
       seen.probe = token;
       this.#probes.set(model, token);
-      this.#events?.circuitProbe(model);
+      this.#events?.circuit('circuit-probe', model);
       return undefined;
     }
     const state =
@@ -223,7 +223,7 @@ export class CircuitBreakers {
       const wasOpen = probing || (seen !== undefined && this.#openUntil(seen) !== 0);
       // (A probe of another call still in flight is no longer one: it closed without it.)
       remember(key, fresh(now, outcomeAdded(seen?.recent, now, false)));
-      if (wasOpen) this.#events?.circuitClose(model);
+      if (wasOpen) this.#events?.circuit('circuit-close', model);
       return;
     }
     if (!isModelFailure(failure)) return;

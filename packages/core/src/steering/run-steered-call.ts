@@ -133,7 +133,10 @@ export async function runSteeredCall<T>(
   try {
     answered = hedge
       ? await hedged(planned, send, hedge)
-      : { answer: await send(viaOf(planned, walkPolicyOf(planned))), model: walk.model };
+      : {
+          answer: await send({ scope: planned.scope, events, policy: walkPolicyOf(planned) }),
+          model: walk.model,
+        };
   } catch (error) {
     const failure = failedCall(error, plan, walk);
     // A hedged call's runs leave its end to it.
@@ -151,8 +154,8 @@ export async function runSteeredCall<T>(
     const { data, text } = answer as WholeAnswer;
     // (Both runs may have passed the check: the `done` event tells the winner's method.)
     const method = plan.methods?.get(model);
-    const checked = input.structured?.checkedOf((answer as WholeAnswer).headers) !== undefined;
-    if (method !== undefined) events.structuredAnswer({ method, checked });
+    if (method !== undefined)
+      events.structuredAnswer({ method, checked: checkedWhole(input, answer) });
     events.answered(data, text);
   }
   return steeredAnswer(planned, answered);
@@ -166,20 +169,17 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
   const chunkMs = stream ? (call.chunkTimeoutMs ?? input.client.chunkTimeoutMs) : undefined;
   const method = plan.methods?.get(model);
   const tail = otherRunHops(other, plan);
-  // A stream's answer is checked at its end: its hop says so then (chat/stream).
-  const structured = method === undefined ? {} : { structured: { method, checked: !stream } };
+  // A stream's answer is checked at its end: its hop says so then (chat/stream). A whole one
+  // handed on unchecked (a step of the caller's tool loop) says it was not checked.
+  const checked = !stream && checkedWhole(input, answer);
+  const structured = method === undefined ? {} : { structured: { method, checked } };
   return {
     answer,
     model,
     method,
     route: (answeredBy) => ({
       requested: plan.requested,
-      hops: [
-        ...skippedHops(plan.skipped),
-        ...walk.hops,
-        ...tail,
-        { model, outcome: 'answered', ...structured },
-      ],
+      hops: hopsOf(plan, walk, ...tail, { model, outcome: 'answered', ...structured }),
       answeredBy,
     }),
     silence:
@@ -191,10 +191,18 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
       if (method !== undefined && error.code === 'invalid_structured_output') {
         ended.structured = { method, checked: false };
       }
-      const hops = [...skippedHops(plan.skipped), ...walk.hops, ...tail, ended];
-      return withRoute(error, { requested: plan.requested, hops }, []);
+      return withRoute(
+        error,
+        { requested: plan.requested, hops: hopsOf(plan, walk, ...tail, ended) },
+        [],
+      );
     },
   };
+}
+
+/** Whether a whole answer's value was checked (not one handed on unchecked: a tool step). */
+function checkedWhole(input: SteeredCallInput, answer: unknown): boolean {
+  return input.structured?.checkedOf((answer as WholeAnswer).headers) !== undefined;
 }
 
 /** A hedged call's other run: aborted when the answering one won, or failed before it did. */
@@ -325,11 +333,6 @@ function checkWholeOf(planned: PlannedCall) {
   };
 }
 
-function viaOf(planned: PlannedCall, policy: OpenVia['policy']): OpenVia {
-  const { scope, events } = planned;
-  return { scope, events, policy };
-}
-
 /**
  * A hedged call: the walk as its first run, and a second attempt once the first has no content
  * `afterMs` after its request (`'auto'`: the model's running p95), into a free slot only and
@@ -413,6 +416,11 @@ async function hedgeRun<T>(
   };
 }
 
+/** A route's hops: the plan's skips, the walk's failed hops, then `last`. */
+function hopsOf(plan: HopPlan, walk: FailoverWalk, ...last: ChatRouteHop[]): ChatRouteHop[] {
+  return [...skippedHops(plan.skipped), ...walk.hops, ...last];
+}
+
 function skippedHops(skipped: HopPlan['skipped']): ChatRouteHop[] {
   return skipped.map(({ model, reason }) => ({ model, outcome: 'skipped', reason }));
 }
@@ -420,7 +428,7 @@ function skippedHops(skipped: HopPlan['skipped']): ChatRouteHop[] {
 /** The error a walk ended with, carrying the route: its skips, and every hop that failed. */
 function failedCall(error: unknown, plan: HopPlan, walk: FailoverWalk): unknown {
   if (!isGatewayError(error)) return error;
-  const hops = [...skippedHops(plan.skipped), ...walk.hops];
+  const hops = hopsOf(plan, walk);
   const failed = [...walk.failed];
   // The failure that ended the call, when the walk did not record it (not a failover reason).
   if (walk.failed.at(-1)?.error !== error) {
