@@ -186,7 +186,7 @@ function warnDroppedBlock(type: string, field: string): void {
   if (warnedDroppedBlocks.has(type)) return;
   warnedDroppedBlocks.add(type);
   console.warn(
-    `[infergate] A "${type}" block of an AI message (first seen at ${field}) has no form in a gateway assistant message and is left out; further "${type}" blocks are left out silently.`,
+    `[infergate] "${type}" blocks of AI messages (first at ${field}) have no gateway form: left out (warned once).`,
   );
 }
 
@@ -236,8 +236,7 @@ function textOnly(content: MessageContent, field: string, model?: string): strin
     }
     throw invalidRequest(
       `${field}[${i}]`,
-      `a "${type}" content part cannot be sent${model ? ` to ${model}` : ''}: this model was built with acceptsContentParts: false, so only text is sent ` +
-        '(leave acceptsContentParts at its default, true, to send parts and let the gateway decide)',
+      `a "${type}" content part cannot be sent${model ? ` to ${model}` : ''}: the model was built with acceptsContentParts: false (text only)`,
     );
   }
   return texts.join('');
