@@ -107,33 +107,31 @@ export async function withMappedErrors<T>(
   }
 }
 
-/** The error's fields copied into `data` when set (its `data`, the error body, goes in as `body`). */
-const DATA_FIELDS = [
-  'type',
-  'status',
-  'retryAfterMs',
-  'requestedModel',
-  'servedModel',
-  'model',
-  'missing',
-  'alternatives',
-  'field',
-  'stall',
-  'skipped',
-  'route',
-] as const;
-
 /** The gateway-specific facts of an error, as JSON for `APICallError.data` and stream errors. */
 function gatewayErrorData(error: GatewayError): JSONObject {
   const data: JSONObject = { code: error.code };
-  for (const key of DATA_FIELDS) {
-    if (error[key] !== undefined) data[key] = error[key] as JSONObject[string];
+  const optional: [string, unknown][] = [
+    ['type', error.type],
+    ['status', error.status],
+    ['retryAfterMs', error.retryAfterMs],
+    ['requestedModel', error.requestedModel],
+    ['servedModel', error.servedModel],
+    ['model', error.model],
+    ['missing', error.missing],
+    ['alternatives', error.alternatives],
+    ['field', error.field],
+    ['stall', error.stall],
+    ['skipped', error.skipped],
+    ['route', error.route],
+    ['body', error.data],
+  ];
+  for (const [key, value] of optional) {
+    if (value !== undefined) data[key] = value as JSONObject[string];
   }
-  if (error.data !== undefined) data.body = error.data as JSONObject[string];
   return data;
 }
 
-/** Sets `cause` as an own property (the AI SDK's errors and DOMException take none). */
+/** Sets `cause` as an own property (`NoSuchModelError` and `DOMException` take no `cause` option). */
 function withCause<T extends Error>(error: T, cause: GatewayError): T {
   Object.defineProperty(error, 'cause', { value: cause, configurable: true, writable: true });
   return error;
