@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §5 (streaming: events, completeness §5.2, failures after the 200 §5.3), §4.4 (tool calls).
 import type {
+  LanguageModelV4FinishReason,
   LanguageModelV4StreamPart,
   SharedV4ProviderMetadata,
   SharedV4Warning,
@@ -168,7 +169,7 @@ class GatewayStreamParts {
 
       case 'tool-call-delta':
         this.#endReasoning(out);
-        toolCallDeltaParts(this.#toolCalls, event, (part) => this.#put(out, part));
+        this.#toolCallDelta(event, out);
         break;
 
       case 'finish':
@@ -187,42 +188,38 @@ class GatewayStreamParts {
     if (isAbortError(mapped)) throw mapped;
     this.#endReasoning(out);
     this.#endText(out);
-    this.#endStartedToolInputs(out);
+    // A failed stream still closes every tool input it opened (no `tool-call` follows).
+    for (const call of this.#callsInOrder()) {
+      if (call.started) this.#put(out, { type: 'tool-input-end', id: call.id });
+    }
     this.#put(out, { type: 'error', error: mapped });
-    this.#put(out, failedFinish(this.#usage, this.#options));
+    this.#finish({ unified: 'error', raw: undefined }, out);
   }
 
   /** The gateway stream ended cleanly: complete tool calls, then `finish`. */
   end(out: PartSink): void {
-    const usage = this.#usage;
     const rawFinishReason = this.#rawFinishReason;
-    this.#endReasoning(out);
-    this.#endText(out);
-
+    // Core already fails a stream that ends without a finish_reason (stream_incomplete); it does
+    // not check tool call names, so an unnamed call is refused here.
     const unnamed = [...this.#toolCalls.values()].find((call) => call.name === undefined);
     if (rawFinishReason === undefined || unnamed !== undefined) {
-      this.#endStartedToolInputs(out);
-      this.#put(out, {
-        type: 'error',
-        // Core already fails a stream that ends without a finish_reason (stream_incomplete); it
-        // does not check tool call names, so an unnamed call is refused here.
-        error: this.#options.mapError(
-          rawFinishReason === undefined
-            ? new GatewayError({
-                code: 'stream_incomplete',
-                message:
-                  'The gateway stream ended without a finish_reason: the answer is incomplete.',
-              })
-            : new GatewayError({
-                code: 'invalid_response',
-                message: `The gateway stream sent a tool call (${unnamed?.id}) without a function name.`,
-              }),
-        ),
-      });
-      this.#put(out, failedFinish(usage, this.#options));
+      this.failed(
+        rawFinishReason === undefined
+          ? new GatewayError({
+              code: 'stream_incomplete',
+              message:
+                'The gateway stream ended without a finish_reason: the answer is incomplete.',
+            })
+          : new GatewayError({
+              code: 'invalid_response',
+              message: `The gateway stream sent a tool call (${unnamed?.id}) without a function name.`,
+            }),
+        out,
+      );
       return;
     }
-
+    this.#endReasoning(out);
+    this.#endText(out);
     for (const call of this.#callsInOrder()) {
       this.#put(out, { type: 'tool-input-end', id: call.id });
       this.#put(out, {
@@ -232,12 +229,15 @@ class GatewayStreamParts {
         input: call.arguments.trim() === '' ? '{}' : call.arguments,
       });
     }
+    this.#finish(mapGatewayFinishReason(rawFinishReason), out);
+  }
 
+  #finish(finishReason: LanguageModelV4FinishReason, out: PartSink): void {
     this.#put(out, {
       type: 'finish',
-      finishReason: mapGatewayFinishReason(rawFinishReason),
-      usage: convertGatewayUsage(usage),
-      providerMetadata: this.#options.providerMetadata(usage),
+      finishReason,
+      usage: convertGatewayUsage(this.#usage),
+      providerMetadata: this.#options.providerMetadata(this.#usage),
     });
   }
 
@@ -254,59 +254,36 @@ class GatewayStreamParts {
     this.#reasoningId = undefined;
   }
 
-  /** A failed stream still closes every tool input it opened (no `tool-call` follows). */
-  #endStartedToolInputs(out: PartSink): void {
-    for (const call of this.#callsInOrder()) {
-      if (call.started) this.#put(out, { type: 'tool-input-end', id: call.id });
-    }
-  }
-
   #callsInOrder(): ToolCallInProgress[] {
     return [...this.#toolCalls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
   }
-}
 
-function toolCallDeltaParts(
-  toolCalls: Map<number, ToolCallInProgress>,
-  event: Extract<ChatStreamEvent, { type: 'tool-call-delta' }>,
-  enqueue: (part: LanguageModelV4StreamPart) => void,
-): void {
-  // Core says which call a piece belongs to (a reused index with a new id is a new call).
-  let call = toolCalls.get(event.call);
-  if (call === undefined) {
-    call = { id: event.id ?? generateId(), name: event.name, started: false, arguments: '' };
-    toolCalls.set(event.call, call);
-  } else if (call.name === undefined && event.name !== undefined) {
-    call.name = event.name;
-  }
-
-  call.arguments += event.argumentsDelta;
-
-  if (!call.started && call.name !== undefined) {
-    call.started = true;
-    enqueue({ type: 'tool-input-start', id: call.id, toolName: call.name });
-    // Pieces that arrived before the name are sent now, in order.
-    if (call.arguments.length > 0) {
-      enqueue({ type: 'tool-input-delta', id: call.id, delta: call.arguments });
+  #toolCallDelta(
+    event: Extract<ChatStreamEvent, { type: 'tool-call-delta' }>,
+    out: PartSink,
+  ): void {
+    // Core says which call a piece belongs to (a reused index with a new id is a new call).
+    let call = this.#toolCalls.get(event.call);
+    if (call === undefined) {
+      call = { id: event.id ?? generateId(), name: event.name, started: false, arguments: '' };
+      this.#toolCalls.set(event.call, call);
+    } else if (call.name === undefined && event.name !== undefined) {
+      call.name = event.name;
     }
-    return;
-  }
 
-  if (call.started && event.argumentsDelta.length > 0) {
-    enqueue({ type: 'tool-input-delta', id: call.id, delta: event.argumentsDelta });
-  }
-}
+    call.arguments += event.argumentsDelta;
 
-function failedFinish(
-  usage: Usage | undefined,
-  options: StreamConversionOptions,
-): LanguageModelV4StreamPart {
-  return {
-    type: 'finish',
-    finishReason: { unified: 'error', raw: undefined },
-    usage: convertGatewayUsage(usage),
-    providerMetadata: options.providerMetadata(usage),
-  };
+    if (!call.started && call.name !== undefined) {
+      call.started = true;
+      this.#put(out, { type: 'tool-input-start', id: call.id, toolName: call.name });
+      // Pieces that arrived before the name are sent now, in order.
+      if (call.arguments.length > 0) {
+        this.#put(out, { type: 'tool-input-delta', id: call.id, delta: call.arguments });
+      }
+    } else if (call.started && event.argumentsDelta.length > 0) {
+      this.#put(out, { type: 'tool-input-delta', id: call.id, delta: event.argumentsDelta });
+    }
+  }
 }
 
 function isAbortError(error: unknown): boolean {

@@ -47,9 +47,6 @@ import { type PreparedTools, prepareTools } from './prepare-tools';
 import { providerMetadata } from './provider-metadata';
 import { UnsupportedModelCapabilityError } from './unsupported-model-capability-error';
 
-/** Call options the gateway has no field for: warned about and not sent. */
-const UNSUPPORTED_SETTINGS = ['topK'] as const;
-
 interface PreparedChatRequest {
   body: ChatRequest;
   warnings: SharedV4Warning[];
@@ -243,20 +240,12 @@ function requestFields(modelId: string, options: LanguageModelV4CallOptions, too
   };
 }
 
-/** Warnings for the call options the gateway has no field for (they are not sent). */
+/** `topK`, which the gateway has no field for, is warned about and not sent. */
 function unsupportedSettingWarnings(options: LanguageModelV4CallOptions): SharedV4Warning[] {
-  const warnings: SharedV4Warning[] = [];
-  for (const setting of UNSUPPORTED_SETTINGS) {
-    if (options[setting] != null) {
-      warnings.push({
-        type: 'unsupported',
-        feature: setting,
-        details:
-          'The gateway API has no field for it. If your model server understands one, send it through providerOptions.infergate.',
-      });
-    }
-  }
-  return warnings;
+  if (options.topK == null) return [];
+  const details =
+    'The gateway has no field for it; send it through providerOptions.infergate if your model server reads one.';
+  return [{ type: 'unsupported', feature: 'topK', details }];
 }
 
 /**

@@ -131,13 +131,15 @@ function gatewayErrorData(error: GatewayError): JSONObject {
   return data;
 }
 
+/** Sets `cause` as an own property (`NoSuchModelError` and `DOMException` take no `cause` option). */
 function withCause<T extends Error>(error: T, cause: GatewayError): T {
   Object.defineProperty(error, 'cause', { value: cause, configurable: true, writable: true });
   return error;
 }
 
 function abortError(cause: GatewayError): Error {
-  const error = new DOMException(cause.message || 'The operation was aborted.', 'AbortError');
-  Object.defineProperty(error, 'cause', { value: cause });
-  return error;
+  return withCause(
+    new DOMException(cause.message || 'The operation was aborted.', 'AbortError'),
+    cause,
+  );
 }

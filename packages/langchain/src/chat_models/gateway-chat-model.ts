@@ -66,6 +66,33 @@ import { structuredOutput } from './structured-output';
 
 const PROVIDER = 'infergate';
 
+/** The fields a model keeps as given (the others are defaulted, copied or checked first). */
+const KEPT_FIELDS = [
+  'baseURL',
+  'temperature',
+  'maxTokens',
+  'topP',
+  'seed',
+  'reasoningEffort',
+  'timeout',
+  'maxRetries',
+  'modelKwargs',
+  'firstChunkTimeoutMs',
+  'chunkTimeoutMs',
+  'hedge',
+  'structuredOutput',
+] as const;
+
+/** `new GatewayChatModel(model, fields)` and `(fields)` as one (copied) fields object. */
+function fieldsOf(
+  modelOrFields: string | GatewayChatModelFields,
+  maybeFields?: Omit<GatewayChatModelFields, 'model'>,
+): GatewayChatModelFields {
+  return typeof modelOrFields === 'string'
+    ? { ...maybeFields, model: modelOrFields }
+    : { ...modelOrFields };
+}
+
 /**
  * A LangChain chat model served by the inference gateway. It checks the model's capabilities
  * (streaming, tools, json_object, json_schema) before any chat request leaves the process.
@@ -145,10 +172,7 @@ export class GatewayChatModel
     modelOrFields: string | GatewayChatModelFields,
     maybeFields?: Omit<GatewayChatModelFields, 'model'>,
   ) {
-    const fields: GatewayChatModelFields =
-      typeof modelOrFields === 'string'
-        ? { ...maybeFields, model: modelOrFields }
-        : { ...modelOrFields };
+    const fields = fieldsOf(modelOrFields, maybeFields);
     const model = fields.model ?? fields.modelName;
     // With a shared client, its base URL is the model's: serialisation keeps where it points.
     if (fields.baseURL === undefined && fields.client !== undefined) {
@@ -161,28 +185,17 @@ export class GatewayChatModel
       throw configurationError('GatewayChatModel needs a model id (the `model` field)');
     }
     this.model = model;
-    this.baseURL = fields.baseURL;
+    const self = this as Record<(typeof KEPT_FIELDS)[number], unknown>;
+    for (const key of KEPT_FIELDS) self[key] = fields[key];
     this.streaming = fields.streaming ?? false;
-    this.temperature = fields.temperature;
-    this.maxTokens = fields.maxTokens;
-    this.topP = fields.topP;
     this.stop = fields.stop ?? fields.stopSequences;
     this.stopSequences = this.stop;
-    this.seed = fields.seed;
-    this.reasoningEffort = fields.reasoningEffort;
-    this.timeout = fields.timeout;
-    this.maxRetries = fields.maxRetries;
-    this.modelKwargs = fields.modelKwargs;
     this.capabilities = fields.capabilities ? [...fields.capabilities] : undefined;
     this.acceptsContentParts = fields.acceptsContentParts ?? true;
     this.sendReasoning = fields.sendReasoning ?? false;
     // Core's one reader: a bad list or timeout is refused here (configuration_error).
     const steering = readSteering(fields, 'model setting', model);
     this.fallbackModels = steering.fallbackModels && [...steering.fallbackModels];
-    this.firstChunkTimeoutMs = fields.firstChunkTimeoutMs;
-    this.chunkTimeoutMs = fields.chunkTimeoutMs;
-    this.hedge = fields.hedge;
-    this.structuredOutput = fields.structuredOutput;
     if (fields.streamUsage !== undefined && typeof fields.streamUsage !== 'boolean') {
       throw configurationError(
         `streamUsage must be a boolean, got ${typeof fields.streamUsage}`,
@@ -223,8 +236,7 @@ export class GatewayChatModel
     modelOrFields: string | GatewayChatModelFields,
     maybeFields?: Omit<GatewayChatModelFields, 'model'>,
   ): Promise<GatewayChatModel> {
-    const fields: GatewayChatModelFields =
-      typeof modelOrFields === 'string' ? { ...maybeFields, model: modelOrFields } : modelOrFields;
+    const fields = fieldsOf(modelOrFields, maybeFields);
     const model = fields.model ?? fields.modelName;
     const client = resolveClient(fields, 'GatewayChatModel.create');
     // With a fallback list core gates every listed model at each call, the first included: an

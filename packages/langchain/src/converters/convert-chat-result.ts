@@ -30,15 +30,12 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
       });
     }
   }
-  const responseMetadata = buildResponseMetadata({
-    servedModel: result.servedModel,
-    requestedModel: result.requestedModel,
-    fallback: result.fallback,
-    finishReason: answer.finishReason,
-    usage: response.usage,
-    id: answer.id,
-    route: result.route,
-  });
+  const responseMetadata = buildResponseMetadata(
+    result,
+    answer.finishReason,
+    response.usage,
+    answer.id,
+  );
   const aiMessage = new AIMessage({
     content: text,
     ...(answer.id ? { id: answer.id } : {}),

@@ -33,8 +33,6 @@ class StreamChunkConverter {
   convert(event: ChatStreamEvent): ChatGenerationChunk | undefined {
     switch (event.type) {
       case 'role':
-        if (event.id) this.id = event.id;
-        return undefined;
       case 'metadata':
         // Whichever chunk first carries the id (role chunk or not).
         if (event.id) this.id = event.id;
@@ -91,16 +89,12 @@ class StreamChunkConverter {
    * checked at the stream's end (`additional_kwargs.parsed`, as `invoke` has it).
    */
   finish(structured?: StructuredResult): ChatGenerationChunk {
-    const { requestedModel, servedModel, fallback, route } = this.identity;
-    const responseMetadata = buildResponseMetadata({
-      requestedModel,
-      servedModel,
-      fallback,
-      route,
-      finishReason: this.finishReason,
-      usage: this.usage,
-      id: this.id,
-    });
+    const responseMetadata = buildResponseMetadata(
+      this.identity,
+      this.finishReason,
+      this.usage,
+      this.id,
+    );
     const usage = mapUsage(this.usage);
     return new ChatGenerationChunk({
       text: '',

@@ -222,4 +222,22 @@ describe('convertToGatewayMessages', () => {
       /messages\[0\]\.role.*critic/,
     );
   });
+
+  it('reads a plain string inside a content array as its text, in every role', () => {
+    // LangChain's types allow only blocks here, but a string slips through from plain JS.
+    const content = ['be ', { type: 'text', text: 'brief' }] as unknown as string;
+    const [system, user, textOnlyUser] = [
+      ...convertToGatewayMessages([new SystemMessage({ content }), new HumanMessage({ content })]),
+      ...convertToGatewayMessages([new HumanMessage({ content })], { acceptsContentParts: false }),
+    ];
+    expect(system).toMatchObject({ role: 'system', content: 'be brief' });
+    expect(user).toMatchObject({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'be ' },
+        { type: 'text', text: 'brief' },
+      ],
+    });
+    expect(textOnlyUser).toMatchObject({ role: 'user', content: 'be brief' });
+  });
 });

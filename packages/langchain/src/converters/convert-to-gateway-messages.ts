@@ -76,18 +76,30 @@ function convertMessage(
   }
 }
 
+/** LangChain's message types as gateway roles. */
+const ROLE_OF_TYPE: Readonly<Record<string, ChatMessage['role']>> = {
+  human: 'user',
+  ai: 'assistant',
+  system: 'system',
+  tool: 'tool',
+};
+
+/** A generic message's `role`: the gateway's names, LangChain's, and `developer` as system. */
+const ROLE_OF_GENERIC: Readonly<Record<string, ChatMessage['role']>> = {
+  ...ROLE_OF_TYPE,
+  user: 'user',
+  assistant: 'assistant',
+  developer: 'system',
+};
+
 function gatewayRole(message: BaseMessage, index: number): ChatMessage['role'] {
   const type = message.type;
-  if (type === 'human') return 'user';
-  if (type === 'ai') return 'assistant';
-  if (type === 'system') return 'system';
-  if (type === 'tool') return 'tool';
+  if (Object.hasOwn(ROLE_OF_TYPE, type)) return ROLE_OF_TYPE[type]!;
   if (type === 'generic') {
     const role = (message as { role?: unknown }).role;
-    if (role === 'user' || role === 'human') return 'user';
-    if (role === 'assistant' || role === 'ai') return 'assistant';
-    if (role === 'system' || role === 'developer') return 'system';
-    if (role === 'tool') return 'tool';
+    if (typeof role === 'string' && Object.hasOwn(ROLE_OF_GENERIC, role)) {
+      return ROLE_OF_GENERIC[role]!;
+    }
     throw invalidRequest(
       `messages[${index}].role`,
       `role "${String(role)}" is not one of system, user, assistant, tool`,
@@ -123,9 +135,7 @@ function convertAssistantMessage(
   for (const block of content) {
     const type = blockType(block);
     if (type === 'text') {
-      texts.push(
-        typeof block === 'string' ? block : String((block as { text?: unknown }).text ?? ''),
-      );
+      texts.push(blockText(block));
       continue;
     }
     if (TOOL_CALL_BLOCKS.has(type) || type === 'tool_call') {
@@ -176,7 +186,7 @@ function warnDroppedBlock(type: string, field: string): void {
   if (warnedDroppedBlocks.has(type)) return;
   warnedDroppedBlocks.add(type);
   console.warn(
-    `[infergate] A "${type}" block of an AI message (first seen at ${field}) has no form in a gateway assistant message and is left out; further "${type}" blocks are left out silently.`,
+    `[infergate] "${type}" blocks of AI messages (first at ${field}) have no gateway form: left out (warned once).`,
   );
 }
 
@@ -221,13 +231,12 @@ function textOnly(content: MessageContent, field: string, model?: string): strin
   for (const [i, block] of content.entries()) {
     const type = blockType(block);
     if (type === 'text') {
-      texts.push(String((block as { text?: unknown }).text ?? ''));
+      texts.push(blockText(block));
       continue;
     }
     throw invalidRequest(
       `${field}[${i}]`,
-      `a "${type}" content part cannot be sent${model ? ` to ${model}` : ''}: this model was built with acceptsContentParts: false, so only text is sent ` +
-        '(leave acceptsContentParts at its default, true, to send parts and let the gateway decide)',
+      `a "${type}" content part cannot be sent${model ? ` to ${model}` : ''}: the model was built with acceptsContentParts: false (text only)`,
     );
   }
   return texts.join('');
@@ -245,10 +254,7 @@ function toolResultContent(
   if (typeof content === 'string') return content;
   const parts = content.map((block): ChatContentPart => {
     const type = blockType(block);
-    if (type === 'text') {
-      const text = typeof block === 'string' ? block : (block as { text?: unknown }).text;
-      return { type: 'text', text: String(text ?? '') };
-    }
+    if (type === 'text') return { type: 'text', text: blockText(block) };
     if (options.acceptsContentParts !== false && (type === 'image' || type === 'image_url')) {
       const part = toGatewayPart(block as Record<string, unknown>);
       if (part.type === 'image_url') return part;
@@ -262,7 +268,7 @@ function toolResultContent(
 
 function toGatewayPart(block: Record<string, unknown>): ChatContentPart {
   const type = blockType(block);
-  if (type === 'text') return { type: 'text', text: String(block.text ?? '') };
+  if (type === 'text') return { type: 'text', text: blockText(block) };
   if (type === 'image_url') {
     const imageUrl = block.image_url;
     const url = typeof imageUrl === 'string' ? imageUrl : (imageUrl as { url?: unknown })?.url;
@@ -289,6 +295,11 @@ function defaultMediaType(type: string): string {
 
 function asObject(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+/** A text block's text (a string block is its own text). */
+function blockText(block: unknown): string {
+  return typeof block === 'string' ? block : String((block as { text?: unknown }).text ?? '');
 }
 
 function blockType(block: unknown): string {

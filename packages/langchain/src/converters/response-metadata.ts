@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4.6 (the answering model and fallback), §4.3 (finish reason, usage), §4.7
 // (the route of a call with fallback models).
-import type { ChatRoute, Usage } from '@infergate/core';
+import type { ChatRoute, ChatStream, Usage } from '@infergate/core';
 
 /** What every answer reports in `response_metadata`: who answered, and why it stopped. */
 export interface GatewayResponseMetadata {
@@ -27,24 +27,24 @@ export interface GatewayResponseMetadata {
   model_provider: 'infergate';
 }
 
-export function buildResponseMetadata(fields: {
-  servedModel: string;
-  requestedModel: string;
-  fallback: boolean;
-  finishReason: string | null | undefined;
-  usage?: Usage | null;
-  id?: string;
-  route?: ChatRoute;
-}): GatewayResponseMetadata {
+/** Who answered a call, as core reports it on a result or a stream. */
+type AnswerIdentity = Pick<ChatStream, 'requestedModel' | 'servedModel' | 'fallback' | 'route'>;
+
+export function buildResponseMetadata(
+  identity: AnswerIdentity,
+  finishReason: string | null | undefined,
+  usage: Usage | null | undefined,
+  id: string | undefined,
+): GatewayResponseMetadata {
   const metadata: GatewayResponseMetadata = {
-    model_name: fields.servedModel,
-    requested_model: fields.requestedModel,
-    fallback: fields.fallback,
-    finish_reason: fields.finishReason ?? 'stop',
+    model_name: identity.servedModel,
+    requested_model: identity.requestedModel,
+    fallback: identity.fallback,
+    finish_reason: finishReason ?? 'stop',
     model_provider: 'infergate',
   };
-  if (fields.usage) metadata.usage = fields.usage;
-  if (fields.id) metadata.id = fields.id;
-  if (fields.route) metadata.route = fields.route;
+  if (usage) metadata.usage = usage;
+  if (id) metadata.id = id;
+  if (identity.route) metadata.route = identity.route;
   return metadata;
 }

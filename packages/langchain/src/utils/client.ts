@@ -45,6 +45,9 @@ export interface ClientTuning {
   maxRetries?: number;
 }
 
+/** The client's hooks: given beside a shared client, they are refused. */
+const HOOK_FIELDS = ['onEvent', 'recordContent'] as const;
+
 /**
  * The given client, or a new one made from the connection fields. `where` is how the caller gave
  * them (`new GatewayChatModel`, `createGatewayTools`, …): messages about a missing or malformed
@@ -56,12 +59,7 @@ export function resolveClient(
 ): GatewayClient {
   if (fields.client) {
     // One rule for the hooks: they belong to the client that makes the calls.
-    const field =
-      fields.onEvent !== undefined
-        ? 'onEvent'
-        : fields.recordContent !== undefined
-          ? 'recordContent'
-          : undefined;
+    const field = HOOK_FIELDS.find((key) => fields[key] !== undefined);
     if (field !== undefined) {
       throw configurationError(
         `${field} was given with a shared client: the events are the client's — pass ${field} to createGatewayClient instead`,

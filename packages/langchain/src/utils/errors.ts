@@ -86,7 +86,7 @@ export function withCreateHint(
   }
   return new GatewayError({
     code: error.code,
-    message: `${error.message} Its capabilities were unknown when it was built, so its \`profile\` was empty and \`createAgent\` asked for \`responseFormat\` through a tool: build it with \`await GatewayChatModel.create(...)\` (or pass \`capabilities\`) and \`createAgent\` uses the model's json_schema output instead.`,
+    message: `${error.message} Built without known capabilities, its empty \`profile\` made \`createAgent\` ask for \`responseFormat\` through a tool: build it with \`await GatewayChatModel.create(...)\` (or pass \`capabilities\`) to use its json_schema output.`,
     model: error.model,
     missing: error.missing,
     alternatives: error.alternatives,
