@@ -228,4 +228,19 @@ describe('startRedis', () => {
       await redis.stop();
     }
   });
+
+  it('refuses a port that is taken, with what redis-server printed', async () => {
+    const { createServer } = await import('node:net');
+    const holder = createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => holder.once('listening', resolve));
+    const address = holder.address();
+    try {
+      if (address === null || typeof address === 'string') throw new Error('no port');
+      await expect(startRedis(address.port)).rejects.toThrow(
+        /redis-server exited with 1: .*Address already in use/,
+      );
+    } finally {
+      holder.close();
+    }
+  });
 });

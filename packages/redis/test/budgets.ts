@@ -63,9 +63,10 @@ export function redisForFile(defaults: Partial<RedisBudgetOptions> = {}): FileRe
     ]);
   });
   afterAll(async () => {
+    // Whatever started: a failed start is reported by beforeAll, not hidden behind this hook's.
     await Promise.all(open.map((b) => b.close()));
-    await Promise.all([file.admin.close(), file.listener.close()]);
-    await file.redis.stop();
+    await Promise.all([file.admin?.close(), file.listener?.close()]);
+    await file.redis?.stop();
   });
   return file;
 }

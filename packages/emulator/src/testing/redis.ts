@@ -46,14 +46,27 @@ function serverArgs(port: number, tls: ServerTls | undefined): string[] {
   ];
 }
 
+/** Why a redis-server did not start, with what it printed; `portTaken` when its port was in use. */
+class RedisStartError extends Error {
+  constructor(
+    code: number | null,
+    readonly output: string,
+  ) {
+    super(`redis-server exited with ${code}: ${output.trim().split('\n').slice(-3).join(' | ')}`);
+  }
+  get portTaken(): boolean {
+    return this.output.includes('Address already in use');
+  }
+}
+
 function spawnServer(port: number, tls?: ServerTls): Promise<ChildProcess> {
   const child: ChildProcess = spawn('redis-server', serverArgs(port, tls), {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise<ChildProcess>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
     let seen = '';
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new RedisStartError(code, seen)));
     child.stdout?.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       if (seen.includes('Ready to accept connections')) {
@@ -63,6 +76,21 @@ function spawnServer(port: number, tls?: ServerTls): Promise<ChildProcess> {
       }
     });
   });
+}
+
+/**
+ * A server on a free port of our choosing. Another process can take that port between our probe
+ * and redis-server's bind (loopback clients use the same range); then we pick again.
+ */
+async function spawnOnFreePort(tls?: ServerTls): Promise<{ child: ChildProcess; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return { child: await spawnServer(port, tls), port };
+    } catch (error) {
+      if (!(error instanceof RedisStartError && error.portTaken) || attempt === 5) throw error;
+    }
+  }
 }
 
 async function kill(child: ChildProcess): Promise<void> {
@@ -78,8 +106,10 @@ async function kill(child: ChildProcess): Promise<void> {
  * once it accepts connections. `stop()` it after the tests.
  */
 export async function startRedis(port?: number, tls?: ServerTls): Promise<TestRedis> {
-  const chosen = port ?? (await freePort());
-  let child = await spawnServer(chosen, tls);
+  let child: ChildProcess;
+  let chosen: number;
+  if (port === undefined) ({ child, port: chosen } = await spawnOnFreePort(tls));
+  else [child, chosen] = [await spawnServer(port, tls), port];
   return {
     url: `${tls ? 'rediss' : 'redis'}://127.0.0.1:${chosen}`,
     port: chosen,
