@@ -37,10 +37,10 @@ export const MISSED_TARGETS = {
       'chunks at 52 000 B: core checking structured answers itself (no bundled validator) took ' +
       "about 4.8 KB off, and the rest is the path's own code, each chunk compressed alone.",
     plan:
-      'next round: decide whether start is the measure (the stream reader as its own boundary ' +
-      'saves about 4 KB for apps that never stream, at the cost of a load on the first streamed ' +
-      "call), and whether the options' checks can be read from their descriptors; then set this " +
-      'target from what that measures.',
+      'next round: decide whether start or the first call is the measure. The stream reader ' +
+      'behind a boundary was measured on 2026-12-03 (bench/HISTORY.md) and reaches neither ' +
+      'target: it only moves bytes from start to the first streamed call. Then set this target ' +
+      'from the unsplit size of the code the path keeps, or drop a feature from the chat path.',
   },
   'B5.langchain': {
     since: '2026-11-27',
