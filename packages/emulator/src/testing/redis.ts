@@ -106,10 +106,10 @@ async function kill(child: ChildProcess): Promise<void> {
  * once it accepts connections. `stop()` it after the tests.
  */
 export async function startRedis(port?: number, tls?: ServerTls): Promise<TestRedis> {
-  let child: ChildProcess;
-  let chosen: number;
-  if (port === undefined) ({ child, port: chosen } = await spawnOnFreePort(tls));
-  else [child, chosen] = [await spawnServer(port, tls), port];
+  const started =
+    port === undefined ? await spawnOnFreePort(tls) : { child: await spawnServer(port, tls), port };
+  const chosen = started.port;
+  let child = started.child;
   return {
     url: `${tls ? 'rediss' : 'redis'}://127.0.0.1:${chosen}`,
     port: chosen,
