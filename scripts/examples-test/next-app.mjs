@@ -6,25 +6,7 @@
 // itself (instrumentation.ts).
 import { exec } from '../readme-test/check-document.mjs';
 import { startServices } from '../readme-test/services.mjs';
-import { freePort, startServer, tail } from './processes.mjs';
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Resolves once GET `url` answers 200; rejects when the server exits or after five minutes. */
-async function waitForApp(url, server) {
-  // A safety net (next start answers in seconds), not a speed limit: a busy machine took minutes.
-  const deadline = Date.now() + 300_000;
-  while (Date.now() < deadline) {
-    if (!server.running()) throw new Error('npm start exited');
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(250);
-  }
-  throw new Error('npm start did not answer within five minutes');
-}
+import { startServer, tail } from './processes.mjs';
 
 /** The text of a UI message stream (`data: {…}` events), the tools it called, their results. */
 function readUiStream(body) {
@@ -77,17 +59,19 @@ async function askTheApp(base) {
   return text;
 }
 
-/** `npm start` on a free port, asked as `ask` says once it answers; stopped afterwards. */
+/**
+ * `npm start` on a port the system picks (`-p 0`: Next.js prints it once it listens, and holds
+ * requests until its handlers are loaded), asked as `ask` says; stopped afterwards.
+ */
 async function withApp(dir, { env, key, label, fail }, ask) {
-  const port = await freePort();
-  const server = startServer('npm', ['start', '--', '-p', String(port), '-H', '127.0.0.1'], {
+  const server = startServer('npm', ['start', '--', '-p', '0', '-H', '127.0.0.1'], {
     cwd: dir,
     env,
   });
   const shown = () => (key ? server.output().replaceAll(key, '[the API key]') : server.output());
   try {
-    await waitForApp(`http://127.0.0.1:${port}/api/models`, server);
-    await ask(`http://127.0.0.1:${port}`, server);
+    const [, url] = await server.printed(/- Local:\s+(http:\/\/\S+)/);
+    await ask(url, server);
   } catch (error) {
     fail(`${label}: ${error.message}\n  npm start printed:\n${tail(shown())}`);
   } finally {

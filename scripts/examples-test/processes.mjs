@@ -1,7 +1,6 @@
 // The processes the examples test starts: commands run to their end (the README test's `exec`), and
 // a server (the Next.js app) that runs until the test stops it.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -48,7 +47,19 @@ export function startServer(command, args, { cwd, env }) {
   });
   return {
     output: () => output,
-    running: () => running,
+    /** Resolves to the match once the output matches `pattern`; rejects if it exits first. */
+    printed(pattern) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = pattern.exec(output);
+          if (match) resolve(match);
+        };
+        child.stdout.on('data', check);
+        child.stderr.on('data', check);
+        check();
+        exited.then((code) => reject(new Error(`npm start exited with ${code}`)));
+      });
+    },
     async stop() {
       if (!running) return;
       try {
@@ -77,12 +88,3 @@ export const tail = (text, lines = 40) =>
     .slice(-lines)
     .map((line) => `    ${line}`)
     .join('\n');
-
-/** A free loopback port (for `next start`, which takes its port from the command line). */
-export async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -4,17 +4,8 @@
 // INFERGATE_MCP_TOKEN). Each from the workspace's build, which is what the tarballs hold.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-
-/** A free loopback port (for redis-server, which cannot pick one itself). */
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { pathToFileURL } from 'node:url';
 
 /**
  * Starts `command` and resolves once its output matches `ready` (to the match), or rejects with
@@ -55,15 +46,13 @@ async function startEmulator(root, env) {
   return { env: { INFERGATE_BASE_URL: match[1], INFERGATE_API_KEY: match[2] }, stop };
 }
 
-async function startRedis(env) {
-  const port = await freePort();
-  const { stop } = await startProcess(
-    'redis-server (bash scripts/ensure-redis.sh installs it)',
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { env, ready: /Ready to accept connections/ },
-  );
-  return { env: { REDIS_URL: `redis://127.0.0.1:${port}` }, stop };
+/** The test kit's redis-server (it picks another port when its first is taken before it binds). */
+async function startRedis(root) {
+  const kit = pathToFileURL(join(root, 'packages/emulator/dist/testing-redis.js')).href;
+  const redis = await (await import(kit)).startRedis().catch((error) => {
+    throw new Error(`redis-server (bash scripts/ensure-redis.sh installs it): ${error.message}`);
+  });
+  return { env: { REDIS_URL: redis.url }, stop: () => redis.stop() };
 }
 
 async function startMcpHttp(root, env) {
@@ -89,7 +78,7 @@ export async function startServices(root, code, baseEnv) {
   try {
     started.push(await startEmulator(root, baseEnv));
     const gatewayEnv = { ...baseEnv, ...started[0].env };
-    if (/\bREDIS_URL\b/.test(code)) started.push(await startRedis(baseEnv));
+    if (/\bREDIS_URL\b/.test(code)) started.push(await startRedis(root));
     if (/\bINFERGATE_MCP_URL\b/.test(code)) started.push(await startMcpHttp(root, gatewayEnv));
   } catch (error) {
     stop();

@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { childEnv, examplesDir, freePort, repoRoot, runNode, stop } from '../helpers/run';
+import { childEnv, examplesDir, repoRoot, runNode, stop } from '../helpers/run';
 import { type HoldingProxy, startHoldingProxy } from './holding-proxy';
 
 // The Next.js example, built and started as in production, driven by headless Chromium.
@@ -34,20 +34,19 @@ let browser: Browser;
 let page: Page;
 let appLog = '';
 
-/** Asks until the app answers; the 5-minute net only turns a start that hangs into a failure. */
-async function waitForApp(url: string, child: ChildProcess): Promise<void> {
-  const end = Date.now() + 300_000;
-  while (Date.now() < end) {
-    if (child.exitCode !== null) throw new Error(`next start exited:\n${appLog}`);
-    try {
-      const response = await fetch(`${url}/api/models`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`next start did not answer:\n${appLog}`);
+/**
+ * Resolves to the app's URL once `next start -p 0` prints it: Next.js logs the port the system gave
+ * it when it listens, and holds requests until its handlers are loaded. Rejects when it exits first.
+ */
+function appListening(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const read = () => {
+      const url = /- Local:\s+(http:\/\/\S+)/.exec(appLog)?.[1];
+      if (url) resolve(url);
+    };
+    child.stdout?.on('data', read);
+    child.once('exit', (code) => reject(new Error(`next start exited with ${code}:\n${appLog}`)));
+  });
 }
 
 beforeAll(async () => {
@@ -66,9 +65,8 @@ beforeAll(async () => {
 
   gateway = await emulate({ as: 'http', scenario: { streamChunkDelayMs: 20 } });
   proxy = await startHoldingProxy(gateway.baseURL);
-  const port = await freePort();
-  appURL = `http://127.0.0.1:${port}`;
-  app = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  // Port 0: the system picks a free port when Next.js binds, so no other process can take it first.
+  app = spawn(process.execPath, [nextBin, 'start', '-p', '0', '-H', '127.0.0.1'], {
     cwd: appDir,
     env: childEnv({ INFERGATE_BASE_URL: proxy.url, INFERGATE_API_KEY: gateway.apiKey }),
   });
@@ -78,7 +76,9 @@ beforeAll(async () => {
   app.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     appLog += chunk;
   });
-  await waitForApp(appURL, app);
+  appURL = await appListening(app);
+  const models = await fetch(`${appURL}/api/models`);
+  expect(models.status, appLog).toBe(200);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }, 240_000);
 

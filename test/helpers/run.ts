@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -56,17 +55,6 @@ export function runExample(
     ? { INFERGATE_BASE_URL: gateway.baseURL, INFERGATE_API_KEY: gateway.apiKey }
     : {};
   return runNode(examplesDir(name), ['--experimental-strip-types', 'src/index.ts', ...args], env);
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /** Stops a child process this test started, and waits for it. */
