@@ -3,12 +3,11 @@
  * persistence, plus an admin connection for the counters (INFO) and for watching the leases.
  * Needs Debian's `redis-server` on PATH (`bash scripts/ensure-redis.sh`).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startRedis } from '@infergate/emulator/testing/redis';
 import { createClient } from 'redis';
 import { unmeasuredTarget } from './results.mjs';
 
@@ -35,14 +34,6 @@ export function withoutRedis(suite) {
     ],
     data: {},
   };
-}
-
-async function freePort() {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address();
-  probe.close();
-  return port;
 }
 
 /**
@@ -81,28 +72,13 @@ export function makeCertificates() {
  * given `tls` (from `makeCertificates`).
  */
 export async function startRedisServer({ tls } = {}) {
-  const port = await freePort();
-  const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-  const args = tls
-    ? [
-        ...['--port', '0', '--tls-port', String(port), ...common],
-        ...['--tls-cert-file', tls.certFile, '--tls-key-file', tls.keyFile],
-        ...['--tls-ca-cert-file', tls.caFile, '--tls-auth-clients', 'no'],
-      ]
-    : ['--port', String(port), ...common];
-  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  child.once('error', (error) => {
+  // The test kit's server: it picks another port when its first is taken before it binds.
+  const server = await startRedis(undefined, tls).catch((error) => {
     throw new Error(
       `redis-server could not start (bash scripts/ensure-redis.sh): ${error.message}`,
     );
   });
-  let seen = '';
-  for await (const chunk of child.stdout) {
-    seen += chunk;
-    if (seen.includes('Ready to accept connections')) break;
-  }
-  child.stdout.resume();
-  const url = `${tls ? 'rediss' : 'redis'}://127.0.0.1:${port}`;
+  const { url, port } = server;
   const ca = tls ? readFileSync(tls.caFile, 'utf8') : undefined;
   const admin = createClient({ url, ...(tls ? { socket: { tls: true, ca } } : {}) });
   admin.on('error', () => {});
@@ -131,7 +107,7 @@ export async function startRedisServer({ tls } = {}) {
     },
     async stop() {
       await admin.close().catch(() => {});
-      child.kill('SIGKILL');
+      await server.stop();
     },
   };
 }

@@ -1,29 +1,12 @@
 // ESM import of the packed @infergate/redis: clients share one key's budget on a real redis-server.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { createGatewayClient } from '@infergate/core';
+import { startRedis } from '@infergate/emulator/testing/redis';
 import { createRedisBudget } from '@infergate/redis';
 
-const probe = createServer().listen(0, '127.0.0.1');
-await once(probe, 'listening');
-const { port } = probe.address();
-probe.close();
-const server = spawn(
-  'redis-server',
-  ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-  {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
-let seen = '';
-for await (const chunk of server.stdout) {
-  seen += chunk;
-  if (seen.includes('Ready to accept connections')) break;
-}
-server.stdout.resume();
-const budget = createRedisBudget({ url: `redis://127.0.0.1:${port}`, warn: (m) => assert.fail(m) });
+// The packed test kit's redis-server: it picks another port when its first is taken before it binds.
+const server = await startRedis();
+const budget = createRedisBudget({ url: server.url, warn: (m) => assert.fail(m) });
 try {
   const clients = [createGatewayClient({ budget }), createGatewayClient({ budget })];
   const answers = await Promise.all(
@@ -39,6 +22,6 @@ try {
   assert.equal(budget.stats.fallbackAcquires, 0);
 } finally {
   await budget.close();
-  server.kill('SIGKILL');
+  await server.stop();
 }
 console.log('redis (esm): ok');
