@@ -70,7 +70,8 @@ async function withApp(dir, { env, key, label, fail }, ask) {
   });
   const shown = () => (key ? server.output().replaceAll(key, '[the API key]') : server.output());
   try {
-    const [, url] = await server.printed(/- Local:\s+(http:\/\/\S+)/);
+    // Up to the line's end: a chunk of output can end inside the URL.
+    const [, url] = await server.printed(/- Local:\s+(http:\/\/\S+)\s/);
     await ask(url, server);
   } catch (error) {
     fail(`${label}: ${error.message}\n  npm start printed:\n${tail(shown())}`);

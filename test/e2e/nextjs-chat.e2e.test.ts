@@ -41,7 +41,8 @@ let appLog = '';
 function appListening(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     const read = () => {
-      const url = /- Local:\s+(http:\/\/\S+)/.exec(appLog)?.[1];
+      // Up to the line's end: a chunk of output can end inside the URL.
+      const url = /- Local:\s+(http:\/\/\S+)\s/.exec(appLog)?.[1];
       if (url) resolve(url);
     };
     child.stdout?.on('data', read);
