@@ -242,7 +242,12 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     // 16 quick answers (never hedged), on real timers; their p95 is the slowest of them.
     for (let i = 0; i < AUTO_HEDGE.learnedAt; i++) await call({ afterMs: 60_000, maxExtra: 1 });
     const id = budgetId(baseURL, DEFAULT_KEYS.full);
-    const after = Math.max(400, hedgeDelay('auto', id, 'community/general', stream) + 200);
+    // Whole milliseconds: the driven clock keeps a fraction only to the nanosecond, so a delay
+    // learnt on real timers (368.14901299999836) would come back as a sample just below it.
+    const after = Math.max(
+      400,
+      Math.ceil(hedgeDelay('auto', id, 'community/general', stream)) + 200,
+    );
     // 4 first attempts held, each cut when its hedge (sent after `after` ms) wins.
     driveClock();
     for (let i = 0; i < 4; i++) {
