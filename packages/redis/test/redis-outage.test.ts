@@ -26,7 +26,10 @@ async function redisServer(port?: number): Promise<TestRedis> {
   return redis;
 }
 
-/** A loopback port where nothing listens (a server started there, then stopped). */
+/**
+ * A loopback port where nothing listens (a server started there, then stopped), for a test that
+ * starts Redis there later; a test that only needs a refusal uses port 1.
+ */
 async function deadPort(): Promise<number> {
   const redis = await startRedis();
   await redis.stop();
@@ -105,7 +108,8 @@ describe('Redis refusing connections', () => {
   });
 
   it("onRedisFailure 'error': later calls fail at once, naming why", async () => {
-    const b = budget({ url: `redis://127.0.0.1:${await deadPort()}`, onRedisFailure: 'error' });
+    // Port 1: nothing listens there, and no server of a test beside this one can be given it.
+    const b = budget({ url: 'redis://127.0.0.1:1', onRedisFailure: 'error' });
     const id = `refused-error-${randomUUID()}`;
     const first = await b.acquire(ask(id)).catch((e: unknown) => e);
     expect(isGatewayError(first) && first.code).toBe('network_error');
