@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
+    globalSetup: ['src/temporary-directory.ts'],
     // Hang guards, not speed limits: a runtime starts in seconds on an idle machine; beside the
     // whole suite on 2 cores, three workerd processes starting at once once took over 120 s.
     testTimeout: 300_000,

@@ -52,6 +52,7 @@ afterAll(async () => {
   await admin?.close();
   await gateway?.close();
   await redis?.stop();
+  certificates?.remove();
   // Whatever the tests did, no line they logged held a password or the gateway key.
   for (const secret of secrets) {
     expect(logged.filter((line) => line.includes(secret))).toEqual([]);

@@ -290,7 +290,9 @@ describe('Redis frozen (SIGSTOP, then SIGCONT)', () => {
 
 describe('a URL whose scheme the server does not speak', () => {
   it('redis:// on a TLS port: the warning and ready() say to use rediss://', async () => {
-    const tlsRedis = await startRedis(undefined, makeCertificates());
+    const certificates = makeCertificates();
+    cleanup.push(async () => certificates.remove());
+    const tlsRedis = await startRedis(undefined, certificates);
     cleanup.push(() => tlsRedis.stop());
     const password = `pw-${randomUUID()}`;
     const warnings: string[] = [];

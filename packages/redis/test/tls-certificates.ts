@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerTls } from '@infergate/emulator/testing/redis';
@@ -8,6 +8,8 @@ import type { ServerTls } from '@infergate/emulator/testing/redis';
 export interface TestCertificates extends ServerTls {
   /** The CA certificate (PEM): what a client passes as `tls.ca`. */
   ca: string;
+  /** Deletes the certificates' directory (once the server that reads them has stopped). */
+  remove(): void;
 }
 
 function openssl(dir: string, args: string[]): void {
@@ -62,5 +64,6 @@ export function makeCertificates(): TestCertificates {
     keyFile: join(dir, 'server.key'),
     caFile: join(dir, 'ca.crt'),
     ca: readFileSync(join(dir, 'ca.crt'), 'utf8'),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
