@@ -11,9 +11,6 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { budgetId } from '@infergate/core/internal';
 import { spawnEmulator } from './emulator-process.mjs';
@@ -232,17 +229,16 @@ async function coldStartRows(samples) {
   }
   if (tls) {
     const secure = await startRedisServer({ tls });
-    const caFile = join(tmpdir(), `infergate-bench-ca-${process.pid}.pem`);
-    writeFileSync(caFile, secure.ca);
     try {
       rows.push(
         row(
           'Redis, rediss:// (TLS, loopback)',
-          await coldStarts(samples, { REDIS_URL: secure.url, REDIS_CA: caFile }),
+          await coldStarts(samples, { REDIS_URL: secure.url, REDIS_CA: tls.caFile }),
         ),
       );
     } finally {
       await secure.stop();
+      tls.remove();
     }
   }
   return rows;

@@ -4,7 +4,7 @@
  * Needs Debian's `redis-server` on PATH (`bash scripts/ensure-redis.sh`).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRedis } from '@infergate/emulator/testing/redis';
@@ -38,7 +38,7 @@ export function withoutRedis(suite) {
 
 /**
  * A throwaway CA and a certificate it signed for 127.0.0.1 (the `openssl` CLI), for a TLS-only
- * server: `{ certFile, keyFile, caFile }`.
+ * server: `{ certFile, keyFile, caFile, remove() }` (remove deletes them once the server stopped).
  */
 export function makeCertificates() {
   const dir = mkdtempSync(join(tmpdir(), 'infergate-bench-tls-'));
@@ -64,6 +64,7 @@ export function makeCertificates() {
     certFile: join(dir, 'server.crt'),
     keyFile: join(dir, 'server.key'),
     caFile: join(dir, 'ca.crt'),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
 
