@@ -26,10 +26,10 @@ export async function readFirstBytes(
 ): Promise<AttemptAnswer | GatewayError> {
   const { scope, request } = attempt;
   const asked = { requestedModel: request.requestedModel };
-  const contentType = response.headers.get('content-type') ?? '';
-  if (contentType.includes('application/json')) {
+  const notAStream = notAStreamKind(response.headers.get('content-type') ?? '');
+  if (notAStream !== undefined) {
     const body = await readErrorBody(response, attempt.maxErrorBodyBytes).catch(() => '');
-    throw invalidResponse('Asked for a stream, the gateway answered with JSON', {
+    throw invalidResponse(`Asked for a stream, the gateway answered with ${notAStream}`, {
       status: response.status,
       body: attempt.redact(body),
       requestedModel: asked.requestedModel,
@@ -58,6 +58,17 @@ export async function readFirstBytes(
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * What a successful answer's type says it is when it cannot be an event stream: JSON, or an HTML
+ * page (a proxy's or a login page, which would otherwise read as a stream ended before any event).
+ * Other types are read as a stream: some servers label theirs `text/plain` or not at all.
+ */
+function notAStreamKind(contentType: string): string | undefined {
+  if (contentType.includes('application/json')) return 'JSON';
+  if (contentType.includes('text/html')) return `an HTML page (${contentType})`;
+  return undefined;
 }
 
 /** A stream that failed or ended before its first byte: retryable, like a lost connection. */

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { createGatewayClient } from '../index';
+
+const KEY = 'ig-first-bytes-test-key-0000';
+const ask = { model: 'community/general', messages: [{ role: 'user' as const, content: 'hi' }] };
+
+async function streamAnsweredWith(body: string, contentType: string): Promise<unknown> {
+  const client = createGatewayClient({
+    baseURL: 'https://first-bytes.test/v1',
+    apiKey: KEY,
+    maxRetries: 0,
+    fetch: async () =>
+      new Response(body, { status: 200, headers: { 'content-type': contentType } }),
+  });
+  // (Capabilities given: the stub serves no catalog.)
+  return client.chatStream(ask, { capabilities: ['chat', 'streaming'] }).then(
+    async (stream) => stream.result(),
+    (error: unknown) => error,
+  );
+}
+
+describe('a successful answer that cannot be a stream', () => {
+  it('JSON is invalid_response naming JSON, with the status and body', async () => {
+    const error = await streamAnsweredWith('{"choices":[]}', 'application/json');
+    expect(error).toMatchObject({ code: 'invalid_response', status: 200, body: '{"choices":[]}' });
+    expect((error as Error).message).toContain(
+      'Asked for a stream, the gateway answered with JSON',
+    );
+  });
+
+  it('an HTML page is invalid_response naming the page, not a stream that ended early', async () => {
+    const page = `<html><body>Sign in to continue ${KEY}</body></html>`;
+    const error = await streamAnsweredWith(page, 'text/html; charset=utf-8');
+    expect(error).toMatchObject({ code: 'invalid_response', status: 200 });
+    expect((error as Error).message).toContain(
+      'Asked for a stream, the gateway answered with an HTML page (text/html; charset=utf-8)',
+    );
+    expect((error as { body?: string }).body).toContain('Sign in to continue');
+    expect(JSON.stringify(error)).not.toContain(KEY);
+  });
+
+  it('a stream labelled text/plain is still read as a stream', async () => {
+    const events = [
+      'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"ok"}}]}',
+      'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}',
+      'data: [DONE]',
+    ];
+    const result = await streamAnsweredWith(`${events.join('\n\n')}\n\n`, 'text/plain');
+    expect(result).toMatchObject({ text: 'ok' });
+  });
+});
