@@ -15,6 +15,7 @@ import {
   readStructuredAnswer,
   type StructuredOutputSchema,
 } from '../steering/structured-output-request';
+import { classifyFinishReason } from './classify-finish-reason';
 
 /** What an answer is checked by: the schema asked for, and the check. */
 export interface StructuredAsk {
@@ -32,7 +33,9 @@ export async function checkedStructuredAnswer(
   answer: AssembledChat,
   asked: StructuredAsk,
 ): Promise<{ value: unknown; json: string }> {
-  const read = readStructuredAnswer(model, answer, asked.given, method);
+  // An answer cut at the length limit: its error says so (unfinished JSON is the likely cause).
+  const cutAtLength = classifyFinishReason(answer.finishReason) === 'length';
+  const read = readStructuredAnswer(model, answer, asked.given, method, cutAtLength);
   const value = await checkStructuredAnswer(model, method, read, asked.check);
   const json = method === 'tools' ? read.text.trim() : jsonInText(read.text);
   return { value, json };

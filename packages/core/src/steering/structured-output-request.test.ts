@@ -164,6 +164,26 @@ describe('readStructuredAnswer', () => {
     expect(empty.invalidOutput?.issues).toEqual([{ message: 'the answer is empty' }]);
   });
 
+  it('an answer cut at the length limit says so, as text and as tool arguments', async () => {
+    const text = '{"city": "Os';
+    const cutText = await caught(
+      () => readStructuredAnswer('m', answer({ text }), given, 'json_schema', true),
+      isGatewayError,
+    );
+    expect(cutText.invalidOutput?.issues).toEqual([
+      {
+        message:
+          'the answer is not JSON (at position 12): it was cut at the length limit (finish_reason "length"); raise max_tokens',
+      },
+    ]);
+    const calls = [{ id: 'c', name: 'place', arguments: '{"city":' }];
+    const cutCall = await caught(
+      () => readStructuredAnswer('m', answer({ toolCalls: calls }), given, 'tools', true),
+      isGatewayError,
+    );
+    expect(cutCall.message).toContain('cut at the length limit');
+  });
+
   it('tool arguments that are not JSON are invalid_structured_output', async () => {
     const cut = [{ id: 'c', name: 'place', arguments: '{"city":' }];
     const error = await caught(() => readByTools({ toolCalls: cut }), isGatewayError);

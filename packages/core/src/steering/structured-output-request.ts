@@ -118,16 +118,19 @@ export interface StructuredAnswer {
  * The structured answer of `answer`, which `model` gave to a request made by `structuredRequest`:
  * for `tools`, the arguments of the call of the schema's tool; else the text, as bare JSON or
  * one ```json code fence (prose around the fence allowed: `jsonInText`). Anything else is
- * `invalid_structured_output`, with the text and what is wrong. The value is not checked against
- * the schema here (check-structured-answer.ts).
+ * `invalid_structured_output`, with the text and what is wrong (`cutAtLength`: the answer ended at
+ * the length limit, which the message then names). The value is not checked against the schema
+ * here (check-structured-answer.ts).
  */
 export function readStructuredAnswer(
   model: string,
   answer: AssembledChat,
   given: StructuredOutputSchema,
   method: StructuredOutputMethod,
+  cutAtLength = false,
 ): StructuredAnswer {
-  if (method !== 'tools') return parsed(model, method, answer.text, jsonInText(answer.text));
+  if (method !== 'tools')
+    return parsed(model, method, answer.text, jsonInText(answer.text), cutAtLength);
   const name = schemaName(given);
   const call = answer.toolCalls.find((candidate) => candidate.name === name);
   if (call === undefined) {
@@ -136,21 +139,24 @@ export function readStructuredAnswer(
     const issues = [{ message: `the answer did not call the tool "${name}": it ${instead}` }];
     throw invalidStructuredOutput(model, { method, text: answer.text, issues });
   }
-  return parsed(model, method, call.arguments, call.arguments.trim());
+  return parsed(model, method, call.arguments, call.arguments.trim(), cutAtLength);
 }
 
+/** `cut`: the answer ended at the length limit, the likely reason its JSON is unfinished. */
 function parsed(
   model: string,
   method: StructuredOutputMethod,
   text: string,
   json: string,
+  cut: boolean,
 ): StructuredAnswer {
   try {
     return { value: JSON.parse(json), text };
   } catch (error) {
     const position = /position \d+/.exec((error as Error).message)?.[0];
     const where = position === undefined ? '' : ` (at ${position})`;
-    const what = text.trim() === '' ? 'the answer is empty' : `the answer is not JSON${where}`;
+    let what = text.trim() === '' ? 'the answer is empty' : `the answer is not JSON${where}`;
+    if (cut) what += ': it was cut at the length limit (finish_reason "length"); raise max_tokens';
     throw invalidStructuredOutput(model, { method, text, issues: [{ message: what }] });
   }
 }
