@@ -61,6 +61,116 @@ describe('reasoning through generateText and streamText', () => {
   });
 });
 
+/** Provider settings whose fetch answers chat with one word and `usage` (the rest goes to msw). */
+function answeringWithUsage(usage: Record<string, unknown>) {
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    if (!request.url.endsWith('/chat/completions')) return globalThis.fetch(request);
+    const { model, stream } = (await request.json()) as { model: string; stream?: boolean };
+    const base = { id: 'chatcmpl-1', created: 1_700_000_000, model };
+    const choice = { index: 0, finish_reason: 'stop' };
+    if (stream !== true) {
+      const message = { role: 'assistant', content: 'A' };
+      return Response.json({
+        ...base,
+        object: 'chat.completion',
+        choices: [{ ...choice, message }],
+        usage,
+      });
+    }
+    const chunk = { ...base, object: 'chat.completion.chunk' };
+    const events = [
+      { ...chunk, choices: [{ ...choice, delta: { role: 'assistant', content: 'A' } }], usage },
+    ];
+    const sse = `${events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('')}data: [DONE]\n\n`;
+    return new Response(sse, { headers: { 'content-type': 'text/event-stream' } });
+  };
+  return { fetch };
+}
+
+describe('usage whose reasoning is counted outside completion_tokens (xAI)', () => {
+  it.each([
+    [
+      'grok-4-fast-reasoning (vercel/ai#11487): total_tokens = prompt + completion + reasoning',
+      {
+        prompt_tokens: 279,
+        completion_tokens: 6,
+        total_tokens: 374,
+        prompt_tokens_details: { cached_tokens: 149 },
+        completion_tokens_details: { reasoning_tokens: 89 },
+      },
+      { outputTokens: 95, textTokens: 6, reasoningTokens: 89, totalTokens: 374 },
+    ],
+    [
+      'more text than reasoning, told apart by total_tokens',
+      {
+        prompt_tokens: 10,
+        completion_tokens: 40,
+        total_tokens: 60,
+        completion_tokens_details: { reasoning_tokens: 10 },
+      },
+      { outputTokens: 50, textTokens: 40, reasoningTokens: 10, totalTokens: 60 },
+    ],
+    [
+      'reasoning over completion_tokens, no total_tokens',
+      {
+        prompt_tokens: 10,
+        completion_tokens: 10,
+        completion_tokens_details: { reasoning_tokens: 93 },
+      },
+      { outputTokens: 103, textTokens: 10, reasoningTokens: 93, totalTokens: 113 },
+    ],
+    [
+      'reasoning over completion_tokens, total_tokens counting the reasoning alone (vercel/ai#18614)',
+      {
+        prompt_tokens: 951,
+        completion_tokens: 6000,
+        total_tokens: 6952,
+        completion_tokens_details: { reasoning_tokens: 6001 },
+      },
+      { outputTokens: 6001, textTokens: 0, reasoningTokens: 6001, totalTokens: 6952 },
+    ],
+    [
+      'OpenAI: completion_tokens includes the reasoning',
+      {
+        prompt_tokens: 10,
+        completion_tokens: 40,
+        total_tokens: 50,
+        completion_tokens_details: { reasoning_tokens: 10 },
+      },
+      { outputTokens: 40, textTokens: 30, reasoningTokens: 10, totalTokens: 50 },
+    ],
+  ])('%s: no negative count, the output counts the reasoning', async (_, usage, expected) => {
+    const settings = answeringWithUsage(usage);
+    const generated = await generateText({
+      model: gateway(settings)('community/reasoner'),
+      prompt: 'hi',
+    });
+    const streamed = streamText({ model: gateway(settings)('community/reasoner'), prompt: 'hi' });
+    for (const result of [generated.usage, await streamed.usage]) {
+      expect({
+        outputTokens: result.outputTokens,
+        textTokens: result.outputTokenDetails.textTokens,
+        reasoningTokens: result.outputTokenDetails.reasoningTokens,
+        totalTokens: result.totalTokens,
+      }).toEqual(expected);
+    }
+  });
+
+  it('never gives a negative uncached input count', async () => {
+    const usage = {
+      prompt_tokens: 5,
+      completion_tokens: 1,
+      prompt_tokens_details: { cached_tokens: 8 },
+    };
+    const { usage: read } = await generateText({
+      model: gateway(answeringWithUsage(usage))('community/general'),
+      prompt: 'hi',
+    });
+    expect(read.inputTokenDetails).toMatchObject({ noCacheTokens: 0, cacheReadTokens: 8 });
+  });
+});
+
 describe('response metadata whatever chunk carries it', () => {
   it.each(['dialect/azure', 'dialect/minimal'])(
     '%s: the server id and timestamp, not generated ones',
