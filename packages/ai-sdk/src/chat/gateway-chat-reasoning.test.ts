@@ -88,57 +88,30 @@ function answeringWithUsage(usage: Record<string, unknown>) {
   return { fetch };
 }
 
+/** A usage as a model server reports it: prompt, completion and reasoning tokens, and a total. */
+const reported = (prompt: number, completion: number, reasoning: number, total?: number) => ({
+  prompt_tokens: prompt,
+  completion_tokens: completion,
+  ...(total !== undefined ? { total_tokens: total } : {}),
+  completion_tokens_details: { reasoning_tokens: reasoning },
+});
+
 describe('usage whose reasoning is counted outside completion_tokens (xAI)', () => {
+  // Expected: output (text + reasoning), text, reasoning, total.
   it.each([
+    ['grok-4-fast-reasoning (vercel/ai#11487)', reported(279, 6, 89, 374), [95, 6, 89, 374]],
+    ['more text than reasoning, told by total_tokens', reported(10, 40, 10, 60), [50, 40, 10, 60]],
+    ['reasoning over completion, no total_tokens', reported(10, 10, 93), [103, 10, 93, 113]],
+    // total_tokens = prompt + reasoning: completion_tokens undercounts (vercel/ai#18614).
     [
-      'grok-4-fast-reasoning (vercel/ai#11487): total_tokens = prompt + completion + reasoning',
-      {
-        prompt_tokens: 279,
-        completion_tokens: 6,
-        total_tokens: 374,
-        prompt_tokens_details: { cached_tokens: 149 },
-        completion_tokens_details: { reasoning_tokens: 89 },
-      },
-      { outputTokens: 95, textTokens: 6, reasoningTokens: 89, totalTokens: 374 },
-    ],
-    [
-      'more text than reasoning, told apart by total_tokens',
-      {
-        prompt_tokens: 10,
-        completion_tokens: 40,
-        total_tokens: 60,
-        completion_tokens_details: { reasoning_tokens: 10 },
-      },
-      { outputTokens: 50, textTokens: 40, reasoningTokens: 10, totalTokens: 60 },
-    ],
-    [
-      'reasoning over completion_tokens, no total_tokens',
-      {
-        prompt_tokens: 10,
-        completion_tokens: 10,
-        completion_tokens_details: { reasoning_tokens: 93 },
-      },
-      { outputTokens: 103, textTokens: 10, reasoningTokens: 93, totalTokens: 113 },
-    ],
-    [
-      'reasoning over completion_tokens, total_tokens counting the reasoning alone (vercel/ai#18614)',
-      {
-        prompt_tokens: 951,
-        completion_tokens: 6000,
-        total_tokens: 6952,
-        completion_tokens_details: { reasoning_tokens: 6001 },
-      },
-      { outputTokens: 6001, textTokens: 0, reasoningTokens: 6001, totalTokens: 6952 },
+      'total_tokens counting the reasoning alone',
+      reported(951, 6000, 6001, 6952),
+      [6001, 0, 6001, 6952],
     ],
     [
       'OpenAI: completion_tokens includes the reasoning',
-      {
-        prompt_tokens: 10,
-        completion_tokens: 40,
-        total_tokens: 50,
-        completion_tokens_details: { reasoning_tokens: 10 },
-      },
-      { outputTokens: 40, textTokens: 30, reasoningTokens: 10, totalTokens: 50 },
+      reported(10, 40, 10, 50),
+      [40, 30, 10, 50],
     ],
   ])('%s: no negative count, the output counts the reasoning', async (_, usage, expected) => {
     const settings = answeringWithUsage(usage);
@@ -148,12 +121,9 @@ describe('usage whose reasoning is counted outside completion_tokens (xAI)', () 
     });
     const streamed = streamText({ model: gateway(settings)('community/reasoner'), prompt: 'hi' });
     for (const result of [generated.usage, await streamed.usage]) {
-      expect({
-        outputTokens: result.outputTokens,
-        textTokens: result.outputTokenDetails.textTokens,
-        reasoningTokens: result.outputTokenDetails.reasoningTokens,
-        totalTokens: result.totalTokens,
-      }).toEqual(expected);
+      const { outputTokens, outputTokenDetails, totalTokens } = result;
+      const { textTokens, reasoningTokens } = outputTokenDetails;
+      expect([outputTokens, textTokens, reasoningTokens, totalTokens]).toEqual(expected);
     }
   });
 
