@@ -32,11 +32,25 @@ const TOOLS = 'community/tools';
 const JSON_OBJECT = 'community/json-object';
 /** Claims `json_schema` (`provider_claimed`) and answers off the schema every time. */
 const CLAIMED = CLAIMED_MODEL;
+/** Serves `json_schema`, its JSON always inside a ```json code fence. */
+const FENCED = 'community/json-fenced';
 
 // Its own gateway host (reached through the emulator's fetch): the key's budget and hedges in this
 // realm are this file's alone.
+const claimed = withClaimedModel();
 const emulated = await emulate({
-  scenario: withClaimedModel(),
+  scenario: {
+    ...claimed,
+    models: {
+      ...claimed.models,
+      [FENCED]: {
+        owned_by: 'service-community',
+        capabilities: ['chat', 'streaming', 'json_schema'],
+        online: true,
+        jsonAnswers: { wrap: 'fence' },
+      },
+    },
+  },
   hooks: { afterEach, afterAll },
 });
 const { emulator } = emulated;
@@ -211,6 +225,14 @@ describe.each(CASES)('$label', ({ label, run }) => {
       ]);
     },
   );
+
+  it('delivers the object of a model that wraps its JSON in a code fence (streamed: in parts)', async () => {
+    const { object, metadata, partials } = await run({ model: FENCED });
+    expect(Place.parse(object)).toEqual(object);
+    expect(object.city).toBe(CITY);
+    expect(metadata?.route.hops).toEqual([hop(FENCED, 'answered', served('json_schema', true))]);
+    if (streams) expect(partials.length).toBeGreaterThan(1);
+  });
 
   it('delivers the object of a single json_object-only model (no list needed)', async () => {
     const { object, metadata } = await run({ model: JSON_OBJECT });

@@ -66,9 +66,11 @@ export async function transcribeAudio(
     });
   }
 
+  const words = wordsOf(response);
   return {
     text: response.text,
     segments: segmentsOf(response),
+    ...(words.length > 0 ? { words } : {}),
     language: typeof response.language === 'string' ? response.language : undefined,
     durationInSeconds: typeof response.duration === 'number' ? response.duration : undefined,
     warnings,
@@ -90,6 +92,19 @@ function segmentsOf(response: TranscriptionResponse): TranscriptionModelV4Result
     const { text, start, end } = segment as Record<string, unknown>;
     if (typeof text !== 'string' || typeof start !== 'number' || typeof end !== 'number') return [];
     return [{ text, startSecond: start, endSecond: end }];
+  });
+}
+
+/** An engine's word timings (`words: [{ word, start, end }]`, as OpenAI's verbose JSON has them). */
+function wordsOf(
+  response: TranscriptionResponse,
+): NonNullable<TranscriptionModelV4Result['words']> {
+  if (!Array.isArray(response.words)) return [];
+  return response.words.flatMap((entry: unknown) => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const { word, start, end } = entry as Record<string, unknown>;
+    if (typeof word !== 'string' || typeof start !== 'number' || typeof end !== 'number') return [];
+    return [{ text: word, startSecond: start, endSecond: end }];
   });
 }
 

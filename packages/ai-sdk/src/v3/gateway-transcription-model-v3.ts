@@ -7,8 +7,8 @@ type TranscriptionModelV3Result = Awaited<ReturnType<TranscriptionModelV3['doGen
 
 /**
  * The gateway's speech-to-text service for AI SDK 6 (`TranscriptionModelV3`), running the V4
- * model of the main entry. V3 has no `timestampGranularities`, `words` or `usage`; the gateway's
- * service returns segments only when its engine does, and no word timings or usage.
+ * model of the main entry. V3 has no `timestampGranularities`, `words` or `usage`: the word
+ * timings the main entry returns when the gateway's engine sends them are left out with a warning.
  */
 export class GatewayTranscriptionModelV3 implements TranscriptionModelV3 {
   readonly specificationVersion = 'v3';
