@@ -2,6 +2,8 @@
 // (dialects).
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
 import type { Usage } from '../protocol/wire-types';
+import { refusedFinishReason } from './classify-finish-reason';
+import { answerTag, madeUpCallId } from './read-message-parts';
 
 /** Deltas joined into one flat string at a time. */
 const PIECE_DELTAS = 1024;
@@ -10,7 +12,7 @@ interface ToolCallDraft {
   index: number;
   order: number;
   id: string;
-  /** The server sent no id with the call's first piece: `id` is ours (`call_<index>_<order>`). */
+  /** The server sent no id with the call's first piece: `id` is ours (`madeUpCallId`). */
   idMadeUp: boolean;
   name: string;
   arguments: string;
@@ -20,18 +22,20 @@ interface ToolCallDraft {
 export interface JoinedToolCallPiece {
   /** The call, numbered from 0 in the order the calls started. */
   call: number;
-  /** The call's id: the server's, or `call_<index>_<order>` when its first piece had none. */
+  /** The call's id: the server's, or `call_<index>_<order>_<tag>` when its first piece had none. */
   id: string;
   first: boolean;
 }
 
 /**
  * Builds the final answer of a stream from its pieces. Tool-call pieces are joined by `index`;
- * a piece whose `id` differs from the one already at that index starts a new call (some servers
- * send every call at index 0). An empty `id` is no id (DashScope repeats `id: ""` on every later
- * piece); a call whose first piece has none gets `call_<index>_<order>` at once, so that the
- * stream's events and the assembled answer name it alike. The first name a call gets is its name
- * (llama.cpp repeats the whole name on every piece). Empty arguments become `"{}"`.
+ * a piece whose `id` differs from the one already at that index, or that names another function
+ * than the call there, starts a new call (some servers send every call at index 0, some without
+ * ids). An empty `id` is no id (DashScope repeats `id: ""` on every later piece); a call whose
+ * first piece has none gets `call_<index>_<order>_<tag>` at once (the tag random per answer), so
+ * that the stream's events and the assembled answer name it alike. The first name a call gets is
+ * its name (llama.cpp repeats the whole name on every piece). Empty arguments become `"{}"`.
+ * A `refusal` is text, and marks the answer refused (`refusedFinishReason`).
  */
 export class ChatAssembler {
   /**
@@ -48,6 +52,11 @@ export class ChatAssembler {
   usage: Usage | undefined;
   readonly #drafts: ToolCallDraft[] = [];
   readonly #latestByIndex = new Map<number, ToolCallDraft>();
+  /** This answer's tag for made-up call ids, drawn at the first one. */
+  #tag: string | undefined;
+  /** The refusal of choice 0 (`#refused` even when the text is not kept). */
+  readonly #refusal: string[] = [];
+  #refused = false;
 
   /**
    * Deltas of the first choice not yet flattened. Text is never built with `+=`: V8 would keep a
@@ -77,6 +86,14 @@ export class ChatAssembler {
     if (this.#deltas.length === PIECE_DELTAS) this.#flatten();
   }
 
+  /** A refusal piece: text of the answer, and the marker of a refused choice 0. */
+  addRefusal(delta: string, choiceIndex: number): void {
+    if (choiceIndex !== 0) return;
+    this.#refused = true;
+    this.addText(delta, choiceIndex);
+    if (this.keepText) this.#refusal.push(delta);
+  }
+
   /** The first choice's text so far. */
   get text(): string {
     if (this.#deltas.length > 0) this.#flatten();
@@ -103,14 +120,13 @@ export class ChatAssembler {
   ): JoinedToolCallPiece {
     const serverId = id === '' ? undefined : id;
     let draft = this.#latestByIndex.get(index);
-    const first =
-      draft === undefined || (serverId !== undefined && !draft.idMadeUp && draft.id !== serverId);
+    const first = draft === undefined || this.#isOtherCall(draft, serverId, name);
     if (draft === undefined || first) {
       const order = this.#drafts.length;
       draft = {
         index,
         order,
-        id: serverId ?? `call_${index}_${order}`,
+        id: serverId ?? this.#madeUpId(index, order),
         idMadeUp: serverId === undefined,
         name: name ?? '',
         arguments: '',
@@ -124,8 +140,41 @@ export class ChatAssembler {
     return { call: draft.order, id: draft.id, first };
   }
 
-  setFinish(reason: string, choiceIndex: number): void {
-    if (choiceIndex === 0) this.finishReason = reason;
+  #madeUpId(index: number, order: number): string {
+    this.#tag ??= answerTag();
+    return madeUpCallId(index, order, this.#tag);
+  }
+
+  /**
+   * A piece at the index of `draft` belongs to another call when it carries another id than the
+   * server's id of `draft`, or (without that id) names another function than `draft` already has.
+   */
+  #isOtherCall(
+    draft: ToolCallDraft,
+    serverId: string | undefined,
+    name: string | undefined,
+  ): boolean {
+    if (serverId !== undefined && !draft.idMadeUp && draft.id !== serverId) return true;
+    return name !== undefined && draft.name !== '' && draft.name !== name && serverId !== draft.id;
+  }
+
+  /**
+   * A named piece that carries neither index nor id, after the latest call at `index`: the next
+   * call when that one is named and this names another function or its arguments are already
+   * one whole JSON value (whole calls sent one after the other); else a continuation (servers
+   * that repeat the name on every piece).
+   */
+  startsNextCall(index: number, name: string): boolean {
+    const draft = this.#latestByIndex.get(index);
+    if (draft === undefined || draft.name === '') return false;
+    return draft.name !== name || isWholeJson(draft.arguments);
+  }
+
+  /** Sets choice 0's finish; returns the reason as reported (a refused `stop`: `content_filter`). */
+  setFinish(reason: string, choiceIndex: number): string {
+    if (choiceIndex !== 0) return reason;
+    this.finishReason = this.#refused ? refusedFinishReason(reason) : reason;
+    return this.finishReason;
   }
 
   get hasFinish(): boolean {
@@ -151,10 +200,24 @@ export class ChatAssembler {
     };
     const reasoning = this.reasoning;
     if (reasoning !== '') result.reasoning = reasoning;
+    if (this.#refusal.length > 0) result.refusal = this.#refusal.join('');
     if (this.id !== undefined) result.id = this.id;
     if (this.model !== undefined) result.model = this.model;
     if (this.created !== undefined) result.created = this.created;
     if (this.usage !== undefined) result.usage = this.usage;
     return result;
+  }
+}
+
+/** `text` is one whole JSON object or array (the cheap end test first: this runs on rare pieces). */
+function isWholeJson(text: string): boolean {
+  const end = text.trimEnd();
+  const last = end[end.length - 1];
+  if (last !== '}' && last !== ']') return false;
+  try {
+    JSON.parse(end);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -30,3 +30,12 @@ const KINDS: Record<string, FinishReasonKind> = {
 export function classifyFinishReason(reason: string | null | undefined): FinishReasonKind {
   return (reason != null && Object.hasOwn(KINDS, reason) ? KINDS[reason] : undefined) ?? 'other';
 }
+
+/**
+ * The finish reason core reports for an answer whose choice 0 carried a `refusal`: a model that
+ * declined and then stopped (`stop`, as OpenAI sends it) is reported as `content_filter`, so every
+ * adapter classifies it so; any other reason (`length`, …) is kept.
+ */
+export function refusedFinishReason(reason: string): string {
+  return classifyFinishReason(reason) === 'stop' ? 'content_filter' : reason;
+}

@@ -3,8 +3,9 @@
 import type { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
-import type { ChatCompletionResponse } from '../protocol/wire-types';
-import { readContent, readReasoningField } from './read-message-parts';
+import type { ChatCompletionResponse, ToolCall } from '../protocol/wire-types';
+import { refusedFinishReason } from './classify-finish-reason';
+import { answerTag, madeUpCallId, readContent, readReasoningField } from './read-message-parts';
 import { chatCompletionProblem } from './validate-chat-response';
 
 /**
@@ -42,7 +43,8 @@ export function readCheckedCompletion(
 /**
  * Reads choice 0 of a non-streamed completion (already shape-checked by `chatCompletionProblem`)
  * the same tolerant way as a stream: content parts joined, reasoning from `reasoning_content`,
- * `reasoning` or thinking parts, tool calls with ids. `undefined` when there is no choice 0.
+ * `reasoning` or thinking parts, a `refusal` as text, tool calls with ids. `undefined` when there
+ * is no choice 0.
  */
 export function readChatCompletion(response: ChatCompletionResponse): AssembledChat | undefined {
   const choices = response.choices;
@@ -52,22 +54,15 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
   const message = choice.message as unknown as Record<string, unknown>;
   const parts = readContent(message.content) ?? { text: '', reasoning: '' };
   const reasoning = readReasoningField(message) + parts.reasoning;
-  const toolCalls: AssembledToolCall[] = [];
-  const rawCalls = choice.message.tool_calls ?? [];
-  for (const [i, call] of rawCalls.entries()) {
-    const args = call.function.arguments;
-    toolCalls.push({
-      id: typeof call.id === 'string' && call.id !== '' ? call.id : `call_${i}_${i}`,
-      name: call.function.name,
-      arguments: args.trim() === '' ? '{}' : args,
-    });
-  }
+  const refusal = typeof message.refusal === 'string' ? message.refusal : '';
+  const finishReason = typeof choice.finish_reason === 'string' ? choice.finish_reason : 'unknown';
   const result: AssembledChat = {
-    text: parts.text,
-    toolCalls,
-    finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : 'unknown',
+    text: parts.text + refusal,
+    toolCalls: readToolCalls(choice.message.tool_calls ?? []),
+    finishReason: refusal === '' ? finishReason : refusedFinishReason(finishReason),
   };
   if (reasoning !== '') result.reasoning = reasoning;
+  if (refusal !== '') result.refusal = refusal;
   if (typeof response.id === 'string' && response.id !== '') result.id = response.id;
   if (typeof response.model === 'string' && response.model !== '') result.model = response.model;
   if (
@@ -78,4 +73,24 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
     result.created = response.created;
   if (typeof response.usage === 'object' && response.usage !== null) result.usage = response.usage;
   return result;
+}
+
+/** The calls with their ids: one made up (tagged for this answer) for a call the server sent without. */
+function readToolCalls(calls: ToolCall[]): AssembledToolCall[] {
+  let tag: string | undefined;
+  const toolCalls: AssembledToolCall[] = [];
+  for (const [i, call] of calls.entries()) {
+    const args = call.function.arguments;
+    let id = call.id;
+    if (typeof id !== 'string' || id === '') {
+      tag ??= answerTag();
+      id = madeUpCallId(i, i, tag);
+    }
+    toolCalls.push({
+      id,
+      name: call.function.name,
+      arguments: args.trim() === '' ? '{}' : args,
+    });
+  }
+  return toolCalls;
 }

@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §2.4 (`Retry-After`, `X-Service-Model` on errors), §10.1, §10.2, §10.3.
 import { type GatewayError, gatewayFailure, isGatewayServerErrorCode } from '../errors/errors';
+import { clip } from '../errors/escape-control';
 import { redactSecret, redactValue } from '../errors/redact-secret';
 import { parseRetryAfter } from './retry-policy';
 
@@ -33,9 +34,23 @@ export function readGatewayErrorShape(
 }
 
 /**
+ * The `error.message` of an OpenAI-style body whose `code` is not the gateway's (`null`, a number,
+ * another service's word): a model server's own words, better than its raw JSON.
+ */
+function foreignError(data: unknown): { message: string; type?: string } | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const error = (data as { error?: unknown }).error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { message, type } = error as Record<string, unknown>;
+  if (typeof message !== 'string' || message.trim() === '') return undefined;
+  return { message: clip(message, 1000), type: typeof type === 'string' ? type : undefined };
+}
+
+/**
  * Turns a non-2xx response into a GatewayError. A gateway body keeps its code; any other body
  * (HTML, text, another JSON shape, an unknown code) becomes `upstream_error` with the status and
- * the raw body.
+ * the raw body, its message the body's `error.message` when it has one (OpenAI's shape), else the
+ * status and the body's start.
  */
 export function parseErrorResponse(
   status: number,
@@ -54,14 +69,15 @@ export function parseErrorResponse(
   const servedModel = headers.get('x-service-model') ?? undefined;
   const shape = readGatewayErrorShape(data);
   const code = shape && isGatewayServerErrorCode(shape.code) ? shape.code : undefined;
+  const foreign = code ? undefined : foreignError(data);
   return gatewayFailure(
     {
       code: code ?? 'upstream_error',
       message:
         code && shape
           ? shape.message
-          : `Gateway answered HTTP ${status}${shape ? ` (${shape.code}: ${shape.message})` : excerptOf(body, headers)}`,
-      type: shape?.type,
+          : (foreign?.message ?? `Gateway answered HTTP ${status}${excerptOf(body, headers)}`),
+      type: shape?.type ?? foreign?.type,
       status,
       body,
       data,

@@ -91,6 +91,11 @@ export interface AssembledChat {
   text: string;
   /** The model's reasoning, when it sent any (`reasoning_content`, `reasoning`, thinking parts). */
   reasoning?: string;
+  /**
+   * The model declined (OpenAI's `refusal`): its words, also in `text`; `finishReason` is then
+   * `content_filter` where the server said `stop`.
+   */
+  refusal?: string;
   toolCalls: AssembledToolCall[];
   finishReason: string;
   usage?: Usage;

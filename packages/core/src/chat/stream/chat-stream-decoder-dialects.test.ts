@@ -109,6 +109,47 @@ describe('ChatStreamDecoder dialects', () => {
     ]);
   });
 
+  it('reads delta.refusal as text and reports a refused stop as content_filter (OpenAI)', () => {
+    const { result, events } = decode(
+      sse(
+        chunk({ role: 'assistant', content: null, refusal: '' }),
+        chunk({ refusal: 'I cannot ' }),
+        chunk({ refusal: 'help' }),
+        finish('stop'),
+      ),
+    );
+    expect(result).toMatchObject({
+      text: 'I cannot help',
+      refusal: 'I cannot help',
+      finishReason: 'content_filter',
+    });
+    expect(events.filter((e) => e.type === 'text-delta' || e.type === 'finish')).toEqual([
+      { type: 'text-delta', delta: 'I cannot ', choiceIndex: 0 },
+      { type: 'text-delta', delta: 'help', choiceIndex: 0 },
+      { type: 'finish', reason: 'content_filter', choiceIndex: 0 },
+    ]);
+  });
+
+  it('a refusal in the finish chunk still marks the finish; length is kept; no refusal, no change', () => {
+    const inFinish = decode(
+      sse({
+        ...finish('stop'),
+        choices: [{ index: 0, delta: { refusal: 'No' }, finish_reason: 'stop' }],
+      }),
+    );
+    expect(inFinish.result).toMatchObject({ text: 'No', finishReason: 'content_filter' });
+    const cut = decode(sse(chunk({ refusal: 'No, bec' }), finish('length')));
+    expect(cut.result.finishReason).toBe('length');
+    const plain = decode(sse(chunk({ content: 'Hi', refusal: null }), finish('stop')));
+    expect(plain.result).toEqual(expect.objectContaining({ text: 'Hi', finishReason: 'stop' }));
+    expect(plain.result.refusal).toBeUndefined();
+    // Events only (no text kept): the finish still says the model declined.
+    const decoder = new ChatStreamDecoder({ assemble: false });
+    decoder.feed(sse(chunk({ refusal: 'No' }), finish('stop')));
+    decoder.end();
+    expect(decoder.result()).toMatchObject({ text: '', finishReason: 'content_filter' });
+  });
+
   it('takes id/model/created from the first non-empty chunk (content-filter chunk first, no role chunk)', () => {
     const { result, events } = decode(
       sse(
@@ -179,6 +220,40 @@ describe('readChatCompletion / chatCompletionProblem dialects', () => {
     });
     expect(chatCompletionProblem(parts)).toBeUndefined();
     expect(readChatCompletion(parts)).toMatchObject({ text: 'B', reasoning: 'T' });
+  });
+
+  it('reads message.refusal as text and reports a refused stop as content_filter (OpenAI)', () => {
+    expect(
+      readChatCompletion(completion({ content: null, refusal: 'I cannot help' })),
+    ).toMatchObject({
+      text: 'I cannot help',
+      refusal: 'I cannot help',
+      finishReason: 'content_filter',
+    });
+    const both = readChatCompletion(completion({ content: 'Partly. ', refusal: 'No more.' }));
+    expect(both).toMatchObject({ text: 'Partly. No more.', finishReason: 'content_filter' });
+    const plain = readChatCompletion(completion({ content: 'Hi', refusal: null }));
+    expect(plain).toMatchObject({ text: 'Hi', finishReason: 'stop' });
+    expect(plain?.refusal).toBeUndefined();
+  });
+
+  it('made-up tool-call ids differ from one answer to the next', () => {
+    const answer = () =>
+      readChatCompletion(
+        completion({
+          content: null,
+          tool_calls: [
+            { id: '', type: 'function', function: { name: 'f', arguments: '{}' } },
+            { type: 'function', function: { name: 'g', arguments: '{}' } },
+          ],
+        }),
+      )?.toolCalls.map((call) => call.id) ?? [];
+    const [first, second] = [answer(), answer()];
+    expect(first).toEqual([
+      expect.stringMatching(/^call_0_0_[0-9a-f]{12}$/),
+      expect.stringMatching(/^call_1_1_[0-9a-f]{12}$/),
+    ]);
+    expect(new Set([...first, ...second]).size).toBe(4);
   });
 
   it('refuses an empty choices array and unreadable content', () => {

@@ -192,18 +192,32 @@ describe('ChatStreamDecoder', () => {
       ]);
     });
 
-    it('a call without any id gets call_<index>_<order> on its first event, as in the answer', () => {
+    it('a call without any id gets call_<index>_<order>_<tag> on its first event, as in the answer', () => {
       const { result, events } = decodeCalls(
         { index: 0, id: '', function: { name: 'f', arguments: '{"a":' } },
         { index: 0, id: '', function: { arguments: '1}' } },
         { index: 1, function: { name: 'g', arguments: '{}' } },
       );
-      expect(result.toolCalls.map((call) => call.id)).toEqual(['call_0_0', 'call_1_1']);
-      expect(callEvents(events)).toEqual([
-        [0, 'call_0_0', 'f'],
-        [0, undefined, undefined],
-        [1, 'call_1_1', 'g'],
+      const ids = result.toolCalls.map((call) => call.id);
+      expect(ids).toEqual([
+        expect.stringMatching(/^call_0_0_[0-9a-f]{12}$/),
+        expect.stringMatching(/^call_1_1_[0-9a-f]{12}$/),
       ]);
+      // One tag per answer: the calls of one answer differ by index and order.
+      expect(ids[0]?.slice(-12)).toBe(ids[1]?.slice(-12));
+      expect(callEvents(events)).toEqual([
+        [0, ids[0], 'f'],
+        [0, undefined, undefined],
+        [1, ids[1], 'g'],
+      ]);
+    });
+
+    it('made-up ids differ from one answer to the next (the steps of a tool loop)', () => {
+      const step = () =>
+        decodeCalls({ index: 0, id: '', function: { name: 'f', arguments: '{}' } }).result
+          .toolCalls[0]?.id;
+      const ids = new Set([step(), step(), step()]);
+      expect(ids.size).toBe(3);
     });
 
     it('keeps the id it made up when the server names the call later', () => {
@@ -211,10 +225,85 @@ describe('ChatStreamDecoder', () => {
         { index: 0, function: { name: 'f', arguments: '{"a":' } },
         { index: 0, id: 'late', function: { arguments: '1}' } },
       );
-      expect(result.toolCalls).toEqual([{ id: 'call_0_0', name: 'f', arguments: '{"a":1}' }]);
+      const id = result.toolCalls[0]?.id;
+      expect(id).toMatch(/^call_0_0_[0-9a-f]{12}$/);
+      expect(result.toolCalls).toEqual([{ id, name: 'f', arguments: '{"a":1}' }]);
       expect(callEvents(events)).toEqual([
-        [0, 'call_0_0', 'f'],
+        [0, id, 'f'],
         [0, undefined, undefined],
+      ]);
+    });
+
+    const calls = (result: AssembledChat) =>
+      result.toolCalls.map((call) => [call.name, call.arguments]);
+
+    it('whole calls without index or id, one per chunk: another name starts the next call', () => {
+      const rome = '{"city":"Rome"}';
+      for (const id of [undefined, '']) {
+        const { result, events } = decodeCalls(
+          { id, type: 'function', function: { name: 'get_weather', arguments: rome } },
+          { id, type: 'function', function: { name: 'get_time', arguments: '{}' } },
+        );
+        expect(calls(result)).toEqual([
+          ['get_weather', rome],
+          ['get_time', '{}'],
+        ]);
+        expect(new Set(result.toolCalls.map((call) => call.id)).size).toBe(2);
+        expect(events.flatMap((e) => (e.type === 'tool-call-delta' ? [e.call] : []))).toEqual([
+          0, 1,
+        ]);
+      }
+    });
+
+    it('whole calls without index or id in one tool_calls array are two calls', () => {
+      const { result } = decodeAll([
+        sse(
+          chunk([
+            {
+              index: 0,
+              delta: {
+                tool_calls: [
+                  { type: 'function', function: { name: 'f', arguments: '{"a":1}' } },
+                  { type: 'function', function: { name: 'g', arguments: '{}' } },
+                ],
+              },
+            },
+          ]),
+          chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]),
+          '[DONE]',
+        ),
+      ]);
+      expect(calls(result)).toEqual([
+        ['f', '{"a":1}'],
+        ['g', '{}'],
+      ]);
+    });
+
+    it('the same name without index or id: a new call once the arguments so far are whole JSON', () => {
+      const { result } = decodeCalls(
+        { function: { name: 'f', arguments: '{"city":' } },
+        { function: { name: 'f', arguments: '"Rome"}' } },
+        { function: { name: 'f', arguments: '{"city":"Paris"}' } },
+        { function: { arguments: ' ' } },
+      );
+      expect(calls(result)).toEqual([
+        ['f', '{"city":"Rome"}'],
+        ['f', '{"city":"Paris"} '],
+      ]);
+    });
+
+    it('an index repeated with another name starts a new call; with the same name it continues', () => {
+      const { result, events } = decodeCalls(
+        { index: 0, type: 'function', function: { name: 'f', arguments: '{"a":' } },
+        { index: 0, function: { name: 'f', arguments: '1}' } },
+        { index: 0, type: 'function', function: { name: 'g', arguments: '{}' } },
+      );
+      expect(calls(result)).toEqual([
+        ['f', '{"a":1}'],
+        ['g', '{}'],
+      ]);
+      expect(events.flatMap((e) => (e.type === 'tool-call-delta' ? [e.call] : []))).toEqual([
+        0, 0, 1,
       ]);
     });
 

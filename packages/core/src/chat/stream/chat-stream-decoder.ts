@@ -30,8 +30,9 @@ type Named = Extract<ChatStreamEvent, { type: 'role' | 'metadata' }>;
  *
  * Liberal in what it reads (model servers' dialects, passed through by the gateway): reasoning in
  * `delta.reasoning_content` / `delta.reasoning` / thinking parts, `delta.content` as an array of
- * parts, tool-call pieces without `index`, `choices: []` chunks (content filters, usage), extra
- * keys, and `id`/`model`/`created` from the first chunk that has a non-empty value.
+ * parts, `delta.refusal` (as text; a refused `stop` is reported as `content_filter`), tool-call
+ * pieces without `index`, `choices: []` chunks (content filters, usage), extra keys, and
+ * `id`/`model`/`created` from the first chunk that has a non-empty value.
  */
 export class ChatStreamDecoder {
   readonly #assembler = new ChatAssembler();
@@ -245,7 +246,7 @@ export class ChatStreamDecoder {
     if (choiceIndex === 0) this.#choiceZeroSeen = true;
     if (delta !== undefined && delta !== null) {
       if (!isObject(delta)) throw this.#protocolError('`delta` is not an object', data);
-      const { role, content, tool_calls: toolCalls } = delta;
+      const { role, content, tool_calls: toolCalls, refusal } = delta;
       if (role !== undefined && role !== null && !this.#roleSent) {
         this.#roleSent = true;
         this.#queue.push(this.#named({ type: 'role', role: 'assistant' }));
@@ -263,6 +264,7 @@ export class ChatStreamDecoder {
         if (parts.reasoning !== '') this.#reasoning(parts.reasoning, choiceIndex);
         if (parts.text !== '') this.#text(parts.text, choiceIndex);
       }
+      if (typeof refusal === 'string' && refusal !== '') this.#refusal(refusal, choiceIndex);
       if (toolCalls !== undefined && toolCalls !== null) {
         if (!Array.isArray(toolCalls))
           throw this.#protocolError('`delta.tool_calls` is not an array', data);
@@ -271,9 +273,9 @@ export class ChatStreamDecoder {
     }
     if (typeof finishReason === 'string') {
       if (choiceIndex !== 0) this.#otherChoiceFinished = true;
-      this.#assembler.setFinish(finishReason, choiceIndex);
+      const reason = this.#assembler.setFinish(finishReason, choiceIndex);
       this.#answered++;
-      this.#queue.push({ type: 'finish', reason: finishReason, choiceIndex });
+      this.#queue.push({ type: 'finish', reason, choiceIndex });
     } else if (finishReason !== undefined && finishReason !== null) {
       throw this.#protocolError('`finish_reason` is not a string', data);
     }
@@ -281,6 +283,13 @@ export class ChatStreamDecoder {
 
   #text(delta: string, choiceIndex: number): void {
     this.#assembler.addText(delta, choiceIndex);
+    this.#answered++;
+    this.#queue.push({ type: 'text-delta', delta, choiceIndex });
+  }
+
+  /** The model declined (OpenAI's `delta.refusal`): its words are the answer's text. */
+  #refusal(delta: string, choiceIndex: number): void {
+    this.#assembler.addRefusal(delta, choiceIndex);
     this.#answered++;
     this.#queue.push({ type: 'text-delta', delta, choiceIndex });
   }
@@ -310,8 +319,7 @@ export class ChatStreamDecoder {
     const callId = typeof id === 'string' && id !== '' ? id : undefined;
     let index: number;
     if (typeof rawIndex === 'number') index = rawIndex;
-    else if (callId !== undefined && name !== undefined && callId !== this.#lastToolId) {
-      // Some servers send each whole call without `index`: one carrying an id and a name is the next.
+    else if (name !== undefined && this.#startsNextCall(callId, name)) {
       index = this.#maxToolIndex + 1;
     } else index = this.#lastToolIndex;
     if (index > this.#maxToolIndex) this.#maxToolIndex = index;
@@ -330,5 +338,14 @@ export class ChatStreamDecoder {
     if (name !== undefined) event.name = name;
     this.#answered++;
     this.#queue.push(event);
+  }
+
+  /**
+   * Some servers send each whole call without `index`: a named piece with a new id is the next
+   * call; without an id, the assembler judges by the latest call's name and arguments.
+   */
+  #startsNextCall(callId: string | undefined, name: string): boolean {
+    if (callId !== undefined) return callId !== this.#lastToolId;
+    return this.#assembler.startsNextCall(this.#lastToolIndex, name);
   }
 }
