@@ -260,4 +260,21 @@ describe('readChatCompletion / chatCompletionProblem dialects', () => {
     expect(chatCompletionProblem({ choices: [] })).toMatch(/empty `choices`/);
     expect(chatCompletionProblem(completion({ content: 5 }))).toMatch(/content/);
   });
+
+  it('reads finish_reason "" (SGLang, older Ollama) as no reason yet: without a real one the stream is incomplete', () => {
+    const pending = (content: string) => ({
+      ...chunk({ content }),
+      choices: [{ index: 0, delta: { content }, finish_reason: '' }],
+    });
+    const whole = decode(sse(pending('Hel'), pending('lo'), finish('stop')));
+    expect(whole.result).toMatchObject({ text: 'Hello', finishReason: 'stop' });
+    expect(whole.events.filter((e) => e.type === 'finish')).toHaveLength(1);
+    let error: unknown;
+    try {
+      decode(sse(pending('Hel'), pending('lo')));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isGatewayError(error) && error.code).toBe('stream_incomplete');
+  });
 });
