@@ -329,6 +329,39 @@ describe("GatewayChatModel: media as core's content parts", () => {
   });
 });
 
+describe('GatewayChatModel: standard file blocks', () => {
+  it("sends a file's name from LangChain's metadata, and a file id as OpenAI's file_id part", async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const pdf = { type: 'file', data: 'JVBERi0=', mimeType: 'application/pdf' } as const;
+    await model.invoke([
+      new HumanMessage({
+        contentBlocks: [
+          { ...pdf, metadata: { filename: 'invoice.pdf' } },
+          { ...pdf, metadata: { name: 'named.pdf' } },
+          { ...pdf, metadata: { title: 'titled.pdf' } },
+          { type: 'file', fileId: 'file-abc123' },
+        ],
+      }),
+    ]);
+    const file = (filename: string) => ({
+      type: 'file',
+      file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename },
+    });
+    expect(bodies[0]?.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          file('invoice.pdf'),
+          file('named.pdf'),
+          file('titled.pdf'),
+          { type: 'file', file: { file_id: 'file-abc123' } },
+        ],
+      },
+    ]);
+  });
+});
+
 describe('GatewayChatModel: errors, abort, streamEvents', () => {
   it('raises the typed error for a mid-stream error and an incomplete stream', async () => {
     const { emulator, connection } = await emulate();
