@@ -11,7 +11,7 @@ import { concat } from '@langchain/core/utils/stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
-import { API_KEY, recordingGateway } from './helpers';
+import { API_KEY, intercepting, recordingGateway } from './helpers';
 
 const weather = tool(async ({ city }) => `sunny in ${city}`, {
   name: 'weather',
@@ -326,6 +326,34 @@ describe("GatewayChatModel: media as core's content parts", () => {
         ],
       },
     ]);
+  });
+});
+
+describe('GatewayChatModel: response metadata', () => {
+  it("invoke reports the model server's system_fingerprint and service_tier, as ChatOpenAI does", async () => {
+    const answer = {
+      id: 'chatcmpl-fp',
+      object: 'chat.completion',
+      created: 1735689600,
+      model: 'community/plain',
+      system_fingerprint: 'fp_1',
+      service_tier: 'default',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }],
+    };
+    const connection = intercepting(await emulate(), async (request) =>
+      request.url.endsWith('/chat/completions') ? Response.json(answer) : undefined,
+    );
+    const model = new GatewayChatModel('community/plain', connection);
+    const invoked = await model.invoke('hi');
+    expect(invoked.response_metadata).toMatchObject({
+      system_fingerprint: 'fp_1',
+      service_tier: 'default',
+      finish_reason: 'stop',
+    });
+    // community/plain does not stream: .stream() gives the whole answer, metadata included.
+    const chunks: AIMessageChunk[] = [];
+    for await (const chunk of await model.stream('hi')) chunks.push(chunk);
+    expect(chunks[0]?.response_metadata).toMatchObject({ system_fingerprint: 'fp_1' });
   });
 });
 
