@@ -27,6 +27,16 @@ class AnswerBlocks {
   text = -1;
   readonly tools = new Map<number, number>();
 
+  /** The start event of the reasoning or text block when a piece starts it, else undefined. */
+  open(kind: 'reasoning' | 'text'): ContentBlockStartEvent | undefined {
+    if (this[kind] >= 0) return undefined;
+    const start = this.start(
+      kind === 'text' ? { type: 'text', text: '' } : { type: 'reasoning', reasoning: '' },
+    );
+    this[kind] = start.index;
+    return start;
+  }
+
   start(block: OpenBlock): ContentBlockStartEvent {
     const index = this.blocks.push(block) - 1;
     return { event: 'content-block-start', index, content: { ...block } as ContentBlock };
@@ -71,20 +81,14 @@ export async function* convertToChatModelEvents(
     }
     const reasoning = message.additional_kwargs?.reasoning_content;
     if (typeof reasoning === 'string' && reasoning !== '') {
-      if (answer.reasoning < 0) {
-        const start = answer.start({ type: 'reasoning', reasoning: '' });
-        answer.reasoning = start.index;
-        yield start;
-      }
+      const start = answer.open('reasoning');
+      if (start) yield start;
       yield answer.delta(answer.reasoning, { type: 'reasoning-delta', reasoning });
     }
     const text = message.content;
     if (typeof text === 'string' && text !== '') {
-      if (answer.text < 0) {
-        const start = answer.start({ type: 'text', text: '' });
-        answer.text = start.index;
-        yield start;
-      }
+      const start = answer.open('text');
+      if (start) yield start;
       yield answer.delta(answer.text, { type: 'text-delta', text });
     }
     for (const piece of message.tool_call_chunks ?? []) {
