@@ -331,18 +331,19 @@ describe("GatewayChatModel: media as core's content parts", () => {
 
 describe('GatewayChatModel: response metadata', () => {
   it("invoke reports the model server's system_fingerprint and service_tier, as ChatOpenAI does", async () => {
-    const answer = {
-      id: 'chatcmpl-fp',
-      object: 'chat.completion',
-      created: 1735689600,
-      model: 'community/plain',
-      system_fingerprint: 'fp_1',
-      service_tier: 'default',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }],
-    };
-    const connection = intercepting(await emulate(), async (request) =>
-      request.url.endsWith('/chat/completions') ? Response.json(answer) : undefined,
-    );
+    // The emulator's answer, with the two fields a model server may add.
+    const gateway = await emulate();
+    const connection = intercepting(gateway, async (request) => {
+      if (!request.url.endsWith('/chat/completions')) return undefined;
+      const answer = await gateway.fetch(request);
+      const body = {
+        ...(await answer.json()),
+        system_fingerprint: 'fp_1',
+        service_tier: 'default',
+      };
+      const served = answer.headers.get('x-service-model') ?? '';
+      return Response.json(body, { headers: { 'x-service-model': served } });
+    });
     const model = new GatewayChatModel('community/plain', connection);
     const invoked = await model.invoke('hi');
     expect(invoked.response_metadata).toMatchObject({
