@@ -132,7 +132,7 @@ async function resolvedMedia(
   if (media !== undefined && media !== null) return media;
   throw new ToolInputParsingException(
     `${tool}: "${field}" is ${JSON.stringify(reference)}, a reference resolveMedia does not know ` +
-      `(it returned ${media}): pass the name, URL or id of a known ${field}`,
+      `(it returned ${media}): pass the name, URL or id of a known ${field === 'audio' ? 'audio file' : field}`,
     JSON.stringify({ [field]: reference }),
   );
 }
