@@ -11,7 +11,7 @@ import { concat } from '@langchain/core/utils/stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
-import { API_KEY, recordingGateway } from './helpers';
+import { API_KEY, intercepting, recordingGateway } from './helpers';
 
 const weather = tool(async ({ city }) => `sunny in ${city}`, {
   name: 'weather',
@@ -323,6 +323,68 @@ describe("GatewayChatModel: media as core's content parts", () => {
             type: 'file',
             file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'a.pdf' },
           },
+        ],
+      },
+    ]);
+  });
+});
+
+describe('GatewayChatModel: response metadata', () => {
+  it("invoke reports the model server's system_fingerprint and service_tier, as ChatOpenAI does", async () => {
+    // The emulator's answer, with the two fields a model server may add.
+    const gateway = await emulate();
+    const connection = intercepting(gateway, async (request) => {
+      if (!request.url.endsWith('/chat/completions')) return undefined;
+      const answer = await gateway.fetch(request);
+      const body = {
+        ...(await answer.json()),
+        system_fingerprint: 'fp_1',
+        service_tier: 'default',
+      };
+      const served = answer.headers.get('x-service-model') ?? '';
+      return Response.json(body, { headers: { 'x-service-model': served } });
+    });
+    const model = new GatewayChatModel('community/plain', connection);
+    const invoked = await model.invoke('hi');
+    expect(invoked.response_metadata).toMatchObject({
+      system_fingerprint: 'fp_1',
+      service_tier: 'default',
+      finish_reason: 'stop',
+    });
+    // community/plain does not stream: .stream() gives the whole answer, metadata included.
+    const chunks: AIMessageChunk[] = [];
+    for await (const chunk of await model.stream('hi')) chunks.push(chunk);
+    expect(chunks[0]?.response_metadata).toMatchObject({ system_fingerprint: 'fp_1' });
+  });
+});
+
+describe('GatewayChatModel: standard file blocks', () => {
+  it("sends a file's name from LangChain's metadata, and a file id as OpenAI's file_id part", async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const pdf = { type: 'file', data: 'JVBERi0=', mimeType: 'application/pdf' } as const;
+    await model.invoke([
+      new HumanMessage({
+        contentBlocks: [
+          { ...pdf, metadata: { filename: 'invoice.pdf' } },
+          { ...pdf, metadata: { name: 'named.pdf' } },
+          { ...pdf, metadata: { title: 'titled.pdf' } },
+          { type: 'file', fileId: 'file-abc123' },
+        ],
+      }),
+    ]);
+    const file = (filename: string) => ({
+      type: 'file',
+      file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename },
+    });
+    expect(bodies[0]?.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          file('invoice.pdf'),
+          file('named.pdf'),
+          file('titled.pdf'),
+          { type: 'file', file: { file_id: 'file-abc123' } },
         ],
       },
     ]);

@@ -11,6 +11,8 @@ const DIALECTS: ScenarioInput = {
     'dialect/groq': { capabilities: ['chat', 'streaming'], dialect: 'groq' },
     'dialect/mistral': { capabilities: ['chat', 'streaming'], dialect: 'mistral' },
     'dialect/minimal': { capabilities: ['chat', 'streaming'], dialect: 'minimal' },
+    // No `streaming`: `streamEvents` gets the whole answer in one chunk.
+    'dialect/whole': { capabilities: ['chat', 'tools'], dialect: 'deepseek' },
   },
 };
 
@@ -74,6 +76,34 @@ describe('GatewayChatModel: reasoning', () => {
     const sent = bodies.slice(1).map((body) => (body.messages as Record<string, unknown>[])[1]);
     expect(sent).toEqual(expected);
   });
+
+  it.each(['community/reasoner', 'dialect/whole'])(
+    '%s: the content-block stream (streamEvents without a version) has the reasoning block first',
+    async (id) => {
+      const { connection } = await recordingGateway(DIALECTS);
+      const model = new GatewayChatModel(id, connection);
+      const started: { index: number; type: string }[] = [];
+      for await (const event of model.streamEvents('hello there')) {
+        if (event.event === 'content-block-start') {
+          started.push({ index: event.index, type: event.content.type });
+        }
+      }
+      expect(started).toEqual([
+        { index: 0, type: 'reasoning' },
+        { index: 1, type: 'text' },
+      ]);
+      const stream = model.streamEvents('hello there');
+      expect(await stream.reasoning).toBe(REASONING);
+      const message = await stream.output;
+      expect(message.contentBlocks).toEqual([
+        { type: 'reasoning', reasoning: REASONING },
+        { type: 'text', text: 'Echo: hello there' },
+      ]);
+      expect(message.text).toBe('Echo: hello there');
+      expect(message.response_metadata.finish_reason).toBe('stop');
+      expect(message.usage_metadata?.output_token_details?.reasoning).toBe(10);
+    },
+  );
 
   it('takes the response id when the server sends no role chunk (minimal dialect)', async () => {
     const { connection } = await recordingGateway(DIALECTS);

@@ -34,5 +34,7 @@ describe('the API key never shows', () => {
       expect(inspect(object, { depth: 8 })).not.toContain(KEY);
     }
     expect(JSON.stringify(model.toJSON())).not.toContain(KEY);
+    // No getter either (the README says so): the key is read by nobody but core's client.
+    expect((model as unknown as { apiKey?: string }).apiKey).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
 import { emulate } from '@infergate/emulator/testing';
 import { Document } from '@langchain/core/documents';
 import { RunnableLambda } from '@langchain/core/runnables';
+import { ToolInputParsingException } from '@langchain/core/tools';
 import { describe, expect, it } from 'vitest';
 import {
   createGatewayTools,
@@ -66,6 +67,29 @@ describe('service tools', () => {
       },
     });
     expect(await transcribe.invoke({ audio: 'voice-note-1' })).toBe('good morning');
+  });
+
+  it('a reference resolveMedia does not know (undefined or null) is a tool input error, nothing is sent', async () => {
+    const { connection, emulator } = await emulate();
+    const files = new Map([['scan-1.png', pngWithText('Invoice 42')]]);
+    const resolveMedia = (reference: string) =>
+      reference === 'gone' ? null : files.get(reference);
+    const ocr = createOcrTool({ ...connection, resolveMedia });
+    expect(await ocr.invoke({ image: 'scan-1.png' })).toBe('Invoice 42');
+    for (const image of ['invoice', 'gone']) {
+      const error = await ocr.invoke({ image }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ToolInputParsingException);
+      expect((error as Error).message).toBe(
+        `ocr: "image" is "${image}", a reference resolveMedia does not know (it returned ` +
+          `${image === 'gone' ? 'null' : 'undefined'}): pass the name, URL or id of a known image`,
+      );
+    }
+    const transcribe = createTranscribeTool({ ...connection, resolveMedia: () => undefined });
+    await expect(transcribe.invoke({ audio: 'meeting' })).rejects.toThrow(
+      /"audio" is "meeting", a reference resolveMedia does not know/,
+    );
+    expect(emulator.counters.requests.ocr).toBe(1);
+    expect(emulator.counters.requests.transcriptions).toBe(0);
   });
 });
 

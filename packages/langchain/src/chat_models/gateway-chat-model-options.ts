@@ -42,6 +42,10 @@ export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions, S
   stream_options?: Record<string, unknown>;
   /** This call's `reasoningEffort` (over the model's), sent as `reasoning_effort`. */
   reasoningEffort?: string;
+  /** Sent as `parallel_tool_calls`, as `ChatOpenAI`'s call option (over `modelKwargs`'). */
+  parallel_tool_calls?: boolean;
+  /** This call's `seed` (over the model's), as `ChatOpenAI`'s call option. */
+  seed?: number;
   /**
    * A call asking for structured output (`response_format: json_schema`, as
    * `withStructuredOutput` sends it): core's option, `methods` over the model's, and `standard`,
@@ -75,6 +79,14 @@ export interface GatewayChatModelFields
   /** Alias of `stop`. */
   stopSequences?: string[];
   seed?: number;
+  /** Sent as `frequency_penalty`, like `ChatOpenAI`'s `frequencyPenalty`. */
+  frequencyPenalty?: number;
+  /** Sent as `presence_penalty`, like `ChatOpenAI`'s `presencePenalty`. */
+  presencePenalty?: number;
+  /** Sent as `logit_bias` (token id → bias), like `ChatOpenAI`'s `logitBias`. */
+  logitBias?: Record<string, number>;
+  /** Sent as `user` (an id of the end user), like `ChatOpenAI`'s `user`. */
+  user?: string;
   /**
    * How hard a reasoning model thinks, sent as `reasoning_effort` as given (`'low'`, `'medium'`,
    * `'high'`, … as the model server reads it), like `ChatOpenAI`'s `reasoningEffort`. A value that
@@ -129,6 +141,10 @@ export const SERIALIZABLE_FIELDS = [
   'stop',
   'stopSequences',
   'seed',
+  'frequencyPenalty',
+  'presencePenalty',
+  'logitBias',
+  'user',
   'reasoningEffort',
   'timeout',
   'maxRetries',
@@ -172,6 +188,8 @@ export const OUR_CALL_OPTIONS: readonly string[] = [
   'streamUsage',
   'stream_options',
   'reasoningEffort',
+  'parallel_tool_calls',
+  'seed',
   ...STEERING_KEYS,
 ];
 

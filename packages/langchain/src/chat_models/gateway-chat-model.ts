@@ -53,6 +53,7 @@ import {
 import { loadLaterParts } from '../utils/load-lazily';
 import { profileFromCapabilities } from './capabilities';
 import { ChatModelCapabilityGate } from './capability-gate';
+import { refuseChatOpenAINames } from './chat-openai-names';
 import {
   type GatewayChatModelCallOptions,
   type GatewayChatModelFields,
@@ -73,6 +74,10 @@ const KEPT_FIELDS = [
   'maxTokens',
   'topP',
   'seed',
+  'frequencyPenalty',
+  'presencePenalty',
+  'logitBias',
+  'user',
   'reasoningEffort',
   'timeout',
   'maxRetries',
@@ -130,6 +135,10 @@ export class GatewayChatModel
   stop?: string[];
   stopSequences?: string[];
   seed?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+  logitBias?: Record<string, number>;
+  user?: string;
   reasoningEffort?: string;
   timeout?: number;
   maxRetries?: number;
@@ -180,6 +189,7 @@ export class GatewayChatModel
     }
     // Strict with ours, never with LangChain's: a near miss of one of our fields is refused.
     refuseNearMisses(fields, OUR_FIELDS, LANGCHAIN_KEYS, 'new GatewayChatModel', 'model setting');
+    refuseChatOpenAINames(fields, 'new GatewayChatModel', 'model setting');
     super(typeof model === 'string' ? { ...fields, model } : fields);
     if (typeof model !== 'string' || model === '') {
       throw configurationError('GatewayChatModel needs a model id (the `model` field)');
@@ -446,6 +456,7 @@ export class GatewayChatModel
    */
   #callOptions(options: this['ParsedCallOptions']): ChatCallOptions {
     refuseNearMisses(options, OUR_CALL_OPTIONS, LANGCHAIN_KEYS, 'call options', 'call option');
+    refuseChatOpenAINames(options, 'GatewayChatModel', 'call option');
     const steering = resolveSteering(this, options);
     readSteering(steering, 'call option', this.model);
     const structuredOutput = this.#structuredOutput(options.structuredOutput);

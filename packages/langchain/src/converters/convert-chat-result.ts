@@ -35,6 +35,7 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
     answer.finishReason,
     response.usage,
     answer.id,
+    response,
   );
   const aiMessage = new AIMessage({
     content: text,

@@ -1,12 +1,65 @@
-// docs/gateway-protocol.md §5 (a streamed answer as LangChain's content-block event stream).
-import { convertChunksToEvents } from '@langchain/core/language_models/compat';
-import type { ChatModelStreamEvent, FinishReason } from '@langchain/core/language_models/event';
-import { AIMessageChunk } from '@langchain/core/messages';
-import { ChatGenerationChunk } from '@langchain/core/outputs';
+// docs/gateway-protocol.md §5 (a streamed answer as LangChain's content-block event stream), §5.4
+// (its reasoning).
+import type {
+  ChatModelStreamEvent,
+  ContentBlockDelta,
+  ContentBlockDeltaEvent,
+  ContentBlockStartEvent,
+  FinishReason,
+} from '@langchain/core/language_models/event';
+import type { AIMessageChunk, ContentBlock, UsageMetadata } from '@langchain/core/messages';
+import type { ChatGenerationChunk } from '@langchain/core/outputs';
+
+type OpenBlock =
+  | { type: 'reasoning'; reasoning: string }
+  | { type: 'text'; text: string }
+  | { type: 'tool_call_chunk'; id?: string; name?: string; args: string; index: number };
 
 /**
- * The chat model's chunks as LangChain's content-block events, the last `message-finish` carrying
- * the answer's real finish reason and response metadata (LangChain's bridge knows neither).
+ * The blocks of one answer, numbered in the order they start (reasoning, text, each tool call:
+ * as `ChatOpenAI` numbers them), so no two share a number and the assembled message keeps them in
+ * that order.
+ */
+class AnswerBlocks {
+  readonly blocks: OpenBlock[] = [];
+  /** The numbers of the reasoning and text blocks (-1: not started), and of each tool call's. */
+  reasoning = -1;
+  text = -1;
+  readonly tools = new Map<number, number>();
+
+  /** The start event of the reasoning or text block when a piece starts it, else undefined. */
+  open(kind: 'reasoning' | 'text'): ContentBlockStartEvent | undefined {
+    if (this[kind] >= 0) return undefined;
+    const start = this.start(
+      kind === 'text' ? { type: 'text', text: '' } : { type: 'reasoning', reasoning: '' },
+    );
+    this[kind] = start.index;
+    return start;
+  }
+
+  start(block: OpenBlock): ContentBlockStartEvent {
+    const index = this.blocks.push(block) - 1;
+    return { event: 'content-block-start', index, content: { ...block } as ContentBlock };
+  }
+
+  delta(index: number, delta: ContentBlockDelta): ContentBlockDeltaEvent {
+    const block = this.blocks[index]!;
+    if (block.type === 'reasoning' && delta.type === 'reasoning-delta') {
+      block.reasoning += delta.reasoning;
+    } else if (block.type === 'text' && delta.type === 'text-delta') {
+      block.text += delta.text;
+    } else if (block.type === 'tool_call_chunk' && delta.type === 'tool-call-delta') {
+      block.args += delta.args;
+    }
+    return { event: 'content-block-delta', index, delta };
+  }
+}
+
+/**
+ * The chat model's chunks as LangChain's content-block events: the reasoning the converters keep
+ * in `additional_kwargs.reasoning_content` as a `reasoning` block (LangChain's own chunk bridge
+ * reads only `content` and tool-call chunks), the text, each tool call, and a last
+ * `message-finish` carrying the answer's real finish reason, usage and response metadata.
  * `mapReason` is map-finish-reason.ts's, given by the model: this file loads lazily and imports
  * nothing of core, whose modules it would otherwise split into more chunks (B5).
  */
@@ -15,50 +68,87 @@ export async function* convertToChatModelEvents(
   signal: AbortSignal | undefined,
   mapReason: (reason: string | undefined) => FinishReason,
 ): AsyncGenerator<ChatModelStreamEvent> {
+  const answer = new AnswerBlocks();
   let metadata: Record<string, unknown> | undefined;
-  async function* remember(): AsyncGenerator<ChatGenerationChunk> {
-    for await (const chunk of chunks) {
-      if (Object.keys(chunk.message.response_metadata ?? {}).length > 0) {
-        metadata = chunk.message.response_metadata;
+  let usage: UsageMetadata | undefined;
+  let started = false;
+  for await (const chunk of chunks) {
+    signal?.throwIfAborted();
+    const message = chunk.message as AIMessageChunk;
+    if (!started) {
+      started = true;
+      yield { event: 'message-start', ...(message.id ? { id: message.id } : {}) };
+    }
+    const reasoning = message.additional_kwargs?.reasoning_content;
+    if (typeof reasoning === 'string' && reasoning !== '') {
+      const start = answer.open('reasoning');
+      if (start) yield start;
+      yield answer.delta(answer.reasoning, { type: 'reasoning-delta', reasoning });
+    }
+    const text = message.content;
+    if (typeof text === 'string' && text !== '') {
+      const start = answer.open('text');
+      if (start) yield start;
+      yield answer.delta(answer.text, { type: 'text-delta', text });
+    }
+    for (const piece of message.tool_call_chunks ?? []) {
+      const call = piece.index ?? 0;
+      let index = answer.tools.get(call);
+      if (index === undefined) {
+        const start = answer.start({
+          type: 'tool_call_chunk',
+          ...(piece.id != null ? { id: piece.id } : {}),
+          ...(piece.name != null ? { name: piece.name } : {}),
+          args: '',
+          index: call,
+        });
+        index = start.index;
+        answer.tools.set(call, index);
+        yield start;
       }
-      yield shiftToolBlocks(chunk);
+      if (piece.args) yield answer.delta(index, { type: 'tool-call-delta', args: piece.args });
+    }
+    if (message.usage_metadata) {
+      usage = message.usage_metadata;
+      yield { event: 'usage', usage };
+    }
+    // The last chunk carries the whole metadata (every chunk names its provider).
+    if (message.response_metadata?.finish_reason !== undefined) {
+      metadata = message.response_metadata;
     }
   }
-  for await (const event of convertChunksToEvents(remember(), { signal })) {
-    if (event.event === 'message-finish' && metadata) {
-      yield {
-        ...event,
-        reason: mapReason(metadata.finish_reason as string | undefined),
-        responseMetadata: metadata,
-      };
-    } else {
-      yield event;
-    }
+  for (const [index, block] of answer.blocks.entries()) {
+    yield { event: 'content-block-finish', index, content: finished(block) };
   }
+  yield {
+    event: 'message-finish',
+    reason: mapReason(metadata?.finish_reason as string | undefined),
+    ...(usage ? { usage } : {}),
+    ...(metadata ? { responseMetadata: metadata } : {}),
+  };
 }
 
 /**
- * LangChain's chunk-to-event bridge puts text in content block 0 and each tool call in the block
- * numbered by its index, so text and tool call 0 would share a block. Tool calls move up by one.
+ * A finished block: a tool call's arguments parsed (none: `{}`, as `invoke` reads them), or an
+ * `invalid_tool_call` keeping the text when they are not a JSON object.
  */
-function shiftToolBlocks(chunk: ChatGenerationChunk): ChatGenerationChunk {
-  const message = chunk.message as AIMessageChunk;
-  if (!message.tool_call_chunks?.length) return chunk;
-  return new ChatGenerationChunk({
-    text: chunk.text,
-    ...(chunk.generationInfo ? { generationInfo: chunk.generationInfo } : {}),
-    // Everything else of the chunk is kept: a whole answer in one chunk (a model without
-    // `streaming`) carries its usage and metadata here.
-    message: new AIMessageChunk({
-      content: message.content,
-      ...(message.id ? { id: message.id } : {}),
-      additional_kwargs: message.additional_kwargs,
-      response_metadata: message.response_metadata,
-      ...(message.usage_metadata ? { usage_metadata: message.usage_metadata } : {}),
-      tool_call_chunks: message.tool_call_chunks.map((piece) => ({
-        ...piece,
-        index: (piece.index ?? 0) + 1,
-      })),
-    }),
-  });
+function finished(block: OpenBlock): ContentBlock {
+  if (block.type !== 'tool_call_chunk') return block as ContentBlock;
+  const { id, name, args } = block;
+  let parsed: unknown;
+  try {
+    parsed = args.trim() === '' ? {} : JSON.parse(args);
+  } catch {
+    parsed = undefined;
+  }
+  if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+    return { type: 'tool_call', id, name: name ?? '', args: parsed as Record<string, unknown> };
+  }
+  return {
+    type: 'invalid_tool_call',
+    id,
+    name,
+    args,
+    error: 'tool call arguments are not a JSON object',
+  };
 }

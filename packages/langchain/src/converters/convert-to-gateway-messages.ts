@@ -281,11 +281,26 @@ function toGatewayPart(block: Record<string, unknown>): ChatContentPart {
       mediaType: String(block.mimeType ?? block.mime_type ?? defaultMediaType(type)),
       url: typeof block.url === 'string' ? block.url : undefined,
       data: typeof data === 'string' ? data : undefined,
-      filename: typeof block.filename === 'string' ? block.filename : undefined,
+      filename: filenameOf(block),
     });
     if (part) return part;
+    // A file the model server already holds: OpenAI's part for it (as ChatOpenAI sends it).
+    const fileId = block.fileId ?? (block.source_type === 'id' ? block.id : undefined);
+    if (type === 'file' && typeof fileId === 'string') {
+      return { type: 'file', file: { file_id: fileId } };
+    }
   }
   return { ...block, type };
+}
+
+/**
+ * A file block's name: LangChain's standard blocks keep it in `metadata` (`filename`, else `name`
+ * or `title`, where ChatOpenAI reads it); a `filename` on the block itself is read first.
+ */
+function filenameOf(block: Record<string, unknown>): string | undefined {
+  const metadata = asObject(block.metadata);
+  const name = block.filename ?? metadata.filename ?? metadata.name ?? metadata.title;
+  return typeof name === 'string' ? name : undefined;
 }
 
 /** A block without a MIME type: an image or audio of unknown format (core sniffs it), or bytes. */

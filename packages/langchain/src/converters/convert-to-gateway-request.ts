@@ -21,6 +21,10 @@ interface RequestSettings {
   topP?: number;
   stop?: string[];
   seed?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+  logitBias?: Record<string, number>;
+  user?: string;
   reasoningEffort?: string;
   modelKwargs?: Record<string, unknown>;
   acceptsContentParts: boolean;
@@ -40,6 +44,8 @@ type RequestCallOptions = Pick<
   | 'streamUsage'
   | 'stream_options'
   | 'reasoningEffort'
+  | 'parallel_tool_calls'
+  | 'seed'
 >;
 
 /**
@@ -58,20 +64,45 @@ function requestOptions(
     temperature: settings.temperature,
     maxTokens: settings.maxTokens,
     topP: settings.topP,
-    seed: settings.seed,
+    seed: call.seed ?? settings.seed,
+    frequencyPenalty: settings.frequencyPenalty,
+    presencePenalty: settings.presencePenalty,
     stop: call.stop ?? settings.stop,
     tools: call.tools && convertToGatewayTools(call.tools, { strict: call.strict }),
     toolChoice: mapToolChoice(call.tool_choice),
     responseFormat: call.response_format,
     reasoningEffort: call.reasoningEffort ?? settings.reasoningEffort,
-    extraFields:
-      call.modelKwargs || call.stream_options
-        ? {
-            ...settings.modelKwargs,
-            ...call.modelKwargs,
-            ...(call.stream_options !== undefined ? { stream_options: call.stream_options } : {}),
-          }
-        : settings.modelKwargs,
+    extraFields: extraFields(settings, call),
+  };
+}
+
+/**
+ * The request fields core's builder has no name for: `modelKwargs` (the call's over the model's),
+ * then the named ones over them (`logit_bias`, `user`, and the call's `stream_options` and
+ * `parallel_tool_calls`). Without any of those, the model's `modelKwargs` as they are.
+ */
+function extraFields(
+  settings: RequestSettings,
+  call: RequestCallOptions,
+): Record<string, unknown> | undefined {
+  const { logitBias, user } = settings;
+  const { stream_options, parallel_tool_calls } = call;
+  if (
+    !call.modelKwargs &&
+    stream_options === undefined &&
+    parallel_tool_calls === undefined &&
+    logitBias === undefined &&
+    user === undefined
+  ) {
+    return settings.modelKwargs;
+  }
+  return {
+    ...settings.modelKwargs,
+    ...call.modelKwargs,
+    ...(stream_options !== undefined ? { stream_options } : {}),
+    ...(parallel_tool_calls !== undefined ? { parallel_tool_calls } : {}),
+    ...(logitBias !== undefined ? { logit_bias: logitBias } : {}),
+    ...(user !== undefined ? { user } : {}),
   };
 }
 

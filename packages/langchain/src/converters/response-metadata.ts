@@ -24,6 +24,10 @@ export interface GatewayResponseMetadata {
    * Typed: read `message.response_metadata as GatewayResponseMetadata`.
    */
   route?: ChatRoute;
+  /** The model server's `system_fingerprint`, when a whole answer has one (as `ChatOpenAI` reports it). */
+  system_fingerprint?: string;
+  /** The model server's `service_tier`, when a whole answer has one. */
+  service_tier?: string;
   model_provider: 'infergate';
 }
 
@@ -35,6 +39,7 @@ export function buildResponseMetadata(
   finishReason: string | null | undefined,
   usage: Usage | null | undefined,
   id: string | undefined,
+  body?: Record<string, unknown>,
 ): GatewayResponseMetadata {
   const metadata: GatewayResponseMetadata = {
     model_name: identity.servedModel,
@@ -46,5 +51,10 @@ export function buildResponseMetadata(
   if (usage) metadata.usage = usage;
   if (id) metadata.id = id;
   if (identity.route) metadata.route = identity.route;
+  // Read from a whole answer's body only: core's stream events do not carry them.
+  if (typeof body?.system_fingerprint === 'string') {
+    metadata.system_fingerprint = body.system_fingerprint;
+  }
+  if (typeof body?.service_tier === 'string') metadata.service_tier = body.service_tier;
   return metadata;
 }

@@ -28,9 +28,12 @@ import { withLangChainErrors } from '../utils/errors';
 /**
  * Turns what a model passes for an image or audio file into bytes. Models cannot carry large
  * files in a tool call, so apps usually pass a reference (a file id, a URL) and resolve it here.
- * Without a resolver the tool input is read as base64.
+ * Without a resolver the tool input is read as base64. `undefined` or `null` (a reference the app
+ * does not know) fails the tool call with an error the model can read.
  */
-export type MediaResolver = (reference: string) => Promise<AudioLike> | AudioLike;
+export type MediaResolver = (
+  reference: string,
+) => Promise<AudioLike | undefined | null> | AudioLike | undefined | null;
 
 export interface GatewayToolOptions extends GatewayConnectionFields, ClientTuning {
   /** Resolves `image` / `audio` tool arguments to bytes (default: they are base64). */
@@ -113,6 +116,27 @@ function isToolCall(input: unknown): input is { args: unknown } {
   );
 }
 
+/**
+ * The bytes `resolveMedia` gives for a reference (none without a resolver: the input is base64).
+ * A reference it does not know (`undefined` or `null`, as `files.get(reference)` answers) is a
+ * tool input error the model can read and repair, never the reference sent as base64.
+ */
+async function resolvedMedia(
+  options: GatewayToolOptions,
+  tool: ServiceToolName,
+  field: 'image' | 'audio',
+  reference: string,
+): Promise<AudioLike | undefined> {
+  if (!options.resolveMedia) return undefined;
+  const media = await options.resolveMedia(reference);
+  if (media !== undefined && media !== null) return media;
+  throw new ToolInputParsingException(
+    `${tool}: "${field}" is ${JSON.stringify(reference)}, a reference resolveMedia does not know ` +
+      `(it returned ${media}): pass the name, URL or id of a known ${field === 'audio' ? 'audio file' : field}`,
+    JSON.stringify({ [field]: reference }),
+  );
+}
+
 /** `translate`: text → text in another language (about 60 languages, ≤ 4096 bytes per call). */
 export function createTranslateTool(options: GatewayToolOptions = {}) {
   const gateway = resolveClient(options, 'createTranslateTool');
@@ -126,7 +150,7 @@ export function createTranslateTool(options: GatewayToolOptions = {}) {
 export function createOcrTool(options: GatewayToolOptions = {}) {
   const gateway = resolveClient(options, 'createOcrTool');
   return serviceTool<OcrToolArguments>('ocr', options, async (args, config) => {
-    const media = options.resolveMedia ? await options.resolveMedia(args.image) : undefined;
+    const media = await resolvedMedia(options, 'ocr', 'image', args.image);
     const request = serviceToolRequest('ocr', args, { media });
     return (await gateway.ocr(request, callOptions(config))).text;
   });
@@ -136,7 +160,7 @@ export function createOcrTool(options: GatewayToolOptions = {}) {
 export function createTranscribeTool(options: GatewayToolOptions = {}) {
   const gateway = resolveClient(options, 'createTranscribeTool');
   return serviceTool<TranscribeToolArguments>('transcribe', options, async (args, config) => {
-    const media = options.resolveMedia ? await options.resolveMedia(args.audio) : undefined;
+    const media = await resolvedMedia(options, 'transcribe', 'audio', args.audio);
     const request = serviceToolRequest('transcribe', args, { media });
     return (await gateway.transcribe(request, callOptions(config))).text;
   });

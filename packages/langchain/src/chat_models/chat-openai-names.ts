@@ -1,0 +1,49 @@
+// docs/gateway-protocol.md §4.1 (the request fields a chat model sends; others go through
+// `modelKwargs`, which the gateway passes to the model server unchanged).
+import { GatewayError } from '@infergate/core';
+import { configurationError } from '../utils/errors';
+
+const AS_KWARGS = (wire: string) =>
+  `send it with \`modelKwargs: { ${wire}: … }\` (the gateway passes it to the model server as is)`;
+
+/**
+ * ChatOpenAI's fields and call options this model does not take, each with what to use instead.
+ * A user moving from ChatOpenAI passes them expecting an effect: refused rather than ignored.
+ */
+const NOT_TAKEN: Readonly<Record<string, string>> = {
+  maxCompletionTokens: 'use `maxTokens` (sent as `max_tokens`)',
+  n: 'the model reads one choice of an answer: ask again (or `batch`) for more',
+  logprobs:
+    "the answer's logprobs are not read; `modelKwargs: { logprobs: true }` sends the field as is",
+  topLogprobs:
+    "the answer's logprobs are not read; `modelKwargs: { top_logprobs: … }` sends the field as is",
+  verbosity: AS_KWARGS('verbosity'),
+  reasoning: 'use `reasoningEffort` (sent as `reasoning_effort`)',
+  modalities: AS_KWARGS('modalities'),
+  audio: AS_KWARGS('audio'),
+  prediction: AS_KWARGS('prediction'),
+  service_tier: AS_KWARGS('service_tier'),
+  promptCacheKey: AS_KWARGS('prompt_cache_key'),
+  openAIApiKey: 'use `apiKey`',
+  configuration: 'use `baseURL`, `headers` and `fetch`',
+  useResponsesApi: 'the gateway serves chat completions only',
+};
+
+/**
+ * Refuses a ChatOpenAI field (`place` 'model setting': `configuration_error`) or call option
+ * (`invalid_request_error`) this model does not take, naming it and what to use instead.
+ */
+export function refuseChatOpenAINames(
+  given: object,
+  where: string,
+  place: 'model setting' | 'call option',
+): void {
+  for (const key of Object.keys(given)) {
+    const instead = Object.hasOwn(NOT_TAKEN, key) ? NOT_TAKEN[key] : undefined;
+    if (instead === undefined || (given as Record<string, unknown>)[key] === undefined) continue;
+    const message = `\`${key}\` (a ChatOpenAI ${place}) is not taken by ${where}: ${instead}`;
+    throw place === 'model setting'
+      ? configurationError(message, key)
+      : new GatewayError({ code: 'invalid_request_error', message, field: key });
+  }
+}

@@ -1,0 +1,93 @@
+// What a user coming from ChatOpenAI passes: the common sampling fields and the call options
+// `parallel_tool_calls` and `seed` are sent; ChatOpenAI's other names are refused, never ignored.
+import { isGatewayError } from '@infergate/core';
+import { caught } from '@infergate/emulator/testing';
+import { describe, expect, it } from 'vitest';
+import { GatewayChatModel, type GatewayChatModelFields } from '../src/index';
+import { recordingGateway } from './helpers';
+
+const thrown = (run: () => unknown) => caught(run, isGatewayError);
+
+describe("ChatOpenAI's fields and call options", () => {
+  it('sends frequencyPenalty, presencePenalty, logitBias and user as their request fields', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', {
+      ...connection,
+      frequencyPenalty: 0.5,
+      presencePenalty: 0.3,
+      logitBias: { '50256': -100 },
+      user: 'u-1',
+      modelKwargs: { user: 'from-kwargs', top_k: 5 },
+    });
+    await model.invoke('hi');
+    expect(bodies[0]).toMatchObject({
+      frequency_penalty: 0.5,
+      presence_penalty: 0.3,
+      logit_bias: { '50256': -100 },
+      user: 'u-1', // the named field wins over modelKwargs
+      top_k: 5,
+    });
+    expect(model.invocationParams()).toMatchObject({ frequency_penalty: 0.5, user: 'u-1' });
+  });
+
+  it('sends the call options parallel_tool_calls and seed, from invoke, withConfig and bindTools', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', { ...connection, seed: 1 });
+    await model.invoke('hi', { parallel_tool_calls: false, seed: 7 });
+    await model.withConfig({ parallel_tool_calls: false, seed: 8 }).invoke('hi');
+    await model.bindTools([], { parallel_tool_calls: true, seed: 9 }).invoke('hi');
+    await model.invoke('hi');
+    expect(bodies.map(({ parallel_tool_calls, seed }) => ({ parallel_tool_calls, seed }))).toEqual([
+      { parallel_tool_calls: false, seed: 7 },
+      { parallel_tool_calls: false, seed: 8 },
+      { parallel_tool_calls: true, seed: 9 },
+      { parallel_tool_calls: undefined, seed: 1 },
+    ]);
+  });
+
+  it.each([
+    ['maxCompletionTokens', 50, /use `maxTokens`/],
+    ['n', 2, /one choice/],
+    ['logprobs', true, /modelKwargs: \{ logprobs: true \}/],
+    ['topLogprobs', 2, /modelKwargs: \{ top_logprobs/],
+    ['verbosity', 'low', /modelKwargs: \{ verbosity/],
+    ['reasoning', { effort: 'low' }, /use `reasoningEffort`/],
+    ['openAIApiKey', 'sk-1', /use `apiKey`/],
+  ])(
+    "refuses ChatOpenAI's field %s at construction, saying what to use",
+    async (key, value, hint) => {
+      const { connection, bodies } = await recordingGateway();
+      const fields = { model: 'community/general', ...connection, [key]: value };
+      const error = await thrown(() => new GatewayChatModel(fields as GatewayChatModelFields));
+      expect(error.code).toBe('configuration_error');
+      expect(error.field).toBe(key);
+      expect(error.message).toContain(`\`${key}\``);
+      expect(error.message).toMatch(hint);
+      expect(bodies).toHaveLength(0);
+    },
+  );
+
+  it.each([
+    ['verbosity', 'low'],
+    ['n', 2],
+    ['logprobs', true],
+    ['maxCompletionTokens', 10],
+    ['service_tier', 'flex'],
+  ])(
+    "refuses ChatOpenAI's %s as a call option (invoke and withConfig), before any request",
+    async (key, value) => {
+      const { connection, bodies } = await recordingGateway();
+      const model = new GatewayChatModel('community/general', connection);
+      for (const run of [
+        () => model.invoke('hi', { [key]: value } as never),
+        () => model.withConfig({ [key]: value } as never).invoke('hi'),
+      ]) {
+        const error = await thrown(run);
+        expect(error.code).toBe('invalid_request_error');
+        expect(error.field).toBe(key);
+        expect(error.message).toContain(`\`${key}\``);
+      }
+      expect(bodies).toHaveLength(0);
+    },
+  );
+});
