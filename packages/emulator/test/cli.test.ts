@@ -144,17 +144,15 @@ describe('infergate-emulator CLI', () => {
     expect(err).toContain(`Scenario file '${file}' is not valid JSON`);
     expect(err).toMatch(/line 2 column 3/);
     expect(err).not.toMatch(/Usage:/);
-  });
-
-  it('exits with 2 giving the line and column of a bad literal, in one line', async () => {
-    const file = scenarioFile(
+    // A bad literal, which JSON.parse reports with no position: one line, with it.
+    const literal = scenarioFile(
       'literal.json',
       '{\n "keys": {\n  "k": { "allowUnshielded": tru }\n }\n}\n',
     );
-    const { code, err } = await exitOf(['--port', '0', '--scenario', file]);
-    expect(code).toBe(2);
-    expect(err.trim().split('\n')).toEqual([
-      `infergate-emulator: Scenario file '${file}' is not valid JSON (comments and trailing commas are allowed): unexpected " " at line 3 column 32`,
+    const bad = await exitOf(['--port', '0', '--scenario', literal]);
+    expect([bad.code, ...bad.err.trim().split('\n')]).toEqual([
+      2,
+      `infergate-emulator: Scenario file '${literal}' is not valid JSON (comments and trailing commas are allowed): unexpected " " at line 3 column 32`,
     ]);
   });
 
