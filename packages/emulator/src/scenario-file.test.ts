@@ -103,6 +103,35 @@ describe('readScenarioFile', () => {
     expect(resolveScenario(await readScenarioFile(path)).keys.k!.name).toBe('🔑');
   });
 
+  it('gives the line and column of a bad literal in one line (JSON.parse gives none)', async () => {
+    for (const [text, where] of [
+      [
+        '{\n "keys": {\n  "k": { "allowUnshielded": tru }\n }\n}',
+        'unexpected " " at line 3 column 32',
+      ],
+      ['{ "a": nul}', 'unexpected "}" at line 1 column 11'],
+      ['{ "a": fals }', 'unexpected " " at line 1 column 12'],
+    ]) {
+      const error = await readScenarioFile(file('literal.json', text!)).catch((e: Error) => e);
+      expect((error as Error).message).toMatch(new RegExp(`: ${where}$`));
+      expect((error as Error).message).not.toContain('\n');
+    }
+  });
+
+  it('refuses a control character in a key, a model id or an id it names, with its path', async () => {
+    for (const [scenario, at] of [
+      [{ keys: { 'k\necho x\n#': {} } }, 'keys["k\\necho x\\n#"]'],
+      [{ models: { 'x/\u0085': { capabilities: ['chat'] } } }, 'models["x/\u0085"]'],
+      [{ models: { 'x/a': { fallback: 'x/b\r' } } }, 'models["x/a"]["fallback"]'],
+      [{ keys: { k: { allowedModels: ['a\u2028'] } } }, 'keys["k"]["allowedModels"][0]'],
+    ] as const) {
+      const path = file('control.json', JSON.stringify(scenario));
+      await expect(readScenarioFile(path)).rejects.toThrow(
+        `Scenario file '${path}' has a control character (a line break, a tab, …) in the name or id at ${at}`,
+      );
+    }
+  });
+
   it('names a file that cannot be read', async () => {
     await expect(readScenarioFile(join(dir, 'missing.json'))).rejects.toThrow(
       /Scenario file '.*missing\.json' cannot be read: ENOENT/,

@@ -63,6 +63,126 @@ function lineColumn(text: string, index: number): string {
   return `line ${before.length} column ${before.at(-1)!.length + 1}`;
 }
 
+/** What a JSON.parse message lacks: where. The index of the first character that is no JSON. */
+function badJsonIndex(text: string): number {
+  let i = 0;
+  const fail = (): never => {
+    throw new BadJsonAt(i);
+  };
+  const space = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const expect = (char: string) => {
+    if (text[i] !== char) fail();
+    i++;
+  };
+  const string = () => {
+    expect('"');
+    while (text[i] !== '"') {
+      if (i >= text.length || text.charCodeAt(i) < 0x20) fail();
+      if (text[i] === '\\') {
+        i++;
+        if (text[i] === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) i += 4;
+        else if (!'"\\/bfnrt'.includes(text[i] ?? 'x')) fail();
+      }
+      i++;
+    }
+    i++;
+  };
+  const value = (): void => {
+    space();
+    const char = text[i];
+    const number = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+    number.lastIndex = i;
+    if (char === '"') string();
+    else if (char === '{' || char === '[') list(char === '{' ? '}' : ']');
+    else if (number.test(text)) i = number.lastIndex;
+    else {
+      const word = ['true', 'false', 'null'].find((w) => w[0] === char) ?? fail();
+      for (const letter of word) expect(letter);
+    }
+  };
+  const list = (close: string) => {
+    i++;
+    space();
+    if (text[i] === close) {
+      i++;
+      return;
+    }
+    for (;;) {
+      if (close === '}') {
+        space();
+        string();
+        space();
+        expect(':');
+      }
+      value();
+      space();
+      if (text[i] === close) {
+        i++;
+        return;
+      }
+      expect(',');
+    }
+  };
+  try {
+    value();
+    space();
+    if (i < text.length) fail();
+  } catch (error) {
+    if (error instanceof BadJsonAt) return error.index;
+    // Nested too deep for this check's stack: no position.
+  }
+  return -1;
+}
+
+class BadJsonAt {
+  constructor(readonly index: number) {}
+}
+
+/** A JSON.parse error in one line, with its line and column (Node gives some none). */
+function jsonProblem(error: Error, text: string): string {
+  if (/line \d+ column \d+/.test(error.message)) return error.message;
+  const index = badJsonIndex(text);
+  if (index === -1) return error.message.replace(/\s*[\r\n]+\s*/g, ' ');
+  const found = index < text.length ? JSON.stringify(text[index]) : 'end of file';
+  return `unexpected ${found} at ${lineColumn(text, index)}`;
+}
+
+/** Whether `text` holds a C0 or C1 control character, or a line or paragraph separator. */
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The first name or id that holds a control character, as a path into the file (`keys["k\n…"]`):
+ * a key is printed in `export` and `# Try:` lines that a shell may `eval`, and an id in messages.
+ */
+function controlCharacterAt(value: unknown, path = ''): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [name, item] of Object.entries(value)) {
+    const quoted = JSON.stringify(name);
+    const at = Array.isArray(value)
+      ? `${path}[${name}]`
+      : path === '' && !hasControl(name)
+        ? name
+        : `${path}[${quoted}]`;
+    if (hasControl(name)) return at;
+    // Ids given as values: a key's `allowedModels`, a model's `fallback`.
+    const isId = /allowedModels"\]\[\d+\]$|\["fallback"\]$/.test(at);
+    if (isId && typeof item === 'string' && hasControl(item)) return at;
+    const inner = controlCharacterAt(item, at);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
   return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
@@ -82,15 +202,24 @@ export async function readScenarioFile(path: string): Promise<ScenarioInput> {
   }
   let value: unknown;
   try {
-    value = JSON.parse(stripJsonComments(text));
+    text = stripJsonComments(text);
+    value = JSON.parse(text);
   } catch (error) {
+    const problem = error instanceof SyntaxError ? jsonProblem(error, text) : String(error);
     throw new ScenarioFileError(
       path,
-      `is not valid JSON (comments and trailing commas are allowed): ${(error as Error).message}`,
+      `is not valid JSON (comments and trailing commas are allowed): ${problem}`,
     );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ScenarioFileError(path, `must hold a JSON object, not ${describe(value)}`);
+  }
+  const control = controlCharacterAt(value);
+  if (control !== undefined) {
+    throw new ScenarioFileError(
+      path,
+      `has a control character (a line break, a tab, …) in the name or id at ${control}: keys and model ids are printed in lines a shell may run`,
+    );
   }
   try {
     resolveScenario(value as ScenarioInput);

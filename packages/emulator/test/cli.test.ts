@@ -45,15 +45,19 @@ function scenarioFile(name: string, text: string): string {
   return file;
 }
 
-/** Runs the CLI until it exits: its exit code and what it wrote to stderr. */
-async function exitOf(args: string[]): Promise<{ code: unknown; err: string }> {
+/** Runs the CLI until it exits: its exit code and what it wrote to stderr and stdout. */
+async function exitOf(args: string[]): Promise<{ code: unknown; err: string; out: string }> {
   const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
+  let out = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     err += chunk;
   });
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+  });
   const code = await new Promise((resolve) => child.on('exit', resolve));
-  return { code, err };
+  return { code, err, out };
 }
 
 describe('infergate-emulator CLI', () => {
@@ -140,6 +144,32 @@ describe('infergate-emulator CLI', () => {
     expect(err).toContain(`Scenario file '${file}' is not valid JSON`);
     expect(err).toMatch(/line 2 column 3/);
     expect(err).not.toMatch(/Usage:/);
+    // A bad literal, which JSON.parse reports with no position: one line, with it.
+    const literal = scenarioFile(
+      'literal.json',
+      '{\n "keys": {\n  "k": { "allowUnshielded": tru }\n }\n}\n',
+    );
+    const bad = await exitOf(['--port', '0', '--scenario', literal]);
+    expect([bad.code, ...bad.err.trim().split('\n')]).toEqual([
+      2,
+      `infergate-emulator: Scenario file '${literal}' is not valid JSON (comments and trailing commas are allowed): unexpected " " at line 3 column 32`,
+    ]);
+  });
+
+  it('exits with 2 on a key or model id holding a line break, printing nothing a shell could run', async () => {
+    const key = 'k\necho PWNED-by-key\n#';
+    for (const [name, scenario] of [
+      ['key', { keys: { [key]: { allowUnshielded: true } } }],
+      ['model', { models: { 'x/a\rb': { capabilities: ['chat'] } } }],
+      ['allowed', { keys: { k: { allowedModels: ['community/general\u2028'] } } }],
+    ] as const) {
+      const file = scenarioFile(`${name}.json`, JSON.stringify(scenario));
+      const { code, err, out } = await exitOf(['--port', '0', '--scenario', file]);
+      expect(code).toBe(2);
+      expect(out).toBe('');
+      expect(err).toContain(`Scenario file '${file}' has a control character`);
+      expect(err.trim().split('\n')).toHaveLength(1);
+    }
   });
 
   it('exits with 2 naming a misspelt field with its path and the closest known name', async () => {

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §3.1 (`GET /models`), §3.2 (`GET /capabilities`): the catalog as MCP
 // resources.
 import type { GatewayClient } from '@infergate/core';
+import { redactKey } from '@infergate/core/internal';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { readCatalog } from './model-tools';
 import { redactMessage } from './redact-message';
@@ -17,7 +18,10 @@ async function readSafely(client: GatewayClient, signal: AbortSignal) {
   }
 }
 
-/** The catalog as two JSON resources, so a client can read what this key may use. */
+/**
+ * The catalog as two JSON resources, so a client can read what this key may use (a key the gateway
+ * echoed in it redacted, as in tool results).
+ */
 export function registerCatalogResources(server: McpServer, client: GatewayClient): void {
   server.registerResource(
     'models',
@@ -31,7 +35,9 @@ export function registerCatalogResources(server: McpServer, client: GatewayClien
     async (uri, extra) => {
       const { models } = await readSafely(client, extra.signal);
       return {
-        contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(models) }],
+        contents: [
+          { uri: uri.href, mimeType: 'application/json', text: redactKey(JSON.stringify(models)) },
+        ],
       };
     },
   );
@@ -47,7 +53,13 @@ export function registerCatalogResources(server: McpServer, client: GatewayClien
     async (uri, extra) => {
       const { services } = await readSafely(client, extra.signal);
       return {
-        contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(services) }],
+        contents: [
+          {
+            uri: uri.href,
+            mimeType: 'application/json',
+            text: redactKey(JSON.stringify(services)),
+          },
+        ],
       };
     },
   );

@@ -8,6 +8,18 @@ const run = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
 };
 
 describe('parseCli', () => {
+  it('refuses an unknown flag naming the closest known one, never a value', () => {
+    expect(() => parseCli(['--bse-url', 'http://x'], {})).toThrow(
+      new CliUsageError('unknown option `--bse-url` in infergate-mcp — did you mean `--base-url`?'),
+    );
+    expect(() => parseCli(['--api-kye=ig-secret-value'], {})).toThrow(
+      'unknown option `--api-kye` in infergate-mcp — did you mean `--api-key`?',
+    );
+    expect(() => parseCli(['--no-url'], {})).toThrow('did you mean `--no-urls`?');
+    // Nothing close: every flag is listed.
+    expect(() => parseCli(['--zzzzzzzzzzzz'], {})).toThrow(/; known: --http, --port, /);
+  });
+
   it('serves stdio from the working directory by default', () => {
     expect(run([])).toMatchObject({
       http: false,

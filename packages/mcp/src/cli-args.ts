@@ -2,6 +2,7 @@
 // shared), §4.7 (the stall-timeout flags): the command's options and variables.
 import { parseArgs } from 'node:util';
 import { TIMEOUT_OPTIONS, type TimeoutOptions } from '@infergate/core';
+import { refuseUnknownOptions } from '@infergate/core/internal';
 
 /** What each of core's `timeouts` options does here, for the help (a new one needs its line). */
 const TIMEOUT_FLAG_HELP: Record<keyof TimeoutOptions, string> = {
@@ -142,7 +143,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
     ({ values } = parse(argv));
   } catch (error) {
     // parseArgs quotes unknown options, never the values of known ones.
-    throw new CliUsageError((error as Error).message);
+    throw new CliUsageError(unknownFlagWords(error) ?? (error as Error).message);
   }
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
@@ -191,28 +192,43 @@ function timeoutsOf(values: Record<string, unknown>): TimeoutOptions {
   return timeouts;
 }
 
+/**
+ * An unknown flag's refusal naming the closest known one, by core's check of unknown options
+ * ("unknown option `--bse-url` in infergate-mcp — did you mean `--base-url`?"); else undefined.
+ */
+function unknownFlagWords(error: unknown): string | undefined {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || typeof message !== 'string') return undefined;
+  const flag = /^Unknown option '([^']+)'/.exec(message)?.[1];
+  if (flag === undefined) return undefined;
+  const known = Object.keys(FLAGS).map((name) => `--${name}`);
+  try {
+    refuseUnknownOptions({ [flag]: true }, known, 'infergate-mcp', 'client option');
+  } catch (refusal) {
+    return (refusal as Error).message;
+  }
+  return undefined;
+}
+
+const FLAGS = {
+  http: { type: 'boolean' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  token: { type: 'string' },
+  'allowed-origin': { type: 'string', multiple: true },
+  'allowed-host': { type: 'string', multiple: true },
+  root: { type: 'string', multiple: true },
+  'no-urls': { type: 'boolean' },
+  'allow-private-urls': { type: 'boolean' },
+  redis: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  'catalog-refresh': { type: 'string' },
+  ...Object.fromEntries(TIMEOUT_FLAGS.map(({ flag }) => [flag, { type: 'string' } as const])),
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: {
-      http: { type: 'boolean' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      token: { type: 'string' },
-      'allowed-origin': { type: 'string', multiple: true },
-      'allowed-host': { type: 'string', multiple: true },
-      root: { type: 'string', multiple: true },
-      'no-urls': { type: 'boolean' },
-      'allow-private-urls': { type: 'boolean' },
-      redis: { type: 'string' },
-      'base-url': { type: 'string' },
-      'api-key': { type: 'string' },
-      'catalog-refresh': { type: 'string' },
-      ...Object.fromEntries(TIMEOUT_FLAGS.map(({ flag }) => [flag, { type: 'string' } as const])),
-      help: { type: 'boolean', short: 'h' },
-      version: { type: 'boolean', short: 'v' },
-    },
-  });
+  return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: FLAGS });
 }

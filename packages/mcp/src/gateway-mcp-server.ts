@@ -21,6 +21,7 @@ import {
 import { registerEmbeddingTools } from './embedding-tools';
 import { type AskModelOptions, registerModelTools } from './model-tools';
 import { progressFromGatewayEvents } from './progress';
+import { checkServerOptions } from './server-options';
 import { registerServiceTools } from './service-tools';
 import type { ToolContext } from './tool-context';
 import { type HostResolver, type PrivateUrlPolicy, UrlGuard } from './url-guard';
@@ -40,7 +41,8 @@ export interface GatewayMcpServerOptions
   extends Pick<SteeringOptions, 'firstChunkTimeoutMs' | 'chunkTimeoutMs' | 'hedge'> {
   /**
    * The gateway client every session uses (one per server, so all sessions share the key's
-   * budget). Default: one made from `clientOptions` (`INFERGATE_BASE_URL` / `INFERGATE_API_KEY`).
+   * budget). Default: one made from `clientOptions` (`INFERGATE_BASE_URL` / `INFERGATE_API_KEY`);
+   * not both (refused).
    * A client given here reports no per-step progress (queued, sent, retrying): that comes from the
    * client this server makes itself.
    */
@@ -109,6 +111,11 @@ true satisfies Exclude<
   ? true
   : false;
 
+/** Keys that belong elsewhere. No prototype: an unknown `toString` is no hint. */
+const HINTS: Readonly<Record<string, string>> = Object.assign(Object.create(null), {
+  fallbackModels: '`fallback_models` is an argument of each ask_model call',
+});
+
 export interface SessionOptions {
   /**
    * Offer `image_path` / `audio_path` (files under the allowed roots). Default `true`; the HTTP
@@ -160,9 +167,14 @@ function askModelOptions(options: GatewayMcpServerOptions): AskModelOptions {
  * one gateway client, so their calls share the key's budget of 4 requests at once.
  */
 export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): GatewayMcpServer {
-  refuseUnknownOptions(options, SERVER_OPTION_KEYS, 'createGatewayMcpServer', 'client option', {
-    fallbackModels: '`fallback_models` is an argument of each ask_model call',
-  });
+  refuseUnknownOptions(
+    options,
+    SERVER_OPTION_KEYS,
+    'createGatewayMcpServer',
+    'client option',
+    HINTS,
+  );
+  checkServerOptions(options);
   const client = options.client ?? clientWithProgress(options);
   const sessions = new Set<Session>();
   const apply = (availability: ToolAvailability) => {

@@ -24,6 +24,38 @@ describe('redactUrlCredentials', () => {
       'two: redis://***@one:1, http://***@two/',
     ]);
   });
+
+  it('replaces user information in URL-like text without a well-formed scheme', () => {
+    expect(
+      [
+        'The Redis URL redis//:hunter2pw@cache:6379 cannot be used',
+        'at //user:pass@host/x',
+        'redis:/user:pw@cache',
+        'redis:user:pw@cache:6379',
+        ':hunter2pw@cache:6379',
+        '"url":"admin:s3cret@db"',
+        'redis//:p@ss@cache',
+      ].map(redactUrlCredentials),
+    ).toEqual([
+      'The Redis URL redis//***@cache:6379 cannot be used',
+      'at //***@host/x',
+      'redis:/***@cache',
+      '***@cache:6379',
+      '***@cache:6379',
+      '"url":"***@db"',
+      'redis//***@cache',
+    ]);
+  });
+
+  it('leaves ordinary messages as they are', () => {
+    const messages = [
+      'connect ECONNREFUSED 127.0.0.1:6379',
+      'mail me@example.test or ssh git@github.com:22 at 10:30',
+      'Error: model_not_found: community/x@2 is not listed',
+      'see http://example.test/a@b, user@host:22 and "a@b:c"',
+    ];
+    expect(messages.map(redactUrlCredentials)).toEqual(messages);
+  });
 });
 
 describe('redactMessage', () => {

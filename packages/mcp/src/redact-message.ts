@@ -3,14 +3,28 @@
 import { redactKey } from '@infergate/core/internal';
 
 /**
- * A URL's user information (`user:password@`, `:password@`, `token@`), up to the last `@` before
- * the host; `//` may be JSON-escaped (`\/\/`).
+ * A URL's user information (`user:password@`, `:password@`, `token@`) after `//` (`\/\/` when
+ * JSON-escaped), up to the last `@` before the host, whatever precedes the `//`: a scheme, a
+ * mistyped one (`redis//`) or none.
  */
-const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:(?:\\?\/){2})[^\s/?#"'`<>]*@/gi;
+const AFTER_SLASHES = /((?:\\?\/){2})[^\s/?#"'`<>]*@/g;
 
-/** `redis://:password@host:6379` → `redis://***@host:6379` (the scheme, host and path stay). */
+/**
+ * User information with a password and no `//` before it (`redis:user:pw@host`, `:pw@host`,
+ * `user:pw@host`): a word holding a `:` before its last `@`, something after that `@`. A word
+ * without `:` (`me@example.test`) or with a path before its `@` is not one.
+ */
+const LOOSE =
+  /(?<![^\s"'`<>()[\]{},;=/\\])[^\s"'`<>()[\]{},;=/\\]*:[^\s"'`<>()[\]{},;=/\\]*@(?=[^\s@])/g;
+
+/**
+ * `redis://:password@host:6379` → `redis://***@host:6379` (the scheme, host and path stay); the
+ * same in URL-like text without a well-formed scheme (`redis//:pw@host` → `redis//***@host`,
+ * `:pw@host` → `***@host`).
+ */
 export function redactUrlCredentials(text: string): string {
-  return text.replace(URL_CREDENTIALS, '$1***@');
+  if (!text.includes('@')) return text;
+  return text.replace(AFTER_SLASHES, '$1***@').replace(LOOSE, '***@');
 }
 
 /**

@@ -39,6 +39,15 @@ describe('loadRedisBudget (--redis)', () => {
     expect(error).toBe(missingDependency);
   });
 
+  it('a URL missing the `:` after its scheme is named without its password', async () => {
+    const error = await loadRedisBudget('redis//:hunter2pw@cache:6379', () => {}).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'configuration_error', field: 'redisUrl' });
+    expect((error as GatewayError).message).toContain('The Redis URL redis//***@cache:6379');
+    expect((error as GatewayError).message).not.toContain('hunter2pw');
+  });
+
   it('with @infergate/redis installed: its budget', async () => {
     const lines: string[] = [];
     const budget = await loadRedisBudget('redis://:hunter2@127.0.0.1:1', (line) =>

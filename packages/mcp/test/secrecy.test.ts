@@ -102,3 +102,59 @@ describe('an unexpected error', () => {
     }
   });
 });
+
+describe('a gateway that echoes the Authorization header in a successful answer', () => {
+  /** The emulator's answers, with the request's `authorization` written into their texts. */
+  const echoing: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (!response.ok || !(response.headers.get('content-type') ?? '').includes('json')) {
+      return response;
+    }
+    const auth = new Headers(init?.headers).get('authorization') ?? '';
+    const key = auth.replace(/^Bearer /, '');
+    const body = (await response.json()) as Record<string, unknown>;
+    if (url.pathname.endsWith('/models')) {
+      for (const model of body.data as Record<string, unknown>[]) {
+        // Raw, and JSON-escaped in a text that is itself JSON.
+        model.name = `General (debug ${auth}, ${JSON.stringify({ k: key }).replaceAll('-', '\\u002d')})`;
+      }
+    }
+    if (url.pathname.endsWith('/chat/completions')) {
+      const [choice] = body.choices as { message: { content: string } }[];
+      if (choice) choice.message.content = `debug: Authorization: ${auth}; base64 ${btoa(key)}`;
+    }
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    return new Response(JSON.stringify(body), { status: response.status, headers });
+  };
+
+  it('gives no key to the agent: ask_model, list_models and infergate://models are redacted', async () => {
+    const echo = await startHarness({ server: { clientOptions: { fetch: echoing } } });
+    try {
+      const key = echo.gateway.apiKey;
+      const client = await echo.connect();
+      const sent = wire.length;
+      const asked = await client.callTool({
+        name: 'ask_model',
+        arguments: { model: 'community/general', prompt: 'hi' },
+      });
+      expect(asked.isError).toBeFalsy();
+      expect(textOf(asked)).toContain('debug: Authorization: Bearer [redacted]; base64 [redacted]');
+      const listed = await client.callTool({ name: 'list_models', arguments: {} });
+      expect(listed.isError).toBeFalsy();
+      const { models } = listed.structuredContent as { models: { name: string }[] };
+      expect(models[0]?.name).toBe('General (debug Bearer [redacted], {"k":"[redacted]"})');
+      const resource = await client.readResource({ uri: 'infergate://models' });
+      expect(JSON.stringify(resource)).toContain('[redacted]');
+
+      const after = wire.slice(sent);
+      const base64 = btoa(key).slice(0, 16);
+      for (const secret of [key, base64]) {
+        expect(after.filter((message) => message.includes(secret))).toEqual([]);
+      }
+    } finally {
+      await echo.close();
+    }
+  });
+});

@@ -9,6 +9,7 @@ import {
 import { acquireLease, acquireLeaseIfFree, type LeaseQueue } from './acquire-lease';
 import { HeldLeases } from './held-leases';
 import { probeKeys } from './redis-access';
+import { checkRedisBudgetOptions } from './redis-budget-options';
 import {
   connectRedis,
   maxReconnectDelayFor,
@@ -25,7 +26,8 @@ export interface RedisBudgetOptions {
   url: string;
   /** TLS settings for a `rediss://` URL, e.g. `ca` for a private certificate authority. */
   tls?: RedisTlsOptions;
-  /** Lease time to live: a crashed process's slot comes back after at most this. Default 15000. */
+  /** Lease time to live: a crashed process's slot comes back after at most this. An integer of
+   *  ms ≥ 1000. Default 15000. */
   leaseTtlMs?: number;
   /** Key prefix in Redis. Default `infergate:budget`. */
   keyPrefix?: string;
@@ -98,6 +100,7 @@ export interface RedisBudget extends KeyBudget {
  * `redis-connection.ts`).
  */
 export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
+  checkRedisBudgetOptions(options);
   const ttl = options.leaseTtlMs ?? 15_000;
   const commandTimeout = options.commandTimeoutMs ?? 2000;
   const stats: RedisBudgetStats = {

@@ -1,0 +1,76 @@
+import { createGatewayClient, isGatewayError } from '@infergate/core';
+import { describe, expect, it } from 'vitest';
+import { createGatewayMcpServer, type GatewayMcpServerOptions } from './gateway-mcp-server';
+
+const clientOptions = { baseURL: 'http://127.0.0.1:9/v1', apiKey: 'ig-test-key-0000' };
+
+function refusal(options: Record<string, unknown>): { field?: string; message: string } {
+  try {
+    void createGatewayMcpServer({
+      catalogRefreshMs: 0,
+      ...options,
+    } as GatewayMcpServerOptions).close();
+  } catch (error) {
+    if (!isGatewayError(error) || error.code !== 'configuration_error') throw error;
+    return { field: error.field, message: error.message };
+  }
+  throw new Error(`accepted: ${Object.keys(options).join(', ')}`);
+}
+
+describe('createGatewayMcpServer options', () => {
+  const cases: [Record<string, unknown>, string][] = [
+    [
+      { roots: '/tmp' },
+      'roots (createGatewayMcpServer option) must be an array of directory paths (["/data"]), got a string',
+    ],
+    [{ roots: [''] }, 'roots (createGatewayMcpServer option) must be an array'],
+    [
+      { allowUrls: 'no' },
+      'allowUrls (createGatewayMcpServer option) must be true or false, got a string',
+    ],
+    [
+      { allowPrivateUrls: 1 },
+      'allowPrivateUrls (createGatewayMcpServer option) must be true, false or a function',
+    ],
+    [
+      { mediaFetch: 'x' },
+      'mediaFetch (createGatewayMcpServer option) must be a fetch function, got a string',
+    ],
+    [{ resolveHost: {} }, 'resolveHost (createGatewayMcpServer option) must be a function'],
+    [{ name: 5 }, 'name (createGatewayMcpServer option) must be a non-empty string, got 5'],
+    [
+      { catalogRefreshMs: -1 },
+      'catalogRefreshMs (createGatewayMcpServer option) must be an integer of ms from 0 (never by timer) to 2147483647, got -1',
+    ],
+    [
+      { catalogRefreshMs: 'x' },
+      'catalogRefreshMs (createGatewayMcpServer option) must be an integer of ms from 0',
+    ],
+    [
+      { clientOptions: 'http://x' },
+      "clientOptions (createGatewayMcpServer option) must be an object of createGatewayClient's options, got a string",
+    ],
+  ];
+  it.each(cases)('refuses %o, naming the option, what was given and the rule', (options, words) => {
+    const refused = refusal({ clientOptions, ...options });
+    expect(refused).toEqual({
+      field: Object.keys(options)[0],
+      message: expect.stringContaining(words),
+    });
+  });
+
+  it('refuses client and clientOptions together (the options would be ignored)', () => {
+    const client = createGatewayClient(clientOptions);
+    expect(refusal({ client, clientOptions })).toEqual({
+      field: 'clientOptions',
+      message:
+        'client and clientOptions (createGatewayMcpServer options) cannot both be given: clientOptions configure the client the server makes when no client is given; pass one of them',
+    });
+  });
+
+  it('gives no hint from Object.prototype for an unknown key', () => {
+    const { message } = refusal({ clientOptions, toString: 5 });
+    expect(message).not.toContain('function');
+    expect(message).toContain('unknown option `toString` in createGatewayMcpServer');
+  });
+});

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { isGatewayError } from '@infergate/core';
+import { describe, expect, it } from 'vitest';
+import { createRedisBudget, type RedisBudgetOptions } from './redis-budget';
+
+// Nothing listens here: every case is refused before anything connects.
+const url = 'redis://127.0.0.1:9';
+
+function refusal(options: Record<string, unknown>): { field?: string; message: string } {
+  try {
+    void createRedisBudget(options as unknown as RedisBudgetOptions).close();
+  } catch (error) {
+    if (!isGatewayError(error) || error.code !== 'configuration_error') throw error;
+    return { field: error.field, message: error.message };
+  }
+  throw new Error(`accepted: ${JSON.stringify(options)}`);
+}
+
+describe('createRedisBudget options', () => {
+  it('refuses an unknown key, naming the closest known one', () => {
+    expect(refusal({ url, leaseTTLms: 5 })).toEqual({
+      field: 'leaseTTLms',
+      message: 'unknown option `leaseTTLms` in createRedisBudget — did you mean `leaseTtlMs`?',
+    });
+    expect(refusal({ url, commandTimeout: 5 }).message).toContain(
+      'did you mean `commandTimeoutMs`?',
+    );
+    expect(refusal({ url, tls: { rejectUnauthorised: false } }).message).toBe(
+      "unknown option `rejectUnauthorised` in createRedisBudget's tls — did you mean `rejectUnauthorized`?",
+    );
+  });
+
+  it('refuses a value it would not use as asked, naming the option, what was given and the rule', () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [
+        { leaseTtlMs: -1 },
+        'leaseTtlMs (createRedisBudget option) must be an integer of ms from 1000',
+      ],
+      [{ leaseTtlMs: 10 }, 'got 10'],
+      [{ leaseTtlMs: 1500.5 }, 'got 1500.5'],
+      [
+        { commandTimeoutMs: 'x' },
+        'commandTimeoutMs (createRedisBudget option) must be an integer of ms from 1 to 2147483647, got a string',
+      ],
+      [{ maxPollIntervalMs: 0 }, 'maxPollIntervalMs (createRedisBudget option) must be an integer'],
+      [
+        { onRedisFailure: 'fallbak' },
+        `onRedisFailure (createRedisBudget option) must be 'fallback' or 'error', got "fallbak"`,
+      ],
+      [
+        { warn: 'x' },
+        'warn (createRedisBudget option) must be a function (message: string) => void, got a string',
+      ],
+      [{ keyPrefix: '' }, 'keyPrefix (createRedisBudget option) must be a non-empty string'],
+      [{ tls: 'yes' }, 'tls (createRedisBudget option) must be an object'],
+      [
+        { url: undefined },
+        'url (createRedisBudget option) must be a redis:// or rediss:// URL, got nothing',
+      ],
+    ];
+    for (const [extra, words] of cases) {
+      const { field, message } = refusal({ url, ...extra });
+      expect(message).toContain(words);
+      expect(field).toBe(Object.keys(extra)[0]);
+    }
+  });
+
+  it('takes every option the README lists, and lists every option it takes', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('## Options'));
+    const listed = [
+      ...table.slice(0, table.indexOf('\n\n', table.indexOf('|'))).matchAll(/^\| `(\w+)` \|/gm),
+    ].map((match) => match[1]);
+    expect(listed.sort()).toEqual([
+      'commandTimeoutMs',
+      'keyPrefix',
+      'leaseTtlMs',
+      'maxPollIntervalMs',
+      'onRedisFailure',
+      'tls',
+      'url',
+      'warn',
+    ]);
+    for (const key of listed) {
+      expect(refusal({ url, [`${key}x`]: 1 }).message).toContain(`did you mean \`${key}\`?`);
+    }
+  });
+});
