@@ -137,3 +137,29 @@ describe('any other call refuses a key no call reads, sending nothing', () => {
     expect(emulator.counters.requests.models).toBe(0);
   });
 });
+
+describe('a key named like an Object.prototype member is an unknown key like any other', () => {
+  // (From JSON.parse, `__proto__` is an own key, as a configuration file would give it.)
+  const names = ['toString', 'constructor', '__proto__'];
+  const own = (name: string, extra = '') => JSON.parse(`{${extra}"${name}": 1}`);
+  /** The refusal's wording, without the prototype's function or object printed as a hint. */
+  const plain = (message: string, name: string, where: string) => {
+    expect(message).toMatch(
+      new RegExp(`^unknown option \`${name}\` in ${where}(; known: | — did you mean)`),
+    );
+    expect(message).not.toMatch(/function|native code|\[object/);
+  };
+
+  it.each(names)('%s given to createGatewayClient, and to its hedge', (name) => {
+    plain((creationError(own(name)) as Error).message, name, 'createGatewayClient');
+    plain((creationError({ hedge: own(name, '"afterMs": 5, ') }) as Error).message, name, 'hedge');
+  });
+
+  it.each(names)('%s given to a chat call, and to its hedge', async (name) => {
+    const { client, emulator } = await harness();
+    plain((await caught(() => client.chat(hi(), own(name)))).message, name, 'call options');
+    const hedge = own(name, '"afterMs": 5, ');
+    plain((await caught(() => client.chat(hi(), { hedge }))).message, name, 'hedge');
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+});
