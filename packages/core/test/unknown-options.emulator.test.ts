@@ -1,3 +1,4 @@
+import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import { caught as caughtBy, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
@@ -128,6 +129,34 @@ describe('any other call refuses a key no call reads, sending nothing', () => {
       'unknown option `timeoutMS` in call options — did you mean `timeoutMs`?',
     );
     expect(emulator.counters.requests.embeddings).toBe(0);
+  });
+
+  it('transcribe and ocr requests refuse a key they would not send', async () => {
+    const { client, emulator } = await harness();
+    const audio = wavWithSpeech('hi');
+    const transcribe = await caught(() =>
+      client.transcribe({ audio, responseFormat: 'text' } as never),
+    );
+    expect(transcribe).toMatchObject({ code: 'invalid_request_error', field: 'responseFormat' });
+    expect(transcribe.message).toBe(
+      'unknown option `responseFormat` in transcribe request — did you mean `response_format`?',
+    );
+    const ocr = await caught(() => client.ocr({ imageBase64: 'aGVsbG8=' } as never));
+    expect(ocr.message).toBe('unknown option `imageBase64` in ocr request — did you mean `image`?');
+    expect(emulator.counters.requests.transcriptions ?? 0).toBe(0);
+    expect(emulator.counters.requests.ocr ?? 0).toBe(0);
+    // Every documented field is taken (undefined ones too).
+    const text = await client.transcribe({
+      audio,
+      language: undefined,
+      translate: false,
+      response_format: 'text',
+      filename: 'hi.wav',
+      mime_type: 'audio/wav',
+      encoding: 'json',
+      model: undefined,
+    });
+    expect(text).toBe('hi');
   });
 
   it('models() with signl', async () => {
