@@ -14,7 +14,8 @@ export function inputTexts(input: EmbeddingsRequest['input']): string[] {
 }
 
 /**
- * Checks what needs no engine: 1..64 non-empty strings, ≤ 65 536 UTF-8 bytes in total,
+ * Checks what needs no engine: 1..64 non-empty strings, ≤ 65 536 UTF-8 bytes in total (a text
+ * over that alone is named as that text),
  * `input_type` and `dimensions` shapes. Returns the byte size of each text.
  */
 export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] {
@@ -43,6 +44,13 @@ export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] 
     if (text.length < 1)
       throw invalidRequest(field, 'is empty; each text needs at least 1 character');
     const bytes = utf8ByteLength(text);
+    // One text over the request's limit is named as that text, not as the request's total.
+    if (bytes > LIMITS.embeddingsMaxTotalBytes) {
+      throw invalidRequest(
+        field,
+        `is ${bytes} bytes in UTF-8; a text may have at most ${LIMITS.embeddingsMaxTotalBytes} bytes (the limit of one request)`,
+      );
+    }
     sizes[i] = bytes;
     total += bytes;
   }
@@ -89,12 +97,14 @@ function engineDimensions(engine: EmbeddingEngine): readonly number[] {
 
 /**
  * Checks what depends on the engine: ≤ 32 KB per text on the multilingual engine, and
- * `dimensions` one that the engine gives.
+ * `dimensions` one that the engine gives. `textsField` names the texts as the caller gave them
+ * (`input` of a request, `texts` of `embedMany`).
  */
 export function validateForEngine(
   request: EmbeddingsRequest,
   sizes: readonly number[],
   engine: EmbeddingEngine,
+  textsField = 'input',
 ): void {
   const multilingual = isMultilingualEngine(engine);
   if (multilingual) {
@@ -102,7 +112,7 @@ export function validateForEngine(
     for (let i = 0; i < sizes.length; i++) {
       if (sizes[i]! > LIMITS.multilingualMaxTextBytes) {
         throw invalidRequest(
-          single ? 'input' : `input[${i}]`,
+          single ? textsField : `${textsField}[${i}]`,
           `is ${sizes[i]} bytes in UTF-8; the multilingual engine "${engine.id}" takes at most ${LIMITS.multilingualMaxTextBytes} bytes per text (split long documents into chunks)`,
         );
       }
