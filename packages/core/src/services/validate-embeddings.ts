@@ -15,8 +15,8 @@ export function inputTexts(input: EmbeddingsRequest['input']): string[] {
 
 /**
  * Checks what needs no engine: 1..64 non-empty strings, ≤ 65 536 UTF-8 bytes in total (a text
- * over that alone is named as that text),
- * `input_type` and `dimensions` shapes. Returns the byte size of each text.
+ * over that alone is named as that text), `input_type` and `dimensions` shapes. Returns the byte
+ * size of each text.
  */
 export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] {
   if (typeof request !== 'object' || request === null) {
@@ -34,11 +34,39 @@ export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] 
       `has ${texts.length} texts; the limit is ${LIMITS.embeddingsMaxInputs} per request (embedMany splits larger lists)`,
     );
   }
+  const sizes = textSizes(texts, typeof input === 'string');
+  if (request.input_type !== undefined && !INPUT_TYPES.has(request.input_type)) {
+    throw invalidRequest(
+      'input_type',
+      `is ${quoteValue(request.input_type)}; allowed: "document", "query"`,
+    );
+  }
+  if (
+    request.dimensions !== undefined &&
+    // (Not an integer: not a number either.)
+    (!Number.isInteger(request.dimensions) || request.dimensions < 1)
+  ) {
+    throw invalidRequest(
+      'dimensions',
+      `must be a positive integer, got ${String(request.dimensions)}`,
+    );
+  }
+  if (request.model !== undefined && (typeof request.model !== 'string' || request.model === '')) {
+    throw invalidRequest('model', 'must be a non-empty engine id from GET /capabilities');
+  }
+  return sizes;
+}
+
+/**
+ * The UTF-8 size of each text: each a non-empty string, none over a request's limit alone (named
+ * as that text), all within it together (named as the request's `input`).
+ */
+function textSizes(texts: readonly unknown[], single: boolean): number[] {
   const sizes = new Array<number>(texts.length);
   let total = 0;
   for (let i = 0; i < texts.length; i++) {
     const text: unknown = texts[i];
-    const field = typeof input === 'string' ? 'input' : `input[${i}]`;
+    const field = single ? 'input' : `input[${i}]`;
     if (typeof text !== 'string')
       throw invalidRequest(field, `must be a string, got ${typeof text}`);
     if (text.length < 1)
@@ -59,25 +87,6 @@ export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] 
       'input',
       `is ${total} bytes in UTF-8 in total; the limit is ${LIMITS.embeddingsMaxTotalBytes} bytes per request`,
     );
-  }
-  if (request.input_type !== undefined && !INPUT_TYPES.has(request.input_type)) {
-    throw invalidRequest(
-      'input_type',
-      `is ${quoteValue(request.input_type)}; allowed: "document", "query"`,
-    );
-  }
-  if (
-    request.dimensions !== undefined &&
-    // (Not an integer: not a number either.)
-    (!Number.isInteger(request.dimensions) || request.dimensions < 1)
-  ) {
-    throw invalidRequest(
-      'dimensions',
-      `must be a positive integer, got ${String(request.dimensions)}`,
-    );
-  }
-  if (request.model !== undefined && (typeof request.model !== 'string' || request.model === '')) {
-    throw invalidRequest('model', 'must be a non-empty engine id from GET /capabilities');
   }
   return sizes;
 }
