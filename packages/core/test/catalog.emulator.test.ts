@@ -207,6 +207,44 @@ describe('catalog', () => {
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
+  it('a near miss of a capability, needed or stated, is refused naming the capability', async () => {
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const { emulator } = gateway;
+    const needs = await caught(
+      () => client.requireCapabilities('combo/st', ['chat', 'tols'] as never),
+      isGatewayError,
+    );
+    expect(needs).toMatchObject({ code: 'invalid_request_error', field: 'needs[1]' });
+    expect(needs.message).toContain('"tols" is not a capability — did you mean "tools"?');
+    const known = await caught(
+      () => client.checkModel('any/model', 'tools', { known: ['chat', 'streming'] }),
+      isGatewayError,
+    );
+    expect(known).toMatchObject({ field: 'capabilities[1]' });
+    expect(known.message).toContain('did you mean "streaming"?');
+    // A chat call's `capabilities`, from the cache too: the typo, not "(it has: chat, tols)".
+    await client.models();
+    const tools = [{ type: 'function' as const, function: { name: 'f', parameters: {} } }];
+    const chat = await caught(
+      () => client.chat({ ...hi(), tools }, { capabilities: ['chat', 'tols'] }),
+      isGatewayError,
+    );
+    expect(chat).toMatchObject({ code: 'invalid_request_error', field: 'capabilities[1]' });
+    expect(chat.message).not.toContain('it has');
+    const text = await caught(
+      () => client.chat({ ...hi(), tools }, { capabilities: 'chat' as never }),
+      isGatewayError,
+    );
+    expect(text).toMatchObject({ code: 'invalid_request_error', field: 'capabilities' });
+    // A name unlike every capability is not a typo (the list is open-ended): it passes.
+    expect(await client.checkModel('any/model', 'chat', { known: ['chat', 'vision'] })).toEqual([
+      'chat',
+      'vision',
+    ]);
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
   it('an unlisted own model is let through unchecked; any other unlisted id is refused', async () => {
     const gateway = await emulate();
     const client = clientOn(gateway);

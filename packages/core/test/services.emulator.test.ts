@@ -88,6 +88,39 @@ describe('services against the emulator', () => {
     ]);
   });
 
+  it("embedMany's refusals name its own fields: texts[i] (per text or in total), inputType", async () => {
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const refused = (texts: unknown[], options: object) =>
+      caught(() => client.embedMany(texts as string[], options), isGatewayError);
+    const tooLongForMultilingual = await refused(['a', 'x'.repeat(40_000)], {
+      model: 'multilingual-e5-base',
+    });
+    expect(tooLongForMultilingual.field).toBe('texts[1]');
+    expect(tooLongForMultilingual.message).toMatch(
+      /^texts\[1\]: is 40000 bytes in UTF-8; .* per text/,
+    );
+    const overOneRequest = await refused(['a', 'x'.repeat(70_000)], { model: 'all-minilm-l6-v2' });
+    expect(overOneRequest.message).toBe(
+      'texts[1]: is 70000 bytes in UTF-8; a text may have at most 65536 bytes (the limit of one request)',
+    );
+    const notText = await refused(['a', 5], { model: 'all-minilm-l6-v2' });
+    expect([notText.field, notText.message]).toEqual([
+      'texts[1]',
+      'texts[1]: must be a string, got number',
+    ]);
+    const inputType = await refused(['a'], { model: 'all-minilm-l6-v2', inputType: 'qury' });
+    expect(inputType.message).toBe('inputType: is "qury"; allowed: "document", "query"');
+    // A request's own text over the limit is named as that text; several texts, as the total.
+    const single = await caught(
+      () => client.embed({ input: ['x'.repeat(70_000)] }),
+      isGatewayError,
+    );
+    expect(single.field).toBe('input[0]');
+    expect(single.message).not.toContain('in total');
+    expect(gateway.emulator.counters.requests.embeddings ?? 0).toBe(0);
+  });
+
   it('sends input_type and dimensions to the multilingual engine', async () => {
     const gateway = await emulate();
     const client = clientOn(gateway);

@@ -1,3 +1,4 @@
+import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import { caught as caughtBy, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
@@ -130,10 +131,64 @@ describe('any other call refuses a key no call reads, sending nothing', () => {
     expect(emulator.counters.requests.embeddings).toBe(0);
   });
 
+  it('transcribe and ocr requests refuse a key they would not send', async () => {
+    const { client, emulator } = await harness();
+    const audio = wavWithSpeech('hi');
+    const transcribe = await caught(() =>
+      client.transcribe({ audio, responseFormat: 'text' } as never),
+    );
+    expect(transcribe).toMatchObject({ code: 'invalid_request_error', field: 'responseFormat' });
+    expect(transcribe.message).toBe(
+      'unknown option `responseFormat` in transcribe request — did you mean `response_format`?',
+    );
+    const ocr = await caught(() => client.ocr({ imageBase64: 'aGVsbG8=' } as never));
+    expect(ocr.message).toBe('unknown option `imageBase64` in ocr request — did you mean `image`?');
+    expect(emulator.counters.requests.transcriptions ?? 0).toBe(0);
+    expect(emulator.counters.requests.ocr ?? 0).toBe(0);
+    // Every documented field is taken (undefined ones too).
+    const text = await client.transcribe({
+      audio,
+      language: undefined,
+      translate: false,
+      response_format: 'text',
+      filename: 'hi.wav',
+      mime_type: 'audio/wav',
+      encoding: 'json',
+      model: undefined,
+    });
+    expect(text).toBe('hi');
+  });
+
   it('models() with signl', async () => {
     const { client, emulator } = await harness();
     const error = await caught(() => client.models({ signl: undefined } as never));
     expect(error.message).toContain('did you mean `signal`?');
     expect(emulator.counters.requests.models).toBe(0);
+  });
+});
+
+describe('a key named like an Object.prototype member is an unknown key like any other', () => {
+  // (From JSON.parse, `__proto__` is an own key, as a configuration file would give it.)
+  const names = ['toString', 'constructor', '__proto__'];
+  const own = (name: string, extra = '') => JSON.parse(`{${extra}"${name}": 1}`);
+  /** The refusal's wording, without the prototype's function or object printed as a hint. */
+  const plain = (message: string, name: string, where: string) => {
+    expect(message).toMatch(
+      new RegExp(`^unknown option \`${name}\` in ${where}(; known: | — did you mean)`),
+    );
+    expect(message).not.toMatch(/function|native code|\[object/);
+  };
+
+  it.each(names)('%s given to createGatewayClient, and to its hedge', (name) => {
+    plain((creationError(own(name)) as Error).message, name, 'createGatewayClient');
+    plain((creationError({ hedge: own(name, '"afterMs": 5, ') }) as Error).message, name, 'hedge');
+  });
+
+  it.each(names)('%s given to a chat call, and to its hedge', async (name) => {
+    const { client, emulator } = await harness();
+    plain((await caught(() => client.chat(hi(), own(name)))).message, name, 'call options');
+    const hedge = own(name, '"afterMs": 5, ');
+    plain((await caught(() => client.chat(hi(), { hedge }))).message, name, 'hedge');
+    expect(emulator.counters.requests.chat).toBe(0);
   });
 });

@@ -281,9 +281,11 @@ export function unknownOptionError(
   hints: OptionHints = {},
 ): GatewayError {
   const [closest] = closeMatches(key, known, 1);
+  // Own hints only: `toString` or `constructor` must not find Object.prototype's function.
+  const given = Object.hasOwn(hints, key) ? hints[key] : undefined;
   const hint =
-    hints[key] !== undefined
-      ? ` — ${hints[key]}`
+    given !== undefined
+      ? ` — ${given}`
       : closest !== undefined
         ? ` — did you mean ${quoted(closest)}?`
         : `; known: ${known.join(', ')}`;

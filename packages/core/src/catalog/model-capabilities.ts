@@ -1,5 +1,7 @@
 // docs/gateway-protocol.md §3.1 (capabilities, own models), §4.2 (capability rules).
+import { closeMatches } from '../errors/close-names';
 import { GatewayError, invalidRequest } from '../errors/errors';
+import { clip } from '../errors/escape-control';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
 
 /**
@@ -35,7 +37,56 @@ export function readNeeds(needs: unknown): readonly ModelCapability[] {
       `expected a capability name, got ${typeof needs[index]}`,
     );
   }
+  refuseCapabilityTypos(needs as readonly string[], 'needs');
   return needs as readonly ModelCapability[];
+}
+
+/** The capabilities the spec names (docs/gateway-protocol.md §3.1). */
+const CAPABILITIES: readonly ModelCapability[] = [
+  'chat',
+  'streaming',
+  'tools',
+  'json_object',
+  'json_schema',
+];
+
+/**
+ * A model's capabilities as the caller states them (a chat call's `capabilities`, `checkModel`'s
+ * `known`): a list of names, none a near miss of a capability. Read where they decide something
+ * (the gate's look-up, a refusal), so `['chat', 'tols']` is named as the typo it is rather than
+ * quoted back as what the model has.
+ */
+export function readKnownCapabilities(known: unknown): readonly string[] {
+  if (!Array.isArray(known) || known.some((name) => typeof name !== 'string')) {
+    throw invalidRequest(
+      'capabilities',
+      `expected a list of capability names (e.g. ['chat', 'tools']), got ${
+        Array.isArray(known)
+          ? 'a list holding a non-string'
+          : known === null
+            ? 'null'
+            : typeof known
+      }`,
+    );
+  }
+  refuseCapabilityTypos(known, 'capabilities');
+  return known;
+}
+
+/**
+ * Refuses a name that is not a capability but close to one (`tols`, `stream`), naming it. A name
+ * unlike every capability passes: the listed capabilities are open-ended (a newer gateway's).
+ */
+function refuseCapabilityTypos(names: readonly string[], field: string): void {
+  for (const [index, name] of names.entries()) {
+    if ((CAPABILITIES as readonly string[]).includes(name)) continue;
+    const [closest] = closeMatches(name, CAPABILITIES, 1);
+    if (closest === undefined) continue;
+    throw invalidRequest(
+      `${field}[${index}]`,
+      `"${clip(name, 60)}" is not a capability — did you mean "${closest}"? The capabilities: ${CAPABILITIES.join(', ')}`,
+    );
+  }
 }
 
 /** The capabilities in `needs` that `capabilities` lacks, in the order of `needs`. */

@@ -6,7 +6,13 @@ import type { CallEvents } from '../events/call-events';
 import type { GatewayModel, ModelCapability } from '../protocol/wire-types';
 import type { Catalog } from './catalog';
 import { modelNotFound } from './close-matches';
-import { capabilitiesOf, checkCapabilities, isOwnModelId, readNeeds } from './model-capabilities';
+import {
+  capabilitiesOf,
+  checkCapabilities,
+  isOwnModelId,
+  readKnownCapabilities,
+  readNeeds,
+} from './model-capabilities';
 
 /** The gate's options (`checkModel`): a call's options plus what the gate needs to know. */
 export interface CheckModelOptions extends CallOptions {
@@ -71,7 +77,7 @@ export async function gateModel(
   const list = readNeeds(needs);
   let model: GatewayModel | undefined;
   let models: readonly GatewayModel[] | undefined;
-  let capabilities = known;
+  let capabilities = known === undefined ? undefined : readKnownCapabilities(known);
   if (capabilities === undefined) {
     const found = await findModel(catalog, modelId, callOptions, parent);
     model = found.found;
@@ -165,6 +171,8 @@ export function gateModelFromCache(
   if (capabilities === undefined) return undefined;
   // (The usual pass, checked without building the refusal's inputs.)
   if (Array.isArray(needs) && needs.every((need) => capabilities.includes(need))) return true;
+  // (Off the usual pass: the caller's list is read only when it decides a refusal.)
+  if (known !== undefined) readKnownCapabilities(known);
   if (models === undefined) {
     // Known capabilities and no list: passing needs no read; a refusal names the models that would
     // do, which needs one (`gateModel`).

@@ -12,6 +12,7 @@ import {
 } from '../protocol/error-codes';
 import type { ModelCapability } from '../protocol/wire-types';
 import { clip, escapeControl } from './escape-control';
+import { redactedCause } from './redact-cause';
 import { ownRedaction, redactValue } from './redact-secret';
 import { type FailureContext, isRetryableFailure } from './retryable-failure';
 
@@ -200,8 +201,8 @@ export function gatewayFailure(
  * Every string an error carries leaves the client: the API key of the client whose call made it
  * (`owner`: that client's transport, errors/redact-secret.ts) is redacted, in place, from its
  * message, stack, body, data (after JSON decoding, so escaped echoes are caught), headers, other
- * text fields and cause (a GatewayError cause likewise; another Error replaced by a redacted
- * copy). Only that key: what reaches an error reaches it through its own client's call, and the
+ * text fields and cause (a GatewayError cause likewise; any other cause holding the key at any
+ * depth is rebuilt, errors/redact-cause.ts). Only that key: what reaches an error reaches it through its own client's call, and the
  * cost does not grow with the number of other clients alive. Returns `error`; anything that is
  * not a GatewayError, or an owner without a key, is left as it is.
  */
@@ -225,19 +226,10 @@ function redactInPlace(error: GatewayError, redact: (text: string) => string, de
   const cause: unknown = error.cause;
   if (isGatewayError(cause)) {
     if (depth < 8) redactInPlace(cause, redact, depth + 1);
-  } else if (typeof cause === 'string') self.cause = redact(cause);
-  else if (cause instanceof Error) self.cause = redactedCopy(cause, redact);
-}
-
-/** An Error whose message or stack holds the key, as a redacted copy (the same error otherwise). */
-function redactedCopy(cause: Error, redact: (text: string) => string): Error {
-  const message = redact(cause.message);
-  const stack = cause.stack === undefined ? undefined : redact(cause.stack);
-  if (message === cause.message && stack === cause.stack) return cause;
-  const copy = new Error(message);
-  copy.name = cause.name;
-  copy.stack = stack ?? `${cause.name}: ${message}`;
-  return copy;
+  } else if (cause !== undefined) {
+    const safe = redactedCause(cause, redact);
+    if (safe !== cause) self.cause = safe;
+  }
 }
 
 /**

@@ -172,6 +172,73 @@ describe('every string an error carries is redacted', () => {
     expect((error.cause as Error).message).toBe('fetch failed for [redacted]');
   });
 
+  /** Every view of an error that reaches a log or another thread, hidden properties too. */
+  const deepViews = (error: GatewayError) =>
+    [
+      everything(error),
+      inspect(error, { showHidden: true, depth: Number.POSITIVE_INFINITY }),
+      inspect(structuredClone(error), { showHidden: true, depth: Number.POSITIVE_INFINITY }),
+    ].join('\n');
+
+  const failingWith = (thrown: (headers: Headers) => unknown) =>
+    createGatewayClient({
+      baseURL: 'https://x.test',
+      apiKey: KEY,
+      maxRetries: 0,
+      fetch: withCatalog(async (_url, init) => {
+        throw thrown(new Headers(init?.headers));
+      }),
+    });
+
+  it('a key deep in the cause chain is redacted, the chain keeping names, messages and codes', async () => {
+    const client = failingWith(() => {
+      const inner = Object.assign(new RangeError(`proxy refused Bearer ${KEY}`), {
+        code: 'E_PROXY',
+      });
+      return new TypeError('fetch failed', { cause: new Error('socket closed', { cause: inner }) });
+    });
+    const error = await failure(() => client.chat(ask));
+    expect(leaks(deepViews(error))).toBe(false);
+    const cause = error.cause as Error;
+    expect(cause).toBeInstanceOf(TypeError);
+    expect(cause.message).toBe('fetch failed');
+    const inner = (cause.cause as Error).cause as Error & { code?: string };
+    expect((cause.cause as Error).message).toBe('socket closed');
+    expect(inner).toBeInstanceOf(RangeError);
+    expect([inner.message, inner.code]).toEqual(['proxy refused Bearer [redacted]', 'E_PROXY']);
+  });
+
+  it('a key in an extra property of the cause is dropped with that property', async () => {
+    const client = failingWith((headers) =>
+      Object.assign(new TypeError('fetch failed'), {
+        options: { headers: Object.fromEntries(headers) },
+      }),
+    );
+    const error = await failure(() => client.chat(ask));
+    expect(leaks(deepViews(error))).toBe(false);
+    expect((error.cause as Error).message).toBe('fetch failed');
+    expect(Object.keys(error.cause as object)).toEqual([]);
+  });
+
+  it('a cyclic cause chain holding the key is rebuilt without looping', async () => {
+    const client = failingWith(() => {
+      // (Named like an Object.prototype member: the copy must not take it for an error class.)
+      const a = Object.assign(new Error(`a ${KEY}`), { name: 'toString' });
+      const b = new Error('b', { cause: a });
+      a.cause = b;
+      return a;
+    });
+    const error = await failure(() => client.chat(ask));
+    expect(leaks(deepViews(error))).toBe(false);
+    expect(((error.cause as Error).cause as Error).message).toBe('b');
+  });
+
+  it('a cause without the key stays the same object', async () => {
+    const thrown = Object.assign(new TypeError('fetch failed'), { options: { retry: 2 } });
+    const error = await failure(() => failingWith(() => thrown).chat(ask));
+    expect(error.cause).toBe(thrown);
+  });
+
   it('a base URL holding the key is redacted from the errors that quote it', async () => {
     const client = createGatewayClient({
       baseURL: `https://x.test/${encodeURIComponent(KEY)}/v1`,

@@ -114,19 +114,10 @@ export async function embedMany(
   if (!Array.isArray(texts)) throw invalidRequest('texts', 'must be an array of strings');
   if (texts.length === 0) return [];
   const { model, inputType, dimensions, ...callOptions } = opts;
-  // Validate every text on its own (non-empty, ≤ 65 536 bytes) before sending anything.
-  const sizes: number[] = [];
-  for (let i = 0; i < texts.length; i++) {
-    const text = texts[i]!;
-    try {
-      sizes.push(validateEmbeddingsRequest({ input: text, input_type: inputType, dimensions })[0]!);
-    } catch (error) {
-      throw isGatewayError(error) ? renameField(error, `texts[${i}]`) : error;
-    }
-  }
+  const sizes = textSizes(texts, inputType, dimensions);
   checkService(context.catalog, 'embeddings');
   const engine = await resolveEmbeddingEngine(context.catalog, model, callOptions);
-  validateForEngine({ input: texts, dimensions }, sizes, engine);
+  validateForEngine({ input: texts, dimensions }, sizes, engine, 'texts');
   const vectors = new Array<number[]>(texts.length);
   // The first failing batch stops the others: their answers could no longer be used.
   const stopOthers = new AbortController();
@@ -272,12 +263,40 @@ function reportResponse(
   }
 }
 
-/** Re-labels a validation error about `input` as one about `texts[i]`. */
-function renameField(error: GatewayError, field: string): GatewayError {
-  if (error.field !== 'input') return error;
+/** Every text of `embedMany` checked on its own (non-empty, ≤ 65 536 bytes), before anything is sent. */
+function textSizes(
+  texts: readonly unknown[],
+  inputType: EmbedManyOptions['inputType'],
+  dimensions: number | undefined,
+): number[] {
+  const sizes: number[] = [];
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i];
+    // (Checked here: as a request's `input`, a number would be "not a string or an array".)
+    if (typeof text !== 'string') {
+      throw invalidRequest(
+        `texts[${i}]`,
+        `must be a string, got ${text === null ? 'null' : typeof text}`,
+      );
+    }
+    try {
+      sizes.push(validateEmbeddingsRequest({ input: text, input_type: inputType, dimensions })[0]!);
+    } catch (error) {
+      throw isGatewayError(error) ? asEmbedManyField(error, `texts[${i}]`) : error;
+    }
+  }
+  return sizes;
+}
+
+/** Re-labels a validation error about `input` as one about `texts[i]`, `input_type` as `inputType`. */
+function asEmbedManyField(error: GatewayError, text: string): GatewayError {
+  // A request's names as embedMany's caller gave them: the text, and the `inputType` option.
+  const field =
+    error.field === 'input' ? text : error.field === 'input_type' ? 'inputType' : undefined;
+  if (field === undefined) return error;
   return new GatewayError({
     code: error.code,
-    message: `${field}${error.message.slice('input'.length)}`,
+    message: `${field}${error.message.slice(error.field!.length)}`,
     field,
   });
 }

@@ -96,7 +96,8 @@ export function serviceToolArgumentsProblem(
   const values = args as Record<string, unknown>;
   const { properties, required } = serviceToolDefinition(name, options).parameters;
   for (const key of Object.keys(values)) {
-    if (!(key in properties)) return `unknown argument "${key}"`;
+    // Own keys only: a model's `toString` or `constructor` is as unknown as any other.
+    if (!Object.hasOwn(properties, key)) return `unknown argument "${key}"`;
   }
   for (const key of required) {
     if (values[key] === undefined) return `"${key}" is required`;

@@ -62,5 +62,9 @@ describe('service tools (one definition for both adapters)', () => {
       /unknown argument/,
     );
     expect(serviceToolArgumentsProblem('ocr', null)).toMatch(/object/);
+    for (const name of ['toString', 'constructor', '__proto__']) {
+      const args = JSON.parse(`{"image": "x", "${name}": "y"}`);
+      expect(serviceToolArgumentsProblem('ocr', args)).toBe(`unknown argument "${name}"`);
+    }
   });
 });

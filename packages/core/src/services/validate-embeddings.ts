@@ -14,8 +14,9 @@ export function inputTexts(input: EmbeddingsRequest['input']): string[] {
 }
 
 /**
- * Checks what needs no engine: 1..64 non-empty strings, ≤ 65 536 UTF-8 bytes in total,
- * `input_type` and `dimensions` shapes. Returns the byte size of each text.
+ * Checks what needs no engine: 1..64 non-empty strings, ≤ 65 536 UTF-8 bytes in total (a text
+ * over that alone is named as that text), `input_type` and `dimensions` shapes. Returns the byte
+ * size of each text.
  */
 export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] {
   if (typeof request !== 'object' || request === null) {
@@ -33,25 +34,7 @@ export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] 
       `has ${texts.length} texts; the limit is ${LIMITS.embeddingsMaxInputs} per request (embedMany splits larger lists)`,
     );
   }
-  const sizes = new Array<number>(texts.length);
-  let total = 0;
-  for (let i = 0; i < texts.length; i++) {
-    const text: unknown = texts[i];
-    const field = typeof input === 'string' ? 'input' : `input[${i}]`;
-    if (typeof text !== 'string')
-      throw invalidRequest(field, `must be a string, got ${typeof text}`);
-    if (text.length < 1)
-      throw invalidRequest(field, 'is empty; each text needs at least 1 character');
-    const bytes = utf8ByteLength(text);
-    sizes[i] = bytes;
-    total += bytes;
-  }
-  if (total > LIMITS.embeddingsMaxTotalBytes) {
-    throw invalidRequest(
-      'input',
-      `is ${total} bytes in UTF-8 in total; the limit is ${LIMITS.embeddingsMaxTotalBytes} bytes per request`,
-    );
-  }
+  const sizes = textSizes(texts, typeof input === 'string');
   if (request.input_type !== undefined && !INPUT_TYPES.has(request.input_type)) {
     throw invalidRequest(
       'input_type',
@@ -75,6 +58,40 @@ export function validateEmbeddingsRequest(request: EmbeddingsRequest): number[] 
 }
 
 /**
+ * The UTF-8 size of each text: each a non-empty string, none over a request's limit alone (named
+ * as that text), all within it together (named as the request's `input`).
+ */
+function textSizes(texts: readonly unknown[], single: boolean): number[] {
+  const sizes = new Array<number>(texts.length);
+  let total = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const text: unknown = texts[i];
+    const field = single ? 'input' : `input[${i}]`;
+    if (typeof text !== 'string')
+      throw invalidRequest(field, `must be a string, got ${typeof text}`);
+    if (text.length < 1)
+      throw invalidRequest(field, 'is empty; each text needs at least 1 character');
+    const bytes = utf8ByteLength(text);
+    // One text over the request's limit is named as that text, not as the request's total.
+    if (bytes > LIMITS.embeddingsMaxTotalBytes) {
+      throw invalidRequest(
+        field,
+        `is ${bytes} bytes in UTF-8; a text may have at most ${LIMITS.embeddingsMaxTotalBytes} bytes (the limit of one request)`,
+      );
+    }
+    sizes[i] = bytes;
+    total += bytes;
+  }
+  if (total > LIMITS.embeddingsMaxTotalBytes) {
+    throw invalidRequest(
+      'input',
+      `is ${total} bytes in UTF-8 in total; the limit is ${LIMITS.embeddingsMaxTotalBytes} bytes per request`,
+    );
+  }
+  return sizes;
+}
+
+/**
  * The dimensions an engine gives: its own `dimensions` from `GET /capabilities` when listed (a
  * number or an array of numbers), else the published numbers of docs/gateway-protocol.md §11 (multilingual 128/256/512/768, the
  * English-oriented engine 384).
@@ -89,12 +106,14 @@ function engineDimensions(engine: EmbeddingEngine): readonly number[] {
 
 /**
  * Checks what depends on the engine: ≤ 32 KB per text on the multilingual engine, and
- * `dimensions` one that the engine gives.
+ * `dimensions` one that the engine gives. `textsField` names the texts as the caller gave them
+ * (`input` of a request, `texts` of `embedMany`).
  */
 export function validateForEngine(
   request: EmbeddingsRequest,
   sizes: readonly number[],
   engine: EmbeddingEngine,
+  textsField = 'input',
 ): void {
   const multilingual = isMultilingualEngine(engine);
   if (multilingual) {
@@ -102,7 +121,7 @@ export function validateForEngine(
     for (let i = 0; i < sizes.length; i++) {
       if (sizes[i]! > LIMITS.multilingualMaxTextBytes) {
         throw invalidRequest(
-          single ? 'input' : `input[${i}]`,
+          single ? textsField : `${textsField}[${i}]`,
           `is ${sizes[i]} bytes in UTF-8; the multilingual engine "${engine.id}" takes at most ${LIMITS.multilingualMaxTextBytes} bytes per text (split long documents into chunks)`,
         );
       }

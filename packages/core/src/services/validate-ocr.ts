@@ -1,13 +1,18 @@
 // docs/gateway-protocol.md §8 (OCR), §11 (its limits).
+import { refuseUnknownOptions } from '../call/option-groups';
 import { toBinaryInput } from '../encoding/binary-input';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { OcrRequest } from '../protocol/wire-types';
 
+/** The fields of an `ocr` request: any other key is refused, not dropped (it would not be sent). */
+const OCR_FIELDS: readonly (keyof OcrRequest)[] = ['image', 'model'];
+
 /** docs/gateway-protocol.md §8: base64 image that decodes to 1 byte .. 23 MiB. Returns the base64 text to send. */
 export async function validateOcrRequest(request: OcrRequest): Promise<string> {
   if (typeof request !== 'object' || request === null)
     throw invalidRequest('request', 'must be an object');
+  refuseUnknownOptions(request, OCR_FIELDS, 'ocr request', 'call option');
   if (request.image === undefined || request.image === null) {
     throw invalidRequest('image', 'is required (bytes, Blob or base64 string)');
   }

@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §9 (transcription), §11 (its limits).
+import { refuseUnknownOptions } from '../call/option-groups';
 import {
   AUDIO_MIME_TYPES,
   type AudioFormat,
@@ -10,6 +11,18 @@ import { quoteValue } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { TranscriptionRequest } from '../protocol/wire-types';
+
+/** The fields of a `transcribe` request: any other key is refused, not dropped (it would not be sent). */
+const TRANSCRIPTION_FIELDS: readonly (keyof TranscriptionRequest)[] = [
+  'audio',
+  'language',
+  'translate',
+  'response_format',
+  'filename',
+  'mime_type',
+  'encoding',
+  'model',
+];
 
 const RESPONSE_FORMATS: ReadonlySet<string> = new Set(['json', 'text']);
 const ENCODINGS: ReadonlySet<string> = new Set(['multipart', 'json']);
@@ -27,6 +40,7 @@ export async function validateTranscriptionRequest(
 ): Promise<CheckedAudio> {
   if (typeof request !== 'object' || request === null)
     throw invalidRequest('request', 'must be an object');
+  refuseUnknownOptions(request, TRANSCRIPTION_FIELDS, 'transcribe request', 'call option');
   if (request.audio === undefined || request.audio === null) {
     throw invalidRequest(
       'audio',
