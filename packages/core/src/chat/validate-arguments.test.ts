@@ -138,3 +138,12 @@ describe('Retry-After per RFC 9110', () => {
     },
   );
 });
+
+describe('a missing field is named as missing', () => {
+  it('no `messages`: "got nothing (undefined)", not "got undefined undefined"', () => {
+    const error = refusal(() => validateChatRequest({ model: 'm' } as never));
+    expect(error.message).toContain('messages');
+    expect(error.message).toContain('got nothing (undefined)');
+    expect(error.message).not.toContain('undefined undefined');
+  });
+});

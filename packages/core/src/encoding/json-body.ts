@@ -172,6 +172,7 @@ export function quoteValue(value: unknown): string {
  */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'nothing (undefined)';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `"${clip(value, 40)}"`;
   if (typeof value === 'object') return 'an object';
