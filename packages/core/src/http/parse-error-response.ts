@@ -37,7 +37,7 @@ export function readGatewayErrorShape(
  * The `error.message` of an OpenAI-style body whose `code` is not the gateway's (`null`, a number,
  * another service's word): a model server's own words, better than its raw JSON.
  */
-function foreignError(data: unknown): { message: string; type?: string } | undefined {
+export function readForeignError(data: unknown): { message: string; type?: string } | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const error = (data as { error?: unknown }).error;
   if (typeof error !== 'object' || error === null) return undefined;
@@ -69,7 +69,7 @@ export function parseErrorResponse(
   const servedModel = headers.get('x-service-model') ?? undefined;
   const shape = readGatewayErrorShape(data);
   const code = shape && isGatewayServerErrorCode(shape.code) ? shape.code : undefined;
-  const foreign = code ? undefined : foreignError(data);
+  const foreign = code ? undefined : readForeignError(data);
   return gatewayFailure(
     {
       code: code ?? 'upstream_error',

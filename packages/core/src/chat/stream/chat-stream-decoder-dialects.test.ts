@@ -277,4 +277,28 @@ describe('readChatCompletion / chatCompletionProblem dialects', () => {
     }
     expect(isGatewayError(error) && error.code).toBe('stream_incomplete');
   });
+
+  it("reads a model server's mid-stream error event (code null, a number, or none) by its message", () => {
+    const failureOf = (error: Record<string, unknown>) => {
+      try {
+        decode(
+          `data: ${JSON.stringify(chunk({ content: 'Hi' }))}\n\ndata: ${JSON.stringify({ error })}\n\n`,
+        );
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    };
+    for (const error of [
+      { message: 'Rate limit reached mid-stream', type: 'requests', code: null },
+      { message: 'Rate limit reached mid-stream', code: 400 },
+      { message: 'Rate limit reached mid-stream' },
+    ]) {
+      expect(failureOf(error)).toMatchObject({
+        code: 'upstream_error',
+        message: 'Rate limit reached mid-stream',
+      });
+    }
+    expect(failureOf({ detail: 'no message' })).toMatchObject({ code: 'provider_protocol_error' });
+  });
 });

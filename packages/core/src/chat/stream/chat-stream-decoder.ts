@@ -2,7 +2,7 @@
 // 200), §5.4 (dialects).
 import { GatewayError, isGatewayServerErrorCode } from '../../errors/errors';
 import { clip } from '../../errors/escape-control';
-import { readGatewayErrorShape } from '../../http/parse-error-response';
+import { readForeignError, readGatewayErrorShape } from '../../http/parse-error-response';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import type { Usage } from '../../protocol/wire-types';
 import { ChatAssembler } from '../assemble-chat';
@@ -180,10 +180,12 @@ export class ChatStreamDecoder {
   }
 
   #streamError(object: Json, data: string): GatewayError {
-    const shape = readGatewayErrorShape(object);
+    // Not the gateway's shape: a model server's own (`code` null or a number: OpenAI, vLLM).
+    const shape = readGatewayErrorShape(object) ?? readForeignError(object);
     if (!shape) return this.#protocolError('The chat stream sent a malformed error event', data);
+    const code = 'code' in shape && isGatewayServerErrorCode(shape.code) ? shape.code : undefined;
     return new GatewayError({
-      code: isGatewayServerErrorCode(shape.code) ? shape.code : 'upstream_error',
+      code: code ?? 'upstream_error',
       message: shape.message,
       type: shape.type,
       status: 200,
