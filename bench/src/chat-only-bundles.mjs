@@ -72,9 +72,15 @@ export const CHAT_ONLY_TARGET_BYTES = 10 * 1024;
  * 35 700 / 35 983 B. A pass that made the path's code simpler without moving any of it (each
  * option's rule in its descriptor and one reader, one redaction table, one failure path in the AI
  * SDK's stream mapping, shorter messages that still name field, value and limit) took 487 / 626 B
- * off: 35 213 / 35 357 B. Issue 50's 30 000 B is missed (BENCHMARKS.md, B5).
+ * off: 35 213 / 35 357 B. The tenth session's review against the anchors (bench/HISTORY.md,
+ * 2026-12-03) fixed answers read wrong or lost and secrets shown, and paid 1.6 / 1.8 KB for it: a
+ * cause holding the key rebuilt at any depth, OpenAI's refusal, whole tool calls without index or
+ * id, made-up call ids unique per answer, model servers' error messages, capability near misses,
+ * the AI SDK's fence reader for structured streams, LangChain's own content-block events (with
+ * reasoning) and ChatOpenAI's names mapped or refused: 36 789 / 37 144 B. Issue 50's 30 000 B is
+ * missed (BENCHMARKS.md, B5).
  */
-export const CHAT_ONLY_CEILING_BYTES = 35_357;
+export const CHAT_ONLY_CEILING_BYTES = 37_144;
 
 /**
  * What a chat-only app loads through its first call (start, plus the chunk of its answer's reader
@@ -85,11 +91,12 @@ export const CHAT_ONLY_CEILING_BYTES = 35_357;
  * reader since (about 4 KB); the ceiling is what is measured (with issue 52: 35 759 / 35 997 B;
  * with the breakers' failure share: 35 803 / 36 060 B; with less garbage per call: 35 803 / 36 095 B;
  * with `failoverReason` in the steering chunk: 35 692 / 35 961 B; with one `clip`: 35 700 / 35 983 B;
- * with the simpler code of the sixth session: 35 213 / 35 357 B).
+ * with the simpler code of the sixth session: 35 213 / 35 357 B; with the tenth session's fixes:
+ * 36 789 / 37 144 B).
  */
 export const FIRST_CALL_CEILING_BYTES = {
-  'ai-sdk chat-only (gateway() + streamText)': 35_213,
-  'langchain chat-only (GatewayChatModel + invoke)': 35_357,
+  'ai-sdk chat-only (gateway() + streamText)': 36_789,
+  'langchain chat-only (GatewayChatModel + invoke)': 37_144,
 };
 
 /**
@@ -126,11 +133,13 @@ export const CHUNKS_CEILING = {
  * in core's tests; ~2 KB min+gzip alone, ~1.7 KB inside the steering chunk, which went from 16.9 to
  * 12.1 KB) and `failoverReason` moved into that chunk: 60 151 / 58 725 B; one `clip` instead of
  * three copies: 60 140 / 58 717 B; the simpler code of the sixth session (the lazy chunks too: one
- * place a call event gets its id and time, one check of a service's answer): 59 499 / 57 975 B.
+ * place a call event gets its id and time, one check of a service's answer): 59 499 / 57 975 B;
+ * the tenth session's fixes (see CHAT_ONLY_CEILING_BYTES; the services' unknown keys and field
+ * names in their chunk too): 61 614 / 60 618 B.
  */
 export const ALL_CHUNKS_CEILING_BYTES = {
-  'ai-sdk chat-only (gateway() + streamText)': 59_499,
-  'langchain chat-only (GatewayChatModel + invoke)': 57_975,
+  'ai-sdk chat-only (gateway() + streamText)': 61_614,
+  'langchain chat-only (GatewayChatModel + invoke)': 60_618,
 };
 
 const FRAMEWORKS = ['ai', '@ai-sdk/*', '@langchain/*', 'zod', 'zod/*'];
