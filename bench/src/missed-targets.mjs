@@ -8,9 +8,9 @@ export const MISSED_TARGETS = {
   'B2.stream': {
     since: '2026-12-03',
     why:
-      "the row moves with this shared machine more than with our code: on 2026-12-03 it read " +
+      'the row moves with this shared machine more than with our code: on 2026-12-03 it read ' +
       '1.76× (stored the day before), 1.44× and then this stored run, with no change to the ' +
-      "LangChain stream path between the last two; right after it, one run of the build before " +
+      'LangChain stream path between the last two; right after it, one run of the build before ' +
       "that day's fixes (004592a) and one of the stored build, back to back, read 1.35× and 1.66×.",
     plan:
       'measure the row interleaved (ours and the anchor alternated in one process, several ' +
