@@ -202,9 +202,10 @@ export function gatewayFailure(
  * (`owner`: that client's transport, errors/redact-secret.ts) is redacted, in place, from its
  * message, stack, body, data (after JSON decoding, so escaped echoes are caught), headers, other
  * text fields and cause (a GatewayError cause likewise; any other cause holding the key at any
- * depth is rebuilt, errors/redact-cause.ts). Only that key: what reaches an error reaches it through its own client's call, and the
- * cost does not grow with the number of other clients alive. Returns `error`; anything that is
- * not a GatewayError, or an owner without a key, is left as it is.
+ * depth is rebuilt, errors/redact-cause.ts). Only that key: what reaches an error reaches it
+ * through its own client's call, and the cost does not grow with the number of other clients
+ * alive. Returns `error`; anything that is not a GatewayError, or an owner without a key, is left
+ * as it is.
  */
 export function redactOwnKey<T>(error: T, owner: object | undefined): T {
   const redact = owner === undefined ? undefined : ownRedaction(owner);

@@ -273,15 +273,19 @@ export class ChatStreamDecoder {
         for (let i = 0; i < toolCalls.length; i++) this.#onToolCall(toolCalls[i], data);
       }
     }
-    // SGLang and older Ollama send `""` on every chunk before the last: no reason yet, as null.
-    if (typeof finishReason === 'string' && finishReason !== '') {
-      if (choiceIndex !== 0) this.#otherChoiceFinished = true;
-      const reason = this.#assembler.setFinish(finishReason, choiceIndex);
-      this.#answered++;
-      this.#queue.push({ type: 'finish', reason, choiceIndex });
-    } else if (finishReason !== undefined && finishReason !== null && finishReason !== '') {
+    if (typeof finishReason === 'string') {
+      // SGLang and older Ollama send `""` on every chunk before the last: no reason yet, as null.
+      if (finishReason !== '') this.#finish(finishReason, choiceIndex);
+    } else if (finishReason !== undefined && finishReason !== null) {
       throw this.#protocolError('`finish_reason` is not a string', data);
     }
+  }
+
+  #finish(finishReason: string, choiceIndex: number): void {
+    if (choiceIndex !== 0) this.#otherChoiceFinished = true;
+    const reason = this.#assembler.setFinish(finishReason, choiceIndex);
+    this.#answered++;
+    this.#queue.push({ type: 'finish', reason, choiceIndex });
   }
 
   #text(delta: string, choiceIndex: number): void {
