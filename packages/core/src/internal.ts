@@ -29,7 +29,7 @@ export { invalidRequest } from './errors/errors';
 export { escapeControl } from './errors/escape-control';
 export { invalidResponse } from './errors/invalid-response';
 export { lazily } from './errors/load-lazily';
-export { redactKey } from './errors/redact-secret';
+export { redactKey, redactValue } from './errors/redact-secret';
 export { isRetryableWithin, RETRY_DEFAULTS } from './http/retry-policy';
 export { ENDPOINTS, isServiceOffered, SERVICE_OF_TOOL } from './protocol/endpoints';
 export { readUsage } from './protocol/read-usage';

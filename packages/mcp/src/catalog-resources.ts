@@ -1,10 +1,10 @@
 // docs/gateway-protocol.md §3.1 (`GET /models`), §3.2 (`GET /capabilities`): the catalog as MCP
 // resources.
 import type { GatewayClient } from '@infergate/core';
-import { redactKey } from '@infergate/core/internal';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { readCatalog } from './model-tools';
 import { redactMessage } from './redact-message';
+import { redactStrings } from './redact-result';
 
 export const MODELS_URI = 'infergate://models';
 export const SERVICES_URI = 'infergate://services';
@@ -36,7 +36,11 @@ export function registerCatalogResources(server: McpServer, client: GatewayClien
       const { models } = await readSafely(client, extra.signal);
       return {
         contents: [
-          { uri: uri.href, mimeType: 'application/json', text: redactKey(JSON.stringify(models)) },
+          {
+            uri: uri.href,
+            mimeType: 'application/json',
+            text: JSON.stringify(redactStrings(models)),
+          },
         ],
       };
     },
@@ -57,7 +61,7 @@ export function registerCatalogResources(server: McpServer, client: GatewayClien
           {
             uri: uri.href,
             mimeType: 'application/json',
-            text: redactKey(JSON.stringify(services)),
+            text: JSON.stringify(redactStrings(services)),
           },
         ],
       };

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §2.3 (the key goes into no header but `authorization`, and into no
 // message): what a gateway answer echoed of the key leaves this server redacted.
-import { redactKey } from '@infergate/core/internal';
+import { redactKey, redactValue } from '@infergate/core/internal';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /**
@@ -11,7 +11,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
  * must not hand the key to the agent. MCP is no hot path: the copy costs what it costs.
  */
 export function redactResult(result: CallToolResult): CallToolResult {
-  return JSON.parse(JSON.stringify(result), (_name, value: unknown) =>
-    typeof value === 'string' ? redactKey(value) : value,
-  ) as CallToolResult;
+  return redactStrings(result) as CallToolResult;
+}
+
+/** `value` with every string in it (keys too) redacted of the key, each on its own (core's walk). */
+export function redactStrings(value: unknown): unknown {
+  return redactValue(value, (text) => redactKey(text));
 }
