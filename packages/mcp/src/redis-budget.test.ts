@@ -1,4 +1,5 @@
-import { GatewayError } from '@infergate/core';
+import { GatewayError, isGatewayError } from '@infergate/core';
+import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { loadRedisBudget } from './redis-budget';
 
@@ -40,12 +41,13 @@ describe('loadRedisBudget (--redis)', () => {
   });
 
   it('a URL missing the `:` after its scheme is named without its password', async () => {
-    const error = await loadRedisBudget('redis//:hunter2pw@cache:6379', () => {}).catch(
-      (e: unknown) => e,
+    const error = await caught(
+      () => loadRedisBudget('redis//:hunter2pw@cache:6379', () => {}),
+      isGatewayError,
     );
     expect(error).toMatchObject({ code: 'configuration_error', field: 'redisUrl' });
-    expect((error as GatewayError).message).toContain('The Redis URL redis//***@cache:6379');
-    expect((error as GatewayError).message).not.toContain('hunter2pw');
+    expect(error.message).toContain('The Redis URL redis//***@cache:6379');
+    expect(error.message).not.toContain('hunter2pw');
   });
 
   it('with @infergate/redis installed: its budget', async () => {

@@ -1,20 +1,24 @@
 import { createGatewayClient, isGatewayError } from '@infergate/core';
+import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { createGatewayMcpServer, type GatewayMcpServerOptions } from './gateway-mcp-server';
 
 const clientOptions = { baseURL: 'http://127.0.0.1:9/v1', apiKey: 'ig-test-key-0000' };
 
-function refusal(options: Record<string, unknown>): { field?: string; message: string } {
-  try {
-    void createGatewayMcpServer({
-      catalogRefreshMs: 0,
-      ...options,
-    } as GatewayMcpServerOptions).close();
-  } catch (error) {
-    if (!isGatewayError(error) || error.code !== 'configuration_error') throw error;
-    return { field: error.field, message: error.message };
-  }
-  throw new Error(`accepted: ${Object.keys(options).join(', ')}`);
+/** The configuration_error that `options` get at creation: its field and message. */
+async function refusal(
+  options: Record<string, unknown>,
+): Promise<{ field?: string; message: string }> {
+  const error = await caught(
+    () =>
+      createGatewayMcpServer({
+        catalogRefreshMs: 0,
+        ...options,
+      } as GatewayMcpServerOptions).close(),
+    isGatewayError,
+  );
+  expect(error.code).toBe('configuration_error');
+  return { field: error.field, message: error.message };
 }
 
 describe('createGatewayMcpServer options', () => {
@@ -51,25 +55,28 @@ describe('createGatewayMcpServer options', () => {
       "clientOptions (createGatewayMcpServer option) must be an object of createGatewayClient's options, got a string",
     ],
   ];
-  it.each(cases)('refuses %o, naming the option, what was given and the rule', (options, words) => {
-    const refused = refusal({ clientOptions, ...options });
-    expect(refused).toEqual({
-      field: Object.keys(options)[0],
-      message: expect.stringContaining(words),
-    });
-  });
+  it.each(cases)(
+    'refuses %o, naming the option, what was given and the rule',
+    async (options, words) => {
+      const refused = await refusal({ clientOptions, ...options });
+      expect(refused).toEqual({
+        field: Object.keys(options)[0],
+        message: expect.stringContaining(words),
+      });
+    },
+  );
 
-  it('refuses client and clientOptions together (the options would be ignored)', () => {
+  it('refuses client and clientOptions together (the options would be ignored)', async () => {
     const client = createGatewayClient(clientOptions);
-    expect(refusal({ client, clientOptions })).toEqual({
+    expect(await refusal({ client, clientOptions })).toEqual({
       field: 'clientOptions',
       message:
         'client and clientOptions (createGatewayMcpServer options) cannot both be given: clientOptions configure the client the server makes when no client is given; pass one of them',
     });
   });
 
-  it('gives no hint from Object.prototype for an unknown key', () => {
-    const { message } = refusal({ clientOptions, toString: 5 });
+  it('gives no hint from Object.prototype for an unknown key', async () => {
+    const { message } = await refusal({ clientOptions, toString: 5 });
     expect(message).not.toContain('function');
     expect(message).toContain('unknown option `toString` in createGatewayMcpServer');
   });

@@ -1,36 +1,39 @@
 import { readFileSync } from 'node:fs';
 import { isGatewayError } from '@infergate/core';
+import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { createRedisBudget, type RedisBudgetOptions } from './redis-budget';
 
 // Nothing listens here: every case is refused before anything connects.
 const url = 'redis://127.0.0.1:9';
 
-function refusal(options: Record<string, unknown>): { field?: string; message: string } {
-  try {
-    void createRedisBudget(options as unknown as RedisBudgetOptions).close();
-  } catch (error) {
-    if (!isGatewayError(error) || error.code !== 'configuration_error') throw error;
-    return { field: error.field, message: error.message };
-  }
-  throw new Error(`accepted: ${JSON.stringify(options)}`);
+/** The configuration_error that `options` get at creation: its field and message. */
+async function refusal(
+  options: Record<string, unknown>,
+): Promise<{ field?: string; message: string }> {
+  const error = await caught(
+    () => createRedisBudget(options as unknown as RedisBudgetOptions).close(),
+    isGatewayError,
+  );
+  expect(error.code).toBe('configuration_error');
+  return { field: error.field, message: error.message };
 }
 
 describe('createRedisBudget options', () => {
-  it('refuses an unknown key, naming the closest known one', () => {
-    expect(refusal({ url, leaseTTLms: 5 })).toEqual({
+  it('refuses an unknown key, naming the closest known one', async () => {
+    expect(await refusal({ url, leaseTTLms: 5 })).toEqual({
       field: 'leaseTTLms',
       message: 'unknown option `leaseTTLms` in createRedisBudget — did you mean `leaseTtlMs`?',
     });
-    expect(refusal({ url, commandTimeout: 5 }).message).toContain(
+    expect((await refusal({ url, commandTimeout: 5 })).message).toContain(
       'did you mean `commandTimeoutMs`?',
     );
-    expect(refusal({ url, tls: { rejectUnauthorised: false } }).message).toBe(
+    expect((await refusal({ url, tls: { rejectUnauthorised: false } })).message).toBe(
       "unknown option `rejectUnauthorised` in createRedisBudget's tls — did you mean `rejectUnauthorized`?",
     );
   });
 
-  it('refuses a value it would not use as asked, naming the option, what was given and the rule', () => {
+  it('refuses a value it would not use as asked, naming the option, what was given and the rule', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [
         { leaseTtlMs: -1 },
@@ -59,13 +62,13 @@ describe('createRedisBudget options', () => {
       ],
     ];
     for (const [extra, words] of cases) {
-      const { field, message } = refusal({ url, ...extra });
+      const { field, message } = await refusal({ url, ...extra });
       expect(message).toContain(words);
       expect(field).toBe(Object.keys(extra)[0]);
     }
   });
 
-  it('takes every option the README lists, and lists every option it takes', () => {
+  it('takes every option the README lists, and lists every option it takes', async () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const table = readme.slice(readme.indexOf('## Options'));
     const listed = [
@@ -82,7 +85,9 @@ describe('createRedisBudget options', () => {
       'warn',
     ]);
     for (const key of listed) {
-      expect(refusal({ url, [`${key}x`]: 1 }).message).toContain(`did you mean \`${key}\`?`);
+      expect((await refusal({ url, [`${key}x`]: 1 })).message).toContain(
+        `did you mean \`${key}\`?`,
+      );
     }
   });
 });
