@@ -3,6 +3,7 @@
 import { GatewayError } from '@infergate/core';
 import { refuseUnknownOptions } from '@infergate/core/internal';
 import type { RedisBudgetOptions } from './redis-budget';
+import type { RedisTlsOptions } from './redis-connection';
 
 const WHERE = 'createRedisBudget';
 
@@ -21,11 +22,20 @@ true satisfies Exclude<keyof RedisBudgetOptions, (typeof BUDGET_OPTION_KEYS)[num
   ? true
   : false;
 
-/** Every key of `tls` (node:tls's options the connection passes on). */
-const TLS_KEYS = ['ca', 'cert', 'key', 'servername', 'rejectUnauthorized'] as const;
+/** Every key of `tls` (node:tls's options the connection passes on): `RedisTlsOptions`, whole. */
+const TLS_KEYS = [
+  'ca',
+  'cert',
+  'key',
+  'servername',
+  'rejectUnauthorized',
+] as const satisfies readonly (keyof RedisTlsOptions)[];
+true satisfies Exclude<keyof RedisTlsOptions, (typeof TLS_KEYS)[number]> extends never
+  ? true
+  : false;
 
 /** A lease shorter than this expires between two refreshes at the first pause (GC, a slow network). */
-export const MIN_LEASE_TTL_MS = 1000;
+const MIN_LEASE_TTL_MS = 1000;
 /** The longest timer (2^31 − 1 ms). */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
