@@ -111,10 +111,10 @@ true satisfies Exclude<
   ? true
   : false;
 
-/** Keys that belong elsewhere. No prototype: an unknown `toString` is no hint. */
-const HINTS: Readonly<Record<string, string>> = Object.assign(Object.create(null), {
+/** Keys that belong elsewhere (core reads own keys only: an unknown `toString` is no hint). */
+const HINTS: Readonly<Record<string, string>> = {
   fallbackModels: '`fallback_models` is an argument of each ask_model call',
-});
+};
 
 export interface SessionOptions {
   /**
