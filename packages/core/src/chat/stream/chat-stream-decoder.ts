@@ -273,19 +273,15 @@ export class ChatStreamDecoder {
         for (let i = 0; i < toolCalls.length; i++) this.#onToolCall(toolCalls[i], data);
       }
     }
-    if (typeof finishReason === 'string') {
-      // SGLang and older Ollama send `""` on every chunk before the last: no reason yet, as null.
-      if (finishReason !== '') this.#finish(finishReason, choiceIndex);
-    } else if (finishReason !== undefined && finishReason !== null) {
+    // SGLang and older Ollama send `""` on every chunk before the last: no reason yet, as null.
+    if (typeof finishReason === 'string' && finishReason !== '') {
+      if (choiceIndex !== 0) this.#otherChoiceFinished = true;
+      const reason = this.#assembler.setFinish(finishReason, choiceIndex);
+      this.#answered++;
+      this.#queue.push({ type: 'finish', reason, choiceIndex });
+    } else if (finishReason !== undefined && finishReason !== null && finishReason !== '') {
       throw this.#protocolError('`finish_reason` is not a string', data);
     }
-  }
-
-  #finish(finishReason: string, choiceIndex: number): void {
-    if (choiceIndex !== 0) this.#otherChoiceFinished = true;
-    const reason = this.#assembler.setFinish(finishReason, choiceIndex);
-    this.#answered++;
-    this.#queue.push({ type: 'finish', reason, choiceIndex });
   }
 
   #text(delta: string, choiceIndex: number): void {
