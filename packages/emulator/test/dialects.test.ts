@@ -35,7 +35,7 @@ describe('chat dialects', () => {
     for (const dialect of CHAT_DIALECTS) {
       const events = await streamed(dialect, 'hi');
       const last = events.at(-1);
-      if (dialect === 'gateway' || dialect === 'openai' || dialect === 'azure') {
+      if (['gateway', 'openai', 'azure', 'xai'].includes(dialect)) {
         expect(last.choices, dialect).toEqual([]);
         expect(last.usage.total_tokens, dialect).toBeGreaterThan(0);
         expect(events.at(-2).choices[0].finish_reason, dialect).toBe('stop');
@@ -95,6 +95,19 @@ describe('chat dialects', () => {
     expect(pieces[0].index).toBeUndefined();
     expect(pieces[0]).toMatchObject({ function: { name: 'get_weather' } });
     expect(JSON.parse(pieces[0].function.arguments)).toEqual({ city: 'Rome' });
+  });
+
+  it('xai: reasoning_content, and usage counting the reasoning outside completion_tokens', async () => {
+    const events = await streamed('xai', 'hi there');
+    const reasoning = events.flatMap((e) => e.choices[0]?.delta?.reasoning_content ?? []).join('');
+    expect(reasoning).toBe('The user wrote 2 words. I answer by echoing them.');
+    // 'Echo: hi there' is 3 words, the reasoning 10: outside completion_tokens, in total_tokens.
+    const last = events.at(-1);
+    expect(last.choices).toEqual([]);
+    expect(last.usage).toMatchObject({ prompt_tokens: 2, completion_tokens: 3, total_tokens: 15 });
+    expect(last.usage.completion_tokens_details).toEqual({ reasoning_tokens: 10 });
+    expect(last.usage.prompt_tokens_details).toEqual({ cached_tokens: 1 });
+    expect((await whole('xai', 'hi there')).usage).toEqual(last.usage);
   });
 
   it('no dialect sends usage in a stream that did not ask for it', async () => {

@@ -12,6 +12,7 @@ const emulated = await emulate({
       'dialect/mistral': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'mistral' },
       'dialect/azure': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'azure' },
       'dialect/minimal': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'minimal' },
+      'dialect/xai': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'xai' },
     },
   },
   baseURL: BASE_URL,
@@ -61,83 +62,51 @@ describe('reasoning through generateText and streamText', () => {
   });
 });
 
-/** Provider settings whose fetch answers chat with one word and `usage` (the rest goes to msw). */
-function answeringWithUsage(usage: Record<string, unknown>) {
+/** Provider settings whose fetch gives the emulator's whole chat answers this `usage` instead. */
+function withUsage(usage: Record<string, unknown>) {
   const fetch: typeof globalThis.fetch = async (input, init) => {
-    const request = new Request(input, init);
-    if (!request.url.endsWith('/chat/completions')) return globalThis.fetch(request);
-    const { model, stream } = (await request.json()) as { model: string; stream?: boolean };
-    const base = { id: 'chatcmpl-1', created: 1_700_000_000, model };
-    const choice = { index: 0, finish_reason: 'stop' };
-    if (stream !== true) {
-      const message = { role: 'assistant', content: 'A' };
-      return Response.json({
-        ...base,
-        object: 'chat.completion',
-        choices: [{ ...choice, message }],
-        usage,
-      });
-    }
-    const chunk = { ...base, object: 'chat.completion.chunk' };
-    const events = [
-      { ...chunk, choices: [{ ...choice, delta: { role: 'assistant', content: 'A' } }], usage },
-    ];
-    const sse = `${events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('')}data: [DONE]\n\n`;
-    return new Response(sse, { headers: { 'content-type': 'text/event-stream' } });
+    const answer = await globalThis.fetch(input, init);
+    if (!String(input).endsWith('/chat/completions')) return answer;
+    const body = { ...((await answer.json()) as Record<string, unknown>), usage };
+    return Response.json(body, { status: answer.status, headers: answer.headers });
   };
   return { fetch };
 }
 
-/** A usage as a model server reports it: prompt, completion and reasoning tokens, and a total. */
-const reported = (prompt: number, completion: number, reasoning: number, total?: number) => ({
-  prompt_tokens: prompt,
-  completion_tokens: completion,
-  ...(total !== undefined ? { total_tokens: total } : {}),
-  completion_tokens_details: { reasoning_tokens: reasoning },
-});
-
-describe('usage whose reasoning is counted outside completion_tokens (xAI)', () => {
-  // Expected: output (text + reasoning), text, reasoning, total.
-  it.each([
-    ['grok-4-fast-reasoning (vercel/ai#11487)', reported(279, 6, 89, 374), [95, 6, 89, 374]],
-    ['more text than reasoning, told by total_tokens', reported(10, 40, 10, 60), [50, 40, 10, 60]],
-    ['reasoning over completion, no total_tokens', reported(10, 10, 93), [103, 10, 93, 113]],
-    // total_tokens = prompt + reasoning: completion_tokens undercounts (vercel/ai#18614).
-    [
-      'total_tokens counting the reasoning alone',
-      reported(951, 6000, 6001, 6952),
-      [6001, 0, 6001, 6952],
-    ],
-    [
-      'OpenAI: completion_tokens includes the reasoning',
-      reported(10, 40, 10, 50),
-      [40, 30, 10, 50],
-    ],
-  ])('%s: no negative count, the output counts the reasoning', async (_, usage, expected) => {
-    const settings = answeringWithUsage(usage);
+describe('usage through generateText and streamText', () => {
+  it('xai dialect (reasoning outside completion_tokens): the output counts the reasoning', async () => {
     const generated = await generateText({
-      model: gateway(settings)('community/reasoner'),
-      prompt: 'hi',
+      model: gateway()('dialect/xai'),
+      prompt: 'hello there',
     });
-    const streamed = streamText({ model: gateway(settings)('community/reasoner'), prompt: 'hi' });
-    for (const result of [generated.usage, await streamed.usage]) {
-      const { outputTokens, outputTokenDetails, totalTokens } = result;
-      const { textTokens, reasoningTokens } = outputTokenDetails;
-      expect([outputTokens, textTokens, reasoningTokens, totalTokens]).toEqual(expected);
+    const streamed = streamText({ model: gateway()('dialect/xai'), prompt: 'hello there' });
+    // prompt 2 (1 cached), completion 3 ('Echo: hello there'), reasoning 10, total 15.
+    for (const usage of [generated.usage, await streamed.usage]) {
+      expect(usage).toMatchObject({
+        inputTokens: 2,
+        inputTokenDetails: { noCacheTokens: 1, cacheReadTokens: 1 },
+        outputTokens: 13,
+        outputTokenDetails: { textTokens: 3, reasoningTokens: 10 },
+        totalTokens: 15,
+      });
     }
   });
 
-  it('never gives a negative uncached input count', async () => {
+  it('no count is negative, nor the uncached input when the cached count is above the prompt', async () => {
     const usage = {
       prompt_tokens: 5,
-      completion_tokens: 1,
+      completion_tokens: -1,
       prompt_tokens_details: { cached_tokens: 8 },
     };
     const { usage: read } = await generateText({
-      model: gateway(answeringWithUsage(usage))('community/general'),
+      model: gateway(withUsage(usage))('community/general'),
       prompt: 'hi',
     });
-    expect(read.inputTokenDetails).toMatchObject({ noCacheTokens: 0, cacheReadTokens: 8 });
+    expect(read).toMatchObject({
+      inputTokenDetails: { noCacheTokens: 0, cacheReadTokens: 8 },
+      outputTokens: 0,
+      outputTokenDetails: { textTokens: 0 },
+    });
   });
 });
 

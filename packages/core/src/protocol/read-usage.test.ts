@@ -33,4 +33,58 @@ describe('readUsage', () => {
     expect(readUsage(null)).toBeUndefined();
     expect(readUsage(undefined)).toBeUndefined();
   });
+
+  it('never gives a negative count', () => {
+    expect(
+      readUsage({
+        prompt_tokens: -3,
+        completion_tokens: -2,
+        total_tokens: -5,
+        prompt_tokens_details: { cached_tokens: -1 },
+        completion_tokens_details: { reasoning_tokens: -4 },
+      }),
+    ).toEqual({
+      inputTokens: 0,
+      outputTokens: 0,
+      totalTokens: 0,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+    });
+  });
+
+  // OpenAI's completion_tokens include the reasoning; xAI's do not (vercel/ai#11487, #12425).
+  it.each([
+    [
+      'OpenAI: completion_tokens include the reasoning',
+      { prompt_tokens: 10, completion_tokens: 40, total_tokens: 50, reasoning: 10 },
+      { outputTokens: 40, totalTokens: 50 },
+    ],
+    [
+      'xAI (grok-4-fast-reasoning, vercel/ai#11487): total = prompt + completion + reasoning',
+      { prompt_tokens: 279, completion_tokens: 6, total_tokens: 374, reasoning: 89 },
+      { outputTokens: 95, totalTokens: 374 },
+    ],
+    [
+      'xAI, more text than reasoning: told apart by total_tokens',
+      { prompt_tokens: 10, completion_tokens: 40, total_tokens: 60, reasoning: 10 },
+      { outputTokens: 50, totalTokens: 60 },
+    ],
+    [
+      'reasoning over completion_tokens, no total_tokens: completion + reasoning',
+      { prompt_tokens: 10, completion_tokens: 10, reasoning: 93 },
+      { outputTokens: 103, totalTokens: 113 },
+    ],
+    [
+      'reasoning over completion_tokens, total_tokens counting it alone (vercel/ai#18614)',
+      { prompt_tokens: 951, completion_tokens: 6000, total_tokens: 6952, reasoning: 6001 },
+      { outputTokens: 6001, totalTokens: 6952 },
+    ],
+  ])('%s: the output counts the reasoning', (_, { reasoning, ...wire }, expected) => {
+    const usage = { ...wire, completion_tokens_details: { reasoning_tokens: reasoning } };
+    expect(readUsage(usage as Usage)).toEqual({
+      inputTokens: wire.prompt_tokens,
+      reasoningTokens: reasoning,
+      ...expected,
+    });
+  });
 });

@@ -1,11 +1,16 @@
 // docs/gateway-protocol.md §4.3 (`usage`, when the model server reports it).
 import type { Usage } from './wire-types';
 
-/** Token counts of one answer, each present only when the model server reported it. */
+/**
+ * Token counts of one answer, each present only when the model server reported it, none negative.
+ */
 export interface UsageCounts {
   /** `prompt_tokens`. */
   inputTokens?: number;
-  /** `completion_tokens`. */
+  /**
+   * The answer's output, reasoning included: `completion_tokens`, plus the reasoning when the server
+   * counts it outside them (docs/gateway-protocol.md §4.3). Never less than `reasoningTokens`.
+   */
   outputTokens?: number;
   /** `total_tokens`, else input + output when both are known. */
   totalTokens?: number;
@@ -17,32 +22,42 @@ export interface UsageCounts {
 
 /**
  * Reads the gateway's `usage` (docs/gateway-protocol.md §4.3: present when the model server reports it). Counts that
- * are missing or not finite numbers are left out; `undefined` when there is no usage at all.
+ * are missing or not finite numbers are left out, negative ones read as 0; `undefined` when there is no usage at all.
  */
 export function readUsage(usage: Usage | null | undefined): UsageCounts | undefined {
   if (typeof usage !== 'object' || usage === null) return undefined;
-  const counts: UsageCounts = {};
+  // A missing count is NaN until the end: every sum and comparison with it is then NaN or false.
   const input = count(usage.prompt_tokens);
-  const output = count(usage.completion_tokens);
-  const total =
-    count(usage.total_tokens) ??
-    (input !== undefined && output !== undefined ? input + output : undefined);
-  const cached = count(detail(usage.prompt_tokens_details, 'cached_tokens'));
-  const reasoning = count(detail(usage.completion_tokens_details, 'reasoning_tokens'));
-  if (input !== undefined) counts.inputTokens = input;
-  if (output !== undefined) counts.outputTokens = output;
-  if (total !== undefined) counts.totalTokens = total;
-  if (cached !== undefined) counts.cachedInputTokens = cached;
-  if (reasoning !== undefined) counts.reasoningTokens = reasoning;
+  const completion = count(usage.completion_tokens);
+  const given = count(usage.total_tokens);
+  const reasoning = count((usage.completion_tokens_details as Details)?.reasoning_tokens);
+  // OpenAI's completion_tokens include the reasoning; xAI's count the text alone (vercel/ai#11487).
+  // Such usage shows itself when total − prompt is completion + reasoning, or when the reasoning
+  // exceeds the completion: the output is then total − prompt if that holds the reasoning, else
+  // completion + reasoning.
+  const rest = given - input;
+  const output =
+    reasoning > completion || rest === completion + reasoning
+      ? rest >= reasoning
+        ? rest
+        : completion + reasoning
+      : completion;
+  const counts: UsageCounts = {
+    inputTokens: input,
+    outputTokens: output,
+    totalTokens: given >= 0 ? given : input + output,
+    cachedInputTokens: count((usage.prompt_tokens_details as Details)?.cached_tokens),
+    reasoningTokens: reasoning,
+  };
+  for (const key of Object.keys(counts) as (keyof UsageCounts)[]) {
+    if (Number.isNaN(counts[key])) delete counts[key];
+  }
   return counts;
 }
 
-function detail(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null
-    ? (value as Record<string, unknown>)[key]
-    : undefined;
-}
+type Details = Record<string, unknown> | null | undefined;
 
-function count(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+/** A count: a finite number, at least 0; else NaN. */
+function count(value: unknown): number {
+  return Number.isFinite(value) ? Math.max(0, value as number) : NaN;
 }

@@ -14,6 +14,7 @@ export const CHAT_DIALECTS = [
   'mistral',
   'azure',
   'minimal',
+  'xai',
 ] as const;
 export type ChatDialect = (typeof CHAT_DIALECTS)[number];
 
@@ -37,6 +38,11 @@ export interface DialectShape {
   extraKeys?: Record<string, unknown>;
   /** Reports cached prompt tokens (`prompt_tokens_details.cached_tokens`). */
   cachedTokens: boolean;
+  /**
+   * Counts the reasoning outside `completion_tokens` (which then count the text alone), in
+   * `total_tokens` and `completion_tokens_details.reasoning_tokens` only, as xAI does.
+   */
+  reasoningOutsideCompletion: boolean;
 }
 
 const PLAIN: DialectShape = {
@@ -46,6 +52,7 @@ const PLAIN: DialectShape = {
   contentFilterFirst: false,
   usageInFinish: true,
   cachedTokens: false,
+  reasoningOutsideCompletion: false,
 };
 
 export const DIALECT_SHAPES: Record<ChatDialect, DialectShape> = {
@@ -56,6 +63,13 @@ export const DIALECT_SHAPES: Record<ChatDialect, DialectShape> = {
   mistral: { ...PLAIN, reasoning: 'thinking_parts', contentParts: true },
   azure: { ...PLAIN, usageInFinish: false, contentFilterFirst: true },
   minimal: { ...PLAIN, noRole: true, indexlessToolCalls: true },
+  xai: {
+    ...PLAIN,
+    reasoning: 'reasoning_content',
+    usageInFinish: false,
+    cachedTokens: true,
+    reasoningOutsideCompletion: true,
+  },
 };
 
 export function isChatDialect(value: unknown): value is ChatDialect {
@@ -82,7 +96,9 @@ export function dialectUsage(
   const completion = answer.usage.completion_tokens + reasoningTokens;
   const usage: Usage & Record<string, unknown> = {
     prompt_tokens: answer.usage.prompt_tokens,
-    completion_tokens: completion,
+    completion_tokens: shape.reasoningOutsideCompletion
+      ? answer.usage.completion_tokens
+      : completion,
     total_tokens: answer.usage.prompt_tokens + completion,
   };
   if (shape.reasoning !== undefined) {

@@ -114,7 +114,7 @@ export function convertChatResultToChunk(result: GatewayChatResult): ChatGenerat
         name: call.name,
         args: call.arguments,
       })),
-      ...(message.usage_metadata ? { usage_metadata: message.usage_metadata } : {}),
+      usage_metadata: message.usage_metadata,
       response_metadata: message.response_metadata,
     }),
   });

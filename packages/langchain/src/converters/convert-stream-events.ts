@@ -95,13 +95,12 @@ class StreamChunkConverter {
       this.usage,
       this.id,
     );
-    const usage = mapUsage(this.usage);
     return new ChatGenerationChunk({
       text: '',
       message: new AIMessageChunk({
         content: '',
         ...this.idField(),
-        ...(usage ? { usage_metadata: usage } : {}),
+        usage_metadata: mapUsage(this.usage),
         ...(structured ? { additional_kwargs: { parsed: structured.value } } : {}),
         response_metadata: responseMetadata,
       }),

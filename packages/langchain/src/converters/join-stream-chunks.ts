@@ -32,6 +32,6 @@ function completeMessage(chunk: AIMessageChunk): AIMessage {
     response_metadata: chunk.response_metadata,
     tool_calls: chunk.tool_calls ?? [],
     invalid_tool_calls: chunk.invalid_tool_calls ?? [],
-    ...(chunk.usage_metadata ? { usage_metadata: chunk.usage_metadata } : {}),
+    usage_metadata: chunk.usage_metadata,
   });
 }

@@ -3,7 +3,10 @@ import type { Usage } from '@infergate/core';
 import { readUsage } from '@infergate/core/internal';
 import type { UsageMetadata } from '@langchain/core/messages';
 
-/** Gateway usage (docs/gateway-protocol.md §4.3), read by core's `readUsage` → LangChain usage metadata. */
+/**
+ * Gateway usage (docs/gateway-protocol.md §4.3), read by core's `readUsage` (no count negative, the
+ * output counting the reasoning) → LangChain usage metadata.
+ */
 export function mapUsage(usage: Usage | null | undefined): UsageMetadata | undefined {
   const counts = readUsage(usage);
   if (!counts) return undefined;
