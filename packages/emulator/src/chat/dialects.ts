@@ -14,6 +14,7 @@ export const CHAT_DIALECTS = [
   'mistral',
   'azure',
   'minimal',
+  'gemini',
 ] as const;
 export type ChatDialect = (typeof CHAT_DIALECTS)[number];
 
@@ -37,6 +38,11 @@ export interface DialectShape {
   extraKeys?: Record<string, unknown>;
   /** Reports cached prompt tokens (`prompt_tokens_details.cached_tokens`). */
   cachedTokens: boolean;
+  /**
+   * Gemini 3: each tool call carries `extra_content.google.thought_signature`, and a request that
+   * replays one of this turn's calls without it is refused with Gemini's 400.
+   */
+  thoughtSignatures?: boolean;
 }
 
 const PLAIN: DialectShape = {
@@ -56,10 +62,25 @@ export const DIALECT_SHAPES: Record<ChatDialect, DialectShape> = {
   mistral: { ...PLAIN, reasoning: 'thinking_parts', contentParts: true },
   azure: { ...PLAIN, usageInFinish: false, contentFilterFirst: true },
   minimal: { ...PLAIN, noRole: true, indexlessToolCalls: true },
+  gemini: { ...PLAIN, thoughtSignatures: true },
 };
 
 export function isChatDialect(value: unknown): value is ChatDialect {
   return typeof value === 'string' && (CHAT_DIALECTS as readonly string[]).includes(value);
+}
+
+/** The `extra_content` of a tool call in this dialect: Gemini's signature, deterministic. */
+export function toolCallExtra(
+  shape: DialectShape,
+  call: { id: string; name: string },
+): Record<string, unknown> | undefined {
+  if (shape.thoughtSignatures !== true) return undefined;
+  return { google: { thought_signature: thoughtSignature(call.id, call.name) } };
+}
+
+/** Opaque to the client, as Gemini's are (base64); the same for the same call. */
+export function thoughtSignature(id: string, name: string): string {
+  return btoa(`emulator-thought|${id}|${name}`);
 }
 
 /** The scripted reasoning of a reasoning dialect, as word pieces (deterministic). */
