@@ -16,6 +16,8 @@ interface ToolCallDraft {
   idMadeUp: boolean;
   name: string;
   arguments: string;
+  /** The first `extra_content` object a piece of the call carried. */
+  extraContent: Record<string, unknown> | undefined;
 }
 
 /** A tool-call piece as joined: the call it belongs to, and whether it is the call's first. */
@@ -130,6 +132,7 @@ export class ChatAssembler {
         idMadeUp: serverId === undefined,
         name: name ?? '',
         arguments: '',
+        extraContent: undefined,
       };
       this.#drafts.push(draft);
       this.#latestByIndex.set(index, draft);
@@ -138,6 +141,17 @@ export class ChatAssembler {
     }
     if (args !== '') draft.arguments += args;
     return { call: draft.order, id: draft.id, first };
+  }
+
+  /**
+   * A piece of call `call` carried `extra_content` (rare: Gemini's thought signature): kept when
+   * the call has none yet. True when kept, so that the stream reports it once per call.
+   */
+  addToolCallExtra(call: number, extra: Record<string, unknown>): boolean {
+    const draft = this.#drafts[call];
+    if (draft === undefined || draft.extraContent !== undefined) return false;
+    draft.extraContent = extra;
+    return true;
   }
 
   #madeUpId(index: number, order: number): string {
@@ -184,11 +198,15 @@ export class ChatAssembler {
   toolCalls(): AssembledToolCall[] {
     return [...this.#drafts]
       .sort((a, b) => a.index - b.index || a.order - b.order)
-      .map((draft) => ({
-        id: draft.id,
-        name: draft.name,
-        arguments: draft.arguments.trim() === '' ? '{}' : draft.arguments,
-      }));
+      .map((draft) => {
+        const call: AssembledToolCall = {
+          id: draft.id,
+          name: draft.name,
+          arguments: draft.arguments.trim() === '' ? '{}' : draft.arguments,
+        };
+        if (draft.extraContent !== undefined) call.extraContent = draft.extraContent;
+        return call;
+      });
   }
 
   /** The assembled answer; call only once a finish reason was seen. */
