@@ -10,6 +10,7 @@ import { type ChatStream, type ChatStreamEvent, GatewayError, type Usage } from 
 import { convertGatewayUsage } from './convert-gateway-usage';
 import { JsonFenceReader } from './json-fence-reader';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
+import { toolCallMetadata } from './tool-call-metadata';
 
 interface StreamConversionOptions {
   warnings: SharedV4Warning[];
@@ -91,6 +92,8 @@ interface ToolCallInProgress {
   name: string | undefined;
   started: boolean;
   arguments: string;
+  /** The call's `extra_content` (Gemini's thought signature), from the piece that carried it. */
+  extraContent: Record<string, unknown> | undefined;
 }
 
 /** Where the parts go: the stream's controller (counted by `GatewayStreamParts.enqueued`). */
@@ -225,11 +228,13 @@ class GatewayStreamParts {
     this.#endText(out);
     for (const call of this.#callsInOrder()) {
       this.#put(out, { type: 'tool-input-end', id: call.id });
+      const metadata = toolCallMetadata(call.extraContent);
       this.#put(out, {
         type: 'tool-call',
         toolCallId: call.id,
         toolName: call.name as string,
         input: call.arguments.trim() === '' ? '{}' : call.arguments,
+        ...(metadata !== undefined ? { providerMetadata: metadata } : {}),
       });
     }
     this.#finish(mapGatewayFinishReason(rawFinishReason), out);
@@ -286,11 +291,14 @@ class GatewayStreamParts {
     // Core says which call a piece belongs to (a reused index with a new id is a new call).
     let call = this.#toolCalls.get(event.call);
     if (call === undefined) {
-      call = { id: event.id ?? generateId(), name: event.name, started: false, arguments: '' };
+      const id = event.id ?? generateId();
+      call = { id, name: event.name, started: false, arguments: '', extraContent: undefined };
       this.#toolCalls.set(event.call, call);
     } else if (call.name === undefined && event.name !== undefined) {
       call.name = event.name;
     }
+    // Core reports a call's extra content once, on whichever piece carried it.
+    if (event.extraContent !== undefined) call.extraContent = event.extraContent;
 
     call.arguments += event.argumentsDelta;
 

@@ -45,6 +45,7 @@ import { InvalidStructuredOutputError } from './invalid-structured-output-error'
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { type PreparedTools, prepareTools } from './prepare-tools';
 import { providerMetadata } from './provider-metadata';
+import { toolCallMetadata } from './tool-call-metadata';
 import { UnsupportedModelCapabilityError } from './unsupported-model-capability-error';
 
 interface PreparedChatRequest {
@@ -109,11 +110,14 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     if (answer.reasoning !== undefined) content.push({ type: 'reasoning', text: answer.reasoning });
     if (answer.text.length > 0) content.push({ type: 'text', text: answer.text });
     for (const toolCall of answer.toolCalls) {
+      // Gemini's thought signature rides here to the next step (tool-call-metadata.ts).
+      const metadata = toolCallMetadata(toolCall.extraContent);
       content.push({
         type: 'tool-call',
         toolCallId: toolCall.id,
         toolName: toolCall.name,
         input: toolCall.arguments,
+        ...(metadata !== undefined ? { providerMetadata: metadata } : {}),
       });
     }
 
