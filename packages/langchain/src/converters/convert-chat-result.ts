@@ -6,6 +6,7 @@ import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { mapUsage } from './map-usage';
 import { registerContentBlockTranslator } from './reasoning-content-blocks';
 import { buildResponseMetadata } from './response-metadata';
+import { EXTRA_CONTENT_KWARG, extraContentKwarg } from './tool-call-extra-kwargs';
 
 registerContentBlockTranslator();
 
@@ -62,13 +63,16 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
 /**
  * Where `ChatOpenAI` keeps them: the reasoning (`contentBlocks` shows it as a `reasoning` block),
  * and the structured answer core checked (`parsed`: the Standard Schema's output when one was
- * given), which `withStructuredOutput`'s parser returns.
+ * given), which `withStructuredOutput`'s parser returns. Ours: the tool calls' extra content
+ * (Gemini's thought signatures), sent back with the calls.
  */
 function additionalKwargs(result: GatewayChatResult): Record<string, unknown> {
-  const { reasoning } = result.answer;
+  const { reasoning, toolCalls } = result.answer;
+  const extras = extraContentKwarg(toolCalls);
   return {
     ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
     ...(result.structured !== undefined ? { parsed: result.structured.value } : {}),
+    ...(extras !== undefined ? { [EXTRA_CONTENT_KWARG]: extras } : {}),
   };
 }
 

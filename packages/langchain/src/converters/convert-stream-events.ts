@@ -5,6 +5,7 @@ import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { mapUsage } from './map-usage';
 import { MODEL_PROVIDER, registerContentBlockTranslator } from './reasoning-content-blocks';
 import { buildResponseMetadata } from './response-metadata';
+import { EXTRA_CONTENT_KWARG } from './tool-call-extra-kwargs';
 
 registerContentBlockTranslator();
 
@@ -70,6 +71,10 @@ class StreamChunkConverter {
                 args: event.argumentsDelta,
               },
             ],
+            // Core reports a call's extra content once, with its id: no entry doubles on concat.
+            ...(event.extraContent !== undefined && event.id !== undefined
+              ? { additional_kwargs: { [EXTRA_CONTENT_KWARG]: { [event.id]: event.extraContent } } }
+              : {}),
           }),
           '',
         );

@@ -1,7 +1,8 @@
 // docs/gateway-protocol.md §4.1 (messages and their content parts).
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
-import { invalidRequest, mediaPart } from '@infergate/core/internal';
+import { invalidRequest, mediaPart, toolCallOf } from '@infergate/core/internal';
 import type { BaseMessage, MessageContent } from '@langchain/core/messages';
+import { replayedExtraContent } from './tool-call-extra-kwargs';
 
 interface ConvertMessagesOptions {
   /**
@@ -120,13 +121,15 @@ function convertAssistantMessage(
     tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[];
     invalid_tool_calls?: { id?: string; name?: string; args?: string }[];
   };
+  // Each call with the extra content its answer had (Gemini refuses the step without it).
+  const kwargs = message.additional_kwargs;
   const toolCalls: ToolCall[] = [
     ...(ai.tool_calls ?? []).map((call) =>
-      gatewayToolCall(call.id, call.name, JSON.stringify(call.args ?? {})),
+      gatewayToolCall(call.id, call.name, JSON.stringify(call.args ?? {}), kwargs),
     ),
     // Sent back as the model wrote them, so the tool message answering them has its call.
     ...(ai.invalid_tool_calls ?? []).map((call) =>
-      gatewayToolCall(call.id, call.name ?? '', call.args ?? ''),
+      gatewayToolCall(call.id, call.name ?? '', call.args ?? '', kwargs),
     ),
   ];
   const known = new Set(toolCalls.map((call) => call.id).filter((id) => id !== ''));
@@ -163,8 +166,13 @@ function convertAssistantMessage(
   return converted;
 }
 
-function gatewayToolCall(id: string | undefined, name: string, args: string): ToolCall {
-  return { id: id ?? '', type: 'function', function: { name, arguments: args } };
+function gatewayToolCall(
+  id: string | undefined,
+  name: string,
+  args: string,
+  kwargs?: Record<string, unknown>,
+): ToolCall {
+  return toolCallOf(id ?? '', name, args, replayedExtraContent(kwargs, id));
 }
 
 /**
