@@ -85,27 +85,4 @@ describe("Gemini's thought signatures through a LangChain tool loop", () => {
     ]);
     expect(next.text).toBe(ANSWER);
   });
-
-  it('a history written by @langchain/google-genai goes back with its signature', async () => {
-    const { bodies, connection } = await recordingGateway<Body>(GEMINI);
-    const model = (await GatewayChatModel.create(MODEL, connection)).bindTools([weather]);
-    const first = await model.invoke([new HumanMessage(ASK)]);
-    const id = first.tool_calls?.[0]?.id as string;
-    const extras = first.additional_kwargs.tool_call_extra_content as Record<string, Json>;
-    const signature = extras[id]?.google?.thought_signature;
-    const next = await model.invoke([
-      new HumanMessage(ASK),
-      new AIMessage({
-        content: '',
-        tool_calls: first.tool_calls ?? [],
-        additional_kwargs: { __gemini_function_call_thought_signatures__: { [id]: signature } },
-      }),
-      new ToolMessage({ tool_call_id: id, content: 'sunny in Kyiv' }),
-    ]);
-    expect(next.text).toBe(ANSWER);
-    expect(replayed(bodies[1])).toEqual({ google: { thought_signature: signature } });
-  });
 });
-
-// biome-ignore lint/suspicious/noExplicitAny: the JSON of a test's answer
-type Json = any;

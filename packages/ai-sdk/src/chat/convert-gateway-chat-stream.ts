@@ -93,7 +93,7 @@ interface ToolCallInProgress {
   started: boolean;
   arguments: string;
   /** The call's `extra_content` (Gemini's thought signature), from the piece that carried it. */
-  extraContent: Record<string, unknown> | undefined;
+  extraContent?: Record<string, unknown>;
 }
 
 /** Where the parts go: the stream's controller (counted by `GatewayStreamParts.enqueued`). */
@@ -228,13 +228,12 @@ class GatewayStreamParts {
     this.#endText(out);
     for (const call of this.#callsInOrder()) {
       this.#put(out, { type: 'tool-input-end', id: call.id });
-      const metadata = toolCallMetadata(call.extraContent);
       this.#put(out, {
         type: 'tool-call',
         toolCallId: call.id,
         toolName: call.name as string,
         input: call.arguments.trim() === '' ? '{}' : call.arguments,
-        ...(metadata !== undefined ? { providerMetadata: metadata } : {}),
+        ...toolCallMetadata(call.extraContent),
       });
     }
     this.#finish(mapGatewayFinishReason(rawFinishReason), out);
@@ -291,14 +290,13 @@ class GatewayStreamParts {
     // Core says which call a piece belongs to (a reused index with a new id is a new call).
     let call = this.#toolCalls.get(event.call);
     if (call === undefined) {
-      const id = event.id ?? generateId();
-      call = { id, name: event.name, started: false, arguments: '', extraContent: undefined };
+      call = { id: event.id ?? generateId(), name: event.name, started: false, arguments: '' };
       this.#toolCalls.set(event.call, call);
     } else if (call.name === undefined && event.name !== undefined) {
       call.name = event.name;
     }
     // Core reports a call's extra content once, on whichever piece carried it.
-    if (event.extraContent !== undefined) call.extraContent = event.extraContent;
+    if (event.extraContent) call.extraContent = event.extraContent;
 
     call.arguments += event.argumentsDelta;
 

@@ -110,14 +110,13 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     if (answer.reasoning !== undefined) content.push({ type: 'reasoning', text: answer.reasoning });
     if (answer.text.length > 0) content.push({ type: 'text', text: answer.text });
     for (const toolCall of answer.toolCalls) {
-      // Gemini's thought signature rides here to the next step (tool-call-metadata.ts).
-      const metadata = toolCallMetadata(toolCall.extraContent);
       content.push({
         type: 'tool-call',
         toolCallId: toolCall.id,
         toolName: toolCall.name,
         input: toolCall.arguments,
-        ...(metadata !== undefined ? { providerMetadata: metadata } : {}),
+        // Gemini's thought signature rides here to the next step (tool-call-metadata.ts).
+        ...toolCallMetadata(toolCall.extraContent),
       });
     }
 

@@ -8,19 +8,21 @@ import { thoughtSignatureContent, thoughtSignatureOf } from '@infergate/core/int
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 
 /**
- * A tool call's `providerMetadata.infergate`: `thoughtSignature` (Gemini's, where
- * `@ai-sdk/openai-compatible` puts it too) and the whole `extraContent` the model server sent.
- * `ai` hands a step's tool-call metadata back as the part's `providerOptions` in the next step,
- * which is how it returns to the model (`replayedExtraContent`). Undefined: the call had none.
+ * A tool-call part's `providerMetadata.infergate` (spread into the part): `thoughtSignature`
+ * (Gemini's, where `@ai-sdk/openai-compatible` puts it too) and the whole `extraContent` the model
+ * server sent. `ai` hands a step's tool-call metadata back as the part's `providerOptions` in the
+ * next step, which is how it returns to the model (`replayedExtraContent`). Nothing for a call
+ * without it.
  */
 export function toolCallMetadata(
   extraContent: Record<string, unknown> | undefined,
-): SharedV4ProviderMetadata | undefined {
-  if (extraContent === undefined) return undefined;
-  const signature = thoughtSignatureOf(extraContent);
-  const metadata: JSONObject = { extraContent: extraContent as JSONObject };
-  if (signature !== undefined) metadata.thoughtSignature = signature;
-  return { [PROVIDER_OPTIONS_KEY]: metadata };
+): { providerMetadata?: SharedV4ProviderMetadata } | undefined {
+  if (!extraContent) return undefined;
+  const metadata: JSONObject = {
+    thoughtSignature: thoughtSignatureOf(extraContent),
+    extraContent: extraContent as JSONObject,
+  };
+  return { providerMetadata: { [PROVIDER_OPTIONS_KEY]: metadata } };
 }
 
 /**

@@ -17,7 +17,7 @@ interface ToolCallDraft {
   name: string;
   arguments: string;
   /** The first `extra_content` object a piece of the call carried. */
-  extraContent: Record<string, unknown> | undefined;
+  extraContent?: Record<string, unknown>;
 }
 
 /** A tool-call piece as joined: the call it belongs to, and whether it is the call's first. */
@@ -132,7 +132,6 @@ export class ChatAssembler {
         idMadeUp: serverId === undefined,
         name: name ?? '',
         arguments: '',
-        extraContent: undefined,
       };
       this.#drafts.push(draft);
       this.#latestByIndex.set(index, draft);
@@ -148,8 +147,8 @@ export class ChatAssembler {
    * the call has none yet. True when kept, so that the stream reports it once per call.
    */
   addToolCallExtra(call: number, extra: Record<string, unknown>): boolean {
-    const draft = this.#drafts[call];
-    if (draft === undefined || draft.extraContent !== undefined) return false;
+    const draft = this.#drafts[call] as ToolCallDraft;
+    if (draft.extraContent) return false;
     draft.extraContent = extra;
     return true;
   }
@@ -198,15 +197,12 @@ export class ChatAssembler {
   toolCalls(): AssembledToolCall[] {
     return [...this.#drafts]
       .sort((a, b) => a.index - b.index || a.order - b.order)
-      .map((draft) => {
-        const call: AssembledToolCall = {
-          id: draft.id,
-          name: draft.name,
-          arguments: draft.arguments.trim() === '' ? '{}' : draft.arguments,
-        };
-        if (draft.extraContent !== undefined) call.extraContent = draft.extraContent;
-        return call;
-      });
+      .map((draft) => ({
+        id: draft.id,
+        name: draft.name,
+        arguments: draft.arguments.trim() === '' ? '{}' : draft.arguments,
+        ...(draft.extraContent && { extraContent: draft.extraContent }),
+      }));
   }
 
   /** The assembled answer; call only once a finish reason was seen. */

@@ -89,14 +89,13 @@ function readToolCalls(calls: ToolCall[]): AssembledToolCall[] {
       tag ??= answerTag();
       id = madeUpCallId(i, i, tag);
     }
-    const toolCall: AssembledToolCall = {
+    const extra: unknown = call.extra_content;
+    toolCalls.push({
       id,
       name: call.function.name,
       arguments: args.trim() === '' ? '{}' : args,
-    };
-    const extra: unknown = call.extra_content;
-    if (isObject(extra)) toolCall.extraContent = extra;
-    toolCalls.push(toolCall);
+      ...(isObject(extra) && { extraContent: extra }),
+    });
   }
   return toolCalls;
 }

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isGatewayError } from '../errors/errors';
 import type { ChatStreamEvent } from '../protocol/chat-result-types';
 import type { ChatCompletionResponse } from '../protocol/wire-types';
 import { readChatCompletion } from './read-chat-completion';
 import { ChatStreamDecoder } from './stream/chat-stream-decoder';
 import { thoughtSignatureContent, thoughtSignatureOf, toolCallOf } from './tool-call-extra';
-import { validateChatRequest } from './validate-chat';
 
 const signed = (signature: string) => ({ google: { thought_signature: signature } });
 
@@ -132,40 +130,5 @@ describe('sent back on the assistant message', () => {
     expect(toolCallOf('c1', 'weather', '{}', 'sig-A')).not.toHaveProperty('extra_content');
     expect(toolCallOf('c1', 'weather', '{}')).not.toHaveProperty('extra_content');
     expect(thoughtSignatureContent('sig-A')).toEqual(signed('sig-A'));
-  });
-
-  const request = (extra: unknown) => ({
-    model: 'gemini',
-    messages: [
-      { role: 'user' as const, content: 'weather?' },
-      {
-        role: 'assistant' as const,
-        content: null,
-        tool_calls: [
-          toolCallOf('c0', 'f', '{}'),
-          { ...toolCallOf('c1', 'f', '{}'), extra_content: extra },
-        ],
-      },
-      { role: 'tool' as const, tool_call_id: 'c1', content: 'sunny' },
-    ],
-  });
-
-  it('an object passes the request check; anything else, or what JSON cannot carry, is refused', () => {
-    expect(() => validateChatRequest(request(signed('sig-A')))).not.toThrow();
-    for (const [extra, problem] of [
-      ['sig-A', 'must be an object'],
-      [[signed('sig-A')], 'must be an object'],
-      [{ google: { n: Number.NaN } }, 'JSON has no number'],
-    ] as const) {
-      let caught: unknown;
-      try {
-        validateChatRequest(request(extra));
-      } catch (error) {
-        caught = error;
-      }
-      expect(isGatewayError(caught) && caught.code).toBe('invalid_request_error');
-      expect(caught).toMatchObject({ field: 'messages[1].tool_calls[1].extra_content' });
-      expect(String((caught as Error).message)).toContain(problem);
-    }
   });
 });

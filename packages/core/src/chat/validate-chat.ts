@@ -70,23 +70,6 @@ function checkMessages(messages: unknown): void {
         `must be a string, an array of content parts or null, got ${describeValue(content)}`,
       );
     }
-    if (Array.isArray(message.tool_calls)) checkToolCallExtras(message.tool_calls, i);
-  }
-}
-
-/**
- * A replayed tool call's `extra_content` (§4.4) goes back as it came: an object JSON can carry
- * (a model server that reads it would refuse anything else, after the call was paid for).
- */
-function checkToolCallExtras(calls: unknown[], message: number): void {
-  for (let j = 0; j < calls.length; j++) {
-    const call = calls[j];
-    const extra = isObject(call) ? call.extra_content : undefined;
-    if (extra === undefined) continue;
-    const field = `messages[${message}].tool_calls[${j}].extra_content`;
-    if (!isObject(extra))
-      throw invalidRequest(field, `must be an object, got ${describeValue(extra)}`);
-    checkSerialisable(field, extra);
   }
 }
 

@@ -6,7 +6,6 @@ import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { mapUsage } from './map-usage';
 import { registerContentBlockTranslator } from './reasoning-content-blocks';
 import { buildResponseMetadata } from './response-metadata';
-import { EXTRA_CONTENT_KWARG, extraContentKwarg } from './tool-call-extra-kwargs';
 
 registerContentBlockTranslator();
 
@@ -17,7 +16,10 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
   const { text } = answer;
   const toolCalls: ToolCall[] = [];
   const invalidToolCalls: InvalidToolCall[] = [];
+  let extras: Record<string, unknown> | undefined;
   for (const call of answer.toolCalls) {
+    // Gemini's thought signature, by call id: LangChain's tool calls have no field for it.
+    if (call.extraContent) (extras ??= {})[call.id] = call.extraContent;
     const parsed = parseArguments(call.arguments);
     if (parsed.ok) {
       toolCalls.push({ type: 'tool_call', id: call.id, name: call.name, args: parsed.value });
@@ -41,7 +43,10 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
   const aiMessage = new AIMessage({
     content: text,
     ...(answer.id ? { id: answer.id } : {}),
-    additional_kwargs: additionalKwargs(result),
+    additional_kwargs: {
+      ...additionalKwargs(result),
+      ...(extras ? { [EXTRA_CONTENT_KWARG]: extras } : {}),
+    },
     tool_calls: toolCalls,
     invalid_tool_calls: invalidToolCalls,
     usage_metadata: mapUsage(response.usage),
@@ -63,18 +68,22 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
 /**
  * Where `ChatOpenAI` keeps them: the reasoning (`contentBlocks` shows it as a `reasoning` block),
  * and the structured answer core checked (`parsed`: the Standard Schema's output when one was
- * given), which `withStructuredOutput`'s parser returns. Ours: the tool calls' extra content
- * (Gemini's thought signatures), sent back with the calls.
+ * given), which `withStructuredOutput`'s parser returns.
  */
 function additionalKwargs(result: GatewayChatResult): Record<string, unknown> {
-  const { reasoning, toolCalls } = result.answer;
-  const extras = extraContentKwarg(toolCalls);
+  const { reasoning } = result.answer;
   return {
     ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
     ...(result.structured !== undefined ? { parsed: result.structured.value } : {}),
-    ...(extras !== undefined ? { [EXTRA_CONTENT_KWARG]: extras } : {}),
   };
 }
+
+/**
+ * Where an AI message keeps its tool calls' `extra_content` (Gemini's thought signature), by
+ * tool-call id. A stream's chunks carry each id's entry once, so concatenated chunks merge the
+ * entries without joining any string twice.
+ */
+export const EXTRA_CONTENT_KWARG = 'tool_call_extra_content';
 
 type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 

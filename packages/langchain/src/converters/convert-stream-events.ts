@@ -2,10 +2,10 @@
 import type { ChatStream, ChatStreamEvent, StructuredResult, Usage } from '@infergate/core';
 import { AIMessageChunk } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
+import { EXTRA_CONTENT_KWARG } from './convert-chat-result';
 import { mapUsage } from './map-usage';
 import { MODEL_PROVIDER, registerContentBlockTranslator } from './reasoning-content-blocks';
 import { buildResponseMetadata } from './response-metadata';
-import { EXTRA_CONTENT_KWARG } from './tool-call-extra-kwargs';
 
 registerContentBlockTranslator();
 

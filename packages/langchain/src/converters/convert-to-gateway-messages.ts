@@ -2,7 +2,7 @@
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
 import { invalidRequest, mediaPart, toolCallOf } from '@infergate/core/internal';
 import type { BaseMessage, MessageContent } from '@langchain/core/messages';
-import { replayedExtraContent } from './tool-call-extra-kwargs';
+import { EXTRA_CONTENT_KWARG } from './convert-chat-result';
 
 interface ConvertMessagesOptions {
   /**
@@ -122,14 +122,14 @@ function convertAssistantMessage(
     invalid_tool_calls?: { id?: string; name?: string; args?: string }[];
   };
   // Each call with the extra content its answer had (Gemini refuses the step without it).
-  const kwargs = message.additional_kwargs;
+  const extras = message.additional_kwargs?.[EXTRA_CONTENT_KWARG];
   const toolCalls: ToolCall[] = [
     ...(ai.tool_calls ?? []).map((call) =>
-      gatewayToolCall(call.id, call.name, JSON.stringify(call.args ?? {}), kwargs),
+      gatewayToolCall(call.id, call.name, JSON.stringify(call.args ?? {}), extras),
     ),
     // Sent back as the model wrote them, so the tool message answering them has its call.
     ...(ai.invalid_tool_calls ?? []).map((call) =>
-      gatewayToolCall(call.id, call.name ?? '', call.args ?? '', kwargs),
+      gatewayToolCall(call.id, call.name ?? '', call.args ?? '', extras),
     ),
   ];
   const known = new Set(toolCalls.map((call) => call.id).filter((id) => id !== ''));
@@ -166,13 +166,10 @@ function convertAssistantMessage(
   return converted;
 }
 
-function gatewayToolCall(
-  id: string | undefined,
-  name: string,
-  args: string,
-  kwargs?: Record<string, unknown>,
-): ToolCall {
-  return toolCallOf(id ?? '', name, args, replayedExtraContent(kwargs, id));
+/** A call; its extra content is `extras[id]` (`additional_kwargs.tool_call_extra_content`). */
+function gatewayToolCall(id = '', name: string, args: string, extras?: unknown): ToolCall {
+  const extra = extras && Object.hasOwn(extras, id) ? (extras as Record<string, unknown>)[id] : 0;
+  return toolCallOf(id, name, args, extra);
 }
 
 /**
