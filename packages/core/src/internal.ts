@@ -23,6 +23,11 @@ export {
 } from './chat/build-chat-request';
 export { classifyFinishReason, type FinishReasonKind } from './chat/classify-finish-reason';
 export { mediaPart } from './chat/content-parts';
+export {
+  thoughtSignatureContent,
+  thoughtSignatureOf,
+  toolCallOf,
+} from './chat/tool-call-extra';
 export { withSettingNames } from './client/setting-names';
 export { utf8ByteLength } from './encoding/utf8';
 export { invalidRequest } from './errors/errors';

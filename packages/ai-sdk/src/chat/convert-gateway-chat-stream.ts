@@ -10,6 +10,7 @@ import { type ChatStream, type ChatStreamEvent, GatewayError, type Usage } from 
 import { convertGatewayUsage } from './convert-gateway-usage';
 import { JsonFenceReader } from './json-fence-reader';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
+import { toolCallMetadata } from './tool-call-metadata';
 
 interface StreamConversionOptions {
   warnings: SharedV4Warning[];
@@ -91,6 +92,8 @@ interface ToolCallInProgress {
   name: string | undefined;
   started: boolean;
   arguments: string;
+  /** The call's `extra_content` (Gemini's thought signature), from the piece that carried it. */
+  extraContent?: Record<string, unknown>;
 }
 
 /** Where the parts go: the stream's controller (counted by `GatewayStreamParts.enqueued`). */
@@ -230,6 +233,7 @@ class GatewayStreamParts {
         toolCallId: call.id,
         toolName: call.name as string,
         input: call.arguments.trim() === '' ? '{}' : call.arguments,
+        ...toolCallMetadata(call.extraContent),
       });
     }
     this.#finish(mapGatewayFinishReason(rawFinishReason), out);
@@ -291,6 +295,8 @@ class GatewayStreamParts {
     } else if (call.name === undefined && event.name !== undefined) {
       call.name = event.name;
     }
+    // Core reports a call's extra content once, on whichever piece carried it.
+    if (event.extraContent) call.extraContent = event.extraContent;
 
     call.arguments += event.argumentsDelta;
 

@@ -9,15 +9,18 @@ import {
 } from '@ai-sdk/provider';
 import { convertToBase64 } from '@ai-sdk/provider-utils';
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
-import { mediaPart } from '@infergate/core/internal';
+import { mediaPart, toolCallOf } from '@infergate/core/internal';
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
+import { replayedExtraContent } from './tool-call-metadata';
 
 /**
  * Converts an AI SDK prompt into gateway chat messages (docs/gateway-protocol.md §4.1).
  *
  * - A user message made only of text is sent as a plain string; image or text-file parts turn it
  *   into an array of content parts, which only models that accept parts understand.
- * - Assistant tool calls become `tool_calls`; each tool result becomes its own `tool` message.
+ * - Assistant tool calls become `tool_calls`, each with the `extra_content` its answer had (from
+ *   the part's `providerOptions`: Gemini's thought signature); each tool result becomes its own
+ *   `tool` message.
  * - `providerOptions.infergate` on a message adds its fields to that message unchanged
  *   (the spec allows additional fields).
  * - Reasoning parts are dropped, unless `sendReasoning`: then they go back as `reasoning_content`.
@@ -100,11 +103,15 @@ function assistantMessage(
       case 'tool-call':
         // Tools run by the provider are not a gateway concept: only client tool calls are replayed.
         if (part.providerExecuted) break;
-        toolCalls.push({
-          id: part.toolCallId,
-          type: 'function',
-          function: { name: part.toolName, arguments: JSON.stringify(part.input ?? {}) },
-        });
+        toolCalls.push(
+          toolCallOf(
+            part.toolCallId,
+            part.toolName,
+            JSON.stringify(part.input ?? {}),
+            // Its `extra_content` back as it came (Gemini refuses the step without its signature).
+            replayedExtraContent(part.providerOptions),
+          ),
+        );
         break;
       case 'reasoning':
         if (options.sendReasoning) reasoning += part.text;

@@ -45,6 +45,7 @@ import { InvalidStructuredOutputError } from './invalid-structured-output-error'
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { type PreparedTools, prepareTools } from './prepare-tools';
 import { providerMetadata } from './provider-metadata';
+import { toolCallMetadata } from './tool-call-metadata';
 import { UnsupportedModelCapabilityError } from './unsupported-model-capability-error';
 
 interface PreparedChatRequest {
@@ -114,6 +115,8 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         toolCallId: toolCall.id,
         toolName: toolCall.name,
         input: toolCall.arguments,
+        // Gemini's thought signature rides here to the next step (tool-call-metadata.ts).
+        ...toolCallMetadata(toolCall.extraContent),
       });
     }
 

@@ -16,6 +16,8 @@ interface ToolCallDraft {
   idMadeUp: boolean;
   name: string;
   arguments: string;
+  /** The first `extra_content` object a piece of the call carried. */
+  extraContent?: Record<string, unknown>;
 }
 
 /** A tool-call piece as joined: the call it belongs to, and whether it is the call's first. */
@@ -140,6 +142,17 @@ export class ChatAssembler {
     return { call: draft.order, id: draft.id, first };
   }
 
+  /**
+   * A piece of call `call` carried `extra_content` (rare: Gemini's thought signature): kept when
+   * the call has none yet. True when kept, so that the stream reports it once per call.
+   */
+  addToolCallExtra(call: number, extra: Record<string, unknown>): boolean {
+    const draft = this.#drafts[call] as ToolCallDraft;
+    if (draft.extraContent) return false;
+    draft.extraContent = extra;
+    return true;
+  }
+
   #madeUpId(index: number, order: number): string {
     this.#tag ??= answerTag();
     return madeUpCallId(index, order, this.#tag);
@@ -188,6 +201,7 @@ export class ChatAssembler {
         id: draft.id,
         name: draft.name,
         arguments: draft.arguments.trim() === '' ? '{}' : draft.arguments,
+        ...(draft.extraContent && { extraContent: draft.extraContent }),
       }));
   }
 

@@ -6,7 +6,7 @@ import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-t
 import type { ChatCompletionResponse, ToolCall } from '../protocol/wire-types';
 import { refusedFinishReason } from './classify-finish-reason';
 import { answerTag, madeUpCallId, readContent, readReasoningField } from './read-message-parts';
-import { chatCompletionProblem } from './validate-chat-response';
+import { chatCompletionProblem, isObject } from './validate-chat-response';
 
 /**
  * A non-streamed answer read: loaded by a client's first `chat` call (chat-calls.ts), so that an
@@ -75,7 +75,10 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
   return result;
 }
 
-/** The calls with their ids: one made up (tagged for this answer) for a call the server sent without. */
+/**
+ * The calls with their ids (one made up, tagged for this answer, for a call the server sent
+ * without) and their `extra_content` when it is an object (Gemini's thought signature).
+ */
 function readToolCalls(calls: ToolCall[]): AssembledToolCall[] {
   let tag: string | undefined;
   const toolCalls: AssembledToolCall[] = [];
@@ -86,10 +89,12 @@ function readToolCalls(calls: ToolCall[]): AssembledToolCall[] {
       tag ??= answerTag();
       id = madeUpCallId(i, i, tag);
     }
+    const extra: unknown = call.extra_content;
     toolCalls.push({
       id,
       name: call.function.name,
       arguments: args.trim() === '' ? '{}' : args,
+      ...(isObject(extra) && { extraContent: extra }),
     });
   }
   return toolCalls;

@@ -39,7 +39,9 @@ export function readGatewayErrorShape(
  */
 export function readForeignError(data: unknown): { message: string; type?: string } | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
-  const error = (data as { error?: unknown }).error;
+  // Google's OpenAI-compatible endpoint answers with a one-item list of its error objects.
+  const body = Array.isArray(data) && data.length === 1 ? data[0] : data;
+  const error = (body as { error?: unknown } | null)?.error;
   if (typeof error !== 'object' || error === null) return undefined;
   const { message, type } = error as Record<string, unknown>;
   if (typeof message !== 'string' || message.trim() === '') return undefined;

@@ -71,6 +71,11 @@ export type ChatStreamEvent =
       /** The function's name, on each piece that carries one (some servers repeat it whole). */
       name?: string;
       argumentsDelta: string;
+      /**
+       * The call's `extra_content` (see `AssembledToolCall.extraContent`), on the first piece that
+       * carries an object there: once per call at most, on an event that carries the call's `id`.
+       */
+      extraContent?: Record<string, unknown>;
     }
   | { type: 'finish'; reason: string; choiceIndex: number }
   | { type: 'usage'; usage: Usage };
@@ -80,6 +85,14 @@ export interface AssembledToolCall {
   name: string;
   /** The joined argument text; `"{}"` when the model sent none. */
   arguments: string;
+  /**
+   * The call's `extra_content` as the model server sent it (the same object; in a stream, the
+   * first piece's that had one). Gemini keeps its thought signature there
+   * (`extraContent.google.thought_signature`) and refuses the next request unless the call is
+   * sent back with it: replay it as `tool_calls[i].extra_content` (`toolCallOf` in
+   * `@infergate/core/internal` does). Absent when the server sent none or a non-object.
+   */
+  extraContent?: Record<string, unknown>;
 }
 
 /** The answer of choice 0, read the same way from a stream or a non-streamed completion. */

@@ -75,6 +75,11 @@ export interface ToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };
+  /**
+   * What the model server added to the call, sent back unchanged on the assistant message that
+   * replays it (Gemini: `{ google: { thought_signature } }`, refused when missing; §4.4).
+   */
+  extra_content?: Record<string, unknown>;
   [key: string]: unknown;
 }
 
@@ -178,6 +183,8 @@ export interface ToolCallDelta {
   id?: string;
   type?: 'function';
   function?: { name?: string; arguments?: string };
+  /** On the piece that carries it, usually the call's first (as `ToolCall.extra_content`). */
+  extra_content?: Record<string, unknown>;
   [key: string]: unknown;
 }
 

@@ -1,7 +1,13 @@
 // docs/gateway-protocol.md §5.1 (the chunks of a streamed answer), §5.4 (their dialects), §5.6
 // (usage only when asked).
 import type { ChosenFault } from '../faults';
-import { contentValue, DIALECT_SHAPES, type DialectShape, reasoningFields } from './dialects';
+import {
+  contentValue,
+  DIALECT_SHAPES,
+  type DialectShape,
+  reasoningFields,
+  toolCallExtra,
+} from './dialects';
 import type { ScriptedAnswer, ScriptedToolCall } from './scripted-model';
 
 export interface ChunkMeta {
@@ -150,24 +156,29 @@ function* answerChunks(
     yield choiceChunk(head, `{"content":${content}}`, null);
   }
   for (const [index, call] of answer.toolCalls.entries()) {
-    for (const delta of toolCallDeltas(call, index, shape.indexlessToolCalls)) {
+    for (const delta of toolCallDeltas(call, index, shape)) {
       yield choiceChunk(head, delta, null);
     }
   }
   if (finish) yield* finishChunks(answer, meta, shape, head);
 }
 
-/** One tool call's deltas: whole (without `index`), or its head then its arguments in fragments. */
+/**
+ * One tool call's deltas: whole (without `index`), or its head then its arguments in fragments;
+ * the dialect's `extra_content` (Gemini's signature) on the first.
+ */
 function* toolCallDeltas(
   call: ScriptedToolCall,
   index: number,
-  indexless: boolean,
+  shape: DialectShape,
 ): Generator<string, void, undefined> {
-  if (indexless) {
-    yield `{"tool_calls":[{"id":${JSON.stringify(call.id)},"type":"function","function":{"name":${JSON.stringify(call.name)},"arguments":${JSON.stringify(call.arguments)}}}]}`;
+  const extra = toolCallExtra(shape, call);
+  const extraField = extra === undefined ? '' : `,"extra_content":${JSON.stringify(extra)}`;
+  if (shape.indexlessToolCalls) {
+    yield `{"tool_calls":[{"id":${JSON.stringify(call.id)},"type":"function","function":{"name":${JSON.stringify(call.name)},"arguments":${JSON.stringify(call.arguments)}}${extraField}}]}`;
     return;
   }
-  yield `{"tool_calls":[{"index":${index},"id":${JSON.stringify(call.id)},"type":"function","function":{"name":${JSON.stringify(call.name)},"arguments":""}}]}`;
+  yield `{"tool_calls":[{"index":${index},"id":${JSON.stringify(call.id)},"type":"function","function":{"name":${JSON.stringify(call.name)},"arguments":""}${extraField}}]}`;
   for (const fragment of splitArguments(call.arguments)) {
     yield `{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(fragment)}}}]}`;
   }

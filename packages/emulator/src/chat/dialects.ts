@@ -15,6 +15,7 @@ export const CHAT_DIALECTS = [
   'azure',
   'minimal',
   'xai',
+  'gemini',
 ] as const;
 export type ChatDialect = (typeof CHAT_DIALECTS)[number];
 
@@ -43,6 +44,11 @@ export interface DialectShape {
    * `total_tokens` and `completion_tokens_details.reasoning_tokens` only, as xAI does.
    */
   reasoningOutsideCompletion: boolean;
+  /**
+   * Gemini 3: each tool call carries `extra_content.google.thought_signature`, and a request that
+   * replays one of this turn's calls without it is refused with Gemini's 400.
+   */
+  thoughtSignatures?: boolean;
 }
 
 const PLAIN: DialectShape = {
@@ -70,10 +76,25 @@ export const DIALECT_SHAPES: Record<ChatDialect, DialectShape> = {
     cachedTokens: true,
     reasoningOutsideCompletion: true,
   },
+  gemini: { ...PLAIN, thoughtSignatures: true },
 };
 
 export function isChatDialect(value: unknown): value is ChatDialect {
   return typeof value === 'string' && (CHAT_DIALECTS as readonly string[]).includes(value);
+}
+
+/** The `extra_content` of a tool call in this dialect: Gemini's signature, deterministic. */
+export function toolCallExtra(
+  shape: DialectShape,
+  call: { id: string; name: string },
+): Record<string, unknown> | undefined {
+  if (shape.thoughtSignatures !== true) return undefined;
+  return { google: { thought_signature: thoughtSignature(call.id, call.name) } };
+}
+
+/** Opaque to the client, as Gemini's are (base64); the same for the same call. */
+export function thoughtSignature(id: string, name: string): string {
+  return btoa(`emulator-thought|${id}|${name}`);
 }
 
 /** The scripted reasoning of a reasoning dialect, as word pieces (deterministic). */

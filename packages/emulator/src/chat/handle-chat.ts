@@ -6,12 +6,14 @@ import { type RequestContext, readJson, requireJsonContent } from '../request-co
 import type { ModelSpec, OptionalCapability } from '../scenario';
 import { nextLatency, waitBeforeHeaders } from '../timing';
 import { type ChunkMeta, chatEvents, emptyDeltas, KEEPALIVE_COMMENT } from './chat-events';
+import { refuseUnsignedCalls } from './check-thought-signatures';
 import {
   DIALECT_SHAPES,
   type DialectShape,
   dialectMessage,
   dialectUsage,
   reasoningPieces,
+  toolCallExtra,
 } from './dialects';
 import { jsonAnswerAs } from './json-answers';
 import { answerText, messageText, runScriptedModel, type ScriptedAnswer } from './scripted-model';
@@ -81,6 +83,10 @@ export async function handleChat(ctx: RequestContext): Promise<Response> {
     if (error instanceof GatewayRefusal) error.extra.headers = modelHeader;
     throw error;
   }
+  // The model server's own refusal (Gemini's), passed on by the gateway as it came.
+  const servedShape = DIALECT_SHAPES[resolved.servedSpec.dialect ?? 'gateway'];
+  const refused = refuseUnsignedCalls(request, servedShape, modelHeader);
+  if (refused !== undefined) return refused;
   const chat = composeAnswer(ctx, request, resolved);
   if (request.stream) return streamedResponse(ctx, request, chat, modelHeader);
   return wholeResponse(ctx, chat, modelHeader);
@@ -205,11 +211,15 @@ async function wholeResponse(
 
   const message = dialectMessage(shape, answerText(answer), reasoning);
   if (answer.toolCalls.length > 0) {
-    message.tool_calls = answer.toolCalls.map((call) => ({
-      id: call.id,
-      type: 'function',
-      function: { name: call.name, arguments: call.arguments },
-    }));
+    message.tool_calls = answer.toolCalls.map((call) => {
+      const extra = toolCallExtra(shape, call);
+      return {
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+        ...(extra !== undefined ? { extra_content: extra } : {}),
+      };
+    });
   }
   return jsonResponse(
     {

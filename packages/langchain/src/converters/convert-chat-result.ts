@@ -16,7 +16,10 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
   const { text } = answer;
   const toolCalls: ToolCall[] = [];
   const invalidToolCalls: InvalidToolCall[] = [];
+  let extras: Record<string, unknown> | undefined;
   for (const call of answer.toolCalls) {
+    // Gemini's thought signature, by call id: LangChain's tool calls have no field for it.
+    if (call.extraContent) (extras ??= {})[call.id] = call.extraContent;
     const parsed = parseArguments(call.arguments);
     if (parsed.ok) {
       toolCalls.push({ type: 'tool_call', id: call.id, name: call.name, args: parsed.value });
@@ -40,7 +43,10 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
   const aiMessage = new AIMessage({
     content: text,
     ...(answer.id ? { id: answer.id } : {}),
-    additional_kwargs: additionalKwargs(result),
+    additional_kwargs: {
+      ...additionalKwargs(result),
+      ...(extras ? { [EXTRA_CONTENT_KWARG]: extras } : {}),
+    },
     tool_calls: toolCalls,
     invalid_tool_calls: invalidToolCalls,
     usage_metadata: mapUsage(response.usage),
@@ -71,6 +77,13 @@ function additionalKwargs(result: GatewayChatResult): Record<string, unknown> {
     ...(result.structured !== undefined ? { parsed: result.structured.value } : {}),
   };
 }
+
+/**
+ * Where an AI message keeps its tool calls' `extra_content` (Gemini's thought signature), by
+ * tool-call id. A stream's chunks carry each id's entry once, so concatenated chunks merge the
+ * entries without joining any string twice.
+ */
+export const EXTRA_CONTENT_KWARG = 'tool_call_extra_content';
 
 type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 

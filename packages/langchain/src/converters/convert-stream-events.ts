@@ -2,6 +2,7 @@
 import type { ChatStream, ChatStreamEvent, StructuredResult, Usage } from '@infergate/core';
 import { AIMessageChunk } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
+import { EXTRA_CONTENT_KWARG } from './convert-chat-result';
 import { mapUsage } from './map-usage';
 import { MODEL_PROVIDER, registerContentBlockTranslator } from './reasoning-content-blocks';
 import { buildResponseMetadata } from './response-metadata';
@@ -70,6 +71,10 @@ class StreamChunkConverter {
                 args: event.argumentsDelta,
               },
             ],
+            // Core reports a call's extra content once, with its id: no entry doubles on concat.
+            ...(event.extraContent !== undefined && event.id !== undefined
+              ? { additional_kwargs: { [EXTRA_CONTENT_KWARG]: { [event.id]: event.extraContent } } }
+              : {}),
           }),
           '',
         );

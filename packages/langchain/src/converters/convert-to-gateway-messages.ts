@@ -1,7 +1,8 @@
 // docs/gateway-protocol.md §4.1 (messages and their content parts).
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
-import { invalidRequest, mediaPart } from '@infergate/core/internal';
+import { invalidRequest, mediaPart, toolCallOf } from '@infergate/core/internal';
 import type { BaseMessage, MessageContent } from '@langchain/core/messages';
+import { EXTRA_CONTENT_KWARG } from './convert-chat-result';
 
 interface ConvertMessagesOptions {
   /**
@@ -120,13 +121,15 @@ function convertAssistantMessage(
     tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[];
     invalid_tool_calls?: { id?: string; name?: string; args?: string }[];
   };
+  // Each call with the extra content its answer had (Gemini refuses the step without it).
+  const extras = message.additional_kwargs?.[EXTRA_CONTENT_KWARG];
   const toolCalls: ToolCall[] = [
     ...(ai.tool_calls ?? []).map((call) =>
-      gatewayToolCall(call.id, call.name, JSON.stringify(call.args ?? {})),
+      gatewayToolCall(call.id, call.name, JSON.stringify(call.args ?? {}), extras),
     ),
     // Sent back as the model wrote them, so the tool message answering them has its call.
     ...(ai.invalid_tool_calls ?? []).map((call) =>
-      gatewayToolCall(call.id, call.name ?? '', call.args ?? ''),
+      gatewayToolCall(call.id, call.name ?? '', call.args ?? '', extras),
     ),
   ];
   const known = new Set(toolCalls.map((call) => call.id).filter((id) => id !== ''));
@@ -163,8 +166,10 @@ function convertAssistantMessage(
   return converted;
 }
 
-function gatewayToolCall(id: string | undefined, name: string, args: string): ToolCall {
-  return { id: id ?? '', type: 'function', function: { name, arguments: args } };
+/** A call; its extra content is `extras[id]` (`additional_kwargs.tool_call_extra_content`). */
+function gatewayToolCall(id = '', name: string, args: string, extras?: unknown): ToolCall {
+  const extra = extras && Object.hasOwn(extras, id) ? (extras as Record<string, unknown>)[id] : 0;
+  return toolCallOf(id, name, args, extra);
 }
 
 /**

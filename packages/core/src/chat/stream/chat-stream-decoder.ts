@@ -305,7 +305,7 @@ export class ChatStreamDecoder {
 
   #onToolCall(piece: unknown, data: string): void {
     if (!isObject(piece)) throw this.#protocolError('A tool-call piece is not an object', data);
-    const { index: rawIndex, id, function: fn } = piece;
+    const { index: rawIndex, id, function: fn, extra_content: extra } = piece;
     if (rawIndex !== undefined && rawIndex !== null && typeof rawIndex !== 'number')
       throw this.#protocolError('A tool-call piece has an `index` that is not a number', data);
     let name: string | undefined;
@@ -339,6 +339,15 @@ export class ChatStreamDecoder {
     // that repeat it; never another one for the same call.
     if (joined.first || callId === joined.id) event.id = joined.id;
     if (name !== undefined) event.name = name;
+    // Gemini's thought signature rides here: reported once per call (a non-object is ignored).
+    if (
+      extra !== undefined &&
+      isObject(extra) &&
+      this.#assembler.addToolCallExtra(joined.call, extra)
+    ) {
+      event.extraContent = extra;
+      event.id = joined.id;
+    }
     this.#answered++;
     this.#queue.push(event);
   }

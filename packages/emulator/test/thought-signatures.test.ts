@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { createEmulator } from '../src/index';
+import { chat, type Json, parseSse, userChat } from './helpers';
+
+const weatherTool = {
+  type: 'function',
+  function: {
+    name: 'get_weather',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
+};
+const MODEL = 'community/general';
+const ASK = 'call get_weather for "Rome"';
+const emulator = () => createEmulator({ models: { [MODEL]: { dialect: 'gemini' } } });
+
+/** The model's first answer, whole: its assistant message. */
+async function firstAnswer(target: ReturnType<typeof emulator>) {
+  const response = await chat(target, userChat(MODEL, ASK, { tools: [weatherTool] }));
+  return ((await response.json()) as Json).choices[0].message;
+}
+
+/** The tool loop's second request: the call replayed (`replay` shapes it), then its result. */
+function secondRequest(call: Json, stream = false) {
+  return {
+    model: MODEL,
+    stream,
+    tools: [weatherTool],
+    messages: [
+      { role: 'user', content: ASK },
+      { role: 'assistant', content: null, tool_calls: [call] },
+      { role: 'tool', tool_call_id: call.id, content: 'sunny' },
+    ],
+  };
+}
+
+describe('gemini dialect: thought signatures on tool calls', () => {
+  it('a whole answer signs each call in extra_content.google.thought_signature, the same each time', async () => {
+    const [a, b] = [await firstAnswer(emulator()), await firstAnswer(emulator())];
+    const signature = a.tool_calls[0].extra_content.google.thought_signature;
+    expect(typeof signature).toBe('string');
+    expect(signature).not.toBe('');
+    expect(b.tool_calls[0]).toEqual(a.tool_calls[0]);
+  });
+
+  it("a stream signs the call's first piece only", async () => {
+    const response = await chat(
+      emulator(),
+      userChat(MODEL, ASK, { tools: [weatherTool], stream: true }),
+    );
+    const events = (parseSse(await response.text()) as Json[]).filter((e) => e !== '[DONE]');
+    const pieces = events.flatMap((e) => e.choices[0]?.delta?.tool_calls ?? []);
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces[0].extra_content.google.thought_signature).toBe(
+      (await firstAnswer(emulator())).tool_calls[0].extra_content.google.thought_signature,
+    );
+    expect(pieces.slice(1).some((piece: Json) => 'extra_content' in piece)).toBe(false);
+  });
+
+  it("a replay without the signature is refused with Gemini's own 400, as the gateway passes it on", async () => {
+    const target = emulator();
+    const { extra_content: _dropped, ...unsigned } = (await firstAnswer(target)).tool_calls[0];
+    for (const stream of [false, true]) {
+      const response = await chat(target, secondRequest(unsigned, stream));
+      expect(response.status).toBe(400);
+      expect(response.headers.get('x-service-model')).toBe(MODEL);
+      const body = (await response.json()) as Json;
+      expect(body[0].error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+      expect(body[0].error.message).toMatch(
+        /^Function call is missing a thought_signature in functionCall parts\. .*`default_api:get_weather` , position 2\./,
+      );
+    }
+    const forged = { ...unsigned, extra_content: { google: { thought_signature: 'forged' } } };
+    expect((await chat(target, secondRequest(forged))).status).toBe(400);
+  });
+
+  it('a replay with it is answered; an earlier turn is not checked', async () => {
+    const target = emulator();
+    const call = (await firstAnswer(target)).tool_calls[0];
+    const response = await chat(target, secondRequest(call));
+    expect(response.status).toBe(200);
+    const { extra_content: _dropped, ...unsigned } = call;
+    const later = secondRequest(unsigned);
+    later.messages.push({ role: 'user', content: 'thanks' } as never);
+    expect((await chat(target, later)).status).toBe(200);
+  });
+
+  it('other dialects neither sign nor check', async () => {
+    const target = createEmulator();
+    const response = await chat(target, userChat(MODEL, ASK, { tools: [weatherTool] }));
+    const call = ((await response.json()) as Json).choices[0].message.tool_calls[0];
+    expect(call.extra_content).toBeUndefined();
+    expect((await chat(target, secondRequest(call))).status).toBe(200);
+  });
+});

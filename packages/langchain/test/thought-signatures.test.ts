@@ -1,0 +1,88 @@
+import {
+  AIMessage,
+  type AIMessageChunk,
+  HumanMessage,
+  ToolMessage,
+} from '@langchain/core/messages';
+import { tool } from '@langchain/core/tools';
+import { concat } from '@langchain/core/utils/stream';
+import { createAgent } from 'langchain';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { GatewayChatModel } from '../src/index';
+import { recordingGateway } from './helpers';
+
+// Gemini 3 behind the gateway (the emulator's `gemini` dialect): each tool call carries a thought
+// signature in `extra_content`, and a step that replays a call without it is refused with a 400.
+const MODEL = 'community/general';
+const GEMINI = { models: { [MODEL]: { dialect: 'gemini' as const } } };
+const ASK = 'weather for "Kyiv"';
+const ANSWER = 'Tool weather returned: sunny in Kyiv';
+
+const weather = tool(async ({ city }) => `sunny in ${city}`, {
+  name: 'weather',
+  description: 'Current weather in a city',
+  schema: z.object({ city: z.string() }),
+});
+
+type Body = { messages: { role: string; tool_calls?: { extra_content?: unknown }[] }[] };
+
+/** The signature the replayed call carried in the second request. */
+const replayed = (body: Body | undefined) =>
+  body?.messages.find((message) => message.role === 'assistant')?.tool_calls?.[0]?.extra_content;
+
+describe("Gemini's thought signatures through a LangChain tool loop", () => {
+  it.each([false, true])(
+    'createAgent runs the loop to its answer (streaming: %s)',
+    async (streaming) => {
+      const { emulator, bodies, connection } = await recordingGateway<Body>(GEMINI);
+      const model = await GatewayChatModel.create(MODEL, { ...connection, streaming });
+      const agent = createAgent({ model, tools: [weather] });
+      const result = await agent.invoke({ messages: [{ role: 'user', content: ASK }] });
+      expect(result.messages.at(-1)?.text).toBe(ANSWER);
+      expect(emulator.counters.requests.chat).toBe(2);
+      expect(replayed(bodies[1])).toEqual({ google: { thought_signature: expect.any(String) } });
+    },
+  );
+
+  it('createAgent streamed (streamMode "messages") runs it too', async () => {
+    const { emulator, connection } = await recordingGateway<Body>(GEMINI);
+    const model = await GatewayChatModel.create(MODEL, { ...connection, streaming: true });
+    const agent = createAgent({ model, tools: [weather] });
+    let text = '';
+    const stream = await agent.stream(
+      { messages: [{ role: 'user', content: ASK }] },
+      { streamMode: 'messages' },
+    );
+    for await (const [message] of stream) if (message.type === 'ai') text += message.text;
+    expect(text).toContain(ANSWER);
+    expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('bindTools: invoke and a concatenated stream keep the signature once, by call id', async () => {
+    const { connection } = await recordingGateway<Body>(GEMINI);
+    const model = (await GatewayChatModel.create(MODEL, connection)).bindTools([weather]);
+    const whole = await model.invoke([new HumanMessage(ASK)]);
+    const id = whole.tool_calls?.[0]?.id as string;
+    const extras = whole.additional_kwargs.tool_call_extra_content as Record<string, unknown>;
+    expect(Object.keys(extras)).toEqual([id]);
+
+    const streamed = await GatewayChatModel.create(MODEL, { ...connection, streaming: true });
+    let joined: AIMessageChunk | undefined;
+    for await (const chunk of await streamed.bindTools([weather]).stream([new HumanMessage(ASK)]))
+      joined = joined === undefined ? chunk : concat(joined, chunk);
+    // The same call (the scripted model is deterministic): the same entry, not doubled.
+    expect(joined?.additional_kwargs.tool_call_extra_content).toEqual(extras);
+
+    const next = await model.invoke([
+      new HumanMessage(ASK),
+      new AIMessage({
+        content: '',
+        tool_calls: joined?.tool_calls ?? [],
+        additional_kwargs: joined?.additional_kwargs ?? {},
+      }),
+      new ToolMessage({ tool_call_id: id, content: 'sunny in Kyiv' }),
+    ]);
+    expect(next.text).toBe(ANSWER);
+  });
+});
