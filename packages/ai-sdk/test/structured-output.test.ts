@@ -34,6 +34,17 @@ const JSON_OBJECT = 'community/json-object';
 const CLAIMED = CLAIMED_MODEL;
 /** Serves `json_schema`, its JSON always inside a ```json code fence. */
 const FENCED = 'community/json-fenced';
+/** The same, with a sentence before and after the fence. */
+const PROSE_FENCED = 'community/json-prose-fenced';
+/** The same, the fence closed on the JSON's last line (`{…}```), a sentence after it. */
+const INLINE_FENCED = 'community/json-inline-fenced';
+/** A `json_schema` model whose every JSON answer is wrapped `wrap`'s way. */
+const wrapping = (wrap: 'fence' | 'prose-fence' | 'fence-inline') => ({
+  owned_by: 'service-community' as const,
+  capabilities: ['chat' as const, 'streaming' as const, 'json_schema' as const],
+  online: true,
+  jsonAnswers: { wrap },
+});
 
 // Its own gateway host (reached through the emulator's fetch): the key's budget and hedges in this
 // realm are this file's alone.
@@ -43,12 +54,9 @@ const emulated = await emulate({
     ...claimed,
     models: {
       ...claimed.models,
-      [FENCED]: {
-        owned_by: 'service-community',
-        capabilities: ['chat', 'streaming', 'json_schema'],
-        online: true,
-        jsonAnswers: { wrap: 'fence' },
-      },
+      [FENCED]: wrapping('fence'),
+      [PROSE_FENCED]: wrapping('prose-fence'),
+      [INLINE_FENCED]: wrapping('fence-inline'),
     },
   },
   hooks: { afterEach, afterAll },
@@ -226,13 +234,25 @@ describe.each(CASES)('$label', ({ label, run }) => {
     },
   );
 
-  it('delivers the object of a model that wraps its JSON in a code fence (streamed: in parts)', async () => {
-    const { object, metadata, partials } = await run({ model: FENCED });
-    expect(Place.parse(object)).toEqual(object);
-    expect(object.city).toBe(CITY);
-    expect(metadata?.route.hops).toEqual([hop(FENCED, 'answered', served('json_schema', true))]);
-    if (streams) expect(partials.length).toBeGreaterThan(1);
-  });
+  it.each([
+    ['a code fence', FENCED],
+    ['a code fence with prose before and after it', PROSE_FENCED],
+    ["a code fence closed on the JSON's line", INLINE_FENCED],
+  ])(
+    'delivers the object of a model that wraps its JSON in %s (streamed: in parts)',
+    async (_, model) => {
+      const { object, metadata, partials } = await run({ model });
+      expect(Place.parse(object)).toEqual(object);
+      expect(object.city).toBe(CITY);
+      expect(metadata?.route.hops).toEqual([hop(model, 'answered', served('json_schema', true))]);
+      if (!streams) return;
+      expect(partials.length).toBeGreaterThan(1);
+      // Each partial is the object so far: its city a beginning of the whole one.
+      for (const partial of partials as { city?: string }[]) {
+        expect(CITY.startsWith(partial.city ?? '')).toBe(true);
+      }
+    },
+  );
 
   it('delivers the object of a single json_object-only model (no list needed)', async () => {
     const { object, metadata } = await run({ model: JSON_OBJECT });

@@ -132,7 +132,7 @@ const jsonAnswers: Check = (value, path) => {
   const problem = fields({
     invalidShare: share,
     offSchemaShare: share,
-    wrap: oneOf(['prose', 'fence']),
+    wrap: oneOf(['prose', 'fence', 'prose-fence', 'fence-inline']),
     seed,
   })(value, path);
   if (problem !== undefined) return problem;

@@ -65,8 +65,12 @@ export interface JsonAnswers {
   invalidShare?: number;
   /** Share (0–1) of JSON answers that parse but break the schema. */
   offSchemaShare?: number;
-  /** `prose`: a sentence before and after the JSON; `fence`: a ```json code fence around it. */
-  wrap?: 'prose' | 'fence' | null;
+  /**
+   * `prose`: a sentence before and after the JSON; `fence`: a ```json code fence around it;
+   * `prose-fence`: the fence with a sentence before and after it; `fence-inline`: the fence
+   * closed on the JSON's own line (```` ```json\n{…}``` ````), a sentence after it.
+   */
+  wrap?: 'prose' | 'fence' | 'prose-fence' | 'fence-inline' | null;
   /** Seed of the draws (default 1). */
   seed?: number;
 }

@@ -77,6 +77,11 @@ describe("a model's jsonAnswers (issue 52, item 5)", () => {
       'prose',
       /^Here is the JSON you asked for:\n(\{[\s\S]*\})\nLet me know if you need anything else\.$/,
     ],
+    [
+      'prose-fence',
+      /^Here is the JSON you asked for:\n```json\n(\{[\s\S]*\})\n```\nLet me know if you need anything else\.$/,
+    ],
+    ['fence-inline', /^```json\n(\{[\s\S]*\})```\nLet me know if you need anything else\.$/],
   ] as const)('wraps its JSON in %s, streamed or not', async (wrap, shape) => {
     const emulator = claimed({ wrap });
     const body = { ...userChat('pool-j/claimed', 'report'), response_format: jsonSchema };

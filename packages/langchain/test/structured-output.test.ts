@@ -23,6 +23,19 @@ const JSON_OBJECT_ONLY = 'community/json-object';
 /** A model whose json_schema is only its provider's word, answering off the schema every time. */
 const CLAIMED = CLAIMED_MODEL;
 
+/** Models whose JSON answers come in a code fence: prose before and after it, or closed on the JSON's line. */
+const PROSE_FENCED = 'community/prose-fenced';
+const INLINE_FENCED = 'community/inline-fenced';
+const fenced = (wrap: 'prose-fence' | 'fence-inline') => ({
+  owned_by: 'service-community' as const,
+  capabilities: ['chat' as const, 'streaming' as const, 'json_schema' as const],
+  online: true,
+  jsonAnswers: { wrap },
+});
+const WITH_FENCED = {
+  models: { [PROSE_FENCED]: fenced('prose-fence'), [INLINE_FENCED]: fenced('fence-inline') },
+};
+
 /** How a request sent to the gateway asked for the schema. */
 function wireMethod(body: Record<string, unknown> | undefined): string | undefined {
   if (body?.tool_choice !== undefined) return 'tools';
@@ -314,10 +327,24 @@ describe('withStructuredOutput: what comes back', () => {
     expect((error as OutputParserException).observation).toMatch(/must be older than 1000/);
   });
 
-  it.each([JSON_SCHEMA_ONLY, TOOLS_ONLY, JSON_OBJECT_ONLY])(
+  it.each([PROSE_FENCED, INLINE_FENCED])(
+    'invoke() on %s gives the checked object, streamed or not',
+    async (id) => {
+      const { connection } = await recordingGateway(WITH_FENCED);
+      for (const streaming of [false, true]) {
+        const model = new GatewayChatModel(id, { ...connection, streaming });
+        const person = await model.withStructuredOutput(Person).invoke('describe "Ada Lovelace"');
+        expect(Person.parse(person)).toEqual(person);
+        expect(person.name).toBe('Ada Lovelace');
+      }
+    },
+  );
+
+  // A fenced answer's partials are read from its JSON alone: core leaves the fence and prose out.
+  it.each([JSON_SCHEMA_ONLY, TOOLS_ONLY, JSON_OBJECT_ONLY, PROSE_FENCED, INLINE_FENCED])(
     'stream() on %s yields growing partial objects, then the checked whole',
     async (id) => {
-      const { connection } = await recordingGateway();
+      const { connection } = await recordingGateway(WITH_FENCED);
       const model = new GatewayChatModel(id, connection);
       const parts = await collect(
         await model.withStructuredOutput(Person).stream('describe "Ada Lovelace"'),

@@ -50,37 +50,6 @@ async function collect(stream: ReadableStream<LanguageModelV4StreamPart>) {
 const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
 
 describe('convertGatewayChatStream', () => {
-  it("leaves out a JSON answer's code fence only when the call asks for JSON", async () => {
-    const fenced: ChatStreamEvent[] = [
-      { type: 'text-delta', delta: ' ``', choiceIndex: 0 },
-      { type: 'text-delta', delta: '`json', choiceIndex: 0 },
-      { type: 'text-delta', delta: '\n{"a":', choiceIndex: 0 },
-      { type: 'text-delta', delta: '1}\n`', choiceIndex: 0 },
-      { type: 'text-delta', delta: '``', choiceIndex: 0 },
-      { type: 'finish', reason: 'stop', choiceIndex: 0 },
-    ];
-    const deltas = async (json: boolean) =>
-      (
-        await collect(convertGatewayChatStream(gatewayStream(fenced).stream, { ...options, json }))
-      ).flatMap((part) => (part.type === 'text-delta' ? [part.delta] : []));
-    expect(await deltas(true)).toEqual(['{"a":', '1}']);
-    // A text answer is passed on as it came, a fence included.
-    expect(await deltas(false)).toEqual([' ``', '`json', '\n{"a":', '1}\n`', '``']);
-  });
-
-  it('gives back what a JSON answer held to decide, when no fence followed', async () => {
-    const { stream } = gatewayStream([
-      { type: 'text-delta', delta: '\n', choiceIndex: 0 },
-      { type: 'finish', reason: 'stop', choiceIndex: 0 },
-    ]);
-    const parts = await collect(convertGatewayChatStream(stream, { ...options, json: true }));
-    expect(parts.filter((part) => part.type.startsWith('text'))).toEqual([
-      { type: 'text-start', id: 'text-0' },
-      { type: 'text-delta', id: 'text-0', delta: '\n' },
-      { type: 'text-end', id: 'text-0' },
-    ]);
-  });
-
   it('streams text with start metadata, then finish with usage', async () => {
     const { stream } = gatewayStream([
       { type: 'metadata', id: 'chatcmpl-1', model: 'm', created: 1_700_000_000 },

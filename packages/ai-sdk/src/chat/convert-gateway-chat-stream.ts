@@ -8,7 +8,6 @@ import type {
 import { generateId } from '@ai-sdk/provider-utils';
 import { type ChatStream, type ChatStreamEvent, GatewayError, type Usage } from '@infergate/core';
 import { convertGatewayUsage } from './convert-gateway-usage';
-import { JsonFenceReader } from './json-fence-reader';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { toolCallMetadata } from './tool-call-metadata';
 
@@ -20,8 +19,6 @@ interface StreamConversionOptions {
   mapError: (error: unknown) => unknown;
   /** `providerMetadata` for the `finish` part, given the usage seen. */
   providerMetadata: (usage: Usage | undefined) => SharedV4ProviderMetadata;
-  /** The call asks for JSON (`responseFormat` `json`): a code fence around it is left out. */
-  json?: boolean;
 }
 
 /**
@@ -121,13 +118,10 @@ class GatewayStreamParts {
   readonly #toolCalls = new Map<number, ToolCallInProgress>();
   #rawFinishReason: string | undefined;
   #usage: Usage | undefined;
-  /** A JSON answer's fence reader, until it knows the answer opens with no fence. */
-  #fence: JsonFenceReader | undefined;
 
   constructor(stream: ChatStream, options: StreamConversionOptions) {
     this.#stream = stream;
     this.#options = options;
-    if (options.json === true) this.#fence = new JsonFenceReader();
   }
 
   #put(out: PartSink, part: LanguageModelV4StreamPart): void {
@@ -167,8 +161,7 @@ class GatewayStreamParts {
       case 'text-delta':
         // Only the first choice is an AI SDK answer; the adapter never asks for more.
         if (event.choiceIndex !== 0 || event.delta.length === 0) break;
-        if (this.#fence === undefined) this.#text(event.delta, out);
-        else this.#fencedText(event.delta, out);
+        this.#text(event.delta, out);
         break;
 
       case 'tool-call-delta':
@@ -223,8 +216,6 @@ class GatewayStreamParts {
       return;
     }
     this.#endReasoning(out);
-    const held = this.#fence?.end();
-    if (held) this.#text(held, out);
     this.#endText(out);
     for (const call of this.#callsInOrder()) {
       this.#put(out, { type: 'tool-input-end', id: call.id });
@@ -256,14 +247,6 @@ class GatewayStreamParts {
       this.#put(out, { type: 'text-start', id: this.#textId });
     }
     this.#put(out, { type: 'text-delta', id: this.#textId, delta });
-  }
-
-  /** A JSON answer's text, its fence left out; the reader is dropped once there is none. */
-  #fencedText(delta: string, out: PartSink): void {
-    const fence = this.#fence as JsonFenceReader;
-    const text = fence.read(delta);
-    if (fence.plain) this.#fence = undefined;
-    if (text !== '') this.#text(text, out);
   }
 
   #endText(out: PartSink): void {

@@ -160,7 +160,6 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         includeRawChunks: options.includeRawChunks,
         mapError: (error) => this.mapError(error, sent),
         providerMetadata: (usage) => providerMetadata(stream, usage),
-        json: options.responseFormat?.type === 'json',
       }),
       request: { body: sent },
       response: { headers: headersToRecord(stream.headers) },

@@ -10,8 +10,8 @@ import {
   checkStructuredAnswer,
   type StructuredOutputCheck,
 } from '../steering/check-structured-answer';
+import { jsonInText } from '../steering/json-in-text';
 import {
-  jsonInText,
   readStructuredAnswer,
   type StructuredOutputSchema,
 } from '../steering/structured-output-request';

@@ -2,11 +2,13 @@
 /**
  * A stream of a call asking for structured output, as its caller reads it: the JSON text as it
  * comes — for `tools`, the schema tool's argument pieces as text deltas, no tool-call event for
- * that tool — and, at its end, the assembled answer checked against the schema (a failure ends the
- * stream with `invalid_structured_output`). Loaded with the steering module.
+ * that tool; else the text deltas with a code fence and the prose around it left out
+ * (`JsonTextReader`) — and, at its end, the assembled answer checked against the schema (a failure
+ * ends the stream with `invalid_structured_output`). Loaded with the steering module.
  */
 import type { AssembledChat, ChatStreamEvent } from '../protocol/chat-result-types';
 import type { HopStructuredOutput, StructuredOutputMethod } from '../protocol/chat-route';
+import { JsonTextReader } from '../steering/json-in-text';
 import { schemaName } from '../steering/structured-output-request';
 import { checkedStructuredAnswer, type StructuredAsk } from './checked-structured-answer';
 import type { DecodedEvents, StructuredStream } from './stream/sse-chat-stream';
@@ -22,7 +24,8 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
   const { model, method, given } = asked;
   const name = schemaName(given);
   return {
-    events: (decoder) => (method === 'tools' ? schemaToolAsText(decoder, name) : decoder),
+    events: (decoder) =>
+      mapped(decoder, method === 'tools' ? schemaToolAsText(name) : fenceLeftOut()),
     async check(answer: AssembledChat): Promise<AssembledChat> {
       // A step of the caller's own tool loop: not the structured answer yet, passed on unchecked.
       if (method !== 'tools' && answer.toolCalls.length > 0) return answer;
@@ -38,14 +41,13 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
 }
 
 /**
- * The decoder's events with the schema tool's (`name`) argument pieces as text deltas and no
- * tool-call event for it; its finish `tool_calls` is `stop` (the caller asked for an answer, not
- * a call).
+ * The schema tool's (`name`) argument pieces as text deltas, and no tool-call event for it; its
+ * finish `tool_calls` is `stop` (the caller asked for an answer, not a call).
  */
-function schemaToolAsText(decoder: DecodedEvents, name: string): DecodedEvents {
+function schemaToolAsText(name: string): EventMap {
   /** The calls (the decoder's `call` numbers) of the schema's tool. */
   const schemaCalls = new Set<number>();
-  const map = (event: ChatStreamEvent): ChatStreamEvent | undefined => {
+  return (event) => {
     if (event.type === 'tool-call-delta') {
       if (event.name === name) schemaCalls.add(event.call);
       if (!schemaCalls.has(event.call)) return event;
@@ -57,18 +59,44 @@ function schemaToolAsText(decoder: DecodedEvents, name: string): DecodedEvents {
     }
     return event;
   };
+}
+
+/**
+ * The first choice's text read by `JsonTextReader`: what it holds back comes before a finish, or
+ * before a tool call (a step of the caller's own tool loop, whose text then passes whole).
+ */
+function fenceLeftOut(): EventMap {
+  const reader = new JsonTextReader();
+  return (event) => {
+    if (event.type === 'text-delta' && event.choiceIndex === 0) {
+      const delta = reader.read(event.delta);
+      return delta === '' ? undefined : { ...event, delta };
+    }
+    const held = event.type === 'finish' || event.type === 'tool-call-delta' ? reader.end() : '';
+    return held === '' ? event : [{ type: 'text-delta', delta: held, choiceIndex: 0 }, event];
+  };
+}
+
+/** An event as the caller gets it: none, itself or another, or several. */
+type EventMap = (event: ChatStreamEvent) => ChatStreamEvent | ChatStreamEvent[] | undefined;
+
+/** The decoder's events through `map`. */
+function mapped(decoder: DecodedEvents, map: EventMap): DecodedEvents {
+  /** Events `take` mapped but has not given yet. */
+  let queued: ChatStreamEvent[] = [];
   return {
     take() {
-      for (;;) {
+      while (queued.length === 0) {
         const event = decoder.take();
         if (event === undefined) return undefined;
-        const mapped = map(event);
-        if (mapped !== undefined) return mapped;
+        queued = [map(event) ?? []].flat();
       }
+      return queued.shift();
     },
     takeAll() {
-      const mapped = decoder.takeAll()?.flatMap((event) => map(event) ?? []);
-      return mapped !== undefined && mapped.length > 0 ? mapped : undefined;
+      const all = queued.concat(decoder.takeAll()?.flatMap((event) => map(event) ?? []) ?? []);
+      queued = [];
+      return all.length > 0 ? all : undefined;
     },
   };
 }

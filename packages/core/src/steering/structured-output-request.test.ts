@@ -4,7 +4,6 @@ import { isGatewayError } from '../errors/errors';
 import type { AssembledChat } from '../protocol/chat-result-types';
 import type { ChatRequest } from '../protocol/wire-types';
 import {
-  jsonInText,
   readStructuredAnswer,
   type StructuredOutputSchema,
   structuredRequest,
@@ -215,16 +214,5 @@ describe('readStructuredAnswer', () => {
         )
       ).code,
     ).toBe('invalid_structured_output');
-  });
-});
-
-describe('jsonInText', () => {
-  it('leaves JSON whose strings hold a fence as it is', () => {
-    const text = '{"code":"```js\\nx()\\n```"}';
-    expect(jsonInText(text)).toBe(text);
-  });
-
-  it('reads a fence cut short (a stream that ended early) up to its end', () => {
-    expect(jsonInText('```json\n{"a":1}')).toBe('{"a":1}');
   });
 });

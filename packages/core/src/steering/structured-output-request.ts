@@ -10,6 +10,7 @@ import type { AssembledChat } from '../protocol/chat-result-types';
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 import type { ChatMessage, ChatRequest, ChatTool } from '../protocol/wire-types';
 import { invalidStructuredOutput } from './invalid-structured-output';
+import { jsonInText } from './json-in-text';
 
 /** The schema a call asks for: a JSON Schema and the name the model sees it by. */
 export interface StructuredOutputSchema {
@@ -159,18 +160,4 @@ function parsed(
     if (cut) what += ': it was cut at the length limit (finish_reason "length"); raise max_tokens';
     throw invalidStructuredOutput(model, { method, text, issues: [{ message: what }] });
   }
-}
-
-/** The first ```json (or bare ```) code fence, its closing fence optional as at a stream's cut. */
-const FENCE = /```(?:json)?[ \t]*\r?\n?([\s\S]*?)(?:```|$)/i;
-
-/**
- * The JSON of a text answer: the text itself when it starts as JSON does, else the content of its
- * first code fence (models wrap JSON in one even in JSON mode, with a sentence around it at
- * times). Prose around unfenced JSON is not searched: where the JSON starts is then a guess.
- */
-export function jsonInText(text: string): string {
-  const trimmed = text.trim();
-  if (!trimmed.includes('```') || /^[[{"]/.test(trimmed)) return trimmed;
-  return FENCE.exec(trimmed)?.[1]?.trim() ?? trimmed;
 }

@@ -44,6 +44,8 @@ function cutShort(text: string): string {
 function wrap(text: string, how: JsonAnswers['wrap']): string {
   if (how === 'fence') return `\`\`\`json\n${text}\n\`\`\``;
   if (how === 'prose') return `${PROSE_BEFORE}${text}${PROSE_AFTER}`;
+  if (how === 'prose-fence') return `${PROSE_BEFORE}\`\`\`json\n${text}\n\`\`\`${PROSE_AFTER}`;
+  if (how === 'fence-inline') return `\`\`\`json\n${text}\`\`\`${PROSE_AFTER}`;
   return text;
 }
 

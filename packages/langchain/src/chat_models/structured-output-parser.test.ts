@@ -21,10 +21,10 @@ describe('GatewayStructuredOutputParser', () => {
     expect((error as OutputParserException).llmOutput).toBe('not json');
   });
 
-  it('streams partial objects as the JSON grows (a fence opening it is read through), then the checked whole', async () => {
+  it('streams partial objects as the JSON grows (core gives the JSON alone), then the checked whole', async () => {
     const parser = new GatewayStructuredOutputParser({ model: 'm' });
     async function* chunks() {
-      yield new AIMessageChunk('```json\n{"name": "Ad');
+      yield new AIMessageChunk('{"name": "Ad');
       yield new AIMessageChunk('a", "age"');
       yield new AIMessageChunk({
         content: ': 36}',

@@ -42,7 +42,7 @@ export class GatewayStructuredOutputParser<
   ): Promise<RunOutput | undefined> {
     const raw = generations[0]?.text;
     if (raw === undefined || raw.trim() === '') return undefined;
-    const partial = parsePartialJson(withoutFence(raw.trim())) as unknown;
+    const partial = parsePartialJson(raw.trim()) as unknown;
     return typeof partial === 'object' && partial !== null ? (partial as RunOutput) : undefined;
   }
 
@@ -56,7 +56,7 @@ export class GatewayStructuredOutputParser<
   /** Text alone (no message core made): the JSON as sent. */
   async parse(text: string): Promise<RunOutput> {
     try {
-      return JSON.parse(withoutFence(text.trim())) as RunOutput;
+      return JSON.parse(text.trim()) as RunOutput;
     } catch (error) {
       throw new OutputParserException(
         `${this.#model} returned text that is not JSON for structured output: ${(error as Error).message}`,
@@ -90,10 +90,4 @@ export class GatewayStructuredOutputParser<
     const final = await this.parseResult([{ message: whole, text: whole.text }]);
     if (JSON.stringify(final) !== JSON.stringify(last)) yield final;
   }
-}
-
-/** A stream's text so far may open with the model's code fence (core gives the fence's content). */
-function withoutFence(text: string): string {
-  const fenced = /^```(?:json)?\s*([\s\S]*?)\s*(?:```)?$/i.exec(text);
-  return fenced ? fenced[1]! : text;
 }

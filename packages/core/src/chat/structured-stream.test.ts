@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatStreamEvent } from '../protocol/chat-result-types';
+import type { StructuredOutputMethod } from '../protocol/chat-route';
+import type { DecodedEvents } from './stream/sse-chat-stream';
+import { structuredStream } from './structured-stream';
+
+const schema = { type: 'object' };
+
+function text(delta: string, choiceIndex = 0): ChatStreamEvent {
+  return { type: 'text-delta', delta, choiceIndex };
+}
+const REASONING: ChatStreamEvent = { type: 'reasoning-delta', delta: '```json', choiceIndex: 0 };
+const FINISH: ChatStreamEvent = { type: 'finish', reason: 'stop', choiceIndex: 0 };
+const USAGE: ChatStreamEvent = {
+  type: 'usage',
+  usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
+};
+
+/** A decoder that has decoded `events`, read through the structured stream's events. */
+function readThrough(
+  events: ChatStreamEvent[],
+  how: 'take' | 'takeAll',
+  method: StructuredOutputMethod = 'json_schema',
+): ChatStreamEvent[] {
+  const pending = [...events];
+  const decoder: DecodedEvents = {
+    take: () => pending.shift(),
+    // One network chunk's events at a time: two per call here.
+    takeAll: () => (pending.length > 0 ? pending.splice(0, 2) : undefined),
+  };
+  const stream = structuredStream({ model: 'm', method, given: { schema }, check: { schema } });
+  const mapped = stream.events(decoder);
+  const out: ChatStreamEvent[] = [];
+  for (;;) {
+    const got = how === 'take' ? mapped.take() : mapped.takeAll();
+    // Nothing now (a batch all held back) is not the end while the decoder has more.
+    if (got === undefined && pending.length === 0) return out;
+    if (got !== undefined) out.push(...(Array.isArray(got) ? got : [got]));
+  }
+}
+
+describe.each(['take', 'takeAll'] as const)('structuredStream events (%s)', (how) => {
+  it('leaves out the fence and the prose around it; reasoning and usage pass as they are', () => {
+    const events = [
+      REASONING,
+      text('Here is the JSON:\n``'),
+      text('`json\n{"a":'),
+      text('1}```'),
+      text('\nBye'),
+      FINISH,
+      USAGE,
+    ];
+    expect(readThrough(events, how)).toEqual([REASONING, text('{"a":'), text('1}'), FINISH, USAGE]);
+  });
+
+  it('gives text with no fence back whole before the finish, and a tool step’s before its call', () => {
+    const call: ChatStreamEvent = {
+      type: 'tool-call-delta',
+      index: 0,
+      call: 0,
+      id: 'c',
+      name: 'lookup',
+      argumentsDelta: '{}',
+    };
+    expect(readThrough([text('Let me '), text('look.'), call, FINISH], how)).toEqual([
+      text('Let me look.'),
+      call,
+      FINISH,
+    ]);
+    expect(readThrough([text('I cannot'), text(' say.'), FINISH], how)).toEqual([
+      text('I cannot say.'),
+      FINISH,
+    ]);
+  });
+
+  it('reads only the first choice', () => {
+    expect(readThrough([text('```json\n{}```', 1), text('```json\n{}```'), FINISH], how)).toEqual([
+      text('```json\n{}```', 1),
+      text('{}'),
+      FINISH,
+    ]);
+  });
+});
