@@ -33,6 +33,27 @@ async function slotBack(gateway: EmulatedGateway, model: GatewayChatModel): Prom
 const hasText = (chunk: BaseMessageChunk) =>
   typeof chunk.content === 'string' && chunk.content !== '';
 
+/**
+ * Reads `stream` in a task of its own until its first text, then breaks a turn later: `leaving`
+ * resolves as it breaks, `left` once the break is done (before the fix, not while the model is
+ * silent).
+ */
+function breakAfterText(stream: Promise<AsyncIterable<BaseMessageChunk>>) {
+  let breaking = () => {};
+  const leaving = new Promise<void>((resolve) => {
+    breaking = resolve;
+  });
+  const left = (async () => {
+    for await (const chunk of await stream) {
+      if (!hasText(chunk)) continue;
+      await nextTurn();
+      breaking();
+      break;
+    }
+  })();
+  return { leaving, left };
+}
+
 describe('abandoned streams do not hold the key: a stream left unread frees its slot', () => {
   it('4 .stream() loops left with break, then 4 invokes run at once', async () => {
     const { emulator, connection } = await emulate({ scenario: { streamChunkDelayMs: 2 } });
@@ -57,6 +78,25 @@ describe('abandoned streams do not hold the key: a stream left unread frees its 
     );
     expect(emulator.counters.maxInflight[key]).toBe(4);
     expect(emulator.counters.concurrencyRejections).toBe(0);
+  });
+});
+
+describe('a consumer that leaves while the model is silent mid-answer frees the slot at once', () => {
+  it('.stream(): break aborts the read LangChain already started (it would wait for the next chunk)', async () => {
+    const { gateway, model } = await pausingModel();
+    const { leaving, left } = breakAfterText(model.stream('one two three'));
+    await leaving;
+    await slotBack(gateway, model);
+    await left; // the break itself did not wait for the model either
+  });
+
+  it('a bound model (bindTools, withConfig) too', async () => {
+    const { gateway, model } = await pausingModel();
+    const bound = model.withConfig({ tags: ['bound'] });
+    const { leaving, left } = breakAfterText(bound.stream('one two three'));
+    await leaving;
+    await slotBack(gateway, model);
+    await left;
   });
 });
 
