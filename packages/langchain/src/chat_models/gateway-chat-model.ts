@@ -386,6 +386,33 @@ export class GatewayChatModel
     });
   }
 
+  /**
+   * `.stream()`'s chunks (a bound model's too): a consumer that leaves (`break`, a cancelled
+   * stream) aborts the call, also while LangChain's read-ahead waits for the model's next chunk,
+   * so its request and key slot end at once. A chain's or `streamEvents`' consumer leaves
+   * LangChain's own generator, which never reaches this one in time: the README's AbortSignal
+   * covers those.
+   */
+  override _streamIterator(
+    input: BaseLanguageModelInput,
+    options?: Partial<GatewayChatModelCallOptions>,
+  ): AsyncGenerator<AIMessageChunk> {
+    // LangChain reads one chunk ahead, and a generator's `return` waits behind a read in
+    // progress: the abort ends that read (the model may be silent for long) and the request now.
+    const left = new AbortController();
+    const { signal } = left;
+    const chunks = super._streamIterator(input, {
+      ...options,
+      signal: AbortSignal.any([options?.signal ?? signal, signal]),
+    });
+    const { return: leave } = chunks;
+    chunks.return = (value) => {
+      left.abort();
+      return leave.call(chunks, value);
+    };
+    return chunks;
+  }
+
   override async *_streamResponseChunks(
     messages: BaseMessage[],
     options: this['ParsedCallOptions'],
