@@ -4,7 +4,7 @@ import { GatewayChatModel } from '../src/index';
 import { intercepting } from './helpers';
 
 /** SSE of an answer with text and a tool call, as some model servers send it. */
-function mixedStream(): Response {
+function mixedStream(args = '{"city":"Kyiv"}'): Response {
   const chunk = (delta: object, finish: string | null = null) =>
     `data: ${JSON.stringify({
       id: 'chatcmpl-mixed',
@@ -20,7 +20,7 @@ function mixedStream(): Response {
         { index: 0, id: 'call_1', type: 'function', function: { name: 'weather', arguments: '' } },
       ],
     }),
-    chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":"Kyiv"}' } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: args } }] }),
     chunk({}, 'tool_calls'),
     `data: ${JSON.stringify({
       object: 'chat.completion.chunk',
@@ -58,4 +58,26 @@ describe('text and tool calls in one streamed answer', () => {
     expect(message.response_metadata.finish_reason).toBe('tool_use');
     expect(message.usage_metadata?.total_tokens).toBe(11);
   });
+
+  it.each([
+    ['{"city":"Kyiv"', 'tool call arguments are not valid JSON: '],
+    ['["Kyiv"]', 'tool call arguments are JSON but not an object'],
+  ])('names bad arguments (%s) in streamEvents() as invoke() does', async (args, error) => {
+    const connection = intercepting(await emulate(), async (request) =>
+      request.url.endsWith('/chat/completions') ? mixedStream(args) : undefined,
+    );
+    const model = new GatewayChatModel('community/general', connection);
+
+    const message = await model.streamEvents('weather?');
+    expect(message.tool_calls).toEqual([]);
+    const block = (message.content as { type: string; error?: string }[]).find(
+      (part) => part.type === 'invalid_tool_call',
+    );
+    expect(block).toEqual(expect.objectContaining({ id: 'call_1', name: 'weather', args }));
+    expect(block?.error).toMatch(new RegExp(`^${escape(error)}`));
+  });
 });
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

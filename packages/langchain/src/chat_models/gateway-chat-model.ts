@@ -43,6 +43,7 @@ import {
 import { convertToGatewayTools } from '../converters/convert-to-gateway-tools';
 import { joinStreamChunks } from '../converters/join-stream-chunks';
 import { mapFinishReason } from '../converters/map-finish-reason';
+import { parseArguments } from '../converters/parse-tool-arguments';
 import { callOptions, resolveClient } from '../utils/client';
 import {
   configurationError,
@@ -448,7 +449,10 @@ export class GatewayChatModel
   ): AsyncGenerator<ChatModelStreamEvent> {
     const { convertToChatModelEvents } = await loadLaterParts();
     const chunks = this._streamResponseChunks(messages, options, runManager);
-    yield* convertToChatModelEvents(chunks, options.signal, mapFinishReason);
+    yield* convertToChatModelEvents(chunks, options.signal, {
+      mapReason: mapFinishReason,
+      parseArguments,
+    });
   }
 
   /**

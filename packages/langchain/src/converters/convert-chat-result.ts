@@ -4,6 +4,7 @@ import { AIMessage, AIMessageChunk } from '@langchain/core/messages';
 import type { InvalidToolCall, ToolCall } from '@langchain/core/messages/tool';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { mapUsage } from './map-usage';
+import { parseArguments } from './parse-tool-arguments';
 import { registerContentBlockTranslator } from './reasoning-content-blocks';
 import { buildResponseMetadata } from './response-metadata';
 
@@ -19,7 +20,10 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
   let extras: Record<string, unknown> | undefined;
   for (const call of answer.toolCalls) {
     // Gemini's thought signature, by call id: LangChain's tool calls have no field for it.
-    if (call.extraContent) (extras ??= {})[call.id] = call.extraContent;
+    if (call.extraContent) {
+      extras ??= {};
+      extras[call.id] = call.extraContent;
+    }
     const parsed = parseArguments(call.arguments);
     if (parsed.ok) {
       toolCalls.push({ type: 'tool_call', id: call.id, name: call.name, args: parsed.value });
@@ -84,25 +88,6 @@ function additionalKwargs(result: GatewayChatResult): Record<string, unknown> {
  * entries without joining any string twice.
  */
 export const EXTRA_CONTENT_KWARG = 'tool_call_extra_content';
-
-type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
-
-/** Tool arguments are JSON text; the model may write invalid JSON (docs/gateway-protocol.md §4.5). */
-function parseArguments(text: string): Parsed {
-  if (text.trim() === '') return { ok: true, value: {} };
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      return { ok: true, value: value as Record<string, unknown> };
-    }
-    return { ok: false, error: 'tool call arguments are JSON but not an object' };
-  } catch (error) {
-    return {
-      ok: false,
-      error: `tool call arguments are not valid JSON: ${(error as Error).message}`,
-    };
-  }
-}
 
 /**
  * A whole (non-streamed) answer as one stream chunk: used when `.stream()` is called on a model

@@ -9,6 +9,13 @@ import type {
 } from '@langchain/core/language_models/event';
 import type { AIMessageChunk, ContentBlock, UsageMetadata } from '@langchain/core/messages';
 import type { ChatGenerationChunk } from '@langchain/core/outputs';
+import type { ParsedArguments } from './parse-tool-arguments';
+
+/** How the model reads an answer's finish reason and a tool call's arguments. */
+export interface AnswerReaders {
+  mapReason: (reason: string | undefined) => FinishReason;
+  parseArguments: (text: string) => ParsedArguments;
+}
 
 type OpenBlock =
   | { type: 'reasoning'; reasoning: string }
@@ -60,13 +67,14 @@ class AnswerBlocks {
  * in `additional_kwargs.reasoning_content` as a `reasoning` block (LangChain's own chunk bridge
  * reads only `content` and tool-call chunks), the text, each tool call, and a last
  * `message-finish` carrying the answer's real finish reason, usage and response metadata.
- * `mapReason` is map-finish-reason.ts's, given by the model: this file loads lazily and imports
- * nothing of core, whose modules it would otherwise split into more chunks (B5).
+ * The readers are the model's own (map-finish-reason.ts, parse-tool-arguments.ts), given by it:
+ * this file loads lazily and imports nothing, which would otherwise split the modules it shares
+ * with the start path into more chunks (B5).
  */
 export async function* convertToChatModelEvents(
   chunks: AsyncIterable<ChatGenerationChunk>,
   signal: AbortSignal | undefined,
-  mapReason: (reason: string | undefined) => FinishReason,
+  read: AnswerReaders,
 ): AsyncGenerator<ChatModelStreamEvent> {
   const answer = new AnswerBlocks();
   let metadata: Record<string, unknown> | undefined;
@@ -118,37 +126,24 @@ export async function* convertToChatModelEvents(
     }
   }
   for (const [index, block] of answer.blocks.entries()) {
-    yield { event: 'content-block-finish', index, content: finished(block) };
+    yield { event: 'content-block-finish', index, content: finished(block, read.parseArguments) };
   }
   yield {
     event: 'message-finish',
-    reason: mapReason(metadata?.finish_reason as string | undefined),
+    reason: read.mapReason(metadata?.finish_reason as string | undefined),
     ...(usage ? { usage } : {}),
     ...(metadata ? { responseMetadata: metadata } : {}),
   };
 }
 
 /**
- * A finished block: a tool call's arguments parsed (none: `{}`, as `invoke` reads them), or an
- * `invalid_tool_call` keeping the text when they are not a JSON object.
+ * A finished block: a tool call's arguments parsed as `invoke` reads them, or an
+ * `invalid_tool_call` keeping the text and naming the fault as `invoke` does.
  */
-function finished(block: OpenBlock): ContentBlock {
+function finished(block: OpenBlock, parseArguments: AnswerReaders['parseArguments']): ContentBlock {
   if (block.type !== 'tool_call_chunk') return block as ContentBlock;
   const { id, name, args } = block;
-  let parsed: unknown;
-  try {
-    parsed = args.trim() === '' ? {} : JSON.parse(args);
-  } catch {
-    parsed = undefined;
-  }
-  if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-    return { type: 'tool_call', id, name: name ?? '', args: parsed as Record<string, unknown> };
-  }
-  return {
-    type: 'invalid_tool_call',
-    id,
-    name,
-    args,
-    error: 'tool call arguments are not a JSON object',
-  };
+  const parsed = parseArguments(args);
+  if (parsed.ok) return { type: 'tool_call', id, name: name ?? '', args: parsed.value };
+  return { type: 'invalid_tool_call', id, name, args, error: parsed.error };
 }
