@@ -74,10 +74,6 @@ describe('text and tool calls in one streamed answer', () => {
       (part) => part.type === 'invalid_tool_call',
     );
     expect(block).toEqual(expect.objectContaining({ id: 'call_1', name: 'weather', args }));
-    expect(block?.error).toMatch(new RegExp(`^${escape(error)}`));
+    expect(block?.error?.startsWith(error)).toBe(true);
   });
 });
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
