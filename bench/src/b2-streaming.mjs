@@ -267,11 +267,21 @@ export async function runB2({ quick }) {
       })),
     });
   }
-  const r = rates['canned SSE body'];
+  const targets = b2Targets(rates['canned SSE body'], mapping, langChain);
+  return {
+    sections,
+    targets,
+    parameters: { chunks, rounds },
+    data: { chunks, rates, cpuRates: mapping, langChainCpuRates: langChain },
+  };
+}
+
+/** B2's targets: read on the canned body, where only the clients' work differs. */
+function b2Targets(r, mapping, langChain) {
   const doStreamVsOc = r['@infergate/ai-sdk doStream'] / r['@ai-sdk/openai-compatible doStream'];
   const doStreamVsCore = mapping.warm[DO_STREAM] / mapping.warm[CORE];
   const lcVsAnchor = langChain.warm[OURS_LC] / langChain.warm[CHAT_OPENAI];
-  const targets = [
+  return [
     target(
       'B2.doStream-vs-anchor',
       "@infergate/ai-sdk doStream: chunks/s vs @ai-sdk/openai-compatible doStream's (canned SSE body)",
@@ -297,10 +307,4 @@ export async function runB2({ quick }) {
       [context('wall-clock ours / anchor', r[OURS_LC] / r[CHAT_OPENAI], 'ratio')],
     ),
   ];
-  return {
-    sections,
-    targets,
-    parameters: { chunks, rounds },
-    data: { chunks, rates, cpuRates: mapping, langChainCpuRates: langChain },
-  };
 }
