@@ -30,19 +30,42 @@ describe('usage_metadata', () => {
     }
   });
 
-  it('a negative count reads as 0', async () => {
-    const gateway = await emulate();
-    const connection = intercepting(gateway, async (request, emulator) => {
-      if (!request.url.endsWith('/chat/completions')) return undefined;
-      const answer = (await (await emulator.fetch(request)).json()) as Record<string, unknown>;
-      const usage = { prompt_tokens: 4, completion_tokens: -2, total_tokens: 2 };
-      return Response.json({ ...answer, usage });
-    });
-    const model = new GatewayChatModel('community/general', connection);
+  it('a negative count reads as 0, and the total is never below input + output', async () => {
+    const usage = { prompt_tokens: 4, completion_tokens: -2, total_tokens: 2 };
+    const model = new GatewayChatModel('community/general', await answering(usage));
     expect((await model.invoke('hi')).usage_metadata).toEqual({
       input_tokens: 4,
       output_tokens: 0,
-      total_tokens: 2,
+      total_tokens: 4,
+    });
+  });
+
+  // The AI SDK adapter gives the same counts for these bytes (gateway-chat-reasoning.test.ts).
+  it.each([
+    ['total_tokens below prompt + output', 5, 15, { output_tokens: 25, total_tokens: 35 }],
+    ['no completion_tokens', undefined, 30, { output_tokens: 20, total_tokens: 30 }],
+  ])('%s: the output holds the reasoning, the total both', async (_, completion, total, counts) => {
+    const usage = {
+      prompt_tokens: 10,
+      completion_tokens: completion,
+      total_tokens: total,
+      completion_tokens_details: { reasoning_tokens: 20 },
+    };
+    const model = new GatewayChatModel('community/general', await answering(usage));
+    expect((await model.invoke('hi')).usage_metadata).toEqual({
+      input_tokens: 10,
+      ...counts,
+      output_token_details: { reasoning: 20 },
     });
   });
 });
+
+/** A connection to the emulator whose whole chat answers carry this `usage` instead. */
+async function answering(usage: Record<string, unknown>) {
+  const gateway = await emulate();
+  return intercepting(gateway, async (request, emulator) => {
+    if (!request.url.endsWith('/chat/completions')) return undefined;
+    const answer = (await (await emulator.fetch(request)).json()) as Record<string, unknown>;
+    return Response.json({ ...answer, usage });
+  });
+}

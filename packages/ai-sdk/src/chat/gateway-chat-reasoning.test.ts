@@ -108,6 +108,24 @@ describe('usage through generateText and streamText', () => {
       outputTokenDetails: { textTokens: 0 },
     });
   });
+  it('no completion_tokens but reasoning: the output is total − prompt, the reasoning at least', async () => {
+    // The LangChain adapter gives the same counts for these bytes (its usage-metadata test).
+    const usage = {
+      prompt_tokens: 10,
+      total_tokens: 30,
+      completion_tokens_details: { reasoning_tokens: 20 },
+    };
+    const { usage: read } = await generateText({
+      model: gateway(withUsage(usage))('community/general'),
+      prompt: 'hi',
+    });
+    expect(read).toMatchObject({
+      inputTokens: 10,
+      outputTokens: 20,
+      outputTokenDetails: { textTokens: 0, reasoningTokens: 20 },
+      totalTokens: 30,
+    });
+  });
 });
 
 describe('response metadata whatever chunk carries it', () => {

@@ -29,9 +29,24 @@ describe('readUsage', () => {
     });
     expect(readUsage({ prompt_tokens: '3', completion_tokens: 2 } as unknown as Usage)).toEqual({
       outputTokens: 2,
+      totalTokens: 2,
     });
     expect(readUsage(null)).toBeUndefined();
     expect(readUsage(undefined)).toBeUndefined();
+  });
+
+  it.each([
+    [
+      { prompt_tokens: 4, completion_tokens: 5, total_tokens: 2 },
+      { outputTokens: 5, totalTokens: 9 },
+    ],
+    [{ prompt_tokens: 4, total_tokens: 2 }, { totalTokens: 4 }],
+    [
+      { prompt_tokens: 4, completion_tokens_details: { reasoning_tokens: 0 } },
+      { totalTokens: 4, reasoningTokens: 0 },
+    ],
+  ])('%o: no total below input + output, no output made up', (wire, expected) => {
+    expect(readUsage(wire as unknown as Usage)).toEqual({ inputTokens: 4, ...expected });
   });
 
   it('never gives a negative count', () => {
@@ -78,6 +93,21 @@ describe('readUsage', () => {
       'reasoning over completion_tokens, total_tokens counting it alone (vercel/ai#18614)',
       { prompt_tokens: 951, completion_tokens: 6000, total_tokens: 6952, reasoning: 6001 },
       { outputTokens: 6001, totalTokens: 6952 },
+    ],
+    [
+      'no completion_tokens: the output is total − prompt when that holds the reasoning',
+      { prompt_tokens: 10, total_tokens: 40, reasoning: 20 },
+      { outputTokens: 30, totalTokens: 40 },
+    ],
+    [
+      'no completion_tokens nor total_tokens: the output is the reasoning',
+      { prompt_tokens: 10, reasoning: 20 },
+      { outputTokens: 20, totalTokens: 30 },
+    ],
+    [
+      'total_tokens below prompt + output: the total is prompt + output',
+      { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, reasoning: 20 },
+      { outputTokens: 25, totalTokens: 35 },
     ],
   ])('%s: the output counts the reasoning', (_, { reasoning, ...wire }, expected) => {
     const usage = { ...wire, completion_tokens_details: { reasoning_tokens: reasoning } };

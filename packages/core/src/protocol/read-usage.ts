@@ -9,10 +9,11 @@ export interface UsageCounts {
   inputTokens?: number;
   /**
    * The answer's output, reasoning included: `completion_tokens`, plus the reasoning when the server
-   * counts it outside them (docs/gateway-protocol.md §4.3). Never less than `reasoningTokens`.
+   * counts it outside them or leaves them out (docs/gateway-protocol.md §4.3). Never less than
+   * `reasoningTokens`.
    */
   outputTokens?: number;
-  /** `total_tokens`, else input + output when both are known. */
+  /** `total_tokens`, but never less than input + output (either alone when the other is missing). */
   totalTokens?: number;
   /** `prompt_tokens_details.cached_tokens`, which some model servers add. */
   cachedInputTokens?: number;
@@ -33,19 +34,21 @@ export function readUsage(usage: Usage | null | undefined): UsageCounts | undefi
   const reasoning = count((usage.completion_tokens_details as Details)?.reasoning_tokens);
   // OpenAI's completion_tokens include the reasoning; xAI's count the text alone (vercel/ai#11487).
   // Such usage shows itself when total − prompt is completion + reasoning, or when the reasoning
-  // exceeds the completion: the output is then total − prompt if that holds the reasoning, else
-  // completion + reasoning.
+  // exceeds the completion (a missing one counting as 0): the output is then total − prompt if that
+  // holds the reasoning, else completion + reasoning. The total is never below input + output.
   const rest = given - input;
+  const text = completion || 0;
   const output =
-    reasoning > completion || rest === completion + reasoning
+    reasoning > text || rest === completion + reasoning
       ? rest >= reasoning
         ? rest
-        : completion + reasoning
+        : text + reasoning
       : completion;
+  const sum = (input || 0) + (output || 0);
   const counts: UsageCounts = {
     inputTokens: input,
     outputTokens: output,
-    totalTokens: given >= 0 ? given : input + output,
+    totalTokens: given >= sum || !(input >= 0 || output >= 0) ? given : sum,
     cachedInputTokens: count((usage.prompt_tokens_details as Details)?.cached_tokens),
     reasoningTokens: reasoning,
   };
