@@ -21,6 +21,7 @@ function readThrough(
   events: ChatStreamEvent[],
   how: 'take' | 'takeAll',
   method: StructuredOutputMethod = 'json_schema',
+  ownTools = false,
 ): ChatStreamEvent[] {
   const pending = [...events];
   const decoder: DecodedEvents = {
@@ -28,7 +29,8 @@ function readThrough(
     // One network chunk's events at a time: two per call here.
     takeAll: () => (pending.length > 0 ? pending.splice(0, 2) : undefined),
   };
-  const stream = structuredStream({ model: 'm', method, given: { schema }, check: { schema } });
+  const asked = { model: 'm', method, given: { schema }, check: { schema }, ownTools };
+  const stream = structuredStream(asked);
   const mapped = stream.events(decoder);
   const out: ChatStreamEvent[] = [];
   for (;;) {
@@ -79,5 +81,37 @@ describe.each(['take', 'takeAll'] as const)('structuredStream events (%s)', (how
       text('{}'),
       FINISH,
     ]);
+  });
+
+  describe('a request with tools of its own', () => {
+    const call: ChatStreamEvent = {
+      type: 'tool-call-delta',
+      index: 0,
+      call: 0,
+      id: 'c',
+      name: 'lookup',
+      argumentsDelta: '{"q":"a"}',
+    };
+    const toolCalls: ChatStreamEvent = { type: 'finish', reason: 'tool_calls', choiceIndex: 0 };
+    const read = (events: ChatStreamEvent[]) => readThrough(events, how, 'json_schema', true);
+
+    it('hands a tool step’s text on as it came, a fence in it included', () => {
+      const events = [text('Let me check ```json\n{"q":'), text('1}\n``` first.'), call, toolCalls];
+      expect(read(events)).toEqual([
+        text('Let me check ```json\n{"q":1}\n``` first.'),
+        call,
+        toolCalls,
+      ]);
+    });
+
+    it('gives a fenced answer’s JSON alone at its finish; JSON first passes as it comes', () => {
+      const fenced = [text('Done.\n```json\n{"a":'), text('1}\n```'), FINISH];
+      expect(read(fenced)).toEqual([text('{"a":1}'), FINISH]);
+      expect(read([text(' '), text('{"a"'), text(':1}'), FINISH])).toEqual([
+        text(' {"a"'),
+        text(':1}'),
+        FINISH,
+      ]);
+    });
   });
 });
