@@ -3,7 +3,7 @@
  * A stream of a call asking for structured output, as its caller reads it: the JSON text as it
  * comes — for `tools`, the schema tool's argument pieces as text deltas, no tool-call event for
  * that tool; else the text deltas with a code fence and the prose around it left out
- * (`JsonTextReader`) — and, at its end, the assembled answer checked against the schema (a failure
+ * (`JsonTextReader`; a tool step's text kept as it came) — and, at its end, the assembled answer checked against the schema (a failure
  * ends the stream with `invalid_structured_output`). Loaded with the steering module.
  */
 import type { AssembledChat, ChatStreamEvent } from '../protocol/chat-result-types';
@@ -64,8 +64,8 @@ function schemaToolAsText(name: string): EventMap {
 }
 
 /**
- * The first choice's text read by `JsonTextReader`: what it holds back comes before a finish, or
- * before a tool call (a step of the caller's own tool loop, whose text then passes whole).
+ * The first choice's text read by `JsonTextReader` (a request with no tools of its own): what it
+ * holds back comes before a finish, or before a tool call.
  */
 function fenceLeftOut(): EventMap {
   const reader = new JsonTextReader();
