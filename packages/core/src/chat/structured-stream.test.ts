@@ -11,6 +11,15 @@ function text(delta: string, choiceIndex = 0): ChatStreamEvent {
 }
 const REASONING: ChatStreamEvent = { type: 'reasoning-delta', delta: '```json', choiceIndex: 0 };
 const FINISH: ChatStreamEvent = { type: 'finish', reason: 'stop', choiceIndex: 0 };
+/** A call of the caller's own tool `lookup`. */
+const call: ChatStreamEvent = {
+  type: 'tool-call-delta',
+  index: 0,
+  call: 0,
+  id: 'c',
+  name: 'lookup',
+  argumentsDelta: '{"q":"a"}',
+};
 const USAGE: ChatStreamEvent = {
   type: 'usage',
   usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
@@ -56,14 +65,6 @@ describe.each(['take', 'takeAll'] as const)('structuredStream events (%s)', (how
   });
 
   it('gives text with no fence back whole before the finish, and a tool step’s before its call', () => {
-    const call: ChatStreamEvent = {
-      type: 'tool-call-delta',
-      index: 0,
-      call: 0,
-      id: 'c',
-      name: 'lookup',
-      argumentsDelta: '{}',
-    };
     expect(readThrough([text('Let me '), text('look.'), call, FINISH], how)).toEqual([
       text('Let me look.'),
       call,
@@ -84,14 +85,6 @@ describe.each(['take', 'takeAll'] as const)('structuredStream events (%s)', (how
   });
 
   describe('a request with tools of its own', () => {
-    const call: ChatStreamEvent = {
-      type: 'tool-call-delta',
-      index: 0,
-      call: 0,
-      id: 'c',
-      name: 'lookup',
-      argumentsDelta: '{"q":"a"}',
-    };
     const toolCalls: ChatStreamEvent = { type: 'finish', reason: 'tool_calls', choiceIndex: 0 };
     const read = (events: ChatStreamEvent[]) => readThrough(events, how, 'json_schema', true);
 
