@@ -375,4 +375,56 @@ describe.each([
     expect(await result.output).toEqual({ city: 'Lviv', celsius: 21 });
     expect((await result.steps)[0]?.toolCalls.map((call) => call.toolName)).toEqual(['weather']);
   });
+  it('streamText: a tool step’s text comes as it was sent, its fence too; the answer’s JSON alone', async () => {
+    const stepText = 'Let me check ```json\n{"city":"Lviv"}\n``` first.';
+    const fetch = answering(emulated.fetch, [
+      [
+        stepText.slice(0, 20),
+        stepText.slice(20),
+        { name: 'weather', arguments: '{"city":"Lviv"}' },
+      ],
+      ['Done.\n```json\n{"city":"Lviv",', '"celsius":21}\n```'],
+    ]);
+    const model = provider({ fetch, circuitBreaker: false })('community/general');
+    const result = ai.streamText({ ...request(), model });
+    const texts = [''];
+    for await (const part of result.fullStream) {
+      if (part.type === 'text-delta') texts[texts.length - 1] += part.text;
+      if (part.type === 'finish-step') texts.push('');
+    }
+    expect(texts.slice(0, 2)).toEqual([stepText, '{"city":"Lviv","celsius":21}']);
+    expect((await result.steps).map((step) => step.text)).toEqual(texts.slice(0, 2));
+    expect(await result.output).toEqual({ city: 'Lviv', celsius: 21 });
+  });
 });
+
+/**
+ * `fetch`, its chat completions answered in turn by the `answers` given: each a stream of text
+ * pieces and tool calls (finished `tool_calls` when it has one, else `stop`).
+ */
+function answering(
+  fetch: typeof globalThis.fetch,
+  answers: (string | { name: string; arguments: string })[][],
+): typeof globalThis.fetch {
+  let at = 0;
+  return async (input, init) => {
+    const request = new Request(input, init);
+    if (!request.url.endsWith('/chat/completions')) return fetch(request);
+    const pieces = answers[at++] ?? [];
+    const events = pieces.map((piece, index) =>
+      typeof piece === 'string'
+        ? { content: piece }
+        : { tool_calls: [{ index: 0, id: `call_${index}`, type: 'function', function: piece }] },
+    );
+    const calls = events.some((delta) => 'tool_calls' in delta);
+    const lines = [...events, null].map((delta) => {
+      const choice = delta
+        ? { index: 0, delta }
+        : { index: 0, delta: {}, finish_reason: calls ? 'tool_calls' : 'stop' };
+      return `data: ${JSON.stringify({ id: 'a', object: 'chat.completion.chunk', choices: [choice] })}\n\n`;
+    });
+    return new Response(`${lines.join('')}data: [DONE]\n\n`, {
+      headers: { 'content-type': 'text/event-stream', 'x-service-model': 'community/general' },
+    });
+  };
+}

@@ -1,4 +1,4 @@
-import { emulate } from '@infergate/emulator/testing';
+import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayEvent } from '../src/index';
 import { clientOn, only } from './helpers';
@@ -88,4 +88,55 @@ describe('a step of the caller’s tool loop in a structured call', () => {
       structured: { method: 'json_schema', checked: false },
     });
   });
+
+  it('chatStream: a tool step’s text comes as it was sent, its fence too; the answer’s JSON alone', async () => {
+    const toolStep = [
+      { content: 'Let me check ```json\n{"city":' },
+      { content: '"Lviv"}\n``` first.' },
+      { tool_calls: [{ index: 0, id: 'c1', type: 'function', function: weatherCall }] },
+    ];
+    const answer = [
+      { content: 'Done.\n```json\n{"city":"Lviv",' },
+      { content: '"celsius":21}\n```' },
+    ];
+    const client = clientOn(scripted(await emulate(), [toolStep, answer]));
+    const texts: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const stream = await client.chatStream(step);
+      let text = '';
+      for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
+      expect((await stream.result()).text).toBe(text);
+      texts.push(text);
+    }
+    expect(texts).toEqual([
+      'Let me check ```json\n{"city":"Lviv"}\n``` first.',
+      '{"city":"Lviv","celsius":21}',
+    ]);
+  });
 });
+
+const weatherCall = { name: 'weather', arguments: '{"city":"Lviv"}' };
+
+/**
+ * `gateway`'s connection, its chat calls answered by `steps` in turn: each a stream of the
+ * deltas given, finished `tool_calls` when it calls a tool, else `stop`.
+ */
+function scripted(gateway: EmulatedGateway, steps: Record<string, unknown>[][]) {
+  let next = 0;
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    if (!request.url.endsWith('/chat/completions')) return gateway.fetch(request);
+    const deltas = steps[next++] ?? [];
+    const reason = deltas.some((delta) => 'tool_calls' in delta) ? 'tool_calls' : 'stop';
+    const chunk = (delta: object, finish: string | null) =>
+      `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: step.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const body = [
+      ...deltas.map((delta) => chunk(delta, null)),
+      chunk({}, reason),
+      'data: [DONE]\n\n',
+    ];
+    const headers = { 'content-type': 'text/event-stream', 'x-service-model': step.model };
+    return new Response(body.join(''), { headers });
+  };
+  return { connection: { ...gateway.connection, fetch } };
+}

@@ -1,9 +1,10 @@
+import { emulate } from '@infergate/emulator/testing';
 import { tool } from '@langchain/core/tools';
 import { createAgent, createMiddleware } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createGatewayTools, GatewayChatModel } from '../src/index';
-import { recordingGateway } from './helpers';
+import { intercepting, recordingGateway } from './helpers';
 
 const weather = tool(async ({ city }) => `sunny in ${city}`, {
   name: 'weather',
@@ -69,6 +70,31 @@ describe('createAgent', () => {
     const result = await agent.invoke({ messages: [{ role: 'user', content: 'how warm is it?' }] });
     expect(Answer.parse(result.structuredResponse)).toEqual(result.structuredResponse);
     expect(bodies[0]?.response_format).toMatchObject({ type: 'json_schema' });
+  });
+
+  it('native structured output, streamed: a tool step’s text comes as it was sent, its fence too', async () => {
+    const stepText = 'Let me check ```json\n{"city":"Lviv"}\n``` first.';
+    let steps = 0;
+    const connection = intercepting(await emulate(), async (request) => {
+      if (!request.url.endsWith('/chat/completions')) return undefined;
+      // The first step calls the tool (its text holds a fence); the next answers in one.
+      return steps++ === 0
+        ? streamOf([{ content: stepText }, { tool_calls: [weatherCall] }], 'tool_calls')
+        : streamOf([
+            { content: 'Done.\n```json\n{"city":"Lviv",' },
+            { content: '"temperature":21}\n```' },
+          ]);
+    });
+    const model = await GatewayChatModel.create('community/general', {
+      ...connection,
+      streaming: true,
+    });
+    const Answer = z.object({ city: z.string(), temperature: z.number() });
+    const agent = createAgent({ model, tools: [weather], responseFormat: Answer });
+    const result = await agent.invoke({ messages: [{ role: 'user', content: 'how warm is it?' }] });
+    const texts = result.messages.filter((message) => message.type === 'ai').map((m) => m.text);
+    expect(texts[0]).toBe(stepText);
+    expect(result.structuredResponse).toEqual({ city: 'Lviv', temperature: 21 });
   });
 
   it('tool strategy structured output when the model has tools but no json_schema', async () => {
@@ -157,3 +183,20 @@ describe('bindTools kwargs that are no call option', () => {
     expect(bodies[0]).toMatchObject({ parallel_tool_calls: false, top_k: 3 });
   });
 });
+
+const weatherCall = {
+  index: 0,
+  id: 'call_w',
+  type: 'function',
+  function: { name: 'weather', arguments: '{"city":"Lviv"}' },
+};
+
+/** A chat completion streamed as `deltas`, then its finish (`reason`); its id is `reason` too. */
+function streamOf(deltas: object[], reason = 'stop'): Response {
+  const chunk = (delta: object, finish_reason: string | null) =>
+    `data: ${JSON.stringify({ id: reason, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason }] })}\n\n`;
+  const sse = deltas.map((delta) => chunk(delta, null)).join('') + chunk({}, reason);
+  return new Response(`${sse}data: [DONE]\n\n`, {
+    headers: { 'content-type': 'text/event-stream', 'x-service-model': 'community/general' },
+  });
+}

@@ -87,7 +87,8 @@ export async function sendSteeredChat<T>(
       // The route's answered hop (its last) says `checked` once the end passed.
       const hop = route.hops.at(-1);
       const answered = hop?.outcome === 'answered' ? hop.structured : undefined;
-      return structuredStream({ model, method, given, check }, answered);
+      const { ownTools } = structured;
+      return structuredStream({ model, method, given, check, ownTools }, answered);
     };
   }
   return steered;

@@ -11,6 +11,15 @@ function text(delta: string, choiceIndex = 0): ChatStreamEvent {
 }
 const REASONING: ChatStreamEvent = { type: 'reasoning-delta', delta: '```json', choiceIndex: 0 };
 const FINISH: ChatStreamEvent = { type: 'finish', reason: 'stop', choiceIndex: 0 };
+/** A call of the caller's own tool `lookup`. */
+const call: ChatStreamEvent = {
+  type: 'tool-call-delta',
+  index: 0,
+  call: 0,
+  id: 'c',
+  name: 'lookup',
+  argumentsDelta: '{"q":"a"}',
+};
 const USAGE: ChatStreamEvent = {
   type: 'usage',
   usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
@@ -21,6 +30,7 @@ function readThrough(
   events: ChatStreamEvent[],
   how: 'take' | 'takeAll',
   method: StructuredOutputMethod = 'json_schema',
+  ownTools = false,
 ): ChatStreamEvent[] {
   const pending = [...events];
   const decoder: DecodedEvents = {
@@ -28,7 +38,8 @@ function readThrough(
     // One network chunk's events at a time: two per call here.
     takeAll: () => (pending.length > 0 ? pending.splice(0, 2) : undefined),
   };
-  const stream = structuredStream({ model: 'm', method, given: { schema }, check: { schema } });
+  const asked = { model: 'm', method, given: { schema }, check: { schema }, ownTools };
+  const stream = structuredStream(asked);
   const mapped = stream.events(decoder);
   const out: ChatStreamEvent[] = [];
   for (;;) {
@@ -54,14 +65,6 @@ describe.each(['take', 'takeAll'] as const)('structuredStream events (%s)', (how
   });
 
   it('gives text with no fence back whole before the finish, and a tool step’s before its call', () => {
-    const call: ChatStreamEvent = {
-      type: 'tool-call-delta',
-      index: 0,
-      call: 0,
-      id: 'c',
-      name: 'lookup',
-      argumentsDelta: '{}',
-    };
     expect(readThrough([text('Let me '), text('look.'), call, FINISH], how)).toEqual([
       text('Let me look.'),
       call,
@@ -79,5 +82,29 @@ describe.each(['take', 'takeAll'] as const)('structuredStream events (%s)', (how
       text('{}'),
       FINISH,
     ]);
+  });
+
+  describe('a request with tools of its own', () => {
+    const toolCalls: ChatStreamEvent = { type: 'finish', reason: 'tool_calls', choiceIndex: 0 };
+    const read = (events: ChatStreamEvent[]) => readThrough(events, how, 'json_schema', true);
+
+    it('hands a tool step’s text on as it came, a fence in it included', () => {
+      const events = [text('Let me check ```json\n{"q":'), text('1}\n``` first.'), call, toolCalls];
+      expect(read(events)).toEqual([
+        text('Let me check ```json\n{"q":1}\n``` first.'),
+        call,
+        toolCalls,
+      ]);
+    });
+
+    it('gives a fenced answer’s JSON alone at its finish; JSON first passes as it comes', () => {
+      const fenced = [text('Done.\n```json\n{"a":'), text('1}\n```'), FINISH];
+      expect(read(fenced)).toEqual([text('{"a":1}'), FINISH]);
+      expect(read([text(' '), text('{"a"'), text(':1}'), FINISH])).toEqual([
+        text(' {"a"'),
+        text(':1}'),
+        FINISH,
+      ]);
+    });
   });
 });

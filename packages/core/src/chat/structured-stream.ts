@@ -3,12 +3,12 @@
  * A stream of a call asking for structured output, as its caller reads it: the JSON text as it
  * comes — for `tools`, the schema tool's argument pieces as text deltas, no tool-call event for
  * that tool; else the text deltas with a code fence and the prose around it left out
- * (`JsonTextReader`) — and, at its end, the assembled answer checked against the schema (a failure
+ * (`JsonTextReader`; a tool step's text kept as it came) — and, at its end, the assembled answer checked against the schema (a failure
  * ends the stream with `invalid_structured_output`). Loaded with the steering module.
  */
 import type { AssembledChat, ChatStreamEvent } from '../protocol/chat-result-types';
 import type { HopStructuredOutput, StructuredOutputMethod } from '../protocol/chat-route';
-import { JsonTextReader } from '../steering/json-in-text';
+import { JsonTextReader, jsonInText, startsAsJson } from '../steering/json-in-text';
 import { schemaName } from '../steering/structured-output-request';
 import { checkedStructuredAnswer, type StructuredAsk } from './checked-structured-answer';
 import type { DecodedEvents, StructuredStream } from './stream/sse-chat-stream';
@@ -17,15 +17,17 @@ import type { DecodedEvents, StructuredStream } from './stream/sse-chat-stream';
 export interface StreamCheck extends StructuredAsk {
   model: string;
   method: StructuredOutputMethod;
+  /** The request has tools of its own: its answer may be a step of the caller's tool loop. */
+  ownTools?: boolean;
 }
 
 /** The stream's structured-output hooks (`hop`: its route's answered hop, marked once checked). */
 export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput): StructuredStream {
   const { model, method, given } = asked;
   const name = schemaName(given);
+  const textMap = asked.ownTools === true ? toolStepKept : fenceLeftOut;
   return {
-    events: (decoder) =>
-      mapped(decoder, method === 'tools' ? schemaToolAsText(name) : fenceLeftOut()),
+    events: (decoder) => mapped(decoder, method === 'tools' ? schemaToolAsText(name) : textMap()),
     async check(answer: AssembledChat): Promise<AssembledChat> {
       // A step of the caller's own tool loop: not the structured answer yet, passed on unchecked.
       if (method !== 'tools' && answer.toolCalls.length > 0) return answer;
@@ -62,8 +64,8 @@ function schemaToolAsText(name: string): EventMap {
 }
 
 /**
- * The first choice's text read by `JsonTextReader`: what it holds back comes before a finish, or
- * before a tool call (a step of the caller's own tool loop, whose text then passes whole).
+ * The first choice's text read by `JsonTextReader` (a request with no tools of its own): what it
+ * holds back comes before a finish, or before a tool call.
  */
 function fenceLeftOut(): EventMap {
   const reader = new JsonTextReader();
@@ -74,6 +76,31 @@ function fenceLeftOut(): EventMap {
     }
     const held = event.type === 'finish' || event.type === 'tool-call-delta' ? reader.end() : '';
     return held === '' ? event : [{ type: 'text-delta', delta: held, choiceIndex: 0 }, event];
+  };
+}
+
+/**
+ * `fenceLeftOut` for a request with tools of its own, whose answer may be a step of the caller's
+ * tool loop, handed on as it came (§4.8 item 6): first-choice text that starts as JSON passes as
+ * it comes; text that starts otherwise (a fence, prose) is held as sent, and comes whole before a
+ * tool call (a tool step's), or as its JSON (`JsonTextReader`'s rule) before a finish without one.
+ */
+function toolStepKept(): EventMap {
+  /** The text as sent, while it is held; `undefined` once text passes as it comes. */
+  let held: string | undefined = '';
+  return (event) => {
+    if (held === undefined) return event;
+    if (event.type === 'text-delta' && event.choiceIndex === 0) {
+      held += event.delta;
+      if (!startsAsJson(held)) return undefined;
+      const delta = held;
+      held = undefined;
+      return { ...event, delta };
+    }
+    if (event.type !== 'tool-call-delta' && event.type !== 'finish') return event;
+    const text = event.type === 'finish' ? jsonInText(held) : held;
+    held = undefined;
+    return text === '' ? event : [{ type: 'text-delta', delta: text, choiceIndex: 0 }, event];
   };
 }
 

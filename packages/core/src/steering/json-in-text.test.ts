@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { JsonTextReader, jsonInText } from './json-in-text';
 
 const JSON_TEXT = '{"city":"Oslo","note":"a `tick`, two `` and\\n a line"}';
+/** JSON whose strings hold a fence: its backticks close nothing (not at a line's start or the end). */
+const NESTED = '{"a":"use ```js``` here","b":["```"," ```\\n```"]}';
 
 /** What the reader gives for `deltas`, joined, and each piece it gave along the way. */
 function readAll(deltas: string[]): { text: string; pieces: string[] } {
@@ -41,11 +43,27 @@ const FENCED: [string, string][] = [
   ['a fence never closed', `Here:\n\`\`\`json\n${JSON_TEXT}\n`],
 ];
 
+/** Fences around `NESTED`, closed on their own line or right after its last `}`. */
+const FENCED_NESTED: [string, string][] = [
+  ['closed on its own line', `\`\`\`json\n${NESTED}\n\`\`\``],
+  ['closed on the JSON’s last line, prose around', `Sure:\n\`\`\`json\n${NESTED}\`\`\` ok`],
+  ['the JSON on the opening line', `\`\`\`json ${NESTED} \`\`\``],
+];
+
 describe('JsonTextReader', () => {
   it.each(FENCED)('gives the fence’s content alone, split anywhere: %s', (_, text) => {
     for (const deltas of splits(text))
       expect(readAll(deltas).text, JSON.stringify(deltas)).toBe(JSON_TEXT);
   });
+
+  it.each(FENCED_NESTED)(
+    'leaves backticks in the JSON’s strings in, split anywhere: %s',
+    (_, text) => {
+      for (const deltas of splits(text))
+        expect(readAll(deltas).text, JSON.stringify(deltas)).toBe(NESTED);
+      expect(jsonInText(text)).toBe(NESTED);
+    },
+  );
 
   it.each([
     ['bare JSON', JSON_TEXT],
@@ -95,9 +113,11 @@ describe('jsonInText', () => {
     expect(jsonInText('```true')).toBe('true');
   });
 
-  it("accepts what LangChain's parseJsonMarkdown does: a scalar on the fence's line too", () => {
-    expect(jsonInText('```true```')).toBe('true');
-    expect(jsonInText('Here: ```json 42``` ok')).toBe('42');
+  it('reads a scalar on the fence’s line; its close counts on a line of its own', () => {
+    expect(jsonInText('```json true\n```')).toBe('true');
+    expect(jsonInText('Here: ```json 42\n``` ok')).toBe('42');
+    // Right after a scalar, backticks may be a string's: only `}` and `]` end the JSON there.
+    expect(jsonInText('```json "a```b"\n```')).toBe('"a```b"');
   });
 
   it('trims unfenced text, prose included (the check refuses it)', () => {

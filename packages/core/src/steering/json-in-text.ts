@@ -4,7 +4,8 @@
  * anywhere) or whole (`jsonInText`): text that starts as JSON does (`{`, `[`, `"`, after
  * whitespace) is the JSON, as it is; else the content of its first code fence (```` ``` ```` with
  * an optional info string such as `json` or `JSON` on its line, or `json` and the JSON on the same
- * line; the closing ```` ``` ```` anywhere, its own line or the JSON's last), the prose before the
+ * line; the closing ```` ``` ```` at a line's start or right after the JSON's last `}` or `]`,
+ * so backticks inside its strings close nothing), the prose before the
  * fence and everything after its close (prose, a second fence) left out; a text with no fence is
  * the JSON as it is, for the check to refuse. A fence never closed runs to the text's end.
  */
@@ -15,6 +16,8 @@ export class JsonTextReader {
   #from = 0;
   /** 0 deciding, 1 in a fence (2: some content given), 3 after its close, 4 deltas pass as they are. */
   #at = 0;
+  /** In a fence: the character before `#held` (a line's end, `}`, `]`: a close may follow). */
+  #before = '';
 
   /** The part of `delta` (with what was held before it) to give now; may be empty. */
   read(delta: string): string {
@@ -45,11 +48,19 @@ export class JsonTextReader {
         return '';
       }
       // After a tag on its own line or `json`; else the JSON starts right after the backticks.
-      text = text.slice(open[2] || /^json$/i.test(open[1]!) ? after : open.index + 3);
+      const from = open[2] || /^json$/i.test(open[1]!) ? after : open.index + 3;
+      this.#before = text[from - 1]!;
+      text = text.slice(from);
       this.#at = 1;
     }
-    if (this.#at === 1) text = text.trimStart();
-    const close = text.indexOf('```');
+    if (this.#at === 1) {
+      const content = text.trimStart();
+      if (content !== text) this.#before = text[text.length - content.length - 1]!;
+      text = content;
+    }
+    // Backticks inside the JSON's strings close nothing: a close starts its line or ends the JSON.
+    const closing = CLOSING.exec(this.#before + text);
+    const close = closing ? closing.index + closing[0].length - 4 : -1;
     // Trailing whitespace and backticks wait: they may end at a closing fence.
     const out =
       close >= 0
@@ -58,7 +69,10 @@ export class JsonTextReader {
           ? text.trimEnd()
           : text.replace(/[\s`]+$/, '');
     this.#held = text.slice(out.length);
-    if (out !== '') this.#at = 2;
+    if (out !== '') {
+      this.#at = 2;
+      this.#before = out.at(-1)!;
+    }
     if (close >= 0) this.#at = 3;
     return out;
   }
@@ -66,6 +80,14 @@ export class JsonTextReader {
 
 /** Text that starts as JSON does: passed on as it is. */
 const JSON_FIRST = /^\s*[[{"]/;
+
+/** Whether `text` starts as JSON does (`{`, `[`, `"`, after whitespace): then it is the JSON. */
+export function startsAsJson(text: string): boolean {
+  return JSON_FIRST.test(text);
+}
+
+/** A fence's closing backticks, after the character before them: a line's end or the JSON's last. */
+const CLOSING = /[\n}\]][ \t\r]*```/;
 /** A fence's opening backticks, the tag after them (`json`, `JSON`, `jsonc`, …) and its line's end. */
 const OPENING = /```([\w.+-]*)[ \t\r]*(\n)?/g;
 
