@@ -5,18 +5,6 @@
  * so neither can drift from the numbers. No measured figures here: those are the stored results.
  */
 export const MISSED_TARGETS = {
-  'B2.stream': {
-    since: '2026-12-03',
-    why:
-      'the row moves with this shared machine more than with our code: on 2026-12-03 it read ' +
-      '1.76× (stored the day before), 1.44× and then this stored run, with no change to the ' +
-      'LangChain stream path between the last two; right after it, one run of the build before ' +
-      "that day's fixes (004592a) and one of the stored build, back to back, read 1.35× and 1.66×.",
-    plan:
-      'measure the row interleaved (ours and the anchor alternated in one process, several ' +
-      'rounds, as B2 measures the mapping cost) so that one slow stretch of the machine cannot ' +
-      'move one side only; then store it again.',
-  },
   'B3.ours': {
     since: '2026-12-02',
     why:
