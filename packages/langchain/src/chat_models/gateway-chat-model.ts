@@ -52,6 +52,7 @@ import {
   withLangChainErrors,
 } from '../utils/errors';
 import { loadLaterParts } from '../utils/load-lazily';
+import { withCallerSignal } from '../utils/with-caller-signal';
 import { profileFromCapabilities } from './capabilities';
 import { ChatModelCapabilityGate } from './capability-gate';
 import { refuseChatOpenAINames } from './chat-openai-names';
@@ -401,10 +402,9 @@ export class GatewayChatModel
     // LangChain reads one chunk ahead, and a generator's `return` waits behind a read in
     // progress: the abort ends that read (the model may be silent for long) and the request now.
     const left = new AbortController();
-    const { signal } = left;
     const chunks = super._streamIterator(input, {
       ...options,
-      signal: AbortSignal.any([options?.signal ?? signal, signal]),
+      signal: withCallerSignal(left, options?.signal),
     });
     const { return: leave } = chunks;
     chunks.return = (value) => {
