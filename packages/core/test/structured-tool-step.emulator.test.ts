@@ -1,6 +1,6 @@
-import { type EmulatedGateway, emulate } from '@infergate/emulator/testing';
+import { caught, type EmulatedGateway, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import type { GatewayEvent } from '../src/index';
+import { type GatewayEvent, isGatewayError } from '../src/index';
 import { clientOn, only } from './helpers';
 
 // A tool loop with a schema (ai's generateText with tools and `output`, LangChain's createAgent
@@ -113,15 +113,33 @@ describe('a step of the caller’s tool loop in a structured call', () => {
       '{"city":"Lviv","celsius":21}',
     ]);
   });
+
+  it('chatStream: text held when the stream is cut comes as it was sent, then the error', async () => {
+    // The reasoning is the first content: the stream is the caller's before the text is held.
+    const cut = [{ reasoning_content: 'Checking.' }, { content: 'Here it ' }, { content: 'is' }];
+    const client = clientOn(scripted(await emulate(), [cut], { finish: false }));
+    const stream = await client.chatStream(step);
+    let text = '';
+    const error = await caught(async () => {
+      for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
+    }, isGatewayError);
+    expect(error.code).toBe('stream_incomplete');
+    expect(text).toBe('Here it is');
+  });
 });
 
 const weatherCall = { name: 'weather', arguments: '{"city":"Lviv"}' };
 
 /**
  * `gateway`'s connection, its chat calls answered by `steps` in turn: each a stream of the
- * deltas given, finished `tool_calls` when it calls a tool, else `stop`.
+ * deltas given, finished `tool_calls` when it calls a tool, else `stop` (`finish: false`: no
+ * finish_reason before `[DONE]`, a cut answer).
  */
-function scripted(gateway: EmulatedGateway, steps: Record<string, unknown>[][]) {
+function scripted(
+  gateway: EmulatedGateway,
+  steps: Record<string, unknown>[][],
+  { finish = true } = {},
+) {
   let next = 0;
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const request = new Request(input, init);
@@ -132,11 +150,20 @@ function scripted(gateway: EmulatedGateway, steps: Record<string, unknown>[][]) 
       `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: step.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     const body = [
       ...deltas.map((delta) => chunk(delta, null)),
-      chunk({}, reason),
+      ...(finish ? [chunk({}, reason)] : []),
       'data: [DONE]\n\n',
     ];
     const headers = { 'content-type': 'text/event-stream', 'x-service-model': step.model };
-    return new Response(body.join(''), { headers });
+    // Each chunk its own network read, as a model server streams them.
+    const pieces = new TextEncoder();
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const piece = body.shift();
+        if (piece === undefined) controller.close();
+        else controller.enqueue(pieces.encode(piece));
+      },
+    });
+    return new Response(stream, { headers });
   };
   return { connection: { ...gateway.connection, fetch } };
 }

@@ -11,7 +11,7 @@ import type { HopStructuredOutput, StructuredOutputMethod } from '../protocol/ch
 import { JsonTextReader, jsonInText, startsAsJson } from '../steering/json-in-text';
 import { schemaName } from '../steering/structured-output-request';
 import { checkedStructuredAnswer, type StructuredAsk } from './checked-structured-answer';
-import type { DecodedEvents, StructuredStream } from './stream/sse-chat-stream';
+import type { DecodedEvents, MappedEvents, StructuredStream } from './stream/sse-chat-stream';
 
 /** What a stream's answer is checked by, and how its model was asked. */
 export interface StreamCheck extends StructuredAsk {
@@ -50,6 +50,7 @@ function schemaToolAsText(name: string): EventMap {
   /** The calls (the decoder's `call` numbers) of the schema's tool. */
   const schemaCalls = new Set<number>();
   return (event) => {
+    if (event === undefined) return undefined;
     if (event.type === 'tool-call-delta') {
       if (event.name === name) schemaCalls.add(event.call);
       if (!schemaCalls.has(event.call)) return event;
@@ -70,6 +71,7 @@ function schemaToolAsText(name: string): EventMap {
 function fenceLeftOut(): EventMap {
   const reader = new JsonTextReader();
   return (event) => {
+    if (event === undefined) return textDelta(reader.end());
     if (event.type === 'text-delta' && event.choiceIndex === 0) {
       const delta = reader.read(event.delta);
       return delta === '' ? undefined : { ...event, delta };
@@ -77,6 +79,11 @@ function fenceLeftOut(): EventMap {
     const held = event.type === 'finish' || event.type === 'tool-call-delta' ? reader.end() : '';
     return held === '' ? event : [{ type: 'text-delta', delta: held, choiceIndex: 0 }, event];
   };
+}
+
+/** Held text as its event, none when empty. */
+function textDelta(delta: string): ChatStreamEvent | undefined {
+  return delta === '' ? undefined : { type: 'text-delta', delta, choiceIndex: 0 };
 }
 
 /**
@@ -90,6 +97,12 @@ function toolStepKept(): EventMap {
   let held: string | undefined = '';
   return (event) => {
     if (held === undefined) return event;
+    if (event === undefined) {
+      // The stream failed while text was held: it is handed on as it came, before the error.
+      const text = held;
+      held = undefined;
+      return textDelta(text);
+    }
     if (event.type === 'text-delta' && event.choiceIndex === 0) {
       held += event.delta;
       if (!startsAsJson(held)) return undefined;
@@ -104,11 +117,16 @@ function toolStepKept(): EventMap {
   };
 }
 
-/** An event as the caller gets it: none, itself or another, or several. */
-type EventMap = (event: ChatStreamEvent) => ChatStreamEvent | ChatStreamEvent[] | undefined;
+/**
+ * An event as the caller gets it: none, itself or another, or several; `undefined` (the stream
+ * failed): what the map still holds.
+ */
+type EventMap = (
+  event: ChatStreamEvent | undefined,
+) => ChatStreamEvent | ChatStreamEvent[] | undefined;
 
 /** The decoder's events through `map`. */
-function mapped(decoder: DecodedEvents, map: EventMap): DecodedEvents {
+function mapped(decoder: DecodedEvents, map: EventMap): MappedEvents {
   /** Events `take` mapped but has not given yet. */
   let queued: ChatStreamEvent[] = [];
   return {
@@ -124,6 +142,9 @@ function mapped(decoder: DecodedEvents, map: EventMap): DecodedEvents {
       const all = queued.concat(decoder.takeAll()?.flatMap((event) => map(event) ?? []) ?? []);
       queued = [];
       return all.length > 0 ? all : undefined;
+    },
+    failed() {
+      queued = queued.concat(map(undefined) ?? []);
     },
   };
 }

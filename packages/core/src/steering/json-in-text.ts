@@ -4,7 +4,7 @@
  * anywhere) or whole (`jsonInText`): text that starts as JSON does (`{`, `[`, `"`, after
  * whitespace) is the JSON, as it is; else the content of its first code fence (```` ``` ```` with
  * an optional info string such as `json` or `JSON` on its line, or `json` and the JSON on the same
- * line; the closing ```` ``` ```` at a line's start or right after the JSON's last `}` or `]`,
+ * line; the closing ```` ``` ```` at a line's start or right after a `}` or `]` (one inside a string fakes it),
  * so backticks inside its strings close nothing), the prose before the
  * fence and everything after its close (prose, a second fence) left out; a text with no fence is
  * the JSON as it is, for the check to refuse. A fence never closed runs to the text's end.
@@ -86,7 +86,7 @@ export function startsAsJson(text: string): boolean {
   return JSON_FIRST.test(text);
 }
 
-/** A fence's closing backticks, after the character before them: a line's end or the JSON's last. */
+/** A fence's closing backticks, after the character before them: a line's end, a `}` or a `]`. */
 const CLOSING = /[\n}\]][ \t\r]*```/;
 /** A fence's opening backticks, the tag after them (`json`, `JSON`, `jsonc`, …) and its line's end. */
 const OPENING = /```([\w.+-]*)[ \t\r]*(\n)?/g;

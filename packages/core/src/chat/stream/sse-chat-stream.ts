@@ -30,10 +30,13 @@ interface ChatStreamMeta {
 /** What the stream reads its decoded events from. */
 export type DecodedEvents = Pick<ChatStreamDecoder, 'take' | 'takeAll'>;
 
+/** A structured stream's events; `failed()` queues the text it still held, for before the error. */
+export type MappedEvents = DecodedEvents & { failed(): void };
+
 /** A structured-output stream's hooks (chat/structured-stream.ts, loaded with the steering module). */
 export interface StructuredStream {
   /** The decoder's events as the caller gets them. */
-  events(decoder: DecodedEvents): DecodedEvents;
+  events(decoder: DecodedEvents): MappedEvents;
   /** The assembled answer checked and cleaned; rejects with the typed error when it fails. */
   check(answer: AssembledChat): Promise<AssembledChat>;
 }
@@ -57,7 +60,7 @@ export class GatewayChatStream implements ChatStream {
   readonly #text = new TextDecoder();
   readonly #decoder: ChatStreamDecoder;
   /** The decoded events as the caller gets them (a structured stream's, mapped). */
-  readonly #events: DecodedEvents;
+  readonly #events: DecodedEvents | MappedEvents;
   readonly #structured: StructuredStream | undefined;
   /** A structured stream's end being checked: readers wait on it as on a network read. */
   #checking: Promise<void> | undefined;
@@ -260,6 +263,7 @@ export class GatewayChatStream implements ChatStream {
 
   #fail(error: GatewayError): void {
     if (this.#state !== 'open') return;
+    if ('failed' in this.#events) this.#events.failed();
     this.#state = 'failed';
     this.#error = this.#own(error);
     this.#close();
