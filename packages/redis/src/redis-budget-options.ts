@@ -7,6 +7,10 @@ import type { RedisTlsOptions } from './redis-connection';
 
 const WHERE = 'createRedisBudget';
 
+/** `true` when `Keys` names every key of `T`: a key added to the type and not to the list fails to compile. */
+type ListsEveryKey<T, Keys extends readonly (keyof T)[]> =
+  Exclude<keyof T, Keys[number]> extends never ? true : false;
+
 /** Every key `createRedisBudget` takes. */
 const BUDGET_OPTION_KEYS = [
   'url',
@@ -18,9 +22,7 @@ const BUDGET_OPTION_KEYS = [
   'commandTimeoutMs',
   'warn',
 ] as const satisfies readonly (keyof RedisBudgetOptions)[];
-true satisfies Exclude<keyof RedisBudgetOptions, (typeof BUDGET_OPTION_KEYS)[number]> extends never
-  ? true
-  : false;
+true satisfies ListsEveryKey<RedisBudgetOptions, typeof BUDGET_OPTION_KEYS>;
 
 /** Every key of `tls` (node:tls's options the connection passes on): `RedisTlsOptions`, whole. */
 const TLS_KEYS = [
@@ -30,9 +32,7 @@ const TLS_KEYS = [
   'servername',
   'rejectUnauthorized',
 ] as const satisfies readonly (keyof RedisTlsOptions)[];
-true satisfies Exclude<keyof RedisTlsOptions, (typeof TLS_KEYS)[number]> extends never
-  ? true
-  : false;
+true satisfies ListsEveryKey<RedisTlsOptions, typeof TLS_KEYS>;
 
 /** A lease shorter than this expires between two refreshes at the first pause (GC, a slow network). */
 const MIN_LEASE_TTL_MS = 1000;
