@@ -7,7 +7,7 @@ import type { AIMessageChunk } from '@langchain/core/messages';
 import { concat } from '@langchain/core/utils/stream';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src';
-import { intercepting, recordingGateway } from './helpers';
+import { chunksOf, intercepting, recordingGateway } from './helpers';
 
 const XAI: ScenarioInput = {
   models: { 'dialect/xai': { capabilities: ['chat', 'streaming'], dialect: 'xai' } },
@@ -67,7 +67,7 @@ describe('usage_metadata', () => {
   ])('%s: invoke and stream give no usage_metadata', async (_, usage) => {
     const model = new GatewayChatModel('community/general', await answering(usage));
     expect((await model.invoke('hi')).usage_metadata).toBeUndefined();
-    const chunks = await Array.fromAsync(await model.stream('hi'));
+    const chunks = await chunksOf(model.stream('hi'));
     expect(chunks.map((chunk) => chunk.content).join('')).toBe('Echo: hi');
     expect(chunks.some((chunk) => chunk.usage_metadata)).toBe(false);
   });
@@ -76,7 +76,7 @@ describe('usage_metadata', () => {
     const model = new GatewayChatModel('community/general', await answering({ total_tokens: 7 }));
     const counts = { input_tokens: 0, output_tokens: 0, total_tokens: 7 };
     expect((await model.invoke('hi')).usage_metadata).toEqual(counts);
-    const chunks = await Array.fromAsync(await model.stream('hi'));
+    const chunks = await chunksOf(model.stream('hi'));
     expect(chunks.at(-1)?.usage_metadata).toEqual(counts);
   });
 });
