@@ -54,8 +54,7 @@ function schemaToolAsText(name: string): EventMap {
     if (event.type === 'tool-call-delta') {
       if (event.name === name) schemaCalls.add(event.call);
       if (!schemaCalls.has(event.call)) return event;
-      const delta = event.argumentsDelta;
-      return delta === '' ? undefined : { type: 'text-delta', delta, choiceIndex: 0 };
+      return textDelta(event.argumentsDelta);
     }
     if (event.type === 'finish' && event.reason === 'tool_calls' && schemaCalls.size > 0) {
       return { ...event, reason: 'stop' };
@@ -76,8 +75,9 @@ function fenceLeftOut(): EventMap {
       const delta = reader.read(event.delta);
       return delta === '' ? undefined : { ...event, delta };
     }
-    const held = event.type === 'finish' || event.type === 'tool-call-delta' ? reader.end() : '';
-    return held === '' ? event : [{ type: 'text-delta', delta: held, choiceIndex: 0 }, event];
+    if (event.type !== 'finish' && event.type !== 'tool-call-delta') return event;
+    const held = textDelta(reader.end());
+    return held ? [held, event] : event;
   };
 }
 
@@ -111,9 +111,9 @@ function toolStepKept(): EventMap {
       return { ...event, delta };
     }
     if (event.type !== 'tool-call-delta' && event.type !== 'finish') return event;
-    const text = event.type === 'finish' ? jsonInText(held) : held;
+    const text = textDelta(event.type === 'finish' ? jsonInText(held) : held);
     held = undefined;
-    return text === '' ? event : [{ type: 'text-delta', delta: text, choiceIndex: 0 }, event];
+    return text ? [text, event] : event;
   };
 }
 
