@@ -89,8 +89,9 @@ function textDelta(delta: string): ChatStreamEvent | undefined {
 /**
  * `fenceLeftOut` for a request with tools of its own, whose answer may be a step of the caller's
  * tool loop, handed on as it came (§4.8 item 6): first-choice text that starts as JSON passes as
- * it comes; text that starts otherwise (a fence, prose) is held as sent, and comes whole before a
- * tool call (a tool step's), or as its JSON (`JsonTextReader`'s rule) before a finish without one.
+ * it comes (from its first character); text that starts otherwise (a fence, prose) is held as
+ * sent, and comes whole before a tool call (a tool step's), or as its JSON (`JsonTextReader`'s
+ * rule) before a finish without one. Other events pass while text is held: they move ahead of it.
  */
 function toolStepKept(): EventMap {
   /** The text as sent, while it is held; `undefined` once text passes as it comes. */
@@ -106,7 +107,8 @@ function toolStepKept(): EventMap {
     if (event.type === 'text-delta' && event.choiceIndex === 0) {
       held += event.delta;
       if (!startsAsJson(held)) return undefined;
-      const delta = held;
+      // From its first character, as the checked answer's text (a tool step's loses only that).
+      const delta = held.trimStart();
       held = undefined;
       return { ...event, delta };
     }
