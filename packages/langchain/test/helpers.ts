@@ -1,5 +1,6 @@
 import { DEFAULT_KEYS, type Emulator, type ScenarioInput } from '@infergate/emulator';
 import { type EmulatedGateway, emulate, type GatewayConnection } from '@infergate/emulator/testing';
+import type { AIMessageChunk } from '@langchain/core/messages';
 
 export const API_KEY = DEFAULT_KEYS.full;
 
@@ -37,4 +38,13 @@ export function base64(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary);
+}
+
+/** Every chunk of a stream, read to its end. */
+export async function chunksOf(
+  stream: Promise<AsyncIterable<AIMessageChunk>>,
+): Promise<AIMessageChunk[]> {
+  const chunks: AIMessageChunk[] = [];
+  for await (const chunk of await stream) chunks.push(chunk);
+  return chunks;
 }

@@ -4,14 +4,14 @@
 // the schema, `invalid_structured_output` as OutputParserException). How core walks and checks is
 // core's to test; here, what the adapter sends and what the user gets.
 import type { ChatRoute } from '@infergate/core';
-import { CLAIMED_MODEL, caught, withClaimedModel } from '@infergate/emulator/testing';
+import { CLAIMED_MODEL, caught, emulate, withClaimedModel } from '@infergate/emulator/testing';
 import type { AIMessage, AIMessageChunk } from '@langchain/core/messages';
 import { OutputParserException } from '@langchain/core/output_parsers';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
 import { GatewayChatModel, type GatewayResponseMetadata, isGatewayError } from '../src/index';
-import { recordingGateway } from './helpers';
+import { intercepting, recordingGateway } from './helpers';
 
 const Person = z.object({ name: z.string(), age: z.number() }).describe('A person');
 
@@ -340,6 +340,17 @@ describe('withStructuredOutput: what comes back', () => {
     },
   );
 
+  it('JSON after whitespace: the streamed raw text is the JSON from its first character, as invoke’s', async () => {
+    const model = new GatewayChatModel(JSON_SCHEMA_ONLY, await blankBeforeJson());
+    const structured = model.withStructuredOutput(Person, { includeRaw: true });
+    const whole = (await structured.invoke('describe "Ada"')).raw as AIMessage;
+    const raw = (await collect(await structured.stream('describe "Ada"')))
+      .flatMap((part) => ('raw' in part ? [part.raw as AIMessageChunk] : []))
+      .reduce((all, chunk) => all.concat(chunk));
+    expect(whole.content).toMatch(/^\{"name":"Ada"/);
+    expect(raw.content).toBe(whole.content);
+  });
+
   // A fenced answer's partials are read from its JSON alone: core leaves the fence and prose out.
   it.each([JSON_SCHEMA_ONLY, TOOLS_ONLY, JSON_OBJECT_ONLY, PROSE_FENCED, INLINE_FENCED])(
     'stream() on %s yields growing partial objects, then the checked whole',
@@ -359,3 +370,16 @@ describe('withStructuredOutput: what comes back', () => {
     },
   );
 });
+
+/** A connection to the emulator whose chat answers' text starts with a newline and two spaces. */
+async function blankBeforeJson() {
+  return intercepting(await emulate(), async (request, emulator) => {
+    if (!request.url.endsWith('/chat/completions')) return undefined;
+    const answer = await emulator.fetch(request);
+    const headers = new Headers(answer.headers);
+    headers.delete('content-length');
+    // The first content in the body: a whole answer's, or a stream's first delta.
+    const body = (await answer.text()).replace('"content":"', '"content":"\\n  ');
+    return new Response(body, { status: answer.status, headers });
+  });
+}

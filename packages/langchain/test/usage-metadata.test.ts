@@ -7,7 +7,7 @@ import type { AIMessageChunk } from '@langchain/core/messages';
 import { concat } from '@langchain/core/utils/stream';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src';
-import { intercepting, recordingGateway } from './helpers';
+import { chunksOf, intercepting, recordingGateway } from './helpers';
 
 const XAI: ScenarioInput = {
   models: { 'dialect/xai': { capabilities: ['chat', 'streaming'], dialect: 'xai' } },
@@ -58,14 +58,54 @@ describe('usage_metadata', () => {
       output_token_details: { reasoning: 20 },
     });
   });
+
+  // ChatOpenAI leaves out the counts a server did not send; a message then has none to add up.
+  it.each([
+    ['usage: {}', {}],
+    ['every count null', { prompt_tokens: null, completion_tokens: null, total_tokens: null }],
+    ['no usage', undefined],
+  ])('%s: invoke and stream give no usage_metadata', async (_, usage) => {
+    const model = new GatewayChatModel('community/general', await answering(usage));
+    expect((await model.invoke('hi')).usage_metadata).toBeUndefined();
+    const chunks = await chunksOf(model.stream('hi'));
+    expect(chunks.map((chunk) => chunk.content).join('')).toBe('Echo: hi');
+    expect(chunks.some((chunk) => chunk.usage_metadata)).toBe(false);
+  });
+
+  it('a lone count is kept: a total alone stays the total', async () => {
+    const model = new GatewayChatModel('community/general', await answering({ total_tokens: 7 }));
+    const counts = { input_tokens: 0, output_tokens: 0, total_tokens: 7 };
+    expect((await model.invoke('hi')).usage_metadata).toEqual(counts);
+    const chunks = await chunksOf(model.stream('hi'));
+    expect(chunks.at(-1)?.usage_metadata).toEqual(counts);
+  });
 });
 
-/** A connection to the emulator whose whole chat answers carry this `usage` instead. */
-async function answering(usage: Record<string, unknown>) {
+/**
+ * A connection to the emulator whose chat answers carry this `usage` instead (none when
+ * undefined): the whole answer's, and a streamed answer's last event.
+ */
+async function answering(usage: Record<string, unknown> | undefined) {
   const gateway = await emulate();
   return intercepting(gateway, async (request, emulator) => {
     if (!request.url.endsWith('/chat/completions')) return undefined;
-    const answer = (await (await emulator.fetch(request)).json()) as Record<string, unknown>;
-    return Response.json({ ...answer, usage });
+    const answer = await emulator.fetch(request);
+    const init = { status: answer.status, headers: new Headers(answer.headers) };
+    init.headers.delete('content-length');
+    if (answer.headers.get('content-type')?.includes('text/event-stream')) {
+      return new Response(withUsage(await answer.text(), usage), init);
+    }
+    return Response.json({ ...((await answer.json()) as object), usage }, init);
   });
+}
+
+/** An SSE body with each event's `usage` replaced (or left out), and one usage event at the end. */
+function withUsage(sse: string, usage: Record<string, unknown> | undefined): string {
+  const events = sse
+    .split('\n\n')
+    .filter((event) => event.startsWith('data: {'))
+    .map((event) => ({ ...JSON.parse(event.slice(6)), usage: undefined }))
+    .filter((event) => event.choices.length > 0);
+  if (usage) events.push({ ...events[0], choices: [], usage });
+  return `${events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('')}data: [DONE]\n\n`;
 }

@@ -76,6 +76,11 @@ describe.each(['take', 'takeAll'] as const)('structuredStream events (%s)', (how
     ]);
   });
 
+  it('leaves out the whitespace before JSON first, as the checked answer’s text has none', () => {
+    const events = [text(' '), text('\n {"a"'), text(':1}'), FINISH];
+    expect(readThrough(events, how)).toEqual([text('{"a"'), text(':1}'), FINISH]);
+  });
+
   it('reads only the first choice', () => {
     expect(readThrough([text('```json\n{}```', 1), text('```json\n{}```'), FINISH], how)).toEqual([
       text('```json\n{}```', 1),
@@ -100,8 +105,9 @@ describe.each(['take', 'takeAll'] as const)('structuredStream events (%s)', (how
     it('gives a fenced answer’s JSON alone at its finish; JSON first passes as it comes', () => {
       const fenced = [text('Done.\n```json\n{"a":'), text('1}\n```'), FINISH];
       expect(read(fenced)).toEqual([text('{"a":1}'), FINISH]);
-      expect(read([text(' '), text('{"a"'), text(':1}'), FINISH])).toEqual([
-        text(' {"a"'),
+      // The whitespace before it left out, as the checked answer's text has none.
+      expect(read([text(' '), text('\n{"a"'), text(':1}'), FINISH])).toEqual([
+        text('{"a"'),
         text(':1}'),
         FINISH,
       ]);

@@ -54,8 +54,7 @@ function schemaToolAsText(name: string): EventMap {
     if (event.type === 'tool-call-delta') {
       if (event.name === name) schemaCalls.add(event.call);
       if (!schemaCalls.has(event.call)) return event;
-      const delta = event.argumentsDelta;
-      return delta === '' ? undefined : { type: 'text-delta', delta, choiceIndex: 0 };
+      return textDelta(event.argumentsDelta);
     }
     if (event.type === 'finish' && event.reason === 'tool_calls' && schemaCalls.size > 0) {
       return { ...event, reason: 'stop' };
@@ -76,8 +75,9 @@ function fenceLeftOut(): EventMap {
       const delta = reader.read(event.delta);
       return delta === '' ? undefined : { ...event, delta };
     }
-    const held = event.type === 'finish' || event.type === 'tool-call-delta' ? reader.end() : '';
-    return held === '' ? event : [{ type: 'text-delta', delta: held, choiceIndex: 0 }, event];
+    if (event.type !== 'finish' && event.type !== 'tool-call-delta') return event;
+    const held = textDelta(reader.end());
+    return held ? [held, event] : event;
   };
 }
 
@@ -89,8 +89,9 @@ function textDelta(delta: string): ChatStreamEvent | undefined {
 /**
  * `fenceLeftOut` for a request with tools of its own, whose answer may be a step of the caller's
  * tool loop, handed on as it came (§4.8 item 6): first-choice text that starts as JSON passes as
- * it comes; text that starts otherwise (a fence, prose) is held as sent, and comes whole before a
- * tool call (a tool step's), or as its JSON (`JsonTextReader`'s rule) before a finish without one.
+ * it comes (from its first character); text that starts otherwise (a fence, prose) is held as
+ * sent, and comes whole before a tool call (a tool step's), or as its JSON (`JsonTextReader`'s
+ * rule) before a finish without one. Other events pass while text is held: they move ahead of it.
  */
 function toolStepKept(): EventMap {
   /** The text as sent, while it is held; `undefined` once text passes as it comes. */
@@ -106,14 +107,15 @@ function toolStepKept(): EventMap {
     if (event.type === 'text-delta' && event.choiceIndex === 0) {
       held += event.delta;
       if (!startsAsJson(held)) return undefined;
-      const delta = held;
+      // From its first character, as the checked answer's text (a tool step's loses only that).
+      const delta = held.trimStart();
       held = undefined;
       return { ...event, delta };
     }
     if (event.type !== 'tool-call-delta' && event.type !== 'finish') return event;
-    const text = event.type === 'finish' ? jsonInText(held) : held;
+    const text = textDelta(event.type === 'finish' ? jsonInText(held) : held);
     held = undefined;
-    return text === '' ? event : [{ type: 'text-delta', delta: text, choiceIndex: 0 }, event];
+    return text ? [text, event] : event;
   };
 }
 

@@ -67,7 +67,7 @@ describe('JsonTextReader', () => {
 
   it.each([
     ['bare JSON', JSON_TEXT],
-    ['JSON after whitespace, a fence in its strings', ` \n{"code":"\`\`\`js\\nx()\\n\`\`\`"}\n`],
+    ['a fence in its strings', `{"code":"\`\`\`js\\nx()\\n\`\`\`"}\n`],
     ['an array', '[1,2]'],
     ['prose with no fence', 'I cannot answer that. `x` is {"a":1}'],
     ['backticks that open no fence', '``{"a":1}'],
@@ -85,8 +85,16 @@ describe('JsonTextReader', () => {
       '``\nBye',
     ]);
     expect(pieces).toEqual(['', '{"a":', '1, "b": [', '2]}', '', '']);
-    // JSON first: passed on at once, leading whitespace included.
-    expect(readAll([' ', '{"a"', ':1}']).pieces).toEqual(['', ' {"a"', ':1}', '']);
+    // JSON first: passed on at once, the whitespace before it left out (as jsonInText trims it).
+    expect(readAll([' ', '{"a"', ':1}']).pieces).toEqual(['', '{"a"', ':1}', '']);
+  });
+
+  it('leaves out whitespace before JSON first, as a whole answer does, split anywhere', () => {
+    const text = ` \n\t{"code":"\`\`\`js\\nx()\\n\`\`\`"}`;
+    for (const deltas of splits(text)) {
+      expect(readAll(deltas).text, JSON.stringify(deltas)).toBe(jsonInText(text));
+    }
+    expect(jsonInText(text)).toBe(text.trimStart());
   });
 
   it('reads nothing more once the answer ended: later text passes as it is', () => {

@@ -2,9 +2,9 @@
 /**
  * The one rule for where a text answer's JSON is, read as the text comes (a stream's deltas, split
  * anywhere) or whole (`jsonInText`): text that starts as JSON does (`{`, `[`, `"`, after
- * whitespace) is the JSON, as it is; else the content of its first code fence (```` ``` ```` with
- * an optional info string such as `json` or `JSON` on its line, or `json` and the JSON on the same
- * line; the closing ```` ``` ```` at a line's start or right after a `}` or `]` (one inside a string fakes it),
+ * whitespace) is the JSON, as it is from its first character; else the content of its first
+ * code fence (```` ``` ```` with an optional info string such as `json` or `JSON` on its line, or
+ * `json` and the JSON on the same line; the closing ```` ``` ```` at a line's start or right after a `}` or `]` (one inside a string fakes it),
  * so backticks inside its strings close nothing), the prose before the
  * fence and everything after its close (prose, a second fence) left out; a text with no fence is
  * the JSON as it is, for the check to refuse. A fence never closed runs to the text's end.
@@ -39,7 +39,8 @@ export class JsonTextReader {
       const open = OPENING.exec(text);
       if (JSON_FIRST.test(text) || (ended && !open)) {
         this.#at = 4;
-        return text;
+        // The whitespace before it left out, as `jsonInText` trims it: streamed and whole agree.
+        return text.trimStart();
       }
       const after = open ? open.index + open[0].length : 0;
       // No fence yet, or its first line may still be a tag: held (prose before it is left out).

@@ -399,19 +399,11 @@ export class GatewayChatModel
     input: BaseLanguageModelInput,
     options?: Partial<GatewayChatModelCallOptions>,
   ): AsyncGenerator<AIMessageChunk> {
-    // LangChain reads one chunk ahead, and a generator's `return` waits behind a read in
-    // progress: the abort ends that read (the model may be silent for long) and the request now.
-    const left = new AbortController();
-    const chunks = super._streamIterator(input, {
-      ...options,
-      signal: withCallerSignal(left, options?.signal),
-    });
-    const { return: leave } = chunks;
-    chunks.return = (value) => {
-      left.abort();
-      return leave.call(chunks, value);
-    };
-    return chunks;
+    // LangChain reads one chunk ahead: leaving aborts that read (the model may be silent for
+    // long) and the request now.
+    return withCallerSignal(options?.signal, (signal) =>
+      super._streamIterator(input, { ...options, signal }),
+    );
   }
 
   override async *_streamResponseChunks(

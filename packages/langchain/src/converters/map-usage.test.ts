@@ -12,6 +12,7 @@ describe('mapUsage', () => {
       total_tokens: 5,
     });
     expect(mapUsage(undefined)).toBeUndefined();
+    expect(mapUsage({} as never)).toBeUndefined();
   });
 
   it('reports cached and reasoning tokens when the model server adds them', () => {
