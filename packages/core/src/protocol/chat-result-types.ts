@@ -110,6 +110,7 @@ export interface AssembledChat {
    */
   refusal?: string;
   toolCalls: AssembledToolCall[];
+  /** Choice 0's `finish_reason`; `'unknown'` when it had none (null, as a non-streamed answer may). */
   finishReason: string;
   usage?: Usage;
   /** A call asking for structured output: the checked value (as `ChatResult.structured`). */
