@@ -77,7 +77,18 @@ export type ChatStreamEvent =
        */
       extraContent?: Record<string, unknown>;
     }
-  | { type: 'finish'; reason: string; choiceIndex: number }
+  | {
+      type: 'finish';
+      reason: string;
+      choiceIndex: number;
+      /**
+       * The answer's `system_fingerprint` and `service_tier` (OpenAI's), when a chunk carried a
+       * non-empty one: the first chunk that named the answer (`id`, `model`, `created`), else the
+       * finishing chunk (a value only on chunks in between is not read).
+       */
+      systemFingerprint?: string;
+      serviceTier?: string;
+    }
   | { type: 'usage'; usage: Usage };
 
 export interface AssembledToolCall {
