@@ -52,9 +52,8 @@ export class ChatStreamDecoder {
   #maxToolIndex = -1;
   #lastToolIndex = 0;
   #lastToolId: string | undefined;
-  /** The answer's `system_fingerprint` and `service_tier`, for its finish events. */
-  #fingerprint: string | undefined;
-  #tier: string | undefined;
+  /** The answer's `system_fingerprint` and `service_tier`, as its finish events carry them. */
+  readonly #tags: Pick<Finish, 'systemFingerprint' | 'serviceTier'> = {};
   readonly #splitter: SseDataSplitter;
   readonly #context: DecoderContext;
 
@@ -243,10 +242,9 @@ export class ChatStreamDecoder {
   /** The first non-empty `system_fingerprint` and `service_tier` (OpenAI's) of the chunks read. */
   #readTags(chunk: Json): void {
     const { system_fingerprint: fingerprint, service_tier: tier } = chunk;
-    if (this.#fingerprint === undefined && typeof fingerprint === 'string' && fingerprint !== '') {
-      this.#fingerprint = fingerprint;
-    }
-    if (this.#tier === undefined && typeof tier === 'string' && tier !== '') this.#tier = tier;
+    const tags = this.#tags;
+    if (typeof fingerprint === 'string' && fingerprint) tags.systemFingerprint ??= fingerprint;
+    if (typeof tier === 'string' && tier) tags.serviceTier ??= tier;
   }
 
   /** `event` with the answer's id and model, when known. */
@@ -293,12 +291,9 @@ export class ChatStreamDecoder {
       if (choiceIndex !== 0) this.#otherChoiceFinished = true;
       const reason = this.#assembler.setFinish(finishReason, choiceIndex);
       this.#answered++;
-      const event: Finish = { type: 'finish', reason, choiceIndex };
-      // (A server may send them on its last chunk only, as ChatOpenAI reads them.)
-      if (this.#fingerprint === undefined || this.#tier === undefined) this.#readTags(chunk);
-      if (this.#fingerprint !== undefined) event.systemFingerprint = this.#fingerprint;
-      if (this.#tier !== undefined) event.serviceTier = this.#tier;
-      this.#queue.push(event);
+      // (A server may send them on its last chunk only, where ChatOpenAI reads them.)
+      this.#readTags(chunk);
+      this.#queue.push({ type: 'finish', reason, choiceIndex, ...this.#tags });
     } else if (finishReason !== undefined && finishReason !== null && finishReason !== '') {
       throw this.#protocolError('`finish_reason` is not a string', data);
     }
