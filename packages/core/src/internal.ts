@@ -2,8 +2,9 @@
  * `@infergate/core/internal`: what the sources of the published infergate packages
  * (`@infergate/langchain`, `@infergate/ai-sdk`, `@infergate/mcp`, `@infergate/redis`),
  * `@infergate/redis`'s tests and the benchmarks share with core, and nothing else: request
- * building, the capability gate's pieces, stream decoding, usage and finish reason reading, the
- * service tools, redacting the key, the monotonic clock every timing is measured on. UNSTABLE: no
+ * building, the option checks, the capability gate's pieces, stream decoding, usage and finish
+ * reason reading, the service tools, redacting the key, the monotonic clock every timing is
+ * measured on. UNSTABLE: no
  * semver promise; any release may change or remove a name. Applications use the main entry
  * (`@infergate/core`). test/internal-surface.test.ts checks that every name has such a user.
  */
@@ -11,7 +12,10 @@ export { budgetId } from './budget/budget-id';
 export { callEndedError } from './call/call-scope';
 export { monotonicNow } from './call/monotonic-clock';
 export {
+  describeGiven,
   optionKeys,
+  readNumber,
+  refusal,
   refuseNearMisses,
   refuseUnknownOptions,
 } from './call/option-groups';

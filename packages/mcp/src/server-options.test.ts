@@ -44,8 +44,10 @@ describe('createGatewayMcpServer options', () => {
     [{ name: 5 }, 'name (createGatewayMcpServer option) must be a non-empty string, got 5'],
     [
       { catalogRefreshMs: -1 },
-      'catalogRefreshMs (createGatewayMcpServer option) must be an integer of ms from 0 (never by timer) to 2147483647, got -1',
+      'catalogRefreshMs (createGatewayMcpServer option) must be an integer of ms from 0 to 2147483647, got -1',
     ],
+    [{ catalogRefreshMs: 2 ** 31 }, 'to 2147483647, got 2147483648'],
+    [{ catalogRefreshMs: 1.5 }, 'got 1.5'],
     [
       { catalogRefreshMs: 'x' },
       'catalogRefreshMs (createGatewayMcpServer option) must be an integer of ms from 0',

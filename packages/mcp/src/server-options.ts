@@ -1,9 +1,13 @@
 // docs/gateway-protocol.md §2.5 (one client per server), §3.2 (the catalog re-read): the server's
 // own options, checked when it is made (a wrong one would fail every call, or do nothing).
 import { GatewayError } from '@infergate/core';
+import { describeGiven, readNumber, refusal } from '@infergate/core/internal';
 import type { GatewayMcpServerOptions } from './gateway-mcp-server';
 
 const WHERE = 'createGatewayMcpServer';
+const PLACE = `${WHERE} option` as const;
+/** `catalogRefreshMs`'s rule: 0 turns the timer off; past the longest timer (2^31 − 1 ms) one fires at once. */
+const CATALOG_REFRESH_MS = { kind: 'integer', min: 0, max: 2 ** 31 - 1, unit: 'ms' } as const;
 
 const isFunction = (value: unknown) => typeof value === 'function';
 const isObject = (value: unknown) =>
@@ -27,21 +31,8 @@ const RULES: Partial<Record<keyof GatewayMcpServerOptions, [(value: unknown) => 
     resolveHost: [isFunction, 'a function (host) => Promise<string[]>'],
     mediaFetch: [isFunction, 'a fetch function'],
     fetch: [isFunction, 'a fetch function'],
-    catalogRefreshMs: [
-      (value) =>
-        typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 2 ** 31,
-      'an integer of ms from 0 (never by timer) to 2147483647',
-    ],
     name: [(value) => typeof value === 'string' && value.trim() !== '', 'a non-empty string'],
   };
-
-/** What was given, named by its number or its type (an object may hold a key). */
-function described(value: unknown): string {
-  if (typeof value === 'number') return String(value);
-  if (Array.isArray(value)) return 'an array';
-  if (value === null) return 'null';
-  return /^[aeiou]/.test(typeof value) ? `an ${typeof value}` : `a ${typeof value}`;
-}
 
 /**
  * Refuses a server option of the wrong type or out of range, and `client` given with
@@ -55,11 +46,11 @@ export function checkServerOptions(options: GatewayMcpServerOptions): void {
   ][]) {
     const value: unknown = (options as Record<string, unknown>)[key];
     if (value === undefined || valid(value)) continue;
-    throw new GatewayError({
-      code: 'configuration_error',
-      message: `${key} (${WHERE} option) must be ${rule}, got ${described(value)}`,
-      field: key,
-    });
+    throw refusal(PLACE, key, `must be ${rule}, got ${describeGiven(value)}`);
+  }
+  if (options.catalogRefreshMs !== undefined) {
+    // 0: never by timer (only at start, on refreshCatalog() and after a provider_unavailable).
+    readNumber(options.catalogRefreshMs, CATALOG_REFRESH_MS, 'catalogRefreshMs', PLACE);
   }
   if (options.client !== undefined && options.clientOptions !== undefined) {
     throw new GatewayError({

@@ -47,6 +47,10 @@ describe('createRedisBudget options', () => {
       ],
       [{ maxPollIntervalMs: 0 }, 'maxPollIntervalMs (createRedisBudget option) must be an integer'],
       [
+        { maxPollIntervalMs: 2 ** 31 },
+        'maxPollIntervalMs (createRedisBudget option) must be an integer of ms from 1 to 2147483647, got 2147483648',
+      ],
+      [
         { onRedisFailure: 'fallbak' },
         `onRedisFailure (createRedisBudget option) must be 'fallback' or 'error', got "fallbak"`,
       ],
@@ -66,6 +70,10 @@ describe('createRedisBudget options', () => {
       expect(message).toContain(words);
       expect(field).toBe(Object.keys(extra)[0]);
     }
+    expect(await refusal(5 as unknown as Record<string, unknown>)).toEqual({
+      field: 'options',
+      message: 'options (createRedisBudget option) must be an object ({ url, … }), got 5',
+    });
   });
 
   it('takes every option the README lists, and lists every option it takes', async () => {

@@ -1,7 +1,6 @@
 // docs/gateway-protocol.md §2.5 (the key's 4 slots, shared by every process on one Redis): the
 // budget's options, checked before anything connects.
-import { GatewayError } from '@infergate/core';
-import { refuseUnknownOptions } from '@infergate/core/internal';
+import { describeGiven, readNumber, refusal, refuseUnknownOptions } from '@infergate/core/internal';
 import type { RedisBudgetOptions } from './redis-budget';
 import type { RedisTlsOptions } from './redis-connection';
 
@@ -36,34 +35,18 @@ true satisfies ListsEveryKey<RedisTlsOptions, typeof TLS_KEYS>;
 
 /** A lease shorter than this expires between two refreshes at the first pause (GC, a slow network). */
 const MIN_LEASE_TTL_MS = 1000;
-/** The longest timer (2^31 − 1 ms). */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
-
-/** What was given, by its number or its type only (an object may hold a password). */
-function given(value: unknown): string {
-  if (typeof value === 'number') return String(value);
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (value === undefined) return 'nothing';
-  const kind = typeof value;
-  return kind === 'object' ? 'an object' : kind === 'string' ? 'a string' : `a ${kind}`;
-}
+/** Where the refusals say the option was given. */
+const PLACE = `${WHERE} option` as const;
 
 /** The refusal of `field`'s value: the option, where, the rule and what was given. */
-function refused(field: string, rule: string, value: unknown): GatewayError {
-  return new GatewayError({
-    code: 'configuration_error',
-    message: `${field} (${WHERE} option) must be ${rule}, got ${given(value)}`,
-    field,
-  });
+function refused(field: string, rule: string, value: unknown) {
+  return refusal(PLACE, field, `must be ${rule}, got ${describeGiven(value)}`);
 }
 
-/** Refuses `value` (when given) unless it is an integer of ms ≥ `min`. */
+/** Refuses `value` (when given) unless it is an integer of ms from `min` to the longest timer (2^31 − 1). */
 function checkMs(field: string, value: unknown, min: number): void {
-  if (value === undefined) return;
-  const ok = typeof value === 'number' && Number.isInteger(value) && value >= min;
-  if (!ok || value > LONGEST_TIMER_MS) {
-    throw refused(field, `an integer of ms from ${min} to ${LONGEST_TIMER_MS}`, value);
+  if (value !== undefined) {
+    readNumber(value, { kind: 'integer', min, max: 2 ** 31 - 1, unit: 'ms' }, field, PLACE);
   }
 }
 
@@ -99,11 +82,11 @@ export function checkRedisBudgetOptions(options: RedisBudgetOptions): void {
     // A string is named (it is one of ours, never a secret): the typo shows.
     const got =
       typeof onRedisFailure === 'string' ? JSON.stringify(onRedisFailure.slice(0, 40)) : undefined;
-    throw new GatewayError({
-      code: 'configuration_error',
-      message: `onRedisFailure (${WHERE} option) must be 'fallback' or 'error', got ${got ?? given(onRedisFailure)}`,
-      field: 'onRedisFailure',
-    });
+    throw refusal(
+      PLACE,
+      'onRedisFailure',
+      `must be 'fallback' or 'error', got ${got ?? describeGiven(onRedisFailure)}`,
+    );
   }
   if (warn !== undefined && typeof warn !== 'function') {
     throw refused('warn', 'a function (message: string) => void', warn);

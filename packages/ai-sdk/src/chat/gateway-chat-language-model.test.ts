@@ -107,6 +107,26 @@ describe('generateText through the gateway', () => {
     expect(emulator.counters.requests.chat).toBe(1);
   });
 
+  it('an answer with finish_reason null (the spec allows it): other, no raw reason, as @ai-sdk/openai-compatible gives', async () => {
+    // The emulator always finishes: its answer is passed on with the reason set to null.
+    const nullReason: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      if (!new Request(input, init).url.endsWith('/chat/completions')) return answer;
+      const body = await answer.json();
+      body.choices[0].finish_reason = null;
+      const headers = new Headers(answer.headers);
+      headers.delete('content-length');
+      return new Response(JSON.stringify(body), { status: answer.status, headers });
+    };
+    const result = await generateText({
+      model: gateway({ fetch: nullReason })('community/general'),
+      prompt: 'hello there',
+    });
+    expect(result.text).toBe('Echo: hello there');
+    expect(result.finishReason).toBe('other');
+    expect(result.rawFinishReason).toBeUndefined();
+  });
+
   it("sends images, audio and files as core's content parts (one default image type)", async () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     const wav = new TextEncoder().encode('RIFF\0\0\0\0WAVEfmt ');

@@ -18,5 +18,7 @@ describe('mapGatewayFinishReason', () => {
   it('maps a missing reason to other with raw undefined', () => {
     expect(mapGatewayFinishReason(null)).toEqual({ unified: 'other', raw: undefined });
     expect(mapGatewayFinishReason(undefined)).toEqual({ unified: 'other', raw: undefined });
+    // Core's word for none (a non-streamed answer's finish_reason null).
+    expect(mapGatewayFinishReason('unknown')).toEqual({ unified: 'other', raw: undefined });
   });
 });

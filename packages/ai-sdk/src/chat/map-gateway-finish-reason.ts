@@ -11,9 +11,15 @@ const UNIFIED: Record<FinishReasonKind, LanguageModelV4FinishReason['unified']> 
   other: 'other',
 };
 
-/** Maps the gateway's `finish_reason` (classified by core) to the AI SDK's unified reason. */
+/**
+ * Maps the gateway's `finish_reason` (classified by core) to the AI SDK's unified reason. Core's
+ * `'unknown'` stands for none (a `finish_reason` null, as the spec allows): no raw reason then.
+ */
 export function mapGatewayFinishReason(
   raw: string | null | undefined,
 ): LanguageModelV4FinishReason {
-  return { unified: UNIFIED[classifyFinishReason(raw)], raw: raw ?? undefined };
+  return {
+    unified: UNIFIED[classifyFinishReason(raw)],
+    raw: raw == null || raw === 'unknown' ? undefined : raw,
+  };
 }

@@ -1,7 +1,7 @@
 import { caught } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../errors/errors';
-import { refuseNearMisses, refuseUnknownOptions } from './option-groups';
+import { readNumber, refuseNearMisses, refuseUnknownOptions } from './option-groups';
 
 describe('refuseUnknownOptions (an object wholly ours)', () => {
   it('names the closest known key, or lists them when none is close', async () => {
@@ -61,5 +61,25 @@ describe('refuseNearMisses (an object shared with a framework or the model serve
         'call option',
       ),
     ).not.toThrow();
+  });
+});
+
+describe('readNumber (the one check of a number option)', () => {
+  it('bounds an integer by its max when it has one, naming the unit, the place and what was given', async () => {
+    const field = { kind: 'integer', min: 0, max: 10, unit: 'ms' } as const;
+    expect(readNumber(10, field, 'waitMs', 'createThing option')).toBe(10);
+    expect(() => readNumber(11, field, 'waitMs', 'createThing option')).toThrow(
+      'waitMs (createThing option) must be an integer of ms from 0 to 10, got 11',
+    );
+    const error = await caught(
+      async () => readNumber('x', field, 'waitMs', 'createThing option'),
+      isGatewayError,
+    );
+    expect(error).toMatchObject({ code: 'configuration_error', field: 'waitMs' });
+    expect(error.message).toMatch(/got a string$/);
+    // Without a max: the least value only (a call option's refusal is the request's fault).
+    expect(() => readNumber(0, { kind: 'integer', min: 1 }, 'n', 'call option')).toThrow(
+      'n (call option) must be an integer ≥ 1, got 0',
+    );
   });
 });

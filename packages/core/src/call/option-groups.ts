@@ -19,6 +19,9 @@ export interface OptionField {
   readonly kind?: 'ms' | 'integer' | 'share' | 'boolean' | 'function';
   /** An integer's least value. */
   readonly min?: number;
+  /** An integer's greatest value (none: no bound), and what it counts (`ms`), both named by its rule. */
+  readonly max?: number;
+  readonly unit?: string;
   /** The value when none is given (none: the option is off, or required). */
   readonly default?: number | boolean;
   /** A word taken instead of a number, read by the group's own reader (`hedge.afterMs`: `'auto'`). */
@@ -182,13 +185,16 @@ export const STEERING_OPTIONS: OptionGroup<SteeringOptions> = {
 /** The code of a refused option: a call's is `invalid_request_error`, the others' `configuration_error`. */
 export type OptionPlace = 'client option' | 'model setting' | 'call option';
 
-export function optionErrorCode(place: OptionPlace): GatewayErrorCode {
+/** Where a refused value was given: core's places, or another package's factory (`createRedisBudget option`). */
+export type RefusalPlace = OptionPlace | `${string} option`;
+
+export function optionErrorCode(place: RefusalPlace): GatewayErrorCode {
   return place === 'call option' ? 'invalid_request_error' : 'configuration_error';
 }
 
 /** A refused value: the option, its place and what is wrong (`what`: the rule and what was given). */
 export function refusal(
-  place: OptionPlace,
+  place: RefusalPlace,
   field: string,
   what: string,
   code = optionErrorCode(place),
@@ -205,6 +211,11 @@ export function kindOf(value: unknown): string {
   return typeof value === 'string' ? 'a string' : `a ${typeof value}`;
 }
 
+/** A value as a refusal names it: a number as it is (no secret), anything else by its kind. */
+export function describeGiven(value: unknown): string {
+  return typeof value === 'number' ? String(value) : kindOf(value);
+}
+
 /** The longest timer (2^31 − 1 ms): longer ms are clamped to it. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
@@ -217,28 +228,27 @@ export function readNumber(
   value: unknown,
   field: OptionField,
   name: string,
-  place: OptionPlace,
+  place: RefusalPlace,
   code?: GatewayErrorCode,
 ): number {
-  const { kind, min = 1 } = field;
+  const { kind, min = 1, max = Infinity, unit } = field;
   const valid =
     typeof value === 'number' &&
     (kind === 'integer'
-      ? Number.isInteger(value) && value >= min
+      ? Number.isInteger(value) && value >= min && value <= max
       : kind === 'share'
         ? value > 0 && value <= 1
         : kind === 'ms' && value > 0 && Number.isFinite(value));
   if (valid) return kind === 'ms' ? Math.min(LONGEST_TIMER_MS, value) : value;
   const rule =
     kind === 'integer'
-      ? `an integer ≥ ${min}`
+      ? `an integer${unit ? ` of ${unit}` : ''} ${max < Infinity ? `from ${min} to ${max}` : `≥ ${min}`}`
       : kind === 'share'
         ? 'a share in (0, 1]'
         : kind === 'ms'
           ? `a finite number of ms > 0${field.or === undefined ? '' : ` or '${field.or}'`}`
           : `a ${kind}`;
-  const got = typeof value === 'number' ? String(value) : kindOf(value);
-  throw refusal(place, name, `must be ${rule}, got ${got}`, code);
+  throw refusal(place, name, `must be ${rule}, got ${describeGiven(value)}`, code);
 }
 
 /**

@@ -47,6 +47,24 @@ describe.each([
   });
 });
 
+describe("a short key's base64 forms", () => {
+  // The characters a key's bytes alone determine, at each of the three alignments: 6 or more from
+  // a key of 5 bytes up; a 4-byte key's are 4 or 5 (left, see MIN_BASE64_FORM).
+  it.each(['k3y!9', 'k3y!9Z', 'k3y!9Zq'])(
+    'redacts the key %s (5 to 7 bytes) in base64 at every alignment inside longer text',
+    (key) => {
+      for (const before of ['', 'x', 'xy']) {
+        const encoded = btoa(`${before}${key}, and more`);
+        expect(redactSecret(`data ${encoded} end`, key), `${before}${key}`).toContain('[redacted]');
+      }
+    },
+  );
+
+  it("leaves a 4-byte key's base64 (as short as ordinary base64 matches by chance)", () => {
+    expect(redactSecret(`data ${btoa('k3y!')} end`, 'k3y!')).toBe(`data ${btoa('k3y!')} end`);
+  });
+});
+
 describe('redactKey (text that leaves the process outside an error)', () => {
   it("redacts every live client's key without being given it, and leaves short keys", () => {
     const live = `ig-live-${Math.random()}`;

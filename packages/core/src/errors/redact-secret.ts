@@ -10,6 +10,13 @@
 const REDACTED = '[redacted]';
 /** Shorter secrets are not redacted: they would match ordinary text. */
 const MIN_SECRET_LENGTH = 4;
+/**
+ * A base64 form is redacted from this many characters (36 bits: one chance match in ~7·10^10
+ * positions of unrelated base64, such as an image a tool result carries): every alignment of a key
+ * of 5 bytes or more. A 4-byte key's forms (4–5 characters) would match that often enough to
+ * corrupt such data unseen, so they are left.
+ */
+const MIN_BASE64_FORM = 6;
 /** Where the runtime has no WeakRef: at most this many redactors are kept (oldest dropped). */
 const MAX_STRONG = 256;
 
@@ -184,7 +191,7 @@ function redactWith(
 
 /**
  * Replaces `key` (when given; a key shorter than 4 characters is left, it would match ordinary
- * text) and the API key of every live client in `text`, in every form recognised (raw,
+ * text, and a 4-byte key's base64, see MIN_BASE64_FORM) and the API key of every live client in `text`, in every form recognised (raw,
  * JSON-escaped, URL-encoded, base64). For text that leaves the process outside an error (a log
  * line, a tool's answer; an error is redacted of its own client's key). Its cost grows with the
  * number of live keys: a many-tenant server passes the one `key` the text could hold instead.
@@ -253,7 +260,7 @@ function base64Forms(secret: string): string[] {
     const lead = offset === 0 ? 0 : offset === 1 ? 2 : 3;
     const stable = Math.floor(((offset + bytes.length) * 8) / 6);
     const core = encoded.slice(lead, stable);
-    if (core.length >= 8) {
+    if (core.length >= MIN_BASE64_FORM) {
       forms.add(core);
       forms.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
     }

@@ -77,7 +77,18 @@ export type ChatStreamEvent =
        */
       extraContent?: Record<string, unknown>;
     }
-  | { type: 'finish'; reason: string; choiceIndex: number }
+  | {
+      type: 'finish';
+      reason: string;
+      choiceIndex: number;
+      /**
+       * The answer's `system_fingerprint` and `service_tier` (OpenAI's), when a chunk carried a
+       * non-empty one: the first chunk that named the answer (`id`, `model`, `created`), else the
+       * finishing chunk (a value only on chunks in between is not read).
+       */
+      systemFingerprint?: string;
+      serviceTier?: string;
+    }
   | { type: 'usage'; usage: Usage };
 
 export interface AssembledToolCall {
@@ -110,6 +121,7 @@ export interface AssembledChat {
    */
   refusal?: string;
   toolCalls: AssembledToolCall[];
+  /** Choice 0's `finish_reason`; `'unknown'` when it had none (null, as a non-streamed answer may). */
   finishReason: string;
   usage?: Usage;
   /** A call asking for structured output: the checked value (as `ChatResult.structured`). */

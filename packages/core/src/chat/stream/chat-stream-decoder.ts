@@ -20,6 +20,7 @@ interface DecoderContext {
 type Json = Record<string, unknown>;
 /** The events that carry the answer's id and model. */
 type Named = Extract<ChatStreamEvent, { type: 'role' | 'metadata' }>;
+type Finish = Extract<ChatStreamEvent, { type: 'finish' }>;
 
 /**
  * Turns the text of an SSE chat stream into typed events and the assembled answer.
@@ -51,6 +52,8 @@ export class ChatStreamDecoder {
   #maxToolIndex = -1;
   #lastToolIndex = 0;
   #lastToolId: string | undefined;
+  /** The answer's `system_fingerprint` and `service_tier`, as its finish events carry them. */
+  readonly #tags: Pick<Finish, 'systemFingerprint' | 'serviceTier'> = {};
   readonly #splitter: SseDataSplitter;
   readonly #context: DecoderContext;
 
@@ -215,6 +218,8 @@ export class ChatStreamDecoder {
       metadata = true;
     }
     if (metadata) {
+      // Read here and on a finish only: no other chunk pays for them.
+      this.#readTags(chunk);
       const event: Named = { type: 'metadata' };
       if (assembler.created !== undefined) event.created = assembler.created;
       this.#queue.push(this.#named(event));
@@ -222,7 +227,7 @@ export class ChatStreamDecoder {
     const choices = chunk.choices;
     if (choices !== undefined && choices !== null) {
       if (!Array.isArray(choices)) throw this.#protocolError('`choices` is not an array', data);
-      for (let i = 0; i < choices.length; i++) this.#onChoice(choices[i], data);
+      for (let i = 0; i < choices.length; i++) this.#onChoice(choices[i], data, chunk);
     }
     const usage = chunk.usage;
     if (usage !== undefined && usage !== null) {
@@ -234,6 +239,14 @@ export class ChatStreamDecoder {
     }
   }
 
+  /** The first non-empty `system_fingerprint` and `service_tier` (OpenAI's) of the chunks read. */
+  #readTags(chunk: Json): void {
+    const { system_fingerprint: fingerprint, service_tier: tier } = chunk;
+    const tags = this.#tags;
+    if (typeof fingerprint === 'string' && fingerprint) tags.systemFingerprint ??= fingerprint;
+    if (typeof tier === 'string' && tier) tags.serviceTier ??= tier;
+  }
+
   /** `event` with the answer's id and model, when known. */
   #named<T extends Named>(event: T): T {
     if (this.#assembler.id !== undefined) event.id = this.#assembler.id;
@@ -241,7 +254,7 @@ export class ChatStreamDecoder {
     return event;
   }
 
-  #onChoice(choice: unknown, data: string): void {
+  #onChoice(choice: unknown, data: string, chunk: Json): void {
     if (!isObject(choice)) throw this.#protocolError('A choice is not an object', data);
     const { index, delta, finish_reason: finishReason } = choice;
     const choiceIndex = typeof index === 'number' ? index : 0;
@@ -278,7 +291,9 @@ export class ChatStreamDecoder {
       if (choiceIndex !== 0) this.#otherChoiceFinished = true;
       const reason = this.#assembler.setFinish(finishReason, choiceIndex);
       this.#answered++;
-      this.#queue.push({ type: 'finish', reason, choiceIndex });
+      // (A server may send them on its last chunk only, where ChatOpenAI reads them.)
+      this.#readTags(chunk);
+      this.#queue.push({ type: 'finish', reason, choiceIndex, ...this.#tags });
     } else if (finishReason !== undefined && finishReason !== null && finishReason !== '') {
       throw this.#protocolError('`finish_reason` is not a string', data);
     }
