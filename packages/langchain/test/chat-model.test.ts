@@ -356,6 +356,39 @@ describe('GatewayChatModel: response metadata', () => {
     for await (const chunk of await model.stream('hi')) chunks.push(chunk);
     expect(chunks[0]?.response_metadata).toMatchObject({ system_fingerprint: 'fp_1' });
   });
+
+  it("a stream's last chunk carries the model server's system_fingerprint, as ChatOpenAI's does", async () => {
+    // The emulator's openai dialect puts `system_fingerprint` on its chunks.
+    const { connection } = await emulate({
+      scenario: {
+        models: { 'dialect/openai': { capabilities: ['chat', 'streaming'], dialect: 'openai' } },
+      },
+    });
+    const model = new GatewayChatModel('dialect/openai', connection);
+    let whole: AIMessageChunk | undefined;
+    for await (const chunk of await model.stream('hi'))
+      whole = whole ? concat(whole, chunk) : chunk;
+    expect(whole?.response_metadata).toMatchObject({
+      system_fingerprint: 'fp_emu',
+      finish_reason: 'stop',
+    });
+    expect(whole?.response_metadata).not.toHaveProperty('service_tier');
+  });
+
+  it('a whole answer whose finish_reason is null reports none, as ChatOpenAI does', async () => {
+    const gateway = await emulate();
+    const connection = intercepting(gateway, async (request) => {
+      if (!request.url.endsWith('/chat/completions')) return undefined;
+      const answer = await gateway.fetch(request);
+      const body = await answer.json();
+      body.choices[0].finish_reason = null;
+      const served = answer.headers.get('x-service-model') ?? '';
+      return Response.json(body, { headers: { 'x-service-model': served } });
+    });
+    const invoked = await new GatewayChatModel('community/plain', connection).invoke('hi');
+    expect(invoked.content).toBe('Echo: hi');
+    expect(invoked.response_metadata).not.toHaveProperty('finish_reason');
+  });
 });
 
 describe('GatewayChatModel: standard file blocks', () => {

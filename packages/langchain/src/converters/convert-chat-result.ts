@@ -6,7 +6,7 @@ import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { mapUsage } from './map-usage';
 import { parseArguments } from './parse-tool-arguments';
 import { registerContentBlockTranslator } from './reasoning-content-blocks';
-import { buildResponseMetadata } from './response-metadata';
+import { buildResponseMetadata, finishInfo } from './response-metadata';
 
 registerContentBlockTranslator();
 
@@ -63,7 +63,7 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
       {
         text,
         message: aiMessage,
-        generationInfo: { finish_reason: responseMetadata.finish_reason },
+        generationInfo: finishInfo(responseMetadata),
       },
     ],
   };

@@ -5,7 +5,7 @@ import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { EXTRA_CONTENT_KWARG } from './convert-chat-result';
 import { mapUsage } from './map-usage';
 import { MODEL_PROVIDER, registerContentBlockTranslator } from './reasoning-content-blocks';
-import { buildResponseMetadata } from './response-metadata';
+import { buildResponseMetadata, finishInfo } from './response-metadata';
 
 registerContentBlockTranslator();
 
@@ -27,6 +27,8 @@ class StreamChunkConverter {
   private id: string | undefined;
   private finishReason: string | undefined;
   private usage: Usage | undefined;
+  /** The model server's tags as core's finish event reports them (`system_fingerprint`, …). */
+  private tags: Record<string, unknown> | undefined;
 
   constructor(private readonly identity: StreamIdentity) {}
 
@@ -79,7 +81,13 @@ class StreamChunkConverter {
           '',
         );
       case 'finish':
-        if (event.choiceIndex === 0) this.finishReason = event.reason;
+        if (event.choiceIndex === 0) {
+          this.finishReason = event.reason;
+          this.tags = {
+            system_fingerprint: event.systemFingerprint,
+            service_tier: event.serviceTier,
+          };
+        }
         return undefined;
       case 'usage':
         this.usage = event.usage;
@@ -99,6 +107,7 @@ class StreamChunkConverter {
       this.finishReason,
       this.usage,
       this.id,
+      this.tags,
     );
     return new ChatGenerationChunk({
       text: '',
@@ -109,7 +118,7 @@ class StreamChunkConverter {
         ...(structured ? { additional_kwargs: { parsed: structured.value } } : {}),
         response_metadata: responseMetadata,
       }),
-      generationInfo: { finish_reason: responseMetadata.finish_reason },
+      generationInfo: finishInfo(responseMetadata),
     });
   }
 

@@ -120,8 +120,8 @@ export async function* convertToChatModelEvents(
       usage = message.usage_metadata;
       yield { event: 'usage', usage };
     }
-    // The last chunk carries the whole metadata (every chunk names its provider).
-    if (message.response_metadata?.finish_reason !== undefined) {
+    // The last chunk carries the whole metadata (every chunk names its provider only).
+    if (message.response_metadata?.model_name !== undefined) {
       metadata = message.response_metadata;
     }
   }

@@ -76,9 +76,10 @@ export function registerContentBlockTranslator(): void {
     .lc_block_translators_registry;
   if (registry === undefined || registry.has(MODEL_PROVIDER)) return;
   // LangChain asks `translateContent` for chunks too. A piece of a stream has tool-call pieces
-  // and no finish reason yet; a whole answer (or the joined stream) reads as complete blocks.
+  // and no answer metadata yet (every piece names its provider only); a whole answer (or the
+  // joined stream) reads as complete blocks.
   const translate = (message: AIMessage | AIMessageChunk) =>
-    'tool_call_chunks' in message && message.response_metadata?.finish_reason === undefined
+    'tool_call_chunks' in message && message.response_metadata?.model_name === undefined
       ? toStandardChunkBlocks(message)
       : toStandardBlocks(message);
   registry.set(MODEL_PROVIDER, { translateContent: translate, translateContentChunk: translate });

@@ -14,7 +14,8 @@ export interface GatewayResponseMetadata {
    * model) or by core's failover over `fallbackModels` (`route` says which).
    */
   fallback: boolean;
-  finish_reason: string;
+  /** Why the answer ended; left out when the server gave no reason (a whole answer's `null`), as `ChatOpenAI` does. */
+  finish_reason?: string;
   /** The gateway's own usage object, when the model server reported one. */
   usage?: Usage;
   /** The response id. */
@@ -24,9 +25,9 @@ export interface GatewayResponseMetadata {
    * Typed: read `message.response_metadata as GatewayResponseMetadata`.
    */
   route?: ChatRoute;
-  /** The model server's `system_fingerprint`, when a whole answer has one (as `ChatOpenAI` reports it). */
+  /** The model server's `system_fingerprint`, when the answer has one (as `ChatOpenAI` reports it). */
   system_fingerprint?: string;
-  /** The model server's `service_tier`, when a whole answer has one. */
+  /** The model server's `service_tier`, when the answer has one. */
   service_tier?: string;
   model_provider: 'infergate';
 }
@@ -45,16 +46,22 @@ export function buildResponseMetadata(
     model_name: identity.servedModel,
     requested_model: identity.requestedModel,
     fallback: identity.fallback,
-    finish_reason: finishReason ?? 'stop',
     model_provider: 'infergate',
   };
+  // Core's 'unknown' stands for a reason the server did not give.
+  if (finishReason !== 'unknown') metadata.finish_reason = finishReason ?? 'stop';
   if (usage) metadata.usage = usage;
   if (id) metadata.id = id;
   if (identity.route) metadata.route = identity.route;
-  // Read from a whole answer's body only: core's stream events do not carry them.
+  // A whole answer's body, or a stream's finish event as the stream converter passes it.
   if (typeof body?.system_fingerprint === 'string') {
     metadata.system_fingerprint = body.system_fingerprint;
   }
   if (typeof body?.service_tier === 'string') metadata.service_tier = body.service_tier;
   return metadata;
+}
+
+/** A generation's `generationInfo`: LangChain copies it into `response_metadata`, so a reason not given stays out. */
+export function finishInfo(metadata: GatewayResponseMetadata): Record<string, unknown> {
+  return metadata.finish_reason === undefined ? {} : { finish_reason: metadata.finish_reason };
 }
