@@ -391,6 +391,49 @@ describe('GatewayChatModel: standard file blocks', () => {
   });
 });
 
+describe('GatewayChatModel: text files and files without a name', () => {
+  it('sends UTF-8 text files (standard and legacy blocks) as text parts, and names an unnamed file', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9]).toString('base64'); // not UTF-8
+    await model.invoke([
+      new HumanMessage({
+        content: [
+          { type: 'text', text: 'summarise' },
+          {
+            type: 'file',
+            mimeType: 'text/plain',
+            data: Buffer.from('hello notes').toString('base64'),
+          },
+          { type: 'file', source_type: 'text', text: 'legacy inline', mime_type: 'text/plain' },
+          { type: 'text-plain', text: 'v1 plain text', mimeType: 'text/plain' },
+          { type: 'file', mimeType: 'text/plain', data: latin1, metadata: { filename: 'old.txt' } },
+          { type: 'file', source_type: 'base64', data: 'JVBERi0=', mime_type: 'application/pdf' },
+        ],
+      }),
+    ]);
+    expect(bodies[0]?.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'summarise' },
+          { type: 'text', text: 'hello notes' },
+          { type: 'text', text: 'legacy inline' },
+          { type: 'text', text: 'v1 plain text' },
+          {
+            type: 'file',
+            file: { file_data: `data:text/plain;base64,${latin1}`, filename: 'old.txt' },
+          },
+          {
+            type: 'file',
+            file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'file.pdf' },
+          },
+        ],
+      },
+    ]);
+  });
+});
+
 describe('GatewayChatModel: errors, abort, streamEvents', () => {
   it('raises the typed error for a mid-stream error and an incomplete stream', async () => {
     const { emulator, connection } = await emulate();

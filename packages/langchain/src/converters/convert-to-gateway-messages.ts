@@ -279,7 +279,11 @@ function toGatewayPart(block: Record<string, unknown>): ChatContentPart {
     const url = typeof imageUrl === 'string' ? imageUrl : (imageUrl as { url?: unknown })?.url;
     return { ...block, type: 'image_url', image_url: { ...asObject(imageUrl), url } };
   }
-  if (type === 'image' || type === 'audio' || type === 'file') {
+  // A text file given as text (v1's `text-plain`, a legacy `source_type: 'text'` file): its text.
+  if ((type === 'text-plain' || block.source_type === 'text') && typeof block.text === 'string') {
+    return { type: 'text', text: block.text };
+  }
+  if (type === 'image' || type === 'audio' || type === 'file' || type === 'text-plain') {
     // Core builds the part (one rule and one default image type for every adapter).
     const data = block.data;
     const part = mediaPart({
@@ -310,6 +314,7 @@ function filenameOf(block: Record<string, unknown>): string | undefined {
 
 /** A block without a MIME type: an image or audio of unknown format (core sniffs it), or bytes. */
 function defaultMediaType(type: string): string {
+  if (type === 'text-plain') return 'text/plain';
   return type === 'file' ? 'application/octet-stream' : type;
 }
 
