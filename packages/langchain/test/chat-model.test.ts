@@ -434,6 +434,39 @@ describe('GatewayChatModel: text files and files without a name', () => {
   });
 });
 
+describe('GatewayChatModel: audio and files given as data URLs', () => {
+  it('sends them as the parts their data makes, not as the block', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    await model.invoke([
+      new HumanMessage({
+        content: [
+          { type: 'audio', url: 'data:audio/mpeg;base64,AAAA' },
+          {
+            type: 'file',
+            url: 'data:application/pdf;base64,JVBERi0=',
+            metadata: { filename: 'a.pdf' },
+          },
+          { type: 'file', source_type: 'url', url: 'data:text/plain;charset=utf-8;base64,aGk=' },
+        ],
+      }),
+    ]);
+    expect(bodies[0]?.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'input_audio', input_audio: { data: 'AAAA', format: 'mp3' } },
+          {
+            type: 'file',
+            file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'a.pdf' },
+          },
+          { type: 'text', text: 'hi' },
+        ],
+      },
+    ]);
+  });
+});
+
 describe('GatewayChatModel: errors, abort, streamEvents', () => {
   it('raises the typed error for a mid-stream error and an incomplete stream', async () => {
     const { emulator, connection } = await emulate();

@@ -285,10 +285,14 @@ function toGatewayPart(block: Record<string, unknown>): ChatContentPart {
   }
   if (type === 'image' || type === 'audio' || type === 'file' || type === 'text-plain') {
     // Core builds the part (one rule and one default image type for every adapter).
-    const data = block.data;
+    const url = typeof block.url === 'string' ? block.url : undefined;
+    // Audio or a file as a data URL: its data (only images are sent by URL).
+    const inline = url && type !== 'image' ? /^data:([^,]*?);base64,/i.exec(url) : null;
+    const data = inline ? url!.slice(inline[0].length) : block.data;
+    const mediaType = block.mimeType ?? block.mime_type ?? (inline?.[1] || defaultMediaType(type));
     const part = mediaPart({
-      mediaType: String(block.mimeType ?? block.mime_type ?? defaultMediaType(type)),
-      url: typeof block.url === 'string' ? block.url : undefined,
+      mediaType: String(mediaType),
+      url,
       data: typeof data === 'string' ? data : undefined,
       filename: filenameOf(block),
     });
