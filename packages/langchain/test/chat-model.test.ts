@@ -3,7 +3,12 @@ import { isGatewayError } from '@infergate/core';
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
-import { type AIMessageChunk, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import {
+  type AIMessageChunk,
+  type ContentBlock,
+  HumanMessage,
+  ToolMessage,
+} from '@langchain/core/messages';
 import type { ChatGenerationChunk } from '@langchain/core/outputs';
 import { RunnableLambda } from '@langchain/core/runnables';
 import { tool } from '@langchain/core/tools';
@@ -391,78 +396,58 @@ describe('GatewayChatModel: standard file blocks', () => {
   });
 });
 
-describe('GatewayChatModel: text files and files without a name', () => {
-  it('sends UTF-8 text files (standard and legacy blocks) as text parts, and names an unnamed file', async () => {
+describe('GatewayChatModel: text files, unnamed files, data URLs', () => {
+  /** The content one user message with these blocks is sent with. */
+  async function sentContent(content: ContentBlock[]) {
     const { bodies, connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/general', connection);
-    const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9]).toString('base64'); // not UTF-8
-    await model.invoke([
-      new HumanMessage({
-        content: [
-          { type: 'text', text: 'summarise' },
-          {
-            type: 'file',
-            mimeType: 'text/plain',
-            data: Buffer.from('hello notes').toString('base64'),
-          },
-          { type: 'file', source_type: 'text', text: 'legacy inline', mime_type: 'text/plain' },
-          { type: 'text-plain', text: 'v1 plain text', mimeType: 'text/plain' },
-          { type: 'file', mimeType: 'text/plain', data: latin1, metadata: { filename: 'old.txt' } },
-          { type: 'file', source_type: 'base64', data: 'JVBERi0=', mime_type: 'application/pdf' },
-        ],
-      }),
+    await new GatewayChatModel('community/general', connection).invoke([
+      new HumanMessage({ content }),
     ]);
-    expect(bodies[0]?.messages).toEqual([
+    return (bodies[0]?.messages as { content: unknown }[] | undefined)?.[0]?.content;
+  }
+  const pdfPart = (filename: string) => ({
+    type: 'file',
+    file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename },
+  });
+
+  it('sends UTF-8 text files (standard and legacy blocks) as text parts, and names an unnamed file', async () => {
+    const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9]).toString('base64'); // not UTF-8
+    const notes = Buffer.from('hello notes').toString('base64');
+    expect(
+      await sentContent([
+        { type: 'file', mimeType: 'text/plain', data: notes },
+        { type: 'file', source_type: 'text', text: 'legacy inline', mime_type: 'text/plain' },
+        { type: 'text-plain', text: 'v1 plain text', mimeType: 'text/plain' },
+        { type: 'file', mimeType: 'text/plain', data: latin1, metadata: { filename: 'old.txt' } },
+        { type: 'file', source_type: 'base64', data: 'JVBERi0=', mime_type: 'application/pdf' },
+      ]),
+    ).toEqual([
+      { type: 'text', text: 'hello notes' },
+      { type: 'text', text: 'legacy inline' },
+      { type: 'text', text: 'v1 plain text' },
       {
-        role: 'user',
-        content: [
-          { type: 'text', text: 'summarise' },
-          { type: 'text', text: 'hello notes' },
-          { type: 'text', text: 'legacy inline' },
-          { type: 'text', text: 'v1 plain text' },
-          {
-            type: 'file',
-            file: { file_data: `data:text/plain;base64,${latin1}`, filename: 'old.txt' },
-          },
-          {
-            type: 'file',
-            file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'file.pdf' },
-          },
-        ],
+        type: 'file',
+        file: { file_data: `data:text/plain;base64,${latin1}`, filename: 'old.txt' },
       },
+      pdfPart('file.pdf'),
     ]);
   });
-});
 
-describe('GatewayChatModel: audio and files given as data URLs', () => {
-  it('sends them as the parts their data makes, not as the block', async () => {
-    const { bodies, connection } = await recordingGateway();
-    const model = new GatewayChatModel('community/general', connection);
-    await model.invoke([
-      new HumanMessage({
-        content: [
-          { type: 'audio', url: 'data:audio/mpeg;base64,AAAA' },
-          {
-            type: 'file',
-            url: 'data:application/pdf;base64,JVBERi0=',
-            metadata: { filename: 'a.pdf' },
-          },
-          { type: 'file', source_type: 'url', url: 'data:text/plain;charset=utf-8;base64,aGk=' },
-        ],
-      }),
-    ]);
-    expect(bodies[0]?.messages).toEqual([
-      {
-        role: 'user',
-        content: [
-          { type: 'input_audio', input_audio: { data: 'AAAA', format: 'mp3' } },
-          {
-            type: 'file',
-            file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'a.pdf' },
-          },
-          { type: 'text', text: 'hi' },
-        ],
-      },
+  it('sends audio and files given as data URLs as the parts their data makes, not as the block', async () => {
+    expect(
+      await sentContent([
+        { type: 'audio', url: 'data:audio/mpeg;base64,AAAA' },
+        {
+          type: 'file',
+          url: 'data:application/pdf;base64,JVBERi0=',
+          metadata: { filename: 'a.pdf' },
+        },
+        { type: 'file', source_type: 'url', url: 'data:text/plain;charset=utf-8;base64,aGk=' },
+      ]),
+    ).toEqual([
+      { type: 'input_audio', input_audio: { data: 'AAAA', format: 'mp3' } },
+      pdfPart('a.pdf'),
+      { type: 'text', text: 'hi' },
     ]);
   });
 });
