@@ -396,7 +396,7 @@ describe('GatewayChatModel: standard file blocks', () => {
   });
 });
 
-describe('GatewayChatModel: text files, unnamed files, data URLs', () => {
+describe('GatewayChatModel: text files, unnamed files, data URLs and bytes', () => {
   /** The content one user message with these blocks is sent with. */
   async function sentContent(content: ContentBlock[]) {
     const { bodies, connection } = await recordingGateway();
@@ -433,7 +433,7 @@ describe('GatewayChatModel: text files, unnamed files, data URLs', () => {
     ]);
   });
 
-  it('sends audio and files given as data URLs as the parts their data makes, not as the block', async () => {
+  it('sends audio and files given as data URLs or bytes as the parts their data makes, not as the block', async () => {
     expect(
       await sentContent([
         { type: 'audio', url: 'data:audio/mpeg;base64,AAAA' },
@@ -443,11 +443,14 @@ describe('GatewayChatModel: text files, unnamed files, data URLs', () => {
           metadata: { filename: 'a.pdf' },
         },
         { type: 'file', source_type: 'url', url: 'data:text/plain;charset=utf-8;base64,aGk=' },
+        // v1 blocks may carry bytes: sent as their base64, not as an object of numbered bytes.
+        { type: 'file', mimeType: 'application/pdf', data: new Uint8Array([37, 80, 68, 70, 45]) },
       ]),
     ).toEqual([
       { type: 'input_audio', input_audio: { data: 'AAAA', format: 'mp3' } },
       pdfPart('a.pdf'),
       { type: 'text', text: 'hi' },
+      pdfPart('file.pdf'),
     ]);
   });
 });

@@ -288,12 +288,12 @@ function toGatewayPart(block: Record<string, unknown>): ChatContentPart {
     const url = typeof block.url === 'string' ? block.url : undefined;
     // Audio or a file as a data URL: its data (only images are sent by URL).
     const inline = url && type !== 'image' ? /^data:([^,]*?);base64,/i.exec(url) : null;
-    const data = inline ? url!.slice(inline[0].length) : block.data;
+    const data = inline ? url!.slice(inline[0].length) : base64Of(block.data);
     const mediaType = block.mimeType ?? block.mime_type ?? (inline?.[1] || defaultMediaType(type));
     const part = mediaPart({
       mediaType: String(mediaType),
       url,
-      data: typeof data === 'string' ? data : undefined,
+      data,
       filename: filenameOf(block),
     });
     if (part) return part;
@@ -314,6 +314,15 @@ function filenameOf(block: Record<string, unknown>): string | undefined {
   const metadata = asObject(block.metadata);
   const name = block.filename ?? metadata.filename ?? metadata.name ?? metadata.title;
   return typeof name === 'string' ? name : undefined;
+}
+
+/** A block's data as base64: as given, or its bytes encoded (v1 blocks may carry a Uint8Array). */
+function base64Of(data: unknown): string | undefined {
+  if (typeof data === 'string') return data;
+  if (!(data instanceof Uint8Array)) return undefined;
+  let binary = '';
+  for (const byte of data) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
 
 /** A block without a MIME type: an image or audio of unknown format (core sniffs it), or bytes. */
