@@ -3,7 +3,12 @@ import { isGatewayError } from '@infergate/core';
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
-import { type AIMessageChunk, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import {
+  type AIMessageChunk,
+  type ContentBlock,
+  HumanMessage,
+  ToolMessage,
+} from '@langchain/core/messages';
 import type { ChatGenerationChunk } from '@langchain/core/outputs';
 import { RunnableLambda } from '@langchain/core/runnables';
 import { tool } from '@langchain/core/tools';
@@ -420,6 +425,65 @@ describe('GatewayChatModel: standard file blocks', () => {
           { type: 'file', file: { file_id: 'file-abc123' } },
         ],
       },
+    ]);
+  });
+});
+
+describe('GatewayChatModel: text files, unnamed files, data URLs and bytes', () => {
+  /** The content one user message with these blocks is sent with. */
+  async function sentContent(content: ContentBlock[]) {
+    const { bodies, connection } = await recordingGateway();
+    await new GatewayChatModel('community/general', connection).invoke([
+      new HumanMessage({ content }),
+    ]);
+    return (bodies[0]?.messages as { content: unknown }[] | undefined)?.[0]?.content;
+  }
+  const pdfPart = (filename: string) => ({
+    type: 'file',
+    file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename },
+  });
+
+  it('sends UTF-8 text files (standard and legacy blocks) as text parts, and names an unnamed file', async () => {
+    const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9]).toString('base64'); // not UTF-8
+    const notes = Buffer.from('hello notes').toString('base64');
+    expect(
+      await sentContent([
+        { type: 'file', mimeType: 'text/plain', data: notes },
+        { type: 'file', source_type: 'text', text: 'legacy inline', mime_type: 'text/plain' },
+        { type: 'text-plain', text: 'v1 plain text', mimeType: 'text/plain' },
+        { type: 'file', mimeType: 'text/plain', data: latin1, metadata: { filename: 'old.txt' } },
+        { type: 'file', source_type: 'base64', data: 'JVBERi0=', mime_type: 'application/pdf' },
+      ]),
+    ).toEqual([
+      { type: 'text', text: 'hello notes' },
+      { type: 'text', text: 'legacy inline' },
+      { type: 'text', text: 'v1 plain text' },
+      {
+        type: 'file',
+        file: { file_data: `data:text/plain;base64,${latin1}`, filename: 'old.txt' },
+      },
+      pdfPart('file.pdf'),
+    ]);
+  });
+
+  it('sends audio and files given as data URLs or bytes as the parts their data makes, not as the block', async () => {
+    expect(
+      await sentContent([
+        { type: 'audio', url: 'data:audio/mpeg;base64,AAAA' },
+        {
+          type: 'file',
+          url: 'data:application/pdf;base64,JVBERi0=',
+          metadata: { filename: 'a.pdf' },
+        },
+        { type: 'file', source_type: 'url', url: 'data:text/plain;charset=utf-8;base64,aGk=' },
+        // v1 blocks may carry bytes: sent as their base64, not as an object of numbered bytes.
+        { type: 'file', mimeType: 'application/pdf', data: new Uint8Array([37, 80, 68, 70, 45]) },
+      ]),
+    ).toEqual([
+      { type: 'input_audio', input_audio: { data: 'AAAA', format: 'mp3' } },
+      pdfPart('a.pdf'),
+      { type: 'text', text: 'hi' },
+      pdfPart('file.pdf'),
     ]);
   });
 });

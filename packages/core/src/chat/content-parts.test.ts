@@ -58,4 +58,47 @@ describe('mediaPart', () => {
       mediaPart({ mediaType: 'application/pdf', url: 'https://x.test/a.pdf' }),
     ).toBeUndefined();
   });
+
+  it('a file without a name: a placeholder from its media type (inline files need one)', () => {
+    const nameOf = (mediaType: string, filename?: string) => {
+      const part = mediaPart({
+        mediaType,
+        data: 'AAAA',
+        ...(filename === undefined ? {} : { filename }),
+      });
+      return (part?.file as { filename?: string } | undefined)?.filename;
+    };
+    expect(nameOf('application/pdf')).toBe('file.pdf');
+    expect(nameOf('application/PDF; x=1')).toBe('file.pdf');
+    expect(nameOf('application/x-tar')).toBe('file.tar');
+    expect(nameOf('application/vnd.ms-excel')).toBe('file');
+    expect(nameOf('application/octet-stream')).toBe('file');
+    expect(nameOf('video')).toBe('file');
+    expect(nameOf('application/pdf', '')).toBe('file.pdf');
+    expect(nameOf('application/pdf', 'a.pdf')).toBe('a.pdf');
+  });
+
+  it('a text file of UTF-8 bytes: a text part (its name left out); other bytes stay a file', () => {
+    const utf8 = encodeBase64(new TextEncoder().encode('a,b\nž,1'));
+    expect(mediaPart({ mediaType: 'text/csv', data: utf8, filename: 'a.csv' })).toEqual({
+      type: 'text',
+      text: 'a,b\nž,1',
+    });
+    expect(mediaPart({ mediaType: 'text/markdown; charset=UTF-8', data: 'IyBoaQ==' })).toEqual({
+      type: 'text',
+      text: '# hi',
+    });
+    // Latin-1 bytes (0xE9) are not UTF-8, and a charset other than UTF-8 is not read as it:
+    // both go as the file they are, for the model server to read or refuse.
+    const latin1 = encodeBase64(new Uint8Array([0x63, 0x61, 0x66, 0xe9]));
+    expect(mediaPart({ mediaType: 'text/plain', data: latin1 })).toEqual({
+      type: 'file',
+      file: { file_data: `data:text/plain;base64,${latin1}`, filename: 'file.txt' },
+    });
+    expect(mediaPart({ mediaType: 'text/plain;charset=utf-16le', data: 'aABpAA==' })?.type).toBe(
+      'file',
+    );
+    expect(mediaPart({ mediaType: 'text/plain', data: 'not base64!' })?.type).toBe('file');
+    expect(mediaPart({ mediaType: 'text/plain', url: 'https://x.test/a.txt' })).toBeUndefined();
+  });
 });

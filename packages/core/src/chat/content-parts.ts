@@ -2,8 +2,9 @@
 /**
  * Images, audio and other files as chat content parts, built once for every adapter: an image is
  * an `image_url` part (its URL, or a data URL), audio an `input_audio` part (base64 and its
- * format), any other file a `file` part (a data URL and its name). The spec lists no capability
- * for media: parts are sent, and the gateway (or the model behind it) refuses what it cannot read.
+ * format), a UTF-8 text file a text part, any other file a `file` part (a data URL and its name,
+ * else a placeholder). The spec lists no capability for media: parts are sent, and the gateway
+ * (or the model behind it) refuses what it cannot read.
  */
 import type { ChatContentPart } from '../protocol/wire-types';
 
@@ -62,7 +63,7 @@ function audioFormat(mediaType: string): string {
 }
 
 /**
- * The content part of an image, audio clip or other file, or undefined when it has no wire form:
+ * The content part of an image, audio clip, text or other file, or undefined when it has no wire form:
  * audio or a non-image file given only by URL (`input_audio` and `file` parts carry data).
  */
 export function mediaPart(source: MediaSource): ChatContentPart | undefined {
@@ -80,9 +81,38 @@ export function mediaPart(source: MediaSource): ChatContentPart | undefined {
       input_audio: { data, format: audioFormat(mediaType) },
     };
   }
-  const file: Record<string, string> = { file_data: `data:${mediaType};base64,${data}` };
-  if (source.filename !== undefined) file.filename = source.filename;
+  const text = kind === 'text' ? utf8Text(mediaType, data) : undefined;
+  if (text !== undefined) return { type: 'text', text };
+  const file = {
+    file_data: `data:${mediaType};base64,${data}`,
+    filename: source.filename || placeholderName(mediaType),
+  };
   return { type: 'file', file };
+}
+
+/**
+ * A text file's content when its bytes are UTF-8 (and no other charset is named), else undefined:
+ * servers that take only text and image parts read it, as openai-compatible sends it. Its name is
+ * left out (the model reads the text, not a header we would invent); other bytes stay a file.
+ */
+function utf8Text(mediaType: string, base64: string): string | undefined {
+  if (/charset=(?!"?(utf-?8|us-ascii)\b)/i.test(mediaType)) return undefined;
+  try {
+    const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined; // not base64, or not UTF-8
+  }
+}
+
+/**
+ * A name for a file given without one (OpenAI refuses an inline file without `filename`):
+ * `file.<subtype>` when the subtype reads as an extension (`file.pdf`, `file.txt`), else `file`.
+ */
+function placeholderName(mediaType: string): string {
+  const subtype = subtypeOf(mediaType)?.replace(/^x-/, '');
+  if (subtype === 'plain') return 'file.txt';
+  return subtype && /^[a-z0-9]{1,8}$/.test(subtype) ? `file.${subtype}` : 'file';
 }
 
 function imageUrl(url: string): ChatContentPart {

@@ -279,13 +279,21 @@ function toGatewayPart(block: Record<string, unknown>): ChatContentPart {
     const url = typeof imageUrl === 'string' ? imageUrl : (imageUrl as { url?: unknown })?.url;
     return { ...block, type: 'image_url', image_url: { ...asObject(imageUrl), url } };
   }
-  if (type === 'image' || type === 'audio' || type === 'file') {
+  // A text file given as text (v1's `text-plain`, a legacy `source_type: 'text'` file): its text.
+  if ((type === 'text-plain' || block.source_type === 'text') && typeof block.text === 'string') {
+    return { type: 'text', text: block.text };
+  }
+  if (type === 'image' || type === 'audio' || type === 'file' || type === 'text-plain') {
     // Core builds the part (one rule and one default image type for every adapter).
-    const data = block.data;
+    const url = typeof block.url === 'string' ? block.url : undefined;
+    // Audio or a file as a data URL: its data (only images are sent by URL).
+    const inline = url && type !== 'image' ? /^data:([^,]*?);base64,/i.exec(url) : null;
+    const data = inline ? url!.slice(inline[0].length) : base64Of(block.data);
+    const mediaType = block.mimeType ?? block.mime_type ?? (inline?.[1] || defaultMediaType(type));
     const part = mediaPart({
-      mediaType: String(block.mimeType ?? block.mime_type ?? defaultMediaType(type)),
-      url: typeof block.url === 'string' ? block.url : undefined,
-      data: typeof data === 'string' ? data : undefined,
+      mediaType: String(mediaType),
+      url,
+      data,
       filename: filenameOf(block),
     });
     if (part) return part;
@@ -308,8 +316,18 @@ function filenameOf(block: Record<string, unknown>): string | undefined {
   return typeof name === 'string' ? name : undefined;
 }
 
+/** A block's data as base64: as given, or its bytes encoded (v1 blocks may carry a Uint8Array). */
+function base64Of(data: unknown): string | undefined {
+  if (typeof data === 'string') return data;
+  if (!(data instanceof Uint8Array)) return undefined;
+  let binary = '';
+  for (const byte of data) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
 /** A block without a MIME type: an image or audio of unknown format (core sniffs it), or bytes. */
 function defaultMediaType(type: string): string {
+  if (type === 'text-plain') return 'text/plain';
   return type === 'file' ? 'application/octet-stream' : type;
 }
 

@@ -1,0 +1,67 @@
+// File parts (docs/gateway-protocol.md §4.1): useChat's text attachments go out as text parts,
+// and a file without a name gets one, through `generateText` against the emulator.
+
+import { emulate } from '@infergate/emulator/testing';
+import { convertToModelMessages, generateText } from 'ai';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BASE_URL, providersOn } from './providers';
+
+const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
+const { gateway } = providersOn(emulated);
+
+describe('file parts', () => {
+  it("sends useChat's text attachments as text parts, and names a file sent without a name", async () => {
+    // What useChat sends: file parts with data URLs, through convertToModelMessages.
+    const dataUrl = (mediaType: string, text: string) =>
+      `data:${mediaType};base64,${Buffer.from(text).toString('base64')}`;
+    const messages = await convertToModelMessages([
+      {
+        role: 'user',
+        parts: [
+          { type: 'text', text: 'summarise' },
+          {
+            type: 'file',
+            mediaType: 'text/plain',
+            filename: 'notes.txt',
+            url: dataUrl('text/plain', 'hello notes'),
+          },
+          { type: 'file', mediaType: 'text/csv', url: dataUrl('text/csv', 'a,b\n1,2') },
+          {
+            type: 'file',
+            mediaType: 'application/pdf',
+            url: dataUrl('application/pdf', '%PDF-1.4'),
+          },
+        ],
+      },
+    ]);
+    const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9]); // "café" in Latin-1: not UTF-8
+    const result = await generateText({
+      model: gateway()('community/general'),
+      messages: [
+        ...messages,
+        {
+          role: 'user',
+          content: [
+            { type: 'file', data: new TextEncoder().encode('# hi'), mediaType: 'text/markdown' },
+            { type: 'file', data: latin1, mediaType: 'text/plain', filename: 'old.txt' },
+          ],
+        },
+      ],
+      include: { requestBody: true },
+    });
+    const body = result.request.body as { messages: { content: unknown }[] };
+    expect(body.messages[0]?.content).toEqual([
+      { type: 'text', text: 'summarise' },
+      { type: 'text', text: 'hello notes' },
+      { type: 'text', text: 'a,b\n1,2' },
+      {
+        type: 'file',
+        file: { file_data: 'data:application/pdf;base64,JVBERi0xLjQ=', filename: 'file.pdf' },
+      },
+    ]);
+    expect(body.messages[1]?.content).toEqual([
+      { type: 'text', text: '# hi' },
+      { type: 'file', file: { file_data: 'data:text/plain;base64,Y2Fm6Q==', filename: 'old.txt' } },
+    ]);
+  });
+});
