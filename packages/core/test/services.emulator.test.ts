@@ -52,6 +52,35 @@ describe('services against the emulator', () => {
     expect(vectors[129]).toEqual(again.data[0]?.embedding);
   });
 
+  it.each([
+    ['any item', () => true],
+    ['the first item (Gemini leaves out an index of 0)', (i: number) => i === 0],
+  ])('embeddings answers without `index` on %s take list positions', async (_, dropped) => {
+    const gateway = await emulate();
+    const { emulator } = gateway;
+    const client = createGatewayClient({
+      baseURL: 'https://no-index.test/v1',
+      apiKey: DEFAULT_KEYS.full,
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        const answer = await emulator.fetch(request);
+        if (!request.url.endsWith('/embeddings')) return answer;
+        const body = (await answer.json()) as { data: Record<string, unknown>[] };
+        body.data.forEach((item, i) => {
+          if (dropped(i)) delete item.index;
+        });
+        return Response.json(body);
+      },
+    });
+    const texts = ['alpha', 'beta', 'gamma'];
+    const expected = await clientOn(gateway).embedMany(texts, { model: 'all-minilm-l6-v2' });
+    const vectors = await client.embedMany(texts, { model: 'all-minilm-l6-v2' });
+    expect(vectors).toEqual(expected);
+    const answer = await client.embed({ input: texts, model: 'all-minilm-l6-v2' });
+    expect(answer.data.map((item) => item.index)).toEqual([0, 1, 2]);
+    expect(answer.data.map((item) => item.embedding)).toEqual(expected);
+  });
+
   it('embedMany stops the other batches when one fails', async () => {
     const gateway = await emulate();
     const client = clientOn(gateway, { maxConcurrency: 1 });
