@@ -117,7 +117,7 @@ describe('services against the emulator', () => {
     ]);
   });
 
-  it("embedMany's refusals name its own fields: texts[i] (per text or in total), inputType", async () => {
+  it("embedMany's refusals name its own fields: texts[i] (per text or in total), text, inputType", async () => {
     const gateway = await emulate();
     const client = clientOn(gateway);
     const refused = (texts: unknown[], options: object) =>
@@ -138,6 +138,14 @@ describe('services against the emulator', () => {
       'texts[1]',
       'texts[1]: must be a string, got number',
     ]);
+    // One text (the AI SDK's `embed`, LangChain's `embedQuery`): no list was given, `text` it is.
+    const oneEmpty = await refused([''], { model: 'all-minilm-l6-v2' });
+    expect([oneEmpty.field, oneEmpty.message]).toEqual([
+      'text',
+      'text: is empty; each text needs at least 1 character',
+    ]);
+    const oneTooLong = await refused(['x'.repeat(40_000)], { model: 'multilingual-e5-base' });
+    expect(oneTooLong.message).toMatch(/^text: is 40000 bytes in UTF-8; .* per text/);
     const inputType = await refused(['a'], { model: 'all-minilm-l6-v2', inputType: 'qury' });
     expect(inputType.message).toBe('inputType: is "qury"; allowed: "document", "query"');
     // A request's own text over the limit is named as that text; several texts, as the total.
