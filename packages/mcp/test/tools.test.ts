@@ -140,6 +140,19 @@ describe.each([
       }
       expect(requests().translations).toBe(0);
     });
+
+    it('names the argument each refusal is about, once', async () => {
+      const refusal = async (args: Record<string, unknown>) =>
+        textOf(await client.callTool({ name: 'translate', arguments: args }));
+      const language = await refusal({ text: 'hi', target_language: 'ukrainian' });
+      expect(language).toContain('at target_language');
+      expect(language).not.toContain('at text');
+      expect(language.match(/language code/g)).toHaveLength(1);
+      expect(await refusal({ text: 'é'.repeat(2049), target_language: 'de' })).toMatch(
+        /4098 bytes.* at text/,
+      );
+      expect(requests().translations).toBe(0);
+    });
   });
 
   describe('ocr', () => {
@@ -280,6 +293,44 @@ describe.each([
       expect(ranking[0]).toMatchObject({ index: 1, text: 'cats purr softly at night' });
       expect(ranking[0]!.score).toBeGreaterThan(ranking[1]!.score);
       expect(textOf(result).split('\n')[0]).toMatch(/^1\. \[1\] 0\.\d{3} cats purr/);
+    });
+  });
+
+  describe("refusals name the tool's own arguments, not core's", () => {
+    const refused = async (name: string, args: Record<string, unknown>) => {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError).toBe(true);
+      const { error } = result.structuredContent as {
+        error: { field: string; message: string; what_to_do: string };
+      };
+      expect(error.message.startsWith(`${error.field}: `)).toBe(true);
+      expect(error.what_to_do).toContain(`Fix the argument "${error.field}"`);
+      return error.field;
+    };
+    const tooLong = 'x'.repeat(40_000);
+    const engine = 'multilingual-e5-base';
+
+    it('embed and similarity: engine, texts[i], query', async () => {
+      expect(await refused('embed', { texts: ['a'] })).toBe('engine');
+      expect(await refused('embed', { texts: [tooLong], engine })).toBe('texts[0]');
+      expect(await refused('embed', { texts: ['a', tooLong], engine })).toBe('texts[1]');
+      expect(requests().embeddings).toBe(0);
+      expect(await refused('similarity', { query: 'a', texts: ['b'] })).toBe('engine');
+      expect(await refused('similarity', { query: tooLong, texts: ['b'], engine })).toBe('query');
+      expect(await refused('similarity', { query: 'a', texts: [tooLong], engine })).toBe(
+        'texts[0]',
+      );
+    });
+
+    it('ocr and transcribe: the image or audio argument given', async () => {
+      expect(await refused('ocr', { image_base64: '!!!!' })).toBe('image_base64');
+      const png = base64(pngWithText('not audio'));
+      expect(await refused('transcribe', { audio_base64: png })).toBe('audio_base64');
+      if (files) {
+        await writeFile(join(harness.root, 'picture.png'), pngWithText('not audio'));
+        expect(await refused('transcribe', { audio_path: 'picture.png' })).toBe('audio_path');
+      }
+      expect([requests().ocr, requests().transcriptions]).toEqual([0, 0]);
     });
   });
 
