@@ -5,6 +5,7 @@ import {
   type AudioFormat,
   describeHead,
   detectAudioFormat,
+  id3TagEnd,
 } from '../encoding/audio-format';
 import { type BinaryInput, toBinaryInput } from '../encoding/binary-input';
 import { quoteValue } from '../encoding/json-body';
@@ -77,7 +78,7 @@ export async function validateTranscriptionRequest(
     );
   }
   const head = await input.head(16);
-  const format = detectAudioFormat(head);
+  const format = await audioFormat(input, head);
   if (!format) {
     throw invalidRequest(
       'audio',
@@ -90,4 +91,13 @@ export async function validateTranscriptionRequest(
     mimeType: request.mime_type ?? input.type ?? AUDIO_MIME_TYPES[format],
     filename: request.filename ?? input.name ?? `audio.${format}`,
   };
+}
+
+/** The format by the first bytes; after an ID3 tag, FLAC when `fLaC` follows it (else MP3, as before). */
+async function audioFormat(input: BinaryInput, head: Uint8Array): Promise<AudioFormat | undefined> {
+  const format = detectAudioFormat(head);
+  const tagEnd = id3TagEnd(head);
+  if (tagEnd === undefined || tagEnd + 4 > input.size) return format;
+  const after = (await input.head(tagEnd + 4)).subarray(tagEnd);
+  return detectAudioFormat(after) === 'flac' ? 'flac' : format;
 }
