@@ -29,9 +29,12 @@ export function registerEmbeddingTools(
   server: McpServer,
   context: ToolContext,
 ): Record<'embed' | 'similarity', RegisteredTool> {
-  const { client } = context;
+  return { embed: registerEmbed(server, context), similarity: registerSimilarity(server, context) };
+}
 
-  const embed = registerGatewayTool(
+function registerEmbed(server: McpServer, context: ToolContext): RegisteredTool {
+  const { client } = context;
+  return registerGatewayTool(
     server,
     'embed',
     {
@@ -64,8 +67,11 @@ export function registerEmbeddingTools(
         (field) => embeddingArgument(field),
       ),
   );
+}
 
-  const similarity = registerGatewayTool(
+function registerSimilarity(server: McpServer, context: ToolContext): RegisteredTool {
+  const { client } = context;
+  return registerGatewayTool(
     server,
     'similarity',
     {
@@ -121,6 +127,4 @@ export function registerEmbeddingTools(
       );
     },
   );
-
-  return { embed, similarity };
 }
