@@ -1,0 +1,48 @@
+/**
+ * One message over the stdio limit (40 MiB) fails its own call as a tool result; the session
+ * goes on (the MCP SDK's read buffer would close it). Through the built `infergate-mcp`.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Harness, startHarness, textOf } from './harness';
+import { bin, ensureBuilt } from './spawn-cli';
+
+let harness: Harness;
+let client: Client;
+beforeAll(async () => {
+  ensureBuilt();
+  harness = await startHarness();
+  client = new Client({ name: 'stdio-oversized', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, '--root', harness.root, '--catalog-refresh', '0'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        INFERGATE_BASE_URL: harness.gateway.baseURL,
+        INFERGATE_API_KEY: harness.gateway.apiKey,
+      },
+      stderr: 'ignore',
+    }),
+  );
+}, 120_000);
+afterAll(async () => {
+  await client.close();
+  await harness.close();
+});
+
+it('a message over 40 MiB is a failed call, and the session goes on', async () => {
+  // 31 MiB as base64: over the message limit (and the schema's), a file to give by path.
+  const image = Buffer.alloc(31 * 1024 * 1024).toString('base64');
+  const oversized = await client.callTool({ name: 'ocr', arguments: { image_base64: image } });
+  expect(oversized.isError).toBe(true);
+  expect(textOf(oversized)).toMatch(/the message is \d+ bytes; .* at most 41943040 bytes/);
+  expect(textOf(oversized)).toContain('image_path / audio_path');
+  const after = await client.callTool({
+    name: 'translate',
+    arguments: { text: 'Good morning', target_language: 'de' },
+  });
+  expect(textOf(after)).toBe('[de] Good morning');
+  expect(harness.gateway.emulator.counters.requests.ocr ?? 0).toBe(0);
+}, 60_000);
