@@ -3,10 +3,9 @@
  * goes on (the MCP SDK's read buffer would close it). Through the built `infergate-mcp`.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Harness, startHarness, textOf } from './harness';
-import { bin, ensureBuilt } from './spawn-cli';
+import { ensureBuilt, stdioClientTransport } from './spawn-cli';
 
 let harness: Harness;
 let client: Client;
@@ -14,18 +13,7 @@ beforeAll(async () => {
   ensureBuilt();
   harness = await startHarness();
   client = new Client({ name: 'stdio-oversized', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [bin, '--root', harness.root, '--catalog-refresh', '0'],
-      env: {
-        PATH: process.env.PATH ?? '',
-        INFERGATE_BASE_URL: harness.gateway.baseURL,
-        INFERGATE_API_KEY: harness.gateway.apiKey,
-      },
-      stderr: 'ignore',
-    }),
-  );
+  await client.connect(stdioClientTransport(harness.root, harness.gateway));
 }, 120_000);
 afterAll(async () => {
   await client.close();

@@ -8,12 +8,11 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { mp3WithSpeech, pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningHttpServer, startHttpServer } from '../src/index';
 import { type Harness, startHarness, textOf } from './harness';
-import { bin, ensureBuilt } from './spawn-cli';
+import { ensureBuilt, stdioClientTransport } from './spawn-cli';
 
 let harness: Harness;
 let http: RunningHttpServer;
@@ -42,16 +41,7 @@ async function connectOver(transport: 'in-memory' | 'http' | 'stdio'): Promise<C
   await client.connect(
     transport === 'http'
       ? new StreamableHTTPClientTransport(new URL(http.url))
-      : new StdioClientTransport({
-          command: process.execPath,
-          args: [bin, '--root', harness.root, '--catalog-refresh', '0'],
-          env: {
-            PATH: process.env.PATH ?? '',
-            INFERGATE_BASE_URL: harness.gateway.baseURL,
-            INFERGATE_API_KEY: harness.gateway.apiKey,
-          },
-          stderr: 'ignore',
-        }),
+      : stdioClientTransport(harness.root, harness.gateway),
   );
   clients.push(client);
   return client;
