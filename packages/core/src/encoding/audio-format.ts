@@ -38,15 +38,12 @@ export function detectAudioFormat(head: Uint8Array): AudioFormat | undefined {
 }
 
 /**
- * Where the audio after a leading ID3v2 tag starts (its 10-byte header, the syncsafe size of bytes
- * 6–9, a 10-byte footer when flag 0x10 is set), or undefined when `head` starts with none. Any
- * audio format may carry one: taggers put it in front of FLAC files too.
+ * Where the audio after a leading ID3v2 tag starts: its 10-byte header, the syncsafe size of bytes
+ * 6–9, a 10-byte footer when flag 0x10 is set. (Taggers put one in front of FLAC files too.)
  */
-export function id3TagEnd(head: Uint8Array): number | undefined {
-  if (!ascii(head, 0, 'ID3') || head.length < 10) return undefined;
-  let size = 0;
-  for (let i = 6; i < 10; i++) size = size * 128 + (head[i]! & 0x7f);
-  return 10 + size + (head[5]! & 0x10 ? 10 : 0);
+export function id3TagEnd(h: Uint8Array): number {
+  const size = ((h[6]! & 127) << 21) | ((h[7]! & 127) << 14) | ((h[8]! & 127) << 7) | (h[9]! & 127);
+  return 10 + size + (h[5]! & 16 ? 10 : 0);
 }
 
 export function describeHead(head: Uint8Array): string {

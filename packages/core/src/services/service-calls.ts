@@ -33,11 +33,7 @@ import { buildTranscriptionBody } from './build-transcription-body';
 import { splitBatches } from './split-embedding-batches';
 import { validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
 import { validateOcrRequest } from './validate-ocr';
-import {
-  embeddingsProblem,
-  fillEmbeddingIndexes,
-  serviceAnswerProblem,
-} from './validate-service-response';
+import { embeddingsProblem, serviceAnswerProblem } from './validate-service-response';
 import { validateTranscriptionRequest } from './validate-transcription';
 import { validateTranslationRequest } from './validate-translation';
 
@@ -122,8 +118,13 @@ export async function embedMany(
   checkService(context.catalog, 'embeddings');
   const engine = await resolveEmbeddingEngine(context.catalog, model, callOptions);
   // One text (the AI SDK's `embed`, LangChain's `embedQuery`) is named `text`, as by textSizes.
-  const input = texts.length === 1 ? texts[0]! : texts;
-  validateForEngine({ input, dimensions }, sizes, engine, texts.length === 1 ? 'text' : 'texts');
+  const one = texts.length < 2;
+  validateForEngine(
+    { input: one ? texts[0]! : texts, dimensions },
+    sizes,
+    engine,
+    one ? 'text' : 'texts',
+  );
   const vectors = new Array<number[]>(texts.length);
   // The first failing batch stops the others: their answers could no longer be used.
   const stopOthers = new AbortController();
@@ -221,9 +222,7 @@ async function postEmbeddings(
   // A failed batch stops its siblings before its slot is given back (`AttemptPolicy.failed`).
   const policy = retrySameRequest(request, transport.retryAllowance(opts ?? {}), onFailure);
   const answer = await transport.json<EmbeddingsResponse>(request, opts, { policy });
-  const problem = embeddingsProblem(answer.data, count);
-  // (After `onResponse` saw the body as it came.)
-  return fillEmbeddingIndexes(accepted(transport, opts, 'embeddings', answer, problem));
+  return accepted(transport, opts, 'embeddings', answer, embeddingsProblem(answer.data, count));
 }
 
 /** POSTs to a service (after the availability check) and checks the answer's required fields. */

@@ -1,6 +1,5 @@
 // docs/gateway-protocol.md §6 to §9 (the services' 2xx answers).
 import { isObject } from '../chat/validate-chat-response';
-import type { EmbeddingsResponse } from '../protocol/wire-types';
 
 /** Shape checks of the services' 2xx answers, as validate-chat-response.ts does for chat. */
 
@@ -8,8 +7,8 @@ import type { EmbeddingsResponse } from '../protocol/wire-types';
  * docs/gateway-protocol.md §6: `data` holds one `{index, embedding: number[]}` per input, indexes in range and
  * distinct, every vector non-empty, of finite numbers and of one length. An item without `index` is
  * the input at its list position: Gemini's OpenAI-compatible endpoint leaves out an index of 0 (a
- * protobuf default), some servers every index. Items with and without one may mix; two that land
- * on one input are refused.
+ * protobuf default), some servers every index; such an item is given that index (`null` counts as
+ * none). Items with and without one may mix; two that land on one input are refused.
  */
 export function embeddingsProblem(data: unknown, count: number): string | undefined {
   if (!isObject(data) || !Array.isArray(data.data)) return 'has no `data` array';
@@ -21,7 +20,9 @@ export function embeddingsProblem(data: unknown, count: number): string | undefi
     const item: unknown = items[i];
     if (!isObject(item)) return `has a data[${i}] that is not an object`;
     const { embedding } = item;
-    const index = item.index === undefined ? i : item.index;
+    // (Filled in: `embed` returns every item with its index, `embedMany` places it by that.)
+    item.index ??= i;
+    const { index } = item;
     if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= count) {
       return `has a data[${i}].index that is not an input position (0 to ${count - 1})`;
     }
@@ -41,15 +42,6 @@ export function embeddingsProblem(data: unknown, count: number): string | undefi
     seen.add(index as number);
   }
   return undefined;
-}
-
-/** Gives each item of an accepted embeddings answer without `index` its list position. */
-export function fillEmbeddingIndexes(response: EmbeddingsResponse): EmbeddingsResponse {
-  const items = response.data;
-  for (let i = 0; i < items.length; i++) {
-    if (items[i]!.index === undefined) items[i]!.index = i;
-  }
-  return response;
 }
 
 /** The fields each service's JSON answer must have as strings (docs/gateway-protocol.md §7–§9). */

@@ -93,11 +93,10 @@ export async function validateTranscriptionRequest(
   };
 }
 
-/** The format by the first bytes; after an ID3 tag, FLAC when `fLaC` follows it (else MP3, as before). */
-async function audioFormat(input: BinaryInput, head: Uint8Array): Promise<AudioFormat | undefined> {
+/** The format by the first bytes; FLAC when `fLaC` follows an ID3 tag (else MP3, as before). */
+async function audioFormat(input: BinaryInput, head: Uint8Array) {
   const format = detectAudioFormat(head);
-  const tagEnd = id3TagEnd(head);
-  if (tagEnd === undefined || tagEnd + 4 > input.size) return format;
-  const after = (await input.head(tagEnd + 4)).subarray(tagEnd);
-  return detectAudioFormat(after) === 'flac' ? 'flac' : format;
+  if (format !== 'mp3' || head[0] !== 73) return format;
+  const end = id3TagEnd(head);
+  return detectAudioFormat((await input.head(end + 4)).subarray(end)) === 'flac' ? 'flac' : format;
 }
