@@ -37,7 +37,12 @@ export async function serveStdio(
     maxBufferSize: MAX_MESSAGE_BYTES + 1,
   });
   const closed = new Promise<void>((resolve) => {
-    transport.onclose = resolve;
+    transport.onclose = () => {
+      // (The SDK pauses the stream it reads, `lines`: stdin itself must let go too.)
+      stdin.unpipe(lines);
+      stdin.pause();
+      resolve();
+    };
     stdin.once('end', resolve);
   });
   const server = await gateway.connect(transport, { files: true });

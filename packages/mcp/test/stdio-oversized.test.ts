@@ -2,8 +2,10 @@
  * One message over the stdio limit (40 MiB) fails its own call as a tool result; the session
  * goes on (the MCP SDK's read buffer would close it). Through the built `infergate-mcp`.
  */
+import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { serveStdio } from '../src/index';
 import { type Harness, startHarness, textOf } from './harness';
 import { ensureBuilt, stdioClientTransport } from './spawn-cli';
 
@@ -34,3 +36,13 @@ it('a message over 40 MiB is a failed call, and the session goes on', async () =
   expect(textOf(after)).toBe('[de] Good morning');
   expect(harness.gateway.emulator.counters.requests.ocr ?? 0).toBe(0);
 }, 60_000);
+
+it('closing the session lets go of stdin (read through our own framing)', async () => {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stdio = await serveStdio(harness.mcp, { stdin, stdout });
+  expect(stdin.listenerCount('data')).toBe(1);
+  await stdio.close();
+  await stdio.closed;
+  expect([stdin.listenerCount('data'), stdin.isPaused()]).toEqual([0, true]);
+});
