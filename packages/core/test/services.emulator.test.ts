@@ -52,6 +52,35 @@ describe('services against the emulator', () => {
     expect(vectors[129]).toEqual(again.data[0]?.embedding);
   });
 
+  it.each([
+    ['any item', () => true],
+    ['the first item (Gemini leaves out an index of 0)', (i: number) => i === 0],
+  ])('embeddings answers without `index` on %s take list positions', async (_, dropped) => {
+    const gateway = await emulate();
+    const { emulator } = gateway;
+    const client = createGatewayClient({
+      baseURL: 'https://no-index.test/v1',
+      apiKey: DEFAULT_KEYS.full,
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        const answer = await emulator.fetch(request);
+        if (!request.url.endsWith('/embeddings')) return answer;
+        const body = (await answer.json()) as { data: Record<string, unknown>[] };
+        body.data.forEach((item, i) => {
+          if (dropped(i)) delete item.index;
+        });
+        return Response.json(body);
+      },
+    });
+    const texts = ['alpha', 'beta', 'gamma'];
+    const expected = await clientOn(gateway).embedMany(texts, { model: 'all-minilm-l6-v2' });
+    const vectors = await client.embedMany(texts, { model: 'all-minilm-l6-v2' });
+    expect(vectors).toEqual(expected);
+    const answer = await client.embed({ input: texts, model: 'all-minilm-l6-v2' });
+    expect(answer.data.map((item) => item.index)).toEqual([0, 1, 2]);
+    expect(answer.data.map((item) => item.embedding)).toEqual(expected);
+  });
+
   it('embedMany stops the other batches when one fails', async () => {
     const gateway = await emulate();
     const client = clientOn(gateway, { maxConcurrency: 1 });
@@ -88,7 +117,7 @@ describe('services against the emulator', () => {
     ]);
   });
 
-  it("embedMany's refusals name its own fields: texts[i] (per text or in total), inputType", async () => {
+  it("embedMany's refusals name its own fields: texts[i] (per text or in total), text, inputType", async () => {
     const gateway = await emulate();
     const client = clientOn(gateway);
     const refused = (texts: unknown[], options: object) =>
@@ -109,6 +138,14 @@ describe('services against the emulator', () => {
       'texts[1]',
       'texts[1]: must be a string, got number',
     ]);
+    // One text (the AI SDK's `embed`, LangChain's `embedQuery`): no list was given, `text` it is.
+    const oneEmpty = await refused([''], { model: 'all-minilm-l6-v2' });
+    expect([oneEmpty.field, oneEmpty.message]).toEqual([
+      'text',
+      'text: is empty; each text needs at least 1 character',
+    ]);
+    const oneTooLong = await refused(['x'.repeat(40_000)], { model: 'multilingual-e5-base' });
+    expect(oneTooLong.message).toMatch(/^text: is 40000 bytes in UTF-8; .* per text/);
     const inputType = await refused(['a'], { model: 'all-minilm-l6-v2', inputType: 'qury' });
     expect(inputType.message).toBe('inputType: is "qury"; allowed: "document", "query"');
     // A request's own text over the limit is named as that text; several texts, as the total.

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §6 (embeddings: one engine for a query and its texts).
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerGatewayTool, runTool, type ToolContext, toolResult } from './tool-context';
+import { embeddingArgument, type ToolArgumentOf } from './tool-errors';
 import { embedOutput, similarityOutput } from './tool-output-schemas';
 import { embedInput, similarityInput } from './tool-schemas';
 
@@ -28,9 +29,12 @@ export function registerEmbeddingTools(
   server: McpServer,
   context: ToolContext,
 ): Record<'embed' | 'similarity', RegisteredTool> {
-  const { client } = context;
+  return { embed: registerEmbed(server, context), similarity: registerSimilarity(server, context) };
+}
 
-  const embed = registerGatewayTool(
+function registerEmbed(server: McpServer, context: ToolContext): RegisteredTool {
+  const { client } = context;
+  return registerGatewayTool(
     server,
     'embed',
     {
@@ -42,24 +46,32 @@ export function registerEmbeddingTools(
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (args, extra) =>
-      runTool(context, extra, async () => {
-        const engine = await client.resolveEmbeddingEngine(args.engine, { signal: extra.signal });
-        const vectors = await client.embedMany(args.texts, {
-          model: engine.id,
-          inputType: args.input_type,
-          dimensions: args.dimensions,
-          signal: extra.signal,
-        });
-        const dimensions = vectors[0]?.length ?? 0;
-        return toolResult(JSON.stringify({ engine: engine.id, dimensions, vectors }), {
-          engine: engine.id,
-          dimensions,
-          vectors,
-        });
-      }),
+      runTool(
+        context,
+        extra,
+        async () => {
+          const engine = await client.resolveEmbeddingEngine(args.engine, { signal: extra.signal });
+          const vectors = await client.embedMany(args.texts, {
+            model: engine.id,
+            inputType: args.input_type,
+            dimensions: args.dimensions,
+            signal: extra.signal,
+          });
+          const dimensions = vectors[0]?.length ?? 0;
+          return toolResult(JSON.stringify({ engine: engine.id, dimensions, vectors }), {
+            engine: engine.id,
+            dimensions,
+            vectors,
+          });
+        },
+        (field) => embeddingArgument(field),
+      ),
   );
+}
 
-  const similarity = registerGatewayTool(
+function registerSimilarity(server: McpServer, context: ToolContext): RegisteredTool {
+  const { client } = context;
+  return registerGatewayTool(
     server,
     'similarity',
     {
@@ -70,35 +82,49 @@ export function registerEmbeddingTools(
       outputSchema: similarityOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    (args, extra) =>
-      runTool(context, extra, async () => {
-        const engine = await client.resolveEmbeddingEngine(args.engine, { signal: extra.signal });
-        const [[queryVector], documents] = await Promise.all([
-          client.embedMany([args.query], {
-            model: engine.id,
-            inputType: 'query',
-            signal: extra.signal,
-          }),
-          client.embedMany(args.texts, {
-            model: engine.id,
-            inputType: 'document',
-            signal: extra.signal,
-          }),
-        ]);
-        const ranked = documents
-          .map((vector, index) => ({
-            index,
-            score: Number(cosineSimilarity(queryVector!, vector).toFixed(6)),
-          }))
-          .sort((a, b) => b.score - a.score || a.index - b.index)
-          .slice(0, args.top_k ?? documents.length)
-          .map(({ index, score }) => ({ index, score, text: echo(args.texts[index]!) }));
-        const lines = ranked.map(
-          (entry, rank) => `${rank + 1}. [${entry.index}] ${entry.score.toFixed(3)} ${entry.text}`,
-        );
-        return toolResult(lines.join('\n'), { engine: engine.id, ranking: ranked });
-      }),
+    (args, extra) => {
+      // The query's refusals name `query`, not the one text of its own embedMany call.
+      const queryErrors = new WeakSet<object>();
+      const argumentOf: ToolArgumentOf = (field, error) =>
+        embeddingArgument(field, queryErrors.has(error) ? 'query' : 'texts[0]');
+      return runTool(
+        context,
+        extra,
+        async () => {
+          const engine = await client.resolveEmbeddingEngine(args.engine, { signal: extra.signal });
+          const [[queryVector], documents] = await Promise.all([
+            client
+              .embedMany([args.query], {
+                model: engine.id,
+                inputType: 'query',
+                signal: extra.signal,
+              })
+              .catch((error: unknown) => {
+                if (typeof error === 'object' && error !== null) queryErrors.add(error);
+                throw error;
+              }),
+            client.embedMany(args.texts, {
+              model: engine.id,
+              inputType: 'document',
+              signal: extra.signal,
+            }),
+          ]);
+          const ranked = documents
+            .map((vector, index) => ({
+              index,
+              score: Number(cosineSimilarity(queryVector!, vector).toFixed(6)),
+            }))
+            .sort((a, b) => b.score - a.score || a.index - b.index)
+            .slice(0, args.top_k ?? documents.length)
+            .map(({ index, score }) => ({ index, score, text: echo(args.texts[index]!) }));
+          const lines = ranked.map(
+            (entry, rank) =>
+              `${rank + 1}. [${entry.index}] ${entry.score.toFixed(3)} ${entry.text}`,
+          );
+          return toolResult(lines.join('\n'), { engine: engine.id, ranking: ranked });
+        },
+        argumentOf,
+      );
+    },
   );
-
-  return { embed, similarity };
 }

@@ -5,6 +5,7 @@ import { serviceToolRequest } from '@infergate/core/internal/service-tools';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { readMedia } from './media-input';
 import { registerGatewayTool, runTool, type ToolContext, toolResult } from './tool-context';
+import { mediaArgument } from './tool-errors';
 import { ocrOutput, transcribeOutput, translateOutput } from './tool-output-schemas';
 import { type MediaArgs, ocrInput, transcribeInput, translateInput } from './tool-schemas';
 
@@ -16,6 +17,9 @@ function mediaHow(kind: 'image' | 'audio', files: boolean): string {
   ];
   return `Give the ${kind} as exactly one of: ${ways.join(', ')}.`;
 }
+
+/** `translate`'s names: the request's `input` is the tool's `text`. */
+const translateArgument = (field: string) => (field === 'input' ? 'text' : undefined);
 
 /**
  * `translate`, `ocr` and `transcribe`: the gateway's services, described as core defines them.
@@ -46,16 +50,21 @@ function registerTranslate(server: McpServer, context: ToolContext): RegisteredT
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (args, extra) =>
-      runTool(context, extra, async () => {
-        const answer = await context.client.translate(serviceToolRequest('translate', args), {
-          signal: extra.signal,
-        });
-        return toolResult(answer.text, {
-          text: answer.text,
-          target_language: answer.target_language,
-          source_language: answer.source_language,
-        });
-      }),
+      runTool(
+        context,
+        extra,
+        async () => {
+          const answer = await context.client.translate(serviceToolRequest('translate', args), {
+            signal: extra.signal,
+          });
+          return toolResult(answer.text, {
+            text: answer.text,
+            target_language: answer.target_language,
+            source_language: answer.source_language,
+          });
+        },
+        translateArgument,
+      ),
   );
 }
 
@@ -71,24 +80,29 @@ function registerOcr(server: McpServer, context: ToolContext, files: boolean): R
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (args: MediaArgs, extra) =>
-      runTool(context, extra, async (progress) => {
-        const { signal } = extra;
-        const image = await readMedia(
-          'image',
-          args,
-          LIMITS.ocrMaxImageBytes,
-          context.media,
-          signal,
-        );
-        progress.step('image read');
-        const request = serviceToolRequest('ocr', { image: '' }, { media: image });
-        const answer = await context.client.ocr(request, { signal });
-        return toolResult(answer.text, {
-          text: answer.text,
-          confidence: answer.confidence,
-          language: answer.language,
-        });
-      }),
+      runTool(
+        context,
+        extra,
+        async (progress) => {
+          const { signal } = extra;
+          const image = await readMedia(
+            'image',
+            args,
+            LIMITS.ocrMaxImageBytes,
+            context.media,
+            signal,
+          );
+          progress.step('image read');
+          const request = serviceToolRequest('ocr', { image: '' }, { media: image });
+          const answer = await context.client.ocr(request, { signal });
+          return toolResult(answer.text, {
+            text: answer.text,
+            confidence: answer.confidence,
+            language: answer.language,
+          });
+        },
+        mediaArgument('image', args),
+      ),
   );
 }
 
@@ -108,23 +122,28 @@ function registerTranscribe(
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (args: MediaArgs, extra) =>
-      runTool(context, extra, async (progress) => {
-        const { signal } = extra;
-        const audio = await readMedia('audio', args, LIMITS.audioMaxBytes, context.media, signal);
-        progress.step('audio read');
-        const spoken = {
-          audio: '',
-          language: args.language as string | undefined,
-          translate: args.translate as boolean | undefined,
-        };
-        const request = serviceToolRequest('transcribe', spoken, { media: audio });
-        const answer = await context.client.transcribe(request, { signal });
-        return toolResult(answer.text, {
-          text: answer.text,
-          language: answer.language,
-          duration_seconds: answer.duration,
-          translated_to: args.translate === true ? 'en' : undefined,
-        });
-      }),
+      runTool(
+        context,
+        extra,
+        async (progress) => {
+          const { signal } = extra;
+          const audio = await readMedia('audio', args, LIMITS.audioMaxBytes, context.media, signal);
+          progress.step('audio read');
+          const spoken = {
+            audio: '',
+            language: args.language as string | undefined,
+            translate: args.translate as boolean | undefined,
+          };
+          const request = serviceToolRequest('transcribe', spoken, { media: audio });
+          const answer = await context.client.transcribe(request, { signal });
+          return toolResult(answer.text, {
+            text: answer.text,
+            language: answer.language,
+            duration_seconds: answer.duration,
+            translated_to: args.translate === true ? 'en' : undefined,
+          });
+        },
+        mediaArgument('audio', args),
+      ),
   );
 }

@@ -1,8 +1,12 @@
 // docs/gateway-protocol.md §11 (a 23 MiB image or audio file, as base64, fits in one stdio
 // message).
 import type { Readable, Writable } from 'node:stream';
+import { GatewayError } from '@infergate/core';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayMcpServer } from './gateway-mcp-server';
+import { MessageLines, type OversizedLine, oversizedRequest } from './stdio-lines';
+import { toolErrorResult } from './tool-errors';
 
 export interface StdioServerOptions {
   stdin?: Readable;
@@ -21,13 +25,39 @@ export async function serveStdio(
   options: StdioServerOptions = {},
 ): Promise<{ closed: Promise<void>; close(): Promise<void> }> {
   const stdin = options.stdin ?? process.stdin;
-  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout, {
-    maxBufferSize: MAX_MESSAGE_BYTES,
+  // Our own framing first: the SDK's buffer then holds one message at a time, and a message over
+  // the limit is answered as a failed call instead of overflowing it (which ends the session).
+  const lines = new MessageLines(MAX_MESSAGE_BYTES, (line) => {
+    const answer = oversizedAnswer(line);
+    if (answer !== undefined) transport.send(answer).catch(() => {});
+  });
+  stdin.on('error', (error) => lines.destroy(error));
+  stdin.pipe(lines);
+  const transport = new StdioServerTransport(lines, options.stdout ?? process.stdout, {
+    maxBufferSize: MAX_MESSAGE_BYTES + 1,
   });
   const closed = new Promise<void>((resolve) => {
-    transport.onclose = resolve;
+    transport.onclose = () => {
+      // (The SDK pauses the stream it reads, `lines`: stdin itself must let go too.)
+      stdin.unpipe(lines);
+      stdin.pause();
+      resolve();
+    };
     stdin.once('end', resolve);
   });
   const server = await gateway.connect(transport, { files: true });
   return { closed, close: () => server.close() };
+}
+
+/**
+ * The answer to a message dropped for its size: a failed tool result for `tools/call` (the README's
+ * promise), a JSON-RPC error for anything else, nothing when no `id` can be found at its ends.
+ */
+function oversizedAnswer(line: OversizedLine): JSONRPCMessage | undefined {
+  const { id, method } = oversizedRequest(line);
+  if (id === undefined) return undefined;
+  const message = `the message is ${line.bytes} bytes; this server reads at most ${MAX_MESSAGE_BYTES} bytes (40 MiB) per message over stdio, enough for a 23 MiB file as base64: give a larger file as image_path / audio_path or as a URL`;
+  if (method !== 'tools/call') return { jsonrpc: '2.0', id, error: { code: -32600, message } };
+  const error = new GatewayError({ code: 'invalid_request_error', message });
+  return { jsonrpc: '2.0', id, result: toolErrorResult(error) };
 }

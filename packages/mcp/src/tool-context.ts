@@ -13,7 +13,7 @@ import { resultConformer } from './conform-output';
 import type { MediaSources } from './media-input';
 import { type ToolExtra, ToolProgress, withProgress } from './progress';
 import { redactResult } from './redact-result';
-import { toolErrorResult } from './tool-errors';
+import { type ToolArgumentOf, toolErrorResult } from './tool-errors';
 
 /** What every tool handler of one session uses. */
 export interface ToolContext {
@@ -26,19 +26,21 @@ export interface ToolContext {
 
 /**
  * Runs a tool's body with its progress reporting, and turns whatever it throws into a tool
- * result the model can act on (`isError: true`) instead of a protocol error.
+ * result the model can act on (`isError: true`) instead of a protocol error; `argumentOf` names
+ * core's fields as the tool's arguments.
  */
 export async function runTool(
   context: ToolContext,
   extra: ToolExtra,
   body: (progress: ToolProgress) => Promise<CallToolResult>,
+  argumentOf?: ToolArgumentOf,
 ): Promise<CallToolResult> {
   const progress = new ToolProgress(extra);
   try {
     return await withProgress(progress, () => body(progress));
   } catch (error) {
     if (isGatewayError(error)) context.onGatewayError(error.code);
-    return toolErrorResult(error);
+    return toolErrorResult(error, argumentOf);
   }
 }
 

@@ -6,8 +6,45 @@ import { FileAccessError } from './allowed-roots';
 import { redactMessage } from './redact-message';
 import { UrlRefusedError } from './url-guard';
 
+/**
+ * A tool's own name for the parameter of core a validation error names (core names what it was
+ * given: `model`, `input`, `image`, …), or undefined when the tool calls it the same. Without it a
+ * model is told to fix an argument the tool does not take, and loops on the refusal.
+ */
+export type ToolArgumentOf = (field: string, error: GatewayError) => string | undefined;
+
+/** `embed`'s and `similarity`'s names: the engine is `engine`; one text is the list's first. */
+export function embeddingArgument(field: string, oneText = 'texts[0]'): string | undefined {
+  if (field === 'model') return 'engine';
+  if (field === 'inputType') return 'input_type';
+  return field === 'text' ? oneText : undefined;
+}
+
+/** `ocr`'s and `transcribe`'s names: core's `image` / `audio` is the one `<kind>_*` given. */
+export function mediaArgument(kind: 'image' | 'audio', args: Record<string, unknown>) {
+  return (field: string): string | undefined =>
+    field === kind
+      ? [`${kind}_base64`, `${kind}_path`, `${kind}_url`].find((key) => args[key] !== undefined)
+      : undefined;
+}
+
+/** A validation error's field and message in the tool's words (`argumentOf`). */
+function inToolWords(
+  error: GatewayError,
+  argumentOf: ToolArgumentOf | undefined,
+): { field: string | undefined; message: string } {
+  const { field, message } = error;
+  const argument = field === undefined ? undefined : argumentOf?.(field, error);
+  if (field === undefined || argument === undefined) return { field, message };
+  // Core's own refusals start with the field (`model: is required …`); a gateway's may not.
+  const renamed = message.startsWith(`${field}:`)
+    ? `${argument}${message.slice(field.length)}`
+    : message;
+  return { field: argument, message: renamed };
+}
+
 /** What a model (or the person behind it) can do about each gateway error code. */
-function whatToDo(error: GatewayError): string {
+function whatToDo(error: GatewayError, field: string | undefined): string {
   const alternatives = error.alternatives?.length
     ? error.alternatives.slice(0, 10).join(', ')
     : undefined;
@@ -17,8 +54,8 @@ function whatToDo(error: GatewayError): string {
       : 'try again in a little while';
   switch (error.code) {
     case 'invalid_request_error':
-      return error.field
-        ? `Fix the argument "${error.field}" as the message says and call the tool again.`
+      return field
+        ? `Fix the argument "${field}" as the message says and call the tool again.`
         : 'Fix the arguments as the message says and call the tool again.';
     case 'unsupported_model_capability':
       return alternatives
@@ -68,15 +105,17 @@ function whatToDo(error: GatewayError): string {
  * its message and what to do, plus the same as structured content. Every message goes through
  * `redactMessage` (the live clients' API keys, URL credentials): core has already redacted the key
  * from a `GatewayError`, but any other error's message is whatever its thrower wrote — a shared
- * budget quoting its Redis URL, a `fetch` quoting its proxy's.
+ * budget quoting its Redis URL, a `fetch` quoting its proxy's. `argumentOf` names a validation
+ * error's field as the tool's argument.
  */
-export function toolErrorResult(error: unknown): CallToolResult {
+export function toolErrorResult(error: unknown, argumentOf?: ToolArgumentOf): CallToolResult {
   if (isGatewayError(error)) {
-    const todo = whatToDo(error);
-    const message = redactMessage(error.message);
+    const words = inToolWords(error, argumentOf);
+    const todo = whatToDo(error, words.field);
+    const message = redactMessage(words.message);
     const details: Record<string, unknown> = { code: error.code, message };
     if (error.status !== undefined) details.status = error.status;
-    if (error.field !== undefined) details.field = error.field;
+    if (words.field !== undefined) details.field = words.field;
     if (error.model !== undefined) details.model = error.model;
     if (error.missing !== undefined) details.missing = error.missing;
     if (error.alternatives !== undefined) details.alternatives = error.alternatives;

@@ -48,11 +48,17 @@ export const translateInput = z
     source_language: optional(languageCode('Language of the text; detected when omitted')),
   })
   .strict()
-  .superRefine((args, context) => {
-    const problem = serviceToolArgumentsProblem('translate', args);
-    if (problem !== undefined)
-      context.addIssue({ code: 'custom', message: problem, path: ['text'] });
-  });
+  .superRefine(
+    (args, context) => {
+      // Core's check adds the byte limit of `text`; its problem names the argument it is about.
+      const problem = serviceToolArgumentsProblem('translate', args);
+      if (problem === undefined) return;
+      const argument = /^(?:unknown argument )?"([a-z_]+)"/.exec(problem)?.[1];
+      context.addIssue({ code: 'custom', message: problem, path: argument ? [argument] : [] });
+    },
+    // Run only on arguments the schema found nothing in: its issues would come twice.
+    { when: (payload) => payload.issues.length === 0 },
+  );
 
 /** The three ways to hand a tool an image or audio file; exactly one is given. */
 function mediaFields(kind: 'image' | 'audio', limit: number, files: boolean) {

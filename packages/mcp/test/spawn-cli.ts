@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const packageDir = join(import.meta.dirname, '..');
 export const bin = join(packageDir, 'bin', 'infergate-mcp.js');
@@ -29,5 +30,22 @@ export function spawnHttpCli(
       if (match) resolve({ url: match[1]!, child, stderr: () => err });
     });
     child.on('exit', (code) => reject(new Error(`exited with ${code}: ${err}`)));
+  });
+}
+
+/** A client transport that spawns the built `infergate-mcp` on stdio, as a desktop client does. */
+export function stdioClientTransport(
+  root: string,
+  gateway: { baseURL: string; apiKey: string },
+): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, '--root', root, '--catalog-refresh', '0'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      INFERGATE_BASE_URL: gateway.baseURL,
+      INFERGATE_API_KEY: gateway.apiKey,
+    },
+    stderr: 'ignore',
   });
 }

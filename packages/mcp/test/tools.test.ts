@@ -8,12 +8,11 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { mp3WithSpeech, pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningHttpServer, startHttpServer } from '../src/index';
 import { type Harness, startHarness, textOf } from './harness';
-import { bin, ensureBuilt } from './spawn-cli';
+import { ensureBuilt, stdioClientTransport } from './spawn-cli';
 
 let harness: Harness;
 let http: RunningHttpServer;
@@ -42,16 +41,7 @@ async function connectOver(transport: 'in-memory' | 'http' | 'stdio'): Promise<C
   await client.connect(
     transport === 'http'
       ? new StreamableHTTPClientTransport(new URL(http.url))
-      : new StdioClientTransport({
-          command: process.execPath,
-          args: [bin, '--root', harness.root, '--catalog-refresh', '0'],
-          env: {
-            PATH: process.env.PATH ?? '',
-            INFERGATE_BASE_URL: harness.gateway.baseURL,
-            INFERGATE_API_KEY: harness.gateway.apiKey,
-          },
-          stderr: 'ignore',
-        }),
+      : stdioClientTransport(harness.root, harness.gateway),
   );
   clients.push(client);
   return client;
@@ -138,6 +128,19 @@ describe.each([
         expect(result.isError).toBe(true);
         expect(textOf(result)).toContain('Input validation error');
       }
+      expect(requests().translations).toBe(0);
+    });
+
+    it('names the argument each refusal is about, once', async () => {
+      const refusal = async (args: Record<string, unknown>) =>
+        textOf(await client.callTool({ name: 'translate', arguments: args }));
+      const language = await refusal({ text: 'hi', target_language: 'ukrainian' });
+      expect(language).toContain('at target_language');
+      expect(language).not.toContain('at text');
+      expect(language.match(/language code/g)).toHaveLength(1);
+      expect(await refusal({ text: 'é'.repeat(2049), target_language: 'de' })).toMatch(
+        /4098 bytes.* at text/,
+      );
       expect(requests().translations).toBe(0);
     });
   });
@@ -280,6 +283,44 @@ describe.each([
       expect(ranking[0]).toMatchObject({ index: 1, text: 'cats purr softly at night' });
       expect(ranking[0]!.score).toBeGreaterThan(ranking[1]!.score);
       expect(textOf(result).split('\n')[0]).toMatch(/^1\. \[1\] 0\.\d{3} cats purr/);
+    });
+  });
+
+  describe("refusals name the tool's own arguments, not core's", () => {
+    const refused = async (name: string, args: Record<string, unknown>) => {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError).toBe(true);
+      const { error } = result.structuredContent as {
+        error: { field: string; message: string; what_to_do: string };
+      };
+      expect(error.message.startsWith(`${error.field}: `)).toBe(true);
+      expect(error.what_to_do).toContain(`Fix the argument "${error.field}"`);
+      return error.field;
+    };
+    const tooLong = 'x'.repeat(40_000);
+    const engine = 'multilingual-e5-base';
+
+    it('embed and similarity: engine, texts[i], query', async () => {
+      expect(await refused('embed', { texts: ['a'] })).toBe('engine');
+      expect(await refused('embed', { texts: [tooLong], engine })).toBe('texts[0]');
+      expect(await refused('embed', { texts: ['a', tooLong], engine })).toBe('texts[1]');
+      expect(requests().embeddings).toBe(0);
+      expect(await refused('similarity', { query: 'a', texts: ['b'] })).toBe('engine');
+      expect(await refused('similarity', { query: tooLong, texts: ['b'], engine })).toBe('query');
+      expect(await refused('similarity', { query: 'a', texts: [tooLong], engine })).toBe(
+        'texts[0]',
+      );
+    });
+
+    it('ocr and transcribe: the image or audio argument given', async () => {
+      expect(await refused('ocr', { image_base64: '!!!!' })).toBe('image_base64');
+      const png = base64(pngWithText('not audio'));
+      expect(await refused('transcribe', { audio_base64: png })).toBe('audio_base64');
+      if (files) {
+        await writeFile(join(harness.root, 'picture.png'), pngWithText('not audio'));
+        expect(await refused('transcribe', { audio_path: 'picture.png' })).toBe('audio_path');
+      }
+      expect([requests().ocr, requests().transcriptions]).toEqual([0, 0]);
     });
   });
 

@@ -15,7 +15,8 @@ function ascii(bytes: Uint8Array, offset: number, text: string): boolean {
 
 /**
  * Detects WAV (`RIFF....WAVE`), FLAC (`fLaC`) and MP3 (an `ID3` tag, or an MPEG audio frame sync
- * for layers I-III) from the first bytes of a file. Returns undefined for anything else.
+ * for layers I-III) from the first bytes of a file. Returns undefined for anything else. (What
+ * follows an `ID3` tag can still be FLAC: validate-transcription.ts looks there.)
  */
 export function detectAudioFormat(head: Uint8Array): AudioFormat | undefined {
   if (ascii(head, 0, 'RIFF') && ascii(head, 8, 'WAVE')) return 'wav';
@@ -34,6 +35,15 @@ export function detectAudioFormat(head: Uint8Array): AudioFormat | undefined {
     return 'mp3';
   }
   return undefined;
+}
+
+/**
+ * Where the audio after a leading ID3v2 tag starts: its 10-byte header, the syncsafe size of bytes
+ * 6–9, a 10-byte footer when flag 0x10 is set. (Taggers put one in front of FLAC files too.)
+ */
+export function id3TagEnd(h: Uint8Array): number {
+  const size = ((h[6]! & 127) << 21) | ((h[7]! & 127) << 14) | ((h[8]! & 127) << 7) | (h[9]! & 127);
+  return 10 + size + (h[5]! & 16 ? 10 : 0);
 }
 
 export function describeHead(head: Uint8Array): string {

@@ -117,7 +117,14 @@ export async function embedMany(
   const sizes = textSizes(texts, inputType, dimensions);
   checkService(context.catalog, 'embeddings');
   const engine = await resolveEmbeddingEngine(context.catalog, model, callOptions);
-  validateForEngine({ input: texts, dimensions }, sizes, engine, 'texts');
+  // One text (the AI SDK's `embed`, LangChain's `embedQuery`) is named `text`, as by textSizes.
+  const one = texts.length < 2;
+  validateForEngine(
+    { input: one ? texts[0]! : texts, dimensions },
+    sizes,
+    engine,
+    one ? 'text' : 'texts',
+  );
   const vectors = new Array<number[]>(texts.length);
   // The first failing batch stops the others: their answers could no longer be used.
   const stopOthers = new AbortController();
@@ -263,7 +270,11 @@ function reportResponse(
   }
 }
 
-/** Every text of `embedMany` checked on its own (non-empty, ≤ 65 536 bytes), before anything is sent. */
+/**
+ * Every text of `embedMany` checked on its own (non-empty, ≤ 65 536 bytes), before anything is
+ * sent. A refusal names `texts[i]`, or `text` when the list holds one text: the AI SDK's `embed`
+ * and LangChain's `embedQuery` send one, and their callers gave no list.
+ */
 function textSizes(
   texts: readonly unknown[],
   inputType: EmbedManyOptions['inputType'],
@@ -272,23 +283,21 @@ function textSizes(
   const sizes: number[] = [];
   for (let i = 0; i < texts.length; i++) {
     const text = texts[i];
+    const field = texts.length === 1 ? 'text' : `texts[${i}]`;
     // (Checked here: as a request's `input`, a number would be "not a string or an array".)
     if (typeof text !== 'string') {
-      throw invalidRequest(
-        `texts[${i}]`,
-        `must be a string, got ${text === null ? 'null' : typeof text}`,
-      );
+      throw invalidRequest(field, `must be a string, got ${text === null ? 'null' : typeof text}`);
     }
     try {
       sizes.push(validateEmbeddingsRequest({ input: text, input_type: inputType, dimensions })[0]!);
     } catch (error) {
-      throw isGatewayError(error) ? asEmbedManyField(error, `texts[${i}]`) : error;
+      throw isGatewayError(error) ? asEmbedManyField(error, field) : error;
     }
   }
   return sizes;
 }
 
-/** Re-labels a validation error about `input` as one about `texts[i]`, `input_type` as `inputType`. */
+/** Re-labels a validation error about `input` as one about the text, `input_type` as `inputType`. */
 function asEmbedManyField(error: GatewayError, text: string): GatewayError {
   // A request's names as embedMany's caller gave them: the text, and the `inputType` option.
   const field =

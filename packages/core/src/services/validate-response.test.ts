@@ -47,6 +47,15 @@ describe('embeddingsProblem', () => {
   it('accepts one item per input with in-range indexes', () => {
     expect(embeddingsProblem({ data: [item(1), item(0)] }, 2)).toBeUndefined();
   });
+  it('takes an item without `index` as the input at its list position', () => {
+    const bare = () => ({ embedding: [0.1, 0.2] });
+    expect(embeddingsProblem({ data: [bare(), bare()] }, 2)).toBeUndefined();
+    expect(embeddingsProblem({ data: [bare(), item(1)] }, 2)).toBeUndefined();
+    // A present index still has to be an input position; a mix must not land twice on one input.
+    expect(embeddingsProblem({ data: [bare(), item(0)] }, 2)).toContain('two vectors for input 0');
+    expect(embeddingsProblem({ data: [item(null)] }, 1)).toBeUndefined();
+    expect(embeddingsProblem({ data: [item(2), bare()] }, 2)).toContain('data[0].index');
+  });
   it.each([
     [{}, 1, 'no `data` array'],
     [{ data: [item(0)] }, 2, 'holds 1 embedding(s) for 2'],

@@ -5,7 +5,10 @@ import { isObject } from '../chat/validate-chat-response';
 
 /**
  * docs/gateway-protocol.md §6: `data` holds one `{index, embedding: number[]}` per input, indexes in range and
- * distinct, every vector non-empty, of finite numbers and of one length.
+ * distinct, every vector non-empty, of finite numbers and of one length. An item without `index` is
+ * the input at its list position: Gemini's OpenAI-compatible endpoint leaves out an index of 0 (a
+ * protobuf default), some servers every index; such an item is given that index (`null` counts as
+ * none). Items with and without one may mix; two that land on one input are refused.
  */
 export function embeddingsProblem(data: unknown, count: number): string | undefined {
   if (!isObject(data) || !Array.isArray(data.data)) return 'has no `data` array';
@@ -16,7 +19,10 @@ export function embeddingsProblem(data: unknown, count: number): string | undefi
   for (let i = 0; i < items.length; i++) {
     const item: unknown = items[i];
     if (!isObject(item)) return `has a data[${i}] that is not an object`;
-    const { index, embedding } = item;
+    const { embedding } = item;
+    // (Filled in: `embed` returns every item with its index, `embedMany` places it by that.)
+    item.index ??= i;
+    const { index } = item;
     if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= count) {
       return `has a data[${i}].index that is not an input position (0 to ${count - 1})`;
     }

@@ -5,6 +5,7 @@ import {
   type AudioFormat,
   describeHead,
   detectAudioFormat,
+  id3TagEnd,
 } from '../encoding/audio-format';
 import { type BinaryInput, toBinaryInput } from '../encoding/binary-input';
 import { quoteValue } from '../encoding/json-body';
@@ -77,7 +78,7 @@ export async function validateTranscriptionRequest(
     );
   }
   const head = await input.head(16);
-  const format = detectAudioFormat(head);
+  const format = await audioFormat(input, head);
   if (!format) {
     throw invalidRequest(
       'audio',
@@ -90,4 +91,12 @@ export async function validateTranscriptionRequest(
     mimeType: request.mime_type ?? input.type ?? AUDIO_MIME_TYPES[format],
     filename: request.filename ?? input.name ?? `audio.${format}`,
   };
+}
+
+/** The format by the first bytes; FLAC when `fLaC` follows an ID3 tag (else MP3, as before). */
+async function audioFormat(input: BinaryInput, head: Uint8Array) {
+  const format = detectAudioFormat(head);
+  if (format !== 'mp3' || head[0] !== 73) return format;
+  const end = id3TagEnd(head);
+  return detectAudioFormat((await input.head(end + 4)).subarray(end)) === 'flac' ? 'flac' : format;
 }

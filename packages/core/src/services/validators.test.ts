@@ -347,6 +347,26 @@ describe('OCR and transcription validation', () => {
     expect(file.mimeType).toBe('audio/x-wav');
   });
 
+  it('looks past an ID3 tag: FLAC behind one is FLAC, MP3 behind one (or a cut file) MP3', async () => {
+    // A 300-byte tag (syncsafe: 2 * 128 + 44), then the audio; flag 0x10 adds a 10-byte footer.
+    const tagged = (after: Uint8Array, flags = 0) => {
+      const tagEnd = 10 + 300 + (flags & 0x10 ? 10 : 0);
+      const bytes = new Uint8Array(tagEnd + after.length);
+      bytes.set([0x49, 0x44, 0x33, 4, 0, flags, 0, 0, 2, 44]);
+      bytes.set(after, tagEnd);
+      return bytes;
+    };
+    const format = async (audio: Uint8Array | Blob | string) =>
+      (await validateTranscriptionRequest({ audio })).format;
+    expect(await format(tagged(FLAC))).toBe('flac');
+    expect(await format(new Blob([tagged(FLAC, 0x10)]))).toBe('flac');
+    expect(await format(encodeBase64(tagged(FLAC)))).toBe('flac');
+    const flac = await validateTranscriptionRequest({ audio: tagged(FLAC) });
+    expect([flac.mimeType, flac.filename]).toEqual(['audio/flac', 'audio.flac']);
+    expect(await format(tagged(MP3_FRAME))).toBe('mp3');
+    expect(await format(tagged(FLAC).subarray(0, 312))).toBe('mp3');
+  });
+
   it('refuses other formats, oversized audio and bad options', async () => {
     expect(
       (await asyncRefusal(() => validateTranscriptionRequest({ audio: AAC }))).message,

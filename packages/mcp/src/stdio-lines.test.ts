@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { MessageLines, type OversizedLine, oversizedRequest } from './stdio-lines';
+
+/** What `MessageLines(limit)` passes on and drops, given these chunks. */
+async function cut(limit: number, chunks: string[]) {
+  const dropped: OversizedLine[] = [];
+  const lines = new MessageLines(limit, (line) => dropped.push(line));
+  const passed: string[] = [];
+  lines.on('data', (chunk: Buffer) => passed.push(chunk.toString()));
+  for (const chunk of chunks) lines.write(Buffer.from(chunk));
+  await new Promise<void>((resolve) => lines.end(resolve));
+  return { passed, dropped };
+}
+
+describe('MessageLines', () => {
+  it('passes each line on whole, as one chunk, however the input was cut', async () => {
+    const { passed, dropped } = await cut(10, ['ab', 'c\nde', 'f\n\ngh\n', 'unterminated']);
+    expect(passed).toEqual(['abc\n', 'def\n', '\n', 'gh\n']);
+    expect(dropped).toEqual([]);
+  });
+
+  it('drops a line over the limit, keeping its ends, and goes on with the next', async () => {
+    const long = `{"method":"tools/call","params":{"a":"${'x'.repeat(2000)}"},"id":7}`;
+    const { passed, dropped } = await cut(100, [
+      'ok\n',
+      long.slice(0, 50),
+      long.slice(50),
+      '\nnext\n',
+    ]);
+    expect(passed).toEqual(['ok\n', 'next\n']);
+    expect(dropped).toHaveLength(1);
+    expect(dropped[0]!.bytes).toBe(long.length);
+    expect(dropped[0]!.head).toBe(long.slice(0, 512));
+    expect(dropped[0]!.tail).toBe(long.slice(-512));
+    expect(oversizedRequest(dropped[0]!)).toEqual({ id: 7, method: 'tools/call' });
+  });
+});
+
+describe('oversizedRequest', () => {
+  const line = (text: string) => ({ bytes: text.length, head: text, tail: text });
+  it.each([
+    ['{"jsonrpc":"2.0","id":"a-1","method":"tools/call","params":{}}', 'a-1', 'tools/call'],
+    ['{"method":"ping","params":{"x":{"id":3}},"jsonrpc":"2.0","id":4}', 4, 'ping'],
+    // A nested `id` is not the request's: a notification has none.
+    ['{"method":"notifications/x","params":{"id":3}}', undefined, 'notifications/x'],
+  ])('%s', (text, id, method) => {
+    expect(oversizedRequest(line(text))).toEqual({ id, method });
+  });
+});
