@@ -37,13 +37,29 @@ describe('createGateway({...})', () => {
     expect(error.message).toContain(message);
   });
 
-  it("refuses a nested group's unknown key at the first call, before any request", async () => {
-    const provider = gateway({ circuitBreaker: { failure: 2 } as never });
-    await expect(
-      generateText({ model: provider('community/general'), prompt: 'hi', maxRetries: 0 }),
-    ).rejects.toThrow('unknown option `failure` in circuitBreaker — did you mean `failures`?');
-    expect(emulator.counters.requests.chat).toBe(0);
-  });
+  it.each([
+    [
+      { circuitBreaker: { failure: 2 } },
+      'unknown option `failure` in circuitBreaker — did you mean `failures`?',
+    ],
+    [{ circuitBreaker: { failures: 0 } }, 'circuitBreaker.failures (client option) must be'],
+    [
+      { circuitBreaker: { cooldownMs: 10_000, maxCooldownMs: 5 } },
+      'circuitBreaker.cooldownMs (client option) (10000) is more than',
+    ],
+    [{ circuitBreaker: true }, 'circuitBreaker (client option) must be an object or false'],
+    [
+      { hedge: { afterMs: 'fast' } },
+      "hedge.afterMs (client option) must be a finite number of ms > 0 or 'auto'",
+    ],
+  ])(
+    "refuses a bad nested group %o at once, by core's reader (LoadSettingError)",
+    async (settings, message) => {
+      const error = await caught(() => gateway(settings as never));
+      expect(LoadSettingError.isInstance(error)).toBe(true);
+      expect(error.message).toContain(message);
+    },
+  );
 });
 
 describe("a model's settings: gateway(id, {...})", () => {
@@ -127,6 +143,69 @@ describe('providerOptions.infergate', () => {
     const error = await caught(() => call);
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain(message);
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it.each([
+    [
+      { circuitBreaker: false },
+      'a provider setting: pass it to `createGateway({ circuitBreaker })`',
+    ],
+    [{ catalogTtlMs: 5 }, 'a provider setting: pass it to `createGateway({ catalogTtlMs })`'],
+    [{ timeoutMs: 5 }, 'bound a whole call with `abortSignal: AbortSignal.timeout(ms)`'],
+    [{ maxRetries: 1 }, 'pass `maxRetries` to generateText / streamText'],
+    [{ retryBaseDelayMs: 1 }, 'a core client option this provider does not take'],
+  ])(
+    "refuses core's option %o, not a call's, saying where it goes (never sent)",
+    async (infergate, where) => {
+      const call = generateText({
+        model: gateway()('community/general'),
+        prompt: 'hi',
+        maxRetries: 0,
+        providerOptions: { infergate },
+      });
+      const error = await caught(call);
+      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      const key = Object.keys(infergate)[0];
+      expect(error.message).toContain(`unknown option \`${key}\` in providerOptions.infergate — `);
+      expect(error.message).toContain(where);
+      expect(emulator.counters.requests.chat).toBe(0);
+    },
+  );
+
+  it.each([
+    [{ hedge: null }, 'hedge (call option) must be { afterMs, maxExtra? } or false, got null'],
+    [
+      { fallbackModels: null },
+      'fallbackModels (call option) must be an array of model ids, got null',
+    ],
+  ])('refuses %o as a model setting is refused, not taken as unset', async (infergate, message) => {
+    const call = generateText({
+      model: gateway()('community/general'),
+      prompt: 'hi',
+      maxRetries: 0,
+      providerOptions: { infergate },
+    });
+    const error = await caught(call);
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect(error.message).toContain(message);
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it("refuses core's option in streamText too", async () => {
+    let error: unknown;
+    const result = streamText({
+      model: gateway()('community/general'),
+      prompt: 'hi',
+      maxRetries: 0,
+      providerOptions: { infergate: { circuitBreaker: false } },
+      onError: (event) => {
+        error = event.error;
+      },
+    });
+    await result.consumeStream();
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('`createGateway({ circuitBreaker })`');
     expect(emulator.counters.requests.chat).toBe(0);
   });
 

@@ -28,6 +28,7 @@ export {
   thoughtSignatureOf,
   toolCallOf,
 } from './chat/tool-call-extra';
+export { CLIENT_OPTION_KEYS } from './client/options';
 export { withSettingNames } from './client/setting-names';
 export { utf8ByteLength } from './encoding/utf8';
 export { invalidRequest } from './errors/errors';
@@ -48,4 +49,4 @@ export {
   type TranslateToolArguments,
 } from './services/service-tools';
 export { planChatCall, streamsOptionally } from './steering/chat-call-plan';
-export { readSteering } from './steering/steering-options';
+export { readCircuitBreaker, readHedge, readSteering } from './steering/steering-options';

@@ -1,8 +1,9 @@
 // docs/gateway-protocol.md §4.1 (extra request fields, reasoning effort), §4.7 (a call's steering,
 // checked by core), §5.6 (usage asked for in a stream).
 import { STEERING_OPTIONS, type SteeringOptions } from '@infergate/core';
-import { refuseNearMisses } from '@infergate/core/internal';
+import { CLIENT_OPTION_KEYS, readSteering, refuseNearMisses } from '@infergate/core/internal';
 import { z } from 'zod/v4';
+import { PROVIDER_SETTING_KEYS } from '../provider/gateway-provider-settings';
 import { mapGatewayError } from '../shared/map-gateway-error';
 import { infergateOptionsParser, PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 
@@ -61,8 +62,26 @@ const parseChatCallSettings = infergateOptionsParser(chatCallSettingsSchema, {
 });
 
 /**
+ * Core's client options that are no call setting here, each with where it goes: given in
+ * `providerOptions.infergate`, one would be sent to the model server as a request field.
+ */
+const ELSEWHERE: Readonly<Record<string, string>> = Object.fromEntries(
+  CLIENT_OPTION_KEYS.filter((key) => !CALL_SETTINGS.includes(key)).map((key) => [
+    key,
+    key === 'timeoutMs'
+      ? "`createGateway({ timeoutMs })` bounds each of `ai`'s attempts; bound a whole call with `abortSignal: AbortSignal.timeout(ms)`"
+      : key === 'maxRetries' || key === 'headers'
+        ? `pass \`${key}\` to generateText / streamText`
+        : PROVIDER_SETTING_KEYS.includes(key as never)
+          ? `a provider setting: pass it to \`createGateway({ ${key} })\``
+          : 'a core client option this provider does not take',
+  ]),
+);
+
+/**
  * A chat call's `providerOptions.infergate`, split into its settings and its request fields. A near
- * miss of a setting (`fallbackModel`) is refused (`InvalidArgumentError`), not sent as a field.
+ * miss of a setting (`fallbackModel`) or one of core's client options (`circuitBreaker`) is refused
+ * (`InvalidArgumentError`), not sent as a field.
  */
 export function readChatProviderOptions(providerOptions: Record<string, unknown> | undefined): {
   settings: GatewayChatOptions;
@@ -73,7 +92,19 @@ export function readChatProviderOptions(providerOptions: Record<string, unknown>
     return { settings: {}, extraFields: undefined };
   }
   try {
-    refuseNearMisses(given, CALL_SETTINGS, [], 'providerOptions.infergate', 'call option');
+    refuseNearMisses(
+      given,
+      CALL_SETTINGS,
+      [],
+      'providerOptions.infergate',
+      'call option',
+      ELSEWHERE,
+    );
+    // `null` is no value of a steering option: refused as a model's setting is, not taken as unset.
+    for (const key of STEERING_KEYS) {
+      if ((given as Record<string, unknown>)[key] === null)
+        readSteering({ [key]: null }, 'call option');
+    }
   } catch (error) {
     throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
   }
