@@ -7,6 +7,7 @@ import {
   type SteeringOptions,
   type StructuredOutputOptions,
 } from '@infergate/core';
+import { CLIENT_OPTION_KEYS } from '@infergate/core/internal';
 import type {
   BaseChatModelCallOptions,
   BaseChatModelParams,
@@ -223,3 +224,34 @@ export const LANGCHAIN_KEYS: readonly string[] = [
   'ls_structured_output_format',
   'tool_choice',
 ];
+
+/** What to pass instead of core's `timeoutMs`: LangChain's name of the same deadline. */
+const USE_TIMEOUT = "use `timeout` (ms), LangChain's name of the deadline";
+
+/**
+ * Core's client options that a model's fields or a call's options do not take, each with where it
+ * goes: they would do nothing (LangChain keeps unknown keys), so they are refused naming the place.
+ */
+function elsewhere(
+  taken: readonly string[],
+  where: (key: string) => string,
+): Readonly<Record<string, string>> {
+  return Object.fromEntries(
+    CLIENT_OPTION_KEYS.filter((key) => !taken.includes(key) && !LANGCHAIN_KEYS.includes(key)).map(
+      (key) => [key, key === 'timeoutMs' ? USE_TIMEOUT : where(key)],
+    ),
+  );
+}
+
+const CLIENT_OPTION = (key: string) =>
+  `a client option: pass \`client: createGatewayClient({ ${key} })\` to the model`;
+
+/** Core's options a model's fields refuse, each with where it goes (`circuitBreaker`: a client's). */
+export const FIELD_HINTS = elsewhere(OUR_FIELDS, CLIENT_OPTION);
+
+/** Core's options a call refuses, each with where it goes (`apiKey`: a model's field). */
+export const CALL_OPTION_HINTS = elsewhere(OUR_CALL_OPTIONS, (key) =>
+  OUR_FIELDS.includes(key)
+    ? `a model field: pass it to \`new GatewayChatModel({ ${key} })\``
+    : CLIENT_OPTION(key),
+);
