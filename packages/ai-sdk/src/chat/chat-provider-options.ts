@@ -53,13 +53,18 @@ const chatCallSettingsSchema = z.object({
 
 const CALL_SETTINGS: readonly string[] = Object.keys(chatCallSettingsSchema.shape);
 
-const parseChatCallSettings = infergateOptionsParser(chatCallSettingsSchema, {
-  // (Never used: core's reader refuses a bad steering value, in its own words.)
-  ...Object.fromEntries(STEERING_KEYS.map((key) => [key, "what core's SteeringOptions take"])),
-  streamUsage: 'true or false',
-  reasoningEffort: 'a string such as "low", "medium" or "high"',
-  strictJsonSchema: 'true or false',
-});
+const parseChatCallSettings = infergateOptionsParser(
+  chatCallSettingsSchema,
+  {
+    // (Never used: core's reader refuses a bad steering value, in its own words.)
+    ...Object.fromEntries(STEERING_KEYS.map((key) => [key, "what core's SteeringOptions take"])),
+    streamUsage: 'true or false',
+    reasoningEffort: 'a string such as "low", "medium" or "high"',
+    strictJsonSchema: 'true or false',
+    // Its other keys are request fields.
+  },
+  'pass',
+);
 
 /**
  * Core's client options that are no call setting here, each with where it goes: given in
