@@ -53,18 +53,13 @@ const chatCallSettingsSchema = z.object({
 
 const CALL_SETTINGS: readonly string[] = Object.keys(chatCallSettingsSchema.shape);
 
-const parseChatCallSettings = infergateOptionsParser(
-  chatCallSettingsSchema,
-  {
-    // (Never used: core's reader refuses a bad steering value, in its own words.)
-    ...Object.fromEntries(STEERING_KEYS.map((key) => [key, "what core's SteeringOptions take"])),
-    streamUsage: 'true or false',
-    reasoningEffort: 'a string such as "low", "medium" or "high"',
-    strictJsonSchema: 'true or false',
-    // Its other keys are request fields.
-  },
-  'pass',
-);
+const parseChatCallSettings = infergateOptionsParser(chatCallSettingsSchema, {
+  // (Never used: core's reader refuses a bad steering value, in its own words.)
+  ...Object.fromEntries(STEERING_KEYS.map((key) => [key, "what core's SteeringOptions take"])),
+  streamUsage: 'true or false',
+  reasoningEffort: 'a string such as "low", "medium" or "high"',
+  strictJsonSchema: 'true or false',
+});
 
 /**
  * Core's client options that are no call setting here, each with where it goes: given in
@@ -73,13 +68,9 @@ const parseChatCallSettings = infergateOptionsParser(
 const ELSEWHERE: Readonly<Record<string, string>> = Object.fromEntries(
   CLIENT_OPTION_KEYS.filter((key) => !CALL_SETTINGS.includes(key)).map((key) => [
     key,
-    key === 'timeoutMs'
-      ? "`createGateway({ timeoutMs })` bounds each of `ai`'s attempts; bound a whole call with `abortSignal: AbortSignal.timeout(ms)`"
-      : key === 'maxRetries' || key === 'headers'
-        ? `pass \`${key}\` to generateText / streamText`
-        : PROVIDER_SETTING_KEYS.includes(key as never)
-          ? `a provider setting: pass it to \`createGateway({ ${key} })\``
-          : 'a core client option this provider does not take',
+    PROVIDER_SETTING_KEYS.includes(key as never)
+      ? 'a provider setting: pass it to `createGateway`'
+      : 'not taken here (`maxRetries`: pass it to generateText / streamText)',
   ]),
 );
 
@@ -105,11 +96,8 @@ export function readChatProviderOptions(providerOptions: Record<string, unknown>
       'call option',
       ELSEWHERE,
     );
-    // `null` is no value of a steering option: refused as a model's setting is, not taken as unset.
-    for (const key of STEERING_KEYS) {
-      if ((given as Record<string, unknown>)[key] === null)
-        readSteering({ [key]: null }, 'call option');
-    }
+    // Core's reader, now: `null` is then refused as a model's setting is, not taken as unset.
+    readSteering(given as SteeringOptions, 'call option');
   } catch (error) {
     throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
   }

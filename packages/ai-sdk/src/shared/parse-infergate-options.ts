@@ -1,7 +1,5 @@
 // docs/gateway-protocol.md §4.1 (extra fields reach the model server unchanged).
 import { InvalidArgumentError } from '@ai-sdk/provider';
-import { isGatewayError } from '@infergate/core';
-import { refuseUnknownOptions } from '@infergate/core/internal';
 import type { z } from 'zod/v4';
 
 /** The key of this provider in `providerOptions` and `providerMetadata`. */
@@ -13,30 +11,22 @@ type AllowedValues<T> = { [K in keyof T]-?: string };
 /**
  * A reader of `providerOptions.infergate` with `schema`. A wrong value is an `InvalidArgumentError`
  * (as `parseProviderOptions` gives) whose message names the field, the value given and what is
- * allowed, e.g. `providerOptions.infergate.dimensions is 1.5; allowed: a positive integer`. With
- * `unknownKeys: 'refuse'` (the default: the object is wholly ours), a key not in `allowed` is one
- * too, naming the closest known key (`input_type`: `inputType`); `'pass'` leaves other keys (a chat
- * call's request fields) to the caller.
+ * allowed, e.g. `providerOptions.infergate.dimensions is 1.5; allowed: a positive integer`.
  */
 export function infergateOptionsParser<T extends Record<string, unknown>>(
   schema: z.ZodType<T>,
   allowed: AllowedValues<T>,
-  unknownKeys: 'refuse' | 'pass' = 'refuse',
 ): (providerOptions: Record<string, unknown> | undefined) => T | undefined {
-  return (providerOptions) => parseInfergateOptions(providerOptions, schema, allowed, unknownKeys);
+  return (providerOptions) => parseInfergateOptions(providerOptions, schema, allowed);
 }
 
 function parseInfergateOptions<T extends Record<string, unknown>>(
   providerOptions: Record<string, unknown> | undefined,
   schema: z.ZodType<T>,
   allowed: AllowedValues<T>,
-  unknownKeys: 'refuse' | 'pass',
 ): T | undefined {
   const value = providerOptions?.[PROVIDER_OPTIONS_KEY];
   if (value === undefined || value === null) return undefined;
-  if (unknownKeys === 'refuse' && typeof value === 'object' && !Array.isArray(value)) {
-    refuseUnknownKeys(value, allowed);
-  }
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
@@ -53,21 +43,6 @@ function parseInfergateOptions<T extends Record<string, unknown>>(
     message: `${argument} is ${describe(given)}; allowed: ${what}`,
     cause: parsed.error,
   });
-}
-
-/** A key of `providerOptions.infergate` no option has, refused by core's check (zod drops it). */
-function refuseUnknownKeys(value: object, allowed: object): void {
-  const where = `providerOptions.${PROVIDER_OPTIONS_KEY}`;
-  try {
-    refuseUnknownOptions(value, Object.keys(allowed), where, 'call option');
-  } catch (error) {
-    if (!isGatewayError(error)) throw error;
-    throw new InvalidArgumentError({
-      argument: `${where}.${error.field}`,
-      message: error.message,
-      cause: error,
-    });
-  }
 }
 
 function valueAt(root: unknown, path: readonly string[]): unknown {

@@ -225,33 +225,28 @@ export const LANGCHAIN_KEYS: readonly string[] = [
   'tool_choice',
 ];
 
-/** What to pass instead of core's `timeoutMs`: LangChain's name of the same deadline. */
-const USE_TIMEOUT = "use `timeout` (ms), LangChain's name of the deadline";
-
 /**
  * Core's client options that a model's fields or a call's options do not take, each with where it
- * goes: they would do nothing (LangChain keeps unknown keys), so they are refused naming the place.
+ * goes: they would do nothing (LangChain keeps unknown keys), so they are refused naming the place
+ * (`timeoutMs`: LangChain's `timeout`; a model's field given to a call: `ourField`).
  */
-function elsewhere(
-  taken: readonly string[],
-  where: (key: string) => string,
-): Readonly<Record<string, string>> {
+function elsewhere(taken: readonly string[], ourField: string): Readonly<Record<string, string>> {
   return Object.fromEntries(
     CLIENT_OPTION_KEYS.filter((key) => !taken.includes(key) && !LANGCHAIN_KEYS.includes(key)).map(
-      (key) => [key, key === 'timeoutMs' ? USE_TIMEOUT : where(key)],
+      (key) => [
+        key,
+        key === 'timeoutMs'
+          ? 'use `timeout`'
+          : OUR_FIELDS.includes(key)
+            ? ourField
+            : 'a client option: pass `client: createGatewayClient({…})`',
+      ],
     ),
   );
 }
 
-const CLIENT_OPTION = (key: string) =>
-  `a client option: pass \`client: createGatewayClient({ ${key} })\` to the model`;
-
 /** Core's options a model's fields refuse, each with where it goes (`circuitBreaker`: a client's). */
-export const FIELD_HINTS = elsewhere(OUR_FIELDS, CLIENT_OPTION);
+export const FIELD_HINTS = elsewhere(OUR_FIELDS, '');
 
 /** Core's options a call refuses, each with where it goes (`apiKey`: a model's field). */
-export const CALL_OPTION_HINTS = elsewhere(OUR_CALL_OPTIONS, (key) =>
-  OUR_FIELDS.includes(key)
-    ? `a model field: pass it to \`new GatewayChatModel({ ${key} })\``
-    : CLIENT_OPTION(key),
-);
+export const CALL_OPTION_HINTS = elsewhere(OUR_CALL_OPTIONS, 'a model field');
