@@ -28,7 +28,6 @@ export {
   thoughtSignatureOf,
   toolCallOf,
 } from './chat/tool-call-extra';
-export { CLIENT_OPTION_KEYS } from './client/options';
 export { withSettingNames } from './client/setting-names';
 export { utf8ByteLength } from './encoding/utf8';
 export { invalidRequest } from './errors/errors';

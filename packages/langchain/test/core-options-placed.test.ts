@@ -39,7 +39,7 @@ describe(".invoke(input, {...}) with core's options", () => {
   it.each([
     [{ timeoutMs: 100 }, 'timeoutMs', 'use `timeout`'],
     [{ circuitBreaker: false }, 'circuitBreaker', CLIENT],
-    [{ apiKey: 'k' }, 'apiKey', 'a model field'],
+    [{ maxRetryAfterMs: 1 }, 'maxRetryAfterMs', CLIENT],
   ])('refuses %o before any request, saying where it goes', async (options, key, where) => {
     const model = new GatewayChatModel({ model: 'community/general', ...connection });
     const before = emulator.counters.requests.chat;

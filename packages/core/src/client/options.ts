@@ -147,8 +147,8 @@ const CLIENT_OPTIONS: OptionGroup<
   },
 };
 
-/** Every key `createGatewayClient` knows (the adapters name where each goes when given to them). */
-export const CLIENT_OPTION_KEYS: readonly string[] = [
+/** Every key `createGatewayClient` knows. */
+const CLIENT_OPTION_KEYS: readonly string[] = [
   ...optionKeys(CLIENT_OPTIONS),
   ...optionKeys(BUDGET_OPTIONS),
   ...optionKeys(TIMEOUT_OPTIONS),

@@ -1,13 +1,13 @@
 // docs/gateway-protocol.md §4.1 (the request fields the chat model's options set, reasoning
 // effort), §4.7 (failover and stall timeouts), §5.6 (usage in a stream).
 import {
+  type GatewayClientOptions,
   type ModelCapability,
   type ResponseFormat,
   STEERING_OPTIONS,
   type SteeringOptions,
   type StructuredOutputOptions,
 } from '@infergate/core';
-import { CLIENT_OPTION_KEYS } from '@infergate/core/internal';
 import type {
   BaseChatModelCallOptions,
   BaseChatModelParams,
@@ -226,27 +226,33 @@ export const LANGCHAIN_KEYS: readonly string[] = [
 ];
 
 /**
- * Core's client options that a model's fields or a call's options do not take, each with where it
- * goes: they would do nothing (LangChain keeps unknown keys), so they are refused naming the place
- * (`timeoutMs`: LangChain's `timeout`; a model's field given to a call: `ourField`).
+ * Core's client options a model's fields do not take (`timeoutMs`: LangChain's `timeout`): given to
+ * a model or a call, one would do nothing (LangChain keeps unknown keys), so it is refused saying
+ * where it goes.
  */
-function elsewhere(taken: readonly string[], ourField: string): Readonly<Record<string, string>> {
-  return Object.fromEntries(
-    CLIENT_OPTION_KEYS.filter((key) => !taken.includes(key) && !LANGCHAIN_KEYS.includes(key)).map(
-      (key) => [
-        key,
-        key === 'timeoutMs'
-          ? 'use `timeout`'
-          : OUR_FIELDS.includes(key)
-            ? ourField
-            : 'a client option: pass `client: createGatewayClient({…})`',
-      ],
-    ),
-  );
-}
+const CLIENT_ONLY = [
+  'timeoutMs',
+  'circuitBreaker',
+  'catalogTtlMs',
+  'maxRetryAfterMs',
+  'retryBaseDelayMs',
+  'maxResponseBytes',
+  'maxErrorBodyBytes',
+] as const satisfies readonly (keyof GatewayClientOptions)[];
+// Every client option is a model's field (LangChain's or ours) or listed above (else this fails to compile).
+true satisfies Exclude<
+  keyof GatewayClientOptions,
+  keyof GatewayChatModelFields | (typeof CLIENT_ONLY)[number]
+> extends never
+  ? true
+  : false;
 
-/** Core's options a model's fields refuse, each with where it goes (`circuitBreaker`: a client's). */
-export const FIELD_HINTS = elsewhere(OUR_FIELDS, '');
-
-/** Core's options a call refuses, each with where it goes (`apiKey`: a model's field). */
-export const CALL_OPTION_HINTS = elsewhere(OUR_CALL_OPTIONS, 'a model field');
+/** Where each of `CLIENT_ONLY` goes, for a model's fields and a call's options alike. */
+export const CLIENT_OPTION_HINTS: Readonly<Record<string, string>> = Object.fromEntries(
+  CLIENT_ONLY.map((key) => [
+    key,
+    key === 'timeoutMs'
+      ? 'use `timeout`'
+      : 'a client option: pass `client: createGatewayClient({…})`',
+  ]),
+);

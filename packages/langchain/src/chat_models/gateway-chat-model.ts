@@ -57,8 +57,7 @@ import { profileFromCapabilities } from './capabilities';
 import { ChatModelCapabilityGate } from './capability-gate';
 import { refuseChatOpenAINames } from './chat-openai-names';
 import {
-  CALL_OPTION_HINTS,
-  FIELD_HINTS,
+  CLIENT_OPTION_HINTS,
   type GatewayChatModelCallOptions,
   type GatewayChatModelFields,
   LANGCHAIN_KEYS,
@@ -198,7 +197,7 @@ export class GatewayChatModel
       LANGCHAIN_KEYS,
       'new GatewayChatModel',
       'model setting',
-      FIELD_HINTS,
+      CLIENT_OPTION_HINTS,
     );
     refuseChatOpenAINames(fields, 'new GatewayChatModel', 'model setting');
     super(typeof model === 'string' ? { ...fields, model } : fields);
@@ -501,7 +500,7 @@ export class GatewayChatModel
       LANGCHAIN_KEYS,
       'call options',
       'call option',
-      CALL_OPTION_HINTS,
+      CLIENT_OPTION_HINTS,
     );
     refuseChatOpenAINames(options, 'GatewayChatModel', 'call option');
     const steering = resolveSteering(this, options);
