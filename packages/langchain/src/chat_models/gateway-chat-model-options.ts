@@ -225,34 +225,19 @@ export const LANGCHAIN_KEYS: readonly string[] = [
   'tool_choice',
 ];
 
-/**
- * Core's client options a model's fields do not take (`timeoutMs`: LangChain's `timeout`): given to
- * a model or a call, one would do nothing (LangChain keeps unknown keys), so it is refused saying
- * where it goes.
- */
-const CLIENT_ONLY = [
-  'timeoutMs',
-  'circuitBreaker',
-  'catalogTtlMs',
-  'maxRetryAfterMs',
-  'retryBaseDelayMs',
-  'maxResponseBytes',
-  'maxErrorBodyBytes',
-] as const satisfies readonly (keyof GatewayClientOptions)[];
-// Every client option is a model's field (LangChain's or ours) or listed above (else this fails to compile).
-true satisfies Exclude<
-  keyof GatewayClientOptions,
-  keyof GatewayChatModelFields | (typeof CLIENT_ONLY)[number]
-> extends never
-  ? true
-  : false;
+const CLIENT_OPTION = 'a client option: pass `client: createGatewayClient({…})`';
 
-/** Where each of `CLIENT_ONLY` goes, for a model's fields and a call's options alike. */
-export const CLIENT_OPTION_HINTS: Readonly<Record<string, string>> = Object.fromEntries(
-  CLIENT_ONLY.map((key) => [
-    key,
-    key === 'timeoutMs'
-      ? 'use `timeout`'
-      : 'a client option: pass `client: createGatewayClient({…})`',
-  ]),
-);
+/**
+ * Core's client options a model's fields do not take, each with where it goes: given to a model or
+ * a call, one would do nothing (LangChain keeps unknown keys), so it is refused saying so. Every
+ * one (else this fails to compile).
+ */
+export const CLIENT_OPTION_HINTS = {
+  timeoutMs: 'use `timeout`',
+  circuitBreaker: CLIENT_OPTION,
+  catalogTtlMs: CLIENT_OPTION,
+  maxRetryAfterMs: CLIENT_OPTION,
+  retryBaseDelayMs: CLIENT_OPTION,
+  maxResponseBytes: CLIENT_OPTION,
+  maxErrorBodyBytes: CLIENT_OPTION,
+} satisfies { [K in Exclude<keyof GatewayClientOptions, keyof GatewayChatModelFields>]: string };
