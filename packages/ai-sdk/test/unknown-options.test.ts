@@ -37,13 +37,29 @@ describe('createGateway({...})', () => {
     expect(error.message).toContain(message);
   });
 
-  it("refuses a nested group's unknown key at the first call, before any request", async () => {
-    const provider = gateway({ circuitBreaker: { failure: 2 } as never });
-    await expect(
-      generateText({ model: provider('community/general'), prompt: 'hi', maxRetries: 0 }),
-    ).rejects.toThrow('unknown option `failure` in circuitBreaker — did you mean `failures`?');
-    expect(emulator.counters.requests.chat).toBe(0);
-  });
+  it.each([
+    [
+      { circuitBreaker: { failure: 2 } },
+      'unknown option `failure` in circuitBreaker — did you mean `failures`?',
+    ],
+    [{ circuitBreaker: { failures: 0 } }, 'circuitBreaker.failures (client option) must be'],
+    [
+      { circuitBreaker: { cooldownMs: 10_000, maxCooldownMs: 5 } },
+      'circuitBreaker.cooldownMs (client option) (10000) is more than',
+    ],
+    [{ circuitBreaker: true }, 'circuitBreaker (client option) must be an object or false'],
+    [
+      { hedge: { afterMs: 'fast' } },
+      "hedge.afterMs (client option) must be a finite number of ms > 0 or 'auto'",
+    ],
+  ])(
+    "refuses a bad nested group %o at once, by core's reader (LoadSettingError)",
+    async (settings, message) => {
+      const error = await caught(() => gateway(settings as never));
+      expect(LoadSettingError.isInstance(error)).toBe(true);
+      expect(error.message).toContain(message);
+    },
+  );
 });
 
 describe("a model's settings: gateway(id, {...})", () => {
@@ -130,20 +146,58 @@ describe('providerOptions.infergate', () => {
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
-  it('refuses a near miss in streamText too', async () => {
+  const UNKNOWN = (key: string) => `unknown option \`${key}\` in providerOptions.infergate — `;
+  it.each([
+    [
+      { circuitBreaker: false },
+      `${UNKNOWN('circuitBreaker')}a provider setting: pass it to \`createGateway\``,
+    ],
+    [{ catalogTtlMs: 5 }, `${UNKNOWN('catalogTtlMs')}a provider setting`],
+    [{ timeoutMs: 5 }, `${UNKNOWN('timeoutMs')}a provider setting`],
+    [
+      { maxRetries: 1 },
+      `${UNKNOWN('maxRetries')}not taken here (\`maxRetries\`: pass it to generateText / streamText)`,
+    ],
+    [{ retryBaseDelayMs: 1 }, `${UNKNOWN('retryBaseDelayMs')}not taken here`],
+    // `null` is refused as in a model's settings, not taken as unset.
+    [{ hedge: null }, 'hedge (call option) must be { afterMs, maxExtra? } or false, got null'],
+    [
+      { fallbackModels: null },
+      'fallbackModels (call option) must be an array of model ids, got null',
+    ],
+  ])(
+    "refuses core's option %o that is no call setting here, saying where it goes (never sent)",
+    async (infergate, message) => {
+      const call = generateText({
+        model: gateway()('community/general'),
+        prompt: 'hi',
+        maxRetries: 0,
+        providerOptions: { infergate },
+      });
+      const error = await caught(call);
+      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      expect(error.message).toContain(message);
+      expect(emulator.counters.requests.chat).toBe(0);
+    },
+  );
+
+  it.each([
+    [{ firstChunkTimeoutMS: 500 }, 'did you mean `firstChunkTimeoutMs`?'],
+    [{ circuitBreaker: false }, 'a provider setting: pass it to `createGateway`'],
+  ])('refuses %o in streamText too', async (infergate, message) => {
     let error: unknown;
     const result = streamText({
       model: gateway()('community/general'),
       prompt: 'hi',
       maxRetries: 0,
-      providerOptions: { infergate: { firstChunkTimeoutMS: 500 } },
+      providerOptions: { infergate },
       onError: (event) => {
         error = event.error;
       },
     });
     await result.consumeStream();
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toContain('did you mean `firstChunkTimeoutMs`?');
+    expect((error as Error).message).toContain(message);
     expect(emulator.counters.requests.chat).toBe(0);
   });
 

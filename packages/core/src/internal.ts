@@ -52,4 +52,4 @@ export {
   type TranslateToolArguments,
 } from './services/service-tools';
 export { planChatCall, streamsOptionally } from './steering/chat-call-plan';
-export { readSteering } from './steering/steering-options';
+export { readCircuitBreaker, readHedge, readSteering } from './steering/steering-options';

@@ -1,8 +1,12 @@
 // docs/gateway-protocol.md §4.1 (extra request fields, reasoning effort), §4.7 (a call's steering,
 // checked by core), §5.6 (usage asked for in a stream).
-import { STEERING_OPTIONS, type SteeringOptions } from '@infergate/core';
-import { refuseNearMisses } from '@infergate/core/internal';
+import { type GatewayClientOptions, STEERING_OPTIONS, type SteeringOptions } from '@infergate/core';
+import { readSteering, refuseNearMisses } from '@infergate/core/internal';
 import { z } from 'zod/v4';
+import {
+  type GatewayProviderSettings,
+  PROVIDER_SETTING_KEYS,
+} from '../provider/gateway-provider-settings';
 import { mapGatewayError } from '../shared/map-gateway-error';
 import { infergateOptionsParser, PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 
@@ -60,9 +64,39 @@ const parseChatCallSettings = infergateOptionsParser(chatCallSettingsSchema, {
   strictJsonSchema: 'true or false',
 });
 
+/** Core's client options `createGateway` does not take (`ai` does the retries). */
+const NOT_PROVIDER_SETTINGS = [
+  'maxRetries',
+  'retryBaseDelayMs',
+  'maxErrorBodyBytes',
+] as const satisfies readonly (keyof GatewayClientOptions)[];
+// Every client option is a provider setting or listed above (else this fails to compile).
+true satisfies Exclude<
+  keyof GatewayClientOptions,
+  keyof GatewayProviderSettings | (typeof NOT_PROVIDER_SETTINGS)[number]
+> extends never
+  ? true
+  : false;
+
+/**
+ * Core's client options that are no call setting here, each with where it goes: given in
+ * `providerOptions.infergate`, one would be sent to the model server as a request field.
+ */
+const ELSEWHERE: Readonly<Record<string, string>> = Object.fromEntries([
+  ...PROVIDER_SETTING_KEYS.filter((key) => !CALL_SETTINGS.includes(key)).map((key) => [
+    key,
+    'a provider setting: pass it to `createGateway`',
+  ]),
+  ...NOT_PROVIDER_SETTINGS.map((key) => [
+    key,
+    'not taken here (`maxRetries`: pass it to generateText / streamText)',
+  ]),
+]);
+
 /**
  * A chat call's `providerOptions.infergate`, split into its settings and its request fields. A near
- * miss of a setting (`fallbackModel`) is refused (`InvalidArgumentError`), not sent as a field.
+ * miss of a setting (`fallbackModel`) or one of core's client options (`circuitBreaker`) is refused
+ * (`InvalidArgumentError`), not sent as a field.
  */
 export function readChatProviderOptions(providerOptions: Record<string, unknown> | undefined): {
   settings: GatewayChatOptions;
@@ -73,7 +107,16 @@ export function readChatProviderOptions(providerOptions: Record<string, unknown>
     return { settings: {}, extraFields: undefined };
   }
   try {
-    refuseNearMisses(given, CALL_SETTINGS, [], 'providerOptions.infergate', 'call option');
+    refuseNearMisses(
+      given,
+      CALL_SETTINGS,
+      [],
+      'providerOptions.infergate',
+      'call option',
+      ELSEWHERE,
+    );
+    // Core's reader, now: `null` is then refused as a model's setting is, not taken as unset.
+    readSteering(given as SteeringOptions, 'call option');
   } catch (error) {
     throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
   }

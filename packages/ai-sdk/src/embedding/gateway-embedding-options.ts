@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §6 (the embedding request's `input_type` and `dimensions`).
 import { z } from 'zod/v4';
-import { infergateOptionsParser } from '../shared/parse-infergate-options';
+import { strictInfergateOptionsParser } from '../shared/strict-infergate-options';
 
 /** `providerOptions.infergate` of `embed` / `embedMany`. */
 const gatewayEmbeddingOptionsSchema = z.object({
@@ -14,8 +14,11 @@ const gatewayEmbeddingOptionsSchema = z.object({
 });
 export type GatewayEmbeddingOptions = z.infer<typeof gatewayEmbeddingOptionsSchema>;
 
-/** `providerOptions.infergate` of an embedding call, checked (a wrong value names the field). */
-export const parseGatewayEmbeddingOptions = infergateOptionsParser(gatewayEmbeddingOptionsSchema, {
-  inputType: '"document" or "query"',
-  dimensions: 'a positive integer',
-});
+/** `providerOptions.infergate` of an embedding call, checked (a wrong value names the field, an unknown key the closest one). */
+export const parseGatewayEmbeddingOptions = strictInfergateOptionsParser(
+  gatewayEmbeddingOptionsSchema,
+  {
+    inputType: '"document" or "query"',
+    dimensions: 'a positive integer',
+  },
+);

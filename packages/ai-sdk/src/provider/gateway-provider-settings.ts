@@ -15,6 +15,8 @@ import {
 import {
   optionKeys,
   RETRY_DEFAULTS,
+  readCircuitBreaker,
+  readHedge,
   refuseUnknownOptions,
   withSettingNames,
 } from '@infergate/core/internal';
@@ -82,7 +84,7 @@ const OWN_SETTINGS = [
 ] as const satisfies readonly (keyof GatewayProviderSettings & keyof GatewayClientOptions)[];
 
 /** Every setting `createGateway` takes, each passed to its client under the same name. */
-const PROVIDER_SETTING_KEYS: readonly (keyof GatewayProviderSettings)[] = [
+export const PROVIDER_SETTING_KEYS: readonly (keyof GatewayProviderSettings)[] = [
   ...OWN_SETTINGS,
   ...optionKeys(BUDGET_OPTIONS),
   ...optionKeys(TIMEOUT_OPTIONS),
@@ -102,6 +104,9 @@ export function resolveGatewaySettings(
   try {
     // A typo would do nothing: refused now, naming the closest setting (`LoadSettingError`).
     refuseUnknownOptions(settings, PROVIDER_SETTING_KEYS, 'createGateway', 'client option');
+    // The nested groups too, by core's readers (the rest is read with the client, on first use).
+    readHedge(settings.hedge, 'client option');
+    readCircuitBreaker(settings.circuitBreaker);
   } catch (error) {
     throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
   }

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '@ai-sdk/provider';
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import { emulate } from '@infergate/emulator/testing';
-import { embedMany, transcribe } from 'ai';
+import { embed, embedMany, transcribe } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BASE_URL, providersOn } from '../../test/providers';
 
@@ -64,5 +64,55 @@ describe('invalid providerOptions.infergate name the field, the value and what i
     expect(error.message).toBe(
       'providerOptions.infergate is "query"; allowed: an object with inputType, dimensions',
     );
+  });
+});
+
+describe('an unknown key of providerOptions.infergate is refused, naming the right one (never dropped)', () => {
+  const where = 'unknown option';
+  it.each([
+    [{ inputTyp: 'query' }, 'inputTyp', 'did you mean `inputType`?'],
+    // The wire name: dropped, the query would be embedded as a document.
+    [{ input_type: 'query' }, 'input_type', 'did you mean `inputType`?'],
+    [{ dimension: 256 }, 'dimension', 'did you mean `dimensions`?'],
+    [{ normalize: true }, 'normalize', 'known: inputType, dimensions'],
+  ])('embed %j', async (options, key, hint) => {
+    const model = gateway().embeddingModel('multilingual-e5-base');
+    const error = await refusal(
+      embed({ model, value: 'x', maxRetries: 0, providerOptions: { infergate: options } }),
+    );
+    expect(error.argument).toBe(`providerOptions.infergate.${key}`);
+    expect(error.message).toContain(`${where} \`${key}\` in providerOptions.infergate`);
+    expect(error.message).toContain(hint);
+    expect(emulator.counters.requests.embeddings).toBe(0);
+  });
+
+  it('embedMany { input_type }', async () => {
+    const model = gateway().embeddingModel('multilingual-e5-base');
+    const error = await refusal(
+      embedMany({
+        model,
+        values: ['x', 'y'],
+        maxRetries: 0,
+        providerOptions: { infergate: { input_type: 'query' } },
+      }),
+    );
+    expect(error.message).toContain('did you mean `inputType`?');
+    expect(emulator.counters.requests.embeddings).toBe(0);
+  });
+
+  it.each([
+    [{ langauge: 'uk' }, 'langauge', 'did you mean `language`?'],
+    [{ prompt: 'names' }, 'prompt', 'known: language, translate'],
+  ])('transcribe %j', async (options, key, hint) => {
+    const error = await refusal(
+      transcribe({
+        model: gateway().transcriptionModel(),
+        audio: wavWithSpeech('hello'),
+        providerOptions: { infergate: options },
+      }),
+    );
+    expect(error.argument).toBe(`providerOptions.infergate.${key}`);
+    expect(error.message).toContain(hint);
+    expect(emulator.counters.requests.transcriptions).toBe(0);
   });
 });

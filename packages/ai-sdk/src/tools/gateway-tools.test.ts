@@ -141,4 +141,42 @@ describe('service helpers', () => {
     expect((error as Error).message).toContain('4096');
     expect(emulator.counters.requests.translations).toBe(0);
   });
+
+  it.each([
+    [
+      () =>
+        gateway().translate({ text: 'hi', targetLanguage: 'de', sourcelanguage: 'en' } as never),
+      'unknown option `sourcelanguage` in translate input — did you mean `sourceLanguage`?',
+    ],
+    [
+      () => gateway().translate({ text: 'hi', target_language: 'de' } as never),
+      'unknown option `target_language` in translate input — did you mean `targetLanguage`?',
+    ],
+    [
+      () => gateway().translate({ input: 'hi', targetLanguage: 'de' } as never),
+      'unknown option `input` in translate input — the text goes in `text`',
+    ],
+    [
+      () => gateway().transcribe({ audio: wavWithSpeech('one'), prompt: 'names' } as never),
+      'unknown option `prompt` in transcribe input; known: audio, mediaType, language, translate',
+    ],
+    [
+      () => gateway().transcribe({ audio: wavWithSpeech('one'), mime_type: 'audio/wav' } as never),
+      'unknown option `mime_type` in transcribe input — use `mediaType`',
+    ],
+    [
+      () => gateway().ocr({ image_base64: 'aGk=' } as never),
+      'unknown option `image_base64` in ocr input — did you mean `image`?',
+    ],
+    [
+      () => gateway().ocr({ image: pngWithText('Hi') }, { signal: AbortSignal.abort() } as never),
+      'unknown option `signal` in ocr options — did you mean `abortSignal`?',
+    ],
+  ])('refuses an unknown key naming the right one, nothing sent (%#)', async (call, message) => {
+    const error = await call().catch((e: unknown) => e);
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toBe(message);
+    const { translations, transcriptions, ocr } = emulator.counters.requests;
+    expect([translations, transcriptions, ocr]).toEqual([0, 0, 0]);
+  });
 });

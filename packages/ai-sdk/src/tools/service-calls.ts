@@ -1,13 +1,18 @@
 // docs/gateway-protocol.md §7 (translation), §8 (OCR), §9 (transcription).
 import { TypeValidationError } from '@ai-sdk/provider';
 import type { ValidationResult } from '@ai-sdk/provider-utils';
-import { ENDPOINTS, type ServiceToolName, type ServiceToolOptions } from '@infergate/core/internal';
+import {
+  ENDPOINTS,
+  refuseUnknownOptions,
+  type ServiceToolName,
+  type ServiceToolOptions,
+} from '@infergate/core/internal';
 import {
   serviceToolArgumentsProblem,
   serviceToolRequest,
 } from '@infergate/core/internal/service-tools';
 import { definedHeaders, type GatewayModelConfig } from '../shared/gateway-model-config';
-import { withMappedErrors } from '../shared/map-gateway-error';
+import { mapGatewayError, withMappedErrors } from '../shared/map-gateway-error';
 import type {
   GatewayOcrInput,
   GatewayOcrResult,
@@ -27,11 +32,43 @@ import type { ServiceToolTypes } from './gateway-tools';
  * arguments, and its arguments as a helper's input.
  */
 
+/** Each helper's input keys, every one (else this fails to compile). */
+const INPUT_KEYS = {
+  translate: keysOf<GatewayTranslateInput>({ text: 1, targetLanguage: 1, sourceLanguage: 1 }),
+  ocr: keysOf<GatewayOcrInput>({ image: 1 }),
+  transcribe: keysOf<GatewayTranscribeInput>({ audio: 1, mediaType: 1, language: 1, translate: 1 }),
+};
+const OPTION_KEYS = keysOf<GatewayServiceCallOptions>({ abortSignal: 1, headers: 1 });
+
+/** Wire names no edit distance leads back to ours (`target_language` and the like do). */
+const WIRE_NAMES = { input: 'the text goes in `text`', mime_type: 'use `mediaType`' };
+
+function keysOf<T>(keys: { [K in keyof Required<T>]: 1 }): string[] {
+  return Object.keys(keys);
+}
+
+/**
+ * A helper's input and options hold only its keys: a typo or a wire name (`sourcelanguage`,
+ * `target_language`, `prompt`) would be dropped, so it is refused, naming the right one
+ * (`InvalidArgumentError`, nothing sent).
+ */
+function refuseUnknownKeys(name: keyof typeof INPUT_KEYS, input: unknown, options: object): void {
+  try {
+    if (typeof input === 'object' && input !== null) {
+      refuseUnknownOptions(input, INPUT_KEYS[name], `${name} input`, 'call option', WIRE_NAMES);
+    }
+    refuseUnknownOptions(options, OPTION_KEYS, `${name} options`, 'call option');
+  } catch (error) {
+    throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
+  }
+}
+
 export async function translate(
   config: GatewayModelConfig,
   input: GatewayTranslateInput,
   options: GatewayServiceCallOptions = {},
 ): Promise<GatewayTranslateResult> {
+  refuseUnknownKeys('translate', input, options);
   const request = {
     input: input.text,
     target_language: input.targetLanguage,
@@ -52,6 +89,7 @@ export async function ocr(
   input: GatewayOcrInput,
   options: GatewayServiceCallOptions = {},
 ): Promise<GatewayOcrResult> {
+  refuseUnknownKeys('ocr', input, options);
   const response = await withMappedErrors(config, ENDPOINTS.ocr, { image_base64: '<image>' }, () =>
     config.client().ocr({ image: input.image }, callOptions(options)),
   );
@@ -67,6 +105,7 @@ export async function transcribe(
   input: GatewayTranscribeInput,
   options: GatewayServiceCallOptions = {},
 ): Promise<GatewayTranscribeResult> {
+  refuseUnknownKeys('transcribe', input, options);
   const request = {
     audio: input.audio,
     response_format: 'json' as const,
@@ -138,6 +177,8 @@ export const TOOL_RUNS: ToolRuns = {
   },
   async transcribe(services, input, { resolveAudio }, abortSignal) {
     const media = resolveAudio ? await resolveAudio(input.audio, { abortSignal }) : undefined;
-    return services.transcribe(serviceToolRequest('transcribe', input, { media }), { abortSignal });
+    // The helper's input, not core's request (`response_format` is no key of it).
+    const { audio, language, translate } = serviceToolRequest('transcribe', input, { media });
+    return services.transcribe({ audio, language, translate }, { abortSignal });
   },
 };

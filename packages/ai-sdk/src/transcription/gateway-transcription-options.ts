@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §9 (the transcription request's `language` and `translate`).
 import { z } from 'zod/v4';
-import { infergateOptionsParser } from '../shared/parse-infergate-options';
+import { strictInfergateOptionsParser } from '../shared/strict-infergate-options';
 
 /** `providerOptions.infergate` of `transcribe`. */
 const gatewayTranscriptionOptionsSchema = z.object({
@@ -11,8 +11,8 @@ const gatewayTranscriptionOptionsSchema = z.object({
 });
 export type GatewayTranscriptionOptions = z.infer<typeof gatewayTranscriptionOptionsSchema>;
 
-/** `providerOptions.infergate` of a transcription call, checked (a wrong value names the field). */
-export const parseGatewayTranscriptionOptions = infergateOptionsParser(
+/** `providerOptions.infergate` of a transcription call, checked (a wrong value names the field, an unknown key the closest one). */
+export const parseGatewayTranscriptionOptions = strictInfergateOptionsParser(
   gatewayTranscriptionOptionsSchema,
   {
     language: 'a non-empty language code such as "en" or "uk"',

@@ -62,6 +62,26 @@ describe('refuseNearMisses (an object shared with a framework or the model serve
       ),
     ).not.toThrow();
   });
+
+  it("refuses a key with a hint (one of core's names given in the wrong place), saying where it goes", async () => {
+    const hints = { timeoutMs: 'use `timeout`', circuitBreaker_x: 'elsewhere' };
+    const error = await caught(
+      () => refuseNearMisses({ timeoutMs: 5 }, ours, [], 'x', 'model setting', hints),
+      isGatewayError,
+    );
+    expect([error.code, error.field, error.message]).toEqual([
+      'configuration_error',
+      'timeoutMs',
+      'unknown option `timeoutMs` in x — use `timeout`',
+    ]);
+    // Even with an `_`; an undefined value is not given.
+    expect(() =>
+      refuseNearMisses({ circuitBreaker_x: 1 }, ours, [], 'x', 'call option', hints),
+    ).toThrow('elsewhere');
+    expect(() =>
+      refuseNearMisses({ timeoutMs: undefined }, ours, [], 'x', 'call option', hints),
+    ).not.toThrow();
+  });
 });
 
 describe('readNumber (the one check of a number option)', () => {

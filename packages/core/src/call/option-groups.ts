@@ -325,8 +325,9 @@ export function refuseUnknownOptions(
 /**
  * Refuses a near miss of one of `ours` in an object shared with a framework or passed on to the
  * model server (LangChain's fields, `providerOptions.infergate`): strict with ours, never with
- * theirs. A key that is ours, listed in `theirs`, or has an `_` (a request field's wire name) passes;
- * any other key close to one of ours is refused as its typo.
+ * theirs. A key with a hint (one of core's options that does nothing here) is refused with it,
+ * unless its value is `undefined`. A key that is ours, listed in `theirs`, or has an `_` (a request
+ * field's wire name) passes; any other key close to one of ours is refused as its typo.
  */
 export function refuseNearMisses(
   given: object,
@@ -334,8 +335,12 @@ export function refuseNearMisses(
   theirs: readonly string[],
   where: string,
   place: OptionPlace,
+  hints: OptionHints = {},
 ): void {
   for (const key of Object.keys(given)) {
+    if (Object.hasOwn(hints, key) && (given as Record<string, unknown>)[key] !== undefined) {
+      throw unknownOptionError(key, ours, where, place, hints);
+    }
     if (ours.includes(key) || theirs.includes(key) || key.includes('_')) continue;
     // By edit distance only: a field of theirs inside one of ours (`stream`, `streamUsage`) passes.
     if (closeMatches(key, ours, 1, false).length > 0) {

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4.1 (the request fields the chat model's options set, reasoning
 // effort), §4.7 (failover and stall timeouts), §5.6 (usage in a stream).
 import {
+  type GatewayClientOptions,
   type ModelCapability,
   type ResponseFormat,
   STEERING_OPTIONS,
@@ -223,3 +224,20 @@ export const LANGCHAIN_KEYS: readonly string[] = [
   'ls_structured_output_format',
   'tool_choice',
 ];
+
+const CLIENT_OPTION = 'a client option: pass `client: createGatewayClient({…})`';
+
+/**
+ * Core's client options a model's fields do not take, each with where it goes: given to a model or
+ * a call, one would do nothing (LangChain keeps unknown keys), so it is refused saying so. Every
+ * one (else this fails to compile).
+ */
+export const CLIENT_OPTION_HINTS = {
+  timeoutMs: 'use `timeout`',
+  circuitBreaker: CLIENT_OPTION,
+  catalogTtlMs: CLIENT_OPTION,
+  maxRetryAfterMs: CLIENT_OPTION,
+  retryBaseDelayMs: CLIENT_OPTION,
+  maxResponseBytes: CLIENT_OPTION,
+  maxErrorBodyBytes: CLIENT_OPTION,
+} satisfies { [K in Exclude<keyof GatewayClientOptions, keyof GatewayChatModelFields>]: string };

@@ -57,6 +57,7 @@ import { profileFromCapabilities } from './capabilities';
 import { ChatModelCapabilityGate } from './capability-gate';
 import { refuseChatOpenAINames } from './chat-openai-names';
 import {
+  CLIENT_OPTION_HINTS,
   type GatewayChatModelCallOptions,
   type GatewayChatModelFields,
   LANGCHAIN_KEYS,
@@ -190,7 +191,14 @@ export class GatewayChatModel
       fields.baseURL = fields.client.baseURL;
     }
     // Strict with ours, never with LangChain's: a near miss of one of our fields is refused.
-    refuseNearMisses(fields, OUR_FIELDS, LANGCHAIN_KEYS, 'new GatewayChatModel', 'model setting');
+    refuseNearMisses(
+      fields,
+      OUR_FIELDS,
+      LANGCHAIN_KEYS,
+      'new GatewayChatModel',
+      'model setting',
+      CLIENT_OPTION_HINTS,
+    );
     refuseChatOpenAINames(fields, 'new GatewayChatModel', 'model setting');
     super(typeof model === 'string' ? { ...fields, model } : fields);
     if (typeof model !== 'string' || model === '') {
@@ -478,7 +486,14 @@ export class GatewayChatModel
    * core's one reader now: a bad call option is refused before the catalog look-up below.
    */
   #callOptions(options: this['ParsedCallOptions']): ChatCallOptions {
-    refuseNearMisses(options, OUR_CALL_OPTIONS, LANGCHAIN_KEYS, 'call options', 'call option');
+    refuseNearMisses(
+      options,
+      OUR_CALL_OPTIONS,
+      LANGCHAIN_KEYS,
+      'call options',
+      'call option',
+      CLIENT_OPTION_HINTS,
+    );
     refuseChatOpenAINames(options, 'GatewayChatModel', 'call option');
     const steering = resolveSteering(this, options);
     readSteering(steering, 'call option', this.model);

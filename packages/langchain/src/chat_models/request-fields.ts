@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4.1 (unknown request fields reach the model server unchanged).
 import { refuseNearMisses } from '@infergate/core/internal';
 import {
+  CLIENT_OPTION_HINTS,
   type GatewayChatModelCallOptions,
   LANGCHAIN_KEYS,
   OUR_CALL_OPTIONS,
@@ -35,6 +36,7 @@ export function moveRequestFields(
     [...NOT_REQUEST_FIELDS],
     'bindTools options',
     'call option',
+    CLIENT_OPTION_HINTS,
   );
   const fields = Object.entries(kwargs).filter(
     ([key, value]) => value !== undefined && !NOT_REQUEST_FIELDS.has(key),

@@ -1,0 +1,42 @@
+// docs/gateway-protocol.md §6 (embeddings), §9 (transcription): options wholly ours.
+import { InvalidArgumentError } from '@ai-sdk/provider';
+import { isGatewayError } from '@infergate/core';
+import { refuseUnknownOptions } from '@infergate/core/internal';
+import type { z } from 'zod/v4';
+import { infergateOptionsParser, PROVIDER_OPTIONS_KEY } from './parse-infergate-options';
+
+/**
+ * `infergateOptionsParser` for a `providerOptions.infergate` whose every key is an option (an
+ * embedding's, a transcription's: none is a request field): a key not in `allowed` is an
+ * `InvalidArgumentError` naming it and the closest one (`input_type`, `inputTyp`: `inputType`),
+ * rather than dropped by zod. Loaded with the service calls, not on a chat app's start.
+ */
+export function strictInfergateOptionsParser<T extends Record<string, unknown>>(
+  schema: z.ZodType<T>,
+  allowed: Parameters<typeof infergateOptionsParser<T>>[1],
+): (providerOptions: Record<string, unknown> | undefined) => T | undefined {
+  const parse = infergateOptionsParser(schema, allowed);
+  const known = Object.keys(allowed);
+  return (providerOptions) => {
+    const value: unknown = providerOptions?.[PROVIDER_OPTIONS_KEY];
+    // (Not an object: the schema's check names what is allowed.)
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      refuseUnknownKeys(value, known);
+    }
+    return parse(providerOptions);
+  };
+}
+
+function refuseUnknownKeys(value: object, known: readonly string[]): void {
+  const where = `providerOptions.${PROVIDER_OPTIONS_KEY}`;
+  try {
+    refuseUnknownOptions(value, known, where, 'call option');
+  } catch (error) {
+    if (!isGatewayError(error)) throw error;
+    throw new InvalidArgumentError({
+      argument: `${where}.${error.field}`,
+      message: error.message,
+      cause: error,
+    });
+  }
+}
