@@ -380,20 +380,24 @@ describe('GatewayChatModel: response metadata', () => {
     expect(whole?.response_metadata).not.toHaveProperty('service_tier');
   });
 
-  it('a whole answer whose finish_reason is null reports none, as ChatOpenAI does', async () => {
-    const gateway = await emulate();
-    const connection = intercepting(gateway, async (request) => {
-      if (!request.url.endsWith('/chat/completions')) return undefined;
-      const answer = await gateway.fetch(request);
-      const body = await answer.json();
-      body.choices[0].finish_reason = null;
-      const served = answer.headers.get('x-service-model') ?? '';
-      return Response.json(body, { headers: { 'x-service-model': served } });
-    });
-    const invoked = await new GatewayChatModel('community/plain', connection).invoke('hi');
-    expect(invoked.content).toBe('Echo: hi');
-    expect(invoked.response_metadata).not.toHaveProperty('finish_reason');
-  });
+  it.each([null, 'unknown'])(
+    'a whole answer whose finish_reason is %s reports what the server sent, as ChatOpenAI does',
+    async (reason) => {
+      const gateway = await emulate();
+      const connection = intercepting(gateway, async (request) => {
+        if (!request.url.endsWith('/chat/completions')) return undefined;
+        const answer = await gateway.fetch(request);
+        const body = await answer.json();
+        body.choices[0].finish_reason = reason;
+        const served = answer.headers.get('x-service-model') ?? '';
+        return Response.json(body, { headers: { 'x-service-model': served } });
+      });
+      const invoked = await new GatewayChatModel('community/plain', connection).invoke('hi');
+      expect(invoked.content).toBe('Echo: hi');
+      if (reason === null) expect(invoked.response_metadata).not.toHaveProperty('finish_reason');
+      else expect(invoked.response_metadata.finish_reason).toBe(reason);
+    },
+  );
 });
 
 describe('GatewayChatModel: standard file blocks', () => {

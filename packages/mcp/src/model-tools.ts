@@ -153,8 +153,8 @@ function askResult(args: AskModelArgs, answer: Answer): CallToolResult {
   const structured: Record<string, unknown> = {
     text: answer.text,
     model: answer.servedModel,
-    finish_reason: answer.finishReason,
   };
+  if (answer.finishReason !== null) structured.finish_reason = answer.finishReason;
   if (answer.fallback) structured.requested_model = args.model;
   if (answer.structured !== undefined) structured.output = answer.structured.value;
   if (args.fallback_models !== undefined || args.output_schema !== undefined) {

@@ -183,9 +183,9 @@ export const askModelOutput = toolOutput(
   {
     text: text("The model's answer"),
     model: text('The model that answered'),
-    finish_reason: text('stop, length, …'),
   },
   {
+    finish_reason: text('stop, length, …; left out when the model server gave none'),
     requested_model: text('The model asked for, when another one answered'),
     output: z
       .unknown()

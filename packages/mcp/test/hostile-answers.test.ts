@@ -341,5 +341,7 @@ describe('ask_model', () => {
       text: 'Echo: hello',
       model: 'community/general',
     });
+    // No reason given: none reported (it was 'unknown', a word the server never sent).
+    expect(result.structuredContent).not.toHaveProperty('finish_reason');
   });
 });

@@ -211,7 +211,7 @@ function fromCore(answer: {
   text: string;
   reasoning?: string;
   toolCalls: { id: string; name: string; arguments: string }[];
-  finishReason: string;
+  finishReason: string | null;
   id?: string;
   usage?: Record<string, unknown>;
 }): Seen {
@@ -231,7 +231,7 @@ function fromCore(answer: {
       name: c.name,
       args: JSON.parse(c.arguments),
     })),
-    finish: finishName(answer.finishReason),
+    finish: finishName(answer.finishReason ?? undefined),
     usage: defined({
       input: usage?.prompt_tokens,
       output: usage?.completion_tokens,

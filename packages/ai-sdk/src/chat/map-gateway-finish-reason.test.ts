@@ -19,6 +19,8 @@ describe('mapGatewayFinishReason', () => {
     expect(mapGatewayFinishReason(null)).toEqual({ unified: 'other', raw: undefined });
     expect(mapGatewayFinishReason(undefined)).toEqual({ unified: 'other', raw: undefined });
     // Core's word for none (a non-streamed answer's finish_reason null).
-    expect(mapGatewayFinishReason('unknown')).toEqual({ unified: 'other', raw: undefined });
+    expect(mapGatewayFinishReason(null)).toEqual({ unified: 'other', raw: undefined });
+    // A server's own word is kept as its raw reason, whatever it is.
+    expect(mapGatewayFinishReason('unknown')).toEqual({ unified: 'other', raw: 'unknown' });
   });
 });

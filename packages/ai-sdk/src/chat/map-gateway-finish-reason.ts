@@ -12,14 +12,14 @@ const UNIFIED: Record<FinishReasonKind, LanguageModelV4FinishReason['unified']> 
 };
 
 /**
- * Maps the gateway's `finish_reason` (classified by core) to the AI SDK's unified reason. Core's
- * `'unknown'` stands for none (a `finish_reason` null, as the spec allows): no raw reason then.
+ * Maps the gateway's `finish_reason` (classified by core) to the AI SDK's unified reason; none (a
+ * `finish_reason` null, as the spec allows) is `other` with no raw reason, as the anchor gives.
  */
 export function mapGatewayFinishReason(
   raw: string | null | undefined,
 ): LanguageModelV4FinishReason {
   return {
     unified: UNIFIED[classifyFinishReason(raw)],
-    raw: raw == null || raw === 'unknown' ? undefined : raw,
+    raw: raw ?? undefined,
   };
 }

@@ -210,7 +210,7 @@ export class ChatAssembler {
     const result: AssembledChat = {
       text: this.text,
       toolCalls: this.toolCalls(),
-      finishReason: this.finishReason ?? 'unknown',
+      finishReason: this.finishReason ?? null,
     };
     const reasoning = this.reasoning;
     if (reasoning !== '') result.reasoning = reasoning;

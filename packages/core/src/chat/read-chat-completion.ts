@@ -55,11 +55,12 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
   const parts = readContent(message.content) ?? { text: '', reasoning: '' };
   const reasoning = readReasoningField(message) + parts.reasoning;
   const refusal = typeof message.refusal === 'string' ? message.refusal : '';
-  const finishReason = typeof choice.finish_reason === 'string' ? choice.finish_reason : 'unknown';
+  const finishReason = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
   const result: AssembledChat = {
     text: parts.text + refusal,
     toolCalls: readToolCalls(choice.message.tool_calls ?? []),
-    finishReason: refusal === '' ? finishReason : refusedFinishReason(finishReason),
+    finishReason:
+      refusal === '' || finishReason === null ? finishReason : refusedFinishReason(finishReason),
   };
   if (reasoning !== '') result.reasoning = reasoning;
   if (refusal !== '') result.refusal = refusal;

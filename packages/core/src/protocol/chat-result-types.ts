@@ -121,8 +121,8 @@ export interface AssembledChat {
    */
   refusal?: string;
   toolCalls: AssembledToolCall[];
-  /** Choice 0's `finish_reason`; `'unknown'` when it had none (null, as a non-streamed answer may). */
-  finishReason: string;
+  /** Choice 0's `finish_reason` as sent; `null` when it had none (a non-streamed answer may: the spec allows null). */
+  finishReason: string | null;
   usage?: Usage;
   /** A call asking for structured output: the checked value (as `ChatResult.structured`). */
   structured?: StructuredResult;

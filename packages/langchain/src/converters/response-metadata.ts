@@ -48,8 +48,8 @@ export function buildResponseMetadata(
     fallback: identity.fallback,
     model_provider: 'infergate',
   };
-  // Core's 'unknown' stands for a reason the server did not give.
-  if (finishReason !== 'unknown') metadata.finish_reason = finishReason ?? 'stop';
+  // null: the server gave no reason (a whole answer may), and ChatOpenAI then reports none.
+  if (finishReason !== null) metadata.finish_reason = finishReason ?? 'stop';
   if (usage) metadata.usage = usage;
   if (id) metadata.id = id;
   if (identity.route) metadata.route = identity.route;

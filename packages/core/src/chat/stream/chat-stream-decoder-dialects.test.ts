@@ -203,6 +203,18 @@ describe('readChatCompletion / chatCompletionProblem dialects', () => {
       ...extra,
     }) as unknown as ChatCompletionResponse;
 
+  it("keeps a finish_reason as sent, and null as null (no reason of ours in the server's place)", () => {
+    const finishing = (reason: unknown, message: Record<string, unknown> = { content: 'A' }) => {
+      const answer = completion(message);
+      (answer.choices[0] as { finish_reason: unknown }).finish_reason = reason;
+      return readChatCompletion(answer)?.finishReason;
+    };
+    expect(finishing(null)).toBeNull();
+    expect(finishing(undefined)).toBeNull();
+    expect(finishing('unknown')).toBe('unknown');
+    expect(finishing(null, { content: null, refusal: 'No.' })).toBeNull();
+  });
+
   it('reads reasoning_content, reasoning and thinking parts, and content arrays', () => {
     expect(readChatCompletion(completion({ content: 'A', reasoning_content: 'R' }))).toMatchObject({
       text: 'A',
