@@ -34,15 +34,39 @@ describe('MessageLines', () => {
     expect(dropped[0]!.tail).toBe(long.slice(-512));
     expect(oversizedRequest(dropped[0]!)).toEqual({ id: 7, method: 'tools/call' });
   });
+
+  it('does not count the carriage return of a CRLF line against the limit', async () => {
+    const { passed, dropped } = await cut(10, ['0123456789\r\n', '0123456789a\r\n0123456789a\n']);
+    expect(passed).toEqual(['0123456789\n']);
+    expect(dropped.map((line) => line.bytes)).toEqual([11, 11]);
+  });
 });
 
 describe('oversizedRequest', () => {
-  const line = (text: string) => ({ bytes: text.length, head: text, tail: text });
+  // As `MessageLines` keeps them: `PAD` stands for a value too long for either end to hold whole.
+  const line = (text: string) => {
+    const whole = text.replace('PAD', 'x'.repeat(2000));
+    return { bytes: whole.length, head: whole.slice(0, 512), tail: whole.slice(-512) };
+  };
   it.each([
-    ['{"jsonrpc":"2.0","id":"a-1","method":"tools/call","params":{}}', 'a-1', 'tools/call'],
-    ['{"method":"ping","params":{"x":{"id":3}},"jsonrpc":"2.0","id":4}', 4, 'ping'],
-    // A nested `id` is not the request's: a notification has none.
-    ['{"method":"notifications/x","params":{"id":3}}', undefined, 'notifications/x'],
+    [
+      '{"jsonrpc":"2.0","id":"a-1","method":"tools/call","params":{"a":"PAD"}}',
+      'a-1',
+      'tools/call',
+    ],
+    ['{"method":"ping","params":{"x":{"id":3},"a":"PAD"},"jsonrpc":"2.0","id":4}', 4, 'ping'],
+    // mcp-go's order: `method` after `params`.
+    ['{"jsonrpc":"2.0","id":40,"params":{"a":"PAD"},"method":"tools/call"}', 40, 'tools/call'],
+    // `id` after `params`, but not last; a quote in the id, escaped quotes in the params' end.
+    [
+      '{"method":"tools/call","params":{"a":"PAD\\\\\\",\\"id\\":9}"},"id":"a\\"b","jsonrpc":"2.0"}\r',
+      'a"b',
+      'tools/call',
+    ],
+    // A nested `id` or `method` is not the request's: a notification has none.
+    ['{"method":"notifications/x","params":{"id":3,"a":"PAD"}}', undefined, 'notifications/x'],
+    ['{"params":{"a":"PAD","method":"x","id":3},"jsonrpc":"2.0"}', undefined, undefined],
+    ['{"jsonrpc":"2.0","id":5,"params":{"a":"PAD"}}', 5, undefined],
   ])('%s', (text, id, method) => {
     expect(oversizedRequest(line(text))).toEqual({ id, method });
   });

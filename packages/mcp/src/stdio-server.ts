@@ -51,7 +51,9 @@ export async function serveStdio(
 
 /**
  * The answer to a message dropped for its size: a failed tool result for `tools/call` (the README's
- * promise), a JSON-RPC error for anything else, nothing when no `id` can be found at its ends.
+ * promise), a JSON-RPC error for anything else (a request whose `method` is not found among its
+ * top-level members too), nothing when it has no top-level `id` outside its huge value (a
+ * notification).
  */
 function oversizedAnswer(line: OversizedLine): JSONRPCMessage | undefined {
   const { id, method } = oversizedRequest(line);

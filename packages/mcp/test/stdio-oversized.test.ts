@@ -2,6 +2,7 @@
  * One message over the stdio limit (40 MiB) fails its own call as a tool result; the session
  * goes on (the MCP SDK's read buffer would close it). Through the built `infergate-mcp`.
  */
+import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -35,6 +36,59 @@ it('a message over 40 MiB is a failed call, and the session goes on', async () =
   });
   expect(textOf(after)).toBe('[de] Good morning');
   expect(harness.gateway.emulator.counters.requests.ocr ?? 0).toBe(0);
+}, 60_000);
+
+/** A session over in-process streams, written raw: `answer(id)` waits for the line answering `id`. */
+async function rawSession() {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stdio = await serveStdio(harness.mcp, { stdin, stdout });
+  const lines = createInterface({ input: stdout });
+  const answers = new Map<unknown, (message: Record<string, unknown>) => void>();
+  lines.on('line', (text) => {
+    const message = JSON.parse(text) as Record<string, unknown>;
+    answers.get(message.id)?.(message);
+  });
+  const answer = (id: unknown) =>
+    new Promise<Record<string, unknown>>((resolve) => answers.set(id, resolve));
+  return { stdin, answer, close: () => stdio.close() };
+}
+
+it('finds the id and method of an oversized call wherever they sit outside the params', async () => {
+  const session = await rawSession();
+  const params = { name: 'ocr', arguments: { image_base64: 'A'.repeat(41 * 1024 * 1024) } };
+  // mcp-go's order (method after params), then id after params but not last.
+  const mcpGo = session.answer(40);
+  session.stdin.write(
+    `${JSON.stringify({ jsonrpc: '2.0', id: 40, params, method: 'tools/call' })}\n`,
+  );
+  const idInside = session.answer(41);
+  session.stdin.write(
+    `${JSON.stringify({ method: 'tools/call', params, id: 41, jsonrpc: '2.0' })}\n`,
+  );
+  for (const message of [await mcpGo, await idInside]) {
+    const result = message.result as {
+      isError: boolean;
+      structuredContent: { error: { code: string } };
+    };
+    expect([result.isError, result.structuredContent.error.code]).toEqual([
+      true,
+      'invalid_request_error',
+    ]);
+  }
+  await session.close();
+}, 60_000);
+
+it('reads a message of exactly 40 MiB ended by CRLF', async () => {
+  const session = await rawSession();
+  const message = (pad: string) =>
+    JSON.stringify({ jsonrpc: '2.0', id: 50, method: 'ping', params: { pad } });
+  const line = message('A'.repeat(40 * 1024 * 1024 - message('').length));
+  expect(line.length).toBe(40 * 1024 * 1024);
+  const pong = session.answer(50);
+  session.stdin.write(`${line}\r\n`);
+  expect(await pong).toEqual({ jsonrpc: '2.0', id: 50, result: {} });
+  await session.close();
 }, 60_000);
 
 it('closing the session lets go of stdin (read through our own framing)', async () => {
