@@ -3,9 +3,8 @@
  * (`@infergate/langchain`, `@infergate/ai-sdk`, `@infergate/mcp`, `@infergate/redis`),
  * `@infergate/redis`'s tests and the benchmarks share with core, and nothing else: request
  * building, the option checks, the capability gate's pieces, stream decoding, usage and finish
- * reason reading, the service tools, redacting the key, the monotonic clock every timing is
- * measured on. UNSTABLE: no
- * semver promise; any release may change or remove a name. Applications use the main entry
+ * reason reading, base64, the service tools, redacting the key, the monotonic clock every timing
+ * is measured on. UNSTABLE: no semver promise; any release may change or remove a name. Applications use the main entry
  * (`@infergate/core`). test/internal-surface.test.ts checks that every name has such a user.
  */
 export { budgetId } from './budget/budget-id';
@@ -33,6 +32,7 @@ export {
   toolCallOf,
 } from './chat/tool-call-extra';
 export { withSettingNames } from './client/setting-names';
+export { encodeBase64 } from './encoding/base64-bytes';
 export { utf8ByteLength } from './encoding/utf8';
 export { invalidRequest } from './errors/errors';
 export { escapeControl } from './errors/escape-control';

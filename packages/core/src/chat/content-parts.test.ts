@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeBase64 } from '../encoding/base64';
+import { encodeBase64 } from '../encoding/base64-bytes';
 import { DEFAULT_IMAGE_TYPE, mediaPart } from './content-parts';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);

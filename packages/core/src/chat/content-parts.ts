@@ -6,6 +6,7 @@
  * else a placeholder). The spec lists no capability for media: parts are sent, and the gateway
  * (or the model behind it) refuses what it cannot read.
  */
+import { decodeBase64 } from '../encoding/base64-bytes';
 import type { ChatContentPart } from '../protocol/wire-types';
 
 /** An image's type when neither its media type nor its first bytes name one (as openai-compatible). */
@@ -98,8 +99,7 @@ export function mediaPart(source: MediaSource): ChatContentPart | undefined {
 function utf8Text(mediaType: string, base64: string): string | undefined {
   if (/charset=(?!"?(utf-?8|us-ascii)\b)/i.test(mediaType)) return undefined;
   try {
-    const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true }).decode(decodeBase64(base64));
   } catch {
     return undefined; // not base64, or not UTF-8
   }

@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §8, §9 (base64 images and audio).
 import { invalidRequest } from '../errors/errors';
+import { decodeBase64 } from './base64-bytes';
 
 const DATA_URL = /^data:[^,]*;base64,/i;
 
@@ -68,14 +69,6 @@ export function normaliseBase64(field: string, text: string): { text: string; si
   return { text: missing === 0 ? data : data + '='.repeat(missing), size };
 }
 
-/** Decodes already-checked base64. */
-export function decodeBase64(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
 /** Decodes just the first `count` bytes of already-checked base64 (for magic-byte sniffing). */
 export function decodeBase64Prefix(text: string, count: number): Uint8Array {
   const chars = Math.min(text.length, Math.ceil(count / 3) * 4);
@@ -83,17 +76,4 @@ export function decodeBase64Prefix(text: string, count: number): Uint8Array {
   prefix = prefix.replace(/=+$/, '');
   while (prefix.length % 4 === 1) prefix = prefix.slice(0, -1);
   return decodeBase64(prefix).subarray(0, count);
-}
-
-/** Standard padded base64 of bytes. */
-export function encodeBase64(bytes: Uint8Array): string {
-  const CHUNK = 0x8000 - (0x8000 % 3); // a multiple of 3 so chunks concatenate without padding
-  let out = '';
-  for (let i = 0; i < bytes.length; i += CHUNK) {
-    const slice = bytes.subarray(i, i + CHUNK);
-    let binary = '';
-    for (let j = 0; j < slice.length; j++) binary += String.fromCharCode(slice[j]!);
-    out += btoa(binary);
-  }
-  return out;
 }

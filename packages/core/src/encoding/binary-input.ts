@@ -1,7 +1,8 @@
 // docs/gateway-protocol.md §8, §9 (image and audio input, 1 byte … 23 MiB).
 import { invalidRequest } from '../errors/errors';
 import type { AudioLike } from '../protocol/wire-types';
-import { decodeBase64, decodeBase64Prefix, encodeBase64, normaliseBase64 } from './base64';
+import { decodeBase64Prefix, normaliseBase64 } from './base64';
+import { decodeBase64, encodeBase64 } from './base64-bytes';
 
 /** Bytes given as a Blob/File, Uint8Array, ArrayBuffer or base64 string, with their size known up front. */
 export interface BinaryInput {

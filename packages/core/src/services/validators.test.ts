@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { requiredCapabilities, validateChatRequest } from '../chat/validate-chat';
-import { checkBase64, decodeBase64, encodeBase64, normaliseBase64 } from '../encoding/base64';
+import { checkBase64, normaliseBase64 } from '../encoding/base64';
+import { decodeBase64, encodeBase64 } from '../encoding/base64-bytes';
 import { utf8ByteLength } from '../encoding/utf8';
 import { type GatewayError, isGatewayError } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';

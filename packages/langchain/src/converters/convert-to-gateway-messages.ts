@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4.1 (messages and their content parts).
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
-import { invalidRequest, mediaPart, toolCallOf } from '@infergate/core/internal';
+import { encodeBase64, invalidRequest, mediaPart, toolCallOf } from '@infergate/core/internal';
 import type { BaseMessage, MessageContent } from '@langchain/core/messages';
 import { EXTRA_CONTENT_KWARG } from './convert-chat-result';
 
@@ -319,10 +319,7 @@ function filenameOf(block: Record<string, unknown>): string | undefined {
 /** A block's data as base64: as given, or its bytes encoded (v1 blocks may carry a Uint8Array). */
 function base64Of(data: unknown): string | undefined {
   if (typeof data === 'string') return data;
-  if (!(data instanceof Uint8Array)) return undefined;
-  let binary = '';
-  for (const byte of data) binary += String.fromCharCode(byte);
-  return btoa(binary);
+  return data instanceof Uint8Array ? encodeBase64(data) : undefined;
 }
 
 /** A block without a MIME type: an image or audio of unknown format (core sniffs it), or bytes. */
