@@ -18,8 +18,5 @@ const UNIFIED: Record<FinishReasonKind, LanguageModelV4FinishReason['unified']> 
 export function mapGatewayFinishReason(
   raw: string | null | undefined,
 ): LanguageModelV4FinishReason {
-  return {
-    unified: UNIFIED[classifyFinishReason(raw)],
-    raw: raw ?? undefined,
-  };
+  return { unified: UNIFIED[classifyFinishReason(raw)], raw: raw ?? undefined };
 }

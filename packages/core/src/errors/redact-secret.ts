@@ -191,10 +191,11 @@ function redactWith(
 
 /**
  * Replaces `key` (when given; a key shorter than 4 characters is left, it would match ordinary
- * text, and a 4-byte key's base64, see MIN_BASE64_FORM) and the API key of every live client in `text`, in every form recognised (raw,
- * JSON-escaped, URL-encoded, base64). For text that leaves the process outside an error (a log
- * line, a tool's answer; an error is redacted of its own client's key). Its cost grows with the
- * number of live keys: a many-tenant server passes the one `key` the text could hold instead.
+ * text, and so is a 4-byte key's base64, see MIN_BASE64_FORM) and the API key of every live
+ * client in `text`, in every form recognised (raw, JSON-escaped, URL-encoded, base64). For text
+ * that leaves the process outside an error (a log line, a tool's answer; an error is redacted of
+ * its own client's key). Its cost grows with the number of live keys: a many-tenant server passes
+ * the one `key` the text could hold instead.
  */
 export function redactKey(text: string, key?: string): string {
   let out = key === undefined ? text : redactSecret(text, key);
@@ -268,6 +269,7 @@ function base64Forms(secret: string): string[] {
   return [...forms];
 }
 
+/** (Its own: errors/ sits below encoding/ in the order core's folders import.) */
 function toBase64(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);

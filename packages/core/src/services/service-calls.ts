@@ -118,7 +118,7 @@ export async function embedMany(
   checkService(context.catalog, 'embeddings');
   const engine = await resolveEmbeddingEngine(context.catalog, model, callOptions);
   // One text (the AI SDK's `embed`, LangChain's `embedQuery`) is named `text`, as by textSizes.
-  const one = texts.length < 2;
+  const one = texts.length === 1;
   validateForEngine(
     { input: one ? texts[0]! : texts, dimensions },
     sizes,

@@ -96,7 +96,7 @@ export async function validateTranscriptionRequest(
 /** The format by the first bytes; FLAC when `fLaC` follows an ID3 tag (else MP3, as before). */
 async function audioFormat(input: BinaryInput, head: Uint8Array) {
   const format = detectAudioFormat(head);
-  if (format !== 'mp3' || head[0] !== 73) return format;
+  if (format !== 'mp3' || head[0] !== 0x49 /* the I of ID3 */) return format;
   const end = id3TagEnd(head);
   return detectAudioFormat((await input.head(end + 4)).subarray(end)) === 'flac' ? 'flac' : format;
 }

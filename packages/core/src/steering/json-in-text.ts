@@ -4,10 +4,11 @@
  * anywhere) or whole (`jsonInText`): text that starts as JSON does (`{`, `[`, `"`, after
  * whitespace) is the JSON, as it is from its first character; else the content of its first
  * code fence (```` ``` ```` with an optional info string such as `json` or `JSON` on its line, or
- * `json` and the JSON on the same line; the closing ```` ``` ```` at a line's start or right after a `}` or `]` (one inside a string fakes it),
- * so backticks inside its strings close nothing), the prose before the
- * fence and everything after its close (prose, a second fence) left out; a text with no fence is
- * the JSON as it is, for the check to refuse. A fence never closed runs to the text's end.
+ * `json` and the JSON on the same line; the closing ```` ``` ```` at a line's start or right after
+ * a `}` or `]`, so backticks inside its strings close nothing, though a `}` or `]` just before them
+ * in a string fakes a close), the prose before the fence and everything after its close (prose, a
+ * second fence) left out; a text with no fence is the JSON as it is, for the check to refuse. A
+ * fence never closed runs to the text's end.
  */
 export class JsonTextReader {
   /** Text held back: all of it while deciding, then what a fence's content may not hold. */
