@@ -167,17 +167,15 @@ describe('convertToGatewayMessages', () => {
   });
 
   it("maps a text-plain block by file id as OpenAI's file_id part, and drops tool-call and reasoning blocks of user messages", () => {
-    const [user] = convertToGatewayMessages([
-      new HumanMessage({
-        content: [
-          { type: 'reasoning', reasoning: 'hmm' },
-          { type: 'text-plain', fileId: 'file-1', mimeType: 'text/plain' },
-          { type: 'tool_call', id: 'c1', name: 'f', args: {} },
-          { type: 'text', text: 'read it' },
-        ],
-      }),
-    ]);
-    expect(user?.content).toEqual([
+    const message = new HumanMessage({
+      content: [
+        { type: 'reasoning', reasoning: 'hmm' },
+        { type: 'text-plain', fileId: 'file-1', mimeType: 'text/plain' },
+        { type: 'tool_call', id: 'c1', name: 'f', args: {} },
+        { type: 'text', text: 'read it' },
+      ],
+    });
+    expect(convertToGatewayMessages([message])[0]?.content).toEqual([
       { type: 'file', file: { file_id: 'file-1' } },
       { type: 'text', text: 'read it' },
     ]);
