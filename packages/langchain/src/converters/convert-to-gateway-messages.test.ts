@@ -117,16 +117,22 @@ describe('convertToGatewayMessages', () => {
       { type: 'file', source_type: 'url', url: 'https://example.test/a.pdf' },
       /"file" block by URL/,
     ],
-    [{ type: 'text-plain', url: 'https://example.test/a.txt' }, /"text-plain" block by URL.*text/],
-    [{ type: 'image', fileId: 'file-1' }, /"image" block by file id.*URL or data/],
+    [
+      { type: 'text-plain', url: 'https://example.test/a.txt' },
+      /"text-plain" block by URL has no chat part: give its data/,
+    ],
+    [
+      { type: 'image', fileId: 'file-1' },
+      /"image" block by file id has no chat part: give its data/,
+    ],
     [{ type: 'image', source_type: 'id', id: 'file-1' }, /"image" block by file id/],
     [
       { type: 'image', source: { type: 'base64', data: 'AAAA' } },
-      /"image" block without url or data/,
+      /"image" block has no chat part: give its data/,
     ],
     [
       { type: 'video', url: 'https://example.test/v.mp4' },
-      /"video" block by URL has no chat part: send frames as image/,
+      /"video" block by URL has no chat part: send frames as images/,
     ],
     [{ type: 'video', data: 'AAAA', mimeType: 'video/mp4' }, /"video" block has no chat part/],
     [{ type: 'non_standard', value: { type: 'thing' } }, /"non_standard" block.*OpenAI/],

@@ -332,24 +332,13 @@ function fileIdOf(block: Record<string, unknown>): string | undefined {
 /** A block no server reads: refused before any request, saying what to send instead. */
 function refuseBlock(block: Record<string, unknown>, field: string): never {
   const type = blockType(block);
-  const media = /^(image|audio|video|file|text-plain)$/.test(type);
-  const source = !media
-    ? ''
-    : typeof block.url === 'string'
-      ? ' by URL'
-      : fileIdOf(block)
-        ? ' by file id'
-        : block.data === undefined
-          ? ' without url or data'
-          : '';
+  const source = typeof block.url === 'string' ? ' by URL' : fileIdOf(block) ? ' by file id' : '';
   const instead =
     type === 'video'
-      ? 'send frames as image blocks'
-      : type === 'text-plain'
-        ? 'give its text'
-        : media
-          ? `give its ${type === 'image' ? 'URL or ' : ''}data (base64 or bytes)`
-          : 'send text, image, audio or file blocks, or an OpenAI chat part ({ type: t, [t]: … })';
+      ? 'send frames as images'
+      : /^(image|audio|file|text-plain)$/.test(type)
+        ? 'give its data'
+        : 'send text, image, audio or file blocks, or an OpenAI part';
   throw invalidRequest(field, `a "${type}" block${source} has no chat part: ${instead}`);
 }
 
