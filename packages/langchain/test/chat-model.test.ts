@@ -433,6 +433,27 @@ describe('GatewayChatModel: standard file blocks', () => {
   });
 });
 
+describe('GatewayChatModel: blocks with no gateway form', () => {
+  it('refuses audio by URL with a typed error before any request, saying what to send instead', async () => {
+    const { emulator, connection } = await emulate();
+    const model = new GatewayChatModel('community/general', connection);
+    const error = await caught(
+      model.invoke([
+        new HumanMessage({
+          content: [
+            { type: 'text', text: 'what is said?' },
+            { type: 'audio', url: 'https://example.test/a.mp3' },
+          ],
+        }),
+      ]),
+    );
+    expect(isGatewayError(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'invalid_request_error', field: 'messages[0].content[1]' });
+    expect((error as Error).message).toMatch(/"audio" block by URL.*data/);
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+});
+
 describe('GatewayChatModel: text files, unnamed files, data URLs and bytes', () => {
   /** The content one user message with these blocks is sent with. */
   async function sentContent(content: ContentBlock[]) {

@@ -99,6 +99,94 @@ describe('convertToGatewayMessages', () => {
     ]);
   });
 
+  // LangChain blocks with no gateway chat form: refused before any request, naming the block,
+  // its source and what to send instead (they used to reach the model server in LangChain's shape).
+  it.each([
+    [{ type: 'audio', url: 'https://example.test/a.mp3' }, /"audio" block by URL.*data/],
+    [
+      { type: 'audio', source_type: 'url', url: 'https://example.test/a.mp3' },
+      /"audio" block by URL/,
+    ],
+    [{ type: 'audio', fileId: 'file-1' }, /"audio" block by file id.*data/],
+    [{ type: 'audio', source_type: 'id', id: 'file-1' }, /"audio" block by file id/],
+    [
+      { type: 'file', url: 'https://example.test/a.pdf', mimeType: 'application/pdf' },
+      /"file" block by URL.*data/,
+    ],
+    [
+      { type: 'file', source_type: 'url', url: 'https://example.test/a.pdf' },
+      /"file" block by URL/,
+    ],
+    [
+      { type: 'text-plain', url: 'https://example.test/a.txt' },
+      /"text-plain" block by URL has no chat part: give its data/,
+    ],
+    [
+      { type: 'image', fileId: 'file-1' },
+      /"image" block by file id has no chat part: give its data/,
+    ],
+    [{ type: 'image', source_type: 'id', id: 'file-1' }, /"image" block by file id/],
+    [
+      { type: 'image', source: { type: 'base64', data: 'AAAA' } },
+      /"image" block has no chat part: give its data/,
+    ],
+    [
+      { type: 'video', url: 'https://example.test/v.mp4' },
+      /"video" block by URL has no chat part: send frames as images/,
+    ],
+    [{ type: 'video', data: 'AAAA', mimeType: 'video/mp4' }, /"video" block has no chat part/],
+    [{ type: 'non_standard', value: { type: 'thing' } }, /"non_standard" block.*OpenAI/],
+    [{ type: 'document', source: { type: 'text', data: 'x' } }, /"document" block.*OpenAI/],
+    [{ text: 'no type' }, /"unknown" block/],
+  ])('refuses %j before sending, saying where and what to send instead', (block, reason) => {
+    const message = new HumanMessage({
+      content: [{ type: 'text', text: 'look' }, block] as HumanMessage['content'],
+    });
+    let caught: unknown;
+    try {
+      convertToGatewayMessages([new HumanMessage('first'), message]);
+    } catch (error) {
+      caught = error;
+    }
+    expect(isGatewayError(caught)).toBe(true);
+    expect(caught).toMatchObject({
+      code: 'invalid_request_error',
+      field: 'messages[1].content[1]',
+    });
+    expect((caught as Error).message).toMatch(reason);
+  });
+
+  it("passes parts already in OpenAI's chat shape as they are, and a non_standard block's part", () => {
+    const audio = { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } };
+    const file = {
+      type: 'file',
+      file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'a.pdf' },
+    };
+    const held = { type: 'file', file: { file_id: 'file-1' } };
+    const video = { type: 'video_url', video_url: { url: 'https://example.test/v.mp4' } };
+    const [user] = convertToGatewayMessages([
+      new HumanMessage({
+        content: [audio, file, held, video, { type: 'non_standard', value: video }],
+      }),
+    ]);
+    expect(user?.content).toEqual([audio, file, held, video, video]);
+  });
+
+  it("maps a text-plain block by file id as OpenAI's file_id part, and drops tool-call and reasoning blocks of user messages", () => {
+    const message = new HumanMessage({
+      content: [
+        { type: 'reasoning', reasoning: 'hmm' },
+        { type: 'text-plain', fileId: 'file-1', mimeType: 'text/plain' },
+        { type: 'tool_call', id: 'c1', name: 'f', args: {} },
+        { type: 'text', text: 'read it' },
+      ],
+    });
+    expect(convertToGatewayMessages([message])[0]?.content).toEqual([
+      { type: 'file', file: { file_id: 'file-1' } },
+      { type: 'text', text: 'read it' },
+    ]);
+  });
+
   it("converts other providers' assistant history instead of refusing it", () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const [anthropic, responses, mixed] = convertToGatewayMessages([

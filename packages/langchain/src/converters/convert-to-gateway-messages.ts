@@ -18,8 +18,8 @@ interface ConvertMessagesOptions {
 }
 
 /**
- * Blocks of an AI message's content (from any provider) that carry no text for the model: tool
- * calls live in `tool_calls`, reasoning is sent only as `reasoning_content` when asked.
+ * Blocks (from any provider) that carry no text for the model: tool calls live in an AI message's
+ * `tool_calls`, reasoning is sent only as `reasoning_content` when asked; a user message drops them.
  */
 const NON_TEXT_ASSISTANT_BLOCKS: ReadonlySet<string> = new Set([
   'tool_call',
@@ -226,7 +226,14 @@ function convertContent(
 ): string | ChatContentPart[] {
   if (typeof content === 'string') return content;
   if (options.acceptsContentParts === false) return textOnly(content, field, options.model);
-  return content.map((block) => toGatewayPart(block as Record<string, unknown>));
+  const parts: ChatContentPart[] = [];
+  for (const [i, block] of content.entries()) {
+    // Tool calls and reasoning carry nothing for the model here (ChatOpenAI drops them too).
+    if (NON_TEXT_ASSISTANT_BLOCKS.has(blockType(block))) continue;
+    const record = block as Record<string, unknown>;
+    parts.push(toGatewayPart(record) ?? refuseBlock(record, `${field}[${i}]`));
+  }
+  return parts;
 }
 
 /** Joins text parts; any other part is refused, since the model was not declared to accept parts. */
@@ -262,7 +269,7 @@ function toolResultContent(
     if (type === 'text') return { type: 'text', text: blockText(block) };
     if (options.acceptsContentParts !== false && (type === 'image' || type === 'image_url')) {
       const part = toGatewayPart(block as Record<string, unknown>);
-      if (part.type === 'image_url') return part;
+      if (part?.type === 'image_url') return part;
     }
     return { type: 'text', text: JSON.stringify(block) };
   });
@@ -271,7 +278,14 @@ function toolResultContent(
     : parts;
 }
 
-function toGatewayPart(block: Record<string, unknown>): ChatContentPart {
+/**
+ * A user block as a gateway part, or undefined when it has none. A part that carries its payload
+ * under its own type's name (`image_url`, `input_audio`, `file: {file_data | file_id}`, a server's
+ * `video_url`) is in OpenAI's chat shape: the user's own wire part, sent as it is (as ChatOpenAI does).
+ * LangChain's blocks (`url`, `data`, `fileId` or `source_type` at the top) are mapped by core, or
+ * have no form.
+ */
+function toGatewayPart(block: Record<string, unknown>): ChatContentPart | undefined {
   const type = blockType(block);
   if (type === 'text') return { type: 'text', text: blockText(block) };
   if (type === 'image_url') {
@@ -279,6 +293,9 @@ function toGatewayPart(block: Record<string, unknown>): ChatContentPart {
     const url = typeof imageUrl === 'string' ? imageUrl : (imageUrl as { url?: unknown })?.url;
     return { ...block, type: 'image_url', image_url: { ...asObject(imageUrl), url } };
   }
+  if (Object.hasOwn(block, type)) return block as ChatContentPart;
+  // LangChain's wrapper for a provider's own part.
+  if (type === 'non_standard') return toGatewayPart(asObject(block.value));
   // A text file given as text (v1's `text-plain`, a legacy `source_type: 'text'` file): its text.
   if ((type === 'text-plain' || block.source_type === 'text') && typeof block.text === 'string') {
     return { type: 'text', text: block.text };
@@ -298,12 +315,31 @@ function toGatewayPart(block: Record<string, unknown>): ChatContentPart {
     });
     if (part) return part;
     // A file the model server already holds: OpenAI's part for it (as ChatOpenAI sends it).
-    const fileId = block.fileId ?? (block.source_type === 'id' ? block.id : undefined);
-    if (type === 'file' && typeof fileId === 'string') {
+    const fileId = fileIdOf(block);
+    if (type !== 'image' && type !== 'audio' && fileId) {
       return { type: 'file', file: { file_id: fileId } };
     }
   }
-  return { ...block, type };
+  return undefined;
+}
+
+/** A file id: v1's `fileId`, a legacy block's `id` (a v1 block's `id` names the block). */
+function fileIdOf(block: Record<string, unknown>): string | undefined {
+  const id = block.fileId ?? (block.source_type === 'id' ? block.id : undefined);
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** A block no server reads: refused before any request, saying what to send instead. */
+function refuseBlock(block: Record<string, unknown>, field: string): never {
+  const type = blockType(block);
+  const source = typeof block.url === 'string' ? ' by URL' : fileIdOf(block) ? ' by file id' : '';
+  const instead =
+    type === 'video'
+      ? 'send frames as images'
+      : /^(image|audio|file|text-plain)$/.test(type)
+        ? 'give its data'
+        : 'send text, image, audio or file blocks, or an OpenAI part';
+  throw invalidRequest(field, `a "${type}" block${source} has no chat part: ${instead}`);
 }
 
 /**
