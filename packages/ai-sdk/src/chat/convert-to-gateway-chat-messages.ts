@@ -130,7 +130,7 @@ function assistantMessage(
     role: 'assistant',
     content: text.length > 0 ? text : toolCalls.length > 0 ? null : '',
     ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-    ...(reasoning.length > 0 && sendsReasoningBack(options.sendReasoning, toolCalls.length > 0)
+    ...(reasoning && sendsReasoningBack(options.sendReasoning, toolCalls.length > 0)
       ? { reasoning_content: reasoning }
       : {}),
   };

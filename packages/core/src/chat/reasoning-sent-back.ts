@@ -7,5 +7,5 @@
  * turns' reasoning they ignore, so it is dropped (fewer tokens).
  */
 export function sendsReasoningBack(setting: boolean | undefined, madeToolCalls: boolean): boolean {
-  return typeof setting === 'boolean' ? setting : madeToolCalls;
+  return setting ?? madeToolCalls;
 }
