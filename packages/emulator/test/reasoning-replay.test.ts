@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEmulator } from '../src/index';
-import { chat, type Json, parseSse, userChat } from './helpers';
+import { chat, type Json, parseSse, toolLoop, userChat, WEATHER_TOOL } from './helpers';
 
-const weatherTool = {
-  type: 'function',
-  function: {
-    name: 'get_weather',
-    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-  },
-};
 const MODEL = 'community/general';
 const ASK = 'call get_weather for "Rome"';
 const REASONING = 'The user wrote 4 words. I answer by echoing them.';
@@ -22,26 +15,7 @@ const DEEPSEEK_400 = {
 };
 const emulator = (dialect: 'deepseek-thinking' | 'deepseek' = 'deepseek-thinking') =>
   createEmulator({ models: { [MODEL]: { dialect } } });
-
-/** The model's first answer, whole: its assistant message. */
-async function firstAnswer(target: ReturnType<typeof emulator>) {
-  const response = await chat(target, userChat(MODEL, ASK, { tools: [weatherTool] }));
-  return ((await response.json()) as Json).choices[0].message;
-}
-
-/** The tool loop's second request: the assistant message replayed as given, then the result. */
-function secondRequest(assistant: Json, stream = false) {
-  return {
-    model: MODEL,
-    stream,
-    tools: [weatherTool],
-    messages: [
-      { role: 'user', content: ASK },
-      assistant,
-      { role: 'tool', tool_call_id: assistant.tool_calls[0].id, content: 'sunny' },
-    ],
-  };
-}
+const { firstAnswer, secondRequest } = toolLoop(MODEL, ASK);
 
 describe('deepseek-thinking dialect: reasoning of tool-call turns must come back', () => {
   it('answers with reasoning_content and the tool call, whole and streamed', async () => {
@@ -50,7 +24,7 @@ describe('deepseek-thinking dialect: reasoning of tool-call turns must come back
     expect(message.tool_calls[0].function.name).toBe('get_weather');
     const response = await chat(
       emulator(),
-      userChat(MODEL, ASK, { tools: [weatherTool], stream: true }),
+      userChat(MODEL, ASK, { tools: [WEATHER_TOOL], stream: true }),
     );
     const events = (parseSse(await response.text()) as Json[]).filter((e) => e !== '[DONE]');
     const deltas = events.map((e) => e.choices[0]?.delta ?? {});

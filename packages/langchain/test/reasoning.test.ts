@@ -1,13 +1,11 @@
 import { isGatewayError } from '@infergate/core';
 import type { ScenarioInput } from '@infergate/emulator';
 import { AIMessage, type AIMessageChunk, HumanMessage } from '@langchain/core/messages';
-import { tool } from '@langchain/core/tools';
 import { concat } from '@langchain/core/utils/stream';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
-import { recordingGateway } from './helpers';
+import { recordingGateway, weatherTool } from './helpers';
 
 const REASONING = 'The user wrote 2 words. I answer by echoing them.';
 const DIALECTS: ScenarioInput = {
@@ -139,11 +137,6 @@ describe("a thinking model's tool loop (DeepSeek V4, Kimi K2: reasoning of tool-
   const ASK = 'weather for "Kyiv"';
   const THOUGHT = 'The user wrote 3 words. I answer by echoing them.';
   const REFUSED = 'The `reasoning_content` in the thinking mode must be passed back to the API.';
-  const weather = tool(async ({ city }) => `sunny in ${city}`, {
-    name: 'weather',
-    description: 'Current weather in a city',
-    schema: z.object({ city: z.string() }),
-  });
   type Body = { messages: { role: string; reasoning_content?: string }[] };
 
   it.each([false, true])(
@@ -151,7 +144,7 @@ describe("a thinking model's tool loop (DeepSeek V4, Kimi K2: reasoning of tool-
     async (streaming) => {
       const { emulator, bodies, connection } = await recordingGateway<Body>(THINKING);
       const model = new GatewayChatModel(MODEL, { ...connection, streaming });
-      const agent = createAgent({ model, tools: [weather] });
+      const agent = createAgent({ model, tools: [weatherTool] });
       const result = await agent.invoke({ messages: [{ role: 'user', content: ASK }] });
       expect(result.messages.at(-1)?.text).toBe('Tool weather returned: sunny in Kyiv');
       expect(emulator.counters.requests.chat).toBe(2);
@@ -163,7 +156,7 @@ describe("a thinking model's tool loop (DeepSeek V4, Kimi K2: reasoning of tool-
   it("sendReasoning: false drops it: the model server's 400 reaches the caller", async () => {
     const { connection } = await recordingGateway<Body>(THINKING);
     const model = new GatewayChatModel(MODEL, { ...connection, sendReasoning: false });
-    const agent = createAgent({ model, tools: [weather] });
+    const agent = createAgent({ model, tools: [weatherTool] });
     const failure = await agent
       .invoke({ messages: [{ role: 'user', content: ASK }] })
       .catch((error: unknown) => error);

@@ -88,7 +88,7 @@ export async function handleChat(ctx: RequestContext): Promise<Response> {
   const servedShape = DIALECT_SHAPES[resolved.servedSpec.dialect ?? 'gateway'];
   const refused =
     refuseUnsignedCalls(request, servedShape, modelHeader) ??
-    refuseToolCallsWithoutReasoning(request, servedShape, modelHeader);
+    refuseToolCallsWithoutReasoning(request.messages, servedShape, modelHeader);
   if (refused !== undefined) return refused;
   const chat = composeAnswer(ctx, request, resolved);
   if (request.stream) return streamedResponse(ctx, request, chat, modelHeader);
