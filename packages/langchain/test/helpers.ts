@@ -1,6 +1,8 @@
 import { DEFAULT_KEYS, type Emulator, type ScenarioInput } from '@infergate/emulator';
 import { type EmulatedGateway, emulate, type GatewayConnection } from '@infergate/emulator/testing';
 import type { AIMessageChunk } from '@langchain/core/messages';
+import { tool } from '@langchain/core/tools';
+import { z } from 'zod';
 
 export const API_KEY = DEFAULT_KEYS.full;
 
@@ -48,3 +50,10 @@ export async function chunksOf(
   for await (const chunk of await stream) chunks.push(chunk);
   return chunks;
 }
+
+/** The client tool the scripted models call in agent tests ('weather for "Kyiv"'). */
+export const weatherTool = tool(async ({ city }) => `sunny in ${city}`, {
+  name: 'weather',
+  description: 'Current weather in a city',
+  schema: z.object({ city: z.string() }),
+});

@@ -178,7 +178,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     warnings.push(...tools.warnings);
     const reasoningEffort = reasoningEffortOf(options.reasoning, settings, warnings);
 
-    const conversion = { sendReasoning: this.settings.sendReasoning === true };
+    const conversion = { sendReasoning: this.settings.sendReasoning };
     const strict = settings.strictJsonSchema ?? this.settings.strictJsonSchema;
     const body = buildChatRequest({
       ...requestFields(this.modelId, options, tools),
