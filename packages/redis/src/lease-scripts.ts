@@ -35,28 +35,44 @@ end
 /**
  * Defines `grant(free, own, limit)`: hands the free slots to the first waiters in ticket order
  * (FIFO across processes), each announced on its budget instance's wake channel (but `own`, the
- * waiter running the script), and says whether `own` got one. The waiters that thereby become
- * one of the first `limit` in line are told when the earliest lease expires (`near <ms> <token>`):
- * until then they asked again only every TTL/3, and a crashed holder's slot must not wait for
- * that. Needs `now` and `ttl`.
+ * waiter running the script), and says whether `own` got one. A waiter whose channel nobody
+ * listens on (PUBLISH answers 0: its process died, or its pub/sub connection is down) is passed
+ * over, so a dead waiter never takes a slot for a TTL: it keeps its place while it asked lately
+ * (within TTL/2; a live waiter asks at least every TTL/3) and takes a slot when it asks itself;
+ * past that it leaves the line. The waiters that thereby become one of the first `limit` in line
+ * are told when the earliest lease expires (`near <ms> <token>`): until then they asked again only
+ * every TTL/3, and a crashed holder's slot must not wait for that. Needs `now` and `ttl`.
  */
 const GRANT = (holders: string, queueKey: string, seenKey: string, wakePrefix: string) => `
 local function wake(token, message)
-  redis.call('PUBLISH', ${wakePrefix} .. string.match(token, '^[^:]+'), message)
+  return redis.call('PUBLISH', ${wakePrefix} .. string.match(token, '^[^:]+'), message)
 end
 local function grant(free, own, limit)
   if free <= 0 then return false end
-  local first = redis.call('ZRANGE', ${queueKey}, 0, free - 1)
-  if #first == 0 then return false end
   local mine = false
-  for _, token in ipairs(first) do
-    redis.call('ZREM', ${queueKey}, token)
-    redis.call('ZREM', ${seenKey}, token)
-    redis.call('ZADD', ${holders}, now + ttl, token)
-    if token == own then mine = true else wake(token, token) end
+  local handed = 0
+  local passed = 0
+  while handed < free do
+    local first = redis.call('ZRANGE', ${queueKey}, passed, passed + free - handed - 1)
+    if #first == 0 then break end
+    for _, token in ipairs(first) do
+      if token == own or wake(token, token) > 0 then
+        redis.call('ZREM', ${queueKey}, token)
+        redis.call('ZREM', ${seenKey}, token)
+        redis.call('ZADD', ${holders}, now + ttl, token)
+        handed = handed + 1
+        if token == own then mine = true end
+      elseif tonumber(redis.call('ZSCORE', ${seenKey}, token) or 0) < now + ttl / 2 then
+        redis.call('ZREM', ${queueKey}, token)
+        redis.call('ZREM', ${seenKey}, token)
+      else
+        passed = passed + 1
+      end
+    end
   end
+  if handed == 0 then return false end
   redis.call('PEXPIRE', ${holders}, ttl * 20)
-  local nearing = redis.call('ZRANGE', ${queueKey}, limit - #first, limit - 1)
+  local nearing = redis.call('ZRANGE', ${queueKey}, limit - handed, limit - 1)
   if #nearing > 0 then
     local earliest = redis.call('ZRANGE', ${holders}, 0, 0, 'WITHSCORES')
     local change = math.max(0, tonumber(earliest[2]) - now)
