@@ -225,10 +225,14 @@ return held
  *  Extends the leases this process holds and re-takes any that Redis lost (expired while the
  *  process stalled, or wiped by a restart or FLUSHALL): a call in flight stays counted until it
  *  ends. Answering a census counts down the settle period; the last answer ends it and hands the
- *  free slots to the waiters in line. Returns how many were re-taken. */
+ *  free slots to the waiters in line. Returns { how many were re-taken, 1 when that put the key's
+ *  live leases past its limit (its slots were granted meanwhile: the holder stalled longer than
+ *  the TTL and the settle period, or ran calls on the fallback) }: they stay counted all the same,
+ *  as their calls are in flight, so nothing is granted until the key is under its limit again. */
 export const REFRESH_SCRIPT = `${NOW}
 local ttl = tonumber(ARGV[1])
 local retaken = 0
+local past = 0
 for i = 5, #ARGV do
   if redis.call('ZADD', KEYS[1], now + ttl, ARGV[i]) == 1 then retaken = retaken + 1 end
 end
@@ -236,6 +240,7 @@ if #ARGV >= 5 then
   redis.call('PEXPIRE', KEYS[1], ttl * 20)
   -- Its limit stays recorded while it holds leases (a census answer holding none records none).
   ${EFFECTIVE_LIMIT('KEYS[2]', 'ARGV[2]', 'ttl')}
+  if retaken > 0 and #redis.call('ZRANGEBYSCORE', KEYS[1], now, '+inf') > limit then past = 1 end
 end
 if ARGV[3] == '1' and redis.call('DECR', KEYS[3]) <= 0 then
   redis.call('DEL', KEYS[3])
@@ -248,7 +253,7 @@ if ARGV[3] == '1' and redis.call('DECR', KEYS[3]) <= 0 then
     grant(smallest - redis.call('ZCARD', KEYS[1]), '', smallest)
   end
 end
-return retaken
+return {retaken, past}
 `;
 
 /** The Redis keys and channels of one budget id (documented above); the id is already a hash. */

@@ -229,3 +229,36 @@ describe('close() while calls wait', () => {
     for (const lease of othersLeases.slice(1)) lease.release();
   });
 });
+
+describe('a lease lost while its call runs', () => {
+  it('is taken again, and past the limit (its slot granted meanwhile) it stays counted and warns once', async () => {
+    const id = `past-${Math.random()}`;
+    const { holders } = leaseKeys('infergate:budget', id);
+    const ttl = 60_000;
+    const warnings: string[] = [];
+    // The refresh period runs on fake interval timers: the test says when the holder refreshes.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const holder = budget({ leaseTtlMs: ttl, warn: (m) => warnings.push(m) });
+      const lease = await holder.acquire(request(id, 1));
+      const [token] = await file.admin.zRange(holders, 0, -1);
+      // Lost with the key free (Redis wiped it): taken again at the next refresh, no warning.
+      await file.admin.del(holders);
+      vi.advanceTimersByTime(ttl / 3);
+      await pollUntil(() => holder.stats.retakenLeases === 1, 'the first re-take');
+      expect(warnings).toEqual([]);
+      // Expired while its process stalled, and its slot granted to another call meanwhile.
+      await file.admin.zRem(holders, token!);
+      const other = await budget({ leaseTtlMs: ttl }).acquire(request(id, 1));
+      vi.advanceTimersByTime(ttl / 3);
+      await pollUntil(() => holder.stats.retakenLeases === 2, 'the second re-take');
+      expect(await file.admin.zCard(holders)).toBe(2); // both calls are in flight: both counted
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain("past the key's limit");
+      other.release();
+      lease.release();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

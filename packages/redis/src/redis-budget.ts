@@ -17,7 +17,7 @@ import {
   type RedisConnection,
   type RedisTlsOptions,
 } from './redis-connection';
-import { redisFailurePolicy, warnOnceEach } from './redis-failure-policy';
+import { pastLimitWarning, redisFailurePolicy, warnOnceEach } from './redis-failure-policy';
 import { RedisLeases } from './redis-leases';
 import { failureWords } from './redis-outage';
 import { WakeUps } from './wake-ups';
@@ -43,8 +43,8 @@ export interface RedisBudgetOptions {
   /** Bound on connecting and on every Redis command; past it Redis counts as unreachable until
    *  it answers again. Default 2000. */
   commandTimeoutMs?: number;
-  /** Where the one fallback warning (saying why) and the one limit warning go. Default
-   *  `console.warn`. */
+  /** Where the one fallback warning (saying why), the one limit warning and the one warning of
+   *  leases re-taken past the key's limit (after a stall) go. Default `console.warn`. */
   warn?: (message: string) => void;
 }
 
@@ -129,7 +129,8 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
       stats.roundTrips += 1;
     },
   });
-  const leases = new RedisLeases(redis, { keyPrefix, ttl, commandTimeout }, stats);
+  const onPastLimit = pastLimitWarning(warnOnce);
+  const leases = new RedisLeases(redis, { keyPrefix, ttl, commandTimeout, onPastLimit }, stats);
   const held = new HeldLeases(leases, redis, ttl);
   const wakeUps = new WakeUps(redis, leases, (id) => held.answerCensus(id));
   // Back after a drop (maybe a restart that lost every lease): re-take what this process holds,
