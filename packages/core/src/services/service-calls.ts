@@ -33,7 +33,11 @@ import { buildTranscriptionBody } from './build-transcription-body';
 import { splitBatches } from './split-embedding-batches';
 import { validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
 import { validateOcrRequest } from './validate-ocr';
-import { embeddingsProblem, serviceAnswerProblem } from './validate-service-response';
+import {
+  embeddingsProblem,
+  fillListIndexes,
+  serviceAnswerProblem,
+} from './validate-service-response';
 import { validateTranscriptionRequest } from './validate-transcription';
 import { validateTranslationRequest } from './validate-translation';
 
@@ -222,7 +226,10 @@ async function postEmbeddings(
   // A failed batch stops its siblings before its slot is given back (`AttemptPolicy.failed`).
   const policy = retrySameRequest(request, transport.retryAllowance(opts ?? {}), onFailure);
   const answer = await transport.json<EmbeddingsResponse>(request, opts, { policy });
-  return accepted(transport, opts, 'embeddings', answer, embeddingsProblem(answer.data, count));
+  const problem = embeddingsProblem(answer.data, count);
+  // Before `accepted` tells `onResponse`, so it sees the indexes `embed` returns.
+  if (problem === undefined) fillListIndexes(answer.data);
+  return accepted(transport, opts, 'embeddings', answer, problem);
 }
 
 /** POSTs to a service (after the availability check) and checks the answer's required fields. */
