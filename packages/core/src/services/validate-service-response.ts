@@ -32,8 +32,8 @@ export function embeddingsProblem(data: unknown, count: number): string | undefi
       return `has a data[${i}].embedding with a non-finite number`;
     }
     if (embedding.length === 0) return `has an empty data[${i}].embedding`;
-    if (dimensions === undefined) dimensions = embedding.length;
-    else if (embedding.length !== dimensions) {
+    dimensions ??= embedding.length;
+    if (embedding.length !== dimensions) {
       return `has vectors of different lengths (data[0] has ${dimensions}, data[${i}] has ${embedding.length})`;
     }
     if (seen.has(index as number)) return `has two vectors for input ${index as number}`;
