@@ -18,6 +18,7 @@ export {
   refuseNearMisses,
   refuseUnknownOptions,
 } from './call/option-groups';
+export { MAX_TIMEOUT_MS } from './call/timer-limit';
 export { capabilitiesOf, checkCapabilities } from './catalog/model-capabilities';
 export {
   buildChatRequest,

@@ -76,9 +76,15 @@ describe('services against the emulator', () => {
     const expected = await clientOn(gateway).embedMany(texts, { model: 'all-minilm-l6-v2' });
     const vectors = await client.embedMany(texts, { model: 'all-minilm-l6-v2' });
     expect(vectors).toEqual(expected);
-    const answer = await client.embed({ input: texts, model: 'all-minilm-l6-v2' });
+    let told: unknown;
+    // A copy: the indexes `onResponse` saw when it was told, not filled in later.
+    const onResponse = (info: { body: unknown }) => {
+      told = structuredClone(info.body);
+    };
+    const answer = await client.embed({ input: texts, model: 'all-minilm-l6-v2' }, { onResponse });
     expect(answer.data.map((item) => item.index)).toEqual([0, 1, 2]);
     expect(answer.data.map((item) => item.embedding)).toEqual(expected);
+    expect(told).toEqual(answer);
   });
 
   it('embedMany stops the other batches when one fails', async () => {
