@@ -11,6 +11,9 @@ import { convertGatewayUsage } from './convert-gateway-usage';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { toolCallMetadata } from './tool-call-metadata';
 
+/** What the conversion reads of core's `ChatStream` (json-answer-text.ts gives a mapped one). */
+export type ChatEventSource = Pick<ChatStream, 'readBatch' | 'cancel' | 'servedModel'>;
+
 interface StreamConversionOptions {
   warnings: SharedV4Warning[];
   /** Also emit each gateway event as a `raw` part. */
@@ -32,7 +35,7 @@ interface StreamConversionOptions {
  * is how `ai` recognises them.
  */
 export function convertGatewayChatStream(
-  stream: ChatStream,
+  stream: ChatEventSource,
   options: StreamConversionOptions,
 ): ReadableStream<LanguageModelV4StreamPart> {
   const parts = new GatewayStreamParts(stream, options);
@@ -105,7 +108,7 @@ interface PartSink {
  * without any other check.
  */
 class GatewayStreamParts {
-  readonly #stream: ChatStream;
+  readonly #stream: ChatEventSource;
   readonly #options: StreamConversionOptions;
   /** Parts put out so far (a pull reads on until its batch gave one). */
   enqueued = 0;
@@ -119,7 +122,7 @@ class GatewayStreamParts {
   #rawFinishReason: string | undefined;
   #usage: Usage | undefined;
 
-  constructor(stream: ChatStream, options: StreamConversionOptions) {
+  constructor(stream: ChatEventSource, options: StreamConversionOptions) {
     this.#stream = stream;
     this.#options = options;
   }

@@ -30,7 +30,8 @@ import {
   type GatewayModelConfig,
   headersToRecord,
 } from '../shared/gateway-model-config';
-import { mapGatewayError } from '../shared/map-gateway-error';
+import { loadServiceParts } from '../shared/load-lazily';
+import { mapGatewayError, withMappedErrors } from '../shared/map-gateway-error';
 import { type GatewayChatOptions, readChatProviderOptions } from './chat-provider-options';
 import { convertGatewayChatStream } from './convert-gateway-chat-stream';
 import { convertGatewayUsage } from './convert-gateway-usage';
@@ -53,6 +54,8 @@ interface PreparedChatRequest {
   warnings: SharedV4Warning[];
   /** What `providerOptions.infergate` set for this call besides request fields. */
   settings: GatewayChatOptions;
+  /** JSON asked for with no schema (`json_object`): its answer read by core's fence rule. */
+  jsonText: boolean;
 }
 
 /** A gateway chat model as an AI SDK `LanguageModelV4`. */
@@ -94,8 +97,9 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 
   async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
-    const { body, warnings, settings } = this.prepareRequest(options);
+    const { body, warnings, settings, jsonText } = this.prepareRequest(options);
     const client = this.config.client();
+    const jsonParts = jsonText ? await this.loadJsonParts(body) : undefined;
 
     let result: Awaited<ReturnType<typeof client.chat>>;
     try {
@@ -105,10 +109,15 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     }
 
     const { response, answer } = result;
+    // A tool step's text is handed on as it came (§4.8 item 6), as with a schema.
+    const text =
+      jsonParts && answer.toolCalls.length === 0
+        ? jsonParts.jsonAnswerText(answer.text)
+        : answer.text;
     // Core read choice 0 tolerantly (content parts, reasoning fields, tool-call ids).
     const content: LanguageModelV4Content[] = [];
     if (answer.reasoning !== undefined) content.push({ type: 'reasoning', text: answer.reasoning });
-    if (answer.text.length > 0) content.push({ type: 'text', text: answer.text });
+    if (text.length > 0) content.push({ type: 'text', text });
     for (const toolCall of answer.toolCalls) {
       content.push({
         type: 'tool-call',
@@ -138,8 +147,9 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
-    const { body, warnings, settings } = this.prepareRequest(options);
+    const { body, warnings, settings, jsonText } = this.prepareRequest(options);
     const client = this.config.client();
+    const jsonParts = jsonText ? await this.loadJsonParts(body) : undefined;
     const { streamUsage } = settings;
     // The body as core sends it (stream_options by the same rule), for `request.body`.
     const sent = streamedChatRequest(body, streamUsage ?? this.config.streamUsage);
@@ -155,12 +165,15 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     }
 
     return {
-      stream: convertGatewayChatStream(stream, {
-        warnings,
-        includeRawChunks: options.includeRawChunks,
-        mapError: (error) => this.mapError(error, sent),
-        providerMetadata: (usage) => providerMetadata(stream, usage),
-      }),
+      stream: convertGatewayChatStream(
+        jsonParts ? jsonParts.jsonTextStream(stream, body.tools !== undefined) : stream,
+        {
+          warnings,
+          includeRawChunks: options.includeRawChunks,
+          mapError: (error) => this.mapError(error, sent),
+          providerMetadata: (usage) => providerMetadata(stream, usage),
+        },
+      ),
       request: { body: sent },
       response: { headers: headersToRecord(stream.headers) },
     };
@@ -180,14 +193,20 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
 
     const conversion = { sendReasoning: this.settings.sendReasoning === true };
     const strict = settings.strictJsonSchema ?? this.settings.strictJsonSchema;
+    const responseFormat = mapResponseFormat(options.responseFormat, strict);
     const body = buildChatRequest({
       ...requestFields(this.modelId, options, tools),
       messages: convertToGatewayChatMessages(options.prompt, conversion),
-      responseFormat: mapResponseFormat(options.responseFormat, strict),
+      responseFormat,
       reasoningEffort,
       extraFields,
     });
-    return { body, warnings, settings };
+    return { body, warnings, settings, jsonText: responseFormat?.type === 'json_object' };
+  }
+
+  /** The fence rule's code, loaded before anything is sent (a failed load is the call's error). */
+  private loadJsonParts(body: ChatRequest) {
+    return withMappedErrors(this.config, ENDPOINTS.chat, body, loadServiceParts);
   }
 
   /**
