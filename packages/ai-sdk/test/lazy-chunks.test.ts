@@ -7,14 +7,13 @@ import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // What a chat-only app never runs is loaded on first use: the embedding and transcription models'
-// calls, the service helpers and the service tools' checks and runs, the reading of JSON asked for
-// with no schema. Two builds of the source with code splitting, in a directory of the test's own
-// inside the package (so that Node finds the frameworks and core, which stay external): a chat-only
-// app, whose start-up chunks (the entry and what it imports statically) must hold none of the
-// moved modules; and the package's main entry, run in fresh Node processes with a lazy chunk moved
-// away: the call that needs it fails with a typed error (core's `client_code_unavailable` mapped as
-// the AI SDK's `APICallError`), chat calls never notice, and the same provider succeeds once the
-// chunk is back (nothing cached as failed).
+// calls, the service helpers and the service tools' checks and runs. Two builds of the source with
+// code splitting, in a directory of the test's own inside the package (so that Node finds the
+// frameworks and core, which stay external): a chat-only app, whose start-up chunks (the entry and
+// what it imports statically) must hold none of the moved modules; and the package's main entry,
+// run in fresh Node processes with a lazy chunk moved away: the call that needs it fails with a
+// typed error (core's `client_code_unavailable` mapped as the AI SDK's `APICallError`), chat calls
+// never notice, and the same provider succeeds once the chunk is back (nothing cached as failed).
 const root = join(import.meta.dirname, '..');
 let dir: string;
 let libChunks: string[];
@@ -26,8 +25,6 @@ const MOVED: Record<string, string> = {
   'src/transcription/transcribe-audio.ts': 'The gateway returns segments only when its engine does',
   'src/transcription/gateway-transcription-options.ts': 'a non-empty language code',
   'src/tools/service-calls.ts': 'image_base64',
-  // Core's fence rule for JSON asked for with no schema (its entry imported from here only).
-  'src/chat/json-answer-text.ts': 'jsonTextEvents',
 };
 
 const CHAT_APP = `import { streamText } from 'ai';

@@ -11,8 +11,8 @@ import { convertGatewayUsage } from './convert-gateway-usage';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { toolCallMetadata } from './tool-call-metadata';
 
-/** What the conversion reads of core's `ChatStream` (json-answer-text.ts gives a mapped one). */
-export type ChatEventSource = Pick<ChatStream, 'readBatch' | 'cancel' | 'servedModel'>;
+/** What the conversion reads of core's `ChatStream` (or of core's `jsonTextStream` of one). */
+type ChatEventSource = Pick<ChatStream, 'readBatch' | 'cancel' | 'servedModel'>;
 
 interface StreamConversionOptions {
   warnings: SharedV4Warning[];

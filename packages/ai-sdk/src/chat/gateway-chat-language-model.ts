@@ -19,6 +19,7 @@ import {
 import {
   buildChatRequest,
   ENDPOINTS,
+  loadJsonText,
   readSteering,
   refuseUnknownOptions,
   streamedChatRequest,
@@ -30,8 +31,7 @@ import {
   type GatewayModelConfig,
   headersToRecord,
 } from '../shared/gateway-model-config';
-import { loadServiceParts } from '../shared/load-lazily';
-import { mapGatewayError, withMappedErrors } from '../shared/map-gateway-error';
+import { mapGatewayError } from '../shared/map-gateway-error';
 import { type GatewayChatOptions, readChatProviderOptions } from './chat-provider-options';
 import { convertGatewayChatStream } from './convert-gateway-chat-stream';
 import { convertGatewayUsage } from './convert-gateway-usage';
@@ -54,8 +54,6 @@ interface PreparedChatRequest {
   warnings: SharedV4Warning[];
   /** What `providerOptions.infergate` set for this call besides request fields. */
   settings: GatewayChatOptions;
-  /** JSON asked for with no schema (`json_object`): its answer read by core's fence rule. */
-  jsonText: boolean;
 }
 
 /** A gateway chat model as an AI SDK `LanguageModelV4`. */
@@ -97,9 +95,11 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 
   async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
-    const { body, warnings, settings, jsonText } = this.prepareRequest(options);
+    const { body, warnings, settings } = this.prepareRequest(options);
     const client = this.config.client();
-    const jsonParts = jsonText ? await this.loadJsonParts(body) : undefined;
+    // JSON asked for with no schema: its answer read by core's fence rule, as a schema's is.
+    const json =
+      body.response_format?.type === 'json_object' ? await this.loadJsonText(body) : undefined;
 
     let result: Awaited<ReturnType<typeof client.chat>>;
     try {
@@ -110,10 +110,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
 
     const { response, answer } = result;
     // A tool step's text is handed on as it came (§4.8 item 6), as with a schema.
-    const text =
-      jsonParts && answer.toolCalls.length === 0
-        ? jsonParts.jsonAnswerText(answer.text)
-        : answer.text;
+    const text = json && answer.toolCalls.length === 0 ? json.jsonInText(answer.text) : answer.text;
     // Core read choice 0 tolerantly (content parts, reasoning fields, tool-call ids).
     const content: LanguageModelV4Content[] = [];
     if (answer.reasoning !== undefined) content.push({ type: 'reasoning', text: answer.reasoning });
@@ -147,9 +144,11 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   }
 
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
-    const { body, warnings, settings, jsonText } = this.prepareRequest(options);
+    const { body, warnings, settings } = this.prepareRequest(options);
     const client = this.config.client();
-    const jsonParts = jsonText ? await this.loadJsonParts(body) : undefined;
+    // JSON asked for with no schema: its answer read by core's fence rule, as a schema's is.
+    const json =
+      body.response_format?.type === 'json_object' ? await this.loadJsonText(body) : undefined;
     const { streamUsage } = settings;
     // The body as core sends it (stream_options by the same rule), for `request.body`.
     const sent = streamedChatRequest(body, streamUsage ?? this.config.streamUsage);
@@ -166,7 +165,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
 
     return {
       stream: convertGatewayChatStream(
-        jsonParts ? jsonParts.jsonTextStream(stream, body.tools !== undefined) : stream,
+        json ? json.jsonTextStream(stream, body.tools !== undefined) : stream,
         {
           warnings,
           includeRawChunks: options.includeRawChunks,
@@ -193,20 +192,24 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
 
     const conversion = { sendReasoning: this.settings.sendReasoning === true };
     const strict = settings.strictJsonSchema ?? this.settings.strictJsonSchema;
-    const responseFormat = mapResponseFormat(options.responseFormat, strict);
     const body = buildChatRequest({
       ...requestFields(this.modelId, options, tools),
       messages: convertToGatewayChatMessages(options.prompt, conversion),
-      responseFormat,
+      responseFormat: mapResponseFormat(options.responseFormat, strict),
       reasoningEffort,
       extraFields,
     });
-    return { body, warnings, settings, jsonText: responseFormat?.type === 'json_object' };
+    return { body, warnings, settings };
   }
 
-  /** The fence rule's code, loaded before anything is sent (a failed load is the call's error). */
-  private loadJsonParts(body: ChatRequest) {
-    return withMappedErrors(this.config, ENDPOINTS.chat, body, loadServiceParts);
+  /**
+   * Core's fence rule for JSON asked for with no schema, loaded (with core's steering module)
+   * before anything is sent: a failed load is the call's error.
+   */
+  private loadJsonText(body: ChatRequest) {
+    return loadJsonText().catch((error: unknown) => {
+      throw this.mapError(error, body);
+    });
   }
 
   /**

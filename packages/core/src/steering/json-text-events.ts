@@ -2,9 +2,10 @@
 /**
  * A stream's first-choice text read by the one fence rule (`JsonTextReader`), as event maps: for a
  * structured-output stream (structured-stream.ts), and for a call asking for JSON with no schema
- * (`jsonTextEvents`, which an adapter loads on such a call: the AI SDK's `Output.json()`).
+ * (`jsonTextStream`, which an adapter loads with the steering module on such a call: the AI SDK's
+ * `Output.json()`).
  */
-import type { ChatStreamEvent } from '../protocol/chat-result-types';
+import type { ChatStream, ChatStreamEvent } from '../protocol/chat-result-types';
 import { JsonTextReader, jsonInText, startsAsJson } from './json-in-text';
 
 /**
@@ -78,4 +79,31 @@ export type EventMap = (
  */
 export function jsonTextEvents(ownTools: boolean): EventMap {
   return ownTools ? toolStepKept() : fenceLeftOut();
+}
+
+/** What an adapter reads of a chat stream, its events in batches. */
+export type ChatEventSource = Pick<ChatStream, 'servedModel' | 'readBatch' | 'cancel'>;
+
+/**
+ * `stream`'s batches through `jsonTextEvents(ownTools)`, for an adapter's call asking for JSON with
+ * no schema: a failure comes after the text still held, as a structured stream hands it on.
+ */
+export function jsonTextStream(stream: ChatStream, ownTools: boolean): ChatEventSource {
+  const map = jsonTextEvents(ownTools);
+  let failure: { error: unknown } | undefined;
+  return {
+    servedModel: stream.servedModel,
+    cancel: (reason) => stream.cancel(reason),
+    async readBatch() {
+      if (failure !== undefined) throw failure.error;
+      try {
+        return (await stream.readBatch())?.flatMap((event) => map(event) ?? []);
+      } catch (error) {
+        const held = [map(undefined) ?? []].flat();
+        if (held.length === 0) throw error;
+        failure = { error };
+        return held;
+      }
+    },
+  };
 }
