@@ -120,6 +120,8 @@ class GatewayStreamParts {
   #reasoningBlocks = 0;
   readonly #toolCalls = new Map<number, ToolCallInProgress>();
   #rawFinishReason: string | undefined;
+  /** The server's word when core reports another (a refused `stop`: `content_filter`). */
+  #sentFinishReason: string | undefined;
   #usage: Usage | undefined;
 
   constructor(stream: ChatEventSource, options: StreamConversionOptions) {
@@ -173,7 +175,10 @@ class GatewayStreamParts {
         break;
 
       case 'finish':
-        if (event.choiceIndex === 0) this.#rawFinishReason = event.reason;
+        if (event.choiceIndex === 0) {
+          this.#rawFinishReason = event.reason;
+          this.#sentFinishReason = event.sent;
+        }
         break;
 
       case 'usage':
@@ -230,7 +235,10 @@ class GatewayStreamParts {
         ...toolCallMetadata(call.extraContent),
       });
     }
-    this.#finish(mapGatewayFinishReason(rawFinishReason), out);
+    this.#finish(
+      mapGatewayFinishReason(rawFinishReason, this.#sentFinishReason ?? rawFinishReason),
+      out,
+    );
   }
 
   #finish(finishReason: LanguageModelV4FinishReason, out: PartSink): void {

@@ -127,6 +127,26 @@ describe('generateText through the gateway', () => {
     expect(result.rawFinishReason).toBeUndefined();
   });
 
+  it("a refusal (OpenAI's message.refusal) with finish_reason stop: content-filter, raw stop as sent, as @ai-sdk/openai-compatible gives", async () => {
+    // The emulator's answer, its message turned into a refusal.
+    const refusing: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      if (!new Request(input, init).url.endsWith('/chat/completions')) return answer;
+      const body = await answer.json();
+      body.choices[0].message = { role: 'assistant', content: null, refusal: "I can't help." };
+      const headers = new Headers(answer.headers);
+      headers.delete('content-length');
+      return new Response(JSON.stringify(body), { status: answer.status, headers });
+    };
+    const result = await generateText({
+      model: gateway({ fetch: refusing })('community/general'),
+      prompt: 'hello there',
+    });
+    expect(result.text).toBe("I can't help.");
+    expect(result.finishReason).toBe('content-filter');
+    expect(result.rawFinishReason).toBe('stop');
+  });
+
   it("sends images, audio and files as core's content parts (one default image type)", async () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     const wav = new TextEncoder().encode('RIFF\0\0\0\0WAVEfmt ');

@@ -293,7 +293,9 @@ export class ChatStreamDecoder {
       this.#answered++;
       // (A server may send them on its last chunk only, where ChatOpenAI reads them.)
       this.#readTags(chunk);
-      this.#queue.push({ type: 'finish', reason, choiceIndex, ...this.#tags });
+      const finish: Finish = { type: 'finish', reason, choiceIndex, ...this.#tags };
+      if (reason !== finishReason) finish.sent = finishReason;
+      this.#queue.push(finish);
     } else if (finishReason !== undefined && finishReason !== null && finishReason !== '') {
       throw this.#protocolError('`finish_reason` is not a string', data);
     }
