@@ -7,4 +7,4 @@ import { lazily } from '../errors/load-lazily';
  */
 export const loadJsonText: () => Promise<
   Pick<typeof import('./steered-chat'), 'jsonInText' | 'jsonTextStream'>
-> = lazily('the steering', () => import('./steered-chat'));
+> = /* @__PURE__ */ lazily('the steering', () => import('./steered-chat'));

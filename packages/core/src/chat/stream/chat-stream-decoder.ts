@@ -293,9 +293,9 @@ export class ChatStreamDecoder {
       this.#answered++;
       // (A server may send them on its last chunk only, where ChatOpenAI reads them.)
       this.#readTags(chunk);
-      const finish: Finish = { type: 'finish', reason, choiceIndex, ...this.#tags };
-      if (reason !== finishReason) finish.sent = finishReason;
-      this.#queue.push(finish);
+      // (A refused `stop` is reported as `content_filter`: the server's word goes along.)
+      const sent = reason !== finishReason && { sent: finishReason };
+      this.#queue.push({ type: 'finish', reason, choiceIndex, ...this.#tags, ...sent });
     } else if (finishReason !== undefined && finishReason !== null && finishReason !== '') {
       throw this.#protocolError('`finish_reason` is not a string', data);
     }
