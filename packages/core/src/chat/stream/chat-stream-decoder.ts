@@ -293,7 +293,9 @@ export class ChatStreamDecoder {
       this.#answered++;
       // (A server may send them on its last chunk only, where ChatOpenAI reads them.)
       this.#readTags(chunk);
-      this.#queue.push({ type: 'finish', reason, choiceIndex, ...this.#tags });
+      // (A refused `stop` is reported as `content_filter`: the server's word goes along.)
+      const sent = reason !== finishReason && { sent: finishReason };
+      this.#queue.push({ type: 'finish', reason, choiceIndex, ...this.#tags, ...sent });
     } else if (finishReason !== undefined && finishReason !== null && finishReason !== '') {
       throw this.#protocolError('`finish_reason` is not a string', data);
     }
