@@ -1,4 +1,9 @@
-// docs/gateway-protocol.md §4.3 (the response's shape).
+// docs/gateway-protocol.md §4.3 (the response's shape), §5.3 and §10.3 (an error in a 200 answer).
+
+import { isGatewayServerErrorCode } from '../errors/errors';
+import { clip } from '../errors/escape-control';
+import { readForeignError, readGatewayErrorShape } from '../http/parse-error-response';
+import type { GatewayServerErrorCode } from '../protocol/error-codes';
 import { readContent } from './read-message-parts';
 
 /**
@@ -58,4 +63,42 @@ export function chatCompletionProblem(data: unknown): string | undefined {
   }
   if (!isAbsent(data.usage) && !isObject(data.usage)) return 'has a `usage` that is not an object';
   return undefined;
+}
+
+/** A failure a 200 answer reports in its body, as `reportedFailure` reads it. */
+export interface ReportedFailure {
+  code: GatewayServerErrorCode | 'upstream_error';
+  message: string;
+  type?: string;
+}
+
+/**
+ * The failure a 200 answer (a JSON body, or a stream's event) reports instead of an answer: the
+ * gateway's `{error: {code, message}}` keeps its code; a model server's own shape is
+ * `upstream_error` with its words — `{error: {message}}` (OpenAI, vLLM: `code` null or a number),
+ * TGI's `{error: "<words>", error_type}`, and, in an event typed `error` (`typed`), its `message`
+ * or, when `data` is not a JSON object, the event's text. Undefined when no words can be read.
+ */
+export function reportedFailure(
+  data: Json | undefined,
+  text: string,
+  typed = false,
+): ReportedFailure | undefined {
+  const shape = readGatewayErrorShape(data) ?? readForeignError(data);
+  if (shape) {
+    const code = 'code' in shape && isGatewayServerErrorCode(shape.code) ? shape.code : undefined;
+    return { code: code ?? 'upstream_error', message: shape.message, type: shape.type };
+  }
+  if (data === undefined) {
+    return typed && text.trim() !== '' ? plain(text, undefined) : undefined;
+  }
+  const words = typeof data.error === 'string' ? data.error : typed ? data.message : undefined;
+  if (typeof words !== 'string' || words.trim() === '') return undefined;
+  return plain(words, data.error_type);
+}
+
+function plain(words: string, type: unknown): ReportedFailure {
+  const failure: ReportedFailure = { code: 'upstream_error', message: clip(words, 1000) };
+  if (typeof type === 'string') failure.type = type;
+  return failure;
 }

@@ -18,11 +18,17 @@ const BOM = 0xfeff;
  * "parse an event stream" algorithm does, keeping only what a chat stream uses: lines end with
  * LF, CR or CRLF (also when the pair is split across feeds); `data` lines of one event are joined
  * with `\n`; a blank line dispatches an event that had at least one `data` line; comments (`:`)
- * and every other field (`event`, `id`, `retry`, unknown) are ignored; one leading U+FEFF (BOM) is
- * dropped. Text may be fed in any pieces. An unterminated last event is dropped by `end`.
+ * and the other fields (`id`, `retry`, unknown) are ignored; one leading U+FEFF (BOM) is dropped.
+ * Of the `event` field only the type `error` counts: that event's data goes to `onError` when one
+ * is given (some servers report a failure so). Text may be fed in any pieces. An unterminated last
+ * event is dropped by `end`.
  */
 export class SseDataSplitter {
   readonly #onData: (data: string) => void;
+  /** Where the current event's data goes: `#onData`, or `#toError` after an `event: error` line. */
+  #dispatch: (data: string) => void;
+  /** Sends one event's data to the error handler; the next event is typed anew. */
+  readonly #toError: ((data: string) => void) | undefined;
   /** Pieces of a line not yet terminated (joined once its end arrives). */
   #pending: string[] = [];
   #pendingChars = 0;
@@ -33,9 +39,20 @@ export class SseDataSplitter {
   /** The last feed ended with CR: a LF starting the next one completes a CRLF. */
   #afterCR = false;
 
-  constructor(onData: (data: string) => void, maxEventChars = SSE_MAX_EVENT_CHARS) {
+  constructor(
+    onData: (data: string) => void,
+    maxEventChars = SSE_MAX_EVENT_CHARS,
+    onError?: (data: string) => void,
+  ) {
     this.#onData = onData;
+    this.#dispatch = onData;
     this.#maxChars = maxEventChars;
+    if (onError !== undefined) {
+      this.#toError = (data) => {
+        this.#dispatch = onData;
+        onError(data);
+      };
+    }
   }
 
   #tooLong(what: string): GatewayError {
@@ -90,7 +107,7 @@ export class SseDataSplitter {
         if (value !== undefined) {
           start = lf + 2;
           lf = text.indexOf('\n', start);
-          this.#onData(value);
+          this.#dispatch(value);
           continue;
         }
       }
@@ -125,6 +142,7 @@ export class SseDataSplitter {
     this.#pendingChars = 0;
     this.#data = undefined;
     this.#afterCR = false;
+    this.#dispatch = this.#onData;
   }
 
   #line(text: string, start: number, end: number): void {
@@ -132,14 +150,31 @@ export class SseDataSplitter {
       const data = this.#data;
       if (data !== undefined) {
         this.#data = undefined;
-        this.#onData(data);
-      }
+        this.#dispatch(data);
+        // An event without data is not dispatched, and its type ends with it (as SSE says).
+      } else this.#dispatch = this.#onData;
       return;
     }
     const value = this.#dataValue(text, start, end);
-    if (value === undefined) return;
+    if (value === undefined) {
+      if (this.#toError !== undefined) this.#eventType(text, start, end);
+      return;
+    }
     this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
     if (this.#data.length > this.#maxChars) throw this.#tooLong('event');
+  }
+
+  /** An `event` line (never a `data` one, so off the common path): is the event typed `error`? */
+  #eventType(text: string, start: number, end: number): void {
+    if (!text.startsWith('event', start)) return;
+    let valueStart = start + 5;
+    if (valueStart !== end) {
+      if (text.charCodeAt(valueStart) !== COLON) return;
+      valueStart++;
+      if (text.charCodeAt(valueStart) === SPACE && valueStart < end) valueStart++;
+    }
+    const error = end - valueStart === 5 && text.startsWith('error', valueStart);
+    this.#dispatch = error ? (this.#toError ?? this.#onData) : this.#onData;
   }
 
   /** The value of a `data` line (`data` alone, or `data:` and one optional space), else undefined. */
