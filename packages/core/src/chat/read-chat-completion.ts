@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4.3 (the answer's shape and its choice 0), §4.4 (tool calls).
 
-import { GatewayError } from '../errors/errors';
+import type { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
 import type { ChatCompletionResponse, ToolCall } from '../protocol/wire-types';
@@ -36,34 +36,16 @@ export function readCheckedCompletion(
   const message = problem
     ? `The chat completion ${problem}`
     : 'The chat completion has no choice 0 (its choices are all of other indexes)';
-  const error =
-    reportedError(answer, requestedModel, redactor) ??
-    invalidAnswer((text) => redactor.redact(text), message, answer, requestedModel);
-  throw failed ? failed(error) : error;
-}
-
-/**
- * A 200 whose body is an error object and no `choices` (§10.3): read as a stream's error event
- * is (its code, its words), not as a malformed answer.
- */
-function reportedError(
-  answer: ChatAnswer,
-  requestedModel: string,
-  redactor: { redact(text: string): string },
-): GatewayError | undefined {
-  const data: unknown = answer.data;
-  if (!isObject(data) || data.error == null || data.choices != null) return undefined;
-  const failure = reportedFailure(data, answer.text);
-  if (!failure) return undefined;
-  const body = redactor.redact(answer.text);
-  return new GatewayError({
-    ...failure,
-    message: redactor.redact(failure.message),
-    status: answer.status,
-    body,
-    data: body === answer.text ? data : undefined,
+  // A body that is an error object (and no answer) is read as that error, as in a stream (§5.3).
+  const reported = reportedFailure(isObject(answer.data) ? answer.data : undefined, answer.text);
+  const error = invalidAnswer(
+    (text) => redactor.redact(text),
+    message,
+    answer,
     requestedModel,
-  });
+    reported,
+  );
+  throw failed ? failed(error) : error;
 }
 
 /**

@@ -1,7 +1,6 @@
 // docs/gateway-protocol.md §4.3 (the response's shape), §5.3 and §10.3 (an error in a 200 answer).
 
 import { isGatewayServerErrorCode } from '../errors/errors';
-import { clip } from '../errors/escape-control';
 import { readForeignError, readGatewayErrorShape } from '../http/parse-error-response';
 import type { GatewayServerErrorCode } from '../protocol/error-codes';
 import { readContent } from './read-message-parts';
@@ -82,23 +81,12 @@ export interface ReportedFailure {
 export function reportedFailure(
   data: Json | undefined,
   text: string,
-  typed = false,
+  typed?: boolean,
 ): ReportedFailure | undefined {
-  const shape = readGatewayErrorShape(data) ?? readForeignError(data);
-  if (shape) {
-    const code = 'code' in shape && isGatewayServerErrorCode(shape.code) ? shape.code : undefined;
-    return { code: code ?? 'upstream_error', message: shape.message, type: shape.type };
-  }
-  if (data === undefined) {
-    return typed && text.trim() !== '' ? plain(text, undefined) : undefined;
-  }
-  const words = typeof data.error === 'string' ? data.error : typed ? data.message : undefined;
-  if (typeof words !== 'string' || words.trim() === '') return undefined;
-  return plain(words, data.error_type);
-}
-
-function plain(words: string, type: unknown): ReportedFailure {
-  const failure: ReportedFailure = { code: 'upstream_error', message: clip(words, 1000) };
-  if (typeof type === 'string') failure.type = type;
-  return failure;
+  let error = data?.error;
+  if (typeof error === 'string') error = { message: error, type: data?.error_type };
+  else if (typed && error === undefined) error = data ?? { message: text };
+  const shape = readGatewayErrorShape(data) ?? readForeignError({ error });
+  const code = (shape as { code?: unknown } | undefined)?.code;
+  return shape && { ...shape, code: isGatewayServerErrorCode(code) ? code : 'upstream_error' };
 }

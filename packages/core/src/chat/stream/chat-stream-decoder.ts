@@ -187,15 +187,13 @@ export class ChatStreamDecoder {
 
   /** An event typed `event: error`: a failure whatever its data (JSON or the server's words). */
   #onErrorEvent(data: string): void {
-    if (this.#done) return;
-    this.#events++;
     let object: unknown;
     try {
       object = JSON.parse(data);
     } catch {
       // Not JSON: the data itself is the server's words.
     }
-    throw this.#streamError(isObject(object) ? object : undefined, data, true);
+    if (!this.#done) throw this.#streamError(isObject(object) ? object : undefined, data, true);
   }
 
   /** `typed`: the event was typed `error`, so its own `message` is the server's words too. */

@@ -12,6 +12,8 @@ const LF = 10;
 const SPACE = 32;
 const COLON = 58;
 const BOM = 0xfeff;
+/** An `event` field line; its value (after `:` and one optional space) is group 1. */
+const EVENT = /^event(?:$|: ?(.*))/;
 
 /**
  * Splits the text of a server-sent event stream into the `data` of each event, as the WHATWG
@@ -27,8 +29,8 @@ export class SseDataSplitter {
   readonly #onData: (data: string) => void;
   /** Where the current event's data goes: `#onData`, or `#toError` after an `event: error` line. */
   #dispatch: (data: string) => void;
-  /** Sends one event's data to the error handler; the next event is typed anew. */
-  readonly #toError: ((data: string) => void) | undefined;
+  /** Sends one event's data to the error handler (`#onData` without one); the next is typed anew. */
+  readonly #toError: (data: string) => void;
   /** Pieces of a line not yet terminated (joined once its end arrives). */
   #pending: string[] = [];
   #pendingChars = 0;
@@ -47,12 +49,12 @@ export class SseDataSplitter {
     this.#onData = onData;
     this.#dispatch = onData;
     this.#maxChars = maxEventChars;
-    if (onError !== undefined) {
-      this.#toError = (data) => {
-        this.#dispatch = onData;
-        onError(data);
-      };
-    }
+    this.#toError = onError
+      ? (data) => {
+          this.#dispatch = onData;
+          onError(data);
+        }
+      : onData;
   }
 
   #tooLong(what: string): GatewayError {
@@ -157,24 +159,13 @@ export class SseDataSplitter {
     }
     const value = this.#dataValue(text, start, end);
     if (value === undefined) {
-      if (this.#toError !== undefined) this.#eventType(text, start, end);
+      // Another field (never a `data` line, so off the common path): only `event` matters.
+      const type = EVENT.exec(text.slice(start, end));
+      if (type) this.#dispatch = type[1] === 'error' ? this.#toError : this.#onData;
       return;
     }
     this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
     if (this.#data.length > this.#maxChars) throw this.#tooLong('event');
-  }
-
-  /** An `event` line (never a `data` one, so off the common path): is the event typed `error`? */
-  #eventType(text: string, start: number, end: number): void {
-    if (!text.startsWith('event', start)) return;
-    let valueStart = start + 5;
-    if (valueStart !== end) {
-      if (text.charCodeAt(valueStart) !== COLON) return;
-      valueStart++;
-      if (text.charCodeAt(valueStart) === SPACE && valueStart < end) valueStart++;
-    }
-    const error = end - valueStart === 5 && text.startsWith('error', valueStart);
-    this.#dispatch = error ? (this.#toError ?? this.#onData) : this.#onData;
   }
 
   /** The value of a `data` line (`data` alone, or `data:` and one optional space), else undefined. */
