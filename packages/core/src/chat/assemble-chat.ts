@@ -3,7 +3,7 @@
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
 import type { Usage } from '../protocol/wire-types';
 import { refusedFinishReason } from './classify-finish-reason';
-import { answerTag, madeUpCallId } from './read-message-parts';
+import { ToolCallIds } from './tool-call-ids';
 
 /** Deltas joined into one flat string at a time. */
 const PIECE_DELTAS = 1024;
@@ -11,9 +11,10 @@ const PIECE_DELTAS = 1024;
 interface ToolCallDraft {
   index: number;
   order: number;
+  /** The call's id: the server's, or ours (`ToolCallIds`) when it sent none or a taken one. */
   id: string;
-  /** The server sent no id with the call's first piece: `id` is ours (`madeUpCallId`). */
-  idMadeUp: boolean;
+  /** The id the server sent with the call's first piece, if any. */
+  givenId: string | undefined;
   name: string;
   arguments: string;
   /** The first `extra_content` object a piece of the call carried. */
@@ -24,19 +25,23 @@ interface ToolCallDraft {
 export interface JoinedToolCallPiece {
   /** The call, numbered from 0 in the order the calls started. */
   call: number;
-  /** The call's id: the server's, or `call_<index>_<order>_<tag>` when its first piece had none. */
+  /**
+   * The call's id: the server's, or `<id or call_<index>>_<order>_<tag>` when its first piece had
+   * none or one an earlier call of the answer has (`ToolCallIds`).
+   */
   id: string;
   first: boolean;
 }
 
 /**
  * Builds the final answer of a stream from its pieces. Tool-call pieces are joined by `index`;
- * a piece whose `id` differs from the one already at that index, or that names another function
- * than the call there, starts a new call (some servers send every call at index 0, some without
- * ids). An empty `id` is no id (DashScope repeats `id: ""` on every later piece); a call whose
- * first piece has none gets `call_<index>_<order>_<tag>` at once (the tag random per answer), so
- * that the stream's events and the assembled answer name it alike. The first name a call gets is
- * its name (llama.cpp repeats the whole name on every piece). Empty arguments become `"{}"`.
+ * a piece at an index in use starts a new call when it carries another id than the call there,
+ * names another function, or starts a JSON value while the call's arguments are already whole
+ * (some servers send every call at index 0, some without ids, some with one id for all). An empty
+ * `id` is no id (DashScope repeats `id: ""` on every later piece); a call whose first piece has
+ * none, or one an earlier call has, gets one of ours at once (`ToolCallIds`), so that the stream's
+ * events and the assembled answer name it alike. The first name a call gets is its name
+ * (llama.cpp repeats the whole name on every piece). Empty arguments become `"{}"`.
  * A `refusal` is text, and marks the answer refused (`refusedFinishReason`).
  */
 export class ChatAssembler {
@@ -54,8 +59,8 @@ export class ChatAssembler {
   usage: Usage | undefined;
   readonly #drafts: ToolCallDraft[] = [];
   readonly #latestByIndex = new Map<number, ToolCallDraft>();
-  /** This answer's tag for made-up call ids, drawn at the first one. */
-  #tag: string | undefined;
+  /** The ids of this answer's calls, made when the first call starts. */
+  #ids: ToolCallIds | undefined;
   /** The refusal of choice 0 (`#refused` even when the text is not kept). */
   readonly #refusal: string[] = [];
   #refused = false;
@@ -122,14 +127,15 @@ export class ChatAssembler {
   ): JoinedToolCallPiece {
     const serverId = id === '' ? undefined : id;
     let draft = this.#latestByIndex.get(index);
-    const first = draft === undefined || this.#isOtherCall(draft, serverId, name);
+    const first = draft === undefined || this.#isOtherCall(draft, serverId, name, args);
     if (draft === undefined || first) {
       const order = this.#drafts.length;
+      this.#ids ??= new ToolCallIds();
       draft = {
         index,
         order,
-        id: serverId ?? this.#madeUpId(index, order),
-        idMadeUp: serverId === undefined,
+        id: this.#ids.take(serverId, index, order),
+        givenId: serverId,
         name: name ?? '',
         arguments: '',
       };
@@ -153,22 +159,23 @@ export class ChatAssembler {
     return true;
   }
 
-  #madeUpId(index: number, order: number): string {
-    this.#tag ??= answerTag();
-    return madeUpCallId(index, order, this.#tag);
-  }
-
   /**
    * A piece at the index of `draft` belongs to another call when it carries another id than the
-   * server's id of `draft`, or (without that id) names another function than `draft` already has.
+   * server gave `draft`, names another function than `draft` already has (OpenRouter sends calls
+   * of two tools at one index with one id), or starts a JSON value while the arguments of `draft`
+   * are already one whole value (two whole calls of one tool at one index, without ids). Common
+   * pieces (arguments only, not starting with `{` or `[`) decide on the first checks, never parse.
    */
   #isOtherCall(
     draft: ToolCallDraft,
     serverId: string | undefined,
     name: string | undefined,
+    args: string,
   ): boolean {
-    if (serverId !== undefined && !draft.idMadeUp && draft.id !== serverId) return true;
-    return name !== undefined && draft.name !== '' && draft.name !== name && serverId !== draft.id;
+    if (serverId !== undefined && draft.givenId !== undefined && draft.givenId !== serverId)
+      return true;
+    if (name !== undefined && draft.name !== '' && draft.name !== name) return true;
+    return startsValue(args) && isWholeJson(draft.arguments);
   }
 
   /**
@@ -221,6 +228,16 @@ export class ChatAssembler {
     if (this.usage !== undefined) result.usage = this.usage;
     return result;
   }
+}
+
+/** `text` starts a JSON object or array (after any whitespace). */
+function startsValue(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 123 || code === 91) return true; // { [
+    if (code !== 32 && code !== 10 && code !== 13 && code !== 9) return false;
+  }
+  return false;
 }
 
 /** `text` is one whole JSON object or array (the cheap end test first: this runs on rare pieces). */

@@ -9,7 +9,8 @@
  * - `reasoning_content` (DeepSeek, Qwen, Moonshot, xAI) or `reasoning` as a string (Groq, vLLM).
  * - `refusal` (OpenAI and servers that copy it): the model declined; read as text (see
  *   `refusedFinishReason`).
- * - a tool call without an id: given one of ours (`madeUpCallId`).
+ * - a tool call without an id, or with one an earlier call of the answer has: given one of ours
+ *   (`ToolCallIds`).
  */
 
 type Json = Record<string, unknown>;
@@ -71,20 +72,4 @@ export function readReasoningField(message: Json): string {
   if (typeof reasoningContent === 'string') return reasoningContent;
   if (typeof reasoning === 'string') return reasoning;
   return '';
-}
-
-/**
- * A random tag for one answer's made-up tool-call ids. `call_<index>_<n>` alone repeats at every
- * step of a tool loop, so a history would hold the same id for different calls.
- */
-export function answerTag(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(6));
-  let tag = '';
-  for (const byte of bytes) tag += byte.toString(16).padStart(2, '0');
-  return tag;
-}
-
-/** The id of a tool call the server sent without one: `call_<index>_<n>_<answer's tag>`. */
-export function madeUpCallId(index: number, order: number, tag: string): string {
-  return `call_${index}_${order}_${tag}`;
 }
