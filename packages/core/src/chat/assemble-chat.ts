@@ -3,15 +3,17 @@
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
 import type { Usage } from '../protocol/wire-types';
 import { refusedFinishReason } from './classify-finish-reason';
-import { ToolCallIds } from './tool-call-ids';
+import { uniqueCallId } from './read-message-parts';
 
 /** Deltas joined into one flat string at a time. */
 const PIECE_DELTAS = 1024;
+/** A piece of arguments that starts a JSON object or array (after any whitespace). */
+const STARTS_VALUE = /^\s*[{[]/;
 
 interface ToolCallDraft {
   index: number;
   order: number;
-  /** The call's id: the server's, or ours (`ToolCallIds`) when it sent none or a taken one. */
+  /** The call's id: the server's, or ours (`uniqueCallId`) when it sent none or a taken one. */
   id: string;
   /** The id the server sent with the call's first piece, if any. */
   givenId: string | undefined;
@@ -27,7 +29,7 @@ export interface JoinedToolCallPiece {
   call: number;
   /**
    * The call's id: the server's, or `<id or call_<index>>_<order>_<tag>` when its first piece had
-   * none or one an earlier call of the answer has (`ToolCallIds`).
+   * none or one an earlier call of the answer has (`uniqueCallId`).
    */
   id: string;
   first: boolean;
@@ -36,10 +38,10 @@ export interface JoinedToolCallPiece {
 /**
  * Builds the final answer of a stream from its pieces. Tool-call pieces are joined by `index`;
  * a piece at an index in use starts a new call when it carries another id than the call there,
- * names another function, or starts a JSON value while the call's arguments are already whole
+ * names another function, or names it again and starts a JSON value after whole arguments
  * (some servers send every call at index 0, some without ids, some with one id for all). An empty
  * `id` is no id (DashScope repeats `id: ""` on every later piece); a call whose first piece has
- * none, or one an earlier call has, gets one of ours at once (`ToolCallIds`), so that the stream's
+ * none, or one an earlier call has, gets one of ours at once (`uniqueCallId`), so that the stream's
  * events and the assembled answer name it alike. The first name a call gets is its name
  * (llama.cpp repeats the whole name on every piece). Empty arguments become `"{}"`.
  * A `refusal` is text, and marks the answer refused (`refusedFinishReason`).
@@ -59,8 +61,8 @@ export class ChatAssembler {
   usage: Usage | undefined;
   readonly #drafts: ToolCallDraft[] = [];
   readonly #latestByIndex = new Map<number, ToolCallDraft>();
-  /** The ids of this answer's calls, made when the first call starts. */
-  #ids: ToolCallIds | undefined;
+  /** The ids of this answer's calls (`uniqueCallId`), made when the first call starts. */
+  #ids: Set<string> | undefined;
   /** The refusal of choice 0 (`#refused` even when the text is not kept). */
   readonly #refusal: string[] = [];
   #refused = false;
@@ -130,11 +132,11 @@ export class ChatAssembler {
     const first = draft === undefined || this.#isOtherCall(draft, serverId, name, args);
     if (draft === undefined || first) {
       const order = this.#drafts.length;
-      this.#ids ??= new ToolCallIds();
+      this.#ids ??= new Set();
       draft = {
         index,
         order,
-        id: this.#ids.take(serverId, index, order),
+        id: uniqueCallId(this.#ids, serverId, index, order),
         givenId: serverId,
         name: name ?? '',
         arguments: '',
@@ -162,9 +164,9 @@ export class ChatAssembler {
   /**
    * A piece at the index of `draft` belongs to another call when it carries another id than the
    * server gave `draft`, names another function than `draft` already has (OpenRouter sends calls
-   * of two tools at one index with one id), or starts a JSON value while the arguments of `draft`
-   * are already one whole value (two whole calls of one tool at one index, without ids). Common
-   * pieces (arguments only, not starting with `{` or `[`) decide on the first checks, never parse.
+   * of two tools at one index with one id), or names it again and starts a JSON value while the
+   * arguments of `draft` are already one whole value (two whole calls of one tool at one index,
+   * without ids). Pieces without a name (the common ones) decide on the first checks, never parse.
    */
   #isOtherCall(
     draft: ToolCallDraft,
@@ -174,20 +176,21 @@ export class ChatAssembler {
   ): boolean {
     if (serverId !== undefined && draft.givenId !== undefined && draft.givenId !== serverId)
       return true;
-    if (name !== undefined && draft.name !== '' && draft.name !== name) return true;
-    return startsValue(args) && isWholeJson(draft.arguments);
+    if (name === undefined || draft.name === '') return false;
+    return draft.name !== name || (STARTS_VALUE.test(args) && isWholeJson(draft.arguments));
   }
 
   /**
-   * A named piece that carries neither index nor id, after the latest call at `index`: the next
-   * call when that one is named and this names another function or its arguments are already
-   * one whole JSON value (whole calls sent one after the other); else a continuation (servers
-   * that repeat the name on every piece).
+   * A named piece without index, after the latest call at `index`: the next call when it carries
+   * another id than the server gave that call, or (without an id) that call is named and this
+   * names another function or its arguments are already one whole JSON value (whole calls sent one
+   * after the other); else a continuation (servers that repeat the name on every piece).
    */
-  startsNextCall(index: number, name: string): boolean {
+  startsNextCall(index: number, id: string | undefined, name: string): boolean {
     const draft = this.#latestByIndex.get(index);
-    if (draft === undefined || draft.name === '') return false;
-    return draft.name !== name || isWholeJson(draft.arguments);
+    if (draft === undefined) return false;
+    if (id !== undefined) return id !== draft.givenId;
+    return draft.name !== '' && (draft.name !== name || isWholeJson(draft.arguments));
   }
 
   /** Sets choice 0's finish; returns the reason as reported (a refused `stop`: `content_filter`). */
@@ -228,16 +231,6 @@ export class ChatAssembler {
     if (this.usage !== undefined) result.usage = this.usage;
     return result;
   }
-}
-
-/** `text` starts a JSON object or array (after any whitespace). */
-function startsValue(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 123 || code === 91) return true; // { [
-    if (code !== 32 && code !== 10 && code !== 13 && code !== 9) return false;
-  }
-  return false;
 }
 
 /** `text` is one whole JSON object or array (the cheap end test first: this runs on rare pieces). */

@@ -5,8 +5,7 @@ import { invalidAnswer } from '../errors/invalid-response';
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
 import type { ChatCompletionResponse, ToolCall } from '../protocol/wire-types';
 import { refusedFinishReason } from './classify-finish-reason';
-import { readContent, readReasoningField } from './read-message-parts';
-import { ToolCallIds } from './tool-call-ids';
+import { readContent, readReasoningField, uniqueCallId } from './read-message-parts';
 import { chatCompletionProblem, isObject } from './validate-chat-response';
 
 /**
@@ -79,18 +78,18 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
 
 /**
  * The calls with their ids (one made up, tagged for this answer, for a call the server sent
- * without one or with the id of an earlier call: `ToolCallIds`) and their `extra_content` when it
+ * without one or with the id of an earlier call: `uniqueCallId`) and their `extra_content` when it
  * is an object (Gemini's thought signature).
  */
 function readToolCalls(calls: ToolCall[]): AssembledToolCall[] {
-  const ids = new ToolCallIds();
+  const ids = new Set<string>();
   const toolCalls: AssembledToolCall[] = [];
   for (const [i, call] of calls.entries()) {
     const args = call.function.arguments;
     const given = typeof call.id === 'string' && call.id !== '' ? call.id : undefined;
     const extra: unknown = call.extra_content;
     toolCalls.push({
-      id: ids.take(given, i, i),
+      id: uniqueCallId(ids, given, i, i),
       name: call.function.name,
       arguments: args.trim() === '' ? '{}' : args,
       ...(isObject(extra) && { extraContent: extra }),
