@@ -42,18 +42,21 @@ function scripted(calls: Piece[]) {
       const choice = { index: 0, message, finish_reason: first ? 'tool_calls' : 'stop' };
       return Response.json({ id: 'a', object: 'chat.completion', choices: [choice] }, { headers });
     }
-    const deltas: (Piece | null)[] = first
+    const reason = first ? 'tool_calls' : 'stop';
+    const deltas: Piece[] = first
       ? calls.map((call) => ({ tool_calls: [call] }))
       : [{ content: 'Done' }];
-    const lines = [...deltas, null].map((delta) => {
-      const choice = delta
-        ? { index: 0, delta }
-        : { index: 0, delta: {}, finish_reason: first ? 'tool_calls' : 'stop' };
-      return `data: ${JSON.stringify({ id: 'a', object: 'chat.completion.chunk', choices: [choice] })}\n\n`;
-    });
-    return new Response(`${lines.join('')}data: [DONE]\n\n`, {
-      headers: { ...headers, 'content-type': 'text/event-stream' },
-    });
+    const choices: Piece[] = deltas.map((delta) => ({ index: 0, delta }));
+    choices.push({ index: 0, delta: {}, finish_reason: reason });
+    const events = choices.map((choice) => ({
+      id: 'a',
+      object: 'chat.completion.chunk',
+      choices: [choice],
+    }));
+    const text = [...events.map((event) => JSON.stringify(event)), '[DONE]']
+      .map((data) => `data: ${data}\n\n`)
+      .join('');
+    return new Response(text, { headers: { ...headers, 'content-type': 'text/event-stream' } });
   };
   return { bodies, fetch };
 }

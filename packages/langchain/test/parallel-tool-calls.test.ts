@@ -24,9 +24,8 @@ const time = tool(async () => '12:00', {
 });
 
 type Piece = Record<string, unknown>;
-const piece = (index: number, id: string | undefined, name: string, args: string): Piece => ({
-  index,
-  ...(id !== undefined && { id }),
+/** A call's piece: its function, with `index` and `id` put in by the shapes below. */
+const fn = (name: string, args: string) => ({
   type: 'function',
   function: { name, arguments: args },
 });
@@ -72,8 +71,8 @@ const SHAPES: [string, Piece[], [string, Record<string, string>][]][] = [
   [
     'two calls given one id at indexes 0 and 1 (DeepSeek, GLM, OpenRouter)',
     [
-      piece(0, 'call_00_same', 'weather', '{"city":"Kyiv"}'),
-      piece(1, 'call_00_same', 'weather', '{"city":"Rome"}'),
+      { index: 0, id: 'call_00_same', ...fn('weather', '{"city":"Kyiv"}') },
+      { index: 1, id: 'call_00_same', ...fn('weather', '{"city":"Rome"}') },
     ],
     [
       ['weather', { city: 'Kyiv' }],
@@ -83,8 +82,8 @@ const SHAPES: [string, Piece[], [string, Record<string, string>][]][] = [
   [
     'two whole calls of one tool at index 0 without ids',
     [
-      piece(0, undefined, 'weather', '{"city":"Kyiv"}'),
-      piece(0, undefined, 'weather', '{"city":"Rome"}'),
+      { index: 0, ...fn('weather', '{"city":"Kyiv"}') },
+      { index: 0, ...fn('weather', '{"city":"Rome"}') },
     ],
     [
       ['weather', { city: 'Kyiv' }],
@@ -93,7 +92,10 @@ const SHAPES: [string, Piece[], [string, Record<string, string>][]][] = [
   ],
   [
     'calls of two tools at index 0 with one id (OpenRouter)',
-    [piece(0, 'call_x', 'weather', '{"city":"Kyiv"}'), piece(0, 'call_x', 'time', '{"tz":"UTC"}')],
+    [
+      { index: 0, id: 'call_x', ...fn('weather', '{"city":"Kyiv"}') },
+      { index: 0, id: 'call_x', ...fn('time', '{"tz":"UTC"}') },
+    ],
     [
       ['weather', { city: 'Kyiv' }],
       ['time', { tz: 'UTC' }],
