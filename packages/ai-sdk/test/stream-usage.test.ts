@@ -5,7 +5,7 @@ import { InvalidArgumentError } from '@ai-sdk/provider';
 import { emulate } from '@infergate/emulator/testing';
 import { streamText } from 'ai';
 import { streamText as streamTextV6 } from 'ai-v6';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { BASE_URL, providersOn, recordingChatBodies } from './providers';
 
 const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEach, afterAll } });
@@ -31,6 +31,20 @@ describe('usage in every stream', () => {
     expect((await result.request).body).toMatchObject({
       stream_options: { include_usage: true },
     });
+  });
+
+  // The emulator's default (`gateway`) dialect is the spec's order: the finish chunk, usage in
+  // it, is the last before [DONE]; `openai` sends a usage-only chunk after it. Both are read.
+  it.each(['gateway', 'openai'] as const)('ai@7: usage read in the %s order', async (dialect) => {
+    const own = await emulate({ scenario: { models: { 'community/streamer': { dialect } } } });
+    onTestFinished(() => own.close());
+    const result = streamText({
+      model: providersOn(own).gateway({ fetch: own.fetch })('community/streamer'),
+      prompt: 'hi',
+    });
+    await result.consumeStream();
+    expect(await result.finishReason).toBe('stop');
+    expect((await result.usage).totalTokens).toBe(3);
   });
 
   it('ai@6 (/v6): streamText usage is filled', async () => {

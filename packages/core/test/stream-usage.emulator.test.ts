@@ -1,3 +1,4 @@
+import type { ScenarioInput } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
@@ -5,9 +6,9 @@ import { isGatewayError } from '../src/index';
 import { clientOn, hi } from './helpers';
 
 /** A client whose fetch records each chat request's JSON body before the emulator answers. */
-async function recording(options: GatewayClientOptions = {}) {
+async function recording(options: GatewayClientOptions = {}, scenario: ScenarioInput = {}) {
   const bodies: Record<string, unknown>[] = [];
-  const gateway = await emulate();
+  const gateway = await emulate({ scenario });
   const client = clientOn(gateway, {
     ...options,
     fetch: async (input, init) => {
@@ -32,6 +33,19 @@ describe('usage in a stream (docs/gateway-protocol.md §5.6)', () => {
       total_tokens: 5,
     });
     expect(bodies[0]).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
+  // The emulator's default (`gateway`) dialect is the spec's order: the finish chunk, usage in
+  // it, is the last before [DONE]; `openai` sends a usage-only chunk after it. Both are read.
+  it.each(['gateway', 'openai'] as const)('reads the usage in the %s order', async (dialect) => {
+    const { client } = await recording({}, { models: { 'community/general': { dialect } } });
+    const stream = await client.chatStream(hi());
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types.at(-1)).toBe('usage');
+    const result = await stream.result();
+    expect(result.finishReason).toBe('stop');
+    expect(result.usage?.total_tokens).toBe(5);
   });
 
   it('never asks in a call that does not stream', async () => {

@@ -46,10 +46,11 @@ export interface Emulator {
    */
   onChange(listener: () => void): () => void;
   /**
-   * Holds the answers of `endpoint` (chat completions by default) from now on: each request waits
-   * before its headers (after its latency), in flight and holding its slot, until the returned
-   * function is called (or it is aborted). For tests: hold, wait for the state, release; no
-   * latency long enough for a loaded machine.
+   * Holds the answers of `endpoint` (chat completions by default) from now on: each request the
+   * gateway accepts waits before its headers (after its latency and its checks: a refusal such as
+   * `model_busy` comes at once), in flight and holding its slots, until the returned function is
+   * called, it is aborted or its `requestTimeoutMs` passes (504). For tests: hold, wait for the
+   * state, release; no latency long enough for a loaded machine.
    */
   holdAnswers(endpoint?: EndpointName): () => void;
 }
@@ -182,7 +183,6 @@ class RequestHandler {
     const arrived =
       endpoint === 'chat' ? this.#occupyChatModel(body(), admitted.key, occupy) : undefined;
     await waitBeforeHeaders(nextLatency(scenario.latencyMs), deadline, request.signal);
-    await this.held.wait(endpoint, request.signal);
     if (fault) {
       const early = await applyPreHeaderFault(fault, deadline, request.signal);
       if (early) {
@@ -218,6 +218,7 @@ class RequestHandler {
         return this.#sequence;
       },
       occupy: (resource) => (arrived?.resource === resource ? arrived.running : occupy(resource)),
+      waitWhileHeld: () => this.held.wait(endpoint, deadline, request.signal),
     };
     const inflight = (resource: string) => this.#occupancy.inflight(resource);
     const response = await dispatch(endpoint, ctx, inflight);

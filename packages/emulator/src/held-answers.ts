@@ -1,9 +1,12 @@
 // docs/gateway-protocol.md §2.5 (a request holds its key's slot until it is answered).
 import type { EndpointName } from './counters';
+import { GatewayRefusal } from './gateway-error';
+import { timerMs } from './timing';
 
 /**
- * Answers a test holds back: while a hold is on, every request to its endpoint waits before its
- * headers (after its scripted latency), holding its key's slot, until the test releases it. A test then waits
+ * Answers a test holds back: while a hold is on, every request to its endpoint that the gateway
+ * accepts (checked, within its key's and its model's limits) waits before its headers, holding
+ * its slots, until the test releases it or its deadline passes; a refusal is never held. A test then waits
  * for the state it needs (4 requests held, a Redis lease re-taken) instead of scripting an answer
  * long enough to outlast a loaded machine.
  */
@@ -24,20 +27,29 @@ export class HeldAnswers {
     };
   }
 
-  /** Waits while a hold is on; rejects like fetch (AbortError) when the request is aborted. */
-  async wait(endpoint: EndpointName, signal: AbortSignal): Promise<void> {
+  /**
+   * Waits while a hold is on. Rejects like fetch (AbortError) when the request is aborted, and
+   * with 504 `request_timeout` at its deadline, as any wait of the emulator does.
+   */
+  async wait(endpoint: EndpointName, deadline: number, signal: AbortSignal): Promise<void> {
     const gate = this.#gate;
     if (gate?.endpoint !== endpoint) return;
     if (signal.aborted) throw new DOMException('The request was aborted', 'AbortError');
     let onAbort = () => {};
-    const aborted = new Promise<never>((_, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ended = new Promise<never>((_, reject) => {
       onAbort = () => reject(new DOMException('The request was aborted', 'AbortError'));
       signal.addEventListener('abort', onAbort, { once: true });
+      timer = setTimeout(
+        () => reject(new GatewayRefusal('request_timeout', 'The request exceeded its time limit')),
+        timerMs(deadline - Date.now()),
+      );
     });
     try {
-      await Promise.race([gate.opened, aborted]);
+      await Promise.race([gate.opened, ended]);
     } finally {
       signal.removeEventListener('abort', onAbort);
+      clearTimeout(timer);
     }
   }
 }

@@ -27,6 +27,11 @@ export interface RequestContext {
   nextSequence(): number;
   /** Counts one more request on a model or service, for `inflight` and capacity checks. */
   occupy(resource: string): number;
+  /**
+   * Waits while a test holds this endpoint's answers (`holdAnswers`): called once the request is
+   * accepted (valid, within its limits), so a refusal is never held. 504 past the deadline.
+   */
+  waitWhileHeld(): Promise<void>;
 }
 
 const decoder = new TextDecoder();

@@ -52,19 +52,32 @@ export function wrongMethod(request: Request, route: Route, pathname: string): R
   );
 }
 
-/** Runs the endpoint's handler. `inflight` counts the requests running on a model or service. */
+/**
+ * Runs the endpoint's handler. `inflight` counts the requests running on a model or service. An
+ * answer a test holds waits once the handler accepted the request (it throws its refusals): after
+ * the answer is made here, or inside the chat handler, whose stream takes the request's slots.
+ */
 export async function dispatch(
   endpoint: EndpointName,
   ctx: RequestContext,
   inflight: (resource: string) => number,
 ): Promise<Response> {
+  if (endpoint === 'chat') return handleChat(ctx);
+  const response = await answer(endpoint, ctx, inflight);
+  await ctx.waitWhileHeld();
+  return response;
+}
+
+function answer(
+  endpoint: Exclude<EndpointName, 'chat'>,
+  ctx: RequestContext,
+  inflight: (resource: string) => number,
+): Response | Promise<Response> {
   switch (endpoint) {
     case 'models':
       return handleModels(ctx, inflight);
     case 'capabilities':
       return handleCapabilities(ctx, inflight);
-    case 'chat':
-      return handleChat(ctx);
     case 'embeddings':
       return handleEmbeddings(ctx);
     case 'ocr':

@@ -43,7 +43,7 @@ describe('streamed chat completions', () => {
     );
   });
 
-  it('asked with stream_options.include_usage, ends with a usage-only chunk (choices: []) before [DONE]', async () => {
+  it('asked with stream_options.include_usage, carries the usage in the finish chunk, the last before [DONE] (spec 6.1)', async () => {
     const response = await chat(
       createEmulator(),
       userChat('community/streamer', 'hi you', {
@@ -55,8 +55,8 @@ describe('streamed chat completions', () => {
       'data: {"id":"chatcmpl-emu-000001","object":"chat.completion.chunk","created":1735689600,"model":"community/streamer","choices":[';
     expect(
       (await response.text()).endsWith(
-        `${head}{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n` +
-          `${head}],"usage":{"prompt_tokens":2,"completion_tokens":3,"total_tokens":5}}\n\n` +
+        `${head}{"index":0,"delta":{"content":"you"},"finish_reason":null}]}\n\n` +
+          `${head}{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":2,"completion_tokens":3,"total_tokens":5}}\n\n` +
           'data: [DONE]\n\n',
       ),
     ).toBe(true);
@@ -182,7 +182,7 @@ describe('streamed chat completions', () => {
     expect(contents).toHaveLength(20000);
     expect(contents[19999].choices[0].delta.content).toBe('tok19999 ');
     expect(events.at(-2).usage.completion_tokens).toBe(20000);
-    expect(events.at(-3).choices[0].finish_reason).toBe('stop');
+    expect(events.at(-2).choices[0].finish_reason).toBe('stop');
   });
 
   it('counts a stream in flight until its last byte, and releases it on cancel', async () => {

@@ -32,8 +32,8 @@ export interface DialectShape {
   /** A first chunk with `choices: []`, empty id/model, created 0 and `prompt_filter_results`. */
   contentFilterFirst: boolean;
   /**
-   * Usage (when asked) inside the finish chunk; else in a usage-only chunk (`choices: []`) after it,
-   * the spec's shape and OpenAI's order.
+   * Usage (when asked) inside the finish chunk, which stays the last before [DONE] (the spec's
+   * order, §6.1); else in a usage-only chunk (`choices: []`) after it, OpenAI's order.
    */
   usageInFinish: boolean;
   /** Extra keys a server adds to every chunk. */
@@ -68,7 +68,7 @@ const PLAIN: DialectShape = {
 };
 
 export const DIALECT_SHAPES: Record<ChatDialect, DialectShape> = {
-  gateway: { ...PLAIN, usageInFinish: false },
+  gateway: PLAIN,
   openai: { ...PLAIN, usageInFinish: false, extraKeys: { system_fingerprint: 'fp_emu' } },
   deepseek: { ...PLAIN, reasoning: 'reasoning_content', cachedTokens: true },
   groq: { ...PLAIN, reasoning: 'reasoning', extraKeys: { x_groq: { id: 'req_emu' } } },

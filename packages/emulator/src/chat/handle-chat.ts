@@ -90,6 +90,8 @@ export async function handleChat(ctx: RequestContext): Promise<Response> {
     refuseUnsignedCalls(request, servedShape, modelHeader) ??
     refuseToolCallsWithoutReasoning(request.messages, servedShape, modelHeader);
   if (refused !== undefined) return refused;
+  // Accepted: a test's hold keeps it here, occupying its model, before anything is answered.
+  await ctx.waitWhileHeld();
   const chat = composeAnswer(ctx, request, resolved);
   if (request.stream) return streamedResponse(ctx, request, chat, modelHeader);
   return wholeResponse(ctx, chat, modelHeader);

@@ -74,9 +74,10 @@ export interface EmulatedGateway extends GatewayConnection {
   /** Until `count` streamed answers (1 by default) were cancelled before their end. */
   untilCancelled(count?: number, options?: UntilOptions): Promise<void>;
   /**
-   * Holds `endpoint`'s answers (chat by default) from now on (`emulator.holdAnswers`): its
-   * requests stay in flight until the returned function releases them. `reset()` and `close()`
-   * release what is still held.
+   * Holds `endpoint`'s answers (chat by default) from now on (`emulator.holdAnswers`): the
+   * requests it accepts stay in flight until the returned function releases them (or their
+   * `requestTimeoutMs` passes); its refusals come at once. `reset()` and `close()` release what
+   * is still held.
    */
   hold(endpoint?: EndpointName): () => void;
   /** Resets the counters and removes injected faults (the scenario stays). */
