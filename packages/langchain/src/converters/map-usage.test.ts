@@ -32,4 +32,35 @@ describe('mapUsage', () => {
       output_token_details: { reasoning: 5 },
     });
   });
+
+  it('reports the audio tokens of prompt and answer, as ChatOpenAI does', () => {
+    expect(
+      mapUsage({
+        prompt_tokens: 30,
+        completion_tokens: 20,
+        total_tokens: 50,
+        prompt_tokens_details: { cached_tokens: 4, audio_tokens: 12 },
+        completion_tokens_details: { reasoning_tokens: 2, audio_tokens: 9 },
+      }),
+    ).toEqual({
+      input_tokens: 30,
+      output_tokens: 20,
+      total_tokens: 50,
+      input_token_details: { cache_read: 4, audio: 12 },
+      output_token_details: { reasoning: 2, audio: 9 },
+    });
+    expect(
+      mapUsage({
+        prompt_tokens: 30,
+        completion_tokens: 20,
+        total_tokens: 50,
+        prompt_tokens_details: { audio_tokens: 12 },
+      }),
+    ).toEqual({
+      input_tokens: 30,
+      output_tokens: 20,
+      total_tokens: 50,
+      input_token_details: { audio: 12 },
+    });
+  });
 });

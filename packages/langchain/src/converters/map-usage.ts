@@ -21,13 +21,27 @@ export function mapUsage(usage: Usage | null | undefined): UsageMetadata | undef
     output_tokens: output,
     total_tokens: counts.totalTokens ?? input + output,
   };
-  if (counts.cachedInputTokens !== undefined) {
-    metadata.input_token_details = { cache_read: counts.cachedInputTokens };
-  }
-  if (counts.reasoningTokens !== undefined) {
-    metadata.output_token_details = { reasoning: counts.reasoningTokens };
-  }
+  const inputDetails = sent({
+    cache_read: counts.cachedInputTokens,
+    audio: counts.inputAudioTokens,
+  });
+  if (inputDetails) metadata.input_token_details = inputDetails;
+  const outputDetails = sent({
+    reasoning: counts.reasoningTokens,
+    audio: counts.outputAudioTokens,
+  });
+  if (outputDetails) metadata.output_token_details = outputDetails;
   return metadata;
+}
+
+/** The details that were counted (the others left out); undefined when none was. */
+function sent<T extends Record<string, number | undefined>>(details: T): T | undefined {
+  let some = false;
+  for (const key in details) {
+    if (details[key] === undefined) delete details[key];
+    else some = true;
+  }
+  return some ? details : undefined;
 }
 
 /**
