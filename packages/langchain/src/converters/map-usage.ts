@@ -53,25 +53,29 @@ function sent<T extends Record<string, number | undefined>>(details: T): T | und
 export function withTokenUsage(result: ChatResult): ChatResult {
   const usage = (result.generations[0]?.message as { usage_metadata?: UsageMetadata } | undefined)
     ?.usage_metadata;
-  if (usage === undefined) return result;
-  const tokenUsage: TokenUsage = {
-    promptTokens: usage.input_tokens,
-    completionTokens: usage.output_tokens,
-    totalTokens: usage.total_tokens,
-  };
-  return { ...result, llmOutput: { ...result.llmOutput, tokenUsage } };
+  if (usage) {
+    const { input_tokens, output_tokens, total_tokens } = usage;
+    result.llmOutput = {
+      tokenUsage: {
+        promptTokens: input_tokens,
+        completionTokens: output_tokens,
+        totalTokens: total_tokens,
+      },
+    };
+  }
+  return result;
 }
 
 /** `generate()`'s `llmOutput` over several prompts: their token counts added up. */
 export function combineTokenUsage(...outputs: (Record<string, unknown> | undefined)[]): {
   tokenUsage: Required<TokenUsage>;
 } {
-  const sum = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  const tokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   for (const output of outputs) {
-    const counts = output?.tokenUsage as TokenUsage | undefined;
-    sum.promptTokens += counts?.promptTokens ?? 0;
-    sum.completionTokens += counts?.completionTokens ?? 0;
-    sum.totalTokens += counts?.totalTokens ?? 0;
+    for (const key in tokenUsage) {
+      const name = key as keyof TokenUsage;
+      tokenUsage[name] += (output?.tokenUsage as TokenUsage | undefined)?.[name] ?? 0;
+    }
   }
-  return { tokenUsage: sum };
+  return { tokenUsage };
 }

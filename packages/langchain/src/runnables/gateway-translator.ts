@@ -15,9 +15,6 @@ export interface GatewayTranslatorFields extends GatewayConnectionFields, Client
 
 export type TranslatorInput = string | Document;
 
-/** A signal for LangChain's own race, in place of the call's (see `invoke`). */
-const NEVER_ABORTED = new AbortController().signal;
-
 /**
  * A Runnable that translates with the gateway's translation service: a string gives a string,
  * a Document gives a Document (metadata kept, plus `source_language` / `target_language`).
@@ -64,7 +61,7 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
         value: RunInput,
       ) => Promise<RunInput extends Document ? Document : string>,
       input,
-      { ...config, signal: NEVER_ABORTED },
+      { ...config, signal: new AbortController().signal },
     ) as Promise<RunInput extends Document ? Document : string>;
   }
 
