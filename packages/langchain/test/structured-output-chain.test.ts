@@ -7,7 +7,7 @@ import { RunnableLambda } from '@langchain/core/runnables';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
-import { intercepting } from './helpers';
+import { intercepting, streamOf } from './helpers';
 
 const Person = z.object({ name: z.string(), age: z.number() });
 const describePerson = RunnableLambda.from(
@@ -16,25 +16,9 @@ const describePerson = RunnableLambda.from(
 
 /** A model whose streamed answer is the JSON in these pieces. */
 async function answering(pieces: string[]): Promise<GatewayChatModel> {
-  const chunk = (delta: object, finish: string | null = null) =>
-    `data: ${JSON.stringify({
-      id: 'chatcmpl-json',
-      object: 'chat.completion.chunk',
-      model: 'community/general',
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    })}\n\n`;
-  const body = () =>
-    [
-      chunk({ role: 'assistant' }),
-      ...pieces.map((content) => chunk({ content })),
-      chunk({}, 'stop'),
-      'data: [DONE]\n\n',
-    ].join('');
   const connection = intercepting(await emulate(), async (request) =>
     request.url.endsWith('/chat/completions')
-      ? new Response(body(), {
-          headers: { 'content-type': 'text/event-stream', 'x-service-model': 'community/general' },
-        })
+      ? streamOf(pieces.map((content) => ({ content })))
       : undefined,
   );
   return new GatewayChatModel('community/general', connection);
