@@ -38,6 +38,8 @@ const FENCED = 'community/json-fenced';
 const PROSE_FENCED = 'community/json-prose-fenced';
 /** The same, the fence closed on the JSON's last line (`{…}```), a sentence after it. */
 const INLINE_FENCED = 'community/json-inline-fenced';
+/** Has `json_object` only, its JSON always inside a ```json code fence. */
+const JSON_OBJECT_FENCED = 'community/json-object-fenced';
 /** A `json_schema` model whose every JSON answer is wrapped `wrap`'s way. */
 const wrapping = (wrap: 'fence' | 'prose-fence' | 'fence-inline') => ({
   owned_by: 'service-community' as const,
@@ -57,6 +59,10 @@ const emulated = await emulate({
       [FENCED]: wrapping('fence'),
       [PROSE_FENCED]: wrapping('prose-fence'),
       [INLINE_FENCED]: wrapping('fence-inline'),
+      [JSON_OBJECT_FENCED]: {
+        ...wrapping('fence'),
+        capabilities: ['chat' as const, 'streaming' as const, 'json_object' as const],
+      },
     },
   },
   hooks: { afterEach, afterAll },
@@ -394,6 +400,61 @@ describe.each([
     }
     expect(texts.slice(0, 2)).toEqual([stepText, '{"city":"Lviv","celsius":21}']);
     expect((await result.steps).map((step) => step.text)).toEqual(texts.slice(0, 2));
+    expect(await result.output).toEqual({ city: 'Lviv', celsius: 21 });
+  });
+});
+
+type AiModuleWithTools = AiModule & Pick<typeof ai7, 'tool' | 'stepCountIs'>;
+
+// `Output.json()` asks for JSON with no schema (`json_object`): a fenced answer is read by core's
+// one fence rule, as a schema's is, whole and streamed (@ai-sdk/openai-compatible fails to parse it).
+describe.each([
+  { name: 'ai@7', ai: ai7 as unknown as AiModuleWithTools, provider: gateway as ProviderOf },
+  {
+    name: 'ai@6 (/v6)',
+    ai: ai6 as unknown as AiModuleWithTools,
+    provider: gatewayV3 as ProviderOf,
+  },
+])('$name: Output.json() (no schema)', ({ ai, provider }) => {
+  const ANSWER = { answer: `Echo: Where is "${CITY}"?` };
+  const request = (fetch = emulated.fetch) => ({
+    model: provider({ fetch, circuitBreaker: false })(JSON_OBJECT_FENCED),
+    output: ai.Output.json(),
+    prompt: `Where is "${CITY}"?`,
+    maxRetries: 0,
+  });
+
+  it('generateText: the JSON inside a ```json fence parses', async () => {
+    const result = await ai.generateText(request());
+    expect(result.output).toEqual(ANSWER);
+    expect(result.text).toBe(JSON.stringify(ANSWER));
+  });
+
+  it('streamText: the same, the fence left out as the text comes', async () => {
+    const result = ai.streamText(request());
+    const partials: unknown[] = [];
+    for await (const partial of result.partialOutputStream) partials.push(partial);
+    expect(await result.output).toEqual(ANSWER);
+    expect(await result.text).toBe(JSON.stringify(ANSWER));
+    expect(partials.at(-1)).toEqual(ANSWER);
+  });
+
+  it('streamText with tools: a tool step’s text comes as it was sent; the answer’s JSON alone', async () => {
+    const stepText = 'Let me check ```json\n{"city":"Lviv"}\n``` first.';
+    const fetch = answering(emulated.fetch, [
+      [stepText, { name: 'weather', arguments: '{"city":"Lviv"}' }],
+      ['```json\n{"city":"Lviv",', '"celsius":21}\n```'],
+    ]);
+    const result = ai.streamText({
+      ...request(fetch),
+      model: provider({ fetch, circuitBreaker: false })('community/general'),
+      tools: { weather: ai.tool(WEATHER_TOOL) },
+      stopWhen: ai.stepCountIs(5),
+    } as Parameters<typeof ai.streamText>[0]);
+    expect((await result.steps).map((step) => step.text)).toEqual([
+      stepText,
+      '{"city":"Lviv","celsius":21}',
+    ]);
     expect(await result.output).toEqual({ city: 'Lviv', celsius: 21 });
   });
 });

@@ -18,6 +18,7 @@ export {
   refuseNearMisses,
   refuseUnknownOptions,
 } from './call/option-groups';
+export { MAX_TIMEOUT_MS } from './call/timer-limit';
 export { capabilitiesOf, checkCapabilities } from './catalog/model-capabilities';
 export {
   buildChatRequest,
@@ -26,6 +27,8 @@ export {
 } from './chat/build-chat-request';
 export { classifyFinishReason, type FinishReasonKind } from './chat/classify-finish-reason';
 export { mediaPart } from './chat/content-parts';
+export { loadJsonText } from './chat/load-json-text';
+export { sendsReasoningBack } from './chat/reasoning-sent-back';
 export {
   thoughtSignatureContent,
   thoughtSignatureOf,

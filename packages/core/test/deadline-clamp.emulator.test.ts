@@ -1,6 +1,7 @@
 import { emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CallScope, MAX_TIMEOUT_MS } from '../src/call/call-scope';
+import { CallScope } from '../src/call/call-scope';
+import { MAX_TIMEOUT_MS } from '../src/call/timer-limit';
 import { clientOn, hi } from './helpers';
 
 // Timers take at most 2^31 − 1 ms: Node fires a longer one after 1 ms (with a

@@ -76,9 +76,15 @@ describe('services against the emulator', () => {
     const expected = await clientOn(gateway).embedMany(texts, { model: 'all-minilm-l6-v2' });
     const vectors = await client.embedMany(texts, { model: 'all-minilm-l6-v2' });
     expect(vectors).toEqual(expected);
-    const answer = await client.embed({ input: texts, model: 'all-minilm-l6-v2' });
+    let told: unknown;
+    // A copy: the indexes `onResponse` saw when it was told, not filled in later.
+    const onResponse = (info: { body: unknown }) => {
+      told = structuredClone(info.body);
+    };
+    const answer = await client.embed({ input: texts, model: 'all-minilm-l6-v2' }, { onResponse });
     expect(answer.data.map((item) => item.index)).toEqual([0, 1, 2]);
     expect(answer.data.map((item) => item.embedding)).toEqual(expected);
+    expect(told).toEqual(answer);
   });
 
   it('embedMany stops the other batches when one fails', async () => {
@@ -310,6 +316,41 @@ describe('services against the emulator', () => {
         expect(emulator.counters.requests.embeddings).toBe(0);
       },
     );
+
+    it('dimensions of an engine the catalog gives none for (the spec shape) are sent as-is', async () => {
+      const engines = { 'bge-m3': { name: 'BGE M3', dimensions: [1024, 512] } };
+      const gateway = await emulate({ scenario: { services: { embeddings: { engines } } } });
+      const client = clientOn(gateway);
+      const { emulator } = gateway;
+      const listed = await client.embeddingEngines();
+      expect(listed.find((engine) => engine.id === 'bge-m3')?.dimensions).toEqual([1024, 512]);
+      const unlisted = { 'bge-m3': { ...engines['bge-m3'], listDimensions: false } };
+      const spec = await emulate({ scenario: { services: { embeddings: { engines: unlisted } } } });
+      const specClient = clientOn(spec);
+      expect((await specClient.embeddingEngines()).map((e) => e.dimensions)).toEqual([
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      for (const dimensions of [1024, 512]) {
+        const result = await specClient.embed({ input: 'x', model: 'bge-m3', dimensions });
+        expect(result.data[0]?.embedding).toHaveLength(dimensions);
+      }
+      // The gateway's own refusal decides: one request sent.
+      const refused = await caught(
+        () => specClient.embed({ input: 'x', model: 'bge-m3', dimensions: 384 }),
+        isGatewayError,
+      );
+      expect([refused.code, refused.status]).toEqual(['invalid_request_error', 400]);
+      expect(spec.emulator.counters.requests.embeddings).toBe(3);
+      // Listed, they are checked before sending.
+      const early = await caught(
+        () => client.embed({ input: 'x', model: 'bge-m3', dimensions: 384 }),
+        isGatewayError,
+      );
+      expect(early.message).toBe('dimensions: is 384; the engine "bge-m3" supports 512, 1024');
+      expect(emulator.counters.requests.embeddings).toBe(0);
+    });
 
     it('the English-oriented engine takes dimensions 384', async () => {
       const gateway = await emulate();

@@ -66,12 +66,16 @@ export function handleCapabilities(
     if (id === 'embeddings') {
       entry.engines = Object.entries(services.embeddings.engines)
         .filter(([, engine]) => engine.available !== false)
-        .map(([engineId, engine]) => ({
-          id: engineId,
-          name: engine.name,
-          capacity: engine.capacity,
-          dimensions: engine.dimensions,
-        }));
+        .map(([engineId, engine]) => {
+          const listed: Record<string, unknown> = {
+            id: engineId,
+            name: engine.name,
+            capacity: engine.capacity,
+          };
+          // Not in the spec's shape: only when the scenario asks for it.
+          if (engine.listDimensions) listed.dimensions = engine.dimensions;
+          return listed;
+        });
     }
     return entry;
   });

@@ -174,6 +174,7 @@ const engine = fields({
   capacity: number(0, true),
   available: flag,
   dimensions: list(number(1, true)),
+  listDimensions: flag,
   maxTextBytes: number(1, true),
   inputTypes: flag,
 });

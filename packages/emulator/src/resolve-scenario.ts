@@ -57,8 +57,12 @@ function checkResolved(scenario: Scenario): void {
   if (problem !== undefined) throw new ScenarioError(problem);
 }
 
-/** Fills what a partial entry added by a scenario left out, so handlers can rely on it. */
-function fillDefaults(scenario: Scenario): void {
+/**
+ * Fills what a partial entry added by a scenario left out, so handlers can rely on it. An engine
+ * whose `dimensions` the scenario gives lists them in the catalog unless told not to.
+ */
+function fillDefaults(scenario: Scenario, input: ScenarioInput): void {
+  const givenEngines = input.services?.embeddings?.engines;
   for (const [id, model] of Object.entries(scenario.models)) {
     model.owned_by ??= ownerFromId(id);
     model.capabilities ??= ['chat'];
@@ -71,6 +75,8 @@ function fillDefaults(scenario: Scenario): void {
   for (const [id, engine] of Object.entries(scenario.services.embeddings.engines)) {
     engine.name ??= id;
     engine.available ??= true;
+    const given = givenEngines && Object.hasOwn(givenEngines, id) ? givenEngines[id] : undefined;
+    if (Array.isArray(given?.dimensions)) engine.listDimensions ??= true;
     if (!Array.isArray(engine.dimensions) || engine.dimensions.length === 0) {
       engine.dimensions = [384];
     }
@@ -85,7 +91,7 @@ export function resolveScenario(input: ScenarioInput = {}): Scenario {
   checkScenarioInput(input);
   const scenario = defaultScenario();
   mergeInto(scenario as unknown as Record<string, unknown>, input as Record<string, unknown>);
-  fillDefaults(scenario);
+  fillDefaults(scenario, input);
   checkResolved(scenario);
   return scenario;
 }

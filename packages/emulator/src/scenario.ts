@@ -82,6 +82,12 @@ export interface EngineSpec {
   available: boolean;
   /** Dimensions the engine can produce; the first is the default. */
   dimensions: number[];
+  /**
+   * Whether `GET /capabilities` lists `dimensions` for the engine, a field the spec's catalog does
+   * not have (§3.2: `id`, `name`, `capacity`). Default: when the scenario gives the engine's
+   * `dimensions`; never for the default engines.
+   */
+  listDimensions?: boolean;
   /** Limit per text in UTF-8 bytes (null: only the request total applies). */
   maxTextBytes?: number | null;
   /** Whether `input_type` (`document` / `query`) is honoured. */

@@ -151,6 +151,40 @@ describe('GET /capabilities', () => {
   });
 });
 
+describe('GET /capabilities engines (the spec: id, name, capacity)', () => {
+  const engines = async (scenario?: Parameters<typeof createEmulator>[0]) => {
+    const body = (await (await call(createEmulator(scenario), '/capabilities')).json()) as Json;
+    return body.data.find((s: Json) => s.id === 'embeddings').engines as Json[];
+  };
+
+  it('lists no dimensions for the default engines', async () => {
+    for (const engine of await engines()) {
+      expect(Object.keys(engine).sort()).toEqual(['capacity', 'id', 'name']);
+    }
+  });
+
+  it('lists dimensions when the scenario gives them, unless listDimensions is false', async () => {
+    const listed = await engines({
+      services: {
+        embeddings: {
+          engines: {
+            'bge-m3': { name: 'BGE M3', dimensions: [1024, 512] },
+            'all-minilm-l6-v2': { listDimensions: true },
+            'multilingual-e5-base': { dimensions: [768], listDimensions: false },
+            plain: {},
+          },
+        },
+      },
+    });
+    expect(Object.fromEntries(listed.map((e) => [e.id, e.dimensions]))).toEqual({
+      'multilingual-e5-base': undefined,
+      'all-minilm-l6-v2': [384],
+      'bge-m3': [1024, 512],
+      plain: undefined,
+    });
+  });
+});
+
 describe('emulator.fetch as a fetch function', () => {
   it('takes (url, init) like the global fetch', async () => {
     const emulator = createEmulator();

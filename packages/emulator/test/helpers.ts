@@ -68,3 +68,30 @@ export type Json = any;
 export function base64(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString('base64');
 }
+
+/** The client tool the scripted models call in tool-loop tests ('call get_weather for "Rome"'). */
+export const WEATHER_TOOL = {
+  type: 'function',
+  function: {
+    name: 'get_weather',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
+};
+
+/** The two requests of a tool loop asking `model` for `ask` with the weather tool. */
+export function toolLoop(model: string, ask: string) {
+  return {
+    /** The model's first answer, whole: its assistant message. */
+    async firstAnswer(target: Emulator): Promise<Json> {
+      const response = await chat(target, userChat(model, ask, { tools: [WEATHER_TOOL] }));
+      return ((await response.json()) as Json).choices[0].message;
+    },
+    /** The second request: `assistant` replayed as given, then the result of its first call (named by its tool, as Gemini needs). */
+    secondRequest(assistant: Json, stream = false) {
+      const [{ id, function: called }] = assistant.tool_calls;
+      const result = { role: 'tool', tool_call_id: id, name: called.name, content: 'sunny' };
+      const messages: Json[] = [{ role: 'user', content: ask }, assistant, result];
+      return { model, stream, tools: [WEATHER_TOOL], messages };
+    },
+  };
+}

@@ -1,37 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createEmulator } from '../src/index';
-import { chat, type Json, parseSse, userChat } from './helpers';
+import { chat, type Json, parseSse, toolLoop, userChat, WEATHER_TOOL } from './helpers';
 
-const weatherTool = {
-  type: 'function',
-  function: {
-    name: 'get_weather',
-    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-  },
-};
 const MODEL = 'community/general';
 const ASK = 'call get_weather for "Rome"';
 const emulator = () => createEmulator({ models: { [MODEL]: { dialect: 'gemini' } } });
+const { firstAnswer, secondRequest: replaying } = toolLoop(MODEL, ASK);
 
-/** The model's first answer, whole: its assistant message. */
-async function firstAnswer(target: ReturnType<typeof emulator>) {
-  const response = await chat(target, userChat(MODEL, ASK, { tools: [weatherTool] }));
-  return ((await response.json()) as Json).choices[0].message;
-}
-
-/** The tool loop's second request: the call replayed (`replay` shapes it), then its result. */
-function secondRequest(call: Json, stream = false) {
-  return {
-    model: MODEL,
-    stream,
-    tools: [weatherTool],
-    messages: [
-      { role: 'user', content: ASK },
-      { role: 'assistant', content: null, tool_calls: [call] },
-      { role: 'tool', tool_call_id: call.id, name: 'get_weather', content: 'sunny' },
-    ],
-  };
-}
+/** The tool loop's second request, the call replayed as `call` shapes it. */
+const secondRequest = (call: Json, stream = false) =>
+  replaying({ role: 'assistant', content: null, tool_calls: [call] }, stream);
 
 describe('gemini dialect: thought signatures on tool calls', () => {
   it('a whole answer signs each call in extra_content.google.thought_signature, the same each time', async () => {
@@ -45,7 +23,7 @@ describe('gemini dialect: thought signatures on tool calls', () => {
   it("a stream signs the call's first piece only", async () => {
     const response = await chat(
       emulator(),
-      userChat(MODEL, ASK, { tools: [weatherTool], stream: true }),
+      userChat(MODEL, ASK, { tools: [WEATHER_TOOL], stream: true }),
     );
     const events = (parseSse(await response.text()) as Json[]).filter((e) => e !== '[DONE]');
     const pieces = events.flatMap((e) => e.choices[0]?.delta?.tool_calls ?? []);
@@ -80,7 +58,7 @@ describe('gemini dialect: thought signatures on tool calls', () => {
     expect(response.status).toBe(200);
     const { extra_content: _dropped, ...unsigned } = call;
     const later = secondRequest(unsigned);
-    later.messages.push({ role: 'user', content: 'thanks' } as never);
+    later.messages.push({ role: 'user', content: 'thanks' });
     expect((await chat(target, later)).status).toBe(200);
   });
 
@@ -88,9 +66,9 @@ describe('gemini dialect: thought signatures on tool calls', () => {
     const target = emulator();
     const call = (await firstAnswer(target)).tool_calls[0];
     const request = secondRequest(call);
-    const { name: _dropped, ...unnamed } = request.messages[2] as { name: string };
+    const { name: _dropped, ...unnamed } = request.messages[2] as Json;
     request.messages = [{ role: 'system', content: 'be brief' }, ...request.messages.slice(0, 2)];
-    request.messages.push(unnamed as never, { ...unnamed, name: '' } as never);
+    request.messages.push(unnamed, { ...unnamed, name: '' });
     const response = await chat(target, request);
     expect(response.status).toBe(400);
     expect(response.headers.get('x-service-model')).toBe(MODEL);
@@ -104,12 +82,12 @@ describe('gemini dialect: thought signatures on tool calls', () => {
 
   it('other dialects neither sign nor check', async () => {
     const target = createEmulator();
-    const response = await chat(target, userChat(MODEL, ASK, { tools: [weatherTool] }));
+    const response = await chat(target, userChat(MODEL, ASK, { tools: [WEATHER_TOOL] }));
     const call = ((await response.json()) as Json).choices[0].message.tool_calls[0];
     expect(call.extra_content).toBeUndefined();
     expect((await chat(target, secondRequest(call))).status).toBe(200);
     const unnamed = secondRequest(call);
-    delete (unnamed.messages[2] as { name?: string }).name;
+    delete unnamed.messages[2]?.name;
     expect((await chat(target, unnamed)).status).toBe(200);
   });
 });

@@ -1,6 +1,8 @@
 import { DEFAULT_KEYS, type Emulator, type ScenarioInput } from '@infergate/emulator';
 import { type EmulatedGateway, emulate, type GatewayConnection } from '@infergate/emulator/testing';
 import type { AIMessageChunk } from '@langchain/core/messages';
+import { tool } from '@langchain/core/tools';
+import { z } from 'zod';
 
 export const API_KEY = DEFAULT_KEYS.full;
 
@@ -58,3 +60,10 @@ export function streamOf(deltas: object[], reason = 'stop'): Response {
     headers: { 'content-type': 'text/event-stream', 'x-service-model': 'community/general' },
   });
 }
+
+/** The client tool the scripted models call in agent tests ('weather for "Kyiv"'). */
+export const weatherTool = tool(async ({ city }) => `sunny in ${city}`, {
+  name: 'weather',
+  description: 'Current weather in a city',
+  schema: z.object({ city: z.string() }),
+});

@@ -1,9 +1,11 @@
+import { isGatewayError } from '@infergate/core';
 import type { ScenarioInput } from '@infergate/emulator';
 import { AIMessage, type AIMessageChunk, HumanMessage } from '@langchain/core/messages';
 import { concat } from '@langchain/core/utils/stream';
+import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
-import { recordingGateway } from './helpers';
+import { recordingGateway, weatherTool } from './helpers';
 
 const REASONING = 'The user wrote 2 words. I answer by echoing them.';
 const DIALECTS: ScenarioInput = {
@@ -54,8 +56,16 @@ describe('GatewayChatModel: reasoning', () => {
       ],
     ],
     [
-      'never sends reasoning back in a later turn',
+      'never sends reasoning back in a later turn with sendReasoning: false',
       false,
+      [
+        { role: 'assistant', content: 'Echo: hello there' },
+        { role: 'assistant', content: 'Echo: hello there' },
+      ],
+    ],
+    [
+      'by default drops the reasoning of a turn without tool calls',
+      undefined,
       [
         { role: 'assistant', content: 'Echo: hello there' },
         { role: 'assistant', content: 'Echo: hello there' },
@@ -113,5 +123,44 @@ describe('GatewayChatModel: reasoning', () => {
       merged = merged ? concat(merged, chunk) : chunk;
     expect(merged?.id).toMatch(/^chatcmpl-emu-/);
     expect(merged?.response_metadata.id).toBe(merged?.id);
+  });
+});
+
+describe("a thinking model's tool loop (DeepSeek V4, Kimi K2: reasoning of tool-call turns back)", () => {
+  const MODEL = 'dialect/thinking';
+  // A tool-call turn replayed without its `reasoning_content` is refused with DeepSeek's 400.
+  const THINKING = {
+    models: {
+      [MODEL]: { capabilities: ['chat', 'streaming', 'tools'], dialect: 'deepseek-thinking' },
+    },
+  } satisfies ScenarioInput;
+  const ASK = 'weather for "Kyiv"';
+  const THOUGHT = 'The user wrote 3 words. I answer by echoing them.';
+  const REFUSED = 'The `reasoning_content` in the thinking mode must be passed back to the API.';
+  type Body = { messages: { role: string; reasoning_content?: string }[] };
+
+  it.each([false, true])(
+    'createAgent runs the loop by default, the call sent back with its reasoning (streaming: %s)',
+    async (streaming) => {
+      const { emulator, bodies, connection } = await recordingGateway<Body>(THINKING);
+      const model = new GatewayChatModel(MODEL, { ...connection, streaming });
+      const agent = createAgent({ model, tools: [weatherTool] });
+      const result = await agent.invoke({ messages: [{ role: 'user', content: ASK }] });
+      expect(result.messages.at(-1)?.text).toBe('Tool weather returned: sunny in Kyiv');
+      expect(emulator.counters.requests.chat).toBe(2);
+      const replayed = bodies[1]?.messages.find((message) => message.role === 'assistant');
+      expect(replayed?.reasoning_content).toBe(THOUGHT);
+    },
+  );
+
+  it("sendReasoning: false drops it: the model server's 400 reaches the caller", async () => {
+    const { connection } = await recordingGateway<Body>(THINKING);
+    const model = new GatewayChatModel(MODEL, { ...connection, sendReasoning: false });
+    const agent = createAgent({ model, tools: [weatherTool] });
+    const failure = await agent
+      .invoke({ messages: [{ role: 'user', content: ASK }] })
+      .catch((error: unknown) => error);
+    expect(isGatewayError(failure) && failure.status).toBe(400);
+    expect((failure as Error).message).toContain(REFUSED);
   });
 });

@@ -5,13 +5,11 @@ import {
   HumanMessage,
   ToolMessage,
 } from '@langchain/core/messages';
-import { tool } from '@langchain/core/tools';
 import { concat } from '@langchain/core/utils/stream';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { GatewayChatModel, isGatewayError } from '../src/index';
-import { recordingGateway } from './helpers';
+import { recordingGateway, weatherTool } from './helpers';
 
 // Gemini 3 behind the gateway (the emulator's `gemini` dialect): each tool call carries a thought
 // signature in `extra_content`, and a step that replays a call without it is refused with a 400.
@@ -19,12 +17,6 @@ const MODEL = 'community/general';
 const GEMINI = { models: { [MODEL]: { dialect: 'gemini' as const } } };
 const ASK = 'weather for "Kyiv"';
 const ANSWER = 'Tool weather returned: sunny in Kyiv';
-
-const weather = tool(async ({ city }) => `sunny in ${city}`, {
-  name: 'weather',
-  description: 'Current weather in a city',
-  schema: z.object({ city: z.string() }),
-});
 
 type Body = {
   messages: { role: string; name?: string; tool_calls?: { extra_content?: unknown }[] }[];
@@ -40,7 +32,7 @@ describe("Gemini's thought signatures through a LangChain tool loop", () => {
     async (streaming) => {
       const { emulator, bodies, connection } = await recordingGateway<Body>(GEMINI);
       const model = await GatewayChatModel.create(MODEL, { ...connection, streaming });
-      const agent = createAgent({ model, tools: [weather] });
+      const agent = createAgent({ model, tools: [weatherTool] });
       const result = await agent.invoke({ messages: [{ role: 'user', content: ASK }] });
       expect(result.messages.at(-1)?.text).toBe(ANSWER);
       expect(emulator.counters.requests.chat).toBe(2);
@@ -53,7 +45,7 @@ describe("Gemini's thought signatures through a LangChain tool loop", () => {
   it('createAgent streamed (streamMode "messages") runs it too', async () => {
     const { emulator, connection } = await recordingGateway<Body>(GEMINI);
     const model = await GatewayChatModel.create(MODEL, { ...connection, streaming: true });
-    const agent = createAgent({ model, tools: [weather] });
+    const agent = createAgent({ model, tools: [weatherTool] });
     let text = '';
     const stream = await agent.stream(
       { messages: [{ role: 'user', content: ASK }] },
@@ -66,7 +58,7 @@ describe("Gemini's thought signatures through a LangChain tool loop", () => {
 
   it('bindTools: invoke and a concatenated stream keep the signature once, by call id', async () => {
     const { connection } = await recordingGateway<Body>(GEMINI);
-    const model = (await GatewayChatModel.create(MODEL, connection)).bindTools([weather]);
+    const model = (await GatewayChatModel.create(MODEL, connection)).bindTools([weatherTool]);
     const whole = await model.invoke([new HumanMessage(ASK)]);
     const id = whole.tool_calls?.[0]?.id as string;
     const extras = whole.additional_kwargs.tool_call_extra_content as Record<string, unknown>;
@@ -74,7 +66,9 @@ describe("Gemini's thought signatures through a LangChain tool loop", () => {
 
     const streamed = await GatewayChatModel.create(MODEL, { ...connection, streaming: true });
     let joined: AIMessageChunk | undefined;
-    for await (const chunk of await streamed.bindTools([weather]).stream([new HumanMessage(ASK)]))
+    for await (const chunk of await streamed
+      .bindTools([weatherTool])
+      .stream([new HumanMessage(ASK)]))
       joined = joined === undefined ? chunk : concat(joined, chunk);
     // The same call (the scripted model is deterministic): the same entry, not doubled.
     expect(joined?.additional_kwargs.tool_call_extra_content).toEqual(extras);
@@ -93,7 +87,7 @@ describe("Gemini's thought signatures through a LangChain tool loop", () => {
 
   it("a ToolMessage without its tool's name fails with Gemini's 400, as a GatewayError", async () => {
     const { connection } = await recordingGateway<Body>(GEMINI);
-    const model = (await GatewayChatModel.create(MODEL, connection)).bindTools([weather]);
+    const model = (await GatewayChatModel.create(MODEL, connection)).bindTools([weatherTool]);
     const answer = await model.invoke([new HumanMessage(ASK)]); // its call signed
     const id = answer.tool_calls?.[0]?.id as string;
     const unnamed = new ToolMessage({ tool_call_id: id, content: 'sunny in Kyiv' });

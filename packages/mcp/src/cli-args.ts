@@ -2,7 +2,7 @@
 // shared), §4.7 (the stall-timeout flags): the command's options and variables.
 import { parseArgs } from 'node:util';
 import { TIMEOUT_OPTIONS, type TimeoutOptions } from '@infergate/core';
-import { refuseUnknownOptions } from '@infergate/core/internal';
+import { MAX_TIMEOUT_MS, refuseUnknownOptions } from '@infergate/core/internal';
 
 /** What each of core's `timeouts` options does here, for the help (a new one needs its line). */
 const TIMEOUT_FLAG_HELP: Record<keyof TimeoutOptions, string> = {
@@ -125,12 +125,12 @@ function integer(flag: string, value: string | undefined, fallback: number, max:
   return Number(value);
 }
 
-/** A timeout in ms that is off unless given: a whole number from 1 to 2^31 − 1 (the longest timer). */
+/** A timeout in ms that is off unless given: a whole number from 1 to the longest timer. */
 function optionalMs(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 2 ** 31 - 1) {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_TIMEOUT_MS) {
     throw new CliUsageError(
-      `${flag} must be a whole number of ms from 1 to 2147483647, got "${value}"`,
+      `${flag} must be a whole number of ms from 1 to ${MAX_TIMEOUT_MS}, got "${value}"`,
     );
   }
   return Number(value);

@@ -83,10 +83,12 @@ function registerSimilarity(server: McpServer, context: ToolContext): Registered
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (args, extra) => {
-      // The query's refusals name `query`, not the one text of its own embedMany call.
-      const queryErrors = new WeakSet<object>();
+      // Core names the one text of an embedMany call `text`, in the query's call as in a one-text
+      // list's. The error the query's call threw names `query`: that error, not a flag, as when
+      // both calls fail the one told may be the texts'.
+      let queryError: unknown;
       const argumentOf: ToolArgumentOf = (field, error) =>
-        embeddingArgument(field, queryErrors.has(error) ? 'query' : 'texts[0]');
+        embeddingArgument(field, error === queryError ? 'query' : 'texts[0]');
       return runTool(
         context,
         extra,
@@ -100,7 +102,7 @@ function registerSimilarity(server: McpServer, context: ToolContext): Registered
                 signal: extra.signal,
               })
               .catch((error: unknown) => {
-                if (typeof error === 'object' && error !== null) queryErrors.add(error);
+                queryError = error;
                 throw error;
               }),
             client.embedMany(args.texts, {

@@ -1,13 +1,13 @@
 // docs/gateway-protocol.md §2.5 (one client per server), §3.2 (the catalog re-read): the server's
 // own options, checked when it is made (a wrong one would fail every call, or do nothing).
 import { GatewayError } from '@infergate/core';
-import { describeGiven, readNumber, refusal } from '@infergate/core/internal';
+import { describeGiven, MAX_TIMEOUT_MS, readNumber, refusal } from '@infergate/core/internal';
 import type { GatewayMcpServerOptions } from './gateway-mcp-server';
 
 const WHERE = 'createGatewayMcpServer';
 const PLACE = `${WHERE} option` as const;
-/** `catalogRefreshMs`'s rule: 0 turns the timer off; past the longest timer (2^31 − 1 ms) one fires at once. */
-const CATALOG_REFRESH_MS = { kind: 'integer', min: 0, max: 2 ** 31 - 1, unit: 'ms' } as const;
+/** `catalogRefreshMs`'s rule: 0 turns the timer off; past the longest timer one fires at once. */
+const CATALOG_REFRESH_MS = { kind: 'integer', min: 0, max: MAX_TIMEOUT_MS, unit: 'ms' } as const;
 
 const isFunction = (value: unknown) => typeof value === 'function';
 const isObject = (value: unknown) =>

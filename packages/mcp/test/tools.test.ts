@@ -312,6 +312,17 @@ describe.each([
       );
     });
 
+    it('similarity, query and its one text both refused: the error told names its own', async () => {
+      const result = await client.callTool({
+        name: 'similarity',
+        arguments: { query: tooLong, texts: [`${tooLong}y`], engine },
+      });
+      const { error } = result.structuredContent as { error: { field: string; message: string } };
+      // Whichever refusal is told, its field is the argument its message measured.
+      const bytes = { query: tooLong.length, 'texts[0]': tooLong.length + 1 }[error.field];
+      expect(error.message.startsWith(`${error.field}: is ${bytes} bytes`)).toBe(true);
+    });
+
     it('ocr and transcribe: the image or audio argument given', async () => {
       expect(await refused('ocr', { image_base64: '!!!!' })).toBe('image_base64');
       const png = base64(pngWithText('not audio'));

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §2.5 (the wait for a slot of the key, FIFO across processes), §4.7
 // (a failover's next attempt asks ahead).
-import type { BudgetAcquireRequest, BudgetLease } from '@infergate/core';
+import type { BudgetAcquireRequest, BudgetLease, GatewayError } from '@infergate/core';
 import type { HeldLeases } from './held-leases';
 import { type RedisConnection, RedisTimeout } from './redis-connection';
 import type { FailurePolicy, WarnOnce } from './redis-failure-policy';
@@ -13,13 +13,16 @@ export interface LeaseQueue {
   leases: RedisLeases;
   held: HeldLeases;
   wakeUps: WakeUps;
-  redis: Pick<RedisConnection, 'closed' | 'refusal' | 'outage' | 'failed'>;
+  redis: Pick<RedisConnection, 'refusal' | 'outage' | 'failed'>;
   ttl: number;
   maxPoll: number;
   commandTimeout: number;
   warnOnce: WarnOnce;
   /** The failure policy: a lease on the local slot, a thrown `network_error`, or no slot. */
   onRedisFailure: FailurePolicy;
+  /** Its `error`, set by `close()`: what every call still waiting, and every later one, is refused
+   *  with (never the fallback: a closed budget counts nothing). */
+  closing: { readonly error: GatewayError | undefined };
 }
 
 /** One try of the acquire script: its answer, or what to do when Redis gave none. */
@@ -36,7 +39,9 @@ type Attempt =
  * decides). While Redis is known to be unreachable, the failure policy decides at once: no call
  * waits for it, nor sends anything; but a call already in Redis's queue when Redis began refusing
  * connections (stopped, or restarting) waits for it, at most the command timeout, to keep its
- * turn. The caller's abort (or deadline) ends every wait at once, a script's answer included.
+ * turn. The caller's abort (or deadline) ends every wait at once, a script's answer included;
+ * the budget's `close()` ends a wait in the queue at once, and a script's when it answers (its
+ * ticket released either way).
  */
 export async function acquireLease(
   queue: LeaseQueue,
@@ -45,6 +50,7 @@ export async function acquireLease(
 ): Promise<BudgetLease> {
   const { leases, wakeUps, redis } = queue;
   const { id, limit, signal } = request;
+  if (queue.closing.error) throw queue.closing.error;
   if (redis.refusal) throw redis.refusal;
   if (redis.outage) return queue.onRedisFailure.acquire(request, slot);
   const call = {
@@ -66,6 +72,7 @@ export async function acquireLease(
         // It started while this call waited in the queue (its wait ended then): out of line.
         if (call.queued) leases.release(id, call.token, limit);
         signal.throwIfAborted();
+        if (queue.closing.error) throw queue.closing.error;
         return await queue.onRedisFailure.acquire(request, slot);
       }
       const listening = wakeUps.listening(id);
@@ -75,11 +82,8 @@ export async function acquireLease(
       if ('retry' in result) continue;
       const { answer } = result;
       warnIfSmallerLimit(queue, answer.appliedLimit, limit);
-      if (signal.aborted) {
-        // Granted or queued just as the caller left: give it back.
-        leases.release(id, call.token, limit);
-        throw signal.reason;
-      }
+      // Granted or queued just as the caller left (or the budget closed): give it back.
+      leaveIfEnded(queue, request, call.token);
       if (answer.granted) return granted();
       call.queued = true;
       call.inLine = true;
@@ -93,11 +97,9 @@ export async function acquireLease(
         nearHead,
         nextChangeMs: answer.nextChangeMs,
       });
-      const reason = await wakeUps.wait(call.token, pause, signal);
-      if (signal.aborted) {
-        leases.release(id, call.token, limit);
-        throw signal.reason;
-      }
+      // (No wait begins once the budget closed: its `close()` ended the waits under way.)
+      const reason = queue.closing.error ? 'poll' : await wakeUps.wait(call.token, pause, signal);
+      leaveIfEnded(queue, request, call.token);
       if (reason === 'granted') return granted();
     }
   } finally {
@@ -119,6 +121,7 @@ export async function acquireLeaseIfFree(
 ): Promise<BudgetLease | undefined> {
   const { leases, redis } = queue;
   const { id, limit, signal } = request;
+  if (queue.closing.error) throw queue.closing.error;
   if (redis.refusal) throw redis.refusal;
   if (redis.outage) return queue.onRedisFailure.acquireIfFree(request, slot);
   const token = leases.newToken();
@@ -132,9 +135,10 @@ export async function acquireLeaseIfFree(
   } catch (cause) {
     if (redis.refusal) throw redis.refusal;
     leases.release(id, token, limit); // the script may still run
-    if (signal.aborted) {
+    if (signal.aborted || queue.closing.error) {
       slot.release();
-      throw signal.reason;
+      signal.throwIfAborted();
+      throw queue.closing.error;
     }
     if (cause instanceof RedisTimeout || cause instanceof RedisDown || redis.outage) {
       redis.failed(cause);
@@ -142,13 +146,24 @@ export async function acquireLeaseIfFree(
     }
     granted = false;
   }
-  if (granted && signal.aborted) leases.release(id, token, limit);
-  if (!granted || signal.aborted) {
+  if (granted && (signal.aborted || queue.closing.error)) leases.release(id, token, limit);
+  if (!granted || signal.aborted || queue.closing.error) {
     slot.release();
     signal.throwIfAborted();
+    if (queue.closing.error) throw queue.closing.error;
     return undefined;
   }
   return queue.held.lease(id, token, limit, slot);
+}
+
+/** The caller aborted or the budget closed: the call's ticket (or lease) leaves Redis, and the
+ *  call rejects with the abort's reason or the budget's closing error. */
+function leaveIfEnded(queue: LeaseQueue, request: BudgetAcquireRequest, token: string): void {
+  const { signal } = request;
+  if (!signal.aborted && queue.closing.error === undefined) return;
+  queue.leases.release(request.id, token, request.limit);
+  signal.throwIfAborted();
+  throw queue.closing.error;
 }
 
 function warnIfSmallerLimit(queue: LeaseQueue, appliedLimit: number, limit: number): void {
@@ -167,7 +182,7 @@ function warnIfSmallerLimit(queue: LeaseQueue, appliedLimit: number, limit: numb
  */
 async function backInTime(queue: LeaseQueue, outage: Outage, signal: AbortSignal) {
   const left = queue.commandTimeout - (performance.now() - outage.since);
-  if (!outage.keepsPlaces || left <= 0 || signal.aborted) return false;
+  if (!outage.keepsPlaces || left <= 0 || signal.aborted || queue.closing.error) return false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort = () => {};
   const gaveUp = new Promise<false>((resolve) => {
@@ -217,11 +232,12 @@ async function tryAcquire(
     leases.release(id, call.token, limit);
     call.queued = false;
     if (signal.aborted) return { throws: signal.reason };
+    if (queue.closing.error) return { throws: queue.closing.error };
     call.failingSince ??= performance.now();
     const known = cause instanceof RedisTimeout || cause instanceof RedisDown || redis.outage;
     // (A call in line waits for a refused Redis to come back: the loop's first step.)
     if (known && call.inLine && redis.outage?.keepsPlaces) return retryWithNewToken(queue, call);
-    if (redis.closed || known || performance.now() - call.failingSince >= queue.commandTimeout) {
+    if (known || performance.now() - call.failingSince >= queue.commandTimeout) {
       redis.failed(cause);
       return { lease: await queue.onRedisFailure.acquire(request, slot) };
     }

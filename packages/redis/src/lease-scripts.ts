@@ -35,28 +35,44 @@ end
 /**
  * Defines `grant(free, own, limit)`: hands the free slots to the first waiters in ticket order
  * (FIFO across processes), each announced on its budget instance's wake channel (but `own`, the
- * waiter running the script), and says whether `own` got one. The waiters that thereby become
- * one of the first `limit` in line are told when the earliest lease expires (`near <ms> <token>`):
- * until then they asked again only every TTL/3, and a crashed holder's slot must not wait for
- * that. Needs `now` and `ttl`.
+ * waiter running the script), and says whether `own` got one. A waiter whose channel nobody
+ * listens on (PUBLISH answers 0: its process died, or its pub/sub connection is down) is passed
+ * over, so a dead waiter never takes a slot for a TTL: it keeps its place while it asked lately
+ * (within TTL/2; a live waiter asks at least every TTL/3) and takes a slot when it asks itself;
+ * past that it leaves the line. The waiters that thereby become one of the first `limit` in line
+ * are told when the earliest lease expires (`near <ms> <token>`): until then they asked again only
+ * every TTL/3, and a crashed holder's slot must not wait for that. Needs `now` and `ttl`.
  */
 const GRANT = (holders: string, queueKey: string, seenKey: string, wakePrefix: string) => `
 local function wake(token, message)
-  redis.call('PUBLISH', ${wakePrefix} .. string.match(token, '^[^:]+'), message)
+  return redis.call('PUBLISH', ${wakePrefix} .. string.match(token, '^[^:]+'), message)
 end
 local function grant(free, own, limit)
   if free <= 0 then return false end
-  local first = redis.call('ZRANGE', ${queueKey}, 0, free - 1)
-  if #first == 0 then return false end
   local mine = false
-  for _, token in ipairs(first) do
-    redis.call('ZREM', ${queueKey}, token)
-    redis.call('ZREM', ${seenKey}, token)
-    redis.call('ZADD', ${holders}, now + ttl, token)
-    if token == own then mine = true else wake(token, token) end
+  local handed = 0
+  local passed = 0
+  while handed < free do
+    local first = redis.call('ZRANGE', ${queueKey}, passed, passed + free - handed - 1)
+    if #first == 0 then break end
+    for _, token in ipairs(first) do
+      if token == own or wake(token, token) > 0 then
+        redis.call('ZREM', ${queueKey}, token)
+        redis.call('ZREM', ${seenKey}, token)
+        redis.call('ZADD', ${holders}, now + ttl, token)
+        handed = handed + 1
+        if token == own then mine = true end
+      elseif tonumber(redis.call('ZSCORE', ${seenKey}, token) or 0) < now + ttl / 2 then
+        redis.call('ZREM', ${queueKey}, token)
+        redis.call('ZREM', ${seenKey}, token)
+      else
+        passed = passed + 1
+      end
+    end
   end
+  if handed == 0 then return false end
   redis.call('PEXPIRE', ${holders}, ttl * 20)
-  local nearing = redis.call('ZRANGE', ${queueKey}, limit - #first, limit - 1)
+  local nearing = redis.call('ZRANGE', ${queueKey}, limit - handed, limit - 1)
   if #nearing > 0 then
     local earliest = redis.call('ZRANGE', ${holders}, 0, 0, 'WITHSCORES')
     local change = math.max(0, tonumber(earliest[2]) - now)
@@ -209,10 +225,14 @@ return held
  *  Extends the leases this process holds and re-takes any that Redis lost (expired while the
  *  process stalled, or wiped by a restart or FLUSHALL): a call in flight stays counted until it
  *  ends. Answering a census counts down the settle period; the last answer ends it and hands the
- *  free slots to the waiters in line. Returns how many were re-taken. */
+ *  free slots to the waiters in line. Returns { how many were re-taken, 1 when that put the key's
+ *  live leases past its limit (its slots were granted meanwhile: the holder stalled longer than
+ *  the TTL and the settle period, or ran calls on the fallback) }: they stay counted all the same,
+ *  as their calls are in flight, so nothing is granted until the key is under its limit again. */
 export const REFRESH_SCRIPT = `${NOW}
 local ttl = tonumber(ARGV[1])
 local retaken = 0
+local past = 0
 for i = 5, #ARGV do
   if redis.call('ZADD', KEYS[1], now + ttl, ARGV[i]) == 1 then retaken = retaken + 1 end
 end
@@ -220,6 +240,7 @@ if #ARGV >= 5 then
   redis.call('PEXPIRE', KEYS[1], ttl * 20)
   -- Its limit stays recorded while it holds leases (a census answer holding none records none).
   ${EFFECTIVE_LIMIT('KEYS[2]', 'ARGV[2]', 'ttl')}
+  if retaken > 0 and #redis.call('ZRANGEBYSCORE', KEYS[1], now, '+inf') > limit then past = 1 end
 end
 if ARGV[3] == '1' and redis.call('DECR', KEYS[3]) <= 0 then
   redis.call('DEL', KEYS[3])
@@ -232,7 +253,7 @@ if ARGV[3] == '1' and redis.call('DECR', KEYS[3]) <= 0 then
     grant(smallest - redis.call('ZCARD', KEYS[1]), '', smallest)
   end
 end
-return retaken
+return {retaken, past}
 `;
 
 /** The Redis keys and channels of one budget id (documented above); the id is already a hash. */

@@ -1,6 +1,12 @@
 // docs/gateway-protocol.md §2.5 (the key's 4 slots, shared by every process on one Redis): the
 // budget's options, checked before anything connects.
-import { describeGiven, readNumber, refusal, refuseUnknownOptions } from '@infergate/core/internal';
+import {
+  describeGiven,
+  MAX_TIMEOUT_MS,
+  readNumber,
+  refusal,
+  refuseUnknownOptions,
+} from '@infergate/core/internal';
 import type { RedisBudgetOptions } from './redis-budget';
 import type { RedisTlsOptions } from './redis-connection';
 
@@ -43,10 +49,10 @@ function refused(field: string, rule: string, value: unknown) {
   return refusal(PLACE, field, `must be ${rule}, got ${describeGiven(value)}`);
 }
 
-/** Refuses `value` (when given) unless it is an integer of ms from `min` to the longest timer (2^31 − 1). */
+/** Refuses `value` (when given) unless it is an integer of ms from `min` to the longest timer. */
 function checkMs(field: string, value: unknown, min: number): void {
   if (value !== undefined) {
-    readNumber(value, { kind: 'integer', min, max: 2 ** 31 - 1, unit: 'ms' }, field, PLACE);
+    readNumber(value, { kind: 'integer', min, max: MAX_TIMEOUT_MS, unit: 'ms' }, field, PLACE);
   }
 }
 

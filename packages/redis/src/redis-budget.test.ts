@@ -191,3 +191,74 @@ describe('Redis stopped mid-run', () => {
     }
   });
 });
+
+describe('close() while calls wait', () => {
+  it('refuses the waiting calls at once (aborted), takes their tickets out of Redis, and refuses later calls; none runs on the fallback', async () => {
+    const id = `close-waiting-${Math.random()}`;
+    const { holders, queue } = leaseKeys('infergate:budget', id);
+    const warnings: string[] = [];
+    const other = budget();
+    const othersLeases = await Promise.all([1, 2, 3].map(() => other.acquire(request(id))));
+    const closing = createRedisBudget({
+      url: file.redis.url,
+      commandTimeoutMs: 10_000,
+      warn: (m) => warnings.push(m),
+    });
+    const held = await closing.acquire(request(id)); // the key's 4th slot
+    // Three wait in Redis's queue, a fourth for this process's own slot (its limit is reached).
+    const waiting = [1, 2, 3, 4].map(() => closing.acquire(request(id)).catch((e: unknown) => e));
+    await queued(id, 3);
+    await closing.close();
+    for (const failure of await Promise.all(waiting)) {
+      expect(isGatewayError(failure) && failure.code).toBe('aborted');
+      expect(String((failure as Error).message)).toContain('the budget was closed');
+    }
+    expect(await file.admin.zCard(queue)).toBe(0);
+    for (const later of [closing.acquire(request(id)), closing.acquireIfFree(request(id))]) {
+      const failure = await later.catch((e: unknown) => e);
+      expect(isGatewayError(failure) && failure.code).toBe('aborted');
+    }
+    expect(closing.stats.fallbackAcquires).toBe(0);
+    expect(warnings).toEqual([]);
+    // The lease held at close() stays counted (its call may still run) until its TTL runs out;
+    // a slot freed by another process goes to nobody of the closed budget.
+    held.release();
+    expect(await file.admin.zCard(holders)).toBe(4);
+    othersLeases[0]!.release();
+    await pollUntil(async () => (await file.admin.zCard(holders)) === 3, 'the release');
+    for (const lease of othersLeases.slice(1)) lease.release();
+  });
+});
+
+describe('a lease lost while its call runs', () => {
+  it('is taken again, and past the limit (its slot granted meanwhile) it stays counted and warns once', async () => {
+    const id = `past-${Math.random()}`;
+    const { holders } = leaseKeys('infergate:budget', id);
+    const ttl = 60_000;
+    const warnings: string[] = [];
+    // The refresh period runs on fake interval timers: the test says when the holder refreshes.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const holder = budget({ leaseTtlMs: ttl, warn: (m) => warnings.push(m) });
+      const lease = await holder.acquire(request(id, 1));
+      const [token] = await file.admin.zRange(holders, 0, -1);
+      // Lost with the key free (Redis wiped it): taken again at the next refresh, no warning.
+      await file.admin.del(holders);
+      vi.advanceTimersByTime(ttl / 3);
+      await pollUntil(() => holder.stats.retakenLeases === 1, 'the first re-take');
+      expect(warnings).toEqual([]);
+      // Expired while its process stalled, and its slot granted to another call meanwhile.
+      await file.admin.zRem(holders, token!);
+      const other = await budget({ leaseTtlMs: ttl }).acquire(request(id, 1));
+      vi.advanceTimersByTime(ttl / 3);
+      await pollUntil(() => holder.stats.retakenLeases === 2, 'the second re-take');
+      expect(await file.admin.zCard(holders)).toBe(2); // both calls are in flight: both counted
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain("past the key's limit");
+      other.release();
+      lease.release();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

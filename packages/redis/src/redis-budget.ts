@@ -7,6 +7,7 @@ import {
   type KeyBudget,
 } from '@infergate/core';
 import { acquireLease, acquireLeaseIfFree, type LeaseQueue } from './acquire-lease';
+import { BudgetClosing } from './budget-closing';
 import { HeldLeases } from './held-leases';
 import { probeKeys } from './redis-access';
 import { checkRedisBudgetOptions } from './redis-budget-options';
@@ -16,7 +17,7 @@ import {
   type RedisConnection,
   type RedisTlsOptions,
 } from './redis-connection';
-import { redisFailurePolicy, warnOnceEach } from './redis-failure-policy';
+import { pastLimitWarning, redisFailurePolicy, warnOnceEach } from './redis-failure-policy';
 import { RedisLeases } from './redis-leases';
 import { failureWords } from './redis-outage';
 import { WakeUps } from './wake-ups';
@@ -42,8 +43,8 @@ export interface RedisBudgetOptions {
   /** Bound on connecting and on every Redis command; past it Redis counts as unreachable until
    *  it answers again. Default 2000. */
   commandTimeoutMs?: number;
-  /** Where the one fallback warning (saying why) and the one limit warning go. Default
-   *  `console.warn`. */
+  /** Where the one fallback warning (saying why), the one limit warning and the one warning of
+   *  leases re-taken past the key's limit (after a stall) go. Default `console.warn`. */
   warn?: (message: string) => void;
 }
 
@@ -82,8 +83,12 @@ export interface RedisBudget extends KeyBudget {
    * (`redis://` on a TLS port, `rediss://` on a plain one).
    */
   ready(): Promise<void>;
-  /** Sends the releases still pending (bounded by `commandTimeoutMs`), then closes the Redis
-   *  connections. */
+  /**
+   * Refuses the calls still waiting for a slot, and every later one, with a `GatewayError`
+   * `aborted` (the budget was closed; never the fallback), takes their tickets out of Redis, sends
+   * the releases still pending (bounded by `commandTimeoutMs`), then closes the Redis connections.
+   * A lease held stays counted in Redis until its TTL runs out (its call may still run).
+   */
   close(): Promise<void>;
 }
 
@@ -124,7 +129,8 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
       stats.roundTrips += 1;
     },
   });
-  const leases = new RedisLeases(redis, { keyPrefix, ttl, commandTimeout }, stats);
+  const onPastLimit = pastLimitWarning(warnOnce);
+  const leases = new RedisLeases(redis, { keyPrefix, ttl, commandTimeout, onPastLimit }, stats);
   const held = new HeldLeases(leases, redis, ttl);
   const wakeUps = new WakeUps(redis, leases, (id) => held.answerCensus(id));
   // Back after a drop (maybe a restart that lost every lease): re-take what this process holds,
@@ -137,7 +143,9 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
   // from it: what ran on the fallback is counted in Redis before anything else of this process.
   redis.onOutage(() => wakeUps.pollAll());
   redis.onRecovery(() => held.retakeAll());
+  const closing = new BudgetClosing();
   const queue: LeaseQueue = {
+    closing,
     leases,
     held,
     wakeUps,
@@ -159,32 +167,40 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
     stats,
     async acquire(request) {
       request.signal.throwIfAborted();
-      return leaseOn(await local.acquire(request), (slot) => acquireLease(queue, request, slot));
+      const slot = closing.localSlot(local, request);
+      return closing.take(slot, (own) => acquireLease(queue, request, own));
     },
     async acquireIfFree(request) {
       request.signal.throwIfAborted();
+      if (closing.error) throw closing.error;
       const slot = localSlotIfFree(local, request);
-      return slot && leaseOn(await slot, (s) => acquireLeaseIfFree(queue, request, s));
+      return slot && closing.take(slot, (own) => acquireLeaseIfFree(queue, request, own));
     },
     ready: () => readyOrWhy(redis, commandTimeout),
-    async close() {
-      held.close();
-      // The releases just sent go out first (each bounded by the command timeout): a call that
-      // ended right before close() gives its slot back now, not after a TTL.
-      await leases.flush();
-      await redis.close();
-    },
+    close: () => closeBudget({ closing, wakeUps, held, leases, redis }),
   };
 }
 
-/** `take` on the local `slot`, which is given back when `take` throws. */
-async function leaseOn<T>(slot: BudgetLease, take: (slot: BudgetLease) => Promise<T>): Promise<T> {
-  try {
-    return await take(slot);
-  } catch (error) {
-    slot.release();
-    throw error;
-  }
+/**
+ * `close()`: the calls still waiting are refused and leave Redis's queue, then the releases sent
+ * go out (each bounded by the command timeout: a call that ended right before close() gives its
+ * slot back now, not after a TTL), then the connections close. The leases held stay counted in
+ * Redis until their TTL runs out: their calls may still be running, and giving their slots back
+ * would let another process send one request more than the key's limit.
+ */
+async function closeBudget(parts: {
+  closing: BudgetClosing;
+  wakeUps: WakeUps;
+  held: HeldLeases;
+  leases: RedisLeases;
+  redis: RedisConnection;
+}): Promise<void> {
+  const ended = parts.closing.close();
+  parts.wakeUps.pollAll(); // (the waits in Redis's queue end now)
+  await ended;
+  parts.held.close();
+  await parts.leases.flush();
+  await parts.redis.close();
 }
 
 /**

@@ -5,16 +5,26 @@ import type { HeldLeases } from './held-leases';
 import type { RedisConnection } from './redis-connection';
 import type { RedisLeases } from './redis-leases';
 
-/** Warns once per kind: the fallback, and a smaller limit found in Redis. */
-export type WarnOnce = (kind: 'fallback' | 'limit', message: string) => void;
+/** Warns once per kind: the fallback, a smaller limit found in Redis, and leases re-taken past
+ *  the key's limit. */
+export type WarnOnce = (kind: 'fallback' | 'limit' | 'pastLimit', message: string) => void;
 
 export function warnOnceEach(warn: (message: string) => void): WarnOnce {
-  const warned = new Set<'fallback' | 'limit'>();
+  const warned = new Set<'fallback' | 'limit' | 'pastLimit'>();
   return (kind, message) => {
     if (warned.has(kind)) return;
     warned.add(kind);
     warn(message);
   };
+}
+
+/** The warning, once, that leases of this process were re-taken past the key's limit. */
+export function pastLimitWarning(warnOnce: WarnOnce): () => void {
+  return () =>
+    warnOnce(
+      'pastLimit',
+      "@infergate/redis: leases of this process that Redis had lost were taken again past the key's limit: other calls were granted their slots meanwhile (this process stalled longer than leaseTtlMs, or ran calls on the fallback while Redis was away), so the key had more calls in flight than its limit; nothing more is granted until it is under the limit again",
+    );
 }
 
 /**

@@ -32,6 +32,8 @@ interface RedisLeasesOptions {
   keyPrefix: string;
   ttl: number;
   commandTimeout: number;
+  /** A refresh re-took leases of this process past the key's limit (see `refresh`). */
+  onPastLimit?: () => void;
 }
 
 /**
@@ -183,15 +185,18 @@ export class RedisLeases {
   /**
    * Extends the leases `tokens` (and re-takes those Redis lost), recording `limit`; `census` when
    * answering a census. Rejects when Redis did not answer: the periodic refresh leaves it to the
-   * next one (the calls stay counted locally), the end of an outage tries again.
+   * next one (the calls stay counted locally), the end of an outage tries again. Leases re-taken
+   * past the key's limit (other calls were granted their slots meanwhile) stay counted, since their
+   * calls are in flight, and `onPastLimit` is told.
    */
   async refresh(id: string, tokens: readonly string[], limit: number, census: boolean) {
     const keys = this.keys(id);
-    const retaken = await this.#redis.run(
+    const [retaken, past] = (await this.#redis.run(
       REFRESH_SCRIPT,
       [keys.holders, keys.limits, keys.settle, keys.queue, keys.seen],
       [String(this.#options.ttl), String(limit), census ? '1' : '0', keys.wake, ...tokens],
-    );
+    )) as number[];
     this.#stats.retakenLeases += Number(retaken);
+    if (Number(past) === 1) this.#options.onPastLimit?.();
   }
 }

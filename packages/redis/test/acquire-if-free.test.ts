@@ -58,9 +58,10 @@ describe('acquireIfFree', () => {
         keys: [k.holders, k.queue, k.seen, k.seq, k.expired, k.limits, k.settle],
         arguments: [token, '1', '60000', '0', k.census, k.wake, '0'],
       }) as Promise<number[]>;
-    // A holder (a crashed process: nobody answers its census) and a waiter behind it; then the
-    // holder's lease expires (driven: its TTL runs out now). No script runs between the expiry
-    // and the call below.
+    // A holder (a crashed process: nobody answers its census) and a waiter behind it, whose
+    // process listens for its handover; then the holder's lease expires (driven: its TTL runs out
+    // now). No script runs between the expiry and the call below.
+    await file.listener.subscribe(`${k.wake}waiter`, () => {});
     expect((await script('crashed:1'))[0]).toBe(1);
     expect((await script('waiter:1'))[0]).toBe(0);
     expect(await expireLeasesNow(file.admin, id)).toEqual(['crashed:1']);

@@ -100,21 +100,53 @@ function scripts(id: string) {
   return { k, acquire };
 }
 
-describe('a waiter whose message was lost', () => {
-  it('finds the slot it was handed when it asks again', async () => {
+describe('a waiter nobody listens for (its process died, or its pub/sub connection is down)', () => {
+  it('is passed over: the slot goes to the next waiter in line, and nobody holds it for a TTL', async () => {
+    const id = `dead-${Math.random()}`;
+    const { k, acquire } = scripts(id);
+    const holder = budget();
+    const lease = await holder.acquire(request(id));
+    // A waiter of a process that is gone: its ticket is in line, nobody listens on its channel.
+    expect((await acquire('dead:1'))[0]).toBe(0);
+    const live = budget().acquire(request(id));
+    await queued(id, 2);
+    lease.release();
+    (await live).release();
+    await pollUntil(async () => (await file.admin.zCard(k.holders)) === 0, 'the last release');
+    // It asked lately: it keeps its place (a live one takes the next slot when it asks again).
+    expect(await file.admin.zRange(k.queue, 0, -1)).toEqual(['dead:1']);
+  });
+
+  it('keeps its place while it asked lately, and takes a free slot when it asks again', async () => {
     const { k, acquire } = scripts(`lost-${Math.random()}`);
     expect((await acquire('holder:1'))[0]).toBe(1);
     expect((await acquire('waiter:1'))[0]).toBe(0);
-    await file.admin.eval(RELEASE_SCRIPT, {
-      keys: [k.holders, k.queue, k.seen, k.limits, k.settle],
-      arguments: ['holder:1', k.wake, '1', '60000'],
-    });
-    // Nobody listened on waiter's channel; the slot is its own all the same.
-    expect(await file.admin.zRange(k.holders, 0, -1)).toEqual(['waiter:1']);
+    await release(k, 'holder:1');
+    expect(await file.admin.zCard(k.holders)).toBe(0);
     expect((await acquire('waiter:1'))[0]).toBe(1);
     expect((await acquire('third:1'))[0]).toBe(0);
   });
+
+  it('leaves the line once it has not asked for half a TTL', async () => {
+    const { k, acquire } = scripts(`stale-${Math.random()}`);
+    expect((await acquire('holder:1'))[0]).toBe(1);
+    expect((await acquire('gone:1'))[0]).toBe(0);
+    // Its last ask was 40 s ago (TTL 60 s): the next handover drops it instead of passing it over.
+    const [seconds] = (await file.admin.sendCommand(['TIME'])) as string[];
+    await file.admin.zAdd(k.seen, { score: Number(seconds) * 1000 + 20_000, value: 'gone:1' });
+    await release(k, 'holder:1');
+    expect(await file.admin.zCard(k.queue)).toBe(0);
+    expect(await file.admin.zCard(k.holders)).toBe(0);
+  });
 });
+
+/** The release script run by hand (a limit of 1, a TTL of a minute). */
+function release(k: ReturnType<typeof leaseKeys>, token: string) {
+  return file.admin.eval(RELEASE_SCRIPT, {
+    keys: [k.holders, k.queue, k.seen, k.limits, k.settle],
+    arguments: [token, k.wake, '1', '60000'],
+  });
+}
 
 // The lease's TTL runs out when the test says (`expireLeasesNow`), not after a sleep.
 describe('an expired lease', () => {

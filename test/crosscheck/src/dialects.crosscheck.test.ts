@@ -280,7 +280,7 @@ function expectAtLeast(label: string, mine: Seen, anchor: Seen, reasoningOutside
 
 /** What every one of our surfaces must return for a dialect, whatever the anchors do. */
 function expectComplete(label: string, seen: Seen, dialect: ChatDialect, kind: PromptKind): void {
-  const reasons = ['deepseek', 'groq', 'mistral', 'xai'].includes(dialect);
+  const reasons = ['deepseek', 'groq', 'mistral', 'xai', 'deepseek-thinking'].includes(dialect);
   if (kind === 'text') {
     expect(seen.text, `${label}: text`).toBe('Echo: hi there');
     expect(seen.finish, `${label}: finish`).toBe('stop');
@@ -297,7 +297,7 @@ function expectComplete(label: string, seen: Seen, dialect: ChatDialect, kind: P
   expect(seen.usage.input, `${label}: usage.input`).toBeGreaterThan(0);
   expect(seen.usage.output, `${label}: usage.output`).toBeGreaterThan(0);
   if (reasons) expect(seen.usage.reasoning, `${label}: usage.reasoning`).toBeGreaterThan(0);
-  if (dialect === 'deepseek' || dialect === 'xai')
+  if (['deepseek', 'xai', 'deepseek-thinking'].includes(dialect))
     expect(seen.usage.cached, `${label}: usage.cached`).toBeGreaterThan(0);
   expect(seen.id, `${label}: id`).toMatch(SERVER_ID);
 }

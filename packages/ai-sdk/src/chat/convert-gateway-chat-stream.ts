@@ -11,6 +11,9 @@ import { convertGatewayUsage } from './convert-gateway-usage';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { toolCallMetadata } from './tool-call-metadata';
 
+/** What the conversion reads of core's `ChatStream` (or of core's `jsonTextStream` of one). */
+type ChatEventSource = Pick<ChatStream, 'readBatch' | 'cancel' | 'servedModel'>;
+
 interface StreamConversionOptions {
   warnings: SharedV4Warning[];
   /** Also emit each gateway event as a `raw` part. */
@@ -32,7 +35,7 @@ interface StreamConversionOptions {
  * is how `ai` recognises them.
  */
 export function convertGatewayChatStream(
-  stream: ChatStream,
+  stream: ChatEventSource,
   options: StreamConversionOptions,
 ): ReadableStream<LanguageModelV4StreamPart> {
   const parts = new GatewayStreamParts(stream, options);
@@ -105,7 +108,7 @@ interface PartSink {
  * without any other check.
  */
 class GatewayStreamParts {
-  readonly #stream: ChatStream;
+  readonly #stream: ChatEventSource;
   readonly #options: StreamConversionOptions;
   /** Parts put out so far (a pull reads on until its batch gave one). */
   enqueued = 0;
@@ -117,9 +120,11 @@ class GatewayStreamParts {
   #reasoningBlocks = 0;
   readonly #toolCalls = new Map<number, ToolCallInProgress>();
   #rawFinishReason: string | undefined;
+  /** The server's word when core reports another (a refused `stop`: `content_filter`). */
+  #sentFinishReason: string | undefined;
   #usage: Usage | undefined;
 
-  constructor(stream: ChatStream, options: StreamConversionOptions) {
+  constructor(stream: ChatEventSource, options: StreamConversionOptions) {
     this.#stream = stream;
     this.#options = options;
   }
@@ -170,7 +175,10 @@ class GatewayStreamParts {
         break;
 
       case 'finish':
-        if (event.choiceIndex === 0) this.#rawFinishReason = event.reason;
+        if (event.choiceIndex === 0) {
+          this.#rawFinishReason = event.reason;
+          this.#sentFinishReason = event.sent;
+        }
         break;
 
       case 'usage':
@@ -227,7 +235,10 @@ class GatewayStreamParts {
         ...toolCallMetadata(call.extraContent),
       });
     }
-    this.#finish(mapGatewayFinishReason(rawFinishReason), out);
+    this.#finish(
+      mapGatewayFinishReason(rawFinishReason, this.#sentFinishReason ?? rawFinishReason),
+      out,
+    );
   }
 
   #finish(finishReason: LanguageModelV4FinishReason, out: PartSink): void {

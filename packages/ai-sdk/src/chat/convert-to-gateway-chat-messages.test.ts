@@ -131,6 +131,8 @@ describe('convertToGatewayChatMessages', () => {
       {
         role: 'assistant',
         content: null,
+        // A turn that made tool calls keeps its reasoning by default (thinking models need it).
+        reasoning_content: 'thinking',
         tool_calls: [
           {
             id: 'call_1',
@@ -155,5 +157,40 @@ describe('convertToGatewayChatMessages', () => {
         },
       ]),
     ).toEqual([{ role: 'assistant', content: 'Sure.', name: 'helper' }]);
+  });
+});
+
+describe('reasoning of assistant turns sent back (core: sendsReasoningBack)', () => {
+  const history = [
+    {
+      role: 'assistant' as const,
+      content: [
+        { type: 'reasoning' as const, text: 'I need the weather.' },
+        { type: 'tool-call' as const, toolCallId: 'c1', toolName: 'weather', input: {} },
+      ],
+    },
+    {
+      role: 'assistant' as const,
+      content: [
+        { type: 'reasoning' as const, text: 'Now I answer.' },
+        { type: 'text' as const, text: 'Sunny.' },
+      ],
+    },
+    {
+      role: 'assistant' as const,
+      content: [{ type: 'tool-call' as const, toolCallId: 'c2', toolName: 'weather', input: {} }],
+    },
+  ];
+  const sent = (sendReasoning?: boolean) =>
+    convertToGatewayChatMessages(history, { sendReasoning }).map((m) => m.reasoning_content);
+
+  it('unset: the turn with tool calls only; a text turn drops it; no reasoning, no field', () => {
+    expect(sent()).toEqual(['I need the weather.', undefined, undefined]);
+    expect(convertToGatewayChatMessages(history)[2]).not.toHaveProperty('reasoning_content');
+  });
+
+  it('true: every turn that has reasoning; false: none', () => {
+    expect(sent(true)).toEqual(['I need the weather.', 'Now I answer.', undefined]);
+    expect(sent(false)).toEqual([undefined, undefined, undefined]);
   });
 });

@@ -9,7 +9,7 @@ import {
 } from '@ai-sdk/provider';
 import { convertToBase64 } from '@ai-sdk/provider-utils';
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
-import { mediaPart, toolCallOf } from '@infergate/core/internal';
+import { mediaPart, sendsReasoningBack, toolCallOf } from '@infergate/core/internal';
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 import { replayedExtraContent } from './tool-call-metadata';
 
@@ -23,7 +23,8 @@ import { replayedExtraContent } from './tool-call-metadata';
  *   `tool` message, named by its tool (`name`).
  * - `providerOptions.infergate` on a message adds its fields to that message unchanged
  *   (the spec allows additional fields).
- * - Reasoning parts are dropped, unless `sendReasoning`: then they go back as `reasoning_content`.
+ * - Reasoning parts go back as `reasoning_content` on turns that made tool calls (thinking models
+ *   refuse such a turn without it), every turn's with `sendReasoning: true`, none with `false`.
  */
 export function convertToGatewayChatMessages(
   prompt: LanguageModelV4Prompt,
@@ -89,7 +90,7 @@ function userContent(message: MessageOf<'user'>): string | ChatContentPart[] {
   );
 }
 
-/** Text, client tool calls as `tool_calls`, reasoning as `reasoning_content` when sent back. */
+/** Text, client tool calls as `tool_calls`, reasoning as `reasoning_content` when sent back (core's rule). */
 function assistantMessage(
   message: MessageOf<'assistant'>,
   options: { sendReasoning?: boolean },
@@ -116,7 +117,7 @@ function assistantMessage(
         );
         break;
       case 'reasoning':
-        if (options.sendReasoning) reasoning += part.text;
+        reasoning += part.text;
         break;
       case 'file':
         throw new UnsupportedFunctionalityError({
@@ -131,7 +132,9 @@ function assistantMessage(
     role: 'assistant',
     content: text.length > 0 ? text : toolCalls.length > 0 ? null : '',
     ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-    ...(reasoning.length > 0 ? { reasoning_content: reasoning } : {}),
+    ...(reasoning && sendsReasoningBack(options.sendReasoning, toolCalls.length > 0)
+      ? { reasoning_content: reasoning }
+      : {}),
   };
 }
 

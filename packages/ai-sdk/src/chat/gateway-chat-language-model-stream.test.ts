@@ -19,6 +19,25 @@ async function parts<T extends ToolSet>(stream: AsyncIterable<TextStreamPart<T>>
 }
 
 describe('streamText through the gateway', () => {
+  it('a streamed refusal (delta.refusal) with finish_reason stop: content-filter, raw stop as sent, as @ai-sdk/openai-compatible gives', async () => {
+    const chunk = (delta: object, finish: string | null) =>
+      `data: ${JSON.stringify({ id: 'r', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const refusing: typeof fetch = async (input, init) => {
+      if (!new Request(input, init).url.endsWith('/chat/completions')) return fetch(input, init);
+      const body = `${chunk({ role: 'assistant', refusal: "I can't " }, null)}${chunk({ refusal: 'help.' }, 'stop')}data: [DONE]\n\n`;
+      return new Response(body, {
+        headers: { 'content-type': 'text/event-stream', 'x-service-model': 'community/streamer' },
+      });
+    };
+    const result = streamText({
+      model: gateway({ fetch: refusing })('community/streamer'),
+      prompt: 'hello there',
+    });
+    expect(await result.text).toBe("I can't help.");
+    expect(await result.finishReason).toBe('content-filter');
+    expect(await result.rawFinishReason).toBe('stop');
+  });
+
   it('streams text and reports the answering model and usage', async () => {
     const result = streamText({ model: gateway()('community/streamer'), prompt: 'hello there' });
     let text = '';

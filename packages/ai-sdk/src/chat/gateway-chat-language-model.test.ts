@@ -12,6 +12,19 @@ const { gateway } = providersOn(emulated);
 
 const weather = tool(WEATHER_TOOL);
 
+/** A fetch whose chat answers (the emulator's) have choice 0 changed by `edit`. */
+function editedAnswers(edit: (choice: Record<string, unknown>) => void): typeof fetch {
+  return async (input, init) => {
+    const answer = await fetch(input, init);
+    if (!new Request(input, init).url.endsWith('/chat/completions')) return answer;
+    const body = await answer.json();
+    edit(body.choices[0]);
+    const headers = new Headers(answer.headers);
+    headers.delete('content-length');
+    return new Response(JSON.stringify(body), { status: answer.status, headers });
+  };
+}
+
 describe('generateText through the gateway', () => {
   it('answers a text prompt and reports the answering model', async () => {
     const result = await generateText({
@@ -109,15 +122,9 @@ describe('generateText through the gateway', () => {
 
   it('an answer with finish_reason null (the spec allows it): other, no raw reason, as @ai-sdk/openai-compatible gives', async () => {
     // The emulator always finishes: its answer is passed on with the reason set to null.
-    const nullReason: typeof fetch = async (input, init) => {
-      const answer = await fetch(input, init);
-      if (!new Request(input, init).url.endsWith('/chat/completions')) return answer;
-      const body = await answer.json();
-      body.choices[0].finish_reason = null;
-      const headers = new Headers(answer.headers);
-      headers.delete('content-length');
-      return new Response(JSON.stringify(body), { status: answer.status, headers });
-    };
+    const nullReason = editedAnswers((choice) => {
+      choice.finish_reason = null;
+    });
     const result = await generateText({
       model: gateway({ fetch: nullReason })('community/general'),
       prompt: 'hello there',
@@ -125,6 +132,20 @@ describe('generateText through the gateway', () => {
     expect(result.text).toBe('Echo: hello there');
     expect(result.finishReason).toBe('other');
     expect(result.rawFinishReason).toBeUndefined();
+  });
+
+  it("a refusal (OpenAI's message.refusal) with finish_reason stop: content-filter, raw stop as sent, as @ai-sdk/openai-compatible gives", async () => {
+    // The emulator's answer, its message turned into a refusal (its finish_reason stays stop).
+    const refusing = editedAnswers((choice) => {
+      choice.message = { role: 'assistant', content: null, refusal: "I can't help." };
+    });
+    const result = await generateText({
+      model: gateway({ fetch: refusing })('community/general'),
+      prompt: 'hello there',
+    });
+    expect(result.text).toBe("I can't help.");
+    expect(result.finishReason).toBe('content-filter');
+    expect(result.rawFinishReason).toBe('stop');
   });
 
   it("sends images, audio and files as core's content parts (one default image type)", async () => {

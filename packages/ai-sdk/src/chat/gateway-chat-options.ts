@@ -25,8 +25,10 @@ export interface GatewayChatModelSettings extends SteeringOptions {
    */
   capabilities?: readonly ModelCapability[];
   /**
-   * Send the reasoning of earlier assistant turns back to the gateway as `reasoning_content`
-   * (for model servers that want it). Default `false`: reasoning is never sent back.
+   * Which earlier assistant turns go back to the gateway with their reasoning, as
+   * `reasoning_content`. Default (unset): the turns that made tool calls, which thinking models
+   * (DeepSeek V4, Kimi K2) refuse with a 400 without it; other turns' reasoning is dropped.
+   * `true`: every turn's. `false`: none.
    */
   sendReasoning?: boolean;
   /**

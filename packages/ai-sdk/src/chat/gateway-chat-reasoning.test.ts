@@ -1,7 +1,9 @@
+import { APICallError } from '@ai-sdk/provider';
 import { emulate } from '@infergate/emulator/testing';
-import { generateText, streamText } from 'ai';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BASE_URL, providersOn } from '../../test/providers';
+import { WEATHER_TOOL } from '../../test/weather-tool';
 
 // Scripted models whose model servers answer in other dialects (see the emulator README).
 const emulated = await emulate({
@@ -13,6 +15,11 @@ const emulated = await emulate({
       'dialect/azure': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'azure' },
       'dialect/minimal': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'minimal' },
       'dialect/xai': { capabilities: ['chat', 'streaming', 'tools'], dialect: 'xai' },
+      // DeepSeek V4 / Kimi K2 thinking: a tool-call turn replayed without its reasoning is a 400.
+      'dialect/thinking': {
+        capabilities: ['chat', 'streaming', 'tools'],
+        dialect: 'deepseek-thinking',
+      },
     },
   },
   baseURL: BASE_URL,
@@ -142,6 +149,10 @@ describe('response metadata whatever chunk carries it', () => {
   );
 });
 
+/** The first assistant message of a sent chat request. */
+const assistantSent = (body: unknown) =>
+  (body as { messages: Record<string, unknown>[] }).messages.find((m) => m.role === 'assistant');
+
 describe('reasoning of earlier turns (sendReasoning)', () => {
   const history = [
     { role: 'user' as const, content: 'hello there' },
@@ -154,8 +165,6 @@ describe('reasoning of earlier turns (sendReasoning)', () => {
     },
     { role: 'user' as const, content: 'and again' },
   ];
-  const assistantSent = (body: unknown) =>
-    (body as { messages: Record<string, unknown>[] }).messages.find((m) => m.role === 'assistant');
 
   it('is not sent back by default', async () => {
     const result = await generateText({
@@ -180,5 +189,52 @@ describe('reasoning of earlier turns (sendReasoning)', () => {
       content: 'Echo: hello there',
       reasoning_content: 'They greet me.',
     });
+  });
+});
+
+describe("a thinking model's tool loop (DeepSeek V4, Kimi K2: reasoning of tool-call turns back)", () => {
+  const loop = { tools: { weather: tool(WEATHER_TOOL) }, stopWhen: stepCountIs(2) };
+  const PROMPT = 'Use weather for "Kyiv"';
+  const ANSWER = 'Tool weather returned: {"city":"Kyiv","celsius":21}';
+  const THOUGHT = 'The user wrote 4 words. I answer by echoing them.';
+  const REFUSED = 'The `reasoning_content` in the thinking mode must be passed back to the API.';
+
+  it('generateText: by default step 2 sends the tool-call turn back with its reasoning_content', async () => {
+    const result = await generateText({
+      model: gateway()('dialect/thinking'),
+      ...loop,
+      prompt: PROMPT,
+      include: { requestBody: true },
+    });
+    expect(result.text).toBe(ANSWER);
+    expect(assistantSent(result.steps[1]?.request.body)).toMatchObject({
+      reasoning_content: THOUGHT,
+      tool_calls: [{ function: { name: 'weather' } }],
+    });
+  });
+
+  it('streamText: the same from the stream', async () => {
+    const result = streamText({ model: gateway()('dialect/thinking'), ...loop, prompt: PROMPT });
+    expect(await result.text).toBe(ANSWER);
+    expect(await result.steps).toHaveLength(2);
+  });
+
+  it("sendReasoning: false drops it, and the model server's 400 comes back as an APICallError", async () => {
+    const model = gateway()('dialect/thinking', { sendReasoning: false });
+    const failure = await generateText({ model, ...loop, prompt: PROMPT }).catch((e) => e);
+    expect(APICallError.isInstance(failure)).toBe(true);
+    expect(failure).toMatchObject({ statusCode: 400, isRetryable: false });
+    expect(failure.message).toContain(REFUSED);
+
+    const errors: unknown[] = [];
+    const streamed = streamText({
+      model,
+      ...loop,
+      prompt: PROMPT,
+      onError: (e) => errors.push(e.error),
+    });
+    await streamed.consumeStream();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ statusCode: 400, message: expect.stringContaining(REFUSED) });
   });
 });

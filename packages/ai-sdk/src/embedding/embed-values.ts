@@ -4,7 +4,7 @@ import {
   type EmbeddingModelV4Result,
   TooManyEmbeddingValuesForCallError,
 } from '@ai-sdk/provider';
-import { type GatewayResponseInfo, LIMITS } from '@infergate/core';
+import { GatewayError, type GatewayResponseInfo, isGatewayError, LIMITS } from '@infergate/core';
 import { ENDPOINTS } from '@infergate/core/internal';
 import {
   AI_RETRIES,
@@ -29,10 +29,12 @@ export interface EmbeddingModelParts {
 /**
  * `doEmbed` of `GatewayEmbeddingModel`, loaded on its first call (a chat-only app never runs it):
  * the count check, `providerOptions.infergate`, the engine, core's batching, usage and response.
+ * `start`: where these values begin in the caller's `embedMany` values, when `embedMany` cut them.
  */
 export async function embedValues(
   model: EmbeddingModelParts,
   options: EmbeddingModelV4CallOptions,
+  start?: number,
 ): Promise<EmbeddingModelV4Result> {
   const { values, abortSignal } = options;
   if (values.length > LIMITS.embeddingsMaxInputs) {
@@ -83,13 +85,34 @@ export async function embedValues(
       warnings: [],
     };
   } catch (error) {
-    throw mapGatewayError(error, {
+    throw mapGatewayError(asCallersValue(error, values.length, start), {
       url: endpointURL(config, ENDPOINTS.embeddings),
       requestBodyValues: { model: model.engineId, input: values, dimensions },
       maxRetryAfterMs: config.maxRetryAfterMs,
       modelType: 'embeddingModel',
     });
   }
+}
+
+/**
+ * Core's refusal of one text (`texts[i]`, or `text` for a list of one) named as the AI SDK caller
+ * gave it: `values[i]` of `embedMany` (`i` counted from the batch's `start`), else `value` of
+ * `embed` (which passes one value and no batch start), else `values[i]` of a direct `doEmbed`.
+ */
+function asCallersValue(error: unknown, count: number, start: number | undefined): unknown {
+  if (!isGatewayError(error) || error.status !== undefined || error.field === undefined) {
+    return error;
+  }
+  const index = /^text(?:s\[(\d+)\])?$/.exec(error.field);
+  if (index === null || !error.message.startsWith(error.field)) return error;
+  const i = Number(index[1] ?? 0);
+  const field =
+    start !== undefined ? `values[${start + i}]` : count === 1 ? 'value' : `values[${i}]`;
+  return new GatewayError({
+    code: error.code,
+    message: `${field}${error.message.slice(error.field.length)}`,
+    field,
+  });
 }
 
 /** `usage.prompt_tokens` of an embeddings answer (docs/gateway-protocol.md §6 shows no usage; servers send it). */

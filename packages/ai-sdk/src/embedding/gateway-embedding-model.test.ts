@@ -5,10 +5,11 @@ import {
 } from '@ai-sdk/provider';
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { embed, embedMany } from 'ai';
+import * as ai6 from 'ai-v6';
 import { describe, expect, it } from 'vitest';
 import { providersOnMsw } from '../../test/providers';
 
-const { emulator, gateway } = await providersOnMsw({ latencyMs: 2 });
+const { emulator, gateway, gatewayV3 } = await providersOnMsw({ latencyMs: 2 });
 
 const ENGINE = 'all-minilm-l6-v2';
 
@@ -113,5 +114,36 @@ describe('embeddings through the gateway', () => {
     expect((error as Error).message).toContain('multilingual-e5-base');
     expect((error as Error).message).toContain('all-minilm-l6-v2');
     expect(emulator.counters.requests.embeddings).toBe(0);
+  });
+
+  it("names a refused value as the caller gave it: embedMany's values[i], embed's value", async () => {
+    const model = gateway().embeddingModel(ENGINE);
+    const tooLong = 'x'.repeat(70_000);
+    const refusal = (call: Promise<unknown>) =>
+      call.then(
+        () => expect.unreachable('refused'),
+        (error: unknown) => {
+          expect(InvalidArgumentError.isInstance(error)).toBe(true);
+          const { argument, message } = error as InvalidArgumentError;
+          expect(message.startsWith(`${argument}: `)).toBe(true);
+          return argument;
+        },
+      );
+    // One batch; and the long value cut into a batch of its own by ai, at index 1 of the values.
+    expect(await refusal(embedMany({ model, values: ['a', '', 'b'], maxRetries: 0 }))).toBe(
+      'values[1]',
+    );
+    expect(await refusal(embedMany({ model, values: ['a', tooLong, 'b'], maxRetries: 0 }))).toBe(
+      'values[1]',
+    );
+    expect(await refusal(embedMany({ model, values: [tooLong], maxRetries: 0 }))).toBe('values[0]');
+    expect(await refusal(embed({ model, value: '', maxRetries: 0 }))).toBe('value');
+    expect(await refusal(embed({ model, value: tooLong, maxRetries: 0 }))).toBe('value');
+    // ai@6 through /v6 alike.
+    const modelV3 = gatewayV3().embeddingModel(ENGINE);
+    expect(
+      await refusal(ai6.embedMany({ model: modelV3, values: ['a', tooLong, ''], maxRetries: 0 })),
+    ).toBe('values[1]');
+    expect(await refusal(ai6.embed({ model: modelV3, value: '', maxRetries: 0 }))).toBe('value');
   });
 });

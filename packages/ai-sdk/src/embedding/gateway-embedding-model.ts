@@ -3,8 +3,13 @@ import type {
   EmbeddingModelV4,
   EmbeddingModelV4CallOptions,
   EmbeddingModelV4Result,
+  SharedV4ProviderOptions,
 } from '@ai-sdk/provider';
-import { EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL } from '@ai-sdk/provider-utils';
+import {
+  type EmbeddingModelProviderOptionsTransformer,
+  EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL,
+  EXPERIMENTAL_EMBEDDING_MODEL_PROVIDER_OPTIONS_TRANSFORMER,
+} from '@ai-sdk/provider-utils';
 import { LIMITS } from '@infergate/core';
 import { ENDPOINTS } from '@infergate/core/internal';
 import type { GatewayModelConfig } from '../shared/gateway-model-config';
@@ -15,6 +20,19 @@ import { withMappedErrors } from '../shared/map-gateway-error';
 export const MAX_EMBEDDINGS_PER_CALL: number = LIMITS.embeddingsMaxInputs;
 /** docs/gateway-protocol.md §6: at most 65 536 bytes (UTF-8) of input per request (core's `LIMITS`). */
 export const MAX_EMBEDDING_INPUT_BYTES_PER_CALL: number = LIMITS.embeddingsMaxTotalBytes;
+
+/**
+ * Where each batch `embedMany` cut starts in its `values`, by the batch's `providerOptions` (a
+ * copy made per batch, passed to `doEmbed` as it is), so a refusal names the caller's index.
+ */
+const BATCH_STARTS = new WeakMap<SharedV4ProviderOptions, number>();
+
+/** `embedMany`'s hook for each batch: its own `providerOptions`, its start kept. */
+export const markBatchStart: EmbeddingModelProviderOptionsTransformer = (batch) => {
+  const providerOptions = { ...batch.providerOptions };
+  BATCH_STARTS.set(providerOptions, batch.startIndex);
+  return providerOptions;
+};
 
 /**
  * A gateway embedding engine as an AI SDK `EmbeddingModelV4`. Without an engine id the only
@@ -30,6 +48,7 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
   /** Lets `embedMany` cut batches by bytes too; `doEmbed` splits again when called directly. */
   readonly [EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL] =
     MAX_EMBEDDING_INPUT_BYTES_PER_CALL;
+  readonly [EXPERIMENTAL_EMBEDDING_MODEL_PROVIDER_OPTIONS_TRANSFORMER] = markBatchStart;
 
   private readonly engineId: string | undefined;
   private readonly config: GatewayModelConfig;
@@ -53,9 +72,12 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
       undefined,
       loadServiceParts,
     );
+    const { providerOptions } = options;
+    const start = providerOptions && BATCH_STARTS.get(providerOptions);
     return embedValues(
       { provider: this.provider, modelId: this.modelId, engineId, config },
       options,
+      start,
     );
   }
 }

@@ -1,5 +1,8 @@
 // docs/gateway-protocol.md §6 (embeddings, for AI SDK 6).
-import { EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL } from '@ai-sdk/provider-utils';
+import {
+  EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL,
+  EXPERIMENTAL_EMBEDDING_MODEL_PROVIDER_OPTIONS_TRANSFORMER,
+} from '@ai-sdk/provider-utils';
 import type {
   EmbeddingModelV3,
   EmbeddingModelV3CallOptions,
@@ -9,6 +12,7 @@ import {
   type GatewayEmbeddingModel,
   MAX_EMBEDDING_INPUT_BYTES_PER_CALL,
   MAX_EMBEDDINGS_PER_CALL,
+  markBatchStart,
 } from '../embedding/gateway-embedding-model';
 import { toV3ProviderMetadata, toV3Warnings } from './convert-to-v3-result';
 
@@ -21,9 +25,11 @@ export class GatewayEmbeddingModelV3 implements EmbeddingModelV3 {
   readonly modelId: string;
   readonly maxEmbeddingsPerCall = MAX_EMBEDDINGS_PER_CALL;
   readonly supportsParallelCalls = true;
-  /** Read by ai@7 when it runs this model (ai@6 batches by count only; `doEmbed` splits by bytes). */
+  /** Read by ai@7 and later ai@6 releases (an older ai@6 batches by count; `doEmbed` splits by bytes). */
   readonly [EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL] =
     MAX_EMBEDDING_INPUT_BYTES_PER_CALL;
+  /** The same: `doEmbed` hands the batch's options to the V4 model, which reads its start. */
+  readonly [EXPERIMENTAL_EMBEDDING_MODEL_PROVIDER_OPTIONS_TRANSFORMER] = markBatchStart;
 
   private readonly model: GatewayEmbeddingModel;
 

@@ -2,9 +2,7 @@
 // `timeout`).
 import { GatewayError } from '../errors/errors';
 import { monotonicNow } from './monotonic-clock';
-
-/** Timers take at most 2^31 − 1 ms; longer deadlines are clamped to it (about 24.8 days). */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+import { MAX_TIMEOUT_MS } from './timer-limit';
 
 /**
  * Runtimes that tie promises, timers and I/O to the request that created them (Cloudflare's

@@ -5,6 +5,7 @@ import { closeMatches } from '../errors/close-names';
 import { GatewayError, type GatewayErrorCode } from '../errors/errors';
 import { clip } from '../errors/escape-control';
 import type { StandardSchemaLike, StructuredOutputMethod } from '../protocol/chat-route';
+import { MAX_TIMEOUT_MS } from './timer-limit';
 
 /**
  * One option of a group: its key is the name. Its rule (`kind`) and default are here, read by
@@ -216,9 +217,6 @@ export function describeGiven(value: unknown): string {
   return typeof value === 'number' ? String(value) : kindOf(value);
 }
 
-/** The longest timer (2^31 − 1 ms): longer ms are clamped to it. */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
-
 /**
  * The one check of a number option given (`undefined` is refused as nothing): the value by its
  * field's rule (ms clamped to the longest timer), else refused naming `name`, the place, the number
@@ -239,7 +237,7 @@ export function readNumber(
       : kind === 'share'
         ? value > 0 && value <= 1
         : kind === 'ms' && value > 0 && Number.isFinite(value));
-  if (valid) return kind === 'ms' ? Math.min(LONGEST_TIMER_MS, value) : value;
+  if (valid) return kind === 'ms' ? Math.min(MAX_TIMEOUT_MS, value) : value;
   const rule =
     kind === 'integer'
       ? `an integer${unit ? ` of ${unit}` : ''} ${max < Infinity ? `from ${min} to ${max}` : `≥ ${min}`}`

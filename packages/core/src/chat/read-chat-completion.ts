@@ -6,7 +6,7 @@ import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-t
 import type { ChatCompletionResponse, ToolCall } from '../protocol/wire-types';
 import { refusedFinishReason } from './classify-finish-reason';
 import { answerTag, madeUpCallId, readContent, readReasoningField } from './read-message-parts';
-import { chatCompletionProblem, isObject } from './validate-chat-response';
+import { chatCompletionProblem, isObject, reportedFailure } from './validate-chat-response';
 
 /**
  * A non-streamed answer read: loaded by a client's first `chat` call (chat-calls.ts), so that an
@@ -36,7 +36,15 @@ export function readCheckedCompletion(
   const message = problem
     ? `The chat completion ${problem}`
     : 'The chat completion has no choice 0 (its choices are all of other indexes)';
-  const error = invalidAnswer((text) => redactor.redact(text), message, answer, requestedModel);
+  // A body that is an error object (and no answer) is read as that error, as in a stream (§5.3).
+  const reported = reportedFailure(isObject(answer.data) ? answer.data : undefined, answer.text);
+  const error = invalidAnswer(
+    (text) => redactor.redact(text),
+    message,
+    answer,
+    requestedModel,
+    reported,
+  );
   throw failed ? failed(error) : error;
 }
 

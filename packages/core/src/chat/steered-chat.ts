@@ -31,6 +31,10 @@ import type { StructuredStream } from './stream/sse-chat-stream';
 import { checkWholeAnswer } from './structured-completion';
 import { structuredStream } from './structured-stream';
 
+// The fence rule for an adapter's call asking for JSON with no schema, loaded with this module.
+export { jsonInText } from '../steering/json-in-text';
+export { jsonTextStream } from '../steering/json-text-events';
+
 /** A call that steers, as chat-calls.ts found it. */
 export interface SteeredChatInput
   extends Pick<SteeredCallInput, 'transport' | 'catalog' | 'client' | 'options' | 'needs'> {

@@ -3,12 +3,13 @@
  * A stream of a call asking for structured output, as its caller reads it: the JSON text as it
  * comes — for `tools`, the schema tool's argument pieces as text deltas, no tool-call event for
  * that tool; else the text deltas with a code fence and the prose around it left out
- * (`JsonTextReader`; a tool step's text kept as it came) — and, at its end, the assembled answer checked against the schema (a failure
- * ends the stream with `invalid_structured_output`). Loaded with the steering module.
+ * (`jsonTextEvents`; a tool step's text kept as it came) — and, at its end, the assembled answer
+ * checked against the schema (a failure ends the stream with `invalid_structured_output`). Loaded
+ * with the steering module.
  */
 import type { AssembledChat, ChatStreamEvent } from '../protocol/chat-result-types';
 import type { HopStructuredOutput, StructuredOutputMethod } from '../protocol/chat-route';
-import { JsonTextReader, jsonInText, startsAsJson } from '../steering/json-in-text';
+import { type EventMap, jsonTextEvents, textDelta } from '../steering/json-text-events';
 import { schemaName } from '../steering/structured-output-request';
 import { checkedStructuredAnswer, type StructuredAsk } from './checked-structured-answer';
 import type { DecodedEvents, MappedEvents, StructuredStream } from './stream/sse-chat-stream';
@@ -25,9 +26,12 @@ export interface StreamCheck extends StructuredAsk {
 export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput): StructuredStream {
   const { model, method, given } = asked;
   const name = schemaName(given);
-  const textMap = asked.ownTools === true ? toolStepKept : fenceLeftOut;
   return {
-    events: (decoder) => mapped(decoder, method === 'tools' ? schemaToolAsText(name) : textMap()),
+    events: (decoder) =>
+      mapped(
+        decoder,
+        method === 'tools' ? schemaToolAsText(name) : jsonTextEvents(asked.ownTools === true),
+      ),
     async check(answer: AssembledChat): Promise<AssembledChat> {
       // A step of the caller's own tool loop: not the structured answer yet, passed on unchecked.
       if (method !== 'tools' && answer.toolCalls.length > 0) return answer;
@@ -62,70 +66,6 @@ function schemaToolAsText(name: string): EventMap {
     return event;
   };
 }
-
-/**
- * The first choice's text read by `JsonTextReader` (a request with no tools of its own): what it
- * holds back comes before a finish, or before a tool call.
- */
-function fenceLeftOut(): EventMap {
-  const reader = new JsonTextReader();
-  return (event) => {
-    if (event === undefined) return textDelta(reader.end());
-    if (event.type === 'text-delta' && event.choiceIndex === 0) {
-      const delta = reader.read(event.delta);
-      return delta === '' ? undefined : { ...event, delta };
-    }
-    if (event.type !== 'finish' && event.type !== 'tool-call-delta') return event;
-    const held = textDelta(reader.end());
-    return held ? [held, event] : event;
-  };
-}
-
-/** Held text as its event, none when empty. */
-function textDelta(delta: string): ChatStreamEvent | undefined {
-  return delta === '' ? undefined : { type: 'text-delta', delta, choiceIndex: 0 };
-}
-
-/**
- * `fenceLeftOut` for a request with tools of its own, whose answer may be a step of the caller's
- * tool loop, handed on as it came (§4.8 item 6): first-choice text that starts as JSON passes as
- * it comes (from its first character); text that starts otherwise (a fence, prose) is held as
- * sent, and comes whole before a tool call (a tool step's), or as its JSON (`JsonTextReader`'s
- * rule) before a finish without one. Other events pass while text is held: they move ahead of it.
- */
-function toolStepKept(): EventMap {
-  /** The text as sent, while it is held; `undefined` once text passes as it comes. */
-  let held: string | undefined = '';
-  return (event) => {
-    if (held === undefined) return event;
-    if (event === undefined) {
-      // The stream failed while text was held: it is handed on as it came, before the error.
-      const text = held;
-      held = undefined;
-      return textDelta(text);
-    }
-    if (event.type === 'text-delta' && event.choiceIndex === 0) {
-      held += event.delta;
-      if (!startsAsJson(held)) return undefined;
-      // From its first character, as the checked answer's text (a tool step's loses only that).
-      const delta = held.trimStart();
-      held = undefined;
-      return { ...event, delta };
-    }
-    if (event.type !== 'tool-call-delta' && event.type !== 'finish') return event;
-    const text = textDelta(event.type === 'finish' ? jsonInText(held) : held);
-    held = undefined;
-    return text ? [text, event] : event;
-  };
-}
-
-/**
- * An event as the caller gets it: none, itself or another, or several; `undefined` (the stream
- * failed): what the map still holds.
- */
-type EventMap = (
-  event: ChatStreamEvent | undefined,
-) => ChatStreamEvent | ChatStreamEvent[] | undefined;
 
 /** The decoder's events through `map`. */
 function mapped(decoder: DecodedEvents, map: EventMap): MappedEvents {

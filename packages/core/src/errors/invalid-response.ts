@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §10.4 (`invalid_response`).
-import { GatewayError } from './errors';
+import { GatewayError, type GatewayErrorCode } from './errors';
 
 /** `invalid_response`: a 2xx answer the client cannot read (not JSON, the wrong shape, …). */
 export function invalidResponse(
@@ -17,19 +17,24 @@ export function invalidResponse(
 
 /**
  * `invalid_response` for a 2xx JSON answer of the wrong shape, with its raw body (the key
- * redacted by `redact`). The parsed `data` is kept only when the body did not echo the key.
+ * redacted by `redact`). The parsed `data` is kept only when the body did not echo the key. A
+ * failure the body `reported` instead of an answer is that error (its code and words).
  */
 export function invalidAnswer(
   redact: (text: string) => string,
   message: string,
   answer: { data: unknown; status: number; text: string },
   requestedModel?: string,
+  reported?: { code: GatewayErrorCode; message: string; type?: string },
 ): GatewayError {
   const body = redact(answer.text);
-  return invalidResponse(message, {
+  return new GatewayError({
+    code: 'invalid_response',
+    message,
     status: answer.status,
     body,
     data: body === answer.text ? answer.data : undefined,
     requestedModel,
+    ...reported,
   });
 }

@@ -82,6 +82,11 @@ export type ChatStreamEvent =
       reason: string;
       choiceIndex: number;
       /**
+       * The `finish_reason` as the server sent it, when `reason` is another: a refused `stop`
+       * (OpenAI's `refusal`) is reported as `content_filter`, for adapters that keep the raw word.
+       */
+      sent?: string;
+      /**
        * The answer's `system_fingerprint` and `service_tier` (OpenAI's), when a chunk carried a
        * non-empty one: the first chunk that named the answer (`id`, `model`, `created`), else the
        * finishing chunk (a value only on chunks in between is not read).

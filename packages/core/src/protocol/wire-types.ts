@@ -91,7 +91,8 @@ export interface ChatMessage {
   name?: string;
   /**
    * An assistant message's reasoning, in the field DeepSeek-style servers read. The adapters send
-   * it only when asked (`sendReasoning`); the spec passes unknown message fields through.
+   * it for turns that made tool calls (`sendsReasoningBack`; `sendReasoning` says otherwise); the
+   * spec passes unknown message fields through.
    */
   reasoning_content?: string;
   [key: string]: unknown;

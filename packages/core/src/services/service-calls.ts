@@ -11,7 +11,7 @@ import type { Catalog } from '../catalog/catalog';
 import { listIds } from '../catalog/model-capabilities';
 import { jsonBody } from '../encoding/json-body';
 import { GatewayError, invalidRequest, isGatewayError } from '../errors/errors';
-import { invalidAnswer, invalidResponse } from '../errors/invalid-response';
+import { invalidAnswer } from '../errors/invalid-response';
 import { retrySameRequest } from '../http/attempt-policy';
 import type { Transport } from '../http/transport';
 import { isServiceOffered, SERVICE_PATHS } from '../protocol/endpoints';
@@ -33,7 +33,11 @@ import { buildTranscriptionBody } from './build-transcription-body';
 import { splitBatches } from './split-embedding-batches';
 import { validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
 import { validateOcrRequest } from './validate-ocr';
-import { embeddingsProblem, serviceAnswerProblem } from './validate-service-response';
+import {
+  embeddingsProblem,
+  fillListIndexes,
+  serviceAnswerProblem,
+} from './validate-service-response';
 import { validateTranscriptionRequest } from './validate-transcription';
 import { validateTranslationRequest } from './validate-translation';
 
@@ -155,9 +159,7 @@ export async function embedMany(
   } finally {
     callerSignal?.removeEventListener('abort', forwardAbort);
   }
-  if (vectors.some((vector) => vector === undefined)) {
-    throw invalidResponse('The embeddings answers did not cover every input index');
-  }
+  // Every slot is filled: the batches cover the list, and each answer held one vector per input.
   return vectors;
 }
 
@@ -222,7 +224,10 @@ async function postEmbeddings(
   // A failed batch stops its siblings before its slot is given back (`AttemptPolicy.failed`).
   const policy = retrySameRequest(request, transport.retryAllowance(opts ?? {}), onFailure);
   const answer = await transport.json<EmbeddingsResponse>(request, opts, { policy });
-  return accepted(transport, opts, 'embeddings', answer, embeddingsProblem(answer.data, count));
+  const problem = embeddingsProblem(answer.data, count);
+  // Before `accepted` tells `onResponse`, so it sees the indexes `embed` returns.
+  if (problem === undefined) fillListIndexes(answer.data);
+  return accepted(transport, opts, 'embeddings', answer, problem);
 }
 
 /** POSTs to a service (after the availability check) and checks the answer's required fields. */

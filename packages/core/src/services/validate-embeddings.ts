@@ -91,17 +91,28 @@ function textSizes(texts: readonly unknown[], single: boolean): number[] {
   return sizes;
 }
 
+/** The English-oriented engine, named by what it does as the multilingual one is (§12.7). */
+const ENGLISH = /english/i;
+
 /**
- * The dimensions an engine gives: its own `dimensions` from `GET /capabilities` when listed (a
- * number or an array of numbers), else the published numbers of docs/gateway-protocol.md §11 (multilingual 128/256/512/768, the
- * English-oriented engine 384).
+ * The dimensions an engine gives, when known: its own `dimensions` from `GET /capabilities` when
+ * listed (a number or an array of numbers; the spec's catalog has none), else the numbers
+ * docs/gateway-protocol.md §11 publishes for the two engines the spec describes, the multilingual
+ * one (128/256/512/768) and the English-oriented one (384), each recognised by its id or name
+ * (§12.7). Any other engine: undefined, and `dimensions` is sent as-is (§12.5).
  */
-function engineDimensions(engine: EmbeddingEngine): readonly number[] {
+function engineDimensions(
+  engine: EmbeddingEngine,
+  multilingual: boolean,
+): readonly number[] | undefined {
   const listed = engine.dimensions;
   const valid = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n > 0;
   if (valid(listed)) return [listed];
   if (Array.isArray(listed) && listed.length > 0 && listed.every(valid)) return listed;
-  return isMultilingualEngine(engine) ? LIMITS.multilingualDimensions : LIMITS.englishDimensions;
+  if (multilingual) return LIMITS.multilingualDimensions;
+  const english =
+    ENGLISH.test(engine.id) || (typeof engine.name === 'string' && ENGLISH.test(engine.name));
+  return english ? LIMITS.englishDimensions : undefined;
 }
 
 /**
@@ -128,8 +139,8 @@ export function validateForEngine(
     }
   }
   if (request.dimensions === undefined) return;
-  const supported = engineDimensions(engine);
-  if (!supported.includes(request.dimensions)) {
+  const supported = engineDimensions(engine, multilingual);
+  if (supported !== undefined && !supported.includes(request.dimensions)) {
     const kind = multilingual ? 'the multilingual engine' : 'the engine';
     throw invalidRequest(
       'dimensions',

@@ -7,8 +7,8 @@ import { isObject } from '../chat/validate-chat-response';
  * docs/gateway-protocol.md §6: `data` holds one `{index, embedding: number[]}` per input, indexes in range and
  * distinct, every vector non-empty, of finite numbers and of one length. An item without `index` is
  * the input at its list position: Gemini's OpenAI-compatible endpoint leaves out an index of 0 (a
- * protobuf default), some servers every index; such an item is given that index (`null` counts as
- * none). Items with and without one may mix; two that land on one input are refused.
+ * protobuf default), some servers every index (`null` counts as none). Items with and without one
+ * may mix; two that land on one input are refused. Only reads: `fillListIndexes` writes them in.
  */
 export function embeddingsProblem(data: unknown, count: number): string | undefined {
   if (!isObject(data) || !Array.isArray(data.data)) return 'has no `data` array';
@@ -20,9 +20,7 @@ export function embeddingsProblem(data: unknown, count: number): string | undefi
     const item: unknown = items[i];
     if (!isObject(item)) return `has a data[${i}] that is not an object`;
     const { embedding } = item;
-    // (Filled in: `embed` returns every item with its index, `embedMany` places it by that.)
-    item.index ??= i;
-    const { index } = item;
+    const index = item.index ?? i;
     if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= count) {
       return `has a data[${i}].index that is not an input position (0 to ${count - 1})`;
     }
@@ -34,14 +32,25 @@ export function embeddingsProblem(data: unknown, count: number): string | undefi
       return `has a data[${i}].embedding with a non-finite number`;
     }
     if (embedding.length === 0) return `has an empty data[${i}].embedding`;
-    if (dimensions === undefined) dimensions = embedding.length;
-    else if (embedding.length !== dimensions) {
+    dimensions ??= embedding.length;
+    if (embedding.length !== dimensions) {
       return `has vectors of different lengths (data[0] has ${dimensions}, data[${i}] has ${embedding.length})`;
     }
     if (seen.has(index as number)) return `has two vectors for input ${index as number}`;
     seen.add(index as number);
   }
   return undefined;
+}
+
+/**
+ * Gives each item of an answer `embeddingsProblem` accepted that has no `index` its list position,
+ * as the check read it: `embed` returns every item with its index, `embedMany` places each vector
+ * by it, and `onResponse` is told the answer so.
+ */
+export function fillListIndexes(answer: { data: Record<string, unknown>[] }): void {
+  answer.data.forEach((item, i) => {
+    item.index ??= i;
+  });
 }
 
 /** The fields each service's JSON answer must have as strings (docs/gateway-protocol.md §7–§9). */

@@ -191,8 +191,8 @@ describe('embeddings validation', () => {
     ).toBe('dimensions');
   });
 
-  it('checks dimensions on every engine: its listed ones first, else the spec (384 for English)', () => {
-    const english = { id: 'all-minilm-l6-v2' };
+  it('checks dimensions where known: the engine listing, else the spec (384 for English)', () => {
+    const english = { id: 'all-minilm-l6-v2', name: 'all-MiniLM-L6-v2 (English)' };
     const error = refusal(() => validateForEngine({ input: 'x', dimensions: 256 }, [1], english));
     expect(error.field).toBe('dimensions');
     expect(error.message).toBe('dimensions: is 256; the engine "all-minilm-l6-v2" supports 384');
@@ -204,6 +204,15 @@ describe('embeddings validation', () => {
     ).toBe('dimensions: is 384; the engine "custom" supports 64, 1024');
     const single = { id: 'one', dimensions: 512 };
     expect(() => validateForEngine({ input: 'x', dimensions: 512 }, [1], single)).not.toThrow();
+    expect(() =>
+      validateForEngine({ input: 'x', dimensions: 384 }, [1], { id: 'english-small' }),
+    ).not.toThrow();
+    // The spec's catalog lists no dimensions: an engine it does not describe is not guessed at.
+    for (const other of [{ id: 'bge-m3', name: 'BGE M3' }, { id: 'all-minilm-l6-v2' }]) {
+      for (const dimensions of [1024, 384, 7]) {
+        expect(() => validateForEngine({ input: 'x', dimensions }, [1], other)).not.toThrow();
+      }
+    }
     const unreadable = { id: 'multilingual-x', dimensions: 'many' };
     expect(() => validateForEngine({ input: 'x', dimensions: 768 }, [1], unreadable)).not.toThrow();
     expect(

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CallScope, MAX_TIMEOUT_MS } from '../call/call-scope';
+import { CallScope } from '../call/call-scope';
+import { MAX_TIMEOUT_MS } from '../call/timer-limit';
 import { raceWithHedge } from './hedged-race';
 
 afterEach(() => {

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4.7 (a hedged call: a second attempt into a free slot, the first answer
 // wins, the other aborted at once).
-import { type CallScope, MAX_TIMEOUT_MS } from '../call/call-scope';
+import type { CallScope } from '../call/call-scope';
+import { MAX_TIMEOUT_MS } from '../call/timer-limit';
 import { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { OpenVia, Slot } from '../http/transport';

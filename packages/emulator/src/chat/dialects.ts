@@ -16,6 +16,7 @@ export const CHAT_DIALECTS = [
   'minimal',
   'xai',
   'gemini',
+  'deepseek-thinking',
 ] as const;
 export type ChatDialect = (typeof CHAT_DIALECTS)[number];
 
@@ -49,6 +50,11 @@ export interface DialectShape {
    * replays one of this turn's calls without it is refused with Gemini's 400.
    */
   thoughtSignatures?: boolean;
+  /**
+   * DeepSeek V4 / Kimi K2 in thinking mode: a request that replays an assistant message with
+   * `tool_calls` but no `reasoning_content` is refused with DeepSeek's 400.
+   */
+  thinkingToolReplay?: boolean;
 }
 
 const PLAIN: DialectShape = {
@@ -77,6 +83,12 @@ export const DIALECT_SHAPES: Record<ChatDialect, DialectShape> = {
     reasoningOutsideCompletion: true,
   },
   gemini: { ...PLAIN, thoughtSignatures: true },
+  'deepseek-thinking': {
+    ...PLAIN,
+    reasoning: 'reasoning_content',
+    cachedTokens: true,
+    thinkingToolReplay: true,
+  },
 };
 
 export function isChatDialect(value: unknown): value is ChatDialect {

@@ -117,8 +117,10 @@ export interface GatewayChatModelFields
    */
   acceptsContentParts?: boolean;
   /**
-   * Send the reasoning of earlier AI messages back to the gateway as `reasoning_content` (for
-   * model servers that want it). Default `false`: reasoning is never sent back.
+   * Which earlier AI messages go back to the gateway with their reasoning, as
+   * `reasoning_content`. Default (unset): those that made tool calls, which thinking models
+   * (DeepSeek V4, Kimi K2) refuse with a 400 without it; other messages' reasoning is dropped.
+   * `true`: every message's. `false`: none.
    */
   sendReasoning?: boolean;
   /**

@@ -90,6 +90,7 @@ const KEPT_FIELDS = [
   'chunkTimeoutMs',
   'hedge',
   'structuredOutput',
+  'sendReasoning',
 ] as const;
 
 /** `new GatewayChatModel(model, fields)` and `(fields)` as one (copied) fields object. */
@@ -149,7 +150,8 @@ export class GatewayChatModel
   modelKwargs?: Record<string, unknown>;
   capabilities?: readonly string[];
   acceptsContentParts: boolean;
-  sendReasoning: boolean;
+  /** Unset: reasoning goes back for AI messages that made tool calls only (core's rule). */
+  sendReasoning?: boolean;
   fallbackModels?: readonly string[];
   firstChunkTimeoutMs?: number;
   chunkTimeoutMs?: number;
@@ -213,7 +215,6 @@ export class GatewayChatModel
     this.stopSequences = this.stop;
     this.capabilities = fields.capabilities ? [...fields.capabilities] : undefined;
     this.acceptsContentParts = fields.acceptsContentParts ?? true;
-    this.sendReasoning = fields.sendReasoning ?? false;
     // Core's one reader: a bad list or timeout is refused here (configuration_error).
     const steering = readSteering(fields, 'model setting', model);
     this.fallbackModels = steering.fallbackModels && [...steering.fallbackModels];

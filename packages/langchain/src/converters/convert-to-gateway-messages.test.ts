@@ -215,6 +215,8 @@ describe('convertToGatewayMessages', () => {
     expect(anthropic).toEqual({
       role: 'assistant',
       content: 'Looking it up.',
+      // A turn that made tool calls keeps its reasoning by default (thinking models need it).
+      reasoning_content: 'let me see',
       tool_calls: [
         {
           id: 'toolu_1',
@@ -284,7 +286,7 @@ describe('convertToGatewayMessages', () => {
     expect(textOnlyTool?.content).toBe('ab');
   });
 
-  it('drops tool_call and reasoning blocks from v1 assistant content', () => {
+  it('drops tool_call and reasoning blocks from v1 assistant content (reasoning: its own field)', () => {
     const [assistant] = convertToGatewayMessages([
       new AIMessage({
         content: [
@@ -298,8 +300,35 @@ describe('convertToGatewayMessages', () => {
     expect(assistant).toEqual({
       role: 'assistant',
       content: 'calling',
+      reasoning_content: 'hmm',
       tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }],
     });
+  });
+
+  it('sends reasoning back (core: sendsReasoningBack): unset, tool-call turns; true, all; false, none', () => {
+    const history = [
+      new AIMessage({
+        content: '',
+        additional_kwargs: { reasoning_content: 'I need the weather.' },
+        tool_calls: [{ id: 'c1', name: 'weather', args: {}, type: 'tool_call' }],
+      }),
+      new AIMessage({
+        content: [
+          { type: 'reasoning', reasoning: 'Now I answer.' },
+          { type: 'text', text: 'Sunny.' },
+        ],
+      }),
+      new AIMessage({
+        content: '',
+        tool_calls: [{ id: 'c2', name: 'weather', args: {}, type: 'tool_call' }],
+      }),
+    ];
+    const sent = (sendReasoning?: boolean) =>
+      convertToGatewayMessages(history, { sendReasoning }).map((m) => m.reasoning_content);
+    expect(sent()).toEqual(['I need the weather.', undefined, undefined]);
+    expect(convertToGatewayMessages(history)[2]).not.toHaveProperty('reasoning_content');
+    expect(sent(true)).toEqual(['I need the weather.', 'Now I answer.', undefined]);
+    expect(sent(false)).toEqual([undefined, undefined, undefined]);
   });
 
   it('maps generic chat messages by role and refuses unknown roles', () => {

@@ -1,6 +1,12 @@
 // docs/gateway-protocol.md §4.1 (messages and their content parts).
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
-import { encodeBase64, invalidRequest, mediaPart, toolCallOf } from '@infergate/core/internal';
+import {
+  encodeBase64,
+  invalidRequest,
+  mediaPart,
+  sendsReasoningBack,
+  toolCallOf,
+} from '@infergate/core/internal';
 import type { BaseMessage, MessageContent } from '@langchain/core/messages';
 import { EXTRA_CONTENT_KWARG } from './convert-chat-result';
 
@@ -13,7 +19,7 @@ interface ConvertMessagesOptions {
   acceptsContentParts?: boolean;
   /** Model id, named in the error when a part cannot be sent. */
   model?: string;
-  /** Send an AI message's reasoning back as `reasoning_content`. Default false: dropped. */
+  /** Send AI messages' reasoning back as `reasoning_content`. Unset: those with tool calls only. */
   sendReasoning?: boolean;
 }
 
@@ -159,7 +165,7 @@ function convertAssistantMessage(
   }
   const text = texts.join('');
   const converted = withName({ role: 'assistant', content: text }, message);
-  if (options.sendReasoning) {
+  if (sendsReasoningBack(options.sendReasoning, toolCalls.length > 0)) {
     const reasoning = reasoningOf(message);
     if (reasoning) converted.reasoning_content = reasoning;
   }

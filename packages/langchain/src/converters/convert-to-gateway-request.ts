@@ -28,7 +28,7 @@ interface RequestSettings {
   reasoningEffort?: string;
   modelKwargs?: Record<string, unknown>;
   acceptsContentParts: boolean;
-  sendReasoning: boolean;
+  sendReasoning?: boolean;
   streamUsage?: boolean;
 }
 

@@ -109,7 +109,7 @@ describe('ChatStreamDecoder dialects', () => {
     ]);
   });
 
-  it('reads delta.refusal as text and reports a refused stop as content_filter (OpenAI)', () => {
+  it('reads delta.refusal as text and reports a refused stop as content_filter, the sent stop kept (OpenAI)', () => {
     const { result, events } = decode(
       sse(
         chunk({ role: 'assistant', content: null, refusal: '' }),
@@ -126,7 +126,7 @@ describe('ChatStreamDecoder dialects', () => {
     expect(events.filter((e) => e.type === 'text-delta' || e.type === 'finish')).toEqual([
       { type: 'text-delta', delta: 'I cannot ', choiceIndex: 0 },
       { type: 'text-delta', delta: 'help', choiceIndex: 0 },
-      { type: 'finish', reason: 'content_filter', choiceIndex: 0 },
+      { type: 'finish', reason: 'content_filter', choiceIndex: 0, sent: 'stop' },
     ]);
   });
 
@@ -140,6 +140,8 @@ describe('ChatStreamDecoder dialects', () => {
     expect(inFinish.result).toMatchObject({ text: 'No', finishReason: 'content_filter' });
     const cut = decode(sse(chunk({ refusal: 'No, bec' }), finish('length')));
     expect(cut.result.finishReason).toBe('length');
+    // A reason kept as sent carries no `sent`.
+    expect(cut.events.find((e) => e.type === 'finish')).not.toHaveProperty('sent');
     const plain = decode(sse(chunk({ content: 'Hi', refusal: null }), finish('stop')));
     expect(plain.result).toEqual(expect.objectContaining({ text: 'Hi', finishReason: 'stop' }));
     expect(plain.result.refusal).toBeUndefined();

@@ -336,6 +336,56 @@ describe('ChatStreamDecoder', () => {
     expect(isGatewayError(error) && error.requestedModel).toBe('m');
   });
 
+  it("keeps a model server's words: TGI's string `error`, and the data of an `event: error`", () => {
+    const start = sse(chunk([{ index: 0, delta: { role: 'assistant' } }]));
+    const failure = (text: string) => {
+      const decoder = new ChatStreamDecoder({ requestedModel: 'm' });
+      try {
+        decoder.feed(start + text);
+        decoder.end();
+      } catch (error) {
+        if (isGatewayError(error)) return error;
+      }
+      throw new Error('no GatewayError');
+    };
+    const tgi = '{"error":"CUDA out of memory","error_type":"generation"}';
+    const fromTgi = failure(`data: ${tgi}\n\n`);
+    expect([fromTgi.code, fromTgi.message, fromTgi.type, fromTgi.body]).toEqual([
+      'upstream_error',
+      'CUDA out of memory',
+      'generation',
+      tgi,
+    ]);
+    expect(fromTgi.requestedModel).toBe('m');
+    // The same code as an OpenAI-shaped error event from a model server.
+    expect(failure(sse(JSON.stringify({ error: { message: 'oom' } }))).code).toBe('upstream_error');
+    const typed = '{"message":"Upstream overloaded"}';
+    for (const text of [
+      `event: error\ndata: ${typed}\n\ndata: [DONE]\n\n`,
+      `event:error\r\ndata: ${typed}\r\n\r\n`,
+      `event: error\nid: 3\ndata: ${typed}\n\n`,
+    ]) {
+      const error = failure(text);
+      expect([error.code, error.message, error.body, error.status], text).toEqual([
+        'upstream_error',
+        'Upstream overloaded',
+        typed,
+        200,
+      ]);
+    }
+    const gateway = '{"error":{"code":"provider_protocol_error","message":"bad chunk"}}';
+    expect(failure(`event: error\ndata: ${gateway}\n\n`).code).toBe('provider_protocol_error');
+    expect(failure('event: error\ndata: {"error":"down"}\n\n').message).toBe('down');
+    expect(failure('event: error\ndata: engine gone\n\n').message).toBe('engine gone');
+    // An event type lasts for one event only: the next event is a chunk again.
+    const after = new ChatStreamDecoder();
+    after.feed(
+      `${start}event: error\n\n${sse(chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]))}`,
+    );
+    expect(after.hasFinish).toBe(true);
+    expect(failure('event: error\ndata: {}\n\n').code).toBe('provider_protocol_error');
+  });
+
   it('raises provider_protocol_error for an event that is not JSON', () => {
     const decoder = new ChatStreamDecoder();
     expect(codeOf(() => decoder.feed('data: {"choices":[{\n\n'))).toBe('provider_protocol_error');
@@ -349,7 +399,8 @@ describe('ChatStreamDecoder', () => {
       JSON.stringify({ choices: [{ index: 0, delta: { content: 5 } }] }),
       JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: '0', id: 'x' }] } }] }),
       JSON.stringify({ choices: [{ index: 0, delta: { content: { text: 'x' } } }] }),
-      JSON.stringify({ error: 'nope' }),
+      JSON.stringify({ error: 5 }),
+      JSON.stringify({ error: ' ' }),
       JSON.stringify({ choices: [[]] }),
       JSON.stringify({ choices: [-5e-324] }),
       JSON.stringify({ choices: [{ index: 0, delta: ['hi'] }] }),

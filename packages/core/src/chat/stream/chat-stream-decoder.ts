@@ -1,13 +1,12 @@
 // docs/gateway-protocol.md §5.1 (events), §5.2 (end and completeness), §5.3 (failures after the
 // 200), §5.4 (dialects).
-import { GatewayError, isGatewayServerErrorCode } from '../../errors/errors';
+import { GatewayError } from '../../errors/errors';
 import { clip } from '../../errors/escape-control';
-import { readForeignError, readGatewayErrorShape } from '../../http/parse-error-response';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import type { Usage } from '../../protocol/wire-types';
 import { ChatAssembler } from '../assemble-chat';
 import { readContent, readReasoningField } from '../read-message-parts';
-import { isObject } from '../validate-chat-response';
+import { isObject, reportedFailure } from '../validate-chat-response';
 import { SseDataSplitter } from './split-sse-data';
 
 interface DecoderContext {
@@ -60,7 +59,11 @@ export class ChatStreamDecoder {
   constructor(context: DecoderContext = {}) {
     this.#context = context;
     if (context.assemble === false) this.#assembler.keepText = false;
-    this.#splitter = new SseDataSplitter((data) => this.#onData(data));
+    this.#splitter = new SseDataSplitter(
+      (data) => this.#onData(data),
+      undefined,
+      (data) => this.#onErrorEvent(data),
+    );
   }
 
   /**
@@ -182,15 +185,23 @@ export class ChatStreamDecoder {
     this.#onChunk(chunk, data);
   }
 
-  #streamError(object: Json, data: string): GatewayError {
-    // Not the gateway's shape: a model server's own (`code` null or a number: OpenAI, vLLM).
-    const shape = readGatewayErrorShape(object) ?? readForeignError(object);
-    if (!shape) return this.#protocolError('The chat stream sent a malformed error event', data);
-    const code = 'code' in shape && isGatewayServerErrorCode(shape.code) ? shape.code : undefined;
+  /** An event typed `event: error`: a failure whatever its data (JSON or the server's words). */
+  #onErrorEvent(data: string): void {
+    let object: unknown;
+    try {
+      object = JSON.parse(data);
+    } catch {
+      // Not JSON: the data itself is the server's words.
+    }
+    if (!this.#done) throw this.#streamError(isObject(object) ? object : undefined, data, true);
+  }
+
+  /** `typed`: the event was typed `error`, so its own `message` is the server's words too. */
+  #streamError(object: Json | undefined, data: string, typed = false): GatewayError {
+    const failure = reportedFailure(object, data, typed);
+    if (!failure) return this.#protocolError('The chat stream sent a malformed error event', data);
     return new GatewayError({
-      code: code ?? 'upstream_error',
-      message: shape.message,
-      type: shape.type,
+      ...failure,
       status: 200,
       body: data,
       data: object,
@@ -293,7 +304,9 @@ export class ChatStreamDecoder {
       this.#answered++;
       // (A server may send them on its last chunk only, where ChatOpenAI reads them.)
       this.#readTags(chunk);
-      this.#queue.push({ type: 'finish', reason, choiceIndex, ...this.#tags });
+      // (A refused `stop` is reported as `content_filter`: the server's word goes along.)
+      const sent = reason !== finishReason && { sent: finishReason };
+      this.#queue.push({ type: 'finish', reason, choiceIndex, ...this.#tags, ...sent });
     } else if (finishReason !== undefined && finishReason !== null && finishReason !== '') {
       throw this.#protocolError('`finish_reason` is not a string', data);
     }

@@ -3,10 +3,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SseDataSplitter } from './split-sse-data';
 
-/** The data of every event our splitter dispatches for the given pieces. */
+/** The data of every event our splitter dispatches for the given pieces (`!error …`: typed `error`). */
 function ours(pieces: string[]): string[] {
   const events: string[] = [];
-  const splitter = new SseDataSplitter((data) => events.push(data));
+  const splitter = new SseDataSplitter(
+    (data) => events.push(data),
+    undefined,
+    (data) => events.push(`!error ${data}`),
+  );
   for (const piece of pieces) splitter.feed(piece);
   splitter.end();
   return events;
@@ -15,7 +19,9 @@ function ours(pieces: string[]): string[] {
 /** The same through eventsource-parser, the reference implementation of the SSE spec. */
 function reference(pieces: string[]): string[] {
   const events: string[] = [];
-  const parser = createParser({ onEvent: (event) => events.push(event.data) });
+  const parser = createParser({
+    onEvent: (event) => events.push(event.event === 'error' ? `!error ${event.data}` : event.data),
+  });
   for (const piece of pieces) parser.feed(piece);
   parser.reset({ consume: true });
   return events;
@@ -45,6 +51,30 @@ describe('SseDataSplitter', () => {
     expect(reference([text])).toEqual(ours([text]));
   });
 
+  it('sends the data of an event typed `error` to onError, for that event only', () => {
+    const text =
+      'event: error\ndata: {"message":"down"}\n\n' +
+      'data: next\n\n' +
+      'event: error\r\n\r\ndata: untyped\n\n' + // the type ends with its event, data or not
+      'event: error\nevent: message\ndata: retyped\n\n' +
+      'event:  error\ndata: spaced\n\n' + // a second space is part of the type
+      'event:error\rdata: a\rdata: b\r\r';
+    const expected = [
+      '!error {"message":"down"}',
+      'next',
+      'untyped',
+      'retyped',
+      'spaced',
+      '!error a\nb',
+    ];
+    expect(ours([text])).toEqual(expected);
+    expect(reference([text])).toEqual(expected);
+    const plain: string[] = [];
+    const splitter = new SseDataSplitter((data) => plain.push(data));
+    splitter.feed('event: error\ndata: x\n\n');
+    expect(plain).toEqual(['x']);
+  });
+
   it('treats a CR at the end of one piece and a LF at the start of the next as one line end', () => {
     expect(ours(['data: a\r', '\ndata: b\r', '\r', 'data: c\r\n\r', '\n'])).toEqual(['a\nb', 'c']);
   });
@@ -70,6 +100,10 @@ describe('SseDataSplitter', () => {
       'data',
       'dat',
       'event: e',
+      'event: error',
+      'event:error',
+      'event',
+      'error',
       'id: 1',
       'retry: 5',
       ': comment',

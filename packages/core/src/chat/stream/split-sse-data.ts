@@ -12,17 +12,25 @@ const LF = 10;
 const SPACE = 32;
 const COLON = 58;
 const BOM = 0xfeff;
+/** An `event` field line; its value (after `:` and one optional space) is group 1. */
+const EVENT = /^event(?:$|: ?(.*))/;
 
 /**
  * Splits the text of a server-sent event stream into the `data` of each event, as the WHATWG
  * "parse an event stream" algorithm does, keeping only what a chat stream uses: lines end with
  * LF, CR or CRLF (also when the pair is split across feeds); `data` lines of one event are joined
  * with `\n`; a blank line dispatches an event that had at least one `data` line; comments (`:`)
- * and every other field (`event`, `id`, `retry`, unknown) are ignored; one leading U+FEFF (BOM) is
- * dropped. Text may be fed in any pieces. An unterminated last event is dropped by `end`.
+ * and the other fields (`id`, `retry`, unknown) are ignored; one leading U+FEFF (BOM) is dropped.
+ * Of the `event` field only the type `error` counts: that event's data goes to `onError` when one
+ * is given (some servers report a failure so). Text may be fed in any pieces. An unterminated last
+ * event is dropped by `end`.
  */
 export class SseDataSplitter {
   readonly #onData: (data: string) => void;
+  /** Where the current event's data goes: `#onData`, or `#toError` after an `event: error` line. */
+  #dispatch: (data: string) => void;
+  /** Sends one event's data to the error handler (`#onData` without one); the next is typed anew. */
+  readonly #toError: (data: string) => void;
   /** Pieces of a line not yet terminated (joined once its end arrives). */
   #pending: string[] = [];
   #pendingChars = 0;
@@ -33,9 +41,20 @@ export class SseDataSplitter {
   /** The last feed ended with CR: a LF starting the next one completes a CRLF. */
   #afterCR = false;
 
-  constructor(onData: (data: string) => void, maxEventChars = SSE_MAX_EVENT_CHARS) {
+  constructor(
+    onData: (data: string) => void,
+    maxEventChars = SSE_MAX_EVENT_CHARS,
+    onError?: (data: string) => void,
+  ) {
     this.#onData = onData;
+    this.#dispatch = onData;
     this.#maxChars = maxEventChars;
+    this.#toError = onError
+      ? (data) => {
+          this.#dispatch = onData;
+          onError(data);
+        }
+      : onData;
   }
 
   #tooLong(what: string): GatewayError {
@@ -90,7 +109,7 @@ export class SseDataSplitter {
         if (value !== undefined) {
           start = lf + 2;
           lf = text.indexOf('\n', start);
-          this.#onData(value);
+          this.#dispatch(value);
           continue;
         }
       }
@@ -125,6 +144,7 @@ export class SseDataSplitter {
     this.#pendingChars = 0;
     this.#data = undefined;
     this.#afterCR = false;
+    this.#dispatch = this.#onData;
   }
 
   #line(text: string, start: number, end: number): void {
@@ -132,12 +152,18 @@ export class SseDataSplitter {
       const data = this.#data;
       if (data !== undefined) {
         this.#data = undefined;
-        this.#onData(data);
-      }
+        this.#dispatch(data);
+        // An event without data is not dispatched, and its type ends with it (as SSE says).
+      } else this.#dispatch = this.#onData;
       return;
     }
     const value = this.#dataValue(text, start, end);
-    if (value === undefined) return;
+    if (value === undefined) {
+      // Another field (never a `data` line, so off the common path): only `event` matters.
+      const type = EVENT.exec(text.slice(start, end));
+      if (type) this.#dispatch = type[1] === 'error' ? this.#toError : this.#onData;
+      return;
+    }
     this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
     if (this.#data.length > this.#maxChars) throw this.#tooLong('event');
   }

@@ -1,0 +1,109 @@
+// docs/gateway-protocol.md §4.8 (structured output: a stream's JSON text as it comes, items 5 and 6).
+/**
+ * A stream's first-choice text read by the one fence rule (`JsonTextReader`), as event maps: for a
+ * structured-output stream (structured-stream.ts), and for a call asking for JSON with no schema
+ * (`jsonTextStream`, which an adapter loads with the steering module on such a call: the AI SDK's
+ * `Output.json()`).
+ */
+import type { ChatStream, ChatStreamEvent } from '../protocol/chat-result-types';
+import { JsonTextReader, jsonInText, startsAsJson } from './json-in-text';
+
+/**
+ * The first choice's text read by `JsonTextReader` (a request with no tools of its own): what it
+ * holds back comes before a finish, or before a tool call.
+ */
+function fenceLeftOut(): EventMap {
+  const reader = new JsonTextReader();
+  return (event) => {
+    if (event === undefined) return textDelta(reader.end());
+    if (event.type === 'text-delta' && event.choiceIndex === 0) {
+      const delta = reader.read(event.delta);
+      return delta === '' ? undefined : { ...event, delta };
+    }
+    if (event.type !== 'finish' && event.type !== 'tool-call-delta') return event;
+    const held = textDelta(reader.end());
+    return held ? [held, event] : event;
+  };
+}
+
+/** Held text as its event, none when empty. */
+export function textDelta(delta: string): ChatStreamEvent | undefined {
+  return delta === '' ? undefined : { type: 'text-delta', delta, choiceIndex: 0 };
+}
+
+/**
+ * `fenceLeftOut` for a request with tools of its own, whose answer may be a step of the caller's
+ * tool loop, handed on as it came (§4.8 item 6): first-choice text that starts as JSON passes as
+ * it comes (from its first character); text that starts otherwise (a fence, prose) is held as
+ * sent, and comes whole before a tool call (a tool step's), or as its JSON (`JsonTextReader`'s
+ * rule) before a finish without one. Other events pass while text is held: they move ahead of it.
+ */
+function toolStepKept(): EventMap {
+  /** The text as sent, while it is held; `undefined` once text passes as it comes. */
+  let held: string | undefined = '';
+  return (event) => {
+    if (held === undefined) return event;
+    if (event === undefined) {
+      // The stream failed while text was held: it is handed on as it came, before the error.
+      const text = held;
+      held = undefined;
+      return textDelta(text);
+    }
+    if (event.type === 'text-delta' && event.choiceIndex === 0) {
+      held += event.delta;
+      if (!startsAsJson(held)) return undefined;
+      // From its first character, as the checked answer's text (a tool step's loses only that).
+      const delta = held.trimStart();
+      held = undefined;
+      return { ...event, delta };
+    }
+    if (event.type !== 'tool-call-delta' && event.type !== 'finish') return event;
+    const text = textDelta(event.type === 'finish' ? jsonInText(held) : held);
+    held = undefined;
+    return text ? [text, event] : event;
+  };
+}
+
+/**
+ * An event as the caller gets it: none, itself or another, or several; `undefined` (the stream
+ * failed): what the map still holds.
+ */
+export type EventMap = (
+  event: ChatStreamEvent | undefined,
+) => ChatStreamEvent | ChatStreamEvent[] | undefined;
+
+/**
+ * The events of a stream asking for JSON with no schema (`response_format` `json_object`), its
+ * text read as a schema's is (§4.8 items 5 and 6): a fence and the prose around it left out, or,
+ * for a request with tools of its own (`ownTools`), a tool step's text handed on as it came.
+ */
+export function jsonTextEvents(ownTools: boolean): EventMap {
+  return ownTools ? toolStepKept() : fenceLeftOut();
+}
+
+/** What an adapter reads of a chat stream, its events in batches. */
+export type ChatEventSource = Pick<ChatStream, 'servedModel' | 'readBatch' | 'cancel'>;
+
+/**
+ * `stream`'s batches through `jsonTextEvents(ownTools)`, for an adapter's call asking for JSON with
+ * no schema: a failure comes after the text still held, as a structured stream hands it on.
+ */
+export function jsonTextStream(stream: ChatStream, ownTools: boolean): ChatEventSource {
+  const map = jsonTextEvents(ownTools);
+  let failure: { error: unknown } | undefined;
+  return {
+    servedModel: stream.servedModel,
+    cancel: (reason) => stream.cancel(reason),
+    async readBatch() {
+      if (failure !== undefined) throw failure.error;
+      try {
+        return (await stream.readBatch())?.flatMap((event) => map(event) ?? []);
+      } catch (error) {
+        const held = [map(undefined) ?? []].flat();
+        if (held.length === 0) throw error;
+        failure = { error };
+        return held;
+      }
+    },
+  };
+}
