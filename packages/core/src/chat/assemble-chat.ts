@@ -3,17 +3,20 @@
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
 import type { Usage } from '../protocol/wire-types';
 import { refusedFinishReason } from './classify-finish-reason';
-import { answerTag, madeUpCallId } from './read-message-parts';
+import { uniqueCallId } from './read-message-parts';
 
 /** Deltas joined into one flat string at a time. */
 const PIECE_DELTAS = 1024;
+/** A piece of arguments that starts a JSON object or array (after any whitespace). */
+const STARTS_VALUE = /^\s*[{[]/;
 
 interface ToolCallDraft {
   index: number;
   order: number;
+  /** The call's id: the server's, or ours (`uniqueCallId`) when it sent none or a taken one. */
   id: string;
-  /** The server sent no id with the call's first piece: `id` is ours (`madeUpCallId`). */
-  idMadeUp: boolean;
+  /** The id the server sent with the call's first piece, if any. */
+  givenId: string | undefined;
   name: string;
   arguments: string;
   /** The first `extra_content` object a piece of the call carried. */
@@ -24,19 +27,23 @@ interface ToolCallDraft {
 export interface JoinedToolCallPiece {
   /** The call, numbered from 0 in the order the calls started. */
   call: number;
-  /** The call's id: the server's, or `call_<index>_<order>_<tag>` when its first piece had none. */
+  /**
+   * The call's id: the server's, or `<id or call_<index>>_<order>_<tag>` when its first piece had
+   * none or one an earlier call of the answer has (`uniqueCallId`).
+   */
   id: string;
   first: boolean;
 }
 
 /**
  * Builds the final answer of a stream from its pieces. Tool-call pieces are joined by `index`;
- * a piece whose `id` differs from the one already at that index, or that names another function
- * than the call there, starts a new call (some servers send every call at index 0, some without
- * ids). An empty `id` is no id (DashScope repeats `id: ""` on every later piece); a call whose
- * first piece has none gets `call_<index>_<order>_<tag>` at once (the tag random per answer), so
- * that the stream's events and the assembled answer name it alike. The first name a call gets is
- * its name (llama.cpp repeats the whole name on every piece). Empty arguments become `"{}"`.
+ * a piece at an index in use starts a new call when it carries another id than the call there,
+ * names another function, or names it again and starts a JSON value after whole arguments
+ * (some servers send every call at index 0, some without ids, some with one id for all). An empty
+ * `id` is no id (DashScope repeats `id: ""` on every later piece); a call whose first piece has
+ * none, or one an earlier call has, gets one of ours at once (`uniqueCallId`), so that the stream's
+ * events and the assembled answer name it alike. The first name a call gets is its name
+ * (llama.cpp repeats the whole name on every piece). Empty arguments become `"{}"`.
  * A `refusal` is text, and marks the answer refused (`refusedFinishReason`).
  */
 export class ChatAssembler {
@@ -54,8 +61,8 @@ export class ChatAssembler {
   usage: Usage | undefined;
   readonly #drafts: ToolCallDraft[] = [];
   readonly #latestByIndex = new Map<number, ToolCallDraft>();
-  /** This answer's tag for made-up call ids, drawn at the first one. */
-  #tag: string | undefined;
+  /** The ids of this answer's calls (`uniqueCallId`), made when the first call starts. */
+  #ids: Set<string> | undefined;
   /** The refusal of choice 0 (`#refused` even when the text is not kept). */
   readonly #refusal: string[] = [];
   #refused = false;
@@ -122,14 +129,15 @@ export class ChatAssembler {
   ): JoinedToolCallPiece {
     const serverId = id === '' ? undefined : id;
     let draft = this.#latestByIndex.get(index);
-    const first = draft === undefined || this.#isOtherCall(draft, serverId, name);
+    const first = draft === undefined || this.#isOtherCall(draft, serverId, name, args);
     if (draft === undefined || first) {
       const order = this.#drafts.length;
+      this.#ids ??= new Set();
       draft = {
         index,
         order,
-        id: serverId ?? this.#madeUpId(index, order),
-        idMadeUp: serverId === undefined,
+        id: uniqueCallId(this.#ids, serverId, index, order),
+        givenId: serverId,
         name: name ?? '',
         arguments: '',
       };
@@ -153,34 +161,36 @@ export class ChatAssembler {
     return true;
   }
 
-  #madeUpId(index: number, order: number): string {
-    this.#tag ??= answerTag();
-    return madeUpCallId(index, order, this.#tag);
-  }
-
   /**
    * A piece at the index of `draft` belongs to another call when it carries another id than the
-   * server's id of `draft`, or (without that id) names another function than `draft` already has.
+   * server gave `draft`, names another function than `draft` already has (OpenRouter sends calls
+   * of two tools at one index with one id), or names it again and starts a JSON value while the
+   * arguments of `draft` are already one whole value (two whole calls of one tool at one index,
+   * without ids). Pieces without a name (the common ones) decide on the first checks, never parse.
    */
   #isOtherCall(
     draft: ToolCallDraft,
     serverId: string | undefined,
     name: string | undefined,
+    args: string,
   ): boolean {
-    if (serverId !== undefined && !draft.idMadeUp && draft.id !== serverId) return true;
-    return name !== undefined && draft.name !== '' && draft.name !== name && serverId !== draft.id;
+    if (serverId !== undefined && draft.givenId !== undefined && draft.givenId !== serverId)
+      return true;
+    if (name === undefined || draft.name === '') return false;
+    return draft.name !== name || (STARTS_VALUE.test(args) && isWholeJson(draft.arguments));
   }
 
   /**
-   * A named piece that carries neither index nor id, after the latest call at `index`: the next
-   * call when that one is named and this names another function or its arguments are already
-   * one whole JSON value (whole calls sent one after the other); else a continuation (servers
-   * that repeat the name on every piece).
+   * A named piece without index, after the latest call at `index`: the next call when it carries
+   * another id than the server gave that call, or (without an id) that call is named and this
+   * names another function or its arguments are already one whole JSON value (whole calls sent one
+   * after the other); else a continuation (servers that repeat the name on every piece).
    */
-  startsNextCall(index: number, name: string): boolean {
+  startsNextCall(index: number, id: string | undefined, name: string): boolean {
     const draft = this.#latestByIndex.get(index);
-    if (draft === undefined || draft.name === '') return false;
-    return draft.name !== name || isWholeJson(draft.arguments);
+    if (draft === undefined) return false;
+    if (id !== undefined) return id !== draft.givenId;
+    return draft.name !== '' && (draft.name !== name || isWholeJson(draft.arguments));
   }
 
   /** Sets choice 0's finish; returns the reason as reported (a refused `stop`: `content_filter`). */

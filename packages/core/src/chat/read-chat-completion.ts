@@ -5,7 +5,7 @@ import { invalidAnswer } from '../errors/invalid-response';
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
 import type { ChatCompletionResponse, ToolCall } from '../protocol/wire-types';
 import { refusedFinishReason } from './classify-finish-reason';
-import { answerTag, madeUpCallId, readContent, readReasoningField } from './read-message-parts';
+import { readContent, readReasoningField, uniqueCallId } from './read-message-parts';
 import { chatCompletionProblem, isObject, reportedFailure } from './validate-chat-response';
 
 /**
@@ -86,21 +86,18 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
 
 /**
  * The calls with their ids (one made up, tagged for this answer, for a call the server sent
- * without) and their `extra_content` when it is an object (Gemini's thought signature).
+ * without one or with the id of an earlier call: `uniqueCallId`) and their `extra_content` when it
+ * is an object (Gemini's thought signature).
  */
 function readToolCalls(calls: ToolCall[]): AssembledToolCall[] {
-  let tag: string | undefined;
+  const ids = new Set<string>();
   const toolCalls: AssembledToolCall[] = [];
   for (const [i, call] of calls.entries()) {
     const args = call.function.arguments;
-    let id = call.id;
-    if (typeof id !== 'string' || id === '') {
-      tag ??= answerTag();
-      id = madeUpCallId(i, i, tag);
-    }
+    const given = typeof call.id === 'string' && call.id !== '' ? call.id : undefined;
     const extra: unknown = call.extra_content;
     toolCalls.push({
-      id,
+      id: uniqueCallId(ids, given, i, i),
       name: call.function.name,
       arguments: args.trim() === '' ? '{}' : args,
       ...(isObject(extra) && { extraContent: extra }),

@@ -9,7 +9,8 @@
  * - `reasoning_content` (DeepSeek, Qwen, Moonshot, xAI) or `reasoning` as a string (Groq, vLLM).
  * - `refusal` (OpenAI and servers that copy it): the model declined; read as text (see
  *   `refusedFinishReason`).
- * - a tool call without an id: given one of ours (`madeUpCallId`).
+ * - a tool call without an id, or with one an earlier call of the answer has: given one of ours
+ *   (`uniqueCallId`).
  */
 
 type Json = Record<string, unknown>;
@@ -74,17 +75,31 @@ export function readReasoningField(message: Json): string {
 }
 
 /**
- * A random tag for one answer's made-up tool-call ids. `call_<index>_<n>` alone repeats at every
- * step of a tool loop, so a history would hold the same id for different calls.
+ * The id of an answer's call number `order` (from 0), sent at `index` with `given` (or none),
+ * unique among the ids `taken` by the answer's earlier calls (and added to them). A call keeps the
+ * server's id unless an earlier call has it (DeepSeek, GLM and some OpenRouter engines give
+ * parallel calls one id: a history holding it twice is refused, and frameworks keep one result per
+ * id). Such a call, and a call without an id, gets `<base>_<n>_<tag>`: `base` the id it was given,
+ * else `call_<index>`; `n` its order (so two ids made here never meet); `tag` 12 random hex digits
+ * (`call_<index>_<n>` alone would recur at every step of a tool loop), drawn again in the unlikely
+ * case the result meets an id the server gave.
  */
-export function answerTag(): string {
+export function uniqueCallId(
+  taken: Set<string>,
+  given: string | undefined,
+  index: number,
+  order: number,
+): string {
+  let id = given;
+  while (id === undefined || taken.has(id)) id = `${given ?? `call_${index}`}_${order}_${tag()}`;
+  taken.add(id);
+  return id;
+}
+
+/** 12 random hex digits. */
+function tag(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
   let tag = '';
   for (const byte of bytes) tag += byte.toString(16).padStart(2, '0');
   return tag;
-}
-
-/** The id of a tool call the server sent without one: `call_<index>_<n>_<answer's tag>`. */
-export function madeUpCallId(index: number, order: number, tag: string): string {
-  return `call_${index}_${order}_${tag}`;
 }

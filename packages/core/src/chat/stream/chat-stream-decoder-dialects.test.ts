@@ -270,6 +270,42 @@ describe('readChatCompletion / chatCompletionProblem dialects', () => {
     expect(new Set([...first, ...second]).size).toBe(4);
   });
 
+  it('a whole answer whose calls share one id: the later calls get ids of their own, extra_content kept per call', () => {
+    const signature = (s: string) => ({ google: { thought_signature: s } });
+    const call = (city: string, extra?: unknown) => ({
+      id: 'call_00_same',
+      type: 'function',
+      function: { name: 'weather', arguments: `{"city":"${city}"}` },
+      ...(extra !== undefined && { extra_content: extra }),
+    });
+    const calls =
+      readChatCompletion(
+        completion({
+          content: null,
+          tool_calls: [call('Kyiv', signature('k')), call('Rome', signature('r')), call('Oslo')],
+        }),
+      )?.toolCalls ?? [];
+    expect(calls).toEqual([
+      {
+        id: 'call_00_same',
+        name: 'weather',
+        arguments: '{"city":"Kyiv"}',
+        extraContent: signature('k'),
+      },
+      {
+        id: expect.stringMatching(/^call_00_same_1_[0-9a-f]{12}$/),
+        name: 'weather',
+        arguments: '{"city":"Rome"}',
+        extraContent: signature('r'),
+      },
+      {
+        id: expect.stringMatching(/^call_00_same_2_[0-9a-f]{12}$/),
+        name: 'weather',
+        arguments: '{"city":"Oslo"}',
+      },
+    ]);
+  });
+
   it('refuses an empty choices array and unreadable content', () => {
     expect(chatCompletionProblem({ choices: [] })).toMatch(/empty `choices`/);
     expect(chatCompletionProblem(completion({ content: 5 }))).toMatch(/content/);

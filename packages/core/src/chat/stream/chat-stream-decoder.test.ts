@@ -203,8 +203,6 @@ describe('ChatStreamDecoder', () => {
         expect.stringMatching(/^call_0_0_[0-9a-f]{12}$/),
         expect.stringMatching(/^call_1_1_[0-9a-f]{12}$/),
       ]);
-      // One tag per answer: the calls of one answer differ by index and order.
-      expect(ids[0]?.slice(-12)).toBe(ids[1]?.slice(-12));
       expect(callEvents(events)).toEqual([
         [0, ids[0], 'f'],
         [0, undefined, undefined],
@@ -316,6 +314,111 @@ describe('ChatStreamDecoder', () => {
       expect(callEvents(events)).toEqual([
         [0, 'call_r', 'f'],
         [0, 'call_r', 'f'],
+      ]);
+    });
+
+    const kyiv = '{"city":"Kyiv"}';
+    const rome = '{"city":"Rome"}';
+    const tagged = (base: string, order: number) =>
+      expect.stringMatching(new RegExp(`^${base}_${order}_[0-9a-f]{12}$`));
+
+    it('parallel calls given one id keep it once: a later call gets <id>_<n>_<tag> (DeepSeek, GLM, OpenRouter)', () => {
+      const signature = (s: string) => ({ google: { thought_signature: s } });
+      const { result, events } = decodeCalls(
+        { index: 0, id: 'same', function: { name: 'weather', arguments: '{"city":' } },
+        { index: 1, id: 'same', function: { name: 'weather', arguments: rome } },
+        { index: 1, id: 'same', extra_content: signature('s1'), function: { arguments: ' ' } },
+        {
+          index: 0,
+          id: 'same',
+          extra_content: signature('s0'),
+          function: { arguments: '"Kyiv"}' },
+        },
+      );
+      expect(result.toolCalls).toEqual([
+        { id: 'same', name: 'weather', arguments: kyiv, extraContent: signature('s0') },
+        {
+          id: tagged('same', 1),
+          name: 'weather',
+          arguments: `${rome} `,
+          extraContent: signature('s1'),
+        },
+      ]);
+      const second = result.toolCalls[1]?.id;
+      // Every event that names a call names it as the answer does.
+      expect(
+        events.flatMap((e) =>
+          e.type === 'tool-call-delta' ? [[e.call, e.id, e.extraContent]] : [],
+        ),
+      ).toEqual([
+        [0, 'same', undefined],
+        [1, second, undefined],
+        [1, second, signature('s1')],
+        [0, 'same', signature('s0')],
+      ]);
+    });
+
+    it('two whole calls of one tool at index 0 without ids are two calls (Ollama via LiteLLM)', () => {
+      const { result, events } = decodeCalls(
+        { index: 0, type: 'function', function: { name: 'weather', arguments: kyiv } },
+        { index: 0, type: 'function', function: { name: 'weather', arguments: rome } },
+      );
+      expect(result.toolCalls).toEqual([
+        { id: tagged('call_0', 0), name: 'weather', arguments: kyiv },
+        { id: tagged('call_0', 1), name: 'weather', arguments: rome },
+      ]);
+      expect(events.flatMap((e) => (e.type === 'tool-call-delta' ? [e.call] : []))).toEqual([0, 1]);
+    });
+
+    it('another tool at index 0 with the same id is another call, with an id of its own (OpenRouter)', () => {
+      const { result, events } = decodeCalls(
+        { index: 0, id: 'call_x', function: { name: 'weather', arguments: kyiv } },
+        { index: 0, id: 'call_x', function: { name: 'time', arguments: '{"tz":' } },
+        { index: 0, id: 'call_x', function: { arguments: '"UTC"}' } },
+      );
+      expect(result.toolCalls).toEqual([
+        { id: 'call_x', name: 'weather', arguments: kyiv },
+        { id: tagged('call_x', 1), name: 'time', arguments: '{"tz":"UTC"}' },
+      ]);
+      expect(callEvents(events)).toEqual([
+        [0, 'call_x', 'weather'],
+        [1, result.toolCalls[1]?.id, 'time'],
+        [1, undefined, undefined],
+      ]);
+    });
+
+    it('whole calls without index given one id are two calls, the second with an id of its own', () => {
+      const { result } = decodeCalls(
+        { id: 'same', function: { name: 'weather', arguments: kyiv } },
+        { id: 'same', function: { name: 'weather', arguments: rome } },
+      );
+      expect(result.toolCalls).toEqual([
+        { id: 'same', name: 'weather', arguments: kyiv },
+        { id: tagged('same', 1), name: 'weather', arguments: rome },
+      ]);
+    });
+
+    it('a piece without a name or id at one index continues the call, even after whole arguments', () => {
+      // Nothing says it is another call (the anchor reads it so too); a new call would have no name.
+      const { result } = decodeCalls(
+        { index: 0, id: 'c', function: { name: 'weather', arguments: kyiv } },
+        { index: 0, function: { arguments: rome } },
+      );
+      expect(result.toolCalls).toEqual([{ id: 'c', name: 'weather', arguments: kyiv + rome }]);
+    });
+
+    it('arguments split over many pieces at one index stay one call, whatever the pieces start with', () => {
+      const { result } = decodeCalls(
+        { index: 0, id: 'c', function: { name: 'f', arguments: '' } },
+        { index: 0, function: { arguments: '{"a":' } },
+        { index: 0, function: { arguments: '{"b":"}' } },
+        { index: 0, function: { arguments: '{"}' } },
+        { index: 0, id: 'c', function: { name: 'f', arguments: '}' } },
+        { index: 0, function: { arguments: ' \n' } },
+        { index: 0, function: { arguments: '  ' } },
+      );
+      expect(result.toolCalls).toEqual([
+        { id: 'c', name: 'f', arguments: '{"a":{"b":"}{"}} \n  ' },
       ]);
     });
   });

@@ -50,7 +50,6 @@ export class ChatStreamDecoder {
   /** Highest tool-call index seen, and the index of the latest piece (for pieces without one). */
   #maxToolIndex = -1;
   #lastToolIndex = 0;
-  #lastToolId: string | undefined;
   /** The answer's `system_fingerprint` and `service_tier`, as its finish events carry them. */
   readonly #tags: Pick<Finish, 'systemFingerprint' | 'serviceTier'> = {};
   readonly #splitter: SseDataSplitter;
@@ -350,12 +349,15 @@ export class ChatStreamDecoder {
     const callId = typeof id === 'string' && id !== '' ? id : undefined;
     let index: number;
     if (typeof rawIndex === 'number') index = rawIndex;
-    else if (name !== undefined && this.#startsNextCall(callId, name)) {
+    // Some servers send each whole call without `index` (see `startsNextCall`).
+    else if (
+      name !== undefined &&
+      this.#assembler.startsNextCall(this.#lastToolIndex, callId, name)
+    )
       index = this.#maxToolIndex + 1;
-    } else index = this.#lastToolIndex;
+    else index = this.#lastToolIndex;
     if (index > this.#maxToolIndex) this.#maxToolIndex = index;
     this.#lastToolIndex = index;
-    if (callId !== undefined) this.#lastToolId = callId;
     const joined = this.#assembler.addToolCallDelta(index, callId, name, args);
     const event: ChatStreamEvent = {
       type: 'tool-call-delta',
@@ -378,14 +380,5 @@ export class ChatStreamDecoder {
     }
     this.#answered++;
     this.#queue.push(event);
-  }
-
-  /**
-   * Some servers send each whole call without `index`: a named piece with a new id is the next
-   * call; without an id, the assembler judges by the latest call's name and arguments.
-   */
-  #startsNextCall(callId: string | undefined, name: string): boolean {
-    if (callId !== undefined) return callId !== this.#lastToolId;
-    return this.#assembler.startsNextCall(this.#lastToolIndex, name);
   }
 }
