@@ -28,7 +28,7 @@ function nextStep(call: AssembledToolCall, extra: unknown): ChatRequest {
         content: null,
         tool_calls: [toolCallOf(call.id, call.name, call.arguments, extra)],
       },
-      { role: 'tool', tool_call_id: call.id, content: 'sunny' },
+      { role: 'tool', tool_call_id: call.id, name: 'get_weather', content: 'sunny' },
     ],
   };
 }

@@ -86,9 +86,10 @@ export function toolLoop(model: string, ask: string) {
       const response = await chat(target, userChat(model, ask, { tools: [WEATHER_TOOL] }));
       return ((await response.json()) as Json).choices[0].message;
     },
-    /** The second request: `assistant` replayed as given, then the result of its first call. */
+    /** The second request: `assistant` replayed as given, then the result of its first call (named by its tool, as Gemini needs). */
     secondRequest(assistant: Json, stream = false) {
-      const result = { role: 'tool', tool_call_id: assistant.tool_calls[0].id, content: 'sunny' };
+      const [{ id, function: called }] = assistant.tool_calls;
+      const result = { role: 'tool', tool_call_id: id, name: called.name, content: 'sunny' };
       const messages: Json[] = [{ role: 'user', content: ask }, assistant, result];
       return { model, stream, tools: [WEATHER_TOOL], messages };
     },

@@ -62,11 +62,32 @@ describe('gemini dialect: thought signatures on tool calls', () => {
     expect((await chat(target, later)).status).toBe(200);
   });
 
+  it("a tool result without its tool's name is refused with Gemini's own 400", async () => {
+    const target = emulator();
+    const call = (await firstAnswer(target)).tool_calls[0];
+    const request = secondRequest(call);
+    const { name: _dropped, ...unnamed } = request.messages[2] as Json;
+    request.messages = [{ role: 'system', content: 'be brief' }, ...request.messages.slice(0, 2)];
+    request.messages.push(unnamed, { ...unnamed, name: '' });
+    const response = await chat(target, request);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('x-service-model')).toBe(MODEL);
+    const body = (await response.json()) as Json;
+    expect(body[0].error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+    expect(body[0].error.message).toBe(
+      '* GenerateContentRequest.contents[2].parts[0].function_response.name: Name cannot be empty.\n' +
+        '* GenerateContentRequest.contents[3].parts[0].function_response.name: Name cannot be empty.\n',
+    );
+  });
+
   it('other dialects neither sign nor check', async () => {
     const target = createEmulator();
     const response = await chat(target, userChat(MODEL, ASK, { tools: [WEATHER_TOOL] }));
     const call = ((await response.json()) as Json).choices[0].message.tool_calls[0];
     expect(call.extra_content).toBeUndefined();
     expect((await chat(target, secondRequest(call))).status).toBe(200);
+    const unnamed = secondRequest(call);
+    delete unnamed.messages[2]?.name;
+    expect((await chat(target, unnamed)).status).toBe(200);
   });
 });

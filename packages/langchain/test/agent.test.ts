@@ -4,7 +4,7 @@ import { createAgent, createMiddleware } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createGatewayTools, GatewayChatModel } from '../src/index';
-import { intercepting, recordingGateway } from './helpers';
+import { intercepting, recordingGateway, streamOf } from './helpers';
 
 const weather = tool(async ({ city }) => `sunny in ${city}`, {
   name: 'weather',
@@ -190,13 +190,3 @@ const weatherCall = {
   type: 'function',
   function: { name: 'weather', arguments: '{"city":"Lviv"}' },
 };
-
-/** A chat completion streamed as `deltas`, then its finish (`reason`); its id is `reason` too. */
-function streamOf(deltas: object[], reason = 'stop'): Response {
-  const chunk = (delta: object, finish_reason: string | null) =>
-    `data: ${JSON.stringify({ id: reason, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason }] })}\n\n`;
-  const sse = deltas.map((delta) => chunk(delta, null)).join('') + chunk({}, reason);
-  return new Response(`${sse}data: [DONE]\n\n`, {
-    headers: { 'content-type': 'text/event-stream', 'x-service-model': 'community/general' },
-  });
-}

@@ -51,6 +51,16 @@ export async function chunksOf(
   return chunks;
 }
 
+/** A chat completion streamed as `deltas`, then its finish (`reason`); its id is `reason` too. */
+export function streamOf(deltas: object[], reason = 'stop'): Response {
+  const chunk = (delta: object, finish_reason: string | null) =>
+    `data: ${JSON.stringify({ id: reason, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason }] })}\n\n`;
+  const sse = deltas.map((delta) => chunk(delta, null)).join('') + chunk({}, reason);
+  return new Response(`${sse}data: [DONE]\n\n`, {
+    headers: { 'content-type': 'text/event-stream', 'x-service-model': 'community/general' },
+  });
+}
+
 /** The client tool the scripted models call in agent tests ('weather for "Kyiv"'). */
 export const weatherTool = tool(async ({ city }) => `sunny in ${city}`, {
   name: 'weather',

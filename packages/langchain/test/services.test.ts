@@ -1,5 +1,5 @@
 import { pngWithText, wavWithSpeech } from '@infergate/emulator/fixtures';
-import { emulate } from '@infergate/emulator/testing';
+import { caught, emulate, untilRequests } from '@infergate/emulator/testing';
 import { Document } from '@langchain/core/documents';
 import { RunnableLambda } from '@langchain/core/runnables';
 import { ToolInputParsingException } from '@langchain/core/tools';
@@ -159,6 +159,30 @@ describe('GatewayTranslator', () => {
     expect(translated.split('\n\n').every((part) => part.startsWith('[de] word'))).toBe(true);
     // 2 500-byte paragraphs: two do not fit in one 4 096-byte request.
     expect(emulator.counters.requests.translations).toBe(3);
+  });
+});
+
+describe('GatewayTranslator: an ended call', () => {
+  it("a call's timeout and signal reject with GatewayError timeout / aborted, and callbacks see it", async () => {
+    const { emulator, connection } = await emulate();
+    emulator.injectFault({ fault: 'slow_headers', endpoint: 'translations', ms: 5000, times: 3 });
+    const translator = new GatewayTranslator({
+      ...connection,
+      targetLanguage: 'de',
+      maxRetries: 0,
+    });
+    const recorded: unknown[] = [];
+    const callbacks = [{ handleChainError: (error: unknown) => void recorded.push(error) }];
+    const timedOut = await caught(translator.invoke('hello', { timeout: 50, callbacks }));
+    expect(isGatewayError(timedOut) && timedOut.code).toBe('timeout');
+    expect(recorded).toEqual([timedOut]);
+
+    const controller = new AbortController();
+    const aborted = caught(translator.invoke('hello', { signal: controller.signal }));
+    await untilRequests(emulator, 2, { endpoint: 'translations' });
+    controller.abort();
+    const error = await aborted;
+    expect(isGatewayError(error) && error.code).toBe('aborted');
   });
 });
 

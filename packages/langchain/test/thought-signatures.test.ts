@@ -1,3 +1,4 @@
+import { caught } from '@infergate/emulator/testing';
 import {
   AIMessage,
   type AIMessageChunk,
@@ -7,7 +8,7 @@ import {
 import { concat } from '@langchain/core/utils/stream';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
-import { GatewayChatModel } from '../src/index';
+import { GatewayChatModel, isGatewayError } from '../src/index';
 import { recordingGateway, weatherTool } from './helpers';
 
 // Gemini 3 behind the gateway (the emulator's `gemini` dialect): each tool call carries a thought
@@ -17,7 +18,9 @@ const GEMINI = { models: { [MODEL]: { dialect: 'gemini' as const } } };
 const ASK = 'weather for "Kyiv"';
 const ANSWER = 'Tool weather returned: sunny in Kyiv';
 
-type Body = { messages: { role: string; tool_calls?: { extra_content?: unknown }[] }[] };
+type Body = {
+  messages: { role: string; name?: string; tool_calls?: { extra_content?: unknown }[] }[];
+};
 
 /** The signature the replayed call carried in the second request. */
 const replayed = (body: Body | undefined) =>
@@ -34,6 +37,8 @@ describe("Gemini's thought signatures through a LangChain tool loop", () => {
       expect(result.messages.at(-1)?.text).toBe(ANSWER);
       expect(emulator.counters.requests.chat).toBe(2);
       expect(replayed(bodies[1])).toEqual({ google: { thought_signature: expect.any(String) } });
+      // Gemini refuses a tool result without its tool's name: the ToolMessage's is sent.
+      expect(bodies[1]?.messages.at(-1)).toMatchObject({ role: 'tool', name: 'weather' });
     },
   );
 
@@ -75,8 +80,19 @@ describe("Gemini's thought signatures through a LangChain tool loop", () => {
         tool_calls: joined?.tool_calls ?? [],
         additional_kwargs: joined?.additional_kwargs ?? {},
       }),
-      new ToolMessage({ tool_call_id: id, content: 'sunny in Kyiv' }),
+      new ToolMessage({ tool_call_id: id, name: 'weather', content: 'sunny in Kyiv' }),
     ]);
     expect(next.text).toBe(ANSWER);
+  });
+
+  it("a ToolMessage without its tool's name fails with Gemini's 400, as a GatewayError", async () => {
+    const { connection } = await recordingGateway<Body>(GEMINI);
+    const model = (await GatewayChatModel.create(MODEL, connection)).bindTools([weatherTool]);
+    const answer = await model.invoke([new HumanMessage(ASK)]); // its call signed
+    const id = answer.tool_calls?.[0]?.id as string;
+    const unnamed = new ToolMessage({ tool_call_id: id, content: 'sunny in Kyiv' });
+    const error = await caught(model.invoke([new HumanMessage(ASK), answer, unnamed]));
+    expect(isGatewayError(error) && error.status).toBe(400);
+    expect((error as Error).message).toMatch(/function_response\.name: Name cannot be empty/);
   });
 });

@@ -81,6 +81,43 @@ describe('usage_metadata', () => {
   });
 });
 
+describe('llmOutput.tokenUsage (handleLLMEnd, generate())', () => {
+  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  const tokenUsage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
+
+  it('every path gives it to handleLLMEnd: invoke (streaming or not) as .stream() does', async () => {
+    const connection = await answering(usage);
+    for (const streaming of [false, true]) {
+      const model = new GatewayChatModel('community/general', { ...connection, streaming });
+      const outputs: unknown[] = [];
+      const callbacks = [
+        { handleLLMEnd: (output: { llmOutput?: unknown }) => void outputs.push(output.llmOutput) },
+      ];
+      const message = await model.invoke('hi', { callbacks });
+      await chunksOf(model.stream('hi', { callbacks }));
+      expect(outputs).toEqual([{ tokenUsage }, { tokenUsage }]);
+      // LangChain copies invoke's llmOutput into the message, as ChatOpenAI's.
+      expect(message.response_metadata.tokenUsage).toEqual(tokenUsage);
+    }
+  });
+
+  it('generate() adds up its prompts; no usage, no tokenUsage', async () => {
+    const model = new GatewayChatModel('community/general', await answering(usage));
+    const result = await model.generate([['hi'], ['hello']]);
+    expect(result.llmOutput).toEqual({
+      tokenUsage: { promptTokens: 20, completionTokens: 10, totalTokens: 30 },
+    });
+    const silent = new GatewayChatModel('community/general', await answering(undefined));
+    const outputs: unknown[] = [];
+    const callbacks = [
+      { handleLLMEnd: (output: { llmOutput?: unknown }) => void outputs.push(output.llmOutput) },
+    ];
+    const message = await silent.invoke('hi', { callbacks });
+    expect(outputs).toEqual([undefined]);
+    expect(message.response_metadata.tokenUsage).toBeUndefined();
+  });
+});
+
 /**
  * A connection to the emulator whose chat answers carry this `usage` instead (none when
  * undefined): the whole answer's, and a streamed answer's last event.

@@ -141,9 +141,9 @@ describe('convertToGatewayChatMessages', () => {
           },
         ],
       },
-      { role: 'tool', tool_call_id: 'call_1', content: '{"celsius":21}' },
-      { role: 'tool', tool_call_id: 'call_2', content: 'plain' },
-      { role: 'tool', tool_call_id: 'call_3', content: 'Tool execution denied.' },
+      { role: 'tool', tool_call_id: 'call_1', name: 'weather', content: '{"celsius":21}' },
+      { role: 'tool', tool_call_id: 'call_2', name: 'other', content: 'plain' },
+      { role: 'tool', tool_call_id: 'call_3', name: 'other', content: 'Tool execution denied.' },
     ]);
   });
 

@@ -20,7 +20,7 @@ import { replayedExtraContent } from './tool-call-metadata';
  *   into an array of content parts, which only models that accept parts understand.
  * - Assistant tool calls become `tool_calls`, each with the `extra_content` its answer had (from
  *   the part's `providerOptions`: Gemini's thought signature); each tool result becomes its own
- *   `tool` message.
+ *   `tool` message, named by its tool (`name`).
  * - `providerOptions.infergate` on a message adds its fields to that message unchanged
  *   (the spec allows additional fields).
  * - Reasoning parts go back as `reasoning_content` on turns that made tool calls (thinking models
@@ -54,6 +54,8 @@ export function convertToGatewayChatMessages(
           messages.push({
             role: 'tool',
             tool_call_id: part.toolCallId,
+            // Gemini's OpenAI-compatible endpoint refuses a tool result without its tool's name.
+            name: part.toolName,
             content: toolResultContent(part.output),
             ...extra,
           });

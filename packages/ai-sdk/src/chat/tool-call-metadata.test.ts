@@ -11,7 +11,8 @@ import { WEATHER_TOOL } from '../../test/weather-tool';
 import { convertToGatewayChatMessages } from './convert-to-gateway-chat-messages';
 
 // Gemini 3 behind the gateway: tool calls carry a thought signature, and a step that replays a
-// call without it is refused with a 400 (the emulator's `gemini` dialect).
+// call without it, or a tool result without its tool's name, is refused with a 400 (the
+// emulator's `gemini` dialect).
 const MODEL = 'community/general';
 const { emulator, gateway, gatewayV3 } = await providersOnMsw({
   models: { [MODEL]: { dialect: 'gemini' } },
@@ -40,6 +41,8 @@ describe("Gemini's thought signatures through a multi-step tool loop", () => {
     expect(sent.messages[1]?.tool_calls?.[0]).toMatchObject({
       extra_content: { google: { thought_signature: metadata?.thoughtSignature } },
     });
+    // Gemini refuses a tool result without its tool's name: the part's toolName is sent.
+    expect(sent.messages[2]).toMatchObject({ role: 'tool', name: 'weather' });
     expect(emulator.counters.requests.chat).toBe(2);
   });
 

@@ -21,6 +21,20 @@ describe('readUsage', () => {
     });
   });
 
+  it('reads the audio tokens of prompt and answer (OpenAI audio models)', () => {
+    const audio = readUsage({
+      prompt_tokens: 20,
+      completion_tokens: 15,
+      total_tokens: 35,
+      prompt_tokens_details: { audio_tokens: 12 },
+      completion_tokens_details: { audio_tokens: 9 },
+    });
+    expect(audio?.inputAudioTokens).toBe(12);
+    expect(audio?.outputAudioTokens).toBe(9);
+    const none = readUsage({ prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 });
+    expect(Object.keys(none ?? {})).toEqual(['inputTokens', 'outputTokens', 'totalTokens']);
+  });
+
   it('adds up a missing total and leaves out what is missing or not a number', () => {
     expect(readUsage({ prompt_tokens: 3, completion_tokens: 2 } as Usage)).toEqual({
       inputTokens: 3,

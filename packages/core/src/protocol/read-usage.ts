@@ -19,6 +19,10 @@ export interface UsageCounts {
   cachedInputTokens?: number;
   /** `completion_tokens_details.reasoning_tokens`, which some model servers add. */
   reasoningTokens?: number;
+  /** `prompt_tokens_details.audio_tokens`: the prompt's audio (OpenAI's audio models). */
+  inputAudioTokens?: number;
+  /** `completion_tokens_details.audio_tokens`: the answer's audio. */
+  outputAudioTokens?: number;
 }
 
 /**
@@ -31,7 +35,9 @@ export function readUsage(usage: Usage | null | undefined): UsageCounts | undefi
   const input = count(usage.prompt_tokens);
   const completion = count(usage.completion_tokens);
   const given = count(usage.total_tokens);
-  const reasoning = count((usage.completion_tokens_details as Details)?.reasoning_tokens);
+  const promptDetails = usage.prompt_tokens_details as Details;
+  const completionDetails = usage.completion_tokens_details as Details;
+  const reasoning = count(completionDetails?.reasoning_tokens);
   // OpenAI's completion_tokens include the reasoning; xAI's count the text alone (vercel/ai#11487).
   // Such usage shows itself when total − prompt is completion + reasoning, or when the reasoning
   // exceeds the completion (a missing one counting as 0): the output is then total − prompt if that
@@ -49,8 +55,10 @@ export function readUsage(usage: Usage | null | undefined): UsageCounts | undefi
     inputTokens: input,
     outputTokens: output,
     totalTokens: given >= sum || !(input >= 0 || output >= 0) ? given : sum,
-    cachedInputTokens: count((usage.prompt_tokens_details as Details)?.cached_tokens),
+    cachedInputTokens: count(promptDetails?.cached_tokens),
     reasoningTokens: reasoning,
+    inputAudioTokens: count(promptDetails?.audio_tokens),
+    outputAudioTokens: count(completionDetails?.audio_tokens),
   };
   for (const key of Object.keys(counts) as (keyof UsageCounts)[]) {
     if (Number.isNaN(counts[key])) delete counts[key];

@@ -1,5 +1,5 @@
-// docs/gateway-protocol.md §4.4 (tool calls' `extra_content`), §10.3 (a model server's own error,
-// passed on with its status and body).
+// docs/gateway-protocol.md §4.4 (tool calls' `extra_content`, tool results' `name`), §10.3 (a model
+// server's own error, passed on with its status and body).
 import { type DialectShape, thoughtSignature } from './dialects';
 import { type ChatRequest, isJsonObject } from './validate-chat-request';
 
@@ -17,6 +17,8 @@ export function refuseUnsignedCalls(
   headers: Record<string, string>,
 ): Response | undefined {
   if (shape.thoughtSignatures !== true) return undefined;
+  const unnamed = refuseUnnamedToolResults(request, headers);
+  if (unnamed !== undefined) return unnamed;
   const { messages } = request;
   let start = messages.length;
   while (start > 0 && messages[start - 1]!.role !== 'user') start--;
@@ -35,6 +37,27 @@ export function refuseUnsignedCalls(
     }
   }
   return undefined;
+}
+
+/**
+ * Gemini (the same dialect) also refuses a tool result without its tool's name: it becomes a
+ * `function_response`, whose `name` must not be empty (one line per such message, each at its
+ * place among Gemini's contents: the messages other than system ones).
+ */
+function refuseUnnamedToolResults(
+  request: ChatRequest,
+  headers: Record<string, string>,
+): Response | undefined {
+  let lines = '';
+  let content = 0;
+  for (const message of request.messages) {
+    if (message.role === 'system') continue;
+    if (message.role === 'tool' && (typeof message.name !== 'string' || message.name === '')) {
+      lines += `* GenerateContentRequest.contents[${content}].parts[0].function_response.name: Name cannot be empty.\n`;
+    }
+    content++;
+  }
+  return lines === '' ? undefined : geminiError(400, lines, headers);
 }
 
 function signatureOf(call: unknown): string | undefined {

@@ -43,6 +43,7 @@ import {
 import { convertToGatewayTools } from '../converters/convert-to-gateway-tools';
 import { joinStreamChunks } from '../converters/join-stream-chunks';
 import { mapFinishReason } from '../converters/map-finish-reason';
+import { combineTokenUsage, withTokenUsage } from '../converters/map-usage';
 import { parseArguments } from '../converters/parse-tool-arguments';
 import { callOptions, resolveClient } from '../utils/client';
 import {
@@ -382,7 +383,9 @@ export class GatewayChatModel
     runManager?: CallbackManagerForLLMRun,
   ): Promise<ChatResult> {
     if (this.streaming) {
-      return joinStreamChunks(this._streamResponseChunks(messages, options, runManager));
+      return withTokenUsage(
+        await joinStreamChunks(this._streamResponseChunks(messages, options, runManager)),
+      );
     }
     return withLangChainErrors(async () => {
       const request = convertToGatewayRequest(messages, this, options);
@@ -390,11 +393,15 @@ export class GatewayChatModel
       // Core gates the call; the capabilities are learnt for `profile` (a cached look-up).
       await this.#gate.learn(options.signal);
       try {
-        return convertChatResult(await this.#client.chat(request, callOptions));
+        return withTokenUsage(convertChatResult(await this.#client.chat(request, callOptions)));
       } catch (error) {
         throw this.#withHint(error);
       }
     });
+  }
+
+  override _combineLLMOutput(...outputs: (Record<string, unknown> | undefined)[]) {
+    return combineTokenUsage(...outputs);
   }
 
   /**

@@ -14,12 +14,29 @@ import type { ChatGeneration, Generation } from '@langchain/core/outputs';
 export type OutputSchema = Record<string, unknown>;
 
 /**
+ * Each partial object is the whole object so far, but LangChain joins the chunks a run yields
+ * (its `concat`: strings appended, numbers added) for the next step of a chain and for the
+ * run's end (`streamEvents`, `handleChainEnd`): `{"name":"A"}` then `{"name":"Ada"}` would end
+ * as "AAda". Its `concat` calls a chunk's own `concat` first, so each partial carries one that
+ * keeps the later object. Kept off JSON, spread and keys (not enumerable), so the user's
+ * `for await` still sees plain partial objects. (Yielding only the whole would drop them.)
+ */
+const LATER_WINS: PropertyDescriptor = {
+  value: function later(this: unknown, next: unknown): unknown {
+    return next;
+  },
+  enumerable: false,
+  configurable: true,
+  writable: true,
+};
+
+/**
  * Reads the structured answer out of an AI message. Core has checked it against the schema
  * before the message was made (on every method: the text is the JSON, a forced tool call's
  * arguments included), and put the checked value in `additional_kwargs.parsed` (the Standard
  * Schema's output when the schema is zod), where `ChatOpenAI` puts its own. Built on LangChain's
- * cumulative parser, so `.stream()` yields partial objects as the JSON arrives, as `ChatOpenAI`'s
- * parsers do; the last object of a stream, like `invoke`'s, is the checked one.
+ * cumulative parser, so `.stream()` yields partial objects as the JSON arrives; the last object
+ * of a stream, like `invoke`'s, is the checked one.
  */
 export class GatewayStructuredOutputParser<
   RunOutput extends Record<string, unknown>,
@@ -43,7 +60,9 @@ export class GatewayStructuredOutputParser<
     const raw = generations[0]?.text;
     if (raw === undefined || raw.trim() === '') return undefined;
     const partial = parsePartialJson(raw.trim()) as unknown;
-    return typeof partial === 'object' && partial !== null ? (partial as RunOutput) : undefined;
+    if (typeof partial !== 'object' || partial === null) return undefined;
+    if (!Object.hasOwn(partial, 'concat')) Object.defineProperty(partial, 'concat', LATER_WINS);
+    return partial as RunOutput;
   }
 
   override async parseResult(generations: Generation[] | ChatGeneration[]): Promise<RunOutput> {

@@ -56,8 +56,7 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
     usage_metadata: mapUsage(response.usage),
     response_metadata: responseMetadata,
   });
-  // No llmOutput: LangChain copies it into response_metadata, and a streamed answer has none, so
-  // invoke and stream would end in different messages. Usage travels in usage_metadata.
+  // Usage travels in usage_metadata; `_generate` adds llmOutput.tokenUsage from it.
   return {
     generations: [
       {

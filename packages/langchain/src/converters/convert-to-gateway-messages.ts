@@ -64,11 +64,15 @@ function convertMessage(
     case 'assistant':
       return convertAssistantMessage(message, field, options);
     case 'tool':
-      return {
-        role: 'tool',
-        tool_call_id: String((message as { tool_call_id?: unknown }).tool_call_id ?? ''),
-        content: toolResultContent(message.content, options),
-      };
+      // Named by its tool (ToolNode and `tool.invoke(call)` set it): Gemini refuses it unnamed.
+      return withName(
+        {
+          role: 'tool',
+          tool_call_id: String((message as { tool_call_id?: unknown }).tool_call_id ?? ''),
+          content: toolResultContent(message.content, options),
+        },
+        message,
+      );
     case 'system':
       return withName(
         { role: 'system', content: textOnly(message.content, field, options.model) },

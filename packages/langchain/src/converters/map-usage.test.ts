@@ -32,4 +32,25 @@ describe('mapUsage', () => {
       output_token_details: { reasoning: 5 },
     });
   });
+
+  // ChatOpenAI's details for the same usage: the audio counts next to the others, or alone.
+  it.each([
+    [
+      { cached_tokens: 4, audio_tokens: 12 },
+      { reasoning_tokens: 2, audio_tokens: 9 },
+      { input_token_details: { cache_read: 4, audio: 12 } },
+      { output_token_details: { reasoning: 2, audio: 9 } },
+    ],
+    [{ audio_tokens: 12 }, undefined, { input_token_details: { audio: 12 } }, {}],
+  ])('reports audio tokens (prompt details %j)', (prompt, completion, input, output) => {
+    const usage = { prompt_tokens: 30, completion_tokens: 20, total_tokens: 50 };
+    const details = { prompt_tokens_details: prompt, completion_tokens_details: completion };
+    expect(mapUsage({ ...usage, ...details })).toEqual({
+      input_tokens: 30,
+      output_tokens: 20,
+      total_tokens: 50,
+      ...input,
+      ...output,
+    });
+  });
 });

@@ -1,7 +1,9 @@
 // docs/gateway-protocol.md §4.3 (`usage`).
 import type { Usage } from '@infergate/core';
 import { readUsage } from '@infergate/core/internal';
+import type { TokenUsage } from '@langchain/core/language_models/base';
 import type { UsageMetadata } from '@langchain/core/messages';
+import type { ChatResult } from '@langchain/core/outputs';
 
 /**
  * Gateway usage (docs/gateway-protocol.md §4.3), read by core's `readUsage` (no count negative, the
@@ -19,11 +21,61 @@ export function mapUsage(usage: Usage | null | undefined): UsageMetadata | undef
     output_tokens: output,
     total_tokens: counts.totalTokens ?? input + output,
   };
-  if (counts.cachedInputTokens !== undefined) {
-    metadata.input_token_details = { cache_read: counts.cachedInputTokens };
-  }
-  if (counts.reasoningTokens !== undefined) {
-    metadata.output_token_details = { reasoning: counts.reasoningTokens };
-  }
+  const inputDetails = sent({
+    cache_read: counts.cachedInputTokens,
+    audio: counts.inputAudioTokens,
+  });
+  if (inputDetails) metadata.input_token_details = inputDetails;
+  const outputDetails = sent({
+    reasoning: counts.reasoningTokens,
+    audio: counts.outputAudioTokens,
+  });
+  if (outputDetails) metadata.output_token_details = outputDetails;
   return metadata;
+}
+
+/** The details that were counted (the others left out); undefined when none was. */
+function sent<T extends Record<string, number | undefined>>(details: T): T | undefined {
+  let some = false;
+  for (const key in details) {
+    if (details[key] === undefined) delete details[key];
+    else some = true;
+  }
+  return some ? details : undefined;
+}
+
+/**
+ * `invoke`'s result with LangChain's `llmOutput.tokenUsage` (what `handleLLMEnd` and `generate()`
+ * give), read from the message's usage: LangChain gives it itself for a `.stream()`, so callbacks
+ * count tokens alike on every path, as with `ChatOpenAI`. LangChain also copies it into the
+ * message's `response_metadata`, as `ChatOpenAI`'s.
+ */
+export function withTokenUsage(result: ChatResult): ChatResult {
+  const usage = (result.generations[0]?.message as { usage_metadata?: UsageMetadata } | undefined)
+    ?.usage_metadata;
+  if (usage) {
+    const { input_tokens, output_tokens, total_tokens } = usage;
+    result.llmOutput = {
+      tokenUsage: {
+        promptTokens: input_tokens,
+        completionTokens: output_tokens,
+        totalTokens: total_tokens,
+      },
+    };
+  }
+  return result;
+}
+
+/** `generate()`'s `llmOutput` over several prompts: their token counts added up. */
+export function combineTokenUsage(...outputs: (Record<string, unknown> | undefined)[]): {
+  tokenUsage: Required<TokenUsage>;
+} {
+  const tokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  for (const output of outputs) {
+    for (const key in tokenUsage) {
+      const name = key as keyof TokenUsage;
+      tokenUsage[name] += (output?.tokenUsage as TokenUsage | undefined)?.[name] ?? 0;
+    }
+  }
+  return { tokenUsage };
 }

@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §7 (translation).
 import { type GatewayClient, LIMITS, type TranslationResponse } from '@infergate/core';
 import { Document } from '@langchain/core/documents';
-import { Runnable, type RunnableConfig } from '@langchain/core/runnables';
+import { ensureConfig, Runnable, type RunnableConfig } from '@langchain/core/runnables';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
 import { splitForTranslation } from './split-for-translation';
@@ -49,23 +49,30 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
     input: RunInput,
     options?: Partial<RunnableConfig>,
   ): Promise<RunInput extends Document ? Document : string> {
+    // `_callWithConfig` races the call with the config's signal and rejects with its reason (a
+    // DOMException) when it aborts. The call is handed the signal itself (the call's `timeout`
+    // folded into it) and `_callWithConfig` one that never aborts, so an aborted translation
+    // rejects, and is recorded, as core's GatewayError `timeout` / `aborted`, as the chat model's
+    // and the tools' do.
+    const config = ensureConfig(options);
+    const { signal } = config;
     return this._callWithConfig(
-      ((value: RunInput, config?: RunnableConfig) => this.translateInput(value, config)) as (
+      ((value: RunInput) => this.translateInput(value, signal)) as (
         value: RunInput,
       ) => Promise<RunInput extends Document ? Document : string>,
       input,
-      options,
+      { ...config, signal: new AbortController().signal },
     ) as Promise<RunInput extends Document ? Document : string>;
   }
 
   private async translateInput(
     input: RunInput,
-    config?: RunnableConfig,
+    signal: AbortSignal | undefined,
   ): Promise<string | Document> {
     if (typeof input === 'string') {
-      return (await withLangChainErrors(() => this.translateText(input, config))).text;
+      return (await withLangChainErrors(() => this.translateText(input, signal))).text;
     }
-    const result = await withLangChainErrors(() => this.translateText(input.pageContent, config));
+    const result = await withLangChainErrors(() => this.translateText(input.pageContent, signal));
     return new Document({
       pageContent: result.text,
       metadata: {
@@ -79,7 +86,7 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
 
   private async translateText(
     text: string,
-    config?: RunnableConfig,
+    signal: AbortSignal | undefined,
   ): Promise<{ text: string; sourceLanguage?: string }> {
     const pieces = splitForTranslation(text, LIMITS.translationMaxInputBytes).map(
       separateWhitespace,
@@ -94,7 +101,7 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
                 target_language: this.targetLanguage,
                 ...(this.sourceLanguage ? { source_language: this.sourceLanguage } : {}),
               },
-              config?.signal ? { signal: config.signal } : {},
+              signal ? { signal } : {},
             ),
       ),
     );
