@@ -109,6 +109,31 @@ describe('ChatStreamDecoder dialects', () => {
     ]);
   });
 
+  it('reads tool-call arguments sent as JSON (an object: llama.cpp#20198) as that JSON text; null adds nothing', () => {
+    const piece = (args: unknown, id?: string) =>
+      chunk({ tool_calls: [{ index: 0, id, function: { name: 'w', arguments: args } }] });
+    const { result, events } = decode(
+      sse(
+        chunk({ role: 'assistant', content: 'Let me check.' }),
+        piece({ city: 'Kyiv' }, 'c1'),
+        piece(null),
+        chunk({ tool_calls: [{ index: 1, id: 'c2', function: { name: 'v', arguments: 42 } }] }),
+        finish('tool_calls'),
+      ),
+    );
+    expect(result).toMatchObject({
+      text: 'Let me check.',
+      toolCalls: [
+        { id: 'c1', name: 'w', arguments: '{"city":"Kyiv"}' },
+        // Not an object: kept for the adapters to give as an invalid call, the text not lost.
+        { id: 'c2', name: 'v', arguments: '42' },
+      ],
+    });
+    expect(events.flatMap((e) => (e.type === 'tool-call-delta' ? [e.argumentsDelta] : []))).toEqual(
+      ['{"city":"Kyiv"}', '', '42'],
+    );
+  });
+
   it('reads delta.refusal as text and reports a refused stop as content_filter, the sent stop kept (OpenAI)', () => {
     const { result, events } = decode(
       sse(
@@ -304,6 +329,37 @@ describe('readChatCompletion / chatCompletionProblem dialects', () => {
         arguments: '{"city":"Oslo"}',
       },
     ]);
+  });
+
+  it('reads tool-call arguments sent as JSON (an object, an array, a number) as that JSON text, in the answer too', () => {
+    const call = (id: string, args: unknown) => ({
+      id,
+      type: 'function',
+      function: { name: 'w', arguments: args },
+    });
+    const answer = completion({
+      content: 'Let me check.',
+      tool_calls: [call('a', { city: 'Kyiv' }), call('b', [1, 2]), call('c', 42)],
+    });
+    expect(chatCompletionProblem(answer)).toBeUndefined();
+    expect(readChatCompletion(answer)).toMatchObject({
+      text: 'Let me check.',
+      toolCalls: [
+        { id: 'a', arguments: '{"city":"Kyiv"}' },
+        { id: 'b', arguments: '[1,2]' },
+        { id: 'c', arguments: '42' },
+      ],
+    });
+    // The answer handed back keeps what its type promises: strings.
+    expect(answer.choices[0]?.message.tool_calls?.map((c) => c.function.arguments)).toEqual([
+      '{"city":"Kyiv"}',
+      '[1,2]',
+      '42',
+    ]);
+    // Without arguments, a whole call is still no call.
+    expect(chatCompletionProblem(completion({ tool_calls: [call('d', null)] }))).toMatch(
+      /tool_calls\[0\]/,
+    );
   });
 
   it('refuses an empty choices array and unreadable content', () => {

@@ -342,9 +342,9 @@ export class ChatStreamDecoder {
         throw this.#protocolError('`tool_calls[].function` is not an object', data);
       if (typeof fn.name === 'string' && fn.name !== '') name = fn.name;
       if (typeof fn.arguments === 'string') args = fn.arguments;
-      else if (fn.arguments !== undefined && fn.arguments !== null) {
-        throw this.#protocolError('`tool_calls[].function.arguments` is not a string', data);
-      }
+      // Arguments sent as JSON rather than its text (llama.cpp#20198): read as that text (§5.4).
+      else if (fn.arguments !== undefined && fn.arguments !== null)
+        args = JSON.stringify(fn.arguments);
     }
     const callId = typeof id === 'string' && id !== '' ? id : undefined;
     let index: number;
