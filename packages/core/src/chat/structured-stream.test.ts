@@ -89,6 +89,25 @@ describe.each(['take', 'takeAll'] as const)('structuredStream events (%s)', (how
     ]);
   });
 
+  it('tools: the first schema call alone is the text; prose and a second call are left out', () => {
+    const schemaCall = (at: number, argumentsDelta: string): ChatStreamEvent => ({
+      type: 'tool-call-delta',
+      index: at,
+      call: at,
+      ...(argumentsDelta.startsWith('{') ? { id: `c${at}`, name: 'response' } : {}),
+      argumentsDelta,
+    });
+    const toolCalls: ChatStreamEvent = { type: 'finish', reason: 'tool_calls', choiceIndex: 0 };
+    const events = [
+      text('Sure! '),
+      schemaCall(0, '{"a":'),
+      schemaCall(0, '1}'),
+      schemaCall(1, '{"a":2}'),
+      toolCalls,
+    ];
+    expect(readThrough(events, how, 'tools')).toEqual([text('{"a":'), text('1}'), FINISH]);
+  });
+
   describe('a request with tools of its own', () => {
     const toolCalls: ChatStreamEvent = { type: 'finish', reason: 'tool_calls', choiceIndex: 0 };
     const read = (events: ChatStreamEvent[]) => readThrough(events, how, 'json_schema', true);
