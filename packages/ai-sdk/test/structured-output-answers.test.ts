@@ -130,3 +130,37 @@ describe('a schema served by a forced tool call (community/tools)', () => {
     expect(stream).toMatchObject({ output: { city: 'Kyiv' }, text: '{"city":"Kyiv"}', errors: [] });
   });
 });
+describe('a think block before the JSON (a reasoning model served without a reasoning parser)', () => {
+  const answers = {
+    'bare JSON': '<think>The user asks {where}. Kyiv.</think>\n\n{"city":"Kyiv"}',
+    'a fence': ' <think>Kyiv.</think>\n```json\n{"city":"Kyiv"}\n```',
+  };
+  it.each(Object.entries(answers))(
+    'gives the block as reasoning and checks the JSON after it (%s)',
+    async (_, content) => {
+      const pieces = content.match(/[\s\S]{1,5}/g) ?? [];
+      const { gateway } = scripted({
+        deltas: pieces.map((piece) => ({ content: piece })),
+        message: { role: 'assistant', content },
+        finish: 'stop',
+      });
+      const reasoning = /<think>([\s\S]*)<\/think>/.exec(content)?.[1];
+      const { whole, stream } = await both(gateway('community/json-schema'));
+      expect(whole).toEqual({ output: { city: 'Kyiv' }, text: '{"city":"Kyiv"}', reasoning });
+      expect(stream).toEqual({
+        output: { city: 'Kyiv' },
+        text: '{"city":"Kyiv"}',
+        reasoning,
+        finish: 'stop',
+        errors: [],
+      });
+    },
+  );
+
+  it('leaves a think block in a plain answer alone (the caller’s middleware reads it there)', async () => {
+    const content = '<think>hm</think>Kyiv';
+    const { gateway } = scripted({ deltas: [{ content }], message: { content }, finish: 'stop' });
+    const result = await generateText({ model: gateway('community/general'), prompt: 'x' });
+    expect(result.text).toBe(content);
+  });
+});

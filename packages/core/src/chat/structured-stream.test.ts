@@ -108,6 +108,39 @@ describe.each(['take', 'takeAll'] as const)('structuredStream events (%s)', (how
     expect(readThrough(events, how, 'tools')).toEqual([text('{"a":'), text('1}'), FINISH]);
   });
 
+  it('gives a think block at the start as reasoning, the JSON after it as text', () => {
+    const think = (delta: string): ChatStreamEvent => ({
+      type: 'reasoning-delta',
+      delta,
+      choiceIndex: 0,
+    });
+    const events = [
+      text(' <thi'),
+      text('nk>a {b}</th'),
+      text('ink>\n```json\n{"a":1}\n```'),
+      FINISH,
+    ];
+    expect(readThrough(events, how)).toEqual([think('a {b}'), text('{"a":1}'), FINISH]);
+    // Not at the start: the text as any (here not JSON, for the check to refuse).
+    expect(readThrough([text('Hm <think>a</think>'), FINISH], how)).toEqual([
+      text('Hm <think>a</think>'),
+      FINISH,
+    ]);
+    const own = [text('<think>a</think>{"a":1}'), FINISH];
+    expect(readThrough(own, how, 'json_schema', true)).toEqual([
+      think('a'),
+      text('{"a":1}'),
+      FINISH,
+    ]);
+    // A tool step's text comes as it was sent, its think block too.
+    const step = [text('<think>a</think>'), call, FINISH];
+    expect(readThrough(step, how, 'json_schema', true)).toEqual([
+      text('<think>a</think>'),
+      call,
+      FINISH,
+    ]);
+  });
+
   describe('a request with tools of its own', () => {
     const toolCalls: ChatStreamEvent = { type: 'finish', reason: 'tool_calls', choiceIndex: 0 };
     const read = (events: ChatStreamEvent[]) => readThrough(events, how, 'json_schema', true);

@@ -30,14 +30,21 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
     events: (decoder) =>
       mapped(
         decoder,
-        method === 'tools' ? schemaToolAsText(name) : jsonTextEvents(asked.ownTools === true),
+        method === 'tools' ? schemaToolAsText(name) : jsonTextEvents(asked.ownTools === true, true),
       ),
     async check(answer: AssembledChat): Promise<AssembledChat> {
       // A step of the caller's own tool loop: not the structured answer yet, passed on unchecked.
       if (method !== 'tools' && answer.toolCalls.length > 0) return answer;
-      const { value, json } = await checkedStructuredAnswer(model, method, answer, asked);
+      const { value, json, reasoning } = await checkedStructuredAnswer(
+        model,
+        method,
+        answer,
+        asked,
+      );
       if (hop) hop.checked = true;
       const clean: AssembledChat = { ...answer, structured: { value, method }, text: json };
+      // A think block before the JSON: the answer's reasoning, as its events gave it.
+      if (reasoning !== undefined) clean.reasoning = (answer.reasoning ?? '') + reasoning;
       if (method !== 'tools') return clean;
       const toolCalls = answer.toolCalls.filter((call) => call.name !== name);
       const finishReason = toolCalls.length > 0 ? answer.finishReason : 'stop';

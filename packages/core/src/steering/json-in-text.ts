@@ -101,3 +101,17 @@ export function jsonInText(text: string): string {
   const reader = new JsonTextReader();
   return (reader.read(text) + reader.end()).trim();
 }
+
+/** A think block at a text's start (after whitespace): `<think>`, the reasoning, `</think>`. */
+const THINK = /^\s*<think>([\s\S]*?)<\/think>/;
+
+/**
+ * A structured answer's text read (§4.8 item 3): a think block at its start is the model's
+ * reasoning (a reasoning model served without a reasoning parser writes it into the text), and
+ * its JSON is read (`jsonInText`) from the text after that block.
+ */
+export function thoughtAndJson(text: string): { reasoning?: string; json: string } {
+  const think = THINK.exec(text);
+  if (think === null) return { json: jsonInText(text) };
+  return { reasoning: think[1]!, json: jsonInText(text.slice(think[0].length)) };
+}

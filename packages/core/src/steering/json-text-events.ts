@@ -6,7 +6,7 @@
  * `Output.json()`).
  */
 import type { ChatStream, ChatStreamEvent } from '../protocol/chat-result-types';
-import { JsonTextReader, jsonInText, startsAsJson } from './json-in-text';
+import { JsonTextReader, jsonInText, startsAsJson, thoughtAndJson } from './json-in-text';
 
 /**
  * The first choice's text read by `JsonTextReader` (a request with no tools of its own): what it
@@ -38,7 +38,7 @@ export function textDelta(delta: string): ChatStreamEvent | undefined {
  * sent, and comes whole before a tool call (a tool step's), or as its JSON (`JsonTextReader`'s
  * rule) before a finish without one. Other events pass while text is held: they move ahead of it.
  */
-function toolStepKept(): EventMap {
+function toolStepKept(schema: boolean): EventMap {
   /** The text as sent, while it is held; `undefined` once text passes as it comes. */
   let held: string | undefined = '';
   return (event) => {
@@ -58,10 +58,78 @@ function toolStepKept(): EventMap {
       return { ...event, delta };
     }
     if (event.type !== 'tool-call-delta' && event.type !== 'finish') return event;
-    const text = textDelta(event.type === 'finish' ? jsonInText(held) : held);
+    const text = held;
     held = undefined;
-    return text ? [text, event] : event;
+    if (event.type !== 'finish') return joined(textDelta(text), event);
+    if (!schema) return joined(textDelta(jsonInText(text)), event);
+    // A schema's answer: a think block before its JSON is its reasoning (`thoughtAndJson`).
+    const { reasoning, json } = thoughtAndJson(text);
+    return joined(reasoningDelta(reasoning), joined(textDelta(json), event));
   };
+}
+
+/**
+ * `inner` after a think block at the start of the first choice's text (`<think>`, after
+ * whitespace, to `</think>`): the block's content comes as reasoning deltas as it arrives (what
+ * may be the start of `</think>` held), the text after it goes to `inner`, as `thoughtAndJson`
+ * reads a whole answer. While the text may still open a block (whitespace, part of `<think>`) it
+ * is held; a finish, a tool call or the stream's failure hands it on.
+ */
+function thoughtLeftOut(inner: EventMap): EventMap {
+  /** The text held; `undefined` once it is known where the text goes (then `inner` reads it). */
+  let held: string | undefined = '';
+  let thinking = false;
+  const next = (text: string): ReturnType<EventMap> => {
+    if (!thinking) {
+      const start = text.trimStart();
+      if (start.startsWith('<think>')) {
+        thinking = true;
+        return next(start.slice(7));
+      }
+      held = THINK_OPEN.startsWith(start) ? text : undefined;
+      return held === undefined ? inner(textDelta(text)) : undefined;
+    }
+    const close = text.indexOf(THINK_CLOSE);
+    if (close >= 0) {
+      held = undefined;
+      const rest = text.slice(close + THINK_CLOSE.length);
+      return joined(
+        reasoningDelta(text.slice(0, close)),
+        rest ? inner(textDelta(rest)) : undefined,
+      );
+    }
+    let keep = Math.min(text.length, THINK_CLOSE.length - 1);
+    while (keep > 0 && !THINK_CLOSE.startsWith(text.slice(-keep))) keep--;
+    held = text.slice(text.length - keep);
+    return reasoningDelta(text.slice(0, text.length - keep));
+  };
+  return (event) => {
+    if (held === undefined) return inner(event);
+    if (event?.type === 'text-delta' && event.choiceIndex === 0) return next(held + event.delta);
+    if (event !== undefined && event.type !== 'finish' && event.type !== 'tool-call-delta') {
+      return inner(event);
+    }
+    // The text's end (a finish, a tool call, the stream's failure): what is held goes on first.
+    const text = held;
+    held = undefined;
+    const before = thinking ? reasoningDelta(text) : text ? inner(textDelta(text)) : undefined;
+    return joined(before, inner(event));
+  };
+}
+
+const THINK_OPEN = '<think>';
+const THINK_CLOSE = '</think>';
+
+/** Reasoning as its event (choice 0), none when empty. */
+function reasoningDelta(delta: string | undefined): ChatStreamEvent | undefined {
+  return delta ? { type: 'reasoning-delta', delta, choiceIndex: 0 } : undefined;
+}
+
+/** Two maps' outputs as one. */
+function joined(first: ReturnType<EventMap>, second: ReturnType<EventMap>): ReturnType<EventMap> {
+  if (first === undefined) return second;
+  if (second === undefined) return first;
+  return [first, second].flat();
 }
 
 /**
@@ -73,12 +141,13 @@ export type EventMap = (
 ) => ChatStreamEvent | ChatStreamEvent[] | undefined;
 
 /**
- * The events of a stream asking for JSON with no schema (`response_format` `json_object`), its
- * text read as a schema's is (§4.8 items 5 and 6): a fence and the prose around it left out, or,
- * for a request with tools of its own (`ownTools`), a tool step's text handed on as it came.
+ * The events of a stream asking for JSON (§4.8 items 3, 5 and 6): a fence and the prose around it
+ * left out, or, for a request with tools of its own (`ownTools`), a tool step's text handed on as
+ * it came; for a schema's answer (`schema`), a think block before the JSON given as reasoning.
  */
-export function jsonTextEvents(ownTools: boolean): EventMap {
-  return ownTools ? toolStepKept() : fenceLeftOut();
+export function jsonTextEvents(ownTools: boolean, schema = false): EventMap {
+  if (ownTools) return toolStepKept(schema);
+  return schema ? thoughtLeftOut(fenceLeftOut()) : fenceLeftOut();
 }
 
 /** What an adapter reads of a chat stream, its events in batches. */
