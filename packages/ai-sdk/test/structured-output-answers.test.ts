@@ -8,7 +8,7 @@ import { emulate } from '@infergate/emulator/testing';
 import { generateText, Output, streamText } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
-import { createGateway } from '../src';
+import { createGateway, type GatewayProviderSettings } from '../src';
 
 const emulated = await emulate({ hooks: { afterEach, afterAll } });
 
@@ -20,7 +20,7 @@ interface Answer {
 }
 
 /** A provider whose chat completions are `answer` (other paths: the emulator); bodies kept. */
-function scripted(answer: Answer) {
+function scripted(answer: Answer, settings: Partial<GatewayProviderSettings> = {}) {
   const sent: Record<string, unknown>[] = [];
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const request = new Request(input, init);
@@ -49,6 +49,7 @@ function scripted(answer: Answer) {
     apiKey: DEFAULT_KEYS.full,
     fetch,
     circuitBreaker: false,
+    ...settings,
   });
   return { gateway, sent };
 }
@@ -77,7 +78,7 @@ async function both(model: ReturnType<ReturnType<typeof createGateway>>) {
   return {
     whole: { output: whole.output, text: whole.text, reasoning: whole.reasoningText },
     stream: {
-      output: await stream.output.catch((error: Error) => error.name),
+      output: await Promise.resolve(stream.output).catch((error: Error) => error.name),
       text: await stream.text,
       reasoning: await stream.reasoningText,
       finish: await stream.finishReason,
@@ -162,5 +163,35 @@ describe('a think block before the JSON (a reasoning model served without a reas
     const { gateway } = scripted({ deltas: [{ content }], message: { content }, finish: 'stop' });
     const result = await generateText({ model: gateway('community/general'), prompt: 'x' });
     expect(result.text).toBe(content);
+  });
+});
+
+describe('request.body', () => {
+  it('is the body handed to core; the events carry the body core rewrote it to', async () => {
+    const inputs: string[] = [];
+    const { gateway, sent } = scripted(
+      {
+        deltas: [],
+        message: { content: null, tool_calls: [call(0, '{"city":"Kyiv"}')] },
+        finish: 'tool_calls',
+      },
+      {
+        recordContent: true,
+        onEvent: (event) => {
+          if ('input' in event && typeof event.input === 'string') inputs.push(event.input);
+        },
+      },
+    );
+    const result = await generateText({
+      model: gateway('community/tools'),
+      prompt: 'x',
+      output: Output.object({ schema: City }),
+      include: { requestBody: true },
+    });
+    expect(result.request.body).toMatchObject({ response_format: { type: 'json_schema' } });
+    expect(sent[0]).toMatchObject({
+      tool_choice: { type: 'function', function: { name: 'response' } },
+    });
+    expect(inputs.map((input) => JSON.parse(input))).toContainEqual(sent[0]);
   });
 });
