@@ -10,7 +10,7 @@ import {
   checkStructuredAnswer,
   type StructuredOutputCheck,
 } from '../steering/check-structured-answer';
-import { thoughtAndJson } from '../steering/json-in-text';
+import { jsonInText, splitThought } from '../steering/json-in-text';
 import {
   readStructuredAnswer,
   type StructuredOutputSchema,
@@ -38,6 +38,6 @@ export async function checkedStructuredAnswer(
   const cutAtLength = classifyFinishReason(answer.finishReason) === 'length';
   const read = readStructuredAnswer(model, answer, asked.given, method, cutAtLength);
   const value = await checkStructuredAnswer(model, method, read, asked.check);
-  const json = method === 'tools' ? read.text.trim() : thoughtAndJson(read.text).json;
+  const json = method === 'tools' ? read.text.trim() : jsonInText(splitThought(read.text)[1]);
   return { value, json, reasoning: read.reasoning };
 }

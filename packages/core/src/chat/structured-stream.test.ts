@@ -121,6 +121,11 @@ describe.each(['take', 'takeAll'] as const)('structuredStream events (%s)', (how
       FINISH,
     ];
     expect(readThrough(events, how)).toEqual([think('a {b}'), text('{"a":1}'), FINISH]);
+    // Never closed: not a think block (as a whole answer reads it), the text for the check.
+    expect(readThrough([text('<think>a'), text(' b'), FINISH], how)).toEqual([
+      text('<think>a b'),
+      FINISH,
+    ]);
     // Not at the start: the text as any (here not JSON, for the check to refuse).
     expect(readThrough([text('Hm <think>a</think>'), FINISH], how)).toEqual([
       text('Hm <think>a</think>'),

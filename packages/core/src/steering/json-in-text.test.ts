@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonTextReader, jsonInText, thoughtAndJson } from './json-in-text';
+import { JsonTextReader, jsonInText, splitThought } from './json-in-text';
 
 const JSON_TEXT = '{"city":"Oslo","note":"a `tick`, two `` and\\n a line"}';
 /** JSON whose strings hold a fence: its backticks close nothing (not at a line's start or the end). */
@@ -133,16 +133,13 @@ describe('jsonInText', () => {
   });
 });
 
-describe('thoughtAndJson', () => {
-  it('reads a think block at the start as reasoning, the JSON after it by the fence rule', () => {
-    expect(thoughtAndJson(' <think>a {b}</think>\n```json\n{"a":1}\n```')).toEqual({
-      reasoning: 'a {b}',
-      json: '{"a":1}',
-    });
+describe('splitThought', () => {
+  it('reads a think block at the start as reasoning; the JSON is read from the text after it', () => {
+    const [reasoning, rest] = splitThought(' <think>a {b}</think>\n```json\n{"a":1}\n```');
+    expect([reasoning, jsonInText(rest)]).toEqual(['a {b}', '{"a":1}']);
     // Only at the start, and only a closed block.
-    expect(thoughtAndJson('{"a":"<think>x</think>"}')).toEqual({
-      json: '{"a":"<think>x</think>"}',
-    });
-    expect(thoughtAndJson('<think>a {"a":1}')).toEqual({ json: '<think>a {"a":1}' });
+    for (const text of ['{"a":"<think>x</think>"}', '<think>a {"a":1}']) {
+      expect(splitThought(text)).toEqual([undefined, text]);
+    }
   });
 });

@@ -106,12 +106,11 @@ export function jsonInText(text: string): string {
 const THINK = /^\s*<think>([\s\S]*?)<\/think>/;
 
 /**
- * A structured answer's text read (§4.8 item 3): a think block at its start is the model's
- * reasoning (a reasoning model served without a reasoning parser writes it into the text), and
- * its JSON is read (`jsonInText`) from the text after that block.
+ * A structured answer's text split (§4.8 item 3): the reasoning of a think block at its start (a
+ * reasoning model served without a reasoning parser writes it into the text), and the text after
+ * that block, where its JSON is read (`jsonInText`); no block: no reasoning, the text whole.
  */
-export function thoughtAndJson(text: string): { reasoning?: string; json: string } {
+export function splitThought(text: string): [reasoning: string | undefined, rest: string] {
   const think = THINK.exec(text);
-  if (think === null) return { json: jsonInText(text) };
-  return { reasoning: think[1]!, json: jsonInText(text.slice(think[0].length)) };
+  return think ? [think[1]!, text.slice(think[0].length)] : [undefined, text];
 }

@@ -6,7 +6,7 @@
  * `Output.json()`).
  */
 import type { ChatStream, ChatStreamEvent } from '../protocol/chat-result-types';
-import { JsonTextReader, jsonInText, startsAsJson, thoughtAndJson } from './json-in-text';
+import { JsonTextReader, jsonInText, splitThought, startsAsJson } from './json-in-text';
 
 /**
  * The first choice's text read by `JsonTextReader` (a request with no tools of its own): what it
@@ -26,9 +26,12 @@ function fenceLeftOut(): EventMap {
   };
 }
 
-/** Held text as its event, none when empty. */
-export function textDelta(delta: string): ChatStreamEvent | undefined {
-  return delta === '' ? undefined : { type: 'text-delta', delta, choiceIndex: 0 };
+/** Held text (or reasoning: `type`) as its event, none when empty. */
+export function textDelta(
+  delta: string | undefined,
+  type: 'text-delta' | 'reasoning-delta' = 'text-delta',
+): ChatStreamEvent | undefined {
+  return delta ? { type, delta, choiceIndex: 0 } : undefined;
 }
 
 /**
@@ -58,78 +61,52 @@ function toolStepKept(schema: boolean): EventMap {
       return { ...event, delta };
     }
     if (event.type !== 'tool-call-delta' && event.type !== 'finish') return event;
-    const text = held;
+    // Before a finish, its JSON; a schema's answer: a think block before it its reasoning.
+    const [reasoning, rest] = schema ? splitThought(held) : [];
+    const text = event.type === 'finish' ? jsonInText(rest ?? held) : held;
     held = undefined;
-    if (event.type !== 'finish') return joined(textDelta(text), event);
-    if (!schema) return joined(textDelta(jsonInText(text)), event);
-    // A schema's answer: a think block before its JSON is its reasoning (`thoughtAndJson`).
-    const { reasoning, json } = thoughtAndJson(text);
-    return joined(reasoningDelta(reasoning), joined(textDelta(json), event));
+    return joined(
+      textDelta(event.type === 'finish' ? reasoning : '', 'reasoning-delta'),
+      textDelta(text),
+      event,
+    );
   };
 }
 
 /**
  * `inner` after a think block at the start of the first choice's text (`<think>`, after
- * whitespace, to `</think>`): the block's content comes as reasoning deltas as it arrives (what
- * may be the start of `</think>` held), the text after it goes to `inner`, as `thoughtAndJson`
- * reads a whole answer. While the text may still open a block (whitespace, part of `<think>`) it
- * is held; a finish, a tool call or the stream's failure hands it on.
+ * whitespace, to `</think>`): the block comes as one reasoning delta once it closed, the text
+ * after it goes to `inner`, as `splitThought` reads a whole answer. Text that may still open a
+ * block, or is in one, is held; a finish, a tool call or the stream's failure hands it to `inner`.
  */
 function thoughtLeftOut(inner: EventMap): EventMap {
   /** The text held; `undefined` once it is known where the text goes (then `inner` reads it). */
   let held: string | undefined = '';
-  let thinking = false;
-  const next = (text: string): ReturnType<EventMap> => {
-    if (!thinking) {
-      const start = text.trimStart();
-      if (start.startsWith('<think>')) {
-        thinking = true;
-        return next(start.slice(7));
-      }
-      held = THINK_OPEN.startsWith(start) ? text : undefined;
-      return held === undefined ? inner(textDelta(text)) : undefined;
-    }
-    const close = text.indexOf(THINK_CLOSE);
-    if (close >= 0) {
-      held = undefined;
-      const rest = text.slice(close + THINK_CLOSE.length);
-      return joined(
-        reasoningDelta(text.slice(0, close)),
-        rest ? inner(textDelta(rest)) : undefined,
-      );
-    }
-    let keep = Math.min(text.length, THINK_CLOSE.length - 1);
-    while (keep > 0 && !THINK_CLOSE.startsWith(text.slice(-keep))) keep--;
-    held = text.slice(text.length - keep);
-    return reasoningDelta(text.slice(0, text.length - keep));
-  };
+  const give = (text: string) => (text ? inner(textDelta(text)) : undefined);
   return (event) => {
     if (held === undefined) return inner(event);
-    if (event?.type === 'text-delta' && event.choiceIndex === 0) return next(held + event.delta);
-    if (event !== undefined && event.type !== 'finish' && event.type !== 'tool-call-delta') {
-      return inner(event);
+    const text = held + (event?.type === 'text-delta' && !event.choiceIndex ? event.delta : '');
+    if (text !== held) {
+      const start = text.trimStart();
+      const open = start.startsWith('<think>');
+      if (open ? !text.includes('</think>') : '<think>'.startsWith(start)) {
+        held = text;
+        return undefined;
+      }
+      held = undefined;
+      const [reasoning, rest] = splitThought(text);
+      return joined(textDelta(reasoning, 'reasoning-delta'), give(rest));
     }
+    if (event && event.type !== 'finish' && event.type !== 'tool-call-delta') return inner(event);
     // The text's end (a finish, a tool call, the stream's failure): what is held goes on first.
-    const text = held;
     held = undefined;
-    const before = thinking ? reasoningDelta(text) : text ? inner(textDelta(text)) : undefined;
-    return joined(before, inner(event));
+    return joined(give(text), inner(event));
   };
 }
 
-const THINK_OPEN = '<think>';
-const THINK_CLOSE = '</think>';
-
-/** Reasoning as its event (choice 0), none when empty. */
-function reasoningDelta(delta: string | undefined): ChatStreamEvent | undefined {
-  return delta ? { type: 'reasoning-delta', delta, choiceIndex: 0 } : undefined;
-}
-
-/** Two maps' outputs as one. */
-function joined(first: ReturnType<EventMap>, second: ReturnType<EventMap>): ReturnType<EventMap> {
-  if (first === undefined) return second;
-  if (second === undefined) return first;
-  return [first, second].flat();
+/** Maps' outputs as one list. */
+function joined(...outs: ReturnType<EventMap>[]): ChatStreamEvent[] {
+  return outs.flat().filter((out): out is ChatStreamEvent => out !== undefined);
 }
 
 /**
