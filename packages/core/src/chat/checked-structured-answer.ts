@@ -10,7 +10,7 @@ import {
   checkStructuredAnswer,
   type StructuredOutputCheck,
 } from '../steering/check-structured-answer';
-import { jsonInText } from '../steering/json-in-text';
+import { jsonInText, splitThought } from '../steering/json-in-text';
 import {
   readStructuredAnswer,
   type StructuredOutputSchema,
@@ -24,19 +24,20 @@ export interface StructuredAsk {
 }
 
 /**
- * `answer` of `model` (asked by `method`) checked: its value and its JSON text (a fence's
- * content; a forced tool call's arguments). Throws `invalid_structured_output` when it fails.
+ * `answer` of `model` (asked by `method`) checked: its value, its JSON text (a fence's content; a
+ * forced tool call's arguments) and the reasoning of a think block before the JSON (§4.8 item 3).
+ * Throws `invalid_structured_output` when it fails.
  */
 export async function checkedStructuredAnswer(
   model: string,
   method: StructuredOutputMethod,
   answer: AssembledChat,
   asked: StructuredAsk,
-): Promise<{ value: unknown; json: string }> {
+): Promise<{ value: unknown; json: string; reasoning?: string }> {
   // An answer cut at the length limit: its error says so (unfinished JSON is the likely cause).
   const cutAtLength = classifyFinishReason(answer.finishReason) === 'length';
   const read = readStructuredAnswer(model, answer, asked.given, method, cutAtLength);
   const value = await checkStructuredAnswer(model, method, read, asked.check);
-  const json = method === 'tools' ? read.text.trim() : jsonInText(read.text);
-  return { value, json };
+  const json = method === 'tools' ? read.text.trim() : jsonInText(splitThought(read.text)[1]);
+  return { value, json, reasoning: read.reasoning };
 }

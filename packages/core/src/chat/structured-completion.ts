@@ -66,8 +66,16 @@ export async function checkWholeAnswer(
     return undefined;
   }
   try {
-    const { value, json } = await checkedStructuredAnswer(model, method, completion, asked);
-    answer.response = rebuilt(response, JSON.stringify(cleaned(data, json, method, asked.given)));
+    const { value, json, reasoning } = await checkedStructuredAnswer(
+      model,
+      method,
+      completion,
+      asked,
+    );
+    // A think block before the JSON: the answer's reasoning, after any the model sent apart.
+    const thought = reasoning === undefined ? undefined : (completion.reasoning ?? '') + reasoning;
+    const clean = cleaned(data, json, method, asked.given, thought);
+    answer.response = rebuilt(response, JSON.stringify(clean));
     return { value, method };
   } catch (error) {
     if (isGatewayError(error)) return error;
@@ -87,17 +95,22 @@ function unreadable(response: Response, model: string, cause: unknown): GatewayE
   });
 }
 
-/** The completion with choice 0's content the JSON (and a forced tool call's call removed). */
+/**
+ * The completion with choice 0's content the JSON (and a forced tool call's call removed; its
+ * reasoning `reasoning` when given).
+ */
 function cleaned(
   data: ChatCompletionResponse,
   json: string,
   method: StructuredOutputMethod,
   given: StructuredOutputSchema,
+  reasoning: string | undefined,
 ): ChatCompletionResponse {
   const choices = data.choices;
   const at = choices.findIndex((choice) => choice.index === 0);
   const choice = choices[at === -1 ? 0 : at]!;
   const message = { ...choice.message, content: json };
+  if (reasoning !== undefined) message.reasoning_content = reasoning;
   let finish = choice.finish_reason;
   if (method === 'tools') {
     const name = schemaName(given);

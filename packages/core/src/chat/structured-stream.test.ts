@@ -89,6 +89,63 @@ describe.each(['take', 'takeAll'] as const)('structuredStream events (%s)', (how
     ]);
   });
 
+  it('tools: the first schema call alone is the text; prose and a second call are left out', () => {
+    const schemaCall = (at: number, argumentsDelta: string): ChatStreamEvent => ({
+      type: 'tool-call-delta',
+      index: at,
+      call: at,
+      ...(argumentsDelta.startsWith('{') ? { id: `c${at}`, name: 'response' } : {}),
+      argumentsDelta,
+    });
+    const toolCalls: ChatStreamEvent = { type: 'finish', reason: 'tool_calls', choiceIndex: 0 };
+    const events = [
+      text('Sure! '),
+      schemaCall(0, '{"a":'),
+      schemaCall(0, '1}'),
+      schemaCall(1, '{"a":2}'),
+      toolCalls,
+    ];
+    expect(readThrough(events, how, 'tools')).toEqual([text('{"a":'), text('1}'), FINISH]);
+  });
+
+  it('gives a think block at the start as reasoning, the JSON after it as text', () => {
+    const think = (delta: string): ChatStreamEvent => ({
+      type: 'reasoning-delta',
+      delta,
+      choiceIndex: 0,
+    });
+    const events = [
+      text(' <thi'),
+      text('nk>a {b}</th'),
+      text('ink>\n```json\n{"a":1}\n```'),
+      FINISH,
+    ];
+    expect(readThrough(events, how)).toEqual([think('a {b}'), text('{"a":1}'), FINISH]);
+    // Never closed: not a think block (as a whole answer reads it), the text for the check.
+    expect(readThrough([text('<think>a'), text(' b'), FINISH], how)).toEqual([
+      text('<think>a b'),
+      FINISH,
+    ]);
+    // Not at the start: the text as any (here not JSON, for the check to refuse).
+    expect(readThrough([text('Hm <think>a</think>'), FINISH], how)).toEqual([
+      text('Hm <think>a</think>'),
+      FINISH,
+    ]);
+    const own = [text('<think>a</think>{"a":1}'), FINISH];
+    expect(readThrough(own, how, 'json_schema', true)).toEqual([
+      think('a'),
+      text('{"a":1}'),
+      FINISH,
+    ]);
+    // A tool step's text comes as it was sent, its think block too.
+    const step = [text('<think>a</think>'), call, FINISH];
+    expect(readThrough(step, how, 'json_schema', true)).toEqual([
+      text('<think>a</think>'),
+      call,
+      FINISH,
+    ]);
+  });
+
   describe('a request with tools of its own', () => {
     const toolCalls: ChatStreamEvent = { type: 'finish', reason: 'tool_calls', choiceIndex: 0 };
     const read = (events: ChatStreamEvent[]) => readThrough(events, how, 'json_schema', true);

@@ -1,11 +1,11 @@
 // docs/gateway-protocol.md §4.8 (structured output: a stream's JSON as it comes, checked at its end).
 /**
  * A stream of a call asking for structured output, as its caller reads it: the JSON text as it
- * comes — for `tools`, the schema tool's argument pieces as text deltas, no tool-call event for
- * that tool; else the text deltas with a code fence and the prose around it left out
- * (`jsonTextEvents`; a tool step's text kept as it came) — and, at its end, the assembled answer
- * checked against the schema (a failure ends the stream with `invalid_structured_output`). Loaded
- * with the steering module.
+ * comes — for `tools`, the first schema call's argument pieces as text deltas (no tool-call event
+ * for that tool, the model's own text left out); else the text deltas with a code fence and the
+ * prose around it left out (`jsonTextEvents`; a tool step's text kept as it came) — and, at its
+ * end, the assembled answer checked against the schema (a failure ends the stream with
+ * `invalid_structured_output`). Loaded with the steering module.
  */
 import type { AssembledChat, ChatStreamEvent } from '../protocol/chat-result-types';
 import type { HopStructuredOutput, StructuredOutputMethod } from '../protocol/chat-route';
@@ -30,14 +30,21 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
     events: (decoder) =>
       mapped(
         decoder,
-        method === 'tools' ? schemaToolAsText(name) : jsonTextEvents(asked.ownTools === true),
+        method === 'tools' ? schemaToolAsText(name) : jsonTextEvents(asked.ownTools === true, true),
       ),
     async check(answer: AssembledChat): Promise<AssembledChat> {
       // A step of the caller's own tool loop: not the structured answer yet, passed on unchecked.
       if (method !== 'tools' && answer.toolCalls.length > 0) return answer;
-      const { value, json } = await checkedStructuredAnswer(model, method, answer, asked);
+      const { value, json, reasoning } = await checkedStructuredAnswer(
+        model,
+        method,
+        answer,
+        asked,
+      );
       if (hop) hop.checked = true;
       const clean: AssembledChat = { ...answer, structured: { value, method }, text: json };
+      // A think block before the JSON: the answer's reasoning, as its events gave it.
+      if (reasoning !== undefined) clean.reasoning = (answer.reasoning ?? '') + reasoning;
       if (method !== 'tools') return clean;
       const toolCalls = answer.toolCalls.filter((call) => call.name !== name);
       const finishReason = toolCalls.length > 0 ? answer.finishReason : 'stop';
@@ -47,20 +54,23 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
 }
 
 /**
- * The schema tool's (`name`) argument pieces as text deltas, and no tool-call event for it; its
- * finish `tool_calls` is `stop` (the caller asked for an answer, not a call).
+ * The first call of the schema's tool (`name`): its argument pieces as text deltas, no tool-call
+ * event; its finish `tool_calls` is `stop` (the caller asked for an answer, not a call). As in a
+ * whole answer, the JSON is that call's alone: the model's own first-choice text (prose before
+ * the forced call) and a second call of the tool are left out.
  */
 function schemaToolAsText(name: string): EventMap {
-  /** The calls (the decoder's `call` numbers) of the schema's tool. */
-  const schemaCalls = new Set<number>();
+  /** The calls (the decoder's `call` numbers) of the schema's tool; the first is the answer. */
+  const schemaCalls: number[] = [];
   return (event) => {
     if (event === undefined) return undefined;
+    if (event.type === 'text-delta') return event.choiceIndex === 0 ? undefined : event;
     if (event.type === 'tool-call-delta') {
-      if (event.name === name) schemaCalls.add(event.call);
-      if (!schemaCalls.has(event.call)) return event;
-      return textDelta(event.argumentsDelta);
+      if (event.name === name && !schemaCalls.includes(event.call)) schemaCalls.push(event.call);
+      if (!schemaCalls.includes(event.call)) return event;
+      return event.call === schemaCalls[0] ? textDelta(event.argumentsDelta) : undefined;
     }
-    if (event.type === 'finish' && event.reason === 'tool_calls' && schemaCalls.size > 0) {
+    if (event.type === 'finish' && event.reason === 'tool_calls' && schemaCalls.length > 0) {
       return { ...event, reason: 'stop' };
     }
     return event;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonTextReader, jsonInText } from './json-in-text';
+import { JsonTextReader, jsonInText, splitThought } from './json-in-text';
 
 const JSON_TEXT = '{"city":"Oslo","note":"a `tick`, two `` and\\n a line"}';
 /** JSON whose strings hold a fence: its backticks close nothing (not at a line's start or the end). */
@@ -130,5 +130,16 @@ describe('jsonInText', () => {
 
   it('trims unfenced text, prose included (the check refuses it)', () => {
     expect(jsonInText('  Here: {"a":1} ')).toBe('Here: {"a":1}');
+  });
+});
+
+describe('splitThought', () => {
+  it('reads a think block at the start as reasoning; the JSON is read from the text after it', () => {
+    const [reasoning, rest] = splitThought(' <think>a {b}</think>\n```json\n{"a":1}\n```');
+    expect([reasoning, jsonInText(rest)]).toEqual(['a {b}', '{"a":1}']);
+    // Only at the start, and only a closed block.
+    for (const text of ['{"a":"<think>x</think>"}', '<think>a {"a":1}']) {
+      expect(splitThought(text)).toEqual([undefined, text]);
+    }
   });
 });

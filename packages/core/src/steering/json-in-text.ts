@@ -101,3 +101,16 @@ export function jsonInText(text: string): string {
   const reader = new JsonTextReader();
   return (reader.read(text) + reader.end()).trim();
 }
+
+/** A think block at a text's start (after whitespace): `<think>`, the reasoning, `</think>`. */
+const THINK = /^\s*<think>([\s\S]*?)<\/think>/;
+
+/**
+ * A structured answer's text split (§4.8 item 3): the reasoning of a think block at its start (a
+ * reasoning model served without a reasoning parser writes it into the text), and the text after
+ * that block, where its JSON is read (`jsonInText`); no block: no reasoning, the text whole.
+ */
+export function splitThought(text: string): [reasoning: string | undefined, rest: string] {
+  const think = THINK.exec(text);
+  return think ? [think[1]!, text.slice(think[0].length)] : [undefined, text];
+}

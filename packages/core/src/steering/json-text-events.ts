@@ -6,7 +6,7 @@
  * `Output.json()`).
  */
 import type { ChatStream, ChatStreamEvent } from '../protocol/chat-result-types';
-import { JsonTextReader, jsonInText, startsAsJson } from './json-in-text';
+import { JsonTextReader, jsonInText, splitThought, startsAsJson } from './json-in-text';
 
 /**
  * The first choice's text read by `JsonTextReader` (a request with no tools of its own): what it
@@ -26,9 +26,12 @@ function fenceLeftOut(): EventMap {
   };
 }
 
-/** Held text as its event, none when empty. */
-export function textDelta(delta: string): ChatStreamEvent | undefined {
-  return delta === '' ? undefined : { type: 'text-delta', delta, choiceIndex: 0 };
+/** Held text (or reasoning: `type`) as its event, none when empty. */
+export function textDelta(
+  delta: string | undefined,
+  type: 'text-delta' | 'reasoning-delta' = 'text-delta',
+): ChatStreamEvent | undefined {
+  return delta ? { type, delta, choiceIndex: 0 } : undefined;
 }
 
 /**
@@ -38,7 +41,7 @@ export function textDelta(delta: string): ChatStreamEvent | undefined {
  * sent, and comes whole before a tool call (a tool step's), or as its JSON (`JsonTextReader`'s
  * rule) before a finish without one. Other events pass while text is held: they move ahead of it.
  */
-function toolStepKept(): EventMap {
+function toolStepKept(schema: boolean): EventMap {
   /** The text as sent, while it is held; `undefined` once text passes as it comes. */
   let held: string | undefined = '';
   return (event) => {
@@ -58,10 +61,52 @@ function toolStepKept(): EventMap {
       return { ...event, delta };
     }
     if (event.type !== 'tool-call-delta' && event.type !== 'finish') return event;
-    const text = textDelta(event.type === 'finish' ? jsonInText(held) : held);
+    // Before a finish, its JSON; a schema's answer: a think block before it its reasoning.
+    const [reasoning, rest] = schema ? splitThought(held) : [];
+    const text = event.type === 'finish' ? jsonInText(rest ?? held) : held;
     held = undefined;
-    return text ? [text, event] : event;
+    return joined(
+      textDelta(event.type === 'finish' ? reasoning : '', 'reasoning-delta'),
+      textDelta(text),
+      event,
+    );
   };
+}
+
+/**
+ * `inner` after a think block at the start of the first choice's text (`<think>`, after
+ * whitespace, to `</think>`): the block comes as one reasoning delta once it closed, the text
+ * after it goes to `inner`, as `splitThought` reads a whole answer. Text that may still open a
+ * block, or is in one, is held; a finish, a tool call or the stream's failure hands it to `inner`.
+ */
+function thoughtLeftOut(inner: EventMap): EventMap {
+  /** The text held; `undefined` once it is known where the text goes (then `inner` reads it). */
+  let held: string | undefined = '';
+  const give = (text: string) => (text ? inner(textDelta(text)) : undefined);
+  return (event) => {
+    if (held === undefined) return inner(event);
+    const text = held + (event?.type === 'text-delta' && !event.choiceIndex ? event.delta : '');
+    if (text !== held) {
+      const start = text.trimStart();
+      const open = start.startsWith('<think>');
+      if (open ? !text.includes('</think>') : '<think>'.startsWith(start)) {
+        held = text;
+        return undefined;
+      }
+      held = undefined;
+      const [reasoning, rest] = splitThought(text);
+      return joined(textDelta(reasoning, 'reasoning-delta'), give(rest));
+    }
+    if (event && event.type !== 'finish' && event.type !== 'tool-call-delta') return inner(event);
+    // The text's end (a finish, a tool call, the stream's failure): what is held goes on first.
+    held = undefined;
+    return joined(give(text), inner(event));
+  };
+}
+
+/** Maps' outputs as one list. */
+function joined(...outs: ReturnType<EventMap>[]): ChatStreamEvent[] {
+  return outs.flat().filter((out): out is ChatStreamEvent => out !== undefined);
 }
 
 /**
@@ -73,12 +118,13 @@ export type EventMap = (
 ) => ChatStreamEvent | ChatStreamEvent[] | undefined;
 
 /**
- * The events of a stream asking for JSON with no schema (`response_format` `json_object`), its
- * text read as a schema's is (§4.8 items 5 and 6): a fence and the prose around it left out, or,
- * for a request with tools of its own (`ownTools`), a tool step's text handed on as it came.
+ * The events of a stream asking for JSON (§4.8 items 3, 5 and 6): a fence and the prose around it
+ * left out, or, for a request with tools of its own (`ownTools`), a tool step's text handed on as
+ * it came; for a schema's answer (`schema`), a think block before the JSON given as reasoning.
  */
-export function jsonTextEvents(ownTools: boolean): EventMap {
-  return ownTools ? toolStepKept() : fenceLeftOut();
+export function jsonTextEvents(ownTools: boolean, schema = false): EventMap {
+  if (ownTools) return toolStepKept(schema);
+  return schema ? thoughtLeftOut(fenceLeftOut()) : fenceLeftOut();
 }
 
 /** What an adapter reads of a chat stream, its events in batches. */

@@ -10,7 +10,7 @@ import type { AssembledChat } from '../protocol/chat-result-types';
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 import type { ChatMessage, ChatRequest, ChatTool } from '../protocol/wire-types';
 import { invalidStructuredOutput } from './invalid-structured-output';
-import { jsonInText } from './json-in-text';
+import { jsonInText, splitThought } from './json-in-text';
 
 /** The schema a call asks for: a JSON Schema and the name the model sees it by. */
 export interface StructuredOutputSchema {
@@ -113,12 +113,15 @@ export interface StructuredAnswer {
   value: unknown;
   /** What the model sent: its text, or the forced tool call's arguments. */
   text: string;
+  /** A think block at the text's start: the model's reasoning, not part of the JSON. */
+  reasoning?: string;
 }
 
 /**
  * The structured answer of `answer`, which `model` gave to a request made by `structuredRequest`:
  * for `tools`, the arguments of the call of the schema's tool; else the text, as bare JSON or
- * one ```json code fence (prose around the fence allowed: `jsonInText`). Anything else is
+ * one ```json code fence (prose around the fence allowed: `jsonInText`), after a think block at
+ * its start, if any (`splitThought`). Anything else is
  * `invalid_structured_output`, with the text and what is wrong (`cutAtLength`: the answer ended at
  * the length limit, which the message then names). The value is not checked against the schema
  * here (check-structured-answer.ts).
@@ -130,8 +133,12 @@ export function readStructuredAnswer(
   method: StructuredOutputMethod,
   cutAtLength = false,
 ): StructuredAnswer {
-  if (method !== 'tools')
-    return parsed(model, method, answer.text, jsonInText(answer.text), cutAtLength);
+  if (method !== 'tools') {
+    const [reasoning, rest] = splitThought(answer.text);
+    const read = parsed(model, method, answer.text, jsonInText(rest), cutAtLength);
+    if (reasoning !== undefined) read.reasoning = reasoning;
+    return read;
+  }
   const name = schemaName(given);
   const call = answer.toolCalls.find((candidate) => candidate.name === name);
   if (call === undefined) {

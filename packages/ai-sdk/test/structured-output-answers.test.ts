@@ -1,0 +1,197 @@
+// Structured answers of shapes the emulator does not make, through ai's generateText / streamText
+// with `Output.object`, on exact bytes (a scripted chat endpoint; the emulator's catalog): a model
+// served by a forced schema tool that writes prose first or calls the tool twice; a think block
+// (`<think>…</think>`) before the JSON; and `request.body` as core sent it.
+
+import { DEFAULT_KEYS } from '@infergate/emulator';
+import { emulate } from '@infergate/emulator/testing';
+import { generateText, Output, streamText } from 'ai';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod/v4';
+import { createGateway, type GatewayProviderSettings } from '../src';
+
+const emulated = await emulate({ hooks: { afterEach, afterAll } });
+
+/** What the chat endpoint answers: a stream's chunk deltas and finish, and the whole message. */
+interface Answer {
+  deltas: Record<string, unknown>[];
+  message: Record<string, unknown>;
+  finish: string;
+}
+
+/** A provider whose chat completions are `answer` (other paths: the emulator); bodies kept. */
+function scripted(answer: Answer, settings: Partial<GatewayProviderSettings> = {}) {
+  const sent: Record<string, unknown>[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    if (!request.url.endsWith('/chat/completions')) return emulated.fetch(request);
+    const body = (await request.json()) as Record<string, unknown>;
+    sent.push(body);
+    const headers = { 'x-service-model': String(body.model) };
+    if (body.stream !== true) {
+      const choice = { index: 0, message: answer.message, finish_reason: answer.finish };
+      return Response.json({ id: 'a', object: 'chat.completion', choices: [choice] }, { headers });
+    }
+    const choices = [
+      ...answer.deltas.map((delta) => ({ index: 0, delta })),
+      { index: 0, delta: {}, finish_reason: answer.finish },
+    ];
+    const lines = choices.map(
+      (choice) =>
+        `data: ${JSON.stringify({ id: 'a', object: 'chat.completion.chunk', choices: [choice] })}\n\n`,
+    );
+    return new Response(`${lines.join('')}data: [DONE]\n\n`, {
+      headers: { 'content-type': 'text/event-stream', ...headers },
+    });
+  };
+  const gateway = createGateway({
+    baseURL: emulated.baseURL,
+    apiKey: DEFAULT_KEYS.full,
+    fetch,
+    circuitBreaker: false,
+    ...settings,
+  });
+  return { gateway, sent };
+}
+
+const City = z.object({ city: z.string() });
+const call = (index: number, args: string) => ({
+  index,
+  id: `c${index}`,
+  type: 'function',
+  function: { name: 'response', arguments: args },
+});
+
+/** generateText and streamText (its text, output, finish and the error its onError saw). */
+async function both(model: ReturnType<ReturnType<typeof createGateway>>) {
+  const whole = await generateText({ model, prompt: 'x', output: Output.object({ schema: City }) });
+  const errors: unknown[] = [];
+  const stream = streamText({
+    model,
+    prompt: 'x',
+    output: Output.object({ schema: City }),
+    onError: ({ error }) => {
+      errors.push(error);
+    },
+  });
+  await stream.consumeStream();
+  return {
+    whole: { output: whole.output, text: whole.text, reasoning: whole.reasoningText },
+    stream: {
+      output: await Promise.resolve(stream.output).catch((error: Error) => error.name),
+      text: await stream.text,
+      reasoning: await stream.reasoningText,
+      finish: await stream.finishReason,
+      errors,
+    },
+  };
+}
+
+describe('a schema served by a forced tool call (community/tools)', () => {
+  it('leaves out the prose the model writes before the call, as generateText does', async () => {
+    const { gateway } = scripted({
+      deltas: [
+        { role: 'assistant', content: 'Sure! ' },
+        { tool_calls: [call(0, '{"city":')] },
+        { tool_calls: [{ index: 0, function: { arguments: '"Kyiv"}' } }] },
+      ],
+      message: { role: 'assistant', content: 'Sure! ', tool_calls: [call(0, '{"city":"Kyiv"}')] },
+      finish: 'tool_calls',
+    });
+    const { whole, stream } = await both(gateway('community/tools'));
+    expect(whole).toEqual({
+      output: { city: 'Kyiv' },
+      text: '{"city":"Kyiv"}',
+      reasoning: undefined,
+    });
+    expect(stream).toEqual({
+      output: { city: 'Kyiv' },
+      text: '{"city":"Kyiv"}',
+      reasoning: undefined,
+      finish: 'stop',
+      errors: [],
+    });
+  });
+
+  it('takes the first call of the schema tool when the model calls it twice', async () => {
+    const { gateway } = scripted({
+      deltas: [
+        { role: 'assistant', tool_calls: [call(0, '{"city":"Kyiv"}')] },
+        { tool_calls: [call(1, '{"city":"Lviv"}')] },
+      ],
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [call(0, '{"city":"Kyiv"}'), call(1, '{"city":"Lviv"}')],
+      },
+      finish: 'tool_calls',
+    });
+    const { whole, stream } = await both(gateway('community/tools'));
+    expect(whole.output).toEqual({ city: 'Kyiv' });
+    expect(stream).toMatchObject({ output: { city: 'Kyiv' }, text: '{"city":"Kyiv"}', errors: [] });
+  });
+});
+describe('a think block before the JSON (a reasoning model served without a reasoning parser)', () => {
+  const answers = {
+    'bare JSON': '<think>The user asks {where}. Kyiv.</think>\n\n{"city":"Kyiv"}',
+    'a fence': ' <think>Kyiv.</think>\n```json\n{"city":"Kyiv"}\n```',
+  };
+  it.each(Object.entries(answers))(
+    'gives the block as reasoning and checks the JSON after it (%s)',
+    async (_, content) => {
+      const pieces = content.match(/[\s\S]{1,5}/g) ?? [];
+      const { gateway } = scripted({
+        deltas: pieces.map((piece) => ({ content: piece })),
+        message: { role: 'assistant', content },
+        finish: 'stop',
+      });
+      const reasoning = /<think>([\s\S]*)<\/think>/.exec(content)?.[1];
+      const { whole, stream } = await both(gateway('community/json-schema'));
+      expect(whole).toEqual({ output: { city: 'Kyiv' }, text: '{"city":"Kyiv"}', reasoning });
+      expect(stream).toEqual({
+        output: { city: 'Kyiv' },
+        text: '{"city":"Kyiv"}',
+        reasoning,
+        finish: 'stop',
+        errors: [],
+      });
+    },
+  );
+
+  it('leaves a think block in a plain answer alone (the caller’s middleware reads it there)', async () => {
+    const content = '<think>hm</think>Kyiv';
+    const { gateway } = scripted({ deltas: [{ content }], message: { content }, finish: 'stop' });
+    const result = await generateText({ model: gateway('community/general'), prompt: 'x' });
+    expect(result.text).toBe(content);
+  });
+});
+
+describe('request.body', () => {
+  it('is the body handed to core; the events carry the body core rewrote it to', async () => {
+    const inputs: string[] = [];
+    const { gateway, sent } = scripted(
+      {
+        deltas: [],
+        message: { content: null, tool_calls: [call(0, '{"city":"Kyiv"}')] },
+        finish: 'tool_calls',
+      },
+      {
+        recordContent: true,
+        onEvent: (event) => {
+          if ('input' in event && typeof event.input === 'string') inputs.push(event.input);
+        },
+      },
+    );
+    const result = await generateText({
+      model: gateway('community/tools'),
+      prompt: 'x',
+      output: Output.object({ schema: City }),
+      include: { requestBody: true },
+    });
+    expect(result.request.body).toMatchObject({ response_format: { type: 'json_schema' } });
+    expect(sent[0]).toMatchObject({
+      tool_choice: { type: 'function', function: { name: 'response' } },
+    });
+    expect(inputs.map((input) => JSON.parse(input))).toContainEqual(sent[0]);
+  });
+});
