@@ -162,11 +162,12 @@ export class ChatAssembler {
   }
 
   /**
-   * A piece at the index of `draft` belongs to another call when it carries another id than the
-   * server gave `draft`, names another function than `draft` already has (OpenRouter sends calls
-   * of two tools at one index with one id), or names it again and starts a JSON value while the
-   * arguments of `draft` are already one whole value (two whole calls of one tool at one index,
-   * without ids). Pieces without a name (the common ones) decide on the first checks, never parse.
+   * A named piece at the index of `draft` belongs to another call when it carries another id than
+   * the server gave `draft`, names another function than `draft` already has (OpenRouter sends
+   * calls of two tools at one index with one id), or names it again and starts a JSON value while
+   * the arguments of `draft` are already one whole value (two whole calls of one tool at one index,
+   * without ids). A piece without a name (the common one) continues `draft`, whatever its id
+   * (Poolside changes the id after a call's first piece), and never parses.
    */
   #isOtherCall(
     draft: ToolCallDraft,
@@ -174,9 +175,10 @@ export class ChatAssembler {
     name: string | undefined,
     args: string,
   ): boolean {
+    if (name === undefined) return false;
     if (serverId !== undefined && draft.givenId !== undefined && draft.givenId !== serverId)
       return true;
-    if (name === undefined || draft.name === '') return false;
+    if (draft.name === '') return false;
     return draft.name !== name || (STARTS_VALUE.test(args) && isWholeJson(draft.arguments));
   }
 

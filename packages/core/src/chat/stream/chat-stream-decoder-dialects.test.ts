@@ -109,6 +109,39 @@ describe('ChatStreamDecoder dialects', () => {
     ]);
   });
 
+  it('continues a call at its index when a later piece brings another id but no name (Poolside)', () => {
+    const { result } = decode(
+      sse(
+        chunk({
+          tool_calls: [
+            {
+              index: 0,
+              id: 'call_first',
+              type: 'function',
+              function: { name: 'f', arguments: '' },
+            },
+          ],
+        }),
+        chunk({ tool_calls: [{ index: 0, id: 'call_other', function: { arguments: '{"x":' } }] }),
+        chunk({ tool_calls: [{ index: 0, id: 'call_other', function: { arguments: '1}' } }] }),
+        finish('tool_calls'),
+      ),
+    );
+    expect(result.toolCalls).toEqual([{ id: 'call_first', name: 'f', arguments: '{"x":1}' }]);
+  });
+
+  it('reads `error: null` beside an answer (Foundry Local, on every chunk) as no error', () => {
+    const { result } = decode(
+      sse(
+        chunk({ content: 'Hel' }, { error: null }),
+        chunk({ content: 'lo' }, { error: null }),
+        finish('stop', { error: null }),
+      ),
+    );
+    expect(result.text).toBe('Hello');
+    expect(result.finishReason).toBe('stop');
+  });
+
   it('reads tool-call arguments sent as JSON (an object: llama.cpp#20198) as that JSON text; null adds nothing', () => {
     const piece = (args: unknown, id?: string) =>
       chunk({ tool_calls: [{ index: 0, id, function: { name: 'w', arguments: args } }] });

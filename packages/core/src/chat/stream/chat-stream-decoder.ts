@@ -180,7 +180,8 @@ export class ChatStreamDecoder {
     if (!isObject(chunk)) {
       throw this.#protocolError('The chat stream sent an event that is not a JSON object', data);
     }
-    if (chunk.error !== undefined) throw this.#streamError(chunk, data);
+    // `error: null` beside an answer (Foundry Local sends it on every chunk) is no failure.
+    if (chunk.error != null) throw this.#streamError(chunk, data);
     this.#onChunk(chunk, data);
   }
 
