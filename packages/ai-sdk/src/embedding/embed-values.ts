@@ -97,7 +97,9 @@ export async function embedValues(
 /**
  * Core's refusal of one text (`texts[i]`, or `text` for a list of one) named as the AI SDK caller
  * gave it: `values[i]` of `embedMany` (`i` counted from the batch's `start`), else `value` of
- * `embed` (which passes one value and no batch start), else `values[i]` of a direct `doEmbed`.
+ * `embed` (which passes one value and no batch start). Without a start for several values (a
+ * middleware that copied `providerOptions`, or a direct `doEmbed`) the caller's index is unknown,
+ * so core's own name, counted within the batch, is kept.
  */
 function asCallersValue(error: unknown, count: number, start: number | undefined): unknown {
   if (!isGatewayError(error) || error.status !== undefined || error.field === undefined) {
@@ -105,9 +107,8 @@ function asCallersValue(error: unknown, count: number, start: number | undefined
   }
   const index = /^text(?:s\[(\d+)\])?$/.exec(error.field);
   if (index === null || !error.message.startsWith(error.field)) return error;
-  const i = Number(index[1] ?? 0);
-  const field =
-    start !== undefined ? `values[${start + i}]` : count === 1 ? 'value' : `values[${i}]`;
+  if (start === undefined && count !== 1) return error;
+  const field = start === undefined ? 'value' : `values[${start + Number(index[1] ?? 0)}]`;
   return new GatewayError({
     code: error.code,
     message: `${field}${error.message.slice(error.field.length)}`,

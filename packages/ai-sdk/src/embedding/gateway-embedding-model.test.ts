@@ -4,7 +4,7 @@ import {
   TooManyEmbeddingValuesForCallError,
 } from '@ai-sdk/provider';
 import { DEFAULT_KEYS } from '@infergate/emulator';
-import { embed, embedMany } from 'ai';
+import { embed, embedMany, wrapEmbeddingModel } from 'ai';
 import * as ai6 from 'ai-v6';
 import { describe, expect, it } from 'vitest';
 import { providersOnMsw } from '../../test/providers';
@@ -145,5 +145,19 @@ describe('embeddings through the gateway', () => {
       await refusal(ai6.embedMany({ model: modelV3, values: ['a', tooLong, ''], maxRetries: 0 })),
     ).toBe('values[1]');
     expect(await refusal(ai6.embed({ model: modelV3, value: '', maxRetries: 0 }))).toBe('value');
+    // A middleware that copies `providerOptions` hides the batch's start: no caller's index is
+    // claimed then (the empty value is values[70]; within its batch of 64 it is texts[6]).
+    const copied = wrapEmbeddingModel({
+      model,
+      middleware: {
+        specificationVersion: 'v4',
+        transformParams: async ({ params }) => ({
+          ...params,
+          providerOptions: { ...params.providerOptions },
+        }),
+      },
+    });
+    const values = Array.from({ length: 80 }, (_, i) => (i === 70 ? '' : `v${i}`));
+    expect(await refusal(embedMany({ model: copied, values, maxRetries: 0 }))).toBe('texts[6]');
   });
 });
