@@ -126,7 +126,7 @@ describe('GatewayChatModel: reasoning', () => {
   });
 });
 
-describe("a thinking model's tool loop (DeepSeek V4, Kimi K2: reasoning of tool-call turns back)", () => {
+describe("a thinking model's tool loop (DeepSeek V4, Kimi K2: reasoning sent back with sendReasoning: true)", () => {
   const MODEL = 'dialect/thinking';
   // A tool-call turn replayed without its `reasoning_content` is refused with DeepSeek's 400.
   const THINKING = {
@@ -140,10 +140,10 @@ describe("a thinking model's tool loop (DeepSeek V4, Kimi K2: reasoning of tool-
   type Body = { messages: { role: string; reasoning_content?: string }[] };
 
   it.each([false, true])(
-    'createAgent runs the loop by default, the call sent back with its reasoning (streaming: %s)',
+    'createAgent runs the loop with sendReasoning: true, the call sent back with its reasoning (streaming: %s)',
     async (streaming) => {
       const { emulator, bodies, connection } = await recordingGateway<Body>(THINKING);
-      const model = new GatewayChatModel(MODEL, { ...connection, streaming });
+      const model = new GatewayChatModel(MODEL, { ...connection, streaming, sendReasoning: true });
       const agent = createAgent({ model, tools: [weatherTool] });
       const result = await agent.invoke({ messages: [{ role: 'user', content: ASK }] });
       expect(result.messages.at(-1)?.text).toBe('Tool weather returned: sunny in Kyiv');
@@ -153,14 +153,17 @@ describe("a thinking model's tool loop (DeepSeek V4, Kimi K2: reasoning of tool-
     },
   );
 
-  it("sendReasoning: false drops it: the model server's 400 reaches the caller", async () => {
-    const { connection } = await recordingGateway<Body>(THINKING);
-    const model = new GatewayChatModel(MODEL, { ...connection, sendReasoning: false });
-    const agent = createAgent({ model, tools: [weatherTool] });
-    const failure = await agent
-      .invoke({ messages: [{ role: 'user', content: ASK }] })
-      .catch((error: unknown) => error);
-    expect(isGatewayError(failure) && failure.status).toBe(400);
-    expect((failure as Error).message).toContain(REFUSED);
-  });
+  it.each([false, undefined])(
+    "sendReasoning: %s (the default, as ChatOpenAI) drops it: the model server's 400 reaches the caller",
+    async (sendReasoning) => {
+      const { connection } = await recordingGateway<Body>(THINKING);
+      const model = new GatewayChatModel(MODEL, { ...connection, sendReasoning });
+      const agent = createAgent({ model, tools: [weatherTool] });
+      const failure = await agent
+        .invoke({ messages: [{ role: 'user', content: ASK }] })
+        .catch((error: unknown) => error);
+      expect(isGatewayError(failure) && failure.status).toBe(400);
+      expect((failure as Error).message).toContain(REFUSED);
+    },
+  );
 });

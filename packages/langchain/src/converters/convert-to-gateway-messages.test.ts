@@ -215,8 +215,6 @@ describe('convertToGatewayMessages', () => {
     expect(anthropic).toEqual({
       role: 'assistant',
       content: 'Looking it up.',
-      // A turn that made tool calls keeps its reasoning by default (thinking models need it).
-      reasoning_content: 'let me see',
       tool_calls: [
         {
           id: 'toolu_1',
@@ -287,16 +285,19 @@ describe('convertToGatewayMessages', () => {
   });
 
   it('drops tool_call and reasoning blocks from v1 assistant content (reasoning: its own field)', () => {
-    const [assistant] = convertToGatewayMessages([
-      new AIMessage({
-        content: [
-          { type: 'reasoning', reasoning: 'hmm' },
-          { type: 'text', text: 'calling' },
-          { type: 'tool_call', id: 'c1', name: 'f', args: {} },
-        ],
-        tool_calls: [{ id: 'c1', name: 'f', args: {}, type: 'tool_call' }],
-      }),
-    ]);
+    const [assistant] = convertToGatewayMessages(
+      [
+        new AIMessage({
+          content: [
+            { type: 'reasoning', reasoning: 'hmm' },
+            { type: 'text', text: 'calling' },
+            { type: 'tool_call', id: 'c1', name: 'f', args: {} },
+          ],
+          tool_calls: [{ id: 'c1', name: 'f', args: {}, type: 'tool_call' }],
+        }),
+      ],
+      { sendReasoning: true },
+    );
     expect(assistant).toEqual({
       role: 'assistant',
       content: 'calling',
@@ -305,7 +306,7 @@ describe('convertToGatewayMessages', () => {
     });
   });
 
-  it('sends reasoning back (core: sendsReasoningBack): unset, tool-call turns; true, all; false, none', () => {
+  it('sends reasoning back (core: sendsReasoningBack): unset or false, none (as ChatOpenAI); true, all', () => {
     const history = [
       new AIMessage({
         content: '',
@@ -325,8 +326,8 @@ describe('convertToGatewayMessages', () => {
     ];
     const sent = (sendReasoning?: boolean) =>
       convertToGatewayMessages(history, { sendReasoning }).map((m) => m.reasoning_content);
-    expect(sent()).toEqual(['I need the weather.', undefined, undefined]);
-    expect(convertToGatewayMessages(history)[2]).not.toHaveProperty('reasoning_content');
+    expect(sent()).toEqual([undefined, undefined, undefined]);
+    expect(convertToGatewayMessages(history)[0]).not.toHaveProperty('reasoning_content');
     expect(sent(true)).toEqual(['I need the weather.', 'Now I answer.', undefined]);
     expect(sent(false)).toEqual([undefined, undefined, undefined]);
   });

@@ -165,7 +165,9 @@ function convertAssistantMessage(
   }
   const text = texts.join('');
   const converted = withName({ role: 'assistant', content: text }, message);
-  if (sendsReasoningBack(options.sendReasoning, toolCalls.length > 0)) {
+  // Unset is none here, as ChatOpenAI: Groq and Cerebras refuse `reasoning_content` (400), and a
+  // LangChain app that worked with ChatOpenAI must keep working; thinking models ask for `true`.
+  if (sendsReasoningBack(options.sendReasoning ?? false, toolCalls.length > 0)) {
     const reasoning = reasoningOf(message);
     if (reasoning) converted.reasoning_content = reasoning;
   }
