@@ -10,7 +10,6 @@ import {
   checkStructuredAnswer,
   type StructuredOutputCheck,
 } from '../steering/check-structured-answer';
-import { jsonInText, splitThought } from '../steering/json-in-text';
 import {
   readStructuredAnswer,
   type StructuredOutputSchema,
@@ -38,6 +37,5 @@ export async function checkedStructuredAnswer(
   const cutAtLength = classifyFinishReason(answer.finishReason) === 'length';
   const read = readStructuredAnswer(model, answer, asked.given, method, cutAtLength);
   const value = await checkStructuredAnswer(model, method, read, asked.check);
-  const json = method === 'tools' ? read.text.trim() : jsonInText(splitThought(read.text)[1]);
-  return { value, json, reasoning: read.reasoning };
+  return { value, json: read.json, reasoning: read.reasoning };
 }

@@ -38,7 +38,7 @@ const MAX_ISSUES = 20;
 export async function checkStructuredAnswer(
   model: string,
   method: StructuredOutputMethod,
-  answer: StructuredAnswer,
+  answer: Pick<StructuredAnswer, 'value' | 'text'>,
   check: StructuredOutputCheck,
 ): Promise<unknown> {
   const result =

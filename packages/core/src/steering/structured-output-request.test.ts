@@ -112,6 +112,7 @@ describe('readStructuredAnswer', () => {
       expect(readStructuredAnswer('m', answer({ text }), given, method)).toEqual({
         value: { city: 'Oslo', kind: 'town' },
         text,
+        json: text,
       });
     }
   });
@@ -122,7 +123,7 @@ describe('readStructuredAnswer', () => {
       text: 'thinking aloud',
       toolCalls: [{ id: 'c1', name: 'place', arguments: args }],
     });
-    expect(read).toEqual({ value: { city: 'Oslo', kind: 'town' }, text: args });
+    expect(read).toEqual({ value: { city: 'Oslo', kind: 'town' }, text: args, json: args });
   });
 
   it('a tools answer that calls another tool, or none, is invalid_structured_output', async () => {

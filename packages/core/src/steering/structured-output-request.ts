@@ -108,11 +108,13 @@ function withSchemaStated(
   return [...messages.slice(0, at), { role: 'system', content }, ...messages.slice(at)];
 }
 
-/** A structured answer read back: the parsed value and the text it was read from. */
+/** A structured answer read back: the parsed value, the text it was read from and its JSON. */
 export interface StructuredAnswer {
   value: unknown;
   /** What the model sent: its text, or the forced tool call's arguments. */
   text: string;
+  /** The JSON text the value was parsed from (a fence's content; the arguments, trimmed). */
+  json: string;
   /** A think block at the text's start: the model's reasoning, not part of the JSON. */
   reasoning?: string;
 }
@@ -159,7 +161,7 @@ function parsed(
   cut: boolean,
 ): StructuredAnswer {
   try {
-    return { value: JSON.parse(json), text };
+    return { value: JSON.parse(json), text, json };
   } catch (error) {
     const position = /position \d+/.exec((error as Error).message)?.[0];
     const where = position === undefined ? '' : ` (at ${position})`;
