@@ -117,10 +117,10 @@ export interface GatewayChatModelFields
    */
   acceptsContentParts?: boolean;
   /**
-   * Which earlier AI messages go back to the gateway with their reasoning, as
-   * `reasoning_content`. Default (unset): those that made tool calls, which thinking models
-   * (DeepSeek V4, Kimi K2) refuse with a 400 without it; other messages' reasoning is dropped.
-   * `true`: every message's. `false`: none.
+   * Whether earlier AI messages go back to the gateway with their reasoning, as
+   * `reasoning_content`. Default (unset) and `false`: none, as `ChatOpenAI` (Groq and Cerebras
+   * refuse the field with a 400). `true`: every message's, for thinking models (DeepSeek V4,
+   * Kimi K2), which refuse an agent's second step without it.
    */
   sendReasoning?: boolean;
   /**

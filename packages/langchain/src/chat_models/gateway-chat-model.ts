@@ -150,7 +150,7 @@ export class GatewayChatModel
   modelKwargs?: Record<string, unknown>;
   capabilities?: readonly string[];
   acceptsContentParts: boolean;
-  /** Unset: reasoning goes back for AI messages that made tool calls only (core's rule). */
+  /** Unset: no reasoning goes back, as with `ChatOpenAI` (see the option's doc). */
   sendReasoning?: boolean;
   fallbackModels?: readonly string[];
   firstChunkTimeoutMs?: number;
