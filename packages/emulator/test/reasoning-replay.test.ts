@@ -69,3 +69,58 @@ describe('deepseek-thinking dialect: reasoning of tool-call turns must come back
     expect((await chat(target, secondRequest(bare))).status).toBe(200);
   });
 });
+
+describe('groq dialect: reasoning_content sent back is refused', () => {
+  const GROQ = 'dialect/groq';
+  const groq = () =>
+    createEmulator({
+      models: { [GROQ]: { capabilities: ['chat', 'streaming', 'tools'], dialect: 'groq' } },
+    });
+  const loop = toolLoop(GROQ, ASK);
+  const groq400 = (at: number) => ({
+    error: {
+      message: `'messages.${at}' : for 'role:assistant' the following must be satisfied[('messages.${at}' : property 'reasoning_content' is unsupported)]`,
+      type: 'invalid_request_error',
+    },
+  });
+
+  it("an assistant message carrying reasoning_content gets Groq's 400, naming the message", async () => {
+    const target = groq();
+    const { reasoning, ...call } = await loop.firstAnswer(target);
+    expect(reasoning).toBe(REASONING);
+    for (const stream of [false, true]) {
+      const response = await chat(
+        target,
+        loop.secondRequest({ ...call, reasoning_content: reasoning }, stream),
+      );
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      expect(response.headers.get('x-service-model')).toBe(GROQ);
+      expect(await response.json()).toEqual(groq400(1));
+    }
+    // Any assistant turn, with or without tool calls: the first one is named.
+    const plain = {
+      model: GROQ,
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'Echo: hi', reasoning_content: 'thoughts' },
+        { role: 'user', content: 'again' },
+      ],
+    };
+    const response = await chat(target, plain);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual(groq400(2));
+  });
+
+  it('without it the loop goes on, and other dialects take it', async () => {
+    const target = groq();
+    const { reasoning: _dropped, ...call } = await loop.firstAnswer(target);
+    const response = await chat(target, loop.secondRequest(call));
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Json).choices[0].message.content).toMatch(/sunny/);
+    const deepseek = emulator('deepseek');
+    const sent = await firstAnswer(deepseek);
+    expect((await chat(deepseek, secondRequest(sent))).status).toBe(200);
+  });
+});

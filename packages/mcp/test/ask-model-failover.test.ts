@@ -5,7 +5,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGatewayMcpServer } from '../src/index';
 import { withCliOverHttp } from './cli-over-http';
 import { type Harness, startHarness, textOf } from './harness';
@@ -32,8 +32,18 @@ beforeEach(() => {
 
 const emulator = () => harness.gateway.emulator;
 const chats = () => emulator().counters.requests.chat;
-/** The key's slots taken by the server's client (given back at once after a stall). */
+/**
+ * The key's slots taken by the server's client (given back at once after a stall), and by any
+ * other client in this process on the same key: the in-process budget is the key's.
+ */
 const slotsTaken = () => harness.mcp.client.budget.active;
+/** Requests on the key that the emulator is still answering. */
+const inflight = () => emulator().counters.inflight[harness.gateway.apiKey] ?? 0;
+
+// No test leaves a request behind: a cut one has ended at the gateway, its slot is back.
+afterEach(() => {
+  expect({ inflight: inflight(), slots: slotsTaken() }).toEqual({ inflight: 0, slots: 0 });
+});
 /** An hour: a wait on this Retry-After could never end the test. */
 const busy = (model = 'community/general') =>
   emulator().injectFault({ fault: 'model_busy', model, retryAfter: 3600 });
@@ -50,10 +60,15 @@ async function askCliWhileGeneralStalls(
   flags: string[],
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
-  return withCliOverHttp(harness.gateway, flags, async (remote) => {
+  const result = await withCliOverHttp(harness.gateway, flags, async (remote) => {
     emulator().injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 });
     return (await remote.callTool({ name: 'ask_model', arguments: args })) as CallToolResult;
   });
+  // The stalled request was cut: the answer can come before the gateway has seen the close, and
+  // the key's slot comes back after the cut's grace. Wait for both, as the tests above do.
+  await harness.gateway.untilIdle({ key: harness.gateway.apiKey });
+  await harness.mcp.client.budget.whenIdle();
+  return result;
 }
 
 describe('ask_model with fallback_models', () => {

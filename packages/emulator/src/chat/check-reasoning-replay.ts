@@ -31,6 +31,35 @@ export function refuseToolCallsWithoutReasoning(
     : undefined;
 }
 
+/**
+ * Groq (Cerebras alike) checks each message against its schema, which has no `reasoning_content`
+ * for an assistant: a request sending one back is refused with a 400 naming the first such message
+ * (0-based), in OpenAI's error shape without `param` and `code`, as Groq's API sends it.
+ * Undefined: the request may go on.
+ */
+export function refuseReasoningContent(
+  messages: readonly ChatMessage[],
+  shape: DialectShape,
+  headers: Record<string, string>,
+): Response | undefined {
+  if (shape.refusesReasoningContent !== true) return undefined;
+  const at = messages.findIndex(
+    (message) => message.role === 'assistant' && 'reasoning_content' in message,
+  );
+  if (at < 0) return undefined;
+  const path = `'messages.${at}'`;
+  const body = {
+    error: {
+      message: `${path} : for 'role:assistant' the following must be satisfied[(${path} : property 'reasoning_content' is unsupported)]`,
+      type: 'invalid_request_error',
+    },
+  };
+  return new Response(JSON.stringify(body), {
+    status: 400,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
 function isBareToolCallTurn(message: ChatMessage & { reasoning_content?: unknown }): boolean {
   return (
     message.role === 'assistant' &&

@@ -55,6 +55,11 @@ export interface DialectShape {
    * `tool_calls` but no `reasoning_content` is refused with DeepSeek's 400.
    */
   thinkingToolReplay?: boolean;
+  /**
+   * Groq (Cerebras alike): its request schema has no `reasoning_content` on assistant messages, so
+   * a request that sends one back is refused with Groq's 400.
+   */
+  refusesReasoningContent?: boolean;
 }
 
 const PLAIN: DialectShape = {
@@ -71,7 +76,12 @@ export const DIALECT_SHAPES: Record<ChatDialect, DialectShape> = {
   gateway: PLAIN,
   openai: { ...PLAIN, usageInFinish: false, extraKeys: { system_fingerprint: 'fp_emu' } },
   deepseek: { ...PLAIN, reasoning: 'reasoning_content', cachedTokens: true },
-  groq: { ...PLAIN, reasoning: 'reasoning', extraKeys: { x_groq: { id: 'req_emu' } } },
+  groq: {
+    ...PLAIN,
+    reasoning: 'reasoning',
+    extraKeys: { x_groq: { id: 'req_emu' } },
+    refusesReasoningContent: true,
+  },
   mistral: { ...PLAIN, reasoning: 'thinking_parts', contentParts: true },
   azure: { ...PLAIN, usageInFinish: false, contentFilterFirst: true },
   minimal: { ...PLAIN, noRole: true, indexlessToolCalls: true },

@@ -6,7 +6,7 @@ import { type RequestContext, readJson, requireJsonContent } from '../request-co
 import type { ModelSpec, OptionalCapability } from '../scenario';
 import { nextLatency, waitBeforeHeaders } from '../timing';
 import { type ChunkMeta, chatEvents, emptyDeltas, KEEPALIVE_COMMENT } from './chat-events';
-import { refuseToolCallsWithoutReasoning } from './check-reasoning-replay';
+import { refuseReasoningContent, refuseToolCallsWithoutReasoning } from './check-reasoning-replay';
 import { refuseUnsignedCalls } from './check-thought-signatures';
 import {
   DIALECT_SHAPES,
@@ -84,11 +84,12 @@ export async function handleChat(ctx: RequestContext): Promise<Response> {
     if (error instanceof GatewayRefusal) error.extra.headers = modelHeader;
     throw error;
   }
-  // The model server's own refusal (Gemini's, DeepSeek's), passed on by the gateway as it came.
+  // The model server's own refusal (Gemini's, DeepSeek's, Groq's), passed on by the gateway as it came.
   const servedShape = DIALECT_SHAPES[resolved.servedSpec.dialect ?? 'gateway'];
   const refused =
     refuseUnsignedCalls(request, servedShape, modelHeader) ??
-    refuseToolCallsWithoutReasoning(request.messages, servedShape, modelHeader);
+    refuseToolCallsWithoutReasoning(request.messages, servedShape, modelHeader) ??
+    refuseReasoningContent(request.messages, servedShape, modelHeader);
   if (refused !== undefined) return refused;
   // Accepted: a test's hold keeps it here, occupying its model, before anything is answered.
   await ctx.waitWhileHeld();
