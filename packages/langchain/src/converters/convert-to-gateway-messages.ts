@@ -300,6 +300,8 @@ function toolResultContent(
 function toGatewayPart(block: Record<string, unknown>): ChatContentPart | undefined {
   const type = blockType(block);
   if (type === 'text') return { type: 'text', text: blockText(block) };
+  const standard = fromAnthropicSource(block);
+  if (standard) return toGatewayPart(standard);
   if (type === 'image_url') {
     const imageUrl = block.image_url;
     const url = typeof imageUrl === 'string' ? imageUrl : (imageUrl as { url?: unknown })?.url;
@@ -341,8 +343,12 @@ function fileIdOf(block: Record<string, unknown>): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/** A block no server reads: refused before any request, saying what to send instead. */
-function refuseBlock(block: Record<string, unknown>, field: string): never {
+/**
+ * A block no server reads: refused before any request, saying what to send instead (an Anthropic
+ * block is named as written, and judged as the LangChain block it stands for).
+ */
+function refuseBlock(written: Record<string, unknown>, field: string): never {
+  const block = fromAnthropicSource(written) ?? written;
   const type = blockType(block);
   const source = typeof block.url === 'string' ? ' by URL' : fileIdOf(block) ? ' by file id' : '';
   const instead =
@@ -351,7 +357,36 @@ function refuseBlock(block: Record<string, unknown>, field: string): never {
       : /^(image|audio|file|text-plain)$/.test(type)
         ? 'give its data'
         : 'send text, image, audio or file blocks, or an OpenAI part';
-  throw invalidRequest(field, `a "${type}" block${source} has no chat part: ${instead}`);
+  throw invalidRequest(
+    field,
+    `a "${blockType(written)}" block${source} has no chat part: ${instead}`,
+  );
+}
+
+/**
+ * Anthropic's `image` or `document` block (its payload in `source`: base64 data, a URL, a file id,
+ * or a document's plain text) as the LangChain block it stands for, as LangChain reads it
+ * (`message.contentBlocks`); a document's `title` is the file's name. Else undefined.
+ */
+function fromAnthropicSource(block: Record<string, unknown>): Record<string, unknown> | undefined {
+  const type = blockType(block);
+  const source = asObject(block.source);
+  if ((type !== 'image' && type !== 'document') || typeof source.type !== 'string')
+    return undefined;
+  const as = type === 'image' ? 'image' : 'file';
+  const metadata = typeof block.title === 'string' ? { filename: block.title } : undefined;
+  switch (source.type) {
+    case 'base64':
+      return { type: as, data: source.data, mimeType: source.media_type, metadata };
+    case 'url':
+      return { type: as, url: source.url, metadata };
+    case 'file':
+      return { type: as, fileId: source.file_id };
+    case 'text':
+      return typeof source.data === 'string' ? { type: 'text', text: source.data } : undefined;
+    default:
+      return undefined;
+  }
 }
 
 /**
