@@ -1,7 +1,7 @@
-import { HumanMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
-import { recordingGateway } from './helpers';
+import { chunksOf, recordingGateway } from './helpers';
 
 const PNG = 'iVBORw0KGgo=';
 
@@ -51,5 +51,99 @@ describe("GatewayChatModel: Anthropic's content blocks in a user message", () =>
       /"document" block by URL has no chat part: give its data/,
     );
     expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('sends tool_result blocks as tool messages answering the tool_use calls, and drops tool_use', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    await chunksOf(
+      model.stream([
+        new HumanMessage({
+          content: [
+            { type: 'text', text: 'weather in Kyiv?' },
+            { type: 'tool_use', id: 'toolu_0', name: 'weather', input: { city: 'Lviv' } },
+          ],
+        }),
+        new AIMessage({
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Kyiv' } }],
+        }),
+        new HumanMessage({
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' },
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_2',
+              content: [
+                { type: 'text', text: 'map: ' },
+                { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+              ],
+            },
+            { type: 'text', text: 'and tomorrow?' },
+          ],
+        }),
+      ]),
+    );
+    expect(bodies[0]?.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'weather in Kyiv?' }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'toolu_1',
+            type: 'function',
+            function: { name: 'weather', arguments: '{"city":"Kyiv"}' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'toolu_1', content: 'sunny', name: 'weather' },
+      {
+        role: 'tool',
+        tool_call_id: 'toolu_2',
+        content: [
+          { type: 'text', text: 'map: ' },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+        ],
+      },
+      { role: 'user', content: [{ type: 'text', text: 'and tomorrow?' }] },
+    ]);
+  });
+
+  it('a user message of tool results only becomes tool messages alone; text-only models too', async () => {
+    const { bodies, connection } = await recordingGateway<{ messages: unknown[] }>();
+    const model = new GatewayChatModel('community/general', {
+      ...connection,
+      acceptsContentParts: false,
+    });
+    await model.invoke([
+      new HumanMessage({
+        content: [
+          { type: 'text', text: 'weather?' },
+          { type: 'tool_use', id: 'c0', name: 'weather', input: {} },
+        ],
+      }),
+      new AIMessage({
+        content: '',
+        tool_calls: [{ id: 'c1', name: 'weather', args: { city: 'Kyiv' }, type: 'tool_call' }],
+      }),
+      new HumanMessage({
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'c1',
+            content: [{ type: 'text', text: 'sunny' }],
+            is_error: false,
+          },
+        ],
+      }),
+    ]);
+    expect(bodies[0]?.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: 'sunny',
+      name: 'weather',
+    });
+    expect(bodies[0]?.messages).toHaveLength(3);
+    expect(bodies[0]?.messages[0]).toEqual({ role: 'user', content: 'weather?' });
   });
 });

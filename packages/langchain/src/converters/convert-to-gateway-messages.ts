@@ -42,6 +42,16 @@ const NON_TEXT_ASSISTANT_BLOCKS: ReadonlySet<string> = new Set([
 /** Other providers' tool-call blocks, read into `tool_calls` (Anthropic, OpenAI Responses). */
 const TOOL_CALL_BLOCKS: ReadonlySet<string> = new Set(['tool_use', 'function_call']);
 
+/**
+ * Blocks a user message leaves out of its content: those above, Anthropic's `tool_use` (a call has
+ * no place in a user turn; ChatOpenAI drops it too) and `tool_result` (sent as a tool message).
+ */
+const NOT_USER_CONTENT: ReadonlySet<string> = new Set([
+  ...NON_TEXT_ASSISTANT_BLOCKS,
+  'tool_use',
+  'tool_result',
+]);
+
 /** Block types already warned about, so a long history warns once per type per process. */
 const warnedDroppedBlocks = new Set<string>();
 
@@ -50,14 +60,22 @@ export function convertToGatewayMessages(
   messages: BaseMessage[],
   options: ConvertMessagesOptions = {},
 ): ChatMessage[] {
-  return messages.map((message, index) => convertMessage(message, index, options));
+  // Tool names by call id, for the tool messages a user message's `tool_result` blocks become.
+  const callNames = new Map<string, string>();
+  return messages.flatMap((message, index) => {
+    const converted = convertMessage(message, index, options, callNames);
+    if (Array.isArray(converted)) return converted;
+    for (const call of converted.tool_calls ?? []) callNames.set(call.id, call.function.name);
+    return converted;
+  });
 }
 
 function convertMessage(
   message: BaseMessage,
   index: number,
   options: ConvertMessagesOptions,
-): ChatMessage {
+  callNames: ReadonlyMap<string, string>,
+): ChatMessage | ChatMessage[] {
   const role = gatewayRole(message, index);
   const field = `messages[${index}].content`;
   switch (role) {
@@ -78,13 +96,44 @@ function convertMessage(
         { role: 'system', content: textOnly(message.content, field, options.model) },
         message,
       );
-    default: {
-      return withName(
-        { role: 'user', content: convertContent(message.content, field, options) },
-        message,
-      );
+    default:
+      return convertUserMessage(message, field, options, callNames);
+  }
+}
+
+/**
+ * A user message. Its Anthropic `tool_result` blocks become tool messages answering their calls
+ * (named by the call, for Gemini), sent first, as the chat wants them right after the calls' turn;
+ * the rest of its content, when there is any, is the user message after them.
+ */
+function convertUserMessage(
+  message: BaseMessage,
+  field: string,
+  options: ConvertMessagesOptions,
+  callNames: ReadonlyMap<string, string>,
+): ChatMessage[] {
+  const results: ChatMessage[] = [];
+  if (typeof message.content !== 'string') {
+    for (const block of message.content) {
+      if (blockType(block) !== 'tool_result') continue;
+      const { tool_use_id: id, content } = block as { tool_use_id?: unknown; content?: unknown };
+      const callId = String(id ?? '');
+      const result: ChatMessage = {
+        role: 'tool',
+        tool_call_id: callId,
+        content: toolResultContent(
+          typeof content === 'string' || Array.isArray(content) ? content : '',
+          options,
+        ),
+      };
+      const name = callNames.get(callId);
+      if (name) result.name = name;
+      results.push(result);
     }
   }
+  const content = convertContent(message.content, field, options);
+  if (results.length > 0 && content.length === 0) return results;
+  return [...results, withName({ role: 'user', content }, message)];
 }
 
 /** LangChain's message types as gateway roles. */
@@ -231,25 +280,36 @@ function reasoningOf(message: BaseMessage): string {
     .join('');
 }
 
+/** A user message's content; `tool_result` blocks are left to `convertUserMessage`. */
 function convertContent(
   content: MessageContent,
   field: string,
   options: ConvertMessagesOptions,
 ): string | ChatContentPart[] {
   if (typeof content === 'string') return content;
-  if (options.acceptsContentParts === false) return textOnly(content, field, options.model);
+  if (options.acceptsContentParts === false) {
+    return textOnly(content, field, options.model, NOT_USER_CONTENT);
+  }
   const parts: ChatContentPart[] = [];
   for (const [i, block] of content.entries()) {
     // Tool calls and reasoning carry nothing for the model here (ChatOpenAI drops them too).
-    if (NON_TEXT_ASSISTANT_BLOCKS.has(blockType(block))) continue;
+    if (NOT_USER_CONTENT.has(blockType(block))) continue;
     const record = block as Record<string, unknown>;
     parts.push(toGatewayPart(record) ?? refuseBlock(record, `${field}[${i}]`));
   }
   return parts;
 }
 
-/** Joins text parts; any other part is refused, since the model was not declared to accept parts. */
-function textOnly(content: MessageContent, field: string, model?: string): string {
+/**
+ * Joins text parts; any other part is refused (the model was not declared to accept parts, or the
+ * role takes text only) but those of `skipped` types, left out.
+ */
+function textOnly(
+  content: MessageContent,
+  field: string,
+  model?: string,
+  skipped: ReadonlySet<string> = new Set(),
+): string {
   if (typeof content === 'string') return content;
   const texts: string[] = [];
   for (const [i, block] of content.entries()) {
@@ -258,6 +318,7 @@ function textOnly(content: MessageContent, field: string, model?: string): strin
       texts.push(blockText(block));
       continue;
     }
+    if (skipped.has(type)) continue;
     throw invalidRequest(
       `${field}[${i}]`,
       `a "${type}" content part cannot be sent${model ? ` to ${model}` : ''}: the model was built with acceptsContentParts: false (text only)`,
