@@ -1,4 +1,4 @@
-import { AIMessage, HumanMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
 import { chunksOf, recordingGateway } from './helpers';
@@ -145,5 +145,78 @@ describe("GatewayChatModel: Anthropic's content blocks in a user message", () =>
     });
     expect(bodies[0]?.messages).toHaveLength(3);
     expect(bodies[0]?.messages[0]).toEqual({ role: 'user', content: 'weather?' });
+  });
+});
+
+describe('GatewayChatModel: prompt-cache marks on text parts', () => {
+  it('keeps cache_control and prompt_cache_breakpoint on text parts of every role, no other extra field', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const ephemeral = { type: 'ephemeral' };
+    await model.invoke([
+      new SystemMessage({
+        content: [
+          { type: 'text', text: 'long rules', cache_control: ephemeral },
+          { type: 'text', text: 'more' },
+        ],
+      }),
+      new HumanMessage({
+        content: [
+          { type: 'text', text: 'doc', cache_control: ephemeral, annotations: [], id: 'b1' },
+          { type: 'text', text: 'q', extras: { prompt_cache_breakpoint: { mode: 'explicit' } } },
+        ],
+      }),
+      new AIMessage({
+        content: '',
+        tool_calls: [{ id: 'c1', name: 'weather', args: {}, type: 'tool_call' }],
+      }),
+      new ToolMessage({
+        tool_call_id: 'c1',
+        content: [{ type: 'text', text: 'sunny', cache_control: ephemeral }],
+      }),
+      new AIMessage({
+        content: [{ type: 'text', text: 'It is sunny.', cache_control: ephemeral }],
+      }),
+      new SystemMessage({
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      }),
+    ]);
+    expect(bodies[0]?.messages).toEqual([
+      {
+        role: 'system',
+        content: [
+          { type: 'text', text: 'long rules', cache_control: ephemeral },
+          { type: 'text', text: 'more' },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'doc', cache_control: ephemeral },
+          { type: 'text', text: 'q', prompt_cache_breakpoint: { mode: 'explicit' } },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c1', type: 'function', function: { name: 'weather', arguments: '{}' } },
+        ],
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'c1',
+        content: [{ type: 'text', text: 'sunny', cache_control: ephemeral }],
+      },
+      {
+        role: 'assistant',
+        content: [{ type: 'text', text: 'It is sunny.', cache_control: ephemeral }],
+      },
+      // Without a mark, text parts are still joined into one string.
+      { role: 'system', content: 'ab' },
+    ]);
   });
 });

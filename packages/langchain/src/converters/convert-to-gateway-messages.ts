@@ -52,6 +52,13 @@ const NOT_USER_CONTENT: ReadonlySet<string> = new Set([
   'tool_result',
 ]);
 
+/**
+ * The prompt-cache marks a text part keeps (on the block, or in a v1 block's `extras`): Anthropic's
+ * `cache_control`, read by OpenRouter and other relays, and OpenAI's `prompt_cache_breakpoint`.
+ * No other extra field of a text block is sent (`annotations`, `id`, …).
+ */
+const CACHE_MARKS = ['cache_control', 'prompt_cache_breakpoint'] as const;
+
 /** Block types already warned about, so a long history warns once per type per process. */
 const warnedDroppedBlocks = new Set<string>();
 
@@ -93,7 +100,10 @@ function convertMessage(
       );
     case 'system':
       return withName(
-        { role: 'system', content: textOnly(message.content, field, options.model) },
+        {
+          role: 'system',
+          content: joinText(textOnly(message.content, field, options.model), options),
+        },
         message,
       );
     default:
@@ -192,12 +202,12 @@ function convertAssistantMessage(
     ),
   ];
   const known = new Set(toolCalls.map((call) => call.id).filter((id) => id !== ''));
-  const texts: string[] = [];
+  const texts: ChatContentPart[] = [];
   const content = typeof message.content === 'string' ? [message.content] : message.content;
   for (const block of content) {
     const type = blockType(block);
     if (type === 'text') {
-      texts.push(blockText(block));
+      texts.push(textPart(block));
       continue;
     }
     if (TOOL_CALL_BLOCKS.has(type) || type === 'tool_call') {
@@ -212,7 +222,7 @@ function convertAssistantMessage(
     if (NON_TEXT_ASSISTANT_BLOCKS.has(type)) continue;
     warnDroppedBlock(type, field);
   }
-  const text = texts.join('');
+  const text = joinText(texts, options);
   const converted = withName({ role: 'assistant', content: text }, message);
   // Unset is none here, as ChatOpenAI: Groq and Cerebras refuse `reasoning_content` (400), and a
   // LangChain app that worked with ChatOpenAI must keep working; thinking models ask for `true`.
@@ -288,7 +298,7 @@ function convertContent(
 ): string | ChatContentPart[] {
   if (typeof content === 'string') return content;
   if (options.acceptsContentParts === false) {
-    return textOnly(content, field, options.model, NOT_USER_CONTENT);
+    return joinText(textOnly(content, field, options.model, NOT_USER_CONTENT), options);
   }
   const parts: ChatContentPart[] = [];
   for (const [i, block] of content.entries()) {
@@ -301,7 +311,7 @@ function convertContent(
 }
 
 /**
- * Joins text parts; any other part is refused (the model was not declared to accept parts, or the
+ * The text parts; any other part is refused (the model was not declared to accept parts, or the
  * role takes text only) but those of `skipped` types, left out.
  */
 function textOnly(
@@ -309,13 +319,13 @@ function textOnly(
   field: string,
   model?: string,
   skipped: ReadonlySet<string> = new Set(),
-): string {
-  if (typeof content === 'string') return content;
-  const texts: string[] = [];
+): ChatContentPart[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  const texts: ChatContentPart[] = [];
   for (const [i, block] of content.entries()) {
     const type = blockType(block);
     if (type === 'text') {
-      texts.push(blockText(block));
+      texts.push(textPart(block));
       continue;
     }
     if (skipped.has(type)) continue;
@@ -324,7 +334,33 @@ function textOnly(
       `a "${type}" content part cannot be sent${model ? ` to ${model}` : ''}: the model was built with acceptsContentParts: false (text only)`,
     );
   }
-  return texts.join('');
+  return texts;
+}
+
+/**
+ * Text parts as one string, or as the parts when one carries a prompt-cache mark (CACHE_MARKS) and
+ * the model takes parts: the mark is the reason they were written as parts.
+ */
+function joinText(
+  parts: ChatContentPart[],
+  options: ConvertMessagesOptions,
+): string | ChatContentPart[] {
+  const marked = parts.some((part) => CACHE_MARKS.some((mark) => Object.hasOwn(part, mark)));
+  if (marked && options.acceptsContentParts !== false) return parts;
+  return parts.map((part) => part.text ?? '').join('');
+}
+
+/** A text block as a text part, with its prompt-cache marks (CACHE_MARKS) and no other field. */
+function textPart(block: unknown): ChatContentPart {
+  const part: ChatContentPart = { type: 'text', text: blockText(block) };
+  if (typeof block !== 'object' || block === null) return part;
+  const record = block as Record<string, unknown>;
+  const extras = asObject(record.extras);
+  for (const mark of CACHE_MARKS) {
+    const value = record[mark] ?? extras[mark];
+    if (value !== undefined && value !== null) part[mark] = value;
+  }
+  return part;
 }
 
 /**
@@ -339,16 +375,14 @@ function toolResultContent(
   if (typeof content === 'string') return content;
   const parts = content.map((block): ChatContentPart => {
     const type = blockType(block);
-    if (type === 'text') return { type: 'text', text: blockText(block) };
+    if (type === 'text') return textPart(block);
     if (options.acceptsContentParts !== false && (type === 'image' || type === 'image_url')) {
       const part = toGatewayPart(block as Record<string, unknown>);
       if (part?.type === 'image_url') return part;
     }
     return { type: 'text', text: JSON.stringify(block) };
   });
-  return parts.every((part) => part.type === 'text')
-    ? parts.map((part) => part.text ?? '').join('')
-    : parts;
+  return parts.every((part) => part.type === 'text') ? joinText(parts, options) : parts;
 }
 
 /**
@@ -360,7 +394,7 @@ function toolResultContent(
  */
 function toGatewayPart(block: Record<string, unknown>): ChatContentPart | undefined {
   const type = blockType(block);
-  if (type === 'text') return { type: 'text', text: blockText(block) };
+  if (type === 'text') return textPart(block);
   const standard = fromAnthropicSource(block);
   if (standard) return toGatewayPart(standard);
   if (type === 'image_url') {
