@@ -127,8 +127,8 @@ describe('convertToGatewayMessages', () => {
     ],
     [{ type: 'image', source_type: 'id', id: 'file-1' }, /"image" block by file id/],
     [
-      { type: 'image', source: { type: 'base64', data: 'AAAA' } },
-      /"image" block has no chat part: give its data/,
+      { type: 'image', source: { type: 'file', file_id: 'file-1' } },
+      /"image" block by file id has no chat part: give its data/,
     ],
     [
       { type: 'video', url: 'https://example.test/v.mp4' },
@@ -136,7 +136,7 @@ describe('convertToGatewayMessages', () => {
     ],
     [{ type: 'video', data: 'AAAA', mimeType: 'video/mp4' }, /"video" block has no chat part/],
     [{ type: 'non_standard', value: { type: 'thing' } }, /"non_standard" block.*OpenAI/],
-    [{ type: 'document', source: { type: 'text', data: 'x' } }, /"document" block.*OpenAI/],
+    [{ type: 'document', source: { type: 'content', content: [] } }, /"document" block.*OpenAI/],
     [{ text: 'no type' }, /"unknown" block/],
   ])('refuses %j before sending, saying where and what to send instead', (block, reason) => {
     const message = new HumanMessage({

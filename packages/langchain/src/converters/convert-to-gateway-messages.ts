@@ -42,6 +42,23 @@ const NON_TEXT_ASSISTANT_BLOCKS: ReadonlySet<string> = new Set([
 /** Other providers' tool-call blocks, read into `tool_calls` (Anthropic, OpenAI Responses). */
 const TOOL_CALL_BLOCKS: ReadonlySet<string> = new Set(['tool_use', 'function_call']);
 
+/**
+ * Blocks a user message leaves out of its content: those above, Anthropic's `tool_use` (a call has
+ * no place in a user turn; ChatOpenAI drops it too) and `tool_result` (sent as a tool message).
+ */
+const NOT_USER_CONTENT: ReadonlySet<string> = new Set([
+  ...NON_TEXT_ASSISTANT_BLOCKS,
+  'tool_use',
+  'tool_result',
+]);
+
+/**
+ * The prompt-cache marks a text part keeps (on the block, or in a v1 block's `extras`): Anthropic's
+ * `cache_control`, read by OpenRouter and other relays, and OpenAI's `prompt_cache_breakpoint`.
+ * No other extra field of a text block is sent (`annotations`, `id`, …).
+ */
+const CACHE_MARKS = ['cache_control', 'prompt_cache_breakpoint'] as const;
+
 /** Block types already warned about, so a long history warns once per type per process. */
 const warnedDroppedBlocks = new Set<string>();
 
@@ -50,14 +67,22 @@ export function convertToGatewayMessages(
   messages: BaseMessage[],
   options: ConvertMessagesOptions = {},
 ): ChatMessage[] {
-  return messages.map((message, index) => convertMessage(message, index, options));
+  // Tool names by call id, for the tool messages a user message's `tool_result` blocks become.
+  const callNames = new Map<string, string>();
+  return messages.flatMap((message, index) => {
+    const converted = convertMessage(message, index, options, callNames);
+    if (Array.isArray(converted)) return converted;
+    for (const call of converted.tool_calls ?? []) callNames.set(call.id, call.function.name);
+    return converted;
+  });
 }
 
 function convertMessage(
   message: BaseMessage,
   index: number,
   options: ConvertMessagesOptions,
-): ChatMessage {
+  callNames: ReadonlyMap<string, string>,
+): ChatMessage | ChatMessage[] {
   const role = gatewayRole(message, index);
   const field = `messages[${index}].content`;
   switch (role) {
@@ -75,16 +100,50 @@ function convertMessage(
       );
     case 'system':
       return withName(
-        { role: 'system', content: textOnly(message.content, field, options.model) },
+        {
+          role: 'system',
+          content: joinText(textOnly(message.content, field, options.model), options),
+        },
         message,
       );
-    default: {
-      return withName(
-        { role: 'user', content: convertContent(message.content, field, options) },
-        message,
-      );
+    default:
+      return convertUserMessage(message, field, options, callNames);
+  }
+}
+
+/**
+ * A user message. Its Anthropic `tool_result` blocks become tool messages answering their calls
+ * (named by the call, for Gemini), sent first, as the chat wants them right after the calls' turn;
+ * the rest of its content, when there is any, is the user message after them.
+ */
+function convertUserMessage(
+  message: BaseMessage,
+  field: string,
+  options: ConvertMessagesOptions,
+  callNames: ReadonlyMap<string, string>,
+): ChatMessage[] {
+  const results: ChatMessage[] = [];
+  if (typeof message.content !== 'string') {
+    for (const block of message.content) {
+      if (blockType(block) !== 'tool_result') continue;
+      const { tool_use_id: id, content } = block as { tool_use_id?: unknown; content?: unknown };
+      const callId = String(id ?? '');
+      const result: ChatMessage = {
+        role: 'tool',
+        tool_call_id: callId,
+        content: toolResultContent(
+          typeof content === 'string' || Array.isArray(content) ? content : '',
+          options,
+        ),
+      };
+      const name = callNames.get(callId);
+      if (name) result.name = name;
+      results.push(result);
     }
   }
+  const content = convertContent(message.content, field, options);
+  if (results.length > 0 && content.length === 0) return results;
+  return [...results, withName({ role: 'user', content }, message)];
 }
 
 /** LangChain's message types as gateway roles. */
@@ -143,12 +202,12 @@ function convertAssistantMessage(
     ),
   ];
   const known = new Set(toolCalls.map((call) => call.id).filter((id) => id !== ''));
-  const texts: string[] = [];
+  const texts: ChatContentPart[] = [];
   const content = typeof message.content === 'string' ? [message.content] : message.content;
   for (const block of content) {
     const type = blockType(block);
     if (type === 'text') {
-      texts.push(blockText(block));
+      texts.push(textPart(block));
       continue;
     }
     if (TOOL_CALL_BLOCKS.has(type) || type === 'tool_call') {
@@ -163,7 +222,7 @@ function convertAssistantMessage(
     if (NON_TEXT_ASSISTANT_BLOCKS.has(type)) continue;
     warnDroppedBlock(type, field);
   }
-  const text = texts.join('');
+  const text = joinText(texts, options);
   const converted = withName({ role: 'assistant', content: text }, message);
   // Unset is none here, as ChatOpenAI: Groq and Cerebras refuse `reasoning_content` (400), and a
   // LangChain app that worked with ChatOpenAI must keep working; thinking models ask for `true`.
@@ -231,39 +290,77 @@ function reasoningOf(message: BaseMessage): string {
     .join('');
 }
 
+/** A user message's content; `tool_result` blocks are left to `convertUserMessage`. */
 function convertContent(
   content: MessageContent,
   field: string,
   options: ConvertMessagesOptions,
 ): string | ChatContentPart[] {
   if (typeof content === 'string') return content;
-  if (options.acceptsContentParts === false) return textOnly(content, field, options.model);
+  if (options.acceptsContentParts === false) {
+    return joinText(textOnly(content, field, options.model, NOT_USER_CONTENT), options);
+  }
   const parts: ChatContentPart[] = [];
   for (const [i, block] of content.entries()) {
     // Tool calls and reasoning carry nothing for the model here (ChatOpenAI drops them too).
-    if (NON_TEXT_ASSISTANT_BLOCKS.has(blockType(block))) continue;
+    if (NOT_USER_CONTENT.has(blockType(block))) continue;
     const record = block as Record<string, unknown>;
     parts.push(toGatewayPart(record) ?? refuseBlock(record, `${field}[${i}]`));
   }
   return parts;
 }
 
-/** Joins text parts; any other part is refused, since the model was not declared to accept parts. */
-function textOnly(content: MessageContent, field: string, model?: string): string {
-  if (typeof content === 'string') return content;
-  const texts: string[] = [];
+/**
+ * The text parts; any other part is refused (the model was not declared to accept parts, or the
+ * role takes text only) but those of `skipped` types, left out.
+ */
+function textOnly(
+  content: MessageContent,
+  field: string,
+  model?: string,
+  skipped: ReadonlySet<string> = new Set(),
+): ChatContentPart[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  const texts: ChatContentPart[] = [];
   for (const [i, block] of content.entries()) {
     const type = blockType(block);
     if (type === 'text') {
-      texts.push(blockText(block));
+      texts.push(textPart(block));
       continue;
     }
+    if (skipped.has(type)) continue;
     throw invalidRequest(
       `${field}[${i}]`,
       `a "${type}" content part cannot be sent${model ? ` to ${model}` : ''}: the model was built with acceptsContentParts: false (text only)`,
     );
   }
-  return texts.join('');
+  return texts;
+}
+
+/**
+ * Text parts as one string, or as the parts when one carries a prompt-cache mark (CACHE_MARKS) and
+ * the model takes parts: the mark is the reason they were written as parts.
+ */
+function joinText(
+  parts: ChatContentPart[],
+  options: ConvertMessagesOptions,
+): string | ChatContentPart[] {
+  const marked = parts.some((part) => CACHE_MARKS.some((mark) => Object.hasOwn(part, mark)));
+  if (marked && options.acceptsContentParts !== false) return parts;
+  return parts.map((part) => part.text ?? '').join('');
+}
+
+/** A text block as a text part, with its prompt-cache marks (CACHE_MARKS) and no other field. */
+function textPart(block: unknown): ChatContentPart {
+  const part: ChatContentPart = { type: 'text', text: blockText(block) };
+  if (typeof block !== 'object' || block === null) return part;
+  const record = block as Record<string, unknown>;
+  const extras = asObject(record.extras);
+  for (const mark of CACHE_MARKS) {
+    const value = record[mark] ?? extras[mark];
+    if (value !== undefined && value !== null) part[mark] = value;
+  }
+  return part;
 }
 
 /**
@@ -278,16 +375,14 @@ function toolResultContent(
   if (typeof content === 'string') return content;
   const parts = content.map((block): ChatContentPart => {
     const type = blockType(block);
-    if (type === 'text') return { type: 'text', text: blockText(block) };
+    if (type === 'text') return textPart(block);
     if (options.acceptsContentParts !== false && (type === 'image' || type === 'image_url')) {
       const part = toGatewayPart(block as Record<string, unknown>);
       if (part?.type === 'image_url') return part;
     }
     return { type: 'text', text: JSON.stringify(block) };
   });
-  return parts.every((part) => part.type === 'text')
-    ? parts.map((part) => part.text ?? '').join('')
-    : parts;
+  return parts.every((part) => part.type === 'text') ? joinText(parts, options) : parts;
 }
 
 /**
@@ -299,7 +394,9 @@ function toolResultContent(
  */
 function toGatewayPart(block: Record<string, unknown>): ChatContentPart | undefined {
   const type = blockType(block);
-  if (type === 'text') return { type: 'text', text: blockText(block) };
+  if (type === 'text') return textPart(block);
+  const standard = fromAnthropicSource(block);
+  if (standard) return toGatewayPart(standard);
   if (type === 'image_url') {
     const imageUrl = block.image_url;
     const url = typeof imageUrl === 'string' ? imageUrl : (imageUrl as { url?: unknown })?.url;
@@ -341,8 +438,12 @@ function fileIdOf(block: Record<string, unknown>): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/** A block no server reads: refused before any request, saying what to send instead. */
-function refuseBlock(block: Record<string, unknown>, field: string): never {
+/**
+ * A block no server reads: refused before any request, saying what to send instead (an Anthropic
+ * block is named as written, and judged as the LangChain block it stands for).
+ */
+function refuseBlock(written: Record<string, unknown>, field: string): never {
+  const block = fromAnthropicSource(written) ?? written;
   const type = blockType(block);
   const source = typeof block.url === 'string' ? ' by URL' : fileIdOf(block) ? ' by file id' : '';
   const instead =
@@ -351,7 +452,36 @@ function refuseBlock(block: Record<string, unknown>, field: string): never {
       : /^(image|audio|file|text-plain)$/.test(type)
         ? 'give its data'
         : 'send text, image, audio or file blocks, or an OpenAI part';
-  throw invalidRequest(field, `a "${type}" block${source} has no chat part: ${instead}`);
+  throw invalidRequest(
+    field,
+    `a "${blockType(written)}" block${source} has no chat part: ${instead}`,
+  );
+}
+
+/**
+ * Anthropic's `image` or `document` block (its payload in `source`: base64 data, a URL, a file id,
+ * or a document's plain text) as the LangChain block it stands for, as LangChain reads it
+ * (`message.contentBlocks`); a document's `title` is the file's name. Else undefined.
+ */
+function fromAnthropicSource(block: Record<string, unknown>): Record<string, unknown> | undefined {
+  const type = blockType(block);
+  const source = asObject(block.source);
+  if ((type !== 'image' && type !== 'document') || typeof source.type !== 'string')
+    return undefined;
+  const as = type === 'image' ? 'image' : 'file';
+  const metadata = typeof block.title === 'string' ? { filename: block.title } : undefined;
+  switch (source.type) {
+    case 'base64':
+      return { type: as, data: source.data, mimeType: source.media_type, metadata };
+    case 'url':
+      return { type: as, url: source.url, metadata };
+    case 'file':
+      return { type: as, fileId: source.file_id };
+    case 'text':
+      return typeof source.data === 'string' ? { type: 'text', text: source.data } : undefined;
+    default:
+      return undefined;
+  }
 }
 
 /**

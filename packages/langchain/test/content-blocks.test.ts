@@ -1,0 +1,222 @@
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
+import { describe, expect, it } from 'vitest';
+import { GatewayChatModel } from '../src/index';
+import { chunksOf, recordingGateway } from './helpers';
+
+const PNG = 'iVBORw0KGgo=';
+
+describe("GatewayChatModel: Anthropic's content blocks in a user message", () => {
+  it('sends an image or document given by `source` as its chat part (as LangChain reads it)', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    await model.invoke([
+      new HumanMessage({
+        content: [
+          { type: 'text', text: 'compare' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+          { type: 'image', source: { type: 'url', url: 'https://example.test/a.png' } },
+          {
+            type: 'document',
+            source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' },
+            title: 'a.pdf',
+          },
+          { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'notes' } },
+        ],
+      }),
+    ]);
+    expect(bodies[0]?.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'compare' },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+          { type: 'image_url', image_url: { url: 'https://example.test/a.png' } },
+          {
+            type: 'file',
+            file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'a.pdf' },
+          },
+          { type: 'text', text: 'notes' },
+        ],
+      },
+    ]);
+  });
+
+  it('refuses a document by URL saying to give its data, naming the block as written', async () => {
+    const { emulator, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const message = new HumanMessage({
+      content: [{ type: 'document', source: { type: 'url', url: 'https://example.test/a.pdf' } }],
+    });
+    await expect(model.invoke([message])).rejects.toThrow(
+      /"document" block by URL has no chat part: give its data/,
+    );
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+
+  it('sends tool_result blocks as tool messages answering the tool_use calls, and drops tool_use', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    await chunksOf(
+      model.stream([
+        new HumanMessage({
+          content: [
+            { type: 'text', text: 'weather in Kyiv?' },
+            { type: 'tool_use', id: 'toolu_0', name: 'weather', input: { city: 'Lviv' } },
+          ],
+        }),
+        new AIMessage({
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Kyiv' } }],
+        }),
+        new HumanMessage({
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' },
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_2',
+              content: [
+                { type: 'text', text: 'map: ' },
+                { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+              ],
+            },
+            { type: 'text', text: 'and tomorrow?' },
+          ],
+        }),
+      ]),
+    );
+    expect(bodies[0]?.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'weather in Kyiv?' }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'toolu_1',
+            type: 'function',
+            function: { name: 'weather', arguments: '{"city":"Kyiv"}' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'toolu_1', content: 'sunny', name: 'weather' },
+      {
+        role: 'tool',
+        tool_call_id: 'toolu_2',
+        content: [
+          { type: 'text', text: 'map: ' },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+        ],
+      },
+      { role: 'user', content: [{ type: 'text', text: 'and tomorrow?' }] },
+    ]);
+  });
+
+  it('a user message of tool results only becomes tool messages alone; text-only models too', async () => {
+    const { bodies, connection } = await recordingGateway<{ messages: unknown[] }>();
+    const model = new GatewayChatModel('community/general', {
+      ...connection,
+      acceptsContentParts: false,
+    });
+    await model.invoke([
+      new HumanMessage({
+        content: [
+          { type: 'text', text: 'weather?' },
+          { type: 'tool_use', id: 'c0', name: 'weather', input: {} },
+        ],
+      }),
+      new AIMessage({
+        content: '',
+        tool_calls: [{ id: 'c1', name: 'weather', args: { city: 'Kyiv' }, type: 'tool_call' }],
+      }),
+      new HumanMessage({
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'c1',
+            content: [{ type: 'text', text: 'sunny' }],
+            is_error: false,
+          },
+        ],
+      }),
+    ]);
+    expect(bodies[0]?.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: 'sunny',
+      name: 'weather',
+    });
+    expect(bodies[0]?.messages).toHaveLength(3);
+    expect(bodies[0]?.messages[0]).toEqual({ role: 'user', content: 'weather?' });
+  });
+});
+
+describe('GatewayChatModel: prompt-cache marks on text parts', () => {
+  it('keeps cache_control and prompt_cache_breakpoint on text parts of every role, no other extra field', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const ephemeral = { type: 'ephemeral' };
+    await model.invoke([
+      new SystemMessage({
+        content: [
+          { type: 'text', text: 'long rules', cache_control: ephemeral },
+          { type: 'text', text: 'more' },
+        ],
+      }),
+      new HumanMessage({
+        content: [
+          { type: 'text', text: 'doc', cache_control: ephemeral, annotations: [], id: 'b1' },
+          { type: 'text', text: 'q', extras: { prompt_cache_breakpoint: { mode: 'explicit' } } },
+        ],
+      }),
+      new AIMessage({
+        content: '',
+        tool_calls: [{ id: 'c1', name: 'weather', args: {}, type: 'tool_call' }],
+      }),
+      new ToolMessage({
+        tool_call_id: 'c1',
+        content: [{ type: 'text', text: 'sunny', cache_control: ephemeral }],
+      }),
+      new AIMessage({
+        content: [{ type: 'text', text: 'It is sunny.', cache_control: ephemeral }],
+      }),
+      new SystemMessage({
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      }),
+    ]);
+    expect(bodies[0]?.messages).toEqual([
+      {
+        role: 'system',
+        content: [
+          { type: 'text', text: 'long rules', cache_control: ephemeral },
+          { type: 'text', text: 'more' },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'doc', cache_control: ephemeral },
+          { type: 'text', text: 'q', prompt_cache_breakpoint: { mode: 'explicit' } },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c1', type: 'function', function: { name: 'weather', arguments: '{}' } },
+        ],
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'c1',
+        content: [{ type: 'text', text: 'sunny', cache_control: ephemeral }],
+      },
+      {
+        role: 'assistant',
+        content: [{ type: 'text', text: 'It is sunny.', cache_control: ephemeral }],
+      },
+      // Without a mark, text parts are still joined into one string.
+      { role: 'system', content: 'ab' },
+    ]);
+  });
+});
