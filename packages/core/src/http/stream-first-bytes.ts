@@ -1,10 +1,11 @@
 // docs/gateway-protocol.md §5.5 (a stream lost before its first bytes is retried as a lost
-// connection).
+// connection), §5.3 (a JSON error answered instead of a stream).
 import type { CallScope } from '../call/call-scope';
 import { describeCause, type GatewayError, gatewayFailure, isGatewayError } from '../errors/errors';
 import { invalidResponse } from '../errors/invalid-response';
 import { readErrorBody } from './answer-errors';
 import { type AttemptAnswer, type AttemptRequest, ownAbort } from './attempt-policy';
+import { parseErrorResponse } from './parse-error-response';
 
 /** What reading a stream's first bytes needs of its attempt. */
 export interface StreamAttempt {
@@ -13,6 +14,7 @@ export interface StreamAttempt {
   scope: CallScope;
   maxErrorBodyBytes: number;
   redact: (text: string) => string;
+  apiKey: string;
 }
 
 /**
@@ -29,11 +31,14 @@ export async function readFirstBytes(
   const notAStream = notAStreamKind(response.headers.get('content-type') ?? '');
   if (notAStream !== undefined) {
     const body = await readErrorBody(response, attempt.maxErrorBodyBytes).catch(() => '');
-    throw invalidResponse(`Asked for a stream, the gateway answered with ${notAStream}`, {
-      status: response.status,
-      body: attempt.redact(body),
-      requestedModel: asked.requestedModel,
-    });
+    throw (
+      reportedInstead(response, body, attempt) ??
+      invalidResponse(`Asked for a stream, the gateway answered with ${notAStream}`, {
+        status: response.status,
+        body: attempt.redact(body),
+        requestedModel: asked.requestedModel,
+      })
+    );
   }
   const reader = response.body?.getReader();
   if (!reader) return lostStream(response, asked.requestedModel);
@@ -69,6 +74,29 @@ function notAStreamKind(contentType: string): string | undefined {
   if (contentType.includes('application/json')) return 'JSON';
   if (contentType.includes('text/html')) return `an HTML page (${contentType})`;
   return undefined;
+}
+
+/**
+ * The failure a JSON answer reports instead of a stream (`{error: …}`, or Google's one-item list
+ * of it), read as a non-2xx answer's body is (its code, words and raw body); else undefined.
+ */
+function reportedInstead(
+  response: Response,
+  body: string,
+  attempt: StreamAttempt,
+): GatewayError | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const item = Array.isArray(data) && data.length === 1 ? data[0] : data;
+  if ((item as { error?: unknown } | null)?.error == null) return undefined;
+  return parseErrorResponse(response.status, response.headers, body, {
+    requestedModel: attempt.request.requestedModel,
+    secret: attempt.apiKey,
+  });
 }
 
 /** A stream that failed or ended before its first byte: retryable, like a lost connection. */
