@@ -5,6 +5,7 @@ import {
   type OptionGroup,
   optionKeys,
   readNumber,
+  refusal,
   refuseUnknownOptions,
   STEERING_OPTIONS,
   TIMEOUT_OPTIONS,
@@ -41,7 +42,7 @@ export const CALL_OPTIONS: OptionGroup<CallOptions> = {
     headers: {},
     timeoutMs: TIMEOUT_OPTIONS.fields.timeoutMs,
     maxRetries: { kind: 'integer', min: 0 },
-    onResponse: {},
+    onResponse: { kind: 'function' },
   },
 };
 
@@ -56,7 +57,7 @@ export function checkCallOptions(options: CallOptions): void {
   }
   // A key no call reads is a typo that would do nothing: refused, naming the closest one.
   refuseUnknownOptions(options, ANY_CALL_OPTION_KEYS, 'call options', 'call option');
-  const { maxRetries, timeoutMs, signal } = options;
+  const { maxRetries, timeoutMs, signal, onResponse, headers } = options;
   // (A bad deadline or retry count is a `configuration_error`, as from the client.)
   const { fields } = CALL_OPTIONS;
   const code = 'configuration_error';
@@ -64,6 +65,17 @@ export function checkCallOptions(options: CallOptions): void {
     readNumber(timeoutMs, fields.timeoutMs, 'timeoutMs', 'call option', code);
   if (maxRetries !== undefined) {
     readNumber(maxRetries, fields.maxRetries, 'maxRetries', 'call option', code);
+  }
+  // (Else a non-function was dropped unseen, and a string's characters went out as headers.)
+  if (onResponse !== undefined && typeof onResponse !== 'function') {
+    readNumber(onResponse, fields.onResponse, 'onResponse', 'call option');
+  }
+  if (headers !== undefined && (typeof headers !== 'object' || Array.isArray(headers))) {
+    throw refusal(
+      'call option',
+      'headers',
+      `must be an object of names and values, got ${kindOf(headers)}`,
+    );
   }
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw new GatewayError({
