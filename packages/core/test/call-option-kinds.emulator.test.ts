@@ -14,8 +14,8 @@ describe('call options checked by their kind', () => {
   it.each([
     ['onResponse', 'yes', 'must be a function, got a string'],
     ['onResponse', 1, 'must be a function, got 1'],
-    ['headers', 'x-trace: 1', 'must be an object of names and values, got a string'],
-    ['headers', [['x-trace', '1']], 'must be an object of names and values, got an array'],
+    ['headers', 'x-trace: 1', 'must be an object, got a string'],
+    ['headers', [['x-trace', '1']], 'must be an object, got an array'],
   ])('%s: %j is refused before any request', async (name, value, what) => {
     const gateway = await emulate();
     const client = clientOn(gateway);

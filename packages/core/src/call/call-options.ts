@@ -71,11 +71,7 @@ export function checkCallOptions(options: CallOptions): void {
     readNumber(onResponse, fields.onResponse, 'onResponse', 'call option');
   }
   if (headers !== undefined && (typeof headers !== 'object' || Array.isArray(headers))) {
-    throw refusal(
-      'call option',
-      'headers',
-      `must be an object of names and values, got ${kindOf(headers)}`,
-    );
+    throw refusal('call option', 'headers', `must be an object, got ${kindOf(headers)}`);
   }
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw new GatewayError({

@@ -31,14 +31,17 @@ export async function readFirstBytes(
   const notAStream = notAStreamKind(response.headers.get('content-type') ?? '');
   if (notAStream !== undefined) {
     const body = await readErrorBody(response, attempt.maxErrorBodyBytes).catch(() => '');
-    throw (
-      reportedInstead(response, body, attempt) ??
-      invalidResponse(`Asked for a stream, the gateway answered with ${notAStream}`, {
-        status: response.status,
-        body: attempt.redact(body),
-        requestedModel: asked.requestedModel,
-      })
-    );
+    // A failure reported instead of a stream (`{"error": …}`): read as an error answer's body is.
+    const reported = parseErrorResponse(response.status, response.headers, body, {
+      ...asked,
+      secret: attempt.apiKey,
+    });
+    if ((reported.data as { error?: unknown } | undefined)?.error != null) throw reported;
+    throw invalidResponse(`Asked for a stream, the gateway answered with ${notAStream}`, {
+      status: response.status,
+      body: attempt.redact(body),
+      requestedModel: asked.requestedModel,
+    });
   }
   const reader = response.body?.getReader();
   if (!reader) return lostStream(response, asked.requestedModel);
@@ -74,29 +77,6 @@ function notAStreamKind(contentType: string): string | undefined {
   if (contentType.includes('application/json')) return 'JSON';
   if (contentType.includes('text/html')) return `an HTML page (${contentType})`;
   return undefined;
-}
-
-/**
- * The failure a JSON answer reports instead of a stream (`{error: …}`, or Google's one-item list
- * of it), read as a non-2xx answer's body is (its code, words and raw body); else undefined.
- */
-function reportedInstead(
-  response: Response,
-  body: string,
-  attempt: StreamAttempt,
-): GatewayError | undefined {
-  let data: unknown;
-  try {
-    data = JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-  const item = Array.isArray(data) && data.length === 1 ? data[0] : data;
-  if ((item as { error?: unknown } | null)?.error == null) return undefined;
-  return parseErrorResponse(response.status, response.headers, body, {
-    requestedModel: attempt.request.requestedModel,
-    secret: attempt.apiKey,
-  });
 }
 
 /** A stream that failed or ended before its first byte: retryable, like a lost connection. */
