@@ -190,6 +190,19 @@ describe('reasoning of earlier turns (sendReasoning)', () => {
       reasoning_content: 'They greet me.',
     });
   });
+
+  it('a value that is not a boolean is refused before any request, naming it', async () => {
+    const chats = emulated.emulator.counters.requests.chat;
+    const error = await generateText({
+      // A JavaScript caller's typo the types would have caught.
+      model: gateway()('community/reasoner', { sendReasoning: 'yes' as unknown as boolean }),
+      messages: history,
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      'sendReasoning (model setting) must be a boolean, got a string',
+    );
+    expect(emulated.emulator.counters.requests.chat).toBe(chats);
+  });
 });
 
 describe("a thinking model's tool loop (DeepSeek V4, Kimi K2: reasoning of tool-call turns back)", () => {

@@ -4,7 +4,7 @@ import {
   kindOf,
   type OptionGroup,
   optionKeys,
-  readNumber,
+  readGroup,
   refuseUnknownOptions,
   STEERING_OPTIONS,
   TIMEOUT_OPTIONS,
@@ -41,7 +41,7 @@ export const CALL_OPTIONS: OptionGroup<CallOptions> = {
     headers: {},
     timeoutMs: TIMEOUT_OPTIONS.fields.timeoutMs,
     maxRetries: { kind: 'integer', min: 0 },
-    onResponse: {},
+    onResponse: { kind: 'function' },
   },
 };
 
@@ -56,15 +56,10 @@ export function checkCallOptions(options: CallOptions): void {
   }
   // A key no call reads is a typo that would do nothing: refused, naming the closest one.
   refuseUnknownOptions(options, ANY_CALL_OPTION_KEYS, 'call options', 'call option');
-  const { maxRetries, timeoutMs, signal } = options;
-  // (A bad deadline or retry count is a `configuration_error`, as from the client.)
-  const { fields } = CALL_OPTIONS;
-  const code = 'configuration_error';
-  if (timeoutMs !== undefined)
-    readNumber(timeoutMs, fields.timeoutMs, 'timeoutMs', 'call option', code);
-  if (maxRetries !== undefined) {
-    readNumber(maxRetries, fields.maxRetries, 'maxRetries', 'call option', code);
-  }
+  // Every option of a kind by its rule (`onResponse` that is no function was dropped unseen); a
+  // bad one is a `configuration_error`, as from the client (fixed when the code is).
+  readGroup(CALL_OPTIONS, options, 'call option', '', 'configuration_error');
+  const { signal } = options;
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw new GatewayError({
       code: 'invalid_request_error',

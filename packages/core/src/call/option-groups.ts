@@ -252,13 +252,14 @@ export function readNumber(
 /**
  * Every option of `group` in `given` that has a kind: each checked by its rule (a boolean or a
  * function by its type), or its default when not given (`prefix`: how a message names the group's
- * fields, `hedge.` by default).
+ * fields, `hedge.` by default; `code`: a refusal's, else the place's).
  */
 export function readGroup<T>(
   group: OptionGroup<T>,
   given: object,
   place: OptionPlace,
   prefix = `${group.name}.`,
+  code?: GatewayErrorCode,
 ): Record<string, unknown> {
   const read: Record<string, unknown> = {};
   for (const [key, field] of Object.entries<OptionField>(group.fields)) {
@@ -269,7 +270,7 @@ export function readGroup<T>(
         ? field.default
         : typeof value === field.kind
           ? value
-          : readNumber(value, field, `${prefix}${key}`, place);
+          : readNumber(value, field, `${prefix}${key}`, place, code);
   }
   return read;
 }

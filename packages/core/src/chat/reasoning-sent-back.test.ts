@@ -10,4 +10,21 @@ describe('sendsReasoningBack', () => {
     expect(sendsReasoningBack(false, true)).toBe(false);
     expect(sendsReasoningBack(false, false)).toBe(false);
   });
+
+  it('refuses a value that is not a boolean, naming the option, its place and the value', () => {
+    for (const [given, got] of [
+      ['yes', 'a string'],
+      [1, '1'],
+      [null, 'null'],
+    ] as const) {
+      const refused = () => sendsReasoningBack(given as unknown as boolean, true);
+      expect(refused).toThrow(
+        expect.objectContaining({
+          code: 'configuration_error',
+          field: 'sendReasoning',
+          message: `sendReasoning (model setting) must be a boolean, got ${got}`,
+        }),
+      );
+    }
+  });
 });

@@ -55,8 +55,9 @@ export async function sendOnce(
   }
   if (response.ok) {
     if (!spec.stream) return { response };
-    const { maxErrorBodyBytes, redact } = config;
-    return readFirstBytes(response, { path: spec.path, request, scope, maxErrorBodyBytes, redact });
+    const { maxErrorBodyBytes, redact, apiKey } = config;
+    const attempt = { path: spec.path, request, scope, maxErrorBodyBytes, redact, apiKey };
+    return readFirstBytes(response, attempt);
   }
   const error = await errorFromAnswer(
     response,

@@ -28,6 +28,31 @@ describe('a successful answer that cannot be a stream', () => {
     );
   });
 
+  it("a JSON error is the server's failure: its words, code, type and raw body", async () => {
+    const foreign = `{"error":{"message":"The engine ran out of memory ${KEY}","type":"server_error","code":"oom"}}`;
+    const error = await streamAnsweredWith(foreign, 'application/json; charset=utf-8');
+    expect(error).toMatchObject({
+      code: 'upstream_error',
+      message: 'The engine ran out of memory [redacted]',
+      type: 'server_error',
+      status: 200,
+      body: foreign.replace(KEY, '[redacted]'),
+      data: { error: { code: 'oom' } },
+      isRetryable: false,
+    });
+    const gateway = '{"error":{"message":"No slot free","type":"capacity","code":"model_busy"}}';
+    expect(await streamAnsweredWith(gateway, 'application/json')).toMatchObject({
+      code: 'model_busy',
+      message: 'No slot free',
+      body: gateway,
+    });
+    // TGI's shape: no `message` field, so its body's start is the message, as for a non-200.
+    const tgi = '{"error":"Input validation error","error_type":"validation"}';
+    expect(((await streamAnsweredWith(tgi, 'application/json')) as Error).message).toContain(
+      'Input validation error',
+    );
+  });
+
   it('an HTML page is invalid_response naming the page, not a stream that ended early', async () => {
     const page = `<html><body>Sign in to continue ${KEY}</body></html>`;
     const error = await streamAnsweredWith(page, 'text/html; charset=utf-8');

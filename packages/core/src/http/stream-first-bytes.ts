@@ -1,10 +1,11 @@
 // docs/gateway-protocol.md §5.5 (a stream lost before its first bytes is retried as a lost
-// connection).
+// connection), §5.3 (a JSON error answered instead of a stream).
 import type { CallScope } from '../call/call-scope';
 import { describeCause, type GatewayError, gatewayFailure, isGatewayError } from '../errors/errors';
 import { invalidResponse } from '../errors/invalid-response';
 import { readErrorBody } from './answer-errors';
 import { type AttemptAnswer, type AttemptRequest, ownAbort } from './attempt-policy';
+import { parseErrorResponse } from './parse-error-response';
 
 /** What reading a stream's first bytes needs of its attempt. */
 export interface StreamAttempt {
@@ -13,6 +14,7 @@ export interface StreamAttempt {
   scope: CallScope;
   maxErrorBodyBytes: number;
   redact: (text: string) => string;
+  apiKey: string;
 }
 
 /**
@@ -29,6 +31,12 @@ export async function readFirstBytes(
   const notAStream = notAStreamKind(response.headers.get('content-type') ?? '');
   if (notAStream !== undefined) {
     const body = await readErrorBody(response, attempt.maxErrorBodyBytes).catch(() => '');
+    // A failure reported instead of a stream (`{"error": …}`): read as an error answer's body is.
+    const reported = parseErrorResponse(response.status, response.headers, body, {
+      ...asked,
+      secret: attempt.apiKey,
+    });
+    if ((reported.data as { error?: unknown } | undefined)?.error != null) throw reported;
     throw invalidResponse(`Asked for a stream, the gateway answered with ${notAStream}`, {
       status: response.status,
       body: attempt.redact(body),
