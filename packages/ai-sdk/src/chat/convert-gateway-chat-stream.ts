@@ -11,7 +11,7 @@ import { convertGatewayUsage } from './convert-gateway-usage';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { toolCallMetadata } from './tool-call-metadata';
 
-/** What the conversion reads of core's `ChatStream` (or of core's `jsonTextStream` of one). */
+/** What the conversion reads of core's `ChatStream`. */
 type ChatEventSource = Pick<ChatStream, 'readBatch' | 'cancel' | 'servedModel'>;
 
 interface StreamConversionOptions {
