@@ -235,10 +235,7 @@ class GatewayStreamParts {
         ...toolCallMetadata(call.extraContent),
       });
     }
-    this.#finish(
-      mapGatewayFinishReason(rawFinishReason, this.#sentFinishReason ?? rawFinishReason),
-      out,
-    );
+    this.#finish(mapGatewayFinishReason(rawFinishReason, this.#sentFinishReason), out);
   }
 
   #finish(finishReason: LanguageModelV4FinishReason, out: PartSink): void {

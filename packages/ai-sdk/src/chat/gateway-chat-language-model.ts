@@ -42,7 +42,7 @@ import {
   REMOVED_MODEL_SETTINGS,
 } from './gateway-chat-options';
 import { InvalidStructuredOutputError } from './invalid-structured-output-error';
-import { mapGatewayFinishReason, sentFinishReason } from './map-gateway-finish-reason';
+import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { type PreparedTools, prepareTools } from './prepare-tools';
 import { providerMetadata } from './provider-metadata';
 import { toolCallMetadata } from './tool-call-metadata';
@@ -125,10 +125,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     return {
       content,
       // A refused answer: core reports `content_filter`; the raw reason is the server's.
-      finishReason: mapGatewayFinishReason(
-        answer.finishReason,
-        answer.refusal === undefined ? answer.finishReason : sentFinishReason(response),
-      ),
+      finishReason: mapGatewayFinishReason(answer.finishReason, answer.sentFinishReason),
       usage: convertGatewayUsage(response.usage),
       providerMetadata: providerMetadata(result, response.usage),
       request: { body },

@@ -51,8 +51,9 @@ export function readCheckedCompletion(
 /**
  * Reads choice 0 of a non-streamed completion (already shape-checked by `chatCompletionProblem`)
  * the same tolerant way as a stream: content parts joined, reasoning from `reasoning_content`,
- * `reasoning` or thinking parts, a `refusal` as text, tool calls with ids. `undefined` when there
- * is no choice 0.
+ * `reasoning` or thinking parts, a `refusal` as text (a refused `stop` reported as
+ * `content_filter`, the server's word kept), tool calls with ids. `undefined` when there is no
+ * choice 0.
  */
 export function readChatCompletion(response: ChatCompletionResponse): AssembledChat | undefined {
   const choices = response.choices;
@@ -63,13 +64,14 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
   const parts = readContent(message.content) ?? { text: '', reasoning: '' };
   const reasoning = readReasoningField(message) + parts.reasoning;
   const refusal = typeof message.refusal === 'string' ? message.refusal : '';
-  const finishReason = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
+  const sent = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
+  const finishReason = refusal === '' || sent === null ? sent : refusedFinishReason(sent);
   const result: AssembledChat = {
     text: parts.text + refusal,
     toolCalls: readToolCalls(choice.message.tool_calls ?? []),
-    finishReason:
-      refusal === '' || finishReason === null ? finishReason : refusedFinishReason(finishReason),
+    finishReason,
   };
+  if (finishReason !== sent) result.sentFinishReason = sent as string;
   if (reasoning !== '') result.reasoning = reasoning;
   if (refusal !== '') result.refusal = refusal;
   if (typeof response.id === 'string' && response.id !== '') result.id = response.id;

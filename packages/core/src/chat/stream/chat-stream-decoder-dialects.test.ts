@@ -180,6 +180,7 @@ describe('ChatStreamDecoder dialects', () => {
       text: 'I cannot help',
       refusal: 'I cannot help',
       finishReason: 'content_filter',
+      sentFinishReason: 'stop',
     });
     expect(events.filter((e) => e.type === 'text-delta' || e.type === 'finish')).toEqual([
       { type: 'text-delta', delta: 'I cannot ', choiceIndex: 0 },
@@ -198,6 +199,7 @@ describe('ChatStreamDecoder dialects', () => {
     expect(inFinish.result).toMatchObject({ text: 'No', finishReason: 'content_filter' });
     const cut = decode(sse(chunk({ refusal: 'No, bec' }), finish('length')));
     expect(cut.result.finishReason).toBe('length');
+    expect(cut.result).not.toHaveProperty('sentFinishReason');
     // A reason kept as sent carries no `sent`.
     expect(cut.events.find((e) => e.type === 'finish')).not.toHaveProperty('sent');
     const plain = decode(sse(chunk({ content: 'Hi', refusal: null }), finish('stop')));
@@ -301,11 +303,13 @@ describe('readChatCompletion / chatCompletionProblem dialects', () => {
       text: 'I cannot help',
       refusal: 'I cannot help',
       finishReason: 'content_filter',
+      sentFinishReason: 'stop',
     });
     const both = readChatCompletion(completion({ content: 'Partly. ', refusal: 'No more.' }));
     expect(both).toMatchObject({ text: 'Partly. No more.', finishReason: 'content_filter' });
     const plain = readChatCompletion(completion({ content: 'Hi', refusal: null }));
     expect(plain).toMatchObject({ text: 'Hi', finishReason: 'stop' });
+    expect(plain).not.toHaveProperty('sentFinishReason');
     expect(plain?.refusal).toBeUndefined();
   });
 
