@@ -31,7 +31,9 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
     events: (decoder) =>
       mapped(
         decoder,
-        method === 'tools' ? schemaToolAsText(name) : jsonTextEvents(asked.ownTools === true, true),
+        method === 'tools'
+          ? schemaToolAsText(name)
+          : jsonTextEvents({ ownTools: asked.ownTools, schema: true }),
       ),
     async check(answer: AssembledChat): Promise<AssembledChat> {
       // A step of the caller's own tool loop: not the structured answer yet, passed on unchecked.
@@ -61,7 +63,7 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
  */
 export function jsonTextHooks(ownTools: boolean): StructuredStream {
   return {
-    events: (decoder) => mapped(decoder, jsonTextEvents(ownTools)),
+    events: (decoder) => mapped(decoder, jsonTextEvents({ ownTools })),
     check: async (answer) =>
       answer.toolCalls.length > 0 ? answer : { ...answer, text: jsonInText(answer.text) },
   };

@@ -115,12 +115,20 @@ export type EventMap = (
   event: ChatStreamEvent | undefined,
 ) => ChatStreamEvent | ChatStreamEvent[] | undefined;
 
+/** How a stream asking for JSON is read (`jsonTextEvents`). */
+export interface JsonTextReading {
+  /** The request has tools of its own: its answer may be a step of the caller's tool loop. */
+  ownTools?: boolean | undefined;
+  /** The call asks for a schema: a think block before the JSON is the answer's reasoning. */
+  schema?: boolean;
+}
+
 /**
  * The events of a stream asking for JSON (§4.8 items 3, 5 and 6): a fence and the prose around it
- * left out, or, for a request with tools of its own (`ownTools`), a tool step's text handed on as
- * it came; for a schema's answer (`schema`), a think block before the JSON given as reasoning.
+ * left out, or, for a request with tools of its own, a tool step's text handed on as it came; for
+ * a schema's answer, a think block before the JSON given as reasoning.
  */
-export function jsonTextEvents(ownTools: boolean, schema = false): EventMap {
+export function jsonTextEvents({ ownTools, schema = false }: JsonTextReading): EventMap {
   if (ownTools) return toolStepKept(schema);
   return schema ? thoughtLeftOut(fenceLeftOut()) : fenceLeftOut();
 }
