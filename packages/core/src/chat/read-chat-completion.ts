@@ -5,7 +5,7 @@ import { invalidAnswer } from '../errors/invalid-response';
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
 import type { ChatCompletionResponse, ToolCall } from '../protocol/wire-types';
 import { refusedFinishReason } from './classify-finish-reason';
-import { readContent, readReasoningField, uniqueCallId } from './read-message-parts';
+import { argumentsText, readContent, readReasoningField, uniqueCallId } from './read-message-parts';
 import { chatCompletionProblem, isObject, reportedFailure } from './validate-chat-response';
 
 /**
@@ -87,15 +87,17 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
 }
 
 /**
- * The calls with their ids (one made up, tagged for this answer, for a call the server sent
- * without one or with the id of an earlier call: `uniqueCallId`) and their `extra_content` when it
- * is an object (Gemini's thought signature).
+ * The calls with their arguments as JSON text (`argumentsText`), their ids (one made up, tagged
+ * for this answer, for a call the server sent without one or with the id of an earlier call:
+ * `uniqueCallId`) and their `extra_content` when it is an object (Gemini's thought signature).
  */
 function readToolCalls(calls: ToolCall[]): AssembledToolCall[] {
   const ids = new Set<string>();
   const toolCalls: AssembledToolCall[] = [];
   for (const [i, call] of calls.entries()) {
-    const args = call.function.arguments;
+    const args = argumentsText(call.function.arguments);
+    // Also in the body handed back (`ChatResult.response`), which then holds what its type says.
+    call.function.arguments = args;
     const given = typeof call.id === 'string' && call.id !== '' ? call.id : undefined;
     const extra: unknown = call.extra_content;
     toolCalls.push({

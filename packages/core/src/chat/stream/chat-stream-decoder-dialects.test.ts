@@ -296,6 +296,27 @@ describe('readChatCompletion / chatCompletionProblem dialects', () => {
     expect(readChatCompletion(parts)).toMatchObject({ text: 'B', reasoning: 'T' });
   });
 
+  it('reads tool-call arguments sent as JSON (an object: llama.cpp#20198) as that JSON text, the check only checking', () => {
+    const call = (args: unknown) => ({
+      id: 'c1',
+      type: 'function',
+      function: { name: 'w', arguments: args },
+    });
+    const sent = completion({ content: 'Let me check.', tool_calls: [call({ city: 'Kyiv' })] });
+    expect(chatCompletionProblem(sent)).toBeUndefined();
+    // The check leaves the body as sent; reading it gives the text, also in the body handed back.
+    expect(sent.choices[0]?.message.tool_calls?.[0]?.function.arguments).toEqual({ city: 'Kyiv' });
+    expect(readChatCompletion(sent)?.toolCalls).toMatchObject([
+      { id: 'c1', name: 'w', arguments: '{"city":"Kyiv"}' },
+    ]);
+    expect(sent.choices[0]?.message.tool_calls?.[0]?.function.arguments).toBe('{"city":"Kyiv"}');
+    const number = readChatCompletion(completion({ tool_calls: [call(42)] }));
+    expect(number?.toolCalls[0]?.arguments).toBe('42');
+    expect(chatCompletionProblem(completion({ tool_calls: [call(null)] }))).toMatch(
+      /arguments given/,
+    );
+  });
+
   it('reads message.refusal as text and reports a refused stop as content_filter (OpenAI)', () => {
     expect(
       readChatCompletion(completion({ content: null, refusal: 'I cannot help' })),
