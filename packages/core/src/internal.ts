@@ -27,7 +27,6 @@ export {
 } from './chat/build-chat-request';
 export { classifyFinishReason, type FinishReasonKind } from './chat/classify-finish-reason';
 export { mediaPart } from './chat/content-parts';
-export { loadJsonText } from './chat/load-json-text';
 export { sendsReasoningBack } from './chat/reasoning-sent-back';
 export {
   thoughtSignatureContent,

@@ -65,3 +65,48 @@ describe('structured output per model (docs/gateway-protocol.md §4.8)', () => {
     });
   });
 });
+
+// JSON asked for with no schema (`json_object`): nothing to check, but its text read by the one
+// fence rule, whichever adapter sends it (§4.8 items 3, 5 and 6).
+describe('json_object with no schema: a fenced answer', () => {
+  async function fencedJsonObject() {
+    const gateway = await emulate({
+      scenario: {
+        models: {
+          'community/jo-fenced': {
+            owned_by: 'service-community',
+            online: true,
+            capabilities: ['chat', 'streaming', 'json_object'],
+            jsonAnswers: { wrap: 'prose-fence' },
+          },
+        },
+      },
+    });
+    return clientOn(gateway);
+  }
+  const asked = {
+    ...request,
+    model: 'community/jo-fenced',
+    response_format: { type: 'json_object' as const },
+  };
+  const JSON_TEXT = JSON.stringify({ answer: 'Echo: Where is "Oslo"?' });
+
+  it('chat: answer.text is the JSON alone; the response is the body as sent', async () => {
+    const client = await fencedJsonObject();
+    const result = await client.chat(asked);
+    expect(result.answer.text).toBe(JSON_TEXT);
+    expect(result.response.choices[0]?.message.content).toContain('```');
+    expect(result.route.hops).toHaveLength(1);
+  });
+
+  it('chatStream: the text deltas and result().text are the JSON alone', async () => {
+    const client = await fencedJsonObject();
+    const stream = await client.chatStream(asked);
+    let text = '';
+    for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
+    expect(text).toBe(JSON_TEXT);
+    expect((await stream.result()).text).toBe(JSON_TEXT);
+    const unkept = await client.chatStream(asked, { assemble: false });
+    expect((await unkept.result()).text).toBe('');
+  });
+});

@@ -32,8 +32,17 @@ const fenced = (wrap: 'prose-fence' | 'fence-inline') => ({
   online: true,
   jsonAnswers: { wrap },
 });
+/** Has `json_object` only, its JSON always inside a ```json code fence. */
+const JSON_OBJECT_FENCED = 'community/json-object-fenced';
 const WITH_FENCED = {
-  models: { [PROSE_FENCED]: fenced('prose-fence'), [INLINE_FENCED]: fenced('fence-inline') },
+  models: {
+    [PROSE_FENCED]: fenced('prose-fence'),
+    [INLINE_FENCED]: fenced('fence-inline'),
+    [JSON_OBJECT_FENCED]: {
+      ...fenced('prose-fence'),
+      capabilities: ['chat' as const, 'streaming' as const, 'json_object' as const],
+    },
+  },
 };
 
 /** How a request sent to the gateway asked for the schema. */
@@ -369,6 +378,32 @@ describe('withStructuredOutput: what comes back', () => {
       }
     },
   );
+});
+
+// JSON asked for with no schema (`response_format: json_object`): core reads the answer by its one
+// fence rule, as a schema's, whichever adapter asks; `jsonMode` with a schema is core's schema path.
+describe('response_format json_object (no schema): a fenced answer', () => {
+  const JSON_TEXT = JSON.stringify({ answer: 'Echo: Where is "Kyiv"?' });
+
+  it('invoke() and stream() give the JSON alone, the fence and the prose around it left out', async () => {
+    const { connection } = await recordingGateway(WITH_FENCED);
+    const model = new GatewayChatModel(JSON_OBJECT_FENCED, connection);
+    const options = { response_format: { type: 'json_object' as const } };
+    const whole = await model.invoke('Where is "Kyiv"?', options);
+    expect(whole.content).toBe(JSON_TEXT);
+    const chunks = await collect(await model.stream('Where is "Kyiv"?', options));
+    expect(chunks.reduce((all, chunk) => all.concat(chunk)).content).toBe(JSON_TEXT);
+  });
+
+  it('withStructuredOutput(s, { method: "jsonMode" }) reads the fenced JSON as the checked object', async () => {
+    const { bodies, connection } = await recordingGateway(WITH_FENCED);
+    const model = new GatewayChatModel(JSON_OBJECT_FENCED, connection);
+    const person = await model
+      .withStructuredOutput(Person, { method: 'jsonMode' })
+      .invoke('describe "Ada Lovelace"');
+    expect(person).toMatchObject({ name: 'Ada Lovelace' });
+    expect(wireMethod(bodies[0])).toBe('json_object');
+  });
 });
 
 /** A connection to the emulator whose chat answers' text starts with a newline and two spaces. */

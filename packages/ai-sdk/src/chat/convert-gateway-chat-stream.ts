@@ -11,7 +11,7 @@ import { convertGatewayUsage } from './convert-gateway-usage';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { toolCallMetadata } from './tool-call-metadata';
 
-/** What the conversion reads of core's `ChatStream` (or of core's `jsonTextStream` of one). */
+/** What the conversion reads of core's `ChatStream`. */
 type ChatEventSource = Pick<ChatStream, 'readBatch' | 'cancel' | 'servedModel'>;
 
 interface StreamConversionOptions {
@@ -235,10 +235,7 @@ class GatewayStreamParts {
         ...toolCallMetadata(call.extraContent),
       });
     }
-    this.#finish(
-      mapGatewayFinishReason(rawFinishReason, this.#sentFinishReason ?? rawFinishReason),
-      out,
-    );
+    this.#finish(mapGatewayFinishReason(rawFinishReason, this.#sentFinishReason), out);
   }
 
   #finish(finishReason: LanguageModelV4FinishReason, out: PartSink): void {

@@ -19,7 +19,6 @@ import {
 import {
   buildChatRequest,
   ENDPOINTS,
-  loadJsonText,
   readSteering,
   refuseUnknownOptions,
   streamedChatRequest,
@@ -43,7 +42,7 @@ import {
   REMOVED_MODEL_SETTINGS,
 } from './gateway-chat-options';
 import { InvalidStructuredOutputError } from './invalid-structured-output-error';
-import { mapGatewayFinishReason, sentFinishReason } from './map-gateway-finish-reason';
+import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { type PreparedTools, prepareTools } from './prepare-tools';
 import { providerMetadata } from './provider-metadata';
 import { toolCallMetadata } from './tool-call-metadata';
@@ -97,9 +96,6 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
     const { body, warnings, settings } = this.prepareRequest(options);
     const client = this.config.client();
-    // JSON asked for with no schema: its answer read by core's fence rule, as a schema's is.
-    const json =
-      body.response_format?.type === 'json_object' ? await this.loadJsonText(body) : undefined;
 
     let result: Awaited<ReturnType<typeof client.chat>>;
     try {
@@ -109,9 +105,9 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     }
 
     const { response, answer } = result;
-    // A tool step's text is handed on as it came (§4.8 item 6), as with a schema.
-    const text = json && answer.toolCalls.length === 0 ? json.jsonInText(answer.text) : answer.text;
-    // Core read choice 0 tolerantly (content parts, reasoning fields, tool-call ids).
+    // Core read choice 0 tolerantly (content parts, reasoning fields, tool-call ids), and JSON
+    // asked for with no schema by its fence rule, as a schema's.
+    const { text } = answer;
     const content: LanguageModelV4Content[] = [];
     if (answer.reasoning !== undefined) content.push({ type: 'reasoning', text: answer.reasoning });
     if (text.length > 0) content.push({ type: 'text', text });
@@ -129,10 +125,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     return {
       content,
       // A refused answer: core reports `content_filter`; the raw reason is the server's.
-      finishReason: mapGatewayFinishReason(
-        answer.finishReason,
-        answer.refusal === undefined ? answer.finishReason : sentFinishReason(response),
-      ),
+      finishReason: mapGatewayFinishReason(answer.finishReason, answer.sentFinishReason),
       usage: convertGatewayUsage(response.usage),
       providerMetadata: providerMetadata(result, response.usage),
       request: { body },
@@ -150,9 +143,6 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
     const { body, warnings, settings } = this.prepareRequest(options);
     const client = this.config.client();
-    // JSON asked for with no schema: its answer read by core's fence rule, as a schema's is.
-    const json =
-      body.response_format?.type === 'json_object' ? await this.loadJsonText(body) : undefined;
     const { streamUsage } = settings;
     // The body as core sends it (stream_options by the same rule), for `request.body`.
     const sent = streamedChatRequest(body, streamUsage ?? this.config.streamUsage);
@@ -168,15 +158,12 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     }
 
     return {
-      stream: convertGatewayChatStream(
-        json ? json.jsonTextStream(stream, body.tools !== undefined) : stream,
-        {
-          warnings,
-          includeRawChunks: options.includeRawChunks,
-          mapError: (error) => this.mapError(error, sent),
-          providerMetadata: (usage) => providerMetadata(stream, usage),
-        },
-      ),
+      stream: convertGatewayChatStream(stream, {
+        warnings,
+        includeRawChunks: options.includeRawChunks,
+        mapError: (error) => this.mapError(error, sent),
+        providerMetadata: (usage) => providerMetadata(stream, usage),
+      }),
       request: { body: sent },
       response: { headers: headersToRecord(stream.headers) },
     };
@@ -204,16 +191,6 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
       extraFields,
     });
     return { body, warnings, settings };
-  }
-
-  /**
-   * Core's fence rule for JSON asked for with no schema, loaded (with core's steering module)
-   * before anything is sent: a failed load is the call's error.
-   */
-  private loadJsonText(body: ChatRequest) {
-    return loadJsonText().catch((error: unknown) => {
-      throw this.mapError(error, body);
-    });
   }
 
   /**

@@ -1,6 +1,5 @@
 // docs/gateway-protocol.md §4.3 and §5.1 (`finish_reason`).
 import type { LanguageModelV4FinishReason } from '@ai-sdk/provider';
-import type { ChatCompletionResponse } from '@infergate/core';
 import { classifyFinishReason, type FinishReasonKind } from '@infergate/core/internal';
 
 const UNIFIED: Record<FinishReasonKind, LanguageModelV4FinishReason['unified']> = {
@@ -15,19 +14,13 @@ const UNIFIED: Record<FinishReasonKind, LanguageModelV4FinishReason['unified']> 
 /**
  * Maps the gateway's `finish_reason` (classified by core) to the AI SDK's unified reason; none (a
  * `finish_reason` null, as the spec allows) is `other` with no raw reason, as the anchor gives.
- * `raw`: what the server sent, when core reports another reason (a refused `stop`: `content_filter`,
- * unified `content-filter` as the anchor's, raw `stop` as sent).
+ * `sent`: what the server sent, when core reports another reason (core's `sentFinishReason`, a
+ * finish event's `sent`: a refused `stop` is `content_filter`, unified `content-filter` as the
+ * anchor's, raw `stop` as sent).
  */
 export function mapGatewayFinishReason(
   reason: string | null | undefined,
-  raw: string | null | undefined = reason,
+  sent?: string,
 ): LanguageModelV4FinishReason {
-  return { unified: UNIFIED[classifyFinishReason(reason)], raw: raw ?? undefined };
-}
-
-/** The `finish_reason` a whole answer's choice 0 carried, as the server sent it. */
-export function sentFinishReason(response: ChatCompletionResponse): string | undefined {
-  const { choices } = response;
-  const reason = (choices.find((choice) => choice.index === 0) ?? choices[0])?.finish_reason;
-  return typeof reason === 'string' ? reason : undefined;
+  return { unified: UNIFIED[classifyFinishReason(reason)], raw: sent ?? reason ?? undefined };
 }

@@ -58,6 +58,8 @@ export class ChatAssembler {
   created: number | undefined;
   /** The first choice's finish reason (other choices are not part of the answer). */
   finishReason: string | undefined;
+  /** The first choice's finish reason as sent, when `finishReason` is another (refused). */
+  sentFinishReason: string | undefined;
   usage: Usage | undefined;
   readonly #drafts: ToolCallDraft[] = [];
   readonly #latestByIndex = new Map<number, ToolCallDraft>();
@@ -199,6 +201,7 @@ export class ChatAssembler {
   setFinish(reason: string, choiceIndex: number): string {
     if (choiceIndex !== 0) return reason;
     this.finishReason = this.#refused ? refusedFinishReason(reason) : reason;
+    if (this.finishReason !== reason) this.sentFinishReason = reason;
     return this.finishReason;
   }
 
@@ -227,6 +230,7 @@ export class ChatAssembler {
     const reasoning = this.reasoning;
     if (reasoning !== '') result.reasoning = reasoning;
     if (this.#refusal.length > 0) result.refusal = this.#refusal.join('');
+    if (this.sentFinishReason !== undefined) result.sentFinishReason = this.sentFinishReason;
     if (this.id !== undefined) result.id = this.id;
     if (this.model !== undefined) result.model = this.model;
     if (this.created !== undefined) result.created = this.created;

@@ -77,6 +77,7 @@ export async function postChat(
   validateChatRequest(req);
   checkCallOptions(opts ?? NO_OPTIONS); // before the gate's catalog read
 
+  const json = await jsonTextRule(req);
   const { transport } = context;
   const requestedModel = req.model;
   const answered = await answerChat(context, req, opts, false, (spec, via) =>
@@ -85,6 +86,8 @@ export async function postChat(
   const answer = answered.answer;
   // (A steered call's errors carry its route, also those found in its answer.)
   const assembled = readCheckedCompletion(answer, requestedModel, transport, answered.failed);
+  // A tool step's text is handed on as it came (§4.8 item 6), as with a schema.
+  if (json && assembled.toolCalls.length === 0) assembled.text = json.jsonInText(assembled.text);
   const { data, headers } = answer;
   const servedModel = answeringModel(headers, data.model, answered.model);
   const result: ChatResult = {
@@ -122,6 +125,7 @@ export async function openChatStream(
       });
     }
   }
+  const json = await jsonTextRule(req);
   const answered = await answerChat(context, req, opts, true, (spec, via) =>
     context.transport.open(spec, opts, via).catch((error: unknown) => {
       throw namingStreamUsage(error, spec);
@@ -131,16 +135,18 @@ export async function openChatStream(
   // A stream's chunks are not read for it: the header, else the model sent.
   const servedModel = answeringModel(open.response.headers, undefined, answered.model);
   const route = routeOf(req.model, servedModel, answered);
+  const { structuredStream } = answered;
   return new GatewayChatStream(open, {
     requestedModel: req.model,
     servedModel,
     fallback: answeredByAnother(req.model, servedModel),
     route,
     headers: open.response.headers,
-    assemble: opts?.assemble !== false,
+    // A schema's answer is checked whole at its end: assembled whatever `assemble` says.
+    assemble: opts?.assemble !== false || structuredStream !== undefined,
     silence: answered.silence,
     failed: answered.failed,
-    structured: answered.structuredStream?.(route),
+    structured: structuredStream?.(route) ?? json?.jsonTextHooks((req.tools ?? []).length > 0),
   });
 }
 
@@ -161,6 +167,15 @@ function routeOf(
  * calls never steer never loads it.
  */
 const loadSteering = lazily('the steering', () => import('./steered-chat'));
+
+/**
+ * The fence rule (§4.8) for a call asking for JSON with no schema (`json_object`): its answer's
+ * text read as a schema's is, whichever adapter sent it. Loaded with the steering module before
+ * anything is sent (a failed load is the call's error); none for other calls.
+ */
+function jsonTextRule(req: ChatRequest) {
+  return req.response_format?.type === 'json_object' ? loadSteering() : undefined;
+}
 
 /** A call's answer from its one model (a call that does not steer). */
 interface OneModelAnswer<T> {

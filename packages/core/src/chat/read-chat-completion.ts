@@ -5,7 +5,7 @@ import { invalidAnswer } from '../errors/invalid-response';
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
 import type { ChatCompletionResponse, ToolCall } from '../protocol/wire-types';
 import { refusedFinishReason } from './classify-finish-reason';
-import { readContent, readReasoningField, uniqueCallId } from './read-message-parts';
+import { argumentsText, readContent, readReasoningField, uniqueCallId } from './read-message-parts';
 import { chatCompletionProblem, isObject, reportedFailure } from './validate-chat-response';
 
 /**
@@ -51,8 +51,9 @@ export function readCheckedCompletion(
 /**
  * Reads choice 0 of a non-streamed completion (already shape-checked by `chatCompletionProblem`)
  * the same tolerant way as a stream: content parts joined, reasoning from `reasoning_content`,
- * `reasoning` or thinking parts, a `refusal` as text, tool calls with ids. `undefined` when there
- * is no choice 0.
+ * `reasoning` or thinking parts, a `refusal` as text (a refused `stop` reported as
+ * `content_filter`, the server's word kept), tool calls with ids. `undefined` when there is no
+ * choice 0.
  */
 export function readChatCompletion(response: ChatCompletionResponse): AssembledChat | undefined {
   const choices = response.choices;
@@ -63,13 +64,14 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
   const parts = readContent(message.content) ?? { text: '', reasoning: '' };
   const reasoning = readReasoningField(message) + parts.reasoning;
   const refusal = typeof message.refusal === 'string' ? message.refusal : '';
-  const finishReason = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
+  const sent = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
+  const finishReason = refusal === '' || sent === null ? sent : refusedFinishReason(sent);
   const result: AssembledChat = {
     text: parts.text + refusal,
     toolCalls: readToolCalls(choice.message.tool_calls ?? []),
-    finishReason:
-      refusal === '' || finishReason === null ? finishReason : refusedFinishReason(finishReason),
+    finishReason,
   };
+  if (finishReason !== sent) result.sentFinishReason = sent as string;
   if (reasoning !== '') result.reasoning = reasoning;
   if (refusal !== '') result.refusal = refusal;
   if (typeof response.id === 'string' && response.id !== '') result.id = response.id;
@@ -85,15 +87,17 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
 }
 
 /**
- * The calls with their ids (one made up, tagged for this answer, for a call the server sent
- * without one or with the id of an earlier call: `uniqueCallId`) and their `extra_content` when it
- * is an object (Gemini's thought signature).
+ * The calls with their arguments as JSON text (`argumentsText`), their ids (one made up, tagged
+ * for this answer, for a call the server sent without one or with the id of an earlier call:
+ * `uniqueCallId`) and their `extra_content` when it is an object (Gemini's thought signature).
  */
 function readToolCalls(calls: ToolCall[]): AssembledToolCall[] {
   const ids = new Set<string>();
   const toolCalls: AssembledToolCall[] = [];
   for (const [i, call] of calls.entries()) {
-    const args = call.function.arguments;
+    const args = argumentsText(call.function.arguments);
+    // Also in the body handed back (`ChatResult.response`), which then holds what its type says.
+    call.function.arguments = args;
     const given = typeof call.id === 'string' && call.id !== '' ? call.id : undefined;
     const extra: unknown = call.extra_content;
     toolCalls.push({

@@ -10,7 +10,8 @@
  * - `refusal` (OpenAI and servers that copy it): the model declined; read as text (see
  *   `refusedFinishReason`).
  * - a tool call without an id, or with one an earlier call of the answer has: given one of ours
- *   (`uniqueCallId`).
+ *   (`uniqueCallId`); its arguments sent as JSON rather than its text: read as that text
+ *   (`argumentsText`).
  */
 
 type Json = Record<string, unknown>;
@@ -72,6 +73,15 @@ export function readReasoningField(message: Json): string {
   if (typeof reasoningContent === 'string') return reasoningContent;
   if (typeof reasoning === 'string') return reasoning;
   return '';
+}
+
+/**
+ * A tool call's arguments as JSON text: as sent, or, sent as JSON rather than its text (an object:
+ * llama.cpp#20198), that JSON's text; none (absent, null) is ''.
+ */
+export function argumentsText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return value === undefined || value === null ? '' : JSON.stringify(value);
 }
 
 /**

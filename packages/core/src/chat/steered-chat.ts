@@ -31,9 +31,9 @@ import type { StructuredStream } from './stream/sse-chat-stream';
 import { checkWholeAnswer } from './structured-completion';
 import { structuredStream } from './structured-stream';
 
-// The fence rule for an adapter's call asking for JSON with no schema, loaded with this module.
+// The fence rule for a call asking for JSON with no schema (chat-calls.ts), loaded with this module.
 export { jsonInText } from '../steering/json-in-text';
-export { jsonTextStream } from '../steering/json-text-events';
+export { jsonTextHooks } from './structured-stream';
 
 /** A call that steers, as chat-calls.ts found it. */
 export interface SteeredChatInput

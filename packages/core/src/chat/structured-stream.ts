@@ -9,6 +9,7 @@
  */
 import type { AssembledChat, ChatStreamEvent } from '../protocol/chat-result-types';
 import type { HopStructuredOutput, StructuredOutputMethod } from '../protocol/chat-route';
+import { jsonInText } from '../steering/json-in-text';
 import { type EventMap, jsonTextEvents, textDelta } from '../steering/json-text-events';
 import { schemaName } from '../steering/structured-output-request';
 import { checkedStructuredAnswer, type StructuredAsk } from './checked-structured-answer';
@@ -30,7 +31,9 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
     events: (decoder) =>
       mapped(
         decoder,
-        method === 'tools' ? schemaToolAsText(name) : jsonTextEvents(asked.ownTools === true, true),
+        method === 'tools'
+          ? schemaToolAsText(name)
+          : jsonTextEvents({ ownTools: asked.ownTools, schema: true }),
       ),
     async check(answer: AssembledChat): Promise<AssembledChat> {
       // A step of the caller's own tool loop: not the structured answer yet, passed on unchecked.
@@ -50,6 +53,19 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
       const finishReason = toolCalls.length > 0 ? answer.finishReason : 'stop';
       return { ...clean, toolCalls, finishReason };
     },
+  };
+}
+
+/**
+ * The hooks of a stream asking for JSON with no schema (`json_object`), read by the fence rule as
+ * a schema's is (§4.8 items 5 and 6): its events through `jsonTextEvents`, and its assembled text
+ * as its JSON unless the answer is a tool step (`ownTools`: the request has tools of its own).
+ */
+export function jsonTextHooks(ownTools: boolean): StructuredStream {
+  return {
+    events: (decoder) => mapped(decoder, jsonTextEvents({ ownTools })),
+    check: async (answer) =>
+      answer.toolCalls.length > 0 ? answer : { ...answer, text: jsonInText(answer.text) },
   };
 }
 

@@ -8,7 +8,7 @@ import { readContent } from './read-message-parts';
 /**
  * Shape checks of 2xx answers, so that what a call returns is what its type promises. Each returns
  * what is wrong (for an `invalid_response` message) or undefined. They look only at the fields the
- * spec requires and the packages read: one pass, no copies (one rewrite: `toolCallsProblem`).
+ * spec requires and the packages read: one pass, no copies, nothing rewritten.
  */
 
 type Json = Record<string, unknown>;
@@ -26,12 +26,10 @@ function toolCallsProblem(toolCalls: unknown): string | undefined {
   for (let i = 0; i < toolCalls.length; i++) {
     const call: unknown = toolCalls[i];
     const fn = isObject(call) ? call.function : undefined;
+    // (Arguments sent as JSON rather than its text are read as that text: `argumentsText`.)
     if (!isObject(fn) || typeof fn.name !== 'string' || isAbsent(fn.arguments)) {
       return `.tool_calls[${i}] is not {function: {name, arguments}} with a string name and arguments given`;
     }
-    // Arguments sent as JSON rather than its text (llama.cpp#20198) are read as that text, in
-    // place (the body is ours, just parsed), so the answer handed back holds what its type says.
-    if (typeof fn.arguments !== 'string') fn.arguments = JSON.stringify(fn.arguments);
   }
   return undefined;
 }

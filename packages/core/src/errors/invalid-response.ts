@@ -1,16 +1,13 @@
 // docs/gateway-protocol.md §10.4 (`invalid_response`).
-import { GatewayError, type GatewayErrorCode } from './errors';
+import { GatewayError, type GatewayErrorCode, type GatewayErrorOptions } from './errors';
 
-/** `invalid_response`: a 2xx answer the client cannot read (not JSON, the wrong shape, …). */
+/**
+ * `invalid_response`: a 2xx answer the client cannot read (not JSON, the wrong shape, …), with
+ * `extra` fields (a failure the answer reported instead: its `code` and words in their place).
+ */
 export function invalidResponse(
   message: string,
-  extra: {
-    status?: number;
-    body?: string;
-    requestedModel?: string;
-    cause?: unknown;
-    data?: unknown;
-  } = {},
+  extra: Partial<GatewayErrorOptions> = {},
 ): GatewayError {
   return new GatewayError({ code: 'invalid_response', message, ...extra });
 }
@@ -28,12 +25,11 @@ export function invalidAnswer(
   reported?: { code: GatewayErrorCode; message: string; type?: string },
 ): GatewayError {
   const body = redact(answer.text);
-  return new GatewayError({
-    code: 'invalid_response',
-    message,
+  const data = body === answer.text ? answer.data : undefined;
+  return invalidResponse(message, {
     status: answer.status,
     body,
-    data: body === answer.text ? answer.data : undefined,
+    data,
     requestedModel,
     ...reported,
   });

@@ -128,6 +128,11 @@ export interface AssembledChat {
   toolCalls: AssembledToolCall[];
   /** Choice 0's `finish_reason` as sent; `null` when it had none (a non-streamed answer may: the spec allows null). */
   finishReason: string | null;
+  /**
+   * Choice 0's `finish_reason` as the server sent it, when `finishReason` is another: a refused
+   * `stop` is reported as `content_filter` (as a stream's `finish` event keeps it in `sent`).
+   */
+  sentFinishReason?: string;
   usage?: Usage;
   /** A call asking for structured output: the checked value (as `ChatResult.structured`). */
   structured?: StructuredResult;

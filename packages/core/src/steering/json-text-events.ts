@@ -1,11 +1,9 @@
 // docs/gateway-protocol.md §4.8 (structured output: a stream's JSON text as it comes, items 5 and 6).
 /**
  * A stream's first-choice text read by the one fence rule (`JsonTextReader`), as event maps: for a
- * structured-output stream (structured-stream.ts), and for a call asking for JSON with no schema
- * (`jsonTextStream`, which an adapter loads with the steering module on such a call: the AI SDK's
- * `Output.json()`).
+ * structured-output stream, and for a call asking for JSON with no schema (structured-stream.ts).
  */
-import type { ChatStream, ChatStreamEvent } from '../protocol/chat-result-types';
+import type { ChatStreamEvent } from '../protocol/chat-result-types';
 import { JsonTextReader, jsonInText, splitThought, startsAsJson } from './json-in-text';
 
 /**
@@ -117,39 +115,20 @@ export type EventMap = (
   event: ChatStreamEvent | undefined,
 ) => ChatStreamEvent | ChatStreamEvent[] | undefined;
 
-/**
- * The events of a stream asking for JSON (§4.8 items 3, 5 and 6): a fence and the prose around it
- * left out, or, for a request with tools of its own (`ownTools`), a tool step's text handed on as
- * it came; for a schema's answer (`schema`), a think block before the JSON given as reasoning.
- */
-export function jsonTextEvents(ownTools: boolean, schema = false): EventMap {
-  if (ownTools) return toolStepKept(schema);
-  return schema ? thoughtLeftOut(fenceLeftOut()) : fenceLeftOut();
+/** How a stream asking for JSON is read (`jsonTextEvents`). */
+export interface JsonTextReading {
+  /** The request has tools of its own: its answer may be a step of the caller's tool loop. */
+  ownTools?: boolean | undefined;
+  /** The call asks for a schema: a think block before the JSON is the answer's reasoning. */
+  schema?: boolean;
 }
 
-/** What an adapter reads of a chat stream, its events in batches. */
-export type ChatEventSource = Pick<ChatStream, 'servedModel' | 'readBatch' | 'cancel'>;
-
 /**
- * `stream`'s batches through `jsonTextEvents(ownTools)`, for an adapter's call asking for JSON with
- * no schema: a failure comes after the text still held, as a structured stream hands it on.
+ * The events of a stream asking for JSON (§4.8 items 3, 5 and 6): a fence and the prose around it
+ * left out, or, for a request with tools of its own, a tool step's text handed on as it came; for
+ * a schema's answer, a think block before the JSON given as reasoning.
  */
-export function jsonTextStream(stream: ChatStream, ownTools: boolean): ChatEventSource {
-  const map = jsonTextEvents(ownTools);
-  let failure: { error: unknown } | undefined;
-  return {
-    servedModel: stream.servedModel,
-    cancel: (reason) => stream.cancel(reason),
-    async readBatch() {
-      if (failure !== undefined) throw failure.error;
-      try {
-        return (await stream.readBatch())?.flatMap((event) => map(event) ?? []);
-      } catch (error) {
-        const held = [map(undefined) ?? []].flat();
-        if (held.length === 0) throw error;
-        failure = { error };
-        return held;
-      }
-    },
-  };
+export function jsonTextEvents({ ownTools, schema = false }: JsonTextReading): EventMap {
+  if (ownTools) return toolStepKept(schema);
+  return schema ? thoughtLeftOut(fenceLeftOut()) : fenceLeftOut();
 }

@@ -180,6 +180,7 @@ describe('ChatStreamDecoder dialects', () => {
       text: 'I cannot help',
       refusal: 'I cannot help',
       finishReason: 'content_filter',
+      sentFinishReason: 'stop',
     });
     expect(events.filter((e) => e.type === 'text-delta' || e.type === 'finish')).toEqual([
       { type: 'text-delta', delta: 'I cannot ', choiceIndex: 0 },
@@ -198,6 +199,7 @@ describe('ChatStreamDecoder dialects', () => {
     expect(inFinish.result).toMatchObject({ text: 'No', finishReason: 'content_filter' });
     const cut = decode(sse(chunk({ refusal: 'No, bec' }), finish('length')));
     expect(cut.result.finishReason).toBe('length');
+    expect(cut.result).not.toHaveProperty('sentFinishReason');
     // A reason kept as sent carries no `sent`.
     expect(cut.events.find((e) => e.type === 'finish')).not.toHaveProperty('sent');
     const plain = decode(sse(chunk({ content: 'Hi', refusal: null }), finish('stop')));
@@ -294,6 +296,27 @@ describe('readChatCompletion / chatCompletionProblem dialects', () => {
     expect(readChatCompletion(parts)).toMatchObject({ text: 'B', reasoning: 'T' });
   });
 
+  it('reads tool-call arguments sent as JSON (an object: llama.cpp#20198) as that JSON text, the check only checking', () => {
+    const call = (args: unknown) => ({
+      id: 'c1',
+      type: 'function',
+      function: { name: 'w', arguments: args },
+    });
+    const sent = completion({ content: 'Let me check.', tool_calls: [call({ city: 'Kyiv' })] });
+    expect(chatCompletionProblem(sent)).toBeUndefined();
+    // The check leaves the body as sent; reading it gives the text, also in the body handed back.
+    expect(sent.choices[0]?.message.tool_calls?.[0]?.function.arguments).toEqual({ city: 'Kyiv' });
+    expect(readChatCompletion(sent)?.toolCalls).toMatchObject([
+      { id: 'c1', name: 'w', arguments: '{"city":"Kyiv"}' },
+    ]);
+    expect(sent.choices[0]?.message.tool_calls?.[0]?.function.arguments).toBe('{"city":"Kyiv"}');
+    const number = readChatCompletion(completion({ tool_calls: [call(42)] }));
+    expect(number?.toolCalls[0]?.arguments).toBe('42');
+    expect(chatCompletionProblem(completion({ tool_calls: [call(null)] }))).toMatch(
+      /arguments given/,
+    );
+  });
+
   it('reads message.refusal as text and reports a refused stop as content_filter (OpenAI)', () => {
     expect(
       readChatCompletion(completion({ content: null, refusal: 'I cannot help' })),
@@ -301,11 +324,13 @@ describe('readChatCompletion / chatCompletionProblem dialects', () => {
       text: 'I cannot help',
       refusal: 'I cannot help',
       finishReason: 'content_filter',
+      sentFinishReason: 'stop',
     });
     const both = readChatCompletion(completion({ content: 'Partly. ', refusal: 'No more.' }));
     expect(both).toMatchObject({ text: 'Partly. No more.', finishReason: 'content_filter' });
     const plain = readChatCompletion(completion({ content: 'Hi', refusal: null }));
     expect(plain).toMatchObject({ text: 'Hi', finishReason: 'stop' });
+    expect(plain).not.toHaveProperty('sentFinishReason');
     expect(plain?.refusal).toBeUndefined();
   });
 

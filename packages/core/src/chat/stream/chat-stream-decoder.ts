@@ -5,7 +5,7 @@ import { clip } from '../../errors/escape-control';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import type { Usage } from '../../protocol/wire-types';
 import { ChatAssembler } from '../assemble-chat';
-import { readContent, readReasoningField } from '../read-message-parts';
+import { argumentsText, readContent, readReasoningField } from '../read-message-parts';
 import { isObject, reportedFailure } from '../validate-chat-response';
 import { SseDataSplitter } from './split-sse-data';
 
@@ -342,10 +342,8 @@ export class ChatStreamDecoder {
       if (!isObject(fn))
         throw this.#protocolError('`tool_calls[].function` is not an object', data);
       if (typeof fn.name === 'string' && fn.name !== '') name = fn.name;
-      if (typeof fn.arguments === 'string') args = fn.arguments;
-      // Arguments sent as JSON rather than its text (llama.cpp#20198): read as that text (§5.4).
-      else if (fn.arguments !== undefined && fn.arguments !== null)
-        args = JSON.stringify(fn.arguments);
+      // Arguments sent as JSON rather than its text: read as that text (§5.4).
+      args = argumentsText(fn.arguments);
     }
     const callId = typeof id === 'string' && id !== '' ? id : undefined;
     let index: number;

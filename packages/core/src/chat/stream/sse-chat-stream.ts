@@ -23,7 +23,10 @@ interface ChatStreamMeta {
   silence?: SilenceClock | undefined;
   /** A steered call's: its error, carrying the route (every error of such a call has one). */
   failed?: ((error: GatewayError) => GatewayError) | undefined;
-  /** A call asking for structured output: its events as the caller reads them, its end checked. */
+  /**
+   * A call asking for structured output, or for JSON with no schema: its events as the caller
+   * reads them, its end checked (a schema's: the stream assembled, `assemble` true).
+   */
   structured?: StructuredStream | undefined;
 }
 
@@ -88,8 +91,7 @@ export class GatewayChatStream implements ChatStream {
     this.#decoder = new ChatStreamDecoder({
       requestedModel: meta.requestedModel,
       servedModel: meta.servedModel,
-      // A structured answer is checked whole at its end.
-      assemble: meta.assemble || meta.structured !== undefined,
+      assemble: meta.assemble,
     });
     this.#structured = meta.structured;
     this.#events = meta.structured?.events(this.#decoder) ?? this.#decoder;
