@@ -3,22 +3,38 @@ import { describe, expect, it } from 'vitest';
 import { convertToGatewayChatMessages } from './convert-to-gateway-chat-messages';
 
 describe('convertToGatewayChatMessages', () => {
-  it('maps system and text-only user messages to plain strings', () => {
+  it('maps system and text-only user messages to plain strings, text parts a line apart', () => {
     expect(
       convertToGatewayChatMessages([
         { role: 'system', content: 'Be brief.' },
         {
           role: 'user',
           content: [
-            { type: 'text', text: 'Hello ' },
-            { type: 'text', text: 'there' },
+            { type: 'text', text: 'What is' },
+            { type: 'text', text: '2+2?' },
           ],
         },
       ]),
     ).toEqual([
       { role: 'system', content: 'Be brief.' },
-      { role: 'user', content: 'Hello there' },
+      { role: 'user', content: 'What is\n2+2?' },
     ]);
+  });
+
+  it("joins an assistant message's text parts as they are: pieces of one answer", () => {
+    // Our stream opens a new text block after reasoning: the answer the server sent is the pieces joined.
+    expect(
+      convertToGatewayChatMessages([
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'The answer is ' },
+            { type: 'reasoning', text: 'check' },
+            { type: 'text', text: '4.' },
+          ],
+        },
+      ]),
+    ).toEqual([{ role: 'assistant', content: 'The answer is 4.' }]);
   });
 
   it('turns a user message with images into content parts (data and URL)', () => {

@@ -16,8 +16,11 @@ import { replayedExtraContent } from './tool-call-metadata';
 /**
  * Converts an AI SDK prompt into gateway chat messages (docs/gateway-protocol.md §4.1).
  *
- * - A user message made only of text is sent as a plain string; image or text-file parts turn it
- *   into an array of content parts, which only models that accept parts understand.
+ * - A user message made only of text is sent as a plain string, its text parts joined by a line
+ *   break; image or file parts turn it into an array of content parts, which only models that
+ *   accept parts understand.
+ * - An assistant message's text parts are joined as they are: they are the pieces of one answer,
+ *   split where its stream turned to reasoning or a tool call.
  * - Assistant tool calls become `tool_calls`, each with the `extra_content` its answer had (from
  *   the part's `providerOptions`: Gemini's thought signature); each tool result becomes its own
  *   `tool` message, named by its tool (`name`).
@@ -79,11 +82,16 @@ type MessageOf<Role extends LanguageModelV4Message['role']> = Extract<
   { role: Role }
 >;
 
-/** Text alone as a plain string; with image or file parts, an array of content parts. */
+/**
+ * Text alone as a plain string, which every model takes (the spec: parts only where the model
+ * accepts them, and the catalog does not say which do); its parts joined by a line break, so
+ * that separate texts stay apart as a server joining text parts keeps them (["What is", "2+2?"]
+ * is read "What is\n2+2?", never "What is2+2?"). With image or file parts, an array of content parts.
+ */
 function userContent(message: MessageOf<'user'>): string | ChatContentPart[] {
   const onlyText = message.content.every((part) => part.type === 'text');
   if (onlyText) {
-    return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+    return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
   }
   return message.content.map((part) =>
     part.type === 'text' ? { type: 'text', text: part.text } : convertFilePart(part),

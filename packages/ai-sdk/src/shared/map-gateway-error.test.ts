@@ -6,6 +6,7 @@ import {
   NoSuchModelError,
 } from '@ai-sdk/provider';
 import { GatewayError } from '@infergate/core';
+import { callEndedError } from '@infergate/core/internal';
 import { describe, expect, it } from 'vitest';
 import { mapGatewayError } from './map-gateway-error';
 
@@ -103,6 +104,28 @@ describe('mapGatewayError', () => {
       context,
     );
     expect((mapped as Error).name).toBe('AbortError');
+  });
+
+  it("gives a caller's AbortSignal.timeout() back as its own reason; core's timeouts stay APICallError", () => {
+    // As core builds them (callEndedError): the caller's TimeoutError reason is the cause.
+    const reason = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+    expect(mapGatewayError(callEndedError(reason), context)).toBe(reason);
+    // Core's own deadline (timeoutMs), after a failed attempt or not, and a stall: APICallError.
+    const failed = new GatewayError({ code: 'model_busy', message: 'busy', status: 429 });
+    for (const own of [
+      callEndedError(undefined, { timeoutMs: 50 }),
+      callEndedError(failed, { timeoutMs: 50 }),
+      new GatewayError({
+        code: 'timeout',
+        message: 'stalled',
+        stall: { phase: 'between-chunks', waitedMs: 20, limitMs: 10 },
+        cause: reason,
+      }),
+    ]) {
+      const mapped = mapGatewayError(own, context);
+      expect(APICallError.isInstance(mapped)).toBe(true);
+      expect((mapped as APICallError).data).toMatchObject({ code: 'timeout' });
+    }
   });
 
   it('leaves other errors alone', () => {

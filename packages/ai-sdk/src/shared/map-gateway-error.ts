@@ -32,7 +32,10 @@ interface GatewayErrorContext {
  * - request refused by core's validation before the network → `InvalidArgumentError`;
  * - configuration errors → `LoadAPIKeyError` (field `apiKey`) / `LoadSettingError` (any other);
  * - an id the catalog does not list, refused before any request → `NoSuchModelError`;
- * - aborts → a DOMException named `AbortError`, which `ai` recognises.
+ * - aborts → a DOMException named `AbortError`, which `ai` recognises;
+ * - the caller's own `AbortSignal.timeout()` (ai@7's `timeout` builds one) → that signal's reason,
+ *   a DOMException named `TimeoutError`, as `fetch` rejects: `ai` reads it as an abort. Core's own
+ *   deadline (`timeoutMs`) and stall timeouts stay `APICallError`s with `data.code: 'timeout'`.
  * Anything else is returned unchanged.
  */
 export function mapGatewayError(error: unknown, context: GatewayErrorContext): unknown {
@@ -41,6 +44,9 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
   switch (error.code) {
     case 'aborted':
       return abortError(error);
+    case 'timeout':
+      if (isCallerTimeout(error)) return error.cause;
+      break;
     case 'configuration_error':
       return error.field === 'apiKey'
         ? new LoadAPIKeyError({ message: error.message })
@@ -135,6 +141,20 @@ function gatewayErrorData(error: GatewayError): JSONObject {
 function withCause<T extends Error>(error: T, cause: GatewayError): T {
   Object.defineProperty(error, 'cause', { value: cause, configurable: true, writable: true });
   return error;
+}
+
+/**
+ * A `timeout` that the caller's signal ended: core keeps that signal's reason as the cause, a
+ * `TimeoutError` (its own deadline keeps the failed attempt or nothing, a stall sets `stall`).
+ */
+function isCallerTimeout(error: GatewayError): boolean {
+  const { cause } = error as { cause?: unknown };
+  return (
+    error.stall === undefined &&
+    typeof cause === 'object' &&
+    cause !== null &&
+    (cause as { name?: unknown }).name === 'TimeoutError'
+  );
 }
 
 function abortError(cause: GatewayError): Error {
