@@ -272,9 +272,22 @@ export function headerRecord(init: HeadersInit | undefined): Record<string, stri
 }
 
 /**
+ * The adapters' model settings that are flags (`sendReasoning`, …): each of `keys` given in
+ * `given` is a boolean, else refused (read when the model is built).
+ */
+export function readFlags(given: object, keys: readonly string[], place: OptionPlace): void {
+  for (const key of keys) {
+    const value: unknown = (given as Record<string, unknown>)[key];
+    if (value !== undefined && typeof value !== 'boolean') {
+      readNumber(value, { kind: 'boolean' }, key, place);
+    }
+  }
+}
+
+/**
  * Every option of `group` in `given` that has a kind: each checked by its rule (a boolean, a
- * function or a string by its type), or its default when not given (`prefix`: how a message names the group's
- * fields, `hedge.` by default; `code`: a refusal's, else the place's).
+ * function or a string by its type), or its default when not given (`prefix`: how a message names
+ * the group's fields, `hedge.` by default; `code`: a refusal's, else the place's).
  */
 export function readGroup<T>(
   group: OptionGroup<T>,
