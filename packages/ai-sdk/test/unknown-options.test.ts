@@ -62,6 +62,22 @@ describe('createGateway({...})', () => {
   );
 });
 
+describe('createGateway({...}) settings read with the client, at the first call', () => {
+  it.each([
+    [{ headers: 'x-a: 1' }, 'headers (client option) must be an object of header values'],
+    [{ apiKey: 12345 }, 'apiKey (client option) must be a string, got a number'],
+  ])('refuses %o before any request (a configuration error)', async (settings, message) => {
+    const call = generateText({
+      model: gateway(settings as never)('community/general'),
+      prompt: 'hi',
+      maxRetries: 0,
+    });
+    const error = await caught(call);
+    expect(error.message).toContain(message);
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+});
+
 describe("a model's settings: gateway(id, {...})", () => {
   it('refuses an unknown key, naming the closest', () => {
     expect(() => gateway()('community/general', { fallbackModel: ['x'] } as never)).toThrow(
@@ -84,6 +100,16 @@ describe("a model's settings: gateway(id, {...})", () => {
       );
       expect(LoadSettingError.isInstance(error)).toBe(true);
       expect((error as Error).message).toContain(message);
+    },
+  );
+
+  it.each(['sendReasoning', 'strictJsonSchema'])(
+    "refuses %s that is not a boolean when the model is made, by core's reader",
+    async (name) => {
+      // A JavaScript caller's typo the types would have caught.
+      const error = await caught(() => gateway()('community/general', { [name]: 'yes' }));
+      expect(LoadSettingError.isInstance(error)).toBe(true);
+      expect(error.message).toBe(`${name} (model setting) must be a boolean, got a string`);
     },
   );
 

@@ -13,6 +13,7 @@ export { monotonicNow } from './call/monotonic-clock';
 export {
   describeGiven,
   optionKeys,
+  readFlags,
   readNumber,
   refusal,
   refuseNearMisses,

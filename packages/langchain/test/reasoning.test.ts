@@ -87,19 +87,21 @@ describe('GatewayChatModel: reasoning', () => {
     expect(sent).toEqual(expected);
   });
 
-  it('refuses a sendReasoning that is not a boolean before any request, naming it', async () => {
-    const { connection, bodies } = await recordingGateway();
-    // A JavaScript caller's typo the types would have caught.
-    const sendReasoning = 'yes' as unknown as boolean;
-    const model = new GatewayChatModel('community/reasoner', { ...connection, sendReasoning });
-    const history = [new HumanMessage('hi'), new AIMessage('hello'), new HumanMessage('again')];
-    const error = await model.invoke(history).catch((e: unknown) => e);
-    expect(error).toMatchObject({
-      code: 'configuration_error',
-      message: 'sendReasoning (model setting) must be a boolean, got a string',
-    });
-    expect(bodies).toEqual([]);
-  });
+  it.each(['sendReasoning', 'acceptsContentParts'])(
+    'refuses %s that is not a boolean when the model is built, naming it',
+    async (name) => {
+      const { connection } = await recordingGateway();
+      // A JavaScript caller's typo the types would have caught: refused with no turn to convert.
+      expect(
+        () => new GatewayChatModel('community/reasoner', { ...connection, [name]: 'yes' }),
+      ).toThrow(
+        expect.objectContaining({
+          code: 'configuration_error',
+          message: `${name} (model setting) must be a boolean, got a string`,
+        }),
+      );
+    },
+  );
 
   it.each(['community/reasoner', 'dialect/whole'])(
     '%s: the content-block stream (streamEvents without a version) has the reasoning block first',

@@ -93,7 +93,7 @@ describe('usage in every stream', () => {
     ).toThrow(
       expect.objectContaining({
         code: 'configuration_error',
-        message: 'streamUsage must be a boolean, got string',
+        message: 'streamUsage (model setting) must be a boolean, got a string',
       }),
     );
   });

@@ -19,6 +19,7 @@ import {
 import {
   buildChatRequest,
   ENDPOINTS,
+  readFlags,
   readSteering,
   refuseUnknownOptions,
   streamedChatRequest,
@@ -70,7 +71,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     settings: GatewayChatModelSettings,
     config: GatewayModelConfig,
   ) {
-    // Core's one reader refuses a bad steering setting or an unknown key now
+    // Core's one reader refuses a bad steering setting or flag, or an unknown key now
     // (`configuration_error`), not at a call.
     try {
       refuseUnknownOptions(
@@ -81,6 +82,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         REMOVED_MODEL_SETTINGS,
       );
       readSteering(settings, 'model setting', modelId);
+      readFlags(settings, ['sendReasoning', 'strictJsonSchema'], 'model setting');
     } catch (error) {
       throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
     }

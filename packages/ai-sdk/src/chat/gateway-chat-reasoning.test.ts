@@ -191,17 +191,11 @@ describe('reasoning of earlier turns (sendReasoning)', () => {
     });
   });
 
-  it('a value that is not a boolean is refused before any request, naming it', async () => {
-    const chats = emulated.emulator.counters.requests.chat;
-    const error = await generateText({
-      // A JavaScript caller's typo the types would have caught.
-      model: gateway()('community/reasoner', { sendReasoning: 'yes' as unknown as boolean }),
-      messages: history,
-    }).catch((e: unknown) => e);
-    expect((error as Error).message).toBe(
-      'sendReasoning (model setting) must be a boolean, got a string',
-    );
-    expect(emulated.emulator.counters.requests.chat).toBe(chats);
+  it('a value that is not a boolean is refused when the model is made, naming it', () => {
+    // A JavaScript caller's typo the types would have caught: refused with no turn to send back.
+    expect(() =>
+      gateway()('community/reasoner', { sendReasoning: 'yes' as unknown as boolean }),
+    ).toThrow('sendReasoning (model setting) must be a boolean, got a string');
   });
 });
 

@@ -5,6 +5,7 @@ import {
   type OptionGroup,
   optionKeys,
   readGroup,
+  refusal,
   refuseUnknownOptions,
   STEERING_OPTIONS,
   TIMEOUT_OPTIONS,
@@ -12,7 +13,8 @@ import {
 
 export interface CallOptions {
   signal?: AbortSignal;
-  headers?: Record<string, string>;
+  /** Headers of this call's requests, over the client's (as fetch takes them, `HeadersInit`). */
+  headers?: HeadersInit;
   /** Overrides the client's `timeoutMs` for this call (a finite number > 0; clamped to 2^31 − 1). */
   timeoutMs?: number;
   /** Overrides the client's `maxRetries` for this call (an integer ≥ 0; `0`: one attempt). */
@@ -38,7 +40,7 @@ export const CALL_OPTIONS: OptionGroup<CallOptions> = {
   name: 'call options',
   fields: {
     signal: {},
-    headers: {},
+    headers: { kind: 'headers' },
     timeoutMs: TIMEOUT_OPTIONS.fields.timeoutMs,
     maxRetries: { kind: 'integer', min: 0 },
     onResponse: { kind: 'function' },
@@ -59,7 +61,11 @@ export function checkCallOptions(options: CallOptions): void {
   // Every option of a kind by its rule (`onResponse` that is no function was dropped unseen); a
   // bad one is a `configuration_error`, as from the client (fixed when the code is).
   readGroup(CALL_OPTIONS, options, 'call option', '', 'configuration_error');
-  const { signal } = options;
+  // A chat call's known capabilities: a list (`'chat'` would pass the gate as a string's letters).
+  const { signal, capabilities } = options as CallOptions & { capabilities?: unknown };
+  if (capabilities !== undefined && !Array.isArray(capabilities)) {
+    throw refusal('call option', 'capabilities', `must be a list, got ${kindOf(capabilities)}`);
+  }
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw new GatewayError({
       code: 'invalid_request_error',

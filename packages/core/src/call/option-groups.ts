@@ -15,9 +15,11 @@ export interface OptionField {
   /**
    * `'ms'`: a finite number of ms > 0, clamped to the longest timer (and, in the `timeouts`
    * group, a command line's `--kebab-case-name N`); `'integer'`: an integer ≥ `min`; `'share'`:
-   * a share in (0, 1]; `'boolean'`, `'function'`: a value of that type.
+   * a share in (0, 1]; `'boolean'`, `'function'`, `'string'`: a value of that type; `'headers'`:
+   * what fetch takes as headers (`HeadersInit`: an object of names to values, a `Headers`, or
+   * `[name, value]` pairs).
    */
-  readonly kind?: 'ms' | 'integer' | 'share' | 'boolean' | 'function';
+  readonly kind?: 'ms' | 'integer' | 'share' | 'boolean' | 'function' | 'string' | 'headers';
   /** An integer's least value. */
   readonly min?: number;
   /** An integer's greatest value (none: no bound), and what it counts (`ms`), both named by its rule. */
@@ -245,14 +247,47 @@ export function readNumber(
         ? 'a share in (0, 1]'
         : kind === 'ms'
           ? `a finite number of ms > 0${field.or === undefined ? '' : ` or '${field.or}'`}`
-          : `a ${kind}`;
-  throw refusal(place, name, `must be ${rule}, got ${describeGiven(value)}`, code);
+          : kind === 'headers'
+            ? 'an object of header values, a Headers or [name, value] pairs'
+            : `a ${kind}`;
+  // A string option's number is not quoted: it may be a key.
+  const given = kind === 'string' ? kindOf(value) : describeGiven(value);
+  throw refusal(place, name, `must be ${rule}, got ${given}`, code);
+}
+
+/** Headers as fetch takes them (`HeadersInit`): an object (a `Headers` too), or `[name, value]` pairs. */
+const isHeadersInit = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  (!Array.isArray(value) || value.every((pair) => Array.isArray(pair) && pair.length === 2));
+
+/**
+ * Headers given as fetch takes them, checked (`isHeadersInit`), as an object: a `Headers` or pairs
+ * read in order (a name given twice in pairs keeps its last value).
+ */
+export function headerRecord(init: HeadersInit | undefined): Record<string, string> {
+  return init !== undefined && Symbol.iterator in init
+    ? Object.fromEntries(init as Iterable<[string, string]>)
+    : { ...(init as Record<string, string> | undefined) };
 }
 
 /**
- * Every option of `group` in `given` that has a kind: each checked by its rule (a boolean or a
- * function by its type), or its default when not given (`prefix`: how a message names the group's
- * fields, `hedge.` by default; `code`: a refusal's, else the place's).
+ * The adapters' model settings that are flags (`sendReasoning`, …): each of `keys` given in
+ * `given` is a boolean, else refused (read when the model is built).
+ */
+export function readFlags(given: object, keys: readonly string[], place: OptionPlace): void {
+  for (const key of keys) {
+    const value: unknown = (given as Record<string, unknown>)[key];
+    if (value !== undefined && typeof value !== 'boolean') {
+      readNumber(value, { kind: 'boolean' }, key, place);
+    }
+  }
+}
+
+/**
+ * Every option of `group` in `given` that has a kind: each checked by its rule (a boolean, a
+ * function or a string by its type), or its default when not given (`prefix`: how a message names
+ * the group's fields, `hedge.` by default; `code`: a refusal's, else the place's).
  */
 export function readGroup<T>(
   group: OptionGroup<T>,
@@ -268,7 +303,7 @@ export function readGroup<T>(
     read[key] =
       value === undefined
         ? field.default
-        : typeof value === field.kind
+        : (field.kind === 'headers' ? isHeadersInit(value) : typeof value === field.kind)
           ? value
           : readNumber(value, field, `${prefix}${key}`, place, code);
   }

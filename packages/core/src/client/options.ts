@@ -6,6 +6,7 @@ import {
   CIRCUIT_BREAKER_OPTIONS,
   type CircuitBreakerOptions,
   HEDGE_OPTIONS,
+  headerRecord,
   integer,
   type OptionGroup,
   type OptionHints,
@@ -77,8 +78,11 @@ export interface GatewayClientOptions
   apiKey?: string | undefined;
   /** A WHATWG fetch. Default: `globalThis.fetch`. */
   fetch?: typeof fetch;
-  /** Headers sent with every request. */
-  headers?: Record<string, string>;
+  /**
+   * Headers sent with every request, as fetch takes them: an object of names to values, a
+   * `Headers`, or `[name, value]` pairs.
+   */
+  headers?: HeadersInit;
   /**
    * Largest response body read (bytes after decompression, counted while reading; a larger
    * `Content-Length` fails before reading): `response_too_large`. Default 32 MiB. A stream's total
@@ -130,10 +134,10 @@ const CLIENT_OPTIONS: OptionGroup<
 > = {
   name: 'createGatewayClient',
   fields: {
-    baseURL: {},
-    apiKey: {},
+    baseURL: { kind: 'string' },
+    apiKey: { kind: 'string' },
     fetch: { kind: 'function' },
-    headers: {},
+    headers: { kind: 'headers' },
     maxResponseBytes: integer(1, 32 * 1024 * 1024),
     maxErrorBodyBytes: integer(1, 64 * 1024),
     circuitBreaker: {},
@@ -299,11 +303,11 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
     ...readGroup(TIMEOUT_OPTIONS, options, place, ''),
   } as ResolvedByDescriptor;
   return {
+    ...read,
     baseURL:
       options.baseURL === undefined ? undefined : normalizeBaseURL(options.baseURL, settingNames),
     apiKey: options.apiKey?.trim() || undefined,
-    headers: { ...options.headers },
-    ...read,
+    headers: headerRecord(options.headers),
     budget: checkBudget(options.budget),
     steering: {
       firstChunkTimeoutMs: read.firstChunkTimeoutMs,

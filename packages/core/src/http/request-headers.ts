@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §2.2 (authentication), §2.3 (request headers we send).
+import { headerRecord } from '../call/option-groups';
 import { describeCause, GatewayError } from '../errors/errors';
 import { redactSecret } from '../errors/redact-secret';
 
@@ -22,8 +23,10 @@ export class RequestHeaders {
   for(
     body: string | FormData | undefined,
     accept: string | undefined,
-    callHeaders: Record<string, string> | undefined,
+    init: HeadersInit | undefined,
   ): Headers | Record<string, string> {
+    // A `Headers` or pairs as an object (the call options' check took only what fetch takes).
+    const callHeaders = init && headerRecord(init);
     if (callHeaders === undefined || isEmpty(callHeaders)) {
       this.#base ??= Object.fromEntries(this.#checked(undefined));
       const headers: Record<string, string> = { ...this.#base };

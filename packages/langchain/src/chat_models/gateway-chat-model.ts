@@ -12,6 +12,7 @@ import {
 import {
   checkCapabilities,
   planChatCall,
+  readFlags,
   readSteering,
   refuseNearMisses,
   streamsOptionally,
@@ -215,15 +216,10 @@ export class GatewayChatModel
     this.stopSequences = this.stop;
     this.capabilities = fields.capabilities ? [...fields.capabilities] : undefined;
     this.acceptsContentParts = fields.acceptsContentParts ?? true;
-    // Core's one reader: a bad list or timeout is refused here (configuration_error).
+    // Core's one reader: a bad list, timeout or flag is refused here (configuration_error).
     const steering = readSteering(fields, 'model setting', model);
     this.fallbackModels = steering.fallbackModels && [...steering.fallbackModels];
-    if (fields.streamUsage !== undefined && typeof fields.streamUsage !== 'boolean') {
-      throw configurationError(
-        `streamUsage must be a boolean, got ${typeof fields.streamUsage}`,
-        'streamUsage',
-      );
-    }
+    readFlags(fields, ['sendReasoning', 'acceptsContentParts', 'streamUsage'], 'model setting');
     this.streamUsage = fields.streamUsage;
     this.#client = resolveClient(fields, 'new GatewayChatModel');
     this.#gate = new ChatModelCapabilityGate(this.#client, this);
