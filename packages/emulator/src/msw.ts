@@ -17,7 +17,8 @@ function chunked(response: Response): Response {
 
 /**
  * msw handlers that send every request under `baseURL` to `emulator.fetch`, e.g.
- * `setupServer(...gatewayHandlers(emulator))`. A dropped connection becomes a network error.
+ * `setupServer(...gatewayHandlers(emulator))`. A dropped connection becomes a network error; a
+ * request its client aborts ends quietly (the client has its AbortError).
  */
 export function gatewayHandlers(
   emulator: Emulator,
@@ -30,16 +31,19 @@ export function gatewayHandlers(
       const url = new URL(request.url);
       const rest = url.pathname.slice(basePath.length);
       const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-      const forwarded = new Request(`${EMULATOR_ORIGIN}/v1${rest}${url.search}`, {
-        method: request.method,
-        headers: request.headers,
-        body: hasBody ? await request.arrayBuffer() : undefined,
-        signal: request.signal,
-      });
       try {
+        const forwarded = new Request(`${EMULATOR_ORIGIN}/v1${rest}${url.search}`, {
+          method: request.method,
+          headers: request.headers,
+          body: hasBody ? await request.arrayBuffer() : undefined,
+          signal: request.signal,
+        });
         return chunked(await emulator.fetch(forwarded));
       } catch (error) {
-        if (error instanceof TypeError) return Response.error();
+        // A dropped connection, or a request its client aborted (held, slow, cut by a deadline):
+        // the client already has its AbortError, so the answer only has to end without an
+        // exception, which msw would report as a failed handler lookup.
+        if (error instanceof TypeError || request.signal.aborted) return Response.error();
         throw error;
       }
     }),

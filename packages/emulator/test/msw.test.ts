@@ -1,7 +1,8 @@
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createEmulator, DEFAULT_KEYS } from '../src/index';
 import { gatewayHandlers } from '../src/msw';
+import { caught, untilHeld, untilIdle } from '../src/testing';
 import { type Json, parseSse, userChat } from './helpers';
 
 const emulator = createEmulator();
@@ -80,6 +81,35 @@ describe('gatewayHandlers', () => {
       .poll(() => emulator.counters.inflight[DEFAULT_KEYS.full], { timeout: 10_000 })
       .toBe(0);
   });
+
+  // msw reports a handler that throws ("[MSW] Encountered an unhandled exception …") on
+  // console.error; an abort is the client's doing, so it ends as quietly as over HTTP.
+  it.each([
+    ['held', undefined],
+    ['slow (slow_headers)', 'slow_headers; ms=60000'],
+  ])(
+    'a request aborted while %s ends quietly: the client has its AbortError, msw logs nothing',
+    async (_, fault) => {
+      const logged = vi.spyOn(console, 'error');
+      onTestFinished(() => logged.mockRestore());
+      const release = fault ? () => {} : emulator.holdAnswers('chat');
+      onTestFinished(release);
+      const controller = new AbortController();
+      const answer = fetch('https://gateway.test/v1/chat/completions', {
+        method: 'POST',
+        headers: fault ? { ...headers, 'x-emulator-fault': fault } : headers,
+        body: JSON.stringify(userChat('community/general', 'hi')),
+        signal: controller.signal,
+      });
+      await untilHeld(emulator, 1);
+      controller.abort();
+      expect((await caught(answer)).name).toBe('AbortError');
+      await untilIdle(emulator);
+      // The handler has settled once the emulator freed the slot; msw logs right after it does.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(logged).not.toHaveBeenCalled();
+    },
+  );
 
   it('passes multipart bodies', async () => {
     const form = new FormData();

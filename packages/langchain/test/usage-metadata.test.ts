@@ -30,6 +30,44 @@ describe('usage_metadata', () => {
     }
   });
 
+  // ChatOpenAI gives cache_creation for these bytes (OpenRouter, OpenAI's newer models).
+  it.each([
+    [
+      'prompt_tokens_details.cache_write_tokens',
+      { cached_tokens: 0, cache_write_tokens: 1100 },
+      {},
+    ],
+    [
+      'cache_creation_input_tokens (LiteLLM)',
+      { cached_tokens: 0 },
+      { cache_creation_input_tokens: 1100 },
+    ],
+  ])(
+    'prompt tokens written to the cache (%s): invoke and stream give cache_creation',
+    async (_, details, extra) => {
+      const usage = {
+        prompt_tokens: 1200,
+        completion_tokens: 10,
+        total_tokens: 1210,
+        prompt_tokens_details: details,
+        ...extra,
+      };
+      const model = new GatewayChatModel('community/general', await answering(usage));
+      const chunks = await chunksOf(model.stream('hi'));
+      for (const read of [
+        (await model.invoke('hi')).usage_metadata,
+        chunks.at(-1)?.usage_metadata,
+      ]) {
+        expect(read).toEqual({
+          input_tokens: 1200,
+          output_tokens: 10,
+          total_tokens: 1210,
+          input_token_details: { cache_read: 0, cache_creation: 1100 },
+        });
+      }
+    },
+  );
+
   it('a negative count reads as 0, and the total is never below input + output', async () => {
     const usage = { prompt_tokens: 4, completion_tokens: -2, total_tokens: 2 };
     const model = new GatewayChatModel('community/general', await answering(usage));

@@ -29,6 +29,23 @@ describe('convertGatewayUsage', () => {
     expect(mapped.outputTokens).toEqual({ total: 8, text: 3, reasoning: 5 });
   });
 
+  it('reads the prompt tokens written to the cache; the uncached input is what is left', () => {
+    const usage = {
+      prompt_tokens: 1200,
+      completion_tokens: 10,
+      total_tokens: 1210,
+      prompt_tokens_details: { cached_tokens: 100, cache_write_tokens: 1000 },
+    };
+    expect(convertGatewayUsage(usage).inputTokens).toEqual({
+      total: 1200,
+      noCache: 100,
+      cacheRead: 100,
+      cacheWrite: 1000,
+    });
+    const over = { ...usage, prompt_tokens: 500 };
+    expect(convertGatewayUsage(over).inputTokens.noCache).toBe(0);
+  });
+
   it('reports unknown usage as undefined counts', () => {
     expect(convertGatewayUsage(undefined)).toEqual({
       inputTokens: {

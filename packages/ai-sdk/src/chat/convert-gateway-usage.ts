@@ -6,22 +6,25 @@ import { readUsage } from '@infergate/core/internal';
 /**
  * Maps the gateway's `usage` (present when the model server reports it), read by core's
  * `readUsage`, to V4 usage. Unknown counts stay undefined. Core's output counts the reasoning and
- * is never less than it, so the text is the difference; a cached count above the prompt (the
- * server's counts disagree) leaves no uncached input rather than a negative count.
+ * is never less than it, so the text is the difference. The prompt holds the tokens read from and
+ * written to the cache, so the uncached input is what is left; cache counts above the prompt (the
+ * server's counts disagree) leave none rather than a negative count.
  */
 export function convertGatewayUsage(usage: Usage | null | undefined): LanguageModelV4Usage {
   const counts = readUsage(usage);
   const input = counts?.inputTokens;
   const output = counts?.outputTokens;
   const cached = counts?.cachedInputTokens;
+  const written = counts?.cacheWriteTokens;
   const reasoning = counts?.reasoningTokens;
 
   return {
     inputTokens: {
       total: input,
-      noCache: input !== undefined ? Math.max(0, input - (cached ?? 0)) : undefined,
+      noCache:
+        input !== undefined ? Math.max(0, input - (cached ?? 0) - (written ?? 0)) : undefined,
       cacheRead: cached,
-      cacheWrite: undefined,
+      cacheWrite: written,
     },
     outputTokens: {
       total: output,

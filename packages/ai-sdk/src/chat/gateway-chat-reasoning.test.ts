@@ -69,13 +69,25 @@ describe('reasoning through generateText and streamText', () => {
   });
 });
 
-/** Provider settings whose fetch gives the emulator's whole chat answers this `usage` instead. */
+/**
+ * Provider settings whose fetch gives the emulator's chat answers this `usage` instead: a whole
+ * answer's, and a stream's on the event that carries it.
+ */
 function withUsage(usage: Record<string, unknown>) {
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const answer = await globalThis.fetch(input, init);
     if (!String(input).endsWith('/chat/completions')) return answer;
+    const headers = new Headers(answer.headers);
+    headers.delete('content-length');
+    if (headers.get('content-type')?.includes('text/event-stream')) {
+      const events = (await answer.text()).split('\n\n').map((event) => {
+        if (!event.startsWith('data: {') || !event.includes('"usage"')) return event;
+        return `data: ${JSON.stringify({ ...JSON.parse(event.slice(6)), usage })}`;
+      });
+      return new Response(events.join('\n\n'), { status: answer.status, headers });
+    }
     const body = { ...((await answer.json()) as Record<string, unknown>), usage };
-    return Response.json(body, { status: answer.status, headers: answer.headers });
+    return Response.json(body, { status: answer.status, headers });
   };
   return { fetch };
 }
@@ -115,6 +127,28 @@ describe('usage through generateText and streamText', () => {
       outputTokenDetails: { textTokens: 0 },
     });
   });
+  it.each([
+    [
+      'prompt_tokens_details.cache_write_tokens (OpenAI, OpenRouter)',
+      { prompt_tokens_details: { cached_tokens: 100, cache_write_tokens: 1000 } },
+    ],
+    [
+      'cache_creation_input_tokens (LiteLLM)',
+      { prompt_tokens_details: { cached_tokens: 100 }, cache_creation_input_tokens: 1000 },
+    ],
+  ])('prompt tokens written to the cache: %s', async (_, details) => {
+    const usage = { prompt_tokens: 1200, completion_tokens: 10, total_tokens: 1210, ...details };
+    const model = gateway(withUsage(usage))('community/general');
+    const generated = await generateText({ model, prompt: 'hi' });
+    const streamed = streamText({ model, prompt: 'hi' });
+    for (const read of [generated.usage, await streamed.usage]) {
+      expect(read).toMatchObject({
+        inputTokens: 1200,
+        inputTokenDetails: { noCacheTokens: 100, cacheReadTokens: 100, cacheWriteTokens: 1000 },
+      });
+    }
+  });
+
   it('no completion_tokens but reasoning: the output is total − prompt, the reasoning at least', async () => {
     // The LangChain adapter gives the same counts for these bytes (its usage-metadata test).
     const usage = {

@@ -35,6 +35,39 @@ describe('readUsage', () => {
     expect(Object.keys(none ?? {})).toEqual(['inputTokens', 'outputTokens', 'totalTokens']);
   });
 
+  it.each([
+    [
+      'prompt_tokens_details.cache_write_tokens (OpenAI, OpenRouter)',
+      { prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 1100 } },
+    ],
+    ['cache_creation_input_tokens (LiteLLM)', { cache_creation_input_tokens: 1100 }],
+    [
+      'both: the detail first',
+      { prompt_tokens_details: { cache_write_tokens: 1100 }, cache_creation_input_tokens: 7 },
+    ],
+  ])('reads the prompt tokens written to the cache: %s', (_, fields) => {
+    const counts = readUsage({
+      prompt_tokens: 1200,
+      completion_tokens: 10,
+      total_tokens: 1210,
+      ...fields,
+    });
+    expect(counts?.cacheWriteTokens).toBe(1100);
+    expect(counts?.inputTokens).toBe(1200);
+  });
+
+  it('a cache write count that is negative reads as 0, one that is null or not a number is left out', () => {
+    const usage = { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 };
+    expect(readUsage({ ...usage, cache_creation_input_tokens: -5 })?.cacheWriteTokens).toBe(0);
+    for (const written of [null, '9']) {
+      const counts = readUsage({
+        ...usage,
+        prompt_tokens_details: { cache_write_tokens: written },
+      });
+      expect(counts).not.toHaveProperty('cacheWriteTokens');
+    }
+  });
+
   it('adds up a missing total and leaves out what is missing or not a number', () => {
     expect(readUsage({ prompt_tokens: 3, completion_tokens: 2 } as Usage)).toEqual({
       inputTokens: 3,

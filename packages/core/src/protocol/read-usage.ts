@@ -15,8 +15,14 @@ export interface UsageCounts {
   outputTokens?: number;
   /** `total_tokens`, but never less than input + output (either alone when the other is missing). */
   totalTokens?: number;
-  /** `prompt_tokens_details.cached_tokens`, which some model servers add. */
+  /** `prompt_tokens_details.cached_tokens`, which some model servers add: read from their cache. */
   cachedInputTokens?: number;
+  /**
+   * Prompt tokens written to the model server's prompt cache, part of `inputTokens`:
+   * `prompt_tokens_details.cache_write_tokens` (OpenAI, OpenRouter, vLLM), else
+   * `cache_creation_input_tokens` (LiteLLM, Anthropic's name).
+   */
+  cacheWriteTokens?: number;
   /** `completion_tokens_details.reasoning_tokens`, which some model servers add. */
   reasoningTokens?: number;
   /** `prompt_tokens_details.audio_tokens`: the prompt's audio (OpenAI's audio models). */
@@ -56,6 +62,7 @@ export function readUsage(usage: Usage | null | undefined): UsageCounts | undefi
     outputTokens: output,
     totalTokens: given >= sum || !(input >= 0 || output >= 0) ? given : sum,
     cachedInputTokens: count(promptDetails?.cached_tokens),
+    cacheWriteTokens: count(promptDetails?.cache_write_tokens ?? usage.cache_creation_input_tokens),
     reasoningTokens: reasoning,
     inputAudioTokens: count(promptDetails?.audio_tokens),
     outputAudioTokens: count(completionDetails?.audio_tokens),

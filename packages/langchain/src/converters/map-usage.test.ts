@@ -33,6 +33,23 @@ describe('mapUsage', () => {
     });
   });
 
+  // ChatOpenAI gives cache_creation for prompt_tokens_details.cache_write_tokens.
+  it.each([
+    [
+      { prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 1100 } },
+      { cache_read: 0, cache_creation: 1100 },
+    ],
+    [{ cache_creation_input_tokens: 1100 }, { cache_creation: 1100 }],
+  ])('reports the prompt tokens written to the cache (%j)', (fields, details) => {
+    const usage = { prompt_tokens: 1200, completion_tokens: 10, total_tokens: 1210, ...fields };
+    expect(mapUsage(usage)).toEqual({
+      input_tokens: 1200,
+      output_tokens: 10,
+      total_tokens: 1210,
+      input_token_details: details,
+    });
+  });
+
   // ChatOpenAI's details for the same usage: the audio counts next to the others, or alone.
   it.each([
     [

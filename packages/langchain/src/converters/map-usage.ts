@@ -23,6 +23,7 @@ export function mapUsage(usage: Usage | null | undefined): UsageMetadata | undef
   };
   const inputDetails = sent({
     cache_read: counts.cachedInputTokens,
+    cache_creation: counts.cacheWriteTokens,
     audio: counts.inputAudioTokens,
   });
   if (inputDetails) metadata.input_token_details = inputDetails;
