@@ -53,6 +53,10 @@ export type ChatStreamEvent =
   | { type: 'reasoning-delta'; delta: string; choiceIndex: number }
   | { type: 'text-delta'; delta: string; choiceIndex: number }
   | {
+      /**
+       * A piece of one of choice 0's tool calls (the answer's: another choice's calls, as with
+       * `n` > 1, are not read, so their pieces never join these).
+       */
       type: 'tool-call-delta';
       /** The server's `tool_calls[].index`. */
       index: number;

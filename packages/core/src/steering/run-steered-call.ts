@@ -257,7 +257,10 @@ async function readAndPlan(input: SteeredCallInput): Promise<PlannedCall> {
   }
 }
 
-/** The plan, its catalog read under the call's signal (the call's deadline aborts it). */
+/**
+ * The plan, its catalog read one request of the call's: under its signal (the call's deadline
+ * aborts it) and its `maxRetries` (the AI SDK's one attempt reads once).
+ */
 function planCall(
   input: SteeredCallInput,
   asked: { requested: string[]; methods: readonly StructuredOutputMethod[] },
@@ -277,7 +280,7 @@ function planCall(
     failsOften: breakers && ((model: string) => breakers.failsOften(model)),
   };
   if (structured) plan.structured = { methods: asked.methods, ownTools: structured.ownTools };
-  return planHops(catalog, plan, { signal: scope.signal });
+  return planHops(catalog, plan, { signal: scope.signal, maxRetries: input.options.maxRetries });
 }
 
 /** What one run of the call adds to its policy (a hedged call has two runs; others need none). */

@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §4.2 (capability rules, checked before sending through core's gate).
 import {
+  type CallOptions,
   type GatewayClient,
   type GatewayModel,
   isGatewayError,
@@ -7,6 +8,9 @@ import {
 } from '@infergate/core';
 import { capabilitiesOf, checkCapabilities } from '@infergate/core/internal';
 import { throwIfAborted } from '../utils/errors';
+
+/** The options of the call a look-up is made for, as core's `CallOptions` name them. */
+type CallLookup = Pick<CallOptions, 'signal' | 'timeoutMs' | 'maxRetries'>;
 
 /** What the gate reads from the chat model on every check (both fields may change). */
 interface GatedModel {
@@ -50,10 +54,10 @@ export class ChatModelCapabilityGate {
    * refuses nothing: core's gate does, in the call. An id the catalog does not list stays unknown
    * (core refuses it with close matches, or skips it in a walk over a fallback list).
    */
-  async learn(signal?: AbortSignal): Promise<readonly string[] | undefined> {
-    throwIfAborted(signal);
+  async learn(call: CallLookup = {}): Promise<readonly string[] | undefined> {
+    throwIfAborted(call.signal);
     try {
-      return await this.load(signal);
+      return await this.load(call);
     } catch (error) {
       if (isGatewayError(error) && error.code === 'model_not_found') return undefined;
       throw error;
@@ -62,14 +66,16 @@ export class ChatModelCapabilityGate {
 
   /**
    * The model's capabilities through core's gate (checked against `needs`); undefined for an
-   * unlisted own model.
+   * unlisted own model. A read of the catalog is one request of the call (`call`): its signal,
+   * deadline and `maxRetries` (§4.2), so a call's `maxRetries: 0` reads once.
    */
   async load(
-    signal?: AbortSignal,
+    call: CallLookup = {},
     needs: readonly ModelCapability[] = [],
   ): Promise<readonly string[] | undefined> {
     const model = this.#model.model;
-    const callOptions = { signal };
+    const { signal, timeoutMs, maxRetries } = call;
+    const callOptions = { signal, timeoutMs, maxRetries };
     let known = this.#model.capabilities;
     if (!known) {
       // Read from the client's cached catalog every time, so a changed catalog is seen.

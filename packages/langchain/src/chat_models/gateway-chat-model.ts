@@ -387,7 +387,7 @@ export class GatewayChatModel
       const request = convertToGatewayRequest(messages, this, options);
       const callOptions = this.#callOptions(options);
       // Core gates the call; the capabilities are learnt for `profile` (a cached look-up).
-      await this.#gate.learn(options.signal);
+      await this.#gate.learn(callOptions);
       try {
         return withTokenUsage(convertChatResult(await this.#client.chat(request, callOptions)));
       } catch (error) {
@@ -474,7 +474,7 @@ export class GatewayChatModel
     // Core's rule: stream when the model is known to (unknown, or a list: asked whole).
     const stream =
       this.streaming ||
-      streamsOptionally(planChatCall(this, options, await this.#gate.learn(options.signal)));
+      streamsOptionally(planChatCall(this, options, await this.#gate.learn(callOptions)));
     const request = convertToGatewayRequest(messages, this, options);
     if (!stream) return [convertChatResultToChunk(await this.#client.chat(request, callOptions))];
     const streamUsage = streamUsageOf(this, options);

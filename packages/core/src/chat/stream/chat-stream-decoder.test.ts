@@ -126,6 +126,47 @@ describe('ChatStreamDecoder', () => {
     });
   });
 
+  it("reads choice 0's tool calls only: another choice's pieces never join them (n > 1)", () => {
+    const call = (id: string | undefined, name: string | undefined, args: string) => ({
+      index: 0,
+      ...(id && { id, type: 'function' }),
+      function: { ...(name && { name }), arguments: args },
+    });
+    const both = (zero: unknown, one: unknown, finish: string | null = null) =>
+      chunk([
+        { index: 0, delta: zero, finish_reason: finish },
+        { index: 1, delta: one, finish_reason: finish },
+      ]);
+    const stream = sse(
+      both(
+        { tool_calls: [call('call_a', 'weather', '{"city":"Ky')] },
+        { tool_calls: [call('call_b', 'weather', '{"city":"Lv')] },
+      ),
+      both(
+        { tool_calls: [call(undefined, undefined, 'iv"}')] },
+        { tool_calls: [call(undefined, undefined, 'iv"}')] },
+      ),
+      // Choice 1 alone, with a piece that starts no call of choice 0's either.
+      chunk([{ index: 1, delta: { tool_calls: [call('call_c', 'time', '{}')] } }]),
+      both({}, {}, 'tool_calls'),
+      '[DONE]',
+    );
+    const decoder = new ChatStreamDecoder();
+    decoder.feed(stream);
+    decoder.end();
+    const events = decoder.takeAll() ?? [];
+    expect(decoder.result().toolCalls).toEqual([
+      { id: 'call_a', name: 'weather', arguments: '{"city":"Kyiv"}' },
+    ]);
+    const pieces = events.filter((e) => e.type === 'tool-call-delta');
+    expect(pieces.map((e) => [e.call, e.id, e.argumentsDelta])).toEqual([
+      [0, 'call_a', '{"city":"Ky'],
+      [0, undefined, 'iv"}'],
+    ]);
+    // (Choice 1's pieces are the server's progress all the same, as its text is.)
+    expect(decoder.answered).toBe(2 + 3 + 2);
+  });
+
   it('starts a new tool call when a piece at a used index carries another id', () => {
     const { result, events } = decodeAll([
       sse(

@@ -32,7 +32,9 @@ type Finish = Extract<ChatStreamEvent, { type: 'finish' }>;
  * `delta.reasoning_content` / `delta.reasoning` / thinking parts, `delta.content` as an array of
  * parts, `delta.refusal` (as text; a refused `stop` is reported as `content_filter`), tool-call
  * pieces without `index`, `choices: []` chunks (content filters, usage), extra keys, and
- * `id`/`model`/`created` from the first chunk that has a non-empty value.
+ * `id`/`model`/`created` from the first chunk that has a non-empty value. The answer is choice 0:
+ * other choices' text, reasoning and finish come as events with their `choiceIndex` (left out of
+ * `result()`); their tool calls are not read.
  */
 export class ChatStreamDecoder {
   readonly #assembler = new ChatAssembler();
@@ -294,7 +296,10 @@ export class ChatStreamDecoder {
       if (toolCalls !== undefined && toolCalls !== null) {
         if (!Array.isArray(toolCalls))
           throw this.#protocolError('`delta.tool_calls` is not an array', data);
-        for (let i = 0; i < toolCalls.length; i++) this.#onToolCall(toolCalls[i], data);
+        // The answer is choice 0's (§4.3): another choice's calls are not read, only counted as
+        // the server's progress (as its text is), or their pieces would join choice 0's calls.
+        if (choiceIndex !== 0) this.#answered += toolCalls.length;
+        else for (let i = 0; i < toolCalls.length; i++) this.#onToolCall(toolCalls[i], data);
       }
     }
     // SGLang and older Ollama send `""` on every chunk before the last: no reason yet, as null.

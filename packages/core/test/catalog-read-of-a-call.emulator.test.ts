@@ -1,0 +1,108 @@
+// The catalog read a chat call's gate makes is one request of that call (docs/gateway-protocol.md
+// §4.2, §10.5): retried as the call's `maxRetries` says, under the call's one deadline.
+import { caught, emulate } from '@infergate/emulator/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type ChatRequest, isGatewayError } from '../src/index';
+import { clientOn, hi } from './helpers';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+type Send = (
+  client: ReturnType<typeof clientOn>,
+  req: ChatRequest,
+  opts: object,
+) => Promise<unknown>;
+
+const chat: Send = (client, req, opts) => client.chat(req, opts);
+const chatStream: Send = async (client, req, opts) => {
+  const stream = await client.chatStream(req, opts);
+  for await (const _event of stream) {
+    // drained
+  }
+};
+
+describe("a chat call's catalog read", () => {
+  it.each([
+    ['chat', chat, {}],
+    ['chatStream', chatStream, {}],
+    ['chat with fallbackModels', chat, { fallbackModels: ['community/plain'] }],
+    ['chatStream with fallbackModels', chatStream, { fallbackModels: ['community/plain'] }],
+  ] as const)(
+    '%s: GET /models sent 1 + the call’s maxRetries times',
+    async (_name, send, steer) => {
+      const gateway = await emulate();
+      const { emulator } = gateway;
+      emulator.injectFault({ fault: 'service_unavailable', endpoint: 'models' });
+      for (const [maxRetries, reads] of [
+        [0, 1],
+        [1, 2],
+        [undefined, 3], // the client's maxRetries (2)
+      ] as const) {
+        emulator.resetCounters();
+        const client = clientOn(gateway); // an empty catalog cache
+        const opts = maxRetries === undefined ? { ...steer } : { ...steer, maxRetries };
+        const error = await caught(() => send(client, hi(), opts), isGatewayError);
+        expect(error.status).toBe(503);
+        expect(emulator.counters.requests.models).toBe(reads);
+        expect(emulator.counters.requests.chat).toBe(0);
+      }
+    },
+  );
+
+  it('the client’s maxRetries: 0 reads once too', async () => {
+    const gateway = await emulate();
+    const { emulator } = gateway;
+    emulator.injectFault({ fault: 'service_unavailable', endpoint: 'models' });
+    const client = clientOn(gateway, { maxRetries: 0 });
+    await caught(() => client.chat(hi()), isGatewayError);
+    expect(emulator.counters.requests.models).toBe(1);
+  });
+
+  it.each([
+    ['chat', chat],
+    ['chatStream', chatStream],
+  ] as const)("%s's timeout counts its catalog read: one deadline", async (_name, send) => {
+    // The catalog answers after 300 ms; the model never answers in time. The deadline is the
+    // subject: fake timers move it (core reads performance.now(); the emulator's delays are timers).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const gateway = await emulate();
+    const client = clientOn(gateway, {
+      fetch: async (input, init) => {
+        if (String(input).endsWith('/models')) await new Promise((r) => setTimeout(r, 300));
+        return gateway.emulator.fetch(input, init);
+      },
+    });
+    const { emulator } = gateway;
+    emulator.injectFault({ fault: 'slow_headers', model: 'community/general', ms: 20_000 });
+    const failed = caught(() => send(client, hi(), { timeoutMs: 2_000 }), isGatewayError);
+    await vi.advanceTimersByTimeAsync(2_000);
+    // (setImmediate is not faked: it comes after the deadline's abort has run its course.)
+    const pending = new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')));
+    const error = await Promise.race([failed, pending]);
+    expect(error).not.toBe('pending');
+    if (error === 'pending') return;
+    expect(error.code).toBe('timeout');
+    expect(error.message).toContain('within its deadline of 2000 ms');
+    expect(emulator.counters.requests.models).toBe(1);
+    expect(emulator.counters.requests.chat).toBe(1);
+    // (Left to end: its fresh deadline would otherwise keep the test's timers busy.)
+    await vi.advanceTimersByTimeAsync(20_000);
+  });
+
+  it("a caller's abort during the read ends the call as aborted, nothing sent", async () => {
+    const gateway = await emulate();
+    const { emulator } = gateway;
+    const release = emulator.holdAnswers('models');
+    const client = clientOn(gateway);
+    const controller = new AbortController();
+    const failed = caught(() => client.chat(hi(), { signal: controller.signal }), isGatewayError);
+    await gateway.untilRequests(1, { endpoint: 'models' });
+    controller.abort();
+    const error = await failed;
+    release();
+    expect(error.code).toBe('aborted');
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
+});
