@@ -1,10 +1,10 @@
-// The README test: every fenced ts/js/sh block of README.md, packages/*/README.md, docs/*.md and
-// examples/*/README.md is run as a reader would run it, or is marked a fragment (`<!-- fragment:
-// why -->` on the line before its fence), or an excerpt of a file (`<!-- excerpt: path -->`,
-// checked against the file: excerpt.mjs). One fresh `npm init -y` project per file; see
-// check-document.mjs for what is checked. A package README's export list (`## Exports`, `## Other
-// exports`) must name only what the package exports (exports.mjs). Before the READMEs, a self-test
-// runs self-test.md, whose broken blocks must fail.
+// The README test: every fenced ts/js/sh block of README.md, CONTRIBUTING.md,
+// packages/*/README.md, docs/*.md and examples/*/README.md is run as a reader would run it, or is
+// marked a fragment (`<!-- fragment: why -->` on the line before its fence), or an excerpt of a
+// file (`<!-- excerpt: path -->`, checked against the file: excerpt.mjs). One fresh `npm init -y`
+// project per file; see check-document.mjs for what is checked. A package README's export list
+// (`## Exports`, `## Other exports`) must name only what the package exports (exports.mjs). Before
+// the READMEs, a self-test runs self-test.md, whose broken blocks must fail.
 //
 //   node scripts/readme-test/run.mjs [--tarballs DIR] [--jobs N] [--keep] [FILE.md …]
 //
@@ -41,7 +41,7 @@ const { values, positionals } = parseArgs({
 });
 const files = positionals.filter((arg) => arg.endsWith('.md'));
 
-/** README.md, every package's and example's README.md and docs/*.md. */
+/** README.md, CONTRIBUTING.md, every package's and example's README.md and docs/*.md. */
 function defaultFiles() {
   const readmesUnder = (folder) =>
     readdirSync(join(root, folder))
@@ -52,7 +52,13 @@ function defaultFiles() {
     .filter((name) => name.endsWith('.md'))
     .sort()
     .map((name) => `docs/${name}`);
-  return ['README.md', ...readmesUnder('packages'), ...docs, ...readmesUnder('examples')];
+  return [
+    'README.md',
+    'CONTRIBUTING.md',
+    ...readmesUnder('packages'),
+    ...docs,
+    ...readmesUnder('examples'),
+  ];
 }
 
 /** The environment of every project: the caller's without INFERGATE_*, npm quiet and cached. */
