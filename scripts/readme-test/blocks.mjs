@@ -20,10 +20,17 @@ export const KIND_OF_LANGUAGE = {
 const FRAGMENT_MARKER = /^\s*<!--\s*fragment:(.*?)-->\s*$/;
 
 /**
+ * `<!-- excerpt: path -->` there: the block is a piece of that file (relative to the Markdown
+ * file's folder), not run but checked against it (see excerpt.mjs).
+ */
+const EXCERPT_MARKER = /^\s*<!--\s*excerpt:(.*?)-->\s*$/;
+
+/**
  * The fenced blocks of `markdown`: `line` is the fence's line (1-based), `code` the content with
  * the fence's indentation removed (a block inside a list item is indented), `kind` from the
  * language (`undefined`: not one the test runs, e.g. `json` or `text`), `fragment` the marker's
- * reason, and `problem` a marker without a reason.
+ * reason, `excerpt` the file an excerpt marker names, and `problem` a marker without its reason
+ * or file.
  */
 export function codeBlocks(markdown) {
   const lines = markdown.split('\n');
@@ -43,6 +50,8 @@ export function codeBlocks(markdown) {
     while (before >= 0 && lines[before].trim() === '') before--;
     const marker = before >= 0 ? FRAGMENT_MARKER.exec(lines[before]) : null;
     const reason = marker?.[1].trim();
+    const excerpt = before >= 0 ? EXCERPT_MARKER.exec(lines[before]) : null;
+    const source = excerpt?.[1].trim();
     blocks.push({
       line: i + 1,
       language: language.toLowerCase(),
@@ -50,7 +59,10 @@ export function codeBlocks(markdown) {
       kind: KIND_OF_LANGUAGE[language.toLowerCase()],
       code: `${code}\n`,
       fragment: reason || undefined,
-      problem: marker && !reason ? 'a fragment marker needs a reason: <!-- fragment: why -->' : '',
+      excerpt: source || undefined,
+      problem:
+        (marker && !reason ? 'a fragment marker needs a reason: <!-- fragment: why -->' : '') ||
+        (excerpt && !source ? 'an excerpt marker needs its file: <!-- excerpt: path -->' : ''),
     });
     i = end;
   }

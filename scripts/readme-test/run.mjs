@@ -1,7 +1,10 @@
-// The README test: every fenced ts/js/sh block of README.md, packages/*/README.md and docs/*.md
-// is run as a reader would run it, or is marked a fragment (`<!-- fragment: why -->` on the line
-// before its fence). One fresh `npm init -y` project per file; see check-document.mjs for what is
-// checked. Before the READMEs, a self-test runs self-test.md, whose broken blocks must fail.
+// The README test: every fenced ts/js/sh block of README.md, CONTRIBUTING.md,
+// packages/*/README.md, docs/*.md and examples/*/README.md is run as a reader would run it, or is
+// marked a fragment (`<!-- fragment: why -->` on the line before its fence), or an excerpt of a
+// file (`<!-- excerpt: path -->`, checked against the file: excerpt.mjs). One fresh `npm init -y`
+// project per file; see check-document.mjs for what is checked. A package README's export list
+// (`## Exports`, `## Other exports`) must name only what the package exports (exports.mjs). Before
+// the READMEs, a self-test runs self-test.md, whose broken blocks must fail.
 //
 //   node scripts/readme-test/run.mjs [--tarballs DIR] [--jobs N] [--keep] [FILE.md …]
 //
@@ -17,6 +20,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { codeBlocks } from './blocks.mjs';
 import { checkDocument } from './check-document.mjs';
+import { excerptProblem } from './excerpt.mjs';
+import { exportListProblems } from './exports.mjs';
 import { packAll, publishedPackages, workspaceVersions } from './packages.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -36,17 +41,24 @@ const { values, positionals } = parseArgs({
 });
 const files = positionals.filter((arg) => arg.endsWith('.md'));
 
-/** README.md, every package's README.md and docs/*.md. */
+/** README.md, CONTRIBUTING.md, every package's and example's README.md and docs/*.md. */
 function defaultFiles() {
-  const packageReadmes = readdirSync(join(root, 'packages'))
-    .sort()
-    .map((dir) => `packages/${dir}/README.md`)
-    .filter((file) => existsSync(join(root, file)));
+  const readmesUnder = (folder) =>
+    readdirSync(join(root, folder))
+      .sort()
+      .map((dir) => `${folder}/${dir}/README.md`)
+      .filter((file) => existsSync(join(root, file)));
   const docs = readdirSync(join(root, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .sort()
     .map((name) => `docs/${name}`);
-  return ['README.md', ...packageReadmes, ...docs];
+  return [
+    'README.md',
+    'CONTRIBUTING.md',
+    ...readmesUnder('packages'),
+    ...docs,
+    ...readmesUnder('examples'),
+  ];
 }
 
 /** The environment of every project: the caller's without INFERGATE_*, npm quiet and cached. */
@@ -83,9 +95,9 @@ async function pool(items, jobs, task) {
 }
 
 /** Every block of self-test.md whose code says `self-test: fails with X` must fail naming X. */
-function selfTestProblems({ blocks }, { failures }) {
+function selfTestProblems({ blocks, excerpts }, { failures }) {
   const problems = [];
-  for (const block of blocks) {
+  for (const block of [...blocks, ...excerpts]) {
     const expected = /self-test: fails with (.+)$/m.exec(block.code)?.[1].trim();
     const messages = failures.filter((f) => f.line === block.line).map((f) => f.message);
     if (expected === undefined && messages.length > 0)
@@ -100,12 +112,26 @@ function selfTestProblems({ blocks }, { failures }) {
 
 function readDocument(file) {
   const blocks = codeBlocks(readFileSync(join(root, file), 'utf8'));
+  const marked = (block) => block.fragment !== undefined || block.excerpt !== undefined;
   return {
     file,
-    blocks: blocks.filter((block) => block.kind !== undefined && block.fragment === undefined),
+    blocks: blocks.filter((block) => block.kind !== undefined && !marked(block)),
     fragments: blocks.filter((block) => block.kind !== undefined && block.fragment !== undefined),
+    excerpts: blocks.filter((block) => block.excerpt !== undefined),
     problems: blocks.filter((block) => block.problem),
   };
+}
+
+/** What is checked without a project: markers, excerpts and the export lists. */
+function staticFailures({ file, problems, excerpts }) {
+  const failures = [
+    ...problems.map((block) => ({ line: block.line, message: block.problem })),
+    ...excerpts.map((block) => ({ line: block.line, message: excerptProblem(root, file, block) })),
+    ...exportListProblems(root, file),
+  ];
+  return failures
+    .filter((failure) => failure.message)
+    .map((failure) => ({ ...failure, where: `${file}:${failure.line}` }));
 }
 
 async function main() {
@@ -136,10 +162,13 @@ async function main() {
   const failures = results
     .filter((result) => result.file !== selfTest?.file)
     .flatMap((r) => r.failures);
-  for (const { problems, file } of documents)
-    for (const block of problems)
-      failures.push({ where: `${file}:${block.line}`, message: block.problem });
-  const selfTestResult = results.find((result) => result.file === selfTest?.file);
+  failures.push(...documents.flatMap(staticFailures));
+  const selfTestResult = selfTest && {
+    failures: [
+      ...(results.find((result) => result.file === selfTest.file)?.failures ?? []),
+      ...staticFailures(selfTest),
+    ],
+  };
   const selfProblems = selfTest ? selfTestProblems(selfTest, selfTestResult) : [];
   const ran = documents.reduce((sum, d) => sum + d.blocks.length, 0);
   const fragments = documents.flatMap((d) =>
@@ -156,7 +185,8 @@ async function main() {
     // took longer than checking them on a loaded machine, and nothing waits for it.
     spawn('rm', ['-rf', work], { detached: true, stdio: 'ignore' }).unref();
   }
-  const summary = `${ran} blocks run in ${documents.filter((d) => d.blocks.length).length} files, ${fragments.length} fragments, 0 unmarked blocks skipped`;
+  const excerpts = documents.reduce((sum, d) => sum + d.excerpts.length, 0);
+  const summary = `${ran} blocks run in ${documents.filter((d) => d.blocks.length).length} files, ${excerpts} excerpts checked, ${fragments.length} fragments, 0 unmarked blocks skipped`;
   if (failures.length > 0 || selfProblems.length > 0) {
     log(
       `FAILED: ${failures.length} failing blocks, ${selfProblems.length} self-test problems (${summary})`,

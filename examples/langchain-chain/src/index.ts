@@ -11,7 +11,8 @@ await runExample(async () => {
     ['system', 'You are a concise assistant. Answer in at most three sentences.'],
     ['human', 'Explain {topic} to a {audience}.'],
   ]);
-  // `create` loads the catalog first: a model that cannot stream is refused here, not mid-chain.
+  // `create` loads the catalog first: an id the gateway does not list is refused here
+  // (model_not_found). A model that cannot stream is not refused: its answer comes as one piece.
   const model = await GatewayChatModel.create(MODEL, { temperature: 0.2 });
   const chain = prompt.pipe(model).pipe(new StringOutputParser());
 
