@@ -2,7 +2,7 @@
 // unasked): the step's tool calls are choice 0's, whole (docs/gateway-protocol.md §4.3), as
 // @ai-sdk/openai-compatible gives them; choice 1's pieces never join them. Core decides; the
 // adapter maps.
-import { emulate } from '@infergate/emulator/testing';
+import { emulate, twoChoicesAnswer } from '@infergate/emulator/testing';
 import { generateText, jsonSchema, streamText } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BASE_URL, providersOn } from './providers';
@@ -11,59 +11,12 @@ const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEac
 const { gateway } = providersOn(emulated);
 const MODEL = 'community/general';
 
-const call = (id: string | undefined, name: string | undefined, args: string) => ({
-  index: 0,
-  ...(id && { id, type: 'function' }),
-  function: { ...(name && { name }), arguments: args },
-});
-const both = (zero: object, one: object, finish: string | null = null) => ({
-  id: 'c1',
-  object: 'chat.completion.chunk',
-  model: MODEL,
-  choices: [
-    { index: 0, delta: zero, finish_reason: finish },
-    { index: 1, delta: one, finish_reason: finish },
-  ],
-});
-const SSE = [
-  both(
-    { tool_calls: [call('call_a', 'weather', '{"city":"Ky')] },
-    { tool_calls: [call('call_b', 'weather', '{"city":"Lv')] },
-  ),
-  both(
-    { tool_calls: [call(undefined, undefined, 'iv"}')] },
-    { tool_calls: [call(undefined, undefined, 'iv"}')] },
-  ),
-  both({}, {}, 'tool_calls'),
-]
-  .map((event) => `data: ${JSON.stringify(event)}\n\n`)
-  .join('')
-  .concat('data: [DONE]\n\n');
-const message = (id: string, city: string) => ({
-  role: 'assistant',
-  content: null,
-  tool_calls: [
-    { id, type: 'function', function: { name: 'weather', arguments: `{"city":"${city}"}` } },
-  ],
-});
-const WHOLE = {
-  id: 'c1',
-  object: 'chat.completion',
-  model: MODEL,
-  choices: [
-    { index: 0, message: message('call_a', 'Kyiv'), finish_reason: 'tool_calls' },
-    { index: 1, message: message('call_b', 'Lviv'), finish_reason: 'tool_calls' },
-  ],
-};
-
 /** The chat answers of a server sending two choices; the rest (the catalog) the emulator's. */
 const fetch: typeof globalThis.fetch = async (input, init) => {
   const request = new Request(input, init);
   if (!request.url.endsWith('/chat/completions')) return globalThis.fetch(request);
   const body = await request.json();
-  const headers = { 'x-service-model': MODEL };
-  if (!body.stream) return Response.json(WHOLE, { headers });
-  return new Response(SSE, { headers: { ...headers, 'content-type': 'text/event-stream' } });
+  return twoChoicesAnswer(MODEL, body.stream === true);
 };
 
 // No execute: the step ends with its calls.

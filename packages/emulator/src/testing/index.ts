@@ -19,4 +19,5 @@ export {
   emulate,
   type GatewayConnection,
 } from './emulate';
+export { twoChoicesAnswer } from './two-choices';
 export * from './wait-for-state';

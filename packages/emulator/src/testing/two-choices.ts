@@ -1,0 +1,68 @@
+// A chat answer with two choices (`n: 2`, or a server that sends them unasked), each calling
+// `weather`: choice 0 for Kyiv (`call_a`), choice 1 for Lviv (`call_b`). Streamed, both choices'
+// pieces share chunks; whole, choice 1 comes first, so a reader must go by `index`. The emulator
+// itself answers one choice; tests that check "the answer is choice 0" serve this instead.
+
+const call = (id: string | undefined, name: string | undefined, args: string) => ({
+  index: 0,
+  ...(id && { id, type: 'function' }),
+  function: { ...(name && { name }), arguments: args },
+});
+
+const message = (id: string, city: string) => ({
+  role: 'assistant',
+  content: null,
+  tool_calls: [
+    { id, type: 'function', function: { name: 'weather', arguments: `{"city":"${city}"}` } },
+  ],
+});
+
+function twoChoicesSse(model: string): string {
+  const both = (zero: object, one: object, finish: string | null = null) =>
+    `data: ${JSON.stringify({
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      model,
+      choices: [
+        { index: 0, delta: zero, finish_reason: finish },
+        { index: 1, delta: one, finish_reason: finish },
+      ],
+    })}\n\n`;
+  return [
+    both(
+      { tool_calls: [call('call_a', 'weather', '{"city":"Ky')] },
+      { tool_calls: [call('call_b', 'weather', '{"city":"Lv')] },
+    ),
+    both(
+      { tool_calls: [call(undefined, undefined, 'iv"}')] },
+      { tool_calls: [call(undefined, undefined, 'iv"}')] },
+    ),
+    both({}, {}, 'tool_calls'),
+    'data: [DONE]\n\n',
+  ].join('');
+}
+
+/**
+ * The two-choice answer as the gateway would send it for `model`: an SSE stream when `stream`,
+ * else a whole completion (choice 1 listed first), with `X-Service-Model`.
+ */
+export function twoChoicesAnswer(model: string, stream: boolean): Response {
+  const headers = { 'x-service-model': model };
+  if (!stream) {
+    return Response.json(
+      {
+        id: 'c1',
+        object: 'chat.completion',
+        model,
+        choices: [
+          { index: 1, message: message('call_b', 'Lviv'), finish_reason: 'tool_calls' },
+          { index: 0, message: message('call_a', 'Kyiv'), finish_reason: 'tool_calls' },
+        ],
+      },
+      { headers },
+    );
+  }
+  return new Response(twoChoicesSse(model), {
+    headers: { ...headers, 'content-type': 'text/event-stream' },
+  });
+}
