@@ -1,6 +1,6 @@
 // A chat answer with two choices (`n: 2`, or a server that sends them unasked), each calling
 // `weather`: choice 0 for Kyiv (`call_a`), choice 1 for Lviv (`call_b`). Streamed, both choices'
-// pieces share chunks; whole, choice 1 comes first, so a reader must go by `index`. The emulator
+// pieces share chunks and choice 1 then starts a call of its own (`call_c`, `time`); whole, choice 1 comes first, so a reader must go by `index`. The emulator
 // itself answers one choice; tests that check "the answer is choice 0" serve this instead.
 
 const call = (id: string | undefined, name: string | undefined, args: string) => ({
@@ -37,6 +37,8 @@ function twoChoicesSse(model: string): string {
       { tool_calls: [call(undefined, undefined, 'iv"}')] },
       { tool_calls: [call(undefined, undefined, 'iv"}')] },
     ),
+    // Choice 1 alone, with a piece that starts no call of choice 0's either.
+    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model, choices: [{ index: 1, delta: { tool_calls: [call('call_c', 'time', '{}')] } }] })}\n\n`,
     both({}, {}, 'tool_calls'),
     'data: [DONE]\n\n',
   ].join('');

@@ -1,3 +1,4 @@
+import { twoChoicesAnswer } from '@infergate/emulator/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../../errors/errors';
@@ -126,31 +127,8 @@ describe('ChatStreamDecoder', () => {
     });
   });
 
-  it("reads choice 0's tool calls only: another choice's pieces never join them (n > 1)", () => {
-    const call = (id: string | undefined, name: string | undefined, args: string) => ({
-      index: 0,
-      ...(id && { id, type: 'function' }),
-      function: { ...(name && { name }), arguments: args },
-    });
-    const both = (zero: unknown, one: unknown, finish: string | null = null) =>
-      chunk([
-        { index: 0, delta: zero, finish_reason: finish },
-        { index: 1, delta: one, finish_reason: finish },
-      ]);
-    const stream = sse(
-      both(
-        { tool_calls: [call('call_a', 'weather', '{"city":"Ky')] },
-        { tool_calls: [call('call_b', 'weather', '{"city":"Lv')] },
-      ),
-      both(
-        { tool_calls: [call(undefined, undefined, 'iv"}')] },
-        { tool_calls: [call(undefined, undefined, 'iv"}')] },
-      ),
-      // Choice 1 alone, with a piece that starts no call of choice 0's either.
-      chunk([{ index: 1, delta: { tool_calls: [call('call_c', 'time', '{}')] } }]),
-      both({}, {}, 'tool_calls'),
-      '[DONE]',
-    );
+  it("reads choice 0's tool calls only: another choice's pieces never join them (n > 1)", async () => {
+    const stream = await twoChoicesAnswer('m/x', true).text();
     const decoder = new ChatStreamDecoder();
     decoder.feed(stream);
     decoder.end();
