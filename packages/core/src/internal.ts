@@ -44,6 +44,7 @@ export { lazily } from './errors/load-lazily';
 export { redactKey, redactValue } from './errors/redact-secret';
 export { isRetryableWithin, RETRY_DEFAULTS } from './http/retry-policy';
 export { ENDPOINTS, isServiceOffered, SERVICE_OF_TOOL } from './protocol/endpoints';
+export { joinTextParts } from './protocol/joined-text';
 export { readUsage } from './protocol/read-usage';
 export {
   type OcrToolArguments,

@@ -215,8 +215,8 @@ describe('GatewayChatModel: prompt-cache marks on text parts', () => {
         role: 'assistant',
         content: [{ type: 'text', text: 'It is sunny.', cache_control: ephemeral }],
       },
-      // Without a mark, text parts are still joined into one string.
-      { role: 'system', content: 'ab' },
+      // Without a mark, text parts are still joined into one string, a line apart.
+      { role: 'system', content: 'a\nb' },
     ]);
   });
 });

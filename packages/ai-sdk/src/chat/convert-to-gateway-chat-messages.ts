@@ -9,7 +9,7 @@ import {
 } from '@ai-sdk/provider';
 import { convertToBase64 } from '@ai-sdk/provider-utils';
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
-import { mediaPart, sendsReasoningBack, toolCallOf } from '@infergate/core/internal';
+import { joinTextParts, mediaPart, sendsReasoningBack, toolCallOf } from '@infergate/core/internal';
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 import { replayedExtraContent } from './tool-call-metadata';
 
@@ -84,14 +84,13 @@ type MessageOf<Role extends LanguageModelV4Message['role']> = Extract<
 
 /**
  * Text alone as a plain string, which every model takes (the spec: parts only where the model
- * accepts them, and the catalog does not say which do); its parts joined by a line break, so
- * that separate texts stay apart as a server joining text parts keeps them (["What is", "2+2?"]
- * is read "What is\n2+2?", never "What is2+2?"). With image or file parts, an array of content parts.
+ * accepts them, and the catalog does not say which do), its parts a line apart (core's
+ * `joinTextParts`). With image or file parts, an array of content parts.
  */
 function userContent(message: MessageOf<'user'>): string | ChatContentPart[] {
   const onlyText = message.content.every((part) => part.type === 'text');
   if (onlyText) {
-    return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+    return joinTextParts(message.content.map((part) => (part.type === 'text' ? part.text : '')));
   }
   return message.content.map((part) =>
     part.type === 'text' ? { type: 'text', text: part.text } : convertFilePart(part),
@@ -181,9 +180,9 @@ function toolResultContent(output: LanguageModelV4ToolResultOutput): string {
     case 'execution-denied':
       return output.reason ?? 'Tool execution denied.';
     case 'content':
-      return output.value
-        .map((item) => (item.type === 'text' ? item.text : JSON.stringify(item)))
-        .join('\n');
+      return joinTextParts(
+        output.value.map((item) => (item.type === 'text' ? item.text : JSON.stringify(item))),
+      );
     default:
       return JSON.stringify(output);
   }

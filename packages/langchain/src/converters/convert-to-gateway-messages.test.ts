@@ -40,21 +40,26 @@ describe('convertToGatewayMessages', () => {
     ]);
   });
 
-  it('flattens text parts to a string when the model does not accept parts', () => {
+  it('flattens text parts to a string, a line apart, when the model does not accept parts', () => {
     const [system, user] = convertToGatewayMessages(
       [
         new SystemMessage({
           content: [
-            { type: 'text', text: 'be ' },
-            { type: 'text', text: 'brief' },
+            { type: 'text', text: 'Be brief.' },
+            { type: 'text', text: 'Answer in French.' },
           ],
         }),
-        new HumanMessage({ content: [{ type: 'text', text: 'hi' }] }),
+        new HumanMessage({
+          content: [
+            { type: 'text', text: 'What is' },
+            { type: 'text', text: '2+2?' },
+          ],
+        }),
       ],
       { acceptsContentParts: false },
     );
-    expect(system).toEqual({ role: 'system', content: 'be brief' });
-    expect(user).toEqual({ role: 'user', content: 'hi' });
+    expect(system).toEqual({ role: 'system', content: 'Be brief.\nAnswer in French.' });
+    expect(user).toEqual({ role: 'user', content: 'What is\n2+2?' });
   });
 
   it('refuses an image part when parts are turned off, naming field and model', () => {
@@ -281,7 +286,7 @@ describe('convertToGatewayMessages', () => {
         ],
       }),
     ]);
-    expect(textOnlyTool?.content).toBe('ab');
+    expect(textOnlyTool?.content).toBe('a\nb');
   });
 
   it('drops tool_call and reasoning blocks from v1 assistant content (reasoning: its own field)', () => {
@@ -348,7 +353,7 @@ describe('convertToGatewayMessages', () => {
       ...convertToGatewayMessages([new SystemMessage({ content }), new HumanMessage({ content })]),
       ...convertToGatewayMessages([new HumanMessage({ content })], { acceptsContentParts: false }),
     ];
-    expect(system).toMatchObject({ role: 'system', content: 'be brief' });
+    expect(system).toMatchObject({ role: 'system', content: 'be \nbrief' });
     expect(user).toMatchObject({
       role: 'user',
       content: [
@@ -356,6 +361,6 @@ describe('convertToGatewayMessages', () => {
         { type: 'text', text: 'brief' },
       ],
     });
-    expect(textOnlyUser).toMatchObject({ role: 'user', content: 'be brief' });
+    expect(textOnlyUser).toMatchObject({ role: 'user', content: 'be \nbrief' });
   });
 });

@@ -3,6 +3,7 @@ import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
 import {
   encodeBase64,
   invalidRequest,
+  joinTextParts,
   mediaPart,
   sendsReasoningBack,
   toolCallOf,
@@ -102,7 +103,7 @@ function convertMessage(
       return withName(
         {
           role: 'system',
-          content: joinText(textOnly(message.content, field, options.model), options),
+          content: joinText(textOnly(message.content, field, options.model), options, 'system'),
         },
         message,
       );
@@ -222,7 +223,7 @@ function convertAssistantMessage(
     if (NON_TEXT_ASSISTANT_BLOCKS.has(type)) continue;
     warnDroppedBlock(type, field);
   }
-  const text = joinText(texts, options);
+  const text = joinText(texts, options, 'assistant');
   const converted = withName({ role: 'assistant', content: text }, message);
   // Unset is none here, as ChatOpenAI: Groq and Cerebras refuse `reasoning_content` (400), and a
   // LangChain app that worked with ChatOpenAI must keep working; thinking models ask for `true`.
@@ -298,7 +299,7 @@ function convertContent(
 ): string | ChatContentPart[] {
   if (typeof content === 'string') return content;
   if (options.acceptsContentParts === false) {
-    return joinText(textOnly(content, field, options.model, NOT_USER_CONTENT), options);
+    return joinText(textOnly(content, field, options.model, NOT_USER_CONTENT), options, 'user');
   }
   const parts: ChatContentPart[] = [];
   for (const [i, block] of content.entries()) {
@@ -339,15 +340,19 @@ function textOnly(
 
 /**
  * Text parts as one string, or as the parts when one carries a prompt-cache mark (CACHE_MARKS) and
- * the model takes parts: the mark is the reason they were written as parts.
+ * the model takes parts: the mark is the reason they were written as parts. The string has them a
+ * line apart (core's `joinTextParts`: "What is" and "2+2?" are not "What is2+2?"), but an AI
+ * message's, the pieces of one answer (split around its reasoning or tool calls), joined as they are.
  */
 function joinText(
   parts: ChatContentPart[],
   options: ConvertMessagesOptions,
+  role: ChatMessage['role'],
 ): string | ChatContentPart[] {
   const marked = parts.some((part) => CACHE_MARKS.some((mark) => Object.hasOwn(part, mark)));
   if (marked && options.acceptsContentParts !== false) return parts;
-  return parts.map((part) => part.text ?? '').join('');
+  const texts = parts.map((part) => part.text ?? '');
+  return role === 'assistant' ? texts.join('') : joinTextParts(texts);
 }
 
 /** A text block as a text part, with its prompt-cache marks (CACHE_MARKS) and no other field. */
@@ -382,7 +387,7 @@ function toolResultContent(
     }
     return { type: 'text', text: JSON.stringify(block) };
   });
-  return parts.every((part) => part.type === 'text') ? joinText(parts, options) : parts;
+  return parts.every((part) => part.type === 'text') ? joinText(parts, options, 'tool') : parts;
 }
 
 /**

@@ -43,14 +43,35 @@ export function langChainErrorCode(error: GatewayError): LangChainErrorCodes | u
 /**
  * The error as LangChain users meet it: a `GatewayError` of one of LangChain's cases gets
  * `lc_error_code` and the troubleshooting link in its message (`@langchain/core`'s own helper),
- * keeping its class, `code`, `status`, `retryAfterMs` and `body`. Marked once: an error shared by
- * two callers (one catalog read) is not marked twice.
+ * keeping its class, `code`, `status`, `retryAfterMs` and `body`; an `aborted` one is marked as an
+ * abort (`markAsAbort`). Marked once: an error shared by two callers (one catalog read) is not
+ * marked twice.
  */
 export function withLangChainErrorCode<T>(error: T): T {
   if (!isGatewayError(error) || 'lc_error_code' in error) return error;
+  if (error.code === 'aborted') markAsAbort(error);
   const code = langChainErrorCode(error);
   if (code !== undefined) addLangChainErrorFields(error, code);
   return error;
+}
+
+/**
+ * LangChain's retryability mark (`stampRetryable` of `@langchain/core/errors`, registered globally
+ * so that every copy of `@langchain/core` reads it). Written here rather than imported: the helper
+ * came in `@langchain/core` 1.2.8, and this package takes 1.1.43 and later.
+ */
+const RETRYABLE_MARK = Symbol.for('langchain.errors.retryable');
+
+/**
+ * A call its caller ended (`aborted`: the caller's signal, or a stream its reader left) as
+ * LangChain's tools know an abort, keeping its class, `code` and `cause`: named `AbortError`,
+ * which LangGraph's default node retry policy and `AsyncCaller` never retry, and marked not
+ * retryable, which `modelRetryMiddleware` and `toolRetryMiddleware` read (as `ChatOpenAI`'s abort
+ * is). Unmarked, a node whose model call was aborted by its own signal ran again, up to 3 times.
+ */
+function markAsAbort(error: GatewayError): void {
+  Object.defineProperty(error, 'name', { value: 'AbortError', configurable: true, writable: true });
+  Object.defineProperty(error, RETRYABLE_MARK, { value: false, configurable: true });
 }
 
 /** Runs `call`, its rejection marked with LangChain's error code. */
