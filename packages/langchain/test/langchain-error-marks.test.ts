@@ -25,7 +25,7 @@ function retryingAgent(model: GatewayChatModel) {
 
 /** The model's error under the agent's `MiddlewareError`s (each middleware's rethrow). */
 async function modelErrorOf(run: Promise<unknown>): Promise<unknown> {
-  let error = await caught(run);
+  let error: unknown = await caught(run);
   while (!isGatewayError(error) && error instanceof Error && error.cause) error = error.cause;
   return error;
 }
