@@ -8,6 +8,7 @@
  * (`@infergate/core`). test/internal-surface.test.ts checks that every name has such a user.
  */
 export { budgetId } from './budget/budget-id';
+export { readCapabilityList } from './call/call-options';
 export { callEndedError } from './call/call-scope';
 export { monotonicNow } from './call/monotonic-clock';
 export {

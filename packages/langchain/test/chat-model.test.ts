@@ -231,6 +231,27 @@ describe('GatewayChatModel: capability checks', () => {
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
+  it("refuses capabilities given as a string ('chat', not its letters), by new and create", async () => {
+    const { emulator, connection } = await emulate();
+    const fields = { ...connection, capabilities: 'chat' as unknown as string[] };
+    const built = (() => {
+      try {
+        return new GatewayChatModel('community/general', fields);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(isGatewayError(built) && built.code).toBe('configuration_error');
+    expect(isGatewayError(built) && built.field).toBe('capabilities');
+    expect((built as Error).message).toBe(
+      'capabilities (model setting) must be a list, got a string',
+    );
+    const created = await caught(GatewayChatModel.create('community/general', fields));
+    expect(isGatewayError(created) && created.code).toBe('configuration_error');
+    expect(isGatewayError(created) && created.field).toBe('capabilities');
+    expect(emulator.counters.requests.models + emulator.counters.requests.chat).toBe(0);
+  });
+
   it('checks before the first request when the capabilities are not known (one catalog lookup)', async () => {
     const { emulator, connection } = await emulate();
     const model = new GatewayChatModel('community/plain', connection);

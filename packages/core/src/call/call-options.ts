@@ -3,6 +3,7 @@ import { GatewayError } from '../errors/errors';
 import {
   kindOf,
   type OptionGroup,
+  type OptionPlace,
   optionKeys,
   readGroup,
   refusal,
@@ -61,11 +62,8 @@ export function checkCallOptions(options: CallOptions): void {
   // Every option of a kind by its rule (`onResponse` that is no function was dropped unseen); a
   // bad one is a `configuration_error`, as from the client (fixed when the code is).
   readGroup(CALL_OPTIONS, options, 'call option', '', 'configuration_error');
-  // A chat call's known capabilities: a list (`'chat'` would pass the gate as a string's letters).
   const { signal, capabilities } = options as CallOptions & { capabilities?: unknown };
-  if (capabilities !== undefined && !Array.isArray(capabilities)) {
-    throw refusal('call option', 'capabilities', `must be a list, got ${kindOf(capabilities)}`);
-  }
+  readCapabilityList(capabilities, 'call option');
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw new GatewayError({
       code: 'invalid_request_error',
@@ -73,6 +71,20 @@ export function checkCallOptions(options: CallOptions): void {
       field: 'signal',
     });
   }
+}
+
+/**
+ * Known capabilities as given (a chat call's, an adapter's model setting): a list, else refused
+ * naming `capabilities` and the place (`'chat'` would pass the gate as a string's letters).
+ */
+export function readCapabilityList(
+  capabilities: unknown,
+  place: OptionPlace,
+): readonly string[] | undefined {
+  if (capabilities !== undefined && !Array.isArray(capabilities)) {
+    throw refusal(place, 'capabilities', `must be a list, got ${kindOf(capabilities)}`);
+  }
+  return capabilities;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 import {
   checkCapabilities,
   planChatCall,
+  readCapabilityList,
   readFlags,
   readSteering,
   refuseNearMisses,
@@ -204,6 +205,8 @@ export class GatewayChatModel
       CLIENT_OPTION_HINTS,
     );
     refuseChatOpenAINames(fields, 'new GatewayChatModel', 'model setting');
+    // Core's reader: a list, else refused (`'chat'` is not spread into its letters).
+    const capabilities = readCapabilityList(fields.capabilities, 'model setting');
     super(typeof model === 'string' ? { ...fields, model } : fields);
     if (typeof model !== 'string' || model === '') {
       throw configurationError('GatewayChatModel needs a model id (the `model` field)');
@@ -214,7 +217,7 @@ export class GatewayChatModel
     this.streaming = fields.streaming ?? false;
     this.stop = fields.stop ?? fields.stopSequences;
     this.stopSequences = this.stop;
-    this.capabilities = fields.capabilities ? [...fields.capabilities] : undefined;
+    this.capabilities = capabilities && [...capabilities];
     this.acceptsContentParts = fields.acceptsContentParts ?? true;
     // Core's one reader: a bad list, timeout or flag is refused here (configuration_error).
     const steering = readSteering(fields, 'model setting', model);
@@ -256,6 +259,7 @@ export class GatewayChatModel
   ): Promise<GatewayChatModel> {
     const fields = fieldsOf(modelOrFields, maybeFields);
     const model = fields.model ?? fields.modelName;
+    readCapabilityList(fields.capabilities, 'model setting');
     const client = resolveClient(fields, 'GatewayChatModel.create');
     // With a fallback list core gates every listed model at each call, the first included: an
     // unlisted first model is not refused here (it is skipped then), and nothing is checked.

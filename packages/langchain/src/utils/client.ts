@@ -11,7 +11,12 @@ import { configurationError } from './errors';
 
 /** How a LangChain class reaches the gateway: an existing client, or the options to make one. */
 export interface GatewayConnectionFields {
-  /** A client to share (its catalog cache and concurrency budget). When given, the fields below are ignored. */
+  /**
+   * A client to share (its catalog cache and concurrency budget). When given, the connection
+   * fields below (`apiKey`, `baseURL`, `headers`, `fetch`, `budget`, `maxConcurrencyPerKey`) are
+   * not used (the client's are), `onEvent` and `recordContent` are refused, and a chat model's
+   * `timeout` and `maxRetries` still apply to each of its calls (the other classes use the client's).
+   */
   client?: GatewayClient;
   /** API key. Default (also when `undefined`): the `INFERGATE_API_KEY` environment variable. */
   apiKey?: string | undefined;

@@ -43,13 +43,20 @@ export function langChainErrorCode(error: GatewayError): LangChainErrorCodes | u
 /**
  * The error as LangChain users meet it: a `GatewayError` of one of LangChain's cases gets
  * `lc_error_code` and the troubleshooting link in its message (`@langchain/core`'s own helper),
- * keeping its class, `code`, `status`, `retryAfterMs` and `body`; an `aborted` one is marked as an
- * abort (`markAsAbort`). Marked once: an error shared by two callers (one catalog read) is not
- * marked twice.
+ * keeping its class, `code`, `status`, `retryAfterMs` and `body`. Every one is marked with core's
+ * `isRetryable` as LangChain's retryability mark (`modelRetryMiddleware` reads it), an `aborted`
+ * one is marked as an abort (`markAsAbort`) and a prompt longer than the model's context as
+ * LangChain's `ContextOverflowError`. Marked once: an error shared by two callers (one catalog
+ * read) is not marked twice.
  */
 export function withLangChainErrorCode<T>(error: T): T {
   if (!isGatewayError(error) || 'lc_error_code' in error) return error;
+  // Core decides; a deadline (`timeout`) stays unmarked, as retryable as LangChain's own
+  // timeouts: a new call has a new deadline (LangGraph's and the middleware's defaults retry it).
+  if (error.code !== 'timeout') mark(error, RETRYABLE_MARK, error.isRetryable);
   if (error.code === 'aborted') markAsAbort(error);
+  if (isContextOverflow(error))
+    for (const brand of CONTEXT_OVERFLOW_BRANDS) mark(error, brand, true);
   const code = langChainErrorCode(error);
   if (code !== undefined) addLangChainErrorFields(error, code);
   return error;
@@ -63,15 +70,44 @@ export function withLangChainErrorCode<T>(error: T): T {
 const RETRYABLE_MARK = Symbol.for('langchain.errors.retryable');
 
 /**
+ * The brands `ContextOverflowError.isInstance` (and `instanceof`, and `LangChainError.isInstance`)
+ * look for on an error (branded since `@langchain/core` 1.1.25): set on the `GatewayError` itself,
+ * which keeps its class and `code`, where `ContextOverflowError.fromError` would wrap it.
+ */
+const CONTEXT_OVERFLOW_BRANDS = [
+  Symbol.for('langchain.error'),
+  Symbol.for('langchain.error.context-overflow'),
+];
+
+/**
+ * How model servers word a prompt longer than the model's context, refused with its size (400 or
+ * 413): OpenAI's code, vLLM's "maximum context length", llama.cpp's `exceed_context_size_error`.
+ */
+const CONTEXT_OVERFLOW =
+  /context_length_exceeded|exceed_context_size|maximum context length|exceeds? (?:the )?(?:available )?context (?:window|size|length)/i;
+
+function isContextOverflow(error: GatewayError): boolean {
+  return (
+    (error.status === 400 || error.status === 413) &&
+    CONTEXT_OVERFLOW.test(`${error.message}\n${error.body ?? ''}`)
+  );
+}
+
+/** A non-enumerable mark on the error itself (as `@langchain/core`'s helpers set theirs). */
+function mark(error: GatewayError, key: symbol, value: boolean): void {
+  Object.defineProperty(error, key, { value, configurable: true });
+}
+
+/**
  * A call its caller ended (`aborted`: the caller's signal, or a stream its reader left) as
  * LangChain's tools know an abort, keeping its class, `code` and `cause`: named `AbortError`,
- * which LangGraph's default node retry policy and `AsyncCaller` never retry, and marked not
- * retryable, which `modelRetryMiddleware` and `toolRetryMiddleware` read (as `ChatOpenAI`'s abort
- * is). Unmarked, a node whose model call was aborted by its own signal ran again, up to 3 times.
+ * which LangGraph's default node retry policy and `AsyncCaller` never retry (and, as core's
+ * `isRetryable` says, marked not retryable, which `modelRetryMiddleware` and `toolRetryMiddleware`
+ * read, as `ChatOpenAI`'s abort is). Unmarked, a node whose model call was aborted by its own
+ * signal ran again, up to 3 times.
  */
 function markAsAbort(error: GatewayError): void {
   Object.defineProperty(error, 'name', { value: 'AbortError', configurable: true, writable: true });
-  Object.defineProperty(error, RETRYABLE_MARK, { value: false, configurable: true });
 }
 
 /** Runs `call`, its rejection marked with LangChain's error code. */
