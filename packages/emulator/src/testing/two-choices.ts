@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §4.3 (an answer is choice 0: a test's two-choice answer).
 // A chat answer with two choices (`n: 2`, or a server that sends them unasked), each calling
 // `weather`: choice 0 for Kyiv (`call_a`), choice 1 for Lviv (`call_b`). Streamed, both choices'
 // pieces share chunks and choice 1 then starts a call of its own (`call_c`, `time`); whole, choice 1 comes first, so a reader must go by `index`. The emulator
