@@ -466,13 +466,14 @@ function failedCall(
   if (!isGatewayError(error)) return error;
   const hops = hopsOf(plan, walk.hops);
   const failed = [...walk.failed];
+  const recorded = new Set(failed.map((hop) => hop.error));
   const ends: [FailoverWalk | undefined, unknown][] = [
     [hedge.walk, hedge.error],
     [walk, error],
   ];
   for (const [run, end] of ends) {
     // A run's last failure, when the walk did not record it (not a failover reason).
-    if (!run || !isGatewayError(end) || failed.some((hop) => hop.error === end)) continue;
+    if (!run || !isGatewayError(end) || recorded.has(end)) continue;
     hops.push({ model: run.model, outcome: 'ended', code: end.code });
     failed.push({ model: run.model, error: end });
   }
