@@ -21,7 +21,7 @@ describe('FailoverWalk', () => {
     first.startAttempt();
     expect(first.unlisted).toBe('a');
     // A 500 is retried on the same model: no hop, the model still has none.
-    first.next(failure('internal_error', 500), 0, { ...limits, maxRetries: 2 });
+    first.next(failure('provider_protocol_error', 500), 0, { ...limits, maxRetries: 2 });
     expect(first.unlisted).toBe('a');
     hedge.startAttempt();
     hedge.next(failure('model_busy', 429, 5_000), 0, { ...limits, maxRetries: 0 });
