@@ -5,9 +5,11 @@ import { caught, emulate } from '@infergate/emulator/testing';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { budgetId } from '../src/budget/budget-id';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
+import type { GatewayEvent } from '../src/index';
 import { isGatewayError } from '../src/index';
 import { AUTO_HEDGE, hedgeDelay } from '../src/steering/hedge-delay';
 import {
+  clientOn,
   clientsSharingEvents,
   DEFAULT_KEYS,
   driveClock,
@@ -168,7 +170,7 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     expect(emulator.counters.requests.chat).toBe(calls + hedges);
   });
 
-  it('both attempts failing: the first run ends the call, with its route', async () => {
+  it("both attempts failing: the first run's error ends the call, its route and message name both", async () => {
     const gateway = await emulate();
     const { client, events } = recordingClient(gateway, { maxRetries: 0 });
     const { emulator } = gateway;
@@ -189,10 +191,96 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     );
     expect(error.code).toBe('timeout');
     expect(error.route?.requested).toEqual(['community/general', 'community/streamer']);
+    // The hedge's failure too, in the order they came; the error's own hop last.
+    expect(error.route?.hops).toEqual([
+      { model: 'community/streamer', outcome: 'failed', reason: 'model_busy' },
+      { model: 'community/general', outcome: 'ended', code: 'timeout' },
+    ]);
+    expect(error.message).toMatch(
+      /^Every model tried failed \(2 attempts\): "community\/streamer": model_busy .*; "community\/general": timeout /,
+    );
     expect(only(events, 'done')).toMatchObject([{ ok: false }]);
     // (A cut request's slot comes back once the gateway can have seen the close.)
     await idle(client);
     expect(client.budget.active).toBe(0);
+  });
+
+  it('the caller aborting while both attempts are in flight: the route has both', async () => {
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const release = gateway.hold();
+    const controller = new AbortController();
+    const call = caught(
+      () =>
+        client.chat(hi(), {
+          signal: controller.signal,
+          fallbackModels: ['community/streamer'],
+          hedge: { afterMs: 30, maxExtra: 1 },
+        }),
+      isGatewayError,
+    );
+    await gateway.untilHeld(2);
+    controller.abort();
+    const error = await call;
+    release();
+    expect(only(events, 'attempt').map((event) => event.model)).toEqual([
+      'community/general',
+      'community/streamer',
+    ]);
+    expect(error.code).toBe('aborted');
+    expect(error.route?.hops).toEqual([
+      { model: 'community/streamer', outcome: 'ended', code: 'aborted' },
+      { model: 'community/general', outcome: 'ended', code: 'aborted' },
+    ]);
+    expect(error.message).toContain('"community/streamer": aborted');
+  });
+
+  it('a first attempt waiting for its retry when the hedge wins: no hop for the retry never sent', async () => {
+    const gateway = await emulate();
+    const { emulator } = gateway;
+    // The first attempt's 502 comes once the hedge is sent; the hedge answers once the first run
+    // has scheduled its retry (a wait of the backoff, far longer than the test).
+    emulator.injectFault({ fault: 'bad_gateway', model: 'community/general', times: 1 });
+    let hedgeSent: () => void = () => {};
+    const sent = new Promise<void>((resolve) => (hedgeSent = resolve));
+    let retryScheduled: () => void = () => {};
+    const scheduled = new Promise<void>((resolve) => (retryScheduled = resolve));
+    let chats = 0;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (!url.endsWith('/chat/completions')) return emulator.fetch(input, init);
+      if (++chats === 1) await sent;
+      else {
+        hedgeSent();
+        await scheduled;
+      }
+      return emulator.fetch(input, init);
+    };
+    const events: GatewayEvent[] = [];
+    const client = clientOn(gateway, {
+      fetch,
+      retryBaseDelayMs: 60_000,
+      onEvent: (event) => {
+        if (event.operation !== 'chat') return;
+        events.push(event);
+        if (event.type === 'retry') retryScheduled();
+      },
+    });
+    const result = await client.chat(hi(), {
+      fallbackModels: ['community/streamer'],
+      hedge: { afterMs: 30, maxExtra: 1 },
+    });
+    expect(result.servedModel).toBe('community/streamer');
+    // One hop per attempt sent: the first model's failure, the hedge's answer.
+    expect(result.route.hops).toEqual([
+      { model: 'community/general', outcome: 'failed', reason: 'all_providers_failed' },
+      { model: 'community/streamer', outcome: 'answered' },
+    ]);
+    // The retry was scheduled (its event), and never sent: the call ended during its wait.
+    expect(only(events, 'retry')).toMatchObject([{ attempt: 1, reason: 'all_providers_failed' }]);
+    expect(only(events, 'attempt')).toHaveLength(2);
+    expect(only(events, 'done')).toMatchObject([{ ok: true, attempts: 2 }]);
+    expect(emulator.counters.requests.chat).toBe(2);
   });
 
   it('hedges a stream whose first model sends only keep-alive comments', async () => {

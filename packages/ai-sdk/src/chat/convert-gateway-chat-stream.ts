@@ -26,8 +26,9 @@ interface StreamConversionOptions {
 
 /**
  * Turns a gateway chat stream (core's typed events) into V4 stream parts:
- * `stream-start`, `response-metadata` (answering model from the headers; then id and timestamp
- * from whichever chunk carries them), reasoning blocks (closed where text or a tool input
+ * `stream-start`, `response-metadata` (the answering model as core knows it at the start: the
+ * header's, else the model sent; then id, timestamp and the answering model again — without the
+ * header, the chunks' `model` — from whichever chunk carries them), reasoning blocks (closed where text or a tool input
  * begins), text blocks, tool
  * input pieces, then — only once the stream has ended cleanly — each complete `tool-call` and
  * `finish`. A failure, a malformed event or a stream without `finish_reason` yields an `error`

@@ -133,14 +133,16 @@ export async function openChatStream(
     }),
   );
   const open = answered.answer;
-  // A stream's chunks are not read for it: the header, else the model sent.
-  const servedModel = answeringModel(open.response.headers, undefined, answered.model);
+  // The header, else (once a chunk names it) the chunks' `model`, else the model sent: the
+  // stream learns the chunks' as it decodes them.
+  const named = answeringModel(open.response.headers, undefined, undefined);
+  const servedModel = named ?? answered.model;
   const route = routeOf(req.model, servedModel, answered);
   const { structuredStream } = answered;
   return new GatewayChatStream(open, {
     requestedModel: req.model,
     servedModel,
-    fallback: answeredByAnother(req.model, servedModel),
+    modelInChunks: named === undefined,
     route,
     headers: open.response.headers,
     // A schema's answer is checked whole at its end: assembled whatever `assemble` says.

@@ -387,7 +387,8 @@ export class CallEvents {
       this.failed(error);
       return;
     }
-    this.#served(undefined, this.#model ?? this.#requestedModel);
+    // Without the header, the chunks' `model` names it (§4.6), as a whole answer's body does.
+    this.#served(answer.model, this.#model ?? this.#requestedModel);
     if (answer.structured) this.#structured = { method: answer.structured.method, checked: true };
     this.succeeded(answer.usage, () => JSON.stringify(answer), answer);
   }

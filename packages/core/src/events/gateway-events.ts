@@ -134,7 +134,11 @@ export interface GatewayResponseEvent extends GatewayEventBase {
   durationMs: number;
 }
 
-/** The attempt failed and another follows after `delayMs` (the slot is given back meanwhile). */
+/**
+ * The attempt failed and a retry is scheduled: another attempt follows after `delayMs` (the slot is
+ * given back meanwhile), unless the call ends during the wait (its signal, its deadline, a hedged
+ * call's other attempt answering first): then none is sent.
+ */
 export interface GatewayRetryEvent extends GatewayEventBase {
   type: 'retry';
   /** The attempt that failed. */

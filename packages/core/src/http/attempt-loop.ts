@@ -84,6 +84,7 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
       ahead = 'now' in step;
       if (!('waitMs' in step)) continue;
       waits++;
+      // A retry scheduled: the call may end during its wait (then no attempt follows).
       events?.retry(attempt, step.waitMs, result);
       await wait(step.waitMs, scope, request, result);
     }

@@ -114,7 +114,8 @@ function createInstruments(meter: Meter): Instruments {
       unit: '{call}',
     }),
     retries: meter.createCounter('infergate.client.retries', {
-      description: 'Retries, by the failed attempt’s error.type (the gateway code)',
+      description:
+        'Retries scheduled (a call ending during the wait sends none), by the failed attempt’s error.type (the gateway code)',
       unit: '{retry}',
     }),
     rateLimited: meter.createCounter('infergate.client.rate_limited', {

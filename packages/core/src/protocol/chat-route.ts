@@ -69,7 +69,11 @@ export type ChatRouteHop =
   | { model: string; outcome: 'failed'; reason: FailoverReason; structured?: HopStructuredOutput }
   /** Tried, and it answered (the gateway may still have served another model: `answeredBy`). */
   | { model: string; outcome: 'answered'; structured?: HopStructuredOutput }
-  /** Tried in a hedged race, and aborted when the other attempt answered first. */
+  /**
+   * Tried in a hedged race, and cut when the other attempt answered first: in flight, or waiting
+   * to retry a failure that does not move to another model (a 500). A run waiting to retry after
+   * its `failed` hop adds none.
+   */
   | { model: string; outcome: 'lost' }
   /**
    * Tried, and the call ended with this attempt's failure (`code`: the `GatewayError`'s): the last

@@ -14,6 +14,29 @@ function failure(code: GatewayErrorCode, status?: number, retryAfterMs?: number)
 }
 
 describe('FailoverWalk', () => {
+  it("names the last attempt's model while the route has no hop for it (in flight, or a 500 to retry)", () => {
+    const first = walkOver('a', 'b');
+    const hedge = new FailoverWalk({ models: ['c'], bodyFor: (model) => model, routeOf: first });
+    expect(first.unlisted).toBeUndefined();
+    first.startAttempt();
+    expect(first.unlisted).toBe('a');
+    // A 500 is retried on the same model: no hop, the model still has none.
+    first.next(failure('provider_protocol_error', 500), 0, { ...limits, maxRetries: 2 });
+    expect(first.unlisted).toBe('a');
+    hedge.startAttempt();
+    hedge.next(failure('model_busy', 429, 5_000), 0, { ...limits, maxRetries: 0 });
+    first.startAttempt();
+    first.next(failure('all_providers_failed', 502), 1, { ...limits, maxRetries: 2 });
+    // Both runs write one route, in the order their hops came; a failed hop is the model's hop.
+    expect(first.unlisted).toBeUndefined();
+    expect(hedge.unlisted).toBeUndefined();
+    expect(first.hops).toEqual([
+      { model: 'c', outcome: 'failed', reason: 'model_busy' },
+      { model: 'a', outcome: 'failed', reason: 'all_providers_failed' },
+    ]);
+    expect(hedge.failed.map((hop) => hop.model)).toEqual(['c', 'a']);
+  });
+
   it('moves to the next model at once on a failover reason, recording the hop', () => {
     const walk = walkOver('a', 'b', 'c');
     expect(walk.model).toBe('a');

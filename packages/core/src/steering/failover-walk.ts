@@ -20,6 +20,11 @@ export interface WalkPlan {
   order?: (models: readonly string[]) => string[];
   /** A call asking for structured output: how `model` serves the schema (the plan's). */
   methodOf?: (model: string) => StructuredOutputMethod | undefined;
+  /**
+   * Another walk of the same call whose route this one writes too (a hedged call's two runs): the
+   * failed hops of both, in the order they happened.
+   */
+  routeOf?: FailoverWalk;
 }
 
 /** The route's hop of a model left for `reason`; one whose answer failed the check says how it served it. */
@@ -49,9 +54,14 @@ export interface FailedHop {
  */
 export class FailoverWalk {
   /** The failed hops so far, as the route reports them. */
-  readonly hops: ChatRouteHop[] = [];
+  readonly hops: ChatRouteHop[];
   /** The same hops with their errors. */
-  readonly failed: FailedHop[] = [];
+  readonly failed: FailedHop[];
+  /**
+   * The model of the last attempt sent while the route has no hop for it: the attempt is in
+   * flight, or it failed in a way retried on the same model (a 500) and its retry is not sent yet.
+   */
+  #unlisted: string | undefined;
   readonly #bodyFor: (model: string) => string;
   readonly #order: ((models: readonly string[]) => string[]) | undefined;
   readonly #methodOf: WalkPlan['methodOf'];
@@ -73,6 +83,8 @@ export class FailoverWalk {
   #attemptStartedAt = 0;
 
   constructor(plan: WalkPlan) {
+    this.hops = plan.routeOf?.hops ?? [];
+    this.failed = plan.routeOf?.failed ?? [];
     this.#round = plan.models;
     this.#bodyFor = plan.bodyFor;
     this.#order = plan.order;
@@ -103,7 +115,16 @@ export class FailoverWalk {
       events?.failover(from, this.model, reason, waitedMs, structured);
     }
     this.#attemptStartedAt = performance.now();
+    this.#unlisted = this.model;
     return this.model;
+  }
+
+  /**
+   * The model of the last attempt sent when the route has no hop for it yet (in flight, or waiting
+   * to be retried on the same model); undefined when none was sent, or its failure is a hop.
+   */
+  get unlisted(): string | undefined {
+    return this.#unlisted;
   }
 
   /** The models not tried yet in this round, ordered by free capacity now (the plan's `order`). */
@@ -160,6 +181,7 @@ export class FailoverWalk {
     const hop = failedHop(from, reason, this.#methodOf?.(from));
     this.hops.push(hop);
     this.failed.push({ model: from, error });
+    this.#unlisted = undefined;
     this.#roundFailures.push({ model: from, error });
     if (this.#index + 1 < this.#round.length) {
       this.#index++;

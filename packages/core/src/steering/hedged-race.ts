@@ -38,8 +38,6 @@ export interface Raced<T> {
   answer: T;
   winner: 'first' | 'hedge';
   hedgeModel?: string;
-  /** The hedge's failure, when it failed before the first run answered. */
-  hedgeError?: unknown;
   /** The other run was still going when this one won, and was aborted. */
   otherCut: boolean;
 }
@@ -54,11 +52,11 @@ export const HEDGE_LOST = new GatewayError({
  * Races the first run with a hedge sent `delayMs` after the first run's first request when the
  * first run has not answered by then (a stream: no content yet) and `hedge()` gives one. The first
  * run to answer wins; the other is aborted at once (its slot given back). When both fail, the
- * first run's error ends the call (it carries the walk's route). `sent` starts the clock: the
- * first run calls it as its first request is sent (a call waiting for its slot is not slow), and
- * only that once counts: the first run's retries and failovers do not ask for a hedge again (one
- * not sent is reported once per call). `delayMs` is clamped to the longest timer, as the call's
- * deadline is: a longer one fires at once (the hedge after 1 ms).
+ * first run's error ends the call (the steered call's route adds the hedge's failure). `sent`
+ * starts the clock: the first run calls it as its first request is sent (a call waiting for its
+ * slot is not slow), and only that once counts: the first run's retries and failovers do not ask
+ * for a hedge again (one not sent is reported once per call). `delayMs` is clamped to the longest
+ * timer, as the call's deadline is: a longer one fires at once (the hedge after 1 ms).
  */
 export function raceWithHedge<T>(race: HedgeRace<T>): {
   result: Promise<Raced<T>>;
@@ -132,9 +130,8 @@ class HedgedRace<T> {
     const cut = runs.filter((other) => other !== entry && !other.done);
     for (const other of cut) other.scope.abort(HEDGE_LOST);
     scope.disposeWith(this.#race.scope);
-    const hedgeError = runs.find((other) => other.name === 'hedge')?.error;
     const hedgeModel = this.#hedgeModel;
-    this.#resolve({ answer, winner: name, hedgeModel, hedgeError, otherCut: cut.length > 0 });
+    this.#resolve({ answer, winner: name, hedgeModel, otherCut: cut.length > 0 });
   }
 
   #failed(entry: RaceRun, error: unknown): void {

@@ -25,8 +25,7 @@ import type {
 import type { ModelCapability } from '../protocol/wire-types';
 import { allFailedMessage } from './all-failed-message';
 import { CircuitBreakers } from './circuit-breaker';
-import { failoverReason } from './failover-reason';
-import { type FailedHop, FailoverWalk, failedHop } from './failover-walk';
+import { type FailedHop, FailoverWalk } from './failover-walk';
 import { earnHedge, refundHedge, spendHedge } from './hedge-allowance';
 import { hedgeDelay, recordFirstContent } from './hedge-delay';
 import { type Hedge, raceWithHedge } from './hedged-race';
@@ -101,7 +100,14 @@ interface Answered<T> {
   model: string;
   /** A hedged call's: which run answered (they may ask the same model). */
   winner?: 'first' | 'hedge';
-  other?: { model: string; failure?: unknown };
+  /** A hedged call's other run: its model, and its walk (what its route lacks). */
+  other?: { model: string; walk: FailoverWalk };
+}
+
+/** A hedged call's second run, once its hedge is sent: its walk of one model, how it failed. */
+interface HedgeRunState {
+  walk?: FailoverWalk;
+  error?: unknown;
 }
 
 /** A steered call once planned: what its runs share. */
@@ -129,16 +135,17 @@ export async function runSteeredCall<T>(
   const planned = await readAndPlan(input);
   const { plan, walk, call, events } = planned;
   const hedge = call.hedge ?? input.client.hedge ?? false;
+  const second: HedgeRunState = {};
   let answered: Answered<T>;
   try {
     answered = hedge
-      ? await hedged(planned, send, hedge)
+      ? await hedged(planned, send, hedge, second)
       : {
           answer: await send({ scope: planned.scope, events, policy: walkPolicyOf(planned) }),
           model: walk.model,
         };
   } catch (error) {
-    const failure = failedCall(error, plan, walk);
+    const failure = failedCall(error, plan, walk, second);
     // A hedged call's runs leave its end to it.
     if (hedge) events?.failed(failure);
     throw failure;
@@ -168,7 +175,9 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
   const stream = input.spec.stream === true;
   const chunkMs = stream ? (call.chunkTimeoutMs ?? input.client.chunkTimeoutMs) : undefined;
   const method = plan.methods?.get(model);
-  const tail = otherRunHops(other, plan);
+  // The route as the race was decided: the cut run adds nothing after.
+  const log = [...walk.hops];
+  const tail = otherRunHops(other);
   // A stream's answer is checked at its end: its hop says so then (chat/stream). A whole one
   // handed on unchecked (a step of the caller's tool loop) says it was not checked.
   const checked = !stream && checkedWhole(input, answer);
@@ -179,7 +188,7 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
     method,
     route: (answeredBy) => ({
       requested: plan.requested,
-      hops: hopsOf(plan, walk, ...tail, { model, outcome: 'answered', ...structured }),
+      hops: hopsOf(plan, log, ...tail, { model, outcome: 'answered', ...structured }),
       answeredBy,
     }),
     silence:
@@ -193,7 +202,7 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
       }
       return withRoute(
         error,
-        { requested: plan.requested, hops: hopsOf(plan, walk, ...tail, ended) },
+        { requested: plan.requested, hops: hopsOf(plan, log, ...tail, ended) },
         [],
       );
     },
@@ -205,15 +214,14 @@ function checkedWhole(input: SteeredCallInput, answer: unknown): boolean {
   return input.structured?.checkedOf((answer as WholeAnswer).headers) !== undefined;
 }
 
-/** A hedged call's other run: aborted when the answering one won, or failed before it did. */
-function otherRunHops(other: Answered<unknown>['other'], plan: HopPlan): ChatRouteHop[] {
-  if (other === undefined) return [];
-  const reason = isGatewayError(other.failure) ? failoverReason(other.failure) : undefined;
-  return [
-    reason
-      ? failedHop(other.model, reason, plan.methods?.get(other.model))
-      : { model: other.model, outcome: 'lost' },
-  ];
+/**
+ * A hedged call's other run: `lost` when its last attempt has no hop yet (aborted in flight when
+ * the answering one won, or failed in a way retried on the same model, its retry never sent);
+ * nothing when its last failure is a `failed` hop already (the shared log has it).
+ */
+function otherRunHops(other: Answered<unknown>['other']): ChatRouteHop[] {
+  const model = other?.walk.unlisted;
+  return model === undefined ? [] : [{ model, outcome: 'lost' }];
 }
 
 /** The call's options read, its scope and events made, its models planned (skips reported). */
@@ -346,6 +354,7 @@ async function hedged<T>(
   planned: PlannedCall,
   send: (via: OpenVia) => Promise<T>,
   hedge: Exclude<ReadSteering['hedge'], false | undefined>,
+  second: HedgeRunState,
 ): Promise<Answered<T>> {
   const { input, walk, scope, events, budgetId, plan } = planned;
   const stream = input.spec.stream === true;
@@ -362,22 +371,22 @@ async function hedged<T>(
     delayMs,
     first: (via) =>
       send({ ...via, policy: walkPolicyOf(planned, { onRequest: sentFirst, nextAttempt }) }),
-    hedge: () => hedgeRun(planned, send, delayMs, nextAttempt),
+    hedge: () => hedgeRun(planned, send, { waitedMs: delayMs, nextAttempt, second }),
     discard: stream ? discardStream : () => {},
   });
   function sentFirst(): void {
     firstSentAt = performance.now();
     race.sent();
   }
-  const { answer, winner, hedgeModel, hedgeError, otherCut } = await race.result;
+  const { answer, winner, hedgeModel, otherCut } = await race.result;
   if (hedgeModel === undefined) return { answer, model: walk.model };
   if (winner === 'first') {
-    return { answer, model: walk.model, winner, other: { model: hedgeModel, failure: hedgeError } };
+    return { answer, model: walk.model, winner, other: { model: hedgeModel, walk: second.walk! } };
   }
   // The slow first attempt, cut, took at least this long: without it 'auto' would learn only the
   // fast answers and hedge ever earlier.
   if (otherCut) recordFirstContent(budgetId, walk.model, stream, performance.now() - firstSentAt);
-  return { answer, model: hedgeModel, winner, other: { model: walk.model } };
+  return { answer, model: hedgeModel, winner, other: { model: walk.model, walk } };
 }
 
 /**
@@ -387,10 +396,10 @@ async function hedged<T>(
 async function hedgeRun<T>(
   planned: PlannedCall,
   send: (via: OpenVia) => Promise<T>,
-  waitedMs: number,
-  nextAttempt: () => number,
+  run: { waitedMs: number; nextAttempt: () => number; second: HedgeRunState },
 ): Promise<Hedge<T> | undefined> {
   const { input, walk, scope, events, budgetId, plan } = planned;
+  const { waitedMs, nextAttempt, second } = run;
   const skipped = (reason: HedgeSkipReason) => {
     events?.hedgeSkipped(walk.model, reason, waitedMs);
     return undefined;
@@ -409,34 +418,64 @@ async function hedgeRun<T>(
     return skipped('no_candidate');
   }
   events?.hedgeSent(from, model, waitedMs);
-  // One attempt on its model: no retries, no failover (the first run walks on).
-  const own = new FailoverWalk({ models: [model], bodyFor: (id) => walk.bodyOf(id) });
+  // One attempt on its model: no retries, no failover (the first run walks on). Its failed hop
+  // goes to the call's route, among the first run's, in the order they happened.
+  const own = new FailoverWalk({
+    models: [model],
+    bodyFor: (id) => walk.bodyOf(id),
+    methodOf: (id) => plan.methods?.get(id),
+    routeOf: walk,
+  });
+  second.walk = own;
   const single = { ...planned, input: { ...input, options: { ...input.options, maxRetries: 0 } } };
   return {
     model,
     slot,
-    run: (via) => send({ ...via, policy: walkPolicyOf(single, { walk: own, nextAttempt }) }),
+    run: (via) =>
+      send({ ...via, policy: walkPolicyOf(single, { walk: own, nextAttempt }) }).catch((error) => {
+        second.error = error;
+        throw error;
+      }),
   };
 }
 
-/** A route's hops: the plan's skips, the walk's failed hops, then `last`. */
-function hopsOf(plan: HopPlan, walk: FailoverWalk, ...last: ChatRouteHop[]): ChatRouteHop[] {
-  return [...skippedHops(plan.skipped), ...walk.hops, ...last];
+/** A route's hops: the plan's skips, the walk's failed hops (`log`), then `last`. */
+function hopsOf(
+  plan: HopPlan,
+  log: readonly ChatRouteHop[],
+  ...last: ChatRouteHop[]
+): ChatRouteHop[] {
+  return [...skippedHops(plan.skipped), ...log, ...last];
 }
 
 function skippedHops(skipped: HopPlan['skipped']): ChatRouteHop[] {
   return skipped.map(({ model, reason }) => ({ model, outcome: 'skipped', reason }));
 }
 
-/** The error a walk ended with, carrying the route: its skips, and every hop that failed. */
-function failedCall(error: unknown, plan: HopPlan, walk: FailoverWalk): unknown {
+/**
+ * The error a walk ended with, carrying the route: its skips, and every hop that failed, a hedged
+ * call's of both runs (the hedge's own failure too, when it is no failover: an `ended` hop before
+ * the one of the error that ends the call, the first run's).
+ */
+function failedCall(
+  error: unknown,
+  plan: HopPlan,
+  walk: FailoverWalk,
+  hedge: HedgeRunState,
+): unknown {
   if (!isGatewayError(error)) return error;
-  const hops = hopsOf(plan, walk);
+  const hops = hopsOf(plan, walk.hops);
   const failed = [...walk.failed];
-  // The failure that ended the call, when the walk did not record it (not a failover reason).
-  if (walk.failed.at(-1)?.error !== error) {
-    hops.push({ model: walk.model, outcome: 'ended', code: error.code });
-    failed.push({ model: walk.model, error });
+  const recorded = new Set(failed.map((hop) => hop.error));
+  const ends: [FailoverWalk | undefined, unknown][] = [
+    [hedge.walk, hedge.error],
+    [walk, error],
+  ];
+  for (const [run, end] of ends) {
+    // A run's last failure, when the walk did not record it (not a failover reason).
+    if (!run || !isGatewayError(end) || recorded.has(end)) continue;
+    hops.push({ model: run.model, outcome: 'ended', code: end.code });
+    failed.push({ model: run.model, error: end });
   }
   return withRoute(error, { requested: plan.requested, hops }, failed);
 }

@@ -76,6 +76,11 @@ export class ChatStreamDecoder {
     return this.#answered;
   }
 
+  /** The answer's `model`: the first non-empty one a chunk carried, once one did. */
+  get model(): string | undefined {
+    return this.#assembler.model;
+  }
+
   /** `[DONE]` came, or the input ended complete: nothing more will be decoded. */
   get done(): boolean {
     return this.#done;

@@ -4,14 +4,20 @@ import type { SilenceClock } from '../../call/stall-timer';
 import { GatewayError, isGatewayError, redactOwnKey } from '../../errors/errors';
 import { BodyReadAhead, cancelUnreachable } from '../../http/body-read-ahead';
 import type { OpenResponse } from '../../http/transport';
+import { answeredByAnother } from '../../protocol/answering-model';
 import type { AssembledChat, ChatStream, ChatStreamEvent } from '../../protocol/chat-result-types';
 import type { ChatRoute } from '../../protocol/chat-route';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 
 interface ChatStreamMeta {
   requestedModel: string;
+  /** `X-Service-Model`, else the model sent (until a chunk names one: `modelInChunks`). */
   servedModel: string;
-  fallback: boolean;
+  /**
+   * No `X-Service-Model` named the answering model: the first `model` the chunks carry does
+   * (§4.6: the header, else the body's `model`, else the model sent).
+   */
+  modelInChunks: boolean;
   headers: Headers;
   route: ChatRoute;
   assemble: boolean;
@@ -54,8 +60,6 @@ type State = 'open' | 'done' | 'failed';
  */
 export class GatewayChatStream implements ChatStream {
   readonly requestedModel: string;
-  readonly servedModel: string;
-  readonly fallback: boolean;
   readonly headers: Headers;
   readonly route: ChatRoute;
   readonly #open: OpenResponse;
@@ -79,20 +83,24 @@ export class GatewayChatStream implements ChatStream {
   #silence: { start(): void; stop(): void } | undefined;
   /** `ChatStreamMeta.failed`: a steered call's errors carry its route. */
   readonly #routed: ((error: GatewayError) => GatewayError) | undefined;
+  /** The models the stream's errors name (the answering one may come with the first chunk). */
+  readonly #names: { requestedModel: string; servedModel: string };
+  /** The decoder's context: its errors name the models too. */
+  readonly #decoding: { requestedModel: string; servedModel: string; assemble: boolean };
+  /** `ChatStreamMeta.modelInChunks`, until a chunk named the model. */
+  #modelInChunks: boolean;
 
   constructor(open: OpenResponse, meta: ChatStreamMeta) {
     this.#open = open;
     this.requestedModel = meta.requestedModel;
-    this.servedModel = meta.servedModel;
-    this.fallback = meta.fallback;
     this.headers = meta.headers;
     this.route = meta.route;
     this.#routed = meta.failed;
-    this.#decoder = new ChatStreamDecoder({
-      requestedModel: meta.requestedModel,
-      servedModel: meta.servedModel,
-      assemble: meta.assemble,
-    });
+    this.#modelInChunks = meta.modelInChunks;
+    const { requestedModel, servedModel, assemble } = meta;
+    this.#names = { requestedModel, servedModel };
+    this.#decoding = { requestedModel, servedModel, assemble };
+    this.#decoder = new ChatStreamDecoder(this.#decoding);
     this.#structured = meta.structured;
     this.#events = meta.structured?.events(this.#decoder) ?? this.#decoder;
     const body = open.response.body;
@@ -105,7 +113,7 @@ export class GatewayChatStream implements ChatStream {
     const limit = open.maxBufferedBytes;
     this.#maxBytes = limit;
     // Nothing handed to the read-ahead may reference this object: the finalizer needs it unreachable.
-    const models = { requestedModel: meta.requestedModel, servedModel: meta.servedModel };
+    const models = this.#names;
     this.#body = new BodyReadAhead(
       reader,
       open.chunks,
@@ -130,6 +138,30 @@ export class GatewayChatStream implements ChatStream {
     const events = open.events;
     cancelUnreachable.register(this, this.#body, events && (() => events.abandoned()));
     if (meta.silence) this.#watchSilence(meta.silence);
+  }
+
+  /**
+   * The answering model (§4.6): `X-Service-Model`; without it, the first `model` a chunk carried
+   * once one was read (a reader sees it by the `metadata` event that announces it), else the model
+   * sent.
+   */
+  get servedModel(): string {
+    return this.#names.servedModel;
+  }
+
+  /** Answered by another model than the one asked (`servedModel`, as known so far). */
+  get fallback(): boolean {
+    return answeredByAnother(this.requestedModel, this.#names.servedModel);
+  }
+
+  /** Without `X-Service-Model`: the chunks' `model`, once decoded, names the answering model. */
+  #readModel(): void {
+    const model = this.#decoder.model;
+    if (!this.#modelInChunks || model === undefined) return;
+    this.#modelInChunks = false;
+    this.#names.servedModel = model;
+    this.#decoding.servedModel = model;
+    this.route.answeredBy = model;
   }
 
   /**
@@ -209,6 +241,7 @@ export class GatewayChatStream implements ChatStream {
     try {
       if (chunk.done) {
         this.#decoder.feed(this.#text.decode());
+        this.#readModel();
         this.#decoder.end();
         this.#finish();
         return;
@@ -226,6 +259,7 @@ export class GatewayChatStream implements ChatStream {
         return;
       }
       this.#decoder.feed(this.#text.decode(chunk.value, { stream: true }));
+      if (this.#modelInChunks) this.#readModel();
       if (this.#decoder.done) this.#finish();
     } catch (error) {
       this.#fail(
@@ -242,7 +276,7 @@ export class GatewayChatStream implements ChatStream {
   }
 
   #models(): { requestedModel: string; servedModel: string } {
-    return { requestedModel: this.requestedModel, servedModel: this.servedModel };
+    return { ...this.#names };
   }
 
   /** The stream read to its end; a structured one's answer first checked (`checked`: it passed). */
