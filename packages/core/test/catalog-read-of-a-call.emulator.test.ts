@@ -68,13 +68,9 @@ describe("a chat call's catalog read", () => {
     // subject: fake timers move it (core reads performance.now(); the emulator's delays are timers).
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const gateway = await emulate();
-    const client = clientOn(gateway, {
-      fetch: async (input, init) => {
-        if (String(input).endsWith('/models')) await new Promise((r) => setTimeout(r, 300));
-        return gateway.emulator.fetch(input, init);
-      },
-    });
+    const client = clientOn(gateway);
     const { emulator } = gateway;
+    emulator.injectFault({ fault: 'slow_headers', endpoint: 'models', ms: 300 });
     emulator.injectFault({ fault: 'slow_headers', model: 'community/general', ms: 20_000 });
     const failed = caught(() => send(client, hi(), { timeoutMs: 2_000 }), isGatewayError);
     await vi.advanceTimersByTimeAsync(2_000);

@@ -180,13 +180,9 @@ describe('every error of a steered call carries its route', () => {
     // subject: fake timers move it (core reads performance.now(); the emulator's delays are timers).
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const gateway = await emulate();
-    const client = clientOn(gateway, {
-      fetch: async (input, init) => {
-        if (String(input).endsWith('/models')) await new Promise((r) => setTimeout(r, 300));
-        return gateway.emulator.fetch(input, init);
-      },
-    });
+    const client = clientOn(gateway);
     const { emulator } = gateway;
+    emulator.injectFault({ fault: 'slow_headers', endpoint: 'models', ms: 300 });
     emulator.injectFault({ fault: 'slow_headers', model: 'community/general', ms: 20_000 });
     const failed = caught(
       () => client.chat(hi(), { fallbackModels: ['community/plain'], timeoutMs: 2_000 }),
