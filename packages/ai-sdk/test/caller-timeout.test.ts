@@ -2,7 +2,6 @@
 // signal's reason, a TimeoutError `ai` reads as an abort, as openai-compatible's fetch does
 // (docs/gateway-protocol.md §10.4); core's own `timeoutMs` stays an APICallError `timeout`.
 
-import { APICallError } from '@ai-sdk/provider';
 import { isAbortError } from '@ai-sdk/provider-utils';
 import { emulate } from '@infergate/emulator/testing';
 import { embedMany, generateText } from 'ai';

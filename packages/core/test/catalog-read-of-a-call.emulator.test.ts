@@ -3,7 +3,7 @@
 import { caught, emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ChatRequest, isGatewayError } from '../src/index';
-import { clientOn, hi } from './helpers';
+import { clientOn, hi, slowCatalogGateway } from './helpers';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -64,14 +64,9 @@ describe("a chat call's catalog read", () => {
     ['chat', chat],
     ['chatStream', chatStream],
   ] as const)("%s's timeout counts its catalog read: one deadline", async (_name, send) => {
-    // The catalog answers after 300 ms; the model never answers in time. The deadline is the
-    // subject: fake timers move it (core reads performance.now(); the emulator's delays are timers).
+    // The deadline is the subject: fake timers move it (core reads performance.now()).
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    const gateway = await emulate();
-    const client = clientOn(gateway);
-    const { emulator } = gateway;
-    emulator.injectFault({ fault: 'slow_headers', endpoint: 'models', ms: 300 });
-    emulator.injectFault({ fault: 'slow_headers', model: 'community/general', ms: 20_000 });
+    const { client, emulator } = await slowCatalogGateway();
     const failed = caught(() => send(client, hi(), { timeoutMs: 2_000 }), isGatewayError);
     await vi.advanceTimersByTimeAsync(2_000);
     // (setImmediate is not faked: it comes after the deadline's abort has run its course.)

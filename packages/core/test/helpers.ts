@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { DEFAULT_KEYS, type Emulator } from '@infergate/emulator';
-import type { GatewayConnection } from '@infergate/emulator/testing';
+import { emulate, type GatewayConnection } from '@infergate/emulator/testing';
 import { vi } from 'vitest';
 import type { GatewayClient } from '../src/client/client';
 import type { GatewayClientOptions } from '../src/client/options';
@@ -166,3 +166,16 @@ export async function settledAfter<T>(ms: number, promise: Promise<T>): Promise<
  */
 export const idle = (client: GatewayClient) =>
   settledAfter(CUT_REQUEST_GRACE_MS + 20, client.budget.whenIdle());
+
+/**
+ * A gateway whose catalog answers after 300 ms and whose `community/general` never answers in
+ * time, with a client on it: a call's one deadline, its catalog read counted in it, is the subject.
+ * Fake timers must be on (the emulator's delays are timers).
+ */
+export async function slowCatalogGateway(): Promise<{ client: GatewayClient; emulator: Emulator }> {
+  const gateway = await emulate();
+  const { emulator } = gateway;
+  emulator.injectFault({ fault: 'slow_headers', endpoint: 'models', ms: 300 });
+  emulator.injectFault({ fault: 'slow_headers', model: 'community/general', ms: 20_000 });
+  return { client: clientOn(gateway), emulator };
+}

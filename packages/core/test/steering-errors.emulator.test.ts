@@ -3,7 +3,7 @@ import { caught, emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayError } from '../src/errors/errors';
 import { isGatewayError } from '../src/index';
-import { clientOn, DEFAULT_KEYS, hi } from './helpers';
+import { clientOn, DEFAULT_KEYS, hi, slowCatalogGateway } from './helpers';
 
 // The errors of a steered call (docs/gateway-protocol.md §4.7): each carries its route, the
 // models it skipped and tried and how each failed, its last hop the failure that ended the call;
@@ -176,14 +176,9 @@ describe('every error of a steered call carries its route', () => {
   });
 
   it("a walk's timeout names the call's own deadline, its catalog read counted in it", async () => {
-    // The catalog answers after 300 ms; the model never answers in time. The deadline is the
-    // subject: fake timers move it (core reads performance.now(); the emulator's delays are timers).
+    // The deadline is the subject: fake timers move it (core reads performance.now()).
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    const gateway = await emulate();
-    const client = clientOn(gateway);
-    const { emulator } = gateway;
-    emulator.injectFault({ fault: 'slow_headers', endpoint: 'models', ms: 300 });
-    emulator.injectFault({ fault: 'slow_headers', model: 'community/general', ms: 20_000 });
+    const { client, emulator } = await slowCatalogGateway();
     const failed = caught(
       () => client.chat(hi(), { fallbackModels: ['community/plain'], timeoutMs: 2_000 }),
       isGatewayError,
