@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4.6: without `X-Service-Model`, the answering model is the body's
 // `model` — a whole answer's, or a stream's chunks' — on generateText and streamText alike.
-import { emulate } from '@infergate/emulator/testing';
+import { emulate, unheadedAnswer } from '@infergate/emulator/testing';
 import { generateText, streamText } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BASE_URL, providersOn } from './providers';
@@ -9,24 +9,11 @@ const emulated = await emulate({ as: 'msw', baseURL: BASE_URL, hooks: { afterEac
 const { gateway } = providersOn(emulated);
 const POOL = 'pool-a/llama-3-8b';
 
-const chunk = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'c9', object: 'chat.completion.chunk', created: 1, model: POOL, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-const SSE = `${chunk({ role: 'assistant', content: 'hi' })}${chunk({}, 'stop')}data: [DONE]\n\n`;
-const WHOLE = {
-  id: 'c9',
-  object: 'chat.completion',
-  created: 1,
-  model: POOL,
-  choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
-  usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-};
-
 /** The pool model's chat answers, with no X-Service-Model header; the rest the emulator's. */
 const fetch: typeof globalThis.fetch = async (input, init) => {
   const request = new Request(input, init);
   if (!request.url.endsWith('/chat/completions')) return globalThis.fetch(request);
-  if (!(await request.json()).stream) return Response.json(WHOLE);
-  return new Response(SSE, { headers: { 'content-type': 'text/event-stream' } });
+  return unheadedAnswer(POOL, (await request.json()).stream === true);
 };
 
 describe('the answering model without X-Service-Model', () => {

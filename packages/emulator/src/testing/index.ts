@@ -1,3 +1,4 @@
+export { twoChoicesAnswer, unheadedAnswer } from './canned-answers';
 export { caught } from './caught';
 export { CLAIMED_MODEL, withClaimedModel } from './claimed-model';
 export {
@@ -19,5 +20,4 @@ export {
   emulate,
   type GatewayConnection,
 } from './emulate';
-export { twoChoicesAnswer } from './two-choices';
 export * from './wait-for-state';

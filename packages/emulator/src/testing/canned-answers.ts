@@ -1,4 +1,6 @@
-// docs/gateway-protocol.md §4.3 (an answer is choice 0: a test's two-choice answer).
+// docs/gateway-protocol.md §4.3 (an answer is choice 0), §4.6 (the answering model).
+// Chat answers the emulator does not give, for tests to serve from their `fetch`.
+//
 // A chat answer with two choices (`n: 2`, or a server that sends them unasked), each calling
 // `weather`: choice 0 for Kyiv (`call_a`), choice 1 for Lviv (`call_b`). Streamed, both choices'
 // pieces share chunks and choice 1 then starts a call of its own (`call_c`, `time`); whole, choice 1 comes first, so a reader must go by `index`. The emulator
@@ -68,4 +70,25 @@ export function twoChoicesAnswer(model: string, stream: boolean): Response {
   return new Response(twoChoicesSse(model), {
     headers: { ...headers, 'content-type': 'text/event-stream' },
   });
+}
+
+/**
+ * An answer "hi" from `model` with no `X-Service-Model` header, as a proxy that drops it or a
+ * server that is not the gateway sends it: the answering model is only the body's (or the
+ * chunks') `model`. An SSE stream when `stream`, else a whole completion.
+ */
+export function unheadedAnswer(model: string, stream: boolean): Response {
+  const common = { id: 'c9', created: 1, model };
+  if (!stream) {
+    return Response.json({
+      ...common,
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+    });
+  }
+  const chunk = (delta: object, finish: string | null = null) =>
+    `data: ${JSON.stringify({ ...common, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const sse = `${chunk({ role: 'assistant', content: 'hi' })}${chunk({}, 'stop')}data: [DONE]\n\n`;
+  return new Response(sse, { headers: { 'content-type': 'text/event-stream' } });
 }
