@@ -7,6 +7,7 @@ import {
   type AIMessageChunk,
   type ContentBlock,
   HumanMessage,
+  SystemMessage,
   ToolMessage,
 } from '@langchain/core/messages';
 import type { ChatGenerationChunk } from '@langchain/core/outputs';
@@ -319,6 +320,28 @@ describe('GatewayChatModel: capability checks', () => {
     });
     await expect(textOnly.invoke([message])).rejects.toThrow(/acceptsContentParts: false/);
     expect(emulator.counters.requests.chat).toBe(1);
+  });
+
+  it('refuses a system message’s image part for what it is (a system message takes text only), whatever the model takes', async () => {
+    const { emulator, connection } = await emulate();
+    const system = new SystemMessage({
+      content: [
+        { type: 'text', text: 'Look:' },
+        { type: 'image', url: 'https://example.test/a.png' },
+      ],
+    });
+    for (const acceptsContentParts of [undefined, false]) {
+      const model = new GatewayChatModel('community/general', {
+        ...connection,
+        acceptsContentParts,
+      });
+      const error = await caught(model.invoke([system, new HumanMessage('hi')]), isGatewayError);
+      expect(error.code).toBe('invalid_request_error');
+      expect(error.message).toBe(
+        'messages[0].content[1]: a "image" content part cannot be sent to community/general: a system message takes text only',
+      );
+    }
+    expect(emulator.counters.requests.chat).toBe(0);
   });
 });
 

@@ -69,6 +69,48 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
     expect(isGatewayError(error) && error.code).toBe('timeout');
   });
 
+  it.each([
+    ['invoke', (model: GatewayChatModel) => model.invoke('hi')],
+    [
+      'stream',
+      async (model: GatewayChatModel) => {
+        for await (const _chunk of await model.stream('hi')) {
+          // read to the end
+        }
+      },
+    ],
+  ] as const)(
+    "%s: the model's timeout is one deadline, its catalog read included",
+    async (_name, send) => {
+      // The catalog and the model each answer after 700 ms: with timeout 1000 the call ends at
+      // 1000 ms, not when the chat's own 1000 ms would. Fake timers move the deadline (core reads
+      // performance.now(); the emulator's delays are timers).
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+      try {
+        const { emulator, connection } = await emulate();
+        emulator.injectFault({ fault: 'slow_headers', endpoint: 'models', ms: 700 });
+        emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 700 });
+        const model = new GatewayChatModel('community/general', {
+          ...connection,
+          timeout: 1000,
+          maxRetries: 0,
+        });
+        const failed = caught(send(model));
+        await vi.advanceTimersByTimeAsync(1000);
+        // (setImmediate is not faked: it comes after the deadline's abort has run its course.)
+        const pending = new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')));
+        const error = await Promise.race([failed, pending]);
+        expect(isGatewayError(error) && error.code).toBe('timeout');
+        expect(emulator.counters.requests.models).toBe(1);
+        expect(emulator.counters.requests.chat).toBe(1);
+        // (Left to end: the chat's answer would otherwise keep the test's timers busy.)
+        await vi.advanceTimersByTimeAsync(700);
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
+
   it("the model's timeout holds when the wall clock is stepped back (a monotonic deadline)", async () => {
     // Only `Date` is faked: an NTP step; timers and performance.now() keep their pace.
     vi.useFakeTimers({ toFake: ['Date'] });

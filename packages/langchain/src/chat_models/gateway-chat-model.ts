@@ -56,6 +56,7 @@ import {
 } from '../utils/errors';
 import { loadLaterParts } from '../utils/load-lazily';
 import { withCallerSignal } from '../utils/with-caller-signal';
+import { oneDeadline } from './call-deadline';
 import { profileFromCapabilities } from './capabilities';
 import { ChatModelCapabilityGate } from './capability-gate';
 import { refuseChatOpenAINames } from './chat-openai-names';
@@ -390,10 +391,12 @@ export class GatewayChatModel
     return withLangChainErrors(async () => {
       const request = convertToGatewayRequest(messages, this, options);
       const callOptions = this.#callOptions(options);
+      const chatOptions = oneDeadline(callOptions, this.model);
       // Core gates the call; the capabilities are learnt for `profile` (a cached look-up).
       await this.#gate.learn(callOptions);
       try {
-        return withTokenUsage(convertChatResult(await this.#client.chat(request, callOptions)));
+        const result = await this.#client.chat(request, chatOptions());
+        return withTokenUsage(convertChatResult(result));
       } catch (error) {
         throw this.#withHint(error);
       }
@@ -475,14 +478,17 @@ export class GatewayChatModel
     options: this['ParsedCallOptions'],
   ): Promise<Iterable<ChatGenerationChunk> | AsyncIterable<ChatGenerationChunk>> {
     const callOptions = this.#callOptions(options);
+    const chatOptions = oneDeadline(callOptions, this.model);
     // Core's rule: stream when the model is known to (unknown, or a list: asked whole).
     const stream =
       this.streaming ||
       streamsOptionally(planChatCall(this, options, await this.#gate.learn(callOptions)));
     const request = convertToGatewayRequest(messages, this, options);
-    if (!stream) return [convertChatResultToChunk(await this.#client.chat(request, callOptions))];
+    if (!stream) return [convertChatResultToChunk(await this.#client.chat(request, chatOptions()))];
     const streamUsage = streamUsageOf(this, options);
-    return readChatChunks(await this.#client.chatStream(request, { ...callOptions, streamUsage }));
+    return readChatChunks(
+      await this.#client.chatStream(request, { ...chatOptions(), streamUsage }),
+    );
   }
 
   /**

@@ -103,7 +103,11 @@ function convertMessage(
       return withName(
         {
           role: 'system',
-          content: joinText(textOnly(message.content, field, options.model), options, 'system'),
+          content: joinText(
+            textOnly(message.content, field, options.model, SYSTEM_TEXT_ONLY),
+            options,
+            'system',
+          ),
         },
         message,
       );
@@ -299,7 +303,8 @@ function convertContent(
 ): string | ChatContentPart[] {
   if (typeof content === 'string') return content;
   if (options.acceptsContentParts === false) {
-    return joinText(textOnly(content, field, options.model, NOT_USER_CONTENT), options, 'user');
+    const texts = textOnly(content, field, options.model, MODEL_TEXT_ONLY, NOT_USER_CONTENT);
+    return joinText(texts, options, 'user');
   }
   const parts: ChatContentPart[] = [];
   for (const [i, block] of content.entries()) {
@@ -311,14 +316,19 @@ function convertContent(
   return parts;
 }
 
+/** Why `textOnly` refuses a part: the role's rule (whatever the model takes), or the model's setting. */
+const SYSTEM_TEXT_ONLY = 'a system message takes text only';
+const MODEL_TEXT_ONLY = 'the model was built with acceptsContentParts: false (text only)';
+
 /**
- * The text parts; any other part is refused (the model was not declared to accept parts, or the
- * role takes text only) but those of `skipped` types, left out.
+ * The text parts; any other part is refused, saying `why` (the role takes text only, or the model
+ * was not declared to accept parts), but those of `skipped` types, left out.
  */
 function textOnly(
   content: MessageContent,
   field: string,
-  model?: string,
+  model: string | undefined,
+  why: typeof SYSTEM_TEXT_ONLY | typeof MODEL_TEXT_ONLY,
   skipped: ReadonlySet<string> = new Set(),
 ): ChatContentPart[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
@@ -332,7 +342,7 @@ function textOnly(
     if (skipped.has(type)) continue;
     throw invalidRequest(
       `${field}[${i}]`,
-      `a "${type}" content part cannot be sent${model ? ` to ${model}` : ''}: the model was built with acceptsContentParts: false (text only)`,
+      `a "${type}" content part cannot be sent${model ? ` to ${model}` : ''}: ${why}`,
     );
   }
   return texts;
