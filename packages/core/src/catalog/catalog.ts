@@ -133,13 +133,13 @@ export class Catalog {
    * (`#join`), except in request-bound runtimes where each caller sends its own, under its own
    * signal and deadline.
    *
-   * Only callers with the same retry budget (their `maxRetries`, else the client's) share a read:
-   * the shared request retries as its starter's budget says, so a caller joining a read with another
-   * budget would be given fewer attempts than its own (one 503 failing a call that alone retries
-   * past it) or more (a `maxRetries: 0` call waiting through retries). A caller with another budget
-   * sends its own read, which the callers with its budget share. So every caller waits on exactly
-   * the attempts its own budget counts, as it would alone; the cost is one more `GET` when calls
-   * with different budgets miss the cache at once (docs/gateway-protocol.md §4.2).
+   * Only callers with the same retry budget (the same `maxRetries`, or none: the client's) share
+   * a read: the shared request retries as its starter's budget says, so a caller joining a read
+   * with another budget would be given fewer attempts than its own (one 503 failing a call that
+   * alone retries past it) or more (a `maxRetries: 0` call waiting through retries). A caller with
+   * another budget sends its own read, which the callers with its budget share. So every caller
+   * waits on exactly the attempts its own budget counts, as it would alone; the cost is one more
+   * `GET` when calls with different budgets miss the cache at once (docs/gateway-protocol.md §4.2).
    */
   #read<T extends { id: string }>(
     path: string,
@@ -154,7 +154,7 @@ export class Catalog {
       return read;
     }
     const flights = this.#flights as Map<string, Flight<T[]>>;
-    const key = `${path} ${this.#transport.retryAllowance(options ?? {}).maxRetries}`;
+    const key = `${path} ${options?.maxRetries ?? 'client'}`;
     let flight = flights.get(key);
     if (!flight) flight = this.#start(path, key, options, parent, begin());
     const shared = flight;
