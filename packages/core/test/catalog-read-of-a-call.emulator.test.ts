@@ -97,3 +97,50 @@ describe("a chat call's catalog read", () => {
     expect(emulator.counters.requests.chat).toBe(0);
   });
 });
+
+describe('concurrent calls’ catalog reads: each waits on its own budget’s attempts', () => {
+  it.each([
+    ['a maxRetries: 0 call’s', 0, undefined],
+    ['a default call’s (maxRetries 2)', undefined, 0],
+  ] as const)(
+    'a call with another budget does not wait on %s read',
+    async (_name, firstRetries, secondRetries) => {
+      const gateway = await emulate();
+      const { emulator } = gateway;
+      emulator.injectFault({ fault: 'service_unavailable', endpoint: 'models' });
+      // The first GET /models waits at the client's fetch until released: the first call's read
+      // is in flight while the second call starts.
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let reached = () => {};
+      const firstRead = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
+      let reads = 0;
+      const client = clientOn(gateway, {
+        fetch: async (input, init) => {
+          if (String(input).endsWith('/models') && ++reads === 1) {
+            reached();
+            await gate;
+          }
+          return gateway.emulator.fetch(input, init);
+        },
+      });
+      const budget = (n: number | undefined) => (n === undefined ? {} : { maxRetries: n });
+      const first = caught(() => client.chat(hi(), budget(firstRetries)), isGatewayError);
+      await firstRead;
+      const second = caught(() => client.chat(hi(), budget(secondRetries)), isGatewayError);
+      // The second call reads on its own, with its own budget: 1 + its maxRetries requests.
+      const own = 1 + (secondRetries ?? 2);
+      await gateway.untilRequests(own, { endpoint: 'models', timeoutMs: 5_000 });
+      expect((await second).status).toBe(503);
+      expect(emulator.counters.requests.models).toBe(own);
+      release();
+      expect((await first).status).toBe(503);
+      expect(emulator.counters.requests.models).toBe(own + 1 + (firstRetries ?? 2));
+      expect(emulator.counters.requests.chat).toBe(0);
+    },
+  );
+});

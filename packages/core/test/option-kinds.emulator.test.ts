@@ -73,6 +73,36 @@ describe('headers, by the descriptor kind', () => {
       ['1', null, null],
     ]);
   });
+
+  it('an entry whose value is undefined is left out, not sent as "undefined"', async () => {
+    const gateway = await emulate();
+    const given = { 'x-org': undefined, 'x-b': 'b' } as unknown as Record<string, string>;
+    const { client, sent } = recording(gateway, given);
+    await client.chat(hi(), { headers: { 'x-call': undefined } as unknown as HeadersInit });
+    const { client: other, sent: sentByOther } = recording(gateway);
+    await other.chat(hi(), { headers: given });
+    await other.chat(hi(), { headers: [['x-org', undefined]] as unknown as HeadersInit });
+    expect(
+      [...sent, ...sentByOther].map((h) => [h.has('x-org'), h.has('x-call'), h.get('x-b')]),
+    ).toEqual([
+      [false, false, 'b'],
+      [false, false, 'b'],
+      [false, false, null],
+    ]);
+  });
+
+  it('a name given twice is sent with both values, as fetch sends it', async () => {
+    const gateway = await emulate();
+    const pairs: [string, string][] = [
+      ['x-tag', 'a'],
+      ['x-tag', 'b'],
+    ];
+    const { client, sent } = recording(gateway, pairs);
+    await client.chat(hi());
+    await client.chat(hi(), { headers: pairs });
+    await client.chat(hi(), { headers: { 'X-Tag': 'c', 'x-tag': 'd' } });
+    expect(sent.map((h) => h.get('x-tag'))).toEqual(['a, b', 'a, b', 'c, d']);
+  });
 });
 
 describe('baseURL and apiKey, by the descriptor kind', () => {

@@ -45,3 +45,37 @@ describe('two choices with tool calls', () => {
     expect(result.answer.toolCalls).toEqual([KYIV_CALL]);
   });
 });
+
+describe('two choices with tool-call arguments sent as JSON objects (llama.cpp)', () => {
+  const call = (id: string) => ({
+    id,
+    type: 'function',
+    function: { name: 'weather', arguments: { city: 'Kyiv' } },
+  });
+  const choice = (index: number, id: string) => ({
+    index,
+    message: { role: 'assistant', content: null, tool_calls: [call(id)] },
+    finish_reason: 'tool_calls',
+  });
+  const objects = createGatewayClient({
+    baseURL: 'https://choices.test/v1',
+    apiKey: 'k',
+    fetch: withCatalog(
+      async () =>
+        Response.json({
+          id: 'c',
+          object: 'chat.completion',
+          created: 1,
+          model: 'm/x',
+          choices: [choice(0, 'a'), choice(1, 'b')],
+        }),
+      ['m/x'],
+    ),
+  });
+
+  it("chat: every choice's arguments are JSON text in the response, as its type says", async () => {
+    const result = await objects.chat(req);
+    const args = result.response.choices.map((c) => c.message.tool_calls?.[0]?.function.arguments);
+    expect(args).toEqual(['{"city":"Kyiv"}', '{"city":"Kyiv"}']);
+  });
+});

@@ -263,12 +263,23 @@ const isHeadersInit = (value: unknown): boolean =>
 
 /**
  * Headers given as fetch takes them, checked (`isHeadersInit`), as an object: a `Headers` or pairs
- * read in order (a name given twice in pairs keeps its last value).
+ * read in order, a name given twice in pairs keeping both values as fetch sends them (`a, b`). An
+ * entry whose value is undefined is left out (`{ 'x-org': process.env.ORG }` with no `ORG`), not
+ * sent as the text "undefined". The one reading of every `headers` option: the client's and a call's.
  */
 export function headerRecord(init: HeadersInit | undefined): Record<string, string> {
-  return init !== undefined && Symbol.iterator in init
-    ? Object.fromEntries(init as Iterable<[string, string]>)
-    : { ...(init as Record<string, string> | undefined) };
+  const read = new Map<string, string>();
+  if (init === undefined) return {};
+  const entries: Iterable<[string, string | undefined]> =
+    Symbol.iterator in init
+      ? (init as Iterable<[string, string]>)
+      : Object.entries(init as Record<string, string | undefined>);
+  for (const [name, value] of entries) {
+    if (value === undefined) continue;
+    const before = read.get(name);
+    read.set(name, before === undefined ? value : `${before}, ${value}`);
+  }
+  return Object.fromEntries(read);
 }
 
 /**

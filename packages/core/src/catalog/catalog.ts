@@ -43,7 +43,7 @@ export class Catalog {
   readonly #requestBound: boolean;
   #models: ModelsEntry | undefined;
   #services: Entry<GatewayService[]> | undefined;
-  /** The shared reads in progress, by path. */
+  /** The shared reads in progress, by path and retry budget (`#read`). */
   readonly #flights = new Map<string, Flight<unknown[]>>();
   #generation = 0;
   /**
@@ -132,6 +132,14 @@ export class Catalog {
    * (called with the list, or with nothing when the read failed). Shared by concurrent callers
    * (`#join`), except in request-bound runtimes where each caller sends its own, under its own
    * signal and deadline.
+   *
+   * Only callers with the same retry budget (the same `maxRetries`, or none: the client's) share
+   * a read: the shared request retries as its starter's budget says, so a caller joining a read
+   * with another budget would be given fewer attempts than its own (one 503 failing a call that
+   * alone retries past it) or more (a `maxRetries: 0` call waiting through retries). A caller with
+   * another budget sends its own read, which the callers with its budget share. So every caller
+   * waits on exactly the attempts its own budget counts, as it would alone; the cost is one more
+   * `GET` when calls with different budgets miss the cache at once (docs/gateway-protocol.md §4.2).
    */
   #read<T extends { id: string }>(
     path: string,
@@ -146,21 +154,24 @@ export class Catalog {
       return read;
     }
     const flights = this.#flights as Map<string, Flight<T[]>>;
-    let flight = flights.get(path);
-    if (!flight) flight = this.#start(path, options, parent, begin());
+    const key = `${path} ${options?.maxRetries ?? 'client'}`;
+    let flight = flights.get(key);
+    if (!flight) flight = this.#start(path, key, options, parent, begin());
     const shared = flight;
     return this.#join(shared, options, () => {
-      if (flights.get(path) === shared) flights.delete(path);
+      if (flights.get(key) === shared) flights.delete(key);
     });
   }
 
   /**
    * The shared request: bound to no caller's signal or deadline (one caller leaving must not fail
    * the others) but to the flight's own controller, aborted when no caller remains. It runs under
-   * the client's default deadline.
+   * the client's default deadline, with its starter's retry budget (`key` holds it: only callers
+   * with the same budget join).
    */
   #start<T extends { id: string }>(
     path: string,
+    key: string,
     options: CallOptions | undefined,
     parent: CallEvents | undefined,
     store: (value?: T[]) => void,
@@ -170,10 +181,10 @@ export class Catalog {
     const promise = this.#list<T>(path, { ...rest, signal: controller.signal }, parent);
     const flight: Flight<T[]> = { promise, controller, callers: 0, settled: false };
     const flights = this.#flights as Map<string, Flight<T[]>>;
-    flights.set(path, flight);
+    flights.set(key, flight);
     const end = (value?: T[]) => {
       flight.settled = true;
-      if (flights.get(path) === flight) flights.delete(path);
+      if (flights.get(key) === flight) flights.delete(key);
       store(value);
     };
     promise.then(end, () => end());

@@ -60,6 +60,13 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
   const choice =
     choices.find((c) => c.index === 0) ?? (choices.length === 1 ? choices[0] : undefined);
   if (choice === undefined) return undefined;
+  // Every choice's tool-call arguments as JSON text (`argumentsText`), also in the body handed back
+  // (`ChatResult.response`), which then holds what its type says for each choice, not choice 0's.
+  for (const each of choices) {
+    for (const call of each.message.tool_calls ?? []) {
+      call.function.arguments = argumentsText(call.function.arguments);
+    }
+  }
   const message = choice.message as unknown as Record<string, unknown>;
   const parts = readContent(message.content) ?? { text: '', reasoning: '' };
   const reasoning = readReasoningField(message) + parts.reasoning;
@@ -87,7 +94,7 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
 }
 
 /**
- * The calls with their arguments as JSON text (`argumentsText`), their ids (one made up, tagged
+ * The calls with their arguments (JSON text already: `readChatCompletion`), their ids (one made up, tagged
  * for this answer, for a call the server sent without one or with the id of an earlier call:
  * `uniqueCallId`) and their `extra_content` when it is an object (Gemini's thought signature).
  */
@@ -95,9 +102,7 @@ function readToolCalls(calls: ToolCall[]): AssembledToolCall[] {
   const ids = new Set<string>();
   const toolCalls: AssembledToolCall[] = [];
   for (const [i, call] of calls.entries()) {
-    const args = argumentsText(call.function.arguments);
-    // Also in the body handed back (`ChatResult.response`), which then holds what its type says.
-    call.function.arguments = args;
+    const args = call.function.arguments;
     const given = typeof call.id === 'string' && call.id !== '' ? call.id : undefined;
     const extra: unknown = call.extra_content;
     toolCalls.push({

@@ -44,8 +44,10 @@ export class RequestHeaders {
     let headers: Headers;
     try {
       headers = new Headers(this.#clientHeaders);
+      // A call's header replaces the client's of the same name; names differing only by case
+      // are one header, their values joined as fetch joins them.
       if (callHeaders) {
-        for (const [name, value] of Object.entries(callHeaders)) headers.set(name, value);
+        for (const [name, value] of new Headers(callHeaders)) headers.set(name, value);
       }
     } catch (cause) {
       throw new GatewayError({

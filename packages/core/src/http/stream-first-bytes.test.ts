@@ -46,11 +46,25 @@ describe('a successful answer that cannot be a stream', () => {
       message: 'No slot free',
       body: gateway,
     });
-    // TGI's shape: no `message` field, so its body's start is the message, as for a non-200.
-    const tgi = '{"error":"Input validation error","error_type":"validation"}';
-    expect(((await streamAnsweredWith(tgi, 'application/json')) as Error).message).toContain(
-      'Input validation error',
+  });
+
+  it('TGI’s shape gives the same code, words and type as a whole answer with that body', async () => {
+    const tgi = '{"error":"Input validation error: `inputs` too long","error_type":"validation"}';
+    const streamed = await streamAnsweredWith(tgi, 'application/json');
+    const client = createGatewayClient({
+      baseURL: 'https://first-bytes.test/v1',
+      apiKey: KEY,
+      maxRetries: 0,
+      fetch: async () =>
+        new Response(tgi, { status: 200, headers: { 'content-type': 'application/json' } }),
+    });
+    const whole = await client.chat(ask, { capabilities: ['chat'] }).then(
+      () => undefined,
+      (error: unknown) => error,
     );
+    const read = { code: 'upstream_error', message: 'Input validation error: `inputs` too long' };
+    expect(whole).toMatchObject({ ...read, type: 'validation', status: 200, body: tgi });
+    expect(streamed).toMatchObject({ ...read, type: 'validation', status: 200, body: tgi });
   });
 
   it('an HTML page is invalid_response naming the page, not a stream that ended early', async () => {

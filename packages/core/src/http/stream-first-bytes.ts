@@ -1,11 +1,12 @@
 // docs/gateway-protocol.md §5.5 (a stream lost before its first bytes is retried as a lost
 // connection), §5.3 (a JSON error answered instead of a stream).
 import type { CallScope } from '../call/call-scope';
-import { describeCause, type GatewayError, gatewayFailure, isGatewayError } from '../errors/errors';
+import { describeCause, GatewayError, gatewayFailure, isGatewayError } from '../errors/errors';
 import { invalidResponse } from '../errors/invalid-response';
 import { readErrorBody } from './answer-errors';
 import { type AttemptAnswer, type AttemptRequest, ownAbort } from './attempt-policy';
 import { parseErrorResponse } from './parse-error-response';
+import { reportedFailure } from './reported-failure';
 
 /** What reading a stream's first bytes needs of its attempt. */
 export interface StreamAttempt {
@@ -31,12 +32,8 @@ export async function readFirstBytes(
   const notAStream = notAStreamKind(response.headers.get('content-type') ?? '');
   if (notAStream !== undefined) {
     const body = await readErrorBody(response, attempt.maxErrorBodyBytes).catch(() => '');
-    // A failure reported instead of a stream (`{"error": …}`): read as an error answer's body is.
-    const reported = parseErrorResponse(response.status, response.headers, body, {
-      ...asked,
-      secret: attempt.apiKey,
-    });
-    if ((reported.data as { error?: unknown } | undefined)?.error != null) throw reported;
+    const reported = reportedInstead(response, body, attempt, asked.requestedModel);
+    if (reported) throw reported;
     throw invalidResponse(`Asked for a stream, the gateway answered with ${notAStream}`, {
       status: response.status,
       body: attempt.redact(body),
@@ -69,6 +66,30 @@ export async function readFirstBytes(
 }
 
 /**
+ * The failure a JSON body reports instead of a stream (`{"error": …}`), read by the reader of a
+ * whole answer's (`reportedFailure`, §5.3): the same body gives the same code, words and type
+ * either way (TGI's `{"error": "<words>", "error_type"}` included). Its status, raw body, parsed
+ * data and headers are kept as an error answer's are (the key redacted). Undefined: no failure.
+ */
+function reportedInstead(
+  response: Response,
+  body: string,
+  attempt: StreamAttempt,
+  requestedModel: string | undefined,
+): GatewayError | undefined {
+  const read = parseErrorResponse(response.status, response.headers, body, {
+    requestedModel,
+    secret: attempt.apiKey,
+  });
+  const data = isJsonObject(read.data) ? read.data : undefined;
+  const reported = data?.error == null ? undefined : reportedFailure(data, read.body ?? '');
+  if (reported === undefined) return undefined;
+  const { status, responseHeaders, retryAfterMs, servedModel } = read;
+  const kept = { status, body: read.body, data, responseHeaders, retryAfterMs, servedModel };
+  return new GatewayError({ ...kept, requestedModel, ...reported });
+}
+
+/**
  * What a successful answer's type says it is when it cannot be an event stream: JSON, or an HTML
  * page (a proxy's or a login page, which would otherwise read as a stream ended before any event).
  * Other types are read as a stream: some servers label theirs `text/plain` or not at all.
@@ -91,4 +112,8 @@ function lostStream(response: Response, requestedModel?: string, cause?: unknown
     },
     { beforeFirstBytes: true },
   );
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
