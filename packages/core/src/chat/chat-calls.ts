@@ -78,7 +78,7 @@ export async function postChat(
   validateChatRequest(req);
   checkCallOptions(opts ?? NO_OPTIONS); // before the gate's catalog read
 
-  const json = await jsonTextRule(req);
+  const json = asksForJsonText(req) ? await loadSteering() : undefined;
   const { transport } = context;
   const requestedModel = req.model;
   const answered = await answerChat(context, req, opts, false, (spec, via) =>
@@ -126,7 +126,7 @@ export async function openChatStream(
       });
     }
   }
-  const json = await jsonTextRule(req);
+  const json = asksForJsonText(req) ? await loadSteering() : undefined;
   const answered = await answerChat(context, req, opts, true, (spec, via) =>
     context.transport.open(spec, opts, via).catch((error: unknown) => {
       throw namingStreamUsage(error, spec);
@@ -172,12 +172,12 @@ function routeOf(
 const loadSteering = lazily('the steering', () => import('./steered-chat'));
 
 /**
- * The fence rule (§4.8) for a call asking for JSON with no schema (`json_object`): its answer's
- * text read as a schema's is, whichever adapter sent it. Loaded with the steering module before
- * anything is sent (a failed load is the call's error); none for other calls.
+ * Whether the fence rule (§4.8) applies: a call asking for JSON with no schema (`json_object`),
+ * its answer's text read as a schema's is, whichever adapter sent it. The rule loads with the
+ * steering module before anything is sent (a failed load is the call's error).
  */
-function jsonTextRule(req: ChatRequest) {
-  return req.response_format?.type === 'json_object' ? loadSteering() : undefined;
+function asksForJsonText(req: ChatRequest): boolean {
+  return req.response_format?.type === 'json_object';
 }
 
 /** A call's answer from its one model (a call that does not steer). */
