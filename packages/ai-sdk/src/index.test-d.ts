@@ -122,6 +122,8 @@ createGateway({ baseURL: new URL('https://gateway.example/v1') });
 createGateway({ maxConcurrency: '4' });
 // @ts-expect-error headers are strings
 createGateway({ headers: { 'x-retries': 3 } });
+// An undefined value is taken (and left out), as `process.env.ORG` without `ORG`.
+createGateway({ headers: { 'x-org': undefined as string | undefined } });
 // @ts-expect-error no such setting
 createGateway({ retries: 3 });
 

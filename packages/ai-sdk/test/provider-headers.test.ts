@@ -1,22 +1,49 @@
-// The provider's `headers` (docs/gateway-protocol.md §2.3), read by core as fetch reads them: an
-// entry whose value is undefined (`{ 'x-org': process.env.ORG }` with no `ORG`) is left out, as
-// @ai-sdk/openai-compatible leaves it out, not sent as the text "undefined".
-import { generateText } from 'ai';
+// Request headers (docs/gateway-protocol.md §2.3) read by core's one rule, as fetch reads them: an
+// entry whose value is undefined (`{ 'x-org': process.env.ORG }` with no `ORG`) is left out, not
+// sent as the text "undefined" — in `createGateway`'s `headers` (typed to take it, as the AI SDK's
+// call headers are) and in a call's `headers` (generateText, embedMany), the call's over the
+// provider's.
+import { embedMany, generateText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { providersOnMsw } from './providers';
 
 const { gateway } = await providersOnMsw({});
 
-describe("createGateway's headers", () => {
-  it('leaves out an entry whose value is undefined', async () => {
-    const sent: Headers[] = [];
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      const request = new Request(input, init);
-      if (request.url.endsWith('/chat/completions')) sent.push(request.headers);
-      return globalThis.fetch(request);
-    };
-    const headers = { 'x-org': undefined, 'x-b': 'b' } as unknown as Record<string, string>;
-    await generateText({ model: gateway({ headers, fetch })('community/general'), prompt: 'hi' });
-    expect(sent.map((h) => [h.has('x-org'), h.get('x-b')])).toEqual([[false, 'b']]);
+/** A fetch that records the headers of each request to `path`, then lets the gateway answer. */
+function recording(path: string) {
+  const sent: Headers[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    if (request.url.endsWith(path)) sent.push(request.headers);
+    return globalThis.fetch(request);
+  };
+  return { sent, fetch };
+}
+
+const org: string | undefined = undefined;
+const seen = (sent: Headers[]) =>
+  sent.map((h) => ({ org: h.has('x-org'), team: h.get('x-team'), call: h.get('x-call') }));
+
+describe('headers', () => {
+  it("createGateway's and generateText's leave out an entry whose value is undefined", async () => {
+    const { sent, fetch } = recording('/chat/completions');
+    const provider = gateway({ headers: { 'x-org': org, 'x-team': 'search' }, fetch });
+    await generateText({
+      model: provider('community/general'),
+      prompt: 'hi',
+      headers: { 'x-call': 'c1', 'x-team': undefined },
+    });
+    expect(seen(sent)).toEqual([{ org: false, team: 'search', call: 'c1' }]);
+  });
+
+  it("embedMany's too, the call's value over the provider's", async () => {
+    const { sent, fetch } = recording('/embeddings');
+    const provider = gateway({ headers: { 'x-org': org, 'x-team': 'search' }, fetch });
+    await embedMany({
+      model: provider.embeddingModel('all-minilm-l6-v2'),
+      values: ['a', 'b'],
+      headers: { 'x-call': 'c2', 'x-team': 'docs' },
+    });
+    expect(seen(sent)).toEqual([{ org: false, team: 'docs', call: 'c2' }]);
   });
 });

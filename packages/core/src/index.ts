@@ -33,6 +33,7 @@ export type { ChatCallOptions, ChatStreamOptions } from './chat/chat-calls';
 export { requiredCapabilities } from './chat/validate-chat';
 export { createGatewayClient, type GatewayClient } from './client/client';
 export { BUDGET_OPTIONS, type BudgetOptions, type GatewayClientOptions } from './client/options';
+export { isContextOverflow } from './errors/context-overflow';
 export {
   CLIENT_ERROR_CODES,
   GATEWAY_ERROR_CODES,

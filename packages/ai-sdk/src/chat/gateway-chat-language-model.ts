@@ -26,7 +26,7 @@ import {
 } from '@infergate/core/internal';
 import {
   AI_RETRIES,
-  definedHeaders,
+  coreHeaders,
   endpointURL,
   type GatewayModelConfig,
   headersToRecord,
@@ -206,7 +206,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   ): ChatCallOptions {
     return {
       signal: options.abortSignal,
-      headers: definedHeaders(options.headers),
+      headers: coreHeaders(options.headers),
       maxRetries: AI_RETRIES,
       capabilities: this.settings.capabilities,
       ...resolveSteering(this.settings, settings),

@@ -8,7 +8,7 @@ import { GatewayError, type GatewayResponseInfo, isGatewayError, LIMITS } from '
 import { ENDPOINTS } from '@infergate/core/internal';
 import {
   AI_RETRIES,
-  definedHeaders,
+  coreHeaders,
   endpointURL,
   type GatewayModelConfig,
   headersToRecord,
@@ -56,7 +56,7 @@ export async function embedValues(
   let response: GatewayResponseInfo | undefined;
   const callOptions = {
     signal: abortSignal,
-    headers: definedHeaders(options.headers),
+    headers: coreHeaders(options.headers),
     maxRetries: AI_RETRIES,
     onResponse: (info: GatewayResponseInfo) => {
       response = info;

@@ -37,8 +37,11 @@ export interface GatewayProviderSettings
   baseURL?: string | undefined;
   /** API key. Default (also when `undefined`): the `INFERGATE_API_KEY` environment variable. Never logged. */
   apiKey?: string | undefined;
-  /** Headers sent with every request. */
-  headers?: Record<string, string>;
+  /**
+   * Headers sent with every request. An entry whose value is undefined (`{ 'x-org':
+   * process.env.ORG }` without `ORG`) is left out, as the AI SDK's providers leave it out.
+   */
+  headers?: Record<string, string | undefined>;
   /** A WHATWG fetch, e.g. for tests or proxies. Default: the global `fetch`. */
   fetch?: typeof fetch;
   /** Per-model circuit breakers of calls with `fallbackModels` (core's `circuitBreaker`); default on. */

@@ -13,15 +13,15 @@ export interface GatewayModelConfig {
   streamUsage: boolean;
 }
 
-/** Request headers for core: the AI SDK allows `undefined` values, core does not. */
-export function definedHeaders(
+/**
+ * The AI SDK's request headers (a value may be `undefined`) as core takes them: core leaves out an
+ * entry whose value is undefined (its one reading of every `headers` option), so they pass as
+ * they are; only core's `HeadersInit` type does not say so.
+ */
+export function coreHeaders(
   headers: Record<string, string | undefined> | undefined,
-): Record<string, string> | undefined {
-  if (headers === undefined) return undefined;
-  const entries = Object.entries(headers).filter(
-    (entry): entry is [string, string] => entry[1] !== undefined,
-  );
-  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+): HeadersInit | undefined {
+  return headers as HeadersInit | undefined;
 }
 
 export function headersToRecord(headers: Headers): Record<string, string> {

@@ -11,7 +11,7 @@ import {
   serviceToolArgumentsProblem,
   serviceToolRequest,
 } from '@infergate/core/internal/service-tools';
-import { definedHeaders, type GatewayModelConfig } from '../shared/gateway-model-config';
+import { coreHeaders, type GatewayModelConfig } from '../shared/gateway-model-config';
 import { mapGatewayError, withMappedErrors } from '../shared/map-gateway-error';
 import type {
   GatewayOcrInput,
@@ -127,7 +127,7 @@ export async function transcribe(
 }
 
 function callOptions(options: GatewayServiceCallOptions) {
-  return { signal: options.abortSignal, headers: definedHeaders(options.headers) };
+  return { signal: options.abortSignal, headers: coreHeaders(options.headers) };
 }
 
 /**

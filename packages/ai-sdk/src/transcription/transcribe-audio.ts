@@ -8,7 +8,7 @@ import type { TranscriptionResponse } from '@infergate/core';
 import { ENDPOINTS } from '@infergate/core/internal';
 import {
   AI_RETRIES,
-  definedHeaders,
+  coreHeaders,
   endpointURL,
   type GatewayModelConfig,
   headersToRecord,
@@ -51,7 +51,7 @@ export async function transcribeAudio(
   try {
     response = await config.client().transcribe(request, {
       signal: options.abortSignal,
-      headers: definedHeaders(options.headers),
+      headers: coreHeaders(options.headers),
       maxRetries: AI_RETRIES,
       onResponse: (info) => {
         headers = info.headers;

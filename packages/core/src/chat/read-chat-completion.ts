@@ -37,7 +37,7 @@ export function readCheckedCompletion(
     ? `The chat completion ${problem}`
     : 'The chat completion has no choice 0 (its choices are all of other indexes)';
   // A body that is an error object (and no answer) is read as that error, as in a stream (§5.3).
-  const reported = reportedFailure(isObject(answer.data) ? answer.data : undefined, answer.text);
+  const reported = reportedFailure(answer.data, answer.text);
   const error = invalidAnswer(
     (text) => redactor.redact(text),
     message,

@@ -13,21 +13,37 @@ export interface ReportedFailure {
 }
 
 /**
- * The failure a 200 answer (a JSON body, or a stream's event) reports instead of an answer: the
- * gateway's `{error: {code, message}}` keeps its code; a model server's own shape is
- * `upstream_error` with its words — `{error: {message}}` (OpenAI, vLLM: `code` null or a number),
+ * The failure a 200 answer (a JSON body, or a stream's event; `data` its parsed JSON, any value)
+ * reports instead of an answer: the gateway's `{error: {code, message}}` keeps its code; a model
+ * server's own shape is `upstream_error` with its words — `{error: {message}}` (OpenAI, vLLM:
+ * `code` null or a number), Google's one-item list of it (`[{error: {code, message, status}}]`),
  * TGI's `{error: "<words>", error_type}`, and, in an event typed `error` (`typed`), its `message`
  * or, when `data` is not a JSON object, the event's text. Undefined when no words can be read.
  */
 export function reportedFailure(
-  data: Json | undefined,
+  data: unknown,
   text: string,
   typed?: boolean,
 ): ReportedFailure | undefined {
-  let error = data?.error;
-  if (typeof error === 'string') error = { message: error, type: data?.error_type };
-  else if (typed && error === undefined) error = data ?? { message: text };
-  const shape = readGatewayErrorShape(data) ?? readForeignError({ error });
+  const body = googleErrorItem(data) ?? (isJson(data) ? data : undefined);
+  let error = body?.error;
+  if (typeof error === 'string') error = { message: error, type: body?.error_type };
+  else if (typed && error === undefined) error = body ?? { message: text };
+  const shape = readGatewayErrorShape(body) ?? readForeignError({ error });
   const code = (shape as { code?: unknown } | undefined)?.code;
   return shape && { ...shape, code: isGatewayServerErrorCode(code) ? code : 'upstream_error' };
+}
+
+/**
+ * The item of Google's answer (its OpenAI-compatible endpoint, also with a 200): a list of one
+ * item whose `error` is an object. Any other list is no failure.
+ */
+function googleErrorItem(data: unknown): Json | undefined {
+  if (!Array.isArray(data) || data.length !== 1) return undefined;
+  const item: unknown = data[0];
+  return isJson(item) && isJson(item.error) ? item : undefined;
+}
+
+function isJson(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

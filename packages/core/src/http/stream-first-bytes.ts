@@ -81,10 +81,9 @@ function reportedInstead(
     requestedModel,
     secret: attempt.apiKey,
   });
-  const data = isJsonObject(read.data) ? read.data : undefined;
-  const reported = data?.error == null ? undefined : reportedFailure(data, read.body ?? '');
+  const reported = reportedFailure(read.data, read.body ?? '');
   if (reported === undefined) return undefined;
-  const { status, responseHeaders, retryAfterMs, servedModel } = read;
+  const { status, data, responseHeaders, retryAfterMs, servedModel } = read;
   const kept = { status, body: read.body, data, responseHeaders, retryAfterMs, servedModel };
   return new GatewayError({ ...kept, requestedModel, ...reported });
 }
@@ -112,8 +111,4 @@ function lostStream(response: Response, requestedModel?: string, cause?: unknown
     },
     { beforeFirstBytes: true },
   );
-}
-
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,10 @@
 // docs/gateway-protocol.md §10.2 (gateway codes, marked with LangChain's), §10.4 (client error codes).
-import { GatewayError, type GatewayErrorCode, isGatewayError } from '@infergate/core';
+import {
+  GatewayError,
+  type GatewayErrorCode,
+  isContextOverflow,
+  isGatewayError,
+} from '@infergate/core';
 import { callEndedError } from '@infergate/core/internal';
 import { addLangChainErrorFields, type LangChainErrorCodes } from '@langchain/core/errors';
 
@@ -45,9 +50,9 @@ export function langChainErrorCode(error: GatewayError): LangChainErrorCodes | u
  * `lc_error_code` and the troubleshooting link in its message (`@langchain/core`'s own helper),
  * keeping its class, `code`, `status`, `retryAfterMs` and `body`. Every one is marked with core's
  * `isRetryable` as LangChain's retryability mark (`modelRetryMiddleware` reads it), an `aborted`
- * one is marked as an abort (`markAsAbort`) and a prompt longer than the model's context as
- * LangChain's `ContextOverflowError`. Marked once: an error shared by two callers (one catalog
- * read) is not marked twice.
+ * one is marked as an abort (`markAsAbort`) and a prompt longer than the model's context (core's
+ * `isContextOverflow` decides) as LangChain's `ContextOverflowError`. Marked once: an error shared
+ * by two callers (one catalog read) is not marked twice.
  */
 export function withLangChainErrorCode<T>(error: T): T {
   if (!isGatewayError(error) || 'lc_error_code' in error) return error;
@@ -78,20 +83,6 @@ const CONTEXT_OVERFLOW_BRANDS = [
   Symbol.for('langchain.error'),
   Symbol.for('langchain.error.context-overflow'),
 ];
-
-/**
- * How model servers word a prompt longer than the model's context, refused with its size (400 or
- * 413): OpenAI's code, vLLM's "maximum context length", llama.cpp's `exceed_context_size_error`.
- */
-const CONTEXT_OVERFLOW =
-  /context_length_exceeded|exceed_context_size|maximum context length|exceeds? (?:the )?(?:available )?context (?:window|size|length)/i;
-
-function isContextOverflow(error: GatewayError): boolean {
-  return (
-    (error.status === 400 || error.status === 413) &&
-    CONTEXT_OVERFLOW.test(`${error.message}\n${error.body ?? ''}`)
-  );
-}
 
 /** A non-enumerable mark on the error itself (as `@langchain/core`'s helpers set theirs). */
 function mark(error: GatewayError, key: symbol, value: boolean): void {
