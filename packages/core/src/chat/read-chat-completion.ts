@@ -3,10 +3,11 @@
 import type { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
+import { isJsonObject } from '../protocol/json-object';
 import type { ChatCompletionResponse, ToolCall } from '../protocol/wire-types';
 import { refusedFinishReason } from './classify-finish-reason';
 import { argumentsText, readContent, readReasoningField, uniqueCallId } from './read-message-parts';
-import { chatCompletionProblem, isObject, reportedFailure } from './validate-chat-response';
+import { chatCompletionProblem, reportedFailure } from './validate-chat-response';
 
 /**
  * A non-streamed answer read: loaded by a client's first `chat` call (chat-calls.ts), so that an
@@ -37,7 +38,10 @@ export function readCheckedCompletion(
     ? `The chat completion ${problem}`
     : 'The chat completion has no choice 0 (its choices are all of other indexes)';
   // A body that is an error object (and no answer) is read as that error, as in a stream (§5.3).
-  const reported = reportedFailure(isObject(answer.data) ? answer.data : undefined, answer.text);
+  const reported = reportedFailure(
+    isJsonObject(answer.data) ? answer.data : undefined,
+    answer.text,
+  );
   const error = invalidAnswer(
     (text) => redactor.redact(text),
     message,
@@ -109,7 +113,7 @@ function readToolCalls(calls: ToolCall[]): AssembledToolCall[] {
       id: uniqueCallId(ids, given, i, i),
       name: call.function.name,
       arguments: args.trim() === '' ? '{}' : args,
-      ...(isObject(extra) && { extraContent: extra }),
+      ...(isJsonObject(extra) && { extraContent: extra }),
     });
   }
   return toolCalls;

@@ -3,6 +3,7 @@
 import type { CallScope } from '../call/call-scope';
 import { describeCause, GatewayError, gatewayFailure, isGatewayError } from '../errors/errors';
 import { invalidResponse } from '../errors/invalid-response';
+import { isJsonObject } from '../protocol/json-object';
 import { readErrorBody } from './answer-errors';
 import { type AttemptAnswer, type AttemptRequest, ownAbort } from './attempt-policy';
 import { parseErrorResponse } from './parse-error-response';
@@ -112,8 +113,4 @@ function lostStream(response: Response, requestedModel?: string, cause?: unknown
     },
     { beforeFirstBytes: true },
   );
-}
-
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
