@@ -57,7 +57,3 @@ export function chatCompletionProblem(data: unknown): string | undefined {
     return 'has a `usage` that is not an object';
   return undefined;
 }
-
-// (The reader of a failure a 200 answer reports lives in http/, whose stream answered with JSON
-// uses it too: the same body is the same failure, streamed or whole.)
-export { type ReportedFailure, reportedFailure } from '../http/reported-failure';

@@ -2,12 +2,12 @@
 // 200), §5.4 (dialects).
 import { GatewayError } from '../../errors/errors';
 import { clip } from '../../errors/escape-control';
+import { reportedFailure } from '../../http/reported-failure';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
 import { isJsonObject } from '../../protocol/json-object';
 import type { Usage } from '../../protocol/wire-types';
 import { ChatAssembler } from '../assemble-chat';
 import { argumentsText, readContent, readReasoningField } from '../read-message-parts';
-import { reportedFailure } from '../validate-chat-response';
 import { SseDataSplitter } from './split-sse-data';
 
 interface DecoderContext {
