@@ -2,11 +2,13 @@
 
 import type { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
+import { reportedFailure } from '../http/reported-failure';
 import type { AssembledChat, AssembledToolCall } from '../protocol/chat-result-types';
+import { isJsonObject } from '../protocol/json-object';
 import type { ChatCompletionResponse, ToolCall } from '../protocol/wire-types';
 import { refusedFinishReason } from './classify-finish-reason';
 import { argumentsText, readContent, readReasoningField, uniqueCallId } from './read-message-parts';
-import { chatCompletionProblem, isObject, reportedFailure } from './validate-chat-response';
+import { chatCompletionProblem } from './validate-chat-response';
 
 /**
  * A non-streamed answer read: loaded by a client's first `chat` call (chat-calls.ts), so that an
@@ -109,7 +111,7 @@ function readToolCalls(calls: ToolCall[]): AssembledToolCall[] {
       id: uniqueCallId(ids, given, i, i),
       name: call.function.name,
       arguments: args.trim() === '' ? '{}' : args,
-      ...(isObject(extra) && { extraContent: extra }),
+      ...(isJsonObject(extra) && { extraContent: extra }),
     });
   }
   return toolCalls;

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4.4 (tool calls: `extra_content` sent back as received).
+import { isJsonObject } from '../protocol/json-object';
 import type { ToolCall } from '../protocol/wire-types';
-import { isObject } from './validate-chat-response';
 
 /**
  * A tool call as an assistant message replays it: `extra_content` (what the model server added to
@@ -13,14 +13,14 @@ export function toolCallOf(
   extraContent?: unknown,
 ): ToolCall {
   const call: ToolCall = { id, type: 'function', function: { name, arguments: args } };
-  if (isObject(extraContent)) call.extra_content = extraContent;
+  if (isJsonObject(extraContent)) call.extra_content = extraContent;
   return call;
 }
 
 /** Gemini's thought signature in a call's `extra_content` (`google.thought_signature`), if any. */
 export function thoughtSignatureOf(extraContent: unknown): string | undefined {
-  const google = isObject(extraContent) ? extraContent.google : undefined;
-  const signature = isObject(google) ? google.thought_signature : undefined;
+  const google = isJsonObject(extraContent) ? extraContent.google : undefined;
+  const signature = isJsonObject(google) ? google.thought_signature : undefined;
   return typeof signature === 'string' ? signature : undefined;
 }
 

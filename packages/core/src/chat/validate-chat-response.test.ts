@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { hi, withCatalog } from '../../test/helpers';
 import { createGatewayClient } from '../client/client';
 import { isGatewayError } from '../errors/errors';
-import { reportedFailure } from './validate-chat-response';
+import { reportedFailure } from '../http/reported-failure';
 
 /** A client whose chat answers are `body` with status 200 and `type`. */
 function answering(body: string, type: string) {

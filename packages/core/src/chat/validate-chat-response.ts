@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §4.3 (the response's shape), §5.3 and §10.3 (an error in a 200 answer).
 
+import { isJsonObject } from '../protocol/json-object';
 import { readContent } from './read-message-parts';
 
 /**
@@ -7,12 +8,6 @@ import { readContent } from './read-message-parts';
  * what is wrong (for an `invalid_response` message) or undefined. They look only at the fields the
  * spec requires and the packages read: one pass, no copies, nothing rewritten.
  */
-
-type Json = Record<string, unknown>;
-
-export function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const isAbsent = (value: unknown) => value === undefined || value === null;
 
@@ -22,9 +17,9 @@ function toolCallsProblem(toolCalls: unknown): string | undefined {
   if (!Array.isArray(toolCalls)) return '.tool_calls is not an array';
   for (let i = 0; i < toolCalls.length; i++) {
     const call: unknown = toolCalls[i];
-    const fn = isObject(call) ? call.function : undefined;
+    const fn = isJsonObject(call) ? call.function : undefined;
     // (Arguments sent as JSON rather than its text are read as that text: `argumentsText`.)
-    if (!isObject(fn) || typeof fn.name !== 'string' || isAbsent(fn.arguments)) {
+    if (!isJsonObject(fn) || typeof fn.name !== 'string' || isAbsent(fn.arguments)) {
       return `.tool_calls[${i}] is not {function: {name, arguments}} with a string name and arguments given`;
     }
   }
@@ -33,9 +28,9 @@ function toolCallsProblem(toolCalls: unknown): string | undefined {
 
 /** What is wrong with one choice, said after its place (`choices[i]`): named only on a failure. */
 function choiceProblem(choice: unknown): string | undefined {
-  if (!isObject(choice)) return ' that is not an object';
+  if (!isJsonObject(choice)) return ' that is not an object';
   const { message, finish_reason: finishReason } = choice;
-  if (!isObject(message)) return ' without a `message` object';
+  if (!isJsonObject(message)) return ' without a `message` object';
   if (readContent(message.content) === undefined) {
     return '.message.content that is neither a string nor an array of parts';
   }
@@ -49,7 +44,7 @@ function choiceProblem(choice: unknown): string | undefined {
 
 /** docs/gateway-protocol.md §4.3: `choices` is an array of `{index, message, finish_reason}`. */
 export function chatCompletionProblem(data: unknown): string | undefined {
-  if (!isObject(data)) return 'is not a JSON object';
+  if (!isJsonObject(data)) return 'is not a JSON object';
   const { choices } = data;
   if (!Array.isArray(choices)) return 'has no `choices` array';
   // A 200 without any choice is no answer (not an empty one).
@@ -58,10 +53,7 @@ export function chatCompletionProblem(data: unknown): string | undefined {
     const problem = choiceProblem(choices[i]);
     if (problem) return `has a choices[${i}]${problem}`;
   }
-  if (!isAbsent(data.usage) && !isObject(data.usage)) return 'has a `usage` that is not an object';
+  if (!isAbsent(data.usage) && !isJsonObject(data.usage))
+    return 'has a `usage` that is not an object';
   return undefined;
 }
-
-// (The reader of a failure a 200 answer reports lives in http/, whose stream answered with JSON
-// uses it too: the same body is the same failure, streamed or whole.)
-export { type ReportedFailure, reportedFailure } from '../http/reported-failure';

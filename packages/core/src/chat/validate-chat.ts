@@ -2,16 +2,16 @@
 import { checkModelId } from '../catalog/resolve-model';
 import { describeValue, findUnsendable } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
+import { isJsonObject } from '../protocol/json-object';
 import { LIMITS } from '../protocol/limits';
 import type { ChatRequest, ModelCapability } from '../protocol/wire-types';
-import { isObject } from './validate-chat-response';
 
 const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool']);
 const RESPONSE_FORMATS: ReadonlySet<string> = new Set(['text', 'json_object', 'json_schema']);
 
 /** Checks a chat request against docs/gateway-protocol.md §4.1, §4.2 and §11 before anything is sent. */
 export function validateChatRequest(request: ChatRequest): void {
-  if (!isObject(request))
+  if (!isJsonObject(request))
     throw invalidRequest('request', `must be an object, got ${describeValue(request)}`);
   checkModelId(request.model);
   checkTopLevelNumbers(request);
@@ -49,7 +49,7 @@ function checkMessages(messages: unknown): void {
   }
   for (let i = 0; i < messages.length; i++) {
     const message: unknown = messages[i];
-    if (!isObject(message)) {
+    if (!isJsonObject(message)) {
       throw invalidRequest(`messages[${i}]`, `must be an object, got ${describeValue(message)}`);
     }
     if (typeof message.role !== 'string' || !ROLES.has(message.role)) {
@@ -80,9 +80,9 @@ function checkTools(tools: unknown): void {
   }
   tools.forEach((tool: unknown, i) => {
     if (
-      !isObject(tool) ||
+      !isJsonObject(tool) ||
       tool.type !== 'function' ||
-      !isObject(tool.function) ||
+      !isJsonObject(tool.function) ||
       typeof tool.function.name !== 'string' ||
       tool.function.name === ''
     ) {
@@ -97,7 +97,7 @@ function checkTools(tools: unknown): void {
 
 /** A known `type`; for `json_schema`, a named schema object JSON can carry. */
 function checkResponseFormat(format: unknown): void {
-  if (!isObject(format)) {
+  if (!isJsonObject(format)) {
     throw invalidRequest('response_format', `must be an object, got ${describeValue(format)}`);
   }
   if (typeof format.type !== 'string' || !RESPONSE_FORMATS.has(format.type)) {
@@ -109,10 +109,10 @@ function checkResponseFormat(format: unknown): void {
   if (format.type !== 'json_schema') return;
   const schema = format.json_schema;
   if (
-    !isObject(schema) ||
+    !isJsonObject(schema) ||
     typeof schema.name !== 'string' ||
     schema.name === '' ||
-    !isObject(schema.schema)
+    !isJsonObject(schema.schema)
   ) {
     throw invalidRequest(
       'response_format.json_schema',

@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §6 to §9 (the services' 2xx answers).
-import { isObject } from '../chat/validate-chat-response';
+import { isJsonObject } from '../protocol/json-object';
 
 /** Shape checks of the services' 2xx answers, as validate-chat-response.ts does for chat. */
 
@@ -11,14 +11,14 @@ import { isObject } from '../chat/validate-chat-response';
  * may mix; two that land on one input are refused. Only reads: `fillListIndexes` writes them in.
  */
 export function embeddingsProblem(data: unknown, count: number): string | undefined {
-  if (!isObject(data) || !Array.isArray(data.data)) return 'has no `data` array';
+  if (!isJsonObject(data) || !Array.isArray(data.data)) return 'has no `data` array';
   const items = data.data;
   if (items.length !== count) return `holds ${items.length} embedding(s) for ${count} input(s)`;
   let dimensions: number | undefined;
   const seen = new Set<number>();
   for (let i = 0; i < items.length; i++) {
     const item: unknown = items[i];
-    if (!isObject(item)) return `has a data[${i}] that is not an object`;
+    if (!isJsonObject(item)) return `has a data[${i}] that is not an object`;
     const { embedding } = item;
     const index = item.index ?? i;
     if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= count) {
@@ -64,7 +64,7 @@ export function serviceAnswerProblem(
   service: keyof typeof REQUIRED_TEXT_FIELDS,
   data: unknown,
 ): string | undefined {
-  if (!isObject(data)) return 'is not a JSON object';
+  if (!isJsonObject(data)) return 'is not a JSON object';
   for (const field of REQUIRED_TEXT_FIELDS[service]) {
     if (typeof data[field] !== 'string') return `has no string \`${field}\``;
   }

@@ -2,11 +2,12 @@
 // 200), §5.4 (dialects).
 import { GatewayError } from '../../errors/errors';
 import { clip } from '../../errors/escape-control';
+import { reportedFailure } from '../../http/reported-failure';
 import type { AssembledChat, ChatStreamEvent } from '../../protocol/chat-result-types';
+import { isJsonObject } from '../../protocol/json-object';
 import type { Usage } from '../../protocol/wire-types';
 import { ChatAssembler } from '../assemble-chat';
 import { argumentsText, readContent, readReasoningField } from '../read-message-parts';
-import { isObject, reportedFailure } from '../validate-chat-response';
 import { SseDataSplitter } from './split-sse-data';
 
 interface DecoderContext {
@@ -184,7 +185,7 @@ export class ChatStreamDecoder {
         cause,
       );
     }
-    if (!isObject(chunk)) {
+    if (!isJsonObject(chunk)) {
       throw this.#protocolError('The chat stream sent an event that is not a JSON object', data);
     }
     // `error: null` beside an answer (Foundry Local sends it on every chunk) is no failure.
@@ -200,7 +201,7 @@ export class ChatStreamDecoder {
     } catch {
       // Not JSON: the data itself is the server's words.
     }
-    if (!this.#done) throw this.#streamError(isObject(object) ? object : undefined, data, true);
+    if (!this.#done) throw this.#streamError(isJsonObject(object) ? object : undefined, data, true);
   }
 
   /** `typed`: the event was typed `error`, so its own `message` is the server's words too. */
@@ -273,12 +274,12 @@ export class ChatStreamDecoder {
   }
 
   #onChoice(choice: unknown, data: string, chunk: Json): void {
-    if (!isObject(choice)) throw this.#protocolError('A choice is not an object', data);
+    if (!isJsonObject(choice)) throw this.#protocolError('A choice is not an object', data);
     const { index, delta, finish_reason: finishReason } = choice;
     const choiceIndex = typeof index === 'number' ? index : 0;
     if (choiceIndex === 0) this.#choiceZeroSeen = true;
     if (delta !== undefined && delta !== null) {
-      if (!isObject(delta)) throw this.#protocolError('`delta` is not an object', data);
+      if (!isJsonObject(delta)) throw this.#protocolError('`delta` is not an object', data);
       const { role, content, tool_calls: toolCalls, refusal } = delta;
       if (role !== undefined && role !== null && !this.#roleSent) {
         this.#roleSent = true;
@@ -342,14 +343,14 @@ export class ChatStreamDecoder {
   }
 
   #onToolCall(piece: unknown, data: string): void {
-    if (!isObject(piece)) throw this.#protocolError('A tool-call piece is not an object', data);
+    if (!isJsonObject(piece)) throw this.#protocolError('A tool-call piece is not an object', data);
     const { index: rawIndex, id, function: fn, extra_content: extra } = piece;
     if (rawIndex !== undefined && rawIndex !== null && typeof rawIndex !== 'number')
       throw this.#protocolError('A tool-call piece has an `index` that is not a number', data);
     let name: string | undefined;
     let args = '';
     if (fn !== undefined && fn !== null) {
-      if (!isObject(fn))
+      if (!isJsonObject(fn))
         throw this.#protocolError('`tool_calls[].function` is not an object', data);
       if (typeof fn.name === 'string' && fn.name !== '') name = fn.name;
       // Arguments sent as JSON rather than its text: read as that text (§5.4).
@@ -381,7 +382,7 @@ export class ChatStreamDecoder {
     // Gemini's thought signature rides here: reported once per call (a non-object is ignored).
     if (
       extra !== undefined &&
-      isObject(extra) &&
+      isJsonObject(extra) &&
       this.#assembler.addToolCallExtra(joined.call, extra)
     ) {
       event.extraContent = extra;

@@ -83,9 +83,10 @@ export class GatewayChatStream implements ChatStream {
   #silence: { start(): void; stop(): void } | undefined;
   /** `ChatStreamMeta.failed`: a steered call's errors carry its route. */
   readonly #routed: ((error: GatewayError) => GatewayError) | undefined;
-  /** The models the stream's errors name (the answering one may come with the first chunk). */
-  readonly #names: { requestedModel: string; servedModel: string };
-  /** The decoder's context: its errors name the models too. */
+  /**
+   * The models the stream's errors name (the answering one may come with the first chunk): one
+   * record, the decoder's context too, so that its errors and the stream's name the same models.
+   */
   readonly #decoding: { requestedModel: string; servedModel: string; assemble: boolean };
   /** `ChatStreamMeta.modelInChunks`, until a chunk named the model. */
   #modelInChunks: boolean;
@@ -98,7 +99,6 @@ export class GatewayChatStream implements ChatStream {
     this.#routed = meta.failed;
     this.#modelInChunks = meta.modelInChunks;
     const { requestedModel, servedModel, assemble } = meta;
-    this.#names = { requestedModel, servedModel };
     this.#decoding = { requestedModel, servedModel, assemble };
     this.#decoder = new ChatStreamDecoder(this.#decoding);
     this.#structured = meta.structured;
@@ -113,7 +113,7 @@ export class GatewayChatStream implements ChatStream {
     const limit = open.maxBufferedBytes;
     this.#maxBytes = limit;
     // Nothing handed to the read-ahead may reference this object: the finalizer needs it unreachable.
-    const models = this.#names;
+    const decoding = this.#decoding;
     this.#body = new BodyReadAhead(
       reader,
       open.chunks,
@@ -129,7 +129,8 @@ export class GatewayChatStream implements ChatStream {
           new GatewayError({
             code: 'response_too_large',
             message: `The stream passed maxResponseBytes (${limit} bytes) unread; it was stopped`,
-            ...models,
+            requestedModel: decoding.requestedModel,
+            servedModel: decoding.servedModel,
           }),
       },
     );
@@ -146,12 +147,12 @@ export class GatewayChatStream implements ChatStream {
    * sent.
    */
   get servedModel(): string {
-    return this.#names.servedModel;
+    return this.#decoding.servedModel;
   }
 
   /** Answered by another model than the one asked (`servedModel`, as known so far). */
   get fallback(): boolean {
-    return answeredByAnother(this.requestedModel, this.#names.servedModel);
+    return answeredByAnother(this.requestedModel, this.#decoding.servedModel);
   }
 
   /** Without `X-Service-Model`: the chunks' `model`, once decoded, names the answering model. */
@@ -159,7 +160,6 @@ export class GatewayChatStream implements ChatStream {
     const model = this.#decoder.model;
     if (!this.#modelInChunks || model === undefined) return;
     this.#modelInChunks = false;
-    this.#names.servedModel = model;
     this.#decoding.servedModel = model;
     this.route.answeredBy = model;
   }
@@ -276,7 +276,8 @@ export class GatewayChatStream implements ChatStream {
   }
 
   #models(): { requestedModel: string; servedModel: string } {
-    return { ...this.#names };
+    const { requestedModel, servedModel } = this.#decoding;
+    return { requestedModel, servedModel };
   }
 
   /** The stream read to its end; a structured one's answer first checked (`checked`: it passed). */
