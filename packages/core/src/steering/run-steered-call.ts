@@ -100,8 +100,8 @@ interface Answered<T> {
   model: string;
   /** A hedged call's: which run answered (they may ask the same model). */
   winner?: 'first' | 'hedge';
-  /** A hedged call's other run: its model, and its walk (what its route lacks). */
-  other?: { model: string; walk: FailoverWalk };
+  /** A hedged call's other run: its model, its walk (what its route lacks), its error if it failed. */
+  other?: { model: string; walk: FailoverWalk; error?: unknown };
 }
 
 /** A hedged call's second run, once its hedge is sent: its walk of one model, how it failed. */
@@ -215,13 +215,13 @@ function checkedWhole(input: SteeredCallInput, answer: unknown): boolean {
 }
 
 /**
- * A hedged call's other run: `lost` when its last attempt has no hop yet (aborted in flight when
- * the answering one won, or failed in a way retried on the same model, its retry never sent);
- * nothing when its last failure is a `failed` hop already (the shared log has it).
+ * A hedged call's other run: `lost` when its last attempt was in flight when the answering one
+ * won; `ended` when it stopped at a failure that moves to no other model (a 500: its retry never
+ * sent); nothing when its last failure is a `failed` hop already (the shared log has it).
  */
 function otherRunHops(other: Answered<unknown>['other']): ChatRouteHop[] {
-  const model = other?.walk.unlisted;
-  return model === undefined ? [] : [{ model, outcome: 'lost' }];
+  const hop = other?.walk.unlistedHop(other.error);
+  return hop === undefined ? [] : [hop];
 }
 
 /** The call's options read, its scope and events made, its models planned (skips reported). */
@@ -365,12 +365,18 @@ async function hedged<T>(
   // The runs share the call's events: their attempts are numbered from one count.
   let attempts = 0;
   const nextAttempt = () => ++attempts;
+  let firstError: unknown;
   const race = raceWithHedge<T>({
     scope,
     events,
     delayMs,
     first: (via) =>
-      send({ ...via, policy: walkPolicyOf(planned, { onRequest: sentFirst, nextAttempt }) }),
+      send({ ...via, policy: walkPolicyOf(planned, { onRequest: sentFirst, nextAttempt }) }).catch(
+        (error) => {
+          firstError = error;
+          throw error;
+        },
+      ),
     hedge: () => hedgeRun(planned, send, { waitedMs: delayMs, nextAttempt, second }),
     discard: stream ? discardStream : () => {},
   });
@@ -381,12 +387,18 @@ async function hedged<T>(
   const { answer, winner, hedgeModel, otherCut } = await race.result;
   if (hedgeModel === undefined) return { answer, model: walk.model };
   if (winner === 'first') {
-    return { answer, model: walk.model, winner, other: { model: hedgeModel, walk: second.walk! } };
+    const other = { model: hedgeModel, walk: second.walk!, error: second.error };
+    return { answer, model: walk.model, winner, other };
   }
   // The slow first attempt, cut, took at least this long: without it 'auto' would learn only the
   // fast answers and hedge ever earlier.
   if (otherCut) recordFirstContent(budgetId, walk.model, stream, performance.now() - firstSentAt);
-  return { answer, model: hedgeModel, winner, other: { model: walk.model, walk } };
+  return {
+    answer,
+    model: hedgeModel,
+    winner,
+    other: { model: walk.model, walk, error: firstError },
+  };
 }
 
 /**
