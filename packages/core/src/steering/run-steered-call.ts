@@ -377,7 +377,7 @@ async function hedged<T>(
           throw error;
         },
       ),
-    hedge: () => hedgeRun(planned, send, { waitedMs: delayMs, nextAttempt, second }),
+    hedge: (open) => hedgeRun(planned, send, { waitedMs: delayMs, nextAttempt, second, open }),
     discard: stream ? discardStream : () => {},
   });
   function sentFirst(): void {
@@ -408,16 +408,23 @@ async function hedged<T>(
 async function hedgeRun<T>(
   planned: PlannedCall,
   send: (via: OpenVia) => Promise<T>,
-  run: { waitedMs: number; nextAttempt: () => number; second: HedgeRunState },
+  run: { waitedMs: number; nextAttempt: () => number; second: HedgeRunState; open: () => boolean },
 ): Promise<Hedge<T> | undefined> {
   const { input, walk, scope, events, budgetId, plan } = planned;
-  const { waitedMs, nextAttempt, second } = run;
+  const { waitedMs, nextAttempt, second, open } = run;
   const skipped = (reason: HedgeSkipReason) => {
     events?.hedgeSkipped(walk.model, reason, waitedMs);
     return undefined;
   };
   if (!spendHedge(budgetId)) return skipped('cap');
   const slot = await input.transport.slots.acquire(scope, { ifFree: true });
+  // The race was decided while the slot was asked for (a shared budget answers later): no hedge
+  // is sent, none reported, and its share of the allowance is given back.
+  if (!open()) {
+    slot?.release();
+    refundHedge(budgetId);
+    return undefined;
+  }
   if (slot === undefined) {
     refundHedge(budgetId);
     return skipped('no_free_slot');
