@@ -51,6 +51,11 @@ function ownFailure(error: GatewayError): GatewayError | undefined {
 export interface FailedHop {
   model: string;
   error: GatewayError;
+  /**
+   * The call ended with `error` while no attempt of it was in flight (waiting to retry `model`, or
+   * for a slot after a failover): named with the failures, not counted as an attempt.
+   */
+  waiting?: true;
 }
 
 /**

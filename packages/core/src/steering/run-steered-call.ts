@@ -474,7 +474,8 @@ function skippedHops(skipped: HopPlan['skipped']): ChatRouteHop[] {
 /**
  * The error a walk ended with, carrying the route: its skips, and every hop that failed, a hedged
  * call's of both runs (the hedge's own failure too, when it is no failover: an `ended` hop before
- * the one of the error that ends the call, the first run's).
+ * the one of the error that ends the call, the first run's). A call that ended during a wait ends
+ * its route with its error's hop too; its message does not count that as an attempt.
  */
 function failedCall(
   error: unknown,
@@ -494,7 +495,12 @@ function failedCall(
     // A run's last failure, when the walk did not record it (not a failover reason).
     if (!run || !isGatewayError(end) || recorded.has(end)) continue;
     hops.push({ model: run.model, outcome: 'ended', code: end.code });
-    failed.push({ model: run.model, error: end });
+    // Every attempt of the run has its hop already: the call ended while it waited (to retry, or
+    // for a slot after a failover), and its end is no attempt.
+    const waiting = run.unlistedHop() === undefined && failed.length > 0;
+    failed.push(
+      waiting ? { model: run.model, error: end, waiting } : { model: run.model, error: end },
+    );
   }
   return withRoute(error, { requested: plan.requested, hops }, failed);
 }
