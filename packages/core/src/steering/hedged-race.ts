@@ -26,7 +26,7 @@ export interface HedgeRace<T> {
   /**
    * The hedge, asked for when the first run has no content `delayMs` after its first request was
    * sent: undefined when none may be sent (no free slot, the hedge allowance spent), or when the
-   * race was decided while it waited for its slot (`open()` false then: it sends nor reports any).
+   * race was decided while it waited for its slot (`open()` false then: none is sent or reported).
    */
   hedge: (open: () => boolean) => Promise<Hedge<T> | undefined>;
   delayMs: number;
