@@ -224,6 +224,37 @@ describe.each([AI7, AI6])("core's outcomes (the kit's CORE_OUTCOMES) through $na
   });
 });
 
+describe.each([AI7, AI6])('a hedged call through $name', (major) => {
+  it('streamText: a hedge that failed with a 500 before the first answered is its failure in the route, not lost', async () => {
+    emulator.injectFault({ fault: 'upstream_text', model: 'community/streamer' });
+    // The first attempt is held at the gateway until the client has seen the hedge (the call's
+    // second attempt) fail: its slot given back.
+    let hedgeFailed: () => void = () => {};
+    const failed = new Promise<void>((resolve) => (hedgeFailed = resolve));
+    const onEvent = (event: { type: string; attempt?: number }) => {
+      if (event.type === 'released' && event.attempt === 2) hedgeFailed();
+    };
+    const release = emulated.hold();
+    const outcome = major.stream({
+      model: 'community/general',
+      provider: { onEvent },
+      infergate: { fallbackModels: ['community/streamer'], hedge: { afterMs: 50, maxExtra: 1 } },
+    });
+    await failed;
+    expect(inflight()).toBe(1);
+    release();
+    const { text, modelId, metadata, error } = await outcome;
+    expect(error).toBeUndefined();
+    expect({ text, modelId }).toEqual({ text: 'Echo: hello there', modelId: 'community/general' });
+    // Core's route, as providerMetadata carries it: the hedge's 500 ended its one attempt.
+    expect((metadata?.route as { hops: unknown[] } | undefined)?.hops).toEqual([
+      { model: 'community/streamer', outcome: 'ended', code: 'upstream_error' },
+      { model: 'community/general', outcome: 'answered' },
+    ]);
+    await requestsClosed();
+  });
+});
+
 describe('under load', () => {
   it('16 calls over a list with a small first model: all answered, never above 4 in flight', async () => {
     emulator.scenario.models['community/general']!.capacity = 1;

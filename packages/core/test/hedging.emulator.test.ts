@@ -4,9 +4,10 @@ import type { Emulator } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { budgetId } from '../src/budget/budget-id';
+import type { KeyBudget } from '../src/budget/key-budget';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import type { GatewayEvent } from '../src/index';
-import { isGatewayError } from '../src/index';
+import { createInProcessBudget, isGatewayError } from '../src/index';
 import { AUTO_HEDGE, hedgeDelay } from '../src/steering/hedge-delay';
 import {
   clientOn,
@@ -281,6 +282,110 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     expect(only(events, 'attempt')).toHaveLength(2);
     expect(only(events, 'done')).toMatchObject([{ ok: true, attempts: 2 }]);
     expect(emulator.counters.requests.chat).toBe(2);
+  });
+
+  it('a first attempt waiting to retry a 500 when the hedge wins: its 500 is its hop, no lost hop', async () => {
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { retryBaseDelayMs: 60_000 });
+    const { emulator } = gateway;
+    // The first attempt's 500 comes at once; its retry waits the backoff (far beyond the test):
+    // the hedge, sent after 30 ms, answers while the first run sits in that wait.
+    emulator.injectFault({ fault: 'upstream_text', model: 'community/general', times: 1 });
+    driveClock();
+    const stream = await settledAfter(
+      30,
+      client.chatStream(hi(), {
+        fallbackModels: ['community/streamer'],
+        hedge: { afterMs: 30, maxExtra: 1 },
+      }),
+    );
+    expect((await stream.result()).text).toBe('Echo: hello there');
+    // The retry was scheduled before the hedge was sent, and never sent.
+    const order = events.filter((event) => event.type === 'retry' || event.type === 'hedge');
+    expect(order).toMatchObject([
+      { type: 'retry', reason: 'upstream_error', status: 500 },
+      { type: 'hedge', phase: 'sent', from: 'community/general', model: 'community/streamer' },
+      { type: 'hedge', phase: 'won', winner: 'hedge', lost: 'community/general' },
+    ]);
+    expect(emulator.counters.requests.chat).toBe(2);
+    // One hop per attempt sent: the first's 500 (a failure retried on its own model), the hedge's
+    // answer; no `lost` hop, as no request of the first run was in flight.
+    expect(stream.route.hops).toEqual([
+      { model: 'community/general', outcome: 'ended', code: 'upstream_error' },
+      { model: 'community/streamer', outcome: 'answered' },
+    ]);
+  });
+
+  it.each([
+    ['a 500', 'upstream_text', 'upstream_error'],
+    ['an answer that cannot be read', 'truncated_json', 'invalid_response'],
+  ] as const)(
+    'a hedge that failed (%s) before the slow first attempt answered: its failure is its hop, not lost',
+    async (_what, fault, code) => {
+      const gateway = await emulate();
+      const { client, events } = recordingClient(gateway);
+      const { emulator } = gateway;
+      // The first answers after 200 ms; the hedge, sent at 30 ms, fails at once (no retry: a
+      // hedge is one attempt).
+      emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 200 });
+      emulator.injectFault({ fault, model: 'community/streamer' });
+      driveClock();
+      const result = await settledAfter(
+        200,
+        client.chat(hi(), {
+          fallbackModels: ['community/streamer'],
+          hedge: { afterMs: 30, maxExtra: 1 },
+        }),
+      );
+      expect(result.servedModel).toBe('community/general');
+      expect(only(events, 'hedge')).toMatchObject([
+        { phase: 'sent', model: 'community/streamer' },
+        { phase: 'won', winner: 'first', lost: 'community/streamer' },
+      ]);
+      // The same hop the call's error route gives a hedge's failure that moves to no other model.
+      expect(result.route.hops).toEqual([
+        { model: 'community/streamer', outcome: 'ended', code },
+        { model: 'community/general', outcome: 'answered' },
+      ]);
+    },
+  );
+
+  it('the first answering while the hedge waits for its slot: no hedge sent, none reported', async () => {
+    const gateway = await emulate();
+    // A shared budget answers `acquireIfFree` later (a Redis round trip): here, when the test says.
+    const inner = createInProcessBudget();
+    let asked: () => void = () => {};
+    const hedgeAsked = new Promise<void>((resolve) => (asked = resolve));
+    let answer: () => void = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    let givenBack: () => void = () => {};
+    const hedgeSlotBack = new Promise<void>((resolve) => (givenBack = resolve));
+    const budget: KeyBudget = {
+      acquire: (request) => inner.acquire(request),
+      async acquireIfFree(request) {
+        asked();
+        await answered;
+        const lease = await inner.acquireIfFree?.(request);
+        return lease && { release: () => (lease.release(), givenBack()) };
+      },
+    };
+    const { client, events } = recordingClient(gateway, { budget });
+    const release = gateway.hold();
+    const call = client.chat(hi(), {
+      fallbackModels: ['community/streamer'],
+      hedge: { afterMs: 30, maxExtra: 1 },
+    });
+    await hedgeAsked;
+    release();
+    const result = await call;
+    answer();
+    await hedgeSlotBack;
+    expect(result.route.hops).toEqual([{ model: 'community/general', outcome: 'answered' }]);
+    // No second attempt: no `hedge` event says one was sent, no `hedge-skipped` says why not.
+    expect(only(events, 'hedge')).toEqual([]);
+    expect(only(events, 'hedge-skipped')).toEqual([]);
+    expect(only(events, 'attempt')).toHaveLength(1);
+    expect(gateway.emulator.counters.requests.chat).toBe(1);
   });
 
   it('hedges a stream whose first model sends only keep-alive comments', async () => {

@@ -70,14 +70,16 @@ export type ChatRouteHop =
   /** Tried, and it answered (the gateway may still have served another model: `answeredBy`). */
   | { model: string; outcome: 'answered'; structured?: HopStructuredOutput }
   /**
-   * Tried in a hedged race, and cut when the other attempt answered first: in flight, or waiting
-   * to retry a failure that does not move to another model (a 500). A run waiting to retry after
-   * its `failed` hop adds none.
+   * Tried in a hedged race, and cut in flight when the other attempt answered first. A run cut
+   * while it waited to retry adds none for the retry never sent: its last failure is its hop
+   * (`failed`, or `ended` for one retried on the same model, such as a 500).
    */
   | { model: string; outcome: 'lost' }
   /**
    * Tried, and the call ended with this attempt's failure (`code`: the `GatewayError`'s): the last
-   * hop of a failed call's route (`GatewayError.route`).
+   * hop of a failed call's route (`GatewayError.route`). Also a hedged call's other run that
+   * stopped at a failure that moves to no other model (a hedge's 500, or a 500 whose retry the
+   * winner's answer left unsent), before the winner's or the error's own hop.
    */
   | { model: string; outcome: 'ended'; code: GatewayErrorCode; structured?: HopStructuredOutput };
 

@@ -32,6 +32,25 @@ describe('allFailedMessage', () => {
     );
   });
 
+  it('names the end of a call that ended while waiting, without counting it as an attempt', () => {
+    const aborted = new GatewayError({ code: 'aborted', message: 'The call was aborted' });
+    const failed: FailedHop[] = [
+      busy('a'),
+      busy('b'),
+      { model: 'a', error: aborted, waiting: true },
+    ];
+    expect(allFailedMessage(failed, [])).toBe(
+      'Every model tried failed (2 attempts): "a": model_busy, then aborted while waiting to retry ' +
+        '(The call was aborted); "b": model_busy (The model is at capacity)',
+    );
+    // Waiting for the slot of a model not tried yet (after a failover).
+    const queued: FailedHop[] = [busy('a'), { model: 'b', error: aborted, waiting: true }];
+    expect(allFailedMessage(queued, [])).toBe(
+      'Every model tried failed (1 attempt): "a": model_busy (The model is at capacity); ' +
+        '"b": aborted before it was sent (The call was aborted)',
+    );
+  });
+
   it('escapes control characters in ids and messages, and cuts them', () => {
     const message = allFailedMessage(
       [busy('a\nINFO forged'), busy('b', `\u001b[2K${'y'.repeat(10_000)}`)],

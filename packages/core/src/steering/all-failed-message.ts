@@ -27,15 +27,25 @@ function groupByModel(failed: readonly FailedHop[]): Map<string, FailedHop[]> {
   return byModel;
 }
 
-/** `"a": 3 × model_busy, bad_gateway (the last one's message)`: a count only when above one. */
+/**
+ * `"a": 3 × model_busy, bad_gateway (the last one's message)`: a count only when above one; a call
+ * that ended while waiting to retry the model says so last (`…, then aborted while waiting to retry`).
+ */
 function modelLine(model: string, hops: readonly FailedHop[]): string {
   const counts = new Map<string, number>();
-  for (const { error } of hops) {
+  for (const { error } of hops.filter((hop) => !hop.waiting)) {
     const reason = failoverReason(error) ?? error.code;
     counts.set(reason, (counts.get(reason) ?? 0) + 1);
   }
   const reasons = [...counts].map(([reason, n]) => (n > 1 ? `${n} × ${reason}` : reason));
-  const sample = escapeControl(clip(hops.at(-1)!.error.message, SAMPLE_CHARS));
+  const last = hops.at(-1)!;
+  if (last.waiting) {
+    const code = last.error.code;
+    reasons.push(
+      reasons.length > 0 ? `then ${code} while waiting to retry` : `${code} before it was sent`,
+    );
+  }
+  const sample = escapeControl(clip(last.error.message, SAMPLE_CHARS));
   return `${quoted(model)}: ${reasons.join(', ')} (${sample})`;
 }
 
@@ -69,6 +79,8 @@ export function allFailedMessage(
   // Nothing tried: the refusal (`no_model_can_serve`) already names every model and why.
   if (failed.length === 0 || (failed.length === 1 && skipped.length === 0)) return undefined;
   const tried = [...groupByModel(failed)].map(([model, list]) => modelLine(model, list));
-  const attempts = failed.length === 1 ? '1 attempt' : `${failed.length} attempts`;
+  // (The call's end during a wait is no attempt: the count is of requests sent, as `attempt` events.)
+  const sent = failed.filter((hop) => !hop.waiting).length;
+  const attempts = sent === 1 ? '1 attempt' : `${sent} attempts`;
   return bounded(`Every model tried failed (${attempts}): `, [...tried, ...skipped], 'models');
 }

@@ -14,22 +14,33 @@ function failure(code: GatewayErrorCode, status?: number, retryAfterMs?: number)
 }
 
 describe('FailoverWalk', () => {
-  it("names the last attempt's model while the route has no hop for it (in flight, or a 500 to retry)", () => {
+  it("gives a cut run's last attempt its hop: lost in flight, ended at a 500, none after a failed hop", () => {
     const first = walkOver('a', 'b');
     const hedge = new FailoverWalk({ models: ['c'], bodyFor: (model) => model, routeOf: first });
-    expect(first.unlisted).toBeUndefined();
+    expect(first.unlistedHop()).toBeUndefined();
     first.startAttempt();
-    expect(first.unlisted).toBe('a');
-    // A 500 is retried on the same model: no hop, the model still has none.
+    expect(first.unlistedHop()).toEqual({ model: 'a', outcome: 'lost' });
+    // A cut attempt fails with `aborted`: it was in flight, it did not fail.
+    first.next(failure('aborted'), 0, { ...limits, maxRetries: 2 });
+    expect(first.unlistedHop()).toEqual({ model: 'a', outcome: 'lost' });
+    // A 500 is retried on the same model: its retry, not sent yet, adds no lost hop.
     first.next(failure('provider_protocol_error', 500), 0, { ...limits, maxRetries: 2 });
-    expect(first.unlisted).toBe('a');
+    const ended500 = { model: 'a', outcome: 'ended', code: 'provider_protocol_error' };
+    expect(first.unlistedHop()).toEqual(ended500);
+    expect(first.unlistedHop(failure('aborted'))).toEqual(ended500);
+    // A run that failed outside the walk (an answer that could not be read): its own error.
     hedge.startAttempt();
+    expect(hedge.unlistedHop(failure('invalid_response'))).toEqual({
+      model: 'c',
+      outcome: 'ended',
+      code: 'invalid_response',
+    });
     hedge.next(failure('model_busy', 429, 5_000), 0, { ...limits, maxRetries: 0 });
     first.startAttempt();
     first.next(failure('all_providers_failed', 502), 1, { ...limits, maxRetries: 2 });
     // Both runs write one route, in the order their hops came; a failed hop is the model's hop.
-    expect(first.unlisted).toBeUndefined();
-    expect(hedge.unlisted).toBeUndefined();
+    expect(first.unlistedHop()).toBeUndefined();
+    expect(hedge.unlistedHop(failure('model_busy'))).toBeUndefined();
     expect(first.hops).toEqual([
       { model: 'c', outcome: 'failed', reason: 'model_busy' },
       { model: 'a', outcome: 'failed', reason: 'all_providers_failed' },

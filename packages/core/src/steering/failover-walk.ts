@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §4.7 (failover at once, then rounds under the retry policy), §10.5.
-import type { GatewayError } from '../errors/errors';
+import { type GatewayError, isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { NextAttempt, RetryAllowance } from '../http/attempt-policy';
 import { nextRetryWait } from '../http/retry-policy';
@@ -39,10 +39,23 @@ export function failedHop(
   return { model, outcome: 'failed', reason, structured: { method, checked: false } };
 }
 
+/**
+ * The failure an attempt ended with, unless it was cut (`aborted`: the other run of a hedged call
+ * answered first, or the caller): a cut attempt was in flight, it did not fail.
+ */
+function ownFailure(error: GatewayError): GatewayError | undefined {
+  return error.code === 'aborted' ? undefined : error;
+}
+
 /** A hop that failed, with its error (for the message of a call whose every hop failed). */
 export interface FailedHop {
   model: string;
   error: GatewayError;
+  /**
+   * The call ended with `error` while no attempt of it was in flight (waiting to retry `model`, or
+   * for a slot after a failover): named with the failures, not counted as an attempt.
+   */
+  waiting?: true;
 }
 
 /**
@@ -58,10 +71,10 @@ export class FailoverWalk {
   /** The same hops with their errors. */
   readonly failed: FailedHop[];
   /**
-   * The model of the last attempt sent while the route has no hop for it: the attempt is in
-   * flight, or it failed in a way retried on the same model (a 500) and its retry is not sent yet.
+   * The last attempt sent while the route has no hop for it: in flight (no `failure`), or failed in
+   * a way that moves to no other model (a 500: its retry not sent yet, or none to come).
    */
-  #unlisted: string | undefined;
+  #unlisted: { model: string; failure?: GatewayError } | undefined;
   readonly #bodyFor: (model: string) => string;
   readonly #order: ((models: readonly string[]) => string[]) | undefined;
   readonly #methodOf: WalkPlan['methodOf'];
@@ -115,16 +128,24 @@ export class FailoverWalk {
       events?.failover(from, this.model, reason, waitedMs, structured);
     }
     this.#attemptStartedAt = performance.now();
-    this.#unlisted = this.model;
+    this.#unlisted = { model: this.model };
     return this.model;
   }
 
   /**
-   * The model of the last attempt sent when the route has no hop for it yet (in flight, or waiting
-   * to be retried on the same model); undefined when none was sent, or its failure is a hop.
+   * The hop of a run that ended with none for its last attempt (a hedged call's other run, once
+   * the race is decided): `lost` for an attempt in flight when it was cut; `ended` with the failure
+   * it stopped at when that moves to no other model — a 500 waiting for a retry never sent, or
+   * `runError`, the run's own error when it failed outside the walk — as the call's error route
+   * gives a run's failure; none when nothing was sent, or the last failure is a `failed` hop
+   * already (a retry never sent adds none).
    */
-  get unlisted(): string | undefined {
-    return this.#unlisted;
+  unlistedHop(runError?: unknown): ChatRouteHop | undefined {
+    const last = this.#unlisted;
+    if (last === undefined) return undefined;
+    const failure = last.failure ?? (isGatewayError(runError) ? ownFailure(runError) : undefined);
+    if (failure === undefined) return { model: last.model, outcome: 'lost' };
+    return { model: last.model, outcome: 'ended', code: failure.code };
   }
 
   /** The models not tried yet in this round, ordered by free capacity now (the plan's `order`). */
@@ -174,6 +195,8 @@ export class FailoverWalk {
   ): NextAttempt {
     const reason = failoverReason(error);
     if (reason === undefined) {
+      const failure = ownFailure(error);
+      if (failure) this.#unlisted = { model: this.model, failure };
       const waitMs = nextRetryWait(error, waits, limits);
       return waitMs === undefined ? undefined : { waitMs };
     }

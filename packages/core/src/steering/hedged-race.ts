@@ -25,9 +25,10 @@ export interface HedgeRace<T> {
   first: Run<T>;
   /**
    * The hedge, asked for when the first run has no content `delayMs` after its first request was
-   * sent: undefined when none may be sent (no free slot, the hedge allowance spent).
+   * sent: undefined when none may be sent (no free slot, the hedge allowance spent), or when the
+   * race was decided while it waited for its slot (`open()` false then: none is sent or reported).
    */
-  hedge: () => Promise<Hedge<T> | undefined>;
+  hedge: (open: () => boolean) => Promise<Hedge<T> | undefined>;
   delayMs: number;
   /** Gives back an answer nobody will read (a run that answered after the other had won). */
   discard: (answer: T) => void;
@@ -152,7 +153,8 @@ class HedgedRace<T> {
     this.#timer = undefined;
     if (this.#settled || runs[0]!.done) return;
     this.#hedgePending = true;
-    const hedge = await this.#race.hedge().catch(() => undefined);
+    const open = () => !this.#settled && !runs[0]!.done;
+    const hedge = await this.#race.hedge(open).catch(() => undefined);
     this.#hedgePending = false;
     if (hedge === undefined || this.#settled || runs[0]!.done) {
       hedge?.slot.release();

@@ -100,8 +100,8 @@ interface Answered<T> {
   model: string;
   /** A hedged call's: which run answered (they may ask the same model). */
   winner?: 'first' | 'hedge';
-  /** A hedged call's other run: its model, and its walk (what its route lacks). */
-  other?: { model: string; walk: FailoverWalk };
+  /** A hedged call's other run: its model, its walk (what its route lacks), its error if it failed. */
+  other?: { model: string; walk: FailoverWalk; error?: unknown };
 }
 
 /** A hedged call's second run, once its hedge is sent: its walk of one model, how it failed. */
@@ -215,13 +215,13 @@ function checkedWhole(input: SteeredCallInput, answer: unknown): boolean {
 }
 
 /**
- * A hedged call's other run: `lost` when its last attempt has no hop yet (aborted in flight when
- * the answering one won, or failed in a way retried on the same model, its retry never sent);
- * nothing when its last failure is a `failed` hop already (the shared log has it).
+ * A hedged call's other run: `lost` when its last attempt was in flight when the answering one
+ * won; `ended` when it stopped at a failure that moves to no other model (a 500: its retry never
+ * sent); nothing when its last failure is a `failed` hop already (the shared log has it).
  */
 function otherRunHops(other: Answered<unknown>['other']): ChatRouteHop[] {
-  const model = other?.walk.unlisted;
-  return model === undefined ? [] : [{ model, outcome: 'lost' }];
+  const hop = other?.walk.unlistedHop(other.error);
+  return hop === undefined ? [] : [hop];
 }
 
 /** The call's options read, its scope and events made, its models planned (skips reported). */
@@ -365,13 +365,19 @@ async function hedged<T>(
   // The runs share the call's events: their attempts are numbered from one count.
   let attempts = 0;
   const nextAttempt = () => ++attempts;
+  let firstError: unknown;
   const race = raceWithHedge<T>({
     scope,
     events,
     delayMs,
     first: (via) =>
-      send({ ...via, policy: walkPolicyOf(planned, { onRequest: sentFirst, nextAttempt }) }),
-    hedge: () => hedgeRun(planned, send, { waitedMs: delayMs, nextAttempt, second }),
+      send({ ...via, policy: walkPolicyOf(planned, { onRequest: sentFirst, nextAttempt }) }).catch(
+        (error) => {
+          firstError = error;
+          throw error;
+        },
+      ),
+    hedge: (open) => hedgeRun(planned, send, { waitedMs: delayMs, nextAttempt, second, open }),
     discard: stream ? discardStream : () => {},
   });
   function sentFirst(): void {
@@ -381,12 +387,18 @@ async function hedged<T>(
   const { answer, winner, hedgeModel, otherCut } = await race.result;
   if (hedgeModel === undefined) return { answer, model: walk.model };
   if (winner === 'first') {
-    return { answer, model: walk.model, winner, other: { model: hedgeModel, walk: second.walk! } };
+    const other = { model: hedgeModel, walk: second.walk!, error: second.error };
+    return { answer, model: walk.model, winner, other };
   }
   // The slow first attempt, cut, took at least this long: without it 'auto' would learn only the
   // fast answers and hedge ever earlier.
   if (otherCut) recordFirstContent(budgetId, walk.model, stream, performance.now() - firstSentAt);
-  return { answer, model: hedgeModel, winner, other: { model: walk.model, walk } };
+  return {
+    answer,
+    model: hedgeModel,
+    winner,
+    other: { model: walk.model, walk, error: firstError },
+  };
 }
 
 /**
@@ -396,16 +408,23 @@ async function hedged<T>(
 async function hedgeRun<T>(
   planned: PlannedCall,
   send: (via: OpenVia) => Promise<T>,
-  run: { waitedMs: number; nextAttempt: () => number; second: HedgeRunState },
+  run: { waitedMs: number; nextAttempt: () => number; second: HedgeRunState; open: () => boolean },
 ): Promise<Hedge<T> | undefined> {
   const { input, walk, scope, events, budgetId, plan } = planned;
-  const { waitedMs, nextAttempt, second } = run;
+  const { waitedMs, nextAttempt, second, open } = run;
   const skipped = (reason: HedgeSkipReason) => {
     events?.hedgeSkipped(walk.model, reason, waitedMs);
     return undefined;
   };
   if (!spendHedge(budgetId)) return skipped('cap');
   const slot = await input.transport.slots.acquire(scope, { ifFree: true });
+  // The race was decided while the slot was asked for (a shared budget answers later): no hedge
+  // is sent, none reported, and its share of the allowance is given back.
+  if (!open()) {
+    slot?.release();
+    refundHedge(budgetId);
+    return undefined;
+  }
   if (slot === undefined) {
     refundHedge(budgetId);
     return skipped('no_free_slot');
@@ -455,7 +474,8 @@ function skippedHops(skipped: HopPlan['skipped']): ChatRouteHop[] {
 /**
  * The error a walk ended with, carrying the route: its skips, and every hop that failed, a hedged
  * call's of both runs (the hedge's own failure too, when it is no failover: an `ended` hop before
- * the one of the error that ends the call, the first run's).
+ * the one of the error that ends the call, the first run's). A call that ended during a wait ends
+ * its route with its error's hop too; its message does not count that as an attempt.
  */
 function failedCall(
   error: unknown,
@@ -475,7 +495,12 @@ function failedCall(
     // A run's last failure, when the walk did not record it (not a failover reason).
     if (!run || !isGatewayError(end) || recorded.has(end)) continue;
     hops.push({ model: run.model, outcome: 'ended', code: end.code });
-    failed.push({ model: run.model, error: end });
+    // Every attempt of the run has its hop already: the call ended while it waited (to retry, or
+    // for a slot after a failover), and its end is no attempt.
+    const waiting = run.unlistedHop() === undefined && failed.length > 0;
+    failed.push(
+      waiting ? { model: run.model, error: end, waiting } : { model: run.model, error: end },
+    );
   }
   return withRoute(error, { requested: plan.requested, hops }, failed);
 }
