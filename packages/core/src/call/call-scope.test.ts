@@ -148,7 +148,7 @@ describe('a deadline started before the call (withDeadlineStarted)', () => {
     scope.dispose();
     const started = withDeadlineStarted({});
     const [mark] = Object.getOwnPropertySymbols(started);
-    for (const bad of ['0', Number.NaN, performance.now() + 60_000]) {
+    for (const bad of ['0', Number.NaN, -1, performance.now() + 60_000]) {
       const options = { ...started, [mark as symbol]: bad };
       expect(() => scopeOf(options, 1000)).toThrow(
         expect.objectContaining({ code: 'invalid_request_error', field: 'deadline start' }),

@@ -29,12 +29,9 @@ export function withDeadlineStarted<T extends CallOptions>(options: T): T {
 export function deadlineStartOf(options: object | undefined): number | undefined {
   const start = (options as MaybeStarted | undefined)?.[DEADLINE_START];
   if (start === undefined) return undefined;
-  if (typeof start !== 'number' || !Number.isFinite(start) || start > monotonicNow()) {
-    throw refusal(
-      'call option',
-      'deadline start',
-      `must be a monotonic time already passed (from withDeadlineStarted), got ${kindOf(start)}`,
-    );
+  // (Monotonic times are ≥ 0; NaN fails both comparisons.)
+  if (typeof start !== 'number' || !(start >= 0 && start <= monotonicNow())) {
+    throw refusal('call option', 'deadline start', `must be a past time, got ${kindOf(start)}`);
   }
   return start;
 }
