@@ -123,14 +123,22 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
         }
       },
     ],
+    // (A call over a fallback list: core's steered walk, under the same one deadline.)
+    [
+      'invoke with fallbackModels',
+      (model: GatewayChatModel) => model.invoke('hi', { fallbackModels: ['community/plain'] }),
+    ],
   ] as const)(
     "%s: with no timeout given, the client's default is one deadline over the read and the chat",
     async (_name, send) => {
       // The client's timeoutMs (1000) applies once: a 700 ms read and a 700 ms chat end at 1000 ms,
       // not at 1700 ms (the default applied to each core call apart).
+      const { emulator, connection } = await emulate();
+      // (Core's steering module is loaded by the first steered call, in real time: loaded first.)
+      await send(new GatewayChatModel('community/general', connection));
+      emulator.resetCounters();
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
       try {
-        const { emulator, connection } = await emulate();
         emulator.injectFault({ fault: 'slow_headers', endpoint: 'models', ms: 700 });
         emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 700 });
         const client = createGatewayClient({ ...connection, timeoutMs: 1000, maxRetries: 0 });
