@@ -150,8 +150,10 @@ export class CallScope {
     if (parent) return;
     // A deadline started earlier may have passed already: the call ends before it sends anything.
     if (this.dueAt <= now) this.expire();
-    else if (perCallTimer) this.#timer = setTimeout(() => this.expire(), this.dueAt - now);
-    else watch(this, this.dueAt, now);
+    // (`dueAt - now` may round a hair above the longest timer: Node would fire such a one at once.)
+    else if (perCallTimer) {
+      this.#timer = setTimeout(() => this.expire(), Math.min(MAX_TIMEOUT_MS, this.dueAt - now));
+    } else watch(this, this.dueAt, now);
   }
 
   /**
