@@ -10,6 +10,7 @@
 export { budgetId } from './budget/budget-id';
 export { readCapabilityList } from './call/call-options';
 export { callEndedError } from './call/call-scope';
+export { withDeadlineStarted } from './call/deadline-start';
 export { monotonicNow } from './call/monotonic-clock';
 export {
   describeGiven,

@@ -3,6 +3,7 @@
 import { caught, emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ChatRequest, isGatewayError } from '../src/index';
+import { withDeadlineStarted } from '../src/internal';
 import { clientOn, hi, slowCatalogGateway } from './helpers';
 
 afterEach(() => {
@@ -143,4 +144,64 @@ describe('concurrent calls’ catalog reads: each waits on its own budget’s at
       expect(emulator.counters.requests.chat).toBe(0);
     },
   );
+});
+
+describe('concurrent catalog reads: shared only among calls with the same headers', () => {
+  it('a call with other headers sends its own read, with its own headers', async () => {
+    const gateway = await emulate();
+    const { emulator } = gateway;
+    const release = emulator.holdAnswers('models');
+    // The tenant header of each GET /models that reached the gateway.
+    const tenants: (string | null)[] = [];
+    const client = clientOn(gateway, {
+      fetch: (input, init) => {
+        tenants.push(new Headers(init?.headers).get('x-tenant'));
+        return gateway.emulator.fetch(input, init);
+      },
+    });
+    const first = client.models({ headers: { 'x-tenant': 'a' } });
+    await gateway.untilRequests(1, { endpoint: 'models' });
+    // The same headers, as fetch sends them (another case, given as pairs): shares the read.
+    const same = client.models({ headers: [['X-Tenant', 'a']] });
+    const other = client.models({ headers: { 'x-tenant': 'b' } });
+    await gateway.untilRequests(2, { endpoint: 'models', timeoutMs: 5_000 });
+    release();
+    await Promise.all([first, same, other]);
+    expect(tenants).toEqual(['a', 'b']);
+    expect(emulator.counters.requests.models).toBe(2);
+  });
+});
+
+describe('a deadline started before the call (withDeadlineStarted)', () => {
+  it('a look-up and a chat given it end together; the timeout names its whole length', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const { client, emulator } = await slowCatalogGateway();
+    const started = withDeadlineStarted({ timeoutMs: 2_000 });
+    const failed = caught(async () => {
+      await client.resolveModel('community/general', started);
+      await client.chat(hi(), started);
+    }, isGatewayError);
+    await vi.advanceTimersByTimeAsync(2_000);
+    const pending = new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')));
+    const error = await Promise.race([failed, pending]);
+    expect(error).not.toBe('pending');
+    if (error === 'pending') return;
+    expect(error.code).toBe('timeout');
+    expect(error.message).toContain('within its deadline of 2000 ms');
+    expect(emulator.counters.requests.models).toBe(1);
+    expect(emulator.counters.requests.chat).toBe(1);
+    await vi.advanceTimersByTimeAsync(20_000);
+  });
+
+  it('a chat whose started deadline has passed sends nothing', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    const started = withDeadlineStarted({ timeoutMs: 500, capabilities: ['chat'] });
+    await vi.advanceTimersByTimeAsync(500);
+    const error = await caught(() => client.chat(hi(), started), isGatewayError);
+    expect(error.code).toBe('timeout');
+    expect(error.message).toContain('within its deadline of 500 ms');
+    expect(gateway.emulator.counters.requests.chat).toBe(0);
+  });
 });

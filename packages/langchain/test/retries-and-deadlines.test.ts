@@ -101,9 +101,57 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
         const pending = new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')));
         const error = await Promise.race([failed, pending]);
         expect(isGatewayError(error) && error.code).toBe('timeout');
+        // The error names the deadline the user gave, not what the catalog read left of it.
+        expect((error as Error).message).toContain('within its deadline of 1000 ms');
         expect(emulator.counters.requests.models).toBe(1);
         expect(emulator.counters.requests.chat).toBe(1);
         // (Left to end: the chat's answer would otherwise keep the test's timers busy.)
+        await vi.advanceTimersByTimeAsync(700);
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
+
+  it.each([
+    ['invoke', (model: GatewayChatModel) => model.invoke('hi')],
+    [
+      'stream',
+      async (model: GatewayChatModel) => {
+        for await (const _chunk of await model.stream('hi')) {
+          // read to the end
+        }
+      },
+    ],
+    // (A call over a fallback list: core's steered walk, under the same one deadline.)
+    [
+      'invoke with fallbackModels',
+      (model: GatewayChatModel) => model.invoke('hi', { fallbackModels: ['community/plain'] }),
+    ],
+  ] as const)(
+    "%s: with no timeout given, the client's default is one deadline over the read and the chat",
+    async (_name, send) => {
+      // The client's timeoutMs (1000) applies once: a 700 ms read and a 700 ms chat end at 1000 ms,
+      // not at 1700 ms (the default applied to each core call apart).
+      const { emulator, connection } = await emulate();
+      // (Core's steering module is loaded by the first steered call, in real time: loaded first.)
+      await send(new GatewayChatModel('community/general', connection));
+      emulator.resetCounters();
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+      try {
+        emulator.injectFault({ fault: 'slow_headers', endpoint: 'models', ms: 700 });
+        emulator.injectFault({ fault: 'slow_headers', endpoint: 'chat', ms: 700 });
+        const client = createGatewayClient({ ...connection, timeoutMs: 1000, maxRetries: 0 });
+        const model = new GatewayChatModel('community/general', { client });
+        const failed = caught(send(model));
+        await vi.advanceTimersByTimeAsync(1000);
+        // (setImmediate is not faked: it comes after the deadline's abort has run its course.)
+        const pending = new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')));
+        const error = await Promise.race([failed, pending]);
+        expect(isGatewayError(error) && error.code).toBe('timeout');
+        expect((error as Error).message).toContain('within its deadline of 1000 ms');
+        expect(emulator.counters.requests.models).toBe(1);
+        expect(emulator.counters.requests.chat).toBe(1);
         await vi.advanceTimersByTimeAsync(700);
       } finally {
         vi.useRealTimers();

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CallScope, deadlineTimerHoldsProcess } from './call-scope';
+import { CallScope, deadlineTimerHoldsProcess, scopeOf } from './call-scope';
+import { withDeadlineStarted } from './deadline-start';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -89,5 +90,69 @@ describe('CallScope deadlines (per-call timers, for isolate runtimes)', () => {
     early.dispose();
     late.dispose();
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('a deadline started before the call (withDeadlineStarted)', () => {
+  it('counts from its start, and a timeout names its whole length', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const started = withDeadlineStarted({ timeoutMs: 1000 });
+    await vi.advanceTimersByTimeAsync(700);
+    const scope = scopeOf(started, 300_000);
+    expect(scope.remainingMs).toBe(300);
+    await vi.advanceTimersByTimeAsync(299);
+    expect(scope.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(scope.error()).toMatchObject({ code: 'timeout' });
+    expect(scope.error().message).toContain('within its deadline of 1000 ms');
+    scope.dispose();
+  });
+
+  it("without timeoutMs the client's default counts once, from the start", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const started = withDeadlineStarted({});
+    await vi.advanceTimersByTimeAsync(400);
+    const scope = scopeOf(started, 1000);
+    expect(scope.remainingMs).toBe(600);
+    scope.dispose();
+  });
+
+  it('a start whose deadline has passed ends the scope at once, as a timeout', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const started = withDeadlineStarted({ timeoutMs: 500 });
+    await vi.advanceTimersByTimeAsync(500);
+    for (const perCall of [false, true]) {
+      const scope = perCall
+        ? new CallScope(undefined, 500, true, undefined, performance.now() - 500)
+        : scopeOf(started, 300_000);
+      // (No timer needed: ended before anything is queued or sent.)
+      expect(scope.signal.aborted).toBe(true);
+      expect(scope.error().message).toContain('within its deadline of 500 ms');
+      scope.dispose();
+    }
+  });
+
+  it('a per-call timer fires at the started deadline, not a whole length later', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const startedAt = performance.now();
+    await vi.advanceTimersByTimeAsync(700);
+    const scope = new CallScope(undefined, 1000, true, undefined, startedAt);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(scope.aborted).toBe(true);
+    scope.dispose();
+  });
+
+  it('scopes without a start count from now; a malformed start is refused', () => {
+    const scope = scopeOf({ timeoutMs: 1000 }, 300_000);
+    expect(scope.remainingMs).toBeGreaterThan(999);
+    scope.dispose();
+    const started = withDeadlineStarted({});
+    const [mark] = Object.getOwnPropertySymbols(started);
+    for (const bad of ['0', Number.NaN, -1, performance.now() + 60_000]) {
+      const options = { ...started, [mark as symbol]: bad };
+      expect(() => scopeOf(options, 1000)).toThrow(
+        expect.objectContaining({ code: 'invalid_request_error', field: 'deadline start' }),
+      );
+    }
   });
 });

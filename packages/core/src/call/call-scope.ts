@@ -1,6 +1,8 @@
 // docs/gateway-protocol.md §2.5 (the request's duration: the call's deadline), §10.4 (`aborted`,
 // `timeout`).
 import { GatewayError } from '../errors/errors';
+import type { CallOptions } from './call-options';
+import { deadlineStartOf } from './deadline-start';
 import { monotonicNow } from './monotonic-clock';
 import { MAX_TIMEOUT_MS } from './timer-limit';
 
@@ -84,6 +86,17 @@ export function deadlineTimerHoldsProcess(): boolean {
 }
 
 /**
+ * The scope of a call with these options: its `timeoutMs`, else the client's (`defaultTimeoutMs`),
+ * counted from now, or from when an adapter started the call's deadline (`withDeadlineStarted`:
+ * its catalog look-up and its chat under one deadline, a timeout naming its whole length).
+ */
+export function scopeOf(options: CallOptions | undefined, defaultTimeoutMs: number): CallScope {
+  const timeoutMs = options?.timeoutMs ?? defaultTimeoutMs;
+  const startedAt = deadlineStartOf(options);
+  return new CallScope(options?.signal, timeoutMs, PER_CALL_TIMERS, undefined, startedAt);
+}
+
+/**
  * The life of one call: the caller's signal combined with the call's deadline. Everything the call
  * does (queueing, attempts, backoff, reading the body or stream) listens to `signal`.
  */
@@ -104,14 +117,16 @@ export class CallScope {
   #disposed = false;
 
   /**
-   * `deadlineMs`: the call's deadline, clamped here (the one place) to the longest timer. With
-   * `parent` (see `child`) the scope has no deadline of its own: it follows the parent's signal.
+   * `deadlineMs`: the call's deadline, clamped here (the one place) to the longest timer, counted
+   * from `startedAt` (monotonic ms; default now: see `scopeOf`). With `parent` (see `child`) the
+   * scope has no deadline of its own: it follows the parent's signal.
    */
   constructor(
     callerSignal: AbortSignal | undefined,
     deadlineMs: number,
     perCallTimer: boolean = PER_CALL_TIMERS,
     parent?: CallScope,
+    startedAt?: number,
   ) {
     const timeoutMs = Math.min(MAX_TIMEOUT_MS, deadlineMs);
     this.#callerSignal = callerSignal;
@@ -119,7 +134,7 @@ export class CallScope {
     this.#perCallTimer = perCallTimer;
     this.#parent = parent;
     const now = monotonicNow();
-    this.dueAt = parent?.dueAt ?? now + timeoutMs;
+    this.dueAt = parent?.dueAt ?? (startedAt ?? now) + timeoutMs;
     if (callerSignal?.aborted) {
       this.#reason = 'aborted';
       this.#controller.abort(callerSignal.reason);
@@ -133,8 +148,12 @@ export class CallScope {
       callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
     }
     if (parent) return;
-    if (perCallTimer) this.#timer = setTimeout(() => this.expire(), timeoutMs);
-    else watch(this, this.dueAt, now);
+    // A deadline started earlier may have passed already: the call ends before it sends anything.
+    if (this.dueAt <= now) this.expire();
+    // (`dueAt - now` may round a hair above the longest timer: Node would fire such a one at once.)
+    else if (perCallTimer) {
+      this.#timer = setTimeout(() => this.expire(), Math.min(MAX_TIMEOUT_MS, this.dueAt - now));
+    } else watch(this, this.dueAt, now);
   }
 
   /**

@@ -1,8 +1,9 @@
 // docs/gateway-protocol.md §3.1 (`GET /models`), §3.2 (`GET /capabilities`), §3.3 (caching).
 import type { CallOptions } from '../call/call-options';
 import { checkCallOptions } from '../call/call-options';
-import { CallScope, REQUEST_BOUND_IO } from '../call/call-scope';
+import { REQUEST_BOUND_IO, scopeOf } from '../call/call-scope';
 import { monotonicNow } from '../call/monotonic-clock';
+import { headerRecord } from '../call/option-groups';
 import { invalidResponse } from '../errors/invalid-response';
 import type { CallEvents } from '../events/call-events';
 import type { Transport } from '../http/transport';
@@ -133,13 +134,16 @@ export class Catalog {
    * (`#join`), except in request-bound runtimes where each caller sends its own, under its own
    * signal and deadline.
    *
-   * Only callers with the same retry budget (the same `maxRetries`, or none: the client's) share
-   * a read: the shared request retries as its starter's budget says, so a caller joining a read
-   * with another budget would be given fewer attempts than its own (one 503 failing a call that
-   * alone retries past it) or more (a `maxRetries: 0` call waiting through retries). A caller with
-   * another budget sends its own read, which the callers with its budget share. So every caller
-   * waits on exactly the attempts its own budget counts, as it would alone; the cost is one more
-   * `GET` when calls with different budgets miss the cache at once (docs/gateway-protocol.md §4.2).
+   * Only callers that would send the same request share a read (`flightKey`): the same retry
+   * budget (the same `maxRetries`, or none: the client's) and the same call headers. The shared
+   * request retries as its starter's budget says and carries its starter's headers, so a caller
+   * joining a read with another budget would be given fewer attempts than its own (one 503
+   * failing a call that alone retries past it) or more (a `maxRetries: 0` call waiting through
+   * retries), and one with other headers (another tenant's) would wait on a request it did not
+   * make. Such a caller sends its own read, which the callers like it share. So every caller waits
+   * on exactly the request it would send alone; the cost is one more `GET` when unlike calls miss
+   * the cache at once (docs/gateway-protocol.md §4.2). The list read is then the client's cache,
+   * whoever read it: the catalog is the key's, not a header's (§3.1).
    */
   #read<T extends { id: string }>(
     path: string,
@@ -147,14 +151,14 @@ export class Catalog {
     parent: CallEvents | undefined,
     begin: () => (value?: T[]) => void,
   ): Promise<T[]> {
-    if (this.#requestBound) {
+    const key = this.#requestBound ? undefined : flightKey(path, options);
+    if (key === undefined) {
       const store = begin();
       const read = this.#list<T>(path, options, parent);
       read.then(store, () => store());
       return read;
     }
     const flights = this.#flights as Map<string, Flight<T[]>>;
-    const key = `${path} ${options?.maxRetries ?? 'client'}`;
     let flight = flights.get(key);
     if (!flight) flight = this.#start(path, key, options, parent, begin());
     const shared = flight;
@@ -166,8 +170,8 @@ export class Catalog {
   /**
    * The shared request: bound to no caller's signal or deadline (one caller leaving must not fail
    * the others) but to the flight's own controller, aborted when no caller remains. It runs under
-   * the client's default deadline, with its starter's retry budget (`key` holds it: only callers
-   * with the same budget join).
+   * the client's default deadline, with its starter's retry budget and headers (`key` holds them:
+   * only callers with the same join).
    */
   #start<T extends { id: string }>(
     path: string,
@@ -177,8 +181,10 @@ export class Catalog {
     store: (value?: T[]) => void,
   ): Flight<T[]> {
     const controller = new AbortController();
-    const { signal: _signal, timeoutMs: _timeoutMs, ...rest } = options ?? {};
-    const promise = this.#list<T>(path, { ...rest, signal: controller.signal }, parent);
+    // (Not the starter's signal nor its deadline, however started: only what the key says.)
+    const { maxRetries, headers } = options ?? {};
+    const read = { maxRetries, headers, signal: controller.signal };
+    const promise = this.#list<T>(path, read, parent);
     const flight: Flight<T[]> = { promise, controller, callers: 0, settled: false };
     const flights = this.#flights as Map<string, Flight<T[]>>;
     flights.set(key, flight);
@@ -198,7 +204,7 @@ export class Catalog {
    */
   #join<T>(flight: Flight<T>, options: CallOptions | undefined, forget: () => void): Promise<T> {
     flight.callers++;
-    const scope = new CallScope(options?.signal, options?.timeoutMs ?? this.#transport.timeoutMs);
+    const scope = scopeOf(options, this.#transport.timeoutMs);
     return new Promise<T>((resolve, reject) => {
       let left = false;
       const leave = (abandon: boolean) => {
@@ -259,4 +265,22 @@ export class Catalog {
     }
     return data.data;
   }
+}
+
+/**
+ * What a shared read is made with (`Catalog.#read`): its path, its retry budget and the call's
+ * headers as fetch sends them (names lowercased, repeated ones joined), so `{ 'X-Org': 'a' }` and
+ * `[['x-org', 'a']]` share, and `{}` shares with no headers. Undefined for headers fetch refuses:
+ * such a call shares nothing (its own read fails on them).
+ */
+function flightKey(path: string, options: CallOptions | undefined): string | undefined {
+  const key = `${path} ${options?.maxRetries ?? 'client'}`;
+  if (options?.headers === undefined) return key;
+  let headers: [string, string][];
+  try {
+    headers = [...new Headers(headerRecord(options.headers))];
+  } catch {
+    return undefined;
+  }
+  return headers.length === 0 ? key : `${key} ${JSON.stringify(headers)}`;
 }

@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §4 (`POST /chat/completions`), §4.2 (the gate), §4.6 (the answering
 // model), §4.7 (steered calls), §5.6 (usage asked for in a stream).
 import { type CallOptions, checkCallOptions } from '../call/call-options';
-import { CallScope } from '../call/call-scope';
+import { scopeOf } from '../call/call-scope';
 import type { StructuredOutputOptions } from '../call/option-groups';
 import type { Catalog } from '../catalog/catalog';
 import { gateModel, gateModelFromCache } from '../catalog/resolve-model';
@@ -232,7 +232,7 @@ async function answerChat<T>(
   // The catalog must be read (once per catalogTtlMs): a request of this call's, in its events,
   // under its one deadline and retry budget (§10.5: the AI SDK's one attempt is one read too).
   const events = await transport.callEvents(spec);
-  const scope = new CallScope(opts?.signal, opts?.timeoutMs ?? transport.timeoutMs);
+  const scope = scopeOf(opts, transport.timeoutMs);
   const lookup = { known, signal: scope.signal, maxRetries: opts?.maxRetries };
   try {
     await gateModel(catalog, req.model, needs, lookup, events);

@@ -2,7 +2,7 @@
 // bytes), §10.5 (the retry policy).
 import type { CallOptions } from '../call/call-options';
 import { checkCallOptions } from '../call/call-options';
-import { CallScope } from '../call/call-scope';
+import { scopeOf } from '../call/call-scope';
 import { GatewayError } from '../errors/errors';
 import { lazily } from '../errors/load-lazily';
 import { redactSecret, registerSecret } from '../errors/redact-secret';
@@ -108,7 +108,7 @@ export class Transport {
     via: OpenVia = NO_OPTIONS,
   ): Promise<OpenResponse> {
     checkCallOptions(options);
-    const scope = via.scope ?? new CallScope(options.signal, options.timeoutMs ?? this.timeoutMs);
+    const scope = via.scope ?? scopeOf(options, this.timeoutMs);
     let slot = via.slot;
     let events = via.events;
     try {

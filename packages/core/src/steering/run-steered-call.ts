@@ -6,7 +6,7 @@
  */
 import { pathScopedId } from '../budget/budget-id';
 import type { CallOptions } from '../call/call-options';
-import { CallScope } from '../call/call-scope';
+import { type CallScope, scopeOf } from '../call/call-scope';
 import type { SilenceClock } from '../call/stall-timer';
 import type { Catalog } from '../catalog/catalog';
 import { type GatewayError, isGatewayError } from '../errors/errors';
@@ -230,7 +230,7 @@ async function readAndPlan(input: SteeredCallInput): Promise<PlannedCall> {
   const primary = spec.requestedModel;
   const call = readSteering(options, 'call option', primary);
   const methods = call.structuredOutputMethods;
-  const scope = new CallScope(options.signal, options.timeoutMs ?? transport.timeoutMs);
+  const scope = scopeOf(options, transport.timeoutMs);
   const requested = [primary, ...(call.fallbackModels ?? [])];
   const budgetId = transport.slots.budgetId;
   let events: CallEvents | undefined;

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4.2 (capability rules, checked before sending through core's gate).
 import {
-  type CallOptions,
+  type ChatCallOptions,
   type GatewayClient,
   type GatewayModel,
   isGatewayError,
@@ -8,9 +8,6 @@ import {
 } from '@infergate/core';
 import { capabilitiesOf, checkCapabilities } from '@infergate/core/internal';
 import { throwIfAborted } from '../utils/errors';
-
-/** The options of the call a look-up is made for, as core's `CallOptions` name them. */
-type CallLookup = Pick<CallOptions, 'signal' | 'timeoutMs' | 'maxRetries'>;
 
 /** What the gate reads from the chat model on every check (both fields may change). */
 interface GatedModel {
@@ -54,7 +51,7 @@ export class ChatModelCapabilityGate {
    * refuses nothing: core's gate does, in the call. An id the catalog does not list stays unknown
    * (core refuses it with close matches, or skips it in a walk over a fallback list).
    */
-  async learn(call: CallLookup = {}): Promise<readonly string[] | undefined> {
+  async learn(call: ChatCallOptions = {}): Promise<readonly string[] | undefined> {
     throwIfAborted(call.signal);
     try {
       return await this.load(call);
@@ -66,24 +63,25 @@ export class ChatModelCapabilityGate {
 
   /**
    * The model's capabilities through core's gate (checked against `needs`); undefined for an
-   * unlisted own model. A read of the catalog is one request of the call (`call`): its signal,
-   * deadline and `maxRetries` (§4.2), so a call's `maxRetries: 0` reads once.
+   * unlisted own model. A read of the catalog is one request of the call: given the call's core
+   * options (`call`), so its signal, `maxRetries` (§4.2: a call's `maxRetries: 0` reads once) and
+   * deadline, started once for the look-up and the chat (`withDeadlineStarted`); not its headers,
+   * which are its chat request's (core's own gate reads without them too).
    */
   async load(
-    call: CallLookup = {},
+    call: ChatCallOptions = {},
     needs: readonly ModelCapability[] = [],
   ): Promise<readonly string[] | undefined> {
     const model = this.#model.model;
-    const { signal, timeoutMs, maxRetries } = call;
-    const callOptions = { signal, timeoutMs, maxRetries };
+    const lookup = { ...call, headers: undefined };
     let known = this.#model.capabilities;
     if (!known) {
       // Read from the client's cached catalog every time, so a changed catalog is seen.
-      const listed = await this.#client.resolveModel(model, callOptions);
+      const listed = await this.#client.resolveModel(model, lookup);
       if (!listed) return undefined;
       known = [...capabilitiesOf(listed)];
       this.#learned = { model, capabilities: known };
     }
-    return this.#client.checkModel(model, needs, { ...callOptions, known });
+    return this.#client.checkModel(model, needs, { ...lookup, known });
   }
 }

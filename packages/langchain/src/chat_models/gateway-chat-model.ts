@@ -17,6 +17,7 @@ import {
   readSteering,
   refuseNearMisses,
   streamsOptionally,
+  withDeadlineStarted,
 } from '@infergate/core/internal';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import type {
@@ -56,7 +57,6 @@ import {
 } from '../utils/errors';
 import { loadLaterParts } from '../utils/load-lazily';
 import { withCallerSignal } from '../utils/with-caller-signal';
-import { oneDeadline } from './call-deadline';
 import { profileFromCapabilities } from './capabilities';
 import { ChatModelCapabilityGate } from './capability-gate';
 import { refuseChatOpenAINames } from './chat-openai-names';
@@ -391,11 +391,10 @@ export class GatewayChatModel
     return withLangChainErrors(async () => {
       const request = convertToGatewayRequest(messages, this, options);
       const callOptions = this.#callOptions(options);
-      const chatOptions = oneDeadline(callOptions, this.model);
       // Core gates the call; the capabilities are learnt for `profile` (a cached look-up).
       await this.#gate.learn(callOptions);
       try {
-        const result = await this.#client.chat(request, chatOptions());
+        const result = await this.#client.chat(request, callOptions);
         return withTokenUsage(convertChatResult(result));
       } catch (error) {
         throw this.#withHint(error);
@@ -478,23 +477,21 @@ export class GatewayChatModel
     options: this['ParsedCallOptions'],
   ): Promise<Iterable<ChatGenerationChunk> | AsyncIterable<ChatGenerationChunk>> {
     const callOptions = this.#callOptions(options);
-    const chatOptions = oneDeadline(callOptions, this.model);
     // Core's rule: stream when the model is known to (unknown, or a list: asked whole).
     const stream =
       this.streaming ||
       streamsOptionally(planChatCall(this, options, await this.#gate.learn(callOptions)));
     const request = convertToGatewayRequest(messages, this, options);
-    if (!stream) return [convertChatResultToChunk(await this.#client.chat(request, chatOptions()))];
+    if (!stream) return [convertChatResultToChunk(await this.#client.chat(request, callOptions))];
     const streamUsage = streamUsageOf(this, options);
-    return readChatChunks(
-      await this.#client.chatStream(request, { ...chatOptions(), streamUsage }),
-    );
+    return readChatChunks(await this.#client.chatStream(request, { ...callOptions, streamUsage }));
   }
 
   /**
    * Core's options for one call. Core is the one retry layer (LangChain's AsyncCaller is not used
    * for chat calls): the call's `maxRetries` over the model's, and the model's `timeout` as the
-   * deadline (a call's `timeout` reaches us as an `AbortSignal.timeout`, read as `timeout` too).
+   * deadline (a call's `timeout` reaches us as an `AbortSignal.timeout`, read as `timeout` too),
+   * started now: the catalog look-up and the chat are two core calls under its one deadline.
    * The capabilities known go to core's gate; the steering is the call's over the model's
    * (core's `resolveSteering`: a call's `fallbackModels: []` turns the model's off), read by
    * core's one reader now: a bad call option is refused before the catalog look-up below.
@@ -512,7 +509,7 @@ export class GatewayChatModel
     const steering = resolveSteering(this, options);
     readSteering(steering, 'call option', this.model);
     const structuredOutput = this.#structuredOutput(options.structuredOutput);
-    return {
+    return withDeadlineStarted({
       ...callOptions({
         ...options,
         maxRetries: options.maxRetries ?? this.maxRetries,
@@ -521,7 +518,7 @@ export class GatewayChatModel
       capabilities: this.capabilities,
       ...steering,
       ...(structuredOutput && { structuredOutput }),
-    };
+    });
   }
 
   /**
