@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §7 (translation).
 import { type GatewayClient, LIMITS, type TranslationResponse } from '@infergate/core';
+import { runSiblingRequests } from '@infergate/core/internal';
 import { Document } from '@langchain/core/documents';
 import { ensureConfig, Runnable, type RunnableConfig } from '@langchain/core/runnables';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
@@ -19,7 +20,8 @@ export type TranslatorInput = string | Document;
  * A Runnable that translates with the gateway's translation service: a string gives a string,
  * a Document gives a Document (metadata kept, plus `source_language` / `target_language`).
  * Text over the service's 4096-byte limit is split at paragraph or sentence boundaries and the
- * pieces are translated in parallel within the key's concurrency budget.
+ * pieces are translated in parallel within the key's concurrency budget; the first piece that
+ * fails stops the others.
  */
 export class GatewayTranslator<RunInput extends TranslatorInput = string> extends Runnable<
   RunInput,
@@ -91,19 +93,19 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
     const pieces = splitForTranslation(text, LIMITS.translationMaxInputBytes).map(
       separateWhitespace,
     );
-    const results = await Promise.all(
-      pieces.map(async ({ core }) =>
-        core === ''
-          ? undefined
-          : this.client.translate(
-              {
-                input: core,
-                target_language: this.targetLanguage,
-                ...(this.sourceLanguage ? { source_language: this.sourceLanguage } : {}),
-              },
-              signal ? { signal } : {},
-            ),
-      ),
+    // Core's rule for a call of several requests: the first piece that fails stops the others
+    // (queued or in flight), and the call fails once they have ended.
+    const results = await runSiblingRequests(pieces, signal, ({ core }, sibling) =>
+      core === ''
+        ? Promise.resolve(undefined)
+        : this.client.translate(
+            {
+              input: core,
+              target_language: this.targetLanguage,
+              ...(this.sourceLanguage ? { source_language: this.sourceLanguage } : {}),
+            },
+            { signal: sibling.signal },
+          ),
     );
     // The whitespace around each piece is kept as it was, so paragraphs survive the split.
     const translated = pieces
