@@ -1,6 +1,8 @@
 import { caught, emulate } from '@infergate/emulator/testing';
-import { describe, expect, it } from 'vitest';
-import { GatewayTranslator, isGatewayError } from '../src/index';
+import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
+import { RunnableLambda } from '@langchain/core/runnables';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { GatewayChatModel, GatewayTranslator, isGatewayError } from '../src/index';
 
 /** 40 paragraphs of about 4 KB: one translation request each. */
 const LONG_TEXT = Array.from({ length: 40 }, (_, i) => `Paragraph ${i}. ${'word '.repeat(800)}`)
@@ -57,5 +59,43 @@ describe('GatewayTranslator: a long text whose piece fails', () => {
     // The failing first piece stopped the 39 others: at most the 3 in flight with it and the one
     // that took its slot were sent, then 'hello' (before the fix: all 40, then 'hello').
     expect(gateway.counters.requests.translations).toBeLessThanOrEqual(6);
+  });
+});
+
+describe('GatewayTranslator: what it takes', () => {
+  it("translates a chat model's answer in model.pipe(translator)", async () => {
+    const { connection } = await emulate();
+    const model = new GatewayChatModel('community/general', connection);
+    const translator = new GatewayTranslator<BaseMessage>({ ...connection, targetLanguage: 'uk' });
+    expectTypeOf(translator.invoke(new AIMessage('hi'))).resolves.toEqualTypeOf<string>();
+    const answer = await model.invoke('hello');
+    expect(await model.pipe(translator).invoke('hello')).toBe(`[uk] ${answer.text}`);
+    const messages = [new HumanMessage('good morning'), new AIMessage('good night')];
+    expect(await translator.batch(messages)).toEqual(['[uk] good morning', '[uk] good night']);
+  });
+
+  it('refuses anything else with a GatewayError naming what it was given, sending nothing', async () => {
+    const gateway = await emulate();
+    const translator = new GatewayTranslator({ ...gateway.connection, targetLanguage: 'uk' });
+    const given = [{ text: 'hi' }, 42, null, ['hi'], new Map()] as unknown as string[];
+    const errors = await translator.batch(given, undefined, { returnExceptions: true });
+    expect(errors.map((error) => isGatewayError(error) && error.code)).toEqual(
+      Array(5).fill('invalid_request_error'),
+    );
+    expect(errors.map((error) => (error as Error).message.split(', got ')[1])).toEqual([
+      'an object with text',
+      '42',
+      'null',
+      'an array',
+      'a Map',
+    ]);
+    const piped = RunnableLambda.from(() => ({ text: 'hi' })).pipe(
+      translator as unknown as GatewayTranslator<never>,
+    );
+    const error = await caught(piped.invoke(undefined));
+    expect(isGatewayError(error) && error.message).toBe(
+      'input: GatewayTranslator takes a string, a Document or a message, got an object with text',
+    );
+    expect(gateway.counters.requests.translations).toBe(0);
   });
 });
