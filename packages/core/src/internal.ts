@@ -56,6 +56,6 @@ export {
   type TranscribeToolArguments,
   type TranslateToolArguments,
 } from './services/service-tools';
-export { runSiblingRequests, type SiblingRequest } from './services/sibling-requests';
+export { runSiblingRequests } from './services/sibling-requests';
 export { planChatCall, streamsOptionally } from './steering/chat-call-plan';
 export { readCircuitBreaker, readHedge, readSteering } from './steering/steering-options';
