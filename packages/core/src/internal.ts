@@ -57,5 +57,6 @@ export {
   type TranscribeToolArguments,
   type TranslateToolArguments,
 } from './services/service-tools';
+export { runSiblingRequests } from './services/sibling-requests';
 export { planChatCall, streamsOptionally } from './steering/chat-call-plan';
 export { readCircuitBreaker, readHedge, readSteering } from './steering/steering-options';

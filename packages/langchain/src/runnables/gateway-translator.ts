@@ -1,6 +1,8 @@
 // docs/gateway-protocol.md §7 (translation).
 import { type GatewayClient, LIMITS, type TranslationResponse } from '@infergate/core';
+import { describeGiven, invalidRequest, runSiblingRequests } from '@infergate/core/internal';
 import { Document } from '@langchain/core/documents';
+import { type BaseMessage, isBaseMessage } from '@langchain/core/messages';
 import { ensureConfig, Runnable, type RunnableConfig } from '@langchain/core/runnables';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
@@ -13,13 +15,17 @@ export interface GatewayTranslatorFields extends GatewayConnectionFields, Client
   sourceLanguage?: string;
 }
 
-export type TranslatorInput = string | Document;
+/** What the translator takes: a string, a Document, or a message (a chat model's answer). */
+export type TranslatorInput = string | Document | BaseMessage;
 
 /**
  * A Runnable that translates with the gateway's translation service: a string gives a string,
- * a Document gives a Document (metadata kept, plus `source_language` / `target_language`).
+ * a Document gives a Document (metadata kept, plus `source_language` / `target_language`), a
+ * message (`model.pipe(translator)`) gives its text translated. Anything else is refused with a
+ * GatewayError `invalid_request_error`, before anything is sent.
  * Text over the service's 4096-byte limit is split at paragraph or sentence boundaries and the
- * pieces are translated in parallel within the key's concurrency budget.
+ * pieces are translated in parallel within the key's concurrency budget; the first piece that
+ * fails stops the others.
  */
 export class GatewayTranslator<RunInput extends TranslatorInput = string> extends Runnable<
   RunInput,
@@ -69,18 +75,18 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
     input: RunInput,
     signal: AbortSignal | undefined,
   ): Promise<string | Document> {
-    if (typeof input === 'string') {
-      return (await withLangChainErrors(() => this.translateText(input, signal))).text;
-    }
-    const result = await withLangChainErrors(() => this.translateText(input.pageContent, signal));
+    const document = asDocument(input);
+    const text = document?.pageContent ?? textOf(input);
+    const result = await withLangChainErrors(() => this.translateText(text, signal));
+    if (!document) return result.text;
     return new Document({
       pageContent: result.text,
       metadata: {
-        ...input.metadata,
+        ...document.metadata,
         ...(result.sourceLanguage ? { source_language: result.sourceLanguage } : {}),
         target_language: this.targetLanguage,
       },
-      ...(input.id !== undefined ? { id: input.id } : {}),
+      ...(document.id !== undefined ? { id: document.id } : {}),
     });
   }
 
@@ -91,19 +97,19 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
     const pieces = splitForTranslation(text, LIMITS.translationMaxInputBytes).map(
       separateWhitespace,
     );
-    const results = await Promise.all(
-      pieces.map(async ({ core }) =>
-        core === ''
-          ? undefined
-          : this.client.translate(
-              {
-                input: core,
-                target_language: this.targetLanguage,
-                ...(this.sourceLanguage ? { source_language: this.sourceLanguage } : {}),
-              },
-              signal ? { signal } : {},
-            ),
-      ),
+    // Core's rule for a call of several requests: the first piece that fails stops the others
+    // (queued or in flight), and the call fails once they have ended.
+    const results = await runSiblingRequests(pieces, signal, ({ core }, sibling) =>
+      core === ''
+        ? Promise.resolve(undefined)
+        : this.client.translate(
+            {
+              input: core,
+              target_language: this.targetLanguage,
+              ...(this.sourceLanguage ? { source_language: this.sourceLanguage } : {}),
+            },
+            { signal: sibling.signal },
+          ),
     );
     // The whitespace around each piece is kept as it was, so paragraphs survive the split.
     const translated = pieces
@@ -112,6 +118,37 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
     const first = results.find((result): result is TranslationResponse => result !== undefined);
     return { text: translated, sourceLanguage: first?.source_language };
   }
+}
+
+/** A Document by its shape (one from another copy of `@langchain/core` too), else undefined. */
+function asDocument(input: unknown): Document | undefined {
+  const candidate = input as Partial<Document> | null;
+  const isDocument =
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    !isBaseMessage(candidate) &&
+    typeof candidate.pageContent === 'string';
+  return isDocument ? (candidate as Document) : undefined;
+}
+
+/** The text of a string or a message (its text content), else refused naming what was given. */
+function textOf(input: unknown): string {
+  if (typeof input === 'string') return input;
+  if (isBaseMessage(input)) return input.text;
+  throw invalidRequest(
+    'input',
+    `GatewayTranslator takes a string, a Document or a message, got ${describeInput(input)}`,
+  );
+}
+
+/** The input's kind, with its class or its keys when it is an object (never its values). */
+function describeInput(input: unknown): string {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return describeGiven(input);
+  const name = Object.getPrototypeOf(input)?.constructor?.name;
+  if (typeof name === 'string' && name !== 'Object') return `a ${name}`;
+  const keys = Object.keys(input).slice(0, 5);
+  return keys.length === 0 ? 'an empty object' : `an object with ${keys.join(', ')}`;
 }
 
 function separateWhitespace(piece: string): { leading: string; core: string; trailing: string } {
