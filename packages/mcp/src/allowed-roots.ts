@@ -82,7 +82,7 @@ export class AllowedRoots {
    */
   async #ancestorInside(absolute: string): Promise<boolean> {
     let ancestor = absolute;
-    while (!(await lstat(ancestor).then(() => true, () => false))) {
+    while (!(await entryExists(ancestor))) {
       const parent = dirname(ancestor);
       if (parent === ancestor) return false;
       ancestor = parent;
@@ -106,6 +106,16 @@ export class AllowedRoots {
 
   #describeRoots(): string {
     return `allowed roots: ${this.#roots.join(', ')}`;
+  }
+}
+
+/** Whether the directory entry exists (a dangling symlink too: it is not followed). */
+async function entryExists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 
