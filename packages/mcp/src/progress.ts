@@ -49,6 +49,11 @@ export function withProgress<T>(progress: ToolProgress, run: () => Promise<T>): 
   return currentCall.run(progress, run);
 }
 
+/** Runs `run` as part of no tool call: core's events of it are no tool call's progress. */
+export function withoutProgress<T>(run: () => Promise<T>): Promise<T> {
+  return currentCall.exit(run);
+}
+
 /** The client's `onEvent` hook that turns core's events into the current tool call's progress. */
 export function progressFromGatewayEvents(event: GatewayEvent): void {
   const progress = currentCall.getStore();
