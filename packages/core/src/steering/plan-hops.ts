@@ -1,7 +1,6 @@
 // docs/gateway-protocol.md §4.7 (the plan: every listed model gated, then ordered), §4.2 (the gate).
 import type { CallOptions } from '../call/call-options';
 import type { Catalog } from '../catalog/catalog';
-import { modelNotFound } from '../catalog/close-matches';
 import {
   capabilitiesOf,
   checkCapabilities,
@@ -10,7 +9,7 @@ import {
   missingCapabilities,
   modelsWithCapabilities,
 } from '../catalog/model-capabilities';
-import { catalogFor } from '../catalog/resolve-model';
+import { catalogFor, gateModel } from '../catalog/resolve-model';
 import { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { SkippedModel, StructuredOutputMethod } from '../protocol/chat-route';
@@ -65,7 +64,7 @@ export interface PlanInput {
  * Content parts are not gated: the catalog does not say which models read them. The rest is ordered
  * by free capacity, then by recent failures. Refuses with `no_model_can_serve` when nothing is
  * left, every skip on the error; a call with one model as the gate refuses a call that does not
- * steer (`refuseAsOneModelCall`).
+ * steer (`gateModel`).
  */
 export async function planHops(
   catalog: Catalog,
@@ -75,14 +74,18 @@ export async function planHops(
   const { requested, budgetId, structured } = input;
   // A schema is served per model (`methods`), not only natively.
   const needs = structured ? input.needs.filter((need) => need !== 'json_schema') : input.needs;
+  // A call with one model (no fallback list) is refused as a call that does not steer, by the
+  // capability gate itself: a stall timeout or a hedge changes how a call is sent, not how it is
+  // refused (`no_model_can_serve` is a list's). A call asking for a schema, which always steers, is
+  // gated by its id only: its refusal below says what the schema needs too.
+  if (requested.length === 1) {
+    await gateModel(catalog, requested[0]!, structured ? [] : needs, opts, input.parent);
+  }
   const listed = await catalogFor(catalog, requested, opts, input.parent);
   const entryOf = (id: string) => listed.find((model) => model.id === id);
   const kept: string[] = [];
   const skipped: SkippedModel[] = [];
   const methods = new Map<string, StructuredOutputMethod>();
-  if (requested.length === 1) {
-    refuseAsOneModelCall(requested[0]!, entryOf(requested[0]!), structured ? [] : needs, listed);
-  }
   for (const id of requested) {
     const skip =
       gate(id, entryOf(id), needs, listed) ?? servesSchema(id, entryOf(id), structured, methods);
@@ -125,27 +128,6 @@ function servesSchema(
   if ('skip' in choice) return { model: id, reason: choice.skip, detail: choice.detail };
   methods.set(id, choice.method);
   return undefined;
-}
-
-/**
- * A call with one model (no fallback list) is refused as a call that does not steer is, by the
- * capability gate's rule (`gateModel`): an unlisted id `model_not_found` with close matches (an
- * own model let through), a lacking capability `unsupported_model_capability` with `missing` and
- * the models that would do. A stall timeout or a hedge changes how a call is sent, not how it is
- * refused; `no_model_can_serve` is a list's refusal. (A call asking for a schema, which always
- * steers, is gated here by its id only: its refusal says what the schema needs too.)
- */
-function refuseAsOneModelCall(
-  id: string,
-  entry: GatewayModel | undefined,
-  needs: readonly ModelCapability[],
-  listed: readonly GatewayModel[],
-): void {
-  if (entry === undefined) {
-    if (!isOwnModelId(id)) throw modelNotFound(id, listed);
-    return;
-  }
-  checkCapabilities({ model: id, needs, capabilities: capabilitiesOf(entry), catalog: listed });
 }
 
 /** Why `id` cannot serve the call, or undefined when it may be tried. */
