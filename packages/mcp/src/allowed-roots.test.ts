@@ -57,6 +57,9 @@ describe('AllowedRoots', () => {
       '../outside/missing.bin',
       '../../nowhere/missing.bin',
       '/nowhere/missing',
+      // Beyond a link out of the root: a missing file is outside, as an existing one is.
+      'dir-out/missing.bin',
+      'dir-out/no/such/file.bin',
     ]) {
       await expect(read(path), path).rejects.toThrow(/outside the allowed roots/);
     }

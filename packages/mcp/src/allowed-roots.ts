@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { lstat, open, realpath, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** A file the server refuses to read; the message says why, for the model to act on. */
 export class FileAccessError extends Error {
@@ -61,10 +61,9 @@ export class AllowedRoots {
     try {
       real = await realpath(absolute);
     } catch (error) {
-      // A missing path outside the roots is refused as outside: saying that it does not exist
-      // would tell a client which files exist beyond the roots.
-      const roots = [...this.#roots, ...(await this.#realRootPaths())];
-      if (!roots.some((root) => isInside(absolute, root))) throw this.#outside(path);
+      // A path not provably inside a root is refused as outside: saying that it does not exist
+      // would tell a client which files exist beyond the roots (through a symlink too).
+      if (!(await this.#ancestorInside(absolute))) throw this.#outside(path);
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') {
         throw new FileAccessError(`${path} does not exist (${this.#describeRoots()})`);
@@ -74,6 +73,24 @@ export class AllowedRoots {
     const roots = await this.#realRootPaths();
     if (!roots.some((root) => isInside(real, root))) throw this.#outside(path);
     return real;
+  }
+
+  /**
+   * Whether the deepest existing ancestor of a path that does not resolve is, resolved, inside a
+   * root: a symlink on the way is followed, and one that resolves nowhere (dangling) is not
+   * inside, as nothing after it can be known to be.
+   */
+  async #ancestorInside(absolute: string): Promise<boolean> {
+    let ancestor = absolute;
+    while (!(await entryExists(ancestor))) {
+      const parent = dirname(ancestor);
+      if (parent === ancestor) return false;
+      ancestor = parent;
+    }
+    const real = await realpath(ancestor).catch(() => undefined);
+    if (real === undefined) return false;
+    const roots = await this.#realRootPaths();
+    return roots.some((root) => isInside(real, root));
   }
 
   #outside(path: string): FileAccessError {
@@ -89,6 +106,16 @@ export class AllowedRoots {
 
   #describeRoots(): string {
     return `allowed roots: ${this.#roots.join(', ')}`;
+  }
+}
+
+/** Whether the directory entry exists (a dangling symlink too: it is not followed). */
+async function entryExists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -15,6 +15,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { conformTo } from './conform-output';
 import type { ToolProgress } from './progress';
 import { registerGatewayTool, runTool, type ToolContext, toolResult } from './tool-context';
+import { askModelArgument } from './tool-errors';
 import { askModelOutput, listModelsOutput } from './tool-output-schemas';
 import { type AskModelArgs, askModelInput, listModelsInput, SCHEMA_NAME } from './tool-schemas';
 
@@ -218,12 +219,17 @@ export function registerModelTools(
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (args, extra) =>
-      runTool(context, extra, async (progress) => {
-        const request = chatRequest(args);
-        const base: ChatCallOptions = { signal: extra.signal, ...askOptions };
-        const { streams, options } = await plan(client, args, progress.wanted, base);
-        return askResult(args, await ask(client, request, streams, progress, options));
-      }),
+      runTool(
+        context,
+        extra,
+        async (progress) => {
+          const request = chatRequest(args);
+          const base: ChatCallOptions = { signal: extra.signal, ...askOptions };
+          const { streams, options } = await plan(client, args, progress.wanted, base);
+          return askResult(args, await ask(client, request, streams, progress, options));
+        },
+        askModelArgument,
+      ),
   );
 
   return { list_models: listModels, ask_model: askModel };

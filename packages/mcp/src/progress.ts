@@ -12,6 +12,7 @@ export class ToolProgress {
   readonly #extra: ToolExtra;
   readonly #token: string | number | undefined;
   #progress = 0;
+  #finished = false;
 
   constructor(extra: ToolExtra) {
     this.#extra = extra;
@@ -24,7 +25,7 @@ export class ToolProgress {
 
   /** One step further (`progress` only grows, as MCP requires). */
   step(message: string, total?: number): void {
-    if (this.#token === undefined || this.#extra.signal.aborted) return;
+    if (this.#token === undefined || this.#finished || this.#extra.signal.aborted) return;
     this.#progress += 1;
     const params: {
       progressToken: string | number;
@@ -35,6 +36,14 @@ export class ToolProgress {
     if (total !== undefined) params.total = Math.max(total, this.#progress);
     // A notification that cannot be sent (the session went away) must not fail the call.
     this.#extra.sendNotification({ method: 'notifications/progress', params }).catch(() => {});
+  }
+
+  /**
+   * The call settled: no step after it. MCP ends progress with the operation, and core tells some
+   * events (a call's `done`) after the answer its caller already has.
+   */
+  finish(): void {
+    this.#finished = true;
   }
 }
 
@@ -47,6 +56,11 @@ const currentCall = new AsyncLocalStorage<ToolProgress>();
 
 export function withProgress<T>(progress: ToolProgress, run: () => Promise<T>): Promise<T> {
   return currentCall.run(progress, run);
+}
+
+/** Runs `run` as part of no tool call: core's events of it are no tool call's progress. */
+export function withoutProgress<T>(run: () => Promise<T>): Promise<T> {
+  return currentCall.exit(run);
 }
 
 /** The client's `onEvent` hook that turns core's events into the current tool call's progress. */

@@ -41,6 +41,8 @@ export async function runTool(
   } catch (error) {
     if (isGatewayError(error)) context.onGatewayError(error.code);
     return toolErrorResult(error, argumentOf);
+  } finally {
+    progress.finish();
   }
 }
 

@@ -20,6 +20,12 @@ export function embeddingArgument(field: string, oneText = 'texts[0]'): string |
   return field === 'text' ? oneText : undefined;
 }
 
+/** `ask_model`'s names: core's `fallbackModels[i]` option is the `fallback_models[i]` argument. */
+export function askModelArgument(field: string): string | undefined {
+  const item = /^fallbackModels(\[\d+\])?$/.exec(field);
+  return item ? `fallback_models${item[1] ?? ''}` : undefined;
+}
+
 /** `ocr`'s and `transcribe`'s names: core's `image` / `audio` is the one `<kind>_*` given. */
 export function mediaArgument(kind: 'image' | 'audio', args: Record<string, unknown>) {
   return (field: string): string | undefined =>
@@ -36,10 +42,20 @@ function inToolWords(
   const { field, message } = error;
   const argument = field === undefined ? undefined : argumentOf?.(field, error);
   if (field === undefined || argument === undefined) return { field, message };
-  // Core's own refusals start with the field (`model: is required …`); a gateway's may not.
-  const renamed = message.startsWith(`${field}:`)
-    ? `${argument}${message.slice(field.length)}`
-    : message;
+  // Core's own refusals start with the field (`model: is required …`), an option's with the field
+  // and its place (`fallbackModels[1] (call option) repeats …`); a gateway's may not.
+  const optionPrefix = `${field} (call option) `;
+  let renamed = message;
+  if (message.startsWith(`${field}:`)) renamed = `${argument}${message.slice(field.length)}`;
+  else if (message.startsWith(optionPrefix)) {
+    renamed = `${argument}: ${message.slice(optionPrefix.length)}`;
+  }
+  // Another item of the same list named in the message (`repeats fallbackModels[0]`) too.
+  const list = /^(.+)\[\d+\]$/;
+  const [fieldList, argumentList] = [list.exec(field)?.[1], list.exec(argument)?.[1]];
+  if (fieldList !== undefined && argumentList !== undefined && fieldList !== argumentList) {
+    renamed = renamed.replaceAll(`${fieldList}[`, `${argumentList}[`);
+  }
   return { field: argument, message: renamed };
 }
 

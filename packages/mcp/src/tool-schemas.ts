@@ -21,6 +21,13 @@ const MEDIA_MAX_BASE64_CHARS = Number(
 );
 
 /**
+ * Room for a `data:` URL's header before the base64 (`data:image/png;base64,`): a media type is at
+ * most 127 + 1 + 127 characters (RFC 6838), with room for parameters. The schema's length bounds
+ * the text; the file's own limit is checked on the decoded bytes (core, naming field, size, limit).
+ */
+const DATA_URL_HEADER_MAX_CHARS = 512;
+
+/**
  * An optional argument. Many models' tool callers fill every optional field, with "" when they have
  * nothing to give: an empty string counts as the field left out (before validation, so the media
  * tools' one-of check does not see it). Required fields stay strict.
@@ -73,7 +80,7 @@ function mediaFields(kind: 'image' | 'audio', limit: number, files: boolean) {
       z
         .string()
         .min(1)
-        .max(MEDIA_MAX_BASE64_CHARS)
+        .max(MEDIA_MAX_BASE64_CHARS + DATA_URL_HEADER_MAX_CHARS)
         .describe(
           `The ${what} as base64 data (a data: URL prefix is accepted; decoded at most ${MiB(limit)})`,
         ),

@@ -215,28 +215,58 @@ describe('ask_model with fallback_models', () => {
   it("refuses an empty id with core's one reader: invalid_request_error, nothing sent", async () => {
     const result = await ask({ model: 'community/general', prompt: 'hi', fallback_models: [''] });
     expect(result.isError).toBe(true);
+    // Named as the tool's argument, never core's option (`fallbackModels[0] (call option)`).
     expect(result.structuredContent).toMatchObject({
-      error: { code: 'invalid_request_error' },
+      error: {
+        code: 'invalid_request_error',
+        field: 'fallback_models[0]',
+        message:
+          'fallback_models[0]: must be a non-empty model id from GET /models, got an empty string',
+      },
     });
-    expect(textOf(result)).toContain('fallbackModels[0]');
+    expect(textOf(result)).toContain('Fix the argument "fallback_models[0]"');
+    expect(textOf(result)).not.toMatch(/fallbackModels|call option/);
     expect(chats()).toBe(0);
   });
 
   it("refuses an id twice or the model itself with core's one reader: invalid_request_error, nothing sent", async () => {
     const cases = [
-      [['community/streamer', 'community/streamer'], 'repeats fallbackModels[0]'],
-      [['community/general'], "repeats the call's own model"],
+      [
+        ['community/streamer', 'community/streamer'],
+        'fallback_models[1]: repeats fallback_models[0]',
+      ],
+      [['community/general'], "fallback_models[0]: repeats the call's own model"],
     ] as const;
     for (const [fallback_models, words] of cases) {
       const result = await ask({ model: 'community/general', prompt: 'hi', fallback_models });
       expect(result.isError).toBe(true);
-      const error = (result.structuredContent as { error: { code: string; message: string } })
-        .error;
+      const error = (
+        result.structuredContent as { error: { code: string; field: string; message: string } }
+      ).error;
       expect(error.code).toBe('invalid_request_error');
-      expect(error.message).toContain(words);
+      expect(error.message).toBe(words);
+      expect(error.field).toBe(words.slice(0, words.indexOf(':')));
+      expect(textOf(result)).not.toMatch(/fallbackModels|call option/);
     }
     expect(chats()).toBe(0);
     expect(emulator().counters.requests.models).toBe(0);
+  });
+
+  it('one model (no fallback_models) under the stall timeouts is refused as without them', async () => {
+    // A stall timeout changes how a call is sent, not how it is refused: no_model_can_serve is a
+    // list's refusal.
+    const unknown = await ask({ model: 'community/generl', prompt: 'hi' });
+    expect(unknown.structuredContent).toMatchObject({
+      error: {
+        code: 'model_not_found',
+        alternatives: expect.arrayContaining(['community/general']),
+      },
+    });
+    const json = await ask({ model: 'community/plain', prompt: 'hi', json: true });
+    expect(json.structuredContent).toMatchObject({
+      error: { code: 'unsupported_model_capability', missing: ['json_object'] },
+    });
+    expect(chats()).toBe(0);
   });
 
   it("a streamed answer silent between chunks (the server's chunkTimeoutMs) fails with timeout", async () => {

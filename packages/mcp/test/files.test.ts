@@ -19,6 +19,8 @@ beforeAll(async () => {
   client = await harness.connect();
   await writeFile(join(harness.outside, 'secret.png'), pngWithText('the secret'));
   await symlink(join(harness.outside, 'secret.png'), join(harness.root, 'innocent.png'));
+  await symlink(harness.outside, join(harness.root, 'link'));
+  await symlink(join(harness.outside, 'gone'), join(harness.root, 'dangling'));
   await mkdir(join(harness.root, 'photos'));
   const big = await open(join(harness.root, 'photos', 'big.png'), 'w');
   await big.truncate(24 * 1024 * 1024); // 1 MiB over the gateway's 23 MiB
@@ -57,6 +59,22 @@ describe('image_path and audio_path', () => {
     expect(textOf(audio)).toContain('is outside the allowed roots');
     expect(harness.gateway.emulator.counters.requests.ocr).toBe(0);
     expect(harness.gateway.emulator.counters.requests.transcriptions).toBe(0);
+  });
+
+  it('answers alike for a file beyond a symlink that exists and one that does not', async () => {
+    // Either answer telling "does not exist" would tell the client which files exist outside.
+    for (const path of [
+      'link/secret.png',
+      'link/missing.png',
+      'link/no/such/dir.png',
+      'dangling/secret.png',
+      'dangling',
+    ]) {
+      const result = await ocrOf(path);
+      expect(textOf(result), path).toContain(`${path} is outside the allowed roots`);
+    }
+    expect(textOf(await ocrOf('photos/missing.png'))).toContain('does not exist');
+    expect(harness.gateway.emulator.counters.requests.ocr).toBe(0);
   });
 
   it('refuses a file over 23 MiB from its size, sending nothing', async () => {

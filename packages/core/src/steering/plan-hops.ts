@@ -9,7 +9,7 @@ import {
   missingCapabilities,
   modelsWithCapabilities,
 } from '../catalog/model-capabilities';
-import { catalogFor } from '../catalog/resolve-model';
+import { catalogFor, gateModel } from '../catalog/resolve-model';
 import { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { SkippedModel, StructuredOutputMethod } from '../protocol/chat-route';
@@ -63,7 +63,8 @@ export interface PlanInput {
  * is unlisted (§3.1); one lacking a capability the call needs is skipped (`missing_capability`).
  * Content parts are not gated: the catalog does not say which models read them. The rest is ordered
  * by free capacity, then by recent failures. Refuses with `no_model_can_serve` when nothing is
- * left, every skip on the error.
+ * left, every skip on the error; a call with one model as the gate refuses a call that does not
+ * steer (`gateModel`).
  */
 export async function planHops(
   catalog: Catalog,
@@ -73,6 +74,13 @@ export async function planHops(
   const { requested, budgetId, structured } = input;
   // A schema is served per model (`methods`), not only natively.
   const needs = structured ? input.needs.filter((need) => need !== 'json_schema') : input.needs;
+  // A call with one model (no fallback list) is refused as a call that does not steer, by the
+  // capability gate itself: a stall timeout or a hedge changes how a call is sent, not how it is
+  // refused (`no_model_can_serve` is a list's). A call asking for a schema, which always steers, is
+  // gated by its id only: its refusal below says what the schema needs too.
+  if (requested.length === 1) {
+    await gateModel(catalog, requested[0]!, structured ? [] : needs, opts, input.parent);
+  }
   const listed = await catalogFor(catalog, requested, opts, input.parent);
   const entryOf = (id: string) => listed.find((model) => model.id === id);
   const kept: string[] = [];
