@@ -3,6 +3,9 @@
  * `@infergate/core/internal/service-tools`: a service tool's arguments checked and mapped to the
  * service's request, for the adapters' tool runs (their definitions are in
  * `@infergate/core/internal`). An entry of its own so that an app that makes tools at start loads
- * this only when a model calls one. UNSTABLE, as `internal` is.
+ * this only when a model calls one. Also core's refusal of a field named as an adapter's caller
+ * gave it (`withCallerFieldNames`, for the service helpers). UNSTABLE, as `internal` is.
  */
+
+export { withCallerFieldNames } from './services/caller-field-names';
 export { serviceToolArgumentsProblem, serviceToolRequest } from './services/service-tool-arguments';

@@ -291,7 +291,7 @@ describe('catalog', () => {
     );
   });
 
-  it('fails fast without sending when the cached catalog says a service has no node', async () => {
+  it('refuses without sending the request when the list, read again, says a service has no node', async () => {
     const gateway = await emulate({
       scenario: { services: { translation: { availableNodes: 0 } } },
     });
@@ -304,7 +304,9 @@ describe('catalog', () => {
       isGatewayError,
     );
     expect(error.code).toBe('provider_unavailable');
-    expect(totalRequests(emulator)).toBe(before);
+    // The cached refusal reads GET /capabilities once more (§3.3); the translation is not sent.
+    expect(totalRequests(emulator)).toBe(before + 1);
+    expect(emulator.counters.requests).toMatchObject({ capabilities: 2, translations: 0 });
   });
 
   it('resolveEmbeddingEngine: one engine is taken, several require a choice', async () => {

@@ -143,6 +143,43 @@ describe('service helpers', () => {
   });
 
   it.each([
+    [{ text: 'x'.repeat(4097), targetLanguage: 'de' }, 'text', 'text: is 4097 bytes in UTF-8'],
+    [{ text: '', targetLanguage: 'de' }, 'text', 'text: is empty'],
+    [{ text: 'hi', targetLanguage: 'german' }, 'targetLanguage', 'targetLanguage: "german" is not'],
+    [{ text: 'hi' }, 'targetLanguage', 'targetLanguage: is required: a language code'],
+    [
+      { text: 'hi', targetLanguage: 'de', sourceLanguage: 'ukr_UA' },
+      'sourceLanguage',
+      'sourceLanguage: "ukr_UA" is not',
+    ],
+  ])(
+    'translate names the field of its own input it refuses, nothing sent (%#)',
+    async (input, argument, message) => {
+      const error = await gateway()
+        .translate(input as never)
+        .catch((e: unknown) => e);
+      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ argument });
+      expect((error as Error).message).toContain(message);
+      expect(emulator.counters.requests.translations).toBe(0);
+    },
+  );
+
+  it('tools.translate refuses a fixed targetLanguage that is no language code as it is made', async () => {
+    const error = (() => {
+      try {
+        gateway().tools.translate({ targetLanguage: 'german' });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ argument: 'targetLanguage' });
+    expect((error as Error).message).toContain('"german" is not a language code');
+    expect(gateway().tools.translate({ targetLanguage: 'pt-BR' }).description).toContain('pt-BR');
+  });
+
+  it.each([
     [
       () =>
         gateway().translate({ text: 'hi', targetLanguage: 'de', sourcelanguage: 'en' } as never),

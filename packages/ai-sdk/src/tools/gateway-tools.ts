@@ -88,7 +88,7 @@ function serviceTool<Name extends ServiceToolName>(
 ): Tool<ServiceToolTypes[Name]['input'], ServiceToolTypes[Name]['result']> {
   type Input = ServiceToolTypes[Name]['input'];
   type Result = ServiceToolTypes[Name]['result'];
-  const { description, parameters } = serviceToolDefinition(name, definition);
+  const { description, parameters } = toolDefinition(name, definition);
   const inputSchema = jsonSchema<Input>(parameters, {
     validate: async (value) => (await toolCalls(name)).checkToolInput(name, value, definition),
   });
@@ -97,6 +97,18 @@ function serviceTool<Name extends ServiceToolName>(
   // `Tool` picks its members by a conditional type on the result, which stays open for a generic
   // `Result`: the parts are typed above, the whole is cast.
   return tool({ description, inputSchema, execute } as unknown as Tool<Input, Result>);
+}
+
+/**
+ * Core's definition of a tool; an option it refuses (a fixed `targetLanguage` that is no language
+ * code) fails the tool's making as an `InvalidArgumentError`, rather than every call of the tool.
+ */
+function toolDefinition(name: ServiceToolName, options: ServiceToolOptions) {
+  try {
+    return serviceToolDefinition(name, options);
+  } catch (error) {
+    throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
+  }
 }
 
 /** The endpoint each tool's service calls, for the error of a failed load. */

@@ -10,6 +10,7 @@ import {
 import {
   serviceToolArgumentsProblem,
   serviceToolRequest,
+  withCallerFieldNames,
 } from '@infergate/core/internal/service-tools';
 import { coreHeaders, type GatewayModelConfig } from '../shared/gateway-model-config';
 import { mapGatewayError, withMappedErrors } from '../shared/map-gateway-error';
@@ -39,6 +40,13 @@ const INPUT_KEYS = {
   transcribe: keysOf<GatewayTranscribeInput>({ audio: 1, mediaType: 1, language: 1, translate: 1 }),
 };
 const OPTION_KEYS = keysOf<GatewayServiceCallOptions>({ abortSignal: 1, headers: 1 });
+
+/** Core's names of the translation request's fields, as the `translate` helper takes them. */
+const TRANSLATE_FIELDS = {
+  input: 'text',
+  target_language: 'targetLanguage',
+  source_language: 'sourceLanguage',
+};
 
 /** Wire names no edit distance leads back to ours (`target_language` and the like do). */
 const WIRE_NAMES = { input: 'the text goes in `text`', mime_type: 'use `mediaType`' };
@@ -74,8 +82,12 @@ export async function translate(
     target_language: input.targetLanguage,
     source_language: input.sourceLanguage,
   };
+  // A refusal names the field as given here (`targetLanguage`), not core's (`target_language`).
   const response = await withMappedErrors(config, ENDPOINTS.translation, request, () =>
-    config.client().translate(request, callOptions(options)),
+    config
+      .client()
+      .translate(request, callOptions(options))
+      .catch((error: unknown) => Promise.reject(withCallerFieldNames(error, TRANSLATE_FIELDS))),
   );
   return {
     text: response.text,

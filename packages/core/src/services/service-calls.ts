@@ -68,7 +68,12 @@ export async function resolveEmbeddingEngine(
   opts: CallOptions | undefined,
 ): Promise<EmbeddingEngine> {
   let engines = await embeddingEngines(catalog, opts);
-  if (engineId !== undefined && !engines.some((engine) => engine.id === engineId)) {
+  // The engine missing, or no engine at all, may be a stale list's: read it once more (§3.3).
+  const missing =
+    engineId === undefined
+      ? engines.length === 0
+      : !engines.some((engine) => engine.id === engineId);
+  if (missing) {
     catalog.invalidate();
     engines = await embeddingEngines(catalog, opts);
   }
@@ -104,7 +109,7 @@ export async function embed(
   opts: CallOptions | undefined,
 ): Promise<EmbeddingsResponse> {
   const sizes = validateEmbeddingsRequest(req);
-  checkService(context.catalog, 'embeddings');
+  await checkService(context.catalog, 'embeddings', opts);
   const engine = await resolveEmbeddingEngine(context.catalog, req.model, opts);
   validateForEngine(req, sizes, engine);
   return postEmbeddings(context, { ...req, model: engine.id }, sizes.length, opts);
@@ -119,7 +124,7 @@ export async function embedMany(
   if (texts.length === 0) return [];
   const { model, inputType, dimensions, ...callOptions } = opts;
   const sizes = textSizes(texts, inputType, dimensions);
-  checkService(context.catalog, 'embeddings');
+  await checkService(context.catalog, 'embeddings', callOptions);
   const engine = await resolveEmbeddingEngine(context.catalog, model, callOptions);
   // One text (the AI SDK's `embed`, LangChain's `embedQuery`) is named `text`, as by textSizes.
   const one = texts.length === 1;
@@ -190,7 +195,7 @@ export async function transcribe(
   const audio = await validateTranscriptionRequest(req);
   const body = await buildTranscriptionBody(req, audio);
   if (req.response_format !== 'text') return postService(context, 'speech_to_text', body, opts);
-  checkService(context.catalog, 'speech_to_text');
+  await checkService(context.catalog, 'speech_to_text', opts);
   const spec = {
     method: 'POST' as const,
     path: SERVICE_PATHS.speech_to_text,
@@ -202,14 +207,25 @@ export async function transcribe(
   return answer.text;
 }
 
-/** Fails fast with provider_unavailable while the cached catalog says the service cannot serve. */
-function checkService(catalog: Catalog, id: ServiceId): void {
-  if (!isServiceOffered(catalog.cachedServices(), id)) {
-    throw new GatewayError({
-      code: 'provider_unavailable',
-      message: `The ${id} service has no provider online (GET /capabilities: available_nodes 0${id === 'embeddings' ? ' or no engine' : ''}); nothing was sent`,
-    });
-  }
+/**
+ * Refuses with provider_unavailable, before the service's request, while the catalog says the
+ * service cannot serve. A refusal coming from a cached list reads the list again once first
+ * (§3.3): a service back up is then served at once, not refused for up to `catalogTtlMs` (by
+ * `ai`'s retries too). Only a call the cache would refuse pays that read; an offered service
+ * costs none.
+ */
+async function checkService(
+  catalog: Catalog,
+  id: ServiceId,
+  opts: CallOptions | undefined,
+): Promise<void> {
+  if (isServiceOffered(catalog.cachedServices(), id)) return;
+  catalog.invalidate();
+  if (isServiceOffered(await catalog.services(opts), id)) return;
+  throw new GatewayError({
+    code: 'provider_unavailable',
+    message: `The ${id} service has no provider online (GET /capabilities, read again now: available_nodes 0${id === 'embeddings' ? ' or no engine' : ''}); its request was not sent`,
+  });
 }
 
 async function postEmbeddings(
@@ -237,7 +253,7 @@ async function postService<T>(
   body: string | FormData,
   opts: CallOptions | undefined,
 ): Promise<T> {
-  checkService(catalog, service);
+  await checkService(catalog, service, opts);
   const answer = await transport.json<T>(
     { method: 'POST', path: SERVICE_PATHS[service], body },
     opts,

@@ -18,6 +18,16 @@ describe('service tools (one definition for both adapters)', () => {
     expect(serviceToolDefinition('transcribe').service).toBe('speech_to_text');
   });
 
+  it('refuses a fixed target language that is no language code, naming the option', () => {
+    let error: unknown;
+    try {
+      serviceToolDefinition('translate', { targetLanguage: 'german' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: 'invalid_request_error', field: 'targetLanguage' });
+  });
+
   it("maps the model's arguments to core's requests", () => {
     expect(serviceToolRequest('translate', { text: 'hi', target_language: 'uk' })).toEqual({
       input: 'hi',

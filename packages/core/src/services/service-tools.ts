@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §7 (translation), §8 (OCR), §9 (transcription): the services as tools.
+import { invalidRequest } from '../errors/errors';
 import { SERVICE_OF_TOOL, type ServiceToolName } from '../protocol/endpoints';
 import { LANGUAGE_CODE, LIMITS } from '../protocol/limits';
 import type { ServiceId } from '../protocol/wire-types';
@@ -130,9 +131,20 @@ export function serviceToolDefinition(
   }
 }
 
-/** The translate tool's definition: the target language a parameter unless fixed by `options`. */
+/**
+ * The translate tool's definition: the target language a parameter unless fixed by `options`. A
+ * fixed one that is no language code is refused here, as the tool is made (`targetLanguage`), not
+ * by every call it would fail.
+ */
 function translateTool(options: ServiceToolOptions): ServiceToolDefinition {
   const fixed = options.targetLanguage;
+  if (fixed !== undefined && !LANGUAGE_CODE.test(fixed)) {
+    const value = JSON.stringify(String(fixed));
+    throw invalidRequest(
+      'targetLanguage',
+      `${value} is not a language code such as "de" or "pt-BR"`,
+    );
+  }
   const bytes = LIMITS.translationMaxInputBytes;
   const properties: Record<string, Record<string, unknown>> = {
     text: {

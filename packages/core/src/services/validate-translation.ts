@@ -13,6 +13,9 @@ const ALLOWED_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 function checkLanguageCode(field: string, value: unknown): void {
+  if (value === undefined) {
+    throw invalidRequest(field, 'is required: a language code such as "de", "uk" or "pt-BR"');
+  }
   if (typeof value !== 'string' || !LANGUAGE_CODE.test(value)) {
     throw invalidRequest(
       field,

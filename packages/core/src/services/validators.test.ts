@@ -108,6 +108,13 @@ describe('translation validation', () => {
     expect(error.message).toContain('4098 bytes');
   });
 
+  it('refuses a missing target language as required', () => {
+    const error = refusal(() => validateTranslationRequest({ input: 'x' } as never));
+    expect(error.message).toBe(
+      'target_language: is required: a language code such as "de", "uk" or "pt-BR"',
+    );
+  });
+
   it('refuses empty input, bad language codes and unknown fields', () => {
     expect(
       refusal(() => validateTranslationRequest({ input: '', target_language: 'en' })).field,
