@@ -414,7 +414,8 @@ class BudgetConnection implements RedisConnection {
           void this.#connect();
           await this.#nextReady();
         }
-        await this.#checkAccess();
+        // (Once checked, the scripts' probe alone: a pending SUBSCRIBE would hold up a close.)
+        await this.#checkAccess(!this.#checked);
         // (Refused on the way back: the calls and `ready()` fail with the refusal from now on.)
         if (!this.#refusal && !this.#closed) {
           for (const listener of this.#recoveryListeners) await listener();
@@ -438,7 +439,7 @@ class BudgetConnection implements RedisConnection {
   }
 
   /** Once per budget (again after a check that got no answer): may this user do its work? */
-  #checkAccess(): Promise<void> {
+  #checkAccess(subscribing = true): Promise<void> {
     this.#checking ??= checkAccess(
       {
         evalProbe: (keys, args) => {
@@ -446,6 +447,7 @@ class BudgetConnection implements RedisConnection {
           return this.#client.eval(PROBE_SCRIPT, { keys, arguments: args });
         },
         subscribeProbe: async (channel) => {
+          if (!subscribing) return;
           await this.#subscriber.subscribe(channel, () => {});
           await this.#subscriber.unsubscribe(channel);
         },
