@@ -2,7 +2,7 @@
 // failover's next attempt ticketed ahead).
 /**
  * The semaphore's Lua scripts (EVAL; Redis ≥ 6 or any managed Redis with EVAL, e.g. Upstash).
- * Per budget id the keys share one hash tag (cluster-safe):
+ * Per budget id the keys share one hash tag (Redis Cluster is refused all the same: redis-access.ts):
  *   {prefix:id}:holders  ZSET lease token → expiry (server ms): the slots in use
  *   {prefix:id}:queue    ZSET waiter token → ticket number: FIFO order of waiters
  *   {prefix:id}:seen     ZSET waiter token → expiry: waiters still alive (a crashed waiter leaves)
@@ -17,10 +17,18 @@
  * Time comes from the server (TIME) so clocks of the processes never matter.
  */
 
-/** Shared preamble: server time in ms as `now`. */
+/**
+ * Shared preamble: server time in ms as `now`; `outlive(key, ms)` makes `key` live at least `ms`
+ * more, never less than it already does: processes of one key may use different TTLs (a rolling
+ * deploy), and a short-TTL one must not cut short what a longer-TTL one keeps (its smaller limit,
+ * its tickets, its leases). PTTL runs server-side: no round trip more.
+ */
 const NOW = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local function outlive(key, ms)
+  if redis.call('PTTL', key) < ms then redis.call('PEXPIRE', key, ms) end
+end
 `;
 
 /** Removes the waiters that stopped asking (their `seen` expired: a crashed or frozen process). */
@@ -71,7 +79,7 @@ local function grant(free, own, limit)
     end
   end
   if handed == 0 then return false end
-  redis.call('PEXPIRE', ${holders}, ttl * 20)
+  outlive(${holders}, ttl * 20)
   local nearing = redis.call('ZRANGE', ${queueKey}, limit - handed, limit - 1)
   if #nearing > 0 then
     local earliest = redis.call('ZRANGE', ${holders}, 0, 0, 'WITHSCORES')
@@ -82,11 +90,14 @@ local function grant(free, own, limit)
 end
 `;
 
-/** Records `limit` for `ttl * 2` and sets `limit` to the smallest live one. KEYS[limitsKey]. */
+/** Records `limit` for `ttl * 2` (never shortening what another process recorded: the same limit
+ *  with a longer TTL, or the key's life) and sets `limit` to the smallest live one. */
 const EFFECTIVE_LIMIT = (limitsKey: string, limitArg: string, ttlVar: string) => `
 redis.call('ZREMRANGEBYSCORE', ${limitsKey}, '-inf', now)
-redis.call('ZADD', ${limitsKey}, now + ${ttlVar} * 2, ${limitArg})
-redis.call('PEXPIRE', ${limitsKey}, ${ttlVar} * 2)
+if tonumber(redis.call('ZSCORE', ${limitsKey}, ${limitArg}) or 0) < now + ${ttlVar} * 2 then
+  redis.call('ZADD', ${limitsKey}, now + ${ttlVar} * 2, ${limitArg})
+end
+outlive(${limitsKey}, ${ttlVar} * 2)
 local limit = tonumber(${limitArg})
 for _, other in ipairs(redis.call('ZRANGE', ${limitsKey}, 0, -1)) do
   limit = math.min(limit, tonumber(other))
@@ -168,8 +179,8 @@ ${GRANT('KEYS[1]', 'KEYS[2]', 'KEYS[3]', 'ARGV[6]')}
 if redis.call('EXISTS', KEYS[7]) == 0 and grant(limit - redis.call('ZCARD', KEYS[1]), ARGV[1], limit) then
   return {1, expired, limit, 0}
 end
-redis.call('PEXPIRE', KEYS[2], ttl * 2)
-redis.call('PEXPIRE', KEYS[3], ttl * 2)
+outlive(KEYS[2], ttl * 2)
+outlive(KEYS[3], ttl * 2)
 local change = -1
 local earliest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if #earliest > 0 then change = math.max(0, tonumber(earliest[2]) - now) end
@@ -196,7 +207,7 @@ end
 -- (The id's state is written from now on: a later loss of it is seen as such.)
 if lost then redis.call('INCR', KEYS[4]) end
 redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ttl * 20)
+outlive(KEYS[1], ttl * 20)
 return {1, expired, limit}
 `;
 
@@ -237,7 +248,7 @@ for i = 5, #ARGV do
   if redis.call('ZADD', KEYS[1], now + ttl, ARGV[i]) == 1 then retaken = retaken + 1 end
 end
 if #ARGV >= 5 then
-  redis.call('PEXPIRE', KEYS[1], ttl * 20)
+  outlive(KEYS[1], ttl * 20)
   -- Its limit stays recorded while it holds leases (a census answer holding none records none).
   ${EFFECTIVE_LIMIT('KEYS[2]', 'ARGV[2]', 'ttl')}
   if retaken > 0 and #redis.call('ZRANGEBYSCORE', KEYS[1], now, '+inf') > limit then past = 1 end

@@ -1,3 +1,4 @@
+import { ErrorReply } from 'redis';
 import { describe, expect, it } from 'vitest';
 import {
   ACQUIRE_IF_FREE_SCRIPT,
@@ -51,8 +52,21 @@ describe('refusalOf', () => {
     ],
     ['a dropped socket', new Error('Socket closed unexpectedly')],
     ['a busy server', new Error('BUSY Redis is busy running a script.')],
+    ['a replica', new Error("READONLY You can't write against a read only replica.")],
+    ['a full memory', new Error("OOM command not allowed when used memory > 'maxmemory'.")],
+    ['a restart loading its data', new Error('LOADING Redis is loading the dataset in memory')],
   ])('%s is not a refusal (the failure policy decides)', (_, cause) => {
     expect(refusalOf(cause)).toBeUndefined();
+  });
+
+  it.each([
+    ['MOVED 11339 127.0.0.1:7002'],
+    ['ASK 11339 127.0.0.1:7002'],
+    ['CLUSTERDOWN Hash slot not served'],
+  ])('a cluster node answering "%s" is refused as Redis Cluster, not supported', (reply) => {
+    const refused = refusalOf(new ErrorReply(reply), 'EVAL');
+    expect(refused?.code).toBe('configuration_error');
+    expect(refused?.message).toMatch(/Redis Cluster.*does not support.*single primary/);
   });
 
   it('names the command Redis named, else the one that was tried', () => {

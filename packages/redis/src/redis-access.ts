@@ -47,8 +47,17 @@ export const SCRIPT_COMMANDS: readonly string[] = PROBED.map(([command]) => comm
 /** Commands sent outside scripts: the scripts themselves, and the pub/sub of wake-ups and census. */
 export const CONNECTION_COMMANDS: readonly string[] = ['EVAL', 'SUBSCRIBE', 'UNSUBSCRIBE'];
 
-/** KEYS: a sorted set, a counter, a string. ARGV: a channel. Returns {} or {command, error}. */
+/** What the probe script answers on a Redis Cluster node (its keys served there or not). */
+const CLUSTER_MARK = 'cluster_enabled:1';
+
+/** KEYS: a sorted set, a counter, a string. ARGV: a channel. Returns {} or {command, error}.
+ *  First asks INFO whether this is a Redis Cluster node (the user may lack +info: then only a
+ *  MOVED or CLUSTERDOWN reply tells, `refusalOf`). */
 export const PROBE_SCRIPT = `
+local info = redis.pcall('INFO', 'cluster')
+if type(info) == 'string' and string.find(info, '${CLUSTER_MARK}', 1, true) then
+  return {'INFO', '${CLUSTER_MARK}'}
+end
 local failed
 local function try(...)
   if failed then return end
@@ -85,13 +94,25 @@ export async function checkAccess(
     );
     if (Array.isArray(answer) && answer.length === 2) {
       const [command, error] = answer.map(String) as [string, string];
-      scripts = refusalOf(new Error(error), command) ?? commandRefused(command, error);
+      if (error === CLUSTER_MARK) return clusterRefused('INFO cluster says cluster_enabled:1');
+      scripts = refusalOf(new Error(error), command);
+      // Not the user's rights: Redis's state (READONLY on a replica, OOM, LOADING, BUSY), a
+      // failure that ends when Redis recovers.
+      if (scripts === undefined) throw new RedisErrorReply(error);
     }
   } catch (cause) {
     scripts = refusalOf(cause, 'EVAL');
     if (scripts === undefined) throw cause;
   }
   return scripts ?? (await subscribing);
+}
+
+/** An error reply the probe script caught (`redis.pcall`): treated as node-redis's `ErrorReply`. */
+export class RedisErrorReply extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RedisErrorReply';
+  }
 }
 
 /**
@@ -130,6 +151,10 @@ export function refusalOf(cause: unknown, command?: string): GatewayError | unde
   if (named !== undefined || /can't run this command|^NOPERM\b/.test(message)) {
     return commandRefused((named ?? command ?? 'a command').toUpperCase(), message, cause);
   }
+  // A cluster node redirecting (or refusing) a key not served here: the budget needs one primary.
+  if (/^(MOVED|ASK|CLUSTERDOWN|CROSSSLOT|TRYAGAIN)\b/.test(message)) {
+    return clusterRefused(`it answered "${message.split('\n')[0]}"`, cause);
+  }
   if (/^ERR unknown command\b/.test(message)) {
     return refusal(
       `this Redis does not support ${command ?? 'a command'}, which the shared budget needs ("${message}")`,
@@ -145,6 +170,13 @@ const TLS_CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_I
 function commandRefused(command: string, message: string, cause?: unknown): GatewayError {
   return refusal(
     `the Redis user cannot run ${command}, which the shared budget needs ("${message}"): grant the commands listed in @infergate/redis's README`,
+    cause,
+  );
+}
+
+function clusterRefused(evidence: string, cause?: unknown): GatewayError {
+  return refusal(
+    `\`url\` reaches a Redis Cluster (${evidence}), which the shared budget does not support (a cluster's PUBLISH reaches only one node's subscribers, and this client follows no redirection): point it at a single primary (a standalone Redis, one behind Sentinel, or a managed primary endpoint that fails over)`,
     cause,
   );
 }

@@ -32,7 +32,8 @@ export interface RedisBudgetOptions {
   leaseTtlMs?: number;
   /** Key prefix in Redis. Default `infergate:budget`. */
   keyPrefix?: string;
-  /** Redis down, unreachable or slower than `commandTimeoutMs`: `'fallback'` (default) counts the
+  /** Redis down, unreachable, slower than `commandTimeoutMs`, or answering the budget's scripts
+   *  with an error (READONLY after a failover, OOM): `'fallback'` (default) counts the
    *  call in an in-process budget that also counts the calls this process already holds (the
    *  limit per process, not shared) and warns once; `'error'` fails the call with a GatewayError
    *  `network_error`. Once one call found Redis unreachable, the next calls do this at once
@@ -77,10 +78,12 @@ export interface RedisBudget extends KeyBudget {
   /**
    * Connects now and checks that this Redis lets the budget in (credentials, TLS certificate, the
    * user's commands, keys and channels). Optional: the first call does the same. Rejects with a
-   * `GatewayError`: `configuration_error` when Redis refused the budget, `network_error` when it
-   * did not answer within `commandTimeoutMs` (while it is known unreachable: did not come back
-   * within it), saying why: refused, no answer, or a URL scheme the server does not speak
-   * (`redis://` on a TLS port, `rediss://` on a plain one).
+   * `GatewayError`: `configuration_error` when Redis refused the budget (a Redis Cluster
+   * included: not supported), `network_error` when it did not answer within `commandTimeoutMs`
+   * (while it is known unreachable: did not come back within it) or answered with an error
+   * (READONLY, OOM: at once), saying why: refused, no answer, a URL scheme the server does not
+   * speak (`redis://` on a TLS port, `rediss://` on a plain one), Redis's own words; `aborted`
+   * after `close()`, as `acquire` does.
    */
   ready(): Promise<void>;
   /**
@@ -176,7 +179,7 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
       const slot = localSlotIfFree(local, request);
       return slot && closing.take(slot, (own) => acquireLeaseIfFree(queue, request, own));
     },
-    ready: () => readyOrWhy(redis, commandTimeout),
+    ready: () => readyOrWhy(redis, commandTimeout, closing),
     close: () => closeBudget({ closing, wakeUps, held, leases, redis }),
   };
 }
@@ -216,16 +219,24 @@ function localSlotIfFree(
   return local.acquire(request);
 }
 
-/** `ready()`: Redis's refusal as it is; no answer as a `network_error` saying why. */
-async function readyOrWhy(redis: RedisConnection, commandTimeout: number): Promise<void> {
+/** `ready()`: Redis's refusal as it is; a closed budget as `acquire` says it (`aborted`); no
+ *  answer (or an error reply) as a `network_error` saying why. */
+async function readyOrWhy(
+  redis: RedisConnection,
+  commandTimeout: number,
+  closing: BudgetClosing,
+): Promise<void> {
+  if (closing.error) throw closing.error;
   try {
     await redis.ready();
   } catch (cause) {
+    if (closing.error) throw closing.error;
     if (cause instanceof GatewayError) throw cause;
-    const why = (await redis.outage?.reason) ?? failureWords(cause, commandTimeout);
+    const outage = redis.outage;
+    const why = (await outage?.reason) ?? failureWords(cause, commandTimeout);
     throw new GatewayError({
       code: 'network_error',
-      message: `@infergate/redis: Redis cannot be reached (${why})`,
+      message: `@infergate/redis: ${outage?.headline ?? 'Redis cannot be reached'} (${why})`,
     });
   }
 }

@@ -5,6 +5,7 @@ import type { LeaseKeys } from './lease-scripts';
 import { checkAccess, PROBE_SCRIPT, refusalOf } from './redis-access';
 import {
   failureWords,
+  isErrorReply,
   mayBeTheScheme,
   nobodyThere,
   type Outage,
@@ -237,7 +238,9 @@ class BudgetConnection implements RedisConnection {
   async #run(script: string, keys: string[], args: string[]): Promise<unknown> {
     if (this.#refusal) throw this.#refusal;
     if (this.#outage) {
-      if (!this.#client.isReady || !this.#checked) throw new RedisDown(this.#outage.summary);
+      if (!this.#client.isReady || !this.#checked) {
+        throw new RedisDown(this.#outage.summary, this.#outage.headline);
+      }
     } else {
       await this.#untilOutage(this.#usable());
     }
@@ -256,7 +259,8 @@ class BudgetConnection implements RedisConnection {
         this.#refusal ??= refusal;
         throw this.#refusal;
       }
-      if (cause instanceof RedisTimeout) this.failed(cause);
+      // An error reply (READONLY after a failover, OOM) is Redis's answer: an outage at once.
+      if (cause instanceof RedisTimeout || isErrorReply(cause)) this.failed(cause);
       throw cause;
     }
   }
@@ -272,9 +276,10 @@ class BudgetConnection implements RedisConnection {
           () => schemeMismatch(url, Math.max(commandTimeout, 2000))
         : undefined,
       this.#everReady && nobodyThere(cause),
+      isErrorReply(cause),
     );
     this.#outage = outage;
-    for (const end of [...this.#waits]) end(new RedisDown(words));
+    for (const end of [...this.#waits]) end(new RedisDown(words, outage.headline));
     for (const listener of this.#outageListeners) listener();
     void this.#recover(outage);
   }
@@ -330,6 +335,7 @@ class BudgetConnection implements RedisConnection {
   async #upOrRefused(): Promise<void> {
     for (;;) {
       if (this.#refusal) throw this.#refusal;
+      if (this.#outage?.answered) throw new RedisDown(this.#outage.summary, this.#outage.headline);
       if (this.#outage) {
         await this.#outage.ended;
         continue;
@@ -339,7 +345,9 @@ class BudgetConnection implements RedisConnection {
         if (this.#refusal) throw this.#refusal;
         return;
       } catch (cause) {
-        if (!(cause instanceof RedisDown || cause instanceof RedisTimeout)) throw cause;
+        const retried = cause instanceof RedisDown || cause instanceof RedisTimeout;
+        // (An error reply is told at once: Redis answered, waiting changes nothing.)
+        if (!retried || (this.outage as Outage | undefined)?.answered) throw cause;
       }
     }
   }
@@ -392,8 +400,10 @@ class BudgetConnection implements RedisConnection {
   }
 
   /**
-   * The end of `outage`: once Redis answers (one probe at a time, never timed out: a frozen server
-   * answers it when it resumes, a reconnected one at once), the budget re-takes in Redis the
+   * The end of `outage`: once Redis passes the access check again (one probe at a time, never
+   * timed out: a frozen server answers it when it resumes, a reconnected one at once; it writes,
+   * so a replica's or a full memory's error reply is no end, and a Redis that now refuses the
+   * budget ends it with the refusal), the budget re-takes in Redis the
    * leases it holds (the fallback's calls included) before any call uses Redis again, so that a
    * process back from an outage never has Redis grant slots its running calls already use.
    */
@@ -404,12 +414,8 @@ class BudgetConnection implements RedisConnection {
           void this.#connect();
           await this.#nextReady();
         }
-        if (this.#checked) {
-          this.#options.onSend();
-          await this.#client.eval('return 1', { keys: [], arguments: [] });
-        } else {
-          await this.#checkAccess();
-        }
+        // (Once checked, the scripts' probe alone: a pending SUBSCRIBE would hold up a close.)
+        await this.#checkAccess(!this.#checked);
         // (Refused on the way back: the calls and `ready()` fail with the refusal from now on.)
         if (!this.#refusal && !this.#closed) {
           for (const listener of this.#recoveryListeners) await listener();
@@ -433,7 +439,7 @@ class BudgetConnection implements RedisConnection {
   }
 
   /** Once per budget (again after a check that got no answer): may this user do its work? */
-  #checkAccess(): Promise<void> {
+  #checkAccess(subscribing = true): Promise<void> {
     this.#checking ??= checkAccess(
       {
         evalProbe: (keys, args) => {
@@ -441,16 +447,24 @@ class BudgetConnection implements RedisConnection {
           return this.#client.eval(PROBE_SCRIPT, { keys, arguments: args });
         },
         subscribeProbe: async (channel) => {
+          if (!subscribing) return;
           await this.#subscriber.subscribe(channel, () => {});
           await this.#subscriber.unsubscribe(channel);
         },
       },
       this.#options.probe,
     )
-      .then((refusal) => {
-        this.#checked = true;
-        if (refusal) this.#refusal ??= refusal;
-      })
+      .then(
+        (refusal) => {
+          this.#checked = true;
+          if (refusal) this.#refusal ??= refusal;
+        },
+        (cause: unknown) => {
+          // READONLY, OOM, LOADING: Redis's state, not the user's rights (the probe tries again).
+          if (isErrorReply(cause)) this.failed(cause);
+          throw cause;
+        },
+      )
       .finally(() => {
         this.#checking = undefined;
       });

@@ -56,15 +56,19 @@ export function redisFailurePolicy(
 ): FailurePolicy {
   const { held, leases, redis, warnOnce, stats } = parts;
   let warned = false;
-  /** Why, in words (a closed budget has no outage). */
-  const reason = () => redis.outage?.reason ?? Promise.resolve('the budget is closed');
+  /** What and why, in words (a closed budget has no outage). */
+  const reason = async () => {
+    const outage = redis.outage;
+    if (outage === undefined) return 'Redis cannot be reached (the budget is closed)';
+    return `${outage.headline} (${await outage.reason})`;
+  };
   const fallback = (request: BudgetAcquireRequest, slot: BudgetLease): BudgetLease => {
     if (!warned) {
       warned = true;
       void reason().then((why) =>
         warnOnce(
           'fallback',
-          `@infergate/redis: Redis cannot be reached (${why}); using an in-process budget (limit per process, not shared) until it answers again`,
+          `@infergate/redis: ${why}; using an in-process budget (limit per process, not shared) until Redis works again`,
         ),
       );
     }
@@ -79,7 +83,7 @@ export function redisFailurePolicy(
       slot.release();
       throw new GatewayError({
         code: 'network_error',
-        message: `The shared key budget is unavailable: Redis cannot be reached (${await reason()})`,
+        message: `The shared key budget is unavailable: ${await reason()}`,
       });
     },
     async acquireIfFree(request, slot) {

@@ -1,4 +1,4 @@
-import { ConnectionTimeoutError, SocketClosedUnexpectedlyError } from 'redis';
+import { ConnectionTimeoutError, ErrorReply, SocketClosedUnexpectedlyError } from 'redis';
 
 /**
  * Redis known to be unreachable: from the first command that got no answer in time, or the first
@@ -7,7 +7,10 @@ import { ConnectionTimeoutError, SocketClosedUnexpectedlyError } from 'redis';
  * watches for Redis in the background (`redis-connection.ts`).
  */
 export interface Outage {
-  /** Why Redis cannot be reached, in words safe to log (never the URL: it may hold a password). */
+  /** What is wrong: `Redis cannot be reached`, or `Redis answers with an error` (an error reply
+   *  such as READONLY or OOM: Redis is there, but does not do the budget's work). */
+  readonly headline: string;
+  /** Why, in words safe to log (never the URL: it may hold a password). */
   readonly summary: string;
   /**
    * Started by a refused reconnection of a connection that worked (Redis stopped, or restarting):
@@ -16,6 +19,9 @@ export interface Outage {
    * every other call takes the failure policy at once.
    */
   readonly keepsPlaces: boolean;
+  /** Started by an error reply (READONLY, OOM, …): Redis answered, so nothing is gained by
+   *  waiting for it within a call; it ends once a probe finds a writable primary again. */
+  readonly answered: boolean;
   /** When it started, on the monotonic clock (`performance.now()`). */
   readonly since: number;
   /** The same, naming the URL's scheme when the server speaks the other one (checked once, within
@@ -27,10 +33,41 @@ export interface Outage {
 
 /** Thrown instead of waiting for Redis while an outage is known. */
 export class RedisDown extends Error {
-  constructor(summary: string) {
-    super(`Redis cannot be reached (${summary})`);
+  constructor(summary: string, headline = UNREACHABLE) {
+    super(`${headline} (${summary})`);
     this.name = 'RedisDown';
   }
+}
+
+const UNREACHABLE = 'Redis cannot be reached';
+const ANSWERS_AN_ERROR = 'Redis answers with an error';
+
+/**
+ * Whether `cause` is Redis's own error reply (READONLY, OOM, LOADING, BUSY, …): an answer, not a
+ * lost connection. Waiting or retrying does not help within a call: it starts an outage at once.
+ * (A refusal of the budget, NOPERM or WRONGPASS, is told apart first: `redis-access.ts`.)
+ */
+export function isErrorReply(cause: unknown): cause is Error {
+  return cause instanceof ErrorReply || (cause as Error | null)?.name === 'RedisErrorReply';
+}
+
+/** Hints for the error replies a misdirected or failing-over URL gets. */
+const REPLY_HINTS: Record<string, string> = {
+  READONLY:
+    '`url` reaches a read-only replica (after a failover, or a reader endpoint): point it at the primary',
+  OOM: "Redis's memory is full (maxmemory): the budget works again once Redis accepts writes",
+  LOADING: 'Redis is loading its data after a restart',
+  MASTERDOWN: 'the replica lost its primary: point `url` at the primary',
+};
+
+/** An error reply's own words (its first line, bounded: Redis never quotes the URL), and a hint. */
+function replyWords(reply: Error): string {
+  // (Redis 7 adds where in a script it failed: noise to the reader.)
+  const line = (reply.message.split('\n')[0] ?? '')
+    .replace(/ script: [0-9a-f]+, on @user_script:\d+\.?$/, '')
+    .slice(0, 200);
+  const hint = REPLY_HINTS[line.split(' ')[0] ?? ''];
+  return hint === undefined ? `"${line}"` : `"${line}": ${hint}`;
 }
 
 /** Codes that say nothing listens at the address: no scheme question to ask. */
@@ -56,6 +93,7 @@ export function nobodyThere(cause: unknown): boolean {
 export function failureWords(cause: unknown, commandTimeout: number): string {
   const code = (cause as { code?: unknown } | null)?.code;
   if ((cause as Error | null)?.name === 'RedisTimeout') return (cause as Error).message;
+  if (isErrorReply(cause)) return replyWords(cause);
   if (cause instanceof ConnectionTimeoutError) {
     return `timed out: no answer within ${commandTimeout} ms`;
   }
@@ -80,7 +118,7 @@ export function failureWords(cause: unknown, commandTimeout: number): string {
  * scheme that worked once is not the problem) and when something answered at the address.
  */
 export function mayBeTheScheme(cause: unknown, everConnected: boolean): boolean {
-  return !everConnected && !nobodyThere(cause);
+  return !everConnected && !nobodyThere(cause) && !isErrorReply(cause);
 }
 
 /** A started outage, ended by `end()` (the connection's recovery). */
@@ -96,6 +134,7 @@ export function startOutage(
   summary: string,
   schemeHint: (() => Promise<string | undefined>) | undefined,
   keepsPlaces = false,
+  answered = false,
 ): OutageState {
   let end = () => {};
   const ended = new Promise<void>((resolve) => {
@@ -108,5 +147,6 @@ export function startOutage(
           (hint) => (hint === undefined ? summary : `${summary}; ${hint}`),
           () => summary,
         );
-  return { summary, keepsPlaces, since: performance.now(), reason, ended, end };
+  const headline = answered ? ANSWERS_AN_ERROR : UNREACHABLE;
+  return { headline, summary, keepsPlaces, answered, since: performance.now(), reason, ended, end };
 }

@@ -189,4 +189,43 @@ describe('two apps on one key with limits 4 and 8', () => {
     for (const l of await Promise.all(later)) l.release();
     expect(order[0]).toBe('four');
   });
+
+  it("a shorter-TTL app never cuts short the other's limit, tickets or their keys (a rolling deploy)", async () => {
+    const redis = await redisServer();
+    const id = budgetId('http://x.test', `mixed-ttl-${Math.random()}`);
+    const key = (name: string) => `{infergate:budget:${id}}:${name}`;
+    // (Each waiter its own budget: a process's fifth call waits for its own slot, not in Redis.)
+    const [long, longToo] = [1, 2].map(() => budget({ url: redis.url, leaseTtlMs: 60_000 }));
+    const [short, shortToo] = [1, 2].map(() => budget({ url: redis.url, leaseTtlMs: 1000 }));
+    const admin = await connectedClient(redis.url);
+    cleanup.push(() => admin.close());
+    const ask = (b: RedisBudget, limit: number) =>
+      b.acquire({ id, limit, signal: new AbortController().signal, deadline: Date.now() + 60_000 });
+    const holding = await Promise.all([1, 2, 3, 4].map(() => ask(long!, 4)));
+    const longWaiter = ask(longToo!, 4); // queued, its ticket kept for two long TTLs
+    await pollUntil(
+      async () => (await admin.zCard(key('queue'))) === 1,
+      'the long-TTL waiter queued',
+    );
+    const recorded = {
+      four: await admin.zScore(key('limits'), '4'),
+      limits: await admin.pTTL(key('limits')),
+      queue: await admin.pTTL(key('queue')),
+      holders: await admin.pTTL(key('holders')),
+    };
+    const shortEight = ask(short!, 8);
+    const shortFour = ask(shortToo!, 4);
+    await pollUntil(
+      async () => (await admin.zCard(key('queue'))) === 3,
+      'the short-TTL waiters queued',
+    );
+    // Each only ever extended (less the time the scripts took): what the 1000 ms app would set is
+    // 2000 ms (the limits, the tickets) and 20 000 ms (the leases).
+    expect(await admin.zScore(key('limits'), '4')).toBeGreaterThanOrEqual(recorded.four!);
+    expect(await admin.pTTL(key('limits'))).toBeGreaterThan(recorded.limits - 10_000);
+    expect(await admin.pTTL(key('queue'))).toBeGreaterThan(recorded.queue - 10_000);
+    expect(await admin.pTTL(key('holders'))).toBeGreaterThan(recorded.holders - 10_000);
+    for (const l of holding) l.release();
+    for (const l of await Promise.all([longWaiter, shortEight, shortFour])) l.release();
+  });
 });
