@@ -84,11 +84,10 @@ describe.each(['chat', 'chatStream'] as const)('a one-model %s with capabilities
       return (await client.chatStream(request as ReturnType<typeof hi>, callOptions)).result();
     };
     const ended = await call().then(
-      () => ({ code: 'answered' }) as Partial<GatewayError>,
-      (error: GatewayError) => error,
+      () => ({ code: 'answered', missing: undefined }),
+      (error: GatewayError) => ({ code: error.code as string, missing: error.missing }),
     );
-    const { code, missing } = ended;
-    return { code, missing, sent: gateway.emulator.counters.requests.chat - before };
+    return { ...ended, sent: gateway.emulator.counters.requests.chat - before };
   }
   const tools = [{ type: 'function', function: { name: 'w', parameters: { type: 'object' } } }];
 
