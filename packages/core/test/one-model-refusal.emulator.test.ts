@@ -65,3 +65,68 @@ describe.each(['chat', 'chatStream'] as const)('a one-model %s', (entry) => {
     expect(gateway.emulator.counters.requests.chat).toBe(0);
   });
 });
+
+// The caller's `capabilities` decide a one-model call's gate as they do a plain call's (LangChain
+// and the AI SDK always pass them): steered or not, the call is sent, or refused, alike.
+const steeredByCall = steering.filter((options) => options.call && !options.call.fallbackModels);
+
+describe.each(['chat', 'chatStream'] as const)('a one-model %s with capabilities', (entry) => {
+  /** How the call ended, and how many chat requests it sent. */
+  async function outcome(
+    gateway: Awaited<ReturnType<typeof emulate>>,
+    request: ReturnType<typeof hi> & { tools?: unknown[] },
+    callOptions: ChatCallOptions,
+  ) {
+    const client = clientOn(gateway);
+    const before = gateway.emulator.counters.requests.chat;
+    const call = async () => {
+      if (entry === 'chat') return client.chat(request as ReturnType<typeof hi>, callOptions);
+      return (await client.chatStream(request as ReturnType<typeof hi>, callOptions)).result();
+    };
+    const ended = await call().then(
+      () => ({ code: 'answered', missing: undefined }),
+      (error: GatewayError) => ({ code: error.code as string, missing: error.missing }),
+    );
+    return { ...ended, sent: gateway.emulator.counters.requests.chat - before };
+  }
+  const tools = [{ type: 'function', function: { name: 'w', parameters: { type: 'object' } } }];
+
+  it.each(steeredByCall)(
+    'with $name is sent when they have what the catalog lacks',
+    async ({ call }) => {
+      const gateway = await emulate();
+      // community/plain is listed without tools (nor streaming): the caller says it has them.
+      const request = { ...hi('community/plain'), tools };
+      const capabilities = ['chat', 'streaming', 'tools'];
+      const plain = await outcome(gateway, request, { capabilities });
+      expect(plain.sent).toBe(1);
+      expect(await outcome(gateway, request, { ...call, capabilities })).toEqual(plain);
+    },
+  );
+
+  it.each(steeredByCall)(
+    'with $name is refused when they lack what the catalog has',
+    async ({ call }) => {
+      const gateway = await emulate();
+      const request = { ...hi('community/general'), tools };
+      const capabilities = ['chat', 'streaming'];
+      const plain = await outcome(gateway, request, { capabilities });
+      expect(plain).toEqual({ code: 'unsupported_model_capability', missing: ['tools'], sent: 0 });
+      expect(await outcome(gateway, request, { ...call, capabilities })).toEqual(plain);
+    },
+  );
+});
+
+describe('a call over a fallback list', () => {
+  it('gates its first model by the catalog, not by the capabilities stated', async () => {
+    const gateway = await emulate();
+    const tools = [{ type: 'function', function: { name: 'w', parameters: { type: 'object' } } }];
+    const request = { ...hi('community/plain'), tools } as ReturnType<typeof hi>;
+    const answer = await clientOn(gateway).chat(request, {
+      capabilities: ['chat', 'tools'],
+      fallbackModels: ['community/general'],
+    });
+    expect(answer.servedModel).toBe('community/general');
+    expect(answer.route.hops[0]).toMatchObject({ model: 'community/plain', outcome: 'skipped' });
+  });
+});

@@ -6,9 +6,11 @@ import { kindOf, refusal } from './option-groups';
 
 /**
  * Where a call's options hold when its deadline started (monotonic ms): a symbol, so no public
- * option, no key the unknown-option check sees, yet kept by a spread of the options.
+ * option, no key the unknown-option check sees, yet kept by a spread of the options. A registered
+ * one: an adapter on another copy of core (two installed versions, the ESM and the CJS build)
+ * starts a deadline this copy reads.
  */
-const DEADLINE_START: unique symbol = Symbol('infergate.deadlineStart');
+const DEADLINE_START: unique symbol = Symbol.for('@infergate/core.deadlineStart');
 
 /** Call options that may carry their deadline's start (`withDeadlineStarted`). */
 type MaybeStarted = { [DEADLINE_START]?: unknown };

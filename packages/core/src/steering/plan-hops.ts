@@ -41,6 +41,11 @@ export interface PlanInput {
   requested: string[];
   /** What the call needs of a model (`requiredCapabilities`). */
   needs: readonly ModelCapability[];
+  /**
+   * The model's capabilities as the caller states them (the call option `capabilities`): they
+   * decide the gate of a call with one model, as on the plain path; a list is gated by the catalog.
+   */
+  known?: readonly string[];
   /** The key's budget id: our requests in flight are counted per budget (order-listed-models.ts). */
   budgetId: string;
   /** The call the catalog read is made for (its events' parent). */
@@ -64,7 +69,7 @@ export interface PlanInput {
  * Content parts are not gated: the catalog does not say which models read them. The rest is ordered
  * by free capacity, then by recent failures. Refuses with `no_model_can_serve` when nothing is
  * left, every skip on the error; a call with one model as the gate refuses a call that does not
- * steer (`gateModel`).
+ * steer (`gateSoleModel`).
  */
 export async function planHops(
   catalog: Catalog,
@@ -74,21 +79,17 @@ export async function planHops(
   const { requested, budgetId, structured } = input;
   // A schema is served per model (`methods`), not only natively.
   const needs = structured ? input.needs.filter((need) => need !== 'json_schema') : input.needs;
-  // A call with one model (no fallback list) is refused as a call that does not steer, by the
-  // capability gate itself: a stall timeout or a hedge changes how a call is sent, not how it is
-  // refused (`no_model_can_serve` is a list's). A call asking for a schema, which always steers, is
-  // gated by its id only: its refusal below says what the schema needs too.
-  if (requested.length === 1) {
-    await gateModel(catalog, requested[0]!, structured ? [] : needs, opts, input.parent);
-  }
+  const gated = await gateSoleModel(catalog, input, needs, opts);
   const listed = await catalogFor(catalog, requested, opts, input.parent);
   const entryOf = (id: string) => listed.find((model) => model.id === id);
   const kept: string[] = [];
   const skipped: SkippedModel[] = [];
   const methods = new Map<string, StructuredOutputMethod>();
   for (const id of requested) {
-    const skip =
-      gate(id, entryOf(id), needs, listed) ?? servesSchema(id, entryOf(id), structured, methods);
+    const skip = gated
+      ? undefined
+      : (gate(id, entryOf(id), needs, listed) ??
+        servesSchema(id, entryOf(id), structured, methods));
     if (skip) skipped.push(skip);
     else kept.push(id);
   }
@@ -107,6 +108,30 @@ export async function planHops(
   const plan: HopPlan = { requested, models: order(kept), skipped, order, hasCapacity };
   if (structured) plan.methods = methods;
   return plan;
+}
+
+/**
+ * A call with one model (no fallback list) is refused as a call that does not steer, by the
+ * capability gate itself, with the caller's `capabilities`: a stall timeout or a hedge changes how
+ * a call is sent, not how it is refused (`no_model_can_serve` is a list's). Whether the model is
+ * gated so: then it is kept, even one the catalog would skip when the caller's `capabilities` say
+ * it serves. A call asking for a schema, which always steers, is gated by its id only (its method
+ * is chosen over the catalog): its refusal in the plan says what the schema needs too.
+ */
+async function gateSoleModel(
+  catalog: Catalog,
+  input: PlanInput,
+  needs: readonly ModelCapability[],
+  opts: CallOptions,
+): Promise<boolean> {
+  const { requested, structured, known } = input;
+  if (requested.length !== 1) return false;
+  if (structured) {
+    await gateModel(catalog, requested[0]!, [], opts, input.parent);
+    return false;
+  }
+  await gateModel(catalog, requested[0]!, needs, { ...opts, known }, input.parent);
+  return true;
 }
 
 /**

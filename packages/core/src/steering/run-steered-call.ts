@@ -45,7 +45,7 @@ export interface SteeredCallInput {
   catalog: Catalog;
   /** The call's request as its own model's (path, accept, stream, body). */
   spec: RequestSpec & { requestedModel: string };
-  options: CallOptions & SteeringOptions;
+  options: CallOptions & SteeringOptions & { capabilities?: readonly string[] };
   /** The client's steering options, for what the call leaves out. */
   client: ClientSteering;
   /** What the call needs of a model (`requiredCapabilities`). */
@@ -282,6 +282,7 @@ function planCall(
   const plan: PlanInput = {
     requested: asked.requested,
     needs: input.needs,
+    known: input.options.capabilities,
     budgetId: transport.slots.budgetId,
     parent,
     skip,
