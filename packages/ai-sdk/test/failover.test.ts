@@ -253,6 +253,43 @@ describe.each([AI7, AI6])('a hedged call through $name', (major) => {
     ]);
     await requestsClosed();
   });
+
+  it.each(['generate', 'stream'] as const)(
+    "%sText: the hedge wins; the cut attempt's response and released come before done, the last event",
+    async (kind) => {
+      emulator.injectFault({ fault: 'stall_first_chunk', model: 'community/general', ms: 60_000 });
+      const events: { type: string; attempt?: number; code?: string }[] = [];
+      let ended: () => void = () => {};
+      const done = new Promise<void>((resolve) => (ended = resolve));
+      const onEvent = (event: { type: string; operation: string; attempt?: number }) => {
+        if (event.operation !== 'chat') return;
+        events.push(event);
+        if (event.type === 'done') ended();
+      };
+      const { text, modelId } = await major[kind]({
+        model: 'community/general',
+        provider: { onEvent },
+        infergate: { fallbackModels: ['community/streamer'], hedge: { afterMs: 50, maxExtra: 1 } },
+      });
+      expect({ text, modelId }).toEqual({
+        text: 'Echo: hello there',
+        modelId: 'community/streamer',
+      });
+      await done;
+      // (otelEvents forgets a call at its `done`: the cut attempt's span ends with its abort.)
+      expect(events.at(-1)?.type).toBe('done');
+      const cut = events.filter((event) => event.attempt === 1);
+      expect(cut.map((event) => event.type)).toEqual([
+        'queued',
+        'dequeued',
+        'attempt',
+        'response',
+        'released',
+      ]);
+      expect(cut[3]).toMatchObject({ code: 'aborted' });
+      await requestsClosed();
+    },
+  );
 });
 
 describe('under load', () => {

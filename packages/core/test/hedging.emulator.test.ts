@@ -69,6 +69,33 @@ async function hedgedToStreamer(hedge: { afterMs: number | 'auto'; maxExtra?: nu
   return { client, events, emulator, stream };
 }
 
+/**
+ * A call to a held `community/general`, listing `community/streamer` and hedged after 50 ms (the
+ * streamer wins, the first attempt is cut): its chat events, once its `done` event came.
+ */
+async function hedgedUntilDone(stream: boolean): Promise<GatewayEvent[]> {
+  const gateway = await emulate();
+  const events: GatewayEvent[] = [];
+  let ended: () => void = () => {};
+  const done = new Promise<void>((resolve) => (ended = resolve));
+  const client = clientOn(gateway, {
+    onEvent: (event) => {
+      if (event.operation !== 'chat') return;
+      events.push(event);
+      if (event.type === 'done') ended();
+    },
+  });
+  held(gateway.emulator, 'community/general');
+  driveClock();
+  const options = { fallbackModels: ['community/streamer'], hedge: { afterMs: 50, maxExtra: 1 } };
+  const answered = stream
+    ? client.chatStream(hi(), options).then((opened) => opened.result())
+    : client.chat(hi(), options).then((result) => result.answer);
+  expect((await settledAfter(50, answered)).text).toBe('Echo: hello there');
+  await settledAfter(0, done);
+  return events;
+}
+
 describe('hedge: a second attempt when the first is slow to its first content', () => {
   beforeAll(async () => {
     // Core loads its steering on a call's first hedge, and a module load under vitest waits on
@@ -246,6 +273,8 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     const sent = new Promise<void>((resolve) => (hedgeSent = resolve));
     let retryScheduled: () => void = () => {};
     const scheduled = new Promise<void>((resolve) => (retryScheduled = resolve));
+    let ended: () => void = () => {};
+    const done = new Promise<void>((resolve) => (ended = resolve));
     let chats = 0;
     const fetch: typeof globalThis.fetch = async (input, init) => {
       const url = input instanceof Request ? input.url : String(input);
@@ -265,6 +294,7 @@ describe('hedge: a second attempt when the first is slow to its first content', 
         if (event.operation !== 'chat') return;
         events.push(event);
         if (event.type === 'retry') retryScheduled();
+        if (event.type === 'done') ended();
       },
     });
     const result = await client.chat(hi(), {
@@ -280,6 +310,8 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     // The retry was scheduled (its event), and never sent: the call ended during its wait.
     expect(only(events, 'retry')).toMatchObject([{ attempt: 1, reason: 'all_providers_failed' }]);
     expect(only(events, 'attempt')).toHaveLength(2);
+    // (The call's end waits for its cut first run to end: the answer does not.)
+    await done;
     expect(only(events, 'done')).toMatchObject([{ ok: true, attempts: 2 }]);
     expect(emulator.counters.requests.chat).toBe(2);
   });
@@ -559,6 +591,87 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     });
     expect(only(events, 'done')).toMatchObject([{ ok: true, servedModel: 'community/general' }]);
     expect(only(events, 'fallback')).toEqual([]);
+  });
+
+  it.each([
+    ['read whole', false],
+    ['streamed', true],
+  ])(
+    "%s: done is the last event, after the cut attempt's response (aborted) and released",
+    async (_, stream) => {
+      const events = await hedgedUntilDone(stream);
+      // A handler forgets the call at `done` (otelEvents ends its spans): nothing may follow it.
+      expect(events.at(-1)?.type).toBe('done');
+      const cut = events.filter((event) => 'attempt' in event && event.attempt === 1);
+      expect(cut.map((event) => event.type)).toEqual([
+        'queued',
+        'dequeued',
+        'attempt',
+        'response',
+        'released',
+      ]);
+      expect(cut[3]).toMatchObject({ ok: false, code: 'aborted' });
+    },
+  );
+
+  it.each([
+    ['read whole', false],
+    ['streamed', true],
+  ])(
+    "%s: each attempt's response durationMs is from its own request (not the hedge's)",
+    async (_, stream) => {
+      const responses = only(await hedgedUntilDone(stream), 'response');
+      // The first request ran 50 ms (the hedge's wait) until the hedge's answer cut it; the hedge's
+      // own answer came at once (the driven clock stood still).
+      expect(responses.find((event) => event.attempt === 1)?.durationMs).toBeGreaterThanOrEqual(50);
+      expect(responses.find((event) => event.attempt === 2)?.durationMs).toBeLessThan(50);
+    },
+  );
+
+  it.each([
+    ['read whole', false],
+    ['streamed', true],
+  ])('%s: a cut attempt slow to end delays the done event, not the answer', async (_, stream) => {
+    const gateway = await emulate();
+    const { emulator } = gateway;
+    // The first request is never answered, and its abort is honoured only when the test says (a
+    // fetch slow to give up): the hedge's answer must reach the caller meanwhile.
+    let letGo: () => void = () => {};
+    const late = new Promise<void>((resolve) => (letGo = resolve));
+    let chats = 0;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (!url.endsWith('/chat/completions') || ++chats > 1) return emulator.fetch(input, init);
+      const signal = init!.signal!;
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      await late;
+      throw signal.reason;
+    };
+    const events: GatewayEvent[] = [];
+    let ended: () => void = () => {};
+    const done = new Promise<void>((resolve) => (ended = resolve));
+    const client = clientOn(gateway, {
+      fetch,
+      onEvent: (event) => {
+        if (event.operation !== 'chat') return;
+        events.push(event);
+        if (event.type === 'done') ended();
+      },
+    });
+    driveClock();
+    const options = { fallbackModels: ['community/streamer'], hedge: { afterMs: 50, maxExtra: 1 } };
+    const answered = stream
+      ? client.chatStream(hi(), options).then((opened) => opened.result())
+      : client.chat(hi(), options).then((result) => result.answer);
+    expect((await settledAfter(50, answered)).text).toBe('Echo: hello there');
+    expect(only(events, 'done')).toEqual([]);
+    letGo();
+    await settledAfter(0, done);
+    expect(events.at(-1)?.type).toBe('done');
+    expect(only(events, 'response').find((event) => event.attempt === 1)).toMatchObject({
+      ok: false,
+      code: 'aborted',
+    });
   });
 
   it('leaks no slot over many hedged calls', async () => {

@@ -192,6 +192,35 @@ describe('otelEvents: spans', () => {
     ]);
   });
 
+  it("a hedged call's cut attempt: its span ends with its abort (error.type), before the call's", async () => {
+    const gateway = await emulate();
+    const record = otelEvents({ tracer, meter: meterProvider.getMeter('test') });
+    let ended: () => void = () => {};
+    const done = new Promise<void>((resolve) => (ended = resolve));
+    const client = clientOn(gateway, {
+      onEvent: (event) => {
+        record(event);
+        if (event.type === 'done' && event.operation === 'chat') ended();
+      },
+    });
+    gateway.emulator.injectFault({
+      fault: 'stall_first_chunk',
+      model: 'community/general',
+      ms: 60_000,
+    });
+    await client.chat(hi(), {
+      fallbackModels: ['community/plain'],
+      hedge: { afterMs: 30, maxExtra: 1 },
+    });
+    await done;
+    const call = callSpan();
+    const attempts = childrenOf(call).filter((span) => span.name === 'POST /chat/completions');
+    const cut = attempts.find((span) => span.attributes['infergate.attempt'] === 1);
+    expect(cut?.attributes['error.type']).toBe('aborted');
+    expect(cut?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(call.attributes['infergate.hedge.winner']).toBe('hedge');
+  });
+
   it('shows each hop of a walk over fallbackModels: skips, one attempt span per model, failovers', async () => {
     const { client, emulator } = await traced();
     emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });

@@ -57,6 +57,48 @@ describe('firstChunkTimeoutMs', () => {
     await settledAfter(0, gateway.untilIdle({ key: DEFAULT_KEYS.full }));
   });
 
+  it("a stall after the answer's headers: its response event carries their status (no network error)", async () => {
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    // The gateway answers 200 with its headers at once, then sends nothing.
+    gateway.emulator.injectFault({
+      fault: 'stall_first_chunk',
+      model: 'community/general',
+      ms: FOREVER,
+    });
+    driveClock();
+    const opened = client.chatStream(hi(), {
+      fallbackModels: ['community/streamer'],
+      firstChunkTimeoutMs: HEALTHY_WITHIN,
+    });
+    await settledAfter(0, (await settledAfter(HEALTHY_WITHIN, opened)).result());
+    expect(only(events, 'response')).toMatchObject([
+      { attempt: 1, ok: false, status: 200, code: 'timeout' },
+      { attempt: 2, ok: true, status: 200 },
+    ]);
+  });
+
+  it('a stall before any headers: its response event has no status', async () => {
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    gateway.emulator.injectFault({
+      fault: 'slow_headers',
+      model: 'community/general',
+      ms: FOREVER,
+    });
+    driveClock();
+    await settledAfter(
+      HEALTHY_WITHIN,
+      client.chat(hi(), {
+        fallbackModels: ['community/plain'],
+        firstChunkTimeoutMs: HEALTHY_WITHIN,
+      }),
+    );
+    const [stalled] = only(events, 'response');
+    expect(stalled).toMatchObject({ attempt: 1, ok: false, code: 'timeout' });
+    expect(stalled).not.toHaveProperty('status');
+  });
+
   it('a non-streamed answer whose headers do not come fails over too', async () => {
     const gateway = await emulate();
     const { client } = recordingClient(gateway);

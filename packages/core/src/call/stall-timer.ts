@@ -51,6 +51,8 @@ interface StallContext {
   /** The model the stalled request asked for. */
   requestedModel?: string;
   servedModel?: string;
+  /** The answer's status, when its headers came before the stall. */
+  status?: number;
 }
 
 /**

@@ -62,13 +62,18 @@ export class CallEvents {
   #attempts = 0;
   #queueWaitMs = 0;
   #queuedAt = 0;
-  #sentAt = 0;
+  /** When each attempt was sent (a hedged call's two are in flight at once). */
+  readonly #sentAt = new Map<number, number>();
   /** The answer's headers, once a 2xx arrived (`X-Service-Model`). */
   #headers: Headers | undefined;
   #servedModel: string | undefined;
   /** The model the latest attempt asked for, when it is not the requested one's (`fallbackModels`). */
   #model: string | undefined;
   #ended = false;
+  /** The `done` event was sent: nothing of this call follows it (a handler forgets the call). */
+  #closed = false;
+  /** What the `done` event waits for: a hedged call's cut attempt, settling (`endsAfter`). */
+  #held: Promise<unknown> | undefined;
   /** A structured call's answer checked: how it was served (its `done` event's `structured`). */
   #structured: HopStructuredOutput | undefined;
   /** A hedged call's runs answer side by side: its answering model waits for the winner. */
@@ -137,7 +142,7 @@ export class CallEvents {
   ): void {
     this.#attempts = attempt;
     if (model !== undefined) this.#model = model;
-    this.#sentAt = performance.now();
+    this.#sentAt.set(attempt, performance.now());
     const event: Fields<GatewayAttemptEvent> = {
       type: 'attempt',
       attempt,
@@ -259,11 +264,13 @@ export class CallEvents {
 
   /** An attempt's outcome: `error` is the error it failed with (a 2xx has none). */
   response(attempt: number, status: number | undefined, error?: unknown): void {
+    const sentAt = this.#sentAt.get(attempt);
+    this.#sentAt.delete(attempt);
     const event: Fields<GatewayResponseEvent> = {
       type: 'response',
       attempt,
       ok: error === undefined,
-      durationMs: performance.now() - this.#sentAt,
+      durationMs: sentAt === undefined ? 0 : performance.now() - sentAt,
     };
     if (status !== undefined) event.status = status;
     if (isGatewayError(error)) {
@@ -290,6 +297,16 @@ export class CallEvents {
     this.#headers = headers;
     // Before the body is read, only the header can name it.
     if (!this.#racing) this.#served();
+  }
+
+  /**
+   * A hedged call's race was won while its other attempt was in flight: that attempt, aborted,
+   * still sends its `response` and `released`; the call's `done` waits until `settled` (at once,
+   * an abort being immediate) so that it stays the call's last event.
+   */
+  endsAfter(settled: Promise<unknown>): void {
+    const held = this.#held;
+    this.#held = held === undefined ? settled : Promise.all([held, settled]);
   }
 
   /** A hedged call begins: its runs' answers name no model until one of them has won. */
@@ -369,7 +386,7 @@ export class CallEvents {
     const counts = readUsage(usage);
     if (counts !== undefined) event.usage = counts;
     if (this.recordContent && output) event.output = this.#redact(output());
-    this.#send(event);
+    this.#sendDone(event);
   }
 
   failed(error: unknown): void {
@@ -408,7 +425,17 @@ export class CallEvents {
     if (this.#servedModel !== undefined) event.servedModel = this.#servedModel;
     event.error = error;
     if (structured) event.structured = structured;
-    this.#send(event);
+    this.#sendDone(event);
+  }
+
+  /** Sends the `done` event, once what it waits for has settled (`endsAfter`); then no other. */
+  #sendDone(event: Fields<GatewayDoneEvent>): void {
+    const close = () => {
+      this.#send(event);
+      this.#closed = true;
+    };
+    if (this.#held === undefined) close();
+    else this.#held.then(close, close);
   }
 
   /** The `done` event to fill and send, or undefined when the call has already ended. */
@@ -429,6 +456,7 @@ export class CallEvents {
 
   /** Sends `fields` as one of this call's events: its id, operation and time added here. */
   #send(fields: Fields<GatewayEvent>): void {
+    if (this.#closed) return;
     const event = fields as GatewayEvent;
     event.callId = this.callId;
     event.operation = this.#operation;

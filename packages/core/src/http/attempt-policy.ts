@@ -15,6 +15,8 @@ export interface AttemptRequest {
    * that error is the attempt's failure, and the policy says what follows.
    */
   signal?: AbortSignal;
+  /** Told the answer's status as its headers come: a stall after them is no network error. */
+  responded?: (status: number) => void;
 }
 
 /** A 2xx answer, before it is handed over: a stream's reader and the bytes already read from it. */

@@ -53,6 +53,7 @@ export async function sendOnce(
     if (scope.aborted) throw scope.error({ requestedModel });
     return ownAbort(request) ?? unreachable(config.baseURL, requestedModel, cause);
   }
+  request.responded?.(response.status);
   if (response.ok) {
     if (!spec.stream) return { response };
     const { maxErrorBodyBytes, redact, apiKey } = config;

@@ -52,7 +52,8 @@ export const HEDGE_LOST = new GatewayError({
 /**
  * Races the first run with a hedge sent `delayMs` after the first run's first request when the
  * first run has not answered by then (a stream: no content yet) and `hedge()` gives one. The first
- * run to answer wins; the other is aborted at once (its slot given back). When both fail, the
+ * run to answer wins; the other is aborted at once (its slot given back; the call's `done` event
+ * waits for its end, the winner's answer does not). When both fail, the
  * first run's error ends the call (the steered call's route adds the hedge's failure). `sent`
  * starts the clock: the first run calls it as its first request is sent (a call waiting for its
  * slot is not slow), and only that once counts: the first run's retries and failovers do not ask
@@ -79,6 +80,8 @@ interface RaceRun {
   scope: CallScope;
   error?: unknown;
   done: boolean;
+  /** Once the run has ended and its end was handled (its last events sent). */
+  settled?: Promise<void>;
 }
 
 /** The state of one hedged call's race (`raceWithHedge`). */
@@ -113,7 +116,7 @@ class HedgedRace<T> {
     const entry: RaceRun = { name, scope, done: false };
     this.#runs.push(entry);
     // (Each run's failure is the call's to report: the other run may go on.)
-    run({ ...via, scope, events: race.events, reportsEnd: false }).then(
+    entry.settled = run({ ...via, scope, events: race.events, reportsEnd: false }).then(
       (answer) => this.#won(entry, answer),
       (error: unknown) => this.#failed(entry, error),
     );
@@ -130,6 +133,9 @@ class HedgedRace<T> {
     this.#end();
     const cut = runs.filter((other) => other !== entry && !other.done);
     for (const other of cut) other.scope.abort(HEDGE_LOST);
+    // The cut run's `response` and `released` follow its abort: the call's `done` waits for them
+    // (the winner's answer does not).
+    if (cut.length > 0) this.#race.events?.endsAfter(Promise.all(cut.map((run) => run.settled)));
     scope.disposeWith(this.#race.scope);
     const hedgeModel = this.#hedgeModel;
     this.#resolve({ answer, winner: name, hedgeModel, otherCut: cut.length > 0 });

@@ -163,6 +163,7 @@ export async function runSteeredCall<T>(
     const method = plan.methods?.get(model);
     if (method !== undefined)
       events.structuredAnswer({ method, checked: checkedWhole(input, answer) });
+    // (Its `done` waits for a cut attempt's end: the answer does not.)
     events.answered(data, text);
   }
   return steeredAnswer(planned, answered);

@@ -13,11 +13,16 @@ export class FirstChunkWatch {
   readonly #callSignal: AbortSignal;
   readonly #timer: StallTimer;
   #stall: GatewayError | undefined;
+  /** The answer's status, once its headers came (a stall after them is no network error). */
+  #status: number | undefined;
 
   constructor(callSignal: AbortSignal, limitMs: number, model: string | undefined) {
     this.#callSignal = callSignal;
     this.#timer = new StallTimer(limitMs, (waitedMs) => {
-      this.#stall = stallError('first-chunk', waitedMs, limitMs, { requestedModel: model });
+      const status = this.#status;
+      const context =
+        status === undefined ? { requestedModel: model } : { requestedModel: model, status };
+      this.#stall = stallError('first-chunk', waitedMs, limitMs, context);
       this.#controller.abort(this.#stall);
     });
     if (callSignal.aborted) this.#controller.abort(callSignal.reason);
@@ -35,6 +40,11 @@ export class FirstChunkWatch {
   /** The stall, once the clock ran out (the signal has aborted with it). */
   get stall(): GatewayError | undefined {
     return this.#stall;
+  }
+
+  /** The answer's headers came with `status`: a stall from now on carries it. */
+  responded(status: number): void {
+    this.#status = status;
   }
 
   /**

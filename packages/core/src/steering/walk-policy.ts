@@ -79,7 +79,12 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
           : new FirstChunkWatch(scope.signal, firstChunkMs, model);
       watch = attemptWatch;
       held = { counted: countModelInflight(budgetId, model), watch: attemptWatch };
-      return { body: walk.body(), requestedModel: model, model, signal: attemptWatch?.signal };
+      const request: AttemptRequest = { body: walk.body(), requestedModel: model, model };
+      if (attemptWatch) {
+        request.signal = attemptWatch.signal;
+        request.responded = (status) => attemptWatch.responded(status);
+      }
+      return request;
     },
     // The slot given back, however the attempt ended, stops its clock too: a failure the
     // transport throws (an answer that cannot be read) never reaches `next`, and its timer would
