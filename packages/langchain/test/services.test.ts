@@ -231,6 +231,45 @@ describe('GatewayTranslator', () => {
   });
 });
 
+describe('GatewayTranslator: its languages', () => {
+  it('a language that is no language code is refused as the translator is made, naming its field', async () => {
+    const { connection, emulator } = await emulate();
+    const make = (fields: { targetLanguage: string; sourceLanguage?: string }) => {
+      try {
+        return new GatewayTranslator({ ...connection, ...fields });
+      } catch (error) {
+        return error;
+      }
+    };
+    expect(make({ targetLanguage: 'german' })).toMatchObject({
+      code: 'invalid_request_error',
+      field: 'targetLanguage',
+      message: expect.stringMatching(/^targetLanguage: "german" is not a language code/),
+    });
+    expect(make({ targetLanguage: 'de', sourceLanguage: 'English' })).toMatchObject({
+      field: 'sourceLanguage',
+      message: expect.stringMatching(/^sourceLanguage: "English" is not a language code/),
+    });
+    expect(isGatewayError(make({ targetLanguage: 'german' }))).toBe(true);
+    expect(make({ targetLanguage: 'pt-BR', sourceLanguage: 'uk' })).toBeInstanceOf(
+      GatewayTranslator,
+    );
+    expect(emulator.counters.requests.translations).toBe(0);
+  });
+
+  it("a call's refusal names the translator's field, not the wire's", async () => {
+    const { connection, emulator } = await emulate();
+    const translator = new GatewayTranslator({ ...connection, targetLanguage: 'de' });
+    translator.targetLanguage = 'german';
+    await expect(translator.invoke('hello')).rejects.toMatchObject({
+      code: 'invalid_request_error',
+      field: 'targetLanguage',
+      message: expect.stringMatching(/^targetLanguage: "german" is not a language code/),
+    });
+    expect(emulator.counters.requests.translations).toBe(0);
+  });
+});
+
 describe('GatewayTranslator: an ended call', () => {
   it("a call's timeout and signal reject with GatewayError timeout / aborted, and callbacks see it", async () => {
     const { emulator, connection } = await emulate();
