@@ -4,8 +4,15 @@
  * service's request, for the adapters' tool runs (their definitions are in
  * `@infergate/core/internal`). An entry of its own so that an app that makes tools at start loads
  * this only when a model calls one. Also core's refusal of a field named as an adapter's caller
- * gave it (`withCallerFieldNames`, for the service helpers). UNSTABLE, as `internal` is.
+ * gave it (`withCallerFieldNames`, for the service helpers), and every check a tool call passes
+ * before the network (`serviceToolCallProblem`), and the translation's language check for a caller
+ * that fixes the languages up front (`validateTranslationLanguages`). UNSTABLE, as `internal` is.
  */
 
 export { withCallerFieldNames } from './services/caller-field-names';
-export { serviceToolArgumentsProblem, serviceToolRequest } from './services/service-tool-arguments';
+export {
+  serviceToolArgumentsProblem,
+  serviceToolCallProblem,
+  serviceToolRequest,
+} from './services/service-tool-arguments';
+export { validateTranslationLanguages } from './services/service-tools';

@@ -3,6 +3,7 @@ import { caught, emulate, untilRequests } from '@infergate/emulator/testing';
 import { Document } from '@langchain/core/documents';
 import { RunnableLambda } from '@langchain/core/runnables';
 import { ToolInputParsingException } from '@langchain/core/tools';
+import { createAgent, createMiddleware } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import {
   createGatewayTools,
@@ -10,6 +11,7 @@ import {
   createTranscribeTool,
   createTranslateTool,
   GatewayAudioTranscriptLoader,
+  GatewayChatModel,
   GatewayOcrLoader,
   GatewayTranslator,
   isGatewayError,
@@ -93,6 +95,73 @@ describe('service tools', () => {
   });
 });
 
+/** Media core refuses before sending, each with the start of core's refusal. */
+const BAD_MEDIA = [
+  { name: 'transcribe', args: { audio: 'aGVsbG8=' }, refusal: 'audio: is not WAV, MP3 or FLAC' },
+  { name: 'transcribe', args: { audio: 'UklGR%%' }, refusal: 'audio: is not well-formed base64' },
+  {
+    name: 'ocr',
+    args: { image: 'https://example.com/scan.png' },
+    refusal: 'image: is not well-formed base64',
+  },
+] as const;
+
+describe('service tools refuse media core would refuse as a tool input error', () => {
+  it.each(BAD_MEDIA)(
+    "$name $args: a ToolInputParsingException with core's message, nothing sent",
+    async ({ name, args, refusal }) => {
+      const { connection, emulator } = await emulate();
+      const toolCall = { type: 'tool_call' as const, id: 'call_1', name, args };
+      const run =
+        name === 'ocr'
+          ? createOcrTool(connection).invoke(toolCall)
+          : createTranscribeTool(connection).invoke(toolCall);
+      const error = await run.catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ToolInputParsingException);
+      expect((error as Error).message).toMatch(new RegExp(`^${name}: ${refusal}`));
+      expect(emulator.counters.requests.ocr + emulator.counters.requests.transcriptions).toBe(0);
+    },
+  );
+
+  it('media resolveMedia returns is checked once resolved, refused alike', async () => {
+    const { connection, emulator } = await emulate();
+    const transcribe = createTranscribeTool({
+      ...connection,
+      resolveMedia: () => pngWithText('not speech'),
+    });
+    const error = await transcribe
+      .invoke({ type: 'tool_call', id: 'call_1', name: 'transcribe', args: { audio: 'memo' } })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolInputParsingException);
+    expect((error as Error).message).toMatch(/^transcribe: audio: is not WAV, MP3 or FLAC/);
+    expect(emulator.counters.requests.transcriptions).toBe(0);
+  });
+
+  it('in createAgent with a wrapToolCall middleware the model gets an error ToolMessage, the run goes on', async () => {
+    const { connection, emulator } = await emulate();
+    const model = new GatewayChatModel('community/general', {
+      ...connection,
+      capabilities: ['chat', 'streaming', 'tools'],
+    });
+    const passThrough = createMiddleware({
+      name: 'pass-through',
+      wrapToolCall: async (request, handler) => handler(request),
+    });
+    const agent = createAgent({
+      model,
+      tools: [createTranscribeTool(connection)],
+      middleware: [passThrough],
+    });
+    const { messages } = await agent.invoke({
+      messages: [{ role: 'user', content: 'Use transcribe on "aGVsbG8="' }],
+    });
+    const toolMessage = messages.find((message) => message.getType() === 'tool');
+    expect(toolMessage).toMatchObject({ status: 'error' });
+    expect(String(toolMessage?.content)).toContain('transcribe: audio: is not WAV, MP3 or FLAC');
+    expect(emulator.counters.requests.transcriptions).toBe(0);
+  });
+});
+
 describe('document loaders', () => {
   it('GatewayAudioTranscriptLoader gives a Document with language and duration', async () => {
     const { connection } = await emulate();
@@ -159,6 +228,45 @@ describe('GatewayTranslator', () => {
     expect(translated.split('\n\n').every((part) => part.startsWith('[de] word'))).toBe(true);
     // 2 500-byte paragraphs: two do not fit in one 4 096-byte request.
     expect(emulator.counters.requests.translations).toBe(3);
+  });
+});
+
+describe('GatewayTranslator: its languages', () => {
+  it('a language that is no language code is refused as the translator is made, naming its field', async () => {
+    const { connection, emulator } = await emulate();
+    const make = (fields: { targetLanguage: string; sourceLanguage?: string }) => {
+      try {
+        return new GatewayTranslator({ ...connection, ...fields });
+      } catch (error) {
+        return error;
+      }
+    };
+    expect(make({ targetLanguage: 'german' })).toMatchObject({
+      code: 'invalid_request_error',
+      field: 'targetLanguage',
+      message: expect.stringMatching(/^targetLanguage: "german" is not a language code/),
+    });
+    expect(make({ targetLanguage: 'de', sourceLanguage: 'English' })).toMatchObject({
+      field: 'sourceLanguage',
+      message: expect.stringMatching(/^sourceLanguage: "English" is not a language code/),
+    });
+    expect(isGatewayError(make({ targetLanguage: 'german' }))).toBe(true);
+    expect(make({ targetLanguage: 'pt-BR', sourceLanguage: 'uk' })).toBeInstanceOf(
+      GatewayTranslator,
+    );
+    expect(emulator.counters.requests.translations).toBe(0);
+  });
+
+  it("a call's refusal names the translator's field, not the wire's", async () => {
+    const { connection, emulator } = await emulate();
+    const translator = new GatewayTranslator({ ...connection, targetLanguage: 'de' });
+    translator.targetLanguage = 'german';
+    await expect(translator.invoke('hello')).rejects.toMatchObject({
+      code: 'invalid_request_error',
+      field: 'targetLanguage',
+      message: expect.stringMatching(/^targetLanguage: "german" is not a language code/),
+    });
+    expect(emulator.counters.requests.translations).toBe(0);
   });
 });
 

@@ -110,6 +110,37 @@ describe('service tools in an agent loop', () => {
   });
 });
 
+describe('service tools: media core would refuse', () => {
+  it.each([
+    { name: 'transcribe', audio: 'aGVsbG8=', refusal: 'audio: is not WAV, MP3 or FLAC' },
+    { name: 'transcribe', audio: 'UklGR%%', refusal: 'audio: is not well-formed base64' },
+    {
+      name: 'ocr',
+      image: 'https://example.com/scan.png',
+      refusal: 'image: is not well-formed base64',
+    },
+  ] as const)(
+    "$name: an input error handed back to the model with core's refusal, nothing sent",
+    async ({ name, refusal, ...media }) => {
+      const provider = gateway();
+      const result = await generateText({
+        model: provider('community/general'),
+        tools: { [name]: provider.tools[name]() },
+        toolChoice: { type: 'tool', toolName: name },
+        stopWhen: stepCountIs(1),
+        prompt: `Use ${name} on "${Object.values(media)[0]}"`,
+      });
+      const errors = result.steps[0]?.content.filter((part) => part.type === 'tool-error') ?? [];
+      expect(errors).toHaveLength(1);
+      const { error } = errors[0] as { error: unknown };
+      // An input error (`ai` checked it before running the tool), not a failed run.
+      expect(String(error)).toMatch(/^AI_InvalidToolInputError: /);
+      expect(String(error)).toContain(`${name}: ${refusal}`);
+      expect(emulator.counters.requests.transcriptions + emulator.counters.requests.ocr).toBe(0);
+    },
+  );
+});
+
 describe('service helpers', () => {
   it('translate, ocr and transcribe return typed results', async () => {
     const provider = gateway();

@@ -9,6 +9,7 @@ import {
 } from '@infergate/core/internal';
 import {
   serviceToolArgumentsProblem,
+  serviceToolCallProblem,
   serviceToolRequest,
   withCallerFieldNames,
 } from '@infergate/core/internal/service-tools';
@@ -143,16 +144,20 @@ function callOptions(options: GatewayServiceCallOptions) {
 }
 
 /**
- * A tool's check of the model's arguments, core's rules (the schema's and the byte limit of
- * `text`): a problem is a `TypeValidationError`, which `ai` hands back to the model to repair,
- * nothing sent.
+ * A tool's check of the model's arguments, core's rules: the schema's, the byte limit of `text`
+ * and, unless the application resolves the media, every check core runs on the request before the
+ * network (`serviceToolCallProblem`: the media's kind, its base64, its size, a URL where data
+ * belongs). A problem is a `TypeValidationError`, which `ai` hands back to the model to repair,
+ * nothing sent. Resolved media is checked by the helper the tool runs (its error is the tool's).
  */
-export function checkToolInput<Name extends ServiceToolName>(
+export async function checkToolInput<Name extends ServiceToolName>(
   name: Name,
   value: unknown,
-  options: Pick<ServiceToolOptions, 'targetLanguage'>,
-): ValidationResult<ServiceToolTypes[Name]['input']> {
-  const problem = serviceToolArgumentsProblem(name, value, options);
+  options: Pick<ServiceToolOptions, 'targetLanguage' | 'resolvesMedia'>,
+): Promise<ValidationResult<ServiceToolTypes[Name]['input']>> {
+  const problem = options.resolvesMedia
+    ? serviceToolArgumentsProblem(name, value, options)
+    : await serviceToolCallProblem(name, value, { targetLanguage: options.targetLanguage });
   return problem === undefined
     ? { success: true, value: value as ServiceToolTypes[Name]['input'] }
     : {

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §7 (translation), §8 (OCR), §9 (transcription): a service tool's
 // arguments checked and mapped to the service's request.
 import { utf8ByteLength } from '../encoding/utf8';
+import { isGatewayError } from '../errors/errors';
 import { LANGUAGE_CODE, LIMITS } from '../protocol/limits';
 import type {
   AudioLike,
@@ -8,6 +9,7 @@ import type {
   TranscriptionRequest,
   TranslationRequest,
 } from '../protocol/wire-types';
+import { withCallerFieldNames } from './caller-field-names';
 import {
   type OcrToolArguments,
   type ServiceToolName,
@@ -16,6 +18,9 @@ import {
   type TranscribeToolArguments,
   type TranslateToolArguments,
 } from './service-tools';
+import { validateOcrRequest } from './validate-ocr';
+import { validateTranscriptionRequest } from './validate-transcription';
+import { validateTranslationRequest } from './validate-translation';
 
 /**
  * What a service tool does with the model's arguments when it runs (service-tools.ts defines the
@@ -88,7 +93,7 @@ const EMPTY_RULE: Record<string, string> = {
 export function serviceToolArgumentsProblem(
   name: ServiceToolName,
   args: unknown,
-  options: Pick<ServiceToolOptions, 'targetLanguage'> = {},
+  options: Pick<ServiceToolOptions, 'targetLanguage' | 'resolvesMedia'> = {},
 ): string | undefined {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     return 'the arguments must be an object';
@@ -124,4 +129,47 @@ export function serviceToolArgumentsProblem(
     }
   }
   return undefined;
+}
+
+/** The tool's argument each translation request field comes from (the others keep their names). */
+const TOOL_ARGUMENT_OF_FIELD: Readonly<Record<string, string>> = { input: 'text' };
+
+/**
+ * What is wrong with a service tool call before anything is sent, or undefined when the request
+ * may go: the arguments by `serviceToolArgumentsProblem`, then the request they make by the very
+ * checks the service call runs before the network (the media's kind, its base64, its size, a URL
+ * where bytes belong, …), a refused field named as the tool's argument. `media`: the image or
+ * audio the application resolved; without it, `image` / `audio` are read as the data itself, so
+ * a tool whose media the application resolves passes it here once resolved. Any error other than
+ * such a refusal is thrown.
+ */
+export async function serviceToolCallProblem(
+  name: ServiceToolName,
+  args: unknown,
+  options: { targetLanguage?: string; media?: AudioLike } = {},
+): Promise<string | undefined> {
+  const problem = serviceToolArgumentsProblem(name, args, {
+    targetLanguage: options.targetLanguage,
+    resolvesMedia: options.media !== undefined,
+  });
+  if (problem !== undefined) return problem;
+  try {
+    await validateServiceRequest(name, serviceToolRequest(name, args as never, options));
+    return undefined;
+  } catch (error) {
+    if (!isGatewayError(error) || error.status !== undefined || error.field === undefined) {
+      throw error;
+    }
+    return (withCallerFieldNames(error, TOOL_ARGUMENT_OF_FIELD) as Error).message;
+  }
+}
+
+/** The service call's own checks of a request before the network (service-calls.ts runs them). */
+async function validateServiceRequest(
+  name: ServiceToolName,
+  request: ServiceToolRequests[ServiceToolName],
+): Promise<void> {
+  if (name === 'translate') validateTranslationRequest(request as TranslationRequest);
+  else if (name === 'ocr') await validateOcrRequest(request as OcrRequest);
+  else await validateTranscriptionRequest(request as TranscriptionRequest);
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { serviceToolArgumentsProblem, serviceToolRequest } from './service-tool-arguments';
+import {
+  serviceToolArgumentsProblem,
+  serviceToolCallProblem,
+  serviceToolRequest,
+} from './service-tool-arguments';
 import { serviceToolDefinition } from './service-tools';
 
 describe('service tools (one definition for both adapters)', () => {
@@ -76,5 +80,30 @@ describe('service tools (one definition for both adapters)', () => {
       const args = JSON.parse(`{"image": "x", "${name}": "y"}`);
       expect(serviceToolArgumentsProblem('ocr', args)).toBe(`unknown argument "${name}"`);
     }
+  });
+
+  it("runs the service call's own pre-network checks on a tool call (media kind, base64, URL)", async () => {
+    const wavHead = btoa('RIFF\0\0\0\0WAVEfmt ');
+    expect(await serviceToolCallProblem('transcribe', { audio: wavHead })).toBeUndefined();
+    expect(await serviceToolCallProblem('transcribe', { audio: 'aGVsbG8=' })).toMatch(
+      /^audio: is not WAV, MP3 or FLAC/,
+    );
+    expect(await serviceToolCallProblem('ocr', { image: 'https://example.com/a.png' })).toMatch(
+      /^image: is not well-formed base64/,
+    );
+    expect(await serviceToolCallProblem('ocr', { image: 'a' })).toMatch(/^image: /);
+    // The resolved media is checked, not the reference the model passed.
+    const media = new Uint8Array([1, 2, 3]);
+    expect(await serviceToolCallProblem('ocr', { image: 'scan 1' }, { media })).toBeUndefined();
+    expect(await serviceToolCallProblem('transcribe', { audio: 'memo' }, { media })).toMatch(
+      /^audio: is not WAV/,
+    );
+    // The arguments' own problems come first, as serviceToolArgumentsProblem words them.
+    expect(await serviceToolCallProblem('translate', { text: 'hi' })).toMatch(
+      /"target_language" is required/,
+    );
+    expect(
+      await serviceToolCallProblem('translate', { text: 'hi' }, { targetLanguage: 'de' }),
+    ).toBeUndefined();
   });
 });

@@ -1,8 +1,9 @@
 // docs/gateway-protocol.md §7 (translation), §8 (OCR), §9 (transcription): the services as tools.
+import { quoteValue } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
 import { SERVICE_OF_TOOL, type ServiceToolName } from '../protocol/endpoints';
 import { LANGUAGE_CODE, LIMITS } from '../protocol/limits';
-import type { ServiceId } from '../protocol/wire-types';
+import type { ServiceId, TranslationRequest } from '../protocol/wire-types';
 
 /**
  * The gateway's services as tools a model can call, defined once for every framework: name,
@@ -170,4 +171,31 @@ function translateTool(options: ServiceToolOptions): ServiceToolDefinition {
       fixed === undefined ? ['text', 'target_language'] : ['text'],
     ),
   };
+}
+
+function checkLanguageCode(field: string, value: unknown): void {
+  if (value === undefined) {
+    throw invalidRequest(field, 'is required: a language code such as "de", "uk" or "pt-BR"');
+  }
+  if (typeof value !== 'string' || !LANGUAGE_CODE.test(value)) {
+    throw invalidRequest(
+      field,
+      `${quoteValue(value)} is not a language code matching ${LANGUAGE_CODE.source} (e.g. "en", "uk", "pt-BR")`,
+    );
+  }
+}
+
+/**
+ * docs/gateway-protocol.md §7: the language codes of a translation request (target required,
+ * source optional), as every translation call checks them (validate-translation.ts). Here, with
+ * the tools' definitions, for a caller that fixes the languages as it is made (LangChain's
+ * `GatewayTranslator`): this module loads at start, the request's other checks on the first call.
+ */
+export function validateTranslationLanguages(
+  request: Pick<TranslationRequest, 'target_language' | 'source_language'>,
+): void {
+  checkLanguageCode('target_language', request.target_language);
+  if (request.source_language !== undefined) {
+    checkLanguageCode('source_language', request.source_language);
+  }
 }

@@ -1,9 +1,9 @@
 // docs/gateway-protocol.md §7 (translation), §11 (its limits).
-import { quoteValue } from '../encoding/json-body';
 import { utf8ByteLength } from '../encoding/utf8';
 import { invalidRequest } from '../errors/errors';
-import { LANGUAGE_CODE, LIMITS } from '../protocol/limits';
+import { LIMITS } from '../protocol/limits';
 import type { TranslationRequest } from '../protocol/wire-types';
+import { validateTranslationLanguages } from './service-tools';
 
 const ALLOWED_FIELDS: ReadonlySet<string> = new Set([
   'input',
@@ -11,18 +11,6 @@ const ALLOWED_FIELDS: ReadonlySet<string> = new Set([
   'source_language',
   'model',
 ]);
-
-function checkLanguageCode(field: string, value: unknown): void {
-  if (value === undefined) {
-    throw invalidRequest(field, 'is required: a language code such as "de", "uk" or "pt-BR"');
-  }
-  if (typeof value !== 'string' || !LANGUAGE_CODE.test(value)) {
-    throw invalidRequest(
-      field,
-      `${quoteValue(value)} is not a language code matching ${LANGUAGE_CODE.source} (e.g. "en", "uk", "pt-BR")`,
-    );
-  }
-}
 
 /** docs/gateway-protocol.md §7: input 1 character .. 4096 UTF-8 bytes, language codes, and no other fields. */
 export function validateTranslationRequest(request: TranslationRequest): void {
@@ -52,10 +40,7 @@ export function validateTranslationRequest(request: TranslationRequest): void {
       `is ${bytes} bytes in UTF-8; the limit is ${LIMITS.translationMaxInputBytes} bytes`,
     );
   }
-  checkLanguageCode('target_language', request.target_language);
-  if (request.source_language !== undefined) {
-    checkLanguageCode('source_language', request.source_language);
-  }
+  validateTranslationLanguages(request);
   if (request.model !== undefined && typeof request.model !== 'string') {
     throw invalidRequest('model', `must be a string, got ${typeof request.model}`);
   }

@@ -6,6 +6,7 @@ import { decodeBase64, encodeBase64 } from '../encoding/base64-bytes';
 import { utf8ByteLength } from '../encoding/utf8';
 import { type GatewayError, isGatewayError } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
+import { validateTranslationLanguages } from './service-tools';
 import { validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
 import { validateOcrRequest } from './validate-ocr';
 import { validateTranscriptionRequest } from './validate-transcription';
@@ -90,6 +91,17 @@ describe('chat validation', () => {
 });
 
 describe('translation validation', () => {
+  it('checks the languages alone as a translation call does (for a caller that fixes them)', () => {
+    expect(() => validateTranslationLanguages({ target_language: 'pt-BR' })).not.toThrow();
+    expect(refusal(() => validateTranslationLanguages({ target_language: 'german' }))).toEqual(
+      refusal(() => validateTranslationRequest({ input: 'hi', target_language: 'german' })),
+    );
+    const source = refusal(() =>
+      validateTranslationLanguages({ target_language: 'de', source_language: 'English' }),
+    );
+    expect(source.field).toBe('source_language');
+  });
+
   it('accepts exactly 4096 UTF-8 bytes and refuses 4097 with both numbers', () => {
     expect(() =>
       validateTranslationRequest({ input: 'a'.repeat(4096), target_language: 'uk' }),

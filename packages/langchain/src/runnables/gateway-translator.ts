@@ -1,6 +1,10 @@
 // docs/gateway-protocol.md §7 (translation).
 import { type GatewayClient, LIMITS, type TranslationResponse } from '@infergate/core';
 import { describeGiven, invalidRequest, runSiblingRequests } from '@infergate/core/internal';
+import {
+  validateTranslationLanguages,
+  withCallerFieldNames,
+} from '@infergate/core/internal/service-tools';
 import { Document } from '@langchain/core/documents';
 import { type BaseMessage, isBaseMessage } from '@langchain/core/messages';
 import { ensureConfig, Runnable, type RunnableConfig } from '@langchain/core/runnables';
@@ -14,6 +18,12 @@ export interface GatewayTranslatorFields extends GatewayConnectionFields, Client
   /** Language of the input; detected when omitted. */
   sourceLanguage?: string;
 }
+
+/** Core's names of the translation request's language fields, as the translator's fields. */
+const TRANSLATOR_FIELDS = {
+  target_language: 'targetLanguage',
+  source_language: 'sourceLanguage',
+};
 
 /** What the translator takes: a string, a Document, or a message (a chat model's answer). */
 export type TranslatorInput = string | Document | BaseMessage;
@@ -41,7 +51,17 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
   sourceLanguage?: string;
   declare readonly client: GatewayClient;
 
+  /**
+   * A `targetLanguage` or `sourceLanguage` that is no language code (`'german'`) is refused here,
+   * by core's rule, with a GatewayError `invalid_request_error` naming the field as given here,
+   * rather than failing every call.
+   */
   constructor(fields: GatewayTranslatorFields) {
+    try {
+      validateTranslationLanguages(translationLanguages(fields));
+    } catch (error) {
+      throw withCallerFieldNames(error, TRANSLATOR_FIELDS);
+    }
     super({ targetLanguage: fields.targetLanguage, sourceLanguage: fields.sourceLanguage });
     this.targetLanguage = fields.targetLanguage;
     this.sourceLanguage = fields.sourceLanguage;
@@ -103,13 +123,13 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
       core === ''
         ? Promise.resolve(undefined)
         : this.client.translate(
-            {
-              input: core,
-              target_language: this.targetLanguage,
-              ...(this.sourceLanguage ? { source_language: this.sourceLanguage } : {}),
-            },
+            { input: core, ...translationLanguages(this) },
             { signal: sibling.signal },
           ),
+    ).catch((error: unknown) =>
+      // A refusal names this translator's fields (`targetLanguage`), not core's. (Renamed once
+      // the siblings have ended: a rejection of each would reach their stop a tick later.)
+      Promise.reject(withCallerFieldNames(error, TRANSLATOR_FIELDS)),
     );
     // The whitespace around each piece is kept as it was, so paragraphs survive the split.
     const translated = pieces
@@ -118,6 +138,16 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
     const first = results.find((result): result is TranslationResponse => result !== undefined);
     return { text: translated, sourceLanguage: first?.source_language };
   }
+}
+
+/** The translator's languages as the request's fields (an empty `sourceLanguage`: detected). */
+function translationLanguages(
+  fields: Pick<GatewayTranslatorFields, 'targetLanguage' | 'sourceLanguage'>,
+) {
+  return {
+    target_language: fields.targetLanguage,
+    ...(fields.sourceLanguage ? { source_language: fields.sourceLanguage } : {}),
+  };
 }
 
 /** A Document by its shape (one from another copy of `@langchain/core` too), else undefined. */

@@ -12,6 +12,7 @@ import {
 } from '@infergate/core/internal';
 import {
   serviceToolArgumentsProblem,
+  serviceToolCallProblem,
   serviceToolRequest,
 } from '@infergate/core/internal/service-tools';
 import type { RunnableConfig } from '@langchain/core/runnables';
@@ -52,7 +53,10 @@ function callOptions(config: RunnableConfig | undefined): { signal?: AbortSignal
 /**
  * A LangChain tool of core's service-tool definition. Its input is checked by core's rules before
  * LangChain's own schema check, so a bad input is refused with core's message (the field, the
- * value or its size, the limit) rather than LangChain's "did not match expected schema".
+ * value or its size, the limit) rather than LangChain's "did not match expected schema". Without
+ * `resolveMedia` that is every check core runs before the network (`serviceToolCallProblem`: the
+ * media's kind, its base64, a URL where data belongs); with it, the media's checks run once it is
+ * resolved (`checkedMedia`), refused alike.
  */
 class GatewayServiceTool<Args> extends DynamicStructuredTool<
   ToolParametersSchema,
@@ -61,6 +65,7 @@ class GatewayServiceTool<Args> extends DynamicStructuredTool<
   string
 > {
   readonly #tool: ServiceToolName;
+  readonly #resolvesMedia: boolean;
 
   constructor(
     tool: ServiceToolName,
@@ -78,9 +83,10 @@ class GatewayServiceTool<Args> extends DynamicStructuredTool<
       func: (args, _runManager, config) => withLangChainErrors(() => run(args, config)),
     });
     this.#tool = tool;
+    this.#resolvesMedia = options.resolveMedia !== undefined;
   }
 
-  override call<
+  override async call<
     TArg extends StructuredToolCallInput<ToolParametersSchema, Args>,
     TConfig extends ToolRunnableConfig | undefined,
   >(
@@ -89,11 +95,11 @@ class GatewayServiceTool<Args> extends DynamicStructuredTool<
     tags?: string[],
   ): Promise<ToolReturnType<TArg, TConfig, string>> {
     const args = isToolCall(arg) ? arg.args : arg;
-    const problem = serviceToolArgumentsProblem(this.#tool, args);
+    const problem = this.#resolvesMedia
+      ? serviceToolArgumentsProblem(this.#tool, args, { resolvesMedia: true })
+      : await serviceToolCallProblem(this.#tool, args);
     if (problem !== undefined) {
-      return Promise.reject(
-        new ToolInputParsingException(`${this.name}: ${problem}`, JSON.stringify(args)),
-      );
+      throw new ToolInputParsingException(`${this.name}: ${problem}`, JSON.stringify(args));
     }
     return super.call(arg, configArg, tags);
   }
@@ -117,24 +123,32 @@ function isToolCall(input: unknown): input is { args: unknown } {
 }
 
 /**
- * The bytes `resolveMedia` gives for a reference (none without a resolver: the input is base64).
- * A reference it does not know (`undefined` or `null`, as `files.get(reference)` answers) is a
- * tool input error the model can read and repair, never the reference sent as base64.
+ * The bytes `resolveMedia` gives for a reference (none without a resolver: the input is base64,
+ * checked as the call was parsed). A reference it does not know (`undefined` or `null`, as
+ * `files.get(reference)` answers), or media core would refuse before sending (not WAV, MP3 or
+ * FLAC, too large, empty), is a tool input error the model can read and repair, nothing sent.
  */
-async function resolvedMedia(
+async function checkedMedia(
   options: GatewayToolOptions,
   tool: ServiceToolName,
-  field: 'image' | 'audio',
-  reference: string,
+  args: OcrToolArguments | TranscribeToolArguments,
 ): Promise<AudioLike | undefined> {
   if (!options.resolveMedia) return undefined;
+  const field = tool === 'ocr' ? 'image' : 'audio';
+  const reference = (args as unknown as Record<string, string>)[field]!;
   const media = await options.resolveMedia(reference);
-  if (media !== undefined && media !== null) return media;
-  throw new ToolInputParsingException(
-    `${tool}: "${field}" is ${JSON.stringify(reference)}, a reference resolveMedia does not know ` +
-      `(it returned ${media}): pass the name, URL or id of a known ${field === 'audio' ? 'audio file' : field}`,
-    JSON.stringify({ [field]: reference }),
-  );
+  if (media === undefined || media === null) {
+    throw new ToolInputParsingException(
+      `${tool}: "${field}" is ${JSON.stringify(reference)}, a reference resolveMedia does not know ` +
+        `(it returned ${media}): pass the name, URL or id of a known ${field === 'audio' ? 'audio file' : field}`,
+      JSON.stringify({ [field]: reference }),
+    );
+  }
+  const problem = await serviceToolCallProblem(tool, args, { media });
+  if (problem !== undefined) {
+    throw new ToolInputParsingException(`${tool}: ${problem}`, JSON.stringify(args));
+  }
+  return media;
 }
 
 /** `translate`: text → text in another language (about 60 languages, ≤ 4096 bytes per call). */
@@ -150,7 +164,7 @@ export function createTranslateTool(options: GatewayToolOptions = {}) {
 export function createOcrTool(options: GatewayToolOptions = {}) {
   const gateway = resolveClient(options, 'createOcrTool');
   return serviceTool<OcrToolArguments>('ocr', options, async (args, config) => {
-    const media = await resolvedMedia(options, 'ocr', 'image', args.image);
+    const media = await checkedMedia(options, 'ocr', args);
     const request = serviceToolRequest('ocr', args, { media });
     return (await gateway.ocr(request, callOptions(config))).text;
   });
@@ -160,7 +174,7 @@ export function createOcrTool(options: GatewayToolOptions = {}) {
 export function createTranscribeTool(options: GatewayToolOptions = {}) {
   const gateway = resolveClient(options, 'createTranscribeTool');
   return serviceTool<TranscribeToolArguments>('transcribe', options, async (args, config) => {
-    const media = await resolvedMedia(options, 'transcribe', 'audio', args.audio);
+    const media = await checkedMedia(options, 'transcribe', args);
     const request = serviceToolRequest('transcribe', args, { media });
     return (await gateway.transcribe(request, callOptions(config))).text;
   });
