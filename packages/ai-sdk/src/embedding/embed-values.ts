@@ -2,10 +2,19 @@
 import {
   type EmbeddingModelV4CallOptions,
   type EmbeddingModelV4Result,
+  type JSONValue,
+  type SharedV4ProviderMetadata,
   TooManyEmbeddingValuesForCallError,
 } from '@ai-sdk/provider';
-import { GatewayError, type GatewayResponseInfo, isGatewayError, LIMITS } from '@infergate/core';
-import { ENDPOINTS } from '@infergate/core/internal';
+import {
+  type CallOptions,
+  type EmbeddingEngine,
+  GatewayError,
+  type GatewayResponseInfo,
+  isGatewayError,
+  LIMITS,
+} from '@infergate/core';
+import { type EmbeddingEnginePin, ENDPOINTS, withDeadlineStarted } from '@infergate/core/internal';
 import {
   AI_RETRIES,
   coreHeaders,
@@ -21,8 +30,8 @@ import { parseGatewayEmbeddingOptions } from './gateway-embedding-options';
 export interface EmbeddingModelParts {
   provider: string;
   modelId: string;
-  /** As given: undefined lets core pick the only available engine. */
-  engineId: string | undefined;
+  /** The engine named, else the one its first call resolved: never changed after (core's rule). */
+  engine: EmbeddingEnginePin;
   config: GatewayModelConfig;
 }
 
@@ -45,7 +54,6 @@ export async function embedValues(
       values,
     });
   }
-
   const infergateOptions = parseGatewayEmbeddingOptions(options.providerOptions);
   const dimensions = options.dimensions ?? infergateOptions?.dimensions;
   const { config } = model;
@@ -54,7 +62,9 @@ export async function embedValues(
   // headers and body of the last answer, as the AI SDK keeps one response per call.
   let tokens: number | undefined;
   let response: GatewayResponseInfo | undefined;
-  const callOptions = {
+  const answersMetadata: SharedV4ProviderMetadata = {};
+  // One deadline (the client's `timeoutMs`) over the engine look-up and the requests.
+  const callOptions = withDeadlineStarted({
     signal: abortSignal,
     headers: coreHeaders(options.headers),
     maxRetries: AI_RETRIES,
@@ -62,11 +72,11 @@ export async function embedValues(
       response = info;
       const used = promptTokens(info.body);
       if (used !== undefined) tokens = (tokens ?? 0) + used;
+      mergeProviderMetadata(answersMetadata, info.body);
     },
-  };
-
+  });
+  const engine = await resolveEngine(model, callOptions);
   try {
-    const engine = await client.resolveEmbeddingEngine(model.engineId, callOptions);
     // Core cuts the batch by the 64-item and 65 536-byte limits, runs the parts within the
     // key's concurrency budget and returns the vectors in input order.
     const embeddings = await client.embedMany(values, {
@@ -75,23 +85,68 @@ export async function embedValues(
       inputType: infergateOptions?.inputType,
       dimensions,
     });
+    const ours = { ...answersMetadata[PROVIDER_OPTIONS_KEY], engine: engine.id };
     return {
       embeddings,
       ...(tokens !== undefined ? { usage: { tokens } } : {}),
       ...(response !== undefined
         ? { response: { headers: headersToRecord(response.headers), body: response.body } }
         : {}),
-      providerMetadata: { [PROVIDER_OPTIONS_KEY]: { engine: engine.id } },
+      providerMetadata: { ...answersMetadata, [PROVIDER_OPTIONS_KEY]: ours },
       warnings: [],
     };
   } catch (error) {
     throw mapGatewayError(asCallersValue(error, values.length, start), {
       url: endpointURL(config, ENDPOINTS.embeddings),
-      requestBodyValues: { model: model.engineId, input: values, dimensions },
+      requestBodyValues: { model: engine.id, input: values, dimensions },
       maxRetryAfterMs: config.maxRetryAfterMs,
       modelType: 'embeddingModel',
     });
   }
+}
+
+/**
+ * The engine of this call (`GET /capabilities`, cached by the client): a failure is reported
+ * against that request, not against an embeddings request that was never sent.
+ */
+async function resolveEngine(
+  { config, engine }: EmbeddingModelParts,
+  callOptions: CallOptions,
+): Promise<EmbeddingEngine> {
+  const client = config.client();
+  try {
+    return await engine.resolve((id) => client.resolveEmbeddingEngine(id, callOptions));
+  } catch (error) {
+    throw mapGatewayError(error, {
+      url: endpointURL(config, ENDPOINTS.capabilities),
+      requestBodyValues: undefined,
+      maxRetryAfterMs: config.maxRetryAfterMs,
+      modelType: 'embeddingModel',
+    });
+  }
+}
+
+/**
+ * Adds an answer's `providerMetadata` (an object of objects, as OpenAI-compatible servers send
+ * it; any other shape is ignored) to `into`, each provider's entries merged over the answers.
+ */
+function mergeProviderMetadata(into: SharedV4ProviderMetadata, body: unknown): void {
+  const metadata = (body as { providerMetadata?: unknown } | null)?.providerMetadata;
+  if (!isPlainObject(metadata)) return;
+  for (const [provider, entries] of Object.entries(metadata)) {
+    if (isPlainObject(entries)) {
+      Object.defineProperty(into, provider, {
+        value: { ...into[provider], ...(entries as Record<string, JSONValue>) },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

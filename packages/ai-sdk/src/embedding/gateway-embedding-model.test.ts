@@ -1,4 +1,5 @@
 import {
+  APICallError,
   InvalidArgumentError,
   NoSuchModelError,
   TooManyEmbeddingValuesForCallError,
@@ -7,7 +8,7 @@ import { DEFAULT_KEYS } from '@infergate/emulator';
 import { embed, embedMany, wrapEmbeddingModel } from 'ai';
 import * as ai6 from 'ai-v6';
 import { describe, expect, it } from 'vitest';
-import { providersOnMsw } from '../../test/providers';
+import { BASE_URL, providersOnMsw } from '../../test/providers';
 
 const { emulator, gateway, gatewayV3 } = await providersOnMsw({ latencyMs: 2 });
 
@@ -159,5 +160,61 @@ describe('embeddings through the gateway', () => {
     });
     const values = Array.from({ length: 80 }, (_, i) => (i === 70 ? '' : `v${i}`));
     expect(await refusal(embedMany({ model: copied, values, maxRetries: 0 }))).toBe('texts[6]');
+  });
+
+  it("keeps the engine its first call took when no id is given: the only engine's change is refused", async () => {
+    const models: unknown[] = [];
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (request.url.endsWith('/embeddings')) models.push((await request.clone().json()).model);
+      return globalThis.fetch(request);
+    };
+    const engines = emulator.scenario.services.embeddings.engines;
+    engines[ENGINE]!.available = false;
+    const model = gateway({ fetch }).embeddingModel();
+    expect((await embed({ model, value: 'indexed' })).embedding).toHaveLength(768);
+    // The operator swaps engines: the multilingual one goes, the English one comes up.
+    engines['multilingual-e5-base']!.available = false;
+    engines[ENGINE]!.available = true;
+    // Each call is refused (the first may be sent on the cached list; once the list is read
+    // again none is): never answered by the other engine, whose vectors would not mix.
+    for (let call = 0; call < 3; call++) {
+      await expect(embedMany({ model, values: ['a', 'b'], maxRetries: 0 })).rejects.toThrow();
+    }
+    const refused = await embed({ model, value: 'query', maxRetries: 0 }).catch((e: unknown) => e);
+    expect(NoSuchModelError.isInstance(refused)).toBe(true);
+    expect((refused as Error).message).toContain('multilingual-e5-base');
+    expect(models).not.toContain(ENGINE);
+  });
+
+  it("passes an answer's providerMetadata through, with the engine under infergate", async () => {
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const answer = await globalThis.fetch(new Request(input, init));
+      if (!String(answer.url || input).endsWith('/embeddings')) return answer;
+      const body = await answer.json();
+      const providerMetadata = {
+        engineInfo: { cached: true, region: 'eu' },
+        infergate: { node: 3 },
+      };
+      return Response.json({ ...body, providerMetadata }, { headers: answer.headers });
+    };
+    const result = await embed({ model: gateway({ fetch }).embeddingModel(ENGINE), value: 'x' });
+    expect(result.providerMetadata).toEqual({
+      engineInfo: { cached: true, region: 'eu' },
+      infergate: { node: 3, engine: ENGINE },
+    });
+  });
+
+  it('reports a failed engine look-up against GET /capabilities, with no embeddings body', async () => {
+    emulator.injectFault({ fault: 'bad_gateway', endpoint: 'capabilities' });
+    const error = await embed({
+      model: gateway().embeddingModel(ENGINE),
+      value: 'x',
+      maxRetries: 0,
+    }).catch((e: unknown) => e);
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect((error as APICallError).url).toBe(`${BASE_URL}/capabilities`);
+    expect((error as APICallError).requestBodyValues).toBeUndefined();
+    expect(emulator.counters.requests.embeddings).toBe(0);
   });
 });

@@ -11,7 +11,7 @@ import {
   EXPERIMENTAL_EMBEDDING_MODEL_PROVIDER_OPTIONS_TRANSFORMER,
 } from '@ai-sdk/provider-utils';
 import { LIMITS } from '@infergate/core';
-import { ENDPOINTS } from '@infergate/core/internal';
+import { EmbeddingEnginePin, ENDPOINTS } from '@infergate/core/internal';
 import type { GatewayModelConfig } from '../shared/gateway-model-config';
 import { loadServiceParts } from '../shared/load-lazily';
 import { withMappedErrors } from '../shared/map-gateway-error';
@@ -35,8 +35,9 @@ export const markBatchStart: EmbeddingModelProviderOptionsTransformer = (batch) 
 };
 
 /**
- * A gateway embedding engine as an AI SDK `EmbeddingModelV4`. Without an engine id the only
- * available engine is used; with several available the id is required (the error lists them).
+ * A gateway embedding engine as an AI SDK `EmbeddingModelV4`. Without an engine id the first call
+ * takes the only available engine and the model keeps it (a later call is refused when it is gone,
+ * never served by another); with several available the id is required (the error lists them).
  * Keep one engine for documents and queries: changing it means reindexing. Its call is loaded on
  * the first `doEmbed` (embed-values.ts), out of a chat-only app's start-up chunk.
  */
@@ -50,11 +51,12 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
     MAX_EMBEDDING_INPUT_BYTES_PER_CALL;
   readonly [EXPERIMENTAL_EMBEDDING_MODEL_PROVIDER_OPTIONS_TRANSFORMER] = markBatchStart;
 
-  private readonly engineId: string | undefined;
+  /** The engine named, else the one the first call resolved, kept for the model's life. */
+  private readonly engine: EmbeddingEnginePin;
   private readonly config: GatewayModelConfig;
 
   constructor(engineId: string | undefined, config: GatewayModelConfig) {
-    this.engineId = engineId;
+    this.engine = new EmbeddingEnginePin(engineId);
     this.modelId = engineId ?? 'default';
     this.config = config;
   }
@@ -64,7 +66,7 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
   }
 
   async doEmbed(options: EmbeddingModelV4CallOptions): Promise<EmbeddingModelV4Result> {
-    const { config, engineId } = this;
+    const { config, engine } = this;
     // Nothing is built or sent when the call's code cannot be loaded.
     const { embedValues } = await withMappedErrors(
       config,
@@ -75,7 +77,7 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
     const { providerOptions } = options;
     const start = providerOptions && BATCH_STARTS.get(providerOptions);
     return embedValues(
-      { provider: this.provider, modelId: this.modelId, engineId, config },
+      { provider: this.provider, modelId: this.modelId, engine, config },
       options,
       start,
     );
