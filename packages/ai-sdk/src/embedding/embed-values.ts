@@ -12,7 +12,6 @@ import {
   GatewayError,
   type GatewayResponseInfo,
   isGatewayError,
-  LIMITS,
 } from '@infergate/core';
 import { type EmbeddingEnginePin, ENDPOINTS, withDeadlineStarted } from '@infergate/core/internal';
 import {
@@ -24,6 +23,7 @@ import {
 } from '../shared/gateway-model-config';
 import { mapGatewayError } from '../shared/map-gateway-error';
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
+import { VALUES_PER_DO_EMBED } from './do-embed-limits';
 import { parseGatewayEmbeddingOptions } from './gateway-embedding-options';
 
 /** The embedding model a call runs for: what `GatewayEmbeddingModel` holds. */
@@ -46,11 +46,11 @@ export async function embedValues(
   start?: number,
 ): Promise<EmbeddingModelV4Result> {
   const { values, abortSignal } = options;
-  if (values.length > LIMITS.embeddingsMaxInputs) {
+  if (values.length > VALUES_PER_DO_EMBED) {
     throw new TooManyEmbeddingValuesForCallError({
       provider: model.provider,
       modelId: model.modelId,
-      maxEmbeddingsPerCall: LIMITS.embeddingsMaxInputs,
+      maxEmbeddingsPerCall: VALUES_PER_DO_EMBED,
       values,
     });
   }

@@ -15,6 +15,7 @@ import { EmbeddingEnginePin, ENDPOINTS } from '@infergate/core/internal';
 import type { GatewayModelConfig } from '../shared/gateway-model-config';
 import { loadServiceParts } from '../shared/load-lazily';
 import { withMappedErrors } from '../shared/map-gateway-error';
+import { BYTES_PER_DO_EMBED, VALUES_PER_DO_EMBED } from './do-embed-limits';
 
 /** docs/gateway-protocol.md §6: 1 to 64 strings per request (core's `LIMITS`). */
 export const MAX_EMBEDDINGS_PER_CALL: number = LIMITS.embeddingsMaxInputs;
@@ -44,11 +45,11 @@ export const markBatchStart: EmbeddingModelProviderOptionsTransformer = (batch) 
 export class GatewayEmbeddingModel implements EmbeddingModelV4 {
   readonly specificationVersion = 'v4';
   readonly modelId: string;
-  readonly maxEmbeddingsPerCall = MAX_EMBEDDINGS_PER_CALL;
-  readonly supportsParallelCalls = true;
+  /** `embedMany`'s calls: one at a time, each 4 requests' worth (`VALUES_PER_DO_EMBED`). */
+  readonly maxEmbeddingsPerCall = VALUES_PER_DO_EMBED;
+  readonly supportsParallelCalls = false;
   /** Lets `embedMany` cut batches by bytes too; `doEmbed` splits again when called directly. */
-  readonly [EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL] =
-    MAX_EMBEDDING_INPUT_BYTES_PER_CALL;
+  readonly [EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL] = BYTES_PER_DO_EMBED;
   readonly [EXPERIMENTAL_EMBEDDING_MODEL_PROVIDER_OPTIONS_TRANSFORMER] = markBatchStart;
 
   /** The engine named, else the one the first call resolved, kept for the model's life. */
