@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §6 (embeddings: one engine for a query and its texts).
-import { checkEmbedMany } from '@infergate/core/internal';
+import { checkEmbedMany } from '@infergate/core/internal/service-tools';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerGatewayTool, runTool, type ToolContext, toolResult } from './tool-context';
 import { embeddingArgument, type ToolArgumentOf } from './tool-errors';

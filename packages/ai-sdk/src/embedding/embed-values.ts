@@ -13,7 +13,7 @@ import {
   type GatewayResponseInfo,
   isGatewayError,
 } from '@infergate/core';
-import { type EmbeddingEnginePin, ENDPOINTS, withDeadlineStarted } from '@infergate/core/internal';
+import { EmbeddingEnginePin, ENDPOINTS, withDeadlineStarted } from '@infergate/core/internal';
 import {
   AI_RETRIES,
   coreHeaders,
@@ -30,9 +30,27 @@ import { parseGatewayEmbeddingOptions } from './gateway-embedding-options';
 export interface EmbeddingModelParts {
   provider: string;
   modelId: string;
-  /** The engine named, else the one its first call resolved: never changed after (core's rule). */
-  engine: EmbeddingEnginePin;
+  /** As given: undefined lets core pick the only available engine, kept by the model after. */
+  engineId: string | undefined;
   config: GatewayModelConfig;
+  /** The model object: its engine is pinned for its life (`ENGINES`). */
+  owner: object;
+}
+
+/**
+ * Each model's engine: the one named, else the one its first call resolved, never changed after
+ * (core's `EmbeddingEnginePin`). Held here, in the code the first `doEmbed` loads, so a chat-only
+ * app does not load it.
+ */
+const ENGINES = new WeakMap<object, EmbeddingEnginePin>();
+
+function engineOf({ owner, engineId }: EmbeddingModelParts): EmbeddingEnginePin {
+  let pin = ENGINES.get(owner);
+  if (pin === undefined) {
+    pin = new EmbeddingEnginePin(engineId);
+    ENGINES.set(owner, pin);
+  }
+  return pin;
 }
 
 /**
@@ -110,12 +128,13 @@ export async function embedValues(
  * against that request, not against an embeddings request that was never sent.
  */
 async function resolveEngine(
-  { config, engine }: EmbeddingModelParts,
+  model: EmbeddingModelParts,
   callOptions: CallOptions,
 ): Promise<EmbeddingEngine> {
+  const { config } = model;
   const client = config.client();
   try {
-    return await engine.resolve((id) => client.resolveEmbeddingEngine(id, callOptions));
+    return await engineOf(model).resolve((id) => client.resolveEmbeddingEngine(id, callOptions));
   } catch (error) {
     throw mapGatewayError(error, {
       url: endpointURL(config, ENDPOINTS.capabilities),

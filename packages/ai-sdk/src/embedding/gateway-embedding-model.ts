@@ -11,7 +11,7 @@ import {
   EXPERIMENTAL_EMBEDDING_MODEL_PROVIDER_OPTIONS_TRANSFORMER,
 } from '@ai-sdk/provider-utils';
 import { LIMITS } from '@infergate/core';
-import { EmbeddingEnginePin, ENDPOINTS } from '@infergate/core/internal';
+import { ENDPOINTS } from '@infergate/core/internal';
 import type { GatewayModelConfig } from '../shared/gateway-model-config';
 import { loadServiceParts } from '../shared/load-lazily';
 import { withMappedErrors } from '../shared/map-gateway-error';
@@ -52,12 +52,11 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
   readonly [EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL] = BYTES_PER_DO_EMBED;
   readonly [EXPERIMENTAL_EMBEDDING_MODEL_PROVIDER_OPTIONS_TRANSFORMER] = markBatchStart;
 
-  /** The engine named, else the one the first call resolved, kept for the model's life. */
-  private readonly engine: EmbeddingEnginePin;
+  private readonly engineId: string | undefined;
   private readonly config: GatewayModelConfig;
 
   constructor(engineId: string | undefined, config: GatewayModelConfig) {
-    this.engine = new EmbeddingEnginePin(engineId);
+    this.engineId = engineId;
     this.modelId = engineId ?? 'default';
     this.config = config;
   }
@@ -67,7 +66,7 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
   }
 
   async doEmbed(options: EmbeddingModelV4CallOptions): Promise<EmbeddingModelV4Result> {
-    const { config, engine } = this;
+    const { config, engineId } = this;
     // Nothing is built or sent when the call's code cannot be loaded.
     const { embedValues } = await withMappedErrors(
       config,
@@ -78,7 +77,7 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
     const { providerOptions } = options;
     const start = providerOptions && BATCH_STARTS.get(providerOptions);
     return embedValues(
-      { provider: this.provider, modelId: this.modelId, engine, config },
+      { provider: this.provider, modelId: this.modelId, engineId, config, owner: this },
       options,
       start,
     );
