@@ -48,7 +48,6 @@ export { isRetryableWithin, RETRY_DEFAULTS } from './http/retry-policy';
 export { ENDPOINTS, isServiceOffered, SERVICE_OF_TOOL } from './protocol/endpoints';
 export { joinTextParts } from './protocol/joined-text';
 export { readUsage } from './protocol/read-usage';
-export { EmbeddingEnginePin } from './services/embedding-engine-pin';
 export {
   type OcrToolArguments,
   type ServiceToolName,

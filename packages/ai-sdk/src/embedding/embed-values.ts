@@ -13,7 +13,8 @@ import {
   type GatewayResponseInfo,
   isGatewayError,
 } from '@infergate/core';
-import { EmbeddingEnginePin, ENDPOINTS, withDeadlineStarted } from '@infergate/core/internal';
+import { ENDPOINTS, withDeadlineStarted } from '@infergate/core/internal';
+import { EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
 import {
   AI_RETRIES,
   coreHeaders,

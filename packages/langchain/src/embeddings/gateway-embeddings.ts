@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §6 (embeddings).
 import type { CallOptions, EmbeddingEngine, GatewayClient } from '@infergate/core';
-import { EmbeddingEnginePin, withDeadlineStarted } from '@infergate/core/internal';
+import { withDeadlineStarted } from '@infergate/core/internal';
+import { EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
 import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
