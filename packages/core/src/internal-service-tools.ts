@@ -4,12 +4,17 @@
  * service's request, for the adapters' tool runs (their definitions are in
  * `@infergate/core/internal`). An entry of its own so that an app that makes tools at start loads
  * this only when a model calls one. Also core's refusal of a field named as an adapter's caller
- * gave it (`withCallerFieldNames`, for the service helpers), and every check a tool call passes
- * before the network (`serviceToolCallProblem`), and the translation's language check for a caller
- * that fixes the languages up front (`validateTranslationLanguages`). UNSTABLE, as `internal` is.
+ * gave it (`withCallerFieldNames`, for the service helpers), every check a tool call passes
+ * before the network (`serviceToolCallProblem`), the translation's language check for a caller
+ * that fixes the languages up front (`validateTranslationLanguages`), `embedMany`'s checks run
+ * without a call (`checkEmbedMany`), the engine an embeddings object keeps
+ * (`EmbeddingEnginePin`): code the adapters load with a service call, kept out of a chat-only
+ * app's start. UNSTABLE, as `internal` is.
  */
 
 export { withCallerFieldNames } from './services/caller-field-names';
+export { checkEmbedMany } from './services/check-embed-many';
+export { EmbeddingEnginePin } from './services/embedding-engine-pin';
 export {
   serviceToolArgumentsProblem,
   serviceToolCallProblem,

@@ -80,6 +80,29 @@ describe('GatewayEmbeddings', () => {
     expect(bodies[0]?.model).toBe('multilingual-e5-base');
   });
 
+  it("keeps the engine its first call took when model is omitted: the only engine's change is refused", async () => {
+    const { emulator, bodies, connection } = await recording(ONE_ENGINE);
+    const embeddings = new GatewayEmbeddings(connection);
+    expect((await embeddings.embedDocuments(['indexed']))[0]).toHaveLength(768);
+    // The operator swaps engines: the multilingual one goes, the English one comes up.
+    const engines = emulator.scenario.services.embeddings.engines;
+    engines['multilingual-e5-base']!.available = false;
+    engines['all-minilm-l6-v2']!.available = true;
+    // Each call is refused (the first may be sent on the cached list; once the list is read
+    // again none is): never answered by the other engine, whose vectors would not mix.
+    for (let call = 0; call < 3; call++) {
+      const error = await embeddings.embedQuery('invoice').catch((caught: unknown) => caught);
+      expect(isGatewayError(error)).toBe(true);
+    }
+    const refused = await embeddings.embedQuery('invoice').catch((caught: unknown) => caught);
+    expect(isGatewayError(refused) && refused.code).toBe('model_not_found');
+    expect((refused as Error).message).toContain('multilingual-e5-base');
+    expect(bodies.map((body) => body.model)).not.toContain('all-minilm-l6-v2');
+    expect((await embeddings.engine().catch((caught: unknown) => caught)) as Error).toSatisfy(
+      isGatewayError,
+    );
+  });
+
   it('requires a model when several engines are available, listing their ids', async () => {
     const { emulator, connection } = await recording();
     const embeddings = new GatewayEmbeddings(connection);

@@ -1,7 +1,6 @@
 // docs/gateway-protocol.md §6 (embeddings: one engine for a query and its texts).
-import { isGatewayError } from '@infergate/core';
+import { checkEmbedMany } from '@infergate/core/internal/service-tools';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { withoutProgress } from './progress';
 import { registerGatewayTool, runTool, type ToolContext, toolResult } from './tool-context';
 import { embeddingArgument, type ToolArgumentOf } from './tool-errors';
 import { embedOutput, similarityOutput } from './tool-output-schemas';
@@ -25,23 +24,6 @@ export function cosineSimilarity(a: readonly number[], b: readonly number[]): nu
 /** Texts in an answer are cut to this many characters (the model has them already). */
 const ECHO_CHARS = 200;
 const echo = (text: string) => (text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text);
-
-/**
- * Core's own checks of an `embedMany` call, run without sending: core checks every text (and
- * its size on the engine) before it queues a request, and a call whose signal is already aborted
- * stops at the queue. Its refusal is thrown; any other end (the abort) means the inputs passed.
- * Run outside the tool call's progress: the call that never queues is no step of it.
- */
-async function refusalBeforeSending(
-  embed: (signal: AbortSignal) => Promise<unknown>,
-): Promise<void> {
-  const sendNothing = AbortSignal.abort();
-  try {
-    await withoutProgress(() => embed(sendNothing));
-  } catch (error) {
-    if (isGatewayError(error) && error.code === 'invalid_request_error') throw error;
-  }
-}
 
 /** `embed` (vectors) and `similarity` (texts ranked against a query by cosine similarity). */
 export function registerEmbeddingTools(
@@ -113,23 +95,34 @@ function registerSimilarity(server: McpServer, context: ToolContext): Registered
         extra,
         async () => {
           const engine = await client.resolveEmbeddingEngine(args.engine, { signal: extra.signal });
-          const embedQuery = (signal: AbortSignal) =>
+          const embedQuery = () =>
             client
-              .embedMany([args.query], { model: engine.id, inputType: 'query', signal })
+              .embedMany([args.query], {
+                model: engine.id,
+                inputType: 'query',
+                signal: extra.signal,
+              })
               .catch((error: unknown) => {
                 queryError = error;
                 throw error;
               });
-          const embedTexts = (signal: AbortSignal) =>
-            client.embedMany(args.texts, { model: engine.id, inputType: 'document', signal });
-          // Both calls' inputs are checked before either sends: a refused text must not follow
-          // a query already embedded (README: "each text is checked before anything is sent").
-          await refusalBeforeSending(embedQuery);
-          await refusalBeforeSending(embedTexts);
-          const [[queryVector], documents] = await Promise.all([
-            embedQuery(extra.signal),
-            embedTexts(extra.signal),
-          ]);
+          const embedTexts = () =>
+            client.embedMany(args.texts, {
+              model: engine.id,
+              inputType: 'document',
+              signal: extra.signal,
+            });
+          // Both calls' inputs are checked (core's own embedMany checks) before either sends: a
+          // refused text must not follow a query already embedded (README: "each text is checked
+          // before anything is sent").
+          try {
+            checkEmbedMany([args.query], { inputType: 'query' }, engine);
+          } catch (error) {
+            queryError = error;
+            throw error;
+          }
+          checkEmbedMany(args.texts, { inputType: 'document' }, engine);
+          const [[queryVector], documents] = await Promise.all([embedQuery(), embedTexts()]);
           const ranked = documents
             .map((vector, index) => ({
               index,

@@ -3,18 +3,24 @@
  * (README: "each text is checked before anything is sent"): a refused text does not follow a
  * query already on its way to the gateway.
  */
+import type { GatewayEvent } from '@infergate/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from './harness';
 
 /** The paths the server's gateway client asked its fetch for, as it asked (before any answer). */
 const fetched: string[] = [];
+/** The `done` events of the embeddings calls the server's gateway client made. */
+const embeddingsDone: Extract<GatewayEvent, { type: 'done' }>[] = [];
 let harness: Harness;
 let client: Client;
 beforeAll(async () => {
   harness = await startHarness({
     server: {
       clientOptions: {
+        onEvent: (event: GatewayEvent) => {
+          if (event.type === 'done' && event.operation === 'embeddings') embeddingsDone.push(event);
+        },
         fetch: (input, init) => {
           fetched.push(new URL(input instanceof Request ? input.url : input).pathname);
           return fetch(input, init);
@@ -27,6 +33,7 @@ beforeAll(async () => {
 afterAll(() => harness.close());
 beforeEach(() => {
   fetched.length = 0;
+  embeddingsDone.length = 0;
 });
 
 const engine = 'multilingual-e5-base';
@@ -45,6 +52,8 @@ describe('similarity', () => {
     });
     expect(embeddingsAsked()).toBe(0);
     expect(harness.gateway.emulator.counters.requests.embeddings).toBe(0);
+    // Checked without making a call: the server's onEvent sees no call (no aborted one either).
+    expect(embeddingsDone).toEqual([]);
   });
 
   it('sends both once every input passed: the query and the texts, one request each', async () => {
@@ -54,5 +63,7 @@ describe('similarity', () => {
     });
     expect(result.isError).toBeFalsy();
     expect(embeddingsAsked()).toBe(2);
+    // The two calls sent, both answered: no call begun only to check the inputs.
+    expect(embeddingsDone.map((event) => event.ok)).toEqual([true, true]);
   });
 });

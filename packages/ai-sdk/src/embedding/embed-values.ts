@@ -2,10 +2,19 @@
 import {
   type EmbeddingModelV4CallOptions,
   type EmbeddingModelV4Result,
+  type JSONValue,
+  type SharedV4ProviderMetadata,
   TooManyEmbeddingValuesForCallError,
 } from '@ai-sdk/provider';
-import { GatewayError, type GatewayResponseInfo, isGatewayError, LIMITS } from '@infergate/core';
-import { ENDPOINTS } from '@infergate/core/internal';
+import {
+  type CallOptions,
+  type EmbeddingEngine,
+  GatewayError,
+  type GatewayResponseInfo,
+  isGatewayError,
+} from '@infergate/core';
+import { ENDPOINTS, withDeadlineStarted } from '@infergate/core/internal';
+import { EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
 import {
   AI_RETRIES,
   coreHeaders,
@@ -15,15 +24,34 @@ import {
 } from '../shared/gateway-model-config';
 import { mapGatewayError } from '../shared/map-gateway-error';
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
+import { VALUES_PER_DO_EMBED } from './do-embed-limits';
 import { parseGatewayEmbeddingOptions } from './gateway-embedding-options';
 
 /** The embedding model a call runs for: what `GatewayEmbeddingModel` holds. */
 export interface EmbeddingModelParts {
   provider: string;
   modelId: string;
-  /** As given: undefined lets core pick the only available engine. */
+  /** As given: undefined lets core pick the only available engine, kept by the model after. */
   engineId: string | undefined;
   config: GatewayModelConfig;
+  /** The model object: its engine is pinned for its life (`ENGINES`). */
+  owner: object;
+}
+
+/**
+ * Each model's engine: the one named, else the one its first call resolved, never changed after
+ * (core's `EmbeddingEnginePin`). Held here, in the code the first `doEmbed` loads, so a chat-only
+ * app does not load it.
+ */
+const ENGINES = new WeakMap<object, EmbeddingEnginePin>();
+
+function engineOf({ owner, engineId }: EmbeddingModelParts): EmbeddingEnginePin {
+  let pin = ENGINES.get(owner);
+  if (pin === undefined) {
+    pin = new EmbeddingEnginePin(engineId);
+    ENGINES.set(owner, pin);
+  }
+  return pin;
 }
 
 /**
@@ -37,15 +65,14 @@ export async function embedValues(
   start?: number,
 ): Promise<EmbeddingModelV4Result> {
   const { values, abortSignal } = options;
-  if (values.length > LIMITS.embeddingsMaxInputs) {
+  if (values.length > VALUES_PER_DO_EMBED) {
     throw new TooManyEmbeddingValuesForCallError({
       provider: model.provider,
       modelId: model.modelId,
-      maxEmbeddingsPerCall: LIMITS.embeddingsMaxInputs,
+      maxEmbeddingsPerCall: VALUES_PER_DO_EMBED,
       values,
     });
   }
-
   const infergateOptions = parseGatewayEmbeddingOptions(options.providerOptions);
   const dimensions = options.dimensions ?? infergateOptions?.dimensions;
   const { config } = model;
@@ -54,7 +81,9 @@ export async function embedValues(
   // headers and body of the last answer, as the AI SDK keeps one response per call.
   let tokens: number | undefined;
   let response: GatewayResponseInfo | undefined;
-  const callOptions = {
+  const answersMetadata: SharedV4ProviderMetadata = {};
+  // One deadline (the client's `timeoutMs`) over the engine look-up and the requests.
+  const callOptions = withDeadlineStarted({
     signal: abortSignal,
     headers: coreHeaders(options.headers),
     maxRetries: AI_RETRIES,
@@ -62,11 +91,11 @@ export async function embedValues(
       response = info;
       const used = promptTokens(info.body);
       if (used !== undefined) tokens = (tokens ?? 0) + used;
+      mergeProviderMetadata(answersMetadata, info.body);
     },
-  };
-
+  });
+  const engine = await resolveEngine(model, callOptions);
   try {
-    const engine = await client.resolveEmbeddingEngine(model.engineId, callOptions);
     // Core cuts the batch by the 64-item and 65 536-byte limits, runs the parts within the
     // key's concurrency budget and returns the vectors in input order.
     const embeddings = await client.embedMany(values, {
@@ -75,23 +104,69 @@ export async function embedValues(
       inputType: infergateOptions?.inputType,
       dimensions,
     });
+    const ours = { ...answersMetadata[PROVIDER_OPTIONS_KEY], engine: engine.id };
     return {
       embeddings,
       ...(tokens !== undefined ? { usage: { tokens } } : {}),
       ...(response !== undefined
         ? { response: { headers: headersToRecord(response.headers), body: response.body } }
         : {}),
-      providerMetadata: { [PROVIDER_OPTIONS_KEY]: { engine: engine.id } },
+      providerMetadata: { ...answersMetadata, [PROVIDER_OPTIONS_KEY]: ours },
       warnings: [],
     };
   } catch (error) {
     throw mapGatewayError(asCallersValue(error, values.length, start), {
       url: endpointURL(config, ENDPOINTS.embeddings),
-      requestBodyValues: { model: model.engineId, input: values, dimensions },
+      requestBodyValues: { model: engine.id, input: values, dimensions },
       maxRetryAfterMs: config.maxRetryAfterMs,
       modelType: 'embeddingModel',
     });
   }
+}
+
+/**
+ * The engine of this call (`GET /capabilities`, cached by the client): a failure is reported
+ * against that request, not against an embeddings request that was never sent.
+ */
+async function resolveEngine(
+  model: EmbeddingModelParts,
+  callOptions: CallOptions,
+): Promise<EmbeddingEngine> {
+  const { config } = model;
+  const client = config.client();
+  try {
+    return await engineOf(model).resolve((id) => client.resolveEmbeddingEngine(id, callOptions));
+  } catch (error) {
+    throw mapGatewayError(error, {
+      url: endpointURL(config, ENDPOINTS.capabilities),
+      requestBodyValues: undefined,
+      maxRetryAfterMs: config.maxRetryAfterMs,
+      modelType: 'embeddingModel',
+    });
+  }
+}
+
+/**
+ * Adds an answer's `providerMetadata` (an object of objects, as OpenAI-compatible servers send
+ * it; any other shape is ignored) to `into`, each provider's entries merged over the answers.
+ */
+function mergeProviderMetadata(into: SharedV4ProviderMetadata, body: unknown): void {
+  const metadata = (body as { providerMetadata?: unknown } | null)?.providerMetadata;
+  if (!isPlainObject(metadata)) return;
+  for (const [provider, entries] of Object.entries(metadata)) {
+    if (isPlainObject(entries)) {
+      Object.defineProperty(into, provider, {
+        value: { ...into[provider], ...(entries as Record<string, JSONValue>) },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

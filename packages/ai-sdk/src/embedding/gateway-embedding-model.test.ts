@@ -1,15 +1,17 @@
 import {
+  APICallError,
   InvalidArgumentError,
   NoSuchModelError,
   TooManyEmbeddingValuesForCallError,
 } from '@ai-sdk/provider';
+import type { GatewayEvent } from '@infergate/core';
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { embed, embedMany, wrapEmbeddingModel } from 'ai';
 import * as ai6 from 'ai-v6';
 import { describe, expect, it } from 'vitest';
-import { providersOnMsw } from '../../test/providers';
+import { BASE_URL, providersOnMsw } from '../../test/providers';
 
-const { emulator, gateway, gatewayV3 } = await providersOnMsw({ latencyMs: 2 });
+const { emulated, emulator, gateway, gatewayV3 } = await providersOnMsw({ latencyMs: 2 });
 
 const ENGINE = 'all-minilm-l6-v2';
 
@@ -64,10 +66,48 @@ describe('embeddings through the gateway', () => {
     expect(emulator.counters.requests.embeddings).toBe(2);
   });
 
-  it('declares its limits to ai', () => {
+  it("declares its limits to ai: one call at a time, each the key's 4 requests' worth", () => {
     const model = gateway().embeddingModel(ENGINE);
-    expect(model.maxEmbeddingsPerCall).toBe(64);
-    expect(model.supportsParallelCalls).toBe(true);
+    expect(model.maxEmbeddingsPerCall).toBe(256);
+    expect(model.supportsParallelCalls).toBe(false);
+  });
+
+  it("embedMany's first failing batch ends it: the batches not yet sent never are", async () => {
+    const model = gateway().embeddingModel(ENGINE);
+    await embed({ model, value: 'warm' });
+    emulator.resetCounters();
+    // The first batch is refused (400); 40 batches in all.
+    emulator.injectFault({ fault: 'upstream_json', endpoint: 'embeddings', times: 1 });
+    const values = Array.from({ length: 64 * 40 }, (_, i) => `t ${i}`);
+    const error = await embedMany({ model, values, maxRetries: 0 }).catch((e: unknown) => e);
+    expect(APICallError.isInstance(error) && error.statusCode).toBe(400);
+    // The next call queues behind whatever the failed one left: nothing, so one request more.
+    const sentAtFailure = emulator.counters.requests.embeddings;
+    expect(sentAtFailure).toBeLessThanOrEqual(4);
+    await embed({ model, value: 'the next call', maxRetries: 0 });
+    expect(emulator.counters.requests.embeddings).toBe(sentAtFailure + 1);
+  });
+
+  it("embedMany's batches never wait behind their siblings: no deadline runs while they queue", async () => {
+    // The requests queued for a slot of the key and not yet given one.
+    const waiting = new Set<number>();
+    const onEvent = (event: GatewayEvent) => {
+      if (event.operation !== 'embeddings') return;
+      if (event.type === 'queued') waiting.add(event.callId);
+      if (event.type === 'dequeued') waiting.delete(event.callId);
+    };
+    const model = gateway({ onEvent }).embeddingModel(ENGINE);
+    await embed({ model, value: 'warm' });
+    emulator.resetCounters();
+    const release = emulator.holdAnswers('embeddings');
+    const values = Array.from({ length: 64 * 40 }, (_, i) => `text ${i}`);
+    const call = embedMany({ model, values, maxRetries: 0 });
+    // The key's 4 slots taken by the first call's 4 batches: no other batch has been started.
+    await emulated.untilRequests(4, { endpoint: 'embeddings' });
+    expect(waiting.size).toBe(0);
+    release();
+    expect((await call).embeddings).toHaveLength(values.length);
+    expect(emulator.counters.requests.embeddings).toBe(40);
   });
 
   it("reports token usage summed over the requests, and the last answer's headers and body", async () => {
@@ -85,10 +125,10 @@ describe('embeddings through the gateway', () => {
     expect(single.response?.headers?.['content-type']).toContain('application/json');
   });
 
-  it('refuses more than 64 values in one doEmbed call', async () => {
+  it('refuses more than 256 values in one doEmbed call', async () => {
     const model = gateway().embeddingModel(ENGINE);
     await expect(
-      model.doEmbed({ values: Array.from({ length: 65 }, () => 'a') }),
+      model.doEmbed({ values: Array.from({ length: 257 }, () => 'a') }),
     ).rejects.toSatisfy(TooManyEmbeddingValuesForCallError.isInstance);
   });
 
@@ -146,7 +186,7 @@ describe('embeddings through the gateway', () => {
     ).toBe('values[1]');
     expect(await refusal(ai6.embed({ model: modelV3, value: '', maxRetries: 0 }))).toBe('value');
     // A middleware that copies `providerOptions` hides the batch's start: no caller's index is
-    // claimed then (the empty value is values[70]; within its batch of 64 it is texts[6]).
+    // claimed then (the empty value is values[300]; within its call of 256 it is texts[44]).
     const copied = wrapEmbeddingModel({
       model,
       middleware: {
@@ -157,7 +197,63 @@ describe('embeddings through the gateway', () => {
         }),
       },
     });
-    const values = Array.from({ length: 80 }, (_, i) => (i === 70 ? '' : `v${i}`));
-    expect(await refusal(embedMany({ model: copied, values, maxRetries: 0 }))).toBe('texts[6]');
+    const values = Array.from({ length: 320 }, (_, i) => (i === 300 ? '' : `v${i}`));
+    expect(await refusal(embedMany({ model: copied, values, maxRetries: 0 }))).toBe('texts[44]');
+  });
+
+  it("keeps the engine its first call took when no id is given: the only engine's change is refused", async () => {
+    const models: unknown[] = [];
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (request.url.endsWith('/embeddings')) models.push((await request.clone().json()).model);
+      return globalThis.fetch(request);
+    };
+    const engines = emulator.scenario.services.embeddings.engines;
+    engines[ENGINE]!.available = false;
+    const model = gateway({ fetch }).embeddingModel();
+    expect((await embed({ model, value: 'indexed' })).embedding).toHaveLength(768);
+    // The operator swaps engines: the multilingual one goes, the English one comes up.
+    engines['multilingual-e5-base']!.available = false;
+    engines[ENGINE]!.available = true;
+    // Each call is refused (the first may be sent on the cached list; once the list is read
+    // again none is): never answered by the other engine, whose vectors would not mix.
+    for (let call = 0; call < 3; call++) {
+      await expect(embedMany({ model, values: ['a', 'b'], maxRetries: 0 })).rejects.toThrow();
+    }
+    const refused = await embed({ model, value: 'query', maxRetries: 0 }).catch((e: unknown) => e);
+    expect(NoSuchModelError.isInstance(refused)).toBe(true);
+    expect((refused as Error).message).toContain('multilingual-e5-base');
+    expect(models).not.toContain(ENGINE);
+  });
+
+  it("passes an answer's providerMetadata through, with the engine under infergate", async () => {
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const answer = await globalThis.fetch(new Request(input, init));
+      if (!String(answer.url || input).endsWith('/embeddings')) return answer;
+      const body = await answer.json();
+      const providerMetadata = {
+        engineInfo: { cached: true, region: 'eu' },
+        infergate: { node: 3 },
+      };
+      return Response.json({ ...body, providerMetadata }, { headers: answer.headers });
+    };
+    const result = await embed({ model: gateway({ fetch }).embeddingModel(ENGINE), value: 'x' });
+    expect(result.providerMetadata).toEqual({
+      engineInfo: { cached: true, region: 'eu' },
+      infergate: { node: 3, engine: ENGINE },
+    });
+  });
+
+  it('reports a failed engine look-up against GET /capabilities, with no embeddings body', async () => {
+    emulator.injectFault({ fault: 'bad_gateway', endpoint: 'capabilities' });
+    const error = await embed({
+      model: gateway().embeddingModel(ENGINE),
+      value: 'x',
+      maxRetries: 0,
+    }).catch((e: unknown) => e);
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect((error as APICallError).url).toBe(`${BASE_URL}/capabilities`);
+    expect((error as APICallError).requestBodyValues).toBeUndefined();
+    expect(emulator.counters.requests.embeddings).toBe(0);
   });
 });

@@ -15,6 +15,7 @@ import { ENDPOINTS } from '@infergate/core/internal';
 import type { GatewayModelConfig } from '../shared/gateway-model-config';
 import { loadServiceParts } from '../shared/load-lazily';
 import { withMappedErrors } from '../shared/map-gateway-error';
+import { BYTES_PER_DO_EMBED, VALUES_PER_DO_EMBED } from './do-embed-limits';
 
 /** docs/gateway-protocol.md §6: 1 to 64 strings per request (core's `LIMITS`). */
 export const MAX_EMBEDDINGS_PER_CALL: number = LIMITS.embeddingsMaxInputs;
@@ -35,19 +36,20 @@ export const markBatchStart: EmbeddingModelProviderOptionsTransformer = (batch) 
 };
 
 /**
- * A gateway embedding engine as an AI SDK `EmbeddingModelV4`. Without an engine id the only
- * available engine is used; with several available the id is required (the error lists them).
+ * A gateway embedding engine as an AI SDK `EmbeddingModelV4`. Without an engine id the first call
+ * takes the only available engine and the model keeps it (a later call is refused when it is gone,
+ * never served by another); with several available the id is required (the error lists them).
  * Keep one engine for documents and queries: changing it means reindexing. Its call is loaded on
  * the first `doEmbed` (embed-values.ts), out of a chat-only app's start-up chunk.
  */
 export class GatewayEmbeddingModel implements EmbeddingModelV4 {
   readonly specificationVersion = 'v4';
   readonly modelId: string;
-  readonly maxEmbeddingsPerCall = MAX_EMBEDDINGS_PER_CALL;
-  readonly supportsParallelCalls = true;
+  /** `embedMany`'s calls: one at a time, each 4 requests' worth (`VALUES_PER_DO_EMBED`). */
+  readonly maxEmbeddingsPerCall = VALUES_PER_DO_EMBED;
+  readonly supportsParallelCalls = false;
   /** Lets `embedMany` cut batches by bytes too; `doEmbed` splits again when called directly. */
-  readonly [EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL] =
-    MAX_EMBEDDING_INPUT_BYTES_PER_CALL;
+  readonly [EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL] = BYTES_PER_DO_EMBED;
   readonly [EXPERIMENTAL_EMBEDDING_MODEL_PROVIDER_OPTIONS_TRANSFORMER] = markBatchStart;
 
   private readonly engineId: string | undefined;
@@ -75,7 +77,7 @@ export class GatewayEmbeddingModel implements EmbeddingModelV4 {
     const { providerOptions } = options;
     const start = providerOptions && BATCH_STARTS.get(providerOptions);
     return embedValues(
-      { provider: this.provider, modelId: this.modelId, engineId, config },
+      { provider: this.provider, modelId: this.modelId, engineId, config, owner: this },
       options,
       start,
     );

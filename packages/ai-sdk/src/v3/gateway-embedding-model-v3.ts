@@ -8,12 +8,8 @@ import type {
   EmbeddingModelV3CallOptions,
   EmbeddingModelV3Result,
 } from '@ai-sdk/provider-v3';
-import {
-  type GatewayEmbeddingModel,
-  MAX_EMBEDDING_INPUT_BYTES_PER_CALL,
-  MAX_EMBEDDINGS_PER_CALL,
-  markBatchStart,
-} from '../embedding/gateway-embedding-model';
+import { BYTES_PER_DO_EMBED, VALUES_PER_DO_EMBED } from '../embedding/do-embed-limits';
+import { type GatewayEmbeddingModel, markBatchStart } from '../embedding/gateway-embedding-model';
 import { toV3ProviderMetadata, toV3Warnings } from './convert-to-v3-result';
 
 /**
@@ -23,11 +19,11 @@ import { toV3ProviderMetadata, toV3Warnings } from './convert-to-v3-result';
 export class GatewayEmbeddingModelV3 implements EmbeddingModelV3 {
   readonly specificationVersion = 'v3';
   readonly modelId: string;
-  readonly maxEmbeddingsPerCall = MAX_EMBEDDINGS_PER_CALL;
-  readonly supportsParallelCalls = true;
+  /** As the V4 model: `embedMany`'s calls one at a time, each 4 requests' worth. */
+  readonly maxEmbeddingsPerCall = VALUES_PER_DO_EMBED;
+  readonly supportsParallelCalls = false;
   /** Read by ai@7 and later ai@6 releases (an older ai@6 batches by count; `doEmbed` splits by bytes). */
-  readonly [EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL] =
-    MAX_EMBEDDING_INPUT_BYTES_PER_CALL;
+  readonly [EXPERIMENTAL_EMBEDDING_MODEL_MAX_INPUT_BYTES_PER_CALL] = BYTES_PER_DO_EMBED;
   /** The same: `doEmbed` hands the batch's options to the V4 model, which reads its start. */
   readonly [EXPERIMENTAL_EMBEDDING_MODEL_PROVIDER_OPTIONS_TRANSFORMER] = markBatchStart;
 

@@ -7,10 +7,11 @@
  */
 
 import type { CallOptions } from '../call/call-options';
+import { deadlineStartOf, withDeadlineStarted } from '../call/deadline-start';
 import type { Catalog } from '../catalog/catalog';
 import { listIds } from '../catalog/model-capabilities';
 import { jsonBody } from '../encoding/json-body';
-import { GatewayError, invalidRequest, isGatewayError } from '../errors/errors';
+import { GatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
 import { retrySameRequest } from '../http/attempt-policy';
 import type { Transport } from '../http/transport';
@@ -30,6 +31,8 @@ import type {
   TranslationResponse,
 } from '../protocol/wire-types';
 import { buildTranscriptionBody } from './build-transcription-body';
+import { checkEmbedManyOnEngine, embedManyTextSizes } from './check-embed-many';
+import { runSiblingRequests } from './sibling-requests';
 import { splitBatches } from './split-embedding-batches';
 import { validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
 import { validateOcrRequest } from './validate-ocr';
@@ -109,10 +112,20 @@ export async function embed(
   opts: CallOptions | undefined,
 ): Promise<EmbeddingsResponse> {
   const sizes = validateEmbeddingsRequest(req);
-  await checkService(context.catalog, 'embeddings', opts);
-  const engine = await resolveEmbeddingEngine(context.catalog, req.model, opts);
+  const callOptions = startedDeadline(opts);
+  await checkService(context.catalog, 'embeddings', callOptions);
+  const engine = await resolveEmbeddingEngine(context.catalog, req.model, callOptions);
   validateForEngine(req, sizes, engine);
-  return postEmbeddings(context, { ...req, model: engine.id }, sizes.length, opts);
+  return postEmbeddings(context, { ...req, model: engine.id }, sizes.length, callOptions);
+}
+
+/**
+ * The call's options with its deadline started now (unless an adapter started it already): one
+ * `timeoutMs` over the engine look-up (`GET /capabilities`) and the requests that follow.
+ */
+function startedDeadline<T extends CallOptions>(opts: T | undefined): T {
+  const options = opts ?? ({} as T);
+  return deadlineStartOf(options) === undefined ? withDeadlineStarted(options) : options;
 }
 
 export async function embedMany(
@@ -120,50 +133,34 @@ export async function embedMany(
   texts: string[],
   opts: EmbedManyOptions,
 ): Promise<number[][]> {
-  if (!Array.isArray(texts)) throw invalidRequest('texts', 'must be an array of strings');
+  const { model, inputType, dimensions, ...rest } = opts;
+  const inputs = { inputType, dimensions };
+  const sizes = embedManyTextSizes(texts, inputs);
   if (texts.length === 0) return [];
-  const { model, inputType, dimensions, ...callOptions } = opts;
-  const sizes = textSizes(texts, inputType, dimensions);
+  // One deadline (`timeoutMs`) over the engine look-up and every batch.
+  const callOptions = startedDeadline(rest);
   await checkService(context.catalog, 'embeddings', callOptions);
   const engine = await resolveEmbeddingEngine(context.catalog, model, callOptions);
-  // One text (the AI SDK's `embed`, LangChain's `embedQuery`) is named `text`, as by textSizes.
-  const one = texts.length === 1;
-  validateForEngine(
-    { input: one ? texts[0]! : texts, dimensions },
-    sizes,
-    engine,
-    one ? 'text' : 'texts',
-  );
+  checkEmbedManyOnEngine(texts, sizes, inputs, engine);
   const vectors = new Array<number[]>(texts.length);
-  // The first failing batch stops the others: their answers could no longer be used.
-  const stopOthers = new AbortController();
-  const callerSignal = callOptions.signal;
-  const forwardAbort = () => stopOthers.abort(callerSignal?.reason);
-  if (callerSignal?.aborted) forwardAbort();
-  callerSignal?.addEventListener('abort', forwardAbort, { once: true });
-  try {
-    await Promise.all(
-      splitBatches(sizes).map(async ({ start, end }) => {
-        const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
-        // input_type is a field of the multilingual engine only (docs/gateway-protocol.md §6).
-        if (inputType !== undefined && isMultilingualEngine(engine)) {
-          request.input_type = inputType;
-        }
-        if (dimensions !== undefined) request.dimensions = dimensions;
-        const stop = (error: unknown) => stopOthers.abort(error);
-        try {
-          const batchOptions = { ...callOptions, signal: stopOthers.signal };
-          const response = await postEmbeddings(context, request, end - start, batchOptions, stop);
-          for (const item of response.data) vectors[start + item.index] = item.embedding;
-        } catch (error) {
-          stop(error);
-          throw error;
-        }
-      }),
+  // The first failing batch stops the others (before its slot is given back: `stop` is its retry
+  // policy's `failed`), since their answers could no longer be used.
+  await runSiblingRequests(splitBatches(sizes), callOptions.signal, async (batch, sibling) => {
+    const { start, end } = batch;
+    const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
+    // input_type is a field of the multilingual engine only (docs/gateway-protocol.md §6).
+    if (inputType !== undefined && isMultilingualEngine(engine)) request.input_type = inputType;
+    if (dimensions !== undefined) request.dimensions = dimensions;
+    const batchOptions = { ...callOptions, signal: sibling.signal };
+    const response = await postEmbeddings(
+      context,
+      request,
+      end - start,
+      batchOptions,
+      sibling.stop,
     );
-  } finally {
-    callerSignal?.removeEventListener('abort', forwardAbort);
-  }
+    for (const item of response.data) vectors[start + item.index] = item.embedding;
+  });
   // Every slot is filled: the batches cover the list, and each answer held one vector per input.
   return vectors;
 }
@@ -289,44 +286,4 @@ function reportResponse(
   } catch {
     // A throwing observer must not turn a good answer into a failure.
   }
-}
-
-/**
- * Every text of `embedMany` checked on its own (non-empty, ≤ 65 536 bytes), before anything is
- * sent. A refusal names `texts[i]`, or `text` when the list holds one text: the AI SDK's `embed`
- * and LangChain's `embedQuery` send one, and their callers gave no list.
- */
-function textSizes(
-  texts: readonly unknown[],
-  inputType: EmbedManyOptions['inputType'],
-  dimensions: number | undefined,
-): number[] {
-  const sizes: number[] = [];
-  for (let i = 0; i < texts.length; i++) {
-    const text = texts[i];
-    const field = texts.length === 1 ? 'text' : `texts[${i}]`;
-    // (Checked here: as a request's `input`, a number would be "not a string or an array".)
-    if (typeof text !== 'string') {
-      throw invalidRequest(field, `must be a string, got ${text === null ? 'null' : typeof text}`);
-    }
-    try {
-      sizes.push(validateEmbeddingsRequest({ input: text, input_type: inputType, dimensions })[0]!);
-    } catch (error) {
-      throw isGatewayError(error) ? asEmbedManyField(error, field) : error;
-    }
-  }
-  return sizes;
-}
-
-/** Re-labels a validation error about `input` as one about the text, `input_type` as `inputType`. */
-function asEmbedManyField(error: GatewayError, text: string): GatewayError {
-  // A request's names as embedMany's caller gave them: the text, and the `inputType` option.
-  const field =
-    error.field === 'input' ? text : error.field === 'input_type' ? 'inputType' : undefined;
-  if (field === undefined) return error;
-  return new GatewayError({
-    code: error.code,
-    message: `${field}${error.message.slice(error.field!.length)}`,
-    field,
-  });
 }

@@ -1,5 +1,7 @@
 // docs/gateway-protocol.md §6 (embeddings).
-import type { EmbeddingEngine, GatewayClient } from '@infergate/core';
+import type { CallOptions, EmbeddingEngine, GatewayClient } from '@infergate/core';
+import { withDeadlineStarted } from '@infergate/core/internal';
+import { EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
 import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
@@ -10,8 +12,9 @@ export interface GatewayEmbeddingsFields
     ClientTuning {
   /**
    * Engine id from `GET /capabilities` (e.g. `multilingual-e5-base`). Optional when exactly one
-   * engine is available; required when several are (the error lists them). Keep one engine for
-   * documents and queries: vectors of different engines do not mix.
+   * engine is available: the first call takes it and these embeddings keep it (a later call is
+   * refused with `model_not_found` when it is gone, never served by another engine). Required
+   * when several are (the error lists them). Vectors of different engines do not mix.
    */
   model?: string;
   /**
@@ -30,6 +33,8 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
   model?: string;
   dimensions?: number;
   declare readonly client: GatewayClient;
+  /** The engine named, else the one the first call resolved, kept for this object's life. */
+  readonly #enginePin: EmbeddingEnginePin;
 
   constructor(fields: GatewayEmbeddingsFields = {}) {
     // The gateway client retries; LangChain's caller must not retry on top of it.
@@ -40,6 +45,7 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
       value: resolveClient(fields, 'new GatewayEmbeddings'),
       enumerable: false,
     });
+    this.#enginePin = new EmbeddingEnginePin(fields.model);
   }
 
   /** Embeds texts for indexing (`input_type: "document"` on the multilingual engine). */
@@ -55,19 +61,26 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
 
   /** The engine these embeddings use (one catalog lookup, cached by the client). */
   async engine(): Promise<EmbeddingEngine> {
-    return withLangChainErrors(() => this.client.resolveEmbeddingEngine(this.model));
+    return withLangChainErrors(() => this.resolveEngine({}));
+  }
+
+  private resolveEngine(opts: CallOptions): Promise<EmbeddingEngine> {
+    return this.#enginePin.resolve((id) => this.client.resolveEmbeddingEngine(id, opts));
   }
 
   private async embed(texts: string[], inputType: 'document' | 'query'): Promise<number[][]> {
     if (texts.length === 0) return [];
-    // Core resolves the engine (one cached catalog look-up) and sends input_type only to the
-    // multilingual engine, whose field it is (docs/gateway-protocol.md §6).
-    return withLangChainErrors(() =>
-      this.client.embedMany(texts, {
-        model: this.model,
+    // Core sends input_type only to the multilingual engine, whose field it is
+    // (docs/gateway-protocol.md §6). One deadline over the engine look-up and the requests.
+    return withLangChainErrors(async () => {
+      const opts = withDeadlineStarted({});
+      const engine = await this.resolveEngine(opts);
+      return this.client.embedMany(texts, {
+        ...opts,
+        model: engine.id,
         inputType,
         dimensions: this.dimensions,
-      }),
-    );
+      });
+    });
   }
 }
