@@ -118,6 +118,19 @@ export class Catalog {
     checkCallOptions(options ?? {});
     const cached = this.#fresh(this.#services);
     if (cached) return Promise.resolve(cached);
+    return this.#readServices(options);
+  }
+
+  /**
+   * Reads `GET /capabilities` anew, whatever the cache holds, and caches the answer: the services
+   * list only (the models list, its misses and a read of it in progress are left as they are).
+   */
+  rereadServices(options?: CallOptions): Promise<GatewayService[]> {
+    checkCallOptions(options ?? {});
+    return this.#readServices(options);
+  }
+
+  #readServices(options: CallOptions | undefined): Promise<GatewayService[]> {
     return this.#read(ENDPOINTS.capabilities, options, undefined, () => {
       const generation = this.#generation;
       return (value?: GatewayService[]) => {

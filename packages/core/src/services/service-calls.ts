@@ -11,7 +11,7 @@ import { deadlineStartOf, withDeadlineStarted } from '../call/deadline-start';
 import type { Catalog } from '../catalog/catalog';
 import { listIds } from '../catalog/model-capabilities';
 import { jsonBody } from '../encoding/json-body';
-import { GatewayError } from '../errors/errors';
+import { GatewayError, isGatewayError } from '../errors/errors';
 import { invalidAnswer } from '../errors/invalid-response';
 import { retrySameRequest } from '../http/attempt-policy';
 import type { Transport } from '../http/transport';
@@ -22,6 +22,7 @@ import type {
   EmbeddingInputType,
   EmbeddingsRequest,
   EmbeddingsResponse,
+  GatewayService,
   OcrRequest,
   OcrResponse,
   ServiceId,
@@ -60,25 +61,35 @@ export async function embeddingEngines(
   catalog: Catalog,
   opts: CallOptions | undefined,
 ): Promise<EmbeddingEngine[]> {
-  const services = await catalog.services(opts);
+  return engineListOf(await catalog.services(opts));
+}
+
+function engineListOf(services: readonly GatewayService[]): EmbeddingEngine[] {
   const embeddings = services.find((service) => service.id === 'embeddings');
   return Array.isArray(embeddings?.engines) ? embeddings.engines : [];
 }
 
+/**
+ * The engine `engineId` names, else the only one listed. `mayReread` false: the call read the
+ * list again already (`checkService`), and reads it no more.
+ */
 export async function resolveEmbeddingEngine(
   catalog: Catalog,
   engineId: string | undefined,
   opts: CallOptions | undefined,
+  mayReread = true,
 ): Promise<EmbeddingEngine> {
+  const cached = catalog.cachedServices() !== undefined;
   let engines = await embeddingEngines(catalog, opts);
-  // The engine missing, or no engine at all, may be a stale list's: read it once more (§3.3).
+  // The engine missing, or no engine at all, may be a stale cached list's: read it once more
+  // (§3.3); if that read fails, the cached list answers.
   const missing =
     engineId === undefined
       ? engines.length === 0
       : !engines.some((engine) => engine.id === engineId);
-  if (missing) {
-    catalog.invalidate();
-    engines = await embeddingEngines(catalog, opts);
+  if (missing && cached && mayReread) {
+    const services = await rereadServices(catalog, opts);
+    if (services !== undefined) engines = engineListOf(services);
   }
   const ids = engines.map((engine) => engine.id);
   if (engineId !== undefined) {
@@ -113,15 +124,16 @@ export async function embed(
 ): Promise<EmbeddingsResponse> {
   const sizes = validateEmbeddingsRequest(req);
   const callOptions = startedDeadline(opts);
-  await checkService(context.catalog, 'embeddings', callOptions);
-  const engine = await resolveEmbeddingEngine(context.catalog, req.model, callOptions);
+  const reread = await checkService(context.catalog, 'embeddings', callOptions);
+  const engine = await resolveEmbeddingEngine(context.catalog, req.model, callOptions, !reread);
   validateForEngine(req, sizes, engine);
   return postEmbeddings(context, { ...req, model: engine.id }, sizes.length, callOptions);
 }
 
 /**
  * The call's options with its deadline started now (unless an adapter started it already): one
- * `timeoutMs` over the engine look-up (`GET /capabilities`) and the requests that follow.
+ * `timeoutMs` over the list's look-up or re-read (`GET /capabilities`) and the requests that
+ * follow.
  */
 function startedDeadline<T extends CallOptions>(opts: T | undefined): T {
   const options = opts ?? ({} as T);
@@ -139,8 +151,8 @@ export async function embedMany(
   if (texts.length === 0) return [];
   // One deadline (`timeoutMs`) over the engine look-up and every batch.
   const callOptions = startedDeadline(rest);
-  await checkService(context.catalog, 'embeddings', callOptions);
-  const engine = await resolveEmbeddingEngine(context.catalog, model, callOptions);
+  const reread = await checkService(context.catalog, 'embeddings', callOptions);
+  const engine = await resolveEmbeddingEngine(context.catalog, model, callOptions, !reread);
   checkEmbedManyOnEngine(texts, sizes, inputs, engine);
   const vectors = new Array<number[]>(texts.length);
   // The first failing batch stops the others (before its slot is given back: `stop` is its retry
@@ -192,37 +204,63 @@ export async function transcribe(
   const audio = await validateTranscriptionRequest(req);
   const body = await buildTranscriptionBody(req, audio);
   if (req.response_format !== 'text') return postService(context, 'speech_to_text', body, opts);
-  await checkService(context.catalog, 'speech_to_text', opts);
+  // One deadline over the list's re-read and the request.
+  const callOptions = startedDeadline(opts);
+  await checkService(context.catalog, 'speech_to_text', callOptions);
   const spec = {
     method: 'POST' as const,
     path: SERVICE_PATHS.speech_to_text,
     body,
     accept: 'text/plain',
   };
-  const answer = await context.transport.text(spec, opts);
-  reportResponse(opts, answer.status, answer.headers, answer.text);
+  const answer = await context.transport.text(spec, callOptions);
+  reportResponse(callOptions, answer.status, answer.headers, answer.text);
   return answer.text;
 }
 
 /**
  * Refuses with provider_unavailable, before the service's request, while the catalog says the
- * service cannot serve. A refusal coming from a cached list reads the list again once first
+ * service cannot serve. A refusal coming from the cached list reads that list again once first
  * (§3.3): a service back up is then served at once, not refused for up to `catalogTtlMs` (by
  * `ai`'s retries too). Only a call the cache would refuse pays that read; an offered service
- * costs none.
+ * costs none. Returns whether it read the list again.
  */
 async function checkService(
   catalog: Catalog,
   id: ServiceId,
   opts: CallOptions | undefined,
-): Promise<void> {
-  if (isServiceOffered(catalog.cachedServices(), id)) return;
-  catalog.invalidate();
-  if (isServiceOffered(await catalog.services(opts), id)) return;
+): Promise<boolean> {
+  if (isServiceOffered(catalog.cachedServices(), id)) return false;
+  const services = await rereadServices(catalog, opts);
+  if (services !== undefined && isServiceOffered(services, id)) return true;
+  const nodes = `available_nodes 0${id === 'embeddings' ? ' or no engine' : ''}`;
+  const source =
+    services === undefined
+      ? `GET /capabilities, cached: ${nodes}; it could not be read again now`
+      : `GET /capabilities, read again now: ${nodes}`;
   throw new GatewayError({
     code: 'provider_unavailable',
-    message: `The ${id} service has no provider online (GET /capabilities, read again now: available_nodes 0${id === 'embeddings' ? ' or no engine' : ''}); its request was not sent`,
+    message: `The ${id} service has no provider online (${source}); its request was not sent`,
   });
+}
+
+/**
+ * `GET /capabilities` read again for a call the cached list would refuse: under the call's
+ * deadline, one attempt (the cached answer stands behind it). Undefined when that read failed;
+ * the call's own timeout or abort ends the call.
+ */
+async function rereadServices(
+  catalog: Catalog,
+  opts: CallOptions | undefined,
+): Promise<GatewayService[] | undefined> {
+  try {
+    return await catalog.rereadServices({ ...opts, maxRetries: 0 });
+  } catch (error) {
+    if (isGatewayError(error) && (error.code === 'timeout' || error.code === 'aborted')) {
+      throw error;
+    }
+    return undefined;
+  }
 }
 
 async function postEmbeddings(
@@ -250,12 +288,15 @@ async function postService<T>(
   body: string | FormData,
   opts: CallOptions | undefined,
 ): Promise<T> {
-  await checkService(catalog, service, opts);
+  // One deadline over the list's re-read and the request.
+  const callOptions = startedDeadline(opts);
+  await checkService(catalog, service, callOptions);
   const answer = await transport.json<T>(
     { method: 'POST', path: SERVICE_PATHS[service], body },
-    opts,
+    callOptions,
   );
-  return accepted(transport, opts, service, answer, serviceAnswerProblem(service, answer.data));
+  const problem = serviceAnswerProblem(service, answer.data);
+  return accepted(transport, callOptions, service, answer, problem);
 }
 
 /** A service's answer (`problem`: what its shape lacks), its data once `onResponse` was told. */

@@ -1,0 +1,93 @@
+import { caught, emulate } from '@infergate/emulator/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { isGatewayError } from '../src/index';
+import { clientOn, hi } from './helpers';
+
+// docs/gateway-protocol.md §3.3: a service call the cached list would refuse reads the services
+// list again once, and that read is bounded: the models list is left alone, one re-read per call,
+// under the call's one deadline, and a failed re-read leaves the cached refusal standing.
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const translation = { input: 'hello', target_language: 'uk' };
+
+async function translationDown() {
+  const gateway = await emulate({
+    scenario: { services: { translation: { availableNodes: 0 } } },
+  });
+  const client = clientOn(gateway);
+  return { gateway, emulator: gateway.emulator, client };
+}
+
+describe('the re-read of a refused service call', () => {
+  it('reads the services list only: the cached models list stays in use', async () => {
+    const { emulator, client } = await translationDown();
+    await client.chat(hi());
+    await client.services(); // caches translation at 0 nodes
+    for (let round = 0; round < 3; round++) {
+      const refused = await caught(() => client.translate(translation), isGatewayError);
+      expect(refused.code).toBe('provider_unavailable');
+      await client.chat(hi());
+    }
+    expect(emulator.counters.requests).toMatchObject({ models: 1, capabilities: 4, chat: 4 });
+  });
+
+  it('an embeddings call reads the list again once at most', async () => {
+    const gateway = await emulate({
+      scenario: {
+        services: {
+          embeddings: {
+            engines: { 'multilingual-e5-base': null, 'all-minilm-l6-v2': { available: false } },
+          },
+        },
+      },
+    });
+    const { emulator } = gateway;
+    const client = clientOn(gateway);
+    await client.services(); // caches an embeddings entry listing no engine
+    emulator.scenario.services.embeddings.engines['all-minilm-l6-v2']!.available = true;
+
+    const missing = { model: 'multilingual-e5-base' };
+    const refused = await caught(() => client.embedMany(['a'], missing), isGatewayError);
+    expect(refused.code).toBe('model_not_found');
+    expect(emulator.counters.requests).toMatchObject({ capabilities: 2, embeddings: 0 });
+  });
+
+  it('a failed re-read refuses with the cached answer, after one attempt', async () => {
+    const { emulator, client } = await translationDown();
+    await client.services();
+    emulator.injectFault({ fault: 'service_unavailable', endpoint: 'capabilities' });
+
+    const refused = await caught(() => client.translate(translation), isGatewayError);
+    expect(refused.code).toBe('provider_unavailable');
+    expect(refused.message).toContain('could not be read again');
+    expect(emulator.counters.requests).toMatchObject({ capabilities: 2, translations: 0 });
+  });
+
+  it('shares the call’s one deadline with the request', async () => {
+    // The deadline is the subject: fake timers move it (core reads performance.now()).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const { emulator, client } = await translationDown();
+    await client.services();
+    emulator.scenario.services.translation.availableNodes = 1;
+    emulator.injectFault({ fault: 'slow_headers', endpoint: 'capabilities', ms: 700 });
+    emulator.injectFault({ fault: 'slow_headers', endpoint: 'translations', ms: 700 });
+
+    const failed = caught(
+      () => client.translate(translation, { timeoutMs: 1_000 }),
+      isGatewayError,
+    );
+    await vi.advanceTimersByTimeAsync(1_000);
+    // (setImmediate is not faked: it comes after the deadline's abort has run its course.)
+    const pending = new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')));
+    const error = await Promise.race([failed, pending]);
+    expect(error).not.toBe('pending');
+    if (error === 'pending') return;
+    expect(error.code).toBe('timeout');
+    expect(emulator.counters.requests).toMatchObject({ capabilities: 2, translations: 1 });
+    // (Left to end: the slow answers' timers would otherwise keep the test's timers busy.)
+    await vi.advanceTimersByTimeAsync(5_000);
+  });
+});
