@@ -113,6 +113,31 @@ describe('GatewayEmbeddings', () => {
     expect(emulator.counters.requests.embeddings).toBe(0);
   });
 
+  it('reads model at each call: set after construction without one, each call sends it', async () => {
+    const { bodies, connection } = await recording();
+    const embeddings = new GatewayEmbeddings(connection);
+    embeddings.model = 'all-minilm-l6-v2';
+    expect(await embeddings.embedQuery('hello')).toHaveLength(384);
+    embeddings.model = 'multilingual-e5-base';
+    expect((await embeddings.embedDocuments(['a text']))[0]).toHaveLength(768);
+    expect((await embeddings.engine()).id).toBe('multilingual-e5-base');
+    expect(bodies.map((body) => body.model)).toEqual(['all-minilm-l6-v2', 'multilingual-e5-base']);
+  });
+
+  it('reads model at each call: changed after a call, the next calls use the engine it names', async () => {
+    const { bodies, connection } = await recording();
+    const embeddings = new GatewayEmbeddings({ ...connection, model: 'multilingual-e5-base' });
+    expect(await embeddings.embedQuery('hello')).toHaveLength(768);
+    embeddings.model = 'all-minilm-l6-v2';
+    expect(await embeddings.embedQuery('hello')).toHaveLength(384);
+    expect((await embeddings.embedDocuments(['a text']))[0]).toHaveLength(384);
+    expect(bodies.map((body) => body.model)).toEqual([
+      'multilingual-e5-base',
+      'all-minilm-l6-v2',
+      'all-minilm-l6-v2',
+    ]);
+  });
+
   it('refuses a text over the engine limit before sending anything', async () => {
     const { emulator, connection } = await recording();
     const embeddings = new GatewayEmbeddings({ ...connection, model: 'multilingual-e5-base' });

@@ -14,7 +14,8 @@ export interface GatewayEmbeddingsFields
    * Engine id from `GET /capabilities` (e.g. `multilingual-e5-base`). Optional when exactly one
    * engine is available: the first call takes it and these embeddings keep it (a later call is
    * refused with `model_not_found` when it is gone, never served by another engine). Required
-   * when several are (the error lists them). Vectors of different engines do not mix.
+   * when several are (the error lists them). Vectors of different engines do not mix. Read at
+   * each call: setting it later makes the next calls use the engine it names.
    */
   model?: string;
   /**
@@ -33,8 +34,10 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
   model?: string;
   dimensions?: number;
   declare readonly client: GatewayClient;
-  /** The engine named, else the one the first call resolved, kept for this object's life. */
-  readonly #enginePin: EmbeddingEnginePin;
+  /** The engine `model` named, else the one the first call resolved; replaced when `model` changes. */
+  #enginePin: EmbeddingEnginePin;
+  /** The `model` the pin was made for. */
+  #pinnedModel: string | undefined;
 
   constructor(fields: GatewayEmbeddingsFields = {}) {
     // The gateway client retries; LangChain's caller must not retry on top of it.
@@ -45,6 +48,7 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
       value: resolveClient(fields, 'new GatewayEmbeddings'),
       enumerable: false,
     });
+    this.#pinnedModel = fields.model;
     this.#enginePin = new EmbeddingEnginePin(fields.model);
   }
 
@@ -65,6 +69,12 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
   }
 
   private resolveEngine(opts: CallOptions): Promise<EmbeddingEngine> {
+    // `model` is a public field, read at each call as LangChain's embeddings do: a model set or
+    // changed after construction replaces the pin. Unset, the object keeps the engine it has.
+    if (this.model !== undefined && this.model !== this.#pinnedModel) {
+      this.#pinnedModel = this.model;
+      this.#enginePin = new EmbeddingEnginePin(this.model);
+    }
     return this.#enginePin.resolve((id) => this.client.resolveEmbeddingEngine(id, opts));
   }
 
