@@ -145,10 +145,14 @@ export const NO_CLIENT_STEERING: ClientSteering = {
 export const driveClock = () =>
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
 
+/** Node's own `setImmediate`, taken before a test fakes timers. */
+const nextTurn = globalThis.setImmediate;
+
 /**
  * Moves the driven clock by `ms` (timers fire in order, the work between them runs) and returns
  * what `promise` settled to; fails at once if it has not settled by then (so a hang is a quick
- * failure naming the wait, not the suite's 60 s timeout).
+ * failure naming the wait, not the suite's 60 s timeout). One real turn of the event loop is let
+ * run first: an aborted fetch rejects on it.
  */
 export async function settledAfter<T>(ms: number, promise: Promise<T>): Promise<T> {
   let settled = false;
@@ -156,6 +160,7 @@ export async function settledAfter<T>(ms: number, promise: Promise<T>): Promise<
     settled = true;
   });
   await vi.advanceTimersByTimeAsync(ms);
+  await new Promise((resolve) => nextTurn(resolve));
   if (!settled) throw new Error(`still pending after the clock moved ${ms} ms`);
   return watched;
 }
@@ -178,4 +183,28 @@ export async function slowCatalogGateway(): Promise<{ client: GatewayClient; emu
   emulator.injectFault({ fault: 'slow_headers', endpoint: 'models', ms: 300 });
   emulator.injectFault({ fault: 'slow_headers', model: 'community/general', ms: 20_000 });
   return { client: clientOn(gateway), emulator };
+}
+
+/**
+ * A gateway whose embeddings service lists no engine when the client caches `/capabilities`, then
+ * lists `all-minilm-l6-v2` again (the multilingual engine stays gone): a cached refusal read again
+ * is the subject.
+ */
+export async function engineBackAfterCaching(): Promise<{
+  client: GatewayClient;
+  emulator: Emulator;
+}> {
+  const { connection, emulator } = await emulate({
+    scenario: {
+      services: {
+        embeddings: {
+          engines: { 'multilingual-e5-base': null, 'all-minilm-l6-v2': { available: false } },
+        },
+      },
+    },
+  });
+  const client = clientOn({ connection });
+  await client.services(); // caches an embeddings entry listing no engine
+  emulator.scenario.services.embeddings.engines['all-minilm-l6-v2']!.available = true;
+  return { client, emulator };
 }

@@ -1,7 +1,7 @@
 import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../src/index';
-import { clientOn } from './helpers';
+import { clientOn, engineBackAfterCaching } from './helpers';
 
 // docs/gateway-protocol.md §3.3: a call the cached list would refuse (a service at 0 nodes, no
 // embedding engine) reads the list again once first, so a service back up is served at once
@@ -30,19 +30,7 @@ describe('a service back up after the cached list said it was down', () => {
   });
 
   it('embeddings: an engine back in the list is found by a call without an engine id', async () => {
-    const gateway = await emulate({
-      scenario: {
-        services: {
-          embeddings: {
-            engines: { 'multilingual-e5-base': null, 'all-minilm-l6-v2': { available: false } },
-          },
-        },
-      },
-    });
-    const { emulator } = gateway;
-    const client = clientOn(gateway);
-    await client.services(); // caches an embeddings entry listing no engine
-    emulator.scenario.services.embeddings.engines['all-minilm-l6-v2']!.available = true;
+    const { client, emulator } = await engineBackAfterCaching();
 
     expect((await client.resolveEmbeddingEngine(undefined)).id).toBe('all-minilm-l6-v2');
     expect(await client.embedMany(['a', 'b'])).toHaveLength(2);
