@@ -3,6 +3,19 @@ import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayChatModel } from '../src/index';
 
+/** Node's own `setImmediate`, taken before a test fakes timers. */
+const nextTurn = globalThis.setImmediate;
+
+/**
+ * Moves the faked clock by `ms`, lets one real event-loop turn run (an aborted fetch rejects on
+ * it), then gives what `promise` settled to; 'pending' when it has not.
+ */
+async function settledAfter<T>(ms: number, promise: Promise<T>): Promise<T | 'pending'> {
+  await vi.advanceTimersByTimeAsync(ms);
+  const pending = new Promise<'pending'>((resolve) => nextTurn(() => resolve('pending')));
+  return Promise.race([promise, pending]);
+}
+
 describe('GatewayChatModel: one retry layer, with LangChain knobs', () => {
   it("retries by the model's maxRetries, and a call's maxRetries overrides it", async () => {
     const { emulator, connection } = await emulate();
@@ -96,10 +109,7 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
           maxRetries: 0,
         });
         const failed = caught(send(model));
-        await vi.advanceTimersByTimeAsync(1000);
-        // (setImmediate is not faked: it comes after the deadline's abort has run its course.)
-        const pending = new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')));
-        const error = await Promise.race([failed, pending]);
+        const error = await settledAfter(1000, failed);
         expect(isGatewayError(error) && error.code).toBe('timeout');
         // The error names the deadline the user gave, not what the catalog read left of it.
         expect((error as Error).message).toContain('within its deadline of 1000 ms');
@@ -144,10 +154,7 @@ describe('GatewayChatModel: timeout is a deadline, not an abort', () => {
         const client = createGatewayClient({ ...connection, timeoutMs: 1000, maxRetries: 0 });
         const model = new GatewayChatModel('community/general', { client });
         const failed = caught(send(model));
-        await vi.advanceTimersByTimeAsync(1000);
-        // (setImmediate is not faked: it comes after the deadline's abort has run its course.)
-        const pending = new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')));
-        const error = await Promise.race([failed, pending]);
+        const error = await settledAfter(1000, failed);
         expect(isGatewayError(error) && error.code).toBe('timeout');
         expect((error as Error).message).toContain('within its deadline of 1000 ms');
         expect(emulator.counters.requests.models).toBe(1);
