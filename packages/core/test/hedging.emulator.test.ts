@@ -674,6 +674,58 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     });
   });
 
+  it.each([
+    ['read whole', false],
+    ['streamed', true],
+  ])(
+    '%s: a cut attempt that never ends holds the done event only its grace, then nothing follows done',
+    async (_, stream) => {
+      const gateway = await emulate();
+      const { emulator } = gateway;
+      // The first request's fetch ignores its abort until the test lets it go (a wrapper that
+      // queues requests): the call's done must not wait for it past the cut request's grace.
+      let letGo: () => void = () => {};
+      const late = new Promise<void>((resolve) => (letGo = resolve));
+      let chats = 0;
+      const fetch: typeof globalThis.fetch = async (input, init) => {
+        const url = input instanceof Request ? input.url : String(input);
+        if (!url.endsWith('/chat/completions') || ++chats > 1) return emulator.fetch(input, init);
+        await late;
+        throw init!.signal!.reason;
+      };
+      const events: GatewayEvent[] = [];
+      let ended: () => void = () => {};
+      const done = new Promise<void>((resolve) => (ended = resolve));
+      const client = clientOn(gateway, {
+        fetch,
+        onEvent: (event) => {
+          if (event.operation !== 'chat') return;
+          events.push(event);
+          if (event.type === 'done') ended();
+        },
+      });
+      driveClock();
+      const options = {
+        fallbackModels: ['community/streamer'],
+        hedge: { afterMs: 50, maxExtra: 1 },
+      };
+      const answered = stream
+        ? client.chatStream(hi(), options).then((opened) => opened.result())
+        : client.chat(hi(), options).then((result) => result.answer);
+      // The hedge goes at 50 ms and wins at once, cutting the first request.
+      expect((await settledAfter(50, answered)).text).toBe('Echo: hello there');
+      await vi.advanceTimersByTimeAsync(CUT_REQUEST_GRACE_MS - 10);
+      expect(only(events, 'done')).toEqual([]);
+      await settledAfter(10, done);
+      expect(only(events, 'done')).toMatchObject([{ ok: true }]);
+      // The cut attempt ends at last: what it reports comes after done, and is dropped.
+      letGo();
+      await vi.advanceTimersByTimeAsync(CUT_REQUEST_GRACE_MS);
+      expect(only(events, 'done')).toHaveLength(1);
+      expect(events.at(-1)?.type).toBe('done');
+    },
+  );
+
   it('leaks no slot over many hedged calls', async () => {
     const gateway = await emulate();
     const { client } = recordingClient(gateway);

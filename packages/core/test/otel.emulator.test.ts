@@ -17,11 +17,12 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
+import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import { isGatewayError } from '../src/index';
 import { otelEvents } from '../src/otel';
-import { clientOn, DEFAULT_KEYS, hi } from './helpers';
+import { clientOn, DEFAULT_KEYS, driveClock, hi, settledAfter } from './helpers';
 
 /** Collects on demand (the test reads the metrics when it wants them). */
 class TestReader extends MetricReader {
@@ -219,6 +220,41 @@ describe('otelEvents: spans', () => {
     expect(cut?.attributes['error.type']).toBe('aborted');
     expect(cut?.status.code).toBe(SpanStatusCode.ERROR);
     expect(call.attributes['infergate.hedge.winner']).toBe('hedge');
+  });
+
+  it("a hedged call's cut attempt that never ends: its span ends, aborted, with the call's after the grace", async () => {
+    const gateway = await emulate();
+    const { emulator } = gateway;
+    // The first request's fetch ignores its abort and never settles (a wrapper queueing requests).
+    let chats = 0;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (!url.endsWith('/chat/completions') || ++chats > 1) return emulator.fetch(input, init);
+      return new Promise<Response>(() => {});
+    };
+    const record = otelEvents({ tracer, meter: meterProvider.getMeter('test') });
+    let ended: () => void = () => {};
+    const done = new Promise<void>((resolve) => (ended = resolve));
+    const client = clientOn(gateway, {
+      fetch,
+      onEvent: (event) => {
+        record(event);
+        if (event.type === 'done' && event.operation === 'chat') ended();
+      },
+    });
+    driveClock();
+    try {
+      const options = { fallbackModels: ['community/plain'], hedge: { afterMs: 30, maxExtra: 1 } };
+      await settledAfter(30, client.chat(hi(), options));
+      await settledAfter(CUT_REQUEST_GRACE_MS, done);
+    } finally {
+      vi.useRealTimers();
+    }
+    const call = callSpan();
+    const attempts = childrenOf(call).filter((span) => span.name === 'POST /chat/completions');
+    const cut = attempts.find((span) => span.attributes['infergate.attempt'] === 1);
+    expect(cut?.attributes['error.type']).toBe('aborted');
+    expect(cut?.status.code).toBe(SpanStatusCode.ERROR);
   });
 
   it('shows each hop of a walk over fallbackModels: skips, one attempt span per model, failovers', async () => {

@@ -462,7 +462,9 @@ function finish(instruments: Instruments, call: CallState, event: GatewayDoneEve
   const { span } = call;
   // A call that ended while queued or mid-attempt (deadline, abort) closes those spans too.
   endAll(call.queueSpans, SpanStatusCode.ERROR);
-  endAll(call.attemptSpans);
+  // An attempt still open (a hedge's cut attempt past its grace): ended as the abort it was.
+  for (const attempt of call.attemptSpans.values()) attempt.setAttribute('error.type', 'aborted');
+  endAll(call.attemptSpans, SpanStatusCode.ERROR);
   if (call.waiting > 0) instruments.queued.add(-call.waiting, call.budget);
   if (call.holding > 0) instruments.slotsInUse.add(-call.holding, call.budget);
   const attributes: Attributes = {

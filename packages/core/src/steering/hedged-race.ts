@@ -4,6 +4,7 @@ import type { CallScope } from '../call/call-scope';
 import { MAX_TIMEOUT_MS } from '../call/timer-limit';
 import { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
+import { CUT_REQUEST_GRACE_MS } from '../http/slot-source';
 import type { OpenVia, Slot } from '../http/transport';
 
 /** One run of a hedged call: the first attempt's walk, or the hedge. */
@@ -134,8 +135,11 @@ class HedgedRace<T> {
     const cut = runs.filter((other) => other !== entry && !other.done);
     for (const other of cut) other.scope.abort(HEDGE_LOST);
     // The cut run's `response` and `released` follow its abort: the call's `done` waits for them
-    // (the winner's answer does not).
-    if (cut.length > 0) this.#race.events?.endsAfter(Promise.all(cut.map((run) => run.settled)));
+    // (the winner's answer does not), as long as a cut request's slot is held at most.
+    if (cut.length > 0) {
+      const settled = Promise.all(cut.map((run) => run.settled));
+      this.#race.events?.endsAfter(settled, CUT_REQUEST_GRACE_MS);
+    }
     scope.disposeWith(this.#race.scope);
     const hedgeModel = this.#hedgeModel;
     this.#resolve({ answer, winner: name, hedgeModel, otherCut: cut.length > 0 });
