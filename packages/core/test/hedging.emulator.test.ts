@@ -398,7 +398,13 @@ describe('hedge: a second attempt when the first is slow to its first content', 
         asked();
         await answered;
         const lease = await inner.acquireIfFree?.(request);
-        return lease && { release: () => (lease.release(), givenBack()) };
+        if (!lease) return lease;
+        return {
+          release: () => {
+            lease.release();
+            givenBack();
+          },
+        };
       },
     };
     const { client, events } = recordingClient(gateway, { budget });
