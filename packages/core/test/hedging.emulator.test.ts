@@ -70,6 +70,42 @@ async function hedgedToStreamer(hedge: { afterMs: number | 'auto'; maxExtra?: nu
 }
 
 /**
+ * A call hedged after 50 ms (on the driven clock) whose first request's fetch gives up only when
+ * the test calls `letGo()`, abort or not: the hedge wins at once. Its chat events, a promise of its
+ * `done`, and its answer.
+ */
+async function hedgedOverHeldFirst(stream: boolean) {
+  const gateway = await emulate();
+  const { emulator } = gateway;
+  let letGo: () => void = () => {};
+  const late = new Promise<void>((resolve) => (letGo = resolve));
+  let chats = 0;
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (!url.endsWith('/chat/completions') || ++chats > 1) return emulator.fetch(input, init);
+    await late;
+    throw init!.signal!.reason;
+  };
+  const events: GatewayEvent[] = [];
+  let ended: () => void = () => {};
+  const done = new Promise<void>((resolve) => (ended = resolve));
+  const client = clientOn(gateway, {
+    fetch,
+    onEvent: (event) => {
+      if (event.operation !== 'chat') return;
+      events.push(event);
+      if (event.type === 'done') ended();
+    },
+  });
+  driveClock();
+  const options = { fallbackModels: ['community/streamer'], hedge: { afterMs: 50, maxExtra: 1 } };
+  const answered = stream
+    ? client.chatStream(hi(), options).then((opened) => opened.result())
+    : client.chat(hi(), options).then((result) => result.answer);
+  return { events, done, letGo, answered };
+}
+
+/**
  * A call to a held `community/general`, listing `community/streamer` and hedged after 50 ms (the
  * streamer wins, the first attempt is cut): its chat events, once its `done` event came.
  */
@@ -638,37 +674,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     ['read whole', false],
     ['streamed', true],
   ])('%s: a cut attempt slow to end delays the done event, not the answer', async (_, stream) => {
-    const gateway = await emulate();
-    const { emulator } = gateway;
     // The first request is never answered, and its abort is honoured only when the test says (a
     // fetch slow to give up): the hedge's answer must reach the caller meanwhile.
-    let letGo: () => void = () => {};
-    const late = new Promise<void>((resolve) => (letGo = resolve));
-    let chats = 0;
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      const url = input instanceof Request ? input.url : String(input);
-      if (!url.endsWith('/chat/completions') || ++chats > 1) return emulator.fetch(input, init);
-      const signal = init!.signal!;
-      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
-      await late;
-      throw signal.reason;
-    };
-    const events: GatewayEvent[] = [];
-    let ended: () => void = () => {};
-    const done = new Promise<void>((resolve) => (ended = resolve));
-    const client = clientOn(gateway, {
-      fetch,
-      onEvent: (event) => {
-        if (event.operation !== 'chat') return;
-        events.push(event);
-        if (event.type === 'done') ended();
-      },
-    });
-    driveClock();
-    const options = { fallbackModels: ['community/streamer'], hedge: { afterMs: 50, maxExtra: 1 } };
-    const answered = stream
-      ? client.chatStream(hi(), options).then((opened) => opened.result())
-      : client.chat(hi(), options).then((result) => result.answer);
+    const { events, done, letGo, answered } = await hedgedOverHeldFirst(stream);
     expect((await settledAfter(50, answered)).text).toBe('Echo: hello there');
     expect(only(events, 'done')).toEqual([]);
     letGo();
@@ -686,38 +694,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   ])(
     '%s: a cut attempt that never ends holds the done event only its grace, then nothing follows done',
     async (_, stream) => {
-      const gateway = await emulate();
-      const { emulator } = gateway;
       // The first request's fetch ignores its abort until the test lets it go (a wrapper that
       // queues requests): the call's done must not wait for it past the cut request's grace.
-      let letGo: () => void = () => {};
-      const late = new Promise<void>((resolve) => (letGo = resolve));
-      let chats = 0;
-      const fetch: typeof globalThis.fetch = async (input, init) => {
-        const url = input instanceof Request ? input.url : String(input);
-        if (!url.endsWith('/chat/completions') || ++chats > 1) return emulator.fetch(input, init);
-        await late;
-        throw init!.signal!.reason;
-      };
-      const events: GatewayEvent[] = [];
-      let ended: () => void = () => {};
-      const done = new Promise<void>((resolve) => (ended = resolve));
-      const client = clientOn(gateway, {
-        fetch,
-        onEvent: (event) => {
-          if (event.operation !== 'chat') return;
-          events.push(event);
-          if (event.type === 'done') ended();
-        },
-      });
-      driveClock();
-      const options = {
-        fallbackModels: ['community/streamer'],
-        hedge: { afterMs: 50, maxExtra: 1 },
-      };
-      const answered = stream
-        ? client.chatStream(hi(), options).then((opened) => opened.result())
-        : client.chat(hi(), options).then((result) => result.answer);
+      const { events, done, letGo, answered } = await hedgedOverHeldFirst(stream);
       // The hedge goes at 50 ms and wins at once, cutting the first request.
       expect((await settledAfter(50, answered)).text).toBe('Echo: hello there');
       await vi.advanceTimersByTimeAsync(CUT_REQUEST_GRACE_MS - 10);
