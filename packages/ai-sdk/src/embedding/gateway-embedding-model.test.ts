@@ -68,7 +68,7 @@ describe('embeddings through the gateway', () => {
 
   it("declares its limits to ai: one call at a time, each the key's 4 requests' worth", () => {
     const model = gateway().embeddingModel(ENGINE);
-    expect(model.maxEmbeddingsPerCall).toBe(256);
+    expect(model.maxEmbeddingsPerCall).toBe(2048);
     expect(model.supportsParallelCalls).toBe(false);
   });
 
@@ -88,26 +88,28 @@ describe('embeddings through the gateway', () => {
     expect(emulator.counters.requests.embeddings).toBe(sentAtFailure + 1);
   });
 
-  it("embedMany's batches never wait behind their siblings: no deadline runs while they queue", async () => {
-    // The requests queued for a slot of the key and not yet given one.
-    const waiting = new Set<number>();
+  it("embedMany's doEmbed calls never wait behind each other: no later call's deadline runs meanwhile", async () => {
+    // The requests that have begun (each batch's own id in the events), queued or sent.
+    const begun = new Set<number>();
     const onEvent = (event: GatewayEvent) => {
-      if (event.operation !== 'embeddings') return;
-      if (event.type === 'queued') waiting.add(event.callId);
-      if (event.type === 'dequeued') waiting.delete(event.callId);
+      if (event.operation === 'embeddings') begun.add(event.callId);
     };
     const model = gateway({ onEvent }).embeddingModel(ENGINE);
     await embed({ model, value: 'warm' });
     emulator.resetCounters();
+    begun.clear();
     const release = emulator.holdAnswers('embeddings');
+    // 40 batches: a first doEmbed of 2 048 values (32 requests), a second of 512 (8).
     const values = Array.from({ length: 64 * 40 }, (_, i) => `text ${i}`);
     const call = embedMany({ model, values, maxRetries: 0 });
-    // The key's 4 slots taken by the first call's 4 batches: no other batch has been started.
+    // The key's 4 slots taken by the first call's batches, its other 28 queued under its one
+    // deadline: none of the second call's 8 has begun.
     await emulated.untilRequests(4, { endpoint: 'embeddings' });
-    expect(waiting.size).toBe(0);
+    expect(begun.size).toBe(32);
     release();
     expect((await call).embeddings).toHaveLength(values.length);
     expect(emulator.counters.requests.embeddings).toBe(40);
+    expect(begun.size).toBe(40);
   });
 
   it("reports token usage summed over the requests, and the last answer's headers and body", async () => {
@@ -125,10 +127,10 @@ describe('embeddings through the gateway', () => {
     expect(single.response?.headers?.['content-type']).toContain('application/json');
   });
 
-  it('refuses more than 256 values in one doEmbed call', async () => {
+  it('refuses more than 2048 values in one doEmbed call', async () => {
     const model = gateway().embeddingModel(ENGINE);
     await expect(
-      model.doEmbed({ values: Array.from({ length: 257 }, () => 'a') }),
+      model.doEmbed({ values: Array.from({ length: 2049 }, () => 'a') }),
     ).rejects.toSatisfy(TooManyEmbeddingValuesForCallError.isInstance);
   });
 
@@ -186,7 +188,7 @@ describe('embeddings through the gateway', () => {
     ).toBe('values[1]');
     expect(await refusal(ai6.embed({ model: modelV3, value: '', maxRetries: 0 }))).toBe('value');
     // A middleware that copies `providerOptions` hides the batch's start: no caller's index is
-    // claimed then (the empty value is values[300]; within its call of 256 it is texts[44]).
+    // claimed then (the empty value is values[2100]; within its call of 2048 it is texts[52]).
     const copied = wrapEmbeddingModel({
       model,
       middleware: {
@@ -197,8 +199,8 @@ describe('embeddings through the gateway', () => {
         }),
       },
     });
-    const values = Array.from({ length: 320 }, (_, i) => (i === 300 ? '' : `v${i}`));
-    expect(await refusal(embedMany({ model: copied, values, maxRetries: 0 }))).toBe('texts[44]');
+    const values = Array.from({ length: 2112 }, (_, i) => (i === 2100 ? '' : `v${i}`));
+    expect(await refusal(embedMany({ model: copied, values, maxRetries: 0 }))).toBe('texts[52]');
   });
 
   it("keeps the engine its first call took when no id is given: the only engine's change is refused", async () => {

@@ -45,7 +45,7 @@ export const markBatchStart: EmbeddingModelProviderOptionsTransformer = (batch) 
 export class GatewayEmbeddingModel implements EmbeddingModelV4 {
   readonly specificationVersion = 'v4';
   readonly modelId: string;
-  /** `embedMany`'s calls: one at a time, each 4 requests' worth (`VALUES_PER_DO_EMBED`). */
+  /** `embedMany`'s calls: one at a time, each 8 rounds of the key's 4 requests (`VALUES_PER_DO_EMBED`). */
   readonly maxEmbeddingsPerCall = VALUES_PER_DO_EMBED;
   readonly supportsParallelCalls = false;
   /** Lets `embedMany` cut batches by bytes too; `doEmbed` splits again when called directly. */
