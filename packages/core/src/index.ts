@@ -13,6 +13,7 @@ export type {
   KeyBudget,
 } from './budget/key-budget';
 export type { CallOptions, GatewayResponseInfo } from './call/call-options';
+export type { GatewayHeaders } from './call/option-groups';
 export {
   CIRCUIT_BREAKER_OPTIONS,
   type CircuitBreakerOptions,

@@ -6,13 +6,13 @@
  */
 import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient, isGatewayError } from '../src/index';
+import { createGatewayClient, type GatewayHeaders, isGatewayError } from '../src/index';
 import { clientOn, hi, totalRequests } from './helpers';
 
 const HEADERS_RULE = 'must be an object of header values, a Headers or [name, value] pairs';
 
 /** A client on `gateway` recording the headers of each chat request it sends. */
-function recording(gateway: Awaited<ReturnType<typeof emulate>>, headers?: HeadersInit) {
+function recording(gateway: Awaited<ReturnType<typeof emulate>>, headers?: GatewayHeaders) {
   const sent: Headers[] = [];
   const client = clientOn(gateway, {
     headers,
@@ -76,9 +76,10 @@ describe('headers, by the descriptor kind', () => {
 
   it('an entry whose value is undefined is left out, not sent as "undefined"', async () => {
     const gateway = await emulate();
-    const given = { 'x-org': undefined, 'x-b': 'b' } as unknown as Record<string, string>;
+    // Typed as the AI SDK and LangChain give them: no cast needed (`GatewayHeaders`).
+    const given: GatewayHeaders = { 'x-org': undefined, 'x-b': 'b' };
     const { client, sent } = recording(gateway, given);
-    await client.chat(hi(), { headers: { 'x-call': undefined } as unknown as HeadersInit });
+    await client.chat(hi(), { headers: { 'x-call': undefined } });
     const { client: other, sent: sentByOther } = recording(gateway);
     await other.chat(hi(), { headers: given });
     await other.chat(hi(), { headers: [['x-org', undefined]] as unknown as HeadersInit });

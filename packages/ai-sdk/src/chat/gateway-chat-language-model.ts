@@ -26,7 +26,6 @@ import {
 } from '@infergate/core/internal';
 import {
   AI_RETRIES,
-  coreHeaders,
   endpointURL,
   type GatewayModelConfig,
   headersToRecord,
@@ -206,7 +205,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   ): ChatCallOptions {
     return {
       signal: options.abortSignal,
-      headers: coreHeaders(options.headers),
+      headers: options.headers,
       maxRetries: AI_RETRIES,
       capabilities: this.settings.capabilities,
       ...resolveSteering(this.settings, settings),

@@ -17,7 +17,6 @@ import { ENDPOINTS, withDeadlineStarted } from '@infergate/core/internal';
 import { EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
 import {
   AI_RETRIES,
-  coreHeaders,
   endpointURL,
   type GatewayModelConfig,
   headersToRecord,
@@ -85,7 +84,7 @@ export async function embedValues(
   // One deadline (the client's `timeoutMs`) over the engine look-up and the requests.
   const callOptions = withDeadlineStarted({
     signal: abortSignal,
-    headers: coreHeaders(options.headers),
+    headers: options.headers,
     maxRetries: AI_RETRIES,
     onResponse: (info: GatewayResponseInfo) => {
       response = info;

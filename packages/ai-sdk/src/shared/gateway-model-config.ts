@@ -13,17 +13,6 @@ export interface GatewayModelConfig {
   streamUsage: boolean;
 }
 
-/**
- * The AI SDK's request headers (a value may be `undefined`) as core takes them: core leaves out an
- * entry whose value is undefined (its one reading of every `headers` option), so they pass as
- * they are; only core's `HeadersInit` type does not say so.
- */
-export function coreHeaders(
-  headers: Record<string, string | undefined> | undefined,
-): HeadersInit | undefined {
-  return headers as HeadersInit | undefined;
-}
-
 export function headersToRecord(headers: Headers): Record<string, string> {
   return Object.fromEntries(headers.entries());
 }

@@ -13,7 +13,7 @@ import {
   serviceToolRequest,
   withCallerFieldNames,
 } from '@infergate/core/internal/service-tools';
-import { coreHeaders, type GatewayModelConfig } from '../shared/gateway-model-config';
+import type { GatewayModelConfig } from '../shared/gateway-model-config';
 import { mapGatewayError, withMappedErrors } from '../shared/map-gateway-error';
 import type {
   GatewayOcrInput,
@@ -140,7 +140,7 @@ export async function transcribe(
 }
 
 function callOptions(options: GatewayServiceCallOptions) {
-  return { signal: options.abortSignal, headers: coreHeaders(options.headers) };
+  return { signal: options.abortSignal, headers: options.headers };
 }
 
 /**

@@ -8,7 +8,6 @@ import type { TranscriptionResponse } from '@infergate/core';
 import { ENDPOINTS } from '@infergate/core/internal';
 import {
   AI_RETRIES,
-  coreHeaders,
   endpointURL,
   type GatewayModelConfig,
   headersToRecord,
@@ -51,7 +50,7 @@ export async function transcribeAudio(
   try {
     response = await config.client().transcribe(request, {
       signal: options.abortSignal,
-      headers: coreHeaders(options.headers),
+      headers: options.headers,
       maxRetries: AI_RETRIES,
       onResponse: (info) => {
         headers = info.headers;

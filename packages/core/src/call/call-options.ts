@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §2.3 (headers a call adds), §2.5 (its deadline), §10.5 (its retries).
 import { GatewayError } from '../errors/errors';
 import {
+  type GatewayHeaders,
   kindOf,
   type OptionGroup,
   type OptionPlace,
@@ -14,8 +15,8 @@ import {
 
 export interface CallOptions {
   signal?: AbortSignal;
-  /** Headers of this call's requests, over the client's (as fetch takes them, `HeadersInit`). */
-  headers?: HeadersInit;
+  /** Headers of this call's requests, over the client's (see `GatewayHeaders`). */
+  headers?: GatewayHeaders;
   /** Overrides the client's `timeoutMs` for this call (a finite number > 0; clamped to 2^31 − 1). */
   timeoutMs?: number;
   /** Overrides the client's `maxRetries` for this call (an integer ≥ 0; `0`: one attempt). */

@@ -255,6 +255,12 @@ export function readNumber(
   throw refusal(place, name, `must be ${rule}, got ${given}`, code);
 }
 
+/**
+ * Headers as fetch takes them (`HeadersInit`), or an object whose undefined values are left out:
+ * the shape the AI SDK's and LangChain's options give (`{ 'x-org': process.env.ORG }`).
+ */
+export type GatewayHeaders = HeadersInit | Record<string, string | undefined>;
+
 /** Headers as fetch takes them (`HeadersInit`): an object (a `Headers` too), or `[name, value]` pairs. */
 const isHeadersInit = (value: unknown): boolean =>
   typeof value === 'object' &&
@@ -267,7 +273,7 @@ const isHeadersInit = (value: unknown): boolean =>
  * entry whose value is undefined is left out (`{ 'x-org': process.env.ORG }` with no `ORG`), not
  * sent as the text "undefined". The one reading of every `headers` option: the client's and a call's.
  */
-export function headerRecord(init: HeadersInit | undefined): Record<string, string> {
+export function headerRecord(init: GatewayHeaders | undefined): Record<string, string> {
   const read = new Map<string, string>();
   if (init === undefined) return {};
   const entries: Iterable<[string, string | undefined]> =

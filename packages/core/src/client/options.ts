@@ -5,6 +5,7 @@ import { CALL_OPTIONS } from '../call/call-options';
 import {
   CIRCUIT_BREAKER_OPTIONS,
   type CircuitBreakerOptions,
+  type GatewayHeaders,
   HEDGE_OPTIONS,
   headerRecord,
   integer,
@@ -79,10 +80,10 @@ export interface GatewayClientOptions
   /** A WHATWG fetch. Default: `globalThis.fetch`. */
   fetch?: typeof fetch;
   /**
-   * Headers sent with every request, as fetch takes them: an object of names to values, a
-   * `Headers`, or `[name, value]` pairs.
+   * Headers sent with every request, as fetch takes them: an object of names to values (an
+   * undefined value is left out), a `Headers`, or `[name, value]` pairs.
    */
-  headers?: HeadersInit;
+  headers?: GatewayHeaders;
   /**
    * Largest response body read (bytes after decompression, counted while reading; a larger
    * `Content-Length` fails before reading): `response_too_large`. Default 32 MiB. A stream's total

@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §2.2 (authentication), §2.3 (request headers we send).
-import { headerRecord } from '../call/option-groups';
+import { type GatewayHeaders, headerRecord } from '../call/option-groups';
 import { describeCause, GatewayError } from '../errors/errors';
 import { redactSecret } from '../errors/redact-secret';
 
@@ -23,7 +23,7 @@ export class RequestHeaders {
   for(
     body: string | FormData | undefined,
     accept: string | undefined,
-    init: HeadersInit | undefined,
+    init: GatewayHeaders | undefined,
   ): Headers | Record<string, string> {
     // A `Headers` or pairs as an object (the call options' check took only what fetch takes).
     const callHeaders = init && headerRecord(init);
