@@ -8,6 +8,7 @@ import {
 } from '@ai-sdk/provider-utils';
 import {
   ENDPOINTS,
+  refuseUnknownOptions,
   type ServiceToolName,
   type ServiceToolOptions,
   serviceToolDefinition,
@@ -88,7 +89,7 @@ function serviceTool<Name extends ServiceToolName>(
 ): Tool<ServiceToolTypes[Name]['input'], ServiceToolTypes[Name]['result']> {
   type Input = ServiceToolTypes[Name]['input'];
   type Result = ServiceToolTypes[Name]['result'];
-  const { description, parameters } = toolDefinition(name, definition);
+  const { description, parameters } = toolDefinition(name, options, definition);
   const inputSchema = jsonSchema<Input>(parameters, {
     validate: async (value) => (await toolCalls(name)).checkToolInput(name, value, definition),
   });
@@ -99,12 +100,26 @@ function serviceTool<Name extends ServiceToolName>(
   return tool({ description, inputSchema, execute } as unknown as Tool<Input, Result>);
 }
 
+/** Every key of `T` once, as an object literal: a key missing or extra fails to compile. */
+type EveryKey<T> = { [K in keyof Required<T>]: 1 };
+
+/** Each tool's options, every key: a typo (`descripton`) would do nothing, so it is refused. */
+const TOOL_OPTION_KEYS = {
+  translate: { targetLanguage: 1, description: 1 } satisfies EveryKey<TranslateToolOptions>,
+  ocr: { resolveImage: 1, description: 1 } satisfies EveryKey<OcrToolOptions>,
+  transcribe: { resolveAudio: 1, description: 1 } satisfies EveryKey<TranscribeToolOptions>,
+};
+
 /**
  * Core's definition of a tool; an option it refuses (a fixed `targetLanguage` that is no language
  * code) fails the tool's making as an `InvalidArgumentError`, rather than every call of the tool.
+ * An unknown key of the tool's options (`descripton`), which would do nothing, fails it as a
+ * model's unknown setting does (`LoadSettingError`), naming the closest known one.
  */
-function toolDefinition(name: ServiceToolName, options: ServiceToolOptions) {
+function toolDefinition(name: ServiceToolName, given: object, options: ServiceToolOptions) {
   try {
+    const known = Object.keys(TOOL_OPTION_KEYS[name]);
+    refuseUnknownOptions(given, known, `tools.${name} options`, 'model setting');
     return serviceToolDefinition(name, options);
   } catch (error) {
     throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });

@@ -5,6 +5,7 @@ import { EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
 import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
+import { refuseUnknownFields } from '../utils/known-fields';
 
 export interface GatewayEmbeddingsFields
   extends Omit<EmbeddingsParams, 'maxRetries'>,
@@ -40,6 +41,12 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
   #pinnedModel: string | undefined;
 
   constructor(fields: GatewayEmbeddingsFields = {}) {
+    // A typo (`dimension`) would do nothing: refused, with LangChain's own fields known.
+    refuseUnknownFields(
+      fields,
+      { model: true, dimensions: true, maxConcurrency: true, onFailedAttempt: true },
+      'new GatewayEmbeddings',
+    );
     // The gateway client retries; LangChain's caller must not retry on top of it.
     super({ ...fields, maxRetries: 0 });
     this.model = fields.model;

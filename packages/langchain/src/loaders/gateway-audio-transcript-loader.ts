@@ -4,6 +4,7 @@ import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
 import { Document } from '@langchain/core/documents';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
+import { refuseUnknownFields } from '../utils/known-fields';
 
 export interface GatewayAudioTranscriptLoaderFields extends GatewayConnectionFields, ClientTuning {
   /** The audio: a Blob/File, bytes, or base64. WAV, MP3 or FLAC, at most 23 MiB. */
@@ -30,6 +31,18 @@ export class GatewayAudioTranscriptLoader extends BaseDocumentLoader {
 
   constructor(fields: GatewayAudioTranscriptLoaderFields) {
     super();
+    refuseUnknownFields(
+      fields,
+      {
+        audio: true,
+        language: true,
+        translate: true,
+        filename: true,
+        mimeType: true,
+        metadata: true,
+      },
+      'new GatewayAudioTranscriptLoader',
+    );
     // Only the request fields are kept: the connection fields (API key) stay inside the client.
     const { audio, language, translate, filename, mimeType, metadata } = fields;
     this.fields = { audio, language, translate, filename, mimeType, metadata };

@@ -4,6 +4,7 @@ import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
 import { Document } from '@langchain/core/documents';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
+import { refuseUnknownFields } from '../utils/known-fields';
 
 export interface GatewayOcrLoaderFields extends GatewayConnectionFields, ClientTuning {
   /** The image: a Blob/File, bytes, or base64 (decoded 1 byte .. 23 MiB). */
@@ -22,6 +23,7 @@ export class GatewayOcrLoader extends BaseDocumentLoader {
 
   constructor(fields: GatewayOcrLoaderFields) {
     super();
+    refuseUnknownFields(fields, { image: true, metadata: true }, 'new GatewayOcrLoader');
     // Only the request fields are kept: the connection fields (API key) stay inside the client.
     const { image, metadata } = fields;
     this.fields = { image, metadata };

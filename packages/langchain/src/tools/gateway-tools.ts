@@ -25,6 +25,7 @@ import {
 } from '@langchain/core/tools';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
+import { refuseUnknownFields } from '../utils/known-fields';
 
 /**
  * Turns what a model passes for an image or audio file into bytes. Models cannot carry large
@@ -153,6 +154,7 @@ async function checkedMedia(
 
 /** `translate`: text → text in another language (about 60 languages, ≤ 4096 bytes per call). */
 export function createTranslateTool(options: GatewayToolOptions = {}) {
+  refuseUnknownFields(options, { resolveMedia: true }, 'createTranslateTool');
   const gateway = resolveClient(options, 'createTranslateTool');
   return serviceTool<TranslateToolArguments>('translate', options, async (args, config) => {
     const request = serviceToolRequest('translate', args);
@@ -162,6 +164,7 @@ export function createTranslateTool(options: GatewayToolOptions = {}) {
 
 /** `ocr`: image → the text in it (Ukrainian and English; photo, scan or screenshot). */
 export function createOcrTool(options: GatewayToolOptions = {}) {
+  refuseUnknownFields(options, { resolveMedia: true }, 'createOcrTool');
   const gateway = resolveClient(options, 'createOcrTool');
   return serviceTool<OcrToolArguments>('ocr', options, async (args, config) => {
     const media = await checkedMedia(options, 'ocr', args);
@@ -172,6 +175,7 @@ export function createOcrTool(options: GatewayToolOptions = {}) {
 
 /** `transcribe`: speech (WAV, MP3, FLAC) → text, 99 languages, optionally translated to English. */
 export function createTranscribeTool(options: GatewayToolOptions = {}) {
+  refuseUnknownFields(options, { resolveMedia: true }, 'createTranscribeTool');
   const gateway = resolveClient(options, 'createTranscribeTool');
   return serviceTool<TranscribeToolArguments>('transcribe', options, async (args, config) => {
     const media = await checkedMedia(options, 'transcribe', args);
@@ -202,15 +206,17 @@ const CREATE_TOOL: Record<
 export async function createGatewayTools(
   options: GatewayToolOptions & { include?: ('translate' | 'ocr' | 'transcribe')[] } = {},
 ): Promise<GatewayTool[]> {
+  refuseUnknownFields(options, { resolveMedia: true, include: true }, 'createGatewayTools');
+  const { include, ...toolOptions } = options;
   const client = resolveClient(options, 'createGatewayTools');
   const services = await withLangChainErrors(() => client.services());
   const tools: GatewayTool[] = [];
   for (const [name, service] of Object.entries(SERVICE_OF_TOOL) as [ServiceToolName, ServiceId][]) {
     if (!isServiceOffered(services, service)) continue;
-    if (options.include && !options.include.includes(name)) continue;
+    if (include && !include.includes(name)) continue;
     // The shared client carries the hooks (made with them above).
     tools.push(
-      CREATE_TOOL[name]({ ...options, client, onEvent: undefined, recordContent: undefined }),
+      CREATE_TOOL[name]({ ...toolOptions, client, onEvent: undefined, recordContent: undefined }),
     );
   }
   return tools;
