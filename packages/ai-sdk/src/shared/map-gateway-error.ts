@@ -17,8 +17,9 @@ interface GatewayErrorContext {
   /** The request body as sent (never the API key: it travels in a header). */
   requestBodyValues: unknown;
   /**
-   * The longest `Retry-After` worth waiting for: a 429 asking for longer is not retryable, so
-   * `ai`'s retry loop (the only one: core makes one attempt per call here) fails at once.
+   * The longest `Retry-After` worth waiting for: a 429 asking for longer (or for 60 s or more,
+   * which `ai` would not wait) is not retryable, so `ai`'s retry loop (the only one: core makes one
+   * attempt per call here) fails at once.
    */
   maxRetryAfterMs: number;
   /** The kind of model that made the call, for `NoSuchModelError`. Default `languageModel`. */
@@ -86,10 +87,22 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
     responseHeaders: error.responseHeaders,
     responseBody: error.body,
     cause: error,
-    // Core's retry policy decides; only the wait limit is this provider's.
-    isRetryable: isRetryableWithin(error, context.maxRetryAfterMs),
+    // Core's retry policy decides; only the wait limit is this provider's, capped at what `ai` waits.
+    isRetryable: isRetryableWithin(error, longestWaitAiHonours(context.maxRetryAfterMs)),
     data: gatewayErrorData(error),
   });
+}
+
+/**
+ * `ai`'s retry loop (ai@6 and ai@7, `getRetryDelayInMs`) waits a `Retry-After` only when it is
+ * under 60 s; a longer one it replaces with its own backoff (2 s first), so the retry would come
+ * long before the gateway asked. A wait `ai` would not honour is therefore never retryable.
+ */
+const LONGEST_RETRY_AFTER_AI_WAITS_MS = 59_999;
+
+/** The longest `Retry-After` that is retryable: the caller's limit, at most what `ai` waits. */
+function longestWaitAiHonours(maxRetryAfterMs: number): number {
+  return Math.min(maxRetryAfterMs, LONGEST_RETRY_AFTER_AI_WAITS_MS);
 }
 
 /**
