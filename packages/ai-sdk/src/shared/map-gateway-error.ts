@@ -87,22 +87,12 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
     responseHeaders: error.responseHeaders,
     responseBody: error.body,
     cause: error,
-    // Core's retry policy decides; only the wait limit is this provider's, capped at what `ai` waits.
-    isRetryable: isRetryableWithin(error, longestWaitAiHonours(context.maxRetryAfterMs)),
+    // Core's retry policy decides; only the wait limit is this provider's, capped below 60 s:
+    // `ai` (6 and 7, `getRetryDelayInMs`) waits a `Retry-After` only under 60 s and retries a
+    // longer one after its own backoff (2 s first), long before the gateway asked.
+    isRetryable: isRetryableWithin(error, Math.min(context.maxRetryAfterMs, 59_999)),
     data: gatewayErrorData(error),
   });
-}
-
-/**
- * `ai`'s retry loop (ai@6 and ai@7, `getRetryDelayInMs`) waits a `Retry-After` only when it is
- * under 60 s; a longer one it replaces with its own backoff (2 s first), so the retry would come
- * long before the gateway asked. A wait `ai` would not honour is therefore never retryable.
- */
-const LONGEST_RETRY_AFTER_AI_WAITS_MS = 59_999;
-
-/** The longest `Retry-After` that is retryable: the caller's limit, at most what `ai` waits. */
-function longestWaitAiHonours(maxRetryAfterMs: number): number {
-  return Math.min(maxRetryAfterMs, LONGEST_RETRY_AFTER_AI_WAITS_MS);
 }
 
 /**
@@ -129,23 +119,23 @@ export async function withMappedErrors<T>(
 /** The gateway-specific facts of an error, as JSON for `APICallError.data` and stream errors. */
 function gatewayErrorData(error: GatewayError): JSONObject {
   const data: JSONObject = { code: error.code };
-  const optional: [string, unknown][] = [
-    ['type', error.type],
-    ['status', error.status],
-    ['retryAfterMs', error.retryAfterMs],
-    ['requestedModel', error.requestedModel],
-    ['servedModel', error.servedModel],
-    ['model', error.model],
-    ['missing', error.missing],
-    ['alternatives', error.alternatives],
-    ['field', error.field],
-    ['stall', error.stall],
-    ['skipped', error.skipped],
-    ['route', error.route],
-    ['body', error.data],
-  ];
-  for (const [key, value] of optional) {
-    if (value !== undefined) data[key] = value as JSONObject[string];
+  const optional: Record<string, unknown> = {
+    type: error.type,
+    status: error.status,
+    retryAfterMs: error.retryAfterMs,
+    requestedModel: error.requestedModel,
+    servedModel: error.servedModel,
+    model: error.model,
+    missing: error.missing,
+    alternatives: error.alternatives,
+    field: error.field,
+    stall: error.stall,
+    skipped: error.skipped,
+    route: error.route,
+    body: error.data,
+  };
+  for (const key in optional) {
+    if (optional[key] !== undefined) data[key] = optional[key] as JSONObject[string];
   }
   return data;
 }
