@@ -17,8 +17,9 @@ interface GatewayErrorContext {
   /** The request body as sent (never the API key: it travels in a header). */
   requestBodyValues: unknown;
   /**
-   * The longest `Retry-After` worth waiting for: a 429 asking for longer is not retryable, so
-   * `ai`'s retry loop (the only one: core makes one attempt per call here) fails at once.
+   * The longest `Retry-After` worth waiting for: a 429 asking for longer (or for 60 s or more,
+   * which `ai` would not wait) is not retryable, so `ai`'s retry loop (the only one: core makes one
+   * attempt per call here) fails at once.
    */
   maxRetryAfterMs: number;
   /** The kind of model that made the call, for `NoSuchModelError`. Default `languageModel`. */
@@ -86,8 +87,10 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
     responseHeaders: error.responseHeaders,
     responseBody: error.body,
     cause: error,
-    // Core's retry policy decides; only the wait limit is this provider's.
-    isRetryable: isRetryableWithin(error, context.maxRetryAfterMs),
+    // Core's retry policy decides; only the wait limit is this provider's, capped below 60 s:
+    // `ai` (6 and 7, `getRetryDelayInMs`) waits a `Retry-After` only under 60 s and retries a
+    // longer one after its own backoff (2 s first), long before the gateway asked.
+    isRetryable: isRetryableWithin(error, Math.min(context.maxRetryAfterMs, 59_999)),
     data: gatewayErrorData(error),
   });
 }
@@ -116,23 +119,23 @@ export async function withMappedErrors<T>(
 /** The gateway-specific facts of an error, as JSON for `APICallError.data` and stream errors. */
 function gatewayErrorData(error: GatewayError): JSONObject {
   const data: JSONObject = { code: error.code };
-  const optional: [string, unknown][] = [
-    ['type', error.type],
-    ['status', error.status],
-    ['retryAfterMs', error.retryAfterMs],
-    ['requestedModel', error.requestedModel],
-    ['servedModel', error.servedModel],
-    ['model', error.model],
-    ['missing', error.missing],
-    ['alternatives', error.alternatives],
-    ['field', error.field],
-    ['stall', error.stall],
-    ['skipped', error.skipped],
-    ['route', error.route],
-    ['body', error.data],
-  ];
-  for (const [key, value] of optional) {
-    if (value !== undefined) data[key] = value as JSONObject[string];
+  const optional: Record<string, unknown> = {
+    type: error.type,
+    status: error.status,
+    retryAfterMs: error.retryAfterMs,
+    requestedModel: error.requestedModel,
+    servedModel: error.servedModel,
+    model: error.model,
+    missing: error.missing,
+    alternatives: error.alternatives,
+    field: error.field,
+    stall: error.stall,
+    skipped: error.skipped,
+    route: error.route,
+    body: error.data,
+  };
+  for (const key in optional) {
+    if (optional[key] !== undefined) data[key] = optional[key] as JSONObject[string];
   }
   return data;
 }
