@@ -50,7 +50,8 @@ export interface GatewayProviderSettings
   catalogTtlMs?: number;
   /**
    * Longest `Retry-After` worth waiting for: a 429 asking for longer is not retryable
-   * (`APICallError.isRetryable: false`), so `ai` fails at once instead of waiting. Default 60 000 ms.
+   * (`APICallError.isRetryable: false`), so `ai` fails at once instead of waiting. Default 60 000 ms;
+   * a wait of 60 s or more is never retryable, as `ai` would not wait it (above 59 999 acts as 59 999).
    */
   maxRetryAfterMs?: number;
   /**
