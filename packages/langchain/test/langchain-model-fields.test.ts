@@ -4,11 +4,17 @@
 
 import type { HedgeOptions, SteeringOptions } from '@infergate/core';
 import { isGatewayError } from '@infergate/core';
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught, emulate, untilHeld } from '@infergate/emulator/testing';
 import { load } from '@langchain/core/load';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { GatewayChatModel } from '../src/index';
 import { API_KEY, chunksOf, recordingGateway } from './helpers';
+
+/** The text of a recorded request's last message. */
+function lastText(body: Record<string, unknown>): unknown {
+  const messages = body.messages as { content: unknown }[];
+  return messages.at(-1)?.content;
+}
 
 describe('disableStreaming', () => {
   it('makes .stream() ask without streaming and yield the whole answer as one chunk', async () => {
@@ -77,24 +83,22 @@ describe('maxConcurrency (LangChain’s queue)', () => {
   });
 
   it('holds a stream’s place until it is open', async () => {
-    const gateway = await emulate();
-    const model = new GatewayChatModel('community/general', {
-      ...gateway.connection,
-      capabilities: ['chat', 'streaming'],
-      maxConcurrency: 1,
-    });
-    const release = gateway.hold();
+    const { emulator, bodies, connection } = await recordingGateway();
+    const fields = { ...connection, capabilities: ['chat', 'streaming'] };
+    const model = new GatewayChatModel('community/general', { ...fields, maxConcurrency: 1 });
+    const other = new GatewayChatModel('community/general', fields);
+    const release = emulator.holdAnswers('chat');
     const first = chunksOf(model.stream('first'));
-    await gateway.untilHeld(1);
-    const stop = new AbortController();
-    const queued = caught(chunksOf(model.stream('queued', { signal: stop.signal })));
-    stop.abort();
-    expect((await queued).name).toBe('AbortError');
-    expect(gateway.counters.requests.chat).toBe(1);
+    await untilHeld(emulator, 1);
+    const queued = chunksOf(model.stream('queued'));
+    // Another model's stream, asked after it, reaches the gateway while the queued one waits.
+    const unqueued = chunksOf(other.stream('unqueued'));
+    await untilHeld(emulator, 2);
+    // Before the fix: 'queued' went out at once.
+    expect(bodies.map(lastText)).toEqual(['first', 'unqueued']);
     release();
-    expect((await first).map((chunk) => chunk.text).join('')).toBe('Echo: first');
-    expect((await chunksOf(model.stream('later'))).length).toBeGreaterThan(1);
-    expect(gateway.counters.requests.chat).toBe(2);
+    await Promise.all([first, queued, unqueued]);
+    expect(bodies.map(lastText)).toEqual(['first', 'unqueued', 'queued']);
   });
 
   it('calls onFailedAttempt once per failed call, after core’s retries, and retries nothing more', async () => {
