@@ -536,8 +536,8 @@ export class GatewayChatModel
   }
 
   /**
-   * Core's options for one call. Core is the one retry layer (LangChain's AsyncCaller is not used
-   * for chat calls): the call's `maxRetries` over the model's, and the model's `timeout` as the
+   * Core's options for one call. Core is the one retry layer (LangChain's AsyncCaller only queues
+   * chat calls, never retrying them): the call's `maxRetries` over the model's, and the model's `timeout` as the
    * deadline (a call's `timeout` reaches us as an `AbortSignal.timeout`, read as `timeout` too),
    * started now: the catalog look-up and the chat are two core calls under its one deadline.
    * The capabilities known go to core's gate; the steering is the call's over the model's
