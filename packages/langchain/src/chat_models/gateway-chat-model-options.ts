@@ -133,6 +133,9 @@ export interface GatewayChatModelFields
   streamUsage?: boolean;
 }
 
+/** The steering options, core's group: a model's fields and a call's options take them. */
+const STEERING_KEYS = Object.keys(STEERING_OPTIONS.fields);
+
 /** Fields that describe the model and may be serialised (never `client`, `fetch` or the key). */
 export const SERIALIZABLE_FIELDS = [
   'model',
@@ -155,16 +158,22 @@ export const SERIALIZABLE_FIELDS = [
   'capabilities',
   'acceptsContentParts',
   'sendReasoning',
-  'fallbackModels',
-  'firstChunkTimeoutMs',
-  'chunkTimeoutMs',
-  'hedge',
-  'structuredOutput',
   'streamUsage',
+  ...STEERING_KEYS,
 ];
 
-/** The steering options, core's group: a model's fields and a call's options take them. */
-const STEERING_KEYS = Object.keys(STEERING_OPTIONS.fields);
+/**
+ * LangChain's own fields that a model serialises, as `ChatOpenAI` does, and `load()` rebuilds:
+ * never `callbacks` or `cache` (objects it cannot rebuild) nor `onFailedAttempt` (a function).
+ */
+export const LANGCHAIN_SERIALIZABLE_FIELDS = [
+  'tags',
+  'metadata',
+  'verbose',
+  'disableStreaming',
+  'maxConcurrency',
+  'outputVersion',
+];
 
 /** Every field of ours a model takes (a near miss of one is refused: `fallbackModel`). */
 export const OUR_FIELDS: readonly string[] = [

@@ -4,13 +4,16 @@ import {
   type ChatCallOptions,
   type ChatRequest,
   type GatewayClient,
-  type HedgeOptions,
+  isGatewayError,
   resolveSteering,
+  STEERING_OPTIONS,
   type SteeringOptions,
   type StructuredOutputOptions,
 } from '@infergate/core';
 import {
+  callEndedError,
   checkCapabilities,
+  optionKeys,
   planChatCall,
   readCapabilityList,
   readFlags,
@@ -34,6 +37,7 @@ import type { ModelProfile } from '@langchain/core/language_models/profile';
 import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
 import type { Runnable } from '@langchain/core/runnables';
+import { AsyncCaller } from '@langchain/core/utils/async_caller';
 import type { SerializableSchema } from '@langchain/core/utils/standard_schema';
 import type { InteropZodType } from '@langchain/core/utils/types';
 import { convertChatResult, convertChatResultToChunk } from '../converters/convert-chat-result';
@@ -51,6 +55,7 @@ import { parseArguments } from '../converters/parse-tool-arguments';
 import { callOptions, resolveClient } from '../utils/client';
 import {
   configurationError,
+  throwIfAborted,
   withCreateHint,
   withLangChainErrorCode,
   withLangChainErrors,
@@ -65,6 +70,7 @@ import {
   type GatewayChatModelCallOptions,
   type GatewayChatModelFields,
   LANGCHAIN_KEYS,
+  LANGCHAIN_SERIALIZABLE_FIELDS,
   OUR_CALL_OPTIONS,
   OUR_FIELDS,
   SERIALIZABLE_FIELDS,
@@ -73,6 +79,12 @@ import { moveRequestFields } from './request-fields';
 import { structuredOutput } from './structured-output';
 
 const PROVIDER = 'infergate';
+
+/** The steering fields, core's group: declared there once (types and docs), each kept as given. */
+const STEERING_KEYS = optionKeys(STEERING_OPTIONS);
+
+/** No `onFailedAttempt` given: the error passes on as it is (LangChain's default would re-mark it). */
+const passOn = () => {};
 
 /** The fields a model keeps as given (the others are defaulted, copied or checked first). */
 const KEPT_FIELDS = [
@@ -89,11 +101,9 @@ const KEPT_FIELDS = [
   'timeout',
   'maxRetries',
   'modelKwargs',
-  'firstChunkTimeoutMs',
-  'chunkTimeoutMs',
-  'hedge',
-  'structuredOutput',
   'sendReasoning',
+  // Core's steering group (`fallbackModels` is replaced by its read copy below).
+  ...STEERING_KEYS,
 ] as const;
 
 /** `new GatewayChatModel(model, fields)` and `(fields)` as one (copied) fields object. */
@@ -105,6 +115,12 @@ function fieldsOf(
     ? { ...maybeFields, model: modelOrFields }
     : { ...modelOrFields };
 }
+
+/**
+ * The steering fields (`fallbackModels`, the stall timeouts, `hedge`, `structuredOutput`) are
+ * core's group, `SteeringOptions`, declared there once with their docs: a new one needs no line here.
+ */
+export interface GatewayChatModel extends SteeringOptions {}
 
 /**
  * A LangChain chat model served by the inference gateway. It checks the model's capabilities
@@ -125,8 +141,9 @@ export class GatewayChatModel
     return { apiKey: 'INFERGATE_API_KEY' };
   }
 
+  /** Ours, and LangChain's own that `load()` can rebuild (`tags`, `metadata`, …), as `ChatOpenAI`'s. */
   override get lc_serializable_keys(): string[] {
-    return SERIALIZABLE_FIELDS;
+    return [...SERIALIZABLE_FIELDS, ...LANGCHAIN_SERIALIZABLE_FIELDS];
   }
 
   /** `baseURL` is written `base_url`; without the alias `load()` would read it back as `baseUrl`. */
@@ -155,11 +172,6 @@ export class GatewayChatModel
   acceptsContentParts: boolean;
   /** Unset: no reasoning goes back, as with `ChatOpenAI` (see the option's doc). */
   sendReasoning?: boolean;
-  fallbackModels?: readonly string[];
-  firstChunkTimeoutMs?: number;
-  chunkTimeoutMs?: number;
-  hedge?: HedgeOptions | false;
-  structuredOutput?: SteeringOptions['structuredOutput'];
   streamUsage?: boolean;
   /**
    * The key given to the constructor, if any. A private field with no getter: no property holds
@@ -215,7 +227,15 @@ export class GatewayChatModel
     this.model = model;
     const self = this as Record<(typeof KEPT_FIELDS)[number], unknown>;
     for (const key of KEPT_FIELDS) self[key] = fields[key];
-    this.streaming = fields.streaming ?? false;
+    // LangChain's base class leaves these to each model (as `ChatOpenAI` sets them): the queue
+    // (`maxConcurrency`, `onFailedAttempt`) without its retries, core's being the one retry layer.
+    this.caller = new AsyncCaller({
+      maxConcurrency: fields.maxConcurrency,
+      maxRetries: 0,
+      onFailedAttempt: fields.onFailedAttempt ?? passOn,
+    });
+    this.disableStreaming = fields.disableStreaming === true;
+    this.streaming = !this.disableStreaming && (fields.streaming ?? false);
     this.stop = fields.stop ?? fields.stopSequences;
     this.stopSequences = this.stop;
     this.capabilities = capabilities && [...capabilities];
@@ -394,7 +414,9 @@ export class GatewayChatModel
       // Core gates the call; the capabilities are learnt for `profile` (a cached look-up).
       await this.#gate.learn(callOptions);
       try {
-        const result = await this.#client.chat(request, callOptions);
+        const result = await this.#queued(options.signal, () =>
+          this.#client.chat(request, callOptions),
+        );
         return withTokenUsage(convertChatResult(result));
       } catch (error) {
         throw this.#withHint(error);
@@ -477,19 +499,45 @@ export class GatewayChatModel
     options: this['ParsedCallOptions'],
   ): Promise<Iterable<ChatGenerationChunk> | AsyncIterable<ChatGenerationChunk>> {
     const callOptions = this.#callOptions(options);
+    const known = await this.#gate.learn(callOptions);
     // Core's rule: stream when the model is known to (unknown, or a list: asked whole).
     const stream =
       this.streaming ||
-      streamsOptionally(planChatCall(this, options, await this.#gate.learn(callOptions)));
+      (!this.disableStreaming && streamsOptionally(planChatCall(this, options, known)));
     const request = convertToGatewayRequest(messages, this, options);
-    if (!stream) return [convertChatResultToChunk(await this.#client.chat(request, callOptions))];
+    const { signal } = options;
+    if (!stream) {
+      const result = await this.#queued(signal, () => this.#client.chat(request, callOptions));
+      return [convertChatResultToChunk(result)];
+    }
     const streamUsage = streamUsageOf(this, options);
-    return readChatChunks(await this.#client.chatStream(request, { ...callOptions, streamUsage }));
+    // The stream holds its place in the queue until it is open, as `ChatOpenAI`'s does.
+    const opened = () => this.#client.chatStream(request, { ...callOptions, streamUsage });
+    return readChatChunks(await this.#queued(signal, opened));
   }
 
   /**
-   * Core's options for one call. Core is the one retry layer (LangChain's AsyncCaller is not used
-   * for chat calls): the call's `maxRetries` over the model's, and the model's `timeout` as the
+   * One gateway call through LangChain's queue (the model's `maxConcurrency`; `onFailedAttempt`
+   * sees its error, marked as LangChain's), as `ChatOpenAI` sends each request. The queue never
+   * retries (core does). An abort while queued rejects at once, with core's error for it.
+   */
+  async #queued<T>(signal: AbortSignal | undefined, call: () => Promise<T>): Promise<T> {
+    throwIfAborted(signal);
+    const marked = () =>
+      call().catch((error: unknown) => {
+        throw withLangChainErrorCode(error);
+      });
+    try {
+      return await this.caller.callWithOptions({ signal }, marked);
+    } catch (error) {
+      // The queue's own abort race rejects with the signal's reason: core's error instead.
+      throw signal?.aborted && !isGatewayError(error) ? callEndedError(signal.reason) : error;
+    }
+  }
+
+  /**
+   * Core's options for one call. Core is the one retry layer (LangChain's AsyncCaller only queues
+   * chat calls, never retrying them): the call's `maxRetries` over the model's, and the model's `timeout` as the
    * deadline (a call's `timeout` reaches us as an `AbortSignal.timeout`, read as `timeout` too),
    * started now: the catalog look-up and the chat are two core calls under its one deadline.
    * The capabilities known go to core's gate; the steering is the call's over the model's
