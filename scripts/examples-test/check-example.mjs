@@ -204,6 +204,17 @@ export async function checkExample(name, context) {
     return { name, failures };
   }
   log(`${name}: installed (${since()})`);
+  if (existsSync(join(dir, 'tsconfig.json'))) {
+    // An example teaches the current API of what it installs: no use of a @deprecated one.
+    const check = join(root, 'scripts/readme-test/deprecated.mjs');
+    const deprecated = await exec(process.execPath, [check, '.'], {
+      cwd: dir,
+      env,
+      timeoutMs: 300_000,
+    });
+    if (deprecated.code !== 0)
+      fail(`uses deprecated APIs:\n${tail(deprecated.stdout + deprecated.stderr)}`);
+  }
   if (expectation.next)
     await checkNextApp(dir, { root, env, log: (line) => log(`${name}: ${line}`), fail });
   else await checkCommandLine(dir, pkg, expectation, { root, env, fail });
