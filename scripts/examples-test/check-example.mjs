@@ -8,6 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { exec } from '../readme-test/check-document.mjs';
 import { tarballClosure } from '../readme-test/packages.mjs';
 import { startServices } from '../readme-test/services.mjs';
+import { demoReadmeProblems } from './demo-readme.mjs';
 import { EXPECTATIONS } from './expectations.mjs';
 import { checkNextApp } from './next-app.mjs';
 import { tail } from './processes.mjs';
@@ -108,6 +109,24 @@ async function runStart(dir, { env, key, expected, label, fail }) {
   const missing = firstMissing(expected, result.stdout);
   if (missing)
     fail(`${label}: did not print ${JSON.stringify(missing)}; it printed:\n${tail(shown)}`);
+  return result.stdout;
+}
+
+/**
+ * `npm start` with INFERGATE_BASE_URL set and INFERGATE_API_KEY not (a common first mistake): it
+ * must fail with the one line its README promises, not a stack trace.
+ */
+async function runWithoutKey(dir, { env, expected, fail }) {
+  const label = 'npm start with INFERGATE_BASE_URL set and no INFERGATE_API_KEY';
+  const result = await exec('npm', ['start'], {
+    cwd: dir,
+    env: { ...env, INFERGATE_BASE_URL: 'http://127.0.0.1:9/v1' },
+    timeoutMs: 180_000,
+  });
+  const output = `${result.stdout}\n${result.stderr}`;
+  if (result.code === 0) fail(`${label}: exited with 0`);
+  if (!output.includes(expected) || /^\s+at \S/m.test(output))
+    fail(`${label}: did not fail with the one line ${JSON.stringify(expected)}:\n${tail(output)}`);
 }
 
 /** A command-line example: type check, then `npm start` on the emulator (and on its own one). */
@@ -124,16 +143,24 @@ async function checkCommandLine(dir, pkg, expectation, { root, env, fail }) {
   const services = await startServices(root, '', env);
   try {
     const { INFERGATE_BASE_URL: url, INFERGATE_API_KEY: key } = services.env;
-    await runStart(dir, {
+    const printed = await runStart(dir, {
       env: { ...env, ...services.env },
       key,
       expected: [`Gateway: ${url}`, ...expectation.gateway],
       label: 'npm start on the emulator (INFERGATE_BASE_URL set)',
       fail,
     });
+    if (expectation.readmeSteps && printed !== undefined)
+      for (const problem of demoReadmeProblems(
+        readFileSync(join(dir, 'README.md'), 'utf8'),
+        printed,
+      ))
+        fail(problem);
   } finally {
     services.stop();
   }
+  if (expectation.withoutKey)
+    await runWithoutKey(dir, { env, expected: expectation.withoutKey, fail });
   if (expectation.embedded) {
     await runStart(dir, {
       env,
@@ -177,6 +204,17 @@ export async function checkExample(name, context) {
     return { name, failures };
   }
   log(`${name}: installed (${since()})`);
+  if (existsSync(join(dir, 'tsconfig.json'))) {
+    // An example teaches the current API of what it installs: no use of a @deprecated one.
+    const check = join(root, 'scripts/readme-test/deprecated.mjs');
+    const deprecated = await exec(process.execPath, [check, '.'], {
+      cwd: dir,
+      env,
+      timeoutMs: 300_000,
+    });
+    if (deprecated.code !== 0)
+      fail(`uses deprecated APIs:\n${tail(deprecated.stdout + deprecated.stderr)}`);
+  }
   if (expectation.next)
     await checkNextApp(dir, { root, env, log: (line) => log(`${name}: ${line}`), fail });
   else await checkCommandLine(dir, pkg, expectation, { root, env, fail });

@@ -143,16 +143,36 @@ async function typeCheck(dir, blocks, { file, root, env, fail }) {
     ],
     { cwd: dir, env },
   );
-  if (tsc.code === 0) return;
   const byFile = new Map(typescript.map((block) => [fileOf(block), block]));
+  if (tsc.code !== 0) {
+    let placed = 0;
+    for (const match of tsc.stdout.matchAll(/^(L\d+\.mts)\((\d+),(\d+)\): (.*)$/gm)) {
+      const block = byFile.get(match[1]);
+      if (block === undefined) continue;
+      placed++;
+      fail(block, `type error at ${file}:${block.line + Number(match[2])}: ${match[4]}`);
+    }
+    if (placed === 0) fail(typescript[0], `tsc failed:\n${tail(tsc.stdout + tsc.stderr)}`);
+  }
+  // A README teaches the current API of what it installs: no use of a @deprecated one.
+  const deprecated = await exec(
+    process.execPath,
+    [join(root, 'scripts/readme-test/deprecated.mjs'), '.'],
+    { cwd: dir, env, timeoutMs: 300_000 },
+  );
+  if (deprecated.code === 0) return;
   let placed = 0;
-  for (const match of tsc.stdout.matchAll(/^(L\d+\.mts)\((\d+),(\d+)\): (.*)$/gm)) {
+  for (const match of deprecated.stdout.matchAll(/^(L\d+\.mts)\((\d+)\): (.*)$/gm)) {
     const block = byFile.get(match[1]);
     if (block === undefined) continue;
     placed++;
-    fail(block, `type error at ${file}:${block.line + Number(match[2])}: ${match[4]}`);
+    fail(block, `deprecated API at ${file}:${block.line + Number(match[2])}: ${match[3]}`);
   }
-  if (placed === 0) fail(typescript[0], `tsc failed:\n${tail(tsc.stdout + tsc.stderr)}`);
+  if (placed === 0)
+    fail(
+      typescript[0],
+      `the deprecation check failed:\n${tail(deprecated.stdout + deprecated.stderr)}`,
+    );
 }
 
 /** Runs one shell block; checks its exit status and what it promises to print. */

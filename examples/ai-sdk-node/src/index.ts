@@ -26,7 +26,9 @@ await runExample(async () => {
     prompt: 'Say hello to a new infergate user.',
   });
   console.log(first.text);
-  console.log(`(answered by ${first.response.modelId}, ${first.usage.totalTokens} tokens)\n`);
+  console.log(
+    `(answered by ${first.finalStep.response.modelId}, ${first.usage.totalTokens} tokens)\n`,
+  );
 
   // 2. streamText with a tool: text and tool calls as they stream, up to three steps.
   console.log('## streamText with tools');
@@ -46,7 +48,7 @@ await runExample(async () => {
     stopWhen: stepCountIs(3),
     prompt: 'Use convert_currency to turn 120 EUR into UAH, then tell me the result.',
   });
-  for await (const part of result.fullStream) {
+  for await (const part of result.stream) {
     if (part.type === 'text-delta') process.stdout.write(part.text);
     else if (part.type === 'tool-call') {
       console.log(`→ ${part.toolName}(${JSON.stringify(part.input)})`);

@@ -5,15 +5,17 @@
 
 /** Runs `main` on the gateway; a failure is printed as one line (in full with DEBUG=1), exit code 1. */
 export async function runExample(main: () => Promise<void>): Promise<void> {
-  const stop = await connectGateway();
+  // Connecting is inside the try: a configuration error is a failure like any other, one line.
+  let stop: (() => Promise<void>) | undefined;
   try {
+    stop = await connectGateway();
     await main();
   } catch (error) {
     process.exitCode = 1;
     console.error(`\nThe example failed: ${describeError(error)}`);
     if (process.env.DEBUG) console.error(error);
   } finally {
-    await stop();
+    await stop?.();
   }
 }
 

@@ -2,7 +2,7 @@
 
 import { useChat } from '@ai-sdk/react';
 import type { UIMessage } from 'ai';
-import { type FormEvent, useRef, useState } from 'react';
+import { type SubmitEvent, useRef, useState } from 'react';
 import type { AnswerMetadata } from './message-metadata';
 import { unavailableReason } from './model-availability';
 import type { ModelOption } from './models';
@@ -35,7 +35,7 @@ export function Chat({ models, initialModel }: { models: ModelOption[]; initialM
 
   const unavailable = models.filter((option) => unavailableReason(option, toolsOn));
 
-  function submit(event: FormEvent) {
+  function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     const text = input.trim();
     if (!text || busy) return;

@@ -31,7 +31,7 @@ export const aiSdkStreamTools: Step = {
     });
     const printer = streamPrinter('›');
     let toolCalls = 0;
-    for await (const part of result.fullStream) {
+    for await (const part of result.stream) {
       if (part.type === 'text-delta') printer.write(part.text);
       else if (part.type === 'tool-call') {
         toolCalls++;
@@ -64,14 +64,14 @@ export const aiSdkReasoning: Step = {
       prompt: 'Is 7 a prime number? Answer in one short sentence.',
     });
     const printer = streamPrinter('›');
-    for await (const part of result.fullStream) {
+    for await (const part of result.stream) {
       if (part.type === 'reasoning-delta') printer.write(style.dim(part.text));
       else if (part.type === 'reasoning-end') printer.note('(end of reasoning)');
       else if (part.type === 'text-delta') printer.write(part.text);
       else if (part.type === 'error') throw part.error;
     }
     printer.end();
-    const reasoning = (await result.reasoningText) ?? '';
+    const reasoning = (await result.finalStep).reasoningText ?? '';
     expect(reasoning.length > 0, 'the model sent its reasoning');
     const usage = await result.usage;
     ok(

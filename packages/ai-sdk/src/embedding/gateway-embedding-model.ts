@@ -17,9 +17,16 @@ import { loadServiceParts } from '../shared/load-lazily';
 import { withMappedErrors } from '../shared/map-gateway-error';
 import { BYTES_PER_DO_EMBED, VALUES_PER_DO_EMBED } from './do-embed-limits';
 
-/** docs/gateway-protocol.md §6: 1 to 64 strings per request (core's `LIMITS`). */
+/**
+ * docs/gateway-protocol.md §6: 1 to 64 strings per gateway request (core's `LIMITS`). Not the
+ * model's `maxEmbeddingsPerCall`: one `doEmbed` takes up to 2 048 values, which core splits into
+ * requests of at most 64.
+ */
 export const MAX_EMBEDDINGS_PER_CALL: number = LIMITS.embeddingsMaxInputs;
-/** docs/gateway-protocol.md §6: at most 65 536 bytes (UTF-8) of input per request (core's `LIMITS`). */
+/**
+ * docs/gateway-protocol.md §6: at most 65 536 bytes (UTF-8) of input per gateway request (core's
+ * `LIMITS`); one `doEmbed` takes up to 8 × 4 times as much, split into requests by core.
+ */
 export const MAX_EMBEDDING_INPUT_BYTES_PER_CALL: number = LIMITS.embeddingsMaxTotalBytes;
 
 /**

@@ -1,5 +1,13 @@
 import { gateway } from '@infergate/ai-sdk';
-import { convertToModelMessages, stepCountIs, streamText, tool, type UIMessage } from 'ai';
+import {
+  convertToModelMessages,
+  createUIMessageStreamResponse,
+  stepCountIs,
+  streamText,
+  tool,
+  toUIMessageStream,
+  type UIMessage,
+} from 'ai';
 import { z } from 'zod';
 import { answerMetadata } from '../../message-metadata';
 import { PREFERRED_MODEL } from '../../models';
@@ -23,17 +31,20 @@ export async function POST(request: Request): Promise<Response> {
     useTools?: boolean;
   };
   const requestedModel = model || PREFERRED_MODEL;
+  const offeredTools = useTools === false ? undefined : tools;
   const result = streamText({
     model: gateway(requestedModel),
-    system: 'You are a helpful assistant. Use get_weather for weather questions.',
+    instructions: 'You are a helpful assistant. Use get_weather for weather questions.',
     messages: await convertToModelMessages(messages),
     // Only send tools to a model that has the tools capability (or the call is refused).
-    tools: useTools === false ? undefined : tools,
+    tools: offeredTools,
     stopWhen: stepCountIs(3),
     abortSignal: request.signal,
     onError: ({ error }) => logFailedAnswer(requestedModel, error),
   });
-  return result.toUIMessageStreamResponse({
+  const stream = toUIMessageStream({
+    stream: result.stream,
+    tools: offeredTools,
     // A reasoning model's thinking reaches the page, which shows it collapsed above the answer.
     sendReasoning: true,
     // The requested and the served model, so the page can mark a fallback answer.
@@ -42,4 +53,5 @@ export async function POST(request: Request): Promise<Response> {
     // show (they never contain the API key) and tell the user what went wrong.
     onError: describeError,
   });
+  return createUIMessageStreamResponse({ stream });
 }
