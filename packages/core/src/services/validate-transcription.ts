@@ -8,7 +8,7 @@ import {
   id3TagEnd,
 } from '../encoding/audio-format';
 import { type BinaryInput, toBinaryInput } from '../encoding/binary-input';
-import { quoteValue } from '../encoding/json-body';
+import { isString, mayBe, quoteValue } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { TranscriptionRequest } from '../protocol/wire-types';
@@ -59,6 +59,10 @@ export async function validateTranscriptionRequest(
       'encoding',
       `is ${quoteValue(request.encoding)}; allowed: "multipart", "json"`,
     );
+  }
+  // (Sent as they are, in the JSON body or the multipart form and the file's name and type.)
+  for (const field of ['model', 'filename', 'mime_type'] as const) {
+    mayBe(field, request[field], isString, 'a string');
   }
   if (request.translate !== undefined && typeof request.translate !== 'boolean') {
     throw invalidRequest('translate', `must be a boolean, got ${typeof request.translate}`);

@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §7 (translation), §11 (its limits).
+import { isString, mayBe } from '../encoding/json-body';
 import { utf8ByteLength } from '../encoding/utf8';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
@@ -41,7 +42,5 @@ export function validateTranslationRequest(request: TranslationRequest): void {
     );
   }
   validateTranslationLanguages(request);
-  if (request.model !== undefined && typeof request.model !== 'string') {
-    throw invalidRequest('model', `must be a string, got ${typeof request.model}`);
-  }
+  mayBe('model', request.model, isString, 'a string');
 }
