@@ -1,13 +1,6 @@
 // docs/gateway-protocol.md §4.1 (request, reasoning effort), §4.2 (capability rules), §11 (limits).
 import { checkModelId } from '../catalog/resolve-model';
-import {
-  describeValue,
-  eachMustBe,
-  findUnsendable,
-  isNumber,
-  isString,
-  mayBe,
-} from '../encoding/json-body';
+import { describeValue, findUnsendable } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
 import { isJsonObject } from '../protocol/json-object';
 import { LIMITS } from '../protocol/limits';
@@ -43,6 +36,29 @@ function checkTopLevelNumbers(request: Record<string, unknown>): void {
     }
   }
 }
+
+/** Refuses `value` unless `ok`, naming the field, the type it must have and what it got. */
+function mustBe(
+  field: string,
+  value: unknown,
+  ok: (value: unknown) => boolean,
+  type: string,
+): void {
+  if (!ok(value)) throw invalidRequest(field, `must be ${type}, got ${describeValue(value)}`);
+}
+
+/** `mustBe` for an optional field: a value given, `null` included, has the type. */
+function mayBe(field: string, value: unknown, ok: (value: unknown) => boolean, type: string): void {
+  if (value !== undefined) mustBe(field, value, ok, type);
+}
+
+/** `mustBe` for every item of a list (`undefined` too: JSON would send it as `null`). */
+function eachMustBe(field: string, list: unknown[], ok: (value: unknown) => boolean, type: string) {
+  for (let i = 0; i < list.length; i++) mustBe(`${field}[${i}]`, list[i], ok, type);
+}
+
+const isNumber = (value: unknown) => typeof value === 'number';
+const isString = (value: unknown) => typeof value === 'string';
 
 /** The spec's types (gateway API §2.5), `null` not among them (it says where it allows one). */
 function checkSamplingFields(request: Record<string, unknown>): void {

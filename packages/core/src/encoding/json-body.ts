@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4.1, §6–§9 (JSON request bodies), §10.4 (`invalid_request_error`: a
 // refusal before sending, naming the field).
-import { GatewayError, invalidRequest } from '../errors/errors';
+import { GatewayError } from '../errors/errors';
 import { clip } from '../errors/escape-control';
 
 /**
@@ -177,25 +177,4 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'string') return `"${clip(value, 40)}"`;
   if (typeof value === 'object') return 'an object';
   return typeof value === 'function' ? 'a function' : `${typeof value} ${String(value)}`;
-}
-
-/** A check of a field's value by its type, for `mustBe`. */
-export type TypeCheck = (value: unknown) => boolean;
-
-export const isNumber: TypeCheck = (value) => typeof value === 'number';
-export const isString: TypeCheck = (value) => typeof value === 'string';
-
-/** Refuses `value` unless `ok`, naming the field, the type it must have and what it got. */
-export function mustBe(field: string, value: unknown, ok: TypeCheck, type: string): void {
-  if (!ok(value)) throw invalidRequest(field, `must be ${type}, got ${describeValue(value)}`);
-}
-
-/** `mustBe` for an optional field: a value given, `null` included, has the type. */
-export function mayBe(field: string, value: unknown, ok: TypeCheck, type: string): void {
-  if (value !== undefined) mustBe(field, value, ok, type);
-}
-
-/** `mustBe` for every item of a list (`undefined` too: JSON would send it as `null`). */
-export function eachMustBe(field: string, list: unknown[], ok: TypeCheck, type: string): void {
-  for (let i = 0; i < list.length; i++) mustBe(`${field}[${i}]`, list[i], ok, type);
 }

@@ -1,10 +1,10 @@
 // docs/gateway-protocol.md §8 (OCR), §11 (its limits).
 import { refuseUnknownOptions } from '../call/option-groups';
 import { toBinaryInput } from '../encoding/binary-input';
-import { isString, mayBe } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { OcrRequest } from '../protocol/wire-types';
+import { checkOptionalString } from './validate-transcription';
 
 /** The fields of an `ocr` request: any other key is refused, not dropped (it would not be sent). */
 const OCR_FIELDS: readonly (keyof OcrRequest)[] = ['image', 'model'];
@@ -14,7 +14,7 @@ export async function validateOcrRequest(request: OcrRequest): Promise<string> {
   if (typeof request !== 'object' || request === null)
     throw invalidRequest('request', 'must be an object');
   refuseUnknownOptions(request, OCR_FIELDS, 'ocr request', 'call option');
-  mayBe('model', request.model, isString, 'a string');
+  checkOptionalString('model', request.model);
   if (request.image === undefined || request.image === null) {
     throw invalidRequest('image', 'is required (bytes, Blob or base64 string)');
   }
