@@ -15,6 +15,7 @@ export function validateChatRequest(request: ChatRequest): void {
     throw invalidRequest('request', `must be an object, got ${describeValue(request)}`);
   checkModelId(request.model);
   checkTopLevelNumbers(request);
+  checkSamplingFields(request);
   checkMessages(request.messages);
   if (request.tools !== undefined) checkTools(request.tools);
   if (request.response_format !== undefined) checkResponseFormat(request.response_format);
@@ -34,6 +35,40 @@ function checkTopLevelNumbers(request: Record<string, unknown>): void {
       throw invalidRequest(name, `must be a number, got bigint ${value}`);
     }
   }
+}
+
+/** Refuses `value` unless `ok`, naming the field, the type it must have and what it got. */
+function mustBe(
+  field: string,
+  value: unknown,
+  ok: (value: unknown) => boolean,
+  type: string,
+): void {
+  if (!ok(value)) throw invalidRequest(field, `must be ${type}, got ${describeValue(value)}`);
+}
+
+/** `mustBe` for an optional field: a value given, `null` included, has the type. */
+function mayBe(field: string, value: unknown, ok: (value: unknown) => boolean, type: string): void {
+  if (value !== undefined) mustBe(field, value, ok, type);
+}
+
+/** `mustBe` for every item of a list (`undefined` too: JSON would send it as `null`). */
+function eachMustBe(field: string, list: unknown[], ok: (value: unknown) => boolean, type: string) {
+  for (let i = 0; i < list.length; i++) mustBe(`${field}[${i}]`, list[i], ok, type);
+}
+
+const isNumber = (value: unknown) => typeof value === 'number';
+const isString = (value: unknown) => typeof value === 'string';
+
+/** The spec's types (gateway API §2.5), `null` not among them (it says where it allows one). */
+function checkSamplingFields(request: Record<string, unknown>): void {
+  const { temperature, top_p, max_tokens, seed, stop } = request;
+  mayBe('temperature', temperature, isNumber, 'a number');
+  mayBe('top_p', top_p, isNumber, 'a number');
+  mayBe('max_tokens', max_tokens, Number.isInteger, 'an integer');
+  mayBe('seed', seed, Number.isInteger, 'an integer');
+  if (Array.isArray(stop)) eachMustBe('stop', stop, isString, 'a string');
+  else mayBe('stop', stop, isString, 'a string or an array of strings');
 }
 
 /** At least one message, each an object with a known role and string, array or null content. */
@@ -70,7 +105,20 @@ function checkMessages(messages: unknown): void {
         `must be a string, an array of content parts or null, got ${describeValue(content)}`,
       );
     }
+    checkToolFields(message, `messages[${i}]`);
   }
+}
+
+/**
+ * The spec's message types (gateway API §2.4): `tool_calls` an array of objects (`null` too:
+ * answers carry it, and a history sends them back), `tool_call_id` a string.
+ */
+function checkToolFields(message: Record<string, unknown>, place: string): void {
+  const { tool_calls: calls, tool_call_id: id } = message;
+  if (Array.isArray(calls)) eachMustBe(`${place}.tool_calls`, calls, isJsonObject, 'an object');
+  else if (calls !== null)
+    mayBe(`${place}.tool_calls`, calls, Array.isArray, 'an array of tool calls');
+  mayBe(`${place}.tool_call_id`, id, isString, 'a string');
 }
 
 /** An array of named function tools whose parameters JSON can carry. */

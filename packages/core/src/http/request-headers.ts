@@ -31,11 +31,14 @@ export class RequestHeaders {
       this.#base ??= Object.fromEntries(this.#checked(undefined));
       const headers: Record<string, string> = { ...this.#base };
       if (typeof body === 'string') headers['content-type'] = 'application/json';
+      // Multipart: fetch labels a FormData with its boundary only when no type is given.
+      else if (body) delete headers['content-type'];
       headers.accept = accept ?? 'application/json';
       return headers;
     }
     const headers = this.#checked(callHeaders);
     if (typeof body === 'string') headers.set('content-type', 'application/json');
+    else if (body) headers.delete('content-type');
     headers.set('accept', accept ?? 'application/json');
     return headers;
   }

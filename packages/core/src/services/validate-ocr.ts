@@ -4,6 +4,7 @@ import { toBinaryInput } from '../encoding/binary-input';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { OcrRequest } from '../protocol/wire-types';
+import { checkOptionalString } from './validate-transcription';
 
 /** The fields of an `ocr` request: any other key is refused, not dropped (it would not be sent). */
 const OCR_FIELDS: readonly (keyof OcrRequest)[] = ['image', 'model'];
@@ -13,6 +14,7 @@ export async function validateOcrRequest(request: OcrRequest): Promise<string> {
   if (typeof request !== 'object' || request === null)
     throw invalidRequest('request', 'must be an object');
   refuseUnknownOptions(request, OCR_FIELDS, 'ocr request', 'call option');
+  checkOptionalString('model', request.model);
   if (request.image === undefined || request.image === null) {
     throw invalidRequest('image', 'is required (bytes, Blob or base64 string)');
   }

@@ -8,7 +8,7 @@ import {
   id3TagEnd,
 } from '../encoding/audio-format';
 import { type BinaryInput, toBinaryInput } from '../encoding/binary-input';
-import { quoteValue } from '../encoding/json-body';
+import { describeValue, quoteValue } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { TranscriptionRequest } from '../protocol/wire-types';
@@ -60,6 +60,10 @@ export async function validateTranscriptionRequest(
       `is ${quoteValue(request.encoding)}; allowed: "multipart", "json"`,
     );
   }
+  // (Sent as they are, in the JSON body or the multipart form and the file's name and type.)
+  for (const field of ['model', 'filename', 'mime_type'] as const) {
+    checkOptionalString(field, request[field]);
+  }
   if (request.translate !== undefined && typeof request.translate !== 'boolean') {
     throw invalidRequest('translate', `must be a boolean, got ${typeof request.translate}`);
   }
@@ -91,6 +95,13 @@ export async function validateTranscriptionRequest(
     mimeType: request.mime_type ?? input.type ?? AUDIO_MIME_TYPES[format],
     filename: request.filename ?? input.name ?? `audio.${format}`,
   };
+}
+
+/** A service's optional string field: any other value given (`null` too) is refused. */
+export function checkOptionalString(field: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'string') {
+    throw invalidRequest(field, `must be a string, got ${describeValue(value)}`);
+  }
 }
 
 /** The format by the first bytes; FLAC when `fLaC` follows an ID3 tag (else MP3, as before). */

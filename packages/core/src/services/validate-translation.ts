@@ -4,6 +4,7 @@ import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { TranslationRequest } from '../protocol/wire-types';
 import { validateTranslationLanguages } from './service-tools';
+import { checkOptionalString } from './validate-transcription';
 
 const ALLOWED_FIELDS: ReadonlySet<string> = new Set([
   'input',
@@ -41,7 +42,5 @@ export function validateTranslationRequest(request: TranslationRequest): void {
     );
   }
   validateTranslationLanguages(request);
-  if (request.model !== undefined && typeof request.model !== 'string') {
-    throw invalidRequest('model', `must be a string, got ${typeof request.model}`);
-  }
+  checkOptionalString('model', request.model);
 }
