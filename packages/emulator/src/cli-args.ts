@@ -1,4 +1,5 @@
 import { type CorsOption, parseCorsOrigins } from './cors';
+import { closestName } from './field-names';
 
 interface CliOptions {
   port: number;
@@ -56,8 +57,19 @@ export function parseCliArgs(argv: string[]): CliOptions {
         options.help = true;
         break;
       default:
-        throw new Error(`Unknown argument '${arg}'`);
+        throw new Error(unknownArgument(arg, flag ?? arg));
     }
   }
   return options;
+}
+
+const FLAGS = ['--port', '--host', '--scenario', '--cors', '--help'];
+
+/** A flag none of ours is: refused as the SDK's options are, naming the closest flag. */
+function unknownArgument(arg: string, flag: string): string {
+  if (!flag.startsWith('-')) return `Unknown argument '${arg}'`;
+  const close = closestName(flag, FLAGS);
+  const hint =
+    close === undefined ? `; known: ${FLAGS.join(', ')}, -h` : ` — did you mean \`${close}\`?`;
+  return `unknown option \`${flag.slice(0, 60)}\` in infergate-emulator${hint}`;
 }

@@ -67,3 +67,18 @@ export function prototypeKeyProblem(path: string, key: string): string | undefin
     ? `${path} is refused: ${JSON.stringify(key)} names an object's prototype in JavaScript and is never taken as data`
     : undefined;
 }
+
+/**
+ * Refuses an options object (`startEmulator`'s, `emulate`'s, a fixture's…) holding a key none of
+ * `known` is, before anything happens, as core refuses its own: a `TypeError` naming the key and
+ * the closest known one ("unknown option `hots` in startEmulator — did you mean `host`?").
+ */
+export function refuseUnknownOptions(given: object, known: readonly string[], where: string): void {
+  for (const key of Object.keys(given)) {
+    if (known.includes(key)) continue;
+    const close = closestName(key, known);
+    const hint =
+      close === undefined ? `; known: ${known.join(', ')}` : ` — did you mean \`${close}\`?`;
+    throw new TypeError(`unknown option \`${key.slice(0, 60)}\` in ${where}${hint}`);
+  }
+}
