@@ -13,7 +13,6 @@ import {
 } from '../src/fixtures';
 import { createEmulator, type StartEmulatorOptions, startEmulator } from '../src/index';
 import { type EmulateOptions, emulate } from '../src/testing';
-import { type ServerTls, startRedis } from '../src/testing/redis';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -70,13 +69,6 @@ describe('unknown options', () => {
     expect(() => flacWithSpeech('hi', { second: 2 } as never)).toThrow('in flacWithSpeech');
     expect(() => pngWithText('hi', { widht: 2 } as never)).toThrow(
       'unknown option `widht` in pngWithText — did you mean `width`?',
-    );
-  });
-
-  it('startRedis refuses an unknown key of its TLS files before spawning', async () => {
-    const tls = { certFile: 'c.pem', keyFile: 'k.pem', caFle: 'ca.pem' } as unknown as ServerTls;
-    await expect(startRedis(undefined, tls)).rejects.toThrow(
-      'unknown option `caFle` in startRedis tls — did you mean `caFile`?',
     );
   });
 

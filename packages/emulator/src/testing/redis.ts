@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { refuseUnknownOptions } from '../field-names';
 
 // Node only: a child process and a port. `redis-server` (Debian's `redis-server` package) must be on PATH.
 
@@ -35,8 +34,6 @@ export interface ServerTls {
   keyFile: string;
   caFile: string;
 }
-
-const TLS_KEYS = ['certFile', 'keyFile', 'caFile'] as const satisfies readonly (keyof ServerTls)[];
 
 function serverArgs(port: number, tls: ServerTls | undefined): string[] {
   const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
@@ -109,7 +106,6 @@ async function kill(child: ChildProcess): Promise<void> {
  * once it accepts connections. `stop()` it after the tests.
  */
 export async function startRedis(port?: number, tls?: ServerTls): Promise<TestRedis> {
-  if (tls !== undefined) refuseUnknownOptions(tls, TLS_KEYS, 'startRedis tls');
   const started =
     port === undefined ? await spawnOnFreePort(tls) : { child: await spawnServer(port, tls), port };
   const chosen = started.port;
