@@ -1,5 +1,5 @@
 import { type CorsOption, parseCorsOrigins } from './cors';
-import { closestName } from './field-names';
+import { unknownOption } from './field-names';
 
 interface CliOptions {
   port: number;
@@ -63,13 +63,11 @@ export function parseCliArgs(argv: string[]): CliOptions {
   return options;
 }
 
-const FLAGS = ['--port', '--host', '--scenario', '--cors', '--help'];
+const FLAGS = ['--port', '--host', '--scenario', '--cors', '--help', '-h'];
 
-/** A flag none of ours is: refused as the SDK's options are, naming the closest flag. */
+/** An argument none of ours is; a flag's typo is named with the closest flag. */
 function unknownArgument(arg: string, flag: string): string {
-  if (!flag.startsWith('-')) return `Unknown argument '${arg}'`;
-  const close = closestName(flag, FLAGS);
-  const hint =
-    close === undefined ? `; known: ${FLAGS.join(', ')}, -h` : ` — did you mean \`${close}\`?`;
-  return `unknown option \`${flag.slice(0, 60)}\` in infergate-emulator${hint}`;
+  return flag.startsWith('-')
+    ? unknownOption(flag, FLAGS, 'infergate-emulator')
+    : `Unknown argument '${arg}'`;
 }

@@ -68,6 +68,14 @@ export function prototypeKeyProblem(path: string, key: string): string | undefin
     : undefined;
 }
 
+/** `unknown option \`<key>\` in <where> — did you mean \`<name>\`?` (core's wording), or the known ones. */
+export function unknownOption(key: string, known: readonly string[], where: string): string {
+  const close = closestName(key, known);
+  const hint =
+    close === undefined ? `; known: ${known.join(', ')}` : ` — did you mean \`${close}\`?`;
+  return `unknown option \`${key.slice(0, 60)}\` in ${where}${hint}`;
+}
+
 /**
  * Refuses an options object (`startEmulator`'s, `emulate`'s, a fixture's…) holding a key none of
  * `known` is, before anything happens, as core refuses its own: a `TypeError` naming the key and
@@ -75,10 +83,6 @@ export function prototypeKeyProblem(path: string, key: string): string | undefin
  */
 export function refuseUnknownOptions(given: object, known: readonly string[], where: string): void {
   for (const key of Object.keys(given)) {
-    if (known.includes(key)) continue;
-    const close = closestName(key, known);
-    const hint =
-      close === undefined ? `; known: ${known.join(', ')}` : ` — did you mean \`${close}\`?`;
-    throw new TypeError(`unknown option \`${key.slice(0, 60)}\` in ${where}${hint}`);
+    if (!known.includes(key)) throw new TypeError(unknownOption(key, known, where));
   }
 }
