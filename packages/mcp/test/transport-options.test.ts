@@ -6,8 +6,14 @@ import { Server } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { isGatewayError } from '@infergate/core';
 import { caught } from '@infergate/emulator/testing';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type HttpServerOptions, serveStdio, startHttpServer } from '../src/index';
+import {
+  type HttpServerOptions,
+  type SessionOptions,
+  serveStdio,
+  startHttpServer,
+} from '../src/index';
 import { type Harness, startHarness } from './harness';
 
 let harness: Harness;
@@ -51,5 +57,16 @@ describe('transport options', () => {
     expect(error.code).toBe('configuration_error');
     expect(error.message).toBe('unknown option `stdn` in serveStdio — did you mean `stdin`?');
     expect(stdin.listenerCount('data')).toBe(0);
+  });
+
+  it('createServer and connect refuse `fils: false`: a session must not get `*_path` by a typo', async () => {
+    const typo = { fils: false } as SessionOptions;
+    const made = await caught(() => harness.mcp.createServer(typo), isGatewayError);
+    expect(made.message).toBe('unknown option `fils` in createServer — did you mean `files`?');
+    const [serverSide] = InMemoryTransport.createLinkedPair();
+    const start = vi.spyOn(serverSide, 'start');
+    const connected = await caught(() => harness.mcp.connect(serverSide, typo), isGatewayError);
+    expect(connected.message).toBe('unknown option `fils` in connect — did you mean `files`?');
+    expect(start).not.toHaveBeenCalled();
   });
 });
