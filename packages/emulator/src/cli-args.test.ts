@@ -30,7 +30,13 @@ describe('parseCliArgs', () => {
     [['--cors'], /--cors needs a value/],
     [['--port', '70000'], /--port must be an integer/],
     [['--port'], /--port needs a value/],
-    [['--nope'], /Unknown argument/],
+    [['--nope'], /unknown option `--nope` in infergate-emulator; known: --port, --host/],
+    [
+      ['--hots', '0.0.0.0'],
+      'unknown option `--hots` in infergate-emulator — did you mean `--host`?',
+    ],
+    [['--port=1', '--scenaro=s.json'], 'did you mean `--scenario`?'],
+    [['scenario.json'], "Unknown argument 'scenario.json'"],
   ])('refuses %j', (args, message) => {
     expect(() => parseCliArgs(args)).toThrow(message);
   });

@@ -1,4 +1,5 @@
 import { type CorsOption, parseCorsOrigins } from './cors';
+import { unknownOption } from './field-names';
 
 interface CliOptions {
   port: number;
@@ -56,8 +57,17 @@ export function parseCliArgs(argv: string[]): CliOptions {
         options.help = true;
         break;
       default:
-        throw new Error(`Unknown argument '${arg}'`);
+        throw new Error(unknownArgument(arg, flag ?? arg));
     }
   }
   return options;
+}
+
+const FLAGS = ['--port', '--host', '--scenario', '--cors', '--help', '-h'];
+
+/** An argument none of ours is; a flag's typo is named with the closest flag. */
+function unknownArgument(arg: string, flag: string): string {
+  return flag.startsWith('-')
+    ? unknownOption(flag, FLAGS, 'infergate-emulator')
+    : `Unknown argument '${arg}'`;
 }

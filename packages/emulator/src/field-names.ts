@@ -67,3 +67,22 @@ export function prototypeKeyProblem(path: string, key: string): string | undefin
     ? `${path} is refused: ${JSON.stringify(key)} names an object's prototype in JavaScript and is never taken as data`
     : undefined;
 }
+
+/** `unknown option \`<key>\` in <where> — did you mean \`<name>\`?` (core's wording), or the known ones. */
+export function unknownOption(key: string, known: readonly string[], where: string): string {
+  const close = closestName(key, known);
+  const hint =
+    close === undefined ? `; known: ${known.join(', ')}` : ` — did you mean \`${close}\`?`;
+  return `unknown option \`${key.slice(0, 60)}\` in ${where}${hint}`;
+}
+
+/**
+ * Refuses an options object (`startEmulator`'s, `emulate`'s, a fixture's…) holding a key none of
+ * `known` is, before anything happens, as core refuses its own: a `TypeError` naming the key and
+ * the closest known one ("unknown option `hots` in startEmulator — did you mean `host`?").
+ */
+export function refuseUnknownOptions(given: object, known: readonly string[], where: string): void {
+  for (const key of Object.keys(given)) {
+    if (!known.includes(key)) throw new TypeError(unknownOption(key, known, where));
+  }
+}

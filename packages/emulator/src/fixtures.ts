@@ -5,6 +5,8 @@
 // private frame, a FLAC application block, a private PNG chunk. Plain JavaScript only (no
 // `node:` modules), so the fixtures build in browsers and edge runtimes too.
 
+import { refuseUnknownOptions } from './field-names';
+
 /** Options of `wavWithSpeech` and `wavWithoutSpeech`. */
 export interface WavFixtureOptions {
   /** Length of the audio, silence. Default 1. Ignored when `samples` is given. */
@@ -35,6 +37,20 @@ export interface PngFixtureOptions {
    */
   deflate?: (data: Uint8Array) => Uint8Array;
 }
+
+/** The keys of each fixture's options. */
+const WAV_OPTION_KEYS = [
+  'seconds',
+  'sampleRate',
+  'samples',
+] as const satisfies readonly (keyof WavFixtureOptions)[];
+const AUDIO_OPTION_KEYS = ['seconds'] as const satisfies readonly (keyof AudioFixtureOptions)[];
+const PNG_OPTION_KEYS = [
+  'width',
+  'height',
+  'pixels',
+  'deflate',
+] as const satisfies readonly (keyof PngFixtureOptions)[];
 
 const utf8 = new TextEncoder();
 
@@ -119,11 +135,13 @@ export function wavWithSpeech(
   text: string,
   options: WavFixtureOptions = {},
 ): Uint8Array<ArrayBuffer> {
+  refuseUnknownOptions(options, WAV_OPTION_KEYS, 'wavWithSpeech');
   return wav(options, marker('SPEECH:', text));
 }
 
 /** The same WAV without a marker: the emulator describes it (`[WAV audio, 1.5 s]`). */
 export function wavWithoutSpeech(options: WavFixtureOptions = {}): Uint8Array<ArrayBuffer> {
+  refuseUnknownOptions(options, WAV_OPTION_KEYS, 'wavWithoutSpeech');
   return wav(options);
 }
 
@@ -148,6 +166,7 @@ export function mp3WithSpeech(
   text: string,
   options: AudioFixtureOptions = {},
 ): Uint8Array<ArrayBuffer> {
+  refuseUnknownOptions(options, AUDIO_OPTION_KEYS, 'mp3WithSpeech');
   const seconds = secondsOf('MP3 fixture', options);
   const privData = concat([ascii('https://github.com/infergate\0'), marker('SPEECH:', text)]);
   const frame = concat([ascii('PRIV'), syncsafe(privData.length), new Uint8Array(2), privData]);
@@ -180,6 +199,7 @@ export function flacWithSpeech(
   text: string,
   options: AudioFixtureOptions = {},
 ): Uint8Array<ArrayBuffer> {
+  refuseUnknownOptions(options, AUDIO_OPTION_KEYS, 'flacWithSpeech');
   const seconds = secondsOf('FLAC fixture', options);
   const totalSamples = Math.round(seconds * FLAC_SAMPLE_RATE);
   const streamInfo = fields(34, (view) => {
@@ -256,6 +276,7 @@ export function pngWithText(
   text: string,
   options: PngFixtureOptions = {},
 ): Uint8Array<ArrayBuffer> {
+  refuseUnknownOptions(options, PNG_OPTION_KEYS, 'pngWithText');
   const width = options.width ?? 1;
   const height = options.height ?? 1;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type CorsOption, withCors } from './cors';
 import { DEFAULT_KEYS } from './default-scenario';
 import { createEmulator, type Emulator } from './emulator';
+import { refuseUnknownOptions } from './field-names';
 import type { Scenario, ScenarioInput } from './scenario';
 
 export interface StartEmulatorOptions {
@@ -22,6 +23,21 @@ export interface StartEmulatorOptions {
    */
   cors?: CorsOption;
 }
+
+/** Every key `startEmulator` takes. */
+const START_EMULATOR_OPTION_KEYS = [
+  'port',
+  'host',
+  'scenario',
+  'emulator',
+  'cors',
+] as const satisfies readonly (keyof StartEmulatorOptions)[];
+true satisfies Exclude<
+  keyof StartEmulatorOptions,
+  (typeof START_EMULATOR_OPTION_KEYS)[number]
+> extends never
+  ? true
+  : false;
 
 export interface RunningEmulator {
   /** Base URL ending in `/v1`, e.g. `http://127.0.0.1:41234/v1`. */
@@ -265,6 +281,8 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 /** Starts a real HTTP server on loopback serving an emulator under `/v1`. */
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
+  // Before anything listens: `hots` would otherwise serve on 127.0.0.1 without a word.
+  refuseUnknownOptions(options, START_EMULATOR_OPTION_KEYS, 'startEmulator');
   // Imported here so that the package root stays loadable where `node:http` does not exist.
   const { createServer } = await import('node:http');
   const emulator = options.emulator ?? createEmulator(options.scenario);

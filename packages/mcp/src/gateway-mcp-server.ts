@@ -124,6 +124,14 @@ export interface SessionOptions {
   files?: boolean;
 }
 
+/**
+ * Refuses a session option none of ours is (before the session is made): a misspelt `files: false`
+ * would offer `*_path` to a client that must not read this machine's files.
+ */
+function refuseUnknownSessionOptions(given: SessionOptions, where: string): void {
+  refuseUnknownOptions(given, ['files'] satisfies (keyof SessionOptions)[], where, 'client option');
+}
+
 export interface GatewayMcpServer {
   /** The one gateway client of this server. */
   readonly client: GatewayClient;
@@ -194,6 +202,7 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): G
     },
     createServer,
     async connect(transport, sessionOptions) {
+      refuseUnknownSessionOptions(sessionOptions ?? {}, 'connect');
       // The first tool list should reflect the catalog, but a slow or unreachable gateway must not
       // hold up a client's handshake (desktop clients give up on it): wait a few seconds at most.
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -242,6 +251,7 @@ function sessionFactory(
     resolveHost: options.resolveHost,
   });
   return (sessionOptions = {}) => {
+    refuseUnknownSessionOptions(sessionOptions, 'createServer');
     const files = sessionOptions.files ?? true;
     const server = new McpServer(
       { name: options.name ?? 'infergate', version: VERSION },

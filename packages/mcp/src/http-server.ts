@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §11 (a 23 MiB image or audio file, as base64, fits in one request body).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { refuseUnknownOptions } from '@infergate/core/internal';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayMcpServer } from './gateway-mcp-server';
 import { httpAccess, refuse } from './http-access';
@@ -41,6 +42,24 @@ export interface HttpServerOptions {
    */
   sessionIdleMs?: number;
 }
+
+/** Every key `startHttpServer` takes (a misspelt `token` must not leave the endpoint open). */
+const HTTP_SERVER_OPTION_KEYS = [
+  'port',
+  'host',
+  'path',
+  'token',
+  'allowedOrigins',
+  'allowedHosts',
+  'maxSessions',
+  'sessionIdleMs',
+] as const satisfies readonly (keyof HttpServerOptions)[];
+true satisfies Exclude<
+  keyof HttpServerOptions,
+  (typeof HTTP_SERVER_OPTION_KEYS)[number]
+> extends never
+  ? true
+  : false;
 
 export interface RunningHttpServer {
   /** The endpoint's URL, e.g. `http://127.0.0.1:8788/mcp`. */
@@ -111,6 +130,8 @@ export async function startHttpServer(
   gateway: GatewayMcpServer,
   options: HttpServerOptions = {},
 ): Promise<RunningHttpServer> {
+  // Before anything listens: `tokn` would otherwise serve without authentication.
+  refuseUnknownOptions(options, HTTP_SERVER_OPTION_KEYS, 'startHttpServer', 'client option');
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const access = httpAccess({

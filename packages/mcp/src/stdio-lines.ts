@@ -85,7 +85,7 @@ export class MessageLines extends Transform {
     // A CRLF line's `\r` is no part of the message (the SDK strips it too).
     const bytes = this.#last === 13 ? this.#size - 1 : this.#size;
     if (this.#dropped === undefined && bytes <= this.#limit) {
-      // (Room for the newline; a `\r` there is overwritten.)
+      // (One more byte for the newline; a `\r` there is overwritten.)
       const line = Buffer.concat(this.#parts, bytes + 1);
       line[bytes] = 10;
       this.push(line);

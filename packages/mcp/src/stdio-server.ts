@@ -2,6 +2,7 @@
 // message).
 import type { Readable, Writable } from 'node:stream';
 import { GatewayError } from '@infergate/core';
+import { refuseUnknownOptions } from '@infergate/core/internal';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayMcpServer } from './gateway-mcp-server';
@@ -9,9 +10,23 @@ import { MessageLines, type OversizedLine, oversizedRequest } from './stdio-line
 import { toolErrorResult } from './tool-errors';
 
 export interface StdioServerOptions {
+  /** The stream MCP messages are read from. Default `process.stdin`. */
   stdin?: Readable;
+  /** The stream answers are written to. Default `process.stdout`. */
   stdout?: Writable;
 }
+
+/** Every key `serveStdio` takes. */
+const STDIO_SERVER_OPTION_KEYS = [
+  'stdin',
+  'stdout',
+] as const satisfies readonly (keyof StdioServerOptions)[];
+true satisfies Exclude<
+  keyof StdioServerOptions,
+  (typeof STDIO_SERVER_OPTION_KEYS)[number]
+> extends never
+  ? true
+  : false;
 
 /** A JSON-RPC line may hold a 23 MiB file as base64 (~31 MiB); the SDK's default is 10 MiB. */
 const MAX_MESSAGE_BYTES = 40 * 1024 * 1024;
@@ -24,6 +39,8 @@ export async function serveStdio(
   gateway: GatewayMcpServer,
   options: StdioServerOptions = {},
 ): Promise<{ closed: Promise<void>; close(): Promise<void> }> {
+  // Before stdin is read: a misspelt stream would silently fall back to the process's own.
+  refuseUnknownOptions(options, STDIO_SERVER_OPTION_KEYS, 'serveStdio', 'client option');
   const stdin = options.stdin ?? process.stdin;
   // Our own framing first: the SDK's buffer then holds one message at a time, and a message over
   // the limit is answered as a failed call instead of overflowing it (which ends the session).

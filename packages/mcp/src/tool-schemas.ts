@@ -21,8 +21,8 @@ const MEDIA_MAX_BASE64_CHARS = Number(
 );
 
 /**
- * Room for a `data:` URL's header before the base64 (`data:image/png;base64,`): a media type is at
- * most 127 + 1 + 127 characters (RFC 6838), with room for parameters. The schema's length bounds
+ * Space left for a `data:` URL's header before the base64 (`data:image/png;base64,`): a media type
+ * is at most 127 + 1 + 127 characters (RFC 6838), plus space for parameters. The schema's length bounds
  * the text; the file's own limit is checked on the decoded bytes (core, naming field, size, limit).
  */
 const DATA_URL_HEADER_MAX_CHARS = 512;

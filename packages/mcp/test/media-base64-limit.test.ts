@@ -1,6 +1,6 @@
 /**
  * `image_base64` / `audio_base64` at the 23 MiB limit: a `data:` URL prefix is accepted (the
- * schema's length leaves room for it), and the limit is checked on the decoded bytes, the refusal
+ * schema's length leaves space for it), and the limit is checked on the decoded bytes, the refusal
  * naming the argument, the size and the limit.
  */
 import { LIMITS } from '@infergate/core';

@@ -77,7 +77,7 @@ describe.each([
       expect(schema('translate').properties.text).toMatchObject({ maxLength: 4096 });
       expect(String(schema('translate').properties.text!.description)).toContain('4096 bytes');
       expect(schema('translate').required).toEqual(['text', 'target_language']);
-      // 23 MiB as base64, and room for a data: URL's header (the limit is the decoded bytes').
+      // 23 MiB as base64, and space for a data: URL's header (the limit is the decoded bytes').
       expect(schema('ocr').properties.image_base64).toMatchObject({
         maxLength: 32_156_332 + 512,
       });

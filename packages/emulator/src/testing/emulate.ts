@@ -4,6 +4,7 @@ import type { CorsOption } from '../cors';
 import type { EmulatorCounters, EndpointName } from '../counters';
 import { DEFAULT_KEYS } from '../default-scenario';
 import { createEmulator, type Emulator } from '../emulator';
+import { refuseUnknownOptions } from '../field-names';
 import type { ScenarioInput } from '../scenario';
 import {
   type KeyOptions,
@@ -47,6 +48,21 @@ export interface EmulateOptions {
     afterAll?: (fn: () => Promise<void>) => void;
   };
 }
+
+/** Every key `emulate` takes, and its `hooks`'. */
+const EMULATE_OPTION_KEYS = [
+  'scenario',
+  'emulator',
+  'as',
+  'baseURL',
+  'apiKey',
+  'cors',
+  'hooks',
+] as const satisfies readonly (keyof EmulateOptions)[];
+true satisfies Exclude<keyof EmulateOptions, (typeof EMULATE_OPTION_KEYS)[number]> extends never
+  ? true
+  : false;
+const HOOK_KEYS = ['afterEach', 'afterAll'] as const;
 
 /** The fields a client needs: `createGatewayClient({ ...gateway.connection, maxRetries: 0 })`. */
 export interface GatewayConnection {
@@ -94,6 +110,8 @@ let hosts = 0;
  * `const gateway = await emulate({ scenario: { latencyMs: 50 } })`.
  */
 export async function emulate(options: EmulateOptions = {}): Promise<EmulatedGateway> {
+  refuseUnknownOptions(options, EMULATE_OPTION_KEYS, 'emulate');
+  if (options.hooks !== undefined) refuseUnknownOptions(options.hooks, HOOK_KEYS, 'emulate hooks');
   const emulator = options.emulator ?? createEmulator(options.scenario);
   const as = options.as ?? 'fetch';
   const apiKey = options.apiKey ?? DEFAULT_KEYS.full;

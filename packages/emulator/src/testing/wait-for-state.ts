@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §2.5 (the requests a key has in flight, and their slots given back).
 import type { EmulatorCounters, EndpointName } from '../counters';
 import type { Emulator } from '../emulator';
+import { refuseUnknownOptions } from '../field-names';
 
 export interface UntilOptions {
   /**
@@ -19,6 +20,11 @@ export interface KeyOptions extends UntilOptions {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+/** The keys of a wait's options: `until`'s, plus `key` or `endpoint` where the wait takes one. */
+const UNTIL_OPTION_KEYS = ['timeoutMs', 'what'] as const satisfies readonly (keyof UntilOptions)[];
+const KEY_OPTION_KEYS = [...UNTIL_OPTION_KEYS, 'key'] as const;
+const REQUESTS_OPTION_KEYS = [...UNTIL_OPTION_KEYS, 'endpoint'] as const;
+
 /** Requests in flight now: one key's, or all keys' together. */
 export function inflightOf(counters: EmulatorCounters, key?: string): number {
   if (key !== undefined) return counters.inflight[key] ?? 0;
@@ -35,6 +41,7 @@ export function until(
   predicate: (counters: EmulatorCounters, emulator: Emulator) => boolean,
   options: UntilOptions = {},
 ): Promise<void> {
+  refuseUnknownOptions(options, UNTIL_OPTION_KEYS, 'until');
   const { timeoutMs = DEFAULT_TIMEOUT_MS, what = 'the predicate to hold' } = options;
   return new Promise<void>((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -67,6 +74,7 @@ export function until(
 
 /** Until at least `count` requests are in flight (held by the emulator, not yet answered). */
 export function untilHeld(emulator: Emulator, count: number, options: KeyOptions = {}) {
+  refuseUnknownOptions(options, KEY_OPTION_KEYS, 'untilHeld');
   const { key, ...rest } = options;
   const what = `${count} request(s) in flight${key === undefined ? '' : ` on key ${mask(key)}`}`;
   return until(emulator, (counters) => inflightOf(counters, key) >= count, { what, ...rest });
@@ -74,6 +82,7 @@ export function untilHeld(emulator: Emulator, count: number, options: KeyOptions
 
 /** Until no request is in flight: every slot (a key's, or all keys') is back. */
 export function untilIdle(emulator: Emulator, options: KeyOptions = {}) {
+  refuseUnknownOptions(options, KEY_OPTION_KEYS, 'untilIdle');
   const { key, ...rest } = options;
   const what = `no request in flight${key === undefined ? '' : ` on key ${mask(key)}`}`;
   return until(emulator, (counters) => inflightOf(counters, key) === 0, { what, ...rest });
@@ -85,6 +94,7 @@ export function untilRequests(
   count: number,
   options: UntilOptions & { endpoint?: EndpointName } = {},
 ) {
+  refuseUnknownOptions(options, REQUESTS_OPTION_KEYS, 'untilRequests');
   const { endpoint = 'chat', ...rest } = options;
   const what = `${count} ${endpoint} request(s)`;
   return until(emulator, (counters) => counters.requests[endpoint] >= count, { what, ...rest });
@@ -92,6 +102,7 @@ export function untilRequests(
 
 /** Until at least `count` streamed answers were cancelled before their end (1 by default). */
 export function untilCancelled(emulator: Emulator, count = 1, options: UntilOptions = {}) {
+  refuseUnknownOptions(options, UNTIL_OPTION_KEYS, 'untilCancelled');
   const what = `${count} stream(s) cancelled`;
   return until(emulator, (counters) => counters.streamsCancelled >= count, { what, ...options });
 }
