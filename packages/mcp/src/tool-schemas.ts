@@ -47,7 +47,11 @@ export const translateInput = z
     text: z
       .string()
       .min(1)
-      .max(LIMITS.translationMaxInputBytes)
+      // (More characters than the limit is more bytes too: core's byte check words it, with the size.)
+      .max(LIMITS.translationMaxInputBytes, {
+        error: (issue) =>
+          serviceToolArgumentsProblem('translate', { text: issue.input, target_language: 'en' }),
+      })
       .describe(
         `The text to translate: at most ${LIMITS.translationMaxInputBytes} bytes of UTF-8 (split longer text and translate the parts)`,
       ),

@@ -121,6 +121,16 @@ describe.each([
       expect(requests().translations).toBe(0);
     });
 
+    it('words a text over the limit in characters too by its bytes, with its size', async () => {
+      const result = await client.callTool({
+        name: 'translate',
+        arguments: { text: 'a'.repeat(4097), target_language: 'de' },
+      });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain('"text" is 4097 bytes of UTF-8; the limit is 4096 bytes');
+      expect(requests().translations).toBe(0);
+    });
+
     it('refuses a bad language code and unknown arguments by its schema', async () => {
       for (const args of [
         { text: 'hi', target_language: 'German!' },
