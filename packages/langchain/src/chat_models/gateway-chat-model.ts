@@ -411,12 +411,12 @@ export class GatewayChatModel
     return withLangChainErrors(async () => {
       const request = convertToGatewayRequest(messages, this, options);
       const callOptions = this.#callOptions(options);
-      // Core gates the call; the capabilities are learnt for `profile` (a cached look-up).
-      await this.#gate.learn(callOptions);
       try {
-        const result = await this.#queued(options.signal, () =>
-          this.#client.chat(request, callOptions),
-        );
+        const result = await this.#queued(callOptions, async (started) => {
+          // Core gates the call; the capabilities are learnt for `profile` (a cached look-up).
+          await this.#gate.learn(started);
+          return this.#client.chat(request, started);
+        });
         return withTokenUsage(convertChatResult(result));
       } catch (error) {
         throw this.#withHint(error);
@@ -499,32 +499,36 @@ export class GatewayChatModel
     options: this['ParsedCallOptions'],
   ): Promise<Iterable<ChatGenerationChunk> | AsyncIterable<ChatGenerationChunk>> {
     const callOptions = this.#callOptions(options);
-    const known = await this.#gate.learn(callOptions);
-    // Core's rule: stream when the model is known to (unknown, or a list: asked whole).
-    const stream =
-      this.streaming ||
-      (!this.disableStreaming && streamsOptionally(planChatCall(this, options, known)));
     const request = convertToGatewayRequest(messages, this, options);
-    const { signal } = options;
-    if (!stream) {
-      const result = await this.#queued(signal, () => this.#client.chat(request, callOptions));
-      return [convertChatResultToChunk(result)];
-    }
-    const streamUsage = streamUsageOf(this, options);
-    // The stream holds its place in the queue until it is open, as `ChatOpenAI`'s does.
-    const opened = () => this.#client.chatStream(request, { ...callOptions, streamUsage });
-    return readChatChunks(await this.#queued(signal, opened));
+    return this.#queued(callOptions, async (started) => {
+      const known = await this.#gate.learn(started);
+      // Core's rule: stream when the model is known to (unknown, or a list: asked whole).
+      const stream =
+        this.streaming ||
+        (!this.disableStreaming && streamsOptionally(planChatCall(this, options, known)));
+      if (!stream) return [convertChatResultToChunk(await this.#client.chat(request, started))];
+      const streamUsage = streamUsageOf(this, options);
+      // The stream holds its place in the queue until it is open, as `ChatOpenAI`'s does.
+      return readChatChunks(await this.#client.chatStream(request, { ...started, streamUsage }));
+    });
   }
 
   /**
-   * One gateway call through LangChain's queue (the model's `maxConcurrency`; `onFailedAttempt`
-   * sees its error, marked as LangChain's), as `ChatOpenAI` sends each request. The queue never
-   * retries (core does). An abort while queued rejects at once, with core's error for it.
+   * One gateway call (its catalog read and its chat) through LangChain's queue (the model's
+   * `maxConcurrency`; `onFailedAttempt` sees its error, marked as LangChain's), as `ChatOpenAI`
+   * sends each request. Its deadline starts as it leaves the queue, as `ChatOpenAI`'s timeout
+   * starts when its request is sent: `call` gets the options with it started, one deadline for
+   * the read and the chat. The queue never retries (core does). An abort while queued rejects
+   * at once, with core's error for it, nothing sent.
    */
-  async #queued<T>(signal: AbortSignal | undefined, call: () => Promise<T>): Promise<T> {
+  async #queued<T>(
+    callOptions: ChatCallOptions,
+    call: (started: ChatCallOptions) => Promise<T>,
+  ): Promise<T> {
+    const { signal } = callOptions;
     throwIfAborted(signal);
     const marked = () =>
-      call().catch((error: unknown) => {
+      call(withDeadlineStarted(callOptions)).catch((error: unknown) => {
         throw withLangChainErrorCode(error);
       });
     try {
@@ -537,12 +541,12 @@ export class GatewayChatModel
 
   /**
    * Core's options for one call. Core is the one retry layer (LangChain's AsyncCaller only queues
-   * chat calls, never retrying them): the call's `maxRetries` over the model's, and the model's `timeout` as the
-   * deadline (a call's `timeout` reaches us as an `AbortSignal.timeout`, read as `timeout` too),
-   * started now: the catalog look-up and the chat are two core calls under its one deadline.
-   * The capabilities known go to core's gate; the steering is the call's over the model's
-   * (core's `resolveSteering`: a call's `fallbackModels: []` turns the model's off), read by
-   * core's one reader now: a bad call option is refused before the catalog look-up below.
+   * chat calls, never retrying them): the call's `maxRetries` over the model's, and the model's
+   * `timeout` as the deadline (a call's `timeout` reaches us as an `AbortSignal.timeout`, read as
+   * `timeout` too), started by `#queued` as the call leaves the queue. The capabilities known go
+   * to core's gate; the steering is the call's over the model's (core's `resolveSteering`: a
+   * call's `fallbackModels: []` turns the model's off), read by core's one reader now: a bad call
+   * option is refused before the call waits in the queue or reads the catalog.
    */
   #callOptions(options: this['ParsedCallOptions']): ChatCallOptions {
     refuseNearMisses(
@@ -557,7 +561,7 @@ export class GatewayChatModel
     const steering = resolveSteering(this, options);
     readSteering(steering, 'call option', this.model);
     const structuredOutput = this.#structuredOutput(options.structuredOutput);
-    return withDeadlineStarted({
+    return {
       ...callOptions({
         ...options,
         maxRetries: options.maxRetries ?? this.maxRetries,
@@ -566,7 +570,7 @@ export class GatewayChatModel
       capabilities: this.capabilities,
       ...steering,
       ...(structuredOutput && { structuredOutput }),
-    });
+    };
   }
 
   /**
