@@ -1,25 +1,14 @@
 // docs/gateway-protocol.md §6 (embeddings).
-import type {
-  CallOptions,
-  EmbeddingEngine,
-  EmbedManyOptions,
-  GatewayClient,
-} from '@infergate/core';
-import { runSiblingRequests, withDeadlineStarted } from '@infergate/core/internal';
+import type { CallOptions, EmbeddingEngine, GatewayClient } from '@infergate/core';
+import { withDeadlineStarted } from '@infergate/core/internal';
 import { EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
 import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
-import { configurationError, withLangChainErrors } from '../utils/errors';
+import { withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
-import { asListRefusal, oneRequestBatches } from './one-request-batches';
 
-/**
- * LangChain's embeddings fields but `maxRetries` (the client's, below) and `onFailedAttempt`
- * (refused: the gateway client does the retrying, see the constructor). `maxConcurrency` bounds
- * this object's requests in flight.
- */
 export interface GatewayEmbeddingsFields
-  extends Omit<EmbeddingsParams, 'maxRetries' | 'onFailedAttempt'>,
+  extends Omit<EmbeddingsParams, 'maxRetries'>,
     GatewayConnectionFields,
     ClientTuning {
   /**
@@ -51,15 +40,11 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
   /** The `model` the pin was made for. */
   #pinnedModel: string | undefined;
 
-  /** LangChain's `maxConcurrency` when it bounds anything (a finite number). */
-  readonly #maxConcurrency: number | undefined;
-
   constructor(fields: GatewayEmbeddingsFields = {}) {
-    refuseFailedAttemptHandler(fields);
     // A typo (`dimension`) would do nothing: refused, with LangChain's own fields known.
     refuseUnknownFields(
       fields,
-      { model: true, dimensions: true, maxConcurrency: true },
+      { model: true, dimensions: true, maxConcurrency: true, onFailedAttempt: true },
       'new GatewayEmbeddings',
     );
     // The gateway client retries; LangChain's caller must not retry on top of it.
@@ -72,8 +57,6 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
     });
     this.#pinnedModel = fields.model;
     this.#enginePin = new EmbeddingEnginePin(fields.model);
-    const { maxConcurrency } = fields;
-    this.#maxConcurrency = Number.isFinite(maxConcurrency) ? maxConcurrency : undefined;
   }
 
   /** Embeds texts for indexing (`input_type: "document"` on the multilingual engine). */
@@ -109,54 +92,12 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
     return withLangChainErrors(async () => {
       const opts = withDeadlineStarted({});
       const engine = await this.resolveEngine(opts);
-      const options = { ...opts, model: engine.id, inputType, dimensions: this.dimensions };
-      if (this.#maxConcurrency === undefined) return this.client.embedMany(texts, options);
-      return this.embedThroughCaller(texts, options);
+      return this.client.embedMany(texts, {
+        ...opts,
+        model: engine.id,
+        inputType,
+        dimensions: this.dimensions,
+      });
     });
   }
-
-  /**
-   * `maxConcurrency` set: core's batches, each sent as one `embedMany` through LangChain's caller,
-   * whose queue (shared by this object's calls) bounds the requests in flight. The caller never
-   * sees a failure (made with `maxRetries: 0`, it must not retry or mark core's errors): the
-   * first failing batch stops the others, queued or in flight, as core's `embedMany` does. Core
-   * checks each batch's texts as it sends it (`checkEmbedMany`, which would check them all first,
-   * would put core's embeddings checks in a chat-only app's start: B5), so a batch before a bad
-   * text may have been sent; the refusal names the text by its place in the whole list.
-   */
-  private async embedThroughCaller(
-    texts: string[],
-    options: EmbedManyOptions,
-  ): Promise<number[][]> {
-    const batches = oneRequestBatches(texts);
-    const parts = await runSiblingRequests(batches, undefined, async ({ start, end }, sibling) => {
-      const outcome = await this.caller.call(() =>
-        this.client.embedMany(texts.slice(start, end), { ...options, signal: sibling.signal }).then(
-          (vectors) => ({ vectors }),
-          (error: unknown) => {
-            // Stopped before the caller's slot is given back, so a queued batch is not sent.
-            const refusal = asListRefusal(error, start, texts.length);
-            sibling.stop(refusal);
-            return { error: refusal };
-          },
-        ),
-      );
-      if ('error' in outcome) throw outcome.error;
-      return outcome.vectors;
-    });
-    return parts.flat();
-  }
-}
-
-/**
- * LangChain's `onFailedAttempt` is called on each failed attempt and decides whether to retry;
- * the gateway client owns the retries (`maxRetries`, core's policy), so it could be called only
- * on the last failure and decide nothing. Refused rather than silently never called.
- */
-function refuseFailedAttemptHandler(fields: object): void {
-  if ((fields as { onFailedAttempt?: unknown }).onFailedAttempt === undefined) return;
-  throw configurationError(
-    "onFailedAttempt is not supported by new GatewayEmbeddings: the gateway client does the retrying (`maxRetries`, core's policy); watch its attempts with `onEvent` (`retry` events) instead",
-    'onFailedAttempt',
-  );
 }
