@@ -8,6 +8,7 @@
 
 import type { CallOptions } from '../call/call-options';
 import { deadlineStartOf, withDeadlineStarted } from '../call/deadline-start';
+import { readGroup } from '../call/option-groups';
 import type { Catalog } from '../catalog/catalog';
 import { listIds } from '../catalog/model-capabilities';
 import { jsonBody } from '../encoding/json-body';
@@ -32,8 +33,8 @@ import type {
   TranslationResponse,
 } from '../protocol/wire-types';
 import { buildTranscriptionBody } from './build-transcription-body';
-import { checkEmbedManyOnEngine, embedManyTextSizes } from './check-embed-many';
-import { runSiblingRequests } from './sibling-requests';
+import { checkEmbedManyOnEngine, EMBED_MANY_OPTIONS, embedManyTextSizes } from './check-embed-many';
+import { runSiblingRequests, type SiblingRequest } from './sibling-requests';
 import { splitBatches } from './split-embedding-batches';
 import { validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
 import { validateOcrRequest } from './validate-ocr';
@@ -49,6 +50,12 @@ export interface EmbedManyOptions extends CallOptions {
   model?: string;
   inputType?: EmbeddingInputType;
   dimensions?: number;
+  /**
+   * At most this many of the call's requests (its batches) in flight at once, sent in input
+   * order (an integer ≥ 1). Default: no bound of its own; the key's budget (`maxConcurrencyPerKey`,
+   * shared by every call) bounds them.
+   */
+  maxConcurrency?: number;
 }
 
 /** What a service call works with: the client's transport and catalog. */
@@ -145,7 +152,9 @@ export async function embedMany(
   texts: string[],
   opts: EmbedManyOptions,
 ): Promise<number[][]> {
-  const { model, inputType, dimensions, ...rest } = opts;
+  const { model, inputType, dimensions, maxConcurrency, ...rest } = opts;
+  // A bad bound is refused as a bad `maxRetries` is, before any text or request.
+  readGroup(EMBED_MANY_OPTIONS, opts, 'call option', '', 'configuration_error');
   const inputs = { inputType, dimensions };
   const sizes = embedManyTextSizes(texts, inputs);
   if (texts.length === 0) return [];
@@ -157,8 +166,8 @@ export async function embedMany(
   const vectors = new Array<number[]>(texts.length);
   // The first failing batch stops the others (before its slot is given back: `stop` is its retry
   // policy's `failed`), since their answers could no longer be used.
-  await runSiblingRequests(splitBatches(sizes), callOptions.signal, async (batch, sibling) => {
-    const { start, end } = batch;
+  const batches = splitBatches(sizes);
+  const send = async ({ start, end }: (typeof batches)[number], sibling: SiblingRequest) => {
     const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
     // input_type is a field of the multilingual engine only (docs/gateway-protocol.md §6).
     if (inputType !== undefined && isMultilingualEngine(engine)) request.input_type = inputType;
@@ -172,7 +181,8 @@ export async function embedMany(
       sibling.stop,
     );
     for (const item of response.data) vectors[start + item.index] = item.embedding;
-  });
+  };
+  await runSiblingRequests(batches, callOptions.signal, send, maxConcurrency);
   // Every slot is filled: the batches cover the list, and each answer held one vector per input.
   return vectors;
 }
