@@ -62,7 +62,7 @@ describe('new GatewayEmbeddings({...})', () => {
     expect(error.message).toContain('did you mean `dimensions`?');
   });
 
-  it("takes the right key and LangChain's own fields (maxConcurrency, onFailedAttempt)", async () => {
+  it("takes the right key and LangChain's own maxConcurrency", async () => {
     const { connection } = await emulate();
     const embeddings = new GatewayEmbeddings({
       ...connection,
@@ -71,7 +71,6 @@ describe('new GatewayEmbeddings({...})', () => {
       timeout: 30_000,
       maxRetries: 1,
       maxConcurrency: 2,
-      onFailedAttempt: () => {},
     });
     expect(await embeddings.embedQuery('a')).toHaveLength(128);
   });

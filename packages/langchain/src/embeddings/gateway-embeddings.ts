@@ -1,14 +1,19 @@
 // docs/gateway-protocol.md §6 (embeddings).
 import type { CallOptions, EmbeddingEngine, GatewayClient } from '@infergate/core';
-import { withDeadlineStarted } from '@infergate/core/internal';
-import { EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
+import { readNumber, withDeadlineStarted } from '@infergate/core/internal';
+import { EMBED_MANY_OPTIONS, EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
 import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
-import { withLangChainErrors } from '../utils/errors';
+import { configurationError, withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
 
+/**
+ * LangChain's embeddings fields but `maxRetries` (the client's, below) and `onFailedAttempt`
+ * (refused: the gateway client does the retrying, see the constructor). `maxConcurrency` bounds
+ * each call's requests in flight (core's `embedMany` option).
+ */
 export interface GatewayEmbeddingsFields
-  extends Omit<EmbeddingsParams, 'maxRetries'>,
+  extends Omit<EmbeddingsParams, 'maxRetries' | 'onFailedAttempt'>,
     GatewayConnectionFields,
     ClientTuning {
   /**
@@ -29,7 +34,7 @@ export interface GatewayEmbeddingsFields
 /**
  * LangChain embeddings served by the gateway's embedding engines. Long inputs are split into
  * requests of at most 64 texts and 65 536 bytes, sent in parallel within the key's concurrency
- * budget, and returned in input order.
+ * budget (and `maxConcurrency` at a time per call, when set), and returned in input order.
  */
 export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFields {
   model?: string;
@@ -40,13 +45,29 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
   /** The `model` the pin was made for. */
   #pinnedModel: string | undefined;
 
+  /** LangChain's `maxConcurrency` when it bounds anything (not its default, Infinity). */
+  readonly #maxConcurrency: number | undefined;
+
   constructor(fields: GatewayEmbeddingsFields = {}) {
+    refuseFailedAttemptHandler(fields);
     // A typo (`dimension`) would do nothing: refused, with LangChain's own fields known.
     refuseUnknownFields(
       fields,
-      { model: true, dimensions: true, maxConcurrency: true, onFailedAttempt: true },
+      { model: true, dimensions: true, maxConcurrency: true },
       'new GatewayEmbeddings',
     );
+    // LangChain's default (Infinity) bounds nothing; another value is checked by core's rule for
+    // `embedMany`'s bound, here rather than at each call.
+    const { maxConcurrency } = fields;
+    const bounded = maxConcurrency !== undefined && maxConcurrency !== Number.POSITIVE_INFINITY;
+    if (bounded) {
+      readNumber(
+        maxConcurrency,
+        EMBED_MANY_OPTIONS.fields.maxConcurrency,
+        'maxConcurrency',
+        'model setting',
+      );
+    }
     // The gateway client retries; LangChain's caller must not retry on top of it.
     super({ ...fields, maxRetries: 0 });
     this.model = fields.model;
@@ -57,6 +78,7 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
     });
     this.#pinnedModel = fields.model;
     this.#enginePin = new EmbeddingEnginePin(fields.model);
+    this.#maxConcurrency = bounded ? maxConcurrency : undefined;
   }
 
   /** Embeds texts for indexing (`input_type: "document"` on the multilingual engine). */
@@ -97,7 +119,22 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
         model: engine.id,
         inputType,
         dimensions: this.dimensions,
+        // Per call (OpenAIEmbeddings' bound is per object), within the key's shared budget.
+        maxConcurrency: this.#maxConcurrency,
       });
     });
   }
+}
+
+/**
+ * LangChain's `onFailedAttempt` is called on each failed attempt and decides whether to retry;
+ * the gateway client owns the retries (`maxRetries`, core's policy), so it could be called only
+ * on the last failure and decide nothing. Refused rather than silently never called.
+ */
+function refuseFailedAttemptHandler(fields: object): void {
+  if ((fields as { onFailedAttempt?: unknown }).onFailedAttempt === undefined) return;
+  throw configurationError(
+    "onFailedAttempt is not supported by new GatewayEmbeddings: the gateway client does the retrying (`maxRetries`, core's policy); watch its attempts with `onEvent` (`retry` events) instead",
+    'onFailedAttempt',
+  );
 }
