@@ -13,7 +13,8 @@
  */
 
 export { withCallerFieldNames } from './services/caller-field-names';
-export { checkEmbedMany, EMBED_MANY_OPTIONS } from './services/check-embed-many';
+export { checkEmbedMany } from './services/check-embed-many';
+export { EMBED_MANY_OPTIONS } from './services/embed-many-options';
 export { EmbeddingEnginePin } from './services/embedding-engine-pin';
 export {
   serviceToolArgumentsProblem,

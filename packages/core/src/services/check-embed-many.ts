@@ -1,5 +1,4 @@
 // docs/gateway-protocol.md §6 (embeddings: limits, engines), §11 (limits).
-import type { OptionGroup } from '../call/option-groups';
 import { GatewayError, invalidRequest, isGatewayError } from '../errors/errors';
 import type { EmbeddingEngine, EmbeddingInputType } from '../protocol/wire-types';
 import { validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
@@ -9,15 +8,6 @@ export interface EmbedManyInputs {
   inputType?: EmbeddingInputType;
   dimensions?: number;
 }
-
-/**
- * `embedMany`'s options of a kind (`maxConcurrency`: an integer ≥ 1), read by core's option reader;
- * its others are checked with its texts. For an adapter that takes the bound as its own field.
- */
-export const EMBED_MANY_OPTIONS: OptionGroup<{ maxConcurrency?: number }> = {
-  name: 'embedMany',
-  fields: { maxConcurrency: { kind: 'integer', min: 1 } },
-};
 
 /**
  * Exactly `embedMany`'s checks of `texts` for `engine`, sending nothing: each text on its own,

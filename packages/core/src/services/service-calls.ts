@@ -33,7 +33,8 @@ import type {
   TranslationResponse,
 } from '../protocol/wire-types';
 import { buildTranscriptionBody } from './build-transcription-body';
-import { checkEmbedManyOnEngine, EMBED_MANY_OPTIONS, embedManyTextSizes } from './check-embed-many';
+import { checkEmbedManyOnEngine, embedManyTextSizes } from './check-embed-many';
+import { EMBED_MANY_OPTIONS } from './embed-many-options';
 import { runSiblingRequests, type SiblingRequest } from './sibling-requests';
 import { splitBatches } from './split-embedding-batches';
 import { validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
