@@ -7,14 +7,13 @@
  * gave it (`withCallerFieldNames`, for the service helpers), every check a tool call passes
  * before the network (`serviceToolCallProblem`), the translation's language check for a caller
  * that fixes the languages up front (`validateTranslationLanguages`), `embedMany`'s checks run
- * without a call (`checkEmbedMany`) and its bound's rule (`EMBED_MANY_OPTIONS`), the engine an
- * embeddings object keeps (`EmbeddingEnginePin`): code the adapters load with a service call,
- * kept out of a chat-only app's start. UNSTABLE, as `internal` is.
+ * without a call (`checkEmbedMany`), the engine an embeddings object keeps
+ * (`EmbeddingEnginePin`): code the adapters load with a service call, kept out of a chat-only
+ * app's start. UNSTABLE, as `internal` is.
  */
 
 export { withCallerFieldNames } from './services/caller-field-names';
 export { checkEmbedMany } from './services/check-embed-many';
-export { EMBED_MANY_OPTIONS } from './services/embed-many-options';
 export { EmbeddingEnginePin } from './services/embedding-engine-pin';
 export {
   serviceToolArgumentsProblem,

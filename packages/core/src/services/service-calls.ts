@@ -8,7 +8,7 @@
 
 import type { CallOptions } from '../call/call-options';
 import { deadlineStartOf, withDeadlineStarted } from '../call/deadline-start';
-import { readGroup } from '../call/option-groups';
+import { EMBED_MANY_OPTIONS, readGroup } from '../call/option-groups';
 import type { Catalog } from '../catalog/catalog';
 import { listIds } from '../catalog/model-capabilities';
 import { jsonBody } from '../encoding/json-body';
@@ -34,7 +34,7 @@ import type {
 } from '../protocol/wire-types';
 import { buildTranscriptionBody } from './build-transcription-body';
 import { checkEmbedManyOnEngine, embedManyTextSizes } from './check-embed-many';
-import { EMBED_MANY_OPTIONS } from './embed-many-options';
+import { inTurns } from './requests-in-turns';
 import { runSiblingRequests, type SiblingRequest } from './sibling-requests';
 import { splitBatches } from './split-embedding-batches';
 import { validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
@@ -183,7 +183,8 @@ export async function embedMany(
     );
     for (const item of response.data) vectors[start + item.index] = item.embedding;
   };
-  await runSiblingRequests(batches, callOptions.signal, send, maxConcurrency);
+  const sendInTurns = maxConcurrency === undefined ? send : inTurns(maxConcurrency, send);
+  await runSiblingRequests(batches, callOptions.signal, sendInTurns);
   // Every slot is filled: the batches cover the list, and each answer held one vector per input.
   return vectors;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { inTurns } from './requests-in-turns';
 import { runSiblingRequests, type SiblingRequest } from './sibling-requests';
 
 /** A request that never answers: it ends when its signal aborts, rejecting with the reason. */
@@ -74,7 +75,7 @@ describe('runSiblingRequests', () => {
   });
 });
 
-describe('runSiblingRequests with a limit', () => {
+describe('runSiblingRequests with inTurns', () => {
   /** Requests that answer when told (`answer(i)`); `untilStarted(n)`: once `n` have started. */
   function held() {
     const started: number[] = [];
@@ -104,9 +105,9 @@ describe('runSiblingRequests with a limit', () => {
     return { started, send, untilStarted, answer, most: () => most };
   }
 
-  it('runs at most `limit` at once, in order, and keeps the results in order', async () => {
+  it('runs at most `limit` sends at once, in order, and keeps the results in order', async () => {
     const requests = held();
-    const call = runSiblingRequests([0, 1, 2, 3, 4], undefined, requests.send, 2);
+    const call = runSiblingRequests([0, 1, 2, 3, 4], undefined, inTurns(2, requests.send));
     await requests.untilStarted(2);
     expect(requests.started).toEqual([0, 1]);
     // The second ends first: the third starts in its place, the first still running.
@@ -130,7 +131,7 @@ describe('runSiblingRequests with a limit', () => {
       started.push(index);
       throw failure;
     };
-    await expect(runSiblingRequests([0, 1, 2], undefined, send, 1)).rejects.toBe(failure);
+    await expect(runSiblingRequests([0, 1, 2], undefined, inTurns(1, send))).rejects.toBe(failure);
     expect(started).toEqual([0]);
   });
 
@@ -141,7 +142,7 @@ describe('runSiblingRequests with a limit', () => {
       started.push(index);
       return pending(sibling);
     };
-    const call = runSiblingRequests([0, 1, 2, 3], caller.signal, send, 2);
+    const call = runSiblingRequests([0, 1, 2, 3], caller.signal, inTurns(2, send));
     const reason = new Error('caller aborted');
     caller.abort(reason);
     await expect(call).rejects.toBe(reason);

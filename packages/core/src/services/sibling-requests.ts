@@ -21,16 +21,11 @@ export interface SiblingRequest {
  *
  * Each request gets a signal of its own (not one shared by all), so the caller's signal gets one
  * listener however many requests there are.
- *
- * `limit` (an integer ≥ 1; none: every request starts at once, for the key's slots to queue):
- * at most that many `send`s running, taken in order; none starts once one failed or the caller
- * aborted.
  */
 export async function runSiblingRequests<T, R>(
   items: readonly T[],
   callerSignal: AbortSignal | undefined,
   send: (item: T, sibling: SiblingRequest, index: number) => Promise<R>,
-  limit?: number,
 ): Promise<R[]> {
   const controllers = items.map(() => new AbortController());
   let failure: { error: unknown } | undefined;
@@ -47,48 +42,21 @@ export async function runSiblingRequests<T, R>(
   if (callerSignal?.aborted) onCallerAbort();
   else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
   try {
-    const run = async (index: number) => {
-      const signal = controllers[index]!.signal;
-      try {
-        return await send(items[index]!, { signal, stop }, index);
-      } catch (error) {
-        // The first to fail is the call's failure (with the caller's abort: the first it ended).
-        stop(error);
-        throw error;
-      }
-    };
-    const outcomes =
-      limit === undefined
-        ? await Promise.allSettled(items.map((_, index) => run(index)))
-        : await settleInTurns(items.length, limit, run, () => failure !== undefined);
+    const outcomes = await Promise.allSettled(
+      items.map(async (item, index) => {
+        const signal = controllers[index]!.signal;
+        try {
+          return await send(item, { signal, stop }, index);
+        } catch (error) {
+          // The first to fail is the call's failure (with the caller's abort: the first it ended).
+          stop(error);
+          throw error;
+        }
+      }),
+    );
     if (failure) throw failure.error;
     return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<R>).value);
   } finally {
     callerSignal?.removeEventListener('abort', onCallerAbort);
   }
-}
-
-/**
- * `run(0)`, `run(1)`, … with at most `limit` running: each next one starts as one ends, unless
- * `stopped()` (a sibling failed, the caller aborted). The ones never started have no outcome.
- */
-async function settleInTurns<R>(
-  count: number,
-  limit: number,
-  run: (index: number) => Promise<R>,
-  stopped: () => boolean,
-): Promise<PromiseSettledResult<R>[]> {
-  const outcomes = new Array<PromiseSettledResult<R>>(count);
-  let next = 0;
-  const takeTurns = async () => {
-    while (next < count && !stopped()) {
-      const index = next++;
-      outcomes[index] = await run(index).then(
-        (value) => ({ status: 'fulfilled', value }),
-        (reason: unknown) => ({ status: 'rejected', reason }),
-      );
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, count) }, takeTurns));
-  return outcomes;
 }

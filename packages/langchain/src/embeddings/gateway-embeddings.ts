@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §6 (embeddings).
 import type { CallOptions, EmbeddingEngine, GatewayClient } from '@infergate/core';
-import { readNumber, withDeadlineStarted } from '@infergate/core/internal';
-import { EMBED_MANY_OPTIONS, EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
+import { EMBED_MANY_OPTIONS, readNumber, withDeadlineStarted } from '@infergate/core/internal';
+import { EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
 import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { configurationError, withLangChainErrors } from '../utils/errors';
