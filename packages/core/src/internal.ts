@@ -14,7 +14,6 @@ export { withDeadlineStarted } from './call/deadline-start';
 export { monotonicNow } from './call/monotonic-clock';
 export {
   describeGiven,
-  EMBED_MANY_OPTIONS,
   optionKeys,
   readFlags,
   readNumber,

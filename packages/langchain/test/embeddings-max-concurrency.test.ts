@@ -83,14 +83,18 @@ describe('GatewayEmbeddings maxConcurrency', () => {
     expect(gateway.counters.requests.embeddings).toBe(2);
   });
 
-  it.each([0, 2.5, -1, '2'])('refuses %j as the object is made, by core’s rule', async (value) => {
-    const gateway = await emulate();
-    const fields = { ...gateway.connection, model: MODEL, maxConcurrency: value as number };
-    const error = await caught(async () => new GatewayEmbeddings(fields), isGatewayError);
-    expect([error.code, error.field]).toEqual(['configuration_error', 'maxConcurrency']);
-    expect(error.message).toMatch(/^maxConcurrency \(model setting\) must be an integer ≥ 1, got /);
-    expect(gateway.counters.requests.capabilities).toBe(0);
-  });
+  it.each([0, 2.5, -1, '2'])(
+    'refuses %j by core’s rule before any embeddings request',
+    async (value) => {
+      const gateway = await emulate();
+      const fields = { ...gateway.connection, model: MODEL, maxConcurrency: value as number };
+      const embeddings = new GatewayEmbeddings(fields);
+      const error = await caught(embeddings.embedDocuments(TEXTS), isGatewayError);
+      expect([error.code, error.field]).toEqual(['configuration_error', 'maxConcurrency']);
+      expect(error.message).toMatch(/^maxConcurrency \(call option\) must be an integer ≥ 1, got /);
+      expect(gateway.counters.requests.embeddings).toBe(0);
+    },
+  );
 
   it("takes LangChain's default, Infinity: no bound of its own", async () => {
     const gateway = await emulate();

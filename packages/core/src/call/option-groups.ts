@@ -185,16 +185,6 @@ export const STEERING_OPTIONS: OptionGroup<SteeringOptions> = {
   },
 };
 
-/**
- * `embedMany`'s own option of a kind (`EmbedManyOptions.maxConcurrency`: an integer ≥ 1), read by
- * `readGroup` at the call, and by an adapter that takes the bound as its own field as its object
- * is made; `embedMany`'s other options are checked with its texts.
- */
-export const EMBED_MANY_OPTIONS: OptionGroup<{ maxConcurrency?: number }> = {
-  name: 'embedMany',
-  fields: { maxConcurrency: { kind: 'integer', min: 1 } },
-};
-
 /** The code of a refused option: a call's is `invalid_request_error`, the others' `configuration_error`. */
 export type OptionPlace = 'client option' | 'model setting' | 'call option';
 

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §6 (embeddings).
 import type { CallOptions, EmbeddingEngine, GatewayClient } from '@infergate/core';
-import { EMBED_MANY_OPTIONS, readNumber, withDeadlineStarted } from '@infergate/core/internal';
+import { withDeadlineStarted } from '@infergate/core/internal';
 import { EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
 import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
@@ -56,20 +56,10 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
       { model: true, dimensions: true, maxConcurrency: true },
       'new GatewayEmbeddings',
     );
-    // LangChain's default (Infinity) bounds nothing; another value is checked by core's rule for
-    // `embedMany`'s bound, here rather than at each call.
-    const { maxConcurrency } = fields;
-    const bounded = maxConcurrency !== undefined && maxConcurrency !== Number.POSITIVE_INFINITY;
-    if (bounded) {
-      readNumber(
-        maxConcurrency,
-        EMBED_MANY_OPTIONS.fields.maxConcurrency,
-        'maxConcurrency',
-        'model setting',
-      );
-    }
-    // The gateway client retries; LangChain's caller must not retry on top of it.
-    super({ ...fields, maxRetries: 0 });
+    // The gateway client retries; LangChain's caller must not retry on top of it. Its queue is
+    // not used: the bound goes to core's `embedMany`, which checks it (a call with 0 or 2.5 is
+    // refused before any embeddings request, not by LangChain's queue as the object is made).
+    super({ ...fields, maxRetries: 0, maxConcurrency: undefined });
     this.model = fields.model;
     this.dimensions = fields.dimensions;
     Object.defineProperty(this, 'client', {
@@ -78,7 +68,9 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
     });
     this.#pinnedModel = fields.model;
     this.#enginePin = new EmbeddingEnginePin(fields.model);
-    this.#maxConcurrency = bounded ? maxConcurrency : undefined;
+    // LangChain's default (Infinity) bounds nothing.
+    const { maxConcurrency } = fields;
+    this.#maxConcurrency = maxConcurrency === Number.POSITIVE_INFINITY ? undefined : maxConcurrency;
   }
 
   /** Embeds texts for indexing (`input_type: "document"` on the multilingual engine). */
