@@ -14,6 +14,7 @@ import {
   GatewayAudioTranscriptLoader,
   GatewayEmbeddings,
   GatewayOcrLoader,
+  GatewayTranslator,
   isGatewayError,
 } from '../src/index';
 
@@ -61,7 +62,7 @@ describe('new GatewayEmbeddings({...})', () => {
     expect(error.message).toContain('did you mean `dimensions`?');
   });
 
-  it("takes the right key and LangChain's own fields (maxConcurrency, onFailedAttempt)", async () => {
+  it("takes the right key and LangChain's own maxConcurrency", async () => {
     const { connection } = await emulate();
     const embeddings = new GatewayEmbeddings({
       ...connection,
@@ -70,7 +71,6 @@ describe('new GatewayEmbeddings({...})', () => {
       timeout: 30_000,
       maxRetries: 1,
       maxConcurrency: 2,
-      onFailedAttempt: () => {},
     });
     expect(await embeddings.embedQuery('a')).toHaveLength(128);
   });
@@ -132,5 +132,44 @@ describe('the loaders', () => {
     expect(error.message).toContain(
       'unknown option `langauge` in new GatewayAudioTranscriptLoader — did you mean `language`?',
     );
+  });
+});
+
+describe('new GatewayTranslator({...})', () => {
+  it.each([
+    [
+      { targetLanguage: 'uk', targetLanguag: 'uk' },
+      'targetLanguag',
+      'did you mean `targetLanguage`?',
+    ],
+    [{ targetLanguage: 'uk', sourceLang: 'en' }, 'sourceLang', 'did you mean `sourceLanguage`?'],
+    [{ targetLanguage: 'uk', timeoutMs: 1 }, 'timeoutMs', 'use `timeout`'],
+  ])('refuses %o before invoke sends anything', async (fields, key, hint) => {
+    const error = await refusedBeforeAnyRequest(async (connection) =>
+      new GatewayTranslator({ ...connection, ...(fields as { targetLanguage: string }) }).invoke(
+        'hello',
+      ),
+    );
+    expect(error.field).toBe(key);
+    expect(error.message).toContain(`unknown option \`${key}\` in new GatewayTranslator — ${hint}`);
+  });
+
+  it('refuses a typo of targetLanguage for the typo, not for the missing language', async () => {
+    const error = await refusedBeforeAnyRequest(
+      async (connection) => new GatewayTranslator({ ...connection, targetLanguag: 'uk' } as never),
+    );
+    expect(error.message).toContain('did you mean `targetLanguage`?');
+  });
+
+  it('takes its own fields and the connection ones', async () => {
+    const { connection } = await emulate();
+    const translator = new GatewayTranslator({
+      ...connection,
+      targetLanguage: 'uk',
+      sourceLanguage: 'en',
+      timeout: 30_000,
+      maxRetries: 1,
+    });
+    expect(await translator.invoke('hello')).toBe('[uk] hello');
   });
 });

@@ -91,7 +91,7 @@ export function readCapabilityList(
 /**
  * Every key some call reads (a chat call's, a stream's `assemble` and `streamUsage`,
  * `CheckModelOptions`' `known`, `purpose`, `anyOf`; `EmbedManyOptions`' `model`, `inputType`,
- * `dimensions`): any call refuses a key none reads, before anything is sent.
+ * `dimensions`, `maxConcurrency`): any call refuses a key none reads, before anything is sent.
  */
 const ANY_CALL_OPTION_KEYS = [
   ...optionKeys(CALL_OPTIONS),
@@ -105,6 +105,7 @@ const ANY_CALL_OPTION_KEYS = [
   'model',
   'inputType',
   'dimensions',
+  'maxConcurrency',
 ];
 
 /** An AbortSignal, also one from another realm (checked by shape, not by `instanceof`). */

@@ -8,6 +8,7 @@
 
 import type { CallOptions } from '../call/call-options';
 import { deadlineStartOf, withDeadlineStarted } from '../call/deadline-start';
+import { type OptionGroup, readGroup } from '../call/option-groups';
 import type { Catalog } from '../catalog/catalog';
 import { listIds } from '../catalog/model-capabilities';
 import { jsonBody } from '../encoding/json-body';
@@ -33,7 +34,8 @@ import type {
 } from '../protocol/wire-types';
 import { buildTranscriptionBody } from './build-transcription-body';
 import { checkEmbedManyOnEngine, embedManyTextSizes } from './check-embed-many';
-import { runSiblingRequests } from './sibling-requests';
+import { inTurns } from './requests-in-turns';
+import { runSiblingRequests, type SiblingRequest } from './sibling-requests';
 import { splitBatches } from './split-embedding-batches';
 import { validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
 import { validateOcrRequest } from './validate-ocr';
@@ -49,7 +51,23 @@ export interface EmbedManyOptions extends CallOptions {
   model?: string;
   inputType?: EmbeddingInputType;
   dimensions?: number;
+  /**
+   * At most this many of the call's requests (its batches) in flight at once, sent in input
+   * order (an integer ≥ 1). Default: no bound of its own; the key's budget (`maxConcurrencyPerKey`,
+   * shared by every call) bounds them.
+   */
+  maxConcurrency?: number;
 }
+
+/**
+ * `embedMany`'s own option of a kind, read by core's option reader; its others are checked with
+ * its texts. Declared here, in the service calls' chunk: with the other groups it would put bytes
+ * in every chat-only app's start.
+ */
+export const EMBED_MANY_OPTIONS: OptionGroup<Pick<EmbedManyOptions, 'maxConcurrency'>> = {
+  name: 'embedMany',
+  fields: { maxConcurrency: { kind: 'integer', min: 1 } },
+};
 
 /** What a service call works with: the client's transport and catalog. */
 export interface ServiceContext {
@@ -145,7 +163,9 @@ export async function embedMany(
   texts: string[],
   opts: EmbedManyOptions,
 ): Promise<number[][]> {
-  const { model, inputType, dimensions, ...rest } = opts;
+  const { model, inputType, dimensions, maxConcurrency, ...rest } = opts;
+  // A bad bound is refused as a bad `maxRetries` is, before any text or request.
+  readGroup(EMBED_MANY_OPTIONS, opts, 'call option', '', 'configuration_error');
   const inputs = { inputType, dimensions };
   const sizes = embedManyTextSizes(texts, inputs);
   if (texts.length === 0) return [];
@@ -157,8 +177,8 @@ export async function embedMany(
   const vectors = new Array<number[]>(texts.length);
   // The first failing batch stops the others (before its slot is given back: `stop` is its retry
   // policy's `failed`), since their answers could no longer be used.
-  await runSiblingRequests(splitBatches(sizes), callOptions.signal, async (batch, sibling) => {
-    const { start, end } = batch;
+  const batches = splitBatches(sizes);
+  const send = async ({ start, end }: (typeof batches)[number], sibling: SiblingRequest) => {
     const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
     // input_type is a field of the multilingual engine only (docs/gateway-protocol.md §6).
     if (inputType !== undefined && isMultilingualEngine(engine)) request.input_type = inputType;
@@ -172,7 +192,9 @@ export async function embedMany(
       sibling.stop,
     );
     for (const item of response.data) vectors[start + item.index] = item.embedding;
-  });
+  };
+  const sendInTurns = maxConcurrency === undefined ? send : inTurns(maxConcurrency, send);
+  await runSiblingRequests(batches, callOptions.signal, sendInTurns);
   // Every slot is filled: the batches cover the list, and each answer held one vector per input.
   return vectors;
 }

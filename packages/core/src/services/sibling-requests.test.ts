@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { inTurns } from './requests-in-turns';
 import { runSiblingRequests, type SiblingRequest } from './sibling-requests';
 
 /** A request that never answers: it ends when its signal aborts, rejecting with the reason. */
@@ -71,5 +72,80 @@ describe('runSiblingRequests', () => {
     });
     await expect(call).rejects.toBe(reason);
     expect(seen).toEqual([true, true]);
+  });
+});
+
+describe('runSiblingRequests with inTurns', () => {
+  /** Requests that answer when told (`answer(i)`); `untilStarted(n)`: once `n` have started. */
+  function held() {
+    const started: number[] = [];
+    const answers = new Map<number, () => void>();
+    const waiters: { count: number; resolve: () => void }[] = [];
+    let running = 0;
+    let most = 0;
+    const send = (index: number) => {
+      started.push(index);
+      running += 1;
+      most = Math.max(most, running);
+      const answered = new Promise<number>((resolve) => {
+        answers.set(index, () => {
+          running -= 1;
+          resolve(index);
+        });
+      });
+      for (const waiter of waiters) if (started.length >= waiter.count) waiter.resolve();
+      return answered;
+    };
+    const untilStarted = (count: number) =>
+      new Promise<void>((resolve) => {
+        if (started.length >= count) resolve();
+        else waiters.push({ count, resolve });
+      });
+    const answer = (index: number) => answers.get(index)!();
+    return { started, send, untilStarted, answer, most: () => most };
+  }
+
+  it('runs at most `limit` sends at once, in order, and keeps the results in order', async () => {
+    const requests = held();
+    const call = runSiblingRequests([0, 1, 2, 3, 4], undefined, inTurns(2, requests.send));
+    await requests.untilStarted(2);
+    expect(requests.started).toEqual([0, 1]);
+    // The second ends first: the third starts in its place, the first still running.
+    requests.answer(1);
+    await requests.untilStarted(3);
+    expect(requests.started).toEqual([0, 1, 2]);
+    requests.answer(0);
+    await requests.untilStarted(4);
+    requests.answer(2);
+    requests.answer(3);
+    await requests.untilStarted(5);
+    requests.answer(4);
+    expect(await call).toEqual([0, 1, 2, 3, 4]);
+    expect(requests.most()).toBe(2);
+  });
+
+  it('starts none once one failed; the failure is the rejection', async () => {
+    const failure = new Error('batch 0 failed');
+    const started: number[] = [];
+    const send = async (index: number) => {
+      started.push(index);
+      throw failure;
+    };
+    await expect(runSiblingRequests([0, 1, 2], undefined, inTurns(1, send))).rejects.toBe(failure);
+    expect(started).toEqual([0]);
+  });
+
+  it("the caller's abort stops the running ones and starts no other", async () => {
+    const caller = new AbortController();
+    const started: number[] = [];
+    const send = (index: number, sibling: SiblingRequest) => {
+      started.push(index);
+      return pending(sibling);
+    };
+    const call = runSiblingRequests([0, 1, 2, 3], caller.signal, inTurns(2, send));
+    const reason = new Error('caller aborted');
+    caller.abort(reason);
+    await expect(call).rejects.toBe(reason);
+    expect(started).toEqual([0, 1]);
   });
 });

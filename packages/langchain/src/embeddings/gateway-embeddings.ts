@@ -4,11 +4,16 @@ import { withDeadlineStarted } from '@infergate/core/internal';
 import { EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
 import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
-import { withLangChainErrors } from '../utils/errors';
+import { configurationError, withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
 
+/**
+ * LangChain's embeddings fields but `maxRetries` (the client's, below) and `onFailedAttempt`
+ * (refused: the gateway client does the retrying, see the constructor). `maxConcurrency` bounds
+ * each call's requests in flight (core's `embedMany` option).
+ */
 export interface GatewayEmbeddingsFields
-  extends Omit<EmbeddingsParams, 'maxRetries'>,
+  extends Omit<EmbeddingsParams, 'maxRetries' | 'onFailedAttempt'>,
     GatewayConnectionFields,
     ClientTuning {
   /**
@@ -29,7 +34,7 @@ export interface GatewayEmbeddingsFields
 /**
  * LangChain embeddings served by the gateway's embedding engines. Long inputs are split into
  * requests of at most 64 texts and 65 536 bytes, sent in parallel within the key's concurrency
- * budget, and returned in input order.
+ * budget (and `maxConcurrency` at a time per call, when set), and returned in input order.
  */
 export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFields {
   model?: string;
@@ -40,15 +45,21 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
   /** The `model` the pin was made for. */
   #pinnedModel: string | undefined;
 
+  /** LangChain's `maxConcurrency` when it bounds anything (not its default, Infinity). */
+  readonly #maxConcurrency: number | undefined;
+
   constructor(fields: GatewayEmbeddingsFields = {}) {
+    refuseFailedAttemptHandler(fields);
     // A typo (`dimension`) would do nothing: refused, with LangChain's own fields known.
     refuseUnknownFields(
       fields,
-      { model: true, dimensions: true, maxConcurrency: true, onFailedAttempt: true },
+      { model: true, dimensions: true, maxConcurrency: true },
       'new GatewayEmbeddings',
     );
-    // The gateway client retries; LangChain's caller must not retry on top of it.
-    super({ ...fields, maxRetries: 0 });
+    // The gateway client retries; LangChain's caller must not retry on top of it. Its queue is
+    // not used: the bound goes to core's `embedMany`, which checks it (a call with 0 or 2.5 is
+    // refused before any embeddings request, not by LangChain's queue as the object is made).
+    super({ ...fields, maxRetries: 0, maxConcurrency: undefined });
     this.model = fields.model;
     this.dimensions = fields.dimensions;
     Object.defineProperty(this, 'client', {
@@ -57,6 +68,9 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
     });
     this.#pinnedModel = fields.model;
     this.#enginePin = new EmbeddingEnginePin(fields.model);
+    // LangChain's default (Infinity) bounds nothing.
+    const { maxConcurrency } = fields;
+    this.#maxConcurrency = maxConcurrency === Number.POSITIVE_INFINITY ? undefined : maxConcurrency;
   }
 
   /** Embeds texts for indexing (`input_type: "document"` on the multilingual engine). */
@@ -97,7 +111,22 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
         model: engine.id,
         inputType,
         dimensions: this.dimensions,
+        // Per call (OpenAIEmbeddings' bound is per object), within the key's shared budget.
+        maxConcurrency: this.#maxConcurrency,
       });
     });
   }
+}
+
+/**
+ * LangChain's `onFailedAttempt` is called on each failed attempt and decides whether to retry;
+ * the gateway client owns the retries (`maxRetries`, core's policy), so it could be called only
+ * on the last failure and decide nothing. Refused rather than silently never called.
+ */
+function refuseFailedAttemptHandler(fields: object): void {
+  if ((fields as { onFailedAttempt?: unknown }).onFailedAttempt === undefined) return;
+  throw configurationError(
+    "onFailedAttempt is not supported by new GatewayEmbeddings: the gateway client does the retrying (`maxRetries`, core's policy); watch its attempts with `onEvent` (`retry` events) instead",
+    'onFailedAttempt',
+  );
 }

@@ -10,6 +10,7 @@ import { type BaseMessage, isBaseMessage } from '@langchain/core/messages';
 import { ensureConfig, Runnable, type RunnableConfig } from '@langchain/core/runnables';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
+import { refuseUnknownFields } from '../utils/known-fields';
 import { splitForTranslation } from './split-for-translation';
 
 export interface GatewayTranslatorFields extends GatewayConnectionFields, ClientTuning {
@@ -54,9 +55,15 @@ export class GatewayTranslator<RunInput extends TranslatorInput = string> extend
   /**
    * A `targetLanguage` or `sourceLanguage` that is no language code (`'german'`) is refused here,
    * by core's rule, with a GatewayError `invalid_request_error` naming the field as given here,
-   * rather than failing every call.
+   * rather than failing every call. An unknown field (`targetLanguag`) is refused first, naming
+   * the closest known one: it would do nothing.
    */
   constructor(fields: GatewayTranslatorFields) {
+    refuseUnknownFields(
+      fields,
+      { targetLanguage: true, sourceLanguage: true },
+      'new GatewayTranslator',
+    );
     try {
       validateTranslationLanguages(translationLanguages(fields));
     } catch (error) {
