@@ -11,7 +11,6 @@ describe('chat fields of the wrong type are refused, not sent', () => {
   it.each<[string, Record<string, unknown>, string, string]>([
     ['max_tokens 1.5', { max_tokens: 1.5 }, 'max_tokens', 'must be an integer, got number 1.5'],
     ['seed 1.5', { seed: 1.5 }, 'seed', 'must be an integer, got number 1.5'],
-    ['max_tokens null', { max_tokens: null }, 'max_tokens', 'must be an integer, got null'],
     ['temperature "1"', { temperature: '1' }, 'temperature', 'must be a number, got "1"'],
     ['top_p "x"', { top_p: 'x' }, 'top_p', 'must be a number, got "x"'],
     ['stop 5', { stop: 5 }, 'stop', 'must be a string or an array of strings, got number 5'],

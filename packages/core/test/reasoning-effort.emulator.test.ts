@@ -28,7 +28,6 @@ describe('reasoning effort (docs/gateway-protocol.md §4.1)', () => {
 
   it.each([
     [3, 'number 3'],
-    [null, 'null'],
     [{ effort: 'low' }, 'an object'],
   ])('refuses %j before sending, naming the field', async (effort, described) => {
     const { client, emulator } = await recording();

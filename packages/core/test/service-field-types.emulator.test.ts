@@ -33,9 +33,9 @@ describe('service fields of the wrong type are refused, not sent', () => {
       'an object',
     ],
     [
-      'transcribe filename null',
-      (c) => c.transcribe({ audio, filename: null as never }),
-      'filename',
+      'translate model null',
+      (c) => c.translate({ input: 'hi', target_language: 'uk', model: null as never }),
+      'model',
       'null',
     ],
     [

@@ -10,7 +10,7 @@ import type {
   ToolChoice,
 } from '../protocol/wire-types';
 
-/** A chat request in the adapters' terms: camel-case sampling options, nothing undefined sent. */
+/** A chat request in the adapters' terms: camel-case sampling options, nothing undefined or null sent. */
 export interface ChatRequestOptions {
   model: string;
   messages: ChatMessage[];
@@ -34,7 +34,7 @@ export interface ChatRequestOptions {
   /**
    * Sent as `reasoning_effort` (a field the gateway forwards to the model server unchanged), the
    * value as given: `low`, `medium`, `high`, … as the model server reads it. A value that is not a
-   * string is refused before sending (`validateChatRequest`).
+   * string (nor `null`: not set) is refused before sending (`validateChatRequest`).
    */
   reasoningEffort?: string;
   /**
@@ -45,31 +45,62 @@ export interface ChatRequestOptions {
 }
 
 /**
+ * The optional top-level fields core checks or builds. `null` in one means "not set" (ai and
+ * LangChain's `modelKwargs` hand it over so): it is left out of the body, so the server's default
+ * applies, and the spec's type is checked only on a value given (docs/gateway-protocol.md §4.1).
+ */
+const UNSET_WHEN_NULL = [
+  'temperature',
+  'top_p',
+  'max_tokens',
+  'seed',
+  'stop',
+  'presence_penalty',
+  'frequency_penalty',
+  'tools',
+  'tool_choice',
+  'response_format',
+  'reasoning_effort',
+] as const;
+
+/** The request without the fields of `UNSET_WHEN_NULL` that are `null` (itself when none is). */
+export function withoutNullFields(request: ChatRequest): ChatRequest {
+  let result = request;
+  for (const name of UNSET_WHEN_NULL) {
+    if (request[name] !== null) continue;
+    if (result === request) result = { ...request };
+    delete result[name];
+  }
+  return result;
+}
+
+/**
  * Builds the body of `POST /chat/completions` (docs/gateway-protocol.md §4.1) from the adapters' options: fields left
- * undefined are not sent, nor an empty `stop` or `tools` list, nor `tool_choice` without tools;
+ * undefined or `null` are not sent, nor an empty `stop` or `tools` list, nor `tool_choice` without tools;
  * extra fields come first so that the named options win. `stream` is set by `chat` / `chatStream`.
  */
 export function buildChatRequest(options: ChatRequestOptions): ChatRequest {
   const { extraFields, model, messages } = options;
   const request: ChatRequest = { ...extraFields, model, messages };
   delete request.stream;
-  if (options.temperature !== undefined) request.temperature = options.temperature;
-  if (options.maxTokens !== undefined) request.max_tokens = options.maxTokens;
-  if (options.topP !== undefined) request.top_p = options.topP;
-  if (options.seed !== undefined) request.seed = options.seed;
-  if (options.presencePenalty !== undefined) request.presence_penalty = options.presencePenalty;
-  if (options.frequencyPenalty !== undefined) request.frequency_penalty = options.frequencyPenalty;
+  // (`!= null`: a named option given as `null` is not set, and an extra field's value stays.)
+  if (options.temperature != null) request.temperature = options.temperature;
+  if (options.maxTokens != null) request.max_tokens = options.maxTokens;
+  if (options.topP != null) request.top_p = options.topP;
+  if (options.seed != null) request.seed = options.seed;
+  if (options.presencePenalty != null) request.presence_penalty = options.presencePenalty;
+  if (options.frequencyPenalty != null) request.frequency_penalty = options.frequencyPenalty;
   const stop = options.stop;
-  if (typeof stop === 'string' || (stop !== undefined && stop.length > 0)) {
+  if (typeof stop === 'string' || (stop != null && stop.length > 0)) {
     request.stop = typeof stop === 'string' ? stop : [...stop];
   }
-  if (options.tools !== undefined && options.tools.length > 0) {
+  if (options.tools != null && options.tools.length > 0) {
     request.tools = [...options.tools];
-    if (options.toolChoice !== undefined) request.tool_choice = options.toolChoice;
+    if (options.toolChoice != null) request.tool_choice = options.toolChoice;
   }
-  if (options.responseFormat !== undefined) request.response_format = options.responseFormat;
-  if (options.reasoningEffort !== undefined) request.reasoning_effort = options.reasoningEffort;
-  return request;
+  if (options.responseFormat != null) request.response_format = options.responseFormat;
+  if (options.reasoningEffort != null) request.reasoning_effort = options.reasoningEffort;
+  return withoutNullFields(request);
 }
 
 /** What a streamed request sends to ask the model server for usage (docs/gateway-protocol.md §5.6). */
@@ -108,10 +139,12 @@ export function chatSpec(
 }
 
 /**
- * The request as sent: `stream` is the client's to set, whatever the caller put there; a stream
+ * The request as sent: `stream` is the client's to set, whatever the caller put there; a field
+ * of `UNSET_WHEN_NULL` that is `null` is left out; a stream
  * asks for usage unless `streamUsage` is false or the request has its own `stream_options`.
  */
-export function chatBody(req: ChatRequest, stream: boolean, streamUsage: boolean): string {
+export function chatBody(given: ChatRequest, stream: boolean, streamUsage: boolean): string {
+  const req = withoutNullFields(given);
   if (stream) return jsonBody(streamedChatRequest(req, streamUsage));
   // (JSON leaves out an undefined field: a copy only when the caller set `stream`.)
   if (req.stream === undefined) return jsonBody(req);

@@ -5,14 +5,19 @@ import { invalidRequest } from '../errors/errors';
 import { isJsonObject } from '../protocol/json-object';
 import { LIMITS } from '../protocol/limits';
 import type { ChatRequest, ModelCapability } from '../protocol/wire-types';
+import { withoutNullFields } from './build-chat-request';
 
 const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool']);
 const RESPONSE_FORMATS: ReadonlySet<string> = new Set(['text', 'json_object', 'json_schema']);
 
-/** Checks a chat request against docs/gateway-protocol.md §4.1, §4.2 and §11 before anything is sent. */
-export function validateChatRequest(request: ChatRequest): void {
-  if (!isJsonObject(request))
-    throw invalidRequest('request', `must be an object, got ${describeValue(request)}`);
+/**
+ * Checks a chat request against docs/gateway-protocol.md §4.1, §4.2 and §11 before anything is
+ * sent; an optional field that is `null` is not set (`withoutNullFields`: not sent), not checked.
+ */
+export function validateChatRequest(given: ChatRequest): void {
+  if (!isJsonObject(given))
+    throw invalidRequest('request', `must be an object, got ${describeValue(given)}`);
+  const request = withoutNullFields(given);
   checkModelId(request.model);
   checkTopLevelNumbers(request);
   checkSamplingFields(request);
@@ -60,7 +65,7 @@ function eachMustBe(field: string, list: unknown[], ok: (value: unknown) => bool
 const isNumber = (value: unknown) => typeof value === 'number';
 const isString = (value: unknown) => typeof value === 'string';
 
-/** The spec's types (gateway API §2.5), `null` not among them (it says where it allows one). */
+/** The spec's types (gateway API §2.5); a `null` never reaches here (`withoutNullFields`). */
 function checkSamplingFields(request: Record<string, unknown>): void {
   const { temperature, top_p, max_tokens, seed, stop } = request;
   mayBe('temperature', temperature, isNumber, 'a number');

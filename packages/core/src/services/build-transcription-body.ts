@@ -16,7 +16,7 @@ export async function buildTranscriptionBody(
       language: req.language,
       response_format: req.response_format,
       translate: req.translate,
-      model: req.model,
+      model: req.model ?? undefined, // (null: not given, not sent)
     });
   }
   const form = new FormData();
@@ -24,6 +24,6 @@ export async function buildTranscriptionBody(
   if (req.language !== undefined) form.append('language', req.language);
   if (req.response_format !== undefined) form.append('response_format', req.response_format);
   if (req.translate !== undefined) form.append('translate', req.translate ? 'true' : 'false');
-  if (req.model !== undefined) form.append('model', req.model);
+  if (req.model != null) form.append('model', req.model);
   return form;
 }

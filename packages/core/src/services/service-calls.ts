@@ -214,7 +214,7 @@ export async function ocr(
   opts: CallOptions | undefined,
 ): Promise<OcrResponse> {
   const image = await validateOcrRequest(req);
-  const body = jsonBody({ image_base64: image, model: req.model });
+  const body = jsonBody({ image_base64: image, model: req.model ?? undefined });
   return postService(context, 'ocr', body, opts);
 }
 

@@ -14,7 +14,7 @@ export async function validateOcrRequest(request: OcrRequest): Promise<string> {
   if (typeof request !== 'object' || request === null)
     throw invalidRequest('request', 'must be an object');
   refuseUnknownOptions(request, OCR_FIELDS, 'ocr request', 'call option');
-  checkOptionalString('model', request.model);
+  checkOptionalString('model', request.model, true); // null: not given, not sent
   if (request.image === undefined || request.image === null) {
     throw invalidRequest('image', 'is required (bytes, Blob or base64 string)');
   }

@@ -60,9 +60,9 @@ export async function validateTranscriptionRequest(
       `is ${quoteValue(request.encoding)}; allowed: "multipart", "json"`,
     );
   }
-  // (Sent as they are, in the JSON body or the multipart form and the file's name and type.)
+  // (Sent as they are, in the body or as the file's name and type; `null`: not given.)
   for (const field of ['model', 'filename', 'mime_type'] as const) {
-    checkOptionalString(field, request[field]);
+    checkOptionalString(field, request[field], true);
   }
   if (request.translate !== undefined && typeof request.translate !== 'boolean') {
     throw invalidRequest('translate', `must be a boolean, got ${typeof request.translate}`);
@@ -97,9 +97,9 @@ export async function validateTranscriptionRequest(
   };
 }
 
-/** A service's optional string field: any other value given (`null` too) is refused. */
-export function checkOptionalString(field: string, value: unknown): void {
-  if (value !== undefined && typeof value !== 'string') {
+/** A service's optional string field: any other value given is refused, `null` too unless `nullIsUnset`. */
+export function checkOptionalString(field: string, value: unknown, nullIsUnset = false): void {
+  if (value !== undefined && typeof value !== 'string' && !(nullIsUnset && value === null)) {
     throw invalidRequest(field, `must be a string, got ${describeValue(value)}`);
   }
 }
