@@ -4,6 +4,7 @@ import { monotonicNow } from '../call/monotonic-clock';
 import type { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { SkippedModel } from '../protocol/chat-route';
+import { setRecent } from './recently-used';
 import type { CircuitBreakerOptions } from './steering-options';
 
 /**
@@ -49,18 +50,18 @@ interface Observations {
 // (A name of its own: an older copy of core in the realm keeps its own shape under 'breakers'.)
 const observed = () => realmValue('circuit-observations', () => new Map<string, Observations>());
 
-/** Entries past which the healthy ones (an answer, no failure since) are dropped: many keys. */
-const MAX_ENTRIES = 4096;
+/**
+ * Entries kept (many keys): past it the least recently used is forgotten, a healthy one (an
+ * answer, no failure since, no probe) among the oldest few first. A model forgotten is judged
+ * afresh, as one never seen.
+ */
+export const MAX_ENTRIES = 4096;
 
-/** Stores `value`; a full map first forgets its healthy models (only their last answer is lost). */
+const isHealthy = (seen: Observations) => seen.streak === 0 && seen.probe === undefined;
+
+/** Stores `value` as the most recently used, the least recently used forgotten past MAX_ENTRIES. */
 function remember(key: string, value: Observations): void {
-  const map = observed();
-  if (map.size >= MAX_ENTRIES && !map.has(key)) {
-    for (const [other, seen] of map) {
-      if (seen.streak === 0 && seen.probe === undefined) map.delete(other);
-    }
-  }
-  map.set(key, value);
+  setRecent(observed(), key, value, MAX_ENTRIES, isHealthy);
 }
 
 function fresh(answeredAt: number, recent: Observations['recent'] = []): Observations {
@@ -148,9 +149,12 @@ export class CircuitBreakers {
    * in the plan).
    */
   skip(model: string, others: readonly string[]): SkippedModel | undefined {
-    const seen = observed().get(this.#keyOf(model));
+    const key = this.#keyOf(model);
+    const seen = observed().get(key);
     const openUntil = seen === undefined ? 0 : this.#openUntil(seen);
     if (seen === undefined || openUntil === 0) return undefined;
+    // In use while planned around: kept as recently used, not forgotten in its cooldown.
+    remember(key, seen);
     if (others.every((other) => other === model || this.#isOpen(other))) return undefined;
     const now = monotonicNow();
     if (now >= openUntil && seen.probe === undefined) {

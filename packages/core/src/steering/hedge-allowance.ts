@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §4.7 (a hedged attempt: how many may be sent).
 import { realmValue } from '../budget/realm';
+import { setRecent } from './recently-used';
 
 /**
  * The hedges a key may still send: each hedged call earns `maxExtra` of one, each hedge spends
@@ -16,6 +17,12 @@ interface Bucket {
 
 const buckets = () => realmValue('hedgeBuckets', () => new Map<string, Bucket>());
 
+/**
+ * The keys whose allowance is kept, the most recently hedged: a server with a client per user key
+ * keeps those of its active keys (one forgotten starts again as a fresh key, with one hedge).
+ */
+export const HEDGE_ALLOWANCES_KEPT = 1024;
+
 /** A fresh key's hedges: one, for its first slow call. */
 export const FIRST_HEDGES = 1;
 
@@ -23,9 +30,10 @@ export const FIRST_HEDGES = 1;
 export function earnHedge(budgetId: string, maxExtra: number): void {
   const capacity = Math.max(2, maxExtra * 40);
   const map = buckets();
-  const bucket = map.get(budgetId);
-  if (bucket === undefined) map.set(budgetId, { tokens: FIRST_HEDGES });
+  let bucket = map.get(budgetId);
+  if (bucket === undefined) bucket = { tokens: FIRST_HEDGES };
   else bucket.tokens = Math.min(capacity, bucket.tokens + maxExtra);
+  setRecent(map, budgetId, bucket, HEDGE_ALLOWANCES_KEPT);
 }
 
 /** Gives back a hedge spent for nothing (no free slot to send it into). */

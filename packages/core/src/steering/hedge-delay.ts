@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §4.7 (a hedged attempt: when it is sent).
 import { realmValue } from '../budget/realm';
+import { setRecent } from './recently-used';
 
 /**
  * `hedge.afterMs: 'auto'`: the wait starts from a prior (`priorMs`: the catalog and the gateway
@@ -30,6 +31,12 @@ interface Timings {
  */
 const timings = () => realmValue('hedgeTimings', () => new Map<string, Timings>());
 
+/**
+ * The (budget id, model, kind) whose timings are kept, the most recently answered: a server with a
+ * client per user key keeps those of its active keys (one forgotten starts again from the prior).
+ */
+export const HEDGE_TIMINGS_KEPT = 1024;
+
 const keyOf = (budgetId: string, model: string, stream: boolean) =>
   `${budgetId}\n${model}\n${stream ? 's' : 'j'}`;
 
@@ -42,11 +49,8 @@ export function recordFirstContent(
 ): void {
   const map = timings();
   const key = keyOf(budgetId, model, stream);
-  let seen = map.get(key);
-  if (seen === undefined) {
-    seen = { samples: [], next: 0 };
-    map.set(key, seen);
-  }
+  const seen = map.get(key) ?? { samples: [], next: 0 };
+  setRecent(map, key, seen, HEDGE_TIMINGS_KEPT);
   seen.samples[seen.next] = ms;
   seen.next = (seen.next + 1) % AUTO_HEDGE.samples;
 }
