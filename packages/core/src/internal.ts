@@ -44,6 +44,7 @@ export { escapeControl } from './errors/escape-control';
 export { invalidResponse } from './errors/invalid-response';
 export { lazily } from './errors/load-lazily';
 export { redactKey, redactValue } from './errors/redact-secret';
+export { isWorthNewCall } from './errors/retryable-failure';
 export { isRetryableWithin, RETRY_DEFAULTS } from './http/retry-policy';
 export { ENDPOINTS, isServiceOffered, SERVICE_OF_TOOL } from './protocol/endpoints';
 export { joinTextParts } from './protocol/joined-text';

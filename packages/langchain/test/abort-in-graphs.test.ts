@@ -75,6 +75,6 @@ describe("a caller's abort", () => {
     const error = await pending;
     expect(isGatewayError(error) && error.code).toBe('timeout');
     expect((error as Error).name).toBe('GatewayError');
-    expect(getRetryable(error)).toBeUndefined();
+    expect(getRetryable(error)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 // LangChain's marks on the errors its tools read: retryability (`modelRetryMiddleware`'s default
-// `getRetryable(error) ?? true`), as core's `isRetryable` decides it, and a context overflow as
+// `getRetryable(error) ?? true`), as core's `isWorthNewCall` decides it, and a context overflow as
 // `ContextOverflowError`, the `GatewayError` keeping its class and code.
 import { isGatewayError } from '@infergate/core';
 import { DEFAULT_KEYS } from '@infergate/emulator';
@@ -30,7 +30,7 @@ async function modelErrorOf(run: Promise<unknown>): Promise<unknown> {
   return error;
 }
 
-describe("modelRetryMiddleware, by core's isRetryable", () => {
+describe("modelRetryMiddleware, by core's isWorthNewCall", () => {
   it('tries a wrong key once (invalid_api_key, not retryable)', async () => {
     const gateway = await emulate({ apiKey: 'ig-wrong-key' });
     const model = new GatewayChatModel('community/general', {

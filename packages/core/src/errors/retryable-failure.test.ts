@@ -7,7 +7,7 @@ import {
   type GatewayErrorOptions,
   gatewayFailure,
 } from './errors';
-import { type FailureContext, isRetryableFailure } from './retryable-failure';
+import { type FailureContext, isRetryableFailure, isWorthNewCall } from './retryable-failure';
 
 type Case = [
   string,
@@ -118,5 +118,50 @@ describe('a stall', () => {
   it('is retryable before the first chunk only', () => {
     expect(isRetryableFailure({ code: 'timeout', stall: { phase: 'first-chunk' } })).toBe(true);
     expect(isRetryableFailure({ code: 'timeout', stall: { phase: 'between-chunks' } })).toBe(false);
+  });
+});
+
+describe('isWorthNewCall', () => {
+  const made = (options: GatewayErrorOptions) => new GatewayError(options);
+  it.each<[string, GatewayErrorOptions, boolean]>([
+    ['a stream cut mid-answer', { code: 'stream_incomplete', message: 'cut' }, true],
+    [
+      'a provider error mid-stream',
+      { code: 'provider_request_failed', status: 200, message: 'x' },
+      true,
+    ],
+    [
+      'a protocol error mid-stream',
+      { code: 'provider_protocol_error', status: 200, message: 'x' },
+      true,
+    ],
+    ['a 200 body cut short', { code: 'invalid_response', status: 200, message: 'x' }, true],
+    ['a deadline', { code: 'timeout', message: 'late' }, true],
+    ['a 503', { code: 'provider_unavailable', status: 503, message: 'x' }, true],
+    ['a 400', { code: 'invalid_request_error', status: 400, message: 'x' }, false],
+    [
+      'a missing capability',
+      { code: 'unsupported_model_capability', status: 400, message: 'x' },
+      false,
+    ],
+    ['a wrong key', { code: 'invalid_api_key', status: 401, message: 'x' }, false],
+    ['an unknown model', { code: 'model_not_found', status: 404, message: 'x' }, false],
+    ['a model server 400', { code: 'upstream_error', status: 400, message: 'x' }, false],
+    [
+      'a 429 asking for minutes',
+      { code: 'model_busy', status: 429, retryAfterMs: 600_000, message: 'x' },
+      false,
+    ],
+    ['an abort', { code: 'aborted', message: 'x' }, false],
+    [
+      'an off-schema answer',
+      { code: 'invalid_structured_output', status: 200, message: 'x' },
+      false,
+    ],
+    ['an answer too large', { code: 'response_too_large', status: 200, message: 'x' }, false],
+    ['no model can serve', { code: 'no_model_can_serve', message: 'x' }, false],
+    ['a configuration mistake', { code: 'configuration_error', message: 'x' }, false],
+  ])('%s', (_, options, worth) => {
+    expect(isWorthNewCall(made(options))).toBe(worth);
   });
 });

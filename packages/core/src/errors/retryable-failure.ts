@@ -65,3 +65,31 @@ export function isRetryableFailure(failure: Failure, context: FailureContext = {
   const maxRetryAfterMs = context.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
   return status !== 429 || retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs;
 }
+
+/**
+ * The answer's own failures once it had begun (§5.3) — a stream cut or ended without a
+ * `finish_reason`, the provider failing or sending what cannot be read mid-stream, a body cut
+ * short. Core does not resend them within the call (part of the answer may have reached the
+ * caller), but nothing in them is the request's fault, so a new call plausibly succeeds.
+ */
+const ANSWER_FAILURE_CODES: readonly string[] = [
+  'stream_incomplete',
+  'provider_request_failed',
+  'provider_protocol_error',
+  'invalid_response',
+];
+
+/**
+ * Whether a NEW call, the same request sent again by the caller (a framework's retry: LangChain's
+ * retryability mark), plausibly succeeds where this one failed. Unlike `isRetryable` (core's own
+ * retry within a call, never once an answer has begun), yes for a failure of the answer itself
+ * and for a deadline (`timeout`: a new call has a new one); an HTTP error answer as `isRetryable`
+ * says; no for the request's own problems (validation, capability, auth, unknown model, context
+ * overflow, an off-schema answer), an abort, an answer too large.
+ */
+export function isWorthNewCall(failure: Failure & { isRetryable: boolean }): boolean {
+  if (failure.isRetryable || failure.code === 'timeout') return true;
+  const errorAnswer = failure.status !== undefined && failure.status >= 300;
+  const { code } = failure;
+  return !errorAnswer && (RETRYABLE_CODES.has(code) || ANSWER_FAILURE_CODES.includes(code));
+}

@@ -320,7 +320,11 @@ export class GatewayChatModel
 
   /** Live capabilities → LangChain's model profile (createAgent reads it). */
   override get profile(): ModelProfile {
-    return profileFromCapabilities(this.#gate.known(), this.acceptsContentParts);
+    return profileFromCapabilities(
+      this.#gate.known(),
+      this.acceptsContentParts,
+      this.structuredOutput?.methods,
+    );
   }
 
   override getLsParams(options: this['ParsedCallOptions']): LangSmithParams {

@@ -5,7 +5,7 @@ import {
   isContextOverflow,
   isGatewayError,
 } from '@infergate/core';
-import { callEndedError } from '@infergate/core/internal';
+import { callEndedError, isWorthNewCall } from '@infergate/core/internal';
 import { addLangChainErrorFields, type LangChainErrorCodes } from '@langchain/core/errors';
 
 /** The gateway's codes that are one of LangChain's cases. */
@@ -49,16 +49,16 @@ export function langChainErrorCode(error: GatewayError): LangChainErrorCodes | u
  * The error as LangChain users meet it: a `GatewayError` of one of LangChain's cases gets
  * `lc_error_code` and the troubleshooting link in its message (`@langchain/core`'s own helper),
  * keeping its class, `code`, `status`, `retryAfterMs` and `body`. Every one is marked with core's
- * `isRetryable` as LangChain's retryability mark (`modelRetryMiddleware` reads it), an `aborted`
+ * `isWorthNewCall` as LangChain's retryability mark (`modelRetryMiddleware` reads it), an `aborted`
  * one is marked as an abort (`markAsAbort`) and a prompt longer than the model's context (core's
  * `isContextOverflow` decides) as LangChain's `ContextOverflowError`. Marked once: an error shared
  * by two callers (one catalog read) is not marked twice.
  */
 export function withLangChainErrorCode<T>(error: T): T {
   if (!isGatewayError(error) || 'lc_error_code' in error) return error;
-  // Core decides; a deadline (`timeout`) stays unmarked, as retryable as LangChain's own
-  // timeouts: a new call has a new deadline (LangGraph's and the middleware's defaults retry it).
-  if (error.code !== 'timeout') mark(error, RETRYABLE_MARK, error.isRetryable);
+  // Core decides whether a new call is worth it: not `isRetryable` (core's retry within the
+  // call, none once an answer began), as a stream cut mid-answer is worth a new call.
+  mark(error, RETRYABLE_MARK, isWorthNewCall(error));
   if (error.code === 'aborted') markAsAbort(error);
   if (isContextOverflow(error))
     for (const brand of CONTEXT_OVERFLOW_BRANDS) mark(error, brand, true);
@@ -93,7 +93,7 @@ function mark(error: GatewayError, key: symbol, value: boolean): void {
  * A call its caller ended (`aborted`: the caller's signal, or a stream its reader left) as
  * LangChain's tools know an abort, keeping its class, `code` and `cause`: named `AbortError`,
  * which LangGraph's default node retry policy and `AsyncCaller` never retry (and, as core's
- * `isRetryable` says, marked not retryable, which `modelRetryMiddleware` and `toolRetryMiddleware`
+ * `isWorthNewCall` says, marked not retryable, which `modelRetryMiddleware` and `toolRetryMiddleware`
  * read, as `ChatOpenAI`'s abort is). Unmarked, a node whose model call was aborted by its own
  * signal ran again, up to 3 times.
  */
