@@ -195,3 +195,41 @@ describe('request.body', () => {
     expect(inputs.map((input) => JSON.parse(input))).toContainEqual(sent[0]);
   });
 });
+
+describe('an answer that fails the check, its bytes in one read', () => {
+  it('streamText gives the JSON alone as text before the error, the think block as reasoning', async () => {
+    const content = '<think>secret plan</think>Here:\n```json\n{"nope":1}\n```\nDone.';
+    const { gateway } = scripted({
+      deltas: [
+        '<think>',
+        'secret plan',
+        '</think>',
+        'Here:\n```json\n',
+        '{"nope"',
+        ':1}\n```',
+        '\nDone.',
+      ].map((piece) => ({ content: piece })),
+      message: { role: 'assistant', content },
+      finish: 'stop',
+    });
+    const stream = streamText({
+      model: gateway('community/json-schema'),
+      prompt: 'x',
+      output: Output.object({ schema: City }),
+      onError: () => {},
+    });
+    const parts: string[] = [];
+    for await (const part of stream.fullStream) {
+      if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
+        parts.push(`${part.type}:${part.text}`);
+      }
+      if (part.type === 'error') parts.push(`error:${(part.error as Error).name}`);
+    }
+    expect(parts).toEqual([
+      'reasoning-delta:secret plan',
+      'text-delta:{"nope"',
+      'text-delta::1}',
+      'error:AI_InvalidStructuredOutputError',
+    ]);
+  });
+});

@@ -112,7 +112,10 @@ function mapped(decoder: DecodedEvents, map: EventMap): MappedEvents {
       return all.length > 0 ? all : undefined;
     },
     failed() {
-      queued = queued.concat(map(undefined) ?? []);
+      // The decoder's events not taken yet go through the map before its end: once ended, it
+      // passes text as it is (a think block, a fence, prose would reach the caller raw).
+      const pending = decoder.takeAll()?.flatMap((event) => map(event) ?? []) ?? [];
+      queued = queued.concat(pending, map(undefined) ?? []);
     },
   };
 }
