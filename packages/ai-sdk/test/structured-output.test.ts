@@ -38,10 +38,12 @@ const FENCED = 'community/json-fenced';
 const PROSE_FENCED = 'community/json-prose-fenced';
 /** The same, the fence closed on the JSON's last line (`{…}```), a sentence after it. */
 const INLINE_FENCED = 'community/json-inline-fenced';
+/** Serves `json_schema`, its JSON always between two sentences (no fence: refused by the check). */
+const PROSE = 'community/json-prose';
 /** Has `json_object` only, its JSON always inside a ```json code fence. */
 const JSON_OBJECT_FENCED = 'community/json-object-fenced';
 /** A `json_schema` model whose every JSON answer is wrapped `wrap`'s way. */
-const wrapping = (wrap: 'fence' | 'prose-fence' | 'fence-inline') => ({
+const wrapping = (wrap: 'prose' | 'fence' | 'prose-fence' | 'fence-inline') => ({
   owned_by: 'service-community' as const,
   capabilities: ['chat' as const, 'streaming' as const, 'json_schema' as const],
   online: true,
@@ -59,6 +61,7 @@ const emulated = await emulate({
       [FENCED]: wrapping('fence'),
       [PROSE_FENCED]: wrapping('prose-fence'),
       [INLINE_FENCED]: wrapping('fence-inline'),
+      [PROSE]: wrapping('prose'),
       [JSON_OBJECT_FENCED]: {
         ...wrapping('fence'),
         capabilities: ['chat' as const, 'streaming' as const, 'json_object' as const],
@@ -285,6 +288,21 @@ describe.each(CASES)('$label', ({ label, run }) => {
       hop(TOOLS, 'answered', served('tools', true)),
     ]);
     expect(metadata?.route.answeredBy).toBe(TOOLS);
+  });
+
+  it('moves on from JSON in prose (a stream too: its text was held, none reached the caller)', async () => {
+    const { object, metadata } = await run({
+      model: PROSE,
+      infergate: { fallbackModels: [NATIVE] },
+    });
+    expect(Place.parse(object)).toEqual(object);
+    expect(metadata?.route.hops).toEqual([
+      hop(PROSE, 'failed', {
+        reason: 'invalid_structured_output',
+        ...served('json_schema', false),
+      }),
+      hop(NATIVE, 'answered', served('json_schema', true)),
+    ]);
   });
 
   it('fails with InvalidStructuredOutputError (a TypeValidationError) when every answer breaks it', async () => {

@@ -31,14 +31,20 @@ async function clientAnswering(body: string) {
           online: true,
           capabilities: ['chat', 'streaming', 'json_schema'],
         },
+        'community/so-next': {
+          owned_by: 'service-community',
+          online: true,
+          capabilities: ['chat', 'streaming', 'json_schema'],
+        },
       },
     },
   });
   const { fetch: gatewayFetch } = gateway.connection;
   return createGatewayClient({
     ...gateway.connection,
+    // community/so-native answers `body`; the emulator answers the others.
     fetch: async (input, init) =>
-      String(input).endsWith('/chat/completions')
+      String(input).endsWith('/chat/completions') && String(init?.body).includes('so-native')
         ? new Response(body, { headers: { 'content-type': 'text/event-stream' } })
         : gatewayFetch(input, init),
   });
@@ -78,4 +84,21 @@ describe('a failed structured stream, its answer in one read', () => {
       ]);
     },
   );
+});
+
+describe('a structured stream that held all its text, its check failed', () => {
+  it.each([
+    ['JSON in prose', ['Sure: ', '{"city":"Oslo"}', ' Hope it helps.']],
+    ['whitespace only', [' ', '\n\n']],
+    ['an unclosed think block', ['<think>', 'Oslo is…']],
+  ])('%s: nothing reached the caller, the next model answers', async (_, pieces) => {
+    const client = await clientAnswering(sse(pieces));
+    const stream = await client.chatStream(request, { fallbackModels: ['community/so-next'] });
+    const result = await stream.result();
+    expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
+    expect(stream.route.hops.map((hop) => `${hop.model}:${hop.outcome}`)).toEqual([
+      'community/so-native:failed',
+      'community/so-next:answered',
+    ]);
+  });
 });

@@ -523,8 +523,37 @@ describe('structured output streamed: the JSON as it comes, checked at the end',
 
   it('streams with assemble: false are still checked at the end', async () => {
     const client = clientOn(await gateway());
-    const stream = await client.chatStream(asking('community/so-prose'), { assemble: false });
+    const stream = await client.chatStream(asking('community/so-claimed'), { assemble: false });
     const error = await caught<GatewayError>(stream.result());
     expect(error.code).toBe('invalid_structured_output');
+  });
+
+  it('a stream whose text was all held (JSON in prose) walks on: nothing reached the caller', async () => {
+    const client = clientOn(await gateway());
+    const stream = await client.chatStream(asking('community/so-prose'), {
+      fallbackModels: ['community/so-native'],
+    });
+    let text = '';
+    for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
+    const result = await stream.result();
+    expect(JSON.parse(text)).toEqual(result.structured?.value);
+    expect(stream.route.hops).toEqual([
+      {
+        model: 'community/so-prose',
+        outcome: 'failed',
+        reason: 'invalid_structured_output',
+        structured: { method: 'json_schema', checked: false },
+      },
+      answeredBy('community/so-native', 'json_schema'),
+    ]);
+  });
+
+  it('a held stream failing its check on the last model rejects the call, typed', async () => {
+    const client = clientOn(await gateway());
+    const error = await caught<GatewayError>(client.chatStream(asking('community/so-prose')));
+    expect(error).toMatchObject({
+      code: 'invalid_structured_output',
+      invalidOutput: { method: 'json_schema' },
+    });
   });
 });

@@ -28,6 +28,7 @@ import {
 import { chatBody, chatSpec } from './build-chat-request';
 import { readToFirstContent } from './stream/first-content';
 import type { StructuredStream } from './stream/sse-chat-stream';
+import { checkStructuredStart } from './stream/structured-start';
 import { checkWholeAnswer } from './structured-completion';
 import { structuredStream } from './structured-stream';
 
@@ -111,7 +112,8 @@ function schemaAskedIn(req: ChatRequest): StructuredOutputSchema | undefined {
 }
 
 /**
- * How the walk serves the call's schema: each whole answer checked in its attempt, the value of
+ * How the walk serves the call's schema: each whole answer checked in its attempt (a stream's
+ * start: read on until its map lets content through, its answer checked when none came), the value of
  * each that passed kept here for the call's result — by the answer's headers, the one object the
  * transport carries from the attempt to the answer it reads (a hedged call's two runs may both
  * pass: the winner's is the one asked for).
@@ -128,6 +130,11 @@ function serving(
     ownTools: (call.req.tools ?? []).length > 0,
     checkedOf: (headers) => checked.get(headers),
     async checkWhole(answer, model, method) {
+      if (call.stream) {
+        const { ownTools } = this;
+        const hooks = structuredStream({ model, method, given, check, ownTools });
+        return checkStructuredStart(answer, hooks, maxResponseBytes);
+      }
       const asked = { given, check, maxResponseBytes, path };
       const outcome = await checkWholeAnswer(answer, model, method, asked);
       if (outcome === undefined || isGatewayError(outcome)) return outcome;
