@@ -211,8 +211,10 @@ describe('GatewayChatModel with fallbackModels', () => {
     const { bodies, connection } = await recordingGateway({
       models: { 'community/json-prose': prose },
     });
+    // (`streaming`: the chain's model call streams, as `.stream()` alone does not make it.)
     const chat = new GatewayChatModel('community/json-prose', {
       ...connection,
+      streaming: true,
       fallbackModels: ['community/json-schema'],
     });
     const Place = z.object({ city: z.string() });
@@ -221,9 +223,9 @@ describe('GatewayChatModel with fallbackModels', () => {
       parts.push(part);
     }
     expect(Place.parse(parts.at(-1))).toEqual({ city: 'Oslo' });
-    expect(bodies.map((body) => body.model)).toEqual([
-      'community/json-prose',
-      'community/json-schema',
+    expect(bodies.map((body) => `${body.model}:${body.stream}`)).toEqual([
+      'community/json-prose:true',
+      'community/json-schema:true',
     ]);
   });
 
