@@ -8,7 +8,7 @@ import { emulate } from '@infergate/emulator/testing';
 import { generateText, Output, streamText } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
-import { createGateway, type GatewayProviderSettings } from '../src';
+import { createGateway, type GatewayProviderMetadata, type GatewayProviderSettings } from '../src';
 
 const emulated = await emulate({ hooks: { afterEach, afterAll } });
 
@@ -193,5 +193,105 @@ describe('request.body', () => {
       tool_choice: { type: 'function', function: { name: 'response' } },
     });
     expect(inputs.map((input) => JSON.parse(input))).toContainEqual(sent[0]);
+  });
+});
+
+describe('an answer that fails the check, its bytes in one read', () => {
+  it('streamText gives the JSON alone as text, the think block as reasoning; ai refuses it after', async () => {
+    const content = '<think>secret plan</think>Here:\n```json\n{"nope":1}\n```\nDone.';
+    const { gateway } = scripted({
+      deltas: [
+        '<think>',
+        'secret plan',
+        '</think>',
+        'Here:\n```json\n',
+        '{"nope"',
+        ':1}\n```',
+        '\nDone.',
+      ].map((piece) => ({ content: piece })),
+      message: { role: 'assistant', content },
+      finish: 'stop',
+    });
+    const stream = streamText({
+      model: gateway('community/json-schema'),
+      prompt: 'x',
+      output: Output.object({ schema: City }),
+      onError: () => {},
+    });
+    const parts: string[] = [];
+    for await (const part of stream.fullStream) {
+      if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
+        parts.push(`${part.type}:${part.text}`);
+      }
+    }
+    expect(parts).toEqual(['reasoning-delta:secret plan', 'text-delta:{"nope"', 'text-delta::1}']);
+    // The last answer is ai's to refuse, by the caller's schema.
+    await expect(stream.output).rejects.toMatchObject({ name: 'AI_NoObjectGeneratedError' });
+  });
+});
+
+describe("the caller's zod schema decides the last answer (ai validates it after core)", () => {
+  // ai sends the regex without its `i` flag: core's JSON Schema check refuses "OSLO", zod accepts.
+  const Code = z.object({ code: z.string().regex(/^[a-z]+$/i) });
+  const content = '{"code":"OSLO"}';
+  const answer = { deltas: [{ content }], message: { role: 'assistant', content }, finish: 'stop' };
+  const infergate = (fallbackModels: string[]) => ({ infergate: { fallbackModels } });
+  const hopsOf = (metadata: unknown) =>
+    (metadata as { infergate: GatewayProviderMetadata }).infergate.route.hops.map(
+      (hop) => `${hop.model}:${hop.outcome}:${'reason' in hop ? hop.reason : ''}`,
+    );
+
+  it.each([
+    ['one model', [], ['community/json-schema:answered:']],
+    [
+      'a fallback list: the first hop refused moves on, the last returned',
+      ['community/general'],
+      ['community/json-schema:failed:invalid_structured_output', 'community/general:answered:'],
+    ],
+  ])('generateText returns it as zod reads it (%s)', async (_, fallbackModels, hops) => {
+    const { gateway } = scripted(answer);
+    const result = await generateText({
+      model: gateway('community/json-schema'),
+      prompt: 'x',
+      output: Output.object({ schema: Code }),
+      providerOptions: infergate(fallbackModels),
+    });
+    expect(result.output).toEqual({ code: 'OSLO' });
+    expect(hopsOf(result.providerMetadata)).toEqual(hops);
+  });
+
+  it.each([
+    ['one model', []],
+    ['a fallback list (its content streamed: the last hop)', ['community/general']],
+  ])('streamText finishes normally with it (%s)', async (_, fallbackModels) => {
+    const { gateway } = scripted(answer);
+    const errors: unknown[] = [];
+    const stream = streamText({
+      model: gateway('community/json-schema'),
+      prompt: 'x',
+      output: Output.object({ schema: Code }),
+      providerOptions: infergate(fallbackModels),
+      onError: ({ error }) => {
+        errors.push(error);
+      },
+    });
+    await stream.consumeStream();
+    expect(errors).toEqual([]);
+    expect(await stream.output).toEqual({ code: 'OSLO' });
+    expect(await stream.text).toBe(content);
+  });
+
+  it('a last answer zod refuses too ends as ai ends it (NoObjectGeneratedError)', async () => {
+    const { gateway } = scripted({
+      ...answer,
+      deltas: [{ content: '{"code":"OS-LO"}' }],
+      message: { role: 'assistant', content: '{"code":"OS-LO"}' },
+    });
+    const error = await generateText({
+      model: gateway('community/json-schema'),
+      prompt: 'x',
+      output: Output.object({ schema: Code }),
+    }).catch((failure: Error) => failure.name);
+    expect(error).toBe('AI_NoObjectGeneratedError');
   });
 });

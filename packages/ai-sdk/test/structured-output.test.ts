@@ -38,10 +38,14 @@ const FENCED = 'community/json-fenced';
 const PROSE_FENCED = 'community/json-prose-fenced';
 /** The same, the fence closed on the JSON's last line (`{…}```), a sentence after it. */
 const INLINE_FENCED = 'community/json-inline-fenced';
+/** Serves `json_schema`, its JSON always between two sentences (no fence: refused by the check). */
+const PROSE = 'community/json-prose';
+/** Serves `json_schema`, its every JSON answer cut short (not JSON). */
+const CUT = 'community/json-cut';
 /** Has `json_object` only, its JSON always inside a ```json code fence. */
 const JSON_OBJECT_FENCED = 'community/json-object-fenced';
 /** A `json_schema` model whose every JSON answer is wrapped `wrap`'s way. */
-const wrapping = (wrap: 'fence' | 'prose-fence' | 'fence-inline') => ({
+const wrapping = (wrap: 'prose' | 'fence' | 'prose-fence' | 'fence-inline') => ({
   owned_by: 'service-community' as const,
   capabilities: ['chat' as const, 'streaming' as const, 'json_schema' as const],
   online: true,
@@ -59,6 +63,8 @@ const emulated = await emulate({
       [FENCED]: wrapping('fence'),
       [PROSE_FENCED]: wrapping('prose-fence'),
       [INLINE_FENCED]: wrapping('fence-inline'),
+      [PROSE]: wrapping('prose'),
+      [CUT]: { ...wrapping('fence'), jsonAnswers: { invalidShare: 1 } },
       [JSON_OBJECT_FENCED]: {
         ...wrapping('fence'),
         capabilities: ['chat' as const, 'streaming' as const, 'json_object' as const],
@@ -287,10 +293,26 @@ describe.each(CASES)('$label', ({ label, run }) => {
     expect(metadata?.route.answeredBy).toBe(TOOLS);
   });
 
-  it('fails with InvalidStructuredOutputError (a TypeValidationError) when every answer breaks it', async () => {
-    // (A stream ends with it at the first answer's end, the list not walked further.)
+  it('moves on from JSON in prose (a stream too: its text was held, none reached the caller)', async () => {
+    const { object, metadata } = await run({
+      model: PROSE,
+      infergate: { fallbackModels: [NATIVE] },
+    });
+    expect(Place.parse(object)).toEqual(object);
+    expect(metadata?.route.hops).toEqual([
+      hop(PROSE, 'failed', {
+        reason: 'invalid_structured_output',
+        ...served('json_schema', false),
+      }),
+      hop(NATIVE, 'answered', served('json_schema', true)),
+    ]);
+  });
+
+  it('fails with InvalidStructuredOutputError (a TypeValidationError) when the last answer is not JSON', async () => {
+    // (A stream ends with it at the first answer's end, the list not walked further.) A last answer
+    // that is JSON but breaks the schema is ai's to refuse, by the caller's zod schema (below).
     const error = await run({
-      model: CLAIMED,
+      model: CUT,
       infergate: streams ? { fallbackModels: [TOOLS] } : {},
     }).then(
       () => undefined,
@@ -301,16 +323,16 @@ describe.each(CASES)('$label', ({ label, run }) => {
     // ai@6 apps check with @ai-sdk/provider 3's class (`ai-v6` re-exports it): the same marker.
     expect(TypeValidationErrorV3.isInstance(error)).toBe(true);
     const failure = error as InvalidStructuredOutputError;
-    expect(failure.modelId).toBe(CLAIMED);
+    expect(failure.modelId).toBe(CUT);
     expect(failure.method).toBe('json_schema');
     // The text the model sent, and what is wrong with it.
-    expect(() => Place.parse(JSON.parse(failure.text))).toThrow();
+    expect(() => JSON.parse(failure.text)).toThrow();
     expect(failure.issues.length).toBeGreaterThan(0);
-    expect(failure.message).toContain(CLAIMED);
+    expect(failure.message).toContain(CUT);
     // The route stays reachable: on the error and on core's error, its cause. Its last hop is
     // core's (`failed` for a whole answer, `ended` for a stream's end).
     const last = failure.route?.hops.at(-1);
-    expect(last).toMatchObject({ model: CLAIMED, ...served('json_schema', false) });
+    expect(last).toMatchObject({ model: CUT, ...served('json_schema', false) });
     expect(last && ('reason' in last ? last.reason : 'code' in last ? last.code : '')).toBe(
       'invalid_structured_output',
     );

@@ -24,6 +24,7 @@ export {
   STEERING_OPTIONS,
   STRUCTURED_OUTPUT_OPTIONS,
   type SteeringOptions,
+  type StructuredLastAnswer,
   type StructuredOutputOptions,
   TIMEOUT_OPTIONS,
   type TimeoutOptions,

@@ -523,8 +523,91 @@ describe('structured output streamed: the JSON as it comes, checked at the end',
 
   it('streams with assemble: false are still checked at the end', async () => {
     const client = clientOn(await gateway());
-    const stream = await client.chatStream(asking('community/so-prose'), { assemble: false });
+    const stream = await client.chatStream(asking('community/so-claimed'), { assemble: false });
     const error = await caught<GatewayError>(stream.result());
     expect(error.code).toBe('invalid_structured_output');
+  });
+
+  it('a stream whose text was all held (JSON in prose) walks on: nothing reached the caller', async () => {
+    const client = clientOn(await gateway());
+    const stream = await client.chatStream(asking('community/so-prose'), {
+      fallbackModels: ['community/so-native'],
+    });
+    let text = '';
+    for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
+    const result = await stream.result();
+    expect(JSON.parse(text)).toEqual(result.structured?.value);
+    expect(stream.route.hops).toEqual([
+      {
+        model: 'community/so-prose',
+        outcome: 'failed',
+        reason: 'invalid_structured_output',
+        structured: { method: 'json_schema', checked: false },
+      },
+      answeredBy('community/so-native', 'json_schema'),
+    ]);
+  });
+
+  it('a held stream failing its check on the last model rejects the call, typed', async () => {
+    const client = clientOn(await gateway());
+    const error = await caught<GatewayError>(client.chatStream(asking('community/so-prose')));
+    expect(error).toMatchObject({
+      code: 'invalid_structured_output',
+      invalidOutput: { method: 'json_schema' },
+    });
+  });
+});
+
+describe("structuredOutput.lastAnswer: 'returned' (a caller that validates after core)", () => {
+  const returned = { structuredOutput: { lastAnswer: 'returned' as const } };
+
+  it('chat: a hop before the last is refused and moved on from; the last answer is returned unchecked', async () => {
+    const second = { ...models['community/so-claimed']! };
+    const emulated = await emulate({
+      scenario: { models: { ...models, 'community/so-claimed-2': second } },
+    });
+    const client = clientOn(emulated);
+    const last = await client.chat(asking('community/so-claimed'), {
+      ...returned,
+      fallbackModels: ['community/so-claimed-2'],
+    });
+    expect(last.structured).toBeUndefined();
+    expect(JSON.parse(last.answer.text)).toBeTypeOf('object');
+    expect(last.route.hops).toEqual([
+      {
+        model: 'community/so-claimed',
+        outcome: 'failed',
+        reason: 'invalid_structured_output',
+        structured: { method: 'json_schema', checked: false },
+      },
+      answeredBy('community/so-claimed-2', 'json_schema', false),
+    ]);
+  });
+
+  it('chatStream: a failed end check finishes the stream normally, its text the JSON', async () => {
+    const client = clientOn(await gateway());
+    const stream = await client.chatStream(asking('community/so-claimed'), returned);
+    let text = '';
+    for await (const event of stream) if (event.type === 'text-delta') text += event.delta;
+    const result = await stream.result();
+    expect(result.structured).toBeUndefined();
+    expect(result.text).toBe(text);
+    expect(JSON.parse(text)).toBeTypeOf('object');
+    expect(stream.route.hops).toEqual([answeredBy('community/so-claimed', 'json_schema', false)]);
+  });
+
+  it('an answer that is not JSON is refused still; a bad value is refused before sending', async () => {
+    const client = clientOn(await gateway());
+    const error = await caught<GatewayError>(client.chat(asking('community/so-cut'), returned));
+    expect(error.code).toBe('invalid_structured_output');
+    const refused = await caught<GatewayError>(
+      client.chat(asking('community/so-native'), {
+        structuredOutput: { lastAnswer: 'kept' as 'returned' },
+      }),
+    );
+    expect(refused).toMatchObject({
+      code: 'invalid_request_error',
+      field: 'structuredOutput.lastAnswer',
+    });
   });
 });

@@ -201,6 +201,34 @@ describe('GatewayChatModel with fallbackModels', () => {
     expect(emulator.counters.requests.chat).toBe(1);
   });
 
+  it('withStructuredOutput(...).stream(): a model whose JSON came in prose (its text all held) is moved on from', async () => {
+    const prose = {
+      owned_by: 'service-community' as const,
+      online: true,
+      capabilities: ['chat' as const, 'streaming' as const, 'json_schema' as const],
+      jsonAnswers: { wrap: 'prose' as const },
+    };
+    const { bodies, connection } = await recordingGateway({
+      models: { 'community/json-prose': prose },
+    });
+    // (`streaming`: the chain's model call streams, as `.stream()` alone does not make it.)
+    const chat = new GatewayChatModel('community/json-prose', {
+      ...connection,
+      streaming: true,
+      fallbackModels: ['community/json-schema'],
+    });
+    const Place = z.object({ city: z.string() });
+    const parts: unknown[] = [];
+    for await (const part of await chat.withStructuredOutput(Place).stream('Where is "Oslo"?')) {
+      parts.push(part);
+    }
+    expect(Place.parse(parts.at(-1))).toEqual({ city: 'Oslo' });
+    expect(bodies.map((body) => `${body.model}:${body.stream}`)).toEqual([
+      'community/json-prose:true',
+      'community/json-schema:true',
+    ]);
+  });
+
   it('an abort during failover stops the walk and frees every slot', async () => {
     const { emulator, chat } = await setup('community/general', {
       fallbackModels: ['community/streamer', 'community/json-object'],

@@ -197,19 +197,26 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
   /**
    * Core's options for one call: the abort signal, headers, the known capabilities for core's gate,
    * and the steering (the call's over the model's: core's `resolveSteering`). One round (`ai`
-   * retries): a fallback list is walked once per `doGenerate` / `doStream`.
+   * retries): a fallback list is walked once per `doGenerate` / `doStream`. A schema's last answer
+   * that fails core's check is handed to `ai` (`lastAnswer: 'returned'`): `ai` validates it with
+   * the caller's own schema, which the JSON Schema it sent may not carry whole (a regex's flags,
+   * `z.coerce`), as with any provider.
    */
   private callOptions(
     options: LanguageModelV4CallOptions,
     settings: GatewayChatOptions,
   ): ChatCallOptions {
-    return {
+    const call: ChatCallOptions = {
       signal: options.abortSignal,
       headers: options.headers,
       maxRetries: AI_RETRIES,
       capabilities: this.settings.capabilities,
       ...resolveSteering(this.settings, settings),
     };
+    if (options.responseFormat?.type === 'json' && options.responseFormat.schema !== undefined) {
+      call.structuredOutput = { ...call.structuredOutput, lastAnswer: 'returned' };
+    }
+    return call;
   }
 
   /**

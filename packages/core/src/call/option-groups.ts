@@ -144,13 +144,27 @@ export interface StructuredOutputOptions {
    * A call option only (not a model's setting).
    */
   standard?: StandardSchemaLike;
+  /**
+   * What becomes of an answer that fails the check when no model is left to move on to:
+   * `'checked'` (default) refuses it like every other, the call failing with
+   * `invalid_structured_output`; `'returned'` hands it on unchecked (its JSON text by the fence
+   * rule; `ChatResult.structured` unset, its hop `checked: false`) for a caller that validates it
+   * with its own schema after core (the AI SDK: `ai` checks the caller's zod schema, which the JSON
+   * Schema it sends may not carry whole). Every hop before the last is still checked and moved on
+   * from. An answer that is not JSON is refused either way. A call option only.
+   */
+  lastAnswer?: StructuredLastAnswer;
 }
+
+/** `structuredOutput.lastAnswer`: the last model's answer that fails the check refused, or handed on. */
+export type StructuredLastAnswer = 'checked' | 'returned';
 
 export const STRUCTURED_OUTPUT_OPTIONS: OptionGroup<StructuredOutputOptions> = {
   name: 'structuredOutput',
   fields: {
     methods: {},
     standard: {},
+    lastAnswer: {},
   },
 };
 

@@ -20,22 +20,35 @@ import { classifyFinishReason } from './classify-finish-reason';
 export interface StructuredAsk {
   given: StructuredOutputSchema;
   check: StructuredOutputCheck;
+  /**
+   * An answer the check refuses is handed on unchecked (`checked: false`), not thrown: the last
+   * model's, on a call with `structuredOutput.lastAnswer: 'returned'`. Not JSON is thrown still.
+   */
+  returnRefused?: boolean;
 }
 
 /**
  * `answer` of `model` (asked by `method`) checked: its value, its JSON text (a fence's content; a
  * forced tool call's arguments) and the reasoning of a think block before the JSON (§4.8 item 3).
- * Throws `invalid_structured_output` when it fails.
+ * Throws `invalid_structured_output` when it fails (a refusal by the check: `checked` false
+ * instead, when `asked.returnRefused`).
  */
 export async function checkedStructuredAnswer(
   model: string,
   method: StructuredOutputMethod,
   answer: AssembledChat,
   asked: StructuredAsk,
-): Promise<{ value: unknown; json: string; reasoning?: string }> {
+): Promise<{ value: unknown; json: string; reasoning?: string; checked: boolean }> {
   // An answer cut at the length limit: its error says so (unfinished JSON is the likely cause).
   const cutAtLength = classifyFinishReason(answer.finishReason) === 'length';
   const read = readStructuredAnswer(model, answer, asked.given, method, cutAtLength);
-  const value = await checkStructuredAnswer(model, method, read, asked.check);
-  return { value, json: read.json, reasoning: read.reasoning };
+  const checked = checkStructuredAnswer(model, method, read, asked.check);
+  const value = await (asked.returnRefused ? checked.catch(() => READ_VALUE) : checked);
+  if (value === READ_VALUE) {
+    return { value: read.value, json: read.json, reasoning: read.reasoning, checked: false };
+  }
+  return { value, json: read.json, reasoning: read.reasoning, checked: true };
 }
+
+/** A refused answer's value: the JSON as read, unchecked. */
+const READ_VALUE = Symbol('read value');

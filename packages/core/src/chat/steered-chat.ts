@@ -28,6 +28,7 @@ import {
 import { chatBody, chatSpec } from './build-chat-request';
 import { readToFirstContent } from './stream/first-content';
 import type { StructuredStream } from './stream/sse-chat-stream';
+import { checkStructuredStart } from './stream/structured-start';
 import { checkWholeAnswer } from './structured-completion';
 import { structuredStream } from './structured-stream';
 
@@ -92,7 +93,9 @@ export async function sendSteeredChat<T>(
       const hop = route.hops.at(-1);
       const answered = hop?.outcome === 'answered' ? hop.structured : undefined;
       const { ownTools } = structured;
-      return structuredStream({ model, method, given, check, ownTools }, answered);
+      // Its content reached the caller: a failed end check moves to no other model, it is the last.
+      const returnRefused = returnsLastAnswer(call);
+      return structuredStream({ model, method, given, check, ownTools, returnRefused }, answered);
     };
   }
   return steered;
@@ -111,7 +114,8 @@ function schemaAskedIn(req: ChatRequest): StructuredOutputSchema | undefined {
 }
 
 /**
- * How the walk serves the call's schema: each whole answer checked in its attempt, the value of
+ * How the walk serves the call's schema: each whole answer checked in its attempt (a stream's
+ * start: read on until its map lets content through, its answer checked when none came), the value of
  * each that passed kept here for the call's result — by the answer's headers, the one object the
  * transport carries from the attempt to the answer it reads (a hedged call's two runs may both
  * pass: the winner's is the one asked for).
@@ -127,8 +131,15 @@ function serving(
   return {
     ownTools: (call.req.tools ?? []).length > 0,
     checkedOf: (headers) => checked.get(headers),
-    async checkWhole(answer, model, method) {
-      const asked = { given, check, maxResponseBytes, path };
+    async checkWhole(answer, model, method, last) {
+      // The last model's answer handed on unchecked when the call says so (`lastAnswer`).
+      const returnRefused = last && returnsLastAnswer(call);
+      if (call.stream) {
+        const { ownTools } = this;
+        const hooks = structuredStream({ model, method, given, check, ownTools, returnRefused });
+        return checkStructuredStart(answer, hooks, maxResponseBytes);
+      }
+      const asked = { given, check, maxResponseBytes, path, returnRefused };
       const outcome = await checkWholeAnswer(answer, model, method, asked);
       if (outcome === undefined || isGatewayError(outcome)) return outcome;
       checked.set(answer.response.headers, outcome);
@@ -141,4 +152,9 @@ function serving(
 function checkOf(call: SteeredChatInput, given: StructuredOutputSchema): StructuredOutputCheck {
   const standard = call.options.structuredOutput?.standard;
   return standard === undefined ? { schema: given.schema } : { schema: given.schema, standard };
+}
+
+/** The call hands on its last model's answer that fails the check (`lastAnswer: 'returned'`). */
+function returnsLastAnswer(call: SteeredChatInput): boolean {
+  return call.options.structuredOutput?.lastAnswer === 'returned';
 }

@@ -66,7 +66,7 @@ export async function checkWholeAnswer(
     return undefined;
   }
   try {
-    const { value, json, reasoning } = await checkedStructuredAnswer(
+    const { value, json, reasoning, checked } = await checkedStructuredAnswer(
       model,
       method,
       completion,
@@ -76,7 +76,8 @@ export async function checkWholeAnswer(
     const thought = reasoning === undefined ? undefined : (completion.reasoning ?? '') + reasoning;
     const clean = cleaned(data, json, method, asked.given, thought);
     answer.response = rebuilt(response, JSON.stringify(clean));
-    return { value, method };
+    // A refused last answer handed on (`returnRefused`): clean, but no checked value.
+    return checked ? { value, method } : undefined;
   } catch (error) {
     if (isGatewayError(error)) return error;
     throw error;

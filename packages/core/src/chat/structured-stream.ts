@@ -38,14 +38,16 @@ export function structuredStream(asked: StreamCheck, hop?: HopStructuredOutput):
     async check(answer: AssembledChat): Promise<AssembledChat> {
       // A step of the caller's own tool loop: not the structured answer yet, passed on unchecked.
       if (method !== 'tools' && answer.toolCalls.length > 0) return answer;
-      const { value, json, reasoning } = await checkedStructuredAnswer(
+      const { value, json, reasoning, checked } = await checkedStructuredAnswer(
         model,
         method,
         answer,
         asked,
       );
-      if (hop) hop.checked = true;
-      const clean: AssembledChat = { ...answer, structured: { value, method }, text: json };
+      if (hop) hop.checked = checked;
+      const clean: AssembledChat = { ...answer, text: json };
+      // (A refused answer handed on, `returnRefused`: its text clean, no checked value.)
+      if (checked) clean.structured = { value, method };
       // A think block before the JSON: the answer's reasoning, as its events gave it.
       if (reasoning !== undefined) clean.reasoning = (answer.reasoning ?? '') + reasoning;
       if (method !== 'tools') return clean;
@@ -112,7 +114,10 @@ function mapped(decoder: DecodedEvents, map: EventMap): MappedEvents {
       return all.length > 0 ? all : undefined;
     },
     failed() {
-      queued = queued.concat(map(undefined) ?? []);
+      // The decoder's events not taken yet go through the map before its end: once ended, it
+      // passes text as it is (a think block, a fence, prose would reach the caller raw).
+      const pending = decoder.takeAll()?.flatMap((event) => map(event) ?? []) ?? [];
+      queued = queued.concat(pending, map(undefined) ?? []);
     },
   };
 }

@@ -109,6 +109,11 @@ export class FailoverWalk {
     return this.#round[this.#index]!;
   }
 
+  /** The current model is its round's last: a failure moves to no other model in this round. */
+  get onLastModel(): boolean {
+    return this.#index + 1 >= this.#round.length;
+  }
+
   /**
    * The model of the next attempt, once its slot is held: the one with the most free capacity now among
    * those not tried in this round; after a failover, its `failover` event, naming that model.

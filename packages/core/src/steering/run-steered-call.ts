@@ -63,12 +63,15 @@ export interface StructuredServing {
   ownTools: boolean;
   /**
    * A whole (non-streamed) answer of `model`, asked by `method`, checked against the schema inside
-   * its attempt: the failure, or undefined with a clean answer left in `answer.response`.
+   * its attempt: the failure, or undefined with a clean answer left in `answer.response`. A
+   * stream's: read on until content reaches the caller; its answer checked when none did.
+   * `last`: no model is left to move on to (`structuredOutput.lastAnswer` may hand it on).
    */
   checkWhole(
     answer: AttemptAnswer,
     model: string,
     method: StructuredOutputMethod,
+    last: boolean,
   ): Promise<GatewayError | undefined>;
   /**
    * The checked value of the whole answer with these headers (`WholeAnswer.headers`); undefined
@@ -316,7 +319,7 @@ function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
     stream,
     firstChunkMs: call.firstChunkTimeoutMs ?? input.client.firstChunkTimeoutMs,
     firstContent: input.firstContent,
-    checkWhole: stream ? undefined : checkWholeOf(planned),
+    checkWhole: checkWholeOf(planned, stream, walk),
     onRequest,
     nextAttempt,
     onOutcome: (model, failure, ms) => {
@@ -327,18 +330,19 @@ function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
 }
 
 /**
- * A non-streamed call asking for structured output: each attempt's answer checked while the
- * attempt holds its slot.
+ * A call asking for structured output: each attempt's answer (a stream's, when nothing of it
+ * reached the caller before its end) checked while the attempt holds its slot.
  */
-function checkWholeOf(planned: PlannedCall) {
+function checkWholeOf(planned: PlannedCall, stream: boolean, walk: FailoverWalk) {
   const { input, plan, events } = planned;
   const { structured } = input;
   const methods = plan.methods;
   if (structured === undefined || methods === undefined) return undefined;
   return async (answer: AttemptAnswer, model: string) => {
     const method = methods.get(model)!;
-    const failure = await structured.checkWhole(answer, model, method);
-    if (failure === undefined) {
+    const failure = await structured.checkWhole(answer, model, method, walk.onLastModel);
+    // (A stream's `done` event tells its check at its end.)
+    if (failure === undefined && !stream) {
       const checked = structured.checkedOf(answer.response.headers) !== undefined;
       events?.structuredAnswer({ method, checked });
     }

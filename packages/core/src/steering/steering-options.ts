@@ -168,9 +168,9 @@ export function readSteering(
 }
 
 /**
- * `structuredOutput`: `{ methods?, standard? }` (no other key), each method known and given once,
- * at least one; the methods in order (default all three). `standard` (a call option only) must be
- * a Standard Schema. A bad value is refused before anything is sent, naming the field.
+ * `structuredOutput`: `{ methods?, standard?, lastAnswer? }` (no other key), each method known and
+ * given once, at least one; the methods in order (default all three). `standard` (a call option
+ * only) must be a Standard Schema; `lastAnswer` (a call option only) `'checked'` or `'returned'`. A bad value is refused before anything is sent, naming the field.
  */
 export function readStructuredOutput(
   value: unknown,
@@ -181,13 +181,16 @@ export function readStructuredOutput(
     throw refusal(
       place,
       'structuredOutput',
-      `must be { methods?, standard? }, got ${kindOf(value)}`,
+      `must be { methods?, standard?, lastAnswer? }, got ${kindOf(value)}`,
     );
   }
   const keys = optionKeys(STRUCTURED_OUTPUT_OPTIONS);
   refuseUnknownOptions(value, keys, 'structuredOutput', place);
-  const { methods, standard } = value as Partial<Record<keyof StructuredOutputOptions, unknown>>;
+  const { methods, standard, lastAnswer } = value as Partial<
+    Record<keyof StructuredOutputOptions, unknown>
+  >;
   if (standard !== undefined) readStandard(standard, place);
+  if (lastAnswer !== undefined) readLastAnswer(lastAnswer, place);
   if (methods === undefined) return STRUCTURED_OUTPUT_METHODS;
   if (!Array.isArray(methods) || methods.length === 0) {
     const got = Array.isArray(methods) ? 'an empty array' : kindOf(methods);
@@ -195,6 +198,15 @@ export function readStructuredOutput(
   }
   for (let i = 0; i < methods.length; i++) readMethod(methods, i, place);
   return [...methods] as StructuredOutputMethod[];
+}
+
+/** `structuredOutput.lastAnswer`: a call's, `'checked'` or `'returned'`. */
+function readLastAnswer(lastAnswer: unknown, place: SteeringPlace): void {
+  const field = 'structuredOutput.lastAnswer';
+  if (place !== 'call option') throw refusal(place, field, 'is a call option only');
+  if (lastAnswer !== 'checked' && lastAnswer !== 'returned') {
+    throw refusal(place, field, `must be 'checked' or 'returned', got ${kindOf(lastAnswer)}`);
+  }
 }
 
 /** `structuredOutput.standard`: a call's Standard Schema (an object whose `~standard` validates). */

@@ -104,7 +104,8 @@ describe('readStructuredOutput', () => {
     expect(refusal('json_schema')).toEqual({
       code: 'invalid_request_error',
       field: 'structuredOutput',
-      message: 'structuredOutput (call option) must be { methods?, standard? }, got a string',
+      message:
+        'structuredOutput (call option) must be { methods?, standard?, lastAnswer? }, got a string',
     });
     expect(refusal({ methods: [] }, 'client option')).toEqual({
       code: 'configuration_error',

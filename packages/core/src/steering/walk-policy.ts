@@ -34,10 +34,11 @@ export interface WalkPolicyInput {
   firstChunkMs: number | undefined;
   firstContent: FirstContentReader;
   /**
-   * A non-streamed call asking for structured output: its whole answer checked while the attempt
-   * holds its slot (`model`: the attempt's; an abort cuts the body's read). Resolves to the failure
-   * that ends the attempt, or undefined when the answer passed (the check leaves one the transport
-   * can read again in `answer.response`).
+   * A call asking for structured output: its whole answer checked while the attempt holds its
+   * slot (`model`: the attempt's; an abort cuts the body's read); a stream's after its first
+   * content, when its map let nothing through before its end. Resolves to the failure that ends
+   * the attempt, or undefined when the answer passed or the stream is handed over (the check
+   * leaves one the transport can read again in `answer.response` / `answer.chunks`).
    */
   checkWhole?: (answer: AttemptAnswer, model: string) => Promise<GatewayError | undefined>;
   /**
