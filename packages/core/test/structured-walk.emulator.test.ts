@@ -611,3 +611,96 @@ describe("structuredOutput.lastAnswer: 'returned' (a caller that validates after
     });
   });
 });
+
+// "Last" is the call's last: no later model in the round, no round that would retry one, no other
+// run of a hedged call that may still answer (docs/gateway-protocol.md §4.8).
+describe("structuredOutput.lastAnswer: 'returned' hands on only the call's last answer", () => {
+  const returned = { structuredOutput: { lastAnswer: 'returned' as const } };
+
+  /**
+   * A call of `first` listing `spare`, hedged, whose first request is held until the hedge's
+   * attempt gave its slot back (refused) or the call ended: the hedge's answer comes first.
+   */
+  async function hedgedAfterSpare(first: string, spare: string, scenario = { models }) {
+    const emulated = await emulate({ scenario });
+    let letGo: () => void = () => {};
+    const late = new Promise<void>((resolve) => (letGo = resolve));
+    let chats = 0;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.endsWith('/chat/completions') && ++chats === 1) await late;
+      return emulated.emulator.fetch(input, init);
+    };
+    const client = clientOn(emulated, {
+      fetch,
+      // The hedge's attempt (the call's second) gave its slot back: its answer was read.
+      onEvent: (event) => {
+        if (event.type === 'released' && event.attempt === 2) letGo();
+      },
+    });
+    const hedge = { afterMs: 1, maxExtra: 1 };
+    const answered = client.chat(asking(first), { ...returned, fallbackModels: [spare], hedge });
+    answered.finally(letGo).catch(() => {});
+    return answered;
+  }
+
+  it('a hedge answering off-schema while the first run goes on is refused: the valid answer wins', async () => {
+    const result = await hedgedAfterSpare('community/so-native', 'community/so-claimed');
+    expect(result.servedModel).toBe('community/so-native');
+    expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
+    expect(result.route.hops).toEqual([
+      {
+        model: 'community/so-claimed',
+        outcome: 'failed',
+        reason: 'invalid_structured_output',
+        structured: { method: 'json_schema', checked: false },
+      },
+      answeredBy('community/so-native', 'json_schema'),
+    ]);
+  });
+
+  it('both runs of a hedged call off-schema: the later answer is handed on unchecked', async () => {
+    const second = { ...models['community/so-claimed']! };
+    const scenario = { models: { ...models, 'community/so-claimed-2': second } };
+    const result = await hedgedAfterSpare(
+      'community/so-claimed-2',
+      'community/so-claimed',
+      scenario,
+    );
+    expect(result.servedModel).toBe('community/so-claimed-2');
+    expect(result.structured).toBeUndefined();
+    expect(JSON.parse(result.answer.text)).toBeTypeOf('object');
+    expect(result.route.hops).toEqual([
+      {
+        model: 'community/so-claimed',
+        outcome: 'failed',
+        reason: 'invalid_structured_output',
+        structured: { method: 'json_schema', checked: false },
+      },
+      answeredBy('community/so-claimed-2', 'json_schema', false),
+    ]);
+  });
+
+  it("the round's last model refused while the next round retries a busy one: that one answers", async () => {
+    const emulated = await gateway();
+    const model = 'community/so-native';
+    emulated.emulator.injectFault({ fault: 'model_busy', model, retryAfter: 0, times: 1 });
+    const client = clientOn(emulated);
+    const result = await client.chat(asking(model), {
+      ...returned,
+      fallbackModels: ['community/so-claimed'],
+    });
+    expect(result.servedModel).toBe(model);
+    expect(result.structured?.method).toBe('json_schema');
+    expect(result.route.hops).toEqual([
+      { model, outcome: 'failed', reason: 'model_busy' },
+      {
+        model: 'community/so-claimed',
+        outcome: 'failed',
+        reason: 'invalid_structured_output',
+        structured: { method: 'json_schema', checked: false },
+      },
+      answeredBy(model, 'json_schema'),
+    ]);
+  });
+});

@@ -132,14 +132,20 @@ function serving(
     ownTools: (call.req.tools ?? []).length > 0,
     checkedOf: (headers) => checked.get(headers),
     async checkWhole(answer, model, method, last) {
-      // The last model's answer handed on unchecked when the call says so (`lastAnswer`).
-      const returnRefused = last && returnsLastAnswer(call);
+      // The last answer handed on unchecked when the call says so (`lastAnswer`): asked once the
+      // answer is whole (a hedged call's other run may have ended meanwhile).
+      const returns = returnsLastAnswer(call);
+      const refusal = {
+        get returnRefused() {
+          return returns && last();
+        },
+      };
       if (call.stream) {
-        const { ownTools } = this;
-        const hooks = structuredStream({ model, method, given, check, ownTools, returnRefused });
+        const asks = { model, method, given, check, ownTools: this.ownTools };
+        const hooks = structuredStream(Object.assign(refusal, asks));
         return checkStructuredStart(answer, hooks, maxResponseBytes);
       }
-      const asked = { given, check, maxResponseBytes, path, returnRefused };
+      const asked = Object.assign(refusal, { given, check, maxResponseBytes, path });
       const outcome = await checkWholeAnswer(answer, model, method, asked);
       if (outcome === undefined || isGatewayError(outcome)) return outcome;
       checked.set(answer.response.headers, outcome);

@@ -92,6 +92,8 @@ export class FailoverWalk {
   #index = 0;
   /** This round's failover failures, to pick the next round's models and wait. */
   #roundFailures: FailedHop[] = [];
+  /** The waits and limits the last failure was weighed with (for `refusalEnds`). */
+  #lastLimits: { waits: number; limits: RetryAllowance & { remainingMs: number } } | undefined;
   /** When the current model's attempt was sent (its slot held), for `failover.waitedMs`. */
   #attemptStartedAt = 0;
 
@@ -109,9 +111,16 @@ export class FailoverWalk {
     return this.#round[this.#index]!;
   }
 
-  /** The current model is its round's last: a failure moves to no other model in this round. */
-  get onLastModel(): boolean {
-    return this.#index + 1 >= this.#round.length;
+  /**
+   * A refusal of the current model's answer (`invalid_structured_output`, tried again in no round)
+   * would end the walk: no later model in this round, and no next round retrying one of its
+   * failures — `#nextRound`'s question, with the waits and limits of the walk's last failure (a
+   * count since grown only makes a retry less likely: in doubt, not the end).
+   */
+  get refusalEnds(): boolean {
+    if (this.#index + 1 < this.#round.length) return false;
+    const last = this.#lastLimits;
+    return last === undefined || this.#retryRound(last.waits, last.limits) === undefined;
   }
 
   /**
@@ -198,6 +207,7 @@ export class FailoverWalk {
     waits: number,
     limits: RetryAllowance & { remainingMs: number },
   ): NextAttempt {
+    this.#lastLimits = { waits, limits };
     const reason = failoverReason(error);
     if (reason === undefined) {
       const failure = ownFailure(error);
@@ -223,6 +233,22 @@ export class FailoverWalk {
 
   /** Every model of the round failed: the ones worth another try, after the shortest wait. */
   #nextRound(waits: number, limits: RetryAllowance & { remainingMs: number }): NextAttempt {
+    const retry = this.#retryRound(waits, limits);
+    if (retry === undefined) return undefined;
+    const { again, waitMs } = retry;
+    this.#round = again;
+    this.#index = 0;
+    this.#choose = true;
+    this.#roundFailures = [];
+    return { waitMs };
+  }
+
+  /** The models of this round worth another try and the shortest wait, or undefined: none. */
+  #retryRound(
+    waits: number,
+    limits: RetryAllowance & { remainingMs: number },
+  ): { again: string[]; waitMs: number } | undefined {
+    if (waits >= limits.maxRetries) return undefined;
     let waitMs: number | undefined;
     const again: string[] = [];
     for (const { model, error } of this.#roundFailures) {
@@ -231,11 +257,6 @@ export class FailoverWalk {
       again.push(model);
       waitMs = waitMs === undefined ? wait : Math.min(waitMs, wait);
     }
-    if (waitMs === undefined) return undefined;
-    this.#round = again;
-    this.#index = 0;
-    this.#choose = true;
-    this.#roundFailures = [];
-    return { waitMs };
+    return waitMs === undefined ? undefined : { again, waitMs };
   }
 }

@@ -65,13 +65,15 @@ export interface StructuredServing {
    * A whole (non-streamed) answer of `model`, asked by `method`, checked against the schema inside
    * its attempt: the failure, or undefined with a clean answer left in `answer.response`. A
    * stream's: read on until content reaches the caller; its answer checked when none did.
-   * `last`: no model is left to move on to (`structuredOutput.lastAnswer` may hand it on).
+   * `last`, asked once the answer is whole: no model is left to move on to — none in the walk,
+   * and no other run of a hedged call that may still answer (`structuredOutput.lastAnswer` may
+   * hand it on).
    */
   checkWhole(
     answer: AttemptAnswer,
     model: string,
     method: StructuredOutputMethod,
-    last: boolean,
+    last: () => boolean,
   ): Promise<GatewayError | undefined>;
   /**
    * The checked value of the whole answer with these headers (`WholeAnswer.headers`); undefined
@@ -304,12 +306,15 @@ interface WalkRun {
   walk?: FailoverWalk;
   /** A hedged call's one count of attempts over both runs. */
   nextAttempt?: () => number;
+  /** No model is left for the call once this run's answer is refused (`refusalEnds` by default). */
+  last?: () => boolean;
 }
 
 /** The walk's policy: the transport asks it for each attempt of one run of the call. */
 function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
   const { input, call, scope, budgetId, breakers } = planned;
   const { onRequest, walk = planned.walk, nextAttempt } = run;
+  const last = run.last ?? (() => walk.refusalEnds);
   const stream = input.spec.stream === true;
   return walkPolicy({
     walk,
@@ -319,7 +324,7 @@ function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
     stream,
     firstChunkMs: call.firstChunkTimeoutMs ?? input.client.firstChunkTimeoutMs,
     firstContent: input.firstContent,
-    checkWhole: checkWholeOf(planned, stream, walk),
+    checkWhole: checkWholeOf(planned, stream, last),
     onRequest,
     nextAttempt,
     onOutcome: (model, failure, ms) => {
@@ -333,14 +338,14 @@ function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
  * A call asking for structured output: each attempt's answer (a stream's, when nothing of it
  * reached the caller before its end) checked while the attempt holds its slot.
  */
-function checkWholeOf(planned: PlannedCall, stream: boolean, walk: FailoverWalk) {
+function checkWholeOf(planned: PlannedCall, stream: boolean, last: () => boolean) {
   const { input, plan, events } = planned;
   const { structured } = input;
   const methods = plan.methods;
   if (structured === undefined || methods === undefined) return undefined;
   return async (answer: AttemptAnswer, model: string) => {
     const method = methods.get(model)!;
-    const failure = await structured.checkWhole(answer, model, method, walk.onLastModel);
+    const failure = await structured.checkWhole(answer, model, method, last);
     // (A stream's `done` event tells its check at its end.)
     if (failure === undefined && !stream) {
       const checked = structured.checkedOf(answer.response.headers) !== undefined;
@@ -372,18 +377,21 @@ async function hedged<T>(
   let attempts = 0;
   const nextAttempt = () => ++attempts;
   let firstError: unknown;
+  const lasts = runLasts(walk, second, () => firstError !== undefined);
   const race = raceWithHedge<T>({
     scope,
     events,
     delayMs,
     first: (via) =>
-      send({ ...via, policy: walkPolicyOf(planned, { onRequest: sentFirst, nextAttempt }) }).catch(
-        (error) => {
-          firstError = error;
-          throw error;
-        },
-      ),
-    hedge: (open) => hedgeRun(planned, send, { waitedMs: delayMs, nextAttempt, second, open }),
+      send({
+        ...via,
+        policy: walkPolicyOf(planned, { onRequest: sentFirst, nextAttempt, last: lasts.first }),
+      }).catch((error) => {
+        firstError = error;
+        throw error;
+      }),
+    hedge: (open) =>
+      hedgeRun(planned, send, { waitedMs: delayMs, nextAttempt, second, open, last: lasts.hedge }),
     discard: stream ? discardStream : () => {},
   });
   function sentFirst(): void {
@@ -414,10 +422,16 @@ async function hedged<T>(
 async function hedgeRun<T>(
   planned: PlannedCall,
   send: (via: OpenVia) => Promise<T>,
-  run: { waitedMs: number; nextAttempt: () => number; second: HedgeRunState; open: () => boolean },
+  run: {
+    waitedMs: number;
+    nextAttempt: () => number;
+    second: HedgeRunState;
+    open: () => boolean;
+    last: () => boolean;
+  },
 ): Promise<Hedge<T> | undefined> {
   const { input, walk, scope, events, budgetId, plan } = planned;
-  const { waitedMs, nextAttempt, second, open } = run;
+  const { waitedMs, nextAttempt, second, open, last } = run;
   const skipped = (reason: HedgeSkipReason) => {
     events?.hedgeSkipped(walk.model, reason, waitedMs);
     return undefined;
@@ -457,11 +471,35 @@ async function hedgeRun<T>(
     model,
     slot,
     run: (via) =>
-      send({ ...via, policy: walkPolicyOf(single, { walk: own, nextAttempt }) }).catch((error) => {
-        second.error = error;
-        throw error;
-      }),
+      send({ ...via, policy: walkPolicyOf(single, { walk: own, nextAttempt, last }) }).catch(
+        (error) => {
+          second.error = error;
+          throw error;
+        },
+      ),
   };
+}
+
+/**
+ * The `last` question of each run of a hedged call: its own walk ends at a refusal, and the other
+ * run can answer no more (never sent, failed, or refused already). A run asking while the other may
+ * still answer is spent from then on: its refused answer waits for the other's, and of two refused
+ * answers the later one is handed on (the first-refused run has ended: the later one is last).
+ */
+function runLasts(walk: FailoverWalk, second: HedgeRunState, firstFailed: () => boolean) {
+  const spent = { first: false, hedge: false };
+  const hedgeLive = () => second.walk !== undefined && !spent.hedge && second.error === undefined;
+  const firstLive = () => !spent.first && !firstFailed();
+  return {
+    first: () => walk.refusalEnds && !spentWhile(hedgeLive(), () => (spent.first = true)),
+    hedge: () => second.walk!.refusalEnds && !spentWhile(firstLive(), () => (spent.hedge = true)),
+  };
+}
+
+/** `otherLive`, marking the asking run spent when it is (its refused answer is not the last). */
+function spentWhile(otherLive: boolean, markSpent: () => void): boolean {
+  if (otherLive) markSpent();
+  return otherLive;
 }
 
 /** A route's hops: the plan's skips, the walk's failed hops (`log`), then `last`. */
