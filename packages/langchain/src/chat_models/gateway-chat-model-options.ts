@@ -8,6 +8,7 @@ import {
   type SteeringOptions,
   type StructuredOutputOptions,
 } from '@infergate/core';
+import { optionKeys } from '@infergate/core/internal';
 import type {
   BaseChatModelCallOptions,
   BaseChatModelParams,
@@ -133,8 +134,11 @@ export interface GatewayChatModelFields
   streamUsage?: boolean;
 }
 
-/** The steering options, core's group: a model's fields and a call's options take them. */
-const STEERING_KEYS = Object.keys(STEERING_OPTIONS.fields);
+/**
+ * The steering options, core's group (declared there once, types and docs): a model's fields and
+ * a call's options take them.
+ */
+export const STEERING_KEYS = optionKeys(STEERING_OPTIONS);
 
 /** Fields that describe the model and may be serialised (never `client`, `fetch` or the key). */
 export const SERIALIZABLE_FIELDS = [
@@ -178,7 +182,6 @@ export const LANGCHAIN_SERIALIZABLE_FIELDS = [
 /** Every field of ours a model takes (a near miss of one is refused: `fallbackModel`). */
 export const OUR_FIELDS: readonly string[] = [
   ...SERIALIZABLE_FIELDS,
-  ...STEERING_KEYS,
   'modelName',
   'client',
   'apiKey',

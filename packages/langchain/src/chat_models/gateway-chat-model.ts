@@ -74,14 +74,12 @@ import {
   OUR_CALL_OPTIONS,
   OUR_FIELDS,
   SERIALIZABLE_FIELDS,
+  STEERING_KEYS,
 } from './gateway-chat-model-options';
 import { moveRequestFields } from './request-fields';
 import { structuredOutput } from './structured-output';
 
 const PROVIDER = 'infergate';
-
-/** The steering fields, core's group: declared there once (types and docs), each kept as given. */
-const STEERING_KEYS = optionKeys(STEERING_OPTIONS);
 
 /** No `onFailedAttempt` given: the error passes on as it is (LangChain's default would re-mark it). */
 const passOn = () => {};
