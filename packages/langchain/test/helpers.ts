@@ -2,6 +2,7 @@ import { DEFAULT_KEYS, type Emulator, type ScenarioInput } from '@infergate/emul
 import { type EmulatedGateway, emulate, type GatewayConnection } from '@infergate/emulator/testing';
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
+import { vi } from 'vitest';
 import { z } from 'zod';
 
 export const API_KEY = DEFAULT_KEYS.full;
@@ -67,3 +68,16 @@ export const weatherTool = tool(async ({ city }) => `sunny in ${city}`, {
   description: 'Current weather in a city',
   schema: z.object({ city: z.string() }),
 });
+
+/** Node's own `setImmediate`, taken before a test fakes timers. */
+const nextTurn = globalThis.setImmediate;
+
+/**
+ * Moves the faked clock by `ms`, lets one real event-loop turn run (an aborted fetch rejects on
+ * it), then gives what `promise` settled to; 'pending' when it has not.
+ */
+export async function settledAfter<T>(ms: number, promise: Promise<T>): Promise<T | 'pending'> {
+  await vi.advanceTimersByTimeAsync(ms);
+  const pending = new Promise<'pending'>((resolve) => nextTurn(() => resolve('pending')));
+  return Promise.race([promise, pending]);
+}

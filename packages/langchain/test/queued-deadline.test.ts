@@ -6,17 +6,7 @@ import { caught, type EmulatedGateway, emulate } from '@infergate/emulator/testi
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
-import { chunksOf } from './helpers';
-
-/** Node's own `setImmediate`, taken before a test fakes timers. */
-const nextTurn = globalThis.setImmediate;
-
-/** Moves the faked clock by `ms`, lets one real turn run, then what `promise` settled to. */
-async function settledAfter<T>(ms: number, promise: Promise<T>): Promise<T | 'pending'> {
-  await vi.advanceTimersByTimeAsync(ms);
-  const pending = new Promise<'pending'>((resolve) => nextTurn(() => resolve('pending')));
-  return Promise.race([promise, pending]);
-}
+import { chunksOf, settledAfter } from './helpers';
 
 /** The model fields a case adds. */
 type Fields = { streaming?: boolean };

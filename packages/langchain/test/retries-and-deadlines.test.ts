@@ -2,19 +2,7 @@ import { createGatewayClient, isGatewayError } from '@infergate/core';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayChatModel } from '../src/index';
-
-/** Node's own `setImmediate`, taken before a test fakes timers. */
-const nextTurn = globalThis.setImmediate;
-
-/**
- * Moves the faked clock by `ms`, lets one real event-loop turn run (an aborted fetch rejects on
- * it), then gives what `promise` settled to; 'pending' when it has not.
- */
-async function settledAfter<T>(ms: number, promise: Promise<T>): Promise<T | 'pending'> {
-  await vi.advanceTimersByTimeAsync(ms);
-  const pending = new Promise<'pending'>((resolve) => nextTurn(() => resolve('pending')));
-  return Promise.race([promise, pending]);
-}
+import { settledAfter } from './helpers';
 
 describe('GatewayChatModel: one retry layer, with LangChain knobs', () => {
   it("retries by the model's maxRetries, and a call's maxRetries overrides it", async () => {
