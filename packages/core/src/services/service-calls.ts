@@ -64,7 +64,7 @@ export interface EmbedManyOptions extends CallOptions {
  * its texts. Declared here, in the service calls' chunk: with the other groups it would put bytes
  * in every chat-only app's start.
  */
-export const EMBED_MANY_OPTIONS: OptionGroup<Pick<EmbedManyOptions, 'maxConcurrency'>> = {
+const EMBED_MANY_OPTIONS: OptionGroup<Pick<EmbedManyOptions, 'maxConcurrency'>> = {
   name: 'embedMany',
   fields: { maxConcurrency: { kind: 'integer', min: 1 } },
 };
