@@ -19,7 +19,7 @@ import { toV3ProviderMetadata, toV3Warnings } from './convert-to-v3-result';
 export class GatewayEmbeddingModelV3 implements EmbeddingModelV3 {
   readonly specificationVersion = 'v3';
   readonly modelId: string;
-  /** As the V4 model: `embedMany`'s calls one at a time, each 4 requests' worth. */
+  /** As the V4 model: `embedMany`'s calls one at a time, each 8 rounds of the key's 4 requests. */
   readonly maxEmbeddingsPerCall = VALUES_PER_DO_EMBED;
   readonly supportsParallelCalls = false;
   /** Read by ai@7 and later ai@6 releases (an older ai@6 batches by count; `doEmbed` splits by bytes). */

@@ -62,7 +62,9 @@ const EMULATE_OPTION_KEYS = [
 true satisfies Exclude<keyof EmulateOptions, (typeof EMULATE_OPTION_KEYS)[number]> extends never
   ? true
   : false;
-const HOOK_KEYS = ['afterEach', 'afterAll'] as const;
+const HOOK_KEYS = ['afterEach', 'afterAll'] as const satisfies readonly (keyof NonNullable<
+  EmulateOptions['hooks']
+>)[];
 
 /** The fields a client needs: `createGatewayClient({ ...gateway.connection, maxRetries: 0 })`. */
 export interface GatewayConnection {
