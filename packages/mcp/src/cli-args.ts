@@ -54,7 +54,8 @@ Gateway:
   --redis URL            share the key's 4 slots with other processes through Redis
                          (default: INFERGATE_REDIS_URL; without it, slots are shared in-process;
                          needs @infergate/redis installed beside this package)
-  --catalog-refresh S    read the gateway's services again every S seconds (default 60; 0: never)
+  --catalog-refresh S    read the gateway's services again every S seconds (default 60; 0: only at start
+                         and after provider_unavailable)
 ${timeoutFlagsHelp()}
 
 Files (stdio only):
