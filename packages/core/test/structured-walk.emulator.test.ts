@@ -704,3 +704,28 @@ describe("structuredOutput.lastAnswer: 'returned' hands on only the call's last 
     ]);
   });
 });
+
+describe('structuredOutput.lastAnswer: the last answer counts the retries taken since', () => {
+  it("a 500 retried on the round's last model spends the last retry: its refused answer is handed on", async () => {
+    // Retries are one count for the call: the 500's wait leaves none for a round retrying the busy
+    // model, so the retried model's answer is the call's last.
+    const emulated = await gateway();
+    const busy = 'community/so-native';
+    const last = 'community/so-claimed';
+    emulated.emulator.injectFault({ fault: 'model_busy', model: busy, retryAfter: 0, times: 1 });
+    emulated.emulator.injectFault({ fault: 'upstream_text', model: last, times: 1 });
+    const client = clientOn(emulated);
+    const result = await client.chat(asking(busy), {
+      structuredOutput: { lastAnswer: 'returned' },
+      fallbackModels: [last],
+      maxRetries: 1,
+    });
+    expect(result.servedModel).toBe(last);
+    expect(result.structured).toBeUndefined();
+    expect(JSON.parse(result.answer.text)).toBeTypeOf('object');
+    expect(result.route.hops).toEqual([
+      { model: busy, outcome: 'failed', reason: 'model_busy' },
+      answeredBy(last, 'json_schema', false),
+    ]);
+  });
+});

@@ -1,4 +1,5 @@
-// docs/gateway-protocol.md §4.7 (failover at once, then rounds under the retry policy), §10.5.
+// docs/gateway-protocol.md §4.7 (failover at once, then rounds under the retry policy), §4.8
+// (a call's last answer), §10.5.
 import { type GatewayError, isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { NextAttempt, RetryAllowance } from '../http/attempt-policy';
@@ -92,8 +93,17 @@ export class FailoverWalk {
   #index = 0;
   /** This round's failover failures, to pick the next round's models and wait. */
   #roundFailures: FailedHop[] = [];
-  /** The waits and limits the last failure was weighed with (for `refusalEnds`). */
-  #lastLimits: { waits: number; limits: RetryAllowance & { remainingMs: number } } | undefined;
+  /** The retry limits the walk's failures are weighed with (told at each `next`). */
+  #limits: RetryAllowance | undefined;
+  /** The waits taken so far: the attempt loop takes one for each step of `next` that waits. */
+  #waits = 0;
+  /** A hedged call's other run: the hedge's walk and the first run's, each the other's. */
+  #otherRun: FailoverWalk | undefined;
+  /**
+   * This run can answer no more: it ended (`runEnded`), or its answer was refused while the other
+   * run could still answer (`lastAnswer`).
+   */
+  #spent = false;
   /** When the current model's attempt was sent (its slot held), for `failover.waitedMs`. */
   #attemptStartedAt = 0;
 
@@ -104,6 +114,10 @@ export class FailoverWalk {
     this.#bodyFor = plan.bodyFor;
     this.#order = plan.order;
     this.#methodOf = plan.methodOf;
+    if (plan.routeOf) {
+      this.#otherRun = plan.routeOf;
+      plan.routeOf.#otherRun = this;
+    }
   }
 
   /** The model the next (or current) attempt asks for. */
@@ -112,15 +126,27 @@ export class FailoverWalk {
   }
 
   /**
-   * A refusal of the current model's answer (`invalid_structured_output`, tried again in no round)
-   * would end the walk: no later model in this round, and no next round retrying one of its
-   * failures — `#nextRound`'s question, with the waits and limits of the walk's last failure (a
-   * count since grown only makes a retry less likely: in doubt, not the end).
+   * `structuredOutput.lastAnswer`'s question, asked as the current model's answer is checked: is it
+   * the call's last? Its refusal (`invalid_structured_output`, tried again in no round) ends the
+   * walk when `next` would give no step for it — no later model in this round, no next round
+   * retrying one of its failures with the waits taken and the deadline left now (`remainingMs`) —
+   * and a hedged call's other run can answer no more (never sent, ended, or refused already). Asked
+   * while the other still may, this run is spent: its refused answer waits for the other's, and of
+   * two refused answers the later one is the last.
    */
-  get refusalEnds(): boolean {
+  lastAnswer(remainingMs: number): boolean {
     if (this.#index + 1 < this.#round.length) return false;
-    const last = this.#lastLimits;
-    return last === undefined || this.#retryRound(last.waits, last.limits) === undefined;
+    const limits = this.#limits;
+    if (limits && this.#retryRound(this.#waits, { ...limits, remainingMs })) return false;
+    const other = this.#otherRun;
+    if (other === undefined || other.#spent) return true;
+    this.#spent = true;
+    return false;
+  }
+
+  /** The walk's run ended (failed, or cut): a hedged call's other run has the last answer. */
+  runEnded(): void {
+    this.#spent = true;
   }
 
   /**
@@ -207,7 +233,18 @@ export class FailoverWalk {
     waits: number,
     limits: RetryAllowance & { remainingMs: number },
   ): NextAttempt {
-    this.#lastLimits = { waits, limits };
+    const step = this.#stepAfter(error, waits, limits);
+    this.#limits = limits;
+    this.#waits = step !== undefined && 'waitMs' in step ? waits + 1 : waits;
+    return step;
+  }
+
+  /** `next`'s step: a retry of the same model, the next model at once, or the next round. */
+  #stepAfter(
+    error: GatewayError,
+    waits: number,
+    limits: RetryAllowance & { remainingMs: number },
+  ): NextAttempt {
     const reason = failoverReason(error);
     if (reason === undefined) {
       const failure = ownFailure(error);
@@ -228,7 +265,7 @@ export class FailoverWalk {
       this.#choose = true;
       return { now: true };
     }
-    return waits < limits.maxRetries ? this.#nextRound(waits, limits) : undefined;
+    return this.#nextRound(waits, limits);
   }
 
   /** Every model of the round failed: the ones worth another try, after the shortest wait. */

@@ -66,8 +66,8 @@ export interface StructuredServing {
    * its attempt: the failure, or undefined with a clean answer left in `answer.response`. A
    * stream's: read on until content reaches the caller; its answer checked when none did.
    * `last`, asked once the answer is whole: no model is left to move on to — none in the walk,
-   * and no other run of a hedged call that may still answer (`structuredOutput.lastAnswer` may
-   * hand it on).
+   * and no other run of a hedged call that may still answer (`FailoverWalk.lastAnswer`;
+   * `structuredOutput.lastAnswer` may hand it on).
    */
   checkWhole(
     answer: AttemptAnswer,
@@ -306,15 +306,13 @@ interface WalkRun {
   walk?: FailoverWalk;
   /** A hedged call's one count of attempts over both runs. */
   nextAttempt?: () => number;
-  /** No model is left for the call once this run's answer is refused (`refusalEnds` by default). */
-  last?: () => boolean;
 }
 
 /** The walk's policy: the transport asks it for each attempt of one run of the call. */
 function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
   const { input, call, scope, budgetId, breakers } = planned;
   const { onRequest, walk = planned.walk, nextAttempt } = run;
-  const last = run.last ?? (() => walk.refusalEnds);
+  const last = () => walk.lastAnswer(scope.remainingMs);
   const stream = input.spec.stream === true;
   return walkPolicy({
     walk,
@@ -377,7 +375,6 @@ async function hedged<T>(
   let attempts = 0;
   const nextAttempt = () => ++attempts;
   let firstError: unknown;
-  const lasts = runLasts(walk, second, () => firstError !== undefined);
   const race = raceWithHedge<T>({
     scope,
     events,
@@ -385,13 +382,13 @@ async function hedged<T>(
     first: (via) =>
       send({
         ...via,
-        policy: walkPolicyOf(planned, { onRequest: sentFirst, nextAttempt, last: lasts.first }),
+        policy: walkPolicyOf(planned, { onRequest: sentFirst, nextAttempt }),
       }).catch((error) => {
         firstError = error;
+        walk.runEnded();
         throw error;
       }),
-    hedge: (open) =>
-      hedgeRun(planned, send, { waitedMs: delayMs, nextAttempt, second, open, last: lasts.hedge }),
+    hedge: (open) => hedgeRun(planned, send, { waitedMs: delayMs, nextAttempt, second, open }),
     discard: stream ? discardStream : () => {},
   });
   function sentFirst(): void {
@@ -427,11 +424,10 @@ async function hedgeRun<T>(
     nextAttempt: () => number;
     second: HedgeRunState;
     open: () => boolean;
-    last: () => boolean;
   },
 ): Promise<Hedge<T> | undefined> {
   const { input, walk, scope, events, budgetId, plan } = planned;
-  const { waitedMs, nextAttempt, second, open, last } = run;
+  const { waitedMs, nextAttempt, second, open } = run;
   const skipped = (reason: HedgeSkipReason) => {
     events?.hedgeSkipped(walk.model, reason, waitedMs);
     return undefined;
@@ -471,35 +467,12 @@ async function hedgeRun<T>(
     model,
     slot,
     run: (via) =>
-      send({ ...via, policy: walkPolicyOf(single, { walk: own, nextAttempt, last }) }).catch(
-        (error) => {
-          second.error = error;
-          throw error;
-        },
-      ),
+      send({ ...via, policy: walkPolicyOf(single, { walk: own, nextAttempt }) }).catch((error) => {
+        second.error = error;
+        own.runEnded();
+        throw error;
+      }),
   };
-}
-
-/**
- * The `last` question of each run of a hedged call: its own walk ends at a refusal, and the other
- * run can answer no more (never sent, failed, or refused already). A run asking while the other may
- * still answer is spent from then on: its refused answer waits for the other's, and of two refused
- * answers the later one is handed on (the first-refused run has ended: the later one is last).
- */
-function runLasts(walk: FailoverWalk, second: HedgeRunState, firstFailed: () => boolean) {
-  const spent = { first: false, hedge: false };
-  const hedgeLive = () => second.walk !== undefined && !spent.hedge && second.error === undefined;
-  const firstLive = () => !spent.first && !firstFailed();
-  return {
-    first: () => walk.refusalEnds && !spentWhile(hedgeLive(), () => (spent.first = true)),
-    hedge: () => second.walk!.refusalEnds && !spentWhile(firstLive(), () => (spent.hedge = true)),
-  };
-}
-
-/** `otherLive`, marking the asking run spent when it is (its refused answer is not the last). */
-function spentWhile(otherLive: boolean, markSpent: () => void): boolean {
-  if (otherLive) markSpent();
-  return otherLive;
 }
 
 /** A route's hops: the plan's skips, the walk's failed hops (`log`), then `last`. */
