@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { DEFAULT_KEYS, type Emulator } from '@infergate/emulator';
 import { emulate, type GatewayConnection } from '@infergate/emulator/testing';
 import { vi } from 'vitest';
+import { realmValue } from '../src/budget/realm';
 import type { GatewayClient } from '../src/client/client';
 import type { GatewayClientOptions } from '../src/client/options';
 import { GatewayError, type GatewayErrorCode } from '../src/errors/errors';
@@ -82,6 +83,9 @@ export function only<T extends GatewayEvent['type']>(
 }
 
 /** Every capability a model may list (`GET /models`). */
+/** How many keys the realm's per-key map `name` holds (hedge timings, breakers' observations…). */
+export const sizeOf = (name: string) => realmValue(name, () => new Map<string, unknown>()).size;
+
 export const ALL_CAPABILITIES = ['chat', 'streaming', 'tools', 'json_object', 'json_schema'];
 
 /**

@@ -431,7 +431,8 @@ describe('otelEvents: metrics', () => {
     // (Their capabilities given: no catalog read, so the first request held is the first call's.)
     const first = client.chat(hi(), { capabilities: ['chat'] });
     const second = client.chat(hi(), { capabilities: ['chat'] });
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Once the second call waits for the first's slot (the budget's state, not a turn of the loop).
+    await vi.waitFor(() => expect(client.budget.queued).toBe(1));
     const inUse = await metricPoints('infergate.client.slots.in_use');
     const queued = await metricPoints('infergate.client.calls.queued');
     expect(inUse[0]?.value).toBe(1);

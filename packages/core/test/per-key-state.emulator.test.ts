@@ -4,14 +4,11 @@
 import { createEmulator } from '@infergate/emulator';
 import { describe, expect, it } from 'vitest';
 import { budgetId } from '../src/budget/budget-id';
-import { realmValue } from '../src/budget/realm';
 import { createGatewayClient } from '../src/index';
 import { MAX_ENTRIES } from '../src/steering/circuit-breaker';
 import { HEDGE_ALLOWANCES_KEPT } from '../src/steering/hedge-allowance';
 import { AUTO_HEDGE, HEDGE_TIMINGS_KEPT, hedgeDelay } from '../src/steering/hedge-delay';
-import { DEFAULT_KEYS, hi } from './helpers';
-
-const sizeOf = (name: string) => realmValue(name, () => new Map<string, unknown>()).size;
+import { DEFAULT_KEYS, hi, sizeOf } from './helpers';
 
 describe('hedge state with a client per user key', () => {
   it('keeps the keys in use, within its caps, not every key ever seen', async () => {

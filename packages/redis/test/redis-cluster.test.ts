@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GatewayError } from '@infergate/core';
+import { isGatewayError } from '@infergate/core';
+import { caught } from '@infergate/emulator/testing';
 import { pollUntil } from '@infergate/emulator/testing/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisBudget } from '../src/redis-budget';
@@ -62,23 +63,16 @@ const budget = budgetMaker(
   (b) => open.push(b),
 );
 
-async function refusal(promise: Promise<unknown>): Promise<GatewayError> {
-  const error = await promise.then(
-    () => new Error('resolved'),
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GatewayError);
-  return error as GatewayError;
-}
-
 describe('a Redis Cluster node', () => {
   it('whose slots are not served (CLUSTERDOWN): ready() and every call refuse with a configuration error, never the fallback', async () => {
     const b = budget();
-    const error = await refusal(b.ready());
+    const error = await caught(b.ready(), isGatewayError);
     expect(error.code).toBe('configuration_error');
     expect(error.message).toMatch(/Redis Cluster \(it answered "CLUSTERDOWN.*not support/);
     expect(error.message).toMatch(/single primary/);
-    expect((await refusal(b.acquire(request('ig-cluster')))).code).toBe('configuration_error');
+    expect((await caught(b.acquire(request('ig-cluster')), isGatewayError)).code).toBe(
+      'configuration_error',
+    );
     expect(b.stats.fallbackAcquires).toBe(0);
   });
 
@@ -89,10 +83,10 @@ describe('a Redis Cluster node', () => {
       'the one-node cluster serving every slot',
     );
     const b = budget({ onRedisFailure: 'fallback' });
-    const error = await refusal(b.acquire(request('ig-cluster')));
+    const error = await caught(b.acquire(request('ig-cluster')), isGatewayError);
     expect(error.code).toBe('configuration_error');
     expect(error.message).toMatch(/Redis Cluster.*cluster_enabled:1.*not support/);
-    expect((await refusal(b.ready())).code).toBe('configuration_error');
+    expect((await caught(b.ready(), isGatewayError)).code).toBe('configuration_error');
     expect(b.stats.fallbackAcquires).toBe(0);
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BudgetLease } from '@infergate/core';
 import { createGatewayClient, isGatewayError } from '@infergate/core';
 import { startEmulator } from '@infergate/emulator';
+import { caught } from '@infergate/emulator/testing';
 import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { leaseKeys } from '../src/lease-scripts';
@@ -111,9 +112,9 @@ describe('Redis refusing connections', () => {
     // Port 1: nothing listens there, and no server of a test beside this one can be given it.
     const b = budget({ url: 'redis://127.0.0.1:1', onRedisFailure: 'error' });
     const id = `refused-error-${randomUUID()}`;
-    const first = await b.acquire(ask(id)).catch((e: unknown) => e);
-    expect(isGatewayError(first) && first.code).toBe('network_error');
-    const next = await atOnce(b.acquire(ask(id)).catch((e: unknown) => e));
+    const first = await caught(b.acquire(ask(id)), isGatewayError);
+    expect(first.code).toBe('network_error');
+    const next = await atOnce(caught(b.acquire(ask(id)), isGatewayError));
     expect(isGatewayError(next) && next.code).toBe('network_error');
     expect((next as Error).message).toContain('(connection refused)');
     // A hedge is optional: no slot, not an error, while nothing shared can be granted.
@@ -153,10 +154,10 @@ describe('Redis stopped while connected (issue 53)', () => {
     const id = `stopped-error-${randomUUID()}`;
     (await b.acquire(ask(id))).release(); // connected
     await redis.stop();
-    const error = await b.acquire(ask(id)).catch((e: unknown) => e);
-    expect(isGatewayError(error) && error.code).toBe('network_error');
-    expect((error as Error).message).toContain('(connection refused)');
-    expect((error as Error).message).not.toContain('timed out');
+    const error = await caught(b.acquire(ask(id)), isGatewayError);
+    expect(error.code).toBe('network_error');
+    expect(error.message).toContain('(connection refused)');
+    expect(error.message).not.toContain('timed out');
   }, 30_000);
 
   it('a call waiting in its queue waits for it to come back (a restart), keeping its turn', async () => {
@@ -300,9 +301,9 @@ describe('a URL whose scheme the server does not speak', () => {
       url: `redis://user:${password}@127.0.0.1:${tlsRedis.port}`,
       warn: (m) => warnings.push(m),
     });
-    const error = await b.ready().catch((e: unknown) => e);
-    expect(isGatewayError(error) && error.code).toBe('network_error');
-    expect((error as Error).message).toContain('speaks TLS: use a rediss:// URL');
+    const error = await caught(b.ready(), isGatewayError);
+    expect(error.code).toBe('network_error');
+    expect(error.message).toContain('speaks TLS: use a rediss:// URL');
     (await b.acquire(ask(`scheme-${randomUUID()}`))).release(); // the fallback
     await pollUntil(() => warnings.length > 0, 'the warning');
     expect(warnings).toEqual([expect.stringContaining('speaks TLS: use a rediss:// URL')]);
@@ -323,8 +324,8 @@ describe('a URL whose scheme the server does not speak', () => {
     (await b.acquire(ask(`scheme-${randomUUID()}`))).release(); // the fallback
     await pollUntil(() => warnings.length > 0, 'the warning');
     expect(warnings).toEqual([expect.stringContaining('not TLS: use a redis:// URL')]);
-    const error = await b.ready().catch((e: unknown) => e);
-    expect(isGatewayError(error) && error.code).toBe('network_error');
-    expect((error as Error).message).toContain('not TLS: use a redis:// URL');
+    const error = await caught(b.ready(), isGatewayError);
+    expect(error.code).toBe('network_error');
+    expect(error.message).toContain('not TLS: use a redis:// URL');
   });
 });

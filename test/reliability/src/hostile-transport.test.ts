@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { createGateway } from '@infergate/ai-sdk';
 import { createGatewayClient, isGatewayError } from '@infergate/core';
 import { generateText } from 'ai';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
 import { hostileSuite, leaksIn, views } from './harness/hostile-rows';
 import {
   answerJson,
@@ -332,8 +332,9 @@ describe('hostile: one budget per (origin, key) (13.3)', () => {
         ...Array.from({ length: 4 }, () => b.chat(ask)),
       ];
       await gate.reached(4);
-      // Give a 5th request every chance to arrive before releasing (not a timed assertion).
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Until the other 4 wait in the one budget both spellings share (its state, not a timer):
+      // a 5th request would be at the gateway by then.
+      await vi.waitFor(() => expect([a.budget, b.budget].map((x) => x.queued)).toEqual([4, 4]));
       expect(gate.inFlight).toBe(4);
       const release = setInterval(() => gate.releaseAll(), 5);
       await Promise.all(calls);
@@ -364,8 +365,11 @@ describe('hostile: one budget per (origin, key) (13.3)', () => {
         ...Array.from({ length: 4 }, () => small.chat(ask)),
       ];
       await gate.reached(4);
-      // Give a 5th request every chance to arrive before releasing (not a timed assertion).
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Until the other 8 wait in the key's one budget (its state, not a timer): a 5th request
+      // would be at the gateway by then.
+      await vi.waitFor(() =>
+        expect([big.budget, small.budget].map((x) => x.queued)).toEqual([8, 8]),
+      );
       expect(gate.inFlight).toBe(4);
       const release = setInterval(() => gate.releaseAll(), 5);
       await Promise.all(calls);

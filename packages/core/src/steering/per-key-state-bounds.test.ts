@@ -1,13 +1,11 @@
 // A server making a client per user key: the realm's per-key steering state (hedge timings, hedge
 // allowances, breakers' observations) keeps the keys in use, within a cap, not every key ever seen.
 import { describe, expect, it } from 'vitest';
-import { serverFailure } from '../../test/helpers';
-import { realmValue } from '../budget/realm';
+import { serverFailure, sizeOf } from '../../test/helpers';
 import { CircuitBreakers, MAX_ENTRIES } from './circuit-breaker';
 import { earnHedge, HEDGE_ALLOWANCES_KEPT, spendHedge } from './hedge-allowance';
 import { AUTO_HEDGE, HEDGE_TIMINGS_KEPT, hedgeDelay, recordFirstContent } from './hedge-delay';
 
-const sizeOf = (name: string) => realmValue(name, () => new Map<string, unknown>()).size;
 const badGateway = serverFailure('provider_unavailable', 503);
 const options = { failures: 3, cooldownMs: 60_000, maxCooldownMs: 60_000, failureShare: 0.2 };
 const strict = { ...options, failures: 1 };
