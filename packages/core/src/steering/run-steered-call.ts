@@ -67,13 +67,15 @@ export interface StructuredServing {
    * stream's: read on until content reaches the caller; its answer checked when none did.
    * `last`, asked once the answer is whole: no model is left to move on to — none in the walk,
    * and no other run of a hedged call that may still answer (`FailoverWalk.lastAnswer`;
-   * `structuredOutput.lastAnswer` may hand it on).
+   * `structuredOutput.lastAnswer` may hand it on). `signal`: the attempt's (its abort cancels a
+   * stream's read).
    */
   checkWhole(
     answer: AttemptAnswer,
     model: string,
     method: StructuredOutputMethod,
     last: () => boolean,
+    signal: AbortSignal,
   ): Promise<GatewayError | undefined>;
   /**
    * The checked value of the whole answer with these headers (`WholeAnswer.headers`); undefined
@@ -341,9 +343,9 @@ function checkWholeOf(planned: PlannedCall, stream: boolean, last: () => boolean
   const { structured } = input;
   const methods = plan.methods;
   if (structured === undefined || methods === undefined) return undefined;
-  return async (answer: AttemptAnswer, model: string) => {
+  return async (answer: AttemptAnswer, model: string, signal: AbortSignal) => {
     const method = methods.get(model)!;
-    const failure = await structured.checkWhole(answer, model, method, last);
+    const failure = await structured.checkWhole(answer, model, method, last, signal);
     // (A stream's `done` event tells its check at its end.)
     if (failure === undefined && !stream) {
       const checked = structured.checkedOf(answer.response.headers) !== undefined;

@@ -38,9 +38,14 @@ export interface WalkPolicyInput {
    * slot (`model`: the attempt's; an abort cuts the body's read); a stream's after its first
    * content, when its map let nothing through before its end. Resolves to the failure that ends
    * the attempt, or undefined when the answer passed or the stream is handed over (the check
-   * leaves one the transport can read again in `answer.response` / `answer.chunks`).
+   * leaves one the transport can read again in `answer.response` / `answer.chunks`). `signal`:
+   * the attempt's (its abort cancels a stream's read).
    */
-  checkWhole?: (answer: AttemptAnswer, model: string) => Promise<GatewayError | undefined>;
+  checkWhole?: (
+    answer: AttemptAnswer,
+    model: string,
+    signal: AbortSignal,
+  ) => Promise<GatewayError | undefined>;
   /**
    * Told each attempt's outcome: its model, its failure (undefined: it answered, its first content
    * `ms` after it was sent).
@@ -96,15 +101,14 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
       held = undefined;
     },
     async accept(answer, request) {
-      const failure = stream
-        ? await firstContent(answer, request.signal ?? scope.signal)
-        : undefined;
+      const signal = request.signal ?? scope.signal;
+      const failure = stream ? await firstContent(answer, signal) : undefined;
       if (scope.aborted) throw scope.error({ requestedModel: request.requestedModel });
       if (failure) return failure;
       watch?.arrived();
       // Time to first content: the headers (or first piece), not the check's read of the body.
       const ms = performance.now() - sentAt;
-      const refused = await input.checkWhole?.(answer, request.requestedModel!);
+      const refused = await input.checkWhole?.(answer, request.requestedModel!, signal);
       if (scope.aborted) throw scope.error({ requestedModel: request.requestedModel });
       if (refused) return refused;
       onOutcome?.(request.requestedModel!, undefined, ms);

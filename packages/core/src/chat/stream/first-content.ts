@@ -3,6 +3,7 @@
 import { GatewayError, gatewayFailure, isGatewayError } from '../../errors/errors';
 import type { AttemptAnswer } from '../../http/attempt-policy';
 import { ChatStreamDecoder } from './chat-stream-decoder';
+import { readAhead } from './read-ahead';
 
 /** Bytes a stream may send before its first content (comments, role and empty chunks). */
 const MAX_BYTES_BEFORE_CONTENT = 1024 * 1024;
@@ -18,50 +19,20 @@ export async function readToFirstContent(
   answer: AttemptAnswer,
   signal: AbortSignal,
 ): Promise<GatewayError | undefined> {
-  const reader = answer.reader;
-  if (reader === undefined) return undefined;
-  const chunks = answer.chunks ?? [];
-  answer.chunks = chunks;
+  if (answer.reader === undefined) return undefined;
   const decoder = new ChatStreamDecoder({ assemble: false });
-  const text = new TextDecoder();
-  let bytes = 0;
-  // Some bodies only end on cancel: a stall (or the call's end) cancels the read.
-  const onAbort = () => reader.cancel(signal.reason).catch(() => {});
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    for (const chunk of chunks) {
-      bytes += chunk.byteLength;
-      decoder.feed(text.decode(chunk, { stream: true }));
-    }
-    while (decoder.answered === 0) {
-      if (bytes > MAX_BYTES_BEFORE_CONTENT) return tooMuchBeforeContent(answer, bytes);
-      const next = await reader.read();
-      if (signal.aborted) return aborted(signal);
-      if (next.done) {
-        // The gateway has finished this request: refusing its answer cuts nothing.
-        answer.readToEnd = true;
-        return endedBeforeContent(answer, bytes);
-      }
-      chunks.push(next.value);
-      bytes += next.value.byteLength;
-      decoder.feed(text.decode(next.value, { stream: true }));
-    }
-    return undefined;
-  } catch (cause) {
-    if (signal.aborted) return aborted(signal);
-    // An error event, or an event that cannot be read, before any content.
-    if (isGatewayError(cause)) return cause;
-    return endedBeforeContent(answer, bytes, cause);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
+  const { bytes, ended, failure } = await readAhead(
+    answer,
+    decoder,
+    signal,
+    (read) => decoder.answered > 0 || read > MAX_BYTES_BEFORE_CONTENT,
+  );
+  if (!ended && failure === undefined) {
+    return decoder.answered > 0 ? undefined : tooMuchBeforeContent(answer, bytes);
   }
-}
-
-function aborted(signal: AbortSignal): GatewayError {
-  const reason: unknown = signal.reason;
-  return isGatewayError(reason)
-    ? reason
-    : new GatewayError({ code: 'aborted', message: 'The attempt was aborted', cause: reason });
+  // A stall, or an error event (or an event that cannot be read) before any content.
+  if (isGatewayError(failure)) return failure;
+  return endedBeforeContent(answer, bytes, failure);
 }
 
 /** A stream that ended (or failed) before any content: no answer, retryable like a lost connection. */

@@ -10,54 +10,43 @@ import { type GatewayError, isGatewayError } from '../../errors/errors';
 import type { AttemptAnswer } from '../../http/attempt-policy';
 import type { ChatStreamEvent } from '../../protocol/chat-result-types';
 import { ChatStreamDecoder } from './chat-stream-decoder';
+import { readAhead } from './read-ahead';
 import type { DecodedEvents, StructuredStream } from './sse-chat-stream';
 
 /**
  * Reads on from the bytes `answer.chunks` holds until `hooks`' map lets content through before
  * the answer's end (undefined: the stream is handed over, those bytes decoded again), else to the
  * end: the check's failure, or undefined when it passed. Past `maxBytes`, or an answer that cannot
- * be decoded, is handed over for the stream to report.
+ * be decoded, is handed over for the stream to report; `signal` aborting (the call's end) cancels
+ * the read and is the failure.
  */
 export async function checkStructuredStart(
   answer: AttemptAnswer,
   hooks: StructuredStream,
   maxBytes: number,
+  signal: AbortSignal,
 ): Promise<GatewayError | undefined> {
-  const reader = answer.reader;
-  if (reader === undefined) return undefined;
-  const chunks = answer.chunks ?? [];
-  answer.chunks = chunks;
+  if (answer.reader === undefined) return undefined;
   const decoder = new ChatStreamDecoder({ assemble: true });
   const source = lastTaken(decoder);
   const events = hooks.events(source);
-  const text = new TextDecoder();
-  let bytes = 0;
-  const feed = (chunk: Uint8Array) => {
-    bytes += chunk.byteLength;
-    decoder.feed(text.decode(chunk, { stream: true }));
-  };
-  try {
-    for (const chunk of chunks) feed(chunk);
-    for (;;) {
-      for (let event = events.take(); event; event = events.take()) {
-        // Text a map releases with the finish is the answer's end, not content before it.
-        if (isContent(event) && source.last?.type !== 'finish') return undefined;
-      }
-      if (decoder.done || bytes > maxBytes) break;
-      const next = await reader.read();
-      if (next.done) {
-        answer.readToEnd = true;
+  let through = false;
+  const { bytes, failure } = await readAhead(answer, decoder, signal, (read) => {
+    for (let event = events.take(); event; event = events.take()) {
+      // Text a map releases with the finish is the answer's end, not content before it.
+      if (isContent(event) && source.last?.type !== 'finish') {
+        through = true;
         break;
       }
-      chunks.push(next.value);
-      feed(next.value);
     }
-  } catch (cause) {
-    // An error event before any content: the attempt's failure; else the stream's to report.
-    return isGatewayError(cause) ? cause : undefined;
-  }
-  if (bytes > maxBytes) return undefined;
-  if (decoder.done) answer.readToEnd = true;
+    return through || decoder.done || read > maxBytes;
+  });
+  // The call's end, or an error event before any content: the attempt's failure; an answer that
+  // cannot be decoded is the stream's to report.
+  if (failure !== undefined) return isGatewayError(failure) ? failure : undefined;
+  if (through || bytes > maxBytes) return undefined;
+  // The answer is whole: the gateway has finished the request, refusing it cuts nothing.
+  answer.readToEnd = true;
   return hooks.check(decoder.result()).then(
     () => undefined,
     (error: GatewayError) => error,
@@ -80,6 +69,10 @@ function lastTaken(decoder: ChatStreamDecoder): DecodedEvents & { last?: ChatStr
   return source;
 }
 
+/**
+ * Content the map let through: a text, reasoning or tool-call piece (what the decoder's `answered`
+ * counts, but of the map's events; beside `answered`, the plain chat path would load it).
+ */
 function isContent(event: ChatStreamEvent): boolean {
   return (
     event.type === 'text-delta' ||
