@@ -3,6 +3,7 @@ import { TypeValidationError } from '@ai-sdk/provider';
 import type { ValidationResult } from '@ai-sdk/provider-utils';
 import {
   ENDPOINTS,
+  type EveryKey,
   refuseUnknownOptions,
   type ServiceToolName,
   type ServiceToolOptions,
@@ -52,7 +53,7 @@ const TRANSLATE_FIELDS = {
 /** Wire names no edit distance leads back to ours (`target_language` and the like do). */
 const WIRE_NAMES = { input: 'the text goes in `text`', mime_type: 'use `mediaType`' };
 
-function keysOf<T>(keys: { [K in keyof Required<T>]: 1 }): string[] {
+function keysOf<T>(keys: EveryKey<T, 1>): string[] {
   return Object.keys(keys);
 }
 

@@ -1,12 +1,9 @@
 // docs/gateway-protocol.md §2 (connection fields): the fields of the classes that are not a chat
 // model (embeddings, tools, loaders, the translator) are wholly known, so an unknown one is
 // refused by core's check.
-import { refuseUnknownOptions } from '@infergate/core/internal';
+import { type EveryKey, refuseUnknownOptions } from '@infergate/core/internal';
 import { CLIENT_OPTION_HINTS } from '../chat_models/gateway-chat-model-options';
 import type { ClientTuning, GatewayConnectionFields } from './client';
-
-/** Every key of `T` once, as an object literal: a key missing or extra fails to compile. */
-export type EveryKey<T> = { readonly [K in keyof Required<T>]: true };
 
 type ClientFields = GatewayConnectionFields & ClientTuning;
 
