@@ -27,13 +27,14 @@ const CLIENT_FIELDS: EveryKey<ClientFields> = {
  * `own` (the class's other fields, LangChain's base ones included): a typo (`dimension`,
  * `timeoutMS`) would do nothing. A `configuration_error` naming the key and the closest known one,
  * as `GatewayChatModel`'s fields; a client option these fields do not take (`timeoutMs`,
- * `circuitBreaker`) is named with where it goes.
+ * `circuitBreaker`), or a key of the class's `hints`, is named with where it goes.
  */
 export function refuseUnknownFields<T extends object>(
   fields: T,
   own: EveryKey<Omit<T, keyof ClientFields>>,
   where: string,
+  hints?: Readonly<Record<string, string>>,
 ): void {
   const known = [...Object.keys(own), ...Object.keys(CLIENT_FIELDS)];
-  refuseUnknownOptions(fields, known, where, 'model setting', CLIENT_OPTION_HINTS);
+  refuseUnknownOptions(fields, known, where, 'model setting', { ...CLIENT_OPTION_HINTS, ...hints });
 }
