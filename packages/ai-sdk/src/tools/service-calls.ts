@@ -9,7 +9,6 @@ import {
   type ServiceToolOptions,
 } from '@infergate/core/internal';
 import {
-  serviceToolArgumentsProblem,
   serviceToolCallProblem,
   serviceToolRequest,
   withCallerFieldNames,
@@ -156,9 +155,7 @@ export async function checkToolInput<Name extends ServiceToolName>(
   value: unknown,
   options: Pick<ServiceToolOptions, 'targetLanguage' | 'resolvesMedia'>,
 ): Promise<ValidationResult<ServiceToolTypes[Name]['input']>> {
-  const problem = options.resolvesMedia
-    ? serviceToolArgumentsProblem(name, value, options)
-    : await serviceToolCallProblem(name, value, { targetLanguage: options.targetLanguage });
+  const problem = await serviceToolCallProblem(name, value, options);
   return problem === undefined
     ? { success: true, value: value as ServiceToolTypes[Name]['input'] }
     : {
