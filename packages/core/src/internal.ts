@@ -14,6 +14,8 @@ export { withDeadlineStarted } from './call/deadline-start';
 export { monotonicNow } from './call/monotonic-clock';
 export {
   describeGiven,
+  type EveryKey,
+  type ListsEveryKey,
   optionKeys,
   readFlags,
   readNumber,

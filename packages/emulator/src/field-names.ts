@@ -68,12 +68,17 @@ export function prototypeKeyProblem(path: string, key: string): string | undefin
     : undefined;
 }
 
-/** `unknown option \`<key>\` in <where> — did you mean \`<name>\`?` (core's wording), or the known ones. */
+/**
+ * `unknown option \`<key>\` in <where> — did you mean \`<name>\`?`, or the known ones: core's wording
+ * (a long key cut at 60 characters, `…` marking the cut), copied since the emulator depends on
+ * nothing of ours; test/crosscheck's unknown-option-wording test keeps the two the same.
+ */
 export function unknownOption(key: string, known: readonly string[], where: string): string {
   const close = closestName(key, known);
   const hint =
     close === undefined ? `; known: ${known.join(', ')}` : ` — did you mean \`${close}\`?`;
-  return `unknown option \`${key.slice(0, 60)}\` in ${where}${hint}`;
+  const quoted = key.length > 60 ? `${key.slice(0, 60)}…` : key;
+  return `unknown option \`${quoted}\` in ${where}${hint}`;
 }
 
 /**

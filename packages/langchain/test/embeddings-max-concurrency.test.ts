@@ -114,6 +114,8 @@ describe('GatewayEmbeddings onFailedAttempt', () => {
     // (Typed out of the fields; a JavaScript caller may still pass it.)
     const error = await caught(async () => new GatewayEmbeddings(fields as never), isGatewayError);
     expect([error.code, error.field]).toEqual(['configuration_error', 'onFailedAttempt']);
+    // Worded as any refused field (core's unknown-option refusal), with why instead of a guess.
+    expect(error.message).toMatch(/^unknown option `onFailedAttempt` in new GatewayEmbeddings — /);
     expect(error.message).toContain('onEvent');
     expect(gateway.counters.requests.capabilities).toBe(0);
   });

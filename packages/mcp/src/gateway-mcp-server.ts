@@ -7,7 +7,7 @@ import {
   type GatewayEvent,
   type SteeringOptions,
 } from '@infergate/core';
-import { readSteering, refuseUnknownOptions } from '@infergate/core/internal';
+import { type ListsEveryKey, readSteering, refuseUnknownOptions } from '@infergate/core/internal';
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AllowedRoots } from './allowed-roots';
@@ -104,12 +104,7 @@ const SERVER_OPTION_KEYS = [
   'chunkTimeoutMs',
   'hedge',
 ] as const satisfies readonly (keyof GatewayMcpServerOptions)[];
-true satisfies Exclude<
-  keyof GatewayMcpServerOptions,
-  (typeof SERVER_OPTION_KEYS)[number]
-> extends never
-  ? true
-  : false;
+true satisfies ListsEveryKey<GatewayMcpServerOptions, typeof SERVER_OPTION_KEYS>;
 
 /** Keys that belong elsewhere (core reads own keys only: an unknown `toString` is no hint). */
 const HINTS: Readonly<Record<string, string>> = {

@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §11 (a 23 MiB image or audio file, as base64, fits in one request body).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { refuseUnknownOptions } from '@infergate/core/internal';
+import { type ListsEveryKey, refuseUnknownOptions } from '@infergate/core/internal';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayMcpServer } from './gateway-mcp-server';
 import { httpAccess, refuse } from './http-access';
@@ -54,12 +54,7 @@ const HTTP_SERVER_OPTION_KEYS = [
   'maxSessions',
   'sessionIdleMs',
 ] as const satisfies readonly (keyof HttpServerOptions)[];
-true satisfies Exclude<
-  keyof HttpServerOptions,
-  (typeof HTTP_SERVER_OPTION_KEYS)[number]
-> extends never
-  ? true
-  : false;
+true satisfies ListsEveryKey<HttpServerOptions, typeof HTTP_SERVER_OPTION_KEYS>;
 
 export interface RunningHttpServer {
   /** The endpoint's URL, e.g. `http://127.0.0.1:8788/mcp`. */

@@ -2,7 +2,7 @@
 // message).
 import type { Readable, Writable } from 'node:stream';
 import { GatewayError } from '@infergate/core';
-import { refuseUnknownOptions } from '@infergate/core/internal';
+import { type ListsEveryKey, refuseUnknownOptions } from '@infergate/core/internal';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayMcpServer } from './gateway-mcp-server';
@@ -21,12 +21,7 @@ const STDIO_SERVER_OPTION_KEYS = [
   'stdin',
   'stdout',
 ] as const satisfies readonly (keyof StdioServerOptions)[];
-true satisfies Exclude<
-  keyof StdioServerOptions,
-  (typeof STDIO_SERVER_OPTION_KEYS)[number]
-> extends never
-  ? true
-  : false;
+true satisfies ListsEveryKey<StdioServerOptions, typeof STDIO_SERVER_OPTION_KEYS>;
 
 /** A JSON-RPC line may hold a 23 MiB file as base64 (~31 MiB); the SDK's default is 10 MiB. */
 const MAX_MESSAGE_BYTES = 40 * 1024 * 1024;

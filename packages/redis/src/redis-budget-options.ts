@@ -2,6 +2,7 @@
 // budget's options, checked before anything connects.
 import {
   describeGiven,
+  type ListsEveryKey,
   MAX_TIMEOUT_MS,
   readNumber,
   refusal,
@@ -11,10 +12,6 @@ import type { RedisBudgetOptions } from './redis-budget';
 import type { RedisTlsOptions } from './redis-connection';
 
 const WHERE = 'createRedisBudget';
-
-/** `true` when `Keys` names every key of `T`: a key added to the type and not to the list fails to compile. */
-type ListsEveryKey<T, Keys extends readonly (keyof T)[]> =
-  Exclude<keyof T, Keys[number]> extends never ? true : false;
 
 /** Every key `createRedisBudget` takes. */
 const BUDGET_OPTION_KEYS = [

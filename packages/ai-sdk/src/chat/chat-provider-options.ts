@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §4.1 (extra request fields, reasoning effort), §4.7 (a call's steering,
 // checked by core), §5.6 (usage asked for in a stream).
 import { type GatewayClientOptions, STEERING_OPTIONS, type SteeringOptions } from '@infergate/core';
-import { readSteering, refuseNearMisses } from '@infergate/core/internal';
+import { type ListsEveryKey, readSteering, refuseNearMisses } from '@infergate/core/internal';
 import { z } from 'zod/v4';
 import {
   type GatewayProviderSettings,
@@ -71,12 +71,10 @@ const NOT_PROVIDER_SETTINGS = [
   'maxErrorBodyBytes',
 ] as const satisfies readonly (keyof GatewayClientOptions)[];
 // Every client option is a provider setting or listed above (else this fails to compile).
-true satisfies Exclude<
-  keyof GatewayClientOptions,
-  keyof GatewayProviderSettings | (typeof NOT_PROVIDER_SETTINGS)[number]
-> extends never
-  ? true
-  : false;
+true satisfies ListsEveryKey<
+  Omit<GatewayClientOptions, keyof GatewayProviderSettings>,
+  typeof NOT_PROVIDER_SETTINGS
+>;
 
 /**
  * Core's client options that are no call setting here, each with where it goes: given in

@@ -1,12 +1,13 @@
 // docs/gateway-protocol.md §4.1 (extra fields reach the model server unchanged).
 import { InvalidArgumentError } from '@ai-sdk/provider';
+import type { EveryKey } from '@infergate/core/internal';
 import type { z } from 'zod/v4';
 
 /** The key of this provider in `providerOptions` and `providerMetadata`. */
 export const PROVIDER_OPTIONS_KEY = 'infergate';
 
 /** What each option field accepts, in words, for the refusal message. */
-type AllowedValues<T> = { [K in keyof T]-?: string };
+type AllowedValues<T> = EveryKey<T, string>;
 
 /**
  * A reader of `providerOptions.infergate` with `schema`. A wrong value is an `InvalidArgumentError`

@@ -8,6 +8,7 @@ import {
 } from '@ai-sdk/provider-utils';
 import {
   ENDPOINTS,
+  type EveryKey,
   refuseUnknownOptions,
   type ServiceToolName,
   type ServiceToolOptions,
@@ -100,14 +101,11 @@ function serviceTool<Name extends ServiceToolName>(
   return tool({ description, inputSchema, execute } as unknown as Tool<Input, Result>);
 }
 
-/** Every key of `T` once, as an object literal: a key missing or extra fails to compile. */
-type EveryKey<T> = { [K in keyof Required<T>]: 1 };
-
 /** Each tool's options, every key: a typo (`descripton`) would do nothing, so it is refused. */
 const TOOL_OPTION_KEYS = {
-  translate: { targetLanguage: 1, description: 1 } satisfies EveryKey<TranslateToolOptions>,
-  ocr: { resolveImage: 1, description: 1 } satisfies EveryKey<OcrToolOptions>,
-  transcribe: { resolveAudio: 1, description: 1 } satisfies EveryKey<TranscribeToolOptions>,
+  translate: { targetLanguage: true, description: true } satisfies EveryKey<TranslateToolOptions>,
+  ocr: { resolveImage: true, description: true } satisfies EveryKey<OcrToolOptions>,
+  transcribe: { resolveAudio: true, description: true } satisfies EveryKey<TranscribeToolOptions>,
 };
 
 /**

@@ -3,12 +3,12 @@ import { TypeValidationError } from '@ai-sdk/provider';
 import type { ValidationResult } from '@ai-sdk/provider-utils';
 import {
   ENDPOINTS,
+  type EveryKey,
   refuseUnknownOptions,
   type ServiceToolName,
   type ServiceToolOptions,
 } from '@infergate/core/internal';
 import {
-  serviceToolArgumentsProblem,
   serviceToolCallProblem,
   serviceToolRequest,
   withCallerFieldNames,
@@ -52,7 +52,7 @@ const TRANSLATE_FIELDS = {
 /** Wire names no edit distance leads back to ours (`target_language` and the like do). */
 const WIRE_NAMES = { input: 'the text goes in `text`', mime_type: 'use `mediaType`' };
 
-function keysOf<T>(keys: { [K in keyof Required<T>]: 1 }): string[] {
+function keysOf<T>(keys: EveryKey<T, 1>): string[] {
   return Object.keys(keys);
 }
 
@@ -155,9 +155,7 @@ export async function checkToolInput<Name extends ServiceToolName>(
   value: unknown,
   options: Pick<ServiceToolOptions, 'targetLanguage' | 'resolvesMedia'>,
 ): Promise<ValidationResult<ServiceToolTypes[Name]['input']>> {
-  const problem = options.resolvesMedia
-    ? serviceToolArgumentsProblem(name, value, options)
-    : await serviceToolCallProblem(name, value, { targetLanguage: options.targetLanguage });
+  const problem = await serviceToolCallProblem(name, value, options);
   return problem === undefined
     ? { success: true, value: value as ServiceToolTypes[Name]['input'] }
     : {

@@ -37,6 +37,19 @@ export interface OptionGroup<T> {
   readonly fields: { readonly [K in keyof Required<T>]: OptionField };
 }
 
+/**
+ * Every key of `T` once, as an object literal's keys (each valued `Value`): a key missing or extra
+ * fails to compile. For the adapters' lists of known keys, given to the unknown-key check.
+ */
+export type EveryKey<T, Value = true> = { readonly [K in keyof Required<T>]: Value };
+
+/**
+ * `true` when `Keys` names every key of `T` (`true satisfies ListsEveryKey<T, typeof KEYS>`): a key
+ * added to `T` and not to the list fails to compile.
+ */
+export type ListsEveryKey<T, Keys extends readonly (keyof T)[]> =
+  Exclude<keyof T, Keys[number]> extends never ? true : false;
+
 /** The keys of a group, as given to the unknown-key check. */
 export function optionKeys<T>(group: OptionGroup<T>): (keyof T & string)[] {
   return Object.keys(group.fields) as (keyof T & string)[];

@@ -139,20 +139,23 @@ const TOOL_ARGUMENT_OF_FIELD: Readonly<Record<string, string>> = { input: 'text'
  * may go: the arguments by `serviceToolArgumentsProblem`, then the request they make by the very
  * checks the service call runs before the network (the media's kind, its base64, its size, a URL
  * where bytes belong, …), a refused field named as the tool's argument. `media`: the image or
- * audio the application resolved; without it, `image` / `audio` are read as the data itself, so
- * a tool whose media the application resolves passes it here once resolved. Any error other than
- * such a refusal is thrown.
+ * audio the application resolved; without it, `image` / `audio` are read as the data itself.
+ * `resolvesMedia` without `media`: the application resolves the media later, so its reference is
+ * no data to check and only the arguments are (the tool passes the media here once resolved).
+ * Any error other than such a refusal is thrown.
  */
 export async function serviceToolCallProblem(
   name: ServiceToolName,
   args: unknown,
-  options: { targetLanguage?: string; media?: AudioLike } = {},
+  options: { targetLanguage?: string; media?: AudioLike; resolvesMedia?: boolean } = {},
 ): Promise<string | undefined> {
+  const resolvesMedia = options.resolvesMedia === true || options.media !== undefined;
   const problem = serviceToolArgumentsProblem(name, args, {
     targetLanguage: options.targetLanguage,
-    resolvesMedia: options.media !== undefined,
+    resolvesMedia,
   });
   if (problem !== undefined) return problem;
+  if (resolvesMedia && options.media === undefined) return undefined;
   try {
     await validateServiceRequest(name, serviceToolRequest(name, args as never, options));
     return undefined;

@@ -8,7 +8,7 @@ import {
   type SteeringOptions,
   type StructuredOutputOptions,
 } from '@infergate/core';
-import { optionKeys } from '@infergate/core/internal';
+import { type EveryKey, optionKeys } from '@infergate/core/internal';
 import type {
   BaseChatModelCallOptions,
   BaseChatModelParams,
@@ -254,4 +254,4 @@ export const CLIENT_OPTION_HINTS = {
   retryBaseDelayMs: CLIENT_OPTION,
   maxResponseBytes: CLIENT_OPTION,
   maxErrorBodyBytes: CLIENT_OPTION,
-} satisfies { [K in Exclude<keyof GatewayClientOptions, keyof GatewayChatModelFields>]: string };
+} satisfies EveryKey<Omit<GatewayClientOptions, keyof GatewayChatModelFields>, string>;

@@ -4,7 +4,7 @@ import { withDeadlineStarted } from '@infergate/core/internal';
 import { EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
 import { Embeddings, type EmbeddingsParams } from '@langchain/core/embeddings';
 import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
-import { configurationError, withLangChainErrors } from '../utils/errors';
+import { withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
 
 /**
@@ -49,12 +49,12 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
   readonly #maxConcurrency: number | undefined;
 
   constructor(fields: GatewayEmbeddingsFields = {}) {
-    refuseFailedAttemptHandler(fields);
     // A typo (`dimension`) would do nothing: refused, with LangChain's own fields known.
     refuseUnknownFields(
       fields,
       { model: true, dimensions: true, maxConcurrency: true },
       'new GatewayEmbeddings',
+      NOT_EMBEDDINGS_FIELDS,
     );
     // The gateway client retries; LangChain's caller must not retry on top of it. Its queue is
     // not used: the bound goes to core's `embedMany`, which checks it (a call with 0 or 2.5 is
@@ -119,14 +119,12 @@ export class GatewayEmbeddings extends Embeddings implements GatewayEmbeddingsFi
 }
 
 /**
- * LangChain's `onFailedAttempt` is called on each failed attempt and decides whether to retry;
- * the gateway client owns the retries (`maxRetries`, core's policy), so it could be called only
- * on the last failure and decide nothing. Refused rather than silently never called.
+ * LangChain's fields these embeddings refuse, each with why. `onFailedAttempt` is called on each
+ * failed attempt and decides whether to retry; the gateway client owns the retries (`maxRetries`,
+ * core's policy), so it could be called only on the last failure and decide nothing. Refused
+ * rather than silently never called.
  */
-function refuseFailedAttemptHandler(fields: object): void {
-  if ((fields as { onFailedAttempt?: unknown }).onFailedAttempt === undefined) return;
-  throw configurationError(
-    "onFailedAttempt is not supported by new GatewayEmbeddings: the gateway client does the retrying (`maxRetries`, core's policy); watch its attempts with `onEvent` (`retry` events) instead",
-    'onFailedAttempt',
-  );
-}
+const NOT_EMBEDDINGS_FIELDS = {
+  onFailedAttempt:
+    "the gateway client does the retrying (`maxRetries`, core's policy); watch its attempts with `onEvent` (`retry` events) instead",
+};

@@ -10,11 +10,7 @@ import {
   type TranscribeToolArguments,
   type TranslateToolArguments,
 } from '@infergate/core/internal';
-import {
-  serviceToolArgumentsProblem,
-  serviceToolCallProblem,
-  serviceToolRequest,
-} from '@infergate/core/internal/service-tools';
+import { serviceToolCallProblem, serviceToolRequest } from '@infergate/core/internal/service-tools';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
   DynamicStructuredTool,
@@ -96,9 +92,9 @@ class GatewayServiceTool<Args> extends DynamicStructuredTool<
     tags?: string[],
   ): Promise<ToolReturnType<TArg, TConfig, string>> {
     const args = isToolCall(arg) ? arg.args : arg;
-    const problem = this.#resolvesMedia
-      ? serviceToolArgumentsProblem(this.#tool, args, { resolvesMedia: true })
-      : await serviceToolCallProblem(this.#tool, args);
+    const problem = await serviceToolCallProblem(this.#tool, args, {
+      resolvesMedia: this.#resolvesMedia,
+    });
     if (problem !== undefined) {
       throw new ToolInputParsingException(`${this.name}: ${problem}`, JSON.stringify(args));
     }

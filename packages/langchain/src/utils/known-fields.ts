@@ -1,12 +1,9 @@
 // docs/gateway-protocol.md §2 (connection fields): the fields of the classes that are not a chat
 // model (embeddings, tools, loaders, the translator) are wholly known, so an unknown one is
 // refused by core's check.
-import { refuseUnknownOptions } from '@infergate/core/internal';
+import { type EveryKey, refuseUnknownOptions } from '@infergate/core/internal';
 import { CLIENT_OPTION_HINTS } from '../chat_models/gateway-chat-model-options';
 import type { ClientTuning, GatewayConnectionFields } from './client';
-
-/** Every key of `T` once, as an object literal: a key missing or extra fails to compile. */
-export type EveryKey<T> = { readonly [K in keyof Required<T>]: true };
 
 type ClientFields = GatewayConnectionFields & ClientTuning;
 
@@ -30,13 +27,14 @@ const CLIENT_FIELDS: EveryKey<ClientFields> = {
  * `own` (the class's other fields, LangChain's base ones included): a typo (`dimension`,
  * `timeoutMS`) would do nothing. A `configuration_error` naming the key and the closest known one,
  * as `GatewayChatModel`'s fields; a client option these fields do not take (`timeoutMs`,
- * `circuitBreaker`) is named with where it goes.
+ * `circuitBreaker`), or a key of the class's `hints`, is named with where it goes.
  */
 export function refuseUnknownFields<T extends object>(
   fields: T,
   own: EveryKey<Omit<T, keyof ClientFields>>,
   where: string,
+  hints?: Readonly<Record<string, string>>,
 ): void {
   const known = [...Object.keys(own), ...Object.keys(CLIENT_FIELDS)];
-  refuseUnknownOptions(fields, known, where, 'model setting', CLIENT_OPTION_HINTS);
+  refuseUnknownOptions(fields, known, where, 'model setting', { ...CLIENT_OPTION_HINTS, ...hints });
 }
