@@ -88,14 +88,14 @@ function engineListOf(services: readonly GatewayService[]): EmbeddingEngine[] {
 }
 
 /**
- * The engine `engineId` names, else the only one listed. `mayReread` false: the call read the
- * list again already (`checkService`), and reads it no more.
+ * The engine `engineId` names, else the only one listed. `readAgain`: the call read the list
+ * again already (`checkService`), and reads it no more.
  */
 export async function resolveEmbeddingEngine(
   catalog: Catalog,
   engineId: string | undefined,
   opts: CallOptions | undefined,
-  mayReread = true,
+  readAgain = false,
 ): Promise<EmbeddingEngine> {
   const cached = catalog.cachedServices() !== undefined;
   let engines = await embeddingEngines(catalog, opts);
@@ -105,7 +105,7 @@ export async function resolveEmbeddingEngine(
     engineId === undefined
       ? engines.length === 0
       : !engines.some((engine) => engine.id === engineId);
-  if (missing && cached && mayReread) {
+  if (missing && cached && !readAgain) {
     const services = await rereadServices(catalog, opts);
     if (services !== undefined) engines = engineListOf(services);
   }
@@ -142,10 +142,19 @@ export async function embed(
 ): Promise<EmbeddingsResponse> {
   const sizes = validateEmbeddingsRequest(req);
   const callOptions = startedDeadline(opts);
-  const reread = await checkService(context.catalog, 'embeddings', callOptions);
-  const engine = await resolveEmbeddingEngine(context.catalog, req.model, callOptions, !reread);
+  const engine = await checkedEngine(context.catalog, req.model, callOptions);
   validateForEngine(req, sizes, engine);
   return postEmbeddings(context, { ...req, model: engine.id }, sizes.length, callOptions);
+}
+
+/** The engine `model` names, once the service is checked: the list read again once at most. */
+async function checkedEngine(
+  catalog: Catalog,
+  model: string | undefined,
+  opts: CallOptions,
+): Promise<EmbeddingEngine> {
+  const readAgain = await checkService(catalog, 'embeddings', opts);
+  return resolveEmbeddingEngine(catalog, model, opts, readAgain);
 }
 
 /**
@@ -171,8 +180,7 @@ export async function embedMany(
   if (texts.length === 0) return [];
   // One deadline (`timeoutMs`) over the engine look-up and every batch.
   const callOptions = startedDeadline(rest);
-  const reread = await checkService(context.catalog, 'embeddings', callOptions);
-  const engine = await resolveEmbeddingEngine(context.catalog, model, callOptions, !reread);
+  const engine = await checkedEngine(context.catalog, model, callOptions);
   checkEmbedManyOnEngine(texts, sizes, inputs, engine);
   const vectors = new Array<number[]>(texts.length);
   // The first failing batch stops the others (before its slot is given back: `stop` is its retry
