@@ -82,6 +82,24 @@ describe('message parts through the AI SDK, as openai-compatible sends them', ()
     ]);
   });
 
+  it('refuses a provider reference without an infergate id, saying how to give one, before sending', async () => {
+    await expect(
+      sentMessages([
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'file',
+              mediaType: 'application/pdf',
+              data: { type: 'reference', reference: { openai: 'file-abc' } },
+            },
+          ],
+        },
+      ]),
+    ).rejects.toThrow(/a provider reference keyed "infergate"/);
+    expect(emulated.emulator.counters.requests.chat ?? 0).toBe(0);
+  });
+
   it('sends a video as a video_url part, its data as a data URL', async () => {
     const [user] = await sentMessages([
       { role: 'user', content: [{ type: 'file', mediaType: 'video/mp4', data: MP4 }] },

@@ -7,11 +7,7 @@ import {
   type SharedV4ProviderOptions,
   UnsupportedFunctionalityError,
 } from '@ai-sdk/provider';
-import {
-  convertToBase64,
-  resolveProviderReference,
-  stringifyWithBigIntAndCycles,
-} from '@ai-sdk/provider-utils';
+import { convertToBase64, stringifyWithBigIntAndCycles } from '@ai-sdk/provider-utils';
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
 import { joinTextParts, mediaPart, sendsReasoningBack, toolCallOf } from '@infergate/core/internal';
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
@@ -185,13 +181,8 @@ function convertFilePart(part: LanguageModelV4FilePart, detail?: string): ChatCo
             filename: part.filename,
             detail,
           })
-        : mediaPart({
-            mediaType,
-            fileId: resolveProviderReference({
-              reference: data.reference,
-              provider: PROVIDER_OPTIONS_KEY,
-            }),
-          });
+        : // A file the server holds, by its id for this provider (else refused below, saying so).
+          mediaPart({ mediaType, fileId: data.reference[PROVIDER_OPTIONS_KEY] });
   if (converted) return converted;
   throw new UnsupportedFunctionalityError({
     functionality: `file part with media type ${mediaType} (${data.type}); the gateway chat takes images and video by URL or data, audio and other files as data, and any file by its id (a provider reference keyed "${PROVIDER_OPTIONS_KEY}")`,
