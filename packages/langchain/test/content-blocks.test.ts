@@ -220,3 +220,47 @@ describe('GatewayChatModel: prompt-cache marks on text parts', () => {
     ]);
   });
 });
+
+describe('GatewayChatModel: image detail, video and data URLs in standard blocks', () => {
+  it("sends an image's metadata.detail on image_url, a video as video_url, and data given as a data URL once", async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    await model.invoke([
+      new HumanMessage({
+        content: [
+          { type: 'text', text: 'read the small print' },
+          {
+            type: 'image',
+            source_type: 'url',
+            url: 'https://example.test/a.png',
+            metadata: { detail: 'high' },
+          },
+          { type: 'image', data: `data:image/png;base64,${PNG}` },
+        ],
+      }),
+      new HumanMessage({
+        contentBlocks: [
+          { type: 'video', data: 'AAAAGGZ0eXA=', mimeType: 'video/mp4' },
+          { type: 'video', url: 'https://example.test/v.mp4' },
+        ],
+      }),
+    ]);
+    expect(bodies[0]?.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'read the small print' },
+          { type: 'image_url', image_url: { url: 'https://example.test/a.png', detail: 'high' } },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'video_url', video_url: { url: 'data:video/mp4;base64,AAAAGGZ0eXA=' } },
+          { type: 'video_url', video_url: { url: 'https://example.test/v.mp4' } },
+        ],
+      },
+    ]);
+  });
+});

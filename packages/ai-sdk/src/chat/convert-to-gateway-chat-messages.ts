@@ -7,7 +7,7 @@ import {
   type SharedV4ProviderOptions,
   UnsupportedFunctionalityError,
 } from '@ai-sdk/provider';
-import { convertToBase64 } from '@ai-sdk/provider-utils';
+import { convertToBase64, stringifyWithBigIntAndCycles } from '@ai-sdk/provider-utils';
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
 import { joinTextParts, mediaPart, sendsReasoningBack, toolCallOf } from '@infergate/core/internal';
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
@@ -17,8 +17,9 @@ import { replayedExtraContent } from './tool-call-metadata';
  * Converts an AI SDK prompt into gateway chat messages (docs/gateway-protocol.md §4.1).
  *
  * - A user message made only of text is sent as a plain string, its text parts joined by a line
- *   break; image or file parts turn it into an array of content parts, which only models that
- *   accept parts understand.
+ *   break; image or file parts, or a part with `providerOptions.infergate` (its fields are added
+ *   to the part: `cache_control`; an image's `detail` goes on `image_url`), turn it into an array
+ *   of content parts, which only models that accept parts understand.
  * - An assistant message's text parts are joined as they are: they are the pieces of one answer,
  *   split where its stream turned to reasoning or a tool call.
  * - Assistant tool calls become `tool_calls`, each with the `extra_content` its answer had (from
@@ -85,16 +86,25 @@ type MessageOf<Role extends LanguageModelV4Message['role']> = Extract<
 /**
  * Text alone as a plain string, which every model takes (the spec: parts only where the model
  * accepts them, and the catalog does not say which do), its parts a line apart (core's
- * `joinTextParts`). With image or file parts, an array of content parts.
+ * `joinTextParts`). With image or file parts, or a part carrying `providerOptions.infergate`
+ * (a mark a string would lose), an array of content parts.
  */
 function userContent(message: MessageOf<'user'>): string | ChatContentPart[] {
-  const onlyText = message.content.every((part) => part.type === 'text');
-  if (onlyText) {
+  const plain = message.content.every(
+    (part) => part.type === 'text' && part.providerOptions?.[PROVIDER_OPTIONS_KEY] === undefined,
+  );
+  if (plain) {
     return joinTextParts(message.content.map((part) => (part.type === 'text' ? part.text : '')));
   }
-  return message.content.map((part) =>
-    part.type === 'text' ? { type: 'text', text: part.text } : convertFilePart(part),
-  );
+  return message.content.map((part) => {
+    const extra = messageExtras(part.providerOptions);
+    if (part.type === 'text') return { type: 'text', text: part.text, ...extra };
+    const { detail, ...rest } = extra;
+    const imageDetail = typeof detail === 'string' ? detail : undefined;
+    const converted = convertFilePart(part, imageDetail);
+    // An image's `detail` is read on `image_url` (OpenAI's place for it); other fields on the part.
+    return { ...converted, ...(converted.type === 'image_url' && imageDetail ? rest : extra) };
+  });
 }
 
 /** Text, client tool calls as `tool_calls`, reasoning as `reasoning_content` when sent back (core's rule). */
@@ -117,7 +127,7 @@ function assistantMessage(
           toolCallOf(
             part.toolCallId,
             part.toolName,
-            JSON.stringify(part.input ?? {}),
+            toolArguments(part.input),
             // Its `extra_content` back as it came (Gemini refuses the step without its signature).
             replayedExtraContent(part.providerOptions),
           ),
@@ -149,23 +159,33 @@ function messageExtras(providerOptions: SharedV4ProviderOptions | undefined) {
   return { ...(providerOptions?.[PROVIDER_OPTIONS_KEY] ?? {}) };
 }
 
-function convertFilePart(part: LanguageModelV4FilePart): ChatContentPart {
+/**
+ * A call's arguments: a string as it is (history kept as text, or a call the model wrote badly),
+ * anything else as JSON, a BigInt as its digits (as openai-compatible sends them).
+ */
+function toolArguments(input: unknown): string {
+  return typeof input === 'string' ? input : stringifyWithBigIntAndCycles(input ?? {});
+}
+
+function convertFilePart(part: LanguageModelV4FilePart, detail?: string): ChatContentPart {
   const { mediaType, data } = part;
   if (data.type === 'text') return { type: 'text', text: data.text };
-  // Core builds the part (images, audio, files: one rule and one default image type for every adapter).
+  // Core builds the part (images, video, audio, files: one rule for every adapter).
   const converted =
     data.type === 'url'
-      ? mediaPart({ mediaType, url: data.url.toString() })
+      ? mediaPart({ mediaType, url: data.url.toString(), detail })
       : data.type === 'data'
         ? mediaPart({
             mediaType,
             data: typeof data.data === 'string' ? data.data : convertToBase64(data.data),
             filename: part.filename,
+            detail,
           })
-        : undefined;
+        : // A file the server holds, by its id for this provider (else refused below, saying so).
+          mediaPart({ mediaType, fileId: data.reference[PROVIDER_OPTIONS_KEY] });
   if (converted) return converted;
   throw new UnsupportedFunctionalityError({
-    functionality: `file part with media type ${mediaType} (${data.type}); the gateway chat takes images by URL or data, and audio and other files as data`,
+    functionality: `file part with media type ${mediaType} (${data.type}); the gateway chat takes images and video by URL or data, audio and other files as data, and any file by its id (a provider reference keyed "${PROVIDER_OPTIONS_KEY}")`,
   });
 }
 
@@ -176,7 +196,8 @@ function toolResultContent(output: LanguageModelV4ToolResultOutput): string {
       return output.value;
     case 'json':
     case 'error-json':
-      return JSON.stringify(output.value);
+      // A BigInt as its digits, a cycle as "[Circular]" (as openai-compatible sends them).
+      return stringifyWithBigIntAndCycles(output.value);
     case 'execution-denied':
       return output.reason ?? 'Tool execution denied.';
     case 'content':

@@ -32,6 +32,33 @@ describe('mediaPart', () => {
     });
   });
 
+  it("an image's detail on image_url; a video: video_url, its URL or a data URL", () => {
+    expect(
+      mediaPart({ mediaType: 'image/png', url: 'https://x.test/a.png', detail: 'low' }),
+    ).toEqual({
+      type: 'image_url',
+      image_url: { url: 'https://x.test/a.png', detail: 'low' },
+    });
+    expect(mediaPart({ mediaType: 'video/mp4', data: 'AAAA' })).toEqual({
+      type: 'video_url',
+      video_url: { url: 'data:video/mp4;base64,AAAA' },
+    });
+    expect(mediaPart({ mediaType: 'video/*', url: 'https://x.test/v.mp4' })?.video_url).toEqual({
+      url: 'https://x.test/v.mp4',
+    });
+  });
+
+  it('media given only by a file id: a file part naming it; by neither data nor id: none', () => {
+    expect(mediaPart({ mediaType: 'application/pdf', fileId: 'file-1' })).toEqual({
+      type: 'file',
+      file: { file_id: 'file-1' },
+    });
+    expect(mediaPart({ mediaType: 'image/png', fileId: 'file-2' })?.file).toEqual({
+      file_id: 'file-2',
+    });
+    expect(mediaPart({ mediaType: 'video/mp4' })).toBeUndefined();
+  });
+
   it('audio: input_audio with its format from the type, else wav; by URL it has no part', () => {
     expect(mediaPart({ mediaType: 'audio/mpeg', data: 'AAAA' })).toEqual({
       type: 'input_audio',
@@ -73,7 +100,7 @@ describe('mediaPart', () => {
     expect(nameOf('application/x-tar')).toBe('file.tar');
     expect(nameOf('application/vnd.ms-excel')).toBe('file');
     expect(nameOf('application/octet-stream')).toBe('file');
-    expect(nameOf('video')).toBe('file');
+    expect(nameOf('application')).toBe('file');
     expect(nameOf('application/pdf', '')).toBe('file.pdf');
     expect(nameOf('application/pdf', 'a.pdf')).toBe('a.pdf');
   });

@@ -1,9 +1,10 @@
 // docs/gateway-protocol.md §4.1 (content parts: passed through; the gateway and the model decide).
 /**
- * Images, audio and other files as chat content parts, built once for every adapter: an image is
- * an `image_url` part (its URL, or a data URL), audio an `input_audio` part (base64 and its
- * format), a UTF-8 text file a text part, any other file a `file` part (a data URL and its name,
- * else a placeholder). The spec lists no capability for media: parts are sent, and the gateway
+ * Images, video, audio and other files as chat content parts, built once for every adapter: an
+ * image is an `image_url` part (its URL, or a data URL; its `detail`), a video a `video_url` part
+ * (as openai-compatible sends it), audio an `input_audio` part (base64 and its format), a UTF-8
+ * text file a text part, any other file a `file` part (a data URL and its name, else a
+ * placeholder; or the id of a file the server holds). The spec lists no capability for media: parts are sent, and the gateway
  * (or the model behind it) refuses what it cannot read.
  */
 import { decodeBase64 } from '../encoding/base64-bytes';
@@ -24,6 +25,10 @@ interface MediaSource {
   /** Where the media is (http(s) or a data URL), instead of `data`. */
   url?: string;
   filename?: string;
+  /** A file the model server already holds (OpenAI's `file_id`), when there is no data. */
+  fileId?: string;
+  /** An image's `detail` (`low`, `high`, `auto`), where OpenAI reads it: on `image_url`. */
+  detail?: string;
 }
 
 /** Image types recognised by the start of their base64 (PNG, JPEG, GIF; WebP by its RIFF tag). */
@@ -64,18 +69,21 @@ function audioFormat(mediaType: string): string {
 }
 
 /**
- * The content part of an image, audio clip, text or other file, or undefined when it has no wire form:
- * audio or a non-image file given only by URL (`input_audio` and `file` parts carry data).
+ * The content part of an image, video, audio clip, text or other file, or undefined when it has
+ * no wire form: audio given only by URL (`input_audio` carries data), a file by neither data nor
+ * id. Any media given only by a file id is a `file` part naming it (as openai-compatible sends it).
  */
 export function mediaPart(source: MediaSource): ChatContentPart | undefined {
-  const { mediaType, data, url } = source;
+  const { mediaType, data, url, fileId } = source;
   const kind = mediaType.split('/')[0]!.toLowerCase();
-  if (kind === 'image') {
-    if (url !== undefined) return imageUrl(url);
-    if (data === undefined) return undefined;
-    return imageUrl(`data:${imageMediaType(mediaType, data)};base64,${data}`);
+  if ((kind === 'image' || kind === 'video') && (url ?? data) !== undefined) {
+    const type = kind === 'image' ? imageMediaType(mediaType, data ?? '') : mediaType;
+    const link = url ?? `data:${type};base64,${data}`;
+    if (kind === 'video') return { type: 'video_url', video_url: { url: link } };
+    const detail = source.detail ? { detail: source.detail } : {};
+    return { type: 'image_url', image_url: { url: link, ...detail } };
   }
-  if (data === undefined) return undefined;
+  if (data === undefined) return fileId ? { type: 'file', file: { file_id: fileId } } : undefined;
   if (kind === 'audio') {
     return {
       type: 'input_audio',
@@ -113,8 +121,4 @@ function placeholderName(mediaType: string): string {
   const subtype = subtypeOf(mediaType)?.replace(/^x-/, '');
   if (subtype === 'plain') return 'file.txt';
   return subtype && /^[a-z0-9]{1,8}$/.test(subtype) ? `file.${subtype}` : 'file';
-}
-
-function imageUrl(url: string): ChatContentPart {
-  return { type: 'image_url', image_url: { url } };
 }

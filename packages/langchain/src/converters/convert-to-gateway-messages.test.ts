@@ -136,10 +136,9 @@ describe('convertToGatewayMessages', () => {
       /"image" block by file id has no chat part: give its data/,
     ],
     [
-      { type: 'video', url: 'https://example.test/v.mp4' },
-      /"video" block by URL has no chat part: send frames as images/,
+      { type: 'video', fileId: 'file-1' },
+      /"video" block by file id has no chat part: give its data/,
     ],
-    [{ type: 'video', data: 'AAAA', mimeType: 'video/mp4' }, /"video" block has no chat part/],
     [{ type: 'non_standard', value: { type: 'thing' } }, /"non_standard" block.*OpenAI/],
     [{ type: 'document', source: { type: 'content', content: [] } }, /"document" block.*OpenAI/],
     [{ text: 'no type' }, /"unknown" block/],

@@ -424,27 +424,47 @@ function toGatewayPart(block: Record<string, unknown>): ChatContentPart | undefi
   if ((type === 'text-plain' || block.source_type === 'text') && typeof block.text === 'string') {
     return { type: 'text', text: block.text };
   }
-  if (type === 'image' || type === 'audio' || type === 'file' || type === 'text-plain') {
+  if (MEDIA_BLOCKS.has(type)) {
     // Core builds the part (one rule and one default image type for every adapter).
     const url = typeof block.url === 'string' ? block.url : undefined;
-    // Audio or a file as a data URL: its data (only images are sent by URL).
-    const inline = url && type !== 'image' ? /^data:([^,]*?);base64,/i.exec(url) : null;
-    const data = inline ? url!.slice(inline[0].length) : base64Of(block.data);
-    const mediaType = block.mimeType ?? block.mime_type ?? (inline?.[1] || defaultMediaType(type));
-    const part = mediaPart({
-      mediaType: String(mediaType),
+    // Audio or a file as a data URL: its data (images and video are sent by URL); `data` given as
+    // a data URL: its base64, and its type when the block names none.
+    const inline = url && type !== 'image' && type !== 'video' ? dataUrlOf(url) : undefined;
+    const given = typeof block.data === 'string' ? dataUrlOf(block.data) : undefined;
+    const mediaType = block.mimeType ?? block.mime_type ?? (inline ?? given)?.mediaType;
+    return mediaPart({
+      mediaType: String(mediaType || defaultMediaType(type)),
       url,
-      data,
+      data: inline?.data ?? given?.data ?? base64Of(block.data),
       filename: filenameOf(block),
+      // A file the model server holds: OpenAI's part for it (as ChatOpenAI); `image_url`,
+      // `video_url` and `input_audio` take no id, so such a block by id alone is refused.
+      fileId: /^(image|video|audio)$/.test(type) ? undefined : fileIdOf(block),
+      detail: imageDetailOf(block),
     });
-    if (part) return part;
-    // A file the model server already holds: OpenAI's part for it (as ChatOpenAI sends it).
-    const fileId = fileIdOf(block);
-    if (type !== 'image' && type !== 'audio' && fileId) {
-      return { type: 'file', file: { file_id: fileId } };
-    }
   }
   return undefined;
+}
+
+/** LangChain's media blocks, mapped by core. */
+const MEDIA_BLOCKS: ReadonlySet<string> = new Set([
+  'image',
+  'video',
+  'audio',
+  'file',
+  'text-plain',
+]);
+
+/** A `data:<type>;base64,` URL's type and data, else undefined. */
+function dataUrlOf(url: string): { mediaType: string; data: string } | undefined {
+  const inline = /^data:([^,]*?);base64,/i.exec(url);
+  return inline ? { mediaType: inline[1]!, data: url.slice(inline[0].length) } : undefined;
+}
+
+/** An image's `detail`: LangChain's standard blocks keep it in `metadata` (where ChatOpenAI reads it). */
+function imageDetailOf(block: Record<string, unknown>): string | undefined {
+  const detail = asObject(block.metadata).detail;
+  return typeof detail === 'string' ? detail : undefined;
 }
 
 /** A file id: v1's `fileId`, a legacy block's `id` (a v1 block's `id` names the block). */
@@ -461,12 +481,9 @@ function refuseBlock(written: Record<string, unknown>, field: string): never {
   const block = fromAnthropicSource(written) ?? written;
   const type = blockType(block);
   const source = typeof block.url === 'string' ? ' by URL' : fileIdOf(block) ? ' by file id' : '';
-  const instead =
-    type === 'video'
-      ? 'send frames as images'
-      : /^(image|audio|file|text-plain)$/.test(type)
-        ? 'give its data'
-        : 'send text, image, audio or file blocks, or an OpenAI part';
+  const instead = MEDIA_BLOCKS.has(type)
+    ? 'give its data'
+    : 'send text, image, video, audio or file blocks, or an OpenAI part';
   throw invalidRequest(
     field,
     `a "${blockType(written)}" block${source} has no chat part: ${instead}`,
