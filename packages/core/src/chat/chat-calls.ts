@@ -72,10 +72,10 @@ const NO_OPTIONS: ChatStreamOptions = Object.freeze({});
 /** `POST /chat/completions` answered as one JSON completion, checked and read. */
 export async function postChat(
   context: ChatContext,
-  req: ChatRequest,
+  given: ChatRequest,
   opts: ChatCallOptions | undefined,
 ): Promise<ChatResult> {
-  validateChatRequest(req);
+  const req = validateChatRequest(given); // its null fields left out, once for the call
   checkCallOptions(opts ?? NO_OPTIONS); // before the gate's catalog read
 
   const json = asksForJsonText(req) ? await loadSteering() : undefined;
@@ -110,10 +110,10 @@ export async function postChat(
 /** `POST /chat/completions` with `stream: true`: resolves once the answer's headers arrived. */
 export async function openChatStream(
   context: ChatContext,
-  req: ChatRequest,
+  given: ChatRequest,
   opts: ChatStreamOptions | undefined,
 ): Promise<ChatStream> {
-  validateChatRequest(req);
+  const req = validateChatRequest(given); // its null fields left out, once for the call
   checkCallOptions(opts ?? NO_OPTIONS); // before the gate's catalog read
 
   for (const name of ['assemble', 'streamUsage'] as const) {

@@ -12,9 +12,10 @@ const RESPONSE_FORMATS: ReadonlySet<string> = new Set(['text', 'json_object', 'j
 
 /**
  * Checks a chat request against docs/gateway-protocol.md §4.1, §4.2 and §11 before anything is
- * sent; an optional field that is `null` is not set (`withoutNullFields`: not sent), not checked.
+ * sent, and returns it as the call sends it: an optional field that is `null` is not set
+ * (`withoutNullFields`: left out), not checked. The one cleaning of a call's request.
  */
-export function validateChatRequest(given: ChatRequest): void {
+export function validateChatRequest(given: ChatRequest): ChatRequest {
   if (!isJsonObject(given))
     throw invalidRequest('request', `must be an object, got ${describeValue(given)}`);
   const request = withoutNullFields(given);
@@ -26,6 +27,7 @@ export function validateChatRequest(given: ChatRequest): void {
   if (request.response_format !== undefined) checkResponseFormat(request.response_format);
   if (request.tool_choice !== undefined) checkSerialisable('tool_choice', request.tool_choice);
   checkReasoningEffort(request.reasoning_effort);
+  return request;
 }
 
 /** NaN and ±Infinity would be sent as `null` by JSON.stringify, a bigint not at all: refused. */
