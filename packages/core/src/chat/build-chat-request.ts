@@ -103,8 +103,7 @@ export function buildChatRequest(options: ChatRequestOptions): ChatRequest {
   }
   if (options.responseFormat != null) request.response_format = options.responseFormat;
   if (options.reasoningEffort != null) request.reasoning_effort = options.reasoningEffort;
-  // Only an extra field can be `null` here: a named option is set only when it is not.
-  return extraFields === undefined ? request : withoutNullFields(request);
+  return withoutNullFields(request);
 }
 
 /** What a streamed request sends to ask the model server for usage (docs/gateway-protocol.md §5.6). */

@@ -2,10 +2,9 @@
 // model), §4.7 (steered calls), §5.6 (usage asked for in a stream).
 import { type CallOptions, checkCallOptions } from '../call/call-options';
 import { scopeOf } from '../call/call-scope';
-import type { StructuredOutputOptions } from '../call/option-groups';
+import { refusal, type StructuredOutputOptions } from '../call/option-groups';
 import type { Catalog } from '../catalog/catalog';
 import { gateModel, gateModelFromCache } from '../catalog/resolve-model';
-import { GatewayError } from '../errors/errors';
 import { lazily } from '../errors/load-lazily';
 import { retrySameRequest } from '../http/attempt-policy';
 import type { OpenVia, RequestSpec, Transport } from '../http/transport';
@@ -119,11 +118,7 @@ export async function openChatStream(
   for (const name of ['assemble', 'streamUsage'] as const) {
     const value = opts?.[name];
     if (value !== undefined && typeof value !== 'boolean') {
-      throw new GatewayError({
-        code: 'invalid_request_error',
-        message: `${name} (call option) must be a boolean, got ${typeof value}`,
-        field: name,
-      });
+      throw refusal('call option', name, `must be a boolean, got ${typeof value}`);
     }
   }
   const json = asksForJsonText(req) ? await loadSteering() : undefined;
