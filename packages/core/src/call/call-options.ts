@@ -66,11 +66,7 @@ export function checkCallOptions(options: CallOptions): void {
   const { signal, capabilities } = options as CallOptions & { capabilities?: unknown };
   readCapabilityList(capabilities, 'call option');
   if (signal !== undefined && !isAbortSignal(signal)) {
-    throw new GatewayError({
-      code: 'invalid_request_error',
-      message: `signal (call option) must be an AbortSignal, got ${kindOf(signal)}`,
-      field: 'signal',
-    });
+    throw refusal('call option', 'signal', `must be an AbortSignal, got ${kindOf(signal)}`);
   }
 }
 

@@ -63,7 +63,10 @@ const UNSET_WHEN_NULL = [
   'reasoning_effort',
 ] as const;
 
-/** The request without the fields of `UNSET_WHEN_NULL` that are `null` (itself when none is). */
+/**
+ * The request without the fields of `UNSET_WHEN_NULL` that are `null` (itself when none is): run
+ * once per call, where its request enters core (`validateChatRequest`).
+ */
 export function withoutNullFields(request: ChatRequest): ChatRequest {
   let result = request;
   for (const name of UNSET_WHEN_NULL) {
@@ -139,12 +142,11 @@ export function chatSpec(
 }
 
 /**
- * The request as sent: `stream` is the client's to set, whatever the caller put there; a field
- * of `UNSET_WHEN_NULL` that is `null` is left out; a stream
+ * The request as sent: `stream` is the client's to set, whatever the caller put there; a stream
  * asks for usage unless `streamUsage` is false or the request has its own `stream_options`.
+ * `req` is a call's request as `validateChatRequest` returned it (its `null` fields left out).
  */
-export function chatBody(given: ChatRequest, stream: boolean, streamUsage: boolean): string {
-  const req = withoutNullFields(given);
+export function chatBody(req: ChatRequest, stream: boolean, streamUsage: boolean): string {
   if (stream) return jsonBody(streamedChatRequest(req, streamUsage));
   // (JSON leaves out an undefined field: a copy only when the caller set `stream`.)
   if (req.stream === undefined) return jsonBody(req);

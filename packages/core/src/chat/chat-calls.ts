@@ -2,10 +2,9 @@
 // model), §4.7 (steered calls), §5.6 (usage asked for in a stream).
 import { type CallOptions, checkCallOptions } from '../call/call-options';
 import { scopeOf } from '../call/call-scope';
-import type { StructuredOutputOptions } from '../call/option-groups';
+import { refusal, type StructuredOutputOptions } from '../call/option-groups';
 import type { Catalog } from '../catalog/catalog';
 import { gateModel, gateModelFromCache } from '../catalog/resolve-model';
-import { GatewayError } from '../errors/errors';
 import { lazily } from '../errors/load-lazily';
 import { retrySameRequest } from '../http/attempt-policy';
 import type { OpenVia, RequestSpec, Transport } from '../http/transport';
@@ -72,10 +71,10 @@ const NO_OPTIONS: ChatStreamOptions = Object.freeze({});
 /** `POST /chat/completions` answered as one JSON completion, checked and read. */
 export async function postChat(
   context: ChatContext,
-  req: ChatRequest,
+  given: ChatRequest,
   opts: ChatCallOptions | undefined,
 ): Promise<ChatResult> {
-  validateChatRequest(req);
+  const req = validateChatRequest(given); // its null fields left out, once for the call
   checkCallOptions(opts ?? NO_OPTIONS); // before the gate's catalog read
 
   const json = asksForJsonText(req) ? await loadSteering() : undefined;
@@ -110,20 +109,16 @@ export async function postChat(
 /** `POST /chat/completions` with `stream: true`: resolves once the answer's headers arrived. */
 export async function openChatStream(
   context: ChatContext,
-  req: ChatRequest,
+  given: ChatRequest,
   opts: ChatStreamOptions | undefined,
 ): Promise<ChatStream> {
-  validateChatRequest(req);
+  const req = validateChatRequest(given); // its null fields left out, once for the call
   checkCallOptions(opts ?? NO_OPTIONS); // before the gate's catalog read
 
   for (const name of ['assemble', 'streamUsage'] as const) {
     const value = opts?.[name];
     if (value !== undefined && typeof value !== 'boolean') {
-      throw new GatewayError({
-        code: 'invalid_request_error',
-        message: `${name} (call option) must be a boolean, got ${typeof value}`,
-        field: name,
-      });
+      throw refusal('call option', name, `must be a boolean, got ${typeof value}`);
     }
   }
   const json = asksForJsonText(req) ? await loadSteering() : undefined;

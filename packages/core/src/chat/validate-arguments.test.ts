@@ -147,3 +147,16 @@ describe('a missing field is named as missing', () => {
     expect(error.message).not.toContain('undefined undefined');
   });
 });
+
+describe('validateChatRequest returns the request as the call sends it', () => {
+  it('the same object when no optional field is null: nothing copied', () => {
+    const request = { ...base, temperature: 0.2 };
+    expect(validateChatRequest(request)).toBe(request);
+  });
+
+  it('a copy without the null optional fields, the caller’s request unchanged', () => {
+    const request = { ...base, seed: null, stop: null, logit_bias: null } as never;
+    expect(validateChatRequest(request)).toEqual({ ...base, logit_bias: null });
+    expect(request).toEqual({ ...base, seed: null, stop: null, logit_bias: null });
+  });
+});

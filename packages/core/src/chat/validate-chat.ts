@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §4.1 (request, reasoning effort), §4.2 (capability rules), §11 (limits).
+import { isString, mayBe, mustBe } from '../call/field-checks';
 import { checkModelId } from '../catalog/resolve-model';
 import { describeValue, findUnsendable } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
@@ -12,11 +13,11 @@ const RESPONSE_FORMATS: ReadonlySet<string> = new Set(['text', 'json_object', 'j
 
 /**
  * Checks a chat request against docs/gateway-protocol.md §4.1, §4.2 and §11 before anything is
- * sent; an optional field that is `null` is not set (`withoutNullFields`: not sent), not checked.
+ * sent, and returns it as the call sends it: an optional field that is `null` is not set
+ * (`withoutNullFields`: left out), not checked. The one cleaning of a call's request.
  */
-export function validateChatRequest(given: ChatRequest): void {
-  if (!isJsonObject(given))
-    throw invalidRequest('request', `must be an object, got ${describeValue(given)}`);
+export function validateChatRequest(given: ChatRequest): ChatRequest {
+  mustBe('request', given, isJsonObject, 'an object');
   const request = withoutNullFields(given);
   checkModelId(request.model);
   checkTopLevelNumbers(request);
@@ -25,7 +26,14 @@ export function validateChatRequest(given: ChatRequest): void {
   if (request.tools !== undefined) checkTools(request.tools);
   if (request.response_format !== undefined) checkResponseFormat(request.response_format);
   if (request.tool_choice !== undefined) checkSerialisable('tool_choice', request.tool_choice);
-  checkReasoningEffort(request.reasoning_effort);
+  // Not the gateway's field (§4.1, our reading): the model servers that read it take a word.
+  mayBe(
+    'reasoning_effort',
+    request.reasoning_effort,
+    isString,
+    'a string such as "low", "medium" or "high"',
+  );
+  return request;
 }
 
 /** NaN and ±Infinity would be sent as `null` by JSON.stringify, a bigint not at all: refused. */
@@ -42,28 +50,12 @@ function checkTopLevelNumbers(request: Record<string, unknown>): void {
   }
 }
 
-/** Refuses `value` unless `ok`, naming the field, the type it must have and what it got. */
-function mustBe(
-  field: string,
-  value: unknown,
-  ok: (value: unknown) => boolean,
-  type: string,
-): void {
-  if (!ok(value)) throw invalidRequest(field, `must be ${type}, got ${describeValue(value)}`);
-}
-
-/** `mustBe` for an optional field: a value given, `null` included, has the type. */
-function mayBe(field: string, value: unknown, ok: (value: unknown) => boolean, type: string): void {
-  if (value !== undefined) mustBe(field, value, ok, type);
-}
-
 /** `mustBe` for every item of a list (`undefined` too: JSON would send it as `null`). */
 function eachMustBe(field: string, list: unknown[], ok: (value: unknown) => boolean, type: string) {
   for (let i = 0; i < list.length; i++) mustBe(`${field}[${i}]`, list[i], ok, type);
 }
 
 const isNumber = (value: unknown) => typeof value === 'number';
-const isString = (value: unknown) => typeof value === 'string';
 
 /** The spec's types (gateway API §2.5); a `null` never reaches here (`withoutNullFields`). */
 function checkSamplingFields(request: Record<string, unknown>): void {
@@ -78,36 +70,27 @@ function checkSamplingFields(request: Record<string, unknown>): void {
 
 /** At least one message, each an object with a known role and string, array or null content. */
 function checkMessages(messages: unknown): void {
-  if (!Array.isArray(messages)) {
-    throw invalidRequest(
-      'messages',
-      `must be an array of messages, got ${describeValue(messages)}`,
-    );
-  }
+  mustBe('messages', messages, Array.isArray, 'an array of messages');
   if (messages.length < 1) {
     throw invalidRequest('messages', 'has 0 messages; at least 1 is required');
   }
   for (let i = 0; i < messages.length; i++) {
     const message: unknown = messages[i];
-    if (!isJsonObject(message)) {
-      throw invalidRequest(`messages[${i}]`, `must be an object, got ${describeValue(message)}`);
-    }
+    mustBe(`messages[${i}]`, message, isJsonObject, 'an object');
     if (typeof message.role !== 'string' || !ROLES.has(message.role)) {
       throw invalidRequest(
         `messages[${i}].role`,
         `is ${describeValue(message.role)}; allowed: system, user, assistant, tool`,
       );
     }
-    const content = message.content;
-    if (
-      content !== undefined &&
-      content !== null &&
-      typeof content !== 'string' &&
-      !Array.isArray(content)
-    ) {
-      throw invalidRequest(
+    // (A string, an array of content parts, null or none.)
+    const { content } = message;
+    if (content !== null && !Array.isArray(content)) {
+      mayBe(
         `messages[${i}].content`,
-        `must be a string, an array of content parts or null, got ${describeValue(content)}`,
+        content,
+        isString,
+        'a string, an array of content parts or null',
       );
     }
     checkToolFields(message, `messages[${i}]`);
@@ -128,9 +111,7 @@ function checkToolFields(message: Record<string, unknown>, place: string): void 
 
 /** An array of named function tools whose parameters JSON can carry. */
 function checkTools(tools: unknown): void {
-  if (!Array.isArray(tools)) {
-    throw invalidRequest('tools', `must be an array, got ${describeValue(tools)}`);
-  }
+  mustBe('tools', tools, Array.isArray, 'an array');
   tools.forEach((tool: unknown, i) => {
     if (
       !isJsonObject(tool) ||
@@ -150,9 +131,7 @@ function checkTools(tools: unknown): void {
 
 /** A known `type`; for `json_schema`, a named schema object JSON can carry. */
 function checkResponseFormat(format: unknown): void {
-  if (!isJsonObject(format)) {
-    throw invalidRequest('response_format', `must be an object, got ${describeValue(format)}`);
-  }
+  mustBe('response_format', format, isJsonObject, 'an object');
   if (typeof format.type !== 'string' || !RESPONSE_FORMATS.has(format.type)) {
     throw invalidRequest(
       'response_format.type',
@@ -173,18 +152,6 @@ function checkResponseFormat(format: unknown): void {
     );
   }
   checkSerialisable('response_format.json_schema.schema', schema.schema);
-}
-
-/**
- * `reasoning_effort` is not the gateway's field (docs/gateway-protocol.md §4.1, our reading): the
- * model servers that read it take a word, so anything else is refused rather than sent.
- */
-function checkReasoningEffort(effort: unknown): void {
-  if (effort === undefined || typeof effort === 'string') return;
-  throw invalidRequest(
-    'reasoning_effort',
-    `must be a string such as "low", "medium" or "high", got ${describeValue(effort)}`,
-  );
 }
 
 /**

@@ -1,10 +1,10 @@
 // docs/gateway-protocol.md §8 (OCR), §11 (its limits).
+import { isString, mayBe } from '../call/field-checks';
 import { refuseUnknownOptions } from '../call/option-groups';
 import { toBinaryInput } from '../encoding/binary-input';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { OcrRequest } from '../protocol/wire-types';
-import { checkOptionalString } from './validate-transcription';
 
 /** The fields of an `ocr` request: any other key is refused, not dropped (it would not be sent). */
 const OCR_FIELDS: readonly (keyof OcrRequest)[] = ['image', 'model'];
@@ -14,7 +14,8 @@ export async function validateOcrRequest(request: OcrRequest): Promise<string> {
   if (typeof request !== 'object' || request === null)
     throw invalidRequest('request', 'must be an object');
   refuseUnknownOptions(request, OCR_FIELDS, 'ocr request', 'call option');
-  checkOptionalString('model', request.model, true); // null: not given, not sent
+  // null: not given, not sent
+  if (request.model !== null) mayBe('model', request.model, isString, 'a string');
   if (request.image === undefined || request.image === null) {
     throw invalidRequest('image', 'is required (bytes, Blob or base64 string)');
   }

@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §9 (transcription), §11 (its limits).
+import { isString, mayBe } from '../call/field-checks';
 import { refuseUnknownOptions } from '../call/option-groups';
 import {
   AUDIO_MIME_TYPES,
@@ -8,7 +9,7 @@ import {
   id3TagEnd,
 } from '../encoding/audio-format';
 import { type BinaryInput, toBinaryInput } from '../encoding/binary-input';
-import { describeValue, quoteValue } from '../encoding/json-body';
+import { quoteValue } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { TranscriptionRequest } from '../protocol/wire-types';
@@ -62,7 +63,7 @@ export async function validateTranscriptionRequest(
   }
   // (Sent as they are, in the body or as the file's name and type; `null`: not given.)
   for (const field of ['model', 'filename', 'mime_type'] as const) {
-    checkOptionalString(field, request[field], true);
+    if (request[field] !== null) mayBe(field, request[field], isString, 'a string');
   }
   if (request.translate !== undefined && typeof request.translate !== 'boolean') {
     throw invalidRequest('translate', `must be a boolean, got ${typeof request.translate}`);
@@ -95,13 +96,6 @@ export async function validateTranscriptionRequest(
     mimeType: request.mime_type ?? input.type ?? AUDIO_MIME_TYPES[format],
     filename: request.filename ?? input.name ?? `audio.${format}`,
   };
-}
-
-/** A service's optional string field: any other value given is refused, `null` too unless `nullIsUnset`. */
-export function checkOptionalString(field: string, value: unknown, nullIsUnset = false): void {
-  if (value !== undefined && typeof value !== 'string' && !(nullIsUnset && value === null)) {
-    throw invalidRequest(field, `must be a string, got ${describeValue(value)}`);
-  }
 }
 
 /** The format by the first bytes; FLAC when `fLaC` follows an ID3 tag (else MP3, as before). */

@@ -1,10 +1,11 @@
 // docs/gateway-protocol.md §7 (translation), §11 (its limits).
+import { isString, mayBe } from '../call/field-checks';
+
 import { utf8ByteLength } from '../encoding/utf8';
 import { invalidRequest } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import type { TranslationRequest } from '../protocol/wire-types';
 import { validateTranslationLanguages } from './service-tools';
-import { checkOptionalString } from './validate-transcription';
 
 const ALLOWED_FIELDS: ReadonlySet<string> = new Set([
   'input',
@@ -42,5 +43,5 @@ export function validateTranslationRequest(request: TranslationRequest): void {
     );
   }
   validateTranslationLanguages(request);
-  checkOptionalString('model', request.model);
+  mayBe('model', request.model, isString, 'a string');
 }
