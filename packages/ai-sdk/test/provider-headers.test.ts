@@ -36,6 +36,18 @@ describe('headers', () => {
     expect(seen(sent)).toEqual([{ org: false, team: 'search', call: 'c1' }]);
   });
 
+  it('leave out an entry whose value is null (JavaScript callers), as the AI SDK does', async () => {
+    const { sent, fetch } = recording('/chat/completions');
+    const nullHeaders = { 'x-org': null, 'x-team': 'search' } as unknown as Record<string, string>;
+    const provider = gateway({ headers: nullHeaders, fetch });
+    await generateText({
+      model: provider('community/general'),
+      prompt: 'hi',
+      headers: { 'x-call': null } as unknown as Record<string, string>,
+    });
+    expect(seen(sent)).toEqual([{ org: false, team: 'search', call: null }]);
+  });
+
   it("embedMany's too, the call's value over the provider's", async () => {
     const { sent, fetch } = recording('/embeddings');
     const provider = gateway({ headers: { 'x-org': org, 'x-team': 'search' }, fetch });

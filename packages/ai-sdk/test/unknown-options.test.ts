@@ -3,9 +3,10 @@
 // `providerOptions.infergate`, are refused before any request, naming the closest one. The other
 // keys of `providerOptions.infergate` are request fields, passed to the model server.
 import { InvalidArgumentError, LoadSettingError } from '@ai-sdk/provider';
+import { DEFAULT_KEYS } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { generateText, Output, streamText } from 'ai';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { z } from 'zod/v4';
 import { createGateway, type GatewayProviderSettings } from '../src';
 
@@ -66,7 +67,18 @@ describe('createGateway({...}) settings read with the client, at the first call'
   it.each([
     [{ headers: 'x-a: 1' }, 'headers (client option) must be an object of header values'],
     [{ apiKey: 12345 }, 'apiKey (client option) must be a string, got a number'],
+    // Blank is not "from the environment": INFERGATE_API_KEY (set here) is never sent instead.
+    [{ apiKey: '' }, 'apiKey is empty'],
+    [{ apiKey: '  ' }, 'apiKey is empty'],
+    [
+      { headers: { 'x-proxy-key': 'PROXY-SECRET\nx' } },
+      'the value of `x-proxy-key` cannot be sent in a header',
+    ],
   ])('refuses %o before any request (a configuration error)', async (settings, message) => {
+    vi.stubEnv('INFERGATE_API_KEY', DEFAULT_KEYS.full);
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
     const call = generateText({
       model: gateway(settings as never)('community/general'),
       prompt: 'hi',
@@ -74,6 +86,7 @@ describe('createGateway({...}) settings read with the client, at the first call'
     });
     const error = await caught(call);
     expect(error.message).toContain(message);
+    expect(error.message).not.toContain('PROXY-SECRET');
     expect(emulator.counters.requests.chat).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { caught, emulate } from '@infergate/emulator/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createGatewayClient, isGatewayError } from '../src/index';
 import { clientOn, DEFAULT_KEYS, hi } from './helpers';
 
@@ -136,16 +136,25 @@ describe('the API key stays secret', () => {
 
   it('an API key that cannot be a header value gives configuration_error without quoting it', async () => {
     const fetch = async () => new Response('{}');
-    const client = createGatewayClient({
-      baseURL: 'https://k.test',
-      apiKey: 'sk-line\nbreak-secret',
-      fetch,
-    });
-    const error = await caught(() => client.models(), isGatewayError);
-    expect(error.code).toBe('configuration_error');
-    expect(`${error.message} ${JSON.stringify(error)} ${inspect(error)}`).not.toContain(
-      'break-secret',
+    // Given: refused at creation; from the environment: by the call that reads it.
+    const given = await caught(
+      async () =>
+        createGatewayClient({ baseURL: 'https://k.test', apiKey: 'sk-line\nbreak-secret', fetch }),
+      isGatewayError,
     );
+    vi.stubEnv('INFERGATE_API_KEY', 'sk-line\nbreak-secret');
+    try {
+      const client = createGatewayClient({ baseURL: 'https://k.test', fetch });
+      const fromEnv = await caught(() => client.models(), isGatewayError);
+      for (const error of [given, fromEnv]) {
+        expect(error).toMatchObject({ code: 'configuration_error', field: 'apiKey' });
+        expect(`${error.message} ${JSON.stringify(error)} ${inspect(error)}`).not.toContain(
+          'break-secret',
+        );
+      }
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('is redacted from response headers that echo it; cookies are left out', async () => {

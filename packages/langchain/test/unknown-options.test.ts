@@ -26,6 +26,11 @@ describe('new GatewayChatModel({...})', () => {
     [{ fallbackModel: ['community/plain'] }, 'fallbackModel', 'fallbackModels'],
     [{ firstChunkTimeoutMS: 500 }, 'firstChunkTimeoutMS', 'firstChunkTimeoutMs'],
     [{ hedge: { after: 200 } }, 'after', 'afterMs'],
+    // Python LangChain's names (and the ones toJSON writes): a model's fields are never sent, so
+    // a snake_case key is no request field's wire name here.
+    [{ base_url: 'https://elsewhere.test/v1' }, 'base_url', 'baseURL'],
+    [{ api_key: 'sk-elsewhere-5678' }, 'api_key', 'apiKey'],
+    [{ max_tokens: 5 }, 'max_tokens', 'maxTokens'],
   ])('refuses %o, naming the closest field', async (fields, key, closest) => {
     const { connection } = await gateway();
     const error = await thrown(

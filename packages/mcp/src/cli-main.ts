@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §2.1 (the base URL), §2.2 (the key): given to the command, named in its
 // errors and hidden in everything it prints.
 import type { GatewayClientOptions } from '@infergate/core';
-import { withSettingNames } from '@infergate/core/internal';
+import { settingsFound, withSettingNames } from '@infergate/core/internal';
 import { CliUsageError, cliSecrets, parseCli, USAGE } from './cli-args';
 import { createGatewayMcpServer } from './gateway-mcp-server';
 import { startHttpServer } from './http-server';
@@ -60,6 +60,9 @@ export async function runCli(
   if (options.apiKey !== undefined) clientOptions.apiKey = options.apiKey;
   const { timeoutMs, firstChunkTimeoutMs, chunkTimeoutMs } = options.timeouts;
   if (timeoutMs !== undefined) clientOptions.timeoutMs = timeoutMs;
+  // Read as the client's calls read them (core's reader: the process's environment, a blank
+  // variable unset): a malformed INFERGATE_BASE_URL throws configuration_error now, not per tool.
+  const found = settingsFound(clientOptions);
   // The server makes its one client here, so bad settings throw configuration_error now (a
   // malformed URL), not on every call.
   const gateway = createGatewayMcpServer({
@@ -71,10 +74,7 @@ export async function runCli(
     firstChunkTimeoutMs,
     chunkTimeoutMs,
   });
-  if (
-    !(clientOptions.baseURL ?? env.INFERGATE_BASE_URL) ||
-    !(clientOptions.apiKey ?? env.INFERGATE_API_KEY)
-  ) {
+  if (found.baseURL === undefined || found.apiKey === undefined) {
     log(
       'infergate-mcp: warning: no gateway URL or key (INFERGATE_BASE_URL / INFERGATE_API_KEY, or --base-url / --api-key): every tool will fail with configuration_error',
     );

@@ -163,6 +163,28 @@ describe('infergate-mcp', () => {
     }
   });
 
+  it('checks INFERGATE_BASE_URL and a blank --api-key at start as it checks --base-url', () => {
+    const start = (args: string[], env: Record<string, string>) =>
+      spawnSync(process.execPath, [bin, ...args], {
+        env: { PATH: process.env.PATH ?? '', ...env },
+        input: '',
+        encoding: 'utf8',
+      });
+    const key = { INFERGATE_API_KEY: harness.gateway.apiKey };
+    const malformed = start([], { ...key, INFERGATE_BASE_URL: 'gw.example/v1' });
+    expect(malformed.status).toBe(1);
+    expect(malformed.stderr).toContain(
+      'infergate-mcp: INFERGATE_BASE_URL (environment variable) is not an absolute URL',
+    );
+    const blankKey = start(['--api-key='], { INFERGATE_BASE_URL: harness.gateway.baseURL, ...key });
+    expect(blankKey.status).toBe(1);
+    expect(blankKey.stderr).toContain('infergate-mcp: --api-key is empty');
+    // Blank is unset, as core reads it: the warning says every tool will fail.
+    const blank = start([], { ...key, INFERGATE_BASE_URL: '   ' });
+    expect(blank.status).toBe(0);
+    expect(blank.stderr).toContain('warning: no gateway URL or key');
+  });
+
   it('exits 2 with the usage hint on a bad command line', () => {
     let status = 0;
     let stderr = '';

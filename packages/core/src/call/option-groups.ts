@@ -283,10 +283,10 @@ export function readNumber(
 }
 
 /**
- * Headers as fetch takes them (`HeadersInit`), or an object whose undefined values are left out:
- * the shape the AI SDK's and LangChain's options give (`{ 'x-org': process.env.ORG }`).
+ * Headers as fetch takes them (`HeadersInit`), or an object whose `undefined` and `null` values are
+ * left out: the shape the AI SDK's and LangChain's options give (`{ 'x-org': process.env.ORG }`).
  */
-export type GatewayHeaders = HeadersInit | Record<string, string | undefined>;
+export type GatewayHeaders = HeadersInit | Record<string, string | null | undefined>;
 
 /** Headers as fetch takes them (`HeadersInit`): an object (a `Headers` too), or `[name, value]` pairs. */
 const isHeadersInit = (value: unknown): boolean =>
@@ -297,18 +297,18 @@ const isHeadersInit = (value: unknown): boolean =>
 /**
  * Headers given as fetch takes them, checked (`isHeadersInit`), as an object: a `Headers` or pairs
  * read in order, a name given twice in pairs keeping both values as fetch sends them (`a, b`). An
- * entry whose value is undefined is left out (`{ 'x-org': process.env.ORG }` with no `ORG`), not
- * sent as the text "undefined". The one reading of every `headers` option: the client's and a call's.
+ * entry whose value is undefined or null is left out (`{ 'x-org': process.env.ORG }` with no
+ * `ORG`), not sent as the text "undefined" or "null" (as the AI SDK's `removeUndefinedEntries`). The one reading of every `headers` option: the client's and a call's.
  */
 export function headerRecord(init: GatewayHeaders | undefined): Record<string, string> {
   const read = new Map<string, string>();
   if (init === undefined) return {};
-  const entries: Iterable<[string, string | undefined]> =
+  const entries: Iterable<[string, string | null | undefined]> =
     Symbol.iterator in init
       ? (init as Iterable<[string, string]>)
-      : Object.entries(init as Record<string, string | undefined>);
+      : Object.entries(init as Record<string, string | null | undefined>);
   for (const [name, value] of entries) {
-    if (value === undefined) continue;
+    if (value === undefined || value === null) continue;
     const before = read.get(name);
     read.set(name, before === undefined ? value : `${before}, ${value}`);
   }
@@ -404,8 +404,10 @@ export function refuseUnknownOptions(
  * Refuses a near miss of one of `ours` in an object shared with a framework or passed on to the
  * model server (LangChain's fields, `providerOptions.infergate`): strict with ours, never with
  * theirs. A key with a hint (one of core's options that does nothing here) is refused with it,
- * unless its value is `undefined`. A key that is ours, listed in `theirs`, or has an `_` (a request
- * field's wire name) passes; any other key close to one of ours is refused as its typo.
+ * unless its value is `undefined`. A key that is ours or listed in `theirs` passes; so does a key
+ * with an `_` where such keys are request fields' wire names (`wireNames`: call options, provider
+ * options, passed on to the model server). Any other key close to one of ours is refused as its
+ * typo: `base_url` in a model's fields, which are never sent, is a near miss of `baseURL`.
  */
 export function refuseNearMisses(
   given: object,
@@ -414,12 +416,13 @@ export function refuseNearMisses(
   where: string,
   place: OptionPlace,
   hints: OptionHints = {},
+  wireNames = true,
 ): void {
   for (const key of Object.keys(given)) {
     if (Object.hasOwn(hints, key) && (given as Record<string, unknown>)[key] !== undefined) {
       throw unknownOptionError(key, ours, where, place, hints);
     }
-    if (ours.includes(key) || theirs.includes(key) || key.includes('_')) continue;
+    if (ours.includes(key) || theirs.includes(key) || (wireNames && key.includes('_'))) continue;
     // By edit distance only: a field of theirs inside one of ours (`stream`, `streamUsage`) passes.
     if (closeMatches(key, ours, 1, false).length > 0) {
       throw unknownOptionError(key, ours, where, place);

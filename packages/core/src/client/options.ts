@@ -21,6 +21,7 @@ import {
 } from '../call/option-groups';
 import { GatewayError } from '../errors/errors';
 import type { GatewayEventHandler } from '../events/gateway-events';
+import { authorization, checkHeaders } from '../http/request-headers';
 import { RETRY_DEFAULTS } from '../http/retry-policy';
 import { LIMITS } from '../protocol/limits';
 import { type ClientSteering, readCircuitBreaker, readHedge } from '../steering/steering-options';
@@ -75,13 +76,17 @@ export interface GatewayClientOptions
    * `/` removed, `/v1` appended when the path does not end in a version segment.
    */
   baseURL?: string | undefined;
-  /** API key. Default (also when `undefined`): `INFERGATE_API_KEY`, read when a call needs it. */
+  /**
+   * API key. Default (also when `undefined`): `INFERGATE_API_KEY`, read when a call needs it. An
+   * empty or blank key is refused (`configuration_error`), never replaced by the environment's.
+   */
   apiKey?: string | undefined;
   /** A WHATWG fetch. Default: `globalThis.fetch`. */
   fetch?: typeof fetch;
   /**
    * Headers sent with every request, as fetch takes them: an object of names to values (an
-   * undefined value is left out), a `Headers`, or `[name, value]` pairs.
+   * undefined or null value is left out), a `Headers`, or `[name, value]` pairs. Checked at
+   * creation: a header fetch cannot send is a `configuration_error` naming it (never its value).
    */
   headers?: GatewayHeaders;
   /**
@@ -280,6 +285,32 @@ function checkBudget(budget: unknown): KeyBudget | undefined {
   return budget as KeyBudget;
 }
 
+/**
+ * The key given, trimmed and sendable. `undefined` is "from the environment"; a blank key is
+ * refused rather than read as unset: `apiKey: process.env.MY_KEY ?? ''` must not send whatever
+ * `INFERGATE_API_KEY` holds (another tenant's key, perhaps).
+ */
+function readApiKey(given: string | undefined, names: SettingNames): string | undefined {
+  if (given === undefined) return undefined;
+  const apiKey = given.trim();
+  if (apiKey === '') {
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: `${names.apiKey} is empty (leave it out to read INFERGATE_API_KEY)`,
+      field: 'apiKey',
+    });
+  }
+  authorization(apiKey);
+  return apiKey;
+}
+
+/** The client's headers, each checked now: one fetch cannot send would fail every call. */
+function checkedHeaders(given: GatewayHeaders | undefined): Record<string, string> {
+  const headers = headerRecord(given);
+  checkHeaders(headers);
+  return headers;
+}
+
 export function resolveOptions(input: GatewayClientOptions | undefined = {}): ResolvedOptions {
   if (typeof input !== 'object' || input === null) {
     throw new GatewayError({
@@ -307,8 +338,8 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
     ...read,
     baseURL:
       options.baseURL === undefined ? undefined : normalizeBaseURL(options.baseURL, settingNames),
-    apiKey: options.apiKey?.trim() || undefined,
-    headers: headerRecord(options.headers),
+    apiKey: readApiKey(options.apiKey, settingNames),
+    headers: checkedHeaders(options.headers),
     budget: checkBudget(options.budget),
     steering: {
       firstChunkTimeoutMs: read.firstChunkTimeoutMs,
@@ -359,4 +390,18 @@ export function resolveConnection(resolved: ResolvedOptions): Connection {
     });
   }
   return { baseURL, apiKey };
+}
+
+/**
+ * The base URL and key a client made with `options` would use now: the options, else the
+ * environment read and normalised as a call reads it (undefined: found nowhere). A malformed base
+ * URL throws that call's `configuration_error` now, naming where it came from. For a command that
+ * checks its settings when it starts (`infergate-mcp`).
+ */
+export function settingsFound(options: GatewayClientOptions): Partial<Connection> {
+  const resolved = resolveOptions(options);
+  return {
+    baseURL: resolveBaseURL(resolved),
+    apiKey: resolved.apiKey ?? readEnv('INFERGATE_API_KEY'),
+  };
 }

@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §2.2 (authentication), §2.3 (request headers we send).
 import { type GatewayHeaders, headerRecord } from '../call/option-groups';
-import { describeCause, GatewayError } from '../errors/errors';
-import { redactSecret } from '../errors/redact-secret';
+import { GatewayError } from '../errors/errors';
+import { clip, escapeControl } from '../errors/escape-control';
 
 /**
  * A request's headers: the client's, then the call's, then `authorization`. Without call headers
@@ -52,25 +52,58 @@ export class RequestHeaders {
       if (callHeaders) {
         for (const [name, value] of new Headers(callHeaders)) headers.set(name, value);
       }
-    } catch (cause) {
-      throw new GatewayError({
-        code: 'configuration_error',
-        message: `Invalid header in \`headers\`: ${redactSecret(describeCause(cause), this.#apiKey)}`,
-        field: 'headers',
-      });
-    }
-    try {
-      headers.set('authorization', `Bearer ${this.#apiKey}`);
     } catch {
-      // The runtime's message would quote the key: say what is wrong without it.
-      throw new GatewayError({
-        code: 'configuration_error',
-        message: 'The API key contains characters that cannot be sent in an HTTP header',
-        field: 'apiKey',
-      });
+      // The client's were checked at creation: a call's header is the one to name.
+      checkHeaders(callHeaders ?? this.#clientHeaders);
+      throw invalidHeader('a header fetch refuses');
     }
+    headers.set('authorization', authorization(this.#apiKey));
     return headers;
   }
+}
+
+const invalidHeader = (problem: string) =>
+  new GatewayError({
+    code: 'configuration_error',
+    message: `Invalid header in \`headers\`: ${problem}`,
+    field: 'headers',
+  });
+
+/**
+ * Refuses (`configuration_error`) a header fetch cannot send, naming it and what is wrong, never
+ * its value: a header may carry a second credential (a proxy's key).
+ */
+export function checkHeaders(headers: Record<string, string>): void {
+  for (const name in headers) {
+    if (sendable(name, headers[name] ?? '')) continue;
+    const shown = `\`${escapeControl(clip(name, 60))}\``;
+    throw invalidHeader(
+      sendable(name, '')
+        ? `the value of ${shown} cannot be sent in a header (a line break?)`
+        : `${shown} is not a valid header name`,
+    );
+  }
+}
+
+function sendable(name: string, value: string): boolean {
+  try {
+    new Headers([[name, value]]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The `authorization` header of `apiKey`; `configuration_error` when it cannot be sent. */
+export function authorization(apiKey: string): string {
+  const value = `Bearer ${apiKey}`;
+  // The runtime's message would quote the key: say what is wrong without it.
+  if (sendable('authorization', value)) return value;
+  throw new GatewayError({
+    code: 'configuration_error',
+    message: 'The API key contains characters that cannot be sent in an HTTP header',
+    field: 'apiKey',
+  });
 }
 
 function isEmpty(record: Record<string, string>): boolean {

@@ -2,10 +2,14 @@
 // bytes), §10 (an error answer read within its bounds).
 import type { CallScope } from '../call/call-scope';
 import type { GatewayError } from '../errors/errors';
+import { invalidResponse } from '../errors/invalid-response';
 import { errorFromAnswer, unreachable } from './answer-errors';
 import { type AttemptAnswer, type AttemptRequest, ownAbort } from './attempt-policy';
 import type { RequestSpec } from './request-types';
 import { readFirstBytes } from './stream-first-bytes';
+
+const noResponse = (requestedModel: string | undefined) =>
+  invalidResponse('The custom `fetch` resolved to no Response', { requestedModel });
 
 /** What sending needs of the client: where, how, and the limits of what it reads. */
 export interface SendConfig {
@@ -53,6 +57,8 @@ export async function sendOnce(
     if (scope.aborted) throw scope.error({ requestedModel });
     return ownAbort(request) ?? unreachable(config.baseURL, requestedModel, cause);
   }
+  // A custom fetch that forgot to return (a mock): our error, not a TypeError reading `status`.
+  if (typeof response?.status !== 'number') return noResponse(requestedModel);
   request.responded?.(response.status);
   if (response.ok) {
     if (!spec.stream) return { response };

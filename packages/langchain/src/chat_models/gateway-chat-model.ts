@@ -202,11 +202,13 @@ export class GatewayChatModel
   ) {
     const fields = fieldsOf(modelOrFields, maybeFields);
     const model = fields.model ?? fields.modelName;
-    // With a shared client, its base URL is the model's: serialisation keeps where it points.
-    if (fields.baseURL === undefined && fields.client !== undefined) {
+    // With a shared client, its base URL is the model's: serialisation keeps where it points. Not
+    // known yet (`''`: INFERGATE_BASE_URL unset so far), it is left out: `load()` reads it then.
+    if (fields.baseURL === undefined && fields.client?.baseURL) {
       fields.baseURL = fields.client.baseURL;
     }
-    // Strict with ours, never with LangChain's: a near miss of one of our fields is refused.
+    // Strict with ours, never with LangChain's: a near miss of one of our fields is refused. The
+    // fields are never sent, so `base_url` / `api_key` are near misses too (not wire names).
     refuseNearMisses(
       fields,
       OUR_FIELDS,
@@ -214,6 +216,7 @@ export class GatewayChatModel
       'new GatewayChatModel',
       'model setting',
       CLIENT_OPTION_HINTS,
+      false,
     );
     refuseChatOpenAINames(fields, 'new GatewayChatModel', 'model setting');
     // Core's reader: a list, else refused (`'chat'` is not spread into its letters).
