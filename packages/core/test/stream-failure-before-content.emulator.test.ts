@@ -45,6 +45,8 @@ describe('a steered stream failing before its first content', () => {
     expect(only(events, 'failover')).toMatchObject([
       { from: 'community/general', to: 'community/streamer', reason },
     ]);
+    // The failed attempt had its 200: its `response` event says so.
+    expect(only(events, 'response')[0]).toMatchObject({ ok: false, status: 200, code: reason });
   });
 });
 
@@ -107,5 +109,36 @@ describe('a held structured stream whose failure follows its content in the same
     } finally {
       await gateway.close();
     }
+  });
+});
+
+describe('a refused answer keeps its status on its response event', () => {
+  it('a structured answer failing its check: status 200, then the next model', async () => {
+    const listed = { owned_by: 'service-community', online: true } as const;
+    const gateway = await emulate({
+      scenario: {
+        models: {
+          'community/so-cut': {
+            ...listed,
+            capabilities: ['chat', 'streaming', 'json_schema'],
+            jsonAnswers: { invalidShare: 1 },
+          },
+          'community/so-native': { ...listed, capabilities: ['chat', 'streaming', 'json_schema'] },
+        },
+      },
+    });
+    const { client, events } = recordingClient(gateway, { maxRetries: 0 });
+    await client.chat(
+      {
+        model: 'community/so-cut',
+        messages: [{ role: 'user', content: 'Where is "Oslo"?' }],
+        response_format: { type: 'json_schema', json_schema: { name: 'place', schema: PLACE } },
+      },
+      { fallbackModels: ['community/so-native'] },
+    );
+    expect(only(events, 'response')).toMatchObject([
+      { attempt: 1, ok: false, status: 200, code: 'invalid_structured_output' },
+      { attempt: 2, ok: true, status: 200 },
+    ]);
   });
 });
