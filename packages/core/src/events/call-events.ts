@@ -13,6 +13,7 @@ import type {
   GatewayEventBase,
   GatewayEventHandler,
   GatewayFailoverEvent,
+  GatewayHedgeEvent,
   GatewayOperation,
   GatewayResponseEvent,
   GatewayRetryEvent,
@@ -202,15 +203,14 @@ export class CallEvents {
     });
   }
 
-  /** A hedged call's race was won by `model`; the other attempt (`lost`) was aborted. */
-  hedgeWon(model: string, winner: 'first' | 'hedge', lost: string): void {
-    this.#send({
-      type: 'hedge',
-      phase: 'won',
-      model,
-      winner,
-      lost,
-    });
+  /**
+   * A hedged call's race was won by `model`; the other attempt (`lost`) was aborted — none when
+   * the other had failed on its own before (its failure is a hop of the route).
+   */
+  hedgeWon(model: string, winner: 'first' | 'hedge', lost: string | undefined): void {
+    const event: Fields<GatewayHedgeEvent> = { type: 'hedge', phase: 'won', model, winner };
+    if (lost !== undefined) event.lost = lost;
+    this.#send(event);
   }
 
   /** A hedged call's hedge was due after `waitedMs` on `model`, and not sent (`reason`). */
@@ -242,22 +242,25 @@ export class CallEvents {
 
   /**
    * One attempt's `attempt` event, then `run` (it sends the request), then its `response` event:
-   * the answer's status, or the failure it resolved or threw with.
+   * the answer's status, or the failure it resolved or threw with — with the status of the 2xx
+   * answer it refused (`answered`), when the failure has none of its own.
    */
   async observe<T extends { response: Response }>(
     attempt: number,
     request: { method: 'GET' | 'POST'; path: string; model?: string; body?: string | FormData },
     run: () => Promise<T | GatewayError>,
+    answered: () => number | undefined = () => undefined,
   ): Promise<T | GatewayError> {
     this.attempt(attempt, request.method, request.path, request.model, request.body);
     let outcome: T | GatewayError;
     try {
       outcome = await run();
     } catch (error) {
-      this.response(attempt, isGatewayError(error) ? error.status : undefined, error);
+      const status = isGatewayError(error) ? error.status : undefined;
+      this.response(attempt, status ?? answered(), error);
       throw error;
     }
-    if (isGatewayError(outcome)) this.response(attempt, outcome.status, outcome);
+    if (isGatewayError(outcome)) this.response(attempt, outcome.status ?? answered(), outcome);
     else this.response(attempt, outcome.response.status);
     return outcome;
   }

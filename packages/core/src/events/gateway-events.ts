@@ -152,7 +152,7 @@ export interface GatewayRetryEvent extends GatewayEventBase {
 /**
  * A hedged call (`hedge`): `sent` when its second attempt goes out (`model`, after `waitedMs`
  * without content on `from`); `won` when one of the two delivered first (`model`), the other
- * (`lost`) aborted at once.
+ * (`lost`) aborted at once — unless it had failed already.
  */
 export interface GatewayHedgeEvent extends GatewayEventBase {
   type: 'hedge';
@@ -165,7 +165,7 @@ export interface GatewayHedgeEvent extends GatewayEventBase {
   waitedMs?: number;
   /** `won`: which attempt won. */
   winner?: 'first' | 'hedge';
-  /** `won`: the loser's model, aborted. */
+  /** `won`: the loser's model, aborted in flight; absent when the other attempt had failed on its own. */
   lost?: string;
 }
 

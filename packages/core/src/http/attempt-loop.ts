@@ -62,7 +62,7 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
       if (scope.ended) throw scope.error({ requestedModel: request.requestedModel });
       inFlight = true;
       const sending = { spec, request, headers: run.headers, scope };
-      const refusal = { cut: false };
+      const refusal: Refusal = { cut: false };
       const result = await attemptOnce(sending, run, attempt, refusal);
       // A request we aborted (its own signal, or an answer the policy refused) is cut: the
       // gateway counts it a little longer (slot-source.ts, `CUT_REQUEST_GRACE_MS`).
@@ -102,13 +102,16 @@ function attemptOnce(
   sending: Sending,
   run: AttemptRun,
   attempt: number,
-  refusal: { cut: boolean },
+  refusal: Refusal,
 ): Promise<AttemptAnswer | GatewayError> {
   const { events } = run;
   if (!events) return sentAndAccepted(sending, run, refusal);
   const { model, body } = sending.request;
-  return events.observe(attempt, { ...sending.spec, model, body }, () =>
-    sentAndAccepted(sending, run, refusal),
+  return events.observe(
+    attempt,
+    { ...sending.spec, model, body },
+    () => sentAndAccepted(sending, run, refusal),
+    () => refusal.status,
   );
 }
 
@@ -119,7 +122,7 @@ function attemptOnce(
 function sentAndAccepted(
   sending: Sending,
   { send, policy }: AttemptRun,
-  refusal: { cut: boolean },
+  refusal: Refusal,
 ): Promise<AttemptAnswer | GatewayError> {
   const sent = sendOnce(sending, send);
   if (!policy.accept) return sent;
@@ -135,9 +138,10 @@ async function acceptedOrCut(
   outcome: AttemptAnswer | GatewayError,
   policy: AttemptPolicy,
   sending: Sending,
-  refusal: { cut: boolean },
+  refusal: Refusal,
 ): Promise<AttemptAnswer | GatewayError> {
   if (outcome instanceof GatewayError) return outcome;
+  refusal.status = outcome.response.status;
   let refused: GatewayError | undefined;
   try {
     refused = await policy.accept?.(outcome, sending.request);
@@ -150,6 +154,15 @@ async function acceptedOrCut(
   (outcome.reader ?? outcome.response.body)?.cancel(refused).catch(() => {});
   refusal.cut = true;
   return refused;
+}
+
+/**
+ * What the policy's `accept` did with an attempt's 2xx answer: its status (the attempt's `response`
+ * event says it, also when the answer was refused), whether its refusal cut the request.
+ */
+interface Refusal {
+  cut: boolean;
+  status?: number;
 }
 
 /**

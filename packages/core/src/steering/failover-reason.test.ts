@@ -16,6 +16,11 @@ describe('failoverReason', () => {
     [{ code: 'unshielded_access_required', status: 403 }, 'unshielded_access_required'],
     [{ code: 'unsupported_model_capability', status: 400 }, 'unsupported_model_capability'],
     [{ code: 'timeout', stall: { phase: 'first-chunk' as const } }, 'first_chunk_stall'],
+    // A 2xx stream's error event (or unreadable event) before any content reached the caller.
+    [{ code: 'provider_request_failed', status: 200 }, 'provider_request_failed'],
+    [{ code: 'provider_protocol_error', status: 200 }, 'provider_protocol_error'],
+    [{ code: 'upstream_error', status: 200 }, 'upstream_error'],
+    [{ code: 'invalid_request_error', status: 200 }, undefined],
     [{ code: 'client_concurrency_exceeded', status: 429 }, undefined],
     [{ code: 'invalid_request_error', status: 400 }, undefined],
     [{ code: 'upstream_error', status: 500 }, undefined],

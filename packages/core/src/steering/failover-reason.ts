@@ -18,6 +18,13 @@ const MODEL_REFUSALS: ReadonlySet<string> = new Set([
   'unsupported_model_capability',
 ]);
 
+/** A stream's error event from the provider (the gateway's codes, or an engine's own words). */
+const PROVIDER_FAILURES: ReadonlySet<string> = new Set([
+  'provider_request_failed',
+  'provider_protocol_error',
+  'upstream_error',
+]);
+
 /**
  * Why a failed attempt of a call with `fallbackModels` moves to the next listed model at once
  * (no retry wait), or undefined when it does not: "this model cannot take the call now, another
@@ -26,7 +33,7 @@ const MODEL_REFUSALS: ReadonlySet<string> = new Set([
  * limit, a connection lost before the first byte) — except `client_concurrency_exceeded`, the
  * key's limit, the same for every model — and a refusal of the model. Not a caller error, a 500
  * or a stall after the first chunk: those follow the retry rules on the same model. Asked
- * only of attempts that failed before any answer byte (the transport's loop).
+ * only of attempts that failed before any content reached the caller (the transport's loop).
  */
 export function failoverReason(failure: Failure): FailoverReason | undefined {
   const { code, status, stall } = failure;
@@ -39,6 +46,11 @@ export function failoverReason(failure: Failure): FailoverReason | undefined {
     return code === 'provider_request_failed' || code === 'provider_protocol_error'
       ? code
       : 'upstream_error';
+  }
+  // A 2xx stream failing before any content reached the caller (an error event, an event that
+  // cannot be read): the provider failed as a 502 says, only after the headers (§4.7 rule 3).
+  if (status !== undefined && status >= 200 && status < 300 && PROVIDER_FAILURES.has(code)) {
+    return code as FailoverReason;
   }
   return undefined;
 }

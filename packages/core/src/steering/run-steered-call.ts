@@ -107,8 +107,11 @@ interface Answered<T> {
   model: string;
   /** A hedged call's: which run answered (they may ask the same model). */
   winner?: 'first' | 'hedge';
-  /** A hedged call's other run: its model, its walk (what its route lacks), its error if it failed. */
-  other?: { model: string; walk: FailoverWalk; error?: unknown };
+  /**
+   * A hedged call's other run: its model, its walk (what its route lacks), its error if it failed,
+   * whether it was still going when this one won (and was aborted: it `lost`).
+   */
+  other?: { model: string; walk: FailoverWalk; error?: unknown; cut: boolean };
 }
 
 /** A hedged call's second run, once its hedge is sent: its walk of one model, how it failed. */
@@ -161,7 +164,9 @@ export async function runSteeredCall<T>(
   }
   const { answer, model, other } = answered;
   if (hedge) events?.raceWon(model, headersOf(answer, input.spec.stream === true));
-  if (other) events?.hedgeWon(model, answered.winner ?? 'first', other.model);
+  // Only a run cut in flight lost: one that had failed on its own is a hop of the route, no loser.
+  if (other)
+    events?.hedgeWon(model, answered.winner ?? 'first', other.cut ? other.model : undefined);
   if (hedge && events && !input.spec.stream) {
     // A hedged call's answer read whole: its `done` event, sent once the race is decided (each
     // run leaves its end to the call).
@@ -400,7 +405,7 @@ async function hedged<T>(
   const { answer, winner, hedgeModel, otherCut } = await race.result;
   if (hedgeModel === undefined) return { answer, model: walk.model };
   if (winner === 'first') {
-    const other = { model: hedgeModel, walk: second.walk!, error: second.error };
+    const other = { model: hedgeModel, walk: second.walk!, error: second.error, cut: otherCut };
     return { answer, model: walk.model, winner, other };
   }
   // The slow first attempt, cut, took at least this long: without it 'auto' would learn only the
@@ -410,7 +415,7 @@ async function hedged<T>(
     answer,
     model: hedgeModel,
     winner,
-    other: { model: walk.model, walk, error: firstError },
+    other: { model: walk.model, walk, error: firstError, cut: otherCut },
   };
 }
 

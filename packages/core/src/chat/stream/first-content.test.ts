@@ -90,6 +90,19 @@ describe('readToFirstContent (a steered stream is handed over only once its cont
     expect(failure?.message).toMatch(/ended before any content/);
   });
 
+  it('fails a stream whose [DONE] comes before any content as one that ended: a network_error', async () => {
+    const { answer } = answerOf([delta({ role: 'assistant' }), 'data: [DONE]\n\n']);
+    const failure = await readToFirstContent(answer, new AbortController().signal);
+    expect(failure).toMatchObject({ code: 'network_error', status: 200, isRetryable: true });
+  });
+
+  it('hands over content that a failure follows in the same read: the stream reports it after', async () => {
+    const read = `${delta({ content: 'Hi' })}${data({ error: { code: 'provider_request_failed' } })}`;
+    const { answer } = answerOf([delta({ role: 'assistant' }), read]);
+    expect(await readToFirstContent(answer, new AbortController().signal)).toBeUndefined();
+    expect(text(answer)).toBe(`${delta({ role: 'assistant' })}${read}`);
+  });
+
   it("fails with the signal's reason when it aborts first (a stall), cancelling the read", async () => {
     const { answer } = answerOf([': ping\n\n'], { open: true });
     const controller = new AbortController();

@@ -11,7 +11,8 @@ const MAX_BYTES_BEFORE_CONTENT = 1024 * 1024;
 /**
  * Reads a streamed answer until its first piece of content (the decoder's `answered`: text,
  * reasoning or tool-call pieces, or a finish), keeping every byte read in `answer.chunks` for the
- * stream that decodes them again. Resolves to undefined once content came; to the failure when the
+ * stream that decodes them again. Resolves to undefined once content came — also when a failure
+ * followed it in the same read: the stream reports it after the content; to the failure when the
  * stream failed, ended or sent an error event before any (nothing has reached the caller, so the
  * call may move on), or to the reason `signal` aborted with (a stall).
  */
@@ -30,8 +31,12 @@ export async function readToFirstContent(
   if (!ended && failure === undefined) {
     return decoder.answered > 0 ? undefined : tooMuchBeforeContent(answer, bytes);
   }
-  // A stall, or an error event (or an event that cannot be read) before any content.
-  if (isGatewayError(failure)) return failure;
+  // `[DONE]` before any content ended the stream as its body's end does.
+  if (isGatewayError(failure) && failure.code !== 'stream_incomplete') {
+    // A stall; or an error event (or an event that cannot be read) before any content: a 2xx
+    // failure the walk moves on from (steering/failover-reason.ts), as no answer.
+    return failure;
+  }
   return endedBeforeContent(answer, bytes, failure);
 }
 

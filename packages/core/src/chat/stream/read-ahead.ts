@@ -11,7 +11,8 @@ export interface ReadAhead {
   ended?: true;
   /**
    * Why it stopped short: the reason `signal` aborted with, as a GatewayError; else what the
-   * decoder, `stop` or the read threw. Undefined when `stop` held or the body ended.
+   * decoder, `stop` or the read threw. Undefined when `stop` held (also after such a throw: what
+   * came before it is handed over, the failure after it) or the body ended.
    */
   failure?: unknown;
 }
@@ -19,9 +20,9 @@ export interface ReadAhead {
 /**
  * Reads a steered stream ahead of its caller, while its attempt holds the slot: feeds `decoder`
  * the bytes `answer.chunks` holds, then reads on — each chunk kept there, for the stream that
- * decodes them again once handed over — until `stop(bytes)` holds (asked before each read), the
- * body ends, or `signal` aborts (a stall, the call's end): that cancels the read, for some bodies
- * only end on cancel.
+ * decodes them again once handed over — until `stop(bytes)` holds (asked before each read, and
+ * once more when the decoder or the read threw), the body ends, or `signal` aborts (a stall, the
+ * call's end): that cancels the read, for some bodies only end on cancel.
  */
 export async function readAhead(
   answer: AttemptAnswer,
@@ -55,11 +56,22 @@ export async function readAhead(
       decoder.feed(text.decode(next.value, { stream: true }));
     }
   } catch (cause) {
-    if (!signal.aborted) return { bytes, failure: cause };
+    // Content decoded before the failure in the same read came first: it is handed over, the
+    // failure after it (the stream decodes these bytes again), as without a read-ahead.
+    if (!signal.aborted) return holds(stop, bytes) ? { bytes } : { bytes, failure: cause };
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
   return { bytes, failure: aborted(signal) };
+}
+
+/** Whether `stop` holds after a throw (one of its own again: it does not). */
+function holds(stop: (bytes: number) => boolean, bytes: number): boolean {
+  try {
+    return stop(bytes);
+  } catch {
+    return false;
+  }
 }
 
 function aborted(signal: AbortSignal): GatewayError {
