@@ -65,3 +65,72 @@ describe('file parts', () => {
     ]);
   });
 });
+
+describe('video without a subtype', () => {
+  const mp4 = new Uint8Array([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 0x6d, 0x70, 0x34, 0x32]);
+  const webm = new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81]);
+
+  it('gets its type from its first bytes (MP4, WebM)', async () => {
+    const result = await generateText({
+      model: gateway()('community/general'),
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'file', data: mp4, mediaType: 'video/*' },
+            { type: 'file', data: webm, mediaType: 'video/*' },
+          ],
+        },
+      ],
+      include: { requestBody: true },
+    });
+    const body = result.request.body as {
+      messages: { content: { video_url: { url: string } }[] }[];
+    };
+    const urls = body.messages[0]?.content.map((part) => part.video_url.url.split(',')[0]);
+    expect(urls).toEqual(['data:video/mp4;base64', 'data:video/webm;base64']);
+  });
+
+  it('is refused before anything is sent when its bytes name no type, saying to give one', async () => {
+    const error = await generateText({
+      model: gateway()('community/general'),
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'file', data: new Uint8Array(16), mediaType: 'video/*' }],
+        },
+      ],
+      maxRetries: 0,
+    }).then(
+      () => new Error('not refused'),
+      (e: unknown) => e as Error,
+    );
+    expect(error).toMatchObject({ code: 'invalid_request_error', field: 'mediaType' });
+    expect(error.message).toContain('"video/mp4"');
+    expect(emulated.counters.requests.chat ?? 0).toBe(0);
+  });
+});
+
+describe('an image by provider reference', () => {
+  it('takes no `detail`: it belongs on `image_url` only', async () => {
+    const result = await generateText({
+      model: gateway()('community/general'),
+      messages: [
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'file',
+              mediaType: 'image/png',
+              data: { type: 'reference', reference: { infergate: 'file-abc' } },
+              providerOptions: { infergate: { detail: 'high' } },
+            },
+          ],
+        },
+      ],
+      include: { requestBody: true },
+    });
+    const body = result.request.body as { messages: { content: unknown }[] };
+    expect(body.messages[0]?.content).toEqual([{ type: 'file', file: { file_id: 'file-abc' } }]);
+  });
+});

@@ -155,3 +155,35 @@ describe('message parts through the AI SDK, as openai-compatible sends them', ()
     expect(body.messages[3]).toMatchObject({ role: 'tool', content: '{"rows":"10"}' });
   });
 });
+
+describe('a replayed tool call whose string input is not JSON', () => {
+  it('sends it JSON-encoded, a string that parses as it is (`arguments` stay JSON)', async () => {
+    const call = (toolCallId: string, input: string) => ({
+      role: 'assistant' as const,
+      content: [{ type: 'tool-call' as const, toolCallId, toolName: 'weather', input }],
+    });
+    const result = (toolCallId: string) => ({
+      role: 'tool' as const,
+      content: [
+        {
+          type: 'tool-result' as const,
+          toolCallId,
+          toolName: 'weather',
+          output: { type: 'error-text' as const, value: 'bad arguments' },
+        },
+      ],
+    });
+    const sent = await sentMessages([
+      { role: 'user', content: 'weather?' },
+      call('c1', '{"city": "Par'),
+      result('c1'),
+      call('c2', '{"city":"Paris"}'),
+      result('c2'),
+    ]);
+    const args = (index: number) =>
+      (sent[index] as { tool_calls: { function: { arguments: string } }[] }).tool_calls[0]?.function
+        .arguments;
+    expect(args(1)).toBe(JSON.stringify('{"city": "Par'));
+    expect(args(3)).toBe('{"city":"Paris"}');
+  });
+});

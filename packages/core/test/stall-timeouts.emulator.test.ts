@@ -225,6 +225,21 @@ describe('chunkTimeoutMs', () => {
     expect(only(events, 'done')[0]).toMatchObject({ ok: false, error: { code: 'timeout' } });
   });
 
+  it('a stall after the finish_reason ends the stream as answered, not with timeout', async () => {
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { chunkTimeoutMs: 50 });
+    // Role, three pieces of text, the finish chunk: then silence where the usage or [DONE] was due.
+    gateway.emulator.injectFault({ fault: 'stall_stream', afterChunks: 5, ms: FOREVER });
+    driveClock();
+    const stream = await settledAfter(0, client.chatStream(hi()));
+    const answer = await settledAfter(50, stream.result());
+    expect(answer.text).toBe('Echo: hello there');
+    expect(answer.finishReason).toBe('stop');
+    await idle(client);
+    expect(client.budget.active).toBe(0);
+    expect(only(events, 'done')[0]).toMatchObject({ ok: true });
+  });
+
   it('does not fire while chunks keep coming', async () => {
     const gateway = await emulate({ scenario: { streamChunkDelayMs: 5 } });
     const client = clientOn(gateway, { chunkTimeoutMs: 1_000 });

@@ -69,15 +69,32 @@ export function prototypeKeyProblem(path: string, key: string): string | undefin
 }
 
 /**
+ * Characters that can forge or hide a log line (C0 and C1 controls, DEL, the line and paragraph
+ * separators, the bidirectional overrides and isolates): core's set (errors/escape-control.ts).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** `text` with each such character written as an escape (`\n`, else `\uXXXX`), as core writes it. */
+function escapeControl(text: string): string {
+  return text.replace(
+    UNSAFE,
+    (char) => SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
  * `unknown option \`<key>\` in <where> — did you mean \`<name>\`?`, or the known ones: core's wording
- * (a long key cut at 60 characters, `…` marking the cut), copied since the emulator depends on
- * nothing of ours; test/crosscheck's unknown-option-wording test keeps the two the same.
+ * (a long key cut at 60 characters, `…` marking the cut, its control characters escaped), copied
+ * since the emulator depends on nothing of ours; test/crosscheck's unknown-option-wording test
+ * keeps the two the same.
  */
 export function unknownOption(key: string, known: readonly string[], where: string): string {
   const close = closestName(key, known);
   const hint =
     close === undefined ? `; known: ${known.join(', ')}` : ` — did you mean \`${close}\`?`;
-  const quoted = key.length > 60 ? `${key.slice(0, 60)}…` : key;
+  const quoted = escapeControl(key.length > 60 ? `${key.slice(0, 60)}…` : key);
   return `unknown option \`${quoted}\` in ${where}${hint}`;
 }
 

@@ -264,3 +264,35 @@ describe('GatewayChatModel: image detail, video and data URLs in standard blocks
     ]);
   });
 });
+
+describe('GatewayChatModel: a video block without mimeType', () => {
+  // LangChain's types ask for `mimeType` with data; JavaScript callers (and loose data) leave it out.
+  const untypedVideo = (...data: string[]) =>
+    new HumanMessage({ contentBlocks: data.map((d) => ({ type: 'video', data: d })) as never });
+
+  it('gets its type from its first bytes (MP4, WebM)', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    await model.invoke([untypedVideo('AAAAGGZ0eXBtcDQy', 'GkXfo59ChoE=')]);
+    expect(bodies[0]?.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'video_url', video_url: { url: 'data:video/mp4;base64,AAAAGGZ0eXBtcDQy' } },
+          { type: 'video_url', video_url: { url: 'data:video/webm;base64,GkXfo59ChoE=' } },
+        ],
+      },
+    ]);
+  });
+
+  it('is refused before anything is sent when its bytes name no type, naming mimeType', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    await expect(model.invoke([untypedVideo('AAAAAAAAAAAA')])).rejects.toMatchObject({
+      code: 'invalid_request_error',
+      field: 'mimeType',
+      message: expect.stringContaining('"video/mp4"'),
+    });
+    expect(bodies).toEqual([]);
+  });
+});

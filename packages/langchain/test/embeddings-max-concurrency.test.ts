@@ -119,4 +119,13 @@ describe('GatewayEmbeddings onFailedAttempt', () => {
     expect(error.message).toContain('onEvent');
     expect(gateway.counters.requests.capabilities).toBe(0);
   });
+
+  it('left undefined (LangChain params spread in) is accepted: it sets nothing', async () => {
+    const gateway = await emulate();
+    const shared = { maxConcurrency: 2, onFailedAttempt: undefined };
+    const fields = { ...gateway.connection, model: MODEL, ...shared, timeoutMs: undefined };
+    const embeddings = new GatewayEmbeddings(fields as never);
+    expect(await embeddings.embedQuery('hello')).not.toHaveLength(0);
+    expect(gateway.counters.requests.embeddings).toBe(1);
+  });
 });

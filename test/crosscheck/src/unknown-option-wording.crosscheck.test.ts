@@ -51,6 +51,14 @@ describe("the emulator's unknown-option wording is core's", () => {
     expect(emulator).toBe(ours);
   });
 
+  it('escapes the control characters of a key (a newline, a terminal escape), as core does', async () => {
+    const key = 'zz\nzz\u001b[31mzz';
+    const quotedKey = (message: string) => message.slice(0, message.indexOf(' in '));
+    const ours = quotedKey(await coreRefusal(key));
+    expect(ours).toBe('unknown option `zz\\nzz\\u001b[31mzz`');
+    expect(quotedKey(await emulatorRefusal(key))).toBe(ours);
+  });
+
   it('quotes at most 60 characters of a long key, marking the cut', async () => {
     const key = 'q'.repeat(70);
     const ours = shape(await coreRefusal(key), key, 'createGatewayClient');

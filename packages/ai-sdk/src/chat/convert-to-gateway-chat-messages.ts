@@ -7,7 +7,11 @@ import {
   type SharedV4ProviderOptions,
   UnsupportedFunctionalityError,
 } from '@ai-sdk/provider';
-import { convertToBase64, stringifyWithBigIntAndCycles } from '@ai-sdk/provider-utils';
+import {
+  convertToBase64,
+  isParsableJson,
+  stringifyWithBigIntAndCycles,
+} from '@ai-sdk/provider-utils';
 import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
 import { joinTextParts, mediaPart, sendsReasoningBack, toolCallOf } from '@infergate/core/internal';
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
@@ -102,8 +106,9 @@ function userContent(message: MessageOf<'user'>): string | ChatContentPart[] {
     const { detail, ...rest } = extra;
     const imageDetail = typeof detail === 'string' ? detail : undefined;
     const converted = convertFilePart(part, imageDetail);
-    // An image's `detail` is read on `image_url` (OpenAI's place for it); other fields on the part.
-    return { ...converted, ...(converted.type === 'image_url' && imageDetail ? rest : extra) };
+    // An image's `detail` goes on `image_url` (OpenAI's only place for it; core puts it there),
+    // never on another part (a file by id); the other fields on the part.
+    return { ...converted, ...rest };
   });
 }
 
@@ -160,11 +165,13 @@ function messageExtras(providerOptions: SharedV4ProviderOptions | undefined) {
 }
 
 /**
- * A call's arguments: a string as it is (history kept as text, or a call the model wrote badly),
- * anything else as JSON, a BigInt as its digits (as openai-compatible sends them).
+ * A call's arguments, always JSON (as openai-compatible sends them): a string as it is when it
+ * parses (history kept as text), else JSON-encoded (a call the model wrote badly); anything else
+ * as JSON, a BigInt as its digits.
  */
 function toolArguments(input: unknown): string {
-  return typeof input === 'string' ? input : stringifyWithBigIntAndCycles(input ?? {});
+  if (typeof input === 'string') return isParsableJson(input) ? input : JSON.stringify(input);
+  return stringifyWithBigIntAndCycles(input ?? {});
 }
 
 function convertFilePart(part: LanguageModelV4FilePart, detail?: string): ChatContentPart {

@@ -8,6 +8,7 @@
  * (or the model behind it) refuses what it cannot read.
  */
 import { decodeBase64 } from '../encoding/base64-bytes';
+import { invalidRequest } from '../errors/errors';
 import type { ChatContentPart } from '../protocol/wire-types';
 
 /** An image's type when neither its media type nor its first bytes name one (as openai-compatible). */
@@ -29,6 +30,8 @@ interface MediaSource {
   fileId?: string;
   /** An image's `detail` (`low`, `high`, `auto`), where OpenAI reads it: on `image_url`. */
   detail?: string;
+  /** The media type's field as the framework names it (`mediaType`, `mimeType`), for a refusal. */
+  typeField?: string;
 }
 
 /** Image types recognised by the start of their base64 (PNG, JPEG, GIF; WebP by its RIFF tag). */
@@ -44,6 +47,32 @@ function sniffImage(base64: string): string | undefined {
     // Not base64: the gateway judges the data.
   }
   return undefined;
+}
+
+/** Video types recognised by their first bytes: MP4 (an `ftyp` box first), WebM (EBML's magic). */
+function sniffVideo(base64: string): string | undefined {
+  if (base64.startsWith('GkXfo')) return 'video/webm';
+  try {
+    if (atob(base64.slice(0, 12)).slice(4, 8) === 'ftyp') return 'video/mp4';
+  } catch {
+    // Not base64: no type read from it.
+  }
+  return undefined;
+}
+
+/**
+ * The media type of a video given as data: as given when full, else by its first bytes; else it
+ * is refused (a `data:video;base64,` URL names no type a server can read), naming the field.
+ */
+function videoMediaType(source: MediaSource, base64: string): string {
+  const { mediaType } = source;
+  if (subtypeOf(mediaType)) return mediaType;
+  const sniffed = sniffVideo(base64);
+  if (sniffed) return sniffed;
+  throw invalidRequest(
+    source.typeField ?? 'mediaType',
+    `"${mediaType}" names no video type and the data is neither MP4 nor WebM: give the full type, e.g. "video/mp4"`,
+  );
 }
 
 /** The subtype of a full media type (`audio/x-wav` → `x-wav`), or undefined for `image`, `image/*`. */
@@ -72,14 +101,17 @@ function audioFormat(mediaType: string): string {
  * The content part of an image, video, audio clip, text or other file, or undefined when it has
  * no wire form: audio given only by URL (`input_audio` carries data), a file by neither data nor
  * id. Any media given only by a file id is a `file` part naming it (as openai-compatible sends it).
+ * A video given as data with no type found (`typeField` names it) is refused: `invalid_request_error`.
  */
 export function mediaPart(source: MediaSource): ChatContentPart | undefined {
   const { mediaType, data, url, fileId } = source;
   const kind = mediaType.split('/')[0]!.toLowerCase();
   if ((kind === 'image' || kind === 'video') && (url ?? data) !== undefined) {
-    const type = kind === 'image' ? imageMediaType(mediaType, data ?? '') : mediaType;
-    const link = url ?? `data:${type};base64,${data}`;
-    if (kind === 'video') return { type: 'video_url', video_url: { url: link } };
+    if (kind === 'video') {
+      const link = url ?? `data:${videoMediaType(source, data!)};base64,${data}`;
+      return { type: 'video_url', video_url: { url: link } };
+    }
+    const link = url ?? `data:${imageMediaType(mediaType, data ?? '')};base64,${data}`;
     const detail = source.detail ? { detail: source.detail } : {};
     return { type: 'image_url', image_url: { url: link, ...detail } };
   }

@@ -441,6 +441,7 @@ function toGatewayPart(block: Record<string, unknown>): ChatContentPart | undefi
       // `video_url` and `input_audio` take no id, so such a block by id alone is refused.
       fileId: /^(image|video|audio)$/.test(type) ? undefined : fileIdOf(block),
       detail: imageDetailOf(block),
+      typeField: 'mimeType',
     });
   }
   return undefined;
@@ -461,7 +462,7 @@ function dataUrlOf(url: string): { mediaType: string; data: string } | undefined
   return inline ? { mediaType: inline[1]!, data: url.slice(inline[0].length) } : undefined;
 }
 
-/** An image's `detail`: LangChain's standard blocks keep it in `metadata` (where ChatOpenAI reads it). */
+/** An image's `detail`: LangChain's standard blocks keep it in `metadata` (legacy and v1 blocks alike). */
 function imageDetailOf(block: Record<string, unknown>): string | undefined {
   const detail = asObject(block.metadata).detail;
   return typeof detail === 'string' ? detail : undefined;

@@ -27,7 +27,9 @@ const CLIENT_FIELDS: EveryKey<ClientFields> = {
  * `own` (the class's other fields, LangChain's base ones included): a typo (`dimension`,
  * `timeoutMS`) would do nothing. A `configuration_error` naming the key and the closest known one,
  * as `GatewayChatModel`'s fields; a client option these fields do not take (`timeoutMs`,
- * `circuitBreaker`), or a key of the class's `hints`, is named with where it goes.
+ * `circuitBreaker`), or a key of the class's `hints`, is named with where it goes — unless its value
+ * is `undefined` (LangChain's own `onFailedAttempt` spread in unset): it sets nothing, as the chat
+ * model's fields take it. A typo is refused whatever its value.
  */
 export function refuseUnknownFields<T extends object>(
   fields: T,
@@ -36,5 +38,9 @@ export function refuseUnknownFields<T extends object>(
   hints?: Readonly<Record<string, string>>,
 ): void {
   const known = [...Object.keys(own), ...Object.keys(CLIENT_FIELDS)];
-  refuseUnknownOptions(fields, known, where, 'model setting', { ...CLIENT_OPTION_HINTS, ...hints });
+  const hinted: Readonly<Record<string, string>> = { ...CLIENT_OPTION_HINTS, ...hints };
+  const set = Object.entries(fields).filter(
+    ([key, value]) => value !== undefined || !Object.hasOwn(hinted, key),
+  );
+  refuseUnknownOptions(Object.fromEntries(set), known, where, 'model setting', hinted);
 }

@@ -170,7 +170,11 @@ export class GatewayChatStream implements ChatStream {
    * finalizer's registry would keep every stream reachable (never collected, never cancelled).
    */
   #watchSilence(silence: SilenceClock): void {
-    this.#silence = silence((error) => this.#fail(error));
+    // A silence after the finish_reason (the usage, or [DONE], late) ends an answer that is
+    // whole: it is finished as it is (without the usage), as a read error after it is.
+    this.#silence = silence((error) =>
+      this.#decoder.hasFinish ? this.#finish() : this.#fail(error),
+    );
     this.#silence.start();
     void this.#decodeAhead();
   }
