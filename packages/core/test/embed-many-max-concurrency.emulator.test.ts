@@ -49,6 +49,23 @@ describe('embedMany maxConcurrency', () => {
     expect(gateway.counters.requests.embeddings).toBe(2);
   });
 
+  it("the caller's abort, one batch in flight and the others waiting, fails as embed's: aborted", async () => {
+    const gateway = await emulate();
+    const client = clientOn(gateway);
+    // (A client that has embedded once: its connection open, as in a long-lived app.)
+    await client.embed({ input: 'warm', model: ENGINE });
+    const release = gateway.hold('embeddings');
+    const caller = new AbortController();
+    const options = { model: ENGINE, maxConcurrency: 1, signal: caller.signal };
+    const call = client.embedMany(TEXTS, options);
+    await gateway.untilHeld(1);
+    caller.abort();
+    const error = await caught(call, isGatewayError);
+    release();
+    expect(error.code).toBe('aborted');
+    expect(error.cause).toBe(caller.signal.reason);
+  });
+
   it.each([0, 1.5, '2', Number.POSITIVE_INFINITY])(
     'refuses %j before anything is sent, naming the option',
     async (value) => {

@@ -1,4 +1,5 @@
-// docs/gateway-protocol.md §2.5 (the key's slots), §6 (`embedMany`'s batches).
+// docs/gateway-protocol.md §2.5 (the key's slots), §6 (`embedMany`'s batches), §10.4 (`aborted`).
+import { callEndedError } from '../call/call-scope';
 import type { SiblingRequest } from './sibling-requests';
 
 type Send<T, R> = (item: T, sibling: SiblingRequest, index: number) => Promise<R>;
@@ -6,7 +7,9 @@ type Send<T, R> = (item: T, sibling: SiblingRequest, index: number) => Promise<R
 /**
  * `send` for `runSiblingRequests` with at most `limit` (an integer ≥ 1) running at once: the others
  * wait their turn in the order they came (the items' order). A request stopped while it waits (one
- * failed, the caller aborted: `runSiblingRequests` then stops them all) leaves the line unsent. A
+ * failed, the caller aborted: `runSiblingRequests` then stops them all) leaves the line unsent,
+ * failing as a request that was sent fails when the call ends (`callEndedError`: `aborted`, the
+ * reason as cause), since it may be the first to end and so the call's failure. A
  * failed request keeps its turn: every sibling is stopped then, so none is left to take it. Kept
  * out of `runSiblingRequests`, which a chat-only app's start loads, so that only the service
  * calls' chunk carries it. (Not the key's `FifoSemaphore`: the chunk importing it would move it out
@@ -17,7 +20,8 @@ export function inTurns<T, R>(limit: number, send: Send<T, R>): Send<T, R> {
   const waiting: (() => void)[] = [];
   return async (item, sibling, index) => {
     if (running < limit) running += 1;
-    else {
+    // (Stopped already, it would wait for an abort event that has fired.)
+    else if (!sibling.signal.aborted) {
       await new Promise<void>((resolve) => {
         waiting.push(resolve);
         // Stopped, it leaves now; its entry stays, but a stop stops every sibling, so a turn
@@ -25,7 +29,7 @@ export function inTurns<T, R>(limit: number, send: Send<T, R>): Send<T, R> {
         sibling.signal.addEventListener('abort', () => resolve());
       });
     }
-    if (sibling.signal.aborted) throw sibling.signal.reason;
+    if (sibling.signal.aborted) throw callEndedError(sibling.signal.reason);
     const result = await send(item, sibling, index);
     // The turn goes to the next in line, else it is free.
     const next = waiting.shift();

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { callEndedError } from '../call/call-scope';
+import { isGatewayError } from '../errors/errors';
 import { inTurns } from './requests-in-turns';
 import { runSiblingRequests, type SiblingRequest } from './sibling-requests';
 
@@ -135,17 +137,52 @@ describe('runSiblingRequests with inTurns', () => {
     expect(started).toEqual([0]);
   });
 
+  /** A sent request that never answers: it ends when its signal aborts, as core's requests end. */
+  async function sentRequest(sibling: SiblingRequest): Promise<string> {
+    try {
+      return await pending(sibling);
+    } catch (reason) {
+      throw callEndedError(reason);
+    }
+  }
+
   it("the caller's abort stops the running ones and starts no other", async () => {
     const caller = new AbortController();
     const started: number[] = [];
     const send = (index: number, sibling: SiblingRequest) => {
       started.push(index);
-      return pending(sibling);
+      return sentRequest(sibling);
     };
     const call = runSiblingRequests([0, 1, 2, 3], caller.signal, inTurns(2, send));
     const reason = new Error('caller aborted');
     caller.abort(reason);
-    await expect(call).rejects.toBe(reason);
+    await expect(call).rejects.toMatchObject({ code: 'aborted', cause: reason });
     expect(started).toEqual([0, 1]);
+  });
+
+  it("a request stopped while it waits fails as a sent one does (aborted), not with the caller's reason", async () => {
+    const caller = new AbortController();
+    const requests = held();
+    const call = runSiblingRequests([0, 1], caller.signal, inTurns(1, requests.send));
+    await requests.untilStarted(1);
+    const reason = new Error('caller aborted');
+    caller.abort(reason);
+    // The one sent still answers: the waiting one's leaving is the call's only failure.
+    requests.answer(0);
+    const error = await call.catch((thrown: unknown) => thrown);
+    expect(isGatewayError(error) && [error.code, error.cause]).toEqual(['aborted', reason]);
+    expect(requests.started).toEqual([0]);
+  });
+
+  it('a caller signal aborted already: none is sent, none is left waiting', async () => {
+    const reason = new Error('aborted before');
+    const started: number[] = [];
+    const send = async (index: number) => {
+      started.push(index);
+      return index;
+    };
+    const call = runSiblingRequests([0, 1, 2], AbortSignal.abort(reason), inTurns(1, send));
+    await expect(call).rejects.toMatchObject({ code: 'aborted', cause: reason });
+    expect(started).toEqual([]);
   });
 });
