@@ -24,12 +24,16 @@ export const MISSED_TARGETS = {
       'chunk; no large part can move behind the three lazy boundaries (services, steering, ' +
       'events) honestly, and the glue between chunks is under 1 KB of it. Issue 50 also set all ' +
       'chunks at 52 000 B: core checking structured answers itself (no bundled validator) took ' +
-      "about 4.8 KB off, and the rest is the path's own code, each chunk compressed alone.",
+      "about 4.8 KB off, and the rest is the path's own code, each chunk compressed alone. " +
+      'A measured probe (bench/HISTORY.md, 2026-12-05) found neither reachable without removing ' +
+      'features: the whole app as one bundle, with no chunk overhead at all, is above 52 000 B, ' +
+      'and still is with the services, the JSON Schema check, hedging, the breakers and the ' +
+      'events emptied; the best start within three boundaries, with every failure-only module ' +
+      'deleted, stays above 30 000 B.',
     plan:
-      'next round: decide whether start or the first call is the measure. The stream reader ' +
-      'behind a boundary was measured on 2026-12-03 (bench/HISTORY.md) and reaches neither ' +
-      'target: it only moves bytes from start to the first streamed call. Then set this target ' +
-      'from the unsplit size of the code the path keeps, or drop a feature from the chat path.',
+      "the owner's decision: measure through the first call (the stream reader loads with the " +
+      'first streamed call anyway) and set the all-chunks target from the unsplit size of the ' +
+      'code the path keeps, or name the features the chat path drops.',
   },
   'B5.langchain': {
     since: '2026-11-27',
