@@ -131,7 +131,7 @@ function serving(
   return {
     ownTools: (call.req.tools ?? []).length > 0,
     checkedOf: (headers) => checked.get(headers),
-    async checkWhole(answer, model, method, last, signal) {
+    async checkWhole(answer, model, method, last, signal, onContent) {
       // The last answer handed on unchecked when the call says so (`lastAnswer`): asked once the
       // answer is whole (a hedged call's other run may have ended meanwhile).
       const returns = returnsLastAnswer(call);
@@ -143,7 +143,7 @@ function serving(
       if (call.stream) {
         const asks = { model, method, given, check, ownTools: this.ownTools };
         const hooks = structuredStream(Object.assign(refusal, asks));
-        return checkStructuredStart(answer, hooks, maxResponseBytes, signal);
+        return checkStructuredStart(answer, hooks, maxResponseBytes, { signal, onContent });
       }
       const asked = Object.assign(refusal, { given, check, maxResponseBytes, path });
       const outcome = await checkWholeAnswer(answer, model, method, asked);

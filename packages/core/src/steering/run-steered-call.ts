@@ -68,7 +68,7 @@ export interface StructuredServing {
    * `last`, asked once the answer is whole: no model is left to move on to — none in the walk,
    * and no other run of a hedged call that may still answer (`FailoverWalk.lastAnswer`;
    * `structuredOutput.lastAnswer` may hand it on). `signal`: the attempt's (its abort cancels a
-   * stream's read).
+   * stream's read); `onContent`: told as a stream's read decodes content (its stall clock).
    */
   checkWhole(
     answer: AttemptAnswer,
@@ -76,6 +76,7 @@ export interface StructuredServing {
     method: StructuredOutputMethod,
     last: () => boolean,
     signal: AbortSignal,
+    onContent?: () => void,
   ): Promise<GatewayError | undefined>;
   /**
    * The checked value of the whole answer with these headers (`WholeAnswer.headers`); undefined
@@ -328,6 +329,7 @@ function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
     retry: input.transport.retryAllowance(input.options),
     stream,
     firstChunkMs: call.firstChunkTimeoutMs ?? input.client.firstChunkTimeoutMs,
+    chunkMs: stream ? (call.chunkTimeoutMs ?? input.client.chunkTimeoutMs) : undefined,
     firstContent: input.firstContent,
     checkWhole: checkWholeOf(planned, stream, last),
     onRequest,
@@ -348,9 +350,14 @@ function checkWholeOf(planned: PlannedCall, stream: boolean, last: () => boolean
   const { structured } = input;
   const methods = plan.methods;
   if (structured === undefined || methods === undefined) return undefined;
-  return async (answer: AttemptAnswer, model: string, signal: AbortSignal) => {
+  return async (
+    answer: AttemptAnswer,
+    model: string,
+    signal: AbortSignal,
+    onContent?: () => void,
+  ) => {
     const method = methods.get(model)!;
-    const failure = await structured.checkWhole(answer, model, method, last, signal);
+    const failure = await structured.checkWhole(answer, model, method, last, signal, onContent);
     // (A stream's `done` event tells its check at its end.)
     if (failure === undefined && !stream) {
       const checked = structured.checkedOf(answer.response.headers) !== undefined;

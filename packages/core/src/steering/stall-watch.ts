@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4.7 (stalls of one attempt: before its first content, between pieces).
 import { type SilenceClock, StallTimer, stallError } from '../call/stall-timer';
-import type { GatewayError } from '../errors/errors';
+import { GatewayError } from '../errors/errors';
 
 /**
  * One attempt's own abort signal and first-content clock (`firstChunkTimeoutMs`): the signal
@@ -79,4 +79,66 @@ export function betweenChunks(
     new StallTimer(limitMs, (waitedMs) =>
       fail(stallError('between-chunks', waitedMs, limitMs, context)),
     );
+}
+
+/**
+ * The stall clock of a stream read ahead of its caller while its attempt holds the slot (a
+ * structured stream whose map holds its text, §4.8 item 5): `signal` follows the attempt's and
+ * aborts when no content came for `limitMs` (`chunkTimeoutMs`, as between any two pieces of a
+ * stream), counted from the first content. Nothing reached the caller yet, so the stall is no
+ * answer: phase `first-chunk` (the caller's first content never came; a failover reason, §4.7
+ * rule 5), its limit and message `chunkTimeoutMs`'s.
+ */
+export class HeldReadWatch {
+  readonly #controller = new AbortController();
+  readonly #attemptSignal: AbortSignal;
+  readonly #timer: StallTimer;
+
+  constructor(attemptSignal: AbortSignal, limitMs: number, context: HeldStallContext) {
+    this.#attemptSignal = attemptSignal;
+    this.#timer = new StallTimer(limitMs, (waitedMs) =>
+      this.#controller.abort(heldStall(waitedMs, limitMs, context)),
+    );
+    if (attemptSignal.aborted) this.#controller.abort(attemptSignal.reason);
+    else {
+      attemptSignal.addEventListener('abort', this.#follow, { once: true });
+      this.#timer.start();
+    }
+  }
+
+  /** The read's signal. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Content came: the clock starts again. */
+  content(): void {
+    if (!this.#controller.signal.aborted) this.#timer.start();
+  }
+
+  /** The read ended: the clock stops and the signal no longer follows the attempt's. */
+  end(): void {
+    this.#timer.stop();
+    this.#attemptSignal.removeEventListener('abort', this.#follow);
+  }
+
+  readonly #follow = (): void => {
+    this.#timer.stop();
+    this.#controller.abort(this.#attemptSignal.reason);
+  };
+}
+
+/** What a held read's stall names: the model asked, the answer's status. */
+interface HeldStallContext {
+  requestedModel: string;
+  status: number;
+}
+
+function heldStall(waitedMs: number, limitMs: number, context: HeldStallContext): GatewayError {
+  return new GatewayError({
+    code: 'timeout',
+    message: `No answer from model "${context.requestedModel}": its stream, held back for the structured-output check, sent no content for ${waitedMs} ms, more than chunkTimeoutMs (${limitMs} ms), before any of it reached the caller; the request was aborted`,
+    stall: { phase: 'first-chunk', waitedMs, limitMs },
+    ...context,
+  });
 }

@@ -10,7 +10,7 @@ import type {
 } from '../http/attempt-policy';
 import type { FailoverWalk } from './failover-walk';
 import { countModelInflight } from './model-inflight';
-import { FirstChunkWatch } from './stall-watch';
+import { FirstChunkWatch, HeldReadWatch } from './stall-watch';
 
 /**
  * Reads a streamed answer until its first content (what counts is the stream decoder's to say:
@@ -32,6 +32,8 @@ export interface WalkPolicyInput {
   stream: boolean;
   /** `firstChunkTimeoutMs`, resolved; undefined: no first-content clock. */
   firstChunkMs: number | undefined;
+  /** A stream's `chunkTimeoutMs`, resolved: the stall clock of a read ahead of the caller. */
+  chunkMs?: number | undefined;
   firstContent: FirstContentReader;
   /**
    * A call asking for structured output: its whole answer checked while the attempt holds its
@@ -39,12 +41,14 @@ export interface WalkPolicyInput {
    * content, when its map let nothing through before its end. Resolves to the failure that ends
    * the attempt, or undefined when the answer passed or the stream is handed over (the check
    * leaves one the transport can read again in `answer.response` / `answer.chunks`). `signal`:
-   * the attempt's (its abort cancels a stream's read).
+   * the attempt's (its abort cancels a stream's read); `onContent`: told as a stream's read decodes
+   * content (its stall clock starts again).
    */
   checkWhole?: (
     answer: AttemptAnswer,
     model: string,
     signal: AbortSignal,
+    onContent?: () => void,
   ) => Promise<GatewayError | undefined>;
   /**
    * Told each attempt's outcome: its model, its failure (undefined: it answered, its first content
@@ -108,7 +112,7 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
       watch?.arrived();
       // Time to first content: the headers (or first piece), not the check's read of the body.
       const ms = performance.now() - sentAt;
-      const refused = await input.checkWhole?.(answer, request.requestedModel!, signal);
+      const refused = await checkHeld(input, answer, request.requestedModel!, signal);
       if (scope.aborted) throw scope.error({ requestedModel: request.requestedModel });
       if (refused) return refused;
       onOutcome?.(request.requestedModel!, undefined, ms);
@@ -120,4 +124,27 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
       return walk.next(failure, waits, { ...retry, remainingMs });
     },
   };
+}
+
+/**
+ * The structured check of an attempt's answer (`checkWhole`); a stream's read ahead of its caller
+ * runs under `chunkTimeoutMs`'s clock, as the stream would once handed over: a model that goes
+ * silent while its text is held stalls, and the walk moves on (nothing reached the caller).
+ */
+async function checkHeld(
+  input: WalkPolicyInput,
+  answer: AttemptAnswer,
+  model: string,
+  signal: AbortSignal,
+): Promise<GatewayError | undefined> {
+  const { checkWhole, chunkMs } = input;
+  if (checkWhole === undefined) return undefined;
+  if (!input.stream || chunkMs === undefined) return checkWhole(answer, model, signal);
+  const context = { requestedModel: model, status: answer.response.status };
+  const held = new HeldReadWatch(signal, chunkMs, context);
+  try {
+    return await checkWhole(answer, model, held.signal, () => held.content());
+  } finally {
+    held.end();
+  }
 }

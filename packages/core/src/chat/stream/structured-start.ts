@@ -6,32 +6,43 @@
  * everything to its end (JSON in prose, whitespace, an unclosed think block) has given the caller
  * nothing: its answer is checked here, and a failure moves the walk on as a whole answer's does.
  */
-import { type GatewayError, isGatewayError } from '../../errors/errors';
+import { type GatewayError, gatewayFailure, isGatewayError } from '../../errors/errors';
 import type { AttemptAnswer } from '../../http/attempt-policy';
 import type { ChatStreamEvent } from '../../protocol/chat-result-types';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 import { readAhead } from './read-ahead';
 import type { DecodedEvents, StructuredStream } from './sse-chat-stream';
 
+/** How a held stream's read is bounded: `signal` (a stall, the call's end) and its stall clock. */
+export interface HeldRead {
+  signal: AbortSignal;
+  /** Told each time the read decoded content (the raw answer's: it restarts the stall clock). */
+  onContent?: () => void;
+}
+
 /**
  * Reads on from the bytes `answer.chunks` holds until `hooks`' map lets content through before
  * the answer's end (undefined: the stream is handed over, those bytes decoded again), else to the
- * end: the check's failure, or undefined when it passed. Past `maxBytes`, or an answer that cannot
- * be decoded, is handed over for the stream to report; `signal` aborting (the call's end) cancels
- * the read and is the failure.
+ * end: the check's failure, or undefined when it passed. Past `maxBytes`, it is handed over for
+ * the stream to report; `read.signal` aborting (a stall, the call's end) cancels the read and is
+ * the failure. Nothing reached the caller: a stream that fails, is cut or ends short is the
+ * attempt's failure, and the walk moves on (§4.7 rule 3).
  */
 export async function checkStructuredStart(
   answer: AttemptAnswer,
   hooks: StructuredStream,
   maxBytes: number,
-  signal: AbortSignal,
+  read: HeldRead,
 ): Promise<GatewayError | undefined> {
   if (answer.reader === undefined) return undefined;
   const decoder = new ChatStreamDecoder({ assemble: true });
   const source = lastTaken(decoder);
   const events = hooks.events(source);
   let through = false;
-  const { bytes, failure } = await readAhead(answer, decoder, signal, (read) => {
+  let answered = decoder.answered;
+  const ahead = await readAhead(answer, decoder, read.signal, (bytes) => {
+    if (decoder.answered !== answered) read.onContent?.();
+    answered = decoder.answered;
     for (let event = events.take(); event; event = events.take()) {
       // Text a map releases with the finish is the answer's end, not content before it.
       if (isContent(event) && source.last?.type !== 'finish') {
@@ -39,17 +50,41 @@ export async function checkStructuredStart(
         break;
       }
     }
-    return through || decoder.done || read > maxBytes;
+    return through || decoder.done || bytes > maxBytes;
   });
-  // The call's end, or an error event before any content: the attempt's failure; an answer that
-  // cannot be decoded is the stream's to report.
-  if (failure !== undefined) return isGatewayError(failure) ? failure : undefined;
-  if (through || bytes > maxBytes) return undefined;
+  // The call's end, a stall, an error event, a body cut or ended short: the attempt's failure.
+  const failure = ahead.failure ?? (through || !ahead.ended ? undefined : endOf(decoder));
+  if (failure !== undefined) return unanswered(answer, failure);
+  if (through || ahead.bytes > maxBytes) return undefined;
   // The answer is whole: the gateway has finished the request, refusing it cuts nothing.
   answer.readToEnd = true;
   return hooks.check(decoder.result()).then(
     () => undefined,
     (error: GatewayError) => error,
+  );
+}
+
+/** The body's end: what the decoder throws when the answer is not whole (no finish_reason). */
+function endOf(decoder: ChatStreamDecoder): unknown {
+  try {
+    if (!decoder.done) decoder.end();
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}
+
+/**
+ * A held stream's failure. One cut or ended short (or a read that threw) gave the caller nothing:
+ * no answer, retryable like a connection lost before the first byte (as readToFirstContent says).
+ */
+function unanswered(answer: AttemptAnswer, failure: unknown): GatewayError {
+  if (isGatewayError(failure) && failure.code !== 'stream_incomplete') return failure;
+  const why = failure instanceof Error ? `: ${failure.message}` : '';
+  const message = `The stream failed before any of its content reached the caller (its text was held for the structured-output check)${why}`;
+  return gatewayFailure(
+    { code: 'network_error', status: answer.response.status, message, cause: failure },
+    { beforeFirstBytes: true },
   );
 }
 
