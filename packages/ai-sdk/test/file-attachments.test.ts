@@ -1,6 +1,7 @@
 // File parts (docs/gateway-protocol.md §4.1): useChat's text attachments go out as text parts,
 // and a file without a name gets one, through `generateText` against the emulator.
 
+import { UnsupportedFunctionalityError } from '@ai-sdk/provider';
 import { emulate } from '@infergate/emulator/testing';
 import { convertToModelMessages, generateText } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -70,7 +71,11 @@ describe('video without a subtype', () => {
   const mp4 = new Uint8Array([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 0x6d, 0x70, 0x34, 0x32]);
   const webm = new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81]);
 
-  it('gets its type from its first bytes (MP4, WebM)', async () => {
+  // QuickTime (an `ftyp` box of brand `qt  `) and AVI (`RIFF` … `AVI `), as openai-compatible reads them.
+  const quicktime = new Uint8Array([0, 0, 0, 0x14, 0x66, 0x74, 0x79, 0x70, 0x71, 0x74, 0x20, 0x20]);
+  const avi = new TextEncoder().encode('RIFF\x24\0\0\0AVI LIST\0\0\0\0hdrlavih');
+
+  it('gets its type from its first bytes (MP4, WebM, QuickTime, AVI)', async () => {
     const result = await generateText({
       model: gateway()('community/general'),
       messages: [
@@ -79,6 +84,8 @@ describe('video without a subtype', () => {
           content: [
             { type: 'file', data: mp4, mediaType: 'video/*' },
             { type: 'file', data: webm, mediaType: 'video/*' },
+            { type: 'file', data: quicktime, mediaType: 'video/*' },
+            { type: 'file', data: avi, mediaType: 'video/*' },
           ],
         },
       ],
@@ -88,7 +95,12 @@ describe('video without a subtype', () => {
       messages: { content: { video_url: { url: string } }[] }[];
     };
     const urls = body.messages[0]?.content.map((part) => part.video_url.url.split(',')[0]);
-    expect(urls).toEqual(['data:video/mp4;base64', 'data:video/webm;base64']);
+    expect(urls).toEqual([
+      'data:video/mp4;base64',
+      'data:video/webm;base64',
+      'data:video/quicktime;base64',
+      'data:video/x-msvideo;base64',
+    ]);
   });
 
   it('is refused before anything is sent when its bytes name no type, saying to give one', async () => {
@@ -105,7 +117,9 @@ describe('video without a subtype', () => {
       () => new Error('not refused'),
       (e: unknown) => e as Error,
     );
-    expect(error).toMatchObject({ code: 'invalid_request_error', field: 'mediaType' });
+    // An AI SDK error (as openai-compatible refuses it), in core's words: what to give instead.
+    expect(UnsupportedFunctionalityError.isInstance(error)).toBe(true);
+    expect(error.message).toContain('mediaType');
     expect(error.message).toContain('"video/mp4"');
     expect(emulated.counters.requests.chat ?? 0).toBe(0);
   });

@@ -59,3 +59,21 @@ describe('headers', () => {
     expect(seen(sent)).toEqual([{ org: false, team: 'docs', call: 'c2' }]);
   });
 });
+
+describe('a header name holding the API key', () => {
+  it('(a pasted `Authorization: Bearer` line) is refused at the first call without quoting the key', async () => {
+    const key = 'sk-live-ABCDEFGH12345678';
+    const provider = gateway({ apiKey: key, headers: { [`Authorization: Bearer ${key}`]: '' } });
+    const error = await generateText({
+      model: provider('community/general'),
+      prompt: 'hi',
+      maxRetries: 0,
+    }).then(
+      () => new Error('not refused'),
+      (e: unknown) => e as Error,
+    );
+    expect(error.message).toBe(
+      'Invalid header in `headers`: `Authorization: Bearer [redacted]` is not a valid header name',
+    );
+  });
+});

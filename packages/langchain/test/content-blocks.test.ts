@@ -285,6 +285,42 @@ describe('GatewayChatModel: a video block without mimeType', () => {
     ]);
   });
 
+  it('given as a data URL in `url`, is typed as one in `data` is (its own type, else its bytes)', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const inUrl = (url: string) => ({ type: 'video', url });
+    await model.invoke([
+      new HumanMessage({
+        content: [
+          inUrl('data:video;base64,AAAAGGZ0eXBtcDQy'),
+          inUrl('data:video/webm;base64,GkXfo59ChoE='),
+          inUrl('data:video;base64,UklGRiQAAABBVkkgTElTVA=='),
+        ] as never,
+      }),
+    ]);
+    expect(bodies[0]?.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'video_url', video_url: { url: 'data:video/mp4;base64,AAAAGGZ0eXBtcDQy' } },
+          { type: 'video_url', video_url: { url: 'data:video/webm;base64,GkXfo59ChoE=' } },
+          {
+            type: 'video_url',
+            video_url: { url: 'data:video/x-msvideo;base64,UklGRiQAAABBVkkgTElTVA==' },
+          },
+        ],
+      },
+    ]);
+    const unknown = new HumanMessage({
+      content: [{ type: 'video', url: 'data:video;base64,AAAAAAAAAAAA' }] as never,
+    });
+    await expect(model.invoke([unknown])).rejects.toMatchObject({
+      code: 'invalid_request_error',
+      field: 'mimeType',
+    });
+    expect(bodies).toHaveLength(1);
+  });
+
   it('is refused before anything is sent when its bytes name no type, naming mimeType', async () => {
     const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);

@@ -38,3 +38,19 @@ describe('the API key never shows', () => {
     expect((model as unknown as { apiKey?: string }).apiKey).toBeUndefined();
   });
 });
+
+describe('a header name holding the API key', () => {
+  it('(a pasted `Authorization: Bearer` line) is refused at construction without quoting the key', async () => {
+    const { connection } = await emulate();
+    const headers = { [`Authorization: Bearer ${connection.apiKey}`]: '' };
+    let refused: Error | undefined;
+    try {
+      new GatewayChatModel('community/general', { ...connection, headers });
+    } catch (error) {
+      refused = error as Error;
+    }
+    expect(refused?.message).toBe(
+      'Invalid header in `headers`: `Authorization: Bearer [redacted]` is not a valid header name',
+    );
+  });
+});

@@ -12,7 +12,12 @@ import {
   isParsableJson,
   stringifyWithBigIntAndCycles,
 } from '@ai-sdk/provider-utils';
-import type { ChatContentPart, ChatMessage, ToolCall } from '@infergate/core';
+import {
+  type ChatContentPart,
+  type ChatMessage,
+  isGatewayError,
+  type ToolCall,
+} from '@infergate/core';
 import { joinTextParts, mediaPart, sendsReasoningBack, toolCallOf } from '@infergate/core/internal';
 import { PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
 import { replayedExtraContent } from './tool-call-metadata';
@@ -177,23 +182,39 @@ function toolArguments(input: unknown): string {
 function convertFilePart(part: LanguageModelV4FilePart, detail?: string): ChatContentPart {
   const { mediaType, data } = part;
   if (data.type === 'text') return { type: 'text', text: data.text };
-  // Core builds the part (images, video, audio, files: one rule for every adapter).
-  const converted =
-    data.type === 'url'
-      ? mediaPart({ mediaType, url: data.url.toString(), detail })
-      : data.type === 'data'
-        ? mediaPart({
-            mediaType,
-            data: typeof data.data === 'string' ? data.data : convertToBase64(data.data),
-            filename: part.filename,
-            detail,
-          })
-        : // A file the server holds, by its id for this provider (else refused below, saying so).
-          mediaPart({ mediaType, fileId: data.reference[PROVIDER_OPTIONS_KEY] });
+  let converted: ChatContentPart | undefined;
+  try {
+    converted = corePartOf(part, detail);
+  } catch (error) {
+    // Core refuses a part it cannot type (a `video/*` of unknown bytes): an AI SDK error, as
+    // openai-compatible refuses it, with core's words (what to give instead).
+    if (!isGatewayError(error) || error.code !== 'invalid_request_error') throw error;
+    throw new UnsupportedFunctionalityError({
+      functionality: `file part with media type ${mediaType}`,
+      message: error.message,
+    });
+  }
   if (converted) return converted;
   throw new UnsupportedFunctionalityError({
     functionality: `file part with media type ${mediaType} (${data.type}); the gateway chat takes images and video by URL or data, audio and other files as data, and any file by its id (a provider reference keyed "${PROVIDER_OPTIONS_KEY}")`,
   });
+}
+
+/** Core builds the part (images, video, audio, files: one rule for every adapter). */
+function corePartOf(part: LanguageModelV4FilePart, detail?: string): ChatContentPart | undefined {
+  const { mediaType, data } = part;
+  if (data.type === 'text') return { type: 'text', text: data.text };
+  return data.type === 'url'
+    ? mediaPart({ mediaType, url: data.url.toString(), detail })
+    : data.type === 'data'
+      ? mediaPart({
+          mediaType,
+          data: typeof data.data === 'string' ? data.data : convertToBase64(data.data),
+          filename: part.filename,
+          detail,
+        })
+      : // A file the server holds, by its id for this provider (else refused by `convertFilePart`, saying so).
+        mediaPart({ mediaType, fileId: data.reference[PROVIDER_OPTIONS_KEY] });
 }
 
 function toolResultContent(output: LanguageModelV4ToolResultOutput): string {

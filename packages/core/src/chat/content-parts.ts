@@ -49,14 +49,21 @@ function sniffImage(base64: string): string | undefined {
   return undefined;
 }
 
-/** Video types recognised by their first bytes: MP4 (an `ftyp` box first), WebM (EBML's magic). */
+/**
+ * Video types recognised by their first bytes (those openai-compatible sniffs): MP4 (an `ftyp`
+ * box first; QuickTime when its brand is `qt  `), WebM (EBML's magic), AVI (`RIFF` … `AVI `).
+ */
 function sniffVideo(base64: string): string | undefined {
   if (base64.startsWith('GkXfo')) return 'video/webm';
+  let head: string;
   try {
-    if (atob(base64.slice(0, 12)).slice(4, 8) === 'ftyp') return 'video/mp4';
+    head = atob(base64.slice(0, 16));
   } catch {
-    // Not base64: no type read from it.
+    return undefined; // not base64: no type read from it
   }
+  if (head.slice(4, 8) === 'ftyp')
+    return head.slice(8, 10) === 'qt' ? 'video/quicktime' : 'video/mp4';
+  if (head.startsWith('RIFF') && head.slice(8, 12) === 'AVI ') return 'video/x-msvideo';
   return undefined;
 }
 
@@ -71,7 +78,7 @@ function videoMediaType(source: MediaSource, base64: string): string {
   if (sniffed) return sniffed;
   throw invalidRequest(
     source.typeField ?? 'mediaType',
-    `"${mediaType}" names no video type and the data is neither MP4 nor WebM: give the full type, e.g. "video/mp4"`,
+    `"${mediaType}" names no video type and the data is not MP4, QuickTime, WebM or AVI: give the full type, e.g. "video/mp4"`,
   );
 }
 

@@ -304,10 +304,16 @@ function readApiKey(given: string | undefined, names: SettingNames): string | un
   return apiKey;
 }
 
-/** The client's headers, each checked now: one fetch cannot send would fail every call. */
-function checkedHeaders(given: GatewayHeaders | undefined): Record<string, string> {
+/**
+ * The client's headers, each checked now: one fetch cannot send would fail every call. The key a
+ * refusal must not quote is the one given, else the environment's.
+ */
+function checkedHeaders(
+  given: GatewayHeaders | undefined,
+  apiKey: string | undefined,
+): Record<string, string> {
   const headers = headerRecord(given);
-  checkHeaders(headers);
+  checkHeaders(headers, apiKey ?? readEnv('INFERGATE_API_KEY'));
   return headers;
 }
 
@@ -339,7 +345,7 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
     baseURL:
       options.baseURL === undefined ? undefined : normalizeBaseURL(options.baseURL, settingNames),
     apiKey: readApiKey(options.apiKey, settingNames),
-    headers: checkedHeaders(options.headers),
+    headers: checkedHeaders(options.headers, options.apiKey?.trim()),
     budget: checkBudget(options.budget),
     steering: {
       firstChunkTimeoutMs: read.firstChunkTimeoutMs,

@@ -2,6 +2,7 @@
 import { type GatewayHeaders, headerRecord } from '../call/option-groups';
 import { GatewayError } from '../errors/errors';
 import { clip, escapeControl } from '../errors/escape-control';
+import { redactSecret } from '../errors/redact-secret';
 
 /**
  * A request's headers: the client's, then the call's, then `authorization`. Without call headers
@@ -54,7 +55,7 @@ export class RequestHeaders {
       }
     } catch {
       // The client's were checked at creation: a call's header is the one to name.
-      checkHeaders(callHeaders ?? this.#clientHeaders);
+      checkHeaders(callHeaders ?? this.#clientHeaders, this.#apiKey);
       throw invalidHeader('a header fetch refuses');
     }
     headers.set('authorization', authorization(this.#apiKey));
@@ -71,12 +72,14 @@ const invalidHeader = (problem: string) =>
 
 /**
  * Refuses (`configuration_error`) a header fetch cannot send, naming it and what is wrong, never
- * its value: a header may carry a second credential (a proxy's key).
+ * its value: a header may carry a second credential (a proxy's key). The name is quoted with
+ * `apiKey` redacted, before the cut (a cut key would escape redaction): a pasted
+ * `Authorization: Bearer <key>` line is a name fetch refuses.
  */
-export function checkHeaders(headers: Record<string, string>): void {
+export function checkHeaders(headers: Record<string, string>, apiKey: string | undefined): void {
   for (const name in headers) {
     if (sendable(name, headers[name] ?? '')) continue;
-    const shown = `\`${escapeControl(clip(name, 60))}\``;
+    const shown = `\`${escapeControl(clip(redactSecret(name, apiKey), 60))}\``;
     throw invalidHeader(
       sendable(name, '')
         ? `the value of ${shown} cannot be sent in a header (a line break?)`

@@ -77,6 +77,53 @@ describe('request headers', () => {
     expect(seen.map((headers) => headers.get('x-call'))).toEqual([null, '1', null]);
   });
 
+  it('a header name holding the API key (a pasted `Authorization: Bearer` line) is quoted without it', async () => {
+    const { fetch, seen } = recordingFetch();
+    const key = 'sk-live-ABCDEFGH12345678';
+    const pasted = { [`Authorization: Bearer ${key}`]: '' };
+    const options = { baseURL: 'https://headers.test/v1', apiKey: key, fetch, catalogTtlMs: 0 };
+    const atCreation = (() => {
+      try {
+        createGatewayClient({ ...options, headers: pasted });
+      } catch (error) {
+        return error as Error;
+      }
+      throw new Error('not refused');
+    })();
+    const perCall = await createGatewayClient(options)
+      .models({ headers: pasted })
+      .then(
+        () => new Error('not refused'),
+        (caught: unknown) => caught as Error,
+      );
+    // The key from the environment too, and a long key that a cut at 60 characters would split.
+    const longKey = `sk-${'L'.repeat(70)}`;
+    vi.stubEnv('INFERGATE_API_KEY', longKey);
+    const fromEnv = (() => {
+      try {
+        createGatewayClient({
+          baseURL: options.baseURL,
+          fetch,
+          headers: { [`Bearer ${longKey}`]: '' },
+        });
+      } catch (error) {
+        return error as Error;
+      }
+      throw new Error('not refused');
+    })();
+    vi.unstubAllEnvs();
+    for (const error of [atCreation, perCall]) {
+      expect(error.message).toBe(
+        'Invalid header in `headers`: `Authorization: Bearer [redacted]` is not a valid header name',
+      );
+    }
+    expect(fromEnv.message).toBe(
+      'Invalid header in `headers`: `Bearer [redacted]` is not a valid header name',
+    );
+    expect(fromEnv.message).not.toContain('LLLL');
+    expect(seen).toHaveLength(0);
+  });
+
   it('an invalid client header is refused at creation; a call header, per call before sending', async () => {
     const { fetch, seen } = recordingFetch();
     const options = { baseURL: 'https://headers.test/v1', apiKey: 'k1', fetch, catalogTtlMs: 0 };

@@ -427,14 +427,14 @@ function toGatewayPart(block: Record<string, unknown>): ChatContentPart | undefi
   if (MEDIA_BLOCKS.has(type)) {
     // Core builds the part (one rule and one default image type for every adapter).
     const url = typeof block.url === 'string' ? block.url : undefined;
-    // Audio or a file as a data URL: its data (images and video are sent by URL); `data` given as
-    // a data URL: its base64, and its type when the block names none.
-    const inline = url && type !== 'image' && type !== 'video' ? dataUrlOf(url) : undefined;
+    // A data URL, in `url` or `data`: its base64, and its type when the block names none (core
+    // types and checks it as data: `data:video;base64,` names no type a server reads).
+    const inline = url ? dataUrlOf(url) : undefined;
     const given = typeof block.data === 'string' ? dataUrlOf(block.data) : undefined;
     const mediaType = block.mimeType ?? block.mime_type ?? (inline ?? given)?.mediaType;
     return mediaPart({
       mediaType: String(mediaType || defaultMediaType(type)),
-      url,
+      url: inline ? undefined : url,
       data: inline?.data ?? given?.data ?? base64Of(block.data),
       filename: filenameOf(block),
       // A file the model server holds: OpenAI's part for it (as ChatOpenAI); `image_url`,
