@@ -175,4 +175,83 @@ describe('a held structured stream', () => {
       ['community/so-native', 'answered'],
     ]);
   });
+
+  it.each([
+    ['ends without a finish_reason', 'no_finish'],
+    ['is cut', 'stream_cut'],
+  ] as const)(
+    'that %s on its last model fails stream_incomplete, not retried on it (§10.5)',
+    async (_, fault) => {
+      const gateway = await emulate({ scenario: { models } });
+      const client = clientOn(gateway, { maxRetries: 2 });
+      gateway.emulator.injectFault({ fault, model: held, afterChunks: 3 });
+      const error = await caught<GatewayError>(client.chatStream(asking()));
+      expect(error).toMatchObject({ code: 'stream_incomplete', status: 200, isRetryable: false });
+      expect(error.message).toContain('held for the structured-output check');
+      // One model asked, once: the count of the emulator's chat requests is that model's.
+      expect(gateway.emulator.counters.requests.chat).toBe(1);
+    },
+  );
+
+  it.each([
+    ['ends without a finish_reason', 'no_finish'],
+    ['is cut', 'stream_cut'],
+  ] as const)(
+    'that %s moves on to the next model once, its hop stream_incomplete',
+    async (_, fault) => {
+      const gateway = await emulate({ scenario: { models } });
+      const client = clientOn(gateway, { maxRetries: 2 });
+      gateway.emulator.injectFault({ fault, model: held, afterChunks: 3 });
+      const stream = await client.chatStream(asking(), { fallbackModels: ['community/so-native'] });
+      await stream.result();
+      expect(stream.route.hops[0]).toEqual({
+        model: held,
+        outcome: 'failed',
+        reason: 'stream_incomplete',
+      });
+      expect(gateway.emulator.counters.requests.chat).toBe(2);
+    },
+  );
+
+  it('silent once its finish_reason came ends its answer, which goes to its check (no stall)', async () => {
+    const gateway = await emulate({ scenario: { models } });
+    const watched = watchedFetch(gateway.fetch, '"finish_reason":"stop"');
+    const { client, events } = recordingClient(gateway, { fetch: watched.fetch });
+    // The prose answer's 17 pieces and its finish_reason, then nothing (no usage, no [DONE]).
+    gateway.emulator.injectFault({
+      fault: 'stall_stream',
+      model: held,
+      afterChunks: 18,
+      ms: FOREVER,
+    });
+    driveClock();
+    const opened = client.chatStream(asking(), {
+      fallbackModels: ['community/so-native'],
+      chunkTimeoutMs: CHUNK_MS,
+      timeoutMs: FOREVER,
+    });
+    await watched.silent;
+    await new Promise((resolve) => realTurn(resolve));
+    const stream = await settledAfter(CHUNK_MS, opened);
+    const result = await settledAfter(0, stream.result());
+    expect(result.structured?.value).toMatchObject({ city: 'Oslo' });
+    // The whole prose answer was checked, as without the stall (JSON in prose breaks json_schema).
+    expect(stream.route.hops[0]).toMatchObject({
+      model: held,
+      outcome: 'failed',
+      reason: 'invalid_structured_output',
+    });
+    expect(only(events, 'response')[0]).toMatchObject({ attempt: 1, ok: false });
+    expect(only(events, 'response')[0]).not.toMatchObject({ code: 'timeout' });
+    await settledAfter(0, gateway.untilIdle({ key: DEFAULT_KEYS.full }));
+  });
+
+  it('cut once its finish_reason came has its whole answer checked, as the plain stream (no failure)', async () => {
+    const gateway = await emulate({ scenario: { models } });
+    const client = clientOn(gateway, { maxRetries: 2 });
+    gateway.emulator.injectFault({ fault: 'stream_cut', model: held, afterChunks: 18 });
+    const error = await caught<GatewayError>(client.chatStream(asking()));
+    expect(error).toMatchObject({ code: 'invalid_structured_output', isRetryable: false });
+    expect(gateway.emulator.counters.requests.chat).toBe(1);
+  });
 });

@@ -23,6 +23,8 @@ describe('isRetryableFailure', () => {
     ['no answer: a refusal', { code: 'invalid_request_error' }, {}, false],
     ['no answer: a deadline', { code: 'timeout' }, {}, false],
     ['a 503', { code: 'provider_unavailable', status: 503 }, {}, true],
+    // A held structured stream ended short: its 2xx answer had begun (it fails over, not retried).
+    ['a 2xx stream ended short', { code: 'stream_incomplete', status: 200 }, {}, false],
     ['a 502 the gateway did not describe', { code: 'upstream_error', status: 502 }, {}, true],
     ['a 400', { code: 'invalid_request_error', status: 400 }, {}, false],
     ['a 404', { code: 'model_not_found', status: 404 }, {}, false],

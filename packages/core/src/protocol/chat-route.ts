@@ -38,6 +38,8 @@ export type FailoverReason =
   | 'unshielded_access_required'
   | 'unsupported_model_capability'
   | 'first_chunk_stall'
+  /** Its stream, held for the structured-output check, was cut or ended without a finish_reason. */
+  | 'stream_incomplete'
   /** Its structured answer failed the check against the call's schema (§4.8). */
   | 'invalid_structured_output';
 

@@ -20,6 +20,9 @@ describe('failoverReason', () => {
     [{ code: 'provider_request_failed', status: 200 }, 'provider_request_failed'],
     [{ code: 'provider_protocol_error', status: 200 }, 'provider_protocol_error'],
     [{ code: 'upstream_error', status: 200 }, 'upstream_error'],
+    // A held structured stream cut or ended short before any of it reached the caller.
+    [{ code: 'stream_incomplete', status: 200 }, 'stream_incomplete'],
+    [{ code: 'stream_incomplete' }, undefined],
     [{ code: 'invalid_request_error', status: 200 }, undefined],
     [{ code: 'client_concurrency_exceeded', status: 429 }, undefined],
     [{ code: 'invalid_request_error', status: 400 }, undefined],

@@ -18,11 +18,15 @@ const MODEL_REFUSALS: ReadonlySet<string> = new Set([
   'unsupported_model_capability',
 ]);
 
-/** A stream's error event from the provider (the gateway's codes, or an engine's own words). */
+/**
+ * A stream's error event from the provider (the gateway's codes, or an engine's own words), or a
+ * held structured stream cut or ended without a finish_reason (chat/stream/structured-start.ts).
+ */
 const PROVIDER_FAILURES: ReadonlySet<string> = new Set([
   'provider_request_failed',
   'provider_protocol_error',
   'upstream_error',
+  'stream_incomplete',
 ]);
 
 /**
@@ -48,7 +52,8 @@ export function failoverReason(failure: Failure): FailoverReason | undefined {
       : 'upstream_error';
   }
   // A 2xx stream failing before any content reached the caller (an error event, an event that
-  // cannot be read): the provider failed as a 502 says, only after the headers (§4.7 rule 3).
+  // cannot be read, a held stream ended short): the provider failed as a 502 says, only after the
+  // headers (§4.7 rule 3). Not retryable (§10.5): the walk moves on, never to the same model.
   if (status !== undefined && status >= 200 && status < 300 && PROVIDER_FAILURES.has(code)) {
     return code as FailoverReason;
   }

@@ -87,7 +87,9 @@ export function betweenChunks(
  * aborts when no content came for `limitMs` (`chunkTimeoutMs`, as between any two pieces of a
  * stream), counted from the first content. Nothing reached the caller yet, so the stall is no
  * answer: phase `first-chunk` (the caller's first content never came; a failover reason, §4.7
- * rule 5), its limit and message `chunkTimeoutMs`'s.
+ * rule 5), its limit and message `chunkTimeoutMs`'s. Its clock runs on after the finish_reason,
+ * as a plain stream's: a stall then ends the read, and the reader takes it as the answer's end
+ * (chat/stream/structured-start.ts), not as a failure.
  */
 export class HeldReadWatch {
   readonly #controller = new AbortController();

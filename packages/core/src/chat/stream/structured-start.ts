@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §4.8 item 5 (a structured stream that fails before any content moves
-// on), §4.7 (a stream may fail over until its first content).
+// on), §4.7 (a stream may fail over until its first content), §10.5 (not retried once it began).
 /**
  * A structured stream's start, read in its attempt (loaded with the steering module): its first
  * content is what its map lets through to the caller, not the raw text. A stream whose map held
@@ -52,12 +52,16 @@ export async function checkStructuredStart(
     }
     return through || decoder.done || bytes > maxBytes;
   });
+  // A stall or a cut once the finish_reason came ends the answer, as for the plain stream.
+  const endedAtFinish = !through && decoder.hasFinish && endsAtFinish(ahead.failure);
   // The call's end, a stall, an error event, a body cut or ended short: the attempt's failure.
-  const failure = ahead.failure ?? (through || !ahead.ended ? undefined : endOf(decoder));
-  if (failure !== undefined) return unanswered(answer, failure);
+  const failure = endedAtFinish
+    ? undefined
+    : (ahead.failure ?? (through || !ahead.ended ? undefined : endOf(decoder)));
+  if (failure !== undefined) return unanswered(answer, decoder, failure);
   if (through || ahead.bytes > maxBytes) return undefined;
   // The answer is whole: the gateway has finished the request, refusing it cuts nothing.
-  answer.readToEnd = true;
+  if (!endedAtFinish) answer.readToEnd = true;
   return hooks.check(decoder.result()).then(
     () => undefined,
     (error: GatewayError) => error,
@@ -74,17 +78,27 @@ function endOf(decoder: ChatStreamDecoder): unknown {
   }
 }
 
+/** A read's failure that only ends the answer once its finish_reason came: a stall, a body cut. */
+function endsAtFinish(failure: unknown): boolean {
+  return failure !== undefined && (!isGatewayError(failure) || failure.stall !== undefined);
+}
+
 /**
- * A held stream's failure. One cut or ended short (or a read that threw) gave the caller nothing:
- * no answer, retryable like a connection lost before the first byte (as readToFirstContent says).
+ * A held stream's failure. One cut or ended short is `stream_incomplete`, as the plain stream's:
+ * a 2xx answer had begun, so it is not sent again to the same model (§10.5), but none of it
+ * reached the caller, so the walk moves on to the next model (steering/failover-reason.ts).
  */
-function unanswered(answer: AttemptAnswer, failure: unknown): GatewayError {
+function unanswered(
+  answer: AttemptAnswer,
+  decoder: ChatStreamDecoder,
+  failure: unknown,
+): GatewayError {
   if (isGatewayError(failure) && failure.code !== 'stream_incomplete') return failure;
-  const why = failure instanceof Error ? `: ${failure.message}` : '';
-  const message = `The stream failed before any of its content reached the caller (its text was held for the structured-output check)${why}`;
+  const incomplete = isGatewayError(failure) ? failure : decoder.incomplete('cut', failure);
+  const message = `${incomplete.message} (none of its text reached the caller: it was held for the structured-output check)`;
   return gatewayFailure(
-    { code: 'network_error', status: answer.response.status, message, cause: failure },
-    { beforeFirstBytes: true },
+    { code: 'stream_incomplete', status: answer.response.status, message, cause: incomplete.cause },
+    {},
   );
 }
 
