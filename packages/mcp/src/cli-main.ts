@@ -28,7 +28,8 @@ interface RunningCli {
 
 /**
  * The `infergate-mcp` command without the process around it (arguments, environment and streams
- * passed in), so tests can run it in-process. Rejects with `CliUsageError` for a bad command line;
+ * passed in; the gateway's URL and key are read from the process's environment by core's reader, as
+ * the client's calls read them), so tests can run it in-process. Rejects with `CliUsageError` for a bad command line;
  * returns undefined after printing `--help` / `--version`.
  */
 export async function runCli(
@@ -63,8 +64,7 @@ export async function runCli(
   // Read as the client's calls read them (core's reader: the process's environment, a blank
   // variable unset): a malformed INFERGATE_BASE_URL throws configuration_error now, not per tool.
   const found = settingsFound(clientOptions);
-  // The server makes its one client here, so bad settings throw configuration_error now (a
-  // malformed URL), not on every call.
+  // The server makes its one client here, from the options checked above.
   const gateway = createGatewayMcpServer({
     clientOptions,
     roots: options.roots,
