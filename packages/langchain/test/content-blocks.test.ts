@@ -41,6 +41,34 @@ describe("GatewayChatModel: Anthropic's content blocks in a user message", () =>
     ]);
   });
 
+  it('sends an image, video or audio block given only by file id as a file part (as the AI SDK does)', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    await model.invoke([
+      new HumanMessage({
+        content: [
+          { type: 'text', text: 'compare' },
+          { type: 'image', fileId: 'file-img' },
+          { type: 'image', source: { type: 'file', file_id: 'file-anthropic' } },
+          { type: 'video', fileId: 'file-vid' },
+          { type: 'audio', source_type: 'id', id: 'file-aud' },
+        ],
+      }),
+    ]);
+    expect(bodies[0]?.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'compare' },
+          { type: 'file', file: { file_id: 'file-img' } },
+          { type: 'file', file: { file_id: 'file-anthropic' } },
+          { type: 'file', file: { file_id: 'file-vid' } },
+          { type: 'file', file: { file_id: 'file-aud' } },
+        ],
+      },
+    ]);
+  });
+
   it('refuses a document by URL saying to give its data, naming the block as written', async () => {
     const { emulator, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);

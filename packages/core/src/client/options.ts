@@ -304,6 +304,11 @@ function readApiKey(given: string | undefined, names: SettingNames): string | un
   return apiKey;
 }
 
+/** The key a client sends: the options' (as `readApiKey` returned it), else `INFERGATE_API_KEY` now. */
+function apiKeyOrEnv(apiKey: string | undefined): string | undefined {
+  return apiKey ?? readEnv('INFERGATE_API_KEY');
+}
+
 /**
  * The client's headers, each checked now: one fetch cannot send would fail every call. The key a
  * refusal must not quote is the one given, else the environment's.
@@ -313,7 +318,7 @@ function checkedHeaders(
   apiKey: string | undefined,
 ): Record<string, string> {
   const headers = headerRecord(given);
-  checkHeaders(headers, apiKey ?? readEnv('INFERGATE_API_KEY'));
+  checkHeaders(headers, apiKeyOrEnv(apiKey));
   return headers;
 }
 
@@ -340,12 +345,15 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
     ...readGroup(BUDGET_OPTIONS, options, place, ''),
     ...readGroup(TIMEOUT_OPTIONS, options, place, ''),
   } as ResolvedByDescriptor;
+  // (Read in this order, so a call with several faults is refused for the same one as before.)
+  const baseURL =
+    options.baseURL === undefined ? undefined : normalizeBaseURL(options.baseURL, settingNames);
+  const apiKey = readApiKey(options.apiKey, settingNames);
   return {
     ...read,
-    baseURL:
-      options.baseURL === undefined ? undefined : normalizeBaseURL(options.baseURL, settingNames),
-    apiKey: readApiKey(options.apiKey, settingNames),
-    headers: checkedHeaders(options.headers, options.apiKey?.trim()),
+    baseURL,
+    apiKey,
+    headers: checkedHeaders(options.headers, apiKey),
     budget: checkBudget(options.budget),
     steering: {
       firstChunkTimeoutMs: read.firstChunkTimeoutMs,
@@ -387,7 +395,7 @@ export function resolveConnection(resolved: ResolvedOptions): Connection {
       field: 'baseURL',
     });
   }
-  const apiKey = resolved.apiKey ?? readEnv('INFERGATE_API_KEY');
+  const apiKey = apiKeyOrEnv(resolved.apiKey);
   if (apiKey === undefined) {
     throw new GatewayError({
       code: 'configuration_error',
@@ -408,6 +416,6 @@ export function settingsFound(options: GatewayClientOptions): Partial<Connection
   const resolved = resolveOptions(options);
   return {
     baseURL: resolveBaseURL(resolved),
-    apiKey: resolved.apiKey ?? readEnv('INFERGATE_API_KEY'),
+    apiKey: apiKeyOrEnv(resolved.apiKey),
   };
 }

@@ -62,11 +62,11 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
       if (scope.ended) throw scope.error({ requestedModel: request.requestedModel });
       inFlight = true;
       const sending = { spec, request, headers: run.headers, scope };
-      const refusal: Refusal = { cut: false };
-      const result = await attemptOnce(sending, run, attempt, refusal);
+      const answerStatus: AnswerStatus = { cut: false };
+      const result = await attemptOnce(sending, run, attempt, answerStatus);
       // A request we aborted (its own signal, or an answer the policy refused) is cut: the
       // gateway counts it a little longer (slot-source.ts, `CUT_REQUEST_GRACE_MS`).
-      const cut = refusal.cut || ownAbort(request) !== undefined;
+      const cut = answerStatus.cut || ownAbort(request) !== undefined;
       inFlight = false;
       if (!(result instanceof GatewayError)) {
         const slot = held;
@@ -102,16 +102,16 @@ function attemptOnce(
   sending: Sending,
   run: AttemptRun,
   attempt: number,
-  refusal: Refusal,
+  answerStatus: AnswerStatus,
 ): Promise<AttemptAnswer | GatewayError> {
   const { events } = run;
-  if (!events) return sentAndAccepted(sending, run, refusal);
+  if (!events) return sentAndAccepted(sending, run, answerStatus);
   const { model, body } = sending.request;
   return events.observe(
     attempt,
     { ...sending.spec, model, body },
-    () => sentAndAccepted(sending, run, refusal),
-    () => refusal.status,
+    () => sentAndAccepted(sending, run, answerStatus),
+    () => answerStatus.status,
   );
 }
 
@@ -122,26 +122,26 @@ function attemptOnce(
 function sentAndAccepted(
   sending: Sending,
   { send, policy }: AttemptRun,
-  refusal: Refusal,
+  answerStatus: AnswerStatus,
 ): Promise<AttemptAnswer | GatewayError> {
   const sent = sendOnce(sending, send);
   if (!policy.accept) return sent;
-  return sent.then((outcome) => acceptedOrCut(outcome, policy, sending, refusal));
+  return sent.then((outcome) => acceptedOrCut(outcome, policy, sending, answerStatus));
 }
 
 /**
  * A 2xx answer the policy takes, or the failure it refuses it with: the refused answer's body is
- * cancelled, which aborts its request (`refusal.cut`): the gateway stops counting it once it sees
+ * cancelled, which aborts its request (`answerStatus.cut`): the gateway stops counting it once it sees
  * that. A body the policy read to its end was a finished request: nothing is cut.
  */
 async function acceptedOrCut(
   outcome: AttemptAnswer | GatewayError,
   policy: AttemptPolicy,
   sending: Sending,
-  refusal: Refusal,
+  answerStatus: AnswerStatus,
 ): Promise<AttemptAnswer | GatewayError> {
   if (outcome instanceof GatewayError) return outcome;
-  refusal.status = outcome.response.status;
+  answerStatus.status = outcome.response.status;
   let refused: GatewayError | undefined;
   try {
     refused = await policy.accept?.(outcome, sending.request);
@@ -152,15 +152,15 @@ async function acceptedOrCut(
   if (refused === undefined) return outcome;
   if (outcome.readToEnd === true) return refused;
   (outcome.reader ?? outcome.response.body)?.cancel(refused).catch(() => {});
-  refusal.cut = true;
+  answerStatus.cut = true;
   return refused;
 }
 
 /**
  * What the policy's `accept` did with an attempt's 2xx answer: its status (the attempt's `response`
- * event says it, also when the answer was refused), whether its refusal cut the request.
+ * event says it, also when the answer was refused), whether refusing it cut the request.
  */
-interface Refusal {
+interface AnswerStatus {
   cut: boolean;
   status?: number;
 }

@@ -88,14 +88,14 @@ function engineListOf(services: readonly GatewayService[]): EmbeddingEngine[] {
 }
 
 /**
- * The engine `engineId` names, else the only one listed. `readAgain`: the call read the list
- * again already (`checkService`), and reads it no more.
+ * The engine `engineId` names, else the only one listed. `alreadyReread`: the call read the
+ * list again already (`checkService`), and reads it no more.
  */
 export async function resolveEmbeddingEngine(
   catalog: Catalog,
   engineId: string | undefined,
   opts: CallOptions | undefined,
-  readAgain = false,
+  alreadyReread = false,
 ): Promise<EmbeddingEngine> {
   const cached = catalog.cachedServices() !== undefined;
   let engines = await embeddingEngines(catalog, opts);
@@ -105,7 +105,7 @@ export async function resolveEmbeddingEngine(
     engineId === undefined
       ? engines.length === 0
       : !engines.some((engine) => engine.id === engineId);
-  if (missing && cached && !readAgain) {
+  if (missing && cached && !alreadyReread) {
     const services = await rereadServices(catalog, opts);
     if (services !== undefined) engines = engineListOf(services);
   }
@@ -153,8 +153,8 @@ async function checkedEngine(
   model: string | undefined,
   opts: CallOptions,
 ): Promise<EmbeddingEngine> {
-  const readAgain = await checkService(catalog, 'embeddings', opts);
-  return resolveEmbeddingEngine(catalog, model, opts, readAgain);
+  const alreadyReread = await checkService(catalog, 'embeddings', opts);
+  return resolveEmbeddingEngine(catalog, model, opts, alreadyReread);
 }
 
 /**

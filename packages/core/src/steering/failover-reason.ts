@@ -22,7 +22,7 @@ const MODEL_REFUSALS: ReadonlySet<string> = new Set([
  * A stream's error event from the provider (the gateway's codes, or an engine's own words), or a
  * held structured stream cut or ended without a finish_reason (chat/stream/structured-start.ts).
  */
-const PROVIDER_FAILURES: ReadonlySet<string> = new Set([
+const STREAM_FAILURES_BEFORE_CONTENT: ReadonlySet<string> = new Set([
   'provider_request_failed',
   'provider_protocol_error',
   'upstream_error',
@@ -54,7 +54,12 @@ export function failoverReason(failure: Failure): FailoverReason | undefined {
   // A 2xx stream failing before any content reached the caller (an error event, an event that
   // cannot be read, a held stream ended short): the provider failed as a 502 says, only after the
   // headers (§4.7 rule 3). Not retryable (§10.5): the walk moves on, never to the same model.
-  if (status !== undefined && status >= 200 && status < 300 && PROVIDER_FAILURES.has(code)) {
+  if (
+    status !== undefined &&
+    status >= 200 &&
+    status < 300 &&
+    STREAM_FAILURES_BEFORE_CONTENT.has(code)
+  ) {
     return code as FailoverReason;
   }
   return undefined;

@@ -112,8 +112,6 @@ describe('convertToGatewayMessages', () => {
       { type: 'audio', source_type: 'url', url: 'https://example.test/a.mp3' },
       /"audio" block by URL/,
     ],
-    [{ type: 'audio', fileId: 'file-1' }, /"audio" block by file id.*data/],
-    [{ type: 'audio', source_type: 'id', id: 'file-1' }, /"audio" block by file id/],
     [
       { type: 'file', url: 'https://example.test/a.pdf', mimeType: 'application/pdf' },
       /"file" block by URL.*data/,
@@ -125,19 +123,6 @@ describe('convertToGatewayMessages', () => {
     [
       { type: 'text-plain', url: 'https://example.test/a.txt' },
       /"text-plain" block by URL has no chat part: give its data/,
-    ],
-    [
-      { type: 'image', fileId: 'file-1' },
-      /"image" block by file id has no chat part: give its data/,
-    ],
-    [{ type: 'image', source_type: 'id', id: 'file-1' }, /"image" block by file id/],
-    [
-      { type: 'image', source: { type: 'file', file_id: 'file-1' } },
-      /"image" block by file id has no chat part: give its data/,
-    ],
-    [
-      { type: 'video', fileId: 'file-1' },
-      /"video" block by file id has no chat part: give its data/,
     ],
     [{ type: 'non_standard', value: { type: 'thing' } }, /"non_standard" block.*OpenAI/],
     [{ type: 'document', source: { type: 'content', content: [] } }, /"document" block.*OpenAI/],

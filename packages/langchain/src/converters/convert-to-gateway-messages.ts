@@ -437,9 +437,8 @@ function toGatewayPart(block: Record<string, unknown>): ChatContentPart | undefi
       url: inline ? undefined : url,
       data: inline?.data ?? given?.data ?? base64Of(block.data),
       filename: filenameOf(block),
-      // A file the model server holds: OpenAI's part for it (as ChatOpenAI); `image_url`,
-      // `video_url` and `input_audio` take no id, so such a block by id alone is refused.
-      fileId: /^(image|video|audio)$/.test(type) ? undefined : fileIdOf(block),
+      // A file the model server holds, of any kind: core sends media given only by id as a file part.
+      fileId: fileIdOf(block),
       detail: imageDetailOf(block),
       typeField: 'mimeType',
     });
