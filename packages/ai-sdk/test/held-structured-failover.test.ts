@@ -4,7 +4,7 @@
 // stream ends short there is no answer, and core moves on to the next listed model (§4.7).
 
 import type { ModelSpec } from '@infergate/emulator';
-import { emulate } from '@infergate/emulator/testing';
+import { emulate, watchedChatReads } from '@infergate/emulator/testing';
 import { Output, streamText } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
@@ -23,38 +23,6 @@ const held = 'community/so-prose';
 const emulated = await emulate({ scenario: { models }, hooks: { afterEach, afterAll } });
 const Place = z.object({ city: z.string() });
 const CHUNK_MS = 300;
-
-/**
- * The emulator's `fetch`, whose chat bodies tell `silent` once read past the chunk that holds
- * `last`: the client waits for what follows it (a read the emulator's stall never answers).
- */
-function watchedFetch(last: string) {
-  let waiting!: () => void;
-  const silent = new Promise<void>((resolve) => {
-    waiting = resolve;
-  });
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const response = await emulated.fetch(input, init);
-    if (!String(input).endsWith('/chat/completions')) return response;
-    const inner = response.body!.getReader();
-    let seen = '';
-    const body = new ReadableStream<Uint8Array>(
-      {
-        async pull(controller) {
-          if (seen.includes(last)) waiting();
-          const next = await inner.read();
-          if (next.done) return controller.close();
-          seen += new TextDecoder().decode(next.value);
-          controller.enqueue(next.value);
-        },
-        cancel: (reason) => inner.cancel(reason),
-      },
-      { highWaterMark: 0 },
-    );
-    return new Response(body, response);
-  };
-  return { fetch, silent };
-}
 
 /** streamText of the held model with `Output.object`, falling back to so-native. */
 function streamPlace(fetch: typeof globalThis.fetch = emulated.fetch) {
@@ -90,13 +58,13 @@ describe('streamText + Output.object on a held structured stream', () => {
       afterChunks: 3,
       ms: 60_000,
     });
-    const watched = watchedFetch('"content":"is "');
+    const watched = watchedChatReads(emulated.fetch, '"content":"is "');
     const sent = emulated.emulator.counters.requests.chat ?? 0;
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
     const { stream, errors } = streamPlace(watched.fetch);
     const done = stream.consumeStream();
     // The held read waits on the model: from now on, only the clock moves it.
-    await watched.silent;
+    await watched.readPast;
     await new Promise((resolve) => setImmediate(resolve));
     await vi.advanceTimersByTimeAsync(CHUNK_MS);
     vi.useRealTimers();

@@ -1,4 +1,4 @@
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught, emulate, watchedChatReads } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayError } from '../src/index';
 import { clientOn, PLACE_SCHEMA } from './helpers';
@@ -8,37 +8,6 @@ import { clientOn, PLACE_SCHEMA } from './helpers';
 // during that read must cancel the body, as it does before the first content (§4.7): a `fetch`
 // deaf to its signal ends a body only on cancel, and the call would wait on the stall.
 const model = 'community/so-prose';
-
-/**
- * The emulator reached by a `fetch` deaf to its signal, whose chat bodies tell `pastFirstChunk` when
- * they are read past their first chunk (what the transport reads first holds the first content).
- */
-function deafFetch(gatewayFetch: typeof fetch) {
-  let readingOn!: () => void;
-  const pastFirstChunk = new Promise<void>((resolve) => {
-    readingOn = resolve;
-  });
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const response = await gatewayFetch(input, { ...init, signal: null });
-    if (!String(input).endsWith('/chat/completions')) return response;
-    const inner = response.body!.getReader();
-    let reads = 0;
-    const body = new ReadableStream<Uint8Array>(
-      {
-        async pull(controller) {
-          if (++reads === 2) readingOn();
-          const next = await inner.read();
-          if (next.done) controller.close();
-          else controller.enqueue(next.value);
-        },
-        cancel: (reason) => inner.cancel(reason),
-      },
-      { highWaterMark: 0 },
-    );
-    return new Response(body, response);
-  };
-  return { fetch, pastFirstChunk };
-}
 
 describe('a held structured stream aborted while it is read ahead', () => {
   it('cancels its body and gives its slot back; the call fails aborted', async () => {
@@ -56,7 +25,8 @@ describe('a held structured stream aborted while it is read ahead', () => {
     });
     // The role and two words of prose ("Here is "), then nothing for longer than any test.
     gateway.emulator.injectFault({ fault: 'stall_stream', model, afterChunks: 3, ms: 60_000 });
-    const deaf = deafFetch(gateway.fetch);
+    // A `fetch` deaf to its signal; `readPast` once the client reads on after the first chunk.
+    const deaf = watchedChatReads(gateway.fetch, '"role":"assistant"', { deaf: true });
     const client = clientOn(gateway, { fetch: deaf.fetch });
     const controller = new AbortController();
     const call = client.chatStream(
@@ -70,7 +40,7 @@ describe('a held structured stream aborted while it is read ahead', () => {
       },
       { signal: controller.signal },
     );
-    await deaf.pastFirstChunk;
+    await deaf.readPast;
     controller.abort();
     // The body cancelled (the emulator saw it) and the request's slot given back at the gateway.
     await gateway.untilCancelled(1);

@@ -1,5 +1,5 @@
 import type { ModelSpec } from '@infergate/emulator';
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught, emulate, watchedChatReads } from '@infergate/emulator/testing';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGatewayClient, type GatewayError } from '../src/index';
 import {
@@ -39,38 +39,6 @@ const asking = () => ({
   },
 });
 
-/**
- * The emulator's `fetch`, whose chat bodies tell `silent` once read past the chunk that holds
- * `last`: the client waits for what follows it (a read the emulator's stall never answers).
- */
-function watchedFetch(gatewayFetch: typeof fetch, last: string) {
-  let waiting!: () => void;
-  const silent = new Promise<void>((resolve) => {
-    waiting = resolve;
-  });
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const response = await gatewayFetch(input, init);
-    if (!String(input).endsWith('/chat/completions')) return response;
-    const inner = response.body!.getReader();
-    let seen = '';
-    const body = new ReadableStream<Uint8Array>(
-      {
-        async pull(controller) {
-          if (seen.includes(last)) waiting();
-          const next = await inner.read();
-          if (next.done) return controller.close();
-          seen += new TextDecoder().decode(next.value);
-          controller.enqueue(next.value);
-        },
-        cancel: (reason) => inner.cancel(reason),
-      },
-      { highWaterMark: 0 },
-    );
-    return new Response(body, response);
-  };
-  return { fetch, silent };
-}
-
 /** One real turn of the event loop (what a read already answered has run by then). */
 const realTurn = globalThis.setImmediate;
 
@@ -93,7 +61,7 @@ afterEach(() => {
 describe('a held structured stream', () => {
   it('silent for chunkTimeoutMs while held stalls as no answer: the walk moves on at once', async () => {
     const gateway = await emulate({ scenario: { models } });
-    const watched = watchedFetch(gateway.fetch, '"content":"is "');
+    const watched = watchedChatReads(gateway.fetch, '"content":"is "');
     const { client, events } = recordingClient(gateway, { fetch: watched.fetch });
     // The role and two words of prose ("Here ", "is "), then nothing.
     gateway.emulator.injectFault({
@@ -109,7 +77,7 @@ describe('a held structured stream', () => {
       timeoutMs: FOREVER,
     });
     // The held read waits on the model: from now on, only the clock moves it.
-    await watched.silent;
+    await watched.readPast;
     await new Promise((resolve) => realTurn(resolve));
     const stream = await settledAfter(CHUNK_MS, opened);
     const result = await settledAfter(0, stream.result());
@@ -133,7 +101,7 @@ describe('a held structured stream', () => {
 
   it('on its last model fails with the stall: chunkTimeoutMs named, retryable as no answer', async () => {
     const gateway = await emulate({ scenario: { models } });
-    const watched = watchedFetch(gateway.fetch, '"content":"is "');
+    const watched = watchedChatReads(gateway.fetch, '"content":"is "');
     const client = clientOn(gateway, { fetch: watched.fetch, maxRetries: 0 });
     gateway.emulator.injectFault({
       fault: 'stall_stream',
@@ -145,7 +113,7 @@ describe('a held structured stream', () => {
     const failed = caught<GatewayError>(
       client.chatStream(asking(), { chunkTimeoutMs: CHUNK_MS, timeoutMs: FOREVER }),
     );
-    await watched.silent;
+    await watched.readPast;
     await new Promise((resolve) => realTurn(resolve));
     const error = await settledAfter(CHUNK_MS, failed);
     expect(error).toMatchObject({
@@ -215,7 +183,7 @@ describe('a held structured stream', () => {
 
   it('silent once its finish_reason came ends its answer, which goes to its check (no stall)', async () => {
     const gateway = await emulate({ scenario: { models } });
-    const watched = watchedFetch(gateway.fetch, '"finish_reason":"stop"');
+    const watched = watchedChatReads(gateway.fetch, '"finish_reason":"stop"');
     const { client, events } = recordingClient(gateway, { fetch: watched.fetch });
     // The prose answer's 17 pieces and its finish_reason, then nothing (no usage, no [DONE]).
     gateway.emulator.injectFault({
@@ -230,7 +198,7 @@ describe('a held structured stream', () => {
       chunkTimeoutMs: CHUNK_MS,
       timeoutMs: FOREVER,
     });
-    await watched.silent;
+    await watched.readPast;
     await new Promise((resolve) => realTurn(resolve));
     const stream = await settledAfter(CHUNK_MS, opened);
     const result = await settledAfter(0, stream.result());

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_KEYS } from '../src/index';
-import { caught, type EmulateAs, type EmulatedGateway, emulate, until } from '../src/testing/index';
+import {
+  caught,
+  type EmulateAs,
+  type EmulatedGateway,
+  emulate,
+  until,
+  watchedChatReads,
+} from '../src/testing/index';
 import { startRedis } from '../src/testing/redis';
 
 // The test kit (`@infergate/emulator/testing`): one call makes and closes the emulator as a fetch
@@ -171,6 +178,38 @@ describe('waits on the emulator state', () => {
       }),
     );
     expect(error.message).toBe('bad predicate');
+  });
+});
+
+describe('watchedChatReads', () => {
+  const streamed = (gateway: EmulatedGateway, fetch: typeof globalThis.fetch) =>
+    fetch(`${gateway.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'community/general',
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    });
+  const settled = (promise: Promise<void>) =>
+    Promise.race([promise.then(() => true), new Promise<false>((r) => setImmediate(r, false))]);
+
+  it('tells when the client reads on past the chunk holding the mark, and passes the body on', async () => {
+    const gateway = await gatewayAs('fetch');
+    const watched = watchedChatReads(gateway.fetch, '"role":"assistant"');
+    const response = await streamed(gateway, watched.fetch);
+    expect(await settled(watched.readPast)).toBe(false);
+    const text = await response.text();
+    expect(text).toContain('data: [DONE]');
+    expect(await settled(watched.readPast)).toBe(true);
+  });
+
+  it('never tells for a mark the body does not hold', async () => {
+    const gateway = await gatewayAs('fetch');
+    const watched = watchedChatReads(gateway.fetch, 'no such text');
+    await (await streamed(gateway, watched.fetch)).text();
+    expect(await settled(watched.readPast)).toBe(false);
   });
 });
 

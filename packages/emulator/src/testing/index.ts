@@ -21,3 +21,4 @@ export {
   type GatewayConnection,
 } from './emulate';
 export * from './wait-for-state';
+export { type WatchedChatReads, watchedChatReads } from './watched-chat-reads';
