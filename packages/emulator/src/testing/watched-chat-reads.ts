@@ -1,3 +1,4 @@
+// docs/gateway-protocol.md §5.1 (a stream's events, read as they come), §4.7 (stall timeouts).
 /** What `watchedChatReads` gives: the `fetch` to hand a client, and when its reader got past `past`. */
 export interface WatchedChatReads {
   fetch: typeof globalThis.fetch;
