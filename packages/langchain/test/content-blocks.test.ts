@@ -293,6 +293,33 @@ describe('GatewayChatModel: image detail, video and data URLs in standard blocks
   });
 });
 
+describe('GatewayChatModel: a block whose mimeType names only the kind, with a typed data URL', () => {
+  it("sends the data URL's own type (`image`, `video` name none), not the bytes' guess", async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    await model.invoke([
+      new HumanMessage({
+        content: [
+          { type: 'image', mimeType: 'image', data: 'data:image/png;base64,AAAA' },
+          { type: 'video', mime_type: 'video/*', url: 'data:video/webm;base64,AAAA' },
+          { type: 'image', mimeType: 'image/gif', url: 'data:image/png;base64,AAAA' },
+        ] as never,
+      }),
+    ]);
+    expect(bodies[0]?.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+          { type: 'video_url', video_url: { url: 'data:video/webm;base64,AAAA' } },
+          // A full mimeType is the block's own word: kept.
+          { type: 'image_url', image_url: { url: 'data:image/gif;base64,AAAA' } },
+        ],
+      },
+    ]);
+  });
+});
+
 describe('GatewayChatModel: a video block without mimeType', () => {
   // LangChain's types ask for `mimeType` with data; JavaScript callers (and loose data) leave it out.
   const untypedVideo = (...data: string[]) =>

@@ -128,4 +128,57 @@ describe('mediaPart', () => {
     expect(mediaPart({ mediaType: 'text/plain', data: 'not base64!' })?.type).toBe('file');
     expect(mediaPart({ mediaType: 'text/plain', url: 'https://x.test/a.txt' })).toBeUndefined();
   });
+
+  it('a data URL, in data or url: read as its data, typed by it unless the part names a full type', () => {
+    const png = encodeBase64(PNG);
+    // Its own type kept, never prefixed twice; in `url` it is data too (the part is rebuilt).
+    expect(mediaPart({ data: `data:image/png;base64,${png}` })?.image_url).toEqual({
+      url: `data:image/png;base64,${png}`,
+    });
+    expect(mediaPart({ url: 'data:audio/mpeg;base64,AAAA' })).toEqual({
+      type: 'input_audio',
+      input_audio: { data: 'AAAA', format: 'mp3' },
+    });
+    expect(mediaPart({ url: 'DATA:application/pdf;base64,JVBERi0=', filename: 'a.pdf' })).toEqual({
+      type: 'file',
+      file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'a.pdf' },
+    });
+    // Its parameters stay with its type: a UTF-8 text file is its text.
+    expect(mediaPart({ url: 'data:text/plain;charset=utf-8;base64,aGk=' })).toEqual({
+      type: 'text',
+      text: 'hi',
+    });
+    // The part's type when full; else the data URL's; else the part's top-level one, `untypedAs`.
+    expect(mediaPart({ mediaType: 'image/gif', data: 'data:image/png;base64,AAAA' })).toEqual({
+      type: 'image_url',
+      image_url: { url: 'data:image/gif;base64,AAAA' },
+    });
+    expect(mediaPart({ mediaType: 'image/*', url: 'data:image/png;base64,AAAA' })).toEqual({
+      type: 'image_url',
+      image_url: { url: 'data:image/png;base64,AAAA' },
+    });
+    expect(mediaPart({ mediaType: 'audio', data: 'data:;base64,AAAA' })?.input_audio).toEqual({
+      data: 'AAAA',
+      format: 'wav',
+    });
+    expect(mediaPart({ untypedAs: 'image', data: 'data:;base64,AAAA' })?.image_url).toEqual({
+      url: `data:${DEFAULT_IMAGE_TYPE};base64,AAAA`,
+    });
+    expect(mediaPart({ data: 'data:;base64,JVBERi0=' })).toMatchObject({
+      file: { file_data: 'data:application/octet-stream;base64,JVBERi0=' },
+    });
+    // A top-level type only is sniffed from the data as any untyped data is; none found: refused.
+    expect(mediaPart({ url: 'data:video;base64,GkXfo59ChoE=' })).toEqual({
+      type: 'video_url',
+      video_url: { url: 'data:video/webm;base64,GkXfo59ChoE=' },
+    });
+    expect(() => mediaPart({ url: 'data:video;base64,AAAAAAAA', typeField: 'mimeType' })).toThrow(
+      expect.objectContaining({ code: 'invalid_request_error', field: 'mimeType' }),
+    );
+    // A URL that is not a base64 data URL stays the URL it is.
+    expect(mediaPart({ mediaType: 'image', url: 'data:image/svg+xml,%3Csvg%3E' })).toEqual({
+      type: 'image_url',
+      image_url: { url: 'data:image/svg+xml,%3Csvg%3E' },
+    });
+  });
 });

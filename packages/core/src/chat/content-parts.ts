@@ -4,10 +4,13 @@
  * image is an `image_url` part (its URL, or a data URL; its `detail`), a video a `video_url` part
  * (as openai-compatible sends it), audio an `input_audio` part (base64 and its format), a UTF-8
  * text file a text part, any other file a `file` part (a data URL and its name, else a
- * placeholder; or the id of a file the server holds). The spec lists no capability for media: parts are sent, and the gateway
- * (or the model behind it) refuses what it cannot read.
+ * placeholder; or the id of a file the server holds). Media given as a base64 data URL, in its
+ * data or its URL, is read as its data, typed by the data URL unless the part names a full type. The
+ * spec lists no capability for media: parts are sent, and the gateway (or the model behind it)
+ * refuses what it cannot read.
  */
 import { decodeBase64 } from '../encoding/base64-bytes';
+import { readDataUrl } from '../encoding/data-url';
 import { invalidRequest } from '../errors/errors';
 import type { ChatContentPart } from '../protocol/wire-types';
 
@@ -16,14 +19,22 @@ export const DEFAULT_IMAGE_TYPE = 'image/jpeg';
 
 /** Media as the frameworks hand it over. */
 interface MediaSource {
-  /** Full (`image/png`) or only the top-level type (`image`, `image/*`). */
-  mediaType: string;
   /**
-   * The data as base64 (without a `data:` prefix); adapters encode bytes with their framework's
-   * own helper, which keeps an encoder out of core's chat path.
+   * Full (`image/png`) or only the top-level type (`image`, `image/*`), as the part names it;
+   * left out when it names none. A data URL's own type is used unless this is a full one.
+   */
+  mediaType?: string;
+  /**
+   * The type of media whose part and data URL name none (a LangChain block's kind: `image`,
+   * `text/plain`); else `application/octet-stream`.
+   */
+  untypedAs?: string;
+  /**
+   * The data as base64, or a base64 data URL (read as its data and type); adapters encode bytes
+   * with their framework's own helper, which keeps an encoder out of core's chat path.
    */
   data?: string;
-  /** Where the media is (http(s) or a data URL), instead of `data`. */
+  /** Where the media is (http(s), or a data URL: read as data), instead of `data`. */
   url?: string;
   filename?: string;
   /** A file the model server already holds (OpenAI's `file_id`), when there is no data. */
@@ -34,18 +45,21 @@ interface MediaSource {
   typeField?: string;
 }
 
+/** The first 12 bytes of base64 as a binary string, or `''` when it is not base64 (no type read from it). */
+function headOf(base64: string): string {
+  try {
+    return atob(base64.slice(0, 16));
+  } catch {
+    return ''; // the gateway judges the data
+  }
+}
+
 /** Image types recognised by the start of their base64 (PNG, JPEG, GIF; WebP by its RIFF tag). */
 function sniffImage(base64: string): string | undefined {
   if (base64.startsWith('iVBORw0KGgo')) return 'image/png';
   if (base64.startsWith('/9j/')) return 'image/jpeg';
   if (base64.startsWith('R0lGOD')) return 'image/gif';
-  try {
-    if (base64.startsWith('UklGR') && atob(base64.slice(0, 16)).slice(8) === 'WEBP') {
-      return 'image/webp';
-    }
-  } catch {
-    // Not base64: the gateway judges the data.
-  }
+  if (base64.startsWith('UklGR') && headOf(base64).slice(8) === 'WEBP') return 'image/webp';
   return undefined;
 }
 
@@ -55,12 +69,7 @@ function sniffImage(base64: string): string | undefined {
  */
 function sniffVideo(base64: string): string | undefined {
   if (base64.startsWith('GkXfo')) return 'video/webm';
-  let head: string;
-  try {
-    head = atob(base64.slice(0, 16));
-  } catch {
-    return undefined; // not base64: no type read from it
-  }
+  const head = headOf(base64);
   if (head.slice(4, 8) === 'ftyp')
     return head.slice(8, 10) === 'qt' ? 'video/quicktime' : 'video/mp4';
   if (head.startsWith('RIFF') && head.slice(8, 12) === 'AVI ') return 'video/x-msvideo';
@@ -71,13 +80,12 @@ function sniffVideo(base64: string): string | undefined {
  * The media type of a video given as data: as given when full, else by its first bytes; else it
  * is refused (a `data:video;base64,` URL names no type a server can read), naming the field.
  */
-function videoMediaType(source: MediaSource, base64: string): string {
-  const { mediaType } = source;
+function videoMediaType(mediaType: string, typeField: string | undefined, base64: string): string {
   if (subtypeOf(mediaType)) return mediaType;
   const sniffed = sniffVideo(base64);
   if (sniffed) return sniffed;
   throw invalidRequest(
-    source.typeField ?? 'mediaType',
+    typeField ?? 'mediaType',
     `"${mediaType}" names no video type and the data is not MP4, QuickTime, WebM or AVI: give the full type, e.g. "video/mp4"`,
   );
 }
@@ -106,16 +114,29 @@ function audioFormat(mediaType: string): string {
 
 /**
  * The content part of an image, video, audio clip, text or other file, or undefined when it has
- * no wire form: audio given only by URL (`input_audio` carries data), a file by neither data nor
+ * no wire form: audio given only by an http(s) URL (`input_audio` carries data), a file by neither data nor
  * id. Any media given only by a file id is a `file` part naming it (as openai-compatible sends it).
  * A video given as data with no type found (`typeField` names it) is refused: `invalid_request_error`.
  */
 export function mediaPart(source: MediaSource): ChatContentPart | undefined {
-  const { mediaType, data, url, fileId } = source;
+  // A data URL, in `url` (else in `data`), is read as its base64, never prefixed twice: its own
+  // type kept unless the part names a full one (`image/*` names none).
+  const inUrl = readDataUrl(source.url ?? '');
+  const inline = inUrl ?? readDataUrl(source.data ?? '');
+  const named = source.mediaType;
+  const mediaType =
+    (named && subtypeOf(named) ? named : inline?.mediaType) ||
+    named ||
+    source.untypedAs ||
+    'application/octet-stream';
+  const data = inline ? inline.data : source.data;
+  const url = inUrl ? undefined : source.url;
+  const { fileId } = source;
   const kind = mediaType.split('/')[0]!.toLowerCase();
   if ((kind === 'image' || kind === 'video') && (url ?? data) !== undefined) {
     if (kind === 'video') {
-      const link = url ?? `data:${videoMediaType(source, data!)};base64,${data}`;
+      const link =
+        url ?? `data:${videoMediaType(mediaType, source.typeField, data!)};base64,${data}`;
       return { type: 'video_url', video_url: { url: link } };
     }
     const link = url ?? `data:${imageMediaType(mediaType, data ?? '')};base64,${data}`;

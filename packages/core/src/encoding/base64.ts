@@ -1,14 +1,11 @@
 // docs/gateway-protocol.md §8, §9 (base64 images and audio).
 import { invalidRequest } from '../errors/errors';
 import { decodeBase64 } from './base64-bytes';
-
-const DATA_URL = /^data:[^,]*;base64,/i;
+import { readDataUrl } from './data-url';
 
 /** Removes a `data:<mime>;base64,` prefix when present. */
 function stripDataUrl(text: string): string {
-  if (text.charCodeAt(0) !== 100 /* d */ && text.charCodeAt(0) !== 68 /* D */) return text;
-  const match = DATA_URL.exec(text.slice(0, 256));
-  return match ? text.slice(match[0].length) : text;
+  return readDataUrl(text)?.data ?? text;
 }
 
 function isBase64Char(code: number): boolean {

@@ -136,38 +136,38 @@ describe('FailoverWalk', () => {
     ).toBeUndefined();
   });
 
-  it('lastAnswer: no later model, no round retrying one with the waits taken and the time left now', () => {
+  it('claimLastAnswer: no later model, no round retrying one with the waits taken and the time left now', () => {
     const walk = walkOver('a', 'b');
     walk.startAttempt();
-    expect(walk.lastAnswer(300_000)).toBe(false);
+    expect(walk.claimLastAnswer(300_000)).toBe(false);
     walk.next(failure('model_busy', 429, 5_000), 0, { ...limits, maxRetries: 1 });
     walk.startAttempt();
     // The busy model's round may come: not the last, unless the deadline leaves no time for it.
-    expect(walk.lastAnswer(300_000)).toBe(false);
-    expect(walk.lastAnswer(1_000)).toBe(true);
+    expect(walk.claimLastAnswer(300_000)).toBe(false);
+    expect(walk.claimLastAnswer(1_000)).toBe(true);
     // A 500 on b waits: that wait spends the one retry, and no round follows b's answer.
     walk.next(failure('provider_protocol_error', 500), 0, { ...limits, maxRetries: 1 });
     walk.startAttempt();
-    expect(walk.lastAnswer(300_000)).toBe(true);
+    expect(walk.claimLastAnswer(300_000)).toBe(true);
   });
 
-  it("lastAnswer of a hedged call's runs: not while the other may answer; of two refused, the later", () => {
+  it("claimLastAnswer of a hedged call's runs: not while the other may answer; of two refused, the later", () => {
     const first = walkOver('a');
     first.startAttempt();
-    expect(first.lastAnswer(300_000)).toBe(true);
+    expect(first.claimLastAnswer(300_000)).toBe(true);
     const hedge = new FailoverWalk({ models: ['b'], bodyFor: (model) => model, routeOf: first });
     hedge.startAttempt();
     // The hedge may still answer: the first run's refused answer is not the last (it is spent).
-    expect(first.lastAnswer(300_000)).toBe(false);
-    expect(hedge.lastAnswer(300_000)).toBe(true);
+    expect(first.claimLastAnswer(300_000)).toBe(false);
+    expect(hedge.claimLastAnswer(300_000)).toBe(true);
   });
 
-  it("lastAnswer once a hedged call's other run ended: this run's answer is the last", () => {
+  it("claimLastAnswer once a hedged call's other run ended: this run's answer is the last", () => {
     const first = walkOver('a');
     const hedge = new FailoverWalk({ models: ['b'], bodyFor: (model) => model, routeOf: first });
     first.startAttempt();
     hedge.startAttempt();
     first.runEnded();
-    expect(hedge.lastAnswer(300_000)).toBe(true);
+    expect(hedge.claimLastAnswer(300_000)).toBe(true);
   });
 });

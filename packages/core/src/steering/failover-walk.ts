@@ -101,7 +101,7 @@ export class FailoverWalk {
   #otherRun: FailoverWalk | undefined;
   /**
    * This run can answer no more: it ended (`runEnded`), or its answer was refused while the other
-   * run could still answer (`lastAnswer`).
+   * run could still answer (`claimLastAnswer`).
    */
   #spent = false;
   /** When the current model's attempt was sent (its slot held), for `failover.waitedMs`. */
@@ -126,15 +126,16 @@ export class FailoverWalk {
   }
 
   /**
-   * `structuredOutput.lastAnswer`'s question, asked as the current model's answer is checked: is it
-   * the call's last? Its refusal (`invalid_structured_output`, tried again in no round) ends the
-   * walk when `next` would give no step for it — no later model in this round, no next round
-   * retrying one of its failures with the waits taken and the deadline left now (`remainingMs`) —
-   * and a hedged call's other run can answer no more (never sent, ended, or refused already). Asked
-   * while the other still may, this run is spent: its refused answer waits for the other's, and of
-   * two refused answers the later one is the last.
+   * Claims the call's last answer for the current model's, as it is checked (the question
+   * `structuredOutput.lastAnswer` asks): true when it is the last. Its refusal
+   * (`invalid_structured_output`, tried again in no round) ends the walk when `next` would give no
+   * step for it — no later model in this round, no next round retrying one of its failures with
+   * the waits taken and the deadline left now (`remainingMs`) — and a hedged call's other run can
+   * answer no more (never sent, ended, or refused already). A claim made while the other still may
+   * answer is refused and spends this run: its refused answer waits for the other's, and of two
+   * refused answers the later one is the last.
    */
-  lastAnswer(remainingMs: number): boolean {
+  claimLastAnswer(remainingMs: number): boolean {
     if (this.#index + 1 < this.#round.length) return false;
     const limits = this.#limits;
     if (limits && this.#retryRound(this.#waits, { ...limits, remainingMs })) return false;

@@ -66,7 +66,7 @@ export interface StructuredServing {
    * its attempt: the failure, or undefined with a clean answer left in `answer.response`. A
    * stream's: read on until content reaches the caller; its answer checked when none did.
    * `last`, asked once the answer is whole: no model is left to move on to — none in the walk,
-   * and no other run of a hedged call that may still answer (`FailoverWalk.lastAnswer`;
+   * and no other run of a hedged call that may still answer (`FailoverWalk.claimLastAnswer`;
    * `structuredOutput.lastAnswer` may hand it on). `signal`: the attempt's (its abort cancels a
    * stream's read); `onContent`: told as a stream's read decodes content (its stall clock).
    */
@@ -320,7 +320,7 @@ interface WalkRun {
 function walkPolicyOf(planned: PlannedCall, run: WalkRun = {}) {
   const { input, call, scope, budgetId, breakers } = planned;
   const { onRequest, walk = planned.walk, nextAttempt } = run;
-  const last = () => walk.lastAnswer(scope.remainingMs);
+  const last = () => walk.claimLastAnswer(scope.remainingMs);
   const stream = input.spec.stream === true;
   return walkPolicy({
     walk,

@@ -425,17 +425,14 @@ function toGatewayPart(block: Record<string, unknown>): ChatContentPart | undefi
     return { type: 'text', text: block.text };
   }
   if (MEDIA_BLOCKS.has(type)) {
-    // Core builds the part (one rule and one default image type for every adapter).
-    const url = typeof block.url === 'string' ? block.url : undefined;
-    // A data URL, in `url` or `data`: its base64, and its type when the block names none (core
-    // types and checks it as data: `data:video;base64,` names no type a server reads).
-    const inline = url ? dataUrlOf(url) : undefined;
-    const given = typeof block.data === 'string' ? dataUrlOf(block.data) : undefined;
-    const mediaType = block.mimeType ?? block.mime_type ?? (inline ?? given)?.mediaType;
+    // Core builds the part (one rule and one default image type for every adapter); it reads a
+    // data URL in `url` or `data` as data, typed by it when the block names no type.
+    const mediaType = block.mimeType ?? block.mime_type;
     return mediaPart({
-      mediaType: String(mediaType || defaultMediaType(type)),
-      url: inline ? undefined : url,
-      data: inline?.data ?? given?.data ?? base64Of(block.data),
+      mediaType: mediaType ? String(mediaType) : undefined,
+      untypedAs: defaultMediaType(type),
+      url: typeof block.url === 'string' ? block.url : undefined,
+      data: base64Of(block.data),
       filename: filenameOf(block),
       // A file the model server holds, of any kind: core sends media given only by id as a file part.
       fileId: fileIdOf(block),
@@ -454,12 +451,6 @@ const MEDIA_BLOCKS: ReadonlySet<string> = new Set([
   'file',
   'text-plain',
 ]);
-
-/** A `data:<type>;base64,` URL's type and data, else undefined. */
-function dataUrlOf(url: string): { mediaType: string; data: string } | undefined {
-  const inline = /^data:([^,]*?);base64,/i.exec(url);
-  return inline ? { mediaType: inline[1]!, data: url.slice(inline[0].length) } : undefined;
-}
 
 /** An image's `detail`: LangChain's standard blocks keep it in `metadata` (legacy and v1 blocks alike). */
 function imageDetailOf(block: Record<string, unknown>): string | undefined {
@@ -532,7 +523,7 @@ function base64Of(data: unknown): string | undefined {
   return data instanceof Uint8Array ? encodeBase64(data) : undefined;
 }
 
-/** A block without a MIME type: an image or audio of unknown format (core sniffs it), or bytes. */
+/** A block whose MIME type and data URL name none: an image or audio of unknown format (core sniffs it), or bytes. */
 function defaultMediaType(type: string): string {
   if (type === 'text-plain') return 'text/plain';
   return type === 'file' ? 'application/octet-stream' : type;
