@@ -109,17 +109,26 @@ describe('the key budget across clients (the key allows 4 at once, whatever each
   });
 
   it("a maxConcurrency: 1 client's backlog never makes a default client wait while slots are free", async () => {
-    const gateway = await emulate({ scenario: { latencyMs: 30 } });
+    const gateway = await emulate();
     const client = clientOn(gateway);
-    const another = (extra: GatewayClientOptions = {}) => clientOn(gateway, { ...extra });
-    const narrow = another({ maxConcurrency: 1 });
+    const narrow = clientOn(gateway, { maxConcurrency: 1 });
+    // (The catalog reads first: a chat call's gate would read it, and a read is in flight too.)
+    await Promise.all([client.models(), narrow.models()]);
+    // Held, not slow: the state checked lasts until the test releases it, however busy the machine.
+    const release = gateway.hold();
     const order: string[] = [];
     const backlog = Array.from({ length: 4 }, (_, i) =>
       narrow.chat(hi()).then(() => order.push(`narrow-${i}`)),
     );
+    await gateway.untilHeld(1);
     const other = client.chat(hi()).then(() => order.push('default'));
-    // The narrow client's backlog queues behind its own limit, not in the key's queue.
-    await vi.waitFor(() => expect(client.budget.active).toBe(2));
+    // The narrow client's backlog queues behind its own limit, not in the key's queue (nor on its
+    // slots): the default call goes out while narrow-0 is still held.
+    await gateway.untilHeld(2, { what: 'the default call in flight beside narrow-0' });
+    expect(client.budget.active).toBe(2);
+    expect(narrow.budget.queued).toBe(3);
+    expect(gateway.counters.requests.chat).toBe(2);
+    release();
     await Promise.all([...backlog, other]);
     expect(order.indexOf('default')).toBeLessThan(order.indexOf('narrow-1'));
   });

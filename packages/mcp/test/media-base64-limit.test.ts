@@ -5,8 +5,8 @@
  */
 import { LIMITS } from '@infergate/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, textOf } from './harness';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness, textOf, wire } from './harness';
 
 let harness: Harness;
 let client: Client;
@@ -15,15 +15,36 @@ beforeAll(async () => {
   client = await harness.connect();
 });
 afterAll(() => harness.close());
-beforeEach(() => harness.gateway.emulator.resetCounters());
+let recorded = 0;
+beforeEach(() => {
+  harness.gateway.emulator.resetCounters();
+  recorded = wire.length;
+});
+// (The harness's wire keeps every message for the worker's life, and other files scan it: these
+// tests' four 31 MB calls would stay there.)
+afterEach(() => {
+  wire.length = recorded;
+});
 
 const LIMIT = LIMITS.ocrMaxImageBytes;
+// A 23 MiB call is ~1 s of CPU (the emulator's decode, core's base64 check and JSON body) and took
+// 22 s on a loaded machine: each call gets 120 s (the SDK's default is 60 s), each test both calls'.
+const CALL_TIMEOUT_MS = 120_000;
+const TEST_TIMEOUT_MS = 2 * CALL_TIMEOUT_MS + 30_000;
 const base64Of = (bytes: number) => Buffer.alloc(bytes, 65).toString('base64');
-const ocr = (image_base64: string) => client.callTool({ name: 'ocr', arguments: { image_base64 } });
+/** The same base64, bare and as a data: URL (encoded once: 31 MB each). */
+const bareAndDataUrl = (bytes: number) => {
+  const base64 = base64Of(bytes);
+  return [base64, `data:image/png;base64,${base64}`];
+};
+const ocr = (image_base64: string) =>
+  client.callTool({ name: 'ocr', arguments: { image_base64 } }, undefined, {
+    timeout: CALL_TIMEOUT_MS,
+  });
 
-describe('image_base64 at the limit', () => {
+describe('image_base64 at the limit', { timeout: TEST_TIMEOUT_MS }, () => {
   it('takes 23 MiB with a data: URL prefix, as without it', async () => {
-    for (const image of [base64Of(LIMIT), `data:image/png;base64,${base64Of(LIMIT)}`]) {
+    for (const image of bareAndDataUrl(LIMIT)) {
       const result = await ocr(image);
       expect(result.isError, textOf(result)).toBeFalsy();
     }
@@ -31,7 +52,7 @@ describe('image_base64 at the limit', () => {
   });
 
   it('refuses a byte over from the decoded size, naming the argument, the size and the limit', async () => {
-    for (const image of [base64Of(LIMIT + 1), `data:image/png;base64,${base64Of(LIMIT + 1)}`]) {
+    for (const image of bareAndDataUrl(LIMIT + 1)) {
       const result = await ocr(image);
       expect(result.structuredContent).toMatchObject({
         error: {
