@@ -32,6 +32,8 @@ function modelEntry(id: string, spec: ModelSpec, inflight: number): Record<strin
   entry.available_nodes = spec.owned_by === 'service-pool' ? (spec.copies ?? 1) : 1;
   if (typeof spec.capacity === 'number') entry.capacity = spec.capacity;
   entry.inflight = inflight;
+  if (spec.listing === 'no_capabilities') delete entry.capabilities;
+  if (spec.listing === 'no_id') delete entry.id;
   return entry;
 }
 

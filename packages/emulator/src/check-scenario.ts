@@ -164,6 +164,7 @@ const model = fields({
   dialect: oneOf(CHAT_DIALECTS),
   firstChunkMs: latency,
   jsonAnswers,
+  listing: oneOf(['no_capabilities', 'no_id']),
 });
 
 const serviceFields = { name: text, availableNodes: number(0, true), capacity: number(0, true) };

@@ -52,6 +52,12 @@ export interface ModelSpec {
    * valid, bare JSON.
    */
   jsonAnswers?: JsonAnswers | null;
+  /**
+   * How `GET /models` lists the model when not whole: `no_capabilities` leaves out its
+   * `capabilities` field (a gateway that does not say), `no_id` its `id` (an entry a client
+   * cannot read). The model answers chat requests as ever. Default: whole.
+   */
+  listing?: 'no_capabilities' | 'no_id' | null;
 }
 
 /**

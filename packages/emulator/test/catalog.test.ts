@@ -210,3 +210,22 @@ describe('internal errors', () => {
     expect(emulator.counters.inflight[DEFAULT_KEYS.full]).toBe(0);
   });
 });
+
+describe('a model listed with a flaw (`listing`)', () => {
+  it('no_capabilities leaves out the capabilities field, no_id the id', async () => {
+    const emulator = createEmulator({
+      models: {
+        'x/unsaid': { capabilities: ['tools'], listing: 'no_capabilities' },
+        'x/broken': { capabilities: ['chat'], listing: 'no_id', name: 'Broken' },
+      },
+    });
+    const response = await call(emulator, '/models', { key: DEFAULT_KEYS.full });
+    const entries = ((await response.json()) as Json).data as Json[];
+    const unsaid = entries.find((entry) => entry.id === 'x/unsaid');
+    expect(unsaid).toBeDefined();
+    expect(unsaid && 'capabilities' in unsaid).toBe(false);
+    const broken = entries.find((entry) => entry.name === 'Broken');
+    expect(broken && 'id' in broken).toBe(false);
+    expect(broken?.capabilities).toEqual(['chat']);
+  });
+});

@@ -9,10 +9,13 @@ import { redactStrings } from './redact-result';
 export const MODELS_URI = 'infergate://models';
 export const SERVICES_URI = 'infergate://services';
 
-/** The catalog, or an error whose message (the SDK sends it to the client) is redacted. */
-async function readSafely(client: GatewayClient, signal: AbortSignal) {
+/**
+ * One part of the catalog (`models` or `services`: each is there when its own list was read), or
+ * an error whose message (the SDK sends it to the client) is redacted.
+ */
+async function readSafely(client: GatewayClient, signal: AbortSignal, part: 'models' | 'services') {
   try {
-    return await readCatalog(client, signal);
+    return (await readCatalog(client, signal))[part]();
   } catch (error) {
     throw new Error(redactMessage(error instanceof Error ? error.message : String(error)));
   }
@@ -33,7 +36,7 @@ export function registerCatalogResources(server: McpServer, client: GatewayClien
       mimeType: 'application/json',
     },
     async (uri, extra) => {
-      const { models } = await readSafely(client, extra.signal);
+      const models = await readSafely(client, extra.signal, 'models');
       return {
         contents: [
           {
@@ -55,7 +58,7 @@ export function registerCatalogResources(server: McpServer, client: GatewayClien
       mimeType: 'application/json',
     },
     async (uri, extra) => {
-      const { services } = await readSafely(client, extra.signal);
+      const services = await readSafely(client, extra.signal, 'services');
       return {
         contents: [
           {

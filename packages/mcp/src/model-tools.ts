@@ -14,6 +14,7 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { conformTo } from './conform-output';
 import type { ToolProgress } from './progress';
+import { redactMessage } from './redact-message';
 import { registerGatewayTool, runTool, type ToolContext, toolResult } from './tool-context';
 import { askModelArgument } from './tool-errors';
 import { askModelOutput, listModelsOutput } from './tool-output-schemas';
@@ -24,20 +25,35 @@ import { type AskModelArgs, askModelInput, listModelsInput, SCHEMA_NAME } from '
  * `list_models` and the `infergate://` resources show them. The entries are the gateway's as
  * sent, read through `list_models`' output schema (conform-output.ts): what cannot be read is
  * left out, an engine whose id is not a string with it (it could not be named to `embed`).
+ *
+ * The two lists are read apart: one that fails (its error thrown by `models()` / `services()`)
+ * leaves the other as read, so a 503 on `GET /capabilities` alone costs the services, not the
+ * models (and the other way round).
  */
 export async function readCatalog(client: GatewayClient, signal?: AbortSignal) {
-  const [models, services] = await Promise.all([
+  const [models, services] = await Promise.allSettled([
     client.models({ signal }),
     client.services({ signal }),
   ]);
+  const listed = services.status === 'fulfilled' ? services.value : [];
   const catalog = conformTo(listModelsOutput, {
-    models,
-    services: services.map((service) => ({
+    models: models.status === 'fulfilled' ? models.value : [],
+    services: listed.map((service) => ({
       ...service,
-      available: isServiceOffered(services, service.id as ServiceId),
+      available: isServiceOffered(listed, service.id as ServiceId),
     })),
   });
-  return { models: catalog?.models ?? [], services: catalog?.services ?? [] };
+  return {
+    models: () => (models.status === 'fulfilled' ? (catalog?.models ?? []) : thrown(models)),
+    services: () =>
+      services.status === 'fulfilled' ? (catalog?.services ?? []) : thrown(services),
+    /** Why the services could not be read (their list is then empty), if they could not. */
+    servicesError: services.status === 'rejected' ? services.reason : undefined,
+  };
+}
+
+function thrown(failed: PromiseRejectedResult): never {
+  throw failed.reason;
 }
 
 function chatRequest(args: AskModelArgs): ChatRequest {
@@ -176,6 +192,18 @@ function askResult(args: AskModelArgs, answer: Answer): CallToolResult {
   return result;
 }
 
+/**
+ * `list_models`' note when `GET /capabilities` failed: the models are listed all the same, the
+ * services are unknown for now (an empty list, not "none offered").
+ */
+function servicesUnavailable(error: unknown): { services_unavailable?: string } {
+  if (error === undefined) return {};
+  const why = redactMessage(error instanceof Error ? error.message : String(error));
+  return {
+    services_unavailable: `The services could not be read (${why}): call list_models again later to see them; the models above are current.`,
+  };
+}
+
 /** `list_models` and `ask_model`: the catalog, and a prompt sent to a chosen gateway model. */
 export function registerModelTools(
   server: McpServer,
@@ -198,11 +226,17 @@ export function registerModelTools(
     (args, extra) =>
       runTool(context, extra, async () => {
         const catalog = await readCatalog(client, extra.signal);
+        const listed = catalog.models();
+        // (A model whose entry gives no capabilities is unknown: not listed as having one.)
         const models =
           args.capability === undefined
-            ? catalog.models
-            : catalog.models.filter((model) => model.capabilities.includes(args.capability!));
-        const result = { models, services: catalog.services };
+            ? listed
+            : listed.filter((model) => model.capabilities?.includes(args.capability!) === true);
+        const result = {
+          models,
+          services: catalog.servicesError === undefined ? catalog.services() : [],
+          ...servicesUnavailable(catalog.servicesError),
+        };
         return toolResult(JSON.stringify(result, null, 2), result);
       }),
   );

@@ -85,7 +85,10 @@ function whatToDo(error: GatewayError, field: string | undefined): string {
     case 'unshielded_access_required':
       return 'This gateway key may not use that model: choose another one from list_models.';
     case 'provider_unavailable':
-      return 'No node serves this right now: try another model, or try again later.';
+      // (A model's call: another model may serve it; a catalog or service read: only time helps.)
+      return error.requestedModel !== undefined || error.model !== undefined
+        ? 'No node serves this right now: try another model, or try again later.'
+        : `No node serves this right now: ${wait}.`;
     case 'model_busy':
     case 'client_concurrency_exceeded':
       return `The gateway is busy: ${wait}.`;

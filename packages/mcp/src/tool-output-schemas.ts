@@ -146,7 +146,12 @@ export const similarityOutput = toolOutput({
 /** A chat model as `list_models` shows it (model-tools.ts `readCatalog`). */
 const listedModel = z.object({
   id: text('The id to pass as model to ask_model'),
-  capabilities: z.array(z.string()).describe('chat, streaming, tools, json_object, json_schema'),
+  capabilities: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'chat, streaming, tools, json_object, json_schema; left out when the gateway does not say (unknown: ask_model still sends to it)',
+    ),
   owned_by: z.string().optional(),
   name: z.string().optional(),
   available_nodes: count('Nodes serving the model now').optional(),
@@ -174,10 +179,19 @@ const listedService = z.object({
     .optional(),
 });
 
-export const listModelsOutput = toolOutput({
-  models: z.array(listedModel).describe('The chat models this key may use'),
-  services: z.array(listedService).describe('The services and their availability'),
-});
+export const listModelsOutput = toolOutput(
+  {
+    models: z.array(listedModel).describe('The chat models this key may use'),
+    services: z
+      .array(listedService)
+      .describe('The services and their availability (empty when services_unavailable is set)'),
+  },
+  {
+    services_unavailable: text(
+      'Set when the services could not be read now: why (the models are listed all the same)',
+    ),
+  },
+);
 
 export const askModelOutput = toolOutput(
   {

@@ -89,7 +89,8 @@ describe('an unexpected error', () => {
       );
       expect(textOf(result)).toBe(`The tool failed: ${error.message}`);
 
-      const read = client.readResource({ uri: 'infergate://services' });
+      // (The models: the services list was read, and cached, by the translate call above.)
+      const read = client.readResource({ uri: 'infergate://models' });
       await expect(read).rejects.toThrow('redis://***@cache.internal:6379');
 
       const after = wire.slice(sent);

@@ -96,6 +96,21 @@ export class Catalog {
     if (this.#models?.value === models) this.#models.misses.add(id);
   }
 
+  /**
+   * Reads the models again because `stale` (a snapshot read earlier) lacks an id looked up in it:
+   * the model may have come online since (§3.3). Only the models list is dropped, and only while it
+   * is still `stale`: the callers that miss in one snapshot together share one re-read, whose
+   * answer is kept (the services list stays as it is).
+   */
+  rereadModels(
+    stale: readonly GatewayModel[],
+    options?: CallOptions,
+    parent?: CallEvents,
+  ): Promise<GatewayModel[]> {
+    if (this.#models?.value === stale) this.#models = undefined;
+    return this.models(options, parent);
+  }
+
   /** `parent`: the call this read is made for (its events' parent, when it sends one). */
   models(options?: CallOptions, parent?: CallEvents): Promise<GatewayModel[]> {
     checkCallOptions(options ?? {});
@@ -263,21 +278,23 @@ export class Catalog {
       options,
       parent && { parent },
     );
-    if (
-      typeof data !== 'object' ||
-      data === null ||
-      !Array.isArray(data.data) ||
-      !data.data.every(
-        (item) => typeof item === 'object' && item !== null && typeof item.id === 'string',
-      )
-    ) {
+    const listed = typeof data === 'object' && data !== null ? data.data : undefined;
+    const readable = Array.isArray(listed) ? listed.filter(hasId) : [];
+    // An entry without an id (a newer gateway's, a half-written one) is left out: the others stay
+    // usable. Only a body that is no list, or a list with no readable entry, is refused.
+    if (!Array.isArray(listed) || (readable.length === 0 && listed.length > 0)) {
       throw invalidResponse(`The gateway's ${path} answer is not a list of objects with an id`, {
         status,
         data,
       });
     }
-    return data.data;
+    return readable.length === listed.length ? listed : readable;
   }
+}
+
+/** A list entry we can read: an object with a string `id`. */
+function hasId<T extends { id: string }>(item: T): boolean {
+  return typeof item === 'object' && item !== null && typeof item.id === 'string';
 }
 
 /**

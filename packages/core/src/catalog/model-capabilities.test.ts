@@ -41,8 +41,15 @@ describe('capability comparison', () => {
     ).toEqual(['a/all', 'a/object']);
   });
 
-  it('reads an entry without a capabilities array as having none', () => {
-    expect(capabilitiesOf({ capabilities: undefined as unknown as string[] })).toEqual([]);
+  it('reads an entry without a capabilities array as unknown (not none): such a model passes', () => {
+    expect(capabilitiesOf({ capabilities: undefined as unknown as string[] })).toBeUndefined();
+    expect(capabilitiesOf({ capabilities: null as unknown as string[] })).toBeUndefined();
+    const unknown = { model: 'a/m', needs: ['chat', 'tools'] as const, capabilities: undefined };
+    expect(() => checkCapabilities({ ...unknown, needs: [...unknown.needs] })).not.toThrow();
+    expect(missingCapabilities(undefined, ['tools'])).toEqual([]);
+    // Unknown is not "has it" either: such a model is named as an alternative for nothing.
+    const listed = [{ id: 'a/m' } as GatewayModel, { id: 'b/m', capabilities: ['chat', 'tools'] }];
+    expect(modelsWithCapabilities(listed as GatewayModel[], ['tools'])).toEqual(['b/m']);
   });
 });
 

@@ -13,9 +13,14 @@ export function isOwnModelId(id: string): boolean {
   return id.startsWith('my/');
 }
 
-/** A model's listed capabilities; an entry without a `capabilities` array has none. */
-export function capabilitiesOf(model: Pick<GatewayModel, 'capabilities'>): readonly string[] {
-  return Array.isArray(model.capabilities) ? model.capabilities : [];
+/**
+ * A model's listed capabilities; undefined (unknown, not none) for an entry without a
+ * `capabilities` list: such a model is sent to as an unlisted one would be, the gateway decides.
+ */
+export function capabilitiesOf(
+  model: Pick<GatewayModel, 'capabilities'>,
+): readonly string[] | undefined {
+  return Array.isArray(model.capabilities) ? model.capabilities : undefined;
 }
 
 /**
@@ -89,12 +94,16 @@ function refuseCapabilityTypos(names: readonly string[], field: string): void {
   }
 }
 
-/** The capabilities in `needs` that `capabilities` lacks, in the order of `needs`. */
+/**
+ * The capabilities in `needs` that `capabilities` lacks, in the order of `needs`; none when the
+ * capabilities are unknown (undefined).
+ */
 export function missingCapabilities(
-  capabilities: readonly string[],
+  capabilities: readonly string[] | undefined,
   needs: readonly ModelCapability[],
 ): ModelCapability[] {
-  return readNeeds(needs).filter((need) => !capabilities.includes(need));
+  const list = readNeeds(needs);
+  return capabilities === undefined ? [] : list.filter((need) => !capabilities.includes(need));
 }
 
 /** Ids of the listed models that have every capability in `needs` (or, with `anyOf`, one of them). */
@@ -106,7 +115,8 @@ export function modelsWithCapabilities(
   const list = readNeeds(needs);
   return models
     .filter((model) => {
-      const has = capabilitiesOf(model);
+      // (A model whose capabilities are unknown is named for none.)
+      const has = capabilitiesOf(model) ?? [];
       return options.anyOf
         ? list.some((need) => has.includes(need))
         : list.every((need) => has.includes(need));
@@ -120,8 +130,8 @@ interface CapabilityCheck {
   model: string;
   /** What the call needs (e.g. from `requiredCapabilities`). */
   needs: readonly ModelCapability[];
-  /** The model's capabilities, as listed or as the caller knows them. */
-  capabilities: readonly string[];
+  /** The model's capabilities, as listed or as the caller knows them; undefined: unknown (passes). */
+  capabilities: readonly string[] | undefined;
   /** The listed models, to name those that would do; leave out when the list was not loaded. */
   catalog?: readonly GatewayModel[];
   /** What needed the capabilities, for the refusal (`bindTools`, `streamText with tools`, …). */
@@ -154,7 +164,7 @@ export function capabilityError(options: CapabilityCheck): GatewayError {
   return new GatewayError({
     code: 'unsupported_model_capability',
     message: `Model "${model}" lacks ${lacking}${purpose ? `, needed for ${purpose}` : ''} (it has: ${
-      capabilities.join(', ') || 'none'
+      capabilities === undefined ? 'unknown' : capabilities.join(', ') || 'none'
     }). ${others}`,
     model,
     missing,
@@ -166,10 +176,12 @@ export function capabilityError(options: CapabilityCheck): GatewayError {
 /**
  * The capability gate's rule, without any request: passes when the model has every need (or,
  * with `anyOf`, one of them); otherwise throws the `unsupported_model_capability` refusal that
- * names what is missing and the models that would do. Both adapters refuse through it.
+ * names what is missing and the models that would do. Both adapters refuse through it. Unknown
+ * capabilities (an entry without a list) pass: the gateway decides, as for an unlisted model.
  */
 export function checkCapabilities(check: CapabilityCheck): void {
   const needs = readNeeds(check.needs);
+  if (check.capabilities === undefined) return;
   const missing = missingCapabilities(check.capabilities, needs);
   const passes = check.anyOf ? missing.length < needs.length : missing.length === 0;
   if (passes) return;

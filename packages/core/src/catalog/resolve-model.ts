@@ -53,7 +53,10 @@ export async function listedModel(
 interface GateResult {
   /** The listed model; undefined for an unlisted own model, or when the capabilities were `known`. */
   model: GatewayModel | undefined;
-  /** The capabilities checked; undefined for an unlisted own model (unchecked: the gateway decides). */
+  /**
+   * The capabilities checked; undefined for an unlisted own model, or a listed one whose entry
+   * gives none (unknown): unchecked, the gateway decides.
+   */
   capabilities: readonly string[] | undefined;
 }
 
@@ -132,8 +135,8 @@ export async function catalogFor(
   const missing = (list: readonly GatewayModel[]) =>
     ids.filter((id) => !list.some((model) => model.id === id));
   if (cached !== undefined && missing(models).some((id) => !catalog.isKnownMiss(id))) {
-    catalog.invalidate();
-    models = await catalog.models(opts, parent);
+    // (One re-read for every caller that missed in this snapshot, its answer kept.)
+    models = await catalog.rereadModels(models, opts, parent);
   }
   for (const id of missing(models)) catalog.rememberMiss(id, models);
   return models;
@@ -168,7 +171,8 @@ export function gateModelFromCache(
   const models = catalog.cachedModels();
   const entry = models?.find((model) => model.id === modelId);
   const capabilities = known ?? (entry && capabilitiesOf(entry));
-  if (capabilities === undefined) return undefined;
+  // (No entry: the gate must read. A listed entry without capabilities: unknown, sent unchecked.)
+  if (capabilities === undefined) return entry === undefined ? undefined : true;
   // (The usual pass, checked without building the refusal's inputs.)
   if (Array.isArray(needs) && needs.every((need) => capabilities.includes(need))) return true;
   // (Off the usual pass: the caller's list is read only when it decides a refusal.)

@@ -3,9 +3,11 @@ import type { StructuredOutputMethod } from '@infergate/core';
 import type { ModelProfile } from '@langchain/core/language_models/profile';
 
 /**
- * Capabilities → LangChain's model profile. `structuredOutput` means native JSON-schema output:
- * `createAgent` then sends `response_format: json_schema` instead of a tool, so it needs the
- * capability and the model's `structuredOutput.methods` (all when not given) to allow json_schema.
+ * Capabilities → LangChain's model profile. `structuredOutput` tells `createAgent` to send
+ * `response_format: json_schema` instead of a tool of its own; core serves that request the model's
+ * way and checks the answer (§4.8). So it is true when the model lists `json_schema`, or lists
+ * `json_object` but not `tools` (LangChain's tool cannot serve it, core's json_object way can),
+ * each only when the model's `structuredOutput.methods` (all when not given) allows that method.
  */
 export function profileFromCapabilities(
   capabilities: readonly string[] | undefined,
@@ -14,12 +16,12 @@ export function profileFromCapabilities(
 ): ModelProfile {
   if (!capabilities) return {};
   const tools = capabilities.includes('tools');
+  const serves = (method: StructuredOutputMethod) =>
+    capabilities.includes(method) && (structuredOutputMethods?.includes(method) ?? true);
   return {
     toolCalling: tools,
     toolChoice: tools,
-    structuredOutput:
-      capabilities.includes('json_schema') &&
-      (structuredOutputMethods?.includes('json_schema') ?? true),
+    structuredOutput: serves('json_schema') || (!tools && serves('json_object')),
     imageInputs: acceptsContentParts,
   };
 }

@@ -25,7 +25,8 @@ export class ChatModelCapabilityGate {
   readonly #model: GatedModel;
   /** Catalog snapshot from `GatewayChatModel.create`, to name alternatives before any call. */
   catalog: readonly GatewayModel[] | undefined;
-  #learned: { model: string; capabilities: readonly string[] } | undefined;
+  /** The last catalog read's capabilities for `model` (undefined: its entry gives none). */
+  #learned: { model: string; capabilities: readonly string[] | undefined } | undefined;
 
   constructor(client: GatewayClient, model: GatedModel) {
     this.#client = client;
@@ -37,6 +38,14 @@ export class ChatModelCapabilityGate {
     const { model, capabilities } = this.#model;
     if (capabilities) return capabilities;
     return this.#learned?.model === model ? this.#learned.capabilities : undefined;
+  }
+
+  /**
+   * Remembers the capabilities of the model's catalog entry as read now (`GatewayChatModel.create`):
+   * `profile` is known before any call; each call reads the catalog again, as for any model.
+   */
+  learnFrom(entry: GatewayModel | undefined): void {
+    if (entry) this.#learned = { model: this.#model.model, capabilities: capabilitiesOf(entry) };
   }
 
   /** Refuses at once when the capabilities were passed; otherwise the request-time gate does. */
@@ -79,7 +88,8 @@ export class ChatModelCapabilityGate {
       // Read from the client's cached catalog every time, so a changed catalog is seen.
       const listed = await this.#client.resolveModel(model, lookup);
       if (!listed) return undefined;
-      known = [...capabilitiesOf(listed)];
+      const listedCapabilities = capabilitiesOf(listed);
+      known = listedCapabilities && [...listedCapabilities];
       this.#learned = { model, capabilities: known };
     }
     return this.#client.checkModel(model, needs, { ...lookup, known });

@@ -12,6 +12,7 @@ import {
 } from '@infergate/core';
 import {
   callEndedError,
+  capabilitiesOf,
   checkCapabilities,
   optionKeys,
   planChatCall,
@@ -180,6 +181,8 @@ export class GatewayChatModel
   readonly #apiKey: string | undefined;
   readonly #client: GatewayClient;
   readonly #gate: ChatModelCapabilityGate;
+  /** Built by `create`, which read the catalog first (so `profile` was known from the start). */
+  #warmed = false;
 
   /**
    * LangChain's serialiser reads secrets through properties; the key has none (a getter would show
@@ -260,8 +263,9 @@ export class GatewayChatModel
   }
 
   /**
-   * Loads the model's catalog entry first, so that every capability check runs while building
-   * (and `profile` is right from the start).
+   * Loads the model's catalog entry first, so that `profile` is right from the start and
+   * `streaming: true` is refused here. The catalog is warmed, not frozen into the model: core's gate
+   * and `profile` read the client's current catalog at each call, as for a model built with `new`.
    */
   static async create(fields: GatewayChatModelFields): Promise<GatewayChatModel>;
   static async create(
@@ -292,7 +296,7 @@ export class GatewayChatModel
       ? (await client.models()).find((entry) => entry.id === model)
       : await client.resolveModel(model);
     const catalog = await client.models(); // cached by the look-up above
-    const capabilities = fields.capabilities ?? listed?.capabilities;
+    const capabilities = fields.capabilities ?? (listed && capabilitiesOf(listed));
     if (fields.streaming && capabilities && !walksList) {
       // Checked here too, so that the refusal can name the models that stream.
       checkCapabilities({
@@ -307,11 +311,12 @@ export class GatewayChatModel
     const instance = new GatewayChatModel({
       ...fields,
       client,
-      capabilities,
       onEvent: undefined,
       recordContent: undefined,
     });
     instance.#gate.catalog = catalog;
+    instance.#gate.learnFrom(listed);
+    instance.#warmed = true;
     return instance;
   }
 
@@ -590,9 +595,12 @@ export class GatewayChatModel
     return { ...call, ...(methods && { methods }) };
   }
 
-  /** Core's capability refusal, with the `create` hint when the capabilities were not given. */
+  /**
+   * Core's capability refusal, with the `create` hint when the model was built with `new` and
+   * without capabilities (its profile was empty when `createAgent` read it).
+   */
   #withHint(error: unknown): unknown {
-    return this.capabilities ? error : withCreateHint(error, this.#gate.known());
+    return this.capabilities || this.#warmed ? error : withCreateHint(error, this.#gate.known());
   }
 
   /**

@@ -7,6 +7,7 @@ import {
 } from '@infergate/core';
 import { callEndedError, isWorthNewCall } from '@infergate/core/internal';
 import { addLangChainErrorFields, type LangChainErrorCodes } from '@langchain/core/errors';
+import { profileFromCapabilities } from '../chat_models/capabilities';
 
 /** The gateway's codes that are one of LangChain's cases. */
 const LANGCHAIN_CODE_OF: Partial<Record<GatewayErrorCode, LangChainErrorCodes>> = {
@@ -117,8 +118,9 @@ export function configurationError(message: string, field?: string): GatewayErro
 
 /**
  * A model built with `new` and no `capabilities` has an empty `profile` until its first call, so
- * `createAgent` asks a json_schema model without tools for structured output through a tool. Its
- * refusal then says how to let `createAgent` pick `response_format: json_schema` instead.
+ * `createAgent` asks a model without tools that serves a schema natively (its profile's
+ * `structuredOutput`: json_schema, or json_object) through a tool. Its refusal then says how to
+ * let `createAgent` pick `response_format: json_schema` instead.
  */
 export function withCreateHint(
   error: unknown,
@@ -128,13 +130,13 @@ export function withCreateHint(
     !(error instanceof GatewayError) ||
     error.code !== 'unsupported_model_capability' ||
     !error.missing?.includes('tools') ||
-    !capabilities?.includes('json_schema')
+    profileFromCapabilities(capabilities, true).structuredOutput !== true
   ) {
     return error;
   }
   return new GatewayError({
     code: error.code,
-    message: `${error.message} Built without known capabilities, its empty \`profile\` made \`createAgent\` ask for \`responseFormat\` through a tool: build it with \`await GatewayChatModel.create(...)\` (or pass \`capabilities\`) to use its json_schema output.`,
+    message: `${error.message} Built without known capabilities, its empty \`profile\` made \`createAgent\` ask for \`responseFormat\` through a tool: build it with \`await GatewayChatModel.create(...)\` (or pass \`capabilities\`) so that \`createAgent\` asks natively (\`response_format\`), which core serves on this model.`,
     model: error.model,
     missing: error.missing,
     alternatives: error.alternatives,
