@@ -25,6 +25,32 @@ describe('an entry without a capabilities list', () => {
     // The client's gate says so: unchecked (undefined), as for an offline own model.
     expect(await client.checkModel('x/unsaid', ['chat', 'tools'])).toBeUndefined();
   });
+
+  it('is asked for a schema by the first allowed method, as an unlisted own model', async () => {
+    const gateway = await emulate({
+      scenario: {
+        models: {
+          'x/unsaid': { capabilities: ['chat', 'json_schema'], listing: 'no_capabilities' },
+        },
+      },
+    });
+    const schema = {
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+      additionalProperties: false,
+    };
+    const result = await clientOn(gateway).chat({
+      ...hi('x/unsaid'),
+      response_format: { type: 'json_schema', json_schema: { name: 'place', schema } },
+    });
+    expect(result.structured).toMatchObject({
+      method: 'json_schema',
+      value: { city: expect.any(String) },
+    });
+    expect(result.route.hops).toMatchObject([{ model: 'x/unsaid', outcome: 'answered' }]);
+    expect(gateway.emulator.counters.requests.chat).toBe(1);
+  });
 });
 
 describe('an entry without an id', () => {

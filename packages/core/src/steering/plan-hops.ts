@@ -136,7 +136,8 @@ async function gateSoleModel(
 
 /**
  * A call asking for structured output: the method `id` serves it with (into `methods`), or why it
- * cannot. An own model the catalog does not list is asked by the first allowed method.
+ * cannot. A model whose capabilities are unknown (an own model the catalog does not list, an entry
+ * without a capabilities list) is asked by the first allowed method: its answer is checked anyway.
  */
 function servesSchema(
   id: string,
@@ -145,7 +146,7 @@ function servesSchema(
   methods: Map<string, StructuredOutputMethod>,
 ): SkippedModel | undefined {
   if (!structured) return undefined;
-  if (entry === undefined) {
+  if (entry === undefined || capabilitiesOf(entry) === undefined) {
     methods.set(id, structured.methods[0]!);
     return undefined;
   }
