@@ -1,5 +1,7 @@
 // docs/gateway-protocol.md §10.1 (the gateway's `message`), §10.3 (bodies that are not the
 // gateway's): text from the gateway, and model ids from anyone, made safe to print.
+import { CUT_MARK } from './redact-secret';
+
 /**
  * Characters that can forge or hide a log line when a message is printed: C0 controls (a newline,
  * a carriage return, the escape that starts an ANSI sequence), DEL, C1 controls, the Unicode line
@@ -22,7 +24,11 @@ export function escapeControl(text: string): string {
   );
 }
 
-/** `text` cut to its first `max` characters, `…` marking the cut: a message never quotes a long value whole. */
+/**
+ * `text` cut to its first `max` characters, `…` marking the cut: a message never quotes a long value
+ * whole. The mark is what redaction knows a cut by (a start of the key before it is redacted too,
+ * redact-secret.ts), so a cut made before the key is redacted cannot leave a part of it.
+ */
 export function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return text.length > max ? `${text.slice(0, max)}${CUT_MARK}` : text;
 }

@@ -23,14 +23,21 @@ const BUILT_IN: Record<string, ErrorConstructor> = {
  * own object; otherwise rebuilt. A fetch wrapper may hide the key in `cause.cause` or in an extra
  * property (`options.headers`), which `util.inspect(…, { showHidden: true })` and `structuredClone`
  * show: the rebuilt chain is plain copies with only name, message, stack, code and cause, redacted.
+ * What a Map, Set, Headers, Request, Response, URL or URLSearchParams holds is looked at too (inspect
+ * prints their entries): a fetch wrapper's `options.headers = new Headers(init.headers)`.
  */
 export function redactedCause(cause: unknown, redact: Redact): unknown {
   if (typeof cause === 'string') return redact(cause);
   if (typeof cause !== 'object' || cause === null) return cause;
-  if (!holdsKey(cause, redact)) return cause;
-  return cause instanceof Error
-    ? errorCopy(cause, redact, 0, new WeakSet())
-    : redactValue(cause, redact);
+  try {
+    if (!holdsKey(cause, redact)) return cause;
+    return cause instanceof Error
+      ? errorCopy(cause, redact, 0, new WeakSet())
+      : redactValue(cause, redact);
+  } catch {
+    // An object that throws when read (a Proxy's trap, a getter's error): dropped, not kept unread.
+    return undefined;
+  }
 }
 
 /** True when some string reachable from `root` changes under `redact`, or the walk is too big to tell. */
@@ -47,6 +54,9 @@ function holdsKey(root: object, redact: Redact): boolean {
     if (typeof node !== 'object' || node === null || seen.has(node)) continue;
     if (++nodes > MAX_NODES) return true;
     seen.add(node);
+    const inner = innerValues(node);
+    if (inner === undefined || nodes + inner.length > MAX_NODES) return true;
+    pending.push(...inner);
     for (const name of Reflect.ownKeys(node)) {
       if (typeof name === 'string' && redact(name) !== name) return true;
       // A getter is not run: inspect shows it as `[Getter]` and structuredClone skips it.
@@ -55,6 +65,71 @@ function holdsKey(root: object, redact: Redact): boolean {
     }
   }
   return false;
+}
+
+type Reader = (node: object) => Iterable<unknown> | string | undefined;
+
+/** `Kind.prototype[name]` as a function of its receiver (a method, or a getter's `get`). */
+function member(Kind: unknown, name: string): ((this: object) => unknown) | undefined {
+  if (typeof Kind !== 'function') return undefined;
+  const described = Object.getOwnPropertyDescriptor(Kind.prototype, name);
+  const read = described?.get ?? described?.value;
+  return typeof read === 'function' ? read : undefined;
+}
+
+/**
+ * What the built-in classes that keep their contents in internal slots hold, where inspect and
+ * console.error print it (a Map's or Headers' entries, a Request's headers and URL): each read is
+ * the prototype's own method, which refuses any other object (a brand check), so no code of the
+ * object's runs. Resolved once, on the first cause walked.
+ */
+let readers: Reader[] | undefined;
+function builtInReaders(): Reader[] {
+  const entries = (Kind: unknown): Reader[] => {
+    const read = member(Kind, 'entries');
+    return read ? [(node) => read.call(node) as Iterable<unknown>] : [];
+  };
+  const text = (Kind: unknown, name: string): Reader[] => {
+    const read = member(Kind, name);
+    return read ? [(node) => String(read.call(node))] : [];
+  };
+  return [
+    ...entries(Map),
+    ...entries(Set),
+    ...entries(globalThis.Headers),
+    ...text(globalThis.URL, 'href'),
+    ...text(globalThis.URLSearchParams, 'toString'),
+    ...[globalThis.Request, globalThis.Response].flatMap((Kind) => {
+      const headers = member(Kind, 'headers');
+      const url = member(Kind, 'url');
+      return headers && url ? [(node: object) => [headers.call(node), url.call(node)]] : [];
+    }),
+  ];
+}
+
+/**
+ * The values a built-in class holds out of sight of own properties (its entries flattened), `[]`
+ * for any other object, or undefined when there are more than a walk can look at.
+ */
+function innerValues(node: object): unknown[] | undefined {
+  readers ??= builtInReaders();
+  for (const read of readers) {
+    let held: Iterable<unknown> | string | undefined;
+    try {
+      held = read(node);
+    } catch {
+      continue; // Not of this class.
+    }
+    if (typeof held === 'string') return [held];
+    const values: unknown[] = [];
+    for (const item of held ?? []) {
+      if (values.length > MAX_NODES) return undefined;
+      if (Array.isArray(item)) values.push(...item);
+      else values.push(item);
+    }
+    return values;
+  }
+  return [];
 }
 
 function errorCopy(error: Error, redact: Redact, depth: number, seen: WeakSet<object>): Error {
