@@ -394,7 +394,8 @@ export class CallEvents {
   ): void {
     const event = this.#done(true);
     if (!event) return;
-    if (typeof answer.id === 'string' && answer.id !== '') event.responseId = this.#redact(answer.id);
+    if (typeof answer.id === 'string' && answer.id !== '')
+      event.responseId = this.#redact(answer.id);
     if (typeof answer.finishReason === 'string' && answer.finishReason !== '') {
       event.finishReason = this.#redact(answer.finishReason);
     }
