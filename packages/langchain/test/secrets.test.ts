@@ -87,3 +87,17 @@ describe("a custom fetch's failure holding the request's headers in a Headers", 
     }
   });
 });
+
+describe('an unknown field named with the API key (a pasted key)', () => {
+  it('is refused by GatewayEmbeddings without quoting the key', async () => {
+    const { connection } = await emulate();
+    let refused: Error | undefined;
+    try {
+      new GatewayEmbeddings({ ...connection, [connection.apiKey]: true } as never);
+    } catch (error) {
+      refused = error as Error;
+    }
+    expect(refused?.message).toMatch(/^unknown option `\[redacted\]` in new GatewayEmbeddings/);
+    expect(inspect(refused, { depth: 10 }) + JSON.stringify(refused)).not.toContain(KEY);
+  });
+});
