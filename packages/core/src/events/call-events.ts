@@ -97,7 +97,7 @@ export class CallEvents {
       type: 'start',
       method: init.method,
       path: init.path,
-      serverAddress: init.redact(init.serverAddress),
+      serverAddress: this.#shown(init.serverAddress),
       serverPort: init.serverPort,
       stream: init.stream,
       budgetId: init.budgetId,
@@ -157,7 +157,7 @@ export class CallEvents {
       path,
     };
     if (this.#shownRequestedModel !== undefined) event.requestedModel = this.#shownRequestedModel;
-    if (model !== undefined) event.model = this.#redact(model);
+    if (model !== undefined) event.model = this.#shown(model);
     if (this.recordContent && typeof body === 'string' && body !== this.#body) {
       event.input = this.#redact(body);
     }
@@ -168,9 +168,9 @@ export class CallEvents {
   skipped(skip: SkippedModel): void {
     this.#send({
       type: 'model-skipped',
-      model: this.#redact(skip.model),
+      model: this.#shown(skip.model),
       reason: skip.reason,
-      detail: this.#redact(skip.detail),
+      detail: this.#shown(skip.detail),
     });
   }
 
@@ -184,8 +184,8 @@ export class CallEvents {
   ): void {
     const event: Fields<GatewayFailoverEvent> = {
       type: 'failover',
-      from: this.#redact(from),
-      to: this.#redact(to),
+      from: this.#shown(from),
+      to: this.#shown(to),
       reason,
       waitedMs,
     };
@@ -203,8 +203,8 @@ export class CallEvents {
     this.#send({
       type: 'hedge',
       phase: 'sent',
-      model: this.#redact(to),
-      from: this.#redact(from),
+      model: this.#shown(to),
+      from: this.#shown(from),
       waitedMs,
     });
   }
@@ -217,10 +217,10 @@ export class CallEvents {
     const event: Fields<GatewayHedgeEvent> = {
       type: 'hedge',
       phase: 'won',
-      model: this.#redact(model),
+      model: this.#shown(model),
       winner,
     };
-    if (lost !== undefined) event.lost = this.#redact(lost);
+    if (lost !== undefined) event.lost = this.#shown(lost);
     this.#send(event);
   }
 
@@ -228,7 +228,7 @@ export class CallEvents {
   hedgeSkipped(model: string, reason: HedgeSkipReason, waitedMs: number): void {
     this.#send({
       type: 'hedge-skipped',
-      model: this.#redact(model),
+      model: this.#shown(model),
       reason,
       waitedMs,
     });
@@ -238,7 +238,7 @@ export class CallEvents {
   circuitOpen(model: string, cooldownMs: number): void {
     this.#send({
       type: 'circuit-open',
-      model: this.#redact(model),
+      model: this.#shown(model),
       cooldownMs,
     });
   }
@@ -248,7 +248,7 @@ export class CallEvents {
    * `circuit-close`: an answer from `model` closed its breaker (a probe's, or any while it was open).
    */
   circuit(type: 'circuit-probe' | 'circuit-close', model: string): void {
-    this.#send({ type, model: this.#redact(model) });
+    this.#send({ type, model: this.#shown(model) });
   }
 
   /**
@@ -378,7 +378,7 @@ export class CallEvents {
       this.#send({
         type: 'fallback',
         requestedModel: this.#shownRequestedModel ?? requested,
-        servedModel: this.#redact(model),
+        servedModel: this.#shown(model),
       });
     }
   }
@@ -395,12 +395,12 @@ export class CallEvents {
     const event = this.#done(true);
     if (!event) return;
     if (typeof answer.id === 'string' && answer.id !== '')
-      event.responseId = this.#redact(answer.id);
+      event.responseId = this.#shown(answer.id);
     if (typeof answer.finishReason === 'string' && answer.finishReason !== '') {
-      event.finishReason = this.#redact(answer.finishReason);
+      event.finishReason = this.#shown(answer.finishReason);
     }
     const servedModel = this.#servedModel ?? this.#model;
-    const shown = servedModel === undefined ? this.#shownRequestedModel : this.#redact(servedModel);
+    const shown = servedModel === undefined ? this.#shownRequestedModel : this.#shown(servedModel);
     if (shown !== undefined) event.servedModel = shown;
     const counts = readUsage(usage);
     if (counts !== undefined) event.usage = counts;
@@ -410,7 +410,7 @@ export class CallEvents {
 
   failed(error: unknown): void {
     const known = isGatewayError(error) ? error : undefined;
-    const code = known?.code ?? (error instanceof Error ? this.#redact(error.name) : typeof error);
+    const code = known?.code ?? (error instanceof Error ? this.#shown(error.name) : typeof error);
     const status = known?.status;
     const invalid = known?.invalidOutput;
     const structured = invalid && { method: invalid.method, checked: false };
@@ -441,7 +441,7 @@ export class CallEvents {
   #failed(error: GatewayDoneEvent['error'], structured?: HopStructuredOutput): void {
     const event = this.#done(false);
     if (!event) return;
-    if (this.#servedModel !== undefined) event.servedModel = this.#redact(this.#servedModel);
+    if (this.#servedModel !== undefined) event.servedModel = this.#shown(this.#servedModel);
     event.error = error;
     if (structured) event.structured = structured;
     this.#sendDone(event);
@@ -473,9 +473,12 @@ export class CallEvents {
     return event;
   }
 
-  /** `text` redacted, when there is one. */
-  #shown(text: string | undefined): string | undefined {
-    return text === undefined ? undefined : this.#redact(text);
+  /**
+   * `text` as an event shows it: redacted when a string (a model id, a detail, the server's words).
+   * Not a string (a hostile answer's model that is a number): as it is, as events passed it before.
+   */
+  #shown<T>(text: T): T {
+    return typeof text === 'string' ? (this.#redact(text) as T) : text;
   }
 
   /** Sends `fields` as one of this call's events: its id, operation and time added here. */
