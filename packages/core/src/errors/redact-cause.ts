@@ -67,69 +67,49 @@ function holdsKey(root: object, redact: Redact): boolean {
   return false;
 }
 
-type Reader = (node: object) => Iterable<unknown> | string | undefined;
-
-/** `Kind.prototype[name]` as a function of its receiver (a method, or a getter's `get`). */
-function member(Kind: unknown, name: string): ((this: object) => unknown) | undefined {
-  if (typeof Kind !== 'function') return undefined;
-  const described = Object.getOwnPropertyDescriptor(Kind.prototype, name);
-  const read = described?.get ?? described?.value;
-  return typeof read === 'function' ? read : undefined;
-}
-
 /**
- * What the built-in classes that keep their contents in internal slots hold, where inspect and
- * console.error print it (a Map's or Headers' entries, a Request's headers and URL): each read is
- * the prototype's own method, which refuses any other object (a brand check), so no code of the
- * object's runs. Resolved once, on the first cause walked.
+ * Where the built-in classes that keep their contents in internal slots hold what inspect and
+ * console.error print (a Map's or Headers' entries, a Request's headers and URL): each read is the
+ * prototype's own method or getter, which refuses any other object (a brand check), so no code of
+ * the object's runs.
  */
-let readers: Reader[] | undefined;
-function builtInReaders(): Reader[] {
-  const entries = (Kind: unknown): Reader[] => {
-    const read = member(Kind, 'entries');
-    return read ? [(node) => read.call(node) as Iterable<unknown>] : [];
-  };
-  const text = (Kind: unknown, name: string): Reader[] => {
-    const read = member(Kind, name);
-    return read ? [(node) => String(read.call(node))] : [];
-  };
-  return [
-    ...entries(Map),
-    ...entries(Set),
-    ...entries(globalThis.Headers),
-    ...text(globalThis.URL, 'href'),
-    ...text(globalThis.URLSearchParams, 'toString'),
-    ...[globalThis.Request, globalThis.Response].flatMap((Kind) => {
-      const headers = member(Kind, 'headers');
-      const url = member(Kind, 'url');
-      return headers && url ? [(node: object) => [headers.call(node), url.call(node)]] : [];
-    }),
-  ];
-}
+const HIDDEN: readonly [unknown, string][] = [
+  [Map, 'entries'],
+  [Set, 'entries'],
+  [globalThis.Headers, 'entries'],
+  [globalThis.URL, 'href'],
+  [globalThis.URLSearchParams, 'toString'],
+  [globalThis.Request, 'headers'],
+  [globalThis.Request, 'url'],
+  [globalThis.Response, 'headers'],
+  [globalThis.Response, 'url'],
+];
 
 /**
- * The values a built-in class holds out of sight of own properties (its entries flattened), `[]`
- * for any other object, or undefined when there are more than a walk can look at.
+ * The values a built-in class holds out of sight of own properties (entries flattened), `[]` for
+ * any other object, or undefined when there are more than a walk looks at.
  */
 function innerValues(node: object): unknown[] | undefined {
-  readers ??= builtInReaders();
-  for (const read of readers) {
-    let held: Iterable<unknown> | string | undefined;
+  const values: unknown[] = [];
+  for (const [Kind, name] of HIDDEN) {
+    let held: unknown;
     try {
-      held = read(node);
+      const { prototype } = Kind as { prototype: object };
+      const described = Object.getOwnPropertyDescriptor(prototype, name);
+      const read = (described?.get ?? described?.value) as (this: object) => unknown;
+      held = read.call(node);
     } catch {
-      continue; // Not of this class.
+      continue; // Not of this class (or no such class here).
     }
-    if (typeof held === 'string') return [held];
-    const values: unknown[] = [];
-    for (const item of held ?? []) {
-      if (values.length > MAX_NODES) return undefined;
-      if (Array.isArray(item)) values.push(...item);
-      else values.push(item);
+    if (typeof held !== 'object' || held === null) values.push(held);
+    else {
+      for (const item of held as Iterable<unknown>) {
+        if (values.length > MAX_NODES) return undefined;
+        values.push(...(Array.isArray(item) ? item : [item]));
+      }
     }
-    return values;
   }
-  return [];
+  return values;
 }
 
 function errorCopy(error: Error, redact: Redact, depth: number, seen: WeakSet<object>): Error {
