@@ -2,6 +2,7 @@
 // createGateway's settings or a model's settings, and a near miss of one of ours in
 // `providerOptions.infergate`, are refused before any request, naming the closest one. The other
 // keys of `providerOptions.infergate` are request fields, passed to the model server.
+import { inspect } from 'node:util';
 import { InvalidArgumentError, LoadSettingError } from '@ai-sdk/provider';
 import { DEFAULT_KEYS } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
@@ -61,6 +62,16 @@ describe('createGateway({...})', () => {
       expect(error.message).toContain(message);
     },
   );
+});
+
+describe('createGateway({...}) with an unknown setting named with the API key', () => {
+  it('refuses it without quoting the key (LoadSettingError)', async () => {
+    const key = DEFAULT_KEYS.full;
+    const error = await caught(() => gateway({ apiKey: key, [key]: true } as never));
+    expect(LoadSettingError.isInstance(error)).toBe(true);
+    expect(error.message).toContain('unknown option `[redacted]` in createGateway');
+    expect(inspect(error, { depth: 10 }) + JSON.stringify(error)).not.toContain(key);
+  });
 });
 
 describe('createGateway({...}) settings read with the client, at the first call', () => {

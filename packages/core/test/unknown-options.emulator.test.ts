@@ -192,3 +192,32 @@ describe('a key named like an Object.prototype member is an unknown key like any
     expect(emulator.counters.requests.chat).toBe(0);
   });
 });
+
+describe('an unknown option named with the API key (a pasted key)', () => {
+  const key = DEFAULT_KEYS.full;
+
+  it('is refused without quoting the key given', () => {
+    const error = creationError({ [key]: true }) as Error & { field?: string };
+    expect(isGatewayError(error)).toBe(true);
+    expect(error.message).toMatch(/^unknown option `\[redacted\]` in createGatewayClient/);
+    expect(error.field).toBe('[redacted]');
+    expect(JSON.stringify(error) + String(error.stack)).not.toContain(key);
+  });
+
+  it('is refused without quoting INFERGATE_API_KEY when that is the key', () => {
+    const previous = process.env.INFERGATE_API_KEY;
+    process.env.INFERGATE_API_KEY = key;
+    let error: unknown;
+    try {
+      createGatewayClient({ baseURL: 'https://gw.example/v1', [key]: true } as never);
+    } catch (thrown) {
+      error = thrown;
+    } finally {
+      if (previous === undefined) delete process.env.INFERGATE_API_KEY;
+      else process.env.INFERGATE_API_KEY = previous;
+    }
+    expect(isGatewayError(error)).toBe(true);
+    expect((error as Error).message).toMatch(/^unknown option `\[redacted\]`/);
+    expect(JSON.stringify(error)).not.toContain(key);
+  });
+});

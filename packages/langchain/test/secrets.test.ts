@@ -54,3 +54,50 @@ describe('a header name holding the API key', () => {
     );
   });
 });
+
+describe("a custom fetch's failure holding the request's headers in a Headers", () => {
+  it('shows the key neither in the error invoke throws nor in handleLLMError', async () => {
+    const { connection } = await emulate();
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      if (String(input).endsWith('/chat/completions')) {
+        throw Object.assign(new TypeError('fetch failed'), {
+          options: { ...init, headers: new Headers(init?.headers) },
+        });
+      }
+      return connection.fetch(input, init);
+    };
+    let reported: unknown;
+    const model = new GatewayChatModel('community/general', {
+      ...connection,
+      fetch,
+      maxRetries: 0,
+      callbacks: [
+        {
+          handleLLMError: (error: unknown) => {
+            reported = error;
+          },
+        },
+      ],
+    });
+    const thrown = await model.invoke('x').catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(Error);
+    expect(reported).toBeDefined();
+    for (const error of [thrown, reported]) {
+      expect(inspect(error, { depth: 20, showHidden: true })).not.toContain(KEY);
+    }
+  });
+});
+
+describe('an unknown field named with the API key (a pasted key)', () => {
+  it('is refused by GatewayEmbeddings without quoting the key', async () => {
+    const { connection } = await emulate();
+    let refused: Error | undefined;
+    try {
+      new GatewayEmbeddings({ ...connection, [connection.apiKey]: true } as never);
+    } catch (error) {
+      refused = error as Error;
+    }
+    expect(refused?.message).toMatch(/^unknown option `\[redacted\]` in new GatewayEmbeddings/);
+    expect(inspect(refused, { depth: 10 }) + JSON.stringify(refused)).not.toContain(KEY);
+  });
+});

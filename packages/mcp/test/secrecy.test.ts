@@ -162,3 +162,37 @@ describe('a gateway that echoes the Authorization header in a successful answer'
     }
   });
 });
+
+describe('a steered ask_model whose every model failed with an error quoting the key', () => {
+  it('gives the agent no start of the key the all-failed message cut', async () => {
+    // A custom fetch whose failure quotes the request's Authorization header, the key split by
+    // the 200-character cut of each model's sample in "Every model tried failed".
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      if (!String(input).endsWith('/chat/completions')) return globalThis.fetch(input, init);
+      const authorization = new Headers(init?.headers).get('authorization');
+      throw new TypeError(`fetch failed: ${'z'.repeat(110)} ${authorization}`);
+    };
+    const steered = await startHarness({ server: { clientOptions: { fetch } } });
+    try {
+      const client = await steered.connect();
+      const result = await client.callTool(
+        {
+          name: 'ask_model',
+          arguments: {
+            model: 'community/general',
+            prompt: 'hi',
+            fallback_models: ['community/plain'],
+          },
+        },
+        undefined,
+        { onprogress: () => {} },
+      );
+      const text = JSON.stringify(result);
+      expect(text).toContain('Every model tried failed');
+      expect(text).toContain('Bearer [redacted]…');
+      expect(text).not.toContain(steered.gateway.apiKey.slice(0, 8));
+    } finally {
+      await steered.close();
+    }
+  });
+});

@@ -3,7 +3,8 @@
 // flags from — and the one check that refuses a key no group knows.
 import { closeMatches } from '../errors/close-names';
 import { GatewayError, type GatewayErrorCode } from '../errors/errors';
-import { clip } from '../errors/escape-control';
+import { quotedName } from '../errors/escape-control';
+import { redactSecret } from '../errors/redact-secret';
 import type { StandardSchemaLike, StructuredOutputMethod } from '../protocol/chat-route';
 import { MAX_TIMEOUT_MS } from './timer-limit';
 
@@ -357,17 +358,25 @@ export function readGroup<T>(
 /** Why a key is not known here, when it belongs elsewhere (`fallbackModels` given to a client). */
 export type OptionHints = Readonly<Record<string, string>>;
 
-/** A key as quoted in a message: at most 60 characters. */
-const quoted = (key: string) => `\`${clip(key, 60)}\``;
+/** The API key `given` options hold, which a refusal quoting their keys must not show. */
+const keyOf = (given: object) => {
+  const apiKey: unknown = (given as { apiKey?: unknown }).apiKey;
+  return typeof apiKey === 'string' ? apiKey : undefined;
+};
 
-/** The refusal of an unknown key of `where`, naming the closest known one. */
+/**
+ * The refusal of an unknown key of `where`, naming the closest known one; `secret` (the API key of
+ * the options refused, else the one the client will send) redacted from the key it quotes.
+ */
 export function unknownOptionError(
   key: string,
   known: readonly string[],
   where: string,
   place: OptionPlace,
   hints: OptionHints = {},
+  secret?: string,
 ): GatewayError {
+  const quoted = (name: string) => quotedName(name, 60, secret);
   const [closest] = closeMatches(key, known, 1);
   // Own hints only: `toString` or `constructor` must not find Object.prototype's function.
   const given = Object.hasOwn(hints, key) ? hints[key] : undefined;
@@ -380,13 +389,14 @@ export function unknownOptionError(
   return new GatewayError({
     code: optionErrorCode(place),
     message: `unknown option ${quoted(key)} in ${where}${hint}`,
-    field: key,
+    field: redactSecret(key, secret),
   });
 }
 
 /**
  * Refuses an object holding a key none of `known` is (an object wholly ours: a client's options, a
- * `hedge`); `undefined` values count as given. Symbol keys are not options.
+ * `hedge`); `undefined` values count as given. Symbol keys are not options. The key quoted is
+ * redacted of the key `secret` gives (read only then): by default the `apiKey` the options give.
  */
 export function refuseUnknownOptions(
   given: object,
@@ -394,9 +404,10 @@ export function refuseUnknownOptions(
   where: string,
   place: OptionPlace,
   hints?: OptionHints,
+  secret: () => string | undefined = () => keyOf(given),
 ): void {
   for (const key of Object.keys(given)) {
-    if (!known.includes(key)) throw unknownOptionError(key, known, where, place, hints);
+    if (!known.includes(key)) throw unknownOptionError(key, known, where, place, hints, secret());
   }
 }
 
@@ -420,12 +431,12 @@ export function refuseNearMisses(
 ): void {
   for (const key of Object.keys(given)) {
     if (Object.hasOwn(hints, key) && (given as Record<string, unknown>)[key] !== undefined) {
-      throw unknownOptionError(key, ours, where, place, hints);
+      throw unknownOptionError(key, ours, where, place, hints, keyOf(given));
     }
     if (ours.includes(key) || theirs.includes(key) || (wireNames && key.includes('_'))) continue;
     // By edit distance only: a field of theirs inside one of ours (`stream`, `streamUsage`) passes.
     if (closeMatches(key, ours, 1, false).length > 0) {
-      throw unknownOptionError(key, ours, where, place);
+      throw unknownOptionError(key, ours, where, place, {}, keyOf(given));
     }
   }
 }

@@ -338,6 +338,8 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
     settingNames.where,
     'client option',
     CLIENT_OPTION_HINTS,
+    // The key this client will send, never quoted (a key pasted as an option's name).
+    () => apiKeyOrEnv(typeof options.apiKey === 'string' ? options.apiKey : undefined),
   );
   const place = 'client option';
   const read = {

@@ -1,5 +1,7 @@
 // docs/gateway-protocol.md §10.1 (the gateway's `message`), §10.3 (bodies that are not the
 // gateway's): text from the gateway, and model ids from anyone, made safe to print.
+import { CUT_MARK, redactSecret } from './redact-secret';
+
 /**
  * Characters that can forge or hide a log line when a message is printed: C0 controls (a newline,
  * a carriage return, the escape that starts an ANSI sequence), DEL, C1 controls, the Unicode line
@@ -22,7 +24,21 @@ export function escapeControl(text: string): string {
   );
 }
 
-/** `text` cut to its first `max` characters, `…` marking the cut: a message never quotes a long value whole. */
+/**
+ * `text` cut to its first `max` characters, `…` marking the cut: a message never quotes a long value
+ * whole. The mark is what redaction knows a cut by (a start of the key before it is redacted too,
+ * redact-secret.ts), so a cut made before the key is redacted cannot leave a part of it.
+ */
 export function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return text.length > max ? `${text.slice(0, max)}${CUT_MARK}` : text;
+}
+
+/**
+ * A name a refusal quotes (an unknown option, a header fetch cannot send), in backticks: `secret`
+ * (the API key the options give) redacted before the cut, then cut to `max` and escaped. A pasted
+ * key is a name too (`{ [apiKey]: true }`, an `Authorization: Bearer <key>` header name), and an
+ * error made while creating a client belongs to no client that would redact it later.
+ */
+export function quotedName(name: string, max: number, secret: string | undefined): string {
+  return `\`${escapeControl(clip(redactSecret(name, secret), max))}\``;
 }

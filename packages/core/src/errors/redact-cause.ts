@@ -23,14 +23,21 @@ const BUILT_IN: Record<string, ErrorConstructor> = {
  * own object; otherwise rebuilt. A fetch wrapper may hide the key in `cause.cause` or in an extra
  * property (`options.headers`), which `util.inspect(…, { showHidden: true })` and `structuredClone`
  * show: the rebuilt chain is plain copies with only name, message, stack, code and cause, redacted.
+ * What a Map, Set, Headers, Request, Response, URL or URLSearchParams holds is looked at too (inspect
+ * prints their entries): a fetch wrapper's `options.headers = new Headers(init.headers)`.
  */
 export function redactedCause(cause: unknown, redact: Redact): unknown {
   if (typeof cause === 'string') return redact(cause);
   if (typeof cause !== 'object' || cause === null) return cause;
-  if (!holdsKey(cause, redact)) return cause;
-  return cause instanceof Error
-    ? errorCopy(cause, redact, 0, new WeakSet())
-    : redactValue(cause, redact);
+  try {
+    if (!holdsKey(cause, redact)) return cause;
+    return cause instanceof Error
+      ? errorCopy(cause, redact, 0, new WeakSet())
+      : redactValue(cause, redact);
+  } catch {
+    // An object that throws when read (a Proxy's trap, a getter's error): dropped, not kept unread.
+    return undefined;
+  }
 }
 
 /** True when some string reachable from `root` changes under `redact`, or the walk is too big to tell. */
@@ -47,6 +54,9 @@ function holdsKey(root: object, redact: Redact): boolean {
     if (typeof node !== 'object' || node === null || seen.has(node)) continue;
     if (++nodes > MAX_NODES) return true;
     seen.add(node);
+    const inner = innerValues(node);
+    if (inner === undefined || nodes + inner.length > MAX_NODES) return true;
+    pending.push(...inner);
     for (const name of Reflect.ownKeys(node)) {
       if (typeof name === 'string' && redact(name) !== name) return true;
       // A getter is not run: inspect shows it as `[Getter]` and structuredClone skips it.
@@ -55,6 +65,51 @@ function holdsKey(root: object, redact: Redact): boolean {
     }
   }
   return false;
+}
+
+/**
+ * Where the built-in classes that keep their contents in internal slots hold what inspect and
+ * console.error print (a Map's or Headers' entries, a Request's headers and URL): each read is the
+ * prototype's own method or getter, which refuses any other object (a brand check), so no code of
+ * the object's runs.
+ */
+const HIDDEN: readonly [unknown, string][] = [
+  [Map, 'entries'],
+  [Set, 'entries'],
+  [globalThis.Headers, 'entries'],
+  [globalThis.URL, 'href'],
+  [globalThis.URLSearchParams, 'toString'],
+  [globalThis.Request, 'headers'],
+  [globalThis.Request, 'url'],
+  [globalThis.Response, 'headers'],
+  [globalThis.Response, 'url'],
+];
+
+/**
+ * The values a built-in class holds out of sight of own properties (entries flattened), `[]` for
+ * any other object, or undefined when there are more than a walk looks at.
+ */
+function innerValues(node: object): unknown[] | undefined {
+  const values: unknown[] = [];
+  for (const [Kind, name] of HIDDEN) {
+    let held: unknown;
+    try {
+      const { prototype } = Kind as { prototype: object };
+      const described = Object.getOwnPropertyDescriptor(prototype, name);
+      const read = (described?.get ?? described?.value) as (this: object) => unknown;
+      held = read.call(node);
+    } catch {
+      continue; // Not of this class (or no such class here).
+    }
+    if (typeof held !== 'object' || held === null) values.push(held);
+    else {
+      for (const item of held as Iterable<unknown>) {
+        if (values.length > MAX_NODES) return undefined;
+        values.push(...(Array.isArray(item) ? item : [item]));
+      }
+    }
+  }
+  return values;
 }
 
 function errorCopy(error: Error, redact: Redact, depth: number, seen: WeakSet<object>): Error {

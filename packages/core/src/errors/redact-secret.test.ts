@@ -107,6 +107,22 @@ function everything(error: GatewayError): string {
   ].join('\n');
 }
 
+describe('a start of the key a cut leaves (text cut before it was redacted)', () => {
+  it.each([
+    ['redactSecret', redactSecret],
+    ['redactKey', redactKey],
+  ])('%s redacts 8 or more of its first characters right before a cut mark', (_fn, redact) => {
+    expect(redact(`said ${KEY.slice(0, 12)}… more`, KEY)).toBe('said [redacted]… more');
+    expect(redact(`${KEY.slice(0, 8)}…`, KEY)).toBe('[redacted]…');
+    expect(redact(`a ${KEY.slice(0, 5)}… ${KEY.slice(0, 9)}…`, KEY)).toBe(
+      `a ${KEY.slice(0, 5)}… [redacted]…`,
+    );
+    // Not at a cut, or shorter than 8: ordinary text.
+    expect(redact(`${KEY.slice(0, 12)} more`, KEY)).toBe(`${KEY.slice(0, 12)} more`);
+    expect(redact(`${KEY.slice(0, 7)}…`, KEY)).toBe(`${KEY.slice(0, 7)}…`);
+  });
+});
+
 const ask = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };
 
 describe('every string an error carries is redacted', () => {
@@ -236,6 +252,132 @@ describe('every string an error carries is redacted', () => {
     expect(leaks(deepViews(error))).toBe(false);
     expect((error.cause as Error).message).toBe('fetch failed');
     expect(Object.keys(error.cause as object)).toEqual([]);
+  });
+
+  /** Classes that keep what they hold out of own properties, where inspect still prints it. */
+  const containers: Record<string, (headers: Headers) => object> = {
+    Headers: (headers) => headers,
+    Request: (headers) => new Request('https://x.test/v1/chat/completions', { headers }),
+    Response: (headers) => new Response(null, { headers }),
+    Map: (headers) => new Map(headers),
+    'Set of entries': (headers) => new Set(headers),
+    'array of entries': (headers) => [...headers],
+    URL: () => new URL(`https://x.test/v1?key=${encodeURIComponent(KEY)}`),
+    URLSearchParams: () => new URLSearchParams({ key: KEY }),
+  };
+
+  it.each(Object.entries(containers))(
+    'a key inside a %s an extra property of the cause holds is dropped with that property',
+    async (_name, contain) => {
+      const client = failingWith((headers) =>
+        Object.assign(new TypeError('fetch failed'), { options: { headers: contain(headers) } }),
+      );
+      const error = await failure(() => client.chat(ask));
+      expect(inspect(error, { depth: 20 })).not.toContain('Q1w2e3r4t5');
+      expect(leaks(everything(error) + inspect(error, { depth: 20 }))).toBe(false);
+      expect(Object.keys(error.cause as object)).toEqual([]);
+    },
+  );
+
+  it('a cause that is itself a Headers holding the key is replaced', async () => {
+    const error = await failure(() =>
+      failingWith((headers) => new TypeError('fetch failed', { cause: headers })).chat(ask),
+    );
+    expect(inspect(error, { depth: 20, showHidden: true })).not.toContain('Q1w2e3r4t5');
+    expect((error.cause as Error).message).toBe('fetch failed');
+  });
+
+  it("a body stream's failure holding the request's Headers is redacted", async () => {
+    const client = createGatewayClient({
+      baseURL: 'https://x.test',
+      apiKey: KEY,
+      maxRetries: 0,
+      fetch: withCatalog(async (_url, init) => {
+        const thrown = Object.assign(new TypeError('terminated'), {
+          request: new Request('https://x.test/v1/chat/completions', init),
+        });
+        const body = new ReadableStream({ pull: (controller) => controller.error(thrown) });
+        return new Response(body, { headers: { 'content-type': 'application/json' } });
+      }),
+    });
+    const error = await failure(() => client.chat(ask));
+    expect(error.code).toBe('network_error');
+    expect(inspect(error, { depth: 20, showHidden: true })).not.toContain('Q1w2e3r4t5');
+  });
+
+  it('a Map without the key stays the cause as it is, and a cause that throws when read is dropped', async () => {
+    const thrown = Object.assign(new TypeError('fetch failed'), { meta: new Map([['a', 'b']]) });
+    expect((await failure(() => failingWith(() => thrown).chat(ask))).cause).toBe(thrown);
+    const trap = new Proxy(new TypeError('fetch failed'), {
+      ownKeys: () => {
+        throw new Error('no');
+      },
+    });
+    const error = await failure(() => failingWith(() => trap).chat(ask));
+    expect(error.code).toBe('network_error');
+  });
+
+  const answering = (answer: () => Response) =>
+    createGatewayClient({
+      baseURL: 'https://x.test',
+      apiKey: KEY,
+      maxRetries: 0,
+      fetch: withCatalog(async () => answer()),
+    });
+  /** Any run of the key's first 8 characters or more. */
+  const holdsKeyStart = (text: string) => text.includes(KEY.slice(0, 8));
+
+  it("a malformed stream event's excerpt, cut at 2000 characters inside the key, keeps no start of it", async () => {
+    const client = answering(
+      () =>
+        new Response(`data: {"bad":"${'x'.repeat(1980)}${KEY}\n\n`, {
+          headers: { 'content-type': 'text/event-stream' },
+        }),
+    );
+    const error = await failure(async () => {
+      for await (const _ of await client.chatStream(ask));
+    });
+    expect(error.code).toBe('provider_protocol_error');
+    expect(error.body).toMatch(/\[redacted\]…$/);
+    expect(holdsKeyStart(deepViews(error))).toBe(false);
+  });
+
+  it('an error body cut at maxErrorBodyBytes inside the key keeps no start of it', async () => {
+    const client = answering(
+      () =>
+        new Response(`${'x'.repeat(64 * 1024 - 12)}${KEY}`, {
+          status: 500,
+          headers: { 'content-type': 'text/plain' },
+        }),
+    );
+    const error = await failure(() => client.chat(ask));
+    expect(error.body).toContain('[redacted]…\n[infergate: error body cut after');
+    expect(holdsKeyStart(deepViews(error))).toBe(false);
+  });
+
+  it('a steered call\'s "Every model tried failed" message keeps no start of a key its cut split', async () => {
+    const said = `upstream said: ${'z'.repeat(175)} ${KEY}`;
+    const client = createGatewayClient({
+      baseURL: 'https://x.test',
+      apiKey: KEY,
+      maxRetries: 0,
+      fetch: withCatalog(
+        async () =>
+          new Response(
+            `data: ${JSON.stringify({ error: { message: said, type: 'server_error' } })}\n\n`,
+            {
+              headers: { 'content-type': 'text/event-stream' },
+            },
+          ),
+        ['m', 'n'],
+      ),
+    });
+    const error = await failure(async () => {
+      for await (const _ of await client.chatStream(ask, { fallbackModels: ['n'] }));
+    });
+    expect(error.message).toContain('Every model tried failed');
+    expect(error.message).toContain('[redacted]…');
+    expect(holdsKeyStart(deepViews(error))).toBe(false);
   });
 
   it('a cyclic cause chain holding the key is rebuilt without looping', async () => {

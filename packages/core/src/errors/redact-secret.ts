@@ -8,6 +8,16 @@
  */
 
 const REDACTED = '[redacted]';
+/**
+ * What marks a cut in text that leaves the client (`clip`, a body cut at its byte bound): text cut
+ * before it was redacted, or cut where it was never seen whole, may end in a part of the key.
+ */
+export const CUT_MARK = '…';
+/**
+ * A start of the key this long or longer, right before a cut mark, is redacted as the key is
+ * (shorter, it could be ordinary text; a key this short or shorter is only ever redacted whole).
+ */
+const MIN_CUT_PREFIX = 8;
 /** Shorter secrets are not redacted: they would match ordinary text. */
 const MIN_SECRET_LENGTH = 4;
 /**
@@ -185,6 +195,24 @@ function redactWith(
   if (out.includes('\\') || out.includes('%')) out = out.replace(pattern(), REDACTED);
   for (const form of forms()) {
     if (out.includes(form)) out = out.split(form).join(REDACTED);
+  }
+  return out.includes(CUT_MARK) ? redactCutStarts(out, secret) : out;
+}
+
+/**
+ * `text` with each start of `secret` that a cut mark ends (`…ig-SECRET-can…`) redacted: a cut made
+ * before redaction, or through text never seen whole, may split the key where no whole form is left.
+ */
+function redactCutStarts(text: string, secret: string): string {
+  if (secret.length <= MIN_CUT_PREFIX) return text;
+  let out = text;
+  for (let at = out.indexOf(CUT_MARK); at !== -1; at = out.indexOf(CUT_MARK, at + 1)) {
+    for (let length = Math.min(secret.length - 1, at); length >= MIN_CUT_PREFIX; length--) {
+      if (!out.endsWith(secret.slice(0, length), at)) continue;
+      out = `${out.slice(0, at - length)}${REDACTED}${out.slice(at)}`;
+      at += REDACTED.length - length;
+      break;
+    }
   }
   return out;
 }

@@ -30,7 +30,7 @@ let lastCallId = 0;
 interface CallEventsInit {
   onEvent: GatewayEventHandler;
   recordContent: boolean;
-  /** Removes the API key from content (which may echo it). */
+  /** Removes the API key from content and from every other text an event carries. */
   redact: (text: string) => string;
   method: 'GET' | 'POST';
   path: string;
@@ -56,6 +56,11 @@ export class CallEvents {
   readonly callId = ++lastCallId;
   readonly #operation: GatewayOperation;
   readonly #requestedModel: string | undefined;
+  /**
+   * The requested model as events show it: redacted, like every model id and detail they carry
+   * (a key pasted into `model` or `fallbackModels` is redacted from the error; events too).
+   */
+  readonly #shownRequestedModel: string | undefined;
   readonly #startedAt = performance.now();
   readonly recordContent: boolean;
   /** The call's request body, with `recordContent`: an attempt that sends another one says so. */
@@ -87,16 +92,17 @@ export class CallEvents {
     // Each endpoint's name in protocol/endpoints.ts is its operation.
     this.#operation = endpointName(init.path) ?? 'other';
     this.#requestedModel = init.requestedModel;
+    this.#shownRequestedModel = this.#shown(init.requestedModel);
     const event: Fields<GatewayStartEvent> = {
       type: 'start',
       method: init.method,
       path: init.path,
-      serverAddress: init.serverAddress,
+      serverAddress: this.#shown(init.serverAddress),
       serverPort: init.serverPort,
       stream: init.stream,
       budgetId: init.budgetId,
     };
-    if (init.requestedModel !== undefined) event.requestedModel = init.requestedModel;
+    if (this.#shownRequestedModel !== undefined) event.requestedModel = this.#shownRequestedModel;
     if (init.parent !== undefined) event.parentCallId = init.parent.callId;
     if (this.recordContent && typeof init.body === 'string') {
       this.#body = init.body;
@@ -150,8 +156,8 @@ export class CallEvents {
       method,
       path,
     };
-    if (this.#requestedModel !== undefined) event.requestedModel = this.#requestedModel;
-    if (model !== undefined) event.model = model;
+    if (this.#shownRequestedModel !== undefined) event.requestedModel = this.#shownRequestedModel;
+    if (model !== undefined) event.model = this.#shown(model);
     if (this.recordContent && typeof body === 'string' && body !== this.#body) {
       event.input = this.#redact(body);
     }
@@ -162,9 +168,9 @@ export class CallEvents {
   skipped(skip: SkippedModel): void {
     this.#send({
       type: 'model-skipped',
-      model: skip.model,
+      model: this.#shown(skip.model),
       reason: skip.reason,
-      detail: skip.detail,
+      detail: this.#shown(skip.detail),
     });
   }
 
@@ -178,8 +184,8 @@ export class CallEvents {
   ): void {
     const event: Fields<GatewayFailoverEvent> = {
       type: 'failover',
-      from,
-      to,
+      from: this.#shown(from),
+      to: this.#shown(to),
       reason,
       waitedMs,
     };
@@ -197,8 +203,8 @@ export class CallEvents {
     this.#send({
       type: 'hedge',
       phase: 'sent',
-      model: to,
-      from,
+      model: this.#shown(to),
+      from: this.#shown(from),
       waitedMs,
     });
   }
@@ -208,8 +214,13 @@ export class CallEvents {
    * the other had failed on its own before (its failure is a hop of the route).
    */
   hedgeWon(model: string, winner: 'first' | 'hedge', lost: string | undefined): void {
-    const event: Fields<GatewayHedgeEvent> = { type: 'hedge', phase: 'won', model, winner };
-    if (lost !== undefined) event.lost = lost;
+    const event: Fields<GatewayHedgeEvent> = {
+      type: 'hedge',
+      phase: 'won',
+      model: this.#shown(model),
+      winner,
+    };
+    if (lost !== undefined) event.lost = this.#shown(lost);
     this.#send(event);
   }
 
@@ -217,7 +228,7 @@ export class CallEvents {
   hedgeSkipped(model: string, reason: HedgeSkipReason, waitedMs: number): void {
     this.#send({
       type: 'hedge-skipped',
-      model,
+      model: this.#shown(model),
       reason,
       waitedMs,
     });
@@ -227,7 +238,7 @@ export class CallEvents {
   circuitOpen(model: string, cooldownMs: number): void {
     this.#send({
       type: 'circuit-open',
-      model,
+      model: this.#shown(model),
       cooldownMs,
     });
   }
@@ -237,7 +248,7 @@ export class CallEvents {
    * `circuit-close`: an answer from `model` closed its breaker (a probe's, or any while it was open).
    */
   circuit(type: 'circuit-probe' | 'circuit-close', model: string): void {
-    this.#send({ type, model });
+    this.#send({ type, model: this.#shown(model) });
   }
 
   /**
@@ -366,8 +377,8 @@ export class CallEvents {
     if (this.#operation === 'chat' && requested !== undefined && model !== requested) {
       this.#send({
         type: 'fallback',
-        requestedModel: requested,
-        servedModel: model,
+        requestedModel: this.#shownRequestedModel ?? requested,
+        servedModel: this.#shown(model),
       });
     }
   }
@@ -383,12 +394,14 @@ export class CallEvents {
   ): void {
     const event = this.#done(true);
     if (!event) return;
-    if (typeof answer.id === 'string' && answer.id !== '') event.responseId = answer.id;
+    if (typeof answer.id === 'string' && answer.id !== '')
+      event.responseId = this.#shown(answer.id);
     if (typeof answer.finishReason === 'string' && answer.finishReason !== '') {
-      event.finishReason = answer.finishReason;
+      event.finishReason = this.#shown(answer.finishReason);
     }
-    const servedModel = this.#servedModel ?? this.#model ?? this.#requestedModel;
-    if (servedModel !== undefined) event.servedModel = servedModel;
+    const servedModel = this.#servedModel ?? this.#model;
+    const shown = servedModel === undefined ? this.#shownRequestedModel : this.#shown(servedModel);
+    if (shown !== undefined) event.servedModel = shown;
     const counts = readUsage(usage);
     if (counts !== undefined) event.usage = counts;
     if (this.recordContent && output) event.output = this.#redact(output());
@@ -397,7 +410,7 @@ export class CallEvents {
 
   failed(error: unknown): void {
     const known = isGatewayError(error) ? error : undefined;
-    const code = known?.code ?? (error instanceof Error ? error.name : typeof error);
+    const code = known?.code ?? (error instanceof Error ? this.#shown(error.name) : typeof error);
     const status = known?.status;
     const invalid = known?.invalidOutput;
     const structured = invalid && { method: invalid.method, checked: false };
@@ -428,7 +441,7 @@ export class CallEvents {
   #failed(error: GatewayDoneEvent['error'], structured?: HopStructuredOutput): void {
     const event = this.#done(false);
     if (!event) return;
-    if (this.#servedModel !== undefined) event.servedModel = this.#servedModel;
+    if (this.#servedModel !== undefined) event.servedModel = this.#shown(this.#servedModel);
     event.error = error;
     if (structured) event.structured = structured;
     this.#sendDone(event);
@@ -455,9 +468,17 @@ export class CallEvents {
       attempts: this.#attempts,
       queueWaitMs: this.#queueWaitMs,
     };
-    if (this.#requestedModel !== undefined) event.requestedModel = this.#requestedModel;
+    if (this.#shownRequestedModel !== undefined) event.requestedModel = this.#shownRequestedModel;
     if (this.#structured) event.structured = this.#structured;
     return event;
+  }
+
+  /**
+   * `text` as an event shows it: redacted when a string (a model id, a detail, the server's words).
+   * Not a string (a hostile answer's model that is a number): as it is, as events passed it before.
+   */
+  #shown<T>(text: T): T {
+    return typeof text === 'string' ? (this.#redact(text) as T) : text;
   }
 
   /** Sends `fields` as one of this call's events: its id, operation and time added here. */

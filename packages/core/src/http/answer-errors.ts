@@ -4,6 +4,7 @@
 // gateway not reached. A stream lost before its first byte: stream-first-bytes.ts.
 import type { CallScope } from '../call/call-scope';
 import { describeCause, GatewayError } from '../errors/errors';
+import { CUT_MARK } from '../errors/redact-secret';
 import { corsHint } from './cors-hint';
 import { parseErrorResponse } from './parse-error-response';
 import { readBoundedBody } from './read-bounded-body';
@@ -58,11 +59,14 @@ export function unreadBody(
   });
 }
 
-/** An error body's first `limit` bytes; a longer one is cut and says so at its end. */
+/**
+ * An error body's first `limit` bytes; a longer one is cut and says so at its end, the cut marked
+ * (`…`) so that a start of the key the cut leaves is redacted with the body (redact-secret.ts).
+ */
 export async function readErrorBody(response: Response, limit: number): Promise<string> {
   const { text, truncated } = await readBoundedBody(response, limit);
   return truncated
-    ? `${text}\n[infergate: error body cut after ${limit} bytes (maxErrorBodyBytes)]`
+    ? `${text}${CUT_MARK}\n[infergate: error body cut after ${limit} bytes (maxErrorBodyBytes)]`
     : text;
 }
 

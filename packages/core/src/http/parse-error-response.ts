@@ -109,5 +109,5 @@ function excerptOf(body: string, headers: Headers): string {
   const text = headers.get('content-type')?.includes('html') ? body.replace(/<[^>]*>/g, ' ') : body;
   const compact = text.replace(/\s+/g, ' ').trim();
   if (compact === '') return '';
-  return `: ${compact.length > 200 ? `${compact.slice(0, 200)}…` : compact}`;
+  return `: ${clip(compact, 200)}`;
 }

@@ -1,8 +1,7 @@
 // docs/gateway-protocol.md §2.2 (authentication), §2.3 (request headers we send).
 import { type GatewayHeaders, headerRecord } from '../call/option-groups';
 import { GatewayError } from '../errors/errors';
-import { clip, escapeControl } from '../errors/escape-control';
-import { redactSecret } from '../errors/redact-secret';
+import { quotedName } from '../errors/escape-control';
 
 /**
  * A request's headers: the client's, then the call's, then `authorization`. Without call headers
@@ -79,7 +78,7 @@ const invalidHeader = (problem: string) =>
 export function checkHeaders(headers: Record<string, string>, apiKey: string | undefined): void {
   for (const name in headers) {
     if (sendable(name, headers[name] ?? '')) continue;
-    const shown = `\`${escapeControl(clip(redactSecret(name, apiKey), 60))}\``;
+    const shown = quotedName(name, 60, apiKey);
     throw invalidHeader(
       sendable(name, '')
         ? `the value of ${shown} cannot be sent in a header (a line break?)`
