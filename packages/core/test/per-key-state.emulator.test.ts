@@ -10,7 +10,11 @@ import { HEDGE_ALLOWANCES_KEPT } from '../src/steering/hedge-allowance';
 import { AUTO_HEDGE, HEDGE_TIMINGS_KEPT, hedgeDelay } from '../src/steering/hedge-delay';
 import { DEFAULT_KEYS, hi, sizeOf } from './helpers';
 
-describe('hedge state with a client per user key', () => {
+// Each test makes thousands of clients, each reading its own catalog: minutes on a loaded 2-core
+// machine. The timeout is there to catch a hang, not slowness.
+const THOUSANDS_OF_CLIENTS = { timeout: 300_000 };
+
+describe('hedge state with a client per user key', THOUSANDS_OF_CLIENTS, () => {
   it('keeps the keys in use, within its caps, not every key ever seen', async () => {
     const emulator = createEmulator();
     // Each user its own budget id (its own gateway origin here: the key stays the emulator's).
@@ -29,17 +33,21 @@ describe('hedge state with a client per user key', () => {
     }
     expect(sizeOf('hedgeTimings')).toBeLessThanOrEqual(HEDGE_TIMINGS_KEPT);
     expect(sizeOf('hedgeBuckets')).toBeLessThanOrEqual(HEDGE_ALLOWANCES_KEPT);
-    // The regular user's answers came in fast: its wait has moved from the prior to the floor.
+    // The regular user's timings were kept: its wait has moved from the prior towards its answers'
+    // p95 (how far depends on the machine's speed, so only the move is asserted); user-0's were
+    // forgotten, so its wait is the prior again.
     const id = (user: string) =>
       budgetId(`https://${user}.per-key-state.test/v1`, DEFAULT_KEYS.full);
-    expect(hedgeDelay('auto', id('regular'), 'community/general', false)).toBe(AUTO_HEDGE.floorMs);
+    expect(hedgeDelay('auto', id('regular'), 'community/general', false)).toBeLessThan(
+      AUTO_HEDGE.priorMs.whole,
+    );
     expect(hedgeDelay('auto', id('user-0'), 'community/general', false)).toBe(
       AUTO_HEDGE.priorMs.whole,
     );
   });
 });
 
-describe("the breakers' observations with a client per user key", () => {
+describe("the breakers' observations with a client per user key", THOUSANDS_OF_CLIENTS, () => {
   it('stay within their cap when every key saw a failure; a key in use still opens', async () => {
     const emulator = createEmulator();
     emulator.injectFault({ fault: 'bad_gateway', model: 'community/general' });
