@@ -24,8 +24,8 @@ set +e
 # start once the tarballs are packed and spend much of their time waiting on npm and the
 # emulator's scripted delays. They see the whole environment, as npm on a user's machine would:
 # proxies, CA certificates, npm settings.
-# Turbo's concurrency fits the machine: two tasks per core (4 on a 2-core machine). Half of the
-# long tasks wait most of the time (npm, child processes, the emulator's scripted delays), so one
+# The tests' concurrency fits the machine: two tasks per core (4 on a 2-core machine). Half of the
+# long tests wait most of the time (npm, child processes, the emulator's scripted delays), so one
 # per core would leave a core idle; more than two per core only slows every task by sharing the
 # cores (at 20, the load reached 25 and waits measured the machine's speed).
 # INFERGATE_TEST_CONCURRENCY overrides it.
@@ -34,33 +34,67 @@ set +e
 export INFERGATE_TARBALLS="$PWD/.tarballs"
 cores="$(node -p 'require("node:os").availableParallelism()')"
 concurrency="${INFERGATE_TEST_CONCURRENCY:-$((cores * 2))}"
+# Of those, one slot runs the e2e chain (the Next.js example's build, then the e2e tests), the rest
+# every other test. The type checks and lint never wait (about 60 CPU seconds in all, an eighth of
+# the run's): one per core beside the tests, they fill what the waiting tests leave idle, and a
+# last check running alone still has every core.
+check_concurrency="$cores"
+test_concurrency="$((concurrency > 1 ? concurrency - 1 : 1))"
 # Two stages, so that the npm-based tests start as soon as the tarballs exist: in one Turbo run
 # they queued behind every type check and lint that became ready before them (FIFO), and started
 # three to four minutes in. 1. Turbo builds the published packages and packs them (`pack-tarballs`).
-# 2. The three npm-based tests start beside a Turbo run of the rest (`--only`: what stage 1 built is
-# not built, nor restored from Turbo's cache, again while those tests read it). Stage 2 builds what
-# stage 1 did not and the tests need (the workspace's Next.js example, for the e2e tests).
+# 2. The three npm-based tests start beside three Turbo runs of the rest: the tests, the e2e chain
+# and the checks (`--only`: what stage 1 built is not built, nor restored from Turbo's cache, again
+# while those tests read it). The e2e chain builds what stage 1 did not and the tests need (the
+# workspace's Next.js example, for the e2e tests).
 npm_tests=(pack-test readme-test examples-test)
 status=0
 if pnpm exec biome check . && node scripts/check-package-metadata.mjs &&
   pnpm exec turbo run pack-tarballs --concurrency="$concurrency" --output-logs=errors-only; then
-  mapfile -t other_builds < <(pnpm exec turbo run test pack-tarballs --dry=json | node -e '
+  # What stage 1 did not build and a test needs (the workspace's Next.js example, for the e2e
+  # tests): "build <task>" and "test <package>" lines.
+  mapfile -t later < <(pnpm exec turbo run test pack-tarballs --dry=json | node -e '
     let text = "";
     process.stdin.on("data", (chunk) => (text += chunk)).on("end", () => {
       const { tasks } = JSON.parse(text);
       const packed = tasks.find((task) => task.taskId === "//#pack-tarballs").dependencies;
+      const builds = tasks
+        .filter((t) => t.task === "build" && t.command !== "<NONEXISTENT>" && !packed.includes(t.taskId))
+        .map((t) => t.taskId);
+      for (const build of builds) console.log(`build ${build}`);
       for (const task of tasks)
-        if (task.task === "build" && task.command !== "<NONEXISTENT>" && !packed.includes(task.taskId))
-          console.log(task.taskId);
+        if (task.task === "test" && task.dependencies.some((d) => builds.includes(d)))
+          console.log(`test ${task.package}`);
     });')
+  other_builds=() after_builds=() other_tests=()
+  for line in "${later[@]}"; do
+    if [ "${line%% *}" = build ]; then other_builds+=("${line#* }"); else
+      after_builds+=("${line#* }#test")
+      other_tests+=("--filter=!${line#* }")
+    fi
+  done
   npm_test_logs="$(mktemp -d "${TMPDIR:-/tmp}/infergate-npm-tests.XXXXXX")"
   npm_test_pids=()
   for name in "${npm_tests[@]}"; do
     pnpm --silent run "$name" "$@" >"$npm_test_logs/$name.log" 2>&1 &
     npm_test_pids+=($!)
   done
-  pnpm exec turbo run typecheck lint test "${other_builds[@]}" --only --continue \
-    --concurrency="$concurrency" --output-logs=errors-only -- "$@" || status=1
+  # The tests in a Turbo run of their own, with the type checks and lint beside them in another:
+  # in one run, every test waited for its package's type check and lint (`test` depends on them in
+  # turbo.json, for `pnpm test`), and those queued first, so the long tests that mostly wait
+  # (runtimes, reliability, e2e, mcp) started about 160 s in. `--only` drops those dependencies.
+  # The tests that wait on a stage-2 build run in a third, one task at a time: in the tests' run,
+  # the Next.js build could get its slot last, and the e2e tests after it ended the run.
+  pnpm exec turbo run test "${other_tests[@]}" --only --continue \
+    --concurrency="$test_concurrency" --output-logs=errors-only -- "$@" &
+  tests_pid=$!
+  pnpm exec turbo run "${other_builds[@]}" "${after_builds[@]}" --only --continue \
+    --concurrency=1 --output-logs=errors-only -- "$@" &
+  after_builds_pid=$!
+  pnpm exec turbo run typecheck lint --only --continue \
+    --concurrency="$check_concurrency" --output-logs=errors-only || status=1
+  wait "$tests_pid" || status=1
+  wait "$after_builds_pid" || status=1
   # Quiet when green, as Turbo's tasks: a failed test's log is printed whole.
   for i in "${!npm_tests[@]}"; do
     if ! wait "${npm_test_pids[$i]}"; then

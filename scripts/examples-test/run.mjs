@@ -11,7 +11,9 @@
 //
 // --tarballs: the packed packages (default: INFERGATE_TARBALLS, set by scripts/test.sh after
 // scripts/pack-tarballs.mjs; else pack them now; the packages must be built). --jobs:
-// examples checked at once (default 2, or INFERGATE_EXAMPLES_TEST_JOBS). --keep: keep the copies
+// examples checked at once (default 3, or INFERGATE_EXAMPLES_TEST_JOBS: with 2, the six others ran
+// one after another beside the Next.js app and ended after it; each mostly waits on npm and its
+// processes). --keep: keep the copies
 // (their directory is printed). NAME: only these examples (e.g. langchain-chain).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
@@ -30,7 +32,7 @@ const log = (line) => console.log(`examples-test [${seconds()}s]: ${line}`);
 const { values, positionals } = parseArgs({
   options: {
     tarballs: { type: 'string' },
-    jobs: { type: 'string', default: process.env.INFERGATE_EXAMPLES_TEST_JOBS ?? '2' },
+    jobs: { type: 'string', default: process.env.INFERGATE_EXAMPLES_TEST_JOBS ?? '3' },
     keep: { type: 'boolean', default: false },
   },
   allowPositionals: true,

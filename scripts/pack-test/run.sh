@@ -128,7 +128,7 @@ release_dry_run() {
 # they run side by side, at most INFERGATE_PACK_TEST_JOBS at once (default 5: the release dry run,
 # which waits on the registry, and the four framework sets start together; with 4, the last set
 # waited about 90 s for the release dry run's slot and finished last): each mostly waits on npm or
-# keeps one core busy with tsc.
+# keeps cores busy with tsc.
 check_set() {
   local set="$1" app="$work/app-$1" name format script spec resolution
   emulator_pid="" # global in this subshell: read by its EXIT trap after the function returned
@@ -153,6 +153,31 @@ check_set() {
   ' "$here/frameworks.json")"
   cp "$app/types-ai-sdk-$types.mts" "$app/types-ai-sdk.mts"
 
+  # bundler (every .d.ts checked, our models against this set's `ai`) in every set; node16 and
+  # node20 check how our exports resolve, the same in every set of an `ai` major: in its newest.
+  local resolutions=(bundler)
+  if node -e 'process.exit(require(process.argv[1]).resolutionSets.includes(process.argv[2]) ? 0 : 1)' \
+    "$here/frameworks.json" "$set"; then
+    resolutions=(node16 bundler node20)
+  fi
+  # Two compilers: TypeScript 7 (tsc-native) checks every .d.ts in bundler; TypeScript 6 reads our
+  # exports in node16 and node20, as the compilers of most existing apps do.
+  # They need neither the emulator nor the smoke runs: they run beside them (the set took the sum
+  # of both: its last two minutes on a loaded machine); their lines are printed after the smoke
+  # runs'. Started before the emulator, whose EXIT trap is no business of theirs.
+  # Each compiler run is a process of its own, all at once (one after another, they were the
+  # set's last minute and a half on a loaded machine).
+  local tsc types_pids=()
+  for resolution in "${resolutions[@]}"; do
+    tsc="$root/node_modules/typescript/bin/tsc"
+    [ "$resolution" != bundler ] || tsc="$root/tools/typescript-native/tsc-native.mjs"
+    (
+      (cd "$app" && node "$tsc" -p "tsconfig.$resolution.json")
+      log "$set: types resolve (tsconfig.$resolution.json, TypeScript $(node "$tsc" -v | sed 's/^Version //'))"
+    ) >"$app/types-$resolution.log" 2>&1 &
+    types_pids+=($!)
+  done
+
   # exec: the pid is the emulator's own, so that the trap stops it (not only its subshell).
   (cd "$app" && exec node node_modules/@infergate/emulator/bin/infergate-emulator.js --port 0 \
     >"$app/emulator.log" 2>&1) &
@@ -166,6 +191,7 @@ check_set() {
   INFERGATE_API_KEY="$(sed -En 's/^(export )?INFERGATE_API_KEY=//p' "$app/emulator.log")"
   [ -n "$INFERGATE_API_KEY" ] || { cat "$app/emulator.log"; log "the emulator CLI did not start"; exit 1; }
   export INFERGATE_BASE_URL INFERGATE_API_KEY
+
 
   for name in "${packages[@]}"; do
     # A package without a framework peer behaves the same in every set: it runs in the first only.
@@ -193,22 +219,12 @@ check_set() {
       (cd "$app" && node "$script") | sed "s/^/  $set: /"
     done
   done
-  # bundler (every .d.ts checked, our models against this set's `ai`) in every set; node16 and
-  # node20 check how our exports resolve, the same in every set of an `ai` major: in its newest.
-  local resolutions=(bundler)
-  if node -e 'process.exit(require(process.argv[1]).resolutionSets.includes(process.argv[2]) ? 0 : 1)' \
-    "$here/frameworks.json" "$set"; then
-    resolutions=(node16 bundler node20)
-  fi
-  # Two compilers: TypeScript 7 (tsc-native) checks every .d.ts in bundler; TypeScript 6 reads our
-  # exports in node16 and node20, as the compilers of most existing apps do.
-  local tsc
-  for resolution in "${resolutions[@]}"; do
-    tsc="$root/node_modules/typescript/bin/tsc"
-    [ "$resolution" != bundler ] || tsc="$root/tools/typescript-native/tsc-native.mjs"
-    (cd "$app" && node "$tsc" -p "tsconfig.$resolution.json")
-    log "$set: types resolve (tsconfig.$resolution.json, TypeScript $(node "$tsc" -v | sed 's/^Version //'))"
+  local i types_failed=0
+  for i in "${!resolutions[@]}"; do
+    wait "${types_pids[$i]}" || types_failed=1
+    cat "$app/types-${resolutions[$i]}.log"
   done
+  [ "$types_failed" = 0 ] || { log "$set: a type check failed (its output is above)"; exit 1; }
 }
 
 # npm must refuse our package beside a peer just below its range, at install (ERESOLVE), not let
