@@ -193,6 +193,8 @@ const hop = (model: string, outcome: string, extra: Record<string, unknown> = {}
   ...extra,
 });
 const served = (method: string, checked: boolean) => ({ structured: { method, checked } });
+/** A refused answer's usage on its hop (core's `Usage`). */
+const SPENT = expect.objectContaining({ total_tokens: expect.any(Number) });
 const badGateway = (model: string) => ({ fault: 'bad_gateway' as const, model });
 
 /** Every model of a list, each serving the schema its own way. */
@@ -287,6 +289,8 @@ describe.each(CASES)('$label', ({ label, run }) => {
       hop(CLAIMED, 'failed', {
         reason: 'invalid_structured_output',
         ...served('json_schema', false),
+        // The refused answer's tokens were spent: its hop reports them.
+        usage: SPENT,
       }),
       hop(TOOLS, 'answered', served('tools', true)),
     ]);
@@ -303,6 +307,8 @@ describe.each(CASES)('$label', ({ label, run }) => {
       hop(PROSE, 'failed', {
         reason: 'invalid_structured_output',
         ...served('json_schema', false),
+        // The refused answer's tokens were spent: its hop reports them.
+        usage: SPENT,
       }),
       hop(NATIVE, 'answered', served('json_schema', true)),
     ]);

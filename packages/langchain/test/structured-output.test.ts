@@ -250,6 +250,8 @@ describe('withStructuredOutput: what comes back', () => {
         outcome: 'failed',
         reason: 'invalid_structured_output',
         structured: { method: 'json_schema', checked: false },
+        // The refused answer's tokens were spent: its hop reports them (usage_metadata does not).
+        usage: expect.objectContaining({ total_tokens: expect.any(Number) }),
       },
       { model: TOOLS_ONLY, outcome: 'answered', structured: { method: 'tools', checked: true } },
     ]);
