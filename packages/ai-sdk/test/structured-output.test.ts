@@ -193,6 +193,8 @@ const hop = (model: string, outcome: string, extra: Record<string, unknown> = {}
   ...extra,
 });
 const served = (method: string, checked: boolean) => ({ structured: { method, checked } });
+/** A refused answer's usage on its hop (core's `Usage`). */
+const SPENT = expect.objectContaining({ total_tokens: expect.any(Number) });
 const badGateway = (model: string) => ({ fault: 'bad_gateway' as const, model });
 
 /** Every model of a list, each serving the schema its own way. */
@@ -287,6 +289,8 @@ describe.each(CASES)('$label', ({ label, run }) => {
       hop(CLAIMED, 'failed', {
         reason: 'invalid_structured_output',
         ...served('json_schema', false),
+        // The refused answer's tokens were spent: its hop reports them.
+        usage: SPENT,
       }),
       hop(TOOLS, 'answered', served('tools', true)),
     ]);
@@ -303,6 +307,8 @@ describe.each(CASES)('$label', ({ label, run }) => {
       hop(PROSE, 'failed', {
         reason: 'invalid_structured_output',
         ...served('json_schema', false),
+        // The refused answer's tokens were spent: its hop reports them.
+        usage: SPENT,
       }),
       hop(NATIVE, 'answered', served('json_schema', true)),
     ]);
@@ -337,6 +343,9 @@ describe.each(CASES)('$label', ({ label, run }) => {
       'invalid_structured_output',
     );
     expect((failure.cause as { code?: string }).code).toBe('invalid_structured_output');
+    // The refused answer's tokens were spent: its usage, in the provider's usage shape.
+    expect(failure.usage?.inputTokens.total).toBeGreaterThan(0);
+    expect(failure.usage?.outputTokens.total).toBeGreaterThan(0);
   });
 
   it('serves the schema on a hedge to a model that serves it another way', async () => {
@@ -355,6 +364,49 @@ describe.each(CASES)('$label', ({ label, run }) => {
     expect(metadata?.route.hops).toContainEqual(hop(NATIVE, 'lost'));
     // The silent first attempt is cut at the gateway: no slot stays held.
     await emulated.untilIdle({ key: DEFAULT_KEYS.full });
+  });
+});
+
+/** A refused answer's tokens were spent: reported as the anchors report them. */
+describe.each(MAJORS)('$name: the usage of an answer the check refused', ({ name }) => {
+  const ai = (name === 'ai@7' ? ai7 : ai6) as unknown as AiModule & Pick<typeof ai7, 'streamText'>;
+  const provider = name === 'ai@7' ? gateway : gatewayV3;
+  const request = () => ({
+    model: provider({ fetch: emulated.fetch, circuitBreaker: false })(PROSE),
+    prompt: `Where is "${CITY}"?`,
+    output: ai.Output.object({ schema: Place }),
+    maxRetries: 0,
+  });
+
+  it('generateText: InvalidStructuredOutputError carries the usage', async () => {
+    const error = await ai.generateText(request()).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(InvalidStructuredOutputError.isInstance(error)).toBe(true);
+    const { usage } = error as InvalidStructuredOutputError;
+    expect(usage?.inputTokens.total).toBeGreaterThan(0);
+    expect(usage?.outputTokens.total).toBeGreaterThan(0);
+  });
+
+  it('streamText: onError gets the typed error, the usage resolves and onFinish runs', async () => {
+    const seen: { error?: unknown; finished?: ai7.LanguageModelUsage } = {};
+    const result = ai.streamText({
+      ...request(),
+      onError: ({ error }) => {
+        seen.error = error;
+      },
+      onFinish: ({ totalUsage }) => {
+        seen.finished = totalUsage;
+      },
+    });
+    await result.consumeStream();
+    const usage = await result.usage;
+    expect(InvalidStructuredOutputError.isInstance(seen.error)).toBe(true);
+    expect(usage.inputTokens).toBeGreaterThan(0);
+    expect(usage.outputTokens).toBeGreaterThan(0);
+    expect(seen.finished?.totalTokens).toBe(usage.totalTokens);
+    expect((await result.finishReason) as string).toBe('error');
   });
 });
 

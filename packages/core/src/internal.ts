@@ -62,5 +62,9 @@ export {
   type TranslateToolArguments,
 } from './services/service-tools';
 export { runSiblingRequests } from './services/sibling-requests';
-export { planChatCall, streamsOptionally } from './steering/chat-call-plan';
+export {
+  type ListedCapabilities,
+  planChatCall,
+  streamsOptionally,
+} from './steering/chat-call-plan';
 export { readCircuitBreaker, readHedge, readSteering } from './steering/steering-options';

@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { GatewayError, StandardSchemaLike, StructuredOutputMethod } from '../src/index';
 import { clientOn, only, PLACE_SCHEMA, recordingClient } from './helpers';
 
+/** A refused answer's usage on its hop: its tokens were spent. */
+const SPENT = expect.objectContaining({ total_tokens: expect.any(Number) });
+
 // Issue 52 through `chat`: the steering module serves one schema on each model its own way, checks
 // every answer, and walks on from one that breaks it (docs/gateway-protocol.md §4.8).
 const schema = PLACE_SCHEMA;
@@ -127,12 +130,15 @@ describe('structured output on every route: each hop served its own way, checked
       invalidOutput: { method: 'json_schema', text: expect.stringMatching(/^Here is the JSON/) },
     });
     expect(error.invalidOutput?.issues[0]?.message).toMatch(/not JSON/);
+    // The refused answer's tokens were spent: the error reports them.
+    expect(error.usage).toEqual(SPENT);
     expect(error.route?.hops).toEqual([
       {
         model: 'community/so-prose',
         outcome: 'failed',
         reason: 'invalid_structured_output',
         structured: { method: 'json_schema', checked: false },
+        usage: SPENT,
       },
     ]);
   });
@@ -159,6 +165,7 @@ describe('structured output on every route: each hop served its own way, checked
         outcome: 'failed',
         reason: 'invalid_structured_output',
         structured: { method: 'json_schema', checked: false },
+        usage: SPENT,
       },
       answeredBy('community/so-tools', 'tools'),
     ]);
@@ -474,6 +481,7 @@ describe('structured output streamed: the JSON as it comes, checked at the end',
         outcome: 'ended',
         code: 'invalid_structured_output',
         structured: { method: 'json_schema', checked: false },
+        usage: SPENT,
       },
     ]);
     await expect(stream.result()).rejects.toBe(error);
@@ -543,6 +551,7 @@ describe('structured output streamed: the JSON as it comes, checked at the end',
         outcome: 'failed',
         reason: 'invalid_structured_output',
         structured: { method: 'json_schema', checked: false },
+        usage: SPENT,
       },
       answeredBy('community/so-native', 'json_schema'),
     ]);
@@ -579,6 +588,7 @@ describe("structuredOutput.lastAnswer: 'returned' (a caller that validates after
         outcome: 'failed',
         reason: 'invalid_structured_output',
         structured: { method: 'json_schema', checked: false },
+        usage: SPENT,
       },
       answeredBy('community/so-claimed-2', 'json_schema', false),
     ]);
@@ -654,6 +664,7 @@ describe("structuredOutput.lastAnswer: 'returned' hands on only the call's last 
         outcome: 'failed',
         reason: 'invalid_structured_output',
         structured: { method: 'json_schema', checked: false },
+        usage: SPENT,
       },
       answeredBy('community/so-native', 'json_schema'),
     ]);
@@ -676,6 +687,7 @@ describe("structuredOutput.lastAnswer: 'returned' hands on only the call's last 
         outcome: 'failed',
         reason: 'invalid_structured_output',
         structured: { method: 'json_schema', checked: false },
+        usage: SPENT,
       },
       answeredBy('community/so-claimed-2', 'json_schema', false),
     ]);
@@ -699,6 +711,7 @@ describe("structuredOutput.lastAnswer: 'returned' hands on only the call's last 
         outcome: 'failed',
         reason: 'invalid_structured_output',
         structured: { method: 'json_schema', checked: false },
+        usage: SPENT,
       },
       answeredBy(model, 'json_schema'),
     ]);

@@ -148,6 +148,20 @@ describe('GatewayChatModel with fallbackModels', () => {
     expect(emulator.counters.requests.chat).toBe(2);
   });
 
+  it('stream: a list whose every model streams (catalog) is streamed; one with a model that does not is asked whole', async () => {
+    const { bodies, chat } = await setup('community/general', {
+      fallbackModels: ['community/streamer'],
+    });
+    const message = await streamed(await chat.stream('hello there'));
+    expect(message.text).toBe('Echo: hello there');
+    // community/plain has no `streaming`: the list's answer is asked whole, so it may answer.
+    await streamed(await chat.stream('hello there', { fallbackModels: ['community/plain'] }));
+    expect(bodies.map((body) => [body.stream, body.stream_options])).toEqual([
+      [true, { include_usage: true }],
+      [undefined, undefined],
+    ]);
+  });
+
   it('a call option [] turns the list off: the model is refused by its own check again', async () => {
     const { emulator, chat } = await setup('community/plain', {
       fallbackModels: ['community/streamer'],

@@ -250,6 +250,8 @@ describe('withStructuredOutput: what comes back', () => {
         outcome: 'failed',
         reason: 'invalid_structured_output',
         structured: { method: 'json_schema', checked: false },
+        // The refused answer's tokens were spent: its hop reports them (usage_metadata does not).
+        usage: expect.objectContaining({ total_tokens: expect.any(Number) }),
       },
       { model: TOOLS_ONLY, outcome: 'answered', structured: { method: 'tools', checked: true } },
     ]);
@@ -279,6 +281,8 @@ describe('withStructuredOutput: what comes back', () => {
       expect(isGatewayError(cause) && cause.code).toBe('invalid_structured_output');
       expect(isGatewayError(cause) && cause.invalidOutput?.issues.length).toBeGreaterThan(0);
       expect(isGatewayError(cause) && cause.route?.hops.at(-1)).toMatchObject({ model: CLAIMED });
+      // The refused answer's tokens were spent: core's error reports them.
+      expect(isGatewayError(cause) && cause.usage?.total_tokens).toBeGreaterThan(0);
     },
   );
 

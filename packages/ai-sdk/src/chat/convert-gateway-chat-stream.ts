@@ -6,7 +6,13 @@ import type {
   SharedV4Warning,
 } from '@ai-sdk/provider';
 import { generateId } from '@ai-sdk/provider-utils';
-import { type ChatStream, type ChatStreamEvent, GatewayError, type Usage } from '@infergate/core';
+import {
+  type ChatStream,
+  type ChatStreamEvent,
+  GatewayError,
+  isGatewayError,
+  type Usage,
+} from '@infergate/core';
 import { convertGatewayUsage } from './convert-gateway-usage';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { toolCallMetadata } from './tool-call-metadata';
@@ -84,6 +90,32 @@ export function convertGatewayChatStream(
     async cancel(reason) {
       settled = true;
       await stream.cancel(reason).catch(() => {});
+    },
+  });
+}
+
+/**
+ * The stream of a call whose answer core's structured-output check refused before any of it was
+ * passed on (its text held, as for prose around JSON): `stream-start`, the `error` part (`mapped`,
+ * the typed error), then `finish` with reason `error` and the refused answer's usage — as a
+ * provider reports an error inside its stream, so `streamText` still reports the usage and runs
+ * `onFinish`.
+ */
+export function refusedAnswerStream(
+  refusal: GatewayError,
+  mapped: unknown,
+  warnings: SharedV4Warning[],
+): ReadableStream<LanguageModelV4StreamPart> {
+  return new ReadableStream<LanguageModelV4StreamPart>({
+    start(controller) {
+      controller.enqueue({ type: 'stream-start', warnings });
+      controller.enqueue({ type: 'error', error: mapped });
+      controller.enqueue({
+        type: 'finish',
+        finishReason: { unified: 'error', raw: undefined },
+        usage: convertGatewayUsage(refusal.usage),
+      });
+      controller.close();
     },
   });
 }
@@ -188,7 +220,10 @@ class GatewayStreamParts {
     }
   }
 
-  /** The gateway stream failed: an `error` part and finish reason `error`; aborts are rethrown. */
+  /**
+   * The gateway stream failed: an `error` part and finish reason `error` (with the usage of an
+   * answer refused by core's structured-output check: its tokens were spent); aborts are rethrown.
+   */
   failed(error: unknown, out: PartSink): void {
     const mapped = this.#options.mapError(error);
     if (isAbortError(mapped)) throw mapped;
@@ -199,6 +234,7 @@ class GatewayStreamParts {
       if (call.started) this.#put(out, { type: 'tool-input-end', id: call.id });
     }
     this.#put(out, { type: 'error', error: mapped });
+    if (this.#usage === undefined && isGatewayError(error)) this.#usage = error.usage;
     this.#finish({ unified: 'error', raw: undefined }, out);
   }
 

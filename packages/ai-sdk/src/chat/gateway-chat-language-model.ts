@@ -32,7 +32,7 @@ import {
 } from '../shared/gateway-model-config';
 import { mapGatewayError } from '../shared/map-gateway-error';
 import { type GatewayChatOptions, readChatProviderOptions } from './chat-provider-options';
-import { convertGatewayChatStream } from './convert-gateway-chat-stream';
+import { convertGatewayChatStream, refusedAnswerStream } from './convert-gateway-chat-stream';
 import { convertGatewayUsage } from './convert-gateway-usage';
 import { convertToGatewayChatMessages } from './convert-to-gateway-chat-messages';
 import {
@@ -155,7 +155,10 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         streamUsage,
       });
     } catch (error) {
-      throw this.mapError(error, sent);
+      const mapped = this.mapError(error, sent);
+      // An answer the schema check refused was spent: its usage comes in a `finish` part.
+      if (!isGatewayError(error) || error.code !== 'invalid_structured_output') throw mapped;
+      return { stream: refusedAnswerStream(error, mapped, warnings), request: { body: sent } };
     }
 
     return {

@@ -1,11 +1,12 @@
 // docs/gateway-protocol.md §4.8 (every structured answer checked), §10.4 (`invalid_structured_output`).
-import { AISDKError, TypeValidationError } from '@ai-sdk/provider';
+import { AISDKError, type LanguageModelV4Usage, TypeValidationError } from '@ai-sdk/provider';
 import type {
   FailedChatRoute,
   GatewayError,
   StructuredOutputIssue,
   StructuredOutputMethod,
 } from '@infergate/core';
+import { convertGatewayUsage } from './convert-gateway-usage';
 
 const NAME = 'AI_InvalidStructuredOutputError';
 // The @ai-sdk/provider convention: a global symbol marks instances, so `isInstance` works across
@@ -18,7 +19,7 @@ const SYMBOL = Symbol.for(MARKER);
  * not follow it, the last one this) as the AI SDK's `TypeValidationError`: the error `ai` puts
  * under `NoObjectGeneratedError` when its own check of an object fails (`NoObjectGeneratedError`
  * itself lives in `ai`, which a provider does not import). The message is core's: every model
- * tried and why. `text` and `issues` are the last answer's; `route` lists every hop.
+ * tried and why. `text`, `issues` and `usage` are the last answer's; `route` lists every hop.
  */
 export class InvalidStructuredOutputError extends TypeValidationError {
   /** The model whose answer failed last. */
@@ -31,6 +32,11 @@ export class InvalidStructuredOutputError extends TypeValidationError {
   readonly issues: StructuredOutputIssue[];
   /** Every model the call went through and why each was left (core's `GatewayError.route`). */
   readonly route: FailedChatRoute | undefined;
+  /**
+   * The refused answer's token usage (the provider's usage shape, as `doGenerate` reports it), when
+   * the gateway reported it: the tokens were spent though no object is returned.
+   */
+  readonly usage: LanguageModelV4Usage | undefined;
 
   constructor(failure: GatewayError) {
     const output = failure.invalidOutput ?? { method: 'json_schema', text: '', issues: [] };
@@ -42,6 +48,7 @@ export class InvalidStructuredOutputError extends TypeValidationError {
     this.text = output.text;
     this.issues = output.issues;
     this.route = failure.route;
+    this.usage = failure.usage === undefined ? undefined : convertGatewayUsage(failure.usage);
     // Its own name (the parent's constructor set `AI_TypeValidationError`); the parent's marker
     // stays, so `TypeValidationError.isInstance` is still true.
     this.name = NAME;

@@ -4,6 +4,7 @@
  * stream): the answer read back by its method, checked against the schema, and its JSON text as
  * the caller gets it. Loaded with the steering module.
  */
+import { isGatewayError } from '../errors/errors';
 import type { AssembledChat } from '../protocol/chat-result-types';
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 import {
@@ -41,13 +42,30 @@ export async function checkedStructuredAnswer(
 ): Promise<{ value: unknown; json: string; reasoning?: string; checked: boolean }> {
   // An answer cut at the length limit: its error says so (unfinished JSON is the likely cause).
   const cutAtLength = classifyFinishReason(answer.finishReason) === 'length';
-  const read = readStructuredAnswer(model, answer, asked.given, method, cutAtLength);
-  const checked = checkStructuredAnswer(model, method, read, asked.check);
-  const value = await (asked.returnRefused ? checked.catch(() => READ_VALUE) : checked);
+  let read: ReturnType<typeof readStructuredAnswer>;
+  let value: unknown;
+  try {
+    read = readStructuredAnswer(model, answer, asked.given, method, cutAtLength);
+    const checked = checkStructuredAnswer(model, method, read, asked.check);
+    value = await (asked.returnRefused ? checked.catch(() => READ_VALUE) : checked);
+  } catch (error) {
+    throw withAnswerUsage(error, answer);
+  }
   if (value === READ_VALUE) {
     return { value: read.value, json: read.json, reasoning: read.reasoning, checked: false };
   }
   return { value, json: read.json, reasoning: read.reasoning, checked: true };
+}
+
+/**
+ * A refusal carrying the refused answer's usage (set in place: the error is this answer's own).
+ * The tokens were spent: the caller's accounting, and a fallback route's hop, report them.
+ */
+function withAnswerUsage(error: unknown, answer: AssembledChat): unknown {
+  if (isGatewayError(error) && answer.usage !== undefined) {
+    (error as { usage?: AssembledChat['usage'] }).usage = answer.usage;
+  }
+  return error;
 }
 
 /** A refused answer's value: the JSON as read, unchecked. */

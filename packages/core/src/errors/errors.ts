@@ -10,7 +10,7 @@ import {
   type GatewayErrorCode,
   type GatewayServerErrorCode,
 } from '../protocol/error-codes';
-import type { ModelCapability } from '../protocol/wire-types';
+import type { ModelCapability, Usage } from '../protocol/wire-types';
 import { clip, escapeControl } from './escape-control';
 import { redactedCause } from './redact-cause';
 import { ownRedaction, redactValue } from './redact-secret';
@@ -56,6 +56,8 @@ export interface GatewayErrorOptions {
   route?: FailedChatRoute;
   /** `invalid_structured_output`: the method, the answer's text and how it breaks the schema. */
   invalidOutput?: InvalidStructuredOutput;
+  /** `invalid_structured_output`: the refused answer's token usage (its tokens were spent). */
+  usage?: Usage;
   cause?: unknown;
 }
 
@@ -92,6 +94,7 @@ const OPTIONAL_FIELDS = [
   'skipped',
   'route',
   'invalidOutput',
+  'usage',
 ] as const;
 
 /** The one error type of infergate; branch on `code`. */
@@ -136,6 +139,11 @@ export class GatewayError extends Error {
    * and the validation issues (the text kept whole here; `toJSON` cuts it like `body`).
    */
   declare readonly invalidOutput?: InvalidStructuredOutput;
+  /**
+   * `invalid_structured_output`: the token usage of the answer the check refused, when the
+   * gateway reported it (the tokens were spent, and billed, though no answer is returned).
+   */
+  declare readonly usage?: Usage;
 
   /**
    * `instanceof GatewayError` holds for an error made by any copy of core: the CJS build loads the

@@ -9,6 +9,7 @@
  */
 
 import type { GatewayErrorCode } from './error-codes';
+import type { Usage } from './wire-types';
 
 /**
  * Why a listed model was left out before any request (`fallbackModels` only):
@@ -66,9 +67,16 @@ export type ChatRouteHop =
   | { model: string; outcome: 'skipped'; reason: ModelSkipReason }
   /**
    * Tried, and left for another model (or another round) for `reason` (`structured`: an answer
-   * that failed the schema's check).
+   * that failed the schema's check; `usage`: that answer's, when the gateway reported it — its
+   * tokens were spent, though the call's usage is the answering hop's).
    */
-  | { model: string; outcome: 'failed'; reason: FailoverReason; structured?: HopStructuredOutput }
+  | {
+      model: string;
+      outcome: 'failed';
+      reason: FailoverReason;
+      structured?: HopStructuredOutput;
+      usage?: Usage;
+    }
   /** Tried, and it answered (the gateway may still have served another model: `answeredBy`). */
   | { model: string; outcome: 'answered'; structured?: HopStructuredOutput }
   /**
@@ -81,9 +89,16 @@ export type ChatRouteHop =
    * Tried, and the call ended with this attempt's failure (`code`: the `GatewayError`'s): the last
    * hop of a failed call's route (`GatewayError.route`). Also a hedged call's other run that
    * stopped at a failure that moves to no other model (a hedge's 500, or a 500 whose retry the
-   * winner's answer left unsent), before the winner's or the error's own hop.
+   * winner's answer left unsent), before the winner's or the error's own hop. `usage`: the usage
+   * of an answer the schema's check refused, when the gateway reported it (as on the error).
    */
-  | { model: string; outcome: 'ended'; code: GatewayErrorCode; structured?: HopStructuredOutput };
+  | {
+      model: string;
+      outcome: 'ended';
+      code: GatewayErrorCode;
+      structured?: HopStructuredOutput;
+      usage?: Usage;
+    };
 
 /** The route of a chat call: what it was asked to use, what it did, who answered. */
 export interface ChatRoute {

@@ -21,26 +21,39 @@ export interface ChatCallPlan {
    */
   gatesWhenBuilt: boolean;
   /**
-   * Whether the call's answer can be streamed. A list is `unknown`: it depends on who answers (a
-   * streamed walk would go only to the listed models that stream).
+   * Whether the call's answer can be streamed. A list is `yes` when every listed model is known to
+   * stream (its catalog capabilities), else `unknown`: it depends on who answers (a streamed walk
+   * would go only to the listed models that stream).
    */
   streaming: Streaming;
 }
 
+/** A listed model's capabilities as the catalog gives them (undefined: not listed, or not read). */
+export type ListedCapabilities = (model: string) => readonly string[] | undefined;
+
 /**
  * The plan of a chat call from a model's steering settings, the call's own (the call's win, as in
  * `resolveSteering`), and the model's capabilities when known (undefined: not listed, not looked
- * up, or an unlisted own model).
+ * up, or an unlisted own model). Over a list, `listed` gives each fallback model's capabilities
+ * from the loaded catalog: the list streams when the model and every one of them stream.
  */
 export function planChatCall(
   model: SteeringOptions | undefined,
   call?: SteeringOptions | undefined,
   capabilities?: readonly string[] | undefined,
+  listed?: ListedCapabilities,
 ): ChatCallPlan {
-  const list = resolveSteering(model, call).fallbackModels !== undefined;
-  if (list) return { models: 'list', gatesWhenBuilt: false, streaming: 'unknown' };
+  const streams = (known: readonly string[] | undefined) => known?.includes('streaming') === true;
+  const fallbackModels = resolveSteering(model, call).fallbackModels;
+  if (fallbackModels !== undefined) {
+    const all =
+      listed !== undefined &&
+      streams(capabilities) &&
+      fallbackModels.every((id) => streams(listed(id)));
+    return { models: 'list', gatesWhenBuilt: false, streaming: all ? 'yes' : 'unknown' };
+  }
   const streaming: Streaming =
-    capabilities === undefined ? 'unknown' : capabilities.includes('streaming') ? 'yes' : 'no';
+    capabilities === undefined ? 'unknown' : streams(capabilities) ? 'yes' : 'no';
   return { models: 'one', gatesWhenBuilt: true, streaming };
 }
 
@@ -49,7 +62,8 @@ export function planChatCall(
  * MCP's progress): only when the plan says `yes`. The one rule for `unknown`: ask for the whole
  * answer. Every model answers whole; a stream needs the capability, so a stream the caller did not
  * require must not cost a model its place (an unlisted own model, a listed model that cannot
- * stream): the answer is asked whole unless core knows the call's one model streams.
+ * stream): the answer is asked whole unless core knows the call's one model — or every model of
+ * its list — streams.
  */
 export function streamsOptionally(plan: ChatCallPlan): boolean {
   return plan.streaming === 'yes';

@@ -5,6 +5,7 @@ import type { CallEvents } from '../events/call-events';
 import type { NextAttempt, RetryAllowance } from '../http/attempt-policy';
 import { nextRetryWait } from '../http/retry-policy';
 import type { ChatRouteHop, FailoverReason, StructuredOutputMethod } from '../protocol/chat-route';
+import type { Usage } from '../protocol/wire-types';
 import { failoverReason } from './failover-reason';
 
 /** The models a walk goes over (plan-hops.ts), and how it makes their requests. */
@@ -28,16 +29,22 @@ export interface WalkPlan {
   routeOf?: FailoverWalk;
 }
 
-/** The route's hop of a model left for `reason`; one whose answer failed the check says how it served it. */
+/**
+ * The route's hop of a model left for `reason`; one whose answer failed the check says how it
+ * served it, and that answer's usage (`spent`) when the gateway reported it.
+ */
 export function failedHop(
   model: string,
   reason: FailoverReason,
   method: StructuredOutputMethod | undefined,
+  spent?: Usage,
 ): ChatRouteHop {
-  if (reason !== 'invalid_structured_output' || method === undefined) {
-    return { model, outcome: 'failed', reason };
+  const hop: Extract<ChatRouteHop, { outcome: 'failed' }> = { model, outcome: 'failed', reason };
+  if (reason === 'invalid_structured_output' && method !== undefined) {
+    hop.structured = { method, checked: false };
   }
-  return { model, outcome: 'failed', reason, structured: { method, checked: false } };
+  if (spent !== undefined) hop.usage = spent;
+  return hop;
 }
 
 /**
@@ -254,7 +261,7 @@ export class FailoverWalk {
       return waitMs === undefined ? undefined : { waitMs };
     }
     const from = this.model;
-    const hop = failedHop(from, reason, this.#methodOf?.(from));
+    const hop = failedHop(from, reason, this.#methodOf?.(from), error.usage);
     this.hops.push(hop);
     this.failed.push({ model: from, error });
     this.#unlisted = undefined;

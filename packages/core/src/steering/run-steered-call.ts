@@ -210,10 +210,16 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
         ? undefined
         : betweenChunks(chunkMs, { requestedModel: input.spec.requestedModel, servedModel: model }),
     failed: (error) => {
-      const ended: ChatRouteHop = { model, outcome: 'ended', code: error.code };
+      const ended: Extract<ChatRouteHop, { outcome: 'ended' }> = {
+        model,
+        outcome: 'ended',
+        code: error.code,
+      };
       if (method !== undefined && error.code === 'invalid_structured_output') {
         ended.structured = { method, checked: false };
       }
+      // A refused answer's tokens were spent: its hop reports them.
+      if (error.usage !== undefined) ended.usage = error.usage;
       return withRoute(
         error,
         { requested: plan.requested, hops: hopsOf(plan, log, ...tail, ended) },
@@ -525,7 +531,8 @@ function failedCall(
   for (const [run, end] of ends) {
     // A run's last failure, when the walk did not record it (not a failover reason).
     if (!run || !isGatewayError(end) || recorded.has(end)) continue;
-    hops.push({ model: run.model, outcome: 'ended', code: end.code });
+    const usage = end.usage === undefined ? {} : { usage: end.usage };
+    hops.push({ model: run.model, outcome: 'ended', code: end.code, ...usage });
     // Every attempt of the run has its hop already: the call ended while it waited (to retry, or
     // for a slot after a failover), and its end is no attempt.
     const waiting = run.unlistedHop() === undefined && failed.length > 0;

@@ -6,7 +6,11 @@ import {
   isGatewayError,
   type ModelCapability,
 } from '@infergate/core';
-import { capabilitiesOf, checkCapabilities } from '@infergate/core/internal';
+import {
+  capabilitiesOf,
+  checkCapabilities,
+  type ListedCapabilities,
+} from '@infergate/core/internal';
 import { throwIfAborted } from '../utils/errors';
 
 /** What the gate reads from the chat model on every check (both fields may change). */
@@ -68,6 +72,17 @@ export class ChatModelCapabilityGate {
       if (isGatewayError(error) && error.code === 'model_not_found') return undefined;
       throw error;
     }
+  }
+
+  /**
+   * Each catalog model's capabilities, from the client's cached catalog (`GET /models`): for core's
+   * plan of a call over a fallback list (whether every listed model streams). Read with the call's
+   * options, not its headers, as `load` reads.
+   */
+  async listed(call: ChatCallOptions = {}): Promise<ListedCapabilities> {
+    const models = await this.#client.models({ ...call, headers: undefined });
+    const byId = new Map(models.map((entry) => [entry.id, capabilitiesOf(entry)]));
+    return (id) => byId.get(id);
   }
 
   /**

@@ -502,7 +502,8 @@ export class GatewayChatModel
    * model without `streaming` asks without streaming and hands the whole answer over as one
    * chunk, as LangChain does for any model that cannot stream; `streaming: true` is refused
    * instead (by core's gate). Whether the model streams is core's answer (`planChatCall`): a
-   * model not known to stream (unlisted, or a call over a fallback list) is asked whole.
+   * model not known to stream (unlisted; a fallback list with a model not known to stream) is
+   * asked whole.
    */
   async #answerChunks(
     messages: BaseMessage[],
@@ -512,15 +513,29 @@ export class GatewayChatModel
     const request = convertToGatewayRequest(messages, this, options);
     return this.#queued(callOptions, async (started) => {
       const known = await this.#gate.learn(started);
-      // Core's rule: stream when the model is known to (unknown, or a list: asked whole).
+      // Core's rule: stream when the model (over a list: every listed model) is known to.
       const stream =
         this.streaming ||
-        (!this.disableStreaming && streamsOptionally(planChatCall(this, options, known)));
+        (!this.disableStreaming && (await this.#streams(options, known, started)));
       if (!stream) return [convertChatResultToChunk(await this.#client.chat(request, started))];
       const streamUsage = streamUsageOf(this, options);
       // The stream holds its place in the queue until it is open, as `ChatOpenAI`'s does.
       return readChatChunks(await this.#client.chatStream(request, { ...started, streamUsage }));
     });
+  }
+
+  /**
+   * Whether `.stream()` streams: core's answer (`planChatCall`). Over a fallback list whose model
+   * streams, core is given each listed model's catalog capabilities (the cached catalog).
+   */
+  async #streams(
+    options: this['ParsedCallOptions'],
+    known: readonly string[] | undefined,
+    started: ChatCallOptions,
+  ): Promise<boolean> {
+    const plan = planChatCall(this, options, known);
+    if (plan.models === 'one' || !known?.includes('streaming')) return streamsOptionally(plan);
+    return streamsOptionally(planChatCall(this, options, known, await this.#gate.listed(started)));
   }
 
   /**
