@@ -9,7 +9,12 @@ import type {
   ServiceId,
   SteeringOptions,
 } from '@infergate/core';
-import { isServiceOffered, planChatCall, streamsOptionally } from '@infergate/core/internal';
+import {
+  capabilitiesOf,
+  isServiceOffered,
+  planChatCall,
+  streamsOptionally,
+} from '@infergate/core/internal';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { conformTo } from './conform-output';
@@ -157,7 +162,8 @@ async function plan(
   if (!progressWanted) return { streams: false, options };
   // (An id the catalog does not list is core's to refuse, in the call.)
   const model = await client.model(args.model, { signal: options.signal }).catch(() => undefined);
-  const streams = streamsOptionally(planChatCall(undefined, options, model?.capabilities));
+  const known = model === undefined ? undefined : capabilitiesOf(model);
+  const streams = streamsOptionally(planChatCall(undefined, options, known));
   return { streams, options };
 }
 
