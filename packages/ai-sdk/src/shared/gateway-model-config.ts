@@ -11,8 +11,8 @@ export interface GatewayModelConfig {
   maxRetryAfterMs: number;
   /** The provider's `streamUsage` (its client's), for reporting a streamed request as sent. */
   streamUsage: boolean;
-  /** The key the client will send (the `apiKey` given, else `INFERGATE_API_KEY`): never quoted. */
-  sentKey: () => string | undefined;
+  /** The key the client will send (the `apiKey` given, else `INFERGATE_API_KEY`): never quoted. Absent: the settings' own `apiKey`. */
+  sentKey?: () => string | undefined;
 }
 
 export function headersToRecord(headers: Headers): Record<string, string> {
