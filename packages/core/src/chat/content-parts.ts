@@ -122,9 +122,8 @@ function partMediaType(
   inline: string | undefined,
   untypedAs: string | undefined,
 ): string {
-  const bare = (type: string) => type.split(';')[0]!.trim().toLowerCase();
   const full =
-    named && subtypeOf(named) && !(inline && bare(inline) === named.trim().toLowerCase());
+    named && subtypeOf(named) && named.toLowerCase() !== inline?.split(';')[0]!.toLowerCase();
   return (full ? named : inline) || named || untypedAs || 'application/octet-stream';
 }
 

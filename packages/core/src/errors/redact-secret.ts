@@ -207,7 +207,7 @@ function redactWith(
  */
 function cutForms(secret: string, base64: string[]): Set<string> {
   const encoded = encodeURIComponent(secret);
-  const lowerHex = encoded.replace(/%[0-9A-F]{2}/g, (byte) => byte.toLowerCase());
+  const lowerHex = encoded.replace(/%../g, (byte) => byte.toLowerCase());
   return new Set([secret, secret.replace(/\//g, '\\/'), encoded, lowerHex, ...base64]);
 }
 
