@@ -123,7 +123,7 @@ function partMediaType(
   untypedAs: string | undefined,
 ): string {
   const full =
-    named && subtypeOf(named) && named.toLowerCase() !== inline?.split(';')[0]!.toLowerCase();
+    named && subtypeOf(named) && named.toLowerCase() !== inline?.split(';')[0]?.toLowerCase();
   return (full ? named : inline) || named || untypedAs || 'application/octet-stream';
 }
 
