@@ -34,8 +34,8 @@ set +e
 export INFERGATE_TARBALLS="$PWD/.tarballs"
 cores="$(node -p 'require("node:os").availableParallelism()')"
 concurrency="${INFERGATE_TEST_CONCURRENCY:-$((cores * 2))}"
-# Of those, one slot runs the e2e chain (the Next.js example's build, then the e2e tests), the rest
-# every other test. The type checks and lint never wait (about 60 CPU seconds in all, an eighth of
+# Of those, one slot runs the e2e chain (the Next.js example's build, then the e2e tests beside its
+# type check), the rest every other test. The type checks and lint never wait (about 60 CPU seconds in all, an eighth of
 # the run's): one per core beside the tests, they fill what the waiting tests leave idle, and a
 # last check running alone still has every core.
 check_concurrency="$cores"
@@ -46,13 +46,15 @@ test_concurrency="$((concurrency > 1 ? concurrency - 1 : 1))"
 # 2. The three npm-based tests start beside three Turbo runs of the rest: the tests, the e2e chain
 # and the checks (`--only`: what stage 1 built is not built, nor restored from Turbo's cache, again
 # while those tests read it). The e2e chain builds what stage 1 did not and the tests need (the
-# workspace's Next.js example, for the e2e tests).
+# workspace's Next.js example, for the e2e tests), and runs the checks that wait on such a build.
 npm_tests=(pack-test readme-test examples-test)
 status=0
 if pnpm exec biome check . && node scripts/check-package-metadata.mjs &&
   pnpm exec turbo run pack-tarballs --concurrency="$concurrency" --output-logs=errors-only; then
   # What stage 1 did not build and a test needs (the workspace's Next.js example, for the e2e
-  # tests): "build <task>" and "test <package>" lines.
+  # tests): "build <task>" and "test <package>" lines; and "check <task>" lines: the type checks and
+  # lint of a package one of whose checks waits on such a build (the Next.js example's typecheck
+  # runs `next typegen`, which writes .next as its `next build` does: its turbo.json orders them).
   mapfile -t later < <(pnpm exec turbo run test pack-tarballs --dry=json | node -e '
     let text = "";
     process.stdin.on("data", (chunk) => (text += chunk)).on("end", () => {
@@ -65,13 +67,26 @@ if pnpm exec biome check . && node scripts/check-package-metadata.mjs &&
       for (const task of tasks)
         if (task.task === "test" && task.dependencies.some((d) => builds.includes(d)))
           console.log(`test ${task.package}`);
+      const isCheck = (t) => ["typecheck", "lint"].includes(t.task) && t.command !== "<NONEXISTENT>";
+      const waiting = new Set(
+        tasks.filter((t) => isCheck(t) && t.dependencies.some((d) => builds.includes(d))).map((t) => t.package),
+      );
+      for (const task of tasks) if (isCheck(task) && waiting.has(task.package)) console.log(`check ${task.taskId}`);
     });')
-  other_builds=() after_builds=() other_tests=()
+  other_builds=() after_builds=() other_tests=() after_checks=() other_checks=()
   for line in "${later[@]}"; do
-    if [ "${line%% *}" = build ]; then other_builds+=("${line#* }"); else
-      after_builds+=("${line#* }#test")
-      other_tests+=("--filter=!${line#* }")
-    fi
+    case "${line%% *}" in
+      build) other_builds+=("${line#* }") ;;
+      check)
+        after_checks+=("${line#* }")
+        other_checks+=("--filter=!${line#* }")
+        other_checks[-1]="${other_checks[-1]%#*}"
+        ;;
+      *)
+        after_builds+=("${line#* }#test")
+        other_tests+=("--filter=!${line#* }")
+        ;;
+    esac
   done
   npm_test_logs="$(mktemp -d "${TMPDIR:-/tmp}/infergate-npm-tests.XXXXXX")"
   npm_test_pids=()
@@ -84,14 +99,18 @@ if pnpm exec biome check . && node scripts/check-package-metadata.mjs &&
   # turbo.json, for `pnpm test`), and those queued first, so the long tests that mostly wait
   # (runtimes, reliability, e2e, mcp) started about 160 s in. `--only` drops those dependencies.
   # The tests that wait on a stage-2 build run in a third, one task at a time: in the tests' run,
-  # the Next.js build could get its slot last, and the e2e tests after it ended the run.
+  # the Next.js build could get its slot last, and the e2e tests after it ended the run. The checks
+  # that wait on such a build run there too, not in the checks' run (where they would start beside
+  # the build, both writing .next): two at a time, so that after the build the type check runs
+  # beside the e2e tests instead of before them (`--only` keeps the order between listed tasks).
   pnpm exec turbo run test "${other_tests[@]}" --only --continue \
     --concurrency="$test_concurrency" --output-logs=errors-only -- "$@" &
   tests_pid=$!
-  pnpm exec turbo run "${other_builds[@]}" "${after_builds[@]}" --only --continue \
-    --concurrency=1 --output-logs=errors-only -- "$@" &
+  pnpm exec turbo run "${other_builds[@]}" "${after_checks[@]}" "${after_builds[@]}" --only \
+    --continue --concurrency="$((${#after_checks[@]} > 0 ? 2 : 1))" --output-logs=errors-only \
+    -- "$@" &
   after_builds_pid=$!
-  pnpm exec turbo run typecheck lint --only --continue \
+  pnpm exec turbo run typecheck lint "${other_checks[@]}" --only --continue \
     --concurrency="$check_concurrency" --output-logs=errors-only || status=1
   wait "$tests_pid" || status=1
   wait "$after_builds_pid" || status=1

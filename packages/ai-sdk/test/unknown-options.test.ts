@@ -72,6 +72,28 @@ describe('createGateway({...}) with an unknown setting named with the API key', 
     expect(error.message).toContain('unknown option `[redacted]` in createGateway');
     expect(inspect(error, { depth: 10 }) + JSON.stringify(error)).not.toContain(key);
   });
+
+  it('redacts the INFERGATE_API_KEY key when no apiKey is given', async () => {
+    const key = DEFAULT_KEYS.full;
+    vi.stubEnv('INFERGATE_API_KEY', key);
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
+    const { apiKey: _given, ...connection } = emulated.connection;
+    const error = await caught(() => createGateway({ ...connection, fetch, [key]: true } as never));
+    expect(LoadSettingError.isInstance(error)).toBe(true);
+    expect(error.message).toContain('unknown option `[redacted]` in createGateway');
+    expect(inspect(error, { depth: 10 }) + JSON.stringify(error)).not.toContain(key);
+  });
+
+  it("redacts it in a model's settings: gateway(id, { [key]: … })", async () => {
+    const key = DEFAULT_KEYS.full;
+    const error = await caught(() =>
+      gateway({ apiKey: key })('community/general', { [key]: true } as never),
+    );
+    expect(error.message).toContain('unknown option `[redacted]` in model settings');
+    expect(inspect(error, { depth: 10 }) + JSON.stringify(error)).not.toContain(key);
+  });
 });
 
 describe('createGateway({...}) settings read with the client, at the first call', () => {

@@ -38,7 +38,7 @@ export {
   thoughtSignatureOf,
   toolCallOf,
 } from './chat/tool-call-extra';
-export { settingsFound } from './client/options';
+export { apiKeyOrEnv, settingsFound } from './client/options';
 export { withSettingNames } from './client/setting-names';
 export { encodeBase64 } from './encoding/base64-bytes';
 export { utf8ByteLength } from './encoding/utf8';

@@ -530,6 +530,13 @@ describe('GatewayChatModel: text files, unnamed files, data URLs and bytes', () 
     ]);
   });
 
+  it("keeps a data URL's charset when the block names its bare type (windows-1252, valid UTF-8 bytes)", async () => {
+    const url = `data:text/plain;charset=windows-1252;base64,${Buffer.from([0xc3, 0xa9, 0x74]).toString('base64')}`;
+    expect(await sentContent([{ type: 'file', mimeType: 'text/plain', url }])).toEqual([
+      { type: 'file', file: { file_data: url, filename: 'file.txt' } },
+    ]);
+  });
+
   it('sends audio and files given as data URLs or bytes as the parts their data makes, not as the block', async () => {
     expect(
       await sentContent([

@@ -79,6 +79,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         'model settings',
         'model setting',
         REMOVED_MODEL_SETTINGS,
+        config.sentKey,
       );
       readSteering(settings, 'model setting', modelId);
       readFlags(settings, ['sendReasoning', 'strictJsonSchema'], 'model setting');

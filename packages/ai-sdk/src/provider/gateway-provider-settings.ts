@@ -13,6 +13,7 @@ import {
   type TimeoutOptions,
 } from '@infergate/core';
 import {
+  apiKeyOrEnv,
   optionKeys,
   RETRY_DEFAULTS,
   readCircuitBreaker,
@@ -105,9 +106,19 @@ type GatewayModelKind = 'chat' | 'embedding' | 'transcription' | 'services';
 export function resolveGatewaySettings(
   settings: GatewayProviderSettings,
 ): (kind: GatewayModelKind) => GatewayModelConfig {
+  // The key the client will send: a refusal never quotes it (a key pasted as a setting's name).
+  const sentKey = () =>
+    apiKeyOrEnv(typeof settings.apiKey === 'string' ? settings.apiKey : undefined);
   try {
     // A typo would do nothing: refused now, naming the closest setting (`LoadSettingError`).
-    refuseUnknownOptions(settings, PROVIDER_SETTING_KEYS, 'createGateway', 'client option');
+    refuseUnknownOptions(
+      settings,
+      PROVIDER_SETTING_KEYS,
+      'createGateway',
+      'client option',
+      undefined,
+      sentKey,
+    );
     // The nested groups too, by core's readers (the rest is read with the client, on first use).
     readHedge(settings.hedge, 'client option');
     readCircuitBreaker(settings.circuitBreaker);
@@ -117,7 +128,13 @@ export function resolveGatewaySettings(
   const client = lazyGatewayClient(settings);
   const maxRetryAfterMs = settings.maxRetryAfterMs ?? RETRY_DEFAULTS.maxRetryAfterMs;
   const streamUsage = settings.streamUsage !== false;
-  return (kind) => ({ provider: `infergate.${kind}`, client, maxRetryAfterMs, streamUsage });
+  return (kind) => ({
+    provider: `infergate.${kind}`,
+    client,
+    maxRetryAfterMs,
+    streamUsage,
+    sentKey,
+  });
 }
 
 function lazyGatewayClient(settings: GatewayProviderSettings): () => GatewayClient {

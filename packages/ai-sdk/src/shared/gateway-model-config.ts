@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §10.5 (one attempt per model call: `ai` owns the retries).
 import type { GatewayClient } from '@infergate/core';
 
-/** What every model object of one provider shares. Holds no secret itself. */
+/** What every model object of one provider shares. Holds no secret as a value (`sentKey` reads it). */
 export interface GatewayModelConfig {
   /** `infergate.chat`, `infergate.embedding`, ... */
   provider: string;
@@ -11,6 +11,8 @@ export interface GatewayModelConfig {
   maxRetryAfterMs: number;
   /** The provider's `streamUsage` (its client's), for reporting a streamed request as sent. */
   streamUsage: boolean;
+  /** The key the client will send (the `apiKey` given, else `INFERGATE_API_KEY`): never quoted. Absent: the settings' own `apiKey`. */
+  sentKey?: () => string | undefined;
 }
 
 export function headersToRecord(headers: Headers): Record<string, string> {

@@ -148,6 +148,16 @@ describe('mediaPart', () => {
       type: 'text',
       text: 'hi',
     });
+    // A part naming the data URL's bare type keeps its parameters: windows-1252 bytes that are
+    // valid UTF-8 are not read as UTF-8, and the file keeps its charset.
+    const cp1252 = (bytes: number[]) =>
+      `data:text/plain;charset=windows-1252;base64,${encodeBase64(new Uint8Array(bytes))}`;
+    for (const url of [cp1252([0xc3, 0xa9, 0x74]), cp1252([0x63, 0x61, 0x66, 0xe9])]) {
+      expect(mediaPart({ mediaType: 'text/plain', url })).toEqual({
+        type: 'file',
+        file: { file_data: url, filename: 'file.txt' },
+      });
+    }
     // The part's type when full; else the data URL's; else the part's top-level one, `untypedAs`.
     expect(mediaPart({ mediaType: 'image/gif', data: 'data:image/png;base64,AAAA' })).toEqual({
       type: 'image_url',

@@ -113,6 +113,21 @@ function audioFormat(mediaType: string): string {
 }
 
 /**
+ * A part's media type: the type it names when full (`image/*` names none), else its data URL's,
+ * else `untypedAs`. Naming the data URL's bare type keeps the data URL's parameters
+ * (`text/plain` with `data:text/plain;charset=windows-1252,…`): the part names no other type.
+ */
+function partMediaType(
+  named: string | undefined,
+  inline: string | undefined,
+  untypedAs: string | undefined,
+): string {
+  const full =
+    named && subtypeOf(named) && named.toLowerCase() !== inline?.split(';')[0]?.toLowerCase();
+  return (full ? named : inline) || named || untypedAs || 'application/octet-stream';
+}
+
+/**
  * The content part of an image, video, audio clip, text or other file, or undefined when it has
  * no wire form: audio given only by an http(s) URL (`input_audio` carries data), a file by neither data nor
  * id. Any media given only by a file id is a `file` part naming it (as openai-compatible sends it).
@@ -123,12 +138,7 @@ export function mediaPart(source: MediaSource): ChatContentPart | undefined {
   // type kept unless the part names a full one (`image/*` names none).
   const inUrl = readDataUrl(source.url ?? '');
   const inline = inUrl ?? readDataUrl(source.data ?? '');
-  const named = source.mediaType;
-  const mediaType =
-    (named && subtypeOf(named) ? named : inline?.mediaType) ||
-    named ||
-    source.untypedAs ||
-    'application/octet-stream';
+  const mediaType = partMediaType(source.mediaType, inline?.mediaType, source.untypedAs);
   const data = inline ? inline.data : source.data;
   const url = inUrl ? undefined : source.url;
   const { fileId } = source;

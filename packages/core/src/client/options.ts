@@ -305,7 +305,7 @@ function readApiKey(given: string | undefined, names: SettingNames): string | un
 }
 
 /** The key a client sends: the options' (as `readApiKey` returned it), else `INFERGATE_API_KEY` now. */
-function apiKeyOrEnv(apiKey: string | undefined): string | undefined {
+export function apiKeyOrEnv(apiKey: string | undefined): string | undefined {
   return apiKey ?? readEnv('INFERGATE_API_KEY');
 }
 

@@ -121,6 +121,22 @@ describe('a start of the key a cut leaves (text cut before it was redacted)', ()
     expect(redact(`${KEY.slice(0, 12)} more`, KEY)).toBe(`${KEY.slice(0, 12)} more`);
     expect(redact(`${KEY.slice(0, 7)}…`, KEY)).toBe(`${KEY.slice(0, 7)}…`);
   });
+
+  it.each([
+    ['JSON-escaped', (key: string) => key.replace('/', '\\/')],
+    ['URL-encoded', encodeURIComponent],
+    [
+      'URL-encoded, lower-case hex',
+      (key: string) => encodeURIComponent(key).replace(/%2F/, '%2f').replace(/%2B/, '%2b'),
+    ],
+  ])('in its %s form too, a cut through an escape included', (_form, encode) => {
+    const key = 'sk-live/Zq8+Rt2wXy9LmNoPqRsTuVwX';
+    const form = encode(key);
+    for (const cut of [14, form.indexOf('/') + 1, form.indexOf('%') + 2]) {
+      if (cut < 8) continue;
+      expect(redactSecret(`said ${form.slice(0, cut)}… more`, key)).toBe('said [redacted]… more');
+    }
+  });
 });
 
 const ask = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };

@@ -196,22 +196,36 @@ function redactWith(
   for (const form of forms()) {
     if (out.includes(form)) out = out.split(form).join(REDACTED);
   }
-  return out.includes(CUT_MARK) ? redactCutStarts(out, secret) : out;
+  // A key of MIN_CUT_PREFIX characters or fewer is only ever redacted whole.
+  if (!out.includes(CUT_MARK) || secret.length <= MIN_CUT_PREFIX) return out;
+  return redactCutStarts(out, cutForms(secret, forms()));
 }
 
 /**
- * `text` with each start of `secret` that a cut mark ends (`…ig-SECRET-can…`) redacted: a cut made
- * before redaction, or through text never seen whole, may split the key where no whole form is left.
+ * The forms of `secret` whose start a cut can leave: raw, JSON-escaped (`\/`), URL-encoded (either
+ * hex case) and its base64 forms. A start of an encoded form covers a cut through an escape (`%2…`).
  */
-function redactCutStarts(text: string, secret: string): string {
-  if (secret.length <= MIN_CUT_PREFIX) return text;
+function cutForms(secret: string, base64: string[]): Set<string> {
+  const encoded = encodeURIComponent(secret);
+  const lowerHex = encoded.replace(/%../g, (byte) => byte.toLowerCase());
+  return new Set([secret, secret.replace(/\//g, '\\/'), encoded, lowerHex, ...base64]);
+}
+
+/**
+ * `text` with each start of one of `forms` that a cut mark ends (`…ig-SECRET-can…`) redacted: a cut
+ * made before redaction, or through text never seen whole, may split the key where no whole form
+ * is left.
+ */
+function redactCutStarts(text: string, forms: Iterable<string>): string {
   let out = text;
-  for (let at = out.indexOf(CUT_MARK); at !== -1; at = out.indexOf(CUT_MARK, at + 1)) {
-    for (let length = Math.min(secret.length - 1, at); length >= MIN_CUT_PREFIX; length--) {
-      if (!out.endsWith(secret.slice(0, length), at)) continue;
-      out = `${out.slice(0, at - length)}${REDACTED}${out.slice(at)}`;
-      at += REDACTED.length - length;
-      break;
+  for (const form of forms) {
+    for (let at = out.indexOf(CUT_MARK); at !== -1; at = out.indexOf(CUT_MARK, at + 1)) {
+      for (let length = Math.min(form.length - 1, at); length >= MIN_CUT_PREFIX; length--) {
+        if (!out.endsWith(form.slice(0, length), at)) continue;
+        out = `${out.slice(0, at - length)}${REDACTED}${out.slice(at)}`;
+        at += REDACTED.length - length;
+        break;
+      }
     }
   }
   return out;
