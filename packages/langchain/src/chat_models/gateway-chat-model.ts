@@ -525,8 +525,8 @@ export class GatewayChatModel
   }
 
   /**
-   * Whether `.stream()` streams: core's answer (`planChatCall`). Over a fallback list whose model
-   * streams, core is given each listed model's catalog capabilities (the cached catalog).
+   * Whether `.stream()` streams: core's answer (`planChatCall`). Over a fallback list, core is
+   * given each listed model's catalog capabilities (the cached catalog).
    */
   async #streams(
     options: this['ParsedCallOptions'],
@@ -534,7 +534,7 @@ export class GatewayChatModel
     started: ChatCallOptions,
   ): Promise<boolean> {
     const plan = planChatCall(this, options, known);
-    if (plan.models === 'one' || !known?.includes('streaming')) return streamsOptionally(plan);
+    if (plan.models === 'one') return streamsOptionally(plan);
     return streamsOptionally(planChatCall(this, options, known, await this.#gate.listed(started)));
   }
 
