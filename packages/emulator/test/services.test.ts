@@ -232,7 +232,7 @@ describe('POST /ocr', () => {
   it('reads the text after a TEXT: marker with high confidence', async () => {
     const image = new Uint8Array([
       ...png,
-      ...new TextEncoder().encode('TEXT:Рахунок № 42\u0000junk'),
+      ...new TextEncoder().encode('TEXTTEXT:Рахунок № 42\u0000junk'),
     ]);
     const body = await ok(await post('/ocr', { image_base64: base64(image), model: 'ignored' }));
     expect(body).toMatchObject({ text: 'Рахунок № 42', confidence: 0.98, model: 'emulator-ocr' });
@@ -250,6 +250,11 @@ describe('POST /ocr', () => {
     [{ image_base64: '' }, /0 bytes.*at least 1 byte/],
     [{ image_base64: 'not base64!' }, /not valid base64/],
     [{ image_base64: 'data:image/png;base64,AAAA' }, /not valid base64/],
+    // A multiple of 4 long, so only the alphabet and the padding's place refuse them.
+    [{ image_base64: 'AB*D' }, /not valid base64/],
+    [{ image_base64: 'AB=D' }, /not valid base64/],
+    [{ image_base64: 'AB==AB==' }, /not valid base64/],
+    [{ image_base64: 'ÀBCD' }, /not valid base64/],
   ])('refuses %j', async (body, message) => {
     const error = await errorBodyOf(await post('/ocr', body));
     expect(error).toMatchObject({
