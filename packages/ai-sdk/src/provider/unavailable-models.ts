@@ -2,33 +2,26 @@
 import { NoSuchModelError } from '@ai-sdk/provider';
 import { escapeControl } from '@infergate/core/internal';
 
-/** The id as quoted in a message: one line, whatever it holds. */
-const quoted = (modelId: string) => `"${escapeControl(modelId)}"`;
+type UnavailableKind = 'imageModel' | 'speechModel' | 'rerankingModel';
 
 /**
- * The AI SDK's model kinds the gateway has none of: each factory throws `NoSuchModelError`, so
- * `ai` (and a registry's fallback) reports the missing kind instead of calling a model.
+ * A factory of a model kind the gateway has none of: it throws `NoSuchModelError`, so `ai` (and a
+ * registry's fallback) reports the missing kind instead of calling a model. The id is quoted on one
+ * line, whatever it holds.
  */
+const unavailable =
+  (modelType: UnavailableKind, kind: string, hint = '') =>
+  (modelId: string): never => {
+    throw new NoSuchModelError({
+      modelId,
+      modelType,
+      message: `The infergate gateway has no ${kind} models (asked for "${escapeControl(modelId)}")${hint}.`,
+    });
+  };
+
+/** The AI SDK's model kinds the gateway has none of, each a factory that throws. */
 export const UNAVAILABLE_MODELS = {
-  imageModel: (modelId: string): never => {
-    throw new NoSuchModelError({
-      modelId,
-      modelType: 'imageModel',
-      message: `The infergate gateway has no image models (asked for ${quoted(modelId)}).`,
-    });
-  },
-  speechModel: (modelId: string): never => {
-    throw new NoSuchModelError({
-      modelId,
-      modelType: 'speechModel',
-      message: `The infergate gateway has no speech models (asked for ${quoted(modelId)}); it offers transcriptionModel().`,
-    });
-  },
-  rerankingModel: (modelId: string): never => {
-    throw new NoSuchModelError({
-      modelId,
-      modelType: 'rerankingModel',
-      message: `The infergate gateway has no reranking models (asked for ${quoted(modelId)}).`,
-    });
-  },
+  imageModel: unavailable('imageModel', 'image'),
+  speechModel: unavailable('speechModel', 'speech', '; it offers transcriptionModel()'),
+  rerankingModel: unavailable('rerankingModel', 'reranking'),
 };

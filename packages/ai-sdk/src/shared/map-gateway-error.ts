@@ -116,28 +116,28 @@ export async function withMappedErrors<T>(
   }
 }
 
+/** The fields of a `GatewayError` that `data` carries when set (`body` is its `data`). */
+const DATA_FIELDS = [
+  'type',
+  'status',
+  'retryAfterMs',
+  'requestedModel',
+  'servedModel',
+  'model',
+  'missing',
+  'alternatives',
+  'field',
+  'stall',
+  'skipped',
+  'route',
+] as const satisfies readonly (keyof GatewayError)[];
+
 /** The gateway-specific facts of an error, as JSON for `APICallError.data` and stream errors. */
 function gatewayErrorData(error: GatewayError): JSONObject {
-  const data: JSONObject = { code: error.code };
-  const optional: Record<string, unknown> = {
-    type: error.type,
-    status: error.status,
-    retryAfterMs: error.retryAfterMs,
-    requestedModel: error.requestedModel,
-    servedModel: error.servedModel,
-    model: error.model,
-    missing: error.missing,
-    alternatives: error.alternatives,
-    field: error.field,
-    stall: error.stall,
-    skipped: error.skipped,
-    route: error.route,
-    body: error.data,
-  };
-  for (const key in optional) {
-    if (optional[key] !== undefined) data[key] = optional[key] as JSONObject[string];
-  }
-  return data;
+  const data: Record<string, unknown> = { code: error.code };
+  for (const key of DATA_FIELDS) if (error[key] !== undefined) data[key] = error[key];
+  if (error.data !== undefined) data.body = error.data;
+  return data as JSONObject;
 }
 
 /** Sets `cause` as an own property (`NoSuchModelError` and `DOMException` take no `cause` option). */
