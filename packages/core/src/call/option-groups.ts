@@ -346,8 +346,8 @@ export function readGroup<T>(
   // (By key: no [key, field] pair made per field, on every call's check.)
   for (const key in fields) {
     const field = fields[key]!;
-    const value: unknown = (given as Record<string, unknown>)[key];
     if (field.kind === undefined) continue;
+    const value: unknown = (given as Record<string, unknown>)[key];
     read[key] =
       value === undefined
         ? field.default
