@@ -342,9 +342,12 @@ export function readGroup<T>(
   code?: GatewayErrorCode,
 ): Record<string, unknown> {
   const read: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries<OptionField>(group.fields)) {
-    const value: unknown = (given as Record<string, unknown>)[key];
+  const fields: Record<string, OptionField> = group.fields;
+  // (By key: no [key, field] pair made per field, on every call's check.)
+  for (const key in fields) {
+    const field = fields[key]!;
     if (field.kind === undefined) continue;
+    const value: unknown = (given as Record<string, unknown>)[key];
     read[key] =
       value === undefined
         ? field.default
@@ -404,10 +407,11 @@ export function refuseUnknownOptions(
   where: string,
   place: OptionPlace,
   hints?: OptionHints,
-  secret: () => string | undefined = () => keyOf(given),
+  secret?: () => string | undefined,
 ): void {
   for (const key of Object.keys(given)) {
-    if (!known.includes(key)) throw unknownOptionError(key, known, where, place, hints, secret());
+    if (known.includes(key)) continue;
+    throw unknownOptionError(key, known, where, place, hints, secret ? secret() : keyOf(given));
   }
 }
 

@@ -49,7 +49,7 @@ export interface ChatRequestOptions {
  * LangChain's `modelKwargs` hand it over so): it is left out of the body, so the server's default
  * applies, and the spec's type is checked only on a value given (docs/gateway-protocol.md §4.1).
  */
-const UNSET_WHEN_NULL = [
+const UNSET_WHEN_NULL: ReadonlySet<string> = new Set([
   'temperature',
   'top_p',
   'max_tokens',
@@ -61,18 +61,19 @@ const UNSET_WHEN_NULL = [
   'tool_choice',
   'response_format',
   'reasoning_effort',
-] as const;
+]);
 
 /**
  * The request without the fields of `UNSET_WHEN_NULL` that are `null` (itself when none is): run
- * once per call, where its request enters core (`validateChatRequest`).
+ * once per call, where its request enters core (`validateChatRequest`). Walks the request's
+ * fields (a few), not the list: looking up eleven names a request mostly lacks costs more.
  */
 export function withoutNullFields(request: ChatRequest): ChatRequest {
   let result = request;
-  for (const name of UNSET_WHEN_NULL) {
-    if (request[name] !== null) continue;
+  for (const name in request) {
+    if (request[name as keyof ChatRequest] !== null || !UNSET_WHEN_NULL.has(name)) continue;
     if (result === request) result = { ...request };
-    delete result[name];
+    delete result[name as keyof ChatRequest];
   }
   return result;
 }

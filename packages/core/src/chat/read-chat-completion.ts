@@ -101,8 +101,9 @@ export function readChatCompletion(response: ChatCompletionResponse): AssembledC
  * `uniqueCallId`) and their `extra_content` when it is an object (Gemini's thought signature).
  */
 function readToolCalls(calls: ToolCall[]): AssembledToolCall[] {
-  const ids = new Set<string>();
   const toolCalls: AssembledToolCall[] = [];
+  if (calls.length === 0) return toolCalls;
+  const ids = new Set<string>();
   for (const [i, call] of calls.entries()) {
     const args = call.function.arguments;
     const given = typeof call.id === 'string' && call.id !== '' ? call.id : undefined;
