@@ -14,13 +14,13 @@ const isAbsent = (value: unknown) => value === undefined || value === null;
 /** What is wrong with a message's `tool_calls`, said after the message's place (`.tool_calls …`). */
 function toolCallsProblem(toolCalls: unknown): string | undefined {
   if (isAbsent(toolCalls)) return undefined;
-  if (!Array.isArray(toolCalls)) return '.tool_calls is not an array';
+  if (!Array.isArray(toolCalls)) return '.tool_calls that is not an array';
   for (let i = 0; i < toolCalls.length; i++) {
     const call: unknown = toolCalls[i];
     const fn = isJsonObject(call) ? call.function : undefined;
     // (Arguments sent as JSON rather than its text are read as that text: `argumentsText`.)
     if (!isJsonObject(fn) || typeof fn.name !== 'string' || isAbsent(fn.arguments)) {
-      return `.tool_calls[${i}] is not {function: {name, arguments}} with a string name and arguments given`;
+      return `.tool_calls[${i}] that is not {function: {name, arguments}} with a string name and arguments given`;
     }
   }
   return undefined;

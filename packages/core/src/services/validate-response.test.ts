@@ -37,8 +37,14 @@ describe('chatCompletionProblem', () => {
     [{ choices: [{ index: 0 }] }, 'choices[0] without a `message` object'],
     [{ choices: [choice(), choice({ message: 'hi' })] }, 'choices[1] without a `message`'],
     [{ choices: [choice({ message: message(5) })] }, 'choices[0].message.content'],
-    [{ choices: [choice({ message: { ...message(), tool_calls: {} } })] }, 'tool_calls is not'],
-    [{ choices: [choice({ message: { ...message(), tool_calls: [{}] } })] }, 'tool_calls[0]'],
+        [
+      { choices: [choice({ message: { ...message(), tool_calls: {} } })] },
+      'has a choices[0].message.tool_calls that is not an array',
+    ],
+    [
+      { choices: [choice({ message: { ...message(), tool_calls: [{}] } })] },
+      'has a choices[0].message.tool_calls[0] that is not {function:',
+    ],
     [{ choices: [choice({ finish_reason: 1 })] }, 'finish_reason'],
     [{ choices: [choice()], usage: 3 }, '`usage`'],
   ])('%j: %s', (data, problem) => {
