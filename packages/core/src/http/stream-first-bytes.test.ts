@@ -88,3 +88,26 @@ describe('a successful answer that cannot be a stream', () => {
     expect(result).toMatchObject({ text: 'ok' });
   });
 });
+
+describe('a successful answer labelled JSON or HTML that starts as a stream', () => {
+  const events =
+    'data: {"choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n' +
+    'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
+
+  it.each([
+    ['application/json', events],
+    ['text/html', `\r\n: a comment first\n\n${events}`],
+    ['application/json; charset=utf-8', `\uFEFFevent: message\n${events}`],
+  ])('%s: read as the stream it is', async (type, body) => {
+    expect(await streamAnsweredWith(body, type)).toMatchObject({ text: 'Hi' });
+  });
+
+  it('a body of blanks or of words is still not a stream', async () => {
+    for (const body of ['   \n', 'Internal Server Error']) {
+      expect(await streamAnsweredWith(body, 'application/json')).toMatchObject({
+        code: 'invalid_response',
+        body,
+      });
+    }
+  });
+});

@@ -29,30 +29,33 @@ export async function readFirstBytes(
 ): Promise<AttemptAnswer | GatewayError> {
   const { scope, request } = attempt;
   const asked = { requestedModel: request.requestedModel };
-  const notAStream = notAStreamKind(response.headers.get('content-type') ?? '');
-  if (notAStream !== undefined) {
-    const body = await readErrorBody(response, attempt.maxErrorBodyBytes).catch(() => '');
-    const reported = reportedInstead(response, body, attempt, asked.requestedModel);
-    if (reported) throw reported;
-    throw invalidResponse(`Asked for a stream, the gateway answered with ${notAStream}`, {
-      status: response.status,
-      body: attempt.redact(body),
-      requestedModel: asked.requestedModel,
-    });
-  }
+  // A body labelled JSON or HTML is read as a stream when it starts as one (as the AI SDK's and
+  // openai-node's readers read it): its first bytes decide.
+  const labelled = notAStreamKind(response.headers.get('content-type') ?? '');
   const reader = response.body?.getReader();
-  if (!reader) return lostStream(response, asked.requestedModel);
+  if (!reader) {
+    if (labelled) return notAStream(response, labelled, attempt);
+    return lostStream(response, asked.requestedModel);
+  }
   // Some fetch handlers only close (or never end) a body on abort: cancel the read ourselves.
   const signal = request.signal ?? scope.signal;
   const onAbort = () => reader.cancel().catch(() => {});
   signal.addEventListener('abort', onAbort, { once: true });
+  const chunks: Uint8Array[] = [];
+  let start = labelled && '';
+  let stream: boolean | undefined;
   try {
-    const first = await reader.read();
-    if (scope.aborted) throw scope.error(asked);
-    const stalled = ownAbort(request);
-    if (stalled) return stalled;
-    if (first.done) return lostStream(response, asked.requestedModel);
-    return { response, reader, chunks: [first.value] };
+    do {
+      const next = await reader.read();
+      if (scope.aborted) throw scope.error(asked);
+      const stalled = ownAbort(request);
+      if (stalled) return stalled;
+      if (next.done) break;
+      chunks.push(next.value);
+      if (start === undefined) break;
+      start += new TextDecoder().decode(next.value);
+      stream = startsAsEventStream(start);
+    } while (stream === undefined);
   } catch (cause) {
     if (scope.aborted) throw scope.error(asked);
     // (A stalled read may reject with the stall itself: it is the attempt's outcome.)
@@ -63,6 +66,56 @@ export async function readFirstBytes(
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+  if (labelled && !stream) return notAStream(response, labelled, attempt, reader, chunks);
+  if (chunks.length === 0) return lostStream(response, asked.requestedModel);
+  return { response, reader, chunks };
+}
+
+/**
+ * Whether a body's start reads as an event stream (a field line or a comment, after blank lines);
+ * undefined: the next bytes tell.
+ */
+function startsAsEventStream(start: string): boolean | undefined {
+  const text = start.trimStart();
+  if (/^(?::|(?:data|event|id|retry)[:\r\n])/.test(text)) return true;
+  // Blanks, or a field's name cut by the read (past 1 KiB of blanks: no stream).
+  return /^[a-z]{0,5}$/.test(text) && start.length <= 1024 ? undefined : false;
+}
+
+/**
+ * A 2xx body labelled other than a stream that does not start as one: the JSON failure it reports
+ * (`reportedInstead`), else `invalid_response` with its body (read up to `maxErrorBodyBytes`;
+ * `chunks`: its bytes `reader` read already).
+ */
+async function notAStream(
+  response: Response,
+  kind: string,
+  attempt: StreamAttempt,
+  reader?: ReadableStreamDefaultReader<Uint8Array>,
+  chunks: Uint8Array[] = [],
+): Promise<never> {
+  const requestedModel = attempt.request.requestedModel;
+  const whole = reader
+    ? new Response(
+        new ReadableStream<Uint8Array>({
+          pull: async (controller) => {
+            const next = chunks.length > 0 ? { value: chunks.shift() } : await reader.read();
+            if (next.value) controller.enqueue(next.value);
+            else controller.close();
+          },
+          cancel: (reason) => reader.cancel(reason),
+        }),
+        response,
+      )
+    : response;
+  const body = await readErrorBody(whole, attempt.maxErrorBodyBytes).catch(() => '');
+  const reported = reportedInstead(response, body, attempt, requestedModel);
+  if (reported) throw reported;
+  throw invalidResponse(`Asked for a stream, the gateway answered with ${kind}`, {
+    status: response.status,
+    body: attempt.redact(body),
+    requestedModel,
+  });
 }
 
 /**
@@ -90,8 +143,9 @@ function reportedInstead(
 
 /**
  * What a successful answer's type says it is when it cannot be an event stream: JSON, or an HTML
- * page (a proxy's or a login page, which would otherwise read as a stream ended before any event).
- * Other types are read as a stream: some servers label theirs `text/plain` or not at all.
+ * page (a proxy's or a login page, which would otherwise read as a stream ended before any event),
+ * unless its body starts as a stream. Other types are read as a stream: some servers label theirs
+ * `text/plain` or not at all.
  */
 function notAStreamKind(contentType: string): string | undefined {
   if (contentType.includes('application/json')) return 'JSON';

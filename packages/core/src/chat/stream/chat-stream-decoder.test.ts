@@ -669,3 +669,11 @@ describe('ChatStreamDecoder', () => {
     );
   });
 });
+
+describe('ChatStreamDecoder: empty events', () => {
+  it('skips an event whose data is empty or blank (a keep-alive), wherever it comes', () => {
+    const [first, ...rest] = FULL_STREAM.split(/(?<=\n\n)/);
+    const pieces = ['data:\n\n', first!, 'data: \n\n', 'data:  \n\n', ...rest];
+    expect(decodeAll(pieces).result).toEqual(EXPECTED);
+  });
+});

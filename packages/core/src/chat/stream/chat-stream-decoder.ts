@@ -65,7 +65,18 @@ export class ChatStreamDecoder {
       (data) => this.#onData(data),
       undefined,
       (data) => this.#onErrorEvent(data),
+      context,
     );
+  }
+
+  /** Characters of whole SSE events read so far (see `SseDataSplitter.settledChars`). */
+  get settledChars(): number {
+    return this.#splitter.settledChars;
+  }
+
+  /** Characters of `data` fed but in no event yet, that `end` drops (0: none). */
+  get heldDataChars(): number {
+    return this.#done ? 0 : this.#splitter.heldDataChars;
   }
 
   /**
@@ -123,9 +134,10 @@ export class ChatStreamDecoder {
 
   /** The input ended: an unterminated last event is dropped (as SSE says); checks the answer is complete. */
   end(): void {
-    if (!this.#done) this.#splitter.end();
     // A stream cut after its finish_reason lost only `[DONE]` (and maybe usage): the answer is whole.
-    if (!this.#assembler.hasFinish) throw this.incomplete('closed');
+    const incomplete = this.#assembler.hasFinish ? undefined : this.incomplete('closed');
+    if (!this.#done) this.#splitter.end();
+    if (incomplete) throw incomplete;
     this.#done = true;
   }
 
@@ -142,10 +154,14 @@ export class ChatStreamDecoder {
       );
     }
     const events = `${this.#events} event(s)`;
+    // Data an event not ended by a blank line held is dropped (as SSE says): say so.
+    const held = how === 'done' ? 0 : this.heldDataChars;
+    const dropped =
+      held === 0 ? '' : ` (${held} characters in an event no blank line ended, dropped)`;
     const message =
       how === 'done'
         ? `The chat stream sent [DONE] after ${events} but no choice had a finish_reason`
-        : `The connection ${how === 'cut' ? 'failed' : 'closed'} before [DONE] and before any finish_reason, after ${events}${
+        : `The connection ${how === 'cut' ? 'failed' : 'closed'} before [DONE] and before any finish_reason, after ${events}${dropped}${
             cause instanceof Error ? `: ${cause.message}` : ''
           }`;
     return new GatewayError({
@@ -168,7 +184,8 @@ export class ChatStreamDecoder {
   }
 
   #onData(data: string): void {
-    if (this.#done) return;
+    // An empty event (`data:` alone, a keep-alive some servers send) carries nothing: skipped.
+    if (this.#done || data === '') return;
     if (data === '[DONE]') {
       if (!this.#assembler.hasFinish) throw this.incomplete('done');
       this.#done = true;
@@ -179,6 +196,7 @@ export class ChatStreamDecoder {
     try {
       chunk = JSON.parse(data);
     } catch (cause) {
+      if (data.trim() === '') return;
       throw this.#protocolError(
         'The chat stream sent an event that is not valid JSON',
         data,

@@ -120,3 +120,28 @@ describe('readToFirstContent (a steered stream is handed over only once its cont
     expect(failure).toMatchObject({ code: 'provider_protocol_error' });
   });
 });
+
+describe('readToFirstContent bounds only what is known not to be content', () => {
+  it('hands over a first content in one line longer than 1 MiB (the SSE line limit bounds it)', async () => {
+    const line = delta({ content: 'x'.repeat(1.5 * 1024 * 1024) });
+    const reads = Array.from({ length: Math.ceil(line.length / 65536) }, (_, i) =>
+      line.slice(i * 65536, (i + 1) * 65536),
+    );
+    const { answer } = answerOf([delta({ role: 'assistant' }), ...reads]);
+    expect(await readToFirstContent(answer, new AbortController().signal)).toBeUndefined();
+    expect(text(answer)).toBe(delta({ role: 'assistant' }) + line);
+  });
+
+  it('fails data lines no blank line ended as the plain stream does: stream_incomplete, not retried', async () => {
+    const { answer } = answerOf([
+      delta({ role: 'assistant' }).trim(),
+      '\n',
+      delta({ content: 'Hi' }).trim(),
+    ]);
+    const failure = await readToFirstContent(answer, new AbortController().signal);
+    expect(failure).toMatchObject({ code: 'stream_incomplete', status: 200, isRetryable: false });
+    expect(failure?.message).toMatch(
+      /after 0 event\(s\) \(\d+ characters in an event no blank line ended/,
+    );
+  });
+});

@@ -5,8 +5,12 @@ import type { AttemptAnswer } from '../../http/attempt-policy';
 import { ChatStreamDecoder } from './chat-stream-decoder';
 import { readAhead } from './read-ahead';
 
-/** Bytes a stream may send before its first content (comments, role and empty chunks). */
-const MAX_BYTES_BEFORE_CONTENT = 1024 * 1024;
+/**
+ * Characters of whole events a stream may send before its first content (comments, role and empty
+ * chunks: known not to be content). The line or event being read is not counted: it may be the
+ * content, and the SSE limits bound it (8 Mi characters, split-sse-data.ts).
+ */
+const MAX_CHARS_BEFORE_CONTENT = 1024 * 1024;
 
 /**
  * Reads a streamed answer until its first piece of content (the decoder's `answered`: text,
@@ -26,10 +30,15 @@ export async function readToFirstContent(
     answer,
     decoder,
     signal,
-    (read) => decoder.answered > 0 || read > MAX_BYTES_BEFORE_CONTENT,
+    () => decoder.answered > 0 || decoder.settledChars > MAX_CHARS_BEFORE_CONTENT,
   );
   if (!ended && failure === undefined) {
-    return decoder.answered > 0 ? undefined : tooMuchBeforeContent(answer, bytes);
+    return decoder.answered > 0 ? undefined : tooMuchBeforeContent(answer, decoder.settledChars);
+  }
+  // Data lines no event ended (no blank line after them): the plain stream's `stream_incomplete`,
+  // not an empty stream's retry.
+  if (decoder.heldDataChars > 0 && (failure === undefined || !isGatewayError(failure))) {
+    return unendedEvent(answer, decoder, failure);
   }
   // `[DONE]` before any content ended the stream as its body's end does.
   if (isGatewayError(failure) && failure.code !== 'stream_incomplete') {
@@ -53,10 +62,27 @@ function endedBeforeContent(answer: AttemptAnswer, bytes: number, cause?: unknow
   );
 }
 
-function tooMuchBeforeContent(answer: AttemptAnswer, bytes: number): GatewayError {
+/**
+ * A stream that ended or was cut with data in no event: `stream_incomplete` as the plain stream
+ * says it; a 2xx answer that began, so not sent again to the same model (§10.5), but none of it
+ * reached the caller, so the walk moves on to the next (steering/failover-reason.ts).
+ */
+function unendedEvent(
+  answer: AttemptAnswer,
+  decoder: ChatStreamDecoder,
+  cut: unknown,
+): GatewayError {
+  const { message, cause } = decoder.incomplete(cut === undefined ? 'closed' : 'cut', cut);
+  return gatewayFailure(
+    { code: 'stream_incomplete', status: answer.response.status, message, cause },
+    {},
+  );
+}
+
+function tooMuchBeforeContent(answer: AttemptAnswer, chars: number): GatewayError {
   return new GatewayError({
     code: 'provider_protocol_error',
     status: answer.response.status,
-    message: `The stream sent ${bytes} bytes without any content (more than ${MAX_BYTES_BEFORE_CONTENT}); it was stopped`,
+    message: `The stream sent ${chars} characters of events without any content (more than ${MAX_CHARS_BEFORE_CONTENT}); it was stopped`,
   });
 }

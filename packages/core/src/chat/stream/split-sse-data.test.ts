@@ -185,3 +185,36 @@ describe('SseDataSplitter limits (a line without end must not grow memory)', () 
     expect(events).toEqual(['x'.repeat(90)]);
   });
 });
+
+describe('SseDataSplitter accounting (what a steered read-ahead may count as no content)', () => {
+  it('settledChars counts whole events only; heldDataChars the data no blank line ended yet', () => {
+    const splitter = new SseDataSplitter(() => {});
+    splitter.feed(': ping\n\ndata: {"a":1}\n\n');
+    expect(splitter.settledChars).toBe(23);
+    expect(splitter.heldDataChars).toBe(0);
+    splitter.feed('data: {"b":');
+    expect(splitter.settledChars).toBe(23);
+    expect(splitter.heldDataChars).toBe(11);
+    splitter.feed('2}\ndata: x\n');
+    expect(splitter.settledChars).toBe(23);
+    expect(splitter.heldDataChars).toBe(22);
+    splitter.feed('\n');
+    expect(splitter.settledChars).toBe(46);
+    expect(splitter.heldDataChars).toBe(0);
+    splitter.feed(': unended comment');
+    expect(splitter.heldDataChars).toBe(0);
+  });
+
+  it('names the models it was given in its limit error, as known when thrown', () => {
+    const models: { requestedModel?: string; servedModel?: string } = { requestedModel: 'a/b' };
+    const splitter = new SseDataSplitter(() => {}, 8, undefined, models);
+    models.servedModel = 'a/c';
+    expect(() => splitter.feed('data: 123456789')).toThrow(
+      expect.objectContaining({
+        code: 'response_too_large',
+        requestedModel: 'a/b',
+        servedModel: 'a/c',
+      }),
+    );
+  });
+});

@@ -37,15 +37,23 @@ export class SseDataSplitter {
   readonly #maxChars: number;
   /** Data of the event being read; undefined before its first `data` line. */
   #data: string | undefined;
+  /** Characters of the `data` lines read into `#data` (each with its field name and line end). */
+  #dataLineChars = 0;
+  /** Characters fed so far (less a BOM and a CRLF's LF dropped). */
+  #fedChars = 0;
   #atStart = true;
   /** The last feed ended with CR: a LF starting the next one completes a CRLF. */
   #afterCR = false;
+  /** Whom the limit's error names (read when it is thrown: a served model is learnt late). */
+  readonly #models: { requestedModel?: string; servedModel?: string };
 
   constructor(
     onData: (data: string) => void,
     maxEventChars = SSE_MAX_EVENT_CHARS,
     onError?: (data: string) => void,
+    models: { requestedModel?: string; servedModel?: string } = {},
   ) {
+    this.#models = models;
     this.#onData = onData;
     this.#dispatch = onData;
     this.#maxChars = maxEventChars;
@@ -58,10 +66,32 @@ export class SseDataSplitter {
   }
 
   #tooLong(what: string): GatewayError {
+    const { requestedModel, servedModel } = this.#models;
     return new GatewayError({
       code: 'response_too_large',
       message: `An SSE ${what} passed the SSE event limit (${this.#maxChars} characters); the stream was stopped`,
+      requestedModel,
+      servedModel,
     });
+  }
+
+  /**
+   * Characters of whole events read so far (dispatched, or dropped as having no data, comments
+   * included): what was fed, less the line not yet ended and the `data` lines of the event not yet
+   * dispatched. What a stream sent before a line or event still being read.
+   */
+  get settledChars(): number {
+    return this.#fedChars - this.#pendingChars - this.#dataLineChars;
+  }
+
+  /**
+   * Characters of `data` fed but in no event yet: the `data` lines of the event not yet ended by a
+   * blank line, and a `data` line not yet ended (0: none). `end` drops them.
+   */
+  get heldDataChars(): number {
+    // Asked once, as the input ends: the pieces are joined for it.
+    const dataLine = this.#pending.join('').startsWith('data');
+    return this.#dataLineChars + (dataLine ? this.#pendingChars : 0);
   }
 
   feed(text: string): void {
@@ -74,6 +104,7 @@ export class SseDataSplitter {
       this.#afterCR = false;
       if (text.charCodeAt(0) === LF) text = text.slice(1);
     }
+    this.#fedChars += text.length;
     let lf = text.indexOf('\n');
     let cr = text.indexOf('\r');
     if (this.#pending.length > 0) {
@@ -143,6 +174,7 @@ export class SseDataSplitter {
     this.#pending = [];
     this.#pendingChars = 0;
     this.#data = undefined;
+    this.#dataLineChars = 0;
     this.#afterCR = false;
     this.#dispatch = this.#onData;
   }
@@ -152,6 +184,7 @@ export class SseDataSplitter {
       const data = this.#data;
       if (data !== undefined) {
         this.#data = undefined;
+        this.#dataLineChars = 0;
         this.#dispatch(data);
         // An event without data is not dispatched, and its type ends with it (as SSE says).
       } else this.#dispatch = this.#onData;
@@ -165,6 +198,7 @@ export class SseDataSplitter {
       return;
     }
     this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
+    this.#dataLineChars += end - start + 1;
     if (this.#data.length > this.#maxChars) throw this.#tooLong('event');
   }
 
