@@ -240,6 +240,18 @@ describe('chunkTimeoutMs', () => {
     expect(only(events, 'done')[0]).toMatchObject({ ok: true });
   });
 
+  it('leaves no timer behind once the stream is read to its end', async () => {
+    const client = clientOn(await emulate());
+    driveClock();
+    const plain = await settledAfter(0, client.chatStream(hi()));
+    await settledAfter(0, plain.result());
+    const timersOfAPlainStream = vi.getTimerCount();
+    const watched = await settledAfter(0, client.chatStream(hi(), { chunkTimeoutMs: FOREVER }));
+    expect((await settledAfter(0, watched.result())).finishReason).toBe('stop');
+    // A silence clock started again after the end would keep the process (and the stream) alive.
+    expect(vi.getTimerCount()).toBe(timersOfAPlainStream);
+  });
+
   it('does not fire while chunks keep coming', async () => {
     const gateway = await emulate({ scenario: { streamChunkDelayMs: 5 } });
     const client = clientOn(gateway, { chunkTimeoutMs: 1_000 });

@@ -184,7 +184,8 @@ export class GatewayChatStream implements ChatStream {
     while (this.#state === 'open') {
       const answered = this.#decoder.answered;
       await this.#pump();
-      if (this.#decoder.answered !== answered) this.#silence?.start();
+      // (Not once the read ended the stream: a clock started then would outlive it.)
+      if (this.#state === 'open' && this.#decoder.answered !== answered) this.#silence?.start();
     }
   }
 
