@@ -88,3 +88,21 @@ describe('the Node version the packages state', () => {
     );
   });
 });
+
+describe('pnpm release', () => {
+  // Turbo restores a cached build by writing dist/** over the folder without emptying it, so a dist
+  // that earlier builds left files in would be published with them: the release empties every
+  // dist/ and builds without the cache (each build then writes only what its entries reach).
+  const release: string = JSON.parse(readFileSync(here('../../../package.json'), 'utf8')).scripts
+    .release;
+  const steps = release.split('&&').map((step) => step.trim());
+
+  it('empties dist/ and builds without the cache before it publishes', () => {
+    const empty = steps.indexOf('rm -rf packages/*/dist');
+    const build = steps.findIndex((step) => /^turbo run build\b.*--force\b/.test(step));
+    const publish = steps.indexOf('changeset publish');
+    expect(empty, release).toBeGreaterThanOrEqual(0);
+    expect(build, release).toBeGreaterThan(empty);
+    expect(publish, release).toBeGreaterThan(build);
+  });
+});
