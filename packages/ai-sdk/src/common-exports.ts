@@ -3,6 +3,7 @@
  * and `/v6` (ai@6) share settings, options, services, tool options, errors and catalog types.
  */
 export type {
+  CallOptions,
   ChatRoute,
   ChatRouteHop,
   FailedChatRoute,
@@ -26,6 +27,7 @@ export {
   MAX_EMBEDDINGS_PER_CALL,
 } from './embedding/gateway-embedding-model';
 export type { GatewayEmbeddingOptions } from './embedding/gateway-embedding-options';
+export type { GatewayCatalog } from './provider/gateway-catalog';
 export type { GatewayProviderBase } from './provider/gateway-provider-base';
 export type { GatewayProviderSettings } from './provider/gateway-provider-settings';
 export type * from './tools/gateway-service-types';

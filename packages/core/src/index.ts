@@ -96,6 +96,7 @@ export type {
 } from './protocol/chat-route';
 export { LANGUAGE_CODE, LIMITS } from './protocol/limits';
 export { isMultilingualEngine } from './protocol/multilingual-engine';
+export type { UsageCounts } from './protocol/read-usage';
 export type {
   AudioLike,
   ChatChoice,

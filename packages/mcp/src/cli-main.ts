@@ -16,6 +16,8 @@ interface CliIo {
   stdout?: import('node:stream').Writable;
   /** Where the server writes what it has to say (never stdout: that is the stdio transport). */
   log: (line: string) => void;
+  /** Where `--help` and `--version` go (stdout: no server runs then, so a pipe or `$(…)` gets them). */
+  print: (text: string) => void;
 }
 
 interface RunningCli {
@@ -30,7 +32,7 @@ interface RunningCli {
  * The `infergate-mcp` command without the process around it (arguments, environment and streams
  * passed in; the gateway's URL and key are read from the process's environment by core's reader, as
  * the client's calls read them), so tests can run it in-process. Rejects with `CliUsageError` for a bad command line;
- * returns undefined after printing `--help` / `--version`.
+ * returns undefined after printing `--help` / `--version` (through `io.print`).
  */
 export async function runCli(
   argv: readonly string[],
@@ -42,11 +44,11 @@ export async function runCli(
   const log = (line: string) => io.log(redactMessage(line, secrets));
   const parsed = parseCli(argv, env);
   if (parsed.kind === 'help') {
-    log(USAGE);
+    io.print(USAGE);
     return undefined;
   }
   if (parsed.kind === 'version') {
-    log(typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : '0.0.0-dev');
+    io.print(typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : '0.0.0-dev');
     return undefined;
   }
   const { options } = parsed;

@@ -7,9 +7,11 @@ const argv = process.argv.slice(2);
 // Every line, startup errors included, with the key, the token and URL credentials replaced.
 const secrets = cliSecrets(argv, process.env);
 const log = (line: string) => process.stderr.write(`${redactMessage(line, secrets)}\n`);
+// --help and --version start no server, so stdout is free for them; everything else stays on stderr.
+const print = (text: string) => process.stdout.write(`${text}\n`);
 
 try {
-  const running = await runCli(argv, process.env, { log });
+  const running = await runCli(argv, process.env, { log, print });
   if (running !== undefined) {
     const stop = async () => {
       await running.close();

@@ -40,7 +40,7 @@ describe('infergate-mcp', () => {
         ...['--base-url', harness.gateway.baseURL, '--api-key', harness.gateway.apiKey],
       ],
       {},
-      { log: (line) => lines.push(line) },
+      { log: (line) => lines.push(line), print: () => {} },
     );
     try {
       expect(made.clients - before).toBe(1);

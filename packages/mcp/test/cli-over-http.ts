@@ -18,7 +18,7 @@ export async function withCliOverHttp<T>(
       ...['--base-url', gateway.baseURL, '--api-key', gateway.apiKey],
     ],
     {},
-    { log: () => {} },
+    { log: () => {}, print: () => {} },
   );
   const client = new Client({ name: 'cli', version: '1.0.0' });
   try {

@@ -185,6 +185,20 @@ describe('infergate-mcp', () => {
     expect(blank.stderr).toContain('warning: no gateway URL or key');
   });
 
+  it('prints --help and --version on stdout (a pipe or `$(infergate-mcp --version)` gets them)', () => {
+    const run = (flag: string) =>
+      spawnSync(process.execPath, [bin, flag], { env: gatewayEnv(), encoding: 'utf8' });
+    const help = run('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('infergate-mcp');
+    expect(help.stdout).toContain('--base-url');
+    expect(help.stderr).toBe('');
+    const version = run('--version');
+    expect(version.status).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
+    expect(version.stderr).toBe('');
+  });
+
   it('exits 2 with the usage hint on a bad command line', () => {
     let status = 0;
     let stderr = '';

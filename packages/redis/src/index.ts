@@ -4,3 +4,4 @@ export {
   type RedisBudgetOptions,
   type RedisBudgetStats,
 } from './redis-budget';
+export type { RedisTlsOptions } from './redis-connection';
