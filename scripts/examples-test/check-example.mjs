@@ -206,12 +206,7 @@ export async function checkExample(name, context) {
   log(`${name}: installed (${since()})`);
   if (existsSync(join(dir, 'tsconfig.json'))) {
     // An example teaches the current API of what it installs: no use of a @deprecated one.
-    const check = join(root, 'scripts/readme-test/deprecated.mjs');
-    const deprecated = await exec(process.execPath, [check, '.'], {
-      cwd: dir,
-      env,
-      timeoutMs: 300_000,
-    });
+    const deprecated = await context.deprecations.check(dir);
     if (deprecated.code !== 0)
       fail(`uses deprecated APIs:\n${tail(deprecated.stdout + deprecated.stderr)}`);
   }

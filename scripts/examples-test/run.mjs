@@ -20,6 +20,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { deprecationChecker } from '../readme-test/deprecations.mjs';
 import { packAll, publishedPackages } from '../readme-test/packages.mjs';
 import { checkExample } from './check-example.mjs';
 import { projectEnv } from './processes.mjs';
@@ -75,12 +76,15 @@ async function main() {
     packAll(packages, tarballDir);
     log(`packed ${[...packages.keys()].join(', ')}`);
   }
-  const context = { root, work, env: projectEnv(), packages, log };
+  const env = projectEnv();
+  const deprecations = deprecationChecker(root, env);
+  const context = { root, work, env, packages, log, deprecations };
   const results = await pool(names, Number(values.jobs), async (name) => {
     const result = await checkExample(name, context);
     log(`${name}: ${result.failures.length ? `${result.failures.length} failures` : 'ok'}`);
     return result;
   });
+  deprecations.close();
   const failures = results.flatMap((result) =>
     result.failures.map((message) => `examples/${result.name}: ${message}`),
   );

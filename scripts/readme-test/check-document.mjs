@@ -105,16 +105,30 @@ export const runnableShell = (code, context) =>
     .filter(Boolean)
     .join('\n');
 
+/**
+ * What `tsc --init` writes: the same file for every project of a run (it depends on the
+ * TypeScript version only), so TypeScript is started once for it, in a directory of its own.
+ */
+let initConfig;
+function tscInitConfig({ root, work, env }) {
+  initConfig ??= (async () => {
+    const dir = join(work, '.tsc-init');
+    mkdirSync(dir, { recursive: true });
+    const init = await exec(
+      process.execPath,
+      [join(root, 'node_modules/typescript/bin/tsc'), '--init'],
+      { cwd: dir, env },
+    );
+    if (init.code !== 0) throw new Error(`tsc --init failed:\n${tail(init.stdout + init.stderr)}`);
+    return readFileSync(join(dir, 'tsconfig.json'), 'utf8');
+  })();
+  return initConfig;
+}
+
 /** The tsconfig.json `tsc --init` writes, with the lines its comments give "For nodejs" turned on. */
-async function writeTsconfig(dir, { root, env }) {
-  const init = await exec(
-    process.execPath,
-    [join(root, 'node_modules/typescript/bin/tsc'), '--init'],
-    { cwd: dir, env },
-  );
-  if (init.code !== 0) throw new Error(`tsc --init failed:\n${tail(init.stdout + init.stderr)}`);
+async function writeTsconfig(dir, { root, work, env }) {
   const path = join(dir, 'tsconfig.json');
-  const config = readFileSync(path, 'utf8');
+  const config = await tscInitConfig({ root, work, env });
   // @types/node comes from the workspace (what `npm install -D @types/node` would add).
   const nodeTypes = `"types": ["node"],\n    "typeRoots": [${JSON.stringify(join(root, 'node_modules/@types'))}],`;
   const forNode = config
@@ -127,10 +141,10 @@ async function writeTsconfig(dir, { root, env }) {
 const fileOf = (block) => `L${block.line}.${block.kind === 'ts' ? 'mts' : 'mjs'}`;
 
 /** Type-checks every TypeScript block at once; reports each error at its README line. */
-async function typeCheck(dir, blocks, { file, root, env, fail }) {
+async function typeCheck(dir, blocks, { file, root, work, env, deprecations, fail }) {
   const typescript = blocks.filter((block) => block.kind === 'ts');
   if (typescript.length === 0) return;
-  await writeTsconfig(dir, { root, env });
+  await writeTsconfig(dir, { root, work, env });
   const tsc = await exec(
     process.execPath,
     [
@@ -155,11 +169,7 @@ async function typeCheck(dir, blocks, { file, root, env, fail }) {
     if (placed === 0) fail(typescript[0], `tsc failed:\n${tail(tsc.stdout + tsc.stderr)}`);
   }
   // A README teaches the current API of what it installs: no use of a @deprecated one.
-  const deprecated = await exec(
-    process.execPath,
-    [join(root, 'scripts/readme-test/deprecated.mjs'), '.'],
-    { cwd: dir, env, timeoutMs: 300_000 },
-  );
+  const deprecated = await deprecations.check(dir);
   if (deprecated.code === 0) return;
   let placed = 0;
   for (const match of deprecated.stdout.matchAll(/^(L\d+\.mts)\((\d+)\): (.*)$/gm)) {
@@ -255,7 +265,10 @@ function checkImports(blocks, fail) {
  * Checks the runnable blocks of one file in a project of its own under `work`. Resolves to
  * `{ file, failures: [{ where, line, message }] }`.
  */
-export async function checkDocument({ file, blocks }, { root, work, env, packages, versions }) {
+export async function checkDocument(
+  { file, blocks },
+  { root, work, env, packages, versions, deprecations },
+) {
   const dir = join(work, file.replace(/[^A-Za-z0-9]+/g, '_'));
   mkdirSync(dir, { recursive: true });
   const failures = [];
@@ -274,7 +287,7 @@ export async function checkDocument({ file, blocks }, { root, work, env, package
     }
     const scripts = blocks.filter((block) => block.kind !== 'sh');
     for (const block of scripts) writeFileSync(join(dir, fileOf(block)), block.code);
-    await typeCheck(dir, scripts, { file, root, env: blockEnv, fail });
+    await typeCheck(dir, scripts, { file, root, work, env: blockEnv, deprecations, fail });
     for (const block of scripts) await runScript(dir, block, { env: blockEnv, fail });
   } finally {
     services.stop();

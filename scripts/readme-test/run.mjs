@@ -20,6 +20,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { codeBlocks } from './blocks.mjs';
 import { checkDocument } from './check-document.mjs';
+import { deprecationChecker } from './deprecations.mjs';
 import { excerptProblem } from './excerpt.mjs';
 import { exportListProblems } from './exports.mjs';
 import { packAll, publishedPackages, workspaceVersions } from './packages.mjs';
@@ -144,7 +145,9 @@ async function main() {
     packAll(packages, tarballDir);
     log(`packed ${[...packages.keys()].join(', ')}`);
   }
-  const context = { root, work, env: projectEnv(), packages, versions: workspaceVersions(root) };
+  const env = projectEnv();
+  const deprecations = deprecationChecker(root, env);
+  const context = { root, work, env, packages, versions: workspaceVersions(root), deprecations };
   const documents = (files.length > 0 ? files : defaultFiles()).map(readDocument);
   const selfTest = files.length > 0 ? undefined : readDocument('scripts/readme-test/self-test.md');
   // The files with the most blocks first: the longest do not start last.
@@ -158,6 +161,7 @@ async function main() {
     );
     return result;
   });
+  deprecations.close();
 
   const failures = results
     .filter((result) => result.file !== selfTest?.file)
