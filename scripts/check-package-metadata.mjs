@@ -57,7 +57,8 @@ for (const dir of readdirSync(join(root, 'packages'))) {
   for (const keyword of REQUIRED_KEYWORDS) {
     if (!pkg.keywords?.includes(keyword)) fail(`keywords lack "${keyword}"`);
   }
-  if (!/^>=\d+/.test(pkg.engines?.node ?? '')) fail('engines.node must be a lower bound (">=22")');
+  if (!/^>=\d+/.test(pkg.engines?.node ?? ''))
+    fail('engines.node must be a lower bound (">=22.12")');
   if (typeof pkg.sideEffects !== 'boolean' && !Array.isArray(pkg.sideEffects))
     fail('sideEffects must be set');
   if (!Array.isArray(pkg.files) || !pkg.files.includes('dist')) fail('files must list dist');
