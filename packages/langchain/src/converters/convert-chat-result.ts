@@ -1,8 +1,9 @@
 // docs/gateway-protocol.md §4.3 (the response), §4.4 (tool calls), §4.5 (invalid tool arguments).
 import type { ChatResult as GatewayChatResult } from '@infergate/core';
-import { AIMessage, AIMessageChunk } from '@langchain/core/messages';
+import { AIMessage } from '@langchain/core/messages';
 import type { InvalidToolCall, ToolCall } from '@langchain/core/messages/tool';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
+import { GatewayMessageChunk } from './gateway-message-chunk';
 import { mapUsage } from './map-usage';
 import { parseArguments } from './parse-tool-arguments';
 import { registerContentBlockTranslator } from './reasoning-content-blocks';
@@ -100,7 +101,7 @@ export function convertChatResultToChunk(result: GatewayChatResult): ChatGenerat
   return new ChatGenerationChunk({
     text: generation!.text,
     generationInfo: generation!.generationInfo,
-    message: new AIMessageChunk({
+    message: new GatewayMessageChunk({
       content: message.content,
       ...(message.id ? { id: message.id } : {}),
       additional_kwargs: message.additional_kwargs,
