@@ -70,6 +70,13 @@ function tools(ran: string[]) {
         return `Sunny in ${city}`;
       },
     }),
+    now: tool({
+      inputSchema: z.object({}),
+      execute: async () => {
+        ran.push('now');
+        return '12:00';
+      },
+    }),
     time: tool({
       inputSchema: z.object({ tz: z.string() }),
       execute: async ({ tz }) => {
@@ -106,6 +113,11 @@ const SHAPES: [string, Piece[], string[]][] = [
     'calls of two tools at index 0 with one id (OpenRouter)',
     [piece(0, 'call_x', 'weather', KYIV), piece(0, 'call_x', 'time', '{"tz":"UTC"}')],
     ['Kyiv', 'UTC'],
+  ],
+  [
+    'two whole calls of a tool without parameters, without index or id (arguments "")',
+    [0, 1].map(() => ({ type: 'function', function: { name: 'now', arguments: '' } })),
+    ['now', 'now'],
   ],
 ];
 

@@ -22,6 +22,11 @@ const time = tool(async () => '12:00', {
   description: 'The time in a time zone',
   schema: z.object({ tz: z.string() }),
 });
+const now = tool(async () => '12:00', {
+  name: 'now',
+  description: 'The time now',
+  schema: z.object({}),
+});
 
 type Piece = Record<string, unknown>;
 /** A call's piece: its function, with `index` and `id` put in by the shapes below. */
@@ -61,7 +66,7 @@ async function modelAnswering(calls: Piece[], streaming = false) {
     return answer(calls, body.stream === true);
   });
   const model = await GatewayChatModel.create(MODEL, { ...connection, streaming });
-  return model.bindTools([weather, time]);
+  return model.bindTools([weather, time, now]);
 }
 
 const calls = (message: AIMessageChunk | undefined) =>
@@ -99,6 +104,14 @@ const SHAPES: [string, Piece[], [string, Record<string, string>][]][] = [
     [
       ['weather', { city: 'Kyiv' }],
       ['time', { tz: 'UTC' }],
+    ],
+  ],
+  [
+    'two whole calls of a tool without parameters, without index or id (arguments "")',
+    [fn('now', ''), fn('now', '')],
+    [
+      ['now', {}],
+      ['now', {}],
     ],
   ],
 ];

@@ -98,6 +98,24 @@ describe('the service tools', () => {
     expect(error.message).toContain('did you mean `include`?');
   });
 
+  it.each([
+    [
+      ['translat'],
+      'unknown option `translat` in createGatewayTools include — did you mean `translate`?',
+    ],
+    [['ocr', 'OCR'], 'unknown option `OCR` in createGatewayTools include — did you mean `ocr`?'],
+    [
+      'translate,ocr',
+      'include (model setting) must be an array of tool names (translate, ocr, transcribe), got a string',
+    ],
+  ])('createGatewayTools refuses include %j before any request', async (include, message) => {
+    const error = await refusedBeforeAnyRequest((connection) =>
+      createGatewayTools({ ...connection, include } as never),
+    );
+    expect(error.code).toBe('configuration_error');
+    expect(error.message).toContain(message);
+  });
+
   it('createGatewayTools still takes include and resolveMedia', async () => {
     const { connection } = await emulate();
     const tools = await createGatewayTools({

@@ -25,3 +25,35 @@ describe('ChatAssembler text', () => {
     expect(assembler.text).toBe('replaced!');
   });
 });
+
+describe('ChatAssembler tool calls', () => {
+  /** A piece as the stream decoder adds one without `index`: asks `startsNextCall` first. */
+  function addWithoutIndex(assembler: ChatAssembler, latest: number, name: string, args: string) {
+    const index = assembler.startsNextCall(latest, undefined, name) ? latest + 1 : latest;
+    return { index, ...assembler.addToolCallDelta(index, undefined, name, args) };
+  }
+
+  it('keeps two whole calls of a tool without parameters apart (no index, no id, arguments "")', () => {
+    const assembler = new ChatAssembler();
+    const a = addWithoutIndex(assembler, 0, 'now', '');
+    const b = addWithoutIndex(assembler, a.index, 'now', '');
+    expect([a.call, b.call]).toEqual([0, 1]);
+    assembler.setFinish('tool_calls', 0);
+    expect(assembler.result().toolCalls.map((call) => [call.name, call.arguments])).toEqual([
+      ['now', '{}'],
+      ['now', '{}'],
+    ]);
+  });
+
+  it('still joins a name sent again with a piece of arguments (servers that repeat the name)', () => {
+    const assembler = new ChatAssembler();
+    const a = addWithoutIndex(assembler, 0, 'weather', '');
+    const b = addWithoutIndex(assembler, a.index, 'weather', '{"city":');
+    const c = addWithoutIndex(assembler, b.index, 'weather', '"Kyiv"}');
+    expect([a.call, b.call, c.call]).toEqual([0, 0, 0]);
+    assembler.setFinish('tool_calls', 0);
+    expect(assembler.result().toolCalls).toEqual([
+      expect.objectContaining({ name: 'weather', arguments: '{"city":"Kyiv"}' }),
+    ]);
+  });
+});

@@ -68,6 +68,8 @@ export class ChatAssembler {
   /** The refusal of choice 0 (`#refused` even when the text is not kept). */
   readonly #refusal: string[] = [];
   #refused = false;
+  /** `startsNextCall` read a piece naming the latest call's function again, that call still empty. */
+  #namedAgainWithoutArguments = false;
 
   /**
    * Deltas of the first choice not yet flattened. Text is never built with `+=`: V8 would keep a
@@ -131,7 +133,12 @@ export class ChatAssembler {
   ): JoinedToolCallPiece {
     const serverId = id === '' ? undefined : id;
     let draft = this.#latestByIndex.get(index);
-    const first = draft === undefined || this.#isOtherCall(draft, serverId, name, args);
+    const repeat = this.#namedAgainWithoutArguments;
+    this.#namedAgainWithoutArguments = false;
+    const first =
+      draft === undefined ||
+      this.#isOtherCall(draft, serverId, name, args) ||
+      (repeat && isWholeOrEmpty(args));
     if (draft === undefined || first) {
       const order = this.#drafts.length;
       this.#ids ??= new Set();
@@ -188,13 +195,18 @@ export class ChatAssembler {
    * A named piece without index, after the latest call at `index`: the next call when it carries
    * another id than the server gave that call, or (without an id) that call is named and this
    * names another function or its arguments are already one whole JSON value (whole calls sent one
-   * after the other); else a continuation (servers that repeat the name on every piece).
+   * after the other); else a continuation (servers that repeat the name on every piece) — except
+   * that after a call of the same name without arguments yet, the piece added next is another call
+   * when its own arguments are whole or empty (two calls of a tool without parameters, `""` each).
    */
   startsNextCall(index: number, id: string | undefined, name: string): boolean {
     const draft = this.#latestByIndex.get(index);
     if (draft === undefined) return false;
     if (id !== undefined) return id !== draft.givenId;
-    return draft.name !== '' && (draft.name !== name || isWholeJson(draft.arguments));
+    if (draft.name === '') return false;
+    if (draft.name !== name || isWholeJson(draft.arguments)) return true;
+    this.#namedAgainWithoutArguments = draft.arguments.trim() === '';
+    return false;
   }
 
   /** Sets choice 0's finish; returns the reason as reported (a refused `stop`: `content_filter`). */
@@ -250,4 +262,9 @@ function isWholeJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `text` is empty (a call without arguments) or one whole JSON object or array. */
+function isWholeOrEmpty(text: string): boolean {
+  return text.trim() === '' || isWholeJson(text);
 }

@@ -1,10 +1,10 @@
 // docs/gateway-protocol.md §4.3 (the response), §4.4 (tool calls), §4.5 (invalid tool arguments).
 import type { ChatResult as GatewayChatResult } from '@infergate/core';
-import { AIMessage, AIMessageChunk } from '@langchain/core/messages';
-import type { InvalidToolCall, ToolCall } from '@langchain/core/messages/tool';
+import { AIMessage } from '@langchain/core/messages';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
+import { GatewayMessageChunk } from './gateway-message-chunk';
 import { mapUsage } from './map-usage';
-import { parseArguments } from './parse-tool-arguments';
+import { readToolCalls } from './parse-tool-arguments';
 import { registerContentBlockTranslator } from './reasoning-content-blocks';
 import { buildResponseMetadata, finishInfo } from './response-metadata';
 
@@ -15,8 +15,6 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
   // Core read choice 0 tolerantly: content parts, reasoning fields, tool-call ids.
   const { response, answer } = result;
   const { text } = answer;
-  const toolCalls: ToolCall[] = [];
-  const invalidToolCalls: InvalidToolCall[] = [];
   let extras: Record<string, unknown> | undefined;
   for (const call of answer.toolCalls) {
     // Gemini's thought signature, by call id: LangChain's tool calls have no field for it.
@@ -24,19 +22,10 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
       extras ??= {};
       extras[call.id] = call.extraContent;
     }
-    const parsed = parseArguments(call.arguments);
-    if (parsed.ok) {
-      toolCalls.push({ type: 'tool_call', id: call.id, name: call.name, args: parsed.value });
-    } else {
-      invalidToolCalls.push({
-        type: 'invalid_tool_call',
-        id: call.id,
-        name: call.name,
-        args: call.arguments,
-        error: parsed.error,
-      });
-    }
   }
+  const calls = readToolCalls(
+    answer.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, args })),
+  );
   const responseMetadata = buildResponseMetadata(
     result,
     answer.finishReason,
@@ -51,8 +40,7 @@ export function convertChatResult(result: GatewayChatResult): ChatResult {
       ...additionalKwargs(result),
       ...(extras ? { [EXTRA_CONTENT_KWARG]: extras } : {}),
     },
-    tool_calls: toolCalls,
-    invalid_tool_calls: invalidToolCalls,
+    ...calls,
     usage_metadata: mapUsage(response.usage),
     response_metadata: responseMetadata,
   });
@@ -100,7 +88,7 @@ export function convertChatResultToChunk(result: GatewayChatResult): ChatGenerat
   return new ChatGenerationChunk({
     text: generation!.text,
     generationInfo: generation!.generationInfo,
-    message: new AIMessageChunk({
+    message: new GatewayMessageChunk({
       content: message.content,
       ...(message.id ? { id: message.id } : {}),
       additional_kwargs: message.additional_kwargs,

@@ -1,8 +1,8 @@
 // docs/gateway-protocol.md §5.1 (stream events as LangChain chunks).
 import type { ChatStream, ChatStreamEvent, StructuredResult, Usage } from '@infergate/core';
-import { AIMessageChunk } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { EXTRA_CONTENT_KWARG } from './convert-chat-result';
+import { GatewayMessageChunk } from './gateway-message-chunk';
 import { mapUsage } from './map-usage';
 import { MODEL_PROVIDER, registerContentBlockTranslator } from './reasoning-content-blocks';
 import { buildResponseMetadata, finishInfo } from './response-metadata';
@@ -44,7 +44,7 @@ class StreamChunkConverter {
         if (event.choiceIndex !== 0 || event.delta === '') return undefined;
         // Chunks concatenate additional_kwargs strings, so the whole reasoning adds up.
         return this.chunk(
-          new AIMessageChunk({
+          new GatewayMessageChunk({
             content: '',
             ...this.idField(),
             additional_kwargs: { reasoning_content: event.delta },
@@ -54,12 +54,12 @@ class StreamChunkConverter {
       case 'text-delta':
         if (event.choiceIndex !== 0 || event.delta === '') return undefined;
         return this.chunk(
-          new AIMessageChunk({ content: event.delta, ...this.idField() }),
+          new GatewayMessageChunk({ content: event.delta, ...this.idField() }),
           event.delta,
         );
       case 'tool-call-delta':
         return this.chunk(
-          new AIMessageChunk({
+          new GatewayMessageChunk({
             content: '',
             ...this.idField(),
             tool_call_chunks: [
@@ -111,7 +111,7 @@ class StreamChunkConverter {
     );
     return new ChatGenerationChunk({
       text: '',
-      message: new AIMessageChunk({
+      message: new GatewayMessageChunk({
         content: '',
         ...this.idField(),
         usage_metadata: mapUsage(this.usage),
@@ -122,7 +122,7 @@ class StreamChunkConverter {
     });
   }
 
-  private chunk(message: AIMessageChunk, text: string): ChatGenerationChunk {
+  private chunk(message: GatewayMessageChunk, text: string): ChatGenerationChunk {
     // Every chunk names its provider, so LangChain builds its content blocks (e.g. for
     // `outputVersion: 'v1'`) with our translator; the name merges to itself on concat.
     message.response_metadata = { model_provider: MODEL_PROVIDER };

@@ -1,8 +1,11 @@
 // docs/gateway-protocol.md §7–§9 (the services as tools), §3.2 (which services are offered).
 import type { AudioLike, ServiceId } from '@infergate/core';
 import {
+  describeGiven,
   isServiceOffered,
   type OcrToolArguments,
+  refusal,
+  refuseUnknownOptions,
   SERVICE_OF_TOOL,
   type ServiceToolName,
   serviceToolDefinition,
@@ -204,6 +207,7 @@ export async function createGatewayTools(
 ): Promise<GatewayTool[]> {
   refuseUnknownFields(options, { resolveMedia: true, include: true }, 'createGatewayTools');
   const { include, ...toolOptions } = options;
+  if (include !== undefined) refuseUnknownToolNames(include);
   const client = resolveClient(options, 'createGatewayTools');
   const services = await withLangChainErrors(() => client.services());
   const tools: GatewayTool[] = [];
@@ -216,4 +220,19 @@ export async function createGatewayTools(
     );
   }
   return tools;
+}
+
+/**
+ * `include` lists tool names: a list that is not an array, or a name that is no tool (`translat`,
+ * `OCR`), is refused naming the closest tool, as an unknown option is; it would leave tools out
+ * silently.
+ */
+function refuseUnknownToolNames(include: unknown): void {
+  const names = Object.keys(CREATE_TOOL);
+  if (!Array.isArray(include)) {
+    const what = `must be an array of tool names (${names.join(', ')}), got ${describeGiven(include)}`;
+    throw refusal('model setting', 'include', what);
+  }
+  const given = Object.fromEntries(include.map((name) => [String(name), true]));
+  refuseUnknownOptions(given, names, 'createGatewayTools include', 'model setting');
 }
