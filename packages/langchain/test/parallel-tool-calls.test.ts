@@ -141,3 +141,21 @@ describe('parallel tool calls through a LangChain model with bindTools', () => {
     ]);
   });
 });
+
+describe('a streamed call whose server id comes on its second piece (ChatOpenAI keeps it)', () => {
+  it(".stream() joined and a streamed .invoke() give the call the server's id", async () => {
+    const pieces = [
+      { index: 0, ...fn('weather', '') },
+      { index: 0, id: 'srv_1', function: { arguments: '{"city":"Kyiv"}' } },
+    ];
+    const model = await modelAnswering(pieces, true);
+    let joined: AIMessageChunk | undefined;
+    for await (const chunk of await model.stream([new HumanMessage('weather')]))
+      joined = joined === undefined ? chunk : concat(joined, chunk);
+    const invoked = await model.invoke([new HumanMessage('weather')]);
+    for (const message of [joined, invoked]) {
+      expect(calls(message)).toEqual([['srv_1', 'weather', { city: 'Kyiv' }]]);
+      expect(message?.invalid_tool_calls ?? []).toEqual([]);
+    }
+  });
+});

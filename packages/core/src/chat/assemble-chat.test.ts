@@ -56,4 +56,24 @@ describe('ChatAssembler tool calls', () => {
       expect.objectContaining({ name: 'weather', arguments: '{"city":"Kyiv"}' }),
     ]);
   });
+
+  it("takes the server's id from a later piece of a call whose first piece had none", () => {
+    const assembler = new ChatAssembler();
+    const first = assembler.addToolCallDelta(0, undefined, 'w', '');
+    expect(first.id).toMatch(/^call_0_0_[0-9a-f]{12}$/);
+    const later = assembler.addToolCallDelta(0, 'srv_1', undefined, '{"c":1}');
+    expect(later).toEqual({ call: 0, id: 'srv_1', first: false });
+    assembler.setFinish('tool_calls', 0);
+    expect(assembler.result().toolCalls).toEqual([
+      { id: 'srv_1', name: 'w', arguments: '{"c":1}' },
+    ]);
+  });
+
+  it("keeps the first id when a later piece brings another (Poolside) or an earlier call's", () => {
+    const assembler = new ChatAssembler();
+    assembler.addToolCallDelta(0, 'a', 'w', '{}');
+    assembler.addToolCallDelta(1, undefined, 'w', '');
+    expect(assembler.addToolCallDelta(1, 'a', undefined, '{}').id).not.toBe('a');
+    expect(assembler.addToolCallDelta(0, 'b', undefined, '').id).toBe('a');
+  });
 });

@@ -42,7 +42,8 @@ export interface JoinedToolCallPiece {
  * (some servers send every call at index 0, some without ids, some with one id for all). An empty
  * `id` is no id (DashScope repeats `id: ""` on every later piece); a call whose first piece has
  * none, or one an earlier call has, gets one of ours at once (`uniqueCallId`), so that the stream's
- * events and the assembled answer name it alike. The first name a call gets is its name
+ * events and the assembled answer name it alike; a server id on a later piece of a call that had
+ * none then replaces ours (`#adoptLaterId`). The first name a call gets is its name
  * (llama.cpp repeats the whole name on every piece). Empty arguments become `"{}"`.
  * A `refusal` is text, and marks the answer refused (`refusedFinishReason`).
  */
@@ -152,11 +153,25 @@ export class ChatAssembler {
       };
       this.#drafts.push(draft);
       this.#latestByIndex.set(index, draft);
-    } else if (name && draft.name === '') {
-      draft.name = name;
+    } else {
+      if (name && draft.name === '') draft.name = name;
+      this.#adoptLaterId(draft, serverId);
     }
     if (args !== '') draft.arguments += args;
     return { call: draft.order, id: draft.id, first };
+  }
+
+  /**
+   * The server's id on a later piece of a call whose first piece had none replaces the one made up
+   * for it (unless an earlier call has it), as frameworks that join pieces keep the latest id: the
+   * assembled answer, and the event of that piece, carry it.
+   */
+  #adoptLaterId(draft: ToolCallDraft, serverId: string | undefined): void {
+    if (serverId === undefined || draft.givenId !== undefined || this.#ids?.has(serverId)) return;
+    this.#ids?.delete(draft.id);
+    this.#ids?.add(serverId);
+    draft.id = serverId;
+    draft.givenId = serverId;
   }
 
   /**

@@ -113,6 +113,9 @@ export async function* convertToChatModelEvents(
         index = start.index;
         answer.tools.set(call, index);
         yield start;
+      } else if (piece.id != null) {
+        // A later piece may bring the server's id (core's call keeps the latest).
+        (answer.blocks[index] as { id?: string }).id = piece.id;
       }
       if (piece.args) yield answer.delta(index, { type: 'tool-call-delta', args: piece.args });
     }

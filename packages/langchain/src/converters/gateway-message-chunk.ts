@@ -1,5 +1,9 @@
 // docs/gateway-protocol.md §4.5 (invalid tool arguments stay invalid when stream chunks are joined).
-import { AIMessageChunk, type AIMessageChunkFields } from '@langchain/core/messages';
+import {
+  AIMessageChunk,
+  type AIMessageChunkFields,
+  type ToolCallChunk,
+} from '@langchain/core/messages';
 import { readToolCalls } from './parse-tool-arguments';
 
 /**
@@ -8,16 +12,37 @@ import { readToolCalls } from './parse-tool-arguments';
  * concatenation builds its result with the first chunk's class — this one. Once a message holds
  * the answer's last chunk (the one with `model_name`), every call is complete, and its arguments
  * are read as `invoke` reads them: invalid ones are `invalid_tool_calls`, which no agent runs.
- * Before that, the partial reading stays (a UI shows a call while it streams).
+ * Before that, the partial reading stays (a UI shows a call while it streams). The pieces of one
+ * call share its `index` (core's call number) and stay one when a later piece brings the server's
+ * id (concat keeps pieces with two ids apart): the latest id is the call's.
  */
 export class GatewayMessageChunk extends AIMessageChunk {
   constructor(fields: AIMessageChunkFields) {
-    super(fields);
+    const given = fields.tool_call_chunks;
+    super(given && given.length > 1 ? { ...fields, tool_call_chunks: joinByIndex(given) } : fields);
     const pieces = this.tool_call_chunks ?? [];
     if (pieces.length === 0 || this.response_metadata?.model_name === undefined) return;
-    // The pieces of one call share its index (core's call number): concat joined them into one.
     const calls = readToolCalls(pieces);
     Object.assign(this, calls);
     Object.assign(this.lc_kwargs, calls);
   }
+}
+
+/** One piece per index: arguments joined in order, the first name, the latest id. */
+function joinByIndex(pieces: ToolCallChunk[]): ToolCallChunk[] {
+  const byIndex = new Map<number, ToolCallChunk>();
+  const joined: ToolCallChunk[] = [];
+  for (const piece of pieces) {
+    const call = piece.index === undefined ? undefined : byIndex.get(piece.index);
+    if (call === undefined) {
+      const copy = { ...piece };
+      if (piece.index !== undefined) byIndex.set(piece.index, copy);
+      joined.push(copy);
+      continue;
+    }
+    call.args = (call.args ?? '') + (piece.args ?? '');
+    if (piece.id) call.id = piece.id;
+    call.name ||= piece.name;
+  }
+  return joined;
 }
