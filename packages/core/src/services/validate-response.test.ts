@@ -37,7 +37,7 @@ describe('chatCompletionProblem', () => {
     [{ choices: [{ index: 0 }] }, 'choices[0] without a `message` object'],
     [{ choices: [choice(), choice({ message: 'hi' })] }, 'choices[1] without a `message`'],
     [{ choices: [choice({ message: message(5) })] }, 'choices[0].message.content'],
-        [
+    [
       { choices: [choice({ message: { ...message(), tool_calls: {} } })] },
       'has a choices[0].message.tool_calls that is not an array',
     ],

@@ -6,7 +6,6 @@ import {
   type GatewayClient,
   isGatewayError,
   resolveSteering,
-  STEERING_OPTIONS,
   type SteeringOptions,
   type StructuredOutputOptions,
 } from '@infergate/core';
@@ -14,7 +13,6 @@ import {
   callEndedError,
   capabilitiesOf,
   checkCapabilities,
-  optionKeys,
   planChatCall,
   readCapabilityList,
   readFlags,
