@@ -29,6 +29,25 @@ const globToRegExp = (glob) =>
 const inGroup = (groups, name) =>
   groups.some((group) => group.some((g) => globToRegExp(g).test(name)));
 
+/** A peer a package plugs into without importing it: the range says which versions call it. */
+const HOST_FRAMEWORK = { '@infergate/ai-sdk': 'ai' };
+
+/** The packages the non-test files under `dir` import or require (`zod` for `zod/v4`). */
+function importedPackages(dir) {
+  const names = new Set();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.[cm]?tsx?$/.test(entry.name) || /\.test(-d)?\./.test(entry.name))
+      continue;
+    const text = readFileSync(join(entry.parentPath, entry.name), 'utf8');
+    const specs = text.matchAll(/(?:from|import|require)\s*\(?\s*['"]([^'"./][^'"]*)['"]/g);
+    for (const [, spec] of specs) {
+      const [scope, name] = spec.split('/');
+      names.add(scope.startsWith('@') ? `${scope}/${name}` : scope);
+    }
+  }
+  return names;
+}
+
 const problems = [];
 const published = [];
 for (const dir of readdirSync(join(root, 'packages'))) {
@@ -73,7 +92,11 @@ for (const dir of readdirSync(join(root, 'packages'))) {
     if (dep.startsWith('@infergate/') && range !== 'workspace:^')
       fail(`dependency ${dep} must be "workspace:^"`);
   }
+  const imports = importedPackages(join(root, `packages/${dir}/src`));
   for (const [peer, range] of Object.entries(pkg.peerDependencies ?? {})) {
+    // A peer the code never imports only makes users install it (npm 7+ does it for them).
+    if (!imports.has(peer) && HOST_FRAMEWORK[pkg.name] !== peer)
+      fail(`peer ${peer} is not imported by any file of src/`);
     const tested = testedVersions.get(peer);
     if (tested === undefined) {
       if (!pkg.peerDependenciesMeta?.[peer]?.optional)
