@@ -179,6 +179,12 @@ describe('SseDataSplitter limits (a line without end must not grow memory)', () 
     expect(() => multi.feed(`data: ${'a'.repeat(60)}\ndata: ${'b'.repeat(60)}\n`)).toThrowError(
       expect.objectContaining({ code: 'response_too_large' }),
     );
+    // Whole lines over the limit that come in one feed, with their ends: refused as well.
+    for (const whole of [`data: ${'x'.repeat(200)}\n\n`, `: ${'c'.repeat(200)}\r\n\r\n`]) {
+      expect(() => new SseDataSplitter(() => {}, 100).feed(whole)).toThrowError(
+        expect.objectContaining({ code: 'response_too_large' }),
+      );
+    }
     const events: string[] = [];
     const fine = new SseDataSplitter((data) => events.push(data), 100);
     fine.feed(`data: ${'x'.repeat(90)}\n\n`);

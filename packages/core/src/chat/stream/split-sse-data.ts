@@ -138,6 +138,8 @@ export class SseDataSplitter {
       if (this.#data === undefined && text.charCodeAt(lf + 1) === LF) {
         const value = this.#dataValue(text, start, lf);
         if (value !== undefined) {
+          // (A whole line can come in one feed: its length is checked here, not only while pending.)
+          if (value.length > this.#maxChars) throw this.#tooLong('event');
           start = lf + 2;
           lf = text.indexOf('\n', start);
           this.#dispatch(value);
@@ -180,6 +182,7 @@ export class SseDataSplitter {
   }
 
   #line(text: string, start: number, end: number): void {
+    if (end - start > this.#maxChars) throw this.#tooLong('line');
     if (start === end) {
       const data = this.#data;
       if (data !== undefined) {
