@@ -14,7 +14,7 @@ const WAV = new Uint8Array([
 ]);
 
 /** `bytes` bytes beginning with `header`. */
-function sized(header: Uint8Array, bytes: number): Uint8Array {
+function sized(header: Uint8Array, bytes: number): Uint8Array<ArrayBuffer> {
   const data = new Uint8Array(bytes);
   data.set(header);
   return data;
