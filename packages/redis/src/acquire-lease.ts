@@ -22,7 +22,7 @@ export interface LeaseQueue {
   onRedisFailure: FailurePolicy;
   /** Its `error`, set by `close()`: what every call still waiting, and every later one, is refused
    *  with (never the fallback: a closed budget counts nothing). */
-  closing: { readonly error: GatewayError | undefined };
+  closing: { readonly error: GatewayError | undefined; readonly signal: AbortSignal };
 }
 
 /** One try of the acquire script: its answer, or what to do when Redis gave none. */
@@ -39,9 +39,8 @@ type Attempt =
  * decides). While Redis is known to be unreachable, the failure policy decides at once: no call
  * waits for it, nor sends anything; but a call already in Redis's queue when Redis began refusing
  * connections (stopped, or restarting) waits for it, at most the command timeout, to keep its
- * turn. The caller's abort (or deadline) ends every wait at once, a script's answer included;
- * the budget's `close()` ends a wait in the queue at once, and a script's when it answers (its
- * ticket released either way).
+ * turn. The caller's abort (or deadline) and the budget's `close()` end every wait at once, a
+ * script's answer and the wait for Redis to come back included (its ticket released either way).
  */
 export async function acquireLease(
   queue: LeaseQueue,
@@ -60,6 +59,8 @@ export async function acquireLease(
     queued: false,
     /** Whether the call has waited in Redis's queue: it keeps its turn through a restart. */
     inLine: false,
+    /** The caller's abort or the budget's close: the wait for a script's answer ends at once. */
+    ended: AbortSignal.any([signal, queue.closing.signal]),
   };
   wakeUps.expect(call.token);
   // Subscribed beside the first script (once per budget and id), so a first call pays no wait.
@@ -129,7 +130,8 @@ export async function acquireLeaseIfFree(
   void queue.wakeUps.listen(id);
   let granted: boolean;
   try {
-    const answer = await leases.acquireIfFree(id, token, limit, signal);
+    const ended = AbortSignal.any([signal, queue.closing.signal]);
+    const answer = await leases.acquireIfFree(id, token, limit, ended);
     warnIfSmallerLimit(queue, answer.appliedLimit, limit);
     granted = answer.granted;
   } catch (cause) {
@@ -178,21 +180,23 @@ function warnIfSmallerLimit(queue: LeaseQueue, appliedLimit: number, limit: numb
  * Waits for the end of an outage of refused connections (Redis stopped, or restarting) that began
  * while the call waited in Redis's queue, at most the command timeout from its start: true when
  * Redis came back in time (the call asks again, keeping its turn), false past it, for any other
- * outage, or once the caller aborts.
+ * outage, or once the caller aborts or the budget closes.
  */
 async function backInTime(queue: LeaseQueue, outage: Outage, signal: AbortSignal) {
   const left = queue.commandTimeout - (performance.now() - outage.since);
   if (!outage.keepsPlaces || left <= 0 || signal.aborted || queue.closing.error) return false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort = () => {};
+  let onEnd = () => {};
   const gaveUp = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), left);
-    onAbort = () => resolve(false);
-    signal.addEventListener('abort', onAbort, { once: true });
+    onEnd = () => resolve(false);
+    signal.addEventListener('abort', onEnd, { once: true });
+    queue.closing.signal.addEventListener('abort', onEnd, { once: true });
   });
   const back = await Promise.race([outage.ended.then(() => true), gaveUp]);
   clearTimeout(timer);
-  signal.removeEventListener('abort', onAbort);
+  signal.removeEventListener('abort', onEnd);
+  queue.closing.signal.removeEventListener('abort', onEnd);
   return back;
 }
 
@@ -202,6 +206,7 @@ interface Call {
   failingSince: number | undefined;
   queued: boolean;
   inLine: boolean;
+  ended: AbortSignal;
 }
 
 /**
@@ -211,7 +216,7 @@ interface Call {
  * `performance.now()`: a stepped wall clock neither cuts the wait short nor stretches it). No
  * answer in time, or an outage found meanwhile, ends the tries at once: the failure policy (a
  * call that waited in the queue first waits for Redis refusing connections to come back). The
- * caller's abort ends the wait for the answer at once.
+ * caller's abort and the budget's close end the wait for the answer at once.
  */
 async function tryAcquire(
   queue: LeaseQueue,
@@ -222,7 +227,7 @@ async function tryAcquire(
   const { leases, redis } = queue;
   const { id, limit, signal } = request;
   try {
-    const answer = await leases.acquire(id, call.token, limit, request.ahead === true, signal);
+    const answer = await leases.acquire(id, call.token, limit, request.ahead === true, call.ended);
     call.failingSince = undefined;
     return { answer };
   } catch (cause) {

@@ -16,10 +16,16 @@ import {
 export class BudgetClosing {
   /** Set by `close()`: what the waiting calls and the later ones are refused with. */
   error: GatewayError | undefined;
+  readonly #closed = new AbortController();
   /** The calls under way (acquire and acquire-if-free), until each settles. */
   readonly #calls = new Set<Promise<unknown>>();
   /** The waits for this process's own slot, each ended by its own controller. */
   readonly #localWaits = new Set<AbortController>();
+
+  /** Aborted by `close()` (with its `error`): what ends the waits of the calls under way at once. */
+  get signal(): AbortSignal {
+    return this.#closed.signal;
+  }
 
   /**
    * `take` once the call's local `slot` is granted (the slot given back when `take` throws): the
@@ -62,6 +68,7 @@ export class BudgetClosing {
       message:
         '@infergate/redis: the budget was closed (budget.close()): the call got no slot and was not sent',
     });
+    this.#closed.abort(this.error);
     for (const wait of this.#localWaits) wait.abort(this.error);
     await Promise.allSettled([...this.#calls]);
   }

@@ -87,9 +87,10 @@ export interface RedisBudget extends KeyBudget {
    */
   ready(): Promise<void>;
   /**
-   * Refuses the calls still waiting for a slot, and every later one, with a `GatewayError`
+   * Refuses the calls still waiting for a slot at once, and every later one, with a `GatewayError`
    * `aborted` (the budget was closed; never the fallback), takes their tickets out of Redis, sends
-   * the releases still pending (bounded by `commandTimeoutMs`), then closes the Redis connections.
+   * the releases still pending (waiting for them `commandTimeoutMs` at most), then closes the
+   * Redis connections (at once when Redis is known unreachable).
    * A lease held stays counted in Redis until its TTL runs out (its call may still run).
    */
   close(): Promise<void>;
@@ -180,16 +181,18 @@ export function createRedisBudget(options: RedisBudgetOptions): RedisBudget {
       return slot && closing.take(slot, (own) => acquireLeaseIfFree(queue, request, own));
     },
     ready: () => readyOrWhy(redis, commandTimeout, closing),
-    close: () => closeBudget({ closing, wakeUps, held, leases, redis }),
+    close: () => closeBudget({ closing, wakeUps, held, leases, redis, commandTimeout }),
   };
 }
 
 /**
- * `close()`: the calls still waiting are refused and leave Redis's queue, then the releases sent
- * go out (each bounded by the command timeout: a call that ended right before close() gives its
- * slot back now, not after a TTL), then the connections close. The leases held stay counted in
- * Redis until their TTL runs out: their calls may still be running, and giving their slots back
- * would let another process send one request more than the key's limit.
+ * `close()`: the calls still waiting are refused at once and leave Redis's queue (a wait for a
+ * script's answer, or for a stopped Redis to come back, included), then the releases sent go out
+ * (a call that ended right before close() gives its slot back now, not after a TTL), waited for
+ * one command timeout at most in all, then both connections close together (dropped at once when
+ * Redis is known unreachable). The leases held stay counted in Redis until their TTL runs out:
+ * their calls may still be running, and giving their slots back would let another process send
+ * one request more than the key's limit.
  */
 async function closeBudget(parts: {
   closing: BudgetClosing;
@@ -197,13 +200,20 @@ async function closeBudget(parts: {
   held: HeldLeases;
   leases: RedisLeases;
   redis: RedisConnection;
+  commandTimeout: number;
 }): Promise<void> {
   const ended = parts.closing.close();
   parts.wakeUps.pollAll(); // (the waits in Redis's queue end now)
   await ended;
   parts.held.close();
-  await parts.leases.flush();
-  await parts.redis.close();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<true>((resolve) => {
+    timer = setTimeout(() => resolve(true), parts.commandTimeout);
+  });
+  const unanswered = await Promise.race([parts.leases.flush().then(() => false), late]);
+  clearTimeout(timer);
+  // (Releases unanswered for a command timeout: Redis is not answering, drop the sockets.)
+  await parts.redis.close(unanswered);
 }
 
 /**

@@ -54,7 +54,7 @@ function queueOn(redis: RedisConnection, commandTimeout: number) {
   const leases = new RedisLeases(redis, { keyPrefix: 'p', ttl: 15_000, commandTimeout }, stats());
   const fellBack: unknown[] = [];
   const queue: LeaseQueue = {
-    closing: { error: undefined },
+    closing: { error: undefined, signal: new AbortController().signal },
     leases,
     held: new HeldLeases(leases, redis, 15_000),
     wakeUps: new WakeUps(redis, leases, () => {}),

@@ -4,7 +4,7 @@ import { createGatewayClient, isGatewayError } from '@infergate/core';
 import { startEmulator } from '@infergate/emulator';
 import { caught } from '@infergate/emulator/testing';
 import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { leaseKeys } from '../src/lease-scripts';
 import type { RedisBudget } from '../src/redis-budget';
 import { budgetMaker, connectedClient } from './budgets';
@@ -287,6 +287,66 @@ describe('Redis frozen (SIGSTOP, then SIGCONT)', () => {
     expect(order).toEqual(['a released one', 'b']);
     for (const lease of [...held, granted]) lease.release();
   });
+});
+
+describe('close() during an outage (herd19 f1)', () => {
+  // A command timeout of two minutes: a waiting call that close() did not end would wait for it
+  // (as before the fix) and outlast the test's own bound.
+  const patient = { leaseTtlMs: 60_000, commandTimeoutMs: 120_000 };
+
+  /** Four leases held by one budget, and another's call waiting in Redis's queue. */
+  async function oneWaiting(redis: TestRedis, id: string) {
+    const holder = budget({ url: redis.url, ...patient });
+    const waiter = budget({ url: redis.url, ...patient });
+    const held = await Promise.all(Array.from({ length: 4 }, () => holder.acquire(ask(id))));
+    cleanup.push(async () => {
+      for (const lease of held) lease.release();
+    });
+    const waiting = waiter.acquire(ask(id));
+    const admin = await adminOf(redis.url);
+    const { queue } = leaseKeys('infergate:budget', id);
+    await pollUntil(async () => (await admin.zCard(queue)) === 1, 'the waiter queued');
+    await admin.close();
+    return { waiter, waiting };
+  }
+
+  it('Redis stopped: the call waiting for it to come back is refused at once', async () => {
+    const redis = await redisServer();
+    const id = `close-stopped-${randomUUID()}`;
+    const { waiter, waiting } = await oneWaiting(redis, id);
+    await redis.stop();
+    // Another call settles once the outage is known (the fallback): the waiter now waits for
+    // Redis to come back (at most the command timeout) to keep its turn.
+    (await waiter.acquire(ask(`other-${id}`))).release();
+    const closing = waiter.close();
+    const refused = await caught(waiting, isGatewayError);
+    expect(refused.code).toBe('aborted');
+    expect(refused.message).toMatch(/the budget was closed/);
+    await closing;
+    expect(waiter.stats.fallbackAcquires).toBe(1); // (the other call only)
+  }, 30_000);
+
+  it('Redis frozen: the call waiting for a script is refused at once; close() drops the sockets after one command timeout', async () => {
+    const redis = await redisServer();
+    const id = `close-frozen-${randomUUID()}`;
+    const { waiter, waiting } = await oneWaiting(redis, id);
+    redis.freeze();
+    try {
+      const sent = waiter.stats.roundTrips;
+      await pollUntil(() => waiter.stats.roundTrips > sent, 'a poll sent to the frozen Redis');
+      // The close's timers (its bound, the ticket's release) on a clock the test moves.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const closing = waiter.close();
+      expect((await caught(waiting, isGatewayError)).code).toBe('aborted');
+      await vi.advanceTimersByTimeAsync(patient.commandTimeoutMs);
+      // No answer to the release within one command timeout: no graceful close that waits for
+      // the frozen server a second time (per connection, one after the other, before the fix).
+      expect(await atOnce(closing)).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+      redis.resume();
+    }
+  }, 30_000);
 });
 
 describe('a URL whose scheme the server does not speak', () => {
