@@ -16,6 +16,7 @@ import {
   maxReconnectDelayFor,
   type RedisConnection,
   type RedisTlsOptions,
+  withTimeout,
 } from './redis-connection';
 import { pastLimitWarning, redisFailurePolicy, warnOnceEach } from './redis-failure-policy';
 import { RedisLeases } from './redis-leases';
@@ -206,13 +207,11 @@ async function closeBudget(parts: {
   parts.wakeUps.pollAll(); // (the waits in Redis's queue end now)
   await ended;
   parts.held.close();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<true>((resolve) => {
-    timer = setTimeout(() => resolve(true), parts.commandTimeout);
-  });
-  const unanswered = await Promise.race([parts.leases.flush().then(() => false), late]);
-  clearTimeout(timer);
   // (Releases unanswered for a command timeout: Redis is not answering, drop the sockets.)
+  const unanswered = await withTimeout(parts.leases.flush(), parts.commandTimeout).then(
+    () => false,
+    () => true,
+  );
   await parts.redis.close(unanswered);
 }
 

@@ -32,7 +32,8 @@ export class RedisTimeout extends Error {
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, words?: string): Promise<T> {
+/** `promise`, or a `RedisTimeout` once `ms` passed (what `promise` does goes on). */
+export function withTimeout<T>(promise: Promise<T>, ms: number, words?: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return Promise.race([
     promise,
