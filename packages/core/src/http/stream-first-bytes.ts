@@ -42,7 +42,8 @@ export async function readFirstBytes(
   const onAbort = () => reader.cancel().catch(() => {});
   signal.addEventListener('abort', onAbort, { once: true });
   const chunks: Uint8Array[] = [];
-  let start = labelled && '';
+  // (Only a body labelled other than a stream has its start read, to tell whether it is one.)
+  let start = labelled === undefined ? undefined : '';
   let stream: boolean | undefined;
   try {
     do {
