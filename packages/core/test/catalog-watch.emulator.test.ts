@@ -41,7 +41,7 @@ describe('client.watchCatalog', () => {
       const lists: GatewayService[][] = [];
       const watch = client.watchCatalog(1_000, (services) => lists.push(services));
       vi.advanceTimersByTime(1_000);
-      await vi.waitFor(() => expect(lists).toHaveLength(1));
+      await vi.waitFor(() => expect(lists).toHaveLength(1), { timeout: 30_000 });
       watch.close();
       vi.advanceTimersByTime(5_000);
       expect(emulator.counters.requests.capabilities).toBe(1);

@@ -432,7 +432,7 @@ describe('otelEvents: metrics', () => {
     const first = client.chat(hi(), { capabilities: ['chat'] });
     const second = client.chat(hi(), { capabilities: ['chat'] });
     // Once the second call waits for the first's slot (the budget's state, not a turn of the loop).
-    await vi.waitFor(() => expect(client.budget.queued).toBe(1));
+    await vi.waitFor(() => expect(client.budget.queued).toBe(1), { timeout: 30_000 });
     const inUse = await metricPoints('infergate.client.slots.in_use');
     const queued = await metricPoints('infergate.client.calls.queued');
     expect(inUse[0]?.value).toBe(1);

@@ -151,7 +151,9 @@ async function withChunksMissing(
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ['--input-type=module', '-e', source],
-    { timeout: 50_000, cwd: root },
+    // A hang guard: a fresh Node importing a bundle and the emulator took over 50 s on 2 cores
+    // oversubscribed ~15× (load 30); the tests that call this allow 120 s.
+    { timeout: 110_000, cwd: root },
   );
   return JSON.parse(stdout);
 }
@@ -191,7 +193,7 @@ describe('the chat-only app bundle', () => {
   });
 });
 
-describe('a split bundle with a lazy chunk missing, then restored', () => {
+describe('a split bundle with a lazy chunk missing, then restored', { timeout: 120_000 }, () => {
   it('a plain chat (invoke, stream, building bound and structured runnables) needs neither', async () => {
     const { missing } = await withChunksMissing([chunkOf('later-parts')], {
       call: `model.withStructuredOutput(PERSON, { method: 'jsonSchema' });

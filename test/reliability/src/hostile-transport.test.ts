@@ -334,7 +334,9 @@ describe('hostile: one budget per (origin, key) (13.3)', () => {
       await gate.reached(4);
       // Until the other 4 wait in the one budget both spellings share (its state, not a timer):
       // a 5th request would be at the gateway by then.
-      await vi.waitFor(() => expect([a.budget, b.budget].map((x) => x.queued)).toEqual([4, 4]));
+      await vi.waitFor(() => expect([a.budget, b.budget].map((x) => x.queued)).toEqual([4, 4]), {
+        timeout: 30_000,
+      });
       expect(gate.inFlight).toBe(4);
       const release = setInterval(() => gate.releaseAll(), 5);
       await Promise.all(calls);
@@ -367,8 +369,9 @@ describe('hostile: one budget per (origin, key) (13.3)', () => {
       await gate.reached(4);
       // Until the other 8 wait in the key's one budget (its state, not a timer): a 5th request
       // would be at the gateway by then.
-      await vi.waitFor(() =>
-        expect([big.budget, small.budget].map((x) => x.queued)).toEqual([8, 8]),
+      await vi.waitFor(
+        () => expect([big.budget, small.budget].map((x) => x.queued)).toEqual([8, 8]),
+        { timeout: 30_000 },
       );
       expect(gate.inFlight).toBe(4);
       const release = setInterval(() => gate.releaseAll(), 5);
