@@ -87,6 +87,59 @@ describe('services against the emulator', () => {
     expect(told).toEqual(answer);
   });
 
+  /** A client whose embeddings answers `rewrite` changes (the request's texts at hand). */
+  async function rewritingEmbeddings(
+    rewrite: (data: { index: number; embedding: number[] }[], input: string[]) => void,
+  ) {
+    const gateway = await emulate();
+    const client = createGatewayClient({
+      baseURL: 'https://rewritten.test/v1',
+      apiKey: DEFAULT_KEYS.full,
+      maxRetries: 0,
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        const sent = request.url.endsWith('/embeddings') ? await request.clone().json() : null;
+        const answer = await gateway.emulator.fetch(request);
+        if (sent === null) return answer;
+        const body = (await answer.json()) as { data: { index: number; embedding: number[] }[] };
+        rewrite(body.data, sent.input);
+        return Response.json(body);
+      },
+    });
+    return { client, expected: clientOn(gateway) };
+  }
+
+  it('embed returns the vectors in input order when the answer lists them out of order (§6)', async () => {
+    const { client, expected } = await rewritingEmbeddings((data) => data.reverse());
+    const texts = ['alpha', 'beta', 'gamma'];
+    const inOrder = await expected.embedMany(texts, { model: 'all-minilm-l6-v2' });
+    let told: unknown;
+    const onResponse = (info: { body: unknown }) => {
+      told = structuredClone(info.body);
+    };
+    const answer = await client.embed({ input: texts, model: 'all-minilm-l6-v2' }, { onResponse });
+    expect(answer.data.map((item) => item.index)).toEqual([0, 1, 2]);
+    expect(answer.data.map((item) => item.embedding)).toEqual(inOrder);
+    expect(told).toEqual(answer);
+    expect(await client.embedMany(texts, { model: 'all-minilm-l6-v2' })).toEqual(inOrder);
+  });
+
+  it('embedMany refuses batches whose vectors differ in length, as it refuses one such answer', async () => {
+    // The batch from texts[64] on is answered with vectors one number short.
+    const { client } = await rewritingEmbeddings((data, input) => {
+      if (input[0] !== 't0') for (const item of data) item.embedding.pop();
+    });
+    const texts = Array.from({ length: 100 }, (_, i) => `t${i}`);
+    const error = await caught(
+      () => client.embedMany(texts, { model: 'all-minilm-l6-v2', maxConcurrency: 1 }),
+      isGatewayError,
+    );
+    expect(error.code).toBe('invalid_response');
+    expect(error.message).toBe(
+      'The embeddings answer for texts[64..99] has vectors of length 383, where the answer for texts[0..63] of the same call had length 384',
+    );
+  });
+
   it('embedMany stops the other batches when one fails', async () => {
     const gateway = await emulate();
     const client = clientOn(gateway, { maxConcurrency: 1 });
