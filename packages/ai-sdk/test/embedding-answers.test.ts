@@ -1,11 +1,11 @@
 // docs/gateway-protocol.md §6: what `embedMany` makes of the answers of the requests core sends
-// for it (vectors of one length across them).
+// for it (vectors of one length across them; usage known only when every answer reports it).
 import { emulate } from '@infergate/emulator/testing';
 import { embedMany } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createGateway } from '../src';
 
-type EmbeddingsAnswer = { data: { embedding: number[] }[] };
+type EmbeddingsAnswer = { data: { embedding: number[] }[]; usage?: unknown };
 
 /** A provider on an emulated gateway whose embeddings answers `rewrite` changes (given the texts sent). */
 async function rewritingGateway(rewrite: (answer: EmbeddingsAnswer, input: string[]) => void) {
@@ -38,5 +38,21 @@ describe('embedMany over several requests', () => {
     expect(failure.message).toContain(
       'The embeddings answer for texts[64..127] has vectors of length 383, where the answer for texts[0..63] of the same call had length 384',
     );
+  });
+
+  it('reports usage only when every answer reported it (else unknown: NaN, as ai has it)', async () => {
+    const partly = await rewritingGateway((answer, input) => {
+      if (input[0] !== 'v0') delete answer.usage;
+    });
+    const model = partly.embeddingModel('all-minilm-l6-v2');
+    const { usage } = await embedMany({ model, values: VALUES, maxRetries: 0 });
+    expect(usage.tokens).toBeNaN();
+    const fully = await rewritingGateway(() => {});
+    const summed = await embedMany({
+      model: fully.embeddingModel('all-minilm-l6-v2'),
+      values: VALUES,
+    });
+    // One word per value: the three answers' usage summed.
+    expect(summed.usage.tokens).toBe(130);
   });
 });
