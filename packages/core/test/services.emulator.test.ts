@@ -7,6 +7,11 @@ import { clientOn, DEFAULT_KEYS, totalRequests } from './helpers';
 const WAV = new Uint8Array(64);
 WAV.set([0x52, 0x49, 0x46, 0x46, 56, 0, 0, 0, 0x57, 0x41, 0x56, 0x45]);
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+const AAC_ADTS = [0xff, 0xf1, 0x50, 0x80, 0x02, 0x1f, 0xfc, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+const OGG = [0x4f, 0x67, 0x67, 0x53, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+/** The bytes behind an empty ID3v2.4 tag (as HLS and podcast tools write in front of AAC). */
+const ID3_THEN = (audio: number[]) =>
+  new Uint8Array([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0, ...audio]);
 
 /** A client of its own emulator that keeps the JSON body of every request `kept` selects. */
 async function recordingSent(baseURL: string, kept: (request: Request) => boolean) {
@@ -312,6 +317,8 @@ describe('services against the emulator', () => {
       ['ocr empty', (c) => c.ocr({ image: '' })],
       ['ocr too big', (c) => c.ocr({ image: new Uint8Array(LIMITS.ocrMaxImageBytes + 1) })],
       ['audio not wav/mp3/flac', (c) => c.transcribe({ audio: PNG })],
+      ['audio AAC behind an ID3 tag', (c) => c.transcribe({ audio: ID3_THEN(AAC_ADTS) })],
+      ['audio Ogg behind an ID3 tag', (c) => c.transcribe({ audio: new Blob([ID3_THEN(OGG)]) })],
       [
         'audio too big',
         (c) => c.transcribe({ audio: new Uint8Array(LIMITS.audioMaxBytes + 1).fill(0xff) }),
