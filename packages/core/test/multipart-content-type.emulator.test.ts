@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §2.3: a multipart body sets its own type with its boundary, whatever
 // `Content-Type` the caller's headers (the client's or the call's) name; a JSON body keeps
-// `application/json`.
+// `application/json`. §9: the file part's type is the caller's `mime_type` when given.
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
 import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
@@ -35,5 +35,27 @@ describe("a caller's Content-Type header", () => {
       expect.stringMatching(/^multipart\/form-data; boundary=/),
       'application/json',
     ]);
+  });
+});
+
+describe("a transcription's file type", () => {
+  it("is the mime_type given, over a File of another type; else the File's own", async () => {
+    const gateway = await emulate();
+    const fileTypes: string[] = [];
+    const client = createGatewayClient({
+      ...gateway.connection,
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        const file = (await request.clone().formData()).get('file') as File;
+        fileTypes.push(file.type);
+        return gateway.emulator.fetch(request);
+      },
+    });
+    const audio = new File([wavWithSpeech('typed')], 'memo.bin', {
+      type: 'application/octet-stream',
+    });
+    expect((await client.transcribe({ audio, mime_type: 'audio/wav' })).text).toBe('typed');
+    await client.transcribe({ audio });
+    expect(fileTypes).toEqual(['audio/wav', 'application/octet-stream']);
   });
 });

@@ -7,6 +7,11 @@ import { clientOn, DEFAULT_KEYS, totalRequests } from './helpers';
 const WAV = new Uint8Array(64);
 WAV.set([0x52, 0x49, 0x46, 0x46, 56, 0, 0, 0, 0x57, 0x41, 0x56, 0x45]);
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+const AAC_ADTS = [0xff, 0xf1, 0x50, 0x80, 0x02, 0x1f, 0xfc, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+const OGG = [0x4f, 0x67, 0x67, 0x53, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+/** The bytes behind an empty ID3v2.4 tag (as HLS and podcast tools write in front of AAC). */
+const ID3_THEN = (audio: number[]) =>
+  new Uint8Array([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0, ...audio]);
 
 /** A client of its own emulator that keeps the JSON body of every request `kept` selects. */
 async function recordingSent(baseURL: string, kept: (request: Request) => boolean) {
@@ -85,6 +90,59 @@ describe('services against the emulator', () => {
     expect(answer.data.map((item) => item.index)).toEqual([0, 1, 2]);
     expect(answer.data.map((item) => item.embedding)).toEqual(expected);
     expect(told).toEqual(answer);
+  });
+
+  /** A client whose embeddings answers `rewrite` changes (the request's texts at hand). */
+  async function rewritingEmbeddings(
+    rewrite: (data: { index: number; embedding: number[] }[], input: string[]) => void,
+  ) {
+    const gateway = await emulate();
+    const client = createGatewayClient({
+      baseURL: 'https://rewritten.test/v1',
+      apiKey: DEFAULT_KEYS.full,
+      maxRetries: 0,
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        const sent = request.url.endsWith('/embeddings') ? await request.clone().json() : null;
+        const answer = await gateway.emulator.fetch(request);
+        if (sent === null) return answer;
+        const body = (await answer.json()) as { data: { index: number; embedding: number[] }[] };
+        rewrite(body.data, sent.input);
+        return Response.json(body);
+      },
+    });
+    return { client, expected: clientOn(gateway) };
+  }
+
+  it('embed returns the vectors in input order when the answer lists them out of order (§6)', async () => {
+    const { client, expected } = await rewritingEmbeddings((data) => data.reverse());
+    const texts = ['alpha', 'beta', 'gamma'];
+    const inOrder = await expected.embedMany(texts, { model: 'all-minilm-l6-v2' });
+    let told: unknown;
+    const onResponse = (info: { body: unknown }) => {
+      told = structuredClone(info.body);
+    };
+    const answer = await client.embed({ input: texts, model: 'all-minilm-l6-v2' }, { onResponse });
+    expect(answer.data.map((item) => item.index)).toEqual([0, 1, 2]);
+    expect(answer.data.map((item) => item.embedding)).toEqual(inOrder);
+    expect(told).toEqual(answer);
+    expect(await client.embedMany(texts, { model: 'all-minilm-l6-v2' })).toEqual(inOrder);
+  });
+
+  it('embedMany refuses batches whose vectors differ in length, as it refuses one such answer', async () => {
+    // The batch from texts[64] on is answered with vectors one number short.
+    const { client } = await rewritingEmbeddings((data, input) => {
+      if (input[0] !== 't0') for (const item of data) item.embedding.pop();
+    });
+    const texts = Array.from({ length: 100 }, (_, i) => `t${i}`);
+    const error = await caught(
+      () => client.embedMany(texts, { model: 'all-minilm-l6-v2', maxConcurrency: 1 }),
+      isGatewayError,
+    );
+    expect(error.code).toBe('invalid_response');
+    expect(error.message).toBe(
+      'The embeddings answer for texts[64..99] has vectors of length 383, where the answer for texts[0..63] of the same call had length 384',
+    );
   });
 
   it('embedMany stops the other batches when one fails', async () => {
@@ -259,6 +317,8 @@ describe('services against the emulator', () => {
       ['ocr empty', (c) => c.ocr({ image: '' })],
       ['ocr too big', (c) => c.ocr({ image: new Uint8Array(LIMITS.ocrMaxImageBytes + 1) })],
       ['audio not wav/mp3/flac', (c) => c.transcribe({ audio: PNG })],
+      ['audio AAC behind an ID3 tag', (c) => c.transcribe({ audio: ID3_THEN(AAC_ADTS) })],
+      ['audio Ogg behind an ID3 tag', (c) => c.transcribe({ audio: new Blob([ID3_THEN(OGG)]) })],
       [
         'audio too big',
         (c) => c.transcribe({ audio: new Uint8Array(LIMITS.audioMaxBytes + 1).fill(0xff) }),

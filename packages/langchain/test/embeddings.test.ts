@@ -150,6 +150,31 @@ describe('GatewayEmbeddings', () => {
     expect(emulator.counters.requests.embeddings).toBe(0);
   });
 
+  it('refuses vectors whose length differs between its requests (invalid_response)', async () => {
+    // The request from texts[64] on is answered with vectors one number short.
+    const gateway = await emulate();
+    const connection = intercepting(gateway, async (request) => {
+      if (!request.url.endsWith('/embeddings')) return undefined;
+      const sent = (await request.clone().json()) as EmbeddingsBody;
+      const answer = await gateway.fetch(request);
+      const body = (await answer.json()) as { data: { embedding: number[] }[] };
+      if (sent.input[0] !== 't0') for (const item of body.data) item.embedding.pop();
+      return Response.json(body);
+    });
+    const embeddings = new GatewayEmbeddings({
+      ...connection,
+      model: 'all-minilm-l6-v2',
+      maxConcurrency: 1,
+      maxRetries: 0,
+    });
+    const texts = Array.from({ length: 100 }, (_, i) => `t${i}`);
+    const error = await embeddings.embedDocuments(texts).catch((caught: unknown) => caught);
+    expect(isGatewayError(error) && error.code).toBe('invalid_response');
+    expect((error as Error).message).toBe(
+      'The embeddings answer for texts[64..99] has vectors of length 383, where the answer for texts[0..63] of the same call had length 384',
+    );
+  });
+
   it('serves MemoryVectorStore: similaritySearch returns the lexically closest document', async () => {
     const { connection } = await recording();
     const embeddings = new GatewayEmbeddings({ ...connection, model: 'multilingual-e5-base' });

@@ -180,6 +180,28 @@ describe('document loaders', () => {
     expect(typeof doc?.metadata.language).toBe('string');
   });
 
+  it("GatewayAudioTranscriptLoader sends its mimeType as the file's type, over the File's own", async () => {
+    const types: string[] = [];
+    const connection = intercepting(await emulate(), async (request) => {
+      if (request.url.endsWith('/audio/transcriptions')) {
+        types.push(((await request.formData()).get('file') as File).type);
+      }
+      return undefined;
+    });
+    const audio = new File([wavWithSpeech('typed')], 'memo.bin', {
+      type: 'application/octet-stream',
+    });
+    const loader = new GatewayAudioTranscriptLoader({
+      ...connection,
+      audio,
+      mimeType: 'audio/wav',
+    });
+    const [doc] = await loader.load();
+    expect(doc?.pageContent).toBe('typed');
+    await new GatewayAudioTranscriptLoader({ ...connection, audio }).load();
+    expect(types).toEqual(['audio/wav', 'application/octet-stream']);
+  });
+
   it('GatewayOcrLoader gives a Document with confidence', async () => {
     const { connection } = await emulate();
     const loader = new GatewayOcrLoader({ ...connection, image: pngWithText('Invoice 42') });

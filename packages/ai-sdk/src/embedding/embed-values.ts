@@ -76,9 +76,11 @@ export async function embedValues(
   const dimensions = options.dimensions ?? infergateOptions?.dimensions;
   const { config } = model;
   const client = config.client();
-  // Usage summed over the requests core sends (one, unless the batch had to be split); the
-  // headers and body of the last answer, as the AI SDK keeps one response per call.
+  // Usage summed over the requests core sends (one, unless the batch had to be split), known only
+  // when every answer reported it: a partial sum would pass for the total. The headers and body of
+  // the last answer, as the AI SDK keeps one response per call.
   let tokens: number | undefined;
+  let usageMissing = false;
   let response: GatewayResponseInfo | undefined;
   const answersMetadata: SharedV4ProviderMetadata = {};
   // One deadline (the client's `timeoutMs`) over the engine look-up and the requests.
@@ -89,7 +91,8 @@ export async function embedValues(
     onResponse: (info: GatewayResponseInfo) => {
       response = info;
       const used = promptTokens(info.body);
-      if (used !== undefined) tokens = (tokens ?? 0) + used;
+      if (used === undefined) usageMissing = true;
+      else tokens = (tokens ?? 0) + used;
       mergeProviderMetadata(answersMetadata, info.body);
     },
   });
@@ -106,7 +109,8 @@ export async function embedValues(
     const ours = { ...answersMetadata[PROVIDER_OPTIONS_KEY], engine: engine.id };
     return {
       embeddings,
-      ...(tokens !== undefined ? { usage: { tokens } } : {}),
+      // No usage: `ai` counts it unknown (NaN), as it does for any model without one.
+      ...(tokens !== undefined && !usageMissing ? { usage: { tokens } } : {}),
       ...(response !== undefined
         ? { response: { headers: headersToRecord(response.headers), body: response.body } }
         : {}),

@@ -16,7 +16,7 @@ function ascii(bytes: Uint8Array, offset: number, text: string): boolean {
 /**
  * Detects WAV (`RIFF....WAVE`), FLAC (`fLaC`) and MP3 (an `ID3` tag, or an MPEG audio frame sync
  * for layers I-III) from the first bytes of a file. Returns undefined for anything else. (What
- * follows an `ID3` tag can still be FLAC: validate-transcription.ts looks there.)
+ * follows an `ID3` tag may be FLAC, or no format taken at all: validate-transcription.ts looks.)
  */
 export function detectAudioFormat(head: Uint8Array): AudioFormat | undefined {
   if (ascii(head, 0, 'RIFF') && ascii(head, 8, 'WAVE')) return 'wav';

@@ -13,7 +13,7 @@ export interface BinaryInput {
   readonly type: string | undefined;
   /** The first `count` bytes (for format sniffing). */
   head(count: number): Promise<Uint8Array>;
-  /** The bytes as a Blob (for multipart). */
+  /** The bytes as a Blob of this MIME type (for multipart). */
   blob(type: string): Blob;
   /** Standard base64 of the bytes. */
   base64(): Promise<string>;
@@ -37,7 +37,9 @@ function fromBlob(blob: Blob): BinaryInput {
     name: typeof name === 'string' && name !== '' ? name : undefined,
     type: blob.type !== '' ? blob.type : undefined,
     head: async (count) => new Uint8Array(await blob.slice(0, count).arrayBuffer()),
-    blob: (type) => (blob.type !== '' ? blob : new Blob([blob], { type })),
+    // The type asked for (the caller's `mime_type`, else the Blob's own, else the format's) wins:
+    // a slice relabels the bytes without copying them.
+    blob: (type) => (blob.type === type ? blob : blob.slice(0, blob.size, type)),
     base64: async () => encodeBase64(new Uint8Array(await blob.arrayBuffer())),
   };
 }

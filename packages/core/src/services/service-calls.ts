@@ -40,8 +40,10 @@ import { splitBatches } from './split-embedding-batches';
 import { validateEmbeddingsRequest, validateForEngine } from './validate-embeddings';
 import { validateOcrRequest } from './validate-ocr';
 import {
+  type AnsweredBatch,
+  batchLengthProblem,
   embeddingsProblem,
-  fillListIndexes,
+  inInputOrder,
   serviceAnswerProblem,
 } from './validate-service-response';
 import { validateTranscriptionRequest } from './validate-transcription';
@@ -183,23 +185,30 @@ export async function embedMany(
   const engine = await checkedEngine(context.catalog, model, callOptions);
   checkEmbedManyOnEngine(texts, sizes, inputs, engine);
   const vectors = new Array<number[]>(texts.length);
+  // The first batch answered: the others' vectors must be of its length.
+  let first: AnsweredBatch | undefined;
   // The first failing batch stops the others (before its slot is given back: `stop` is its retry
   // policy's `failed`), since their answers could no longer be used.
   const batches = splitBatches(sizes);
-  const send = async ({ start, end }: (typeof batches)[number], sibling: SiblingRequest) => {
+  const send = async (batch: (typeof batches)[number], sibling: SiblingRequest) => {
+    const { start, end } = batch;
     const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
     // input_type is a field of the multilingual engine only (docs/gateway-protocol.md §6).
     if (inputType !== undefined && isMultilingualEngine(engine)) request.input_type = inputType;
     if (dimensions !== undefined) request.dimensions = dimensions;
     const batchOptions = { ...callOptions, signal: sibling.signal };
-    const response = await postEmbeddings(
-      context,
-      request,
-      end - start,
-      batchOptions,
-      sibling.stop,
-    );
-    for (const item of response.data) vectors[start + item.index] = item.embedding;
+    const lengthProblem = (answer: EmbeddingsResponse) => {
+      first ??= { start, end, length: answer.data[0]!.embedding.length };
+      return batchLengthProblem(answer, batch, first);
+    };
+    const response = await postEmbeddings(context, request, end - start, batchOptions, {
+      stop: sibling.stop,
+      lengthProblem,
+    });
+    // In input order already (`postEmbeddings`).
+    response.data.forEach((item, i) => {
+      vectors[start + i] = item.embedding;
+    });
   };
   const sendInTurns = maxConcurrency === undefined ? send : inTurns(maxConcurrency, send);
   await runSiblingRequests(batches, callOptions.signal, sendInTurns);
@@ -293,21 +302,28 @@ async function rereadServices(
   }
 }
 
+/** What `postEmbeddings` is told of an `embedMany` batch: how to stop its siblings, its length check. */
+interface EmbedManyBatch {
+  stop(error: unknown): void;
+  /** Whether an answer that is right on its own differs from the call's other batches. */
+  lengthProblem(answer: EmbeddingsResponse): string | undefined;
+}
+
 async function postEmbeddings(
   { transport }: ServiceContext,
   req: EmbeddingsRequest,
   count: number,
   opts: CallOptions | undefined,
-  onFailure?: (error: unknown) => void,
+  batch?: EmbedManyBatch,
 ): Promise<EmbeddingsResponse> {
   const spec = { method: 'POST' as const, path: SERVICE_PATHS.embeddings, body: jsonBody(req) };
   const request = { ...spec, model: req.model };
   // A failed batch stops its siblings before its slot is given back (`AttemptPolicy.failed`).
-  const policy = retrySameRequest(request, transport.retryAllowance(opts ?? {}), onFailure);
+  const policy = retrySameRequest(request, transport.retryAllowance(opts ?? {}), batch?.stop);
   const answer = await transport.json<EmbeddingsResponse>(request, opts, { policy });
-  const problem = embeddingsProblem(answer.data, count);
-  // Before `accepted` tells `onResponse`, so it sees the indexes `embed` returns.
-  if (problem === undefined) fillListIndexes(answer.data);
+  const problem = embeddingsProblem(answer.data, count) ?? batch?.lengthProblem(answer.data);
+  // Before `accepted` tells `onResponse`, so it sees the answer as `embed` returns it.
+  if (problem === undefined) inInputOrder(answer.data);
   return accepted(transport, opts, 'embeddings', answer, problem);
 }
 

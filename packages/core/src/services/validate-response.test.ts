@@ -3,11 +3,7 @@ import { withCatalog } from '../../test/helpers';
 import { chatCompletionProblem } from '../chat/validate-chat-response';
 import { createGatewayClient } from '../client/client';
 import { type GatewayError, isGatewayError } from '../errors/errors';
-import {
-  embeddingsProblem,
-  fillListIndexes,
-  serviceAnswerProblem,
-} from './validate-service-response';
+import { embeddingsProblem, inInputOrder, serviceAnswerProblem } from './validate-service-response';
 
 const message = (content: unknown = 'hi') => ({ role: 'assistant', content });
 const choice = (extra: Record<string, unknown> = {}) => ({
@@ -66,7 +62,7 @@ describe('embeddingsProblem', () => {
     expect(embeddingsProblem({ data: [item(null)] }, 1)).toBeUndefined();
     expect(embeddingsProblem({ data: [item(2), bare()] }, 2)).toContain('data[0].index');
   });
-  it('only reads the answer; fillListIndexes writes the missing indexes in', () => {
+  it('only reads the answer; inInputOrder fills the missing indexes in and orders by them', () => {
     const bare = (x: number) => ({ embedding: [x] });
     const answer: { data: Record<string, unknown>[] } = {
       data: [bare(0.1), item(null, [0.2]), item(3, [0.3]), item(2, [0.4])],
@@ -76,8 +72,9 @@ describe('embeddingsProblem', () => {
     expect(embeddingsProblem(answer, 4)).toBeUndefined();
     expect(embeddingsProblem(refused, 2)).toContain('two vectors for input 0');
     expect([answer, refused]).toEqual(given);
-    fillListIndexes(answer);
-    expect(answer.data.map((entry) => entry.index)).toEqual([0, 1, 3, 2]);
+    inInputOrder(answer);
+    expect(answer.data.map((entry) => entry.index)).toEqual([0, 1, 2, 3]);
+    expect(answer.data.map((entry) => entry.embedding)).toEqual([[0.1], [0.2], [0.4], [0.3]]);
   });
   it.each([
     [{}, 1, 'no `data` array'],

@@ -8,7 +8,7 @@ import { isJsonObject } from '../protocol/json-object';
  * distinct, every vector non-empty, of finite numbers and of one length. An item without `index` is
  * the input at its list position: Gemini's OpenAI-compatible endpoint leaves out an index of 0 (a
  * protobuf default), some servers every index (`null` counts as none). Items with and without one
- * may mix; two that land on one input are refused. Only reads: `fillListIndexes` writes them in.
+ * may mix; two that land on one input are refused. Only reads: `inInputOrder` fills and orders.
  */
 export function embeddingsProblem(data: unknown, count: number): string | undefined {
   if (!isJsonObject(data) || !Array.isArray(data.data)) return 'has no `data` array';
@@ -43,14 +43,42 @@ export function embeddingsProblem(data: unknown, count: number): string | undefi
 }
 
 /**
- * Gives each item of an answer `embeddingsProblem` accepted that has no `index` its list position,
- * as the check read it: `embed` returns every item with its index, `embedMany` places each vector
- * by it, and `onResponse` is told the answer so.
+ * Puts the items of an answer `embeddingsProblem` accepted in input order: an item without
+ * `index` gets its list position (as the check read it), then the items are ordered by index.
+ * So `embed` returns the vectors in input order, each with its index, `embedMany` takes them as
+ * they stand, and `onResponse` is told the answer so.
  */
-export function fillListIndexes(answer: { data: Record<string, unknown>[] }): void {
+export function inInputOrder(answer: { data: Record<string, unknown>[] }): void {
   answer.data.forEach((item, i) => {
     item.index ??= i;
   });
+  answer.data.sort((a, b) => (a.index as number) - (b.index as number));
+}
+
+/** An `embedMany` batch already answered: the texts it covered and its vectors' length. */
+export interface AnsweredBatch {
+  start: number;
+  end: number;
+  length: number;
+}
+
+/**
+ * docs/gateway-protocol.md §6: the vectors of one `embedMany` call are of one length across its
+ * batches too, as in one answer (`embeddingsProblem`): vectors of two lengths cannot be compared.
+ * `answer` passed `embeddingsProblem`, so its first vector's length is all of them.
+ */
+export function batchLengthProblem(
+  answer: { data: { embedding: number[] }[] },
+  batch: { start: number; end: number },
+  earlier: AnsweredBatch | undefined,
+): string | undefined {
+  const length = answer.data[0]!.embedding.length;
+  if (earlier === undefined || length === earlier.length) return undefined;
+  return `for ${textRange(batch)} has vectors of length ${length}, where the answer for ${textRange(earlier)} of the same call had length ${earlier.length}`;
+}
+
+function textRange({ start, end }: { start: number; end: number }): string {
+  return end - start === 1 ? `texts[${start}]` : `texts[${start}..${end - 1}]`;
 }
 
 /** The fields each service's JSON answer must have as strings (docs/gateway-protocol.md §7–§9). */

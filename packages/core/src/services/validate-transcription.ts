@@ -82,14 +82,7 @@ export async function validateTranscriptionRequest(
       `is ${input.size} bytes; the limit is ${LIMITS.audioMaxBytes} bytes (23 MiB)`,
     );
   }
-  const head = await input.head(16);
-  const format = await audioFormat(input, head);
-  if (!format) {
-    throw invalidRequest(
-      'audio',
-      `is not WAV, MP3 or FLAC (first bytes: ${describeHead(head)}); the gateway accepts only these formats`,
-    );
-  }
+  const format = await audioFormat(input);
   return {
     input,
     format,
@@ -98,10 +91,28 @@ export async function validateTranscriptionRequest(
   };
 }
 
-/** The format by the first bytes; FLAC when `fLaC` follows an ID3 tag (else MP3, as before). */
-async function audioFormat(input: BinaryInput, head: Uint8Array) {
+/**
+ * The format by the first bytes. Behind an ID3 tag (MP3's, which taggers put in front of FLAC
+ * too, and HLS tools in front of AAC) the first frame tells: an MPEG audio frame is MP3, `fLaC`
+ * FLAC, anything else is refused as it is without a tag. A file that ends before 4 bytes after
+ * its tag stays MP3: nothing there to tell otherwise.
+ */
+async function audioFormat(input: BinaryInput): Promise<AudioFormat> {
+  const head = await input.head(16);
   const format = detectAudioFormat(head);
+  if (format === undefined) throw notWavMp3OrFlac(describeHead(head));
   if (format !== 'mp3' || head[0] !== 0x49 /* the I of ID3 */) return format;
   const end = id3TagEnd(head);
-  return detectAudioFormat((await input.head(end + 4)).subarray(end)) === 'flac' ? 'flac' : format;
+  const audio = (await input.head(end + 4)).subarray(end);
+  const behind = detectAudioFormat(audio);
+  if (behind === 'mp3' || behind === 'flac') return behind;
+  if (audio.length < 4) return 'mp3';
+  throw notWavMp3OrFlac(`${describeHead(head)}, an ID3 tag, then ${describeHead(audio)}`);
+}
+
+function notWavMp3OrFlac(firstBytes: string) {
+  return invalidRequest(
+    'audio',
+    `is not WAV, MP3 or FLAC (first bytes: ${firstBytes}); the gateway accepts only these formats`,
+  );
 }

@@ -396,6 +396,22 @@ describe('OCR and transcription validation', () => {
     expect(await format(tagged(FLAC).subarray(0, 312))).toBe('mp3');
   });
 
+  it('refuses behind an ID3 tag what it refuses without one (AAC, Ogg), naming both', async () => {
+    const tagged = (after: Uint8Array) =>
+      new Uint8Array([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0, ...after]);
+    const OGG = new Uint8Array([0x4f, 0x67, 0x67, 0x53, 0, 2]);
+    const aac = await asyncRefusal(() => validateTranscriptionRequest({ audio: tagged(AAC) }));
+    expect([aac.code, aac.field, aac.message]).toEqual([
+      'invalid_request_error',
+      'audio',
+      'audio: is not WAV, MP3 or FLAC (first bytes: 49 44 33 04, an ID3 tag, then ff f1 50 80); the gateway accepts only these formats',
+    ]);
+    const ogg = await asyncRefusal(() =>
+      validateTranscriptionRequest({ audio: new Blob([tagged(OGG)]) }),
+    );
+    expect(ogg.message).toContain('then 4f 67 67 53');
+  });
+
   it('refuses other formats, oversized audio and bad options', async () => {
     expect(
       (await asyncRefusal(() => validateTranscriptionRequest({ audio: AAC }))).message,
