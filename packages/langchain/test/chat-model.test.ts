@@ -419,6 +419,36 @@ describe('GatewayChatModel: response metadata', () => {
     expect(whole?.response_metadata).not.toHaveProperty('service_tier');
   });
 
+  it.each([
+    ['.stream()', false],
+    ['invoke with streaming: true', true],
+  ])(
+    "%s: handleLLMEnd's generationInfo names the model and its fingerprint, as ChatOpenAI's",
+    async (_, streaming) => {
+      const { connection } = await emulate({
+        scenario: {
+          models: { 'dialect/openai': { capabilities: ['chat', 'streaming'], dialect: 'openai' } },
+        },
+      });
+      const ended: Record<string, unknown>[] = [];
+      const recorder = BaseCallbackHandler.fromMethods({
+        handleLLMEnd(output) {
+          ended.push(output.generations[0]?.[0]?.generationInfo ?? {});
+        },
+      });
+      const model = new GatewayChatModel('dialect/openai', { ...connection, streaming });
+      if (streaming) await model.invoke('hi', { callbacks: [recorder] });
+      else for await (const _chunk of await model.stream('hi', { callbacks: [recorder] }));
+      expect(ended).toEqual([
+        expect.objectContaining({
+          finish_reason: 'stop',
+          model_name: 'dialect/openai',
+          system_fingerprint: 'fp_emu',
+        }),
+      ]);
+    },
+  );
+
   it.each([null, 'unknown'])(
     'a whole answer whose finish_reason is %s reports what the server sent, as ChatOpenAI does',
     async (reason) => {

@@ -60,8 +60,18 @@ export class ChatModelCapabilityGate {
   }
 
   /**
-   * Reads the model's capabilities for `profile` (a cached catalog look-up), before a call. It
-   * refuses nothing: core's gate does, in the call. An id the catalog does not list stays unknown
+   * Learns the model's capabilities for `profile` once a call went through core's gate, which read
+   * the catalog it needed as one of the call's requests (its events the call's children): a cached
+   * look-up here. Never fails the call it follows (an abort or a failed read leaves them unknown).
+   */
+  async learnAfterCall(call: ChatCallOptions): Promise<void> {
+    if (this.#model.capabilities) return;
+    await this.learn(call).catch(() => undefined);
+  }
+
+  /**
+   * Reads the model's capabilities (a cached catalog look-up), before a call that must know them
+   * (whether `.stream()` streams). It refuses nothing: core's gate does, in the call. An id the catalog does not list stays unknown
    * (core refuses it with close matches, or skips it in a walk over a fallback list).
    */
   async learn(call: ChatCallOptions = {}): Promise<readonly string[] | undefined> {

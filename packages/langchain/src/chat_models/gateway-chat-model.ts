@@ -421,13 +421,15 @@ export class GatewayChatModel
       const callOptions = this.#callOptions(options);
       try {
         const result = await this.#queued(callOptions, async (started) => {
-          // Core gates the call; the capabilities are learnt for `profile` (a cached look-up).
-          await this.#gate.learn(started);
-          return this.#client.chat(request, started);
+          // Core gates the call (its catalog read one of the call's requests); the capabilities
+          // are then learnt for `profile` from the catalog it read.
+          const answer = await this.#client.chat(request, started);
+          await this.#gate.learnAfterCall(started);
+          return answer;
         });
         return withTokenUsage(convertChatResult(result));
       } catch (error) {
-        throw this.#withHint(error);
+        throw await this.#withHint(error, options.signal);
       }
     });
   }
@@ -460,8 +462,8 @@ export class GatewayChatModel
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
     try {
-      const chunks = await this.#answerChunks(messages, options).catch((error: unknown) => {
-        throw this.#withHint(error);
+      const chunks = await this.#answerChunks(messages, options).catch(async (error: unknown) => {
+        throw await this.#withHint(error, options.signal);
       });
       for await (const chunk of chunks) {
         yield chunk;
@@ -510,27 +512,30 @@ export class GatewayChatModel
     const callOptions = this.#callOptions(options);
     const request = convertToGatewayRequest(messages, this, options);
     return this.#queued(callOptions, async (started) => {
-      const known = await this.#gate.learn(started);
       // Core's rule: stream when the model (over a list: every listed model) is known to.
       const stream =
-        this.streaming ||
-        (!this.disableStreaming && (await this.#streams(options, known, started)));
-      if (!stream) return [convertChatResultToChunk(await this.#client.chat(request, started))];
-      const streamUsage = streamUsageOf(this, options);
-      // The stream holds its place in the queue until it is open, as `ChatOpenAI`'s does.
-      return readChatChunks(await this.#client.chatStream(request, { ...started, streamUsage }));
+        this.streaming || (!this.disableStreaming && (await this.#streams(options, started)));
+      const chunks = stream
+        ? // The stream holds its place in the queue until it is open, as `ChatOpenAI`'s does.
+          readChatChunks(
+            await this.#client.chatStream(request, {
+              ...started,
+              streamUsage: streamUsageOf(this, options),
+            }),
+          )
+        : [convertChatResultToChunk(await this.#client.chat(request, started))];
+      await this.#gate.learnAfterCall(started);
+      return chunks;
     });
   }
 
   /**
-   * Whether `.stream()` streams: core's answer (`planChatCall`). Over a fallback list, core is
-   * given each listed model's catalog capabilities (the cached catalog).
+   * Whether `.stream()` streams: core's answer (`planChatCall`), given the model's capabilities
+   * (read before the call, which must know them). Over a fallback list, core is given each listed
+   * model's catalog capabilities (the cached catalog).
    */
-  async #streams(
-    options: this['ParsedCallOptions'],
-    known: readonly string[] | undefined,
-    started: ChatCallOptions,
-  ): Promise<boolean> {
+  async #streams(options: this['ParsedCallOptions'], started: ChatCallOptions): Promise<boolean> {
+    const known = await this.#gate.learn(started);
     const plan = planChatCall(this, options, known);
     if (plan.models === 'one') return streamsOptionally(plan);
     return streamsOptionally(planChatCall(this, options, known, await this.#gate.listed(started)));
@@ -612,8 +617,14 @@ export class GatewayChatModel
    * Core's capability refusal, with the `create` hint when the model was built with `new` and
    * without capabilities (its profile was empty when `createAgent` read it).
    */
-  #withHint(error: unknown): unknown {
-    return this.capabilities || this.#warmed ? error : withCreateHint(error, this.#gate.known());
+  async #withHint(error: unknown, signal: AbortSignal | undefined): Promise<unknown> {
+    if (this.capabilities || this.#warmed) return error;
+    // Core's gate read the catalog to refuse: the capabilities are a cached look-up now (other
+    // failures may have dropped the cached catalog, and need no hint).
+    if (isGatewayError(error) && error.code === 'unsupported_model_capability') {
+      await this.#gate.learnAfterCall({ signal });
+    }
+    return withCreateHint(error, this.#gate.known());
   }
 
   /**

@@ -5,7 +5,7 @@ import { EXTRA_CONTENT_KWARG } from './convert-chat-result';
 import { GatewayMessageChunk } from './gateway-message-chunk';
 import { mapUsage } from './map-usage';
 import { MODEL_PROVIDER, registerContentBlockTranslator } from './reasoning-content-blocks';
-import { buildResponseMetadata, finishInfo } from './response-metadata';
+import { buildResponseMetadata, streamedFinishInfo } from './response-metadata';
 
 registerContentBlockTranslator();
 
@@ -118,7 +118,7 @@ class StreamChunkConverter {
         ...(structured ? { additional_kwargs: { parsed: structured.value } } : {}),
         response_metadata: responseMetadata,
       }),
-      generationInfo: finishInfo(responseMetadata),
+      generationInfo: streamedFinishInfo(responseMetadata),
     });
   }
 

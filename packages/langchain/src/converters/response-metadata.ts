@@ -65,3 +65,18 @@ export function buildResponseMetadata(
 export function finishInfo(metadata: GatewayResponseMetadata): Record<string, unknown> {
   return metadata.finish_reason === undefined ? {} : { finish_reason: metadata.finish_reason };
 }
+
+/**
+ * A stream's last `generationInfo` (`handleLLMEnd` reads it): also who answered and the model
+ * server's fingerprint and tier, as `ChatOpenAI` puts them on its stream's last chunk.
+ */
+export function streamedFinishInfo(metadata: GatewayResponseMetadata): Record<string, unknown> {
+  const info = finishInfo(metadata);
+  if (metadata.finish_reason === undefined) return info;
+  info.model_name = metadata.model_name;
+  if (metadata.system_fingerprint !== undefined) {
+    info.system_fingerprint = metadata.system_fingerprint;
+  }
+  if (metadata.service_tier !== undefined) info.service_tier = metadata.service_tier;
+  return info;
+}

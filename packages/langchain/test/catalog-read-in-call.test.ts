@@ -1,0 +1,60 @@
+import type { GatewayEvent } from '@infergate/core';
+import { emulate } from '@infergate/emulator/testing';
+import { describe, expect, it } from 'vitest';
+import { GatewayChatModel } from '../src/index';
+
+/** The `start` events by operation, each with the call it was made for. */
+function starts(events: readonly GatewayEvent[]) {
+  return events.flatMap((event) =>
+    event.type === 'start'
+      ? [{ operation: event.operation, callId: event.callId, parent: event.parentCallId }]
+      : [],
+  );
+}
+
+// Core's call reads the catalog its gate needs as one of its requests (its events name the chat
+// call as parent, so OpenTelemetry nests its span under the call's): the chat model leaves that
+// read to core, as `client.chat` does, and learns `profile` from the catalog core read.
+describe('GatewayChatModel: the catalog read is a request of the chat call', () => {
+  it.each([
+    ['invoke', {}],
+    ['invoke with streaming: true', { streaming: true }],
+  ])('%s: GET /models is the chat call’s child, not a call of its own', async (_, fields) => {
+    const { connection } = await emulate();
+    const events: GatewayEvent[] = [];
+    const model = new GatewayChatModel('community/general', {
+      ...connection,
+      ...fields,
+      onEvent: (event) => events.push(event),
+    });
+    expect(model.profile.toolCalling).toBeUndefined();
+    await model.invoke('hi');
+    const chat = starts(events).find((start) => start.operation === 'chat');
+    expect(starts(events).filter((start) => start.operation === 'models')).toEqual([
+      { operation: 'models', callId: expect.any(Number), parent: chat?.callId },
+    ]);
+    // The profile is learnt all the same (from the catalog core read), with no second read.
+    expect(model.profile.toolCalling).toBe(true);
+    await model.invoke('hi again');
+    expect(starts(events).filter((start) => start.operation === 'models')).toHaveLength(1);
+  });
+
+  it('a call core’s gate refuses: its one catalog read is the call’s, the profile learnt from it', async () => {
+    const { connection } = await emulate();
+    const events: GatewayEvent[] = [];
+    const model = new GatewayChatModel('community/plain', {
+      ...connection,
+      streaming: true,
+      onEvent: (event) => events.push(event),
+    });
+    await expect(model.invoke('hi')).rejects.toMatchObject({
+      code: 'unsupported_model_capability',
+    });
+    const chat = starts(events).find((start) => start.operation === 'chat');
+    expect(chat).toBeDefined();
+    expect(starts(events).filter((start) => start.operation === 'models')).toEqual([
+      { operation: 'models', callId: expect.any(Number), parent: chat?.callId },
+    ]);
+    expect(model.profile.toolCalling).toBe(false);
+  });
+});
