@@ -222,7 +222,7 @@ async function runScript(dir, block, { env, fail }) {
   const result = await exec(process.execPath, [fileOf(block)], {
     cwd: dir,
     env,
-    timeoutMs: 60_000,
+    timeoutMs: 120_000,
   });
   if (result.code !== 0) {
     fail(block, `exit code ${result.code}:\n${tail(result.stdout + result.stderr)}`);

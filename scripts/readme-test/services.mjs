@@ -9,7 +9,8 @@ import { pathToFileURL } from 'node:url';
 
 /**
  * Starts `command` and resolves once its output matches `ready` (to the match), or rejects with
- * what it printed when it exits first or takes longer than 20 s.
+ * what it printed when it exits first or takes longer than 120 s (a hang guard: on 2 cores
+ * oversubscribed ~15×, the emulator took over 20 s to print its address).
  */
 function startProcess(name, command, args, { env, ready }) {
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -20,7 +21,7 @@ function startProcess(name, command, args, { env, ready }) {
       child.kill();
       reject(new Error(`${name} ${why}:\n${output}`));
     };
-    const timer = setTimeout(() => fail('did not start within 20 s'), 20_000);
+    const timer = setTimeout(() => fail('did not start within 120 s'), 120_000);
     const read = (chunk) => {
       output += chunk;
       const match = ready.exec(output);
