@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §4.6 (the fallback event), §10.5 (retry events), §4.7 (skips, failovers).
-import { type GatewayError, isGatewayError } from '../errors/errors';
+import { type GatewayError, type GatewayErrorCode, isGatewayError } from '../errors/errors';
 import { answeringModel } from '../protocol/answering-model';
 import type { AssembledChat } from '../protocol/chat-result-types';
 import type { FailoverReason, HopStructuredOutput, SkippedModel } from '../protocol/chat-route';
@@ -84,6 +84,13 @@ export class CallEvents {
   #structured: HopStructuredOutput | undefined;
   /** A hedged call's runs answer side by side: its answering model waits for the winner. */
   #racing = false;
+  /**
+   * The attempts whose 2xx answer was handed over, and its status: their `response` waits for the
+   * answer's outcome (a body that is not JSON, a stream that fails, is a failed attempt), before `done`.
+   */
+  readonly #answering = new Map<number, number>();
+  /** The `released` events that wait for their attempt's `response` (`#answering`): budget ids. */
+  readonly #releasedLater = new Map<number, string>();
 
   constructor(init: CallEventsInit) {
     this.#onEvent = init.onEvent;
@@ -132,6 +139,11 @@ export class CallEvents {
   }
 
   released(attempt: number, budgetId: string): void {
+    // An attempt's `released` follows its `response`: one waiting for its answer's outcome.
+    if (this.#answering.has(attempt)) {
+      this.#releasedLater.set(attempt, budgetId);
+      return;
+    }
     this.#send({
       type: 'released',
       attempt,
@@ -253,8 +265,9 @@ export class CallEvents {
 
   /**
    * One attempt's `attempt` event, then `run` (it sends the request), then its `response` event:
-   * the answer's status, or the failure it resolved or threw with — with the status of the 2xx
-   * answer it refused (`answered`), when the failure has none of its own.
+   * the failure it resolved or threw with — with the status of the 2xx answer it refused
+   * (`answered`), when the failure has none of its own. A 2xx answer handed over sends it once
+   * the answer began (`answerBegan`), else with the call's failure, just before `done`.
    */
   async observe<T extends { response: Response }>(
     attempt: number,
@@ -272,25 +285,55 @@ export class CallEvents {
       throw error;
     }
     if (isGatewayError(outcome)) this.response(attempt, outcome.status ?? answered(), outcome);
-    else this.response(attempt, outcome.response.status);
+    else this.#answering.set(attempt, outcome.response.status);
     return outcome;
+  }
+
+  /**
+   * The answer handed over has begun: a whole one read (and parsed), a stream's first content. Its
+   * attempt succeeded (a stream failing later has delivered its content): its `response` now.
+   */
+  answerBegan(): void {
+    this.#sendAnswering(undefined);
+  }
+
+  /** The `response` of the attempts whose answer was handed over: its outcome, `code` if it failed. */
+  #sendAnswering(code: string | undefined): void {
+    const answering = [...this.#answering];
+    this.#answering.clear();
+    for (const [attempt, status] of answering) {
+      this.#sendResponse(attempt, status, code);
+      const budgetId = this.#releasedLater.get(attempt);
+      this.#releasedLater.delete(attempt);
+      if (budgetId !== undefined) this.released(attempt, budgetId);
+    }
   }
 
   /** An attempt's outcome: `error` is the error it failed with (a 2xx has none). */
   response(attempt: number, status: number | undefined, error?: unknown): void {
+    const known = isGatewayError(error) ? error : undefined;
+    this.#sendResponse(attempt, status, error === undefined ? undefined : known?.code, known);
+  }
+
+  /** The `response` event; `code` undefined: the attempt succeeded. */
+  #sendResponse(
+    attempt: number,
+    status: number | undefined,
+    code: string | undefined,
+    error?: GatewayError,
+  ): void {
     const sentAt = this.#sentAt.get(attempt);
     this.#sentAt.delete(attempt);
     const event: Fields<GatewayResponseEvent> = {
       type: 'response',
       attempt,
-      ok: error === undefined,
+      ok: code === undefined && error === undefined,
       durationMs: sentAt === undefined ? 0 : performance.now() - sentAt,
     };
     if (status !== undefined) event.status = status;
-    if (isGatewayError(error)) {
-      event.code = error.code;
-      if (error.retryAfterMs !== undefined) event.retryAfterMs = error.retryAfterMs;
-    }
+    // (The answer's failure is its `done`'s: a GatewayError's code, or `abandoned`.)
+    if (code !== undefined) event.code = code as GatewayErrorCode;
+    if (error?.retryAfterMs !== undefined) event.retryAfterMs = error.retryAfterMs;
     this.#send(event);
   }
 
@@ -450,6 +493,8 @@ export class CallEvents {
   /** Sends the `done` event, once what it waits for has settled (`endsAfter`); then no other. */
   #sendDone(event: Fields<GatewayDoneEvent>): void {
     const close = () => {
+      // An answer that failed before it began: its attempt failed with the call.
+      this.#sendAnswering(event.error?.code);
       this.#send(event);
       this.#closed = true;
     };

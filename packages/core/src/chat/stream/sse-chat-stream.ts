@@ -81,6 +81,8 @@ export class GatewayChatStream implements ChatStream {
   #pumping: Promise<void> | undefined;
   /** The silence clock between pieces of content (`ChatStreamMeta.silence`). */
   #silence: { start(): void; stop(): void } | undefined;
+  /** The call's events were told the answer's content began (`answerBegan`). */
+  #beganTold = false;
   /** `ChatStreamMeta.failed`: a steered call's errors carry its route. */
   readonly #routed: ((error: GatewayError) => GatewayError) | undefined;
   /**
@@ -189,6 +191,16 @@ export class GatewayChatStream implements ChatStream {
     }
   }
 
+  /**
+   * Once content was decoded, the attempt that sent the stream succeeded (its `response` event):
+   * a failure after it fails the stream, not the attempt; one before it fails both.
+   */
+  #contentBegan(): void {
+    if (this.#beganTold || this.#decoder.answered === 0) return;
+    this.#beganTold = true;
+    this.#open.events?.answerBegan();
+  }
+
   /** The next event, or undefined at the end; throws the stream's typed error. */
   async next(): Promise<ChatStreamEvent | undefined> {
     for (;;) {
@@ -264,6 +276,7 @@ export class GatewayChatStream implements ChatStream {
         return;
       }
       this.#decoder.feed(this.#text.decode(chunk.value, { stream: true }));
+      this.#contentBegan();
       if (this.#modelInChunks) this.#readModel();
       if (this.#decoder.done) this.#finish();
     } catch (error) {
@@ -321,6 +334,7 @@ export class GatewayChatStream implements ChatStream {
 
   #close(reason?: unknown): void {
     this.#silence?.stop();
+    this.#contentBegan();
     // Released before the body is cancelled: a stream that reached [DONE] is complete at the
     // gateway, not cut, though its body has not ended yet (the read-ahead's release is then a
     // no-op; a slot is released once).
