@@ -382,6 +382,24 @@ describe('otelEvents: content and secrets', () => {
   });
 });
 
+describe('otelEvents: reasoning', () => {
+  it("records the answer's reasoning as a reasoning part of gen_ai.output.messages", async () => {
+    const { client } = await traced({ recordContent: true });
+    const asked = hi('community/reasoner', 'Why is the sky blue?');
+    const whole = await client.chat(asked);
+    const streamed = await (await client.chatStream(asked)).result();
+    expect(streamed.reasoning).not.toBe('');
+    const reasonings = [whole.answer.reasoning, streamed.reasoning];
+    const calls = named('chat community/reasoner');
+    expect(calls).toHaveLength(2);
+    calls.forEach((span, index) => {
+      const [output] = JSON.parse(String(span.attributes['gen_ai.output.messages']));
+      expect(output.parts[0]).toEqual({ type: 'reasoning', content: reasonings[index] });
+      expect(output.parts[1]).toMatchObject({ type: 'text' });
+    });
+  });
+});
+
 describe('otelEvents: metrics', () => {
   it('records call duration, tokens, queue wait, retries and 429s by code', async () => {
     const { client, emulator } = await traced();
