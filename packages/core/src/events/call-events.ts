@@ -186,13 +186,17 @@ export class CallEvents {
     });
   }
 
-  /** The call left `from` for `to` at once (`fallbackModels`), after `waitedMs` on `from`. */
+  /**
+   * The call left `from` for `to` at once (`fallbackModels`), after `waitedMs` on `from`; `usage`:
+   * that of `from`'s answer the structured check refused.
+   */
   failover(
     from: string,
     to: string,
     reason: FailoverReason,
     waitedMs: number,
     structured?: HopStructuredOutput,
+    usage?: Usage,
   ): void {
     const event: Fields<GatewayFailoverEvent> = {
       type: 'failover',
@@ -202,6 +206,8 @@ export class CallEvents {
       waitedMs,
     };
     if (structured) event.structured = structured;
+    const counts = readUsage(usage);
+    if (counts !== undefined) event.usage = counts;
     this.#send(event);
   }
 
@@ -457,7 +463,8 @@ export class CallEvents {
     const status = known?.status;
     const invalid = known?.invalidOutput;
     const structured = invalid && { method: invalid.method, checked: false };
-    this.#failed(status === undefined ? { code } : { code, status }, structured);
+    // (A refused structured answer's tokens were spent: its usage is the `done` event's.)
+    this.#failed(status === undefined ? { code } : { code, status }, structured, known?.usage);
   }
 
   /** A chat stream ended: read to its end (`answer`), or failed or cancelled (`error`). */
@@ -480,13 +487,18 @@ export class CallEvents {
     this.#failed({ code: 'abandoned' });
   }
 
-  /** The `done` event of a call that failed (`structured`: its answer broke the schema). */
-  #failed(error: GatewayDoneEvent['error'], structured?: HopStructuredOutput): void {
+  /**
+   * The `done` event of a call that failed (`structured`: its answer broke the schema; `usage`:
+   * that answer's).
+   */
+  #failed(error: GatewayDoneEvent['error'], structured?: HopStructuredOutput, usage?: Usage): void {
     const event = this.#done(false);
     if (!event) return;
     if (this.#servedModel !== undefined) event.servedModel = this.#shown(this.#servedModel);
     event.error = error;
     if (structured) event.structured = structured;
+    const counts = readUsage(usage);
+    if (counts !== undefined) event.usage = counts;
     this.#sendDone(event);
   }
 

@@ -117,6 +117,11 @@ export interface GatewayFailoverEvent extends GatewayEventBase {
   waitedMs: number;
   /** A call asking for structured output whose answer from `from` failed the check: how it was asked. */
   structured?: HopStructuredOutput;
+  /**
+   * The answer `from` gave and the check refused: its tokens, when the gateway reported them (they
+   * were spent; the `done` event's `usage` is the answer's the call returned).
+   */
+  usage?: UsageCounts;
 }
 
 /** An attempt's outcome: a 2xx, an error answer, or a network error (no `status`). */
@@ -235,7 +240,11 @@ export interface GatewayDoneEvent extends GatewayEventBase {
   requestedModel?: string;
   /** The model that answered; absent when none did. */
   servedModel?: string;
-  /** Tokens, when the answer reported usage. */
+  /**
+   * Tokens, when the answer reported usage: the answer's the call returned (a call that failed on
+   * an answer its structured check refused: that answer's). A refused answer the call moved on
+   * from has its own on its `failover` event.
+   */
   usage?: UsageCounts;
   /** The answer's `id`, when it has one (chat). */
   responseId?: string;
