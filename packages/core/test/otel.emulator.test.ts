@@ -382,6 +382,28 @@ describe('otelEvents: content and secrets', () => {
   });
 });
 
+describe('otelEvents: an answer that fails before it began', () => {
+  it.each([
+    ['a 200 whose body is not JSON', false, 'truncated_json'],
+    ['a stream whose error event comes before its content', true, 'stream_error; afterChunks=1'],
+  ])('%s: its attempt span is an error (no fallbackModels)', async (_, stream, fault) => {
+    const { client } = await traced({ maxRetries: 0 });
+    await client.models();
+    const headers = { 'x-emulator-fault': fault };
+    const call = async () => {
+      if (stream) await (await client.chatStream(hi(), { headers })).result();
+      else await client.chat(hi(), { headers });
+    };
+    const error = await caught(call, isGatewayError);
+    const [attempt] = named('POST /chat/completions');
+    expect(attempt?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(attempt?.attributes).toMatchObject({
+      'error.type': error.code,
+      'http.response.status_code': 200,
+    });
+  });
+});
+
 describe('otelEvents: tokens of a refused structured answer', () => {
   const listed = { owned_by: 'service-community', online: true } as const;
   const models = {
