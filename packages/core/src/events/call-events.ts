@@ -296,11 +296,12 @@ export class CallEvents {
   }
 
   /**
-   * The answer handed over has begun: a whole one read (and parsed), a stream's first content. Its
-   * attempt succeeded (a stream failing later has delivered its content): its `response` now.
+   * A stream handed over gave its first content: its attempt succeeded (a failure later fails the
+   * stream, not the attempt that delivered content), its `response` now. (A whole answer's attempt
+   * reports its outcome just before `done`.)
    */
   answerBegan(): void {
-    this.#sendAnswering(undefined);
+    if (this.#answering.size > 0) this.#sendAnswering(undefined);
   }
 
   /** The `response` of the attempts whose answer was handed over: its outcome, `code` if it failed. */

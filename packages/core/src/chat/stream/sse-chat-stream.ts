@@ -81,8 +81,6 @@ export class GatewayChatStream implements ChatStream {
   #pumping: Promise<void> | undefined;
   /** The silence clock between pieces of content (`ChatStreamMeta.silence`). */
   #silence: { start(): void; stop(): void } | undefined;
-  /** The call's events were told the answer's content began (`answerBegan`). */
-  #beganTold = false;
   /** `ChatStreamMeta.failed`: a steered call's errors carry its route. */
   readonly #routed: ((error: GatewayError) => GatewayError) | undefined;
   /**
@@ -196,9 +194,8 @@ export class GatewayChatStream implements ChatStream {
    * a failure after it fails the stream, not the attempt; one before it fails both.
    */
   #contentBegan(): void {
-    if (this.#beganTold || this.#decoder.answered === 0) return;
-    this.#beganTold = true;
-    this.#open.events?.answerBegan();
+    // (Told again with each chunk: a no-op once its `response` was sent.)
+    if (this.#decoder.answered > 0) this.#open.events?.answerBegan();
   }
 
   /** The next event, or undefined at the end; throws the stream's typed error. */
