@@ -124,7 +124,11 @@ export interface GatewayFailoverEvent extends GatewayEventBase {
   usage?: UsageCounts;
 }
 
-/** An attempt's outcome: a 2xx, an error answer, or a network error (no `status`). */
+/**
+ * An attempt's outcome: a 2xx, an error answer, or a network error (no `status`). The attempt whose
+ * 2xx answer is handed over reports that answer's: sent once it began (a stream's first content),
+ * else with the failure that ended it before (a body that is not JSON), just before `done`.
+ */
 export interface GatewayResponseEvent extends GatewayEventBase {
   type: 'response';
   attempt: number;
@@ -135,7 +139,7 @@ export interface GatewayResponseEvent extends GatewayEventBase {
   code?: GatewayErrorCode;
   /** The answer's `Retry-After`, in ms. */
   retryAfterMs?: number;
-  /** From sending the request to its status (and, for streams, the first bytes). */
+  /** From sending the request to its outcome (see above). */
   durationMs: number;
 }
 
