@@ -309,7 +309,7 @@ export class CallEvents {
     const answering = [...this.#answering];
     this.#answering.clear();
     for (const [attempt, status] of answering) {
-      this.#sendResponse(attempt, status, code);
+      this.#sendResponse(attempt, status, code === undefined, code);
       const budgetId = this.#releasedLater.get(attempt);
       this.#releasedLater.delete(attempt);
       if (budgetId !== undefined) this.released(attempt, budgetId);
@@ -319,13 +319,14 @@ export class CallEvents {
   /** An attempt's outcome: `error` is the error it failed with (a 2xx has none). */
   response(attempt: number, status: number | undefined, error?: unknown): void {
     const known = isGatewayError(error) ? error : undefined;
-    this.#sendResponse(attempt, status, error === undefined ? undefined : known?.code, known);
+    this.#sendResponse(attempt, status, error === undefined, known?.code, known);
   }
 
-  /** The `response` event; `code` undefined: the attempt succeeded. */
+  /** The `response` event: `code`, the failure's (`error`, when a GatewayError). */
   #sendResponse(
     attempt: number,
     status: number | undefined,
+    ok: boolean,
     code: string | undefined,
     error?: GatewayError,
   ): void {
@@ -334,7 +335,7 @@ export class CallEvents {
     const event: Fields<GatewayResponseEvent> = {
       type: 'response',
       attempt,
-      ok: code === undefined && error === undefined,
+      ok,
       durationMs: sentAt === undefined ? 0 : performance.now() - sentAt,
     };
     if (status !== undefined) event.status = status;
