@@ -658,6 +658,9 @@ describe('hedge: a second attempt when the first is slow to its first content', 
         'released',
       ]);
       expect(cut[3]).toMatchObject({ ok: false, code: 'aborted' });
+      // A stream's headers came before it stalled (a whole answer's did not): its cut attempt says
+      // their status.
+      expect(cut[3]).toMatchObject(stream ? { status: 200 } : {});
     },
   );
 

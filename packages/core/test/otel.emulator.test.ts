@@ -20,9 +20,9 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
-import { isGatewayError } from '../src/index';
+import { type GatewayEvent, isGatewayError } from '../src/index';
 import { otelEvents } from '../src/otel';
-import { clientOn, DEFAULT_KEYS, driveClock, hi, settledAfter } from './helpers';
+import { clientOn, DEFAULT_KEYS, driveClock, hi, PLACE_SCHEMA, settledAfter } from './helpers';
 
 /** Collects on demand (the test reads the metrics when it wants them). */
 class TestReader extends MetricReader {
@@ -379,6 +379,116 @@ describe('otelEvents: content and secrets', () => {
     }
     expect(named('chat community/general')).toHaveLength(2);
     expect(JSON.stringify(spans().map((span) => span.attributes))).not.toContain(DEFAULT_KEYS.full);
+  });
+});
+
+describe('otelEvents: an answer that fails before it began', () => {
+  it.each([
+    ['a 200 whose body is not JSON', false, 'truncated_json'],
+    ['a stream whose error event comes before its content', true, 'stream_error; afterChunks=1'],
+  ])('%s: its attempt span is an error (no fallbackModels)', async (_, stream, fault) => {
+    const { client } = await traced({ maxRetries: 0 });
+    await client.models();
+    const headers = { 'x-emulator-fault': fault };
+    const call = async () => {
+      if (stream) await (await client.chatStream(hi(), { headers })).result();
+      else await client.chat(hi(), { headers });
+    };
+    const error = await caught(call, isGatewayError);
+    const [attempt] = named('POST /chat/completions');
+    expect(attempt?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(attempt?.attributes).toMatchObject({
+      'error.type': error.code,
+      'http.response.status_code': 200,
+    });
+  });
+});
+
+describe('otelEvents: tokens of a refused structured answer', () => {
+  const listed = { owned_by: 'service-community', online: true } as const;
+  const models = {
+    // (Claims the schema, answers off it: the check refuses its answer, whose tokens were spent.)
+    'community/so-claimed': {
+      ...listed,
+      capabilities: ['chat', 'streaming', 'json_schema', 'tools'],
+      verification: 'provider_claimed',
+      jsonAnswers: { offSchemaShare: 1 },
+    },
+    'community/so-tools': { ...listed, capabilities: ['chat', 'streaming', 'tools'] },
+  } satisfies ScenarioInput['models'];
+  const asking = (model: string) => ({
+    model,
+    messages: [{ role: 'user' as const, content: 'Where is "Oslo"?' }],
+    response_format: {
+      type: 'json_schema' as const,
+      json_schema: { name: 'place', schema: PLACE_SCHEMA },
+    },
+  });
+
+  it('are on the failover event and span event, and counted by the token metric', async () => {
+    const events: GatewayEvent[] = [];
+    const record = otelEvents({ tracer, meter: meterProvider.getMeter('test') });
+    const onEvent = (event: GatewayEvent) => {
+      events.push(event);
+      record(event);
+    };
+    const { client } = await traced({ onEvent }, { models });
+    const result = await client.chat(asking('community/so-claimed'), {
+      fallbackModels: ['community/so-tools'],
+    });
+    const refused = result.route.hops[0];
+    const spent = refused && 'usage' in refused ? refused.usage : undefined;
+    expect(spent?.prompt_tokens).toBeGreaterThan(0);
+    const failover = events.find((event) => event.type === 'failover');
+    expect(failover).toMatchObject({
+      usage: { inputTokens: spent?.prompt_tokens, outputTokens: spent?.completion_tokens },
+    });
+    // `done.usage` stays the answer's (the result's).
+    const done = events.find((event) => event.type === 'done' && event.operation === 'chat');
+    expect(done).toMatchObject({ usage: { inputTokens: result.answer.usage?.prompt_tokens } });
+    const spanEvent = callSpan('chat community/so-claimed').events.find(
+      (event) => event.name === 'infergate.failover',
+    );
+    expect(spanEvent?.attributes).toMatchObject({
+      'gen_ai.usage.input_tokens': spent?.prompt_tokens,
+      'gen_ai.usage.output_tokens': spent?.completion_tokens,
+    });
+    const input = (await metricPoints('gen_ai.client.token.usage')).filter(
+      (point) => point.attributes['gen_ai.token.type'] === 'input',
+    );
+    const counted = input.reduce((sum, point) => sum + ((point.value as Histogram).sum ?? 0), 0);
+    expect(counted).toBe((spent?.prompt_tokens ?? 0) + (result.answer.usage?.prompt_tokens ?? 0));
+    expect(
+      input.find((point) => point.attributes['gen_ai.response.model'] === 'community/so-claimed')
+        ?.attributes,
+    ).toMatchObject({ 'error.type': 'invalid_structured_output' });
+  });
+
+  it("a refused answer that ended the call: its usage is the done event's", async () => {
+    const events: GatewayEvent[] = [];
+    const { client } = await traced({ onEvent: (event) => events.push(event) }, { models });
+    const error = await caught(() => client.chat(asking('community/so-claimed')), isGatewayError);
+    expect(error.code).toBe('invalid_structured_output');
+    const done = events.find((event) => event.type === 'done' && event.operation === 'chat');
+    expect(done).toMatchObject({ ok: false, usage: { inputTokens: error.usage?.prompt_tokens } });
+  });
+});
+
+describe('otelEvents: reasoning', () => {
+  it("records the answer's reasoning as a reasoning part of gen_ai.output.messages", async () => {
+    const { client } = await traced({ recordContent: true });
+    const asked = hi('community/reasoner', 'Why is the sky blue?');
+    const whole = await client.chat(asked);
+    const streamed = await (await client.chatStream(asked)).result();
+    expect(streamed.reasoning).not.toBe('');
+    const reasonings = [whole.answer.reasoning, streamed.reasoning];
+    const calls = named('chat community/reasoner');
+    expect(calls).toHaveLength(2);
+    calls.forEach((span, index) => {
+      const [output] = JSON.parse(String(span.attributes['gen_ai.output.messages']));
+      expect(output.parts[0]).toEqual({ type: 'reasoning', content: reasonings[index] });
+      expect(output.parts[1]).toMatchObject({ type: 'text' });
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §4.6 (the fallback event), §10.5 (retry events), §4.7 (skips, failovers).
-import { type GatewayError, isGatewayError } from '../errors/errors';
+import { type GatewayError, type GatewayErrorCode, isGatewayError } from '../errors/errors';
 import { answeringModel } from '../protocol/answering-model';
 import type { AssembledChat } from '../protocol/chat-result-types';
 import type { FailoverReason, HopStructuredOutput, SkippedModel } from '../protocol/chat-route';
@@ -84,6 +84,13 @@ export class CallEvents {
   #structured: HopStructuredOutput | undefined;
   /** A hedged call's runs answer side by side: its answering model waits for the winner. */
   #racing = false;
+  /**
+   * The attempts whose 2xx answer was handed over, and its status: their `response` waits for the
+   * answer's outcome (a body that is not JSON, a stream that fails, is a failed attempt), before `done`.
+   */
+  readonly #answering = new Map<number, number>();
+  /** The `released` events that wait for their attempt's `response` (`#answering`): budget ids. */
+  readonly #releasedLater = new Map<number, string>();
 
   constructor(init: CallEventsInit) {
     this.#onEvent = init.onEvent;
@@ -132,6 +139,11 @@ export class CallEvents {
   }
 
   released(attempt: number, budgetId: string): void {
+    // An attempt's `released` follows its `response`: one waiting for its answer's outcome.
+    if (this.#answering.has(attempt)) {
+      this.#releasedLater.set(attempt, budgetId);
+      return;
+    }
     this.#send({
       type: 'released',
       attempt,
@@ -174,13 +186,17 @@ export class CallEvents {
     });
   }
 
-  /** The call left `from` for `to` at once (`fallbackModels`), after `waitedMs` on `from`. */
+  /**
+   * The call left `from` for `to` at once (`fallbackModels`), after `waitedMs` on `from`; `usage`:
+   * that of `from`'s answer the structured check refused.
+   */
   failover(
     from: string,
     to: string,
     reason: FailoverReason,
     waitedMs: number,
     structured?: HopStructuredOutput,
+    usage?: Usage,
   ): void {
     const event: Fields<GatewayFailoverEvent> = {
       type: 'failover',
@@ -190,6 +206,8 @@ export class CallEvents {
       waitedMs,
     };
     if (structured) event.structured = structured;
+    const counts = readUsage(usage);
+    if (counts !== undefined) event.usage = counts;
     this.#send(event);
   }
 
@@ -253,8 +271,9 @@ export class CallEvents {
 
   /**
    * One attempt's `attempt` event, then `run` (it sends the request), then its `response` event:
-   * the answer's status, or the failure it resolved or threw with — with the status of the 2xx
-   * answer it refused (`answered`), when the failure has none of its own.
+   * the failure it resolved or threw with — with the status of the 2xx answer it refused
+   * (`answered`), when the failure has none of its own. A 2xx answer handed over sends it once
+   * the answer began (`answerBegan`), else with the call's failure, just before `done`.
    */
   async observe<T extends { response: Response }>(
     attempt: number,
@@ -272,25 +291,57 @@ export class CallEvents {
       throw error;
     }
     if (isGatewayError(outcome)) this.response(attempt, outcome.status ?? answered(), outcome);
-    else this.response(attempt, outcome.response.status);
+    else this.#answering.set(attempt, outcome.response.status);
     return outcome;
+  }
+
+  /**
+   * A stream handed over gave its first content: its attempt succeeded (a failure later fails the
+   * stream, not the attempt that delivered content), its `response` now. (A whole answer's attempt
+   * reports its outcome just before `done`.)
+   */
+  answerBegan(): void {
+    if (this.#answering.size > 0) this.#sendAnswering(undefined);
+  }
+
+  /** The `response` of the attempts whose answer was handed over: its outcome, `code` if it failed. */
+  #sendAnswering(code: string | undefined): void {
+    const answering = [...this.#answering];
+    this.#answering.clear();
+    for (const [attempt, status] of answering) {
+      this.#sendResponse(attempt, status, code === undefined, code);
+      const budgetId = this.#releasedLater.get(attempt);
+      this.#releasedLater.delete(attempt);
+      if (budgetId !== undefined) this.released(attempt, budgetId);
+    }
   }
 
   /** An attempt's outcome: `error` is the error it failed with (a 2xx has none). */
   response(attempt: number, status: number | undefined, error?: unknown): void {
+    const known = isGatewayError(error) ? error : undefined;
+    this.#sendResponse(attempt, status, error === undefined, known?.code, known);
+  }
+
+  /** The `response` event: `code`, the failure's (`error`, when a GatewayError). */
+  #sendResponse(
+    attempt: number,
+    status: number | undefined,
+    ok: boolean,
+    code: string | undefined,
+    error?: GatewayError,
+  ): void {
     const sentAt = this.#sentAt.get(attempt);
     this.#sentAt.delete(attempt);
     const event: Fields<GatewayResponseEvent> = {
       type: 'response',
       attempt,
-      ok: error === undefined,
+      ok,
       durationMs: sentAt === undefined ? 0 : performance.now() - sentAt,
     };
     if (status !== undefined) event.status = status;
-    if (isGatewayError(error)) {
-      event.code = error.code;
-      if (error.retryAfterMs !== undefined) event.retryAfterMs = error.retryAfterMs;
-    }
+    // (The answer's failure is its `done`'s: a GatewayError's code, or `abandoned`.)
+    if (code !== undefined) event.code = code as GatewayErrorCode;
+    if (error?.retryAfterMs !== undefined) event.retryAfterMs = error.retryAfterMs;
     this.#send(event);
   }
 
@@ -414,7 +465,8 @@ export class CallEvents {
     const status = known?.status;
     const invalid = known?.invalidOutput;
     const structured = invalid && { method: invalid.method, checked: false };
-    this.#failed(status === undefined ? { code } : { code, status }, structured);
+    // (A refused structured answer's tokens were spent: its usage is the `done` event's.)
+    this.#failed(status === undefined ? { code } : { code, status }, structured, known?.usage);
   }
 
   /** A chat stream ended: read to its end (`answer`), or failed or cancelled (`error`). */
@@ -437,19 +489,26 @@ export class CallEvents {
     this.#failed({ code: 'abandoned' });
   }
 
-  /** The `done` event of a call that failed (`structured`: its answer broke the schema). */
-  #failed(error: GatewayDoneEvent['error'], structured?: HopStructuredOutput): void {
+  /**
+   * The `done` event of a call that failed (`structured`: its answer broke the schema; `usage`:
+   * that answer's).
+   */
+  #failed(error: GatewayDoneEvent['error'], structured?: HopStructuredOutput, usage?: Usage): void {
     const event = this.#done(false);
     if (!event) return;
     if (this.#servedModel !== undefined) event.servedModel = this.#shown(this.#servedModel);
     event.error = error;
     if (structured) event.structured = structured;
+    const counts = readUsage(usage);
+    if (counts !== undefined) event.usage = counts;
     this.#sendDone(event);
   }
 
   /** Sends the `done` event, once what it waits for has settled (`endsAfter`); then no other. */
   #sendDone(event: Fields<GatewayDoneEvent>): void {
     const close = () => {
+      // An answer that failed before it began: its attempt failed with the call.
+      this.#sendAnswering(event.error?.code);
       this.#send(event);
       this.#closed = true;
     };

@@ -117,9 +117,18 @@ export interface GatewayFailoverEvent extends GatewayEventBase {
   waitedMs: number;
   /** A call asking for structured output whose answer from `from` failed the check: how it was asked. */
   structured?: HopStructuredOutput;
+  /**
+   * The answer `from` gave and the check refused: its tokens, when the gateway reported them (they
+   * were spent; the `done` event's `usage` is the answer's the call returned).
+   */
+  usage?: UsageCounts;
 }
 
-/** An attempt's outcome: a 2xx, an error answer, or a network error (no `status`). */
+/**
+ * An attempt's outcome: a 2xx, an error answer, or a network error (no `status`). The attempt whose
+ * 2xx answer is handed over reports that answer's: sent once it began (a stream's first content),
+ * else with the failure that ended it before (a body that is not JSON), just before `done`.
+ */
 export interface GatewayResponseEvent extends GatewayEventBase {
   type: 'response';
   attempt: number;
@@ -130,7 +139,7 @@ export interface GatewayResponseEvent extends GatewayEventBase {
   code?: GatewayErrorCode;
   /** The answer's `Retry-After`, in ms. */
   retryAfterMs?: number;
-  /** From sending the request to its status (and, for streams, the first bytes). */
+  /** From sending the request to its outcome (see above). */
   durationMs: number;
 }
 
@@ -235,7 +244,11 @@ export interface GatewayDoneEvent extends GatewayEventBase {
   requestedModel?: string;
   /** The model that answered; absent when none did. */
   servedModel?: string;
-  /** Tokens, when the answer reported usage. */
+  /**
+   * Tokens, when the answer reported usage: the answer's the call returned (a call that failed on
+   * an answer its structured check refused: that answer's). A refused answer the call moved on
+   * from has its own on its `failover` event.
+   */
   usage?: UsageCounts;
   /** The answer's `id`, when it has one (chat). */
   responseId?: string;

@@ -106,11 +106,20 @@ function attemptOnce(
 ): Promise<AttemptAnswer | GatewayError> {
   const { events } = run;
   if (!events) return sentAndAccepted(sending, run, answerStatus);
-  const { model, body } = sending.request;
+  const { model, body, responded } = sending.request;
+  // The status, kept as the headers come: an attempt aborted after them (a stall, a cut)
+  // reports it in its `response`.
+  const request = {
+    ...sending.request,
+    responded(status: number) {
+      answerStatus.status = status;
+      responded?.(status);
+    },
+  };
   return events.observe(
     attempt,
     { ...sending.spec, model, body },
-    () => sentAndAccepted(sending, run, answerStatus),
+    () => sentAndAccepted({ ...sending, request }, run, answerStatus),
     () => answerStatus.status,
   );
 }
@@ -141,7 +150,6 @@ async function acceptedOrCut(
   answerStatus: AnswerStatus,
 ): Promise<AttemptAnswer | GatewayError> {
   if (outcome instanceof GatewayError) return outcome;
-  answerStatus.status = outcome.response.status;
   let refused: GatewayError | undefined;
   try {
     refused = await policy.accept?.(outcome, sending.request);
@@ -157,8 +165,8 @@ async function acceptedOrCut(
 }
 
 /**
- * What the policy's `accept` did with an attempt's 2xx answer: its status (the attempt's `response`
- * event says it, also when the answer was refused), whether refusing it cut the request.
+ * An attempt's answer: its status once its headers came (the attempt's `response` event says it,
+ * also when the answer was refused or cut after them), whether refusing it cut the request.
  */
 interface AnswerStatus {
   cut: boolean;

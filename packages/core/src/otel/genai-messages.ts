@@ -31,6 +31,16 @@ function contentParts(content: unknown): GenAiPart[] {
     );
 }
 
+/**
+ * The answer's reasoning as the conventions' `reasoning` part (`{ type: 'reasoning', content }`):
+ * `reasoning_content` (DeepSeek, vLLM) or `reasoning` (OpenRouter, Ollama), as core reads them.
+ */
+function reasoningParts(reasoning: unknown): GenAiPart[] {
+  return typeof reasoning === 'string' && reasoning !== ''
+    ? [{ type: 'reasoning', content: reasoning }]
+    : [];
+}
+
 function toolCallParts(toolCalls: unknown): GenAiPart[] {
   if (!Array.isArray(toolCalls)) return [];
   return toolCalls.filter(isObject).map((call) => {
@@ -44,7 +54,11 @@ function message(raw: Json, finishReason?: unknown): GenAiMessage {
   const parts =
     role === 'tool'
       ? [{ type: 'tool_call_response', id: raw.tool_call_id, response: raw.content }]
-      : [...contentParts(raw.content), ...toolCallParts(raw.tool_calls)];
+      : [
+          ...reasoningParts(raw.reasoning_content ?? raw.reasoning),
+          ...contentParts(raw.content),
+          ...toolCallParts(raw.tool_calls),
+        ];
   return typeof finishReason === 'string'
     ? { role, parts, finish_reason: finishReason }
     : { role, parts };
@@ -58,8 +72,8 @@ export function inputMessages(body: string): string | undefined {
 }
 
 /**
- * The answer's messages: a chat completion's choices, or a stream's assembled answer (`text`,
- * `toolCalls`, `finishReason`); undefined for other answers.
+ * The answer's messages: a chat completion's choices, or a stream's assembled answer (`reasoning`,
+ * `text`, `toolCalls`, `finishReason`); undefined for other answers.
  */
 export function outputMessages(answer: string): string | undefined {
   const data = parse(answer);
@@ -81,7 +95,7 @@ export function outputMessages(answer: string): string | undefined {
     }));
     const reply: GenAiMessage = {
       role: 'assistant',
-      parts: [...contentParts(data.text), ...calls],
+      parts: [...reasoningParts(data.reasoning), ...contentParts(data.text), ...calls],
     };
     if (typeof data.finishReason === 'string') reply.finish_reason = data.finishReason;
     return JSON.stringify([reply]);

@@ -34,6 +34,7 @@ import type {
   GatewayStartEvent,
 } from '../events/gateway-events';
 import type { HopStructuredOutput } from '../protocol/chat-route';
+import type { UsageCounts } from '../protocol/read-usage';
 import { inputMessages, outputMessages } from './genai-messages';
 
 /** Scope name of our tracer and meter. */
@@ -383,15 +384,7 @@ function recordHop(
       });
       return;
     case 'failover':
-      call.failovers++;
-      call.span.addEvent('infergate.failover', {
-        'infergate.failover.from': event.from,
-        'infergate.failover.to': event.to,
-        'error.type': event.reason,
-        'infergate.failover.waited_ms': event.waitedMs,
-        ...structuredAttributes(event.structured),
-      });
-      instruments.failovers.add(1, { 'error.type': event.reason, ...call.budget });
+      recordFailover(instruments, call, event);
       return;
     case 'hedge':
       call.hedged = true;
@@ -505,31 +498,61 @@ function finish(instruments: Instruments, call: CallState, event: GatewayDoneEve
 
 /** A call's duration and token counts. */
 function recordMetrics(instruments: Instruments, call: CallState, event: GatewayDoneEvent): void {
+  const metricAttributes = modelAttributes(call, event.servedModel);
+  if (event.error) metricAttributes['error.type'] = event.error.code;
+  instruments.duration.record(event.durationMs / 1000, metricAttributes);
+  recordTokens(instruments, event.usage, metricAttributes);
+}
+
+/**
+ * A move to the next model: a span event, counted; the tokens of the answer it refused (a
+ * structured check's) are counted too — they were spent, though the call's usage is its answer's.
+ */
+function recordFailover(instruments: Instruments, call: CallState, event: GatewayFailoverEvent) {
+  call.failovers++;
+  const attributes: Attributes = {
+    'infergate.failover.from': event.from,
+    'infergate.failover.to': event.to,
+    'error.type': event.reason,
+    'infergate.failover.waited_ms': event.waitedMs,
+    ...structuredAttributes(event.structured),
+  };
   const usage = event.usage;
-  const metricAttributes: Attributes = {
-    'gen_ai.operation.name': event.operation,
+  if (usage?.inputTokens !== undefined) attributes['gen_ai.usage.input_tokens'] = usage.inputTokens;
+  if (usage?.outputTokens !== undefined) {
+    attributes['gen_ai.usage.output_tokens'] = usage.outputTokens;
+  }
+  call.span.addEvent('infergate.failover', attributes);
+  instruments.failovers.add(1, { 'error.type': event.reason, ...call.budget });
+  const metricAttributes = modelAttributes(call, event.from);
+  metricAttributes['error.type'] = event.reason;
+  recordTokens(instruments, usage, metricAttributes);
+}
+
+/** The GenAI metrics' attributes of a call answered (or refused) by `responseModel`. */
+function modelAttributes(call: CallState, responseModel: string | undefined): Attributes {
+  const attributes: Attributes = {
+    'gen_ai.operation.name': call.start.operation,
     'gen_ai.provider.name': 'infergate',
     'server.address': call.start.serverAddress,
     'server.port': call.start.serverPort,
   };
-  if (event.requestedModel !== undefined) {
-    metricAttributes['gen_ai.request.model'] = event.requestedModel;
-  }
-  if (event.servedModel !== undefined) {
-    metricAttributes['gen_ai.response.model'] = event.servedModel;
-  }
-  if (event.error) metricAttributes['error.type'] = event.error.code;
-  instruments.duration.record(event.durationMs / 1000, metricAttributes);
+  const requested = call.start.requestedModel;
+  if (requested !== undefined) attributes['gen_ai.request.model'] = requested;
+  if (responseModel !== undefined) attributes['gen_ai.response.model'] = responseModel;
+  return attributes;
+}
+
+/** `gen_ai.client.token.usage`: an answer's input and output tokens, when it reported them. */
+function recordTokens(
+  instruments: Instruments,
+  usage: UsageCounts | undefined,
+  attributes: Attributes,
+): void {
   if (usage?.inputTokens !== undefined) {
-    instruments.tokens.record(usage.inputTokens, {
-      ...metricAttributes,
-      'gen_ai.token.type': 'input',
-    });
+    instruments.tokens.record(usage.inputTokens, { ...attributes, 'gen_ai.token.type': 'input' });
   }
   if (usage?.outputTokens !== undefined) {
-    instruments.tokens.record(usage.outputTokens, {
-      ...metricAttributes,
-      'gen_ai.token.type': 'output',
-    });
+    instruments.tokens.record(usage.outputTokens, { ...attributes, 'gen_ai.token.type': 'output' });
   }
 }

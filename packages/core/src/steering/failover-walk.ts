@@ -173,7 +173,8 @@ export class FailoverWalk {
       this.#leaving = undefined;
       const { from, hop, reason, waitedMs } = leaving;
       const structured = 'structured' in hop ? hop.structured : undefined;
-      events?.failover(from, this.model, reason, waitedMs, structured);
+      const usage = 'usage' in hop ? hop.usage : undefined;
+      events?.failover(from, this.model, reason, waitedMs, structured, usage);
     }
     this.#attemptStartedAt = performance.now();
     this.#unlisted = { model: this.model };

@@ -189,6 +189,15 @@ export class GatewayChatStream implements ChatStream {
     }
   }
 
+  /**
+   * Once content was decoded, the attempt that sent the stream succeeded (its `response` event):
+   * a failure after it fails the stream, not the attempt; one before it fails both.
+   */
+  #contentBegan(): void {
+    // (Told again with each chunk: a no-op once its `response` was sent.)
+    if (this.#decoder.answered > 0) this.#open.events?.answerBegan();
+  }
+
   /** The next event, or undefined at the end; throws the stream's typed error. */
   async next(): Promise<ChatStreamEvent | undefined> {
     for (;;) {
@@ -264,6 +273,7 @@ export class GatewayChatStream implements ChatStream {
         return;
       }
       this.#decoder.feed(this.#text.decode(chunk.value, { stream: true }));
+      this.#contentBegan();
       if (this.#modelInChunks) this.#readModel();
       if (this.#decoder.done) this.#finish();
     } catch (error) {
@@ -321,6 +331,7 @@ export class GatewayChatStream implements ChatStream {
 
   #close(reason?: unknown): void {
     this.#silence?.stop();
+    this.#contentBegan();
     // Released before the body is cancelled: a stream that reached [DONE] is complete at the
     // gateway, not cut, though its body has not ended yet (the read-ahead's release is then a
     // no-op; a slot is released once).
