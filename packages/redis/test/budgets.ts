@@ -137,3 +137,40 @@ export async function untilWaitingInRedis(url: string, gateway: EmulatedGateway)
     await admin.close();
   }
 }
+
+/** What `grantedByRedis` uses of a budget (a structural type: the reliability suite's budgets come
+ *  from the built package). */
+interface WarmableBudget<R> {
+  acquire(request: R): Promise<{ release(): void }>;
+  ready(): Promise<void>;
+  readonly stats: { readonly fallbackAcquires: number };
+}
+
+/**
+ * Until one of `budget`'s calls was granted by Redis itself (not by its fallback, not refused):
+ * a budget's first call connects, and on a loaded machine that can outlast a short
+ * `commandTimeoutMs` kept for the test's later phase (its subject), starting an outage early and
+ * sending the test down the wrong path. A missed try waits for the budget to be back on Redis.
+ */
+export async function grantedByRedis<R>(budget: WarmableBudget<R>, ask: () => R): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    const fallbacks = budget.stats.fallbackAcquires;
+    const granted = await budget.acquire(ask()).then(
+      (lease) => {
+        lease.release();
+        return true;
+      },
+      () => false, // `onRedisFailure: 'error'`
+    );
+    if (granted && budget.stats.fallbackAcquires === fallbacks) return;
+    if (tries === 10) throw new Error(`grantedByRedis: ${tries} calls, none granted by Redis`);
+    await pollUntil(
+      () =>
+        budget.ready().then(
+          () => true,
+          () => false,
+        ),
+      'the budget back on Redis',
+    );
+  }
+}

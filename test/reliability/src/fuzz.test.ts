@@ -28,6 +28,13 @@ import {
 
 const SEED = 20261122;
 const RUNS = STRESS ? 10_000 : 150;
+/**
+ * Hang guards, not the subject: every answer is in memory, so a run takes milliseconds, and on a
+ * loaded machine seconds; a run that outlasts the guard hangs. The calls' deadline is longer still,
+ * so that a hang is reported as one (fast-check's run timeout) rather than as a typed `timeout`.
+ */
+const RUN_HANG_GUARD_MS = 60_000;
+const CALL_DEADLINE_MS = 120_000;
 const stats: Record<string, { runs: number; seed: number | null }> = {};
 const emulator = createEmulator();
 const BASE_URL = 'https://fuzz.test/v1';
@@ -219,7 +226,7 @@ describe('SSE parsing and tool-call assembly ignore how the bytes are chunked', 
             });
           }
         }),
-        { seed: STRESS ? undefined : SEED, numRuns: RUNS, timeout: 10_000 },
+        { seed: STRESS ? undefined : SEED, numRuns: RUNS, timeout: RUN_HANG_GUARD_MS },
       );
       stats[`rechunk-${surface}`] = { runs: RUNS, seed: STRESS ? null : SEED };
     });
@@ -333,8 +340,9 @@ describe('arbitrary answers give a result or a typed error, never an untyped one
                 observer: createGatewayClient({ baseURL: BASE_URL, apiKey: DEFAULT_KEYS.full }),
                 inflight: () => 0,
               },
-              // maxRetries 0 keeps a run short; maxRetryAfterMs 0 refuses every Retry-After wait.
-              { maxRetries: 0, timeoutMs: 3000 },
+              // maxRetries 0 keeps a run short. The deadline outlasts fast-check's per-run hang
+              // guard: a hang fails the property as one, not as a typed `timeout`.
+              { maxRetries: 0, timeoutMs: CALL_DEADLINE_MS },
             );
             const outcome = await run(surface, endpoint, kit);
             if (!outcome.ok && !isTyped(outcome.error)) {
@@ -349,7 +357,7 @@ describe('arbitrary answers give a result or a typed error, never an untyped one
             ).toBe(true);
           },
         ),
-        { seed: STRESS ? undefined : SEED, numRuns: RUNS, timeout: 8000 },
+        { seed: STRESS ? undefined : SEED, numRuns: RUNS, timeout: RUN_HANG_GUARD_MS },
       );
       stats[`arbitrary-${surface}`] = { runs: RUNS, seed: STRESS ? null : SEED };
     });
@@ -388,7 +396,7 @@ describe('chat answers whose choices are not message objects', () => {
             observer: createGatewayClient({ baseURL: BASE_URL, apiKey: DEFAULT_KEYS.full }),
             inflight: () => 0,
           },
-          { maxRetries: 0, timeoutMs: 3000 },
+          { maxRetries: 0, timeoutMs: CALL_DEADLINE_MS },
         );
         const outcome = await run(surface, 'chat', kit);
         expect(outcome.ok, surface).toBe(false);

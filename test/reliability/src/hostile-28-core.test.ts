@@ -68,7 +68,9 @@ afterAll(async () => {
 /** Lets the held stream end well (`finish`) or be cut before its finish_reason (`cut`). */
 async function letGo(how: 'finish' | 'cut'): Promise<void> {
   // Not a wait for the stream (it is held before its first event reaches the client): time for
-  // the readers to park on the body, the race these cases set up. No outcome depends on it.
+  // the readers to park on the body, the race these cases set up. No event marks a parked reader
+  // (core's stream shows none), so this stays a pause; no outcome depends on it: a reader that
+  // has not parked yet settles the same way, and a loaded machine only makes the race rarer.
   await new Promise((resolve) => setTimeout(resolve, 50));
   const res = held.shift();
   if (!res) throw new Error('no stream is held');
@@ -172,6 +174,8 @@ describe('hostile 28: readers that race on one stream', () => {
         }
       };
       const readers = [stream.result(), stream.result(), iterate(), stream.readBatch()];
+      // Time for the readers to park (no event marks it, as in letGo). No outcome depends on it:
+      // a reader cancelled before it parked rejects with the same 'aborted'.
       await new Promise((resolve) => setTimeout(resolve, 50));
       await stream.cancel('enough');
       const results = await outcomes(readers);
@@ -269,6 +273,11 @@ describe('hostile 28: an isolate that stalls', () => {
         // The child's fetch holds every chat call until the stall has been measured: the holders
         // still run after it however slow the machine (no answer time to outlast). atGateway
         // counts the chat calls sent to the gateway and not yet answered.
+        // The stall is the subject and stays real: a busy loop past the budget's staleMs (2 s),
+        // after which every late timer fires at once, in the order an isolate would run them (a
+        // moved clock would not make them late). The 600 ms after it (over two heartbeats) let
+        // the waiters' checks and the holders' heartbeats run; what is then measured is the right
+        // state, which a loaded machine (a longer pause) cannot change, only delay.
         const script = `
 globalThis.EdgeRuntime = 'edge-runtime'; // core then runs as in Vercel's edge runtime
 const { createGatewayClient } = await import('@infergate/core');

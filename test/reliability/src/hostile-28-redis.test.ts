@@ -5,7 +5,7 @@ import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testi
 import { createRedisBudget, type RedisBudget } from '@infergate/redis';
 import { createClient } from 'redis';
 import { afterAll, afterEach, describe, expect } from 'vitest';
-import { untilWaitingInRedis } from '../../../packages/redis/test/budgets';
+import { grantedByRedis, untilWaitingInRedis } from '../../../packages/redis/test/budgets';
 import { hostileSuite } from './harness/hostile-rows';
 
 /**
@@ -176,15 +176,23 @@ describe('hostile 28: a Redis that forgets', () => {
       const id = `late-${Math.random()}`;
       const ask = (b: RedisBudget, signal: AbortSignal) =>
         b.acquire({ id, limit: 4, signal, deadline: Date.now() + 60_000 });
+      // 300 ms is the frozen phase's subject; the first call connects, which on a loaded machine
+      // can outlast it: retried until Redis granted one (else no late script, the wrong path).
       const a = budget(redis.url, { leaseTtlMs: 60_000, commandTimeoutMs: 300 });
-      (await ask(a, new AbortController().signal)).release();
+      await grantedByRedis(a, () => ({
+        id,
+        limit: 4,
+        signal: new AbortController().signal,
+        deadline: Date.now() + 60_000,
+      }));
+      const fallbacksBefore = a.stats.fallbackAcquires;
       redis.freeze();
       try {
         (await ask(a, new AbortController().signal)).release();
       } finally {
         redis.resume();
       }
-      expect(a.stats.fallbackAcquires).toBeGreaterThanOrEqual(1);
+      expect(a.stats.fallbackAcquires - fallbacksBefore).toBeGreaterThanOrEqual(1);
       const b = budget(redis.url, { leaseTtlMs: 60_000, commandTimeoutMs: 10_000 });
       const signal = AbortSignal.timeout(20_000);
       const leases = await Promise.all([1, 2, 3, 4].map(() => ask(b, signal)));
@@ -205,15 +213,21 @@ describe('hostile 28: a Redis that forgets', () => {
       const redis = await redisServer();
       const server = await gateway({});
       // A TTL of a minute: a lease orphaned by a late script would hold its slot past the test.
-      // b's command timeout fails the frozen calls (time is the subject); 2 s, as its first call,
-      // on a healthy Redis, must be answered within it on a loaded machine (300 ms was not).
-      const a = budget(redis.url, { leaseTtlMs: 60_000, commandTimeoutMs: 10_000 });
+      // b's command timeout fails the frozen calls (time is the subject). Its first call, on a
+      // healthy Redis, connects, which on a loaded machine can outlast it: retried until Redis
+      // granted one (a refused one is an outage that would fail the frozen calls at once).
+      const a = budget(redis.url, { leaseTtlMs: 60_000, commandTimeoutMs: 60_000 });
       const b = budget(redis.url, {
         leaseTtlMs: 60_000,
         commandTimeoutMs: 2000,
         onRedisFailure: 'error',
       });
-      await calls(server, b, 1); // connected
+      await grantedByRedis(b, () => ({
+        id: `warm-up-${Math.random()}`,
+        limit: 4,
+        signal: new AbortController().signal,
+        deadline: Date.now() + 60_000,
+      }));
       server.emulator.resetCounters();
       const release = server.hold();
       const first = calls(server, a, 4);
@@ -289,9 +303,12 @@ describe('hostile 28: a Redis that forgets', () => {
       // The 4 more wait for a slot of the fallback, which has no event to wait for: the first
       // four's 2 s answers are the window in which a wrongly granted call would meet a 429.
       const server = await gateway({ latencyMs: 2000 });
-      const a = budget(redis.url, { commandTimeoutMs: 2000 });
+      // Not the subject: a stopped Redis refuses connections, an outage at once. Generous, so
+      // that the first four, on a healthy Redis, are granted by it however loaded the machine.
+      const a = budget(redis.url, { commandTimeoutMs: 60_000 });
       const first = calls(server, a, 4);
       await server.untilHeld(4, { key: server.apiKey });
+      expect(a.stats.fallbackAcquires).toBe(0); // the first four hold leases in Redis
       await redis.stop();
       const second = calls(server, a, 4);
       expectAtMost4(server, [...(await first), ...(await second)]);
