@@ -1,6 +1,6 @@
-import type { GatewayEvent } from '@infergate/core';
+import { createGatewayClient, type GatewayEvent } from '@infergate/core';
 import { emulate } from '@infergate/emulator/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GatewayChatModel } from '../src/index';
 
 /** The `start` events by operation, each with the call it was made for. */
@@ -56,5 +56,31 @@ describe('GatewayChatModel: the catalog read is a request of the chat call', () 
       { operation: 'models', callId: expect.any(Number), parent: chat?.callId },
     ]);
     expect(model.profile.toolCalling).toBe(false);
+  });
+
+  it('a stream on a fresh catalog read (catalogTtlMs: 0) and one slot: its first chunk comes while the model is still answering', async () => {
+    const gateway = await emulate();
+    // "Echo: " comes, then the model is silent for longer than the test.
+    gateway.emulator.injectFault({ fault: 'stall_stream', afterChunks: 2, ms: 60_000 });
+    const client = createGatewayClient({
+      ...gateway.connection,
+      maxConcurrency: 1,
+      catalogTtlMs: 0,
+    });
+    const model = new GatewayChatModel('community/general', { client, streaming: true });
+    const controller = new AbortController();
+    const stream = await model.stream('hi', { signal: controller.signal });
+    // Before the fix, learning `profile` read the catalog again before the first chunk, and that
+    // read waited for the key's one slot, which the open stream held until it ended.
+    const reading = (async () => {
+      for await (const chunk of stream) if (chunk.content !== '') return chunk.content;
+    })();
+    const queuedBehindStream = vi.waitFor(() => expect(model.client.budget.queued).toBe(1), {
+      timeout: 30_000,
+    });
+    const first = await Promise.race([reading, queuedBehindStream.then(() => 'deadlocked')]);
+    controller.abort();
+    await reading.catch(() => undefined);
+    expect(first).toBe('Echo: ');
   });
 });

@@ -478,6 +478,8 @@ export class GatewayChatModel
           },
         );
       }
+      // A stream's capabilities, for `profile` (a whole answer's were learnt in its call).
+      if (!Array.isArray(chunks)) await this.#gate.learnAfterCall({ signal: options.signal });
     } catch (error) {
       throw withLangChainErrorCode(error);
     }
@@ -515,17 +517,16 @@ export class GatewayChatModel
       // Core's rule: stream when the model (over a list: every listed model) is known to.
       const stream =
         this.streaming || (!this.disableStreaming && (await this.#streams(options, started)));
-      const chunks = stream
-        ? // The stream holds its place in the queue until it is open, as `ChatOpenAI`'s does.
-          readChatChunks(
-            await this.#client.chatStream(request, {
-              ...started,
-              streamUsage: streamUsageOf(this, options),
-            }),
-          )
-        : [convertChatResultToChunk(await this.#client.chat(request, started))];
+      if (stream) {
+        // The stream holds its place in the queue until it is open, as `ChatOpenAI`'s does. Its
+        // capabilities are learnt once it is read (`_streamResponseChunks`): a catalog read now
+        // could wait for the stream's own slot.
+        const streamUsage = streamUsageOf(this, options);
+        return readChatChunks(await this.#client.chatStream(request, { ...started, streamUsage }));
+      }
+      const chunk = convertChatResultToChunk(await this.#client.chat(request, started));
       await this.#gate.learnAfterCall(started);
-      return chunks;
+      return [chunk];
     });
   }
 
