@@ -91,6 +91,8 @@ export class CallEvents {
   readonly #answering = new Map<number, number>();
   /** The `released` events that wait for their attempt's `response` (`#answering`): budget ids. */
   readonly #releasedLater = new Map<number, string>();
+  /** The call's failure's gateway code, for the `response` of an answer that failed before it began. */
+  #failureCode: GatewayErrorCode | undefined;
 
   constructor(init: CallEventsInit) {
     this.#onEvent = init.onEvent;
@@ -301,15 +303,18 @@ export class CallEvents {
    * reports its outcome just before `done`.)
    */
   answerBegan(): void {
-    if (this.#answering.size > 0) this.#sendAnswering(undefined);
+    if (this.#answering.size > 0) this.#sendAnswering(false);
   }
 
-  /** The `response` of the attempts whose answer was handed over: its outcome, `code` if it failed. */
-  #sendAnswering(code: string | undefined): void {
+  /**
+   * The `response` of the attempts whose answer was handed over: its outcome, with the call's
+   * gateway code when it failed (none for a failure without one: an abandoned stream's).
+   */
+  #sendAnswering(failed: boolean, code?: GatewayErrorCode): void {
     const answering = [...this.#answering];
     this.#answering.clear();
     for (const [attempt, status] of answering) {
-      this.#sendResponse(attempt, status, code === undefined, code);
+      this.#sendResponse(attempt, status, !failed, code);
       const budgetId = this.#releasedLater.get(attempt);
       this.#releasedLater.delete(attempt);
       if (budgetId !== undefined) this.released(attempt, budgetId);
@@ -327,7 +332,7 @@ export class CallEvents {
     attempt: number,
     status: number | undefined,
     ok: boolean,
-    code: string | undefined,
+    code: GatewayErrorCode | undefined,
     error?: GatewayError,
   ): void {
     const sentAt = this.#sentAt.get(attempt);
@@ -339,8 +344,7 @@ export class CallEvents {
       durationMs: sentAt === undefined ? 0 : performance.now() - sentAt,
     };
     if (status !== undefined) event.status = status;
-    // (The answer's failure is its `done`'s: a GatewayError's code, or `abandoned`.)
-    if (code !== undefined) event.code = code as GatewayErrorCode;
+    if (code !== undefined) event.code = code;
     if (error?.retryAfterMs !== undefined) event.retryAfterMs = error.retryAfterMs;
     this.#send(event);
   }
@@ -461,6 +465,7 @@ export class CallEvents {
 
   failed(error: unknown): void {
     const known = isGatewayError(error) ? error : undefined;
+    this.#failureCode = known?.code;
     const code = known?.code ?? (error instanceof Error ? this.#shown(error.name) : typeof error);
     const status = known?.status;
     const invalid = known?.invalidOutput;
@@ -508,7 +513,7 @@ export class CallEvents {
   #sendDone(event: Fields<GatewayDoneEvent>): void {
     const close = () => {
       // An answer that failed before it began: its attempt failed with the call.
-      this.#sendAnswering(event.error?.code);
+      this.#sendAnswering(event.error !== undefined, this.#failureCode);
       this.#send(event);
       this.#closed = true;
     };
