@@ -48,7 +48,8 @@ await collectUntil(() => done().length === 2 && client.budget.active === 0);
 console.log(JSON.stringify({
   active: client.budget.active,
   released: events.filter((e) => e.type === 'released').length,
-  responses: events.filter((e) => e.type === 'response').map((e) => ({ ok: e.ok, code: e.code })),
+  responses: events.filter((e) => e.type === 'response').map((e) => ({ ok: e.ok, code: e.code }))
+    .sort((a, b) => String(a.code).localeCompare(String(b.code))),
   done: done().map((e) => ({ ok: e.ok, error: e.error })),
   spans: exporter.getFinishedSpans().filter((s) => s.name.startsWith('chat')).map((s) => ({
     abandoned: s.attributes['infergate.abandoned'], error: s.attributes['error.type'],
@@ -64,9 +65,10 @@ describe('a stream dropped unread (its call still ends with a done event)', () =
     expect(outcome).toEqual({
       active: 0,
       released: 2,
-      // Their attempts failed with the call, with no gateway code (\`abandoned\` is the call's
-      // outcome, not a GatewayErrorCode, which \`response.code\` is typed as).
-      responses: [{ ok: false }, { ok: false }],
+      // Their attempts failed: the endless one's body cut when it was collected (\`aborted\`), the
+      // complete one's with the call, with no gateway code (\`abandoned\` is the call's outcome, not
+      // a GatewayErrorCode, which \`response.code\` is typed as).
+      responses: [{ ok: false, code: 'aborted' }, { ok: false }],
       done: [abandoned, abandoned],
       spans: [
         { abandoned: true, error: 'abandoned' },

@@ -187,6 +187,42 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     expect(emulator.counters.requests.chat).toBe(2);
   });
 
+  it('a first attempt cut after its headers, while its body is read: its own outcome at its cut', async () => {
+    const gateway = await emulate();
+    const emulated = gateway.connection.fetch;
+    let chats = 0;
+    // The first chat's headers come, then its body stops after a few bytes; the hedge's answers.
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      if (String(input).endsWith('/chat/completions') && ++chats === 1) {
+        // As fetch does, its abort errors the body.
+        const start = (c: ReadableStreamDefaultController<Uint8Array>) => {
+          c.enqueue(new TextEncoder().encode('{"id":'));
+          init?.signal?.addEventListener('abort', () => c.error(init.signal?.reason));
+        };
+        return new Response(new ReadableStream({ start }), {
+          headers: { 'content-type': 'application/json' },
+        });
+      }
+      return emulated(input, init);
+    };
+    const connection = { ...gateway.connection, fetch };
+    const { client, events } = recordingClient({ connection });
+    driveClock();
+    const result = await settledAfter(
+      50,
+      client.chat(hi(), { hedge: { afterMs: 50, maxExtra: 1 }, capabilities: ['chat'] }),
+    );
+    expect(result.answer.text).toBe('Echo: hello there');
+    await idle(client);
+    // Not the answer the hedge gave the call: the first attempt failed, cut; its slot given back.
+    const first = events.filter((event) => 'attempt' in event && event.attempt === 1);
+    expect(first.slice(-2)).toMatchObject([
+      { type: 'response', ok: false, code: 'aborted', status: 200 },
+      { type: 'released' },
+    ]);
+    expect(events.at(-1)).toMatchObject({ type: 'done', ok: true });
+  });
+
   it('is not sent when the first answers in time: one request, no hedge event', async () => {
     const gateway = await emulate();
     const { client, events } = recordingClient(gateway);

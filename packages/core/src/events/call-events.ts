@@ -140,11 +140,18 @@ export class CallEvents {
     });
   }
 
-  released(attempt: number, budgetId: string): void {
-    // An attempt's `released` follows its `response`: one waiting for its answer's outcome.
-    if (this.#answering.has(attempt)) {
+  /** `cut`: the body was cut before its end (a hedge's loser, an abort, a stream cancelled). */
+  released(attempt: number, budgetId: string, cut = false): void {
+    // An attempt's `released` follows its `response`: one waiting for its answer's outcome, unless
+    // its answer was cut before it began, which is its outcome (`aborted`), not the call's.
+    const status = this.#answering.get(attempt);
+    if (status !== undefined && !cut) {
       this.#releasedLater.set(attempt, budgetId);
       return;
+    }
+    if (status !== undefined) {
+      this.#answering.delete(attempt);
+      this.#sendResponse(attempt, status, false, 'aborted');
     }
     this.#send({
       type: 'released',

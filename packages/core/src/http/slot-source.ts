@@ -61,7 +61,7 @@ export class SlotSource {
         release(cut);
         if (released) return;
         released = true;
-        events.released(attempt, budgetId);
+        events.released(attempt, budgetId, cut);
       },
     };
   }
