@@ -164,13 +164,17 @@ export async function grantedByRedis<R>(budget: WarmableBudget<R>, ask: () => R)
     );
     if (granted && budget.stats.fallbackAcquires === fallbacks) return;
     if (tries === 10) throw new Error(`grantedByRedis: ${tries} calls, none granted by Redis`);
-    await pollUntil(
-      () =>
-        budget.ready().then(
-          () => true,
-          () => false,
-        ),
-      'the budget back on Redis',
-    );
+    await untilBackOnRedis(budget);
   }
 }
+
+/** Until `budget.ready()` resolves: Redis answers again and the budget re-took its leases. */
+export const untilBackOnRedis = (budget: { ready(): Promise<void> }) =>
+  pollUntil(
+    () =>
+      budget.ready().then(
+        () => true,
+        () => false,
+      ),
+    'the budget back on Redis',
+  );

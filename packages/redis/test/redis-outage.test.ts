@@ -7,7 +7,7 @@ import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testi
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { leaseKeys } from '../src/lease-scripts';
 import type { RedisBudget } from '../src/redis-budget';
-import { budgetMaker, connectedClient, grantedByRedis } from './budgets';
+import { budgetMaker, connectedClient, grantedByRedis, untilBackOnRedis } from './budgets';
 import { makeCertificates } from './tls-certificates';
 
 // A Redis outage costs a call nothing once it is known: the first call that finds Redis refused
@@ -55,17 +55,6 @@ function atOnce<T>(promise: Promise<T>): Promise<T | 'not at once'> {
   return Promise.race([promise, later]);
 }
 
-/** Until `b.ready()` resolves: Redis answers again and the budget re-took its leases. */
-const back = (b: RedisBudget) =>
-  pollUntil(
-    () =>
-      b.ready().then(
-        () => true,
-        () => false,
-      ),
-    'the budget back on Redis',
-  );
-
 async function adminOf(url: string) {
   const admin = await connectedClient(url);
   admin.on('error', () => {}); // (a restart drops it too)
@@ -97,7 +86,7 @@ describe('Redis refusing connections', () => {
 
     // Redis starts: the budget returns to it by itself, the two calls still running counted there.
     const redis = await redisServer(port);
-    await back(b);
+    await untilBackOnRedis(b);
     const admin = await adminOf(redis.url);
     expect(await admin.zCard(leaseKeys('infergate:budget', id).holders)).toBe(2);
     const fallbackAcquires = b.stats.fallbackAcquires;
@@ -172,14 +161,7 @@ describe('Redis stopped while connected (issue 53)', () => {
     await pollUntil(async () => (await admin.zCard(keys.queue)) === 1, 'the waiter queued');
     await redis.restart();
     // Meanwhile the holder's new calls fall back at once; the waiter waits in Redis's queue.
-    await pollUntil(
-      () =>
-        holder.ready().then(
-          () => true,
-          () => false,
-        ),
-      'the holder back on Redis',
-    );
+    await untilBackOnRedis(holder);
     for (const lease of held) lease.release();
     (await waiting).release();
     expect(waiter.stats.fallbackAcquires).toBe(0);
@@ -268,7 +250,7 @@ describe('Redis frozen (SIGSTOP, then SIGCONT)', () => {
     } finally {
       redis.resume();
     }
-    await back(a);
+    await untilBackOnRedis(a);
     expect(a.stats.retakenLeases).toBeGreaterThanOrEqual(4);
 
     // Another process: the key's 4 slots are the fallback's calls, now counted in Redis.
