@@ -474,13 +474,7 @@ function finish(instruments: Instruments, call: CallState, event: GatewayDoneEve
   if (event.finishReason !== undefined) {
     attributes['gen_ai.response.finish_reasons'] = [event.finishReason];
   }
-  const usage = event.usage;
-  if (usage?.inputTokens !== undefined) {
-    attributes['gen_ai.usage.input_tokens'] = usage.inputTokens;
-  }
-  if (usage?.outputTokens !== undefined) {
-    attributes['gen_ai.usage.output_tokens'] = usage.outputTokens;
-  }
+  Object.assign(attributes, usageAttributes(event.usage));
   if (event.output !== undefined) {
     const messages = outputMessages(event.output);
     if (messages !== undefined) attributes['gen_ai.output.messages'] = messages;
@@ -516,17 +510,13 @@ function recordFailover(instruments: Instruments, call: CallState, event: Gatewa
     'error.type': event.reason,
     'infergate.failover.waited_ms': event.waitedMs,
     ...structuredAttributes(event.structured),
+    ...usageAttributes(event.usage),
   };
-  const usage = event.usage;
-  if (usage?.inputTokens !== undefined) attributes['gen_ai.usage.input_tokens'] = usage.inputTokens;
-  if (usage?.outputTokens !== undefined) {
-    attributes['gen_ai.usage.output_tokens'] = usage.outputTokens;
-  }
   call.span.addEvent('infergate.failover', attributes);
   instruments.failovers.add(1, { 'error.type': event.reason, ...call.budget });
   const metricAttributes = modelAttributes(call, event.from);
   metricAttributes['error.type'] = event.reason;
-  recordTokens(instruments, usage, metricAttributes);
+  recordTokens(instruments, event.usage, metricAttributes);
 }
 
 /** The GenAI metrics' attributes of a call answered (or refused) by `responseModel`. */
@@ -540,6 +530,16 @@ function modelAttributes(call: CallState, responseModel: string | undefined): At
   const requested = call.start.requestedModel;
   if (requested !== undefined) attributes['gen_ai.request.model'] = requested;
   if (responseModel !== undefined) attributes['gen_ai.response.model'] = responseModel;
+  return attributes;
+}
+
+/** `gen_ai.usage.*`: an answer's input and output tokens, when it reported them. */
+function usageAttributes(usage: UsageCounts | undefined): Attributes {
+  const attributes: Attributes = {};
+  if (usage?.inputTokens !== undefined) attributes['gen_ai.usage.input_tokens'] = usage.inputTokens;
+  if (usage?.outputTokens !== undefined) {
+    attributes['gen_ai.usage.output_tokens'] = usage.outputTokens;
+  }
   return attributes;
 }
 
