@@ -71,8 +71,9 @@ export class ChatModelCapabilityGate {
 
   /**
    * Reads the model's capabilities (a cached catalog look-up), before a call that must know them
-   * (whether `.stream()` streams). It refuses nothing: core's gate does, in the call. An id the catalog does not list stays unknown
-   * (core refuses it with close matches, or skips it in a walk over a fallback list).
+   * (whether `.stream()` streams). It refuses nothing: core's gate does, in the call. An id the
+   * catalog does not list stays unknown (core refuses it with close matches, or skips it in a walk
+   * over a fallback list).
    */
   async learn(call: ChatCallOptions = {}): Promise<readonly string[] | undefined> {
     throwIfAborted(call.signal);
