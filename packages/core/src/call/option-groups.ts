@@ -100,7 +100,10 @@ export interface HedgeOptions {
    * `'auto'` (a running estimate of the model's p95 time to first content, within bounds).
    */
   afterMs: number | 'auto';
-  /** The share of extra requests hedging may add, over a sliding window. Default 0.1. */
+  /**
+   * The share of extra requests hedging may add: a bucket that earns `maxExtra` of a hedge per
+   * call, starts with 1 and holds at most max(2, 40 × `maxExtra`). Default 0.1.
+   */
   maxExtra?: number;
 }
 
