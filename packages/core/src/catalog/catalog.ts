@@ -268,28 +268,57 @@ export class Catalog {
     });
   }
 
+  /**
+   * One read of a list. Its events (with an `onEvent` hook) are this read's to end: an entry
+   * without a string `id` is left out (a newer gateway's, a half-written one) and reported
+   * (`entry-skipped`) before the read's `done`, and a list with no readable entry fails the read.
+   */
   async #list<T extends { id: string }>(
     path: string,
     options: CallOptions | undefined,
     parent?: CallEvents,
   ): Promise<T[]> {
-    const { data, status } = await this.#transport.json<GatewayList<T>>(
-      { method: 'GET', path },
-      options,
-      parent && { parent },
-    );
-    const listed = typeof data === 'object' && data !== null ? data.data : undefined;
-    const readable = Array.isArray(listed) ? listed.filter(hasId) : [];
-    // An entry without an id (a newer gateway's, a half-written one) is left out: the others stay
-    // usable. Only a body that is no list, or a list with no readable entry, is refused.
-    if (!Array.isArray(listed) || (readable.length === 0 && listed.length > 0)) {
-      throw invalidResponse(`The gateway's ${path} answer is not a list of objects with an id`, {
-        status,
-        data,
+    const spec = { method: 'GET', path } as const;
+    const events = await this.#transport.callEvents(spec, parent);
+    try {
+      const answer = await this.#transport.json<GatewayList<T>>(spec, options, {
+        events,
+        parent,
+        reportsEnd: false,
       });
+      const list = readableEntries<T>(path, answer, events);
+      events?.answered(answer.data, answer.text);
+      return list;
+    } catch (error) {
+      events?.failed(error);
+      throw error;
     }
-    return readable.length === listed.length ? listed : readable;
   }
+}
+
+/**
+ * The entries of a list answer the client can read, each other one reported on `events`. Only a
+ * body that is no list, or a list with no readable entry, is refused (`invalid_response`).
+ */
+function readableEntries<T extends { id: string }>(
+  path: string,
+  { data, status }: { data: GatewayList<T>; status: number },
+  events: CallEvents | undefined,
+): T[] {
+  const listed = typeof data === 'object' && data !== null ? data.data : undefined;
+  const readable = Array.isArray(listed) ? listed.filter(hasId) : [];
+  if (!Array.isArray(listed) || (readable.length === 0 && listed.length > 0)) {
+    throw invalidResponse(`The gateway's ${path} answer is not a list of objects with an id`, {
+      status,
+      data,
+    });
+  }
+  if (readable.length === listed.length) return listed;
+  listed.forEach((entry, index) => {
+    if (!hasId(entry))
+      events?.entrySkipped(index, `Entry ${index} of ${path} has no string id: left out`);
+  });
+  return readable;
 }
 
 /** A list entry we can read: an object with a string `id`. */

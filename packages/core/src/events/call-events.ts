@@ -185,6 +185,11 @@ export class CallEvents {
     this.#send(event);
   }
 
+  /** An entry of a catalog list read that cannot be read was left out (`index`: its position). */
+  entrySkipped(index: number, detail: string): void {
+    this.#send({ type: 'entry-skipped', index, detail });
+  }
+
   /** A listed model was left out before sending (`fallbackModels`). */
   skipped(skip: SkippedModel): void {
     this.#send({

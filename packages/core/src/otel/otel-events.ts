@@ -240,6 +240,12 @@ function record(
     case 'hedge-skipped':
       recordHedgeSkipped(call, event);
       return;
+    case 'entry-skipped':
+      call.span.addEvent('infergate.entry_skipped', {
+        'infergate.entry.index': event.index,
+        'infergate.entry.detail': event.detail,
+      });
+      return;
     case 'done':
       finish(instruments, call, event);
       return;
