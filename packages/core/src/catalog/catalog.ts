@@ -269,9 +269,8 @@ export class Catalog {
   }
 
   /**
-   * One read of a list. Its events (with an `onEvent` hook) are this read's to end: an entry
-   * without a string `id` is left out (a newer gateway's, a half-written one) and reported
-   * (`entry-skipped`) before the read's `done`, and a list with no readable entry fails the read.
+   * One read of a list; its events (with an `onEvent` hook) are ended here, so that an entry left
+   * out is reported (`entry-skipped`) before the read's `done`.
    */
   async #list<T extends { id: string }>(
     path: string,
@@ -281,44 +280,31 @@ export class Catalog {
     const spec = { method: 'GET', path } as const;
     const events = await this.#transport.callEvents(spec, parent);
     try {
-      const answer = await this.#transport.json<GatewayList<T>>(spec, options, {
+      const { data, status, text } = await this.#transport.json<GatewayList<T>>(spec, options, {
         events,
         parent,
         reportsEnd: false,
       });
-      const list = readableEntries<T>(path, answer, events);
-      events?.answered(answer.data, answer.text);
-      return list;
+      const listed = typeof data === 'object' && data !== null ? data.data : undefined;
+      // An entry without an id (a newer gateway's, a half-written one) is left out, and reported:
+      // the others stay usable. Only a body that is no list, or a list with no readable entry, is
+      // refused.
+      const readable = Array.isArray(listed)
+        ? listed.filter((entry, index) => hasId(entry) || events?.entrySkipped(index))
+        : [];
+      if (!Array.isArray(listed) || (readable.length === 0 && listed.length > 0)) {
+        throw invalidResponse(`The gateway's ${path} answer is not a list of objects with an id`, {
+          status,
+          data,
+        });
+      }
+      events?.answered(data, text);
+      return readable.length === listed.length ? listed : readable;
     } catch (error) {
       events?.failed(error);
       throw error;
     }
   }
-}
-
-/**
- * The entries of a list answer the client can read, each other one reported on `events`. Only a
- * body that is no list, or a list with no readable entry, is refused (`invalid_response`).
- */
-function readableEntries<T extends { id: string }>(
-  path: string,
-  { data, status }: { data: GatewayList<T>; status: number },
-  events: CallEvents | undefined,
-): T[] {
-  const listed = typeof data === 'object' && data !== null ? data.data : undefined;
-  const readable = Array.isArray(listed) ? listed.filter(hasId) : [];
-  if (!Array.isArray(listed) || (readable.length === 0 && listed.length > 0)) {
-    throw invalidResponse(`The gateway's ${path} answer is not a list of objects with an id`, {
-      status,
-      data,
-    });
-  }
-  if (readable.length === listed.length) return listed;
-  listed.forEach((entry, index) => {
-    if (!hasId(entry))
-      events?.entrySkipped(index, `Entry ${index} of ${path} has no string id: left out`);
-  });
-  return readable;
 }
 
 /** A list entry we can read: an object with a string `id`. */

@@ -185,9 +185,9 @@ export class CallEvents {
     this.#send(event);
   }
 
-  /** An entry of a catalog list read that cannot be read was left out (`index`: its position). */
-  entrySkipped(index: number, detail: string): void {
-    this.#send({ type: 'entry-skipped', index, detail });
+  /** An entry of a catalog list read without a string `id` was left out (`index`: its position). */
+  entrySkipped(index: number): void {
+    this.#send({ type: 'entry-skipped', index });
   }
 
   /** A listed model was left out before sending (`fallbackModels`). */

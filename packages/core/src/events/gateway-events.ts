@@ -240,8 +240,6 @@ export interface GatewayEntrySkippedEvent extends GatewayEventBase {
   type: 'entry-skipped';
   /** The entry's position in the list's `data` (from 0). */
   index: number;
-  /** Why, in a sentence (never the entry's content). */
-  detail: string;
 }
 
 /** The call ended: its answer was read (a stream: to its end), or it failed. */

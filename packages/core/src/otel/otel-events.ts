@@ -241,10 +241,7 @@ function record(
       recordHedgeSkipped(call, event);
       return;
     case 'entry-skipped':
-      call.span.addEvent('infergate.entry_skipped', {
-        'infergate.entry.index': event.index,
-        'infergate.entry.detail': event.detail,
-      });
+      call.span.addEvent('infergate.entry_skipped', { 'infergate.entry.index': event.index });
       return;
     case 'done':
       finish(instruments, call, event);
