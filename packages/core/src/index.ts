@@ -57,6 +57,7 @@ export type {
   GatewayCircuitProbeEvent,
   GatewayDequeuedEvent,
   GatewayDoneEvent,
+  GatewayEntrySkippedEvent,
   GatewayEvent,
   GatewayEventBase,
   GatewayEventHandler,

@@ -4,7 +4,7 @@
 import type { ModelSpec } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
-import { isGatewayError } from '../src/index';
+import { type GatewayEvent, isGatewayError } from '../src/index';
 import { clientOn, hi } from './helpers';
 
 describe('an entry without a capabilities list', () => {
@@ -64,6 +64,38 @@ describe('an entry without an id', () => {
     expect(models.every((model) => typeof model.id === 'string')).toBe(true);
     const result = await client.chat(hi('community/general'));
     expect(result.answer.text).toBeTruthy();
+  });
+
+  it('is reported once per read (an entry-skipped event before its done), the others served', async () => {
+    const gateway = await emulate({
+      scenario: { models: { 'x/broken': { capabilities: ['chat'], listing: 'no_id' } } },
+    });
+    const events: GatewayEvent[] = [];
+    const client = clientOn(gateway, { onEvent: (event) => events.push(event) });
+    const first = await client.models();
+    client.refreshCatalog();
+    const second = await client.models();
+    expect(second).toEqual(first);
+    expect(first.some((model) => model.id === 'community/general')).toBe(true);
+    expect(gateway.emulator.counters.requests.models).toBe(2);
+    const skipped = events.filter((event) => event.type === 'entry-skipped');
+    expect(skipped).toHaveLength(2);
+    // Where the entry sits in the answer as the gateway sends it.
+    const answer = await gateway.fetch(`${gateway.baseURL}/models`, {
+      headers: { authorization: `Bearer ${gateway.apiKey}` },
+    });
+    const listed = ((await answer.json()) as { data: { id?: unknown }[] }).data;
+    const index = listed.findIndex((entry) => typeof entry.id !== 'string');
+    expect(first).toHaveLength(listed.length - 1);
+    for (const event of skipped) {
+      expect(event).toMatchObject({ operation: 'models', index });
+      // The read's own event, before its `done` (which says the read went well).
+      const own = events.filter((other) => other.callId === event.callId);
+      expect(own[0]).toMatchObject({ type: 'start', path: '/models' });
+      expect(own.at(-1)).toMatchObject({ type: 'done', ok: true });
+      expect(own.filter((other) => other.type === 'entry-skipped')).toEqual([event]);
+    }
+    expect(new Set(skipped.map((event) => event.callId)).size).toBe(2);
   });
 
   it('a list with no readable entry is still invalid_response', async () => {

@@ -83,6 +83,30 @@ describe('catalog', () => {
     expect(emulator.counters.requests.models).toBe(3);
   });
 
+  it("keeps the catalog through a busy model (model_busy) and a model server's own 503", async () => {
+    const gateway = await emulate();
+    // A model server's own 503 (not the gateway's code): what an overloaded engine answers.
+    const fetch: typeof globalThis.fetch = (input, init) =>
+      String(input).endsWith('/chat/completions') && new Headers(init?.headers).has('x-engine-503')
+        ? Promise.resolve(new Response('Service Unavailable', { status: 503 }))
+        : gateway.connection.fetch(input, init);
+    const client = clientOn(gateway, { fetch, maxRetries: 0 });
+    const { emulator } = gateway;
+    await client.models();
+    const busy = await caught(
+      () => client.chat(hi(), { headers: { 'X-Emulator-Fault': 'model_busy' } }),
+      isGatewayError,
+    );
+    expect(busy.code).toBe('model_busy');
+    const engine = await caught(
+      () => client.chat(hi(), { headers: { 'x-engine-503': '1' } }),
+      isGatewayError,
+    );
+    expect([engine.code, engine.status]).toEqual(['upstream_error', 503]);
+    await client.chat(hi());
+    expect(emulator.counters.requests.models).toBe(1);
+  });
+
   it('one caller aborting does not fail the others sharing the request', async () => {
     const gateway = await emulate({ scenario: { latencyMs: 10 } });
     const client = clientOn(gateway);

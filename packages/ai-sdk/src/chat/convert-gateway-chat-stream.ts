@@ -26,8 +26,8 @@ interface StreamConversionOptions {
   includeRawChunks?: boolean;
   /** Maps a failure of the gateway stream to the error put into the `error` part. */
   mapError: (error: unknown) => unknown;
-  /** `providerMetadata` for the `finish` part, given the usage seen. */
-  providerMetadata: (usage: Usage | undefined) => SharedV4ProviderMetadata;
+  /** `providerMetadata` for the `finish` part, given the usage seen (none: no model answered). */
+  providerMetadata?: (usage: Usage | undefined) => SharedV4ProviderMetadata;
 }
 
 /**
@@ -96,29 +96,33 @@ export function convertGatewayChatStream(
 
 /**
  * The stream of a call whose answer core's structured-output check refused before any of it was
- * passed on (its text held, as for prose around JSON): `stream-start`, the `error` part (`mapped`,
- * the typed error), then `finish` with reason `error` and the refused answer's usage — as a
- * provider reports an error inside its stream, so `streamText` still reports the usage and runs
- * `onFinish`.
+ * passed on (its text held, as for prose around JSON): `stream-start`, then what a stream that
+ * fails writes (`GatewayStreamParts.failed`: the `error` part, the refusal mapped by `mapError`,
+ * then `finish` with reason `error` and the refused answer's usage) — as a provider reports an
+ * error inside its stream, so `streamText` still reports the usage and runs `onFinish`. No model
+ * answered: no `response-metadata`, and no `providerMetadata` on `finish`.
  */
 export function refusedAnswerStream(
   refusal: GatewayError,
-  mapped: unknown,
-  warnings: SharedV4Warning[],
+  options: Pick<StreamConversionOptions, 'warnings' | 'mapError'>,
 ): ReadableStream<LanguageModelV4StreamPart> {
+  // Nothing was read: the source is never asked for a batch nor for the answering model.
+  const parts = new GatewayStreamParts(NO_SOURCE, options);
   return new ReadableStream<LanguageModelV4StreamPart>({
     start(controller) {
-      controller.enqueue({ type: 'stream-start', warnings });
-      controller.enqueue({ type: 'error', error: mapped });
-      controller.enqueue({
-        type: 'finish',
-        finishReason: { unified: 'error', raw: undefined },
-        usage: convertGatewayUsage(refusal.usage),
-      });
+      controller.enqueue({ type: 'stream-start', warnings: options.warnings });
+      parts.failed(refusal, controller);
       controller.close();
     },
   });
 }
+
+/** The source of a stream that failed before its response: nothing to read. */
+const NO_SOURCE: ChatEventSource = {
+  readBatch: async () => undefined,
+  cancel: async () => {},
+  servedModel: '',
+};
 
 interface ToolCallInProgress {
   id: string;
@@ -276,11 +280,12 @@ class GatewayStreamParts {
   }
 
   #finish(finishReason: LanguageModelV4FinishReason, out: PartSink): void {
+    const { providerMetadata } = this.#options;
     this.#put(out, {
       type: 'finish',
       finishReason,
       usage: convertGatewayUsage(this.#usage),
-      providerMetadata: this.#options.providerMetadata(this.#usage),
+      ...(providerMetadata ? { providerMetadata: providerMetadata(this.#usage) } : {}),
     });
   }
 

@@ -156,10 +156,13 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         streamUsage,
       });
     } catch (error) {
-      const mapped = this.mapError(error, sent);
+      const mapError = (failure: unknown) => this.mapError(failure, sent);
       // An answer the schema check refused was spent: its usage comes in a `finish` part.
-      if (!isGatewayError(error) || error.code !== 'invalid_structured_output') throw mapped;
-      return { stream: refusedAnswerStream(error, mapped, warnings), request: { body: sent } };
+      if (!isGatewayError(error) || error.code !== 'invalid_structured_output') {
+        throw mapError(error);
+      }
+      const stream = refusedAnswerStream(error, { warnings, mapError });
+      return { stream, request: { body: sent } };
     }
 
     return {

@@ -8,7 +8,7 @@ import {
   NoSuchModelError,
 } from '@ai-sdk/provider';
 import { type GatewayError, isGatewayError } from '@infergate/core';
-import { isRetryableWithin, redactKey } from '@infergate/core/internal';
+import { errorFacts, isRetryableWithin, redactKey } from '@infergate/core/internal';
 import { endpointURL, type GatewayModelConfig } from './gateway-model-config';
 
 interface GatewayErrorContext {
@@ -116,26 +116,12 @@ export async function withMappedErrors<T>(
   }
 }
 
-/** The fields of a `GatewayError` that `data` carries when set (`body` is its `data`). */
-const DATA_FIELDS = [
-  'type',
-  'status',
-  'retryAfterMs',
-  'requestedModel',
-  'servedModel',
-  'model',
-  'missing',
-  'alternatives',
-  'field',
-  'stall',
-  'skipped',
-  'route',
-] as const satisfies readonly (keyof GatewayError)[];
-
-/** The gateway-specific facts of an error, as JSON for `APICallError.data` and stream errors. */
+/**
+ * The gateway-specific facts of an error (core's `errorFacts`: its code and every field it sets),
+ * with the parsed body as `body`, as JSON for `APICallError.data` and stream errors.
+ */
 function gatewayErrorData(error: GatewayError): JSONObject {
-  const data: Record<string, unknown> = { code: error.code };
-  for (const key of DATA_FIELDS) if (error[key] !== undefined) data[key] = error[key];
+  const data = errorFacts(error);
   if (error.data !== undefined) data.body = error.data;
   return data as JSONObject;
 }

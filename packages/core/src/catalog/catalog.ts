@@ -268,27 +268,42 @@ export class Catalog {
     });
   }
 
+  /**
+   * One read of a list; its events (with an `onEvent` hook) are ended here, so that an entry left
+   * out is reported (`entry-skipped`) before the read's `done`.
+   */
   async #list<T extends { id: string }>(
     path: string,
     options: CallOptions | undefined,
     parent?: CallEvents,
   ): Promise<T[]> {
-    const { data, status } = await this.#transport.json<GatewayList<T>>(
-      { method: 'GET', path },
-      options,
-      parent && { parent },
-    );
-    const listed = typeof data === 'object' && data !== null ? data.data : undefined;
-    const readable = Array.isArray(listed) ? listed.filter(hasId) : [];
-    // An entry without an id (a newer gateway's, a half-written one) is left out: the others stay
-    // usable. Only a body that is no list, or a list with no readable entry, is refused.
-    if (!Array.isArray(listed) || (readable.length === 0 && listed.length > 0)) {
-      throw invalidResponse(`The gateway's ${path} answer is not a list of objects with an id`, {
-        status,
-        data,
+    const spec = { method: 'GET', path } as const;
+    const events = await this.#transport.callEvents(spec, parent);
+    try {
+      const { data, status, text } = await this.#transport.json<GatewayList<T>>(spec, options, {
+        events,
+        parent,
+        reportsEnd: false,
       });
+      const listed = typeof data === 'object' && data !== null ? data.data : undefined;
+      // An entry without an id (a newer gateway's, a half-written one) is left out, and reported:
+      // the others stay usable. Only a body that is no list, or a list with no readable entry, is
+      // refused.
+      const readable = Array.isArray(listed)
+        ? listed.filter((entry, index) => hasId(entry) || events?.entrySkipped(index))
+        : [];
+      if (!Array.isArray(listed) || (readable.length === 0 && listed.length > 0)) {
+        throw invalidResponse(`The gateway's ${path} answer is not a list of objects with an id`, {
+          status,
+          data,
+        });
+      }
+      events?.answered(data, text);
+      return readable.length === listed.length ? listed : readable;
+    } catch (error) {
+      events?.failed(error);
+      throw error;
     }
-    return readable.length === listed.length ? listed : readable;
   }
 }
 

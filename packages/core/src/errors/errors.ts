@@ -97,6 +97,23 @@ const OPTIONAL_FIELDS = [
   'usage',
 ] as const;
 
+/** The fields that are the HTTP response itself: an adapter carries them in its own error's fields. */
+const RESPONSE_FIELDS: ReadonlySet<string> = new Set(['body', 'data', 'responseHeaders']);
+
+/**
+ * What an error tells beyond its message and its HTTP response: `code` and each optional field set
+ * (`status`, `model`, `route`, `usage`, …), for an adapter's error data (the AI SDK's
+ * `APICallError.data`). The body and headers are left out: adapters carry them in fields of their
+ * own. Redacted as the error is (`redactOwnKey`): the values are the error's own.
+ */
+export function errorFacts(error: GatewayError): Record<string, unknown> {
+  const facts: Record<string, unknown> = { code: error.code };
+  for (const key of OPTIONAL_FIELDS) {
+    if (!RESPONSE_FIELDS.has(key) && error[key] !== undefined) facts[key] = error[key];
+  }
+  return facts;
+}
+
 /** The one error type of infergate; branch on `code`. */
 export class GatewayError extends Error {
   override readonly name = 'GatewayError';

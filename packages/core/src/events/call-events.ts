@@ -185,6 +185,11 @@ export class CallEvents {
     this.#send(event);
   }
 
+  /** An entry of a catalog list read without a string `id` was left out (`index`: its position). */
+  entrySkipped(index: number): void {
+    this.#send({ type: 'entry-skipped', index });
+  }
+
   /** A listed model was left out before sending (`fallbackModels`). */
   skipped(skip: SkippedModel): void {
     this.#send({

@@ -231,6 +231,17 @@ export interface GatewayFallbackEvent extends GatewayEventBase {
   servedModel: string;
 }
 
+/**
+ * An entry of a list read (`GET /models`, `GET /capabilities`: the `operation`) that the client
+ * cannot read, an entry without a string `id`, was left out; the other entries are served. Sent
+ * once per such entry of each read, before the read's `done`.
+ */
+export interface GatewayEntrySkippedEvent extends GatewayEventBase {
+  type: 'entry-skipped';
+  /** The entry's position in the list's `data` (from 0). */
+  index: number;
+}
+
 /** The call ended: its answer was read (a stream: to its end), or it failed. */
 export interface GatewayDoneEvent extends GatewayEventBase {
   type: 'done';
@@ -276,7 +287,8 @@ export interface GatewayDoneEvent extends GatewayEventBase {
  * (`circuit-open` when a model's failures open its breaker, `circuit-probe` when the call is a
  * breaker's probe, `circuit-close` when its answer closes one); a hedged call's `hedge` when its
  * second attempt is sent and when one of the two won (`hedge-skipped` when it was due but not sent);
- * `fallback` when another model answers than the one requested; `done` last. Events never hold the API key or headers, and hold message content only when the client
+ * `fallback` when another model answers than the one requested; `entry-skipped` for each entry of
+ * a catalog list read that cannot be read; `done` last. Events never hold the API key or headers, and hold message content only when the client
  * is created with `recordContent: true`.
  */
 export type GatewayEvent =
@@ -293,6 +305,7 @@ export type GatewayEvent =
   | GatewayHedgeSkippedEvent
   | GatewayCircuitOpenEvent
   | GatewayFallbackEvent
+  | GatewayEntrySkippedEvent
   | GatewayDoneEvent
   | GatewayCircuitProbeEvent
   | GatewayCircuitCloseEvent;

@@ -240,6 +240,9 @@ function record(
     case 'hedge-skipped':
       recordHedgeSkipped(call, event);
       return;
+    case 'entry-skipped':
+      call.span.addEvent('infergate.entry_skipped', { 'infergate.entry.index': event.index });
+      return;
     case 'done':
       finish(instruments, call, event);
       return;

@@ -83,6 +83,7 @@ describe("a model's others in flight (the catalog's inflight less our own reques
     let inflight = 3;
     const transport = {
       timeoutMs: 5_000,
+      callEvents: async () => undefined,
       json: async () => {
         duringRead();
         return { status: 200, data: { data: [{ id: 'pool/m', capacity: 4, inflight }] } };
