@@ -343,19 +343,49 @@ export function readGroup<T>(
 ): Record<string, unknown> {
   const read: Record<string, unknown> = {};
   const fields: Record<string, OptionField> = group.fields;
-  // (By key: no [key, field] pair made per field, on every call's check.)
+  // (By key: no [key, field] pair made per field.)
   for (const key in fields) {
     const field = fields[key]!;
     if (field.kind === undefined) continue;
     const value: unknown = (given as Record<string, unknown>)[key];
     read[key] =
-      value === undefined
-        ? field.default
-        : (field.kind === 'headers' ? isHeadersInit(value) : typeof value === field.kind)
-          ? value
-          : readNumber(value, field, `${prefix}${key}`, place, code);
+      value === undefined ? field.default : readField(field, value, prefix, key, place, code);
   }
   return read;
+}
+
+/**
+ * `readGroup`'s check alone, for options read where they are used (a call's, on every call): each
+ * option of `group` given in `given` checked by its rule, nothing built.
+ */
+export function checkGroup<T>(
+  group: OptionGroup<T>,
+  given: object,
+  place: OptionPlace,
+  prefix: string,
+  code?: GatewayErrorCode,
+): void {
+  const fields: Record<string, OptionField> = group.fields;
+  for (const key in fields) {
+    const field = fields[key]!;
+    const value: unknown = (given as Record<string, unknown>)[key];
+    if (field.kind !== undefined && value !== undefined) {
+      readField(field, value, prefix, key, place, code);
+    }
+  }
+}
+
+/** A given option's value, checked by its field's rule (a number's read by `readNumber`). */
+function readField(
+  field: OptionField,
+  value: unknown,
+  prefix: string,
+  key: string,
+  place: OptionPlace,
+  code: GatewayErrorCode | undefined,
+): unknown {
+  const ofKind = field.kind === 'headers' ? isHeadersInit(value) : typeof value === field.kind;
+  return ofKind ? value : readNumber(value, field, `${prefix}${key}`, place, code);
 }
 
 /** Why a key is not known here, when it belongs elsewhere (`fallbackModels` given to a client). */
