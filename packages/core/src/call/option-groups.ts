@@ -342,21 +342,14 @@ export function readGroup<T>(
   code?: GatewayErrorCode,
 ): Record<string, unknown> {
   const read: Record<string, unknown> = {};
-  const fields: Record<string, OptionField> = group.fields;
-  // (By key: no [key, field] pair made per field.)
-  for (const key in fields) {
-    const field = fields[key]!;
-    if (field.kind === undefined) continue;
-    const value: unknown = (given as Record<string, unknown>)[key];
-    read[key] =
-      value === undefined ? field.default : readField(field, value, prefix, key, place, code);
-  }
+  checkGroup(group, given, place, prefix, code, read);
   return read;
 }
 
 /**
- * `readGroup`'s check alone, for options read where they are used (a call's, on every call): each
- * option of `group` given in `given` checked by its rule, nothing built.
+ * `readGroup`'s check: each option of `group` given in `given` checked by its rule; with `read`,
+ * each one's value (its default when not given) put in it. Without, nothing is built (a call's
+ * options, checked on every call).
  */
 export function checkGroup<T>(
   group: OptionGroup<T>,
@@ -364,28 +357,22 @@ export function checkGroup<T>(
   place: OptionPlace,
   prefix: string,
   code?: GatewayErrorCode,
+  read?: Record<string, unknown>,
 ): void {
   const fields: Record<string, OptionField> = group.fields;
+  // (By key: no [key, field] pair made per field.)
   for (const key in fields) {
     const field = fields[key]!;
+    if (field.kind === undefined) continue;
     const value: unknown = (given as Record<string, unknown>)[key];
-    if (field.kind !== undefined && value !== undefined) {
-      readField(field, value, prefix, key, place, code);
+    if (value === undefined) {
+      if (read) read[key] = field.default;
+      continue;
     }
+    const ofKind = field.kind === 'headers' ? isHeadersInit(value) : typeof value === field.kind;
+    const checked = ofKind ? value : readNumber(value, field, `${prefix}${key}`, place, code);
+    if (read) read[key] = checked;
   }
-}
-
-/** A given option's value, checked by its field's rule (a number's read by `readNumber`). */
-function readField(
-  field: OptionField,
-  value: unknown,
-  prefix: string,
-  key: string,
-  place: OptionPlace,
-  code: GatewayErrorCode | undefined,
-): unknown {
-  const ofKind = field.kind === 'headers' ? isHeadersInit(value) : typeof value === field.kind;
-  return ofKind ? value : readNumber(value, field, `${prefix}${key}`, place, code);
 }
 
 /** Why a key is not known here, when it belongs elsewhere (`fallbackModels` given to a client). */
