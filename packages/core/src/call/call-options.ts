@@ -1,12 +1,12 @@
 // docs/gateway-protocol.md §2.3 (headers a call adds), §2.5 (its deadline), §10.5 (its retries).
 import { GatewayError } from '../errors/errors';
 import {
+  checkGroup,
   type GatewayHeaders,
   kindOf,
   type OptionGroup,
   type OptionPlace,
   optionKeys,
-  readGroup,
   refusal,
   refuseUnknownOptions,
   STEERING_OPTIONS,
@@ -62,7 +62,7 @@ export function checkCallOptions(options: CallOptions): void {
   refuseUnknownOptions(options, ANY_CALL_OPTION_KEYS, 'call options', 'call option');
   // Every option of a kind by its rule (`onResponse` that is no function was dropped unseen); a
   // bad one is a `configuration_error`, as from the client (fixed when the code is).
-  readGroup(CALL_OPTIONS, options, 'call option', '', 'configuration_error');
+  checkGroup(CALL_OPTIONS, options, 'call option', '', 'configuration_error');
   const { signal, capabilities } = options as CallOptions & { capabilities?: unknown };
   readCapabilityList(capabilities, 'call option');
   if (signal !== undefined && !isAbortSignal(signal)) {

@@ -345,20 +345,37 @@ export function readGroup<T>(
   code?: GatewayErrorCode,
 ): Record<string, unknown> {
   const read: Record<string, unknown> = {};
+  checkGroup(group, given, place, prefix, code, read);
+  return read;
+}
+
+/**
+ * `readGroup`'s check: each option of `group` given in `given` checked by its rule; with `read`,
+ * each one's value (its default when not given) put in it. Without, nothing is built (a call's
+ * options, checked on every call).
+ */
+export function checkGroup<T>(
+  group: OptionGroup<T>,
+  given: object,
+  place: OptionPlace,
+  prefix: string,
+  code?: GatewayErrorCode,
+  read?: Record<string, unknown>,
+): void {
   const fields: Record<string, OptionField> = group.fields;
-  // (By key: no [key, field] pair made per field, on every call's check.)
+  // (By key: no [key, field] pair made per field.)
   for (const key in fields) {
     const field = fields[key]!;
     if (field.kind === undefined) continue;
     const value: unknown = (given as Record<string, unknown>)[key];
-    read[key] =
-      value === undefined
-        ? field.default
-        : (field.kind === 'headers' ? isHeadersInit(value) : typeof value === field.kind)
-          ? value
-          : readNumber(value, field, `${prefix}${key}`, place, code);
+    if (value === undefined) {
+      if (read) read[key] = field.default;
+      continue;
+    }
+    const ofKind = field.kind === 'headers' ? isHeadersInit(value) : typeof value === field.kind;
+    const checked = ofKind ? value : readNumber(value, field, `${prefix}${key}`, place, code);
+    if (read) read[key] = checked;
   }
-  return read;
 }
 
 /** Why a key is not known here, when it belongs elsewhere (`fallbackModels` given to a client). */

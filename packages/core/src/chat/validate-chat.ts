@@ -68,7 +68,10 @@ function checkSamplingFields(request: Record<string, unknown>): void {
   else mayBe('stop', stop, isString, 'a string or an array of strings');
 }
 
-/** At least one message, each an object with a known role and string, array or null content. */
+/**
+ * At least one message, each an object with a known role and string, array or null content. (A
+ * message's field names are made only for a refusal: most requests have none to refuse.)
+ */
 function checkMessages(messages: unknown): void {
   mustBe('messages', messages, Array.isArray, 'an array of messages');
   if (messages.length < 1) {
@@ -76,7 +79,7 @@ function checkMessages(messages: unknown): void {
   }
   for (let i = 0; i < messages.length; i++) {
     const message: unknown = messages[i];
-    mustBe(`messages[${i}]`, message, isJsonObject, 'an object');
+    if (!isJsonObject(message)) mustBe(`messages[${i}]`, message, isJsonObject, 'an object');
     if (typeof message.role !== 'string' || !ROLES.has(message.role)) {
       throw invalidRequest(
         `messages[${i}].role`,
@@ -85,15 +88,20 @@ function checkMessages(messages: unknown): void {
     }
     // (A string, an array of content parts, null or none.)
     const { content } = message;
-    if (content !== null && !Array.isArray(content)) {
-      mayBe(
+    if (
+      content !== null &&
+      content !== undefined &&
+      !Array.isArray(content) &&
+      !isString(content)
+    ) {
+      mustBe(
         `messages[${i}].content`,
         content,
         isString,
         'a string, an array of content parts or null',
       );
     }
-    checkToolFields(message, `messages[${i}]`);
+    checkToolFields(message, i);
   }
 }
 
@@ -101,12 +109,15 @@ function checkMessages(messages: unknown): void {
  * The spec's message types (gateway API §2.4): `tool_calls` an array of objects (`null` too:
  * answers carry it, and a history sends them back), `tool_call_id` a string.
  */
-function checkToolFields(message: Record<string, unknown>, place: string): void {
+function checkToolFields(message: Record<string, unknown>, i: number): void {
   const { tool_calls: calls, tool_call_id: id } = message;
-  if (Array.isArray(calls)) eachMustBe(`${place}.tool_calls`, calls, isJsonObject, 'an object');
-  else if (calls !== null)
-    mayBe(`${place}.tool_calls`, calls, Array.isArray, 'an array of tool calls');
-  mayBe(`${place}.tool_call_id`, id, isString, 'a string');
+  if (Array.isArray(calls))
+    eachMustBe(`messages[${i}].tool_calls`, calls, isJsonObject, 'an object');
+  else if (calls !== null && calls !== undefined) {
+    mustBe(`messages[${i}].tool_calls`, calls, Array.isArray, 'an array of tool calls');
+  }
+  if (id !== undefined && !isString(id))
+    mustBe(`messages[${i}].tool_call_id`, id, isString, 'a string');
 }
 
 /** An array of named function tools whose parameters JSON can carry. */

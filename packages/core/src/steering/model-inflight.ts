@@ -13,8 +13,12 @@ import type { GatewayModel } from '../protocol/wire-types';
  * the calls sent since. Kept on the realm's shared state beside the default budget (budget/realm.ts),
  * so the ESM and the CJS copy of core count the same requests.
  */
+let perBudgetCounts: Map<string, Map<string, number>> | undefined;
 const counts = () =>
-  realmValue('modelInflightPerBudget', () => new Map<string, Map<string, number>>());
+  (perBudgetCounts ??= realmValue(
+    'modelInflightPerBudget',
+    () => new Map<string, Map<string, number>>(),
+  ));
 
 /** A `GET /models` read under way: our requests per model that its answer may count. */
 interface Watch {
@@ -23,7 +27,9 @@ interface Watch {
 }
 
 /** The reads under way (usually none: counting a request is then one map update). */
-const watches = () => realmValue('modelInflightWatches', () => new Set<Watch>());
+let readsUnderWay: Set<Watch> | undefined;
+const watches = () =>
+  (readsUnderWay ??= realmValue('modelInflightWatches', () => new Set<Watch>()));
 
 /** Chat requests in flight from this realm to `model` under the budget `budgetId`. */
 export function modelInflight(budgetId: string, model: string): number {
@@ -94,18 +100,21 @@ export function countModelInflight(budgetId: string, model: string): () => void 
   return () => {
     if (!counted) return;
     counted = false;
-    const left = (counting.get(model) ?? 1) - 1;
-    if (left > 0) counting.set(model, left);
-    else counting.delete(model);
-    // A budget with nothing in flight keeps its (empty) count, not remade on every call, unless
-    // there are many (an app with a key per user).
-    if (counting.size === 0 && perBudget.size > IDLE_BUDGETS_KEPT) {
-      if (perBudget.get(budgetId) === counting) perBudget.delete(budgetId);
+    // (A model's count stays, at 0: a map emptied and filled again on every call is rehashed
+    // each time. A budget's counts all at 0 are forgotten as an empty map was.)
+    counting.set(model, (counting.get(model) ?? 1) - 1);
+    if (perBudget.size > IDLE_BUDGETS_KEPT && perBudget.get(budgetId) === counting) {
+      if (allZero(counting)) perBudget.delete(budgetId);
     }
   };
 }
 
-/** How many budgets keep an empty count. */
+function allZero(counting: ReadonlyMap<string, number>): boolean {
+  for (const count of counting.values()) if (count > 0) return false;
+  return true;
+}
+
+/** How many budgets keep their counts while all are 0. */
 export const IDLE_BUDGETS_KEPT = 32;
 
 /**
