@@ -6,7 +6,6 @@ import { caught } from '@infergate/emulator/testing';
 import { pollUntil, startRedis, type TestRedis } from '@infergate/emulator/testing/redis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { leaseKeys } from '../src/lease-scripts';
-import type { RedisBudget } from '../src/redis-budget';
 import { budgetMaker, connectedClient, grantedByRedis, untilBackOnRedis } from './budgets';
 import { makeCertificates } from './tls-certificates';
 
