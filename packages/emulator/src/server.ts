@@ -290,10 +290,14 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   let origin = '';
   const answer = (request: Request) => emulator.fetch(request);
   const handle = options.cors === undefined ? answer : withCors(answer, options.cors);
-  // An idle connection is kept 30 s, not Node's 5 s: a keep-alive client (undici: the server's
-  // `Keep-Alive: timeout` less 2 s) closes it first, and a retry sent a few seconds after a 429 on
-  // a loaded machine never meets a connection the server is closing at that moment (ECONNRESET).
-  const server = createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
+  // An idle connection is never closed by the server (`keepAliveTimeout: 0`, so no `Keep-Alive:
+  // timeout` hint either): the client closes its own (undici: after 4 s), so it never sends on a
+  // connection the server is closing at that moment, whose request would die unread (ECONNRESET).
+  // With a server timeout, however long, a loaded machine still met it: undici's keep-alive clock
+  // advances a fixed step per timer tick, and a busy event loop slows it below the server's wall
+  // clock (31 s of stall: the server closed, undici still sent on it; issue: the fault matrix's
+  // retries after a cut connection, 2 of 3 reaching the emulator).
+  const server = createServer({ keepAliveTimeout: 0 }, (req, res) => {
     void serve(handle, req, res, origin);
   });
   await listen(server, options.port ?? 0, host);

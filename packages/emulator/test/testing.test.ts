@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_KEYS } from '../src/index';
 import {
   caught,
@@ -56,6 +56,18 @@ describe('emulate', () => {
   it('gives each gateway a host of its own (a client budget per test)', async () => {
     const [a, b] = [await gatewayAs('fetch'), await gatewayAs('fetch')];
     expect(a.baseURL).not.toBe(b.baseURL);
+  });
+
+  it('gives a host of its own after the kit is evaluated again (vi.resetModules)', async () => {
+    const before = await gatewayAs('fetch');
+    // Files sharing a worker: one resets the modules, the next evaluates the kit afresh, while
+    // core's key budget (kept per realm) still counts an earlier client's slots on its host.
+    vi.resetModules();
+    const fresh = await import('../src/testing/emulate');
+    const after = await fresh.emulate();
+    open.push(after);
+    expect(after.baseURL).not.toBe(before.baseURL);
+    expect(after.baseURL).not.toBe('https://gateway-1.test/v1');
   });
 
   it('closes once, however often it is asked', async () => {

@@ -104,7 +104,14 @@ export interface EmulatedGateway extends GatewayConnection {
   close(): Promise<void>;
 }
 
-let hosts = 0;
+/**
+ * The hosts handed out so far, counted on the realm, not in this module: a test runner that
+ * evaluates the kit again (vitest's `vi.resetModules()`, files sharing a worker) would otherwise
+ * start again at `gateway-1`, while core's key budget, kept per realm, still counts the slots of
+ * an earlier test's client on that host (its `budget.isIdle` then reads false).
+ */
+const HOSTS = Symbol.for('@infergate/emulator.testing.hosts');
+const realm = globalThis as { [HOSTS]?: number };
 
 /**
  * An emulator the test's client reaches as a fetch function, through msw, or over real HTTP,
@@ -117,8 +124,9 @@ export async function emulate(options: EmulateOptions = {}): Promise<EmulatedGat
   const emulator = options.emulator ?? createEmulator(options.scenario);
   const as = options.as ?? 'fetch';
   const apiKey = options.apiKey ?? DEFAULT_KEYS.full;
-  hosts += 1;
-  const baseURL = options.baseURL ?? `https://gateway-${hosts}.test/v1`;
+  const host = (realm[HOSTS] ?? 0) + 1;
+  realm[HOSTS] = host;
+  const baseURL = options.baseURL ?? `https://gateway-${host}.test/v1`;
   let served: { baseURL: string; apiKey: string; fetch: typeof fetch; close(): Promise<void> };
   if (as === 'http') served = await overHttp(emulator, options);
   else if (as === 'msw') served = { ...(await throughMsw(emulator, baseURL)), baseURL, apiKey };
