@@ -17,6 +17,7 @@ import {
   readCapabilityList,
   readFlags,
   readSteering,
+  readToolArguments,
   refuseNearMisses,
   streamsOptionally,
   withDeadlineStarted,
@@ -50,7 +51,6 @@ import { convertToGatewayTools } from '../converters/convert-to-gateway-tools';
 import { joinStreamChunks } from '../converters/join-stream-chunks';
 import { mapFinishReason } from '../converters/map-finish-reason';
 import { combineTokenUsage, withTokenUsage } from '../converters/map-usage';
-import { parseArguments } from '../converters/parse-tool-arguments';
 import { callOptions, resolveClient } from '../utils/client';
 import {
   configurationError,
@@ -495,7 +495,7 @@ export class GatewayChatModel
     const chunks = this._streamResponseChunks(messages, options, runManager);
     yield* convertToChatModelEvents(chunks, options.signal, {
       mapReason: mapFinishReason,
-      parseArguments,
+      parseArguments: readToolArguments,
     });
   }
 
