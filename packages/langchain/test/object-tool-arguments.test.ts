@@ -2,6 +2,7 @@
 // §4.4, §5.4): through bindTools, `.invoke()` and `.stream()` keep the answer's text and give the
 // call with its arguments parsed; arguments that are JSON but no object give an invalid call.
 
+import { readToolArguments } from '@infergate/core/internal';
 import { emulate } from '@infergate/emulator/testing';
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { concat } from '@langchain/core/utils/stream';
@@ -76,6 +77,35 @@ describe('tool-call arguments sent as a JSON object, through bindTools', () => {
       expect(message?.content).toBe(TEXT);
       expect(message?.tool_calls).toEqual([]);
       expect(message?.invalid_tool_calls).toMatchObject([{ id: 'c1', name: 'weather', args: '7' }]);
+    }
+  });
+});
+
+// Whether a call's arguments parse is core's rule (`readToolArguments`, §4.5): the chat model maps
+// its reading (an object: `tool_calls`; otherwise `invalid_tool_calls` naming core's fault), as
+// ChatOpenAI's stream reads the same bytes ('' a call with `{}`; `null`, `[1]`, `{bad` invalid).
+describe('tool-call arguments as core reads them, through .invoke() and .stream()', () => {
+  it.each([
+    ['', true],
+    ['{"city":"Kyiv"}', true],
+    ['null', false],
+    ['[1]', false],
+    ['{bad', false],
+  ])('arguments %j', async (args, parses) => {
+    const read = readToolArguments(args);
+    expect(read.ok).toBe(parses);
+    for (const message of await invokedAndStreamed(args)) {
+      if (read.ok) {
+        expect(message?.tool_calls).toMatchObject([
+          { id: 'c1', name: 'weather', args: read.value },
+        ]);
+        expect(message?.invalid_tool_calls).toEqual([]);
+      } else {
+        expect(message?.tool_calls).toEqual([]);
+        expect(message?.invalid_tool_calls).toMatchObject([
+          { id: 'c1', name: 'weather', args, error: read.error },
+        ]);
+      }
     }
   });
 });

@@ -168,6 +168,7 @@ export function capabilityError(options: CapabilityCheck): GatewayError {
     }). ${others}`,
     model,
     missing,
+    capabilities: capabilities && [...capabilities],
     alternatives,
     requestedModel: model,
   });

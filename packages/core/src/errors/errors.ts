@@ -46,6 +46,7 @@ export interface GatewayErrorOptions {
   servedModel?: string;
   model?: string;
   missing?: ModelCapability[];
+  capabilities?: readonly string[];
   alternatives?: string[];
   field?: string;
   /** A stall timeout (`timeout`): which phase stalled, how long it waited, the limit. */
@@ -88,6 +89,7 @@ const OPTIONAL_FIELDS = [
   'servedModel',
   'model',
   'missing',
+  'capabilities',
   'alternatives',
   'field',
   'stall',
@@ -138,6 +140,11 @@ export class GatewayError extends Error {
   declare readonly model?: string;
   /** Capability errors: what the model lacks. */
   declare readonly missing?: ModelCapability[];
+  /**
+   * Capability errors: the capabilities the model was checked against (listed, or as the caller
+   * knew them), so a caller learns them from the refusal without reading the catalog again.
+   */
+  declare readonly capabilities?: readonly string[];
   /** Capability / not-found errors: listed models (or engines) that would do. */
   declare readonly alternatives?: string[];
   /** Validation errors: the offending field, as a path (`messages`, `input[3]`). */

@@ -52,6 +52,16 @@ export class ChatModelCapabilityGate {
     if (entry) this.#learned = { model: this.#model.model, capabilities: capabilitiesOf(entry) };
   }
 
+  /**
+   * Remembers the capabilities core's gate refused the model's call with (on its
+   * `unsupported_model_capability` error): what its catalog read found, learnt without another.
+   */
+  learnFromRefusal(error: unknown): void {
+    if (!isGatewayError(error) || error.code !== 'unsupported_model_capability') return;
+    const { model, capabilities } = error;
+    if (model === this.#model.model && capabilities) this.#learned = { model, capabilities };
+  }
+
   /** Refuses at once when the capabilities were passed; otherwise the request-time gate does. */
   assertKnown(needs: ModelCapability[], purpose: string): void {
     const { model, capabilities } = this.#model;

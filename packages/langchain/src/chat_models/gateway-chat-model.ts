@@ -17,6 +17,7 @@ import {
   readCapabilityList,
   readFlags,
   readSteering,
+  readToolArguments,
   refuseNearMisses,
   streamsOptionally,
   withDeadlineStarted,
@@ -50,7 +51,6 @@ import { convertToGatewayTools } from '../converters/convert-to-gateway-tools';
 import { joinStreamChunks } from '../converters/join-stream-chunks';
 import { mapFinishReason } from '../converters/map-finish-reason';
 import { combineTokenUsage, withTokenUsage } from '../converters/map-usage';
-import { parseArguments } from '../converters/parse-tool-arguments';
 import { callOptions, resolveClient } from '../utils/client';
 import {
   configurationError,
@@ -429,7 +429,7 @@ export class GatewayChatModel
         });
         return withTokenUsage(convertChatResult(result));
       } catch (error) {
-        throw await this.#withHint(error, options.signal);
+        throw this.#withHint(error);
       }
     });
   }
@@ -462,8 +462,8 @@ export class GatewayChatModel
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
     try {
-      const chunks = await this.#answerChunks(messages, options).catch(async (error: unknown) => {
-        throw await this.#withHint(error, options.signal);
+      const chunks = await this.#answerChunks(messages, options).catch((error: unknown) => {
+        throw this.#withHint(error);
       });
       for await (const chunk of chunks) {
         yield chunk;
@@ -495,7 +495,7 @@ export class GatewayChatModel
     const chunks = this._streamResponseChunks(messages, options, runManager);
     yield* convertToChatModelEvents(chunks, options.signal, {
       mapReason: mapFinishReason,
-      parseArguments,
+      parseArguments: readToolArguments,
     });
   }
 
@@ -616,15 +616,13 @@ export class GatewayChatModel
 
   /**
    * Core's capability refusal, with the `create` hint when the model was built with `new` and
-   * without capabilities (its profile was empty when `createAgent` read it).
+   * without capabilities (its profile was empty when `createAgent` read it). The capabilities are
+   * those core's gate refused with (on its error, learnt for `profile` too): no request is made
+   * after the call failed, and the error is never delayed or replaced.
    */
-  async #withHint(error: unknown, signal: AbortSignal | undefined): Promise<unknown> {
+  #withHint(error: unknown): unknown {
     if (this.capabilities || this.#warmed) return error;
-    // Core's gate read the catalog to refuse: the capabilities are a cached look-up now (other
-    // failures may have dropped the cached catalog, and need no hint).
-    if (isGatewayError(error) && error.code === 'unsupported_model_capability') {
-      await this.#gate.learnAfterCall({ signal });
-    }
+    this.#gate.learnFromRefusal(error);
     return withCreateHint(error, this.#gate.known());
   }
 

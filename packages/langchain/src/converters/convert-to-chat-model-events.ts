@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §5 (a streamed answer as LangChain's content-block event stream), §5.4
 // (its reasoning).
+import type { ToolArguments } from '@infergate/core/internal';
 import type {
   ChatModelStreamEvent,
   ContentBlockDelta,
@@ -9,12 +10,11 @@ import type {
 } from '@langchain/core/language_models/event';
 import type { AIMessageChunk, ContentBlock, UsageMetadata } from '@langchain/core/messages';
 import type { ChatGenerationChunk } from '@langchain/core/outputs';
-import type { ParsedArguments } from './parse-tool-arguments';
 
-/** How the model reads an answer's finish reason and a tool call's arguments. */
+/** How the model reads an answer's finish reason and a tool call's arguments (core's reading). */
 export interface AnswerReaders {
   mapReason: (reason: string | undefined) => FinishReason;
-  parseArguments: (text: string) => ParsedArguments;
+  parseArguments: (text: string) => ToolArguments;
 }
 
 type OpenBlock =
