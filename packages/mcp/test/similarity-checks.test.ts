@@ -66,4 +66,18 @@ describe('similarity', () => {
     // The two calls sent, both answered: no call begun only to check the inputs.
     expect(embeddingsDone.map((event) => event.ok)).toEqual([true, true]);
   });
+
+  it('echoes a long text cut at a code point, never half of an emoji', async () => {
+    const text = `a${'🙂'.repeat(150)}`; // UTF-16 unit 199 is a high surrogate
+    const result = await client.callTool({
+      name: 'similarity',
+      arguments: { query: 'a', texts: [text], engine },
+    });
+    expect(result.isError).toBeFalsy();
+    const ranking = (result.structuredContent as { ranking: { text: string }[] }).ranking;
+    expect(ranking[0]!.text).toBe(`a${'🙂'.repeat(99)}…`);
+    expect(ranking[0]!.text.isWellFormed()).toBe(true);
+    const content = result.content as { type: string; text: string }[];
+    expect(content[0]!.text.isWellFormed()).toBe(true);
+  });
 });
