@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { clip, escapeControl } from './escape-control';
 
+/** Half of a surrogate pair (with the `u` flag a whole pair is one code point, not matched). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 describe('escapeControl', () => {
   it('writes line breaks, ANSI escapes and other controls as escapes', () => {
     expect(escapeControl('a\nb\r\tc')).toBe('a\\nb\\r\\tc');
@@ -22,7 +25,7 @@ describe('clip', () => {
     const text = `a${'🙂'.repeat(10)}`; // unit 2 is a high surrogate
     expect(clip(text, 2)).toBe('a…');
     expect(clip(text, 3)).toBe('a🙂…');
-    expect(clip(text, 2).isWellFormed()).toBe(true);
+    expect(clip(text, 2)).not.toMatch(LONE_SURROGATE);
     expect(clip('abcdef', 3)).toBe('abc…');
     expect(clip('abc', 3)).toBe('abc');
   });
