@@ -53,6 +53,8 @@ async function keyBusy() {
   return { release, busy };
 }
 
+/** A hang guard for the waits on the server's messages (they come within milliseconds). */
+const WAIT_MS = 10_000;
 const WAITING = "translation: waiting for one of the gateway key's slots";
 const STILL = "translation: still waiting for one of the gateway key's slots";
 
@@ -66,10 +68,12 @@ describe('a call waiting for a slot', () => {
       undefined,
       { resetTimeoutOnProgress: true, onprogress: (step) => steps.push(step) },
     );
-    await vi.waitFor(() => expect(steps.map((s) => s.message)).toEqual([WAITING]));
+    await vi.waitFor(() => expect(steps.map((s) => s.message)).toEqual([WAITING]), {
+      timeout: WAIT_MS,
+    });
     expect(armed).toHaveLength(1);
     for (let i = 0; i < 3; i++) armed[0]!.beat();
-    await vi.waitFor(() => expect(steps).toHaveLength(4));
+    await vi.waitFor(() => expect(steps).toHaveLength(4), { timeout: WAIT_MS });
     expect(steps.map((s) => s.message)).toEqual([WAITING, STILL, STILL, STILL]);
 
     release();
@@ -102,10 +106,10 @@ describe('a call waiting for a slot', () => {
       undefined,
       { signal: controller.signal, onprogress: (step) => steps.push(step.message ?? '') },
     );
-    await vi.waitFor(() => expect(steps).toEqual([WAITING]));
+    await vi.waitFor(() => expect(steps).toEqual([WAITING]), { timeout: WAIT_MS });
     controller.abort('changed my mind');
     await expect(queued).rejects.toThrow();
-    await vi.waitFor(() => expect(cleared).toContain(armed[0]!.handle));
+    await vi.waitFor(() => expect(cleared).toContain(armed[0]!.handle), { timeout: WAIT_MS });
     release();
     await Promise.all(busy);
     // The cancelled call was never sent: only the four that held the key were.
