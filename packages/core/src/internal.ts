@@ -44,7 +44,7 @@ export { withSettingNames } from './client/setting-names';
 export { encodeBase64 } from './encoding/base64-bytes';
 export { utf8ByteLength } from './encoding/utf8';
 export { errorFacts, invalidRequest } from './errors/errors';
-export { escapeControl } from './errors/escape-control';
+export { clip, escapeControl } from './errors/escape-control';
 export { invalidResponse } from './errors/invalid-response';
 export { lazily } from './errors/load-lazily';
 export { redactKey, redactValue } from './errors/redact-secret';

@@ -10,15 +10,25 @@ const log = (line: string) => process.stderr.write(`${redactMessage(line, secret
 // --help and --version start no server, so stdout is free for them; everything else stays on stderr.
 const print = (text: string) => process.stdout.write(`${text}\n`);
 
+// SIGINT / SIGTERM close the server and exit 0, also while it starts (the first catalog read may
+// take 5 s): then it stops as soon as it has started, instead of dying by the signal.
+let running: Awaited<ReturnType<typeof runCli>>;
+let stopping = false;
+const stop = async () => {
+  stopping = true;
+  if (running === undefined) {
+    log('infergate-mcp: stopping once started');
+    return;
+  }
+  await running.close();
+  process.exit(0);
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
 try {
-  const running = await runCli(argv, process.env, { log, print });
+  running = await runCli(argv, process.env, { log, print });
   if (running !== undefined) {
-    const stop = async () => {
-      await running.close();
-      process.exit(0);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    if (stopping) await stop();
     await running.done;
     process.exit(0);
   }

@@ -1,4 +1,5 @@
 // docs/gateway-protocol.md §6 (embeddings: one engine for a query and its texts).
+import { clip } from '@infergate/core/internal';
 import { checkEmbedMany } from '@infergate/core/internal/service-tools';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerGatewayTool, runTool, type ToolContext, toolResult } from './tool-context';
@@ -23,7 +24,8 @@ export function cosineSimilarity(a: readonly number[], b: readonly number[]): nu
 
 /** Texts in an answer are cut to this many characters (the model has them already). */
 const ECHO_CHARS = 200;
-const echo = (text: string) => (text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text);
+/** Cut at a code point (core's `clip`): half an emoji is ill-formed JSON text to strict readers. */
+const echo = (text: string) => clip(text, ECHO_CHARS);
 
 /** `embed` (vectors) and `similarity` (texts ranked against a query by cosine similarity). */
 export function registerEmbeddingTools(

@@ -84,6 +84,12 @@ export interface GatewayMcpServerOptions
    * `0` reads them only at start, on `refreshCatalog()` and after a `provider_unavailable`.
    */
   catalogRefreshMs?: number;
+  /**
+   * While a tool call waits for one of the key's slots, how often it sends progress again (ms),
+   * so that a client resetting its timeout on progress keeps waiting. Default 2000; `0` tells
+   * the wait once, when it begins.
+   */
+  queueProgressMs?: number;
   /** The name this server gives in MCP's `initialize`. Default `infergate`. */
   name?: string;
 }
@@ -99,6 +105,7 @@ const SERVER_OPTION_KEYS = [
   'mediaFetch',
   'fetch',
   'catalogRefreshMs',
+  'queueProgressMs',
   'name',
   'firstChunkTimeoutMs',
   'chunkTimeoutMs',
@@ -259,6 +266,7 @@ function sessionFactory(
     );
     const context: ToolContext = {
       client,
+      queueProgressMs: options.queueProgressMs,
       media: {
         roots: files ? roots : undefined,
         allowUrls: options.allowUrls ?? true,

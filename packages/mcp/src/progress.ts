@@ -7,16 +7,58 @@ import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sd
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+/** How often a waiting call says it still waits, by default: below even short client timeouts (3 s). */
+export const QUEUE_PROGRESS_MS = 2_000;
+
 /** MCP progress of one tool call: notifications only when the client sent a `progressToken`. */
 export class ToolProgress {
   readonly #extra: ToolExtra;
   readonly #token: string | number | undefined;
+  readonly #queueProgressMs: number;
   #progress = 0;
   #finished = false;
+  /** The gateway calls of this tool call waiting for a slot, by call id: their operation. */
+  readonly #waiting = new Map<number, string>();
+  #heartbeat: ReturnType<typeof setInterval> | undefined;
 
-  constructor(extra: ToolExtra) {
+  /** `queueProgressMs`: how often a waiting call says so again (0: once, when it starts waiting). */
+  constructor(extra: ToolExtra, queueProgressMs = QUEUE_PROGRESS_MS) {
     this.#extra = extra;
     this.#token = extra._meta?.progressToken;
+    this.#queueProgressMs = queueProgressMs;
+  }
+
+  /**
+   * A gateway call of this tool call waits for one of the key's slots: told now, then again every
+   * `queueProgressMs` until it has one (or the tool call ends), so that a client resetting its
+   * timeout on progress keeps waiting however long the key stays busy.
+   */
+  waiting(callId: number, operation: string): void {
+    this.#waiting.set(callId, operation);
+    this.step(`${operation}: waiting for one of the gateway key's slots`);
+    if (this.#heartbeat !== undefined || this.#queueProgressMs === 0 || !this.wanted) return;
+    this.#heartbeat = setInterval(() => this.#stillWaiting(), this.#queueProgressMs);
+    // A waiting call's reminder must not keep the process alive on its own.
+    this.#heartbeat.unref?.();
+  }
+
+  /** The gateway call has its slot, or ended while waiting (cancelled, timed out). */
+  notWaiting(callId: number): void {
+    if (this.#waiting.delete(callId) && this.#waiting.size === 0) this.#stopHeartbeat();
+  }
+
+  #stillWaiting(): void {
+    if (this.#finished || this.#extra.signal.aborted) {
+      this.#stopHeartbeat();
+      return;
+    }
+    const operations = [...new Set(this.#waiting.values())].join(', ');
+    this.step(`${operations}: still waiting for one of the gateway key's slots`);
+  }
+
+  #stopHeartbeat(): void {
+    clearInterval(this.#heartbeat);
+    this.#heartbeat = undefined;
   }
 
   get wanted(): boolean {
@@ -44,6 +86,8 @@ export class ToolProgress {
    */
   finish(): void {
     this.#finished = true;
+    this.#waiting.clear();
+    this.#stopHeartbeat();
   }
 }
 
@@ -69,7 +113,10 @@ export function progressFromGatewayEvents(event: GatewayEvent): void {
   if (progress === undefined || !progress.wanted) return;
   switch (event.type) {
     case 'queued':
-      progress.step(`${event.operation}: waiting for one of the gateway key's slots`);
+      progress.waiting(event.callId, event.operation);
+      break;
+    case 'dequeued':
+      progress.notWaiting(event.callId);
       break;
     case 'attempt':
       progress.step(
@@ -82,6 +129,7 @@ export function progressFromGatewayEvents(event: GatewayEvent): void {
       );
       break;
     case 'done':
+      progress.notWaiting(event.callId);
       if (event.ok) progress.step(`${event.operation}: answered`);
       break;
   }

@@ -49,6 +49,10 @@ describe('createGatewayMcpServer options', () => {
     [{ catalogRefreshMs: 2 ** 31 }, 'to 2147483647, got 2147483648'],
     [{ catalogRefreshMs: 1.5 }, 'got 1.5'],
     [
+      { queueProgressMs: -5 },
+      'queueProgressMs (createGatewayMcpServer option) must be an integer of ms from 0 to 2147483647, got -5',
+    ],
+    [
       { catalogRefreshMs: 'x' },
       'catalogRefreshMs (createGatewayMcpServer option) must be an integer of ms from 0',
     ],

@@ -6,8 +6,11 @@ import type { GatewayMcpServerOptions } from './gateway-mcp-server';
 
 const WHERE = 'createGatewayMcpServer';
 const PLACE = `${WHERE} option` as const;
-/** `catalogRefreshMs`'s rule: 0 turns the timer off; past the longest timer one fires at once. */
-const CATALOG_REFRESH_MS = { kind: 'integer', min: 0, max: MAX_TIMEOUT_MS, unit: 'ms' } as const;
+/**
+ * `catalogRefreshMs`'s and `queueProgressMs`'s rule: 0 turns the timer off; past the longest timer
+ * one fires at once.
+ */
+const TIMER_MS = { kind: 'integer', min: 0, max: MAX_TIMEOUT_MS, unit: 'ms' } as const;
 
 const isFunction = (value: unknown) => typeof value === 'function';
 const isObject = (value: unknown) =>
@@ -50,7 +53,11 @@ export function checkServerOptions(options: GatewayMcpServerOptions): void {
   }
   if (options.catalogRefreshMs !== undefined) {
     // 0: never by timer (only at start, on refreshCatalog() and after a provider_unavailable).
-    readNumber(options.catalogRefreshMs, CATALOG_REFRESH_MS, 'catalogRefreshMs', PLACE);
+    readNumber(options.catalogRefreshMs, TIMER_MS, 'catalogRefreshMs', PLACE);
+  }
+  if (options.queueProgressMs !== undefined) {
+    // 0: the wait told once; past the longest timer an interval would fire at once.
+    readNumber(options.queueProgressMs, TIMER_MS, 'queueProgressMs', PLACE);
   }
   if (options.client !== undefined && options.clientOptions !== undefined) {
     throw new GatewayError({

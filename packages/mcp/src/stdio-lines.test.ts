@@ -70,4 +70,24 @@ describe('oversizedRequest', () => {
   ])('%s', (text, id, method) => {
     expect(oversizedRequest(line(text))).toEqual({ id, method });
   });
+
+  it.each([
+    // The SDKs' order: `name` first in `params`.
+    [
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"embed","arguments":{"a":"PAD"}}}',
+      'embed',
+    ],
+    // `name` last in `params`, members after it.
+    [
+      '{"jsonrpc":"2.0","id":1,"params":{"arguments":{"a":"PAD"},"name":"ocr"},"method":"tools/call"}',
+      'ocr',
+    ],
+    // A nested `name` is no tool's.
+    [
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"a":"PAD","name":"x"}}}',
+      undefined,
+    ],
+  ])('the tool of %s', (text, tool) => {
+    expect(oversizedRequest(line(text)).tool).toBe(tool);
+  });
 });

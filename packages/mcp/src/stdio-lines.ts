@@ -105,6 +105,8 @@ export class MessageLines extends Transform {
 export function oversizedRequest(line: OversizedLine): {
   id: string | number | undefined;
   method: string | undefined;
+  /** A `tools/call`'s tool, when its `name` is the first or last member of `params`. */
+  tool: string | undefined;
 } {
   // Top-level members read forward from the head and backward from the tail, each until a value
   // runs past what was kept (the huge value, the params): a member found both ways is the tail's,
@@ -115,7 +117,19 @@ export function oversizedRequest(line: OversizedLine): {
   return {
     id: typeof id === 'string' || typeof id === 'number' ? id : undefined,
     method: typeof method === 'string' ? method : undefined,
+    tool: toolNamed(line),
   };
+}
+
+/** `params.name` as the first member of `params` (the SDKs' order) or as its last. */
+const TOOL_FIRST = /"params"\s*:\s*\{\s*"name"\s*:\s*("(?:[^"\\]|\\.)*")/;
+const TOOL_LAST =
+  /,\s*"name"\s*:\s*("(?:[^"\\]|\\.)*")\s*\}\s*(?:,\s*"(?:jsonrpc|id|method)"\s*:\s*(?:"(?:[^"\\]|\\.)*"|[\w.+-]+)\s*)*\}\s*$/;
+
+function toolNamed(line: OversizedLine): string | undefined {
+  const json = TOOL_FIRST.exec(line.head)?.[1] ?? TOOL_LAST.exec(line.tail)?.[1];
+  const name = scalar(json);
+  return typeof name === 'string' ? name : undefined;
 }
 
 type Members = Record<string, string>;

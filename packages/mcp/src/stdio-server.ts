@@ -68,10 +68,27 @@ export async function serveStdio(
  * notification).
  */
 function oversizedAnswer(line: OversizedLine): JSONRPCMessage | undefined {
-  const { id, method } = oversizedRequest(line);
+  const { id, method, tool } = oversizedRequest(line);
   if (id === undefined) return undefined;
-  const message = `the message is ${line.bytes} bytes; this server reads at most ${MAX_MESSAGE_BYTES} bytes (40 MiB) per message over stdio, enough for a 23 MiB file as base64: give a larger file as image_path / audio_path or as a URL`;
+  const [field, advice] = (tool !== undefined && OVERSIZED_ADVICE[tool]) || [undefined, ANY_ADVICE];
+  const message = `the message is ${line.bytes} bytes; this server reads at most ${MAX_MESSAGE_BYTES} bytes (40 MiB) per message over stdio: ${advice}`;
   if (method !== 'tools/call') return { jsonrpc: '2.0', id, error: { code: -32600, message } };
-  const error = new GatewayError({ code: 'invalid_request_error', message });
+  const error = new GatewayError({ code: 'invalid_request_error', message, field });
   return { jsonrpc: '2.0', id, result: toolErrorResult(error) };
 }
+
+const FILE_ADVICE = 'enough for a 23 MiB file as base64: give a larger file as';
+/** What fits instead, per tool: the argument that made the message too big, and what to do. */
+const OVERSIZED_ADVICE: Readonly<Record<string, [string, string]>> = {
+  embed: [
+    'texts',
+    'send fewer or shorter texts per call (split the list over several embed calls)',
+  ],
+  similarity: ['texts', 'send fewer or shorter texts per call (rank them in several calls)'],
+  translate: ['text', 'send a shorter text per call (split it over several translate calls)'],
+  ask_model: ['prompt', 'send a shorter prompt'],
+  ocr: ['image_base64', `${FILE_ADVICE} image_path or image_url`],
+  transcribe: ['audio_base64', `${FILE_ADVICE} audio_path or audio_url`],
+};
+/** A message whose tool is not known: both ways. */
+const ANY_ADVICE = `${FILE_ADVICE} image_path / audio_path or a URL; send texts in fewer or shorter pieces per call`;

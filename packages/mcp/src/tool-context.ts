@@ -22,6 +22,8 @@ export interface ToolContext {
   media: MediaSources;
   /** Told of every gateway error (a `provider_unavailable` makes the server re-read the catalog). */
   onGatewayError: (code: string) => void;
+  /** The server's `queueProgressMs` (undefined: the default). */
+  queueProgressMs?: number | undefined;
 }
 
 /**
@@ -35,7 +37,7 @@ export async function runTool(
   body: (progress: ToolProgress) => Promise<CallToolResult>,
   argumentOf?: ToolArgumentOf,
 ): Promise<CallToolResult> {
-  const progress = new ToolProgress(extra);
+  const progress = new ToolProgress(extra, context.queueProgressMs);
   try {
     return await withProgress(progress, () => body(progress));
   } catch (error) {

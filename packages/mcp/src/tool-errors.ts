@@ -20,10 +20,19 @@ export function embeddingArgument(field: string, oneText = 'texts[0]'): string |
   return field === 'text' ? oneText : undefined;
 }
 
-/** `ask_model`'s names: core's `fallbackModels[i]` option is the `fallback_models[i]` argument. */
+/** Core's fields of the schema ask_model sends: the arguments they come from. */
+const SCHEMA_ARGUMENTS: Readonly<Record<string, string>> = {
+  'response_format.json_schema.schema': 'output_schema',
+  'response_format.json_schema.name': 'output_schema_name',
+};
+
+/**
+ * `ask_model`'s names: core's `fallbackModels[i]` option is the `fallback_models[i]` argument,
+ * its `response_format.json_schema.schema` the `output_schema` argument.
+ */
 export function askModelArgument(field: string): string | undefined {
   const item = /^fallbackModels(\[\d+\])?$/.exec(field);
-  return item ? `fallback_models${item[1] ?? ''}` : undefined;
+  return item ? `fallback_models${item[1] ?? ''}` : SCHEMA_ARGUMENTS[field];
 }
 
 /** `ocr`'s and `transcribe`'s names: core's `image` / `audio` is the one `<kind>_*` given. */

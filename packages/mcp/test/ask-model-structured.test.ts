@@ -206,3 +206,36 @@ describe('ask_model with output_schema', () => {
     expect(textOf(result)).toMatch(/invalid_structured_output.*community\/claimed/s);
   });
 });
+
+describe('ask_model with an output_schema core cannot check answers against', () => {
+  it('is refused as the output_schema argument before any request; no model blamed', async () => {
+    const result = await ask({
+      model: 'community/general',
+      prompt: 'give json',
+      output_schema: { type: 'object', properties: { n: { type: 'strin' } } },
+      fallback_models: ['community/json-schema', 'pool-a/llama-3-8b'],
+    });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({
+      error: { code: 'invalid_request_error', field: 'output_schema' },
+    });
+    expect(textOf(result)).toMatch(/output_schema: .* at #\/properties\/n: type must be one of/);
+    expect(emulator().counters.requests.chat ?? 0).toBe(0);
+    // The model never failed: a call without the schema is answered by it.
+    for (let i = 0; i < 2; i++) {
+      await ask({
+        model: 'community/general',
+        prompt: 'x',
+        output_schema: { type: 'strin' },
+        fallback_models: ['community/json-schema'],
+      });
+    }
+    const after = await ask({
+      model: 'community/general',
+      prompt: 'hello',
+      fallback_models: ['community/streamer'],
+    });
+    const { route } = after.structuredContent as { route: { hops: unknown[] } };
+    expect(route.hops).toEqual([{ model: 'community/general', outcome: 'answered' }]);
+  });
+});

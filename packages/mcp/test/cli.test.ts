@@ -2,7 +2,7 @@
  * The `infergate-mcp` command as a client starts it: over stdio (the SDK's `StdioClientTransport`
  * spawning the bin, as Claude Desktop does) and over HTTP.
  */
-import { type ChildProcess, execFileSync, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
@@ -211,5 +211,40 @@ describe('infergate-mcp', () => {
     expect(status).toBe(2);
     expect(stderr).toContain('--port needs --http');
     expect(stderr).toContain('infergate-mcp --help');
+  });
+});
+
+describe('infergate-mcp stopped while it starts', () => {
+  it('SIGTERM during the first catalog read: closes once started and exits 0', async () => {
+    const { emulator } = harness.gateway;
+    const catalogReads = () =>
+      (emulator.counters.requests.capabilities ?? 0) + (emulator.counters.requests.models ?? 0);
+    // The in-process server's own reads ended first: a read counted next is the child's.
+    await harness.mcp.refreshCatalog();
+    await harness.gateway.untilIdle();
+    const readsBefore = catalogReads();
+    const releases = [emulator.holdAnswers('capabilities'), emulator.holdAnswers('models')];
+    const child = spawn(process.execPath, [bin, '--catalog-refresh', '0'], {
+      env: gatewayEnv(),
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    children.push(child);
+    let stderr = '';
+    const told = new Promise<void>((resolve) => {
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+        if (stderr.includes('stopping once started')) resolve();
+      });
+    });
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once('exit', (code, signal) => resolve([code, signal])),
+    );
+    // The first catalog read is on its way, held by the emulator: the server is starting.
+    await harness.gateway.until(() => catalogReads() > readsBefore);
+    child.kill('SIGTERM');
+    // Killed by the signal (before), or told it stops once started: either ends the wait.
+    await Promise.race([told, exited]);
+    for (const release of releases) release();
+    expect(await exited).toEqual([0, null]);
   });
 });

@@ -8,6 +8,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from './harness';
 
+/** Half of a surrogate pair (with the `u` flag a whole pair is one code point, not matched). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /** The paths the server's gateway client asked its fetch for, as it asked (before any answer). */
 const fetched: string[] = [];
 /** The `done` events of the embeddings calls the server's gateway client made. */
@@ -65,5 +68,19 @@ describe('similarity', () => {
     expect(embeddingsAsked()).toBe(2);
     // The two calls sent, both answered: no call begun only to check the inputs.
     expect(embeddingsDone.map((event) => event.ok)).toEqual([true, true]);
+  });
+
+  it('echoes a long text cut at a code point, never half of an emoji', async () => {
+    const text = `a${'🙂'.repeat(150)}`; // UTF-16 unit 199 is a high surrogate
+    const result = await client.callTool({
+      name: 'similarity',
+      arguments: { query: 'a', texts: [text], engine },
+    });
+    expect(result.isError).toBeFalsy();
+    const ranking = (result.structuredContent as { ranking: { text: string }[] }).ranking;
+    expect(ranking[0]!.text).toBe(`a${'🙂'.repeat(99)}…`);
+    expect(ranking[0]!.text).not.toMatch(LONE_SURROGATE);
+    const content = result.content as { type: string; text: string }[];
+    expect(content[0]!.text).not.toMatch(LONE_SURROGATE);
   });
 });

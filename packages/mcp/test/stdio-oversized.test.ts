@@ -29,13 +29,30 @@ it('a message over 40 MiB is a failed call, and the session goes on', async () =
   const oversized = await client.callTool({ name: 'ocr', arguments: { image_base64: image } });
   expect(oversized.isError).toBe(true);
   expect(textOf(oversized)).toMatch(/the message is \d+ bytes; .* at most 41943040 bytes/);
-  expect(textOf(oversized)).toContain('image_path / audio_path');
+  expect(textOf(oversized)).toContain('give a larger file as image_path or image_url');
+  expect(oversized.structuredContent).toMatchObject({ error: { field: 'image_base64' } });
   const after = await client.callTool({
     name: 'translate',
     arguments: { text: 'Good morning', target_language: 'de' },
   });
   expect(textOf(after)).toBe('[de] Good morning');
   expect(harness.gateway.emulator.counters.requests.ocr ?? 0).toBe(0);
+}, 60_000);
+
+it('an oversized embed call names its texts and says to send fewer per call', async () => {
+  // 1400 texts of 31 KB: each within the engine's limit, together over the message limit.
+  const texts = Array.from({ length: 1400 }, (_, i) => `chunk ${i} ${'lorem ipsum '.repeat(2600)}`);
+  const oversized = await client.callTool({
+    name: 'embed',
+    arguments: { texts, engine: 'multilingual-e5-base' },
+  });
+  expect(oversized.isError).toBe(true);
+  expect(oversized.structuredContent).toMatchObject({
+    error: { code: 'invalid_request_error', field: 'texts' },
+  });
+  expect(textOf(oversized)).toContain('send fewer or shorter texts per call');
+  expect(textOf(oversized)).not.toContain('image_path');
+  expect(harness.gateway.emulator.counters.requests.embeddings ?? 0).toBe(0);
 }, 60_000);
 
 /** A session over in-process streams, written raw: `answer(id)` waits for the line answering `id`. */

@@ -12,6 +12,7 @@ import type { WholeAnswer } from '../http/whole-answer';
 import type { StructuredResult } from '../protocol/chat-result-types';
 import type { ChatRoute } from '../protocol/chat-route';
 import type { ChatRequest, ResponseFormat } from '../protocol/wire-types';
+import { checkSchemaForm } from '../steering/check-schema-form';
 import type { StructuredOutputCheck } from '../steering/check-structured-answer';
 import {
   runSteeredCall,
@@ -101,13 +102,17 @@ export async function sendSteeredChat<T>(
   return steered;
 }
 
-/** The schema a request asks for (`response_format` `json_schema`), its name checked now. */
+/**
+ * The schema a request asks for (`response_format` `json_schema`), its name and its form checked
+ * now: before any request, a schema core's check cannot use is the caller's error, no model's.
+ */
 function schemaAskedIn(req: ChatRequest): StructuredOutputSchema | undefined {
   if (!asksForStructuredOutput(req)) return undefined;
   const format = (req.response_format as Extract<ResponseFormat, { type: 'json_schema' }>)
     .json_schema;
   const given: StructuredOutputSchema = { schema: format.schema as Record<string, unknown> };
   given.name = schemaName({ ...given, name: format.name }, 'response_format.json_schema.name');
+  checkSchemaForm(given.schema, 'response_format.json_schema.schema');
   if (typeof format.description === 'string') given.description = format.description;
   if (typeof format.strict === 'boolean') given.strict = format.strict;
   return given;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { escapeControl } from './escape-control';
+import { clip, escapeControl } from './escape-control';
+
+/** Half of a surrogate pair (with the `u` flag a whole pair is one code point, not matched). */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 describe('escapeControl', () => {
   it('writes line breaks, ANSI escapes and other controls as escapes', () => {
@@ -14,5 +17,16 @@ describe('escapeControl', () => {
   it('leaves printable text as it is, any script', () => {
     const text = 'community/général — 模型 🙂 "quoted" \\n as typed';
     expect(escapeControl(text)).toBe(text);
+  });
+});
+
+describe('clip', () => {
+  it('cuts at a code point: never half of a surrogate pair', () => {
+    const text = `a${'🙂'.repeat(10)}`; // unit 2 is a high surrogate
+    expect(clip(text, 2)).toBe('a…');
+    expect(clip(text, 3)).toBe('a🙂…');
+    expect(clip(text, 2)).not.toMatch(LONE_SURROGATE);
+    expect(clip('abcdef', 3)).toBe('abc…');
+    expect(clip('abc', 3)).toBe('abc');
   });
 });

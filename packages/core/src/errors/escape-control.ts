@@ -25,12 +25,16 @@ export function escapeControl(text: string): string {
 }
 
 /**
- * `text` cut to its first `max` characters, `…` marking the cut: a message never quotes a long value
+ * `text` cut to its first `max` characters (one fewer rather than half an emoji), `…` marking the cut: a message never quotes a long value
  * whole. The mark is what redaction knows a cut by (a start of the key before it is redacted too,
  * redact-secret.ts), so a cut made before the key is redacted cannot leave a part of it.
  */
 export function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}${CUT_MARK}` : text;
+  if (text.length <= max) return text;
+  // Cut at a code point: half of a surrogate pair is ill-formed (strict JSON readers refuse it).
+  const high = text.charCodeAt(max - 1);
+  const end = high >= 0xd800 && high <= 0xdbff ? max - 1 : max;
+  return `${text.slice(0, end)}${CUT_MARK}`;
 }
 
 /**

@@ -146,7 +146,7 @@ function checkRef(walk: Walk, ref: string, value: unknown, path: string): void {
 }
 
 /** The subschema a `$ref` points to: `#`, `#/$defs/x`, `#/definitions/a~1b`, … */
-function resolve(root: JsonSchema, ref: string): JsonSchema | undefined {
+export function resolve(root: JsonSchema, ref: string): JsonSchema | undefined {
   const [head, ...steps] = ref.split('/');
   let node: unknown = head === '#' ? root : undefined;
   for (const step of steps) {

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { GatewayError } from '../errors/errors';
+import { checkSchemaForm } from './check-schema-form';
+
+const FIELD = 'response_format.json_schema.schema';
+/** The refusal of `schema`, or undefined when it passes. */
+function refusal(schema: unknown): GatewayError | undefined {
+  try {
+    checkSchemaForm(schema as Record<string, unknown>, FIELD);
+    return undefined;
+  } catch (error) {
+    return error as GatewayError;
+  }
+}
+
+const Node: z.ZodType<{ name: string; children: unknown[] }> = z.object({
+  name: z.string(),
+  get children() {
+    return z.array(Node);
+  },
+});
+
+describe('checkSchemaForm', () => {
+  it.each([
+    [
+      'an object with every kind of field',
+      z
+        .object({
+          id: z.uuid(),
+          email: z.email().optional(),
+          age: z.number().int().min(0).max(150),
+          tags: z.array(z.string().min(1)).max(10),
+          role: z.enum(['admin', 'user']),
+          kind: z.literal('person'),
+          note: z.string().nullable(),
+          when: z.iso.datetime(),
+          score: z.number().multipleOf(0.5).gt(0),
+          code: z.string().regex(/^[A-Z]{3}-\d+$/),
+          pair: z.tuple([z.string(), z.number()]),
+          extra: z.record(z.string(), z.boolean()),
+        })
+        .strict(),
+    ],
+    [
+      'a union and a discriminated union',
+      z.object({
+        value: z.union([z.string(), z.number(), z.null()]),
+        shape: z.discriminatedUnion('type', [
+          z.object({ type: z.literal('circle'), r: z.number() }),
+          z.object({ type: z.literal('square'), side: z.number() }),
+        ]),
+      }),
+    ],
+    ['a recursive schema ($ref, $defs)', Node],
+    [
+      'an intersection (allOf)',
+      z.intersection(z.object({ a: z.string() }), z.object({ b: z.number() })),
+    ],
+  ])('passes zod 4 toJSONSchema: %s', (_, schema) => {
+    const json = z.toJSONSchema(schema, { target: 'draft-2020-12' });
+    expect(refusal(json)).toBeUndefined();
+    expect(refusal(z.toJSONSchema(schema, { target: 'draft-7' }))).toBeUndefined();
+  });
+
+  it.each([
+    {
+      type: 'object',
+      properties: { a: { type: ['string', 'null'] } },
+      additionalProperties: false,
+    },
+    {
+      $schema: 'http://json-schema.org/draft-04/schema#',
+      definitions: { a: { type: 'string' } },
+      properties: { x: { $ref: '#/definitions/a' } },
+    },
+    {
+      type: 'object',
+      properties: { a: { type: 'string', nullable: true, format: 'date' } },
+      required: ['a'],
+    },
+    // (`then` written as JSON: an object literal with a `then` looks like a promise.)
+    {
+      anyOf: [{ type: 'string' }, { const: 5 }, true],
+      ...JSON.parse('{"if":{},"then":{},"else":{}}'),
+    },
+    { type: 'number', exclusiveMinimum: true, minimum: 0, 'x-unknown': { type: 'nonsense' } },
+    true,
+  ])('passes hand-written schemas: %j', (schema) => {
+    expect(refusal(schema)).toBeUndefined();
+  });
+
+  it.each([
+    [
+      { type: 'strin' },
+      'type must be one of string, number, integer, boolean, object, array, null (or a list of them), got "strin"',
+    ],
+    [{ properties: { a: { type: ['string', 'nul'] } } }, 'at #/properties/a: type must be one of'],
+    [{ properties: [] }, 'properties must be an object of schemas, got an array'],
+    [{ required: 'a' }, 'required must be an array of property names, got "a"'],
+    [{ enum: 5 }, 'enum must be an array, got 5'],
+    [{ items: { minLength: '3' } }, 'at #/items: minLength must be an integer ≥ 0, got "3"'],
+    [{ pattern: '(' }, 'pattern must be a regular expression'],
+    [{ multipleOf: 0 }, 'multipleOf must be a number > 0, got 0'],
+    [{ anyOf: [] }, 'anyOf must be a non-empty list'],
+    [
+      { properties: { a: 5 } },
+      'at #/properties/a: must be a schema (an object or true/false), got 5',
+    ],
+    [
+      { properties: { a: { $ref: '#/$defs/missing' } } },
+      '$ref "#/$defs/missing" must point inside the schema',
+    ],
+    [{ $ref: 'https://example.com/schema.json' }, 'must point inside the schema'],
+    [{ $ref: '#' }, '$ref "#" loops back to itself'],
+    [
+      {
+        $defs: { a: { allOf: [{ $ref: '#/$defs/b' }] }, b: { $ref: '#/$defs/a' } },
+        $ref: '#/$defs/a',
+      },
+      'loops back to itself',
+    ],
+  ])('refuses %j', (schema, message) => {
+    const error = refusal(schema);
+    expect(error?.code).toBe('invalid_request_error');
+    expect(error?.field).toBe(FIELD);
+    expect(error?.message).toContain(
+      `${FIELD}: is not a JSON Schema core can check answers against`,
+    );
+    expect(error?.message).toContain(message);
+  });
+
+  it('passes a recursive list that consumes a value between its $refs', () => {
+    const schema = {
+      type: 'object',
+      properties: { next: { anyOf: [{ type: 'null' }, { $ref: '#' }] } },
+    };
+    expect(refusal(schema)).toBeUndefined();
+  });
+});

@@ -1,0 +1,55 @@
+import { caught, emulate } from '@infergate/emulator/testing';
+import { describe, expect, it } from 'vitest';
+import type { GatewayError } from '../src/index';
+import { clientOn } from './helpers';
+
+// A JSON Schema core's check cannot use (docs/gateway-protocol.md §4.8) is the caller's error:
+// refused before any request, naming the schema. Sent, it would make every model's answer fail the
+// check (`invalid_structured_output`, each answer paid) and open healthy models' breakers.
+const asking = (schema: Record<string, unknown>) => ({
+  model: 'community/general',
+  messages: [{ role: 'user' as const, content: 'give json' }],
+  response_format: { type: 'json_schema' as const, json_schema: { name: 'answer', schema } },
+});
+
+describe('a schema core cannot check answers against', () => {
+  it.each([false, true])('is refused before any request (stream: %s)', async (stream) => {
+    const emulated = await emulate();
+    const client = clientOn(emulated);
+    const request = asking({ type: 'object', properties: { n: { type: 'strin' } } });
+    const options = { fallbackModels: ['community/json-schema', 'pool-a/llama-3-8b'] };
+    const error = await caught<GatewayError>(
+      stream ? client.chatStream(request, options) : client.chat(request, options),
+    );
+    expect(error).toMatchObject({
+      code: 'invalid_request_error',
+      field: 'response_format.json_schema.schema',
+    });
+    expect(error.message).toMatch(
+      /at #\/properties\/n: type must be one of string, .* got "strin"/,
+    );
+    // Nothing sent: no chat request, no catalog read.
+    expect(emulated.counters.requests.chat ?? 0).toBe(0);
+    expect(emulated.counters.requests.models ?? 0).toBe(0);
+    await emulated.close();
+  });
+
+  it('trips no breaker: the model answers the next call', async () => {
+    const emulated = await emulate();
+    const client = clientOn(emulated);
+    for (let i = 0; i < 3; i++) {
+      const refused = client.chat(asking({ type: 'strin' }), {
+        fallbackModels: ['community/json-schema'],
+      });
+      expect(await caught<GatewayError>(refused)).toMatchObject({ code: 'invalid_request_error' });
+    }
+    const result = await client.chat(
+      { model: 'community/general', messages: [{ role: 'user', content: 'hello' }] },
+      { fallbackModels: ['community/streamer'] },
+    );
+    expect(result.route.hops.map((hop) => [hop.model, hop.outcome])).toEqual([
+      ['community/general', 'answered'],
+    ]);
+    await emulated.close();
+  });
+});
