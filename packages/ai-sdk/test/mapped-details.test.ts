@@ -52,7 +52,11 @@ describe('a stream with two choices', () => {
 describe('what is sent', () => {
   /** The chat request body `generateText` sent. */
   async function sentBody(options: Parameters<typeof generateText>[0]) {
-    const result = await generateText({ ...options, maxRetries: 0, include: { requestBody: true } });
+    const result = await generateText({
+      ...options,
+      maxRetries: 0,
+      include: { requestBody: true },
+    });
     return result.request.body as {
       messages: Record<string, unknown>[];
       tools?: { function: Record<string, unknown> }[];
