@@ -168,3 +168,57 @@ describe('a stream that failed', () => {
     expect([usage.inputTokens, usage.outputTokens, usage.totalTokens]).toEqual([5, 3, 8]);
   });
 });
+
+describe('a tool call sent without arguments', () => {
+  // Core's reading: blank arguments are a call without arguments; `ai` gets `{}` either way, as
+  // with @ai-sdk/openai-compatible on the same bytes.
+  const tools = { time: tool({ inputSchema: jsonSchema({ type: 'object' }) }) };
+  const call = (args: string) => ({
+    id: 'call_t',
+    type: 'function',
+    function: { name: 'time', arguments: args },
+  });
+
+  it.each([[''], ['  ']])('generateText: arguments %j are the input {}', async (args) => {
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (!request.url.endsWith('/chat/completions')) return globalThis.fetch(request);
+      return Response.json(
+        {
+          id: 'c1',
+          object: 'chat.completion',
+          model: MODEL,
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: null, tool_calls: [call(args)] },
+              finish_reason: 'tool_calls',
+            },
+          ],
+        },
+        { headers: { 'x-service-model': MODEL } },
+      );
+    };
+    const result = await generateText({ model: gateway({ fetch })(MODEL), prompt: 'time?', tools });
+    expect(result.toolCalls.map((part) => [part.toolCallId, part.input])).toEqual([['call_t', {}]]);
+  });
+
+  it.each([[''], ['  ']])('streamText: arguments %j are the input {}', async (args) => {
+    const sse = [
+      event([
+        { index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, ...call(args) }] } },
+      ]),
+      event([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]),
+      'data: [DONE]\n\n',
+    ].join('');
+    const result = streamText({
+      model: gateway({ fetch: streaming(sse) })(MODEL),
+      prompt: 'time?',
+      tools,
+    });
+    const calls = await result.toolCalls;
+    expect(calls.map((part) => [part.toolCallId, part.input, part.invalid])).toEqual([
+      ['call_t', {}, undefined],
+    ]);
+  });
+});
