@@ -15,6 +15,7 @@ import {
 } from '@infergate/core';
 import { convertGatewayUsage } from './convert-gateway-usage';
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
+import { toolCallInput } from './tool-call-input';
 import { toolCallMetadata } from './tool-call-metadata';
 
 /** What the conversion reads of core's `ChatStream`. */
@@ -272,7 +273,7 @@ class GatewayStreamParts {
         type: 'tool-call',
         toolCallId: call.id,
         toolName: call.name as string,
-        input: call.arguments.trim() === '' ? '{}' : call.arguments,
+        input: toolCallInput(call.arguments),
         ...toolCallMetadata(call.extraContent),
       });
     }

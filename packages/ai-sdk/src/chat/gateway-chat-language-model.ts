@@ -45,6 +45,7 @@ import { InvalidStructuredOutputError } from './invalid-structured-output-error'
 import { mapGatewayFinishReason } from './map-gateway-finish-reason';
 import { type PreparedTools, prepareTools } from './prepare-tools';
 import { providerMetadata } from './provider-metadata';
+import { toolCallInput } from './tool-call-input';
 import { toolCallMetadata } from './tool-call-metadata';
 import { UnsupportedModelCapabilityError } from './unsupported-model-capability-error';
 
@@ -118,7 +119,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
         type: 'tool-call',
         toolCallId: toolCall.id,
         toolName: toolCall.name,
-        input: toolCall.arguments,
+        input: toolCallInput(toolCall.arguments),
         // Gemini's thought signature rides here to the next step (tool-call-metadata.ts).
         ...toolCallMetadata(toolCall.extraContent),
       });

@@ -1,0 +1,247 @@
+// Details the adapter maps that users see, through LangChain's own entry points against the
+// emulator (or, for bytes it does not send, a fetch of a few lines): which choice a stream's finish
+// reason and tags are, a whole answer's tool calls on .stream(), a history's invalid tool call
+// sent back as written, the tokens callbacks get, LangChain's error codes, a structured stream's
+// last value, generate()'s usage over several prompts.
+
+import { DEFAULT_KEYS } from '@infergate/emulator';
+import { caught, emulate } from '@infergate/emulator/testing';
+import {
+  AIMessage,
+  type AIMessageChunk,
+  HumanMessage,
+  ToolMessage,
+} from '@langchain/core/messages';
+import { concat } from '@langchain/core/utils/stream';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod/v4';
+import { GatewayChatModel } from '../src/index';
+import { intercepting, recordingGateway, weatherTool } from './helpers';
+
+const MODEL = 'community/general';
+
+function codeOf(error: unknown): unknown {
+  return (error as { lc_error_code?: unknown }).lc_error_code;
+}
+
+/** One SSE event of a chat completion chunk with these `choices` (and `extra` fields). */
+const event = (choices: object[], extra: object = {}) =>
+  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: MODEL, choices, ...extra })}\n\n`;
+
+const sseResponse = (sse: string) =>
+  new Response(sse, { headers: { 'content-type': 'text/event-stream', 'x-service-model': MODEL } });
+
+/** A whole chat completion whose message is `message` (and `extra` fields). */
+const wholeResponse = (message: object, extra: object = {}) =>
+  Response.json(
+    {
+      id: 'c1',
+      object: 'chat.completion',
+      model: MODEL,
+      choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop' }],
+      ...extra,
+    },
+    { headers: { 'x-service-model': MODEL } },
+  );
+
+/** A model on the emulator whose chat answers are `answer`'s (given the request's JSON body). */
+async function answering(
+  answer: (body: { stream?: boolean; messages: { content?: unknown }[] }) => Response,
+  model = MODEL,
+) {
+  const connection = intercepting(await emulate(), async (request) =>
+    request.url.endsWith('/chat/completions') ? answer(await request.json()) : undefined,
+  );
+  return new GatewayChatModel(model, connection);
+}
+
+/** A .stream() read to its end, its chunks joined. */
+async function joined(stream: Promise<AsyncIterable<AIMessageChunk>>): Promise<AIMessageChunk> {
+  let whole: AIMessageChunk | undefined;
+  for await (const chunk of await stream) whole = whole ? concat(whole, chunk) : chunk;
+  return whole as AIMessageChunk;
+}
+
+describe('a stream with two choices', () => {
+  it("ends with choice 0's finish reason, fingerprint and service tier, not those of a choice ending after it", async () => {
+    const sse = [
+      event([
+        { index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null },
+        { index: 1, delta: { role: 'assistant', content: 'Hello' }, finish_reason: null },
+      ]),
+      event([{ index: 0, delta: {}, finish_reason: 'stop' }], {
+        system_fingerprint: 'fp_zero',
+        service_tier: 'default',
+      }),
+      event([{ index: 1, delta: {}, finish_reason: 'length' }], {
+        system_fingerprint: 'fp_one',
+        service_tier: 'flex',
+      }),
+      'data: [DONE]\n\n',
+    ].join('');
+    const model = await answering(() => sseResponse(sse));
+    const whole = await joined(model.stream('hi'));
+    expect(whole.response_metadata).toMatchObject({
+      finish_reason: 'stop',
+      system_fingerprint: 'fp_zero',
+      service_tier: 'default',
+    });
+  });
+});
+
+describe("a stream chunk's service tier", () => {
+  it("is the final message's response_metadata.service_tier", async () => {
+    const sse = [
+      event([{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }]),
+      event([{ index: 0, delta: {}, finish_reason: 'stop' }], { service_tier: 'default' }),
+      'data: [DONE]\n\n',
+    ].join('');
+    const model = await answering(() => sseResponse(sse));
+    const whole = await joined(model.stream('hi'));
+    expect(whole.response_metadata.service_tier).toBe('default');
+  });
+});
+
+describe('a model that cannot stream, answering two tool calls whole', () => {
+  const calls = [
+    { id: 'call_a', type: 'function', function: { name: 'weather', arguments: '{"city":"Kyiv"}' } },
+    { id: 'call_b', type: 'function', function: { name: 'weather', arguments: '{"city":"Lviv"}' } },
+  ];
+  const expected = [
+    { type: 'tool_call', id: 'call_a', name: 'weather', args: { city: 'Kyiv' } },
+    { type: 'tool_call', id: 'call_b', name: 'weather', args: { city: 'Lviv' } },
+  ];
+  // combo/t: chat and tools, no streaming.
+  const toolModel = async () =>
+    (
+      await answering(() => wholeResponse({ content: null, tool_calls: calls }), 'combo/t')
+    ).bindTools([weatherTool]);
+
+  it('.stream(): two tool calls, each with its own id and arguments', async () => {
+    const whole = await joined((await toolModel()).stream('weather in Kyiv and Lviv?'));
+    expect(whole.tool_calls).toEqual(expected);
+    expect(whole.invalid_tool_calls ?? []).toEqual([]);
+  });
+
+  it('streamEvents: the same two calls on the model end event', async () => {
+    const events = (await toolModel()).streamEvents('weather in Kyiv and Lviv?', { version: 'v2' });
+    let output: AIMessageChunk | undefined;
+    for await (const seen of events) {
+      if (seen.event === 'on_chat_model_end') output = seen.data.output as AIMessageChunk;
+    }
+    expect(output?.tool_calls).toEqual(expected);
+  });
+});
+
+describe("a history's invalid tool call", () => {
+  it('is sent back with its arguments as the model wrote them', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel(MODEL, connection);
+    await model.invoke([
+      new HumanMessage('weather?'),
+      new AIMessage({
+        content: '',
+        invalid_tool_calls: [
+          { type: 'invalid_tool_call', id: 'call_1', name: 'weather', args: '{"a":', error: 'x' },
+        ],
+      }),
+      new ToolMessage({ tool_call_id: 'call_1', content: 'bad arguments' }),
+      new HumanMessage('and now?'),
+    ]);
+    const sent = bodies[0]?.messages as { tool_calls?: { function: { arguments: string } }[] }[];
+    expect(sent[1]?.tool_calls?.map((call) => call.function.arguments)).toEqual(['{"a":']);
+  });
+});
+
+describe('handleLLMNewToken', () => {
+  it('gets the text of each chunk of a streaming invoke: the tokens joined are the answer', async () => {
+    const { connection } = await emulate();
+    const model = new GatewayChatModel(MODEL, { ...connection, streaming: true });
+    const tokens: string[] = [];
+    const answer = await model.invoke('hi there', {
+      callbacks: [{ handleLLMNewToken: (token: string) => void tokens.push(token) }],
+    });
+    expect(answer.text.length).toBeGreaterThan(0);
+    expect(tokens.join('')).toBe(answer.text);
+  });
+});
+
+describe("LangChain's error codes", () => {
+  it('a model the key may not use unshielded is MODEL_AUTHENTICATION', async () => {
+    const { connection } = await emulate({ apiKey: DEFAULT_KEYS.shielded });
+    const model = new GatewayChatModel('my/desk-model', {
+      ...connection,
+      capabilities: ['chat'], // skips the catalog: the gateway refuses
+    });
+    const error = await caught(model.invoke('hi'));
+    expect((error as { code?: unknown }).code).toBe('unshielded_access_required');
+    expect(codeOf(error)).toBe('MODEL_AUTHENTICATION');
+  });
+
+  it("a model server's own 403 is MODEL_AUTHENTICATION", async () => {
+    const model = await answering(() => Response.json({ detail: 'Forbidden' }, { status: 403 }));
+    const error = await caught(model.invoke('hi'));
+    expect((error as { status?: unknown }).status).toBe(403);
+    expect(codeOf(error)).toBe('MODEL_AUTHENTICATION');
+  });
+
+  it('a 400 whose body (not its message) speaks of tool_calls is INVALID_TOOL_RESULTS', async () => {
+    // OpenAI's shape: the message is the error's `message`, the field only in `param`.
+    const body = {
+      error: {
+        message: 'Invalid value for messages[1]: a call with no tool message answering it.',
+        type: 'invalid_request_error',
+        param: 'messages.[1].tool_calls',
+        code: null,
+      },
+    };
+    const model = await answering(() => Response.json(body, { status: 400 }));
+    const error = await caught(model.invoke('hi'));
+    expect((error as { status?: unknown }).status).toBe(400);
+    expect((error as Error).message).not.toContain('tool_calls');
+    expect(codeOf(error)).toBe('INVALID_TOOL_RESULTS');
+  });
+});
+
+describe('withStructuredOutput(...).stream()', () => {
+  it("ends with the checked value (a schema default filled), deep-equal to invoke's", async () => {
+    const Place = z.object({ city: z.string(), country: z.string().default('Norway') });
+    const json = '{"city":"Oslo"}';
+    const model = await answering((body) =>
+      body.stream
+        ? sseResponse(
+            [
+              event([
+                { index: 0, delta: { role: 'assistant', content: json }, finish_reason: null },
+              ]),
+              event([{ index: 0, delta: {}, finish_reason: 'stop' }]),
+              'data: [DONE]\n\n',
+            ].join(''),
+          )
+        : wholeResponse({ content: json }),
+    );
+    const structured = model.withStructuredOutput(Place);
+    const invoked = await structured.invoke('Where is Oslo?');
+    expect(invoked).toEqual({ city: 'Oslo', country: 'Norway' });
+    let last: unknown;
+    for await (const partial of await structured.stream('Where is Oslo?')) last = partial;
+    expect(last).toEqual(invoked);
+  });
+});
+
+describe('generate() over two prompts', () => {
+  it('adds up the usage of the answers that report it (no NaN from one that does not)', async () => {
+    const usage = { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 };
+    const model = await answering((body) =>
+      body.messages[0]?.content === 'counted'
+        ? wholeResponse({ content: 'a' }, { usage })
+        : wholeResponse({ content: 'b' }),
+    );
+    const result = await model.generate([[new HumanMessage('counted')], [new HumanMessage('not')]]);
+    expect(result.llmOutput?.tokenUsage).toEqual({
+      promptTokens: 4,
+      completionTokens: 2,
+      totalTokens: 6,
+    });
+  });
+});
