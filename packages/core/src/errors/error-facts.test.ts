@@ -15,6 +15,7 @@ const EVERY_OPTION: Required<GatewayErrorOptions> = {
   servedModel: 'b',
   model: 'b',
   missing: ['tools'],
+  capabilities: ['chat'],
   alternatives: ['c'],
   field: 'messages',
   stall: { phase: 'first-chunk', waitedMs: 5, limitMs: 5 },
