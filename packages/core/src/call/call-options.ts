@@ -49,12 +49,17 @@ export const CALL_OPTIONS: OptionGroup<CallOptions> = {
   },
 };
 
-/** Per-call options are checked like the client's, before anything is queued. */
-export function checkCallOptions(options: CallOptions): void {
-  if (typeof options !== 'object' || options === null) {
+/**
+ * Per-call options are checked like the client's, before anything is queued: once per public
+ * call, where it begins (the client's `#run`, the chat entries); what it calls trusts them.
+ */
+export function checkCallOptions(options: CallOptions | undefined): void {
+  // (None given, `null` too: nothing to check.)
+  if (options == null) return;
+  if (typeof options !== 'object') {
     throw new GatewayError({
       code: 'invalid_request_error',
-      message: `call options must be an object, got ${options === null ? 'null' : typeof options}`,
+      message: `call options must be an object, got ${typeof options}`,
       field: 'options',
     });
   }

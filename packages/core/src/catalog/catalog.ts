@@ -1,6 +1,5 @@
 // docs/gateway-protocol.md §3.1 (`GET /models`), §3.2 (`GET /capabilities`), §3.3 (caching).
 import type { CallOptions } from '../call/call-options';
-import { checkCallOptions } from '../call/call-options';
 import { REQUEST_BOUND_IO, scopeOf } from '../call/call-scope';
 import { monotonicNow } from '../call/monotonic-clock';
 import { headerRecord } from '../call/option-groups';
@@ -30,7 +29,9 @@ interface Flight<T> {
 
 /**
  * A cached, single-flight snapshot of `GET /models` and `GET /capabilities`: concurrent callers
- * share one request; entries live `ttlMs`; `invalidate()` forces the next read to fetch.
+ * share one request; entries live `ttlMs`; `invalidate()` forces the next read to fetch. Its
+ * reads are steps of a client's calls, whose options were checked where the call began
+ * (client.ts, chat-calls.ts): they are not checked again here.
  *
  * In request-bound runtimes (workerd, edge-runtime; see `REQUEST_BOUND_IO`) only the cached
  * answer is shared: each call that finds no fresh entry sends its own request. A shared look-up
@@ -113,7 +114,6 @@ export class Catalog {
 
   /** `parent`: the call this read is made for (its events' parent, when it sends one). */
   models(options?: CallOptions, parent?: CallEvents): Promise<GatewayModel[]> {
-    checkCallOptions(options ?? {});
     const cached = this.#fresh(this.#models);
     if (cached) return Promise.resolve(cached);
     return this.#read(ENDPOINTS.models, options, parent, () => {
@@ -130,7 +130,6 @@ export class Catalog {
   }
 
   services(options?: CallOptions): Promise<GatewayService[]> {
-    checkCallOptions(options ?? {});
     const cached = this.#fresh(this.#services);
     if (cached) return Promise.resolve(cached);
     return this.#readServices(options);
@@ -141,7 +140,6 @@ export class Catalog {
    * list only (the models list, its misses and a read of it in progress are left as they are).
    */
   rereadServices(options?: CallOptions): Promise<GatewayService[]> {
-    checkCallOptions(options ?? {});
     return this.#readServices(options);
   }
 

@@ -4,7 +4,7 @@ import { defaultBudget } from '../budget/in-process-budget';
 import type { ConcurrencyBudgetState } from '../budget/key-budget';
 import { createSemaphore } from '../budget/runtime-semaphore';
 import type { Semaphore } from '../budget/semaphore';
-import type { CallOptions } from '../call/call-options';
+import { type CallOptions, checkCallOptions } from '../call/call-options';
 import { Catalog } from '../catalog/catalog';
 import { type CatalogWatch, watchCatalog } from '../catalog/catalog-watch';
 import type { CheckModelOptions } from '../catalog/resolve-model';
@@ -160,12 +160,12 @@ export class GatewayClient {
 
   /** The chat models this key may use (`GET /models`, cached `catalogTtlMs`). */
   models(opts?: CallOptions): Promise<GatewayModel[]> {
-    return this.#run((context) => context.catalog.models(opts));
+    return this.#run(opts, (context) => context.catalog.models(opts));
   }
 
   /** The services and their engines (`GET /capabilities`, cached `catalogTtlMs`). */
   services(opts?: CallOptions): Promise<GatewayService[]> {
-    return this.#run((context) => context.catalog.services(opts));
+    return this.#run(opts, (context) => context.catalog.services(opts));
   }
 
   /** Forgets the cached catalog: the next look-up reads it again. */
@@ -192,7 +192,7 @@ export class GatewayClient {
 
   /** The listed model; `model_not_found` (with close matches) for any unlisted id, `my/...` too. */
   model(id: string, opts?: CallOptions): Promise<GatewayModel> {
-    return this.#run((context) => listedModel(context.catalog, id, opts));
+    return this.#run(opts, (context) => listedModel(context.catalog, id, opts));
   }
 
   /**
@@ -201,7 +201,10 @@ export class GatewayClient {
    * capability gate with no needs: `requireCapabilities(id, [])`.
    */
   resolveModel(id: string, opts?: CallOptions): Promise<GatewayModel | undefined> {
-    return this.#run(async (context) => (await gateModel(context.catalog, id, [], opts)).model);
+    return this.#run(
+      opts,
+      async (context) => (await gateModel(context.catalog, id, [], opts)).model,
+    );
   }
 
   /**
@@ -216,6 +219,7 @@ export class GatewayClient {
     opts?: CallOptions,
   ): Promise<GatewayModel | undefined> {
     return this.#run(
+      opts,
       async (context) => (await gateModel(context.catalog, modelId, needs, opts)).model,
     );
   }
@@ -234,16 +238,20 @@ export class GatewayClient {
     opts?: CheckModelOptions,
   ): Promise<readonly string[] | undefined> {
     return this.#run(
+      opts,
       async (context) => (await gateModel(context.catalog, modelId, needs, opts)).capabilities,
     );
   }
 
   /**
-   * Runs a call (not a chat one: those keep their own try, with no closure per call) in the
-   * client's context, redacting this client's key from what it throws.
+   * Runs a call (not a chat one: those keep their own try, with no closure per call, and check
+   * their options in chat-calls.ts) in the client's context, redacting this client's key from what
+   * it throws. Its options are checked here, once, before anything is loaded or sent: the catalog
+   * and the transport trust what they are given.
    */
-  async #run<T>(call: (context: Ready) => Promise<T>): Promise<T> {
+  async #run<T>(opts: CallOptions | undefined, call: (context: Ready) => Promise<T>): Promise<T> {
     try {
+      checkCallOptions(opts);
       return await call(this.#context());
     } catch (error) {
       throw this.#own(error);
@@ -252,14 +260,17 @@ export class GatewayClient {
 
   /** Runs a service call with the services' code (loaded by the first one). */
   #withServices<T>(
+    opts: CallOptions | undefined,
     call: (services: ServiceCalls, context: ServiceContext) => Promise<T>,
   ): Promise<T> {
-    return this.#run(async (context) => call(await loadServices(), context));
+    return this.#run(opts, async (context) => call(await loadServices(), context));
   }
 
   /** The embedding engines `GET /capabilities` lists. */
   embeddingEngines(opts?: CallOptions): Promise<EmbeddingEngine[]> {
-    return this.#withServices((services, { catalog }) => services.embeddingEngines(catalog, opts));
+    return this.#withServices(opts, (services, { catalog }) =>
+      services.embeddingEngines(catalog, opts),
+    );
   }
 
   /**
@@ -270,7 +281,7 @@ export class GatewayClient {
     engineId: string | undefined,
     opts?: CallOptions,
   ): Promise<EmbeddingEngine> {
-    return this.#withServices((services, { catalog }) =>
+    return this.#withServices(opts, (services, { catalog }) =>
       services.resolveEmbeddingEngine(catalog, engineId, opts),
     );
   }
@@ -302,24 +313,24 @@ export class GatewayClient {
 
   /** `POST /embeddings` as given (one request; limits checked first). */
   embed(req: EmbeddingsRequest, opts?: CallOptions): Promise<EmbeddingsResponse> {
-    return this.#withServices((services, context) => services.embed(context, req, opts));
+    return this.#withServices(opts, (services, context) => services.embed(context, req, opts));
   }
 
   /** Embeds any number of texts: batched under the gateway's limits, in input order. */
   embedMany(texts: string[], opts: EmbedManyOptions = {}): Promise<number[][]> {
-    return this.#withServices((services, context) =>
+    return this.#withServices(opts, (services, context) =>
       services.embedMany(context, texts, opts ?? {}),
     );
   }
 
   /** `POST /translations`. */
   translate(req: TranslationRequest, opts?: CallOptions): Promise<TranslationResponse> {
-    return this.#withServices((services, context) => services.translate(context, req, opts));
+    return this.#withServices(opts, (services, context) => services.translate(context, req, opts));
   }
 
   /** `POST /ocr`: an image (bytes, Blob, base64 or data URL) to text. */
   ocr(req: OcrRequest, opts?: CallOptions): Promise<OcrResponse> {
-    return this.#withServices((services, context) => services.ocr(context, req, opts));
+    return this.#withServices(opts, (services, context) => services.ocr(context, req, opts));
   }
 
   /** `POST /audio/transcriptions`: JSON by default, plain text with `response_format: 'text'`. */
@@ -339,7 +350,7 @@ export class GatewayClient {
     req: TranscriptionRequest,
     opts?: CallOptions,
   ): Promise<TranscriptionResponse | string> {
-    return this.#withServices((services, context) => services.transcribe(context, req, opts));
+    return this.#withServices(opts, (services, context) => services.transcribe(context, req, opts));
   }
 }
 

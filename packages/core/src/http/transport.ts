@@ -1,7 +1,6 @@
 // docs/gateway-protocol.md §2.5 (the key's slots), §5.5 (a stream is retried until its first
 // bytes), §10.5 (the retry policy).
 import type { CallOptions } from '../call/call-options';
-import { checkCallOptions } from '../call/call-options';
 import { scopeOf } from '../call/call-scope';
 import { GatewayError } from '../errors/errors';
 import { lazily } from '../errors/load-lazily';
@@ -101,13 +100,13 @@ export class Transport {
    * then the attempt loop with the call's policy (by default `retrySameRequest`: the same request,
    * retried as retry-policy.ts decides). Every attempt holds a slot; the slot is given back before
    * a retry's sleep and asked for again after it. The returned slot and scope belong to the caller.
+   * `options` are trusted: each public call checked its caller's once, where it began (client.ts).
    */
   async open(
     spec: RequestSpec,
     options: CallOptions = NO_OPTIONS,
     via: OpenVia = NO_OPTIONS,
   ): Promise<OpenResponse> {
-    checkCallOptions(options);
     const scope = via.scope ?? scopeOf(options, this.timeoutMs);
     let slot = via.slot;
     let events = via.events;
