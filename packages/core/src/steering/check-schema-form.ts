@@ -13,7 +13,6 @@
 
 import { invalidRequest } from '../errors/errors';
 import { clip } from '../errors/escape-control';
-import { LIMITS } from '../protocol/limits';
 import {
   compilePattern,
   ignoresBesideRef,
@@ -21,6 +20,12 @@ import {
   pointerSegment,
   resolve,
 } from './validate-json-schema';
+
+/**
+ * How deep a schema may lie, `$ref`s followed: `LIMITS.schemaMaxDepth` (a test holds them equal;
+ * importing limits.ts here moved it between chunks, ~350 B more at a chat-only app's start).
+ */
+export const SCHEMA_MAX_DEPTH = 64;
 
 const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
 const NUMBERS = ['minimum', 'maximum'];
@@ -72,8 +77,8 @@ function faultIn(walk: FormWalk, schema: unknown, at: string, depth: number): Fa
     return { at, message: `must be a schema (an object or true/false), got ${kind(schema)}` };
   }
   if (walk.seen.has(schema)) return undefined;
-  if (depth > LIMITS.schemaMaxDepth) {
-    return { at, message: `lies more than ${LIMITS.schemaMaxDepth} schemas deep (through $refs)` };
+  if (depth > SCHEMA_MAX_DEPTH) {
+    return { at, message: `lies more than ${SCHEMA_MAX_DEPTH} schemas deep (through $refs)` };
   }
   walk.seen.add(schema);
   const ref = schema.$ref;
