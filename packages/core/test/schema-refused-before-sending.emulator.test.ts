@@ -53,3 +53,85 @@ describe('a schema core cannot check answers against', () => {
     await emulated.close();
   });
 });
+
+// Read as core's check reads it: what that check can use is sent (docs/gateway-protocol.md §4.8).
+const PLACE = {
+  type: 'object',
+  properties: { city: { type: 'string' } },
+  required: ['city'],
+};
+
+describe('a schema core can check answers against, or does not check', () => {
+  it.each([
+    [
+      'a $defs entry no $ref reaches',
+      { ...PLACE, $defs: { geo: { $ref: 'https://schemas.example.com/geo.json' } } },
+    ],
+    [
+      'keywords written as null',
+      {
+        ...PLACE,
+        properties: { city: { type: 'string', maxLength: null, pattern: null, enum: null } },
+        additionalProperties: null,
+        not: null,
+        type: 'object',
+      },
+    ],
+    [
+      'a keyword beside $ref in draft-07 (ignored by that draft)',
+      {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        definitions: { name: { type: 'string' } },
+        ...PLACE,
+        properties: { city: { $ref: '#/definitions/name', minLength: 'three' } },
+      },
+    ],
+  ])('is sent and its answer checked: %s', async (_, schema) => {
+    const emulated = await emulate();
+    const client = clientOn(emulated);
+    const result = await client.chat(asking(schema), { fallbackModels: ['community/json-schema'] });
+    expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
+    expect(emulated.counters.requests.chat).toBeGreaterThan(0);
+    await emulated.close();
+  });
+
+  it('is sent unread when a Standard Schema checks the answers', async () => {
+    const emulated = await emulate();
+    const client = clientOn(emulated);
+    // An anchor `$ref` (2020-12): core's check does not resolve it, the Standard Schema decides.
+    const schema = { $defs: { place: { $anchor: 'Place', ...PLACE } }, $ref: '#Place' };
+    const standard = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: (value: unknown) => ({ value }),
+      },
+    };
+    const result = await client.chat(asking(schema), {
+      fallbackModels: ['community/json-schema'],
+      structuredOutput: { standard },
+    });
+    expect(result.structured?.value).toBeDefined();
+    expect(emulated.counters.requests.chat).toBeGreaterThan(0);
+    await emulated.close();
+  });
+
+  it('refuses a chain of $refs deeper than 64, typed (no stack overflow)', async () => {
+    const emulated = await emulate();
+    const client = clientOn(emulated);
+    const $defs: Record<string, unknown> = { d8000: { type: 'string' } };
+    for (let i = 0; i < 8000; i++) $defs[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }] };
+    const error = await caught<GatewayError>(
+      client.chat(asking({ $defs, $ref: '#/$defs/d0' }), {
+        fallbackModels: ['community/json-schema'],
+      }),
+    );
+    expect(error).toMatchObject({
+      code: 'invalid_request_error',
+      field: 'response_format.json_schema.schema',
+    });
+    expect(error.message).toMatch(/more than 64 schemas deep/);
+    expect(emulated.counters.requests.chat ?? 0).toBe(0);
+    await emulated.close();
+  });
+});

@@ -70,7 +70,9 @@ export async function serveStdio(
 function oversizedAnswer(line: OversizedLine): JSONRPCMessage | undefined {
   const { id, method, tool } = oversizedRequest(line);
   if (id === undefined) return undefined;
-  const [field, advice] = (tool !== undefined && OVERSIZED_ADVICE[tool]) || [undefined, ANY_ADVICE];
+  // Own keys only: a tool named `constructor` or `__proto__` is one we do not know.
+  const known = tool !== undefined && Object.hasOwn(OVERSIZED_ADVICE, tool);
+  const [field, advice] = (known && OVERSIZED_ADVICE[tool]) || [undefined, ANY_ADVICE];
   const message = `the message is ${line.bytes} bytes; this server reads at most ${MAX_MESSAGE_BYTES} bytes (40 MiB) per message over stdio: ${advice}`;
   if (method !== 'tools/call') return { jsonrpc: '2.0', id, error: { code: -32600, message } };
   const error = new GatewayError({ code: 'invalid_request_error', message, field });

@@ -96,6 +96,33 @@ it('finds the id and method of an oversized call wherever they sit outside the p
   await session.close();
 }, 60_000);
 
+it('an oversized call naming an Object.prototype key is a failed call, and the session goes on', async () => {
+  const session = await rawSession();
+  const image = 'A'.repeat(41 * 1024 * 1024);
+  const names = ['constructor', '__proto__', 'toString'];
+  for (const [index, name] of names.entries()) {
+    const id = 60 + index;
+    const answered = session.answer(id);
+    const params = { name, arguments: { image_base64: image } };
+    session.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params })}\n`,
+    );
+    const result = (await answered).result as {
+      isError: boolean;
+      structuredContent: { error: { code: string; field?: string } };
+    };
+    expect([result.isError, result.structuredContent.error.code]).toEqual([
+      true,
+      'invalid_request_error',
+    ]);
+    expect(result.structuredContent.error.field).toBeUndefined();
+  }
+  const pong = session.answer(70);
+  session.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 70, method: 'ping' })}\n`);
+  expect(await pong).toEqual({ jsonrpc: '2.0', id: 70, result: {} });
+  await session.close();
+}, 60_000);
+
 it('reads a message of exactly 40 MiB ended by CRLF', async () => {
   const session = await rawSession();
   const message = (pad: string) =>

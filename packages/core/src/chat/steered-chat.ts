@@ -66,7 +66,7 @@ export async function sendSteeredChat<T>(
 ): Promise<SteeredChatAnswer<T>> {
   const { req, stream, streamUsage } = call;
   const spec = chatSpec(req, stream, streamUsage);
-  const given = schemaAskedIn(req);
+  const given = schemaAskedIn(req, call.options.structuredOutput?.standard !== undefined);
   const input: SteeredCallInput = {
     ...call,
     spec,
@@ -104,15 +104,16 @@ export async function sendSteeredChat<T>(
 
 /**
  * The schema a request asks for (`response_format` `json_schema`), its name and its form checked
- * now: before any request, a schema core's check cannot use is the caller's error, no model's.
+ * now: before any request, a schema core's check cannot use is the caller's error, no model's
+ * (not when a Standard Schema checks the answers: core's check of this one is not used).
  */
-function schemaAskedIn(req: ChatRequest): StructuredOutputSchema | undefined {
+function schemaAskedIn(req: ChatRequest, standard: boolean): StructuredOutputSchema | undefined {
   if (!asksForStructuredOutput(req)) return undefined;
   const format = (req.response_format as Extract<ResponseFormat, { type: 'json_schema' }>)
     .json_schema;
   const given: StructuredOutputSchema = { schema: format.schema as Record<string, unknown> };
   given.name = schemaName({ ...given, name: format.name }, 'response_format.json_schema.name');
-  checkSchemaForm(given.schema, 'response_format.json_schema.schema');
+  if (!standard) checkSchemaForm(given.schema, 'response_format.json_schema.schema');
   if (typeof format.description === 'string') given.description = format.description;
   if (typeof format.strict === 'boolean') given.strict = format.strict;
   return given;

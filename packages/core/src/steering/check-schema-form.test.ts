@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { GatewayError } from '../errors/errors';
-import { checkSchemaForm } from './check-schema-form';
+import { LIMITS } from '../protocol/limits';
+import { checkSchemaForm, SCHEMA_MAX_DEPTH } from './check-schema-form';
+import { validateJsonSchema } from './validate-json-schema';
 
 const FIELD = 'response_format.json_schema.schema';
 /** The refusal of `schema`, or undefined when it passes. */
@@ -128,6 +130,29 @@ describe('checkSchemaForm', () => {
       `${FIELD}: is not a JSON Schema core can check answers against`,
     );
     expect(error?.message).toContain(message);
+  });
+
+  it('bounds the depth of $refs by the schema depth limit', () => {
+    expect(SCHEMA_MAX_DEPTH).toBe(LIMITS.schemaMaxDepth);
+    const chain = (length: number) => {
+      const $defs: Record<string, unknown> = { [`d${length}`]: { type: 'string' } };
+      for (let i = 0; i < length; i++) $defs[`d${i}`] = { $ref: `#/$defs/d${i + 1}` };
+      return { $defs, $ref: '#/$defs/d0' };
+    };
+    expect(refusal(chain(60))).toBeUndefined();
+    expect(refusal(chain(8000))?.message).toContain('more than 64 schemas deep');
+  });
+
+  it('quotes a bad value cut at a code point (no half emoji)', () => {
+    const error = refusal({ minLength: '🙂'.repeat(30) });
+    expect(error?.message).toContain('minLength must be an integer ≥ 0');
+    expect(/\p{Cs}/u.test(error?.message ?? '')).toBe(false);
+  });
+
+  it('reads properties and patternProperties written as null as absent, as the check does', () => {
+    const schema = { type: 'object', properties: null, patternProperties: null };
+    expect(refusal(schema)).toBeUndefined();
+    expect(validateJsonSchema(schema, { a: 1 })).toEqual([]);
   });
 
   it('passes a recursive list that consumes a value between its $refs', () => {

@@ -5,6 +5,7 @@ import {
   countedPerModel,
   countModelInflight,
   IDLE_BUDGETS_KEPT,
+  IDLE_MODELS_KEPT,
   modelInflight,
 } from './model-inflight';
 
@@ -38,6 +39,20 @@ describe('our chat requests in flight, per budget and model', () => {
     expect(modelInflight(`${prefix}0`, 'a')).toBe(1);
     again();
     expect(modelInflight(`${prefix}0`, 'a')).toBe(0);
+  });
+
+  it('does not keep every model ever called (own-model ids are any string)', () => {
+    const budget = `models-test-${Math.random()}`;
+    const held = [countModelInflight(budget, 'my/held-a'), countModelInflight(budget, 'my/held-b')];
+    for (let i = 0; i < 3000; i++) countModelInflight(budget, `my/tenant-${i}`)();
+    const counting = perBudget().get(budget)!;
+    expect(counting.size).toBeLessThanOrEqual(IDLE_MODELS_KEPT + held.length);
+    // Those in flight keep their counts.
+    expect([modelInflight(budget, 'my/held-a'), modelInflight(budget, 'my/held-b')]).toEqual([
+      1, 1,
+    ]);
+    for (const end of held) end();
+    expect(modelInflight(budget, 'my/held-a')).toBe(0);
   });
 
   it("counts a policy's attempts while each one's slot is held", () => {

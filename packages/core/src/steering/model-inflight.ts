@@ -88,7 +88,10 @@ export function countModelInflight(budgetId: string, model: string): () => void 
   const perBudget = counts();
   const counting = perBudget.get(budgetId) ?? new Map<string, number>();
   if (counting.size === 0) perBudget.set(budgetId, counting);
-  counting.set(model, (counting.get(model) ?? 0) + 1);
+  const count = counting.get(model);
+  // A model new to the map, the map full: the idle ones go (own-model ids are any string).
+  if (count === undefined && counting.size >= IDLE_MODELS_KEPT) forgetIdle(counting);
+  counting.set(model, (count ?? 0) + 1);
   const watching = watches();
   // (Usually none: no iterator made then.)
   if (watching.size > 0) {
@@ -101,12 +104,17 @@ export function countModelInflight(budgetId: string, model: string): () => void 
     if (!counted) return;
     counted = false;
     // (A model's count stays, at 0: a map emptied and filled again on every call is rehashed
-    // each time. A budget's counts all at 0 are forgotten as an empty map was.)
+    // each time; IDLE_MODELS_KEPT bounds them. A budget's counts all at 0 are forgotten as an
+    // empty map was.)
     counting.set(model, (counting.get(model) ?? 1) - 1);
     if (perBudget.size > IDLE_BUDGETS_KEPT && perBudget.get(budgetId) === counting) {
       if (allZero(counting)) perBudget.delete(budgetId);
     }
   };
+}
+
+function forgetIdle(counting: Map<string, number>): void {
+  for (const [model, count] of counting) if (count === 0) counting.delete(model);
 }
 
 function allZero(counting: ReadonlyMap<string, number>): boolean {
@@ -116,6 +124,9 @@ function allZero(counting: ReadonlyMap<string, number>): boolean {
 
 /** How many budgets keep their counts while all are 0. */
 export const IDLE_BUDGETS_KEPT = 32;
+
+/** How many models a budget counts before it forgets those at 0 (when another one comes). */
+export const IDLE_MODELS_KEPT = 64;
 
 /**
  * Starts counting, for a `GET /models` read about to be sent, the requests under `budgetId` that

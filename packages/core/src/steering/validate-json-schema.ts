@@ -80,7 +80,7 @@ export function validateJsonSchema(
   value: unknown,
   maxIssues = 200,
 ): SchemaIssue[] {
-  const legacy = /draft-0[4-7]/.test(String((schema as Keywords).$schema));
+  const legacy = ignoresBesideRef(schema);
   const walk: Walk = { root: schema, issues: [], max: maxIssues, legacy, refs: [] };
   try {
     check(walk, schema, value, '');
@@ -89,6 +89,11 @@ export function validateJsonSchema(
     fail(walk, '', `cannot be checked: ${cut(String(error))}`);
   }
   return walk.issues;
+}
+
+/** Drafts 04 to 07 (the root's `$schema`) ignore the keywords beside a `$ref`. */
+export function ignoresBesideRef(schema: JsonSchema): boolean {
+  return /draft-0[4-7]/.test(String((schema as Keywords).$schema));
 }
 
 /** One step of a JSON pointer: `~` and `/` escaped (RFC 6901). */
@@ -246,7 +251,7 @@ function matches(
 ): boolean | undefined {
   const patterns = compiled.get(owner) ?? new Map<string, RegExp | null>();
   compiled.set(owner, patterns);
-  if (!patterns.has(source)) patterns.set(source, compile(source));
+  if (!patterns.has(source)) patterns.set(source, compilePattern(source));
   const regex = patterns.get(source);
   if (regex) return regex.test(text);
   fail(walk, path, `pattern ${cut(source)} is not a valid regular expression`);
@@ -254,7 +259,7 @@ function matches(
 }
 
 /** A pattern with the `u` flag (code points, as JSON Schema says), else as written (`\-`). */
-function compile(source: string): RegExp | null {
+export function compilePattern(source: string): RegExp | null {
   for (const flags of ['u', '']) {
     try {
       return new RegExp(source, flags);
@@ -294,7 +299,10 @@ function checkObject(walk: Walk, s: Keywords, value: Record<string, unknown>, pa
   for (const key of s.required ?? []) {
     if (!Object.hasOwn(value, key)) fail(walk, path, `must have property ${cut(key)}`);
   }
-  const { properties = {}, patternProperties = {}, additionalProperties: extra } = s;
+  // (`?? {}`: a keyword written as null is absent, as everywhere else.)
+  const properties = s.properties ?? {};
+  const patternProperties = s.patternProperties ?? {};
+  const extra = s.additionalProperties;
   for (const key of keys) {
     const at = path + pointerSegment(key);
     let known = Object.hasOwn(properties, key);
