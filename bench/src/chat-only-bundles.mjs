@@ -175,8 +175,8 @@ export const CHAT_ONLY_TARGET_BYTES = 10 * 1024;
  * the AI SDK's); `clip` cutting at a code point (+15 / +14 B): 42 098 / 44 212 B; a call's
  * options checked once, where it begins (-10 / +25 B): 42 088 / 44 237 B; with the final read's
  * mends (per-model counts kept at 0 but bounded to 64 models a budget; +38 / +44 B):
- * 42 126 / 44 281 B. Issue 50's 30 000 B is missed, and a measured probe found it out of reach within three boundaries without removing
- * features (BENCHMARKS.md, B5).
+ * 42 126 / 44 281 B. Issue 50's 30 000 B is missed, and a measured probe found it out of reach
+ * within three boundaries without removing features (BENCHMARKS.md, B5).
  */
 export const CHAT_ONLY_CEILING_BYTES = 44_281;
 
