@@ -1,0 +1,221 @@
+// Edges a caller sees that no other test pinned (each found by a mutation review of core): a held
+// structured stream's stall clock, Retry-After against the client's limit, an empty stream body,
+// the breaker's failure codes, the default backoff, a JSON body of blanks, a malformed
+// Content-Length. Time, where it is the subject, is the driven clock.
+import { emulate } from '@infergate/emulator/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { GatewayClientOptions } from '../src/client/options';
+import { createGatewayClient, type GatewayError } from '../src/index';
+import {
+  clientOn,
+  driveClock,
+  hi,
+  only,
+  PLACE_SCHEMA,
+  recordingClient,
+  settledAfter,
+  withCatalog,
+} from './helpers';
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+const failed = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: GatewayError) => error,
+  );
+
+const isChat = (input: RequestInfo | URL) =>
+  (typeof input === 'string' ? input : input instanceof URL ? input.href : input.url).endsWith(
+    '/chat/completions',
+  );
+
+let origins = 0;
+/** A client on a canned `fetch` (a host of its own: a budget of its own). */
+const createClient = (fetch: typeof globalThis.fetch, options: GatewayClientOptions = {}) =>
+  createGatewayClient({
+    baseURL: `https://canned-${++origins}.test/v1`,
+    apiKey: 'sk-canned',
+    fetch,
+    retryBaseDelayMs: 0,
+    ...options,
+  });
+
+const COMPLETION = {
+  id: 'c1',
+  object: 'chat.completion',
+  created: 0,
+  model: 'm',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+};
+
+describe('a held structured stream (docs/gateway-protocol.md §4.8)', () => {
+  it('whose pieces keep coming faster than chunkTimeoutMs succeeds, however long it lasts', async () => {
+    const listed = { owned_by: 'service-community', online: true } as const;
+    const capabilities = ['chat', 'streaming', 'json_schema'];
+    const prose = 'community/so-prose';
+    const native = 'community/so-native';
+    // Its prose comes first, word by word: the map holds it (nothing reaches the caller) until
+    // the fenced JSON begins.
+    const proseFirst = 'community/so-prose-fence';
+    const gateway = await emulate({
+      scenario: {
+        models: {
+          [prose]: { ...listed, capabilities, jsonAnswers: { wrap: 'prose' } },
+          [native]: { ...listed, capabilities },
+          [proseFirst]: { ...listed, capabilities, jsonAnswers: { wrap: 'prose-fence' } },
+        },
+      },
+    });
+    const client = clientOn(gateway, { chunkTimeoutMs: 200 });
+    const asked = (model: string) => ({
+      model,
+      messages: [{ role: 'user' as const, content: 'Where is "Oslo"?' }],
+      response_format: {
+        type: 'json_schema' as const,
+        json_schema: { name: 'place', schema: PLACE_SCHEMA },
+      },
+    });
+    // A first steered call, at once, loads the structured walk's lazy chunks (an import the
+    // driven clock cannot wait for).
+    await (await client.chatStream(asked(native), { fallbackModels: [prose] })).result();
+    gateway.emulator.scenario.streamChunkDelayMs = 100;
+    driveClock();
+    const call = client
+      .chatStream(asked(proseFirst), { fallbackModels: [native] })
+      .then(async (stream) => ({ stream, result: await stream.result() }));
+    const { stream, result } = await settledAfter(30_000, call);
+    expect(stream.route.hops).toMatchObject([{ model: proseFirst, outcome: 'answered' }]);
+    expect(JSON.parse(result.text)).toMatchObject({ city: expect.any(String) });
+    await gateway.close();
+  });
+});
+
+describe("Retry-After against the client's maxRetryAfterMs", () => {
+  it('a 429 asking for longer than maxRetryAfterMs fails at once, not retryable', async () => {
+    const gateway = await emulate();
+    const client = clientOn(gateway, { maxRetryAfterMs: 5_000 });
+    gateway.emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', times: 1, retryAfter: 30 });
+    const error = await failed(client.chat(hi()));
+    expect(error).toMatchObject({ code: 'client_concurrency_exceeded', isRetryable: false });
+    expect(gateway.emulator.counters.requests.chat).toBe(1);
+    await gateway.close();
+  });
+});
+
+describe('a 200 event stream whose body is empty', () => {
+  it('is a lost stream: retried, and the retry answers', async () => {
+    const gateway = await emulate();
+    let chats = 0;
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      if (isChat(input) && ++chats === 1) {
+        return Promise.resolve(
+          new Response('', { headers: { 'content-type': 'text/event-stream' } }),
+        );
+      }
+      return gateway.fetch(input, init);
+    };
+    const client = clientOn(gateway, { fetch });
+    const { text } = await (await client.chatStream(hi())).result();
+    expect(text.length).toBeGreaterThan(0);
+    expect(chats).toBe(2);
+    await gateway.close();
+  });
+});
+
+/** `fetch`, its chat requests to `community/general` answered by `answer`. */
+function answeringGeneral(answer: () => Response, fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  return (input, init) =>
+    isChat(input) && String(init?.body).includes('"community/general"')
+      ? Promise.resolve(answer())
+      : fetch(input, init);
+}
+
+describe("the circuit breaker's model failures", () => {
+  const list = { fallbackModels: ['community/streamer'] };
+  const breaker = { failures: 2, cooldownMs: 60_000, maxCooldownMs: 600_000 };
+
+  it("a 504 counts, whatever its body (a proxy's page): two open the circuit", async () => {
+    const gateway = await emulate();
+    const fetch = answeringGeneral(
+      () => new Response('<html>504 Gateway Time-out</html>', { status: 504, headers: { 'content-type': 'text/html' } }),
+      gateway.fetch,
+    );
+    const { client, events } = recordingClient(gateway, { fetch, circuitBreaker: breaker, maxRetries: 0 });
+    for (let i = 0; i < 2; i++) await client.chat(hi(), list);
+    const result = await client.chat(hi(), list);
+    expect(result.route.hops[0]).toEqual({
+      model: 'community/general',
+      outcome: 'skipped',
+      reason: 'circuit_open',
+    });
+    expect(only(events, 'circuit-open')).toHaveLength(1);
+    await gateway.close();
+  });
+
+  it("the gateway's request_timeout (408) counts: two open the circuit", async () => {
+    const gateway = await emulate();
+    const error = { message: 'the provider timed out', type: 'timeout_error', code: 'request_timeout' };
+    const fetch = answeringGeneral(() => Response.json({ error }, { status: 408 }), gateway.fetch);
+    const client = clientOn(gateway, { fetch, circuitBreaker: breaker, maxRetries: 0 });
+    for (let i = 0; i < 2; i++) await client.chat(hi(), list);
+    const result = await client.chat(hi(), list);
+    expect(result.route.hops[0]).toEqual({
+      model: 'community/general',
+      outcome: 'skipped',
+      reason: 'circuit_open',
+    });
+    await gateway.close();
+  });
+});
+
+describe('the default backoff (retryBaseDelayMs 500)', () => {
+  it('a 502 is retried after 500 ms at most', async () => {
+    const gateway = await emulate();
+    const client = clientOn(gateway, { retryBaseDelayMs: undefined });
+    gateway.emulator.injectFault({ fault: 'bad_gateway', endpoint: 'chat', times: 1 });
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    driveClock();
+    const call = client.chat(hi());
+    await vi.advanceTimersByTimeAsync(499);
+    expect(gateway.emulator.counters.requests.chat).toBe(1);
+    const result = await settledAfter(1, call);
+    expect(result.response.choices[0]?.message.content).toBeTruthy();
+    expect(gateway.emulator.counters.requests.chat).toBe(2);
+    await gateway.close();
+  });
+});
+
+describe('a 2xx body labelled JSON that starts with blanks (streamed call)', () => {
+  it('past 1 KiB of blanks it is no stream: invalid_response at once, though it never ends', async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('\n'.repeat(2048)));
+      },
+    });
+    const answer = () =>
+      Promise.resolve(new Response(body, { headers: { 'content-type': 'application/json' } }));
+    const client = createClient(withCatalog(answer), { maxRetries: 0, maxErrorBodyBytes: 1024 });
+    driveClock();
+    const error = await settledAfter(0, failed(client.chatStream(hi('m'))));
+    expect(error).toMatchObject({ code: 'invalid_response' });
+  });
+});
+
+describe('a Content-Length that is no number of bytes', () => {
+  it('is ignored: the body is read as it is', async () => {
+    const answer = () =>
+      Promise.resolve(
+        new Response(JSON.stringify(COMPLETION), {
+          headers: { 'content-type': 'application/json', 'content-length': '1e9' },
+        }),
+      );
+    const client = createClient(withCatalog(answer));
+    const result = await client.chat(hi('m'));
+    expect(result.response.choices[0]?.message.content).toBe('hi');
+  });
+});
