@@ -2,6 +2,7 @@
 // structured stream's stall clock, Retry-After against the client's limit, an empty stream body,
 // the breaker's failure codes, the default backoff, a JSON body of blanks, a malformed
 // Content-Length. Time, where it is the subject, is the driven clock.
+import type { ModelCapability } from '@infergate/emulator';
 import { emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
@@ -56,7 +57,7 @@ const COMPLETION = {
 describe('a held structured stream (docs/gateway-protocol.md §4.8)', () => {
   it('whose pieces keep coming faster than chunkTimeoutMs succeeds, however long it lasts', async () => {
     const listed = { owned_by: 'service-community', online: true } as const;
-    const capabilities = ['chat', 'streaming', 'json_schema'];
+    const capabilities: ModelCapability[] = ['chat', 'streaming', 'json_schema'];
     const prose = 'community/so-prose';
     const native = 'community/so-native';
     // Its prose comes first, word by word: the map holds it (nothing reaches the caller) until
@@ -99,7 +100,12 @@ describe("Retry-After against the client's maxRetryAfterMs", () => {
   it('a 429 asking for longer than maxRetryAfterMs fails at once, not retryable', async () => {
     const gateway = await emulate();
     const client = clientOn(gateway, { maxRetryAfterMs: 5_000 });
-    gateway.emulator.injectFault({ fault: 'rate_limit', endpoint: 'chat', times: 1, retryAfter: 30 });
+    gateway.emulator.injectFault({
+      fault: 'rate_limit',
+      endpoint: 'chat',
+      times: 1,
+      retryAfter: 30,
+    });
     const error = await failed(client.chat(hi()));
     expect(error).toMatchObject({ code: 'client_concurrency_exceeded', isRetryable: false });
     expect(gateway.emulator.counters.requests.chat).toBe(1);
@@ -128,7 +134,10 @@ describe('a 200 event stream whose body is empty', () => {
 });
 
 /** `fetch`, its chat requests to `community/general` answered by `answer`. */
-function answeringGeneral(answer: () => Response, fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+function answeringGeneral(
+  answer: () => Response,
+  fetch: typeof globalThis.fetch,
+): typeof globalThis.fetch {
   return (input, init) =>
     isChat(input) && String(init?.body).includes('"community/general"')
       ? Promise.resolve(answer())
@@ -142,10 +151,18 @@ describe("the circuit breaker's model failures", () => {
   it("a 504 counts, whatever its body (a proxy's page): two open the circuit", async () => {
     const gateway = await emulate();
     const fetch = answeringGeneral(
-      () => new Response('<html>504 Gateway Time-out</html>', { status: 504, headers: { 'content-type': 'text/html' } }),
+      () =>
+        new Response('<html>504 Gateway Time-out</html>', {
+          status: 504,
+          headers: { 'content-type': 'text/html' },
+        }),
       gateway.fetch,
     );
-    const { client, events } = recordingClient(gateway, { fetch, circuitBreaker: breaker, maxRetries: 0 });
+    const { client, events } = recordingClient(gateway, {
+      fetch,
+      circuitBreaker: breaker,
+      maxRetries: 0,
+    });
     for (let i = 0; i < 2; i++) await client.chat(hi(), list);
     const result = await client.chat(hi(), list);
     expect(result.route.hops[0]).toEqual({
@@ -159,7 +176,11 @@ describe("the circuit breaker's model failures", () => {
 
   it("the gateway's request_timeout (408) counts: two open the circuit", async () => {
     const gateway = await emulate();
-    const error = { message: 'the provider timed out', type: 'timeout_error', code: 'request_timeout' };
+    const error = {
+      message: 'the provider timed out',
+      type: 'timeout_error',
+      code: 'request_timeout',
+    };
     const fetch = answeringGeneral(() => Response.json({ error }, { status: 408 }), gateway.fetch);
     const client = clientOn(gateway, { fetch, circuitBreaker: breaker, maxRetries: 0 });
     for (let i = 0; i < 2; i++) await client.chat(hi(), list);
