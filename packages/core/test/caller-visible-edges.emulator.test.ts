@@ -6,11 +6,13 @@ import type { ModelCapability } from '@infergate/emulator';
 import { emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
+import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import { createGatewayClient, type GatewayError } from '../src/index';
 import {
   clientOn,
   driveClock,
   hi,
+  idle,
   only,
   PLACE_SCHEMA,
   recordingClient,
@@ -238,5 +240,50 @@ describe('a Content-Length that is no number of bytes', () => {
     const client = createClient(withCatalog(answer));
     const result = await client.chat(hi('m'));
     expect(result.response.choices[0]?.message.content).toBe('hi');
+  });
+});
+
+describe("a cut request's slot is kept for the grace (CUT_REQUEST_GRACE_MS)", () => {
+  it('4 calls on a key of 4 aborted while their requests are in flight: the key stays full for the grace, then is free', async () => {
+    const gateway = await emulate();
+    gateway.emulator.injectFault({ fault: 'slow_headers', model: 'community/general', ms: 60_000 });
+    const client = clientOn(gateway);
+    driveClock();
+    const controllers = Array.from({ length: 4 }, () => new AbortController());
+    const calls = controllers.map((controller) =>
+      failed(client.chat(hi(), { signal: controller.signal })),
+    );
+    for (let ms = 0; gateway.emulator.counters.requests.chat < 4 && ms < 100; ms++) {
+      await vi.advanceTimersByTimeAsync(1);
+    }
+    expect(gateway.emulator.counters.requests.chat).toBe(4);
+    for (const controller of controllers) controller.abort();
+    const errors = await settledAfter(0, Promise.all(calls));
+    expect(errors.map((error) => error?.code)).toEqual(Array(4).fill('aborted'));
+    expect(client.budget.active).toBe(4);
+    await vi.advanceTimersByTimeAsync(CUT_REQUEST_GRACE_MS - 1);
+    expect(client.budget.active).toBe(4);
+    await idle(client);
+    expect(client.budget.active).toBe(0);
+    await gateway.close();
+  });
+
+  it("the last attempt's answer refused after a cut (a first-chunk stall, no retry): its slot is kept too", async () => {
+    const gateway = await emulate();
+    gateway.emulator.injectFault({
+      fault: 'stall_first_chunk',
+      model: 'community/general',
+      ms: 60_000,
+    });
+    const client = clientOn(gateway, { maxRetries: 0, firstChunkTimeoutMs: 300 });
+    driveClock();
+    const error = await settledAfter(300, failed(client.chatStream(hi())));
+    expect(error).toMatchObject({ code: 'timeout', stall: { phase: 'first-chunk' } });
+    expect(client.budget.active).toBe(1);
+    await vi.advanceTimersByTimeAsync(CUT_REQUEST_GRACE_MS - 1);
+    expect(client.budget.active).toBe(1);
+    await idle(client);
+    expect(client.budget.active).toBe(0);
+    await gateway.close();
   });
 });
