@@ -5,6 +5,8 @@
 import type { ModelCapability } from '@infergate/emulator';
 import { emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createInProcessBudget } from '../src/budget/in-process-budget';
+import type { KeyBudget } from '../src/budget/key-budget';
 import type { GatewayClientOptions } from '../src/client/options';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import { createGatewayClient, type GatewayError } from '../src/index';
@@ -315,5 +317,57 @@ describe("a failover's place in the key's queue, shared by clients", () => {
       'community/plain',
     ]);
     await gateway.close();
+  });
+});
+
+describe("a hedge's slot granted after the call ended", () => {
+  it('the caller aborts while a shared budget answers the hedge: the slot it grants then is given back', async () => {
+    const gateway = await emulate();
+    // A shared budget answers `acquireIfFree` later (a Redis round trip): here, when the test says.
+    const inner = createInProcessBudget();
+    let asked: () => void = () => {};
+    const hedgeAsked = new Promise<void>((resolve) => (asked = resolve));
+    let answer: () => void = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    let granted: (lease: { released: boolean } | undefined) => void = () => {};
+    const hedgeGranted = new Promise<{ released: boolean } | undefined>(
+      (resolve) => (granted = resolve),
+    );
+    const budget: KeyBudget = {
+      acquire: (request) => inner.acquire(request),
+      async acquireIfFree(request) {
+        asked();
+        await answered;
+        const lease = await inner.acquireIfFree?.(request);
+        const seen = lease && { released: false };
+        granted(seen);
+        if (!lease || !seen) return lease;
+        return {
+          release: () => {
+            seen.released = true;
+            lease.release();
+          },
+        };
+      },
+    };
+    const client = clientOn(gateway, { budget });
+    gateway.hold(); // (never released: the gateway is not closed)
+    const controller = new AbortController();
+    const call = failed(
+      client.chat(hi(), {
+        fallbackModels: ['community/streamer'],
+        hedge: { afterMs: 30, maxExtra: 1 },
+        signal: controller.signal,
+      }),
+    );
+    await hedgeAsked;
+    controller.abort();
+    answer();
+    const lease = await hedgeGranted;
+    expect((await call)?.code).toBe('aborted');
+    expect(lease).toBeDefined();
+    // (The slot source looks at the call once the grant is in.)
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lease?.released).toBe(true);
   });
 });
