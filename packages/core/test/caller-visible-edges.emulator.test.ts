@@ -170,11 +170,7 @@ describe("the circuit breaker's model failures", () => {
     });
     for (let i = 0; i < 2; i++) await client.chat(hi(), list);
     const result = await client.chat(hi(), list);
-    expect(result.route.hops[0]).toEqual({
-      model: 'community/general',
-      outcome: 'skipped',
-      reason: 'circuit_open',
-    });
+    expectSkippedAsOpen(result);
     expect(only(events, 'circuit-open')).toHaveLength(1);
     await gateway.close();
   });
@@ -190,11 +186,7 @@ describe("the circuit breaker's model failures", () => {
     const client = clientOn(gateway, { fetch, circuitBreaker: breaker, maxRetries: 0 });
     for (let i = 0; i < 2; i++) await client.chat(hi(), list);
     const result = await client.chat(hi(), list);
-    expect(result.route.hops[0]).toEqual({
-      model: 'community/general',
-      outcome: 'skipped',
-      reason: 'circuit_open',
-    });
+    expectSkippedAsOpen(result);
     await gateway.close();
   });
 });
@@ -371,3 +363,12 @@ describe("a hedge's slot granted after the call ended", () => {
     expect(lease?.released).toBe(true);
   });
 });
+
+/** The call's first hop, the breaker's model, was skipped: its circuit is open. */
+function expectSkippedAsOpen(result: { route: { hops: readonly unknown[] } }): void {
+  expect(result.route.hops[0]).toEqual({
+    model: 'community/general',
+    outcome: 'skipped',
+    reason: 'circuit_open',
+  });
+}
