@@ -12,7 +12,6 @@ import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import { createGatewayClient, type GatewayError } from '../src/index';
 import {
   clientOn,
-  clientsSharingEvents,
   driveClock,
   hi,
   idle,
@@ -279,35 +278,6 @@ describe("a cut request's slot is kept for the grace (CUT_REQUEST_GRACE_MS)", ()
     expect(client.budget.active).toBe(1);
     await idle(client);
     expect(client.budget.active).toBe(0);
-    await gateway.close();
-  });
-});
-
-describe("a failover's place in the key's queue, shared by clients", () => {
-  it("its next hop is served before another client's call that queued meanwhile (a key of 1)", async () => {
-    const gateway = await emulate({ scenario: { latencyMs: 100 } });
-    const { events, another } = clientsSharingEvents(gateway);
-    const steering = another({ maxConcurrencyPerKey: 1 });
-    const other = another({ maxConcurrencyPerKey: 1 });
-    // Both catalogs read first: the calls below wait on the key alone.
-    await Promise.all([steering.models(), other.models()]);
-    gateway.emulator.injectFault({
-      fault: 'model_busy',
-      model: 'community/general',
-      retryAfter: 3600,
-    });
-    const steered = steering.chat(hi(), { fallbackModels: ['community/streamer'] });
-    // Two calls of the other client queue on the key behind the steered call's first attempt.
-    await gateway.untilRequests(1);
-    const queued = [other.chat(hi('community/plain')), other.chat(hi('community/plain'))];
-    await Promise.all([steered, ...queued]);
-    const attempts = only(events, 'attempt').map((event) => event.model ?? event.requestedModel);
-    expect(attempts).toEqual([
-      'community/general',
-      'community/plain',
-      'community/streamer',
-      'community/plain',
-    ]);
     await gateway.close();
   });
 });

@@ -59,11 +59,37 @@ export function recordingClient(
 ) {
   const client = clientOn(gateway, {
     onEvent: (event) => {
-      if (event.operation === 'chat') events.push(event);
+      if (event.operation !== 'chat') return;
+      events.push(event);
+      for (const check of eventChecks.get(events) ?? []) check();
     },
     ...options,
   });
   return { client, events };
+}
+
+/** The waits of `untilEvents` on each list a `recordingClient` records into. */
+const eventChecks = new WeakMap<GatewayEvent[], Set<() => void>>();
+
+/**
+ * Resolves once `enough(events)` holds on a `recordingClient`'s list: checked now, then at each
+ * event recorded, never on a timer (a test's timeout ends a wait that never comes).
+ */
+export function untilEvents(
+  events: GatewayEvent[],
+  enough: (events: GatewayEvent[]) => boolean,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const checks = eventChecks.get(events) ?? new Set();
+    eventChecks.set(events, checks);
+    const check = () => {
+      if (!enough(events)) return;
+      checks.delete(check);
+      resolve();
+    };
+    checks.add(check);
+    check();
+  });
 }
 
 /** Clients on `gateway` (`another(options)` makes one) whose chat events go to one list, `events`. */
