@@ -70,17 +70,15 @@ describe('fallbackModels: failover at once', () => {
   });
 
   it.each([
-    ['one client of maxConcurrency 1', 'one'],
-    ["two clients sharing the key's budget of 1", 'two'],
-  ] as const)(
-    'a failover keeps its turn (%s): its next hop is served before the calls that queued meanwhile',
-    async (_, clients) => {
+    { shared: false, clients: 'one client of maxConcurrency 1' },
+    { shared: true, clients: "two clients sharing the key's budget of 1" },
+  ])(
+    'a failover keeps its turn ($clients): its next hop is served before the calls that queued meanwhile',
+    async ({ shared }) => {
       const gateway = await emulate();
       const { events, another } = clientsSharingEvents(gateway);
-      const steering = another(
-        clients === 'one' ? { maxConcurrency: 1 } : { maxConcurrencyPerKey: 1 },
-      );
-      const other = clients === 'one' ? steering : another({ maxConcurrencyPerKey: 1 });
+      const steering = another(shared ? { maxConcurrencyPerKey: 1 } : { maxConcurrency: 1 });
+      const other = shared ? another({ maxConcurrencyPerKey: 1 }) : steering;
       // The catalogs read first: the calls below wait on the slots alone.
       await Promise.all([steering.models(), other.models()]);
       gateway.emulator.injectFault({

@@ -3,6 +3,8 @@ import { promisify } from 'node:util';
 import { DEFAULT_KEYS, type Emulator } from '@infergate/emulator';
 import { emulate, type GatewayConnection } from '@infergate/emulator/testing';
 import { vi } from 'vitest';
+import { createInProcessBudget } from '../src/budget/in-process-budget';
+import type { KeyBudget } from '../src/budget/key-budget';
 import { realmValue } from '../src/budget/realm';
 import type { GatewayClient } from '../src/client/client';
 import type { GatewayClientOptions } from '../src/client/options';
@@ -154,6 +156,16 @@ export const PLACE_SCHEMA = {
   additionalProperties: false,
 };
 
+/** A chat request of `model` asking for `PLACE_SCHEMA` by `response_format` (`json_schema`). */
+export const askingPlace = (model: string) => ({
+  model,
+  messages: [{ role: 'user' as const, content: 'Where is "Oslo"?' }],
+  response_format: {
+    type: 'json_schema' as const,
+    json_schema: { name: 'place', schema: PLACE_SCHEMA },
+  },
+});
+
 /** A failure the gateway answered with `status`: the fixture of the retry and breaker unit tests. */
 export function serverFailure(code: GatewayErrorCode, status: number): GatewayError {
   return new GatewayError({ code, message: `the gateway answered ${status}`, status });
@@ -237,4 +249,50 @@ export async function engineBackAfterCaching(): Promise<{
   await client.services(); // caches an embeddings entry listing no engine
   emulator.scenario.services.embeddings.engines['all-minilm-l6-v2']!.available = true;
   return { client, emulator };
+}
+
+/** A promise and the function that resolves it. */
+function deferred<T = void>() {
+  let resolve: (value: T) => void = () => {};
+  const promise = new Promise<T>((settle) => (resolve = settle));
+  return { promise, resolve };
+}
+
+/**
+ * A shared budget's stand-in: core's in-process budget, but `acquireIfFree` (a hedge's ask) is
+ * answered only when the test calls `answer()`, as a Redis round trip would be, later. `asked`
+ * resolves when the hedge asks; `granted` with what it granted then (`released` turns true when
+ * that slot is given back), `givenBack` once it is.
+ */
+export function slowIfFreeBudget() {
+  const inner = createInProcessBudget();
+  const asked = deferred();
+  const answered = deferred();
+  const granted = deferred<{ released: boolean } | undefined>();
+  const givenBack = deferred();
+  const budget: KeyBudget = {
+    acquire: (request) => inner.acquire(request),
+    async acquireIfFree(request) {
+      asked.resolve();
+      await answered.promise;
+      const lease = await inner.acquireIfFree?.(request);
+      const seen = lease && { released: false };
+      granted.resolve(seen);
+      if (!lease || !seen) return lease;
+      return {
+        release: () => {
+          seen.released = true;
+          lease.release();
+          givenBack.resolve();
+        },
+      };
+    },
+  };
+  return {
+    budget,
+    asked: asked.promise,
+    answer: () => answered.resolve(),
+    granted: granted.promise,
+    givenBack: givenBack.promise,
+  };
 }
