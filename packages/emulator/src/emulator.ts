@@ -185,8 +185,9 @@ class RequestHandler {
     const arrived =
       endpoint === 'chat' ? this.#occupyChatModel(body(), admitted.key, occupy) : undefined;
     await waitBeforeHeaders(nextLatency(scenario.latencyMs), deadline, request.signal);
-    if (fault?.fault === 'slow_headers')
+    if (fault?.fault === 'slow_headers') {
       await waitBeforeHeaders(fault.ms, deadline, request.signal);
+    }
     const early = fault && earlyFaultAnswer(fault);
     if (early) {
       // A hold with `faults` keeps this answer too, so a test lets it out when its client is ready.

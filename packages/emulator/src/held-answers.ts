@@ -14,6 +14,9 @@ export interface HoldOptions {
   faults?: boolean;
 }
 
+/** The keys `holdAnswers`' options take. */
+const HOLD_OPTION_KEYS = ['faults'] as const satisfies readonly (keyof HoldOptions)[];
+
 /**
  * Answers a test holds back: while a hold is on, every request to its endpoint that the gateway
  * accepts (checked, within its key's and its model's limits) waits before its headers, holding
@@ -22,8 +25,6 @@ export interface HoldOptions {
  * requests held, a Redis lease re-taken, a client's queue) instead of scripting an answer long
  * enough to outlast a loaded machine.
  */
-const HOLD_OPTION_KEYS = ['faults'] as const satisfies readonly (keyof HoldOptions)[];
-
 export class HeldAnswers {
   #gate:
     | { endpoint: EndpointName; faults: boolean; opened: Promise<void>; open: () => void }
