@@ -3,7 +3,7 @@
 // what a tool's `strict` and a tool result's parts become on the wire, the gateway's error body on
 // an APICallError, and the usage of a stream that failed.
 
-import { emulate } from '@infergate/emulator/testing';
+import { chatSse, emulate, type StreamChunk, twoTextChoicesSse } from '@infergate/emulator/testing';
 import { APICallError, generateText, jsonSchema, Output, streamText, tool } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
@@ -24,21 +24,12 @@ function streaming(sse: string): typeof globalThis.fetch {
   };
 }
 
-/** One SSE event of a chat completion chunk with these `choices` (and `extra` fields). */
-const event = (choices: object[], extra: object = {}) =>
-  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: MODEL, choices, ...extra })}\n\n`;
+/** The SSE text of a streamed answer of MODEL made of these chunks, then `[DONE]`. */
+const sseText = (...chunks: StreamChunk[]) => chatSse(MODEL, chunks);
 
 describe('a stream with two choices', () => {
   it("finishes with choice 0's reason, not that of a choice ending after it", async () => {
-    const sse = [
-      event([
-        { index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null },
-        { index: 1, delta: { role: 'assistant', content: 'Hello' }, finish_reason: null },
-      ]),
-      event([{ index: 0, delta: {}, finish_reason: 'stop' }]),
-      event([{ index: 1, delta: {}, finish_reason: 'length' }]),
-      'data: [DONE]\n\n',
-    ].join('');
+    const sse = twoTextChoicesSse(MODEL);
     const result = streamText({
       model: gateway({ fetch: streaming(sse) })(MODEL),
       prompt: 'hi',
@@ -144,13 +135,17 @@ describe('a stream that failed', () => {
   it('reports the usage riding on its error: a structured answer refused, its tokens spent', async () => {
     // Prose, no JSON: core refuses the answer at the stream's end; the usage came in its finish
     // chunk.
-    const sse = [
-      event([{ index: 0, delta: { role: 'assistant', content: 'No idea.' }, finish_reason: null }]),
-      event([{ index: 0, delta: {}, finish_reason: 'stop' }], {
+    const sse = sseText(
+      {
+        choices: [
+          { index: 0, delta: { role: 'assistant', content: 'No idea.' }, finish_reason: null },
+        ],
+      },
+      {
+        choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
         usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
-      }),
-      'data: [DONE]\n\n',
-    ].join('');
+      },
+    );
     const errors: unknown[] = [];
     const result = streamText({
       model: gateway({ fetch: streaming(sse) })(MODEL),
@@ -204,13 +199,14 @@ describe('a tool call sent without arguments', () => {
   });
 
   it.each([[''], ['  ']])('streamText: arguments %j are the input {}', async (args) => {
-    const sse = [
-      event([
-        { index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, ...call(args) }] } },
-      ]),
-      event([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]),
-      'data: [DONE]\n\n',
-    ].join('');
+    const sse = sseText(
+      {
+        choices: [
+          { index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, ...call(args) }] } },
+        ],
+      },
+      { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+    );
     const result = streamText({
       model: gateway({ fetch: streaming(sse) })(MODEL),
       prompt: 'time?',

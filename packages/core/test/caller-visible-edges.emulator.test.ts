@@ -5,21 +5,20 @@
 import type { ModelCapability } from '@infergate/emulator';
 import { emulate } from '@infergate/emulator/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createInProcessBudget } from '../src/budget/in-process-budget';
-import type { KeyBudget } from '../src/budget/key-budget';
+import type { GatewayClient } from '../src/client/client';
 import type { GatewayClientOptions } from '../src/client/options';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import { createGatewayClient, type GatewayError } from '../src/index';
 import {
+  askingPlace,
   clientOn,
-  clientsSharingEvents,
   driveClock,
   hi,
   idle,
   only,
-  PLACE_SCHEMA,
   recordingClient,
   settledAfter,
+  slowIfFreeBudget,
   withCatalog,
 } from './helpers';
 
@@ -78,14 +77,7 @@ describe('a held structured stream (docs/gateway-protocol.md §4.8)', () => {
       },
     });
     const client = clientOn(gateway, { chunkTimeoutMs: 200 });
-    const asked = (model: string) => ({
-      model,
-      messages: [{ role: 'user' as const, content: 'Where is "Oslo"?' }],
-      response_format: {
-        type: 'json_schema' as const,
-        json_schema: { name: 'place', schema: PLACE_SCHEMA },
-      },
-    });
+    const asked = askingPlace;
     // A first steered call, at once, loads the structured walk's lazy chunks (an import the
     // driven clock cannot wait for).
     await (await client.chatStream(asked(native), { fallbackModels: [prose] })).result();
@@ -238,6 +230,15 @@ describe('a Content-Length that is no number of bytes', () => {
   });
 });
 
+/** On the driven clock: the client's `slots` slots of cut requests stay taken for the grace, then are back. */
+async function expectKeptForTheGrace(client: GatewayClient, slots: number): Promise<void> {
+  expect(client.budget.active).toBe(slots);
+  await vi.advanceTimersByTimeAsync(CUT_REQUEST_GRACE_MS - 1);
+  expect(client.budget.active).toBe(slots);
+  await idle(client);
+  expect(client.budget.active).toBe(0);
+}
+
 describe("a cut request's slot is kept for the grace (CUT_REQUEST_GRACE_MS)", () => {
   it('4 calls on a key of 4 aborted while their requests are in flight: the key stays full for the grace, then is free', async () => {
     const gateway = await emulate();
@@ -255,11 +256,7 @@ describe("a cut request's slot is kept for the grace (CUT_REQUEST_GRACE_MS)", ()
     for (const controller of controllers) controller.abort();
     const errors = await settledAfter(0, Promise.all(calls));
     expect(errors.map((error) => error?.code)).toEqual(Array(4).fill('aborted'));
-    expect(client.budget.active).toBe(4);
-    await vi.advanceTimersByTimeAsync(CUT_REQUEST_GRACE_MS - 1);
-    expect(client.budget.active).toBe(4);
-    await idle(client);
-    expect(client.budget.active).toBe(0);
+    await expectKeptForTheGrace(client, 4);
     await gateway.close();
   });
 
@@ -274,40 +271,7 @@ describe("a cut request's slot is kept for the grace (CUT_REQUEST_GRACE_MS)", ()
     driveClock();
     const error = await settledAfter(300, failed(client.chatStream(hi())));
     expect(error).toMatchObject({ code: 'timeout', stall: { phase: 'first-chunk' } });
-    expect(client.budget.active).toBe(1);
-    await vi.advanceTimersByTimeAsync(CUT_REQUEST_GRACE_MS - 1);
-    expect(client.budget.active).toBe(1);
-    await idle(client);
-    expect(client.budget.active).toBe(0);
-    await gateway.close();
-  });
-});
-
-describe("a failover's place in the key's queue, shared by clients", () => {
-  it("its next hop is served before another client's call that queued meanwhile (a key of 1)", async () => {
-    const gateway = await emulate({ scenario: { latencyMs: 100 } });
-    const { events, another } = clientsSharingEvents(gateway);
-    const steering = another({ maxConcurrencyPerKey: 1 });
-    const other = another({ maxConcurrencyPerKey: 1 });
-    // Both catalogs read first: the calls below wait on the key alone.
-    await Promise.all([steering.models(), other.models()]);
-    gateway.emulator.injectFault({
-      fault: 'model_busy',
-      model: 'community/general',
-      retryAfter: 3600,
-    });
-    const steered = steering.chat(hi(), { fallbackModels: ['community/streamer'] });
-    // Two calls of the other client queue on the key behind the steered call's first attempt.
-    await gateway.untilRequests(1);
-    const queued = [other.chat(hi('community/plain')), other.chat(hi('community/plain'))];
-    await Promise.all([steered, ...queued]);
-    const attempts = only(events, 'attempt').map((event) => event.model ?? event.requestedModel);
-    expect(attempts).toEqual([
-      'community/general',
-      'community/plain',
-      'community/streamer',
-      'community/plain',
-    ]);
+    await expectKeptForTheGrace(client, 1);
     await gateway.close();
   });
 });
@@ -316,32 +280,7 @@ describe("a hedge's slot granted after the call ended", () => {
   it('the caller aborts while a shared budget answers the hedge: the slot it grants then is given back', async () => {
     const gateway = await emulate();
     // A shared budget answers `acquireIfFree` later (a Redis round trip): here, when the test says.
-    const inner = createInProcessBudget();
-    let asked: () => void = () => {};
-    const hedgeAsked = new Promise<void>((resolve) => (asked = resolve));
-    let answer: () => void = () => {};
-    const answered = new Promise<void>((resolve) => (answer = resolve));
-    let granted: (lease: { released: boolean } | undefined) => void = () => {};
-    const hedgeGranted = new Promise<{ released: boolean } | undefined>(
-      (resolve) => (granted = resolve),
-    );
-    const budget: KeyBudget = {
-      acquire: (request) => inner.acquire(request),
-      async acquireIfFree(request) {
-        asked();
-        await answered;
-        const lease = await inner.acquireIfFree?.(request);
-        const seen = lease && { released: false };
-        granted(seen);
-        if (!lease || !seen) return lease;
-        return {
-          release: () => {
-            seen.released = true;
-            lease.release();
-          },
-        };
-      },
-    };
+    const { budget, asked, answer, granted } = slowIfFreeBudget();
     const client = clientOn(gateway, { budget });
     gateway.hold(); // (never released: the gateway is not closed)
     const controller = new AbortController();
@@ -352,10 +291,10 @@ describe("a hedge's slot granted after the call ended", () => {
         signal: controller.signal,
       }),
     );
-    await hedgeAsked;
+    await asked;
     controller.abort();
     answer();
-    const lease = await hedgeGranted;
+    const lease = await granted;
     expect((await call)?.code).toBe('aborted');
     expect(lease).toBeDefined();
     // (The slot source looks at the call once the grant is in.)

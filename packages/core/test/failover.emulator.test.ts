@@ -1,7 +1,15 @@
 import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../src/index';
-import { clientOn, DEFAULT_KEYS, hi, only, recordingClient } from './helpers';
+import {
+  clientOn,
+  clientsSharingEvents,
+  DEFAULT_KEYS,
+  hi,
+  only,
+  recordingClient,
+  untilEvents,
+} from './helpers';
 
 const weather = {
   type: 'function' as const,
@@ -61,27 +69,45 @@ describe('fallbackModels: failover at once', () => {
     expect(emulator.counters.requests.chat).toBe(2);
   });
 
-  it('a failover keeps its turn: its next hop is served before the calls that queued meanwhile', async () => {
-    const gateway = await emulate({ scenario: { latencyMs: 100 } });
-    const { client, events } = recordingClient(gateway, { maxConcurrency: 1 });
-    const { emulator } = gateway;
-    emulator.injectFault({ fault: 'model_busy', model: 'community/general', retryAfter: 3600 });
-    const steered = client.chat(hi(), { fallbackModels: ['community/streamer'] });
-    // Two calls queue behind the steered call's first attempt, once the gateway has it (its
-    // answer comes 100 ms later, so they are in line before it).
-    await gateway.untilRequests(1);
-    const queued = [client.chat(hi('community/plain')), client.chat(hi('community/plain'))];
-    await Promise.all([steered, ...queued]);
-    const attempts = only(events, 'attempt').map((event) => event.model ?? event.requestedModel);
-    // The slot the busy model's answer freed went to the first call in line; the failover's
-    // next hop came before the second one, although both had queued before it moved on.
-    expect(attempts).toEqual([
-      'community/general',
-      'community/plain',
-      'community/streamer',
-      'community/plain',
-    ]);
-  });
+  it.each([
+    { shared: false, clients: 'one client of maxConcurrency 1' },
+    { shared: true, clients: "two clients sharing the key's budget of 1" },
+  ])(
+    'a failover keeps its turn ($clients): its next hop is served before the calls that queued meanwhile',
+    async ({ shared }) => {
+      const gateway = await emulate();
+      const { events, another } = clientsSharingEvents(gateway);
+      const steering = another(shared ? { maxConcurrencyPerKey: 1 } : { maxConcurrency: 1 });
+      const other = shared ? another({ maxConcurrencyPerKey: 1 }) : steering;
+      // The catalogs read first: the calls below wait on the slots alone.
+      await Promise.all([steering.models(), other.models()]);
+      gateway.emulator.injectFault({
+        fault: 'model_busy',
+        model: 'community/general',
+        retryAfter: 3600,
+      });
+      // The busy answer is held until two calls are in line behind the steered call's attempt.
+      const release = gateway.hold('chat', { faults: true });
+      const steered = steering.chat(hi(), { fallbackModels: ['community/streamer'] });
+      await gateway.untilHeld(1);
+      const queued = [other.chat(hi('community/plain')), other.chat(hi('community/plain'))];
+      await untilEvents(events, (seen) => only(seen, 'queued').length === 3);
+      // (A call joins the key's queue in the microtasks after its `queued` event.)
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(other.budget).toMatchObject({ active: 1, queued: 2 });
+      release();
+      await Promise.all([steered, ...queued]);
+      const attempts = only(events, 'attempt').map((event) => event.model ?? event.requestedModel);
+      // The slot the busy model's answer freed went to the first call in line; the failover's
+      // next hop came before the second one, although both had queued before it moved on.
+      expect(attempts).toEqual([
+        'community/general',
+        'community/plain',
+        'community/streamer',
+        'community/plain',
+      ]);
+    },
+  );
 
   it('moves on for provider_unavailable, 502/503/504 and a connection lost before the answer', async () => {
     for (const fault of [

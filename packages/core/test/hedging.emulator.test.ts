@@ -4,10 +4,9 @@ import type { Emulator } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { budgetId } from '../src/budget/budget-id';
-import type { KeyBudget } from '../src/budget/key-budget';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import type { GatewayEvent } from '../src/index';
-import { createInProcessBudget, isGatewayError } from '../src/index';
+import { isGatewayError } from '../src/index';
 import { AUTO_HEDGE, hedgeDelay } from '../src/steering/hedge-delay';
 import {
   clientOn,
@@ -19,6 +18,7 @@ import {
   only,
   recordingClient,
   settledAfter,
+  slowIfFreeBudget,
 } from './helpers';
 
 /** Far longer than any test: a stall the hedge must beat, never one that ends by itself. */
@@ -459,39 +459,18 @@ describe('hedge: a second attempt when the first is slow to its first content', 
   it('the first answering while the hedge waits for its slot: no hedge sent, none reported', async () => {
     const gateway = await emulate();
     // A shared budget answers `acquireIfFree` later (a Redis round trip): here, when the test says.
-    const inner = createInProcessBudget();
-    let asked: () => void = () => {};
-    const hedgeAsked = new Promise<void>((resolve) => (asked = resolve));
-    let answer: () => void = () => {};
-    const answered = new Promise<void>((resolve) => (answer = resolve));
-    let givenBack: () => void = () => {};
-    const hedgeSlotBack = new Promise<void>((resolve) => (givenBack = resolve));
-    const budget: KeyBudget = {
-      acquire: (request) => inner.acquire(request),
-      async acquireIfFree(request) {
-        asked();
-        await answered;
-        const lease = await inner.acquireIfFree?.(request);
-        if (!lease) return lease;
-        return {
-          release: () => {
-            lease.release();
-            givenBack();
-          },
-        };
-      },
-    };
+    const { budget, asked, answer, givenBack } = slowIfFreeBudget();
     const { client, events } = recordingClient(gateway, { budget });
     const release = gateway.hold();
     const call = client.chat(hi(), {
       fallbackModels: ['community/streamer'],
       hedge: { afterMs: 30, maxExtra: 1 },
     });
-    await hedgeAsked;
+    await asked;
     release();
     const result = await call;
     answer();
-    await hedgeSlotBack;
+    await givenBack;
     expect(result.route.hops).toEqual([{ model: 'community/general', outcome: 'answered' }]);
     // No second attempt: no `hedge` event says one was sent, no `hedge-skipped` says why not.
     expect(only(events, 'hedge')).toEqual([]);

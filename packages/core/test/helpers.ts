@@ -3,6 +3,8 @@ import { promisify } from 'node:util';
 import { DEFAULT_KEYS, type Emulator } from '@infergate/emulator';
 import { emulate, type GatewayConnection } from '@infergate/emulator/testing';
 import { vi } from 'vitest';
+import { createInProcessBudget } from '../src/budget/in-process-budget';
+import type { KeyBudget } from '../src/budget/key-budget';
 import { realmValue } from '../src/budget/realm';
 import type { GatewayClient } from '../src/client/client';
 import type { GatewayClientOptions } from '../src/client/options';
@@ -59,11 +61,37 @@ export function recordingClient(
 ) {
   const client = clientOn(gateway, {
     onEvent: (event) => {
-      if (event.operation === 'chat') events.push(event);
+      if (event.operation !== 'chat') return;
+      events.push(event);
+      for (const check of eventChecks.get(events) ?? []) check();
     },
     ...options,
   });
   return { client, events };
+}
+
+/** The waits of `untilEvents` on each list a `recordingClient` records into. */
+const eventChecks = new WeakMap<GatewayEvent[], Set<() => void>>();
+
+/**
+ * Resolves once `enough(events)` holds on a `recordingClient`'s list: checked now, then at each
+ * event recorded, never on a timer (a test's timeout ends a wait that never comes).
+ */
+export function untilEvents(
+  events: GatewayEvent[],
+  enough: (events: GatewayEvent[]) => boolean,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const checks = eventChecks.get(events) ?? new Set();
+    eventChecks.set(events, checks);
+    const check = () => {
+      if (!enough(events)) return;
+      checks.delete(check);
+      resolve();
+    };
+    checks.add(check);
+    check();
+  });
 }
 
 /** Clients on `gateway` (`another(options)` makes one) whose chat events go to one list, `events`. */
@@ -127,6 +155,16 @@ export const PLACE_SCHEMA = {
   required: ['city', 'kind', 'where'],
   additionalProperties: false,
 };
+
+/** A chat request of `model` asking for `PLACE_SCHEMA` by `response_format` (`json_schema`). */
+export const askingPlace = (model: string) => ({
+  model,
+  messages: [{ role: 'user' as const, content: 'Where is "Oslo"?' }],
+  response_format: {
+    type: 'json_schema' as const,
+    json_schema: { name: 'place', schema: PLACE_SCHEMA },
+  },
+});
 
 /** A failure the gateway answered with `status`: the fixture of the retry and breaker unit tests. */
 export function serverFailure(code: GatewayErrorCode, status: number): GatewayError {
@@ -211,4 +249,50 @@ export async function engineBackAfterCaching(): Promise<{
   await client.services(); // caches an embeddings entry listing no engine
   emulator.scenario.services.embeddings.engines['all-minilm-l6-v2']!.available = true;
   return { client, emulator };
+}
+
+/** A promise and the function that resolves it. */
+function deferred<T = void>() {
+  let resolve: (value: T) => void = () => {};
+  const promise = new Promise<T>((settle) => (resolve = settle));
+  return { promise, resolve };
+}
+
+/**
+ * A shared budget's stand-in: core's in-process budget, but `acquireIfFree` (a hedge's ask) is
+ * answered only when the test calls `answer()`, as a Redis round trip would be, later. `asked`
+ * resolves when the hedge asks; `granted` with what it granted then (`released` turns true when
+ * that slot is given back), `givenBack` once it is.
+ */
+export function slowIfFreeBudget() {
+  const inner = createInProcessBudget();
+  const asked = deferred();
+  const answered = deferred();
+  const granted = deferred<{ released: boolean } | undefined>();
+  const givenBack = deferred();
+  const budget: KeyBudget = {
+    acquire: (request) => inner.acquire(request),
+    async acquireIfFree(request) {
+      asked.resolve();
+      await answered.promise;
+      const lease = await inner.acquireIfFree?.(request);
+      const seen = lease && { released: false };
+      granted.resolve(seen);
+      if (!lease || !seen) return lease;
+      return {
+        release: () => {
+          seen.released = true;
+          lease.release();
+          givenBack.resolve();
+        },
+      };
+    },
+  };
+  return {
+    budget,
+    asked: asked.promise,
+    answer: () => answered.resolve(),
+    granted: granted.promise,
+    givenBack: givenBack.promise,
+  };
 }

@@ -22,7 +22,15 @@ import type { GatewayClientOptions } from '../src/client/options';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import { type GatewayEvent, isGatewayError } from '../src/index';
 import { otelEvents } from '../src/otel';
-import { clientOn, DEFAULT_KEYS, driveClock, hi, PLACE_SCHEMA, settledAfter } from './helpers';
+import {
+  askingPlace,
+  clientOn,
+  DEFAULT_KEYS,
+  driveClock,
+  hi,
+  PLACE_SCHEMA,
+  settledAfter,
+} from './helpers';
 
 /** Collects on demand (the test reads the metrics when it wants them). */
 class TestReader extends MetricReader {
@@ -416,14 +424,7 @@ describe('otelEvents: tokens of a refused structured answer', () => {
     },
     'community/so-tools': { ...listed, capabilities: ['chat', 'streaming', 'tools'] },
   } satisfies ScenarioInput['models'];
-  const asking = (model: string) => ({
-    model,
-    messages: [{ role: 'user' as const, content: 'Where is "Oslo"?' }],
-    response_format: {
-      type: 'json_schema' as const,
-      json_schema: { name: 'place', schema: PLACE_SCHEMA },
-    },
-  });
+  const asking = askingPlace;
 
   it('are on the failover event and span event, and counted by the token metric', async () => {
     const events: GatewayEvent[] = [];

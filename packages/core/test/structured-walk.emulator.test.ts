@@ -2,7 +2,7 @@ import type { ModelSpec } from '@infergate/emulator';
 import { caught, emulate, inflightOf } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayError, StandardSchemaLike, StructuredOutputMethod } from '../src/index';
-import { clientOn, only, PLACE_SCHEMA, recordingClient } from './helpers';
+import { askingPlace, clientOn, only, PLACE_SCHEMA, recordingClient } from './helpers';
 
 /** A refused answer's usage on its hop: its tokens were spent. */
 const SPENT = expect.objectContaining({ total_tokens: expect.any(Number) });
@@ -56,13 +56,7 @@ async function gatewayHolding(model: string, fault: 'model_busy' | 'stall_first_
 }
 
 /** A request asking for the schema, of `model`. */
-function asking(model: string) {
-  return {
-    model,
-    messages: [{ role: 'user' as const, content: 'Where is "Oslo"?' }],
-    response_format: { type: 'json_schema' as const, json_schema: { name: 'place', schema } },
-  };
-}
+const asking = askingPlace;
 
 /** A route's hop that answered, serving the schema by `method` (its answer `checked` or not). */
 function answeredBy(model: string, method: StructuredOutputMethod, checked = true) {

@@ -10,7 +10,7 @@ import {
 } from './counters';
 import { type FaultRule, faultRuleProblem, startRuleClock } from './faults';
 import { errorResponse, GatewayRefusal } from './gateway-error';
-import { HeldAnswers } from './held-answers';
+import { HeldAnswers, type HoldOptions } from './held-answers';
 import { resolveChatModel, takeModelOffline } from './model-access';
 import { Occupancy, RequestHold } from './occupancy';
 import { MAX_BODY_BYTES, readBodyCapped } from './read-body';
@@ -19,7 +19,7 @@ import { resolveScenario } from './resolve-scenario';
 import { dispatch, notFound, routeOf, wrongMethod } from './routes';
 import type { KeySettings, Scenario, ScenarioInput } from './scenario';
 import { nextLatency, waitBeforeHeaders } from './timing';
-import { applyPreHeaderFault, ConnectionDropped, truncateJsonBody } from './upstream-faults';
+import { ConnectionDropped, earlyFaultAnswer, truncateJsonBody } from './upstream-faults';
 
 /** A local inference gateway behind a WHATWG fetch handler. */
 export interface Emulator {
@@ -49,10 +49,12 @@ export interface Emulator {
    * Holds the answers of `endpoint` (chat completions by default) from now on: each request the
    * gateway accepts waits before its headers (after its latency and its checks: a refusal such as
    * `model_busy` comes at once), in flight and holding its slots, until the returned function is
-   * called, it is aborted or its `requestTimeoutMs` passes (504). For tests: hold, wait for the
-   * state, release; no latency long enough for a loaded machine.
+   * called, it is aborted or its `requestTimeoutMs` passes (504). With `faults: true`, a request
+   * an injected fault answers before its headers (a 429, a 5xx, a dropped connection) is held
+   * the same way before that answer. For tests: hold, wait for the state, release; no latency
+   * long enough for a loaded machine.
    */
-  holdAnswers(endpoint?: EndpointName): () => void;
+  holdAnswers(endpoint?: EndpointName, options?: HoldOptions): () => void;
 }
 
 /** One authenticated request of a known route, while it holds its key's slot. */
@@ -183,15 +185,18 @@ class RequestHandler {
     const arrived =
       endpoint === 'chat' ? this.#occupyChatModel(body(), admitted.key, occupy) : undefined;
     await waitBeforeHeaders(nextLatency(scenario.latencyMs), deadline, request.signal);
-    if (fault) {
-      const early = await applyPreHeaderFault(fault, deadline, request.signal);
-      if (early) {
-        if (fault.fault === 'rate_limit') {
-          this.#counters.concurrencyRejections += 1;
-          this.#changed();
-        }
-        return early;
+    if (fault?.fault === 'slow_headers') {
+      await waitBeforeHeaders(fault.ms, deadline, request.signal);
+    }
+    const early = fault && earlyFaultAnswer(fault);
+    if (early) {
+      // A hold with `faults` keeps this answer too, so a test lets it out when its client is ready.
+      await this.held.wait(endpoint, deadline, request.signal, { fault: true });
+      if (fault?.fault === 'rate_limit') {
+        this.#counters.concurrencyRejections += 1;
+        this.#changed();
       }
+      return early();
     }
     const ctx: RequestContext = {
       scenario,
@@ -275,7 +280,7 @@ export function createEmulator(input?: ScenarioInput): Emulator {
     clearFaults: () => {
       runtimeFaults.length = 0;
     },
-    holdAnswers: (endpoint = 'chat') => handler.held.hold(endpoint),
+    holdAnswers: (endpoint = 'chat', options) => handler.held.hold(endpoint, options),
     fetch: async (input, init) =>
       handler.handle(
         input instanceof Request && init === undefined ? input : new Request(input, init),

@@ -1,25 +1,43 @@
 // docs/gateway-protocol.md §2.5 (a request holds its key's slot until it is answered).
 import type { EndpointName } from './counters';
+import { refuseUnknownOptions } from './field-names';
 import { GatewayRefusal } from './gateway-error';
 import { timerMs } from './timing';
+
+/** How `holdAnswers` holds. */
+export interface HoldOptions {
+  /**
+   * Hold too the requests an injected fault answers before its headers (`rate_limit`,
+   * `model_busy`, a 5xx, `drop_connection`: the answer comes on release). Default false: only
+   * what the gateway accepts is held.
+   */
+  faults?: boolean;
+}
+
+/** The keys `holdAnswers`' options take. */
+const HOLD_OPTION_KEYS = ['faults'] as const satisfies readonly (keyof HoldOptions)[];
 
 /**
  * Answers a test holds back: while a hold is on, every request to its endpoint that the gateway
  * accepts (checked, within its key's and its model's limits) waits before its headers, holding
- * its slots, until the test releases it or its deadline passes; a refusal is never held. A test then waits
- * for the state it needs (4 requests held, a Redis lease re-taken) instead of scripting an answer
- * long enough to outlast a loaded machine.
+ * its slots, until the test releases it or its deadline passes; a refusal is never held, except
+ * an injected fault's when the hold says `faults`. A test then waits for the state it needs (4
+ * requests held, a Redis lease re-taken, a client's queue) instead of scripting an answer long
+ * enough to outlast a loaded machine.
  */
 export class HeldAnswers {
-  #gate: { endpoint: EndpointName; opened: Promise<void>; open: () => void } | undefined;
+  #gate:
+    | { endpoint: EndpointName; faults: boolean; opened: Promise<void>; open: () => void }
+    | undefined;
 
   /** Holds `endpoint`'s answers from now on; the returned function releases them (safe twice). */
-  hold(endpoint: EndpointName): () => void {
+  hold(endpoint: EndpointName, options: HoldOptions = {}): () => void {
+    refuseUnknownOptions(options, HOLD_OPTION_KEYS, 'holdAnswers');
     let open = () => {};
     const opened = new Promise<void>((resolve) => {
       open = resolve;
     });
-    const gate = { endpoint, opened, open };
+    const gate = { endpoint, faults: options.faults === true, opened, open };
     this.#gate = gate;
     return () => {
       if (this.#gate === gate) this.#gate = undefined;
@@ -29,11 +47,17 @@ export class HeldAnswers {
 
   /**
    * Waits while a hold is on. Rejects like fetch (AbortError) when the request is aborted, and
-   * with 504 `request_timeout` at its deadline, as any wait of the emulator does.
+   * with 504 `request_timeout` at its deadline, as any wait of the emulator does. An injected
+   * fault's answer (`fault: true`) waits only under a hold with `faults`.
    */
-  async wait(endpoint: EndpointName, deadline: number, signal: AbortSignal): Promise<void> {
+  async wait(
+    endpoint: EndpointName,
+    deadline: number,
+    signal: AbortSignal,
+    { fault = false } = {},
+  ): Promise<void> {
     const gate = this.#gate;
-    if (gate?.endpoint !== endpoint) return;
+    if (gate?.endpoint !== endpoint || (fault && !gate.faults)) return;
     if (signal.aborted) throw new DOMException('The request was aborted', 'AbortError');
     let onAbort = () => {};
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -6,6 +6,7 @@ export { DEFAULT_KEYS, defaultScenario } from './default-scenario';
 export { createEmulator, type Emulator } from './emulator';
 export { FAULT_NAMES, type FaultName, type FaultRule } from './faults';
 export type { GatewayErrorCode } from './gateway-error';
+export type { HoldOptions } from './held-answers';
 export { MAX_BODY_BYTES } from './read-body';
 export { resolveScenario } from './resolve-scenario';
 export type {

@@ -1,7 +1,6 @@
 // docs/gateway-protocol.md §10.2 (codes and statuses), §10.3 (bodies that are not the gateway's).
 import type { ChosenFault } from './faults';
 import { errorResponse, GatewayRefusal } from './gateway-error';
-import { waitBeforeHeaders } from './timing';
 
 /** Marks the rejection of a `drop_connection` fault (a network error, like fetch's). */
 export class ConnectionDropped extends TypeError {
@@ -12,74 +11,62 @@ export class ConnectionDropped extends TypeError {
 }
 
 /**
- * Applies a fault that acts before the response headers. Returns the response that replaces the
- * endpoint's answer, or undefined to go on (after `slow_headers` waited).
+ * The answer that replaces the endpoint's for a fault answered before the response headers (a
+ * refusal, a 5xx, a dropped connection: the returned function throws `ConnectionDropped`), or
+ * undefined for a fault that lets the request go on (`slow_headers` waits first, see
+ * `serve`). Returned as a function so that a test's hold can keep the request before it answers.
  */
-export async function applyPreHeaderFault(
-  fault: ChosenFault,
-  deadline: number,
-  signal: AbortSignal,
-): Promise<Response | undefined> {
+export function earlyFaultAnswer(fault: ChosenFault): (() => Response) | undefined {
   const retryAfter = fault.retryAfter;
+  const refusal =
+    (...args: ConstructorParameters<typeof GatewayRefusal>) =>
+    () =>
+      errorResponse(new GatewayRefusal(...args));
   switch (fault.fault) {
     case 'rate_limit':
-      return errorResponse(
-        new GatewayRefusal(
-          'client_concurrency_exceeded',
-          'Too many requests at once for this key',
-          {
-            retryAfter,
-          },
-        ),
-      );
+      return refusal('client_concurrency_exceeded', 'Too many requests at once for this key', {
+        retryAfter,
+      });
     case 'model_busy':
-      return errorResponse(
-        new GatewayRefusal('model_busy', 'Every copy of the model is busy', { retryAfter }),
-      );
+      return refusal('model_busy', 'Every copy of the model is busy', { retryAfter });
     case 'bad_gateway':
-      return errorResponse(new GatewayRefusal('all_providers_failed', 'All providers failed'));
+      return refusal('all_providers_failed', 'All providers failed');
     case 'provider_request_failed':
-      return errorResponse(
-        new GatewayRefusal('provider_request_failed', 'The provider failed to answer the request'),
-      );
+      return refusal('provider_request_failed', 'The provider failed to answer the request');
     case 'provider_protocol_error':
-      return errorResponse(
-        new GatewayRefusal(
-          'provider_protocol_error',
-          'The provider answered with something that is not a valid chat answer',
-        ),
+      return refusal(
+        'provider_protocol_error',
+        'The provider answered with something that is not a valid chat answer',
       );
     case 'service_unavailable':
-      return errorResponse(
-        new GatewayRefusal('provider_unavailable', 'No provider is online for this request'),
-      );
+      return refusal('provider_unavailable', 'No provider is online for this request');
     case 'gateway_timeout':
-      return errorResponse(
-        new GatewayRefusal('request_timeout', 'The request exceeded its time limit'),
-      );
+      return refusal('request_timeout', 'The request exceeded its time limit');
     case 'upstream_html':
-      return new Response(
-        '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><p>upstream engine error</p></body></html>',
-        { status: 502, headers: { 'content-type': 'text/html; charset=utf-8' } },
-      );
+      return () =>
+        new Response(
+          '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><p>upstream engine error</p></body></html>',
+          { status: 502, headers: { 'content-type': 'text/html; charset=utf-8' } },
+        );
     case 'upstream_text':
-      return new Response('Internal Server Error: the engine crashed', {
-        status: 500,
-        headers: { 'content-type': 'text/plain; charset=utf-8' },
-      });
+      return () =>
+        new Response('Internal Server Error: the engine crashed', {
+          status: 500,
+          headers: { 'content-type': 'text/plain; charset=utf-8' },
+        });
     case 'upstream_json':
-      return new Response(
-        JSON.stringify({ detail: 'Engine rejected the input (upstream_json fault)' }),
-        {
-          status: 400,
-          headers: { 'content-type': 'application/json' },
-        },
-      );
+      return () =>
+        new Response(
+          JSON.stringify({ detail: 'Engine rejected the input (upstream_json fault)' }),
+          {
+            status: 400,
+            headers: { 'content-type': 'application/json' },
+          },
+        );
     case 'drop_connection':
-      throw new ConnectionDropped();
-    case 'slow_headers':
-      await waitBeforeHeaders(fault.ms, deadline, signal);
-      return undefined;
+      return () => {
+        throw new ConnectionDropped();
+      };
     default:
       return undefined;
   }

@@ -145,6 +145,45 @@ describe('waits on the emulator state', () => {
     await gateway.untilIdle();
   });
 
+  it.each<EmulateAs>(['fetch', 'http'])(
+    "hold with faults keeps an injected fault's answer, holding its slot, until released (%s)",
+    async (as) => {
+      const gateway = await gatewayAs(as);
+      const { emulator } = gateway;
+      emulator.injectFault({ fault: 'model_busy', endpoint: 'chat', times: 1, retryAfter: 7 });
+      emulator.injectFault({ fault: 'drop_connection', endpoint: 'chat', times: 1 });
+      const release = gateway.hold('chat', { faults: true });
+      const settled: string[] = [];
+      const note = (what: string) => () => settled.push(what);
+      const busy = chat(gateway).finally(note('busy'));
+      const dropped = caught(chat(gateway).finally(note('dropped')));
+      await gateway.untilHeld(2, { key: gateway.apiKey });
+      // An answer that is not held, asked after them, comes first: they are still held, in flight.
+      const models = await gateway.fetch(`${gateway.baseURL}/models`, {
+        headers: { authorization: `Bearer ${gateway.apiKey}` },
+      });
+      expect(models.status).toBe(200);
+      expect(settled).toEqual([]);
+      expect(gateway.counters.inflight[gateway.apiKey]).toBe(2);
+      release();
+      const refused = await busy;
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('7');
+      expect((await refused.json()) as unknown).toMatchObject({ error: { code: 'model_busy' } });
+      expect((await dropped).name).toBe('TypeError');
+      await gateway.untilIdle();
+    },
+  );
+
+  it("a hold without faults lets an injected fault's answer out at once", async () => {
+    const gateway = await gatewayAs('fetch');
+    gateway.emulator.injectFault({ fault: 'model_busy', endpoint: 'chat', times: 1 });
+    gateway.hold();
+    expect((await chat(gateway)).status).toBe(429);
+    expect(() => gateway.hold('chat', { fault: true } as never)).toThrow(/fault/);
+    await gateway.untilIdle();
+  });
+
   it('untilCancelled resolves when a reader cancels a stream before its end', async () => {
     const gateway = await gatewayAs('http', { streamChunkDelayMs: 60_000 });
     const response = await chat(gateway, { stream: true });

@@ -1,16 +1,11 @@
 import { emulate } from '@infergate/emulator/testing';
-import { tool } from '@langchain/core/tools';
 import { createAgent, createMiddleware } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createGatewayTools, GatewayChatModel } from '../src/index';
-import { intercepting, recordingGateway, streamOf } from './helpers';
+import { intercepting, recordingGateway, streamOf, weatherTool } from './helpers';
 
-const weather = tool(async ({ city }) => `sunny in ${city}`, {
-  name: 'weather',
-  description: 'Current weather in a city',
-  schema: z.object({ city: z.string() }),
-});
+const weather = weatherTool;
 
 describe('createAgent', () => {
   it('runs a tool loop with the gateway model', async () => {

@@ -60,14 +60,27 @@ describe("LangChain's error codes", () => {
     expect(codeOf(await caught(embeddings.embedQuery('hi')))).toBe('MODEL_AUTHENTICATION');
   });
 
-  it('a model the key may not use is MODEL_AUTHENTICATION', async () => {
-    const { connection } = await emulate({ apiKey: DEFAULT_KEYS.limited });
-    const model = new GatewayChatModel('community/plain', {
+  it.each([
+    {
+      what: 'may not use',
+      apiKey: DEFAULT_KEYS.limited,
+      id: 'community/plain',
+      code: 'model_not_allowed',
+    },
+    {
+      what: 'may not use unshielded',
+      apiKey: DEFAULT_KEYS.shielded,
+      id: 'my/desk-model',
+      code: 'unshielded_access_required',
+    },
+  ])('a model the key $what is MODEL_AUTHENTICATION', async ({ apiKey, id, code }) => {
+    const { connection } = await emulate({ apiKey });
+    const model = new GatewayChatModel(id, {
       ...connection,
       capabilities: ['chat'], // skips the catalog: the gateway refuses
     });
     const error = await caught(model.invoke('hi'));
-    expect(isGatewayError(error) && error.code).toBe('model_not_allowed');
+    expect(isGatewayError(error) && error.code).toBe(code);
     expect(codeOf(error)).toBe('MODEL_AUTHENTICATION');
   });
 

@@ -4,8 +4,13 @@
 // sent back as written, the tokens callbacks get, LangChain's error codes, a structured stream's
 // last value, generate()'s usage over several prompts.
 
-import { DEFAULT_KEYS } from '@infergate/emulator';
-import { caught, emulate } from '@infergate/emulator/testing';
+import {
+  caught,
+  chatSse,
+  emulate,
+  type StreamChunk,
+  twoTextChoicesSse,
+} from '@infergate/emulator/testing';
 import {
   AIMessage,
   type AIMessageChunk,
@@ -24,9 +29,8 @@ function codeOf(error: unknown): unknown {
   return (error as { lc_error_code?: unknown }).lc_error_code;
 }
 
-/** One SSE event of a chat completion chunk with these `choices` (and `extra` fields). */
-const event = (choices: object[], extra: object = {}) =>
-  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: MODEL, choices, ...extra })}\n\n`;
+/** The SSE text of a streamed answer of MODEL made of these chunks, then `[DONE]`. */
+const sseText = (...chunks: StreamChunk[]) => chatSse(MODEL, chunks);
 
 const sseResponse = (sse: string) =>
   new Response(sse, { headers: { 'content-type': 'text/event-stream', 'x-service-model': MODEL } });
@@ -64,21 +68,10 @@ async function joined(stream: Promise<AsyncIterable<AIMessageChunk>>): Promise<A
 
 describe('a stream with two choices', () => {
   it("ends with choice 0's finish reason, fingerprint and service tier, not those of a choice ending after it", async () => {
-    const sse = [
-      event([
-        { index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null },
-        { index: 1, delta: { role: 'assistant', content: 'Hello' }, finish_reason: null },
-      ]),
-      event([{ index: 0, delta: {}, finish_reason: 'stop' }], {
-        system_fingerprint: 'fp_zero',
-        service_tier: 'default',
-      }),
-      event([{ index: 1, delta: {}, finish_reason: 'length' }], {
-        system_fingerprint: 'fp_one',
-        service_tier: 'flex',
-      }),
-      'data: [DONE]\n\n',
-    ].join('');
+    const sse = twoTextChoicesSse(MODEL, {
+      zero: { system_fingerprint: 'fp_zero', service_tier: 'default' },
+      one: { system_fingerprint: 'fp_one', service_tier: 'flex' },
+    });
     const model = await answering(() => sseResponse(sse));
     const whole = await joined(model.stream('hi'));
     expect(whole.response_metadata).toMatchObject({
@@ -91,11 +84,10 @@ describe('a stream with two choices', () => {
 
 describe("a stream chunk's service tier", () => {
   it("is the final message's response_metadata.service_tier", async () => {
-    const sse = [
-      event([{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }]),
-      event([{ index: 0, delta: {}, finish_reason: 'stop' }], { service_tier: 'default' }),
-      'data: [DONE]\n\n',
-    ].join('');
+    const sse = sseText(
+      { choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }] },
+      { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], service_tier: 'default' },
+    );
     const model = await answering(() => sseResponse(sse));
     const whole = await joined(model.stream('hi'));
     expect(whole.response_metadata.service_tier).toBe('default');
@@ -167,17 +159,6 @@ describe('handleLLMNewToken', () => {
 });
 
 describe("LangChain's error codes", () => {
-  it('a model the key may not use unshielded is MODEL_AUTHENTICATION', async () => {
-    const { connection } = await emulate({ apiKey: DEFAULT_KEYS.shielded });
-    const model = new GatewayChatModel('my/desk-model', {
-      ...connection,
-      capabilities: ['chat'], // skips the catalog: the gateway refuses
-    });
-    const error = await caught(model.invoke('hi'));
-    expect((error as { code?: unknown }).code).toBe('unshielded_access_required');
-    expect(codeOf(error)).toBe('MODEL_AUTHENTICATION');
-  });
-
   it("a model server's own 403 is MODEL_AUTHENTICATION", async () => {
     const model = await answering(() => Response.json({ detail: 'Forbidden' }, { status: 403 }));
     const error = await caught(model.invoke('hi'));
@@ -210,13 +191,14 @@ describe('withStructuredOutput(...).stream()', () => {
     const model = await answering((body) =>
       body.stream
         ? sseResponse(
-            [
-              event([
-                { index: 0, delta: { role: 'assistant', content: json }, finish_reason: null },
-              ]),
-              event([{ index: 0, delta: {}, finish_reason: 'stop' }]),
-              'data: [DONE]\n\n',
-            ].join(''),
+            sseText(
+              {
+                choices: [
+                  { index: 0, delta: { role: 'assistant', content: json }, finish_reason: null },
+                ],
+              },
+              { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+            ),
           )
         : wholeResponse({ content: json }),
     );

@@ -3,23 +3,16 @@
 // with `catalogTtlMs: 0` would be a fresh request that could fail, hang or replace the refusal.
 import { createGatewayClient } from '@infergate/core';
 import { emulate } from '@infergate/emulator/testing';
-import { tool } from '@langchain/core/tools';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { GatewayChatModel } from '../src/index';
-
-const lookUp = tool(async () => 'found', {
-  name: 'look_up',
-  description: 'Looks a word up',
-  schema: z.object({ word: z.string() }),
-});
+import { weatherTool } from './helpers';
 
 describe('a capability refusal (catalogTtlMs: 0): no request after the call failed', () => {
   it('the create hint, from the refusal alone: one GET /models, the call’s', async () => {
     const { emulator, connection } = await emulate();
     const client = createGatewayClient({ ...connection, catalogTtlMs: 0 });
     const model = new GatewayChatModel('community/json-schema', { client });
-    const refused = model.bindTools([lookUp]).invoke('hi');
+    const refused = model.bindTools([weatherTool]).invoke('hi');
     await expect(refused).rejects.toMatchObject({
       code: 'unsupported_model_capability',
       missing: ['tools'],

@@ -92,3 +92,42 @@ export function unheadedAnswer(model: string, stream: boolean): Response {
   const sse = `${chunk({ role: 'assistant', content: 'hi' })}${chunk({}, 'stop')}data: [DONE]\n\n`;
   return new Response(sse, { headers: { 'content-type': 'text/event-stream' } });
 }
+
+/** One chunk of a streamed chat answer: its `choices`, and any other top-level field (`usage`…). */
+export interface StreamChunk {
+  choices: object[];
+  [field: string]: unknown;
+}
+
+/**
+ * The SSE text of a streamed chat answer of `model` made of `chunks` (id `c1`), then `[DONE]`:
+ * for a test serving from its `fetch` what the emulator does not send (a second choice's finish).
+ */
+export function chatSse(model: string, chunks: readonly StreamChunk[]): string {
+  const events = chunks.map(
+    (chunk) =>
+      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model, ...chunk })}\n\n`,
+  );
+  return [...events, 'data: [DONE]\n\n'].join('');
+}
+
+/**
+ * The SSE text of a streamed answer of `model` with two choices: "Hi" (choice 0, finishing `stop`)
+ * and "Hello" (choice 1, finishing `length` in a later chunk); `finishes.zero` and `finishes.one`
+ * are more fields of each finish's chunk (`service_tier`…). A reader must end with choice 0's.
+ */
+export function twoTextChoicesSse(
+  model: string,
+  finishes: { zero?: object; one?: object } = {},
+): string {
+  const said = (index: number, content: string) => ({
+    index,
+    delta: { role: 'assistant', content },
+    finish_reason: null,
+  });
+  return chatSse(model, [
+    { choices: [said(0, 'Hi'), said(1, 'Hello')] },
+    { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], ...finishes.zero },
+    { choices: [{ index: 1, delta: {}, finish_reason: 'length' }], ...finishes.one },
+  ]);
+}

@@ -5,6 +5,7 @@ import type { EmulatorCounters, EndpointName } from '../counters';
 import { DEFAULT_KEYS } from '../default-scenario';
 import { createEmulator, type Emulator } from '../emulator';
 import { refuseUnknownOptions } from '../field-names';
+import type { HoldOptions } from '../held-answers';
 import type { ScenarioInput } from '../scenario';
 import {
   type KeyOptions,
@@ -94,10 +95,11 @@ export interface EmulatedGateway extends GatewayConnection {
   /**
    * Holds `endpoint`'s answers (chat by default) from now on (`emulator.holdAnswers`): the
    * requests it accepts stay in flight until the returned function releases them (or their
-   * `requestTimeoutMs` passes); its refusals come at once. `reset()` and `close()` release what
-   * is still held.
+   * `requestTimeoutMs` passes); its refusals come at once, but with `{ faults: true }` an injected
+   * fault's answer (a 429, a 5xx, a dropped connection) is held too. `reset()` and `close()`
+   * release what is still held.
    */
-  hold(endpoint?: EndpointName): () => void;
+  hold(endpoint?: EndpointName, options?: HoldOptions): () => void;
   /** Resets the counters and removes injected faults (the scenario stays). */
   reset(): void;
   /** Stops serving (msw stops intercepting; the server stops listening). Safe to call twice. */
@@ -161,8 +163,8 @@ function gatewayOf(
     untilIdle: (options) => untilIdle(emulator, options),
     untilRequests: (count, options) => untilRequests(emulator, count, options),
     untilCancelled: (count, options) => untilCancelled(emulator, count, options),
-    hold: (endpoint) => {
-      const release = emulator.holdAnswers(endpoint);
+    hold: (endpoint, options) => {
+      const release = emulator.holdAnswers(endpoint, options);
       holds.push(release);
       return release;
     },

@@ -1,4 +1,10 @@
-export { twoChoicesAnswer, unheadedAnswer } from './canned-answers';
+export {
+  chatSse,
+  type StreamChunk,
+  twoChoicesAnswer,
+  twoTextChoicesSse,
+  unheadedAnswer,
+} from './canned-answers';
 export { caught } from './caught';
 export { CLAIMED_MODEL, withClaimedModel } from './claimed-model';
 export {
