@@ -43,6 +43,7 @@ export { apiKeyOrEnv, settingsFound } from './client/options';
 export { withSettingNames } from './client/setting-names';
 export { encodeBase64 } from './encoding/base64-bytes';
 export { utf8ByteLength } from './encoding/utf8';
+export { closeMatches } from './errors/close-names';
 export { errorFacts, invalidRequest } from './errors/errors';
 export { clip, escapeControl } from './errors/escape-control';
 export { invalidResponse } from './errors/invalid-response';
