@@ -33,7 +33,11 @@ export {
 export { classifyFinishReason, type FinishReasonKind } from './chat/classify-finish-reason';
 export { mediaPart } from './chat/content-parts';
 export { sendsReasoningBack } from './chat/reasoning-sent-back';
-export { readToolArguments, type ToolArguments } from './chat/tool-arguments';
+export {
+  isBlankArguments,
+  readToolArguments,
+  type ToolArguments,
+} from './chat/tool-arguments';
 export {
   thoughtSignatureContent,
   thoughtSignatureOf,
