@@ -5,7 +5,7 @@
 
 import { chatSse, emulate, type StreamChunk, twoTextChoicesSse } from '@infergate/emulator/testing';
 import { APICallError, generateText, jsonSchema, Output, streamText, tool } from 'ai';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
 import { BASE_URL, providersOn } from './providers';
 
@@ -164,7 +164,7 @@ describe('a stream that failed', () => {
   });
 });
 
-describe('a tool call sent without arguments', () => {
+describe("a tool call's arguments (core's blank rule, ai's parse)", () => {
   // Core's reading: blank arguments are a call without arguments; `ai` gets `{}` either way, as
   // with @ai-sdk/openai-compatible on the same bytes.
   const tools = { time: tool({ inputSchema: jsonSchema({ type: 'object' }) }) };
@@ -216,5 +216,54 @@ describe('a tool call sent without arguments', () => {
     expect(calls.map((part) => [part.toolCallId, part.input, part.invalid])).toEqual([
       ['call_t', {}, undefined],
     ]);
+  });
+  // Only blank arguments are read here (core's `isBlankArguments`): any other text is handed to
+  // `ai`, which parses it — once, not first by us too.
+  const ARGS = '{"zone":"Europe/Kyiv"}';
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  const parsesOf = (text: string) => {
+    const parse = vi.spyOn(JSON, 'parse');
+    return () => parse.mock.calls.filter(([parsed]) => parsed === text).length;
+  };
+
+  it('generateText: arguments are parsed once, by ai', async () => {
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (!request.url.endsWith('/chat/completions')) return globalThis.fetch(request);
+      const message = { role: 'assistant', content: null, tool_calls: [call(ARGS)] };
+      return Response.json(
+        {
+          id: 'c1',
+          object: 'chat.completion',
+          model: MODEL,
+          choices: [{ index: 0, message, finish_reason: 'tool_calls' }],
+        },
+        { headers: { 'x-service-model': MODEL } },
+      );
+    };
+    const parses = parsesOf(ARGS);
+    const result = await generateText({ model: gateway({ fetch })(MODEL), prompt: 'time?', tools });
+    expect(result.toolCalls.map((part) => part.input)).toEqual([{ zone: 'Europe/Kyiv' }]);
+    expect(parses()).toBe(1);
+  });
+
+  it('streamText: arguments are parsed once, by ai', async () => {
+    const sse = [
+      event([
+        { index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, ...call(ARGS) }] } },
+      ]),
+      event([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]),
+      'data: [DONE]\n\n',
+    ].join('');
+    const parses = parsesOf(ARGS);
+    const result = streamText({
+      model: gateway({ fetch: streaming(sse) })(MODEL),
+      prompt: 'time?',
+      tools,
+    });
+    expect((await result.toolCalls).map((part) => part.input)).toEqual([{ zone: 'Europe/Kyiv' }]);
+    expect(parses()).toBe(1);
   });
 });

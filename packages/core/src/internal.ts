@@ -33,7 +33,11 @@ export {
 export { classifyFinishReason, type FinishReasonKind } from './chat/classify-finish-reason';
 export { mediaPart } from './chat/content-parts';
 export { sendsReasoningBack } from './chat/reasoning-sent-back';
-export { readToolArguments, type ToolArguments } from './chat/tool-arguments';
+export {
+  isBlankArguments,
+  readToolArguments,
+  type ToolArguments,
+} from './chat/tool-arguments';
 export {
   thoughtSignatureContent,
   thoughtSignatureOf,
@@ -43,6 +47,7 @@ export { apiKeyOrEnv, settingsFound } from './client/options';
 export { withSettingNames } from './client/setting-names';
 export { encodeBase64 } from './encoding/base64-bytes';
 export { utf8ByteLength } from './encoding/utf8';
+export { closeMatches } from './errors/close-names';
 export { errorFacts, invalidRequest } from './errors/errors';
 export { clip, escapeControl } from './errors/escape-control';
 export { invalidResponse } from './errors/invalid-response';

@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §4.1 (`ask_model`'s request), §6 to §9 (the services' requests), §11
 // (their limits): what each tool takes.
 import { LANGUAGE_CODE, LIMITS } from '@infergate/core';
-import { serviceToolDefinition } from '@infergate/core/internal';
+import { closeMatches, serviceToolDefinition } from '@infergate/core/internal';
 import { serviceToolArgumentsProblem } from '@infergate/core/internal/service-tools';
 import { z } from 'zod/v4';
 
@@ -36,40 +36,67 @@ function optional<T extends z.ZodType>(schema: T) {
   return z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 }
 
+/**
+ * A tool's arguments: strict, and an unknown one refused naming it and the closest known one (core's
+ * one "did you mean" search) — "unknown argument `fallbackModels` — did you mean
+ * `fallback_models`?" — where the SDK's own words name the key alone.
+ */
+function toolArguments<Shape extends z.ZodRawShape>(shape: Shape) {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? unknownArguments(issue.keys, known) : undefined,
+  });
+}
+
+function unknownArguments(keys: readonly string[], known: readonly string[]): string {
+  const refusals: string[] = [];
+  const far: string[] = [];
+  for (const key of keys) {
+    const [closest] = closeMatches(key, known, 1);
+    if (closest === undefined) far.push(`\`${key}\``);
+    else refusals.push(`unknown argument \`${key}\` — did you mean \`${closest}\`?`);
+  }
+  if (far.length > 0) {
+    const plural = far.length > 1 ? 's' : '';
+    refusals.push(
+      `unknown argument${plural} ${far.join(', ')} (the arguments are ${known.join(', ')})`,
+    );
+  }
+  return refusals.join('; ');
+}
+
 const languageCode = (description: string) =>
   z
     .string()
     .regex(LANGUAGE_CODE, 'a language code such as "de", "uk" or "pt-BR"')
     .describe(description);
 
-export const translateInput = z
-  .object({
-    text: z
-      .string()
-      .min(1)
-      // (More characters than the limit is more bytes too: core's byte check words it, with the size.)
-      .max(LIMITS.translationMaxInputBytes, {
-        error: (issue) =>
-          serviceToolArgumentsProblem('translate', { text: issue.input, target_language: 'en' }),
-      })
-      .describe(
-        `The text to translate: at most ${LIMITS.translationMaxInputBytes} bytes of UTF-8 (split longer text and translate the parts)`,
-      ),
-    target_language: languageCode('Language to translate into, e.g. "de", "uk" or "pt-BR"'),
-    source_language: optional(languageCode('Language of the text; detected when omitted')),
-  })
-  .strict()
-  .superRefine(
-    (args, context) => {
-      // Core's check adds the byte limit of `text`; its problem names the argument it is about.
-      const problem = serviceToolArgumentsProblem('translate', args);
-      if (problem === undefined) return;
-      const argument = /^(?:unknown argument )?"([a-z_]+)"/.exec(problem)?.[1];
-      context.addIssue({ code: 'custom', message: problem, path: argument ? [argument] : [] });
-    },
-    // Run only on arguments the schema found nothing in: its issues would come twice.
-    { when: (payload) => payload.issues.length === 0 },
-  );
+export const translateInput = toolArguments({
+  text: z
+    .string()
+    .min(1)
+    // (More characters than the limit is more bytes too: core's byte check words it, with the size.)
+    .max(LIMITS.translationMaxInputBytes, {
+      error: (issue) =>
+        serviceToolArgumentsProblem('translate', { text: issue.input, target_language: 'en' }),
+    })
+    .describe(
+      `The text to translate: at most ${LIMITS.translationMaxInputBytes} bytes of UTF-8 (split longer text and translate the parts)`,
+    ),
+  target_language: languageCode('Language to translate into, e.g. "de", "uk" or "pt-BR"'),
+  source_language: optional(languageCode('Language of the text; detected when omitted')),
+}).superRefine(
+  (args, context) => {
+    // Core's check adds the byte limit of `text`; its problem names the argument it is about.
+    const problem = serviceToolArgumentsProblem('translate', args);
+    if (problem === undefined) return;
+    const argument = /^(?:unknown argument )?"([a-z_]+)"/.exec(problem)?.[1];
+    context.addIssue({ code: 'custom', message: problem, path: argument ? [argument] : [] });
+  },
+  // Run only on arguments the schema found nothing in: its issues would come twice.
+  { when: (payload) => payload.issues.length === 0 },
+);
 
 /** The three ways to hand a tool an image or audio file; exactly one is given. */
 function mediaFields(kind: 'image' | 'audio', limit: number, files: boolean) {
@@ -118,31 +145,27 @@ function exactlyOne(kind: 'image' | 'audio', files: boolean) {
 }
 
 export function ocrInput(files: boolean) {
-  return z
-    .object(mediaFields('image', LIMITS.ocrMaxImageBytes, files))
-    .strict()
-    .superRefine(exactlyOne('image', files));
+  return toolArguments(mediaFields('image', LIMITS.ocrMaxImageBytes, files)).superRefine(
+    exactlyOne('image', files),
+  );
 }
 
 export function transcribeInput(files: boolean) {
-  return z
-    .object({
-      ...mediaFields('audio', LIMITS.audioMaxBytes, files),
-      language: optional(
-        z
-          .string()
-          .min(1)
-          .max(35)
-          .describe('Spoken language code, e.g. "en" or "uk"; detected when omitted'),
-      ),
-      translate: optional(
-        z
-          .boolean()
-          .describe('true returns the speech translated into English instead of a transcript'),
-      ),
-    })
-    .strict()
-    .superRefine(exactlyOne('audio', files));
+  return toolArguments({
+    ...mediaFields('audio', LIMITS.audioMaxBytes, files),
+    language: optional(
+      z
+        .string()
+        .min(1)
+        .max(35)
+        .describe('Spoken language code, e.g. "en" or "uk"; detected when omitted'),
+    ),
+    translate: optional(
+      z
+        .boolean()
+        .describe('true returns the speech translated into English instead of a transcript'),
+    ),
+  }).superRefine(exactlyOne('audio', files));
 }
 
 /**
@@ -163,53 +186,45 @@ const engine = optional(
     ),
 );
 
-export const embedInput = z
-  .object({
-    texts: embeddingTexts('Texts to embed'),
-    engine,
-    input_type: optional(
-      z
-        .enum(['document', 'query'])
-        .describe(
-          'Multilingual engine only: "document" for texts to search in (default), "query" for search queries',
-        ),
-    ),
-    dimensions: optional(
-      z
-        .number()
-        .int()
-        .positive()
-        .describe(
-          `Vector length, one the engine offers (multilingual: ${LIMITS.multilingualDimensions.join(', ')}; English: ${LIMITS.englishDimensions.join(', ')})`,
-        ),
-    ),
-  })
-  .strict();
+export const embedInput = toolArguments({
+  texts: embeddingTexts('Texts to embed'),
+  engine,
+  input_type: optional(
+    z
+      .enum(['document', 'query'])
+      .describe(
+        'Multilingual engine only: "document" for texts to search in (default), "query" for search queries',
+      ),
+  ),
+  dimensions: optional(
+    z
+      .number()
+      .int()
+      .positive()
+      .describe(
+        `Vector length, one the engine offers (multilingual: ${LIMITS.multilingualDimensions.join(', ')}; English: ${LIMITS.englishDimensions.join(', ')})`,
+      ),
+  ),
+});
 
-export const similarityInput = z
-  .object({
-    query: z
-      .string()
-      .min(1)
-      .max(LIMITS.embeddingsMaxTotalBytes)
-      .describe('What to look for (a question, a phrase)'),
-    texts: embeddingTexts('Candidate texts to rank by their similarity to the query'),
-    engine,
-    top_k: optional(
-      z.number().int().min(1).describe('Return only the best k texts (default: all, best first)'),
-    ),
-  })
-  .strict();
+export const similarityInput = toolArguments({
+  query: z
+    .string()
+    .min(1)
+    .max(LIMITS.embeddingsMaxTotalBytes)
+    .describe('What to look for (a question, a phrase)'),
+  texts: embeddingTexts('Candidate texts to rank by their similarity to the query'),
+  engine,
+  top_k: optional(
+    z.number().int().min(1).describe('Return only the best k texts (default: all, best first)'),
+  ),
+});
 
 const CAPABILITIES = ['chat', 'streaming', 'tools', 'json_object', 'json_schema'] as const;
 
-export const listModelsInput = z
-  .object({
-    capability: optional(
-      z.enum(CAPABILITIES).describe('List only the models with this capability'),
-    ),
-  })
-  .strict();
+export const listModelsInput = toolArguments({
+  capability: optional(z.enum(CAPABILITIES).describe('List only the models with this capability')),
+});
 
 /** The name a model sees a schema by (core's rule, docs/gateway-protocol.md §4.8). */
 export const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -224,52 +239,50 @@ function readJsonText(value: unknown): unknown {
   }
 }
 
-export const askModelInput = z
-  .object({
-    model: z
+export const askModelInput = toolArguments({
+  model: z
+    .string()
+    .min(1)
+    .describe('Gateway chat model id from list_models, e.g. "community/general"'),
+  prompt: z.string().min(1).describe('The question or task for that model'),
+  system: optional(z.string().min(1).describe('Instructions for the model (a system message)')),
+  json: optional(
+    z
+      .boolean()
+      .describe(
+        'true asks for a JSON object as the answer (the model needs json_object); output_schema asks for one that follows a schema, on more models',
+      ),
+  ),
+  max_tokens: optional(z.number().int().positive().describe('Longest answer, in tokens')),
+  temperature: optional(z.number().min(0).max(2).describe('Sampling temperature, 0 to 2')),
+  output_schema: optional(
+    z
+      .preprocess(
+        readJsonText,
+        z.record(z.string(), z.unknown(), 'a JSON Schema: an object (or its JSON text)'),
+      )
+      .describe(
+        'A JSON Schema the answer must follow, e.g. {"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}. Every model serves it its own way (json_schema, a forced tool call or json_object, as its capabilities allow), every answer is checked against it, and one that fails moves the call to the next of fallback_models. The result then holds the answer as `output`',
+      ),
+  ),
+  output_schema_name: optional(
+    z
       .string()
-      .min(1)
-      .describe('Gateway chat model id from list_models, e.g. "community/general"'),
-    prompt: z.string().min(1).describe('The question or task for that model'),
-    system: optional(z.string().min(1).describe('Instructions for the model (a system message)')),
-    json: optional(
-      z
-        .boolean()
-        .describe(
-          'true asks for a JSON object as the answer (the model needs json_object); output_schema asks for one that follows a schema, on more models',
-        ),
-    ),
-    max_tokens: optional(z.number().int().positive().describe('Longest answer, in tokens')),
-    temperature: optional(z.number().min(0).max(2).describe('Sampling temperature, 0 to 2')),
-    output_schema: optional(
-      z
-        .preprocess(
-          readJsonText,
-          z.record(z.string(), z.unknown(), 'a JSON Schema: an object (or its JSON text)'),
-        )
-        .describe(
-          'A JSON Schema the answer must follow, e.g. {"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}. Every model serves it its own way (json_schema, a forced tool call or json_object, as its capabilities allow), every answer is checked against it, and one that fails moves the call to the next of fallback_models. The result then holds the answer as `output`',
-        ),
-    ),
-    output_schema_name: optional(
-      z
-        .string()
-        .regex(SCHEMA_NAME, '1 to 64 letters, digits, "_" or "-"')
-        .describe(
-          'The name the model sees the output_schema by (1 to 64 letters, digits, _ or -); default: the schema\'s title when it is such a name, else "response"',
-        ),
-    ),
-    // Core's rule, checked by core's one reader in the call (distinct non-empty ids, not `model`;
-    // `[]`: none); no limit of our own.
-    fallback_models: optional(
-      z
-        .array(z.string())
-        .describe(
-          'Models to use, in order, when `model` cannot answer (busy, offline, stalled, or lacking what the request needs), e.g. ["community/tools"]; each is checked against list_models first',
-        ),
-    ),
-  })
-  .strict();
+      .regex(SCHEMA_NAME, '1 to 64 letters, digits, "_" or "-"')
+      .describe(
+        'The name the model sees the output_schema by (1 to 64 letters, digits, _ or -); default: the schema\'s title when it is such a name, else "response"',
+      ),
+  ),
+  // Core's rule, checked by core's one reader in the call (distinct non-empty ids, not `model`;
+  // `[]`: none); no limit of our own.
+  fallback_models: optional(
+    z
+      .array(z.string())
+      .describe(
+        'Models to use, in order, when `model` cannot answer (busy, offline, stalled, or lacking what the request needs), e.g. ["community/tools"]; each is checked against list_models first',
+      ),
+  ),
+});
 
 export type AskModelArgs = z.infer<typeof askModelInput>;
 /** The media tools' arguments (their keys depend on the transport: no `*_path` over HTTP). */

@@ -151,7 +151,7 @@ function serving(
         const hooks = structuredStream(Object.assign(refusal, asks));
         return checkStructuredStart(answer, hooks, maxResponseBytes, { signal, onContent });
       }
-      const asked = Object.assign(refusal, { given, check, maxResponseBytes, path });
+      const asked = Object.assign(refusal, { given, check, maxResponseBytes, path, signal });
       const outcome = await checkWholeAnswer(answer, model, method, asked);
       if (outcome === undefined || isGatewayError(outcome)) return outcome;
       checked.set(answer.response.headers, outcome);

@@ -24,6 +24,8 @@ import { chatCompletionProblem } from './validate-chat-response';
 export interface WholeCheck extends StructuredAsk {
   maxResponseBytes: number;
   path: string;
+  /** The attempt's signal: its abort (a stall, the deadline) ends the body's read. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function checkWholeAnswer(
   const { response } = answer;
   let read: Awaited<ReturnType<typeof readBoundedBody>>;
   try {
-    read = await readBoundedBody(response, asked.maxResponseBytes);
+    read = await readBoundedBody(response, asked.maxResponseBytes, asked.signal);
   } catch (cause) {
     // (An abort is the walk's to report: it checks the call's scope after this.)
     return unreadable(response, model, cause);

@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { readToolArguments } from './tool-arguments';
+import { isBlankArguments, readToolArguments } from './tool-arguments';
 
 describe('readToolArguments: the one reading of a tool call’s arguments (§4.5)', () => {
   it.each(['', '  ', '\n'])('none (%j) is a call without arguments: {}', (text) => {
     expect(readToolArguments(text)).toEqual({ ok: true, value: {} });
   });
+
+  it.each(['', '  ', '\n', '{}', '{ }', 'null', 'x'])(
+    'isBlankArguments(%j) is the same first rule, alone: none is {}',
+    (text) => {
+      const blank = readToolArguments(text).ok && text.trim() === '';
+      expect(isBlankArguments(text)).toBe(blank);
+    },
+  );
 
   it('a JSON object is its value', () => {
     expect(readToolArguments('{"city":"Kyiv"}')).toEqual({ ok: true, value: { city: 'Kyiv' } });

@@ -26,7 +26,7 @@ export async function errorFromAnswer(
 ): Promise<GatewayError> {
   let text: string;
   try {
-    text = await readErrorBody(response, maxErrorBodyBytes);
+    text = await readErrorBody(response, maxErrorBodyBytes, scope.signal);
   } catch (cause) {
     const what = `The gateway answered HTTP ${response.status} but its body`;
     return unreadBody(what, response, asked, scope, cause);
@@ -63,8 +63,12 @@ export function unreadBody(
  * An error body's first `limit` bytes; a longer one is cut and says so at its end, the cut marked
  * (`…`) so that a start of the key the cut leaves is redacted with the body (redact-secret.ts).
  */
-export async function readErrorBody(response: Response, limit: number): Promise<string> {
-  const { text, truncated } = await readBoundedBody(response, limit);
+export async function readErrorBody(
+  response: Response,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<string> {
+  const { text, truncated } = await readBoundedBody(response, limit, signal);
   return truncated
     ? `${text}${CUT_MARK}\n[infergate: error body cut after ${limit} bytes (maxErrorBodyBytes)]`
     : text;

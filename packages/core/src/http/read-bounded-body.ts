@@ -3,15 +3,20 @@
  * Reads a body as text, counting the bytes as they arrive (after any decompression by fetch, so a
  * compression bomb is cut while it expands, not after). Past `limit` bytes the body is cancelled:
  * `truncated` is then true and `text` holds the first `limit` bytes (a multi-byte character cut at
- * the edge is replaced by U+FFFD).
+ * the edge is replaced by U+FFFD). When `signal` aborts (the call's deadline, its caller), the read
+ * ends at once with the signal's reason: a body that never ends and ignores the abort (a custom
+ * `fetch`'s, some runtimes' handlers) cannot hold the call past its deadline.
  */
 export async function readBoundedBody(
   response: Response,
   limit: number,
+  signal?: AbortSignal,
 ): Promise<{ text: string; truncated: boolean; bytes: number }> {
   const body = response.body;
   if (!body) return { text: '', truncated: false, bytes: 0 };
   const reader = body.getReader();
+  const onAbort = () => reader.cancel().catch(() => {});
+  signal?.addEventListener('abort', onAbort, { once: true });
   // The bytes are kept and decoded once at the end, by one decoder shared by every body (a
   // decoder is costly to make, and a non-streaming decode keeps no state between bodies).
   const chunks: Uint8Array[] = [];
@@ -19,6 +24,7 @@ export async function readBoundedBody(
   try {
     for (;;) {
       const { done, value } = await reader.read();
+      signal?.throwIfAborted();
       if (done) break;
       const left = limit - bytes;
       if (value.byteLength > left) {
@@ -33,6 +39,8 @@ export async function readBoundedBody(
   } catch (error) {
     reader.cancel().catch(() => {});
     throw error;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
   }
   return { text: decodeAll(chunks, bytes), truncated: false, bytes };
 }

@@ -86,7 +86,7 @@ function startsAsEventStream(start: string): boolean | undefined {
 /**
  * A 2xx body labelled other than a stream that does not start as one: the JSON failure it reports
  * (`reportedInstead`), else `invalid_response` with its body (read up to `maxErrorBodyBytes`;
- * `chunks`: its bytes `reader` read already).
+ * `chunks`: its bytes `reader` read already); returned: the attempt's stall while it is read.
  */
 async function notAStream(
   response: Response,
@@ -94,7 +94,7 @@ async function notAStream(
   attempt: StreamAttempt,
   reader?: ReadableStreamDefaultReader<Uint8Array>,
   chunks: Uint8Array[] = [],
-): Promise<never> {
+): Promise<GatewayError> {
   const requestedModel = attempt.request.requestedModel;
   const whole = reader
     ? new Response(
@@ -109,7 +109,14 @@ async function notAStream(
         response,
       )
     : response;
-  const body = await readErrorBody(whole, attempt.maxErrorBodyBytes).catch(() => '');
+  // Read under the attempt's signal (its first-content clock, the call's deadline): a body that
+  // never ends fails the attempt as a stall or the call at its deadline, whatever fetch does.
+  const signal = attempt.request.signal ?? attempt.scope.signal;
+  const body = await readErrorBody(whole, attempt.maxErrorBodyBytes, signal).catch(() => '');
+  // (A stall is the attempt's outcome, as before the first bytes; the call's end ends it.)
+  const stalled = ownAbort(attempt.request);
+  if (stalled) return stalled;
+  if (attempt.scope.aborted) throw attempt.scope.error({ requestedModel });
   const reported = reportedInstead(response, body, attempt, requestedModel);
   if (reported) throw reported;
   throw invalidResponse(`Asked for a stream, the gateway answered with ${kind}`, {

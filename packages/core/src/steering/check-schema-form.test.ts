@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { GatewayError } from '../errors/errors';
 import { LIMITS } from '../protocol/limits';
 import { checkSchemaForm, SCHEMA_MAX_DEPTH } from './check-schema-form';
-import { validateJsonSchema } from './validate-json-schema';
+import { type JsonSchema, validateJsonSchema } from './validate-json-schema';
 
 const FIELD = 'response_format.json_schema.schema';
 /** The refusal of `schema`, or undefined when it passes. */
@@ -60,9 +60,14 @@ describe('checkSchemaForm', () => {
       z.intersection(z.object({ a: z.string() }), z.object({ b: z.number() })),
     ],
   ])('passes zod 4 toJSONSchema: %s', (_, schema) => {
-    const json = z.toJSONSchema(schema, { target: 'draft-2020-12' });
-    expect(refusal(json)).toBeUndefined();
-    expect(refusal(z.toJSONSchema(schema, { target: 'draft-7' }))).toBeUndefined();
+    for (const target of ['draft-2020-12', 'draft-7', 'openapi-3.0'] as const) {
+      const json = z.toJSONSchema(schema, { target });
+      expect(refusal(json)).toBeUndefined();
+      // The answer check reads it too: an answer is checked, not refused with the schema.
+      expect(validateJsonSchema(json, {}).map((issue) => issue.message)).not.toContainEqual(
+        expect.stringContaining('cannot be checked'),
+      );
+    }
   });
 
   it.each([
@@ -90,6 +95,9 @@ describe('checkSchemaForm', () => {
     true,
   ])('passes hand-written schemas: %j', (schema) => {
     expect(refusal(schema)).toBeUndefined();
+    expect(validateJsonSchema(schema, 'x').map((issue) => issue.message)).not.toContainEqual(
+      expect.stringContaining('cannot be checked'),
+    );
   });
 
   it.each([
@@ -105,6 +113,10 @@ describe('checkSchemaForm', () => {
     [{ pattern: '(' }, 'pattern must be a regular expression'],
     [{ multipleOf: 0 }, 'multipleOf must be a number > 0, got 0'],
     [{ anyOf: [] }, 'anyOf must be a non-empty list'],
+    [{ minLength: 'abc' }, 'minLength must be an integer ≥ 0, got "abc"'],
+    [{ uniqueItems: 'yes' }, 'uniqueItems must be true or false, got "yes"'],
+    [{ type: 'string', nullable: 'true' }, 'nullable must be true or false, got "true"'],
+    [{ $ref: 5 }, '$ref must be a pointer inside the schema, got 5'],
     [
       { properties: { a: 5 } },
       'at #/properties/a: must be a schema (an object or true/false), got 5',
@@ -130,6 +142,27 @@ describe('checkSchemaForm', () => {
       `${FIELD}: is not a JSON Schema core can check answers against`,
     );
     expect(error?.message).toContain(message);
+    // One reader: the answer check refuses every answer with the same words, ignoring nothing.
+    for (const answer of ['abcd', null, [1, 1], { a: 1 }, 7]) {
+      expect(validateJsonSchema(schema as JsonSchema, answer)).toEqual([
+        { path: '', message: expect.stringMatching(/^cannot be checked: the schema/) },
+      ]);
+      expect(validateJsonSchema(schema as JsonSchema, answer)[0]?.message).toContain(message);
+    }
+  });
+
+  it('refuses a keyword of the wrong kind in the check too, never reading it half-way', () => {
+    // Before, `"3"` was compared as a number and `"abc"` ignored: answers passed or failed by luck.
+    const issues = validateJsonSchema({ type: 'string', minLength: '3' }, 'abcd');
+    expect(issues).toEqual([
+      {
+        path: '',
+        message: 'cannot be checked: the schema: minLength must be an integer ≥ 0, got "3"',
+      },
+    ]);
+    expect(refusal({ type: 'string', minLength: '3' })?.message).toContain(
+      'minLength must be an integer ≥ 0, got "3"',
+    );
   });
 
   it('bounds the depth of $refs by the schema depth limit', () => {

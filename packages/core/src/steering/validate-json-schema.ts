@@ -5,60 +5,30 @@
  * LangChain), drafts 04 to 2020-12. It walks the schema as data, never compiling code (`eval` is
  * forbidden on Workers and edge runtimes), and never writes to it (it may be frozen). `format` is
  * an annotation, not asserted (the default of drafts 2019-09 and 2020-12); unknown keywords are
- * ignored; a `$ref` is a JSON pointer inside the schema (`#/…`), anything else (a URL, an anchor,
- * a missing path) is an issue of its own.
+ * ignored; a `$ref` is a JSON pointer inside the schema (`#/…`). The schema is read as
+ * read-json-schema.ts reads it, whole and once: one it cannot use (a keyword of the wrong kind,
+ * a `$ref` outside it, …) fails every value with one issue saying why — never half-read, a
+ * wrongly written keyword never silently ignored.
  */
 import { clip } from '../errors/escape-control';
+import {
+  ignoresBesideRef,
+  type JsonSchema,
+  type Keywords,
+  pointerSegment,
+  type ReadSchema,
+  readSchema,
+  resolve,
+  schemaFault,
+} from './read-json-schema';
 
-/** A JSON Schema: an object of keywords, `true` (anything) or `false` (nothing). */
-export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
+export type { JsonSchema } from './read-json-schema';
+export { pointerSegment } from './read-json-schema';
 
 /** One way a value breaks its schema: what, and where (a JSON pointer, '' for the whole value). */
 export interface SchemaIssue {
   message: string;
   path: string;
-}
-
-/** The keywords read, as a well-formed schema has them (a malformed one ends in one issue). */
-interface Keywords {
-  $ref?: string;
-  $id?: string;
-  $schema?: string;
-  nullable?: boolean;
-  type?: string | string[];
-  enum?: unknown[];
-  const?: unknown;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number | boolean;
-  exclusiveMaximum?: number | boolean;
-  multipleOf?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  items?: JsonSchema | JsonSchema[];
-  prefixItems?: JsonSchema[];
-  additionalItems?: JsonSchema;
-  minItems?: number;
-  maxItems?: number;
-  uniqueItems?: boolean;
-  contains?: JsonSchema;
-  minContains?: number;
-  maxContains?: number;
-  properties?: Record<string, JsonSchema>;
-  patternProperties?: Record<string, JsonSchema>;
-  additionalProperties?: JsonSchema;
-  propertyNames?: JsonSchema;
-  required?: string[];
-  minProperties?: number;
-  maxProperties?: number;
-  allOf?: JsonSchema[];
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  not?: JsonSchema;
-  if?: JsonSchema;
-  then?: JsonSchema;
-  else?: JsonSchema;
 }
 
 interface Walk {
@@ -80,25 +50,21 @@ export function validateJsonSchema(
   value: unknown,
   maxIssues = 200,
 ): SchemaIssue[] {
+  // The schema read whole first, once: one the check cannot use is refused, never half-read.
+  const fault = schemaFault(schema);
+  if (fault !== undefined) {
+    const where = fault.at === '#' ? '' : ` at ${fault.at}`;
+    return [{ path: '', message: `cannot be checked: the schema${where}: ${fault.message}` }];
+  }
   const legacy = ignoresBesideRef(schema);
   const walk: Walk = { root: schema, issues: [], max: maxIssues, legacy, refs: [] };
   try {
     check(walk, schema, value, '');
   } catch (error) {
-    // A malformed schema (`enum: 5`) or a value too deep for the stack: refused, not thrown.
+    // A value too deep for the stack: refused, not thrown.
     fail(walk, '', `cannot be checked: ${cut(String(error))}`);
   }
   return walk.issues;
-}
-
-/** Drafts 04 to 07 (the root's `$schema`) ignore the keywords beside a `$ref`. */
-export function ignoresBesideRef(schema: JsonSchema): boolean {
-  return /draft-0[4-7]/.test(String((schema as Keywords).$schema));
-}
-
-/** One step of a JSON pointer: `~` and `/` escaped (RFC 6901). */
-export function pointerSegment(key: PropertyKey): string {
-  return `/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
 }
 
 function fail(walk: Walk, path: string, message: string): void {
@@ -114,18 +80,24 @@ function check(walk: Walk, schema: JsonSchema, value: unknown, path: string): vo
     fail(walk, path, 'must not be present');
     return;
   }
-  const s = schema as Keywords;
+  const read = readSchema(schema, walk.legacy);
+  // (Never, the schema read whole before: each schema object's reading is the walk's, kept.)
+  if (typeof read === 'string') {
+    fail(walk, path, `cannot be checked: ${read}`);
+    return;
+  }
+  const s = read.keywords;
   // OpenAPI 3.0's `nullable: true` adds null to what the schema accepts.
   if (value === null && s.nullable === true) return;
-  if (s.$ref != null) {
+  if (s.$ref !== undefined) {
     checkRef(walk, s.$ref, value, path);
     if (walk.legacy) return;
   }
   checkValue(walk, s, value, path);
   if (typeof value === 'number') checkNumber(walk, s, value, path);
-  else if (typeof value === 'string') checkString(walk, s, value, path);
+  else if (typeof value === 'string') checkString(walk, read, value, path);
   else if (Array.isArray(value)) checkArray(walk, s, value, path);
-  else if (isObject(value)) checkObject(walk, s, value, path);
+  else if (isObject(value)) checkObject(walk, read, value, path);
   checkApplicators(walk, s, value, path);
 }
 
@@ -148,17 +120,6 @@ function checkRef(walk: Walk, ref: string, value: unknown, path: string): void {
   walk.refs.push([target, path]);
   check(walk, target, value, path);
   walk.refs.pop();
-}
-
-/** The subschema a `$ref` points to: `#`, `#/$defs/x`, `#/definitions/a~1b`, … */
-export function resolve(root: JsonSchema, ref: string): JsonSchema | undefined {
-  const [head, ...steps] = ref.split('/');
-  let node: unknown = head === '#' ? root : undefined;
-  for (const step of steps) {
-    const key = decodeURIComponent(step).replaceAll('~1', '/').replaceAll('~0', '~');
-    node = Object.hasOwn(Object(node), key) ? (node as Record<string, unknown>)[key] : undefined;
-  }
-  return typeof node === 'boolean' || isObject(node) ? (node as JsonSchema) : undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -227,45 +188,13 @@ function checkCount(
   if (count > (max ?? count)) fail(walk, path, `must have at most ${max} ${what}`);
 }
 
-function checkString(walk: Walk, s: Keywords, value: string, path: string): void {
+function checkString(walk: Walk, read: ReadSchema, value: string, path: string): void {
+  const s = read.keywords;
   // Lengths count code points: an emoji is one character, not two UTF-16 units.
   checkCount(walk, path, [...value].length, [s.minLength, s.maxLength], 'characters');
-  if (s.pattern != null && matches(walk, s, s.pattern, value, path) === false) {
+  if (s.pattern != null && !read.patterns.get(s.pattern)!.test(value)) {
     fail(walk, path, `must match pattern ${cut(s.pattern)}`);
   }
-}
-
-/** Regular expressions of a schema object, by their source: compiled once per schema. */
-const compiled = new WeakMap<object, Map<string, RegExp | null>>();
-
-/**
- * Whether `text` matches the pattern `source` of the schema object `owner`; undefined (and an
- * issue) for a pattern that is no regular expression.
- */
-function matches(
-  walk: Walk,
-  owner: object,
-  source: string,
-  text: string,
-  path: string,
-): boolean | undefined {
-  const patterns = compiled.get(owner) ?? new Map<string, RegExp | null>();
-  compiled.set(owner, patterns);
-  if (!patterns.has(source)) patterns.set(source, compilePattern(source));
-  const regex = patterns.get(source);
-  if (regex) return regex.test(text);
-  fail(walk, path, `pattern ${cut(source)} is not a valid regular expression`);
-  return undefined;
-}
-
-/** A pattern with the `u` flag (code points, as JSON Schema says), else as written (`\-`). */
-export function compilePattern(source: string): RegExp | null {
-  for (const flags of ['u', '']) {
-    try {
-      return new RegExp(source, flags);
-    } catch {}
-  }
-  return null;
 }
 
 function checkArray(walk: Walk, s: Keywords, value: unknown[], path: string): void {
@@ -293,7 +222,13 @@ function checkArray(walk: Walk, s: Keywords, value: unknown[], path: string): vo
   }
 }
 
-function checkObject(walk: Walk, s: Keywords, value: Record<string, unknown>, path: string): void {
+function checkObject(
+  walk: Walk,
+  read: ReadSchema,
+  value: Record<string, unknown>,
+  path: string,
+): void {
+  const s = read.keywords;
   const keys = Object.keys(value);
   checkCount(walk, path, keys.length, [s.minProperties, s.maxProperties], 'properties');
   for (const key of s.required ?? []) {
@@ -308,7 +243,7 @@ function checkObject(walk: Walk, s: Keywords, value: Record<string, unknown>, pa
     let known = Object.hasOwn(properties, key);
     if (known) check(walk, properties[key]!, value[key], at);
     for (const source of Object.keys(patternProperties)) {
-      if (!matches(walk, patternProperties, source, key, path)) continue;
+      if (!read.patterns.get(source)!.test(key)) continue;
       known = true;
       check(walk, patternProperties[source]!, value[key], at);
     }
