@@ -250,13 +250,14 @@ describe("a tool call's arguments (core's blank rule, ai's parse)", () => {
   });
 
   it('streamText: arguments are parsed once, by ai', async () => {
-    const sse = [
-      event([
-        { index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, ...call(ARGS) }] } },
-      ]),
-      event([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]),
-      'data: [DONE]\n\n',
-    ].join('');
+    const sse = sseText(
+      {
+        choices: [
+          { index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, ...call(ARGS) }] } },
+        ],
+      },
+      { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+    );
     const parses = parsesOf(ARGS);
     const result = streamText({
       model: gateway({ fetch: streaming(sse) })(MODEL),
