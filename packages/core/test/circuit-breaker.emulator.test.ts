@@ -98,6 +98,29 @@ describe('circuit breakers of calls with fallbackModels', () => {
     ]);
   });
 
+  it('the probe is tried first even when its model fails often: the probe is the point of the call', async () => {
+    const clock = steppedClock();
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, {
+      circuitBreaker: { failures: 2, cooldownMs: 5_000, failureShare: 0.1 },
+    });
+    const { emulator } = gateway;
+    // 8 answers, then 2 failures: the breaker trips with 2 of its last 10 outcomes failed (20 %).
+    emulator.injectFault({
+      fault: 'bad_gateway',
+      model: 'community/general',
+      afterRequests: 8,
+      times: 2,
+    });
+    for (let i = 0; i < 10; i++) await client.chat(hi(), list);
+    expect(only(events, 'circuit-open')).toHaveLength(1);
+    // Within the minute its failures count for: it fails often, yet its probe goes first.
+    clock.advance(5_001);
+    const probed = await client.chat(hi(), list);
+    expect(probed.route.hops).toEqual([{ model: 'community/general', outcome: 'answered' }]);
+    expect(only(events, 'circuit-close')).toHaveLength(1);
+  });
+
   it('a failed probe opens it again, for twice the cooldown', async () => {
     const clock = steppedClock();
     const gateway = await emulate();

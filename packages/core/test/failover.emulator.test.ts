@@ -1,3 +1,4 @@
+import type { Emulator } from '@infergate/emulator';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../src/index';
@@ -15,6 +16,10 @@ const weather = {
   type: 'function' as const,
   function: { name: 'weather', parameters: { type: 'object', properties: {} } },
 };
+
+/** `model` busy for one request, with a Retry-After of 0: a round's retry takes no wait. */
+const busyOnce = (emulator: Emulator, model: string) =>
+  emulator.injectFault({ fault: 'model_busy', model, times: 1, retryAfter: 0 });
 
 describe('fallbackModels: failover at once', () => {
   it('a busy first model is answered by the second, without sleeping its Retry-After', async () => {
@@ -165,18 +170,8 @@ describe('fallbackModels: failover at once', () => {
     const gateway = await emulate();
     const { client, events } = recordingClient(gateway);
     const { emulator } = gateway;
-    emulator.injectFault({
-      fault: 'model_busy',
-      model: 'community/general',
-      times: 1,
-      retryAfter: 0,
-    });
-    emulator.injectFault({
-      fault: 'model_busy',
-      model: 'community/plain',
-      times: 1,
-      retryAfter: 0,
-    });
+    busyOnce(emulator, 'community/general');
+    busyOnce(emulator, 'community/plain');
     const result = await client.chat(hi(), { fallbackModels: ['community/plain'] });
     expect(result.servedModel).toBe('community/general');
     expect(result.route.hops).toEqual([
@@ -187,6 +182,35 @@ describe('fallbackModels: failover at once', () => {
     expect(only(events, 'failover')).toHaveLength(1);
     expect(only(events, 'retry')).toMatchObject([{ delayMs: 0, reason: 'model_busy' }]);
     expect(emulator.counters.requests.chat).toBe(3);
+  });
+
+  it('a round retries only the models its own failures allow: one busy earlier, then failed for good, is left out', async () => {
+    const gateway = await emulate();
+    const { client } = recordingClient(gateway, { maxRetries: 2 });
+    const { emulator } = gateway;
+    // general: busy in round 1, then its stream fails before any content (moves on, never retried).
+    busyOnce(emulator, 'community/general');
+    emulator.injectFault({
+      fault: 'stream_error',
+      model: 'community/general',
+      afterChunks: 0,
+      times: 1,
+    });
+    emulator.injectFault({ fault: 'model_busy', model: 'community/streamer', retryAfter: 0 });
+    const error = await caught(
+      () => client.chatStream(hi(), { fallbackModels: ['community/streamer'] }),
+      isGatewayError,
+    );
+    // Round 3 is the streamer alone: general's round-1 busy is not a reason to try it again.
+    expect(error.code).toBe('model_busy');
+    expect(error.route?.hops.map((hop) => hop.model)).toEqual([
+      'community/general',
+      'community/streamer',
+      'community/general',
+      'community/streamer',
+      'community/streamer',
+    ]);
+    expect(emulator.counters.requests.chat).toBe(5);
   });
 
   it('throws the last failure when the list is exhausted and nothing may be retried', async () => {

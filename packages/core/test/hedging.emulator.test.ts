@@ -1,7 +1,7 @@
 // Hedged first chunks (issue 46): a second attempt into a free slot when the first is slow to its
 // first content, the first to deliver content wins, the other aborted at once.
 import type { Emulator } from '@infergate/emulator';
-import { caught, emulate } from '@infergate/emulator/testing';
+import { caught, emulate, untilRequests } from '@infergate/emulator/testing';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { budgetId } from '../src/budget/budget-id';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
@@ -165,6 +165,31 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     await idle(client);
     expect(client.budget.active).toBe(0);
     expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
+  });
+
+  it('goes to the listed model with free capacity when the hedge is sent, past one that filled since the call began', async () => {
+    const gateway = await emulate({
+      scenario: { models: { 'community/streamer': { capacity: 1 } } },
+    });
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
+    held(emulator, 'community/general');
+    held(emulator, 'community/streamer');
+    driveClock();
+    const answered = client.chatStream(hi(), {
+      fallbackModels: ['community/streamer', 'community/tools'],
+      hedge: { afterMs: 50, maxExtra: 1 },
+    });
+    await untilRequests(emulator, 1, { what: 'the first attempt on community/general' });
+    // Another call fills the streamer (capacity 1) after the hedged call was planned.
+    const filler = new AbortController();
+    const filling = client.chatStream(hi('community/streamer'), { signal: filler.signal });
+    await untilRequests(emulator, 2, { what: 'the call filling community/streamer' });
+    const stream = await settledAfter(50, answered);
+    expect(stream.servedModel).toBe('community/tools');
+    expect(only(events, 'hedge')[0]).toMatchObject({ phase: 'sent', model: 'community/tools' });
+    filler.abort();
+    await caught(() => filling, isGatewayError);
   });
 
   it('without a list goes to the same model (the gateway sends it to another copy)', async () => {
@@ -519,6 +544,23 @@ describe('hedge: a second attempt when the first is slow to its first content', 
     expect(sent?.waitedMs).toBe(50);
   });
 
+  it("'auto' over 20 answers waits their 19th quickest, not the slowest one", async () => {
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
+    driveClock();
+    // 19 answers in 100 ms and one in 300 ms, on the driven clock: their p95 is 100 ms.
+    emulator.injectFault({ fault: 'slow_headers', model: 'community/general', ms: 100, times: 19 });
+    emulator.injectFault({ fault: 'slow_headers', model: 'community/general', ms: 300, times: 1 });
+    for (let i = 0; i < 20; i++) {
+      const wait = i < 19 ? 100 : 300;
+      await settledAfter(wait, client.chat(hi(), { hedge: { afterMs: 60_000 } }));
+    }
+    held(emulator, 'community/general');
+    await settledAfter(100, client.chat(hi(), { hedge: { afterMs: 'auto', maxExtra: 1 } }));
+    expect(only(events, 'hedge')[0]).toMatchObject({ phase: 'sent', waitedMs: 100 });
+  });
+
   it("'auto' learns from a cut first attempt too: it took at least until the hedge won", async () => {
     const gateway = await emulate();
     const { client } = recordingClient(gateway);
@@ -566,6 +608,46 @@ describe('hedge: a second attempt when the first is slow to its first content', 
       { callId: callIds[1], model: 'community/general', reason: 'cap' },
     ]);
     expect(emulator.counters.requests.chat).toBe(3);
+  });
+
+  it('a hedge never sent for want of a free slot is given back: the next slow call is hedged', async () => {
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway, { maxConcurrency: 2 });
+    const { emulator } = gateway;
+    held(emulator, 'community/streamer');
+    held(emulator, 'community/general', 2);
+    driveClock();
+    // A call holding the second slot: the first slow call's hedge finds none free.
+    const filler = new AbortController();
+    const filling = client.chat(hi('community/streamer'), { signal: filler.signal });
+    await untilRequests(emulator, 1, { what: 'the call holding the second slot' });
+    await settledAfter(
+      200,
+      caught(() => client.chat(hi(), { hedge: { afterMs: 50 }, timeoutMs: 200 }), isGatewayError),
+    );
+    expect(only(events, 'hedge-skipped')).toMatchObject([{ reason: 'no_free_slot' }]);
+    filler.abort();
+    await caught(() => filling, isGatewayError);
+    await idle(client);
+    // The fresh key's one hedge, given back, is this call's (0.1 earned since would not do).
+    await settledAfter(50, client.chat(hi(), { hedge: { afterMs: 50 } }));
+    expect(only(events, 'hedge').filter((event) => event.phase === 'sent')).toHaveLength(1);
+  });
+
+  it('a small maxExtra still saves up 2 hedges: two slow calls in a row are both hedged', async () => {
+    const gateway = await emulate();
+    const { client, events } = recordingClient(gateway);
+    const { emulator } = gateway;
+    // maxExtra × 40 is 1.6: at least 2 are kept all the same. 30 quick calls fill the allowance.
+    const hedge = { afterMs: 50, maxExtra: 0.04 };
+    driveClock();
+    for (let i = 0; i < 30; i++) await settledAfter(0, client.chat(hi(), { hedge }));
+    for (let i = 0; i < 2; i++) {
+      held(emulator, 'community/general');
+      await settledAfter(50, client.chat(hi(), { hedge }));
+    }
+    expect(only(events, 'hedge').filter((event) => event.phase === 'sent')).toHaveLength(2);
+    expect(only(events, 'hedge-skipped')).toEqual([]);
   });
 
   it('asks for the hedge once per call: a failover after a skipped hedge does not ask again', async () => {

@@ -334,6 +334,19 @@ describe('structured output on every route: each hop served its own way, checked
     expect(error.invalidOutput?.issues[0]?.message).toMatch(/validate threw: boom/);
   });
 
+  it("a Standard Schema's flood of issues is kept to 20 on the error, as core's own check keeps it", async () => {
+    const client = clientOn(await gateway());
+    const flooding = standardSchema(() => ({
+      issues: Array.from({ length: 50 }, (_, i) => ({ message: `issue ${i}`, path: [`f${i}`] })),
+    }));
+    const error = await caught<GatewayError>(
+      client.chat(asking('community/so-native'), { structuredOutput: { standard: flooding } }),
+    );
+    expect(error.code).toBe('invalid_structured_output');
+    expect(error.invalidOutput?.issues).toHaveLength(20);
+    expect(error.message).toMatch(/; and 17 more$/);
+  });
+
   it('refuses unknown structuredOutput keys before sending', async () => {
     const emulated = await gateway();
     const client = clientOn(emulated);

@@ -135,6 +135,20 @@ describe('createAgent responseFormat with a model built by new', () => {
     expect(bodies[0]?.response_format).toMatchObject({ type: 'json_schema' });
     expect(emulator.counters.requests.chat).toBe(1);
   });
+
+  it('a model built by create is refused tools without the hint to build it by create', async () => {
+    const { emulator, connection } = await recordingGateway();
+    const model = await GatewayChatModel.create('combo/soj', connection);
+    const refused = model.bindTools([weather]).invoke('weather for "Kyiv"');
+    await expect(refused).rejects.toMatchObject({
+      code: 'unsupported_model_capability',
+      missing: ['tools'],
+    });
+    await expect(refused).rejects.not.toMatchObject({
+      message: expect.stringContaining('GatewayChatModel.create'),
+    });
+    expect(emulator.counters.requests.chat).toBe(0);
+  });
 });
 
 describe('bindTools kwargs that are no call option', () => {

@@ -83,4 +83,19 @@ describe('GatewayChatModel: the catalog read is a request of the chat call', () 
     await reading.catch(() => undefined);
     expect(first).toBe('Echo: ');
   });
+
+  it('a catalog read after the answer (catalogTtlMs: 0) that fails leaves profile unknown, never fails the call', async () => {
+    const gateway = await emulate();
+    // The gate's read answers; every later one is a 503.
+    gateway.emulator.injectFault({
+      fault: 'service_unavailable',
+      endpoint: 'models',
+      afterRequests: 1,
+    });
+    const client = createGatewayClient({ ...gateway.connection, catalogTtlMs: 0, maxRetries: 0 });
+    const model = new GatewayChatModel('community/general', { client });
+    expect((await model.invoke('hi')).text).toBe('Echo: hi');
+    expect(gateway.emulator.counters.requests.models).toBe(2);
+    expect(model.profile.toolCalling).toBeUndefined();
+  });
 });

@@ -279,6 +279,21 @@ describe('GatewayChatModel with fallbackModels', () => {
     expect(emulator.counters.requests.chat).toBe(1);
   });
 
+  it('stream: a first model the catalog does not list is skipped while .stream() decides whether to stream', async () => {
+    const { emulator, chat } = await setup('community/retired', {
+      fallbackModels: ['community/streamer'],
+    });
+    const message = await streamed(await chat.stream('hello there'));
+    expect(message.text).toBe('Echo: hello there');
+    expect(message.response_metadata).toMatchObject({
+      model_name: 'community/streamer',
+      route: {
+        hops: [{ model: 'community/retired', outcome: 'skipped', reason: 'not_in_catalog' }, {}],
+      },
+    });
+    expect(emulator.counters.requests.chat).toBe(1);
+  });
+
   it('keeps the list and timeouts when serialised', async () => {
     const { connection } = await emulate();
     const chat = new GatewayChatModel('community/general', {

@@ -80,6 +80,34 @@ describe('a stream with two choices', () => {
       service_tier: 'default',
     });
   });
+
+  it("has choice 0's text and reasoning only: choice 1's pieces are not mixed in", async () => {
+    const sse = [
+      event([
+        {
+          index: 0,
+          delta: { role: 'assistant', reasoning_content: 'Think.' },
+          finish_reason: null,
+        },
+        {
+          index: 1,
+          delta: { role: 'assistant', reasoning_content: 'Other.' },
+          finish_reason: null,
+        },
+      ]),
+      event([
+        { index: 1, delta: { content: 'Hello' }, finish_reason: null },
+        { index: 0, delta: { content: 'Hi' }, finish_reason: null },
+      ]),
+      event([{ index: 0, delta: {}, finish_reason: 'stop' }]),
+      event([{ index: 1, delta: {}, finish_reason: 'stop' }]),
+      'data: [DONE]\n\n',
+    ].join('');
+    const model = await answering(() => sseResponse(sse));
+    const whole = await joined(model.stream('hi'));
+    expect(whole.content).toBe('Hi');
+    expect(whole.additional_kwargs.reasoning_content).toBe('Think.');
+  });
 });
 
 describe("a stream chunk's service tier", () => {

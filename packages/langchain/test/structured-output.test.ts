@@ -103,6 +103,9 @@ describe('withStructuredOutput: what is sent', () => {
         schema: { type: 'object', required: ['name', 'age'] },
       },
     });
+    // zod's JSON Schema names its dialect (`$schema`): the schema sent is the schema alone.
+    const sent = bodies[0]?.response_format as { json_schema: { schema: object } };
+    expect(sent.json_schema.schema).not.toHaveProperty('$schema');
     const tools = new GatewayChatModel(TOOLS_ONLY, connection);
     await tools.withStructuredOutput(Person, { name: 'person', strict: true }).invoke('x');
     const tool = (bodies[1]?.tools as { function: Record<string, unknown> }[] | undefined)?.[0];
