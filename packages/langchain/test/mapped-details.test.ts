@@ -82,27 +82,30 @@ describe('a stream with two choices', () => {
   });
 
   it("has choice 0's text and reasoning only: choice 1's pieces are not mixed in", async () => {
-    const sse = [
-      event([
-        {
-          index: 0,
-          delta: { role: 'assistant', reasoning_content: 'Think.' },
-          finish_reason: null,
-        },
-        {
-          index: 1,
-          delta: { role: 'assistant', reasoning_content: 'Other.' },
-          finish_reason: null,
-        },
-      ]),
-      event([
-        { index: 1, delta: { content: 'Hello' }, finish_reason: null },
-        { index: 0, delta: { content: 'Hi' }, finish_reason: null },
-      ]),
-      event([{ index: 0, delta: {}, finish_reason: 'stop' }]),
-      event([{ index: 1, delta: {}, finish_reason: 'stop' }]),
-      'data: [DONE]\n\n',
-    ].join('');
+    const sse = sseText(
+      {
+        choices: [
+          {
+            index: 0,
+            delta: { role: 'assistant', reasoning_content: 'Think.' },
+            finish_reason: null,
+          },
+          {
+            index: 1,
+            delta: { role: 'assistant', reasoning_content: 'Other.' },
+            finish_reason: null,
+          },
+        ],
+      },
+      {
+        choices: [
+          { index: 1, delta: { content: 'Hello' }, finish_reason: null },
+          { index: 0, delta: { content: 'Hi' }, finish_reason: null },
+        ],
+      },
+      { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+      { choices: [{ index: 1, delta: {}, finish_reason: 'stop' }] },
+    );
     const model = await answering(() => sseResponse(sse));
     const whole = await joined(model.stream('hi'));
     expect(whole.content).toBe('Hi');
