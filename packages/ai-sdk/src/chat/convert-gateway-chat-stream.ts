@@ -231,7 +231,8 @@ class GatewayStreamParts {
    */
   failed(error: unknown, out: PartSink): void {
     const mapped = this.#options.mapError(error);
-    if (isAbortError(mapped)) throw mapped;
+    // (An abort maps to the caller's reason, whatever it is.)
+    if (isAbortError(mapped) || (isGatewayError(error) && error.code === 'aborted')) throw mapped;
     this.#endReasoning(out);
     this.#endText(out);
     // A failed stream still closes every tool input it opened (no `tool-call` follows).

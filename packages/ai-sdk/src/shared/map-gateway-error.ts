@@ -33,10 +33,11 @@ interface GatewayErrorContext {
  * - request refused by core's validation before the network → `InvalidArgumentError`;
  * - configuration errors → `LoadAPIKeyError` (field `apiKey`) / `LoadSettingError` (any other);
  * - an id the catalog does not list, refused before any request → `NoSuchModelError`;
- * - aborts → a DOMException named `AbortError`, which `ai` recognises;
- * - the caller's own `AbortSignal.timeout()` (ai@7's `timeout` builds one) → that signal's reason,
- *   a DOMException named `TimeoutError`, as `fetch` rejects: `ai` reads it as an abort. Core's own
- *   deadline (`timeoutMs`) and stall timeouts stay `APICallError`s with `data.code: 'timeout'`.
+ * - a call ended by the caller's signal → that signal's reason itself, as `fetch` rejects (core
+ *   keeps it as the cause): its default `AbortError`, the `TimeoutError` of `AbortSignal.timeout()`
+ *   (ai@7's `timeout` builds one; `ai` reads both as an abort), or the caller's own value. Another
+ *   abort (none of the caller's) → a DOMException named `AbortError`. Core's own deadline
+ *   (`timeoutMs`) and stall timeouts stay `APICallError`s with `data.code: 'timeout'`.
  * Anything else is returned unchanged.
  */
 export function mapGatewayError(error: unknown, context: GatewayErrorContext): unknown {
@@ -44,7 +45,8 @@ export function mapGatewayError(error: unknown, context: GatewayErrorContext): u
 
   switch (error.code) {
     case 'aborted':
-      return abortError(error);
+      // (A signal's reason is never undefined: an abort without one has none of the caller's.)
+      return error.cause !== undefined ? error.cause : abortError(error);
     case 'timeout':
       if (isCallerTimeout(error)) return error.cause;
       break;

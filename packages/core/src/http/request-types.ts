@@ -99,6 +99,11 @@ export interface OpenResponse {
    */
   release: (cut?: boolean) => void;
   scope: CallScope;
+  /**
+   * The caller's signal. The scope leaves it once the body is in (`dispose`): a stream read later
+   * still ends at the caller's abort, through this.
+   */
+  callerSignal?: AbortSignal | undefined;
   /** Stream requests: the body's reader and the bytes already read from it. */
   reader?: ReadableStreamDefaultReader<Uint8Array>;
   chunks?: Uint8Array[];

@@ -125,6 +125,7 @@ export class Transport {
         ...answer,
         release: (cut) => held.release(cut),
         scope,
+        callerSignal: options.signal,
         maxBufferedBytes: this.#config.maxResponseBytes,
         owner: this,
       };

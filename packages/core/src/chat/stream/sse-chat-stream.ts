@@ -90,6 +90,8 @@ export class GatewayChatStream implements ChatStream {
   readonly #decoding: { requestedModel: string; servedModel: string; assemble: boolean };
   /** `ChatStreamMeta.modelInChunks`, until a chunk named the model. */
   #modelInChunks: boolean;
+  /** Listens to the caller's signal until the stream ends (`#ended`, holding this object weakly). */
+  readonly #onCallerAbort: () => void;
 
   constructor(open: OpenResponse, meta: ChatStreamMeta) {
     this.#open = open;
@@ -108,20 +110,23 @@ export class GatewayChatStream implements ChatStream {
       open.reader ??
       body?.getReader() ??
       new ReadableStream<Uint8Array>({ start: (c) => c.close() }).getReader();
-    // On abort or deadline the read-ahead fails and the slot is released at once, read or not;
-    // the next read reports the scope's error.
+    // On abort or deadline the read-ahead fails, the slot is released and the call ends at once,
+    // read or not (`#ended`).
     const limit = open.maxBufferedBytes;
     this.#maxBytes = limit;
-    // Nothing handed to the read-ahead may reference this object: the finalizer needs it unreachable.
+    // Nothing handed to the read-ahead or the caller's signal may reference this object: the
+    // finalizer needs it unreachable (`ended` holds it weakly).
     const decoding = this.#decoding;
+    const ended = GatewayChatStream.#endsWeakly(weakly(this));
     this.#body = new BodyReadAhead(
       reader,
       open.chunks,
       open.scope.signal,
-      (ended) => {
+      (whole) => {
         // A body cut before its end: the gateway counts the request until it sees the close.
-        open.release(!ended);
+        open.release(!whole);
         open.scope.dispose();
+        if (!whole) ended();
       },
       {
         maxBufferedBytes: limit,
@@ -134,11 +139,54 @@ export class GatewayChatStream implements ChatStream {
           }),
       },
     );
-    // Dropped unread and collected: the call ends (a `done` event), so its span ends and a
-    // handler's state for it is freed.
-    const events = open.events;
-    cancelUnreachable.register(this, this.#body, events && (() => events.abandoned()));
+    this.#onCallerAbort = ended;
+    this.#watchEnd(open);
     if (meta.silence) this.#watchSilence(meta.silence);
+  }
+
+  /**
+   * The stream's end, read or not: at the caller's abort (once the body is in, the scope has left
+   * the caller's signal: the stream listens itself), and once dropped unread and collected (a
+   * `done` event, so that its span ends and a handler's state for it is freed).
+   */
+  #watchEnd(open: OpenResponse): void {
+    const { events, callerSignal: caller } = open;
+    // (Nothing in these closures may reference this object: see `#watchSilence`.)
+    const ended = this.#onCallerAbort;
+    caller?.addEventListener('abort', ended, { once: true });
+    cancelUnreachable.register(
+      this,
+      this.#body,
+      (caller || events) &&
+        (() => {
+          caller?.removeEventListener('abort', ended);
+          events?.abandoned();
+        }),
+    );
+    // (Aborted before the read-ahead was made: `ended` had no body to cancel yet.)
+    if (open.scope.aborted) this.#ended();
+  }
+
+  /**
+   * `#ended` of the stream, held weakly where the runtime can (`WeakRef`, else `{ deref }` holding
+   * it). Its closure captures the reference only: one capturing the stream would keep it alive.
+   */
+  static #endsWeakly(ref: { deref(): GatewayChatStream | undefined }): () => void {
+    return () => {
+      const stream = ref.deref();
+      if (stream) stream.#ended();
+    };
+  }
+
+  /**
+   * The call's scope ended (the caller's abort, the deadline) while the stream was open: the call
+   * ends now, read or not (its `done`), and what was buffered is dropped — the next read rejects
+   * with the scope's error, as a fetch body does once its signal aborted.
+   */
+  #ended(): void {
+    // (`#body` unset: still in the constructor, which checks once it is set.)
+    if (this.#state !== 'open' || this.#body === undefined || !this.#open.scope.aborted) return;
+    this.#stop(this.#open.scope.error(this.#models()));
   }
 
   /**
@@ -330,6 +378,7 @@ export class GatewayChatStream implements ChatStream {
   }
 
   #close(reason?: unknown): void {
+    this.#open.callerSignal?.removeEventListener('abort', this.#onCallerAbort);
     this.#silence?.stop();
     this.#contentBegan();
     // Released before the body is cancelled: a stream that reached [DONE] is complete at the
@@ -350,18 +399,24 @@ export class GatewayChatStream implements ChatStream {
 
   async cancel(reason?: unknown): Promise<void> {
     if (this.#state !== 'open') return;
-    this.#state = 'failed';
-    this.#error = this.#own(
+    this.#stop(
       new GatewayError({
         code: 'aborted',
         message: 'The chat stream was cancelled',
         cause: reason,
         ...this.#models(),
       }),
+      reason,
     );
-    // Pending events are dropped: a cancelled stream yields nothing more.
-    this.#decoder.takeAll();
-    this.#open.scope.abort(reason);
+  }
+
+  /** Fails the stream dropping its pending events: a cancelled or aborted stream yields nothing more. */
+  #stop(error: GatewayError, reason?: unknown): void {
+    this.#state = 'failed';
+    this.#error = this.#own(error);
+    this.#events.takeAll();
+    // (A cancel's scope is aborted here, so is the request; an ended scope's was already.)
+    if (!this.#open.scope.aborted) this.#open.scope.abort(reason);
     this.#close(reason);
   }
 
@@ -378,4 +433,9 @@ export class GatewayChatStream implements ChatStream {
 
 function iteratorResult(event: ChatStreamEvent | undefined): IteratorResult<ChatStreamEvent> {
   return event === undefined ? { done: true, value: undefined } : { done: false, value: event };
+}
+
+/** A weak reference to `target` where the runtime has them; else one holding it. */
+function weakly<T extends object>(target: T): { deref(): T | undefined } {
+  return typeof WeakRef === 'function' ? new WeakRef(target) : { deref: () => target };
 }
