@@ -8,13 +8,15 @@
  * before the network (`serviceToolCallProblem`), the translation's language check for a caller
  * that fixes the languages up front (`validateTranslationLanguages`), `embedMany`'s checks run
  * without a call (`checkEmbedMany`), the engine an embeddings object keeps
- * (`EmbeddingEnginePin`): code the adapters load with a service call, kept out of a chat-only
+ * (`EmbeddingEnginePin`), the vectors an `embedMany` retried as a whole keeps between its tries
+ * (`KEPT_VECTORS`): code the adapters load with a service call, kept out of a chat-only
  * app's start. UNSTABLE, as `internal` is.
  */
 
 export { withCallerFieldNames } from './services/caller-field-names';
 export { checkEmbedMany } from './services/check-embed-many';
 export { EmbeddingEnginePin } from './services/embedding-engine-pin';
+export { KEPT_VECTORS, type KeptVectorsOption } from './services/kept-vectors';
 export {
   serviceToolArgumentsProblem,
   serviceToolCallProblem,

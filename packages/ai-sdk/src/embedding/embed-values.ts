@@ -14,7 +14,7 @@ import {
   isGatewayError,
 } from '@infergate/core';
 import { ENDPOINTS, withDeadlineStarted } from '@infergate/core/internal';
-import { EmbeddingEnginePin } from '@infergate/core/internal/service-tools';
+import { EmbeddingEnginePin, KEPT_VECTORS } from '@infergate/core/internal/service-tools';
 import {
   AI_RETRIES,
   endpointURL,
@@ -54,6 +54,47 @@ function engineOf({ owner, engineId }: EmbeddingModelParts): EmbeddingEnginePin 
 }
 
 /**
+ * What a `doEmbed` reports of the answers whose vectors it returns: usage summed (known only when
+ * every answer reported it: a partial sum would pass for the total), the last answer's headers and
+ * body (the AI SDK keeps one response per call), the answers' `providerMetadata` merged.
+ */
+interface Answers {
+  tokens: number | undefined;
+  usageMissing: boolean;
+  response: GatewayResponseInfo | undefined;
+  metadata: SharedV4ProviderMetadata;
+}
+
+/**
+ * What the tries of one `embedMany` batch share. `ai` retries a failed `doEmbed` with the same
+ * options: the batch's `providerOptions` (the object `markBatchStart` made for it) and `values`.
+ * The vectors of the requests a try answered are kept (core's `KEPT_VECTORS`), so the next try
+ * sends only the others, and reports the answers of every try whose vectors it returns. Held by
+ * that options object, which `ai` drops with the batch; dropped here once the batch is embedded.
+ */
+interface BatchTries {
+  values: readonly string[];
+  vectors: (number[] | undefined)[];
+  answers: Answers;
+}
+
+const TRIES = new WeakMap<object, BatchTries>();
+
+/** The tries of the batch `options` belong to (a new one for other values under the same key). */
+function triesOf(key: object, values: readonly string[]): BatchTries {
+  let tries = TRIES.get(key);
+  if (tries === undefined || tries.values !== values) {
+    tries = { values, vectors: new Array(values.length), answers: noAnswers() };
+    TRIES.set(key, tries);
+  }
+  return tries;
+}
+
+function noAnswers(): Answers {
+  return { tokens: undefined, usageMissing: false, response: undefined, metadata: {} };
+}
+
+/**
  * `doEmbed` of `GatewayEmbeddingModel`, loaded on its first call (a chat-only app never runs it):
  * the count check, `providerOptions.infergate`, the engine, core's batching, usage and response.
  * `start`: where these values begin in the caller's `embedMany` values, when `embedMany` cut them.
@@ -76,24 +117,22 @@ export async function embedValues(
   const dimensions = options.dimensions ?? infergateOptions?.dimensions;
   const { config } = model;
   const client = config.client();
-  // Usage summed over the requests core sends (one, unless the batch had to be split), known only
-  // when every answer reported it: a partial sum would pass for the total. The headers and body of
-  // the last answer, as the AI SDK keeps one response per call.
-  let tokens: number | undefined;
-  let usageMissing = false;
-  let response: GatewayResponseInfo | undefined;
-  const answersMetadata: SharedV4ProviderMetadata = {};
+  // A batch of `embedMany` (its start known): a retry of it sends only what no try answered.
+  const batchKey = start === undefined ? undefined : options.providerOptions;
+  const tries = batchKey === undefined ? undefined : triesOf(batchKey, values);
+  // The requests core sends: one, unless the batch had to be split.
+  const answers = tries?.answers ?? noAnswers();
   // One deadline (the client's `timeoutMs`) over the engine look-up and the requests.
   const callOptions = withDeadlineStarted({
     signal: abortSignal,
     headers: options.headers,
     maxRetries: AI_RETRIES,
     onResponse: (info: GatewayResponseInfo) => {
-      response = info;
+      answers.response = info;
       const used = promptTokens(info.body);
-      if (used === undefined) usageMissing = true;
-      else tokens = (tokens ?? 0) + used;
-      mergeProviderMetadata(answersMetadata, info.body);
+      if (used === undefined) answers.usageMissing = true;
+      else answers.tokens = (answers.tokens ?? 0) + used;
+      mergeProviderMetadata(answers.metadata, info.body);
     },
   });
   const engine = await resolveEngine(model, callOptions);
@@ -105,7 +144,10 @@ export async function embedValues(
       model: engine.id,
       inputType: infergateOptions?.inputType,
       dimensions,
+      ...(tries === undefined ? {} : { [KEPT_VECTORS]: tries.vectors }),
     });
+    if (batchKey !== undefined) TRIES.delete(batchKey);
+    const { tokens, usageMissing, response, metadata: answersMetadata } = answers;
     const ours = { ...answersMetadata[PROVIDER_OPTIONS_KEY], engine: engine.id };
     return {
       embeddings,

@@ -34,6 +34,7 @@ import type {
 } from '../protocol/wire-types';
 import { buildTranscriptionBody } from './build-transcription-body';
 import { checkEmbedManyOnEngine, embedManyTextSizes } from './check-embed-many';
+import { KEPT_VECTORS, type KeptVectorsOption } from './kept-vectors';
 import { inTurns } from './requests-in-turns';
 import { runSiblingRequests, type SiblingRequest } from './sibling-requests';
 import { splitBatches } from './split-embedding-batches';
@@ -174,7 +175,8 @@ export async function embedMany(
   texts: string[],
   opts: EmbedManyOptions,
 ): Promise<number[][]> {
-  const { model, inputType, dimensions, maxConcurrency, ...rest } = opts;
+  const options: EmbedManyOptions & KeptVectorsOption = opts;
+  const { model, inputType, dimensions, maxConcurrency, [KEPT_VECTORS]: kept, ...rest } = options;
   // A bad bound is refused as a bad `maxRetries` is, before any text or request.
   readGroup(EMBED_MANY_OPTIONS, opts, 'call option', '', 'configuration_error');
   const inputs = { inputType, dimensions };
@@ -184,12 +186,19 @@ export async function embedMany(
   const callOptions = startedDeadline(rest);
   const engine = await checkedEngine(context.catalog, model, callOptions);
   checkEmbedManyOnEngine(texts, sizes, inputs, engine);
-  const vectors = new Array<number[]>(texts.length);
+  // An earlier try's vectors (kept-vectors.ts): the same texts cut the same way, so a batch whose
+  // slots it filled is not sent again.
+  const vectors: (number[] | undefined)[] =
+    kept?.length === texts.length ? kept : new Array<number[]>(texts.length);
   // The first batch answered: the others' vectors must be of its length.
   let first: AnsweredBatch | undefined;
   // The first failing batch stops the others (before its slot is given back: `stop` is its retry
   // policy's `failed`), since their answers could no longer be used.
-  const batches = splitBatches(sizes);
+  const batches = splitBatches(sizes).filter((batch) => {
+    const answered = vectors[batch.start];
+    if (answered !== undefined) first ??= { ...batch, length: answered.length };
+    return answered === undefined;
+  });
   const send = async (batch: (typeof batches)[number], sibling: SiblingRequest) => {
     const { start, end } = batch;
     const request: EmbeddingsRequest = { input: texts.slice(start, end), model: engine.id };
@@ -213,7 +222,7 @@ export async function embedMany(
   const sendInTurns = maxConcurrency === undefined ? send : inTurns(maxConcurrency, send);
   await runSiblingRequests(batches, callOptions.signal, sendInTurns);
   // Every slot is filled: the batches cover the list, and each answer held one vector per input.
-  return vectors;
+  return vectors as number[][];
 }
 
 export async function translate(

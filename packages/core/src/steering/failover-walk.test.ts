@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GatewayError, type GatewayErrorCode } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import { FailoverWalk } from './failover-walk';
@@ -12,6 +12,10 @@ function walkOver(...models: string[]): FailoverWalk {
 function failure(code: GatewayErrorCode, status?: number, retryAfterMs?: number): GatewayError {
   return new GatewayError({ code, message: code, status, retryAfterMs });
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('FailoverWalk', () => {
   it("gives a cut run's last attempt its hop: lost in flight, ended at a 500, none after a failed hop", () => {
@@ -101,18 +105,35 @@ describe('FailoverWalk', () => {
     ).toBeUndefined();
   });
 
-  it('after a round of failures: the shortest wait, then only the models worth retrying', () => {
+  it('after a round of failures: the shortest wait, then only the models worth retrying and free', () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
     const walk = walkOver('a', 'b', 'c');
-    walk.next(failure('model_busy', 429, 3_000), 0, { ...limits, maxRetries: 2 });
-    walk.next(failure('model_not_found', 404), 0, { ...limits, maxRetries: 2 });
-    const step = walk.next(failure('model_busy', 429, 1_000), 0, { ...limits, maxRetries: 2 });
-    expect(step).toEqual({ waitMs: 1_000 });
-    // b is unknown to the gateway: not worth another round.
-    expect(walk.model).toBe('a');
-    expect(walk.next(failure('model_busy', 429, 3_000), 1, { ...limits, maxRetries: 2 })).toEqual({
-      now: true,
-    });
+    const retries = { ...limits, maxRetries: 3 };
+    walk.next(failure('model_busy', 429, 3_000), 0, retries);
+    walk.next(failure('model_not_found', 404), 0, retries);
+    expect(walk.next(failure('model_busy', 429, 1_000), 0, retries)).toEqual({ waitMs: 1_000 });
+    // b is unknown to the gateway: not worth another round; a asked for 3 s: it waits its turn.
     expect(walk.model).toBe('c');
+    vi.advanceTimersByTime(1_000);
+    // c asks for 3 s from now, a's 3 s end sooner: the next round is a's alone.
+    expect(walk.next(failure('model_busy', 429, 3_000), 1, retries)).toEqual({ waitMs: 2_000 });
+    expect(walk.model).toBe('a');
+    vi.advanceTimersByTime(2_000);
+    // a and c are free again after the same second: both, in the list's order.
+    expect(walk.next(failure('model_busy', 429, 1_000), 2, retries)).toEqual({ waitMs: 1_000 });
+    expect(walk.model).toBe('a');
+    expect(walk.next(failure('model_busy', 429, 1_000), 3, retries)).toEqual({ now: true });
+    expect(walk.model).toBe('c');
+  });
+
+  it('weighs a Retry-After against maxRetryAfterMs as the gateway said it, not by what is left', () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const walk = walkOver('a', 'b');
+    const short = { ...limits, maxRetryAfterMs: 10_000, maxRetries: 2 };
+    walk.next(failure('model_busy', 429, 20_000), 0, short);
+    vi.advanceTimersByTime(15_000);
+    // 5 s of a's 20 s are left, under the 10 s limit: a is still not worth waiting for.
+    expect(walk.next(failure('model_not_found', 404), 0, short)).toBeUndefined();
   });
 
   it('ends when no model of the round may be retried, or the retries are used up', () => {

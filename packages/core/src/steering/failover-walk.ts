@@ -1,9 +1,11 @@
-// docs/gateway-protocol.md §4.7 (failover at once, then rounds under the retry policy), §4.8
+// docs/gateway-protocol.md §4.7 (failover at once, then rounds under the retry policy, each model
+// asked again only once its own Retry-After has passed), §4.8
 // (a call's last answer), §10.5.
+import { monotonicNow } from '../call/monotonic-clock';
 import { type GatewayError, isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { NextAttempt, RetryAllowance } from '../http/attempt-policy';
-import { nextRetryWait } from '../http/retry-policy';
+import { isRetryableWithin, nextRetryWait } from '../http/retry-policy';
 import type { ChatRouteHop, FailoverReason, StructuredOutputMethod } from '../protocol/chat-route';
 import type { Usage } from '../protocol/wire-types';
 import { failoverReason } from './failover-reason';
@@ -66,12 +68,21 @@ export interface FailedHop {
   waiting?: true;
 }
 
+/** A failover failure of a model, and when it came (its `Retry-After` counts from then). */
+interface TimedFailure {
+  model: string;
+  error: GatewayError;
+  at: number;
+}
+
 /**
  * The walk of one steered call over its models. A failure the retry policy names a failover reason
  * (errors/retryable-failure.ts) moves to the next model at once, its slot already given back;
  * other failures follow the retry rules on the same model. When every model of the round has
- * failed, the round is retried like one attempt: after the shortest wait among the failures the
- * policy would retry, with those models only, while `maxRetries` allows.
+ * failed, the round is retried like one attempt, while `maxRetries` allows: after the shortest wait
+ * among the models the policy would retry (what is left of each one's `Retry-After`, else the
+ * backoff), with the models free by then only. A model is never asked before its own `Retry-After`
+ * has passed: one still cooling waits for a later round (each round is one retry).
  */
 export class FailoverWalk {
   /** The failed hops so far, as the route reports them. */
@@ -96,10 +107,17 @@ export class FailoverWalk {
     | { from: string; hop: ChatRouteHop; reason: FailoverReason; waitedMs: number }
     | undefined;
   readonly #bodies = new Map<string, string>();
+  /** The plan's models, in its order: a round's models are tried in it (then by free capacity). */
+  readonly #listed: readonly string[];
   #round: readonly string[];
   #index = 0;
   /** This round's failover failures, to pick the next round's models and wait. */
-  #roundFailures: FailedHop[] = [];
+  #roundFailures: TimedFailure[] = [];
+  /**
+   * The models left out of the current round because their `Retry-After` had not passed when it
+   * began: weighed again with its failures when it ends.
+   */
+  #cooling: TimedFailure[] = [];
   /** The retry limits the walk's failures are weighed with (told at each `next`). */
   #limits: RetryAllowance | undefined;
   /** The waits taken so far: the attempt loop takes one for each step of `next` that waits. */
@@ -118,6 +136,7 @@ export class FailoverWalk {
     this.hops = plan.routeOf?.hops ?? [];
     this.failed = plan.routeOf?.failed ?? [];
     this.#round = plan.models;
+    this.#listed = plan.models;
     this.#bodyFor = plan.bodyFor;
     this.#order = plan.order;
     this.#methodOf = plan.methodOf;
@@ -266,7 +285,7 @@ export class FailoverWalk {
     this.hops.push(hop);
     this.failed.push({ model: from, error });
     this.#unlisted = undefined;
-    this.#roundFailures.push({ model: from, error });
+    this.#roundFailures.push({ model: from, error, at: monotonicNow() });
     if (this.#index + 1 < this.#round.length) {
       this.#index++;
       const waitedMs = performance.now() - this.#attemptStartedAt;
@@ -281,28 +300,53 @@ export class FailoverWalk {
   #nextRound(waits: number, limits: RetryAllowance & { remainingMs: number }): NextAttempt {
     const retry = this.#retryRound(waits, limits);
     if (retry === undefined) return undefined;
-    const { again, waitMs } = retry;
+    const { again, cooling, waitMs } = retry;
     this.#round = again;
     this.#index = 0;
     this.#choose = true;
     this.#roundFailures = [];
+    this.#cooling = cooling;
     return { waitMs };
   }
 
-  /** The models of this round worth another try and the shortest wait, or undefined: none. */
+  /**
+   * The next round, or undefined: none. Each model worth another try (its last failure, this
+   * round's or one still cooling) is weighed by the retry policy with what is left of its
+   * `Retry-After` now (one that no longer fits the deadline is dropped); the round waits the
+   * shortest of those waits, then takes, in the list's order, the models free by then: those whose
+   * `Retry-After` has passed, and those without one (their wait is the backoff, ours to choose).
+   * The others wait for a later round (`cooling`).
+   */
   #retryRound(
     waits: number,
     limits: RetryAllowance & { remainingMs: number },
-  ): { again: string[]; waitMs: number } | undefined {
+  ): { again: string[]; cooling: TimedFailure[]; waitMs: number } | undefined {
     if (waits >= limits.maxRetries) return undefined;
-    let waitMs: number | undefined;
-    const again: string[] = [];
-    for (const { model, error } of this.#roundFailures) {
-      const wait = nextRetryWait(error, waits, limits);
-      if (wait === undefined || again.includes(model)) continue;
-      again.push(model);
-      waitMs = waitMs === undefined ? wait : Math.min(waitMs, wait);
+    const last = new Map<string, TimedFailure>();
+    for (const failure of [...this.#cooling, ...this.#roundFailures]) {
+      last.set(failure.model, failure);
     }
-    return waitMs === undefined ? undefined : { again, waitMs };
+    const now = monotonicNow();
+    const weighed: { failure: TimedFailure; wait: number; paced: boolean }[] = [];
+    for (const failure of last.values()) {
+      const { isRetryable, retryAfterMs } = failure.error;
+      const left =
+        retryAfterMs === undefined ? undefined : Math.max(0, failure.at + retryAfterMs - now);
+      // Above `maxRetryAfterMs` as the gateway said it, however much of it is left now.
+      const within = isRetryableWithin(failure.error, limits.maxRetryAfterMs);
+      const wait = within
+        ? nextRetryWait({ isRetryable, retryAfterMs: left }, waits, limits)
+        : undefined;
+      if (wait !== undefined) weighed.push({ failure, wait, paced: left === undefined });
+    }
+    if (weighed.length === 0) return undefined;
+    const waitMs = Math.min(...weighed.map(({ wait }) => wait));
+    const free = (entry: (typeof weighed)[number]) => entry.paced || entry.wait <= waitMs;
+    const again = weighed
+      .filter(free)
+      .map(({ failure }) => failure.model)
+      .sort((a, b) => this.#listed.indexOf(a) - this.#listed.indexOf(b));
+    const cooling = weighed.filter((entry) => !free(entry)).map(({ failure }) => failure);
+    return { again, cooling, waitMs };
   }
 }

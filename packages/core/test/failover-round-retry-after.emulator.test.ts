@@ -1,0 +1,89 @@
+// docs/gateway-protocol.md §4.7 rule 3: when every model of a round failed, no model is asked again
+// before its own Retry-After has passed (the spec's "seconds to wait before retrying"); the round
+// waits for the first model free, and one still cooling waits for a later round. The driven clock
+// gives each request's time.
+import { emulate } from '@infergate/emulator/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { GatewayError } from '../src/index';
+import { driveClock, hi, only, recordingClient, settledAfter } from './helpers';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const GENERAL = 'community/general';
+const TOOLS = 'community/tools';
+
+/** A client on a gateway where both models are busy, `general` asking `generalRetryAfter` s. */
+async function bothBusy(generalRetryAfter: number, maxRetries: number, toolsBusyTimes?: number) {
+  const gateway = await emulate();
+  const { emulator } = gateway;
+  const { client, events } = recordingClient(gateway, { maxRetries, circuitBreaker: false });
+  // A first steered call, at once, loads the steering's lazy chunks (an import the driven clock
+  // cannot wait for) and the catalog.
+  await client.chat(hi(GENERAL), { fallbackModels: [TOOLS] });
+  events.length = 0;
+  emulator.injectFault({ fault: 'model_busy', model: GENERAL, retryAfter: generalRetryAfter });
+  const times = toolsBusyTimes === undefined ? {} : { times: toolsBusyTimes };
+  emulator.injectFault({ fault: 'model_busy', model: TOOLS, retryAfter: 1, ...times });
+  driveClock();
+  const start = Date.now();
+  /** Each request of the call: when it was sent (ms after the call began), and to which model. */
+  const asked = () =>
+    only(events, 'attempt').map((event) => `${event.time - start} ${event.model}`);
+  return { gateway, client, events, asked };
+}
+
+describe('a round after every model failed (fallbackModels)', () => {
+  it('asks a model again only once its own Retry-After has passed; the others go first', async () => {
+    const { gateway, client, asked } = await bothBusy(4, 2, 2);
+    const result = await settledAfter(
+      10_000,
+      client.chat(hi(GENERAL), { fallbackModels: [TOOLS] }),
+    );
+    // general said 4 s: it waits, while tools (1 s) is asked again each second, and answers.
+    expect(asked()).toEqual([`0 ${GENERAL}`, `0 ${TOOLS}`, `1000 ${TOOLS}`, `2000 ${TOOLS}`]);
+    expect(result.servedModel).toBe(TOOLS);
+    await gateway.close();
+  });
+
+  it('takes a cooling model back in the list order once its time has come; rounds count retries', async () => {
+    const { gateway, client, events, asked } = await bothBusy(2, 3);
+    const call = client.chat(hi(GENERAL), { fallbackModels: [TOOLS] });
+    const error = await settledAfter(
+      10_000,
+      call.catch((failure: GatewayError) => failure),
+    );
+    expect(asked()).toEqual([
+      `0 ${GENERAL}`,
+      `0 ${TOOLS}`,
+      `1000 ${TOOLS}`,
+      // Both free again at 2 s: the round asks them in the list's order.
+      `2000 ${GENERAL}`,
+      `2000 ${TOOLS}`,
+      `3000 ${TOOLS}`,
+    ]);
+    expect(only(events, 'retry').map((retry) => retry.delayMs)).toEqual([1000, 1000, 1000]);
+    expect(error).toMatchObject({ code: 'model_busy', status: 429 });
+    await gateway.close();
+  });
+
+  it("does not wait for a Retry-After that does not fit the call's deadline", async () => {
+    const { gateway, client, asked } = await bothBusy(2, 5);
+    const call = client.chat(hi(GENERAL), { fallbackModels: [TOOLS], timeoutMs: 2_500 });
+    const error = await settledAfter(
+      10_000,
+      call.catch((failure: GatewayError) => failure),
+    );
+    // At 2 s, 0.5 s is left: neither model's next Retry-After fits, the call ends with its failure.
+    expect(asked()).toEqual([
+      `0 ${GENERAL}`,
+      `0 ${TOOLS}`,
+      `1000 ${TOOLS}`,
+      `2000 ${GENERAL}`,
+      `2000 ${TOOLS}`,
+    ]);
+    expect(error).toMatchObject({ code: 'model_busy', status: 429 });
+    await gateway.close();
+  });
+});
