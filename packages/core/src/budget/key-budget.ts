@@ -23,7 +23,8 @@ export interface KeyBudget {
   /**
    * Waits for a slot of budget `id`; at most `limit` in flight per id across everyone sharing this
    * budget. Rejects with `signal.reason` if the signal aborts while waiting. Never hangs past
-   * `deadline` (rejects with signal.reason once the signal aborts at the deadline).
+   * `deadline` (rejects with signal.reason once the signal aborts at the deadline). (Core does not
+   * wait for a budget that does not: the call ends, and a lease granted after is released.)
    */
   acquire(request: BudgetAcquireRequest): Promise<BudgetLease>;
   /**

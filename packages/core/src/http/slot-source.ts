@@ -1,5 +1,5 @@
 // docs/gateway-protocol.md §2.5 (the key's 4 slots: one per request in flight).
-import { type ReleaseSlot, tryAcquireNow } from '../budget/key-budget';
+import { type BudgetLease, type ReleaseSlot, tryAcquireNow } from '../budget/key-budget';
 import { type CallScope, REQUEST_BOUND_IO } from '../call/call-scope';
 import { isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
@@ -90,13 +90,16 @@ export class SlotSource {
     try {
       releaseLocal = await local.acquire(maxConcurrency, scope.signal, ahead);
       if (scope.ended) throw scope.error({ requestedModel });
-      const lease = await budget.acquire({
-        id: budgetId,
-        limit: maxConcurrencyPerKey,
-        signal: scope.signal,
-        deadline: scope.deadline,
-        ...(ahead ? { ahead } : {}),
-      });
+      const lease = await untilEnded(
+        budget.acquire({
+          id: budgetId,
+          limit: maxConcurrencyPerKey,
+          signal: scope.signal,
+          deadline: scope.deadline,
+          ...(ahead ? { ahead } : {}),
+        }),
+        scope.signal,
+      );
       const release = bothSlots(releaseLocal, () => lease.release());
       if (scope.ended) {
         release();
@@ -121,12 +124,15 @@ export class SlotSource {
     const releaseLocal = local.tryAcquire(maxConcurrency);
     if (releaseLocal === undefined) return undefined;
     try {
-      const lease = await budget.acquireIfFree({
-        id: budgetId,
-        limit: maxConcurrencyPerKey,
-        signal: scope.signal,
-        deadline: scope.deadline,
-      });
+      const lease = await untilEnded(
+        budget.acquireIfFree({
+          id: budgetId,
+          limit: maxConcurrencyPerKey,
+          signal: scope.signal,
+          deadline: scope.deadline,
+        }),
+        scope.signal,
+      );
       if (lease === undefined || scope.ended) {
         lease?.release();
         releaseLocal();
@@ -139,6 +145,33 @@ export class SlotSource {
       return undefined;
     }
   }
+}
+
+/**
+ * A budget's answer, or the signal's reason as soon as the call ends: a budget of the user's may
+ * not listen to the signal, and the call must not wait for it to answer. A slot it grants after
+ * the call ended is given back at once.
+ */
+function untilEnded<L extends BudgetLease | undefined>(
+  answer: Promise<L>,
+  signal: AbortSignal,
+): Promise<L> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    answer.then(
+      (lease) => {
+        signal.removeEventListener('abort', onAbort);
+        if (!signal.aborted) resolve(lease);
+        else if (lease) releaseKey(() => lease.release());
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /**
