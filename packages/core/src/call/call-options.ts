@@ -14,6 +14,7 @@ import {
   TIMEOUT_OPTIONS,
   unknownOptionError,
 } from './option-groups';
+import { readStructuredOutput } from './structured-output-options';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -77,8 +78,14 @@ export function checkCallOptions(options: CallOptions | undefined, call: CallNam
   // Every option of a kind by its rule (`onResponse` that is no function was dropped unseen); a
   // bad one is a `configuration_error`, as from the client (fixed when the code is).
   checkGroup(CALL_OPTIONS, options, 'call option', '', 'configuration_error');
-  const { signal, capabilities } = options as CallOptions & { capabilities?: unknown };
+  const { signal, capabilities, structuredOutput } = options as CallOptions & {
+    capabilities?: unknown;
+    structuredOutput?: unknown;
+  };
   readCapabilityList(capabilities, 'call option');
+  // Checked whether or not the request asks for a schema (then it is read again, with it): a typo
+  // in it (`method`) is refused, not left to do nothing until a schema is asked for.
+  if (structuredOutput !== undefined) readStructuredOutput(structuredOutput, 'call option');
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw refusal('call option', 'signal', `must be an AbortSignal, got ${kindOf(signal)}`);
   }
