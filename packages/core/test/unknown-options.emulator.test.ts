@@ -126,7 +126,7 @@ describe('any other call refuses a key no call reads, sending nothing', () => {
     );
     expect(error).toMatchObject({ code: 'invalid_request_error', field: 'timeoutMS' });
     expect(error.message).toBe(
-      "unknown option `timeoutMS` in embed's options — did you mean `timeoutMs`?",
+      'unknown option `timeoutMS` in embed options — did you mean `timeoutMs`?',
     );
     expect(emulator.counters.requests.embeddings).toBe(0);
   });
@@ -173,7 +173,7 @@ describe("each call refuses another call's key, which would do nothing there", (
     const error = await caught(() => client.chat(hi(), { model: 'community/plain' } as never));
     expect(error).toMatchObject({ code: 'invalid_request_error', field: 'model' });
     expect(error.message).toBe(
-      "unknown option `model` in chat's options — `model` is an option of embedMany, not of chat; did you mean `fallbackModels`?",
+      'unknown option `model` in chat options — `model` is an option of embedMany, not of chat; did you mean `fallbackModels`?',
     );
     expect(emulator.counters.requests.chat).toBe(0);
     expect(emulator.counters.requests.models).toBe(0);
@@ -210,7 +210,7 @@ describe("each call refuses another call's key, which would do nothing there", (
     expect(error).toMatchObject({ code: 'invalid_request_error', field: key });
     expect(error.message).toMatch(
       new RegExp(
-        `^unknown option \`${key}\` in ${call}'s options — \`${key}\` is an option of ${readers}, not of ${call}`,
+        `^unknown option \`${key}\` in ${call} options — \`${key}\` is an option of ${readers}, not of ${call}`,
       ),
     );
     expect(Object.values(emulator.counters.requests).reduce((a, b) => a + (b ?? 0), 0)).toBe(0);
@@ -254,7 +254,7 @@ describe('a key named like an Object.prototype member is an unknown key like any
 
   it.each(names)('%s given to a chat call, and to its hedge', async (name) => {
     const { client, emulator } = await harness();
-    plain((await caught(() => client.chat(hi(), own(name)))).message, name, "chat's options");
+    plain((await caught(() => client.chat(hi(), own(name)))).message, name, 'chat options');
     const hedge = own(name, '"afterMs": 5, ');
     plain((await caught(() => client.chat(hi(), { hedge }))).message, name, 'hedge');
     expect(emulator.counters.requests.chat).toBe(0);

@@ -181,7 +181,7 @@ function unknownCallOption(key: string, call: CallName, options: object): Gatewa
     (name) => name !== call && READS[name].includes(key),
   );
   const known = READS[call];
-  const where = `${call}'s options`;
+  const where = `${call} options`;
   if (readers.length === 0) return unknownOptionError(key, known, where, 'call option', {}, secret);
   const [closest] = closeMatches(key, known, 1);
   const instead =
