@@ -10,11 +10,12 @@ import {
   type OptionPlace,
   optionKeys,
   refusal,
+  refuseUnknownOptions,
   STEERING_OPTIONS,
+  STRUCTURED_OUTPUT_OPTIONS,
   TIMEOUT_OPTIONS,
   unknownOptionError,
 } from './option-groups';
-import { readStructuredOutput } from './structured-output-options';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -83,9 +84,12 @@ export function checkCallOptions(options: CallOptions | undefined, call: CallNam
     structuredOutput?: unknown;
   };
   readCapabilityList(capabilities, 'call option');
-  // Checked whether or not the request asks for a schema (then it is read again, with it): a typo
-  // in it (`method`) is refused, not left to do nothing until a schema is asked for.
-  if (structuredOutput !== undefined) readStructuredOutput(structuredOutput, 'call option');
+  // Its keys checked whether or not the request asks for a schema: a typo in it (`method`) is
+  // refused, not left to do nothing until a schema is asked for. (Its values are read where they
+  // are used, with the schema: the whole reader would weigh on every start bundle.)
+  if (typeof structuredOutput === 'object' && structuredOutput !== null) {
+    refuseUnknownOptions(structuredOutput, STRUCTURED_KEYS, 'structuredOutput', 'call option');
+  }
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw refusal('call option', 'signal', `must be an AbortSignal, got ${kindOf(signal)}`);
   }
@@ -104,6 +108,8 @@ export function readCapabilityList(
   }
   return capabilities;
 }
+
+const STRUCTURED_KEYS = optionKeys(STRUCTURED_OUTPUT_OPTIONS);
 
 /** The public calls of a client, each with its own options (`CALL_KEYS`). */
 export type CallName =
