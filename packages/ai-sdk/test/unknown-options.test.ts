@@ -273,13 +273,41 @@ describe('providerOptions.infergate', () => {
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
+  it.each([
+    [{ fallback_models: ['community/plain'] }, 'did you mean `fallbackModels`?'],
+    [{ FIRST_CHUNK_TIMEOUT_MS: 500 }, 'did you mean `firstChunkTimeoutMs`?'],
+    [{ structured_output: { methods: ['tools'] } }, 'did you mean `structuredOutput`?'],
+    [{ timeout_ms: 5 }, 'a provider setting: pass it to `createGateway`'],
+  ])(
+    "refuses core's option spelled in snake_case %o, never sent as a request field",
+    async (infergate, message) => {
+      const call = generateText({
+        model: gateway()('community/general'),
+        prompt: 'hi',
+        maxRetries: 0,
+        providerOptions: { infergate: infergate as never },
+      });
+      const error = await caught(call);
+      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      expect(error.message).toContain(message);
+      expect(emulator.counters.requests.chat).toBe(0);
+    },
+  );
+
   it("passes the model server's request fields untouched (their keys, not ours)", async () => {
     await generateText({
       model: gateway()('community/general'),
       prompt: 'hi',
-      providerOptions: { infergate: { top_k: 5, repetition_penalty: 1.1, fallbackModels: [] } },
+      providerOptions: {
+        infergate: {
+          top_k: 5,
+          repetition_penalty: 1.1,
+          reasoning_effort: 'low',
+          fallbackModels: [],
+        },
+      },
     });
-    expect(bodies[0]).toMatchObject({ top_k: 5, repetition_penalty: 1.1 });
+    expect(bodies[0]).toMatchObject({ top_k: 5, repetition_penalty: 1.1, reasoning_effort: 'low' });
     expect(bodies[0]).not.toHaveProperty('fallbackModels');
   });
 });

@@ -613,3 +613,30 @@ describe('disabled path', () => {
     expect(seen.has('otel/otel-events')).toBe(false);
   });
 });
+
+describe('otelEvents: its options', () => {
+  it.each([
+    [
+      { tracerProvider: {} },
+      "unknown option `tracerProvider` in otelEvents — give its tracer: `tracer: tracerProvider.getTracer('@infergate/core')`",
+    ],
+    [
+      { meterProvider: {} },
+      "unknown option `meterProvider` in otelEvents — give its meter: `meter: meterProvider.getMeter('@infergate/core')`",
+    ],
+    [{ traceer: {} }, 'unknown option `traceer` in otelEvents — did you mean `tracer`?'],
+  ])('%j is refused, naming what to give', (options, message) => {
+    let error: unknown;
+    try {
+      otelEvents(options as never);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(isGatewayError(error) && error.code).toBe('configuration_error');
+    expect((error as Error).message).toBe(message);
+  });
+
+  it('takes its own keys, undefined ones too', () => {
+    expect(typeof otelEvents({ tracer: undefined, meter: undefined })).toBe('function');
+  });
+});

@@ -126,7 +126,7 @@ describe('any other call refuses a key no call reads, sending nothing', () => {
     );
     expect(error).toMatchObject({ code: 'invalid_request_error', field: 'timeoutMS' });
     expect(error.message).toBe(
-      'unknown option `timeoutMS` in call options — did you mean `timeoutMs`?',
+      'unknown option `timeoutMS` in embed options — did you mean `timeoutMs`?',
     );
     expect(emulator.counters.requests.embeddings).toBe(0);
   });
@@ -167,6 +167,74 @@ describe('any other call refuses a key no call reads, sending nothing', () => {
   });
 });
 
+describe("each call refuses another call's key, which would do nothing there", () => {
+  it("chat's `model` (embedMany's) is refused, not answered by the request's model", async () => {
+    const { client, emulator } = await harness();
+    const error = await caught(() => client.chat(hi(), { model: 'community/plain' } as never));
+    expect(error).toMatchObject({ code: 'invalid_request_error', field: 'model' });
+    expect(error.message).toBe(
+      'unknown option `model` in chat options — `model` is an option of embedMany, not of chat; did you mean `fallbackModels`?',
+    );
+    expect(emulator.counters.requests.chat).toBe(0);
+    expect(emulator.counters.requests.models).toBe(0);
+  });
+
+  it.each([
+    ['chat', 'dimensions', 'embedMany'],
+    ['chat', 'maxConcurrency', 'embedMany'],
+    ['chat', 'known', 'checkModel'],
+    ['translate', 'fallbackModels', 'chat, chatStream'],
+    ['translate', 'hedge', 'chat, chatStream'],
+    ['embed', 'firstChunkTimeoutMs', 'chat, chatStream'],
+    ['embed', 'assemble', 'chat, chatStream'],
+    ['models', 'purpose', 'checkModel'],
+    ['checkModel', 'inputType', 'embedMany'],
+    ['models', 'dimensions', 'embedMany'],
+    ['embedMany', 'capabilities', 'chat, chatStream'],
+    ['ocr', 'inputType', 'embedMany'],
+    ['transcribe', 'streamUsage', 'chat, chatStream'],
+  ] as const)('%s refuses `%s` (%s reads it), sending nothing', async (call, key, readers) => {
+    const { client, emulator } = await harness();
+    const given = { [key]: 1 } as never;
+    const calls: Record<typeof call, () => Promise<unknown>> = {
+      chat: () => client.chat(hi(), given),
+      translate: () => client.translate({ input: 'hi', target_language: 'uk' }, given),
+      embed: () => client.embed({ model: 'any', input: 'x' }, given),
+      embedMany: () => client.embedMany(['x'], given),
+      models: () => client.models(given),
+      checkModel: () => client.checkModel('community/general', [], given),
+      ocr: () => client.ocr({ image: 'aGVsbG8=' }, given),
+      transcribe: () => client.transcribe({ audio: wavWithSpeech('hi') }, given),
+    };
+    const error = await caught(calls[call]);
+    expect(error).toMatchObject({ code: 'invalid_request_error', field: key });
+    expect(error.message).toMatch(
+      new RegExp(
+        `^unknown option \`${key}\` in ${call} options — \`${key}\` is an option of ${readers}, not of ${call}`,
+      ),
+    );
+    expect(Object.values(emulator.counters.requests).reduce((a, b) => a + (b ?? 0), 0)).toBe(0);
+  });
+
+  it("a call takes every key of its own (embedMany's, checkModel's)", async () => {
+    const { client } = await harness();
+    const vectors = await client.embedMany(['x'], {
+      model: 'all-minilm-l6-v2',
+      inputType: 'query',
+      dimensions: undefined,
+      maxConcurrency: 1,
+      onResponse: () => {},
+    });
+    expect(vectors).toHaveLength(1);
+    const capabilities = await client.checkModel('community/general', [], {
+      purpose: 'a test',
+      anyOf: false,
+      known: undefined,
+    });
+    expect(capabilities).toBeDefined();
+  });
+});
+
 describe('a key named like an Object.prototype member is an unknown key like any other', () => {
   // (From JSON.parse, `__proto__` is an own key, as a configuration file would give it.)
   const names = ['toString', 'constructor', '__proto__'];
@@ -186,7 +254,7 @@ describe('a key named like an Object.prototype member is an unknown key like any
 
   it.each(names)('%s given to a chat call, and to its hedge', async (name) => {
     const { client, emulator } = await harness();
-    plain((await caught(() => client.chat(hi(), own(name)))).message, name, 'call options');
+    plain((await caught(() => client.chat(hi(), own(name)))).message, name, 'chat options');
     const hedge = own(name, '"afterMs": 5, ');
     plain((await caught(() => client.chat(hi(), { hedge }))).message, name, 'hedge');
     expect(emulator.counters.requests.chat).toBe(0);

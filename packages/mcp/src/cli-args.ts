@@ -78,7 +78,7 @@ HTTP:
 
   --help, --version`;
 
-interface CliOptions {
+export interface CliOptions {
   http: boolean;
   port: number;
   host: string;

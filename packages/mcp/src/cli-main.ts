@@ -2,7 +2,7 @@
 // errors and hidden in everything it prints.
 import type { GatewayClientOptions } from '@infergate/core';
 import { settingsFound, withSettingNames } from '@infergate/core/internal';
-import { CliUsageError, cliSecrets, parseCli, USAGE } from './cli-args';
+import { type CliOptions, CliUsageError, cliSecrets, parseCli, USAGE } from './cli-args';
 import { createGatewayMcpServer } from './gateway-mcp-server';
 import { startHttpServer } from './http-server';
 import { redactMessage } from './redact-message';
@@ -54,15 +54,7 @@ export async function runCli(
   const { options } = parsed;
   const budget =
     options.redisUrl === undefined ? undefined : await loadRedisBudget(options.redisUrl, log);
-  // Messages about a missing or malformed URL or key name the command's options.
-  const clientOptions: GatewayClientOptions = withSettingNames(
-    { budget },
-    { where: 'infergate-mcp', baseURL: '--base-url', apiKey: '--api-key' },
-  );
-  if (options.baseURL !== undefined) clientOptions.baseURL = options.baseURL;
-  if (options.apiKey !== undefined) clientOptions.apiKey = options.apiKey;
-  const { timeoutMs, firstChunkTimeoutMs, chunkTimeoutMs } = options.timeouts;
-  if (timeoutMs !== undefined) clientOptions.timeoutMs = timeoutMs;
+  const clientOptions = cliClientOptions(options, budget);
   // Read as the client's calls read them (core's reader: the process's environment, a blank
   // variable unset): a malformed INFERGATE_BASE_URL throws configuration_error now, not per tool.
   const found = settingsFound(clientOptions);
@@ -73,8 +65,6 @@ export async function runCli(
     allowUrls: options.allowUrls,
     allowPrivateUrls: options.allowPrivateUrls,
     catalogRefreshMs: options.catalogRefreshMs,
-    firstChunkTimeoutMs,
-    chunkTimeoutMs,
   });
   if (found.baseURL === undefined || found.apiKey === undefined) {
     log(
@@ -115,3 +105,23 @@ export async function runCli(
 }
 
 export { CliUsageError };
+
+/**
+ * The options of the client the command's server makes: its URL and key, the `--redis` budget,
+ * and every one of core's `timeouts` options given as a flag, as they are (each is a client
+ * option: the stall timeouts apply to `ask_model`, the one chat call), so a `timeouts` option new
+ * in core reaches the client with no edit here. Messages about a missing or malformed URL or key
+ * name the command's options.
+ */
+export function cliClientOptions(
+  options: Pick<CliOptions, 'baseURL' | 'apiKey' | 'timeouts'>,
+  budget: GatewayClientOptions['budget'],
+): GatewayClientOptions {
+  const clientOptions: GatewayClientOptions = withSettingNames(
+    { budget, ...options.timeouts },
+    { where: 'infergate-mcp', baseURL: '--base-url', apiKey: '--api-key' },
+  );
+  if (options.baseURL !== undefined) clientOptions.baseURL = options.baseURL;
+  if (options.apiKey !== undefined) clientOptions.apiKey = options.apiKey;
+  return clientOptions;
+}

@@ -5,6 +5,7 @@ import {
   type GatewayClient,
   type GatewayClientOptions,
   type GatewayEvent,
+  STEERING_OPTIONS,
   type SteeringOptions,
 } from '@infergate/core';
 import { type ListsEveryKey, readSteering, refuseUnknownOptions } from '@infergate/core/internal';
@@ -32,13 +33,30 @@ const VERSION = typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : 
 const FIRST_READ_WAIT_MS = 5_000;
 
 /**
+ * Core's steering options that are no server option: `fallbackModels` is `ask_model`'s argument
+ * (`fallback_models`, per call), `structuredOutput` its `response_format`'s business.
+ */
+type NotServerSteering = 'fallbackModels' | 'structuredOutput';
+const NOT_SERVER_STEERING: readonly string[] = [
+  'fallbackModels',
+  'structuredOutput',
+] satisfies NotServerSteering[];
+
+/** `ask_model`'s steering set by the server: every other option of core's `steering` group. */
+export type ServerSteering = Omit<SteeringOptions, NotServerSteering>;
+
+/** Its keys, from core's descriptor: a steering option new in core is a server option, no edit here. */
+const SERVER_STEERING_KEYS = Object.keys(STEERING_OPTIONS.fields).filter(
+  (key) => !NOT_SERVER_STEERING.includes(key),
+);
+
+/**
  * The server's options: core's steering for `ask_model` (`firstChunkTimeoutMs`, `chunkTimeoutMs`,
  * `hedge`: the server's choice, passed per call, so they also apply to a `client` given here; a
  * hedge is a server's choice only, no tool argument, since its prompt tokens are paid even when
  * it loses), and the server's own. Any other key is refused (`configuration_error`).
  */
-export interface GatewayMcpServerOptions
-  extends Pick<SteeringOptions, 'firstChunkTimeoutMs' | 'chunkTimeoutMs' | 'hedge'> {
+export interface GatewayMcpServerOptions extends ServerSteering {
   /**
    * The gateway client every session uses (one per server, so all sessions share the key's
    * budget). Default: one made from `clientOptions` (`INFERGATE_BASE_URL` / `INFERGATE_API_KEY`);
@@ -94,8 +112,8 @@ export interface GatewayMcpServerOptions
   name?: string;
 }
 
-/** Every key `createGatewayMcpServer` takes. */
-const SERVER_OPTION_KEYS = [
+/** The server's own keys (core's steering ones are `SERVER_STEERING_KEYS`). */
+const OWN_OPTION_KEYS = [
   'client',
   'clientOptions',
   'roots',
@@ -107,11 +125,14 @@ const SERVER_OPTION_KEYS = [
   'catalogRefreshMs',
   'queueProgressMs',
   'name',
-  'firstChunkTimeoutMs',
-  'chunkTimeoutMs',
-  'hedge',
 ] as const satisfies readonly (keyof GatewayMcpServerOptions)[];
-true satisfies ListsEveryKey<GatewayMcpServerOptions, typeof SERVER_OPTION_KEYS>;
+true satisfies ListsEveryKey<
+  Omit<GatewayMcpServerOptions, keyof ServerSteering>,
+  typeof OWN_OPTION_KEYS
+>;
+
+/** Every key `createGatewayMcpServer` takes. */
+const SERVER_OPTION_KEYS: readonly string[] = [...OWN_OPTION_KEYS, ...SERVER_STEERING_KEYS];
 
 /** Keys that belong elsewhere (core reads own keys only: an unknown `toString` is no hint). */
 const HINTS: Readonly<Record<string, string>> = {
@@ -162,13 +183,10 @@ interface Session {
  * (a wrong one would fail every call): `configuration_error` naming the option.
  */
 function askModelOptions(options: GatewayMcpServerOptions): AskModelOptions {
-  const read = readSteering(options, 'client option');
-  const steering: AskModelOptions = {};
-  if (read.firstChunkTimeoutMs !== undefined)
-    steering.firstChunkTimeoutMs = read.firstChunkTimeoutMs;
-  if (read.chunkTimeoutMs !== undefined) steering.chunkTimeoutMs = read.chunkTimeoutMs;
-  if (read.hedge !== undefined) steering.hedge = read.hedge;
-  return steering;
+  const read: Record<string, unknown> = { ...readSteering(options, 'client option') };
+  const steering: Record<string, unknown> = {};
+  for (const key of SERVER_STEERING_KEYS) if (read[key] !== undefined) steering[key] = read[key];
+  return steering as ServerSteering;
 }
 
 /**

@@ -45,8 +45,8 @@ describe('reconnectPause (herd19 f2)', () => {
     'commandTimeoutMs %i, back-off up to %i ms: one attempt shortly before the bound',
     (commandTimeout, maxDelay) => {
       const at = attempts(commandTimeout, maxDelay, commandTimeout * 3);
-      const room = Math.min(100, commandTimeout / 10);
-      expect(at.some((t) => t >= commandTimeout - room && t < commandTimeout)).toBe(true);
+      const margin = Math.min(100, commandTimeout / 10);
+      expect(at.some((t) => t >= commandTimeout - margin && t < commandTimeout)).toBe(true);
     },
   );
 

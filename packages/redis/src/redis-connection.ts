@@ -134,9 +134,9 @@ export function reconnectPause(
 ): number {
   const backOff = Math.min(100 * 2 ** tries, options.maxReconnectDelay);
   if (msIntoOutage === undefined) return backOff;
-  // (Room for the attempt, the probe and the leases' re-take before the waiters' bound.)
-  const room = Math.min(100, Math.floor(options.commandTimeout / 10));
-  const untilLastChance = options.commandTimeout - room - msIntoOutage;
+  // (Time left for the attempt, the probe and the leases' re-take before the waiters' bound.)
+  const margin = Math.min(100, Math.floor(options.commandTimeout / 10));
+  const untilLastChance = options.commandTimeout - margin - msIntoOutage;
   return untilLastChance > 0 && untilLastChance < backOff ? untilLastChance : backOff;
 }
 

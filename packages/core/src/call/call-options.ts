@@ -1,5 +1,7 @@
 // docs/gateway-protocol.md §2.3 (headers a call adds), §2.5 (its deadline), §10.5 (its retries).
+import { closeMatches } from '../errors/close-names';
 import { GatewayError } from '../errors/errors';
+import { quotedName } from '../errors/escape-control';
 import {
   checkGroup,
   type GatewayHeaders,
@@ -10,7 +12,9 @@ import {
   refusal,
   refuseUnknownOptions,
   STEERING_OPTIONS,
+  STRUCTURED_OUTPUT_OPTIONS,
   TIMEOUT_OPTIONS,
+  unknownOptionError,
 } from './option-groups';
 
 export interface CallOptions {
@@ -51,9 +55,11 @@ export const CALL_OPTIONS: OptionGroup<CallOptions> = {
 
 /**
  * Per-call options are checked like the client's, before anything is queued: once per public
- * call, where it begins (the client's `#run`, the chat entries); what it calls trusts them.
+ * call, where it begins (the client's `#run`, the chat entries); what it calls trusts them. `call`
+ * names the public call, whose keys (`CALL_KEYS`) are the only ones it takes: a key of another
+ * call would do nothing here (the chat entries give none: a chat call's, a stream's keys).
  */
-export function checkCallOptions(options: CallOptions | undefined): void {
+export function checkCallOptions(options: CallOptions | undefined, call: CallName = 'chat'): void {
   // (None given, `null` too: nothing to check.)
   if (options == null) return;
   if (typeof options !== 'object') {
@@ -63,13 +69,27 @@ export function checkCallOptions(options: CallOptions | undefined): void {
       field: 'options',
     });
   }
-  // A key no call reads is a typo that would do nothing: refused, naming the closest one.
-  refuseUnknownOptions(options, ANY_CALL_OPTION_KEYS, 'call options', 'call option');
+  // A key this call does not read is a typo, or another call's, that would do nothing: refused,
+  // naming the closest key it reads (or the calls that read it). By key: nothing built to pass.
+  const known = CALL_KEYS[call];
+  for (const key in options) {
+    if (!known.includes(key) && Object.hasOwn(options, key))
+      throw unknownCallOption(key, call, options);
+  }
   // Every option of a kind by its rule (`onResponse` that is no function was dropped unseen); a
   // bad one is a `configuration_error`, as from the client (fixed when the code is).
   checkGroup(CALL_OPTIONS, options, 'call option', '', 'configuration_error');
-  const { signal, capabilities } = options as CallOptions & { capabilities?: unknown };
+  const { signal, capabilities, structuredOutput } = options as CallOptions & {
+    capabilities?: unknown;
+    structuredOutput?: unknown;
+  };
   readCapabilityList(capabilities, 'call option');
+  // Its keys checked whether or not the request asks for a schema: a typo in it (`method`) is
+  // refused, not left to do nothing until a schema is asked for. (Its values are read where they
+  // are used, with the schema: the whole reader would weigh on every start bundle.)
+  if (typeof structuredOutput === 'object' && structuredOutput !== null) {
+    refuseUnknownOptions(structuredOutput, STRUCTURED_KEYS, 'structuredOutput', 'call option');
+  }
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw refusal('call option', 'signal', `must be an AbortSignal, got ${kindOf(signal)}`);
   }
@@ -89,25 +109,92 @@ export function readCapabilityList(
   return capabilities;
 }
 
+const STRUCTURED_KEYS = optionKeys(STRUCTURED_OUTPUT_OPTIONS);
+
+/** The public calls of a client, each with its own options (`CALL_KEYS`). */
+export type CallName =
+  | 'chat'
+  | 'chatStream'
+  | 'embed'
+  | 'embedMany'
+  | 'translate'
+  | 'ocr'
+  | 'transcribe'
+  | 'models'
+  | 'services'
+  | 'model'
+  | 'resolveModel'
+  | 'requireCapabilities'
+  | 'checkModel'
+  | 'embeddingEngines'
+  | 'resolveEmbeddingEngine';
+
 /**
- * Every key some call reads (a chat call's, a stream's `assemble` and `streamUsage`,
- * `CheckModelOptions`' `known`, `purpose`, `anyOf`; `EmbedManyOptions`' `model`, `inputType`,
- * `dimensions`, `maxConcurrency`): any call refuses a key none reads, before anything is sent.
+ * Every call's options (`CallOptions`, the type each call's options extend); `onResponse` too,
+ * which only the service calls tell: an adapter gives one call's options to its look-ups.
  */
-const ANY_CALL_OPTION_KEYS = [
-  ...optionKeys(CALL_OPTIONS),
-  ...optionKeys(STEERING_OPTIONS),
-  'capabilities',
-  'assemble',
-  'streamUsage',
-  'known',
-  'purpose',
-  'anyOf',
-  'model',
-  'inputType',
-  'dimensions',
-  'maxConcurrency',
-];
+const COMMON = optionKeys(CALL_OPTIONS);
+/** A chat call's (`ChatCallOptions`): its steering and the capabilities the caller knows. */
+const CHAT = [...COMMON, ...optionKeys(STEERING_OPTIONS), 'capabilities'];
+/**
+ * The keys each public call reads, declared once: a key another call reads is refused by this one,
+ * saying whose it is (`dimensions` given to `chat`). The chat entries check as `chat` (they give
+ * no name), which also takes a stream's `assemble` and `streamUsage`.
+ */
+const READS: { readonly [Call in CallName]: readonly string[] } = {
+  chat: [...CHAT, 'assemble', 'streamUsage'],
+  chatStream: [...CHAT, 'assemble', 'streamUsage'],
+  embed: COMMON,
+  embedMany: [...COMMON, 'model', 'inputType', 'dimensions', 'maxConcurrency'],
+  translate: COMMON,
+  ocr: COMMON,
+  transcribe: COMMON,
+  models: COMMON,
+  services: COMMON,
+  model: COMMON,
+  resolveModel: COMMON,
+  requireCapabilities: COMMON,
+  checkModel: [...COMMON, 'known', 'purpose', 'anyOf'],
+  embeddingEngines: COMMON,
+  resolveEmbeddingEngine: COMMON,
+};
+
+/**
+ * The keys each call takes: those it reads, and for now the catalog look-ups also a chat call's,
+ * which they do not read: LangChain's capability gate gives its chat call's options to the
+ * look-ups it makes for that call (for its deadline, signal and retries). Once it gives only
+ * theirs, this is `READS`.
+ */
+export const CALL_KEYS: { readonly [Call in CallName]: readonly string[] } = {
+  ...READS,
+  models: CHAT,
+  services: CHAT,
+  model: CHAT,
+  resolveModel: CHAT,
+  requireCapabilities: CHAT,
+  checkModel: [...READS.checkModel, ...CHAT],
+};
+
+/**
+ * The refusal of a key `call` does not read (built only then): the calls that read it, when some
+ * does, else the closest key this call reads.
+ */
+function unknownCallOption(key: string, call: CallName, options: object): GatewayError {
+  // (Options given by mistake may hold the API key: not quoted in the key refused.)
+  const apiKey: unknown = (options as { apiKey?: unknown }).apiKey;
+  const secret = typeof apiKey === 'string' ? apiKey : undefined;
+  const readers = (Object.keys(CALL_KEYS) as CallName[]).filter(
+    (name) => name !== call && READS[name].includes(key),
+  );
+  const known = READS[call];
+  const where = `${call} options`;
+  if (readers.length === 0) return unknownOptionError(key, known, where, 'call option', {}, secret);
+  const [closest] = closeMatches(key, known, 1);
+  const instead =
+    closest === undefined ? '' : `; did you mean ${quotedName(closest, 60, undefined)}?`;
+  const whose = `${quotedName(key, 60, secret)} is an option of ${readers.join(', ')}, not of ${call}${instead}`;
+  return unknownOptionError(key, known, where, 'call option', { [key]: whose }, secret);
+}
 
 /** An AbortSignal, also one from another realm (checked by shape, not by `instanceof`). */
 function isAbortSignal(value: unknown): value is AbortSignal {

@@ -63,6 +63,27 @@ describe('refuseNearMisses (an object shared with a framework or the model serve
     ).not.toThrow();
   });
 
+  it("refuses core's steering or timeout option spelled another way, with an `_` (never sent)", async () => {
+    const near = async (given: object, hints = {}) =>
+      (
+        await caught(
+          () => refuseNearMisses(given, ours, [], 'x', 'call option', hints),
+          isGatewayError,
+        )
+      ).message;
+    expect(await near({ fallback_models: [] })).toBe(
+      'unknown option `fallback_models` in x — did you mean `fallbackModels`?',
+    );
+    expect(await near({ Fallback_Models: [] })).toContain('did you mean `fallbackModels`?');
+    expect(await near({ timeout_ms: 5 }, { timeoutMs: 'use `timeout`' })).toBe(
+      'unknown option `timeout_ms` in x — use `timeout`',
+    );
+    // One that is neither ours here nor hinted is a request field, like any other.
+    expect(() =>
+      refuseNearMisses({ chunk_timeout_ms: 5 }, ours, [], 'x', 'call option'),
+    ).not.toThrow();
+  });
+
   it("refuses a key with a hint (one of core's names given in the wrong place), saying where it goes", async () => {
     const hints = { timeoutMs: 'use `timeout`', circuitBreaker_x: 'elsewhere' };
     const error = await caught(

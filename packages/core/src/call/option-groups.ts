@@ -216,6 +216,18 @@ export const STEERING_OPTIONS: OptionGroup<SteeringOptions> = {
   },
 };
 
+/**
+ * Core's steering and timeout options by their spelling with no `_`, lower-cased: `fallback_models`
+ * or `FIRST_CHUNK_TIMEOUT_MS` in an object whose `_` keys are request fields is one of them spelled
+ * another way, refused as its near miss (`refuseNearMisses`), not sent to the model server.
+ */
+const CORE_OPTION_SPELLINGS: ReadonlyMap<string, string> = new Map(
+  [...optionKeys(STEERING_OPTIONS), ...optionKeys(TIMEOUT_OPTIONS)].map((key) => [
+    key.toLowerCase(),
+    key,
+  ]),
+);
+
 /** The code of a refused option: a call's is `invalid_request_error`, the others' `configuration_error`. */
 export type OptionPlace = 'client option' | 'model setting' | 'call option';
 
@@ -441,8 +453,10 @@ export function refuseUnknownOptions(
  * theirs. A key with a hint (one of core's options that does nothing here) is refused with it,
  * unless its value is `undefined`. A key that is ours or listed in `theirs` passes; so does a key
  * with an `_` where such keys are request fields' wire names (`wireNames`: call options, provider
- * options, passed on to the model server). Any other key close to one of ours is refused as its
- * typo: `base_url` in a model's fields, which are never sent, is a near miss of `baseURL`.
+ * options, passed on to the model server), unless it is a steering or timeout option of core's
+ * spelled another way (its `_` taken out, case ignored: `fallback_models`), refused naming ours (or
+ * its hint). Any other key close to one of ours is refused as its typo: `base_url` in a model's
+ * fields, which are never sent, is a near miss of `baseURL`.
  */
 export function refuseNearMisses(
   given: object,
@@ -457,7 +471,15 @@ export function refuseNearMisses(
     if (Object.hasOwn(hints, key) && (given as Record<string, unknown>)[key] !== undefined) {
       throw unknownOptionError(key, ours, where, place, hints, keyOf(given));
     }
-    if (ours.includes(key) || theirs.includes(key) || (wireNames && key.includes('_'))) continue;
+    if (ours.includes(key) || theirs.includes(key)) continue;
+    if (wireNames && key.includes('_')) {
+      // A request field, unless it is one of core's options spelled another way (`fallback_models`).
+      const option = CORE_OPTION_SPELLINGS.get(key.replaceAll('_', '').toLowerCase());
+      if (option === undefined || !(ours.includes(option) || Object.hasOwn(hints, option)))
+        continue;
+      const hint = Object.hasOwn(hints, option) ? { [key]: hints[option]! } : {};
+      throw unknownOptionError(key, [option], where, place, hint, keyOf(given));
+    }
     // By edit distance only: a field of theirs inside one of ours (`stream`, `streamUsage`) passes.
     if (closeMatches(key, ours, 1, false).length > 0) {
       throw unknownOptionError(key, ours, where, place, {}, keyOf(given));

@@ -45,7 +45,7 @@ export class Catalog {
   readonly #requestBound: boolean;
   #models: ModelsEntry | undefined;
   #services: Entry<GatewayService[]> | undefined;
-  /** The shared reads in progress, by path and retry budget (`#read`). */
+  /** The shared reads in progress, by path and retry allowance (`#read`). */
   readonly #flights = new Map<string, Flight<unknown[]>>();
   #generation = 0;
   /**
@@ -196,7 +196,7 @@ export class Catalog {
   /**
    * The shared request: bound to no caller's signal or deadline (one caller leaving must not fail
    * the others) but to the flight's own controller, aborted when no caller remains. It runs under
-   * the client's default deadline, with its starter's retry budget and headers (`key` holds them:
+   * the client's default deadline, with its starter's retry allowance and headers (`key` holds them:
    * only callers with the same join).
    */
   #start<T extends { id: string }>(
@@ -311,7 +311,7 @@ function hasId<T extends { id: string }>(item: T): boolean {
 }
 
 /**
- * What a shared read is made with (`Catalog.#read`): its path, its retry budget and the call's
+ * What a shared read is made with (`Catalog.#read`): its path, its retry allowance and the call's
  * headers as fetch sends them (names lowercased, repeated ones joined), so `{ 'X-Org': 'a' }` and
  * `[['x-org', 'a']]` share, and `{}` shares with no headers. Undefined for headers fetch refuses:
  * such a call shares nothing (its own read fails on them).

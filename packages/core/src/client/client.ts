@@ -4,7 +4,7 @@ import { defaultBudget } from '../budget/in-process-budget';
 import type { ConcurrencyBudgetState } from '../budget/key-budget';
 import { createSemaphore } from '../budget/runtime-semaphore';
 import type { Semaphore } from '../budget/semaphore';
-import { type CallOptions, checkCallOptions } from '../call/call-options';
+import { type CallName, type CallOptions, checkCallOptions } from '../call/call-options';
 import { Catalog } from '../catalog/catalog';
 import { type CatalogWatch, watchCatalog } from '../catalog/catalog-watch';
 import type { CheckModelOptions } from '../catalog/resolve-model';
@@ -160,12 +160,12 @@ export class GatewayClient {
 
   /** The chat models this key may use (`GET /models`, cached `catalogTtlMs`). */
   models(opts?: CallOptions): Promise<GatewayModel[]> {
-    return this.#run(opts, (context) => context.catalog.models(opts));
+    return this.#run(opts, (context) => context.catalog.models(opts), 'models');
   }
 
   /** The services and their engines (`GET /capabilities`, cached `catalogTtlMs`). */
   services(opts?: CallOptions): Promise<GatewayService[]> {
-    return this.#run(opts, (context) => context.catalog.services(opts));
+    return this.#run(opts, (context) => context.catalog.services(opts), 'services');
   }
 
   /** Forgets the cached catalog: the next look-up reads it again. */
@@ -192,7 +192,7 @@ export class GatewayClient {
 
   /** The listed model; `model_not_found` (with close matches) for any unlisted id, `my/...` too. */
   model(id: string, opts?: CallOptions): Promise<GatewayModel> {
-    return this.#run(opts, (context) => listedModel(context.catalog, id, opts));
+    return this.#run(opts, (context) => listedModel(context.catalog, id, opts), 'model');
   }
 
   /**
@@ -204,6 +204,7 @@ export class GatewayClient {
     return this.#run(
       opts,
       async (context) => (await gateModel(context.catalog, id, [], opts)).model,
+      'resolveModel',
     );
   }
 
@@ -221,6 +222,7 @@ export class GatewayClient {
     return this.#run(
       opts,
       async (context) => (await gateModel(context.catalog, modelId, needs, opts)).model,
+      'requireCapabilities',
     );
   }
 
@@ -240,6 +242,7 @@ export class GatewayClient {
     return this.#run(
       opts,
       async (context) => (await gateModel(context.catalog, modelId, needs, opts)).capabilities,
+      'checkModel',
     );
   }
 
@@ -249,9 +252,13 @@ export class GatewayClient {
    * it throws. Its options are checked here, once, before anything is loaded or sent: the catalog
    * and the transport trust what they are given.
    */
-  async #run<T>(opts: CallOptions | undefined, call: (context: Ready) => Promise<T>): Promise<T> {
+  async #run<T>(
+    opts: CallOptions | undefined,
+    call: (context: Ready) => Promise<T>,
+    name: CallName,
+  ): Promise<T> {
     try {
-      checkCallOptions(opts);
+      checkCallOptions(opts, name);
       return await call(this.#context());
     } catch (error) {
       throw this.#own(error);
@@ -262,14 +269,17 @@ export class GatewayClient {
   #withServices<T>(
     opts: CallOptions | undefined,
     call: (services: ServiceCalls, context: ServiceContext) => Promise<T>,
+    name: CallName,
   ): Promise<T> {
-    return this.#run(opts, async (context) => call(await loadServices(), context));
+    return this.#run(opts, async (context) => call(await loadServices(), context), name);
   }
 
   /** The embedding engines `GET /capabilities` lists. */
   embeddingEngines(opts?: CallOptions): Promise<EmbeddingEngine[]> {
-    return this.#withServices(opts, (services, { catalog }) =>
-      services.embeddingEngines(catalog, opts),
+    return this.#withServices(
+      opts,
+      (services, { catalog }) => services.embeddingEngines(catalog, opts),
+      'embeddingEngines',
     );
   }
 
@@ -281,8 +291,10 @@ export class GatewayClient {
     engineId: string | undefined,
     opts?: CallOptions,
   ): Promise<EmbeddingEngine> {
-    return this.#withServices(opts, (services, { catalog }) =>
-      services.resolveEmbeddingEngine(catalog, engineId, opts),
+    return this.#withServices(
+      opts,
+      (services, { catalog }) => services.resolveEmbeddingEngine(catalog, engineId, opts),
+      'resolveEmbeddingEngine',
     );
   }
 
@@ -313,24 +325,34 @@ export class GatewayClient {
 
   /** `POST /embeddings` as given (one request; limits checked first). */
   embed(req: EmbeddingsRequest, opts?: CallOptions): Promise<EmbeddingsResponse> {
-    return this.#withServices(opts, (services, context) => services.embed(context, req, opts));
+    return this.#withServices(
+      opts,
+      (services, context) => services.embed(context, req, opts),
+      'embed',
+    );
   }
 
   /** Embeds any number of texts: batched under the gateway's limits, in input order. */
   embedMany(texts: string[], opts: EmbedManyOptions = {}): Promise<number[][]> {
-    return this.#withServices(opts, (services, context) =>
-      services.embedMany(context, texts, opts ?? {}),
+    return this.#withServices(
+      opts,
+      (services, context) => services.embedMany(context, texts, opts ?? {}),
+      'embedMany',
     );
   }
 
   /** `POST /translations`. */
   translate(req: TranslationRequest, opts?: CallOptions): Promise<TranslationResponse> {
-    return this.#withServices(opts, (services, context) => services.translate(context, req, opts));
+    return this.#withServices(
+      opts,
+      (services, context) => services.translate(context, req, opts),
+      'translate',
+    );
   }
 
   /** `POST /ocr`: an image (bytes, Blob, base64 or data URL) to text. */
   ocr(req: OcrRequest, opts?: CallOptions): Promise<OcrResponse> {
-    return this.#withServices(opts, (services, context) => services.ocr(context, req, opts));
+    return this.#withServices(opts, (services, context) => services.ocr(context, req, opts), 'ocr');
   }
 
   /** `POST /audio/transcriptions`: JSON by default, plain text with `response_format: 'text'`. */
@@ -350,7 +372,11 @@ export class GatewayClient {
     req: TranscriptionRequest,
     opts?: CallOptions,
   ): Promise<TranscriptionResponse | string> {
-    return this.#withServices(opts, (services, context) => services.transcribe(context, req, opts));
+    return this.#withServices(
+      opts,
+      (services, context) => services.transcribe(context, req, opts),
+      'transcribe',
+    );
   }
 }
 

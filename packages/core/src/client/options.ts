@@ -24,7 +24,12 @@ import type { GatewayEventHandler } from '../events/gateway-events';
 import { authorization, checkHeaders } from '../http/request-headers';
 import { RETRY_DEFAULTS } from '../http/retry-policy';
 import { LIMITS } from '../protocol/limits';
-import { type ClientSteering, readCircuitBreaker, readHedge } from '../steering/steering-options';
+import {
+  type ClientSteering,
+  readCircuitBreaker,
+  readHedge,
+  refuseUnsentHedge,
+} from '../steering/steering-options';
 import { missingSettingMessage, readEnv } from './read-env';
 import {
   CORE_SETTING_NAMES,
@@ -360,7 +365,7 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
     steering: {
       firstChunkTimeoutMs: read.firstChunkTimeoutMs,
       chunkTimeoutMs: read.chunkTimeoutMs,
-      hedge: readHedge(options.hedge, place),
+      hedge: checkedHedge(options.hedge, read.firstChunkTimeoutMs, read.timeoutMs),
       circuitBreaker: readCircuitBreaker(options.circuitBreaker),
     },
     settingNames,
@@ -420,4 +425,15 @@ export function settingsFound(options: GatewayClientOptions): Partial<Connection
     baseURL: resolveBaseURL(resolved),
     apiKey: apiKeyOrEnv(resolved.apiKey),
   };
+}
+
+/** The client's `hedge`, read, and refused when it could never be sent (`refuseUnsentHedge`). */
+function checkedHedge(
+  given: unknown,
+  firstChunkTimeoutMs: number | undefined,
+  timeoutMs: number,
+): ReturnType<typeof readHedge> {
+  const hedge = readHedge(given, 'client option');
+  refuseUnsentHedge(hedge, firstChunkTimeoutMs, timeoutMs, 'client option');
+  return hedge;
 }

@@ -13,6 +13,7 @@ import {
   trace,
   type UpDownCounter,
 } from '@opentelemetry/api';
+import { type ListsEveryKey, refuseUnknownOptions } from '../call/option-groups';
 import type {
   GatewayAttemptEvent,
   GatewayCircuitCloseEvent,
@@ -46,6 +47,15 @@ export interface OtelEventsOptions {
   /** Default: `metrics.getMeter('@infergate/core')` of the global meter provider. */
   meter?: Meter;
 }
+
+const OTEL_EVENTS_KEYS: readonly (keyof OtelEventsOptions)[] = ['tracer', 'meter'];
+true satisfies ListsEveryKey<OtelEventsOptions, typeof OTEL_EVENTS_KEYS>;
+
+/** A provider given where its tracer or meter goes: what to give instead. */
+const OTEL_EVENTS_HINTS = {
+  tracerProvider: "give its tracer: `tracer: tracerProvider.getTracer('@infergate/core')`",
+  meterProvider: "give its meter: `meter: meterProvider.getMeter('@infergate/core')`",
+};
 
 /** The instruments, created once per handler. */
 interface Instruments {
@@ -138,6 +148,9 @@ function createInstruments(meter: Meter): Instruments {
  * spans `infergate.queue` (waiting for a slot) and one per attempt.
  */
 export function otelEvents(options: OtelEventsOptions = {}): GatewayEventHandler {
+  // A key it does not read (`tracerProvider`, `traceer`) would record through the global providers
+  // unseen: refused, naming the closest one.
+  refuseUnknownOptions(options, OTEL_EVENTS_KEYS, 'otelEvents', 'client option', OTEL_EVENTS_HINTS);
   const tracer = options.tracer ?? trace.getTracer(INSTRUMENTATION_SCOPE);
   const instruments = createInstruments(options.meter ?? metrics.getMeter(INSTRUMENTATION_SCOPE));
   const calls = new Map<number, CallState>();

@@ -8,6 +8,7 @@ import { pathScopedId } from '../budget/budget-id';
 import type { CallOptions } from '../call/call-options';
 import { type CallScope, scopeOf } from '../call/call-scope';
 import type { SilenceClock } from '../call/stall-timer';
+import { MAX_TIMEOUT_MS } from '../call/timer-limit';
 import type { Catalog } from '../catalog/catalog';
 import { type GatewayError, isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
@@ -35,6 +36,7 @@ import {
   type ClientSteering,
   type ReadSteering,
   readSteering,
+  refuseUnsentHedge,
   type SteeringOptions,
 } from './steering-options';
 import { type FirstContentReader, walkPolicy } from './walk-policy';
@@ -249,6 +251,10 @@ async function readAndPlan(input: SteeredCallInput): Promise<PlannedCall> {
   const { transport, spec, options, client } = input;
   const primary = spec.requestedModel;
   const call = readSteering(options, 'call option', primary);
+  // The call's values over its client's: a hedge the two make unsendable is refused here.
+  const timeoutMs = Math.min(MAX_TIMEOUT_MS, options?.timeoutMs ?? transport.timeoutMs);
+  const firstChunkTimeoutMs = call.firstChunkTimeoutMs ?? client.firstChunkTimeoutMs;
+  refuseUnsentHedge(call.hedge ?? client.hedge, firstChunkTimeoutMs, timeoutMs, 'call option');
   const methods = call.structuredOutputMethods;
   const scope = scopeOf(options, transport.timeoutMs);
   const requested = [primary, ...(call.fallbackModels ?? [])];

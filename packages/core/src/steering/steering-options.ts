@@ -20,14 +20,15 @@ import {
   refusal,
   refuseUnknownOptions,
   STEERING_OPTIONS,
-  STRUCTURED_OUTPUT_OPTIONS,
   type SteeringOptions,
-  type StructuredOutputOptions,
 } from '../call/option-groups';
+import { readStructuredOutput, STRUCTURED_OUTPUT_METHODS } from '../call/structured-output-options';
 import type { StructuredOutputMethod } from '../protocol/chat-route';
 
 // The groups' types are declared once, in call/option-groups.ts; read here.
 export type { CircuitBreakerOptions, HedgeOptions, SteeringOptions };
+// `structuredOutput` is read in call/ (a call's options check it too, steered or not).
+export { readStructuredOutput, STRUCTURED_OUTPUT_METHODS };
 
 /** Where an option was given: it names the place in messages and decides the error code. */
 export type SteeringPlace = OptionPlace;
@@ -41,13 +42,6 @@ export interface ReadSteering {
   /** `structuredOutput.methods`, read: the methods a call asking for a schema allows, in order. */
   structuredOutputMethods: readonly StructuredOutputMethod[];
 }
-
-/** Every structured-output method, in the order tried by default: native first, the schema only stated last. */
-export const STRUCTURED_OUTPUT_METHODS: readonly StructuredOutputMethod[] = [
-  'json_schema',
-  'tools',
-  'json_object',
-];
 
 /** The client's steering options, read at creation (what its calls fall back to). */
 export interface ClientSteering {
@@ -147,6 +141,33 @@ export function readCircuitBreaker(value: unknown): Required<CircuitBreakerOptio
   return read;
 }
 
+/**
+ * A hedge that can never be sent is refused, naming both values: its delay (`hedge.afterMs`) must
+ * be less than the first-content timeout (a stall moves the call on before the hedge is due) and
+ * than the deadline (`timeoutMs`). Where the values come from two places (a call's over its
+ * client's), it is refused at the call. `'auto'` and no hedge pass; so does a stall timeout
+ * longer than the deadline, which the deadline ends first (harmless).
+ */
+export function refuseUnsentHedge(
+  hedge: Required<HedgeOptions> | false | undefined,
+  firstChunkTimeoutMs: number | undefined,
+  timeoutMs: number,
+  place: SteeringPlace,
+): void {
+  if (!hedge || hedge.afterMs === 'auto') return;
+  const { afterMs } = hedge;
+  const [limit, why] =
+    firstChunkTimeoutMs !== undefined && firstChunkTimeoutMs <= timeoutMs
+      ? [firstChunkTimeoutMs, 'firstChunkTimeoutMs']
+      : [timeoutMs, 'timeoutMs'];
+  if (afterMs < limit) return;
+  throw refusal(
+    place,
+    'hedge.afterMs',
+    `(${afterMs}) is not less than ${why} (${limit}): the hedge would never be sent`,
+  );
+}
+
 /** Every steering option of `options`, checked as given at `place` (`primary`: the call's model). */
 export function readSteering(
   options: SteeringOptions | undefined,
@@ -165,84 +186,6 @@ export function readSteering(
     // (Read wherever it is given: a model's bad value is refused when the model is built.)
     structuredOutputMethods: readStructuredOutput(options?.structuredOutput, place),
   };
-}
-
-/**
- * `structuredOutput`: `{ methods?, standard?, lastAnswer? }` (no other key), each method known and
- * given once, at least one; the methods in order (default all three). `standard` (a call option
- * only) must be a Standard Schema; `lastAnswer` (a call option only) `'checked'` or `'returned'`. A bad value is refused before anything is sent, naming the field.
- */
-export function readStructuredOutput(
-  value: unknown,
-  place: SteeringPlace,
-): readonly StructuredOutputMethod[] {
-  if (value === undefined) return STRUCTURED_OUTPUT_METHODS;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw refusal(
-      place,
-      'structuredOutput',
-      `must be { methods?, standard?, lastAnswer? }, got ${kindOf(value)}`,
-    );
-  }
-  const keys = optionKeys(STRUCTURED_OUTPUT_OPTIONS);
-  refuseUnknownOptions(value, keys, 'structuredOutput', place);
-  const { methods, standard, lastAnswer } = value as Partial<
-    Record<keyof StructuredOutputOptions, unknown>
-  >;
-  if (standard !== undefined) readStandard(standard, place);
-  if (lastAnswer !== undefined) readLastAnswer(lastAnswer, place);
-  if (methods === undefined) return STRUCTURED_OUTPUT_METHODS;
-  if (!Array.isArray(methods) || methods.length === 0) {
-    const got = Array.isArray(methods) ? 'an empty array' : kindOf(methods);
-    throw refusal(place, 'structuredOutput.methods', `must list at least one method, got ${got}`);
-  }
-  for (let i = 0; i < methods.length; i++) readMethod(methods, i, place);
-  return [...methods] as StructuredOutputMethod[];
-}
-
-/** `structuredOutput.lastAnswer`: a call's, `'checked'` or `'returned'`. */
-function readLastAnswer(lastAnswer: unknown, place: SteeringPlace): void {
-  const field = 'structuredOutput.lastAnswer';
-  if (place !== 'call option') throw refusal(place, field, 'is a call option only');
-  if (lastAnswer !== 'checked' && lastAnswer !== 'returned') {
-    throw refusal(place, field, `must be 'checked' or 'returned', got ${kindOf(lastAnswer)}`);
-  }
-}
-
-/** `structuredOutput.standard`: a call's Standard Schema (an object whose `~standard` validates). */
-function readStandard(standard: unknown, place: SteeringPlace): void {
-  const field = 'structuredOutput.standard';
-  if (place !== 'call option') {
-    throw refusal(place, field, "is a call option only: give the call's schema with the call");
-  }
-  const spec = (standard as { '~standard'?: { validate?: unknown } } | null)?.['~standard'];
-  if (typeof spec?.validate !== 'function') {
-    throw refusal(
-      place,
-      field,
-      `must be a Standard Schema (zod, valibot, …: an object whose \`~standard.validate\` is a function), got ${kindOf(standard)}`,
-    );
-  }
-}
-
-function readMethod(methods: unknown[], i: number, place: SteeringPlace): void {
-  const field = `structuredOutput.methods[${i}]`;
-  const method: unknown = methods[i];
-  if (!STRUCTURED_OUTPUT_METHODS.includes(method as StructuredOutputMethod)) {
-    const got =
-      typeof method === 'string'
-        ? JSON.stringify(method.slice(0, 40))
-        : i in methods
-          ? kindOf(method)
-          : 'a hole';
-    throw refusal(
-      place,
-      field,
-      `must be one of ${STRUCTURED_OUTPUT_METHODS.join(', ')}, got ${got}`,
-    );
-  }
-  const earlier = methods.indexOf(method);
-  if (earlier < i) throw refusal(place, field, `repeats structuredOutput.methods[${earlier}]`);
 }
 
 const STEERING_KEYS = optionKeys(STEERING_OPTIONS);
