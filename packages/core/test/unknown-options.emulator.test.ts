@@ -186,13 +186,15 @@ describe("each call refuses another call's key, which would do nothing there", (
     ['translate', 'fallbackModels', 'chat, chatStream'],
     ['translate', 'hedge', 'chat, chatStream'],
     ['embed', 'firstChunkTimeoutMs', 'chat, chatStream'],
-    ['embed', 'assemble', 'chat, chatStream'],
+    ['embed', 'assemble', 'chatStream'],
+    ['chat', 'assemble', 'chatStream'],
+    ['chat', 'streamUsage', 'chatStream'],
     ['models', 'purpose', 'checkModel'],
     ['checkModel', 'inputType', 'embedMany'],
     ['models', 'dimensions', 'embedMany'],
     ['embedMany', 'capabilities', 'chat, chatStream'],
     ['ocr', 'inputType', 'embedMany'],
-    ['transcribe', 'streamUsage', 'chat, chatStream'],
+    ['transcribe', 'streamUsage', 'chatStream'],
   ] as const)('%s refuses `%s` (%s reads it), sending nothing', async (call, key, readers) => {
     const { client, emulator } = await harness();
     const given = { [key]: 1 } as never;

@@ -138,11 +138,10 @@ const COMMON = optionKeys(CALL_OPTIONS);
 const CHAT = [...COMMON, ...optionKeys(STEERING_OPTIONS), 'capabilities'];
 /**
  * The keys each public call reads, declared once: a key another call reads is refused by this one,
- * saying whose it is (`dimensions` given to `chat`). The chat entries check as `chat` (they give
- * no name), which also takes a stream's `assemble` and `streamUsage`.
+ * saying whose it is (`dimensions` given to `chat`; a stream's `assemble` given to `chat`).
  */
 const READS: { readonly [Call in CallName]: readonly string[] } = {
-  chat: [...CHAT, 'assemble', 'streamUsage'],
+  chat: CHAT,
   chatStream: [...CHAT, 'assemble', 'streamUsage'],
   embed: COMMON,
   embedMany: [...COMMON, 'model', 'inputType', 'dimensions', 'maxConcurrency'],

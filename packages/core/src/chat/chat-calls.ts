@@ -75,7 +75,7 @@ export async function postChat(
   opts: ChatCallOptions | undefined,
 ): Promise<ChatResult> {
   const req = validateChatRequest(given); // its null fields left out, once for the call
-  checkCallOptions(opts ?? NO_OPTIONS); // before the gate's catalog read
+  checkCallOptions(opts ?? NO_OPTIONS, 'chat'); // before the gate's catalog read
 
   const json = asksForJsonText(req) ? await loadSteering() : undefined;
   const { transport } = context;
@@ -113,7 +113,7 @@ export async function openChatStream(
   opts: ChatStreamOptions | undefined,
 ): Promise<ChatStream> {
   const req = validateChatRequest(given); // its null fields left out, once for the call
-  checkCallOptions(opts ?? NO_OPTIONS); // before the gate's catalog read
+  checkCallOptions(opts ?? NO_OPTIONS, 'chatStream'); // before the gate's catalog read
 
   for (const name of ['assemble', 'streamUsage'] as const) {
     const value = opts?.[name];
@@ -225,7 +225,7 @@ async function answerChat<T>(
     return { answer: await sendVia(spec, { policy }), model: req.model };
   }
   // The catalog must be read (once per catalogTtlMs): a request of this call's, in its events,
-  // under its one deadline and retry budget (§10.5: the AI SDK's one attempt is one read too).
+  // under its one deadline and retry allowance (§10.5: the AI SDK's one attempt is one read too).
   const events = await transport.callEvents(spec);
   const scope = scopeOf(opts, transport.timeoutMs);
   const lookup = { known, signal: scope.signal, maxRetries: opts?.maxRetries };
