@@ -37,6 +37,28 @@ describe('http/ holds no steering concept', () => {
     expect(found).toEqual([]);
   });
 
+  it('sends data: the request types declare no callback (the policy is told, by its methods)', () => {
+    const declared = (file: string, name: string) => {
+      const text = readFileSync(join(http, file), 'utf8');
+      const start = text.indexOf(`export interface ${name} {`);
+      expect(start, name).toBeGreaterThan(-1);
+      return text.slice(start, text.indexOf('\n}\n', start));
+    };
+    for (const [file, name] of [
+      ['request-types.ts', 'RequestSpec'],
+      ['attempt-policy.ts', 'AttemptRequest'],
+      ['send-once.ts', 'Sending'],
+    ] as const) {
+      const fields = declared(file, name)
+        .split('\n')
+        .filter((line) => !/^\s*(\/\*\*|\*)/.test(line));
+      expect(
+        fields.filter((line) => /=>|\w\s*\(/.test(line)),
+        name,
+      ).toEqual([]);
+    }
+  });
+
   it(`keeps transport.ts within ${MAX_TRANSPORT_LINES} lines`, () => {
     const lines = readFileSync(join(http, 'transport.ts'), 'utf8').split('\n').length;
     expect(lines).toBeLessThanOrEqual(MAX_TRANSPORT_LINES);

@@ -4,6 +4,7 @@ import { type CallScope, sleep } from '../call/call-scope';
 import { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import {
+  type AnswerStatus,
   type AttemptAnswer,
   type AttemptPolicy,
   type AttemptRequest,
@@ -56,14 +57,14 @@ export async function runAttempts(run: AttemptRun): Promise<TakenAnswer> {
       const ask = { ahead, events, attempt, requestedModel: spec.requestedModel, taken };
       taken = undefined;
       held = await slots.acquire(scope, ask);
-      const request = policy.request(attempt, events);
+      const answerStatus: AnswerStatus = { cut: false };
+      const request = policy.request(attempt, events, answerStatus);
       held = tellingPolicyOnRelease(held, policy, request);
       // (The policy's events ran the caller's handler, which may have aborted the call.)
       if (scope.ended) throw scope.error({ requestedModel: request.requestedModel });
       inFlight = true;
-      const sending = { spec, request, headers: run.headers, scope };
-      const answerStatus: AnswerStatus = { cut: false };
-      const result = await attemptOnce(sending, run, attempt, answerStatus);
+      const sending = { spec, request, headers: run.headers, scope, answerStatus };
+      const result = await attemptOnce(sending, run, attempt);
       // A request we aborted (its own signal, or an answer the policy refused) is cut: the
       // gateway counts it a little longer (slot-source.ts, `CUT_REQUEST_GRACE_MS`).
       const cut = answerStatus.cut || ownAbort(request) !== undefined;
@@ -102,25 +103,17 @@ function attemptOnce(
   sending: Sending,
   run: AttemptRun,
   attempt: number,
-  answerStatus: AnswerStatus,
 ): Promise<AttemptAnswer | GatewayError> {
   const { events } = run;
-  if (!events) return sentAndAccepted(sending, run, answerStatus);
-  const { model, body, responded } = sending.request;
-  // The status, kept as the headers come: an attempt aborted after them (a stall, a cut)
-  // reports it in its `response`.
-  const request = {
-    ...sending.request,
-    responded(status: number) {
-      answerStatus.status = status;
-      responded?.(status);
-    },
-  };
+  if (!events) return sentAndAccepted(sending, run);
+  const { model, body } = sending.request;
+  // (The status, written as the headers come: an attempt aborted after them, a stall or a cut,
+  // reports it in its `response`.)
   return events.observe(
     attempt,
     { ...sending.spec, model, body },
-    () => sentAndAccepted({ ...sending, request }, run, answerStatus),
-    () => answerStatus.status,
+    () => sentAndAccepted(sending, run),
+    () => sending.answerStatus.status,
   );
 }
 
@@ -131,11 +124,10 @@ function attemptOnce(
 function sentAndAccepted(
   sending: Sending,
   { send, policy }: AttemptRun,
-  answerStatus: AnswerStatus,
 ): Promise<AttemptAnswer | GatewayError> {
   const sent = sendOnce(sending, send);
   if (!policy.accept) return sent;
-  return sent.then((outcome) => acceptedOrCut(outcome, policy, sending, answerStatus));
+  return sent.then((outcome) => acceptedOrCut(outcome, policy, sending));
 }
 
 /**
@@ -147,7 +139,6 @@ async function acceptedOrCut(
   outcome: AttemptAnswer | GatewayError,
   policy: AttemptPolicy,
   sending: Sending,
-  answerStatus: AnswerStatus,
 ): Promise<AttemptAnswer | GatewayError> {
   if (outcome instanceof GatewayError) return outcome;
   let refused: GatewayError | undefined;
@@ -160,17 +151,8 @@ async function acceptedOrCut(
   if (refused === undefined) return outcome;
   if (outcome.readToEnd === true) return refused;
   (outcome.reader ?? outcome.response.body)?.cancel(refused).catch(() => {});
-  answerStatus.cut = true;
+  sending.answerStatus.cut = true;
   return refused;
-}
-
-/**
- * An attempt's answer: its status once its headers came (the attempt's `response` event says it,
- * also when the answer was refused or cut after them), whether refusing it cut the request.
- */
-interface AnswerStatus {
-  cut: boolean;
-  status?: number;
 }
 
 /**

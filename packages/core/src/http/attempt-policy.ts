@@ -15,8 +15,15 @@ export interface AttemptRequest {
    * that error is the attempt's failure, and the policy says what follows.
    */
   signal?: AbortSignal;
-  /** Told the answer's status as its headers come: a stall after them is no network error. */
-  responded?: (status: number) => void;
+}
+
+/**
+ * What the transport learnt of an attempt's answer, written as it comes: its status once its
+ * headers came (a stall after them is no network error), whether refusing it cut the request.
+ */
+export interface AnswerStatus {
+  cut: boolean;
+  status?: number;
 }
 
 /** A 2xx answer, before it is handed over: a stream's reader and the bytes already read from it. */
@@ -49,11 +56,18 @@ export interface AttemptPolicy {
    * runs several opens at once under one set of events numbers them all from one count.
    */
   nextAttempt?(): number | undefined;
-  /** What attempt `attempt` sends, asked once its slot is held. */
-  request(attempt: number, events: CallEvents | undefined): AttemptRequest;
+  /**
+   * What attempt `attempt` sends, asked once its slot is held. `answer`: its answer's status once
+   * the headers come (read, never written, by the policy).
+   */
+  request(
+    attempt: number,
+    events: CallEvents | undefined,
+    answer: Readonly<AnswerStatus>,
+  ): AttemptRequest;
   /**
    * The attempt's slot was given back (after its failure, or its body's end): what the policy
-   * counted while it was held ends (a model's requests in flight, a first-content clock).
+   * counted while it was held ends (its own counts and clocks).
    */
   released?(request: AttemptRequest): void;
   /**

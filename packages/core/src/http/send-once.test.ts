@@ -22,7 +22,10 @@ describe('sendOnce', () => {
       redact: (text: string) => text,
     };
     const spec = { method: 'GET' as const, path: '/models' };
-    const answer = await sendOnce({ spec, request: {}, headers: {}, scope }, config);
+    const answer = await sendOnce(
+      { spec, request: {}, headers: {}, scope, answerStatus: { cut: false } },
+      config,
+    );
     scope.dispose();
     expect(answer).toMatchObject({ response: { status: 200 } });
     expect(seen).toEqual([undefined]);

@@ -4,7 +4,12 @@ import type { CallScope } from '../call/call-scope';
 import type { GatewayError } from '../errors/errors';
 import { invalidResponse } from '../errors/invalid-response';
 import { errorFromAnswer, unreachable } from './answer-errors';
-import { type AttemptAnswer, type AttemptRequest, ownAbort } from './attempt-policy';
+import {
+  type AnswerStatus,
+  type AttemptAnswer,
+  type AttemptRequest,
+  ownAbort,
+} from './attempt-policy';
 import type { RequestSpec } from './request-types';
 import { readFirstBytes } from './stream-first-bytes';
 
@@ -29,6 +34,8 @@ export interface Sending {
   request: AttemptRequest;
   headers: Headers | Record<string, string>;
   scope: CallScope;
+  /** Written as the answer comes (its status), read by the policy and the attempt's events. */
+  answerStatus: AnswerStatus;
 }
 
 /**
@@ -59,7 +66,7 @@ export async function sendOnce(
   }
   // A custom fetch that forgot to return (a mock): our error, not a TypeError reading `status`.
   if (typeof response?.status !== 'number') return noResponse(requestedModel);
-  request.responded?.(response.status);
+  sending.answerStatus.status = response.status;
   if (response.ok) {
     if (!spec.stream) return { response };
     const { maxErrorBodyBytes, redact, apiKey } = config;

@@ -4,7 +4,12 @@ import { realmValue } from '../budget/realm';
 import type { Catalog } from '../catalog/catalog';
 import type { GatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
-import type { AttemptPolicy, AttemptRequest, NextAttempt } from '../http/attempt-policy';
+import type {
+  AnswerStatus,
+  AttemptPolicy,
+  AttemptRequest,
+  NextAttempt,
+} from '../http/attempt-policy';
 import type { GatewayModel } from '../protocol/wire-types';
 
 /**
@@ -61,8 +66,12 @@ class CountedPerModel implements AttemptPolicy {
     return this.#policy.nextAttempt?.();
   }
 
-  request(attempt: number, events: CallEvents | undefined): AttemptRequest {
-    const request = this.#policy.request(attempt, events);
+  request(
+    attempt: number,
+    events: CallEvents | undefined,
+    answer: Readonly<AnswerStatus>,
+  ): AttemptRequest {
+    const request = this.#policy.request(attempt, events, answer);
     const model = request.requestedModel;
     if (model !== undefined) this.#end = countModelInflight(this.#budgetId, model);
     return request;

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4.7 (stalls of one attempt: before its first content, between pieces).
 import { type SilenceClock, StallTimer, stallError } from '../call/stall-timer';
 import { GatewayError } from '../errors/errors';
+import type { AnswerStatus } from '../http/attempt-policy';
 
 /**
  * One attempt's own abort signal and first-content clock (`firstChunkTimeoutMs`): the signal
@@ -13,13 +14,17 @@ export class FirstChunkWatch {
   readonly #callSignal: AbortSignal;
   readonly #timer: StallTimer;
   #stall: GatewayError | undefined;
-  /** The answer's status, once its headers came (a stall after them is no network error). */
-  #status: number | undefined;
 
-  constructor(callSignal: AbortSignal, limitMs: number, model: string | undefined) {
+  /** `answer`: the attempt's, its status once its headers came (a stall after them is no network error). */
+  constructor(
+    callSignal: AbortSignal,
+    limitMs: number,
+    model: string | undefined,
+    answer: Readonly<AnswerStatus>,
+  ) {
     this.#callSignal = callSignal;
     this.#timer = new StallTimer(limitMs, (waitedMs) => {
-      const status = this.#status;
+      const { status } = answer;
       const context =
         status === undefined ? { requestedModel: model } : { requestedModel: model, status };
       this.#stall = stallError('first-chunk', waitedMs, limitMs, context);
@@ -40,11 +45,6 @@ export class FirstChunkWatch {
   /** The stall, once the clock ran out (the signal has aborted with it). */
   get stall(): GatewayError | undefined {
     return this.#stall;
-  }
-
-  /** The answer's headers came with `status`: a stall from now on carries it. */
-  responded(status: number): void {
-    this.#status = status;
   }
 
   /**

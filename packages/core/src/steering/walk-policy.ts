@@ -79,21 +79,18 @@ export function walkPolicy(input: WalkPolicyInput): AttemptPolicy {
   let held: { counted: () => void; watch: FirstChunkWatch | undefined } | undefined;
   return {
     nextAttempt: input.nextAttempt,
-    request(_attempt, events): AttemptRequest {
+    request(_attempt, events, answer): AttemptRequest {
       const model = walk.startAttempt(events);
       sentAt = performance.now();
       input.onRequest?.();
       const attemptWatch =
         firstChunkMs === undefined
           ? undefined
-          : new FirstChunkWatch(scope.signal, firstChunkMs, model);
+          : new FirstChunkWatch(scope.signal, firstChunkMs, model, answer);
       watch = attemptWatch;
       held = { counted: countModelInflight(budgetId, model), watch: attemptWatch };
       const request: AttemptRequest = { body: walk.body(), requestedModel: model, model };
-      if (attemptWatch) {
-        request.signal = attemptWatch.signal;
-        request.responded = (status) => attemptWatch.responded(status);
-      }
+      if (attemptWatch) request.signal = attemptWatch.signal;
       return request;
     },
     // The slot given back, however the attempt ended, stops its clock too: a failure the
