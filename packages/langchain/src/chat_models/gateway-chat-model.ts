@@ -522,7 +522,8 @@ export class GatewayChatModel
         // capabilities are learnt once it is read (`_streamResponseChunks`): a catalog read now
         // could wait for the stream's own slot.
         const streamUsage = streamUsageOf(this, options);
-        return readChatChunks(await this.#client.chatStream(request, { ...started, streamUsage }));
+        const stream = await this.#client.chatStream(request, { ...started, streamUsage });
+        return readChatChunks(stream, started.signal);
       }
       const chunk = convertChatResultToChunk(await this.#client.chat(request, started));
       await this.#gate.learnAfterCall(started);
