@@ -36,7 +36,7 @@ import type { ChatModelStreamEvent } from '@langchain/core/language_models/event
 import type { ModelProfile } from '@langchain/core/language_models/profile';
 import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
-import type { Runnable } from '@langchain/core/runnables';
+import type { Runnable, RunnableConfig } from '@langchain/core/runnables';
 import { AsyncCaller } from '@langchain/core/utils/async_caller';
 import type { SerializableSchema } from '@langchain/core/utils/standard_schema';
 import type { InteropZodType } from '@langchain/core/utils/types';
@@ -51,7 +51,7 @@ import { convertToGatewayTools } from '../converters/convert-to-gateway-tools';
 import { joinStreamChunks } from '../converters/join-stream-chunks';
 import { mapFinishReason } from '../converters/map-finish-reason';
 import { combineTokenUsage, withTokenUsage } from '../converters/map-usage';
-import { callOptions, resolveClient } from '../utils/client';
+import { callOptions, resolveClient, withSignalTimeout } from '../utils/client';
 import {
   configurationError,
   throwIfAborted,
@@ -435,6 +435,17 @@ export class GatewayChatModel
         throw this.#withHint(error);
       }
     });
+  }
+
+  /**
+   * A call's `timeout` becomes LangChain's signal, its number kept only in the config's metadata:
+   * the model's options carry it on, so that core has it as the call's deadline too.
+   */
+  protected override _separateRunnableConfigFromCallOptionsCompat(
+    options?: Partial<GatewayChatModelCallOptions>,
+  ): [RunnableConfig, this['ParsedCallOptions']] {
+    const [config, parsed] = super._separateRunnableConfigFromCallOptionsCompat(options);
+    return [config, withSignalTimeout(parsed, config.metadata)];
   }
 
   override _combineLLMOutput(...outputs: (Record<string, unknown> | undefined)[]) {

@@ -93,18 +93,53 @@ export function resolveClient(
   );
 }
 
-/** The parts of LangChain call options that core's calls take. */
+/**
+ * Where a chat model's parsed call options keep the call's `timeout` that LangChain turned into
+ * its signal (a chat model's options lose the config's `metadata`, which holds the number). A
+ * symbol: never serialised, traced or part of a cache key.
+ */
+const SIGNAL_TIMEOUT = Symbol('infergate.signalTimeout');
+type SignalTimeoutCarrier = { [SIGNAL_TIMEOUT]?: unknown };
+
+/** `options` carrying the call's timeout that LangChain keeps in `metadata.timeoutMs`. */
+export function withSignalTimeout<T extends object>(
+  options: T,
+  metadata: Record<string, unknown> | undefined,
+): T {
+  const timeoutMs = metadata?.timeoutMs;
+  return timeoutMs === undefined ? options : { ...options, [SIGNAL_TIMEOUT]: timeoutMs };
+}
+
+/**
+ * The parts of LangChain call options that core's calls take. LangChain turns a call's `timeout`
+ * into its signal and keeps the number only in `metadata.timeoutMs`: it is given to core as the
+ * call's deadline too, so core knows it before the signal fires (a Retry-After that cannot fit
+ * fails at once with the gateway's answer, as the model's `timeout` does). Both apply: the
+ * shorter is core's deadline.
+ */
 export function callOptions(options: {
   signal?: AbortSignal;
   timeout?: number;
   maxRetries?: number;
   headers?: Record<string, string>;
+  metadata?: Record<string, unknown>;
 }): CallOptions {
+  const signalTimeout =
+    options.metadata?.timeoutMs ?? (options as SignalTimeoutCarrier)[SIGNAL_TIMEOUT];
   return {
     signal: options.signal,
-    timeoutMs: options.timeout,
+    timeoutMs: shorterTimeout(options.timeout, signalTimeout),
     // LangChain's per-call override of the model's maxRetries: core does the retrying.
     maxRetries: options.maxRetries,
     headers: options.headers,
   };
+}
+
+/** The shorter of the two; a bad `timeout` stays, for core to refuse. */
+function shorterTimeout(timeout: number | undefined, signalTimeout: unknown): number | undefined {
+  const fromSignal = typeof signalTimeout === 'number' && signalTimeout > 0;
+  if (!fromSignal) return timeout;
+  const valid = typeof timeout === 'number' && timeout > 0;
+  if (timeout !== undefined && (!valid || timeout <= signalTimeout)) return timeout;
+  return signalTimeout;
 }
