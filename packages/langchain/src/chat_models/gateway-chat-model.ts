@@ -51,7 +51,7 @@ import { convertToGatewayTools } from '../converters/convert-to-gateway-tools';
 import { joinStreamChunks } from '../converters/join-stream-chunks';
 import { mapFinishReason } from '../converters/map-finish-reason';
 import { combineTokenUsage, withTokenUsage } from '../converters/map-usage';
-import { callOptions, resolveClient, withSignalTimeout } from '../utils/client';
+import { callOptions, resolveClient, withSharedClient, withSignalTimeout } from '../utils/client';
 import {
   configurationError,
   throwIfAborted,
@@ -176,7 +176,7 @@ export class GatewayChatModel
    * When a key was given, `toJSON` writes the `INFERGATE_API_KEY` secret reference in its place; a
    * key read from the environment leaves no entry (loading reads the environment again).
    */
-  readonly #apiKey: string | undefined;
+  #apiKey: string | undefined;
   readonly #client: GatewayClient;
   readonly #gate: ChatModelCapabilityGate;
   /** Built by `create`, which read the catalog first (so `profile` was known from the start). */
@@ -305,13 +305,10 @@ export class GatewayChatModel
         purpose: 'streaming: true',
       });
     }
-    // The hooks went into the client made above: handed on beside it, they would be refused.
-    const instance = new GatewayChatModel({
-      ...fields,
-      client,
-      onEvent: undefined,
-      recordContent: undefined,
-    });
+    // The connection and hooks went into the client made above: handed on beside it, they would
+    // be refused. The key given is still the one serialised (as a secret reference).
+    const instance = new GatewayChatModel(withSharedClient(fields, client));
+    instance.#apiKey = fields.apiKey;
     instance.#gate.catalog = catalog;
     instance.#gate.learnFrom(listed);
     instance.#warmed = true;

@@ -13,8 +13,8 @@ import { configurationError } from './errors';
 export interface GatewayConnectionFields {
   /**
    * A client to share (its catalog cache and concurrency budget). When given, the connection
-   * fields below (`apiKey`, `baseURL`, `headers`, `fetch`, `budget`, `maxConcurrencyPerKey`) are
-   * not used (the client's are), `onEvent` and `recordContent` are refused, and a chat model's
+   * fields below (`apiKey`, `baseURL` other than the client's, `headers`, `fetch`, `budget`,
+   * `maxConcurrencyPerKey`) and `onEvent`, `recordContent` are refused (the client's apply), and a chat model's
    * `timeout` and `maxRetries` still apply to each of its calls (the other classes use the client's).
    */
   client?: GatewayClient;
@@ -53,6 +53,29 @@ export interface ClientTuning {
 /** The client's hooks: given beside a shared client, they are refused. */
 const HOOK_FIELDS = ['onEvent', 'recordContent'] as const;
 
+/** What a shared client already fixes: given beside it they would be ignored, so are refused. */
+const CONNECTION_FIELDS = [
+  'apiKey',
+  'baseURL',
+  'headers',
+  'fetch',
+  'budget',
+  'maxConcurrencyPerKey',
+] as const;
+
+/**
+ * `fields` handed on with the client made from them (`GatewayChatModel.create`,
+ * `createGatewayTools`): what went into the client is left out, as refused beside it.
+ */
+export function withSharedClient<T extends GatewayConnectionFields>(
+  fields: T,
+  client: GatewayClient,
+): T {
+  const shared: GatewayConnectionFields = { ...fields, client };
+  for (const key of [...CONNECTION_FIELDS, ...HOOK_FIELDS]) shared[key] = undefined;
+  return shared as T;
+}
+
 /**
  * The given client, or a new one made from the connection fields. `where` is how the caller gave
  * them (`new GatewayChatModel`, `createGatewayTools`, …): messages about a missing or malformed
@@ -69,6 +92,17 @@ export function resolveClient(
       throw configurationError(
         `${field} was given with a shared client: the events are the client's — pass ${field} to createGatewayClient instead`,
         field,
+      );
+    }
+    // The client's own base URL is no contradiction (a chat model serialises it, `load()` gives it back).
+    const ignored = CONNECTION_FIELDS.filter(
+      (key) =>
+        fields[key] !== undefined && !(key === 'baseURL' && fields[key] === fields.client?.baseURL),
+    );
+    if (ignored.length > 0) {
+      throw configurationError(
+        `${where}: ${ignored.join(', ')} given with a shared client, whose own connection settings apply (these would be ignored) — leave them out, or pass them to createGatewayClient`,
+        ignored[0],
       );
     }
     return fields.client;
