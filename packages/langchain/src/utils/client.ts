@@ -101,7 +101,7 @@ export function resolveClient(
     );
     if (ignored.length > 0) {
       throw configurationError(
-        `${where}: ${ignored.join(', ')} given with a shared client, whose own connection settings apply (these would be ignored) — leave them out, or pass them to createGatewayClient`,
+        `${where}: ${ignored.join(', ')} given with a shared client, which would ignore them — leave them out or pass them to createGatewayClient`,
         ignored[0],
       );
     }
