@@ -250,7 +250,7 @@ export class GatewayChatModel
     this.#client = resolveClient(fields, 'new GatewayChatModel');
     this.#gate = new ChatModelCapabilityGate(this.#client, this);
     this.#apiKey = fields.apiKey;
-    if (this.streaming && this.#checksWhenBuilt()) {
+    if (this.streaming && this.#checksWhenBuilt) {
       this.#gate.assertKnown(['streaming'], 'streaming: true');
     }
   }
@@ -351,10 +351,9 @@ export class GatewayChatModel
     tools: BindToolsInput[],
     kwargs?: Partial<GatewayChatModelCallOptions>,
   ): Runnable<BaseLanguageModelInput, AIMessageChunk, GatewayChatModelCallOptions> {
-    // A list bound with the tools (`bindTools(tools, { fallbackModels })`) is walked at each call.
-    if (tools.length > 0 && this.#checksWhenBuilt(kwargs)) {
-      this.#gate.assertKnown(['tools'], 'bindTools');
-    }
+    // Not checked here: the call's fallback list may come later (`invoke`'s options, or a
+    // `withConfig` that `createAgent` binds over): core's gate checks the tools at each call,
+    // against the model's known capabilities, and walks a list to a model with tools.
     // Converting now refuses malformed tools at bind time; the request converts again. (So the
     // converter is loaded at start, not on first use: LangChain's traced invocation params, read
     // synchronously before each call, convert the bound tools too.)
@@ -639,11 +638,11 @@ export class GatewayChatModel
   }
 
   /**
-   * Whether the capability checks made when the model is built or bound (with `capabilities`
-   * known) apply: not with a fallback list (the model's, or the one bound with `bound`, the
-   * options bound with the check), whose models core gates one by one at each call.
+   * Whether the capability check made when the model is built (`streaming: true`, with
+   * `capabilities` known) applies: not with a fallback list, whose models core gates one by one
+   * at each call.
    */
-  #checksWhenBuilt(bound?: Partial<GatewayChatModelCallOptions>): boolean {
-    return planChatCall(this, bound).gatesWhenBuilt;
+  get #checksWhenBuilt(): boolean {
+    return planChatCall(this).gatesWhenBuilt;
   }
 }
