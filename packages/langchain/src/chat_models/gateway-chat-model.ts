@@ -36,7 +36,7 @@ import type { ChatModelStreamEvent } from '@langchain/core/language_models/event
 import type { ModelProfile } from '@langchain/core/language_models/profile';
 import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
-import type { Runnable } from '@langchain/core/runnables';
+import type { Runnable, RunnableConfig } from '@langchain/core/runnables';
 import { AsyncCaller } from '@langchain/core/utils/async_caller';
 import type { SerializableSchema } from '@langchain/core/utils/standard_schema';
 import type { InteropZodType } from '@langchain/core/utils/types';
@@ -51,7 +51,7 @@ import { convertToGatewayTools } from '../converters/convert-to-gateway-tools';
 import { joinStreamChunks } from '../converters/join-stream-chunks';
 import { mapFinishReason } from '../converters/map-finish-reason';
 import { combineTokenUsage, withTokenUsage } from '../converters/map-usage';
-import { callOptions, resolveClient } from '../utils/client';
+import { callOptions, resolveClient, withSharedClient, withSignalTimeout } from '../utils/client';
 import {
   configurationError,
   throwIfAborted,
@@ -176,7 +176,7 @@ export class GatewayChatModel
    * When a key was given, `toJSON` writes the `INFERGATE_API_KEY` secret reference in its place; a
    * key read from the environment leaves no entry (loading reads the environment again).
    */
-  readonly #apiKey: string | undefined;
+  #apiKey: string | undefined;
   readonly #client: GatewayClient;
   readonly #gate: ChatModelCapabilityGate;
   /** Built by `create`, which read the catalog first (so `profile` was known from the start). */
@@ -305,13 +305,10 @@ export class GatewayChatModel
         purpose: 'streaming: true',
       });
     }
-    // The hooks went into the client made above: handed on beside it, they would be refused.
-    const instance = new GatewayChatModel({
-      ...fields,
-      client,
-      onEvent: undefined,
-      recordContent: undefined,
-    });
+    // The connection and hooks went into the client made above: handed on beside it, they would
+    // be refused. The key given is still the one serialised (as a secret reference).
+    const instance = new GatewayChatModel(withSharedClient(fields, client));
+    instance.#apiKey = fields.apiKey;
     instance.#gate.catalog = catalog;
     instance.#gate.learnFrom(listed);
     instance.#warmed = true;
@@ -354,7 +351,9 @@ export class GatewayChatModel
     tools: BindToolsInput[],
     kwargs?: Partial<GatewayChatModelCallOptions>,
   ): Runnable<BaseLanguageModelInput, AIMessageChunk, GatewayChatModelCallOptions> {
-    if (tools.length > 0 && this.#checksWhenBuilt) this.#gate.assertKnown(['tools'], 'bindTools');
+    // Not checked here: the call's fallback list may come later (`invoke`'s options, or a
+    // `withConfig` that `createAgent` binds over): core's gate checks the tools at each call,
+    // against the model's known capabilities, and walks a list to a model with tools.
     // Converting now refuses malformed tools at bind time; the request converts again. (So the
     // converter is loaded at start, not on first use: LangChain's traced invocation params, read
     // synchronously before each call, convert the bound tools too.)
@@ -432,6 +431,17 @@ export class GatewayChatModel
         throw this.#withHint(error);
       }
     });
+  }
+
+  /**
+   * A call's `timeout` becomes LangChain's signal, its number kept only in the config's metadata:
+   * the model's options carry it on, so that core has it as the call's deadline too.
+   */
+  protected override _separateRunnableConfigFromCallOptionsCompat(
+    options?: Partial<GatewayChatModelCallOptions>,
+  ): [RunnableConfig, this['ParsedCallOptions']] {
+    const [config, parsed] = super._separateRunnableConfigFromCallOptionsCompat(options);
+    return [config, withSignalTimeout(parsed, config.metadata)];
   }
 
   override _combineLLMOutput(...outputs: (Record<string, unknown> | undefined)[]) {
@@ -522,7 +532,8 @@ export class GatewayChatModel
         // capabilities are learnt once it is read (`_streamResponseChunks`): a catalog read now
         // could wait for the stream's own slot.
         const streamUsage = streamUsageOf(this, options);
-        return readChatChunks(await this.#client.chatStream(request, { ...started, streamUsage }));
+        const stream = await this.#client.chatStream(request, { ...started, streamUsage });
+        return readChatChunks(stream, started.signal);
       }
       const chunk = convertChatResultToChunk(await this.#client.chat(request, started));
       await this.#gate.learnAfterCall(started);
@@ -627,8 +638,9 @@ export class GatewayChatModel
   }
 
   /**
-   * Whether the capability checks made when the model is built or bound (with `capabilities`
-   * known) apply: not with a fallback list, whose models core gates one by one at each call.
+   * Whether the capability check made when the model is built (`streaming: true`, with
+   * `capabilities` known) applies: not with a fallback list, whose models core gates one by one
+   * at each call.
    */
   get #checksWhenBuilt(): boolean {
     return planChatCall(this).gatesWhenBuilt;

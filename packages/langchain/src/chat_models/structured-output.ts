@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4.8 (structured output: the schema and the allowed methods, passed to
 // core, which serves the schema per model and checks every answer).
 import type { StructuredOutputMethod } from '@infergate/core';
+import { type EveryKey, refuseUnknownOptions } from '@infergate/core/internal';
 import type { StructuredOutputMethodOptions } from '@langchain/core/language_models/base';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { isSerializableSchema } from '@langchain/core/utils/standard_schema';
@@ -28,6 +29,17 @@ const PREFERRED: Readonly<Record<string, StructuredOutputMethod>> = {
   json_object: 'json_object',
 };
 
+/**
+ * LangChain's `withStructuredOutput` config, wholly known: a typo (`includeRAW`, `metod`) would be
+ * dropped without a word, so it is refused, naming the closest key.
+ */
+const CONFIG_KEYS: EveryKey<StructuredOutputMethodOptions<boolean>> = {
+  name: true,
+  method: true,
+  includeRaw: true,
+  strict: true,
+};
+
 /** Core's order when nothing else is said (its `structuredOutput.methods` default). */
 const DEFAULT_METHODS: readonly StructuredOutputMethod[] = ['json_schema', 'tools', 'json_object'];
 
@@ -41,6 +53,14 @@ export function structuredOutput<RunOutput extends Record<string, unknown>>(
   schema: unknown,
   config: StructuredOutputMethodOptions<boolean> | undefined,
 ): StructuredOutputRunnable<RunOutput> {
+  if (config !== undefined && config !== null) {
+    refuseUnknownOptions(
+      config,
+      Object.keys(CONFIG_KEYS),
+      'withStructuredOutput config',
+      'model setting',
+    );
+  }
   const methods = methodsFor(config?.method, model.structuredOutput?.methods);
   const jsonSchema = schemaToJson(schema);
   return new LazyRunnable(async () =>

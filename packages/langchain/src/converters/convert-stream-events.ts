@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §5.1 (stream events as LangChain chunks).
 import type { ChatStream, ChatStreamEvent, StructuredResult, Usage } from '@infergate/core';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
+import { throwIfAborted } from '../utils/errors';
 import { EXTRA_CONTENT_KWARG } from './convert-chat-result';
 import { GatewayMessageChunk } from './gateway-message-chunk';
 import { mapUsage } from './map-usage';
@@ -137,16 +138,23 @@ class StreamChunkConverter {
 /**
  * A gateway stream as LangChain chunks, the final one (usage, metadata) last. One await per
  * network chunk rather than per event; a consumer that stops early (break, abort) cancels the
- * stream, which frees its slot at once.
+ * stream, which frees its slot at once. A batch can hold hundreds of events: once the call's
+ * signal has aborted, none more is handed out (a slow, awaited token handler would otherwise see
+ * the rest of the batch after the abort); the call rejects with core's error for the abort.
  */
-export async function* readChatChunks(stream: EventSource): AsyncGenerator<ChatGenerationChunk> {
+export async function* readChatChunks(
+  stream: EventSource,
+  signal?: AbortSignal,
+): AsyncGenerator<ChatGenerationChunk> {
   const converter = new StreamChunkConverter(stream);
   let finished = false;
   try {
     for (let batch = await stream.readBatch(); batch; batch = await stream.readBatch()) {
       for (const event of batch) {
         const chunk = converter.convert(event);
-        if (chunk) yield chunk;
+        if (!chunk) continue;
+        throwIfAborted(signal);
+        yield chunk;
       }
     }
     finished = true;

@@ -22,7 +22,12 @@ import {
   type ToolReturnType,
   type ToolRunnableConfig,
 } from '@langchain/core/tools';
-import { type ClientTuning, type GatewayConnectionFields, resolveClient } from '../utils/client';
+import {
+  type ClientTuning,
+  type GatewayConnectionFields,
+  resolveClient,
+  withSharedClient,
+} from '../utils/client';
 import { withLangChainErrors } from '../utils/errors';
 import { refuseUnknownFields } from '../utils/known-fields';
 
@@ -214,10 +219,8 @@ export async function createGatewayTools(
   for (const [name, service] of Object.entries(SERVICE_OF_TOOL) as [ServiceToolName, ServiceId][]) {
     if (!isServiceOffered(services, service)) continue;
     if (include && !include.includes(name)) continue;
-    // The shared client carries the hooks (made with them above).
-    tools.push(
-      CREATE_TOOL[name]({ ...toolOptions, client, onEvent: undefined, recordContent: undefined }),
-    );
+    // The shared client carries the connection and hooks (made with them above).
+    tools.push(CREATE_TOOL[name](withSharedClient(toolOptions, client)));
   }
   return tools;
 }

@@ -13,8 +13,8 @@ import { configurationError } from './errors';
 export interface GatewayConnectionFields {
   /**
    * A client to share (its catalog cache and concurrency budget). When given, the connection
-   * fields below (`apiKey`, `baseURL`, `headers`, `fetch`, `budget`, `maxConcurrencyPerKey`) are
-   * not used (the client's are), `onEvent` and `recordContent` are refused, and a chat model's
+   * fields below (`apiKey`, `baseURL` other than the client's, `headers`, `fetch`, `budget`,
+   * `maxConcurrencyPerKey`) and `onEvent`, `recordContent` are refused (the client's apply), and a chat model's
    * `timeout` and `maxRetries` still apply to each of its calls (the other classes use the client's).
    */
   client?: GatewayClient;
@@ -53,6 +53,29 @@ export interface ClientTuning {
 /** The client's hooks: given beside a shared client, they are refused. */
 const HOOK_FIELDS = ['onEvent', 'recordContent'] as const;
 
+/** What a shared client already fixes: given beside it they would be ignored, so are refused. */
+const CONNECTION_FIELDS = [
+  'apiKey',
+  'baseURL',
+  'headers',
+  'fetch',
+  'budget',
+  'maxConcurrencyPerKey',
+] as const;
+
+/**
+ * `fields` handed on with the client made from them (`GatewayChatModel.create`,
+ * `createGatewayTools`): what went into the client is left out, as refused beside it.
+ */
+export function withSharedClient<T extends GatewayConnectionFields>(
+  fields: T,
+  client: GatewayClient,
+): T {
+  const shared: GatewayConnectionFields = { ...fields, client };
+  for (const key of [...CONNECTION_FIELDS, ...HOOK_FIELDS]) shared[key] = undefined;
+  return shared as T;
+}
+
 /**
  * The given client, or a new one made from the connection fields. `where` is how the caller gave
  * them (`new GatewayChatModel`, `createGatewayTools`, …): messages about a missing or malformed
@@ -69,6 +92,17 @@ export function resolveClient(
       throw configurationError(
         `${field} was given with a shared client: the events are the client's — pass ${field} to createGatewayClient instead`,
         field,
+      );
+    }
+    // The client's own base URL is no contradiction (a chat model serialises it, `load()` gives it back).
+    const ignored = CONNECTION_FIELDS.filter(
+      (key) =>
+        fields[key] !== undefined && !(key === 'baseURL' && fields[key] === fields.client?.baseURL),
+    );
+    if (ignored.length > 0) {
+      throw configurationError(
+        `${where}: ${ignored.join(', ')} given with a shared client, which would ignore them — leave them out or pass them to createGatewayClient`,
+        ignored[0],
       );
     }
     return fields.client;
@@ -93,18 +127,53 @@ export function resolveClient(
   );
 }
 
-/** The parts of LangChain call options that core's calls take. */
+/**
+ * Where a chat model's parsed call options keep the call's `timeout` that LangChain turned into
+ * its signal (a chat model's options lose the config's `metadata`, which holds the number). A
+ * symbol: never serialised, traced or part of a cache key.
+ */
+const SIGNAL_TIMEOUT = Symbol('infergate.signalTimeout');
+type SignalTimeoutCarrier = { [SIGNAL_TIMEOUT]?: unknown };
+
+/** `options` carrying the call's timeout that LangChain keeps in `metadata.timeoutMs`. */
+export function withSignalTimeout<T extends object>(
+  options: T,
+  metadata: Record<string, unknown> | undefined,
+): T {
+  const timeoutMs = metadata?.timeoutMs;
+  return timeoutMs === undefined ? options : { ...options, [SIGNAL_TIMEOUT]: timeoutMs };
+}
+
+/**
+ * The parts of LangChain call options that core's calls take. LangChain turns a call's `timeout`
+ * into its signal and keeps the number only in `metadata.timeoutMs`: it is given to core as the
+ * call's deadline too, so core knows it before the signal fires (a Retry-After that cannot fit
+ * fails at once with the gateway's answer, as the model's `timeout` does). Both apply: the
+ * shorter is core's deadline.
+ */
 export function callOptions(options: {
   signal?: AbortSignal;
   timeout?: number;
   maxRetries?: number;
   headers?: Record<string, string>;
+  metadata?: Record<string, unknown>;
 }): CallOptions {
+  const signalTimeout =
+    options.metadata?.timeoutMs ?? (options as SignalTimeoutCarrier)[SIGNAL_TIMEOUT];
   return {
     signal: options.signal,
-    timeoutMs: options.timeout,
+    timeoutMs: shorterTimeout(options.timeout, signalTimeout),
     // LangChain's per-call override of the model's maxRetries: core does the retrying.
     maxRetries: options.maxRetries,
     headers: options.headers,
   };
+}
+
+/** The shorter of the two; a bad `timeout` stays, for core to refuse. */
+function shorterTimeout(timeout: number | undefined, signalTimeout: unknown): number | undefined {
+  const fromSignal = typeof signalTimeout === 'number' && signalTimeout > 0;
+  if (!fromSignal) return timeout;
+  const valid = typeof timeout === 'number' && timeout > 0;
+  if (timeout !== undefined && (!valid || timeout <= signalTimeout)) return timeout;
+  return signalTimeout;
 }
