@@ -115,6 +115,8 @@ export class CallScope {
   /** A scope disposed with this one (`disposeWith`). */
   #alsoDispose: CallScope | undefined;
   #disposed = false;
+  /** What to cut when the scope ends (`cutOnEnd`). */
+  #cut: (() => void) | undefined;
 
   /**
    * `deadlineMs`: the call's deadline, clamped here (the one place) to the longest timer, counted
@@ -143,7 +145,7 @@ export class CallScope {
     if (callerSignal) {
       this.#onCallerAbort = () => {
         this.#reason ??= 'aborted';
-        this.#controller.abort(callerSignal.reason);
+        this.#end(callerSignal.reason);
       };
       callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
     }
@@ -173,7 +175,24 @@ export class CallScope {
   /** The deadline passed (called by the shared timer). */
   expire(): void {
     this.#reason ??= 'timeout';
-    this.#controller.abort(this.error());
+    this.#end(this.error());
+  }
+
+  /**
+   * `cut` is called if the scope ends while it is set (undefined unsets it): the read of the
+   * answer the call took (one at a time), which must stop at the deadline even when its body
+   * ignores the abort. A field rather than a listener on `signal`: every whole answer is read
+   * under a scope, and a listener costs several times more.
+   */
+  cutOnEnd(cut: (() => void) | undefined): void {
+    this.#cut = cut;
+  }
+
+  #end(reason: unknown): void {
+    this.#controller.abort(reason);
+    const cut = this.#cut;
+    this.#cut = undefined;
+    cut?.();
   }
 
   get signal(): AbortSignal {
@@ -227,7 +246,7 @@ export class CallScope {
   /** Ends the scope from inside (e.g. a stream is cancelled by its reader). */
   abort(reason: unknown): void {
     this.#reason ??= 'aborted';
-    this.#controller.abort(reason);
+    this.#end(reason);
   }
 
   /** Stops the deadline timer and detaches from the caller's signal. Idempotent. */

@@ -1,22 +1,26 @@
 // docs/gateway-protocol.md §2.4 (`Content-Length`), §10.4 (`response_too_large`).
+import { CallScope } from '../call/call-scope';
+
 /**
  * Reads a body as text, counting the bytes as they arrive (after any decompression by fetch, so a
  * compression bomb is cut while it expands, not after). Past `limit` bytes the body is cancelled:
  * `truncated` is then true and `text` holds the first `limit` bytes (a multi-byte character cut at
- * the edge is replaced by U+FFFD). When `signal` aborts (the call's deadline, its caller), the read
- * ends at once with the signal's reason: a body that never ends and ignores the abort (a custom
- * `fetch`'s, some runtimes' handlers) cannot hold the call past its deadline.
+ * the edge is replaced by U+FFFD). When `end` ends (a call's scope: its deadline, its caller; or
+ * a signal), the read ends at once with the signal's reason: a body that never ends and ignores
+ * the abort (a custom `fetch`'s, some runtimes' handlers) cannot hold the call past its deadline.
  */
 export async function readBoundedBody(
   response: Response,
   limit: number,
-  signal?: AbortSignal,
+  end?: CallScope | AbortSignal,
 ): Promise<{ text: string; truncated: boolean; bytes: number }> {
   const body = response.body;
   if (!body) return { text: '', truncated: false, bytes: 0 };
   const reader = body.getReader();
-  const onAbort = () => reader.cancel().catch(() => {});
-  signal?.addEventListener('abort', onAbort, { once: true });
+  const signal = end instanceof CallScope ? end.signal : end;
+  const stopWatching = cutAtEnd(end, () => {
+    reader.cancel().catch(() => {});
+  });
   // The bytes are kept and decoded once at the end, by one decoder shared by every body (a
   // decoder is costly to make, and a non-streaming decode keeps no state between bodies).
   const chunks: Uint8Array[] = [];
@@ -40,9 +44,25 @@ export async function readBoundedBody(
     reader.cancel().catch(() => {});
     throw error;
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    stopWatching?.();
   }
   return { text: decodeAll(chunks, bytes), truncated: false, bytes };
+}
+
+/** Calls `cut` when `end` ends (at once if it has); returns what stops watching. */
+function cutAtEnd(
+  end: CallScope | AbortSignal | undefined,
+  cut: () => void,
+): (() => void) | undefined {
+  if (end === undefined) return undefined;
+  if (end instanceof CallScope) {
+    if (end.aborted) cut();
+    else end.cutOnEnd(cut);
+    return () => end.cutOnEnd(undefined);
+  }
+  if (end.aborted) cut();
+  else end.addEventListener('abort', cut, { once: true });
+  return () => end.removeEventListener('abort', cut);
 }
 
 /** Non-streaming `decode` keeps no state between calls, so one decoder serves every body. */

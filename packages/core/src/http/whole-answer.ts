@@ -48,7 +48,7 @@ export async function readWholeAnswer(
     }
     // The call's deadline and abort end the read, whatever the body does (no stall clock runs on
     // a whole answer's body: its headers were its first content, §4.7 rule 5).
-    const read = await readBoundedBody(response, limit, scope.signal);
+    const read = await readBoundedBody(response, limit, scope);
     if (read.truncated) throw tooLarge(response, spec, limit);
     text = read.text;
   } catch (cause) {
