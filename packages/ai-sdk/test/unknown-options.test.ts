@@ -180,11 +180,16 @@ describe("a model's settings: gateway(id, {...})", () => {
 
 describe('providerOptions.infergate', () => {
   it.each([
-    [{ fallbackModel: ['community/plain'] }, 'fallbackModels'],
-    [{ hedge: { after: 200 } }, 'afterMs'],
-    [{ streamusage: false }, 'streamUsage'],
-    [{ structuredOutputs: { methods: ['tools'] } }, 'structuredOutput'],
-  ])('refuses %o before any request (InvalidArgumentError)', async (infergate, closest) => {
+    [{ fallbackModel: ['community/plain'] }, 'did you mean `fallbackModels`?'],
+    [{ hedge: { after: 200 } }, 'did you mean `afterMs`?'],
+    [{ streamusage: false }, 'did you mean `streamUsage`?'],
+    [{ structuredOutputs: { methods: ['tools'] } }, 'did you mean `structuredOutput`?'],
+    // Core's options spelled in snake_case: refused, never sent as request fields.
+    [{ fallback_models: ['community/plain'] }, 'did you mean `fallbackModels`?'],
+    [{ FIRST_CHUNK_TIMEOUT_MS: 500 }, 'did you mean `firstChunkTimeoutMs`?'],
+    [{ structured_output: { methods: ['tools'] } }, 'did you mean `structuredOutput`?'],
+    [{ timeout_ms: 5 }, 'a provider setting: pass it to `createGateway`'],
+  ])('refuses %o before any request (InvalidArgumentError)', async (infergate, message) => {
     const call = generateText({
       model: gateway()('community/general'),
       prompt: 'hi',
@@ -193,7 +198,7 @@ describe('providerOptions.infergate', () => {
     });
     const error = await caught(call);
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
-    expect(error.message).toContain(`did you mean \`${closest}\`?`);
+    expect(error.message).toContain(message);
     expect(emulator.counters.requests.chat).toBe(0);
   });
 
@@ -272,27 +277,6 @@ describe('providerOptions.infergate', () => {
     expect((error as Error).message).toContain(message);
     expect(emulator.counters.requests.chat).toBe(0);
   });
-
-  it.each([
-    [{ fallback_models: ['community/plain'] }, 'did you mean `fallbackModels`?'],
-    [{ FIRST_CHUNK_TIMEOUT_MS: 500 }, 'did you mean `firstChunkTimeoutMs`?'],
-    [{ structured_output: { methods: ['tools'] } }, 'did you mean `structuredOutput`?'],
-    [{ timeout_ms: 5 }, 'a provider setting: pass it to `createGateway`'],
-  ])(
-    "refuses core's option spelled in snake_case %o, never sent as a request field",
-    async (infergate, message) => {
-      const call = generateText({
-        model: gateway()('community/general'),
-        prompt: 'hi',
-        maxRetries: 0,
-        providerOptions: { infergate: infergate as never },
-      });
-      const error = await caught(call);
-      expect(InvalidArgumentError.isInstance(error)).toBe(true);
-      expect(error.message).toContain(message);
-      expect(emulator.counters.requests.chat).toBe(0);
-    },
-  );
 
   it("passes the model server's request fields untouched (their keys, not ours)", async () => {
     await generateText({

@@ -1,19 +1,6 @@
-import { caught as caughtBy, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it, vi } from 'vitest';
-import type { GatewayClientOptions } from '../src/client/options';
-import { isGatewayError } from '../src/index';
-import { clientOn } from './helpers';
-
-/** Core's client on a kit gateway of its own (its own host, so its own budget). */
-async function harness(options: GatewayClientOptions = {}) {
-  const gateway = await emulate();
-  return { emulator: gateway.emulator, client: clientOn(gateway, options) };
-}
-
-/** The GatewayError a call fails with. */
-const caught = (run: () => unknown) => caughtBy(run, isGatewayError);
-
 import type { GatewayService } from '../src/index';
+import { caught, harness } from './helpers';
 
 // The catalog's periodic re-read lives in core (client.watchCatalog; docs/gateway-protocol.md
 // §3.3): each read goes past the cache, a failed one is skipped, close() stops the schedule.

@@ -1,23 +1,10 @@
-import { caught as caughtBy, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
-import { createGatewayClient, isGatewayError } from '../src/index';
-import { clientOn, DEFAULT_KEYS } from './helpers';
+import { createGatewayClient } from '../src/index';
+import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
 
 // Values that contradict each other are refused like unknown keys, before anything is sent, naming
 // both fields and values (docs/gateway-protocol.md §4.7); values that only look odd are taken.
-
-async function harness(options: GatewayClientOptions = {}) {
-  const gateway = await emulate();
-  return { emulator: gateway.emulator, client: clientOn(gateway, options) };
-}
-
-const caught = (run: () => unknown) => caughtBy(run, isGatewayError);
-
-const hi = () => ({
-  model: 'community/general',
-  messages: [{ role: 'user' as const, content: 'hello there' }],
-});
 
 const create = (options: GatewayClientOptions) =>
   createGatewayClient({ baseURL: 'https://gw.example/v1', apiKey: DEFAULT_KEYS.full, ...options });

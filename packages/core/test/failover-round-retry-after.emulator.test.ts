@@ -34,6 +34,13 @@ async function bothBusy(generalRetryAfter: number, maxRetries: number, toolsBusy
   return { gateway, client, events, asked };
 }
 
+/** The call's failure, its driven clock run until it settles. */
+const failureOf = (call: Promise<unknown>) =>
+  settledAfter(
+    10_000,
+    call.catch((failure: GatewayError) => failure),
+  );
+
 describe('a round after every model failed (fallbackModels)', () => {
   it('asks a model again only once its own Retry-After has passed; the others go first', async () => {
     const { gateway, client, asked } = await bothBusy(4, 2, 2);
@@ -50,10 +57,7 @@ describe('a round after every model failed (fallbackModels)', () => {
   it('takes a cooling model back in the list order once its time has come; rounds count retries', async () => {
     const { gateway, client, events, asked } = await bothBusy(2, 3);
     const call = client.chat(hi(GENERAL), { fallbackModels: [TOOLS] });
-    const error = await settledAfter(
-      10_000,
-      call.catch((failure: GatewayError) => failure),
-    );
+    const error = await failureOf(call);
     expect(asked()).toEqual([
       `0 ${GENERAL}`,
       `0 ${TOOLS}`,
@@ -71,10 +75,7 @@ describe('a round after every model failed (fallbackModels)', () => {
   it("does not wait for a Retry-After that does not fit the call's deadline", async () => {
     const { gateway, client, asked } = await bothBusy(2, 5);
     const call = client.chat(hi(GENERAL), { fallbackModels: [TOOLS], timeoutMs: 2_500 });
-    const error = await settledAfter(
-      10_000,
-      call.catch((failure: GatewayError) => failure),
-    );
+    const error = await failureOf(call);
     // At 2 s, 0.5 s is left: neither model's next Retry-After fits, the call ends with its failure.
     expect(asked()).toEqual([
       `0 ${GENERAL}`,

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { DEFAULT_KEYS, type Emulator } from '@infergate/emulator';
-import { emulate, type GatewayConnection } from '@infergate/emulator/testing';
+import { caught as caughtBy, emulate, type GatewayConnection } from '@infergate/emulator/testing';
 import { vi } from 'vitest';
 import { createInProcessBudget } from '../src/budget/in-process-budget';
 import type { KeyBudget } from '../src/budget/key-budget';
@@ -10,7 +10,7 @@ import type { GatewayClient } from '../src/client/client';
 import type { GatewayClientOptions } from '../src/client/options';
 import { GatewayError, type GatewayErrorCode } from '../src/errors/errors';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
-import { createGatewayClient, type GatewayEvent } from '../src/index';
+import { createGatewayClient, type GatewayEvent, isGatewayError } from '../src/index';
 import type { ClientSteering } from '../src/steering/steering-options';
 
 export { DEFAULT_KEYS };
@@ -26,6 +26,15 @@ export function clientOn(
 ): GatewayClient {
   return createGatewayClient({ ...gateway.connection, retryBaseDelayMs: 0, ...options });
 }
+
+/** Core's client on a kit gateway of its own (its own host, so its own budget), and its emulator. */
+export async function harness(options: GatewayClientOptions = {}) {
+  const gateway = await emulate();
+  return { emulator: gateway.emulator, client: clientOn(gateway, options) };
+}
+
+/** The GatewayError a call fails with. */
+export const caught = (run: () => unknown) => caughtBy(run, isGatewayError);
 
 export const hi = (model = 'community/general', content = 'hello there') => ({
   model,

@@ -1,23 +1,8 @@
 import { wavWithSpeech } from '@infergate/emulator/fixtures';
-import { caught as caughtBy, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayClientOptions } from '../src/client/options';
 import { createGatewayClient, isGatewayError } from '../src/index';
-import { clientOn, DEFAULT_KEYS } from './helpers';
-
-/** Core's client on a kit gateway of its own (its own host, so its own budget). */
-async function harness(options: GatewayClientOptions = {}) {
-  const gateway = await emulate();
-  return { emulator: gateway.emulator, client: clientOn(gateway, options) };
-}
-
-/** The GatewayError a call fails with. */
-const caught = (run: () => unknown) => caughtBy(run, isGatewayError);
-
-const hi = () => ({
-  model: 'community/general',
-  messages: [{ role: 'user' as const, content: 'hello there' }],
-});
+import { caught, DEFAULT_KEYS, harness, hi } from './helpers';
 
 // Every options object refuses a key it does not know before anything is sent, naming the closest
 // known one (docs/gateway-protocol.md §4.7; call/option-groups.ts): a typo would otherwise do
