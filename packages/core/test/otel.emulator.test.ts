@@ -22,15 +22,7 @@ import type { GatewayClientOptions } from '../src/client/options';
 import { CUT_REQUEST_GRACE_MS } from '../src/http/slot-source';
 import { type GatewayEvent, isGatewayError } from '../src/index';
 import { otelEvents } from '../src/otel';
-import {
-  askingPlace,
-  clientOn,
-  DEFAULT_KEYS,
-  driveClock,
-  hi,
-  PLACE_SCHEMA,
-  settledAfter,
-} from './helpers';
+import { askingPlace, clientOn, DEFAULT_KEYS, driveClock, hi, settledAfter } from './helpers';
 
 /** Collects on demand (the test reads the metrics when it wants them). */
 class TestReader extends MetricReader {

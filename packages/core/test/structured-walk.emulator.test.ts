@@ -2,15 +2,13 @@ import type { ModelSpec } from '@infergate/emulator';
 import { caught, emulate, inflightOf } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import type { GatewayError, StandardSchemaLike, StructuredOutputMethod } from '../src/index';
-import { askingPlace, clientOn, only, PLACE_SCHEMA, recordingClient } from './helpers';
+import { askingPlace, clientOn, only, recordingClient } from './helpers';
 
 /** A refused answer's usage on its hop: its tokens were spent. */
 const SPENT = expect.objectContaining({ total_tokens: expect.any(Number) });
 
 // Issue 52 through `chat`: the steering module serves one schema on each model its own way, checks
 // every answer, and walks on from one that breaks it (docs/gateway-protocol.md §4.8).
-const schema = PLACE_SCHEMA;
-
 const listed = { owned_by: 'service-community', online: true } as const;
 const models: Record<string, ModelSpec> = {
   'community/so-native': { ...listed, capabilities: ['chat', 'streaming', 'json_schema'] },
