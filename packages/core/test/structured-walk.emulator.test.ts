@@ -216,6 +216,8 @@ describe('structured output on every route: each hop served its own way, checked
     const client = clientOn(await gateway());
     const refused = await caught<GatewayError>(client.chat(asking('community/so-plain')));
     expect(refused.code).toBe('no_model_can_serve');
+    // (No list was given: the message does not speak of one.)
+    expect(refused.message).toMatch(/^The model cannot serve this call /);
     expect(refused.message).toMatch(
       /\(it needs chat and a way to serve a JSON schema \(json_schema, tools or json_object, as structuredOutput\.methods allows\)\)/,
     );

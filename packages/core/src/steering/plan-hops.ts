@@ -100,7 +100,7 @@ export async function planHops(
     skipped.push(skip);
     kept.splice(kept.indexOf(id), 1);
   }
-  if (kept.length === 0) throw noModelCanServe(requested[0]!, needs, skipped, listed, structured);
+  if (kept.length === 0) throw noModelCanServe(requested, needs, skipped, listed, structured);
   const runningOf = (id: string) => runningOn(listed, entryOf(id), id, budgetId);
   const order = (models: readonly string[]) =>
     orderListedModels(models, entryOf, runningOf, input.failsOften);
@@ -182,7 +182,7 @@ function gate(
 
 /** The refusal of a call no listed model can serve: every model and why, and the ones that would do. */
 function noModelCanServe(
-  model: string,
+  requested: readonly string[],
   needs: readonly ModelCapability[],
   skipped: SkippedModel[],
   listed: readonly GatewayModel[],
@@ -197,10 +197,12 @@ function noModelCanServe(
     return lacks.length > 0 ? `"${id}" lacks ${lacks.join(', ')}` : detail;
   });
   const { wanted, alternatives, servedBy } = whatServes(needs, listed, structured);
+  // (One model, no list: a call asking for a schema, which steers with one model too.)
+  const refused = requested.length === 1 ? 'The model cannot' : 'No listed model can';
   return new GatewayError({
     code: 'no_model_can_serve',
-    message: `No listed model can serve this call (it needs ${wanted}): ${why.join('; ')}. ${servedBy}: ${listIds(alternatives)}.`,
-    requestedModel: model,
+    message: `${refused} serve this call (it needs ${wanted}): ${why.join('; ')}. ${servedBy}: ${listIds(alternatives)}.`,
+    requestedModel: requested[0],
     skipped,
     alternatives,
   });
