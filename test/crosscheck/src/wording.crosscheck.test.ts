@@ -1,6 +1,7 @@
 // The glossary's words (docs/gateway-protocol.md, Glossary) in every package's source and in the
-// docs: a limit leaves "space", never "room"; "budget" is only the key's concurrency budget, so
-// the retries a call may make are its "retry allowance", never a "retry budget".
+// docs and the changesets: a limit leaves "space", never "room"; "budget" is only the key's
+// concurrency budget, so the retries a call may make are its "retry allowance", never a "retry
+// budget", and the hedges a key may send its "hedge allowance".
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect, it } from 'vitest';
@@ -11,6 +12,7 @@ const ROOT = join(import.meta.dirname, '../../..');
 const BANNED: readonly [RegExp, string][] = [
   [/\broom\b/i, 'space (what a limit leaves)'],
   [/\bretry budget\b/i, 'retry allowance (budget: only the key’s concurrency budget)'],
+  [/\bhedge budget\b/i, 'hedge allowance (budget: only the key’s concurrency budget)'],
 ];
 
 /** Every text file under `dir` (no build output, no dependencies). */
@@ -26,6 +28,8 @@ const files = [
   ...packages.flatMap((name) => filesUnder(join(ROOT, 'packages', name, 'src'))),
   ...packages.map((name) => join(ROOT, 'packages', name, 'README.md')),
   ...filesUnder(join(ROOT, 'docs')),
+  // (The changesets become the release notes.)
+  ...filesUnder(join(ROOT, '.changeset')),
   ...['README.md', 'CONTRIBUTING.md'].map((name) => join(ROOT, name)),
 ].filter((file) => {
   try {
