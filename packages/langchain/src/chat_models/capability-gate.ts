@@ -13,17 +13,6 @@ import {
 } from '@infergate/core/internal';
 import { throwIfAborted } from '../utils/errors';
 
-/**
- * What a catalog look-up of a chat call reads of its options: its signal, deadline and retries
- * (§4.2: a call's `maxRetries: 0` reads once). Not its headers (its chat request's: core's own gate
- * reads without them too), steering, capabilities or structured output, which no look-up takes.
- * `GatewayChatModel` starts the call's deadline on these (`withDeadlineStarted`) and gives the
- * start to its chat too: one deadline over the read and the chat.
- */
-export function lookupOptions({ signal, timeoutMs, maxRetries }: CallOptions): CallOptions {
-  return { signal, timeoutMs, maxRetries };
-}
-
 /** What the gate reads from the chat model on every check (both fields may change). */
 interface GatedModel {
   readonly model: string;
@@ -109,7 +98,7 @@ export class ChatModelCapabilityGate {
   /**
    * Each catalog model's capabilities, from the client's cached catalog (`GET /models`): for core's
    * plan of a call over a fallback list (whether every listed model streams). Read with the call's
-   * look-up options (`lookupOptions`), as `load` reads.
+   * look-up options (`GatewayChatModel`'s: its signal, deadline and retries), as `load` reads.
    */
   async listed(lookup: CallOptions = {}): Promise<ListedCapabilities> {
     const models = await this.#client.models(lookup);
@@ -120,8 +109,8 @@ export class ChatModelCapabilityGate {
   /**
    * The model's capabilities through core's gate (checked against `needs`); undefined for an
    * unlisted own model. A read of the catalog is one request of the call: given the call's
-   * look-up options (`lookupOptions`: its signal, `maxRetries` and deadline, started once for the
-   * look-up and the chat).
+   * look-up options (its signal, `maxRetries` and deadline, started once for the look-up and the
+   * chat: `GatewayChatModel`'s `#queued`), never the chat's own.
    */
   async load(
     lookup: CallOptions = {},

@@ -63,7 +63,7 @@ import {
 import { loadLaterParts } from '../utils/load-lazily';
 import { withCallerSignal } from '../utils/with-caller-signal';
 import { profileFromCapabilities } from './capabilities';
-import { ChatModelCapabilityGate, lookupOptions } from './capability-gate';
+import { ChatModelCapabilityGate } from './capability-gate';
 import { refuseChatOpenAINames } from './chat-openai-names';
 import {
   CLIENT_OPTION_HINTS,
@@ -559,18 +559,22 @@ export class GatewayChatModel
    * `maxConcurrency`; `onFailedAttempt` sees its error, marked as LangChain's), as `ChatOpenAI`
    * sends each request. Its deadline starts as it leaves the queue, as `ChatOpenAI`'s timeout
    * starts when its request is sent: `call` gets the chat's options and the gate's look-ups'
-   * (`lookupOptions`), both with it started, one deadline for the read and the chat. The queue never retries (core does). An abort while queued rejects
-   * at once, with core's error for it, nothing sent.
+   * (only what a look-up reads), both with it started, one deadline for the read and the chat.
+   * The queue never retries (core does). An abort while queued rejects at once, with core's
+   * error for it, nothing sent.
    */
   async #queued<T>(
     callOptions: ChatCallOptions,
     call: (started: ChatCallOptions, lookup: CallOptions) => Promise<T>,
   ): Promise<T> {
-    const { signal } = callOptions;
+    const { signal, timeoutMs, maxRetries } = callOptions;
     throwIfAborted(signal);
     const marked = () => {
-      // (The chat's options take the look-ups' deadline start, a symbol key, by the spread.)
-      const lookup = withDeadlineStarted(lookupOptions(callOptions));
+      // The gate's catalog look-ups get what a look-up reads: the call's signal, deadline and
+      // retries (§4.2: `maxRetries: 0` reads once), not its headers (its chat request's; core's own
+      // gate reads without them too), steering or capabilities. The chat's options take the same
+      // deadline start (a symbol key) by the spread.
+      const lookup = withDeadlineStarted({ signal, timeoutMs, maxRetries });
       return call({ ...callOptions, ...lookup }, lookup).catch((error: unknown) => {
         throw withLangChainErrorCode(error);
       });
