@@ -3,6 +3,7 @@
  * them): what each field and call option accepts, what the calls return, and a `@ts-expect-error`
  * wherever a wrong type must be refused.
  */
+import type { CallOptions, GatewayClientOptions } from '@infergate/core';
 import type { Document } from '@langchain/core/documents';
 import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import { assertType, describe, expectTypeOf, it } from 'vitest';
@@ -53,6 +54,16 @@ describe('GatewayChatModel fields', () => {
     });
     expectTypeOf<GatewayChatModelFields['model']>().toEqualTypeOf<string>();
     expectTypeOf(new GatewayChatModel('community/general').model).toEqualTypeOf<string>();
+  });
+
+  it("takes core's client options as core types them (headers as fetch takes them)", () => {
+    type Taken = 'apiKey' | 'baseURL' | 'headers' | 'fetch' | 'budget' | 'maxConcurrencyPerKey';
+    expectTypeOf<Pick<GatewayChatModelFields, Taken>>().toEqualTypeOf<
+      Pick<GatewayClientOptions, Taken>
+    >();
+    expectTypeOf<GatewayChatModelCallOptions['headers']>().toEqualTypeOf<CallOptions['headers']>();
+    assertType<GatewayChatModelFields>({ model: 'm', headers: new Headers({ 'x-team': 'docs' }) });
+    assertType<GatewayChatModelCallOptions>({ headers: [['x-request', '1']] });
   });
 
   it('refuses wrong field types and a missing model', () => {

@@ -1,6 +1,6 @@
 // docs/gateway-protocol.md §4.2 (capability rules, checked before sending through core's gate).
 import {
-  type ChatCallOptions,
+  type CallOptions,
   type GatewayClient,
   type GatewayModel,
   isGatewayError,
@@ -74,9 +74,9 @@ export class ChatModelCapabilityGate {
    * the catalog it needed as one of the call's requests (its events the call's children): a cached
    * look-up here. Never fails the call it follows (an abort or a failed read leaves them unknown).
    */
-  async learnAfterCall(call: ChatCallOptions): Promise<void> {
+  async learnAfterCall(lookup: CallOptions): Promise<void> {
     if (this.#model.capabilities) return;
-    await this.learn(call).catch(() => undefined);
+    await this.learn(lookup).catch(() => undefined);
   }
 
   /**
@@ -85,10 +85,10 @@ export class ChatModelCapabilityGate {
    * catalog does not list stays unknown (core refuses it with close matches, or skips it in a walk
    * over a fallback list).
    */
-  async learn(call: ChatCallOptions = {}): Promise<readonly string[] | undefined> {
-    throwIfAborted(call.signal);
+  async learn(lookup: CallOptions = {}): Promise<readonly string[] | undefined> {
+    throwIfAborted(lookup.signal);
     try {
-      return await this.load(call);
+      return await this.load(lookup);
     } catch (error) {
       if (isGatewayError(error) && error.code === 'model_not_found') return undefined;
       throw error;
@@ -98,27 +98,25 @@ export class ChatModelCapabilityGate {
   /**
    * Each catalog model's capabilities, from the client's cached catalog (`GET /models`): for core's
    * plan of a call over a fallback list (whether every listed model streams). Read with the call's
-   * options, not its headers, as `load` reads.
+   * look-up options (`GatewayChatModel`'s: its signal, deadline and retries), as `load` reads.
    */
-  async listed(call: ChatCallOptions = {}): Promise<ListedCapabilities> {
-    const models = await this.#client.models({ ...call, headers: undefined });
+  async listed(lookup: CallOptions = {}): Promise<ListedCapabilities> {
+    const models = await this.#client.models(lookup);
     const byId = new Map(models.map((entry) => [entry.id, capabilitiesOf(entry)]));
     return (id) => byId.get(id);
   }
 
   /**
    * The model's capabilities through core's gate (checked against `needs`); undefined for an
-   * unlisted own model. A read of the catalog is one request of the call: given the call's core
-   * options (`call`), so its signal, `maxRetries` (§4.2: a call's `maxRetries: 0` reads once) and
-   * deadline, started once for the look-up and the chat (`withDeadlineStarted`); not its headers,
-   * which are its chat request's (core's own gate reads without them too).
+   * unlisted own model. A read of the catalog is one request of the call: given the call's
+   * look-up options (its signal, `maxRetries` and deadline, started once for the look-up and the
+   * chat: `GatewayChatModel`'s `#queued`), never the chat's own.
    */
   async load(
-    call: ChatCallOptions = {},
+    lookup: CallOptions = {},
     needs: readonly ModelCapability[] = [],
   ): Promise<readonly string[] | undefined> {
     const model = this.#model.model;
-    const lookup = { ...call, headers: undefined };
     let known = this.#model.capabilities;
     if (!known) {
       // Read from the client's cached catalog every time, so a changed catalog is seen.

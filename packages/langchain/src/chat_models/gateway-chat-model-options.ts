@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4.1 (the request fields the chat model's options set, reasoning
 // effort), §4.7 (failover and stall timeouts), §5.6 (usage in a stream).
 import {
+  type CallOptions,
   type GatewayClientOptions,
   type ModelCapability,
   type ResponseFormat,
@@ -14,22 +15,23 @@ import type {
   BaseChatModelParams,
   BindToolsInput,
 } from '@langchain/core/language_models/chat_models';
-import type { GatewayConnectionFields } from '../utils/client';
+import { CLIENT_FIELD_KEYS, type GatewayConnectionFields } from '../utils/client';
 
 /**
  * Call options: LangChain's, core's `steering` group (`fallbackModels`, `firstChunkTimeoutMs`,
  * `chunkTimeoutMs`, `hedge`: this call's, over the model's; `[]` / `false` turn the model's off),
- * plus what `bindTools` / `createAgent` bind.
+ * core's call `headers`, plus what `bindTools` / `createAgent` bind.
  */
-export interface GatewayChatModelCallOptions extends BaseChatModelCallOptions, SteeringOptions {
+export interface GatewayChatModelCallOptions
+  extends BaseChatModelCallOptions,
+    SteeringOptions,
+    Pick<CallOptions, 'headers'> {
   /** Tools for this call (normally bound with `bindTools`). */
   tools?: BindToolsInput[];
   /** `response_format` sent as-is (`json_object` / `json_schema` need the matching capability). */
   response_format?: ResponseFormat;
   /** Sets `strict` on every tool of this call. */
   strict?: boolean;
-  /** Extra headers for this call's requests. */
-  headers?: Record<string, string>;
   /**
    * Extra request fields for this call, over the model's `modelKwargs` (the gateway passes
    * unknown fields to the model server). `bindTools` puts every kwarg it does not know here.
@@ -184,13 +186,7 @@ export const OUR_FIELDS: readonly string[] = [
   ...SERIALIZABLE_FIELDS,
   'modelName',
   'client',
-  'apiKey',
-  'headers',
-  'fetch',
-  'budget',
-  'maxConcurrencyPerKey',
-  'onEvent',
-  'recordContent',
+  ...CLIENT_FIELD_KEYS,
 ];
 
 /** Every call option of ours (a near miss of one is refused; none is a request field). */

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §4, §5 (chat completions, streamed or not, as a LangChain chat model), §4.7
 // (fallback models and stall timeouts, passed to core).
 import {
+  type CallOptions,
   type ChatCallOptions,
   type ChatRequest,
   type GatewayClient,
@@ -419,11 +420,11 @@ export class GatewayChatModel
       const request = convertToGatewayRequest(messages, this, options);
       const callOptions = this.#callOptions(options);
       try {
-        const result = await this.#queued(callOptions, async (started) => {
+        const result = await this.#queued(callOptions, async (started, lookup) => {
           // Core gates the call (its catalog read one of the call's requests); the capabilities
           // are then learnt for `profile` from the catalog it read.
           const answer = await this.#client.chat(request, started);
-          await this.#gate.learnAfterCall(started);
+          await this.#gate.learnAfterCall(lookup);
           return answer;
         });
         return withTokenUsage(convertChatResult(result));
@@ -523,10 +524,10 @@ export class GatewayChatModel
   ): Promise<Iterable<ChatGenerationChunk> | AsyncIterable<ChatGenerationChunk>> {
     const callOptions = this.#callOptions(options);
     const request = convertToGatewayRequest(messages, this, options);
-    return this.#queued(callOptions, async (started) => {
+    return this.#queued(callOptions, async (started, lookup) => {
       // Core's rule: stream when the model (over a list: every listed model) is known to.
       const stream =
-        this.streaming || (!this.disableStreaming && (await this.#streams(options, started)));
+        this.streaming || (!this.disableStreaming && (await this.#streams(options, lookup)));
       if (stream) {
         // The stream holds its place in the queue until it is open, as `ChatOpenAI`'s does. Its
         // capabilities are learnt once it is read (`_streamResponseChunks`): a catalog read now
@@ -536,7 +537,7 @@ export class GatewayChatModel
         return readChatChunks(stream, started.signal);
       }
       const chunk = convertChatResultToChunk(await this.#client.chat(request, started));
-      await this.#gate.learnAfterCall(started);
+      await this.#gate.learnAfterCall(lookup);
       return [chunk];
     });
   }
@@ -546,31 +547,38 @@ export class GatewayChatModel
    * (read before the call, which must know them). Over a fallback list, core is given each listed
    * model's catalog capabilities (the cached catalog).
    */
-  async #streams(options: this['ParsedCallOptions'], started: ChatCallOptions): Promise<boolean> {
-    const known = await this.#gate.learn(started);
+  async #streams(options: this['ParsedCallOptions'], lookup: CallOptions): Promise<boolean> {
+    const known = await this.#gate.learn(lookup);
     const plan = planChatCall(this, options, known);
     if (plan.models === 'one') return streamsOptionally(plan);
-    return streamsOptionally(planChatCall(this, options, known, await this.#gate.listed(started)));
+    return streamsOptionally(planChatCall(this, options, known, await this.#gate.listed(lookup)));
   }
 
   /**
    * One gateway call (its catalog read and its chat) through LangChain's queue (the model's
    * `maxConcurrency`; `onFailedAttempt` sees its error, marked as LangChain's), as `ChatOpenAI`
    * sends each request. Its deadline starts as it leaves the queue, as `ChatOpenAI`'s timeout
-   * starts when its request is sent: `call` gets the options with it started, one deadline for
-   * the read and the chat. The queue never retries (core does). An abort while queued rejects
-   * at once, with core's error for it, nothing sent.
+   * starts when its request is sent: `call` gets the chat's options and the gate's look-ups'
+   * (only what a look-up reads), both with it started, one deadline for the read and the chat.
+   * The queue never retries (core does). An abort while queued rejects at once, with core's
+   * error for it, nothing sent.
    */
   async #queued<T>(
     callOptions: ChatCallOptions,
-    call: (started: ChatCallOptions) => Promise<T>,
+    call: (started: ChatCallOptions, lookup: CallOptions) => Promise<T>,
   ): Promise<T> {
-    const { signal } = callOptions;
+    const { signal, timeoutMs, maxRetries } = callOptions;
     throwIfAborted(signal);
-    const marked = () =>
-      call(withDeadlineStarted(callOptions)).catch((error: unknown) => {
+    const marked = () => {
+      // The gate's catalog look-ups get what a look-up reads: the call's signal, deadline and
+      // retries (§4.2: `maxRetries: 0` reads once), not its headers (its chat request's; core's own
+      // gate reads without them too), steering or capabilities. The chat's options take the same
+      // deadline start (a symbol key) by the spread.
+      const lookup = withDeadlineStarted({ signal, timeoutMs, maxRetries });
+      return call({ ...callOptions, ...lookup }, lookup).catch((error: unknown) => {
         throw withLangChainErrorCode(error);
       });
+    };
     try {
       return await this.caller.callWithOptions({ signal }, marked);
     } catch (error) {

@@ -3,52 +3,10 @@ import {
   type CallOptions,
   createGatewayClient,
   type GatewayClient,
-  type GatewayEventHandler,
-  type KeyBudget,
+  type GatewayClientOptions,
 } from '@infergate/core';
 import { withSettingNames } from '@infergate/core/internal';
 import { configurationError } from './errors';
-
-/** How a LangChain class reaches the gateway: an existing client, or the options to make one. */
-export interface GatewayConnectionFields {
-  /**
-   * A client to share (its catalog cache and concurrency budget). When given, the connection
-   * fields below (`apiKey`, `baseURL` other than the client's, `headers`, `fetch`, `budget`,
-   * `maxConcurrencyPerKey`) and `onEvent`, `recordContent` are refused (the client's apply), and a chat model's
-   * `timeout` and `maxRetries` still apply to each of its calls (the other classes use the client's).
-   */
-  client?: GatewayClient;
-  /** API key. Default (also when `undefined`): the `INFERGATE_API_KEY` environment variable. */
-  apiKey?: string | undefined;
-  /** Gateway base URL (ending in `/v1`, or it is appended). Default (also when `undefined`): `INFERGATE_BASE_URL`. */
-  baseURL?: string | undefined;
-  /** Headers sent with every request. */
-  headers?: Record<string, string>;
-  /** A WHATWG fetch to use instead of `globalThis.fetch`. */
-  fetch?: typeof fetch;
-  /**
-   * Where the key's slots are counted (core's `KeyBudget`; e.g. `@infergate/redis` across
-   * processes). Default: the in-process budget. Never serialised.
-   */
-  budget?: KeyBudget;
-  /** The key's limit summed over every client sharing `budget`. Default 4 (the gateway's). */
-  maxConcurrencyPerKey?: number;
-  /**
-   * Core's per-call events (queued, slot, attempts, retries, fallback, done), as `createGateway`'s
-   * and `createGatewayClient`'s `onEvent`; `@infergate/core/otel` turns them into spans. Given with
-   * `client`, it is refused: a shared client's hook is that client's. Never serialised.
-   */
-  onEvent?: GatewayEventHandler;
-  /** Let `onEvent` events carry request and answer bodies. Default `false`. Not with `client`. */
-  recordContent?: boolean;
-}
-
-export interface ClientTuning {
-  /** Deadline of one call in milliseconds (queue, retries, body or stream). */
-  timeout?: number;
-  /** Retries after the first attempt, by core's retry policy (429, 500/502/503/504, network errors). */
-  maxRetries?: number;
-}
 
 /** The client's hooks: given beside a shared client, they are refused. */
 const HOOK_FIELDS = ['onEvent', 'recordContent'] as const;
@@ -63,6 +21,33 @@ const CONNECTION_FIELDS = [
   'maxConcurrencyPerKey',
 ] as const;
 
+/** The client options a LangChain class takes as its own fields (declared by core, types and docs). */
+export const CLIENT_FIELD_KEYS = [...CONNECTION_FIELDS, ...HOOK_FIELDS];
+
+/**
+ * How a LangChain class reaches the gateway: an existing client, or the options to make one —
+ * core's client options of those names (`createGatewayClient`'s: their types, defaults and docs
+ * are core's, declared once there).
+ */
+export interface GatewayConnectionFields
+  extends Pick<GatewayClientOptions, (typeof CLIENT_FIELD_KEYS)[number]> {
+  /**
+   * A client to share (its catalog cache and concurrency budget). When given, the connection
+   * fields (`apiKey`, `baseURL` other than the client's, `headers`, `fetch`, `budget`,
+   * `maxConcurrencyPerKey`) and `onEvent`, `recordContent` are refused (the client's apply), and a chat model's
+   * `timeout` and `maxRetries` still apply to each of its calls (the other classes use the client's).
+   * None of these fields is ever serialised.
+   */
+  client?: GatewayClient;
+}
+
+export interface ClientTuning {
+  /** Deadline of one call in milliseconds (queue, retries, body or stream). */
+  timeout?: number;
+  /** Retries after the first attempt, by core's retry policy (429, 500/502/503/504, network errors). */
+  maxRetries?: number;
+}
+
 /**
  * `fields` handed on with the client made from them (`GatewayChatModel.create`,
  * `createGatewayTools`): what went into the client is left out, as refused beside it.
@@ -72,7 +57,7 @@ export function withSharedClient<T extends GatewayConnectionFields>(
   client: GatewayClient,
 ): T {
   const shared: GatewayConnectionFields = { ...fields, client };
-  for (const key of [...CONNECTION_FIELDS, ...HOOK_FIELDS]) shared[key] = undefined;
+  for (const key of CLIENT_FIELD_KEYS) shared[key] = undefined;
   return shared as T;
 }
 
@@ -155,7 +140,7 @@ export function callOptions(options: {
   signal?: AbortSignal;
   timeout?: number;
   maxRetries?: number;
-  headers?: Record<string, string>;
+  headers?: CallOptions['headers'];
   metadata?: Record<string, unknown>;
 }): CallOptions {
   const signalTimeout =
