@@ -180,6 +180,11 @@ describe("each call refuses another call's key, which would do nothing there", (
     ['embedMany', 'capabilities', 'chat, chatStream'],
     ['ocr', 'inputType', 'embedMany'],
     ['transcribe', 'streamUsage', 'chatStream'],
+    // (The catalog look-ups took a chat call's keys while LangChain's gate gave them its call's.)
+    ['models', 'fallbackModels', 'chat, chatStream'],
+    ['models', 'hedge', 'chat, chatStream'],
+    ['checkModel', 'capabilities', 'chat, chatStream'],
+    ['checkModel', 'chunkTimeoutMs', 'chat, chatStream'],
   ] as const)('%s refuses `%s` (%s reads it), sending nothing', async (call, key, readers) => {
     const { client, emulator } = await harness();
     const given = { [key]: 1 } as never;

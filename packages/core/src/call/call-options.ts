@@ -140,7 +140,7 @@ const CHAT = [...COMMON, ...optionKeys(STEERING_OPTIONS), 'capabilities'];
  * The keys each public call reads, declared once: a key another call reads is refused by this one,
  * saying whose it is (`dimensions` given to `chat`; a stream's `assemble` given to `chat`).
  */
-const READS: { readonly [Call in CallName]: readonly string[] } = {
+export const CALL_KEYS: { readonly [Call in CallName]: readonly string[] } = {
   chat: CHAT,
   chatStream: [...CHAT, 'assemble', 'streamUsage'],
   embed: COMMON,
@@ -159,22 +159,6 @@ const READS: { readonly [Call in CallName]: readonly string[] } = {
 };
 
 /**
- * The keys each call takes: those it reads, and for now the catalog look-ups also a chat call's,
- * which they do not read: LangChain's capability gate gives its chat call's options to the
- * look-ups it makes for that call (for its deadline, signal and retries). Once it gives only
- * theirs, this is `READS`.
- */
-export const CALL_KEYS: { readonly [Call in CallName]: readonly string[] } = {
-  ...READS,
-  models: CHAT,
-  services: CHAT,
-  model: CHAT,
-  resolveModel: CHAT,
-  requireCapabilities: CHAT,
-  checkModel: [...READS.checkModel, ...CHAT],
-};
-
-/**
  * The refusal of a key `call` does not read (built only then): the calls that read it, when some
  * does, else the closest key this call reads.
  */
@@ -183,9 +167,9 @@ function unknownCallOption(key: string, call: CallName, options: object): Gatewa
   const apiKey: unknown = (options as { apiKey?: unknown }).apiKey;
   const secret = typeof apiKey === 'string' ? apiKey : undefined;
   const readers = (Object.keys(CALL_KEYS) as CallName[]).filter(
-    (name) => name !== call && READS[name].includes(key),
+    (name) => name !== call && CALL_KEYS[name].includes(key),
   );
-  const known = READS[call];
+  const known = CALL_KEYS[call];
   const where = `${call} options`;
   if (readers.length === 0) return unknownOptionError(key, known, where, 'call option', {}, secret);
   const [closest] = closeMatches(key, known, 1);
