@@ -131,10 +131,10 @@ describe("the gateway's refusal", () => {
   });
 });
 
-describe('a stream that failed', () => {
-  it('reports the usage riding on its error: a structured answer refused, its tokens spent', async () => {
-    // Prose, no JSON: core refuses the answer at the stream's end; the usage came in its finish
-    // chunk.
+describe('a structured stream whose answer core refused', () => {
+  it('reports the usage: core hands the answer on to ai, which refuses it (no stream error)', async () => {
+    // Prose, no JSON: core's check refuses the answer at the stream's end, and hands it on as the
+    // last (`lastAnswer: 'returned'`); the usage came in its finish chunk.
     const sse = sseText(
       {
         choices: [
@@ -157,8 +157,9 @@ describe('a stream that failed', () => {
       },
     });
     await result.consumeStream();
-    expect(errors).toHaveLength(1);
-    expect(await result.finishReason).toBe('error');
+    expect(errors).toHaveLength(0);
+    expect(await result.finishReason).toBe('stop');
+    await expect(result.output).rejects.toMatchObject({ name: 'AI_NoObjectGeneratedError' });
     const usage = await result.usage;
     expect([usage.inputTokens, usage.outputTokens, usage.totalTokens]).toEqual([5, 3, 8]);
   });

@@ -295,3 +295,60 @@ describe("the caller's zod schema decides the last answer (ai validates it after
     expect(error).toBe('AI_NoObjectGeneratedError');
   });
 });
+
+// The last answer with no JSON where its method puts it is handed to ai (core's `lastAnswer:
+// 'returned'`), which ends it as it ends any provider's (structured-output-not-json.test.ts).
+describe('a forced schema tool answer with no JSON: ai ends it (NoObjectGeneratedError)', () => {
+  /** generateText's error and streamText's end, on `answer`. */
+  async function ended(answer: Answer) {
+    const model = scripted(answer).gateway('community/tools');
+    const output = () => Output.object({ schema: City });
+    const whole = await generateText({ model, prompt: 'x', output: output(), maxRetries: 0 }).then(
+      () => undefined,
+      (failure: { name: string; text?: string; finishReason?: string }) => failure,
+    );
+    const errors: unknown[] = [];
+    const stream = streamText({
+      model,
+      prompt: 'x',
+      output: output(),
+      maxRetries: 0,
+      onError: ({ error }) => {
+        errors.push(error);
+      },
+    });
+    await stream.consumeStream();
+    return {
+      whole: { name: whole?.name, text: whole?.text, finish: whole?.finishReason },
+      stream: {
+        output: await Promise.resolve(stream.output).catch((error: Error) => error.name),
+        text: await stream.text,
+        finish: await stream.finishReason,
+        errors,
+      },
+    };
+  }
+  const refused = (text: string) => ({
+    whole: { name: 'AI_NoObjectGeneratedError', text, finish: 'stop' },
+    stream: { output: 'AI_NoObjectGeneratedError', text, finish: 'stop', errors: [] },
+  });
+
+  it('its arguments are not JSON: ai gets them as the text', async () => {
+    const cut = '{"city":';
+    const outcome = await ended({
+      deltas: [{ role: 'assistant', tool_calls: [call(0, cut)] }],
+      message: { role: 'assistant', content: null, tool_calls: [call(0, cut)] },
+      finish: 'tool_calls',
+    });
+    expect(outcome).toEqual(refused(cut));
+  });
+
+  it('the model did not call the tool: its own text is not the answer, ai gets none', async () => {
+    const outcome = await ended({
+      deltas: [{ role: 'assistant', content: 'Kyiv, I think.' }],
+      message: { role: 'assistant', content: 'Kyiv, I think.' },
+      finish: 'stop',
+    });
+    expect(outcome).toEqual(refused(''));
+  });
+});

@@ -613,10 +613,61 @@ describe("structuredOutput.lastAnswer: 'returned' (a caller that validates after
     expect(stream.route.hops).toEqual([answeredBy('community/so-claimed', 'json_schema', false)]);
   });
 
-  it('an answer that is not JSON is refused still; a bad value is refused before sending', async () => {
+  it('chat: a last answer that is not JSON is handed on too, as it came (the caller refuses it)', async () => {
     const client = clientOn(await gateway());
-    const error = await caught<GatewayError>(client.chat(asking('community/so-cut'), returned));
+    const last = await client.chat(asking('community/so-cut'), returned);
+    expect(last.structured).toBeUndefined();
+    expect(() => JSON.parse(last.answer.text)).toThrow();
+    expect(last.answer.text).toMatch(/^\{"city"/);
+    expect(last.answer.finishReason).toBe('stop');
+    expect(last.route.hops).toEqual([answeredBy('community/so-cut', 'json_schema', false)]);
+    // Without the option the same answer is refused, typed.
+    const error = await caught<GatewayError>(client.chat(asking('community/so-cut')));
     expect(error.code).toBe('invalid_structured_output');
+    expect(error.invalidOutput?.issues[0]?.message).toMatch(/not JSON/);
+  });
+
+  it('chat: an answer that is not JSON before the last is refused and moved on from', async () => {
+    const client = clientOn(await gateway());
+    const result = await client.chat(asking('community/so-cut'), {
+      ...returned,
+      fallbackModels: ['community/so-native'],
+    });
+    expect(result.structured?.value).toMatchObject({ city: expect.any(String) });
+    expect(result.route.hops).toEqual([
+      {
+        model: 'community/so-cut',
+        outcome: 'failed',
+        reason: 'invalid_structured_output',
+        structured: { method: 'json_schema', checked: false },
+        usage: SPENT,
+      },
+      answeredBy('community/so-native', 'json_schema'),
+    ]);
+  });
+
+  it('chatStream: a last answer that is not JSON finishes the stream normally, streamed or held', async () => {
+    const client = clientOn(await gateway());
+    // Its text streamed as it came (it starts as JSON), its end check failed.
+    const cut = await client.chatStream(asking('community/so-cut'), returned);
+    let text = '';
+    for await (const event of cut) if (event.type === 'text-delta') text += event.delta;
+    const result = await cut.result();
+    expect(result.structured).toBeUndefined();
+    expect(result.text).toBe(text);
+    expect(() => JSON.parse(text)).toThrow();
+    expect(cut.route.hops).toEqual([answeredBy('community/so-cut', 'json_schema', false)]);
+    // Its text all held (JSON in prose, no fence): checked in its attempt, handed on whole.
+    const prose = await client.chatStream(asking('community/so-prose'), returned);
+    let held = '';
+    for await (const event of prose) if (event.type === 'text-delta') held += event.delta;
+    expect((await prose.result()).structured).toBeUndefined();
+    expect(held).toMatch(/^[^{]+\{.*\}[^}]+$/s);
+    expect(prose.route.hops).toEqual([answeredBy('community/so-prose', 'json_schema', false)]);
+  });
+
+  it('a bad value is refused before sending', async () => {
+    const client = clientOn(await gateway());
     const refused = await caught<GatewayError>(
       client.chat(asking('community/so-native'), {
         structuredOutput: { lastAnswer: 'kept' as 'returned' },

@@ -206,9 +206,10 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
    * Core's options for one call: the abort signal, headers, the known capabilities for core's gate,
    * and the steering (the call's over the model's: core's `resolveSteering`). One round (`ai`
    * retries): a fallback list is walked once per `doGenerate` / `doStream`. A schema's last answer
-   * that fails core's check is handed to `ai` (`lastAnswer: 'returned'`): `ai` validates it with
-   * the caller's own schema, which the JSON Schema it sent may not carry whole (a regex's flags,
-   * `z.coerce`), as with any provider.
+   * that fails core's check is handed to `ai` (`lastAnswer: 'returned'`), JSON or not: `ai` parses
+   * it and validates it with the caller's own schema, which the JSON Schema it sent may not carry
+   * whole (a regex's flags, `z.coerce`), and fails it (NoObjectGeneratedError) or repairs it
+   * (`repairText`) by its own rules, as with any provider.
    */
   private callOptions(
     options: LanguageModelV4CallOptions,
@@ -229,7 +230,7 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
 
   /**
    * Core's error as the AI SDK's; core's capability refusal (before any request) and its failed
-   * schema check (every model's answer refused) as ours.
+   * schema check (every model's answer refused, none handed on) as ours.
    */
   private mapError(error: unknown, body: unknown): unknown {
     if (isGatewayError(error) && error.code === 'unsupported_model_capability' && !error.status) {

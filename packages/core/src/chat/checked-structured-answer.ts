@@ -14,6 +14,7 @@ import {
 import {
   readStructuredAnswer,
   type StructuredOutputSchema,
+  structuredJsonText,
 } from '../steering/structured-output-request';
 import { classifyFinishReason } from './classify-finish-reason';
 
@@ -23,7 +24,10 @@ export interface StructuredAsk {
   check: StructuredOutputCheck;
   /**
    * An answer the check refuses is handed on unchecked (`checked: false`), not thrown: the last
-   * model's, on a call with `structuredOutput.lastAnswer: 'returned'`. Not JSON is thrown still.
+   * model's, on a call with `structuredOutput.lastAnswer: 'returned'` — JSON that breaks the
+   * schema, and an answer with no JSON where its method puts it (its caller parses and refuses
+   * it by its own rules, as it would any provider's answer). Read only once a refusal is known:
+   * claiming the last answer is the walk's (a hedged call's run is spent by it).
    */
   returnRefused?: boolean;
 }
@@ -31,8 +35,11 @@ export interface StructuredAsk {
 /**
  * `answer` of `model` (asked by `method`) checked: its value, its JSON text (a fence's content; a
  * forced tool call's arguments) and the reasoning of a think block before the JSON (§4.8 item 3).
- * Throws `invalid_structured_output` when it fails (a refusal by the check: `checked` false
- * instead, when `asked.returnRefused`).
+ * Throws `invalid_structured_output` when it fails; a refusal, when `asked.returnRefused`, is
+ * `checked: false` instead: the JSON read, unchecked; an answer with none (not JSON, no call of
+ * the schema's tool) has `value` undefined and `json` the text its method reads it from (the text
+ * after a think block, a fence's content; the tool call's arguments; '' when the tool was not
+ * called: the model's own text is not the answer, and a stream left it out).
  */
 export async function checkedStructuredAnswer(
   model: string,
@@ -43,15 +50,19 @@ export async function checkedStructuredAnswer(
   // An answer cut at the length limit: its error says so (unfinished JSON is the likely cause).
   const cutAtLength = classifyFinishReason(answer.finishReason) === 'length';
   let read: ReturnType<typeof readStructuredAnswer>;
-  let value: unknown;
   try {
     read = readStructuredAnswer(model, answer, asked.given, method, cutAtLength);
-    const checked = checkStructuredAnswer(model, method, read, asked.check);
-    value = await (asked.returnRefused ? checked.catch(() => READ_VALUE) : checked);
   } catch (error) {
-    throw withAnswerUsage(error, answer);
+    if (!isGatewayError(error) || !asked.returnRefused) throw withAnswerUsage(error, answer);
+    const where = structuredJsonText(answer, asked.given, method);
+    const json = where?.json ?? '';
+    return { value: undefined, json, reasoning: where?.reasoning, checked: false };
   }
-  if (value === READ_VALUE) {
+  let value: unknown;
+  try {
+    value = await checkStructuredAnswer(model, method, read, asked.check);
+  } catch (error) {
+    if (!isGatewayError(error) || !asked.returnRefused) throw withAnswerUsage(error, answer);
     return { value: read.value, json: read.json, reasoning: read.reasoning, checked: false };
   }
   return { value, json: read.json, reasoning: read.reasoning, checked: true };
@@ -67,6 +78,3 @@ function withAnswerUsage(error: unknown, answer: AssembledChat): unknown {
   }
   return error;
 }
-
-/** A refused answer's value: the JSON as read, unchecked. */
-const READ_VALUE = Symbol('read value');

@@ -120,13 +120,33 @@ export interface StructuredAnswer {
 }
 
 /**
+ * Where `method` puts the JSON of `answer` (to a request made by `structuredRequest`): for
+ * `tools`, the arguments of the call of the schema's tool (undefined: no such call); else the
+ * text, as bare JSON or one ```json code fence (prose around the fence allowed: `jsonInText`),
+ * after a think block at its start, if any (`splitThought`). Not parsed here.
+ */
+export function structuredJsonText(
+  answer: AssembledChat,
+  given: StructuredOutputSchema,
+  method: StructuredOutputMethod,
+): Omit<StructuredAnswer, 'value'> | undefined {
+  if (method !== 'tools') {
+    const [reasoning, rest] = splitThought(answer.text);
+    const read: Omit<StructuredAnswer, 'value'> = { text: answer.text, json: jsonInText(rest) };
+    if (reasoning !== undefined) read.reasoning = reasoning;
+    return read;
+  }
+  const name = schemaName(given);
+  const call = answer.toolCalls.find((candidate) => candidate.name === name);
+  return call && { text: call.arguments, json: call.arguments.trim() };
+}
+
+/**
  * The structured answer of `answer`, which `model` gave to a request made by `structuredRequest`:
- * for `tools`, the arguments of the call of the schema's tool; else the text, as bare JSON or
- * one ```json code fence (prose around the fence allowed: `jsonInText`), after a think block at
- * its start, if any (`splitThought`). Anything else is
- * `invalid_structured_output`, with the text and what is wrong (`cutAtLength`: the answer ended at
- * the length limit, which the message then names). The value is not checked against the schema
- * here (check-structured-answer.ts).
+ * its JSON where its method puts it (`structuredJsonText`), parsed. No JSON there (no call of the
+ * schema's tool, text that does not parse) is `invalid_structured_output`, with the text and what
+ * is wrong (`cutAtLength`: the answer ended at the length limit, which the message then names).
+ * The value is not checked against the schema here (check-structured-answer.ts).
  */
 export function readStructuredAnswer(
   model: string,
@@ -135,21 +155,17 @@ export function readStructuredAnswer(
   method: StructuredOutputMethod,
   cutAtLength = false,
 ): StructuredAnswer {
-  if (method !== 'tools') {
-    const [reasoning, rest] = splitThought(answer.text);
-    const read = parsed(model, method, answer.text, jsonInText(rest), cutAtLength);
-    if (reasoning !== undefined) read.reasoning = reasoning;
-    return read;
-  }
-  const name = schemaName(given);
-  const call = answer.toolCalls.find((candidate) => candidate.name === name);
-  if (call === undefined) {
+  const where = structuredJsonText(answer, given, method);
+  if (where === undefined) {
+    const name = schemaName(given);
     const called = answer.toolCalls.map((other) => JSON.stringify(other.name.slice(0, 64)));
     const instead = called.length > 0 ? `called ${called.join(', ')} instead` : 'called no tool';
     const issues = [{ message: `the answer did not call the tool "${name}": it ${instead}` }];
     throw invalidStructuredOutput(model, { method, text: answer.text, issues });
   }
-  return parsed(model, method, call.arguments, call.arguments.trim(), cutAtLength);
+  const read = parsed(model, method, where.text, where.json, cutAtLength);
+  if (where.reasoning !== undefined) read.reasoning = where.reasoning;
+  return read;
 }
 
 /** `cut`: the answer ended at the length limit, the likely reason its JSON is unfinished. */
