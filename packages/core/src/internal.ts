@@ -48,7 +48,7 @@ export { withSettingNames } from './client/setting-names';
 export { encodeBase64 } from './encoding/base64-bytes';
 export { utf8ByteLength } from './encoding/utf8';
 export { closeMatches } from './errors/close-names';
-export { errorFacts, invalidRequest } from './errors/errors';
+export { errorFacts, invalidRequest, keyKeptOut } from './errors/errors';
 export { clip, escapeControl } from './errors/escape-control';
 export { invalidResponse } from './errors/invalid-response';
 export { lazily } from './errors/load-lazily';

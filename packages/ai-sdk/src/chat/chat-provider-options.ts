@@ -1,7 +1,12 @@
 // docs/gateway-protocol.md §4.1 (extra request fields, reasoning effort), §4.7 (a call's steering,
 // checked by core), §5.6 (usage asked for in a stream).
 import { type GatewayClientOptions, STEERING_OPTIONS, type SteeringOptions } from '@infergate/core';
-import { type ListsEveryKey, readSteering, refuseNearMisses } from '@infergate/core/internal';
+import {
+  keyKeptOut,
+  type ListsEveryKey,
+  readSteering,
+  refuseNearMisses,
+} from '@infergate/core/internal';
 import { z } from 'zod/v4';
 import {
   type GatewayProviderSettings,
@@ -9,6 +14,7 @@ import {
 } from '../provider/gateway-provider-settings';
 import { mapGatewayError } from '../shared/map-gateway-error';
 import { infergateOptionsParser, PROVIDER_OPTIONS_KEY } from '../shared/parse-infergate-options';
+import { MODEL_SETTING_KEYS } from './gateway-chat-options';
 
 /** A core option's type as ai's `providerOptions` (JSON values) holds it: lists are plain arrays. */
 type JsonOption<V> = V extends readonly (infer U)[]
@@ -77,8 +83,9 @@ true satisfies ListsEveryKey<
 >;
 
 /**
- * Core's client options that are no call setting here, each with where it goes: given in
- * `providerOptions.infergate`, one would be sent to the model server as a request field.
+ * Core's client options and the model's settings that are no call setting here, each with where
+ * it goes: given in `providerOptions.infergate` (or a near miss: `apikey`, `timeout`), one would
+ * be sent to the model server as a request field.
  */
 const ELSEWHERE: Readonly<Record<string, string>> = Object.fromEntries([
   ...PROVIDER_SETTING_KEYS.filter((key) => !CALL_SETTINGS.includes(key)).map((key) => [
@@ -89,6 +96,10 @@ const ELSEWHERE: Readonly<Record<string, string>> = Object.fromEntries([
     key,
     'not taken here (`maxRetries`: pass it to generateText / streamText)',
   ]),
+  ...MODEL_SETTING_KEYS.filter((key) => !CALL_SETTINGS.includes(key)).map((key) => [
+    key,
+    'a model setting: pass it to the model factory (`infergate(modelId, { … })`)',
+  ]),
 ]);
 
 /**
@@ -96,7 +107,10 @@ const ELSEWHERE: Readonly<Record<string, string>> = Object.fromEntries([
  * miss of a setting (`fallbackModel`) or one of core's client options (`circuitBreaker`) is refused
  * (`InvalidArgumentError`), not sent as a field.
  */
-export function readChatProviderOptions(providerOptions: Record<string, unknown> | undefined): {
+export function readChatProviderOptions(
+  providerOptions: Record<string, unknown> | undefined,
+  sentKey?: () => string | undefined,
+): {
   settings: GatewayChatOptions;
   extraFields: Record<string, unknown> | undefined;
 } {
@@ -105,16 +119,19 @@ export function readChatProviderOptions(providerOptions: Record<string, unknown>
     return { settings: {}, extraFields: undefined };
   }
   try {
-    refuseNearMisses(
-      given,
-      CALL_SETTINGS,
-      [],
-      'providerOptions.infergate',
-      'call option',
-      ELSEWHERE,
-    );
-    // Core's reader, now: `null` is then refused as a model's setting is, not taken as unset.
-    readSteering(given as SteeringOptions, 'call option');
+    // (The provider's key kept out of a refusal, a group's too: `hedge: { [key]: 1 }`.)
+    keyKeptOut(sentKey, () => {
+      refuseNearMisses(
+        given,
+        CALL_SETTINGS,
+        [],
+        'providerOptions.infergate',
+        'call option',
+        ELSEWHERE,
+      );
+      // Core's reader, now: `null` is then refused as a model's setting is, not taken as unset.
+      readSteering(given as SteeringOptions, 'call option');
+    });
   } catch (error) {
     throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
   }

@@ -19,6 +19,7 @@ import {
 import {
   buildChatRequest,
   ENDPOINTS,
+  keyKeptOut,
   readFlags,
   readSteering,
   refuseUnknownOptions,
@@ -74,16 +75,18 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
     // Core's one reader refuses a bad steering setting or flag, or an unknown key now
     // (`configuration_error`), not at a call.
     try {
-      refuseUnknownOptions(
-        settings,
-        MODEL_SETTING_KEYS,
-        'model settings',
-        'model setting',
-        REMOVED_MODEL_SETTINGS,
-        config.sentKey,
-      );
-      readSteering(settings, 'model setting', modelId);
-      readFlags(settings, ['sendReasoning', 'strictJsonSchema'], 'model setting');
+      // (The provider's key kept out of every refusal, a group's too: `hedge: { [key]: 1 }`.)
+      keyKeptOut(config.sentKey, () => {
+        refuseUnknownOptions(
+          settings,
+          MODEL_SETTING_KEYS,
+          'model settings',
+          'model setting',
+          REMOVED_MODEL_SETTINGS,
+        );
+        readSteering(settings, 'model setting', modelId);
+        readFlags(settings, ['sendReasoning', 'strictJsonSchema'], 'model setting');
+      });
     } catch (error) {
       throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
     }
@@ -184,7 +187,10 @@ export class GatewayChatLanguageModel implements LanguageModelV4 {
    * the schema as `json_schema` whatever the model.
    */
   private prepareRequest(options: LanguageModelV4CallOptions): PreparedChatRequest {
-    const { settings, extraFields } = readChatProviderOptions(options.providerOptions);
+    const { settings, extraFields } = readChatProviderOptions(
+      options.providerOptions,
+      this.config.sentKey,
+    );
     const warnings = unsupportedSettingWarnings(options);
     const tools = prepareTools(options);
     warnings.push(...tools.warnings);

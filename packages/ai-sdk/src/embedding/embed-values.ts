@@ -113,9 +113,9 @@ export async function embedValues(
       values,
     });
   }
-  const infergateOptions = parseGatewayEmbeddingOptions(options.providerOptions);
-  const dimensions = options.dimensions ?? infergateOptions?.dimensions;
   const { config } = model;
+  const infergateOptions = parseGatewayEmbeddingOptions(options.providerOptions, config.sentKey);
+  const dimensions = options.dimensions ?? infergateOptions?.dimensions;
   const client = config.client();
   // A batch of `embedMany` (its start known): a retry of it sends only what no try answered.
   const batchKey = start === undefined ? undefined : options.providerOptions;

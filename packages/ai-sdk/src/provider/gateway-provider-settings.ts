@@ -14,6 +14,7 @@ import {
 } from '@infergate/core';
 import {
   apiKeyOrEnv,
+  keyKeptOut,
   optionKeys,
   RETRY_DEFAULTS,
   readCircuitBreaker,
@@ -110,18 +111,14 @@ export function resolveGatewaySettings(
   const sentKey = () =>
     apiKeyOrEnv(typeof settings.apiKey === 'string' ? settings.apiKey : undefined);
   try {
-    // A typo would do nothing: refused now, naming the closest setting (`LoadSettingError`).
-    refuseUnknownOptions(
-      settings,
-      PROVIDER_SETTING_KEYS,
-      'createGateway',
-      'client option',
-      undefined,
-      sentKey,
-    );
-    // The nested groups too, by core's readers (the rest is read with the client, on first use).
-    readHedge(settings.hedge, 'client option');
-    readCircuitBreaker(settings.circuitBreaker);
+    // (The key kept out of every refusal of the settings, their groups' too: `hedge: { [key]: 1 }`.)
+    keyKeptOut(sentKey, () => {
+      // A typo would do nothing: refused now, naming the closest setting (`LoadSettingError`).
+      refuseUnknownOptions(settings, PROVIDER_SETTING_KEYS, 'createGateway', 'client option');
+      // The nested groups too, by core's readers (the rest is read with the client, on first use).
+      readHedge(settings.hedge, 'client option');
+      readCircuitBreaker(settings.circuitBreaker);
+    });
   } catch (error) {
     throw mapGatewayError(error, { url: '', requestBodyValues: undefined, maxRetryAfterMs: 0 });
   }

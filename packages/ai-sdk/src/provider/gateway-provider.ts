@@ -6,6 +6,7 @@ import { GatewayEmbeddingModel } from '../embedding/gateway-embedding-model';
 import { createGatewayServices } from '../tools/gateway-services';
 import { createGatewayTools, type GatewayTools } from '../tools/gateway-tools';
 import { GatewayTranscriptionModel } from '../transcription/gateway-transcription-model';
+import { refuseFactorySettings } from './factory-takes-no-settings';
 import { createGatewayCatalog } from './gateway-catalog';
 import { assembleGatewayProvider, type GatewayProviderBase } from './gateway-provider-base';
 import { type GatewayProviderSettings, resolveGatewaySettings } from './gateway-provider-settings';
@@ -36,9 +37,14 @@ export function createGateway(settings: GatewayProviderSettings = {}): GatewayPr
       specificationVersion: 'v4',
       chat: (modelId, modelSettings = {}) =>
         new GatewayChatLanguageModel(modelId, modelSettings, chatConfig),
-      embeddingModel: (engineId) => new GatewayEmbeddingModel(engineId, configFor('embedding')),
-      transcriptionModel: (modelId) =>
-        new GatewayTranscriptionModel(modelId, configFor('transcription')),
+      embeddingModel: (engineId?: string, ...extra: unknown[]) => {
+        refuseFactorySettings('embeddingModel', extra);
+        return new GatewayEmbeddingModel(engineId, configFor('embedding'));
+      },
+      transcriptionModel: (modelId?: string, ...extra: unknown[]) => {
+        refuseFactorySettings('transcriptionModel', extra);
+        return new GatewayTranscriptionModel(modelId, configFor('transcription'));
+      },
       tools: createGatewayTools(services),
     },
     { ...createGatewayCatalog(configFor('services')), ...services },

@@ -14,23 +14,31 @@ import { infergateOptionsParser, PROVIDER_OPTIONS_KEY } from './parse-infergate-
 export function strictInfergateOptionsParser<T extends Record<string, unknown>>(
   schema: z.ZodType<T>,
   allowed: Parameters<typeof infergateOptionsParser<T>>[1],
-): (providerOptions: Record<string, unknown> | undefined) => T | undefined {
+): (
+  providerOptions: Record<string, unknown> | undefined,
+  sentKey: (() => string | undefined) | undefined,
+) => T | undefined {
   const parse = infergateOptionsParser(schema, allowed);
   const known = Object.keys(allowed);
-  return (providerOptions) => {
+  return (providerOptions, sentKey) => {
     const value: unknown = providerOptions?.[PROVIDER_OPTIONS_KEY];
     // (Not an object: the schema's check names what is allowed.)
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      refuseUnknownKeys(value, known);
+      refuseUnknownKeys(value, known, sentKey);
     }
     return parse(providerOptions);
   };
 }
 
-function refuseUnknownKeys(value: object, known: readonly string[]): void {
+/** `sentKey`: the provider's key, never quoted (a key pasted as a key's name). */
+function refuseUnknownKeys(
+  value: object,
+  known: readonly string[],
+  sentKey: (() => string | undefined) | undefined,
+): void {
   const where = `providerOptions.${PROVIDER_OPTIONS_KEY}`;
   try {
-    refuseUnknownOptions(value, known, where, 'call option');
+    refuseUnknownOptions(value, known, where, 'call option', undefined, sentKey);
   } catch (error) {
     if (!isGatewayError(error)) throw error;
     throw new InvalidArgumentError({

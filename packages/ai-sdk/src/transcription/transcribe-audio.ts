@@ -35,7 +35,10 @@ export async function transcribeAudio(
     });
   }
 
-  const infergateOptions = parseGatewayTranscriptionOptions(options.providerOptions);
+  const infergateOptions = parseGatewayTranscriptionOptions(
+    options.providerOptions,
+    config.sentKey,
+  );
 
   const request = {
     audio: options.audio,

@@ -1,6 +1,7 @@
 // docs/gateway-protocol.md §1 (one base URL and key for every kind), §2.1, §2.2; AI SDK 6.
 import type { ProviderV3 } from '@ai-sdk/provider-v3';
 import type { GatewayChatModelId, GatewayChatModelSettings } from '../chat/gateway-chat-options';
+import { refuseFactorySettings } from '../provider/factory-takes-no-settings';
 import { createGateway as createGatewayV4 } from '../provider/gateway-provider';
 import {
   assembleGatewayProvider,
@@ -40,16 +41,20 @@ export interface GatewayProviderV3
  */
 export function createGateway(settings: GatewayProviderSettings = {}): GatewayProviderV3 {
   const v4 = createGatewayV4(settings);
-  const embeddingModel = (engineId?: string) =>
-    new GatewayEmbeddingModelV3(v4.embeddingModel(engineId));
+  const embeddingModel = (engineId?: string, ...extra: unknown[]) => {
+    refuseFactorySettings('embeddingModel', extra);
+    return new GatewayEmbeddingModelV3(v4.embeddingModel(engineId));
+  };
   const provider = assembleGatewayProvider<GatewayProviderV3>(
     {
       specificationVersion: 'v3',
       chat: (modelId, modelSettings) =>
         new GatewayChatLanguageModelV3(v4.chat(modelId, modelSettings)),
       embeddingModel,
-      transcriptionModel: (modelId) =>
-        new GatewayTranscriptionModelV3(v4.transcriptionModel(modelId)),
+      transcriptionModel: (modelId?: string, ...extra: unknown[]) => {
+        refuseFactorySettings('transcriptionModel', extra);
+        return new GatewayTranscriptionModelV3(v4.transcriptionModel(modelId));
+      },
       tools: toV3Tools(v4.tools),
     },
     v4,

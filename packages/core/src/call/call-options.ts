@@ -10,12 +10,12 @@ import {
   type OptionPlace,
   optionKeys,
   refusal,
-  refuseUnknownOptions,
   STEERING_OPTIONS,
-  STRUCTURED_OUTPUT_OPTIONS,
+  type SteeringOptions,
   TIMEOUT_OPTIONS,
   unknownOptionError,
 } from './option-groups';
+import { readSteeringValues } from './steering-option-values';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -79,17 +79,11 @@ export function checkCallOptions(options: CallOptions | undefined, call: CallNam
   // Every option of a kind by its rule (`onResponse` that is no function was dropped unseen); a
   // bad one is a `configuration_error`, as from the client (fixed when the code is).
   checkGroup(CALL_OPTIONS, options, 'call option', '', 'configuration_error');
-  const { signal, capabilities, structuredOutput } = options as CallOptions & {
-    capabilities?: unknown;
-    structuredOutput?: unknown;
-  };
+  const { signal, capabilities } = options as CallOptions & { capabilities?: unknown };
   readCapabilityList(capabilities, 'call option');
-  // Its keys checked whether or not the request asks for a schema: a typo in it (`method`) is
-  // refused, not left to do nothing until a schema is asked for. (Its values are read where they
-  // are used, with the schema: the whole reader would weigh on every start bundle.)
-  if (typeof structuredOutput === 'object' && structuredOutput !== null) {
-    refuseUnknownOptions(structuredOutput, STRUCTURED_KEYS, 'structuredOutput', 'call option');
-  }
+  // The steering options' and `structuredOutput`'s values, whether or not the call is steered: a
+  // typo in them (`methods: ['json_scheme']`, `hedge: null`) is refused, not left to do nothing.
+  readSteeringValues(options as SteeringOptions, 'call option');
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw refusal('call option', 'signal', `must be an AbortSignal, got ${kindOf(signal)}`);
   }
@@ -108,8 +102,6 @@ export function readCapabilityList(
   }
   return capabilities;
 }
-
-const STRUCTURED_KEYS = optionKeys(STRUCTURED_OUTPUT_OPTIONS);
 
 /** The public calls of a client, each with its own options (`CALL_KEYS`). */
 export type CallName =

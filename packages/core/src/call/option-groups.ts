@@ -450,13 +450,14 @@ export function refuseUnknownOptions(
 /**
  * Refuses a near miss of one of `ours` in an object shared with a framework or passed on to the
  * model server (LangChain's fields, `providerOptions.infergate`): strict with ours, never with
- * theirs. A key with a hint (one of core's options that does nothing here) is refused with it,
- * unless its value is `undefined`. A key that is ours or listed in `theirs` passes; so does a key
+ * theirs. A key whose value is `undefined` sets nothing and passes. A key with a hint (one of
+ * core's options that does nothing here) is refused with it. A key that is ours or listed in `theirs` passes; so does a key
  * with an `_` where such keys are request fields' wire names (`wireNames`: call options, provider
  * options, passed on to the model server), unless it is a steering or timeout option of core's
  * spelled another way (its `_` taken out, case ignored: `fallback_models`), refused naming ours (or
  * its hint). Any other key close to one of ours is refused as its typo: `base_url` in a model's
- * fields, which are never sent, is a near miss of `baseURL`.
+ * fields, which are never sent, is a near miss of `baseURL`; so is one close to a hinted key
+ * (`apikey`), naming it and its hint.
  */
 export function refuseNearMisses(
   given: object,
@@ -468,7 +469,9 @@ export function refuseNearMisses(
   wireNames = true,
 ): void {
   for (const key of Object.keys(given)) {
-    if (Object.hasOwn(hints, key) && (given as Record<string, unknown>)[key] !== undefined) {
+    // A key left unset (`{ ...shared }` whose `timeoutMs` is undefined) sets nothing: not refused.
+    if ((given as Record<string, unknown>)[key] === undefined) continue;
+    if (Object.hasOwn(hints, key)) {
       throw unknownOptionError(key, ours, where, place, hints, keyOf(given));
     }
     if (ours.includes(key) || theirs.includes(key)) continue;
@@ -481,8 +484,11 @@ export function refuseNearMisses(
       throw unknownOptionError(key, [option], where, place, hint, keyOf(given));
     }
     // By edit distance only: a field of theirs inside one of ours (`stream`, `streamUsage`) passes.
-    if (closeMatches(key, ours, 1, false).length > 0) {
-      throw unknownOptionError(key, ours, where, place, {}, keyOf(given));
+    // A near miss of a name that belongs elsewhere (`apikey`) is named with where it goes.
+    const [near] = closeMatches(key, [...ours, ...Object.keys(hints)], 1, false);
+    if (near !== undefined) {
+      const hint = ours.includes(near) ? {} : { [key]: `did you mean \`${near}\`? ${hints[near]}` };
+      throw unknownOptionError(key, ours, where, place, hint, keyOf(given));
     }
   }
 }

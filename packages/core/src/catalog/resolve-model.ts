@@ -1,5 +1,6 @@
 // docs/gateway-protocol.md §3.1 (listed and unlisted own models), §4.2 (the capability gate).
 import type { CallOptions } from '../call/call-options';
+import { checkGroup, type OptionGroup } from '../call/option-groups';
 import { describeValue } from '../encoding/json-body';
 import { invalidRequest } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
@@ -23,6 +24,12 @@ export interface CheckModelOptions extends CallOptions {
   /** The call needs any one of `needs`. */
   anyOf?: boolean;
 }
+
+/** The gate's own options of a kind (`known` is a list, read by `readKnownCapabilities`). */
+const GATE_OPTIONS: OptionGroup<Pick<CheckModelOptions, 'purpose' | 'anyOf'>> = {
+  name: 'checkModel',
+  fields: { purpose: { kind: 'string' }, anyOf: { kind: 'boolean' } },
+};
 
 /**
  * A model id is a non-empty string (§4.1). Checked before any look-up, so an empty id is an
@@ -77,6 +84,9 @@ export async function gateModel(
 ): Promise<GateResult> {
   checkModelId(modelId);
   const { known, purpose, anyOf, ...callOptions } = opts;
+  // (A string `anyOf: 'false'` would turn all-of into any-of: refused, as every option of a kind.)
+  if (purpose !== undefined || anyOf !== undefined)
+    checkGroup(GATE_OPTIONS, opts, 'call option', '');
   const list = readNeeds(needs);
   let model: GatewayModel | undefined;
   let models: readonly GatewayModel[] | undefined;

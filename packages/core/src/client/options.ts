@@ -19,7 +19,7 @@ import {
   TIMEOUT_OPTIONS,
   type TimeoutOptions,
 } from '../call/option-groups';
-import { GatewayError } from '../errors/errors';
+import { GatewayError, keyKeptOut } from '../errors/errors';
 import type { GatewayEventHandler } from '../events/gateway-events';
 import { authorization, checkHeaders } from '../http/request-headers';
 import { RETRY_DEFAULTS } from '../http/retry-policy';
@@ -334,7 +334,15 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
       message: `createGatewayClient takes an options object or nothing, got ${input === null ? 'null' : typeof input}`,
     });
   }
-  const options = input;
+  // The key this client will send is never quoted in a refusal: a key pasted as an option's name,
+  // in a group too (`hedge: { [apiKey]: 1 }`).
+  return keyKeptOut(
+    () => apiKeyOrEnv(typeof input.apiKey === 'string' ? input.apiKey : undefined),
+    () => readOptions(input),
+  );
+}
+
+function readOptions(options: GatewayClientOptions): ResolvedOptions {
   const settingNames = settingNamesOf(options);
   // A typo does nothing silently otherwise: refused, naming the closest option.
   refuseUnknownOptions(
@@ -343,8 +351,6 @@ export function resolveOptions(input: GatewayClientOptions | undefined = {}): Re
     settingNames.where,
     'client option',
     CLIENT_OPTION_HINTS,
-    // The key this client will send, never quoted (a key pasted as an option's name).
-    () => apiKeyOrEnv(typeof options.apiKey === 'string' ? options.apiKey : undefined),
   );
   const place = 'client option';
   const read = {

@@ -13,7 +13,7 @@ import {
 import type { ModelCapability, Usage } from '../protocol/wire-types';
 import { clip, escapeControl } from './escape-control';
 import { redactedCause } from './redact-cause';
-import { ownRedaction, redactValue } from './redact-secret';
+import { ownRedaction, redactSecret, redactValue } from './redact-secret';
 import { type FailureContext, isRetryableFailure } from './retryable-failure';
 
 export {
@@ -243,6 +243,27 @@ export function redactOwnKey<T>(error: T, owner: object | undefined): T {
   const redact = owner === undefined ? undefined : ownRedaction(owner);
   if (redact !== undefined && isGatewayError(error)) redactInPlace(error, redact, 0);
   return error;
+}
+
+/** The API key a refusal must not show: given, or read only when a refusal is built (the environment's). */
+export type SecretSource = string | undefined | (() => string | undefined);
+
+/**
+ * `read()`, with a GatewayError it throws redacted in place of `secret` (as `redactOwnKey` redacts a
+ * call's): the one guard of a reading of options given by a user, around all of it, so that every
+ * group read inside (a `hedge`, a `circuitBreaker`, one added later) keeps the key out of the key
+ * names it quotes — a key pasted as an option's name, at any depth. The secret is read only then.
+ */
+export function keyKeptOut<T>(secret: SecretSource, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    const key = typeof secret === 'function' ? secret() : secret;
+    if (key !== undefined && isGatewayError(error)) {
+      redactInPlace(error, (text) => redactSecret(text, key), 0);
+    }
+    throw error;
+  }
 }
 
 function redactInPlace(error: GatewayError, redact: (text: string) => string, depth: number): void {

@@ -10,38 +10,39 @@
 import {
   CIRCUIT_BREAKER_OPTIONS,
   type CircuitBreakerOptions,
-  HEDGE_OPTIONS,
   type HedgeOptions,
   kindOf,
   type OptionPlace,
   optionKeys,
   readGroup,
-  readNumber,
   refusal,
   refuseUnknownOptions,
   STEERING_OPTIONS,
   type SteeringOptions,
 } from '../call/option-groups';
+import {
+  type ReadSteering,
+  readFallbackModels,
+  readHedge,
+  readStallTimeout,
+  readSteeringValues,
+} from '../call/steering-option-values';
 import { readStructuredOutput, STRUCTURED_OUTPUT_METHODS } from '../call/structured-output-options';
-import type { StructuredOutputMethod } from '../protocol/chat-route';
+import { keyKeptOut, type SecretSource } from '../errors/errors';
 
 // The groups' types are declared once, in call/option-groups.ts; read here.
-export type { CircuitBreakerOptions, HedgeOptions, SteeringOptions };
-// `structuredOutput` is read in call/ (a call's options check it too, steered or not).
-export { readStructuredOutput, STRUCTURED_OUTPUT_METHODS };
+export type { CircuitBreakerOptions, HedgeOptions, ReadSteering, SteeringOptions };
+// The call options' readers are in call/ (a call's options are checked there, steered or not).
+export {
+  readFallbackModels,
+  readHedge,
+  readStallTimeout,
+  readStructuredOutput,
+  STRUCTURED_OUTPUT_METHODS,
+};
 
 /** Where an option was given: it names the place in messages and decides the error code. */
 export type SteeringPlace = OptionPlace;
-
-/** Steering options read and checked: `fallbackModels` empty or absent is undefined. */
-export interface ReadSteering {
-  fallbackModels: readonly string[] | undefined;
-  firstChunkTimeoutMs: number | undefined;
-  chunkTimeoutMs: number | undefined;
-  hedge: Required<HedgeOptions> | false | undefined;
-  /** `structuredOutput.methods`, read: the methods a call asking for a schema allows, in order. */
-  structuredOutputMethods: readonly StructuredOutputMethod[];
-}
 
 /** The client's steering options, read at creation (what its calls fall back to). */
 export interface ClientSteering {
@@ -49,70 +50,6 @@ export interface ClientSteering {
   chunkTimeoutMs: number | undefined;
   hedge: Required<HedgeOptions> | false | undefined;
   circuitBreaker: Required<CircuitBreakerOptions> | false;
-}
-
-/**
- * `fallbackModels`: a list of distinct non-empty model ids, none of them `primary` (the call's
- * model), else refused; undefined when absent or empty (the call is then one without it).
- */
-export function readFallbackModels(
-  value: unknown,
-  place: SteeringPlace,
-  primary?: string,
-): readonly string[] | undefined {
-  if (value === undefined) return undefined;
-  if (!Array.isArray(value)) {
-    throw refusal(place, 'fallbackModels', `must be an array of model ids, got ${kindOf(value)}`);
-  }
-  const seen = new Map<string, number>();
-  // An index loop, not forEach: a hole (`[, 'b']`) is refused, never skipped.
-  for (let i = 0; i < value.length; i++) {
-    const field = `fallbackModels[${i}]`;
-    const id: unknown = value[i];
-    if (!(i in value)) throw refusal(place, field, 'is a hole in the array: give a model id');
-    if (typeof id !== 'string' || id.trim() === '') {
-      const got = typeof id === 'string' ? 'an empty string' : kindOf(id);
-      throw refusal(place, field, `must be a non-empty model id from GET /models, got ${got}`);
-    }
-    if (id === primary) throw refusal(place, field, "repeats the call's own model");
-    const earlier = seen.get(id);
-    if (earlier !== undefined) throw refusal(place, field, `repeats fallbackModels[${earlier}]`);
-    seen.set(id, i);
-  }
-  return value.length > 0 ? (value as string[]) : undefined;
-}
-
-/** A stall timeout given at `place`: its descriptor's rule (ms > 0, clamped), or undefined. */
-export function readStallTimeout(
-  value: unknown,
-  field: 'firstChunkTimeoutMs' | 'chunkTimeoutMs',
-  place: SteeringPlace,
-): number | undefined {
-  return value === undefined
-    ? undefined
-    : readNumber(value, STEERING_OPTIONS.fields[field], field, place);
-}
-
-/** `hedge`: `{ afterMs: ms > 0 | 'auto', maxExtra?: (0, 1] }` or `false`, else refused. */
-export function readHedge(
-  value: unknown,
-  place: SteeringPlace,
-): Required<HedgeOptions> | false | undefined {
-  if (value === undefined || value === false) return value;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw refusal(place, 'hedge', `must be { afterMs, maxExtra? } or false, got ${kindOf(value)}`);
-  }
-  refuseUnknownOptions(value, optionKeys(HEDGE_OPTIONS), 'hedge', place);
-  const { afterMs, maxExtra } = value as Partial<Record<keyof HedgeOptions, unknown>>;
-  const { fields } = HEDGE_OPTIONS;
-  return {
-    afterMs:
-      afterMs === 'auto' ? afterMs : readNumber(afterMs, fields.afterMs, 'hedge.afterMs', place),
-    maxExtra:
-      maxExtra === undefined
-        ? (fields.maxExtra.default as number)
-        : readNumber(maxExtra, fields.maxExtra, 'hedge.maxExtra', place),
-  };
 }
 
 /**
@@ -168,24 +105,20 @@ export function refuseUnsentHedge(
   );
 }
 
-/** Every steering option of `options`, checked as given at `place` (`primary`: the call's model). */
+/**
+ * Every steering option of `options`, checked as given at `place` (`primary`: the call's model).
+ * `secret`: the API key its client sends (or a function reading it), never quoted in a refusal —
+ * a key pasted as a key's name in `hedge` or `structuredOutput`. Give it wherever the options are
+ * read outside a client's call (a model's settings; an adapter's own check of a call's options):
+ * a client's call redacts its own key already.
+ */
 export function readSteering(
   options: SteeringOptions | undefined,
   place: SteeringPlace,
   primary?: string,
+  secret?: SecretSource,
 ): ReadSteering {
-  return {
-    fallbackModels: readFallbackModels(options?.fallbackModels, place, primary),
-    firstChunkTimeoutMs: readStallTimeout(
-      options?.firstChunkTimeoutMs,
-      'firstChunkTimeoutMs',
-      place,
-    ),
-    chunkTimeoutMs: readStallTimeout(options?.chunkTimeoutMs, 'chunkTimeoutMs', place),
-    hedge: readHedge(options?.hedge, place),
-    // (Read wherever it is given: a model's bad value is refused when the model is built.)
-    structuredOutputMethods: readStructuredOutput(options?.structuredOutput, place),
-  };
+  return keyKeptOut(secret, () => readSteeringValues(options, place, primary));
 }
 
 const STEERING_KEYS = optionKeys(STEERING_OPTIONS);
