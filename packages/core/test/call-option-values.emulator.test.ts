@@ -1,9 +1,9 @@
 /**
  * A call's option groups are checked by value on every call, steered or not, by the rules a
  * steered call and a model's settings use: a chat call that asks for no schema refuses a bad
- * `structuredOutput` or `hedge: null` before anything is sent rather than ignoring it, and so do
- * the catalog look-ups that take a chat call's options. `checkModel`'s own options are checked
- * by their kind (`anyOf: 'false'` would turn all-of into any-of).
+ * `structuredOutput` or `hedge: null` before anything is sent rather than ignoring it (the catalog
+ * look-ups refuse these keys as a chat call's: unknown-options.emulator.test.ts). `checkModel`'s
+ * own options are checked by their kind (`anyOf: 'false'` would turn all-of into any-of).
  */
 import { emulate } from '@infergate/emulator/testing';
 import { describe, expect, it } from 'vitest';
@@ -52,8 +52,6 @@ const ENTRIES: Record<
 > = {
   chat: (client, options) => client.chat(hi(), options),
   chatStream: (client, options) => client.chatStream(hi(), options),
-  models: (client, options) => client.models(options),
-  resolveModel: (client, options) => client.resolveModel('community/general', options),
 };
 
 describe("a call's option values, checked whether or not the call is steered", () => {

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { caught, emulate } from '@infergate/emulator/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { createGatewayClient, isGatewayError } from '../src/index';
+import { createGatewayClient, type GatewayEvent, isGatewayError } from '../src/index';
 import { clientOn, DEFAULT_KEYS, hi } from './helpers';
 
 const fault = (name: string) => ({ headers: { 'X-Emulator-Fault': name } });
@@ -34,6 +34,31 @@ describe('stream failures', () => {
     await expect(stream.result()).rejects.toBe(error);
     expect(emulator.counters.requests.chat).toBe(1);
     expect(emulator.counters.inflight[DEFAULT_KEYS.full] ?? 0).toBe(0);
+  });
+
+  it('a stream cut after its content: the attempt answered (its response ok), the call failed', async () => {
+    // (In process, the content and the cut come in one read: the body failed before its bytes
+    // were decoded; it was lost, not cut by us, so the attempt is not reported aborted.)
+    const events: GatewayEvent[] = [];
+    const cut = { fault: 'stream_cut', model: 'community/general', afterChunks: 3 } as const;
+    const gateway = await emulate({ scenario: { faults: [cut] } });
+    const client = clientOn(gateway, { onEvent: (event) => events.push(event) });
+    const stream = await client.chatStream(hi('community/general', 'one two three four five'));
+    const error = await caught(async () => {
+      for await (const _ of stream);
+    }, isGatewayError);
+    expect(error.code).toBe('stream_incomplete');
+    await client.budget.whenIdle();
+    // (The chat's; the gate's catalog read has its own.)
+    const response = events.find(
+      (event) => event.type === 'response' && event.operation === 'chat',
+    );
+    expect(response).toMatchObject({ ok: true });
+    expect(events.at(-1)).toMatchObject({
+      type: 'done',
+      ok: false,
+      error: { code: 'stream_incomplete' },
+    });
   });
 });
 

@@ -28,6 +28,7 @@ describe('BodyReadAhead', () => {
     const settled = vi.fn();
     const ahead = new BodyReadAhead(reader, undefined, new AbortController().signal, settled);
     await vi.waitFor(() => expect(settled).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    expect(settled).toHaveBeenCalledWith('whole');
     let bytes = 0;
     for (let chunk = await ahead.read(); !chunk.done; chunk = await ahead.read()) {
       bytes += chunk.value.byteLength;
@@ -62,7 +63,31 @@ describe('BodyReadAhead', () => {
     const ahead = new BodyReadAhead(stream.getReader(), undefined, controller.signal, settled);
     controller.abort('gone');
     expect(settled).toHaveBeenCalledTimes(1);
+    expect(settled).toHaveBeenCalledWith('cut');
     await expect(ahead.read()).rejects.toBe('gone');
+  });
+
+  it('a body that fails by itself settled as lost, not cut, its bytes before the failure kept', async () => {
+    let sent = false;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) return controller.error(new TypeError('terminated'));
+        sent = true;
+        controller.enqueue(new Uint8Array([1, 2, 3]));
+      },
+    });
+    const settled = vi.fn();
+    const ahead = new BodyReadAhead(
+      stream.getReader(),
+      undefined,
+      new AbortController().signal,
+      settled,
+    );
+    await vi.waitFor(() => expect(settled).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    // (A cut would tell the stream's events that the attempt was aborted before it answered.)
+    expect(settled).toHaveBeenCalledWith('lost');
+    expect((await ahead.read()).value).toEqual(new Uint8Array([1, 2, 3]));
+    await expect(ahead.read()).rejects.toThrow('terminated');
   });
 });
 

@@ -11,6 +11,12 @@ export const READ_AHEAD_HIGH_WATER_BYTES = 1024 * 1024;
  */
 export const READ_AHEAD_STALL_MS = 1000;
 
+/**
+ * How a body read ahead settled: `whole` (it came to its end), `cut` (we stopped it: an abort, a
+ * cancel, its bound passed) or `lost` (it failed by itself: the connection dropped mid-body).
+ */
+export type BodySettled = 'whole' | 'cut' | 'lost';
+
 /** How a body read ahead is bounded: its unread bytes. */
 export interface ReadAheadLimits {
   maxBufferedBytes: number;
@@ -31,8 +37,8 @@ export interface ReadAheadLimits {
 export class BodyReadAhead {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
   readonly #signal: AbortSignal;
-  /** Called once the body settled: `ended` when it came to its end by itself. */
-  readonly #onSettled: (ended: boolean) => void;
+  /** Called once the body settled, with how. */
+  readonly #onSettled: (how: BodySettled) => void;
   readonly #maxBuffered: number;
   readonly #overflow: () => unknown;
   #chunks: Uint8Array[] = [];
@@ -53,7 +59,7 @@ export class BodyReadAhead {
     reader: ReadableStreamDefaultReader<Uint8Array>,
     first: readonly Uint8Array[] | undefined,
     signal: AbortSignal,
-    onSettled: (ended: boolean) => void,
+    onSettled: (how: BodySettled) => void,
     limit: ReadAheadLimits = {
       maxBufferedBytes: Number.POSITIVE_INFINITY,
       overflow: () => new Error('read-ahead buffer overflow'),
@@ -83,7 +89,7 @@ export class BodyReadAhead {
   readonly #onAbort = (): void => {
     // Not every fetch errors the body on abort: cancel the read ourselves.
     this.#reader.cancel(this.#signal.reason).catch(() => {});
-    this.#settle('failed', this.#signal.reason);
+    this.#settle('failed', this.#signal.reason, 'cut');
   };
 
   async #pump(): Promise<void> {
@@ -104,7 +110,7 @@ export class BodyReadAhead {
             this.#head = 0;
             this.#buffered = 0;
             this.#reader.cancel().catch(() => {});
-            this.#settle('failed', this.#overflow());
+            this.#settle('failed', this.#overflow(), 'cut');
             return;
           }
           this.#notify();
@@ -118,7 +124,7 @@ export class BodyReadAhead {
         }
       }
     } catch (error) {
-      this.#settle('failed', error);
+      this.#settle('failed', error, 'lost');
     }
   }
 
@@ -145,13 +151,17 @@ export class BodyReadAhead {
     for (const wake of waiting) wake();
   }
 
-  #settle(state: 'ended' | 'failed' | 'cancelled', error?: unknown): void {
+  #settle(
+    state: 'ended' | 'failed' | 'cancelled',
+    error?: unknown,
+    how: BodySettled = state === 'ended' ? 'whole' : 'cut',
+  ): void {
     if (this.#state !== 'reading') return;
     this.#state = state;
     this.#error = error;
     this.#signal.removeEventListener('abort', this.#onAbort);
     this.#unpause();
-    this.#onSettled(state === 'ended');
+    this.#onSettled(how);
     this.#notify();
   }
 

@@ -122,11 +122,12 @@ export class GatewayChatStream implements ChatStream {
       reader,
       open.chunks,
       open.scope.signal,
-      (whole) => {
-        // A body cut before its end: the gateway counts the request until it sees the close.
-        open.release(!whole);
+      (how) => {
+        // A body we cut: the gateway counts the request until it sees the close. One lost by
+        // itself is no cut: its outcome is what its buffered bytes and its error say.
+        open.release(how === 'cut');
         open.scope.dispose();
-        if (!whole) ended();
+        if (how !== 'whole') ended();
       },
       {
         maxBufferedBytes: limit,
