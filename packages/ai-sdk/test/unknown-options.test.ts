@@ -189,6 +189,9 @@ describe('providerOptions.infergate', () => {
     [{ FIRST_CHUNK_TIMEOUT_MS: 500 }, 'did you mean `firstChunkTimeoutMs`?'],
     [{ structured_output: { methods: ['tools'] } }, 'did you mean `structuredOutput`?'],
     [{ timeout_ms: 5 }, 'a provider setting: pass it to `createGateway`'],
+    // Our settings with no request field of that name (`stream_options` is the wire's).
+    [{ stream_usage: false }, 'did you mean `streamUsage`?'],
+    [{ strict_json_schema: true }, 'did you mean `strictJsonSchema`?'],
   ])('refuses %o before any request (InvalidArgumentError)', async (infergate, message) => {
     const call = generateText({
       model: gateway()('community/general'),

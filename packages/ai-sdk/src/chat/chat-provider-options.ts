@@ -100,6 +100,12 @@ const ELSEWHERE: Readonly<Record<string, string>> = Object.fromEntries([
     key,
     'a model setting: pass it to the model factory (`infergate(modelId, { … })`)',
   ]),
+  // Settings of ours with no request field of that name: snake_case, they would be sent and do
+  // nothing (`reasoning_effort` is the wire field, and core refuses its steering options' own).
+  ...['streamUsage', 'strictJsonSchema'].map((key) => [
+    key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
+    `did you mean \`${key}\`?`,
+  ]),
 ]);
 
 /**
