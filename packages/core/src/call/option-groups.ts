@@ -168,7 +168,8 @@ export interface StructuredOutputOptions {
    * rule; `ChatResult.structured` unset, its hop `checked: false`) for a caller that validates it
    * with its own schema after core (the AI SDK: `ai` checks the caller's zod schema, which the JSON
    * Schema it sends may not carry whole). Every hop before the last is still checked and moved on
-   * from. An answer that is not JSON is refused either way. A call option only.
+   * from. An answer with no JSON where its method puts it is handed on too (its text as it came;
+   * a schema tool not called: empty). A call option only.
    */
   lastAnswer?: StructuredLastAnswer;
 }
