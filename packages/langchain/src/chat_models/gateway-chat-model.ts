@@ -71,12 +71,11 @@ import {
   type GatewayChatModelFields,
   LANGCHAIN_KEYS,
   LANGCHAIN_SERIALIZABLE_FIELDS,
-  OUR_CALL_OPTIONS,
   OUR_FIELDS,
   SERIALIZABLE_FIELDS,
   STEERING_KEYS,
 } from './gateway-chat-model-options';
-import { moveRequestFields } from './request-fields';
+import { refuseCallOptions } from './request-fields';
 import { structuredOutput } from './structured-output';
 
 const PROVIDER = 'infergate';
@@ -359,7 +358,8 @@ export class GatewayChatModel
     // converter is loaded at start, not on first use: LangChain's traced invocation params, read
     // synchronously before each call, convert the bound tools too.)
     convertToGatewayTools(tools, { strict: kwargs?.strict });
-    return this.withConfig({ ...moveRequestFields(kwargs), tools });
+    if (kwargs) refuseCallOptions(kwargs, 'bindTools options', true);
+    return this.withConfig({ ...kwargs, tools });
   }
 
   /**
@@ -597,15 +597,7 @@ export class GatewayChatModel
    * option is refused before the call waits in the queue or reads the catalog.
    */
   #callOptions(options: this['ParsedCallOptions']): ChatCallOptions {
-    refuseNearMisses(
-      options,
-      OUR_CALL_OPTIONS,
-      LANGCHAIN_KEYS,
-      'call options',
-      'call option',
-      CLIENT_OPTION_HINTS,
-    );
-    refuseChatOpenAINames(options, 'GatewayChatModel', 'call option');
+    refuseCallOptions(options, 'call options');
     const steering = resolveSteering(this, options);
     readSteering(steering, 'call option', this.model);
     const structuredOutput = this.#structuredOutput(options.structuredOutput);

@@ -9,6 +9,7 @@ import {
 } from '@infergate/core/internal';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { GatewayChatModelCallOptions } from '../chat_models/gateway-chat-model-options';
+import { requestFieldsOf } from '../chat_models/request-fields';
 import { convertToGatewayMessages } from './convert-to-gateway-messages';
 import { convertToGatewayTools } from './convert-to-gateway-tools';
 import { mapToolChoice } from './map-tool-choice';
@@ -78,7 +79,7 @@ function requestOptions(
 
 /**
  * The request fields core's builder has no name for: `modelKwargs` (the call's over the model's),
- * then the named ones over them (`logit_bias`, `user`, and the call's `stream_options` and
+ * then the call's snake_case request fields (`requestFieldsOf`), then the named ones over them (`logit_bias`, `user`, and the call's `stream_options` and
  * `parallel_tool_calls`). Without any of those, the model's `modelKwargs` as they are.
  */
 function extraFields(
@@ -87,8 +88,10 @@ function extraFields(
 ): Record<string, unknown> | undefined {
   const { logitBias, user } = settings;
   const { stream_options, parallel_tool_calls } = call;
+  const fields = requestFieldsOf(call);
   if (
     !call.modelKwargs &&
+    !fields &&
     stream_options === undefined &&
     parallel_tool_calls === undefined &&
     logitBias === undefined &&
@@ -99,6 +102,7 @@ function extraFields(
   return {
     ...settings.modelKwargs,
     ...call.modelKwargs,
+    ...fields,
     ...(stream_options !== undefined ? { stream_options } : {}),
     ...(parallel_tool_calls !== undefined ? { parallel_tool_calls } : {}),
     ...(logitBias !== undefined ? { logit_bias: logitBias } : {}),
