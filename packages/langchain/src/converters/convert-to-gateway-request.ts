@@ -63,7 +63,8 @@ function requestOptions(
     model: settings.model,
     messages,
     temperature: settings.temperature,
-    maxTokens: settings.maxTokens,
+    // -1 is "no limit", as `ChatOpenAI` reads it: no `max_tokens` sent.
+    maxTokens: settings.maxTokens === -1 ? undefined : settings.maxTokens,
     topP: settings.topP,
     seed: call.seed ?? settings.seed,
     frequencyPenalty: settings.frequencyPenalty,
