@@ -62,42 +62,15 @@ export function structuredOutput<RunOutput extends Record<string, unknown>>(
     );
   }
   const methods = methodsFor(config?.method, model.structuredOutput?.methods);
-  const definition = functionDefinition(schema);
-  // An OpenAI function definition: its `parameters` are the schema and its `name` the schema's
-  // name (a `name` in the config is said last and wins), on every method alike, since core may
-  // serve the schema another way than `method` asks for (its description is the schema's).
-  const given = definition ? definition.parameters : schema;
-  const named = definition ? { ...config, name: config?.name ?? definition.name } : config;
-  const jsonSchema = schemaToJson(given);
+  const jsonSchema = schemaToJson(schema);
   return new LazyRunnable(async () =>
     (await loadLaterParts()).structuredOutputRunnable<RunOutput>(model, {
-      schema: given,
+      schema,
       jsonSchema,
       methods,
-      config: named,
+      config,
     }),
   );
-}
-
-/**
- * `{ name, description?, parameters }`, the function definition `ChatOpenAI`'s `functionCalling`
- * takes, as its parameters schema (with the definition's description) and name; else undefined.
- * A JSON schema has no `name` string beside a `parameters` object.
- */
-function functionDefinition(
-  schema: unknown,
-): { name: string; parameters: Record<string, unknown> } | undefined {
-  if (typeof schema !== 'object' || schema === null) return undefined;
-  if (isInteropZodSchema(schema) || isSerializableSchema(schema)) return undefined;
-  const { name, description, parameters } = schema as Record<string, unknown>;
-  if (typeof name !== 'string' || typeof parameters !== 'object' || parameters === null) {
-    return undefined;
-  }
-  const withDescription =
-    typeof description === 'string' && !('description' in parameters)
-      ? { ...parameters, description }
-      : (parameters as Record<string, unknown>);
-  return { name, parameters: withDescription };
 }
 
 /**
