@@ -71,7 +71,10 @@ describe('refused per call and in bindTools, before any request', () => {
     const model = new GatewayChatModel('community/general', connection);
     const error = await caught(() => model.bindTools([], { think: true } as never), isGatewayError);
     expect(error.message).toMatch(/`think`.*modelKwargs: \{ think/);
-    // A call's options also carry LangGraph's own keys: an unknown camelCase key passes there.
-    await expect(model.invoke('hi', { think: true } as never)).resolves.toBeDefined();
+    // A call's options also carry LangGraph's own keys: an unknown camelCase key passes there,
+    // also one a letter off a short name of ours (`mode`, `node`: `model`).
+    for (const key of ['think', 'mode', 'node']) {
+      await expect(model.invoke('hi', { [key]: true } as never)).resolves.toBeDefined();
+    }
   });
 });

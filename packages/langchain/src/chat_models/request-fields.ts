@@ -54,8 +54,11 @@ for (const key of [...OUR_FIELDS, ...OUR_CALL_OPTIONS, 'maxRetries']) {
   }
 }
 
-/** The hinted names a near miss is looked for among (not the snake_case spellings). */
-const HINTED = Object.keys(CALL_HINTS).filter((key) => !key.includes('_'));
+/**
+ * The hinted names a near miss is looked for among: not the snake_case spellings, nor the short
+ * ones (`model`, `user`), whose near misses (`mode`, `node`) may be another library's keys.
+ */
+const HINTED = Object.keys(CALL_HINTS).filter((key) => !key.includes('_') && key.length > 5);
 
 /**
  * The rule for options given to a call (`invoke`, `stream`, `withConfig`) or bound by
