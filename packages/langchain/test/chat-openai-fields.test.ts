@@ -53,6 +53,13 @@ describe("ChatOpenAI's fields and call options", () => {
     ['verbosity', 'low', /modelKwargs: \{ verbosity/],
     ['reasoning', { effort: 'low' }, /use `reasoningEffort`/],
     ['openAIApiKey', 'sk-1', /use `apiKey`/],
+    ['supportsStrictToolCalling', true, /use `strict`/],
+    ['promptCacheRetention', '24h', /modelKwargs: \{ prompt_cache_retention/],
+    ['promptCacheOptions', { mode: 'explicit' }, /modelKwargs: \{ prompt_cache_options/],
+    ['__includeRawResponse', true, /raw body is not kept/],
+    ['organization', 'org-1', /no organization is sent/],
+    ['zdrEnabled', true, /chat completions only/],
+    ['prefixMessages', [], /messages first/],
   ])(
     "refuses ChatOpenAI's field %s at construction, saying what to use",
     async (key, value, hint) => {
@@ -73,6 +80,8 @@ describe("ChatOpenAI's fields and call options", () => {
     ['logprobs', true],
     ['maxCompletionTokens', 10],
     ['service_tier', 'flex'],
+    ['promptCacheRetention', '24h'],
+    ['functions', []],
   ])(
     "refuses ChatOpenAI's %s as a call option (invoke and withConfig), before any request",
     async (key, value) => {
@@ -90,4 +99,21 @@ describe("ChatOpenAI's fields and call options", () => {
       expect(bodies).toHaveLength(0);
     },
   );
+
+  it("refuses ChatOpenAI's `options` call option (OpenAI's request options), naming ours", async () => {
+    const { connection, bodies } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const options = { options: { headers: { 'x-request-tag': 'tenant-42' } } };
+    for (const run of [
+      () => model.invoke('hi', options as never),
+      () => model.withConfig(options as never).invoke('hi'),
+      () => model.bindTools([], options as never).invoke('hi'),
+    ]) {
+      const error = await thrown(run);
+      expect(error.code).toBe('invalid_request_error');
+      expect(error.field).toBe('options');
+      expect(error.message).toMatch(/call options `headers`/);
+    }
+    expect(bodies).toHaveLength(0);
+  });
 });

@@ -113,6 +113,41 @@ describe('withStructuredOutput: what is sent', () => {
     expect(bodies[1]?.tool_choice).toEqual({ type: 'function', function: { name: 'person' } });
   });
 
+  it.each([
+    ['functionCalling', 'tools'],
+    ['jsonSchema', 'json_schema'],
+    [undefined, 'json_schema'],
+  ] as const)(
+    'an OpenAI function definition (method %s): its parameters are the schema, its name the name',
+    async (method, way) => {
+      const { bodies, connection } = await recordingGateway();
+      const model = new GatewayChatModel('community/general', connection);
+      const definition = {
+        name: 'get_person',
+        description: 'A person',
+        parameters: {
+          type: 'object',
+          properties: { name: { type: 'string' } },
+          required: ['name'],
+        },
+      };
+      const person = await model
+        .withStructuredOutput(definition, method ? { method } : undefined)
+        .invoke('describe "Ada"');
+      expect(person).toEqual({ name: 'Ada' });
+      expect(wireMethod(bodies[0])).toBe(way);
+      const body = bodies[0] as {
+        tools?: { function: Record<string, unknown> }[];
+        response_format?: { json_schema: Record<string, unknown> };
+      };
+      const sent = way === 'tools' ? body.tools?.[0]?.function : body.response_format?.json_schema;
+      expect(sent).toMatchObject({ name: 'get_person', description: 'A person' });
+      expect(sent?.[way === 'tools' ? 'parameters' : 'schema']).toMatchObject(
+        definition.parameters,
+      );
+    },
+  );
+
   it("the model's structuredOutput.methods pins the ways; a method it leaves out is refused at once", async () => {
     const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', {

@@ -63,6 +63,7 @@ describe('usage_metadata', () => {
           output_tokens: 10,
           total_tokens: 1210,
           input_token_details: { cache_read: 0, cache_creation: 1100 },
+          output_token_details: {},
         });
       }
     },
@@ -75,6 +76,8 @@ describe('usage_metadata', () => {
       input_tokens: 4,
       output_tokens: 0,
       total_tokens: 4,
+      input_token_details: {},
+      output_token_details: {},
     });
   });
 
@@ -93,6 +96,7 @@ describe('usage_metadata', () => {
     expect((await model.invoke('hi')).usage_metadata).toEqual({
       input_tokens: 10,
       ...counts,
+      input_token_details: {},
       output_token_details: { reasoning: 20 },
     });
   });
@@ -112,10 +116,28 @@ describe('usage_metadata', () => {
 
   it('a lone count is kept: a total alone stays the total', async () => {
     const model = new GatewayChatModel('community/general', await answering({ total_tokens: 7 }));
-    const counts = { input_tokens: 0, output_tokens: 0, total_tokens: 7 };
+    const counts = {
+      input_tokens: 0,
+      output_tokens: 0,
+      total_tokens: 7,
+      input_token_details: {},
+      output_token_details: {},
+    };
     expect((await model.invoke('hi')).usage_metadata).toEqual(counts);
     const chunks = await chunksOf(model.stream('hi'));
     expect(chunks.at(-1)?.usage_metadata).toEqual(counts);
+  });
+
+  it('no details counted: invoke gives `{}` details as the joined stream does (cache_read reads, never throws)', async () => {
+    const usage = { prompt_tokens: 2, completion_tokens: 3, total_tokens: 5 };
+    const model = new GatewayChatModel('community/general', await answering(usage));
+    const invoked = (await model.invoke('hi')).usage_metadata;
+    const chunks = await chunksOf(model.stream('hi'));
+    const joined = chunks.reduce((whole, chunk) => whole.concat(chunk)).usage_metadata;
+    expect(invoked).toEqual(joined);
+    expect(invoked?.input_token_details).toEqual({});
+    expect(invoked?.output_token_details).toEqual({});
+    expect(invoked?.input_token_details?.cache_read).toBeUndefined();
   });
 });
 

@@ -24,9 +24,21 @@ const NOT_TAKEN: Readonly<Record<string, string>> = {
   prediction: AS_KWARGS('prediction'),
   service_tier: AS_KWARGS('service_tier'),
   promptCacheKey: AS_KWARGS('prompt_cache_key'),
+  promptCacheRetention: AS_KWARGS('prompt_cache_retention'),
+  promptCacheOptions: AS_KWARGS('prompt_cache_options'),
+  supportsStrictToolCalling: 'use `strict` (a call option, or `bindTools(tools, { strict })`)',
+  __includeRawResponse: "the gateway's answer is read into the message; its raw body is not kept",
+  prefixMessages: 'put the messages first in the input',
+  functions: 'use `bindTools` (or the `tools` call option)',
+  organization: "the gateway's key chooses the account: no organization is sent",
   openAIApiKey: 'use `apiKey`',
   configuration: 'use `baseURL`, `headers` and `fetch`',
+  // OpenAI's request options (`headers`, `timeout`, `maxRetries`, …): ours are call options of their own.
+  options: 'use the call options `headers`, `timeout`, `maxRetries` and `signal`',
   useResponsesApi: 'the gateway serves chat completions only',
+  zdrEnabled: 'the gateway serves chat completions only',
+  completions: 'the gateway serves chat completions only',
+  responses: 'the gateway serves chat completions only',
 };
 
 /**

@@ -37,7 +37,7 @@ import type { ChatModelStreamEvent } from '@langchain/core/language_models/event
 import type { ModelProfile } from '@langchain/core/language_models/profile';
 import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
-import type { Runnable, RunnableConfig } from '@langchain/core/runnables';
+import { mergeConfigs, type Runnable, type RunnableConfig } from '@langchain/core/runnables';
 import { AsyncCaller } from '@langchain/core/utils/async_caller';
 import type { SerializableSchema } from '@langchain/core/utils/standard_schema';
 import type { InteropZodType } from '@langchain/core/utils/types';
@@ -71,12 +71,11 @@ import {
   type GatewayChatModelFields,
   LANGCHAIN_KEYS,
   LANGCHAIN_SERIALIZABLE_FIELDS,
-  OUR_CALL_OPTIONS,
   OUR_FIELDS,
   SERIALIZABLE_FIELDS,
   STEERING_KEYS,
 } from './gateway-chat-model-options';
-import { moveRequestFields } from './request-fields';
+import { refuseCallOptions } from './request-fields';
 import { structuredOutput } from './structured-output';
 
 const PROVIDER = 'infergate';
@@ -179,7 +178,11 @@ export class GatewayChatModel
    */
   #apiKey: string | undefined;
   readonly #client: GatewayClient;
-  readonly #gate: ChatModelCapabilityGate;
+  #gate: ChatModelCapabilityGate;
+  /** The fields as given, for `withConfig`'s copy. */
+  readonly #fields: GatewayChatModelFields;
+  /** Call options a `withConfig` (or `bindTools`) bound: under each call's own. */
+  #defaults: Partial<GatewayChatModelCallOptions> = {};
   /** Built by `create`, which read the catalog first (so `profile` was known from the start). */
   #warmed = false;
 
@@ -251,6 +254,7 @@ export class GatewayChatModel
     this.#client = resolveClient(fields, 'new GatewayChatModel');
     this.#gate = new ChatModelCapabilityGate(this.#client, this);
     this.#apiKey = fields.apiKey;
+    this.#fields = fields;
     if (this.streaming && this.#checksWhenBuilt) {
       this.#gate.assertKnown(['streaming'], 'streaming: true');
     }
@@ -348,10 +352,41 @@ export class GatewayChatModel
     return { model_name: this.model, ...this.invocationParams() };
   }
 
+  /**
+   * The same model with `config` as its call options' defaults (each call's own over them), as
+   * `ChatOpenAI`'s `withConfig` does: still a chat model, so `bindTools`, `withStructuredOutput`,
+   * `profile` and another `withConfig` work on it. It shares this model's client and capability
+   * gate (what `profile` has learnt).
+   */
+  override withConfig(config: Partial<GatewayChatModelCallOptions>): GatewayChatModel {
+    const copy = new GatewayChatModel(withSharedClient(this.#fields, this.#client));
+    copy.#apiKey = this.#apiKey;
+    copy.#gate = this.#gate;
+    copy.#warmed = this.#warmed;
+    copy.#defaults = { ...this.#defaults, ...config };
+    return copy;
+  }
+
+  override invoke(
+    input: BaseLanguageModelInput,
+    options?: Partial<GatewayChatModelCallOptions>,
+  ): Promise<AIMessageChunk> {
+    return super.invoke(input, this.#withDefaults(options));
+  }
+
+  /** The bound defaults under the call's options, joined as LangChain joins configs. */
+  #withDefaults(
+    options: Partial<GatewayChatModelCallOptions> | undefined,
+  ): Partial<GatewayChatModelCallOptions> | undefined {
+    return Object.keys(this.#defaults).length === 0
+      ? options
+      : (mergeConfigs(this.#defaults, options) as Partial<GatewayChatModelCallOptions>);
+  }
+
   override bindTools(
     tools: BindToolsInput[],
     kwargs?: Partial<GatewayChatModelCallOptions>,
-  ): Runnable<BaseLanguageModelInput, AIMessageChunk, GatewayChatModelCallOptions> {
+  ): GatewayChatModel {
     // Not checked here: the call's fallback list may come later (`invoke`'s options, or a
     // `withConfig` that `createAgent` binds over): core's gate checks the tools at each call,
     // against the model's known capabilities, and walks a list to a model with tools.
@@ -359,7 +394,8 @@ export class GatewayChatModel
     // converter is loaded at start, not on first use: LangChain's traced invocation params, read
     // synchronously before each call, convert the bound tools too.)
     convertToGatewayTools(tools, { strict: kwargs?.strict });
-    return this.withConfig({ ...moveRequestFields(kwargs), tools });
+    if (kwargs) refuseCallOptions(kwargs, 'bindTools options', true);
+    return this.withConfig({ ...kwargs, tools });
   }
 
   /**
@@ -462,8 +498,9 @@ export class GatewayChatModel
   ): AsyncGenerator<AIMessageChunk> {
     // LangChain reads one chunk ahead: leaving aborts that read (the model may be silent for
     // long) and the request now.
-    return withCallerSignal(options?.signal, (signal) =>
-      super._streamIterator(input, { ...options, signal }),
+    const merged = this.#withDefaults(options);
+    return withCallerSignal(merged?.signal, (signal) =>
+      super._streamIterator(input, { ...merged, signal }),
     );
   }
 
@@ -597,15 +634,7 @@ export class GatewayChatModel
    * option is refused before the call waits in the queue or reads the catalog.
    */
   #callOptions(options: this['ParsedCallOptions']): ChatCallOptions {
-    refuseNearMisses(
-      options,
-      OUR_CALL_OPTIONS,
-      LANGCHAIN_KEYS,
-      'call options',
-      'call option',
-      CLIENT_OPTION_HINTS,
-    );
-    refuseChatOpenAINames(options, 'GatewayChatModel', 'call option');
+    refuseCallOptions(options, 'call options');
     const steering = resolveSteering(this, options);
     readSteering(steering, 'call option', this.model);
     const structuredOutput = this.#structuredOutput(options.structuredOutput);

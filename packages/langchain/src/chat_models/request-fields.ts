@@ -1,16 +1,17 @@
 // docs/gateway-protocol.md §4.1 (unknown request fields reach the model server unchanged).
-import { refuseNearMisses } from '@infergate/core/internal';
+import { closeMatches, refuseNearMisses } from '@infergate/core/internal';
+import { refuseChatOpenAINames } from './chat-openai-names';
 import {
   CLIENT_OPTION_HINTS,
-  type GatewayChatModelCallOptions,
   LANGCHAIN_KEYS,
   OUR_CALL_OPTIONS,
+  OUR_FIELDS,
 } from './gateway-chat-model-options';
 
 /**
  * Call options that LangChain, LangGraph or this model read themselves, and the structured-output
- * options `createAgent` sets for other providers (`outputConfig`, `responseSchema`): `bindTools`
- * never sends these as request fields.
+ * options `createAgent` sets for other providers (`outputConfig`, `responseSchema`): never sent
+ * as request fields.
  */
 const NOT_REQUEST_FIELDS = new Set([
   ...LANGCHAIN_KEYS,
@@ -20,29 +21,76 @@ const NOT_REQUEST_FIELDS = new Set([
   'responseSchema',
 ]);
 
+const snake = (key: string) => key.replace(/[A-Z]/g, (upper) => `_${upper.toLowerCase()}`);
+
+/** The model's settings sent under a wire name (`maxTokens` → `max_tokens`). */
+const SENT = [
+  'temperature',
+  'maxTokens',
+  'topP',
+  'frequencyPenalty',
+  'presencePenalty',
+  'logitBias',
+  'user',
+];
+
 /**
- * `bindTools` kwargs that are no call option (`parallel_tool_calls`, createAgent's
- * `modelSettings`, …) become request fields, over any `modelKwargs` bound with them. Only bound
- * kwargs are forwarded: `invoke` options also carry LangGraph's whole config.
+ * What a call's options refuse, each with where it goes: core's client options, the model's own
+ * settings (a call would drop them: LangChain keeps unknown keys), and our names spelled in
+ * snake_case where that is no wire name (`model_kwargs`, `api_key`: else sent as request fields).
+ * A call's `apiKey` is left alone: ignored, as by `ChatOpenAI`.
  */
-export function moveRequestFields(
-  kwargs: Partial<GatewayChatModelCallOptions> | undefined,
-): Partial<GatewayChatModelCallOptions> {
-  if (!kwargs) return {};
-  // A near miss of one of ours (`fallbackModel`) is refused, not sent as a request field.
-  refuseNearMisses(
-    kwargs,
-    OUR_CALL_OPTIONS,
-    [...NOT_REQUEST_FIELDS],
-    'bindTools options',
-    'call option',
-    CLIENT_OPTION_HINTS,
+const CALL_HINTS: Record<string, string> = { ...CLIENT_OPTION_HINTS };
+for (const key of OUR_FIELDS) {
+  if (NOT_REQUEST_FIELDS.has(key) || key === 'apiKey') continue;
+  CALL_HINTS[key] = SENT.includes(key)
+    ? `a model setting: give it to the model, or per call \`modelKwargs: { ${snake(key)}: … }\``
+    : 'a model setting: give it to the model (`new GatewayChatModel({ … })`)';
+}
+for (const key of [...OUR_FIELDS, ...OUR_CALL_OPTIONS, 'maxRetries']) {
+  const spelled = snake(key);
+  if (spelled !== key && !SENT.includes(key) && key !== 'reasoningEffort') {
+    CALL_HINTS[spelled] = `did you mean \`${key}\`?`;
+  }
+}
+
+/**
+ * The hinted names a near miss is looked for among: not the snake_case spellings, nor the short
+ * ones (`model`, `user`), whose near misses (`mode`, `node`) may be another library's keys.
+ */
+const HINTED = Object.keys(CALL_HINTS).filter((key) => !key.includes('_') && key.length > 5);
+
+/**
+ * The rule for options given to a call (`invoke`, `stream`, `withConfig`) or bound by
+ * `bindTools`: a snake_case key that is not ours or LangChain's is a request field (sent by
+ * `requestFieldsOf`); a near miss of ours, a hinted key (one above) or a near miss of one is
+ * refused, as is a ChatOpenAI name we do not take. `bindTools` takes only the user's kwargs, so
+ * there any other key (`think`) is refused too, pointing to `modelKwargs`; a call's options also
+ * carry LangGraph's own keys, which pass.
+ */
+export function refuseCallOptions(options: object, where: string, bound = false): void {
+  refuseNearMisses(options, OUR_CALL_OPTIONS, LANGCHAIN_KEYS, where, 'call option', CALL_HINTS);
+  refuseChatOpenAINames(options, 'GatewayChatModel', 'call option');
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined || key.includes('_') || NOT_REQUEST_FIELDS.has(key)) continue;
+    if (key === 'apiKey') continue;
+    const [near] = closeMatches(key, HINTED, 1, false);
+    const hint = near
+      ? `did you mean \`${near}\`? (${CALL_HINTS[near]})`
+      : bound &&
+        `not a call option: send a request field in snake_case, or with \`modelKwargs: { ${key}: … }\``;
+    if (hint) refuseNearMisses({ [key]: value }, [], [], where, 'call option', { [key]: hint });
+  }
+}
+
+/**
+ * A call's request fields: its snake_case keys that are none of ours or LangChain's
+ * (`max_tokens`, `top_k`, createAgent's `modelSettings`), bound or given, each kept on its own so
+ * that a call's `modelKwargs` (which LangChain puts in place of a bound one) drops none of them.
+ */
+export function requestFieldsOf(options: object): Record<string, unknown> | undefined {
+  const fields = Object.entries(options).filter(
+    ([key, value]) => value !== undefined && key.includes('_') && !NOT_REQUEST_FIELDS.has(key),
   );
-  const fields = Object.entries(kwargs).filter(
-    ([key, value]) => value !== undefined && !NOT_REQUEST_FIELDS.has(key),
-  );
-  if (fields.length === 0) return kwargs;
-  const options: Record<string, unknown> = { ...kwargs };
-  for (const [key] of fields) delete options[key];
-  return { ...options, modelKwargs: { ...kwargs.modelKwargs, ...Object.fromEntries(fields) } };
+  return fields.length > 0 ? Object.fromEntries(fields) : undefined;
 }

@@ -57,7 +57,17 @@ export function structuredOutputRunnable<RunOutput extends Record<string, unknow
   model: StructuredOutputModel,
   parts: StructuredOutputParts,
 ): StructuredOutputRunnable<RunOutput> {
-  const { schema, jsonSchema, config } = parts;
+  // An OpenAI function definition: its `parameters` are the schema and its `name` the schema's
+  // name (a `name` in the config is said last and wins), on every method alike, since core may
+  // serve the schema another way than `method` asks for (its description is the schema's).
+  const definition = functionDefinition(parts.schema);
+  const { schema, jsonSchema, config } = definition
+    ? {
+        schema: definition.parameters,
+        jsonSchema: definition.parameters,
+        config: { ...parts.config, name: parts.config?.name ?? definition.name },
+      }
+    : parts;
   const title = typeof jsonSchema.title === 'string' ? jsonSchema.title : undefined;
   const name = config?.name ?? (title && SCHEMA_NAME.test(title) ? title : 'extract');
   const description = getSchemaDescription(schema as Record<string, unknown>);
@@ -150,4 +160,25 @@ class StructuredOutputCall<RunOutput> extends Runnable<BaseLanguageModelInput, R
       structuredOutput: { ...this.#option, ...call },
     } as Partial<RunnableConfig>;
   }
+}
+
+/**
+ * `{ name, description?, parameters }`, the function definition `ChatOpenAI`'s `functionCalling`
+ * takes, as its parameters schema (with the definition's description) and name; else undefined.
+ * A JSON schema has no `name` string beside a `parameters` object.
+ */
+function functionDefinition(
+  schema: unknown,
+): { name: string; parameters: Record<string, unknown> } | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  if (isInteropZodSchema(schema) || isSerializableSchema(schema)) return undefined;
+  const { name, description, parameters } = schema as Record<string, unknown>;
+  if (typeof name !== 'string' || typeof parameters !== 'object' || parameters === null) {
+    return undefined;
+  }
+  const withDescription =
+    typeof description === 'string' && !('description' in parameters)
+      ? { ...parameters, description }
+      : (parameters as Record<string, unknown>);
+  return { name, parameters: withDescription };
 }

@@ -73,6 +73,8 @@ describe('convertChatResult', () => {
       input_tokens: 2,
       output_tokens: 5,
       total_tokens: 7,
+      input_token_details: {},
+      output_token_details: {},
     });
   });
 

@@ -9,6 +9,7 @@ import {
 } from '@infergate/core/internal';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { GatewayChatModelCallOptions } from '../chat_models/gateway-chat-model-options';
+import { requestFieldsOf } from '../chat_models/request-fields';
 import { convertToGatewayMessages } from './convert-to-gateway-messages';
 import { convertToGatewayTools } from './convert-to-gateway-tools';
 import { mapToolChoice } from './map-tool-choice';
@@ -62,7 +63,8 @@ function requestOptions(
     model: settings.model,
     messages,
     temperature: settings.temperature,
-    maxTokens: settings.maxTokens,
+    // -1 is "no limit", as `ChatOpenAI` reads it: no `max_tokens` sent.
+    maxTokens: settings.maxTokens === -1 ? undefined : settings.maxTokens,
     topP: settings.topP,
     seed: call.seed ?? settings.seed,
     frequencyPenalty: settings.frequencyPenalty,
@@ -78,7 +80,7 @@ function requestOptions(
 
 /**
  * The request fields core's builder has no name for: `modelKwargs` (the call's over the model's),
- * then the named ones over them (`logit_bias`, `user`, and the call's `stream_options` and
+ * then the call's snake_case request fields (`requestFieldsOf`), then the named ones over them (`logit_bias`, `user`, and the call's `stream_options` and
  * `parallel_tool_calls`). Without any of those, the model's `modelKwargs` as they are.
  */
 function extraFields(
@@ -87,8 +89,10 @@ function extraFields(
 ): Record<string, unknown> | undefined {
   const { logitBias, user } = settings;
   const { stream_options, parallel_tool_calls } = call;
+  const fields = requestFieldsOf(call);
   if (
     !call.modelKwargs &&
+    !fields &&
     stream_options === undefined &&
     parallel_tool_calls === undefined &&
     logitBias === undefined &&
@@ -99,6 +103,7 @@ function extraFields(
   return {
     ...settings.modelKwargs,
     ...call.modelKwargs,
+    ...fields,
     ...(stream_options !== undefined ? { stream_options } : {}),
     ...(parallel_tool_calls !== undefined ? { parallel_tool_calls } : {}),
     ...(logitBias !== undefined ? { logit_bias: logitBias } : {}),

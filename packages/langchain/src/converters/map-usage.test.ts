@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { mapUsage } from './map-usage';
 
 describe('mapUsage', () => {
-  it('maps the counts and adds a missing total', () => {
+  it('maps the counts and adds a missing total; the details are `{}` when none was counted', () => {
     expect(mapUsage({ prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 })).toEqual({
       input_tokens: 3,
       output_tokens: 2,
       total_tokens: 5,
+      input_token_details: {},
+      output_token_details: {},
     });
     expect(mapUsage({ prompt_tokens: 3, completion_tokens: 2 } as never)).toMatchObject({
       total_tokens: 5,
@@ -47,6 +49,7 @@ describe('mapUsage', () => {
       output_tokens: 10,
       total_tokens: 1210,
       input_token_details: details,
+      output_token_details: {},
     });
   });
 
@@ -58,7 +61,12 @@ describe('mapUsage', () => {
       { input_token_details: { cache_read: 4, audio: 12 } },
       { output_token_details: { reasoning: 2, audio: 9 } },
     ],
-    [{ audio_tokens: 12 }, undefined, { input_token_details: { audio: 12 } }, {}],
+    [
+      { audio_tokens: 12 },
+      undefined,
+      { input_token_details: { audio: 12 } },
+      { output_token_details: {} },
+    ],
   ])('reports audio tokens (prompt details %j)', (prompt, completion, input, output) => {
     const usage = { prompt_tokens: 30, completion_tokens: 20, total_tokens: 50 };
     const details = { prompt_tokens_details: prompt, completion_tokens_details: completion };

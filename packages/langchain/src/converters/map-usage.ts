@@ -21,28 +21,24 @@ export function mapUsage(usage: Usage | null | undefined): UsageMetadata | undef
     output_tokens: output,
     total_tokens: counts.totalTokens ?? input + output,
   };
-  const inputDetails = sent({
+  // The details always, `{}` when none was counted, as LangChain's stream joins them and as
+  // `ChatOpenAI`'s invoke gives them: `usage_metadata.input_token_details.cache_read` reads on every path.
+  metadata.input_token_details = sent({
     cache_read: counts.cachedInputTokens,
     cache_creation: counts.cacheWriteTokens,
     audio: counts.inputAudioTokens,
   });
-  if (inputDetails) metadata.input_token_details = inputDetails;
-  const outputDetails = sent({
+  metadata.output_token_details = sent({
     reasoning: counts.reasoningTokens,
     audio: counts.outputAudioTokens,
   });
-  if (outputDetails) metadata.output_token_details = outputDetails;
   return metadata;
 }
 
-/** The details that were counted (the others left out); undefined when none was. */
-function sent<T extends Record<string, number | undefined>>(details: T): T | undefined {
-  let some = false;
-  for (const key in details) {
-    if (details[key] === undefined) delete details[key];
-    else some = true;
-  }
-  return some ? details : undefined;
+/** The details that were counted (the others left out). */
+function sent<T extends Record<string, number | undefined>>(details: T): T {
+  for (const key in details) if (details[key] === undefined) delete details[key];
+  return details;
 }
 
 /**

@@ -1,0 +1,67 @@
+// `withConfig` (and so `bindTools`) gives the same model with the options as defaults, as
+// `ChatOpenAI`'s does: still a chat model, so `bindTools`, `withStructuredOutput`, `profile` and
+// another `withConfig` work on it, each call's own options over the bound ones.
+import { tool } from '@langchain/core/tools';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { GatewayChatModel } from '../src/index';
+import { recordingGateway } from './helpers';
+
+const weather = tool(async ({ city }) => `sunny in ${city}`, {
+  name: 'get_weather',
+  description: 'The weather in a city',
+  schema: z.object({ city: z.string() }),
+});
+const clock = tool(async () => 'noon', {
+  name: 'get_time',
+  description: 'The time',
+  schema: z.object({}),
+});
+
+const toolNames = (body: Record<string, unknown> | undefined) =>
+  (body?.tools as { function: { name: string } }[] | undefined)?.map((t) => t.function.name);
+
+describe('withConfig returns the model', () => {
+  it('withConfig(...).bindTools(...), bindTools(a).bindTools(b): the tools are sent, the bound tags traced', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const tags: (string[] | undefined)[] = [];
+    const callbacks = [
+      {
+        handleChatModelStart(...args: unknown[]) {
+          tags.push(args[5] as string[] | undefined);
+        },
+      },
+    ];
+    const message = await model
+      .withConfig({ tags: ['bound'] })
+      .bindTools([weather])
+      .invoke('call get_weather for "Paris"', { callbacks, tags: ['call'] });
+    expect(message.tool_calls?.map((call) => call.name)).toEqual(['get_weather']);
+    expect(toolNames(bodies[0])).toEqual(['get_weather']);
+    expect(tags[0]).toEqual(expect.arrayContaining(['bound', 'call']));
+    // As ChatOpenAI's: the later bindTools' tools replace the earlier's.
+    await model.bindTools([weather]).bindTools([clock]).invoke('call get_time');
+    expect(toolNames(bodies[1])).toEqual(['get_time']);
+  });
+
+  it('withConfig(...).withStructuredOutput(zod) returns the checked object; the call over the bound', async () => {
+    const { bodies, connection } = await recordingGateway();
+    const model = new GatewayChatModel('community/general', connection);
+    const City = z.object({ city: z.string() });
+    const bound = model.withConfig({ seed: 1, tags: ['bound'] });
+    expect(await bound.withStructuredOutput(City).invoke('describe "Paris"')).toEqual({
+      city: 'Paris',
+    });
+    await bound.invoke('hi', { seed: 2 });
+    await bound.withConfig({ seed: 3 }).invoke('hi');
+    expect(bodies.map((body) => body.seed)).toEqual([1, 2, 3]);
+  });
+
+  it("withConfig(...).profile is the model's", async () => {
+    const { connection } = await recordingGateway();
+    const model = await GatewayChatModel.create('community/general', connection);
+    expect(model.withConfig({ tags: ['x'] }).profile).toEqual(model.profile);
+    expect(model.withConfig({ tags: ['x'] }).profile.toolCalling).toBe(true);
+  });
+});
