@@ -43,7 +43,7 @@ export {
   thoughtSignatureOf,
   toolCallOf,
 } from './chat/tool-call-extra';
-export { apiKeyOrEnv, settingsFound } from './client/options';
+export { apiKeyOrEnv, normalizeBaseURL, settingsFound } from './client/options';
 export { withSettingNames } from './client/setting-names';
 export { encodeBase64 } from './encoding/base64-bytes';
 export { utf8ByteLength } from './encoding/utf8';

@@ -48,7 +48,7 @@ describe('refused per call and in bindTools, before any request', () => {
     [{ maxTokens: 5 }, 'maxTokens', /model setting.*modelKwargs: \{ max_tokens/],
     [{ sendReasoning: true }, 'sendReasoning', /model setting/],
     [{ capabilities: ['chat'] }, 'capabilities', /model setting/],
-    [{ timeoutMS: 1 }, 'timeoutMS', /did you mean `timeoutMs`\? \(use `timeout`\)/],
+    [{ timeoutMS: 1 }, 'timeoutMS', /did you mean `timeoutMs`\? \(?use `timeout`/],
   ])('%o', async (options, key, message) => {
     const { bodies, connection } = await recordingGateway();
     const model = new GatewayChatModel('community/general', connection);

@@ -72,4 +72,18 @@ describe('a shared client with connection fields it would ignore is refused, nam
     expect(model.baseURL).toBe(client.baseURL);
     expect(gateway.counters.requests.chat).toBe(1);
   });
+
+  it.each([
+    ['without /v1', (url: string) => url.replace(/\/v1$/, '')],
+    ['with a trailing slash', (url: string) => `${url}/`],
+  ])("the client's own base URL written %s is no contradiction either", async (_, written) => {
+    const { gateway, client } = await clientAndOther();
+    const model = new GatewayChatModel({
+      model: 'community/general',
+      client,
+      baseURL: written(client.baseURL),
+    });
+    expect((await model.invoke('hi')).text).toBe('Echo: hi');
+    expect(gateway.counters.requests.chat).toBe(1);
+  });
 });

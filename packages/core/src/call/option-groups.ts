@@ -485,8 +485,10 @@ export function refuseNearMisses(
       throw unknownOptionError(key, [option], where, place, hint, keyOf(given));
     }
     // By edit distance only: a field of theirs inside one of ours (`stream`, `streamUsage`) passes.
-    // A near miss of a name that belongs elsewhere (`apikey`) is named with where it goes.
-    const [near] = closeMatches(key, [...ours, ...Object.keys(hints)], 1, false);
+    // A near miss of a name that belongs elsewhere (`apikey`) is named with where it goes; not of
+    // a short one, a letter off other words (`mode`, `node`: LangGraph's keys, not `model`).
+    const elsewhere = Object.keys(hints).filter((name) => name.length > 5);
+    const [near] = closeMatches(key, [...ours, ...elsewhere], 1, false);
     if (near !== undefined) {
       const hint = ours.includes(near) ? {} : { [key]: `did you mean \`${near}\`? ${hints[near]}` };
       throw unknownOptionError(key, ours, where, place, hint, keyOf(given));

@@ -11,9 +11,11 @@ import {
   type StructuredOutputOptions,
 } from '@infergate/core';
 import {
+  apiKeyOrEnv,
   callEndedError,
   capabilitiesOf,
   checkCapabilities,
+  keyKeptOut,
   planChatCall,
   readCapabilityList,
   readFlags,
@@ -214,18 +216,22 @@ export class GatewayChatModel
     }
     // Strict with ours, never with LangChain's: a near miss of one of our fields is refused. The
     // fields are never sent, so `base_url` / `api_key` are near misses too (not wire names).
-    refuseNearMisses(
-      fields,
-      OUR_FIELDS,
-      LANGCHAIN_KEYS,
-      'new GatewayChatModel',
-      'model setting',
-      CLIENT_OPTION_HINTS,
-      false,
-    );
-    refuseChatOpenAINames(fields, 'new GatewayChatModel', 'model setting');
-    // Core's reader: a list, else refused (`'chat'` is not spread into its letters).
-    const capabilities = readCapabilityList(fields.capabilities, 'model setting');
+    // (The key, pasted by mistake as a key's name at any depth, is never quoted in a refusal.)
+    const secret = () => apiKeyOrEnv(typeof fields.apiKey === 'string' ? fields.apiKey : undefined);
+    const capabilities = keyKeptOut(secret, () => {
+      refuseNearMisses(
+        fields,
+        OUR_FIELDS,
+        LANGCHAIN_KEYS,
+        'new GatewayChatModel',
+        'model setting',
+        CLIENT_OPTION_HINTS,
+        false,
+      );
+      refuseChatOpenAINames(fields, 'new GatewayChatModel', 'model setting');
+      // Core's reader: a list, else refused (`'chat'` is not spread into its letters).
+      return readCapabilityList(fields.capabilities, 'model setting');
+    });
     super(typeof model === 'string' ? { ...fields, model } : fields);
     if (typeof model !== 'string' || model === '') {
       throw configurationError('GatewayChatModel needs a model id (the `model` field)');
@@ -247,7 +253,7 @@ export class GatewayChatModel
     this.capabilities = capabilities && [...capabilities];
     this.acceptsContentParts = fields.acceptsContentParts ?? true;
     // Core's one reader: a bad list, timeout or flag is refused here (configuration_error).
-    const steering = readSteering(fields, 'model setting', model);
+    const steering = readSteering(fields, 'model setting', model, secret);
     this.fallbackModels = steering.fallbackModels && [...steering.fallbackModels];
     readFlags(fields, ['sendReasoning', 'acceptsContentParts', 'streamUsage'], 'model setting');
     this.streamUsage = fields.streamUsage;
@@ -634,10 +640,16 @@ export class GatewayChatModel
    * option is refused before the call waits in the queue or reads the catalog.
    */
   #callOptions(options: this['ParsedCallOptions']): ChatCallOptions {
-    refuseCallOptions(options, 'call options');
-    const steering = resolveSteering(this, options);
-    readSteering(steering, 'call option', this.model);
-    const structuredOutput = this.#structuredOutput(options.structuredOutput);
+    // (The key, pasted by mistake as an option's name at any depth, is never quoted.)
+    const { steering, structuredOutput } = keyKeptOut(
+      () => apiKeyOrEnv(this.#apiKey),
+      () => {
+        refuseCallOptions(options, 'call options');
+        const steering = resolveSteering(this, options);
+        readSteering(steering, 'call option', this.model);
+        return { steering, structuredOutput: this.#structuredOutput(options.structuredOutput) };
+      },
+    );
     return {
       ...callOptions({
         ...options,

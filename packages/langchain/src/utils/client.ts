@@ -5,7 +5,7 @@ import {
   type GatewayClient,
   type GatewayClientOptions,
 } from '@infergate/core';
-import { withSettingNames } from '@infergate/core/internal';
+import { normalizeBaseURL, withSettingNames } from '@infergate/core/internal';
 import { configurationError } from './errors';
 
 /** The client's hooks: given beside a shared client, they are refused. */
@@ -61,6 +61,16 @@ export function withSharedClient<T extends GatewayConnectionFields>(
   return shared as T;
 }
 
+/** Whether `baseURL` is the client's, once normalised as the client's was (a malformed one is not). */
+function isBaseURLOf(client: GatewayClient, baseURL: unknown): boolean {
+  if (typeof baseURL !== 'string') return false;
+  try {
+    return normalizeBaseURL(baseURL) === client.baseURL;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The given client, or a new one made from the connection fields. `where` is how the caller gave
  * them (`new GatewayChatModel`, `createGatewayTools`, …): messages about a missing or malformed
@@ -79,10 +89,12 @@ export function resolveClient(
         field,
       );
     }
-    // The client's own base URL is no contradiction (a chat model serialises it, `load()` gives it back).
+    // The client's own base URL is no contradiction (a chat model serialises it, `load()` gives it
+    // back), however it is written (`http://h`, `http://h/v1/`).
+    const client = fields.client;
     const ignored = CONNECTION_FIELDS.filter(
       (key) =>
-        fields[key] !== undefined && !(key === 'baseURL' && fields[key] === fields.client?.baseURL),
+        fields[key] !== undefined && !(key === 'baseURL' && isBaseURLOf(client, fields.baseURL)),
     );
     if (ignored.length > 0) {
       throw configurationError(
