@@ -37,8 +37,9 @@ export interface HttpServerOptions {
    */
   maxSessions?: number;
   /**
-   * A session that has sent nothing for this long is closed (ms); its client starts a new one on
-   * its next request. Many clients never end their sessions. Default 1800000 (30 min); 0: never.
+   * A session with nothing in flight (no tool call running, no GET stream open) for this long,
+   * counted from the end of its last request or stream, is closed (ms); its next request gets 404
+   * `Session not found`. Many clients never end their sessions. Default 1800000 (30 min); 0: never.
    */
   sessionIdleMs?: number;
 }
@@ -89,7 +90,7 @@ async function route(
   sessions: HttpSessions,
 ): Promise<void> {
   const sessionId = req.headers['mcp-session-id'];
-  const existing = sessions.use(sessionId);
+  const existing = sessions.use(sessionId, res);
   if (req.method === 'POST') {
     let body: unknown;
     try {
@@ -99,7 +100,7 @@ async function route(
         ? refuse(res, 413, `Request body over ${MAX_BODY_BYTES} bytes`)
         : refuse(res, 400, 'Parse error: the body is not JSON');
     }
-    if (existing !== undefined) return existing.handleRequest(req, res, body);
+    if (existing !== undefined) return sessions.handle(existing, req, res, body);
     if (sessionId !== undefined) return refuse(res, 404, 'Session not found');
     if (!isInitializeRequest(body)) {
       return refuse(res, 400, 'Bad Request: no session id, and not an initialize request');
@@ -110,7 +111,7 @@ async function route(
     if (existing === undefined) {
       return refuse(res, sessionId === undefined ? 400 : 404, 'Session not found');
     }
-    return existing.handleRequest(req, res);
+    return sessions.handle(existing, req, res);
   }
   return refuse(res, 405, 'Method not allowed', { allow: 'GET, POST, DELETE' });
 }
