@@ -69,15 +69,62 @@ export interface RunningHttpServer {
 /** A JSON-RPC body holds at most a 23 MiB file as base64 (~31 MiB), plus the rest. */
 const MAX_BODY_BYTES = 40 * 1024 * 1024;
 
-async function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new RangeError('body too large');
-    chunks.push(chunk);
+/** What a body over the limit is told (HTTP has no `*_path` arguments to point to). */
+const BODY_TOO_LARGE = `Request body over ${MAX_BODY_BYTES} bytes (40 MiB), this server's limit per message: give a file over 23 MiB as a URL (image_url / audio_url), or fewer or shorter texts per call`;
+
+class BodyTooLarge extends Error {}
+
+/** The body as JSON; a body over the limit is refused unread when its `Content-Length` says so. */
+function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+    return Promise.reject(new BodyTooLarge());
   }
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+        return;
+      }
+      // The stream keeps flowing: the rest is read (and dropped) by `refuseTooLarge`.
+      req.off('data', onData).off('end', onEnd);
+      chunks.length = 0;
+      reject(new BodyTooLarge());
+    };
+    const onEnd = () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    req.on('data', onData).once('end', onEnd).once('error', reject);
+  });
+}
+
+/**
+ * Answers 413 with `Connection: close` once the body is read to its end, dropped as it comes: a
+ * socket closed while its client still sends makes the client see a reset (this answer and its
+ * next call on the kept-alive connection lost), not the 413. A body whose `Content-Length` says
+ * it is over twice the limit is answered at once; one that sends more than that (with no
+ * `Content-Length`) loses its connection there. Node closes the socket after the answer.
+ */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  const answer = () => refuse(res, 413, BODY_TOO_LARGE, { connection: 'close' });
+  if (req.complete || Number(req.headers['content-length'] ?? 0) > 2 * MAX_BODY_BYTES) {
+    answer();
+    return;
+  }
+  let dropped = 0;
+  req
+    .on('data', (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > 2 * MAX_BODY_BYTES) req.socket.destroy();
+    })
+    .once('end', answer)
+    .resume();
 }
 
 /**
@@ -96,8 +143,8 @@ async function route(
     try {
       body = await readJsonBody(req);
     } catch (error) {
-      return error instanceof RangeError
-        ? refuse(res, 413, `Request body over ${MAX_BODY_BYTES} bytes`)
+      return error instanceof BodyTooLarge
+        ? refuseTooLarge(req, res)
         : refuse(res, 400, 'Parse error: the body is not JSON');
     }
     if (existing !== undefined) return sessions.handle(existing, req, res, body);
