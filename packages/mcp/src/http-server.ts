@@ -5,6 +5,7 @@ import { type ListsEveryKey, refuseUnknownOptions } from '@infergate/core/intern
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayMcpServer } from './gateway-mcp-server';
 import { httpAccess, refuse } from './http-access';
+import { checkHttpServerOptions } from './http-options';
 import { HttpSessions } from './http-sessions';
 
 export interface HttpServerOptions {
@@ -175,6 +176,7 @@ export async function startHttpServer(
 ): Promise<RunningHttpServer> {
   // Before anything listens: `tokn` would otherwise serve without authentication.
   refuseUnknownOptions(options, HTTP_SERVER_OPTION_KEYS, 'startHttpServer', 'client option');
+  checkHttpServerOptions(options);
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const access = httpAccess({
