@@ -29,11 +29,16 @@ const DATA_URL_HEADER_MAX_CHARS = 512;
 
 /**
  * An optional argument. Many models' tool callers fill every optional field, with "" when they have
- * nothing to give: an empty string counts as the field left out (before validation, so the media
- * tools' one-of check does not see it). Required fields stay strict.
+ * nothing to give, and strict-schema callers (OpenAI's strict function calling, its Agents SDK)
+ * with null: both count as the field left out (before validation, so the media tools' one-of
+ * check does not see them). The published JSON Schema is the field's own; required fields stay
+ * strict.
  */
 function optional<T extends z.ZodType>(schema: T) {
-  return z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+  return z.preprocess(
+    (value) => (value === '' || value === null ? undefined : value),
+    schema.optional(),
+  );
 }
 
 /**
