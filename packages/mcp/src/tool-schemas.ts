@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §4.1 (`ask_model`'s request), §6 to §9 (the services' requests), §11
 // (their limits): what each tool takes.
 import { LANGUAGE_CODE, LIMITS } from '@infergate/core';
-import { closeMatches, serviceToolDefinition } from '@infergate/core/internal';
+import { clip, closeMatches, escapeControl, serviceToolDefinition } from '@infergate/core/internal';
 import { serviceToolArgumentsProblem } from '@infergate/core/internal/service-tools';
 import { z } from 'zod/v4';
 
@@ -54,18 +54,31 @@ function toolArguments<Shape extends z.ZodRawShape>(shape: Shape) {
   });
 }
 
+/** Unknown names quoted at most (a caller may send hundreds); the rest are counted. */
+const MAX_QUOTED_NAMES = 5;
+
+/**
+ * An unknown name as a refusal quotes it (core's rule for names: cut at 60 characters with `…`,
+ * control characters escaped): a caller's key may be long or forge a line of a log.
+ */
+const quoted = (name: string) => `\`${escapeControl(clip(name, 60))}\``;
+
 function unknownArguments(keys: readonly string[], known: readonly string[]): string {
   const refusals: string[] = [];
   const far: string[] = [];
   for (const key of keys) {
     const [closest] = closeMatches(key, known, 1);
-    if (closest === undefined) far.push(`\`${key}\``);
-    else refusals.push(`unknown argument \`${key}\` — did you mean \`${closest}\`?`);
+    if (closest === undefined) far.push(quoted(key));
+    else if (refusals.length < MAX_QUOTED_NAMES) {
+      refusals.push(`unknown argument ${quoted(key)} — did you mean \`${closest}\`?`);
+    } else far.push(quoted(key));
   }
   if (far.length > 0) {
     const plural = far.length > 1 ? 's' : '';
+    const shown = far.slice(0, MAX_QUOTED_NAMES).join(', ');
+    const more = far.length > MAX_QUOTED_NAMES ? ` and ${far.length - MAX_QUOTED_NAMES} more` : '';
     refusals.push(
-      `unknown argument${plural} ${far.join(', ')} (the arguments are ${known.join(', ')})`,
+      `unknown argument${plural} ${shown}${more} (the arguments are ${known.join(', ')})`,
     );
   }
   return refusals.join('; ');
