@@ -54,7 +54,11 @@ export function checkHttpServerOptions(options: HttpServerOptions): void {
     const rule = `must be a string of at least ${MIN_TOKEN_LENGTH} characters with no space at either end (use a random secret)`;
     // Never the token itself: its length only.
     if (typeof token !== 'string')
-      throw refusal(PLACE, 'token', `${rule}, got ${describeGiven(token)}`);
+      throw refusal(
+        PLACE,
+        'token',
+        `${rule}, got ${Array.isArray(token) ? 'an array' : token === null ? 'null' : `a ${typeof token}`}`,
+      );
     if (token.length < MIN_TOKEN_LENGTH || token.trim() !== token) {
       const blank =
         token.trim() === '' ? ' (blank)' : token.trim() !== token ? ' (spaces at an end)' : '';

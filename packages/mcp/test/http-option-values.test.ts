@@ -87,6 +87,13 @@ describe('startHttpServer option values', () => {
     if (token.trim() !== '') expect(error.message).not.toContain(token.trim());
   });
 
+  it('names a token of another type by its type alone', async () => {
+    const error = await refusalOf({ token: 918_273_645_546_372 });
+    expect(error.field).toBe('token');
+    expect(error.message).toContain('got a number');
+    expect(error.message).not.toContain('918273645');
+  });
+
   it('takes the values the README documents', async () => {
     const server = await startHttpServer(harness.mcp, {
       port: 0,
