@@ -1,6 +1,8 @@
 import { constants } from 'node:fs';
 import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { GatewayError } from '@infergate/core';
+import { escapeControl } from '@infergate/core/internal';
 
 /** A file the server refuses to read; the message says why, for the model to act on. */
 export class FileAccessError extends Error {
@@ -106,6 +108,24 @@ export class AllowedRoots {
 
   #describeRoots(): string {
     return `allowed roots: ${this.#roots.join(', ')}`;
+  }
+}
+
+/**
+ * Refuses a root that is not a directory (missing, or a file) with `configuration_error` naming
+ * it: served anyway, every path under it would be refused as "outside the allowed roots", a
+ * misspelt root never told.
+ */
+export async function checkRootDirectories(roots: readonly string[], flag: string): Promise<void> {
+  for (const root of roots) {
+    const entry = await stat(root).catch(() => undefined);
+    if (entry?.isDirectory()) continue;
+    const what = entry === undefined ? 'does not exist' : 'is not a directory';
+    throw new GatewayError({
+      code: 'configuration_error',
+      message: `${flag} "${escapeControl(resolve(root))}" ${what}: give a directory the tools may read files from`,
+      field: flag,
+    });
   }
 }
 

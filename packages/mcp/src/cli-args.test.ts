@@ -46,10 +46,6 @@ describe('parseCli', () => {
         'http://localhost:5173',
         '--allowed-origin',
         'https://app.example',
-        '--root',
-        '/data/a',
-        '--root',
-        '/data/b',
         '--no-urls',
         '--allow-private-urls',
         '--catalog-refresh',
@@ -63,11 +59,17 @@ describe('parseCli', () => {
       host: '0.0.0.0',
       token: 'a-long-enough-token',
       allowedOrigins: ['http://localhost:5173', 'https://app.example'],
-      roots: ['/data/a', '/data/b'],
       allowUrls: false,
       allowPrivateUrls: true,
       catalogRefreshMs: 5000,
       redisUrl: 'redis://127.0.0.1:6379',
+    });
+  });
+
+  it('reads repeated roots (stdio)', () => {
+    expect(run(['--root', '/data/a', '--root', '/data/b'])).toMatchObject({
+      http: false,
+      roots: ['/data/a', '/data/b'],
     });
   });
 
@@ -86,6 +88,7 @@ describe('parseCli', () => {
       [['--http', '--port', 'abc'], /--port must be a whole number/],
       [['--http', '--port', '70000'], /--port must be a whole number/],
       [['--http', '--token', 'short'], /at least 16 characters/],
+      [['--http', '--root', '/data'], /--root cannot go with --http/],
       [['--http', '--allowed-origin', 'localhost:5173'], /--allowed-origin must be an origin/],
       [['--verbose'], /--verbose/],
       [['stray'], /stray/],

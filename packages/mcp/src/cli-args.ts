@@ -60,7 +60,7 @@ ${timeoutFlagsHelp()}
 
 Files (stdio only):
   --root DIR             a directory image_path / audio_path may read from; repeatable
-                         (default: the working directory)
+                         (default: the working directory; one that does not exist is refused)
 
 URLs:
   --no-urls              do not download image_url / audio_url
@@ -151,6 +151,12 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
   const http = values.http ?? false;
   for (const flag of ['port', 'host', 'token', 'allowed-origin', 'allowed-host'] as const) {
     if (!http && values[flag] !== undefined) throw new CliUsageError(`--${flag} needs --http`);
+  }
+  // Over HTTP the tools take no file paths: a root would be ignored without a word.
+  if (http && values.root !== undefined) {
+    throw new CliUsageError(
+      '--root cannot go with --http: files are never offered over HTTP (the tools take image_url / audio_url or base64 there)',
+    );
   }
   for (const origin of values['allowed-origin'] ?? []) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) {

@@ -2,6 +2,7 @@
 // errors and hidden in everything it prints.
 import type { GatewayClientOptions } from '@infergate/core';
 import { settingsFound, withSettingNames } from '@infergate/core/internal';
+import { checkRootDirectories } from './allowed-roots';
 import { type CliOptions, CliUsageError, cliSecrets, parseCli, USAGE } from './cli-args';
 import { createGatewayMcpServer } from './gateway-mcp-server';
 import { startHttpServer } from './http-server';
@@ -52,6 +53,7 @@ export async function runCli(
     return undefined;
   }
   const { options } = parsed;
+  if (!options.http) await checkRootDirectories(options.roots, '--root');
   const budget =
     options.redisUrl === undefined ? undefined : await loadRedisBudget(options.redisUrl, log);
   const clientOptions = cliClientOptions(options, budget);

@@ -5,6 +5,7 @@ import { type ListsEveryKey, refuseUnknownOptions } from '@infergate/core/intern
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayMcpServer } from './gateway-mcp-server';
 import { httpAccess, refuse } from './http-access';
+import { checkHttpServerOptions } from './http-options';
 import { HttpSessions } from './http-sessions';
 
 export interface HttpServerOptions {
@@ -37,8 +38,9 @@ export interface HttpServerOptions {
    */
   maxSessions?: number;
   /**
-   * A session that has sent nothing for this long is closed (ms); its client starts a new one on
-   * its next request. Many clients never end their sessions. Default 1800000 (30 min); 0: never.
+   * A session with nothing in flight (no tool call running, no GET stream open) for this long,
+   * counted from the end of its last request or stream, is closed (ms); its next request gets 404
+   * `Session not found`. Many clients never end their sessions. Default 1800000 (30 min); 0: never.
    */
   sessionIdleMs?: number;
 }
@@ -68,15 +70,62 @@ export interface RunningHttpServer {
 /** A JSON-RPC body holds at most a 23 MiB file as base64 (~31 MiB), plus the rest. */
 const MAX_BODY_BYTES = 40 * 1024 * 1024;
 
-async function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new RangeError('body too large');
-    chunks.push(chunk);
+/** What a body over the limit is told (HTTP has no `*_path` arguments to point to). */
+const BODY_TOO_LARGE = `Request body over ${MAX_BODY_BYTES} bytes (40 MiB), this server's limit per message: give a file over 23 MiB as a URL (image_url / audio_url), or fewer or shorter texts per call`;
+
+class BodyTooLarge extends Error {}
+
+/** The body as JSON; a body over the limit is refused unread when its `Content-Length` says so. */
+function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+    return Promise.reject(new BodyTooLarge());
   }
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+        return;
+      }
+      // The stream keeps flowing: the rest is read (and dropped) by `refuseTooLarge`.
+      req.off('data', onData).off('end', onEnd);
+      chunks.length = 0;
+      reject(new BodyTooLarge());
+    };
+    const onEnd = () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    req.on('data', onData).once('end', onEnd).once('error', reject);
+  });
+}
+
+/**
+ * Answers 413 with `Connection: close` once the body is read to its end, dropped as it comes: a
+ * socket closed while its client still sends makes the client see a reset (this answer and its
+ * next call on the kept-alive connection lost), not the 413. A body whose `Content-Length` says
+ * it is over twice the limit is answered at once; one that sends more than that (with no
+ * `Content-Length`) loses its connection there. Node closes the socket after the answer.
+ */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  const answer = () => refuse(res, 413, BODY_TOO_LARGE, { connection: 'close' });
+  if (req.complete || Number(req.headers['content-length'] ?? 0) > 2 * MAX_BODY_BYTES) {
+    answer();
+    return;
+  }
+  let dropped = 0;
+  req
+    .on('data', (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > 2 * MAX_BODY_BYTES) req.socket.destroy();
+    })
+    .once('end', answer)
+    .resume();
 }
 
 /**
@@ -89,17 +138,17 @@ async function route(
   sessions: HttpSessions,
 ): Promise<void> {
   const sessionId = req.headers['mcp-session-id'];
-  const existing = sessions.use(sessionId);
+  const existing = sessions.use(sessionId, res);
   if (req.method === 'POST') {
     let body: unknown;
     try {
       body = await readJsonBody(req);
     } catch (error) {
-      return error instanceof RangeError
-        ? refuse(res, 413, `Request body over ${MAX_BODY_BYTES} bytes`)
+      return error instanceof BodyTooLarge
+        ? refuseTooLarge(req, res)
         : refuse(res, 400, 'Parse error: the body is not JSON');
     }
-    if (existing !== undefined) return existing.handleRequest(req, res, body);
+    if (existing !== undefined) return sessions.handle(existing, req, res, body);
     if (sessionId !== undefined) return refuse(res, 404, 'Session not found');
     if (!isInitializeRequest(body)) {
       return refuse(res, 400, 'Bad Request: no session id, and not an initialize request');
@@ -110,7 +159,7 @@ async function route(
     if (existing === undefined) {
       return refuse(res, sessionId === undefined ? 400 : 404, 'Session not found');
     }
-    return existing.handleRequest(req, res);
+    return sessions.handle(existing, req, res);
   }
   return refuse(res, 405, 'Method not allowed', { allow: 'GET, POST, DELETE' });
 }
@@ -127,6 +176,7 @@ export async function startHttpServer(
 ): Promise<RunningHttpServer> {
   // Before anything listens: `tokn` would otherwise serve without authentication.
   refuseUnknownOptions(options, HTTP_SERVER_OPTION_KEYS, 'startHttpServer', 'client option');
+  checkHttpServerOptions(options);
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const access = httpAccess({

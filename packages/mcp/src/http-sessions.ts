@@ -2,22 +2,50 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { monotonicNow } from '@infergate/core/internal';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ErrorCode, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayMcpServer } from './gateway-mcp-server';
 import { refuse } from './http-access';
+
+/** One open session: its transport, and what it has going on. */
+export interface Session {
+  readonly transport: StreamableHTTPServerTransport;
+  /** HTTP requests on it not answered yet: POSTs whose answer is pending, open GET streams. */
+  busy: number;
+  /** When its last request or stream ended (monotonic clock). */
+  lastSeen: number;
+  /** JSON-RPC requests it received and has not answered, to answer them if it is closed. */
+  readonly pending: Set<RequestId>;
+}
+
+/** The ids of the JSON-RPC requests in a POST body (a message or a batch). */
+function requestIds(body: unknown): RequestId[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((message) =>
+    typeof message === 'object' &&
+    message !== null &&
+    'method' in message &&
+    'id' in message &&
+    (typeof message.id === 'string' || typeof message.id === 'number')
+      ? [message.id]
+      : [],
+  );
+}
 
 /**
  * The open MCP sessions of the HTTP server: one transport (and `McpServer`) per client, found by
  * its `mcp-session-id`; a session idle for `idleMs` is closed (many clients never end theirs).
- * At most `maxSessions` at once, counted from the moment an `initialize` is accepted: a session
- * still waiting in `connect` (for the first catalog read, up to 5 s) holds its slot.
+ * Idle means nothing in flight (no tool call running, no GET stream open) for `idleMs`, counted
+ * from the end of its last request or stream: a long tool call or a client listening for
+ * `list_changed` keeps its session. At most `maxSessions` at once, counted from the moment an
+ * `initialize` is accepted: a session still waiting in `connect` (for the first catalog read, up
+ * to 5 s) holds its slot.
  */
 export class HttpSessions {
   readonly #gateway: GatewayMcpServer;
   readonly #maxSessions: number;
-  readonly #transports = new Map<string, StreamableHTTPServerTransport>();
-  readonly #lastSeen = new Map<string, number>();
+  readonly #sessions = new Map<string, Session>();
   readonly #sweep: ReturnType<typeof setInterval> | undefined;
-  /** Initializes accepted whose session is not in `#transports` yet. */
+  /** Initializes accepted whose session is not in `#sessions` yet. */
   #opening = 0;
 
   constructor(gateway: GatewayMcpServer, options: { idleMs: number; maxSessions: number }) {
@@ -31,14 +59,38 @@ export class HttpSessions {
 
   /** Sessions open, and being opened. */
   get size(): number {
-    return this.#transports.size + this.#opening;
+    return this.#sessions.size + this.#opening;
   }
 
-  /** The session `id` names, marked as seen now; undefined when there is none. */
-  use(id: string | string[] | undefined): StreamableHTTPServerTransport | undefined {
-    const transport = typeof id === 'string' ? this.#transports.get(id) : undefined;
-    if (transport !== undefined) this.#lastSeen.set(id as string, monotonicNow());
-    return transport;
+  /**
+   * The session `id` names, busy until `res` closes (then seen at that moment); undefined when
+   * there is none.
+   */
+  use(id: string | string[] | undefined, res: ServerResponse): Session | undefined {
+    const session = typeof id === 'string' ? this.#sessions.get(id) : undefined;
+    if (session === undefined) return undefined;
+    session.busy += 1;
+    res.once('close', () => {
+      session.busy -= 1;
+      session.lastSeen = monotonicNow();
+    });
+    return session;
+  }
+
+  /** Hands a request to its session's transport, noting the JSON-RPC requests it carries. */
+  async handle(
+    session: Session,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body?: unknown,
+  ): Promise<void> {
+    const ids = requestIds(body);
+    for (const id of ids) session.pending.add(id);
+    res.once('close', () => {
+      for (const id of ids) session.pending.delete(id);
+    });
+    if (req.method === 'DELETE') await this.#answerPending(session, 'the client ended the session');
+    await session.transport.handleRequest(req, res, body);
   }
 
   /**
@@ -49,7 +101,7 @@ export class HttpSessions {
     if (this.size >= this.#maxSessions) return refuse(res, 503, 'Too many open sessions');
     this.#opening += 1;
     let opening = true;
-    // From here the session counts in `#transports`: the slot passes to it, never counted twice.
+    // From here the session counts in `#sessions`: the slot passes to it, never counted twice.
     const opened = () => {
       if (opening) this.#opening -= 1;
       opening = false;
@@ -57,15 +109,17 @@ export class HttpSessions {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.#transports.set(id, transport);
-        this.#lastSeen.set(id, monotonicNow());
+        this.#sessions.set(id, {
+          transport,
+          busy: 0,
+          lastSeen: monotonicNow(),
+          pending: new Set(),
+        });
         opened();
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId === undefined) return;
-      this.#transports.delete(transport.sessionId);
-      this.#lastSeen.delete(transport.sessionId);
+      if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
     };
     try {
       const session = await this.#gateway.connect(transport, { files: false });
@@ -78,18 +132,39 @@ export class HttpSessions {
     }
   }
 
-  /** Closes every session and stops the idle sweep. */
+  /** Closes every session (their pending requests answered with an error) and stops the sweep. */
   async close(): Promise<void> {
     if (this.#sweep !== undefined) clearInterval(this.#sweep);
-    await Promise.all([...this.#transports.values()].map((transport) => transport.close()));
-    this.#transports.clear();
+    await Promise.all(
+      [...this.#sessions.values()].map(async (session) => {
+        await this.#answerPending(session, 'the server is shutting down');
+        await session.transport.close();
+      }),
+    );
+    this.#sessions.clear();
+  }
+
+  /**
+   * Answers each request the session has not answered with an error: closing its transport
+   * alone would end their streams in silence, and the client would wait out its own timeout.
+   */
+  async #answerPending(session: Session, reason: string): Promise<void> {
+    const message = `Session closed before this request was answered: ${reason}`;
+    await Promise.all(
+      [...session.pending].map((id) =>
+        session.transport
+          .send({ jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message } })
+          // Answered meanwhile (its stream is gone): nothing left to tell.
+          .catch(() => undefined),
+      ),
+    );
   }
 
   /** Idle time on the monotonic clock: a step of the wall clock closes no live session, keeps no idle one. */
   #closeIdle(idleMs: number): void {
     const now = monotonicNow();
-    for (const [id, seen] of this.#lastSeen) {
-      if (now - seen >= idleMs) void this.#transports.get(id)?.close();
+    for (const session of this.#sessions.values()) {
+      if (session.busy === 0 && now - session.lastSeen >= idleMs) void session.transport.close();
     }
   }
 }

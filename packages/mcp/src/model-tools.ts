@@ -167,6 +167,9 @@ async function plan(
   return { streams, options };
 }
 
+/** Models passed over that the note after an answer names; the rest are counted. */
+const NOTED_HOPS = 3;
+
 /**
  * `ask_model`'s result: the answer, and which model gave it (with a list or a schema, the route).
  * With `output_schema` the text is the answer's JSON alone (what MCP asks of structured content),
@@ -186,7 +189,13 @@ function askResult(args: AskModelArgs, answer: Answer): CallToolResult {
   const left = answer.route.hops.flatMap((hop) =>
     'reason' in hop ? [`${hop.model}: ${hop.reason}`] : [],
   );
-  const why = left.length > 0 ? `; ${left.join(', ')}` : '';
+  // A long list would bury the answer under the note: a few are named, the route has them all.
+  if (left.length > NOTED_HOPS) structured.route = answer.route;
+  const more =
+    left.length > NOTED_HOPS
+      ? ` and ${left.length - NOTED_HOPS} more (every one in the result's structured route)`
+      : '';
+  const why = left.length > 0 ? `; ${left.slice(0, NOTED_HOPS).join(', ')}${more}` : '';
   const note = answer.fallback
     ? `(answered by ${answer.servedModel} in place of ${args.model}${why})`
     : '';

@@ -1,7 +1,7 @@
 // docs/gateway-protocol.md §4.1 (`ask_model`'s request), §6 to §9 (the services' requests), §11
 // (their limits): what each tool takes.
 import { LANGUAGE_CODE, LIMITS } from '@infergate/core';
-import { closeMatches, serviceToolDefinition } from '@infergate/core/internal';
+import { clip, closeMatches, escapeControl, serviceToolDefinition } from '@infergate/core/internal';
 import { serviceToolArgumentsProblem } from '@infergate/core/internal/service-tools';
 import { z } from 'zod/v4';
 
@@ -29,11 +29,16 @@ const DATA_URL_HEADER_MAX_CHARS = 512;
 
 /**
  * An optional argument. Many models' tool callers fill every optional field, with "" when they have
- * nothing to give: an empty string counts as the field left out (before validation, so the media
- * tools' one-of check does not see it). Required fields stay strict.
+ * nothing to give, and strict-schema callers (OpenAI's strict function calling, its Agents SDK)
+ * with null: both count as the field left out (before validation, so the media tools' one-of
+ * check does not see them). The published JSON Schema is the field's own; required fields stay
+ * strict.
  */
 function optional<T extends z.ZodType>(schema: T) {
-  return z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+  return z.preprocess(
+    (value) => (value === '' || value === null ? undefined : value),
+    schema.optional(),
+  );
 }
 
 /**
@@ -49,18 +54,31 @@ function toolArguments<Shape extends z.ZodRawShape>(shape: Shape) {
   });
 }
 
+/** Unknown names quoted at most (a caller may send hundreds); the rest are counted. */
+const MAX_QUOTED_NAMES = 5;
+
+/**
+ * An unknown name as a refusal quotes it (core's rule for names: cut at 60 characters with `…`,
+ * control characters escaped): a caller's key may be long or forge a line of a log.
+ */
+const quoted = (name: string) => `\`${escapeControl(clip(name, 60))}\``;
+
 function unknownArguments(keys: readonly string[], known: readonly string[]): string {
   const refusals: string[] = [];
   const far: string[] = [];
   for (const key of keys) {
     const [closest] = closeMatches(key, known, 1);
-    if (closest === undefined) far.push(`\`${key}\``);
-    else refusals.push(`unknown argument \`${key}\` — did you mean \`${closest}\`?`);
+    if (closest === undefined) far.push(quoted(key));
+    else if (refusals.length < MAX_QUOTED_NAMES) {
+      refusals.push(`unknown argument ${quoted(key)} — did you mean \`${closest}\`?`);
+    } else far.push(quoted(key));
   }
   if (far.length > 0) {
     const plural = far.length > 1 ? 's' : '';
+    const shown = far.slice(0, MAX_QUOTED_NAMES).join(', ');
+    const more = far.length > MAX_QUOTED_NAMES ? ` and ${far.length - MAX_QUOTED_NAMES} more` : '';
     refusals.push(
-      `unknown argument${plural} ${far.join(', ')} (the arguments are ${known.join(', ')})`,
+      `unknown argument${plural} ${shown}${more} (the arguments are ${known.join(', ')})`,
     );
   }
   return refusals.join('; ');

@@ -346,3 +346,21 @@ describe("infergate-mcp's --timeout-ms (core's timeouts group, as a flag)", () =
     expect(result.structuredContent).toMatchObject({ error: { code: 'timeout' } });
   });
 });
+
+describe('the note of models passed over', () => {
+  it('names three and counts the rest, however long the list (the route has them all)', async () => {
+    const fallbacks = Array.from({ length: 300 }, (_, i) => `x/m${i}`);
+    busy();
+    const result = await ask({
+      model: 'community/general',
+      prompt: 'hi',
+      fallback_models: [...fallbacks, 'community/streamer'],
+    });
+    const text = textOf(result);
+    expect(text).toBe(
+      "Echo: hi\n\n(answered by community/streamer in place of community/general; x/m0: not_in_catalog, x/m1: not_in_catalog, x/m2: not_in_catalog and 298 more (every one in the result's structured route))",
+    );
+    const route = (result.structuredContent as { route: { hops: unknown[] } }).route;
+    expect(route.hops).toHaveLength(302);
+  });
+});

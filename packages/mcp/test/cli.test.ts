@@ -136,6 +136,25 @@ describe('infergate-mcp', () => {
     }
   });
 
+  it('refuses a --root that is no directory (status 1), and --root with --http (status 2)', async () => {
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [bin, ...args], { env: gatewayEnv(), encoding: 'utf8' });
+    const missingDir = join(harness.root, 'Documets');
+    const missing = run('--root', harness.root, '--root', missingDir);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain(
+      `infergate-mcp: --root "${missingDir}" does not exist: give a directory the tools may read files from`,
+    );
+    const file = join(harness.root, 'a-file.txt');
+    await writeFile(file, 'not a directory');
+    const notDir = run('--root', file);
+    expect(notDir.status).toBe(1);
+    expect(notDir.stderr).toContain(`--root "${file}" is not a directory`);
+    const overHttp = run('--http', '--port', '0', '--root', harness.root);
+    expect(overHttp.status).toBe(2);
+    expect(overHttp.stderr).toContain('--root cannot go with --http');
+  });
+
   it('names the gateway settings as its options: --base-url, --api-key', async () => {
     const malformed = spawnSync(process.execPath, [bin, '--http', '--base-url', 'gw.example'], {
       env: { PATH: process.env.PATH ?? '', INFERGATE_API_KEY: harness.gateway.apiKey },

@@ -490,6 +490,85 @@ describe.each([
     });
   });
 
+  describe('optional arguments given as null', () => {
+    it('are taken as left out, as strict-schema tool callers send them', async () => {
+      const ocr = await client.callTool({
+        name: 'ocr',
+        arguments: {
+          image_base64: base64(pngWithText('Null fields')),
+          image_url: null,
+          ...(files ? { image_path: null } : {}),
+        },
+      });
+      expect(textOf(ocr)).toBe('Null fields');
+
+      const transcribe = await client.callTool({
+        name: 'transcribe',
+        arguments: {
+          audio_base64: base64(wavWithSpeech('leave it null')),
+          audio_url: null,
+          ...(files ? { audio_path: null } : {}),
+          language: null,
+          translate: null,
+        },
+      });
+      expect(textOf(transcribe)).toBe('leave it null');
+
+      const translate = await client.callTool({
+        name: 'translate',
+        arguments: { text: 'hello', target_language: 'de', source_language: null },
+      });
+      expect(textOf(translate)).toBe('[de] hello');
+
+      const embed = await client.callTool({
+        name: 'embed',
+        arguments: { texts: ['a'], engine: 'all-minilm-l6-v2', input_type: null, dimensions: null },
+      });
+      expect(embed.structuredContent).toMatchObject({ engine: 'all-minilm-l6-v2' });
+
+      const ranked = await client.callTool({
+        name: 'similarity',
+        arguments: { query: 'a', texts: ['a', 'b'], engine: 'all-minilm-l6-v2', top_k: null },
+      });
+      expect((ranked.structuredContent as { ranking: unknown[] }).ranking).toHaveLength(2);
+
+      const models = await client.callTool({
+        name: 'list_models',
+        arguments: { capability: null },
+      });
+      expect(models.isError).toBeFalsy();
+
+      const asked = await client.callTool({
+        name: 'ask_model',
+        arguments: {
+          model: 'community/general',
+          prompt: 'null options',
+          system: null,
+          json: null,
+          max_tokens: null,
+          temperature: null,
+          output_schema: null,
+          output_schema_name: null,
+          fallback_models: null,
+        },
+      });
+      expect(textOf(asked)).toBe('Echo: null options');
+    });
+
+    it('stay refused where a value is required', async () => {
+      for (const [name, args] of [
+        ['translate', { text: 'hello', target_language: null }],
+        ['ask_model', { model: null, prompt: 'hi' }],
+        ['ocr', { image_base64: null, image_url: null }],
+      ] as const) {
+        const result = await client.callTool({ name, arguments: args });
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toContain('Input validation error');
+      }
+      expect(requests()).toMatchObject({ translations: 0, chat: 0, ocr: 0 });
+    });
+  });
+
   describe('gateway errors', () => {
     it('become isError results with the code, the message and what to do', async () => {
       harness.gateway.emulator.injectFault({

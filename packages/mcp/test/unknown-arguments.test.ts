@@ -49,6 +49,50 @@ describe('an unknown tool argument', () => {
     expect(harness.gateway.emulator.counters.requests.translations ?? 0).toBe(0);
   });
 
+  it('is quoted as core quotes names: cut at 60 characters, control characters escaped', async () => {
+    const client = await harness.connect();
+    const name = `${'k'.repeat(200)}\u001b[31mRED\u001b[0m\nnext line`;
+    const result = await client.callTool({
+      name: 'translate',
+      arguments: { text: 'hi', target_language: 'de', [name]: 1 },
+    });
+    expect(result.isError).toBe(true);
+    const text = textOf(result);
+    expect(text).toContain(
+      `unknown argument \`${'k'.repeat(60)}…\` (the arguments are text, target_language, source_language)`,
+    );
+    expect(text).not.toContain('k'.repeat(61));
+    expect(text).not.toContain('\u001b');
+    expect(text).not.toContain('\n');
+  });
+
+  it('names at most five unknown arguments and counts the rest', async () => {
+    const client = await harness.connect();
+    const extra = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`zz${i}`, i]));
+    const result = await client.callTool({
+      name: 'translate',
+      arguments: { text: 'hi', target_language: 'de', ...extra },
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain(
+      'unknown arguments `zz0`, `zz1`, `zz2`, `zz3`, `zz4` and 295 more (the arguments are text, target_language, source_language)',
+    );
+    expect(textOf(result).length).toBeLessThan(400);
+  });
+
+  it('escapes a control character in a name with a close match', async () => {
+    const client = await harness.connect();
+    const result = await client.callTool({
+      name: 'translate',
+      arguments: { text: 'hi', target_language: 'de', 'source_languag\r': 'en', '\u001b[2J': 1 },
+    });
+    expect(textOf(result)).toContain(
+      'unknown argument `source_languag\\r` — did you mean `source_language`?',
+    );
+    expect(textOf(result)).toContain('unknown argument `\\u001b[2J` (the arguments are');
+    expect(textOf(result)).not.toContain('\u001b');
+  });
+
   it.each([
     ['list_models', { capabilty: 'chat' }, 'capability'],
     ['embed', { texts: ['a'], engin: 'e5' }, 'engine'],
