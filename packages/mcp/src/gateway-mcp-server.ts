@@ -8,7 +8,13 @@ import {
   STEERING_OPTIONS,
   type SteeringOptions,
 } from '@infergate/core';
-import { type ListsEveryKey, readSteering, refuseUnknownOptions } from '@infergate/core/internal';
+import {
+  apiKeyOrEnv,
+  keyKeptOut,
+  type ListsEveryKey,
+  readSteering,
+  refuseUnknownOptions,
+} from '@infergate/core/internal';
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AllowedRoots } from './allowed-roots';
@@ -195,14 +201,22 @@ function askModelOptions(options: GatewayMcpServerOptions): AskModelOptions {
  * one gateway client, so their calls share the key's budget of 4 requests at once.
  */
 export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): GatewayMcpServer {
-  refuseUnknownOptions(
-    options,
-    SERVER_OPTION_KEYS,
-    'createGatewayMcpServer',
-    'client option',
-    HINTS,
+  // (The key, pasted by mistake as an option's name at any depth, is never quoted.)
+  // Every option is read before the client is made or the catalog read.
+  const askOptions = keyKeptOut(
+    () => apiKeyOrEnv(options.clientOptions?.apiKey),
+    () => {
+      refuseUnknownOptions(
+        options,
+        SERVER_OPTION_KEYS,
+        'createGatewayMcpServer',
+        'client option',
+        HINTS,
+      );
+      checkServerOptions(options);
+      return askModelOptions(options);
+    },
   );
-  checkServerOptions(options);
   const client = options.client ?? clientWithProgress(options);
   const sessions = new Set<Session>();
   const apply = (availability: ToolAvailability) => {
@@ -214,7 +228,7 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions = {}): G
   };
   const watch = new CatalogWatch(client, options.catalogRefreshMs ?? 60_000, apply);
   const firstRead = watch.refresh();
-  const createServer = sessionFactory(options, client, watch, sessions);
+  const createServer = sessionFactory(options, askOptions, client, watch, sessions);
   return {
     client,
     get availability() {
@@ -260,12 +274,12 @@ function clientWithProgress(options: GatewayMcpServerOptions): GatewayClient {
 /** Makes each session's `McpServer`: its tools (offered as the catalog says) and resources. */
 function sessionFactory(
   options: GatewayMcpServerOptions,
+  askOptions: AskModelOptions,
   client: GatewayClient,
   watch: CatalogWatch,
   sessions: Set<Session>,
 ): (sessionOptions?: SessionOptions) => McpServer {
   const roots = new AllowedRoots(options.roots?.length ? options.roots : [process.cwd()]);
-  const askOptions = askModelOptions(options);
   const urlGuard = new UrlGuard({
     allowPrivateUrls: options.allowPrivateUrls,
     resolveHost: options.resolveHost,
