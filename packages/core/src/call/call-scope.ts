@@ -23,11 +23,50 @@ export const REQUEST_BOUND_IO: boolean = (() => {
 const PER_CALL_TIMERS: boolean = REQUEST_BOUND_IO;
 
 /**
+ * The scopes of the pending calls, in the order they began, with the `Set` operations the timer
+ * uses: a list linked through the scopes themselves, so that a call joins and leaves it without
+ * allocating (a Set emptied and filled again by every call reallocates its table each time).
+ */
+class PendingScopes {
+  #first: CallScope | undefined;
+  #last: CallScope | undefined;
+  size = 0;
+
+  add(scope: CallScope): void {
+    scope.pendingPrev = this.#last;
+    if (this.#last) this.#last.pendingNext = scope;
+    else this.#first = scope;
+    this.#last = scope;
+    scope.isPending = true;
+    this.size++;
+  }
+
+  /** Takes `scope` out; false when it was not in. */
+  delete(scope: CallScope): boolean {
+    if (!scope.isPending) return false;
+    const { pendingPrev: prev, pendingNext: next } = scope;
+    if (prev) prev.pendingNext = next;
+    else this.#first = next;
+    if (next) next.pendingPrev = prev;
+    else this.#last = prev;
+    scope.pendingPrev = undefined;
+    scope.pendingNext = undefined;
+    scope.isPending = false;
+    this.size--;
+    return true;
+  }
+
+  *[Symbol.iterator](): IterableIterator<CallScope> {
+    for (let scope = this.#first; scope; scope = scope.pendingNext) yield scope;
+  }
+}
+
+/**
  * One timer for the deadlines of all pending calls (a timer per call costs more than the rest of
  * a small call's bookkeeping). It is armed for the earliest deadline, re-armed when an earlier one
  * comes, and keeps the process alive only while a call is pending.
  */
-const pending = new Set<CallScope>();
+const pending = new PendingScopes();
 let timer: ReturnType<typeof setTimeout> | undefined;
 /** When the armed timer fires (monotonic ms); Infinity when none is armed. */
 let timerDue = Number.POSITIVE_INFINITY;
@@ -117,6 +156,10 @@ export class CallScope {
   #disposed = false;
   /** What to cut when the scope ends (`cutOnEnd`). */
   #cut: (() => void) | undefined;
+  /** This scope's place among the pending ones (`PendingScopes`' links: that class's only). */
+  pendingPrev: CallScope | undefined;
+  pendingNext: CallScope | undefined;
+  isPending = false;
 
   /**
    * `deadlineMs`: the call's deadline, clamped here (the one place) to the longest timer, counted
