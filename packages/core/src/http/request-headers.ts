@@ -13,6 +13,8 @@ export class RequestHeaders {
   readonly #apiKey: string;
   /** Client headers + authorization, lowercase names; built on first use (an error is not cached). */
   #base: Record<string, string> | undefined;
+  /** The `authorization` value, checked on first use (an error is not cached): the key never changes. */
+  #authorization: string | undefined;
 
   constructor(clientHeaders: Record<string, string>, apiKey: string) {
     this.#clientHeaders = clientHeaders;
@@ -57,7 +59,8 @@ export class RequestHeaders {
       checkHeaders(callHeaders ?? this.#clientHeaders, this.#apiKey);
       throw invalidHeader('a header fetch refuses');
     }
-    headers.set('authorization', authorization(this.#apiKey));
+    this.#authorization ??= authorization(this.#apiKey);
+    headers.set('authorization', this.#authorization);
     return headers;
   }
 }
