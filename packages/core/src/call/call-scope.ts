@@ -27,23 +27,46 @@ const PER_CALL_TIMERS: boolean = REQUEST_BOUND_IO;
  * a small call's bookkeeping). It is armed for the earliest deadline, re-armed when an earlier one
  * comes, and keeps the process alive only while a call is pending.
  */
-const pending = new Set<CallScope>();
+/**
+ * The pending calls' scopes, in the order they began: a list linked through the scopes themselves
+ * (`pendingPrev`, `pendingNext`), so that a call joins and leaves it without allocating (a Set
+ * emptied and filled again by every call reallocates its table each time).
+ */
+let first: CallScope | undefined;
+let last: CallScope | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
 /** When the armed timer fires (monotonic ms); Infinity when none is armed. */
 let timerDue = Number.POSITIVE_INFINITY;
 
 function watch(scope: CallScope, deadline: number, now: number): void {
-  pending.add(scope);
+  const wasIdle = first === undefined;
+  scope.pendingPrev = last;
+  if (last) last.pendingNext = scope;
+  else first = scope;
+  last = scope;
   // (A timer already due but not run is re-armed too: harmless when the loop is busy, and it
   // recovers from a timer that will never run, e.g. one left behind by test fake timers.)
   if (deadline < timerDue || timerDue <= now) {
     const due = Math.min(deadline, timerDue);
     arm(due, due - now);
-  } else if (pending.size === 1) setRef(true);
+  } else if (wasIdle) setRef(true);
 }
 
 function unwatch(scope: CallScope): void {
-  if (pending.delete(scope) && pending.size === 0) setRef(false);
+  if (unlist(scope) && first === undefined) setRef(false);
+}
+
+/** Takes `scope` out of the pending list; false when it was not in. */
+function unlist(scope: CallScope): boolean {
+  const { pendingPrev: prev, pendingNext: next } = scope;
+  if (prev === undefined && first !== scope) return false;
+  if (prev) prev.pendingNext = next;
+  else first = next;
+  if (next) next.pendingPrev = prev;
+  else last = prev;
+  scope.pendingPrev = undefined;
+  scope.pendingNext = undefined;
+  return true;
 }
 
 function arm(due: number, delay: number): void {
@@ -66,14 +89,14 @@ function onTimer(): void {
   const now = monotonicNow();
   const expired: CallScope[] = [];
   let next = Number.POSITIVE_INFINITY;
-  for (const scope of pending) {
+  for (let scope = first; scope; scope = scope.pendingNext) {
     if (scope.dueAt <= now) expired.push(scope);
     else if (scope.dueAt < next) next = scope.dueAt;
   }
   // Earliest deadline first, then in the order the calls began (as separate timers would fire).
   expired.sort((a, b) => a.dueAt - b.dueAt);
   for (const scope of expired) {
-    pending.delete(scope);
+    unlist(scope);
     scope.expire();
   }
   if (next !== Number.POSITIVE_INFINITY) arm(next, next - now);
@@ -117,6 +140,9 @@ export class CallScope {
   #disposed = false;
   /** What to cut when the scope ends (`cutOnEnd`). */
   #cut: (() => void) | undefined;
+  /** This scope's place in the pending list (`watch`, `unlist`: theirs only). */
+  pendingPrev: CallScope | undefined;
+  pendingNext: CallScope | undefined;
 
   /**
    * `deadlineMs`: the call's deadline, clamped here (the one place) to the longest timer, counted

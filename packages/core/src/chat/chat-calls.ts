@@ -75,7 +75,7 @@ export async function postChat(
   opts: ChatCallOptions | undefined,
 ): Promise<ChatResult> {
   const req = validateChatRequest(given); // its null fields left out, once for the call
-  checkCallOptions(opts ?? NO_OPTIONS, 'chat'); // before the gate's catalog read
+  checkCallOptions(opts, 'chat'); // before the gate's catalog read (none given: nothing to walk)
 
   const json = asksForJsonText(req) ? await loadSteering() : undefined;
   const { transport } = context;
@@ -113,7 +113,7 @@ export async function openChatStream(
   opts: ChatStreamOptions | undefined,
 ): Promise<ChatStream> {
   const req = validateChatRequest(given); // its null fields left out, once for the call
-  checkCallOptions(opts ?? NO_OPTIONS, 'chatStream'); // before the gate's catalog read
+  checkCallOptions(opts, 'chatStream'); // before the gate's catalog read (none given: nothing to walk)
 
   for (const name of ['assemble', 'streamUsage'] as const) {
     const value = opts?.[name];

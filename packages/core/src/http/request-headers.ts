@@ -4,9 +4,10 @@ import { GatewayError } from '../errors/errors';
 import { quotedName } from '../errors/escape-control';
 
 /**
- * A request's headers: the client's, then the call's, then `authorization`. Without call headers
- * they are a plain record, checked once per client and copied per request (fetch copies them into
- * its own `Headers` anyway); call headers are checked per call. Holds the API key privately.
+ * A request's headers: the client's, then the call's, then `authorization`. A plain record: the
+ * client's headers and `authorization` checked once per client and copied per request, a call's
+ * headers checked per call (fetch copies them into its own `Headers` anyway). Holds the API key
+ * privately.
  */
 export class RequestHeaders {
   readonly #clientHeaders: Record<string, string>;
@@ -24,41 +25,41 @@ export class RequestHeaders {
     body: string | FormData | undefined,
     accept: string | undefined,
     init: GatewayHeaders | undefined,
-  ): Headers | Record<string, string> {
+  ): Record<string, string> {
     // A `Headers` or pairs as an object (the call options' check took only what fetch takes).
     const callHeaders = init && headerRecord(init);
-    if (callHeaders === undefined || isEmpty(callHeaders)) {
-      this.#base ??= Object.fromEntries(this.#checked(undefined));
-      const headers: Record<string, string> = { ...this.#base };
-      if (typeof body === 'string') headers['content-type'] = 'application/json';
-      // Multipart: fetch labels a FormData with its boundary only when no type is given.
-      else if (body) delete headers['content-type'];
-      headers.accept = accept ?? 'application/json';
-      return headers;
-    }
-    const headers = this.#checked(callHeaders);
-    if (typeof body === 'string') headers.set('content-type', 'application/json');
-    else if (body) headers.delete('content-type');
-    headers.set('accept', accept ?? 'application/json');
+    const call =
+      callHeaders === undefined || isEmpty(callHeaders)
+        ? undefined
+        : checked(callHeaders, this.#apiKey);
+    this.#base ??= this.#checkedBase();
+    // A call's header replaces the client's of the same name (names differing only by case are one
+    // header, their values joined as fetch joins them); `authorization` stays the key's.
+    const headers: Record<string, string> = call
+      ? { ...this.#base, ...Object.fromEntries(call), authorization: this.#base.authorization! }
+      : { ...this.#base };
+    if (typeof body === 'string') headers['content-type'] = 'application/json';
+    // Multipart: fetch labels a FormData with its boundary only when no type is given.
+    else if (body) delete headers['content-type'];
+    headers.accept = accept ?? 'application/json';
     return headers;
   }
 
-  #checked(callHeaders: Record<string, string> | undefined): Headers {
-    let headers: Headers;
-    try {
-      headers = new Headers(this.#clientHeaders);
-      // A call's header replaces the client's of the same name; names differing only by case
-      // are one header, their values joined as fetch joins them.
-      if (callHeaders) {
-        for (const [name, value] of new Headers(callHeaders)) headers.set(name, value);
-      }
-    } catch {
-      // The client's were checked at creation: a call's header is the one to name.
-      checkHeaders(callHeaders ?? this.#clientHeaders, this.#apiKey);
-      throw invalidHeader('a header fetch refuses');
-    }
+  #checkedBase(): Record<string, string> {
+    // (The client's were checked at creation: only the key can fail here.)
+    const headers = checked(this.#clientHeaders, this.#apiKey);
     headers.set('authorization', authorization(this.#apiKey));
-    return headers;
+    return Object.fromEntries(headers);
+  }
+}
+
+/** `headers` as fetch reads them; a header fetch refuses is named (`checkHeaders`). */
+function checked(headers: Record<string, string>, apiKey: string): Headers {
+  try {
+    return new Headers(headers);
+  } catch {
+    checkHeaders(headers, apiKey);
+    throw invalidHeader('a header fetch refuses');
   }
 }
 

@@ -77,6 +77,23 @@ describe('request headers', () => {
     expect(seen.map((headers) => headers.get('x-call'))).toEqual([null, '1', null]);
   });
 
+  it("a call's header replaces the client's of that name in any case; its own names differing by case are joined", async () => {
+    const { fetch, seen } = recordingFetch();
+    const client = createGatewayClient({
+      baseURL: 'https://headers.test/v1',
+      apiKey: 'k1',
+      fetch,
+      headers: { 'X-Team': 'a', 'X-Keep': 'k' },
+      catalogTtlMs: 0,
+    });
+    await client.models({ headers: { 'x-team': 'b', 'X-Trace': '1', 'x-trace': '2' } });
+    const [headers] = seen;
+    expect(headers?.get('x-team')).toBe('b');
+    expect(headers?.get('x-keep')).toBe('k');
+    expect(headers?.get('x-trace')).toBe('1, 2');
+    expect(headers?.get('authorization')).toBe('Bearer k1');
+  });
+
   it('a header name holding the API key (a pasted `Authorization: Bearer` line) is quoted without it', async () => {
     const { fetch, seen } = recordingFetch();
     const key = 'sk-live-ABCDEFGH12345678';

@@ -57,7 +57,7 @@ export function readUsage(usage: Usage | null | undefined): UsageCounts | undefi
         : text + reasoning
       : completion;
   const sum = (input || 0) + (output || 0);
-  const counts: UsageCounts = {
+  const read: Required<UsageCounts> = {
     inputTokens: input,
     outputTokens: output,
     totalTokens: given >= sum || !(input >= 0 || output >= 0) ? given : sum,
@@ -67,8 +67,12 @@ export function readUsage(usage: Usage | null | undefined): UsageCounts | undefi
     inputAudioTokens: count(promptDetails?.audio_tokens),
     outputAudioTokens: count(completionDetails?.audio_tokens),
   };
-  for (const key of Object.keys(counts) as (keyof UsageCounts)[]) {
-    if (Number.isNaN(counts[key])) delete counts[key];
+  // The counts reported, in this order. (Copied, not deleted from `read`: an object that loses a
+  // property becomes a slow dictionary, and every answer's usage lacks some.)
+  const counts: UsageCounts = {};
+  for (const key in read) {
+    const value = read[key as keyof UsageCounts];
+    if (!Number.isNaN(value)) counts[key as keyof UsageCounts] = value;
   }
   return counts;
 }
