@@ -89,11 +89,13 @@ function outcomeAdded(
 
 /**
  * A failure that says the model is unwell, not the caller's request: a 502, 503 or 504, a
- * provider's error, a stall (a `timeout` with `stall`). Never a 4xx the caller caused, a busy
- * model (429: full, not broken), the key's limit, or the call's own deadline or abort.
+ * provider's error. Never a 4xx the caller caused, a busy model (429: full, not broken), the key's
+ * limit, the call's own deadline or abort, or a stall (a `timeout` with `stall`): a stall is judged
+ * by the caller's own limit, like its deadline, and the observations are shared by every client
+ * on the key, so a client with a tight limit would shut a model off for one with none (rv-steer F3).
  */
 export function isModelFailure(error: GatewayError): boolean {
-  if (error.stall !== undefined) return true;
+  if (error.stall !== undefined) return false;
   const { code, status } = error;
   if (status !== undefined && status >= 502 && status <= 504) return true;
   return (
