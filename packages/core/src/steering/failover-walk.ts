@@ -68,6 +68,14 @@ export interface FailedHop {
   waiting?: true;
 }
 
+/**
+ * How much longer than the first model free a round waits for the others of its round: the
+ * gateway's `Retry-After` is whole seconds, and the failures of one round came a few ms apart, so
+ * models busy for the same second are free a few ms apart too. Waiting this much more lets them
+ * into the same round instead of one round each (each counted against `maxRetries`).
+ */
+export const ROUND_SLACK_MS = 100;
+
 /** A failover failure of a model, and when it came (its `Retry-After` counts from then). */
 interface TimedFailure {
   model: string;
@@ -162,6 +170,7 @@ export class FailoverWalk {
    * refused answers the later one is the last.
    */
   claimLastAnswer(remainingMs: number): boolean {
+    this.#takeFreed();
     if (this.#index + 1 < this.#round.length) return false;
     const limits = this.#limits;
     if (limits && this.#retryRound(this.#waits, { ...limits, remainingMs })) return false;
@@ -286,6 +295,7 @@ export class FailoverWalk {
     this.failed.push({ model: from, error });
     this.#unlisted = undefined;
     this.#roundFailures.push({ model: from, error, at: monotonicNow() });
+    this.#takeFreed();
     if (this.#index + 1 < this.#round.length) {
       this.#index++;
       const waitedMs = performance.now() - this.#attemptStartedAt;
@@ -294,6 +304,24 @@ export class FailoverWalk {
       return { now: true };
     }
     return this.#nextRound(waits, limits);
+  }
+
+  /**
+   * The models left cooling when the round began whose `Retry-After` has passed by now join the
+   * round's untried ones, in the list's order: a round walks every model free by the time it gets
+   * there, not only those free when it began.
+   */
+  #takeFreed(): void {
+    if (this.#cooling.length === 0) return;
+    const now = monotonicNow();
+    const isFree = ({ error, at }: TimedFailure) => at + (error.retryAfterMs ?? 0) <= now;
+    const freed = this.#cooling.filter(isFree).map(({ model }) => model);
+    if (freed.length === 0) return;
+    this.#cooling = this.#cooling.filter((failure) => !isFree(failure));
+    const untried = [...this.#round.slice(this.#index + 1), ...freed].sort(
+      (a, b) => this.#listed.indexOf(a) - this.#listed.indexOf(b),
+    );
+    this.#round = [...this.#round.slice(0, this.#index + 1), ...untried];
   }
 
   /** Every model of the round failed: the ones worth another try, after the shortest wait. */
@@ -313,9 +341,10 @@ export class FailoverWalk {
    * The next round, or undefined: none. Each model worth another try (its last failure, this
    * round's or one still cooling) is weighed by the retry policy with what is left of its
    * `Retry-After` now (one that no longer fits the deadline is dropped); the round waits the
-   * shortest of those waits, then takes, in the list's order, the models free by then: those whose
-   * `Retry-After` has passed, and those without one (their wait is the backoff, ours to choose).
-   * The others wait for a later round (`cooling`).
+   * shortest of those waits (up to ROUND_SLACK_MS more, for the models free within it), then takes,
+   * in the list's order, the models free by then: those whose `Retry-After` has passed, and those
+   * without one (their wait is the backoff, ours to choose). The others wait (`cooling`) and join
+   * the round once free while it walks (`#takeFreed`), else a later round.
    */
   #retryRound(
     waits: number,
@@ -340,7 +369,10 @@ export class FailoverWalk {
       if (wait !== undefined) weighed.push({ failure, wait, paced: left === undefined });
     }
     if (weighed.length === 0) return undefined;
-    const waitMs = Math.min(...weighed.map(({ wait }) => wait));
+    const first = Math.min(...weighed.map(({ wait }) => wait));
+    const soon = (entry: (typeof weighed)[number]) =>
+      !entry.paced && entry.wait <= first + ROUND_SLACK_MS;
+    const waitMs = Math.max(first, ...weighed.filter(soon).map(({ wait }) => wait));
     const free = (entry: (typeof weighed)[number]) => entry.paced || entry.wait <= waitMs;
     const again = weighed
       .filter(free)
