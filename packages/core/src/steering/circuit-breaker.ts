@@ -147,10 +147,13 @@ export class CircuitBreakers {
 
   /**
    * Why `model` is left out of a plan now (`circuit_open`), or undefined: closed for this client,
+   * (asked again at each later hop, round and hedge of the call: a breaker may open meanwhile),
    * its probe's turn (taken by this call), or no other candidate left (`others`: the models still
    * in the plan).
    */
   skip(model: string, others: readonly string[]): SkippedModel | undefined {
+    // Asked again at a later hop: the probe this call took is its to send.
+    if (this.#probes.has(model)) return undefined;
     const key = this.#keyOf(model);
     const seen = observed().get(key);
     const openUntil = seen === undefined ? 0 : this.#openUntil(seen);

@@ -6,7 +6,12 @@ import { type GatewayError, isGatewayError } from '../errors/errors';
 import type { CallEvents } from '../events/call-events';
 import type { NextAttempt, RetryAllowance } from '../http/attempt-policy';
 import { isRetryableWithin, nextRetryWait } from '../http/retry-policy';
-import type { ChatRouteHop, FailoverReason, StructuredOutputMethod } from '../protocol/chat-route';
+import type {
+  ChatRouteHop,
+  FailoverReason,
+  SkippedModel,
+  StructuredOutputMethod,
+} from '../protocol/chat-route';
 import type { Usage } from '../protocol/wire-types';
 import { failoverReason } from './failover-reason';
 
@@ -24,6 +29,12 @@ export interface WalkPlan {
   order?: (models: readonly string[]) => string[];
   /** A call asking for structured output: how `model` serves the schema (the plan's). */
   methodOf?: (model: string) => StructuredOutputMethod | undefined;
+  /**
+   * Why a model not tried yet is left out now (its breaker opened since the plan), asked with the
+   * models still in the round; `skipped` is told each one left out.
+   */
+  skip?: (model: string, others: readonly string[]) => SkippedModel | undefined;
+  skipped?: (skip: SkippedModel) => void;
   /**
    * Another walk of the same call whose route this one writes too (a hedged call's two runs): the
    * failed hops of both, in the order they happened.
@@ -105,6 +116,8 @@ export class FailoverWalk {
   readonly #bodyFor: (model: string) => string;
   readonly #order: ((models: readonly string[]) => string[]) | undefined;
   readonly #methodOf: WalkPlan['methodOf'];
+  readonly #skip: WalkPlan['skip'];
+  readonly #skipped: WalkPlan['skipped'];
   /**
    * The next attempt starts on a model not tried yet (the round's first, or after a failover): it
    * chooses among the untried ones. A retry of the same model (a 500) does not.
@@ -148,6 +161,8 @@ export class FailoverWalk {
     this.#bodyFor = plan.bodyFor;
     this.#order = plan.order;
     this.#methodOf = plan.methodOf;
+    this.#skip = plan.skip;
+    this.#skipped = plan.skipped;
     if (plan.routeOf) {
       this.#otherRun = plan.routeOf;
       plan.routeOf.#otherRun = this;
@@ -194,6 +209,7 @@ export class FailoverWalk {
   startAttempt(events?: CallEvents): string {
     if (this.#choose) {
       this.#choose = false;
+      this.#leaveOut(this.#index);
       this.#reorder();
     }
     const leaving = this.#leaving;
@@ -225,6 +241,22 @@ export class FailoverWalk {
     return { model: last.model, outcome: 'ended', code: failure.code };
   }
 
+  /**
+   * The round's models from `from` on whose breaker opened since the plan, left out of the round (a
+   * `skipped` hop in the route, told to `skipped`): never the last of the models still in it.
+   */
+  #leaveOut(from: number): void {
+    const skip = this.#skip;
+    if (skip === undefined) return;
+    for (const model of this.#round.slice(from)) {
+      const left = skip(model, this.#round.slice(this.#index));
+      if (left === undefined) continue;
+      this.#round = this.#round.filter((other) => other !== model);
+      this.hops.push({ model, outcome: 'skipped', reason: left.reason });
+      this.#skipped?.(left);
+    }
+  }
+
   /** The models not tried yet in this round, ordered by free capacity now (the plan's `order`). */
   #reorder(): void {
     if (!this.#order || this.#round.length - this.#index < 2) return;
@@ -249,11 +281,12 @@ export class FailoverWalk {
 
   /**
    * A model for a hedged attempt: the one with the most free capacity now among those this round has not
-   * tried yet, taken out of the walk (the first attempt will not go to it); undefined when no other
+   * tried yet (those whose breaker opened since left out), taken out of the walk (the first attempt will not go to it); undefined when no other
    * is left (the hedge then asks the same model: the gateway sends it to another copy), or when
    * that one is not `usable` (then none is: the order puts the models with free capacity first).
    */
   spare(usable: (model: string) => boolean = () => true): string | undefined {
+    this.#leaveOut(this.#index + 1);
     const untried = this.#round.slice(this.#index + 1);
     const [model] = this.#order ? this.#order(untried) : untried;
     if (model === undefined || !usable(model)) return undefined;

@@ -276,6 +276,8 @@ async function readAndPlan(input: SteeredCallInput): Promise<PlannedCall> {
       bodyFor: (model) => input.bodyFor(model, methodOf(model)),
       order: plan.order,
       methodOf,
+      skip: breakers && ((model, others) => breakers?.skip(model, others)),
+      skipped: (skip) => events?.skipped(skip),
     });
     return { input, call, scope, events, plan, walk, breakers, budgetId };
   } catch (cause) {
