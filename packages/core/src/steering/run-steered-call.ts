@@ -158,7 +158,7 @@ export async function runSteeredCall<T>(
           model: walk.model,
         };
   } catch (error) {
-    const failure = failedCall(error, plan, walk, second);
+    const failure = failedCall(error, plan, walk, second, planned.scope.ended);
     // A hedged call's runs leave its end to it.
     if (hedge) events?.failed(failure);
     throw failure;
@@ -520,16 +520,20 @@ function skippedHops(skipped: HopPlan['skipped']): ChatRouteHop[] {
  * The error a walk ended with, carrying the route: its skips, and every hop that failed, a hedged
  * call's of both runs (the hedge's own failure too, when it is no failover: an `ended` hop before
  * the one of the error that ends the call, the first run's). A call that ended during a wait ends
- * its route with its error's hop too; its message does not count that as an attempt.
+ * its route with its error's hop too; its message does not count that as an attempt. A call that
+ * its own abort or deadline ended (`callEnded`) before any attempt failed keeps that end's message
+ * (`The call was aborted`), hedged or not: its runs' ends are in the route, but no model failed.
  */
 function failedCall(
   error: unknown,
   plan: HopPlan,
   walk: FailoverWalk,
   hedge: HedgeRunState,
+  callEnded: boolean,
 ): unknown {
   if (!isGatewayError(error)) return error;
   const hops = hopsOf(plan, walk.hops);
+  const noneFailed = callEnded && walk.failed.length === 0;
   const failed = [...walk.failed];
   const recorded = new Set(failed.map((hop) => hop.error));
   const ends: [FailoverWalk | undefined, unknown][] = [
@@ -548,7 +552,7 @@ function failedCall(
       waiting ? { model: run.model, error: end, waiting } : { model: run.model, error: end },
     );
   }
-  return withRoute(error, { requested: plan.requested, hops }, failed);
+  return withRoute(error, { requested: plan.requested, hops }, noneFailed ? [] : failed);
 }
 
 /**
