@@ -198,15 +198,21 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
   // handed on unchecked (a step of the caller's tool loop) says it was not checked.
   const checked = !stream && checkedWhole(input, answer);
   const structured = method === undefined ? {} : { structured: { method, checked } };
+  /** The routes handed out (a stream's): a later failure ends their answered hop too. */
+  const given: ChatRoute[] = [];
   return {
     answer,
     model,
     method,
-    route: (answeredBy) => ({
-      requested: plan.requested,
-      hops: hopsOf(plan, log, ...tail, { model, outcome: 'answered', ...structured }),
-      answeredBy,
-    }),
+    route: (answeredBy) => {
+      const route: ChatRoute = {
+        requested: plan.requested,
+        hops: hopsOf(plan, log, ...tail, { model, outcome: 'answered', ...structured }),
+        answeredBy,
+      };
+      given.push(route);
+      return route;
+    },
     silence:
       chunkMs === undefined
         ? undefined
@@ -222,6 +228,8 @@ function steeredAnswer<T>(planned: PlannedCall, answered: Answered<T>): SteeredA
       }
       // A refused answer's tokens were spent: its hop reports them.
       if (error.usage !== undefined) ended.usage = error.usage;
+      // A stream that failed after its content: the route its caller holds tells it too (rv-steer F9).
+      for (const route of given) route.hops[route.hops.length - 1] = { ...ended };
       return withRoute(
         error,
         { requested: plan.requested, hops: hopsOf(plan, log, ...tail, ended) },
