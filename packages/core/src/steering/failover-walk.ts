@@ -248,9 +248,11 @@ export class FailoverWalk {
   #leaveOut(from: number): void {
     const skip = this.#skip;
     if (skip === undefined) return;
+    const inRound = this.#round.slice(this.#index);
     for (const model of this.#round.slice(from)) {
-      const left = skip(model, this.#round.slice(this.#index));
+      const left = skip(model, inRound);
       if (left === undefined) continue;
+      inRound.splice(inRound.indexOf(model), 1);
       this.#round = this.#round.filter((other) => other !== model);
       this.hops.push({ model, outcome: 'skipped', reason: left.reason });
       this.#skipped?.(left);
